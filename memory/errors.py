@@ -1,0 +1,50 @@
+"""The exceptions tiermem raises to its caller.
+
+Every message says what went wrong and what to do about it. Tool-level errors
+that go back to a language model are plain text produced by ``tools/``; these
+classes are for Python callers.
+"""
+
+from __future__ import annotations
+
+
+class TiermemError(Exception):
+    """Base class of every error tiermem raises on purpose."""
+
+
+class InvalidInputError(TiermemError, ValueError):
+    """Text, arguments or names that tiermem cannot accept as given."""
+
+
+class MemoryLimitError(TiermemError):
+    """An edit that could not fit in core even after eviction; nothing changed."""
+
+
+class StoreLockedError(TiermemError):
+    """Another live process holds the agent home for writing."""
+
+    def __init__(self, path: str, holder_pid: int | None) -> None:
+        self.path = path
+        self.holder_pid = holder_pid
+        who = f"process {holder_pid}" if holder_pid else "another process"
+        super().__init__(
+            f"agent home {path} is open for writing by {who}; close that session "
+            f"(or wait for it to exit) and try again"
+        )
+
+
+class EmbedderMismatchError(TiermemError):
+    """The store was built with a different embedder than the one given."""
+
+    def __init__(self, stored: str, stored_dim: int, given: str, given_dim: int) -> None:
+        self.stored, self.stored_dim = stored, stored_dim
+        self.given, self.given_dim = given, given_dim
+        super().__init__(
+            f"this memory was embedded with '{stored}' (dim {stored_dim}) but the embedder "
+            f"given is '{given}' (dim {given_dim}); open it with the original embedder, or "
+            f"re-embed it with `tiermem reindex --agent NAME` (HierarchicalMemory.reindex)"
+        )
+
+
+class StoreCorruptError(TiermemError):
+    """The SQLite database itself is unreadable (the derived index is rebuilt instead)."""

@@ -1,0 +1,92 @@
+"""Plain data records shared by the tiers: facts, search hits and result pages."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+Durability = Literal["durable", "short-lived"]
+Tier = Literal["core", "recall", "archival"]
+DURABILITIES: tuple[str, ...] = ("durable", "short-lived")
+
+
+@dataclass
+class Fact:
+    """One fact of core memory (or one that core evicted to archival).
+
+    ``created_at`` is wall-clock (Unix seconds). ``created_tick`` and
+    ``last_access`` are on the memory's clock: the interaction count by
+    default, or Unix seconds with ``clock="wall"``; the eviction score uses
+    these.
+    """
+
+    id: int
+    text: str
+    durability: str
+    created_at: float
+    created_tick: float
+    last_access: float
+    access_count: int
+    source: str
+    tokens: int
+    tier: str = "core"
+    evicted_at: float | None = None
+    passage_id: int | None = None
+    evictions: int = 0
+    promotions: int = 0
+    cycles: int = 0
+    hits_since_eviction: int = 0
+    evicted_tick: float | None = None
+    entered_core_seq: int = 0
+    last_counted_tick: float = -1.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class Hit:
+    """One search result, tagged with the tier it came from.
+
+    ``created_at`` is when the item was stored (not when it was searched).
+    ``was_in_core`` and ``evicted_at`` are meaningful for archival hits;
+    ``role`` and ``turn`` for recall hits; ``fact_id`` links a core fact, or
+    an archival passage that a core fact was evicted into.
+    """
+
+    text: str
+    tier: str
+    score: float
+    created_at: float
+    id: int
+    was_in_core: bool = False
+    evicted_at: float | None = None
+    role: str | None = None
+    turn: int | None = None
+    fact_id: int | None = None
+    durability: str | None = None
+    tags: list[str] = field(default_factory=list)
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class SearchResult:
+    """One page of results plus the real number of matches across all pages."""
+
+    hits: list[Hit]
+    total: int
+    page: int
+    page_size: int
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-self.total // self.page_size)) if self.page_size else 1
+
+    def __len__(self) -> int:
+        return len(self.hits)
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self.hits)

