@@ -1,0 +1,479 @@
+"""The offline fact extractor: splitting, filtering, rewriting, durability, de-duplication."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memory.extract import (
+    MAX_FACT_CHARS,
+    ExtractedFact,
+    classify_durability,
+    extract_facts,
+    is_question,
+    normalize_fact,
+    split_sentences,
+)
+
+
+def only_fact(text: str, speaker: str = "User") -> ExtractedFact:
+    facts = extract_facts(text, speaker=speaker)
+    assert len(facts) == 1, facts
+    return facts[0]
+
+
+# --- DevOps incident memory -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected_text", "durability"),
+    [
+        ("The production region is eu-west-1.", "The production region is eu-west-1", "durable"),
+        (
+            "The on-call rotation this week is Alice then Bob.",
+            "The on-call rotation this week is Alice then Bob",
+            "durable",
+        ),
+        (
+            "Right now the api pod is restarting.",
+            "Right now the api pod is restarting",
+            "short-lived",
+        ),
+        (
+            "$ kubectl rollout restart deploy/api",
+            "$ kubectl rollout restart deploy/api",
+            "short-lived",
+        ),
+        (
+            "tail of the log: 12:03:55 ERROR upstream timeout",
+            "tail of the log: 12:03:55 ERROR upstream timeout",
+            "short-lived",
+        ),
+        ("Incident commander is Priya.", "Incident commander is Priya", "durable"),
+        (
+            "The SLA for Acme is 99.95% uptime.",
+            "The SLA for Acme is 99.95% uptime",
+            "durable",
+        ),
+    ],
+)
+def test_devops_facts(text: str, expected_text: str, durability: str) -> None:
+    fact = only_fact(text)
+    assert fact.text == expected_text
+    assert fact.durability == durability
+    assert fact.cue is not None
+
+
+def test_sla_is_not_split_at_its_decimal() -> None:
+    assert split_sentences("The SLA for Acme is 99.95% uptime.") == [
+        "The SLA for Acme is 99.95% uptime."
+    ]
+
+
+@pytest.mark.parametrize(
+    ("line", "cue"),
+    [
+        ("$ kubectl rollout restart deploy/api", "command prompt"),
+        ("> SELECT count(*) FROM jobs;", "command prompt"),
+        ("kubectl get pods -n prod", "command line"),
+        ("ssh ops@bastion.eu-west-1.example.com", "command line"),
+        ("2024-05-01T12:03:55Z WARN disk 91% full on db-1", "log line"),
+        ("12:03:55 ERROR upstream timeout; retrying in 5s", "log line"),
+    ],
+)
+def test_machine_lines_are_verbatim_and_short_lived(line: str, cue: str) -> None:
+    fact = only_fact(line)
+    assert fact == ExtractedFact(line, "short-lived", cue)
+
+
+def test_semicolons_do_not_split_a_command() -> None:
+    assert split_sentences("$ cd /srv/app; make deploy; echo done") == [
+        "$ cd /srv/app; make deploy; echo done"
+    ]
+
+
+def test_machine_text_is_trimmed() -> None:
+    line = "12:03:55 ERROR " + "x" * 1000
+    fact = only_fact(line)
+    assert fact.text == line[:MAX_FACT_CHARS]
+    assert fact.durability == "short-lived"
+
+
+# --- personal assistant memory ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected_text", "durability"),
+    [
+        ("I'm allergic to peanuts.", "User is allergic to peanuts", "durable"),
+        ("I am allergic to peanuts", "User is allergic to peanuts", "durable"),
+        ("I’m allergic to peanuts.", "User is allergic to peanuts", "durable"),
+        ("I'm having coffee right now.", "User is having coffee right now", "short-lived"),
+        ("My new address is 12 Elm St.", "User's new address is 12 Elm St.", "durable"),
+        ("My name is Ada.", "User's name is Ada", "durable"),
+        ("I'm on-call this week.", "User is on-call this week", "durable"),
+        ("I was born in Lisbon.", "User was born in Lisbon", "durable"),
+        ("I've got a daughter named Mia.", "User has got a daughter named Mia", "durable"),
+        ("I live in Berlin.", "User lives in Berlin", "durable"),
+        ("I prefer window seats.", "User prefers window seats", "durable"),
+        ("I work at Acme.", "User works at Acme", "durable"),
+        ("I love my wife.", "User loves User's wife", "durable"),
+        ("We moved to Berlin.", "We moved to Berlin", "durable"),
+        ("Alice is my manager.", "Alice is User's manager", "short-lived"),
+        ("I think the build is flaky.", "User: I think the build is flaky", "short-lived"),
+        ("I like tea.", "User likes tea", "short-lived"),
+    ],
+)
+def test_personal_facts(text: str, expected_text: str, durability: str) -> None:
+    fact = only_fact(text)
+    assert (fact.text, fact.durability) == (expected_text, durability)
+
+
+def test_speaker_name_replaces_first_person() -> None:
+    assert only_fact("I'm vegetarian.", speaker="Ada").text == "Ada is vegetarian"
+    assert only_fact("My phone is 555-0100.", speaker="Ada").text == "Ada's phone is 555-0100"
+
+
+def test_blank_speaker_falls_back_to_user() -> None:
+    assert only_fact("I'm vegan.", speaker="  ").text == "User is vegan"
+
+
+# --- what is not a fact -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "What is the production region?",
+        "Where do you live",
+        "Is the api up",
+        "Does Acme have an SLA",
+        "so who is on call",
+        "Hey, can you restart the pod",
+        "Isn't the region eu-west-1",
+        "Where's the runbook",
+        "Hi",
+        "hi!",
+        "Thanks!",
+        "thank you so much",
+        "ok",
+        "Sounds good.",
+        "Great, thanks!",
+        "Good morning!",
+        "Got it",
+        "So far so good",
+        "👍",
+        "...",
+        "Please remind me to call mom tomorrow.",
+        "Tell me the production region.",
+        "Can you check the logs?",
+        "Could you summarize the incident.",
+        "Remind Bob to rotate the keys.",
+        "Let me know when the deploy is done.",
+        "Remember to buy milk.",
+        "Don't forget to restart the worker.",
+        "I want you to draft the postmortem.",
+        "Search the archive for Acme.",
+        "Deployed.",
+    ],
+)
+def test_not_facts(text: str) -> None:
+    assert extract_facts(text) == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("What is the region?", True),
+        ("Is the api up", True),
+        ("Do you know the SLA", True),
+        ("Which region is prod", True),
+        ("Why", True),
+        ("How's the deploy going", True),
+        ("Is Alice on call", True),
+        ('"Are we done?"', True),
+        ("Do not deploy on Fridays", False),
+        ("Don't deploy on Fridays", False),
+        ("Will is my manager", False),
+        ("What I need is coffee", False),
+        ("When the pod restarts, the cache is cold", False),
+        ("How to roll back: helm rollback api", False),
+        ("The production region is eu-west-1", False),
+        ("", False),
+    ],
+)
+def test_is_question(sentence: str, expected: bool) -> None:
+    assert is_question(sentence) is expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected_text", "durability", "cue"),
+    [
+        ("Remember that I'm vegan.", "User is vegan", "durable", "vegan"),
+        (
+            "Note that the deploy freeze starts Friday.",
+            "the deploy freeze starts Friday",
+            "durable",
+            "note",
+        ),
+        (
+            "Please note: the staging database is shared.",
+            "the staging database is shared",
+            "durable",
+            "note",
+        ),
+        (
+            "Keep in mind that the backup window is 02:00 UTC.",
+            "the backup window is 02:00 UTC",
+            "durable",
+            "keep in mind",
+        ),
+        ("remember the wifi code is 4411", "the wifi code is 4411", "durable", "remember"),
+        (
+            "Remember that the api is restarting right now.",
+            "the api is restarting right now",
+            "short-lived",
+            "right now",
+        ),
+        (
+            "Keep in mind that I'm out this week.",
+            "User is out this week",
+            "short-lived",
+            "this week",
+        ),
+        (
+            "Remember that I'm on-call this week.",
+            "User is on-call this week",
+            "durable",
+            "on-call",
+        ),
+    ],
+)
+def test_remember_lead_in(text: str, expected_text: str, durability: str, cue: str) -> None:
+    assert only_fact(text) == ExtractedFact(expected_text, durability, cue)
+
+
+def test_remember_when_is_not_a_fact() -> None:
+    assert extract_facts("Remember when we deployed on a Friday") == []
+
+
+# --- durability precedence ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        # Strong short-lived beats durable.
+        ("I'm on call right now", ("short-lived", "right now")),
+        ("The customer is seeing 502s", ("short-lived", "seeing")),
+        ("My birthday is today", ("short-lived", "today")),
+        ("The account is temporarily suspended", ("short-lived", "temporarily")),
+        # Durable beats weak short-lived.
+        ("The on-call rotation this week is Alice then Bob", ("durable", "on-call")),
+        ("I currently live in Berlin", ("durable", "live in")),
+        ("My name is now Ada", ("durable", "my name")),
+        # Weak short-lived alone.
+        ("The queue is now empty", ("short-lived", "now")),
+        ("I'm out this week", ("short-lived", "this week")),
+        # Durable cues.
+        ("I never eat pork", ("durable", "never")),
+        ("The password policy requires 14 characters", ("durable", "password policy")),
+        ("The prod region is us-east-2", ("durable", "production region")),
+        ("Our contract renews in March", ("durable", "contract")),
+        ("His job title is SRE", ("durable", "job")),
+        # Word boundaries: no cue hidden inside a longer word.
+        ("The nightly backup job finished", ("short-lived", None)),
+        ("Post the json to slack", ("short-lived", None)),
+        ("The airborne sensor reports fine", ("short-lived", None)),
+        # Default.
+        ("The cafeteria has pizza", ("short-lived", None)),
+        ("", ("short-lived", None)),
+        # Machine text beats everything, even durable words.
+        ("$ grep customer /var/log/billing.log", ("short-lived", "command prompt")),
+        ("12:03:55 ERROR account 42 locked", ("short-lived", "log line")),
+        # An explicit lead-in is durable only when nothing above decides.
+        ("Remember that the cafeteria has pizza", ("durable", "remember")),
+    ],
+)
+def test_classify_durability(sentence: str, expected: tuple[str, str | None]) -> None:
+    assert classify_durability(sentence) == expected
+
+
+# --- sentence splitting -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Set the ratio to 3.5 today. Then redeploy.",
+            ["Set the ratio to 3.5 today.", "Then redeploy."],
+        ),
+        (
+            "Upgrade to v1.2.3 now! It fixes the leak.",
+            ["Upgrade to v1.2.3 now!", "It fixes the leak."],
+        ),
+        ("The db is at 10.0.0.12. It is healthy.", ["The db is at 10.0.0.12.", "It is healthy."]),
+        (
+            "Point it at eu-west-1.example.com. Done?",
+            ["Point it at eu-west-1.example.com.", "Done?"],
+        ),
+        (
+            "Logs go to /var/log/app.log. Rotate weekly.",
+            ["Logs go to /var/log/app.log.", "Rotate weekly."],
+        ),
+        (
+            "Use a cache, e.g. Redis, i.e. in memory. Ask Dr. Smith or Mr. Jones.",
+            ["Use a cache, e.g. Redis, i.e. in memory.", "Ask Dr. Smith or Mr. Jones."],
+        ),
+        (
+            "Postgres vs. MySQL is settled. We use Postgres.",
+            ["Postgres vs. MySQL is settled.", "We use Postgres."],
+        ),
+        ("Alice B. Smith owns it.", ["Alice B. Smith owns it."]),
+        ("Bring pens, paper etc. and a laptop.", ["Bring pens, paper etc. and a laptop."]),
+        ("Bring pens, paper etc. Then go.", ["Bring pens, paper etc.", "Then go."]),
+        ("One; two", ["One;", "two"]),
+        ("Is it up? Yes! Good.", ["Is it up?", "Yes!", "Good."]),
+        ('He said "stop." Then left.', ['He said "stop."', "Then left."]),
+        ("line one\nline two\r\nline three", ["line one", "line two", "line three"]),
+        (
+            "Facts:\n- the region is eu-west-1\n* the SLA is 99.9%\n"
+            "1. Alice is IC\n2) Bob is backup",
+            [
+                "Facts:",
+                "the region is eu-west-1",
+                "the SLA is 99.9%",
+                "Alice is IC",
+                "Bob is backup",
+            ],
+        ),
+        ("  \n\t\n", []),
+        ("!!! ... ;;", []),
+    ],
+)
+def test_split_sentences(text: str, expected: list[str]) -> None:
+    assert split_sentences(text) == expected
+
+
+def test_bullets_become_separate_facts() -> None:
+    facts = extract_facts("- The production region is eu-west-1\n- Incident commander is Priya")
+    assert [f.text for f in facts] == [
+        "The production region is eu-west-1",
+        "Incident commander is Priya",
+    ]
+
+
+# --- normalisation and de-duplication -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("left", "right"),
+    [
+        ("User is allergic to peanuts.", " user is  allergic to peanuts"),
+        ("User is allergic to peanuts", "The user is allergic to peanuts!"),
+        ("User is allergic to peanuts", "I'm allergic to peanuts"),
+        ("User is allergic to peanuts", "I am allergic to peanuts."),
+        ("User is allergic to peanuts", '"User is allergic to peanuts."'),
+        ("User's name is Ada", "my name is Ada"),
+        ("User’s name is Ada", "User's name is Ada"),
+        ("User likes tea", "I like tea"),
+        ("User: I think it's down", "I think it’s down"),
+        ("The SLA is 99.95%", "the\tSLA is\n99.95%"),
+    ],
+)
+def test_normalize_fact_equal(left: str, right: str) -> None:
+    assert normalize_fact(left) == normalize_fact(right)
+
+
+@pytest.mark.parametrize(
+    ("left", "right"),
+    [
+        ("User is allergic to peanuts", "User is not allergic to peanuts"),
+        ("The SLA is 99.95%", "The SLA is 99.9%"),
+        ("Alice is on call", "Bob is on call"),
+        ("The region is eu-west-1", "The region is eu-west-2"),
+    ],
+)
+def test_normalize_fact_keeps_distinct_facts_distinct(left: str, right: str) -> None:
+    assert normalize_fact(left) != normalize_fact(right)
+
+
+def test_extract_facts_deduplicates_within_a_call() -> None:
+    facts = extract_facts(
+        "I'm allergic to peanuts. I am allergic to peanuts! Remember that I'm allergic to peanuts."
+    )
+    assert facts == [ExtractedFact("User is allergic to peanuts", "durable", "allergic")]
+
+
+def test_mixed_message_keeps_order_and_drops_noise() -> None:
+    message = (
+        "Hi! The production region is eu-west-1. Right now the api pod is "
+        "restarting. Can you watch it?\n$ kubectl rollout status deploy/api\nThanks!"
+    )
+    facts = extract_facts(message)
+    assert [(f.text, f.durability) for f in facts] == [
+        ("The production region is eu-west-1", "durable"),
+        ("Right now the api pod is restarting", "short-lived"),
+        ("$ kubectl rollout status deploy/api", "short-lived"),
+    ]
+
+
+@pytest.mark.parametrize("text", ["", "   ", "\n\n\t", "\x00"])
+def test_empty_input(text: str) -> None:
+    assert extract_facts(text) == []
+
+
+def test_fact_is_frozen() -> None:
+    fact = ExtractedFact("User is vegan", "durable", "vegan")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fact.text = "changed"  # type: ignore[misc]
+
+
+def test_long_prose_is_trimmed() -> None:
+    fact = only_fact("The customer " + "really " * 100 + "likes blue")
+    assert len(fact.text) <= MAX_FACT_CHARS
+
+
+# --- properties ----------------------------------------------------------------
+
+_FRAGMENTS = st.sampled_from(
+    [
+        "I'm", "I am", "my", "My name is", "remember that", "note:", "Hi,", "so", "?", ".",
+        "!", ";", "\n", "- ", "1. ", "$ ", "> ", "12:03:55", "ERROR", "e.g.", "Dr.", "v1.2.3",
+        "99.95%", "eu-west-1.example.com", "/var/log/app.log", "right now", "on-call",
+        "this week", "the user", "user:", "'", '"', "“", "’", "\x00", " ", "\t", "peanuts",
+    ]
+)
+_ANY_TEXT = st.text(alphabet=st.characters(min_codepoint=0, blacklist_categories=("Cs",)))
+_TRICKY_TEXT = st.lists(st.one_of(_FRAGMENTS, _ANY_TEXT), max_size=20).map(" ".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.one_of(_ANY_TEXT, _TRICKY_TEXT), speaker=st.sampled_from(["User", "Ada", ""]))
+def test_extract_facts_never_raises_and_never_returns_empty_text(text: str, speaker: str) -> None:
+    facts = extract_facts(text, speaker=speaker)
+    keys = [normalize_fact(f.text) for f in facts]
+    for fact in facts:
+        assert fact.text.strip()
+        assert len(fact.text) <= MAX_FACT_CHARS
+        assert fact.durability in ("durable", "short-lived")
+    assert len(keys) == len(set(keys))
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.one_of(_ANY_TEXT, _TRICKY_TEXT))
+def test_normalize_fact_is_idempotent(text: str) -> None:
+    key = normalize_fact(text)
+    assert normalize_fact(key) == key
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.one_of(_ANY_TEXT, _TRICKY_TEXT))
+def test_split_sentences_never_returns_blank_pieces(text: str) -> None:
+    for sentence in split_sentences(text):
+        assert sentence == sentence.strip()
+        assert any(ch.isalnum() for ch in sentence)
