@@ -46,5 +46,9 @@ class EmbedderMismatchError(TiermemError):
         )
 
 
+class StoreClosedError(TiermemError):
+    """The memory was closed; it must be opened again before use."""
+
+
 class StoreCorruptError(TiermemError):
     """The SQLite database itself is unreadable (the derived index is rebuilt instead)."""

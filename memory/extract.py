@@ -303,6 +303,7 @@ _DURABLE = _cues(
     ("customer", r"\bcustomers?\b"),
     ("account", r"\baccounts?\b"),
     ("plan is", r"\bplan\s+is\b"),
+    ("on the ... plan", r"\bon\s+the\s+[\w-]+(?:\s+[\w-]+)?\s+(?:plan|tier)\b"),
     ("contract", r"\bcontracts?\b"),
     ("email", r"\be-?mail\b"),
     ("phone", r"\bphone\b"),

@@ -1,0 +1,32 @@
+"""tiermem's memory engine: core, recall and archival tiers on SQLite and FAISS.
+
+``from memory import HierarchicalMemory`` is the entry point. This package
+knows nothing of agents or language models.
+"""
+
+from memory.embeddings import Embedder, HashingEmbedder
+from memory.errors import (
+    EmbedderMismatchError,
+    InvalidInputError,
+    MemoryLimitError,
+    StoreCorruptError,
+    StoreLockedError,
+    TiermemError,
+)
+from memory.hierarchy import HierarchicalMemory
+from memory.types import Fact, Hit, SearchResult
+
+__all__ = [
+    "Embedder",
+    "EmbedderMismatchError",
+    "Fact",
+    "HashingEmbedder",
+    "HierarchicalMemory",
+    "Hit",
+    "InvalidInputError",
+    "MemoryLimitError",
+    "SearchResult",
+    "StoreCorruptError",
+    "StoreLockedError",
+    "TiermemError",
+]

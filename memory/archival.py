@@ -1,0 +1,223 @@
+"""Archival memory: passages with embeddings, searchable by FTS5 and FAISS together.
+
+It holds what the agent files away and every fact core evicts. Nothing here
+is ever deleted by eviction; ``created_at`` is when the passage was learned,
+``evicted_at`` when core let it go.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from memory.embeddings import Embedder
+from memory.errors import InvalidInputError
+from memory.search import Filter, FusionWeights, hybrid_search
+from memory.store import Store
+from memory.types import Hit, SearchResult
+from memory.validation import check_page, clean_text, end_of_day, to_timestamp
+from memory.vector_index import VectorIndex, vector_blob
+
+
+@dataclass
+class NewPassage:
+    text: str
+    tags: list[str] = field(default_factory=list)
+    metadata: dict[str, Any] = field(default_factory=dict)
+    source: str = ""
+    created_at: float | None = None
+    was_in_core: bool = False
+    evicted_at: float | None = None
+    fact_id: int | None = None
+
+
+class ArchivalTier:
+    """The archival tier of one memory."""
+
+    def __init__(
+        self, store: Store, embedder: Embedder, vectors: VectorIndex, weights: FusionWeights
+    ) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.vectors = vectors
+        self.weights = weights
+        self._count = 0
+        self.reload()
+        store.on_rollback(self.reload)
+
+    def reload(self) -> None:
+        self._count = int(self.store.execute("SELECT count(*) FROM passages").fetchone()[0])
+
+    def __len__(self) -> int:
+        return self._count
+
+    def insert_many(self, items: Sequence[NewPassage]) -> list[int]:
+        """Embed and store passages in the current transaction; returns their ids."""
+        if not items:
+            return []
+        texts = [clean_text(p.text, "archival text") for p in items]
+        rows = [
+            (p, t, _clean_tags(p.tags), _json_object(p.metadata))
+            for p, t in zip(items, texts, strict=True)
+        ]
+        matrix = self.embedder.embed_documents(texts)
+        now = time.time()
+        ids: list[int] = []
+        with self.store.transaction() as conn:
+            for (p, text, tags, meta), vector in zip(rows, matrix, strict=True):
+                cursor = conn.execute(
+                    "INSERT INTO passages (text, created_at, tags, metadata, source, was_in_core,"
+                    " evicted_at, fact_id, embedder_id, embedding) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                    (
+                        text,
+                        p.created_at if p.created_at is not None else now,
+                        json.dumps(tags),
+                        meta,
+                        p.source,
+                        int(p.was_in_core),
+                        p.evicted_at,
+                        p.fact_id,
+                        self.embedder.id,
+                        vector_blob(vector),
+                    ),
+                )
+                ids.append(int(cursor.lastrowid or 0))
+            self.vectors.add(np.asarray(ids, dtype=np.int64), matrix)
+            self._count += len(ids)
+        return ids
+
+    def insert(self, text: str, **fields: Any) -> int:
+        return self.insert_many([NewPassage(text=text, **fields)])[0]
+
+    def mark_evicted(self, passage_id: int, evicted_at: float, text: str | None = None) -> None:
+        """Record a (re-)eviction of the passage's fact; re-embed if its text changed."""
+        with self.store.transaction() as conn:
+            conn.execute(
+                "UPDATE passages SET was_in_core = 1, evicted_at = ? WHERE id = ?",
+                (evicted_at, passage_id),
+            )
+            if text is not None:
+                vector = self.embedder.embed_documents([text])
+                conn.execute(
+                    "UPDATE passages SET text = ?, embedding = ?, embedder_id = ? WHERE id = ?",
+                    (text, vector_blob(vector[0]), self.embedder.id, passage_id),
+                )
+                ids = np.asarray([passage_id], dtype=np.int64)
+                self.vectors.remove(ids)
+                self.vectors.add(ids, vector)
+
+    def search(
+        self,
+        query: str,
+        k: int = 10,
+        page: int = 1,
+        tags: Sequence[str] | None = None,
+        start: Any = None,
+        end: Any = None,
+        was_in_core: bool | None = None,
+        query_vector: np.ndarray | None = None,
+    ) -> SearchResult:
+        """Hybrid search; ``total`` is the number of matches across all pages."""
+        query = clean_text(query, "query", max_chars=10_000)
+        page, k = check_page(page, k)
+        filt = _filters(tags, start, end, was_in_core)
+        ranked, total = hybrid_search(
+            self.store,
+            table="passages",
+            fts_table="passages_fts",
+            vectors=self.vectors,
+            embedder=self.embedder,
+            query=query,
+            limit=page * k,
+            filt=filt,
+            weights=self.weights,
+            query_vector=query_vector,
+        )
+        chosen = ranked[(page - 1) * k : page * k]
+        by_id = self.get_many([r.id for r in chosen])
+        hits = [_with_score(by_id[r.id], r.score) for r in chosen if r.id in by_id]
+        return SearchResult(hits=hits, total=total, page=page, page_size=k)
+
+    def get_many(self, ids: Sequence[int]) -> dict[int, Hit]:
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        rows = self.store.execute(
+            "SELECT id, text, created_at, tags, metadata, was_in_core, evicted_at, fact_id"
+            f" FROM passages WHERE id IN ({marks})",
+            tuple(ids),
+        ).fetchall()
+        return {r["id"]: _hit(r) for r in rows}
+
+    def iter_rows(self) -> Iterator[dict[str, Any]]:
+        for row in self.store.execute("SELECT * FROM passages ORDER BY id"):
+            yield dict(row)
+
+
+def _hit(row: Any) -> Hit:
+    return Hit(
+        text=row["text"],
+        tier="archival",
+        score=0.0,
+        created_at=row["created_at"],
+        id=row["id"],
+        was_in_core=bool(row["was_in_core"]),
+        evicted_at=row["evicted_at"],
+        fact_id=row["fact_id"],
+        tags=json.loads(row["tags"]),
+        metadata=json.loads(row["metadata"]),
+    )
+
+
+def _with_score(hit: Hit, score: float) -> Hit:
+    hit.score = score
+    return hit
+
+
+def _filters(
+    tags: Sequence[str] | None, start: Any, end: Any, was_in_core: bool | None
+) -> Filter:
+    parts: list[str] = []
+    params: list[Any] = []
+    if tags:
+        wanted = _clean_tags(tags)
+        marks = ",".join("?" * len(wanted))
+        parts.append(f"EXISTS (SELECT 1 FROM json_each(b.tags) WHERE value IN ({marks}))")
+        params.extend(wanted)
+    lo, hi = to_timestamp(start, "start"), end_of_day(end, "end")
+    if lo is not None and hi is not None and lo > hi:
+        raise InvalidInputError("start is after end; swap them")
+    if lo is not None:
+        parts.append("b.created_at >= ?")
+        params.append(lo)
+    if hi is not None:
+        parts.append("b.created_at <= ?")
+        params.append(hi)
+    if was_in_core is not None:
+        parts.append("b.was_in_core = ?")
+        params.append(int(was_in_core))
+    return Filter(" AND ".join(parts), tuple(params))
+
+
+def _clean_tags(tags: Sequence[str] | None) -> list[str]:
+    if tags is None:
+        return []
+    if isinstance(tags, str) or not all(isinstance(t, str) for t in tags):
+        raise InvalidInputError("tags must be a list of strings, like ['billing', 'acme']")
+    return sorted({t.strip().lower() for t in tags if t.strip()})
+
+
+def _json_object(metadata: dict[str, Any] | None) -> str:
+    if metadata is None:
+        return "{}"
+    if not isinstance(metadata, dict):
+        raise InvalidInputError("metadata must be a JSON object (a dict)")
+    try:
+        return json.dumps(metadata, sort_keys=True)
+    except (TypeError, ValueError) as exc:
+        raise InvalidInputError(f"metadata is not JSON-serialisable: {exc}") from None

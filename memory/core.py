@@ -1,0 +1,262 @@
+"""Core memory: the bounded set of facts rendered into every prompt.
+
+Core's size is measured in tokens of the facts' text (``unit="tokens"``) or
+in facts (``unit="facts"``) and never exceeds ``limit`` after any operation.
+This module keeps the facts in memory with an ``EvictionHeap`` and writes
+every change to the ``facts`` table; the hierarchy decides what eviction does
+with a victim (it moves it to archival).
+
+What counts as an access (``touch``): a re-assertion of the same fact, a
+replace that edits it, and a search hit the caller used (``query(touch=True)``).
+A fact is counted at most once per interaction, so repeating a planted fact
+within one turn cannot raise its frequency.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from memory.policies import EvictionHeap, EvictionPolicy
+from memory.store import Store
+from memory.types import Fact
+
+UNITS = ("tokens", "facts")
+
+_FACT_COLUMNS = (
+    "id, text, durability, tier, created_at, created_tick, entered_core_seq, last_access,"
+    " access_count, last_counted_tick, source, tokens, passage_id, evicted_at, evicted_tick,"
+    " evictions, promotions, cycles, hits_since_eviction"
+)
+
+
+def fact_from_row(row: sqlite3.Row) -> Fact:
+    return Fact(
+        id=row["id"],
+        text=row["text"],
+        durability=row["durability"],
+        created_at=row["created_at"],
+        created_tick=row["created_tick"],
+        last_access=row["last_access"],
+        access_count=row["access_count"],
+        source=row["source"],
+        tokens=row["tokens"],
+        tier=row["tier"],
+        evicted_at=row["evicted_at"],
+        passage_id=row["passage_id"],
+        evictions=row["evictions"],
+        promotions=row["promotions"],
+        cycles=row["cycles"],
+        hits_since_eviction=row["hits_since_eviction"],
+        evicted_tick=row["evicted_tick"],
+        entered_core_seq=row["entered_core_seq"],
+        last_counted_tick=row["last_counted_tick"],
+    )
+
+
+class CoreTier:
+    """The facts in core, their policy heap, and their size against the limit."""
+
+    def __init__(
+        self,
+        store: Store,
+        policy: EvictionPolicy,
+        limit: int,
+        unit: str,
+        count_tokens: Callable[[str], int],
+    ) -> None:
+        if unit not in UNITS:
+            raise ValueError(f"core_limit_unit must be 'tokens' or 'facts', got {unit!r}")
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise ValueError(f"core_limit must be a positive integer, got {limit!r}")
+        self.store = store
+        self.policy = policy
+        self.limit = limit
+        self.unit = unit
+        self.count_tokens = count_tokens
+        self._facts: dict[int, Fact] = {}
+        self._counted: dict[int, tuple[int, int, int]] = {}
+        self._heap = EvictionHeap(policy)
+        self._used = 0
+        self._tokens = 0
+        self._durable = 0
+        self.reload()
+        store.on_rollback(self.reload)
+
+    # -- state ----------------------------------------------------------------------------
+    def reload(self) -> None:
+        rows = self.store.execute(f"SELECT {_FACT_COLUMNS} FROM facts WHERE tier = 'core'")
+        facts = list(map(fact_from_row, rows))
+        self._facts, self._counted = {}, {}
+        self._used = self._tokens = self._durable = 0
+        for fact in facts:
+            self._add(fact)
+        self._heap.reset(facts)
+
+    def __len__(self) -> int:
+        return len(self._facts)
+
+    def __iter__(self) -> Iterator[Fact]:
+        return iter(sorted(self._facts.values(), key=lambda f: f.id))
+
+    def __contains__(self, fact_id: object) -> bool:
+        return fact_id in self._facts
+
+    def get(self, fact_id: int) -> Fact | None:
+        return self._facts.get(fact_id)
+
+    @property
+    def used(self) -> int:
+        """Size in the limit's unit."""
+        return self._used
+
+    @property
+    def tokens(self) -> int:
+        return self._tokens
+
+    @property
+    def durable_count(self) -> int:
+        return self._durable
+
+    def size(self, fact: Fact) -> int:
+        return fact.tokens if self.unit == "tokens" else 1
+
+    def size_of_text(self, text: str) -> int:
+        return self.count_tokens(text) if self.unit == "tokens" else 1
+
+    # -- planning (no mutation unless accepted) -------------------------------------------
+    def plan_room(
+        self, incoming: Fact, extra: int, exclude: int | None = None
+    ) -> list[Fact] | None:
+        """Victims to evict so ``extra`` more units fit; None if the policy protects one.
+
+        Victims are taken off the heap; the caller either evicts them all or
+        hands them back with ``give_back``.
+        """
+        need = self._used + extra - self.limit
+        victims: list[Fact] = []
+        skipped: list[Fact] = []
+        freed = 0
+        while freed < need:
+            victim = self._heap.pop_min()
+            if victim is None:
+                break
+            if victim.id == exclude:
+                skipped.append(victim)
+                continue
+            if not self.policy.may_evict_for(victim, incoming):
+                self.give_back([*victims, victim, *skipped])
+                return None
+            victims.append(victim)
+            freed += self.size(victim)
+        self.give_back(skipped)
+        if freed < need:
+            self.give_back(victims)
+            return None
+        return victims
+
+    def give_back(self, facts: list[Fact]) -> None:
+        for fact in facts:
+            self._heap.push(fact)
+
+    # -- mutation (inside a store transaction) --------------------------------------------
+    def insert(self, fact: Fact, norm: str) -> Fact:
+        cursor = self.store.execute(
+            "INSERT INTO facts (text, norm, durability, tier, created_at, created_tick,"
+            " entered_core_seq, last_access, access_count, last_counted_tick, source, tokens,"
+            " passage_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                fact.text,
+                norm,
+                fact.durability,
+                fact.tier,
+                fact.created_at,
+                fact.created_tick,
+                fact.entered_core_seq,
+                fact.last_access,
+                fact.access_count,
+                fact.last_counted_tick,
+                fact.source,
+                fact.tokens,
+                fact.passage_id,
+            ),
+        )
+        fact.id = int(cursor.lastrowid or 0)
+        if fact.tier == "core":
+            self._add(fact)
+        return fact
+
+    def save(self, fact: Fact, norm: str | None = None, **extra: Any) -> None:
+        """Write every mutable column of ``fact`` and keep the in-memory view in step."""
+        self.store.execute(
+            "UPDATE facts SET text=?, durability=?, tier=?, entered_core_seq=?, last_access=?,"
+            " access_count=?, last_counted_tick=?, tokens=?, passage_id=?, evicted_at=?,"
+            " evicted_tick=?, evictions=?, promotions=?, cycles=?, hits_since_eviction=?"
+            + (", norm=?" if norm is not None else "")
+            + " WHERE id=?",
+            (
+                fact.text,
+                fact.durability,
+                fact.tier,
+                fact.entered_core_seq,
+                fact.last_access,
+                fact.access_count,
+                fact.last_counted_tick,
+                fact.tokens,
+                fact.passage_id,
+                fact.evicted_at,
+                fact.evicted_tick,
+                fact.evictions,
+                fact.promotions,
+                fact.cycles,
+                fact.hits_since_eviction,
+                *((norm,) if norm is not None else ()),
+                fact.id,
+            ),
+        )
+        old = self._facts.get(fact.id)
+        if old is not None:
+            self._drop(old)
+        if fact.tier == "core":
+            self._add(fact)
+        else:
+            self._heap.remove(fact.id)
+
+    def _add(self, fact: Fact) -> None:
+        # Remember what was counted, since callers mutate Fact objects in place.
+        counted = (self.size(fact), fact.tokens, int(fact.durability == "durable"))
+        self._facts[fact.id] = fact
+        self._counted[fact.id] = counted
+        self._heap.push(fact)
+        self._used += counted[0]
+        self._tokens += counted[1]
+        self._durable += counted[2]
+
+    def _drop(self, fact: Fact) -> None:
+        del self._facts[fact.id]
+        size, tokens, durable = self._counted.pop(fact.id)
+        self._used -= size
+        self._tokens -= tokens
+        self._durable -= durable
+
+    def find_by_norm(self, norm: str) -> Fact | None:
+        """A fact with this normalised text in either tier."""
+        row = self.store.execute(
+            f"SELECT {_FACT_COLUMNS} FROM facts WHERE norm = ?", (norm,)
+        ).fetchone()
+        if row is None:
+            return None
+        return self._facts.get(row["id"]) or fact_from_row(row)
+
+    def load(self, fact_id: int) -> Fact | None:
+        if fact_id in self._facts:
+            return self._facts[fact_id]
+        row = self.store.execute(
+            f"SELECT {_FACT_COLUMNS} FROM facts WHERE id = ?", (fact_id,)
+        ).fetchone()
+        return fact_from_row(row) if row else None
+
+    def all_rows(self) -> list[Fact]:
+        rows = self.store.execute(f"SELECT {_FACT_COLUMNS} FROM facts ORDER BY id")
+        return [self._facts.get(r["id"]) or fact_from_row(r) for r in rows]

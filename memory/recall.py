@@ -1,0 +1,253 @@
+"""Recall memory: every message of every conversation, append-only.
+
+Messages are never edited; SQLite triggers refuse it. Only ``erase`` removes
+a message, and it records who asked and why first. Search is hybrid like
+archival's, over user and assistant text, and never returns the output of a
+``conversation_search`` tool call (searching earlier searches feeds on itself).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from memory.embeddings import Embedder
+from memory.errors import InvalidInputError
+from memory.search import Filter, FusionWeights, hybrid_search
+from memory.store import Store
+from memory.types import Hit, SearchResult
+from memory.validation import MAX_TEXT_CHARS, check_page, clean_text, end_of_day, to_timestamp
+from memory.vector_index import VectorIndex, vector_blob
+
+ROLES = ("user", "assistant", "tool", "system")
+EMBEDDED_ROLES = ("user", "assistant")
+SEARCH_TOOL_NAME = "conversation_search"
+
+
+@dataclass
+class NewMessage:
+    role: str
+    content: str
+    turn: int
+    created_at: float | None = None
+    tool_calls: list[dict[str, Any]] | None = None
+    tool_call_id: str | None = None
+    tool_name: str | None = None
+    status: str = "ok"
+
+
+class RecallTier:
+    """The recall tier of one memory."""
+
+    def __init__(
+        self,
+        store: Store,
+        embedder: Embedder,
+        vectors: VectorIndex | None,
+        weights: FusionWeights,
+    ) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.vectors = vectors
+        self.weights = weights
+        self._count = 0
+        self.reload()
+        store.on_rollback(self.reload)
+
+    def reload(self) -> None:
+        self._count = int(self.store.execute("SELECT count(*) FROM messages").fetchone()[0])
+
+    def __len__(self) -> int:
+        return self._count
+
+    def append_many(self, messages: Sequence[NewMessage]) -> list[int]:
+        """Store messages in order (in the current transaction); returns their ids."""
+        prepared = []
+        for m in messages:
+            if m.role not in ROLES:
+                raise InvalidInputError(f"role must be one of {', '.join(ROLES)}, got {m.role!r}")
+            # Tool results and assistant turns that only call tools may be empty.
+            content = m.content if m.role in ("tool", "assistant") and m.content == "" else (
+                clean_text(m.content, f"{m.role} message", MAX_TEXT_CHARS)
+            )
+            prepared.append((m, content))
+        to_embed = [
+            # ``is not None``: an empty VectorIndex is falsy (it has __len__).
+            (i, c) for i, (m, c) in enumerate(prepared)
+            if self.vectors is not None and m.role in EMBEDDED_ROLES and c
+        ]
+        matrix = self.embedder.embed_documents([c for _, c in to_embed]) if to_embed else None
+        vector_of = (
+            {i: matrix[j] for j, (i, _) in enumerate(to_embed)} if matrix is not None else {}
+        )
+        now = time.time()
+        ids: list[int] = []
+        with self.store.transaction() as conn:
+            for i, (m, content) in enumerate(prepared):
+                vector = vector_of.get(i)
+                cursor = conn.execute(
+                    "INSERT INTO messages (turn, role, content, tool_calls, tool_call_id,"
+                    " tool_name, created_at, status, embedder_id, embedding)"
+                    " VALUES (?,?,?,?,?,?,?,?,?,?)",
+                    (
+                        m.turn,
+                        m.role,
+                        content,
+                        json.dumps(m.tool_calls) if m.tool_calls else None,
+                        m.tool_call_id,
+                        m.tool_name,
+                        m.created_at if m.created_at is not None else now,
+                        m.status,
+                        self.embedder.id if vector is not None else None,
+                        vector_blob(vector) if vector is not None else None,
+                    ),
+                )
+                ids.append(int(cursor.lastrowid or 0))
+            if self.vectors is not None and vector_of:
+                chosen = sorted(vector_of)
+                self.vectors.add(
+                    np.asarray([ids[i] for i in chosen], dtype=np.int64),
+                    np.stack([vector_of[i] for i in chosen]),
+                )
+            self._count += len(ids)
+        return ids
+
+    def append(self, role: str, content: str, turn: int, **fields: Any) -> int:
+        return self.append_many([NewMessage(role=role, content=content, turn=turn, **fields)])[0]
+
+    def set_status(self, message_id: int, status: str) -> None:
+        """Status (e.g. ``unanswered``) is the one column that may change."""
+        with self.store.transaction() as conn:
+            conn.execute("UPDATE messages SET status = ? WHERE id = ?", (status, message_id))
+
+    def erase(self, message_ids: Sequence[int], reason: str) -> int:
+        """Remove messages for good, recording the erasure first. Returns how many."""
+        reason = clean_text(reason, "erasure reason", 1000)
+        now = time.time()
+        with self.store.transaction() as conn:
+            present = [
+                r[0]
+                for r in conn.execute(
+                    f"SELECT id FROM messages WHERE id IN ({','.join('?' * len(message_ids))})",
+                    tuple(message_ids),
+                )
+            ] if message_ids else []
+            for mid in present:
+                conn.execute(
+                    "INSERT INTO erasures (message_id, reason, erased_at) VALUES (?,?,?)",
+                    (mid, reason, now),
+                )
+                conn.execute("DELETE FROM messages WHERE id = ?", (mid,))
+            if self.vectors is not None and present:
+                self.vectors.remove(np.asarray(present, dtype=np.int64))
+            self._count -= len(present)
+        return len(present)
+
+    def search(
+        self,
+        query: str,
+        k: int = 10,
+        page: int = 1,
+        roles: Sequence[str] | None = None,
+        start: Any = None,
+        end: Any = None,
+        query_vector: np.ndarray | None = None,
+        before_id: int | None = None,
+    ) -> SearchResult:
+        """Hybrid search over messages; ``total`` counts every match.
+
+        ``before_id`` keeps only messages older than that id, so the turn in
+        progress (whose question would find itself) is left out.
+        """
+        query = clean_text(query, "query", max_chars=10_000)
+        page, k = check_page(page, k)
+        ranked, total = hybrid_search(
+            self.store,
+            table="messages",
+            fts_table="messages_fts",
+            vectors=self.vectors,
+            embedder=self.embedder,
+            query=query,
+            limit=page * k,
+            filt=_filters(roles, start, end, before_id),
+            weights=self.weights,
+            query_vector=query_vector,
+        )
+        chosen = ranked[(page - 1) * k : page * k]
+        by_id = self.get_many([r.id for r in chosen])
+        hits = []
+        for r in chosen:
+            if r.id in by_id:
+                by_id[r.id].score = r.score
+                hits.append(by_id[r.id])
+        return SearchResult(hits=hits, total=total, page=page, page_size=k)
+
+    def get_many(self, ids: Sequence[int]) -> dict[int, Hit]:
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        rows = self.store.execute(
+            f"SELECT id, turn, role, content, created_at FROM messages WHERE id IN ({marks})",
+            tuple(ids),
+        )
+        return {
+            r["id"]: Hit(
+                text=r["content"],
+                tier="recall",
+                score=0.0,
+                created_at=r["created_at"],
+                id=r["id"],
+                role=r["role"],
+                turn=r["turn"],
+            )
+            for r in rows
+        }
+
+    def rows(self, ids: Sequence[int]) -> list[dict[str, Any]]:
+        """Full message rows for ``ids``, in the order given (missing ids are skipped)."""
+        found: dict[int, dict[str, Any]] = {}
+        for start in range(0, len(ids), 900):
+            chunk = list(ids[start : start + 900])
+            marks = ",".join("?" * len(chunk))
+            for r in self.store.execute(
+                "SELECT id, turn, role, content, tool_calls, tool_call_id, tool_name, created_at,"
+                f" status FROM messages WHERE id IN ({marks})", tuple(chunk),
+            ):
+                row = dict(r)
+                row["tool_calls"] = json.loads(row["tool_calls"]) if row["tool_calls"] else None
+                found[row["id"]] = row
+        return [found[i] for i in ids if i in found]
+
+    def iter_rows(self) -> Iterator[dict[str, Any]]:
+        for row in self.store.execute("SELECT * FROM messages ORDER BY id"):
+            yield dict(row)
+
+
+def _filters(
+    roles: Sequence[str] | None, start: Any, end: Any, before_id: int | None = None
+) -> Filter:
+    parts = [f"NOT (b.role = 'tool' AND coalesce(b.tool_name, '') = '{SEARCH_TOOL_NAME}')"]
+    params: list[Any] = []
+    if before_id is not None:
+        parts.append("b.id < ?")
+        params.append(before_id)
+    if roles:
+        if isinstance(roles, str) or any(r not in ROLES for r in roles):
+            raise InvalidInputError(f"roles must be a list drawn from {', '.join(ROLES)}")
+        parts.append(f"b.role IN ({','.join('?' * len(roles))})")
+        params.extend(roles)
+    lo, hi = to_timestamp(start, "start"), end_of_day(end, "end")
+    if lo is not None and hi is not None and lo > hi:
+        raise InvalidInputError("start is after end; swap them")
+    if lo is not None:
+        parts.append("b.created_at >= ?")
+        params.append(lo)
+    if hi is not None:
+        parts.append("b.created_at <= ?")
+        params.append(hi)
+    return Filter(" AND ".join(parts), tuple(params))

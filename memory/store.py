@@ -1,0 +1,342 @@
+"""The SQLite store: schema, migrations, the single-writer lock and transactions.
+
+SQLite is the single source of truth for every tier. The FAISS indexes are
+derived from it (memory/vector_index.py) and are rebuilt whenever they disagree.
+
+Transactions nest: the outermost ``transaction()`` is ``BEGIN IMMEDIATE``,
+inner ones are savepoints. Components that keep state in memory (the core
+heap, the FAISS indexes, counters) register ``on_rollback`` callbacks so a
+rolled-back transaction leaves them exactly as the database is.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import sqlite3
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from memory.errors import StoreClosedError, StoreCorruptError, StoreLockedError
+
+DB_FILE = "memory.sqlite3"
+LOCK_FILE = "writer.lock"
+
+# Migrations are numbered functions of SQL; the store runs those above its
+# recorded user_version, each in its own transaction.
+_MIGRATIONS: list[str] = [
+    # 1: the three tiers, their full-text indexes, history and audit tables.
+    """
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+    CREATE TABLE facts (
+        id INTEGER PRIMARY KEY,
+        text TEXT NOT NULL,
+        norm TEXT NOT NULL UNIQUE,
+        durability TEXT NOT NULL CHECK (durability IN ('durable', 'short-lived')),
+        tier TEXT NOT NULL CHECK (tier IN ('core', 'archival')),
+        created_at REAL NOT NULL,
+        created_tick REAL NOT NULL,
+        entered_core_seq INTEGER NOT NULL DEFAULT 0,
+        last_access REAL NOT NULL,
+        access_count INTEGER NOT NULL DEFAULT 1,
+        last_counted_tick REAL NOT NULL,
+        source TEXT NOT NULL DEFAULT '',
+        tokens INTEGER NOT NULL,
+        passage_id INTEGER,
+        evicted_at REAL,
+        evicted_tick REAL,
+        evictions INTEGER NOT NULL DEFAULT 0,
+        promotions INTEGER NOT NULL DEFAULT 0,
+        cycles INTEGER NOT NULL DEFAULT 0,
+        hits_since_eviction INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX facts_tier ON facts (tier);
+    CREATE VIRTUAL TABLE facts_fts USING fts5 (
+        text, content='facts', content_rowid='id', tokenize='porter unicode61'
+    );
+    CREATE TRIGGER facts_ai AFTER INSERT ON facts BEGIN
+        INSERT INTO facts_fts (rowid, text) VALUES (new.id, new.text);
+    END;
+    CREATE TRIGGER facts_ad AFTER DELETE ON facts BEGIN
+        INSERT INTO facts_fts (facts_fts, rowid, text) VALUES ('delete', old.id, old.text);
+    END;
+    CREATE TRIGGER facts_au AFTER UPDATE OF text ON facts BEGIN
+        INSERT INTO facts_fts (facts_fts, rowid, text) VALUES ('delete', old.id, old.text);
+        INSERT INTO facts_fts (rowid, text) VALUES (new.id, new.text);
+    END;
+
+    CREATE TABLE passages (
+        id INTEGER PRIMARY KEY,
+        text TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        tags TEXT NOT NULL DEFAULT '[]',
+        metadata TEXT NOT NULL DEFAULT '{}',
+        source TEXT NOT NULL DEFAULT '',
+        was_in_core INTEGER NOT NULL DEFAULT 0,
+        evicted_at REAL,
+        fact_id INTEGER,
+        embedder_id TEXT,
+        embedding BLOB
+    );
+    CREATE INDEX passages_created ON passages (created_at);
+    CREATE INDEX passages_fact ON passages (fact_id);
+    CREATE VIRTUAL TABLE passages_fts USING fts5 (
+        text, content='passages', content_rowid='id', tokenize='porter unicode61'
+    );
+    CREATE TRIGGER passages_ai AFTER INSERT ON passages BEGIN
+        INSERT INTO passages_fts (rowid, text) VALUES (new.id, new.text);
+    END;
+    CREATE TRIGGER passages_ad AFTER DELETE ON passages BEGIN
+        INSERT INTO passages_fts (passages_fts, rowid, text) VALUES ('delete', old.id, old.text);
+    END;
+    CREATE TRIGGER passages_au AFTER UPDATE OF text ON passages BEGIN
+        INSERT INTO passages_fts (passages_fts, rowid, text) VALUES ('delete', old.id, old.text);
+        INSERT INTO passages_fts (rowid, text) VALUES (new.id, new.text);
+    END;
+
+    CREATE TABLE messages (
+        id INTEGER PRIMARY KEY,
+        turn INTEGER NOT NULL,
+        role TEXT NOT NULL,
+        content TEXT NOT NULL,
+        tool_calls TEXT,
+        tool_call_id TEXT,
+        tool_name TEXT,
+        created_at REAL NOT NULL,
+        status TEXT NOT NULL DEFAULT 'ok',
+        embedder_id TEXT,
+        embedding BLOB
+    );
+    CREATE INDEX messages_created ON messages (created_at);
+    CREATE INDEX messages_turn ON messages (turn);
+    CREATE VIRTUAL TABLE messages_fts USING fts5 (
+        content, content='messages', content_rowid='id', tokenize='porter unicode61'
+    );
+    CREATE TRIGGER messages_ai AFTER INSERT ON messages BEGIN
+        INSERT INTO messages_fts (rowid, content) VALUES (new.id, new.content);
+    END;
+    CREATE TRIGGER messages_ad AFTER DELETE ON messages BEGIN
+        INSERT INTO messages_fts (messages_fts, rowid, content)
+            VALUES ('delete', old.id, old.content);
+    END;
+
+    -- Recall is append-only: content can never change, and a row can only be
+    -- deleted after an erasure has been recorded for it.
+    CREATE TABLE erasures (
+        id INTEGER PRIMARY KEY,
+        message_id INTEGER NOT NULL,
+        reason TEXT NOT NULL,
+        erased_at REAL NOT NULL
+    );
+    CREATE TRIGGER messages_no_edit BEFORE UPDATE OF content, role, turn, created_at,
+        tool_calls, tool_call_id, tool_name ON messages
+    BEGIN
+        SELECT RAISE(ABORT, 'recall is append-only: messages cannot be edited');
+    END;
+    CREATE TRIGGER messages_no_delete BEFORE DELETE ON messages
+    WHEN NOT EXISTS (SELECT 1 FROM erasures WHERE message_id = old.id)
+    BEGIN
+        SELECT RAISE(ABORT, 'recall is append-only: use erase_messages() to remove a message');
+    END;
+
+    -- One row per interaction, for diagnostics over time.
+    CREATE TABLE history (
+        tick INTEGER PRIMARY KEY,
+        created_at REAL NOT NULL,
+        core_facts INTEGER NOT NULL,
+        core_size INTEGER NOT NULL,
+        durable_in_core INTEGER NOT NULL,
+        archival_passages INTEGER NOT NULL,
+        recall_messages INTEGER NOT NULL,
+        evictions INTEGER NOT NULL,
+        promotions INTEGER NOT NULL
+    );
+
+    -- What happened to facts, for timelines and audits.
+    CREATE TABLE events (
+        id INTEGER PRIMARY KEY,
+        tick INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        fact_id INTEGER,
+        text TEXT NOT NULL DEFAULT '',
+        detail TEXT NOT NULL DEFAULT '',
+        created_at REAL NOT NULL
+    );
+    CREATE INDEX events_tick ON events (tick);
+    """,
+]
+
+
+class Store:
+    """One SQLite database plus the lock that makes its writer unique."""
+
+    def __init__(self, home: Path | None) -> None:
+        self.home = home
+        self.closed = False
+        self._lock_fd: int | None = None
+        self._depth = 0
+        self._begin_hooks: list[Callable[[], None]] = []
+        self._rollback_hooks: list[Callable[[], None]] = []
+        self._commit_hooks: list[Callable[[], None]] = []
+        self._release_hooks: list[Callable[[], None]] = []
+        if home is not None:
+            home.mkdir(parents=True, exist_ok=True)
+            self._acquire_lock(home / LOCK_FILE)
+            target = str(home / DB_FILE)
+        else:
+            target = ":memory:"
+        try:
+            self.conn = sqlite3.connect(target, isolation_level=None, check_same_thread=False)
+            self.conn.row_factory = sqlite3.Row
+            self.conn.execute("PRAGMA foreign_keys = ON")
+            if home is not None:
+                self.conn.execute("PRAGMA journal_mode = WAL")
+                # NORMAL in WAL mode survives a process crash; only power loss can
+                # drop the last commits, which is the usual trade for an agent store.
+                self.conn.execute("PRAGMA synchronous = NORMAL")
+            self._migrate()
+        except sqlite3.DatabaseError as exc:
+            self._release_lock()
+            raise StoreCorruptError(
+                f"cannot open the memory database at {target}: {exc}. If a snapshot "
+                f"exists, restore it with HierarchicalMemory.restore"
+            ) from exc
+
+    # -- lock -------------------------------------------------------------------------
+    def _acquire_lock(self, lock_path: Path) -> None:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = None
+            with contextlib.suppress(OSError, ValueError):
+                holder = int(os.pread(fd, 32, 0).decode().strip() or 0) or None
+            os.close(fd)
+            raise StoreLockedError(str(lock_path.parent), holder) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        self._lock_fd = fd
+
+    def _release_lock(self) -> None:
+        if self._lock_fd is not None:
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._lock_fd, 0)
+                fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+    # -- schema -----------------------------------------------------------------------
+    def _migrate(self) -> None:
+        version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+        for number, script in enumerate(_MIGRATIONS[version:], start=version + 1):
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in _split_sql(script):
+                    self.conn.execute(statement)
+                self.conn.execute(f"PRAGMA user_version = {number}")
+                self.conn.execute("COMMIT")
+            except Exception:
+                self.conn.execute("ROLLBACK")
+                raise
+
+    # -- meta -------------------------------------------------------------------------
+    def get_meta(self, key: str, default: str | None = None) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else default
+
+    def set_meta(self, key: str, value: object) -> None:
+        self.conn.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, str(value)),
+        )
+
+    # -- transactions -----------------------------------------------------------------
+    @property
+    def in_transaction(self) -> bool:
+        return self._depth > 0
+
+    @property
+    def depth(self) -> int:
+        """How many transactions and savepoints are open."""
+        return self._depth
+
+    def on_begin(self, hook: Callable[[], None]) -> None:
+        """Call ``hook`` when an outermost transaction begins."""
+        self._begin_hooks.append(hook)
+
+    def on_rollback(self, hook: Callable[[], None]) -> None:
+        """Call ``hook`` after any rollback, so in-memory state can reload."""
+        self._rollback_hooks.append(hook)
+
+    def on_release(self, hook: Callable[[], None]) -> None:
+        """Call ``hook`` after a savepoint is released into its enclosing transaction."""
+        self._release_hooks.append(hook)
+
+    def on_commit(self, hook: Callable[[], None]) -> None:
+        """Call ``hook`` after the outermost transaction commits."""
+        self._commit_hooks.append(hook)
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """A transaction, or a savepoint inside the one already open."""
+        if self.closed:
+            raise StoreClosedError("this memory is closed; open it again to use it")
+        depth = self._depth
+        name = f"sp{depth}"
+        self.conn.execute("BEGIN IMMEDIATE" if depth == 0 else f"SAVEPOINT {name}")
+        if depth == 0:
+            for hook in self._begin_hooks:
+                hook()
+        self._depth += 1
+        try:
+            yield self.conn
+        except BaseException:
+            self._depth -= 1
+            if depth == 0:
+                self.conn.execute("ROLLBACK")
+            else:
+                self.conn.execute(f"ROLLBACK TO {name}")
+                self.conn.execute(f"RELEASE {name}")
+            for hook in self._rollback_hooks:
+                hook()
+            raise
+        self._depth -= 1
+        if depth == 0:
+            self.conn.execute("COMMIT")
+            for hook in self._commit_hooks:
+                hook()
+        else:
+            self.conn.execute(f"RELEASE {name}")
+            for hook in self._release_hooks:
+                hook()
+
+    def execute(self, sql: str, params: Any = ()) -> sqlite3.Cursor:
+        if self.closed:
+            raise StoreClosedError("this memory is closed; open it again to use it")
+        return self.conn.execute(sql, params)
+
+    def close(self) -> None:
+        self.closed = True
+        with contextlib.suppress(sqlite3.Error):
+            self.conn.close()
+        self._release_lock()
+
+
+def _split_sql(script: str) -> list[str]:
+    """Split a migration into statements, keeping trigger bodies whole."""
+    statements, current = [], []
+    for line in script.splitlines():
+        if not line.strip() or line.strip().startswith("--"):
+            continue
+        current.append(line)
+        joined = "\n".join(current)
+        if sqlite3.complete_statement(joined):
+            statements.append(joined)
+            current = []
+    if current:
+        statements.append("\n".join(current))
+    return statements

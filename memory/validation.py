@@ -1,0 +1,91 @@
+"""Input checks shared by the tiers. Each error says what was wrong and what to send instead."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+from memory.errors import InvalidInputError
+
+#: Upper bound for one stored text (a message or a passage). Larger inputs are
+#: almost always a pasted file, which belongs in archival as several passages.
+MAX_TEXT_CHARS = 200_000
+_AGENT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+
+def clean_text(value: Any, what: str = "text", max_chars: int = MAX_TEXT_CHARS) -> str:
+    """Return ``value`` stripped, or raise InvalidInputError explaining the problem."""
+    if not isinstance(value, str):
+        raise InvalidInputError(f"{what} must be a string, got {type(value).__name__}")
+    if "\x00" in value:
+        raise InvalidInputError(f"{what} contains a NUL byte (at {value.index(chr(0))}); remove it")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidInputError(
+            f"{what} is not valid UTF-8 (lone surrogate at position {exc.start}); "
+            f"decode the input with errors='replace' before storing it"
+        ) from None
+    text = value.strip()
+    if not text:
+        raise InvalidInputError(f"{what} is empty; send some text")
+    if len(text) > max_chars:
+        raise InvalidInputError(
+            f"{what} is {len(text):,} characters, over the limit of {max_chars:,}; "
+            f"split it into smaller pieces"
+        )
+    return text
+
+
+def validate_agent_name(name: Any) -> str:
+    """An agent name is a short slug: letters, digits, '.', '_' and '-', no path parts."""
+    if not isinstance(name, str) or not _AGENT_NAME.match(name) or ".." in name:
+        raise InvalidInputError(
+            f"invalid agent name {name!r}: use 1-64 letters, digits, '.', '_' or '-', "
+            f"starting with a letter or digit (no '/', '..' or spaces)"
+        )
+    return name
+
+
+def to_timestamp(value: Any, what: str) -> float | None:
+    """Accept None, Unix seconds, a datetime/date, or an ISO-8601 string."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise InvalidInputError(f"{what} must be a date, got a boolean")
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, dt.datetime):
+        moment = value if value.tzinfo else value.replace(tzinfo=dt.UTC)
+        return moment.timestamp()
+    if isinstance(value, dt.date):
+        return dt.datetime(value.year, value.month, value.day, tzinfo=dt.UTC).timestamp()
+    if isinstance(value, str):
+        try:
+            return to_timestamp(dt.datetime.fromisoformat(value.strip()), what)
+        except ValueError:
+            pass
+    raise InvalidInputError(
+        f"{what} {value!r} is not a date; use ISO format like 2024-05-08 or 2024-05-08T13:56"
+    )
+
+
+def end_of_day(value: Any, what: str) -> float | None:
+    """Like to_timestamp, but a bare date means the end of that day (inclusive filters)."""
+    stamp = to_timestamp(value, what)
+    if stamp is None:
+        return None
+    bare_date = (isinstance(value, dt.date) and not isinstance(value, dt.datetime)) or (
+        isinstance(value, str) and len(value.strip()) == 10
+    )
+    return stamp + 86_399.999 if bare_date else stamp
+
+
+def check_page(page: Any, k: Any) -> tuple[int, int]:
+    for name, value in (("page", page), ("k", k)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise InvalidInputError(f"{name} must be a positive integer, got {value!r}")
+    if k > 1000:
+        raise InvalidInputError(f"k is {k}; ask for at most 1000 results per page")
+    return page, k

@@ -1,0 +1,73 @@
+"""Shared helpers for the memory engine's tests: construction and invariant checks."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+from memory.core import _FACT_COLUMNS, fact_from_row
+from memory.embeddings import HashingEmbedder
+from memory.hierarchy import HierarchicalMemory
+from memory.tokenizer import TokenCounter
+from memory.types import Fact
+
+_COUNTER = TokenCounter()
+
+
+def make_memory(path: str | Path | None = None, **kwargs: Any) -> HierarchicalMemory:
+    """A memory on the deterministic hashing embedder (no model)."""
+    kwargs.setdefault("embedder", HashingEmbedder())
+    return HierarchicalMemory(path, **kwargs)
+
+
+def token_count(text: str) -> int:
+    return _COUNTER.count(text)
+
+
+def check_core_invariants(m: HierarchicalMemory) -> None:
+    """Core within its limit, its size recomputed from scratch, and SQLite in step."""
+    facts = list(m.core)
+    assert m.core.used <= m.core.limit, (m.core.used, m.core.limit)
+    sizes = [token_count(f.text) if m.core.unit == "tokens" else 1 for f in facts]
+    assert m.core.used == sum(sizes)
+    assert m.core.tokens == sum(token_count(f.text) for f in facts)
+    assert m.core_tokens() == m.core.tokens
+    assert len(m.core) == len(facts) == len({f.id for f in facts})
+    assert m.core.durable_count == sum(f.durability == "durable" for f in facts)
+    assert all(f.tier == "core" for f in facts)
+    rows = m.store.execute(
+        f"SELECT {_FACT_COLUMNS} FROM facts WHERE tier = 'core' ORDER BY id"
+    ).fetchall()
+    assert [fact_from_row(r).to_dict() for r in rows] == [f.to_dict() for f in facts]
+
+
+def check_archival_consistent(m: HierarchicalMemory) -> None:
+    """Every archived fact has its passage, and FAISS holds exactly the stored vectors."""
+    orphans = m.store.execute(
+        "SELECT count(*) FROM facts f LEFT JOIN passages p ON p.id = f.passage_id"
+        " WHERE f.tier = 'archival' AND p.id IS NULL"
+    ).fetchone()[0]
+    assert orphans == 0
+    stored = m.store.execute(
+        "SELECT count(*) FROM passages WHERE embedding IS NOT NULL"
+    ).fetchone()[0]
+    assert m.archival.vectors.index.ntotal == stored
+    assert len(m.archival) == m.store.execute("SELECT count(*) FROM passages").fetchone()[0]
+
+
+def evict_events(m: HierarchicalMemory, after: int = 0) -> list[dict[str, Any]]:
+    """Evict events with an id above ``after``, oldest first."""
+    rows = m.store.execute(
+        "SELECT * FROM events WHERE kind = 'evict' AND id > ? ORDER BY id", (after,)
+    ).fetchall()
+    return [dict(r) for r in rows]
+
+
+def last_event_id(m: HierarchicalMemory) -> int:
+    return int(m.store.execute("SELECT coalesce(max(id), 0) FROM events").fetchone()[0])
+
+
+def fr_score(fact: Fact, now: float, tau: float) -> float:
+    """Frequency x recency, written out independently of memory.policies."""
+    return fact.access_count * math.exp(-(now - fact.last_access) / tau)

@@ -1,0 +1,53 @@
+"""The public surface of the memory package, as other layers import it."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from memory_helpers import make_memory
+
+from memory.types import Hit, SearchResult
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_package_exports_the_contract_names_without_side_effects(tmp_path: Path) -> None:
+    code = textwrap.dedent("""
+        import sys
+        import memory
+        from memory import (EmbedderMismatchError, HashingEmbedder, HierarchicalMemory,
+                            InvalidInputError, MemoryLimitError, StoreLockedError)
+        assert issubclass(InvalidInputError, ValueError)
+        assert "onnxruntime" not in sys.modules, "importing memory loaded the model runtime"
+        with HierarchicalMemory(embedder=HashingEmbedder()) as m:
+            m.add_fact("User is allergic to peanuts")
+            assert len(m.core) == len(m.recall) + 1 == len(m.archival) + 1 == 1
+        print("ok")
+    """)
+    env = {**os.environ, "PYTHONPATH": str(REPO), "TIERMEM_HOME": str(tmp_path / "home")}
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
+    assert not (tmp_path / "home").exists()
+
+
+def test_hits_and_results_are_dataclasses_with_the_contract_fields() -> None:
+    names = {f.name for f in dataclasses.fields(Hit)}
+    assert {"text", "tier", "score", "created_at", "was_in_core", "evicted_at", "role",
+            "turn"} <= names
+    with make_memory() as m:
+        m.archival_insert("peanut allergy runbook")
+        result = m.archival_search("peanut")
+        assert isinstance(result, SearchResult)
+        assert isinstance(result.hits, list) and isinstance(result.hits[0], Hit)
+        assert result.hits[0].to_dict()["tier"] == "archival"
+        assert len(result) == 1 and [h.text for h in result] == ["peanut allergy runbook"]
+        fact = m.fact(m.add_fact("User is allergic to peanuts"))
+        for field in ("text", "durability", "access_count", "last_access", "created_at"):
+            assert getattr(fact, field) is not None

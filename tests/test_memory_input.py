@@ -1,0 +1,172 @@
+"""Bad input gets a clear error and loses nothing already stored."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from memory_helpers import check_core_invariants, make_memory
+
+from memory.errors import InvalidInputError, MemoryLimitError
+from memory.hierarchy import HierarchicalMemory
+from memory.validation import validate_agent_name
+
+ONE_MB = "x" * (1 << 20)
+BAD_TEXTS: list[tuple[str, Any, str]] = [
+    ("empty", "", "empty"),
+    ("whitespace", " \t\n ", "empty"),
+    ("int", 42, "must be a string"),
+    ("none", None, "must be a string"),
+    ("bytes", b"User likes tea", "must be a string"),
+    ("list", ["a"], "must be a string"),
+    ("surrogate", "bad \ud800 text", "lone surrogate"),
+    ("nul", "before\x00after", "NUL byte"),
+]
+
+
+@pytest.fixture
+def stocked() -> HierarchicalMemory:
+    m = make_memory(core_limit=40)
+    m.add_fact("User is allergic to peanuts", "durable")
+    m.add_fact("The production region is eu-west-1", "durable")
+    m.archival_insert("runbook: restart the billing worker", tags=["ops"])
+    m.process_interaction("Right now the pod is restarting.", "Watching it.")
+    yield m
+    m.close()
+
+
+def _calls(m: HierarchicalMemory) -> dict[str, Callable[[Any], Any]]:
+    return {
+        "add_fact": lambda v: m.add_fact(v),
+        "archival_insert": lambda v: m.archival_insert(v),
+        "user_input": lambda v: m.process_interaction(v, "ok"),
+        "agent_response": lambda v: m.process_interaction("hello there", v),
+        "archival_search": lambda v: m.archival_search(v),
+        "recall_search": lambda v: m.recall_search(v),
+        "query": lambda v: m.query(v),
+        "replace_old": lambda v: m.replace_in_core(v, "x"),
+        "replace_new": lambda v: m.replace_in_core("peanuts", v),
+    }
+
+
+CALLS = ["add_fact", "archival_insert", "user_input", "agent_response", "archival_search",
+         "recall_search", "query", "replace_old", "replace_new"]
+
+
+# An empty replacement is not an error: it retires the fact to archival.
+CASES = [(call, *bad) for call in CALLS for bad in BAD_TEXTS
+         if not (call == "replace_new" and bad[0] in ("empty", "whitespace"))]
+
+
+@pytest.mark.parametrize("call,name,value,message", CASES,
+                         ids=[f"{c[0]}-{c[1]}" for c in CASES])
+def test_bad_text_is_refused_and_nothing_is_lost(
+    stocked: HierarchicalMemory, call: str, name: str, value: Any, message: str
+) -> None:
+    before = stocked.snapshot()
+    with pytest.raises(InvalidInputError, match=message):
+        _calls(stocked)[call](value)
+    assert stocked.snapshot() == before
+    check_core_invariants(stocked)
+
+
+@pytest.mark.parametrize("call", ["archival_insert", "user_input", "agent_response"])
+def test_one_megabyte_is_refused_for_archival_and_recall(
+    stocked: HierarchicalMemory, call: str
+) -> None:
+    before = stocked.snapshot()
+    with pytest.raises(InvalidInputError, match=r"over the limit.*split it"):
+        _calls(stocked)[call](ONE_MB)
+    assert stocked.snapshot() == before
+
+
+@pytest.mark.parametrize("unit", ["tokens", "facts"])
+def test_one_megabyte_fact_is_refused(unit: str) -> None:
+    with make_memory(core_limit=40, core_limit_unit=unit) as m:
+        m.add_fact("User is allergic to peanuts")
+        before = m.snapshot()
+        with pytest.raises((InvalidInputError, MemoryLimitError)):
+            m.add_fact(ONE_MB)
+        # Long but under the text cap: refused by the core limit in tokens.
+        if unit == "tokens":
+            with pytest.raises(MemoryLimitError, match="archival_insert"):
+                m.add_fact("word " * 20_000)
+        assert m.snapshot() == before
+
+
+def test_long_text_under_the_cap_is_stored_whole() -> None:
+    with make_memory() as m:
+        text = "incident log line " * 10_000  # 180k characters
+        pid = m.archival_insert(text)
+        assert m.archival.get_many([pid])[pid].text == text.strip()
+
+
+def test_unicode_that_is_valid_is_kept_exactly() -> None:
+    with make_memory() as m:
+        text = "Zoë prefers 寿司 and emoji 🎉 — naïve café"
+        fid = m.add_fact(text)
+        pid = m.archival_insert(text)
+        m.process_interaction(text, "ok")
+        assert m.fact(fid).text == text
+        assert m.archival.get_many([pid])[pid].text == text
+        assert m.recall_search("寿司").total >= 1
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({"durability": "forever"}, "durability must be"),
+    ({"durability": None}, "durability must be"),
+    ({"source": 3}, "source must be a string"),
+])
+def test_bad_fact_arguments(stocked: HierarchicalMemory, kwargs: dict[str, Any],
+                            message: str) -> None:
+    before = stocked.snapshot()
+    with pytest.raises(InvalidInputError, match=message):
+        stocked.add_fact("a fine fact", **kwargs)
+    assert stocked.snapshot() == before
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({"tags": "ops"}, "tags must be a list"),
+    ({"tags": [1, 2]}, "tags must be a list"),
+    ({"metadata": ["x"]}, "metadata must be a JSON object"),
+    ({"metadata": {"f": object()}}, "not JSON-serialisable"),
+])
+def test_bad_archival_arguments(stocked: HierarchicalMemory, kwargs: dict[str, Any],
+                                message: str) -> None:
+    before = stocked.snapshot()
+    with pytest.raises(InvalidInputError, match=message):
+        stocked.archival_insert("a fine passage", **kwargs)
+    assert stocked.snapshot() == before
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({"k": 0}, "k must be a positive integer"),
+    ({"k": 5000}, "at most 1000"),
+    ({"page": 0}, "page must be a positive integer"),
+    ({"page": "2"}, "page must be a positive integer"),
+    ({"start": "yesterday-ish"}, "not a date"),
+    ({"start": True}, "boolean"),
+    ({"start": "2024-05-09", "end": "2024-05-01"}, "start is after end"),
+])
+def test_bad_search_arguments(stocked: HierarchicalMemory, kwargs: dict[str, Any],
+                              message: str) -> None:
+    for search in (stocked.archival_search, stocked.recall_search):
+        with pytest.raises(InvalidInputError, match=message):
+            search("billing", **kwargs)
+
+
+@pytest.mark.parametrize("name", [
+    "../x", "a/b", "", ".hidden", "x" * 100, "a\\b", "/abs", "a b", "..", "ok/../../etc",
+    None, 7, "name\x00", "é-accent",
+])
+def test_path_like_agent_names_are_refused(name: Any) -> None:
+    with pytest.raises(InvalidInputError, match="invalid agent name") as info:
+        validate_agent_name(name)
+    assert repr(name) in str(info.value)
+    assert "letters, digits" in str(info.value)
+
+
+@pytest.mark.parametrize("name", ["alice", "ops-bot_2", "v1.2", "A", "x" * 64])
+def test_ordinary_agent_names_pass(name: str) -> None:
+    assert validate_agent_name(name) == name
