@@ -1,0 +1,363 @@
+"""The memory tools as the model sees them: through ``memory_toolbox().dispatch``."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from memory import HashingEmbedder, HierarchicalMemory
+from memory.recall import NewMessage
+from tools.dispatch import Toolbox, ToolResult
+from tools.memory_tools import PAGE_SIZE, ToolContext, memory_toolbox
+
+# 2024-03-05 06:07 UTC and a day later, as Unix seconds.
+T0 = dt.datetime(2024, 3, 5, 6, 7, tzinfo=dt.UTC).timestamp()
+T1 = T0 + 86_400
+
+
+class Clock:
+    """A settable wall clock for the memory's timestamps."""
+
+    def __init__(self, start: float) -> None:
+        self.value = start
+
+    def __call__(self) -> float:
+        return self.value
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock(T0)
+
+
+@pytest.fixture
+def memory(clock: Clock) -> Iterator[HierarchicalMemory]:
+    with HierarchicalMemory(None, core_limit=40, embedder=HashingEmbedder(), now=clock) as m:
+        yield m
+
+
+@pytest.fixture
+def box() -> Toolbox:
+    return memory_toolbox()
+
+
+def run(box: Toolbox, memory: HierarchicalMemory, name: str, args: Any, turn: int = 1,
+        ctx: ToolContext | None = None) -> ToolResult:
+    ctx = ctx or ToolContext(memory=memory, turn=turn)
+    arguments = args if isinstance(args, str) else json.dumps(args)
+    return box.dispatch(name, arguments, call_id="c1", context=ctx)
+
+
+def core_texts(memory: HierarchicalMemory) -> list[str]:
+    return [f.text for f in memory.core]
+
+
+# -- schemas ------------------------------------------------------------------------------
+
+
+def test_schemas_offer_heartbeat_only_on_chaining_tools(box: Toolbox) -> None:
+    params = {s["function"]["name"]: s["function"]["parameters"] for s in box.schemas()}
+    assert set(params) == {
+        "send_message", "core_memory_append", "core_memory_replace", "archival_memory_insert",
+        "archival_memory_search", "conversation_search",
+    }
+    assert "request_heartbeat" not in params["send_message"]["properties"]
+    for name in set(params) - {"send_message"}:
+        assert params[name]["properties"]["request_heartbeat"]["type"] == "boolean", name
+        assert "request_heartbeat" not in params[name].get("required", []), name
+    assert params["core_memory_append"]["properties"]["durability"]["enum"] == [
+        "durable", "short-lived"]
+    assert params["core_memory_replace"]["required"] == ["old_content", "new_content"]
+
+
+# -- send_message and core_memory_append ----------------------------------------------------
+
+
+def test_send_message_records_the_reply(box: Toolbox, memory: HierarchicalMemory) -> None:
+    ctx = ToolContext(memory=memory, turn=1)
+    result = run(box, memory, "send_message", {"message": "Hello there"}, ctx=ctx)
+    assert result.ok and not result.heartbeat
+    assert ctx.replies == ["Hello there"]
+    blank = run(box, memory, "send_message", {"message": "   "}, ctx=ctx)
+    assert blank.content.startswith("Error:") and "message is empty" in blank.content
+    assert ctx.replies == ["Hello there"]
+
+
+def test_append_reports_the_addition_and_core_usage(
+    box: Toolbox, memory: HierarchicalMemory
+) -> None:
+    ctx = ToolContext(memory=memory, turn=3)
+    result = run(box, memory, "core_memory_append",
+                 {"content": "User is allergic to peanuts", "durability": "durable",
+                  "request_heartbeat": True}, ctx=ctx)
+    assert result.ok and result.heartbeat
+    assert result.content.startswith("core + User is allergic to peanuts")
+    assert f"(core {memory.core.used}/40 tokens)" in result.content
+    assert ctx.changes == ["core + User is allergic to peanuts"]
+    fact = next(iter(memory.core))
+    assert (fact.durability, fact.source) == ("durable", "tool:turn:3")
+    again = run(box, memory, "core_memory_append", {"content": "User is allergic to peanuts"})
+    assert again.content.startswith("Already in memory")
+    assert len(memory.core) == 1
+
+
+def test_append_evicts_to_archival_and_says_so(box: Toolbox, memory: HierarchicalMemory) -> None:
+    outputs = []
+    for i in range(8):
+        result = run(box, memory, "core_memory_append",
+                     {"content": f"Project number {i} ships on Friday", "durability": "durable"})
+        assert result.ok, result.content
+        assert memory.core.used <= 40
+        outputs.append(result.content)
+        assert result.content.endswith(f"(core {memory.core.used}/40 tokens)")
+    evicted = [f for f in memory.facts() if f.tier == "archival"]
+    assert evicted, "eight facts of 7 tokens cannot fit in 40"
+    first = evicted[0]
+    notes = [o for o in outputs if f"core -> archival: {first.text}" in o]
+    assert len(notes) == 1
+    assert first.text not in core_texts(memory)
+
+
+def test_over_limit_append_fails_and_leaves_core_unchanged(
+    box: Toolbox, memory: HierarchicalMemory
+) -> None:
+    run(box, memory, "core_memory_append", {"content": "User name is Ada"})
+    before = [f.to_dict() for f in memory.core]
+    result = run(box, memory, "core_memory_append", {"content": "word " * 300})
+    assert not result.ok
+    assert result.content.startswith("Error:")
+    assert "core holds at most 40" in result.content
+    assert [f.to_dict() for f in memory.core] == before
+    assert len(memory.archival) == 0
+
+
+# -- core_memory_replace ------------------------------------------------------------------
+
+
+def test_replace_edits_exactly_one_fact(box: Toolbox, memory: HierarchicalMemory) -> None:
+    run(box, memory, "core_memory_append", {"content": "User lives in Lyon"})
+    run(box, memory, "core_memory_append", {"content": "User works as a nurse"})
+    result = run(box, memory, "core_memory_replace",
+                 {"old_content": "Lyon", "new_content": "Marseille"})
+    assert result.ok, result.content
+    assert result.content.startswith("core edited: User lives in Marseille")
+    assert sorted(core_texts(memory)) == ["User lives in Marseille", "User works as a nurse"]
+
+
+def test_replace_with_empty_old_content_is_an_error(
+    box: Toolbox, memory: HierarchicalMemory
+) -> None:
+    run(box, memory, "core_memory_append", {"content": "User lives in Lyon"})
+    for old in ("", "   "):
+        result = run(box, memory, "core_memory_replace", {"old_content": old, "new_content": "x"})
+        assert not result.ok
+        assert result.content.startswith("Error:")
+        assert "old_content is empty" in result.content
+    assert core_texts(memory) == ["User lives in Lyon"]
+
+
+def test_replace_matching_nothing_or_twice_explains_what_to_send(
+    box: Toolbox, memory: HierarchicalMemory
+) -> None:
+    run(box, memory, "core_memory_append", {"content": "User likes green tea"})
+    run(box, memory, "core_memory_append", {"content": "User likes black coffee"})
+    before = [f.to_dict() for f in memory.core]
+
+    none = run(box, memory, "core_memory_replace", {"old_content": "jasmine", "new_content": "x"})
+    assert none.content.startswith("Error:")
+    assert "no core fact contains 'jasmine'" in none.content
+    assert "copy the text exactly" in none.content
+
+    two = run(box, memory, "core_memory_replace", {"old_content": "User likes", "new_content": "x"})
+    assert two.content.startswith("Error:")
+    assert "more than one place" in two.content and "quote more of the fact" in two.content
+    assert "green tea" in two.content and "black coffee" in two.content
+    assert [f.to_dict() for f in memory.core] == before
+
+
+def test_replace_with_empty_new_content_retires_to_archival(
+    box: Toolbox, memory: HierarchicalMemory
+) -> None:
+    run(box, memory, "core_memory_append", {"content": "User is on call this week"})
+    result = run(box, memory, "core_memory_replace",
+                 {"old_content": "User is on call this week", "new_content": ""})
+    assert result.ok, result.content
+    assert "core -> archival" in result.content
+    assert len(memory.core) == 0
+    found = run(box, memory, "archival_memory_search", {"query": "on call week"})
+    assert "User is on call this week" in found.content
+
+
+def test_over_limit_replace_fails_and_core_is_unchanged(
+    box: Toolbox, memory: HierarchicalMemory
+) -> None:
+    run(box, memory, "core_memory_append", {"content": "User lives in Lyon"})
+    before = [f.to_dict() for f in memory.core]
+    result = run(box, memory, "core_memory_replace",
+                 {"old_content": "Lyon", "new_content": "Lyon " + "and more " * 60})
+    assert result.content.startswith("Error:")
+    assert [f.to_dict() for f in memory.core] == before
+    assert memory.core.used <= memory.core.limit
+
+
+# -- archival -----------------------------------------------------------------------------
+
+
+def test_archival_insert_then_search_shows_tier_paging_and_stored_time(
+    box: Toolbox, memory: HierarchicalMemory, clock: Clock
+) -> None:
+    ctx = ToolContext(memory=memory, turn=2)
+    for i in range(12):
+        memory.archival_insert(f"Invoice {i} for the acme account was paid", tags=["billing"],
+                               created_at=T0)
+    memory.archival_insert("The office plants need water on Mondays", created_at=T0)
+    inserted = run(box, memory, "archival_memory_insert",
+                   {"content": "Acme renewed their contract", "tags": ["acme"]}, ctx=ctx)
+    assert inserted.ok and inserted.content.startswith("Filed in archival as passage 14")
+    assert "(14 passages)" in inserted.content
+    assert ctx.changes == ["archival + Acme renewed their contract"]
+
+    clock.value = T1  # searching later must not change the stored times
+    first = json.loads(run(box, memory, "archival_memory_search", {"query": "invoice"}).content)
+    assert first["tier"] == "archival"
+    assert first["total"] == 12
+    assert first["page"] == "1 of 3"
+    assert len(first["results"]) == PAGE_SIZE
+    assert all(r["stored"] == "2024-03-05T06:07Z" for r in first["results"])
+    assert all(r["was_in_core"] is False and r["evicted"] is None for r in first["results"])
+    assert all(r["tags"] == ["billing"] for r in first["results"])
+
+    last = json.loads(run(box, memory, "archival_memory_search",
+                          {"query": "invoice", "page": 3}).content)
+    assert last["page"] == "3 of 3" and len(last["results"]) == 2
+    seen = {r["id"] for r in first["results"]} | {r["id"] for r in last["results"]}
+    assert len(seen) == 7
+
+    past = run(box, memory, "archival_memory_search", {"query": "invoice", "page": 4})
+    assert past.content.startswith("Error:") and "past the last page (3)" in past.content
+
+    tagged = json.loads(run(box, memory, "archival_memory_search",
+                            {"query": "acme", "tags": ["acme"]}).content)
+    assert [r["text"] for r in tagged["results"]] == ["Acme renewed their contract"]
+    assert tagged["total"] == 1
+
+
+def test_archival_date_filters_filter(box: Toolbox, memory: HierarchicalMemory) -> None:
+    memory.archival_insert("Backup job moved to 02:00", created_at=T0)
+    memory.archival_insert("Backup job moved to 03:00", created_at=T1)
+    later = json.loads(run(box, memory, "archival_memory_search",
+                           {"query": "backup job", "start_date": "2024-03-06"}).content)
+    assert [r["text"] for r in later["results"]] == ["Backup job moved to 03:00"]
+    earlier = json.loads(run(box, memory, "archival_memory_search",
+                             {"query": "backup job", "end_date": "2024-03-05"}).content)
+    assert [r["text"] for r in earlier["results"]] == ["Backup job moved to 02:00"]
+    swapped = run(box, memory, "archival_memory_search",
+                  {"query": "backup", "start_date": "2024-03-07", "end_date": "2024-03-01"})
+    assert swapped.content.startswith("Error:") and "start is after end" in swapped.content
+
+
+def test_evicted_fact_is_found_with_was_in_core_and_eviction_time(
+    box: Toolbox, memory: HierarchicalMemory, clock: Clock
+) -> None:
+    run(box, memory, "core_memory_append", {"content": "User's cat is called Miso"})
+    clock.value = T1
+    for i in range(6):
+        run(box, memory, "core_memory_append", {"content": f"Server rack {i} is in hall B"})
+    assert "User's cat is called Miso" not in core_texts(memory)
+    found = json.loads(run(box, memory, "archival_memory_search", {"query": "cat Miso"}).content)
+    hit = next(r for r in found["results"] if "Miso" in r["text"])
+    assert hit["was_in_core"] is True
+    assert hit["stored"] == "2024-03-05T06:07Z"  # when it was learned
+    assert hit["evicted"] == "2024-03-06T06:07Z"  # when core let it go
+
+
+# -- conversation_search ------------------------------------------------------------------
+
+
+def _message(memory: HierarchicalMemory, role: str, text: str, turn: int,
+             tool_name: str | None = None, created_at: float = T0) -> int:
+    return memory.recall.append_many([NewMessage(role=role, content=text, turn=turn,
+                                                 tool_name=tool_name, tool_call_id="x"
+                                                 if tool_name else None,
+                                                 created_at=created_at)])[0]
+
+
+def test_conversation_search_reports_tier_totals_and_sent_time(
+    box: Toolbox, memory: HierarchicalMemory
+) -> None:
+    for i in range(7):
+        _message(memory, "user", f"My kayak trip number {i} was fun", turn=i + 1)
+    result = json.loads(run(box, memory, "conversation_search", {"query": "kayak"},
+                            turn=20).content)
+    assert result["tier"] == "recall"
+    assert result["total"] == 7 and result["page"] == "1 of 2"
+    assert len(result["results"]) == PAGE_SIZE
+    assert all(r["sent"] == "2024-03-05T06:07Z" and r["role"] == "user"
+               for r in result["results"])
+
+
+def test_conversation_search_never_returns_its_own_outputs(
+    box: Toolbox, memory: HierarchicalMemory
+) -> None:
+    _message(memory, "user", "Where is the kayak stored?", turn=1)
+    _message(memory, "tool", '{"results": "kayak kayak kayak"}', turn=1,
+             tool_name="conversation_search")
+    _message(memory, "tool", '{"results": "kayak in the garage"}', turn=1,
+             tool_name="archival_memory_search")
+    default = json.loads(run(box, memory, "conversation_search", {"query": "kayak"},
+                             turn=5).content)
+    assert [r["role"] for r in default["results"]] == ["user"]
+    tools_only = json.loads(run(box, memory, "conversation_search",
+                                {"query": "kayak", "roles": ["tool"]}, turn=5).content)
+    assert [r["text"] for r in tools_only["results"]] == ['{"results": "kayak in the garage"}']
+    assert tools_only["total"] == 1
+
+
+def test_conversation_search_excludes_the_current_turn(
+    box: Toolbox, memory: HierarchicalMemory
+) -> None:
+    _message(memory, "user", "The kayak is red", turn=1)
+    asked = _message(memory, "user", "What colour is my kayak?", turn=2)
+    ctx = ToolContext(memory=memory, turn=2, first_message_id=asked)
+    result = json.loads(run(box, memory, "conversation_search", {"query": "kayak"},
+                            ctx=ctx).content)
+    assert [r["text"] for r in result["results"]] == ["The kayak is red"]
+    assert result["total"] == 1
+    assert result["results"][0]["turn"] == 1
+
+
+# -- what the model gets wrong ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments", "fragment"),
+    [
+        ("core_memory_delete", "{}", "there is no tool named 'core_memory_delete'"),
+        ("archival_memory_search", '{"query": "x"', "not valid JSON"),
+        ("archival_memory_search", "[1, 2]", "must be a JSON object, not an array"),
+        ("archival_memory_search", '{"query": "x", "page": "two"}', "page: should be a valid"),
+        ("archival_memory_search", '{"query": 5}', "query: should be a valid string"),
+        ("archival_memory_search", '{"query": "x", "page": 0}', "page"),
+        ("core_memory_append", '{"content": "x", "durability": "forever"}', "durability"),
+        ("core_memory_append", '{"text": "x"}', "missing required field(s): 'content'"),
+        ("conversation_search", '{"query": "x", "roles": ["robot"]}', "roles"),
+    ],
+)
+def test_model_mistakes_come_back_as_error_text(
+    box: Toolbox, memory: HierarchicalMemory, name: str, arguments: str, fragment: str
+) -> None:
+    result = run(box, memory, name, arguments)
+    assert not result.ok
+    assert result.content.startswith("Error:")
+    assert fragment in result.content
+    assert len(memory.core) == 0 and len(memory.archival) == 0
+
+
+def test_unknown_tool_suggests_the_close_name(box: Toolbox, memory: HierarchicalMemory) -> None:
+    result = run(box, memory, "archival_memory_serch", {"query": "x"})
+    assert result.error_kind == "unknown_tool"
+    assert "did you mean 'archival_memory_search'?" in result.content

@@ -1,0 +1,291 @@
+"""Run a model's tool call and turn every outcome into text for the model.
+
+The model makes mistakes: it names tools that do not exist, sends broken JSON,
+forgets required fields. None of these raise; each comes back as a
+`ToolResult` whose content starts with ``Error:`` and says what to send
+instead, so the model can correct itself on the next step.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import logging
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import pydantic_core
+from pydantic import BaseModel, ValidationError
+
+from memory.errors import TiermemError
+from tools.declare import HEARTBEAT_PARAM, Tool, ToolDefinitionError, ToolError
+
+__all__ = ["MAX_ARGUMENT_BYTES", "ErrorKind", "ToolError", "ToolResult", "Toolbox"]
+
+log = logging.getLogger(__name__)
+
+MAX_ARGUMENT_BYTES = 1_000_000
+DEFAULT_MAX_RESULT_CHARS = 20_000
+
+ErrorKind = Literal[
+    "unknown_tool", "too_large", "invalid_json", "not_an_object", "invalid_arguments",
+    "tool_error", "crashed",
+]  # fmt: skip
+
+
+@dataclass
+class ToolResult:
+    """The outcome of one tool call.
+
+    ``content`` is what goes back to the model as the tool message. ``heartbeat``
+    is whether the model asked for control back; a runtime usually also gives
+    control back when ``ok`` is false, so the model can retry.
+    """
+
+    name: str
+    call_id: str
+    content: str
+    ok: bool
+    heartbeat: bool = False
+    value: Any = None
+    error: str | None = None
+    error_kind: ErrorKind | None = None
+    exception: BaseException | None = field(default=None, repr=False)
+
+
+class Toolbox:
+    """The tools one agent may call, by name."""
+
+    def __init__(
+        self, tools: Iterable[Tool], *, max_result_chars: int = DEFAULT_MAX_RESULT_CHARS
+    ) -> None:
+        self._tools: dict[str, Tool] = {}
+        for t in tools:
+            if t.name in self._tools:
+                raise ToolDefinitionError(f"two tools are named {t.name!r}; names must be unique")
+            self._tools[t.name] = t
+        if max_result_chars < 1:
+            raise ValueError("max_result_chars must be at least 1")
+        self.max_result_chars = max_result_chars
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._tools)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._tools
+
+    def __len__(self) -> int:
+        return len(self._tools)
+
+    def get(self, name: str) -> Tool | None:
+        return self._tools.get(name)
+
+    def schemas(self) -> list[dict[str, Any]]:
+        return [t.schema() for t in self._tools.values()]
+
+    def dispatch(
+        self,
+        name: str,
+        arguments: str | dict[str, Any],
+        *,
+        call_id: str = "",
+        context: Any = None,
+    ) -> ToolResult:
+        """Validate and run one call. Never raises for the model's mistakes or a tool's failure."""
+
+        def fail(kind: ErrorKind, message: str, **extra: Any) -> ToolResult:
+            # Only text a tool produced can be arbitrarily long; the framework's
+            # own messages are bounded and must reach the model whole.
+            content = f"Error: {message}"
+            if kind in ("tool_error", "crashed"):
+                content = self._truncate(content, tool_=None, args=None)
+            return ToolResult(
+                name, call_id, content, False, error=message, error_kind=kind, **extra
+            )
+
+        t = self._tools.get(name)
+        if t is None:
+            close = difflib.get_close_matches(str(name), self.names, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            available = ", ".join(self.names) or "(none)"
+            return fail(
+                "unknown_tool",
+                f"there is no tool named {name!r}; available tools: {available}{hint}",
+            )
+
+        raw = _parse_arguments(t, arguments)
+        if isinstance(raw, tuple):
+            return fail(*raw)
+        heartbeat = t.heartbeat and raw.get(HEARTBEAT_PARAM) is True
+
+        try:
+            args = t.validate(raw)
+        except ValidationError as exc:
+            return fail("invalid_arguments", _explain(t, exc), heartbeat=heartbeat)
+        heartbeat = t.heartbeat and bool(args.get(HEARTBEAT_PARAM))
+
+        try:
+            value = t.run(args, context)
+        except TiermemError as exc:  # ToolError included: an expected, user-facing failure
+            return fail("tool_error", str(exc) or type(exc).__name__, heartbeat=heartbeat)
+        except Exception as exc:
+            log.debug("tool %s raised", name, exc_info=True)
+            message = f"{name} failed: {type(exc).__name__}: {exc}"
+            return fail("crashed", message, heartbeat=heartbeat, exception=exc)
+
+        content = self._truncate(render(value), tool_=t, args=args)
+        return ToolResult(name, call_id, content, True, heartbeat=heartbeat, value=value)
+
+    def _truncate(self, content: str, *, tool_: Tool | None, args: dict[str, Any] | None) -> str:
+        limit = self.max_result_chars
+        if len(content) <= limit:
+            return content
+        cut = len(content) - limit
+        if tool_ is not None and args is not None and "page" in args:
+            page = args["page"] if isinstance(args["page"], int) else 1
+            how = f"call {tool_.name} again with page={page + 1} for more"
+        else:
+            how = "ask for less (a narrower query or a smaller range) to see the rest"
+        return (
+            f"{content[:limit]}\n[truncated: showing {limit} of {len(content)} characters, "
+            f"{cut} cut; {how}]"
+        )
+
+
+def render(value: Any) -> str:
+    """What the model sees for a tool's return value."""
+    if value is None:
+        return "OK"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, BaseModel):
+        return value.model_dump_json()
+    # pydantic_core writes compact UTF-8 JSON and knows dataclasses, datetimes and models.
+    return pydantic_core.to_json(value, fallback=str).decode()
+
+
+def _parse_arguments(
+    t: Tool, arguments: str | dict[str, Any]
+) -> dict[str, Any] | tuple[ErrorKind, str]:
+    """The arguments as a dict, or the error kind and message explaining why not."""
+    if isinstance(arguments, dict):
+        return arguments
+    if not isinstance(arguments, str):
+        return "not_an_object", _not_object(t, arguments)
+    # Characters never outnumber UTF-8 bytes, so the cheap check settles most cases.
+    if (
+        len(arguments) > MAX_ARGUMENT_BYTES
+        or len(arguments.encode(errors="replace")) > MAX_ARGUMENT_BYTES
+    ):
+        return (
+            "too_large",
+            f"the arguments of {t.name} are over the 1 MB limit ({MAX_ARGUMENT_BYTES} bytes "
+            f"of JSON); send less text in one call",
+        )
+    if not arguments.strip():
+        return {}
+    try:
+        parsed = json.loads(arguments)
+        # Some models encode the object twice, sending a JSON string of JSON.
+        if isinstance(parsed, str) and parsed.lstrip().startswith("{"):
+            parsed = json.loads(parsed)
+    except json.JSONDecodeError as exc:
+        return (
+            "invalid_json",
+            f"the arguments of {t.name} are not valid JSON ({exc}); "
+            f"send a JSON object like {example_arguments(t)}",
+        )
+    if not isinstance(parsed, dict):
+        return "not_an_object", _not_object(t, parsed)
+    return parsed
+
+
+def _not_object(t: Tool, value: Any) -> str:
+    kind = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(
+        type(value), "a number" if isinstance(value, int | float) else type(value).__name__
+    )
+    return (
+        f"the arguments of {t.name} must be a JSON object, not {kind}; "
+        f"send a JSON object like {example_arguments(t)}"
+    )
+
+
+def example_arguments(t: Tool) -> str:
+    """A JSON object with a placeholder for each required parameter of ``t``."""
+    params = t.parameters()
+    props = params.get("properties", {})
+    example = {k: _placeholder(props[k]) for k in params.get("required", [])}
+    return json.dumps(example, ensure_ascii=False)
+
+
+def _placeholder(schema: dict[str, Any]) -> Any:
+    if "enum" in schema:
+        return schema["enum"][0]
+    if "anyOf" in schema:
+        return _placeholder(next((s for s in schema["anyOf"] if s.get("type") != "null"), {}))
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), None)
+    if kind == "integer":
+        return schema.get("minimum", 1)
+    if kind == "number":
+        return schema.get("minimum", 1.0)
+    if kind == "boolean":
+        return True
+    if kind == "array":
+        return [_placeholder(schema.get("items", {}))]
+    if kind == "object":
+        return {}
+    return "..."
+
+
+# A list of 10,000 wrong items would otherwise yield 10,000 lines of error.
+_MAX_LISTED = 10
+
+
+def _explain(t: Tool, exc: ValidationError) -> str:
+    """List every bad, missing and unexpected field, in terms the model can act on."""
+    props = t.parameters().get("properties", {})
+    bad, missing, extra = [], [], []
+    for err in exc.errors():
+        loc = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err["loc"]).lstrip(".")
+        if err["type"] == "missing" and len(err["loc"]) == 1:
+            missing.append(f"{loc!r} ({_describe(props.get(loc, {}))})")
+        elif err["type"] == "extra_forbidden" and len(err["loc"]) == 1:
+            extra.append(repr(loc))
+        else:
+            msg = err["msg"].replace("Input should", "should")
+            bad.append(f"- {loc or 'arguments'}: {msg}; got {_shown(err['input'])}")
+    if len(bad) > _MAX_LISTED:
+        bad[_MAX_LISTED:] = [f"- ... and {len(bad) - _MAX_LISTED} more invalid values"]
+    if len(extra) > _MAX_LISTED:
+        extra[_MAX_LISTED:] = [f"and {len(extra) - _MAX_LISTED} more"]
+    lines = [f"the arguments of {t.name} are invalid:", *bad]
+    if missing:
+        lines.append(f"- missing required field(s): {', '.join(missing)}")
+    if extra:
+        lines.append(
+            f"- unexpected field(s): {', '.join(extra)}; "
+            f"{t.name} takes only: {', '.join(props) or 'no arguments'}"
+        )
+    lines.append(f"Call {t.name} again with corrected arguments.")
+    return "\n".join(lines)
+
+
+def _describe(schema: dict[str, Any]) -> str:
+    if "enum" in schema:
+        return "one of " + ", ".join(json.dumps(v) for v in schema["enum"])
+    kind = schema.get("type", "value")
+    if kind == "array":
+        return f"array of {_describe(schema.get('items', {}))}"
+    return " or ".join(kind) if isinstance(kind, list) else str(kind)
+
+
+def _shown(value: Any, limit: int = 80) -> str:
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -1,0 +1,223 @@
+"""The memory tools an agent's model calls: the adapter from memory/ to function calling.
+
+Every tool receives a ``ToolContext`` (injected, never shown to the model)
+holding the memory and a log of what the turn changed, so the REPL can show
+memory changes next to the reply. Search results report the tier, the real
+number of matches and pages, and when each item was stored.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from memory import HierarchicalMemory, SearchResult
+from tools.declare import Tool, ToolError, tool
+from tools.dispatch import Toolbox
+
+PAGE_SIZE = 5
+
+
+@dataclass
+class ToolContext:
+    """What a memory tool may touch during one turn."""
+
+    memory: HierarchicalMemory
+    turn: int
+    #: The turn's first message; conversation_search leaves out it and everything after.
+    first_message_id: int | None = None
+    changes: list[str] = field(default_factory=list)
+    replies: list[str] = field(default_factory=list)
+
+
+def iso(stamp: float | None) -> str | None:
+    """Unix seconds as a UTC ISO timestamp (minutes precision), for the model to read."""
+    if stamp is None:
+        return None
+    return dt.datetime.fromtimestamp(stamp, tz=dt.UTC).strftime("%Y-%m-%dT%H:%MZ")
+
+
+def _describe_changes(ctx: ToolContext, since: int) -> list[str]:
+    notes = []
+    for event in ctx.memory.events_since(since):
+        kind, text = event["kind"], event["text"]
+        label = {
+            "add": "core +",
+            "evict": "core -> archival:",
+            "promote": "archival -> core:",
+            "bypass": "archival (core full of protected facts):",
+            "replace": "core edited:",
+            "retire": "core -> archival (emptied):",
+            "reclassify": f"core reclassified {event['detail']}:",
+        }.get(kind, kind)
+        notes.append(f"{label} {text}")
+    ctx.changes.extend(notes)
+    return notes
+
+
+def _core_status(memory: HierarchicalMemory) -> str:
+    return f"core {memory.core.used}/{memory.core.limit} {memory.core.unit}"
+
+
+@tool
+def send_message(ctx: ToolContext, message: str) -> str:
+    """Send a reply to the user. This ends your turn.
+
+    Args:
+        message: The full text of the reply, in the user's language.
+    """
+    if not message.strip():
+        raise ToolError("message is empty; write the reply text in 'message'")
+    ctx.replies.append(message)
+    return "Sent."
+
+
+@tool(heartbeat=True)
+def core_memory_append(
+    ctx: ToolContext, content: str, durability: Literal["durable", "short-lived"] = "durable"
+) -> str:
+    """Add one fact to core memory, which is shown to you in every turn.
+
+    Use durable for lasting attributes (names, allergies, roles, regions, preferences) and
+    short-lived for passing states (what is happening right now). When core is full the least
+    used fact moves to archival, where archival_memory_search still finds it.
+
+    Args:
+        content: One self-contained fact, e.g. "User is allergic to peanuts".
+        durability: "durable" for lasting facts, "short-lived" for current states.
+    """
+    since = ctx.memory.last_event_id()
+    ctx.memory.add_fact(content, durability, source=f"tool:turn:{ctx.turn}")
+    notes = _describe_changes(ctx, since)
+    if not notes:
+        return f"Already in memory; counted as a re-assertion ({_core_status(ctx.memory)})."
+    return "; ".join(notes) + f" ({_core_status(ctx.memory)})"
+
+
+@tool(heartbeat=True)
+def core_memory_replace(ctx: ToolContext, old_content: str, new_content: str) -> str:
+    """Edit a core fact: replace old_content, which must appear exactly once in core.
+
+    To remove a fact from core (it stays searchable in archival), replace it with "".
+
+    Args:
+        old_content: Text copied exactly from one core fact; must not be empty.
+        new_content: The replacement text, or "" to move the fact out of core.
+    """
+    if not old_content.strip():
+        raise ToolError("old_content is empty; copy the exact text of the fact to change")
+    since = ctx.memory.last_event_id()
+    ctx.memory.replace_in_core(old_content, new_content)
+    return "; ".join(_describe_changes(ctx, since)) + f" ({_core_status(ctx.memory)})"
+
+
+@tool(heartbeat=True)
+def archival_memory_insert(ctx: ToolContext, content: str, tags: list[str] | None = None) -> str:
+    """File a passage in archival memory, for later search (not shown in every turn).
+
+    Args:
+        content: The text to keep; include who said it and enough context to stand alone.
+        tags: Optional labels to filter searches by, e.g. ["billing", "acme"].
+    """
+    passage_id = ctx.memory.archival_insert(content, tags=tags, source=f"tool:turn:{ctx.turn}")
+    ctx.changes.append(f"archival + {content[:80]}")
+    return f"Filed in archival as passage {passage_id} ({len(ctx.memory.archival)} passages)."
+
+
+def _page_of(result: SearchResult, tier: str, query: str) -> dict[str, Any]:
+    if result.total and result.page > result.pages:
+        raise ToolError(f"page {result.page} is past the last page ({result.pages}); ask page 1")
+    return {
+        "tier": tier,
+        "query": query,
+        "page": f"{result.page} of {result.pages}",
+        "total": result.total,
+        "results": [],
+    }
+
+
+@tool(heartbeat=True)
+def archival_memory_search(
+    ctx: ToolContext,
+    query: str,
+    page: int = 1,
+    tags: list[str] | None = None,
+    start_date: str | None = None,
+    end_date: str | None = None,
+) -> dict[str, Any]:
+    """Search archival memory: facts evicted from core and passages filed earlier.
+
+    Args:
+        query: What to look for, in plain words.
+        page: Which page of results (5 per page), starting at 1.
+        tags: Only passages carrying any of these tags.
+        start_date: Only passages stored on or after this date (YYYY-MM-DD).
+        end_date: Only passages stored on or before this date (YYYY-MM-DD).
+    """
+    result = ctx.memory.archival_search(
+        query, k=PAGE_SIZE, page=page, tags=tags, start=start_date, end=end_date
+    )
+    out = _page_of(result, "archival", query)
+    out["results"] = [
+        {
+            "id": h.id,
+            "text": h.text,
+            "stored": iso(h.created_at),
+            "was_in_core": h.was_in_core,
+            "evicted": iso(h.evicted_at),
+            "tags": h.tags,
+        }
+        for h in result.hits
+    ]
+    return out
+
+
+@tool(heartbeat=True)
+def conversation_search(
+    ctx: ToolContext,
+    query: str,
+    page: int = 1,
+    roles: list[Literal["user", "assistant", "tool"]] | None = None,
+    start_date: str | None = None,
+    end_date: str | None = None,
+) -> dict[str, Any]:
+    """Search the full history of this conversation (recall memory), including old sessions.
+
+    Args:
+        query: What to look for, in plain words.
+        page: Which page of results (5 per page), starting at 1.
+        roles: Only messages from these roles (default: user and assistant).
+        start_date: Only messages sent on or after this date (YYYY-MM-DD).
+        end_date: Only messages sent on or before this date (YYYY-MM-DD).
+    """
+    result = ctx.memory.recall.search(
+        query,
+        k=PAGE_SIZE,
+        page=page,
+        roles=roles or ["user", "assistant"],
+        start=start_date,
+        end=end_date,
+        before_id=ctx.first_message_id,
+    )
+    out = _page_of(result, "recall", query)
+    out["results"] = [
+        {"id": h.id, "role": h.role, "text": h.text, "sent": iso(h.created_at), "turn": h.turn}
+        for h in result.hits
+    ]
+    return out
+
+
+MEMORY_TOOLS: tuple[Tool, ...] = (
+    send_message,
+    core_memory_append,
+    core_memory_replace,
+    archival_memory_insert,
+    archival_memory_search,
+    conversation_search,
+)
+
+
+def memory_toolbox() -> Toolbox:
+    """The tool set given to the model."""
+    return Toolbox(MEMORY_TOOLS)
