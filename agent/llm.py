@@ -1,0 +1,92 @@
+"""The one interface between the agent loop and any language model.
+
+Every model the loop can drive (an OpenAI-compatible endpoint, the offline
+policy, the scripted test double) implements ``LLMClient.complete``. Messages
+and tools use the OpenAI chat-completions shapes, because every supported
+server speaks them and the tool layer already emits those schemas.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+
+@dataclass
+class ToolCall:
+    """One tool call requested by the model.
+
+    ``arguments`` is the JSON text exactly as the model produced it. It is not
+    parsed here because malformed JSON is a normal model output that dispatch
+    must report back to the model, not an exception in the client.
+    """
+
+    id: str
+    name: str
+    arguments: str
+
+    def as_dict(self) -> dict[str, Any]:
+        """This call in the OpenAI ``tool_calls`` item shape."""
+        return {
+            "id": self.id,
+            "type": "function",
+            "function": {"name": self.name, "arguments": self.arguments},
+        }
+
+
+@dataclass
+class Usage:
+    """Token counts as reported by the provider (zeros when it reports none)."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    total_tokens: int = 0
+
+    def __add__(self, other: Usage) -> Usage:
+        if not isinstance(other, Usage):
+            return NotImplemented
+        return Usage(
+            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
+            completion_tokens=self.completion_tokens + other.completion_tokens,
+            total_tokens=self.total_tokens + other.total_tokens,
+        )
+
+
+@dataclass
+class Completion:
+    """One model response: text, tool calls (several means parallel calls), or both."""
+
+    content: str | None
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+    model: str = ""
+    finish_reason: str | None = None
+
+    def as_message(self) -> dict[str, Any]:
+        """The assistant message to append to the conversation before the tool results.
+
+        ``tool_calls`` is omitted when empty because some servers reject an
+        empty list.
+        """
+        message: dict[str, Any] = {"role": "assistant", "content": self.content}
+        if self.tool_calls:
+            message["tool_calls"] = [call.as_dict() for call in self.tool_calls]
+        return message
+
+
+@runtime_checkable
+class LLMClient(Protocol):
+    """What the agent loop needs from a model."""
+
+    #: Shown to the user, e.g. ``"openai:gpt-4o-mini @ http://127.0.0.1:8080/v1"``.
+    name: str
+    #: The model's context window in tokens; the context builder keeps prompts under it.
+    context_window: int
+
+    def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Completion:
+        """Send the conversation and tool schemas; return the model's next step.
+
+        Raises ``ProviderError`` when the model cannot be reached or refuses the
+        request.
+        """
+        ...

@@ -1,0 +1,118 @@
+"""The offline policy driving the memory tools through the real agent loop."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from agent.llm import Completion, LLMClient
+from agent.loop import Agent
+from agent.offline import OfflinePolicy
+from memory import HashingEmbedder, HierarchicalMemory
+
+
+class RecordingPolicy(OfflinePolicy):
+    """The offline policy, keeping each tool call it made as (name, arguments)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.made: list[tuple[str, dict[str, Any]]] = []
+
+    def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Completion:
+        completion = super().complete(messages, tools)
+        self.made += [(c.name, json.loads(c.arguments)) for c in completion.tool_calls]
+        return completion
+
+
+@pytest.fixture
+def memory() -> Iterator[HierarchicalMemory]:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as m:
+        yield m
+
+
+def test_is_an_llm_client_and_says_what_it_is() -> None:
+    policy = OfflinePolicy()
+    assert isinstance(policy, LLMClient)
+    assert "offline" in policy.name and "no language model" in policy.name
+
+
+def test_statements_become_core_appends_with_their_durability(
+    memory: HierarchicalMemory,
+) -> None:
+    policy = RecordingPolicy()
+    result = Agent(memory, policy).step(
+        "My name is Ada. I am allergic to peanuts. I'm currently debugging the payment service.")
+    appends = [a for name, a in policy.made if name == "core_memory_append"]
+    assert [(a["content"], a["durability"]) for a in appends] == [
+        ("User's name is Ada", "durable"),
+        ("User is allergic to peanuts", "durable"),
+        ("User is currently debugging the payment service", "short-lived"),
+    ]
+    assert all(a["request_heartbeat"] is True for a in appends)
+    assert [name for name, _ in policy.made][-1] == "send_message"
+    assert {f.text: f.durability for f in memory.core} == {
+        "User's name is Ada": "durable",
+        "User is allergic to peanuts": "durable",
+        "User is currently debugging the payment service": "short-lived",
+    }
+    assert result.reply is not None and result.reply.startswith("Noted.")
+    assert "core + User is allergic to peanuts" in result.reply
+    assert result.steps == 2
+
+
+def test_questions_search_both_tiers_and_quote_the_fact_offline(
+    memory: HierarchicalMemory,
+) -> None:
+    agent = Agent(memory, OfflinePolicy())
+    agent.step("I am allergic to peanuts.")
+    policy = RecordingPolicy()
+    agent.llm = policy
+    result = agent.step("What am I allergic to?")
+
+    names = [name for name, _ in policy.made]
+    assert names == ["archival_memory_search", "conversation_search", "send_message"]
+    assert policy.made[0][1]["query"] == "What am I allergic to?"
+    assert result.reply is not None
+    assert result.reply.startswith("(offline, quoting memory)")
+    assert "- From core memory: User is allergic to peanuts" in result.reply
+    assert "From our conversation" in result.reply and "I am allergic to peanuts." in result.reply
+    assert len(memory.core) == 1  # a question stores no facts
+
+
+def test_an_evicted_fact_is_quoted_from_archival() -> None:
+    with HierarchicalMemory(None, embedder=HashingEmbedder(), core_limit=12) as tiny:
+        agent = Agent(tiny, OfflinePolicy())
+        for text in ("I am allergic to peanuts.", "My name is Ada.", "I live in Lyon."):
+            agent.step(text)
+        assert "User is allergic to peanuts" not in [f.text for f in tiny.core]
+        reply = agent.step("What am I allergic to?").reply
+    assert reply is not None
+    lines = reply.splitlines()
+    assert any(line.startswith("- From archival (evicted from core ")
+               and line.endswith("): User is allergic to peanuts") for line in lines)
+    assert not any(line.startswith("- From core memory") for line in lines)
+
+
+def test_unknown_answers_say_so(memory: HierarchicalMemory) -> None:
+    agent = Agent(memory, OfflinePolicy())
+    agent.step("I am allergic to peanuts.")
+    reply = agent.step("Which train do I take tomorrow?").reply
+    assert reply == "(offline) I found nothing in memory about that."
+
+
+def test_a_long_text_is_filed_in_archival_whole(memory: HierarchicalMemory) -> None:
+    policy = RecordingPolicy()
+    log = "\n".join(f"2024-03-05 06:0{i % 10} ERROR payment-service timeout talking to db-{i}"
+                    for i in range(20))
+    result = Agent(memory, policy).step(log)
+    assert [name for name, _ in policy.made] == ["archival_memory_insert", "send_message"]
+    assert len(memory.archival) == 1 and len(memory.core) == 0
+    assert result.reply is not None and "Filed in archival as passage 1" in result.reply
+
+
+def test_small_talk_gets_the_offline_explanation(memory: HierarchicalMemory) -> None:
+    reply = Agent(memory, OfflinePolicy()).step("ok").reply
+    assert reply is not None and "offline without a language model" in reply

@@ -1,0 +1,195 @@
+"""The agent end to end over the real ``openai`` package and a loopback chat server."""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fake_openai import FakeOpenAIServer
+
+from agent.errors import ProviderError
+from agent.llm import Usage
+from agent.loop import Agent
+from agent.openai_client import OpenAIClient
+from memory import HashingEmbedder, HierarchicalMemory
+from tools.dispatch import MAX_ARGUMENT_BYTES
+
+
+@pytest.fixture(autouse=True)
+def _no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.delenv(name.lower(), raising=False)
+
+
+@pytest.fixture
+def server() -> Iterator[FakeOpenAIServer]:
+    with FakeOpenAIServer() as fake:
+        yield fake
+
+
+@pytest.fixture
+def memory() -> Iterator[HierarchicalMemory]:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as m:
+        yield m
+
+
+@pytest.fixture
+def sleeps() -> list[float]:
+    return []
+
+
+def client_for(url: str, sleeps: list[float], **kwargs: Any) -> OpenAIClient:
+    kwargs.setdefault("max_retries", 2)
+    return OpenAIClient("fake-model", base_url=url, sleep=sleeps.append, **kwargs)
+
+
+def args(**values: Any) -> str:
+    return json.dumps(values)
+
+
+def without_message(snapshot: dict[str, Any], content: str) -> dict[str, Any]:
+    copy = json.loads(json.dumps(snapshot))
+    rows = copy["tables"]["messages"]
+    dropped = [r for r in rows if r["content"] == content]
+    assert len(dropped) == 1 and dropped[0]["status"] == "unanswered"
+    copy["tables"]["messages"] = [r for r in rows if r["content"] != content]
+    return copy
+
+
+def test_tool_chain_then_reply_with_usage(
+    server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float]
+) -> None:
+    [first] = server.enqueue_tool_calls(
+        [("core_memory_append", args(content="User's dog is Rex", request_heartbeat=True))],
+        usage=(100, 10))
+    [a, b] = server.enqueue_tool_calls(
+        [("archival_memory_search", args(query="dog", request_heartbeat=True)),
+         ("conversation_search", args(query="dog", request_heartbeat=True))],
+        usage=(200, 20))
+    server.enqueue_reply("Rex is a good name.", usage=(300, 30))
+
+    result = Agent(memory, client_for(server.base_url, sleeps)).step("My dog is called Rex")
+
+    assert result.reply == "Rex is a good name."
+    assert result.usage == Usage(600, 60, 660)
+    assert [f.text for f in memory.core] == ["User's dog is Rex"]
+    assert len(server.requests) == 3 and server.pending == 0
+    assert {t["function"]["name"] for t in server.requests[0]["tools"]} >= {
+        "send_message", "core_memory_append", "conversation_search"}
+    second = server.requests[1]["messages"]
+    assert second[-3]["tool_calls"][0]["id"] == first
+    assert second[-2] == {"role": "tool", "tool_call_id": first,
+                          "content": second[-2]["content"]}
+    assert second[-2]["content"].startswith("core + User's dog is Rex")
+    third = server.requests[2]["messages"]
+    assert [m.get("tool_call_id") for m in third[-3:-1]] == [a, b]
+    assert json.loads(third[-3]["content"])["tier"] == "archival"
+    assert json.loads(third[-2]["content"])["tier"] == "recall"
+    assert sleeps == []
+
+
+def test_rate_limit_then_success(
+    server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float]
+) -> None:
+    server.enqueue_error(429, headers={"Retry-After": "1"})
+    server.enqueue_reply("Hello after waiting.")
+    result = Agent(memory, client_for(server.base_url, sleeps)).step("hi")
+    assert result.reply == "Hello after waiting."
+    assert sleeps == [1.0]
+    assert len(server.requests) == 2
+
+
+def test_server_errors_until_give_up_raise_and_leave_memory_unchanged(
+    server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float]
+) -> None:
+    server.enqueue_reply("First answer.")
+    agent = Agent(memory, client_for(server.base_url, sleeps))
+    agent.step("hello")
+    before = memory.snapshot()
+    server.enqueue_tool_calls([("core_memory_append",
+                                args(content="User owns a boat", request_heartbeat=True))])
+    for _ in range(3):
+        server.enqueue_error(500, {"error": {"message": "model crashed: CUDA out of memory"}})
+
+    with pytest.raises(ProviderError) as info:
+        agent.step("I own a boat")
+    assert info.value.kind == "server" and info.value.attempts == 3
+    assert "HTTP 500" in str(info.value) and "CUDA out of memory" in str(info.value)
+    assert len(sleeps) == 2
+
+    after = memory.snapshot()
+    assert without_message(after, "I own a boat") == before
+    assert "CUDA" not in json.dumps(after)
+    assert [f.text for f in memory.core] == []
+
+
+def test_timeout_raises_a_timeout_provider_error(
+    server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float]
+) -> None:
+    server.enqueue_delay(3.0)
+    agent = Agent(memory, client_for(server.base_url, sleeps, timeout=0.2, max_retries=0))
+    before = memory.snapshot()
+    started = time.monotonic()
+    with pytest.raises(ProviderError) as info:
+        agent.step("are you there?")
+    assert time.monotonic() - started < 2.0
+    assert info.value.kind == "timeout" and "0.2 s" in str(info.value)
+    assert without_message(memory.snapshot(), "are you there?") == before
+
+
+def test_connection_refused(memory: HierarchicalMemory, sleeps: list[float]) -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/v1"
+    agent = Agent(memory, client_for(url, sleeps, max_retries=1))
+    with pytest.raises(ProviderError) as info:
+        agent.step("anyone?")
+    assert info.value.kind == "connection"
+    assert url in str(info.value) and "is the server running?" in str(info.value)
+    rows = list(memory.recall.iter_rows())
+    assert [(r["role"], r["status"]) for r in rows] == [("user", "unanswered")]
+
+
+@pytest.mark.parametrize(("tool", "field"), [("archival_memory_insert", "content"),
+                                            ("send_message", "message")])
+def test_huge_tool_argument_gets_an_error_tool_message(
+    server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float], tool: str,
+    field: str,
+) -> None:
+    huge = args(**{field: "x" * (MAX_ARGUMENT_BYTES + 10)})
+    assert len(huge) > MAX_ARGUMENT_BYTES
+    [call_id] = server.enqueue_tool_calls([(tool, huge)])
+    server.enqueue_reply("That was too long to store.")
+
+    result = Agent(memory, client_for(server.base_url, sleeps)).step("store this file")
+
+    assert result.reply == "That was too long to store."
+    (outcome,) = result.tool_results
+    assert outcome.error_kind == "too_large"
+    assert outcome.content.startswith("Error:") and "1 MB limit" in outcome.content
+    sent = server.requests[1]["messages"]
+    tool_message = next(m for m in sent if m.get("tool_call_id") == call_id)
+    assert tool_message["content"] == outcome.content
+    assert len(memory.archival) == 0
+    assert len(json.dumps(sent)) < MAX_ARGUMENT_BYTES  # the rejected text is not sent back
+    assert all(len(r["tool_calls"] or "") < MAX_ARGUMENT_BYTES
+               for r in memory.recall.iter_rows())
+
+
+def test_malformed_and_unknown_calls_are_reported_back(
+    server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float]
+) -> None:
+    [bad, unknown] = server.enqueue_tool_calls(
+        [("core_memory_append", '{"content": "tea"'), ("forget_everything", "{}")])
+    server.enqueue_reply("Let me try again later.")
+    result = Agent(memory, client_for(server.base_url, sleeps)).step("remember tea")
+    assert result.reply == "Let me try again later."
+    sent = {m.get("tool_call_id"): m["content"] for m in server.requests[1]["messages"]}
+    assert sent[bad].startswith("Error:") and "not valid JSON" in sent[bad]
+    assert sent[unknown].startswith("Error: there is no tool named 'forget_everything'")

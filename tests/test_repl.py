@@ -1,0 +1,160 @@
+"""The chat REPL with injected input and output: piped lines and prompt-toolkit pipe input."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from prompt_toolkit import PromptSession
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+from rich.console import Console
+
+from agent.errors import ProviderError
+from agent.llm import LLMClient
+from agent.loop import Agent
+from agent.offline import OfflinePolicy
+from agent.repl import ChatRepl
+from agent.scripted import ScriptedModel, call, reply
+from memory import HashingEmbedder, HierarchicalMemory
+
+
+@pytest.fixture
+def memory() -> Iterator[HierarchicalMemory]:
+    with HierarchicalMemory(None, embedder=HashingEmbedder(), core_limit=12) as m:
+        yield m
+
+
+def make_repl(
+    memory: HierarchicalMemory, llm: LLMClient | None = None
+) -> tuple[ChatRepl, io.StringIO]:
+    out = io.StringIO()
+    agent = Agent(memory, llm or OfflinePolicy())
+    return ChatRepl(agent, console=Console(file=out, width=200), agent_name="tester"), out
+
+
+def test_piped_chat_prints_replies_and_memory_changes(memory: HierarchicalMemory) -> None:
+    repl, out = make_repl(memory)
+    code = repl.run_piped(["I am allergic to peanuts.\n", "\n", "What am I allergic to?\n"])
+    text = out.getvalue()
+    assert code == 0
+    assert "· core + User is allergic to peanuts" in text
+    assert "↳ conversation_search(What am I allergic to?): 2 matches" in text
+    assert "(offline, quoting memory)" in text
+    assert "- From core memory: User is allergic to peanuts" in text
+    assert len(memory.recall) > 0
+
+
+def test_slash_commands(memory: HierarchicalMemory, tmp_path: Path) -> None:
+    repl, out = make_repl(memory)
+    snapshot = tmp_path / "snap.json"
+    lines = ["I am allergic to peanuts.", "My name is Ada.", "I live in Lyon.",
+             "/core", "/archival peanuts", "/recall Lyon", "/diagnostics",
+             f"/snapshot {snapshot}", "/model", "/help", "/frobnicate", "/archival",
+             "/exit", "My cat is called Miso."]
+    assert repl.run_piped(line + "\n" for line in lines) == 0
+    text = out.getvalue()
+
+    core_table = text[text.index("core 9/12 tokens"):]
+    assert "User lives in Lyon" in core_table and "durable" in core_table
+    assert "accesses" in core_table and "score" in core_table
+    assert "#1 User is allergic to peanuts (evicted from core)" in text
+    assert "user: I live in Lyon." in text
+    assert '"red_flags"' in text and '"interactions": 3' in text
+
+    saved = json.loads(snapshot.read_text())
+    assert saved["format"] == "tiermem-snapshot/1"
+    assert {f["text"] for f in saved["tables"]["facts"]} == {
+        "User is allergic to peanuts", "User's name is Ada", "User lives in Lyon"}
+    assert f"snapshot written to {snapshot}" in text
+
+    assert "model: offline policy (rule-based, no language model)" in text
+    assert "/snapshot FILE" in text and "/exit" in text
+    assert "unknown command /frobnicate; /help lists them" in text
+    assert "usage: /archival QUERY" in text
+    # /exit stopped the session: the last line was never sent.
+    assert "Miso" not in text
+    assert not any("Miso" in r["content"] for r in memory.recall.iter_rows())
+
+
+def test_snapshot_to_a_missing_directory_reports_and_continues(
+    memory: HierarchicalMemory, tmp_path: Path
+) -> None:
+    repl, out = make_repl(memory)
+    assert repl.run_piped([f"/snapshot {tmp_path}/no/such/dir/s.json", "/model"]) == 0
+    text = out.getvalue()
+    assert "error:" in text and "No such file or directory" in text
+    assert "model:" in text
+
+
+def test_provider_error_is_shown_and_the_session_goes_on(memory: HierarchicalMemory) -> None:
+    model = ScriptedModel([ProviderError("http://x/v1 failed with HTTP 503", kind="server"),
+                           reply("back again")])
+    repl, out = make_repl(memory, model)
+    assert repl.run_piped(["first try", "second try"]) == 0
+    text = out.getvalue()
+    assert "model error: http://x/v1 failed with HTTP 503" in text
+    assert "saved in recall as unanswered" in text
+    assert "back again" in text
+    statuses = {r["content"]: r["status"] for r in memory.recall.iter_rows()}
+    assert statuses["first try"] == "unanswered" and statuses["second try"] == "ok"
+
+
+def test_step_cap_notice_and_usage_are_shown(memory: HierarchicalMemory) -> None:
+    model = ScriptedModel([call("archival_memory_search", query="x", request_heartbeat=True)])
+    repl, out = make_repl(memory, model)
+    repl.agent.max_steps = 1
+    repl.run_piped(["loop forever"])
+    assert "stopped after 1 steps" in out.getvalue()
+
+
+def test_reply_text_is_not_read_as_markup(memory: HierarchicalMemory) -> None:
+    repl, out = make_repl(memory, ScriptedModel([reply("[bold]not bold[/bold] [red]x")]))
+    repl.run_piped(["hi"])
+    assert "[bold]not bold[/bold] [red]x" in out.getvalue()
+
+
+def _interactive(memory: HierarchicalMemory, keys: str) -> tuple[int, str]:
+    repl, out = make_repl(memory)
+    with create_pipe_input() as pipe:
+        pipe.send_text(keys)
+        session: PromptSession[str] = PromptSession(input=pipe, output=DummyOutput())
+        code = repl.run_interactive(session=session)
+    return code, out.getvalue()
+
+
+def test_interactive_message_then_ctrl_d_exits_zero(memory: HierarchicalMemory) -> None:
+    code, text = _interactive(memory, "I am allergic to peanuts.\r/model\r\x04")
+    assert code == 0
+    assert "tiermem agent tester · model: offline policy" in text  # the banner
+    assert "core + User is allergic to peanuts" in text
+    assert "model: offline policy" in text
+    assert text.rstrip().endswith("bye")
+    assert [f.text for f in memory.core] == ["User is allergic to peanuts"]
+
+
+def test_interactive_ctrl_c_exits_zero(memory: HierarchicalMemory) -> None:
+    code, text = _interactive(memory, "half a mess\x03")
+    assert code == 0
+    assert text.rstrip().endswith("bye")
+    assert len(memory.recall) == 0  # the unfinished line was not sent
+
+
+def test_interactive_exit_command(memory: HierarchicalMemory) -> None:
+    code, text = _interactive(memory, "/exit\rnever sent\r")
+    assert code == 0
+    assert "bye" not in text
+    assert len(memory.recall) == 0
+
+
+def test_a_message_too_big_for_the_window_is_an_error_not_a_crash(
+    memory: HierarchicalMemory,
+) -> None:
+    repl, out = make_repl(memory, ScriptedModel([reply("short is fine")], context_window=2000))
+    assert repl.run_piped(["word " * 3000, "short"]) == 0
+    text = out.getvalue()
+    assert "error:" in text and "window is 2000" in text
+    assert "short is fine" in text
