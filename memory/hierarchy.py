@@ -491,23 +491,29 @@ class HierarchicalMemory:
         return self.recall.search(query, k=k, page=page, roles=roles, start=start, end=end)
 
     def query(self, q: str, k: int = 10, touch: bool = True) -> list[Hit]:
-        """Search all three tiers: matching core facts first, then recall and archival fused.
+        """Search all three tiers; the best ``k`` hits, core facts listed first.
+
+        Hits from every tier are ranked on one scale (memory.search: a lexical
+        score normalised by the query's best match, plus a dense score for the
+        tiers that store embeddings); the top ``k`` are kept, then core's come
+        first. Core facts only rank lexically: they are in the prompt already,
+        so a core fact is returned when it truly matches, not because it is core.
 
         With ``touch``, returned core facts count as accessed and archived
         facts count as hits toward promotion (each once per interaction).
         """
         q = clean_text(q, "query", max_chars=10_000)
         core_hits = self._core_hits(q, k)
-        vector = self.embedder.embed_query(q)
-        archival = self.archival.search(q, k=k, query_vector=vector)
+        archival = self.archival.search(q, k=k)
         self.counters["archival_searches"] += 1
         self.counters["archival_searches_with_hits"] += bool(archival.total)
-        recall = self.recall.search(q, k=k, query_vector=vector)
+        recall = self.recall.search(q, k=k)
         in_core = {h.fact_id for h in core_hits}
-        rest = [h for h in archival.hits if h.fact_id is None or h.fact_id not in in_core]
-        rest += recall.hits
-        rest.sort(key=lambda h: -h.score)
-        hits = (core_hits + rest)[:k]
+        candidates = core_hits + [
+            h for h in archival.hits if h.fact_id is None or h.fact_id not in in_core
+        ] + recall.hits
+        best = sorted(candidates, key=lambda h: -h.score)[:k]
+        hits = [h for h in best if h.tier == "core"] + [h for h in best if h.tier != "core"]
         if touch:
             with self._write():
                 for hit in hits:
@@ -525,15 +531,20 @@ class HierarchicalMemory:
         if match is None or not len(self.core):
             return []
         rows = self.store.execute(
-            "SELECT f.rowid FROM facts_fts f JOIN facts x ON x.id = f.rowid"
+            "SELECT f.rowid, -bm25(facts_fts) FROM facts_fts f JOIN facts x ON x.id = f.rowid"
             " WHERE facts_fts MATCH ? AND x.tier = 'core' ORDER BY bm25(facts_fts) LIMIT ?",
             (match, k),
         ).fetchall()
+        if not rows:
+            return []
+        best = max(rows[0][1], 1e-9)
+        # The lexical share of the hybrid score, so core compares with the other tiers.
+        share = self.fusion.lexical / (self.fusion.lexical + self.fusion.dense)
         hits = []
-        for rank, row in enumerate(rows, start=1):
-            fact = self.core.get(row[0])
+        for rowid, relevance in rows:
+            fact = self.core.get(rowid)
             if fact is not None:
-                hits.append(Hit(text=fact.text, tier="core", score=1.0 / (60 + rank) + 1.0,
+                hits.append(Hit(text=fact.text, tier="core", score=share * relevance / best,
                                 created_at=fact.created_at, id=fact.id, fact_id=fact.id,
                                 durability=fact.durability))
         return hits

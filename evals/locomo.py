@@ -1,0 +1,212 @@
+"""LoCoMo conversations as data, and the retrieval metrics scored on them.
+
+LoCoMo (Maharana et al., ACL 2024) ships each conversation as a JSON object with
+``speaker_a``, ``speaker_b``, ``session_N`` turn lists, ``session_N_date_time``
+strings and a ``qa`` list. Two layouts are read: one conversation per file (the
+object itself), and the released ``locomo10.json`` (a list of samples, each with
+``sample_id``, ``conversation`` and ``qa``).
+
+Quirks handled here, because the released data has them:
+
+- Session dates are free text such as ``1:56 pm on 8 May, 2023``.
+- An evidence entry may hold several ids in one string (``"D8:6; D9:17"``),
+  and a few ids are malformed (``"D:11:26"``, ``"D30:05"``); every
+  ``D<session>:<turn>`` pair in an entry is read and normalised.
+- Evidence that names no turn of the conversation is dropped; a question left
+  with no evidence is not scored for retrieval.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
+
+_DATE = re.compile(
+    r"(?P<hour>\d{1,2}):(?P<minute>\d{2})\s*(?P<ampm>[ap])\.?\s*m\.?\s+on\s+"
+    r"(?P<day>\d{1,2})\s+(?P<month>[A-Za-z]+)\.?,?\s+(?P<year>\d{4})",
+    re.IGNORECASE,
+)
+_MONTHS = {
+    name: number
+    for number, full in enumerate(
+        ("january", "february", "march", "april", "may", "june", "july", "august",
+         "september", "october", "november", "december"), start=1)
+    for name in (full, full[:3], full[:4])
+}
+_EVIDENCE = re.compile(r"D\s*:?\s*(\d+)\s*:\s*(\d+)", re.IGNORECASE)
+_SESSION_KEY = re.compile(r"session_(\d+)")
+
+
+class DataError(ValueError):
+    """A LoCoMo file that cannot be read as a conversation."""
+
+
+@dataclass(frozen=True)
+class Turn:
+    dia_id: str
+    session: int
+    index: int  # position in its session, from 0
+    speaker: str
+    text: str
+    caption: str | None
+    created_at: float  # the session's date, Unix seconds (UTC)
+
+
+@dataclass(frozen=True)
+class Question:
+    qid: str  # "<conversation>:<index in qa>"
+    question: str
+    answer: str
+    evidence: tuple[str, ...]
+    category: int
+
+
+@dataclass
+class Conversation:
+    id: str
+    speakers: tuple[str, str]
+    turns: list[Turn] = field(default_factory=list)
+    questions: list[Question] = field(default_factory=list)
+    dropped_evidence: int = 0
+
+    def scored_questions(self) -> list[Question]:
+        """Questions with at least one evidence turn (the ones retrieval can be scored on)."""
+        return [q for q in self.questions if q.evidence]
+
+
+def parse_session_date(text: str) -> dt.datetime:
+    """``"1:56 pm on 8 May, 2023"`` -> 2023-05-08 13:56 UTC (LoCoMo gives no time zone)."""
+    match = _DATE.search(text or "")
+    month = _MONTHS.get(match.group("month").lower()) if match else None
+    if match is None or month is None:
+        raise DataError(f"cannot read the session date {text!r} (expected like "
+                        "'1:56 pm on 8 May, 2023')")
+    hour = int(match.group("hour")) % 12 + (12 if match.group("ampm").lower() == "p" else 0)
+    return dt.datetime(int(match.group("year")), month, int(match.group("day")), hour,
+                       int(match.group("minute")), tzinfo=dt.UTC)
+
+
+def parse_evidence(entries: Iterable[Any]) -> list[str]:
+    """Every ``D<session>:<turn>`` id in ``entries``, normalised, de-duplicated, in order."""
+    seen: dict[str, None] = {}
+    for entry in entries:
+        for session, turn in _EVIDENCE.findall(str(entry)):
+            seen.setdefault(f"D{int(session)}:{int(turn)}", None)
+    return list(seen)
+
+
+def _answer_text(qa: dict[str, Any]) -> str:
+    value = qa.get("answer", qa.get("adversarial_answer", ""))
+    return "" if value is None else str(value)
+
+
+def parse_conversation(raw: dict[str, Any], conv_id: str) -> Conversation:
+    """One conversation from its JSON object (either layout)."""
+    body = raw.get("conversation", raw)
+    try:
+        speakers = (str(body["speaker_a"]), str(body["speaker_b"]))
+    except KeyError as exc:
+        raise DataError(f"conversation {conv_id} has no {exc.args[0]}") from None
+    conv = Conversation(id=conv_id, speakers=speakers)
+    sessions = sorted(
+        int(m.group(1)) for key in body if (m := _SESSION_KEY.fullmatch(key))
+    )
+    for number in sessions:
+        turns = body.get(f"session_{number}") or []
+        if not turns:
+            continue
+        stamp = parse_session_date(str(body.get(f"session_{number}_date_time", ""))).timestamp()
+        for index, turn in enumerate(turns):
+            dia_id = parse_evidence([turn.get("dia_id", "")])
+            text = str(turn.get("text") or "").strip()
+            caption = str(turn.get("blip_caption") or "").strip() or None
+            if not dia_id or not (text or caption):
+                continue
+            conv.turns.append(Turn(dia_id[0], number, index, str(turn.get("speaker", "")),
+                                   text, caption, stamp))
+    known = {t.dia_id for t in conv.turns}
+    for index, qa in enumerate(raw.get("qa", [])):
+        evidence = parse_evidence(qa.get("evidence") or [])
+        kept = tuple(e for e in evidence if e in known)
+        conv.dropped_evidence += len(evidence) - len(kept)
+        conv.questions.append(Question(f"{conv_id}:{index}", str(qa.get("question", "")),
+                                       _answer_text(qa), kept, int(qa.get("category", 0))))
+    return conv
+
+
+def _conv_id(raw: dict[str, Any], fallback: str) -> str:
+    sample = str(raw.get("sample_id") or "")
+    digits = re.findall(r"\d+", sample)
+    return digits[-1] if digits else (sample or fallback)
+
+
+def load_conversations(paths: Sequence[str | Path]) -> list[Conversation]:
+    """Conversations from files and directories (``*.json`` inside), in a stable order."""
+    files: list[Path] = []
+    for item in paths:
+        path = Path(item).expanduser()
+        if path.is_dir():
+            files.extend(sorted(path.glob("*.json"), key=_natural))
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise DataError(f"no LoCoMo data at {path}")
+    conversations: list[Conversation] = []
+    for file in files:
+        try:
+            raw = json.loads(file.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise DataError(f"cannot read {file}: {exc}") from None
+        samples = raw if isinstance(raw, list) else [raw]
+        for number, sample in enumerate(samples):
+            if not isinstance(sample, dict):
+                raise DataError(f"{file}: expected a conversation object, got {type(sample)}")
+            fallback = file.stem if len(samples) == 1 else f"{file.stem}-{number}"
+            conversations.append(parse_conversation(sample, _conv_id(sample, fallback)))
+    if not conversations:
+        raise DataError(f"no conversations found in {', '.join(map(str, paths))}")
+    return conversations
+
+
+def select(conversations: list[Conversation], wanted: Sequence[str] | None) -> list[Conversation]:
+    """The conversations whose id is in ``wanted`` (all when it is empty)."""
+    if not wanted:
+        return conversations
+    chosen = [c for c in conversations if c.id in wanted]
+    missing = set(wanted) - {c.id for c in chosen}
+    if missing:
+        have = ", ".join(c.id for c in conversations)
+        raise DataError(f"no conversation {', '.join(sorted(missing))} (have: {have})")
+    return chosen
+
+
+def _natural(path: Path) -> tuple[int, str]:
+    digits = re.findall(r"\d+", path.stem)
+    return (int(digits[-1]) if digits else 1 << 30, path.stem)
+
+
+# -- metrics ---------------------------------------------------------------------------------
+def evidence_recall(ranked: Sequence[Sequence[str]], evidence: Sequence[str], k: int) -> float:
+    """Share of ``evidence`` among the dia_ids of the first ``k`` hits.
+
+    Each hit maps to one or more dia_ids (a fact extracted from a turn maps to
+    that turn).
+    """
+    found = {d for hit in ranked[:k] for d in hit}
+    return sum(e in found for e in evidence) / len(evidence)
+
+
+def reciprocal_rank(ranked: Sequence[Sequence[str]], evidence: Sequence[str]) -> float:
+    """1 / rank of the first hit that is evidence, or 0 when none is."""
+    wanted = set(evidence)
+    for rank, hit in enumerate(ranked, start=1):
+        if wanted.intersection(hit):
+            return 1.0 / rank
+    return 0.0

@@ -1,0 +1,266 @@
+"""QA mode: the agent answers each LoCoMo question with its memory tools, scored as LoCoMo does.
+
+For each conversation, the memory is built as the configuration says (the
+same ingestion as retrieval mode). Each question is then one agent turn
+(``agent.loop.Agent``): the model searches its memory with its tools and
+answers. The turn runs inside a transaction that is rolled back afterwards,
+so every question meets the memory exactly as ingested and no question sees
+another's search or answer.
+
+Scoring follows LoCoMo's own evaluation code (snap-research/locomo,
+``task_eval/evaluation.py``):
+
+- normalise: delete commas, lowercase, delete ASCII punctuation, delete the
+  words "a", "an", "the" and also "and", split on whitespace, Porter-stem each
+  token; F1 is the token-level F1 of answer against reference;
+- category 1 (multi-hop): both are first split on commas into sub-answers;
+  the score is the mean over the reference's parts of the best F1 against any
+  part of the answer;
+- category 3 (open-domain): the reference is cut at its first ";";
+- category 5 (adversarial): 1 when the answer says "no information available"
+  or "not mentioned", else 0 (the prompt asks for the first phrase).
+
+One difference: LoCoMo stems with NLTK's PorterStemmer; here the Porter
+stemmer inside SQLite FTS5 (the original algorithm, which NLTK extends with a
+few special cases such as "dying" -> "die") is used, so no dependency is added.
+
+``--judge`` also asks the model whether each answer is right (an LLM judge,
+as Mem0 and others report it). Tokens are the provider's usage counts.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import statistics
+import string
+import time
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from agent.llm import LLMClient, Usage
+from agent.loop import Agent
+from evals.configs import MemoryConfig, ingest
+from evals.locomo import Conversation, Question
+from evals.report import Record, Report, by_category, mean, percentile
+from memory import HierarchicalMemory
+from memory.embeddings import Embedder
+
+NO_INFORMATION = "No information available"
+QA_PROMPT = """\
+Your memory holds a long conversation between {a} and {b}, in sessions from {first} to {last}; \
+every message is stored with the date it was said. Answer the question below from that memory: \
+search it with your tools first. Reply with a short answer (a few words; a date as day month \
+year). If your memory has no information about it, reply exactly: {none}.
+
+Question: {question}"""
+JUDGE_PROMPT = """\
+Question: {question}
+Reference answer: {reference}
+Given answer: {answer}
+
+Is the given answer correct? It is correct when it states the same thing as the reference; \
+wording, detail and date format may differ, and a relative date that resolves to the reference \
+is correct. Reply with one word: CORRECT or WRONG."""
+_ARTICLES = re.compile(r"\b(a|an|the|and)\b")
+_PUNCTUATION = str.maketrans("", "", string.punctuation)
+
+
+class _PorterStemmer:
+    """SQLite FTS5's Porter stemmer, one word at a time."""
+
+    def __init__(self) -> None:
+        self.conn = sqlite3.connect(":memory:")
+        self.conn.execute("CREATE VIRTUAL TABLE words USING fts5(w, tokenize='porter ascii')")
+        self.conn.execute("CREATE VIRTUAL TABLE stems USING fts5vocab(words, 'instance')")
+        self.cache: dict[str, str] = {}
+
+    def stem(self, word: str) -> str:
+        if word not in self.cache:
+            self.conn.execute("DELETE FROM words")
+            self.conn.execute("INSERT INTO words (w) VALUES (?)", (word,))
+            terms = [r[0] for r in self.conn.execute("SELECT term FROM stems ORDER BY offset")]
+            self.cache[word] = "".join(terms) or word
+        return self.cache[word]
+
+
+_STEMMER: _PorterStemmer | None = None
+
+
+def normalize_answer(text: str) -> str:
+    """LoCoMo's answer normalisation (before stemming)."""
+    text = text.replace(",", "").lower().translate(_PUNCTUATION)
+    return " ".join(_ARTICLES.sub(" ", text).split())
+
+
+def answer_tokens(text: str) -> list[str]:
+    global _STEMMER
+    if _STEMMER is None:
+        _STEMMER = _PorterStemmer()
+    return [_STEMMER.stem(w) for w in normalize_answer(text).split()]
+
+
+def token_f1(prediction: str, reference: str) -> float:
+    """Token-level F1 after normalisation and stemming."""
+    pred, ref = answer_tokens(prediction), answer_tokens(reference)
+    same = sum((Counter(pred) & Counter(ref)).values())
+    if same == 0:
+        return 0.0
+    precision, recall = same / len(pred), same / len(ref)
+    return 2 * precision * recall / (precision + recall)
+
+
+def locomo_f1(prediction: str, reference: str, category: int) -> float:
+    """The QA score LoCoMo gives an answer, by question category."""
+    if category == 5:
+        lowered = prediction.lower()
+        return float("no information available" in lowered or "not mentioned" in lowered)
+    if category == 3:
+        reference = reference.split(";")[0].strip()
+    if category == 1:
+        parts = [p.strip() for p in prediction.split(",")]
+        wanted = [r.strip() for r in reference.split(",")]
+        return statistics.fmean(max(token_f1(p, r) for p in parts) for r in wanted)
+    return token_f1(prediction, reference)
+
+
+def make_llm(model: str | None, base_url: str | None) -> LLMClient:
+    from agent.openai_client import OpenAIClient, resolve_llm_config
+
+    config = resolve_llm_config(model, base_url)
+    if config is None:
+        raise ValueError("QA mode needs a model: pass --model NAME (and --base-url URL for a "
+                         "local server) or set TIERMEM_MODEL / OPENAI_BASE_URL")
+    return OpenAIClient.from_config(config)
+
+
+class _Discard(Exception):
+    """Raised to roll a question's turn back."""
+
+
+def ask(memory: HierarchicalMemory, llm: LLMClient, text: str) -> tuple[str, Usage, int]:
+    """One agent turn on ``text``, rolled back afterwards: (reply, usage, steps)."""
+    outcome: dict[str, Any] = {}
+    try:
+        with memory.store.transaction():
+            result = Agent(memory, llm).step(text)
+            outcome.update(reply=result.reply or "", usage=result.usage, steps=result.steps)
+            raise _Discard
+    except _Discard:
+        pass
+    return outcome["reply"], outcome["usage"], outcome["steps"]
+
+
+def judge(llm: LLMClient, question: Question, answer: str) -> tuple[float, int]:
+    """(1.0 if the model judges ``answer`` right else 0.0, tokens the judging used)."""
+    reference = question.answer if question.category != 5 else (
+        f"{NO_INFORMATION} (the conversation does not say)")
+    prompt = JUDGE_PROMPT.format(question=question.question, reference=reference, answer=answer)
+    completion = llm.complete([{"role": "user", "content": prompt}], [])
+    verdict = (completion.content or "").upper()
+    return float("CORRECT" in verdict and "WRONG" not in verdict), completion.usage.total_tokens
+
+
+def _prompt(conv: Conversation, question: Question) -> str:
+    dates = [t.created_at for t in conv.turns] or [0.0]
+    return QA_PROMPT.format(a=conv.speakers[0], b=conv.speakers[1], first=_day(min(dates)),
+                            last=_day(max(dates)), none=NO_INFORMATION,
+                            question=question.question)
+
+
+def _day(stamp: float) -> str:
+    import datetime as dt
+
+    day = dt.datetime.fromtimestamp(stamp, dt.UTC)
+    return f"{day.day} {day:%B %Y}"
+
+
+def summarize(records: Sequence[Record]) -> dict[str, Any]:
+    judged = [r["judge"] for r in records if r.get("judge") is not None]
+    return {"f1": mean([r["f1"] for r in records]), "judge": mean(judged) if judged else None,
+            "tokens_per_question": mean([r["tokens"] for r in records]),
+            "answered": len(records), "questions": len(records)}
+
+
+def run_qa(
+    conversations: Sequence[Conversation],
+    configs: Sequence[MemoryConfig],
+    embedder: Embedder,
+    llm: LLMClient,
+    *,
+    limit: int | None = None,
+    json_path: Path | None = None,
+    resume: bool = False,
+    judge_answers: bool = False,
+    progress: Any = None,
+) -> dict[str, Any]:
+    """Answer and score every question; the report is saved after each answer."""
+    header = {"benchmark": "LoCoMo", "mode": "qa", "ks": None, "limit": limit,
+              "conversations": [c.id for c in conversations], "embedder": embedder.id,
+              "model": getattr(llm, "name", "?"), "judge": judge_answers,
+              "questions_total": sum(len(c.questions[:limit] if limit else c.questions)
+                                     for c in conversations)}
+    report = Report(json_path, header, resume=resume)
+    for config in configs:
+        fingerprint = {"config": config.as_dict(), "embedder": embedder.id,
+                       "model": header["model"], "judge": judge_answers}
+        units = []
+        for conv in conversations:
+            unit = report.partial(config.name, conv.id, fingerprint)
+            if not unit["done"]:
+                _answer_all(conv, config, embedder, llm, unit, report, limit, judge_answers,
+                            progress)
+            units.append(unit)
+        records = [r for u in units for r in u["questions"]]
+        report.configs.append({
+            "name": config.name, "description": config.description,
+            "config": config.as_dict(), "embedder": embedder.id, "model": header["model"],
+            "overall": summarize(records), "by_category": by_category(records, summarize),
+            "timings": {"answer_p50_s": percentile([r["seconds"] for r in records], 0.5),
+                        "ingest_seconds": round(sum(u.get("ingest_seconds", 0.0)
+                                                    for u in units), 2)},
+        })
+        report.save()
+    return report.as_dict()
+
+
+def _answer_all(conv: Conversation, config: MemoryConfig, embedder: Embedder, llm: LLMClient,
+                unit: dict[str, Any], report: Report, limit: int | None, judge_answers: bool,
+                progress: Any) -> None:
+    questions = conv.questions[:limit] if limit else conv.questions
+    done = {r["qid"] for r in unit["questions"]}
+    task = progress.add_task(f"{config.name} {conv.id}: ingest", total=len(conv.turns)) \
+        if progress is not None else None
+    memory = ingest(conv, config, embedder,
+                    lambda n: progress.advance(task, n) if progress is not None else None)
+    unit["ingest_seconds"] = round(memory.seconds, 4)
+    try:
+        if progress is not None:
+            progress.update(task, description=f"{config.name} {conv.id}: answers",
+                            completed=len(done), total=len(questions))
+        for question in questions:
+            if question.qid in done:
+                continue
+            started = time.perf_counter()
+            reply, usage, steps = ask(memory.memory, llm, _prompt(conv, question))
+            record: Record = {
+                "qid": question.qid, "category": question.category,
+                "question": question.question, "reference": question.answer, "answer": reply,
+                "f1": round(locomo_f1(reply, question.answer, question.category), 4),
+                "tokens": usage.total_tokens, "steps": steps,
+                "seconds": round(time.perf_counter() - started, 3), "judge": None,
+            }
+            if judge_answers:
+                record["judge"], record["judge_tokens"] = judge(llm, question, reply)
+            unit["questions"].append(record)
+            report.put(config.name, conv.id, unit)
+            if progress is not None:
+                progress.advance(task, 1)
+        unit["done"] = True
+        report.put(config.name, conv.id, unit)
+    finally:
+        memory.close()
+        if progress is not None:
+            progress.remove_task(task)

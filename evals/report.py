@@ -1,0 +1,144 @@
+"""The evaluation's JSON report: written after every finished unit, read back to resume.
+
+A *unit* is one configuration on one conversation. The file holds every
+unit's per-question records under ``units[config][conversation]`` and, on top,
+the aggregates that the issue's schema asks for::
+
+    {"configs": [{"name", "config", "embedder", "overall": {"recall@1", ..., "mrr"},
+                  "by_category": {"1": {...}, ...}, "timings": {...}}, ...], ...}
+
+A unit is reused on ``--resume`` only if it was run with the same
+configuration, embedder and settings; anything else is run again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from evals.locomo import CATEGORIES
+
+Record = dict[str, Any]
+
+
+class Report:
+    """The report of one run, optionally mirrored to a JSON file."""
+
+    def __init__(self, path: Path | None, header: dict[str, Any], resume: bool = False) -> None:
+        self.path = path
+        self.header = header
+        self.units: dict[str, dict[str, dict[str, Any]]] = {}
+        self.configs: list[dict[str, Any]] = []
+        if resume and path is not None and path.exists():
+            old = json.loads(path.read_text(encoding="utf-8"))
+            if _settings(old) == _settings(header):
+                self.units = old.get("units", {})
+
+    def finished(
+        self, config: str, conv: str, fingerprint: dict[str, Any]
+    ) -> dict[str, Any] | None:
+        """The stored unit, if it is complete and was run the same way."""
+        unit = self.units.get(config, {}).get(conv)
+        if unit and unit.get("done") and unit.get("fingerprint") == fingerprint:
+            return unit
+        return None
+
+    def partial(self, config: str, conv: str, fingerprint: dict[str, Any]) -> dict[str, Any]:
+        """The stored unit run the same way (possibly unfinished), or a new empty one."""
+        unit = self.units.get(config, {}).get(conv)
+        if unit and unit.get("fingerprint") == fingerprint:
+            return unit
+        return {"fingerprint": fingerprint, "done": False, "questions": []}
+
+    def put(self, config: str, conv: str, unit: dict[str, Any]) -> None:
+        self.units.setdefault(config, {})[conv] = unit
+        self.save()
+
+    def save(self) -> None:
+        if self.path is None:
+            return
+        # The summary is indented for people; the per-question records are compact.
+        head = json.dumps({**self.header, "configs": self.configs}, indent=1)
+        text = head[:-2] + ',\n "units": ' + json.dumps(self.units, separators=(",", ":")) + "\n}"
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, self.path)  # a crash mid-write never leaves half a report
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**self.header, "configs": self.configs, "units": self.units}
+
+
+def _settings(data: dict[str, Any]) -> tuple[Any, ...]:
+    return tuple(data.get(key) for key in ("benchmark", "mode", "ks", "limit"))
+
+
+def mean(values: Sequence[float]) -> float:
+    return round(statistics.fmean(values), 4) if values else 0.0
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return round(ordered[index], 3)
+
+
+def by_category(records: Sequence[Record], summarize: Callable[[Sequence[Record]], dict[str, Any]]
+                ) -> dict[str, dict[str, Any]]:
+    """``summarize`` applied to each category's records, keyed "1".."5"."""
+    out: dict[str, dict[str, Any]] = {}
+    for category in sorted({int(r["category"]) for r in records}):
+        chosen = [r for r in records if int(r["category"]) == category]
+        out[str(category)] = {"name": CATEGORIES.get(category, "?"), **summarize(chosen)}
+    return out
+
+
+# -- rendering -------------------------------------------------------------------------------
+def render(console: Any, report: dict[str, Any], metrics: Sequence[str], per_category: str,
+           timing_keys: Sequence[tuple[str, str]]) -> None:
+    """The configs x metrics table, then configs x categories for ``per_category``."""
+    from rich.table import Table
+
+    configs = report["configs"]
+    title = (f"LoCoMo {report['mode']}: {report.get('questions_total', '?')} questions, "
+             f"conversations {', '.join(report['conversations'])}")
+    table = Table(title=title)
+    table.add_column("config")
+    for metric in metrics:
+        table.add_column(metric.replace("recall@", "R@").replace("_per_", "/"), justify="right")
+    for _, label in timing_keys:
+        table.add_column(label, justify="right")
+    for c in configs:
+        table.add_row(c["name"], *(_fmt(c["overall"].get(m)) for m in metrics),
+                      *(_fmt(c["timings"].get(key)) for key, _ in timing_keys))
+    console.print(table)
+
+    categories = sorted({k for c in configs for k in c["by_category"]}, key=int)
+    if not categories:
+        return
+    cat_table = Table(title=f"{per_category} by category")
+    cat_table.add_column("config")
+    for key in categories:
+        count = max(c["by_category"].get(key, {}).get("questions", 0) for c in configs)
+        cat_table.add_column(f"{key} {CATEGORIES.get(int(key), '?')} ({count})", justify="right")
+    for c in configs:
+        cat_table.add_row(c["name"], *(_fmt(c["by_category"].get(k, {}).get(per_category))
+                                       for k in categories))
+    console.print(cat_table)
+    for c in configs:
+        console.print(f"[dim]{c['name']}: {c.get('description', '')}; embedder "
+                      f"{c.get('embedder', '?')}[/dim]")
+
+
+def _fmt(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.3f}" if value < 100 else f"{value:.0f}"
+    return str(value)

@@ -1,0 +1,131 @@
+"""Retrieval mode: for each question, search the memory and score evidence recall@k.
+
+Recall@k is the share of a question's evidence turns among the turns of the
+first k hits (a fact extracted from a turn stands for that turn); MRR is the
+mean of 1 / the rank of the first hit that is evidence. Both are averaged over
+questions (all conversations together), overall and per category. Questions
+without evidence are not scored. No language model is involved.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from evals.configs import MemoryConfig, ingest
+from evals.locomo import Conversation, Question, evidence_recall, reciprocal_rank
+from evals.report import Record, Report, by_category, mean, percentile
+from memory.embeddings import Embedder
+
+DEFAULT_KS = (1, 5, 10, 20)
+
+
+def score_question(question: Question, ranked: Sequence[Sequence[str]], ks: Sequence[int]
+                   ) -> dict[str, float]:
+    """recall@k for each k, and the reciprocal rank, of one question's ranked hits."""
+    scores = {f"recall@{k}": evidence_recall(ranked, question.evidence, k) for k in ks}
+    scores["rr"] = reciprocal_rank(ranked, question.evidence)
+    return scores
+
+
+def summarize(records: Sequence[Record], ks: Sequence[int]) -> dict[str, Any]:
+    out: dict[str, Any] = {f"recall@{k}": mean([r[f"recall@{k}"] for r in records]) for k in ks}
+    out["mrr"] = mean([r["rr"] for r in records])
+    out["questions"] = len(records)
+    return out
+
+
+def questions_of(conv: Conversation, limit: int | None) -> list[Question]:
+    scored = conv.scored_questions()
+    return scored[:limit] if limit else scored
+
+
+def run_unit(conv: Conversation, config: MemoryConfig, embedder: Embedder, ks: Sequence[int],
+             limit: int | None, progress: Any = None) -> dict[str, Any]:
+    """Ingest one conversation under one configuration and score its questions."""
+    questions = questions_of(conv, limit)
+    task = progress.add_task(f"{config.name} {conv.id}: ingest", total=len(conv.turns)) \
+        if progress is not None else None
+
+    def advance(n: int) -> None:
+        if progress is not None:
+            progress.advance(task, n)
+
+    memory = ingest(conv, config, embedder, advance)
+    try:
+        if progress is not None:
+            progress.update(task, description=f"{config.name} {conv.id}: queries", completed=0,
+                            total=len(questions))
+        records = []
+        for question in questions:
+            started = time.perf_counter()
+            hits = memory.search(question.question, max(ks))
+            elapsed = (time.perf_counter() - started) * 1000
+            ranked = [memory.dia_ids(h) for h in hits]
+            records.append({"qid": question.qid, "category": question.category,
+                            "evidence": list(question.evidence), "retrieved": ranked,
+                            **score_question(question, ranked, ks), "ms": round(elapsed, 3)})
+            advance(1)
+        facts = len(memory.memory.core)
+        archived = len(memory.memory.archival)
+    finally:
+        memory.close()
+        if progress is not None:
+            progress.remove_task(task)
+    return {"done": True, "turns": len(conv.turns), "ingest_seconds": round(memory.seconds, 4),
+            "core_facts": facts, "archival_passages": archived, "questions": records}
+
+
+def aggregate(config: MemoryConfig, embedder_id: str, units: Sequence[dict[str, Any]],
+              ks: Sequence[int]) -> dict[str, Any]:
+    records = [r for u in units for r in u["questions"]]
+    turns = sum(u["turns"] for u in units)
+    seconds = sum(u["ingest_seconds"] for u in units)
+    latencies = [r["ms"] for r in records]
+    return {
+        "name": config.name,
+        "description": config.description,
+        "config": config.as_dict(),
+        "embedder": embedder_id,
+        "overall": summarize(records, ks),
+        "by_category": by_category(records, lambda rs: summarize(rs, ks)),
+        "timings": {
+            "ingest_turns_per_s": round(turns / seconds, 1) if seconds else None,
+            "ingest_seconds": round(seconds, 2),
+            "query_p50_ms": percentile(latencies, 0.5),
+            "query_p95_ms": percentile(latencies, 0.95),
+        },
+    }
+
+
+def run_retrieval(
+    conversations: Sequence[Conversation],
+    configs: Sequence[MemoryConfig],
+    embedder: Embedder,
+    *,
+    ks: Sequence[int] = DEFAULT_KS,
+    limit: int | None = None,
+    json_path: Path | None = None,
+    resume: bool = False,
+    progress: Any = None,
+) -> dict[str, Any]:
+    """Every configuration on every conversation; the report (also written to ``json_path``)."""
+    header = {"benchmark": "LoCoMo", "mode": "retrieval", "ks": list(ks), "limit": limit,
+              "conversations": [c.id for c in conversations], "embedder": embedder.id,
+              "questions_total": sum(len(questions_of(c, limit)) for c in conversations)}
+    report = Report(json_path, header, resume=resume)
+    for config in configs:
+        fingerprint = {"config": config.as_dict(), "embedder": embedder.id}
+        units = []
+        for conv in conversations:
+            unit = report.finished(config.name, conv.id, fingerprint)
+            if unit is None:
+                unit = {"fingerprint": fingerprint,
+                        **run_unit(conv, config, embedder, ks, limit, progress)}
+                report.put(config.name, conv.id, unit)
+            units.append(unit)
+        report.configs.append(aggregate(config, embedder.id, units, ks))
+        report.save()
+    return report.as_dict()

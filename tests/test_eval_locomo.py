@@ -1,0 +1,246 @@
+"""``tiermem eval locomo``: data quirks, metrics, the report, resume, the CLI and QA mode."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fake_openai import FakeOpenAIServer
+
+import evals.retrieval as retrieval
+from agent.openai_client import OpenAIClient
+from evals.configs import CONFIGS, DEFAULT_CONFIGS, passage_text, resolve_configs
+from evals.locomo import (
+    DataError,
+    evidence_recall,
+    load_conversations,
+    parse_evidence,
+    parse_session_date,
+    reciprocal_rank,
+)
+from evals.qa import locomo_f1, normalize_answer, run_qa, token_f1
+from evals.retrieval import run_retrieval
+from memory import HashingEmbedder
+
+ROOT = Path(__file__).resolve().parents[1]
+
+CONVERSATION: dict[str, Any] = {
+    "speaker_a": "Ann",
+    "speaker_b": "Bob",
+    "session_1_date_time": "1:56 pm on 8 May, 2023",
+    "session_1": [
+        {"speaker": "Ann", "dia_id": "D1:1", "text": "I adopted a puppy named Rex yesterday."},
+        {"speaker": "Bob", "dia_id": "D1:2", "text": "Congrats! What breed is he?"},
+        {"speaker": "Ann", "dia_id": "D1:3", "text": "A beagle, and he loves the park."},
+    ],
+    "session_2_date_time": "10:37 am on 27 June, 2023",
+    "session_2": [
+        {"speaker": "Bob", "dia_id": "D2:1", "text": "I started learning the violin last week.",
+         "img_url": ["https://example.invalid/v.jpg"],
+         "blip_caption": "a photo of a violin on a table"},
+        {"speaker": "Ann", "dia_id": "D2:2", "text": "That is wonderful, music is relaxing."},
+    ],
+    "session_3_date_time": "9:00 am on 1 July, 2023",
+    "session_3": [],
+    "qa": [
+        {"question": "What is the name of Ann's puppy?", "answer": "Rex",
+         "evidence": ["D1:1"], "category": 4},
+        {"question": "Which instrument did Bob start learning?", "answer": "violin",
+         "evidence": ["D2:1"], "category": 4},
+        {"question": "What about the beagle and the violin?", "answer": "beagle, violin",
+         "evidence": ["D1:3; D2:1"], "category": 1},
+        {"question": "What did Ann say about her cat?", "adversarial_answer": "nothing",
+         "evidence": [], "category": 5},
+    ],
+}
+
+
+@pytest.fixture
+def data_file(tmp_path: Path) -> Path:
+    path = tmp_path / "locomo" / "7.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(CONVERSATION))
+    return path
+
+
+# -- data ------------------------------------------------------------------------------------
+def test_session_dates_parse_as_utc() -> None:
+    assert parse_session_date("1:56 pm on 8 May, 2023") == dt.datetime(
+        2023, 5, 8, 13, 56, tzinfo=dt.UTC)
+    assert parse_session_date("12:09 am on 13 September, 2023") == dt.datetime(
+        2023, 9, 13, 0, 9, tzinfo=dt.UTC)
+    assert parse_session_date("12:30 pm on 1 Jan 2024").hour == 12
+    with pytest.raises(DataError, match="session date"):
+        parse_session_date("yesterday")
+
+
+def test_evidence_splits_joined_ids_and_normalises_malformed_ones() -> None:
+    assert parse_evidence(["D8:6; D9:17"]) == ["D8:6", "D9:17"]
+    assert parse_evidence(["D:11:26", "D30:05", "D1:3", "D1:3"]) == ["D11:26", "D30:5", "D1:3"]
+    assert parse_evidence([]) == []
+
+
+def test_loading_keeps_speakers_dates_captions_and_drops_unknown_evidence(
+    data_file: Path, tmp_path: Path
+) -> None:
+    (conv,) = load_conversations([data_file.parent])
+    assert conv.id == "7" and conv.speakers == ("Ann", "Bob")
+    assert [t.dia_id for t in conv.turns] == ["D1:1", "D1:2", "D1:3", "D2:1", "D2:2"]
+    assert conv.turns[3].created_at == dt.datetime(2023, 6, 27, 10, 37, tzinfo=dt.UTC).timestamp()
+    assert conv.questions[2].evidence == ("D1:3", "D2:1")
+    assert len(conv.scored_questions()) == 3
+    # the released locomo10.json layout: a list of samples
+    sample = {"sample_id": "conv-42", "conversation": CONVERSATION,
+              "qa": [{"question": "q?", "answer": "a", "evidence": ["D9:9", "D1:1"],
+                      "category": 4}]}
+    listed = tmp_path / "locomo10.json"
+    listed.write_text(json.dumps([sample]))
+    (other,) = load_conversations([listed])
+    assert other.id == "42" and other.questions[0].evidence == ("D1:1",)
+    assert other.dropped_evidence == 1
+
+
+def test_passages_keep_the_speaker_the_caption_and_the_previous_turn(data_file: Path) -> None:
+    (conv,) = load_conversations([data_file])
+    hybrid = CONFIGS["hybrid"]
+    assert passage_text(conv, 0, hybrid) == "Ann: I adopted a puppy named Rex yesterday."
+    assert passage_text(conv, 1, hybrid).startswith("Bob: Congrats! What breed is he?")
+    assert "Ann: I adopted a puppy" in passage_text(conv, 1, hybrid)
+    # a new session starts without context; the image's caption is kept
+    assert passage_text(conv, 3, hybrid) == (
+        "Bob: I started learning the violin last week. "
+        "[shares a photo: a photo of a violin on a table]")
+
+
+# -- metrics ---------------------------------------------------------------------------------
+def test_recall_at_k_and_reciprocal_rank_on_a_known_ranking() -> None:
+    ranked = [["D1:2"], ["D1:1"], [], ["D2:1", "D1:3"]]
+    evidence = ["D1:1", "D1:3"]
+    assert [evidence_recall(ranked, evidence, k) for k in (1, 2, 3, 4, 20)] == [
+        0.0, 0.5, 0.5, 1.0, 1.0]
+    assert reciprocal_rank(ranked, evidence) == 0.5
+    assert reciprocal_rank([["D9:9"]], evidence) == 0.0
+
+
+def test_bm25_scores_the_fixture_exactly(data_file: Path) -> None:
+    conversations = load_conversations([data_file])
+    report = run_retrieval(conversations, resolve_configs(["bm25"]), HashingEmbedder(),
+                           ks=(1, 5))
+    (bm25,) = report["configs"]
+    # the puppy and the violin rank first; of the beagle+violin pair, one is first, both in 5
+    assert bm25["overall"] == {"recall@1": pytest.approx(0.8333, abs=1e-4), "recall@5": 1.0,
+                               "mrr": 1.0, "questions": 3}
+    assert bm25["by_category"]["4"]["recall@1"] == 1.0
+    assert bm25["by_category"]["1"]["recall@1"] == 0.5
+    assert "5" not in bm25["by_category"]  # no evidence, not scored
+
+
+# -- report, resume, CLI ---------------------------------------------------------------------
+def _check_schema(report: dict[str, Any]) -> None:
+    names = [c["name"] for c in report["configs"]]
+    for word in ("bm25", "dense", "hybrid", "hierarchy"):
+        assert any(word in name for name in names), names
+    for config in report["configs"]:
+        assert set(config) >= {"name", "config", "embedder", "overall", "by_category", "timings"}
+        assert set(config["overall"]) >= {"recall@1", "recall@5", "recall@10", "recall@20", "mrr"}
+        assert config["embedder"] == "hashing-uni-bi-256"
+        for metrics in config["by_category"].values():
+            assert {"recall@10", "mrr", "questions"} <= set(metrics)
+        assert config["timings"]["ingest_turns_per_s"] > 0
+        assert config["timings"]["query_p50_ms"] >= 0
+
+
+def test_the_cli_runs_end_to_end_and_writes_the_report(data_file: Path, tmp_path: Path) -> None:
+    out = tmp_path / "report.json"
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "cli.py"), "eval", "locomo", "--data", str(data_file.parent),
+         "--embedder", "hashing", "--json", str(out), "--conversations", "7"],
+        capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "recall@10 by category" in run.stdout and "hierarchy" in run.stdout
+    report = json.loads(out.read_text())
+    assert [c["name"] for c in report["configs"]] == list(DEFAULT_CONFIGS)
+    _check_schema(report)
+    bad = subprocess.run(
+        [sys.executable, str(ROOT / "cli.py"), "eval", "locomo", "--data", str(data_file),
+         "--config", "nope"], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert bad.returncode == 2 and "no configuration 'nope'" in bad.stderr
+
+
+def test_resume_skips_finished_work(data_file: Path, tmp_path: Path,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    conversations = load_conversations([data_file])
+    configs = resolve_configs(["bm25", "dense"])
+    out = tmp_path / "r.json"
+    first = run_retrieval(conversations, configs, HashingEmbedder(), json_path=out)
+    calls: list[str] = []
+    real = retrieval.run_unit
+
+    def counting(conv: Any, config: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        calls.append(config.name)
+        return real(conv, config, *args, **kwargs)
+
+    monkeypatch.setattr(retrieval, "run_unit", counting)
+    again = run_retrieval(conversations, configs, HashingEmbedder(), json_path=out, resume=True)
+    assert calls == []
+    assert [c["overall"] for c in again["configs"]] == [c["overall"] for c in first["configs"]]
+    # an interrupted run left one unit unfinished: only that one runs again
+    saved = json.loads(out.read_text())
+    del saved["units"]["dense"]["7"]
+    out.write_text(json.dumps(saved))
+    run_retrieval(conversations, configs, HashingEmbedder(), json_path=out, resume=True)
+    assert calls == ["dense"]
+    # without --resume everything runs
+    run_retrieval(conversations, configs, HashingEmbedder(), json_path=out)
+    assert calls == ["dense", "bm25", "dense"]
+
+
+# -- QA --------------------------------------------------------------------------------------
+def test_f1_follows_locomo() -> None:
+    assert normalize_answer("The Beagle, and a Dog!") == "beagle dog"
+    assert token_f1("running dogs", "run dog") == 1.0
+    assert token_f1("Bob plays the violin", "violin") == 0.5
+    assert locomo_f1("beagle, violin lessons", "beagle, violin", 1) == pytest.approx(5 / 6)
+    assert locomo_f1("No information available.", "", 5) == 1.0
+    assert locomo_f1("Rex", "", 5) == 0.0
+    assert locomo_f1("psychology", "psychology; counseling", 3) == 1.0
+    assert locomo_f1("", "violin", 4) == 0.0
+
+
+@pytest.fixture
+def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAIServer]:
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.delenv(name.lower(), raising=False)
+    with FakeOpenAIServer() as fake:
+        yield fake
+
+
+def test_qa_mode_answers_with_memory_tools_and_scores_f1(
+    data_file: Path, tmp_path: Path, server: FakeOpenAIServer
+) -> None:
+    server.enqueue_tool_calls([("archival_memory_search", '{"query": "puppy name"}')],
+                              usage=(100, 10))
+    server.enqueue_reply("Rex", usage=(120, 2))
+    server.enqueue_reply("Bob plays the violin", usage=(90, 5))
+    llm = OpenAIClient("fake-model", base_url=server.base_url, max_retries=0)
+    out = tmp_path / "qa.json"
+    report = run_qa(load_conversations([data_file]), resolve_configs(["hybrid"]),
+                    HashingEmbedder(), llm, limit=2, json_path=out)
+    records = report["units"]["hybrid"]["7"]["questions"]
+    assert [(r["answer"], r["f1"], r["tokens"]) for r in records] == [
+        ("Rex", 1.0, 232), ("Bob plays the violin", 0.5, 95)]
+    (hybrid,) = report["configs"]
+    assert hybrid["overall"]["f1"] == 0.75 and hybrid["overall"]["tokens_per_question"] == 163.5
+    # the search ran against the ingested conversation
+    tool_results = [m["content"] for m in server.requests[1]["messages"] if m["role"] == "tool"]
+    assert any("Rex" in text for text in tool_results)
+    # each question met the memory as ingested: nothing of the first one is left
+    assert not any("puppy" in str(m.get("content")) for m in server.requests[2]["messages"])
+    assert server.pending == 0 and json.loads(out.read_text())["configs"][0]["name"] == "hybrid"

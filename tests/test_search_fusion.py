@@ -1,0 +1,69 @@
+"""Hybrid search fusion: the weighted sum, dense-query pruning of common words, RRF."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory import HashingEmbedder, HierarchicalMemory
+from memory.search import PRUNE_MIN_ROWS, FusionWeights, dense_query_text, without_words
+
+TOPICS = ["violin lessons", "adoption agencies", "pottery class", "camping trip", "charity race",
+          "dance studio", "clothing store", "job interview", "road trip", "book club"]
+
+
+def _memory(rows: int, fusion: FusionWeights | None = None) -> HierarchicalMemory:
+    m = HierarchicalMemory(None, embedder=HashingEmbedder(), recall_dense=False, fusion=fusion)
+    for i in range(rows):
+        speaker = "Ann" if i % 2 else "Bob"
+        m.archival_insert(f"{speaker}: we talked about the {TOPICS[i % len(TOPICS)]} today {i}")
+    return m
+
+
+def test_words_in_most_rows_are_dropped_from_the_dense_query() -> None:
+    with _memory(PRUNE_MIN_ROWS + 10) as m:
+        # "talked" is in every row, "violin" in a tenth: only the first is dropped
+        text = dense_query_text(m.store, "passages", "passages_fts", "Who talked about violin?")
+        assert text == "Who about violin?"
+        # a query made only of common words is left whole
+        assert dense_query_text(m.store, "passages", "passages_fts", "we talked") == "we talked"
+    with _memory(PRUNE_MIN_ROWS - 1) as small:  # too few rows to judge a word by its frequency
+        text = dense_query_text(small.store, "passages", "passages_fts", "Who talked about violin?")
+        assert text == "Who talked about violin?"
+
+
+def test_without_words_takes_the_possessive_along() -> None:
+    assert without_words("What is Caroline's identity?", {"caroline"}) == "What is identity?"
+    assert without_words("Carolines and Caroline", {"caroline"}) == "Carolines and"
+    assert without_words("unchanged", set()) == "unchanged"
+
+
+def test_single_list_weights_rank_by_that_list_alone() -> None:
+    with _memory(40, FusionWeights(1.0, 0.0)) as lexical:
+        hits = lexical.archival_search("violin lessons", k=40)
+        assert hits.total == 4  # the dense list is not consulted, nor counted
+        assert all("violin" in h.text for h in hits.hits)
+    with _memory(40) as both:
+        fused = both.archival_search("violin lessons", k=40)
+        assert fused.total >= 4 and {"violin" in h.text for h in fused.hits[:4]} == {True}
+        scores = [h.score for h in fused.hits]
+        assert scores == sorted(scores, reverse=True) and 0 < scores[-1] <= scores[0] <= 1
+
+
+def test_a_given_query_vector_is_used_as_is() -> None:
+    with _memory(40, FusionWeights(0.0, 1.0)) as m:
+        vector = m.embedder.embed_query("pottery class")
+        hits = m.archival_search("violin", k=3).hits
+        assert all("violin" in h.text for h in hits)
+        steered = m.archival.search("violin", k=3, query_vector=vector).hits
+        assert all("pottery" in h.text for h in steered)
+
+
+def test_rrf_is_still_available_and_weights_are_checked() -> None:
+    with _memory(30, FusionWeights(1.0, 0.5, method="rrf")) as m:
+        hits = m.archival_search("camping trip", k=5).hits
+        assert "camping" in hits[0].text
+        assert hits[0].score == pytest.approx(1.0 / 61 + 0.5 / 61)
+    with pytest.raises(ValueError, match="method"):
+        FusionWeights(method="borda")
+    with pytest.raises(ValueError, match="weights"):
+        FusionWeights(0.0, 0.0)
