@@ -62,11 +62,16 @@ def escape_data(text: str) -> str:
 
 
 def render_core(memory: HierarchicalMemory) -> str:
+    """Core as a delimited block, grouped by durability so each fact costs ~2 tokens extra."""
     lines = [
         f"<core_memory unit=\"{memory.core.unit}\" used=\"{memory.core.used}\" "
         f"limit=\"{memory.core.limit}\">"
     ]
-    lines += [f"- [{fact.durability}] {escape_data(fact.text)}" for fact in memory.core]
+    for durability in ("durable", "short-lived"):
+        facts = [fact for fact in memory.core if fact.durability == durability]
+        if facts:
+            lines.append(f"{durability}:")
+            lines += [f"- {escape_data(fact.text)}" for fact in facts]
     lines.append("</core_memory>")
     return "\n".join(lines)
 

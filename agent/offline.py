@@ -25,7 +25,7 @@ from memory.search import query_terms
 
 NAME = "offline policy (rule-based, no language model)"
 LONG_TEXT_CHARS = 600
-_CORE_LINE = re.compile(r"^- \[(durable|short-lived)\] (.*)$", re.MULTILINE)
+_CORE_BLOCK = re.compile(r"<core_memory[^>]*>\n(.*?)</core_memory>", re.DOTALL)
 _SUFFIXES = ("ing", "ed", "es", "s")
 _ATTRIBUTE = re.compile(r"^(?P<subject>[\w' -]{2,60}?)\s+(?:is|are)\s+(?P<value>.+)$", re.I)
 _CHANGE_WORDS = frozenset({"the", "a", "an", "new", "now", "current", "updated", "latest"})
@@ -51,7 +51,10 @@ def _unescape(text: str) -> str:
 def _core_facts(messages: list[dict[str, Any]]) -> list[str]:
     """Core facts as rendered in the system message (what a model would read)."""
     system = messages[0].get("content") or "" if messages else ""
-    return [_unescape(text) for _, text in _CORE_LINE.findall(system)]
+    block = _CORE_BLOCK.search(system)
+    if block is None:
+        return []
+    return [_unescape(line[2:]) for line in block.group(1).splitlines() if line.startswith("- ")]
 
 
 def attribute_of(fact: str) -> str | None:

@@ -63,7 +63,7 @@ def test_chain_with_heartbeat_runs_each_step_and_feeds_results_back(
     added = tool_message_for(second.messages, append.tool_calls[0].id)
     assert added["content"].startswith("core + User likes green tea")
     # Core is rendered into the system prompt once the fact is stored.
-    assert "- [durable] User likes green tea" in second.messages[0]["content"]
+    assert "durable:\n- User likes green tea" in second.messages[0]["content"]
     found = json.loads(tool_message_for(third.messages, search.tool_calls[0].id)["content"])
     assert found["tier"] == "archival" and found["total"] == 0
 
