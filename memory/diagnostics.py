@@ -12,7 +12,9 @@ Each red flag carries the figures that raised it, so a person can judge it:
 - ``recall_unbounded``: recall is past the size where a retention or
   summarise-and-replace policy is due.
 - ``short_lived_dominates_core``: more than half of core is short-lived after
-  enough interactions for the policy to have settled.
+  enough interactions for the policy to have settled, and durable facts have
+  been evicted: passing states are displacing lasting facts. (A core that
+  merely has spare room filled by short-lived facts is healthy.)
 """
 
 from __future__ import annotations
@@ -130,12 +132,20 @@ def compute_diagnostics(memory: HierarchicalMemory) -> dict[str, Any]:
             f"recall holds {len(memory.recall):,} messages and grows by {recall_growth:.1f} per "
             f"interaction with no retention policy; plan erasure or summarise-and-replace",
             messages=len(memory.recall), growth=recall_growth))
-    if short_share is not None and short_share > 0.5 and interactions >= SETTLE_INTERACTIONS:
+    durable_evicted = store.execute(
+        "SELECT count(*) FROM events e JOIN facts f ON f.id = e.fact_id"
+        " WHERE e.kind = 'evict' AND f.durability = 'durable'"
+    ).fetchone()[0]
+    if (short_share is not None and short_share > 0.5 and durable_evicted
+            and interactions >= SETTLE_INTERACTIONS):
         flags.append(_flag(
             "short_lived_dominates_core",
-            f"{100 * short_share:.0f}% of core is short-lived after {interactions} interactions; "
-            f"the policy ({memory.policy.name}) or the durability classifier is mis-tuned",
-            pct_short_lived=100 * short_share, interactions=interactions))
+            f"{100 * short_share:.0f}% of core is short-lived after {interactions} interactions "
+            f"while {durable_evicted} durable fact(s) were evicted: passing states are pushing "
+            f"out lasting facts; the policy ({memory.policy.name}) or the durability "
+            f"classifier is mis-tuned for this workload",
+            pct_short_lived=100 * short_share, interactions=interactions,
+            durable_evicted=durable_evicted))
     report["red_flags"] = flags
     return report
 

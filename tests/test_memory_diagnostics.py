@@ -82,7 +82,7 @@ def test_a_calm_full_core_is_not_thrashing() -> None:
 
 
 def test_short_lived_dominating_core_is_flagged_after_it_settles() -> None:
-    with make_memory(core_limit=100, core_limit_unit="facts") as m:
+    with make_memory(core_limit=5, core_limit_unit="facts", policy="lru") as m:
         m.add_fact("User is allergic to peanuts", "durable")
         for i in range(18):
             m.add_fact(f"right now host{i} is busy", "short-lived")
@@ -90,12 +90,21 @@ def test_short_lived_dominating_core_is_flagged_after_it_settles() -> None:
         assert "short_lived_dominates_core" not in _flags(m)  # too early to judge
         m.add_fact("right now host99 is busy", "short-lived")
         flag = _flags(m)["short_lived_dominates_core"]
-        assert flag["figures"]["pct_short_lived"] == pytest.approx(95.0)
+        assert flag["figures"]["pct_short_lived"] == pytest.approx(100.0)
         assert flag["figures"]["interactions"] == 20
-    with make_memory(core_limit=100, core_limit_unit="facts") as m:
+        assert flag["figures"]["durable_evicted"] == 1
+    # The same workload under the default policy keeps the durable fact: no flag.
+    with make_memory(core_limit=5, core_limit_unit="facts") as m:
+        m.add_fact("User is allergic to peanuts", "durable")
         for i in range(25):
-            m.add_fact(f"durable fact {i}", "durable" if i % 2 == 0 else "short-lived")
-        assert "short_lived_dominates_core" not in _flags(m)  # 12 of 25 short-lived
+            m.add_fact(f"right now host{i} is busy", "short-lived")
+        assert "short_lived_dominates_core" not in _flags(m)
+    # Spare room filled by short-lived facts, with nothing durable evicted, is healthy.
+    with make_memory(core_limit=100, core_limit_unit="facts") as m:
+        m.add_fact("User is allergic to peanuts", "durable")
+        for i in range(25):
+            m.add_fact(f"right now host{i} is busy", "short-lived")
+        assert "short_lived_dominates_core" not in _flags(m)
 
 
 def test_archival_that_never_hits_is_flagged() -> None:

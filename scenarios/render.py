@@ -1,0 +1,45 @@
+"""Printing a scenario run: the day-by-day timeline, the answers, and the checks."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from scenarios.runner import DayLog, ScenarioResult
+
+
+def print_day(console: Console, day: DayLog) -> None:
+    console.print(f"[bold]{escape(day.name)}[/bold]")
+    for label, items, style in (("entered core", day.entered_core, "green"),
+                                ("evicted to archival", day.evicted, "yellow"),
+                                ("filed in archival (core full)", day.archived_directly, "yellow"),
+                                ("recalled", day.recalled, "cyan")):
+        if items:
+            console.print(f"  [{style}]{label} ({len(items)})[/{style}]")
+            for item in items:
+                console.print(f"    [dim]- {escape(item[:110])}[/dim]")
+
+
+def print_result(console: Console, result: ScenarioResult) -> None:
+    console.print()
+    for answer in result.answers:
+        mark = "[green]ok[/green]" if answer.passed else "[red]FAIL[/red]"
+        console.print(f"{mark} [bold]{escape(answer.question.ask)}[/bold] "
+                      f"[dim](found in: {', '.join(answer.found_in) or 'nothing'})[/dim]")
+        console.print(f"   {escape(answer.reply[:400])}")
+    table = Table(title=f"{result.scenario.name} with {result.model}")
+    table.add_column("check")
+    table.add_column("result")
+    table.add_column("detail")
+    for check in result.checks:
+        table.add_row(escape(check.name), "[green]pass[/green]" if check.passed
+                      else "[red]FAIL[/red]", escape(check.detail))
+    console.print(table)
+    failed = [c for c in result.checks if not c.passed]
+    if failed:
+        console.print(f"[red]{len(failed)} of {len(result.checks)} checks failed[/red]")
+    else:
+        console.print(f"[green]all {len(result.checks)} checks passed[/green]; memory kept in "
+                      f"{escape(str(result.home))} (tiermem diagnostics --scenario "
+                      f"{escape(result.scenario.name)})")

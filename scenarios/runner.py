@@ -1,0 +1,186 @@
+"""The one runner for every scenario: drive the real agent day by day, then check outcomes.
+
+The memory lives in ``$TIERMEM_HOME/scenarios/<name>`` (recreated at each
+run) so ``tiermem diagnostics --scenario <name>`` can report on the last run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agent.home import tiermem_home
+from agent.llm import LLMClient
+from agent.loop import Agent, TurnResult
+from agent.offline import OfflinePolicy
+from memory import Embedder, HierarchicalMemory
+from scenarios.model import Question, Scenario
+
+#: Files a scenario home may hold; only these are removed before a new run.
+_HOME_FILES = ("memory.sqlite3", "memory.sqlite3-wal", "memory.sqlite3-shm", "archival.faiss",
+               "archival.json", "recall.faiss", "recall.json", "writer.lock")
+
+
+@dataclass
+class DayLog:
+    """What one day did to memory, for the timeline."""
+
+    name: str
+    entered_core: list[str] = field(default_factory=list)
+    evicted: list[str] = field(default_factory=list)
+    archived_directly: list[str] = field(default_factory=list)
+    recalled: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Check:
+    name: str
+    passed: bool
+    detail: str
+
+
+@dataclass
+class Answer:
+    question: Question
+    reply: str
+    found_in: list[str]
+    passed: bool
+
+
+@dataclass
+class ScenarioResult:
+    scenario: Scenario
+    model: str
+    home: Path
+    days: list[DayLog]
+    answers: list[Answer]
+    checks: list[Check]
+
+    @property
+    def passed(self) -> bool:
+        return all(c.passed for c in self.checks)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "scenario": self.scenario.name,
+            "model": self.model,
+            "passed": self.passed,
+            "days": [vars(d) for d in self.days],
+            "answers": [{"ask": a.question.ask, "expect": a.question.expect, "reply": a.reply,
+                         "found_in": a.found_in, "passed": a.passed} for a in self.answers],
+            "checks": [vars(c) for c in self.checks],
+        }
+
+
+def scenario_home(name: str) -> Path:
+    return tiermem_home() / "scenarios" / name
+
+
+def _fresh_home(home: Path) -> None:
+    home.mkdir(parents=True, exist_ok=True)
+    for name in _HOME_FILES:
+        with contextlib.suppress(FileNotFoundError):
+            (home / name).unlink()
+
+
+def _log_events(memory: HierarchicalMemory, since: int, log: DayLog) -> None:
+    for event in memory.events_since(since):
+        target = {"add": log.entered_core, "promote": log.entered_core,
+                  "evict": log.evicted, "bypass": log.archived_directly}.get(event["kind"])
+        if target is not None:
+            target.append(event["text"])
+
+
+def _found_in(memory: HierarchicalMemory, turn: TurnResult, expect: str) -> list[str]:
+    """The tiers that surfaced ``expect`` during this turn."""
+    wanted = expect.casefold()
+    tiers = []
+    if any(wanted in fact.text.casefold() for fact in memory.core):
+        tiers.append("core")
+    for outcome in turn.tool_results:
+        if not outcome.ok or not isinstance(outcome.value, dict):
+            continue
+        texts = [str(r.get("text", "")) for r in outcome.value.get("results", [])]
+        if any(wanted in t.casefold() for t in texts):
+            tiers.append(str(outcome.value.get("tier")))
+    return list(dict.fromkeys(tiers))
+
+
+def run_scenario(
+    scenario: Scenario,
+    llm: LLMClient | None = None,
+    embedder: Embedder | None = None,
+    home: Path | None = None,
+    on_day: Callable[[DayLog], None] | None = None,
+) -> ScenarioResult:
+    """Run ``scenario`` through an agent and check its expected outcomes."""
+    home = home or scenario_home(scenario.name)
+    _fresh_home(home)
+    llm = llm or OfflinePolicy()
+    with HierarchicalMemory(home, core_limit=scenario.core_limit,
+                            core_limit_unit=scenario.core_limit_unit,
+                            embedder=embedder) as memory:
+        agent = Agent(memory, llm)
+        days: list[DayLog] = []
+        for day in scenario.days:
+            log, since = DayLog(day.name), memory.last_event_id()
+            for message in day.messages:
+                agent.step(message)
+            _log_events(memory, since, log)
+            days.append(log)
+            if on_day:
+                on_day(log)
+        answers = []
+        questions_log, since = DayLog("questions"), memory.last_event_id()
+        for question in scenario.questions:
+            turn = agent.step(question.ask)
+            found = _found_in(memory, turn, question.expect)
+            reply = turn.reply or ""
+            ok = question.expect.casefold() in reply.casefold() and any(
+                t in found for t in question.tiers)
+            answers.append(Answer(question, reply, found, ok))
+            questions_log.recalled.append(f"{question.ask} -> {', '.join(found) or 'nothing'}")
+        _log_events(memory, since, questions_log)
+        days.append(questions_log)
+        if on_day:
+            on_day(questions_log)
+        checks = _checks(memory, scenario, answers)
+    return ScenarioResult(scenario, llm.name, home, days, answers, checks)
+
+
+def _checks(memory: HierarchicalMemory, scenario: Scenario, answers: list[Answer]) -> list[Check]:
+    core_texts = [f.text.casefold() for f in memory.core]
+    facts = memory.facts()
+    checks = []
+    over = memory.store.execute(
+        "SELECT count(*), coalesce(max(core_size), 0) FROM history WHERE core_size > ?",
+        (memory.core.limit,)).fetchone()
+    checks.append(Check("core never over its limit", over[0] == 0,
+                        f"limit {memory.core.limit} {memory.core.unit}; "
+                        f"{over[0]} interactions over it"))
+    for fragment in scenario.durable_in_core:
+        present = any(fragment.casefold() in t for t in core_texts)
+        checks.append(Check(f"in core at the end: {fragment}", present,
+                            "present" if present else "missing from core"))
+    for fragment in scenario.rotated_to_archival:
+        rotated = [f for f in facts if fragment.casefold() in f.text.casefold() and f.evictions]
+        hits = memory.archival_search(fragment, k=5).hits if rotated else []
+        found = any(h.was_in_core and fragment.casefold() in h.text.casefold() for h in hits)
+        checks.append(Check(
+            f"rotated through core into archival: {fragment}", bool(rotated) and found,
+            "evicted and found by archival search" if rotated and found else
+            ("never evicted from core" if not rotated else "evicted but not found by search")))
+    for fragment in scenario.not_in_core:
+        absent = not any(fragment.casefold() in t for t in core_texts)
+        checks.append(Check(f"not in core at the end: {fragment}", absent,
+                            "absent" if absent else "still in core"))
+    for answer in answers:
+        q = answer.question
+        checks.append(Check(
+            f"answered from {'/'.join(q.tiers)}: {q.ask}", answer.passed,
+            f"expected {q.expect!r}; found in {answer.found_in or 'no tier'}; reply "
+            f"{'contains' if q.expect.casefold() in answer.reply.casefold() else 'lacks'} it"))
+    return checks

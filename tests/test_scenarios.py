@@ -1,0 +1,113 @@
+"""Scenarios run through the real agent, and the diagnostics report of their memory."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import cli
+from memory import HashingEmbedder
+from scenarios import Question, Scenario, all_scenarios
+from scenarios.runner import run_scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("name", sorted(all_scenarios()))
+def test_every_scenario_passes_offline(name: str) -> None:
+    result = run_scenario(all_scenarios()[name], embedder=HashingEmbedder())
+    failed = [f"{c.name}: {c.detail}" for c in result.checks if not c.passed]
+    assert not failed
+    evicted = sum(len(day.evicted) for day in result.days)
+    assert evicted > 0, "a scenario must make core evict"
+
+
+def test_incident_keeps_durable_facts_and_rotates_noise() -> None:
+    result = run_scenario(all_scenarios()["long-running-incident"], embedder=HashingEmbedder())
+    evicted = [text for day in result.days for text in day.evicted]
+    assert any("kubectl get pods" in text for text in evicted)
+    assert not any("production region" in text for text in evicted)
+    answers = {a.question.ask: a for a in result.answers}
+    assert "core" in answers["Which region is production?"].found_in
+    assert "eu-west-1" in answers["Which region is production?"].reply
+
+
+def test_personal_address_change_supersedes_old_address() -> None:
+    result = run_scenario(all_scenarios()["personal-assistant"], embedder=HashingEmbedder())
+    reply = next(a.reply for a in result.answers if "address" in a.question.ask)
+    assert "12 Elm Street" in reply
+    assert "3 Oak Avenue" not in reply.split("From our conversation")[0]
+
+
+def test_a_failing_expectation_is_reported() -> None:
+    base = all_scenarios()["customer-support"]
+    broken = dataclasses.replace(
+        base,
+        name="support-broken",
+        durable_in_core=(*base.durable_in_core, "a fact nobody said"),
+        questions=(Question("Which plan is the customer on?", "Platinum", tier="core"),),
+    )
+    result = run_scenario(broken, embedder=HashingEmbedder())
+    assert not result.passed
+    failed = {c.name for c in result.checks if not c.passed}
+    assert "in core at the end: a fact nobody said" in failed
+    assert any(name.startswith("answered from core") for name in failed)
+
+
+def test_cli_scenario_exit_codes(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+                                 ) -> None:
+    assert cli.main(["scenario", "--list"]) == 0
+    listed = capsys.readouterr().out
+    assert all(name in listed for name in all_scenarios())
+    assert cli.main(["scenario", "no-such-scenario"]) == 2
+    impossible = Scenario(name="impossible", description="expects what never happens",
+                          days=(), durable_in_core=("never said",))
+    monkeypatch.setattr("scenarios.all_scenarios", lambda: {"impossible": impossible})
+    assert cli.main(["scenario", "impossible", "--embedder", "hashing"]) == 1
+    assert "FAIL" in capsys.readouterr().out
+
+
+def test_cli_scenario_then_diagnostics(tmp_path: Path) -> None:
+    run = subprocess.run(
+        [sys.executable, "cli.py", "scenario", "long-running-incident", "--embedder", "hashing",
+         "--json", str(tmp_path / "result.json")],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "day 1" in run.stdout and "evicted to archival" in run.stdout
+    result = json.loads((tmp_path / "result.json").read_text())
+    assert result["passed"] is True and result["scenario"] == "long-running-incident"
+
+    diag = subprocess.run(
+        [sys.executable, "cli.py", "diagnostics", "--scenario", "long-running-incident",
+         "--embedder", "hashing", "--format", "json"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    assert diag.returncode == 0, diag.stderr
+    report = json.loads(diag.stdout)
+    assert report["evictions"]["total"] > 0
+    assert report["core"]["size"] <= report["core"]["limit"]
+
+    html_path = tmp_path / "report.html"
+    html_run = subprocess.run(
+        [sys.executable, "cli.py", "diagnostics", "--scenario", "long-running-incident",
+         "--embedder", "hashing", "--format", "html", "--out", str(html_path)],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    assert html_run.returncode == 0, html_run.stderr
+    page = html_path.read_text()
+    assert page.count("<svg") == 3
+    assert "core composition" in page and "evictions per interaction" in page
+    without_namespace = page.replace("http://www.w3.org/2000/svg", "")
+    assert "http://" not in without_namespace and "https://" not in without_namespace
+    assert "<script" not in page
+
+
+def test_diagnostics_of_missing_memory_fails_clearly(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["diagnostics", "--agent", "nobody", "--embedder", "hashing"]) == 1
+    assert "tiermem chat --agent nobody" in capsys.readouterr().err
