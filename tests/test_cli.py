@@ -1,0 +1,171 @@
+"""The command line, run as a separate process the way a user runs it."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from fake_openai import FakeOpenAIServer
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def cli_env(home: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "TIERMEM_MODEL")}
+    env.update(TIERMEM_HOME=str(home), HF_HUB_OFFLINE="1", PYTHONIOENCODING="utf-8",
+               COLUMNS="200")
+    return env
+
+
+def tiermem(home: Path, *args: str, stdin: str = "",
+            timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "cli.py", *args], cwd=ROOT, env=cli_env(home), input=stdin,
+        capture_output=True, text=True, timeout=timeout, check=False,
+    )
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    return tmp_path / "home"
+
+
+def test_help_prints_the_skill_card(home: Path) -> None:
+    skill = (ROOT / "SKILL.md").read_text(encoding="utf-8")
+    heading = next(line for line in skill.splitlines() if line.startswith("# "))
+    for flag in ("--help", "-h"):
+        done = tiermem(home, flag)
+        assert done.returncode == 0, done.stderr
+        assert heading in done.stdout.splitlines()
+        assert "chat" in done.stdout and "diagnostics" in done.stdout
+
+
+def test_memory_persists_across_chat_sessions(home: Path) -> None:
+    first = tiermem(home, "chat", "--agent", "a", "--embedder", "hashing",
+                    stdin="I am allergic to peanuts.\nMy name is Ada.\n")
+    assert first.returncode == 0, first.stderr
+    assert "core + User is allergic to peanuts" in first.stdout
+    assert (home / "agents" / "a" / "memory.sqlite3").exists()
+
+    second = tiermem(home, "chat", "--agent", "a", "--embedder", "hashing",
+                     stdin="What am I allergic to?\n/exit\n")
+    assert second.returncode == 0, second.stderr
+    assert "(offline, quoting memory)" in second.stdout
+    assert "From core memory: User is allergic to peanuts" in second.stdout
+
+    other = tiermem(home, "chat", "--agent", "b", "--embedder", "hashing",
+                    stdin="What am I allergic to?\n")
+    assert other.returncode == 0, other.stderr
+    assert "peanuts" not in other.stdout  # agents do not share memory
+
+
+@pytest.mark.parametrize("name", ["../x", "a/b", ".hidden", ""])
+def test_invalid_agent_names_are_refused(home: Path, name: str) -> None:
+    done = tiermem(home, "chat", "--agent", name, "--embedder", "hashing", stdin="hello\n")
+    assert done.returncode != 0
+    assert "invalid agent name" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not home.exists() or not any(home.rglob("memory.sqlite3"))
+
+
+def test_diagnostics_as_json(home: Path) -> None:
+    assert tiermem(home, "chat", "--agent", "a", "--embedder", "hashing",
+                   stdin="I am allergic to peanuts.\n").returncode == 0
+    done = tiermem(home, "diagnostics", "--agent", "a", "--format", "json",
+                   "--embedder", "hashing")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["core"]["facts"] == 1
+    assert report["interactions"] == 1
+    assert isinstance(report["red_flags"], list)
+
+
+def test_diagnostics_of_a_missing_agent_says_how_to_create_it(home: Path) -> None:
+    done = tiermem(home, "diagnostics", "--agent", "nobody", "--embedder", "hashing")
+    assert done.returncode == 1
+    assert "tiermem chat --agent nobody" in done.stderr
+
+
+def test_a_second_writer_is_refused_with_the_holders_pid(home: Path) -> None:
+    args = [sys.executable, "cli.py", "chat", "--agent", "a", "--embedder", "hashing"]
+    holder = subprocess.Popen(args, cwd=ROOT, env=cli_env(home), stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lock = home / "agents" / "a" / "writer.lock"
+        deadline = time.monotonic() + 30
+        while not (lock.exists() and lock.read_text().strip() == str(holder.pid)):
+            assert holder.poll() is None, holder.communicate()
+            assert time.monotonic() < deadline, "the first chat never took the lock"
+            time.sleep(0.05)
+        second = tiermem(home, "chat", "--agent", "a", "--embedder", "hashing", stdin="hi\n")
+        assert second.returncode != 0
+        assert f"process {holder.pid}" in second.stderr
+        assert "Traceback" not in second.stderr
+    finally:
+        _, err = holder.communicate("/exit\n", timeout=30)
+    assert holder.returncode == 0, err
+    # Once the holder has gone, the agent can be opened again.
+    assert tiermem(home, "chat", "--agent", "a", "--embedder", "hashing",
+                   stdin="hello\n").returncode == 0
+
+
+def test_chat_against_an_openai_compatible_server(home: Path) -> None:
+    with FakeOpenAIServer() as server:
+        server.enqueue_tool_calls([("core_memory_append",
+                                    json.dumps({"content": "User likes tea"}))],
+                                  usage=(120, 8))
+        server.enqueue_reply("I will remember that you like tea.", usage=(150, 9))
+        done = tiermem(home, "chat", "--agent", "a", "--embedder", "hashing", "--model",
+                       "fake-model", "--base-url", server.base_url, stdin="I like tea\n")
+        assert done.returncode == 0, done.stderr
+        assert len(server.requests) == 2 and server.requests[0]["model"] == "fake-model"
+    assert "core + User likes tea" in done.stdout
+    assert "I will remember that you like tea." in done.stdout
+    assert "tokens: 270 in, 17 out" in done.stdout
+
+
+def test_an_unreachable_model_is_reported_and_chat_still_exits_zero(home: Path) -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env_flags = ["--model", "m", "--base-url", f"http://127.0.0.1:{port}/v1"]
+    done = tiermem(home, "chat", "--agent", "a", "--embedder", "hashing", *env_flags,
+                   stdin="hello\n", timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "model error: could not reach" in done.stdout
+    assert "unanswered" in done.stdout
+
+
+def test_a_base_url_without_a_model_is_a_clear_error(home: Path) -> None:
+    done = tiermem(home, "chat", "--agent", "a", "--embedder", "hashing", "--base-url",
+                   "http://127.0.0.1:9/v1", stdin="hello\n")
+    assert done.returncode == 1
+    assert "no model" in done.stderr and "--model" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.slow
+def test_chat_with_the_default_local_embedder(home: Path) -> None:
+    first = tiermem(home, "chat", "--agent", "local", stdin="My dog is called Rex.\n",
+                    timeout=300)
+    assert first.returncode == 0, first.stderr
+    second = tiermem(home, "chat", "--agent", "local", stdin="What is my dog called?\n",
+                     timeout=300)
+    assert second.returncode == 0, second.stderr
+    assert "Rex" in second.stdout
+    assert "(offline" in second.stdout
+
+
+@pytest.mark.parametrize("value", ["0", "-5", "lots"])
+def test_a_bad_core_limit_is_a_usage_error(home: Path, value: str) -> None:
+    done = tiermem(home, "chat", "--agent", "a", "--embedder", "hashing", "--core-limit", value,
+                   stdin="hello\n")
+    assert done.returncode == 2
+    assert "--core-limit" in done.stderr and "Traceback" not in done.stderr
