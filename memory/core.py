@@ -6,10 +6,8 @@ This module keeps the facts in memory with an ``EvictionHeap`` and writes
 every change to the ``facts`` table; the hierarchy decides what eviction does
 with a victim (it moves it to archival).
 
-What counts as an access (``touch``): a re-assertion of the same fact, a
-replace that edits it, and a search hit the caller used (``query(touch=True)``).
-A fact is counted at most once per interaction, so repeating a planted fact
-within one turn cannot raise its frequency.
+How facts enter and leave core (access counting, promotion) is in
+memory/lifecycle.py.
 """
 
 from __future__ import annotations

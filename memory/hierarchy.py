@@ -23,6 +23,7 @@ from memory.core import CoreTier
 from memory.embeddings import Embedder, default_embedder
 from memory.errors import EmbedderMismatchError, InvalidInputError, MemoryLimitError
 from memory.extract import extract_facts, normalize_fact
+from memory.lifecycle import FactLifecycle
 from memory.policies import DEFAULT_TAU, EvictionPolicy, make_policy, score_at
 from memory.recall import NewMessage, RecallTier
 from memory.search import FusionWeights, fts_query
@@ -75,6 +76,7 @@ class HierarchicalMemory:
         self.hysteresis_window = hysteresis_window
         self.now = now
         self.store = Store(self.path)
+        self.lifecycle = FactLifecycle(self)
         try:
             # Set before _setup: shrinking core on open evicts and records history.
             self.counters = {"archival_searches": 0, "archival_searches_with_hits": 0}
@@ -142,7 +144,7 @@ class HierarchicalMemory:
         store.on_rollback(self._reload_tick)
         if self.core.used > self.core.limit:  # opened with a smaller limit than before
             with self.interaction():
-                self._make_room(None, 0)  # plan_room already counts the overflow
+                self.lifecycle.make_room(None, 0)  # plan_room already counts the overflow
 
     def _rewind_counters(self) -> None:
         if not self.store.in_transaction:
@@ -166,7 +168,7 @@ class HierarchicalMemory:
         evictions, promotions = self.store.execute(
             "SELECT coalesce(sum(evictions), 0), coalesce(sum(promotions), 0) FROM facts"
         ).fetchone()
-        self._totals = {"evictions": int(evictions), "promotions": int(promotions)}
+        self.totals = {"evictions": int(evictions), "promotions": int(promotions)}
 
     # -- lifecycle ------------------------------------------------------------------------
     def close(self) -> None:
@@ -222,13 +224,14 @@ class HierarchicalMemory:
         self.store.execute(
             "INSERT OR REPLACE INTO history VALUES (?,?,?,?,?,?,?,?,?)",
             (self._tick, self.now(), len(self.core), self.core.used, self.core.durable_count,
-             len(self.archival), len(self.recall), self._totals["evictions"],
-             self._totals["promotions"]),
+             len(self.archival), len(self.recall), self.totals["evictions"],
+             self.totals["promotions"]),
         )
         for key, value in self.counters.items():
             self.store.set_meta(key, value)
 
-    def _event(self, kind: str, fact: Fact | None, detail: str = "") -> None:
+    def record_event(self, kind: str, fact: Fact | None, detail: str = "") -> None:
+        """Log what happened to a fact (add, evict, promote, ...) for timelines and audits."""
         self.store.execute(
             "INSERT INTO events (tick, kind, fact_id, text, detail, created_at)"
             " VALUES (?,?,?,?,?,?)",
@@ -267,112 +270,8 @@ class HierarchicalMemory:
             )
         with self._write(advances_clock=True):
             if existing is not None:
-                return self._reassert(existing, durability)
-            now, clock = self.now(), self.clock_now()
-            fact = Fact(id=-1, text=text, durability=durability, created_at=now,
-                        created_tick=clock, last_access=clock, access_count=1, source=source,
-                        tokens=self.tokenizer.count(text), last_counted_tick=self._tick,
-                        entered_core_seq=self._next_seq())
-            victims = self.core.plan_room(fact, size)
-            if victims is None:
-                fact.tier = "archival"
-                self.core.insert(fact, norm)
-                fact.passage_id = self.archival.insert(
-                    text, source=source, created_at=now, fact_id=fact.id,
-                    tags=[durability])
-                self.core.save(fact)
-                self._event("bypass", fact, "core is full of facts the policy protects")
-                return fact.id
-            for victim in victims:
-                self._evict(victim)
-            self.core.insert(fact, norm)
-            self._event("add", fact, durability)
-            return fact.id
-
-    def _next_seq(self) -> int:
-        seq = int(self.store.get_meta("core_seq", "0") or 0) + 1
-        self.store.set_meta("core_seq", seq)
-        return seq
-
-    def _reassert(self, fact: Fact, durability: str) -> int:
-        if fact.tier == "core":
-            changed = fact.durability != durability
-            fact.durability = durability
-            self._touch(fact, force_save=changed)
-            if changed:
-                self._event("reclassify", fact, durability)
-        else:
-            if fact.durability != durability:
-                fact.durability = durability
-                self.core.save(fact)
-                self._event("reclassify", fact, durability)
-            self._archival_hit(fact)
-        return fact.id
-
-    def _touch(self, fact: Fact, force_save: bool = False) -> None:
-        if fact.last_counted_tick != self._tick:
-            fact.access_count += 1
-            fact.last_access = self.clock_now()
-            fact.last_counted_tick = self._tick
-        elif not force_save:
-            return
-        self.core.save(fact)
-
-    def _evict(self, fact: Fact) -> None:
-        now = self.now()
-        if fact.passage_id is None:
-            fact.passage_id = self.archival.insert(
-                fact.text, source=f"core:{fact.source}", created_at=fact.created_at,
-                was_in_core=True, evicted_at=now, fact_id=fact.id, tags=[fact.durability])
-        else:
-            stored = self.archival.get_many([fact.passage_id]).get(fact.passage_id)
-            changed = stored is not None and stored.text != fact.text
-            self.archival.mark_evicted(fact.passage_id, now, fact.text if changed else None)
-        fact.tier = "archival"
-        fact.evicted_at, fact.evicted_tick = now, float(self._tick)
-        fact.evictions += 1
-        self._totals["evictions"] += 1
-        fact.cycles += fact.promotions > 0
-        fact.hits_since_eviction = 0
-        self.core.save(fact)
-        self._event("evict", fact, f"policy={self.policy.name}")
-
-    def _make_room(self, incoming: Fact | None, extra: int, exclude: int | None = None) -> bool:
-        probe = incoming or Fact(id=-1, text="", durability="durable", created_at=0,
-                                 created_tick=0, last_access=0, access_count=1, source="",
-                                 tokens=0)
-        victims = self.core.plan_room(probe, extra, exclude=exclude)
-        if victims is None:
-            return False
-        for victim in victims:
-            self._evict(victim)
-        return True
-
-    def _archival_hit(self, fact: Fact) -> None:
-        """A re-assertion or used search hit of an archived fact; may promote it back."""
-        if fact.last_counted_tick == self._tick:
-            return
-        fact.last_counted_tick = self._tick
-        fact.hits_since_eviction += 1
-        recent = (
-            fact.evicted_tick is not None
-            and self._tick - fact.evicted_tick < self.hysteresis_window
-        )
-        needed = self.recent_promote_hits if recent else self.promote_hits
-        if fact.hits_since_eviction >= needed and self.core.size(fact) <= self.core.limit:
-            fact.access_count += 1
-            fact.last_access = self.clock_now()
-            if self._make_room(fact, self.core.size(fact)):
-                fact.tier = "core"
-                fact.promotions += 1
-                self._totals["promotions"] += 1
-                fact.hits_since_eviction = 0
-                fact.entered_core_seq = self._next_seq()
-                self.core.save(fact)
-                self._event("promote", fact, f"after {needed} hits")
-                return
-            fact.access_count -= 1
-        self.core.save(fact)
+                return self.lifecycle.reassert(existing, durability)
+            return self.lifecycle.admit(text, norm, durability, source, size)
 
     def replace_in_core(self, old_content: str, new_content: str) -> int:
         """Edit the one core fact containing ``old_content``; returns its id.
@@ -395,37 +294,8 @@ class HierarchicalMemory:
             raise InvalidInputError(
                 f"{old!r} matches more than one place ({listed}); quote more of the fact"
             )
-        fact = matches[0]
-        new_text = fact.text.replace(old, new_content, 1).strip()
         with self._write():
-            if not new_text:
-                self._evict(fact)
-                self._event("retire", fact, "emptied by replace")
-                return fact.id
-            new_text = clean_text(new_text, "new fact text")
-            norm = normalize_fact(new_text) or new_text.casefold()
-            other = self.core.find_by_norm(norm)
-            if other is not None and other.id != fact.id:
-                raise InvalidInputError(
-                    f"memory already has that fact (#{other.id}, in {other.tier}); "
-                    f"replace this one with '' instead"
-                )
-            new_size = self.core.size_of_text(new_text)
-            if new_size > self.core.limit:
-                raise MemoryLimitError(
-                    f"the edited fact is {new_size} {self.core.unit}; core holds {self.core.limit}"
-                )
-            edited = Fact(**{**fact.to_dict(), "text": new_text})
-            if not self._make_room(edited, new_size - self.core.size(fact), exclude=fact.id):
-                raise MemoryLimitError(
-                    "the edit does not fit: every fact that could make room is protected by "
-                    f"the {self.policy.name} policy; shorten the edit or remove a fact first"
-                )
-            fact.text, fact.tokens = new_text, self.tokenizer.count(new_text)
-            self._touch(fact, force_save=True)
-            self.core.save(fact, norm=norm)
-            self._event("replace", fact, old)
-            return fact.id
+            return self.lifecycle.edit(matches[0], old, new_content)
 
     def fact(self, fact_id: int) -> Fact | None:
         """A fact by id, in core or archived."""
@@ -521,9 +391,9 @@ class HierarchicalMemory:
                     if fact is None:
                         continue
                     if fact.tier == "core":
-                        self._touch(fact)
+                        self.lifecycle.touch(fact)
                     else:
-                        self._archival_hit(fact)
+                        self.lifecycle.archival_hit(fact)
         return hits
 
     def _core_hits(self, q: str, k: int) -> list[Hit]:

@@ -21,6 +21,7 @@ from bench.crash import verify_home
 from memory import HashingEmbedder, HierarchicalMemory, policies
 from memory.archival import ArchivalTier
 from memory.core import CoreTier
+from memory.lifecycle import FactLifecycle
 from memory.types import Fact
 from memory.vector_index import VectorIndex
 
@@ -160,13 +161,14 @@ def test_crash_audit_reports_lost_ops_and_a_faiss_index_out_of_step(
 
 
 def test_timing_fails_when_eviction_cost_grows_with_core(monkeypatch: pytest.MonkeyPatch) -> None:
-    evict = HierarchicalMemory._evict
+    evict = FactLifecycle.evict
 
-    def linear(self: HierarchicalMemory, fact: Fact) -> None:
-        sorted(self.core._facts.values(), key=lambda f: self.policy.key(f))  # an O(n) scan
+    def linear(self: FactLifecycle, fact: Fact) -> None:
+        core = self.memory.core
+        sorted(core._facts.values(), key=lambda f: self.memory.policy.key(f))  # an O(n) scan
         evict(self, fact)
 
-    monkeypatch.setattr(HierarchicalMemory, "_evict", linear)
+    monkeypatch.setattr(FactLifecycle, "evict", linear)
     result = battery.CHECKS["timing"](QUICK)
     assert not result.passed
     assert result.figures["eviction"]["ratio_p50"] >= 2

@@ -92,8 +92,8 @@ class EvictionRecorder:
     def __init__(self, m: HierarchicalMemory) -> None:
         self.m = m
         self.records: list[tuple[Fact, list[Fact], float]] = []
-        self._original = m._evict
-        m._evict = self._evict  # type: ignore[method-assign]
+        self._original = m.lifecycle.evict
+        m.lifecycle.evict = self._evict  # type: ignore[method-assign]
 
     def _evict(self, fact: Fact) -> None:
         core = [Fact(**f.to_dict()) for f in self.m.core]

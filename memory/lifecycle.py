@@ -1,0 +1,178 @@
+"""What happens to a fact: admission to core, eviction to archival, promotion back, edits.
+
+What counts as an access of a core fact (``touch``): a re-assertion of the
+same normalised text, a replace that edits it, and a search hit the caller
+used (``HierarchicalMemory.query(touch=True)``). A fact counts at most once
+per interaction, so repeating a planted fact within one turn cannot raise its
+frequency. For an archived fact the same events count as *hits* toward
+promotion: it returns to core after ``promote_hits`` hits, or
+``recent_promote_hits`` if it was evicted within ``hysteresis_window``
+interactions, so a fact cannot flap between the tiers.
+
+Every method runs inside the caller's transaction; the hierarchy validates
+input first, so a rejected edit raises before anything here mutates.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from memory.errors import InvalidInputError, MemoryLimitError
+from memory.extract import normalize_fact
+from memory.types import Fact
+from memory.validation import clean_text
+
+if TYPE_CHECKING:
+    from memory.hierarchy import HierarchicalMemory
+
+
+class FactLifecycle:
+    """The moves of facts between core and archival for one memory."""
+
+    def __init__(self, memory: HierarchicalMemory) -> None:
+        self.memory = memory
+
+    def admit(self, text: str, norm: str, durability: str, source: str, size: int) -> int:
+        """A new fact: into core, evicting per policy, or straight to archival if protected."""
+        m = self.memory
+        now, clock = m.now(), m.clock_now()
+        fact = Fact(id=-1, text=text, durability=durability, created_at=now,
+                    created_tick=clock, last_access=clock, access_count=1, source=source,
+                    tokens=m.tokenizer.count(text), last_counted_tick=m.tick,
+                    entered_core_seq=self.next_seq())
+        victims = m.core.plan_room(fact, size)
+        if victims is None:
+            fact.tier = "archival"
+            m.core.insert(fact, norm)
+            fact.passage_id = m.archival.insert(
+                text, source=source, created_at=now, fact_id=fact.id, tags=[durability])
+            m.core.save(fact)
+            m.record_event("bypass", fact, "core is full of facts the policy protects")
+            return fact.id
+        for victim in victims:
+            self.evict(victim)
+        m.core.insert(fact, norm)
+        m.record_event("add", fact, durability)
+        return fact.id
+
+    def next_seq(self) -> int:
+        store = self.memory.store
+        seq = int(store.get_meta("core_seq", "0") or 0) + 1
+        store.set_meta("core_seq", seq)
+        return seq
+
+    def reassert(self, fact: Fact, durability: str) -> int:
+        """The same fact stated again: an access (in core) or a hit (in archival)."""
+        m = self.memory
+        changed = fact.durability != durability
+        fact.durability = durability
+        if fact.tier == "core":
+            self.touch(fact, force_save=changed)
+        elif changed:
+            m.core.save(fact)
+        if changed:
+            m.record_event("reclassify", fact, durability)
+        if fact.tier != "core":
+            self.archival_hit(fact)
+        return fact.id
+
+    def touch(self, fact: Fact, force_save: bool = False) -> None:
+        """Count an access of a core fact, once per interaction."""
+        m = self.memory
+        if fact.last_counted_tick != m.tick:
+            fact.access_count += 1
+            fact.last_access = m.clock_now()
+            fact.last_counted_tick = m.tick
+        elif not force_save:
+            return
+        m.core.save(fact)
+
+    def evict(self, fact: Fact) -> None:
+        """Move a core fact to archival (its passage is created or updated), never delete it."""
+        m = self.memory
+        now = m.now()
+        if fact.passage_id is None:
+            fact.passage_id = m.archival.insert(
+                fact.text, source=f"core:{fact.source}", created_at=fact.created_at,
+                was_in_core=True, evicted_at=now, fact_id=fact.id, tags=[fact.durability])
+        else:
+            stored = m.archival.get_many([fact.passage_id]).get(fact.passage_id)
+            changed = stored is not None and stored.text != fact.text
+            m.archival.mark_evicted(fact.passage_id, now, fact.text if changed else None)
+        fact.tier = "archival"
+        fact.evicted_at, fact.evicted_tick = now, float(m.tick)
+        fact.evictions += 1
+        m.totals["evictions"] += 1
+        fact.cycles += fact.promotions > 0
+        fact.hits_since_eviction = 0
+        m.core.save(fact)
+        m.record_event("evict", fact, f"policy={m.policy.name}")
+
+    def make_room(self, incoming: Fact | None, extra: int, exclude: int | None = None) -> bool:
+        """Evict what the policy allows so ``extra`` more units fit; False if it cannot."""
+        probe = incoming or Fact(id=-1, text="", durability="durable", created_at=0,
+                                 created_tick=0, last_access=0, access_count=1, source="",
+                                 tokens=0)
+        victims = self.memory.core.plan_room(probe, extra, exclude=exclude)
+        if victims is None:
+            return False
+        for victim in victims:
+            self.evict(victim)
+        return True
+
+    def archival_hit(self, fact: Fact) -> None:
+        """A re-assertion or used search hit of an archived fact; may promote it back."""
+        m = self.memory
+        if fact.last_counted_tick == m.tick:
+            return
+        fact.last_counted_tick = m.tick
+        fact.hits_since_eviction += 1
+        recent = fact.evicted_tick is not None and m.tick - fact.evicted_tick < m.hysteresis_window
+        needed = m.recent_promote_hits if recent else m.promote_hits
+        if fact.hits_since_eviction >= needed and m.core.size(fact) <= m.core.limit:
+            fact.access_count += 1
+            fact.last_access = m.clock_now()
+            if self.make_room(fact, m.core.size(fact)):
+                fact.tier = "core"
+                fact.promotions += 1
+                m.totals["promotions"] += 1
+                fact.hits_since_eviction = 0
+                fact.entered_core_seq = self.next_seq()
+                m.core.save(fact)
+                m.record_event("promote", fact, f"after {needed} hits")
+                return
+            fact.access_count -= 1
+        m.core.save(fact)
+
+    def edit(self, fact: Fact, old: str, new_content: str) -> int:
+        """Replace ``old`` in a core fact; an empty result retires the fact to archival."""
+        m = self.memory
+        new_text = fact.text.replace(old, new_content, 1).strip()
+        if not new_text:
+            self.evict(fact)
+            m.record_event("retire", fact, "emptied by replace")
+            return fact.id
+        new_text = clean_text(new_text, "new fact text")
+        norm = normalize_fact(new_text) or new_text.casefold()
+        other = m.core.find_by_norm(norm)
+        if other is not None and other.id != fact.id:
+            raise InvalidInputError(
+                f"memory already has that fact (#{other.id}, in {other.tier}); "
+                f"replace this one with '' instead"
+            )
+        new_size = m.core.size_of_text(new_text)
+        if new_size > m.core.limit:
+            raise MemoryLimitError(
+                f"the edited fact is {new_size} {m.core.unit}; core holds {m.core.limit}"
+            )
+        edited = Fact(**{**fact.to_dict(), "text": new_text})
+        if not self.make_room(edited, new_size - m.core.size(fact), exclude=fact.id):
+            raise MemoryLimitError(
+                "the edit does not fit: every fact that could make room is protected by "
+                f"the {m.policy.name} policy; shorten the edit or remove a fact first"
+            )
+        fact.text, fact.tokens = new_text, m.tokenizer.count(new_text)
+        self.touch(fact, force_save=True)
+        m.core.save(fact, norm=norm)
+        m.record_event("replace", fact, old)
+        return fact.id
