@@ -158,3 +158,13 @@ def test_a_message_too_big_for_the_window_is_an_error_not_a_crash(
     text = out.getvalue()
     assert "error:" in text and "window is 2000" in text
     assert "short is fine" in text
+
+
+def test_interactive_multi_line_paste_is_one_message(memory: HierarchicalMemory) -> None:
+    pasted = "\x1b[200~I am allergic to peanuts.\nMy name is Ada.\x1b[201~\r\x04"
+    code, _ = _interactive(memory, pasted)
+    assert code == 0
+    users = [r for r in memory.recall.iter_rows() if r["role"] == "user"]
+    assert [u["content"] for u in users] == ["I am allergic to peanuts.\nMy name is Ada."]
+    assert sorted(f.text for f in memory.core) == ["User is allergic to peanuts",
+                                                   "User's name is Ada"]
