@@ -20,8 +20,9 @@ import re
 from typing import Any
 
 from agent.llm import Completion, ToolCall
-from memory.extract import extract_facts, is_question, split_sentences
+from memory.extract import extract_facts, is_question
 from memory.search import query_terms
+from memory.sentences import split_sentences
 
 NAME = "offline policy (rule-based, no language model)"
 LONG_TEXT_CHARS = 600

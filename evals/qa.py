@@ -127,7 +127,8 @@ def locomo_f1(prediction: str, reference: str, category: int) -> float:
 
 
 def make_llm(model: str | None, base_url: str | None) -> LLMClient:
-    from agent.openai_client import OpenAIClient, resolve_llm_config
+    from agent.config import resolve_llm_config
+    from agent.openai_client import OpenAIClient
 
     config = resolve_llm_config(model, base_url)
     if config is None:

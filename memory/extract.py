@@ -7,20 +7,14 @@ function over strings; the regular expressions are compiled once at import.
 
 Per sentence, ``extract_facts`` does this, in order:
 
-1. ``split_sentences`` cuts the text at ``. ! ? ;`` followed by whitespace or
-   the end, and at newlines. A dot not followed by whitespace never ends a
-   sentence, so decimals (3.5, 99.95%), versions (v1.2.3), IPs, hostnames
-   (eu-west-1.example.com) and paths (/var/log/app.log) stay whole. Known
-   abbreviations (e.g., i.e., Dr., Mr., vs., St.) and single initials do not
-   end a sentence; a few (etc., a.m., U.S.) end one only when a capitalised
-   word follows. A bullet line ("- x", "* x", "1. x") is its own sentence,
-   with the marker removed. Fragments without a letter or digit are dropped.
-2. Machine text is kept verbatim (trimmed to ``MAX_FACT_CHARS``) and is
-   short-lived: a line starting with a shell prompt ("$ ", "> "); a line
-   starting with kubectl, helm, systemctl or journalctl, or with ssh, grep,
-   tail or curl followed by a flag, a path, a URL or user@host; or a line
-   carrying both a timestamp (HH:MM:SS or ISO) and an upper-case log level
-   (ERROR, WARN, ...). Semicolons inside such a line do not split it.
+1. ``split_sentences`` (memory/sentences.py) cuts the text at ``. ! ? ;``
+   followed by whitespace or the end, and at newlines, keeping decimals,
+   versions, hostnames, paths and abbreviations whole; a bullet line is its
+   own sentence. That module's docstring has the exact rules.
+2. Machine text (``machine_cue`` in memory/sentences.py: a line starting
+   with a shell prompt, a command line, or a log line with a timestamp and a
+   log level) is kept verbatim (trimmed to ``MAX_FACT_CHARS``) and is
+   short-lived.
 3. Not facts: questions (``is_question``), greetings and acknowledgements
    ("hi", "thanks!", "ok", "sounds good"), fragments of fewer than two
    words, and requests to the assistant ("please ...", "remind me ...",
@@ -95,6 +89,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memory.sentences import (
+    CLOSERS,
+    HAS_ALNUM,
+    TIMESTAMP,
+    machine_cue,
+    split_sentences,
+    strip_terminator,
+)
 from memory.types import Durability
 
 __all__ = [
@@ -104,7 +106,6 @@ __all__ = [
     "extract_facts",
     "is_question",
     "normalize_fact",
-    "split_sentences",
 ]
 
 #: Longest fact text kept; core is token-bounded, and a pasted paragraph is not one fact.
@@ -125,123 +126,6 @@ class ExtractedFact:
 
 _IGNORECASE = re.IGNORECASE
 _APOS = "['’]"
-
-# ---------------------------------------------------------------------------
-# Sentence splitting
-
-_BULLET = re.compile(r"^(?:[-*•+]|\d{1,3}[.)])\s+")
-# Anchored to the start of a run of terminators and possessive, so a long run of dots
-# is scanned once rather than once per dot.
-_TERMINATOR = re.compile(r"(?<![.!?;…])[.!?;…]++[\"'”’)\]]*+(?=\s|$)")
-_CLOSERS = "\"'”’)]"
-_NEXT_VISIBLE = re.compile(r"\s*(\S)")
-_HAS_ALNUM = re.compile(r"[^\W_]")
-_DOTTED_INITIALISM = re.compile(r"(?:[^\W\d_]\.){2,}")
-
-# These precede more of the same sentence (a name, an example), so their dot never ends it.
-_NEVER_SPLIT = frozenset(
-    {"e.g.", "i.e.", "eg.", "ie.", "dr.", "mr.", "mrs.", "ms.", "prof.", "st.", "vs.", "cf.",
-     "approx.", "fig.", "no.", "sgt.", "capt.", "lt.", "mt.", "ft."}
-)
-# These often close a sentence too, so only a capitalised next word makes their dot a boundary.
-_SPLIT_IF_CAPITAL_FOLLOWS = frozenset(
-    {"etc.", "a.m.", "p.m.", "inc.", "ltd.", "co.", "corp.", "jr.", "sr.", "u.s.", "u.k."}
-)
-
-
-def _last_token(text: str, end: int) -> str:
-    # Walks back from ``end`` instead of searching from the start, which would make
-    # splitting quadratic in the length of a line full of abbreviations.
-    start = end
-    while start > 0 and not text[start - 1].isspace():
-        start -= 1
-    return text[start:end]
-
-
-def _is_abbreviation(token: str) -> bool:
-    low = token.casefold()
-    return (
-        low in _NEVER_SPLIT
-        or low in _SPLIT_IF_CAPITAL_FOLLOWS
-        or _DOTTED_INITIALISM.fullmatch(low) is not None
-        or (len(token) == 2 and token[0].isupper())
-    )
-
-
-def _dot_is_not_a_boundary(line: str, match: re.Match[str]) -> bool:
-    if match.group().rstrip(_CLOSERS) != ".":
-        return False
-    word = _last_token(line, match.start())
-    if not word:
-        return False
-    token = word.lstrip("([{\"'“‘") + "."
-    low = token.casefold()
-    if low in _NEVER_SPLIT:
-        return True
-    if len(token) == 2 and token[0].isupper():
-        return True
-    if low in _SPLIT_IF_CAPITAL_FOLLOWS or _DOTTED_INITIALISM.fullmatch(low):
-        following = _NEXT_VISIBLE.match(line, match.end())
-        return not (following and following.group(1).isupper())
-    return False
-
-
-def _split_line(line: str) -> list[str]:
-    pieces: list[str] = []
-    start = 0
-    for match in _TERMINATOR.finditer(line):
-        if _dot_is_not_a_boundary(line, match):
-            continue
-        pieces.append(line[start:match.end()].strip())
-        start = match.end()
-    pieces.append(line[start:].strip())
-    return pieces
-
-
-# ---------------------------------------------------------------------------
-# Machine text: commands and log lines
-
-_PROMPT_LINE = re.compile(r"^[$>]\s")
-# ssh, grep, tail and curl are also English words ("tail of the log", "ssh into the box"),
-# so they count as a command only with an argument that looks like one.
-_COMMAND_LINE = re.compile(
-    r"^(?:sudo\s+)?(?:"
-    r"(?:kubectl|journalctl|systemctl|helm)\s+\S"
-    r"|(?:ssh|grep|tail|curl)\s+(?:[-/~\"'$]|[^\s@./=:]*[@./=:])"
-    r")"
-)
-_TIMESTAMP = re.compile(
-    r"\b\d{1,2}:\d{2}:\d{2}\b|\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}"
-)
-_LOG_LEVEL = re.compile(
-    r"\b(?:ERROR|ERR|WARN|WARNING|FATAL|CRITICAL|CRIT|PANIC|INFO|DEBUG|TRACE)\b"
-)
-
-
-def _machine_cue(line: str) -> str | None:
-    if _PROMPT_LINE.match(line):
-        return "command prompt"
-    if _COMMAND_LINE.match(line):
-        return "command line"
-    if _TIMESTAMP.search(line) and _LOG_LEVEL.search(line):
-        return "log line"
-    return None
-
-
-def split_sentences(text: str) -> list[str]:
-    """Split ``text`` into sentences, each stripped and keeping its terminator.
-
-    See the module docstring for what does and does not end a sentence.
-    """
-    sentences: list[str] = []
-    for raw_line in text.splitlines():
-        line = _BULLET.sub("", raw_line.strip(), count=1).strip()
-        if not line:
-            continue
-        pieces = [line] if _machine_cue(line) else _split_line(line)
-        sentences.extend(p for p in pieces if _HAS_ALNUM.search(p))
-    return sentences
-
 
 # ---------------------------------------------------------------------------
 # Durability cues. Order inside each list is priority (see the module docstring).
@@ -276,7 +160,7 @@ _STRONG_SHORT_LIVED = _cues(
     ("shell", r"\bshell\b"),
     ("seeing", r"\bseeing\b"),
     ("spiking", r"\bspik(?:ing|ed)\b"),
-    ("timestamp", _TIMESTAMP.pattern),
+    ("timestamp", TIMESTAMP.pattern),
 )
 
 _DURABLE = _cues(
@@ -446,7 +330,7 @@ def is_question(sentence: str) -> bool:
     region", not "What I need is coffee"), or with an auxiliary followed by a
     subject ("Is the api up", not "Do not deploy on Fridays").
     """
-    text = sentence.strip().rstrip(_CLOSERS + " ")
+    text = sentence.strip().rstrip(CLOSERS + " ")
     if not text:
         return False
     if text.endswith(("?", "？")):
@@ -521,23 +405,12 @@ def _third_person(text: str, speaker: str) -> str:
 # Cleaning
 
 _OPEN_TO_CLOSE = {'"': '"', "'": "'", "“": "”", "‘": "’", "«": "»", "(": ")"}
-_TRAILING = " \t.!;:,…"
-
-
-def _strip_terminal(text: str) -> str:
-    core = text.rstrip(_TRAILING)
-    if core != text and text[len(core)] == ".":
-        token = _last_token(core, len(core))
-        # "12 Elm St." keeps its dot: it belongs to the word, not the sentence.
-        if token and _is_abbreviation(token + "."):
-            core += "."
-    return core
 
 
 def _clean(sentence: str) -> str:
-    text = _strip_terminal(sentence.strip())
+    text = strip_terminator(sentence.strip())
     if len(text) >= 2 and _OPEN_TO_CLOSE.get(text[0]) == text[-1]:
-        text = _strip_terminal(text[1:-1].strip())
+        text = strip_terminator(text[1:-1].strip())
     return text
 
 
@@ -556,7 +429,7 @@ def classify_durability(sentence: str) -> tuple[Durability, str | None]:
     "remember", ...), or is None when nothing matched and the default applied.
     """
     text = sentence.strip()
-    machine = _machine_cue(text)
+    machine = machine_cue(text)
     if machine is not None:
         return SHORT_LIVED, machine
     strong = _first_cue(_STRONG_SHORT_LIVED, text)
@@ -576,7 +449,7 @@ def classify_durability(sentence: str) -> tuple[Durability, str | None]:
 
 def _fact_from_sentence(sentence: str, speaker: str) -> ExtractedFact | None:
     raw = sentence.strip()
-    machine = _machine_cue(raw)
+    machine = machine_cue(raw)
     if machine is not None:
         text = _trim(raw)
         return ExtractedFact(text, SHORT_LIVED, machine) if text else None
@@ -601,7 +474,7 @@ def _fact_from_sentence(sentence: str, speaker: str) -> ExtractedFact | None:
     if len(_WORD.findall(body)) < 2 or _is_filler(body):
         return None
     text = _trim(_third_person(body, speaker))
-    if not _HAS_ALNUM.search(text):
+    if not HAS_ALNUM.search(text):
         return None
     durability, cue = classify_durability(statement)
     return ExtractedFact(text, durability, cue)

@@ -18,6 +18,7 @@ import cli
 from bench import battery
 from bench.battery import CHECKS, BatteryOptions, run_battery, select_checks
 from bench.crash import verify_home
+from bench.snapshot_check import check_snapshot_roundtrip
 from memory import HashingEmbedder, HierarchicalMemory, policies
 from memory.archival import ArchivalTier
 from memory.core import CoreTier
@@ -137,7 +138,7 @@ def test_snapshot_roundtrip_fails_when_a_snapshot_loses_access_counts(
         return data
 
     monkeypatch.setattr(HierarchicalMemory, "snapshot", lossy)
-    result = battery.check_snapshot_roundtrip(QUICK)
+    result = check_snapshot_roundtrip(QUICK)
     assert not result.passed
     assert result.figures["mismatches"] > 0
     assert "access_count" in result.detail

@@ -15,8 +15,8 @@ from memory.extract import (
     extract_facts,
     is_question,
     normalize_fact,
-    split_sentences,
 )
+from memory.sentences import split_sentences
 
 
 def only_fact(text: str, speaker: str = "User") -> ExtractedFact:

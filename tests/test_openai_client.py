@@ -13,6 +13,14 @@ from typing import Any
 import pytest
 from fake_openai import FakeOpenAIServer, fake_embedding
 
+from agent.config import (
+    OPENAI_API_BASE_URL,
+    PLACEHOLDER_API_KEY,
+    LLMConfig,
+    default_context_window,
+    normalize_base_url,
+    resolve_llm_config,
+)
 from agent.errors import (
     LLMConfigError,
     ProviderError,
@@ -20,15 +28,7 @@ from agent.errors import (
     ScriptUnusedError,
 )
 from agent.llm import Completion, LLMClient, ToolCall, Usage
-from agent.openai_client import (
-    OPENAI_API_BASE_URL,
-    PLACEHOLDER_API_KEY,
-    LLMConfig,
-    OpenAIClient,
-    default_context_window,
-    normalize_base_url,
-    resolve_llm_config,
-)
+from agent.openai_client import OpenAIClient
 from agent.scripted import ScriptedModel, call, calls, raw_call, reply
 
 MESSAGES: list[dict[str, Any]] = [

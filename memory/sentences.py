@@ -1,0 +1,178 @@
+"""Sentence splitting and machine-text detection for the offline fact extractor.
+
+Everything here is a pure function over strings; the regular expressions are
+compiled once at import.
+
+``split_sentences`` cuts the text at ``. ! ? ;`` followed by whitespace or the
+end, and at newlines. A dot not followed by whitespace never ends a sentence,
+so decimals (3.5, 99.95%), versions (v1.2.3), IPs, hostnames
+(eu-west-1.example.com) and paths (/var/log/app.log) stay whole. Known
+abbreviations (e.g., i.e., Dr., Mr., vs., St.) and single initials do not end
+a sentence; a few (etc., a.m., U.S.) end one only when a capitalised word
+follows. A bullet line ("- x", "* x", "1. x") is its own sentence, with the
+marker removed. Fragments without a letter or digit are dropped.
+
+``machine_cue`` recognises machine text, which is never split: a line
+starting with a shell prompt ("$ ", "> "); a line starting with kubectl,
+helm, systemctl or journalctl, or with ssh, grep, tail or curl followed by a
+flag, a path, a URL or user@host; or a line carrying both a timestamp
+(HH:MM:SS or ISO) and an upper-case log level (ERROR, WARN, ...). Semicolons
+inside such a line do not split it.
+
+``strip_terminator`` removes a sentence's closing punctuation, but keeps the
+dot of an abbreviation ("12 Elm St.") because it belongs to the word.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "CLOSERS",
+    "HAS_ALNUM",
+    "TIMESTAMP",
+    "machine_cue",
+    "split_sentences",
+    "strip_terminator",
+]
+
+# ---------------------------------------------------------------------------
+# Sentence splitting
+
+_BULLET = re.compile(r"^(?:[-*•+]|\d{1,3}[.)])\s+")
+# Anchored to the start of a run of terminators and possessive, so a long run of dots
+# is scanned once rather than once per dot.
+_TERMINATOR = re.compile(r"(?<![.!?;…])[.!?;…]++[\"'”’)\]]*+(?=\s|$)")
+#: Closing quotes and brackets that may follow a sentence's terminator.
+CLOSERS = "\"'”’)]"
+_NEXT_VISIBLE = re.compile(r"\s*(\S)")
+#: Matches a letter or digit; text without one is not a sentence or a fact.
+HAS_ALNUM = re.compile(r"[^\W_]")
+_DOTTED_INITIALISM = re.compile(r"(?:[^\W\d_]\.){2,}")
+
+# These precede more of the same sentence (a name, an example), so their dot never ends it.
+_NEVER_SPLIT = frozenset(
+    {"e.g.", "i.e.", "eg.", "ie.", "dr.", "mr.", "mrs.", "ms.", "prof.", "st.", "vs.", "cf.",
+     "approx.", "fig.", "no.", "sgt.", "capt.", "lt.", "mt.", "ft."}
+)
+# These often close a sentence too, so only a capitalised next word makes their dot a boundary.
+_SPLIT_IF_CAPITAL_FOLLOWS = frozenset(
+    {"etc.", "a.m.", "p.m.", "inc.", "ltd.", "co.", "corp.", "jr.", "sr.", "u.s.", "u.k."}
+)
+
+
+def _last_token(text: str, end: int) -> str:
+    # Walks back from ``end`` instead of searching from the start, which would make
+    # splitting quadratic in the length of a line full of abbreviations.
+    start = end
+    while start > 0 and not text[start - 1].isspace():
+        start -= 1
+    return text[start:end]
+
+
+def _is_abbreviation(token: str) -> bool:
+    low = token.casefold()
+    return (
+        low in _NEVER_SPLIT
+        or low in _SPLIT_IF_CAPITAL_FOLLOWS
+        or _DOTTED_INITIALISM.fullmatch(low) is not None
+        or (len(token) == 2 and token[0].isupper())
+    )
+
+
+def _dot_is_not_a_boundary(line: str, match: re.Match[str]) -> bool:
+    if match.group().rstrip(CLOSERS) != ".":
+        return False
+    word = _last_token(line, match.start())
+    if not word:
+        return False
+    token = word.lstrip("([{\"'“‘") + "."
+    low = token.casefold()
+    if low in _NEVER_SPLIT:
+        return True
+    if len(token) == 2 and token[0].isupper():
+        return True
+    if low in _SPLIT_IF_CAPITAL_FOLLOWS or _DOTTED_INITIALISM.fullmatch(low):
+        following = _NEXT_VISIBLE.match(line, match.end())
+        return not (following and following.group(1).isupper())
+    return False
+
+
+def _split_line(line: str) -> list[str]:
+    pieces: list[str] = []
+    start = 0
+    for match in _TERMINATOR.finditer(line):
+        if _dot_is_not_a_boundary(line, match):
+            continue
+        pieces.append(line[start:match.end()].strip())
+        start = match.end()
+    pieces.append(line[start:].strip())
+    return pieces
+
+
+# ---------------------------------------------------------------------------
+# Machine text: commands and log lines
+
+_PROMPT_LINE = re.compile(r"^[$>]\s")
+# ssh, grep, tail and curl are also English words ("tail of the log", "ssh into the box"),
+# so they count as a command only with an argument that looks like one.
+_COMMAND_LINE = re.compile(
+    r"^(?:sudo\s+)?(?:"
+    r"(?:kubectl|journalctl|systemctl|helm)\s+\S"
+    r"|(?:ssh|grep|tail|curl)\s+(?:[-/~\"'$]|[^\s@./=:]*[@./=:])"
+    r")"
+)
+#: A clock time (HH:MM:SS) or an ISO date and time.
+TIMESTAMP = re.compile(
+    r"\b\d{1,2}:\d{2}:\d{2}\b|\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}"
+)
+_LOG_LEVEL = re.compile(
+    r"\b(?:ERROR|ERR|WARN|WARNING|FATAL|CRITICAL|CRIT|PANIC|INFO|DEBUG|TRACE)\b"
+)
+
+
+def machine_cue(line: str) -> str | None:
+    """Which kind of machine text ``line`` is, or None for prose.
+
+    The kinds are "command prompt", "command line" and "log line"; see the
+    module docstring for the rules.
+    """
+    if _PROMPT_LINE.match(line):
+        return "command prompt"
+    if _COMMAND_LINE.match(line):
+        return "command line"
+    if TIMESTAMP.search(line) and _LOG_LEVEL.search(line):
+        return "log line"
+    return None
+
+
+def split_sentences(text: str) -> list[str]:
+    """Split ``text`` into sentences, each stripped and keeping its terminator.
+
+    See the module docstring for what does and does not end a sentence.
+    """
+    sentences: list[str] = []
+    for raw_line in text.splitlines():
+        line = _BULLET.sub("", raw_line.strip(), count=1).strip()
+        if not line:
+            continue
+        pieces = [line] if machine_cue(line) else _split_line(line)
+        sentences.extend(p for p in pieces if HAS_ALNUM.search(p))
+    return sentences
+
+
+# ---------------------------------------------------------------------------
+# Terminators
+
+_TRAILING = " \t.!;:,…"
+
+
+def strip_terminator(text: str) -> str:
+    """``text`` without trailing whitespace and ``. ! ; : , …``, keeping an abbreviation's dot."""
+    core = text.rstrip(_TRAILING)
+    if core != text and text[len(core)] == ".":
+        token = _last_token(core, len(core))
+        # "12 Elm St." keeps its dot: it belongs to the word, not the sentence.
+        if token and _is_abbreviation(token + "."):
+            core += "."
+    return core
