@@ -74,6 +74,11 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--json", type=Path, metavar="PATH", help="also write the results here")
     bench.add_argument("--policy", default="freq_recency_durable",
                        help="the eviction policy under test (default freq_recency_durable)")
+    bench.add_argument("--perf", action="store_true",
+                       help="performance comparison against ChromaDB and this machine's limits")
+    bench.add_argument("--sizes", metavar="N,N",
+                       help="--perf: archival sizes; recall and core sizes follow (default "
+                            "10000,100000)")
 
     _add_eval_parser(sub)
 
@@ -105,10 +110,11 @@ def _fail(message: str, code: int = 1) -> int:
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
+    from agent.config import resolve_llm_config
     from agent.home import agent_home
     from agent.loop import Agent
     from agent.offline import OfflinePolicy
-    from agent.openai_client import OpenAIClient, resolve_llm_config
+    from agent.openai_client import OpenAIClient
     from agent.repl import ChatRepl
     from memory import HierarchicalMemory
 
@@ -175,7 +181,8 @@ def cmd_scenario(args: argparse.Namespace) -> int:
         return _fail(f"no scenario named {args.name!r}; choose one of {', '.join(scenarios)}", 2)
     llm = None
     if args.model or args.base_url:
-        from agent.openai_client import OpenAIClient, resolve_llm_config
+        from agent.config import resolve_llm_config
+        from agent.openai_client import OpenAIClient
 
         config = resolve_llm_config(args.model, args.base_url)
         llm = OpenAIClient.from_config(config) if config else None
@@ -204,6 +211,12 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
         return _fail(str(exc), 2)
     if args.json and not args.json.parent.is_dir():
         return _fail(f"cannot write {args.json}: {args.json.parent} is not a directory", 2)
+    if args.perf or args.sizes:
+        if not args.perf:
+            return _fail("--sizes goes with --perf", 2)
+        from bench.perf import main as perf_main
+
+        return perf_main(args.sizes, quick=args.quick, json_path=args.json, seed=args.seed)
     console = Console()
     start = time.perf_counter()
     results = run_battery(seed=args.seed, quick=args.quick, only=args.only, policy=args.policy,

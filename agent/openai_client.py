@@ -41,7 +41,6 @@ from agent.config import (
     LLMConfig,
     default_context_window,
     normalize_base_url,
-    resolve_llm_config,
 )
 from agent.errors import LLMConfigError, ProviderError, ProviderErrorKind
 from agent.llm import Completion, ToolCall, Usage
@@ -49,16 +48,7 @@ from agent.llm import Completion, ToolCall, Usage
 if TYPE_CHECKING:
     from openai import OpenAI
 
-# LLMConfig and resolve_llm_config are defined in agent.config and also importable
-# from here, next to the client they configure.
-__all__ = [
-    "DEFAULT_BASE_DELAY",
-    "DEFAULT_MAX_DELAY",
-    "DEFAULT_MAX_RETRY_AFTER",
-    "LLMConfig",
-    "OpenAIClient",
-    "resolve_llm_config",
-]
+__all__ = ["DEFAULT_BASE_DELAY", "DEFAULT_MAX_DELAY", "DEFAULT_MAX_RETRY_AFTER", "OpenAIClient"]
 
 DEFAULT_BASE_DELAY = 0.5
 DEFAULT_MAX_DELAY = 8.0

@@ -17,7 +17,13 @@ import numpy as np
 
 from memory.embeddings import Embedder
 from memory.errors import InvalidInputError
-from memory.search import Filter, FusionWeights, hybrid_search
+from memory.search import (
+    Filter,
+    FusionWeights,
+    dense_query_text,
+    hybrid_search,
+    query_terms,
+)
 from memory.store import Store
 from memory.types import Hit, SearchResult
 from memory.validation import check_page, clean_text, end_of_day, to_timestamp
@@ -122,7 +128,13 @@ class ArchivalTier:
         was_in_core: bool | None = None,
         query_vector: np.ndarray | None = None,
     ) -> SearchResult:
-        """Hybrid search; ``total`` is the number of matches across all pages."""
+        """Hybrid search; ``total`` is the number of matches across all pages.
+
+        With ``prune_common`` (the default), a word found in more than half
+        of the passages is left out of a query that has other words: FTS5's
+        BM25 gives it an idf of almost zero, so it ranks nothing, yet it would
+        make most passages matches to score, sort and count.
+        """
         query = clean_text(query, "query", max_chars=10_000)
         page, k = check_page(page, k)
         filt = _filters(tags, start, end, was_in_core)
@@ -132,7 +144,7 @@ class ArchivalTier:
             fts_table="passages_fts",
             vectors=self.vectors,
             embedder=self.embedder,
-            query=query,
+            query=self._lexical_query(query),
             limit=page * k,
             filt=filt,
             weights=self.weights,
@@ -142,6 +154,14 @@ class ArchivalTier:
         by_id = self.get_many([r.id for r in chosen])
         hits = [_with_score(by_id[r.id], r.score) for r in chosen if r.id in by_id]
         return SearchResult(hits=hits, total=total, page=page, page_size=k)
+
+    def _lexical_query(self, query: str) -> str:
+        # The words the dense query leaves out (with ``prune_common``), for the
+        # same reason. Passages matching the other words keep their order,
+        # except where their BM25 ties to within FTS5's 1e-6 idf floor: ties go by id.
+        if not self.weights.prune_common or len(query_terms(query)) < 2:
+            return query  # a lone word stays whatever its frequency; skip counting it
+        return dense_query_text(self.store, "passages", "passages_fts", query)
 
     def get_many(self, ids: Sequence[int]) -> dict[int, Hit]:
         if not ids:

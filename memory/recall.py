@@ -9,6 +9,7 @@ archival's, over user and assistant text, and never returns the output of a
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -18,7 +19,13 @@ import numpy as np
 
 from memory.embeddings import Embedder
 from memory.errors import InvalidInputError
-from memory.search import Filter, FusionWeights, hybrid_search
+from memory.search import (
+    Filter,
+    FusionWeights,
+    dense_query_text,
+    hybrid_search,
+    query_terms,
+)
 from memory.store import Store
 from memory.types import Hit, SearchResult
 from memory.validation import MAX_TEXT_CHARS, check_page, clean_text, end_of_day, to_timestamp
@@ -65,8 +72,14 @@ class RecallTier:
     def __len__(self) -> int:
         return self._count
 
-    def append_many(self, messages: Sequence[NewMessage]) -> list[int]:
-        """Store messages in order (in the current transaction); returns their ids."""
+    def append_many(self, messages: Sequence[NewMessage], *, bulk: bool = False) -> list[int]:
+        """Store messages in order (in the current transaction); returns their ids.
+
+        ``bulk=True`` is for loading many messages at once (an import): the
+        full-text index takes them in one statement after the rows are in,
+        instead of one trigger call per row. It is the same transaction with
+        the same result, 6-7x faster in batches of 5,000 (measured at 100k-1M).
+        """
         prepared = []
         for m in messages:
             if m.role not in ROLES:
@@ -88,6 +101,7 @@ class RecallTier:
         now = time.time()
         ids: list[int] = []
         with self.store.transaction() as conn:
+            trigger = _suspend_fts_trigger(conn) if bulk and prepared else None
             for i, (m, content) in enumerate(prepared):
                 vector = vector_of.get(i)
                 cursor = conn.execute(
@@ -108,6 +122,15 @@ class RecallTier:
                     ),
                 )
                 ids.append(int(cursor.lastrowid or 0))
+            if trigger is not None:
+                # Rowids are allocated in order inside this write transaction, so the
+                # range holds exactly the rows just inserted.
+                conn.execute(
+                    "INSERT INTO messages_fts (rowid, content)"
+                    " SELECT id, content FROM messages WHERE id BETWEEN ? AND ?",
+                    (min(ids), max(ids)),
+                )
+                conn.execute(trigger)
             if self.vectors is not None and vector_of:
                 chosen = sorted(vector_of)
                 self.vectors.add(
@@ -162,7 +185,12 @@ class RecallTier:
         """Hybrid search over messages; ``total`` counts every match.
 
         ``before_id`` keeps only messages older than that id, so the turn in
-        progress (whose question would find itself) is left out.
+        progress (whose question would find itself) is left out. With
+        ``prune_common`` (the default), a word found in more than half of the
+        messages is left out of a query that has other words: FTS5's BM25
+        gives it an idf of almost zero, so it ranks nothing, yet it would make
+        most messages matches to score, sort and count (about a second per
+        query at 1M messages).
         """
         query = clean_text(query, "query", max_chars=10_000)
         page, k = check_page(page, k)
@@ -172,7 +200,7 @@ class RecallTier:
             fts_table="messages_fts",
             vectors=self.vectors,
             embedder=self.embedder,
-            query=query,
+            query=self._lexical_query(query),
             limit=page * k,
             filt=_filters(roles, start, end, before_id),
             weights=self.weights,
@@ -186,6 +214,14 @@ class RecallTier:
                 by_id[r.id].score = r.score
                 hits.append(by_id[r.id])
         return SearchResult(hits=hits, total=total, page=page, page_size=k)
+
+    def _lexical_query(self, query: str) -> str:
+        # The words the dense query leaves out (with ``prune_common``), for the
+        # same reason. Messages matching the other words keep their order,
+        # except where their BM25 ties to within FTS5's 1e-6 idf floor: ties go by id.
+        if not self.weights.prune_common or len(query_terms(query)) < 2:
+            return query  # a lone word stays whatever its frequency; skip counting it
+        return dense_query_text(self.store, "messages", "messages_fts", query)
 
     def get_many(self, ids: Sequence[int]) -> dict[int, Hit]:
         if not ids:
@@ -226,6 +262,19 @@ class RecallTier:
     def iter_rows(self) -> Iterator[dict[str, Any]]:
         for row in self.store.execute("SELECT * FROM messages ORDER BY id"):
             yield dict(row)
+
+
+def _suspend_fts_trigger(conn: sqlite3.Connection) -> str:
+    """Drop the insert trigger that feeds ``messages_fts``; returns the SQL that restores it.
+
+    Only ever called inside a write transaction, which restores the trigger
+    before it commits (or rolls the drop back with everything else).
+    """
+    row = conn.execute(
+        "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'messages_ai'"
+    ).fetchone()
+    conn.execute("DROP TRIGGER messages_ai")
+    return str(row[0])
 
 
 def _filters(

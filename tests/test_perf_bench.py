@@ -1,0 +1,101 @@
+"""The performance harness (`tiermem benchmark --perf`) at toy sizes: structure, not speed.
+
+No timing is asserted here; the figures of a real run are in the README.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import cli
+from bench import perf
+
+SECTIONS = ("meta", "archival", "dense_floor", "recall", "eviction", "step", "cold_start",
+            "targets")
+
+
+def numbers(value: Any, path: str = "") -> Iterator[tuple[str, float]]:
+    """Every numeric leaf (booleans are verdicts, not figures) with its path."""
+    if isinstance(value, bool):
+        return
+    if isinstance(value, (int, float)):
+        yield path, float(value)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from numbers(item, f"{path}.{key}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from numbers(item, f"{path}[{index}]")
+
+
+def test_perf_command_writes_a_complete_report(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    # As on a machine without the bench extra: the chroma side is skipped, with a reason.
+    monkeypatch.setattr(perf, "chroma_available", lambda: False)
+    out = tmp_path / "perf.json"
+    code = cli.main(["benchmark", "--perf", "--sizes", "500", "--quick", "--json", str(out)])
+    assert code == 0
+    report = json.loads(out.read_text())
+    assert set(SECTIONS) <= set(report)
+    assert report["meta"]["sizes"] == [500]
+    assert report["meta"]["recall_sizes"] == [5000]
+    assert report["meta"]["core_sizes"] == [5, 50, 500]
+    archival = report["archival"][0]
+    assert archival["passages"] == 500
+    assert "not installed" in archival["chroma"]["skipped"]
+    assert {"exact_faiss", "dense_top10", "hybrid_top10"} <= set(archival["tiermem"])
+    recall = report["recall"][0]
+    assert set(recall["search"]) == set(perf.QUERY_CLASSES)
+    assert recall["messages"] == 5000
+    assert set(report["eviction"]["facts"]) == {"5", "50", "500"}
+    assert report["eviction"]["every_add_evicted"] is True
+    assert report["step"]["passages"] == 500 and report["step"]["messages"] >= 5000
+    assert report["cold_start"]["open_home"]["passages"] == 500
+    names = {t["name"] for t in report["targets"]}
+    assert names == set(perf.TARGETS) - {"archival_ingest_vs_chroma",
+                                         "archival_search_vs_chroma"}
+    assert all(isinstance(t["met"], bool) for t in report["targets"])
+    figures = dict(numbers(report))
+    assert len(figures) > 60
+    not_positive = {k: v for k, v in figures.items() if not v > 0 or v != v or v == float("inf")}
+    assert not not_positive
+
+
+def test_perf_rejects_bad_sizes(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["benchmark", "--perf", "--sizes", "ten"]) == 2
+    assert "--sizes" in capsys.readouterr().err
+    assert cli.main(["benchmark", "--sizes", "500"]) == 2
+
+
+def test_bag_embedder_is_deterministic_and_text_correlated() -> None:
+    bag = perf.BagEmbedder()
+    indices = perf.zipf_indices(50, 25, seed=1)
+    texts = perf.texts_of(indices)
+    bulk = bag.of_indices(indices)
+    one_by_one = bag.embed_documents(texts)
+    assert np.allclose(bulk, one_by_one, atol=1e-5)
+    assert np.allclose(np.linalg.norm(bulk, axis=1), 1.0, atol=1e-5)
+    # A text is closer to a query made of its own words than unrelated texts are.
+    query = bag.embed_query(" ".join(texts[0].split()[:5]))
+    sims = bulk @ query
+    assert int(np.argmax(sims)) == 0
+
+
+def test_chroma_side_runs_with_precomputed_vectors(tmp_path: Path) -> None:
+    pytest.importorskip("chromadb", reason="chromadb is the bench extra: pip install -e '.[bench]'")
+    opts = perf.PerfOptions(sizes=(300,), quick=True)
+    bag = perf.BagEmbedder()
+    corpus = perf.make_corpus(300, bag, seed=3)
+    result = perf.measure_archival(300, corpus, bag, opts, tmp_path)
+    chroma = result["chroma"]
+    assert "skipped" not in chroma
+    assert 0.5 < chroma["recall_at_10"] <= 1  # ids map between the stores
+    assert set(result["ratios"]) == {"ingest", "dense_p50", "hybrid_p50"}
+    bad = {k: v for k, v in numbers(result) if not v > 0}
+    assert not bad
