@@ -261,7 +261,9 @@ class _Lexical:
     Without LIMIT, SQLite scores and sorts every match once; reading further
     is then nearly free, where re-running the query with a larger LIMIT would
     score everything again. (Measured at 100k rows: +20% for the first rows,
-    against +100% for each re-run.)
+    against +100% for each re-run.) For the same reason the BM25 of rows below
+    the cut is looked up by reading the rest of this cursor, not by a new
+    ``rowid IN (...)`` query: FTS5 re-runs the whole match for each such id.
     """
 
     def __init__(self, store: Store, table: str, fts_table: str, match: str, filt: Filter) -> None:
@@ -274,34 +276,55 @@ class _Lexical:
             f"SELECT f.rowid, -bm25({fts_table}) {self._from} ORDER BY bm25({fts_table})",
             (match, *filt.params))
         self.found: dict[int, float] = {}  # rowid -> BM25 (higher is better), best first
-        self.truncated = True  # rows remain unread
         self.best = 0.0  # the best BM25 of all matches
         self.cut = 0.0  # the last BM25 read
-        self._extra: dict[int, float] = {}
+        self._unread: dict[int, float] = {}  # drained from the cursor, not yet handed out
+        self._exhausted = False
         self._total: int | None = None
+
+    @property
+    def truncated(self) -> bool:
+        """Whether matches remain below the ones handed out by ``top``."""
+        return not self._exhausted or bool(self._unread)
+
+    def _next(self, n: int) -> list[tuple[int, float]]:
+        rows: list[tuple[int, float]] = []
+        while self._unread and len(rows) < n:
+            rowid = next(iter(self._unread))
+            rows.append((rowid, self._unread.pop(rowid)))
+        if len(rows) < n and not self._exhausted:
+            fetched = self._cursor.fetchmany(n - len(rows))
+            rows += [(int(r[0]), float(r[1])) for r in fetched]
+            if len(rows) < n:
+                self._finish()
+        return rows
+
+    def _finish(self) -> None:
+        self._exhausted = True
+        self._cursor.close()
+        self._total = len(self.found) + len(self._unread)
 
     def top(self, depth: int) -> dict[int, float]:
         """The best ``depth`` matches (all of them if fewer)."""
         need = depth - len(self.found)
         if need > 0 and self.truncated:
-            rows = self._cursor.fetchmany(need)
+            rows = self._next(need)
             if rows and not self.found:
-                self.best = float(rows[0][1])
-            self.found.update((int(r[0]), float(r[1])) for r in rows)
+                self.best = rows[0][1]
+            self.found.update(rows)
             if rows:
-                self.cut = float(rows[-1][1])
-            if len(rows) < need:
-                self.truncated = False
-                self._total = len(self.found)
-                self._cursor.close()
+                self.cut = rows[-1][1]
+            if self._exhausted:
+                self._total = len(self.found) + len(self._unread)
         return dict(self.found)
 
     def scores_of(self, ids: Sequence[int]) -> dict[int, float]:
-        """BM25 of those ``ids`` (not yet read) that match the words."""
-        wanted = [i for i in ids if i not in self._extra]
-        if wanted:
-            self._extra.update(_bm25_of(self.store, self.fts_table, self.match, wanted))
-        return {i: self._extra[i] for i in ids if i in self._extra}
+        """BM25 of those ``ids`` (not yet handed out) that match the words."""
+        if not self._exhausted:
+            # Insertion order keeps the BM25 order for later calls to top().
+            self._unread.update((int(r[0]), float(r[1])) for r in self._cursor.fetchall())
+            self._finish()
+        return {i: self._unread[i] for i in ids if i in self._unread}
 
     def total(self) -> int:
         if self._total is None:
@@ -349,18 +372,6 @@ def _filter_ids(store: Store, table: str, ids: Sequence[int], filt: Filter) -> l
         sql = f"SELECT b.id FROM {table} b WHERE b.id IN ({marks}) AND ({filt.sql})"
         allowed.update(r[0] for r in store.execute(sql, (*chunk, *filt.params)))
     return [i for i in ids if i in allowed]
-
-
-def _bm25_of(store: Store, fts_table: str, match: str, ids: Sequence[int]) -> dict[int, float]:
-    """BM25 (higher is better) of those ``ids`` that match ``match``."""
-    found: dict[int, float] = {}
-    for start in range(0, len(ids), 900):
-        chunk = list(ids[start : start + 900])
-        marks = ",".join("?" * len(chunk))
-        sql = (f"SELECT rowid, -bm25({fts_table}) FROM {fts_table}"
-               f" WHERE {fts_table} MATCH ? AND rowid IN ({marks})")
-        found.update((int(r[0]), float(r[1])) for r in store.execute(sql, (match, *chunk)))
-    return found
 
 
 def page_slice(ranked: list[Ranked], page: int, page_size: int) -> list[Ranked]:
