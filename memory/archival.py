@@ -17,16 +17,10 @@ import numpy as np
 
 from memory.embeddings import Embedder
 from memory.errors import InvalidInputError
-from memory.search import (
-    Filter,
-    FusionWeights,
-    dense_query_text,
-    hybrid_search,
-    query_terms,
-)
+from memory.search import Filter, FusionWeights, date_filter, hybrid_search, lexical_query_text
 from memory.store import Store
 from memory.types import Hit, SearchResult
-from memory.validation import check_page, clean_text, end_of_day, to_timestamp
+from memory.validation import check_page, clean_text
 from memory.vector_index import VectorIndex, vector_blob
 
 
@@ -144,7 +138,7 @@ class ArchivalTier:
             fts_table="passages_fts",
             vectors=self.vectors,
             embedder=self.embedder,
-            query=self._lexical_query(query),
+            query=lexical_query_text(self.store, "passages", "passages_fts", query, self.weights),
             limit=page * k,
             filt=filt,
             weights=self.weights,
@@ -154,14 +148,6 @@ class ArchivalTier:
         by_id = self.get_many([r.id for r in chosen])
         hits = [_with_score(by_id[r.id], r.score) for r in chosen if r.id in by_id]
         return SearchResult(hits=hits, total=total, page=page, page_size=k)
-
-    def _lexical_query(self, query: str) -> str:
-        # The words the dense query leaves out (with ``prune_common``), for the
-        # same reason. Passages matching the other words keep their order,
-        # except where their BM25 ties to within FTS5's 1e-6 idf floor: ties go by id.
-        if not self.weights.prune_common or len(query_terms(query)) < 2:
-            return query  # a lone word stays whatever its frequency; skip counting it
-        return dense_query_text(self.store, "passages", "passages_fts", query)
 
     def get_many(self, ids: Sequence[int]) -> dict[int, Hit]:
         if not ids:
@@ -209,15 +195,9 @@ def _filters(
         marks = ",".join("?" * len(wanted))
         parts.append(f"EXISTS (SELECT 1 FROM json_each(b.tags) WHERE value IN ({marks}))")
         params.extend(wanted)
-    lo, hi = to_timestamp(start, "start"), end_of_day(end, "end")
-    if lo is not None and hi is not None and lo > hi:
-        raise InvalidInputError("start is after end; swap them")
-    if lo is not None:
-        parts.append("b.created_at >= ?")
-        params.append(lo)
-    if hi is not None:
-        parts.append("b.created_at <= ?")
-        params.append(hi)
+    dates, date_params = date_filter(start, end)
+    parts += dates
+    params += date_params
     if was_in_core is not None:
         parts.append("b.was_in_core = ?")
         params.append(int(was_in_core))

@@ -19,16 +19,10 @@ import numpy as np
 
 from memory.embeddings import Embedder
 from memory.errors import InvalidInputError
-from memory.search import (
-    Filter,
-    FusionWeights,
-    dense_query_text,
-    hybrid_search,
-    query_terms,
-)
+from memory.search import Filter, FusionWeights, date_filter, hybrid_search, lexical_query_text
 from memory.store import Store
 from memory.types import Hit, SearchResult
-from memory.validation import MAX_TEXT_CHARS, check_page, clean_text, end_of_day, to_timestamp
+from memory.validation import MAX_TEXT_CHARS, check_page, clean_text
 from memory.vector_index import VectorIndex, vector_blob
 
 ROLES = ("user", "assistant", "tool", "system")
@@ -200,7 +194,7 @@ class RecallTier:
             fts_table="messages_fts",
             vectors=self.vectors,
             embedder=self.embedder,
-            query=self._lexical_query(query),
+            query=lexical_query_text(self.store, "messages", "messages_fts", query, self.weights),
             limit=page * k,
             filt=_filters(roles, start, end, before_id),
             weights=self.weights,
@@ -214,14 +208,6 @@ class RecallTier:
                 by_id[r.id].score = r.score
                 hits.append(by_id[r.id])
         return SearchResult(hits=hits, total=total, page=page, page_size=k)
-
-    def _lexical_query(self, query: str) -> str:
-        # The words the dense query leaves out (with ``prune_common``), for the
-        # same reason. Messages matching the other words keep their order,
-        # except where their BM25 ties to within FTS5's 1e-6 idf floor: ties go by id.
-        if not self.weights.prune_common or len(query_terms(query)) < 2:
-            return query  # a lone word stays whatever its frequency; skip counting it
-        return dense_query_text(self.store, "messages", "messages_fts", query)
 
     def get_many(self, ids: Sequence[int]) -> dict[int, Hit]:
         if not ids:
@@ -290,13 +276,7 @@ def _filters(
             raise InvalidInputError(f"roles must be a list drawn from {', '.join(ROLES)}")
         parts.append(f"b.role IN ({','.join('?' * len(roles))})")
         params.extend(roles)
-    lo, hi = to_timestamp(start, "start"), end_of_day(end, "end")
-    if lo is not None and hi is not None and lo > hi:
-        raise InvalidInputError("start is after end; swap them")
-    if lo is not None:
-        parts.append("b.created_at >= ?")
-        params.append(lo)
-    if hi is not None:
-        parts.append("b.created_at <= ?")
-        params.append(hi)
+    dates, date_params = date_filter(start, end)
+    parts += dates
+    params += date_params
     return Filter(" AND ".join(parts), tuple(params))

@@ -46,7 +46,9 @@ from typing import Any
 import numpy as np
 
 from memory.embeddings import Embedder
+from memory.errors import InvalidInputError
 from memory.store import Store
+from memory.validation import end_of_day, to_timestamp
 from memory.vector_index import VectorIndex
 
 RRF_K = 60
@@ -176,6 +178,38 @@ def dense_query_text(store: Store, table: str, fts_table: str, query: str) -> st
     if not common or common.issuperset(terms):
         return query
     return without_words(query, common)
+
+
+def lexical_query_text(
+    store: Store, table: str, fts_table: str, query: str, weights: FusionWeights
+) -> str:
+    """The query for FTS5: without words found in most rows (when ``prune_common``).
+
+    Such a word gets almost no BM25 weight, so it ranks nothing, yet it would
+    make most rows matches to score, sort and count. Rows matching the other
+    words keep their order, except where their BM25 ties to within FTS5's
+    1e-6 idf floor: ties go by id. A lone word is kept whatever its frequency.
+    """
+    if not weights.prune_common or len(query_terms(query)) < 2:
+        return query
+    return dense_query_text(store, table, fts_table, query)
+
+
+def date_filter(start: Any, end: Any) -> tuple[list[str], list[Any]]:
+    """SQL conditions on ``b.created_at`` for an inclusive date range (a bare end date
+    means the end of that day)."""
+    lo, hi = to_timestamp(start, "start"), end_of_day(end, "end")
+    if lo is not None and hi is not None and lo > hi:
+        raise InvalidInputError("start is after end; swap them")
+    parts: list[str] = []
+    params: list[Any] = []
+    if lo is not None:
+        parts.append("b.created_at >= ?")
+        params.append(lo)
+    if hi is not None:
+        parts.append("b.created_at <= ?")
+        params.append(hi)
+    return parts, params
 
 
 def hybrid_search(
