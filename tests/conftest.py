@@ -59,6 +59,23 @@ def _block_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def _no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A proxy from the developer's environment would swallow loopback requests.
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.delenv(name.lower(), raising=False)
+
+
+@pytest.fixture
+def server() -> Iterator[Any]:
+    """A loopback OpenAI-compatible server (tests/fake_openai.py) for the test."""
+    from fake_openai import FakeOpenAIServer
+
+    with FakeOpenAIServer() as fake:
+        yield fake
+
+
+@pytest.fixture(autouse=True)
 def _isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "tiermem-home"
     monkeypatch.setenv("TIERMEM_HOME", str(home))

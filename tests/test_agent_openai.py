@@ -19,19 +19,6 @@ from memory import HashingEmbedder, HierarchicalMemory
 from tools.dispatch import MAX_ARGUMENT_BYTES
 
 
-@pytest.fixture(autouse=True)
-def _no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
-        monkeypatch.delenv(name, raising=False)
-        monkeypatch.delenv(name.lower(), raising=False)
-
-
-@pytest.fixture
-def server() -> Iterator[FakeOpenAIServer]:
-    with FakeOpenAIServer() as fake:
-        yield fake
-
-
 @pytest.fixture
 def memory() -> Iterator[HierarchicalMemory]:
     with HierarchicalMemory(None, embedder=HashingEmbedder()) as m:

@@ -7,7 +7,6 @@ import json
 import pickle
 import socket
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -49,20 +48,6 @@ TOOLS: list[dict[str, Any]] = [
         },
     }
 ]
-
-
-@pytest.fixture(autouse=True)
-def _no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
-    # A proxy from the developer's environment would swallow loopback requests.
-    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
-        monkeypatch.delenv(name, raising=False)
-        monkeypatch.delenv(name.lower(), raising=False)
-
-
-@pytest.fixture
-def server() -> Iterator[FakeOpenAIServer]:
-    with FakeOpenAIServer() as fake:
-        yield fake
 
 
 @pytest.fixture
