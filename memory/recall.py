@@ -19,7 +19,14 @@ import numpy as np
 
 from memory.embeddings import Embedder
 from memory.errors import InvalidInputError
-from memory.search import Filter, FusionWeights, date_filter, hybrid_search, lexical_query_text
+from memory.search import (
+    Filter,
+    FusionWeights,
+    date_filter,
+    hybrid_search,
+    lexical_query_text,
+    page_slice,
+)
 from memory.store import Store
 from memory.types import Hit, SearchResult
 from memory.validation import MAX_TEXT_CHARS, check_page, clean_text
@@ -200,7 +207,7 @@ class RecallTier:
             weights=self.weights,
             query_vector=query_vector,
         )
-        chosen = ranked[(page - 1) * k : page * k]
+        chosen = page_slice(ranked, page, k)
         by_id = self.get_many([r.id for r in chosen])
         hits = []
         for r in chosen:
