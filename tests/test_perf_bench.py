@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import cli
+import memory.vector_index as vector_index
 from bench import perf
 
 SECTIONS = ("meta", "archival", "dense_floor", "recall", "eviction", "step", "cold_start",
@@ -38,6 +39,8 @@ def test_perf_command_writes_a_complete_report(tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     # As on a machine without the bench extra: the chroma side is skipped, with a reason.
     monkeypatch.setattr(perf, "chroma_available", lambda: False)
+    # The 8-bit prefilter from 100 rows on, so the exact-search path of large stores runs.
+    monkeypatch.setattr(vector_index, "PREFILTER_MIN_ROWS", 100)
     out = tmp_path / "perf.json"
     code = cli.main(["benchmark", "--perf", "--sizes", "500", "--quick", "--json", str(out)])
     assert code == 0
@@ -50,6 +53,9 @@ def test_perf_command_writes_a_complete_report(tmp_path: Path,
     assert archival["passages"] == 500
     assert "not installed" in archival["chroma"]["skipped"]
     assert {"exact_faiss", "dense_top10", "hybrid_top10"} <= set(archival["tiermem"])
+    assert archival["tiermem"]["prefilter"] is True
+    assert archival["tiermem"]["recall_at_10"] == 1.0  # exact: the float scan's top 10
+    assert report["dense_floor"][0]["byte_floor_ms"] < report["dense_floor"][0]["floor_ms"]
     recall = report["recall"][0]
     assert set(recall["search"]) == set(perf.QUERY_CLASSES)
     assert recall["messages"] == 5000

@@ -1,0 +1,78 @@
+"""The 8-bit prefilter on real sentence embeddings: does it return a float32 scan's answers?
+
+Run: ``python -m bench.prefilter_check --data ../shared/data/locomo [--json PATH]``
+
+Every LoCoMo turn and question of the given files is embedded with the
+offline default model (all-MiniLM-L6-v2 int8). The turns go into a dense
+index with the prefilter forced on, and each question is searched both ways:
+top 10, and every turn at or above the model's match threshold. The prefilter
+is exact by construction (memory/prefilter.py); this measures it on the
+vectors users store rather than on synthetic ones.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from evals.locomo import load_conversations
+from memory.minilm import MiniLMEmbedder
+from memory.store import Store
+from memory.vector_index import VectorIndex
+
+
+def check(data: Path) -> dict[str, Any]:
+    conversations = load_conversations([data])
+    turns = [t.text for c in conversations for t in c.turns]
+    questions = [q.question for c in conversations for q in c.questions]
+    embedder = MiniLMEmbedder()
+    rows = embedder.embed_documents(turns)
+    index = VectorIndex(Store(None), "passages", embedder.dim, None, prefilter_min_rows=0)
+    with index.store.transaction():
+        index.add(np.arange(len(rows), dtype=np.int64), rows)
+    found, same_above, candidates, matches = 0, 0, [], []
+    for text in questions:
+        q = embedder.embed_query(text)
+        exact = np.einsum("ij,j->i", rows, q)
+        best = set(np.argsort(-exact, kind="stable")[:10].tolist())
+        found += len(best & set(index.search(q, 10)[0].tolist()))
+        above = set(index.above(q, embedder.min_similarity)[0].tolist())
+        same_above += above == set(np.nonzero(exact >= embedder.min_similarity)[0].tolist())
+        assert index.prefilter is not None
+        candidates.append(len(index.prefilter.above(q[None, :], embedder.min_similarity)))
+        matches.append(len(above))
+    assert index.prefilter is not None
+    return {
+        "conversations": [c.id for c in conversations], "turns": len(turns),
+        "questions": len(questions), "embedder": embedder.id,
+        "error_bound": index.prefilter.error_bound,
+        "recall_at_10_vs_float_scan": found / (10 * len(questions)),
+        "above_threshold_identical": same_above / len(questions),
+        "threshold": embedder.min_similarity,
+        "matches_p50": statistics.median(matches),
+        "candidates_p50": statistics.median(candidates),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--data", type=Path, required=True,
+                        help="a LoCoMo JSON file or a directory of them")
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    args = parser.parse_args(argv)
+    report = check(args.data)
+    text = json.dumps(report, indent=2)
+    print(text)
+    if args.json is not None:
+        args.json.write_text(text + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
