@@ -18,6 +18,7 @@ cannot, ``ContextOverflowError`` ends the turn instead of looping.
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 from collections.abc import Callable
@@ -56,6 +57,7 @@ class ContextOverflowError(TiermemError):
     """The context cannot be brought under the model's window."""
 
 
+@functools.lru_cache(maxsize=4096)  # core is rendered on every model call, mostly unchanged
 def escape_data(text: str) -> str:
     """Stored text as inert data: no tags of ours can be opened or closed from inside it."""
     return html.escape(text, quote=False).replace("\n", " ")
@@ -86,12 +88,37 @@ class ContextWindow:
     message_ids: list[int] = field(default_factory=list)
     summary: str = ""
     pressure_alerted: bool = False
+    # Token counts of in-context messages, keyed by id() with the message kept
+    # alive beside its count so the id cannot be reused: messages are never
+    # edited once in the window, and every model call would otherwise
+    # re-serialise and re-count all of them (3 ms a call at 500 messages).
+    _counted: dict[int, tuple[dict[str, Any], int]] = field(default_factory=dict, repr=False)
+    _tools_counted: tuple[list[dict[str, Any]], int] | None = field(default=None, repr=False)
 
     def count_message(self, message: dict[str, Any]) -> int:
         tokens = MESSAGE_OVERHEAD + self.counter.count(message.get("content") or "")
         if message.get("tool_calls"):
             tokens += self.counter.count(json.dumps(message["tool_calls"]))
         return tokens
+
+    def _in_context_tokens(self) -> int:
+        total = 0
+        for message in self.messages:
+            cached = self._counted.get(id(message))
+            if cached is None or cached[0] is not message:
+                cached = (message, self.count_message(message))
+                self._counted[id(message)] = cached
+            total += cached[1]
+        if len(self._counted) > 2 * len(self.messages) + 64:  # drop messages that left
+            keep = {id(m) for m in self.messages}
+            self._counted = {k: v for k, v in self._counted.items() if k in keep}
+        return total
+
+    def _tool_tokens(self, tools: list[dict[str, Any]]) -> int:
+        # The schemas are the same list object for a whole turn.
+        if self._tools_counted is None or self._tools_counted[0] is not tools:
+            self._tools_counted = (tools, self.counter.count(json.dumps(tools)))
+        return self._tools_counted[1]
 
     def build(
         self, memory: HierarchicalMemory, tools: list[dict[str, Any]]
@@ -107,7 +134,8 @@ class ContextWindow:
             f"{len(memory.archival)} passages in archival, {len(memory.core)} facts in core."
         )
         out.append({"role": "system", "content": stats})
-        total = sum(self.count_message(m) for m in out) + self.counter.count(json.dumps(tools))
+        fixed = self._in_context_tokens() + self._tool_tokens(tools) + self.count_message(out[0])
+        total = fixed + self.count_message(out[-1])
         if total >= PRESSURE_AT * self.window and not self.pressure_alerted:
             self.pressure_alerted = True
             out[-1]["content"] += (
@@ -115,7 +143,7 @@ class ContextWindow:
                 "Save anything important to core or archival memory now; older messages will "
                 "soon be summarised out of view (they stay searchable in recall)."
             )
-            total = sum(self.count_message(m) for m in out) + self.counter.count(json.dumps(tools))
+            total = fixed + self.count_message(out[-1])
         return out, total
 
     def turn_starts(self) -> list[int]:

@@ -58,6 +58,7 @@ class Agent:
         )
         self.max_steps = max_steps
         self.toolbox = toolbox or memory_toolbox()
+        self._schemas: tuple[Toolbox, list[dict[str, Any]]] | None = None
         self.context = ContextWindow(window=llm.context_window, counter=memory.tokenizer)
         self._load_context()
 
@@ -114,7 +115,7 @@ class Agent:
         result = TurnResult(reply=None)
         self._remember(turn, {"role": "user", "content": text}, user_id)
         turn_start = len(self.context.messages) - 1
-        tools = self.toolbox.schemas()
+        tools = self._tool_schemas()
         malformed_streak = 0
         while result.steps < self.max_steps:
             result.steps += 1
@@ -161,6 +162,13 @@ class Agent:
             result.notice = "the model ended its turn without a reply"
         result.memory_changes = ctx.changes
         return result
+
+    def _tool_schemas(self) -> list[dict[str, Any]]:
+        # A toolbox is fixed once built: its schemas (copied out of it, ~0.3 ms) and
+        # their token count (cached by the context window) can serve every turn.
+        if self._schemas is None or self._schemas[0] is not self.toolbox:
+            self._schemas = (self.toolbox, self.toolbox.schemas())
+        return self._schemas[1]
 
     def _dispatch(self, name: str, arguments: str, call_id: str, ctx: ToolContext,
                   turn: int) -> ToolResult:

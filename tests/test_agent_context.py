@@ -12,6 +12,7 @@ import pytest
 from agent.context import (
     MESSAGE_OVERHEAD,
     ContextOverflowError,
+    ContextWindow,
     escape_data,
     extractive_summary,
     render_core,
@@ -252,3 +253,36 @@ def test_online_agents_summarise_with_the_model(memory: HierarchicalMemory) -> N
     for recorded in model.calls:
         if recorded.tools:
             assert prompt_tokens(recorded) < WINDOW
+
+
+class CountingCounter(TokenCounter):
+    """A tokenizer that records which texts it was asked to count."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: list[str] = []
+
+    def count(self, text: str) -> int:
+        self.texts.append(text)
+        return super().count(text)
+
+
+def test_each_message_is_counted_once_while_it_stays_in_the_window(
+        memory: HierarchicalMemory) -> None:
+    counter = CountingCounter()
+    window = ContextWindow(window=100_000, counter=counter)
+    tools = [{"type": "function", "function": {"name": "noop", "parameters": {}}}]
+    for i in range(50):
+        window.messages.append({"role": "user", "content": f"message number {i}"})
+        window.message_ids.append(i)
+    _, first = window.build(memory, tools)
+    counter.texts.clear()
+    window.messages.append({"role": "assistant", "content": "the newest reply"})
+    window.message_ids.append(50)
+    messages, second = window.build(memory, tools)
+    # Only the new message and the two system messages, which change every call.
+    assert sorted(counter.texts) == sorted([
+        "the newest reply", messages[0]["content"], messages[-1]["content"]])
+    expected = sum(MESSAGE_OVERHEAD + COUNTER.count(m["content"]) for m in messages)
+    assert second == expected + COUNTER.count(json.dumps(tools))
+    assert second > first
