@@ -80,7 +80,11 @@ def render_core(memory: HierarchicalMemory) -> str:
 
 @dataclass
 class ContextWindow:
-    """The in-context messages and running summary of one agent, with their token budget."""
+    """The in-context messages and running summary of one agent, with their token budget.
+
+    ``messages`` changes only by ``append``; anything else assigns a new list,
+    because the token count is kept as a running total over the list.
+    """
 
     window: int
     counter: TokenCounter
@@ -88,11 +92,11 @@ class ContextWindow:
     message_ids: list[int] = field(default_factory=list)
     summary: str = ""
     pressure_alerted: bool = False
-    # Token counts of in-context messages, keyed by id() with the message kept
-    # alive beside its count so the id cannot be reused: messages are never
-    # edited once in the window, and every model call would otherwise
-    # re-serialise and re-count all of them (3 ms a call at 500 messages).
-    _counted: dict[int, tuple[dict[str, Any], int]] = field(default_factory=dict, repr=False)
+    # The token count of the in-context messages, kept as a running total: the
+    # window only ever appends to its list of messages (compaction and loading
+    # replace the list), and messages are never edited once in it. Re-counting
+    # all of them on every model call cost about 3 ms at 500 messages.
+    _counted: tuple[list[dict[str, Any]], int, int] | None = field(default=None, repr=False)
     _tools_counted: tuple[list[dict[str, Any]], int] | None = field(default=None, repr=False)
 
     def count_message(self, message: dict[str, Any]) -> int:
@@ -102,16 +106,12 @@ class ContextWindow:
         return tokens
 
     def _in_context_tokens(self) -> int:
-        total = 0
-        for message in self.messages:
-            cached = self._counted.get(id(message))
-            if cached is None or cached[0] is not message:
-                cached = (message, self.count_message(message))
-                self._counted[id(message)] = cached
-            total += cached[1]
-        if len(self._counted) > 2 * len(self.messages) + 64:  # drop messages that left
-            keep = {id(m) for m in self.messages}
-            self._counted = {k: v for k, v in self._counted.items() if k in keep}
+        counted = self._counted
+        if counted is None or counted[0] is not self.messages or counted[1] > len(self.messages):
+            counted = (self.messages, 0, 0)
+        messages, done, total = counted
+        total += sum(self.count_message(m) for m in messages[done:])
+        self._counted = (messages, len(messages), total)
         return total
 
     def _tool_tokens(self, tools: list[dict[str, Any]]) -> int:
