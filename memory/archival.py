@@ -139,7 +139,7 @@ class ArchivalTier:
         query = clean_text(query, "query", max_chars=10_000)
         page, k = check_page(page, k)
         filt = _filters(tags, start, end, was_in_core)
-        ranked, total = hybrid_search(
+        ranked, total, _ = hybrid_search(
             self.store,
             table="passages",
             fts_table="passages_fts",

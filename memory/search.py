@@ -4,6 +4,18 @@ A row *matches* a query when it shares a content word with it (FTS5) or its
 embedding is at least ``embedder.min_similarity`` from the query's. ``total``
 counts every match that passes the filters, so callers can page.
 
+With a ``window`` (recall passes one; archival does not), BM25 ranks only the
+newest ``window`` rows that match the words, and ``total`` is then a lower
+bound (``exact`` is False): there are more matches than were ranked. Scoring
+and counting every match costs time in proportion to the matches (2.5 s at
+1M messages for a word in most of them); finding the window is a walk down
+the rowid-ordered posting lists with no scoring, and FTS5 seeks the BM25 query
+straight to the window's rowid range. Below the window nothing changes:
+ranking and totals are exact. BM25 keeps its idf and average length from the
+whole table, so the window's rows are ranked as they would be among all
+matches. Dense matches are not windowed; one older than the window is ranked
+by its dense score alone, since its BM25 is not read.
+
 Matches are ranked by a weighted sum of two normalised scores:
 
     score = (w_lex * lex + w_dense * dense) / (w_lex + w_dense)
@@ -38,7 +50,6 @@ the name instead of the ones on the question's topic.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -47,56 +58,42 @@ import numpy as np
 
 from memory.embeddings import Embedder
 from memory.errors import InvalidInputError
+from memory.lexical import (
+    PRUNE_MIN_ROWS,
+    STOPWORDS,
+    BM25List,
+    Filter,
+    common_terms,
+    dense_query_text,
+    fts_query,
+    lexical_query_text,
+    query_terms,
+    without_words,
+)
 from memory.store import Store
 from memory.validation import end_of_day, to_timestamp
 from memory.vector_index import VectorIndex
 
+# The query-text helpers live in memory.lexical; callers may import them from here too.
+__all__ = [
+    "PRUNE_MIN_ROWS",
+    "STOPWORDS",
+    "Filter",
+    "FusionWeights",
+    "Ranked",
+    "common_terms",
+    "date_filter",
+    "dense_query_text",
+    "fts_query",
+    "hybrid_search",
+    "lexical_query_text",
+    "page_slice",
+    "query_terms",
+    "without_words",
+]
+
 RRF_K = 60
 _MIN_SCORE = 1e-9
-#: Below this many rows, document frequencies are too coarse to call a word uninformative.
-PRUNE_MIN_ROWS = 50
-
-# Words that carry no topic; without them FTS5 would OR-match nearly every row.
-STOPWORDS = frozenset(
-    {
-        "a", "about", "above", "after", "again", "against", "all", "am", "an", "and", "any", "are",
-        "as", "at", "be", "because", "been", "before", "being", "below", "between", "both", "but",
-        "by", "can", "could", "did", "do", "does", "doing", "down", "during", "each", "few", "for",
-        "from", "further", "had", "has", "have", "having", "he", "her", "here", "hers", "herself",
-        "him", "himself", "his", "how", "i", "if", "in", "into", "is", "it", "its", "itself",
-        "just", "me", "more", "most", "my", "myself", "no", "nor", "not", "now", "of", "off", "on",
-        "once", "only", "or", "other", "our", "ours", "ourselves", "out", "over", "own", "same",
-        "she", "should", "so", "some", "such", "than", "that", "the", "their", "theirs", "them",
-        "themselves", "then", "there", "these", "they", "this", "those", "through", "to", "too",
-        "under", "until", "up", "very", "was", "we", "were", "what", "when", "where", "which",
-        "while", "who", "whom", "why", "will", "with", "would", "you", "your", "yours", "yourself",
-        "yourselves", "s", "t", "don", "ll", "ve", "re", "d", "m", "o", "y", "ain", "aren",
-        "couldn", "didn", "doesn", "hadn", "hasn", "haven", "isn", "ma", "mightn", "mustn",
-        "needn", "shan", "shouldn", "wasn", "weren", "won", "wouldn", "also", "get", "got", "tell",
-        "know", "remember", "ever",
-    }
-)
-_TERM = re.compile(r"[^\W_]+", re.UNICODE)
-_SPACES = re.compile(r"\s+")
-
-
-def query_terms(text: str) -> list[str]:
-    """Content words of a query, lowercased, de-duplicated, in order."""
-    seen: dict[str, None] = {}
-    for word in _TERM.findall(text.lower()):
-        if word not in STOPWORDS and (len(word) > 1 or word.isdigit()):
-            seen.setdefault(word, None)
-    return list(seen)
-
-
-def _quoted(terms: Sequence[str]) -> str:
-    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
-
-
-def fts_query(text: str) -> str | None:
-    """An FTS5 MATCH expression ORing the quoted content words, or None if there are none."""
-    terms = query_terms(text)
-    return _quoted(terms) if terms else None
 
 
 @dataclass(frozen=True)
@@ -133,68 +130,6 @@ class Ranked:
     score: float
 
 
-@dataclass(frozen=True)
-class Filter:
-    """An SQL condition on the base table (aliased ``b``) with its parameters."""
-
-    sql: str = ""
-    params: tuple[Any, ...] = ()
-
-
-def common_terms(store: Store, table: str, fts_table: str, terms: Sequence[str]) -> set[str]:
-    """The ``terms`` that occur in more than half of the rows of ``table``."""
-    rows = int(store.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
-    if rows < PRUNE_MIN_ROWS or not terms:
-        return set()
-    half = rows // 2
-    found = set()
-    for term in terms:
-        # LIMIT stops counting as soon as the answer is known, whatever the word's frequency.
-        count = store.execute(
-            f"SELECT count(*) FROM (SELECT 1 FROM {fts_table} WHERE {fts_table} MATCH ? LIMIT ?)",
-            (_quoted([term]), half + 1),
-        ).fetchone()[0]
-        if count > half:
-            found.add(term)
-    return found
-
-
-def without_words(text: str, words: set[str]) -> str:
-    """``text`` with every occurrence of ``words`` (and a possessive 's after it) removed."""
-    if not words:
-        return text
-    pattern = re.compile(
-        r"(?<![^\W_])(?:" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-        + r")(?:['’]s)?(?![^\W_])",
-        re.IGNORECASE,
-    )
-    return _SPACES.sub(" ", pattern.sub(" ", text)).strip()
-
-
-def dense_query_text(store: Store, table: str, fts_table: str, query: str) -> str:
-    """The text to embed for ``query``: without words common to most rows, if any remain."""
-    terms = query_terms(query)
-    common = common_terms(store, table, fts_table, terms)
-    if not common or common.issuperset(terms):
-        return query
-    return without_words(query, common)
-
-
-def lexical_query_text(
-    store: Store, table: str, fts_table: str, query: str, weights: FusionWeights
-) -> str:
-    """The query for FTS5: without words found in most rows (when ``prune_common``).
-
-    Such a word gets almost no BM25 weight, so it ranks nothing, yet it would
-    make most rows matches to score, sort and count. Rows matching the other
-    words keep their order, except where their BM25 ties to within FTS5's
-    1e-6 idf floor: ties go by id. A lone word is kept whatever its frequency.
-    """
-    if not weights.prune_common or len(query_terms(query)) < 2:
-        return query
-    return dense_query_text(store, table, fts_table, query)
-
-
 def date_filter(start: Any, end: Any) -> tuple[list[str], list[Any]]:
     """SQL conditions on ``b.created_at`` for an inclusive date range (a bare end date
     means the end of that day)."""
@@ -224,18 +159,23 @@ def hybrid_search(
     filt: Filter,
     weights: FusionWeights,
     query_vector: np.ndarray | None = None,
-) -> tuple[list[Ranked], int]:
-    """The best ``limit`` matches, fused, and the total number of matches.
+    window: int | None = None,
+    rows: int | None = None,
+) -> tuple[list[Ranked], int, bool]:
+    """The best ``limit`` matches, fused, the total number of matches, and whether it is exact.
 
     ``query_vector`` is used as given, instead of embedding ``query``: the
     caller then owns the dense query, and common words are not dropped.
+    ``window`` bounds the lexical matches ranked (module docstring); the
+    total is exact whenever no more than ``window`` rows match the words.
+    ``rows`` is the number of rows in ``table``, if the caller keeps count.
     """
     match = fts_query(query)
-    lexical = _Lexical(store, table, fts_table, match, filt) if (
+    lexical = BM25List(store, table, fts_table, match, filt, window) if (
         match is not None and weights.lexical > 0) else None
     try:
         dense, floor = _dense_matches(store, table, fts_table, vectors, embedder, query, filt,
-                                      weights, query_vector)
+                                      weights, query_vector, rows)
         w_lex = weights.lexical if lexical is not None else 0.0
         w_dense = weights.dense if vectors is not None and embedder is not None and len(
             vectors) and weights.dense > 0 else 0.0
@@ -257,12 +197,13 @@ def hybrid_search(
                 break
             depth *= 4
         if lexical is None:
-            return ranked[:limit], len(dense)
+            return ranked[:limit], len(dense), True
         rest = [i for i in dense if i not in lexical.found]
         if lexical.truncated:  # dense matches beyond the lexical cut may match the words too
             beyond = lexical.scores_of(rest)
             rest = [i for i in rest if i not in beyond]
-        return ranked[:limit], lexical.total() + len(rest)
+        # Past the window, a dense match may also match the words: counted once, so a lower bound.
+        return ranked[:limit], lexical.total() + len(rest), lexical.exact
     finally:
         if lexical is not None:
             lexical.close()
@@ -271,7 +212,7 @@ def hybrid_search(
 def _dense_matches(
     store: Store, table: str, fts_table: str, vectors: VectorIndex | None,
     embedder: Embedder | None, query: str, filt: Filter, weights: FusionWeights,
-    query_vector: np.ndarray | None,
+    query_vector: np.ndarray | None, rows: int | None,
 ) -> tuple[dict[int, float], float]:
     """Every row at least ``min_similarity`` from the query (rowid -> cosine, best first)."""
     if vectors is None or embedder is None or not len(vectors) or weights.dense <= 0:
@@ -279,95 +220,16 @@ def _dense_matches(
     if query_vector is not None:
         qv = query_vector
     elif weights.prune_common:
-        qv = embedder.embed_query(dense_query_text(store, table, fts_table, query))
+        qv = embedder.embed_query(dense_query_text(store, table, fts_table, query, rows))
     else:
         qv = embedder.embed_query(query)
     ids, sims = vectors.above(qv, embedder.min_similarity)
     dense = dict(zip(ids.tolist(), sims.tolist(), strict=True))
+    if filt.below is not None:
+        dense = {i: c for i, c in dense.items() if i < filt.below}
     if filt.sql and dense:
         dense = {i: dense[i] for i in _filter_ids(store, table, list(dense), filt)}
     return dense, max(embedder.min_similarity, 0.0)
-
-
-class _Lexical:
-    """The BM25 list of one query, read from one cursor as deep as needed.
-
-    Without LIMIT, SQLite scores and sorts every match once; reading further
-    is then nearly free, where re-running the query with a larger LIMIT would
-    score everything again. (Measured at 100k rows: +20% for the first rows,
-    against +100% for each re-run.) For the same reason the BM25 of rows below
-    the cut is looked up by reading the rest of this cursor, not by a new
-    ``rowid IN (...)`` query: FTS5 re-runs the whole match for each such id.
-    """
-
-    def __init__(self, store: Store, table: str, fts_table: str, match: str, filt: Filter) -> None:
-        self.store, self.fts_table, self.match, self.filt = store, fts_table, match, filt
-        # Every FTS row has its base row, so without a filter the join is only cost.
-        self._from = (f"FROM {fts_table} f JOIN {table} b ON b.id = f.rowid"
-                      f" WHERE {fts_table} MATCH ? AND ({filt.sql})" if filt.sql
-                      else f"FROM {fts_table} f WHERE {fts_table} MATCH ?")
-        self._cursor = store.execute(
-            f"SELECT f.rowid, -bm25({fts_table}) {self._from} ORDER BY bm25({fts_table})",
-            (match, *filt.params))
-        self.found: dict[int, float] = {}  # rowid -> BM25 (higher is better), best first
-        self.best = 0.0  # the best BM25 of all matches
-        self.cut = 0.0  # the last BM25 read
-        self._unread: dict[int, float] = {}  # drained from the cursor, not yet handed out
-        self._exhausted = False
-        self._total: int | None = None
-
-    @property
-    def truncated(self) -> bool:
-        """Whether matches remain below the ones handed out by ``top``."""
-        return not self._exhausted or bool(self._unread)
-
-    def _next(self, n: int) -> list[tuple[int, float]]:
-        rows: list[tuple[int, float]] = []
-        while self._unread and len(rows) < n:
-            rowid = next(iter(self._unread))
-            rows.append((rowid, self._unread.pop(rowid)))
-        if len(rows) < n and not self._exhausted:
-            fetched = self._cursor.fetchmany(n - len(rows))
-            rows += [(int(r[0]), float(r[1])) for r in fetched]
-            if len(rows) < n:
-                self._finish()
-        return rows
-
-    def _finish(self) -> None:
-        self._exhausted = True
-        self._cursor.close()
-        self._total = len(self.found) + len(self._unread)
-
-    def top(self, depth: int) -> dict[int, float]:
-        """The best ``depth`` matches (all of them if fewer)."""
-        need = depth - len(self.found)
-        if need > 0 and self.truncated:
-            rows = self._next(need)
-            if rows and not self.found:
-                self.best = rows[0][1]
-            self.found.update(rows)
-            if rows:
-                self.cut = rows[-1][1]
-            if self._exhausted:
-                self._total = len(self.found) + len(self._unread)
-        return dict(self.found)
-
-    def scores_of(self, ids: Sequence[int]) -> dict[int, float]:
-        """BM25 of those ``ids`` (not yet handed out) that match the words."""
-        if not self._exhausted:
-            # Insertion order keeps the BM25 order for later calls to top().
-            self._unread.update((int(r[0]), float(r[1])) for r in self._cursor.fetchall())
-            self._finish()
-        return {i: self._unread[i] for i in ids if i in self._unread}
-
-    def total(self) -> int:
-        if self._total is None:
-            self._total = int(self.store.execute(
-                f"SELECT count(*) {self._from}", (self.match, *self.filt.params)).fetchone()[0])
-        return self._total
-
-    def close(self) -> None:
-        self._cursor.close()
 
 
 def _weighted(

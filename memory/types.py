@@ -74,12 +74,18 @@ class Hit:
 
 @dataclass
 class SearchResult:
-    """One page of results plus the real number of matches across all pages."""
+    """One page of results plus the real number of matches across all pages.
+
+    ``total_exact`` is False when ``total`` is a lower bound: more matched
+    than were ranked (recall ranks a window of the newest matches), and
+    ``pages`` counts the pages of those ranked.
+    """
 
     hits: list[Hit]
     total: int
     page: int
     page_size: int
+    total_exact: bool = True
 
     @property
     def pages(self) -> int:

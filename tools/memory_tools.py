@@ -128,13 +128,20 @@ def archival_memory_insert(ctx: ToolContext, content: str, tags: list[str] | Non
 def _page_of(result: SearchResult, tier: str, query: str) -> dict[str, Any]:
     if result.total and result.page > result.pages:
         raise ToolError(f"page {result.page} is past the last page ({result.pages}); ask page 1")
-    return {
+    out: dict[str, Any] = {
         "tier": tier,
         "query": query,
         "page": f"{result.page} of {result.pages}",
         "total": result.total,
-        "results": [],
     }
+    if not result.total_exact:
+        # A bare number would read as "that is all there is"; say the rest exists and how to
+        # reach it.
+        out["total"] = f"more than {result.total}"
+        out["ranked"] = (f"the newest {result.total} matches; older ones exist: narrow the dates"
+                         " or the words to reach them")
+    out["results"] = []
+    return out
 
 
 @tool(heartbeat=True)

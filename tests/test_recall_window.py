@@ -1,0 +1,176 @@
+"""Recall ranks a window of the newest matches when a query matches more; totals say so."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+import pytest
+from memory_helpers import make_memory
+
+from memory import HierarchicalMemory
+from memory.lexical import common_terms
+from memory.recall import RECALL_WINDOW, NewMessage
+from tools.dispatch import Toolbox
+from tools.memory_tools import ToolContext, memory_toolbox
+
+WINDOW = 10
+
+
+def _chat(n: int = 40) -> list[NewMessage]:
+    # "note" is in every message. Old messages say it three times in few words, so they
+    # have the best BM25 of all; new ones say it once among many words.
+    out = []
+    for i in range(n):
+        text = "note note note" if i < n // 2 else f"note {' '.join(['filler'] * (i % 5 + 3))}"
+        out.append(NewMessage("user" if i % 2 else "assistant", f"{text} item{i}", turn=i))
+    return out
+
+
+def _bm25_order(memory: HierarchicalMemory, word: str, ids: Sequence[int]) -> list[int]:
+    """``ids`` by FTS5's BM25 over the whole table, best first, ties by id."""
+    rows = memory.store.execute(
+        "SELECT rowid, bm25(messages_fts) FROM messages_fts WHERE messages_fts MATCH ?",
+        (word,)).fetchall()
+    score = {r[0]: r[1] for r in rows}
+    return sorted(ids, key=lambda i: (score[i], i))
+
+
+def _memory(dense: bool = False) -> HierarchicalMemory:
+    memory = make_memory(recall_dense=dense)
+    memory.recall.append_many(_chat(), bulk=True)
+    memory.recall.window = WINDOW
+    return memory
+
+
+def _ids(memory: HierarchicalMemory) -> list[int]:
+    return [r[0] for r in memory.store.execute("SELECT id FROM messages ORDER BY id")]
+
+
+def test_more_matches_than_the_window_rank_the_newest_and_say_there_are_more() -> None:
+    with _memory() as memory:
+        newest = _ids(memory)[-WINDOW:]
+        expected = _bm25_order(memory, "note", newest)[:5]
+        result = memory.recall.search("note", k=5)
+        memory.recall.window = 1000
+        exact = memory.recall.search("note", k=5)
+    assert (result.total, result.total_exact, result.pages) == (WINDOW, False, 2)
+    assert [h.id for h in result.hits] == expected
+    # Without the window the old, denser messages would win.
+    assert exact.total_exact and exact.total == 40
+    assert not {h.id for h in exact.hits} & set(newest)
+
+
+def test_up_to_the_window_ranking_and_totals_are_exact() -> None:
+    with _memory() as memory:
+        ids = _ids(memory)
+        query = " ".join(f"item{i}" for i in range(30, 40))  # exactly WINDOW matches
+        at_window = memory.recall.search(query, k=5)
+        over = memory.recall.search(query + " item0", k=5)
+        memory.recall.window = 1000
+        wide = memory.recall.search(query, k=5)
+    assert wide.total == at_window.total == WINDOW and at_window.total_exact
+    assert [(h.id, h.score) for h in at_window.hits] == [(h.id, h.score) for h in wide.hits]
+    assert (over.total, over.total_exact) == (WINDOW, False)
+    assert ids[0] not in {h.id for h in over.hits}  # the oldest match is past the window
+
+
+def test_pages_within_the_window_are_one_order_and_past_it_the_window_grows() -> None:
+    with _memory() as memory:
+        newest = _ids(memory)[-3 * 5:]
+        pages = [memory.recall.search("note", k=5, page=p) for p in (1, 2)]
+        third = memory.recall.search("note", k=5, page=3)
+    seen = [h.id for r in pages for h in r.hits]
+    assert len(seen) == len(set(seen)) == WINDOW
+    assert set(seen) == set(newest[-WINDOW:])
+    assert [(r.total, r.pages) for r in pages] == [(WINDOW, 2)] * 2
+    assert (third.total, third.total_exact, third.pages) == (15, False, 3)
+    assert len(third.hits) == 5 and {h.id for h in third.hits} <= set(newest)
+
+
+@pytest.mark.parametrize("dense", [False, True], ids=["lexical", "hybrid"])
+def test_before_id_leaves_out_the_current_turn_and_the_window_ends_there(dense: bool) -> None:
+    with _memory(dense) as memory:
+        ids = _ids(memory)
+        cut = ids[-7]
+        result = memory.recall.search("note", k=WINDOW, before_id=cut)
+        memory.recall.window = 1000
+        everything = memory.recall.search("note", k=WINDOW, before_id=cut)
+    window = [i for i in ids if i < cut][-WINDOW:]
+    assert max(h.id for h in result.hits) < cut and not result.total_exact
+    assert len(result.hits) == len(window) and result.total >= len(window)
+    if not dense:  # dense matches are not windowed: older ones rank by their cosine
+        assert {h.id for h in result.hits} == set(window)
+    assert everything.total_exact and everything.total == len(ids) - 7
+
+
+def test_the_window_counts_only_messages_that_pass_the_filters() -> None:
+    with make_memory(recall_dense=False) as memory:
+        memory.recall.append_many(_chat(), bulk=True)
+        memory.recall.window = WINDOW
+        users = [r[0] for r in memory.store.execute(
+            "SELECT id FROM messages WHERE role = 'user' ORDER BY id")]
+        result = memory.recall.search("note", k=WINDOW, roles=["user"])
+    assert {h.id for h in result.hits} == set(users[-WINDOW:])
+    assert (result.total, result.total_exact) == (WINDOW, False)
+
+
+def test_a_date_range_reaches_matches_older_than_the_window() -> None:
+    with make_memory(recall_dense=False) as memory:
+        day = 86_400.0
+        memory.recall.append_many([
+            NewMessage("user", f"note {i}", turn=i, created_at=1_700_000_000 + i * day)
+            for i in range(30)])
+        memory.recall.window = WINDOW
+        result = memory.recall.search("note", k=5, end="2023-11-20")  # the first seven days
+        # Twenty days hold more than the window: it is the newest ten of them.
+        window = memory.recall.search("note", k=WINDOW, end="2023-12-03")
+        nothing = memory.recall.search("note", k=5, end="2023-11-01")
+    assert (result.total, result.total_exact) == (7, True)
+    assert sorted(h.text for h in result.hits) == sorted(f"note {i}" for i in range(5))
+    assert (window.total, window.total_exact) == (WINDOW, False)
+    assert sorted(h.turn or 0 for h in window.hits) == list(range(10, 20))
+    assert (nothing.total, nothing.total_exact, nothing.hits) == (0, True, [])
+
+
+def test_archival_keeps_exact_totals() -> None:
+    with make_memory(recall_dense=False) as memory:
+        for i in range(RECALL_WINDOW // 100):
+            memory.archival_insert(f"ticket {i}")
+        memory.recall.window = 5
+        result = memory.archival_search("ticket", k=5)
+        assert (result.total, result.total_exact) == (RECALL_WINDOW // 100, True)
+
+
+def test_common_terms_are_those_in_more_than_half_of_the_rows() -> None:
+    with make_memory(recall_dense=False) as memory:
+        rows = 60
+        memory.recall.append_many([
+            NewMessage("user", " ".join(["kiwi"] * (i < 31) + ["lime"] * (i < 30) + ["x"]), i)
+            for i in range(rows)], bulk=True)
+        for count in (None, rows):
+            found = common_terms(memory.store, "messages", "messages_fts",
+                                 ["kiwi", "lime", "x", "absent"], count)
+            assert found == {"kiwi", "x"}  # 31 and 60 of 60; lime's 30 is not more than half
+        # The count given is the one used.
+        assert common_terms(memory.store, "messages", "messages_fts", ["kiwi", "x"], 100) == {"x"}
+        assert memory.recall.search("kiwi lime", k=50).total == 30  # kiwi dropped
+
+
+def test_conversation_search_says_the_total_is_a_lower_bound() -> None:
+    box: Toolbox = memory_toolbox()
+    with make_memory(recall_dense=False) as memory:
+        memory.recall.append_many(_chat(), bulk=True)
+        memory.recall.window = WINDOW
+        ctx = ToolContext(memory=memory, turn=99)
+
+        def search(query: str, page: int = 1) -> dict[str, object]:
+            out = box.dispatch("conversation_search", json.dumps(
+                {"query": query, "page": page}), call_id="c1", context=ctx)
+            return json.loads(out.content)  # type: ignore[no-any-return]
+
+        many, few = search("note"), search("item3 item4")
+        assert many["total"] == f"more than {WINDOW}" and many["page"] == "1 of 2"
+        assert "newest" in str(many["ranked"])
+        assert few["total"] == 2 and "ranked" not in few
+        assert search("note", page=2)["page"] == "2 of 2"
