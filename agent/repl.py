@@ -137,7 +137,9 @@ class ChatRepl:
                     return True
                 result = (memory.archival_search(arg, k=10) if name == "/archival"
                           else memory.recall_search(arg, k=10))
-                self.console.print(f"{result.total} matches (page 1 of {result.pages})")
+                count = (f"{result.total}" if result.total_exact
+                         else f"more than {result.total} (the newest ranked)")
+                self.console.print(f"{count} matches (page 1 of {result.pages})")
                 for hit in result.hits:
                     extra = " [dim](evicted from core)[/dim]" if hit.was_in_core else ""
                     who = f"{hit.role}: " if hit.role else ""

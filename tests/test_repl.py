@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -168,3 +169,18 @@ def test_interactive_multi_line_paste_is_one_message(memory: HierarchicalMemory)
     assert [u["content"] for u in users] == ["I am allergic to peanuts.\nMy name is Ada."]
     assert sorted(f.text for f in memory.core) == ["User is allergic to peanuts",
                                                    "User's name is Ada"]
+
+
+def test_recall_command_says_when_the_total_is_a_lower_bound(
+        memory: HierarchicalMemory) -> None:
+    memory.recall.window = 3  # a page of 10 still ranks 10
+    for i in range(15):
+        memory.recall.append("user", f"banana bread recipe number {i}", turn=i)
+    memory.recall.append("user", "plum jam", turn=15)
+    repl, out = make_repl(memory)
+    assert repl.run_piped(["/recall banana\n", "/recall plum\n"]) == 0
+    text = out.getvalue()
+    # At least the 10 ranked words matches, plus older rows matched by meaning alone.
+    assert re.search(r"more than 1\d \(the newest ranked\) matches", text)
+    assert "#15 user: banana bread recipe number 14" in text
+    assert "\n1 matches (page 1 of 1)" in text  # under the window: the exact count
