@@ -188,7 +188,7 @@ def hybrid_search(
                 break
             if lexical is not None and lexical.truncated:
                 scores.update(lexical.scores_of([i for i in dense if i not in scores]))
-            ranked = _weighted(scores, dense, floor, span, w_lex, w_dense)
+            ranked = _weighted(scores, dense, floor, span, w_lex, w_dense, limit)
             if lexical is None or not lexical.truncated:
                 break
             # An unread row matches only the words (every dense match is scored), below the cut.
@@ -234,19 +234,29 @@ def _dense_matches(
 
 def _weighted(
     lexical: dict[int, float], dense: dict[int, float], floor: float, span: float,
-    w_lex: float, w_dense: float,
+    w_lex: float, w_dense: float, limit: int,
 ) -> list[Ranked]:
-    """Rank the lexical and dense matches by the weighted sum of their normalised scores."""
-    best = max(lexical.values(), default=0.0)
-    total = w_lex + w_dense
-    scores: dict[int, float] = {}
-    for rowid in {**lexical, **dense}:
-        lex = lexical.get(rowid, 0.0) / best if best > 0 else 0.0
-        near = (dense[rowid] - floor) / span if rowid in dense and span > 0 else 0.0
-        # A match at exactly the threshold still ranks above rows that do not match.
-        scores[rowid] = max((w_lex * lex + w_dense * near) / total, _MIN_SCORE)
-    ordered = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
-    return [Ranked(i, s) for i, s in ordered]
+    """The best ``limit`` matches by the weighted sum of their normalised scores (ties by id).
+
+    Vectorised: a search scores every dense match, thousands in a large
+    store, and a Python loop over them cost about 1 ms a search.
+    """
+    lex_ids = np.fromiter(lexical, dtype=np.int64, count=len(lexical))
+    lex_bm25 = np.fromiter(lexical.values(), dtype=np.float64, count=len(lexical))
+    dense_ids = np.fromiter(dense, dtype=np.int64, count=len(dense))
+    dense_cos = np.fromiter(dense.values(), dtype=np.float64, count=len(dense))
+    ids = np.union1d(lex_ids, dense_ids)  # sorted, so a stable sort breaks ties by id
+    lex = np.zeros(len(ids))
+    best = float(lex_bm25.max()) if len(lex_bm25) else 0.0
+    if best > 0:
+        lex[np.searchsorted(ids, lex_ids)] = lex_bm25 / best
+    near = np.zeros(len(ids))
+    if span > 0:
+        near[np.searchsorted(ids, dense_ids)] = (dense_cos - floor) / span
+    # A match at exactly the threshold still ranks above rows that do not match.
+    scores = np.maximum((w_lex * lex + w_dense * near) / (w_lex + w_dense), _MIN_SCORE)
+    order = np.argsort(-scores, kind="stable")[:limit]
+    return [Ranked(int(i), float(v)) for i, v in zip(ids[order], scores[order], strict=True)]
 
 
 def _rrf(lexical: list[int], dense: list[int], weights: FusionWeights) -> list[Ranked]:
