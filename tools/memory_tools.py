@@ -2,8 +2,9 @@
 
 Every tool receives a ``ToolContext`` (injected, never shown to the model)
 holding the memory and a log of what the turn changed, so the REPL can show
-memory changes next to the reply. Search results report the tier, the real
-number of matches and pages, and when each item was stored.
+memory changes next to the reply. Search results report the tier, the number
+of matches (a lower bound, said so, when recall ranked only its newest
+matches) and pages, and when each item was stored.
 """
 
 from __future__ import annotations
@@ -190,6 +191,9 @@ def conversation_search(
     end_date: str | None = None,
 ) -> dict[str, Any]:
     """Search the full history of this conversation (recall memory), including old sessions.
+
+    When very many messages share the query's words, the newest of them are searched;
+    add dates to reach older ones.
 
     Args:
         query: What to look for, in plain words.
