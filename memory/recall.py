@@ -224,7 +224,6 @@ class RecallTier:
             weights=self.weights,
             query_vector=query_vector,
             window=max(self.window, page * k),
-            rows=self._count,
         )
         chosen = page_slice(ranked, page, k)
         by_id = self.get_many([r.id for r in chosen])

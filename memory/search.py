@@ -40,12 +40,13 @@ lost to BM25 alone at recall@10, while the weighted sum beat both of its parts.
 RRF stays available as ``FusionWeights(method="rrf")`` (it fuses the top
 ``depth`` of each list, so it is not exact beyond that depth).
 
-The dense query drops words that occur in more than half of the rows (in a
-store of at least ``PRUNE_MIN_ROWS``; not when the caller passes its own query
-vector): such a word, typically the name of the
-person every message is from or about, gets no weight from BM25 but dominates
-a sentence embedding of a short question, pulling in every row that mentions
-the name instead of the ones on the question's topic.
+Callers drop words that occur in more than half of the rows from the query
+first (``lexical_query_text``, with ``prune_common``; in a store of at least
+``PRUNE_MIN_ROWS``), and both lists use the pruned text: such a word,
+typically the name of the person every message is from or about, gets no
+weight from BM25 but dominates a sentence embedding of a short question,
+pulling in every row that mentions the name instead of the ones on the
+question's topic. A query vector passed by the caller is used as given.
 """
 
 from __future__ import annotations
@@ -105,7 +106,7 @@ class FusionWeights:
     is ``"convex"`` (the weighted sum of scores in the module docstring) or
     ``"rrf"`` (reciprocal ranks with ``rrf_k``). The defaults were tuned on
     LoCoMo's dev conversations; 0.5:0.5 to 0.7:0.3 measured within 0.01.
-    ``prune_common`` drops words found in most rows from the dense query.
+    ``prune_common`` drops words found in most rows from the query (``lexical_query_text``).
     """
 
     lexical: float = 0.6
@@ -160,7 +161,6 @@ def hybrid_search(
     weights: FusionWeights,
     query_vector: np.ndarray | None = None,
     window: int | None = None,
-    rows: int | None = None,
 ) -> tuple[list[Ranked], int, bool]:
     """The best ``limit`` matches, fused, the total number of matches, and whether it is exact.
 
@@ -168,14 +168,13 @@ def hybrid_search(
     caller then owns the dense query, and common words are not dropped.
     ``window`` bounds the lexical matches ranked (module docstring); the
     total is exact whenever no more than ``window`` rows match the words.
-    ``rows`` is the number of rows in ``table``, if the caller keeps count.
     """
     match = fts_query(query)
     lexical = BM25List(store, table, fts_table, match, filt, window) if (
         match is not None and weights.lexical > 0) else None
     try:
-        dense, floor = _dense_matches(store, table, fts_table, vectors, embedder, query, filt,
-                                      weights, query_vector, rows)
+        dense, floor = _dense_matches(store, table, vectors, embedder, query, filt, weights,
+                                      query_vector)
         w_lex = weights.lexical if lexical is not None else 0.0
         w_dense = weights.dense if vectors is not None and embedder is not None and len(
             vectors) and weights.dense > 0 else 0.0
@@ -210,19 +209,14 @@ def hybrid_search(
 
 
 def _dense_matches(
-    store: Store, table: str, fts_table: str, vectors: VectorIndex | None,
-    embedder: Embedder | None, query: str, filt: Filter, weights: FusionWeights,
-    query_vector: np.ndarray | None, rows: int | None,
+    store: Store, table: str, vectors: VectorIndex | None, embedder: Embedder | None,
+    query: str, filt: Filter, weights: FusionWeights, query_vector: np.ndarray | None,
 ) -> tuple[dict[int, float], float]:
     """Every row at least ``min_similarity`` from the query (rowid -> cosine, best first)."""
     if vectors is None or embedder is None or not len(vectors) or weights.dense <= 0:
         return {}, 0.0
-    if query_vector is not None:
-        qv = query_vector
-    elif weights.prune_common:
-        qv = embedder.embed_query(dense_query_text(store, table, fts_table, query, rows))
-    else:
-        qv = embedder.embed_query(query)
+    # The caller has pruned the query already (module docstring).
+    qv = query_vector if query_vector is not None else embedder.embed_query(query)
     ids, sims = vectors.above(qv, embedder.min_similarity)
     dense = dict(zip(ids.tolist(), sims.tolist(), strict=True))
     if filt.below is not None:
