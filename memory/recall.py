@@ -195,7 +195,10 @@ class RecallTier:
         When more than ``window`` messages (and at least ``page * k``) match
         the words, BM25 ranks only the newest of them, ``total`` is the number
         ranked (plus dense matches outside them) and ``total_exact`` is False:
-        there are more matches, older ones, which a date range reaches. Like
+        there are more matches, older ones, which a date range reaches. With
+        vectors, the dense side takes the ``window`` nearest messages rather
+        than every one above the threshold, and a total past that is a lower
+        bound too (memory/search.py). Like
         Letta's conversation_search, newest first is what a conversation
         wants, and it bounds a query to about 20 ms at 1M messages, where
         ranking every match of a word in most messages took 2.5 s. Pages

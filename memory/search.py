@@ -13,8 +13,16 @@ the rowid-ordered posting lists with no scoring, and FTS5 seeks the BM25 query
 straight to the window's rowid range. Below the window nothing changes:
 ranking and totals are exact. BM25 keeps its idf and average length from the
 whole table, so the window's rows are ranked as they would be among all
-matches. Dense matches are not windowed; one older than the window is ranked
-by its dense score alone, since its BM25 is not read.
+matches. A dense match older than the window is ranked by its dense score
+alone, since its BM25 is not read.
+
+The window caps the dense side too: instead of every row above the
+similarity threshold (tens of thousands at 1M messages with a sentence
+model), only the ``window`` nearest rows (at least twice the rows asked for)
+are taken, and the total is a lower bound when more may lie above the
+threshold. Ranking stays exact under that cap: a word match outside the
+nearest list gets its similarity looked up, and the list widens until no row
+beyond its cut could reach the page asked for.
 
 Matches are ranked by a weighted sum of two normalised scores:
 
@@ -52,7 +60,7 @@ question's topic. A query vector passed by the caller is used as given.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -95,6 +103,7 @@ __all__ = [
 
 RRF_K = 60
 _MIN_SCORE = 1e-9
+_TIE = 1e-9
 
 
 @dataclass(frozen=True)
@@ -166,64 +175,125 @@ def hybrid_search(
 
     ``query_vector`` is used as given, instead of embedding ``query``: the
     caller then owns the dense query, and common words are not dropped.
-    ``window`` bounds the lexical matches ranked (module docstring); the
-    total is exact whenever no more than ``window`` rows match the words.
+    ``window`` bounds the matches ranked (module docstring): the newest
+    ``window`` that match the words and the ``window`` nearest in meaning; the
+    total is exact whenever no more than that match either way.
     """
     match = fts_query(query)
     lexical = BM25List(store, table, fts_table, match, filt, window) if (
         match is not None and weights.lexical > 0) else None
     try:
-        dense, floor = _dense_matches(store, table, vectors, embedder, query, filt, weights,
-                                      query_vector)
+        # Beyond the page asked for, so the last row of the page usually leads the cut.
+        cap = None if window is None else max(window, 2 * limit)
+        dense = _dense_matches(store, table, vectors, embedder, query, filt, weights,
+                               query_vector, cap)
         w_lex = weights.lexical if lexical is not None else 0.0
         w_dense = weights.dense if vectors is not None and embedder is not None and len(
             vectors) and weights.dense > 0 else 0.0
-        span = max(max(dense.values()) - floor, floor) if dense else 0.0
         depth = max(limit, weights.depth)
         while True:
+            matches, floor = dense.matches, dense.floor
+            span = max(max(matches.values()) - floor, floor) if matches else 0.0
             scores = lexical.top(depth) if lexical is not None else {}
             if weights.method == "rrf":
-                ranked = _rrf(list(scores), list(dense)[:depth], weights)
+                ranked = _rrf(list(scores), list(matches)[:depth], weights)
                 break
             if lexical is not None and lexical.truncated:
-                scores.update(lexical.scores_of([i for i in dense if i not in scores]))
-            ranked = _weighted(scores, dense, floor, span, w_lex, w_dense, limit)
-            if lexical is None or not lexical.truncated:
+                scores.update(lexical.scores_of([i for i in matches if i not in scores]))
+            more_words = lexical is not None and lexical.truncated
+            if dense.cut is not None and vectors is not None:
+                dense.score_words(vectors, scores)
+            ranked = _weighted(scores, matches, floor, span, w_lex, w_dense, limit)
+            if not more_words and dense.cut is None:
                 break
-            # An unread row matches only the words (every dense match is scored), below the cut.
-            bound = w_lex * lexical.cut / (lexical.best or 1.0) / (w_lex + w_dense)
-            if len(ranked) >= limit and ranked[limit - 1].score > bound:
+            # The best a row not scored yet can reach: below the lexical cut if it matches
+            # the words, and below the cut of the nearest list in meaning.
+            bound = 0.0
+            if lexical is not None and more_words:
+                bound += w_lex * lexical.cut / (lexical.best or 1.0)
+            if dense.cut is not None and span > 0:
+                bound += w_dense * max(dense.cut - floor, 0.0) / span
+            # The margin keeps float rounding from reading a tie at the cut as a lead: tied
+            # rows not read yet may come first by id. If the filters dropped every row of the
+            # nearest list, the best match in meaning is unread and with it the scale of every
+            # dense score, so the list must widen.
+            if (len(ranked) >= limit and ranked[limit - 1].score > bound / (w_lex + w_dense) + _TIE
+                    and (dense.cut is None or dense.kept_nearest)):
                 break
-            depth *= 4
+            if more_words:
+                depth *= 4
+            if dense.cut is not None and cap is not None and vectors is not None:
+                # Past a quarter of the rows a range scan is cheaper than a longer top list.
+                cap = cap * 4 if cap * 16 < len(vectors) else None
+                dense = _dense_matches(store, table, vectors, embedder, query, filt, weights,
+                                       dense.query, cap)
         if lexical is None:
-            return ranked[:limit], len(dense), True
-        rest = [i for i in dense if i not in lexical.found]
+            return ranked[:limit], len(dense.matches), dense.cut is None
+        rest = [i for i in dense.matches if i not in lexical.found]
         if lexical.truncated:  # dense matches beyond the lexical cut may match the words too
             beyond = lexical.scores_of(rest)
             rest = [i for i in rest if i not in beyond]
         # Past the window, a dense match may also match the words: counted once, so a lower bound.
-        return ranked[:limit], lexical.total() + len(rest), lexical.exact
+        return (ranked[:limit], lexical.total() + len(rest),
+                lexical.exact and dense.cut is None)
     finally:
         if lexical is not None:
             lexical.close()
 
 
+@dataclass
+class _Dense:
+    """The dense matches of one query: all of them, or the nearest when ``cut`` is set.
+
+    ``cut`` is the similarity of the farthest row kept when more rows may
+    match (a capped list); rows not kept are at most that similar.
+    """
+
+    matches: dict[int, float]  # rowid -> cosine, best first
+    floor: float
+    cut: float | None = None
+    query: np.ndarray | None = None
+    threshold: float = 0.0
+    #: Whether a row of the nearest list passed the filters: then the best match is known.
+    kept_nearest: bool = True
+    _looked_up: set[int] = field(default_factory=set)
+
+    def score_words(self, vectors: VectorIndex, scores: dict[int, float]) -> None:
+        """Add the exact similarity of word matches that the capped list left out."""
+        assert self.query is not None
+        missing = [i for i in scores if i not in self.matches and i not in self._looked_up]
+        self._looked_up.update(missing)
+        for rowid, cos in vectors.similarities(missing, self.query).items():
+            if cos >= self.threshold:
+                self.matches[rowid] = cos
+
+
 def _dense_matches(
     store: Store, table: str, vectors: VectorIndex | None, embedder: Embedder | None,
     query: str, filt: Filter, weights: FusionWeights, query_vector: np.ndarray | None,
-) -> tuple[dict[int, float], float]:
-    """Every row at least ``min_similarity`` from the query (rowid -> cosine, best first)."""
+    cap: int | None = None,
+) -> _Dense:
+    """Rows at least ``min_similarity`` from the query: every one, or the ``cap`` nearest."""
     if vectors is None or embedder is None or not len(vectors) or weights.dense <= 0:
-        return {}, 0.0
+        return _Dense({}, 0.0)
     # The caller has pruned the query already (module docstring).
     qv = query_vector if query_vector is not None else embedder.embed_query(query)
-    ids, sims = vectors.above(qv, embedder.min_similarity)
+    threshold = embedder.min_similarity
+    cut = None
+    if cap is None:
+        ids, sims = vectors.above(qv, threshold)
+    else:
+        ids, sims = vectors.search(qv, cap)
+        if len(ids) == cap and sims[-1] >= threshold:
+            cut = float(sims[-1])
+        keep = sims >= threshold
+        ids, sims = ids[keep], sims[keep]
     dense = dict(zip(ids.tolist(), sims.tolist(), strict=True))
     if filt.below is not None:
         dense = {i: c for i, c in dense.items() if i < filt.below}
     if filt.sql and dense:
         dense = {i: dense[i] for i in _filter_ids(store, table, list(dense), filt)}
-    return dense, max(embedder.min_similarity, 0.0)
+    return _Dense(dense, max(threshold, 0.0), cut, qv, threshold, kept_nearest=bool(dense))
 
 
 def _weighted(

@@ -20,6 +20,7 @@ import contextlib
 import json
 import logging
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import cast
 
@@ -244,6 +245,22 @@ class VectorIndex:
         sims, ids = sims[lims[0] : lims[1]], ids[lims[0] : lims[1]]
         order = np.argsort(-sims, kind="stable")
         return ids[order], sims[order]
+
+    def similarities(self, ids: Sequence[int], query: np.ndarray) -> dict[int, float]:
+        """The exact similarity of each of ``ids`` that has a vector here."""
+        if not ids:
+            return {}
+        wanted = np.asarray(ids, dtype=np.int64)
+        try:
+            rows = self.index.reconstruct_batch(wanted)
+        except RuntimeError:  # some rows have no vector (tool messages, for one)
+            wanted = np.asarray([i for i in ids if self._has(i)], dtype=np.int64)
+            if not len(wanted):
+                return {}
+            rows = self.index.reconstruct_batch(wanted)
+        q = np.ascontiguousarray(query, dtype=np.float32).reshape(self.dim)
+        sims = np.einsum("ij,j->i", rows, q)
+        return dict(zip(wanted.tolist(), sims.tolist(), strict=True))
 
     def _rescored(self, ids: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``ids`` with their exact similarities, best first."""

@@ -174,3 +174,74 @@ def test_conversation_search_says_the_total_is_a_lower_bound() -> None:
         assert "newest" in str(many["ranked"])
         assert few["total"] == 2 and "ranked" not in few
         assert search("note", page=2)["page"] == "2 of 2"
+
+
+def _near_in_meaning() -> HierarchicalMemory:
+    """40 messages close to one meaning, three that share a rare word with the query."""
+    memory = make_memory(recall_dense=True)
+    # More extra words in each later message, so similarities fall instead of tying.
+    texts = ["the shared release checklist for the payments service "
+             + " ".join(f"owner{i}x{j}" for j in range(i)) for i in range(40)]
+    texts[7] += " zebra"
+    texts[30] = "zebra crossing near the office"  # a word match far from the meaning
+    texts[35] += " zebra"
+    memory.recall.append_many([NewMessage("user", t, turn=i) for i, t in enumerate(texts)])
+    return memory
+
+
+@pytest.mark.parametrize("page", [1, 2, 3])
+def test_a_capped_dense_list_ranks_as_the_full_one_and_says_there_are_more(page: int) -> None:
+    memory = _near_in_meaning()
+    meaning = memory.embedder.embed_query("shared release checklist for the payments service")
+
+    def search(window: int) -> tuple[list[tuple[int, float]], int, bool]:
+        memory.recall.window = window
+        result = memory.recall.search("zebra", k=5, page=page, query_vector=meaning)
+        return [(h.id, round(h.score, 9)) for h in result.hits], result.total, result.total_exact
+
+    full, full_total, full_exact = search(1_000_000)
+    capped, capped_total, capped_exact = search(WINDOW)
+    assert full_exact and full_total == 40  # every message matches, by meaning or by word
+    assert not capped_exact and capped_total < full_total
+    # Same order and scores, page by page: no row left out of the nearest ten could rank higher,
+    # and the far word match (message 31) keeps its exact similarity, if any.
+    assert capped == full
+    assert len(full) == 5
+
+
+def test_dense_only_queries_rank_the_nearest_when_capped() -> None:
+    memory = _near_in_meaning()
+    meaning = memory.embedder.embed_query("shared release checklist for the payments service")
+    memory.recall.window = WINDOW
+    result = memory.recall.search("the", k=5, page=3, query_vector=meaning)  # no content word
+    exact = memory.recall.vectors.above(meaning, memory.embedder.min_similarity)[0].tolist()
+    assert [h.id for h in result.hits] == exact[10:15]
+    assert not result.total_exact
+
+
+@pytest.mark.parametrize("assistant_rows", [9, 12])
+def test_filtered_nearest_rows_widen_the_capped_list(assistant_rows: int) -> None:
+    # The nearest rows in meaning are the assistant's; the search wants the user's. With 9 of
+    # them, one user row survives in the nearest ten, and the rows beyond its cut must still
+    # outrank the weak word matches; with 12, none survives and the scale of the dense
+    # scores is unknown until the list widens.
+    memory = make_memory(recall_dense=True)
+    base = "the shared release checklist for the payments service "
+    messages = [NewMessage("assistant", f"{base}a{i}", turn=i) for i in range(assistant_rows)]
+    messages += [NewMessage("user", base + " ".join(f"owner{i}x{j}" for j in range(4 + i)),
+                            turn=i) for i in range(30 - assistant_rows)]
+    messages.append(NewMessage("user", "zebra", turn=30))
+    messages += [NewMessage("user", "zebra " + " ".join(f"far{i}w{j}" for j in range(40)),
+                            turn=31 + i) for i in range(6)]
+    memory.recall.append_many(messages)
+    meaning = memory.embedder.embed_query(base)
+
+    def search(window: int) -> tuple[list[int], bool]:
+        memory.recall.window = window
+        result = memory.recall.search("zebra", k=5, roles=["user"], query_vector=meaning)
+        return [h.id for h in result.hits], result.total_exact
+
+    full, exact = search(1_000_000)
+    assert exact
+    assert sum(1 for i in full if i <= 30) >= 3  # rows near in meaning beat the long word matches
+    assert search(WINDOW)[0] == full
