@@ -259,6 +259,21 @@ class BM25List:
             self._finish()
         return {i: self._unread[i] for i in ids if i in self._unread}
 
+    def everything(self) -> dict[int, float]:
+        """Every match (a window's worth at most, when windowed), best first.
+
+        The windowed BM25 query has scored all of them before its first row
+        comes back, so reading the rest costs little.
+        """
+        if not self._exhausted:
+            self._unread.update((int(r[0]), float(r[1])) for r in self._cursor.fetchall())
+            self._finish()
+        rows = sorted({**self.found, **self._unread}.items(), key=lambda row: -row[1])
+        self.found, self._unread = dict(rows), {}
+        if rows:
+            self.best, self.cut = rows[0][1], rows[-1][1]
+        return dict(self.found)
+
     def total(self) -> int:
         """The matches ranked: every match, unless ``exact`` is False."""
         if self._total is None:

@@ -194,7 +194,12 @@ def hybrid_search(
         while True:
             matches, floor = dense.matches, dense.floor
             span = max(max(matches.values()) - floor, floor) if matches else 0.0
-            scores = lexical.top(depth) if lexical is not None else {}
+            if lexical is not None and dense.cut is not None and window is not None:
+                # Both lists capped: score the whole word window (at most ``window`` rows),
+                # so only the dense cut bounds what is left unread.
+                scores = lexical.everything()
+            else:
+                scores = lexical.top(depth) if lexical is not None else {}
             if weights.method == "rrf":
                 ranked = _rrf(list(scores), list(matches)[:depth], weights)
                 break
@@ -245,8 +250,8 @@ def hybrid_search(
 class _Dense:
     """The dense matches of one query: all of them, or the nearest when ``cut`` is set.
 
-    ``cut`` is the similarity of the farthest row kept when more rows may
-    match (a capped list); rows not kept are at most that similar.
+    ``cut`` bounds the similarity of every row not kept when more rows may
+    match (a capped list).
     """
 
     matches: dict[int, float]  # rowid -> cosine, best first
@@ -254,7 +259,7 @@ class _Dense:
     cut: float | None = None
     query: np.ndarray | None = None
     threshold: float = 0.0
-    #: Whether a row of the nearest list passed the filters: then the best match is known.
+    #: Whether the best match passing the filters is known (it is in ``matches``).
     kept_nearest: bool = True
     _looked_up: set[int] = field(default_factory=set)
 
@@ -283,9 +288,9 @@ def _dense_matches(
     if cap is None:
         ids, sims = vectors.above(qv, threshold)
     else:
-        ids, sims = vectors.search(qv, cap)
-        if len(ids) == cap and sims[-1] >= threshold:
-            cut = float(sims[-1])
+        ids, sims, others = vectors.nearest(qv, cap)
+        if others >= threshold:
+            cut = others
         keep = sims >= threshold
         ids, sims = ids[keep], sims[keep]
     dense = dict(zip(ids.tolist(), sims.tolist(), strict=True))
@@ -293,7 +298,10 @@ def _dense_matches(
         dense = {i: c for i, c in dense.items() if i < filt.below}
     if filt.sql and dense:
         dense = {i: dense[i] for i in _filter_ids(store, table, list(dense), filt)}
-    return _Dense(dense, max(threshold, 0.0), cut, qv, threshold, kept_nearest=bool(dense))
+    # The best row passing the filters is known if a kept one is at least as near as any
+    # row left out could be.
+    kept = cut is None or (bool(dense) and max(dense.values()) >= cut)
+    return _Dense(dense, max(threshold, 0.0), cut, qv, threshold, kept_nearest=kept)
 
 
 def _weighted(

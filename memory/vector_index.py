@@ -230,6 +230,25 @@ class VectorIndex:
                 return ids[:k], sims[:k]
             want = min(total, 4 * want)
 
+    def nearest(self, query: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, float]:
+        """About the ``k`` nearest rows with their exact similarities, best first, and a
+        similarity no row left out exceeds (-inf when none is left out).
+
+        Cheaper than ``search`` for a long list: one scan of the 8-bit copy,
+        no widening, so the rows are the nearest by approximate similarity;
+        the bound is what makes an answer built on them exact.
+        """
+        total = int(self.index.ntotal)
+        prefilter = self._active_prefilter()
+        if prefilter is None or k >= total:
+            ids, sims = self.search(query, k)
+            return ids, sims, float(sims[-1]) if 0 < len(ids) < total else float("-inf")
+        single_thread_search()
+        q = np.ascontiguousarray(query, dtype=np.float32).reshape(1, self.dim)
+        candidates, lowest = prefilter.top(q, k)
+        ids, sims = self._rescored(candidates, q)
+        return ids, sims, lowest + prefilter.margin(q)
+
     def above(self, query: np.ndarray, threshold: float) -> tuple[np.ndarray, np.ndarray]:
         """Every (id, similarity) with similarity >= threshold, best first."""
         if self.index.ntotal == 0:

@@ -150,3 +150,22 @@ def test_prefilter_is_saved_and_reloaded(tmp_path: Path,
         assert [h.id for h in m.archival_search("topic 5 item", k=5).hits] == [
             h.id for h in expected.hits]
         assert m.archival.vectors.prefilter is not None
+
+
+def test_nearest_bounds_every_row_left_out(index: VectorIndex) -> None:
+    rng = np.random.default_rng(5)
+    rows = unit_rows(rng, 3000, spread=0.3)
+    ids = np.arange(3000, dtype=np.int64)
+    with index.store.transaction():
+        index.add(ids, rows)
+    for q in unit_rows(rng, 10, spread=0.3):
+        got, sims, others = index.nearest(q, 50)
+        assert index.prefilter is not None and len(got) == 50
+        exact = rows @ q
+        np.testing.assert_allclose(sims, exact[got], atol=1e-5)  # exact, best first
+        assert np.all(np.diff(sims) <= 0)
+        left_out = np.setdiff1d(ids, got)
+        assert exact[left_out].max() <= others
+        assert others < sims[0]  # a bound that still says something
+    everything = index.nearest(rows[0], 5000)
+    assert len(everything[0]) == 3000 and everything[2] == float("-inf")

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import pytest
 from memory_helpers import make_memory
 
+import memory.vector_index as vector_index
 from memory import HierarchicalMemory
 from memory.lexical import common_terms
 from memory.recall import RECALL_WINDOW, NewMessage
@@ -189,9 +190,19 @@ def _near_in_meaning() -> HierarchicalMemory:
     return memory
 
 
+@pytest.fixture(params=[False, True], ids=["float-scan", "prefilter"])
+def prefilter(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> bool:
+    """Both dense paths: the float32 scan of small stores and the 8-bit prefilter."""
+    if request.param:
+        monkeypatch.setattr(vector_index, "PREFILTER_MIN_ROWS", 1)
+    return bool(request.param)
+
+
 @pytest.mark.parametrize("page", [1, 2, 3])
-def test_a_capped_dense_list_ranks_as_the_full_one_and_says_there_are_more(page: int) -> None:
+def test_a_capped_dense_list_ranks_as_the_full_one_and_says_there_are_more(
+        page: int, prefilter: bool) -> None:
     memory = _near_in_meaning()
+    assert (memory.recall.vectors.prefilter_min_rows == 1) == prefilter
     meaning = memory.embedder.embed_query("shared release checklist for the payments service")
 
     def search(window: int) -> tuple[list[tuple[int, float]], int, bool]:
@@ -209,7 +220,7 @@ def test_a_capped_dense_list_ranks_as_the_full_one_and_says_there_are_more(page:
     assert len(full) == 5
 
 
-def test_dense_only_queries_rank_the_nearest_when_capped() -> None:
+def test_dense_only_queries_rank_the_nearest_when_capped(prefilter: bool) -> None:
     memory = _near_in_meaning()
     meaning = memory.embedder.embed_query("shared release checklist for the payments service")
     memory.recall.window = WINDOW
@@ -220,7 +231,8 @@ def test_dense_only_queries_rank_the_nearest_when_capped() -> None:
 
 
 @pytest.mark.parametrize("assistant_rows", [9, 12])
-def test_filtered_nearest_rows_widen_the_capped_list(assistant_rows: int) -> None:
+def test_filtered_nearest_rows_widen_the_capped_list(assistant_rows: int,
+                                                    prefilter: bool) -> None:
     # The nearest rows in meaning are the assistant's; the search wants the user's. With 9 of
     # them, one user row survives in the nearest ten, and the rows beyond its cut must still
     # outrank the weak word matches; with 12, none survives and the scale of the dense
