@@ -50,6 +50,14 @@ def check_exact(index: VectorIndex, ids: np.ndarray, rows: np.ndarray,
         assert np.all(np.diff(found_sims) <= 0)
 
 
+def filled(index: VectorIndex, rows: np.ndarray, step: int = 1) -> np.ndarray:
+    """Add ``rows`` to ``index`` in one transaction; returns their ids (multiples of ``step``)."""
+    ids = np.arange(len(rows), dtype=np.int64) * step
+    with index.store.transaction():
+        index.add(ids, rows)
+    return ids
+
+
 @pytest.fixture
 def index() -> VectorIndex:
     return VectorIndex(Store(None), "passages", DIM, None, prefilter_min_rows=1)
@@ -83,18 +91,14 @@ def test_search_equals_a_float_scan(index: VectorIndex, seed: int, spread: float
     # so the candidate list has to widen several times.
     rng = np.random.default_rng(seed)
     rows = unit_rows(rng, 3000, spread=spread)
-    ids = np.arange(1, 3001, dtype=np.int64) * 7
-    with index.store.transaction():
-        index.add(ids, rows)
+    ids = filled(index, rows, step=7)
     check_exact(index, ids, rows, unit_rows(rng, 15, spread=spread))
 
 
 def test_exact_after_removals_clipped_rows_and_rollback(index: VectorIndex) -> None:
     rng = np.random.default_rng(3)
     rows = unit_rows(rng, 2000, spread=0.3)
-    ids = np.arange(2000, dtype=np.int64)
-    with index.store.transaction():
-        index.add(ids, rows)
+    ids = filled(index, rows)
     index.search(rows[0], 10)  # builds the prefilter on this data's range
     built = index.prefilter
     assert built is not None
@@ -155,9 +159,7 @@ def test_prefilter_is_saved_and_reloaded(tmp_path: Path,
 def test_nearest_bounds_every_row_left_out(index: VectorIndex) -> None:
     rng = np.random.default_rng(5)
     rows = unit_rows(rng, 3000, spread=0.3)
-    ids = np.arange(3000, dtype=np.int64)
-    with index.store.transaction():
-        index.add(ids, rows)
+    ids = filled(index, rows)
     for q in unit_rows(rng, 10, spread=0.3):
         got, sims, others = index.nearest(q, 50)
         assert index.prefilter is not None and len(got) == 50
