@@ -79,6 +79,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--sizes", metavar="N,N",
                        help="--perf: archival sizes; recall and core sizes follow (default "
                             "10000,100000)")
+    bench.add_argument("--recall-dense", action="store_true",
+                       help="--perf: also measure recall with a vector per message (the "
+                            "default for agents), not only full-text search")
 
     _add_eval_parser(sub)
 
@@ -211,12 +214,13 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
         return _fail(str(exc), 2)
     if args.json and not args.json.parent.is_dir():
         return _fail(f"cannot write {args.json}: {args.json.parent} is not a directory", 2)
-    if args.perf or args.sizes:
+    if args.perf or args.sizes or args.recall_dense:
         if not args.perf:
-            return _fail("--sizes goes with --perf", 2)
+            return _fail("--sizes and --recall-dense go with --perf", 2)
         from bench.perf import main as perf_main
 
-        return perf_main(args.sizes, quick=args.quick, json_path=args.json, seed=args.seed)
+        return perf_main(args.sizes, quick=args.quick, json_path=args.json, seed=args.seed,
+                         recall_dense=args.recall_dense)
     console = Console()
     start = time.perf_counter()
     results = run_battery(seed=args.seed, quick=args.quick, only=args.only, policy=args.policy,

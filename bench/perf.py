@@ -1,6 +1,7 @@
 """Performance benchmark: tiermem against ChromaDB and against this machine's own limits.
 
-Run: ``python cli.py benchmark --perf [--sizes 10000,100000] [--json PATH] [--quick]``
+Run: ``python cli.py benchmark --perf [--sizes 10000,100000] [--json PATH] [--quick]
+[--recall-dense]``
 
 Six comparisons, each measured in one process. Where two systems or two
 configurations are compared, their operations alternate (A B A B ...), with
@@ -15,7 +16,8 @@ Figures are medians and p99 over every repetition; ratios are of medians.
    the time needed to read every float32 vector once at the read bandwidth
    measured in the same run, and against reading the 8-bit copy once.
 3. ``recall``: append throughput (per turn, row by row, and bulk) and
-   full-text search by query class, from rare words to one in most messages.
+   full-text search by query class, from rare words to one in most messages;
+   with ``--recall-dense``, again with a vector per message (``recall_dense``).
 4. ``eviction``: ``add_fact`` with an eviction, at three core sizes.
 5. ``step``: the agent runtime's own time per turn, model and embedding time
    taken out, with a full store against an empty one.
@@ -87,6 +89,7 @@ class PerfOptions:
     quick: bool = False
     seed: int = 0
     chroma: bool = True
+    recall_dense: bool = False
 
     @property
     def recall_sizes(self) -> tuple[int, ...]:
@@ -196,9 +199,14 @@ class BagEmbedder:
 class Precomputed:
     """An embedder that returns vectors computed beforehand, so ingest excludes embedding."""
 
-    def __init__(self, base: BagEmbedder, texts: Sequence[str], vectors: np.ndarray) -> None:
+    def __init__(self, base: BagEmbedder, texts: Sequence[str] = (),
+                 vectors: np.ndarray | None = None) -> None:
         self.base, self.id, self.dim = base, base.id, base.dim
         self.min_similarity = base.min_similarity
+        self.load(texts, np.zeros((0, DIM), np.float32) if vectors is None else vectors)
+
+    def load(self, texts: Sequence[str], vectors: np.ndarray) -> None:
+        """Replace the vectors on hand (one batch at a time keeps a 1M load in memory)."""
         self._row = {t: i for i, t in enumerate(texts)}
         self._vectors = vectors
 
@@ -412,8 +420,13 @@ def dense_floor(archival: dict[str, Any], bandwidth_gbs: float) -> dict[str, Any
 QUERY_CLASSES = ("rare", "medium", "frequent", "common", "common_rare")
 
 
-def _messages(count: int, seed: int, turn: int = 0) -> list[NewMessage]:
-    texts = texts_of(zipf_indices(count, 20, seed))
+def _messages(count: int, seed: int, turn: int = 0,
+              vectors_into: Precomputed | None = None) -> list[NewMessage]:
+    """Messages of 20 Zipf words; their vectors go into ``vectors_into`` if given."""
+    indices = zipf_indices(count, 20, seed)
+    texts = texts_of(indices)
+    if vectors_into is not None:
+        vectors_into.load(texts, vectors_into.base.of_indices(indices))
     return [NewMessage("user" if i % 2 == 0 else "assistant", t, turn + i // 2)
             for i, t in enumerate(texts)]
 
@@ -443,21 +456,30 @@ def recall_queries(rng: np.random.Generator, sample: np.ndarray, count: int
     }
 
 
-def measure_recall(opts: PerfOptions, bag: BagEmbedder, work: Path) -> list[dict[str, Any]]:
-    """Grow one store through the recall sizes; measure appends and searches at each."""
+def measure_recall(opts: PerfOptions, bag: BagEmbedder, work: Path,
+                   dense: bool = False) -> list[dict[str, Any]]:
+    """Grow one store through the recall sizes; measure appends and searches at each.
+
+    ``dense`` stores a vector with every user and assistant message, as
+    recall does by default, so searches fuse full text with dense matches;
+    without it they are FTS5 only.
+    """
     from memory import HierarchicalMemory
 
     out = []
-    memory = HierarchicalMemory(work / "recall", embedder=bag, recall_dense=False)
+    embedder = Precomputed(bag) if dense else None
+    memory = HierarchicalMemory(work / ("recall-dense" if dense else "recall"),
+                                embedder=embedder or bag, recall_dense=dense)
     rng = np.random.default_rng(opts.seed + 3)
     seeds = itertools.count(opts.seed + 1000)
     try:
         for size in opts.recall_sizes:
             row: dict[str, Any] = {"messages": size}
-            row.update(_append_rates(memory, size, opts, next(seeds)))
+            row.update(_append_rates(memory, size, opts, next(seeds), embedder))
             loading, before = 0.0, len(memory.recall)
             while len(memory.recall) < size:
-                batch = _messages(min(50_000, size - len(memory.recall)), next(seeds))
+                batch = _messages(min(50_000, size - len(memory.recall)), next(seeds),
+                                  vectors_into=embedder)
                 loading += _timed(memory.recall.append_many, batch, bulk=True)
             if len(memory.recall) > before:
                 row["load_per_s"] = (len(memory.recall) - before) / loading
@@ -476,13 +498,14 @@ def measure_recall(opts: PerfOptions, bag: BagEmbedder, work: Path) -> list[dict
     return out
 
 
-def _append_rates(memory: Any, size: int, opts: PerfOptions, seed: int) -> dict[str, float]:
+def _append_rates(memory: Any, size: int, opts: PerfOptions, seed: int,
+                  embedder: Precomputed | None = None) -> dict[str, float]:
     """Batches appended with ``bulk=True`` and row by row through the trigger, alternating."""
     batch = max(2, min(5000, size // 20))
     rounds = 2 if opts.quick else 4
     if len(memory.recall) + 2 * rounds * batch > size:
         return {}
-    pending = _messages(2 * rounds * batch, seed)
+    pending = _messages(2 * rounds * batch, seed, vectors_into=embedder)
     samples = alternate({
         "bulk": lambda i: memory.recall.append_many(
             pending[2 * i * batch : (2 * i + 1) * batch], bulk=True),
@@ -651,6 +674,9 @@ def run_perf(opts: PerfOptions, work: Path | None = None,
         report["dense_floor"] = [dense_floor(a, max(bandwidth)) for a in report["archival"]]
         say(f"recall: {', '.join(str(s) for s in opts.recall_sizes)} messages")
         report["recall"] = measure_recall(opts, bag, tmp)
+        if opts.recall_dense:
+            say("recall with a vector per message (the default), same sizes")
+            report["recall_dense"] = measure_recall(opts, bag, tmp, dense=True)
         say(f"eviction: cores of {', '.join(str(s) for s in opts.core_sizes)} facts")
         report["eviction"] = measure_eviction(opts)
         say("agent step overhead")
@@ -752,18 +778,19 @@ def table_rows(report: dict[str, Any]) -> list[tuple[str, str, str, str, str]]:
         rows.append(("2 plain float32 FAISS scan vs float32 read floor", f"{f['passages']:,}",
                      f"{f['float_scan_p50_ms']:.2f} ms", f"{f['floor_ms']:.2f} ms",
                      f"{f['float_scan_over_floor']:.2f}x the floor"))
-    for r in report["recall"]:
+    for r, how in [*((r, "") for r in report["recall"]),
+                   *((r, " with vectors") for r in report.get("recall_dense", []))]:
         size = f"{r['messages']:,}"
-        rows.append(("3 recall append, one turn (2 messages, committed)", size,
+        rows.append((f"3 recall{how} append, one turn (2 messages, committed)", size,
                      _ms(r["append_turn"]), "-", "-"))
         if "append_bulk_per_s" in r:
-            rows.append(("3 recall append, batches: bulk=True vs row trigger", size,
+            rows.append((f"3 recall{how} append, batches: bulk=True vs row trigger", size,
                          _rate(r["append_bulk_per_s"]), _rate(r["append_rows_per_s"]),
                          f"{r['append_bulk_per_s'] / r['append_rows_per_s']:.1f}x faster"))
         for cls, s in r["search"].items():
             more = "" if s["total_exact"] else "more than "
-            rows.append((f"3 recall search: {cls} ({more}{s['matches_p50']:,.0f} matches)", size,
-                         _ms(s), "-", "-"))
+            rows.append((f"3 recall{how} search: {cls} ({more}{s['matches_p50']:,.0f} matches)",
+                         size, _ms(s), "-", "-"))
     e = report["eviction"]
     sizes = list(e["facts"])
     for s in sizes:
@@ -829,7 +856,7 @@ def parse_sizes(text: str | None) -> tuple[int, ...]:
 
 
 def main(sizes: str | None = None, quick: bool = False, json_path: Path | None = None,
-         seed: int = 0, work: Path | None = None) -> int:
+         seed: int = 0, work: Path | None = None, recall_dense: bool = False) -> int:
     """The ``benchmark --perf`` command: measure, print the table, write the JSON."""
     from rich.console import Console
 
@@ -837,7 +864,8 @@ def main(sizes: str | None = None, quick: bool = False, json_path: Path | None =
     if not console.is_terminal:  # a file or pipe: keep the table's rows on one line each
         console = Console(width=160)
     try:
-        opts = PerfOptions(sizes=parse_sizes(sizes), quick=quick, seed=seed)
+        opts = PerfOptions(sizes=parse_sizes(sizes), quick=quick, seed=seed,
+                           recall_dense=recall_dense)
     except ValueError as exc:
         sys.stderr.write(f"tiermem: {exc}\n")
         return 2
@@ -858,5 +886,8 @@ if __name__ == "__main__":
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
     parser.add_argument("--json", type=Path, help="write the report here")
     parser.add_argument("--work", type=Path, help="keep the stores in this directory")
+    parser.add_argument("--recall-dense", action="store_true",
+                        help="also measure recall with a vector per message")
     args = parser.parse_args()
-    sys.exit(main(args.sizes, args.quick, args.json, work=args.work))
+    sys.exit(main(args.sizes, args.quick, args.json, work=args.work,
+                  recall_dense=args.recall_dense))

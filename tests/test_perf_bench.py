@@ -42,7 +42,8 @@ def test_perf_command_writes_a_complete_report(tmp_path: Path,
     # The 8-bit prefilter from 100 rows on, so the exact-search path of large stores runs.
     monkeypatch.setattr(vector_index, "PREFILTER_MIN_ROWS", 100)
     out = tmp_path / "perf.json"
-    code = cli.main(["benchmark", "--perf", "--sizes", "500", "--quick", "--json", str(out)])
+    code = cli.main(["benchmark", "--perf", "--sizes", "500", "--quick", "--recall-dense",
+                     "--json", str(out)])
     assert code == 0
     report = json.loads(out.read_text())
     assert set(SECTIONS) <= set(report)
@@ -58,6 +59,9 @@ def test_perf_command_writes_a_complete_report(tmp_path: Path,
     assert report["dense_floor"][0]["byte_floor_ms"] < report["dense_floor"][0]["floor_ms"]
     recall = report["recall"][0]
     assert set(recall["search"]) == set(perf.QUERY_CLASSES)
+    with_vectors = report["recall_dense"][0]
+    assert with_vectors["messages"] == 5000
+    assert set(with_vectors["search"]) == set(perf.QUERY_CLASSES)
     assert recall["messages"] == 5000
     assert set(report["eviction"]["facts"]) == {"5", "50", "500"}
     assert report["eviction"]["every_add_evicted"] is True
@@ -77,6 +81,8 @@ def test_perf_rejects_bad_sizes(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["benchmark", "--perf", "--sizes", "ten"]) == 2
     assert "--sizes" in capsys.readouterr().err
     assert cli.main(["benchmark", "--sizes", "500"]) == 2
+    assert cli.main(["benchmark", "--recall-dense"]) == 2
+    assert "go with --perf" in capsys.readouterr().err
 
 
 def test_bag_embedder_is_deterministic_and_text_correlated() -> None:
