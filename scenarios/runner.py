@@ -21,7 +21,8 @@ from scenarios.model import Question, Scenario
 
 #: Files a scenario home may hold; only these are removed before a new run.
 _HOME_FILES = ("memory.sqlite3", "memory.sqlite3-wal", "memory.sqlite3-shm", "archival.faiss",
-               "archival.json", "recall.faiss", "recall.json", "writer.lock")
+               "archival.json", "archival.sq8", "recall.faiss", "recall.json", "recall.sq8",
+               "writer.lock")
 
 
 @dataclass
