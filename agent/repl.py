@@ -138,7 +138,7 @@ class ChatRepl:
                 result = (memory.archival_search(arg, k=10) if name == "/archival"
                           else memory.recall_search(arg, k=10))
                 count = (f"{result.total}" if result.total_exact
-                         else f"more than {result.total} (the newest ranked)")
+                         else f"at least {result.total} (the newest ranked)")
                 self.console.print(f"{count} matches (page 1 of {result.pages})")
                 for hit in result.hits:
                     extra = " [dim](evicted from core)[/dim]" if hit.was_in_core else ""

@@ -788,7 +788,7 @@ def table_rows(report: dict[str, Any]) -> list[tuple[str, str, str, str, str]]:
                          _rate(r["append_bulk_per_s"]), _rate(r["append_rows_per_s"]),
                          f"{r['append_bulk_per_s'] / r['append_rows_per_s']:.1f}x faster"))
         for cls, s in r["search"].items():
-            more = "" if s["total_exact"] else "more than "
+            more = "" if s["total_exact"] else "at least "
             rows.append((f"3 recall{how} search: {cls} ({more}{s['matches_p50']:,.0f} matches)",
                          size, _ms(s), "-", "-"))
     e = report["eviction"]

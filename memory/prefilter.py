@@ -25,14 +25,14 @@ larger error is measured like any other, so the bound holds for them too.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import faiss
 import numpy as np
 
-#: Float32 rounding in the two dot products, far above its real size (~1e-6).
-ROUNDING_SLACK = 1e-4
 #: Rebuild (retrain the range) when vectors clipped by the trained range push
-#: the error bound past this; trained on the data it is about 0.013 for MiniLM.
+#: the error bound past this and past twice its value just after training;
+#: trained on the data it is about 0.011 for MiniLM.
 MAX_ERROR_BOUND = 0.05
 _LEVELS = 255
 
@@ -40,11 +40,17 @@ _LEVELS = 255
 class Prefilter:
     """The 8-bit copy of one index's vectors, keyed by the same ids."""
 
-    def __init__(self, index: faiss.IndexIVFScalarQuantizer, error_bound: float) -> None:
+    def __init__(self, index: faiss.IndexIVFScalarQuantizer, error_bound: float,
+                 trained_bound: float | None = None) -> None:
         self.index = index
         self.error_bound = error_bound
+        #: The bound right after training: retraining cannot get below about this.
+        self.trained_bound = error_bound if trained_bound is None else trained_bound
         trained = faiss.vector_to_array(index.sq.trained)
         self._vmin, self._vdiff = np.float32(trained[0]), np.float32(trained[1])
+        # Float32 rounding of the two dot products (approximate and exact): at most about
+        # dim x 2^-24 x |x| |q| each (Higham), doubled for safety, per unit of |q|.
+        self._rounding = 2 * index.d * float(np.finfo(np.float32).eps)
 
     @classmethod
     def build(cls, ids: np.ndarray, vectors: np.ndarray) -> Prefilter:
@@ -58,18 +64,36 @@ class Prefilter:
         index.set_direct_map_type(faiss.DirectMap.Hashtable)  # type: ignore[attr-defined]
         prefilter = cls(index, 0.0)
         prefilter.add(ids, vectors)
+        prefilter.trained_bound = prefilter.error_bound
         return prefilter
 
+    @property
+    def state(self) -> dict[str, Any]:
+        """What a sidecar records, so that ``load`` can tell this copy from another."""
+        return {"error_bound": self.error_bound, "trained_bound": self.trained_bound,
+                "range": [float(self._vmin), float(self._vdiff)], "count": len(self)}
+
     @classmethod
-    def load(cls, path: Path, error_bound: float) -> Prefilter | None:
-        """The prefilter saved at ``path``, or None if it cannot be read."""
+    def load(cls, path: Path, state: dict[str, Any]) -> Prefilter | None:
+        """The prefilter saved at ``path`` if it is the one ``state`` describes, else None.
+
+        The trained range and the row count must match, so a copy retrained
+        or changed after the sidecar was written is never trusted with the
+        sidecar's error bound.
+        """
         try:
             index = faiss.read_index(str(path))
-        except RuntimeError:
+            bound, trained = float(state["error_bound"]), float(state["trained_bound"])
+            expected = [float(v) for v in state["range"]]
+        except (RuntimeError, KeyError, TypeError, ValueError):
             return None
-        if not isinstance(index, faiss.IndexIVFScalarQuantizer):
+        if not isinstance(index, faiss.IndexIVFScalarQuantizer) or index.ntotal != state.get(
+                "count"):
             return None
-        return cls(index, error_bound)
+        prefilter = cls(index, bound, trained)
+        if [float(prefilter._vmin), float(prefilter._vdiff)] != expected:
+            return None
+        return prefilter
 
     def save(self, path: Path) -> None:
         faiss.write_index(self.index, str(path))
@@ -80,7 +104,7 @@ class Prefilter:
     @property
     def stale(self) -> bool:
         """Whether clipped vectors made the bound so loose that retraining pays."""
-        return self.error_bound > MAX_ERROR_BOUND
+        return self.error_bound > max(MAX_ERROR_BOUND, 2 * self.trained_bound)
 
     # -- changes ---------------------------------------------------------------------------
     def add(self, ids: np.ndarray, vectors: np.ndarray) -> None:
@@ -118,7 +142,7 @@ class Prefilter:
     # -- candidates ------------------------------------------------------------------------
     def margin(self, query: np.ndarray) -> float:
         """How far an approximate similarity to ``query`` can be from the exact one."""
-        return self.error_bound * float(np.linalg.norm(query)) + ROUNDING_SLACK
+        return (self.error_bound + self._rounding) * float(np.linalg.norm(query))
 
     def top(self, query: np.ndarray, want: int) -> tuple[np.ndarray, float]:
         """The best ``want`` rows by approximate similarity, and the lowest similarity of them."""

@@ -218,7 +218,10 @@ class RecallTier:
             self.store,
             table="messages",
             fts_table="messages_fts",
-            vectors=self.vectors,
+            # Only user and assistant messages have vectors; a search for tool messages
+            # alone has no dense side.
+            vectors=self.vectors if not roles or any(r in EMBEDDED_ROLES for r in roles)
+            else None,
             embedder=self.embedder,
             query=lexical_query_text(self.store, "messages", "messages_fts", query, self.weights,
                                      rows=self._count),

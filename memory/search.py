@@ -36,10 +36,11 @@ nothing, so noise-level cosines never reorder BM25 results; the ``max(.., t)``
 keeps a lone weak match (every match barely above the threshold) from
 counting as a perfect one. Scores lie in (0, 1] and compare across tiers.
 
-The ranking is exact at any page: every dense match is scored (with its BM25
-looked up if the lexical list was not read that far), and the lexical list is
+The ranking is exact at any page: every dense match taken is scored (with its
+BM25 looked up if the lexical list was not read that far), and the lists are
 read until no unread row can outrank the last result asked for. So page N of a
-search is always the Nth slice of one order.
+search is always the Nth slice of one order (ties aside: rows whose scores tie
+to float precision may swap).
 
 Why not reciprocal rank fusion: ranks throw away how far ahead the best rows
 are, and with a dense model much weaker than BM25 that costs more than fusion
@@ -201,7 +202,7 @@ def hybrid_search(
             else:
                 scores = lexical.top(depth) if lexical is not None else {}
             if weights.method == "rrf":
-                ranked = _rrf(list(scores), list(matches)[:depth], weights)
+                ranked = _rrf(list(scores)[:depth], list(matches)[:depth], weights)
                 break
             if lexical is not None and lexical.truncated:
                 scores.update(lexical.scores_of([i for i in matches if i not in scores]))
@@ -228,8 +229,10 @@ def hybrid_search(
             if more_words:
                 depth *= 4
             if dense.cut is not None and cap is not None and vectors is not None:
-                # Past a quarter of the rows a range scan is cheaper than a longer top list.
-                cap = cap * 4 if cap * 16 < len(vectors) else None
+                # Past a quarter of the rows a range scan is cheaper than a longer top list,
+                # and so it is when the filters passed none of the nearest rows: the ones they
+                # pass may be anywhere.
+                cap = cap * 4 if cap * 16 < len(vectors) and dense.kept_nearest else None
                 dense = _dense_matches(store, table, vectors, embedder, query, filt, weights,
                                        dense.query, cap)
         if lexical is None:

@@ -103,9 +103,9 @@ class VectorIndex:
         if not isinstance(index, faiss.IndexIDMap2):
             return False
         self.index = index
-        bound = info.get("prefilter_error_bound")
-        if isinstance(bound, float):
-            prefilter = Prefilter.load(self.file.with_suffix(".sq8"), bound)
+        state = info.get("prefilter")
+        if isinstance(state, dict):
+            prefilter = Prefilter.load(self.file.with_suffix(".sq8"), state)
             if prefilter is not None and len(prefilter) == index.ntotal:
                 self.prefilter = prefilter
         return True
@@ -134,7 +134,7 @@ class VectorIndex:
         if self.prefilter is not None:
             self.prefilter.save(tmp)
             os.replace(tmp, self.file.with_suffix(".sq8"))
-            info["prefilter_error_bound"] = self.prefilter.error_bound
+            info["prefilter"] = self.prefilter.state
         else:
             with contextlib.suppress(FileNotFoundError):
                 self.file.with_suffix(".sq8").unlink()
@@ -260,10 +260,13 @@ class VectorIndex:
             ids, sims = self._rescored(prefilter.above(q, threshold), q)
             keep = sims >= threshold
             return ids[keep], sims[keep]
-        lims, sims, ids = self.index.range_search(q, float(threshold))
+        # FAISS keeps similarities strictly above the radius; this keeps those equal to it.
+        lims, sims, ids = self.index.range_search(q, float(np.nextafter(
+            np.float32(threshold), np.float32(-np.inf))))
         sims, ids = sims[lims[0] : lims[1]], ids[lims[0] : lims[1]]
-        order = np.argsort(-sims, kind="stable")
-        return ids[order], sims[order]
+        keep = sims >= np.float32(threshold)
+        order = np.argsort(-sims[keep], kind="stable")
+        return ids[keep][order], sims[keep][order]
 
     def similarities(self, ids: Sequence[int], query: np.ndarray) -> dict[int, float]:
         """The exact similarity of each of ``ids`` that has a vector here."""
@@ -273,13 +276,24 @@ class VectorIndex:
         try:
             rows = self.index.reconstruct_batch(wanted)
         except RuntimeError:  # some rows have no vector (tool messages, for one)
-            wanted = np.asarray([i for i in ids if self._has(i)], dtype=np.int64)
+            wanted = np.asarray(self._with_vectors(ids), dtype=np.int64)
             if not len(wanted):
                 return {}
             rows = self.index.reconstruct_batch(wanted)
         q = np.ascontiguousarray(query, dtype=np.float32).reshape(self.dim)
         sims = np.einsum("ij,j->i", rows, q)
         return dict(zip(wanted.tolist(), sims.tolist(), strict=True))
+
+    def _with_vectors(self, ids: Sequence[int]) -> list[int]:
+        """Those of ``ids`` whose rows have an embedding (SQLite asked once per 900 ids,
+        where a failed FAISS lookup per id costs an exception each)."""
+        found: set[int] = set()
+        for start in range(0, len(ids), 900):
+            chunk = list(ids[start : start + 900])
+            found.update(r[0] for r in self.store.execute(
+                f"SELECT id FROM {self.table} WHERE id IN ({','.join('?' * len(chunk))})"
+                " AND embedding IS NOT NULL", chunk))
+        return [i for i in ids if i in found]
 
     def _rescored(self, ids: np.ndarray, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``ids`` with their exact similarities, best first."""

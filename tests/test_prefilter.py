@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -148,6 +149,12 @@ def test_prefilter_is_saved_and_reloaded(tmp_path: Path,
         assert loaded is not None and loaded.error_bound == bound
         assert [h.id for h in m.archival_search("topic 5 item", k=5).hits] == [
             h.id for h in expected.hits]
+    sidecar = tmp_path / "archival.json"
+    info = json.loads(sidecar.read_text())
+    info["prefilter"]["range"][1] *= 2  # as if the copy had been retrained since
+    sidecar.write_text(json.dumps(info))
+    with make_memory(tmp_path) as m:
+        assert m.archival.vectors.prefilter is None  # not trusted with another copy's bound
     (tmp_path / "archival.sq8").write_bytes(b"not an index")
     with make_memory(tmp_path) as m:
         assert m.archival.vectors.prefilter is None  # unreadable: built again when needed
@@ -171,3 +178,31 @@ def test_nearest_bounds_every_row_left_out(index: VectorIndex) -> None:
         assert others < sims[0]  # a bound that still says something
     everything = index.nearest(rows[0], 5000)
     assert len(everything[0]) == 3000 and everything[2] == float("-inf")
+
+
+def test_a_bound_loose_from_training_does_not_retrain_every_search() -> None:
+    # Spiky rows widen the trained range so much that the bound exceeds MAX_ERROR_BOUND
+    # straight after training; retraining cannot improve it, so it must not run again.
+    dim = 1536
+    index = VectorIndex(Store(None), "passages", dim, None, prefilter_min_rows=1)
+    rng = np.random.default_rng(6)
+    rows = rng.standard_normal((200, dim)).astype(np.float32)
+    rows = np.concatenate([rows / np.linalg.norm(rows, axis=1, keepdims=True),
+                           np.eye(dim, dtype=np.float32)[:4]])
+    filled(index, rows)
+    index.search(rows[0], 10)
+    built = index.prefilter
+    assert built is not None and built.error_bound > MAX_ERROR_BOUND and not built.stale
+    index.search(rows[1], 10)
+    assert index.prefilter is built
+
+
+def test_a_similarity_equal_to_the_threshold_is_above_it() -> None:
+    q = np.zeros(DIM, dtype=np.float32)
+    q[0] = 1.0
+    row = np.zeros(DIM, dtype=np.float32)
+    row[0], row[1] = 0.5, np.sqrt(0.75)
+    for min_rows in (10**6, 1):  # the float scan, then the prefilter
+        index = VectorIndex(Store(None), "passages", DIM, None, prefilter_min_rows=min_rows)
+        filled(index, np.stack([row, np.roll(row, 5)]))
+        assert index.above(q, 0.5)[0].tolist() == [0]

@@ -181,6 +181,6 @@ def test_recall_command_says_when_the_total_is_a_lower_bound(
     assert repl.run_piped(["/recall banana\n", "/recall plum\n"]) == 0
     text = out.getvalue()
     # At least the 10 ranked words matches, plus older rows matched by meaning alone.
-    assert re.search(r"more than 1\d \(the newest ranked\) matches", text)
+    assert re.search(r"at least 1\d \(the newest ranked\) matches", text)
     assert "#15 user: banana bread recipe number 14" in text
     assert "\n1 matches (page 1 of 1)" in text  # under the window: the exact count

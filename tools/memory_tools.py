@@ -136,11 +136,11 @@ def _page_of(result: SearchResult, tier: str, query: str) -> dict[str, Any]:
         "total": result.total,
     }
     if not result.total_exact:
-        # A bare number would read as "that is all there is"; say the rest exists and how to
-        # reach it.
-        out["total"] = f"more than {result.total}"
-        out["ranked"] = (f"the newest {result.total} matches; older ones exist: narrow the dates"
-                         " or the words to reach them")
+        # A bare number would read as "that is all there is"; say there may be more and how
+        # to reach them.
+        out["total"] = f"at least {result.total}"
+        out["ranked"] = ("the newest matches of the words and the nearest in meaning; older ones"
+                         " may exist: narrow the dates or the words to reach them")
     out["results"] = []
     return out
 
