@@ -230,6 +230,7 @@ class RecallTier:
             weights=self.weights,
             query_vector=query_vector,
             window=max(self.window, page * k),
+            dense_filt=_dense_filter(roles, start, end, before_id),
         )
         chosen = page_slice(ranked, page, k)
         by_id = self.get_many([r.id for r in chosen])
@@ -292,6 +293,20 @@ def _suspend_fts_trigger(conn: sqlite3.Connection) -> str:
     ).fetchone()
     conn.execute("DROP TRIGGER messages_ai")
     return str(row[0])
+
+
+def _dense_filter(
+    roles: Sequence[str] | None, start: Any, end: Any, before_id: int | None
+) -> Filter | None:
+    """The filter for rows with vectors, when it is only ``before_id``; else None (the full one).
+
+    Only user and assistant messages have vectors, so the role conditions pass
+    every one of them unless a role is left out; checking them costs an SQL
+    query per 900 dense matches (7 ms a search at 1M messages).
+    """
+    if start is not None or end is not None or (roles and not set(EMBEDDED_ROLES) <= set(roles)):
+        return None
+    return Filter(below=before_id)
 
 
 def _filters(

@@ -171,6 +171,7 @@ def hybrid_search(
     weights: FusionWeights,
     query_vector: np.ndarray | None = None,
     window: int | None = None,
+    dense_filt: Filter | None = None,
 ) -> tuple[list[Ranked], int, bool]:
     """The best ``limit`` matches, fused, the total number of matches, and whether it is exact.
 
@@ -179,14 +180,17 @@ def hybrid_search(
     ``window`` bounds the matches ranked (module docstring): the newest
     ``window`` that match the words and the ``window`` nearest in meaning; the
     total is exact whenever no more than that match either way.
+    ``dense_filt`` replaces ``filt`` for the dense matches when the caller
+    knows that every row with a vector passes part of it.
     """
     match = fts_query(query)
+    dense_filt = filt if dense_filt is None else dense_filt
     lexical = BM25List(store, table, fts_table, match, filt, window) if (
         match is not None and weights.lexical > 0) else None
     try:
         # Beyond the page asked for, so the last row of the page usually leads the cut.
         cap = None if window is None else max(window, 2 * limit)
-        dense = _dense_matches(store, table, vectors, embedder, query, filt, weights,
+        dense = _dense_matches(store, table, vectors, embedder, query, dense_filt, weights,
                                query_vector, cap)
         w_lex = weights.lexical if lexical is not None else 0.0
         w_dense = weights.dense if vectors is not None and embedder is not None and len(
@@ -233,8 +237,8 @@ def hybrid_search(
                 # and so it is when the filters passed none of the nearest rows: the ones they
                 # pass may be anywhere.
                 cap = cap * 4 if cap * 16 < len(vectors) and dense.kept_nearest else None
-                dense = _dense_matches(store, table, vectors, embedder, query, filt, weights,
-                                       dense.query, cap)
+                dense = _dense_matches(store, table, vectors, embedder, query, dense_filt,
+                                       weights, dense.query, cap)
         if lexical is None:
             return ranked[:limit], len(dense.matches), dense.cut is None
         rest = [i for i in dense.matches if i not in lexical.found]

@@ -12,7 +12,7 @@ import memory.vector_index as vector_index
 from memory import HierarchicalMemory
 from memory.lexical import common_terms
 from memory.recall import RECALL_WINDOW, NewMessage
-from memory.search import FusionWeights
+from memory.search import Filter, FusionWeights
 from tools.dispatch import Toolbox
 from tools.memory_tools import ToolContext, memory_toolbox
 
@@ -273,3 +273,12 @@ def test_searching_tool_messages_alone_has_no_dense_side() -> None:
     assert set(memory.recall.vectors.similarities(ids, query)) == {ids[0]}
     result = memory.recall.search("zebra", roles=["tool"])
     assert [h.id for h in result.hits] == [ids[1]] and result.total == 1 and result.total_exact
+
+
+def test_rows_with_vectors_skip_only_the_role_conditions_they_always_pass() -> None:
+    from memory.recall import _dense_filter
+
+    assert _dense_filter(None, None, None, 7) == Filter(below=7)
+    assert _dense_filter(["user", "assistant", "tool"], None, None, None) == Filter()
+    assert _dense_filter(["user"], None, None, 7) is None  # assistant rows must be dropped
+    assert _dense_filter(None, "2026-01-01", None, None) is None  # dates need the rows
