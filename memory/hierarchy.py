@@ -25,8 +25,9 @@ from memory.errors import EmbedderMismatchError, InvalidInputError, MemoryLimitE
 from memory.extract import extract_facts, normalize_fact
 from memory.lifecycle import FactLifecycle
 from memory.policies import DEFAULT_TAU, EvictionPolicy, make_policy, score_at
+from memory.query import query_tiers
 from memory.recall import NewMessage, RecallTier
-from memory.search import FusionWeights, fts_query
+from memory.search import FusionWeights
 from memory.store import Store
 from memory.tokenizer import TokenCounter
 from memory.types import DURABILITIES, Fact, Hit, SearchResult
@@ -372,52 +373,7 @@ class HierarchicalMemory:
         With ``touch``, returned core facts count as accessed and archived
         facts count as hits toward promotion (each once per interaction).
         """
-        q = clean_text(q, "query", max_chars=10_000)
-        core_hits = self._core_hits(q, k)
-        archival = self.archival.search(q, k=k)
-        self.counters["archival_searches"] += 1
-        self.counters["archival_searches_with_hits"] += bool(archival.total)
-        recall = self.recall.search(q, k=k)
-        in_core = {h.fact_id for h in core_hits}
-        candidates = core_hits + [
-            h for h in archival.hits if h.fact_id is None or h.fact_id not in in_core
-        ] + recall.hits
-        best = sorted(candidates, key=lambda h: -h.score)[:k]
-        hits = [h for h in best if h.tier == "core"] + [h for h in best if h.tier != "core"]
-        if touch:
-            with self._write():
-                for hit in hits:
-                    fact = self.core.load(hit.fact_id) if hit.fact_id is not None else None
-                    if fact is None:
-                        continue
-                    if fact.tier == "core":
-                        self.lifecycle.touch(fact)
-                    else:
-                        self.lifecycle.archival_hit(fact)
-        return hits
-
-    def _core_hits(self, q: str, k: int) -> list[Hit]:
-        match = fts_query(q)
-        if match is None or not len(self.core):
-            return []
-        rows = self.store.execute(
-            "SELECT f.rowid, -bm25(facts_fts) FROM facts_fts f JOIN facts x ON x.id = f.rowid"
-            " WHERE facts_fts MATCH ? AND x.tier = 'core' ORDER BY bm25(facts_fts) LIMIT ?",
-            (match, k),
-        ).fetchall()
-        if not rows:
-            return []
-        best = max(rows[0][1], 1e-9)
-        # The lexical share of the hybrid score, so core compares with the other tiers.
-        share = self.fusion.lexical / (self.fusion.lexical + self.fusion.dense)
-        hits = []
-        for rowid, relevance in rows:
-            fact = self.core.get(rowid)
-            if fact is not None:
-                hits.append(Hit(text=fact.text, tier="core", score=share * relevance / best,
-                                created_at=fact.created_at, id=fact.id, fact_id=fact.id,
-                                durability=fact.durability))
-        return hits
+        return query_tiers(self, clean_text(q, "query", max_chars=10_000), k, touch)
 
     # -- state for the layers above ---------------------------------------------------------
     def get_state(self, key: str, default: Any = None) -> Any:
