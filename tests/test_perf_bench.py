@@ -15,7 +15,7 @@ import pytest
 
 import cli
 import memory.vector_index as vector_index
-from bench import perf
+from bench import perf, perf_data, perf_method, perf_stores
 
 SECTIONS = ("meta", "archival", "dense_floor", "recall", "eviction", "step", "cold_start",
             "targets")
@@ -38,7 +38,7 @@ def numbers(value: Any, path: str = "") -> Iterator[tuple[str, float]]:
 def test_perf_command_writes_a_complete_report(tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     # As on a machine without the bench extra: the chroma side is skipped, with a reason.
-    monkeypatch.setattr(perf, "chroma_available", lambda: False)
+    monkeypatch.setattr(perf_stores, "chroma_available", lambda: False)
     # The 8-bit prefilter from 100 rows on, so the exact-search path of large stores runs.
     monkeypatch.setattr(vector_index, "PREFILTER_MIN_ROWS", 100)
     out = tmp_path / "perf.json"
@@ -58,10 +58,10 @@ def test_perf_command_writes_a_complete_report(tmp_path: Path,
     assert archival["tiermem"]["recall_at_10"] == 1.0  # exact: the float scan's top 10
     assert report["dense_floor"][0]["exact_over_byte_floor"] > 0
     recall = report["recall"][0]
-    assert set(recall["search"]) == set(perf.QUERY_CLASSES)
+    assert set(recall["search"]) == set(perf_stores.QUERY_CLASSES)
     with_vectors = report["recall_dense"][0]
     assert with_vectors["messages"] == 5000
-    assert set(with_vectors["search"]) == set(perf.QUERY_CLASSES)
+    assert set(with_vectors["search"]) == set(perf_stores.QUERY_CLASSES)
     assert recall["messages"] == 5000
     assert set(report["eviction"]["facts"]) == {"5", "50", "500"}
     assert report["eviction"]["every_add_evicted"] is True
@@ -86,9 +86,9 @@ def test_perf_rejects_bad_sizes(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_bag_embedder_is_deterministic_and_text_correlated() -> None:
-    bag = perf.BagEmbedder()
-    indices = perf.zipf_indices(50, 25, seed=1)
-    texts = perf.texts_of(indices)
+    bag = perf_data.BagEmbedder()
+    indices = perf_data.zipf_indices(50, 25, seed=1)
+    texts = perf_data.texts_of(indices)
     bulk = bag.of_indices(indices)
     one_by_one = bag.embed_documents(texts)
     assert np.allclose(bulk, one_by_one, atol=1e-5)
@@ -101,10 +101,10 @@ def test_bag_embedder_is_deterministic_and_text_correlated() -> None:
 
 def test_chroma_side_runs_with_precomputed_vectors(tmp_path: Path) -> None:
     pytest.importorskip("chromadb", reason="chromadb is the bench extra: pip install -e '.[bench]'")
-    opts = perf.PerfOptions(sizes=(300,), quick=True)
-    bag = perf.BagEmbedder()
-    corpus = perf.make_corpus(300, bag, seed=3)
-    result = perf.measure_archival(300, corpus, bag, opts, tmp_path)
+    opts = perf_method.PerfOptions(sizes=(300,), quick=True)
+    bag = perf_data.BagEmbedder()
+    corpus = perf_data.make_corpus(300, bag, seed=3)
+    result = perf_stores.measure_archival(300, corpus, bag, opts, tmp_path)
     chroma = result["chroma"]
     assert "skipped" not in chroma
     assert 0.5 < chroma["recall_at_10"] <= 1  # ids map between the stores
