@@ -3,9 +3,9 @@
 It reads the same messages a model would and answers with the same tool
 calls, so every turn goes through the real tool dispatch:
 
-- statements: it extracts facts and their durability (memory/extract.py) and
-  calls ``core_memory_append`` for each; a long pasted text (a log, a
-  document) is filed whole with ``archival_memory_insert``;
+- statements: it extracts facts (memory/extract.py) with their durability
+  (memory/durability.py) and calls ``core_memory_append`` for each; a long
+  pasted text (a log, a document) is filed whole with ``archival_memory_insert``;
 - questions: it calls ``archival_memory_search`` and ``conversation_search``
   and reads core from its own context, then answers with ``send_message``
   quoting its best hits, and says that it is offline.
