@@ -17,17 +17,10 @@ import numpy as np
 
 from memory.embeddings import Embedder
 from memory.errors import InvalidInputError
-from memory.search import (
-    Filter,
-    FusionWeights,
-    date_filter,
-    hybrid_search,
-    lexical_query_text,
-    page_slice,
-)
+from memory.search import Filter, FusionWeights, date_filter, search_page
 from memory.store import Store
 from memory.types import Hit, SearchResult
-from memory.validation import check_page, clean_text
+from memory.validation import clean_text
 from memory.vector_index import VectorIndex, vector_blob
 
 
@@ -136,26 +129,11 @@ class ArchivalTier:
         BM25 gives it an idf of almost zero, so it ranks nothing, yet it would
         make most passages matches to score, sort and count.
         """
-        query = clean_text(query, "query", max_chars=10_000)
-        page, k = check_page(page, k)
-        filt = _filters(tags, start, end, was_in_core)
-        ranked, total, _ = hybrid_search(
-            self.store,
-            table="passages",
-            fts_table="passages_fts",
-            vectors=self.vectors,
-            embedder=self.embedder,
-            query=lexical_query_text(self.store, "passages", "passages_fts", query, self.weights,
-                                     rows=self._count),
-            limit=page * k,
-            filt=filt,
-            weights=self.weights,
-            query_vector=query_vector,
-        )
-        chosen = page_slice(ranked, page, k)
-        by_id = self.get_many([r.id for r in chosen])
-        hits = [_with_score(by_id[r.id], r.score) for r in chosen if r.id in by_id]
-        return SearchResult(hits=hits, total=total, page=page, page_size=k)
+        return search_page(
+            self.store, table="passages", fts_table="passages_fts", vectors=self.vectors,
+            embedder=self.embedder, weights=self.weights, rows=self._count, query=query, k=k,
+            page=page, filt=_filters(tags, start, end, was_in_core), fetch=self.get_many,
+            query_vector=query_vector)
 
     def get_many(self, ids: Sequence[int]) -> dict[int, Hit]:
         if not ids:
@@ -186,11 +164,6 @@ def _hit(row: Any) -> Hit:
         tags=json.loads(row["tags"]),
         metadata=json.loads(row["metadata"]),
     )
-
-
-def _with_score(hit: Hit, score: float) -> Hit:
-    hit.score = score
-    return hit
 
 
 def _filters(

@@ -19,17 +19,10 @@ import numpy as np
 
 from memory.embeddings import Embedder
 from memory.errors import InvalidInputError
-from memory.search import (
-    Filter,
-    FusionWeights,
-    date_filter,
-    hybrid_search,
-    lexical_query_text,
-    page_slice,
-)
+from memory.search import Filter, FusionWeights, date_filter, search_page
 from memory.store import Store
 from memory.types import Hit, SearchResult
-from memory.validation import MAX_TEXT_CHARS, check_page, clean_text
+from memory.validation import MAX_TEXT_CHARS, clean_text
 from memory.vector_index import VectorIndex, vector_blob
 
 ROLES = ("user", "assistant", "tool", "system")
@@ -212,34 +205,16 @@ class RecallTier:
         gives it an idf of almost zero, so it ranks nothing, yet it would make
         most messages matches, crowding the window with rows that match only it.
         """
-        query = clean_text(query, "query", max_chars=10_000)
-        page, k = check_page(page, k)
-        ranked, total, exact = hybrid_search(
-            self.store,
-            table="messages",
-            fts_table="messages_fts",
+        return search_page(
+            self.store, table="messages", fts_table="messages_fts",
             # Only user and assistant messages have vectors; a search for tool messages
             # alone has no dense side.
             vectors=self.vectors if not roles or any(r in EMBEDDED_ROLES for r in roles)
             else None,
-            embedder=self.embedder,
-            query=lexical_query_text(self.store, "messages", "messages_fts", query, self.weights,
-                                     rows=self._count),
-            limit=page * k,
-            filt=_filters(roles, start, end, before_id),
-            weights=self.weights,
-            query_vector=query_vector,
-            window=max(self.window, page * k),
-            dense_filt=_dense_filter(roles, start, end, before_id),
-        )
-        chosen = page_slice(ranked, page, k)
-        by_id = self.get_many([r.id for r in chosen])
-        hits = []
-        for r in chosen:
-            if r.id in by_id:
-                by_id[r.id].score = r.score
-                hits.append(by_id[r.id])
-        return SearchResult(hits=hits, total=total, page=page, page_size=k, total_exact=exact)
+            embedder=self.embedder, weights=self.weights, rows=self._count, query=query, k=k,
+            page=page, filt=_filters(roles, start, end, before_id), fetch=self.get_many,
+            query_vector=query_vector, window=self.window,
+            dense_filt=_dense_filter(roles, start, end, before_id))
 
     def get_many(self, ids: Sequence[int]) -> dict[int, Hit]:
         if not ids:

@@ -60,7 +60,7 @@ question's topic. A query vector passed by the caller is used as given.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,7 +81,8 @@ from memory.lexical import (
     without_words,
 )
 from memory.store import Store
-from memory.validation import end_of_day, to_timestamp
+from memory.types import Hit, SearchResult
+from memory.validation import check_page, clean_text, end_of_day, to_timestamp
 from memory.vector_index import VectorIndex
 
 # The query-text helpers live in memory.lexical; callers may import them from here too.
@@ -97,8 +98,8 @@ __all__ = [
     "fts_query",
     "hybrid_search",
     "lexical_query_text",
-    "page_slice",
     "query_terms",
+    "search_page",
     "without_words",
 ]
 
@@ -359,6 +360,50 @@ def _filter_ids(store: Store, table: str, ids: Sequence[int], filt: Filter) -> l
     return [i for i in ids if i in allowed]
 
 
-def page_slice(ranked: list[Ranked], page: int, page_size: int) -> list[Ranked]:
-    start = (page - 1) * page_size
-    return ranked[start : start + page_size]
+def search_page(
+    store: Store,
+    *,
+    table: str,
+    fts_table: str,
+    vectors: VectorIndex | None,
+    embedder: Embedder,
+    weights: FusionWeights,
+    rows: int,
+    query: str,
+    k: int,
+    page: int,
+    filt: Filter,
+    fetch: Callable[[Sequence[int]], dict[int, Hit]],
+    query_vector: np.ndarray | None = None,
+    window: int | None = None,
+    dense_filt: Filter | None = None,
+) -> SearchResult:
+    """One page of a tier's hybrid search: the query checked and pruned, the rows fetched.
+
+    ``fetch`` reads the hits of the chosen rowids; ``rows`` is the tier's row
+    count; ``window`` (``hybrid_search``) grows to cover the page asked for.
+    """
+    query = clean_text(query, "query", max_chars=10_000)
+    page, k = check_page(page, k)
+    ranked, total, exact = hybrid_search(
+        store,
+        table=table,
+        fts_table=fts_table,
+        vectors=vectors,
+        embedder=embedder,
+        query=lexical_query_text(store, table, fts_table, query, weights, rows=rows),
+        limit=page * k,
+        filt=filt,
+        weights=weights,
+        query_vector=query_vector,
+        window=None if window is None else max(window, page * k),
+        dense_filt=dense_filt,
+    )
+    chosen = ranked[(page - 1) * k : page * k]
+    by_id = fetch([r.id for r in chosen])
+    hits = []
+    for r in chosen:
+        if r.id in by_id:
+            by_id[r.id].score = r.score
+            hits.append(by_id[r.id])
+    return SearchResult(hits=hits, total=total, page=page, page_size=k, total_exact=exact)
