@@ -1,4 +1,4 @@
-"""Crash safety: SIGKILL a writer at random points, reopen, and audit what is on disk.
+"""Crash safety: SIGKILL a writer after a random number of operations, reopen, audit the disk.
 
 After each kill the parent reopens the agent home (which also rebuilds a stale
 FAISS index) and checks that SQLite is intact, that each FAISS index holds
@@ -12,81 +12,43 @@ from __future__ import annotations
 import os
 import random
 import re
-import select
-import signal
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
 from bench.crash_child import BATCH_FACTS, BATCH_PASSAGES, CORE_LIMIT
+from bench.kill_after_ops import kill_after_ops
 from bench.result import CheckResult
 from memory import HashingEmbedder, HierarchicalMemory
 from memory.policies import POLICY_NAMES
 
 ROOT = Path(__file__).resolve().parents[1]
-READY_TIMEOUT_S = 60.0
+#: The writer is killed after 1 to this many committed operations, drawn from the seed.
+MAX_OPS_BEFORE_KILL = 40
 _BATCH_MARKER = re.compile(r"\[(r\d+n\d+)\]")
 
 
-def _spawn(home: Path, seed: int, round_no: int, policy: str, stderr: Any) -> subprocess.Popen:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
-    return subprocess.Popen(
-        [sys.executable, "-m", "bench.crash_child", str(home), str(seed), str(round_no), policy],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=stderr, bufsize=0,
-    )
-
-
-def _read_until(fd: int, deadline: float, stop: bytes | None, buf: bytearray) -> bool:
-    """Read into ``buf`` until ``deadline`` or ``stop`` appears; False once the pipe closed."""
-    while True:
-        if stop is not None and stop in buf:
-            return True
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return True
-        ready, _, _ = select.select([fd], [], [], left)
-        if ready:
-            chunk = os.read(fd, 65536)
-            if not chunk:
-                return False
-            buf.extend(chunk)
-
-
-def run_and_kill(home: Path, seed: int, round_no: int, policy: str, delay: float,
+def run_and_kill(home: Path, seed: int, round_no: int, policy: str, ops: int,
                  log: Path) -> tuple[list[tuple[str, str]], str | None]:
-    """Start a writer, SIGKILL it ``delay`` seconds after it is ready.
+    """Start a writer and SIGKILL it once it has reported ``ops`` committed operations.
 
     Returns the operations it reported as committed, and a problem if it did
-    not survive until the kill.
+    not run until the kill.
     """
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
+    argv = [sys.executable, "-m", "bench.crash_child", str(home), str(seed), str(round_no),
+            policy]
     with log.open("wb") as stderr:
-        proc = _spawn(home, seed, round_no, policy, stderr)
-        assert proc.stdout is not None
-        fd = proc.stdout.fileno()
-        buf = bytearray()
-        try:
-            alive = _read_until(fd, time.monotonic() + READY_TIMEOUT_S, b"READY\n", buf)
-            if alive and b"READY\n" in buf:
-                alive = _read_until(fd, time.monotonic() + delay, None, buf)
-        finally:
-            if proc.poll() is None:
-                os.kill(proc.pid, signal.SIGKILL)
-            proc.wait()
-            buf.extend(proc.stdout.read() or b"")
-            proc.stdout.close()
+        run = kill_after_ops(argv, ops, cwd=ROOT, env=env, stderr=stderr)
     problem = None
-    tail = " | ".join(log.read_text(errors="replace").strip().splitlines()[-3:])
-    if proc.returncode != -signal.SIGKILL:
-        problem = f"writer exited with {proc.returncode} before the kill: {tail}"
-    elif b"READY\n" not in buf:
-        problem = f"writer was not ready within {READY_TIMEOUT_S:.0f} s: {tail}"
-    # A line without its newline was cut by the kill: its op may or may not have committed.
-    lines = bytes(buf).decode(errors="replace").split("\n")[:-1]
-    parts = [line.split(" ", 1) for line in lines if line != "READY"]
+    if not run.killed_as_planned:
+        tail = " | ".join(log.read_text(errors="replace").strip().splitlines()[-3:])
+        ended = ("hung" if run.hung else f"exited with {run.returncode}") if run.ready else (
+            "never became ready")
+        problem = f"writer {ended} after {len(run.ops)} of {ops} operations: {tail}"
+    parts = [line.split(" ", 1) for line in run.ops]
     return [(p[0], p[1]) for p in parts if len(p) == 2], problem
 
 
@@ -190,9 +152,9 @@ def check_crash_safety(seed: int, kills: int, policy: str) -> CheckResult:
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp) / "home"
         for round_no in range(kills):
-            delay = rng.uniform(0.05, 0.6)
+            ops = rng.randint(1, MAX_OPS_BEFORE_KILL)
             reported, died = run_and_kill(home, rng.randrange(2**31), round_no, child_policy,
-                                          delay, Path(tmp) / f"child-{round_no}.log")
+                                          ops, Path(tmp) / f"child-{round_no}.log")
             reported_ops += len(reported)
             if died:
                 problems.append(f"round {round_no}: {died}")
@@ -214,9 +176,9 @@ def check_crash_safety(seed: int, kills: int, policy: str) -> CheckResult:
     }
     passed = consistent == kills and reported_ops > 0
     if passed:
-        detail = (f"{kills} SIGKILLs at random points: every reopen consistent (FAISS ids == "
-                  f"SQLite embeddings, integrity ok), {reported_ops} committed ops all present, "
-                  f"no half-written interaction")
+        detail = (f"{kills} SIGKILLs after 1-{MAX_OPS_BEFORE_KILL} operations: every reopen "
+                  f"consistent (FAISS ids == SQLite embeddings, integrity ok), {reported_ops} "
+                  f"committed ops all present, no half-written interaction")
     elif not problems:
         detail = "the writer reported no committed operation before any kill"
     else:

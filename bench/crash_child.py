@@ -1,9 +1,10 @@
-"""A memory writer for the crash-safety check; the battery SIGKILLs it at random points.
+"""A memory writer for the crash-safety check; the battery SIGKILLs it mid-operation.
 
-Run: ``python -m bench.crash_child HOME SEED ROUND POLICY``. It prints ``READY``
-once the memory is open, then one line ``KIND MARKER`` after each operation
-returns, that is, after its transaction committed. Every text it writes
-carries ``[MARKER]`` so the parent can look the operation up after the kill.
+Run: ``python -m bench.crash_child HOME SEED ROUND POLICY``. It speaks the
+protocol of bench/kill_after_ops.py: ``READY`` once the memory is open, then
+one line ``KIND MARKER`` after each operation returns, that is, after its
+transaction committed. Every text it writes carries ``[MARKER]`` so the parent
+can look the operation up after the kill.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import random
 import sys
 from collections.abc import Sequence
 
+from bench.kill_after_ops import READY
 from bench.workload import durable_sentence, short_lived_sentence
 from memory import HashingEmbedder, HierarchicalMemory
 
@@ -36,8 +38,8 @@ def _open(home: str, policy: str) -> HierarchicalMemory:
 def run(home: str, seed: int, round_no: int, policy: str) -> None:
     rng = random.Random(seed)
     memory = _open(home, policy)
-    memory.tokenizer.count("warm up the tokenizer before the clock starts")
-    print("READY", flush=True)
+    memory.tokenizer.count("load the tokenizer before the first operation")
+    print(READY, flush=True)
     for i in range(10**9):
         marker = f"r{round_no}n{i}"
         kind = rng.choice(("fact", "passage", "turn", "batch"))

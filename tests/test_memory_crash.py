@@ -1,5 +1,9 @@
-"""Crash safety: a writer killed with SIGKILL at random moments never leaves SQLite
-and FAISS disagreeing, and never loses an operation it reported as committed."""
+"""Crash safety: a writer killed with SIGKILL mid-operation never leaves SQLite and
+FAISS disagreeing, and never loses an operation it reported as committed.
+
+Kills come after a number of committed operations the writer reports (see
+bench/kill_after_ops.py), never after a delay, so a loaded machine cannot
+change how much work a round does."""
 
 from __future__ import annotations
 
@@ -7,88 +11,75 @@ import os
 import random
 import signal
 import sqlite3
-import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
 from memory_helpers import check_archival_consistent, check_core_invariants, make_memory
 
+from bench.kill_after_ops import READY, kill_after_ops
+
 REPO = Path(__file__).resolve().parents[1]
 
-# The child writes one progress line after each operation returns (committed).
-# Every 20 operations it closes and reopens the memory, so some kills land while
-# the FAISS files are being saved.
-CHILD = textwrap.dedent("""
+# The child prints one line after each operation returns (committed). Every
+# CLOSE_EVERY operations it closes and reopens the memory, which saves the FAISS
+# files; a kill right after the line before a close lands while they are written.
+CLOSE_EVERY = 20
+CHILD = textwrap.dedent(f"""
     import sys
     from memory.embeddings import HashingEmbedder
     from memory.hierarchy import HierarchicalMemory
 
-    home, progress, i = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    home, i = sys.argv[1], int(sys.argv[2])
 
     def open_memory():
         return HierarchicalMemory(home, embedder=HashingEmbedder(), core_limit=8,
                                   core_limit_unit="facts")
 
     m = open_memory()
-    with open(progress, "a") as out:
-        out.write("ready\\n")
-        out.flush()
-        while True:
-            kind = i % 3
-            if kind == 0:
-                m.archival_insert(f"crash passage {i} about kubernetes", tags=["crash"])
-            elif kind == 1:
-                m.add_fact(f"crash fact {i} zone z{i}", "durable" if i % 2 else "short-lived")
-            else:
-                m.process_interaction(f"Crash message {i}: the production region is r{i}.",
-                                      f"reply {i}")
-            out.write(f"{kind} {i}\\n")
-            out.flush()
-            i += 1
-            if i % 20 == 0:
-                m.close()
-                m = open_memory()
+    print({READY!r}, flush=True)
+    while True:
+        kind = i % 3
+        if kind == 0:
+            m.archival_insert(f"crash passage {{i}} about kubernetes", tags=["crash"])
+        elif kind == 1:
+            m.add_fact(f"crash fact {{i}} zone z{{i}}", "durable" if i % 2 else "short-lived")
+        else:
+            m.process_interaction(f"Crash message {{i}}: the production region is r{{i}}.",
+                                  f"reply {{i}}")
+        print(kind, i, flush=True)
+        i += 1
+        if i % {CLOSE_EVERY} == 0:
+            m.close()
+            m = open_memory()
 """)
 
 
-def _wait_ready(progress: Path, lines_before: int, child: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        lines = progress.read_text().splitlines() if progress.exists() else []
-        if "ready" in lines[lines_before:]:
-            return
-        assert child.poll() is None, "the writer exited early"
-        time.sleep(0.01)
-    raise AssertionError("the writer never became ready")
+def _ops_before_kill(round_no: int, next_op: int, rng: random.Random) -> int:
+    """Even rounds kill during the close that follows an operation; odd ones at random."""
+    if round_no % 2 == 0:
+        return CLOSE_EVERY - next_op % CLOSE_EVERY
+    return rng.randint(1, 2 * CLOSE_EVERY)
 
 
 @pytest.mark.slow
 def test_sigkill_in_a_loop_never_leaves_sqlite_and_faiss_disagreeing(tmp_path: Path) -> None:
-    home, progress = tmp_path / "agent", tmp_path / "progress.txt"
+    home = tmp_path / "agent"
     rng = random.Random(20240508)
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     committed: list[tuple[int, int]] = []
     next_op = 0
-    for _ in range(8):
-        lines_before = len(progress.read_text().splitlines()) if progress.exists() else 0
-        child = subprocess.Popen(
-            [sys.executable, "-c", CHILD, str(home), str(progress), str(next_op)],
-            cwd=REPO, env=env, stderr=subprocess.DEVNULL)
-        try:
-            _wait_ready(progress, lines_before, child)
-            time.sleep(rng.uniform(0.0, 0.5))
-        finally:
-            os.kill(child.pid, signal.SIGKILL)
-            child.wait()
-        assert child.returncode == -signal.SIGKILL
-        new = [line for line in progress.read_text().splitlines()[lines_before:]
-               if line != "ready"]
-        committed += [(int(k), int(i)) for k, i in (line.split() for line in new)]
-        if committed:
-            next_op = committed[-1][1] + 1
+    for round_no in range(8):
+        ops = _ops_before_kill(round_no, next_op, rng)
+        run = kill_after_ops([sys.executable, "-c", CHILD, str(home), str(next_op)], ops,
+                             cwd=REPO, env=env)
+        assert run.killed_as_planned, run
+        assert run.returncode == -signal.SIGKILL and len(run.ops) >= ops
+        committed += [(int(k), int(i)) for k, i in (line.split() for line in run.ops)]
+        assert [i for _, i in committed[-len(run.ops):]] == list(
+            range(next_op, next_op + len(run.ops)))
+        next_op = committed[-1][1] + 1
 
         with sqlite3.connect(home / "memory.sqlite3") as conn:
             assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
@@ -114,4 +105,48 @@ def test_sigkill_in_a_loop_never_leaves_sqlite_and_faiss_disagreeing(tmp_path: P
                 text = f"crash passage {inserted[-1]} about kubernetes"
                 assert m.archival_search(text).hits[0].text == text
                 assert m.archival_search("kubernetes", tags=["crash"]).total >= len(inserted)
-    assert len(committed) >= 8, "the writer must get some work done between kills"
+
+
+def _writer(body: str) -> list[str]:
+    return [sys.executable, "-c", textwrap.dedent(body)]
+
+
+def test_the_kill_comes_after_the_requested_number_of_operations() -> None:
+    # Counts are printed in bursts with no pause, so only the line count can stop it.
+    run = kill_after_ops(_writer("""
+        import itertools
+        print("READY", flush=True)
+        for i in itertools.count():
+            print("op", i, flush=True)
+    """), 25)
+    assert run.killed_as_planned and run.returncode == -signal.SIGKILL
+    assert len(run.ops) >= 25
+    assert run.ops == [f"op {i}" for i in range(len(run.ops))]
+
+
+def test_a_writer_that_stops_early_or_never_gets_ready_is_reported() -> None:
+    early = kill_after_ops(_writer("""
+        print("READY", flush=True)
+        print("op 0", flush=True)
+        print("op 1", flush=True)
+        print("op 2 cut off by the end", end="", flush=True)
+    """), 5)
+    assert not early.killed_as_planned
+    assert (early.ready, early.returncode, early.ops, early.hung) == (True, 0, ["op 0", "op 1"],
+                                                                      False)
+    broken = kill_after_ops(_writer("raise SystemExit(3)"), 1)
+    assert (broken.ready, broken.returncode, broken.ops) == (False, 3, [])
+    with pytest.raises(ValueError, match="at least 1"):
+        kill_after_ops(_writer("pass"), 0)
+
+
+def test_a_writer_that_hangs_is_ended_by_the_guard() -> None:
+    # The guard is the only thing that can end this writer: it waits forever.
+    run = kill_after_ops(_writer("""
+        import threading
+        print("READY", flush=True)
+        print("op 0", flush=True)
+        threading.Event().wait()
+    """), 2, hang_guard_s=0.5)
+    assert run.hung and not run.killed_as_planned
+    assert run.ops == ["op 0"] and run.returncode == -signal.SIGKILL
