@@ -37,8 +37,8 @@ def _timing(f: dict[str, Any]) -> str:
     e = f["eviction"]
     small, large = f["core_sizes"]
     search = _last_search(f["archival"])
-    return (f"evict p50 {e[f'at_{small}']['p50_ms']:.3f} ms @{small} vs "
-            f"{e[f'at_{large}']['p50_ms']:.3f} ms @{large} (x{e['ratio_p50']:.2f}); "
+    return (f"evict work x{e['work']['growth']:.2f} @{large} vs @{small}, p50 "
+            f"{e[f'at_{small}']['p50_ms']:.3f} vs {e[f'at_{large}']['p50_ms']:.3f} ms; "
             f"archival {f['archival']['insert']['per_s']:.0f} inserts/s, search p50 "
             f"{search['p50_ms']:.2f} / p99 {search['p99_ms']:.2f} ms")
 
