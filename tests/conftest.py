@@ -9,6 +9,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Hypothesis judges time twice by default: a per-example deadline and a health
+# check that fails when generating data is slow. Both fail on a loaded machine,
+# so every property test runs without them.
+settings.register_profile(
+    "load-independent", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile("load-independent")
 
 _real_connect = socket.socket.connect
 _real_connect_ex = socket.socket.connect_ex

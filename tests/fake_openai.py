@@ -227,6 +227,10 @@ class FakeOpenAIServer:
         response.delay = seconds
         self.enqueue(response, endpoint=endpoint)
 
+    def enqueue_hold(self, *, endpoint: Endpoint = "chat") -> None:
+        """Never answer the next request while the server runs: only a client timeout ends it."""
+        self.enqueue_delay(math.inf, endpoint=endpoint)
+
     # serving (called from handler threads)
 
     def _next(self, endpoint: Endpoint) -> FakeResponse | None:
@@ -390,7 +394,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(_error_response(404, _not_found(self.path), None))
 
     def _send(self, response: FakeResponse) -> None:
-        if response.delay > 0 and self.fake._stopping.wait(response.delay):
+        held = None if math.isinf(response.delay) else response.delay
+        if response.delay > 0 and self.fake._stopping.wait(held):
             return  # the server is closing; nobody is waiting for this answer
         try:
             self.send_response(response.status)

@@ -161,7 +161,7 @@ def test_the_cli_runs_end_to_end_and_writes_the_report(data_file: Path, tmp_path
     run = subprocess.run(
         [sys.executable, str(ROOT / "cli.py"), "eval", "locomo", "--data", str(data_file.parent),
          "--embedder", "hashing", "--json", str(out), "--conversations", "7"],
-        capture_output=True, text=True, cwd=tmp_path, timeout=120)
+        capture_output=True, text=True, cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     assert "recall@10 by category" in run.stdout and "hierarchy" in run.stdout
     report = json.loads(out.read_text())
@@ -169,7 +169,7 @@ def test_the_cli_runs_end_to_end_and_writes_the_report(data_file: Path, tmp_path
     _check_schema(report)
     bad = subprocess.run(
         [sys.executable, str(ROOT / "cli.py"), "eval", "locomo", "--data", str(data_file),
-         "--config", "nope"], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+         "--config", "nope"], capture_output=True, text=True, cwd=tmp_path)
     assert bad.returncode == 2 and "no configuration 'nope'" in bad.stderr
 
 

@@ -31,7 +31,7 @@ def test_package_exports_the_contract_names_without_side_effects(tmp_path: Path)
     """)
     env = {**os.environ, "PYTHONPATH": str(REPO), "TIERMEM_HOME": str(tmp_path / "home")}
     done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
     assert not (tmp_path / "home").exists()

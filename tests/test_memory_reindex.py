@@ -46,7 +46,7 @@ def test_cli_reindex_moves_an_agent_to_the_local_model(tmp_path: Path) -> None:
 
     def tiermem(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "cli.py", *args], cwd=ROOT, env=env,
-                              input=stdin, capture_output=True, text=True, timeout=120)
+                              input=stdin, capture_output=True, text=True)
 
     assert tiermem("chat", "--agent", "a", "--embedder", "hashing",
                    stdin="I am allergic to peanuts.\n").returncode == 0

@@ -167,7 +167,7 @@ def test_facts_alone_do_not_pin_the_embedder(tmp_path: Path) -> None:
 def _child(code: str, **kwargs: Any) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], cwd=REPO, env=env,
-                          capture_output=True, text=True, timeout=60, **kwargs)
+                          capture_output=True, text=True, **kwargs)
 
 
 _OPEN_IN_CHILD = """
@@ -219,7 +219,7 @@ def test_the_parent_is_refused_while_a_child_holds_the_home(home: Path) -> None:
         assert str(child.pid) in str(info.value)
         child.stdin.write("\n")
         child.stdin.flush()
-        assert child.wait(timeout=30) == 0
+        assert child.wait() == 0
     finally:
         if child.poll() is None:
             child.kill()

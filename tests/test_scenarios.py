@@ -76,7 +76,7 @@ def test_cli_scenario_then_diagnostics(tmp_path: Path) -> None:
     run = subprocess.run(
         [sys.executable, "cli.py", "scenario", "long-running-incident", "--embedder", "hashing",
          "--json", str(tmp_path / "result.json")],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
+        cwd=ROOT, capture_output=True, text=True,
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "day 1" in run.stdout and "evicted to archival" in run.stdout
@@ -86,7 +86,7 @@ def test_cli_scenario_then_diagnostics(tmp_path: Path) -> None:
     diag = subprocess.run(
         [sys.executable, "cli.py", "diagnostics", "--scenario", "long-running-incident",
          "--embedder", "hashing", "--format", "json"],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
+        cwd=ROOT, capture_output=True, text=True,
     )
     assert diag.returncode == 0, diag.stderr
     report = json.loads(diag.stdout)
@@ -97,7 +97,7 @@ def test_cli_scenario_then_diagnostics(tmp_path: Path) -> None:
     html_run = subprocess.run(
         [sys.executable, "cli.py", "diagnostics", "--scenario", "long-running-incident",
          "--embedder", "hashing", "--format", "html", "--out", str(html_path)],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
+        cwd=ROOT, capture_output=True, text=True,
     )
     assert html_run.returncode == 0, html_run.stderr
     page = html_path.read_text()
