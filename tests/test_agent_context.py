@@ -204,8 +204,11 @@ def test_a_huge_message_after_some_history_still_fails_instead_of_overflowing(
     saved = (list(agent.context.messages), agent.context.summary)
     before = memory.snapshot()
     # Bigger than the window by itself: dropping all history cannot make it fit.
-    with pytest.raises(ContextOverflowError, match=f"window is {WINDOW}|{WINDOW}"):
+    with pytest.raises(ContextOverflowError) as info:
         agent.step("lorem ipsum dolor sit amet " * 400)
+    needed = re.search(rf"needs (\d+) tokens but the model's window is {WINDOW};", str(info.value))
+    assert needed and int(needed.group(1)) > WINDOW, str(info.value)
+    assert "send a shorter message" in str(info.value)
     assert len(model.calls) == 6  # the model was never sent the oversized prompt
     assert (agent.context.messages, agent.context.summary) == saved
     after = memory.snapshot()

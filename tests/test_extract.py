@@ -29,42 +29,49 @@ def only_fact(text: str, speaker: str = "User") -> ExtractedFact:
 
 
 @pytest.mark.parametrize(
-    ("text", "expected_text", "durability"),
+    ("text", "expected_text", "durability", "cue"),
     [
-        ("The production region is eu-west-1.", "The production region is eu-west-1", "durable"),
+        ("The production region is eu-west-1.", "The production region is eu-west-1", "durable",
+         "production region"),
         (
             "The on-call rotation this week is Alice then Bob.",
             "The on-call rotation this week is Alice then Bob",
             "durable",
+            "on-call",
         ),
         (
             "Right now the api pod is restarting.",
             "Right now the api pod is restarting",
             "short-lived",
+            "right now",
         ),
         (
             "$ kubectl rollout restart deploy/api",
             "$ kubectl rollout restart deploy/api",
             "short-lived",
+            "command prompt",
         ),
         (
             "tail of the log: 12:03:55 ERROR upstream timeout",
             "tail of the log: 12:03:55 ERROR upstream timeout",
             "short-lived",
+            "log line",
         ),
-        ("Incident commander is Priya.", "Incident commander is Priya", "durable"),
+        ("Incident commander is Priya.", "Incident commander is Priya", "durable",
+         "incident commander"),
         (
             "The SLA for Acme is 99.95% uptime.",
             "The SLA for Acme is 99.95% uptime",
             "durable",
+            "sla",
         ),
     ],
 )
-def test_devops_facts(text: str, expected_text: str, durability: str) -> None:
+def test_devops_facts(text: str, expected_text: str, durability: str, cue: str) -> None:
     fact = only_fact(text)
     assert fact.text == expected_text
     assert fact.durability == durability
-    assert fact.cue is not None
+    assert fact.cue == cue  # the cue that decided the durability
 
 
 def test_sla_is_not_split_at_its_decimal() -> None:

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 from memory_helpers import make_memory
@@ -41,13 +42,21 @@ def test_hits_and_results_are_dataclasses_with_the_contract_fields() -> None:
     names = {f.name for f in dataclasses.fields(Hit)}
     assert {"text", "tier", "score", "created_at", "was_in_core", "evicted_at", "role",
             "turn"} <= names
+    before = time.time()
     with make_memory() as m:
-        m.archival_insert("peanut allergy runbook")
+        passage = m.archival_insert("peanut allergy runbook")
         result = m.archival_search("peanut")
-        assert isinstance(result, SearchResult)
-        assert isinstance(result.hits, list) and isinstance(result.hits[0], Hit)
-        assert result.hits[0].to_dict()["tier"] == "archival"
+        assert type(result) is SearchResult and type(result.hits[0]) is Hit
+        hit = result.hits[0].to_dict()
+        assert {k: hit[k] for k in ("text", "tier", "id", "was_in_core", "evicted_at", "role",
+                                    "turn")} == {
+            "text": "peanut allergy runbook", "tier": "archival", "id": passage,
+            "was_in_core": False, "evicted_at": None, "role": None, "turn": None}
+        assert before <= hit["created_at"] <= time.time() and hit["score"] > 0
         assert len(result) == 1 and [h.text for h in result] == ["peanut allergy runbook"]
         fact = m.fact(m.add_fact("User is allergic to peanuts"))
-        for field in ("text", "durability", "access_count", "last_access", "created_at"):
-            assert getattr(fact, field) is not None
+        # A new fact has been accessed once, at the tick it was created.
+        assert (fact.text, fact.durability, fact.tier) == (
+            "User is allergic to peanuts", "durable", "core")
+        assert fact.access_count == 1 and fact.last_access == fact.created_tick
+        assert before <= fact.created_at <= time.time()

@@ -70,7 +70,14 @@ def test_perf_command_writes_a_complete_report(tmp_path: Path,
     names = {t["name"] for t in report["targets"]}
     assert names == set(perf.TARGETS) - {"archival_ingest_vs_chroma",
                                          "archival_search_vs_chroma"}
-    assert all(isinstance(t["met"], bool) for t in report["targets"])
+    for target in report["targets"]:  # each verdict follows from its figure and limit
+        measured, limit = target["measured"], perf.TARGETS[target["name"]]
+        assert target["limit"] == limit
+        expected = measured <= limit if target["kind"] == "at most" else measured >= limit
+        assert target["met"] is expected, target
+    judged = {t["name"]: t["measured"] for t in report["targets"]}
+    assert judged["eviction_ratio"] == report["eviction"]["ratio_p50"]
+    assert judged["exact_over_floor"] == report["dense_floor"][-1]["exact_over_floor"]
     figures = dict(numbers(report))
     assert len(figures) > 60
     not_positive = {k: v for k, v in figures.items() if not v > 0 or v != v or v == float("inf")}

@@ -46,7 +46,11 @@ def test_piped_chat_prints_replies_and_memory_changes(memory: HierarchicalMemory
     assert "↳ conversation_search(What am I allergic to?): 2 matches" in text
     assert "(offline, quoting memory)" in text
     assert "- From core memory: User is allergic to peanuts" in text
-    assert len(memory.recall) > 0
+    rows = memory.snapshot()["tables"]["messages"]
+    # The blank line is skipped; both messages are kept in recall and were answered.
+    assert [r["content"] for r in rows if r["role"] == "user"] == [
+        "I am allergic to peanuts.", "What am I allergic to?"]
+    assert {r["status"] for r in rows} == {"ok"}
 
 
 def test_slash_commands(memory: HierarchicalMemory, tmp_path: Path) -> None:
