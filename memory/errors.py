@@ -20,7 +20,11 @@ class MemoryLimitError(TiermemError):
     """An edit that could not fit in core even after eviction; nothing changed."""
 
 
-class StoreLockedError(TiermemError):
+class StoreError(TiermemError):
+    """The agent home or its database cannot be used as asked; the message says why."""
+
+
+class StoreLockedError(StoreError):
     """Another live process holds the agent home for writing."""
 
     def __init__(self, path: str, holder_pid: int | None) -> None:
@@ -46,9 +50,13 @@ class EmbedderMismatchError(TiermemError):
         )
 
 
-class StoreClosedError(TiermemError):
+class StoreClosedError(StoreError):
     """The memory was closed; it must be opened again before use."""
 
 
-class StoreCorruptError(TiermemError):
+class StoreCorruptError(StoreError):
     """The SQLite database itself is unreadable (the derived index is rebuilt instead)."""
+
+
+class StoreFullError(StoreError):
+    """The disk holding the agent home is full; the write that hit it was rolled back."""

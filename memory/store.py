@@ -19,7 +19,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from memory.errors import StoreClosedError, StoreCorruptError, StoreLockedError
+from memory.errors import (
+    StoreClosedError,
+    StoreCorruptError,
+    StoreError,
+    StoreFullError,
+    StoreLockedError,
+)
 
 DB_FILE = "memory.sqlite3"
 LOCK_FILE = "writer.lock"
@@ -282,7 +288,12 @@ class Store:
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """A transaction, or a savepoint inside the one already open."""
+        """A transaction, or a savepoint inside the one already open.
+
+        COMMIT is inside the same guard as the body: a commit can fail (a full
+        disk is reported at COMMIT, when the pages reach the WAL), and then the
+        in-memory state must roll back exactly as for a failed body.
+        """
         if self.closed:
             raise StoreClosedError("this memory is closed; open it again to use it")
         depth = self._depth
@@ -294,25 +305,48 @@ class Store:
         self._depth += 1
         try:
             yield self.conn
-        except BaseException:
-            self._depth -= 1
             if depth == 0:
-                self.conn.execute("ROLLBACK")
-            else:
-                self.conn.execute(f"ROLLBACK TO {name}")
-                self.conn.execute(f"RELEASE {name}")
-            for hook in self._rollback_hooks:
-                hook()
+                self.conn.execute("COMMIT")
+        except BaseException as exc:
+            self._depth = depth
+            try:
+                self._roll_back(name if depth else None)
+            finally:
+                for hook in self._rollback_hooks:
+                    hook()
+            mapped = self._mapped_error(exc)
+            if mapped is not None:
+                raise mapped from exc
             raise
-        self._depth -= 1
+        self._depth = depth
         if depth == 0:
-            self.conn.execute("COMMIT")
             for hook in self._commit_hooks:
                 hook()
         else:
             self.conn.execute(f"RELEASE {name}")
             for hook in self._release_hooks:
                 hook()
+
+    def _roll_back(self, savepoint: str | None) -> None:
+        if savepoint is not None:
+            self.conn.execute(f"ROLLBACK TO {savepoint}")
+            self.conn.execute(f"RELEASE {savepoint}")
+        elif self.conn.in_transaction:
+            # After some errors (SQLITE_FULL at COMMIT among them) SQLite has
+            # already rolled back; otherwise the transaction is still open.
+            self.conn.execute("ROLLBACK")
+
+    def _mapped_error(self, exc: BaseException) -> StoreError | None:
+        """The tiermem error a caller should see for an SQLite failure, if it is one of ours."""
+        if not isinstance(exc, sqlite3.Error):
+            return None
+        code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+        where = self.home if self.home is not None else "memory"
+        if code == sqlite3.SQLITE_FULL:
+            return StoreFullError(
+                f"the disk holding {where} is full ({exc}); nothing from this write was "
+                f"saved and memory is as it was before it. Free some space and try again")
+        return None
 
     def execute(self, sql: str, params: Any = ()) -> sqlite3.Cursor:
         if self.closed:
