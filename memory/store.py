@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import secrets
 import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -204,6 +205,9 @@ class Store:
                 # drop the last commits, which is the usual trade for an agent store.
                 self.conn.execute("PRAGMA synchronous = NORMAL")
             self._migrate()
+            if self.get_meta("store_id") is None:
+                with self.transaction():
+                    self.set_meta("store_id", secrets.token_hex(16))
         except sqlite3.DatabaseError as exc:
             self._release_lock()
             raise StoreCorruptError(
@@ -249,6 +253,16 @@ class Store:
                 raise
 
     # -- meta -------------------------------------------------------------------------
+    @property
+    def store_id(self) -> str | None:
+        """A random id given to this database when it was created (None: written by an
+        older tiermem and never opened for writing since).
+
+        Files derived from the database (the FAISS indexes) record it, so a
+        database swapped for another one is never paired with their files.
+        """
+        return self.get_meta("store_id")
+
     def get_meta(self, key: str, default: str | None = None) -> str | None:
         row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return row[0] if row else default

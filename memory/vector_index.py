@@ -7,9 +7,11 @@ rows on, searches scan an 8-bit copy first and rescore its candidates
 (memory/prefilter.py): the same exact answers, reading a quarter of the bytes.
 
 Every change to the embeddings bumps a generation counter in the database, in
-the same transaction as the change. The index file records the generation it
-was saved at; on open, a missing or unreadable file, or a generation or count
-that disagrees with the database, means a rebuild from the blobs, never a
+the same transaction as the change. The index's sidecar (``.json``) records
+the generation it was saved at, the database's ``store_id`` and a sha256 of
+the index file and of its 8-bit copy. On open, a missing or unreadable file,
+damaged bytes, a file saved for another database, or a generation or count
+that disagrees with the database means a rebuild from the blobs, never a
 silently wrong answer. Changes made inside a transaction are journaled and
 undone if it rolls back.
 """
@@ -17,6 +19,7 @@ undone if it rolls back.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import logging
 import os
@@ -85,17 +88,18 @@ class VectorIndex:
         sidecar = self.file.with_suffix(".json")
         try:
             info = json.loads(sidecar.read_text())
+            if not isinstance(info, dict):
+                raise ValueError("the sidecar is not a JSON object")
+            problem = self._sidecar_problem(info)
+            if problem is not None:
+                log.warning("rebuilding %s index: %s", self.table, problem)
+                return False
             index = faiss.read_index(str(self.file))
         except (OSError, ValueError, RuntimeError) as exc:
             if self.file.exists() or sidecar.exists():
                 log.warning("rebuilding %s index: cannot read %s (%s)", self.table, self.file, exc)
             return False
-        if (
-            info.get("generation") != self.generation
-            or info.get("dim") != self.dim
-            or index.ntotal != self._stored_count()
-            or index.d != self.dim
-        ):
+        if index.ntotal != self._stored_count() or index.d != self.dim:
             log.info("rebuilding %s index: file is out of date", self.table)
             return False
         # read_index already returns the concrete class and owns it; a
@@ -104,11 +108,24 @@ class VectorIndex:
             return False
         self.index = index
         state = info.get("prefilter")
-        if isinstance(state, dict):
-            prefilter = Prefilter.load(self.file.with_suffix(".sq8"), state)
+        copy = self.file.with_suffix(".sq8")
+        digest = _file_sha256(copy) if isinstance(state, dict) else None
+        if isinstance(state, dict) and digest is not None and state.get("sha256") == digest:
+            prefilter = Prefilter.load(copy, state)
             if prefilter is not None and len(prefilter) == index.ntotal:
                 self.prefilter = prefilter
         return True
+
+    def _sidecar_problem(self, info: dict[str, object]) -> str | None:
+        """Why the saved files cannot stand for this database's vectors, or None."""
+        assert self.file is not None
+        if info.get("store_id") is None or info.get("store_id") != self.store.store_id:
+            return "the file was saved for another database"
+        if info.get("generation") != self.generation or info.get("dim") != self.dim:
+            return "the file is out of date"
+        if info.get("sha256") != _file_sha256(self.file):
+            return f"{self.file} is damaged (its checksum differs)"
+        return None
 
     def rebuild(self) -> None:
         """Recreate the index from the embedding blobs in SQLite."""
@@ -123,24 +140,56 @@ class VectorIndex:
             self.index.add_with_ids(vectors.reshape(len(rows), self.dim), ids)
 
     def save(self) -> None:
-        """Write the index and its generation, atomically, if it has a file."""
+        """Write the index, its 8-bit copy and the sidecar that vouches for both.
+
+        Each file is renamed into place whole, and the sidecar last: a crash in
+        between leaves a sidecar whose checksums do not match, so the next open
+        rebuilds instead of trusting the files.
+        """
         if self.file is None:
             return
         tmp = self.file.with_suffix(".tmp")
         faiss.write_index(self.index, str(tmp))
-        os.replace(tmp, self.file)
         info: dict[str, object] = {"generation": self.generation, "dim": self.dim,
-                                   "count": int(self.index.ntotal)}
+                                   "count": int(self.index.ntotal),
+                                   "store_id": self.store.store_id, "sha256": _file_sha256(tmp)}
+        os.replace(tmp, self.file)
         if self.prefilter is not None:
             self.prefilter.save(tmp)
+            info["prefilter"] = {**self.prefilter.state, "sha256": _file_sha256(tmp)}
             os.replace(tmp, self.file.with_suffix(".sq8"))
-            info["prefilter"] = self.prefilter.state
         else:
             with contextlib.suppress(FileNotFoundError):
                 self.file.with_suffix(".sq8").unlink()
         sidecar_tmp = self.file.with_suffix(".json.tmp")
         sidecar_tmp.write_text(json.dumps(info))
         os.replace(sidecar_tmp, self.file.with_suffix(".json"))
+
+    def differences(self, limit: int = 5) -> list[str]:
+        """How this index differs from the vectors stored in SQLite; empty when it holds
+        exactly the stored rows' ids with exactly their bytes."""
+        total = int(self.index.ntotal)
+        ids = faiss.vector_to_array(self.index.id_map).astype(np.int64) if total else \
+            np.zeros(0, dtype=np.int64)
+        problems = []
+        if len(np.unique(ids)) != len(ids):
+            problems.append(f"{len(ids) - len(np.unique(ids))} id(s) hold more than one vector")
+        stored = {int(r[0]): bytes(r[1]) for r in self.store.execute(
+            f"SELECT id, embedding FROM {self.table} WHERE embedding IS NOT NULL")}
+        only_index = sorted(set(ids.tolist()) - stored.keys())
+        only_store = sorted(stored.keys() - set(ids.tolist()))
+        if only_index:
+            problems.append(f"ids with a vector in FAISS but not in SQLite: {only_index[:limit]}")
+        if only_store:
+            problems.append(f"ids with a vector in SQLite but not in FAISS: {only_store[:limit]}")
+        both = np.asarray(sorted(stored.keys() & set(ids.tolist())), dtype=np.int64)
+        if len(both):
+            vectors = self.index.reconstruct_batch(both)
+            differ = [int(i) for i, v in zip(both.tolist(), vectors, strict=True)
+                      if vector_blob(v) != stored[int(i)]]
+            if differ:
+                problems.append(f"ids whose FAISS vector differs from SQLite's: {differ[:limit]}")
+        return problems
 
     # -- changes (call inside a store transaction) ---------------------------------------
     def _bump(self) -> None:
@@ -319,6 +368,14 @@ class VectorIndex:
 
 def vector_blob(vector: np.ndarray) -> bytes:
     return np.ascontiguousarray(vector, dtype=np.float32).tobytes()
+
+
+def _file_sha256(path: Path) -> str | None:
+    try:
+        with path.open("rb") as stream:
+            return hashlib.file_digest(stream, "sha256").hexdigest()
+    except OSError:
+        return None
 
 
 def remove_index_files(file: Path) -> None:

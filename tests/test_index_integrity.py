@@ -1,0 +1,116 @@
+"""FAISS files are trusted only when their bytes and their database are the ones the
+sidecar vouches for: damaged bytes or a swapped database mean a rebuild."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+from memory_helpers import make_memory
+
+from memory import vector_index
+from memory.hierarchy import HierarchicalMemory
+
+PASSAGES = ["invoices are due monthly", "cats purr when they are content",
+            "the deploy runs every friday", "tokyo office moved to shibuya"]
+
+
+def _dense_top(m: HierarchicalMemory, query: str) -> str:
+    """The text of the row FAISS puts first for ``query`` (the dense side alone)."""
+    ids, _ = m.archival.vectors.search(m.embedder.embed_query(query), 1)
+    return m.archival.get_many([int(ids[0])])[int(ids[0])].text
+
+
+def _make(home: Path, passages: list[str]) -> None:
+    with make_memory(home) as m:
+        for text in passages:
+            m.archival_insert(text)
+
+
+def test_garbled_vector_bytes_are_rebuilt_and_healed(tmp_path: Path) -> None:
+    home = tmp_path / "agent"
+    _make(home, PASSAGES)
+    index_file = home / "archival.faiss"
+    clean = index_file.read_bytes()
+    # Flip bytes inside the vectors: the file still parses, with wrong numbers in it.
+    garbled = bytearray(clean)
+    middle = len(garbled) // 2
+    garbled[middle : middle + 64] = bytes(b ^ 0x5A for b in garbled[middle : middle + 64])
+    index_file.write_bytes(bytes(garbled))
+    import faiss
+
+    assert faiss.read_index(str(index_file)).ntotal == len(PASSAGES)  # loads without complaint
+    with make_memory(home) as m:
+        assert m.archival.vectors.rebuilt_on_open
+        assert m.archival.vectors.differences() == []
+        for text in PASSAGES:
+            assert _dense_top(m, text) == text
+    # Closing wrote a sound index back: the next open trusts it.
+    assert index_file.read_bytes() == clean
+    with make_memory(home) as m:
+        assert not m.archival.vectors.rebuilt_on_open
+        assert m.archival.vectors.differences() == []
+
+
+def test_an_index_saved_for_another_database_is_not_used(tmp_path: Path) -> None:
+    ours, theirs = tmp_path / "ours", tmp_path / "theirs"
+    _make(ours, PASSAGES)
+    # Same count and generation, the rows in another order.
+    _make(theirs, list(reversed(PASSAGES)))
+    assert json.loads((ours / "archival.json").read_text())["generation"] == json.loads(
+        (theirs / "archival.json").read_text())["generation"]
+    shutil.copyfile(theirs / "memory.sqlite3", ours / "memory.sqlite3")
+    with make_memory(ours) as m:
+        assert m.archival.vectors.rebuilt_on_open
+        assert m.archival.vectors.differences() == []
+        assert _dense_top(m, "cats purr") == "cats purr when they are content"
+        assert m.archival_search("cats purr").hits[0].text == "cats purr when they are content"
+        assert all(h.text != "invoices are due monthly"
+                   for h in m.archival_search("cats purr").hits if h.score >= 0.4)
+
+
+def test_a_damaged_prefilter_copy_is_not_trusted(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(vector_index, "PREFILTER_MIN_ROWS", 10)
+    home = tmp_path / "agent"
+    with make_memory(home) as m:
+        for i in range(40):
+            m.archival_insert(f"note {i} about topic {i % 13} and item {i * 7}")
+        expected = [h.id for h in m.archival_search("topic 5 item", k=5).hits]
+        assert m.archival.vectors.prefilter is not None
+    copy = home / "archival.sq8"
+    data = bytearray(copy.read_bytes())
+    data[-200:-100] = bytes(100)  # codes zeroed: still a readable index
+    copy.write_bytes(bytes(data))
+    with make_memory(home) as m:
+        assert not m.archival.vectors.rebuilt_on_open  # the float index itself is sound
+        assert m.archival.vectors.prefilter is None
+        assert [h.id for h in m.archival_search("topic 5 item", k=5).hits] == expected
+        assert m.archival.vectors.prefilter is not None  # built again from the floats
+
+
+def test_the_sidecar_records_the_store_id_and_checksums(tmp_path: Path) -> None:
+    home = tmp_path / "agent"
+    _make(home, PASSAGES)
+    info = json.loads((home / "archival.json").read_text())
+    with make_memory(home) as m:
+        assert info["store_id"] == m.store.store_id and len(info["store_id"]) == 32
+    import hashlib
+
+    assert info["sha256"] == hashlib.sha256((home / "archival.faiss").read_bytes()).hexdigest()
+
+
+def test_differences_names_what_disagrees() -> None:
+    with make_memory() as m:
+        for text in PASSAGES:
+            m.archival_insert(text)
+        assert m.archival.vectors.differences() == []
+        m.archival.vectors.index.remove_ids(np.asarray([2], dtype=np.int64))
+        m.archival.vectors.index.add_with_ids(np.ones((1, m.embedder.dim), dtype=np.float32),
+                                              np.asarray([9], dtype=np.int64))
+        found = m.archival.vectors.differences()
+        assert any("FAISS but not in SQLite: [9]" in p for p in found)
+        assert any("SQLite but not in FAISS: [2]" in p for p in found)
