@@ -27,13 +27,22 @@ class StoreError(TiermemError):
 class StoreLockedError(StoreError):
     """Another live process holds the agent home for writing."""
 
-    def __init__(self, path: str, holder_pid: int | None) -> None:
+    def __init__(self, path: str, holder_pid: int | None, *,
+                 exited_pid: int | None = None) -> None:
         self.path = path
         self.holder_pid = holder_pid
-        who = f"process {holder_pid}" if holder_pid else "another process"
+        if holder_pid:
+            who = f"process {holder_pid}"
+        elif exited_pid:
+            # The lock outlived the process that took it: something it started holds it.
+            who = (f"another process (process {exited_pid}, which took the lock, has exited; "
+                   f"a process it started still holds it)")
+        else:
+            who = "another process"
         super().__init__(
             f"agent home {path} is open for writing by {who}; close that session "
-            f"(or wait for it to exit) and try again"
+            f"(or wait for it to exit) and try again, or open it with read_only=True "
+            f"to inspect it"
         )
 
 

@@ -177,6 +177,9 @@ class HierarchicalMemory:
         if self._closed:
             return
         self._closed = True
+        if self.store.forked:  # the process that opened it saves and closes it
+            self.store.close()
+            return
         try:
             if not self.store.in_transaction:
                 with self.store.transaction():

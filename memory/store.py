@@ -12,24 +12,16 @@ rolled-back transaction leaves them exactly as the database is.
 from __future__ import annotations
 
 import contextlib
-import fcntl
-import os
 import secrets
 import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from memory.errors import (
-    StoreClosedError,
-    StoreCorruptError,
-    StoreError,
-    StoreFullError,
-    StoreLockedError,
-)
+from memory.errors import StoreClosedError, StoreCorruptError, StoreError, StoreFullError
+from memory.writer_lock import WriterLock
 
 DB_FILE = "memory.sqlite3"
-LOCK_FILE = "writer.lock"
 
 # Migrations are numbered functions of SQL; the store runs those above its
 # recorded user_version, each in its own transaction.
@@ -183,15 +175,20 @@ class Store:
     def __init__(self, home: Path | None) -> None:
         self.home = home
         self.closed = False
-        self._lock_fd: int | None = None
+        self._writer: WriterLock | None = None
         self._depth = 0
         self._begin_hooks: list[Callable[[], None]] = []
         self._rollback_hooks: list[Callable[[], None]] = []
         self._commit_hooks: list[Callable[[], None]] = []
         self._release_hooks: list[Callable[[], None]] = []
         if home is not None:
-            home.mkdir(parents=True, exist_ok=True)
-            self._acquire_lock(home / LOCK_FILE)
+            try:
+                home.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(f"cannot create the agent home {home}: {exc.strerror}; "
+                                 f"choose a directory this user can write") from None
+            self._writer = WriterLock(home)
+            self._writer.acquire()
             target = str(home / DB_FILE)
         else:
             target = ":memory:"
@@ -209,34 +206,11 @@ class Store:
                 with self.transaction():
                     self.set_meta("store_id", secrets.token_hex(16))
         except sqlite3.DatabaseError as exc:
-            self._release_lock()
+            self._writer_release()
             raise StoreCorruptError(
                 f"cannot open the memory database at {target}: {exc}. If a snapshot "
                 f"exists, restore it with HierarchicalMemory.restore"
             ) from exc
-
-    # -- lock -------------------------------------------------------------------------
-    def _acquire_lock(self, lock_path: Path) -> None:
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = None
-            with contextlib.suppress(OSError, ValueError):
-                holder = int(os.pread(fd, 32, 0).decode().strip() or 0) or None
-            os.close(fd)
-            raise StoreLockedError(str(lock_path.parent), holder) from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, str(os.getpid()).encode(), 0)
-        self._lock_fd = fd
-
-    def _release_lock(self) -> None:
-        if self._lock_fd is not None:
-            with contextlib.suppress(OSError):
-                os.ftruncate(self._lock_fd, 0)
-                fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
-            os.close(self._lock_fd)
-            self._lock_fd = None
 
     # -- schema -----------------------------------------------------------------------
     def _migrate(self) -> None:
@@ -308,8 +282,7 @@ class Store:
         disk is reported at COMMIT, when the pages reach the WAL), and then the
         in-memory state must roll back exactly as for a failed body.
         """
-        if self.closed:
-            raise StoreClosedError("this memory is closed; open it again to use it")
+        self._check_usable()
         depth = self._depth
         name = f"sp{depth}"
         self.conn.execute("BEGIN IMMEDIATE" if depth == 0 else f"SAVEPOINT {name}")
@@ -363,15 +336,34 @@ class Store:
         return None
 
     def execute(self, sql: str, params: Any = ()) -> sqlite3.Cursor:
-        if self.closed:
-            raise StoreClosedError("this memory is closed; open it again to use it")
+        self._check_usable()
         return self.conn.execute(sql, params)
 
+    @property
+    def forked(self) -> bool:
+        """Whether this is a forked copy of a store another process opened."""
+        return self._writer is not None and self._writer.forked
+
+    def _check_usable(self) -> None:
+        if self.closed:
+            raise StoreClosedError("this memory is closed; open it again to use it")
+        if self._writer is not None and self._writer.forked:
+            raise self._writer.forked_error()
+
     def close(self) -> None:
+        if self.closed:
+            return
         self.closed = True
-        with contextlib.suppress(sqlite3.Error):
-            self.conn.close()
-        self._release_lock()
+        # A forked child must leave the parent's connection alone: closing it there
+        # could checkpoint the WAL under the parent.
+        if not self.forked:
+            with contextlib.suppress(sqlite3.Error):
+                self.conn.close()
+        self._writer_release()
+
+    def _writer_release(self) -> None:
+        if self._writer is not None:
+            self._writer.release()
 
 
 def _split_sql(script: str) -> list[str]:

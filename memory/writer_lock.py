@@ -1,0 +1,110 @@
+"""The lock that makes one process the only writer of an agent home.
+
+It is an ``flock`` on ``writer.lock`` in the home, which records the holder's
+pid for the refusal message. An flock belongs to the open file, and ``fork``
+copies open files, so a child forked by the holder would keep the home locked
+after the holder exited (and the refusal would name the dead holder). Each
+process therefore closes its copy of every held lock right after a fork; the
+lock stays with the process that took it, and an object inherited across a
+fork refuses to be used.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import weakref
+from pathlib import Path
+
+from memory.errors import StoreError, StoreLockedError
+
+LOCK_FILE = "writer.lock"
+
+_held: weakref.WeakSet[WriterLock] = weakref.WeakSet()
+_fork_hook_installed = False
+
+
+def _drop_inherited_locks() -> None:
+    for lock in list(_held):
+        lock.forget_after_fork()
+
+
+class WriterLock:
+    """The writer lock of one agent home, held from ``acquire`` until ``release``."""
+
+    def __init__(self, home: Path) -> None:
+        self.path = home / LOCK_FILE
+        self.owner_pid = os.getpid()
+        self.forked = False
+        self._fd: int | None = None
+
+    def acquire(self) -> None:
+        global _fork_hook_installed
+        if not _fork_hook_installed:
+            os.register_at_fork(after_in_child=_drop_inherited_locks)
+            _fork_hook_installed = True
+        fd = self._open()
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            recorded = None
+            with contextlib.suppress(OSError, ValueError):
+                recorded = int(os.pread(fd, 32, 0).decode().strip() or 0) or None
+            os.close(fd)
+            if recorded is not None and not _alive(recorded):
+                raise StoreLockedError(str(self.path.parent), None, exited_pid=recorded) from None
+            raise StoreLockedError(str(self.path.parent), recorded) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        self._fd = fd
+        self.owner_pid = os.getpid()
+        _held.add(self)
+
+    def _open(self) -> int:
+        try:
+            return os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except IsADirectoryError:
+            raise StoreError(
+                f"{self.path} is a directory, but tiermem keeps the agent home's writer lock "
+                f"in a file of that name; remove the directory (rmdir {self.path}, after "
+                f"checking it holds nothing you need) and try again") from None
+        except OSError as exc:
+            raise StoreError(
+                f"cannot open the writer lock {self.path}: {exc.strerror}; check that the "
+                f"agent home is writable by this user, or open it with read_only=True to "
+                f"inspect it") from None
+
+    def release(self) -> None:
+        _held.discard(self)
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._fd, 0)
+                fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None
+
+    def forget_after_fork(self) -> None:
+        """In a forked child: close the inherited copy, which leaves the parent's lock held."""
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+            self._fd = None
+        self.forked = True
+        _held.discard(self)
+
+    def forked_error(self) -> StoreError:
+        return StoreError(
+            f"this memory was opened by process {self.owner_pid}, and process {os.getpid()} "
+            f"is a fork of it; a forked process must open the agent home itself (after the "
+            f"other process has closed it)")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # it exists, owned by another user
+        return True
+    return True

@@ -1,0 +1,133 @@
+"""The writer lock: a clear error for a bad lock path, and a lock that stays with the
+process that took it (a forked child neither keeps it nor may use the parent's memory)."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from pathlib import Path
+
+import pytest
+from memory_helpers import make_memory
+
+from memory.errors import StoreError, StoreLockedError
+from memory.store import Store
+from memory.writer_lock import LOCK_FILE
+
+
+def test_a_directory_at_the_lock_path_is_a_clear_error(tmp_path: Path) -> None:
+    home = tmp_path / "agent"
+    (home / LOCK_FILE).mkdir(parents=True)
+    with pytest.raises(StoreError) as info:
+        make_memory(home)
+    message = str(info.value)
+    assert not isinstance(info.value, IsADirectoryError)
+    assert f"rmdir {home / LOCK_FILE}" in message and "is a directory" in message
+    (home / LOCK_FILE).rmdir()
+    with make_memory(home) as m:  # nothing was left half-open
+        m.add_fact("opens once the directory is gone")
+
+
+def test_a_home_that_is_a_file_is_a_clear_error(tmp_path: Path) -> None:
+    home = tmp_path / "agent"
+    home.write_text("not a directory")
+    with pytest.raises(StoreError, match="cannot create the agent home"):
+        make_memory(home)
+
+
+def _fork_and_wait(ready_w: int, go_r: int, report_w: int, child_work: object) -> int:
+    pid = os.fork()
+    if pid == 0:  # the child: report, say it is ready, wait to be told to exit
+        code = 0
+        try:
+            assert callable(child_work)
+            os.write(report_w, child_work())
+            os.write(ready_w, b"r")
+            os.read(go_r, 1)
+        except BaseException:
+            code = 1
+        finally:
+            os._exit(code)
+    return pid
+
+
+def test_a_forked_child_does_not_keep_the_writer_lock(tmp_path: Path) -> None:
+    home = tmp_path / "agent"
+    m = make_memory(home)
+    m.add_fact("written by the parent")
+    ready_r, ready_w = os.pipe()
+    go_r, go_w = os.pipe()
+    report_r, report_w = os.pipe()
+
+    def child_uses_the_inherited_memory() -> bytes:
+        try:
+            m.add_fact("written by the child")
+        except StoreError as exc:
+            text = str(exc)
+            return b"refused" if f"opened by process {os.getppid()}" in text else b"wrong"
+        return b"allowed"
+
+    pid = _fork_and_wait(ready_w, go_r, report_w, child_uses_the_inherited_memory)
+    try:
+        assert os.read(ready_r, 1) == b"r"
+        assert os.read(report_r, 16) == b"refused"
+        # The parent lets go while its child lives on: the home is free.
+        m.close()
+        with make_memory(home) as again:
+            assert [f.text for f in again.core] == ["written by the parent"]
+            # ...and the refusal names the live holder, not a process that has gone.
+            with pytest.raises(StoreLockedError) as info:
+                Store(home)
+            assert info.value.holder_pid == os.getpid()
+    finally:
+        os.write(go_w, b"g")
+        _, status = os.waitpid(pid, 0)
+        for fd in (ready_r, ready_w, go_r, go_w, report_r, report_w):
+            os.close(fd)
+    assert os.waitstatus_to_exitcode(status) == 0
+
+
+def test_closing_in_a_forked_child_leaves_the_parent_working(tmp_path: Path) -> None:
+    home = tmp_path / "agent"
+    m = make_memory(home)
+    ready_r, ready_w = os.pipe()
+    go_r, go_w = os.pipe()
+    report_r, report_w = os.pipe()
+
+    def child_closes() -> bytes:
+        m.close()
+        return b"closed"
+
+    pid = _fork_and_wait(ready_w, go_r, report_w, child_closes)
+    try:
+        assert os.read(ready_r, 1) == b"r"
+        assert os.read(report_r, 16) == b"closed"
+        m.archival_insert("the parent still writes after the child closed its copy")
+        assert m.archival_search("parent still writes").total == 1
+        with pytest.raises(StoreLockedError):
+            Store(home)
+    finally:
+        os.write(go_w, b"g")
+        os.waitpid(pid, 0)
+        for fd in (ready_r, ready_w, go_r, go_w, report_r, report_w):
+            os.close(fd)
+        m.close()
+
+
+def test_a_lock_whose_recorded_holder_has_exited_does_not_name_it(tmp_path: Path) -> None:
+    home = tmp_path / "agent"
+    home.mkdir()
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)
+    os.waitpid(pid, 0)  # a pid that is certainly gone
+    fd = os.open(home / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        os.pwrite(fd, str(pid).encode(), 0)
+        with pytest.raises(StoreLockedError) as info:
+            Store(home)
+        assert info.value.holder_pid is None
+        assert f"process {pid}, which took the lock, has exited" in str(info.value)
+    finally:
+        os.close(fd)
