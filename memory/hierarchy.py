@@ -29,6 +29,7 @@ from memory.query import query_tiers
 from memory.recall import NewMessage, RecallTier
 from memory.search import FusionWeights
 from memory.store import Store
+from memory.store_errors import guarded
 from memory.tokenizer import TokenCounter
 from memory.types import DURABILITIES, Fact, Hit, SearchResult
 from memory.validation import clean_text
@@ -50,6 +51,8 @@ class HierarchicalMemory:
         fusion: weights of lexical and dense ranks in hybrid search.
         promote_hits: hits an archived fact needs to return to core.
         recent_promote_hits: hits needed when it was evicted within ``hysteresis_window``.
+        durability: ``"normal"`` (a crash of the process loses no commit) or ``"full"``
+            (a power loss or a lost ``-wal`` file does not either; each write is slower).
     """
 
     def __init__(
@@ -68,6 +71,7 @@ class HierarchicalMemory:
         recent_promote_hits: int = 4,
         hysteresis_window: float = 20,
         now: Callable[[], float] = time.time,
+        durability: str = "normal",
     ) -> None:
         if clock not in ("logical", "wall"):
             raise ValueError("clock must be 'logical' or 'wall'")
@@ -76,7 +80,7 @@ class HierarchicalMemory:
         self.recent_promote_hits = recent_promote_hits
         self.hysteresis_window = hysteresis_window
         self.now = now
-        self.store = Store(self.path)
+        self.store = Store(self.path, durability=durability)
         self.lifecycle = FactLifecycle(self)
         try:
             # Set before _setup: shrinking core on open evicts and records history.
@@ -172,6 +176,7 @@ class HierarchicalMemory:
         self.totals = {"evictions": int(evictions), "promotions": int(promotions)}
 
     # -- lifecycle ------------------------------------------------------------------------
+    @guarded
     def close(self) -> None:
         """Save the derived indexes and release the agent home for the next writer."""
         if self._closed:
@@ -248,6 +253,7 @@ class HierarchicalMemory:
         """Tokens of all core facts' text (whatever the limit's unit)."""
         return self.core.tokens
 
+    @guarded
     def add_fact(self, text: str, durability: str = "durable", source: str = "user") -> int:
         """Put a fact in core, evicting per policy; returns its id.
 
@@ -277,6 +283,7 @@ class HierarchicalMemory:
                 return self.lifecycle.reassert(existing, durability)
             return self.lifecycle.admit(text, norm, durability, source, size)
 
+    @guarded
     def replace_in_core(self, old_content: str, new_content: str) -> int:
         """Edit the one core fact containing ``old_content``; returns its id.
 
@@ -301,10 +308,12 @@ class HierarchicalMemory:
         with self._write():
             return self.lifecycle.edit(matches[0], old, new_content)
 
+    @guarded
     def fact(self, fact_id: int) -> Fact | None:
         """A fact by id, in core or archived."""
         return self.core.load(fact_id)
 
+    @guarded
     def facts(self) -> list[Fact]:
         """Every fact ever added, in either tier."""
         return self.core.all_rows()
@@ -314,6 +323,7 @@ class HierarchicalMemory:
         return score_at(fact, self.clock_now(), self.tau)
 
     # -- interactions -----------------------------------------------------------------------
+    @guarded
     def process_interaction(
         self, user_input: str, agent_response: str, *, created_at: float | None = None,
         speaker: str = "User",
@@ -337,6 +347,7 @@ class HierarchicalMemory:
         return fact_ids
 
     # -- archival and recall ----------------------------------------------------------------
+    @guarded
     def archival_insert(
         self, text: str, tags: Sequence[str] | None = None,
         metadata: dict[str, Any] | None = None, source: str = "agent",
@@ -349,6 +360,7 @@ class HierarchicalMemory:
             text=text, tags=list(tags or []), metadata=metadata or {}, source=source,
             created_at=created_at)])[0]
 
+    @guarded
     def archival_search(
         self, query: str, k: int = 10, page: int = 1, tags: Sequence[str] | None = None,
         start: Any = None, end: Any = None,
@@ -358,12 +370,14 @@ class HierarchicalMemory:
         self.counters["archival_searches_with_hits"] += bool(result.total)
         return result
 
+    @guarded
     def recall_search(
         self, query: str, k: int = 10, page: int = 1, roles: Sequence[str] | None = None,
         start: Any = None, end: Any = None,
     ) -> SearchResult:
         return self.recall.search(query, k=k, page=page, roles=roles, start=start, end=end)
 
+    @guarded
     def query(self, q: str, k: int = 10, touch: bool = True) -> list[Hit]:
         """Search all three tiers; the best ``k`` hits, core facts listed first.
 
@@ -379,19 +393,23 @@ class HierarchicalMemory:
         return query_tiers(self, clean_text(q, "query", max_chars=10_000), k, touch)
 
     # -- state for the layers above ---------------------------------------------------------
+    @guarded
     def get_state(self, key: str, default: Any = None) -> Any:
         """A JSON value that a caller (e.g. an agent runtime) stored with ``set_state``."""
         raw = self.store.get_meta(f"state.{key}")
         return default if raw is None else json.loads(raw)
 
+    @guarded
     def set_state(self, key: str, value: Any) -> None:
         """Store a JSON value in the current transaction (or its own)."""
         with self._write():
             self.store.set_meta(f"state.{key}", json.dumps(value))
 
+    @guarded
     def last_event_id(self) -> int:
         return int(self.store.execute("SELECT coalesce(max(id), 0) FROM events").fetchone()[0])
 
+    @guarded
     def events_since(self, event_id: int) -> list[dict[str, Any]]:
         """Fact events (add, evict, promote, bypass, replace, ...) after ``event_id``."""
         rows = self.store.execute(
@@ -401,6 +419,7 @@ class HierarchicalMemory:
         return [dict(r) for r in rows]
 
     # -- snapshots and diagnostics ----------------------------------------------------------
+    @guarded
     def snapshot(self, include_vectors: bool = True) -> dict[str, Any]:
         """Everything in this memory as JSON-serialisable data."""
         from memory.snapshot import take_snapshot
@@ -446,6 +465,7 @@ class HierarchicalMemory:
             raise
         return memory
 
+    @guarded
     def diagnostics(self) -> dict[str, Any]:
         """Health report: core composition, eviction and promotion rates, growth, red flags."""
         from memory.diagnostics import compute_diagnostics

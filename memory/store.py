@@ -18,7 +18,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from memory.errors import StoreClosedError, StoreCorruptError, StoreError, StoreFullError
+from memory.errors import InvalidInputError, StoreClosedError, StoreCorruptError, StoreError
+from memory.store_errors import corrupt_message, translate
 from memory.writer_lock import WriterLock
 
 DB_FILE = "memory.sqlite3"
@@ -169,12 +170,28 @@ _MIGRATIONS: list[str] = [
 ]
 
 
-class Store:
-    """One SQLite database plus the lock that makes its writer unique."""
+DURABILITY = {"normal": "NORMAL", "full": "FULL"}
 
-    def __init__(self, home: Path | None) -> None:
+
+class Store:
+    """One SQLite database plus the lock that makes its writer unique.
+
+    ``durability="normal"`` (synchronous=NORMAL in WAL mode) keeps every commit
+    through a crash of the process; a power loss can undo the last ones. With
+    ``"full"`` every commit is synced to disk and copied into the database file
+    at once (a WAL checkpoint), so losing the ``-wal`` file loses no commit either.
+    """
+
+    def __init__(self, home: Path | None, *, durability: str = "normal") -> None:
+        if durability not in DURABILITY:
+            raise InvalidInputError(
+                f"durability must be 'normal' or 'full', got {durability!r}")
         self.home = home
+        self.database = home / DB_FILE if home is not None else None
+        self.durability = durability
         self.closed = False
+        #: Whether opening ran SQLite's quick_check (it does after an unclean close).
+        self.quick_checked = False
         self._writer: WriterLock | None = None
         self._depth = 0
         self._begin_hooks: list[Callable[[], None]] = []
@@ -189,28 +206,38 @@ class Store:
                                  f"choose a directory this user can write") from None
             self._writer = WriterLock(home)
             self._writer.acquire()
-            target = str(home / DB_FILE)
-        else:
-            target = ":memory:"
         try:
-            self.conn = sqlite3.connect(target, isolation_level=None, check_same_thread=False)
+            self.conn = _connect(self.database)
             self.conn.row_factory = sqlite3.Row
             self.conn.execute("PRAGMA foreign_keys = ON")
             if home is not None:
                 self.conn.execute("PRAGMA journal_mode = WAL")
-                # NORMAL in WAL mode survives a process crash; only power loss can
-                # drop the last commits, which is the usual trade for an agent store.
-                self.conn.execute("PRAGMA synchronous = NORMAL")
+                self.conn.execute(f"PRAGMA synchronous = {DURABILITY[durability]}")
             self._migrate()
-            if self.get_meta("store_id") is None:
-                with self.transaction():
-                    self.set_meta("store_id", secrets.token_hex(16))
-        except sqlite3.DatabaseError as exc:
+            self._mark_open()
+        except BaseException as exc:
+            if hasattr(self, "conn"):
+                with contextlib.suppress(sqlite3.Error):
+                    self.conn.close()
             self._writer_release()
-            raise StoreCorruptError(
-                f"cannot open the memory database at {target}: {exc}. If a snapshot "
-                f"exists, restore it with HierarchicalMemory.restore"
-            ) from exc
+            if isinstance(exc, sqlite3.DatabaseError):
+                raise StoreCorruptError(corrupt_message(self.database, str(exc))) from exc
+            raise
+
+    def _mark_open(self) -> None:
+        """Check the database if the last writer did not close it, then record that
+        this one has it open (``close`` records a clean close)."""
+        if self.get_meta("writer_state") == "open":
+            self.quick_checked = True
+            problems = [r[0] for r in self.conn.execute("PRAGMA quick_check(5)")]
+            if problems != ["ok"]:
+                raise StoreCorruptError(corrupt_message(
+                    self.database, "SQLite's quick_check after the last session ended without "
+                    "closing it found: " + "; ".join(problems)))
+        with self.transaction():
+            if self.get_meta("store_id") is None:
+                self.set_meta("store_id", secrets.token_hex(16))
+            self.set_meta("writer_state", "open")
 
     # -- schema -----------------------------------------------------------------------
     def _migrate(self) -> None:
@@ -301,12 +328,16 @@ class Store:
             finally:
                 for hook in self._rollback_hooks:
                     hook()
-            mapped = self._mapped_error(exc)
+            mapped = translate(exc, self.database)
             if mapped is not None:
                 raise mapped from exc
             raise
         self._depth = depth
         if depth == 0:
+            if self.durability == "full" and self.home is not None:
+                # Into the database file now, so the commit does not depend on the WAL.
+                with contextlib.suppress(sqlite3.Error):
+                    self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
             for hook in self._commit_hooks:
                 hook()
         else:
@@ -323,21 +354,15 @@ class Store:
             # already rolled back; otherwise the transaction is still open.
             self.conn.execute("ROLLBACK")
 
-    def _mapped_error(self, exc: BaseException) -> StoreError | None:
-        """The tiermem error a caller should see for an SQLite failure, if it is one of ours."""
-        if not isinstance(exc, sqlite3.Error):
-            return None
-        code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
-        where = self.home if self.home is not None else "memory"
-        if code == sqlite3.SQLITE_FULL:
-            return StoreFullError(
-                f"the disk holding {where} is full ({exc}); nothing from this write was "
-                f"saved and memory is as it was before it. Free some space and try again")
-        return None
-
     def execute(self, sql: str, params: Any = ()) -> sqlite3.Cursor:
         self._check_usable()
-        return self.conn.execute(sql, params)
+        try:
+            return self.conn.execute(sql, params)
+        except sqlite3.Error as exc:
+            mapped = translate(exc, self.database)
+            if mapped is None:
+                raise
+            raise mapped from exc
 
     @property
     def forked(self) -> bool:
@@ -353,17 +378,24 @@ class Store:
     def close(self) -> None:
         if self.closed:
             return
-        self.closed = True
         # A forked child must leave the parent's connection alone: closing it there
         # could checkpoint the WAL under the parent.
         if not self.forked:
+            if self._depth == 0:
+                with contextlib.suppress(StoreError, sqlite3.Error), self.transaction():
+                    self.set_meta("writer_state", "closed")
             with contextlib.suppress(sqlite3.Error):
                 self.conn.close()
+        self.closed = True
         self._writer_release()
 
     def _writer_release(self) -> None:
         if self._writer is not None:
             self._writer.release()
+
+
+def _connect(database: Path | None) -> sqlite3.Connection:
+    return sqlite3.connect(database or ":memory:", isolation_level=None, check_same_thread=False)
 
 
 def _split_sql(script: str) -> list[str]:
