@@ -143,7 +143,8 @@ def cmd_diagnostics(args: argparse.Namespace) -> int:
         hint = (f"`tiermem scenario {args.scenario}`" if args.scenario
                 else f"`tiermem chat --agent {args.agent}`")
         return _fail(f"no memory at {home}; create it with {hint}")
-    with HierarchicalMemory(home, embedder=_embedder(args.embedder)) as memory:
+    # Read-only: no writer lock, so a report can be taken while a chat is running.
+    with HierarchicalMemory(home, embedder=_embedder(args.embedder), read_only=True) as memory:
         report = memory.diagnostics()
         series = history_series(memory)
     title = f"tiermem diagnostics: {args.scenario or args.agent}"

@@ -9,7 +9,10 @@ from memory.errors import (
     EmbedderMismatchError,
     InvalidInputError,
     MemoryLimitError,
+    ReadOnlyError,
     StoreCorruptError,
+    StoreError,
+    StoreFullError,
     StoreLockedError,
     TiermemError,
 )
@@ -25,8 +28,11 @@ __all__ = [
     "Hit",
     "InvalidInputError",
     "MemoryLimitError",
+    "ReadOnlyError",
     "SearchResult",
     "StoreCorruptError",
+    "StoreError",
+    "StoreFullError",
     "StoreLockedError",
     "TiermemError",
 ]

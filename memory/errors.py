@@ -67,5 +67,9 @@ class StoreCorruptError(StoreError):
     """The SQLite database itself is unreadable (the derived index is rebuilt instead)."""
 
 
+class ReadOnlyError(StoreError):
+    """A write to a memory opened with ``read_only=True``; nothing changed."""
+
+
 class StoreFullError(StoreError):
     """The disk holding the agent home is full; the write that hit it was rolled back."""

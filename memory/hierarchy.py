@@ -53,6 +53,9 @@ class HierarchicalMemory:
         recent_promote_hits: hits needed when it was evicted within ``hysteresis_window``.
         durability: ``"normal"`` (a crash of the process loses no commit) or ``"full"``
             (a power loss or a lost ``-wal`` file does not either; each write is slower).
+        read_only: inspect an existing home without the writer lock (so while another
+            session writes to it): searches and reports work, every write raises
+            ReadOnlyError, ``query`` does not count accesses, and nothing on disk changes.
     """
 
     def __init__(
@@ -72,6 +75,7 @@ class HierarchicalMemory:
         hysteresis_window: float = 20,
         now: Callable[[], float] = time.time,
         durability: str = "normal",
+        read_only: bool = False,
     ) -> None:
         if clock not in ("logical", "wall"):
             raise ValueError("clock must be 'logical' or 'wall'")
@@ -80,7 +84,8 @@ class HierarchicalMemory:
         self.recent_promote_hits = recent_promote_hits
         self.hysteresis_window = hysteresis_window
         self.now = now
-        self.store = Store(self.path, durability=durability)
+        self.read_only = read_only
+        self.store = Store(self.path, durability=durability, read_only=read_only)
         self.lifecycle = FactLifecycle(self)
         try:
             # Set before _setup: shrinking core on open evicts and records history.
@@ -127,12 +132,15 @@ class HierarchicalMemory:
         self._check_embedder()
         self.tokenizer = TokenCounter()
         self.fusion = fusion or FusionWeights()
-        with store.transaction():
-            for key, value in (("clock", self.clock), ("tau", self.tau), ("core_limit", limit),
-                               ("core_limit_unit", self.core_limit_unit),
-                               ("policy", self.policy.name), ("embedder_id", self.embedder.id),
-                               ("embedder_dim", self.embedder.dim)):
-                store.set_meta(key, value)
+        if not store.read_only:
+            with store.transaction():
+                for key, value in (("clock", self.clock), ("tau", self.tau),
+                                   ("core_limit", limit),
+                                   ("core_limit_unit", self.core_limit_unit),
+                                   ("policy", self.policy.name),
+                                   ("embedder_id", self.embedder.id),
+                                   ("embedder_dim", self.embedder.dim)):
+                    store.set_meta(key, value)
         self.core = CoreTier(store, self.policy, limit, self.core_limit_unit, self.tokenizer.count)
         index_file = (lambda name: self.path / name) if self.path else (lambda name: None)
         self.archival = ArchivalTier(
@@ -147,6 +155,11 @@ class HierarchicalMemory:
         self.recall = RecallTier(store, self.embedder, recall_vectors, self.fusion)
         self._reload_tick()
         store.on_rollback(self._reload_tick)
+        if store.read_only:
+            return
+        # This process holds the writer lock, so no turn is running: a message still
+        # pending was left by a turn that was killed.
+        self.recall.mark_pending_unanswered()
         if self.core.used > self.core.limit:  # opened with a smaller limit than before
             with self.interaction():
                 self.lifecycle.make_room(None, 0)  # plan_room already counts the overflow
@@ -182,7 +195,7 @@ class HierarchicalMemory:
         if self._closed:
             return
         self._closed = True
-        if self.store.forked:  # the process that opened it saves and closes it
+        if self.store.forked or self.read_only:  # nothing to save from here
             self.store.close()
             return
         try:
@@ -388,9 +401,11 @@ class HierarchicalMemory:
         so a core fact is returned when it truly matches, not because it is core.
 
         With ``touch``, returned core facts count as accessed and archived
-        facts count as hits toward promotion (each once per interaction).
+        facts count as hits toward promotion (each once per interaction);
+        a read-only memory never counts them.
         """
-        return query_tiers(self, clean_text(q, "query", max_chars=10_000), k, touch)
+        return query_tiers(self, clean_text(q, "query", max_chars=10_000), k,
+                           touch and not self.read_only)
 
     # -- state for the layers above ---------------------------------------------------------
     @guarded

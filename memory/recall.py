@@ -149,6 +149,15 @@ class RecallTier:
         with self.store.transaction() as conn:
             conn.execute("UPDATE messages SET status = ? WHERE id = ?", (status, message_id))
 
+    def mark_pending_unanswered(self) -> int:
+        """Mark ``unanswered`` every message a turn left ``pending``; returns how many.
+
+        Call it only when no turn can be running (the writer has just opened).
+        """
+        with self.store.transaction() as conn:
+            return conn.execute(
+                "UPDATE messages SET status = 'unanswered' WHERE status = 'pending'").rowcount
+
     def erase(self, message_ids: Sequence[int], reason: str) -> int:
         """Remove messages for good, recording the erasure first. Returns how many."""
         reason = clean_text(reason, "erasure reason", 1000)

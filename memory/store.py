@@ -18,7 +18,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from memory.errors import InvalidInputError, StoreClosedError, StoreCorruptError, StoreError
+from memory.errors import (
+    InvalidInputError,
+    ReadOnlyError,
+    StoreClosedError,
+    StoreCorruptError,
+    StoreError,
+)
 from memory.store_errors import corrupt_message, translate
 from memory.writer_lock import WriterLock
 
@@ -167,6 +173,10 @@ _MIGRATIONS: list[str] = [
     );
     CREATE INDEX events_tick ON events (tick);
     """,
+    # 2: find the messages a killed turn left pending without scanning recall.
+    """
+    CREATE INDEX messages_pending ON messages (id) WHERE status = 'pending';
+    """,
 ]
 
 
@@ -176,19 +186,28 @@ DURABILITY = {"normal": "NORMAL", "full": "FULL"}
 class Store:
     """One SQLite database plus the lock that makes its writer unique.
 
+    ``read_only=True`` opens an existing database for reading only, without the
+    writer lock, so it can be inspected while a writer has it open; nothing is
+    written, not even the marker of an open session, and ``transaction`` raises
+    ReadOnlyError.
+
     ``durability="normal"`` (synchronous=NORMAL in WAL mode) keeps every commit
     through a crash of the process; a power loss can undo the last ones. With
     ``"full"`` every commit is synced to disk and copied into the database file
     at once (a WAL checkpoint), so losing the ``-wal`` file loses no commit either.
     """
 
-    def __init__(self, home: Path | None, *, durability: str = "normal") -> None:
+    def __init__(self, home: Path | None, *, durability: str = "normal",
+                 read_only: bool = False) -> None:
         if durability not in DURABILITY:
             raise InvalidInputError(
                 f"durability must be 'normal' or 'full', got {durability!r}")
+        if read_only and home is None:
+            raise InvalidInputError("read_only needs the path of an existing agent home")
         self.home = home
         self.database = home / DB_FILE if home is not None else None
         self.durability = durability
+        self.read_only = read_only
         self.closed = False
         #: Whether opening ran SQLite's quick_check (it does after an unclean close).
         self.quick_checked = False
@@ -198,7 +217,7 @@ class Store:
         self._rollback_hooks: list[Callable[[], None]] = []
         self._commit_hooks: list[Callable[[], None]] = []
         self._release_hooks: list[Callable[[], None]] = []
-        if home is not None:
+        if home is not None and not read_only:
             try:
                 home.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
@@ -207,14 +226,18 @@ class Store:
             self._writer = WriterLock(home)
             self._writer.acquire()
         try:
-            self.conn = _connect(self.database)
-            self.conn.row_factory = sqlite3.Row
-            self.conn.execute("PRAGMA foreign_keys = ON")
-            if home is not None:
-                self.conn.execute("PRAGMA journal_mode = WAL")
-                self.conn.execute(f"PRAGMA synchronous = {DURABILITY[durability]}")
-            self._migrate()
-            self._mark_open()
+            if self.database is not None and read_only:
+                self.conn = _connect_read_only(self.database)
+                self._check_schema_readable()
+            else:
+                self.conn = _connect(self.database)
+                self.conn.row_factory = sqlite3.Row
+                self.conn.execute("PRAGMA foreign_keys = ON")
+                if home is not None:
+                    self.conn.execute("PRAGMA journal_mode = WAL")
+                    self.conn.execute(f"PRAGMA synchronous = {DURABILITY[durability]}")
+                self._migrate()
+                self._mark_open()
         except BaseException as exc:
             if hasattr(self, "conn"):
                 with contextlib.suppress(sqlite3.Error):
@@ -240,6 +263,16 @@ class Store:
             self.set_meta("writer_state", "open")
 
     # -- schema -----------------------------------------------------------------------
+    def _check_schema_readable(self) -> None:
+        version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+        if version != len(_MIGRATIONS):
+            older = version < len(_MIGRATIONS)
+            raise StoreError(
+                f"the memory database {self.database} was written by "
+                f"{'an older' if older else 'a newer'} version of tiermem; "
+                + ("open it once for writing (without read_only) to upgrade it" if older else
+                   "inspect it with that version"))
+
     def _migrate(self) -> None:
         version = self.conn.execute("PRAGMA user_version").fetchone()[0]
         for number, script in enumerate(_MIGRATIONS[version:], start=version + 1):
@@ -310,6 +343,10 @@ class Store:
         in-memory state must roll back exactly as for a failed body.
         """
         self._check_usable()
+        if self.read_only:
+            raise ReadOnlyError(
+                f"this memory ({self.home}) is open read-only, so it cannot be changed; open it "
+                f"without read_only=True (once no other session holds it) to write")
         depth = self._depth
         name = f"sp{depth}"
         self.conn.execute("BEGIN IMMEDIATE" if depth == 0 else f"SAVEPOINT {name}")
@@ -381,7 +418,7 @@ class Store:
         # A forked child must leave the parent's connection alone: closing it there
         # could checkpoint the WAL under the parent.
         if not self.forked:
-            if self._depth == 0:
+            if self._depth == 0 and not self.read_only:
                 with contextlib.suppress(StoreError, sqlite3.Error), self.transaction():
                     self.set_meta("writer_state", "closed")
             with contextlib.suppress(sqlite3.Error):
@@ -396,6 +433,28 @@ class Store:
 
 def _connect(database: Path | None) -> sqlite3.Connection:
     return sqlite3.connect(database or ":memory:", isolation_level=None, check_same_thread=False)
+
+
+def _connect_read_only(database: Path) -> sqlite3.Connection:
+    if not database.exists():
+        raise StoreError(f"no memory at {database.parent}: {database.name} does not exist")
+    conn: sqlite3.Connection | None = None
+    try:
+        conn = sqlite3.connect(f"{database.as_uri()}?mode=ro", uri=True, isolation_level=None,
+                               check_same_thread=False)
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.OperationalError as exc:
+        if conn is not None:
+            conn.close()
+        if (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF != sqlite3.SQLITE_CANTOPEN:
+            raise
+        # A WAL reader needs the -shm file, which SQLite cannot create in a read-only
+        # directory; no writer can be using such a home, so the file alone is the database.
+        conn = sqlite3.connect(f"{database.as_uri()}?mode=ro&immutable=1", uri=True,
+                               isolation_level=None, check_same_thread=False)
+    conn.row_factory = sqlite3.Row
+    conn.execute("PRAGMA query_only = ON")
+    return conn
 
 
 def _split_sql(script: str) -> list[str]:

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Concatenate, ParamSpec, Protocol, TypeVar
 
-from memory.errors import StoreCorruptError, StoreError, StoreFullError
+from memory.errors import ReadOnlyError, StoreCorruptError, StoreError, StoreFullError
 
 if TYPE_CHECKING:
     from memory.store import Store
@@ -35,6 +35,10 @@ def translate(exc: BaseException, database: Path | None) -> StoreError | None:
             f"saved and memory is as it was before it. Free some space and try again")
     if code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
         return StoreCorruptError(corrupt_message(database, str(exc)))
+    if code == sqlite3.SQLITE_READONLY:
+        return ReadOnlyError(
+            f"the memory in {where} is open read-only, so it cannot be changed ({exc}); open "
+            f"it without read_only=True (once no other session holds it) to write")
     if code == sqlite3.SQLITE_IOERR:
         return StoreError(
             f"cannot read or write the memory database in {where} ({exc}); nothing from "

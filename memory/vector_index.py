@@ -146,7 +146,7 @@ class VectorIndex:
         between leaves a sidecar whose checksums do not match, so the next open
         rebuilds instead of trusting the files.
         """
-        if self.file is None:
+        if self.file is None or self.store.read_only:
             return
         tmp = self.file.with_suffix(".tmp")
         faiss.write_index(self.index, str(tmp))

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
+import subprocess
+import uuid
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from memory.core import _FACT_COLUMNS, fact_from_row
 from memory.embeddings import HashingEmbedder
@@ -71,3 +77,32 @@ def last_event_id(m: HierarchicalMemory) -> int:
 def fr_score(fact: Fact, now: float, tau: float) -> float:
     """Frequency x recency, written out independently of memory.policies."""
     return fact.access_count * math.exp(-(now - fact.last_access) / tau)
+
+
+@contextlib.contextmanager
+def mounted_tmpfs(root: Path, size: str = "4m") -> Iterator[Path]:
+    """A fresh tmpfs of ``size`` mounted under ``root``; the test is skipped where
+    mounting is not permitted."""
+    mount_point = root / f"tmpfs-{uuid.uuid4().hex[:8]}"
+    mount_point.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs",
+                           str(mount_point)], capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here ({done.stderr.strip() or done.returncode})")
+    try:
+        yield mount_point
+    finally:
+        subprocess.run(["umount", "-l", str(mount_point)], check=False)
+
+
+@contextlib.contextmanager
+def child_process(args: Sequence[str], **popen: Any) -> Iterator[subprocess.Popen[str]]:
+    """A child with text pipes for stdin and stdout, killed if the test leaves it running."""
+    child = subprocess.Popen(list(args), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             text=True, **popen)
+    try:
+        yield child
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()

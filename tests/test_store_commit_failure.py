@@ -8,15 +8,17 @@ import copy
 import errno
 import os
 import sqlite3
-import subprocess
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from memory_helpers import check_archival_consistent, check_core_invariants, make_memory
+from memory_helpers import (
+    check_archival_consistent,
+    check_core_invariants,
+    make_memory,
+    mounted_tmpfs,
+)
 
 from memory.errors import StoreFullError, TiermemError
 from memory.hierarchy import HierarchicalMemory
@@ -157,20 +159,6 @@ def test_a_failed_commit_of_a_single_insert_leaves_no_vector(tmp_path: Path) -> 
 # -- a real full disk --------------------------------------------------------------------------
 
 
-@contextlib.contextmanager
-def _small_tmpfs(root: Path) -> Iterator[Path]:
-    mount_point = root / f"tmpfs-{uuid.uuid4().hex[:8]}"
-    mount_point.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(mount_point)],
-                          capture_output=True, text=True)
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here ({done.stderr.strip() or done.returncode})")
-    try:
-        yield mount_point
-    finally:
-        subprocess.run(["umount", "-l", str(mount_point)], check=False)
-
-
 def _fill_disk(directory: Path) -> Path:
     filler = directory / "filler"
     fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o644)
@@ -187,7 +175,7 @@ def _fill_disk(directory: Path) -> Path:
 def test_a_full_disk_at_commit_leaves_memory_as_committed(tmp_path: Path) -> None:
     if os.geteuid() != 0:
         pytest.skip("mounting a tmpfs needs root")
-    with _small_tmpfs(tmp_path) as disk:
+    with mounted_tmpfs(tmp_path, "4m") as disk:
         path = disk / "agent"
         m = make_memory(path, core_limit=3, core_limit_unit="facts")
         try:

@@ -1,0 +1,189 @@
+"""Read-only access: inspection works while another process holds the writer lock, every
+write is refused clearly, and nothing on disk changes. Also: a killed turn's pending
+message is marked unanswered by the next writer."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from memory_helpers import child_process, make_memory, mounted_tmpfs
+
+from memory.errors import ReadOnlyError, StoreError
+from memory.hierarchy import HierarchicalMemory
+
+REPO = Path(__file__).resolve().parents[1]
+ENV = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONUNBUFFERED": "1"}
+
+_HOLD_THE_LOCK = textwrap.dedent("""
+    import sys
+    from memory.embeddings import HashingEmbedder
+    from memory.hierarchy import HierarchicalMemory
+    m = HierarchicalMemory(sys.argv[1], embedder=HashingEmbedder())
+    m.archival_insert("written by the writer that still holds the lock")
+    print("HOLDING", flush=True)
+    sys.stdin.readline()
+    m.close()
+""")
+
+
+@contextlib.contextmanager
+def _writer_holding(home: Path) -> Iterator[None]:
+    with child_process([sys.executable, "-c", _HOLD_THE_LOCK, str(home)], cwd=REPO,
+                       env=ENV) as child:
+        assert child.stdout is not None and child.stdin is not None
+        assert child.stdout.readline().strip() == "HOLDING"
+        yield
+        child.stdin.write("\n")
+        child.stdin.flush()
+        assert child.wait(timeout=60) == 0
+
+
+def _fill(home: Path) -> None:
+    with make_memory(home, core_limit=3, core_limit_unit="facts") as m:
+        for i in range(4):
+            m.add_fact(f"fact {i} about the tokyo office")
+        m.archival_insert("the billing runbook lives in the ops wiki")
+        m.process_interaction("The production region is eu-west-1.", "Noted.")
+
+
+def _files(home: Path) -> dict[str, str]:
+    """What every file of the home holds. Left out: the WAL index (memory shared by
+    readers) and an empty WAL, which SQLite creates for a reader of a closed database."""
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(home.iterdir())
+            if not p.name.endswith("-shm") and not (p.name.endswith("-wal")
+                                                    and p.stat().st_size == 0)}
+
+
+WRITES: dict[str, Callable[[HierarchicalMemory], Any]] = {
+    "add_fact": lambda m: m.add_fact("a new fact"),
+    "re-assert": lambda m: m.add_fact("fact 3 about the tokyo office"),
+    "replace_in_core": lambda m: m.replace_in_core("fact 3 about the tokyo", "fact 3 osaka"),
+    "archival_insert": lambda m: m.archival_insert("a new passage"),
+    "process_interaction": lambda m: m.process_interaction("I like tea.", "Noted."),
+    "set_state": lambda m: m.set_state("context", {}),
+    "interaction": lambda m: m.interaction().__enter__(),
+    "recall_append": lambda m: m.recall.append("user", "hello", 1),
+}
+
+
+def test_inspection_works_while_another_process_writes(tmp_path: Path) -> None:
+    home = tmp_path / "agent"
+    _fill(home)
+    with _writer_holding(home):
+        before = _files(home)
+        with make_memory(home, read_only=True) as m:
+            hits = m.archival_search("writer that still holds the lock").hits
+            assert hits[0].text == "written by the writer that still holds the lock"
+            assert m.query("billing runbook", touch=True)[0].text.startswith("the billing")
+            report = m.diagnostics()
+            # Two facts evicted, the runbook and the writer's passage.
+            assert report["archival"]["passages"] == 4 and report["core"]["facts"] == 3
+            facts = [f.to_dict() for f in m.core]
+            for name, write in WRITES.items():
+                with pytest.raises(ReadOnlyError, match="read-only") as info:
+                    write(m)
+                assert "read_only" in str(info.value), name
+            assert [f.to_dict() for f in m.core] == facts  # query(touch=True) counted nothing
+        assert _files(home) == before
+
+
+def test_cli_diagnostics_runs_while_a_chat_holds_the_home(tmp_path: Path) -> None:
+    env = {**ENV, "TIERMEM_HOME": str(tmp_path / "tiermem"), "HF_HUB_OFFLINE": "1"}
+    with child_process([sys.executable, "cli.py", "chat", "--agent", "a", "--offline",
+                        "--embedder", "hashing"], cwd=REPO, env=env) as chat:
+        assert chat.stdin is not None and chat.stdout is not None
+        chat.stdin.write("I am allergic to peanuts.\n")
+        chat.stdin.flush()
+        assert chat.stdout.readline()  # it answered: the chat has the home open
+        report = subprocess.run(
+            [sys.executable, "cli.py", "diagnostics", "--agent", "a", "--embedder", "hashing",
+             "--format", "json"], cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+        assert report.returncode == 0, report.stderr
+        assert json.loads(report.stdout)["recall"]["messages"] >= 2
+        chat.stdin.close()
+        assert chat.wait(timeout=120) == 0
+
+
+def test_stale_index_files_are_rebuilt_in_memory_only(tmp_path: Path) -> None:
+    home = tmp_path / "agent"
+    _fill(home)
+    (home / "archival.json").write_text("{}")
+    before = _files(home)
+    with make_memory(home, read_only=True) as m:
+        assert m.archival.vectors.rebuilt_on_open
+        assert m.archival.vectors.differences() == []
+        assert m.archival_search("billing runbook").hits[0].text.startswith("the billing")
+    assert _files(home) == before
+
+
+def test_read_only_needs_an_existing_memory(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="no memory at"):
+        make_memory(tmp_path / "nowhere", read_only=True)
+    assert not (tmp_path / "nowhere").exists()
+    with pytest.raises(ValueError, match="read_only needs"):
+        make_memory(None, read_only=True)
+
+
+def test_a_home_on_a_read_only_filesystem_can_be_inspected(tmp_path: Path) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("mounting a file system needs root")
+    with mounted_tmpfs(tmp_path, "8m") as disk:
+        home = disk / "agent"
+        _fill(home)
+        subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True)
+        with make_memory(home, read_only=True) as m:
+            assert m.archival_search("billing runbook").hits[0].text.startswith("the billing")
+            assert len(m.core) == 3
+        with pytest.raises(StoreError, match="read_only=True"):
+            make_memory(home)
+
+
+# -- a turn killed mid-way --------------------------------------------------------------------
+
+_KILLED_TURN = textwrap.dedent("""
+    import os, signal, sys
+    from agent.loop import Agent
+    from memory.embeddings import HashingEmbedder
+    from memory.hierarchy import HierarchicalMemory
+
+    class DiesWhenAsked:
+        name = "dies"
+        context_window = 100_000
+
+        def complete(self, messages, tools):
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    m = HierarchicalMemory(sys.argv[1], embedder=HashingEmbedder())
+    Agent(m, DiesWhenAsked()).step("Is the billing runbook in the wiki?")
+""")
+
+
+def test_a_killed_turns_message_is_marked_unanswered_at_the_next_writer_open(
+        tmp_path: Path) -> None:
+    home = tmp_path / "agent"
+    _fill(home)
+    killed = subprocess.run([sys.executable, "-c", _KILLED_TURN, str(home)], cwd=REPO, env=ENV,
+                            capture_output=True, text=True, timeout=120)
+    assert killed.returncode == -9, killed.stderr
+
+    def statuses(m: HierarchicalMemory) -> list[tuple[str, str]]:
+        return [(r[0], r[1]) for r in m.store.execute(
+            "SELECT content, status FROM messages WHERE role = 'user' ORDER BY id")]
+
+    question = "Is the billing runbook in the wiki?"
+    with make_memory(home, read_only=True) as m:  # a reader changes nothing
+        assert statuses(m)[-1] == (question, "pending")
+    with make_memory(home) as m:
+        assert statuses(m) == [("The production region is eu-west-1.", "ok"),
+                               (question, "unanswered")]
