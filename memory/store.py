@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import secrets
 import sqlite3
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -209,6 +210,13 @@ class Store:
         self.durability = durability
         self.read_only = read_only
         self.closed = False
+        # Threads share this memory by taking turns: every transaction, and every public
+        # method of HierarchicalMemory (memory.store_errors.guarded), holds this lock.
+        # Serialising rather than refusing a second thread: a process can open a home
+        # only once (the writer lock), so code that hands the memory to worker threads
+        # has no other way to use it, and SQLite's one connection, FAISS and the
+        # in-memory state must change together, which concurrent calls would break.
+        self.lock = threading.RLock()
         #: Whether opening ran SQLite's quick_check (it does after an unclean close).
         self.quick_checked = False
         self._writer: WriterLock | None = None
@@ -341,7 +349,14 @@ class Store:
         COMMIT is inside the same guard as the body: a commit can fail (a full
         disk is reported at COMMIT, when the pages reach the WAL), and then the
         in-memory state must roll back exactly as for a failed body.
+
+        The calling thread holds ``lock`` until the transaction ends, so another
+        thread neither joins it nor sees its uncommitted rows.
         """
+        with self.lock:
+            yield from self._transaction()
+
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
         self._check_usable()
         if self.read_only:
             raise ReadOnlyError(

@@ -4,7 +4,8 @@ A full disk, a damaged database file and a failing disk surface from SQLite as
 ``sqlite3`` exceptions, at open, at any query, or at COMMIT. The store turns
 them into ``StoreFullError``, ``StoreCorruptError`` or ``StoreError`` at every
 transaction and statement, and ``guarded`` does the same for a public method
-whose reads step through a cursor after the statement returned.
+whose reads step through a cursor after the statement returned, and holds the
+store's lock so that threads sharing a memory take turns.
 """
 
 from __future__ import annotations
@@ -69,12 +70,14 @@ R = TypeVar("R")
 
 
 def guarded(method: Callable[Concatenate[S, P], R]) -> Callable[Concatenate[S, P], R]:
-    """A public method of an object with a ``store``: SQLite failures become tiermem errors."""
+    """A public method of an object with a ``store``: one thread at a time (the store's
+    lock), and SQLite failures become tiermem errors."""
 
     @functools.wraps(method)
     def call(self: S, /, *args: P.args, **kwargs: P.kwargs) -> R:
         try:
-            return method(self, *args, **kwargs)
+            with self.store.lock:
+                return method(self, *args, **kwargs)
         except sqlite3.Error as exc:
             mapped = translate(exc, self.store.database)
             if mapped is None:
