@@ -11,6 +11,10 @@ Each red flag carries the figures that raised it, so a person can judge it:
   no search found anything: search is broken or archival holds the wrong things.
 - ``recall_unbounded``: recall is past the size where a retention or
   summarise-and-replace policy is due.
+- ``rows_without_vectors``: passages (and, when recall is searched by meaning,
+  user and assistant messages) without a vector from the current embedder:
+  search by meaning cannot find them (an interrupted re-embedding, or rows
+  stored by an older version). ``tiermem reindex`` embeds them.
 - ``short_lived_dominates_core``: more than half of core is short-lived after
   enough interactions for the policy to have settled, and durable facts have
   been evicted: passing states are displacing lasting facts. (A core that
@@ -20,6 +24,8 @@ Each red flag carries the figures that raised it, so a person can judge it:
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
+
+from memory.recall import EMBEDDED_ROLES
 
 if TYPE_CHECKING:
     from memory.hierarchy import HierarchicalMemory
@@ -132,6 +138,19 @@ def compute_diagnostics(memory: HierarchicalMemory) -> dict[str, Any]:
             f"recall holds {len(memory.recall):,} messages and grows by {recall_growth:.1f} per "
             f"interaction with no retention policy; plan erasure or summarise-and-replace",
             messages=len(memory.recall), growth=recall_growth))
+    unembedded = _rows_without_vectors(memory)
+    report["archival"]["without_vectors"] = unembedded["passages"]
+    report["recall"]["without_vectors"] = unembedded["messages"]
+    if unembedded["passages"] or unembedded["messages"]:
+        messages = (f" and {unembedded['messages']} user and assistant message(s)"
+                    if unembedded["messages"] else "")
+        flags.append(_flag(
+            "rows_without_vectors",
+            f"{unembedded['passages']} passage(s){messages} have no vector from the current "
+            f"embedder ({memory.embedder.id}), so search by meaning cannot find them; embed "
+            f"them with `tiermem reindex --agent NAME` (HierarchicalMemory.reindex)",
+            passages=unembedded["passages"], messages=unembedded["messages"],
+            embedder=memory.embedder.id))
     durable_evicted = store.execute(
         "SELECT count(*) FROM events e JOIN facts f ON f.id = e.fact_id"
         " WHERE e.kind = 'evict' AND f.durability = 'durable'"
@@ -148,6 +167,21 @@ def compute_diagnostics(memory: HierarchicalMemory) -> dict[str, Any]:
             durable_evicted=durable_evicted))
     report["red_flags"] = flags
     return report
+
+
+def _rows_without_vectors(memory: HierarchicalMemory) -> dict[str, int | None]:
+    """Rows that should have a vector from the current embedder and do not; messages
+    count only when recall is searched by meaning (None otherwise)."""
+    missing = "(embedding IS NULL OR embedder_id IS NOT ?)"
+    passages = memory.store.execute(
+        f"SELECT count(*) FROM passages WHERE {missing}", (memory.embedder.id,)).fetchone()[0]
+    messages = None
+    if memory.recall.vectors is not None:
+        marks = ",".join("?" * len(EMBEDDED_ROLES))
+        messages = memory.store.execute(
+            f"SELECT count(*) FROM messages WHERE role IN ({marks}) AND content != ''"
+            f" AND {missing}", (*EMBEDDED_ROLES, memory.embedder.id)).fetchone()[0]
+    return {"passages": int(passages), "messages": messages}
 
 
 def _flag(name: str, message: str, **figures: Any) -> dict[str, Any]:

@@ -59,6 +59,18 @@ class EmbedderMismatchError(TiermemError):
         )
 
 
+class ReindexIncompleteError(TiermemError):
+    """A reindex was started and not finished; the store holds vectors of two embedders."""
+
+    def __init__(self, target: str, done: int, total: int) -> None:
+        self.target, self.done, self.total = target, done, total
+        super().__init__(
+            f"a reindex of this memory to the embedder '{target}' was interrupted after "
+            f"{done} of {total} passages; search by meaning cannot work until it finishes. "
+            f"Run `tiermem reindex --agent NAME` again (HierarchicalMemory.reindex) to finish "
+            f"it; with the same embedder it continues where it stopped")
+
+
 class StoreClosedError(StoreError):
     """The memory was closed; it must be opened again before use."""
 

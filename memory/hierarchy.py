@@ -27,6 +27,7 @@ from memory.lifecycle import FactLifecycle
 from memory.policies import DEFAULT_TAU, EvictionPolicy, make_policy, score_at
 from memory.query import query_tiers
 from memory.recall import NewMessage, RecallTier
+from memory.reindex import check_no_reindex_pending, reembed_store
 from memory.search import FusionWeights
 from memory.store import Store
 from memory.store_errors import guarded
@@ -169,15 +170,18 @@ class HierarchicalMemory:
             self.counters.update(self._counters_at_begin)
 
     def _check_embedder(self) -> None:
+        check_no_reindex_pending(self.store)
         stored_id = self.store.get_meta("embedder_id")
         stored_dim = int(self.store.get_meta("embedder_dim", "0") or 0)
         if stored_id is None or (stored_id == self.embedder.id and stored_dim == self.embedder.dim):
             return
-        has_vectors = self.store.execute(
-            "SELECT EXISTS (SELECT 1 FROM passages WHERE embedding IS NOT NULL)"
+        # Every passage is meant to have a vector, so passages pin the embedder even
+        # when their vectors are missing (search by meaning would silently skip them).
+        pinned = self.store.execute(
+            "SELECT EXISTS (SELECT 1 FROM passages)"
             " OR EXISTS (SELECT 1 FROM messages WHERE embedding IS NOT NULL)"
         ).fetchone()[0]
-        if has_vectors:
+        if pinned:
             raise EmbedderMismatchError(stored_id, stored_dim, self.embedder.id, self.embedder.dim)
 
     def _reload_tick(self) -> None:
@@ -458,27 +462,12 @@ class HierarchicalMemory:
         """Re-embed every passage and message of the memory at ``path`` with ``embedder``.
 
         Texts are untouched; only the derived vectors change. If the process
-        stops half-way, run reindex again.
+        stops half-way, the memory refuses to open until reindex is run again,
+        which continues where it stopped (memory/reindex.py).
         """
-        from memory.snapshot import reembed_all
-
         embedder = embedder if embedder is not None else default_embedder()
-        store = Store(Path(path).expanduser())
-        try:
-            with store.transaction():
-                store.execute("UPDATE passages SET embedding = NULL, embedder_id = NULL")
-                store.execute("UPDATE messages SET embedding = NULL, embedder_id = NULL")
-                store.set_meta("embedder_id", embedder.id)
-                store.set_meta("embedder_dim", embedder.dim)
-        finally:
-            store.close()
-        memory = cls(path, embedder=embedder, **options)
-        try:
-            reembed_all(memory, embedder)
-        except BaseException:
-            memory.close()
-            raise
-        return memory
+        reembed_store(Path(path).expanduser(), embedder, options.get("recall_dense", True))
+        return cls(path, embedder=embedder, **options)
 
     @guarded
     def diagnostics(self) -> dict[str, Any]:

@@ -56,7 +56,7 @@ class VectorIndex:
         self.prefilter_min_rows = (PREFILTER_MIN_ROWS if prefilter_min_rows is None
                                    else prefilter_min_rows)
         self.prefilter: Prefilter | None = None
-        self._generation_key = f"{table}_vector_generation"
+        self._generation_key = _generation_key(table)
         self._journal: list[tuple[int, str, np.ndarray, np.ndarray | None]] = []
         self.index = self._new_index()
         self.rebuilt_on_open = False
@@ -193,7 +193,7 @@ class VectorIndex:
 
     # -- changes (call inside a store transaction) ---------------------------------------
     def _bump(self) -> None:
-        self.store.set_meta(self._generation_key, self.generation + 1)
+        bump_generation(self.store, self.table)
 
     def add(self, ids: np.ndarray, vectors: np.ndarray) -> None:
         ids = np.ascontiguousarray(ids, dtype=np.int64)
@@ -366,6 +366,16 @@ class VectorIndex:
         return self.prefilter
 
 
+def bump_generation(store: Store, table: str) -> None:
+    """Mark every saved index of ``table`` out of date (call inside a transaction)."""
+    key = _generation_key(table)
+    store.set_meta(key, int(store.get_meta(key, "0") or 0) + 1)
+
+
+def _generation_key(table: str) -> str:
+    return f"{table}_vector_generation"
+
+
 def vector_blob(vector: np.ndarray) -> bytes:
     return np.ascontiguousarray(vector, dtype=np.float32).tobytes()
 
@@ -384,4 +394,5 @@ def remove_index_files(file: Path) -> None:
             path.unlink()
 
 
-__all__ = ["VectorIndex", "remove_index_files", "single_thread_search", "vector_blob"]
+__all__ = ["VectorIndex", "bump_generation", "remove_index_files", "single_thread_search",
+           "vector_blob"]

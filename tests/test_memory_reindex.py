@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import os
+import sqlite3
 import subprocess
 import sys
+import textwrap
+from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from memory import EmbedderMismatchError, HashingEmbedder, HierarchicalMemory
+from memory import EmbedderMismatchError, HashingEmbedder, HierarchicalMemory, reindex
+from memory.errors import ReindexIncompleteError
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -57,3 +63,139 @@ def test_cli_reindex_moves_an_agent_to_the_local_model(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "all-MiniLM-L6-v2-int8" in done.stdout
     assert tiermem("diagnostics", "--agent", "a", "--format", "json").returncode == 0
+
+
+# -- an interrupted reindex ----------------------------------------------------------------------
+
+
+class FailsAfter(HashingEmbedder):
+    """The hashing embedder (same id), whose service goes away after ``calls`` batches."""
+
+    def __init__(self, dim: int, calls: int) -> None:
+        super().__init__(dim)
+        self.calls_left = calls
+        self.embedded = 0
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        if self.calls_left == 0:
+            raise RuntimeError("the embedding service went away")
+        self.calls_left -= 1
+        self.embedded += len(texts)
+        return super().embed_documents(texts)
+
+
+PASSAGES = 40
+
+
+def _fill_many(home: Path) -> None:
+    with HierarchicalMemory(home, embedder=HashingEmbedder(256)) as m:
+        for i in range(PASSAGES):
+            m.archival_insert(f"passage {i} about topic {i % 7} and invoice {i * 13}")
+        for i in range(5):
+            m.process_interaction(f"Message {i} about the deploy on friday {i}.", f"ok {i}")
+
+
+def _check_fully_reindexed(home: Path, dim: int) -> None:
+    embedder = HashingEmbedder(dim)
+    with HierarchicalMemory(home, embedder=embedder) as m:
+        embedders = m.store.execute(
+            "SELECT DISTINCT embedder_id FROM passages UNION SELECT DISTINCT embedder_id"
+            " FROM messages WHERE embedding IS NOT NULL").fetchall()
+        assert [r[0] for r in embedders] == [embedder.id]
+        assert m.archival.vectors.differences() == []
+        assert m.recall.vectors is not None and m.recall.vectors.differences() == []
+        assert len(m.archival.vectors) == PASSAGES
+        assert len(m.recall.vectors) == 10
+        text = "passage 17 about topic 3 and invoice 221"
+        ids, _ = m.archival.vectors.search(embedder.embed_query(text), 1)
+        assert m.archival.get_many([int(ids[0])])[int(ids[0])].text == text
+        report = m.diagnostics()
+        assert report["archival"]["without_vectors"] == 0
+        assert report["recall"]["without_vectors"] == 0
+        assert "rows_without_vectors" not in [f["name"] for f in report["red_flags"]]
+
+
+def test_an_interrupted_reindex_refuses_to_open_and_resumes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(reindex, "BATCH_ROWS", 16)
+    home = tmp_path / "agent"
+    _fill_many(home)
+    with pytest.raises(RuntimeError, match="went away"):
+        HierarchicalMemory.reindex(home, FailsAfter(128, calls=1))
+    for embedder, read_only in ((HashingEmbedder(128), False), (HashingEmbedder(256), False),
+                                (HashingEmbedder(256), True)):
+        with pytest.raises(ReindexIncompleteError) as info:
+            HierarchicalMemory(home, embedder=embedder, read_only=read_only)
+        message = str(info.value)
+        assert "hashing-uni-bi-128" in message and "tiermem reindex" in message
+        assert f"after 16 of {PASSAGES} passages" in message
+    resumed = FailsAfter(128, calls=100)
+    HierarchicalMemory.reindex(home, resumed).close()
+    assert resumed.embedded == PASSAGES - 16 + 10  # the rest of the passages, then messages
+    _check_fully_reindexed(home, 128)
+
+
+_KILLED_REINDEX = textwrap.dedent("""
+    import os, signal, sys
+    from memory import reindex
+    from memory.embeddings import HashingEmbedder
+    from memory.hierarchy import HierarchicalMemory
+
+    class DiesOnTheSecondBatch(HashingEmbedder):
+        batches = 0
+
+        def embed_documents(self, texts):
+            self.batches += 1
+            if self.batches == 2:
+                os.kill(os.getpid(), signal.SIGKILL)
+            return super().embed_documents(texts)
+
+    reindex.BATCH_ROWS = 16
+    HierarchicalMemory.reindex(sys.argv[1], DiesOnTheSecondBatch(128))
+""")
+
+
+def test_a_reindex_killed_between_batches_is_finished_by_the_next_one(tmp_path: Path) -> None:
+    home = tmp_path / "agent"
+    _fill_many(home)
+    killed = subprocess.run([sys.executable, "-c", _KILLED_REINDEX, str(home)], cwd=ROOT,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True,
+                            text=True, timeout=120)
+    assert killed.returncode == -9, killed.stderr
+    with pytest.raises(ReindexIncompleteError, match="after 16 of"):
+        HierarchicalMemory(home, embedder=HashingEmbedder(256))
+    HierarchicalMemory.reindex(home, HashingEmbedder(128)).close()
+    _check_fully_reindexed(home, 128)
+
+
+def test_a_new_embedder_is_refused_while_passages_lack_vectors(tmp_path: Path) -> None:
+    # What an older reindex left when it stopped between its two transactions.
+    home = tmp_path / "agent"
+    _fill_many(home)
+    with sqlite3.connect(home / "memory.sqlite3") as conn:
+        conn.execute("UPDATE passages SET embedding = NULL, embedder_id = NULL")
+        conn.execute("UPDATE messages SET embedding = NULL, embedder_id = NULL")
+    with pytest.raises(EmbedderMismatchError):
+        HierarchicalMemory(home, embedder=HashingEmbedder(128))
+
+
+@pytest.mark.parametrize("recall_dense", [True, False])
+def test_diagnostics_flags_rows_without_vectors(tmp_path: Path, recall_dense: bool) -> None:
+    home = tmp_path / "agent"
+    _fill_many(home)
+    with sqlite3.connect(home / "memory.sqlite3") as conn:
+        conn.execute("UPDATE passages SET embedding = NULL, embedder_id = NULL WHERE id > 3")
+        conn.execute("UPDATE messages SET embedding = NULL, embedder_id = NULL"
+                     " WHERE role = 'assistant'")
+    with HierarchicalMemory(home, embedder=HashingEmbedder(256),
+                            recall_dense=recall_dense) as m:
+        report = m.diagnostics()
+    flags = {f["name"]: f for f in report["red_flags"]}
+    flag = flags["rows_without_vectors"]
+    expected_messages = 5 if recall_dense else None
+    assert flag["figures"]["passages"] == PASSAGES - 3
+    assert flag["figures"]["messages"] == expected_messages
+    assert report["archival"]["without_vectors"] == PASSAGES - 3
+    assert report["recall"]["without_vectors"] == expected_messages
+    assert f"{PASSAGES - 3} passage(s)" in flag["message"]
+    assert "tiermem reindex" in flag["message"]
