@@ -353,6 +353,7 @@ class Store:
         The calling thread holds ``lock`` until the transaction ends, so another
         thread neither joins it nor sees its uncommitted rows.
         """
+        self._check_usable()  # before the lock: a forked child may have copied it held
         with self.lock:
             yield from self._transaction()
 
