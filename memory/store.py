@@ -1,7 +1,8 @@
-"""The SQLite store: schema, migrations, the single-writer lock and transactions.
+"""The SQLite store: opening (for writing, or read-only), the single writer, transactions.
 
-SQLite is the single source of truth for every tier. The FAISS indexes are
-derived from it (memory/vector_index.py) and are rebuilt whenever they disagree.
+SQLite is the single source of truth for every tier (its schema is in
+memory/schema.py). The FAISS indexes are derived from it (memory/vector_index.py)
+and are rebuilt whenever they disagree.
 
 Transactions nest: the outermost ``transaction()`` is ``BEGIN IMMEDIATE``,
 inner ones are savepoints. Components that keep state in memory (the core
@@ -26,160 +27,11 @@ from memory.errors import (
     StoreCorruptError,
     StoreError,
 )
+from memory.schema import SCHEMA_VERSION, migrate
 from memory.store_errors import corrupt_message, translate
 from memory.writer_lock import WriterLock
 
 DB_FILE = "memory.sqlite3"
-
-# Migrations are numbered functions of SQL; the store runs those above its
-# recorded user_version, each in its own transaction.
-_MIGRATIONS: list[str] = [
-    # 1: the three tiers, their full-text indexes, history and audit tables.
-    """
-    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-
-    CREATE TABLE facts (
-        id INTEGER PRIMARY KEY,
-        text TEXT NOT NULL,
-        norm TEXT NOT NULL UNIQUE,
-        durability TEXT NOT NULL CHECK (durability IN ('durable', 'short-lived')),
-        tier TEXT NOT NULL CHECK (tier IN ('core', 'archival')),
-        created_at REAL NOT NULL,
-        created_tick REAL NOT NULL,
-        entered_core_seq INTEGER NOT NULL DEFAULT 0,
-        last_access REAL NOT NULL,
-        access_count INTEGER NOT NULL DEFAULT 1,
-        last_counted_tick REAL NOT NULL,
-        source TEXT NOT NULL DEFAULT '',
-        tokens INTEGER NOT NULL,
-        passage_id INTEGER,
-        evicted_at REAL,
-        evicted_tick REAL,
-        evictions INTEGER NOT NULL DEFAULT 0,
-        promotions INTEGER NOT NULL DEFAULT 0,
-        cycles INTEGER NOT NULL DEFAULT 0,
-        hits_since_eviction INTEGER NOT NULL DEFAULT 0
-    );
-    CREATE INDEX facts_tier ON facts (tier);
-    CREATE VIRTUAL TABLE facts_fts USING fts5 (
-        text, content='facts', content_rowid='id', tokenize='porter unicode61'
-    );
-    CREATE TRIGGER facts_ai AFTER INSERT ON facts BEGIN
-        INSERT INTO facts_fts (rowid, text) VALUES (new.id, new.text);
-    END;
-    CREATE TRIGGER facts_ad AFTER DELETE ON facts BEGIN
-        INSERT INTO facts_fts (facts_fts, rowid, text) VALUES ('delete', old.id, old.text);
-    END;
-    CREATE TRIGGER facts_au AFTER UPDATE OF text ON facts BEGIN
-        INSERT INTO facts_fts (facts_fts, rowid, text) VALUES ('delete', old.id, old.text);
-        INSERT INTO facts_fts (rowid, text) VALUES (new.id, new.text);
-    END;
-
-    CREATE TABLE passages (
-        id INTEGER PRIMARY KEY,
-        text TEXT NOT NULL,
-        created_at REAL NOT NULL,
-        tags TEXT NOT NULL DEFAULT '[]',
-        metadata TEXT NOT NULL DEFAULT '{}',
-        source TEXT NOT NULL DEFAULT '',
-        was_in_core INTEGER NOT NULL DEFAULT 0,
-        evicted_at REAL,
-        fact_id INTEGER,
-        embedder_id TEXT,
-        embedding BLOB
-    );
-    CREATE INDEX passages_created ON passages (created_at);
-    CREATE INDEX passages_fact ON passages (fact_id);
-    CREATE VIRTUAL TABLE passages_fts USING fts5 (
-        text, content='passages', content_rowid='id', tokenize='porter unicode61'
-    );
-    CREATE TRIGGER passages_ai AFTER INSERT ON passages BEGIN
-        INSERT INTO passages_fts (rowid, text) VALUES (new.id, new.text);
-    END;
-    CREATE TRIGGER passages_ad AFTER DELETE ON passages BEGIN
-        INSERT INTO passages_fts (passages_fts, rowid, text) VALUES ('delete', old.id, old.text);
-    END;
-    CREATE TRIGGER passages_au AFTER UPDATE OF text ON passages BEGIN
-        INSERT INTO passages_fts (passages_fts, rowid, text) VALUES ('delete', old.id, old.text);
-        INSERT INTO passages_fts (rowid, text) VALUES (new.id, new.text);
-    END;
-
-    CREATE TABLE messages (
-        id INTEGER PRIMARY KEY,
-        turn INTEGER NOT NULL,
-        role TEXT NOT NULL,
-        content TEXT NOT NULL,
-        tool_calls TEXT,
-        tool_call_id TEXT,
-        tool_name TEXT,
-        created_at REAL NOT NULL,
-        status TEXT NOT NULL DEFAULT 'ok',
-        embedder_id TEXT,
-        embedding BLOB
-    );
-    CREATE INDEX messages_created ON messages (created_at);
-    CREATE INDEX messages_turn ON messages (turn);
-    CREATE VIRTUAL TABLE messages_fts USING fts5 (
-        content, content='messages', content_rowid='id', tokenize='porter unicode61'
-    );
-    CREATE TRIGGER messages_ai AFTER INSERT ON messages BEGIN
-        INSERT INTO messages_fts (rowid, content) VALUES (new.id, new.content);
-    END;
-    CREATE TRIGGER messages_ad AFTER DELETE ON messages BEGIN
-        INSERT INTO messages_fts (messages_fts, rowid, content)
-            VALUES ('delete', old.id, old.content);
-    END;
-
-    -- Recall is append-only: content can never change, and a row can only be
-    -- deleted after an erasure has been recorded for it.
-    CREATE TABLE erasures (
-        id INTEGER PRIMARY KEY,
-        message_id INTEGER NOT NULL,
-        reason TEXT NOT NULL,
-        erased_at REAL NOT NULL
-    );
-    CREATE TRIGGER messages_no_edit BEFORE UPDATE OF content, role, turn, created_at,
-        tool_calls, tool_call_id, tool_name ON messages
-    BEGIN
-        SELECT RAISE(ABORT, 'recall is append-only: messages cannot be edited');
-    END;
-    CREATE TRIGGER messages_no_delete BEFORE DELETE ON messages
-    WHEN NOT EXISTS (SELECT 1 FROM erasures WHERE message_id = old.id)
-    BEGIN
-        SELECT RAISE(ABORT, 'recall is append-only: use erase_messages() to remove a message');
-    END;
-
-    -- One row per interaction, for diagnostics over time.
-    CREATE TABLE history (
-        tick INTEGER PRIMARY KEY,
-        created_at REAL NOT NULL,
-        core_facts INTEGER NOT NULL,
-        core_size INTEGER NOT NULL,
-        durable_in_core INTEGER NOT NULL,
-        archival_passages INTEGER NOT NULL,
-        recall_messages INTEGER NOT NULL,
-        evictions INTEGER NOT NULL,
-        promotions INTEGER NOT NULL
-    );
-
-    -- What happened to facts, for timelines and audits.
-    CREATE TABLE events (
-        id INTEGER PRIMARY KEY,
-        tick INTEGER NOT NULL,
-        kind TEXT NOT NULL,
-        fact_id INTEGER,
-        text TEXT NOT NULL DEFAULT '',
-        detail TEXT NOT NULL DEFAULT '',
-        created_at REAL NOT NULL
-    );
-    CREATE INDEX events_tick ON events (tick);
-    """,
-    # 2: find the messages a killed turn left pending without scanning recall.
-    """
-    CREATE INDEX messages_pending ON messages (id) WHERE status = 'pending';
-    """,
-]
-
 
 DURABILITY = {"normal": "NORMAL", "full": "FULL"}
 
@@ -244,7 +96,7 @@ class Store:
                 if home is not None:
                     self.conn.execute("PRAGMA journal_mode = WAL")
                     self.conn.execute(f"PRAGMA synchronous = {DURABILITY[durability]}")
-                self._migrate()
+                migrate(self.conn)
                 self._mark_open()
         except BaseException as exc:
             if hasattr(self, "conn"):
@@ -273,26 +125,13 @@ class Store:
     # -- schema -----------------------------------------------------------------------
     def _check_schema_readable(self) -> None:
         version = self.conn.execute("PRAGMA user_version").fetchone()[0]
-        if version != len(_MIGRATIONS):
-            older = version < len(_MIGRATIONS)
+        if version != SCHEMA_VERSION:
+            older = version < SCHEMA_VERSION
             raise StoreError(
                 f"the memory database {self.database} was written by "
                 f"{'an older' if older else 'a newer'} version of tiermem; "
                 + ("open it once for writing (without read_only) to upgrade it" if older else
                    "inspect it with that version"))
-
-    def _migrate(self) -> None:
-        version = self.conn.execute("PRAGMA user_version").fetchone()[0]
-        for number, script in enumerate(_MIGRATIONS[version:], start=version + 1):
-            self.conn.execute("BEGIN IMMEDIATE")
-            try:
-                for statement in _split_sql(script):
-                    self.conn.execute(statement)
-                self.conn.execute(f"PRAGMA user_version = {number}")
-                self.conn.execute("COMMIT")
-            except Exception:
-                self.conn.execute("ROLLBACK")
-                raise
 
     # -- meta -------------------------------------------------------------------------
     @property
@@ -471,19 +310,3 @@ def _connect_read_only(database: Path) -> sqlite3.Connection:
     conn.row_factory = sqlite3.Row
     conn.execute("PRAGMA query_only = ON")
     return conn
-
-
-def _split_sql(script: str) -> list[str]:
-    """Split a migration into statements, keeping trigger bodies whole."""
-    statements, current = [], []
-    for line in script.splitlines():
-        if not line.strip() or line.strip().startswith("--"):
-            continue
-        current.append(line)
-        joined = "\n".join(current)
-        if sqlite3.complete_statement(joined):
-            statements.append(joined)
-            current = []
-    if current:
-        statements.append("\n".join(current))
-    return statements

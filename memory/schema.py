@@ -1,0 +1,191 @@
+"""The database schema: numbered migrations, run in order on a writer's open.
+
+Each migration is a script of SQL statements; a database records in
+``user_version`` how many it has run, and a writer runs the rest, each in its
+own transaction.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+MIGRATIONS: list[str] = [
+    # 1: the three tiers, their full-text indexes, history and audit tables.
+    """
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+    CREATE TABLE facts (
+        id INTEGER PRIMARY KEY,
+        text TEXT NOT NULL,
+        norm TEXT NOT NULL UNIQUE,
+        durability TEXT NOT NULL CHECK (durability IN ('durable', 'short-lived')),
+        tier TEXT NOT NULL CHECK (tier IN ('core', 'archival')),
+        created_at REAL NOT NULL,
+        created_tick REAL NOT NULL,
+        entered_core_seq INTEGER NOT NULL DEFAULT 0,
+        last_access REAL NOT NULL,
+        access_count INTEGER NOT NULL DEFAULT 1,
+        last_counted_tick REAL NOT NULL,
+        source TEXT NOT NULL DEFAULT '',
+        tokens INTEGER NOT NULL,
+        passage_id INTEGER,
+        evicted_at REAL,
+        evicted_tick REAL,
+        evictions INTEGER NOT NULL DEFAULT 0,
+        promotions INTEGER NOT NULL DEFAULT 0,
+        cycles INTEGER NOT NULL DEFAULT 0,
+        hits_since_eviction INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX facts_tier ON facts (tier);
+    CREATE VIRTUAL TABLE facts_fts USING fts5 (
+        text, content='facts', content_rowid='id', tokenize='porter unicode61'
+    );
+    CREATE TRIGGER facts_ai AFTER INSERT ON facts BEGIN
+        INSERT INTO facts_fts (rowid, text) VALUES (new.id, new.text);
+    END;
+    CREATE TRIGGER facts_ad AFTER DELETE ON facts BEGIN
+        INSERT INTO facts_fts (facts_fts, rowid, text) VALUES ('delete', old.id, old.text);
+    END;
+    CREATE TRIGGER facts_au AFTER UPDATE OF text ON facts BEGIN
+        INSERT INTO facts_fts (facts_fts, rowid, text) VALUES ('delete', old.id, old.text);
+        INSERT INTO facts_fts (rowid, text) VALUES (new.id, new.text);
+    END;
+
+    CREATE TABLE passages (
+        id INTEGER PRIMARY KEY,
+        text TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        tags TEXT NOT NULL DEFAULT '[]',
+        metadata TEXT NOT NULL DEFAULT '{}',
+        source TEXT NOT NULL DEFAULT '',
+        was_in_core INTEGER NOT NULL DEFAULT 0,
+        evicted_at REAL,
+        fact_id INTEGER,
+        embedder_id TEXT,
+        embedding BLOB
+    );
+    CREATE INDEX passages_created ON passages (created_at);
+    CREATE INDEX passages_fact ON passages (fact_id);
+    CREATE VIRTUAL TABLE passages_fts USING fts5 (
+        text, content='passages', content_rowid='id', tokenize='porter unicode61'
+    );
+    CREATE TRIGGER passages_ai AFTER INSERT ON passages BEGIN
+        INSERT INTO passages_fts (rowid, text) VALUES (new.id, new.text);
+    END;
+    CREATE TRIGGER passages_ad AFTER DELETE ON passages BEGIN
+        INSERT INTO passages_fts (passages_fts, rowid, text) VALUES ('delete', old.id, old.text);
+    END;
+    CREATE TRIGGER passages_au AFTER UPDATE OF text ON passages BEGIN
+        INSERT INTO passages_fts (passages_fts, rowid, text) VALUES ('delete', old.id, old.text);
+        INSERT INTO passages_fts (rowid, text) VALUES (new.id, new.text);
+    END;
+
+    CREATE TABLE messages (
+        id INTEGER PRIMARY KEY,
+        turn INTEGER NOT NULL,
+        role TEXT NOT NULL,
+        content TEXT NOT NULL,
+        tool_calls TEXT,
+        tool_call_id TEXT,
+        tool_name TEXT,
+        created_at REAL NOT NULL,
+        status TEXT NOT NULL DEFAULT 'ok',
+        embedder_id TEXT,
+        embedding BLOB
+    );
+    CREATE INDEX messages_created ON messages (created_at);
+    CREATE INDEX messages_turn ON messages (turn);
+    CREATE VIRTUAL TABLE messages_fts USING fts5 (
+        content, content='messages', content_rowid='id', tokenize='porter unicode61'
+    );
+    CREATE TRIGGER messages_ai AFTER INSERT ON messages BEGIN
+        INSERT INTO messages_fts (rowid, content) VALUES (new.id, new.content);
+    END;
+    CREATE TRIGGER messages_ad AFTER DELETE ON messages BEGIN
+        INSERT INTO messages_fts (messages_fts, rowid, content)
+            VALUES ('delete', old.id, old.content);
+    END;
+
+    -- Recall is append-only: content can never change, and a row can only be
+    -- deleted after an erasure has been recorded for it.
+    CREATE TABLE erasures (
+        id INTEGER PRIMARY KEY,
+        message_id INTEGER NOT NULL,
+        reason TEXT NOT NULL,
+        erased_at REAL NOT NULL
+    );
+    CREATE TRIGGER messages_no_edit BEFORE UPDATE OF content, role, turn, created_at,
+        tool_calls, tool_call_id, tool_name ON messages
+    BEGIN
+        SELECT RAISE(ABORT, 'recall is append-only: messages cannot be edited');
+    END;
+    CREATE TRIGGER messages_no_delete BEFORE DELETE ON messages
+    WHEN NOT EXISTS (SELECT 1 FROM erasures WHERE message_id = old.id)
+    BEGIN
+        SELECT RAISE(ABORT, 'recall is append-only: use erase_messages() to remove a message');
+    END;
+
+    -- One row per interaction, for diagnostics over time.
+    CREATE TABLE history (
+        tick INTEGER PRIMARY KEY,
+        created_at REAL NOT NULL,
+        core_facts INTEGER NOT NULL,
+        core_size INTEGER NOT NULL,
+        durable_in_core INTEGER NOT NULL,
+        archival_passages INTEGER NOT NULL,
+        recall_messages INTEGER NOT NULL,
+        evictions INTEGER NOT NULL,
+        promotions INTEGER NOT NULL
+    );
+
+    -- What happened to facts, for timelines and audits.
+    CREATE TABLE events (
+        id INTEGER PRIMARY KEY,
+        tick INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        fact_id INTEGER,
+        text TEXT NOT NULL DEFAULT '',
+        detail TEXT NOT NULL DEFAULT '',
+        created_at REAL NOT NULL
+    );
+    CREATE INDEX events_tick ON events (tick);
+    """,
+    # 2: find the messages a killed turn left pending without scanning recall.
+    """
+    CREATE INDEX messages_pending ON messages (id) WHERE status = 'pending';
+    """,
+]
+
+#: The user_version of a database with every migration run.
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def migrate(conn: sqlite3.Connection) -> None:
+    """Run the migrations ``conn``'s database has not run yet."""
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in _split_sql(script):
+                conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {number}")
+            conn.execute("COMMIT")
+        except Exception:
+            conn.execute("ROLLBACK")
+            raise
+
+
+def _split_sql(script: str) -> list[str]:
+    """Split a migration into statements, keeping trigger bodies whole."""
+    statements, current = [], []
+    for line in script.splitlines():
+        if not line.strip() or line.strip().startswith("--"):
+            continue
+        current.append(line)
+        joined = "\n".join(current)
+        if sqlite3.complete_statement(joined):
+            statements.append(joined)
+            current = []
+    if current:
+        statements.append("\n".join(current))
+    return statements
