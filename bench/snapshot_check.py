@@ -22,6 +22,7 @@ from bench.options import BatteryOptions, open_memory
 from bench.result import CheckResult
 from bench.workload import Workload, apply_op
 from memory import HashingEmbedder, HierarchicalMemory
+from memory.store import FILE_META_KEYS
 
 
 def state_tables(memory: HierarchicalMemory) -> list[str]:
@@ -44,8 +45,9 @@ def memory_state(memory: HierarchicalMemory) -> dict[str, Any]:
         for table in state_tables(memory)
     }
     meta = {r[0]: r[1] for r in memory.store.execute("SELECT key, value FROM meta")
-            # Restoring rebuilds the FAISS indexes, which bumps their generation.
-            if not r[0].endswith("_vector_generation")}
+            # Restoring rebuilds the FAISS indexes, which bumps their generation, into
+            # a database of its own.
+            if not r[0].endswith("_vector_generation") and r[0] not in FILE_META_KEYS}
     live = {
         "core_ids": sorted(f.id for f in memory.core),
         "core_used": memory.core.used,

@@ -34,6 +34,9 @@ from memory.writer_lock import WriterLock
 DB_FILE = "memory.sqlite3"
 
 DURABILITY = {"normal": "NORMAL", "full": "FULL"}
+#: Meta keys that describe this database file rather than the memory in it: a
+#: snapshot does not carry them, and a restored copy has its own.
+FILE_META_KEYS = ("store_id", "writer_state")
 
 
 class Store:
