@@ -39,6 +39,9 @@ log = logging.getLogger(__name__)
 PREFILTER_MIN_ROWS = 20_000
 
 
+_OUT_OF_DATE = "the file is out of date"
+
+
 def single_thread_search() -> None:
     # With more threads a single query was measured 1.6-60x slower on 2 cores.
     faiss.omp_set_num_threads(1)
@@ -92,7 +95,9 @@ class VectorIndex:
                 raise ValueError("the sidecar is not a JSON object")
             problem = self._sidecar_problem(info)
             if problem is not None:
-                log.warning("rebuilding %s index: %s", self.table, problem)
+                # Out of date is expected after a crash; damage or another database is not.
+                (log.info if problem == _OUT_OF_DATE else log.warning)(
+                    "rebuilding %s index: %s", self.table, problem)
                 return False
             index = faiss.read_index(str(self.file))
         except (OSError, ValueError, RuntimeError) as exc:
@@ -100,7 +105,7 @@ class VectorIndex:
                 log.warning("rebuilding %s index: cannot read %s (%s)", self.table, self.file, exc)
             return False
         if index.ntotal != self._stored_count() or index.d != self.dim:
-            log.info("rebuilding %s index: file is out of date", self.table)
+            log.info("rebuilding %s index: %s", self.table, _OUT_OF_DATE)
             return False
         # read_index already returns the concrete class and owns it; a
         # downcast_index wrapper would not, and the index would be freed under it.
@@ -122,7 +127,7 @@ class VectorIndex:
         if info.get("store_id") is None or info.get("store_id") != self.store.store_id:
             return "the file was saved for another database"
         if info.get("generation") != self.generation or info.get("dim") != self.dim:
-            return "the file is out of date"
+            return _OUT_OF_DATE
         if info.get("sha256") != _file_sha256(self.file):
             return f"{self.file} is damaged (its checksum differs)"
         return None
