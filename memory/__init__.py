@@ -4,9 +4,11 @@
 knows nothing of agents or language models.
 """
 
+from memory.config import MemoryConfig
 from memory.embeddings import Embedder, HashingEmbedder
 from memory.errors import (
     EmbedderMismatchError,
+    InvalidConfigError,
     InvalidInputError,
     MemoryLimitError,
     ReadOnlyError,
@@ -27,7 +29,9 @@ __all__ = [
     "HashingEmbedder",
     "HierarchicalMemory",
     "Hit",
+    "InvalidConfigError",
     "InvalidInputError",
+    "MemoryConfig",
     "MemoryLimitError",
     "ReadOnlyError",
     "ReindexIncompleteError",

@@ -85,3 +85,11 @@ class ReadOnlyError(StoreError):
 
 class StoreFullError(StoreError):
     """The disk holding the agent home is full; the write that hit it was rolled back."""
+
+
+class InvalidConfigError(InvalidInputError):
+    """A memory setting out of range or of the wrong type; ``fields`` names each one."""
+
+    def __init__(self, message: str, fields: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.fields = fields

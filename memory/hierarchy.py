@@ -19,17 +19,23 @@ from pathlib import Path
 from typing import Any
 
 from memory.archival import ArchivalTier, NewPassage
+from memory.config import MemoryConfig
 from memory.core import CoreTier
 from memory.embeddings import Embedder, default_embedder
-from memory.errors import EmbedderMismatchError, InvalidInputError, MemoryLimitError
+from memory.errors import (
+    EmbedderMismatchError,
+    InvalidConfigError,
+    InvalidInputError,
+    MemoryLimitError,
+)
 from memory.extract import extract_facts, normalize_fact
 from memory.lifecycle import FactLifecycle
-from memory.policies import DEFAULT_TAU, EvictionPolicy, make_policy, score_at
+from memory.policies import EvictionPolicy, make_policy, score_at
 from memory.query import query_tiers
 from memory.recall import NewMessage, RecallTier
 from memory.reindex import check_no_reindex_pending, reembed_store
 from memory.search import FusionWeights
-from memory.store import Store
+from memory.store import DB_FILE, Store
 from memory.store_errors import guarded
 from memory.tokenizer import TokenCounter
 from memory.types import DURABILITIES, Fact, Hit, SearchResult
@@ -40,18 +46,27 @@ from memory.vector_index import VectorIndex
 class HierarchicalMemory:
     """Three-tier agent memory stored in one SQLite file (``path=None``: in memory).
 
+    Its behaviour settings form a ``MemoryConfig`` (memory/config.py), stored
+    with the memory and exposed as ``config``. Each one can be given as a
+    keyword argument here; what is given overrides what the store holds
+    (``config`` replaces it whole, single arguments then override that) and
+    is stored for the next open.
+
     Args:
         path: the agent home directory, or None for a throwaway in-memory store.
         core_limit: core's capacity in ``core_limit_unit`` (default 2000, or as stored).
         core_limit_unit: ``"tokens"`` (cl100k tokens of the facts' text) or ``"facts"``.
-        policy: an eviction policy name (see memory.policies) or an EvictionPolicy.
+        policy: an eviction policy name (see memory.policies) or an EvictionPolicy
+            whose name is registered (the name is stored, and reopening looks it up).
         embedder: defaults to the local MiniLM model shipped on PyPI.
+        config: every setting at once.
         clock: ``"logical"`` (interaction count) or ``"wall"`` (Unix seconds).
         tau: recency decay constant in clock units (default 50 interactions / 1 day).
         recall_dense: also embed user and assistant messages for recall search.
         fusion: weights of lexical and dense ranks in hybrid search.
         promote_hits: hits an archived fact needs to return to core.
         recent_promote_hits: hits needed when it was evicted within ``hysteresis_window``.
+        hysteresis_window: interactions after an eviction during which that higher bar applies.
         durability: ``"normal"`` (a crash of the process loses no commit) or ``"full"``
             (a power loss or a lost ``-wal`` file does not either; each write is slower).
         read_only: inspect an existing home without the writer lock (so while another
@@ -67,23 +82,31 @@ class HierarchicalMemory:
         policy: str | EvictionPolicy | None = None,
         embedder: Embedder | None = None,
         *,
-        clock: str = "logical",
+        config: MemoryConfig | None = None,
+        clock: str | None = None,
         tau: float | None = None,
-        recall_dense: bool = True,
+        recall_dense: bool | None = None,
         fusion: FusionWeights | None = None,
-        promote_hits: int = 2,
-        recent_promote_hits: int = 4,
-        hysteresis_window: float = 20,
+        promote_hits: int | None = None,
+        recent_promote_hits: int | None = None,
+        hysteresis_window: float | None = None,
         now: Callable[[], float] = time.time,
         durability: str = "normal",
         read_only: bool = False,
     ) -> None:
-        if clock not in ("logical", "wall"):
-            raise ValueError("clock must be 'logical' or 'wall'")
+        if config is not None and not isinstance(config, MemoryConfig):
+            raise InvalidInputError("config must be a MemoryConfig")
+        overrides = {
+            "core_limit": core_limit, "core_limit_unit": core_limit_unit, "clock": clock,
+            "tau": tau, "recall_dense": recall_dense, "fusion": fusion,
+            "promote_hits": promote_hits, "recent_promote_hits": recent_promote_hits,
+            "hysteresis_window": hysteresis_window,
+            "policy": policy if isinstance(policy, str) or policy is None else policy.name,
+        }
         self.path = Path(path).expanduser() if path is not None else None
-        self.promote_hits = promote_hits
-        self.recent_promote_hits = recent_promote_hits
-        self.hysteresis_window = hysteresis_window
+        if self.path is None or not (self.path / DB_FILE).exists():
+            # A new memory: refuse bad settings before creating any file.
+            (config or MemoryConfig()).updated(**overrides)
         self.now = now
         self.read_only = read_only
         self.store = Store(self.path, durability=durability, read_only=read_only)
@@ -98,62 +121,84 @@ class HierarchicalMemory:
             self._counters_at_begin = dict(self.counters)
             self.store.on_begin(lambda: self._counters_at_begin.update(self.counters))
             self.store.on_rollback(self._rewind_counters)
-            self._setup(
-                core_limit, core_limit_unit, policy, embedder, clock, tau, recall_dense, fusion
-            )
+            self.config = self._effective_config(config, overrides)
+            self._setup(policy if not isinstance(policy, str) else None, embedder)
         except BaseException:
             self.store.close()
             raise
         self._closed = False
 
-    def _setup(
-        self,
-        core_limit: int | None,
-        unit: str | None,
-        policy: str | EvictionPolicy | None,
-        embedder: Embedder | None,
-        clock: str,
-        tau: float | None,
-        recall_dense: bool,
-        fusion: FusionWeights | None,
-    ) -> None:
-        store = self.store
-        self.clock = store.get_meta("clock") or clock
-        self.tau = tau or float(store.get_meta("tau") or 0) or (
-            DEFAULT_TAU if self.clock == "logical" else 86_400.0
-        )
-        limit = core_limit if core_limit is not None else int(store.get_meta("core_limit") or 2000)
-        self.core_limit_unit = unit or store.get_meta("core_limit_unit") or "tokens"
-        if isinstance(policy, str) or policy is None:
-            self.policy = make_policy(policy or store.get_meta("policy") or "freq_recency_durable",
-                                      self.tau)
+    def _effective_config(
+        self, given: MemoryConfig | None, overrides: dict[str, Any]
+    ) -> MemoryConfig:
+        if given is not None:
+            config = given.updated(**overrides)
         else:
-            self.policy = policy
+            config = (MemoryConfig.from_meta(self.store.get_meta, overrides)
+                      or MemoryConfig().updated(**overrides))
+        stored_clock = self.store.get_meta("clock")
+        if stored_clock is not None and config.clock != stored_clock:
+            raise InvalidConfigError(
+                f"invalid memory config: clock: this memory keeps time on the {stored_clock} "
+                f"clock and cannot switch to {config.clock!r} (its access times would lose "
+                f"their meaning); open it with clock={stored_clock!r}, or restore a snapshot "
+                f"into a new memory", ("clock",))
+        return config
+
+    # The settings, as attributes for the tiers and the layers above.
+    @property
+    def clock(self) -> str:
+        return self.config.clock
+
+    @property
+    def tau(self) -> float:
+        return self.config.tau
+
+    @property
+    def core_limit_unit(self) -> str:
+        return self.config.core_limit_unit
+
+    @property
+    def fusion(self) -> FusionWeights:
+        return self.config.fusion
+
+    @property
+    def promote_hits(self) -> int:
+        return self.config.promote_hits
+
+    @property
+    def recent_promote_hits(self) -> int:
+        return self.config.recent_promote_hits
+
+    @property
+    def hysteresis_window(self) -> float:
+        return self.config.hysteresis_window
+
+    def _setup(self, policy: EvictionPolicy | None, embedder: Embedder | None) -> None:
+        store, config = self.store, self.config
+        self.policy = policy if policy is not None else make_policy(config.policy, config.tau)
         self.embedder = embedder if embedder is not None else default_embedder()
         self._check_embedder()
         self.tokenizer = TokenCounter()
-        self.fusion = fusion or FusionWeights()
         if not store.read_only:
             with store.transaction():
-                for key, value in (("clock", self.clock), ("tau", self.tau),
-                                   ("core_limit", limit),
-                                   ("core_limit_unit", self.core_limit_unit),
-                                   ("policy", self.policy.name),
-                                   ("embedder_id", self.embedder.id),
-                                   ("embedder_dim", self.embedder.dim)):
+                for key, value in config.to_meta().items():
                     store.set_meta(key, value)
-        self.core = CoreTier(store, self.policy, limit, self.core_limit_unit, self.tokenizer.count)
+                store.set_meta("embedder_id", self.embedder.id)
+                store.set_meta("embedder_dim", self.embedder.dim)
+        self.core = CoreTier(store, self.policy, config.core_limit, config.core_limit_unit,
+                             self.tokenizer.count)
         index_file = (lambda name: self.path / name) if self.path else (lambda name: None)
         self.archival = ArchivalTier(
             store, self.embedder,
             VectorIndex(store, "passages", self.embedder.dim, index_file("archival.faiss")),
-            self.fusion,
+            config.fusion,
         )
         recall_vectors = (
             VectorIndex(store, "messages", self.embedder.dim, index_file("recall.faiss"))
-            if recall_dense else None
+            if config.recall_dense else None
         )
-        self.recall = RecallTier(store, self.embedder, recall_vectors, self.fusion)
+        self.recall = RecallTier(store, self.embedder, recall_vectors, config.fusion)
         self._reload_tick()
         store.on_rollback(self._reload_tick)
         if store.read_only:
@@ -161,7 +206,11 @@ class HierarchicalMemory:
         # This process holds the writer lock, so no turn is running: a message still
         # pending was left by a turn that was killed.
         self.recall.mark_pending_unanswered()
-        if self.core.used > self.core.limit:  # opened with a smaller limit than before
+        self._fit_core()
+
+    def _fit_core(self) -> None:
+        """Evict per policy until core is within its limit (after opening with a smaller one)."""
+        if self.core.used > self.core.limit:
             with self.interaction():
                 self.lifecycle.make_room(None, 0)  # plan_room already counts the overflow
 

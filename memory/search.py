@@ -60,6 +60,7 @@ question's topic. A query vector passed by the caller is used as given.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -104,6 +105,8 @@ __all__ = [
 ]
 
 RRF_K = 60
+#: The most rows of each list a fused search reads before it may stop.
+MAX_FUSION_DEPTH = 100_000
 _MIN_SCORE = 1e-9
 _TIE = 1e-9
 
@@ -130,8 +133,20 @@ class FusionWeights:
     def __post_init__(self) -> None:
         if self.method not in ("convex", "rrf"):
             raise ValueError("FusionWeights.method must be 'convex' or 'rrf'")
+        for name in ("lexical", "dense"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not (
+                    math.isfinite(value)):
+                raise ValueError(f"FusionWeights.{name} must be a finite number, got {value!r}")
         if self.lexical < 0 or self.dense < 0 or self.lexical + self.dense <= 0:
             raise ValueError("fusion weights must be non-negative and not both zero")
+        for name, most in (("rrf_k", 1_000_000), ("depth", MAX_FUSION_DEPTH)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= most:
+                raise ValueError(f"FusionWeights.{name} must be an integer from 1 to {most:,}, "
+                                 f"got {value!r}")
+        if not isinstance(self.prune_common, bool):
+            raise ValueError("FusionWeights.prune_common must be True or False")
 
 
 @dataclass(frozen=True)

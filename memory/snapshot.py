@@ -15,17 +15,20 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from memory.config import MemoryConfig, decode_meta
 from memory.embeddings import Embedder
 from memory.errors import InvalidInputError
 
 if TYPE_CHECKING:
     from memory.hierarchy import HierarchicalMemory
 
-SNAPSHOT_FORMAT = "tiermem-snapshot/1"
+#: Format 2 carries the whole MemoryConfig; format 1 (settings only) still restores.
+SNAPSHOT_FORMAT = "tiermem-snapshot/2"
+SNAPSHOT_FORMAT_V1 = "tiermem-snapshot/1"
 _TABLES = ("facts", "passages", "messages", "history", "events", "erasures")
 _BLOB_COLUMNS = {"embedding"}
-_SETTINGS = ("clock", "tau", "core_limit", "core_limit_unit", "policy", "tick", "core_seq",
-             "embedder_id", "embedder_dim", "archival_searches", "archival_searches_with_hits")
+_SETTINGS = ("tick", "core_seq", "embedder_id", "embedder_dim", "archival_searches",
+             "archival_searches_with_hits")
 
 
 def take_snapshot(memory: HierarchicalMemory, include_vectors: bool = True) -> dict[str, Any]:
@@ -51,8 +54,8 @@ def take_snapshot(memory: HierarchicalMemory, include_vectors: bool = True) -> d
         "SELECT key, value FROM meta WHERE key LIKE 'state.%' ORDER BY key").fetchall())
     return {
         "format": SNAPSHOT_FORMAT,
+        "config": memory.config.as_json(),
         "settings": settings,
-        "recall_dense": memory.recall.vectors is not None,
         "include_vectors": include_vectors,
         "tables": tables,
     }
@@ -64,7 +67,8 @@ def restore_snapshot(
     path: str | Path | None,
     embedder: Embedder | None,
 ) -> HierarchicalMemory:
-    if not isinstance(snapshot, dict) or snapshot.get("format") != SNAPSHOT_FORMAT:
+    if not isinstance(snapshot, dict) or snapshot.get("format") not in (
+            SNAPSHOT_FORMAT, SNAPSHOT_FORMAT_V1):
         raise InvalidInputError(
             f"not a tiermem snapshot (expected format {SNAPSHOT_FORMAT!r}); pass the dict that "
             f"HierarchicalMemory.snapshot() returned, or its JSON loaded with json.load"
@@ -76,6 +80,12 @@ def restore_snapshot(
         )
     settings = snapshot["settings"]
     tables = snapshot["tables"]
+    if snapshot["format"] == SNAPSHOT_FORMAT_V1:
+        legacy = {k: v for k, v in settings.items() if k in MemoryConfig.model_fields}
+        config = MemoryConfig.parse({**decode_meta(legacy, "the snapshot's setting"),
+                                     "recall_dense": snapshot.get("recall_dense", True)})
+    else:
+        config = MemoryConfig.parse(snapshot["config"])
     if embedder is None:
         from memory.embeddings import HashingEmbedder, default_embedder
 
@@ -85,16 +95,7 @@ def restore_snapshot(
             if stored.startswith("hashing-") else default_embedder()
         )
     same_model = embedder.id == settings.get("embedder_id") and snapshot.get("include_vectors")
-    memory = cls(
-        path,
-        core_limit=int(settings["core_limit"]),
-        core_limit_unit=settings["core_limit_unit"],
-        policy=settings["policy"],
-        embedder=embedder,
-        clock=settings["clock"],
-        tau=float(settings["tau"]),
-        recall_dense=bool(snapshot.get("recall_dense", True)),
-    )
+    memory = cls(path, config=config, embedder=embedder)
     try:
         with memory.store.transaction() as conn:
             for table in _TABLES:
@@ -108,7 +109,8 @@ def restore_snapshot(
                         f"INSERT INTO {table} ({columns}) VALUES ({marks})", tuple(values.values())
                     )
             for key, value in settings.items():
-                if value is not None and key not in ("embedder_id", "embedder_dim"):
+                if value is not None and key not in ("embedder_id", "embedder_dim") and (
+                        key not in MemoryConfig.model_fields):
                     memory.store.set_meta(key, value)
             if not same_model:
                 _reembed(memory, embedder)

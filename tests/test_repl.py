@@ -71,7 +71,8 @@ def test_slash_commands(memory: HierarchicalMemory, tmp_path: Path) -> None:
     assert '"red_flags"' in text and '"interactions": 3' in text
 
     saved = json.loads(snapshot.read_text())
-    assert saved["format"] == "tiermem-snapshot/1"
+    assert saved["format"] == "tiermem-snapshot/2"
+    assert saved["config"]["core_limit"] == 12
     assert {f["text"] for f in saved["tables"]["facts"]} == {
         "User is allergic to peanuts", "User's name is Ada", "User lives in Lyon"}
     assert f"snapshot written to {snapshot}" in text

@@ -1,0 +1,188 @@
+"""``MemoryConfig``: every setting that decides how a memory behaves, validated and stored.
+
+A memory's behaviour must not depend on how it was opened. The settings are
+validated once (finite numbers, positive limits, known names), written to
+the store's ``meta`` table whenever a memory is opened, and carried in
+snapshots, so a reopened or restored memory decides exactly as the original.
+
+Each setting is one ``meta`` key named after its field. Text settings are
+stored as they are and the others as JSON, which is also how stores written
+before this module kept ``core_limit``, ``tau`` and the rest, so those open
+unchanged; a setting missing from the store takes its default.
+
+Precedence when a memory is opened: the defaults, then what the store holds,
+then a ``config`` passed in (replacing the stored one whole), then each
+setting passed as its own keyword argument. The result is stored.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    Strict,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+
+from memory.errors import InvalidConfigError
+from memory.policies import DEFAULT_TAU, make_policy
+from memory.search import FusionWeights
+
+#: The default recency constant with ``clock="wall"``: a day, in seconds.
+WALL_TAU = 86_400.0
+_TEXT_FIELDS = frozenset({"clock", "core_limit_unit", "policy"})
+
+Count = Annotated[int, Strict(), Field(ge=1, le=1_000_000_000)]
+Hits = Annotated[int, Strict(), Field(ge=1, le=1_000_000)]
+Positive = Annotated[float, Strict(), Field(gt=0)]
+
+
+class MemoryConfig(BaseModel):
+    """The behaviour settings of a ``HierarchicalMemory``.
+
+    Attributes:
+        core_limit: core's capacity in ``core_limit_unit``.
+        core_limit_unit: ``"tokens"`` (cl100k tokens of the facts' text) or ``"facts"``.
+        policy: the eviction policy's name (memory.policies; ``register_policy`` adds one).
+        clock: ``"logical"`` (interaction count) or ``"wall"`` (Unix seconds); fixed
+            once a memory exists, since stored access times are on that clock.
+        tau: recency decay constant in clock units (default 50 interactions, or a day).
+        recall_dense: also embed user and assistant messages for recall search.
+        fusion: weights of the lexical and dense ranks in hybrid search.
+        promote_hits: hits an archived fact needs to return to core.
+        recent_promote_hits: hits needed when it was evicted within ``hysteresis_window``
+            (at least ``promote_hits``).
+        hysteresis_window: how long after an eviction the higher bar applies, in interactions.
+
+    Invalid values raise ``InvalidConfigError`` naming each field at fault.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+
+    core_limit: Count = 2000
+    core_limit_unit: Literal["tokens", "facts"] = "tokens"
+    policy: Annotated[str, Strict()] = "freq_recency_durable"
+    clock: Literal["logical", "wall"] = "logical"
+    tau: Positive = DEFAULT_TAU
+    recall_dense: Annotated[bool, Strict()] = True
+    fusion: FusionWeights = FusionWeights()
+    promote_hits: Hits = 2
+    recent_promote_hits: Hits = 4
+    hysteresis_window: Annotated[float, Strict(), Field(ge=0)] = 20.0
+
+    def __init__(self, **values: Any) -> None:
+        try:
+            super().__init__(**values)
+        except ValidationError as exc:
+            raise config_error(exc) from None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_tau(cls, values: Any) -> Any:
+        # The default decay constant is in the clock's unit, so it follows the clock.
+        if isinstance(values, dict) and values.get("tau") is None:
+            values = {**values, "tau": WALL_TAU if values.get("clock") == "wall" else DEFAULT_TAU}
+        return values
+
+    @field_validator("policy")
+    @classmethod
+    def _known_policy(cls, name: str) -> str:
+        make_policy(name)  # its ValueError names the policies there are
+        return name
+
+    @model_validator(mode="after")
+    def _hysteresis_raises_the_bar(self) -> MemoryConfig:
+        if self.recent_promote_hits < self.promote_hits:
+            raise ValueError(
+                f"recent_promote_hits ({self.recent_promote_hits}) must be at least "
+                f"promote_hits ({self.promote_hits}): a fact evicted recently needs more "
+                f"hits to return, not fewer"
+            )
+        return self
+
+    # -- building ---------------------------------------------------------------------------
+    @classmethod
+    def parse(cls, values: Any) -> MemoryConfig:
+        """Validate a mapping (e.g. JSON loaded from a snapshot) into a config."""
+        if not isinstance(values, Mapping) or not all(isinstance(k, str) for k in values):
+            raise InvalidConfigError(
+                f"invalid memory config: expected an object of settings, got "
+                f"{type(values).__name__}")
+        return cls(**values)
+
+    def updated(self, **changes: Any) -> MemoryConfig:
+        """A copy with ``changes`` applied (and validated); None values are ignored."""
+        changes = {k: v for k, v in changes.items() if v is not None}
+        values = self.model_dump()
+        if changes.get("clock", self.clock) != self.clock and "tau" not in changes:
+            values.pop("tau")  # the default for the new clock, not the old clock's tau
+        return MemoryConfig.parse({**values, **changes})
+
+    def as_json(self) -> dict[str, Any]:
+        """JSON-ready values, as snapshots carry them."""
+        return self.model_dump(mode="json")
+
+    # -- the store's meta table -------------------------------------------------------------
+    def to_meta(self) -> dict[str, str]:
+        """One ``meta`` value per field (see the module docstring for the encoding)."""
+        out: dict[str, str] = {}
+        for name, value in self.as_json().items():
+            out[name] = value if name in _TEXT_FIELDS else json.dumps(value, sort_keys=True)
+        return out
+
+    @classmethod
+    def from_meta(
+        cls, get: Callable[[str], str | None], overrides: Mapping[str, Any] | None = None
+    ) -> MemoryConfig | None:
+        """The config a store holds (``get`` reads one meta key), or None for a new store.
+
+        ``overrides`` (None values ignored) replace stored values before they
+        are decoded, so an explicit setting also repairs a damaged stored one.
+        """
+        explicit = {k: v for k, v in (overrides or {}).items() if v is not None}
+        raw = {name: get(name) for name in cls.model_fields}
+        present = {name: value for name, value in raw.items() if value is not None}
+        if not present:
+            return None
+        kept = {name: value for name, value in present.items() if name not in explicit}
+        return cls.parse({**decode_meta(kept, "the stored setting"), **explicit})
+
+
+def decode_meta(values: Mapping[str, str], what: str) -> dict[str, Any]:
+    """Decode meta strings into the values ``MemoryConfig.parse`` takes."""
+    decoded: dict[str, Any] = {}
+    for name, value in values.items():
+        if name in _TEXT_FIELDS or name not in MemoryConfig.model_fields:
+            decoded[name] = value
+            continue
+        try:
+            decoded[name] = json.loads(value)
+        except (TypeError, ValueError):
+            raise InvalidConfigError(
+                f"invalid memory config: {name}: {what} {value!r} is not a number or JSON "
+                f"value; open the memory with an explicit {name}=... to replace it",
+                (name,),
+            ) from None
+    return decoded
+
+
+def config_error(exc: ValidationError) -> InvalidConfigError:
+    """A pydantic error as InvalidConfigError, listing each field at fault."""
+    fields: list[str] = []
+    parts: list[str] = []
+    for error in exc.errors(include_url=False):
+        where = ".".join(str(p) for p in error["loc"])
+        if where:
+            fields.append(where)
+        message = str(error["msg"]).removeprefix("Value error, ")
+        shown = "" if isinstance(error.get("input"), dict) else f" (got {error.get('input')!r})"
+        parts.append(f"{where}: {message}{shown}" if where else message)
+    return InvalidConfigError("invalid memory config: " + "; ".join(parts), tuple(fields))
+
