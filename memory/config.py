@@ -159,12 +159,13 @@ def decode_meta(values: Mapping[str, str], what: str) -> dict[str, Any]:
     """Decode meta strings into the values ``MemoryConfig.parse`` takes."""
     decoded: dict[str, Any] = {}
     for name, value in values.items():
-        if name in _TEXT_FIELDS or name not in MemoryConfig.model_fields:
-            decoded[name] = value
+        if name in _TEXT_FIELDS or name not in MemoryConfig.model_fields or not isinstance(
+                value, str):
+            decoded[name] = value  # validated as it is, so a wrong type is named by the model
             continue
         try:
             decoded[name] = json.loads(value)
-        except (TypeError, ValueError):
+        except ValueError:
             raise InvalidConfigError(
                 f"invalid memory config: {name}: {what} {value!r} is not a number or JSON "
                 f"value; open the memory with an explicit {name}=... to replace it",

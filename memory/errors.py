@@ -93,3 +93,14 @@ class InvalidConfigError(InvalidInputError):
     def __init__(self, message: str, fields: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         self.fields = fields
+
+
+class SnapshotError(InvalidInputError):
+    """A snapshot that cannot be restored as given; ``fields`` names each place at fault.
+
+    Nothing was written: a restore into a directory leaves it as it was.
+    """
+
+    def __init__(self, message: str, fields: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.fields = fields

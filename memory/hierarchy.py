@@ -34,6 +34,7 @@ from memory.policies import EvictionPolicy, make_policy, score_at
 from memory.query import query_tiers
 from memory.recall import NewMessage, RecallTier
 from memory.reindex import check_no_reindex_pending, reembed_store
+from memory.restore_file import discard_restore_leftovers
 from memory.search import FusionWeights
 from memory.store import DB_FILE, Store
 from memory.store_errors import guarded
@@ -112,6 +113,8 @@ class HierarchicalMemory:
         self.store = Store(self.path, durability=durability, read_only=read_only)
         self.lifecycle = FactLifecycle(self)
         try:
+            if self.path is not None and not read_only:
+                discard_restore_leftovers(self.path)  # from a killed restore; we hold the lock
             # Set before _setup: shrinking core on open evicts and records history.
             self.counters = {"archival_searches": 0, "archival_searches_with_hits": 0}
             for key in self.counters:
@@ -497,12 +500,19 @@ class HierarchicalMemory:
     @classmethod
     def restore(
         cls, snapshot: dict[str, Any], path: str | Path | None = None,
-        embedder: Embedder | None = None,
+        embedder: Embedder | None = None, *, replace: bool = False,
     ) -> HierarchicalMemory:
-        """A memory rebuilt exactly from ``snapshot()`` output, at ``path``."""
+        """A memory rebuilt exactly from ``snapshot()`` output, at ``path``.
+
+        The snapshot is validated first; anything wrong with it raises
+        SnapshotError and writes nothing. A directory that already holds a
+        memory is refused unless ``replace``; then the old memory stays
+        whole until the new one is complete, and a failed or killed restore
+        leaves it as it was (memory/restore_file.py).
+        """
         from memory.snapshot import restore_snapshot
 
-        return restore_snapshot(cls, snapshot, path, embedder)
+        return restore_snapshot(cls, snapshot, path, embedder, replace)
 
     @classmethod
     def reindex(

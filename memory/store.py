@@ -51,17 +51,20 @@ class Store:
     through a crash of the process; a power loss can undo the last ones. With
     ``"full"`` every commit is synced to disk and copied into the database file
     at once (a WAL checkpoint), so losing the ``-wal`` file loses no commit either.
+
+    ``db_file`` other than the default names a database built aside under the
+    home's writer lock (a snapshot restore), then moved into place.
     """
 
     def __init__(self, home: Path | None, *, durability: str = "normal",
-                 read_only: bool = False) -> None:
+                 read_only: bool = False, db_file: str = DB_FILE) -> None:
         if durability not in DURABILITY:
             raise InvalidInputError(
                 f"durability must be 'normal' or 'full', got {durability!r}")
         if read_only and home is None:
             raise InvalidInputError("read_only needs the path of an existing agent home")
         self.home = home
-        self.database = home / DB_FILE if home is not None else None
+        self.database = home / db_file if home is not None else None
         self.durability = durability
         self.read_only = read_only
         self.closed = False

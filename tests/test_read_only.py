@@ -127,6 +127,19 @@ def test_stale_index_files_are_rebuilt_in_memory_only(tmp_path: Path) -> None:
     assert _files(home) == before
 
 
+def test_a_read_only_memory_takes_the_same_snapshot_and_writes_nothing(
+    tmp_path: Path,
+) -> None:
+    home = tmp_path / "agent"
+    _fill(home)
+    with make_memory(home) as writer:
+        expected = writer.snapshot()
+    before = _files(home)
+    with make_memory(home, read_only=True) as reader:
+        assert reader.snapshot() == expected
+    assert _files(home) == before
+
+
 def test_read_only_needs_an_existing_memory(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="no memory at"):
         make_memory(tmp_path / "nowhere", read_only=True)
