@@ -88,8 +88,11 @@ class Agent:
         4. Call the model with the messages and the tool schemas.
         5. Dispatch each tool call (validated; errors go back as text) and
            append the results as tool messages.
-        6. Repeat 3-5 while a tool asks for a heartbeat, or the model has not
-           replied yet, up to ``max_steps``.
+        6. Repeat 3-5 while a tool call asks for a heartbeat
+           (``request_heartbeat=true``) or a tool call failed (so the model can
+           correct it), up to ``max_steps``. Otherwise the turn ends after the
+           tools run, as in Letta/MemGPT: a plain reply or ``send_message``
+           ends it, and so does any other tool called without a heartbeat.
         7. Append the reply to recall, save the in-context window, commit.
 
         A provider error rolls the transaction back (memory is as it was
@@ -117,6 +120,7 @@ class Agent:
         turn_start = len(self.context.messages) - 1
         tools = self._tool_schemas()
         malformed_streak = 0
+        ended_by = ""
         while result.steps < self.max_steps:
             result.steps += 1
             messages, tokens = self.context.build(self.memory, tools)
@@ -148,9 +152,12 @@ class Agent:
                 result.notice = (f"the model sent unreadable tool arguments {malformed_streak} "
                                  "times in a row; the turn was stopped")
                 break
-            replied = any(r.ok and r.name == "send_message" for r in outcomes)
-            wants_more = any(r.heartbeat for r in outcomes) or any(not r.ok for r in outcomes)
-            if replied and not wants_more:
+            if not any(r.heartbeat or not r.ok for r in outcomes):
+                if not ctx.replies and completion.content and completion.content.strip():
+                    # Text written beside the final calls is what the model said last;
+                    # it is already in recall as that assistant message's content.
+                    result.reply = completion.content.strip()
+                ended_by = ", ".join(dict.fromkeys(r.name for r in outcomes))
                 break
         else:
             result.notice = (f"stopped after {self.max_steps} steps without a final reply "
@@ -159,7 +166,8 @@ class Agent:
             # A plain-content reply that follows sent messages is part of the answer too.
             result.reply = "\n\n".join([*ctx.replies, *([result.reply] if result.reply else [])])
         if not result.reply and not result.notice:
-            result.notice = "the model ended its turn without a reply"
+            result.notice = "the model ended its turn without a reply" + (
+                f" (after {ended_by}, called without request_heartbeat)" if ended_by else "")
         result.memory_changes = ctx.changes
         return result
 

@@ -122,7 +122,8 @@ def test_a_second_writer_is_refused_with_the_holders_pid(home: Path) -> None:
 def test_chat_against_an_openai_compatible_server(home: Path) -> None:
     with FakeOpenAIServer() as server:
         server.enqueue_tool_calls([("core_memory_append",
-                                    json.dumps({"content": "User likes tea"}))],
+                                    json.dumps({"content": "User likes tea",
+                                                "request_heartbeat": True}))],
                                   usage=(120, 8))
         server.enqueue_reply("I will remember that you like tea.", usage=(150, 9))
         done = tiermem(home, "chat", "--agent", "a", "--embedder", "hashing", "--model",

@@ -238,7 +238,8 @@ def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAIServer]:
 def test_qa_mode_answers_with_memory_tools_and_scores_f1(
     data_file: Path, tmp_path: Path, server: FakeOpenAIServer
 ) -> None:
-    server.enqueue_tool_calls([("archival_memory_search", '{"query": "puppy name"}')],
+    server.enqueue_tool_calls([("archival_memory_search",
+                                '{"query": "puppy name", "request_heartbeat": true}')],
                               usage=(100, 10))
     server.enqueue_reply("Rex", usage=(120, 2))
     server.enqueue_reply("Bob plays the violin", usage=(90, 5))

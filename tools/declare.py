@@ -38,7 +38,8 @@ from memory.errors import TiermemError
 CONTEXT_PARAM = "ctx"
 HEARTBEAT_PARAM = "request_heartbeat"
 HEARTBEAT_DESCRIPTION = (
-    "Set true to get control back after this tool runs, to chain another tool call"
+    "Set true to get another step after this tool runs (to call another tool or to reply); "
+    "when false or omitted, your turn ends as soon as this tool returns"
 )
 
 # OpenAI rejects function names outside this pattern, and so do most local servers.
