@@ -2,8 +2,9 @@
 
 ``resolve_llm_config`` combines command-line flags with the environment
 (``TIERMEM_MODEL``, ``OPENAI_BASE_URL``, ``OPENAI_API_KEY``,
-``TIERMEM_CONTEXT_WINDOW``) and returns None when neither a model nor a base
-URL is set, which means offline mode. ``normalize_base_url`` accepts the URL
+``TIERMEM_CONTEXT_WINDOW``, ``TIERMEM_MAX_TOKENS``, ``TIERMEM_ENCODING``) and
+returns None when neither a model nor a base URL is set, which means offline
+mode. ``normalize_base_url`` accepts the URL
 forms servers document and returns the API root; ``is_openai_url`` tells
 OpenAI's own API, which needs a real key, from local servers, which need none.
 
@@ -12,16 +13,24 @@ OpenAI's own API, which needs a real key, from local servers, which need none.
 is deliberately conservative for local models: a server often runs a model with
 a shorter context than the model supports, and overestimating it makes requests
 fail instead of triggering summarisation.
+
+``max_tokens`` is the reply budget: sent with every request and kept free in
+the window, so a prompt never fills the window and leaves the model no room to
+answer. ``encoding`` is the tokenizer the context is counted with: the model's
+own (``encoding_for_model``: o200k_base for the gpt-4o, gpt-4.1 and o-series
+families, cl100k_base otherwise) unless configured.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit, urlunsplit
 
 from agent.errors import LLMConfigError
+from memory.tokenizer import SUPPORTED_ENCODINGS, encoding_for_model
 
 OPENAI_API_BASE_URL = "https://api.openai.com/v1"
 #: Sent to servers that ignore keys; the ``openai`` package refuses an empty one.
@@ -34,6 +43,13 @@ ENV_MODEL = "TIERMEM_MODEL"
 ENV_BASE_URL = "OPENAI_BASE_URL"
 ENV_API_KEY = "OPENAI_API_KEY"
 ENV_CONTEXT_WINDOW = "TIERMEM_CONTEXT_WINDOW"
+ENV_MAX_TOKENS = "TIERMEM_MAX_TOKENS"
+ENV_ENCODING = "TIERMEM_ENCODING"
+
+DEFAULT_MAX_TOKENS = 1024
+#: Reasoning models spend hidden reasoning tokens from the same budget before they answer.
+REASONING_MAX_TOKENS = 8192
+_REASONING_MODELS = re.compile(r"^(?:o\d+|gpt-5)(?:[-.].*)?$", re.IGNORECASE)
 
 # Checked in order against the lower-cased model name after any "org/" prefix,
 # so "openai/gpt-4o-mini" and "gpt-4o-2024-08-06" both match "gpt-4o".
@@ -58,11 +74,64 @@ def default_context_window(model: str) -> int:
     8192 for anything else. Set ``LLMConfig.context_window`` (or
     ``TIERMEM_CONTEXT_WINDOW``) to the value the server really runs with.
     """
-    name = model.strip().rsplit("/", 1)[-1].lower()
+    name = _bare_model_name(model)
     for prefix, window in _CONTEXT_WINDOWS:
         if name.startswith(prefix):
             return window
     return FALLBACK_CONTEXT_WINDOW
+
+
+def _bare_model_name(model: str) -> str:
+    return model.strip().rsplit("/", 1)[-1].lower()
+
+
+def is_reasoning_model(model: str) -> bool:
+    """Whether ``model`` is an o-series or gpt-5 model: its reply budget also pays for
+    its hidden reasoning, and OpenAI takes that budget as ``max_completion_tokens``."""
+    return bool(_REASONING_MODELS.match(_bare_model_name(model)))
+
+
+def default_max_tokens(model: str, context_window: int) -> int:
+    """The reply budget used when none is configured.
+
+    1024 tokens (8192 for reasoning models), but never more than a quarter of
+    the window, so small local models keep most of theirs for the prompt.
+    """
+    wanted = REASONING_MAX_TOKENS if is_reasoning_model(model) else DEFAULT_MAX_TOKENS
+    return max(1, min(wanted, context_window // 4))
+
+
+def check_max_tokens(max_tokens: int, context_window: int) -> int:
+    """``max_tokens`` if it leaves at least half the window for the prompt."""
+    if max_tokens < 1:
+        raise LLMConfigError(
+            f"max_tokens (the reply budget) must be a positive token count, not {max_tokens}"
+        )
+    if max_tokens > context_window // 2:
+        raise LLMConfigError(
+            f"max_tokens={max_tokens} would leave less than half of the {context_window}-token "
+            f"context window for the prompt; lower {ENV_MAX_TOKENS} or raise "
+            f"{ENV_CONTEXT_WINDOW} to the window the server really runs with"
+        )
+    return max_tokens
+
+
+def resolve_encoding(name: str | None, model: str) -> str:
+    """The tokenizer encoding to count ``model``'s prompts with.
+
+    ``name`` (``o200k_base``, ``cl100k_base``, or the short ``o200k`` / ``cl100k``)
+    wins; None means the model's own, from its name.
+    """
+    if name is None:
+        return encoding_for_model(model)
+    wanted = name.strip().lower()
+    full = wanted if wanted.endswith("_base") else f"{wanted}_base"
+    if full not in SUPPORTED_ENCODINGS:
+        raise LLMConfigError(
+            f"unknown tokenizer encoding {name!r}; use one of {', '.join(SUPPORTED_ENCODINGS)} "
+            f"(or unset {ENV_ENCODING} to pick it from the model name)"
+        )
+    return full
 
 
 def normalize_base_url(url: str) -> str:
@@ -101,7 +170,9 @@ def is_openai_url(url: str) -> bool:
 class LLMConfig:
     """Everything needed to build an ``OpenAIClient``.
 
-    ``context_window=None`` means "look the model up in the default table".
+    ``context_window=None`` means "look the model up in the default table",
+    ``max_tokens=None`` "the default reply budget for this model and window"
+    (``default_max_tokens``) and ``encoding=None`` "the model's own encoding".
     """
 
     model: str
@@ -110,12 +181,31 @@ class LLMConfig:
     timeout: float = DEFAULT_TIMEOUT
     max_retries: int = DEFAULT_MAX_RETRIES
     context_window: int | None = None
+    max_tokens: int | None = None
+    encoding: str | None = None
+
+    def __post_init__(self) -> None:
+        # Checked now, so a bad value is reported before the first turn, not during it.
+        if self.max_tokens is not None:
+            check_max_tokens(self.max_tokens, self.effective_context_window)
+        resolve_encoding(self.encoding, self.model)
 
     @property
     def effective_context_window(self) -> int:
         if self.context_window is not None:
             return self.context_window
         return default_context_window(self.model)
+
+    @property
+    def effective_max_tokens(self) -> int:
+        window = self.effective_context_window
+        if self.max_tokens is None:
+            return default_max_tokens(self.model, window)
+        return self.max_tokens
+
+    @property
+    def effective_encoding(self) -> str:
+        return resolve_encoding(self.encoding, self.model)
 
 
 def _clean(value: str | None) -> str | None:
@@ -135,13 +225,16 @@ def resolve_llm_config(
     timeout: float | None = None,
     max_retries: int | None = None,
     context_window: int | None = None,
+    max_tokens: int | None = None,
+    encoding: str | None = None,
 ) -> LLMConfig | None:
     """Combine flags and environment into an ``LLMConfig``, or None for offline mode.
 
     Each argument beats its environment variable: ``model`` over
     ``TIERMEM_MODEL``, ``base_url`` over ``OPENAI_BASE_URL``, ``api_key`` over
-    ``OPENAI_API_KEY``, ``context_window`` over ``TIERMEM_CONTEXT_WINDOW``.
-    ``env`` defaults to ``os.environ``.
+    ``OPENAI_API_KEY``, ``context_window`` over ``TIERMEM_CONTEXT_WINDOW``,
+    ``max_tokens`` over ``TIERMEM_MAX_TOKENS``, ``encoding`` over
+    ``TIERMEM_ENCODING``. ``env`` defaults to ``os.environ``.
 
     Returns None when neither a model nor a base URL is configured: the caller
     then uses the offline policy. Raises ``LLMConfigError`` when the
@@ -173,18 +266,13 @@ def resolve_llm_config(
         key = PLACEHOLDER_API_KEY
 
     if context_window is None:
-        raw_window = _clean(environ.get(ENV_CONTEXT_WINDOW))
-        if raw_window is not None:
-            try:
-                context_window = int(raw_window)
-            except ValueError:
-                raise LLMConfigError(
-                    f"{ENV_CONTEXT_WINDOW}={raw_window!r} is not a whole number of tokens"
-                ) from None
+        context_window = _token_count(environ, ENV_CONTEXT_WINDOW)
     if context_window is not None and context_window <= 0:
         raise LLMConfigError(
             f"the context window must be a positive token count, not {context_window}"
         )
+    if max_tokens is None:
+        max_tokens = _token_count(environ, ENV_MAX_TOKENS)
 
     return LLMConfig(
         model=model,
@@ -193,4 +281,16 @@ def resolve_llm_config(
         timeout=DEFAULT_TIMEOUT if timeout is None else timeout,
         max_retries=DEFAULT_MAX_RETRIES if max_retries is None else max_retries,
         context_window=context_window,
+        max_tokens=max_tokens,
+        encoding=_clean(encoding) or _clean(environ.get(ENV_ENCODING)),
     )
+
+
+def _token_count(environ: Mapping[str, str], name: str) -> int | None:
+    raw = _clean(environ.get(name))
+    if raw is None:
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        raise LLMConfigError(f"{name}={raw!r} is not a whole number of tokens") from None

@@ -9,8 +9,11 @@ Layout, most stable first so providers can cache the prefix:
 5. last, a short note with memory statistics (and the memory-pressure alert),
    because those change every turn and would spoil the cached prefix.
 
-Tokens are counted with one tokenizer for both the trigger and the goal. At
-75% of the window the agent gets one memory-pressure alert; at 100% the
+The prompt's share of the window is its ``budget``: the window less the
+reply budget (``reserve``, the ``max_tokens`` sent with each request), so a
+prompt never leaves the model without room to answer. Tokens are counted with
+one tokenizer, the model's own encoding, for both the trigger and the goal. At
+75% of the budget the agent gets one memory-pressure alert; past 100% the
 oldest messages are folded into the summary at a turn boundary (a tool call
 never leaves without its result). Compaction must shrink the count; if it
 cannot, ``ContextOverflowError`` ends the turn instead of looping.
@@ -87,10 +90,12 @@ class ContextWindow:
 
     ``messages`` changes only by ``append``; anything else assigns a new list,
     because the token count is kept as a running total over the list.
+    ``reserve`` is the reply budget kept free in the window.
     """
 
     window: int
     counter: TokenCounter
+    reserve: int = 0
     messages: list[dict[str, Any]] = field(default_factory=list)
     message_ids: list[int] = field(default_factory=list)
     summary: str = ""
@@ -101,6 +106,24 @@ class ContextWindow:
     # all of them on every model call cost about 3 ms at 500 messages.
     _counted: tuple[list[dict[str, Any]], int, int] | None = field(default=None, repr=False)
     _tools_counted: tuple[list[dict[str, Any]], int] | None = field(default=None, repr=False)
+
+    @property
+    def budget(self) -> int:
+        """The most tokens a prompt may have: the window less the reply budget.
+
+        At least one token is always left for the reply.
+        """
+        return self.window - max(self.reserve, 1)
+
+    def fits(self, tokens: int) -> bool:
+        return tokens <= self.budget
+
+    def describe_limit(self) -> str:
+        """The window and its reply budget, for error messages."""
+        if self.reserve <= 0:
+            return f"the model's window is {self.window}"
+        return (f"the model's window is {self.window} tokens, {self.reserve} of them kept for "
+                f"the reply (max_tokens), leaving {self.budget}")
 
     def count_message(self, message: dict[str, Any]) -> int:
         tokens = MESSAGE_OVERHEAD + self.counter.count(message.get("content") or "")
@@ -139,10 +162,10 @@ class ContextWindow:
         out.append({"role": "system", "content": stats})
         fixed = self._in_context_tokens() + self._tool_tokens(tools) + self.count_message(out[0])
         total = fixed + self.count_message(out[-1])
-        if total >= PRESSURE_AT * self.window and not self.pressure_alerted:
+        if total >= PRESSURE_AT * self.budget and not self.pressure_alerted:
             self.pressure_alerted = True
             out[-1]["content"] += (
-                f" Memory pressure: the context is {100 * total / self.window:.0f}% full. "
+                f" Memory pressure: the context is {100 * total / self.budget:.0f}% full. "
                 "Save anything important to core or archival memory now; older messages will "
                 "soon be summarised out of view (they stay searchable in recall)."
             )
@@ -160,7 +183,7 @@ class ContextWindow:
         summarize: Callable[[str, list[dict[str, Any]]], str],
         keep_from: int,
     ) -> int:
-        """Fold the oldest turns into the summary until under COMPACT_TO of the window.
+        """Fold the oldest turns into the summary until under COMPACT_TO of the budget.
 
         ``keep_from`` is the index of the current turn's first message, which
         never leaves. Returns the new token count.
@@ -169,11 +192,12 @@ class ContextWindow:
         cuts = [i for i in self.turn_starts() if 0 < i <= keep_from]
         if not cuts:
             raise ContextOverflowError(
-                f"the context needs {before} tokens but the model's window is {self.window}, and "
+                f"the context needs {before} tokens but {self.describe_limit()}, and "
                 "nothing older than the current turn is left to summarise; use a model with a "
-                "larger window, lower --core-limit, or send a shorter message"
+                "larger window, lower --core-limit or TIERMEM_MAX_TOKENS, or send a shorter "
+                "message"
             )
-        goal = COMPACT_TO * self.window
+        goal = COMPACT_TO * self.budget
         cut = cuts[-1]
         for candidate in cuts:
             dropped = sum(self.count_message(m) for m in self.messages[:candidate])
@@ -182,7 +206,7 @@ class ContextWindow:
                 break
         folded = self.messages[:cut]
         summary = summarize(self.summary, folded)
-        budget = int(SUMMARY_SHARE * self.window)
+        budget = int(SUMMARY_SHARE * self.budget)
         encoding = get_encoding(self.counter.encoding)
         tokens = encoding.encode(summary, disallowed_special=())
         if len(tokens) > budget:
@@ -198,12 +222,12 @@ class ContextWindow:
                 f"summarising did not shrink the context ({before} -> {after} tokens); "
                 "the turn stops here instead of looping"
             )
-        if after >= self.window:
+        if not self.fits(after):
             self.messages, self.message_ids, self.summary = old
             raise ContextOverflowError(
                 f"even with everything older summarised, the context needs {after} tokens but "
-                f"the model's window is {self.window}; use a model with a larger window, lower "
-                "--core-limit, or send a shorter message"
+                f"{self.describe_limit()}; use a model with a larger window, lower "
+                "--core-limit or TIERMEM_MAX_TOKENS, or send a shorter message"
             )
         self.pressure_alerted = False
         return after

@@ -76,7 +76,13 @@ class Completion:
 
 @runtime_checkable
 class LLMClient(Protocol):
-    """What the agent loop needs from a model."""
+    """What the agent loop needs from a model.
+
+    Two attributes are optional, read by the agent when present:
+    ``max_tokens``, the reply budget it keeps free in the window (0 when
+    absent), and ``encoding``, the tokenizer encoding its prompts are counted
+    with (the memory's when absent).
+    """
 
     #: Shown to the user, e.g. ``"openai:gpt-4o-mini @ http://127.0.0.1:8080/v1"``.
     name: str

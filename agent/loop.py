@@ -12,6 +12,7 @@ from agent.llm import Completion, LLMClient, ToolCall, Usage
 from agent.offline import OfflinePolicy
 from memory import HierarchicalMemory
 from memory.recall import NewMessage
+from memory.tokenizer import TokenCounter
 from memory.validation import clean_text
 from tools.dispatch import MAX_ARGUMENT_BYTES, Toolbox, ToolResult
 from tools.memory_tools import ToolContext, memory_toolbox
@@ -59,7 +60,9 @@ class Agent:
         self.max_steps = max_steps
         self.toolbox = toolbox or memory_toolbox()
         self._schemas: tuple[Toolbox, list[dict[str, Any]]] | None = None
-        self.context = ContextWindow(window=llm.context_window, counter=memory.tokenizer)
+        self.context = ContextWindow(window=llm.context_window,
+                                     counter=_prompt_counter(memory, llm),
+                                     reserve=int(getattr(llm, "max_tokens", 0) or 0))
         self._load_context()
 
     def _load_context(self) -> None:
@@ -124,22 +127,26 @@ class Agent:
         while result.steps < self.max_steps:
             result.steps += 1
             messages, tokens = self.context.build(self.memory, tools)
-            if tokens >= self.context.window:
+            if not self.context.fits(tokens):
                 self.context.compact(self.memory, tools, self.summarizer, turn_start)
                 turn_start = self.context.turn_starts()[-1]
                 result.compacted = True
                 messages, tokens = self.context.build(self.memory, tools)
-                if tokens >= self.context.window:  # the pressure alert tipped it over
+                if not self.context.fits(tokens):  # the pressure alert tipped it over
                     raise ContextOverflowError(
-                        f"after summarising, the context needs {tokens} tokens but the model's "
-                        f"window is {self.context.window}; use a model with a larger window, "
-                        "lower --core-limit, or send a shorter message")
+                        f"after summarising, the context needs {tokens} tokens but "
+                        f"{self.context.describe_limit()}; use a model with a larger window, "
+                        "lower --core-limit or TIERMEM_MAX_TOKENS, or send a shorter message")
             completion = self.llm.complete(messages, tools)
             result.usage = result.usage + completion.usage
             if not completion.tool_calls:
                 result.reply = (completion.content or "").strip() or None
                 if result.reply:
                     self._store(turn, completion.as_message())
+                if completion.finish_reason == "length":
+                    result.notice = (
+                        "the model's reply was cut off at its length limit; raise "
+                        f"TIERMEM_MAX_TOKENS (now {self.context.reserve}) for longer replies")
                 break
             self._store(turn, _without_oversized_arguments(completion.as_message()),
                         recall_text=_sent_text(completion))
@@ -213,6 +220,16 @@ class Agent:
         ]
         completion: Completion = self.llm.complete(prompt, [])
         return (completion.content or "").strip() or extractive_summary(previous, messages)
+
+
+def _prompt_counter(memory: HierarchicalMemory, llm: LLMClient) -> TokenCounter:
+    """A counter in the model's own encoding; the memory's own when they agree.
+
+    Core limits stay counted in the memory's encoding, which is part of its
+    stored state; only the prompt, which the model's window bounds, follows the model.
+    """
+    encoding = getattr(llm, "encoding", None) or memory.tokenizer.encoding
+    return memory.tokenizer if encoding == memory.tokenizer.encoding else TokenCounter(encoding)
 
 
 def _without_oversized_arguments(message: dict[str, Any]) -> dict[str, Any]:

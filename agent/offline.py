@@ -19,10 +19,12 @@ import json
 import re
 from typing import Any
 
+from agent.config import DEFAULT_MAX_TOKENS
 from agent.llm import Completion, ToolCall
 from memory.extract import extract_facts, is_question
 from memory.search import query_terms
 from memory.sentences import split_sentences
+from memory.tokenizer import DEFAULT_ENCODING
 
 NAME = "offline policy (rule-based, no language model)"
 LONG_TEXT_CHARS = 600
@@ -88,8 +90,12 @@ class OfflinePolicy:
 
     name = NAME
 
-    def __init__(self, context_window: int = 32_768) -> None:
+    #: Counted like the default memory tokenizer; the policy has no tokenizer of its own.
+    encoding = DEFAULT_ENCODING
+
+    def __init__(self, context_window: int = 32_768, max_tokens: int = DEFAULT_MAX_TOKENS) -> None:
         self.context_window = context_window
+        self.max_tokens = max_tokens
         self._ids = 0
 
     def _call(self, name: str, **arguments: Any) -> ToolCall:

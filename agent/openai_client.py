@@ -19,8 +19,12 @@ many attempts were made are explicit, documented and testable:
   that wait, capped at ``max_retry_after`` so a misconfigured server cannot stall
   a turn for minutes.
 
+Every request carries the reply budget (``max_tokens``; ``max_completion_tokens``
+for OpenAI's reasoning models, which reject the older name), which the agent
+also keeps free in the context window.
+
 Configuration (``LLMConfig``, ``resolve_llm_config``, the context-window
-table) lives in agent/config.py.
+table, the reply budget and the tokenizer encoding) lives in agent/config.py.
 """
 
 from __future__ import annotations
@@ -39,8 +43,12 @@ from agent.config import (
     OPENAI_API_BASE_URL,
     PLACEHOLDER_API_KEY,
     LLMConfig,
+    check_max_tokens,
     default_context_window,
+    default_max_tokens,
+    is_reasoning_model,
     normalize_base_url,
+    resolve_encoding,
 )
 from agent.errors import LLMConfigError, ProviderError, ProviderErrorKind
 from agent.llm import Completion, ToolCall, Usage
@@ -64,7 +72,9 @@ class OpenAIClient:
     ``sleep`` and ``rng`` are injectable so tests can run retries instantly and
     check the waits. After each ``complete`` call, ``last_attempts`` holds the
     number of HTTP requests it made; ``total_usage`` accumulates token usage
-    over the client's life.
+    over the client's life. ``max_tokens`` (the reply budget) and ``encoding``
+    (the tokenizer for counting prompts) default to the model's; see
+    agent/config.py.
     """
 
     def __init__(
@@ -76,6 +86,8 @@ class OpenAIClient:
         timeout: float = DEFAULT_TIMEOUT,
         max_retries: int = DEFAULT_MAX_RETRIES,
         context_window: int | None = None,
+        max_tokens: int | None = None,
+        encoding: str | None = None,
         base_delay: float = DEFAULT_BASE_DELAY,
         max_delay: float = DEFAULT_MAX_DELAY,
         max_retry_after: float = DEFAULT_MAX_RETRY_AFTER,
@@ -96,6 +108,13 @@ class OpenAIClient:
         self.timeout = float(timeout)
         self.max_retries = max_retries
         self.context_window = context_window or default_context_window(self.model)
+        self.max_tokens = (default_max_tokens(self.model, self.context_window)
+                           if max_tokens is None
+                           else check_max_tokens(max_tokens, self.context_window))
+        self.encoding = resolve_encoding(encoding, self.model)
+        self._budget_param = (
+            "max_completion_tokens" if is_reasoning_model(self.model) else "max_tokens"
+        )
         self.name = f"openai:{self.model} @ {self.base_url}"
         self.base_delay = base_delay
         self.max_delay = max_delay
@@ -131,6 +150,8 @@ class OpenAIClient:
             timeout=config.timeout,
             max_retries=config.max_retries,
             context_window=config.context_window,
+            max_tokens=config.max_tokens,
+            encoding=config.encoding,
             **kwargs,
         )
 
@@ -144,13 +165,16 @@ class OpenAIClient:
         self.close()
 
     def __repr__(self) -> str:
-        return f"OpenAIClient({self.name!r}, context_window={self.context_window})"
+        return (f"OpenAIClient({self.name!r}, context_window={self.context_window}, "
+                f"max_tokens={self.max_tokens})")
 
     def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Completion:
         """One chat completion, retried on transient failures; see the module docstring."""
         import openai
 
-        request: dict[str, Any] = {"model": self.model, "messages": messages}
+        request: dict[str, Any] = {
+            "model": self.model, "messages": messages, self._budget_param: self.max_tokens,
+        }
         if tools:
             # OpenAI rejects ``tools: []``; omitting it means the same thing.
             request["tools"] = tools

@@ -25,6 +25,7 @@ from typing import Any
 
 from agent.errors import ScriptExhaustedError, ScriptUnusedError
 from agent.llm import Completion, ToolCall
+from memory.tokenizer import DEFAULT_ENCODING
 
 StepFunction = Callable[[list[dict[str, Any]], list[dict[str, Any]]], Completion]
 Step = Completion | BaseException | StepFunction
@@ -107,9 +108,14 @@ class ScriptedModel:
         *,
         context_window: int = 8192,
         name: str = "scripted",
+        max_tokens: int = 0,
+        encoding: str = DEFAULT_ENCODING,
     ) -> None:
         self.name = name
         self.context_window = context_window
+        #: The reply budget the agent keeps free; 0 because scripted replies need no room.
+        self.max_tokens = max_tokens
+        self.encoding = encoding
         self.calls: list[ScriptedCall] = []
         self._steps: list[Step] = list(steps)
         self._position = 0

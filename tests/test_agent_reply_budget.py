@@ -1,0 +1,195 @@
+"""The reply budget (max_tokens) kept free in the window, and the model's own token encoding."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fake_openai import FakeOpenAIServer
+
+from agent.config import (
+    DEFAULT_MAX_TOKENS,
+    LLMConfig,
+    default_max_tokens,
+    resolve_llm_config,
+)
+from agent.context import ContextOverflowError, ContextWindow, extractive_summary
+from agent.errors import LLMConfigError
+from agent.loop import Agent
+from agent.openai_client import OpenAIClient
+from agent.scripted import ScriptedCall, ScriptedModel, reply
+from memory import HashingEmbedder, HierarchicalMemory
+from memory.tokenizer import TokenCounter
+
+LOCAL = {"TIERMEM_MODEL": "llama3.1", "OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}
+FIRST = ("Please keep in mind that the quarterly report for the northern region is due on "
+         "the fourth of March, that Priya owns the forecast tab, and that the numbers for "
+         "the spreadsheet come from the finance export every Monday morning. ") * 3
+
+
+@pytest.fixture
+def memory() -> Iterator[HierarchicalMemory]:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as m:
+        yield m
+
+
+def prompt_size(agent: Agent, recorded: ScriptedCall) -> int:
+    """What the window counted for a recorded call (tools included)."""
+    counted = sum(agent.context.count_message(m) for m in recorded.messages)
+    return counted + agent.context.counter.count(json.dumps(recorded.tools))
+
+
+def two_turns(window: int, max_tokens: int) -> tuple[Agent, ScriptedModel, list[bool]]:
+    """A long first turn, then a short one, on a fresh memory; returns who compacted."""
+    model = ScriptedModel([reply("Noted, all three."), reply("The fourth of March.")],
+                          context_window=window, max_tokens=max_tokens)
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        agent = Agent(memory, model, summarizer=extractive_summary)
+        agent.context.pressure_alerted = True  # keep the one-off alert out of the sizes
+        compacted = [agent.step(FIRST).compacted, agent.step("When is the report due?").compacted]
+    return agent, model, compacted
+
+
+def test_a_prompt_that_fits_the_window_but_not_the_reply_budget_is_compacted() -> None:
+    agent, model, compacted = two_turns(1_000_000, 0)
+    first, second = (prompt_size(agent, recorded) for recorded in model.calls)
+    # The second prompt fits window-1 but not window-max_tokens; the first fits both.
+    window = second + 1
+    budget = window - first
+    assert budget > 1
+
+    _, model, compacted = two_turns(window, 0)
+    assert compacted == [False, False]  # without a reply budget the prompt is sent as is
+    assert prompt_size(agent, model.calls[1]) == second
+
+    agent, model, compacted = two_turns(window, budget)
+    assert compacted == [False, True]
+    for recorded in model.calls:
+        assert prompt_size(agent, recorded) + budget <= window
+    assert "Priya" not in str(model.calls[1].messages[1:])  # the first turn was folded away
+
+
+def test_a_prompt_with_nothing_to_fold_is_a_clear_error(memory: HierarchicalMemory) -> None:
+    probe = ScriptedModel([reply("ok")], context_window=1_000_000)
+    agent = Agent(memory, probe)
+    agent.step(FIRST)
+    size = prompt_size(agent, probe.calls[0])
+
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as fresh:
+        model = ScriptedModel([], context_window=size + 1, max_tokens=50)
+        with pytest.raises(ContextOverflowError) as info:
+            Agent(fresh, model).step(FIRST)
+    assert model.calls == []  # nothing was sent
+    message = str(info.value)
+    assert f"window is {size + 1} tokens, 50 of them kept for the reply" in message
+    assert "TIERMEM_MAX_TOKENS" in message
+
+
+def test_budget_is_the_window_less_the_reply() -> None:
+    counter = TokenCounter()
+    assert ContextWindow(window=8192, counter=counter, reserve=1024).budget == 7168
+    assert ContextWindow(window=8192, counter=counter).budget == 8191
+    assert ContextWindow(window=8192, counter=counter, reserve=1024).fits(7168)
+    assert not ContextWindow(window=8192, counter=counter, reserve=1024).fits(7169)
+
+
+@pytest.mark.parametrize(("model", "encoding"), [
+    ("gpt-4o", "o200k_base"),
+    ("gpt-4o-mini-2024-07-18", "o200k_base"),
+    ("openai/gpt-4.1-nano", "o200k_base"),
+    ("o1-preview", "o200k_base"),
+    ("o3-mini", "o200k_base"),
+    ("o4-mini", "o200k_base"),
+    ("gpt-4-turbo", "cl100k_base"),
+    ("gpt-3.5-turbo", "cl100k_base"),
+    ("llama3.1:8b", "cl100k_base"),
+    ("qwen2.5-7b-instruct", "cl100k_base"),
+])
+def test_encoding_follows_the_model_name(model: str, encoding: str) -> None:
+    config = resolve_llm_config(model=model, base_url="http://127.0.0.1:9/v1", env={})
+    assert config is not None and config.effective_encoding == encoding
+
+
+def test_encoding_is_configurable() -> None:
+    env = {**LOCAL, "TIERMEM_MODEL": "gpt-4o"}
+    for value, expected in (("cl100k", "cl100k_base"), ("cl100k_base", "cl100k_base"),
+                            (" O200K ", "o200k_base")):
+        config = resolve_llm_config(env={**env, "TIERMEM_ENCODING": value})
+        assert config is not None and config.effective_encoding == expected
+    config = resolve_llm_config(env={**env, "TIERMEM_ENCODING": "cl100k"}, encoding="o200k")
+    assert config is not None and config.effective_encoding == "o200k_base"
+    with pytest.raises(LLMConfigError,
+                       match=r"unknown tokenizer encoding 'p50k'.*TIERMEM_ENCODING"):
+        resolve_llm_config(env={**env, "TIERMEM_ENCODING": "p50k"})
+
+
+def test_the_agent_counts_the_prompt_in_the_models_encoding(
+    server: FakeOpenAIServer, memory: HierarchicalMemory,
+) -> None:
+    agent = Agent(memory, OpenAIClient("gpt-4o", base_url=server.base_url))
+    assert agent.context.counter.encoding == "o200k_base"
+    assert memory.tokenizer.encoding == "cl100k_base"  # core limits keep their own unit
+    text = "Здравствуйте, как дела? " * 20  # counted differently by the two encodings
+    assert agent.context.counter.count(text) == TokenCounter("o200k_base").count(text)
+    assert agent.context.counter.count(text) != TokenCounter("cl100k_base").count(text)
+    configured = OpenAIClient("gpt-4o", base_url=server.base_url, encoding="cl100k")
+    assert Agent(memory, configured).context.counter is memory.tokenizer
+
+
+def test_reply_budget_defaults_and_environment() -> None:
+    assert default_max_tokens("llama3.1", 8192) == DEFAULT_MAX_TOKENS == 1024
+    assert default_max_tokens("llama3.1", 2048) == 512  # a quarter of a small window
+    assert default_max_tokens("o3-mini", 200_000) == 8192  # reasoning shares the budget
+    config = resolve_llm_config(env=LOCAL)
+    assert config is not None and config.max_tokens is None
+    assert config.effective_max_tokens == 1024
+    config = resolve_llm_config(env={**LOCAL, "TIERMEM_MAX_TOKENS": "300"})
+    assert config is not None and config.effective_max_tokens == 300
+    config = resolve_llm_config(env={**LOCAL, "TIERMEM_MAX_TOKENS": "300"}, max_tokens=200)
+    assert config is not None and config.effective_max_tokens == 200
+
+
+@pytest.mark.parametrize(("value", "fragment"), [
+    ("many", "TIERMEM_MAX_TOKENS='many' is not a whole number"),
+    ("0", "must be a positive token count"),
+    ("5000", "less than half of the 8192-token context window"),
+])
+def test_bad_reply_budgets_are_refused_before_any_turn(value: str, fragment: str) -> None:
+    with pytest.raises(LLMConfigError, match=fragment):
+        resolve_llm_config(env={**LOCAL, "TIERMEM_MAX_TOKENS": value})
+    with pytest.raises(LLMConfigError):
+        LLMConfig(model="llama3.1", max_tokens=int(value) if value.isdigit() else -1)
+
+
+def test_request_carries_max_tokens(server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
+    server.enqueue_reply("hello")
+    server.enqueue_reply("hello again")
+    config = resolve_llm_config(model="fake-model", base_url=server.base_url,
+                                env={"TIERMEM_MAX_TOKENS": "321"})
+    assert config is not None
+    agent = Agent(memory, OpenAIClient.from_config(config))
+    agent.step("hi")
+    assert server.requests[0]["max_tokens"] == 321
+    assert agent.context.reserve == 321
+
+    Agent(memory, OpenAIClient("fake-model", base_url=server.base_url)).step("hi")
+    assert server.requests[1]["max_tokens"] == 1024
+
+
+def test_reasoning_models_get_max_completion_tokens(server: FakeOpenAIServer) -> None:
+    server.enqueue_reply("ok")
+    OpenAIClient("o3-mini", base_url=server.base_url, max_tokens=4000).complete(
+        [{"role": "user", "content": "hi"}], [])
+    request: dict[str, Any] = server.requests[0]
+    assert request["max_completion_tokens"] == 4000 and "max_tokens" not in request
+
+
+def test_a_reply_cut_at_the_budget_says_so(server: FakeOpenAIServer,
+                                           memory: HierarchicalMemory) -> None:
+    server.enqueue_reply("The report is due on the fo", finish_reason="length")
+    result = Agent(memory, OpenAIClient("fake-model", base_url=server.base_url,
+                                        max_tokens=7)).step("When is it due?")
+    assert result.reply == "The report is due on the fo"
+    assert result.notice is not None and "raise TIERMEM_MAX_TOKENS (now 7)" in result.notice
