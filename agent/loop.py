@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ from memory.tokenizer import TokenCounter
 from memory.validation import clean_text
 from tools.dispatch import MAX_ARGUMENT_BYTES, Toolbox, ToolResult
 from tools.memory_tools import ToolContext, memory_toolbox
+from tools.safe_text import safe_text
 
 DEFAULT_MAX_STEPS = 10
 MAX_MALFORMED_STEPS = 3
@@ -137,7 +139,7 @@ class Agent:
                         f"after summarising, the context needs {tokens} tokens but "
                         f"{self.context.describe_limit()}; use a model with a larger window, "
                         "lower --core-limit or TIERMEM_MAX_TOKENS, or send a shorter message")
-            completion = self.llm.complete(messages, tools)
+            completion = _storable_calls(self.llm.complete(messages, tools))
             result.usage = result.usage + completion.usage
             if not completion.tool_calls:
                 result.reply = (completion.content or "").strip() or None
@@ -220,6 +222,18 @@ class Agent:
         ]
         completion: Completion = self.llm.complete(prompt, [])
         return (completion.content or "").strip() or extractive_summary(previous, messages)
+
+
+def _storable_calls(completion: Completion) -> Completion:
+    """The completion with tool-call ids, names and arguments that can be stored and sent.
+
+    A lone surrogate (or NUL) in a call's name would otherwise fail the insert
+    into recall and lose the turn; the name is reported back as unknown instead.
+    """
+    return dataclasses.replace(completion, tool_calls=[
+        ToolCall(safe_text(c.id), safe_text(c.name), safe_text(c.arguments))
+        for c in completion.tool_calls
+    ])
 
 
 def _prompt_counter(memory: HierarchicalMemory, llm: LLMClient) -> TokenCounter:

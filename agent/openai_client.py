@@ -30,7 +30,6 @@ table, the reply budget and the tokenizer encoding) lives in agent/config.py.
 from __future__ import annotations
 
 import email.utils
-import json
 import math
 import random
 import time
@@ -51,7 +50,9 @@ from agent.config import (
     resolve_encoding,
 )
 from agent.errors import LLMConfigError, ProviderError, ProviderErrorKind
-from agent.llm import Completion, ToolCall, Usage
+from agent.llm import Completion, Usage
+from agent.response import MalformedResponseError, parse_completion
+from tools.safe_text import safe_text
 
 if TYPE_CHECKING:
     from openai import OpenAI
@@ -183,14 +184,18 @@ class OpenAIClient:
         for attempt in range(1, attempts + 1):
             self.last_attempts = attempt
             try:
-                response = self._client.chat.completions.create(**request)
-            except (openai.OpenAIError, ValueError) as exc:
+                # The raw body, not the SDK's model: the SDK builds its objects without
+                # checking types, so a malformed answer would surface later as a
+                # KeyError or TypeError deep in the turn instead of a ProviderError.
+                raw = self._client.chat.completions.with_raw_response.create(**request)
+                body = raw.http_response.json()
+            except (openai.OpenAIError, ValueError, RecursionError) as exc:
                 error = self._provider_error(exc, attempt)
                 if not error.retryable or attempt == attempts:
                     raise error from exc
                 self._sleep(self._retry_delay(attempt, exc))
                 continue
-            completion = self._parse(response, attempt)
+            completion = self._parse(body, attempt)
             self.total_usage = self.total_usage + completion.usage
             return completion
         raise AssertionError("unreachable: the loop returns or raises")
@@ -280,77 +285,24 @@ class OpenAIClient:
                 )
         return ProviderError(text + said, kind=kind, status_code=status, attempts=attempts)
 
-    def _parse(self, response: Any, attempts: int) -> Completion:
-        choices = getattr(response, "choices", None) or [None]
-        choice = choices[0]
-        message = getattr(choice, "message", None)
-        if message is None:
+    def _parse(self, body: Any, attempts: int) -> Completion:
+        self._responses += 1
+        number = self._responses
+        try:
+            return parse_completion(body, model=self.model,
+                                    call_id=lambda index: f"call_{number}_{index}")
+        except MalformedResponseError as exc:
             raise ProviderError(
-                f"{self.base_url} answered without a message (no choices in the response); "
-                f"check that the base URL points at an OpenAI-compatible /v1 API",
+                f"{self.base_url} sent a response that is not a chat completion ({exc}); "
+                f"check that the base URL points at an OpenAI-compatible /v1 API and that "
+                f"the server supports tool calls",
                 kind="bad_response",
                 attempts=attempts,
-            )
-        self._responses += 1
-        calls = [
-            self._tool_call(raw, index)
-            for index, raw in enumerate(getattr(message, "tool_calls", None) or [])
-        ]
-        legacy = getattr(message, "function_call", None)
-        if not calls and legacy is not None:
-            # Older servers still answer with the deprecated single function_call.
-            calls.append(
-                ToolCall(
-                    id=f"call_{self._responses}_0",
-                    name=str(getattr(legacy, "name", "") or ""),
-                    arguments=_as_text(getattr(legacy, "arguments", "")),
-                )
-            )
-        content = getattr(message, "content", None)
-        return Completion(
-            content=content if content is None or isinstance(content, str) else str(content),
-            tool_calls=calls,
-            usage=_usage(getattr(response, "usage", None)),
-            model=str(getattr(response, "model", "") or self.model),
-            finish_reason=getattr(choice, "finish_reason", None),
-        )
-
-    def _tool_call(self, raw: Any, index: int) -> ToolCall:
-        # Some local servers omit ids; the loop needs one to pair the result with the call.
-        call_id = getattr(raw, "id", None) or f"call_{self._responses}_{index}"
-        function = getattr(raw, "function", None)
-        custom = getattr(raw, "custom", None)
-        if function is not None:
-            name = getattr(function, "name", "")
-            arguments = getattr(function, "arguments", "")
-        elif custom is not None:
-            name = getattr(custom, "name", "")
-            arguments = getattr(custom, "input", "")
-        else:
-            name, arguments = "", ""
-        return ToolCall(id=str(call_id), name=str(name or ""), arguments=_as_text(arguments))
-
-
-def _as_text(arguments: Any) -> str:
-    # A few servers send arguments as a JSON object rather than JSON text.
-    if arguments is None:
-        return ""
-    if isinstance(arguments, str):
-        return arguments
-    return json.dumps(arguments, ensure_ascii=False)
-
-
-def _usage(raw: Any) -> Usage:
-    if raw is None:
-        return Usage()
-    prompt = int(getattr(raw, "prompt_tokens", 0) or 0)
-    completion = int(getattr(raw, "completion_tokens", 0) or 0)
-    total = int(getattr(raw, "total_tokens", 0) or 0) or prompt + completion
-    return Usage(prompt_tokens=prompt, completion_tokens=completion, total_tokens=total)
+            ) from None
 
 
 def _truncate(text: str) -> str:
-    text = " ".join(text.split())
+    text = " ".join(safe_text(text).split())
     return text if len(text) <= _MAX_DETAIL else text[: _MAX_DETAIL - 3] + "..."
 
 

@@ -3,14 +3,21 @@
 Input and output are injectable: ``ChatRepl(agent, console=..., session=...)``
 runs under a prompt-toolkit pipe input in tests, and ``run_piped`` reads plain
 lines when standard input is not a terminal, so chats can be scripted.
+
+A turn or command that fails never ends the session. Provider errors and the
+other expected errors (``TiermemError``) are shown in the chat; any other
+exception is a defect, reported as one line on standard error (``errors``)
+while the session goes on. ``KeyboardInterrupt`` and ``SystemExit`` are not
+caught here.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from rich.console import Console
 from rich.markup import escape
@@ -19,6 +26,7 @@ from rich.table import Table
 from agent.errors import ProviderError
 from agent.loop import Agent, TurnResult
 from memory.errors import TiermemError
+from tools.safe_text import safe_text
 
 HELP = """\
 Commands:
@@ -36,10 +44,11 @@ class ChatRepl:
     """One chat session over an ``Agent``."""
 
     def __init__(self, agent: Agent, console: Console | None = None,
-                 agent_name: str = "default") -> None:
+                 agent_name: str = "default", errors: TextIO | None = None) -> None:
         self.agent = agent
         self.console = console or Console()
         self.agent_name = agent_name
+        self.errors = errors
 
     # -- loops ----------------------------------------------------------------------------
     def banner(self) -> None:
@@ -87,15 +96,34 @@ class ChatRepl:
         try:
             result = self.agent.step(text)
         except ProviderError as exc:
-            self.console.print(f"[red]model error:[/red] {escape(str(exc))}")
+            self.console.print(f"[red]model error:[/red] {escape(safe_text(str(exc)))}")
             self.console.print("[dim]your message is saved in recall as unanswered; send it again "
                                "when the model is reachable[/dim]")
             return True
         except TiermemError as exc:
-            self.console.print(f"[red]error:[/red] {escape(str(exc))}")
+            self.console.print(f"[red]error:[/red] {escape(safe_text(str(exc)))}")
             return True
-        self.show_turn(result)
+        except Exception as exc:
+            self.report_defect(exc, "this turn was not completed and its memory changes were "
+                                    "rolled back")
+            return True
+        try:
+            self.show_turn(result)
+        except Exception as exc:
+            self.report_defect(exc, "the turn was saved but could not be shown; /recall finds it")
         return True
+
+    def report_defect(self, exc: Exception, outcome: str) -> None:
+        """One line on standard error for an exception that should not have happened."""
+        detail = " ".join(safe_text(str(exc)).split())[:300]
+        line = (f"tiermem: internal error ({type(exc).__name__}: {detail}); {outcome}. "
+                "The session goes on; please report this.\n")
+        stream = self.errors or sys.stderr
+        try:
+            stream.write(line)
+            stream.flush()
+        except (OSError, ValueError):
+            pass  # a closed or broken stderr must not end the session either
 
     def show_turn(self, result: TurnResult) -> None:
         """Tool calls and memory changes dimmed and compact, then the reply."""
@@ -157,7 +185,9 @@ class ChatRepl:
             else:
                 self.console.print(f"unknown command {escape(name)}; /help lists them")
         except (TiermemError, OSError) as exc:
-            self.console.print(f"[red]error:[/red] {escape(str(exc))}")
+            self.console.print(f"[red]error:[/red] {escape(safe_text(str(exc)))}")
+        except Exception as exc:
+            self.report_defect(exc, f"the command {name} failed")
         return True
 
     def show_core(self) -> None:

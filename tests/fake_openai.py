@@ -61,6 +61,8 @@ class FakeResponse:
     message: dict[str, Any] | None = None
     finish_reason: str = "stop"
     usage: tuple[int, int] | None = None
+    #: Content-Length to announce instead of the body's; more than it sends = a cut-off body.
+    declared_length: int | None = None
 
 
 class FakeOpenAIServer:
@@ -203,6 +205,11 @@ class FakeOpenAIServer:
         """Answer with exactly these bytes (for responses that are not valid completions)."""
         merged = {"Content-Type": "application/json", **(headers or {})}
         self.enqueue(FakeResponse(status=status, body=body, headers=merged), endpoint=endpoint)
+
+    def enqueue_truncated(self, body: bytes, declared_length: int) -> None:
+        """Announce ``declared_length`` bytes, send only ``body`` and close: a cut-off answer."""
+        self.enqueue(FakeResponse(body=body, headers=dict(_JSON_HEADERS),
+                                  declared_length=declared_length))
 
     def enqueue_delay(
         self,
@@ -401,7 +408,10 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_response(response.status)
             for name, value in response.headers.items():
                 self.send_header(name, value)
-            self.send_header("Content-Length", str(len(response.body)))
+            length = response.declared_length
+            if length is None:
+                length = len(response.body)
+            self.send_header("Content-Length", str(length))
             self.send_header("Connection", "close")
             self.end_headers()
             self.wfile.write(response.body)

@@ -1,9 +1,11 @@
 """Run a model's tool call and turn every outcome into text for the model.
 
 The model makes mistakes: it names tools that do not exist, sends broken JSON,
-forgets required fields. None of these raise; each comes back as a
-`ToolResult` whose content starts with ``Error:`` and says what to send
-instead, so the model can correct itself on the next step.
+forgets required fields, nests arrays thousands deep, sends text that is not
+valid Unicode. None of these raise; each comes back as a `ToolResult` whose
+content starts with ``Error:`` and says what to send instead, so the model can
+correct itself on the next step. ``dispatch`` never raises an ``Exception``:
+anything unforeseen becomes an ``Error:`` result of kind ``crashed`` too.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from pydantic import BaseModel, ValidationError
 
 from memory.errors import TiermemError
 from tools.declare import HEARTBEAT_PARAM, Tool, ToolDefinitionError, ToolError
+from tools.safe_text import lone_surrogate_at, safe_text
 
 __all__ = ["MAX_ARGUMENT_BYTES", "ErrorKind", "ToolError", "ToolResult", "Toolbox"]
 
@@ -27,6 +30,9 @@ log = logging.getLogger(__name__)
 
 MAX_ARGUMENT_BYTES = 1_000_000
 DEFAULT_MAX_RESULT_CHARS = 20_000
+#: Deeper arguments are refused before validation: no tool needs them, and walking
+#: them (pydantic, json.dumps, repr) can exhaust Python's recursion limit.
+MAX_ARGUMENT_NESTING = 32
 
 ErrorKind = Literal[
     "unknown_tool", "too_large", "invalid_json", "not_an_object", "invalid_arguments",
@@ -94,15 +100,28 @@ class Toolbox:
         context: Any = None,
     ) -> ToolResult:
         """Validate and run one call. Never raises for the model's mistakes or a tool's failure."""
+        try:
+            return self._dispatch(name, arguments, call_id, context)
+        except Exception as exc:  # the contract above: nothing the model sends may raise
+            log.debug("dispatching %r raised", name, exc_info=True)
+            message = (f"the call to {_shown(name)} could not be processed "
+                       f"({type(exc).__name__}: {_shown(str(exc), 200)}); check its name "
+                       f"and arguments and call it again")
+            return ToolResult(safe_text(str(name)), call_id, f"Error: {message}", False,
+                              error=message, error_kind="crashed", exception=exc)
 
+    def _dispatch(
+        self, name: str, arguments: str | dict[str, Any], call_id: str, context: Any
+    ) -> ToolResult:
         def fail(kind: ErrorKind, message: str, **extra: Any) -> ToolResult:
             # Only text a tool produced can be arbitrarily long; the framework's
             # own messages are bounded and must reach the model whole.
             content = f"Error: {message}"
             if kind in ("tool_error", "crashed"):
                 content = self._truncate(content, tool_=None, args=None)
+            # A name with a lone surrogate is reported (repr escapes it), never stored as is.
             return ToolResult(
-                name, call_id, content, False, error=message, error_kind=kind, **extra
+                safe_text(name), call_id, content, False, error=message, error_kind=kind, **extra
             )
 
         t = self._tools.get(name)
@@ -119,6 +138,9 @@ class Toolbox:
         if isinstance(raw, tuple):
             return fail(*raw)
         heartbeat = t.heartbeat and raw.get(HEARTBEAT_PARAM) is True
+        unusable = _unusable_part(t, raw)
+        if unusable is not None:
+            return fail("invalid_arguments", unusable, heartbeat=heartbeat)
 
         try:
             args = t.validate(raw)
@@ -191,15 +213,56 @@ def _parse_arguments(
         # Some models encode the object twice, sending a JSON string of JSON.
         if isinstance(parsed, str) and parsed.lstrip().startswith("{"):
             parsed = json.loads(parsed)
-    except json.JSONDecodeError as exc:
+    except RecursionError:
         return (
             "invalid_json",
-            f"the arguments of {t.name} are not valid JSON ({exc}); "
+            f"the arguments of {t.name} are nested too deeply to read (the limit is "
+            f"{MAX_ARGUMENT_NESTING} levels); send a flat JSON object like "
+            f"{example_arguments(t)}",
+        )
+    except ValueError as exc:  # JSONDecodeError, and numbers of over 4300 digits
+        return (
+            "invalid_json",
+            f"the arguments of {t.name} are not valid JSON ({_shown(str(exc), 200)}); "
             f"send a JSON object like {example_arguments(t)}",
         )
     if not isinstance(parsed, dict):
         return "not_an_object", _not_object(t, parsed)
     return parsed
+
+
+def _unusable_part(t: Tool, arguments: dict[str, Any]) -> str | None:
+    """Why the arguments cannot be validated safely (too deep, not valid Unicode), or None.
+
+    Walks the value with an explicit stack, so the check itself cannot recurse too deeply.
+    """
+    stack: list[tuple[Any, str, int]] = [(arguments, "", 1)]
+    while stack:
+        value, path, depth = stack.pop()
+        if depth > MAX_ARGUMENT_NESTING:
+            return (f"the arguments of {t.name} are nested more than {MAX_ARGUMENT_NESTING} "
+                    f"levels deep (at {path or 'the top'}); send a flat JSON object like "
+                    f"{example_arguments(t)}")
+        if isinstance(value, dict):
+            for key, item in value.items():
+                key_text = key if isinstance(key, str) else str(key)
+                at = lone_surrogate_at(key_text)
+                if at is not None:
+                    return _not_unicode(t, f"the name of a field under {path or 'the top'}", at)
+                stack.append((item, f"{path}.{key_text}".lstrip("."), depth + 1))
+        elif isinstance(value, list | tuple):
+            stack.extend((item, f"{path}[{i}]", depth + 1) for i, item in enumerate(value))
+        elif isinstance(value, str):
+            at = lone_surrogate_at(value)
+            if at is not None:
+                return _not_unicode(t, repr(path or "the arguments"), at)
+    return None
+
+
+def _not_unicode(t: Tool, where: str, at: int) -> str:
+    return (f"the arguments of {t.name} hold text that is not valid Unicode: {where} has a lone "
+            f"surrogate (an unpaired \\ud800-\\udfff escape) at character {at}; send the text "
+            f"as plain UTF-8, or leave that character out")
 
 
 def _not_object(t: Tool, value: Any) -> str:
@@ -286,6 +349,10 @@ def _describe(schema: dict[str, Any]) -> str:
 def _shown(value: Any, limit: int = 80) -> str:
     try:
         text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        text = repr(value)
+    except (TypeError, ValueError, RecursionError):
+        try:
+            text = repr(value)
+        except (ValueError, RecursionError):  # repr of an int of over 4300 digits
+            text = f"a {type(value).__name__} too large to show"
+    text = safe_text(text)
     return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -1,0 +1,163 @@
+"""Reading a chat-completions response body into a ``Completion``, trusting none of it.
+
+Servers that call themselves OpenAI-compatible answer in more shapes than the
+API documents, and a broken proxy or server can answer with anything at all.
+The body is read as plain JSON and checked field by field:
+
+- accepted: ``tool_calls`` items of type ``function`` or ``custom``, the
+  deprecated single ``function_call``, arguments sent as a JSON object rather
+  than JSON text, content sent as a list of text parts, missing call ids;
+- ``usage`` is bookkeeping: a count that is missing, negative, not a number or
+  not finite counts as 0 rather than failing a turn whose answer is fine;
+- anything else that is not the documented shape (a body that is not an
+  object, ``choices`` that is not a non-empty list, a choice without a
+  ``message`` object, ``tool_calls`` that is not a list of objects, a call
+  without a name) raises ``MalformedResponseError`` naming the field, which the
+  client reports as a ``ProviderError`` of kind ``bad_response``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from typing import Any
+
+from agent.llm import Completion, ToolCall, Usage
+from tools.safe_text import safe_text
+
+_MAX_SHOWN = 120
+
+
+class MalformedResponseError(ValueError):
+    """The body is not a chat completion; the message names the field that is wrong."""
+
+
+def parse_completion(body: Any, *, model: str, call_id: Callable[[int], str]) -> Completion:
+    """The ``Completion`` in a decoded response body.
+
+    ``model`` stands in when the body names none; ``call_id(index)`` makes an
+    id for a tool call that has none (the loop pairs each result with its call).
+    """
+    try:
+        return _parse(body, model, call_id)
+    except RecursionError:
+        raise MalformedResponseError("a field is nested too deeply to read") from None
+
+
+def _parse(body: Any, model: str, call_id: Callable[[int], str]) -> Completion:
+    if not isinstance(body, dict):
+        raise MalformedResponseError(f"the body is {_kind(body)}, not a JSON object")
+    choices = body.get("choices")
+    if choices is None or choices == []:
+        error = body.get("error")
+        if error is not None:
+            detail = error.get("message", error) if isinstance(error, dict) else error
+            raise MalformedResponseError(f"it answered with an error: {_clip(detail)}")
+        raise MalformedResponseError("it has no choices")
+    if not isinstance(choices, list):
+        raise MalformedResponseError(f"'choices' is {_kind(choices)}, not a list")
+    choice = choices[0]
+    if not isinstance(choice, dict):
+        raise MalformedResponseError(f"choices[0] is {_kind(choice)}, not an object")
+    message = choice.get("message")
+    if not isinstance(message, dict):
+        missing = message is None
+        raise MalformedResponseError(
+            "choices[0] has no 'message'" if missing
+            else f"choices[0].message is {_kind(message)}, not an object")
+
+    raw_calls = message.get("tool_calls")
+    if raw_calls is None:
+        raw_calls = []
+    if not isinstance(raw_calls, list):
+        raise MalformedResponseError(f"'tool_calls' is {_kind(raw_calls)}, not a list")
+    calls = [_tool_call(raw, index, call_id) for index, raw in enumerate(raw_calls)]
+    legacy = message.get("function_call")
+    if not calls and legacy is not None:
+        # Older servers still answer with the deprecated single function_call.
+        calls.append(_function(legacy, "function_call", call_id(0)))
+
+    finish_reason = choice.get("finish_reason")
+    named = body.get("model")
+    return Completion(
+        content=_content(message.get("content")),
+        tool_calls=calls,
+        usage=_usage(body.get("usage")),
+        model=named if isinstance(named, str) and named else model,
+        finish_reason=finish_reason if isinstance(finish_reason, str) else None,
+    )
+
+
+def _tool_call(raw: Any, index: int, call_id: Callable[[int], str]) -> ToolCall:
+    where = f"tool_calls[{index}]"
+    if not isinstance(raw, dict):
+        raise MalformedResponseError(f"{where} is {_kind(raw)}, not an object")
+    given = raw.get("id")
+    identifier = str(given) if isinstance(given, str | int) and given != "" else call_id(index)
+    if raw.get("function") is None and isinstance(raw.get("custom"), dict):
+        custom = raw["custom"]
+        return _function({"name": custom.get("name"), "arguments": custom.get("input")},
+                         f"{where}.custom", identifier)
+    return _function(raw.get("function"), f"{where}.function", identifier)
+
+
+def _function(raw: Any, where: str, identifier: str) -> ToolCall:
+    if not isinstance(raw, dict):
+        raise MalformedResponseError(
+            f"{where} is missing" if raw is None else f"{where} is {_kind(raw)}, not an object")
+    name = raw.get("name")
+    if not isinstance(name, str):
+        raise MalformedResponseError(f"{where}.name is {_kind(name)}, not a string")
+    return ToolCall(id=identifier, name=name, arguments=_arguments(raw.get("arguments")))
+
+
+def _arguments(value: Any) -> str:
+    # Dispatch reads the text and explains any problem to the model; only its type
+    # is settled here. A few servers send a JSON object rather than JSON text.
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _content(value: Any) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        # Content parts: [{"type": "text", "text": "..."}, ...]; other kinds carry no text.
+        texts = [part["text"] for part in value
+                 if isinstance(part, dict) and isinstance(part.get("text"), str)]
+        return "".join(texts) if texts else None
+    raise MalformedResponseError(f"the message content is {_kind(value)}, not text")
+
+
+def _usage(raw: Any) -> Usage:
+    if not isinstance(raw, dict):
+        return Usage()
+    prompt = _count(raw.get("prompt_tokens"))
+    completion = _count(raw.get("completion_tokens"))
+    total = _count(raw.get("total_tokens")) or prompt + completion
+    return Usage(prompt_tokens=prompt, completion_tokens=completion, total_tokens=total)
+
+
+def _count(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return 0
+    if isinstance(value, float) and not math.isfinite(value):
+        return 0
+    return max(0, int(value))
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}.get(
+        type(value), "a number" if isinstance(value, int | float) else type(value).__name__)
+
+
+def _clip(value: Any) -> str:
+    text = safe_text(value if isinstance(value, str) else repr(value))
+    text = " ".join(text.split())
+    return text if len(text) <= _MAX_SHOWN else text[: _MAX_SHOWN - 3] + "..."

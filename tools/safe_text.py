@@ -1,0 +1,30 @@
+"""Text that can always be stored and sent: no lone surrogates, no NUL characters.
+
+SQLite stores text as UTF-8 and requests to a model are UTF-8 JSON. A lone
+surrogate (half of a UTF-16 pair, which JSON's ``\\ud800`` escape produces)
+cannot be encoded as either, so one such character in a tool result or a reply
+would fail the whole turn; NUL is refused by the store's input checks. Text
+that tiermem generates or relays passes through ``safe_text`` first.
+"""
+
+from __future__ import annotations
+
+import re
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+REPLACEMENT = "\ufffd"
+
+
+def safe_text(text: str) -> str:
+    """``text`` with every lone surrogate replaced by U+FFFD and NUL characters dropped."""
+    if text.isascii():
+        return text.replace("\x00", "") if "\x00" in text else text
+    return _SURROGATE.sub(REPLACEMENT, text.replace("\x00", ""))
+
+
+def lone_surrogate_at(text: str) -> int | None:
+    """The index of the first lone surrogate in ``text``, or None when it encodes as UTF-8."""
+    if text.isascii():
+        return None
+    found = _SURROGATE.search(text)
+    return None if found is None else found.start()
