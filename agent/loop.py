@@ -11,13 +11,14 @@ from typing import Any
 from agent.context import ContextOverflowError, ContextWindow, extractive_summary
 from agent.llm import Completion, LLMClient, ToolCall, Usage
 from agent.offline import OfflinePolicy
+from agent.trimming import shown_call_tokens, trimmed_for_context
 from memory import HierarchicalMemory
 from memory.recall import NewMessage
 from memory.tokenizer import TokenCounter
-from memory.validation import clean_text
+from memory.validation import MAX_TEXT_CHARS, clean_text
 from tools.dispatch import MAX_ARGUMENT_BYTES, Toolbox, ToolResult
 from tools.memory_tools import ToolContext, memory_toolbox
-from tools.safe_text import safe_text
+from tools.safe_text import clipped, safe_text
 
 DEFAULT_MAX_STEPS = 10
 MAX_MALFORMED_STEPS = 3
@@ -72,7 +73,7 @@ class Agent:
         ids = [int(i) for i in state.get("message_ids", [])]
         rows = self.memory.recall.rows(ids)
         self.context.message_ids = [r["id"] for r in rows]
-        self.context.messages = [_as_chat(r) for r in rows]
+        self.context.messages = [self._shown(_as_chat(r)) for r in rows]
         self.context.summary = state.get("summary", "")
         self.context.pressure_alerted = bool(state.get("pressure_alerted", False))
 
@@ -139,7 +140,7 @@ class Agent:
                         f"after summarising, the context needs {tokens} tokens but "
                         f"{self.context.describe_limit()}; use a model with a larger window, "
                         "lower --core-limit or TIERMEM_MAX_TOKENS, or send a shorter message")
-            completion = _storable_calls(self.llm.complete(messages, tools))
+            completion = _storable(self.llm.complete(messages, tools))
             result.usage = result.usage + completion.usage
             if not completion.tool_calls:
                 result.reply = (completion.content or "").strip() or None
@@ -173,7 +174,8 @@ class Agent:
                              "(the step cap); memory changes so far are kept")
         if ctx.replies:
             # A plain-content reply that follows sent messages is part of the answer too.
-            result.reply = "\n\n".join([*ctx.replies, *([result.reply] if result.reply else [])])
+            result.reply = safe_text(
+                "\n\n".join([*ctx.replies, *([result.reply] if result.reply else [])]))
         if not result.reply and not result.notice:
             result.notice = "the model ended its turn without a reply" + (
                 f" (after {ended_by}, called without request_heartbeat)" if ended_by else "")
@@ -199,16 +201,26 @@ class Agent:
         # Replies sent through send_message live in tool-call arguments; recall
         # stores their text as the content so conversation_search finds them.
         # Blank text (a model's "\n" beside its tool calls) is stored as empty.
-        content = recall_text or message.get("content") or ""
+        # Text is made storable here too, whatever produced it: a failed insert
+        # would roll the whole turn back.
+        content = clipped(safe_text(recall_text or message.get("content") or ""),
+                          MAX_TEXT_CHARS, "message")
+        if recall_text is None and message.get("content") and content != message["content"]:
+            message = {**message, "content": content}  # the window shows what recall keeps
         message_id = self.memory.recall.append_many([NewMessage(
             role=message["role"], content=content if content.strip() else "", turn=turn,
             tool_calls=message.get("tool_calls"), tool_call_id=message.get("tool_call_id"),
-            tool_name=tool_name)])[0]
+            tool_name=None if tool_name is None else safe_text(tool_name))])[0]
         self._remember(turn, message, message_id)
 
     def _remember(self, turn: int, message: dict[str, Any], message_id: int) -> None:
-        self.context.messages.append(message)
+        self.context.messages.append(self._shown(message))
         self.context.message_ids.append(message_id)
+
+    def _shown(self, message: dict[str, Any]) -> dict[str, Any]:
+        """The message as the window shows it: long tool-call arguments trimmed."""
+        return trimmed_for_context(message, shown_call_tokens(self.context.budget),
+                                   self.context.counter)
 
     def llm_summary(self, previous: str, messages: list[dict[str, Any]]) -> str:
         """A recursive summary written by the model (falls back to extractive if empty)."""
@@ -224,13 +236,19 @@ class Agent:
         return (completion.content or "").strip() or extractive_summary(previous, messages)
 
 
-def _storable_calls(completion: Completion) -> Completion:
-    """The completion with tool-call ids, names and arguments that can be stored and sent.
+def _storable(completion: Completion) -> Completion:
+    """The completion as text that can be stored and sent, so one bad character never
+    costs the turn.
 
-    A lone surrogate (or NUL) in a call's name would otherwise fail the insert
-    into recall and lose the turn; the name is reported back as unknown instead.
+    Lone surrogates become U+FFFD and NUL characters are dropped, in the content
+    and in tool-call ids, names and arguments (an odd name is then reported back
+    as unknown). Content over recall's limit for one message is cut, with a
+    marker, rather than refused.
     """
-    return dataclasses.replace(completion, tool_calls=[
+    content = completion.content
+    if content is not None:
+        content = clipped(safe_text(content), MAX_TEXT_CHARS, "reply")
+    return dataclasses.replace(completion, content=content, tool_calls=[
         ToolCall(safe_text(c.id), safe_text(c.name), safe_text(c.arguments))
         for c in completion.tool_calls
     ])

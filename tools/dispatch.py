@@ -116,10 +116,12 @@ class Toolbox:
         def fail(kind: ErrorKind, message: str, **extra: Any) -> ToolResult:
             # Only text a tool produced can be arbitrarily long; the framework's
             # own messages are bounded and must reach the model whole.
+            # A tool's message may quote anything, a lone surrogate included; what goes
+            # back to the model must be storable and sendable (tools/safe_text.py).
+            message = safe_text(message)
             content = f"Error: {message}"
             if kind in ("tool_error", "crashed"):
                 content = self._truncate(content, tool_=None, args=None)
-            # A name with a lone surrogate is reported (repr escapes it), never stored as is.
             return ToolResult(
                 safe_text(name), call_id, content, False, error=message, error_kind=kind, **extra
             )
@@ -157,7 +159,7 @@ class Toolbox:
             message = f"{name} failed: {type(exc).__name__}: {exc}"
             return fail("crashed", message, heartbeat=heartbeat, exception=exc)
 
-        content = self._truncate(render(value), tool_=t, args=args)
+        content = self._truncate(safe_text(render(value)), tool_=t, args=args)
         return ToolResult(name, call_id, content, True, heartbeat=heartbeat, value=value)
 
     def _truncate(self, content: str, *, tool_: Tool | None, args: dict[str, Any] | None) -> str:

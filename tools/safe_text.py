@@ -28,3 +28,12 @@ def lone_surrogate_at(text: str) -> int | None:
         return None
     found = _SURROGATE.search(text)
     return None if found is None else found.start()
+
+
+def clipped(text: str, limit: int, what: str = "text") -> str:
+    """``text`` cut to at most ``limit`` characters, ending with a marker that says so."""
+    if len(text) <= limit:
+        return text
+    marker = (f"\n[truncated: the {what} was {len(text):,} characters, over the {limit:,} "
+              f"that can be stored; the rest was dropped]")
+    return text[: max(0, limit - len(marker))] + marker

@@ -1,0 +1,86 @@
+"""What the model is shown of its own long tool calls: trimmed to fit, stored in full.
+
+A legal call can carry tens of thousands of characters: a document filed with
+``archival_memory_insert``, a long ``send_message``. Recall stores the call in
+full; the context window gets a copy whose long strings are cut to a share of
+the prompt budget, each with a marker saying how much was left out. Otherwise
+one such call fills a small window, and since the current turn can never be
+summarised away, the turn would end with ``ContextOverflowError``. The model
+wrote that text itself; the start of it is enough to carry on.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from memory.tokenizer import TokenCounter, get_encoding
+from tools.dispatch import MAX_ARGUMENT_NESTING
+
+MIN_SHOWN_TOKENS = 64
+#: One assistant message's arguments may take this fraction of the prompt budget.
+SHOWN_SHARE = 1 / 8
+
+
+def shown_call_tokens(budget: int) -> int:
+    """How many tokens of a call's arguments the model is shown, for a prompt budget."""
+    return max(MIN_SHOWN_TOKENS, int(budget * SHOWN_SHARE))
+
+
+def trimmed_for_context(message: dict[str, Any], limit: int,
+                        counter: TokenCounter) -> dict[str, Any]:
+    """``message`` with each call's arguments (and text beside them) cut to ``limit`` tokens.
+
+    Messages without tool calls, and calls already within the limit, are returned
+    unchanged (the same objects), so the trimmed copy differs only where it must.
+    """
+    calls = message.get("tool_calls")
+    if not calls:
+        return message
+    shown_calls = [_trimmed_call(call, limit, counter) for call in calls]
+    content = message.get("content")
+    shown_content = (_head(content, limit, counter)
+                     if isinstance(content, str) and counter.count(content) > limit else content)
+    if shown_content is content and all(a is b for a, b in zip(shown_calls, calls, strict=True)):
+        return message
+    return {**message, "content": shown_content, "tool_calls": shown_calls}
+
+
+def _trimmed_call(call: dict[str, Any], limit: int, counter: TokenCounter) -> dict[str, Any]:
+    function = call.get("function")
+    arguments = function.get("arguments") if isinstance(function, dict) else None
+    if not isinstance(function, dict) or not isinstance(arguments, str):
+        return call
+    if counter.count(arguments) <= limit:
+        return call
+    try:
+        parsed = json.loads(arguments)
+    except (ValueError, RecursionError):
+        shown = _head(arguments, limit, counter)  # dispatch has told the model it was unreadable
+    else:
+        shown = json.dumps(_trimmed_strings(parsed, max(1, limit // 2), counter, 0),
+                           ensure_ascii=False)
+        if counter.count(shown) > limit:  # many medium strings rather than one long one
+            shown = json.dumps({"omitted": f"{len(arguments):,} characters of arguments, too "
+                                           "long to show here; the full call is in recall"})
+    return {**call, "function": {**function, "arguments": shown}}
+
+
+def _trimmed_strings(value: Any, cap: int, counter: TokenCounter, depth: int) -> Any:
+    if isinstance(value, str):
+        return _head(value, cap, counter) if counter.count(value) > cap else value
+    if depth >= MAX_ARGUMENT_NESTING:  # dispatch refused it; no need to look deeper
+        return value
+    if isinstance(value, dict):
+        return {key: _trimmed_strings(item, cap, counter, depth + 1)
+                for key, item in value.items()}
+    if isinstance(value, list):
+        return [_trimmed_strings(item, cap, counter, depth + 1) for item in value]
+    return value
+
+
+def _head(text: str, tokens: int, counter: TokenCounter) -> str:
+    encoding = get_encoding(counter.encoding)
+    head = encoding.decode(encoding.encode(text, disallowed_special=())[:tokens])
+    return (f"{head}… [trimmed for the context window: {len(text) - len(head):,} of "
+            f"{len(text):,} characters not shown; the full text is stored in recall]")
