@@ -15,6 +15,8 @@ from typing import Any, cast
 
 import pytest
 from fake_openai import FakeOpenAIServer
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from rich.console import Console
 
 from agent.errors import ProviderError
@@ -22,10 +24,11 @@ from agent.llm import Usage
 from agent.loop import Agent
 from agent.openai_client import OpenAIClient
 from agent.repl import ChatRepl
+from agent.response import MalformedResponseError, parse_completion
 from agent.scripted import ScriptedModel, call, raw_call, reply
 from memory import HashingEmbedder, HierarchicalMemory
 from tools.dispatch import MAX_ARGUMENT_NESTING
-from tools.memory_tools import memory_toolbox
+from tools.memory_tools import ToolContext, memory_toolbox
 
 
 @pytest.fixture
@@ -77,6 +80,30 @@ def test_anything_unforeseen_in_dispatch_is_a_crashed_error() -> None:
     assert not result.ok and result.error_kind == "crashed"
     assert result.content.startswith("Error: the call to [\"not\", \"a\", \"name\"] could not be "
                                      "processed (TypeError")
+
+
+# Text with a lone surrogate now and then: json.dumps escapes it, json.loads brings it back.
+TEXT = st.one_of(st.text(), st.builds(lambda a, b: f"{a}\ud83d{b}", st.text(max_size=6),
+                                      st.text(max_size=6)))
+JSON_LEAF = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), TEXT)
+JSON_VALUE = st.recursive(JSON_LEAF, lambda inner: st.one_of(
+    st.lists(inner, max_size=3), st.dictionaries(TEXT, inner, max_size=4)), max_leaves=12)
+FIELDS = st.sampled_from(["content", "query", "page", "tags", "message", "old_content",
+                          "durability", "request_heartbeat", "start_date", "roles"])
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@given(name=st.sampled_from([*memory_toolbox().names, "", "x\ud800", "send_message\x00"]),
+       arguments=st.one_of(TEXT, JSON_VALUE.map(json.dumps),
+                           st.dictionaries(FIELDS, JSON_VALUE, max_size=4).map(json.dumps)))
+def test_dispatch_never_raises_and_its_text_is_storable(name: str, arguments: str) -> None:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        context = ToolContext(memory=memory, turn=1)
+        result = memory_toolbox().dispatch(name, arguments, call_id="c", context=context)
+    result.content.encode("utf-8")  # storable: no lone surrogate
+    result.name.encode("utf-8")
+    assert "\x00" not in result.content
+    assert result.ok or result.content.startswith("Error: ")
 
 
 # --- lone surrogates through the loop -----------------------------------------------------
@@ -206,6 +233,34 @@ def test_documented_variants_still_parse(server: FakeOpenAIServer) -> None:
         ("call_2_0", "send_message", '{"message": "hi"}')]
     assert [(c.id, c.name, c.arguments) for c in client.complete(messages, []).tool_calls] == [
         ("call_3_0", "archival_memory_search", '{"query": "tea"}'), ("c2", "send_message", "{}")]
+
+
+CALL_SHAPE = st.one_of(JSON_VALUE, st.fixed_dictionaries({}, optional={
+    "id": JSON_VALUE, "type": JSON_VALUE, "custom": JSON_VALUE,
+    "function": st.one_of(JSON_VALUE, st.fixed_dictionaries(
+        {}, optional={"name": JSON_VALUE, "arguments": JSON_VALUE}))}))
+MESSAGE_SHAPE = st.fixed_dictionaries({}, optional={
+    "content": JSON_VALUE, "function_call": JSON_VALUE,
+    "tool_calls": st.one_of(JSON_VALUE, st.lists(CALL_SHAPE, max_size=3))})
+BODY_SHAPE = st.one_of(JSON_VALUE, st.fixed_dictionaries(
+    {"choices": st.one_of(JSON_VALUE, st.lists(st.fixed_dictionaries(
+        {"message": st.one_of(MESSAGE_SHAPE, JSON_VALUE)},
+        optional={"finish_reason": JSON_VALUE}), max_size=2))},
+    optional={"usage": JSON_VALUE, "model": JSON_VALUE, "error": JSON_VALUE}))
+
+
+@settings(max_examples=500, deadline=None)
+@given(BODY_SHAPE)
+def test_any_json_body_is_a_completion_or_malformed(body: Any) -> None:
+    try:
+        completion = parse_completion(body, model="m", call_id=lambda index: f"c{index}")
+    except MalformedResponseError:
+        return
+    assert completion.content is None or isinstance(completion.content, str)
+    assert all(isinstance(c.id, str) and c.id and isinstance(c.name, str)
+               and isinstance(c.arguments, str) for c in completion.tool_calls)
+    usage = completion.usage
+    assert min(usage.prompt_tokens, usage.completion_tokens, usage.total_tokens) >= 0
 
 
 # --- provider chaos: each class ends as a ProviderError or an Error: tool message ---------
