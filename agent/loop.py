@@ -233,7 +233,8 @@ class Agent:
                                         f"{transcript}"},
         ]
         completion: Completion = self.llm.complete(prompt, [])
-        return (completion.content or "").strip() or extractive_summary(previous, messages)
+        summary = safe_text(completion.content or "").strip()
+        return summary or extractive_summary(previous, messages)
 
 
 def _storable(completion: Completion) -> Completion:

@@ -181,3 +181,14 @@ def test_text_beside_long_calls_is_trimmed_in_the_window_only(memory: Hierarchic
     assert rows(memory)[1]["content"] == musing
     shown = next(m for m in model.calls[1].messages if m.get("tool_calls"))
     assert shown["content"].endswith("characters not shown; the full text is stored in recall]")
+
+
+def test_a_summary_written_by_the_model_is_kept_cleaned(memory: HierarchicalMemory) -> None:
+    script = [reply("Noted. " + words(400)), reply("Sum\x00mary of \ud800 tea."),
+              reply("Yes, tea.")]
+    with ScriptedModel(script, context_window=2600) as model:
+        agent = Agent(memory, model)  # a scripted model summarises with its own words
+        agent.step("I like tea. " + words(300))
+        assert agent.step("Do I like tea?").compacted
+    assert agent.context.summary == "Summary of \ufffd tea."
+    assert "<summary>\nSummary of \ufffd tea.\n</summary>" in model.calls[2].messages[0]["content"]

@@ -114,12 +114,12 @@ class Toolbox:
         self, name: str, arguments: str | dict[str, Any], call_id: str, context: Any
     ) -> ToolResult:
         def fail(kind: ErrorKind, message: str, **extra: Any) -> ToolResult:
-            # Only text a tool produced can be arbitrarily long; the framework's
-            # own messages are bounded and must reach the model whole.
             # A tool's message may quote anything, a lone surrogate included; what goes
             # back to the model must be storable and sendable (tools/safe_text.py).
             message = safe_text(message)
             content = f"Error: {message}"
+            # Only text a tool produced can be arbitrarily long; the framework's
+            # own messages are bounded and must reach the model whole.
             if kind in ("tool_error", "crashed"):
                 content = self._truncate(content, tool_=None, args=None)
             return ToolResult(
@@ -243,21 +243,22 @@ def _unusable_part(t: Tool, arguments: dict[str, Any]) -> str | None:
         value, path, depth = stack.pop()
         if depth > MAX_ARGUMENT_NESTING:
             return (f"the arguments of {t.name} are nested more than {MAX_ARGUMENT_NESTING} "
-                    f"levels deep (at {path or 'the top'}); send a flat JSON object like "
+                    f"levels deep (at {path[:80] or 'the top'}); send a flat JSON object like "
                     f"{example_arguments(t)}")
         if isinstance(value, dict):
             for key, item in value.items():
                 key_text = key if isinstance(key, str) else str(key)
                 at = lone_surrogate_at(key_text)
                 if at is not None:
-                    return _not_unicode(t, f"the name of a field under {path or 'the top'}", at)
+                    return _not_unicode(t, f"the name of a field under {path[:80] or 'the top'}",
+                                        at)
                 stack.append((item, f"{path}.{key_text}".lstrip("."), depth + 1))
         elif isinstance(value, list | tuple):
             stack.extend((item, f"{path}[{i}]", depth + 1) for i, item in enumerate(value))
         elif isinstance(value, str):
             at = lone_surrogate_at(value)
             if at is not None:
-                return _not_unicode(t, repr(path or "the arguments"), at)
+                return _not_unicode(t, repr(path[:80] or "the arguments"), at)
     return None
 
 
