@@ -1,0 +1,176 @@
+"""The writers that the SIGKILL loops kill, run in a forked child (bench/fault_os.py).
+
+Each writer reports ``READY`` once its memory is open, then ``KIND MARKER``
+after every operation returned, that is, after its transaction committed.
+Every text it writes carries ``[MARKER]``, so the parent can look each
+operation up after the kill.
+
+A writer dies in one of two ways, both fixed by the seed and blind to machine
+load: the parent kills it after reading N reports, or a ``Tripwire`` kills it
+from inside, just before its K-th step. Steps are SQL statements (COMMIT
+included), FAISS index writes and file renames, so K lands anywhere in an
+operation: mid-transaction, before COMMIT, between an index file and its
+sidecar.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import random
+import signal
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import faiss
+
+from agent.loop import Agent
+from agent.scripted import ScriptedModel, call, calls
+from bench.fault_audit import stored_embedder
+from bench.workload import durable_sentence, short_lived_sentence
+from memory import HashingEmbedder, HierarchicalMemory
+
+Report = Callable[[str], None]
+CORE_LIMIT = 120
+DIM = 64
+UNIT_FACTS = 6
+UNIT_PASSAGES = 3
+#: Share of operations after which a writer closes and reopens (kills then land in saves).
+REOPEN_SHARE = 0.05
+
+
+class Tripwire:
+    """Counts this process's steps and SIGKILLs it just before step ``at``."""
+
+    def __init__(self, at: int) -> None:
+        self.at = at
+        self.steps = 0
+
+    def step(self) -> None:
+        self.steps += 1
+        if self.steps == self.at:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    def counting(self, function: Callable[..., Any]) -> Callable[..., Any]:
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            self.step()
+            return function(*args, **kwargs)
+        return counted
+
+    def arm(self) -> None:
+        """Count every statement, index write and rename from now on (in this process only)."""
+        connect = sqlite3.connect
+        sqlite3.connect = lambda *a, **k: _CountedConnection(connect(*a, **k), self)  # type: ignore[assignment]
+        os.replace = self.counting(os.replace)
+        faiss.write_index = self.counting(faiss.write_index)
+
+
+class _CountedConnection:
+    """A sqlite3 connection whose statements are tripwire steps."""
+
+    def __init__(self, conn: sqlite3.Connection, wire: Tripwire) -> None:
+        object.__setattr__(self, "_conn", conn)
+        object.__setattr__(self, "execute", wire.counting(conn.execute))
+        object.__setattr__(self, "executemany", wire.counting(conn.executemany))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._conn, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(self._conn, name, value)
+
+
+def open_memory(home: Path, embedder: HashingEmbedder | None = None) -> HierarchicalMemory:
+    return HierarchicalMemory(home, core_limit=CORE_LIMIT,
+                              embedder=embedder or HashingEmbedder(DIM))
+
+
+# -- agent turns ---------------------------------------------------------------------------
+def _agent(home: Path, model: ScriptedModel) -> Agent:
+    return Agent(open_memory(home), model)
+
+
+def turns(home: Path, trial: int, rng: random.Random, report: Report) -> None:
+    """Agent turns: each files a core fact and a passage, then replies; one transaction."""
+    model = ScriptedModel(context_window=16_384)
+    agent = _agent(home, model)
+    report("READY")
+    for i in itertools.count():
+        marker = f"k{trial}o{i}"
+        model.add(
+            calls(("core_memory_append", {"content": f"Kill fact [{marker}] "
+                                          f"{short_lived_sentence(rng)}",
+                                          "durability": rng.choice(("durable", "short-lived"))}),
+                  ("archival_memory_insert", {"content": f"Kill note [{marker}] "
+                                              f"{durable_sentence(rng)}", "tags": ["kill"]})),
+            call("send_message", message=f"Reply [{marker}] noted."))
+        agent.step(f"Turn [{marker}]: please remember this.")
+        report(f"turn {marker}")
+        if rng.random() < REOPEN_SHARE:
+            agent.memory.close()
+            agent = _agent(home, model)
+
+
+# -- batches of writes, interactions and erasures ------------------------------------------
+def batches(home: Path, trial: int, rng: random.Random, report: Report) -> None:
+    """Single writes, multi-write units, interactions and erasures of earlier interactions."""
+    memory = open_memory(home)
+    talks: list[str] = []
+    report("READY")
+    for i in itertools.count():
+        marker = f"b{trial}o{i}"
+        kind = rng.choice(("fact", "passage", "talk", "unit", "unit", "erase"))
+        if kind == "erase" and not talks:
+            kind = "talk"
+        if kind == "fact":
+            memory.add_fact(f"Batch fact [{marker}] {short_lived_sentence(rng)}",
+                            rng.choice(("durable", "short-lived")))
+        elif kind == "passage":
+            memory.archival_insert(f"Batch passage [{marker}] {durable_sentence(rng)}")
+        elif kind == "talk":
+            memory.process_interaction(f"Talk [{marker}]: the production region for "
+                                       f"{marker} is eu-west-1.", f"Noted [{marker}].")
+            talks.append(marker)
+        elif kind == "unit":
+            with memory.interaction():
+                for j in range(UNIT_FACTS):
+                    memory.add_fact(f"Unit fact [{marker}] item {j}",
+                                    rng.choice(("durable", "short-lived")))
+                    if j < UNIT_PASSAGES:
+                        memory.archival_insert(f"Unit passage [{marker}] part {j}")
+        else:
+            marker = talks.pop(rng.randrange(len(talks)))
+            ids = [r[0] for r in memory.store.execute(
+                "SELECT id FROM messages WHERE instr(content, ?) > 0", (f"[{marker}]",))]
+            memory.recall.erase(ids, f"erase [{marker}]")
+        report(f"{kind} {marker}")
+        if rng.random() < REOPEN_SHARE:
+            memory.close()
+            memory = open_memory(home)
+
+
+# -- reindex -------------------------------------------------------------------------------
+def reindexes(home: Path, trial: int, rng: random.Random, report: Report) -> None:
+    """Re-embed the whole home again and again, alternating two embedders."""
+    dim = stored_embedder(home).dim
+    report("READY")
+    for i in itertools.count():
+        dim = 96 if dim == DIM else DIM
+        memory = HierarchicalMemory.reindex(home, HashingEmbedder(dim), core_limit=CORE_LIMIT)
+        marker = f"x{trial}o{i}"
+        memory.archival_insert(f"Reindex passage [{marker}] {durable_sentence(rng)}")
+        report(f"passage {marker}")
+        memory.close()
+        report(f"reindex {dim}")
+
+
+# -- snapshot restore ----------------------------------------------------------------------
+def restores(snapshot: dict[str, Any], root: Path, trial: int, report: Report) -> None:
+    """Restore one snapshot into fresh directories, one after another."""
+    report("READY")
+    for i in itertools.count():
+        target = root / f"r{trial}o{i}"
+        HierarchicalMemory.restore(snapshot, target, embedder=HashingEmbedder(DIM)).close()
+        report(f"restore {target.name}")
