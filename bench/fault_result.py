@@ -81,8 +81,11 @@ class FaultResult:
         self.note("diverged", text)
 
     def diverge_all(self, problems: list[str], where: str) -> None:
-        for problem in problems:
-            self.diverge(f"{where}: {problem}")
+        """Count every problem; note the first few, so one bad trial cannot fill the notes."""
+        for index, problem in enumerate(problems):
+            self.diverged += 1
+            if index < 2:
+                self.note("diverged", f"{where}: {problem}")
 
     def first_problem(self) -> str:
         for kind in ("crash", "lost", "diverged"):

@@ -136,8 +136,13 @@ def mutations(snapshot: dict[str, Any]) -> Any:
 
 # -- one restore, in a child ------------------------------------------------------------------
 def restore_problems(memory: HierarchicalMemory) -> list[str]:
-    """What no memory built through the API can look like."""
-    problems = audit(memory)
+    """What no memory built through the API can look like (the most telling first)."""
+    problems: list[str] = []
+    for table, column in (("facts", "text"), ("passages", "text"), ("messages", "content")):
+        rows = memory.store.execute(
+            f"SELECT count(*) FROM {table} WHERE instr({column}, ?) > 0", (INJECTED,))
+        if found := rows.fetchone()[0]:
+            problems.append(f"{found} {table} rows hold text built by SQL from the snapshot")
     for fact_id, text, tokens in memory.store.execute("SELECT id, text, tokens FROM facts"):
         try:
             clean_text(text, "fact")
@@ -147,16 +152,11 @@ def restore_problems(memory: HierarchicalMemory) -> list[str]:
         if tokens != memory.tokenizer.count(text):
             problems.append(f"fact #{fact_id} claims {tokens} tokens, its text has "
                             f"{memory.tokenizer.count(text)}")
-    for table, column in (("facts", "text"), ("passages", "text"), ("messages", "content")):
-        rows = memory.store.execute(
-            f"SELECT count(*) FROM {table} WHERE instr({column}, ?) > 0", (INJECTED,))
-        if found := rows.fetchone()[0]:
-            problems.append(f"{found} {table} rows hold text built by SQL from the snapshot")
     if not (math.isfinite(memory.tau) and memory.tau > 0):
         problems.append(f"the decay constant tau is {memory.tau}")
     if memory.embedder.dim > MAX_EMBEDDER_DIM:
         problems.append(f"restored with an embedding dimension of {memory.embedder.dim}")
-    return problems
+    return problems + audit(memory)
 
 
 def _bounded_address_space() -> None:
