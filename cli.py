@@ -70,7 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--quick", action="store_true",
                        help="fewer crash kills and smaller timing sizes")
     bench.add_argument("--only", action="append", metavar="NAME",
-                       help="run only this check; repeat it or give a comma list")
+                       help="run only this check (with --faults, this fault class); repeat it "
+                            "or give a comma list")
     bench.add_argument("--json", type=Path, metavar="PATH", help="also write the results here")
     bench.add_argument("--policy", default="freq_recency_durable",
                        help="the eviction policy under test (default freq_recency_durable)")
@@ -82,6 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--recall-dense", action="store_true",
                        help="--perf: also measure recall with a vector per message (the "
                             "default for agents), not only full-text search")
+    bench.add_argument("--faults", action="store_true",
+                       help="the fault harness: SIGKILLs, a full disk, damaged files, fuzzing "
+                            "and provider chaos; exit 1 if any class crashes, loses or diverges")
 
     _add_eval_parser(sub)
 
@@ -208,6 +212,8 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
     from bench.report import print_done, print_report, print_start, write_json
     from memory.policies import make_policy
 
+    if args.faults:
+        return cmd_faults(args)
     try:
         select_checks(args.only)
         make_policy(args.policy)
@@ -233,6 +239,20 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
         write_json(args.json, results, seed=args.seed, quick=args.quick, policy=args.policy,
                    seconds=round(seconds, 2))
     return 0 if all(r.passed for r in results) else 1
+
+
+def cmd_faults(args: argparse.Namespace) -> int:
+    from bench.faults import main, select_classes
+
+    if args.perf or args.sizes or args.recall_dense:
+        return _fail("--faults and --perf are separate runs; give one of them", 2)
+    try:
+        select_classes(args.only)
+    except ValueError as exc:
+        return _fail(str(exc), 2)
+    if args.json and not args.json.parent.is_dir():
+        return _fail(f"cannot write {args.json}: {args.json.parent} is not a directory", 2)
+    return main(seed=args.seed, quick=args.quick, json_path=args.json, only=args.only)
 
 
 def _add_eval_parser(sub: Any) -> None:

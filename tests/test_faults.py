@@ -1,0 +1,258 @@
+"""The fault harness (`tiermem benchmark --faults`).
+
+Every class runs here in a tiny configuration and must produce a well-formed
+row; and each kind of finding (a lost write, a divergence, a crash) is shown
+to be reported when the engine is broken on purpose, so a passing row means
+something.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.console import Console
+
+import cli
+from agent.loop import Agent
+from bench import fault_kill, fault_provider
+from bench.fault_disk import run_disk
+from bench.fault_files import damaged_wal, garbled_faiss, replaced_database
+from bench.fault_fuzz import fuzz_dispatch, fuzz_loop
+from bench.fault_kill_child import UNIT_FACTS, open_memory
+from bench.fault_os import tmpfs
+from bench.fault_readonly import run_readonly
+from bench.fault_result import FaultResult
+from bench.fault_snapshot import fuzz_snapshot
+from bench.faults import CLASSES, print_table, select_classes, write_json
+from memory import HierarchicalMemory
+from memory.archival import ArchivalTier
+from memory.vector_index import VectorIndex
+
+COUNTS = ("trials", "clear_errors", "crashes", "lost", "diverged")
+
+
+def check_row(row: FaultResult) -> None:
+    """A row the table and the JSON can show: counts that add up, a verdict that follows."""
+    record = row.to_dict()
+    assert all(isinstance(record[key], int) and record[key] >= 0 for key in COUNTS)
+    assert row.skipped or row.trials > 0, row.name
+    assert record["passed"] == (row.crashes == row.lost == row.diverged == 0)
+    for kind, expected in (("crash", row.crashes), ("lost", row.lost),
+                           ("diverged", row.diverged)):
+        assert bool(row.notes.get(kind)) == bool(expected), (row.name, kind, row.notes)
+    json.dumps(record)
+
+
+@pytest.fixture(autouse=True)
+def _quiet_engine() -> Iterator[None]:
+    from bench.faults import _quiet_engine
+
+    with _quiet_engine():
+        yield
+
+
+# -- every class, tiny ---------------------------------------------------------------------
+@pytest.mark.slow
+@pytest.mark.parametrize("workload", ["turns", "batches", "reindex", "restore"])
+def test_each_sigkill_workload_reports_a_row(workload: str) -> None:
+    row = fault_kill.run_kill(workload, seed=0, quick=True, trials=3)
+    check_row(row)
+    assert row.trials == 3
+    assert row.figures["kills_from_inside"] + row.figures["kills_after_reports"] == 3
+    if workload in ("turns", "batches"):  # these hold on the engine as shipped
+        assert row.passed, row.notes
+        assert row.figures["ops_reported_committed"] > 0
+
+
+@pytest.mark.slow
+def test_file_damage_classes_report_rows() -> None:
+    for row in (garbled_faiss(0, True, trials=2), replaced_database(0, True, trials=1),
+                damaged_wal(0, True, trials=2)):
+        check_row(row)
+    wal = damaged_wal(1, True, trials=2)
+    assert wal.passed, wal.notes
+    assert wal.figures["units_written"] > 0
+
+
+def test_disk_full_injected_at_commit_reports_a_row() -> None:
+    row = run_disk(0, True, trials=2, force_injected=True)
+    check_row(row)
+    assert row.figures["mode"] == "injected SQLITE_FULL"
+    assert row.figures["writes_failed_for_space"] == 2
+    assert row.clear_errors + row.crashes >= 2  # each failed write is counted one way or other
+
+
+def test_disk_full_on_a_real_tmpfs_when_the_machine_allows_it() -> None:
+    with tmpfs("1m") as mount:
+        if mount is None:
+            pytest.skip("mounting a tmpfs needs root on Linux")
+    row = run_disk(0, True, trials=1)
+    check_row(row)
+    assert row.figures["mode"].startswith("tmpfs")
+
+
+def test_read_only_home_reports_a_row() -> None:
+    row = run_readonly(0, True, homes=1)
+    check_row(row)
+    if not row.skipped:
+        assert row.trials >= 4
+
+
+def test_fuzzers_report_rows() -> None:
+    from bench.fault_cli import fuzz_cli
+
+    rows = [fuzz_dispatch(0, True, examples=15), fuzz_loop(0, True, examples=6),
+            fuzz_cli(0, True, examples=10)]
+    for row in rows:
+        check_row(row)
+        assert row.trials >= 6
+    assert rows[2].passed, rows[2].notes
+
+
+@pytest.mark.slow
+def test_snapshot_fuzzer_runs_the_known_attacks_then_mutations() -> None:
+    from bench.fault_snapshot import ATTACKS
+
+    row = fuzz_snapshot(0, True, examples=4)
+    check_row(row)
+    assert row.trials == len(ATTACKS) + 4
+
+
+def test_provider_chaos_reports_a_row_per_kind() -> None:
+    rows = fault_provider.run_provider(0, True, trials=1)
+    assert [row.name for row in rows] == [f"provider: {kind}" for kind in fault_provider.KINDS]
+    for row in rows:
+        check_row(row)
+    held = {row.name: row for row in rows}
+    for kind in ("HTTP 500", "HTTP 429", "truncated body", "hang"):
+        assert held[f"provider: {kind}"].passed, held[f"provider: {kind}"].notes
+        assert held[f"provider: {kind}"].clear_errors == 1
+
+
+# -- the harness finds what it is meant to find ----------------------------------------------
+@pytest.mark.slow
+def test_a_write_the_engine_drops_is_reported_lost(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = ArchivalTier.insert_many
+
+    def drop_after_commit(self: ArchivalTier, items: Any) -> list[int]:
+        ids = real(self, items)
+        # Broken on purpose: the passage is deleted again, yet reported as filed.
+        for passage_id in ids:
+            self.store.execute("DELETE FROM passages WHERE id = ?", (passage_id,))
+        return ids
+
+    monkeypatch.setattr(ArchivalTier, "insert_many", drop_after_commit)
+    row = fault_kill.run_kill("batches", seed=0, quick=True, trials=3)
+    assert row.lost > 0
+    assert not row.passed
+
+
+def test_a_half_written_unit_is_reported() -> None:
+    with open_memory(None) as memory:  # type: ignore[arg-type]
+        for j in range(UNIT_FACTS // 2):
+            memory.add_fact(f"Unit fact [b1o1] item {j}", "durable")
+        lost, torn = fault_kill._batch_units(memory, [("unit", "b1o1")])
+    assert lost == ["unit b1o1"]
+    assert torn and "b1o1" in torn[0]
+
+
+@pytest.mark.slow
+def test_an_index_that_disagrees_with_sqlite_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = VectorIndex.rebuild
+
+    def rebuild_one_short(self: VectorIndex) -> None:
+        real(self)
+        if self.index.ntotal:  # broken on purpose: the newest vector is left out
+            self.index.remove_ids(_last_id(self))
+
+    monkeypatch.setattr(VectorIndex, "rebuild", rebuild_one_short)
+    row = damaged_wal(0, True, trials=1)
+    assert row.diverged > 0
+    assert "FAISS holds" in row.first_problem()
+
+
+def _last_id(index: VectorIndex) -> Any:
+    import faiss
+    import numpy as np
+
+    return np.asarray([faiss.vector_to_array(index.index.id_map)[-1]], dtype=np.int64)
+
+
+def test_a_tool_that_raises_unexpectedly_is_a_crash(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise KeyError("broken on purpose")
+
+    # Core edits look up the last event first; with this, each valid edit call fails.
+    monkeypatch.setattr(HierarchicalMemory, "last_event_id", broken)
+    row = fuzz_dispatch(0, True, examples=40)
+    assert any("raised KeyError" in note for note in row.notes["crash"]), row.notes
+
+
+def test_a_failed_turn_that_keeps_data_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = Agent.step
+
+    def leaky_step(self: Agent, text: str) -> Any:
+        # Broken on purpose: a passage filed before the turn fails survives the failure.
+        self.memory.archival_insert(f"Leaked before the failure: {text}")
+        return real(self, text)
+
+    monkeypatch.setattr(Agent, "step", leaky_step)
+    rows = fault_provider.run_provider(0, True, trials=1)
+    assert rows[0].diverged > 0
+    assert "changed stored data" in rows[0].first_problem()
+
+
+# -- the command ---------------------------------------------------------------------------
+def test_the_table_and_json_show_every_row(tmp_path: Path) -> None:
+    ok, bad, skipped = FaultResult("a", "g", trials=3), FaultResult("b", "g", trials=2), \
+        FaultResult("c", "g")
+    bad.lose("committed op x is missing")
+    skipped.skipped = "not here"
+    console = Console(file=io.StringIO(), width=100)
+    print_table(console, [ok, bad, skipped], 1.0, "fault harness")
+    text = console.file.getvalue()  # type: ignore[attr-defined]
+    for word in ("fault class", "trials", "crashes", "lost", "diverged", "pass", "FAIL",
+                 "skipped", "committed op x is missing", "1 of 3 fault classes failed"):
+        assert word in text
+    write_json(tmp_path / "r.json", [ok, bad, skipped], seed=1)
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert report["passed"] is False
+    assert [c["name"] for c in report["classes"]] == ["a", "b", "c"]
+    assert report["classes"][1]["lost"] == 1
+
+
+def test_benchmark_faults_on_the_command_line(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "faults.json"
+    code = cli.main(["benchmark", "--faults", "--quick", "--only", "fuzz-cli",
+                     "--json", str(out)])
+    report = json.loads(out.read_text())
+    assert [c["name"] for c in report["classes"]] == ["fuzz: CLI arguments"]
+    assert code == (0 if report["passed"] else 1)
+    assert "fuzz: CLI arguments" in capsys.readouterr().out
+
+
+def test_benchmark_faults_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["benchmark", "--faults", "--only", "no-such-class"]) == 2
+    assert "choose from" in capsys.readouterr().err
+    assert cli.main(["benchmark", "--faults", "--perf"]) == 2
+    assert select_classes(None) == list(CLASSES)
+    assert select_classes(["provider,kill-turns"]) == ["kill-turns", "provider"]
+
+
+def test_a_class_whose_harness_raises_is_a_crashed_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bench import faults
+
+    def boom(seed: int, quick: bool) -> list[FaultResult]:
+        raise RuntimeError("harness bug")
+
+    monkeypatch.setitem(faults.CLASSES, "provider", ("provider chaos", boom))
+    with contextlib.redirect_stdout(io.StringIO()):
+        rows = faults.run_faults(only=["provider"])
+    assert len(rows) == 1 and rows[0].crashes == 1 and "harness bug" in rows[0].first_problem()
