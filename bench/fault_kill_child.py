@@ -102,9 +102,11 @@ def turns(home: Path, trial: int, rng: random.Random, report: Report) -> None:
         model.add(
             calls(("core_memory_append", {"content": f"Kill fact [{marker}] "
                                           f"{short_lived_sentence(rng)}",
-                                          "durability": rng.choice(("durable", "short-lived"))}),
+                                          "durability": rng.choice(("durable", "short-lived")),
+                                          "request_heartbeat": True}),
                   ("archival_memory_insert", {"content": f"Kill note [{marker}] "
-                                              f"{durable_sentence(rng)}", "tags": ["kill"]})),
+                                              f"{durable_sentence(rng)}", "tags": ["kill"],
+                                              "request_heartbeat": True})),
             call("send_message", message=f"Reply [{marker}] noted."))
         agent.step(f"Turn [{marker}]: please remember this.")
         report(f"turn {marker}")
