@@ -20,6 +20,7 @@ policy under test in the benchmark battery) next to the five built-ins.
 from __future__ import annotations
 
 import heapq
+import itertools
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -178,10 +179,12 @@ def make_policy(name: str, tau: float = DEFAULT_TAU) -> EvictionPolicy:
 class EvictionHeap:
     """A min-heap of core facts by policy key, with lazy invalidation.
 
-    Updating a fact pushes a fresh entry and bumps the fact's version; stale
-    entries are skipped when they surface. The heap is compacted when stale
-    entries outnumber live ones, so memory stays O(n) and each operation
-    O(log n) amortised.
+    Updating a fact pushes a fresh entry with a new version; stale entries are
+    skipped when they surface. Versions come from one counter that only ever
+    increases, so an entry left behind by ``remove`` or ``pop_min`` can never
+    pass for live when the same fact is pushed again later (retired, then
+    promoted back). The heap is compacted when stale entries outnumber live
+    ones, so memory stays O(n) and each operation O(log n) amortised.
     """
 
     def __init__(self, policy: EvictionPolicy) -> None:
@@ -189,19 +192,21 @@ class EvictionHeap:
         self._heap: list[tuple[tuple[float, ...], int, int]] = []
         self._version: dict[int, int] = {}
         self._facts: dict[int, Fact] = {}
+        self._next_version = itertools.count()
 
     def __len__(self) -> int:
         return len(self._facts)
 
     def reset(self, facts: Iterable[Fact]) -> None:
         self._facts = {f.id: f for f in facts}
-        self._version = dict.fromkeys(self._facts, 0)
-        self._heap = [(self.policy.key(f), 0, f.id) for f in self._facts.values()]
+        self._version = {fact_id: next(self._next_version) for fact_id in self._facts}
+        self._heap = [(self.policy.key(f), self._version[f.id], f.id)
+                      for f in self._facts.values()]
         heapq.heapify(self._heap)
 
     def push(self, fact: Fact) -> None:
         """Insert ``fact`` or re-key it after it changed."""
-        version = self._version.get(fact.id, -1) + 1
+        version = next(self._next_version)
         self._version[fact.id] = version
         self._facts[fact.id] = fact
         heapq.heappush(self._heap, (self.policy.key(fact), version, fact.id))

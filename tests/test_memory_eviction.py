@@ -260,6 +260,21 @@ def test_lru_evicts_the_least_recently_accessed() -> None:
         assert _evicted_texts(m) == ["b1 banana", "a1 apple"]
 
 
+def test_lru_after_retire_and_promote_back_evicts_by_the_new_access() -> None:
+    with make_memory(core_limit=2, core_limit_unit="facts", policy="lru",
+                     promote_hits=1, recent_promote_hits=1) as m:
+        a = m.add_fact("a1 apple")
+        b = m.add_fact("b1 banana")
+        m.replace_in_core("a1 apple", "")  # retired to archival
+        m.add_fact("a1 apple")  # one hit promotes it back
+        assert a in m.core
+        assert (m.fact(a).last_access, m.fact(b).last_access) == (3.0, 2.0)
+        m.add_fact("c1 cherry")
+        # b is the least recently accessed; a's entry from before the retire is stale.
+        assert m.fact(b).tier == "archival"
+        assert [f.text for f in m.core] == ["a1 apple", "c1 cherry"]
+
+
 def test_lfu_evicts_the_least_frequently_accessed_even_if_new() -> None:
     with make_memory(core_limit=3, core_limit_unit="facts", policy="lfu") as m:
         for t in ("a1 apple", "b1 banana", "c1 cherry"):
@@ -365,3 +380,27 @@ def test_heap_pop_order_matches_sorting_by_key() -> None:
     while (f := heap.pop_min()) is not None:
         popped.append(f.id)
     assert popped == [f.id for f in expected]
+
+
+def test_heap_entry_from_before_a_removal_is_never_live_again() -> None:
+    heap = EvictionHeap(make_policy("lru"))
+    a = Fact(id=1, text="a", durability="durable", created_at=0, created_tick=0,
+             last_access=1, access_count=1, source="", tokens=1, entered_core_seq=1)
+    b = Fact(id=2, text="b", durability="durable", created_at=0, created_tick=0,
+             last_access=2, access_count=1, source="", tokens=1, entered_core_seq=2)
+    heap.push(a)
+    heap.push(b)
+    heap.remove(a.id)
+    a.last_access, a.entered_core_seq = 3, 3
+    heap.push(a)
+    assert [heap.pop_min(), heap.pop_min(), heap.pop_min()] == [b, a, None]
+    # The same after pop_min took a out: its old entries must stay dead.
+    heap.push(a)
+    assert heap.pop_min() is a
+    heap.push(b)
+    a.last_access = 4
+    heap.push(a)
+    heap.remove(a.id)
+    a.last_access = 5
+    heap.push(a)
+    assert [heap.pop_min(), heap.pop_min(), heap.pop_min()] == [b, a, None]
