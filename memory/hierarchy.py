@@ -31,7 +31,7 @@ from memory.errors import (
 from memory.extract import extract_facts, normalize_fact
 from memory.lifecycle import FactLifecycle
 from memory.policies import EvictionPolicy, make_policy, score_at
-from memory.query import query_tiers
+from memory.query import CoreVectors, query_tiers
 from memory.recall import NewMessage, RecallTier
 from memory.reindex import check_no_reindex_pending, reembed_store
 from memory.restore_file import discard_restore_leftovers
@@ -182,6 +182,7 @@ class HierarchicalMemory:
         self.policy = policy if policy is not None else make_policy(config.policy, config.tau)
         self.embedder = embedder if embedder is not None else default_embedder()
         self._check_embedder()
+        self.core_vectors = CoreVectors(self.embedder)
         self.tokenizer = TokenCounter()
         if not store.read_only:
             with store.transaction():
@@ -448,13 +449,13 @@ class HierarchicalMemory:
 
     @guarded
     def query(self, q: str, k: int = 10, touch: bool = True) -> list[Hit]:
-        """Search all three tiers; the best ``k`` hits, core facts listed first.
+        """Search all three tiers: every matching core fact first, then the best other hits.
 
-        Hits from every tier are ranked on one scale (memory.search: a lexical
-        score normalised by the query's best match, plus a dense score for the
-        tiers that store embeddings); the top ``k`` are kept, then core's come
-        first. Core facts only rank lexically: they are in the prompt already,
-        so a core fact is returned when it truly matches, not because it is core.
+        A core fact matches as any row does (memory.search: a shared content
+        word, or an embedding at least ``min_similarity`` from the query's) and
+        is always returned; if more than ``k`` match, the ``k`` best-scoring
+        are. The remaining places go to archival and recall hits ranked on one
+        scale. Every tier is scored with the same hybrid formula (memory.query).
 
         With ``touch``, returned core facts count as accessed and archived
         facts count as hits toward promotion (each once per interaction);

@@ -100,6 +100,7 @@ __all__ = [
     "hybrid_search",
     "lexical_query_text",
     "query_terms",
+    "rank_scored",
     "search_page",
     "without_words",
 ]
@@ -352,6 +353,28 @@ def _weighted(
     scores = np.maximum((w_lex * lex + w_dense * near) / (w_lex + w_dense), _MIN_SCORE)
     order = np.argsort(-scores, kind="stable")[:limit]
     return [Ranked(int(i), float(v)) for i, v in zip(ids[order], scores[order], strict=True)]
+
+
+def rank_scored(
+    lexical: dict[int, float], dense: dict[int, float], threshold: float,
+    weights: FusionWeights, *, lexical_on: bool, dense_on: bool,
+) -> list[Ranked]:
+    """Every match of a small set scored in full, fused as ``hybrid_search`` fuses, best first.
+
+    ``lexical`` maps rowids to BM25, ``dense`` to cosines at or above
+    ``threshold``; ``lexical_on`` and ``dense_on`` say which lists were
+    searched, as a list with no rows still counts in the weights.
+    """
+    if not lexical and not dense:
+        return []
+    if weights.method == "rrf":
+        return _rrf(sorted(lexical, key=lambda i: (-lexical[i], i)),
+                    sorted(dense, key=lambda i: (-dense[i], i)), weights)
+    floor = max(threshold, 0.0)
+    span = max(max(dense.values()) - floor, floor) if dense else 0.0
+    w_lex = weights.lexical if lexical_on else 0.0
+    w_dense = weights.dense if dense_on else 0.0
+    return _weighted(lexical, dense, floor, span, w_lex, w_dense, len(lexical.keys() | dense))
 
 
 def _rrf(lexical: list[int], dense: list[int], weights: FusionWeights) -> list[Ranked]:
