@@ -31,6 +31,7 @@ from typing import Any
 from memory import HierarchicalMemory
 from memory.errors import TiermemError
 from memory.tokenizer import TokenCounter, get_encoding
+from memory.validation import single_line
 
 PRESSURE_AT = 0.75
 COMPACT_TO = 0.5
@@ -65,8 +66,9 @@ class ContextOverflowError(TiermemError):
 
 @functools.lru_cache(maxsize=4096)  # core is rendered on every model call, mostly unchanged
 def escape_data(text: str) -> str:
-    """Stored text as inert data: no tags of ours can be opened or closed from inside it."""
-    return html.escape(text, quote=False).replace("\n", " ")
+    """Stored text as inert data on one line: it can neither open or close a tag of ours nor
+    start a line of its own (a fake fact or header)."""
+    return single_line(html.escape(text, quote=False))
 
 
 def render_core(memory: HierarchicalMemory) -> str:

@@ -38,6 +38,16 @@ def clean_text(value: Any, what: str = "text", max_chars: int = MAX_TEXT_CHARS) 
     return text
 
 
+def single_line(text: str) -> str:
+    """``text`` with every line break a reader may see turned into a space.
+
+    That is each boundary ``str.splitlines`` knows: CR, LF, CRLF, VT, FF,
+    the file/group/record separators, NEL, U+2028 and U+2029. Stored text is
+    rendered one item a line; a break inside it would let it pose as more.
+    """
+    return " ".join(text.splitlines())
+
+
 def validate_agent_name(name: Any) -> str:
     """An agent name is a short slug: letters, digits, '.', '_' and '-', no path parts."""
     if not isinstance(name, str) or not _AGENT_NAME.match(name) or ".." in name:

@@ -185,9 +185,14 @@ def render(value: Any) -> str:
     if isinstance(value, str):
         return value
     if isinstance(value, BaseModel):
-        return value.model_dump_json()
+        return value.model_dump_json().translate(_JSON_LINE_BREAKS)
     # pydantic_core writes compact UTF-8 JSON and knows dataclasses, datetimes and models.
-    return pydantic_core.to_json(value, fallback=str).decode()
+    return pydantic_core.to_json(value, fallback=str).decode().translate(_JSON_LINE_BREAKS)
+
+
+#: The line breaks that JSON may leave raw inside a string (it escapes those below U+0020).
+#: Escaped, they keep their value but cannot start a line in the model's view of the result.
+_JSON_LINE_BREAKS = {0x85: "\\u0085", 0x2028: "\\u2028", 0x2029: "\\u2029"}
 
 
 def _parse_arguments(

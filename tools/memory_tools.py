@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from memory import HierarchicalMemory, SearchResult
+from memory.validation import single_line
 from tools.declare import Tool, ToolError, tool
 from tools.dispatch import Toolbox
 
@@ -52,7 +53,7 @@ def _describe_changes(ctx: ToolContext, since: int) -> list[str]:
             "retire": "core -> archival (emptied):",
             "reclassify": f"core reclassified {event['detail']}:",
         }.get(kind, kind)
-        notes.append(f"{label} {text}")
+        notes.append(f"{label} {single_line(text)}")
     ctx.changes.extend(notes)
     return notes
 
