@@ -423,6 +423,10 @@ def search_page(
     """
     query = clean_text(query, "query", max_chars=10_000)
     page, k = check_page(page, k)
+    # A page past the tier's last row is empty whatever matches; ranking to its depth would
+    # also overflow SQLite's and FAISS's integers. One page's worth still yields the total.
+    past_end = (page - 1) * k >= max(rows, 1)
+    depth = k if past_end else page * k
     ranked, total, exact = hybrid_search(
         store,
         table=table,
@@ -430,14 +434,14 @@ def search_page(
         vectors=vectors,
         embedder=embedder,
         query=lexical_query_text(store, table, fts_table, query, weights, rows=rows),
-        limit=page * k,
+        limit=depth,
         filt=filt,
         weights=weights,
         query_vector=query_vector,
-        window=None if window is None else max(window, page * k),
+        window=None if window is None else max(window, depth),
         dense_filt=dense_filt,
     )
-    chosen = ranked[(page - 1) * k : page * k]
+    chosen = [] if past_end else ranked[(page - 1) * k : page * k]
     by_id = fetch([r.id for r in chosen])
     hits = []
     for r in chosen:
