@@ -11,7 +11,8 @@ from memory.errors import InvalidInputError
 #: Upper bound for one stored text (a message or a passage). Larger inputs are
 #: almost always a pasted file, which belongs in archival as several passages.
 MAX_TEXT_CHARS = 200_000
-_AGENT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+# Used with fullmatch: ``$`` would also match before a trailing newline.
+_AGENT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
 
 def clean_text(value: Any, what: str = "text", max_chars: int = MAX_TEXT_CHARS) -> str:
@@ -50,7 +51,7 @@ def single_line(text: str) -> str:
 
 def validate_agent_name(name: Any) -> str:
     """An agent name is a short slug: letters, digits, '.', '_' and '-', no path parts."""
-    if not isinstance(name, str) or not _AGENT_NAME.match(name) or ".." in name:
+    if not isinstance(name, str) or not _AGENT_NAME.fullmatch(name) or ".." in name:
         raise InvalidInputError(
             f"invalid agent name {name!r}: use 1-64 letters, digits, '.', '_' or '-', "
             f"starting with a letter or digit (no '/', '..' or spaces)"

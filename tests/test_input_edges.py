@@ -1,17 +1,23 @@
-"""Inputs at the edges: huge page numbers.
+"""Inputs at the edges: huge page numbers, agent names with a newline.
 
-Each is tried through the API and through the memory tools the model calls.
+Each is tried through the API, and through the memory tools the model calls or the
+command line where they take it.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+from test_cli import tiermem
 
+from agent.home import agent_home
 from memory import HashingEmbedder, HierarchicalMemory
+from memory.errors import InvalidInputError
+from memory.validation import validate_agent_name
 from tools.dispatch import ToolResult
 from tools.memory_tools import PAGE_SIZE, ToolContext, memory_toolbox
 
@@ -70,3 +76,28 @@ def test_a_huge_page_through_the_tools_says_where_the_pages_end(
         assert call(memory, name, query="tea", page=2).ok
     empty = call(memory, "archival_memory_search", query="nothing here", page=page)
     assert empty.ok and json.loads(empty.content)["results"] == []
+
+
+# -- agent names -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["demo\n", "demo\r\n", "\ndemo", "de\nmo", "demo\n\n"])
+def test_an_agent_name_with_a_newline_is_refused(name: str) -> None:
+    with pytest.raises(InvalidInputError, match="invalid agent name"):
+        validate_agent_name(name)
+    with pytest.raises(InvalidInputError):
+        agent_home(name)
+
+
+def test_the_longest_agent_name_still_passes() -> None:
+    assert validate_agent_name("a" * 64) == "a" * 64
+    with pytest.raises(InvalidInputError):
+        validate_agent_name("a" * 65)
+
+
+def test_the_cli_refuses_an_agent_name_with_a_newline(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    done = tiermem(home, "chat", "--agent", "demo\n", "--embedder", "hashing", stdin="hello\n")
+    assert done.returncode != 0
+    assert "invalid agent name" in done.stderr and "Traceback" not in done.stderr
+    assert not home.exists() or not any(home.rglob("memory.sqlite3"))
