@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
 from typing import Any
 
@@ -83,14 +84,28 @@ def to_timestamp(value: Any, what: str) -> float | None:
 
 
 def end_of_day(value: Any, what: str) -> float | None:
-    """Like to_timestamp, but a bare date means the end of that day (inclusive filters)."""
+    """Like to_timestamp, but a date without a time means the end of that day, in any
+    format that gives one (``2024-05-08``, ``20240508``, ``2024-W19-3``), for inclusive filters.
+
+    The end is the last float before the next midnight, so ``created_at <= end``
+    keeps every moment of the day, however fine its fraction of a second.
+    """
     stamp = to_timestamp(value, what)
-    if stamp is None:
-        return None
-    bare_date = (isinstance(value, dt.date) and not isinstance(value, dt.datetime)) or (
-        isinstance(value, str) and len(value.strip()) == 10
-    )
-    return stamp + 86_399.999 if bare_date else stamp
+    if stamp is None or not _is_bare_date(value):
+        return stamp
+    return math.nextafter(stamp + 86_400, -math.inf)
+
+
+def _is_bare_date(value: Any) -> bool:
+    if isinstance(value, dt.date):
+        return not isinstance(value, dt.datetime)
+    if not isinstance(value, str):
+        return False
+    try:
+        dt.date.fromisoformat(value.strip())  # accepts dates only, no time part
+    except ValueError:
+        return False
+    return True
 
 
 def check_page(page: Any, k: Any) -> tuple[int, int]:

@@ -1,4 +1,4 @@
-"""Inputs at the edges: huge page numbers, agent names with a newline.
+"""Inputs at the edges: huge page numbers, agent names with a newline, dates without dashes.
 
 Each is tried through the API, and through the memory tools the model calls or the
 command line where they take it.
@@ -6,6 +6,7 @@ command line where they take it.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,11 +18,13 @@ from test_cli import tiermem
 from agent.home import agent_home
 from memory import HashingEmbedder, HierarchicalMemory
 from memory.errors import InvalidInputError
-from memory.validation import validate_agent_name
+from memory.recall import NewMessage
+from memory.validation import end_of_day, validate_agent_name
 from tools.dispatch import ToolResult
 from tools.memory_tools import PAGE_SIZE, ToolContext, memory_toolbox
 
 HUGE_PAGES = [2**31 - 1, 2**31, 2**63, 2**64, 10**30]
+DAY = dt.datetime(2024, 5, 8, tzinfo=dt.UTC).timestamp()
 
 
 @pytest.fixture
@@ -101,3 +104,38 @@ def test_the_cli_refuses_an_agent_name_with_a_newline(tmp_path: Path) -> None:
     assert done.returncode != 0
     assert "invalid agent name" in done.stderr and "Traceback" not in done.stderr
     assert not home.exists() or not any(home.rglob("memory.sqlite3"))
+
+
+# -- end dates without a time ------------------------------------------------------------------
+
+BARE_DATES = ["2024-05-08", "20240508", "2024-W19-3", "2024W193", " 20240508 ",
+              dt.date(2024, 5, 8)]
+
+
+@pytest.mark.parametrize("end", BARE_DATES, ids=repr)
+def test_a_bare_end_date_includes_its_whole_day(end: Any) -> None:
+    last = end_of_day(end, "end")
+    assert last is not None and DAY + 86_399.9999 < last < DAY + 86_400
+    assert end_of_day("2024-05-08T00:00", "end") == DAY  # a time is taken as given
+    assert end_of_day("20240508T1200", "end") == DAY + 43_200
+
+
+@pytest.mark.parametrize("end", BARE_DATES, ids=repr)
+def test_searches_ending_on_a_bare_date_find_that_day(
+    memory: HierarchicalMemory, end: Any
+) -> None:
+    for offset, label in ((-1, "before"), (0.5, "morning"), (43_200, "noon"),
+                          (86_399.9995, "last"), (86_400, "after")):
+        memory.archival_insert(f"tea {label}", created_at=DAY + offset)
+        with memory.interaction() as tick:
+            memory.recall.append_many([NewMessage("user", f"tea {label}", tick,
+                                                  created_at=DAY + offset)])
+    expected = {"tea morning", "tea noon", "tea last"}
+    start = "2024-05-08"
+    for search in (memory.archival_search, memory.recall_search):
+        assert {h.text for h in search("tea", start=start, end=end).hits} == expected
+    if isinstance(end, str):  # the tools take dates as text
+        for name in ("archival_memory_search", "conversation_search"):
+            result = call(memory, name, query="tea", start_date=start, end_date=end)
+            assert result.ok, result.content
+            assert {r["text"] for r in json.loads(result.content)["results"]} == expected
