@@ -114,9 +114,11 @@ def render(console: Any, report: dict[str, Any], metrics: Sequence[str], per_cat
         table.add_column(metric.replace("recall@", "R@").replace("_per_", "/"), justify="right")
     for _, label in timing_keys:
         table.add_column(label, justify="right")
-    for c in configs:
-        table.add_row(c["name"], *(_fmt(c["overall"].get(m)) for m in metrics),
-                      *(_fmt(c["timings"].get(key)) for key, _ in timing_keys))
+    columns = [[c["overall"].get(m) for c in configs] for m in metrics]
+    columns += [[c["timings"].get(key) for c in configs] for key, _ in timing_keys]
+    shown = [format_column(values) for values in columns]
+    for row, c in enumerate(configs):
+        table.add_row(c["name"], *(column[row] for column in shown))
     console.print(table)
 
     categories = sorted({k for c in configs for k in c["by_category"]}, key=int)
@@ -127,18 +129,25 @@ def render(console: Any, report: dict[str, Any], metrics: Sequence[str], per_cat
     for key in categories:
         count = max(c["by_category"].get(key, {}).get("questions", 0) for c in configs)
         cat_table.add_column(f"{key} {CATEGORIES.get(int(key), '?')} ({count})", justify="right")
-    for c in configs:
-        cat_table.add_row(c["name"], *(_fmt(c["by_category"].get(k, {}).get(per_category))
-                                       for k in categories))
+    shown = [format_column([c["by_category"].get(k, {}).get(per_category) for c in configs])
+             for k in categories]
+    for row, c in enumerate(configs):
+        cat_table.add_row(c["name"], *(column[row] for column in shown))
     console.print(cat_table)
     for c in configs:
         console.print(f"[dim]{c['name']}: {c.get('description', '')}; embedder "
                       f"{c.get('embedder', '?')}[/dim]")
 
 
-def _fmt(value: Any) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, float):
-        return f"{value:.3f}" if value < 100 else f"{value:.0f}"
-    return str(value)
+def format_column(values: Sequence[Any]) -> list[str]:
+    """One table column with one number format: 3 decimals for scores between 0 and 1,
+    whole numbers for counts, 1 decimal otherwise; ``-`` where a value is missing."""
+    numbers = [v for v in values if isinstance(v, int | float) and not isinstance(v, bool)]
+    if all(abs(v) <= 1 for v in numbers) and any(isinstance(v, float) for v in numbers):
+        decimals = 3
+    elif all(float(v).is_integer() for v in numbers):
+        decimals = 0
+    else:
+        decimals = 1
+    return ["-" if v is None else f"{v:,.{decimals}f}" if v in numbers else str(v)
+            for v in values]

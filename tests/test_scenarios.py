@@ -101,8 +101,10 @@ def test_cli_scenario_then_diagnostics(tmp_path: Path) -> None:
     )
     assert html_run.returncode == 0, html_run.stderr
     page = html_path.read_text()
-    assert page.count("<svg") == 3
-    assert "core composition" in page and "evictions per interaction" in page
+    # Recall (134 messages) and archival (9 passages) differ tenfold: a chart each.
+    assert page.count("<svg") == 4
+    assert "facts in core" in page and "evictions per interaction" in page
+    assert "recall size (messages)" in page and "archival size (passages)" in page
     without_namespace = page.replace("http://www.w3.org/2000/svg", "")
     assert "http://" not in without_namespace and "https://" not in without_namespace
     assert "<script" not in page
