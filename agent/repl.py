@@ -26,6 +26,7 @@ from rich.table import Table
 from agent.errors import ProviderError
 from agent.loop import Agent, TurnResult
 from memory.errors import TiermemError
+from memory.output_file import write_atomic
 from tools.safe_text import safe_text
 
 HELP = """\
@@ -180,7 +181,7 @@ class ChatRepl:
                     self.console.print("usage: /snapshot FILE")
                     return True
                 path = Path(arg).expanduser()
-                path.write_text(json.dumps(memory.snapshot()))
+                write_atomic(path, json.dumps(memory.snapshot()))
                 self.console.print(f"snapshot written to {escape(str(path))}")
             else:
                 self.console.print(f"unknown command {escape(name)}; /help lists them")

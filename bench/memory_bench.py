@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from memory import HierarchicalMemory
 from memory.archival import NewPassage
 from memory.embeddings import normalize_rows
+from memory.output_file import write_atomic
 from memory.recall import NewMessage
 
 
@@ -231,7 +232,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     report["embedder"] = bench_embedder()
     print(json.dumps(report["embedder"]), flush=True)
     if args.json:
-        args.json.write_text(json.dumps(report, indent=2))
+        write_atomic(args.json, json.dumps(report, indent=2))
     return 0
 
 

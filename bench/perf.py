@@ -60,6 +60,7 @@ from bench.perf_data import BagEmbedder, make_corpus
 from bench.perf_method import PerfOptions, parse_sizes
 from bench.perf_runtime import measure_cold_start, measure_eviction, measure_step
 from bench.perf_stores import CHROMA_MISSING, dense_floor, measure_archival, measure_recall
+from memory.output_file import write_atomic
 
 # Performance targets (name: limit), each judged at the largest size measured.
 TARGETS = {
@@ -258,7 +259,7 @@ def print_report(console: Any, report: dict[str, Any]) -> None:
 
 
 def write_json(path: Path, report: dict[str, Any]) -> None:
-    path.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    write_atomic(path, json.dumps(report, indent=2) + "\n")
 
 
 def main(sizes: str | None = None, quick: bool = False, json_path: Path | None = None,

@@ -23,6 +23,7 @@ import numpy as np
 
 from evals.locomo import load_conversations
 from memory.minilm import MiniLMEmbedder
+from memory.output_file import write_atomic
 from memory.store import Store
 from memory.vector_index import VectorIndex
 
@@ -70,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     text = json.dumps(report, indent=2)
     print(text)
     if args.json is not None:
-        args.json.write_text(text + "\n", encoding="utf-8")
+        write_atomic(args.json, text + "\n")
     return 0
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.result import CheckResult
+from memory.output_file import write_atomic
 
 
 def _core_limit(f: dict[str, Any]) -> str:
@@ -91,11 +92,15 @@ def print_report(console: Any, results: Sequence[CheckResult], seconds: float) -
         console.print(f"[green]all {len(results)} checks passed[/green]")
 
 
-def write_json(path: Path, results: Sequence[CheckResult], **meta: Any) -> None:
+def report_json(results: Sequence[CheckResult], **meta: Any) -> dict[str, Any]:
     """One object per check (name, passed, figures, detail, seconds), with the run's options."""
-    report = {**meta, "passed": all(r.passed for r in results),
-              "checks": [r.to_dict() for r in results]}
-    path.write_text(json.dumps(report, indent=2, default=str) + "\n", encoding="utf-8")
+    return {**meta, "passed": all(r.passed for r in results),
+            "checks": [r.to_dict() for r in results]}
+
+
+def write_json(path: Path, results: Sequence[CheckResult], **meta: Any) -> None:
+    """``report_json`` written to ``path`` whole or not at all."""
+    write_atomic(path, json.dumps(report_json(results, **meta), indent=2, default=str) + "\n")
 
 
 def print_start(console: Any, name: str, index: int, total: int) -> None:

@@ -32,6 +32,7 @@ from agent.offline import OfflinePolicy
 from memory import HierarchicalMemory
 from memory.archival import NewPassage
 from memory.embeddings import HashingEmbedder
+from memory.output_file import write_atomic
 from memory.recall import NewMessage
 from tools.memory_tools import memory_toolbox
 
@@ -193,7 +194,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     text = json.dumps(report, indent=2)
     print(text)
     if args.json:
-        args.json.write_text(text)
+        write_atomic(args.json, text)
     return 0
 
 

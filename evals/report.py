@@ -14,13 +14,13 @@ configuration, embedder and settings; anything else is run again.
 from __future__ import annotations
 
 import json
-import os
 import statistics
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from evals.locomo import CATEGORIES
+from memory.output_file import write_atomic
 
 Record = dict[str, Any]
 
@@ -64,10 +64,7 @@ class Report:
         # The summary is indented for people; the per-question records are compact.
         head = json.dumps({**self.header, "configs": self.configs}, indent=1)
         text = head[:-2] + ',\n "units": ' + json.dumps(self.units, separators=(",", ":")) + "\n}"
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, self.path)  # a crash mid-write never leaves half a report
+        write_atomic(self.path, text)  # a crash mid-write never leaves half a report
 
     def as_dict(self) -> dict[str, Any]:
         return {**self.header, "configs": self.configs, "units": self.units}

@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from memory.errors import SnapshotError
+from memory.output_file import fsync_path
 from memory.store import DB_FILE, Store
 from memory.vector_index import remove_index_files
 
@@ -73,7 +74,7 @@ def database_aside(home: Path, replace: bool) -> Iterator[Store]:
 def _move_into_place(store: Store, built: Path, target: Path) -> None:
     store.conn.execute("PRAGMA journal_mode = DELETE")  # its WAL, folded into the file
     store.conn.close()
-    _fsync(built)
+    fsync_path(built)
     if target.exists():
         _settle(target)
     else:
@@ -112,12 +113,5 @@ def _settle(database: Path) -> None:
 def place(built: Path, target: Path) -> None:
     """The one step that switches the home from the old memory to the new."""
     os.replace(built, target)
-    _fsync(target.parent)
+    fsync_path(target.parent)
 
-
-def _fsync(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)

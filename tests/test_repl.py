@@ -92,7 +92,7 @@ def test_snapshot_to_a_missing_directory_reports_and_continues(
     repl, out = make_repl(memory)
     assert repl.run_piped([f"/snapshot {tmp_path}/no/such/dir/s.json", "/model"]) == 0
     text = out.getvalue()
-    assert "error:" in text and "No such file or directory" in text
+    assert "error: cannot write" in text and "create it first" in text
     assert "model:" in text
 
 

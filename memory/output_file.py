@@ -1,0 +1,119 @@
+"""Report and snapshot files: checked before the work that fills them, written whole or not at all.
+
+A report is written to a temporary file in the target's directory, synced,
+then renamed over the target, so a reader (or a crash) sees the old file or
+the new one, never half of one. Because a report can take minutes to compute,
+callers check the path with ``check_writable`` first: a typo in a directory
+name should fail at once, not after the work is done.
+
+A path that exists and is not a regular file (``/dev/stdout``, a named pipe)
+cannot be replaced by a rename; it is written in place.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import stat
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from memory.errors import TiermemError
+
+
+class OutputPathError(TiermemError):
+    """A report or snapshot cannot be written where asked; ``reason`` says why."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"cannot write {path}: {reason}")
+
+
+def check_writable(path: Path) -> None:
+    """Raise OutputPathError unless ``path`` can be created or replaced by this process."""
+    parent = path.parent
+    if path.is_dir():
+        raise OutputPathError(path, "it is a directory; give a file name")
+    if not parent.exists():
+        raise OutputPathError(path, f"the directory {parent} does not exist; create it first")
+    if not parent.is_dir():
+        raise OutputPathError(path, f"{parent} is not a directory")
+    if path.exists() and not stat.S_ISREG(path.stat().st_mode):
+        if not os.access(path, os.W_OK):
+            raise OutputPathError(path, "permission denied")
+        return  # a device or pipe, written in place
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise OutputPathError(path, f"permission denied (the directory {parent} is not "
+                                    f"writable by this user)")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise OutputPathError(path, "permission denied (the file is read-only)")
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` (UTF-8) in one rename; OutputPathError if it cannot."""
+    check_writable(path)
+    data = text.encode("utf-8")
+    if path.exists() and not stat.S_ISREG(path.stat().st_mode):
+        try:
+            with path.open("wb") as stream:
+                stream.write(data)
+        except OSError as exc:
+            raise OutputPathError(path, exc.strerror or str(exc)) from None
+        return
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else _default_mode()
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise OutputPathError(path, exc.strerror or str(exc)) from None
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "wb") as stream:
+            stream.write(data)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(tmp, mode)  # mkstemp makes 0600; a report gets the mode any new file would
+        os.replace(tmp, path)
+        fsync_path(path.parent)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise OutputPathError(path, exc.strerror or str(exc)) from None
+
+
+def _default_mode() -> int:
+    """The mode ``open(path, "w")`` would give a new file under the current umask."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def fsync_path(path: Path) -> None:
+    """Sync a file, or a directory (so that a rename in it survives a power loss)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def output_path(value: str | None) -> Path | None:
+    """The file a ``--json PATH`` or ``--out PATH`` option names, checked before any work
+    starts; None for no file (no option, or ``-``: standard output)."""
+    if value is None or value == "-":
+        return None
+    path = Path(value).expanduser()
+    check_writable(path)
+    return path
+
+
+def emit_json(data: Any, path: Path | None) -> None:
+    """``data`` as indented JSON, to ``path`` (whole or not at all) or to standard output."""
+    text = json.dumps(data, indent=2, default=str) + "\n"
+    if path is None:
+        sys.stdout.write(text)
+    else:
+        write_atomic(path, text)

@@ -1,0 +1,51 @@
+"""Report and snapshot files: written whole or not at all, and their paths checked first."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from memory.output_file import OutputPathError, check_writable, write_atomic
+
+
+def test_a_failed_write_leaves_the_old_file_and_no_temporary_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "report.json"
+    target.write_text("old report")
+
+    def refuse(*_: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", refuse)
+    with pytest.raises(OutputPathError, match="No space left on device"):
+        write_atomic(target, "new report")
+    assert target.read_text() == "old report"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.json"]
+
+
+def test_a_written_file_keeps_an_existing_mode_or_follows_the_umask(tmp_path: Path) -> None:
+    kept = tmp_path / "kept.txt"
+    kept.write_text("x")
+    kept.chmod(0o640)
+    write_atomic(kept, "new")
+    assert kept.read_text() == "new" and stat.S_IMODE(kept.stat().st_mode) == 0o640
+    previous = os.umask(0o022)
+    try:
+        write_atomic(tmp_path / "new.txt", "text")
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE((tmp_path / "new.txt").stat().st_mode) == 0o644
+
+
+@pytest.mark.parametrize("case", ["missing parent", "parent is a file", "is a directory"])
+def test_unwritable_paths_are_named_with_the_reason(tmp_path: Path, case: str) -> None:
+    (tmp_path / "file").write_text("")
+    path = {"missing parent": tmp_path / "nope" / "r.json",
+            "parent is a file": tmp_path / "file" / "r.json",
+            "is a directory": tmp_path}[case]
+    with pytest.raises(OutputPathError) as raised:
+        check_writable(path)
+    assert str(raised.value).startswith(f"cannot write {path}: ")
