@@ -73,6 +73,9 @@ class HierarchicalMemory:
         read_only: inspect an existing home without the writer lock (so while another
             session writes to it): searches and reports work, every write raises
             ReadOnlyError, ``query`` does not count accesses, and nothing on disk changes.
+        store_settings: store the settings given here for the next open (the default);
+            False applies them to this session only and leaves the stored ones as they
+            were (a new memory stores the defaults).
     """
 
     def __init__(
@@ -94,6 +97,7 @@ class HierarchicalMemory:
         now: Callable[[], float] = time.time,
         durability: str = "normal",
         read_only: bool = False,
+        store_settings: bool = True,
     ) -> None:
         if config is not None and not isinstance(config, MemoryConfig):
             raise InvalidInputError("config must be a MemoryConfig")
@@ -125,7 +129,10 @@ class HierarchicalMemory:
             self.store.on_begin(lambda: self._counters_at_begin.update(self.counters))
             self.store.on_rollback(self._rewind_counters)
             self.config = self._effective_config(config, overrides)
-            self._setup(policy if not isinstance(policy, str) else None, embedder)
+            #: Facts moved to archival because core was opened smaller than what it held.
+            self.moved_on_open = 0
+            self._setup(policy if not isinstance(policy, str) else None, embedder,
+                        store_settings)
         except BaseException:
             self.store.close()
             raise
@@ -177,7 +184,8 @@ class HierarchicalMemory:
     def hysteresis_window(self) -> float:
         return self.config.hysteresis_window
 
-    def _setup(self, policy: EvictionPolicy | None, embedder: Embedder | None) -> None:
+    def _setup(self, policy: EvictionPolicy | None, embedder: Embedder | None,
+               store_settings: bool) -> None:
         store, config = self.store, self.config
         self.policy = policy if policy is not None else make_policy(config.policy, config.tau)
         self.embedder = embedder if embedder is not None else default_embedder()
@@ -185,8 +193,9 @@ class HierarchicalMemory:
         self.core_vectors = CoreVectors(self.embedder)
         self.tokenizer = TokenCounter()
         if not store.read_only:
+            kept = config if store_settings else self.stored_config()
             with store.transaction():
-                for key, value in config.to_meta().items():
+                for key, value in kept.to_meta().items():
                     store.set_meta(key, value)
                 store.set_meta("embedder_id", self.embedder.id)
                 store.set_meta("embedder_dim", self.embedder.dim)
@@ -215,8 +224,15 @@ class HierarchicalMemory:
     def _fit_core(self) -> None:
         """Evict per policy until core is within its limit (after opening with a smaller one)."""
         if self.core.used > self.core.limit:
+            held = len(self.core)
             with self.interaction():
                 self.lifecycle.make_room(None, 0)  # plan_room already counts the overflow
+            self.moved_on_open = held - len(self.core)
+
+    def stored_config(self) -> MemoryConfig:
+        """The settings the store keeps for the next open (``config`` is this session's)."""
+        return (MemoryConfig.from_meta(self.store.get_meta)
+                or MemoryConfig(clock=self.config.clock))
 
     def _rewind_counters(self) -> None:
         if not self.store.in_transaction:
