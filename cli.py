@@ -1,78 +1,109 @@
 """tiermem's command line: a thin shell over agent/, memory/ and scenarios/.
 
-``python cli.py --help`` (or ``tiermem --help``) prints SKILL.md.
+``tiermem --help`` lists the commands, then prints the skill card (SKILL.md).
+Exit codes: 0 ok; 1 a check, a turn or an operation failed; 2 a usage error
+(a bad option, an unknown agent, an output path that cannot be written);
+130 interrupted; 141 the reader of the output went away (``| head``).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-COMMANDS = ("chat", "diagnostics", "benchmark", "scenario", "eval", "reindex")
+#: Each command and what it does, in the order ``tiermem --help`` lists them.
+COMMANDS = {
+    "chat": "chat with an agent that remembers (offline unless a model is configured)",
+    "config": "show an agent's stored memory settings, or change one",
+    "diagnostics": "memory health report of an agent: table, JSON or HTML with charts",
+    "scenario": "run a scripted multi-day scenario through the agent and check its answers",
+    "benchmark": "the verification battery: pass/fail per invariant (--perf: performance)",
+    "eval": "retrieval and QA evaluation on LoCoMo",
+    "reindex": "re-embed an agent's memory with another embedder",
+}
+EXIT_CODES = ("exit codes: 0 ok, 1 a check or turn failed, 2 usage error "
+              "(bad option, unknown agent, unwritable output path)")
+#: The status of a process whose output pipe was closed: 128 + SIGPIPE.
+EXIT_BROKEN_PIPE = 141
 
 
-def skill_file() -> Path | None:
-    """SKILL.md beside this module (a checkout) or in <prefix>/share/tiermem (an install)."""
-    for candidate in (Path(__file__).with_name("SKILL.md"),
-                      Path(sys.prefix, "share", "tiermem", "SKILL.md")):
-        if candidate.exists():
-            return candidate
-    return None
+def print_help() -> int:
+    """The commands, one line each, then the skill card."""
+    from agent.skill_card import command_list, skill_file
 
-
-def print_skill() -> int:
+    sys.stdout.write(command_list(COMMANDS, EXIT_CODES))
     card = skill_file()
     if card is None:
         return _fail("SKILL.md is missing from this installation; reinstall tiermem "
                      "(python -m pip install --force-reinstall tiermem)")
     sys.stdout.write(card.read_text(encoding="utf-8"))
-    sys.stdout.write("\nCommands: " + ", ".join(COMMANDS) + " (COMMAND --help for options)\n")
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tiermem", add_help=False)
     sub = parser.add_subparsers(dest="command")
+    embedder_help = "local MiniLM model (default) or the model-free hashing embedder"
 
-    chat = sub.add_parser("chat", help="chat with an agent that remembers")
-    chat.add_argument("--agent", default="default", help="agent name (default: default)")
+    chat = sub.add_parser("chat", help=COMMANDS["chat"], description=COMMANDS["chat"])
+    chat.add_argument("--agent", default="default", type=_agent_name,
+                      help="agent name; a new name creates the agent (default: default)")
     chat.add_argument("--model", help="model name; or set TIERMEM_MODEL")
     chat.add_argument("--base-url", help="OpenAI-compatible endpoint; or set OPENAI_BASE_URL")
     chat.add_argument("--offline", action="store_true",
                       help="use the rule-based offline policy even if a model is configured")
-    chat.add_argument("--core-limit", type=_positive_int,
-                      help="core capacity (default 2000 tokens)")
+    chat.add_argument("--core-limit", type=_positive_int, metavar="N",
+                      help="core capacity for this session only (default: the agent's stored "
+                           "value, 2000 tokens for a new agent; `tiermem config --agent NAME "
+                           "core_limit N` stores one)")
     chat.add_argument("--embedder", choices=("local", "hashing"), default="local",
-                      help="local MiniLM model (default) or the model-free hashing embedder")
+                      help=embedder_help)
 
-    diag = sub.add_parser("diagnostics", help="memory health report of an agent home")
+    config = sub.add_parser("config", help=COMMANDS["config"], description=COMMANDS["config"])
+    config.add_argument("--agent", default="default", type=_agent_name,
+                        help="an existing agent (default: default)")
+    config.add_argument("setting", nargs="?",
+                        help="one setting to show, e.g. core_limit (default: all of them)")
+    config.add_argument("value", nargs="?",
+                        help="its new value, validated and stored for every later session")
+    _add_json(config, "the settings")
+
+    diag = sub.add_parser("diagnostics", help=COMMANDS["diagnostics"],
+                          description=COMMANDS["diagnostics"])
     where = diag.add_mutually_exclusive_group()
-    where.add_argument("--agent", default="default", help="agent name (default: default)")
+    where.add_argument("--agent", default="default", type=_agent_name,
+                       help="an existing agent (default: default)")
     where.add_argument("--scenario", help="report on the last run of this scenario instead")
-    diag.add_argument("--format", choices=("text", "json", "html"), default="text")
-    diag.add_argument("--out", type=Path, help="write the report to this file")
-    diag.add_argument("--embedder", choices=("local", "hashing"), default="local")
+    diag.add_argument("--format", choices=("text", "json", "html"), default="text",
+                      help="a table (default), JSON, or an HTML page with charts")
+    diag.add_argument("--out", type=Path, metavar="PATH",
+                      help="write the report to this file (html: default NAME-diagnostics.html)")
+    _add_json(diag, "the report (the same as --format json)")
+    diag.add_argument("--embedder", choices=("local", "hashing"), default="local",
+                      help="the embedder the agent was built with: " + embedder_help)
 
-    scen = sub.add_parser("scenario", help="run a scripted multi-day scenario through the agent")
+    scen = sub.add_parser("scenario", help=COMMANDS["scenario"], description=COMMANDS["scenario"])
     scen.add_argument("name", nargs="?", help="scenario name (see --list)")
     scen.add_argument("--list", action="store_true", help="list the scenarios")
     scen.add_argument("--model", help="drive it with this model instead of the offline policy")
     scen.add_argument("--base-url", help="OpenAI-compatible endpoint for --model")
-    scen.add_argument("--embedder", choices=("local", "hashing"), default="local")
-    scen.add_argument("--json", type=Path, help="also write the result as JSON here")
+    scen.add_argument("--embedder", choices=("local", "hashing"), default="local",
+                      help=embedder_help)
+    _add_json(scen, "the result")
 
-    bench = sub.add_parser("benchmark", help="the verification battery: pass/fail per invariant")
+    bench = sub.add_parser("benchmark", help=COMMANDS["benchmark"],
+                           description=COMMANDS["benchmark"])
     bench.add_argument("--seed", type=int, default=0, help="workload seed (default 0)")
     bench.add_argument("--quick", action="store_true",
                        help="fewer crash kills and smaller timing sizes")
     bench.add_argument("--only", action="append", metavar="NAME",
                        help="run only this check (with --faults, this fault class); repeat it "
                             "or give a comma list")
-    bench.add_argument("--json", type=Path, metavar="PATH", help="also write the results here")
+    _add_json(bench, "the results")
     bench.add_argument("--policy", default="freq_recency_durable",
                        help="the eviction policy under test (default freq_recency_durable)")
     bench.add_argument("--perf", action="store_true",
@@ -87,12 +118,33 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the fault harness: SIGKILLs, a full disk, damaged files, fuzzing "
                             "and provider chaos; exit 1 if any class crashes, loses or diverges")
 
-    _add_eval_parser(sub)
+    from evals.runner import add_locomo_parser
 
-    reindex = sub.add_parser("reindex", help="re-embed an agent's memory with another embedder")
-    reindex.add_argument("--agent", default="default")
-    reindex.add_argument("--embedder", choices=("local", "hashing"), default="local")
+    add_locomo_parser(sub.add_parser("eval", help=COMMANDS["eval"],
+                                     description=COMMANDS["eval"]))
+
+    reindex = sub.add_parser("reindex", help=COMMANDS["reindex"], description=COMMANDS["reindex"])
+    reindex.add_argument("--agent", default="default", type=_agent_name,
+                         help="an existing agent (default: default)")
+    reindex.add_argument("--embedder", choices=("local", "hashing"), default="local",
+                         help="the embedder to re-embed with: " + embedder_help)
     return parser
+
+
+def _add_json(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--json", nargs="?", const="-", metavar="PATH",
+                        help=f"{what} as JSON: on standard output (the human report then goes "
+                             f"to standard error), or written to PATH")
+
+
+def _agent_name(text: str) -> str:
+    from memory.errors import InvalidInputError
+    from memory.validation import validate_agent_name
+
+    try:
+        return validate_agent_name(text)
+    except InvalidInputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _positive_int(text: str) -> int:
@@ -101,7 +153,7 @@ def _positive_int(text: str) -> int:
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number of tokens, not {value}")
+        raise argparse.ArgumentTypeError(f"must be a positive whole number, not {value}")
     return value
 
 
@@ -111,14 +163,36 @@ def _embedder(name: str) -> Any:
     return HashingEmbedder() if name == "hashing" else None
 
 
-def _fail(message: str, code: int = 1) -> int:
+def _note(message: str) -> None:
     sys.stderr.write(f"tiermem: {message}\n")
+
+
+def _fail(message: str, code: int = 1) -> int:
+    _note(message)
     return code
+
+
+def _report_console(json_on_stdout: bool) -> Any:
+    """Where the human report goes: standard error when standard output carries JSON."""
+    from rich.console import Console
+
+    return Console(stderr=json_on_stdout)
+
+
+def _note_session_settings(memory: Any, agent: str) -> None:
+    """Say so when a flag makes this session's settings differ from the stored ones."""
+    from agent.settings import describe_change
+
+    stored, used = memory.stored_config().core_limit, memory.config.core_limit
+    if stored != used:
+        change = describe_change("core_limit", stored, used, memory.core.unit,
+                                 memory.moved_on_open, "for this session")
+        _note(f"{change} (`tiermem config --agent {agent} core_limit {used}` stores the limit)")
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
     from agent.config import resolve_llm_config
-    from agent.home import agent_home
+    from agent.home import agent_home, private_home
     from agent.loop import Agent
     from agent.offline import OfflinePolicy
     from agent.openai_client import OpenAIClient
@@ -128,65 +202,105 @@ def cmd_chat(args: argparse.Namespace) -> int:
     home = agent_home(args.agent)
     config = None if args.offline else resolve_llm_config(args.model, args.base_url)
     llm = OpenAIClient.from_config(config) if config else OfflinePolicy()
-    with HierarchicalMemory(home, core_limit=args.core_limit,
-                            embedder=_embedder(args.embedder)) as memory:
+    # --core-limit holds for this session; `tiermem config` is how a setting is stored.
+    with private_home(home, _note), HierarchicalMemory(
+            home, core_limit=args.core_limit, embedder=_embedder(args.embedder),
+            store_settings=False) as memory:
+        _note_session_settings(memory, args.agent)
         repl = ChatRepl(Agent(memory, llm), agent_name=args.agent)
         if sys.stdin.isatty():
             return repl.run_interactive(history_file=home / "history")
         return repl.run_piped(sys.stdin)
 
 
+def cmd_config(args: argparse.Namespace) -> int:
+    from agent.home import existing_agent_home, private_home
+    from agent.settings import change_setting, parse_value, print_settings, read_settings
+    from memory.output_file import emit_json, output_path
+
+    home = existing_agent_home(args.agent)
+    json_path = output_path(args.json)
+    if args.setting is not None:
+        parse_value(args.setting, "")  # an unknown name is refused, naming the settings
+    with private_home(home, _note):
+        if args.value is not None:
+            change = change_setting(home, args.setting, args.value)
+        config = read_settings(home)
+    if args.value is not None:
+        if args.json is not None:
+            emit_json({"agent": args.agent, "setting": change.name, "old": change.old,
+                        "new": change.new, "moved_to_archival": change.moved_to_archival},
+                       json_path)
+        _report_console(args.json == "-").print(
+            f"{change.describe(config.core_limit_unit)}; stored for agent {args.agent}",
+            markup=False)
+    elif args.json is not None:
+        values = config.as_json()
+        chosen = {k: v for k, v in values.items() if args.setting in (None, k)}
+        emit_json({"agent": args.agent, "settings": chosen}, json_path)
+    else:
+        print_settings(_report_console(False), args.agent, config, args.setting)
+    return 0
+
+
 def cmd_diagnostics(args: argparse.Namespace) -> int:
-    from agent.home import agent_home
+    from agent.home import existing_agent_home, private_home
     from memory import HierarchicalMemory
+    from memory.output_file import emit_json, output_path, write_atomic
     from memory.report import history_series, print_text, render_html
     from scenarios.runner import scenario_home
 
-    home = scenario_home(args.scenario) if args.scenario else agent_home(args.agent)
-    if not (home / "memory.sqlite3").exists():
-        hint = (f"`tiermem scenario {args.scenario}`" if args.scenario
-                else f"`tiermem chat --agent {args.agent}`")
-        return _fail(f"no memory at {home}; create it with {hint}")
+    fmt = "json" if args.json is not None else args.format
+    name = args.scenario or args.agent
+    target = args.out or (None if args.json in (None, "-") else args.json)
+    if fmt == "html" and target is None:
+        target = f"{name}-diagnostics.html"
+    out = output_path(None if target is None else str(target))
+    if args.scenario:
+        home = scenario_home(args.scenario)
+        if not (home / "memory.sqlite3").exists():
+            return _fail(f"no memory at {home}; create it with `tiermem scenario "
+                         f"{args.scenario}`", 2)
+    else:
+        home = existing_agent_home(args.agent)
     # Read-only: no writer lock, so a report can be taken while a chat is running.
-    with HierarchicalMemory(home, embedder=_embedder(args.embedder), read_only=True) as memory:
+    with private_home(home, _note), HierarchicalMemory(
+            home, embedder=_embedder(args.embedder), read_only=True) as memory:
         report = memory.diagnostics()
         series = history_series(memory)
-    title = f"tiermem diagnostics: {args.scenario or args.agent}"
-    if args.format == "text":
+    if fmt == "text":
         from rich.console import Console
 
-        console = Console(record=args.out is not None)
+        console = Console(record=out is not None)
         print_text(console, report)
-        if args.out:
-            args.out.write_text(console.export_text())
+        if out is not None:
+            write_atomic(out, console.export_text())
         return 0
-    if args.format == "html":
-        out = args.out or Path(f"{args.scenario or args.agent}-diagnostics.html")
-        out.write_text(render_html(report, series, title), encoding="utf-8")
+    if fmt == "html" and out is not None:  # html always has a file
+        write_atomic(out, render_html(report, series, f"tiermem diagnostics: {name}"))
         print(f"wrote {out}")
         return 0
-    text = json.dumps(report, indent=2, default=str)
-    if args.out:
-        args.out.write_text(text)
-    else:
-        sys.stdout.write(text + "\n")
+    emit_json(report, out)
     return 0
 
 
 def cmd_scenario(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
+    from agent.home import private_files
+    from memory.output_file import emit_json, output_path
     from scenarios import all_scenarios
     from scenarios.render import print_day, print_result
     from scenarios.runner import run_scenario
 
     scenarios = all_scenarios()
+    if args.name is None and args.json in scenarios and not Path(args.json).exists():
+        args.name, args.json = args.json, "-"  # `scenario --json NAME`: JSON on stdout
     if args.list or not args.name:
         for scenario in scenarios.values():
             print(f"{scenario.name:24} {scenario.description}")
         return 0 if args.list else _fail("name a scenario (see `tiermem scenario --list`)", 2)
     if args.name not in scenarios:
         return _fail(f"no scenario named {args.name!r}; choose one of {', '.join(scenarios)}", 2)
+    json_path = output_path(args.json)
     llm = None
     if args.model or args.base_url:
         from agent.config import resolve_llm_config
@@ -194,22 +308,22 @@ def cmd_scenario(args: argparse.Namespace) -> int:
 
         config = resolve_llm_config(args.model, args.base_url)
         llm = OpenAIClient.from_config(config) if config else None
-    console = Console()
-    result = run_scenario(scenarios[args.name], llm=llm, embedder=_embedder(args.embedder),
-                          on_day=lambda day: print_day(console, day))
+    console = _report_console(args.json == "-")
+    with private_files():
+        result = run_scenario(scenarios[args.name], llm=llm, embedder=_embedder(args.embedder),
+                              on_day=lambda day: print_day(console, day))
     print_result(console, result)
-    if args.json:
-        args.json.write_text(json.dumps(result.to_dict(), indent=2))
+    if args.json is not None:
+        emit_json(result.to_dict(), json_path)
     return 0 if result.passed else 1
 
 
 def cmd_benchmark(args: argparse.Namespace) -> int:
     import time
 
-    from rich.console import Console
-
     from bench.battery import run_battery, select_checks
-    from bench.report import print_done, print_report, print_start, write_json
+    from bench.report import print_done, print_report, print_start, report_json
+    from memory.output_file import emit_json, output_path
     from memory.policies import make_policy
 
     if args.faults:
@@ -219,25 +333,24 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
         make_policy(args.policy)
     except ValueError as exc:
         return _fail(str(exc), 2)
-    if args.json and not args.json.parent.is_dir():
-        return _fail(f"cannot write {args.json}: {args.json.parent} is not a directory", 2)
+    json_path = output_path(args.json)
     if args.perf or args.sizes or args.recall_dense:
         if not args.perf:
             return _fail("--sizes and --recall-dense go with --perf", 2)
         from bench.perf import main as perf_main
 
-        return perf_main(args.sizes, quick=args.quick, json_path=args.json, seed=args.seed,
-                         recall_dense=args.recall_dense)
-    console = Console()
+        return perf_main(args.sizes, quick=args.quick, json_path=json_path, seed=args.seed,
+                         recall_dense=args.recall_dense, json_stdout=args.json == "-")
+    console = _report_console(args.json == "-")
     start = time.perf_counter()
     results = run_battery(seed=args.seed, quick=args.quick, only=args.only, policy=args.policy,
                           on_start=lambda *a: print_start(console, *a),
                           on_result=lambda *a: print_done(console, *a))
     seconds = time.perf_counter() - start
     print_report(console, results, seconds)
-    if args.json:
-        write_json(args.json, results, seed=args.seed, quick=args.quick, policy=args.policy,
-                   seconds=round(seconds, 2))
+    if args.json is not None:
+        emit_json(report_json(results, seed=args.seed, quick=args.quick, policy=args.policy,
+                               seconds=round(seconds, 2)), json_path)
     return 0 if all(r.passed for r in results) else 1
 
 
@@ -250,97 +363,80 @@ def cmd_faults(args: argparse.Namespace) -> int:
         select_classes(args.only)
     except ValueError as exc:
         return _fail(str(exc), 2)
-    if args.json and not args.json.parent.is_dir():
-        return _fail(f"cannot write {args.json}: {args.json.parent} is not a directory", 2)
-    return main(seed=args.seed, quick=args.quick, json_path=args.json, only=args.only)
+    from memory.output_file import output_path
 
-
-def _add_eval_parser(sub: Any) -> None:
-    evaluate = sub.add_parser("eval", help="retrieval and QA evaluation (LoCoMo)")
-    benchmarks = evaluate.add_subparsers(dest="benchmark", required=True)
-    loc = benchmarks.add_parser(
-        "locomo", help="LoCoMo: evidence recall@k per memory configuration, or QA with a model")
-    loc.add_argument("--data", nargs="+", metavar="DIR_OR_FILE",
-                     help="LoCoMo JSON files, or directories of them")
-    loc.add_argument("--k", default="1,5,10,20", help="cut-offs for recall@k (default 1,5,10,20)")
-    loc.add_argument("--config", action="extend", nargs="+", metavar="NAME",
-                     help="configurations to compare (default bm25 dense hybrid hierarchy; "
-                          "'ablation' or 'all' for more; see --list-configs)")
-    loc.add_argument("--list-configs", action="store_true", help="list the configurations")
-    loc.add_argument("--json", type=Path, metavar="PATH",
-                     help="write the report here, updated after each finished part")
-    loc.add_argument("--resume", action="store_true",
-                     help="reuse the finished parts of the --json report")
-    loc.add_argument("--limit", type=int, metavar="N",
-                     help="only the first N questions of each conversation (in retrieval "
-                          "mode, of those with evidence)")
-    loc.add_argument("--conversations", metavar="IDS", help="comma list of ids, e.g. 26,30")
-    loc.add_argument("--mode", choices=("retrieval", "qa"), default="retrieval")
-    loc.add_argument("--model", help="QA: model name; or set TIERMEM_MODEL")
-    loc.add_argument("--base-url", help="QA: OpenAI-compatible endpoint; or set OPENAI_BASE_URL")
-    loc.add_argument("--judge", action="store_true", help="QA: also have the model judge answers")
-    loc.add_argument("--embedder", choices=("local", "hashing"), default="local")
+    json_path = output_path(args.json)
+    return main(seed=args.seed, quick=args.quick, json_path=json_path, only=args.only,
+                json_stdout=args.json == "-")
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from rich.console import Console
+    from evals.runner import run_command
 
-    from evals.configs import CONFIGS, DEFAULT_CONFIGS
-    from evals.runner import EvalOptions, parse_ks, run_locomo
-
-    if args.list_configs:
-        for config in CONFIGS.values():
-            mark = "*" if config.name in DEFAULT_CONFIGS else " "
-            print(f"{mark} {config.name:26} {config.description}")
-        return 0
-    if not args.data:
-        return _fail("eval locomo needs --data DIR_OR_FILE (e.g. the LoCoMo JSON files)", 2)
-    if args.resume and args.json is None:
-        return _fail("--resume needs --json PATH (the report to resume)", 2)
-    if args.limit is not None and args.limit < 1:
-        return _fail(f"--limit must be at least 1, not {args.limit}", 2)
     try:
-        options = EvalOptions(
-            data=args.data, ks=parse_ks(args.k), mode=args.mode, json_path=args.json,
-            configs=[n for item in args.config or [] for n in item.split(",") if n],
-            conversations=[c for c in (args.conversations or "").split(",") if c],
-            limit=args.limit, embedder=args.embedder, resume=args.resume, model=args.model,
-            base_url=args.base_url, judge=args.judge)
-        run_locomo(options, Console())
+        return run_command(args, _report_console(args.json == "-"))
     except ValueError as exc:  # bad data, configuration name or option
         return _fail(str(exc), 2)
-    return 0
 
 
 def cmd_reindex(args: argparse.Namespace) -> int:
-    from agent.home import agent_home
+    from agent.home import existing_agent_home, private_home
     from memory import HierarchicalMemory
 
-    home = agent_home(args.agent)
+    home = existing_agent_home(args.agent)
     embedder = _embedder(args.embedder)
-    with HierarchicalMemory.reindex(home, embedder) as memory:
+    with private_home(home, _note), HierarchicalMemory.reindex(home, embedder) as memory:
         print(f"re-embedded {len(memory.archival)} passages and the recall log "
               f"with {memory.embedder.id}")
     return 0
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "chat": cmd_chat, "config": cmd_config, "diagnostics": cmd_diagnostics,
+    "scenario": cmd_scenario, "benchmark": cmd_benchmark, "eval": cmd_eval,
+    "reindex": cmd_reindex,
+}
+
+
+def run(argv: Sequence[str]) -> int:
+    """One command; the exit status (see the module docstring)."""
+    argv = list(argv)
     if not argv or argv[0] in ("-h", "--help", "help"):
-        return print_skill()
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    handlers = {"chat": cmd_chat, "diagnostics": cmd_diagnostics, "reindex": cmd_reindex,
-                "scenario": cmd_scenario, "benchmark": cmd_benchmark, "eval": cmd_eval}
-    handler = handlers.get(args.command)
+        return print_help()
+    if argv[0] in ("-V", "--version"):
+        from agent.skill_card import version
+
+        print(f"tiermem {version()}")
+        return 0
+    args = build_parser().parse_args(argv)
+    handler = HANDLERS.get(args.command)
     if handler is None:
         return _fail("name a command: " + ", ".join(COMMANDS) + " (tiermem --help)", code=2)
-    from memory.errors import TiermemError
+    from agent.home import NoSuchAgentError
+    from memory.errors import InvalidConfigError, TiermemError
+    from memory.output_file import OutputPathError
 
     try:
         return handler(args)
+    except (NoSuchAgentError, OutputPathError) as exc:
+        return _fail(str(exc), 2)
+    except InvalidConfigError as exc:
+        return _fail(str(exc), 2 if args.command == "config" else 1)
     except TiermemError as exc:
         return _fail(str(exc))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The ``tiermem`` entry point."""
+    try:
+        code = run(sys.argv[1:] if argv is None else argv)
+        sys.stdout.flush()  # a closed pipe shows here, not as a warning at exit
+        return code
+    except BrokenPipeError:
+        # The reader (`| head`) has gone: stop quietly, as other command-line tools do.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     except KeyboardInterrupt:
         return 130
 

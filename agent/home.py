@@ -1,13 +1,32 @@
-"""Agent homes: one directory per agent under ``$TIERMEM_HOME`` (default ``~/.tiermem``)."""
+"""Agent homes: one directory per agent under ``$TIERMEM_HOME`` (default ``~/.tiermem``).
+
+A home holds the agent's whole memory (the database, its ``-wal`` and ``-shm``
+files, the FAISS indexes and their sidecars, the writer lock), so it is kept
+private to its user: the directory 0700, every file in it 0600. Files are
+created under a 0077 umask while a home is open (SQLite gives ``-wal`` and
+``-shm`` the database's mode), and a home created before that is tightened
+the next time it is opened.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import stat
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from memory.errors import InvalidInputError
+from memory.store import DB_FILE
 from memory.validation import validate_agent_name
 
 DEFAULT_AGENT = "default"
+#: The bits a private home and its files must not have: any access by group or others.
+SHARED_BITS = 0o077
+
+
+class NoSuchAgentError(InvalidInputError):
+    """An inspection or maintenance command named an agent that has no home."""
 
 
 def tiermem_home() -> Path:
@@ -18,3 +37,64 @@ def tiermem_home() -> Path:
 def agent_home(name: str) -> Path:
     """The directory of agent ``name``; the name is validated so it cannot escape the root."""
     return tiermem_home() / "agents" / validate_agent_name(name)
+
+
+def agent_names() -> list[str]:
+    """The agents that have a memory, sorted."""
+    root = tiermem_home() / "agents"
+    if not root.is_dir():
+        return []
+    return sorted(p.name for p in root.iterdir() if (p / DB_FILE).is_file())
+
+
+def existing_agent_home(name: str) -> Path:
+    """The home of agent ``name``, which must already hold a memory (nothing is created)."""
+    home = agent_home(name)
+    if (home / DB_FILE).is_file():
+        return home
+    names = agent_names()
+    known = (f"agents: {', '.join(names)}" if names
+             else f"no agents yet; `tiermem chat --agent {name}` creates one")
+    raise NoSuchAgentError(f"no agent named {name!r} in {tiermem_home()} ({known})")
+
+
+@contextlib.contextmanager
+def private_files() -> Iterator[None]:
+    """Files and directories created inside the block are readable by their owner only."""
+    previous = os.umask(SHARED_BITS)
+    try:
+        yield
+    finally:
+        os.umask(previous)
+
+
+def make_private(home: Path) -> list[Path]:
+    """Remove group and other access from ``home`` and everything in it; the paths changed.
+
+    Paths this user cannot change (another user's home opened read-only) are left alone.
+    """
+    changed: list[Path] = []
+    if not home.is_dir():
+        return changed
+    for path in (home, *sorted(home.rglob("*"))):
+        try:
+            info = path.lstat()
+        except OSError:
+            continue  # removed meanwhile
+        if stat.S_ISLNK(info.st_mode) or not info.st_mode & SHARED_BITS:
+            continue
+        with contextlib.suppress(OSError):
+            os.chmod(path, stat.S_IMODE(info.st_mode) & ~SHARED_BITS)
+            changed.append(path)
+    return changed
+
+
+@contextlib.contextmanager
+def private_home(home: Path, note: Callable[[str], None]) -> Iterator[Path]:
+    """Use ``home`` with private file modes, tightening (and telling ``note``) a home made
+    before homes were private."""
+    with private_files():
+        if make_private(home):
+            note(f"made {home} private to this user (directory 0700, files 0600); it was "
+                 f"readable by other local users")
+        yield home

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
-import json
 import logging
 import time
 import traceback
@@ -157,20 +156,25 @@ def print_table(console: Any, results: Sequence[FaultResult], seconds: float, ti
                   if failed else f"[green]all {len(results)} fault classes passed[/green]")
 
 
-def write_json(path: Path, results: Sequence[FaultResult], **meta: Any) -> None:
-    report = {**meta, "passed": all(r.passed for r in results),
-              "classes": [r.to_dict() for r in results]}
-    path.write_text(json.dumps(report, indent=2, default=str) + "\n", encoding="utf-8")
+def report_json(results: Sequence[FaultResult], **meta: Any) -> dict[str, Any]:
+    return {**meta, "passed": all(r.passed for r in results),
+            "classes": [r.to_dict() for r in results]}
 
 
 def main(seed: int = 0, quick: bool = False, json_path: Path | None = None,
-         only: Sequence[str] | None = None) -> int:
-    """Run the harness, print the table (and write ``json_path``); 1 if any class failed."""
+         only: Sequence[str] | None = None, json_stdout: bool = False) -> int:
+    """Run the harness and print the table; 1 if any class failed.
+
+    The JSON report goes to ``json_path``, or with ``json_stdout`` to standard
+    output (the table then goes to standard error).
+    """
     from rich.console import Console
     from rich.markup import escape
 
+    from memory.output_file import emit_json
+
     select_classes(only)  # a usage error before anything runs
-    console = Console()
+    console = Console(stderr=json_stdout)
     start = time.perf_counter()
 
     def progress(row: FaultResult) -> None:
@@ -181,6 +185,7 @@ def main(seed: int = 0, quick: bool = False, json_path: Path | None = None,
     seconds = time.perf_counter() - start
     mode = "quick" if quick else "full"
     print_table(console, results, seconds, f"fault harness, {mode} run, seed {seed}")
-    if json_path is not None:
-        write_json(json_path, results, seed=seed, quick=quick, seconds=round(seconds, 2))
+    if json_path is not None or json_stdout:
+        emit_json(report_json(results, seed=seed, quick=quick, seconds=round(seconds, 2)),
+                  json_path)
     return 0 if all(r.passed for r in results) else 1

@@ -263,13 +263,15 @@ def write_json(path: Path, report: dict[str, Any]) -> None:
 
 
 def main(sizes: str | None = None, quick: bool = False, json_path: Path | None = None,
-         seed: int = 0, work: Path | None = None, recall_dense: bool = False) -> int:
-    """The ``benchmark --perf`` command: measure, print the table, write the JSON."""
+         seed: int = 0, work: Path | None = None, recall_dense: bool = False,
+         json_stdout: bool = False) -> int:
+    """The ``benchmark --perf`` command: measure, print the table, write the JSON (to
+    standard output with ``json_stdout``, the table then going to standard error)."""
     from rich.console import Console
 
-    console = Console()
+    console = Console(stderr=json_stdout)
     if not console.is_terminal:  # a file or pipe: keep the table's rows on one line each
-        console = Console(width=160)
+        console = Console(width=160, stderr=json_stdout)
     try:
         opts = PerfOptions(sizes=parse_sizes(sizes), quick=quick, seed=seed,
                            recall_dense=recall_dense)
@@ -285,6 +287,8 @@ def main(sizes: str | None = None, quick: bool = False, json_path: Path | None =
     if json_path is not None:
         write_json(json_path, report)
         console.print(f"wrote {json_path}", markup=False)
+    if json_stdout:
+        sys.stdout.write(json.dumps(report, indent=2) + "\n")
     return 0
 
 

@@ -85,3 +85,61 @@ def run_locomo(options: EvalOptions, console: Any) -> dict[str, Any]:
     if options.json_path is not None:
         console.print(f"report written to {options.json_path}")
     return report
+
+
+def add_locomo_parser(evaluate: Any) -> None:
+    """The options of ``tiermem eval locomo`` (``evaluate``: the ``eval`` command's parser)."""
+    benchmarks = evaluate.add_subparsers(dest="benchmark", required=True)
+    loc = benchmarks.add_parser(
+        "locomo", help="LoCoMo: evidence recall@k per memory configuration, or QA with a model")
+    loc.add_argument("--data", nargs="+", metavar="DIR_OR_FILE",
+                     help="LoCoMo JSON files, or directories of them")
+    loc.add_argument("--k", default="1,5,10,20", help="cut-offs for recall@k (default 1,5,10,20)")
+    loc.add_argument("--config", action="extend", nargs="+", metavar="NAME",
+                     help="configurations to compare (default bm25 dense hybrid hierarchy; "
+                          "'ablation' or 'all' for more; see --list-configs)")
+    loc.add_argument("--list-configs", action="store_true", help="list the configurations")
+    loc.add_argument("--json", nargs="?", const="-", metavar="PATH",
+                     help="the report as JSON: on standard output at the end (the tables then "
+                          "go to standard error), or written to PATH after each finished part")
+    loc.add_argument("--resume", action="store_true",
+                     help="reuse the finished parts of the --json PATH report")
+    loc.add_argument("--limit", type=int, metavar="N",
+                     help="only the first N questions of each conversation (in retrieval "
+                          "mode, of those with evidence)")
+    loc.add_argument("--conversations", metavar="IDS", help="comma list of ids, e.g. 26,30")
+    loc.add_argument("--mode", choices=("retrieval", "qa"), default="retrieval",
+                     help="retrieval: evidence recall@k, offline (default); qa: a model answers")
+    loc.add_argument("--model", help="QA: model name; or set TIERMEM_MODEL")
+    loc.add_argument("--base-url", help="QA: OpenAI-compatible endpoint; or set OPENAI_BASE_URL")
+    loc.add_argument("--judge", action="store_true", help="QA: also have the model judge answers")
+    loc.add_argument("--embedder", choices=("local", "hashing"), default="local",
+                     help="local MiniLM model (default) or the model-free hashing embedder")
+
+
+def run_command(args: Any, console: Any) -> int:
+    """``tiermem eval locomo``; a usage error raises ValueError before any work starts."""
+    from evals.configs import CONFIGS, DEFAULT_CONFIGS
+    from memory.output_file import emit_json, output_path
+
+    if args.list_configs:
+        for config in CONFIGS.values():
+            mark = "*" if config.name in DEFAULT_CONFIGS else " "
+            print(f"{mark} {config.name:26} {config.description}")
+        return 0
+    if not args.data:
+        raise ValueError("eval locomo needs --data DIR_OR_FILE (e.g. the LoCoMo JSON files)")
+    if args.resume and args.json in (None, "-"):
+        raise ValueError("--resume needs --json PATH (the report to resume)")
+    if args.limit is not None and args.limit < 1:
+        raise ValueError(f"--limit must be at least 1, not {args.limit}")
+    options = EvalOptions(
+        data=args.data, ks=parse_ks(args.k), mode=args.mode, json_path=output_path(args.json),
+        configs=[n for item in args.config or [] for n in item.split(",") if n],
+        conversations=[c for c in (args.conversations or "").split(",") if c],
+        limit=args.limit, embedder=args.embedder, resume=args.resume, model=args.model,
+        base_url=args.base_url, judge=args.judge)
+    report = run_locomo(options, console)
+    if args.json == "-":
+        emit_json(report, None)
+    return 0

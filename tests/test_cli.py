@@ -91,7 +91,7 @@ def test_diagnostics_as_json(home: Path) -> None:
 
 def test_diagnostics_of_a_missing_agent_says_how_to_create_it(home: Path) -> None:
     done = tiermem(home, "diagnostics", "--agent", "nobody", "--embedder", "hashing")
-    assert done.returncode == 1
+    assert done.returncode == 2
     assert "tiermem chat --agent nobody" in done.stderr
 
 

@@ -29,7 +29,7 @@ from bench.fault_os import tmpfs
 from bench.fault_readonly import run_readonly
 from bench.fault_result import FaultResult
 from bench.fault_snapshot import fuzz_snapshot
-from bench.faults import CLASSES, print_table, select_classes, write_json
+from bench.faults import CLASSES, print_table, report_json, select_classes
 from memory import HierarchicalMemory
 from memory.archival import ArchivalTier
 from memory.vector_index import VectorIndex
@@ -220,8 +220,7 @@ def test_the_table_and_json_show_every_row(tmp_path: Path) -> None:
     for word in ("fault class", "trials", "crashes", "lost", "diverged", "pass", "FAIL",
                  "skipped", "committed op x is missing", "1 of 3 fault classes failed"):
         assert word in text
-    write_json(tmp_path / "r.json", [ok, bad, skipped], seed=1)
-    report = json.loads((tmp_path / "r.json").read_text())
+    report = json.loads(json.dumps(report_json([ok, bad, skipped], seed=1)))
     assert report["passed"] is False
     assert [c["name"] for c in report["classes"]] == ["a", "b", "c"]
     assert report["classes"][1]["lost"] == 1
@@ -236,6 +235,15 @@ def test_benchmark_faults_on_the_command_line(tmp_path: Path,
     assert [c["name"] for c in report["classes"]] == ["fuzz: CLI arguments"]
     assert code == (0 if report["passed"] else 1)
     assert "fuzz: CLI arguments" in capsys.readouterr().out
+
+
+def test_benchmark_faults_json_on_standard_output(capsys: pytest.CaptureFixture[str]) -> None:
+    code = cli.main(["benchmark", "--faults", "--quick", "--only", "fuzz-cli", "--json"])
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    assert [c["name"] for c in report["classes"]] == ["fuzz: CLI arguments"]
+    assert code == (0 if report["passed"] else 1)
+    assert "fuzz: CLI arguments" in captured.err
 
 
 def test_benchmark_faults_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:

@@ -111,5 +111,5 @@ def test_cli_scenario_then_diagnostics(tmp_path: Path) -> None:
 
 
 def test_diagnostics_of_missing_memory_fails_clearly(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["diagnostics", "--agent", "nobody", "--embedder", "hashing"]) == 1
+    assert cli.main(["diagnostics", "--agent", "nobody", "--embedder", "hashing"]) == 2
     assert "tiermem chat --agent nobody" in capsys.readouterr().err

@@ -1,0 +1,146 @@
+"""An agent's stored memory settings: shown, and changed only when the user asks.
+
+A memory keeps its settings (memory/config.py) in its database. ``tiermem
+config`` reads them without the writer lock and changes one by opening the
+memory with it, so the change is validated, stored and applied in one step:
+a smaller ``core_limit`` moves facts to archival at once, and the user is
+told how many.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from memory.config import MemoryConfig
+from memory.embeddings import Embedder, HashingEmbedder, default_embedder
+from memory.errors import InvalidConfigError
+from memory.store import Store
+
+#: What each setting means, for ``tiermem config`` listings.
+SETTING_HELP = {
+    "core_limit": "core's capacity, in core_limit_unit",
+    "core_limit_unit": "tokens or facts",
+    "policy": "the eviction policy",
+    "clock": "logical (interactions) or wall (seconds); fixed once a memory exists",
+    "tau": "recency decay constant, in clock units",
+    "recall_dense": "also embed messages so recall is searched by meaning",
+    "fusion": "weights of the lexical and dense ranks in hybrid search",
+    "promote_hits": "hits an archived fact needs to return to core",
+    "recent_promote_hits": "hits needed soon after an eviction",
+    "hysteresis_window": "interactions after an eviction that need the higher bar",
+}
+_TEXT_SETTINGS = frozenset({"core_limit_unit", "policy", "clock"})
+
+
+@dataclass(frozen=True)
+class SettingChange:
+    """One stored setting changed: its values before and after, and what moved."""
+
+    name: str
+    old: Any
+    new: Any
+    moved_to_archival: int
+
+    def describe(self, unit: str) -> str:
+        """``core limit 2000 → 1200 tokens; 3 facts moved to archival``."""
+        return describe_change(self.name, self.old, self.new, unit, self.moved_to_archival)
+
+
+def describe_change(name: str, old: Any, new: Any, unit: str, moved: int,
+                    scope: str = "") -> str:
+    """A one-line account of a changed setting, for the user (``scope``: e.g. "for this
+    session")."""
+    if name == "core_limit":
+        text = f"core limit {old} → {new} {unit}"
+    else:
+        text = f"{name} {_shown(old)} → {_shown(new)}"
+    text += f" {scope}" if scope else ""
+    if moved:
+        text += f"; {moved} fact{'s' if moved != 1 else ''} moved to archival"
+    return text
+
+
+def read_settings(home: Path) -> MemoryConfig:
+    """The settings stored in the memory at ``home`` (read-only; no writer lock taken)."""
+    store = Store(home, read_only=True)
+    try:
+        return MemoryConfig.from_meta(store.get_meta) or MemoryConfig()
+    finally:
+        store.close()
+
+
+def parse_value(name: str, text: str) -> Any:
+    """A setting's value as typed on the command line (JSON for the non-text settings)."""
+    if name not in MemoryConfig.model_fields:
+        raise InvalidConfigError(
+            f"unknown setting {name!r}; the settings are {', '.join(MemoryConfig.model_fields)}",
+            (name,))
+    if name in _TEXT_SETTINGS:
+        return text
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text  # left to the model, whose error names the field and the value
+
+
+def change_setting(home: Path, name: str, text: str) -> SettingChange:
+    """Validate, store and apply one setting of the memory at ``home``."""
+    from memory import HierarchicalMemory
+
+    current = read_settings(home)
+    wanted = current.updated(**{name: parse_value(name, text)})
+    with HierarchicalMemory(home, embedder=stored_embedder(home), config=wanted) as memory:
+        moved = memory.moved_on_open
+    return SettingChange(name, getattr(current, name), getattr(wanted, name), moved)
+
+
+def stored_embedder(home: Path) -> Embedder:
+    """The embedder the memory at ``home`` was built with, so opening it needs no flag."""
+    store = Store(home, read_only=True)
+    try:
+        stored_id = store.get_meta("embedder_id")
+        dim = int(store.get_meta("embedder_dim", "0") or 0)
+    finally:
+        store.close()
+    if stored_id and stored_id.startswith("hashing-") and dim:
+        return HashingEmbedder(dim)
+    return default_embedder()
+
+
+def settings_rows(config: MemoryConfig) -> list[tuple[str, str, str]]:
+    """(setting, value, what it means) per setting; a value off its default is marked."""
+    defaults = MemoryConfig(clock=config.clock).as_json()
+    rows = []
+    for name, value in config.as_json().items():
+        changed = "" if value == defaults[name] else f" (default {_shown(defaults[name])})"
+        rows.append((name, _shown(value) + changed, SETTING_HELP.get(name, "")))
+    return rows
+
+
+def print_settings(console: Any, agent: str, config: MemoryConfig,
+                   only: str | None = None) -> None:
+    """The settings as a table (``only``: one of them), with how to change one."""
+    from rich.table import Table
+
+    table = Table(title=f"memory settings of agent {agent}")
+    for column in ("setting", "value", "meaning"):
+        table.add_column(column)
+    for row in settings_rows(config):
+        if only in (None, row[0]):
+            table.add_row(*row)
+    console.print(table)
+    console.print(f"change one with `tiermem config --agent {agent} SETTING VALUE`; it holds "
+                  f"for every later session", markup=False)
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, dict | list | bool):
+        return json.dumps(value, sort_keys=True)
+    if isinstance(value, float):
+        return f"{value:g}"
+    if hasattr(value, "model_dump"):
+        return json.dumps(value.model_dump(), sort_keys=True)
+    return str(value)

@@ -1,0 +1,81 @@
+"""--help, --version, help text for every option, and the skill card wherever it is installed."""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+
+from test_cli import ROOT, tiermem
+
+import cli
+
+
+def test_help_starts_with_one_line_per_command(tmp_path: Path) -> None:
+    done = tiermem(tmp_path, "--help")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    listed = [line.split()[0] for line in lines[3:3 + len(cli.COMMANDS)]]
+    assert lines[2] == "commands:" and listed == list(cli.COMMANDS)
+    assert "exit codes: 0 ok, 1" in done.stdout
+    assert "# tiermem" in lines  # the skill card follows
+
+
+def test_version(tmp_path: Path) -> None:
+    done = tiermem(tmp_path, "--version")
+    expected = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    assert (done.returncode, done.stdout) == (0, f"tiermem {expected}\n")
+
+
+def _options(parser: argparse.ArgumentParser, path: str) -> Iterator[tuple[str, argparse.Action]]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, child in action.choices.items():
+                yield from _options(child, f"{path} {name}")
+        elif not isinstance(action, argparse._HelpAction):
+            yield f"{path} {'/'.join(action.option_strings) or action.dest}", action
+
+
+def test_every_option_of_every_command_has_help() -> None:
+    options = dict(_options(cli.build_parser(), "tiermem"))
+    assert "tiermem chat --core-limit" in options and "tiermem eval locomo --k" in options
+    missing = [name for name, action in options.items()
+               if not action.help or action.help == argparse.SUPPRESS]
+    assert missing == []
+
+
+def test_every_command_has_a_one_line_description() -> None:
+    parser = cli.build_parser()
+    commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    assert list(commands.choices) == list(cli.COMMANDS)
+
+
+def test_the_skill_card_is_found_in_a_user_install(tmp_path: Path) -> None:
+    """`pip install --user` puts SKILL.md under the user base, not under sys.prefix."""
+    user_base = tmp_path / "userbase"
+    card = user_base / "share" / "tiermem" / "SKILL.md"
+    card.parent.mkdir(parents=True)
+    card.write_text("# the card from the user base\n")
+    site_packages = tmp_path / "site-packages"  # where cli.py is: no SKILL.md beside it
+    site_packages.mkdir()
+    found = subprocess.run(
+        [sys.executable, "-c", "import sys; from pathlib import Path; "
+         "from agent.skill_card import skill_file; print(skill_file(Path(sys.argv[1])))",
+         str(site_packages)],
+        cwd=ROOT, env={"PYTHONUSERBASE": str(user_base), "PYTHONPATH": str(ROOT),
+                       "PATH": "/usr/bin:/bin"},
+        capture_output=True, text=True, check=False)
+    assert found.returncode == 0, found.stderr
+    assert found.stdout.strip() == str(card)
+
+
+def test_the_skill_card_of_a_checkout_comes_first() -> None:
+    from agent.skill_card import skill_candidates, skill_file
+
+    assert skill_file() == ROOT / "SKILL.md"
+    roots = [str(p) for p in skill_candidates()]
+    assert roots[0] == str(ROOT / "SKILL.md")
+    assert str(Path(sys.prefix, "share", "tiermem", "SKILL.md")) in roots

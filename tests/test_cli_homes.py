@@ -1,0 +1,92 @@
+"""Agent homes: never created by inspection, and private to their user."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_cli import ROOT, cli_env, tiermem
+
+from memory import HashingEmbedder, HierarchicalMemory
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    return tmp_path / "home"
+
+
+def mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+@pytest.mark.parametrize("args", [
+    ("reindex", "--agent", "typo", "--embedder", "hashing"),
+    ("diagnostics", "--agent", "typo", "--embedder", "hashing"),
+    ("config", "--agent", "typo"),
+    ("config", "--agent", "typo", "core_limit", "100"),
+])
+def test_inspection_and_maintenance_never_create_an_agent(
+        home: Path, args: tuple[str, ...]) -> None:
+    for name in ("a", "b"):
+        made = tiermem(home, "chat", "--agent", name, "--embedder", "hashing", stdin="hi\n")
+        assert made.returncode == 0, made.stderr
+    done = tiermem(home, *args)
+    assert done.returncode == 2
+    assert done.stderr == f"tiermem: no agent named 'typo' in {home} (agents: a, b)\n"
+    assert not (home / "agents" / "typo").exists()
+
+
+def test_with_no_agents_the_error_says_how_to_make_one(home: Path) -> None:
+    done = tiermem(home, "reindex", "--agent", "typo", "--embedder", "hashing")
+    assert done.returncode == 2
+    assert "no agents yet; `tiermem chat --agent typo` creates one" in done.stderr
+    assert not (home / "agents" / "typo").exists()
+
+
+def test_a_home_and_every_file_in_it_are_private_while_a_chat_runs(home: Path) -> None:
+    chat = subprocess.Popen(
+        [sys.executable, "cli.py", "chat", "--agent", "a", "--embedder", "hashing"], cwd=ROOT,
+        env=cli_env(home), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, preexec_fn=lambda: os.umask(0o022))
+    try:
+        assert chat.stdin is not None and chat.stdout is not None
+        chat.stdin.write("I am allergic to peanuts.\n/help\n")
+        chat.stdin.flush()
+        # /help answers after the turn before it is committed.
+        assert "Commands:\n" in iter(chat.stdout.readline, ""), chat.stderr
+        agent = home / "agents" / "a"
+        names = {p.name for p in agent.iterdir()}
+        assert {"memory.sqlite3", "memory.sqlite3-wal", "memory.sqlite3-shm",
+                "writer.lock"} <= names
+        open_files = {p.name: mode(p) for p in agent.iterdir()}
+    finally:
+        chat.communicate("/exit\n")
+    assert chat.returncode == 0
+    assert set(open_files.values()) == {0o600}, open_files
+    assert {"archival.faiss", "archival.json", "recall.faiss", "recall.json"} <= {
+        p.name for p in agent.iterdir()}
+    closed = {p.name: mode(p) for p in agent.iterdir()}
+    assert set(closed.values()) == {0o600}, closed
+    assert mode(agent) == 0o700
+
+
+def test_a_home_made_readable_is_tightened_with_a_note(home: Path) -> None:
+    agent = home / "agents" / "a"
+    previous = os.umask(0o022)
+    try:
+        with HierarchicalMemory(agent, embedder=HashingEmbedder()) as memory:
+            memory.add_fact("User is allergic to peanuts")
+    finally:
+        os.umask(previous)
+    assert mode(agent) == 0o755 and mode(agent / "memory.sqlite3") == 0o644
+    done = tiermem(home, "diagnostics", "--agent", "a", "--embedder", "hashing", "--json")
+    assert done.returncode == 0, done.stderr
+    assert f"made {agent} private to this user" in done.stderr
+    assert mode(agent) == 0o700
+    assert {mode(p) for p in agent.iterdir()} == {0o600}
+    again = tiermem(home, "diagnostics", "--agent", "a", "--embedder", "hashing", "--json")
+    assert "private" not in again.stderr  # said once, when it changed something

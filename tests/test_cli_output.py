@@ -1,0 +1,106 @@
+"""Command output: report files checked before the work, JSON on demand, closed pipes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_cli import ROOT, cli_env, tiermem
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    return tmp_path / "home"
+
+
+def make_agent(home: Path, name: str = "a") -> None:
+    done = tiermem(home, "chat", "--agent", name, "--embedder", "hashing",
+                   stdin="I am allergic to peanuts.\n")
+    assert done.returncode == 0, done.stderr
+
+
+# -- every command, before its work --------------------------------------------------------
+def test_an_unwritable_output_fails_before_the_work_in_every_command(
+        home: Path, tmp_path: Path) -> None:
+    make_agent(home)
+    bad = str(tmp_path / "no-such-dir" / "out")
+    data = tmp_path / "locomo.json"
+    data.write_text("[]")
+    runs = {
+        "diagnostics text": ("diagnostics", "--agent", "a", "--embedder", "hashing",
+                             "--out", bad),
+        "diagnostics json": ("diagnostics", "--agent", "a", "--embedder", "hashing",
+                             "--format", "json", "--out", bad),
+        "diagnostics html": ("diagnostics", "--agent", "a", "--embedder", "hashing",
+                             "--format", "html", "--out", bad),
+        "diagnostics --json": ("diagnostics", "--agent", "a", "--embedder", "hashing",
+                               "--json", bad),
+        "scenario": ("scenario", "personal-assistant", "--embedder", "hashing", "--json", bad),
+        "benchmark": ("benchmark", "--quick", "--only", "core_limit", "--json", bad),
+        "eval": ("eval", "locomo", "--data", str(data), "--embedder", "hashing", "--json", bad),
+        "config": ("config", "--agent", "a", "--json", bad),
+    }
+    for what, args in runs.items():
+        done = tiermem(home, *args)
+        assert done.returncode == 2, (what, done.stdout, done.stderr)
+        assert done.stderr.startswith(f"tiermem: cannot write {bad}: the directory "), what
+        assert "Traceback" not in done.stderr, what
+        assert done.stdout == "", what  # nothing ran: no day, check or table was printed
+    assert not (home / "scenarios").exists()  # the scenario never started
+
+
+def test_a_snapshot_from_the_chat_is_written_whole(home: Path, tmp_path: Path) -> None:
+    target = tmp_path / "snap.json"
+    done = tiermem(home, "chat", "--agent", "a", "--embedder", "hashing",
+                   stdin=f"I am allergic to peanuts.\n/snapshot {target}\n"
+                         f"/snapshot {tmp_path / 'nope' / 's.json'}\n")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(target.read_text())["tables"]["facts"]
+    missing = tmp_path / "nope" / "s.json"
+    assert f"cannot write {missing}: the directory" in done.stdout + done.stderr
+
+
+# -- JSON on standard output ------------------------------------------------------------------
+def test_json_without_a_path_goes_to_standard_output(home: Path, tmp_path: Path) -> None:
+    make_agent(home)
+    diag = tiermem(home, "diagnostics", "--agent", "a", "--embedder", "hashing", "--json")
+    assert diag.returncode == 0, diag.stderr
+    assert json.loads(diag.stdout)["core"]["facts"] == 1
+
+    scen = tiermem(home, "scenario", "personal-assistant", "--embedder", "hashing", "--json")
+    assert scen.returncode == 0, scen.stderr
+    assert json.loads(scen.stdout)["scenario"] == "personal-assistant"
+    assert "entered core" in scen.stderr  # the people's report moved to standard error
+    shorthand = tiermem(home, "scenario", "--json", "personal-assistant", "--embedder", "hashing")
+    assert json.loads(shorthand.stdout)["scenario"] == "personal-assistant"
+
+    bench = tiermem(home, "benchmark", "--quick", "--only", "core_limit", "--json")
+    assert bench.returncode == 0, bench.stderr
+    assert [c["name"] for c in json.loads(bench.stdout)["checks"]] == ["core_limit"]
+
+    config = tiermem(home, "config", "--agent", "a", "--json")
+    assert json.loads(config.stdout)["settings"]["core_limit"] == 2000
+
+    written = tmp_path / "bench.json"
+    to_file = tiermem(home, "benchmark", "--quick", "--only", "core_limit", "--json",
+                      str(written))
+    assert to_file.returncode == 0 and json.loads(written.read_text())["passed"] is True
+
+
+# -- a closed pipe ---------------------------------------------------------------------------
+@pytest.mark.parametrize("args", [("--help",), ("scenario", "--list")])
+def test_output_to_a_closed_pipe_ends_quietly(home: Path, args: tuple[str, ...]) -> None:
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader has gone before the first write, as `| head` does
+    try:
+        done = subprocess.run([sys.executable, "cli.py", *args], cwd=ROOT, env=cli_env(home),
+                              stdout=write_end, stderr=subprocess.PIPE, text=True, check=False)
+    finally:
+        os.close(write_end)
+    assert "BrokenPipeError" not in done.stderr and "Traceback" not in done.stderr, done.stderr
+    assert "Exception ignored" not in done.stderr
+    assert done.returncode == 141

@@ -1,0 +1,78 @@
+"""Stored settings change only through `tiermem config`; a session flag says what it does."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from test_cli import tiermem
+
+from memory import HashingEmbedder, HierarchicalMemory
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    return tmp_path / "home"
+
+
+def chat(home: Path, *flags: str, stdin: str = "") -> str:
+    done = tiermem(home, "chat", "--agent", "a", "--embedder", "hashing", *flags, stdin=stdin)
+    assert done.returncode == 0, done.stderr
+    return done.stderr
+
+
+def stored_core(home: Path) -> tuple[int, int]:
+    """(core limit, facts in core) as the next session opens them."""
+    with HierarchicalMemory(home / "agents" / "a", embedder=HashingEmbedder(),
+                            read_only=True) as memory:
+        return memory.core.limit, len(memory.core)
+
+
+def test_a_session_core_limit_is_announced_and_not_stored(home: Path) -> None:
+    chat(home, stdin="I am allergic to peanuts.\nMy name is Ada.\nI live in Lisbon.\n")
+    assert stored_core(home) == (2000, 3)
+    note = chat(home, "--core-limit", "6", stdin="/core\n")
+    assert "core limit 2000 → 6 tokens for this session; 2 facts moved to archival" in note
+    assert "tiermem config --agent a core_limit 6" in note
+    limit, _ = stored_core(home)
+    assert limit == 2000  # the next session has the stored limit again
+    assert chat(home, stdin="/core\n") == ""  # and nothing to announce
+
+
+def test_config_shows_and_stores_a_validated_setting(home: Path) -> None:
+    chat(home, stdin="I am allergic to peanuts.\nMy name is Ada.\nI live in Lisbon.\n")
+    shown = tiermem(home, "config", "--agent", "a")
+    assert shown.returncode == 0, shown.stderr
+    assert "core_limit" in shown.stdout and "2000" in shown.stdout
+
+    changed = tiermem(home, "config", "--agent", "a", "core_limit", "6")
+    assert changed.returncode == 0, changed.stderr
+    assert "core limit 2000 → 6 tokens; 2 facts moved to archival" in changed.stdout
+    assert stored_core(home) == (6, 1)
+
+    one = tiermem(home, "config", "--agent", "a", "core_limit", "--json")
+    assert json.loads(one.stdout) == {"agent": "a", "settings": {"core_limit": 6}}
+
+
+@pytest.mark.parametrize(("setting", "value", "named"), [
+    ("core_limit", "lots", "core_limit"),
+    ("core_limit", "0", "core_limit"),
+    ("policy", "newest", "policy"),
+    ("colour", "blue", "colour"),
+    ("clock", "wall", "clock"),
+])
+def test_an_invalid_setting_is_a_usage_error_naming_the_field(
+        home: Path, setting: str, value: str, named: str) -> None:
+    chat(home, stdin="I am allergic to peanuts.\n")
+    done = tiermem(home, "config", "--agent", "a", setting, value)
+    assert done.returncode == 2
+    assert named in done.stderr and "Traceback" not in done.stderr
+    assert stored_core(home) == (2000, 1)  # nothing changed
+
+
+def test_the_help_shows_where_the_core_limit_comes_from(home: Path) -> None:
+    done = tiermem(home, "chat", "--help")
+    text = " ".join(done.stdout.split())
+    assert "default: the agent's stored value, 2000 tokens for a new agent" in text
+    assert "this session only" in text
