@@ -45,7 +45,7 @@ SCENARIO = Scenario(
         Question("Who is on call this week?", "Alice", tier="core"),
         Question("Who is the incident commander?", "Priya", tier="core"),
         Question("What did we run to mitigate on day 1?", "rollout undo",
-                 any_of=("archival", "recall")),
+                 any_of=("archival", "recall"), present=False),
     ),
     durable_in_core=(
         "production region is eu-west-1",

@@ -12,18 +12,27 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True)
 class Question:
-    """Asked on the last day; the reply must contain ``expect`` found in ``tier``.
+    """A question and what its reply must contain: ``expect``, found in ``tier``.
 
     ``tier`` is where the answer must come from: ``core`` (the fact is in core
     when asked), ``archival`` (the turn's archival search returned it) or
     ``recall`` (the turn's conversation search returned it). ``any_of`` lists
-    tiers that are all acceptable.
+    tiers that are all acceptable. ``stale`` lists fragments the reply must not
+    contain: values that were true once and have since been replaced. No reply
+    may quote the question itself (asked earlier) as its evidence.
+    ``present`` says the question is about how things are now (rather than
+    what happened), which is what the present-tense share counts.
+
+    A scenario asks its ``questions`` after the last day; a question placed
+    among a day's messages is asked at that point.
     """
 
     ask: str
     expect: str
     tier: str = "core"
     any_of: tuple[str, ...] = ()
+    stale: tuple[str, ...] = ()
+    present: bool = True
 
     @property
     def tiers(self) -> tuple[str, ...]:
@@ -32,10 +41,10 @@ class Question:
 
 @dataclass(frozen=True)
 class Day:
-    """One day of the scenario: what the user says, in order."""
+    """One day of the scenario: what the user says and asks, in order."""
 
     name: str
-    messages: tuple[str, ...]
+    messages: tuple[str | Question, ...]
 
 
 @dataclass(frozen=True)

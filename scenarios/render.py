@@ -25,8 +25,9 @@ def print_result(console: Console, result: ScenarioResult) -> None:
     console.print()
     for answer in result.answers:
         mark = "[green]ok[/green]" if answer.passed else "[red]FAIL[/red]"
-        console.print(f"{mark} [bold]{escape(answer.question.ask)}[/bold] "
-                      f"[dim](found in: {', '.join(answer.found_in) or 'nothing'})[/dim]")
+        when = "" if answer.when == "questions" else f"{answer.when}: "
+        console.print(f"{mark} [dim]{escape(when)}[/dim][bold]{escape(answer.question.ask)}"
+                      f"[/bold] [dim](found in: {', '.join(answer.found_in) or 'nothing'})[/dim]")
         console.print(f"   {escape(answer.reply[:400])}")
     table = Table(title=f"{result.scenario.name} with {result.model}")
     table.add_column("check")

@@ -17,7 +17,7 @@ from agent.llm import LLMClient
 from agent.loop import Agent, TurnResult
 from agent.offline import OfflinePolicy
 from memory import Embedder, HierarchicalMemory
-from scenarios.model import Question, Scenario
+from scenarios.model import Day, Question, Scenario
 
 #: Files a scenario home may hold; only these are removed before a new run.
 _HOME_FILES = ("memory.sqlite3", "memory.sqlite3-wal", "memory.sqlite3-shm", "archival.faiss",
@@ -49,6 +49,19 @@ class Answer:
     reply: str
     found_in: list[str]
     passed: bool
+    #: When it was asked: a day's name, or "questions" after the last day.
+    when: str = "questions"
+
+    @property
+    def quoted_stale(self) -> list[str]:
+        """The stale fragments the reply contains."""
+        reply = self.reply.casefold()
+        return [s for s in self.question.stale if s.casefold() in reply]
+
+    @property
+    def echoes_question(self) -> bool:
+        """The reply quotes the question back (as asked before) instead of an answer."""
+        return self.question.ask.casefold() in self.reply.casefold()
 
 
 @dataclass
@@ -70,8 +83,10 @@ class ScenarioResult:
             "model": self.model,
             "passed": self.passed,
             "days": [vars(d) for d in self.days],
-            "answers": [{"ask": a.question.ask, "expect": a.question.expect, "reply": a.reply,
-                         "found_in": a.found_in, "passed": a.passed} for a in self.answers],
+            "answers": [{"ask": a.question.ask, "when": a.when, "expect": a.question.expect,
+                         "stale": list(a.question.stale), "present": a.question.present,
+                         "reply": a.reply, "found_in": a.found_in, "passed": a.passed}
+                        for a in self.answers],
             "checks": [vars(c) for c in self.checks],
         }
 
@@ -126,30 +141,35 @@ def run_scenario(
                             embedder=embedder) as memory:
         agent = Agent(memory, llm)
         days: list[DayLog] = []
-        for day in scenario.days:
+        answers: list[Answer] = []
+        for day in [*scenario.days, Day("questions", scenario.questions)]:
             log, since = DayLog(day.name), memory.last_event_id()
             for message in day.messages:
-                agent.step(message)
+                if isinstance(message, Question):
+                    answers.append(_ask(agent, memory, message, day.name))
+                    log.recalled.append(f"{message.ask} -> "
+                                        f"{', '.join(answers[-1].found_in) or 'nothing'}")
+                else:
+                    agent.step(message)
             _log_events(memory, since, log)
             days.append(log)
             if on_day:
                 on_day(log)
-        answers = []
-        questions_log, since = DayLog("questions"), memory.last_event_id()
-        for question in scenario.questions:
-            turn = agent.step(question.ask)
-            found = _found_in(memory, turn, question.expect)
-            reply = turn.reply or ""
-            ok = question.expect.casefold() in reply.casefold() and any(
-                t in found for t in question.tiers)
-            answers.append(Answer(question, reply, found, ok))
-            questions_log.recalled.append(f"{question.ask} -> {', '.join(found) or 'nothing'}")
-        _log_events(memory, since, questions_log)
-        days.append(questions_log)
-        if on_day:
-            on_day(questions_log)
         checks = _checks(memory, scenario, answers)
     return ScenarioResult(scenario, llm.name, home, days, answers, checks)
+
+
+def _ask(agent: Agent, memory: HierarchicalMemory, question: Question, when: str) -> Answer:
+    """Ask ``question`` and judge the reply: the expected text, from the right tier, nothing
+    stale, and not the question itself quoted back as evidence."""
+    turn = agent.step(question.ask)
+    found = _found_in(memory, turn, question.expect)
+    reply = turn.reply or ""
+    answer = Answer(question, reply, found, False, when)
+    answer.passed = (question.expect.casefold() in reply.casefold()
+                     and any(t in found for t in question.tiers) and not answer.quoted_stale
+                     and not answer.echoes_question)
+    return answer
 
 
 def _checks(memory: HierarchicalMemory, scenario: Scenario, answers: list[Answer]) -> list[Check]:
@@ -180,8 +200,13 @@ def _checks(memory: HierarchicalMemory, scenario: Scenario, answers: list[Answer
                             "absent" if absent else "still in core"))
     for answer in answers:
         q = answer.question
+        when = "" if answer.when == "questions" else f" ({answer.when})"
+        stale = (f"; quotes stale {', '.join(map(repr, answer.quoted_stale))}"
+                 if answer.quoted_stale else "")
+        stale += "; quotes the question back" if answer.echoes_question else ""
         checks.append(Check(
-            f"answered from {'/'.join(q.tiers)}: {q.ask}", answer.passed,
+            f"answered from {'/'.join(q.tiers)}{when}: {q.ask}", answer.passed,
             f"expected {q.expect!r}; found in {answer.found_in or 'no tier'}; reply "
-            f"{'contains' if q.expect.casefold() in answer.reply.casefold() else 'lacks'} it"))
+            f"{'contains' if q.expect.casefold() in answer.reply.casefold() else 'lacks'} it"
+            f"{stale}"))
     return checks

@@ -31,7 +31,7 @@ SCENARIO = Scenario(
         Question("Which plan is the customer on?", "Enterprise", tier="core"),
         Question("Who is the account manager for Acme?", "Dana Scully", tier="core"),
         Question("What was ticket 4411 about?", "duplicated invoices",
-                 any_of=("archival", "recall")),
+                 any_of=("archival", "recall"), present=False),
     ),
     durable_in_core=("Enterprise plan", "Dana Scully", "renews every March", "Acme Corp"),
     rotated_to_archival=("Ticket 4411", "Ticket 4412", "Ticket 4413"),

@@ -12,8 +12,9 @@ import pytest
 
 import cli
 from memory import HashingEmbedder
-from scenarios import Question, Scenario, all_scenarios
-from scenarios.runner import run_scenario
+from scenarios import Day, Question, Scenario, all_scenarios
+from scenarios.present import PresentShare, overall, present_share
+from scenarios.runner import Answer, run_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -113,3 +114,29 @@ def test_cli_scenario_then_diagnostics(tmp_path: Path) -> None:
 def test_diagnostics_of_missing_memory_fails_clearly(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["diagnostics", "--agent", "nobody", "--embedder", "hashing"]) == 2
     assert "tiermem chat --agent nobody" in capsys.readouterr().err
+
+
+def test_questions_among_a_days_messages_are_asked_then_and_stale_values_fail() -> None:
+    asked_early = Question("What is my address?", "3 Oak Avenue")
+    quoting_stale = Question("What is my address?", "3 Oak Avenue", stale=("Oak",))
+    scenario = Scenario(
+        name="asked-mid-day", description="a question asked before the last day",
+        days=(Day("day 1", ("My address is 3 Oak Avenue, Leeds.", asked_early, quoting_stale)),),
+        questions=(Question("What was I reading about?", "lighthouses", present=False),))
+    result = run_scenario(scenario, embedder=HashingEmbedder())
+    first, second, last = result.answers
+    assert (first.when, first.passed) == ("day 1", True)
+    assert (second.when, second.passed, second.quoted_stale) == ("day 1", False, ["Oak"])
+    assert last.when == "questions" and not last.passed
+    failed = [c for c in result.checks if not c.passed]
+    assert any("(day 1)" in c.name and "quotes stale 'Oak'" in c.detail for c in failed)
+    assert present_share(result) == PresentShare("asked-mid-day", asked=2, correct=1)
+    assert overall([present_share(result), PresentShare("x", 3, 3)]).share == 4 / 5
+
+
+def test_a_reply_that_quotes_the_question_back_is_an_echo() -> None:
+    question = Question("What am I allergic to?", "peanuts")
+    echoed = Answer(question, "- From our conversation: what am I allergic to? peanuts", [],
+                    False)
+    plain = Answer(question, "- From core memory: User is allergic to peanuts", [], False)
+    assert echoed.echoes_question and not plain.echoes_question
