@@ -111,6 +111,22 @@ class ArchivalTier:
                 self.vectors.remove(ids)
                 self.vectors.add(ids, vector)
 
+    def update_metadata(self, passage_id: int, changes: dict[str, Any]) -> None:
+        """Merge ``changes`` into the passage's metadata; a None value removes its key."""
+        row = self.store.execute(
+            "SELECT metadata FROM passages WHERE id = ?", (passage_id,)).fetchone()
+        if row is None:
+            return
+        metadata = json.loads(row["metadata"])
+        for key, value in changes.items():
+            if value is None:
+                metadata.pop(key, None)
+            else:
+                metadata[key] = value
+        with self.store.transaction() as conn:
+            conn.execute("UPDATE passages SET metadata = ? WHERE id = ?",
+                         (_json_object(metadata), passage_id))
+
     def search(
         self,
         query: str,

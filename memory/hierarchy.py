@@ -374,7 +374,7 @@ class HierarchicalMemory:
         """Edit the one core fact containing ``old_content``; returns its id.
 
         ``old_content`` must occur exactly once across core. An empty result
-        retires the fact to archival (never deletes it). The edit is validated
+        retires the fact to archival, marked superseded (never deletes it). The edit is validated
         before anything changes: if it cannot fit even after evicting what the
         policy allows, MemoryLimitError is raised and core is untouched.
         """

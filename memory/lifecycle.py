@@ -9,6 +9,12 @@ promotion: it returns to core after ``promote_hits`` hits, or
 ``recent_promote_hits`` if it was evicted within ``hysteresis_window``
 interactions, so a fact cannot flap between the tiers.
 
+A fact emptied by a replace is *retired*: it leaves core like an evicted one,
+and its passage is marked ``superseded_at``, because a fact is removed from
+core when it stopped being true (eviction makes room on its own). A
+superseded fact is never promoted by search hits; stating it again makes it
+current: the mark goes and it returns to core at once.
+
 Every method runs inside the caller's transaction; the hierarchy validates
 input first, so a rejected edit raises before anything here mutates.
 """
@@ -24,6 +30,9 @@ from memory.validation import clean_text
 
 if TYPE_CHECKING:
     from memory.hierarchy import HierarchicalMemory
+
+#: The passage metadata key, set to when it happened, of a fact retired as no longer true.
+SUPERSEDED_AT = "superseded_at"
 
 
 class FactLifecycle:
@@ -73,8 +82,28 @@ class FactLifecycle:
         if changed:
             m.record_event("reclassify", fact, durability)
         if fact.tier != "core":
-            self.archival_hit(fact)
+            if self.superseded(fact):
+                self.reinstate(fact)
+            else:
+                self.archival_hit(fact)
         return fact.id
+
+    def reinstate(self, fact: Fact) -> None:
+        """A superseded fact stated again is current again: unmark it and bring it back to core.
+
+        It needs no further hits, since being stated is what makes a fact current;
+        if core cannot make room for it, it stays in archival, unmarked.
+        """
+        m = self.memory
+        assert fact.passage_id is not None  # a superseded fact has its passage
+        m.archival.update_metadata(fact.passage_id, {SUPERSEDED_AT: None})
+        fact.last_counted_tick = m.tick
+        fact.access_count += 1
+        fact.last_access = m.clock_now()
+        if m.core.size(fact) <= m.core.limit and self.make_room(fact, m.core.size(fact)):
+            self._enter_core(fact, "stated again after being superseded")
+        else:
+            m.core.save(fact)
 
     def touch(self, fact: Fact, force_save: bool = False) -> None:
         """Count an access of a core fact, once per interaction."""
@@ -89,6 +118,29 @@ class FactLifecycle:
 
     def evict(self, fact: Fact) -> None:
         """Move a core fact to archival (its passage is created or updated), never delete it."""
+        self._to_archival(fact)
+        self.memory.record_event("evict", fact, f"policy={self.memory.policy.name}")
+
+    def retire(self, fact: Fact) -> None:
+        """A core fact that is no longer true: to archival, its passage marked superseded.
+
+        Searches still find it, marked with when it stopped being current; it is not
+        promoted back by search hits, only by being stated again (``reassert``).
+        """
+        m = self.memory
+        self._to_archival(fact)
+        assert fact.passage_id is not None  # _to_archival gave it one
+        m.archival.update_metadata(fact.passage_id, {SUPERSEDED_AT: m.now()})
+        m.record_event("retire", fact, "superseded: no longer current")
+
+    def superseded(self, fact: Fact) -> bool:
+        """Whether the fact was retired as no longer true (and not stated again since)."""
+        if fact.passage_id is None:
+            return False
+        passage = self.memory.archival.get_many([fact.passage_id]).get(fact.passage_id)
+        return passage is not None and SUPERSEDED_AT in passage.metadata
+
+    def _to_archival(self, fact: Fact) -> None:
         m = self.memory
         now = m.now()
         if fact.passage_id is None:
@@ -106,7 +158,6 @@ class FactLifecycle:
         fact.cycles += fact.promotions > 0
         fact.hits_since_eviction = 0
         m.core.save(fact)
-        m.record_event("evict", fact, f"policy={m.policy.name}")
 
     def make_room(self, incoming: Fact | None, extra: int, exclude: int | None = None) -> bool:
         """Evict what the policy allows so ``extra`` more units fit; False if it cannot."""
@@ -123,8 +174,8 @@ class FactLifecycle:
     def archival_hit(self, fact: Fact) -> None:
         """A re-assertion or used search hit of an archived fact; may promote it back."""
         m = self.memory
-        if fact.last_counted_tick == m.tick:
-            return
+        if fact.last_counted_tick == m.tick or self.superseded(fact):
+            return  # a superseded fact comes back only when stated again
         fact.last_counted_tick = m.tick
         fact.hits_since_eviction += 1
         recent = fact.evicted_tick is not None and m.tick - fact.evicted_tick < m.hysteresis_window
@@ -133,24 +184,28 @@ class FactLifecycle:
             fact.access_count += 1
             fact.last_access = m.clock_now()
             if self.make_room(fact, m.core.size(fact)):
-                fact.tier = "core"
-                fact.promotions += 1
-                m.totals["promotions"] += 1
-                fact.hits_since_eviction = 0
-                fact.entered_core_seq = self.next_seq()
-                m.core.save(fact)
-                m.record_event("promote", fact, f"after {needed} hits")
+                self._enter_core(fact, f"after {needed} hits")
                 return
             fact.access_count -= 1
         m.core.save(fact)
+
+    def _enter_core(self, fact: Fact, why: str) -> None:
+        """Promote an archived fact back into core (room already made)."""
+        m = self.memory
+        fact.tier = "core"
+        fact.promotions += 1
+        m.totals["promotions"] += 1
+        fact.hits_since_eviction = 0
+        fact.entered_core_seq = self.next_seq()
+        m.core.save(fact)
+        m.record_event("promote", fact, why)
 
     def edit(self, fact: Fact, old: str, new_content: str) -> int:
         """Replace ``old`` in a core fact; an empty result retires the fact to archival."""
         m = self.memory
         new_text = fact.text.replace(old, new_content, 1).strip()
         if not new_text:
-            self.evict(fact)
-            m.record_event("retire", fact, "emptied by replace")
+            self.retire(fact)
             return fact.id
         new_text = clean_text(new_text, "new fact text")
         norm = normalize_fact(new_text) or new_text.casefold()

@@ -13,7 +13,8 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from memory import HierarchicalMemory, SearchResult
+from memory import HierarchicalMemory, Hit, SearchResult
+from memory.lifecycle import SUPERSEDED_AT
 from memory.validation import single_line
 from tools.declare import Tool, ToolError, tool
 from tools.dispatch import Toolbox
@@ -50,7 +51,7 @@ def _describe_changes(ctx: ToolContext, since: int) -> list[str]:
             "promote": "archival -> core:",
             "bypass": "archival (core full of protected facts):",
             "replace": "core edited:",
-            "retire": "core -> archival (emptied):",
+            "retire": "core -> archival (superseded):",
             "reclassify": f"core reclassified {event['detail']}:",
         }.get(kind, kind)
         notes.append(f"{label} {single_line(text)}")
@@ -101,7 +102,8 @@ def core_memory_append(
 def core_memory_replace(ctx: ToolContext, old_content: str, new_content: str) -> str:
     """Edit a core fact: replace old_content, which must appear exactly once in core.
 
-    To remove a fact from core (it stays searchable in archival), replace it with "".
+    To retire a fact that is no longer true, replace it with "": it moves to archival marked
+    as superseded, and searches show it with when it stopped being current.
 
     Args:
         old_content: Text copied exactly from one core fact; must not be empty.
@@ -157,6 +159,9 @@ def archival_memory_search(
 ) -> dict[str, Any]:
     """Search archival memory: facts evicted from core and passages filed earlier.
 
+    A result with "superseded" is a fact that stopped being true at that time: quote it as
+    past, never as current.
+
     Args:
         query: What to look for, in plain words.
         page: Which page of results (5 per page), starting at 1.
@@ -168,18 +173,23 @@ def archival_memory_search(
         query, k=PAGE_SIZE, page=page, tags=tags, start=start_date, end=end_date
     )
     out = _page_of(result, "archival", query)
-    out["results"] = [
-        {
-            "id": h.id,
-            "text": h.text,
-            "stored": iso(h.created_at),
-            "was_in_core": h.was_in_core,
-            "evicted": iso(h.evicted_at),
-            "tags": h.tags,
-        }
-        for h in result.hits
-    ]
+    out["results"] = [_archival_item(h) for h in result.hits]
     return out
+
+
+def _archival_item(hit: Hit) -> dict[str, Any]:
+    item = {
+        "id": hit.id,
+        "text": hit.text,
+        "stored": iso(hit.created_at),
+        "was_in_core": hit.was_in_core,
+        "evicted": iso(hit.evicted_at),
+        "tags": hit.tags,
+    }
+    superseded = hit.metadata.get(SUPERSEDED_AT)
+    if isinstance(superseded, (int, float)):
+        item["superseded"] = iso(superseded)  # no longer true since then
+    return item
 
 
 @tool(heartbeat=True)
