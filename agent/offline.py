@@ -4,11 +4,17 @@ It reads the same messages a model would and answers with the same tool
 calls, so every turn goes through the real tool dispatch:
 
 - statements: it extracts facts (memory/extract.py) with their durability
-  (memory/durability.py) and calls ``core_memory_append`` for each; a long
-  pasted text (a log, a document) is filed whole with ``archival_memory_insert``;
+  (memory/durability.py) and calls ``core_memory_append`` for each. A fact
+  that changes an earlier one (memory/updates.py: "I moved to Porto", "my
+  phone number is actually ...", "I no longer work at Acme") first retires
+  the old fact with ``core_memory_replace(old, "")``, which marks it
+  superseded; a retraction stores nothing new. A new value of a durable
+  fact is durable. A long pasted text (a log, a document) is filed with
+  ``archival_memory_insert``;
 - questions: it calls ``archival_memory_search`` and ``conversation_search``
-  and reads core from its own context, then answers with ``send_message``
-  quoting its best hits, and says that it is offline.
+  (the user's messages; more pages while a page holds only questions), reads
+  core from its own context, then answers with ``send_message`` quoting its
+  best evidence (agent/offline_answers.py), and says that it is offline.
 
 It has no language model, so it never paraphrases or reasons: it quotes.
 """
@@ -21,68 +27,21 @@ from typing import Any
 
 from agent.config import DEFAULT_MAX_TOKENS
 from agent.llm import Completion, ToolCall
+from agent.offline_answers import answer, core_facts
 from memory.extract import extract_facts, is_question
-from memory.search import query_terms
 from memory.sentences import split_sentences
 from memory.tokenizer import DEFAULT_ENCODING
+from memory.updates import read_statement, replaces, retracted
 
 NAME = "offline policy (rule-based, no language model)"
 LONG_TEXT_CHARS = 600
-_CORE_BLOCK = re.compile(r"<core_memory[^>]*>\n(.*?)</core_memory>", re.DOTALL)
-_SUFFIXES = ("ing", "ed", "es", "s")
-_ATTRIBUTE = re.compile(r"^(?P<subject>[\w' -]{2,60}?)\s+(?:is|are)\s+(?P<value>.+)$", re.I)
-_CHANGE_WORDS = frozenset({"the", "a", "an", "new", "now", "current", "updated", "latest"})
-_BARE_SUBJECTS = frozenset({"user", "i", "we", "he", "she", "they", "it", "this", "that",
-                            "there", "here", "everything", "something"})
+#: Recall pages read for a question while each page holds only questions.
+MAX_RECALL_PAGES = 3
+_PAGE = re.compile(r"^(\d+) of (\d+)$")
 
 
-def _stem(word: str) -> str:
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
-    return word
-
-
-def _terms(text: str) -> set[str]:
-    return {_stem(t) for t in query_terms(text)}
-
-
-def _unescape(text: str) -> str:
-    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
-
-
-def _core_facts(messages: list[dict[str, Any]]) -> list[str]:
-    """Core facts as rendered in the system message (what a model would read)."""
-    system = messages[0].get("content") or "" if messages else ""
-    block = _CORE_BLOCK.search(system)
-    if block is None:
-        return []
-    return [_unescape(line[2:]) for line in block.group(1).splitlines() if line.startswith("- ")]
-
-
-def attribute_of(fact: str) -> str | None:
-    """The attribute a fact sets ("User's new address is X" -> "user's address"), if clear.
-
-    Facts whose subject is only a person or pronoun ("User is vegan") name no
-    attribute: several of them can be true at once.
-    """
-    match = _ATTRIBUTE.match(fact.strip())
-    if match is None:
-        return None
-    words = [w for w in re.findall(r"[\w'-]+", match["subject"].casefold())
-             if w not in _CHANGE_WORDS]
-    if not words or " ".join(words) in _BARE_SUBJECTS:
-        return None
-    return " ".join(words)
-
-
-def superseded(fact: str, core: list[str]) -> list[str]:
-    """Core facts that set the same attribute as ``fact`` to a different value."""
-    attribute = attribute_of(fact)
-    if attribute is None:
-        return []
-    return [old for old in core
-            if attribute_of(old) == attribute and old.casefold() != fact.casefold()]
+def _question_text(text: str) -> str:
+    return " ".join(s for s in split_sentences(text) if is_question(s))
 
 
 class OfflinePolicy:
@@ -106,10 +65,10 @@ class OfflinePolicy:
         start = max(i for i, m in enumerate(messages) if m["role"] == "user")
         user_text = messages[start].get("content") or ""
         results = [m for m in messages[start + 1 :] if m["role"] == "tool"]
-        if not results:
-            calls = self._first_step(user_text, _core_facts(messages))
-            if calls:
-                return Completion(content=None, tool_calls=calls, model="offline")
+        calls = (self._first_step(user_text, core_facts(messages)) if not results
+                 else self._more_recall(user_text, results))
+        if calls:
+            return Completion(content=None, tool_calls=calls, model="offline")
         return Completion(
             content=None,
             tool_calls=[self._call("send_message", message=self._reply(messages, user_text,
@@ -117,25 +76,65 @@ class OfflinePolicy:
             model="offline",
         )
 
-    def _first_step(self, text: str, core: list[str]) -> list[ToolCall]:
+    def _first_step(self, text: str, core: dict[str, str]) -> list[ToolCall]:
         calls: list[ToolCall] = []
-        sentences = split_sentences(text)
-        if any(is_question(s) for s in sentences):
-            query = " ".join(s for s in sentences if is_question(s))
+        query = _question_text(text)
+        if query:
             calls.append(self._call("archival_memory_search", query=query, request_heartbeat=True))
-            calls.append(self._call("conversation_search", query=query, request_heartbeat=True))
+            calls.append(self._call("conversation_search", query=query, roles=["user"],
+                                    request_heartbeat=True))
         if len(text) >= LONG_TEXT_CHARS:
             calls.append(self._call("archival_memory_insert", content=text,
                                     request_heartbeat=True))
             return calls
-        for fact in extract_facts(text):
-            if fact.durability == "durable":
-                # A new value for a known attribute retires the old one to archival.
-                calls += [self._call("core_memory_replace", old_content=old, new_content="",
-                                     request_heartbeat=True) for old in superseded(fact.text, core)]
-            calls.append(self._call("core_memory_append", content=fact.text,
-                                    durability=fact.durability, request_heartbeat=True))
-        return calls
+        return calls + self._statement_calls(text, core)
+
+    def _statement_calls(self, text: str, core: dict[str, str]) -> list[ToolCall]:
+        """Retire what the statements change or deny, then append the facts they state."""
+        current = dict(core)
+        new: dict[str, str] = {}
+        retire: list[str] = []
+
+        def drop(fact: str) -> None:
+            if fact in current:
+                del current[fact]
+                retire.append(fact)
+            else:
+                new.pop(fact, None)
+
+        for sentence in split_sentences(text):
+            if is_question(sentence):
+                continue
+            statement = read_statement(sentence)
+            if statement.change == "retraction":
+                for denied in retracted(statement.denied, [*current, *new]):
+                    drop(denied)
+                continue
+            for extracted in extract_facts(statement.text):
+                replaced = [old for old in [*current, *new]
+                            if replaces(extracted.text, old, statement.change)]
+                durable = any({**current, **new}[old] == "durable" for old in replaced)
+                for old in replaced:
+                    drop(old)
+                new.setdefault(extracted.text, "durable" if durable else extracted.durability)
+        return ([self._call("core_memory_replace", old_content=old, new_content="",
+                            request_heartbeat=True) for old in retire]
+                + [self._call("core_memory_append", content=fact, durability=durability,
+                              request_heartbeat=True) for fact, durability in new.items()])
+
+    def _more_recall(self, text: str, results: list[dict[str, Any]]) -> list[ToolCall]:
+        """The next page of recall, while the pages so far held only the user's questions."""
+        payloads = [_payload(m) for m in results]
+        recall = [p for p in payloads if p is not None and p.get("tier") == "recall"]
+        if not recall:
+            return []
+        page = _PAGE.match(str(recall[-1].get("page", "")))
+        hits = [h for p in recall for h in p.get("results", [])]
+        if (page is None or int(page[1]) >= min(int(page[2]), MAX_RECALL_PAGES)
+                or any(not is_question(str(h.get("text", ""))) for h in hits)):
+            return []
+        return [self._call("conversation_search", query=_question_text(text), roles=["user"],
+                           page=int(page[1]) + 1, request_heartbeat=True)]
 
     def _reply(self, messages: list[dict[str, Any]], user_text: str,
                results: list[dict[str, Any]]) -> str:
@@ -145,52 +144,32 @@ class OfflinePolicy:
             if content.startswith("Error:"):
                 errors.append(content)
                 continue
-            try:
-                payload = json.loads(content)
-            except ValueError:
+            payload = _payload(message)
+            if payload is None:
                 stored.append(content)
-                continue
-            if isinstance(payload, dict):
+            else:
                 found.append(payload)
-        sentences = split_sentences(user_text)
-        question = " ".join(s for s in sentences if is_question(s))
+        question = _question_text(user_text)
         parts: list[str] = []
         if question:
-            parts.extend(self._answer(messages, question, found))
+            parts.append(answer(list(core_facts(messages)), question, found))
         if stored:
             parts.append("Noted.\n" + "\n".join(f"- {note}" for note in stored))
         if errors:
             parts.append("Could not store everything: " + " ".join(errors))
+        if not parts and any(read_statement(s).change == "retraction"
+                             for s in split_sentences(user_text)):
+            parts.append("(offline) Nothing in core memory matched that, so nothing changed.")
         if not parts:
             parts.append("I'm running offline without a language model; I store the facts you "
                          "tell me and answer questions by quoting my memory.")
         return "\n".join(parts)
 
-    def _answer(self, messages: list[dict[str, Any]], question: str,
-                found: list[dict[str, Any]]) -> list[str]:
-        wanted = _terms(question)
-        core = _core_facts(messages)
-        best_core = sorted(
-            ((len(wanted & _terms(fact)), fact) for fact in core), key=lambda p: -p[0]
-        )
-        quoted = [fact for score, fact in best_core[:2] if score > 0]
-        lines = [f"From core memory: {fact}" for fact in quoted]
-        # Core holds an attribute's current value; older values in archival are superseded.
-        current = {attribute_of(fact) for fact in quoted} - {None}
-        for payload in found:
-            tier = payload.get("tier")
-            for hit in payload.get("results", [])[:2]:
-                text = hit.get("text", "")
-                if hit.get("role") == "assistant" or not wanted & _terms(text):
-                    continue
-                if tier == "archival" and attribute_of(text) in current:
-                    continue
-                if tier == "archival":
-                    when = f" (evicted from core {hit['evicted']})" if hit.get("evicted") else ""
-                    lines.append(f"From archival{when}: {text}")
-                else:
-                    lines.append(f"From our conversation ({hit.get('sent')}): {text}")
-        if not lines:
-            return ["(offline) I found nothing in memory about that."]
-        return ["(offline, quoting memory)\n" + "\n".join(f"- {line}" for line in
-                                                        dict.fromkeys(lines))]
+
+def _payload(message: dict[str, Any]) -> dict[str, Any] | None:
+    """A search tool's JSON result, or None for a plain-text result."""
+    try:
+        payload = json.loads(message.get("content") or "")
+    except ValueError:
+        return None
+    return payload if isinstance(payload, dict) else None

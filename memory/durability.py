@@ -26,7 +26,7 @@ row    rule                        result       cues (abridged)
                                                 seeing, spiking, HH:MM:SS
 3      durable cue                 durable      always, never, allergic, name
                                                 is, birthday, born, live(s) in,
-                                                address, moved to, prefer,
+                                                address, city, moved to, prefer,
                                                 favo(u)rite, vegetarian, vegan,
                                                 on-call, rotation, production
                                                 region, incident commander, SLA,
@@ -128,6 +128,7 @@ _DURABLE = _cues(
     ("born", r"\bborn\b"),
     ("live in", r"\bliv(?:e|es|ing)\s+in\b"),
     ("address", r"\baddress\b"),
+    ("city", r"\b(?:city|home\s?town)\b"),
     ("moved to", r"\bmoved\s+to\b"),
     ("prefer", r"\bprefer(?:s|red|ence|ences)?\b"),
     ("favorite", r"\bfavou?rites?\b"),

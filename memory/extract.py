@@ -30,7 +30,8 @@ Per sentence, ``extract_facts`` does this, in order:
    "I am"/"I'm" -> "{speaker} is", "I was" -> "{speaker} was",
    "I have"/"I've" -> "{speaker} has", "My" -> "{speaker}'s", and
    "I <verb>" -> "{speaker} <verb>s" for like, love, hate, prefer, live,
-   work, need, want, use, own. After such a rewrite, or when "my" is the
+   work, need, want, use, own, and "I moved"/"I relocated" -> "{speaker}
+   moved"/"{speaker} relocated". After such a rewrite, or when "my" is the
    only first-person word ("Alice is my manager"), every "my" becomes
    "{speaker}'s". Any other sentence with a first-person word is stored as
    "{speaker}: <sentence>". Everything else ("We moved to Berlin", "The
@@ -191,6 +192,7 @@ _HEAD_HAS = re.compile(rf"^(?:i\s+have|i{_APOS}ve)\b", _IGNORECASE)
 _HEAD_VERB = re.compile(
     r"^i\s+(like|love|hate|prefer|live|work|need|want|use|own)\b", _IGNORECASE
 )
+_HEAD_PAST = re.compile(r"^i\s+(moved|relocated)\b", _IGNORECASE)
 _HEAD_MY = re.compile(r"^my\b", _IGNORECASE)
 _MY = re.compile(r"\bmy\b", _IGNORECASE)
 _OTHER_FIRST_PERSON = re.compile(
@@ -212,6 +214,9 @@ def _rewrite_head(text: str, speaker: str) -> str | None:
     verb = _HEAD_VERB.match(text)
     if verb:
         return f"{speaker} {verb.group(1).casefold()}s{text[verb.end():]}"
+    past = _HEAD_PAST.match(text)
+    if past:
+        return f"{speaker} {past.group(1).casefold()}{text[past.end():]}"
     return None
 
 
@@ -315,6 +320,7 @@ _KEY_HEADS = (
     (re.compile(r"^my\b"), "user's"),
 )
 _KEY_HEAD_VERB = re.compile(r"^i (like|love|hate|prefer|live|work|need|want|use|own)\b")
+_KEY_HEAD_PAST = re.compile(r"^i (moved|relocated)\b")
 _NORMALIZE_PASSES = 8
 
 
@@ -325,6 +331,7 @@ def _normalize_once(key: str) -> str:
     for pattern, replacement in _KEY_HEADS:
         key = pattern.sub(replacement, key, count=1)
     key = _KEY_HEAD_VERB.sub(lambda m: f"user {m.group(1)}s", key, count=1)
+    key = _KEY_HEAD_PAST.sub(lambda m: f"user {m.group(1)}", key, count=1)
     return key.strip(_SURROUNDING)
 
 
@@ -334,7 +341,7 @@ def normalize_fact(text: str) -> str:
     Casefolded, curly quotes made straight, whitespace collapsed, surrounding
     punctuation and quotes removed; a leading "user:" dropped, "the user" read
     as "user", and a leading "I am"/"I'm"/"I was"/"I have"/"I've"/"my"/"I
-    <verb>" read as the user's, the same table ``extract_facts`` rewrites by.
+    <verb>"/"I moved" read as the user's, the same table ``extract_facts`` rewrites by.
     Nothing else is touched, so distinct facts keep distinct keys.
     """
     key = _SPACES.sub(" ", text.casefold().translate(_QUOTE_FOLD))

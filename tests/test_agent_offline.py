@@ -2,29 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
+from offline_helpers import RecordingPolicy
 
-from agent.llm import Completion, LLMClient
+from agent.llm import LLMClient
 from agent.loop import Agent
 from agent.offline import OfflinePolicy
 from memory import HashingEmbedder, HierarchicalMemory
-
-
-class RecordingPolicy(OfflinePolicy):
-    """The offline policy, keeping each tool call it made as (name, arguments)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.made: list[tuple[str, dict[str, Any]]] = []
-
-    def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Completion:
-        completion = super().complete(messages, tools)
-        self.made += [(c.name, json.loads(c.arguments)) for c in completion.tool_calls]
-        return completion
 
 
 @pytest.fixture
@@ -75,10 +61,12 @@ def test_questions_search_both_tiers_and_quote_the_fact_offline(
     names = [name for name, _ in policy.made]
     assert names == ["archival_memory_search", "conversation_search", "send_message"]
     assert policy.made[0][1]["query"] == "What am I allergic to?"
+    assert policy.made[1][1]["roles"] == ["user"]  # never the assistant's own replies
     assert result.reply is not None
     assert result.reply.startswith("(offline, quoting memory)")
     assert "- From core memory: User is allergic to peanuts" in result.reply
-    assert "From our conversation" in result.reply and "I am allergic to peanuts." in result.reply
+    # Core holds the current fact; what the user once said is quoted only when core has none.
+    assert "From our conversation" not in result.reply
     assert len(memory.core) == 1  # a question stores no facts
 
 

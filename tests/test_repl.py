@@ -43,7 +43,7 @@ def test_piped_chat_prints_replies_and_memory_changes(memory: HierarchicalMemory
     text = out.getvalue()
     assert code == 0
     assert "· core + User is allergic to peanuts" in text
-    assert "↳ conversation_search(What am I allergic to?): 2 matches" in text
+    assert "↳ conversation_search(What am I allergic to?): 1 matches" in text  # the user's
     assert "(offline, quoting memory)" in text
     assert "- From core memory: User is allergic to peanuts" in text
     rows = memory.snapshot()["tables"]["messages"]

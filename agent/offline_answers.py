@@ -1,0 +1,140 @@
+"""How the offline policy answers a question: which memories it quotes, and how it labels them.
+
+Evidence, in order:
+
+1. core facts (read from the rendered core block, as a model would) sharing
+   the most concepts with the question (memory/wording.py: stems and a few
+   synonyms, so "live" meets "lives" and "address"), up to ``MAX_CORE_QUOTES``;
+2. archival hits sharing a concept with the question. A hit marked
+   superseded is quoted only for a question about the past, labelled so; an
+   older value of a quoted core fact (same attribute, or a close variant) is
+   left out;
+3. the user's own statements from recall, only when the question is about
+   the past or nothing above answered it. Questions, the assistant's replies
+   (including this policy's earlier answers) and statements of facts now
+   superseded are never evidence.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from memory.extract import extract_facts, is_question, normalize_fact
+from memory.sentences import split_sentences
+from memory.updates import read_statement, replaces
+from memory.wording import concepts
+
+MAX_CORE_QUOTES = 3
+NOTHING_FOUND = "(offline) I found nothing in memory about that."
+NOTHING_CURRENT = ("(offline) Nothing I know about that is current: what I had was replaced or "
+                   "withdrawn. Ask about the past to see it.")
+_CORE_BLOCK = re.compile(r"<core_memory[^>]*>\n(.*?)</core_memory>", re.DOTALL)
+_ABOUT_PAST = re.compile(
+    r"\b(?:was|were|did|had|used\s+to|before|previous(?:ly)?|former(?:ly)?|earlier|originally"
+    r"|ago)\b",
+    re.IGNORECASE,
+)
+#: How this policy's answers begin; one quoted back as a user's text is still an echo.
+OWN_ANSWER = "(offline"
+
+
+def _unescape(text: str) -> str:
+    return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+
+
+def core_facts(messages: list[dict[str, Any]]) -> dict[str, str]:
+    """Core facts as rendered in the system message (what a model would read): text ->
+    durability."""
+    system = messages[0].get("content") or "" if messages else ""
+    block = _CORE_BLOCK.search(system)
+    if block is None:
+        return {}
+    facts: dict[str, str] = {}
+    durability = "durable"
+    for line in block.group(1).splitlines():
+        if line.startswith("- "):
+            facts[_unescape(line[2:])] = durability
+        elif line.endswith(":"):
+            durability = line[:-1]
+    return facts
+
+
+def about_past(question: str) -> bool:
+    """Whether the question asks how things were rather than how they are."""
+    return _ABOUT_PAST.search(question) is not None
+
+
+def answer(core: list[str], question: str, found: list[dict[str, Any]]) -> str:
+    """The reply to ``question`` from core and this turn's search results."""
+    wanted = concepts(question)
+    past = about_past(question)
+    scored = [(len(wanted & concepts(fact)), fact) for fact in core]
+    best = max((score for score, _ in scored), default=0)
+    quoted = [fact for score, fact in scored if score == best and score > 0][:MAX_CORE_QUOTES]
+    lines = [f"From core memory: {fact}" for fact in quoted]
+    archival = [hit for p in found if p.get("tier") == "archival" for hit in p.get("results", [])]
+    recall = [hit for p in found if p.get("tier") == "recall" for hit in p.get("results", [])]
+    superseded = {normalize_fact(h.get("text", "")) for h in archival if h.get("superseded")}
+    for hit in archival:
+        line = _archival_line(hit, wanted, quoted, past)
+        if line:
+            lines.append(line)
+    if past or not lines:
+        for hit in recall:
+            text = _user_statements(hit, quoted, superseded, past)
+            if text and wanted & concepts(text):
+                lines.append(f"From our conversation ({hit.get('sent')}): {text}")
+    if not lines:
+        retired = any(h.get("superseded") and wanted & concepts(str(h.get("text", "")))
+                      for h in archival)
+        return NOTHING_CURRENT if retired else NOTHING_FOUND
+    return "(offline, quoting memory)\n" + "\n".join(f"- {line}" for line in dict.fromkeys(lines))
+
+
+def _archival_line(hit: dict[str, Any], wanted: set[str], current: list[str],
+                   past: bool) -> str | None:
+    text = str(hit.get("text", ""))
+    if not wanted & concepts(text):
+        return None
+    if hit.get("superseded"):
+        # No longer true: evidence about the past only, and said to be so.
+        return (f"From archival (superseded {hit['superseded']}, no longer current): {text}"
+                if past else None)
+    if any(_older_value(text, fact) for fact in current):
+        return None
+    when = f" (evicted from core {hit['evicted']})" if hit.get("evicted") else ""
+    return f"From archival{when}: {text}"
+
+
+def _older_value(text: str, current: str) -> bool:
+    """Whether ``text`` is another value of what the current fact states."""
+    return replaces(current, text, "compared with a current fact")
+
+
+def _user_statements(hit: dict[str, Any], current: list[str], superseded: set[str],
+                     past: bool) -> str:
+    """What the user stated in a recalled message that may stand as evidence ('' if none)."""
+    text = str(hit.get("text", ""))
+    if hit.get("role") != "user" or text.startswith(OWN_ANSWER):
+        return ""
+    kept = []
+    for sentence in split_sentences(text):
+        if is_question(sentence):
+            continue
+        if not past and not _still_current(sentence, current, superseded):
+            continue
+        kept.append(sentence)
+    return " ".join(kept)
+
+
+def _still_current(sentence: str, current: list[str], superseded: set[str]) -> bool:
+    statement = read_statement(sentence)
+    if statement.change == "retraction":
+        return False
+    for fact in extract_facts(statement.text) if statement.text else []:
+        if normalize_fact(fact.text) in superseded:
+            return False
+        if any(_older_value(fact.text, now) for now in current):
+            return False
+    return True

@@ -1,0 +1,22 @@
+"""Shared helpers for the offline policy's tests."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from agent.llm import Completion
+from agent.offline import OfflinePolicy
+
+
+class RecordingPolicy(OfflinePolicy):
+    """The offline policy, keeping each tool call it made as (name, arguments)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.made: list[tuple[str, dict[str, Any]]] = []
+
+    def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Completion:
+        completion = super().complete(messages, tools)
+        self.made += [(c.name, json.loads(c.arguments)) for c in completion.tool_calls]
+        return completion

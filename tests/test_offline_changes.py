@@ -1,0 +1,152 @@
+"""The offline policy over a long conversation: it quotes facts, not questions or its own
+answers, and a fact that changes replaces the old one."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from offline_helpers import RecordingPolicy
+
+from agent.loop import Agent
+from agent.offline import OfflinePolicy
+from agent.offline_answers import NOTHING_CURRENT
+from memory import HashingEmbedder, HierarchicalMemory
+
+
+@pytest.fixture
+def memory() -> Iterator[HierarchicalMemory]:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as m:
+        yield m
+
+
+def _chat(memory: HierarchicalMemory, *messages: str) -> list[str]:
+    agent = Agent(memory, OfflinePolicy())
+    return [agent.step(message).reply or "" for message in messages]
+
+
+def _core(memory: HierarchicalMemory) -> dict[str, str]:
+    return {f.text: f.durability for f in memory.core}
+
+
+def test_a_question_asked_again_is_answered_from_the_fact_not_from_earlier_asks(
+        memory: HierarchicalMemory) -> None:
+    replies = _chat(memory, "I live in Lisbon.", *["Where do I live?"] * 4)
+    for reply in replies[1:]:
+        assert "- From core memory: User lives in Lisbon" in reply
+        assert "Where do I live?" not in reply
+        assert "(offline, quoting memory)" not in reply.split("\n", 1)[1]
+
+
+@pytest.mark.parametrize(("fact", "question"), [
+    ("My city is Faro.", "Where do I live?"),
+    ("I'm living in Faro.", "Where do I live?"),
+    ("I live in Faro.", "What is my home city?"),
+    ("I work at Initech.", "What is my job?"),
+    ("I have an allergy to shellfish.", "What am I allergic to?"),
+])
+def test_core_facts_match_by_stem_and_everyday_synonyms(memory: HierarchicalMemory, fact: str,
+                                                        question: str) -> None:
+    reply = _chat(memory, fact, question)[1]
+    assert reply.startswith("(offline, quoting memory)\n- From core memory: ")
+
+
+@pytest.mark.parametrize("update", [
+    "I moved to Porto.",
+    "I live in Porto now.",
+    "I now live in Porto.",
+    "My city is Porto.",
+    "Actually, I live in Porto.",
+    "My new address is Rua Nova 5, Porto.",
+])
+def test_an_update_retires_the_old_fact_as_superseded(memory: HierarchicalMemory,
+                                                      update: str) -> None:
+    before, after = _chat(memory, "I live in Lisbon.", "Where do I live?", update,
+                          "Where do I live?")[1::2]
+    assert "Lisbon" in before
+    assert "Porto" in after and "Lisbon" not in after
+    assert not any("Lisbon" in text for text in _core(memory))
+    [hit] = [h for h in memory.archival_search("Lisbon", k=5).hits if "Lisbon" in h.text]
+    assert hit.metadata.get("superseded_at") is not None
+
+
+def test_a_retraction_retires_the_fact_and_is_not_stored(memory: HierarchicalMemory) -> None:
+    policy = RecordingPolicy()
+    agent = Agent(memory, policy)
+    for text in ("I'm allergic to peanuts.", "I'm allergic to shellfish.",
+                 "I'm not allergic to peanuts anymore, forget that."):
+        agent.step(text)
+    assert policy.made[-2:] == [
+        ("core_memory_replace", {"old_content": "User is allergic to peanuts", "new_content": "",
+                                 "request_heartbeat": True}),
+        ("send_message", policy.made[-1][1]),
+    ]
+    assert _core(memory) == {"User is allergic to shellfish": "durable"}
+    reply = agent.step("What am I allergic to?").reply or ""
+    assert "shellfish" in reply and "peanut" not in reply
+
+
+@pytest.mark.parametrize(("said", "retraction"), [
+    ("I work at Acme Robotics.", "I no longer work at Acme Robotics."),
+    ("I am vegetarian.", "I'm not vegetarian anymore."),
+    ("I drive a red Toyota.", "I don't drive a Toyota any more."),
+])
+def test_no_longer_and_not_anymore_retire_what_they_deny(
+        memory: HierarchicalMemory, said: str, retraction: str) -> None:
+    _chat(memory, said, "I prefer window seats.", retraction)
+    assert list(_core(memory)) == ["User prefers window seats"]
+
+
+def test_nothing_current_is_said_without_quoting_the_withdrawn_fact(
+        memory: HierarchicalMemory) -> None:
+    reply = _chat(memory, "I work at Acme Robotics.", "I no longer work at Acme Robotics.",
+                  "Where do I work?")[-1]
+    assert reply == NOTHING_CURRENT
+
+
+def test_corrections_and_changed_values(memory: HierarchicalMemory) -> None:
+    _chat(memory, "My phone number is 555-0101.", "I prefer window seats on flights.",
+          "Remember that my dentist is Dr. Silva.",
+          "I changed my phone number to 555-0199.",
+          "Actually, I prefer aisle seats on flights.",
+          "My dentist is Dr. Costa now.",
+          "I prefer aisle seats on trains.")
+    assert _core(memory) == {
+        "User's phone number is 555-0199": "durable",
+        "User prefers aisle seats on flights": "durable",
+        # A new value of a durable fact is durable, whatever its own wording.
+        "User's dentist is Dr. Costa": "durable",
+        # Without a change cue, a second preference is one more fact, not a correction.
+        "User prefers aisle seats on trains": "durable",
+    }
+
+
+def test_a_superseded_value_stated_again_is_current_again(memory: HierarchicalMemory) -> None:
+    replies = _chat(memory, "I live in Lisbon.", "I moved to Porto.", "I live in Lisbon.",
+                    "Where do I live?")
+    assert list(_core(memory)) == ["User lives in Lisbon"]
+    assert "Lisbon" in replies[-1] and "Porto" not in replies[-1]
+
+
+def test_a_question_about_the_past_quotes_superseded_facts_as_such(
+        memory: HierarchicalMemory) -> None:
+    reply = _chat(memory, "I live in Lisbon.", "I moved to Porto.",
+                  "Where did I live before?")[-1]
+    lines = reply.splitlines()
+    assert "- From core memory: User moved to Porto" in lines
+    assert any(line.startswith("- From archival (superseded ")
+               and line.endswith(", no longer current): User lives in Lisbon") for line in lines)
+
+
+def test_recall_pages_on_past_pages_full_of_questions(memory: HierarchicalMemory) -> None:
+    agent = Agent(memory, OfflinePolicy())
+    agent.step("We went to Crete on holiday.")
+    for _ in range(5):
+        agent.step("Where did we go on holiday?")
+    policy = RecordingPolicy()
+    agent.llm = policy
+    reply = agent.step("Where did we go on holiday?").reply or ""
+    searches = [a for name, a in policy.made if name == "conversation_search"]
+    assert [a.get("page", 1) for a in searches] == [1, 2]
+    assert "From our conversation" in reply and "We went to Crete on holiday." in reply
+    assert "Where did we go on holiday?" not in reply

@@ -1,0 +1,103 @@
+"""Reading what a statement changes (memory/updates.py) and matching words by stem
+(memory/wording.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory.extract import extract_facts, normalize_fact
+from memory.updates import Statement, read_statement, replaces, retracted, slot_of
+from memory.wording import concepts, stem
+
+
+@pytest.mark.parametrize(("words", "same"), [
+    (("live", "lives", "living", "lived"), "liv"),
+    (("prefer", "prefers", "preferred"), "prefer"),
+    (("address", "addresses"), "address"),
+    (("allergy", "allergies"), "allergy"),
+    (("seat", "seats"), "seat"),
+])
+def test_inflections_share_a_stem(words: tuple[str, ...], same: str) -> None:
+    assert {stem(w) for w in words} == {same}
+
+
+def test_synonyms_are_one_concept_and_stopwords_none() -> None:
+    assert concepts("Where do I live?") == {"residence"}
+    assert concepts("User's city is Faro") == {"user", "residence", "faro"}
+    assert concepts("What is my job?") == concepts("Where do I work?") == {"work"}
+    assert concepts("I'm allergic") == concepts("allergies") == {"allergy"}
+
+
+@pytest.mark.parametrize(("sentence", "expected"), [
+    ("I moved to Porto.", Statement("I moved to Porto.", "moved to")),
+    ("I live in Braga now.", Statement("I live in Braga.", "now")),
+    ("I now live in Coimbra.", Statement("I live in Coimbra.", "now")),
+    ("Sorry, my phone number is actually 555-0123.",
+     Statement("My phone number is 555-0123.", "actually")),
+    ("I've changed my phone number to 555-0199.",
+     Statement("My phone number is 555-0199", "changed my")),
+    ("Actually, I work at Initech, not Globex.", Statement("I work at Initech", "actually")),
+    ("My new email is a@b.example.", Statement("My new email is a@b.example.", "my new")),
+    # "now" meaning this moment is not a change of a fact; neither is a plain statement.
+    ("Right now I'm waiting for the tram.", Statement("Right now I'm waiting for the tram.")),
+    ("For now the queue is empty.", Statement("For now the queue is empty.")),
+    ("I don't eat pork.", Statement("I don't eat pork.")),
+])
+def test_reading_updates_and_plain_statements(sentence: str, expected: Statement) -> None:
+    assert read_statement(sentence) == expected
+
+
+@pytest.mark.parametrize(("sentence", "denied"), [
+    ("I no longer work at Acme.", {"work", "acm"}),
+    ("I'm not allergic to peanuts anymore, forget that.", {"allergy", "peanut"}),
+    ("I don't drive a Toyota any more.", {"driv", "toyota"}),
+    ("I'm not vegan any longer.", {"vegan"}),
+    ("My dentist is Dr. Silva, forget that.", {"dentist", "dr", "silva"}),
+])
+def test_reading_retractions(sentence: str, denied: set[str]) -> None:
+    assert read_statement(sentence) == Statement("", "retraction", frozenset(denied))
+
+
+@pytest.mark.parametrize(("fact", "slot"), [
+    ("User lives in Faro", "user/residence"),
+    ("User moved to Faro", "user/residence"),
+    ("User's city is Faro", "user/residence"),
+    ("User's new address is 12 Elm Street", "user/residence"),
+    ("User works at Initech", "user/employer"),
+    ("User's phone number is 555-0123", "user/phone number"),
+    ("The production region is eu-west-1", "/production region"),
+    ("User is vegan", None),
+    ("Acme is on the Enterprise plan", None),
+    ("The meeting moved to Tuesday", None),
+    ("User: I go to the gym on Mondays", None),
+])
+def test_the_attribute_a_fact_sets(fact: str, slot: str | None) -> None:
+    assert slot_of(fact) == slot
+
+
+def test_what_replaces_what() -> None:
+    assert replaces("User moved to Porto", "User's address is 3 Oak Avenue", None)
+    assert not replaces("User lives in Lisbon", "User lives in Lisbon", None)
+    assert not replaces("User is allergic to shellfish", "User is allergic to peanuts", None)
+    # Without a cue, a second preference is another fact; with one, it corrects the first.
+    window, aisle = "User prefers window seats on flights", "User prefers aisle seats on flights"
+    assert not replaces(aisle, window, None)
+    assert replaces(aisle, window, "actually")
+    assert not replaces("User prefers tea", window, "actually")
+
+
+def test_a_retraction_retires_the_closest_facts_only() -> None:
+    facts = ["User is allergic to peanuts", "User is allergic to shellfish", "User is vegan",
+             "User prefers vegan restaurants"]
+    assert retracted(frozenset({"allergy", "peanut"}), facts) == ["User is allergic to peanuts"]
+    assert retracted(frozenset({"vegan"}), facts) == ["User is vegan"]
+    assert retracted(frozenset({"cat", "miso"}), facts) == []
+    assert retracted(frozenset(), facts) == []
+
+
+def test_a_move_is_a_lasting_fact_in_the_third_person() -> None:
+    [moved] = extract_facts("I moved to Porto.")
+    assert (moved.text, moved.durability) == ("User moved to Porto", "durable")
+    assert normalize_fact("I moved to Porto") == normalize_fact(moved.text)
+    [city] = extract_facts("My city is Faro.")
+    assert (city.text, city.durability, city.cue) == ("User's city is Faro", "durable", "city")
