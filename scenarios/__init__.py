@@ -7,9 +7,9 @@ from scenarios.model import Day, Question, Scenario
 
 def all_scenarios() -> dict[str, Scenario]:
     """Every scenario shipped with tiermem, by name."""
-    from scenarios import incident, personal, support
+    from scenarios import changing, incident, personal, support
 
-    found = [incident.SCENARIO, personal.SCENARIO, support.SCENARIO]
+    found = [incident.SCENARIO, personal.SCENARIO, support.SCENARIO, changing.SCENARIO]
     return {s.name: s for s in found}
 
 

@@ -21,6 +21,7 @@ SCENARIO = Scenario(
             "tail of the log: 12:03:55 ERROR upstream timeout from payments",
             "To mitigate we ran kubectl rollout undo deploy/api right now.",
             "The error rate is spiking at the moment.",
+            Question("Which region is production?", "eu-west-1"),
         )),
         Day("day 2", (
             "$ kubectl describe pod api-7f9c -n prod",
@@ -31,6 +32,8 @@ SCENARIO = Scenario(
             "tail of the log: 09:31:47 ERROR deadlock detected on orders",
             "$ grep -c timeout /var/log/api/app.log",
             "Currently the queue depth is 12000 messages.",
+            Question("Which region is production?", "eu-west-1"),
+            Question("Who is on call this week?", "Alice"),
         )),
         Day("day 3", (
             "$ kubectl top pods -n prod",
@@ -38,6 +41,8 @@ SCENARIO = Scenario(
             "Right now the api pod is healthy again.",
             "$ kubectl scale deploy/api --replicas=6",
             "The cache hit rate is at 91% at the moment.",
+            Question("Who is the incident commander?", "Priya"),
+            Question("Who is on call this week?", "Alice"),
         )),
     ),
     questions=(

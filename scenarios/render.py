@@ -14,6 +14,7 @@ def print_day(console: Console, day: DayLog) -> None:
     for label, items, style in (("entered core", day.entered_core, "green"),
                                 ("evicted to archival", day.evicted, "yellow"),
                                 ("filed in archival (core full)", day.archived_directly, "yellow"),
+                                ("retired as superseded", day.superseded, "magenta"),
                                 ("recalled", day.recalled, "cyan")):
         if items:
             console.print(f"  [{style}]{label} ({len(items)})[/{style}]")

@@ -33,6 +33,7 @@ class DayLog:
     entered_core: list[str] = field(default_factory=list)
     evicted: list[str] = field(default_factory=list)
     archived_directly: list[str] = field(default_factory=list)
+    superseded: list[str] = field(default_factory=list)
     recalled: list[str] = field(default_factory=list)
 
 
@@ -105,7 +106,8 @@ def _fresh_home(home: Path) -> None:
 def _log_events(memory: HierarchicalMemory, since: int, log: DayLog) -> None:
     for event in memory.events_since(since):
         target = {"add": log.entered_core, "promote": log.entered_core,
-                  "evict": log.evicted, "bypass": log.archived_directly}.get(event["kind"])
+                  "evict": log.evicted, "bypass": log.archived_directly,
+                  "retire": log.superseded}.get(event["kind"])
         if target is not None:
             target.append(event["text"])
 

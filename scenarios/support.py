@@ -16,15 +16,19 @@ SCENARIO = Scenario(
             "The account manager for Acme is Dana Scully.",
             "The contract with Acme renews every March.",
             "Ticket 4411: right now Acme sees duplicated invoices in the billing page.",
+            Question("Which plan is the customer on?", "Enterprise"),
         )),
         Day("wednesday", (
             "Ticket 4412: the login page is timing out for Acme users today.",
             "Ticket 4413: currently the CSV export is missing the tax column.",
             "Ticket 4414: right now webhooks are delayed by five minutes.",
+            Question("Which plan is the customer on?", "Enterprise"),
+            Question("Who is the account manager for Acme?", "Dana Scully"),
         )),
         Day("friday", (
             "Ticket 4415: today the mobile app crashes on the invoices screen.",
             "Ticket 4416: right now two seats are locked after password resets.",
+            Question("Who is the account manager for Acme?", "Dana Scully"),
         )),
     ),
     questions=(
