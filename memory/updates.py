@@ -6,7 +6,8 @@ a pure function over strings. Three questions are answered:
 ``read_statement(sentence)`` sorts one sentence into
 
 - a *retraction*: "I no longer work at Acme", "I'm not allergic to peanuts
-  anymore", "..., forget that". It states no new fact; ``denied`` holds the
+  anymore", "..., forget that", "I quit my job at Acme", "I stopped eating
+  meat". It states no new fact; ``denied`` holds the
   concepts (memory/wording.py) of what it says is no longer true;
 - an *update* or *correction*: a statement with a change cue. Leading
   "actually", "sorry", "correction", "now", "these days"; "actually" and
@@ -62,11 +63,13 @@ class Statement:
 _RETRACTION = re.compile(
     r"\bno\s+longer\b"
     rf"|(?:\bnot|n{_APOS}t)\b[^.;]*?\b(?:any\s?more|any\s+longer)\b"
-    r"|\bforget\s+(?:about\s+)?(?:that|it)\b",
+    r"|\bforget\s+(?:about\s+)?(?:that|it)\b"
+    rf"|^i(?:\s+have|{_APOS}ve)?\s+(?:quit|stopped)\b",
     _I,
 )
 #: Words of a retraction that say it is one, not what it denies.
-_RETRACTION_WORDS = frozenset(stem(w) for w in ("longer", "anymore", "forget", "true", "wrong"))
+_RETRACTION_WORDS = frozenset(stem(w) for w in ("longer", "anymore", "forget", "true", "wrong",
+                                                "quit", "stopped"))
 
 _LEADING_CUE = re.compile(
     r"^(?:(?:actually|sorry|oops|correction|update|in\s+fact|now|these\s+days|nowadays)"

@@ -19,7 +19,7 @@ __all__ = ["SYNONYMS", "concepts", "stem"]
 #: one single-valued attribute of a person, so a new value of any of them replaces the old.
 SYNONYMS: dict[str, frozenset[str]] = {
     "residence": frozenset({"live", "lives", "living", "lived", "reside", "resides", "city",
-                            "address", "home", "hometown", "town", "moved", "relocated"}),
+                            "address", "home", "hometown", "town", "based", "moved", "relocated"}),
     "work": frozenset({"work", "works", "working", "worked", "job", "employer", "company",
                        "occupation"}),
     "allergy": frozenset({"allergic", "allergy", "allergies"}),

@@ -24,6 +24,7 @@ def test_inflections_share_a_stem(words: tuple[str, ...], same: str) -> None:
 def test_synonyms_are_one_concept_and_stopwords_none() -> None:
     assert concepts("Where do I live?") == {"residence"}
     assert concepts("User's city is Faro") == {"user", "residence", "faro"}
+    assert concepts("User is based in Berlin") == {"user", "residence", "berlin"}
     assert concepts("What is my job?") == concepts("Where do I work?") == {"work"}
     assert concepts("I'm allergic") == concepts("allergies") == {"allergy"}
 
@@ -53,6 +54,8 @@ def test_reading_updates_and_plain_statements(sentence: str, expected: Statement
     ("I don't drive a Toyota any more.", {"driv", "toyota"}),
     ("I'm not vegan any longer.", {"vegan"}),
     ("My dentist is Dr. Silva, forget that.", {"dentist", "dr", "silva"}),
+    ("I quit my job at Globex.", {"work", "globex"}),
+    ("I've stopped being vegetarian.", {"vegetarian"}),
 ])
 def test_reading_retractions(sentence: str, denied: set[str]) -> None:
     assert read_statement(sentence) == Statement("", "retraction", frozenset(denied))
