@@ -140,7 +140,7 @@ class Agent:
                         f"after summarising, the context needs {tokens} tokens but "
                         f"{self.context.describe_limit()}; use a model with a larger window, "
                         "lower --core-limit or TIERMEM_MAX_TOKENS, or send a shorter message")
-            completion = _storable(self.llm.complete(messages, tools))
+            completion = _storable(self.llm.complete(_with_turn_text(messages, text), tools))
             result.usage = result.usage + completion.usage
             if not completion.tool_calls:
                 result.reply = (completion.content or "").strip() or None
@@ -218,9 +218,14 @@ class Agent:
         self.context.message_ids.append(message_id)
 
     def _shown(self, message: dict[str, Any]) -> dict[str, Any]:
-        """The message as the window shows it: long tool-call arguments trimmed."""
-        return trimmed_for_context(message, shown_call_tokens(self.context.budget),
-                                   self.context.counter)
+        """The message as the window shows it: long tool-call arguments trimmed, and a user
+        message as the client shows it (``shown_text``), if it says."""
+        shown = trimmed_for_context(message, shown_call_tokens(self.context.budget),
+                                    self.context.counter)
+        stand_in = getattr(self.llm, "shown_text", None)
+        if stand_in is not None and shown["role"] == "user" and shown.get("content"):
+            shown = {**shown, "content": stand_in(shown["content"])}
+        return shown
 
     def llm_summary(self, previous: str, messages: list[dict[str, Any]]) -> str:
         """A recursive summary written by the model (falls back to extractive if empty)."""
@@ -235,6 +240,19 @@ class Agent:
         completion: Completion = self.llm.complete(prompt, [])
         summary = safe_text(completion.content or "").strip()
         return summary or extractive_summary(previous, messages)
+
+
+def _with_turn_text(messages: list[dict[str, Any]], text: str) -> list[dict[str, Any]]:
+    """The prompt with the turn's own message whole, where the window shows a stand-in.
+
+    Only a client with ``shown_text`` (the offline policy, which files a long text
+    rather than reading it into a prompt) gets more than the window counted.
+    """
+    users = [i for i, m in enumerate(messages) if m["role"] == "user"]
+    if not users or messages[users[-1]].get("content") == text:
+        return messages
+    last = users[-1]
+    return [*messages[:last], {**messages[last], "content": text}, *messages[last + 1:]]
 
 
 def _storable(completion: Completion) -> Completion:

@@ -10,13 +10,20 @@ calls, so every turn goes through the real tool dispatch:
   the old fact with ``core_memory_replace(old, "")``, which marks it
   superseded; a retraction stores nothing new. A new value of a durable
   fact is durable. A long pasted text (a log, a document) is filed with
-  ``archival_memory_insert``;
+  ``archival_memory_insert``, in parts of at most ``CHUNK_CHARS`` cut at
+  sentence or line ends, and the reply says so;
 - questions: it calls ``archival_memory_search`` and ``conversation_search``
   (the user's messages; more pages while a page holds only questions), reads
   core from its own context, then answers with ``send_message`` quoting its
   best evidence (agent/offline_answers.py), and says that it is offline.
 
 It has no language model, so it never paraphrases or reasons: it quotes.
+
+Nor has it a context window of its own. ``context_window`` (32,768 tokens
+by default) only paces the extractive summary that folds old turns away, and
+a message the policy files rather than reads stands in the window as a short
+note (``shown_text``), so a paste as long as recall accepts (200,000
+characters) is filed instead of refused for a window no model imposes.
 """
 
 from __future__ import annotations
@@ -27,21 +34,44 @@ from typing import Any
 
 from agent.config import DEFAULT_MAX_TOKENS
 from agent.llm import Completion, ToolCall
-from agent.offline_answers import answer, core_facts
+from agent.offline_answers import LONG_TEXT_CHARS, answer, core_facts
 from memory.extract import extract_facts, is_question
-from memory.sentences import split_sentences
+from memory.sentences import chunk_text, split_sentences
 from memory.tokenizer import DEFAULT_ENCODING
 from memory.updates import read_statement, replaces, retracted
 
 NAME = "offline policy (rule-based, no language model)"
-LONG_TEXT_CHARS = 600
+#: The largest part of a long text filed as one passage: well within what the archival
+#: tool accepts, small enough that a page of five search hits fits a tool result
+#: (20,000 characters), and that search points at the right part.
+CHUNK_CHARS = 2_000
+_FILED = re.compile(r"^Filed in archival as passage (\d+)")
 #: Recall pages read for a question while each page holds only questions.
 MAX_RECALL_PAGES = 3
 _PAGE = re.compile(r"^(\d+) of (\d+)$")
 
 
+#: The most of a message's questions searched for; a paste may hold many.
+MAX_QUERY_CHARS = 500
+#: Tools whose plain-text result says what they stored.
+_STORING_TOOLS = frozenset({"core_memory_append", "core_memory_replace",
+                            "archival_memory_insert"})
+
+
 def _question_text(text: str) -> str:
-    return " ".join(s for s in split_sentences(text) if is_question(s))
+    """The message's questions, the last ones first kept when there are many."""
+    kept: list[str] = []
+    for question in reversed([s for s in split_sentences(text) if is_question(s)]):
+        if kept and sum(map(len, kept)) + len(question) > MAX_QUERY_CHARS:
+            break
+        kept.insert(0, question[:MAX_QUERY_CHARS])
+    return " ".join(kept)
+
+
+def _tool_names(messages: list[dict[str, Any]]) -> dict[str, str]:
+    """Which tool each call id named, from the assistant messages' calls."""
+    return {call["id"]: call["function"]["name"] for m in messages
+            for call in m.get("tool_calls") or []}
 
 
 class OfflinePolicy:
@@ -56,6 +86,16 @@ class OfflinePolicy:
         self.context_window = context_window
         self.max_tokens = max_tokens
         self._ids = 0
+
+    def shown_text(self, text: str) -> str:
+        """What the context window shows, and counts, of a user message.
+
+        A long text is filed in archival, never read back from the window, so a
+        short note stands in for it; the turn itself still gets the whole text.
+        """
+        if len(text) < LONG_TEXT_CHARS:
+            return text
+        return f"[{len(text):,} characters, filed in archival: {text[:80].strip()}…]"
 
     def _call(self, name: str, **arguments: Any) -> ToolCall:
         self._ids += 1
@@ -84,9 +124,9 @@ class OfflinePolicy:
             calls.append(self._call("conversation_search", query=query, roles=["user"],
                                     request_heartbeat=True))
         if len(text) >= LONG_TEXT_CHARS:
-            calls.append(self._call("archival_memory_insert", content=text,
-                                    request_heartbeat=True))
-            return calls
+            return calls + [self._call("archival_memory_insert", content=part,
+                                       request_heartbeat=True)
+                            for part in chunk_text(text, CHUNK_CHARS)]
         return calls + self._statement_calls(text, core)
 
     def _statement_calls(self, text: str, core: dict[str, str]) -> list[ToolCall]:
@@ -139,20 +179,26 @@ class OfflinePolicy:
     def _reply(self, messages: list[dict[str, Any]], user_text: str,
                results: list[dict[str, Any]]) -> str:
         stored, found, errors = [], [], []
+        names = _tool_names(messages)
         for message in results:
             content = message.get("content") or ""
             if content.startswith("Error:"):
                 errors.append(content)
-                continue
-            payload = _payload(message)
-            if payload is None:
+            elif names.get(message.get("tool_call_id") or "") in _STORING_TOOLS:
                 stored.append(content)
-            else:
+            elif (payload := _payload(message)) is not None:
                 found.append(payload)
         question = _question_text(user_text)
         parts: list[str] = []
         if question:
             parts.append(answer(list(core_facts(messages)), question, found))
+        filed = [int(m[1]) for m in map(_FILED.match, stored) if m]
+        if len(filed) > 1:
+            stored = [note for note in stored if not _FILED.match(note)]
+            parts.append(f"(offline) Your message of {len(user_text):,} characters is too long "
+                         f"to keep in view, so I filed it in archival in {len(filed)} parts "
+                         f"(passages {min(filed)}-{max(filed)}); ask about it and I will "
+                         "search them.")
         if stored:
             parts.append("Noted.\n" + "\n".join(f"- {note}" for note in stored))
         if errors:

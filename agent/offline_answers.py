@@ -11,8 +11,10 @@ Evidence, in order:
    left out;
 3. the user's own statements from recall, only when the question is about
    the past or nothing above answered it. Questions, the assistant's replies
-   (including this policy's earlier answers) and statements of facts now
-   superseded are never evidence.
+   (including this policy's earlier answers), statements of facts now
+   superseded and long pastes (filed in archival) are never evidence.
+
+Evidence longer than ``QUOTE_CHARS`` is quoted by its best-matching sentence.
 """
 
 from __future__ import annotations
@@ -26,6 +28,10 @@ from memory.updates import read_statement, replaces
 from memory.wording import concepts
 
 MAX_CORE_QUOTES = 3
+#: A message this long is a paste the policy files in archival rather than reads.
+LONG_TEXT_CHARS = 600
+#: Longer evidence is quoted by its sentence that best matches the question.
+QUOTE_CHARS = 300
 NOTHING_FOUND = "(offline) I found nothing in memory about that."
 NOTHING_CURRENT = ("(offline) Nothing I know about that is current: what I had was replaced or "
                    "withdrawn. Ask about the past to see it.")
@@ -104,7 +110,15 @@ def _archival_line(hit: dict[str, Any], wanted: set[str], current: list[str],
     if any(_older_value(text, fact) for fact in current):
         return None
     when = f" (evicted from core {hit['evicted']})" if hit.get("evicted") else ""
-    return f"From archival{when}: {text}"
+    return f"From archival{when}: {_excerpt(text, wanted)}"
+
+
+def _excerpt(text: str, wanted: set[str]) -> str:
+    """``text``, or for a long one its sentence sharing the most with the question."""
+    if len(text) <= QUOTE_CHARS:
+        return text
+    best = max(split_sentences(text), key=lambda s: len(wanted & concepts(s)), default=text)
+    return f"…{best[:QUOTE_CHARS]}…"
 
 
 def _older_value(text: str, current: str) -> bool:
@@ -116,8 +130,8 @@ def _user_statements(hit: dict[str, Any], current: list[str], superseded: set[st
                      past: bool) -> str:
     """What the user stated in a recalled message that may stand as evidence ('' if none)."""
     text = str(hit.get("text", ""))
-    if hit.get("role") != "user" or text.startswith(OWN_ANSWER):
-        return ""
+    if hit.get("role") != "user" or text.startswith(OWN_ANSWER) or len(text) >= LONG_TEXT_CHARS:
+        return ""  # a long paste was filed in archival, whose parts are quoted instead
     kept = []
     for sentence in split_sentences(text):
         if is_question(sentence):

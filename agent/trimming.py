@@ -23,21 +23,26 @@ SHOWN_SHARE = 1 / 8
 
 
 def shown_call_tokens(budget: int) -> int:
-    """How many tokens of a call's arguments the model is shown, for a prompt budget."""
+    """How many tokens of one message's call arguments the model is shown, for a prompt
+    budget."""
     return max(MIN_SHOWN_TOKENS, int(budget * SHOWN_SHARE))
 
 
 def trimmed_for_context(message: dict[str, Any], limit: int,
                         counter: TokenCounter) -> dict[str, Any]:
-    """``message`` with each call's arguments (and text beside them) cut to ``limit`` tokens.
+    """``message`` with its calls' arguments cut to ``limit`` tokens together (each call an
+    equal share, at least ``MIN_SHOWN_TOKENS``), and the text beside them to ``limit``.
 
-    Messages without tool calls, and calls already within the limit, are returned
-    unchanged (the same objects), so the trimmed copy differs only where it must.
+    Sharing the limit keeps a message of many calls (a document filed in parts) as small
+    as one of a single long call. Messages without tool calls, and calls already within
+    their share, are returned unchanged (the same objects), so the trimmed copy differs
+    only where it must.
     """
     calls = message.get("tool_calls")
     if not calls:
         return message
-    shown_calls = [_trimmed_call(call, limit, counter) for call in calls]
+    share = max(MIN_SHOWN_TOKENS, limit // len(calls))
+    shown_calls = [_trimmed_call(call, share, counter) for call in calls]
     content = message.get("content")
     shown_content = (_head(content, limit, counter)
                      if isinstance(content, str) and counter.count(content) > limit else content)

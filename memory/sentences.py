@@ -21,6 +21,10 @@ inside such a line do not split it.
 
 ``strip_terminator`` removes a sentence's closing punctuation, but keeps the
 dot of an abbreviation ("12 Elm St.") because it belongs to the word.
+
+``chunk_text`` cuts a long text into pieces of a bounded size for filing: at
+the last paragraph break, line end or sentence end that fits, else at a
+space, and only as a last resort inside a word.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ __all__ = [
     "CLOSERS",
     "HAS_ALNUM",
     "TIMESTAMP",
+    "chunk_text",
     "machine_cue",
     "split_sentences",
     "strip_terminator",
@@ -176,3 +181,44 @@ def strip_terminator(text: str) -> str:
         if token and _is_abbreviation(token + "."):
             core += "."
     return core
+
+
+# ---------------------------------------------------------------------------
+# Chunks
+
+#: A cut is looked for in the last part of each piece, so no piece is tiny.
+_MIN_PIECE_SHARE = 0.25
+
+
+def _last_cut(window: str) -> int:
+    """Where to end a piece taken from the start of ``window``: its best boundary."""
+    floor = int(len(window) * _MIN_PIECE_SHARE)
+    for mark in ("\n\n", "\n"):
+        at = window.rfind(mark)
+        if at > floor:
+            return at + len(mark)
+    ends = [m.end() for m in _TERMINATOR.finditer(window, floor)
+            if not _dot_is_not_a_boundary(window, m)]
+    if ends:
+        return ends[-1]
+    at = max(window.rfind(" "), window.rfind("\t"))
+    return at + 1 if at > floor else len(window)
+
+
+def chunk_text(text: str, max_chars: int) -> list[str]:
+    """``text`` in pieces of at most ``max_chars`` characters, cut where a reader would.
+
+    Nothing is lost but the whitespace at each cut; a text within the limit is
+    one piece, and an empty one none.
+    """
+    if max_chars < 1:
+        raise ValueError(f"max_chars must be at least 1, not {max_chars}")
+    pieces = []
+    rest = text.strip()
+    while len(rest) > max_chars:
+        cut = _last_cut(rest[:max_chars])
+        pieces.append(rest[:cut].strip())
+        rest = rest[cut:].strip()
+    if rest:
+        pieces.append(rest)
+    return pieces

@@ -4,7 +4,8 @@ Every tool receives a ``ToolContext`` (injected, never shown to the model)
 holding the memory and a log of what the turn changed, so the REPL can show
 memory changes next to the reply. Search results report the tier, the number
 of matches (a lower bound, said so, when recall ranked only its newest
-matches) and pages, and when each item was stored.
+matches) and pages, and when each item was stored; a long text shows its
+first ``HIT_TEXT_CHARS`` characters, so a page is never cut mid-result.
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ from tools.declare import Tool, ToolError, tool
 from tools.dispatch import Toolbox
 
 PAGE_SIZE = 5
+#: The most of one stored text a search result shows, so a page of hits stays whole
+#: within a tool result (tools/dispatch.py cuts results at 20,000 characters).
+HIT_TEXT_CHARS = 3_000
 
 
 @dataclass
@@ -177,10 +181,17 @@ def archival_memory_search(
     return out
 
 
+def _hit_text(text: str) -> str:
+    if len(text) <= HIT_TEXT_CHARS:
+        return text
+    return (f"{text[:HIT_TEXT_CHARS]}… [{len(text) - HIT_TEXT_CHARS:,} more characters not "
+            "shown; search with words from further on to find a passage about them]")
+
+
 def _archival_item(hit: Hit) -> dict[str, Any]:
     item = {
         "id": hit.id,
-        "text": hit.text,
+        "text": _hit_text(hit.text),
         "stored": iso(hit.created_at),
         "was_in_core": hit.was_in_core,
         "evicted": iso(hit.evicted_at),
@@ -224,7 +235,8 @@ def conversation_search(
     )
     out = _page_of(result, "recall", query)
     out["results"] = [
-        {"id": h.id, "role": h.role, "text": h.text, "sent": iso(h.created_at), "turn": h.turn}
+        {"id": h.id, "role": h.role, "text": _hit_text(h.text), "sent": iso(h.created_at),
+         "turn": h.turn}
         for h in result.hits
     ]
     return out
