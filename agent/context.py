@@ -98,6 +98,9 @@ class ContextWindow:
     window: int
     counter: TokenCounter
     reserve: int = 0
+    #: Whether core counts against the window. A client without a window of its own (the
+    #: offline policy) reads core from the prompt, but core's size is no reason to refuse it.
+    count_core: bool = True
     messages: list[dict[str, Any]] = field(default_factory=list)
     message_ids: list[int] = field(default_factory=list)
     summary: str = ""
@@ -152,9 +155,11 @@ class ContextWindow:
         self, memory: HierarchicalMemory, tools: list[dict[str, Any]]
     ) -> tuple[list[dict[str, Any]], int]:
         """The messages to send and their token count (tool schemas included)."""
-        system = SYSTEM_PROMPT + "\n\n" + render_core(memory)
-        if self.summary:
-            system += f"\n\n<summary>\n{escape_data(self.summary)}\n</summary>"
+        summary = (f"\n\n<summary>\n{escape_data(self.summary)}\n</summary>" if self.summary
+                   else "")
+        system = SYSTEM_PROMPT + "\n\n" + render_core(memory) + summary
+        counted = {"role": "system",
+                   "content": system if self.count_core else SYSTEM_PROMPT + summary}
         out: list[dict[str, Any]] = [{"role": "system", "content": system}]
         out += self.messages
         stats = (
@@ -162,7 +167,7 @@ class ContextWindow:
             f"{len(memory.archival)} passages in archival, {len(memory.core)} facts in core."
         )
         out.append({"role": "system", "content": stats})
-        fixed = self._in_context_tokens() + self._tool_tokens(tools) + self.count_message(out[0])
+        fixed = self._in_context_tokens() + self._tool_tokens(tools) + self.count_message(counted)
         total = fixed + self.count_message(out[-1])
         if total >= PRESSURE_AT * self.budget and not self.pressure_alerted:
             self.pressure_alerted = True

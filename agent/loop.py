@@ -65,7 +65,8 @@ class Agent:
         self._schemas: tuple[Toolbox, list[dict[str, Any]]] | None = None
         self.context = ContextWindow(window=llm.context_window,
                                      counter=_prompt_counter(memory, llm),
-                                     reserve=int(getattr(llm, "max_tokens", 0) or 0))
+                                     reserve=int(getattr(llm, "max_tokens", 0) or 0),
+                                     count_core=not offline)
         self._load_context()
 
     def _load_context(self) -> None:

@@ -20,10 +20,11 @@ calls, so every turn goes through the real tool dispatch:
 It has no language model, so it never paraphrases or reasons: it quotes.
 
 Nor has it a context window of its own. ``context_window`` (32,768 tokens
-by default) only paces the extractive summary that folds old turns away, and
-a message the policy files rather than reads stands in the window as a short
-note (``shown_text``), so a paste as long as recall accepts (200,000
-characters) is filed instead of refused for a window no model imposes.
+by default) only paces the extractive summary that folds old turns away:
+core does not count against it, and a message the policy files rather than
+reads stands in the window as a short note (``shown_text``), so neither a
+large core nor a paste as long as recall accepts (200,000 characters) is
+refused for a window no model imposes.
 """
 
 from __future__ import annotations

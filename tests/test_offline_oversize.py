@@ -110,3 +110,16 @@ def test_search_results_show_the_start_of_a_long_text_and_stay_whole() -> None:
     for hit in hits:
         assert len(hit["text"]) < HIT_TEXT_CHARS + 200
         assert hit["text"].endswith("find a passage about them]")
+
+
+def test_a_core_bigger_than_the_window_is_not_refused_offline() -> None:
+    policy = OfflinePolicy()
+    with HierarchicalMemory(None, embedder=HashingEmbedder(), core_limit=60_000) as memory:
+        for seed in range(16):
+            memory.add_fact(paste(6_000, seed).replace("\n", " "), "durable")
+        assert memory.core.tokens > policy.context_window
+        agent = Agent(memory, policy)
+        reply = agent.step("I live in Lisbon.").reply or ""
+        assert "User lives in Lisbon" in reply
+        assert agent.step("Where do I live?").reply == (
+            "(offline, quoting memory)\n- From core memory: User lives in Lisbon")
