@@ -465,13 +465,15 @@ class HierarchicalMemory:
 
     @guarded
     def query(self, q: str, k: int = 10, touch: bool = True) -> list[Hit]:
-        """Search all three tiers: every matching core fact first, then the best other hits.
+        """Search all three tiers: the best ``k`` hits on one scale, best first.
 
-        A core fact matches as any row does (memory.search: a shared content
-        word, or an embedding at least ``min_similarity`` from the query's) and
-        is always returned; if more than ``k`` match, the ``k`` best-scoring
-        are. The remaining places go to archival and recall hits ranked on one
-        scale. Every tier is scored with the same hybrid formula (memory.query).
+        Every tier is scored with the same hybrid formula. A core fact that
+        matches strongly (it holds every content word of the query, or its
+        embedding is at least ``strong_similarity(embedder)`` from the query's)
+        is never cut by ``k``: it takes the place of the weakest other hit, and
+        if more than ``k`` match strongly the ``k`` best-scoring are kept.
+        Weaker core matches, such as facts sharing only a name with the query,
+        compete on score (memory.query says why).
 
         With ``touch``, returned core facts count as accessed and archived
         facts count as hits toward promotion (each once per interaction);

@@ -58,14 +58,15 @@ def query_terms(text: str) -> list[str]:
     return list(seen)
 
 
-def _quoted(terms: Sequence[str]) -> str:
-    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+def _quoted(terms: Sequence[str], joiner: str = " OR ") -> str:
+    return joiner.join('"' + t.replace('"', '""') + '"' for t in terms)
 
 
-def fts_query(text: str) -> str | None:
-    """An FTS5 MATCH expression ORing the quoted content words, or None if there are none."""
+def fts_query(text: str, every_word: bool = False) -> str | None:
+    """An FTS5 MATCH expression ORing the quoted content words (ANDing them with
+    ``every_word``), or None if there are none."""
     terms = query_terms(text)
-    return _quoted(terms) if terms else None
+    return _quoted(terms, " AND " if every_word else " OR ") if terms else None
 
 
 @dataclass(frozen=True)
