@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 from collections.abc import Callable
@@ -9,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent.context import ContextOverflowError, ContextWindow, extractive_summary
+from agent.interrupts import turn_interrupts
 from agent.llm import Completion, LLMClient, ToolCall, Usage
 from agent.offline import OfflinePolicy
 from agent.trimming import shown_call_tokens, trimmed_for_context
@@ -89,8 +91,10 @@ class Agent:
         """Run one turn.
 
         1. Append the user's text to recall, committed on its own (status
-           ``pending``), so it is kept even if the turn fails.
-        2. Open the turn's transaction (one memory interaction).
+           ``pending``) and before anything slow, even its vector, so it is
+           kept whatever happens to the turn.
+        2. Open the turn's transaction (one memory interaction) and embed the
+           message.
         3. Build the context; at the window's limit, compact it first.
         4. Call the model with the messages and the tool schemas.
         5. Dispatch each tool call (validated; errors go back as text) and
@@ -102,23 +106,44 @@ class Agent:
            ends it, and so does any other tool called without a heartbeat.
         7. Append the reply to recall, save the in-context window, commit.
 
-        A provider error rolls the transaction back (memory is as it was
-        before the turn), marks the user's message ``unanswered`` and is
-        re-raised; it is never stored as a reply or a memory.
+        A provider error, or Ctrl-C (``KeyboardInterrupt``), rolls the
+        transaction back (memory is as it was before the turn), marks the
+        user's message ``unanswered`` and is re-raised; it is never stored as a
+        reply or a memory. Ctrl-C waits while step 1, the rollback or the final
+        commit runs (agent/interrupts.py).
         """
-        text = clean_text(user_text, "message")
-        turn = self.memory.tick + 1
-        user_id = self.memory.recall.append("user", text, turn, status="pending")
-        try:
-            with self.memory.interaction():
-                result = self._run_turn(turn, user_id, text)
-                self.memory.recall.set_status(user_id, "ok")
-                self._save_context()
-        except BaseException:
-            self.memory.recall.set_status(user_id, "unanswered")
-            self._load_context()
-            raise
+        with turn_interrupts() as interrupts:
+            interrupts.hold()  # Ctrl-C right after Enter must not lose the message
+            text = clean_text(user_text, "message")
+            turn = self.memory.tick + 1
+            user_id = self.memory.recall.append("user", text, turn, status="pending",
+                                                embed=False)
+            try:
+                with self.memory.interaction():
+                    interrupts.release()
+                    self.memory.recall.add_vectors([user_id])
+                    result = self._run_turn(turn, user_id, text)
+                    interrupts.hold()  # the turn is done; Ctrl-C could only cut its commit
+                    self.memory.recall.set_status(user_id, "ok")
+                    self._save_context()
+            except BaseException:
+                interrupts.hold()
+                self.memory.recall.set_status(user_id, "unanswered")
+                self._load_context()
+                interrupts.rearm()
+                self._embed_unanswered(user_id)
+                raise
         return result
+
+    def _embed_unanswered(self, message_id: int) -> None:
+        """Give a failed turn's message its vector, if that can be done now.
+
+        Its vector was rolled back with the turn. Without one the message is
+        still found by its words, so neither another Ctrl-C nor a failing
+        embedder may replace the error being reported.
+        """
+        with contextlib.suppress(Exception, KeyboardInterrupt):
+            self.memory.recall.add_vectors([message_id])
 
     def _run_turn(self, turn: int, user_id: int, text: str) -> TurnResult:
         ctx = ToolContext(memory=self.memory, turn=turn, first_message_id=user_id)

@@ -27,6 +27,7 @@ from memory.errors import (
     InvalidConfigError,
     InvalidInputError,
     MemoryLimitError,
+    TiermemError,
 )
 from memory.extract import extract_facts, normalize_fact
 from memory.lifecycle import FactLifecycle
@@ -217,8 +218,14 @@ class HierarchicalMemory:
         if store.read_only:
             return
         # This process holds the writer lock, so no turn is running: a message still
-        # pending was left by a turn that was killed.
-        self.recall.mark_pending_unanswered()
+        # pending was left by a turn that was killed, maybe before it got its vector.
+        left = self.recall.mark_pending_unanswered()
+        if left:
+            with contextlib.suppress(TiermemError):
+                # Without a vector it is still found by its words (and the diagnostics'
+                # rows_without_vectors flag says to reindex), so a failing embedder
+                # must not stop the memory from opening.
+                self.recall.add_vectors(left)
         self._fit_core()
 
     def _fit_core(self) -> None:

@@ -73,9 +73,12 @@ class RecallTier:
     def __len__(self) -> int:
         return self._count
 
-    def append_many(self, messages: Sequence[NewMessage], *, bulk: bool = False) -> list[int]:
+    def append_many(self, messages: Sequence[NewMessage], *, bulk: bool = False,
+                    embed: bool = True) -> list[int]:
         """Store messages in order (in the current transaction); returns their ids.
 
+        ``embed=False`` stores them without vectors, at once: embedding a long
+        text is the slow part of storing it, and ``add_vectors`` can do it later.
         ``bulk=True`` is for loading many messages at once (an import): the
         full-text index takes them in one statement after the rows are in,
         instead of one trigger call per row. It is the same transaction with
@@ -93,7 +96,7 @@ class RecallTier:
         to_embed = [
             # ``is not None``: an empty VectorIndex is falsy (it has __len__).
             (i, c) for i, (m, c) in enumerate(prepared)
-            if self.vectors is not None and m.role in EMBEDDED_ROLES and c
+            if embed and self.vectors is not None and m.role in EMBEDDED_ROLES and c
         ]
         matrix = self.embedder.embed_documents([c for _, c in to_embed]) if to_embed else None
         vector_of = (
@@ -141,22 +144,47 @@ class RecallTier:
             self._count += len(ids)
         return ids
 
-    def append(self, role: str, content: str, turn: int, **fields: Any) -> int:
-        return self.append_many([NewMessage(role=role, content=content, turn=turn, **fields)])[0]
+    def append(self, role: str, content: str, turn: int, *, embed: bool = True,
+               **fields: Any) -> int:
+        return self.append_many([NewMessage(role=role, content=content, turn=turn, **fields)],
+                                embed=embed)[0]
+
+    def add_vectors(self, message_ids: Sequence[int]) -> int:
+        """Embed those of ``message_ids`` that are searched by meaning and have no vector
+        yet (stored with ``embed=False``); returns how many were embedded."""
+        if self.vectors is None or not message_ids:
+            return 0
+        marks = ",".join("?" * len(message_ids))
+        roles = ",".join("?" * len(EMBEDDED_ROLES))
+        rows = self.store.execute(
+            f"SELECT id, content FROM messages WHERE id IN ({marks}) AND role IN ({roles})"
+            " AND content != '' AND embedding IS NULL ORDER BY id",
+            (*message_ids, *EMBEDDED_ROLES)).fetchall()
+        if not rows:
+            return 0
+        matrix = self.embedder.embed_documents([r["content"] for r in rows])
+        with self.store.transaction() as conn:
+            conn.executemany(
+                "UPDATE messages SET embedder_id = ?, embedding = ? WHERE id = ?",
+                [(self.embedder.id, vector_blob(v), r["id"])
+                 for r, v in zip(rows, matrix, strict=True)])
+            self.vectors.add(np.asarray([r["id"] for r in rows], dtype=np.int64), matrix)
+        return len(rows)
 
     def set_status(self, message_id: int, status: str) -> None:
         """Status (e.g. ``unanswered``) is the one column that may change."""
         with self.store.transaction() as conn:
             conn.execute("UPDATE messages SET status = ? WHERE id = ?", (status, message_id))
 
-    def mark_pending_unanswered(self) -> int:
-        """Mark ``unanswered`` every message a turn left ``pending``; returns how many.
+    def mark_pending_unanswered(self) -> list[int]:
+        """Mark ``unanswered`` every message a turn left ``pending``; returns their ids.
 
         Call it only when no turn can be running (the writer has just opened).
         """
         with self.store.transaction() as conn:
-            return conn.execute(
-                "UPDATE messages SET status = 'unanswered' WHERE status = 'pending'").rowcount
+            return [int(r[0]) for r in conn.execute(
+                "UPDATE messages SET status = 'unanswered' WHERE status = 'pending'"
+                " RETURNING id")]
 
     def erase(self, message_ids: Sequence[int], reason: str) -> int:
         """Remove messages for good, recording the erasure first. Returns how many."""
