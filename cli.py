@@ -62,6 +62,10 @@ def build_parser() -> argparse.ArgumentParser:
                            "core_limit N` stores one)")
     chat.add_argument("--embedder", choices=("local", "hashing"), default="local",
                       help=embedder_help)
+    chat.add_argument("--json", action="store_true",
+                      help="for scripts: read one message or /command per line of standard "
+                           "input and print one JSON object per line (reply, tool calls, "
+                           "memory changes, error) and nothing else")
 
     config = sub.add_parser("config", help=COMMANDS["config"], description=COMMANDS["config"])
     config.add_argument("--agent", default="default", type=_agent_name,
@@ -191,26 +195,32 @@ def _note_session_settings(memory: Any, agent: str) -> None:
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
+    from prompt_toolkit.history import FileHistory
+    from rich.console import Console
+
     from agent.config import resolve_llm_config
     from agent.home import agent_home, private_home
     from agent.loop import Agent
     from agent.offline import OfflinePolicy
     from agent.openai_client import OpenAIClient
-    from agent.repl import ChatRepl
+    from agent.repl import ChatRepl, decoded_lines
     from memory import HierarchicalMemory
 
     home = agent_home(args.agent)
     config = None if args.offline else resolve_llm_config(args.model, args.base_url)
     llm = OpenAIClient.from_config(config) if config else OfflinePolicy()
+    # Piped output is read by programs: lines are not broken at 80 columns.
+    console = Console(soft_wrap=not sys.stdout.isatty())
     # --core-limit holds for this session; `tiermem config` is how a setting is stored.
     with private_home(home, _note), HierarchicalMemory(
             home, core_limit=args.core_limit, embedder=_embedder(args.embedder),
             store_settings=False) as memory:
         _note_session_settings(memory, args.agent)
-        repl = ChatRepl(Agent(memory, llm), agent_name=args.agent)
-        if sys.stdin.isatty():
-            return repl.run_interactive(history_file=home / "history")
-        return repl.run_piped(sys.stdin)
+        repl = ChatRepl(Agent(memory, llm), console=console, agent_name=args.agent,
+                        json_lines=args.json)
+        if args.json or not sys.stdin.isatty():
+            return repl.run_piped(decoded_lines(sys.stdin.buffer, sys.stderr))
+        return repl.run_interactive(history=FileHistory(str(home / "history")))
 
 
 def cmd_config(args: argparse.Namespace) -> int:

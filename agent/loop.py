@@ -36,6 +36,8 @@ class TurnResult:
     """What one turn produced, for the caller to show."""
 
     reply: str | None
+    #: Every tool call the model made, in order; ``tool_results[i]`` is what ``tool_calls[i]`` did.
+    tool_calls: list[ToolCall] = field(default_factory=list)
     tool_results: list[ToolResult] = field(default_factory=list)
     memory_changes: list[str] = field(default_factory=list)
     steps: int = 0
@@ -181,6 +183,7 @@ class Agent:
                         recall_text=_sent_text(completion))
             outcomes = [self._dispatch(call.name, call.arguments, call.id, ctx, turn)
                         for call in completion.tool_calls]
+            result.tool_calls.extend(completion.tool_calls)
             result.tool_results.extend(outcomes)
             malformed_streak = malformed_streak + 1 if all(
                 r.error_kind in ("invalid_json", "not_an_object") for r in outcomes) else 0

@@ -1,30 +1,44 @@
 """The chat REPL: prompt-toolkit input, rich output, slash commands.
 
-Input and output are injectable: ``ChatRepl(agent, console=..., session=...)``
+Input and output are injectable: ``ChatRepl(agent, console=..., errors=...)``
 runs under a prompt-toolkit pipe input in tests, and ``run_piped`` reads plain
 lines when standard input is not a terminal, so chats can be scripted.
 
+At the prompt, Ctrl-C during a turn cancels it: the agent rolls it back and
+keeps the message in recall as unanswered (agent/loop.py), and the prompt
+comes back. Ctrl-C at an empty prompt says how to leave, and a second one in
+a row leaves; with text typed, it discards the text.
+
+Piped, replies go to standard output and failures to standard error, and the
+exit status is 1 when any turn or command failed. With ``json_lines`` standard
+output carries one JSON object per line of input (agent/chat_output.py) and
+nothing else.
+
 A turn or command that fails never ends the session. Provider errors and the
-other expected errors (``TiermemError``) are shown in the chat; any other
-exception is a defect, reported as one line on standard error (``errors``)
-while the session goes on. ``KeyboardInterrupt`` and ``SystemExit`` are not
-caught here.
+other expected errors (``TiermemError``) are shown as errors; any other
+exception is a defect, reported as one line on standard error while the
+session goes on. Piped, Ctrl-C ends the run as it ends any command.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import io
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, TextIO
+from typing import IO, Any, TextIO
 
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from agent.chat_output import UNANSWERED, error_kind, provider_hint, show_turn, turn_record
 from agent.errors import ProviderError
-from agent.loop import Agent, TurnResult
+from agent.loop import Agent
 from memory.errors import TiermemError
 from memory.output_file import write_atomic
 from tools.safe_text import safe_text
@@ -38,18 +52,28 @@ Commands:
   /snapshot FILE     write a JSON snapshot of the whole memory
   /model             which model (or the offline policy) is answering
   /help              this help
-  /exit              leave (Ctrl-D and Ctrl-C work too)"""
+  /exit              leave (Ctrl-D, or Ctrl-C twice at an empty prompt)"""
+CANCELLED = f"cancelled; {UNANSWERED} (Ctrl-C again or /exit to leave)"
+LEAVE_HINT = "press Ctrl-C again or type /exit to leave"
 
 
 class ChatRepl:
     """One chat session over an ``Agent``."""
 
     def __init__(self, agent: Agent, console: Console | None = None,
-                 agent_name: str = "default", errors: TextIO | None = None) -> None:
+                 agent_name: str = "default", errors: TextIO | None = None,
+                 json_lines: bool = False) -> None:
         self.agent = agent
         self.console = console or Console()
         self.agent_name = agent_name
         self.errors = errors
+        self.error_console = Console(file=errors, soft_wrap=True, highlight=False) if errors \
+            else Console(stderr=True, soft_wrap=True, highlight=False)
+        self.json_lines = json_lines
+        self.failures = 0
+        self.interactive = False
+        self.cancelled = False  # the last line's turn was cancelled by Ctrl-C
+        self._error: dict[str, str] | None = None
 
     # -- loops ----------------------------------------------------------------------------
     def banner(self) -> None:
@@ -62,61 +86,102 @@ class ChatRepl:
         self.console.print("[dim]/help for commands, /exit or Ctrl-D to leave[/dim]")
 
     def run_piped(self, lines: Iterable[str]) -> int:
-        """Handle each line of non-interactive input; returns the exit status."""
+        """Handle each line of non-interactive input; 1 if any turn or command failed."""
         for line in lines:
-            if not self.handle(line.rstrip("\n")):
+            if not self.handle(line.rstrip("\r\n")):
                 break
-        return 0
+        return 1 if self.failures else 0
 
-    def run_interactive(self, history_file: Path | None = None, session: Any = None) -> int:
-        """Prompt until /exit, Ctrl-D or Ctrl-C; returns the exit status."""
+    def run_interactive(self, session: Any = None, history: Any = None) -> int:
+        """Prompt until /exit, Ctrl-D or a second Ctrl-C at an empty prompt; returns 0.
+
+        A Ctrl-C can land anywhere, also between two prompts, where the terminal
+        turns it into an interrupt rather than a key: outside a turn, every one
+        counts as a press at an empty prompt, and the notes it prints are
+        printed in the next round, where a further press is handled the same way.
+        """
         from prompt_toolkit import PromptSession
-        from prompt_toolkit.history import FileHistory, InMemoryHistory
 
         if session is None:
-            history = FileHistory(str(history_file)) if history_file else InMemoryHistory()
             session = PromptSession(history=history)
+        self.interactive = True
         self.banner()
+        leave_armed = False  # the last Ctrl-C left an empty prompt: one more leaves
+        note: str | None = None
         while True:
             try:
-                line = session.prompt("you> ")
-            except (EOFError, KeyboardInterrupt):
-                self.console.print("[dim]bye[/dim]")
-                return 0
-            if not self.handle(line):
-                return 0
+                if note:
+                    self.console.print(f"[dim]{note}[/dim]")
+                    note = None
+                line = _read_line(session)
+                leave_armed = False
+                if not self.handle(line):
+                    return 0
+                leave_armed = self.cancelled
+            except EOFError:
+                return self._bye()
+            except KeyboardInterrupt:
+                if leave_armed:
+                    return self._bye()
+                leave_armed, note = True, LEAVE_HINT
+
+    def _bye(self) -> int:
+        with contextlib.suppress(KeyboardInterrupt):  # pressed again while leaving: leave
+            self.console.print("[dim]bye[/dim]")
+        return 0
 
     # -- one line -------------------------------------------------------------------------
     def handle(self, line: str) -> bool:
         """Process one input line; False means the session should end."""
+        self.cancelled = False
+        self._error = None
         text = line.strip()
         if not text:
             return True
         if text.startswith("/"):
             return self.command(text)
+        result = None
         try:
             result = self.agent.step(text)
+        except KeyboardInterrupt:
+            if not self.interactive:
+                raise
+            self.cancelled = True
+            self.console.print(f"[yellow]{CANCELLED}[/yellow]")
+            return True
         except ProviderError as exc:
-            self.console.print(f"[red]model error:[/red] {escape(safe_text(str(exc)))}")
-            self.console.print("[dim]your message is saved in recall as unanswered; send it again "
-                               "when the model is reachable[/dim]")
-            return True
+            self.fail("model error", exc, provider_hint(exc))
         except TiermemError as exc:
-            self.console.print(f"[red]error:[/red] {escape(safe_text(str(exc)))}")
-            return True
+            self.fail("error", exc)
         except Exception as exc:
             self.report_defect(exc, "this turn was not completed and its memory changes were "
                                     "rolled back")
-            return True
-        try:
-            self.show_turn(result)
-        except Exception as exc:
-            self.report_defect(exc, "the turn was saved but could not be shown; /recall finds it")
+        if self.json_lines:
+            self.emit(turn_record(text, result, self._error))
+        elif result is not None:
+            try:
+                show_turn(self.console, result)
+            except Exception as exc:
+                self.report_defect(exc, "the turn was saved but could not be shown; /recall "
+                                        "finds it")
         return True
+
+    def fail(self, label: str, exc: Exception, hint: str | None = None) -> None:
+        """A failed turn or command: shown on the error stream, counted for the exit status."""
+        message = safe_text(str(exc))
+        self._count_failure(error_kind(exc), message, hint)
+        self.error_console.print(f"[red]{label}:[/red] {escape(message)}")
+        if hint:
+            self.error_console.print(f"[dim]{escape(hint)}[/dim]")
+
+    def _count_failure(self, kind: str, message: str, hint: str | None = None) -> None:
+        self.failures += 1
+        self._error = {"kind": kind, "message": message, **({"hint": hint} if hint else {})}
 
     def report_defect(self, exc: Exception, outcome: str) -> None:
         """One line on standard error for an exception that should not have happened."""
         detail = " ".join(safe_text(str(exc)).split())[:300]
+        self._count_failure("internal", f"{type(exc).__name__}: {detail}")
         line = (f"tiermem: internal error ({type(exc).__name__}: {detail}); {outcome}. "
                 "The session goes on; please report this.\n")
         stream = self.errors or sys.stderr
@@ -126,27 +191,28 @@ class ChatRepl:
         except (OSError, ValueError):
             pass  # a closed or broken stderr must not end the session either
 
-    def show_turn(self, result: TurnResult) -> None:
-        """Tool calls and memory changes dimmed and compact, then the reply."""
-        for outcome in result.tool_results:
-            if not outcome.ok:
-                self.console.print(f"[yellow]  ↳ {escape(outcome.name)}: "
-                                   f"{escape(outcome.content[:160])}[/yellow]")
-            elif outcome.name.endswith("search") and isinstance(outcome.value, dict):
-                found = outcome.value
-                self.console.print(f"[dim]  ↳ {escape(outcome.name)}({escape(found['query'][:60])})"
-                                   f": {found['total']} matches[/dim]")
-        for change in result.memory_changes:
-            self.console.print(f"[dim]  · {escape(change[:160])}[/dim]")
-        if result.reply:
-            self.console.print(escape(result.reply))
-        if result.notice:
-            self.console.print(f"[yellow]{escape(result.notice)}[/yellow]")
-        if result.usage.total_tokens:
-            self.console.print(f"[dim]  tokens: {result.usage.prompt_tokens} in, "
-                               f"{result.usage.completion_tokens} out[/dim]")
+    def emit(self, record: dict[str, Any]) -> None:
+        """One JSON object on its own line of standard output."""
+        self.console.file.write(json.dumps(record) + "\n")
+        self.console.file.flush()
 
+    # -- slash commands ---------------------------------------------------------------------
     def command(self, text: str) -> bool:
+        if not self.json_lines:
+            return self._command(text)
+        shown, self.console = self.console, Console(file=io.StringIO(), width=120,
+                                                     soft_wrap=True, highlight=False)
+        try:
+            keep = self._command(text)
+            output = self.console.file.getvalue()  # type: ignore[attr-defined]
+        finally:
+            self.console = shown
+        if keep:
+            self.emit({"command": text.partition(" ")[0], "output": output,
+                       "error": self._error})
+        return keep
+
+    def _command(self, text: str) -> bool:
         name, _, arg = text.partition(" ")
         arg = arg.strip()
         memory = self.agent.memory
@@ -161,21 +227,9 @@ class ChatRepl:
             elif name == "/core":
                 self.show_core()
             elif name in ("/archival", "/recall"):
-                if not arg:
-                    self.console.print(f"usage: {name} QUERY")
-                    return True
-                result = (memory.archival_search(arg, k=10) if name == "/archival"
-                          else memory.recall_search(arg, k=10))
-                count = (f"{result.total}" if result.total_exact
-                         else f"at least {result.total} (the newest ranked)")
-                self.console.print(f"{count} matches (page 1 of {result.pages})")
-                for hit in result.hits:
-                    extra = " [dim](evicted from core)[/dim]" if hit.was_in_core else ""
-                    who = f"{hit.role}: " if hit.role else ""
-                    self.console.print(f"  #{hit.id} {escape(who + hit.text[:200])}{extra}")
+                self.search(name, arg)
             elif name == "/diagnostics":
-                report = memory.diagnostics()
-                self.console.print_json(json.dumps(report, default=str))
+                self.console.print_json(json.dumps(memory.diagnostics(), default=str))
             elif name == "/snapshot":
                 if not arg:
                     self.console.print("usage: /snapshot FILE")
@@ -186,10 +240,25 @@ class ChatRepl:
             else:
                 self.console.print(f"unknown command {escape(name)}; /help lists them")
         except (TiermemError, OSError) as exc:
-            self.console.print(f"[red]error:[/red] {escape(safe_text(str(exc)))}")
+            self.fail("error", exc)
         except Exception as exc:
             self.report_defect(exc, f"the command {name} failed")
         return True
+
+    def search(self, name: str, arg: str) -> None:
+        if not arg:
+            self.console.print(f"usage: {name} QUERY")
+            return
+        memory = self.agent.memory
+        result = (memory.archival_search(arg, k=10) if name == "/archival"
+                  else memory.recall_search(arg, k=10))
+        count = (f"{result.total}" if result.total_exact
+                 else f"at least {result.total} (the newest ranked)")
+        self.console.print(f"{count} matches (page 1 of {result.pages})")
+        for hit in result.hits:
+            extra = " [dim](evicted from core)[/dim]" if hit.was_in_core else ""
+            who = f"{hit.role}: " if hit.role else ""
+            self.console.print(f"  #{hit.id} {escape(who + hit.text[:200])}{extra}")
 
     def show_core(self) -> None:
         memory = self.agent.memory
@@ -200,3 +269,39 @@ class ChatRepl:
             table.add_row(str(fact.id), escape(fact.text), fact.durability,
                           str(fact.access_count), f"{memory.fact_score(fact):.3f}")
         self.console.print(table)
+
+
+def _read_line(session: Any) -> str:
+    """One line from the prompt. Ctrl-C over typed text discards the text, as in a
+    shell; at an empty prompt it raises ``KeyboardInterrupt``."""
+    try:
+        return str(session.prompt("you> ", key_bindings=_PROMPT_KEYS))
+    except asyncio.CancelledError:
+        # A Ctrl-C in the instant before the prompt takes the terminal reaches asyncio's
+        # own handler, which cancels the prompt instead.
+        raise KeyboardInterrupt from None
+
+
+def _ctrl_c(event: KeyPressEvent) -> None:
+    if event.current_buffer.text.strip():
+        event.current_buffer.reset()
+    else:
+        event.app.exit(exception=KeyboardInterrupt, style="class:aborting")
+
+
+_PROMPT_KEYS = KeyBindings()
+_PROMPT_KEYS.add("c-c")(_ctrl_c)
+
+
+def decoded_lines(stream: IO[bytes], warn: TextIO) -> Iterator[str]:
+    """The lines of a byte stream as text; bytes that are not UTF-8 become U+FFFD, and
+    ``warn`` is told which line held them (the message is sent all the same)."""
+    for number, raw in enumerate(stream, start=1):
+        try:
+            yield raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            warn.write(f"tiermem: line {number} of the input is not valid UTF-8 (byte "
+                       f"{exc.start + 1}); it was sent with U+FFFD in place of the bytes that "
+                       "are not\n")
+            warn.flush()
+            yield raw.decode("utf-8", errors="replace")

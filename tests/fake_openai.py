@@ -84,6 +84,7 @@ class FakeOpenAIServer:
             "embeddings": deque(),
         }
         self._lock = threading.Lock()
+        self._arrived = threading.Condition(self._lock)
         self._stopping = threading.Event()
         self._counter = 0
         self._httpd: ThreadingHTTPServer | None = None
@@ -133,6 +134,13 @@ class FakeOpenAIServer:
         return f"http://127.0.0.1:{self.port}/v1"
 
     # scripting
+
+    def wait_for_requests(self, count: int, timeout: float = 60.0) -> None:
+        """Block until ``count`` chat requests have arrived (``timeout`` only bounds a failure)."""
+        with self._arrived:
+            if not self._arrived.wait_for(lambda: len(self.requests) >= count, timeout):
+                raise AssertionError(f"only {len(self.requests)} of {count} chat requests "
+                                     f"arrived within {timeout} s")
 
     @property
     def pending(self) -> int:
@@ -250,6 +258,7 @@ class FakeOpenAIServer:
             self.requests.append(body)
             self.request_headers.append(headers)
             number = len(self.requests)
+            self._arrived.notify_all()
         scripted = self._next("chat")
         if scripted is None:
             return _error_response(

@@ -324,7 +324,7 @@ def test_an_unexpected_exception_in_a_turn_is_one_line_on_stderr_and_the_chat_go
 ) -> None:
     model = ScriptedModel([RuntimeError("the GPU melted"), reply("Back again.")])
     repl, out, errors = chat(memory, model)
-    assert repl.run_piped(["first", "second"]) == 0
+    assert repl.run_piped(["first", "second"]) == 1  # a failed turn fails the run
     lines = errors.getvalue().splitlines()
     assert lines == ["tiermem: internal error (RuntimeError: the GPU melted); this turn was not "
                      "completed and its memory changes were rolled back. The session goes on; "
@@ -343,7 +343,7 @@ def test_a_failing_command_is_reported_and_the_chat_goes_on(
         raise KeyError("fill")
 
     monkeypatch.setattr(memory, "diagnostics", broken)
-    assert repl.run_piped(["/diagnostics", "hello"]) == 0
+    assert repl.run_piped(["/diagnostics", "hello"]) == 1
     assert "KeyError: 'fill'); the command /diagnostics failed" in errors.getvalue()
     assert "Still here." in out.getvalue()
 

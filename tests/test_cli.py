@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -133,18 +132,6 @@ def test_chat_against_an_openai_compatible_server(home: Path) -> None:
     assert "core + User likes tea" in done.stdout
     assert "I will remember that you like tea." in done.stdout
     assert "tokens: 270 in, 17 out" in done.stdout
-
-
-def test_an_unreachable_model_is_reported_and_chat_still_exits_zero(home: Path) -> None:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    env_flags = ["--model", "m", "--base-url", f"http://127.0.0.1:{port}/v1"]
-    done = tiermem(home, "chat", "--agent", "a", "--embedder", "hashing", *env_flags,
-                   stdin="hello\n")
-    assert done.returncode == 0, done.stderr
-    assert "model error: could not reach" in done.stdout
-    assert "unanswered" in done.stdout
 
 
 def test_a_base_url_without_a_model_is_a_clear_error(home: Path) -> None:

@@ -34,7 +34,13 @@ def make_repl(
 ) -> tuple[ChatRepl, io.StringIO]:
     out = io.StringIO()
     agent = Agent(memory, llm or OfflinePolicy())
-    return ChatRepl(agent, console=Console(file=out, width=200), agent_name="tester"), out
+    return ChatRepl(agent, console=Console(file=out, width=200), agent_name="tester",
+                    errors=io.StringIO()), out
+
+
+def errors_of(repl: ChatRepl) -> str:
+    assert isinstance(repl.errors, io.StringIO)
+    return repl.errors.getvalue()
 
 
 def test_piped_chat_prints_replies_and_memory_changes(memory: HierarchicalMemory) -> None:
@@ -62,6 +68,7 @@ def test_slash_commands(memory: HierarchicalMemory, tmp_path: Path) -> None:
              "/exit", "My cat is called Miso."]
     assert repl.run_piped(line + "\n" for line in lines) == 0
     text = out.getvalue()
+    assert errors_of(repl) == ""
 
     core_table = text[text.index("core 9/12 tokens"):]
     assert "User lives in Lyon" in core_table and "durable" in core_table
@@ -90,21 +97,21 @@ def test_snapshot_to_a_missing_directory_reports_and_continues(
     memory: HierarchicalMemory, tmp_path: Path
 ) -> None:
     repl, out = make_repl(memory)
-    assert repl.run_piped([f"/snapshot {tmp_path}/no/such/dir/s.json", "/model"]) == 0
-    text = out.getvalue()
-    assert "error: cannot write" in text and "create it first" in text
-    assert "model:" in text
+    assert repl.run_piped([f"/snapshot {tmp_path}/no/such/dir/s.json", "/model"]) == 1
+    assert "error: cannot write" in errors_of(repl) and "create it first" in errors_of(repl)
+    assert "model:" in out.getvalue() and "error" not in out.getvalue()
 
 
 def test_provider_error_is_shown_and_the_session_goes_on(memory: HierarchicalMemory) -> None:
     model = ScriptedModel([ProviderError("http://x/v1 failed with HTTP 503", kind="server"),
                            reply("back again")])
     repl, out = make_repl(memory, model)
-    assert repl.run_piped(["first try", "second try"]) == 0
-    text = out.getvalue()
-    assert "model error: http://x/v1 failed with HTTP 503" in text
-    assert "saved in recall as unanswered" in text
-    assert "back again" in text
+    assert repl.run_piped(["first try", "second try"]) == 1
+    errors = errors_of(repl)
+    assert "model error: http://x/v1 failed with HTTP 503" in errors
+    assert "kept in recall as unanswered; send it again when the model's server has " \
+           "recovered" in errors
+    assert "back again" in out.getvalue() and "503" not in out.getvalue()
     statuses = {r["content"]: r["status"] for r in memory.recall.iter_rows()}
     assert statuses["first try"] == "unanswered" and statuses["second try"] == "ok"
 
@@ -123,10 +130,12 @@ def test_reply_text_is_not_read_as_markup(memory: HierarchicalMemory) -> None:
     assert "[bold]not bold[/bold] [red]x" in out.getvalue()
 
 
-def _interactive(memory: HierarchicalMemory, keys: str) -> tuple[int, str]:
-    repl, out = make_repl(memory)
+def _interactive(memory: HierarchicalMemory, keys: str,
+                 llm: LLMClient | None = None) -> tuple[int, str]:
+    repl, out = make_repl(memory, llm)
     with create_pipe_input() as pipe:
         pipe.send_text(keys)
+        pipe.close()  # the keys are all there is: a session still prompting then ends (EOF)
         session: PromptSession[str] = PromptSession(input=pipe, output=DummyOutput())
         code = repl.run_interactive(session=session)
     return code, out.getvalue()
@@ -142,11 +151,47 @@ def test_interactive_message_then_ctrl_d_exits_zero(memory: HierarchicalMemory) 
     assert [f.text for f in memory.core] == ["User is allergic to peanuts"]
 
 
-def test_interactive_ctrl_c_exits_zero(memory: HierarchicalMemory) -> None:
-    code, text = _interactive(memory, "half a mess\x03")
+def test_interactive_ctrl_c_discards_typed_text_and_twice_at_an_empty_prompt_leaves(
+        memory: HierarchicalMemory) -> None:
+    code, text = _interactive(memory, "half a mess\x03\x03\x03")
     assert code == 0
+    assert text.count("press Ctrl-C again or type /exit to leave") == 1
     assert text.rstrip().endswith("bye")
     assert len(memory.recall) == 0  # the unfinished line was not sent
+
+
+def test_interactive_ctrl_c_hint_is_given_again_after_a_message(
+        memory: HierarchicalMemory) -> None:
+    code, text = _interactive(memory, "\x03hello\r\x03\x03")
+    assert code == 0
+    assert text.count("press Ctrl-C again or type /exit to leave") == 2
+    assert [r["status"] for r in memory.recall.iter_rows() if r["role"] == "user"] == ["ok"]
+
+
+def test_interactive_ctrl_c_mid_turn_cancels_it_and_the_session_goes_on(
+        memory: HierarchicalMemory) -> None:
+    model = ScriptedModel([call("core_memory_append", content="User likes tea",
+                                request_heartbeat=True),
+                           KeyboardInterrupt(),  # Ctrl-C while the model is thinking
+                           reply("Tea is noted.")])
+    code, text = _interactive(memory, "I like tea\rI really like tea\r\x03\x03", model)
+    assert code == 0
+    assert "cancelled; your message is kept in recall as unanswered" in text
+    assert "Tea is noted." in text
+    assert text.count("press Ctrl-C again or type /exit to leave") == 1
+    assert text.rstrip().endswith("bye")
+    users = {r["content"]: r["status"] for r in memory.recall.iter_rows() if r["role"] == "user"}
+    assert users == {"I like tea": "unanswered", "I really like tea": "ok"}
+    assert [f.text for f in memory.core] == []  # the cancelled turn's change was rolled back
+
+
+def test_interactive_ctrl_c_right_after_a_cancelled_turn_leaves(
+        memory: HierarchicalMemory) -> None:
+    code, text = _interactive(memory, "I like tea\r\x03never sent\r",
+                              ScriptedModel([KeyboardInterrupt()]))
+    assert code == 0
+    assert "cancelled" in text and "press Ctrl-C again" not in text
+    assert [r["content"] for r in memory.recall.iter_rows()] == ["I like tea"]
 
 
 def test_interactive_exit_command(memory: HierarchicalMemory) -> None:
@@ -160,10 +205,9 @@ def test_a_message_too_big_for_the_window_is_an_error_not_a_crash(
     memory: HierarchicalMemory,
 ) -> None:
     repl, out = make_repl(memory, ScriptedModel([reply("short is fine")], context_window=2000))
-    assert repl.run_piped(["word " * 3000, "short"]) == 0
-    text = out.getvalue()
-    assert "error:" in text and "window is 2000" in text
-    assert "short is fine" in text
+    assert repl.run_piped(["word " * 3000, "short"]) == 1
+    assert "error:" in errors_of(repl) and "window is 2000" in errors_of(repl)
+    assert "short is fine" in out.getvalue()
 
 
 def test_interactive_multi_line_paste_is_one_message(memory: HierarchicalMemory) -> None:
@@ -189,3 +233,19 @@ def test_recall_command_says_when_the_total_is_a_lower_bound(
     assert re.search(r"at least 1\d \(the newest ranked\) matches", text)
     assert "#15 user: banana bread recipe number 14" in text
     assert "\n1 matches (page 1 of 1)" in text  # under the window: the exact count
+
+
+@pytest.mark.parametrize(("kind", "hint"), [
+    ("connection", "send it again when the model is reachable"),
+    ("bad_response", "the model's answer could not be read"),
+    ("bad_request", "the model refused this request"),
+    ("auth", "fix the credentials"),
+])
+def test_the_hint_after_a_model_error_fits_its_kind(
+        memory: HierarchicalMemory, kind: str, hint: str) -> None:
+    error = ProviderError("it failed", kind=kind)  # type: ignore[arg-type]
+    repl, _ = make_repl(memory, ScriptedModel([error]))
+    assert repl.run_piped(["hello"]) == 1
+    assert f"kept in recall as unanswered; {hint}" in errors_of(repl)
+    if kind != "connection":
+        assert "reachable" not in errors_of(repl)

@@ -1,0 +1,102 @@
+"""What the chat shows of a turn: rich text for people, one JSON object for scripts.
+
+``show_turn`` prints tool calls and memory changes dimmed, then the reply.
+``turn_record`` is the same turn as data, for ``tiermem chat --json``::
+
+    {"message": "I like tea", "reply": "Noted.", "notice": null, "error": null,
+     "tool_calls": [{"name": "core_memory_append", "arguments": {...}, "ok": true,
+                     "result": "core + User likes tea ..."}],
+     "memory_changes": ["core + User likes tea"],
+     "usage": {"prompt_tokens": 0, "completion_tokens": 0}}
+
+A failed turn has ``"error": {"kind": ..., "message": ..., "hint": ...}`` and
+no reply; a slash command is ``{"command": "/core", "output": TEXT, "error": ...}``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+
+from agent.errors import ProviderError
+from agent.loop import TurnResult
+
+UNANSWERED = "your message is kept in recall as unanswered"
+_HINTS = {
+    "timeout": "send it again when the model answers in time",
+    "connection": "send it again when the model is reachable",
+    "server": "send it again when the model's server has recovered",
+    "rate_limit": "send it again once the rate limit allows",
+    "auth": "fix the credentials the error names, then send it again",
+    "bad_request": "the model refused this request; change what the error names before "
+                   "sending it again",
+    "bad_response": "the model's answer could not be read; send it again, or use a model "
+                    "with dependable tool calling",
+}
+
+
+def provider_hint(exc: ProviderError) -> str:
+    """What to do after a model failure, by kind (resending helps only some kinds)."""
+    return f"{UNANSWERED}; {_HINTS.get(exc.kind, 'send it again later')}"
+
+
+def error_kind(exc: BaseException) -> str:
+    """A short stable name for a failure: the provider's kind, else the exception's class
+    in snake case (``ContextOverflowError`` -> ``context_overflow``)."""
+    if isinstance(exc, ProviderError):
+        return exc.kind
+    name = type(exc).__name__.removesuffix("Error") or type(exc).__name__
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def show_turn(console: Console, result: TurnResult) -> None:
+    """Tool calls and memory changes dimmed and compact, then the reply."""
+    for outcome in result.tool_results:
+        if not outcome.ok:
+            console.print(f"[yellow]  ↳ {escape(outcome.name)}: "
+                          f"{escape(outcome.content[:160])}[/yellow]")
+        elif outcome.name.endswith("search") and isinstance(outcome.value, dict):
+            found = outcome.value
+            console.print(f"[dim]  ↳ {escape(outcome.name)}({escape(found['query'][:60])})"
+                          f": {found['total']} matches[/dim]")
+    for change in result.memory_changes:
+        console.print(f"[dim]  · {escape(change[:160])}[/dim]")
+    if result.reply:
+        console.print(escape(result.reply))
+    if result.notice:
+        console.print(f"[yellow]{escape(result.notice)}[/yellow]")
+    if result.usage.total_tokens:
+        console.print(f"[dim]  tokens: {result.usage.prompt_tokens} in, "
+                      f"{result.usage.completion_tokens} out[/dim]")
+
+
+def turn_record(message: str, result: TurnResult | None,
+                error: dict[str, str] | None = None) -> dict[str, Any]:
+    """One turn as JSON-ready data; ``result`` is None when the turn failed."""
+    calls = []
+    if result is not None:
+        for call, outcome in zip(result.tool_calls, result.tool_results, strict=True):
+            calls.append({"name": call.name, "arguments": _json_or_text(call.arguments),
+                          "ok": outcome.ok, "result": _json_or_text(outcome.content)})
+    return {
+        "message": message,
+        "reply": result.reply if result else None,
+        "tool_calls": calls,
+        "memory_changes": list(result.memory_changes) if result else [],
+        "notice": result.notice if result else None,
+        "usage": {"prompt_tokens": result.usage.prompt_tokens if result else 0,
+                  "completion_tokens": result.usage.completion_tokens if result else 0},
+        "error": error,
+    }
+
+
+def _json_or_text(text: str) -> Any:
+    """Tool arguments and results as data when they are JSON, else as the text itself."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return text

@@ -1,0 +1,135 @@
+"""`tiermem chat` in a real terminal (a pty), with Ctrl-C sent as a user sends it.
+
+The turn is held open by the loopback model server, which answers only when
+told to and says when a request has arrived; Ctrl-C is sent once it has, so
+it lands mid-turn every time, with no sleeps. The terminal's line discipline
+turns the \\x03 byte into a SIGINT for the chat process, as a keyboard does.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import signal
+import struct
+import sys
+import termios
+import threading
+from pathlib import Path
+
+from fake_openai import FakeOpenAIServer
+
+from memory import HashingEmbedder, HierarchicalMemory
+
+ROOT = Path(__file__).resolve().parent.parent
+PASTE = "\n".join(f"line {i}: the nightly backup job copied 1432 files to the archive"
+                  for i in range(900))  # about 60 KB
+WAIT = 120.0  # only bounds a failure; every wait ends on the awaited output
+
+
+class PtyChat:
+    """A chat process on a pseudo-terminal: what it prints, and keys to send it."""
+
+    def __init__(self, home: Path, *args: str, **extra_env: str) -> None:
+        env = {"PATH": os.environ.get("PATH", ""), "TIERMEM_HOME": str(home),
+               "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(ROOT), "TERM": "xterm",
+               "NO_COLOR": "1", "COLUMNS": "200", "LINES": "50", "PYTHONIOENCODING": "utf-8",
+               # The pty answers no cursor-position query; prompt-toolkit need not ask one.
+               "PROMPT_TOOLKIT_NO_CPR": "1", **extra_env}
+        pid, fd = pty.fork()
+        if pid == 0:  # the child: a terminal of 200 columns, then the chat
+            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 200, 0, 0))
+            os.chdir(ROOT)
+            os.execve(sys.executable, [sys.executable, "cli.py", "chat", *args], env)
+        self.pid, self.fd = pid, fd
+        self.running = True
+        self.output = bytearray()
+        self.ended = False  # the child closed the terminal
+        self.seen = 0
+        self.changed = threading.Condition()
+        # Output is read all the time, so the chat never blocks on a full terminal while
+        # the test waits for something else (the model server).
+        self.reader = threading.Thread(target=self._read_all, daemon=True)
+        self.reader.start()
+
+    def _read_all(self) -> None:
+        while True:
+            try:
+                data = os.read(self.fd, 65536)
+            except OSError:  # EIO: the child has closed the terminal
+                data = b""
+            with self.changed:
+                self.output += data
+                self.ended = not data
+                self.changed.notify_all()
+            if not data:
+                return
+
+    def tail(self) -> str:
+        return self.output[-3000:].decode(errors="replace")
+
+    def expect(self, text: str) -> None:
+        """Wait until ``text`` appears after what earlier calls matched."""
+        wanted = text.encode()
+        with self.changed:
+            found = self.changed.wait_for(
+                lambda: self.output.find(wanted, self.seen) >= 0 or self.ended, WAIT)
+            at = self.output.find(wanted, self.seen)
+            if at < 0:
+                why = "the chat ended" if found else f"nothing for {WAIT} s"
+                raise AssertionError(f"{why} before {text!r}; so far: {self.tail()}")
+            self.seen = at + len(wanted)
+
+    def send(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self.fd, view[:4096]):]
+
+    def exit_code(self) -> int:
+        _, status = os.waitpid(self.pid, 0)
+        self.running = False
+        self.reader.join(WAIT)
+        return os.waitstatus_to_exitcode(status)
+
+    def close(self) -> None:
+        """End the chat if a failed test left it running, and release the terminal."""
+        if self.running:
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+            self.running = False
+        self.reader.join(WAIT)
+        os.close(self.fd)
+
+
+def test_ctrl_c_mid_turn_keeps_a_60_kb_paste_and_the_session_goes_on(
+        tmp_path: Path, server: FakeOpenAIServer) -> None:
+    home = tmp_path / "home"
+    server.enqueue_hold()  # the first turn waits on the model until Ctrl-C
+    chat = PtyChat(home, "--agent", "a", "--embedder", "hashing", "--model", "fake-model",
+                   "--base-url", server.base_url, TIERMEM_CONTEXT_WINDOW="65536")
+    try:
+        chat.expect("you>")
+        chat.send(b"\x1b[200~" + PASTE.encode() + b"\x1b[201~\r")  # a bracketed paste
+        server.wait_for_requests(1, WAIT)
+        chat.send(b"\x03")
+        chat.expect("cancelled; your message is kept in recall as unanswered")
+        chat.expect("you>")
+        server.enqueue_reply("Backups look fine.")
+        chat.send(b"How are the backups?\r")
+        chat.expect("Backups look fine.")
+        chat.expect("you>")
+        chat.send(b"\x03")
+        chat.expect("press Ctrl-C again or type")
+        chat.send(b"\x03")
+        chat.expect("bye")
+        code = chat.exit_code()
+    finally:
+        chat.close()
+    assert code == 0, chat.tail()
+    assert len(server.requests) == 2
+    with HierarchicalMemory(home / "agents" / "a", embedder=HashingEmbedder(),
+                            read_only=True) as memory:
+        users = [(r["content"], r["status"]) for r in memory.recall.iter_rows()
+                 if r["role"] == "user"]
+    assert users == [(PASTE, "unanswered"), ("How are the backups?", "ok")]
