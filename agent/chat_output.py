@@ -54,7 +54,11 @@ def error_kind(exc: BaseException) -> str:
 
 
 def show_turn(console: Console, result: TurnResult) -> None:
-    """Tool calls and memory changes dimmed and compact, then the reply."""
+    """Tool calls and memory changes dimmed and compact, then the reply.
+
+    A memory change the reply already states (the offline policy lists what it
+    stored) is not printed a second time.
+    """
     for outcome in result.tool_results:
         if not outcome.ok:
             console.print(f"[yellow]  ↳ {escape(outcome.name)}: "
@@ -63,10 +67,12 @@ def show_turn(console: Console, result: TurnResult) -> None:
             found = outcome.value
             console.print(f"[dim]  ↳ {escape(outcome.name)}({escape(found['query'][:60])})"
                           f": {found['total']} matches[/dim]")
+    reply = result.reply or ""
     for change in result.memory_changes:
-        console.print(f"[dim]  · {escape(change[:160])}[/dim]")
-    if result.reply:
-        console.print(escape(result.reply))
+        if change not in reply:
+            console.print(f"[dim]  · {escape(change[:160])}[/dim]")
+    if reply:
+        console.print(escape(reply))
     if result.notice:
         console.print(f"[yellow]{escape(result.notice)}[/yellow]")
     if result.usage.total_tokens:

@@ -39,6 +39,7 @@ from rich.table import Table
 from agent.chat_output import UNANSWERED, error_kind, provider_hint, show_turn, turn_record
 from agent.errors import ProviderError
 from agent.loop import Agent
+from agent.offline import OfflinePolicy
 from memory.errors import TiermemError
 from memory.output_file import write_atomic
 from tools.safe_text import safe_text
@@ -47,7 +48,7 @@ HELP = """\
 Commands:
   /core              core facts with durability, access count and score
   /archival QUERY    search archival memory
-  /recall QUERY      search the conversation history
+  /recall QUERY      search what was said (/recall --all QUERY: tool results too)
   /diagnostics       memory health report and red flags
   /snapshot FILE     write a JSON snapshot of the whole memory
   /model             which model (or the offline policy) is answering
@@ -229,7 +230,9 @@ class ChatRepl:
             elif name in ("/archival", "/recall"):
                 self.search(name, arg)
             elif name == "/diagnostics":
-                self.console.print_json(json.dumps(memory.diagnostics(), default=str))
+                from memory.report import print_text
+
+                print_text(self.console, memory.diagnostics())
             elif name == "/snapshot":
                 if not arg:
                     self.console.print("usage: /snapshot FILE")
@@ -246,19 +249,32 @@ class ChatRepl:
         return True
 
     def search(self, name: str, arg: str) -> None:
-        if not arg:
-            self.console.print(f"usage: {name} QUERY")
+        first, _, rest = arg.partition(" ")
+        everything = name == "/recall" and first == "--all"
+        query = rest.strip() if everything else arg
+        if not query:
+            self.console.print(f"usage: {name} QUERY" + (" (or --all QUERY)" if
+                                                          name == "/recall" else ""))
             return
         memory = self.agent.memory
-        result = (memory.archival_search(arg, k=10) if name == "/archival"
-                  else memory.recall_search(arg, k=10))
+        if name == "/archival":
+            result = memory.archival_search(query, k=10)
+        else:
+            result = memory.recall_search(query, k=10, roles=None if everything
+                                          else self.recall_roles())
         count = (f"{result.total}" if result.total_exact
                  else f"at least {result.total} (the newest ranked)")
         self.console.print(f"{count} matches (page 1 of {result.pages})")
         for hit in result.hits:
             extra = " [dim](evicted from core)[/dim]" if hit.was_in_core else ""
             who = f"{hit.role}: " if hit.role else ""
-            self.console.print(f"  #{hit.id} {escape(who + hit.text[:200])}{extra}")
+            line = " ".join(hit.text.split())  # one line per hit, however the text was laid out
+            self.console.print(f"  #{hit.id} {escape(who + line[:200])}{extra}")
+
+    def recall_roles(self) -> list[str]:
+        """What /recall lists by default: what was said. The offline policy's replies only
+        quote memory back, so with it that is what the user said."""
+        return ["user"] if isinstance(self.agent.llm, OfflinePolicy) else ["user", "assistant"]
 
     def show_core(self) -> None:
         memory = self.agent.memory

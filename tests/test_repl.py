@@ -21,6 +21,7 @@ from agent.offline import OfflinePolicy
 from agent.repl import ChatRepl
 from agent.scripted import ScriptedModel, call, reply
 from memory import HashingEmbedder, HierarchicalMemory
+from memory.report import print_text
 
 
 @pytest.fixture
@@ -48,7 +49,9 @@ def test_piped_chat_prints_replies_and_memory_changes(memory: HierarchicalMemory
     code = repl.run_piped(["I am allergic to peanuts.\n", "\n", "What am I allergic to?\n"])
     text = out.getvalue()
     assert code == 0
-    assert "· core + User is allergic to peanuts" in text
+    # The offline policy's reply lists what it stored: each change is shown once.
+    assert text.count("core + User is allergic to peanuts") == 1
+    assert "- core + User is allergic to peanuts (core 5/12 tokens)" in text
     assert "↳ conversation_search(What am I allergic to?): 1 matches" in text  # the user's
     assert "(offline, quoting memory)" in text
     assert "- From core memory: User is allergic to peanuts" in text
@@ -75,7 +78,11 @@ def test_slash_commands(memory: HierarchicalMemory, tmp_path: Path) -> None:
     assert "accesses" in core_table and "score" in core_table
     assert "#1 User is allergic to peanuts (evicted from core)" in text
     assert "user: I live in Lyon." in text
-    assert '"red_flags"' in text and '"interactions": 3' in text
+    # /diagnostics shows the same table as `tiermem diagnostics`, not raw JSON.
+    table = Console(file=io.StringIO(), width=200)
+    print_text(table, memory.diagnostics())
+    assert table.file.getvalue() in text  # type: ignore[attr-defined]
+    assert '"red_flags"' not in text
 
     saved = json.loads(snapshot.read_text())
     assert saved["format"] == "tiermem-snapshot/2"
@@ -233,6 +240,35 @@ def test_recall_command_says_when_the_total_is_a_lower_bound(
     assert re.search(r"at least 1\d \(the newest ranked\) matches", text)
     assert "#15 user: banana bread recipe number 14" in text
     assert "\n1 matches (page 1 of 1)" in text  # under the window: the exact count
+
+
+def command_output(repl: ChatRepl, out: io.StringIO, line: str) -> list[str]:
+    out.seek(0)
+    out.truncate()
+    assert repl.run_piped([line]) == 0
+    return out.getvalue().splitlines()
+
+
+def test_recall_command_lists_what_was_said(memory: HierarchicalMemory) -> None:
+    repl, out = make_repl(memory)
+    assert repl.run_piped(["I live in Lisbon.", "Where do I live?"]) == 0
+    # By default: the user's own words, not the offline policy's quotes or tool results.
+    listed = [re.sub(r"#\d+ ", "#N ", line) for line in command_output(repl, out, "/recall live")]
+    assert listed == [
+        "2 matches (page 1 of 1)", "  #N user: I live in Lisbon.", "  #N user: Where do I live?"]
+    everything = "\n".join(command_output(repl, out, "/recall --all live"))
+    assert "tool: core + User lives in Lisbon" in everything
+    assert "assistant: Noted." in everything
+
+
+def test_recall_command_shows_a_models_replies_but_not_tool_rows(
+        memory: HierarchicalMemory) -> None:
+    model = ScriptedModel([call("core_memory_append", content="User likes green tea"),
+                           reply("Green tea it is.")])
+    repl, out = make_repl(memory, model)
+    assert repl.run_piped(["I like green tea", "So, green tea?"]) == 0
+    hits = command_output(repl, out, "/recall green tea")[1:]
+    assert sorted(h.split(":")[0].split()[-1] for h in hits) == ["assistant", "user", "user"]
 
 
 @pytest.mark.parametrize(("kind", "hint"), [
