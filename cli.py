@@ -66,6 +66,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="for scripts: read one message or /command per line of standard "
                            "input and print one JSON object per line (reply, tool calls, "
                            "memory changes, error) and nothing else")
+    chat.add_argument("--no-history", action="store_true",
+                      help="keep no prompt history for the up arrow (by default it is kept in "
+                           "the agent's database)")
 
     config = sub.add_parser("config", help=COMMANDS["config"], description=COMMANDS["config"])
     config.add_argument("--agent", default="default", type=_agent_name,
@@ -195,9 +198,9 @@ def _note_session_settings(memory: Any, agent: str) -> None:
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
-    from prompt_toolkit.history import FileHistory
     from rich.console import Console
 
+    from agent.chat_history import chat_history
     from agent.config import resolve_llm_config
     from agent.home import agent_home, private_home
     from agent.loop import Agent
@@ -220,7 +223,8 @@ def cmd_chat(args: argparse.Namespace) -> int:
                         json_lines=args.json)
         if args.json or not sys.stdin.isatty():
             return repl.run_piped(decoded_lines(sys.stdin.buffer, sys.stderr))
-        return repl.run_interactive(history=FileHistory(str(home / "history")))
+        return repl.run_interactive(
+            history=chat_history(home, memory.prompt_history, not args.no_history, sys.stderr))
 
 
 def cmd_config(args: argparse.Namespace) -> int:

@@ -51,6 +51,7 @@ Commands:
   /recall QUERY      search what was said (/recall --all QUERY: tool results too)
   /diagnostics       memory health report and red flags
   /snapshot FILE     write a JSON snapshot of the whole memory
+  /history clear     erase the prompt history (what the up arrow brings back)
   /model             which model (or the offline policy) is answering
   /help              this help
   /exit              leave (Ctrl-D, or Ctrl-C twice at an empty prompt)"""
@@ -240,6 +241,12 @@ class ChatRepl:
                 path = Path(arg).expanduser()
                 write_atomic(path, json.dumps(memory.snapshot()))
                 self.console.print(f"snapshot written to {escape(str(path))}")
+            elif name == "/history":
+                if arg != "clear":
+                    self.console.print("usage: /history clear")
+                    return True
+                erased = memory.prompt_history.clear()
+                self.console.print(f"erased {erased} line(s) of prompt history")
             else:
                 self.console.print(f"unknown command {escape(name)}; /help lists them")
         except (TiermemError, OSError) as exc:

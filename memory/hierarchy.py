@@ -32,6 +32,7 @@ from memory.errors import (
 from memory.extract import extract_facts, normalize_fact
 from memory.lifecycle import FactLifecycle
 from memory.policies import EvictionPolicy, make_policy, score_at
+from memory.prompt_history import PromptHistory
 from memory.query import CoreVectors, query_tiers
 from memory.recall import NewMessage, RecallTier
 from memory.reindex import check_no_reindex_pending, reembed_store
@@ -213,6 +214,7 @@ class HierarchicalMemory:
             if config.recall_dense else None
         )
         self.recall = RecallTier(store, self.embedder, recall_vectors, config.fusion)
+        self.prompt_history = PromptHistory(store)
         self._reload_tick()
         store.on_rollback(self._reload_tick)
         if store.read_only:

@@ -19,6 +19,7 @@ import numpy as np
 
 from memory.embeddings import Embedder
 from memory.errors import InvalidInputError
+from memory.prompt_history import PromptHistory
 from memory.search import Filter, FusionWeights, date_filter, search_page
 from memory.store import Store
 from memory.types import Hit, SearchResult
@@ -187,17 +188,19 @@ class RecallTier:
                 " RETURNING id")]
 
     def erase(self, message_ids: Sequence[int], reason: str) -> int:
-        """Remove messages for good, recording the erasure first. Returns how many."""
+        """Remove messages for good, recording the erasure first. Returns how many.
+
+        A user message typed at the chat prompt leaves the prompt history too.
+        """
         reason = clean_text(reason, "erasure reason", 1000)
         now = time.time()
         with self.store.transaction() as conn:
-            present = [
-                r[0]
-                for r in conn.execute(
-                    f"SELECT id FROM messages WHERE id IN ({','.join('?' * len(message_ids))})",
-                    tuple(message_ids),
-                )
-            ] if message_ids else []
+            rows = conn.execute(
+                f"SELECT id, role, content FROM messages"
+                f" WHERE id IN ({','.join('?' * len(message_ids))})", tuple(message_ids),
+            ).fetchall() if message_ids else []
+            present = [r[0] for r in rows]
+            PromptHistory(self.store).forget(r[2] for r in rows if r[1] == "user")
             for mid in present:
                 conn.execute(
                     "INSERT INTO erasures (message_id, reason, erased_at) VALUES (?,?,?)",

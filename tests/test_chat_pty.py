@@ -132,4 +132,9 @@ def test_ctrl_c_mid_turn_keeps_a_60_kb_paste_and_the_session_goes_on(
                             read_only=True) as memory:
         users = [(r["content"], r["status"]) for r in memory.recall.iter_rows()
                  if r["role"] == "user"]
+        typed = memory.prompt_history.lines()
     assert users == [(PASTE, "unanswered"), ("How are the backups?", "ok")]
+    # The prompt history is in the database (the paste is too long to be kept there),
+    # and no plain-text history file is written.
+    assert typed == ["How are the backups?"]
+    assert not (home / "agents" / "a" / "history").exists()

@@ -1,0 +1,74 @@
+"""The chat prompt's up-arrow history, kept in the agent's database (memory/prompt_history.py).
+
+Older versions kept it in a plain-text file, ``history``, in the agent home,
+where erasing a message could not reach it. ``move_history_file`` brings such
+a file's lines into the database and deletes it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TextIO
+
+from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+
+from memory.errors import TiermemError
+from memory.prompt_history import PromptHistory
+
+#: The plain-text history file of older versions, in the agent home.
+OLD_HISTORY_FILE = "history"
+
+
+class StoredHistory(History):
+    """A prompt-toolkit ``History`` over a memory's ``PromptHistory``.
+
+    Keeping a line is a convenience: when the database refuses it (a full
+    disk), the line is still sent, ``warn`` is told once, and the prompt goes on.
+    """
+
+    def __init__(self, stored: PromptHistory, warn: TextIO | None = None) -> None:
+        super().__init__()
+        self.stored = stored
+        self.warn = warn
+        self.failed = False
+
+    def load_history_strings(self) -> Iterable[str]:
+        return list(reversed(self.stored.lines()))  # prompt-toolkit wants the newest first
+
+    def store_string(self, string: str) -> None:
+        try:
+            self.stored.add(string)
+        except TiermemError as exc:
+            if not self.failed and self.warn is not None:
+                self.warn.write(f"tiermem: the prompt history could not be saved ({exc}); "
+                                "the chat goes on without it\n")
+            self.failed = True
+
+
+def move_history_file(home: Path, stored: PromptHistory) -> int | None:
+    """Move the lines of an old plain-text history file into ``stored`` and delete the
+    file; returns how many lines it held, or None when there was no such file."""
+    path = home / OLD_HISTORY_FILE
+    if not path.is_file():
+        return None
+    lines = list(reversed(list(FileHistory(str(path)).load_history_strings())))
+    stored.add_many(lines)
+    path.unlink()
+    return len(lines)
+
+
+def chat_history(home: Path, stored: PromptHistory, keep: bool, warn: TextIO) -> History:
+    """The history for an interactive chat: the database's, or with ``keep=False`` one that
+    lasts only this session. An old history file is moved in, and ``warn`` says so."""
+    old = home / OLD_HISTORY_FILE
+    if not keep:
+        if old.is_file():
+            warn.write(f"tiermem: {old} is a plain-text prompt history from an older version; "
+                       "tiermem no longer reads it, so delete it\n")
+        return InMemoryHistory()
+    moved = move_history_file(home, stored)
+    if moved is not None:
+        warn.write(f"tiermem: moved {moved} line(s) of prompt history from {old} into the "
+                   "agent's database and deleted the file\n")
+    return StoredHistory(stored, warn)

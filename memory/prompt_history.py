@@ -1,0 +1,79 @@
+"""What was typed at the chat prompt, kept for the up arrow inside the memory's database.
+
+The lines are one ``state`` value of the memory (``prompt_history``), so they
+live where the rest of the agent's data lives: a snapshot carries them,
+erasing a message from recall erases the same line here (``forget``), and
+``clear`` removes them all. Nothing is written anywhere else.
+
+Only the newest lines are kept, up to ``MAX_JSON_CHARS`` of stored JSON, and
+a line longer than ``MAX_LINE_CHARS`` is not kept at all: that is a paste,
+which recall keeps, and the up arrow would only bring back a wall of text.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+
+from memory.store import Store
+
+META_KEY = "state.prompt_history"
+MAX_LINE_CHARS = 2_000
+#: Well under what one state value may hold in a snapshot (200,000 characters).
+MAX_JSON_CHARS = 100_000
+
+
+class PromptHistory:
+    """The prompt history of one memory, oldest line first."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def lines(self) -> list[str]:
+        raw = self.store.get_meta(META_KEY)
+        if raw is None:
+            return []
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            return []  # unreadable history is only a lost convenience, never an error
+        return [line for line in value if isinstance(line, str)] if isinstance(value, list) else []
+
+    def add(self, line: str) -> bool:
+        """Keep ``line`` as the newest; False when it is not kept (blank, too long, NUL)."""
+        return self.add_many([line]) > 0
+
+    def add_many(self, lines: Iterable[str]) -> int:
+        """Keep ``lines`` in order, newest last; returns how many were kept."""
+        wanted = [line for line in lines
+                  if line.strip() and len(line) <= MAX_LINE_CHARS and "\x00" not in line]
+        if wanted:
+            with self.store.transaction():
+                self._save([*self.lines(), *wanted])
+        return len(wanted)
+
+    def forget(self, texts: Iterable[str]) -> int:
+        """Remove every line equal to one of ``texts`` (stripped); returns how many."""
+        unwanted = {text.strip() for text in texts}
+        if not unwanted:
+            return 0
+        with self.store.transaction():
+            lines = self.lines()
+            kept = [line for line in lines if line.strip() not in unwanted]
+            if len(kept) != len(lines):
+                self._save(kept)
+        return len(lines) - len(kept)
+
+    def clear(self) -> int:
+        """Remove every line; returns how many there were."""
+        with self.store.transaction():
+            count = len(self.lines())
+            self.store.execute("DELETE FROM meta WHERE key = ?", (META_KEY,))
+        return count
+
+    def _save(self, lines: list[str]) -> None:
+        text = json.dumps(lines)
+        while len(text) > MAX_JSON_CHARS and lines:
+            lines = lines[max(1, len(lines) // 10):]  # drop the oldest tenth, then measure again
+            text = json.dumps(lines)
+        self.store.set_meta(META_KEY, text)

@@ -1,0 +1,138 @@
+"""The prompt history: kept in the agent's database, erasable, or not kept at all."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from prompt_toolkit import PromptSession
+from prompt_toolkit.history import FileHistory, InMemoryHistory
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+from rich.console import Console
+
+from agent.chat_history import StoredHistory, chat_history
+from agent.loop import Agent
+from agent.offline import OfflinePolicy
+from agent.repl import ChatRepl
+from memory import HashingEmbedder, HierarchicalMemory
+from memory.errors import StoreFullError
+from memory.prompt_history import MAX_JSON_CHARS, MAX_LINE_CHARS
+
+UP = "\x1b[A"
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    return tmp_path / "agent"
+
+
+@pytest.fixture
+def memory(home: Path) -> Iterator[HierarchicalMemory]:
+    with HierarchicalMemory(home, embedder=HashingEmbedder()) as m:
+        yield m
+
+
+def run_chat(memory: HierarchicalMemory, history: object, keys: str) -> str:
+    out = io.StringIO()
+    repl = ChatRepl(Agent(memory, OfflinePolicy()), console=Console(file=out, width=200),
+                    errors=io.StringIO())
+    with create_pipe_input() as pipe:
+        pipe.send_text(keys)
+        pipe.close()
+        session: PromptSession[str] = PromptSession(input=pipe, output=DummyOutput(),
+                                                    history=history)  # type: ignore[arg-type]
+        assert repl.run_interactive(session=session) == 0
+    return out.getvalue()
+
+
+def test_typed_lines_are_kept_in_the_database_and_come_back_next_session(
+        home: Path, memory: HierarchicalMemory) -> None:
+    stored = chat_history(home, memory.prompt_history, True, io.StringIO())
+    run_chat(memory, stored, "I live in Lyon.\r/model\r\x04")
+    assert memory.prompt_history.lines() == ["I live in Lyon.", "/model"]
+    assert sorted(p.name for p in home.iterdir() if "history" in p.name) == []
+    # A new session: the up arrow brings back the newest line, then the one before it.
+    again = chat_history(home, memory.prompt_history, True, io.StringIO())
+    run_chat(memory, again, UP + UP + "\r\x04")
+    users = [r["content"] for r in memory.recall.iter_rows() if r["role"] == "user"]
+    assert users == ["I live in Lyon.", "I live in Lyon."]
+
+
+def test_no_history_keeps_nothing(home: Path, memory: HierarchicalMemory) -> None:
+    history = chat_history(home, memory.prompt_history, False, io.StringIO())
+    assert isinstance(history, InMemoryHistory)
+    run_chat(memory, history, "secret plans\r\x04")
+    assert memory.prompt_history.lines() == []
+    assert memory.store.get_meta("state.prompt_history") is None
+
+
+def test_an_old_history_file_is_moved_into_the_database(
+        home: Path, memory: HierarchicalMemory) -> None:
+    old = FileHistory(str(home / "history"))
+    for line in ("first line", "second line"):
+        old.append_string(line)
+    warnings = io.StringIO()
+    history = chat_history(home, memory.prompt_history, True, warnings)
+    assert isinstance(history, StoredHistory)
+    assert memory.prompt_history.lines() == ["first line", "second line"]
+    assert not (home / "history").exists()
+    assert "moved 2 line(s) of prompt history" in warnings.getvalue()
+
+
+def test_no_history_leaves_an_old_file_alone_and_says_so(
+        home: Path, memory: HierarchicalMemory) -> None:
+    FileHistory(str(home / "history")).append_string("old line")
+    warnings = io.StringIO()
+    chat_history(home, memory.prompt_history, False, warnings)
+    assert (home / "history").exists() and memory.prompt_history.lines() == []
+    assert "no longer reads it, so delete it" in warnings.getvalue()
+
+
+def test_erasing_a_message_erases_its_line(memory: HierarchicalMemory) -> None:
+    run_chat(memory, StoredHistory(memory.prompt_history), "my PIN is 4321\r/core\r\x04")
+    pin = next(r["id"] for r in memory.recall.iter_rows() if r["content"] == "my PIN is 4321")
+    assert memory.recall.erase([pin], reason="asked by the user") == 1
+    assert memory.prompt_history.lines() == ["/core"]
+
+
+def test_history_clear_command(memory: HierarchicalMemory) -> None:
+    text = run_chat(memory, StoredHistory(memory.prompt_history),
+                    "hello\r/history clear\r/history\r\x04")
+    assert "erased 2 line(s) of prompt history" in text
+    assert "usage: /history clear" in text
+    assert memory.prompt_history.lines() == ["/history"]
+
+
+def test_long_pastes_are_not_kept_and_the_history_stays_bounded(
+        memory: HierarchicalMemory) -> None:
+    history = memory.prompt_history
+    assert not history.add("x" * (MAX_LINE_CHARS + 1))
+    for i in range(MAX_JSON_CHARS // 100):
+        history.add(f"{i:04} " + "y" * 120)
+    lines = history.lines()
+    assert lines[-1].startswith(f"{MAX_JSON_CHARS // 100 - 1:04} ")
+    assert len(memory.store.get_meta("state.prompt_history") or "") <= MAX_JSON_CHARS
+    assert len(lines) < MAX_JSON_CHARS // 100
+
+
+def test_the_history_travels_with_a_snapshot(memory: HierarchicalMemory, tmp_path: Path) -> None:
+    memory.prompt_history.add("kept line")
+    with HierarchicalMemory.restore(memory.snapshot(), tmp_path / "copy",
+                                    HashingEmbedder()) as copy:
+        assert copy.prompt_history.lines() == ["kept line"]
+
+
+def test_a_history_that_cannot_be_saved_is_said_once_and_the_chat_goes_on(
+        memory: HierarchicalMemory, monkeypatch: pytest.MonkeyPatch) -> None:
+    def disk_full(line: str) -> bool:
+        raise StoreFullError("the disk is full")
+
+    monkeypatch.setattr(memory.prompt_history, "add", disk_full)
+    warnings = io.StringIO()
+    run_chat(memory, StoredHistory(memory.prompt_history, warnings), "one\rtwo\r\x04")
+    assert warnings.getvalue().count("the prompt history could not be saved") == 1
+    users = [r["content"] for r in memory.recall.iter_rows() if r["role"] == "user"]
+    assert users == ["one", "two"]
