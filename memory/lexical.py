@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from memory.store import Store
+from memory.symbols import symbol_words
 
 if TYPE_CHECKING:
     from memory.search import FusionWeights
@@ -50,11 +51,14 @@ _SPACES = re.compile(r"\s+")
 
 
 def query_terms(text: str) -> list[str]:
-    """Content words of a query, lowercased, de-duplicated, in order."""
+    """Content words of a query, lowercased, de-duplicated, in order; then the stand-in
+    words of its emoji and other symbols, which the index holds (memory/symbols.py)."""
     seen: dict[str, None] = {}
     for word in _TERM.findall(text.lower()):
         if word not in STOPWORDS and (len(word) > 1 or word.isdigit()):
             seen.setdefault(word, None)
+    for word in symbol_words(text):
+        seen.setdefault(word, None)
     return list(seen)
 
 

@@ -22,6 +22,7 @@ from memory.errors import InvalidInputError
 from memory.prompt_history import PromptHistory
 from memory.search import Filter, FusionWeights, date_filter, search_page
 from memory.store import Store
+from memory.symbols import SQL_FUNCTION
 from memory.types import Hit, SearchResult
 from memory.validation import MAX_TEXT_CHARS, clean_text
 from memory.vector_index import VectorIndex, vector_blob
@@ -132,7 +133,7 @@ class RecallTier:
                 # range holds exactly the rows just inserted.
                 conn.execute(
                     "INSERT INTO messages_fts (rowid, content)"
-                    " SELECT id, content FROM messages WHERE id BETWEEN ? AND ?",
+                    f" SELECT id, {SQL_FUNCTION}(content) FROM messages WHERE id BETWEEN ? AND ?",
                     (min(ids), max(ids)),
                 )
                 conn.execute(trigger)

@@ -9,6 +9,35 @@ from __future__ import annotations
 
 import sqlite3
 
+from memory.symbols import SQL_FUNCTION as _FTS
+from memory.symbols import indexed_text
+
+
+def _indexed_through_function(table: str, column: str, updates: bool) -> str:
+    """Migration 3 for one table: its full-text triggers index ``indexed_text`` of the
+    column, and the rows whose indexed text that changes are indexed again."""
+    fts, text = f"{table}_fts", f"{_FTS}(new.{column})"
+    delete = (f"INSERT INTO {fts} ({fts}, rowid, {column}) "
+              f"VALUES ('delete', old.id, {_FTS}(old.{column}));")
+    insert = f"INSERT INTO {fts} (rowid, {column}) VALUES (new.id, {text});"
+    changed = f"WHERE {_FTS}({column}) != {column}"
+    script = f"""
+    DROP TRIGGER {table}_ai;
+    DROP TRIGGER {table}_ad;
+    CREATE TRIGGER {table}_ai AFTER INSERT ON {table} BEGIN {insert} END;
+    CREATE TRIGGER {table}_ad AFTER DELETE ON {table} BEGIN {delete} END;
+    INSERT INTO {fts} ({fts}, rowid, {column})
+        SELECT 'delete', id, {column} FROM {table} {changed};
+    INSERT INTO {fts} (rowid, {column}) SELECT id, {_FTS}({column}) FROM {table} {changed};
+    """
+    if updates:
+        script += f"""
+    DROP TRIGGER {table}_au;
+    CREATE TRIGGER {table}_au AFTER UPDATE OF {column} ON {table} BEGIN {delete} {insert} END;
+    """
+    return script
+
+
 MIGRATIONS: list[str] = [
     # 1: the three tiers, their full-text indexes, history and audit tables.
     """
@@ -154,10 +183,23 @@ MIGRATIONS: list[str] = [
     """
     CREATE INDEX messages_pending ON messages (id) WHERE status = 'pending';
     """,
+    # 3: make emoji and other symbols searchable: the full-text indexes read each text with
+    # its symbols replaced by stand-in words (memory/symbols.py), and the rows indexed
+    # before are indexed again where that changes the words.
+    _indexed_through_function("facts", "text", updates=True)
+    + _indexed_through_function("passages", "text", updates=True)
+    # Messages are never edited (recall is append-only), so they have no update trigger.
+    + _indexed_through_function("messages", "content", updates=False),
 ]
 
 #: The user_version of a database with every migration run.
 SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def register_functions(conn: sqlite3.Connection) -> None:
+    """The SQL functions the schema's triggers call; every connection that writes needs them
+    (a tool without them cannot insert into the tiers: SQLite says "no such function")."""
+    conn.create_function(_FTS, 1, indexed_text, deterministic=True)
 
 
 def migrate(conn: sqlite3.Connection) -> None:

@@ -27,7 +27,7 @@ from memory.errors import (
     StoreCorruptError,
     StoreError,
 )
-from memory.schema import SCHEMA_VERSION, migrate
+from memory.schema import SCHEMA_VERSION, migrate, register_functions
 from memory.store_errors import corrupt_message, translate
 from memory.writer_lock import WriterLock
 
@@ -293,7 +293,9 @@ class Store:
 
 
 def _connect(database: Path | None) -> sqlite3.Connection:
-    return sqlite3.connect(database or ":memory:", isolation_level=None, check_same_thread=False)
+    conn = sqlite3.connect(database or ":memory:", isolation_level=None, check_same_thread=False)
+    register_functions(conn)
+    return conn
 
 
 def _connect_read_only(database: Path) -> sqlite3.Connection:

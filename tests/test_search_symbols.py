@@ -1,0 +1,82 @@
+"""Emoji and other symbols are found by search, in every tier, also in memories made before."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from memory import HashingEmbedder, HierarchicalMemory, schema
+from memory import store as store_module
+from memory.recall import NewMessage
+from memory.symbols import indexed_text, symbol_words
+
+PEANUTS = "I am allergic to peanuts🥜, and I love 🍕🍕"
+
+
+@pytest.fixture
+def memory() -> Iterator[HierarchicalMemory]:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as m:
+        yield m
+
+
+def recall_texts(memory: HierarchicalMemory, query: str) -> list[str]:
+    return [hit.text for hit in memory.recall_search(query).hits]
+
+
+def test_an_emoji_finds_the_messages_passages_and_facts_that_hold_it(
+        memory: HierarchicalMemory) -> None:
+    memory.recall.append("user", PEANUTS, 1)
+    memory.recall.append("user", "pizza without any symbol", 2)
+    memory.archival_insert("The release went out 🎉 on Friday")
+    memory.add_fact("User's favourite food is 🍣")
+    assert recall_texts(memory, "🥜") == [PEANUTS]
+    assert recall_texts(memory, "🍕") == [PEANUTS]
+    assert [h.text for h in memory.archival_search("🎉").hits] == [
+        "The release went out 🎉 on Friday"]
+    assert [h.text for h in memory.query("🍣")] == ["User's favourite food is 🍣"]
+
+
+def test_a_word_next_to_an_emoji_is_still_found_by_the_word(memory: HierarchicalMemory) -> None:
+    memory.recall.append("user", PEANUTS, 1)
+    assert recall_texts(memory, "peanuts") == [PEANUTS]
+    assert recall_texts(memory, "🌭") == []  # another symbol matches nothing
+
+
+def test_a_bulk_import_indexes_symbols_too(memory: HierarchicalMemory) -> None:
+    memory.recall.append_many([NewMessage("user", PEANUTS, 1), NewMessage("user", "no", 2)],
+                              bulk=True)
+    assert recall_texts(memory, "🥜") == [PEANUTS]
+
+
+def test_symbols_are_indexed_as_plain_words_of_their_own() -> None:
+    assert symbol_words("plain ascii") == []
+    assert symbol_words("a 🥜 b ❤ c 🥜") == ["sym1f95cx", "sym2764x", "sym1f95cx"]
+    assert indexed_text("tea☕!") == "tea sym2615x !"
+    assert indexed_text("café") == "café"  # letters are words already
+
+
+def test_a_memory_made_before_symbols_were_indexed_finds_them_after_upgrading(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A database at schema version 2: texts indexed as they are, symbols dropped.
+    with monkeypatch.context() as old:
+        old.setattr(schema, "MIGRATIONS", schema.MIGRATIONS[:2])
+        old.setattr(store_module, "SCHEMA_VERSION", 2)
+        with HierarchicalMemory(tmp_path, embedder=HashingEmbedder()) as before:
+            before.recall.append("user", PEANUTS, 1)
+            before.archival_insert("The release went out 🎉 on Friday")
+            before.add_fact("User's favourite food is 🍣")
+            assert recall_texts(before, "🥜") == []
+    with HierarchicalMemory(tmp_path, embedder=HashingEmbedder()) as after:
+        assert after.store.execute("PRAGMA user_version").fetchone()[0] == 3
+        assert recall_texts(after, "🥜") == [PEANUTS]
+        assert after.archival_search("🎉").total == 1
+        assert [h.text for h in after.query("🍣")] == ["User's favourite food is 🍣"]
+        # Rows indexed again by the upgrade leave the index cleanly when they go.
+        message_id = next(r["id"] for r in after.recall.iter_rows())
+        assert after.recall.erase([message_id], reason="test") == 1
+        assert recall_texts(after, "🥜") == [] and recall_texts(after, "peanuts") == []
+        after.replace_in_core("User's favourite food is 🍣", "User's favourite food is ramen")
+        assert after.store.execute(
+            "SELECT count(*) FROM facts_fts WHERE facts_fts MATCH 'sym1f363x'").fetchone()[0] == 0
