@@ -50,7 +50,7 @@ def error_kind(exc: BaseException) -> str:
     if isinstance(exc, ProviderError):
         return exc.kind
     name = type(exc).__name__.removesuffix("Error") or type(exc).__name__
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
 
 
 def show_turn(console: Console, result: TurnResult) -> None:

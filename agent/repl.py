@@ -249,7 +249,7 @@ class ChatRepl:
                 self.console.print(f"erased {erased} line(s) of prompt history")
             else:
                 self.console.print(f"unknown command {escape(name)}; /help lists them")
-        except (TiermemError, OSError) as exc:
+        except TiermemError as exc:
             self.fail("error", exc)
         except Exception as exc:
             self.report_defect(exc, f"the command {name} failed")

@@ -14,6 +14,8 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from rich.console import Console
 
+from agent.chat_output import error_kind
+from agent.context import ContextOverflowError
 from agent.errors import ProviderError
 from agent.llm import LLMClient
 from agent.loop import Agent
@@ -285,3 +287,12 @@ def test_the_hint_after_a_model_error_fits_its_kind(
     assert f"kept in recall as unanswered; {hint}" in errors_of(repl)
     if kind != "connection":
         assert "reachable" not in errors_of(repl)
+
+
+@pytest.mark.parametrize(("error", "kind"), [
+    (ContextOverflowError("too long"), "context_overflow"),
+    (OSError("disk"), "os"),
+    (ProviderError("slow", kind="timeout"), "timeout"),
+])
+def test_error_kinds_are_snake_case_names(error: Exception, kind: str) -> None:
+    assert error_kind(error) == kind
