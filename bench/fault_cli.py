@@ -49,7 +49,7 @@ def run_cli(argv: Sequence[str], env: dict[str, str]) -> CliRun:
     import cli
 
     out, err = io.StringIO(), io.StringIO()
-    with _environment(env), mock.patch.object(sys, "stdin", io.StringIO("")), \
+    with _environment(env), mock.patch.object(sys, "stdin", io.TextIOWrapper(io.BytesIO(b""))), \
             contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
             code: int | None = cli.main(list(argv))
