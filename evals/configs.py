@@ -41,8 +41,10 @@ from memory import HierarchicalMemory, Hit, MemoryLimitError
 from memory.archival import NewPassage
 from memory.embeddings import Embedder
 from memory.extract import extract_facts
+from memory.query import TIME_POOL
 from memory.recall import NewMessage
 from memory.search import FusionWeights
+from memory.temporal import read_time_query, rerank_for_time
 
 CONTEXT_MARK = "\n\n[context] "
 _FACT_SOURCE = re.compile(r"locomo:(D\d+:\d+)")
@@ -63,6 +65,7 @@ class MemoryConfig:
     embed_context: bool = False
     captions: bool = True
     dates: bool = False
+    time_rerank: bool = False  # archival layout: re-rank by the question's time (memory.temporal)
 
     def as_dict(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
@@ -109,6 +112,8 @@ ABLATIONS = (
              embed_context=True),
     _variant(HYBRID, "hybrid-no-captions", "image captions left out", captions=False),
     _variant(HYBRID, "hybrid-dates", "session date written into each turn", dates=True),
+    _variant(HYBRID, "hybrid-time", "hybrid, re-ranked by the question's time as query() does",
+             time_rerank=True),
     _variant(HIERARCHY, "hierarchy-rrf60", "the hierarchy with RRF k=60 1:0.5, no pruning",
              fusion=_OLD),
     _variant(HIERARCHY, "hierarchy-recall-only", "the hierarchy's memory, recall_search alone",
@@ -160,6 +165,11 @@ def passage_text(conv: Conversation, index: int, config: MemoryConfig) -> str:
     return own + CONTEXT_MARK + "\n".join(turn_text(t, config.captions) for t in around)
 
 
+def own_words(hit: Hit) -> str:
+    """A passage's turn without its context block."""
+    return hit.text.split(CONTEXT_MARK, 1)[0]
+
+
 class TurnOnlyEmbedder:
     """Embeds a passage without its context block; queries as the wrapped embedder does."""
 
@@ -207,6 +217,10 @@ class IngestedMemory:
         if self.config.layout == "hierarchy":
             # touch=False: each question sees the memory as ingested, whatever came before.
             return self.memory.query(question, k=k, touch=False)
+        if self.config.time_rerank:
+            asked = read_time_query(question, self.memory.now())
+            pool = self.memory.archival_search(question, k=TIME_POOL * k).hits
+            return rerank_for_time(pool, asked, text_of=own_words)[:k]
         return self.memory.archival_search(question, k=k).hits
 
     def dia_ids(self, hit: Hit) -> list[str]:
@@ -245,6 +259,8 @@ def ingest(
     except BaseException:
         memory.close()
         raise
+    # Questions are asked after the conversation: "last May" is relative to its last session.
+    clock.at = max((t.created_at for t in conv.turns), default=clock.at)
     result.seconds = time.perf_counter() - started
     return result
 

@@ -36,10 +36,14 @@ import numpy as np
 
 from memory.embeddings import Embedder, strong_similarity
 from memory.search import fts_query, rank_scored
+from memory.temporal import read_time_query, rerank_for_time
 from memory.types import Fact, Hit
 
 if TYPE_CHECKING:
     from memory.hierarchy import HierarchicalMemory
+
+#: How many times ``k`` hits each tier gives a question about time, to re-rank.
+TIME_POOL = 3
 
 
 class CoreVectors:
@@ -74,14 +78,18 @@ def query_tiers(memory: HierarchicalMemory, q: str, k: int, touch: bool) -> list
     facts = [memory.core.get(h.id) for h in core_hits]
     # A core fact's archived passage is the same fact, dropped below: ask for that many more.
     archived = sum(1 for f in facts if f is not None and f.passage_id is not None)
-    archival = memory.archival_search(q, k=k + archived)
-    recall = memory.recall.search(q, k=k)
+    # A question about time re-ranks by it (memory.temporal): give it more hits to lift.
+    asked = read_time_query(q, memory.now())
+    pool = TIME_POOL * k if asked.active else k
+    archival = memory.archival_search(q, k=min(pool + archived, 1000))
+    recall = memory.recall.search(q, k=min(pool, 1000))
     ranked = core_hits + [
         h for h in archival.hits if h.fact_id is None or h.fact_id not in in_core
     ] + recall.hits
     ranked.sort(key=lambda h: -h.score)  # stable: on a tie, core's hit comes first
+    ranked = rerank_for_time(ranked, asked)
     # The best k strong matches claim their places; the other places go by score.
-    strong_hits = [h for h in core_hits if h.id in strong][:k]
+    strong_hits = [h for h in ranked if h.tier == "core" and h.id in strong][:k]
     chosen = {id(h) for h in strong_hits}
     others = [h for h in ranked if id(h) not in chosen]
     chosen.update(id(h) for h in others[: k - len(strong_hits)])
