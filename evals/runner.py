@@ -29,6 +29,7 @@ class EvalOptions:
     model: str | None = None
     base_url: str | None = None
     judge: bool = False
+    cv: bool = False
 
 
 def parse_ks(text: str) -> list[int]:
@@ -56,11 +57,14 @@ def run_locomo(options: EvalOptions, console: Any) -> dict[str, Any]:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
     conversations = select(load_conversations(options.data), list(options.conversations))
-    default = ("hierarchy",) if options.mode == "qa" else ()
+    default = ("hierarchy",) if options.mode == "qa" else ("hybrid", "hierarchy") \
+        if options.cv else ()
     configs = resolve_configs(list(options.configs) or list(default) or None)
     embedder = make_embedder(options.embedder)
     columns = ("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn())
+    if options.cv:
+        return _run_cv(options, conversations, configs, embedder, console, columns)
     with Progress(*columns, console=console, transient=True) as progress:
         if options.mode == "qa":
             from evals.qa import make_llm, run_qa
@@ -83,6 +87,26 @@ def run_locomo(options: EvalOptions, console: Any) -> dict[str, Any]:
         render(console, report, metrics, per_category,
                (("ingest_turns_per_s", "ingest turns/s"), ("query_p50_ms", "query p50 ms")))
     if options.json_path is not None:
+        console.print(f"report written to {options.json_path}")
+    return report
+
+
+def _run_cv(options: EvalOptions, conversations: Sequence[Any], configs: Sequence[Any],
+            embedder: Embedder, console: Any, columns: Sequence[Any]) -> dict[str, Any]:
+    from rich.progress import Progress
+
+    from evals.cv import render_cv, run_cv
+    from memory.output_file import write_atomic
+
+    ks = sorted({1, 10, *options.ks})  # tuning and the tables read recall@1 and recall@10
+    with Progress(*columns, console=console, transient=True) as progress:
+        report = run_cv(conversations, configs, embedder, ks, limit=options.limit,
+                        progress=progress)
+    render_cv(console, report)
+    if options.json_path is not None:
+        import json
+
+        write_atomic(options.json_path, json.dumps(report, indent=1) + "\n")
         console.print(f"report written to {options.json_path}")
     return report
 
@@ -113,6 +137,9 @@ def add_locomo_parser(evaluate: Any) -> None:
     loc.add_argument("--model", help="QA: model name; or set TIERMEM_MODEL")
     loc.add_argument("--base-url", help="QA: OpenAI-compatible endpoint; or set OPENAI_BASE_URL")
     loc.add_argument("--judge", action="store_true", help="QA: also have the model judge answers")
+    loc.add_argument("--cv", action="store_true",
+                     help="leave one conversation out: tune the fusion weights on the others, "
+                          "report on it, for each in turn (default configs hybrid hierarchy)")
     loc.add_argument("--embedder", choices=("local", "hashing"), default="local",
                      help="local MiniLM model (default) or the model-free hashing embedder")
 
@@ -131,6 +158,10 @@ def run_command(args: Any, console: Any) -> int:
         raise ValueError("eval locomo needs --data DIR_OR_FILE (e.g. the LoCoMo JSON files)")
     if args.resume and args.json in (None, "-"):
         raise ValueError("--resume needs --json PATH (the report to resume)")
+    if args.cv and args.mode != "retrieval":
+        raise ValueError("--cv tunes retrieval; it does not combine with --mode qa")
+    if args.cv and args.resume:
+        raise ValueError("--cv runs whole; drop --resume")
     if args.limit is not None and args.limit < 1:
         raise ValueError(f"--limit must be at least 1, not {args.limit}")
     options = EvalOptions(
@@ -138,7 +169,7 @@ def run_command(args: Any, console: Any) -> int:
         configs=[n for item in args.config or [] for n in item.split(",") if n],
         conversations=[c for c in (args.conversations or "").split(",") if c],
         limit=args.limit, embedder=args.embedder, resume=args.resume, model=args.model,
-        base_url=args.base_url, judge=args.judge)
+        base_url=args.base_url, judge=args.judge, cv=args.cv)
     report = run_locomo(options, console)
     if args.json == "-":
         emit_json(report, None)

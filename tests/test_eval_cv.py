@@ -1,0 +1,66 @@
+"""``eval locomo --cv``: fusion weights are never tuned on the conversation they report."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_eval_locomo import CONVERSATION
+
+from evals.configs import resolve_configs
+from evals.cv import GRID, cross_validate, run_cv, weights_label
+from evals.locomo import load_conversations
+from memory import HashingEmbedder
+from memory.search import FusionWeights
+
+KS = (1, 10)
+
+
+def _records(conv: str, hits: list[float]) -> list[dict[str, Any]]:
+    return [{"qid": f"{conv}:{i}", "category": 2, "recall@1": h, "recall@10": h, "rr": h}
+            for i, h in enumerate(hits)]
+
+
+def test_each_conversation_is_reported_with_the_weights_best_on_the_others() -> None:
+    # Hits out of 4 questions of each conversation under each weighting.
+    hits = {"a": {"0.3:0.7": 4, "0.6:0.4": 0, "0.9:0.1": 0},
+            "b": {"0.3:0.7": 1, "0.6:0.4": 0, "0.9:0.1": 4},
+            "c": {"0.3:0.7": 1, "0.6:0.4": 4, "0.9:0.1": 2}}
+    per_conv = {conv: {label: _records(conv, [1.0] * n + [0.0] * (4 - n))
+                       for label, n in by_label.items()} for conv, by_label in hits.items()}
+    result = cross_validate(per_conv, KS, FusionWeights())
+    for split in result["splits"]:
+        assert split["held_out"] not in split["tuned_on"]
+        assert sorted([split["held_out"], *split["tuned_on"]]) == ["a", "b", "c"]
+    chosen = {s["held_out"]: s["weights"] for s in result["splits"]}
+    # b and c together prefer 0.9:0.1 (6 hits), a and c 0.3:0.7 (5), a and b 0.3:0.7 (5)
+    assert chosen == {"a": "0.9:0.1", "b": "0.3:0.7", "c": "0.3:0.7"}
+    # a scores 0 of 4, b and c 1 each: below what any conversation gets from its own best
+    assert result["overall"]["recall@10"] == pytest.approx(2 / 12, abs=1e-4)
+    assert result["default_weights"] == "0.6:0.4"
+    assert result["default"]["recall@10"] == pytest.approx(4 / 12, abs=1e-4)
+
+
+def test_cross_validation_needs_two_conversations() -> None:
+    with pytest.raises(ValueError, match="at least two conversations"):
+        cross_validate({"a": {"0.6:0.4": _records("a", [1.0])}}, KS, FusionWeights())
+
+
+def test_run_cv_records_its_splits_on_real_memories(tmp_path: Path) -> None:
+    for conv_id in ("7", "8"):
+        (tmp_path / f"{conv_id}.json").write_text(json.dumps(CONVERSATION))
+    conversations = load_conversations([tmp_path])
+    grid = (FusionWeights(0.3, 0.7), FusionWeights(0.9, 0.1))
+    report = run_cv(conversations, resolve_configs(["hybrid"]), HashingEmbedder(), KS,
+                    grid=grid)
+    (hybrid,) = report["configs"]
+    # the engine default is added to the grid, so dev figures come from the same run
+    assert report["grid"] == ["0.3:0.7", "0.9:0.1"]
+    assert [(s["held_out"], s["tuned_on"]) for s in hybrid["splits"]] == [
+        ("7", ["8"]), ("8", ["7"])]
+    assert all(s["weights"] in ("0.3:0.7", "0.9:0.1", "0.6:0.4") for s in hybrid["splits"])
+    assert hybrid["overall"]["questions"] == 6 and hybrid["default"]["questions"] == 6
+    assert hybrid["default_weights"] == weights_label(FusionWeights())
+    assert len(GRID) >= 5
