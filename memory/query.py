@@ -23,6 +23,12 @@ on average; listed ahead of other tiers they pushed out the evidence (R@10
 0.20, against 0.595 with only strong matches kept). Strong matches keep their
 place in score order: listed first, they cost 0.005 at R@10.
 
+A question about time ("When did ...", "... last May") is re-ranked by it
+(memory.temporal): each tier gives ``TIME_POOL`` times ``k`` hits, and those
+stored in the range the question names, or stating a time for a
+when-question, are lifted before the best ``k`` are kept. Dates resolve
+against the memory's clock (``now``).
+
 With ``touch``, returned facts count as accessed, or archived ones as hits
 toward promotion (memory.lifecycle). The hierarchy validates the query first.
 """
