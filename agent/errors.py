@@ -13,7 +13,8 @@ from typing import Any, Literal, get_args
 from memory.errors import TiermemError
 
 ProviderErrorKind = Literal[
-    "timeout", "rate_limit", "server", "connection", "auth", "bad_request", "bad_response"
+    "timeout", "rate_limit", "server", "connection", "auth", "bad_request", "bad_response",
+    "context_exceeded",
 ]
 
 PROVIDER_ERROR_KINDS: frozenset[str] = frozenset(get_args(ProviderErrorKind))

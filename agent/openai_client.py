@@ -10,9 +10,11 @@ Retries are done here, not by the ``openai`` package (it is built with
 many attempts were made are explicit, documented and testable:
 
 - retried: HTTP 429, 408 and 5xx, timeouts, connection failures;
-- not retried: every other 4xx (bad request, auth, unknown model) and
-  responses that are not chat completions, because sending them again cannot
-  help;
+- not retried: every other 4xx (bad request, auth, unknown model), responses
+  that are not chat completions, and errors whose text says the prompt is over
+  the context window or the request failed validation, whatever their status
+  (agent/server_errors.py: llama-cpp-python dresses a validation error as a
+  500), because sending them again cannot help;
 - the wait before retry ``n`` (1-based) is ``min(max_delay, base_delay * 2**(n-1))``
   scaled by a random factor in [0.5, 1) so that clients that failed together do
   not retry together; a server's ``Retry-After`` (or ``retry-after-ms``) replaces
@@ -33,12 +35,13 @@ import email.utils
 import math
 import random
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from agent.config import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT,
+    ENV_CONTEXT_WINDOW,
     OPENAI_API_BASE_URL,
     PLACEHOLDER_API_KEY,
     LLMConfig,
@@ -52,7 +55,7 @@ from agent.config import (
 from agent.errors import LLMConfigError, ProviderError, ProviderErrorKind
 from agent.llm import Completion, Usage
 from agent.response import MalformedResponseError, parse_completion
-from tools.safe_text import safe_text
+from agent.server_errors import classify_refusal, clip, server_message
 
 if TYPE_CHECKING:
     from openai import OpenAI
@@ -62,9 +65,6 @@ __all__ = ["DEFAULT_BASE_DELAY", "DEFAULT_MAX_DELAY", "DEFAULT_MAX_RETRY_AFTER",
 DEFAULT_BASE_DELAY = 0.5
 DEFAULT_MAX_DELAY = 8.0
 DEFAULT_MAX_RETRY_AFTER = 30.0
-
-# Server error text is quoted in our messages; beyond this it is noise.
-_MAX_DETAIL = 300
 
 
 class OpenAIClient:
@@ -231,7 +231,7 @@ class OpenAIClient:
         if isinstance(exc, openai.APIStatusError):
             return self._status_error(exc, attempts, tries)
         return ProviderError(
-            f"{url} sent a response that is not a chat completion: {_truncate(str(exc))}; "
+            f"{url} sent a response that is not a chat completion: {clip(str(exc))}; "
             f"check that the base URL points at an OpenAI-compatible /v1 API",
             kind="bad_response",
             attempts=attempts,
@@ -239,10 +239,28 @@ class OpenAIClient:
 
     def _status_error(self, exc: Any, attempts: int, tries: str) -> ProviderError:
         status: int = exc.status_code
-        detail = _server_message(exc)
+        detail = server_message(exc.body)
         said = f"; the server said: {detail}" if detail else ""
         url = self.base_url
+        refusal = classify_refusal(status, exc.body)
         kind: ProviderErrorKind
+        if refusal is not None and refusal.kind == "context_exceeded":
+            window = refusal.context_window
+            runs = f"the window it runs with ({window})" if window else "the window it runs with"
+            text = (
+                f"{url} refused the prompt as longer than its context window (HTTP {status}): "
+                f"set --context-window or {ENV_CONTEXT_WINDOW} to {runs} so the agent "
+                f"summarises sooner"
+            )
+            return ProviderError(text + said, kind="context_exceeded", status_code=status,
+                                 attempts=attempts)
+        if refusal is not None:
+            # A 5xx that is a validation error would fail the same way every time.
+            refused = f": {refusal.message}" if refusal.message else ""
+            text = (f"the server refused the request{refused} (HTTP {status} from {url}); "
+                    f"sending it again cannot help")
+            return ProviderError(text, kind="bad_request", retryable=False, status_code=status,
+                                 attempts=attempts)
         if status == 429:
             kind = "rate_limit"
             text = (
@@ -277,12 +295,6 @@ class OpenAIClient:
         else:
             kind = "bad_request"
             text = f"{url} refused the request (HTTP {status})"
-            lowered = detail.lower()
-            if "context" in lowered and ("length" in lowered or "window" in lowered):
-                text += (
-                    f"; the prompt is longer than {self.model!r} accepts: set a smaller "
-                    f"context window so the agent summarises sooner"
-                )
         return ProviderError(text + said, kind=kind, status_code=status, attempts=attempts)
 
     def _parse(self, body: Any, attempts: int) -> Completion:
@@ -299,24 +311,6 @@ class OpenAIClient:
                 kind="bad_response",
                 attempts=attempts,
             ) from None
-
-
-def _truncate(text: str) -> str:
-    text = " ".join(safe_text(text).split())
-    return text if len(text) <= _MAX_DETAIL else text[: _MAX_DETAIL - 3] + "..."
-
-
-def _server_message(exc: Any) -> str:
-    body = getattr(exc, "body", None)
-    if isinstance(body, Mapping):
-        message = body.get("message") or body.get("error") or body.get("detail")
-        if isinstance(message, Mapping):
-            message = message.get("message")
-        if message:
-            return _truncate(str(message))
-    if isinstance(body, str) and body.strip():
-        return _truncate(body)
-    return ""
 
 
 def _retry_after_seconds(exc: Exception) -> float | None:

@@ -319,13 +319,13 @@ def test_404_points_at_the_model_name(server: FakeOpenAIServer, sleeps: list[flo
     assert "'fake-model'" in str(info.value)
 
 
-def test_context_length_error_suggests_a_smaller_window(
+def test_context_length_error_names_the_context_window_setting(
     server: FakeOpenAIServer, sleeps: list[float]
 ) -> None:
     server.enqueue_error(
         400, {"error": {"message": "This model's maximum context length is 8192 tokens"}}
     )
-    with pytest.raises(ProviderError, match="smaller context window"):
+    with pytest.raises(ProviderError, match="--context-window or TIERMEM_CONTEXT_WINDOW"):
         make_client(server, sleeps).complete(MESSAGES, TOOLS)
 
 

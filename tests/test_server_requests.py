@@ -1,0 +1,95 @@
+"""What goes over the wire to a local server, and which of its refusals are final.
+
+Each test drives the real ``openai`` package against the loopback server
+(tests/fake_openai.py) and checks the requests it received.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fake_openai import FakeOpenAIServer
+
+from agent.errors import ProviderError
+from agent.openai_client import OpenAIClient
+from agent.server_errors import classify_refusal
+
+TOOLS = [{"type": "function", "function": {
+    "name": "send_message", "description": "Reply.",
+    "parameters": {"type": "object", "properties": {"message": {"type": "string"}}}}}]
+
+
+def client(server: FakeOpenAIServer, sleeps: list[float] | None = None,
+           **kwargs: Any) -> OpenAIClient:
+    kwargs.setdefault("max_retries", 3)
+    return OpenAIClient("fake-model", base_url=server.base_url,
+                        sleep=(sleeps if sleeps is not None else []).append, **kwargs)
+
+
+# llama-cpp-python 0.3.36 answers an assistant message with content: null so (abridged).
+VALIDATION_500 = {"error": {
+    "message": "7 validation errors:\n  {'type': 'string_type', 'loc': ('body', 'messages', 2, "
+               "'ChatCompletionRequestAssistantMessage', 'content'), 'msg': 'Input should be a "
+               "valid string', 'input': None}",
+    "type": "internal_server_error", "param": None, "code": None}}
+LLAMA_SERVER_OVERFLOW = {"error": {
+    "code": 400, "message": "request (7038 tokens) exceeds the available context size "
+                            "(4096 tokens), try increasing it",
+    "type": "exceed_context_size_error", "n_prompt_tokens": 7038, "n_ctx": 4096}}
+
+
+def test_a_validation_error_dressed_as_a_500_is_sent_once(server: FakeOpenAIServer) -> None:
+    sleeps: list[float] = []
+    server.enqueue_error(500, VALIDATION_500)
+    with pytest.raises(ProviderError) as info:
+        client(server, sleeps).complete([{"role": "user", "content": "hi"}], TOOLS)
+    error = info.value
+    assert len(server.requests) == 1 and sleeps == []
+    assert (error.kind, error.retryable, error.status_code) == ("bad_request", False, 500)
+    assert "the server refused the request: 7 validation errors" in str(error)
+
+
+@pytest.mark.parametrize(("status", "body", "window"), [
+    (400, LLAMA_SERVER_OVERFLOW, 4096),
+    (500, {"error": {"message": "Requested tokens (5000) exceed context window of 2048"}}, 2048),
+    (400, {"error": {"message": "This model's maximum context length is 4096 tokens. However, "
+                                "you requested 7033 tokens", "code": "context_length_exceeded"}},
+     4096),
+    (500, "llama_decode: prompt is too long for n_ctx", None),
+])
+def test_a_context_overflow_is_sent_once_and_names_the_flag(
+        server: FakeOpenAIServer, status: int, body: Any, window: int | None) -> None:
+    sleeps: list[float] = []
+    server.enqueue_error(status, body)
+    with pytest.raises(ProviderError) as info:
+        client(server, sleeps).complete([{"role": "user", "content": "hi"}], TOOLS)
+    error = info.value
+    assert len(server.requests) == 1 and sleeps == []
+    assert error.kind == "context_exceeded" and not error.retryable
+    assert "--context-window" in str(error) and "TIERMEM_CONTEXT_WINDOW" in str(error)
+    if window is not None:
+        assert f"({window})" in str(error)
+
+
+def test_a_plain_500_is_still_retried(server: FakeOpenAIServer) -> None:
+    sleeps: list[float] = []
+    server.enqueue_error(500, {"error": {"message": "", "type": "internal_server_error"}})
+    server.enqueue_reply("back")
+    completion = client(server, sleeps).complete([{"role": "user", "content": "hi"}], TOOLS)
+    assert completion.content == "back"
+    assert len(server.requests) == 2 and len(sleeps) == 1
+
+
+@pytest.mark.parametrize(("status", "body", "kind"), [
+    (500, VALIDATION_500, "bad_request"),
+    (500, VALIDATION_500["error"], "bad_request"),  # the SDK strips the "error" wrapper
+    (422, {"detail": [{"msg": "Field required"}]}, "bad_request"),
+    (400, LLAMA_SERVER_OVERFLOW, "context_exceeded"),
+    (503, {"error": {"message": "loading model"}}, None),
+    (500, {"error": {"message": "failed to create llama_context"}}, None),
+    (429, {"error": {"message": "slow down"}}, None),
+])
+def test_classify_refusal(status: int, body: Any, kind: str | None) -> None:
+    refusal = classify_refusal(status, body)
+    assert (refusal.kind if refusal else None) == kind
