@@ -66,9 +66,9 @@ class Completion:
         """The assistant message to append to the conversation before the tool results.
 
         ``tool_calls`` is omitted when empty because some servers reject an
-        empty list.
+        empty list; content is ``""`` rather than null, which some refuse.
         """
-        message: dict[str, Any] = {"role": "assistant", "content": self.content}
+        message: dict[str, Any] = {"role": "assistant", "content": self.content or ""}
         if self.tool_calls:
             message["tool_calls"] = [call.as_dict() for call in self.tool_calls]
         return message

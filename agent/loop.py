@@ -353,7 +353,7 @@ def _as_chat(row: dict[str, Any]) -> dict[str, Any]:
         content = row["content"] or ""
         if sent and content.endswith(sent):
             content = content[: -len(sent)].rstrip()
-        message["content"] = content or None
+        message["content"] = content  # "" rather than null, which some servers refuse
     if row.get("tool_call_id"):
         message["tool_call_id"] = row["tool_call_id"]
     return message

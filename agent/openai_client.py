@@ -23,7 +23,11 @@ many attempts were made are explicit, documented and testable:
 
 Every request carries the reply budget (``max_tokens``; ``max_completion_tokens``
 for OpenAI's reasoning models, which reject the older name), which the agent
-also keeps free in the context window.
+also keeps free in the context window. A request with tools says
+``tool_choice: "auto"``: llama-cpp-python's function-calling chat formats drop
+the tools from the prompt without it. No message goes out with ``content:
+null``: some servers refuse it (llama-cpp-python answers HTTP 500), so it is
+sent as ``""``.
 
 Configuration (``LLMConfig``, ``resolve_llm_config``, the context-window
 table, the reply budget and the tokenizer encoding) lives in agent/config.py.
@@ -174,11 +178,13 @@ class OpenAIClient:
         import openai
 
         request: dict[str, Any] = {
-            "model": self.model, "messages": messages, self._budget_param: self.max_tokens,
+            "model": self.model, "messages": [_without_null_content(m) for m in messages],
+            self._budget_param: self.max_tokens,
         }
         if tools:
             # OpenAI rejects ``tools: []``; omitting it means the same thing.
             request["tools"] = tools
+            request["tool_choice"] = "auto"
 
         attempts = self.max_retries + 1
         for attempt in range(1, attempts + 1):
@@ -311,6 +317,12 @@ class OpenAIClient:
                 kind="bad_response",
                 attempts=attempts,
             ) from None
+
+
+def _without_null_content(message: dict[str, Any]) -> dict[str, Any]:
+    if "content" in message and message["content"] is not None:
+        return message
+    return {**message, "content": ""}
 
 
 def _retry_after_seconds(exc: Exception) -> float | None:

@@ -6,18 +6,28 @@ Each test drives the real ``openai`` package against the loopback server
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fake_openai import FakeOpenAIServer
 
 from agent.errors import ProviderError
+from agent.loop import Agent
 from agent.openai_client import OpenAIClient
 from agent.server_errors import classify_refusal
+from memory import HashingEmbedder, HierarchicalMemory
 
 TOOLS = [{"type": "function", "function": {
     "name": "send_message", "description": "Reply.",
     "parameters": {"type": "object", "properties": {"message": {"type": "string"}}}}}]
+
+
+@pytest.fixture
+def memory() -> Iterator[HierarchicalMemory]:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as m:
+        yield m
 
 
 def client(server: FakeOpenAIServer, sleeps: list[float] | None = None,
@@ -25,6 +35,69 @@ def client(server: FakeOpenAIServer, sleeps: list[float] | None = None,
     kwargs.setdefault("max_retries", 3)
     return OpenAIClient("fake-model", base_url=server.base_url,
                         sleep=(sleeps if sleeps is not None else []).append, **kwargs)
+
+
+def args(**values: Any) -> str:
+    return json.dumps(values)
+
+
+def test_tool_choice_is_auto_exactly_when_tools_are_sent(server: FakeOpenAIServer) -> None:
+    server.enqueue_reply("with tools")
+    server.enqueue_reply("without tools")
+    llm = client(server)
+    llm.complete([{"role": "user", "content": "hi"}], TOOLS)
+    llm.complete([{"role": "user", "content": "hi"}], [])
+    with_tools, without = server.requests
+    assert with_tools["tool_choice"] == "auto" and with_tools["tools"] == TOOLS
+    assert "tool_choice" not in without and "tools" not in without
+
+
+def test_every_agent_request_with_tools_says_tool_choice_auto(
+        server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
+    server.enqueue_tool_calls([("core_memory_append",
+                                args(content="Likes tea", request_heartbeat=True))])
+    server.enqueue_reply("Noted.")
+    Agent(memory, client(server)).step("I like tea")
+    assert [r.get("tool_choice") for r in server.requests] == ["auto", "auto"]
+
+
+def contents(request: dict[str, Any]) -> list[Any]:
+    return [m.get("content", "<missing>") for m in request["messages"]]
+
+
+def test_no_request_carries_null_content_even_after_reloading_the_context(
+        server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
+    # The server sends content: null beside its tool calls, as most do.
+    server.enqueue_tool_calls([("core_memory_append",
+                                args(content="Likes tea", request_heartbeat=True))])
+    server.enqueue_reply("Noted.")
+    first = Agent(memory, client(server))
+    first.step("I like tea")
+    reloaded_agent = Agent(memory, client(server))  # a new agent reloads its window from recall
+    for agent in (first, reloaded_agent):
+        assert all(isinstance(m["content"], str) for m in agent.context.messages)
+    server.enqueue_reply("Tea, as you said.")
+    reloaded_agent.step("What do I like?")
+
+    assert len(server.requests) == 3
+    for request in server.requests:
+        assert all(isinstance(c, str) for c in contents(request)), contents(request)
+    reloaded = [m for m in server.requests[2]["messages"] if m.get("tool_calls")]
+    assert len(reloaded) == 1 and reloaded[0]["content"] == ""
+
+
+def test_the_client_sends_no_null_content_whoever_built_the_messages(
+        server: FakeOpenAIServer) -> None:
+    server.enqueue_reply("ok")
+    call = {"id": "c1", "type": "function",
+            "function": {"name": "send_message", "arguments": "{}"}}
+    client(server).complete([
+        {"role": "user", "content": "hi"},
+        {"role": "assistant", "content": None, "tool_calls": [call]},
+        {"role": "assistant", "tool_calls": [call]},
+        {"role": "tool", "tool_call_id": "c1", "content": "OK"},
+    ], TOOLS)
+    assert contents(server.requests[0]) == ["hi", "", "", "OK"]
 
 
 # llama-cpp-python 0.3.36 answers an assistant message with content: null so (abridged).
