@@ -45,6 +45,8 @@ def print_help() -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from agent.config import add_reply_options
+
     parser = argparse.ArgumentParser(prog="tiermem", add_help=False)
     sub = parser.add_subparsers(dest="command")
     embedder_help = "local MiniLM model (default) or the model-free hashing embedder"
@@ -54,6 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="agent name; a new name creates the agent (default: default)")
     chat.add_argument("--model", help="model name; or set TIERMEM_MODEL")
     chat.add_argument("--base-url", help="OpenAI-compatible endpoint; or set OPENAI_BASE_URL")
+    add_reply_options(chat)
     chat.add_argument("--offline", action="store_true",
                       help="use the rule-based offline policy even if a model is configured")
     chat.add_argument("--core-limit", type=_positive_int, metavar="N",
@@ -98,6 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
     scen.add_argument("--list", action="store_true", help="list the scenarios")
     scen.add_argument("--model", help="drive it with this model instead of the offline policy")
     scen.add_argument("--base-url", help="OpenAI-compatible endpoint for --model")
+    add_reply_options(scen)
     scen.add_argument("--embedder", choices=("local", "hashing"), default="local",
                       help=embedder_help)
     _add_json(scen, "the result")
@@ -210,7 +214,9 @@ def cmd_chat(args: argparse.Namespace) -> int:
     from memory import HierarchicalMemory
 
     home = agent_home(args.agent)
-    config = None if args.offline else resolve_llm_config(args.model, args.base_url)
+    config = None if args.offline else resolve_llm_config(
+        args.model, args.base_url, max_tokens=args.max_tokens,
+        text_tool_calls=args.text_tool_calls)
     llm = OpenAIClient.from_config(config) if config else OfflinePolicy()
     # Piped output is read by programs: lines are not broken at 80 columns.
     console = Console(soft_wrap=not sys.stdout.isatty())
@@ -320,7 +326,8 @@ def cmd_scenario(args: argparse.Namespace) -> int:
         from agent.config import resolve_llm_config
         from agent.openai_client import OpenAIClient
 
-        config = resolve_llm_config(args.model, args.base_url)
+        config = resolve_llm_config(args.model, args.base_url, max_tokens=args.max_tokens,
+                                    text_tool_calls=args.text_tool_calls)
         llm = OpenAIClient.from_config(config) if config else None
     console = _report_console(args.json == "-")
     with private_files():

@@ -60,13 +60,15 @@ def show_turn(console: Console, result: TurnResult) -> None:
     stored) is not printed a second time.
     """
     for outcome in result.tool_results:
+        name = escape(outcome.name) + (" (parsed from text)" if outcome.from_text else "")
         if not outcome.ok:
-            console.print(f"[yellow]  ↳ {escape(outcome.name)}: "
-                          f"{escape(outcome.content[:160])}[/yellow]")
+            console.print(f"[yellow]  ↳ {name}: {escape(outcome.content[:160])}[/yellow]")
         elif outcome.name.endswith("search") and isinstance(outcome.value, dict):
             found = outcome.value
-            console.print(f"[dim]  ↳ {escape(outcome.name)}({escape(found['query'][:60])})"
+            console.print(f"[dim]  ↳ {name}({escape(found['query'][:60])})"
                           f": {found['total']} matches[/dim]")
+        elif outcome.from_text:
+            console.print(f"[dim]  ↳ {name}: ok[/dim]")
     reply = result.reply or ""
     for change in result.memory_changes:
         if change not in reply:
@@ -87,7 +89,8 @@ def turn_record(message: str, result: TurnResult | None,
     if result is not None:
         for call, outcome in zip(result.tool_calls, result.tool_results, strict=True):
             calls.append({"name": call.name, "arguments": _json_or_text(call.arguments),
-                          "ok": outcome.ok, "result": _json_or_text(outcome.content)})
+                          "ok": outcome.ok, "result": _json_or_text(outcome.content),
+                          "parsed_from_text": call.from_text})
     return {
         "message": message,
         "reply": result.reply if result else None,

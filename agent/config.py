@@ -2,7 +2,8 @@
 
 ``resolve_llm_config`` combines command-line flags with the environment
 (``TIERMEM_MODEL``, ``OPENAI_BASE_URL``, ``OPENAI_API_KEY``,
-``TIERMEM_CONTEXT_WINDOW``, ``TIERMEM_MAX_TOKENS``, ``TIERMEM_ENCODING``) and
+``TIERMEM_CONTEXT_WINDOW``, ``TIERMEM_MAX_TOKENS``, ``TIERMEM_ENCODING``,
+``TIERMEM_TEXT_TOOL_CALLS``) and
 returns None when neither a model nor a base URL is set, which means offline
 mode. ``normalize_base_url`` accepts the URL
 forms servers document and returns the API root; ``is_openai_url`` tells
@@ -18,15 +19,19 @@ fail instead of triggering summarisation.
 the window, so a prompt never fills the window and leaves the model no room to
 answer. ``encoding`` is the tokenizer the context is counted with: the model's
 own (``encoding_for_model``: o200k_base for the gpt-4o, gpt-4.1 and o-series
-families, cl100k_base otherwise) unless configured.
+families, cl100k_base otherwise) unless configured. ``text_tool_calls`` is
+``auto`` (tool calls a model writes as text in its reply are recognised and
+run, agent/text_tool_calls.py) or ``off``.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Literal
 from urllib.parse import urlsplit, urlunsplit
 
 from agent.errors import LLMConfigError
@@ -45,6 +50,10 @@ ENV_API_KEY = "OPENAI_API_KEY"
 ENV_CONTEXT_WINDOW = "TIERMEM_CONTEXT_WINDOW"
 ENV_MAX_TOKENS = "TIERMEM_MAX_TOKENS"
 ENV_ENCODING = "TIERMEM_ENCODING"
+ENV_TEXT_TOOL_CALLS = "TIERMEM_TEXT_TOOL_CALLS"
+
+TextToolCallMode = Literal["auto", "off"]
+TEXT_TOOL_CALL_MODES: tuple[TextToolCallMode, ...] = ("auto", "off")
 
 DEFAULT_MAX_TOKENS = 1024
 #: Reasoning models spend hidden reasoning tokens from the same budget before they answer.
@@ -134,6 +143,30 @@ def resolve_encoding(name: str | None, model: str) -> str:
     return full
 
 
+def check_text_tool_calls(mode: str) -> TextToolCallMode:
+    """``mode`` if it is ``auto`` or ``off`` (any case)."""
+    wanted = mode.strip().lower()
+    if wanted not in TEXT_TOOL_CALL_MODES:
+        raise LLMConfigError(
+            f"text tool calls must be 'auto' or 'off', not {mode!r} "
+            f"(--text-tool-calls / {ENV_TEXT_TOOL_CALLS})"
+        )
+    return wanted
+
+
+def add_reply_options(parser: argparse.ArgumentParser) -> None:
+    """``--max-tokens`` and ``--text-tool-calls``, for every command that can drive a model."""
+    parser.add_argument("--max-tokens", type=int, metavar="N",
+                        help=f"reply budget in tokens, sent with every request and kept free "
+                             f"in the window (default 1024, at most a quarter of the window); "
+                             f"or set {ENV_MAX_TOKENS}")
+    parser.add_argument("--text-tool-calls", choices=TEXT_TOOL_CALL_MODES,
+                        help=f"auto (default): run tool calls the model writes as text "
+                             f"(<tool_call>{{...}}</tool_call>, a bare or fenced JSON call) when "
+                             f"the server returns none; off: keep such text as the reply; or "
+                             f"set {ENV_TEXT_TOOL_CALLS}")
+
+
 def normalize_base_url(url: str) -> str:
     """Accept ``http://host:port``, ``http://host:port/v1`` and similar; return the API root.
 
@@ -183,12 +216,14 @@ class LLMConfig:
     context_window: int | None = None
     max_tokens: int | None = None
     encoding: str | None = None
+    text_tool_calls: TextToolCallMode = "auto"
 
     def __post_init__(self) -> None:
         # Checked now, so a bad value is reported before the first turn, not during it.
         if self.max_tokens is not None:
             check_max_tokens(self.max_tokens, self.effective_context_window)
         resolve_encoding(self.encoding, self.model)
+        check_text_tool_calls(self.text_tool_calls)
 
     @property
     def effective_context_window(self) -> int:
@@ -227,6 +262,7 @@ def resolve_llm_config(
     context_window: int | None = None,
     max_tokens: int | None = None,
     encoding: str | None = None,
+    text_tool_calls: str | None = None,
 ) -> LLMConfig | None:
     """Combine flags and environment into an ``LLMConfig``, or None for offline mode.
 
@@ -234,7 +270,8 @@ def resolve_llm_config(
     ``TIERMEM_MODEL``, ``base_url`` over ``OPENAI_BASE_URL``, ``api_key`` over
     ``OPENAI_API_KEY``, ``context_window`` over ``TIERMEM_CONTEXT_WINDOW``,
     ``max_tokens`` over ``TIERMEM_MAX_TOKENS``, ``encoding`` over
-    ``TIERMEM_ENCODING``. ``env`` defaults to ``os.environ``.
+    ``TIERMEM_ENCODING``, ``text_tool_calls`` over ``TIERMEM_TEXT_TOOL_CALLS``.
+    ``env`` defaults to ``os.environ``.
 
     Returns None when neither a model nor a base URL is configured: the caller
     then uses the offline policy. Raises ``LLMConfigError`` when the
@@ -283,6 +320,8 @@ def resolve_llm_config(
         context_window=context_window,
         max_tokens=max_tokens,
         encoding=_clean(encoding) or _clean(environ.get(ENV_ENCODING)),
+        text_tool_calls=check_text_tool_calls(
+            _clean(text_tool_calls) or _clean(environ.get(ENV_TEXT_TOOL_CALLS)) or "auto"),
     )
 
 

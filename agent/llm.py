@@ -19,11 +19,15 @@ class ToolCall:
     ``arguments`` is the JSON text exactly as the model produced it. It is not
     parsed here because malformed JSON is a normal model output that dispatch
     must report back to the model, not an exception in the client.
+    ``from_text`` marks a call the model wrote as text in its content, which
+    the client recognised (agent/text_tool_calls.py), rather than one the
+    server returned as a tool call.
     """
 
     id: str
     name: str
     arguments: str
+    from_text: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         """This call in the OpenAI ``tool_calls`` item shape."""

@@ -181,8 +181,7 @@ class Agent:
                 break
             self._store(turn, _without_oversized_arguments(completion.as_message()),
                         recall_text=_sent_text(completion))
-            outcomes = [self._dispatch(call.name, call.arguments, call.id, ctx, turn)
-                        for call in completion.tool_calls]
+            outcomes = [self._dispatch(call, ctx, turn) for call in completion.tool_calls]
             result.tool_calls.extend(completion.tool_calls)
             result.tool_results.extend(outcomes)
             malformed_streak = malformed_streak + 1 if all(
@@ -218,11 +217,11 @@ class Agent:
             self._schemas = (self.toolbox, self.toolbox.schemas())
         return self._schemas[1]
 
-    def _dispatch(self, name: str, arguments: str, call_id: str, ctx: ToolContext,
-                  turn: int) -> ToolResult:
-        outcome = self.toolbox.dispatch(name, arguments, call_id=call_id, context=ctx)
-        self._store(turn, {"role": "tool", "tool_call_id": call_id, "content": outcome.content},
-                    tool_name=name)
+    def _dispatch(self, call: ToolCall, ctx: ToolContext, turn: int) -> ToolResult:
+        outcome = self.toolbox.dispatch(call.name, call.arguments, call_id=call.id, context=ctx)
+        outcome.from_text = call.from_text
+        self._store(turn, {"role": "tool", "tool_call_id": call.id, "content": outcome.content},
+                    tool_name=call.name)
         return outcome
 
     def _store(self, turn: int, message: dict[str, Any], tool_name: str | None = None,
@@ -297,7 +296,8 @@ def _storable(completion: Completion) -> Completion:
     if content is not None:
         content = clipped(safe_text(content), MAX_TEXT_CHARS, "reply")
     return dataclasses.replace(completion, content=content, tool_calls=[
-        ToolCall(safe_text(c.id), safe_text(c.name), safe_text(c.arguments))
+        dataclasses.replace(c, id=safe_text(c.id), name=safe_text(c.name),
+                            arguments=safe_text(c.arguments))
         for c in completion.tool_calls
     ])
 

@@ -29,12 +29,18 @@ the tools from the prompt without it. No message goes out with ``content:
 null``: some servers refuse it (llama-cpp-python answers HTTP 500), so it is
 sent as ``""``.
 
+When a request offered tools and the server returned none, tool calls the
+model wrote as text in its content are recognised (agent/text_tool_calls.py)
+and returned as tool calls marked ``from_text``, unless ``text_tool_calls`` is
+``"off"``.
+
 Configuration (``LLMConfig``, ``resolve_llm_config``, the context-window
 table, the reply budget and the tokenizer encoding) lives in agent/config.py.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import email.utils
 import math
 import random
@@ -50,6 +56,7 @@ from agent.config import (
     PLACEHOLDER_API_KEY,
     LLMConfig,
     check_max_tokens,
+    check_text_tool_calls,
     default_context_window,
     default_max_tokens,
     is_reasoning_model,
@@ -60,6 +67,7 @@ from agent.errors import LLMConfigError, ProviderError, ProviderErrorKind
 from agent.llm import Completion, Usage
 from agent.response import MalformedResponseError, parse_completion
 from agent.server_errors import classify_refusal, clip, server_message
+from agent.text_tool_calls import find_text_tool_calls, offered_names
 
 if TYPE_CHECKING:
     from openai import OpenAI
@@ -93,6 +101,7 @@ class OpenAIClient:
         context_window: int | None = None,
         max_tokens: int | None = None,
         encoding: str | None = None,
+        text_tool_calls: str = "auto",
         base_delay: float = DEFAULT_BASE_DELAY,
         max_delay: float = DEFAULT_MAX_DELAY,
         max_retry_after: float = DEFAULT_MAX_RETRY_AFTER,
@@ -117,6 +126,7 @@ class OpenAIClient:
                            if max_tokens is None
                            else check_max_tokens(max_tokens, self.context_window))
         self.encoding = resolve_encoding(encoding, self.model)
+        self.text_tool_calls = check_text_tool_calls(text_tool_calls)
         self._budget_param = (
             "max_completion_tokens" if is_reasoning_model(self.model) else "max_tokens"
         )
@@ -157,6 +167,7 @@ class OpenAIClient:
             context_window=config.context_window,
             max_tokens=config.max_tokens,
             encoding=config.encoding,
+            text_tool_calls=config.text_tool_calls,
             **kwargs,
         )
 
@@ -202,6 +213,8 @@ class OpenAIClient:
                 self._sleep(self._retry_delay(attempt, exc))
                 continue
             completion = self._parse(body, attempt)
+            if tools and self.text_tool_calls == "auto":
+                completion = self._with_text_tool_calls(completion, tools)
             self.total_usage = self.total_usage + completion.usage
             return completion
         raise AssertionError("unreachable: the loop returns or raises")
@@ -302,6 +315,21 @@ class OpenAIClient:
             kind = "bad_request"
             text = f"{url} refused the request (HTTP {status})"
         return ProviderError(text + said, kind=kind, status_code=status, attempts=attempts)
+
+    def _with_text_tool_calls(self, completion: Completion,
+                              tools: list[dict[str, Any]]) -> Completion:
+        """The completion with tool calls written in its text made real calls, when the
+        server returned none; the text that was a call is no longer content."""
+        if completion.tool_calls or not completion.content:
+            return completion
+        number = self._responses
+        found = find_text_tool_calls(completion.content, offered_names(tools),
+                                     cut=completion.finish_reason == "length",
+                                     call_id=lambda index: f"call_{number}_text_{index}")
+        if not found.calls:
+            return completion
+        return dataclasses.replace(completion, content=found.rest or None,
+                                   tool_calls=found.calls)
 
     def _parse(self, body: Any, attempts: int) -> Completion:
         self._responses += 1

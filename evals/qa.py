@@ -126,11 +126,13 @@ def locomo_f1(prediction: str, reference: str, category: int) -> float:
     return token_f1(prediction, reference)
 
 
-def make_llm(model: str | None, base_url: str | None) -> LLMClient:
+def make_llm(model: str | None, base_url: str | None, *, max_tokens: int | None = None,
+             text_tool_calls: str | None = None) -> LLMClient:
     from agent.config import resolve_llm_config
     from agent.openai_client import OpenAIClient
 
-    config = resolve_llm_config(model, base_url)
+    config = resolve_llm_config(model, base_url, max_tokens=max_tokens,
+                                text_tool_calls=text_tool_calls)
     if config is None:
         raise ValueError("QA mode needs a model: pass --model NAME (and --base-url URL for a "
                          "local server) or set TIERMEM_MODEL / OPENAI_BASE_URL")

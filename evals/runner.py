@@ -30,6 +30,8 @@ class EvalOptions:
     base_url: str | None = None
     judge: bool = False
     cv: bool = False
+    max_tokens: int | None = None
+    text_tool_calls: str | None = None
 
 
 def parse_ks(text: str) -> list[int]:
@@ -69,7 +71,8 @@ def run_locomo(options: EvalOptions, console: Any) -> dict[str, Any]:
         if options.mode == "qa":
             from evals.qa import make_llm, run_qa
 
-            llm = make_llm(options.model, options.base_url)
+            llm = make_llm(options.model, options.base_url, max_tokens=options.max_tokens,
+                           text_tool_calls=options.text_tool_calls)
             report = run_qa(conversations, configs, embedder, llm, limit=options.limit,
                             json_path=options.json_path, resume=options.resume,
                             judge_answers=options.judge, progress=progress)
@@ -113,6 +116,8 @@ def _run_cv(options: EvalOptions, conversations: Sequence[Any], configs: Sequenc
 
 def add_locomo_parser(evaluate: Any) -> None:
     """The options of ``tiermem eval locomo`` (``evaluate``: the ``eval`` command's parser)."""
+    from agent.config import add_reply_options
+
     benchmarks = evaluate.add_subparsers(dest="benchmark", required=True)
     loc = benchmarks.add_parser(
         "locomo", help="LoCoMo: evidence recall@k per memory configuration, or QA with a model")
@@ -140,6 +145,7 @@ def add_locomo_parser(evaluate: Any) -> None:
     loc.add_argument("--cv", action="store_true",
                      help="leave one conversation out: tune the fusion weights on the others, "
                           "report on it, for each in turn (default configs hybrid hierarchy)")
+    add_reply_options(loc)
     loc.add_argument("--embedder", choices=("local", "hashing"), default="local",
                      help="local MiniLM model (default) or the model-free hashing embedder")
 
@@ -169,7 +175,8 @@ def run_command(args: Any, console: Any) -> int:
         configs=[n for item in args.config or [] for n in item.split(",") if n],
         conversations=[c for c in (args.conversations or "").split(",") if c],
         limit=args.limit, embedder=args.embedder, resume=args.resume, model=args.model,
-        base_url=args.base_url, judge=args.judge, cv=args.cv)
+        base_url=args.base_url, judge=args.judge, cv=args.cv, max_tokens=args.max_tokens,
+        text_tool_calls=args.text_tool_calls)
     report = run_locomo(options, console)
     if args.json == "-":
         emit_json(report, None)

@@ -84,7 +84,7 @@ def test_json_prints_one_object_per_line_and_nothing_else(tmp_path: Path) -> Non
     assert first["tool_calls"] == [{
         "name": "core_memory_append",
         "arguments": {"content": "User likes tea", "request_heartbeat": True},
-        "ok": True, "result": first["tool_calls"][0]["result"]}]
+        "ok": True, "result": first["tool_calls"][0]["result"], "parsed_from_text": False}]
     assert first["tool_calls"][0]["result"].startswith("core + User likes tea")
     assert first["usage"]["prompt_tokens"] > 0
     assert core["command"] == "/core" and "User likes tea" in core["output"]

@@ -46,7 +46,9 @@ class ToolResult:
 
     ``content`` is what goes back to the model as the tool message. ``heartbeat``
     is whether the model asked for control back; a runtime usually also gives
-    control back when ``ok`` is false, so the model can retry.
+    control back when ``ok`` is false, so the model can retry. ``from_text``
+    is set by the caller for a call the model wrote as text rather than as a
+    tool call, so that it can be shown as such.
     """
 
     name: str
@@ -58,6 +60,7 @@ class ToolResult:
     error: str | None = None
     error_kind: ErrorKind | None = None
     exception: BaseException | None = field(default=None, repr=False)
+    from_text: bool = False
 
 
 class Toolbox:

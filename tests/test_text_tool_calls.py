@@ -1,0 +1,244 @@
+"""Tool calls written as text: the parser, then the agent over the loopback server."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fake_openai import FakeOpenAIServer
+from rich.console import Console
+from test_cli import tiermem
+
+from agent.config import LLMConfig, resolve_llm_config
+from agent.errors import LLMConfigError
+from agent.loop import Agent
+from agent.openai_client import OpenAIClient
+from agent.repl import ChatRepl
+from agent.text_tool_calls import find_text_tool_calls, parse_text_tool_calls
+from memory import HashingEmbedder, HierarchicalMemory
+
+NAMES = ["core_memory_append", "send_message", "archival_memory_search"]
+APPEND = {"name": "core_memory_append", "arguments": {"content": "Allergic to peanuts"}}
+APPEND_JSON = json.dumps(APPEND)
+
+
+def calls(content: str, **kwargs: Any) -> list[tuple[str, Any]]:
+    found = find_text_tool_calls(content, NAMES, **kwargs).calls
+    assert all(c.from_text for c in found)
+    return [(c.name, _loaded(c.arguments)) for c in found]
+
+
+def _loaded(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text  # a cut call's unfinished arguments
+
+
+FACT = {"content": "Allergic to peanuts"}
+
+
+@pytest.mark.parametrize("content", [
+    f"<tool_call>{APPEND_JSON}</tool_call>",
+    f"<tool_call>\n{APPEND_JSON}\n</tool_call>",
+    f"<tool_call>{APPEND_JSON}",  # the stop token came before the closing tag
+    f"<tool_call>\n```json\n{APPEND_JSON}\n```\n</tool_call>",
+    APPEND_JSON,
+    f"  {APPEND_JSON}\n",
+    json.dumps({"name": "core_memory_append", "arguments": json.dumps(FACT)}),
+    json.dumps({"name": "core_memory_append", "parameters": FACT}),
+    json.dumps({"type": "function", "function": APPEND}),
+    f"```json\n{APPEND_JSON}\n```",
+    f"```\n{APPEND_JSON}\n```",
+    f"```json\n[{APPEND_JSON}]\n```",
+    # llama-cpp-python's chatml-function-calling HTML-escapes what the model echoes.
+    "&lt;tool_call&gt;{&#34;name&#34;: &#34;core_memory_append&#34;, &#34;arguments&#34;: "
+    "{&#34;content&#34;: &#34;Allergic to peanuts&#34;}}&lt;/tool_call&gt;",
+])
+def test_each_text_form_is_one_call(content: str) -> None:
+    assert calls(content) == [("core_memory_append", FACT)]
+
+
+def test_several_calls_and_the_text_around_them() -> None:
+    reply = json.dumps({"name": "send_message", "arguments": {"message": "Noted."}})
+    found = find_text_tool_calls(
+        f"I'll remember that.\n<tool_call>{APPEND_JSON}</tool_call>\n<tool_call>{reply}"
+        "</tool_call>", NAMES, call_id=lambda i: f"id{i}")
+    assert [(c.id, c.name) for c in found.calls] == [("id0", "core_memory_append"),
+                                                     ("id1", "send_message")]
+    assert found.rest == "I'll remember that."
+    assert calls(f"{APPEND_JSON}\n{reply}") == [("core_memory_append", FACT),
+                                                 ("send_message", {"message": "Noted."})]
+    assert calls(f"[{APPEND_JSON}, {reply}]") == [("core_memory_append", FACT),
+                                                  ("send_message", {"message": "Noted."})]
+    fenced = find_text_tool_calls(f"Saving it:\n```json\n{APPEND_JSON}\n```\nDone.", NAMES)
+    assert len(fenced.calls) == 1 and fenced.rest == "Saving it:\n\nDone."
+
+
+@pytest.mark.parametrize("content", [
+    "I can call core_memory_append to store that if you like.",
+    'You could send {"name": "core_memory_append", "arguments": {}} to store it.',
+    json.dumps({"name": "Alice", "arguments": {"age": 3}}),  # not an offered tool
+    json.dumps({"name": "core_memory_append", "description": "Append a fact.",
+                "parameters": {"type": "object", "properties": {"content": {}}}}),
+    json.dumps({"name": "core_memory_append", "parameters": {
+        "type": "object", "properties": {"content": {"type": "string"}}}}),
+    json.dumps({"name": "core_memory_append"}),  # bare, without arguments: data
+    json.dumps([APPEND, {"name": "Alice", "arguments": {}}]),  # half calls: data
+    "<tool_call>\n\nI'm sorry for any misunderstanding.",  # a prefill echoed, then prose
+    '<tool_response>\n{"status": "OK"}\n</tool_response>',
+    f"```python\n{APPEND_JSON}\n```",
+    "",
+])
+def test_text_that_is_not_a_call(content: str) -> None:
+    found = find_text_tool_calls(content, NAMES)
+    assert found.calls == [] and found.rest == content
+    assert parse_text_tool_calls(content, NAMES) == []
+
+
+def test_only_offered_names_count() -> None:
+    assert parse_text_tool_calls(APPEND_JSON, ["send_message"]) == []
+    assert parse_text_tool_calls(APPEND_JSON, []) == []
+
+
+CUT = '<tool_call>{"name": "core_memory_append", "arguments": {"content": "Allergic to pea'
+
+
+@pytest.mark.parametrize("content", [
+    CUT,
+    CUT[len("<tool_call>"):],
+    "```json\n" + CUT[len("<tool_call>"):],
+])
+def test_a_call_cut_at_the_length_limit_is_found_only_when_cut(content: str) -> None:
+    assert calls(content) == []
+    [(name, arguments)] = calls(content, cut=True)
+    assert name == "core_memory_append" and isinstance(arguments, str)  # not valid JSON
+    assert find_text_tool_calls(content, NAMES, cut=True).rest == ""
+
+
+def test_a_cut_fragment_naming_no_offered_tool_is_text() -> None:
+    content = '<tool_call>{"name": "weather", "arguments": {"ci'
+    assert find_text_tool_calls(content, NAMES, cut=True).calls == []
+
+
+# -- the agent, over the loopback server -------------------------------------------------
+
+@pytest.fixture
+def memory() -> Iterator[HierarchicalMemory]:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as m:
+        yield m
+
+
+def client(server: FakeOpenAIServer, **kwargs: Any) -> OpenAIClient:
+    return OpenAIClient("fake-model", base_url=server.base_url, max_retries=0, **kwargs)
+
+
+TEXT_FORMS = {
+    "tagged": '<tool_call>{"name": "core_memory_append", "arguments": {"content": '
+              '"Allergic to peanuts", "request_heartbeat": true}}</tool_call>',
+    "bare": '{"name": "core_memory_append", "arguments": {"content": "Allergic to peanuts", '
+            '"request_heartbeat": true}}',
+    "bare, arguments as text": json.dumps({"name": "core_memory_append", "arguments": json.dumps(
+        {"content": "Allergic to peanuts", "request_heartbeat": True})}),
+    "bare, parameters": '{"name": "core_memory_append", "parameters": {"content": '
+                        '"Allergic to peanuts", "request_heartbeat": true}}',
+    "fenced": '```json\n{"name": "core_memory_append", "arguments": {"content": '
+              '"Allergic to peanuts", "request_heartbeat": true}}\n```',
+}
+
+
+@pytest.mark.parametrize("form", TEXT_FORMS)
+def test_a_text_call_is_dispatched_and_never_stored_as_the_reply(
+        server: FakeOpenAIServer, memory: HierarchicalMemory, form: str) -> None:
+    server.enqueue_reply(TEXT_FORMS[form])
+    server.enqueue_reply("I'll remember that.")
+    result = Agent(memory, client(server)).step("I'm allergic to peanuts")
+
+    assert [f.text for f in memory.core] == ["Allergic to peanuts"]
+    [outcome] = result.tool_results
+    assert outcome.ok and outcome.from_text and outcome.name == "core_memory_append"
+    assert result.reply == "I'll remember that."
+    rows = memory.recall.rows(range(1, len(memory.recall) + 1))
+    stored = [r for r in rows if r["role"] == "assistant"]
+    assert stored[0]["tool_calls"][0]["function"]["name"] == "core_memory_append"
+    assert all('"name"' not in r["content"] for r in rows if r["role"] != "user")
+    # The model sees its call as a call, answered by the tool's result.
+    second = server.requests[1]["messages"]
+    [call] = [m for m in second if m.get("tool_calls")]
+    [answer] = [m for m in second if m["role"] == "tool"]
+    assert call["tool_calls"][0]["id"] == answer["tool_call_id"] and call["content"] == ""
+
+
+def test_a_prose_mention_is_the_reply(server: FakeOpenAIServer,
+                                      memory: HierarchicalMemory) -> None:
+    text = "I could use core_memory_append to remember that."
+    server.enqueue_reply(text)
+    result = Agent(memory, client(server)).step("I'm allergic to peanuts")
+    assert result.reply == text and result.tool_results == [] and len(memory.core) == 0
+
+
+def test_off_leaves_the_text_as_the_reply(server: FakeOpenAIServer,
+                                          memory: HierarchicalMemory) -> None:
+    server.enqueue_reply(TEXT_FORMS["tagged"])
+    result = Agent(memory, client(server, text_tool_calls="off")).step("I'm allergic")
+    assert result.reply == TEXT_FORMS["tagged"]
+    assert result.tool_results == [] and len(memory.core) == 0
+
+
+def test_no_tools_offered_means_no_text_calls(server: FakeOpenAIServer) -> None:
+    server.enqueue_reply(APPEND_JSON)
+    completion = client(server).complete([{"role": "user", "content": "hi"}], [])
+    assert completion.tool_calls == [] and completion.content == APPEND_JSON
+
+
+def test_structured_calls_win_over_text(server: FakeOpenAIServer) -> None:
+    server.enqueue_tool_calls([("send_message", '{"message": "hi"}')], content=APPEND_JSON)
+    tools = [{"type": "function", "function": {"name": n, "parameters": {}}} for n in NAMES]
+    completion = client(server).complete([{"role": "user", "content": "hi"}], tools)
+    assert [(c.name, c.from_text) for c in completion.tool_calls] == [("send_message", False)]
+    assert completion.content == APPEND_JSON
+
+
+def test_a_text_call_is_labelled_in_the_chat(server: FakeOpenAIServer,
+                                             memory: HierarchicalMemory) -> None:
+    server.enqueue_reply(TEXT_FORMS["tagged"])
+    server.enqueue_reply("Noted.")
+    out = io.StringIO()
+    repl = ChatRepl(Agent(memory, client(server)), console=Console(file=out, width=200))
+    repl.handle("I'm allergic to peanuts")
+    assert "core_memory_append (parsed from text): ok" in out.getvalue()
+
+
+def test_the_mode_is_configurable() -> None:
+    local = {"OPENAI_BASE_URL": "http://127.0.0.1:1/v1", "TIERMEM_MODEL": "m"}
+    config = resolve_llm_config(env=local)
+    assert config is not None and config.text_tool_calls == "auto"
+    config = resolve_llm_config(env={**local, "TIERMEM_TEXT_TOOL_CALLS": "OFF"})
+    assert config is not None and config.text_tool_calls == "off"
+    config = resolve_llm_config(env={**local, "TIERMEM_TEXT_TOOL_CALLS": "off"},
+                                text_tool_calls="auto")
+    assert config is not None and config.text_tool_calls == "auto"
+    assert OpenAIClient.from_config(LLMConfig("m", text_tool_calls="off")).text_tool_calls == "off"
+    with pytest.raises(LLMConfigError, match="TIERMEM_TEXT_TOOL_CALLS"):
+        resolve_llm_config(env={**local, "TIERMEM_TEXT_TOOL_CALLS": "maybe"})
+
+
+@pytest.mark.parametrize(("flags", "stored"), [([], True), (["--text-tool-calls", "off"], False)])
+def test_chat_runs_tool_calls_written_as_text_unless_told_not_to(
+        tmp_path: Path, flags: list[str], stored: bool) -> None:
+    text_call = ('<tool_call>{"name": "core_memory_append", "arguments": '
+                 '{"content": "User likes tea"}}</tool_call>')
+    with FakeOpenAIServer() as server:
+        server.enqueue_reply(text_call)
+        done = tiermem(tmp_path, "chat", "--embedder", "hashing", "--model", "fake-model",
+                       "--base-url", server.base_url, "--max-tokens", "99", *flags,
+                       stdin="I like tea\n")
+        assert done.returncode == 0, done.stderr
+        assert server.requests[0]["max_tokens"] == 99
+    assert ("core + User likes tea" in done.stdout) is stored
+    assert ("core_memory_append (parsed from text): ok" in done.stdout) is stored
+    assert ("<tool_call>" in done.stdout) is not stored
