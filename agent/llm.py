@@ -8,6 +8,7 @@ server speaks them and the tool layer already emits those schemas.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -36,6 +37,16 @@ class ToolCall:
             "type": "function",
             "function": {"name": self.name, "arguments": self.arguments},
         }
+
+
+def is_whole_json(text: str) -> bool:
+    """Whether ``text`` is one complete JSON value: tool-call arguments that were not cut
+    off mid-way (a reply that stopped at ``max_tokens`` can end inside them)."""
+    try:
+        json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return True
 
 
 @dataclass

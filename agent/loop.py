@@ -11,7 +11,7 @@ from typing import Any
 
 from agent.context import ContextOverflowError, ContextWindow, extractive_summary
 from agent.interrupts import turn_interrupts
-from agent.llm import Completion, LLMClient, ToolCall, Usage
+from agent.llm import Completion, LLMClient, ToolCall, Usage, is_whole_json
 from agent.offline import OfflinePolicy
 from agent.trimming import shown_call_tokens, trimmed_for_context
 from memory import HierarchicalMemory
@@ -101,6 +101,8 @@ class Agent:
         4. Call the model with the messages and the tool schemas.
         5. Dispatch each tool call (validated; errors go back as text) and
            append the results as tool messages.
+           A reply cut at ``max_tokens`` never runs a tool call cut mid-way, and
+           a cut plain reply is stored marked as cut; the user is told.
         6. Repeat 3-5 while a tool call asks for a heartbeat
            (``request_heartbeat=true``) or a tool call failed (so the model can
            correct it), up to ``max_steps``. Otherwise the turn ends after the
@@ -170,14 +172,12 @@ class Agent:
                         "lower --core-limit or TIERMEM_MAX_TOKENS, or send a shorter message")
             completion = _storable(self.llm.complete(_with_turn_text(messages, text), tools))
             result.usage = result.usage + completion.usage
+            if completion.finish_reason == "length":
+                completion = self._cut_at_length(completion, result)
             if not completion.tool_calls:
                 result.reply = (completion.content or "").strip() or None
                 if result.reply:
                     self._store(turn, completion.as_message())
-                if completion.finish_reason == "length":
-                    result.notice = (
-                        "the model's reply was cut off at its length limit; raise "
-                        f"TIERMEM_MAX_TOKENS (now {self.context.reserve}) for longer replies")
                 break
             self._store(turn, _without_oversized_arguments(completion.as_message()),
                         recall_text=_sent_text(completion))
@@ -187,8 +187,8 @@ class Agent:
             malformed_streak = malformed_streak + 1 if all(
                 r.error_kind in ("invalid_json", "not_an_object") for r in outcomes) else 0
             if malformed_streak >= MAX_MALFORMED_STEPS:
-                result.notice = (f"the model sent unreadable tool arguments {malformed_streak} "
-                                 "times in a row; the turn was stopped")
+                _add_notice(result, f"the model sent unreadable tool arguments "
+                                    f"{malformed_streak} times in a row; the turn was stopped")
                 break
             if not any(r.heartbeat or not r.ok for r in outcomes):
                 if not ctx.replies and completion.content and completion.content.strip():
@@ -198,8 +198,8 @@ class Agent:
                 ended_by = ", ".join(dict.fromkeys(r.name for r in outcomes))
                 break
         else:
-            result.notice = (f"stopped after {self.max_steps} steps without a final reply "
-                             "(the step cap); memory changes so far are kept")
+            _add_notice(result, f"stopped after {self.max_steps} steps without a final reply "
+                                "(the step cap); memory changes so far are kept")
         if ctx.replies:
             # A plain-content reply that follows sent messages is part of the answer too.
             result.reply = safe_text(
@@ -209,6 +209,25 @@ class Agent:
                 f" (after {ended_by}, called without request_heartbeat)" if ended_by else "")
         result.memory_changes = ctx.changes
         return result
+
+    def _cut_at_length(self, completion: Completion, result: TurnResult) -> Completion:
+        """A reply that stopped at max_tokens, made safe to keep: a tool call cut mid-way
+        (its arguments do not parse) is dropped, never stored or run; a plain reply is kept,
+        marked as cut. The user is told either way."""
+        limit = f"max_tokens={self.context.reserve}" if self.context.reserve else "its limit"
+        raise_it = "raise it with --max-tokens / TIERMEM_MAX_TOKENS"
+        cut = [call for call in completion.tool_calls if not is_whole_json(call.arguments)]
+        if cut:
+            names = ", ".join(dict.fromkeys(call.name for call in cut))
+            _add_notice(result, f"the reply was cut at {limit} in the middle of a call to "
+                                f"{names}, which was not run; {raise_it}")
+            kept = [call for call in completion.tool_calls if is_whole_json(call.arguments)]
+            return dataclasses.replace(completion, tool_calls=kept)
+        content = (completion.content or "").rstrip()
+        if completion.tool_calls or not content.strip():
+            return completion
+        _add_notice(result, f"the reply was cut at {limit}; {raise_it}")
+        return dataclasses.replace(completion, content=f"{content} [cut off at {limit}]")
 
     def _tool_schemas(self) -> list[dict[str, Any]]:
         # A toolbox is fixed once built: its schemas (copied out of it, ~0.3 ms) and
@@ -300,6 +319,10 @@ def _storable(completion: Completion) -> Completion:
                             arguments=safe_text(c.arguments))
         for c in completion.tool_calls
     ])
+
+
+def _add_notice(result: TurnResult, notice: str) -> None:
+    result.notice = f"{result.notice}; {notice}" if result.notice else notice
 
 
 def _prompt_counter(memory: HierarchicalMemory, llm: LLMClient) -> TokenCounter:

@@ -32,7 +32,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent.llm import ToolCall
+from agent.llm import ToolCall, is_whole_json
 
 __all__ = ["TextToolCalls", "find_text_tool_calls", "offered_names", "parse_text_tool_calls"]
 
@@ -209,14 +209,6 @@ def _call(item: Any, names: frozenset[str], lenient: bool) -> ToolCall | None:
     return ToolCall("", name, text)
 
 
-def _is_json(text: str) -> bool:
-    try:
-        json.loads(text)
-    except (ValueError, RecursionError):
-        return False
-    return True
-
-
 def _looks_like_schema(value: Any) -> bool:
     return isinstance(value, dict) and value.get("type") == "object" and "properties" in value
 
@@ -225,6 +217,6 @@ def _cut_call(fragment: str, names: frozenset[str]) -> list[ToolCall] | None:
     """A call cut off mid-way, if the fragment names an offered tool; its arguments are the
     unfinished text, which is not valid JSON."""
     match = _NAME.search(fragment)
-    if match is None or match.group(1) not in names or _is_json(fragment):
+    if match is None or match.group(1) not in names or is_whole_json(fragment):
         return None
     return [ToolCall("", match.group(1), fragment.strip())]

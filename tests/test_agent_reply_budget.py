@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from fake_openai import FakeOpenAIServer
+from fake_openai import FakeOpenAIServer, FakeResponse
 
 from agent.config import (
     DEFAULT_MAX_TOKENS,
@@ -186,10 +186,74 @@ def test_reasoning_models_get_max_completion_tokens(server: FakeOpenAIServer) ->
     assert request["max_completion_tokens"] == 4000 and "max_tokens" not in request
 
 
-def test_a_reply_cut_at_the_budget_says_so(server: FakeOpenAIServer,
-                                           memory: HierarchicalMemory) -> None:
+def test_a_reply_cut_at_the_budget_is_stored_marked_as_cut(
+        server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
     server.enqueue_reply("The report is due on the fo", finish_reason="length")
     result = Agent(memory, OpenAIClient("fake-model", base_url=server.base_url,
                                         max_tokens=7)).step("When is it due?")
-    assert result.reply == "The report is due on the fo"
-    assert result.notice is not None and "raise TIERMEM_MAX_TOKENS (now 7)" in result.notice
+    assert result.reply == "The report is due on the fo [cut off at max_tokens=7]"
+    assert result.notice is not None
+    assert "cut at max_tokens=7; raise it with --max-tokens / TIERMEM_MAX_TOKENS" in result.notice
+    assert recall_rows(memory)[-1]["content"] == result.reply
+
+
+def recall_rows(memory: HierarchicalMemory) -> list[dict[str, Any]]:
+    return memory.recall.rows(range(1, len(memory.recall) + 1))
+
+
+def cut_calls(server: FakeOpenAIServer, *calls: tuple[str, str], content: str = "") -> None:
+    """Answer with tool calls and finish_reason "length", as a server does when max_tokens
+    ran out in the middle of them."""
+    server.enqueue(FakeResponse(finish_reason="length", message={
+        "role": "assistant", "content": content, "tool_calls": [
+            {"id": f"c{i}", "type": "function", "function": {"name": name, "arguments": args}}
+            for i, (name, args) in enumerate(calls)]}))
+
+
+def test_a_tool_call_cut_at_the_budget_is_neither_run_nor_stored(
+        server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
+    cut_calls(server, ("core_memory_append", '{"content": "Allergic to pea'))
+    result = Agent(memory, OpenAIClient("fake-model", base_url=server.base_url,
+                                        max_tokens=9)).step("I'm allergic to peanuts")
+    assert len(server.requests) == 1 and result.tool_results == [] and len(memory.core) == 0
+    assert [r["role"] for r in recall_rows(memory)] == ["user"]
+    assert result.reply is None and result.notice is not None
+    assert ("cut at max_tokens=9 in the middle of a call to core_memory_append, which was not "
+            "run; raise it with --max-tokens / TIERMEM_MAX_TOKENS") in result.notice
+
+
+def test_only_the_cut_call_of_several_is_dropped(server: FakeOpenAIServer,
+                                                 memory: HierarchicalMemory) -> None:
+    # llama-server's Qwen2.5 template cut a third call short like this (arguments '{\n "').
+    cut_calls(server, ("core_memory_append", '{"content": "Likes tea"}'),
+              ("send_message", '{\n    "'))
+    result = Agent(memory, OpenAIClient("fake-model", base_url=server.base_url,
+                                        max_tokens=9)).step("I like tea")
+    assert [f.text for f in memory.core] == ["Likes tea"]
+    assert [r.name for r in result.tool_results] == ["core_memory_append"]
+    rows = recall_rows(memory)
+    assert [c["function"]["name"] for r in rows for c in r["tool_calls"] or []] == [
+        "core_memory_append"]
+    assert [r["tool_call_id"] for r in rows if r["role"] == "tool"] == ["c0"]
+    assert result.notice is not None and "call to send_message, which was not run" in result.notice
+
+
+CUT_TEXT_CALL = '<tool_call>{"name": "core_memory_append", "arguments": {"content": "Aller'
+
+
+def test_a_text_tool_call_cut_at_the_budget_is_not_stored_as_the_reply(
+        server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
+    server.enqueue_reply(CUT_TEXT_CALL, finish_reason="length")
+    result = Agent(memory, OpenAIClient("fake-model", base_url=server.base_url,
+                                        max_tokens=9)).step("I'm allergic")
+    assert result.reply is None and len(memory.core) == 0
+    assert [r["role"] for r in recall_rows(memory)] == ["user"]
+    assert result.notice is not None and "call to core_memory_append" in result.notice
+
+
+def test_with_text_calls_off_a_cut_one_is_a_cut_reply(
+        server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
+    server.enqueue_reply(CUT_TEXT_CALL, finish_reason="length")
+    result = Agent(memory, OpenAIClient("fake-model", base_url=server.base_url, max_tokens=9,
+                                        text_tool_calls="off")).step("I'm allergic")
+    assert result.reply == CUT_TEXT_CALL + " [cut off at max_tokens=9]"
