@@ -2,12 +2,22 @@
 
 Layout, most stable first so providers can cache the prefix:
 
-1. the system prompt (fixed);
-2. core memory, escaped inside a delimited block and marked as data;
-3. the running summary of messages that left the window;
-4. the in-context messages (the live conversation);
-5. last, a short note with memory statistics (and the memory-pressure alert),
-   because those change every turn and would spoil the cached prefix.
+1. one system message: the system prompt (fixed); core memory, escaped inside
+   a delimited block and marked as data; the running summary of messages that
+   left the window; last, a line of memory statistics (and, once, the
+   memory-pressure alert);
+2. the in-context messages (the live conversation), so that the last message
+   of every prompt is the user's, or a tool result within a turn. A trailing
+   statistics note was echoed by weak models as their reply.
+
+A server reuses the longest unchanged prefix of the previous prompt, so a
+change in the system message makes it re-read the whole conversation. The
+statistics are therefore coarse (``memory_statistics``: exact below 10, then
+"at least" the 1-2-5 step below the count), and change a few times per tenfold
+growth instead of on every turn: over a 40-turn conversation that never touches
+core, the system message took 8 distinct values instead of 40
+(tests/test_agent_context.py::test_the_system_message_changes_rarely). Core
+and the summary change only when memory does.
 
 The prompt's share of the window is its ``budget``: the window less the
 reply budget (``reserve``, the ``max_tokens`` sent with each request), so a
@@ -157,27 +167,21 @@ class ContextWindow:
         """The messages to send and their token count (tool schemas included)."""
         summary = (f"\n\n<summary>\n{escape_data(self.summary)}\n</summary>" if self.summary
                    else "")
-        system = SYSTEM_PROMPT + "\n\n" + render_core(memory) + summary
-        counted = {"role": "system",
-                   "content": system if self.count_core else SYSTEM_PROMPT + summary}
-        out: list[dict[str, Any]] = [{"role": "system", "content": system}]
-        out += self.messages
-        stats = (
-            f"Memory statistics: {len(memory.recall)} messages in recall, "
-            f"{len(memory.archival)} passages in archival, {len(memory.core)} facts in core."
-        )
-        out.append({"role": "system", "content": stats})
-        fixed = self._in_context_tokens() + self._tool_tokens(tools) + self.count_message(counted)
-        total = fixed + self.count_message(out[-1])
+        stats = "\n\n" + memory_statistics(memory)
+        system = SYSTEM_PROMPT + "\n\n" + render_core(memory) + summary + stats
+        counted = system if self.count_core else SYSTEM_PROMPT + summary + stats
+        fixed = self._in_context_tokens() + self._tool_tokens(tools)
+        total = fixed + self.count_message({"content": counted})
         if total >= PRESSURE_AT * self.budget and not self.pressure_alerted:
             self.pressure_alerted = True
-            out[-1]["content"] += (
+            alert = (
                 f" Memory pressure: the context is {100 * total / self.budget:.0f}% full. "
                 "Save anything important to core or archival memory now; older messages will "
                 "soon be summarised out of view (they stay searchable in recall)."
             )
-            total = fixed + self.count_message(out[-1])
-        return out, total
+            system, counted = system + alert, counted + alert
+            total = fixed + self.count_message({"content": counted})
+        return [{"role": "system", "content": system}, *self.messages], total
 
     def turn_starts(self) -> list[int]:
         """Indexes where a user message begins a turn: the only safe cut points."""
@@ -238,6 +242,29 @@ class ContextWindow:
             )
         self.pressure_alerted = False
         return after
+
+
+def memory_statistics(memory: HierarchicalMemory) -> str:
+    """One line on how much memory holds beyond the window, for the system message.
+
+    Recall and archival counts are given as "at least" a 1-2-5 step once they
+    reach 10, so the line stays the same for many turns (see the module
+    docstring); core's count is exact, since core itself is in the same message.
+    """
+    return (f"Memory statistics: {coarse_count(len(memory.recall))} messages in recall, "
+            f"{coarse_count(len(memory.archival))} passages in archival, "
+            f"{len(memory.core)} facts in core.")
+
+
+def coarse_count(count: int) -> str:
+    """``count`` as shown in the statistics: exact below 10, else "at least" a 1-2-5 step."""
+    if count < 10:
+        return str(count)
+    step = 10
+    while step * 10 <= count:
+        step *= 10
+    floor = max(m * step for m in (1, 2, 5) if m * step <= count)
+    return f"at least {floor}"
 
 
 def extractive_summary(previous: str, messages: list[dict[str, Any]]) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Iterator
@@ -13,6 +14,7 @@ from agent.context import (
     MESSAGE_OVERHEAD,
     ContextOverflowError,
     ContextWindow,
+    coarse_count,
     escape_data,
     extractive_summary,
     render_core,
@@ -64,14 +66,14 @@ def summary_of(recorded: ScriptedCall) -> str:
 
 
 def has_alert(recorded: ScriptedCall) -> bool:
-    return "Memory pressure" in recorded.messages[-1]["content"]
+    return "Memory pressure" in recorded.messages[0]["content"]
 
 
 def chatty_model(turns: int) -> ScriptedModel:
     """Each turn: store a fact (with a heartbeat), then answer with send_message."""
 
     def step(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Completion:
-        last = messages[-2]  # the very last message is the statistics note
+        last = messages[-1]
         number = len([m for m in messages if m["role"] == "user"])
         if last["role"] == "user":
             topic = last["content"].split(":")[0]
@@ -103,7 +105,7 @@ def test_long_conversation_stays_in_the_window_and_keeps_everything_in_recall(
 
     for recorded in model.calls:
         assert prompt_tokens(recorded) < WINDOW
-        assert_no_orphans(recorded.messages[1:-1])
+        assert_no_orphans(recorded.messages[1:])
         assert recorded.messages[1]["role"] == "user"  # cuts happen at turn boundaries
 
     # Every message the model was ever shown is still in recall.
@@ -111,7 +113,7 @@ def test_long_conversation_stays_in_the_window_and_keeps_everything_in_recall(
     users = {r["content"] for r in rows if r["role"] == "user"}
     tools = {(r["tool_call_id"], r["content"]) for r in rows if r["role"] == "tool"}
     calls = {r["tool_calls"] for r in rows if r["role"] == "assistant" and r["tool_calls"]}
-    shown = [m for recorded in model.calls for m in recorded.messages[1:-1]]
+    shown = [m for recorded in model.calls for m in recorded.messages[1:]]
     for message in shown:
         if message["role"] == "user":
             assert message["content"] in users
@@ -156,7 +158,7 @@ def test_the_pressure_alert_comes_once_before_each_compaction(
         assert prompt_tokens(alerts[0]) >= 0.75 * WINDOW
         first_full = next(r for r in segment if prompt_tokens(r) >= 0.75 * WINDOW)
         assert first_full is alerts[0]
-    text = next(r for r in model.calls if has_alert(r)).messages[-1]["content"]
+    text = next(r for r in model.calls if has_alert(r)).messages[0]["content"]
     assert "Save anything important to core or archival memory now" in text
 
 
@@ -283,9 +285,51 @@ def test_each_message_is_counted_once_while_it_stays_in_the_window(
     window.messages.append({"role": "assistant", "content": "the newest reply"})
     window.message_ids.append(50)
     messages, second = window.build(memory, tools)
-    # Only the new message and the two system messages, which change every call.
-    assert sorted(counter.texts) == sorted([
-        "the newest reply", messages[0]["content"], messages[-1]["content"]])
+    # Only the new message and the system message, which is built anew on every call.
+    assert sorted(counter.texts) == sorted(["the newest reply", messages[0]["content"]])
     expected = sum(MESSAGE_OVERHEAD + COUNTER.count(m["content"]) for m in messages)
     assert second == expected + COUNTER.count(json.dumps(tools))
     assert second > first
+
+
+def test_no_prompt_ends_with_a_system_message(server: Any, memory: HierarchicalMemory) -> None:
+    from agent.openai_client import OpenAIClient
+
+    for _ in range(2):
+        server.enqueue_tool_calls([("core_memory_append", json.dumps(
+            {"content": "Likes tea", "request_heartbeat": True}))])
+        server.enqueue_tool_calls([("archival_memory_search", json.dumps(
+            {"query": "tea", "request_heartbeat": True}))])
+        server.enqueue_reply("Noted.")
+    agent = Agent(memory, OpenAIClient("fake-model", base_url=server.base_url, max_retries=0))
+    agent.step("I like tea")
+    agent.step("And green tea")
+    assert len(server.requests) == 6
+    for request in server.requests:
+        roles = [m["role"] for m in request["messages"]]
+        assert roles[0] == "system" and "system" not in roles[1:], roles
+        assert roles[-1] in ("user", "tool")
+        assert "Memory statistics:" in request["messages"][0]["content"]
+    assert [r["messages"][-1]["role"] for r in server.requests] == ["user", "tool", "tool"] * 2
+
+
+def test_the_system_message_changes_rarely(memory: HierarchicalMemory) -> None:
+    # A conversation that never touches core: only the statistics could change the system
+    # message, and with it the prefix a server can reuse.
+    turns = 40
+    with ScriptedModel([reply("Sure.")] * turns) as model:
+        agent = Agent(memory, model)
+        for i in range(turns):
+            agent.step(f"Tell me something, number {i}.")
+    systems = [recorded.messages[0]["content"] for recorded in model.calls]
+    changes = sum(a != b for a, b in itertools.pairwise(systems))
+    assert changes == 7  # recall grew from 1 to 79 messages: 1, 3, 5, 7, 9, 10+, 20+, 50+
+
+
+@pytest.mark.parametrize(("count", "shown"), [
+    (0, "0"), (9, "9"), (10, "at least 10"), (19, "at least 10"), (20, "at least 20"),
+    (49, "at least 20"), (50, "at least 50"), (99, "at least 50"), (100, "at least 100"),
+    (1999, "at least 1000"), (2000, "at least 2000"), (123_456, "at least 100000"),
+])
+def test_statistics_are_coarse(count: int, shown: str) -> None:
+    assert coarse_count(count) == shown

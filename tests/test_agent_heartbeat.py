@@ -69,7 +69,7 @@ def test_heartbeat_true_gives_the_model_another_step(memory: HierarchicalMemory)
     with ScriptedModel(script) as model:
         result = Agent(memory, model).step("I like tea")
     assert len(model.calls) == 2 and result.reply == "Noted." and result.notice is None
-    assert model.calls[1].messages[-2]["role"] == "tool"
+    assert model.calls[1].messages[-1]["role"] == "tool"
 
 
 def test_a_failed_call_continues_even_without_heartbeat(memory: HierarchicalMemory) -> None:
@@ -78,7 +78,7 @@ def test_a_failed_call_continues_even_without_heartbeat(memory: HierarchicalMemo
     with ScriptedModel(script) as model:
         result = Agent(memory, model).step("change it")
     assert len(model.calls) == 2 and result.reply == "Nothing to change."
-    assert model.calls[1].messages[-2]["content"].startswith("Error:")
+    assert model.calls[1].messages[-1]["content"].startswith("Error:")
 
 
 def test_one_heartbeat_among_parallel_calls_continues(memory: HierarchicalMemory) -> None:

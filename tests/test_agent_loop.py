@@ -57,9 +57,9 @@ def test_chain_with_heartbeat_runs_each_step_and_feeds_results_back(
     first, second, third = model.calls
     assert first.tool_names == TOOL_NAMES
     assert first.messages[0]["role"] == "system"
-    assert first.messages[-2] == {"role": "user", "content": "I like green tea"}
+    assert first.messages[-1] == {"role": "user", "content": "I like green tea"}
     # Each later call sees the previous step's call and its result.
-    assert second.messages[-3]["tool_calls"][0]["id"] == append.tool_calls[0].id
+    assert second.messages[-2]["tool_calls"][0]["id"] == append.tool_calls[0].id
     added = tool_message_for(second.messages, append.tool_calls[0].id)
     assert added["content"].startswith("core + User likes green tea")
     # Core is rendered into the system prompt once the fact is stored.

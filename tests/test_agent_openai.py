@@ -68,14 +68,14 @@ def test_tool_chain_then_reply_with_usage(
     assert {t["function"]["name"] for t in server.requests[0]["tools"]} >= {
         "send_message", "core_memory_append", "conversation_search"}
     second = server.requests[1]["messages"]
-    assert second[-3]["tool_calls"][0]["id"] == first
-    assert second[-2] == {"role": "tool", "tool_call_id": first,
-                          "content": second[-2]["content"]}
-    assert second[-2]["content"].startswith("core + User's dog is Rex")
+    assert second[-2]["tool_calls"][0]["id"] == first
+    assert second[-1] == {"role": "tool", "tool_call_id": first,
+                          "content": second[-1]["content"]}
+    assert second[-1]["content"].startswith("core + User's dog is Rex")
     third = server.requests[2]["messages"]
-    assert [m.get("tool_call_id") for m in third[-3:-1]] == [a, b]
-    assert json.loads(third[-3]["content"])["tier"] == "archival"
-    assert json.loads(third[-2]["content"])["tier"] == "recall"
+    assert [m.get("tool_call_id") for m in third[-2:]] == [a, b]
+    assert json.loads(third[-2]["content"])["tier"] == "archival"
+    assert json.loads(third[-1]["content"])["tier"] == "recall"
     assert sleeps == []
 
 
