@@ -10,9 +10,12 @@ timeouts are all exercised, with no network::
         ...
         assert server.requests[0]["tools"] == tools
 
-Chat completions answer from a queue of scripted responses, in order; an empty
-queue answers HTTP 500 saying so, which makes a test that calls the model more
-often than it scripted fail loudly. Embeddings answer with deterministic vectors
+Chat completions answer from a queue of scripted responses, in order; when the
+queue is empty, ``responder`` (if set) picks an answer from the request itself,
+which is how recorded exchanges with real servers are replayed
+(tests/server_recordings.py). With neither, the server answers HTTP 500 saying
+so, which makes a test that calls the model more often than it scripted fail
+loudly. Embeddings answer with deterministic vectors
 (``fake_embedding``) unless an error or delay was queued for them.
 """
 
@@ -26,7 +29,7 @@ import struct
 import threading
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Literal
@@ -79,6 +82,8 @@ class FakeOpenAIServer:
         self.requests: list[dict[str, Any]] = []
         self.request_headers: list[dict[str, str]] = []
         self.embedding_requests: list[dict[str, Any]] = []
+        #: Answers a chat request (its parsed body) when the queue is empty; None = no answer.
+        self.responder: Callable[[dict[str, Any]], FakeResponse | None] | None = None
         self._queues: dict[Endpoint, deque[FakeResponse]] = {
             "chat": deque(),
             "embeddings": deque(),
@@ -260,6 +265,8 @@ class FakeOpenAIServer:
             number = len(self.requests)
             self._arrived.notify_all()
         scripted = self._next("chat")
+        if scripted is None and self.responder is not None:
+            scripted = self.responder(body)
         if scripted is None:
             return _error_response(
                 500,
