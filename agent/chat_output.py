@@ -34,6 +34,9 @@ _HINTS = {
     "auth": "fix the credentials the error names, then send it again",
     "bad_request": "the model refused this request; change what the error names before "
                    "sending it again",
+    "context_exceeded": "the server's context window is smaller than tiermem assumed; start "
+                        "the chat with --context-window N (or set TIERMEM_CONTEXT_WINDOW) to "
+                        "the size the error names",
     "bad_response": "the model's answer could not be read; send it again, or use a model "
                     "with dependable tool calling",
 }

@@ -278,6 +278,8 @@ def test_recall_command_shows_a_models_replies_but_not_tool_rows(
     ("bad_response", "the model's answer could not be read"),
     ("bad_request", "the model refused this request"),
     ("auth", "fix the credentials"),
+    ("context_exceeded", "the server's context window is smaller than tiermem assumed; "
+                         "start the chat with --context-window N"),
 ])
 def test_the_hint_after_a_model_error_fits_its_kind(
         memory: HierarchicalMemory, kind: str, hint: str) -> None:
