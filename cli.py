@@ -45,6 +45,8 @@ def print_help() -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from agent.server_options import add_server_options, positive_int
+
     parser = argparse.ArgumentParser(prog="tiermem", add_help=False)
     sub = parser.add_subparsers(dest="command")
     embedder_help = "local MiniLM model (default) or the model-free hashing embedder"
@@ -56,7 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
     chat.add_argument("--base-url", help="OpenAI-compatible endpoint; or set OPENAI_BASE_URL")
     chat.add_argument("--offline", action="store_true",
                       help="use the rule-based offline policy even if a model is configured")
-    chat.add_argument("--core-limit", type=_positive_int, metavar="N",
+    add_server_options(chat)
+    chat.add_argument("--core-limit", type=positive_int, metavar="N",
                       help="core capacity for this session only (default: the agent's stored "
                            "value, 2000 tokens for a new agent; `tiermem config --agent NAME "
                            "core_limit N` stores one)")
@@ -91,6 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
     scen.add_argument("--list", action="store_true", help="list the scenarios")
     scen.add_argument("--model", help="drive it with this model instead of the offline policy")
     scen.add_argument("--base-url", help="OpenAI-compatible endpoint for --model")
+    add_server_options(scen)
     scen.add_argument("--embedder", choices=("local", "hashing"), default="local",
                       help=embedder_help)
     _add_json(scen, "the result")
@@ -147,16 +151,6 @@ def _agent_name(text: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive whole number, not {value}")
-    return value
-
-
 def _embedder(name: str) -> Any:
     from memory import HashingEmbedder
 
@@ -191,17 +185,16 @@ def _note_session_settings(memory: Any, agent: str) -> None:
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
-    from agent.config import resolve_llm_config
     from agent.home import agent_home, private_home
     from agent.loop import Agent
     from agent.offline import OfflinePolicy
-    from agent.openai_client import OpenAIClient
     from agent.repl import ChatRepl
+    from agent.server_options import config_from_args, open_client
     from memory import HierarchicalMemory
 
     home = agent_home(args.agent)
-    config = None if args.offline else resolve_llm_config(args.model, args.base_url)
-    llm = OpenAIClient.from_config(config) if config else OfflinePolicy()
+    config = None if args.offline else config_from_args(args)
+    llm = open_client(config, _note) if config else OfflinePolicy()
     # --core-limit holds for this session; `tiermem config` is how a setting is stored.
     with private_home(home, _note), HierarchicalMemory(
             home, core_limit=args.core_limit, embedder=_embedder(args.embedder),
@@ -303,11 +296,10 @@ def cmd_scenario(args: argparse.Namespace) -> int:
     json_path = output_path(args.json)
     llm = None
     if args.model or args.base_url:
-        from agent.config import resolve_llm_config
-        from agent.openai_client import OpenAIClient
+        from agent.server_options import config_from_args, open_client
 
-        config = resolve_llm_config(args.model, args.base_url)
-        llm = OpenAIClient.from_config(config) if config else None
+        config = config_from_args(args)
+        llm = open_client(config, _note) if config else None
     console = _report_console(args.json == "-")
     with private_files():
         result = run_scenario(scenarios[args.name], llm=llm, embedder=_embedder(args.embedder),

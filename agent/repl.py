@@ -98,8 +98,10 @@ class ChatRepl:
             result = self.agent.step(text)
         except ProviderError as exc:
             self.console.print(f"[red]model error:[/red] {escape(safe_text(str(exc)))}")
-            self.console.print("[dim]your message is saved in recall as unanswered; send it again "
-                               "when the model is reachable[/dim]")
+            then = ("when the model is reachable" if exc.retryable
+                    else "after fixing what the error says")
+            self.console.print(f"[dim]your message is saved in recall as unanswered; send it "
+                               f"again {then}[/dim]")
             return True
         except TiermemError as exc:
             self.console.print(f"[red]error:[/red] {escape(safe_text(str(exc)))}")

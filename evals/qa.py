@@ -36,7 +36,7 @@ import statistics
 import string
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -126,15 +126,15 @@ def locomo_f1(prediction: str, reference: str, category: int) -> float:
     return token_f1(prediction, reference)
 
 
-def make_llm(model: str | None, base_url: str | None) -> LLMClient:
-    from agent.config import resolve_llm_config
-    from agent.openai_client import OpenAIClient
+def make_llm(options: Any, note: Callable[[str], None]) -> LLMClient:
+    """The model QA asks, from ``options``' model, base URL, window, timeout and budget."""
+    from agent.server_options import config_from_args, open_client
 
-    config = resolve_llm_config(model, base_url)
+    config = config_from_args(options)
     if config is None:
         raise ValueError("QA mode needs a model: pass --model NAME (and --base-url URL for a "
                          "local server) or set TIERMEM_MODEL / OPENAI_BASE_URL")
-    return OpenAIClient.from_config(config)
+    return open_client(config, note)
 
 
 class _Discard(Exception):

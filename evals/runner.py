@@ -29,6 +29,9 @@ class EvalOptions:
     model: str | None = None
     base_url: str | None = None
     judge: bool = False
+    context_window: int | None = None
+    timeout: float | None = None
+    max_tokens: int | None = None
 
 
 def parse_ks(text: str) -> list[int]:
@@ -65,7 +68,8 @@ def run_locomo(options: EvalOptions, console: Any) -> dict[str, Any]:
         if options.mode == "qa":
             from evals.qa import make_llm, run_qa
 
-            llm = make_llm(options.model, options.base_url)
+            llm = make_llm(options, lambda text: console.print(f"tiermem: {text}",
+                                                               markup=False, highlight=False))
             report = run_qa(conversations, configs, embedder, llm, limit=options.limit,
                             json_path=options.json_path, resume=options.resume,
                             judge_answers=options.judge, progress=progress)
@@ -89,6 +93,8 @@ def run_locomo(options: EvalOptions, console: Any) -> dict[str, Any]:
 
 def add_locomo_parser(evaluate: Any) -> None:
     """The options of ``tiermem eval locomo`` (``evaluate``: the ``eval`` command's parser)."""
+    from agent.server_options import add_server_options
+
     benchmarks = evaluate.add_subparsers(dest="benchmark", required=True)
     loc = benchmarks.add_parser(
         "locomo", help="LoCoMo: evidence recall@k per memory configuration, or QA with a model")
@@ -113,6 +119,7 @@ def add_locomo_parser(evaluate: Any) -> None:
     loc.add_argument("--model", help="QA: model name; or set TIERMEM_MODEL")
     loc.add_argument("--base-url", help="QA: OpenAI-compatible endpoint; or set OPENAI_BASE_URL")
     loc.add_argument("--judge", action="store_true", help="QA: also have the model judge answers")
+    add_server_options(loc)
     loc.add_argument("--embedder", choices=("local", "hashing"), default="local",
                      help="local MiniLM model (default) or the model-free hashing embedder")
 
@@ -138,7 +145,8 @@ def run_command(args: Any, console: Any) -> int:
         configs=[n for item in args.config or [] for n in item.split(",") if n],
         conversations=[c for c in (args.conversations or "").split(",") if c],
         limit=args.limit, embedder=args.embedder, resume=args.resume, model=args.model,
-        base_url=args.base_url, judge=args.judge)
+        base_url=args.base_url, judge=args.judge, context_window=args.context_window,
+        timeout=args.timeout, max_tokens=args.max_tokens)
     report = run_locomo(options, console)
     if args.json == "-":
         emit_json(report, None)

@@ -189,3 +189,17 @@ def test_recall_command_says_when_the_total_is_a_lower_bound(
     assert re.search(r"at least 1\d \(the newest ranked\) matches", text)
     assert "#15 user: banana bread recipe number 14" in text
     assert "\n1 matches (page 1 of 1)" in text  # under the window: the exact count
+
+
+def test_a_refused_request_is_not_blamed_on_reachability(memory: HierarchicalMemory) -> None:
+    refused = ProviderError("http://127.0.0.1:8080/v1 refused the request (HTTP 400); pass "
+                            "--context-window 4096", kind="bad_request", status_code=400)
+    repl, out = make_repl(memory, ScriptedModel([refused]))
+    repl.run_piped(["hi"])
+    assert "send it again after fixing what the error says" in out.getvalue()
+    assert "when the model is reachable" not in out.getvalue()
+
+    down = ProviderError("could not reach http://127.0.0.1:8080/v1", kind="connection")
+    repl, out = make_repl(memory, ScriptedModel([down]))
+    repl.run_piped(["hi"])
+    assert "send it again when the model is reachable" in out.getvalue()
