@@ -12,7 +12,7 @@ from evals.locomo import load_conversations, select
 from evals.retrieval import DEFAULT_KS, run_retrieval
 from memory.embeddings import Embedder, HashingEmbedder, default_embedder
 
-QA_METRICS = ("f1", "judge", "tokens_per_question", "answered")
+QA_METRICS = ("f1", "judge", "tokens_per_question", "tool_calls_per_question", "answered")
 
 
 @dataclass
@@ -77,10 +77,16 @@ def run_locomo(options: EvalOptions, console: Any) -> dict[str, Any]:
             report = run_retrieval(conversations, configs, embedder, ks=options.ks,
                                    limit=options.limit, json_path=options.json_path,
                                    resume=options.resume, progress=progress)
+    from rich.markup import escape
+
     from evals.report import render
 
     if options.mode == "qa":
         render(console, report, QA_METRICS, "f1", (("answer_p50_s", "answer p50 s"),))
+        for config in report["configs"]:
+            if config.get("warning"):
+                console.print(f"[bold red]{escape(config['name'])}: "
+                              f"{escape(config['warning'])}[/bold red]")
     else:
         metrics = [f"recall@{k}" for k in options.ks] + ["mrr"]
         per_category = "recall@10" if 10 in options.ks else f"recall@{max(options.ks)}"

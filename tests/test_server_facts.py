@@ -8,7 +8,6 @@ Studio listings.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -27,13 +26,6 @@ from agent.server_facts import (
     with_server_window,
 )
 from agent.server_options import add_server_options, config_from_args, open_client
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache() -> Iterator[None]:
-    clear_cache()
-    yield
-    clear_cache()
 
 
 def local(server: FakeOpenAIServer, **kwargs: Any) -> LLMConfig:
