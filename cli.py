@@ -24,6 +24,7 @@ COMMANDS = {
     "benchmark": "the verification battery: pass/fail per invariant (--perf: performance)",
     "eval": "retrieval and QA evaluation on LoCoMo",
     "reindex": "re-embed an agent's memory with another embedder",
+    "doctor": "probe a model server: can the memory agent work with it, and what to change",
 }
 EXIT_CODES = ("exit codes: 0 ok, 1 a check or turn failed, 2 usage error "
               "(bad option, unknown agent, unwritable output path)")
@@ -45,7 +46,7 @@ def print_help() -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from agent.server_options import add_server_options, positive_int
+    from agent.server_options import add_server_options, positive_int, positive_seconds
 
     parser = argparse.ArgumentParser(prog="tiermem", add_help=False)
     sub = parser.add_subparsers(dest="command")
@@ -132,6 +133,18 @@ def build_parser() -> argparse.ArgumentParser:
                          help="an existing agent (default: default)")
     reindex.add_argument("--embedder", choices=("local", "hashing"), default="local",
                          help="the embedder to re-embed with: " + embedder_help)
+
+    doctor = sub.add_parser("doctor", help=COMMANDS["doctor"], description=COMMANDS["doctor"],
+                            epilog="exit codes: 0 the memory agent can work with this server "
+                                   "and model, 1 it cannot, 2 usage error")
+    doctor.add_argument("--base-url", help="the server's OpenAI-compatible endpoint, e.g. "
+                                           "http://127.0.0.1:8080/v1; or set OPENAI_BASE_URL")
+    doctor.add_argument("--model", help="the model to probe; or set TIERMEM_MODEL (default: "
+                                        "the first model the server lists)")
+    doctor.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
+                        help="seconds each probe may take (default 20); the probes stop "
+                             "starting after 55 s in all")
+    _add_json(doctor, "the report")
     return parser
 
 
@@ -371,6 +384,13 @@ def cmd_eval(args: argparse.Namespace) -> int:
         return _fail(str(exc), 2)
 
 
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from agent.doctor_render import doctor_main
+
+    return doctor_main(args.base_url, args.model, args.timeout, args.json,
+                       _report_console(args.json == "-"))
+
+
 def cmd_reindex(args: argparse.Namespace) -> int:
     from agent.home import existing_agent_home, private_home
     from memory import HierarchicalMemory
@@ -386,7 +406,7 @@ def cmd_reindex(args: argparse.Namespace) -> int:
 HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "chat": cmd_chat, "config": cmd_config, "diagnostics": cmd_diagnostics,
     "scenario": cmd_scenario, "benchmark": cmd_benchmark, "eval": cmd_eval,
-    "reindex": cmd_reindex,
+    "reindex": cmd_reindex, "doctor": cmd_doctor,
 }
 
 
