@@ -18,7 +18,8 @@ def print_day(console: Console, day: DayLog) -> None:
                                 ("evicted to archival", day.evicted, "yellow"),
                                 ("filed in archival (core full)", day.archived_directly, "yellow"),
                                 ("retired as superseded", day.superseded, "magenta"),
-                                ("recalled", day.recalled, "cyan")):
+                                ("recalled", day.recalled, "cyan"),
+                                ("failed turns", day.errors, "red")):
         if items:
             console.print(f"  [{style}]{label} ({len(items)})[/{style}]")
             for item in items:
@@ -41,6 +42,9 @@ def print_result(console: Console, result: ScenarioResult) -> None:
         table.add_row(escape(check.name), "[green]pass[/green]" if check.passed
                       else "[red]FAIL[/red]", escape(check.detail))
     console.print(table)
+    if result.failed_turns:
+        console.print(f"[bold red]{result.failed_turns} turns failed: the model server "
+                      f"refused or could not answer them (see the days above)[/bold red]")
     if result.warning:
         console.print(f"[bold red]{escape(result.warning)}[/bold red]")
     else:

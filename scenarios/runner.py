@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agent.context import ContextOverflowError
+from agent.errors import ProviderError
 from agent.home import tiermem_home
 from agent.llm import LLMClient
 from agent.loop import Agent, TurnResult
@@ -40,6 +42,8 @@ class DayLog:
     #: Agent turns that day, the tool calls they made (all, and memory tools only),
     #: and the seconds they took.
     turns: int = 0
+    #: Turns the model failed (an HTTP error, a context it could not fit), with the reason.
+    errors: list[str] = field(default_factory=list)
     tool_calls: int = 0
     memory_tool_calls: int = 0
     seconds: float = 0.0
@@ -91,7 +95,11 @@ class ScenarioResult:
 
     @property
     def passed(self) -> bool:
-        return all(c.passed for c in self.checks)
+        return all(c.passed for c in self.checks) and not self.failed_turns
+
+    @property
+    def failed_turns(self) -> int:
+        return sum(len(d.errors) for d in self.days)
 
     @property
     def tool_calls(self) -> int:
@@ -111,6 +119,7 @@ class ScenarioResult:
             "scenario": self.scenario.name,
             "model": self.model,
             "passed": self.passed,
+            "failed_turns": self.failed_turns,
             "tool_calls": self.tool_calls,
             "memory_tool_calls": self.memory_tool_calls,
             "no_tool_calls": self.warning is not None,
@@ -180,13 +189,7 @@ def run_scenario(
             log, since = DayLog(day.name), memory.last_event_id()
             for message in day.messages:
                 started = time.perf_counter()
-                if isinstance(message, Question):
-                    answer, turn = _ask(agent, memory, message, day.name)
-                    answers.append(answer)
-                    log.recalled.append(f"{message.ask} -> "
-                                        f"{', '.join(answer.found_in) or 'nothing'}")
-                else:
-                    turn = agent.step(message)
+                turn = _turn(agent, memory, message, day.name, log, answers)
                 log.count(turn, time.perf_counter() - started)
             _log_events(memory, since, log)
             days.append(log)
@@ -194,6 +197,25 @@ def run_scenario(
                 on_day(log)
         checks = _checks(memory, scenario, answers)
     return ScenarioResult(scenario, llm.name, home, days, answers, checks)
+
+
+def _turn(agent: Agent, memory: HierarchicalMemory, message: str | Question, when: str,
+          log: DayLog, answers: list[Answer]) -> TurnResult:
+    """One message of the day; a model's failure costs that turn, not the run."""
+    try:
+        if not isinstance(message, Question):
+            return agent.step(message)
+        answer, turn = _ask(agent, memory, message, when)
+    except (ProviderError, ContextOverflowError) as exc:
+        # Memory was rolled back to before the turn; the checks show what it cost.
+        said = message.ask if isinstance(message, Question) else message
+        log.errors.append(f"{said[:60]}: {exc}")
+        if isinstance(message, Question):
+            answers.append(Answer(message, "", [], False, when))
+        return TurnResult(reply=None)
+    answers.append(answer)
+    log.recalled.append(f"{message.ask} -> {', '.join(answer.found_in) or 'nothing'}")
+    return turn
 
 
 def _ask(agent: Agent, memory: HierarchicalMemory, question: Question,

@@ -14,6 +14,7 @@ from rich.console import Console
 from test_eval_locomo import CONVERSATION
 
 import cli
+from agent.errors import ProviderError
 from agent.openai_client import OpenAIClient
 from agent.scripted import ScriptedModel, reply
 from agent.tool_use import NO_TOOL_CALLS
@@ -120,3 +121,16 @@ def test_qa_without_any_tool_call_is_flagged(data_file: Path,
     assert hybrid["overall"]["tool_calls_per_question"] == 0
     text = " ".join(out.getvalue().split())
     assert f"hybrid: {NO_TOOL_CALLS}" in text and "tool_calls/question" in text
+
+
+def test_a_failed_turn_costs_the_turn_not_the_run() -> None:
+    refused = ProviderError("http://127.0.0.1:8091/v1 failed with HTTP 500", kind="server")
+    model = ScriptedModel([refused, reply("Peanuts.")])
+    result = run_scenario(TINY, llm=model, embedder=HashingEmbedder())
+    monday, questions = result.days
+    assert monday.errors == ["I am allergic to peanuts.: http://127.0.0.1:8091/v1 failed with "
+                             "HTTP 500"]
+    assert questions.errors == [] and result.answers[0].reply == "Peanuts."
+    assert result.failed_turns == 1 and not result.passed
+    assert result.to_dict()["failed_turns"] == 1
+    assert "1 turns failed" in printed(result)
