@@ -101,6 +101,9 @@ def _tool_advice(facts: Findings) -> list[str]:
             "(--chat-template-file), llama-cpp-python with --chat_format "
             "chatml-function-calling, or vLLM with --enable-auto-tool-choice "
             "--tool-call-parser hermes")
+    if "within the timeout" in facts.auto_error:
+        advice.append("the tool-call probe got no answer in time: on a slow machine pass a "
+                      "larger --timeout to the doctor, and to chat")
     if "--jinja" in facts.auto_error:
         advice.append("start llama-server with --jinja: it refuses tools without it")
     if facts.required_error and facts.auto_calls:

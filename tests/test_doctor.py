@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -164,3 +165,22 @@ def test_the_fallback_reader_of_text_tool_calls(content: str, names: list[str]) 
     from agent.doctor_checks import _minimal_text_calls
 
     assert _minimal_text_calls(content, ("core_memory_append", "send_message")) == names
+
+
+def test_a_probe_that_times_out_says_so(server: FakeOpenAIServer) -> None:
+    persona.capable(server)
+    answer = server.responder
+    assert answer is not None
+
+    def slow_tools(body: dict[str, Any]) -> Any:
+        held = answer(body)
+        if body.get("tool_choice") == "auto":
+            held.delay = math.inf  # answered only when the server closes
+        return held
+
+    server.responder = slow_tools
+    report = run_doctor(server.base_url, server.model, timeout=0.5)
+    assert rows(report)["tool calls, tool_choice auto"] == ("fail", "error")
+    assert "no answer (no answer within the timeout)" in next(
+        r.detail for r in report.rows if r.check == "tool calls, tool_choice auto")
+    assert not report.works and "pass a larger --timeout" in advice(report)
