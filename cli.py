@@ -24,6 +24,7 @@ COMMANDS = {
     "benchmark": "the verification battery: pass/fail per invariant (--perf: performance)",
     "eval": "retrieval and QA evaluation on LoCoMo",
     "reindex": "re-embed an agent's memory with another embedder",
+    "doctor": "probe a model server: can the memory agent work with it, and what to change",
 }
 EXIT_CODES = ("exit codes: 0 ok, 1 a check or turn failed, 2 usage error "
               "(bad option, unknown agent, unwritable output path)")
@@ -45,7 +46,7 @@ def print_help() -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from agent.config import add_reply_options
+    from agent.server_options import add_server_options, positive_int, positive_seconds
 
     parser = argparse.ArgumentParser(prog="tiermem", add_help=False)
     sub = parser.add_subparsers(dest="command")
@@ -56,10 +57,10 @@ def build_parser() -> argparse.ArgumentParser:
                       help="agent name; a new name creates the agent (default: default)")
     chat.add_argument("--model", help="model name; or set TIERMEM_MODEL")
     chat.add_argument("--base-url", help="OpenAI-compatible endpoint; or set OPENAI_BASE_URL")
-    add_reply_options(chat)
     chat.add_argument("--offline", action="store_true",
                       help="use the rule-based offline policy even if a model is configured")
-    chat.add_argument("--core-limit", type=_positive_int, metavar="N",
+    add_server_options(chat)
+    chat.add_argument("--core-limit", type=positive_int, metavar="N",
                       help="core capacity for this session only (default: the agent's stored "
                            "value, 2000 tokens for a new agent; `tiermem config --agent NAME "
                            "core_limit N` stores one)")
@@ -101,7 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
     scen.add_argument("--list", action="store_true", help="list the scenarios")
     scen.add_argument("--model", help="drive it with this model instead of the offline policy")
     scen.add_argument("--base-url", help="OpenAI-compatible endpoint for --model")
-    add_reply_options(scen)
+    add_server_options(scen)
     scen.add_argument("--embedder", choices=("local", "hashing"), default="local",
                       help=embedder_help)
     _add_json(scen, "the result")
@@ -139,6 +140,18 @@ def build_parser() -> argparse.ArgumentParser:
                          help="an existing agent (default: default)")
     reindex.add_argument("--embedder", choices=("local", "hashing"), default="local",
                          help="the embedder to re-embed with: " + embedder_help)
+
+    doctor = sub.add_parser("doctor", help=COMMANDS["doctor"], description=COMMANDS["doctor"],
+                            epilog="exit codes: 0 the memory agent can work with this server "
+                                   "and model, 1 it cannot, 2 usage error")
+    doctor.add_argument("--base-url", help="the server's OpenAI-compatible endpoint, e.g. "
+                                           "http://127.0.0.1:8080/v1; or set OPENAI_BASE_URL")
+    doctor.add_argument("--model", help="the model to probe; or set TIERMEM_MODEL (default: "
+                                        "the first model the server lists)")
+    doctor.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
+                        help="seconds each probe may take (default 20); the probes stop "
+                             "starting after 55 s in all")
+    _add_json(doctor, "the report")
     return parser
 
 
@@ -156,16 +169,6 @@ def _agent_name(text: str) -> str:
         return validate_agent_name(text)
     except InvalidInputError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive whole number, not {value}")
-    return value
 
 
 def _embedder(name: str) -> Any:
@@ -205,19 +208,16 @@ def cmd_chat(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from agent.chat_history import chat_history
-    from agent.config import resolve_llm_config
     from agent.home import agent_home, private_home
     from agent.loop import Agent
     from agent.offline import OfflinePolicy
-    from agent.openai_client import OpenAIClient
     from agent.repl import ChatRepl, decoded_lines
+    from agent.server_options import config_from_args, open_client
     from memory import HierarchicalMemory
 
     home = agent_home(args.agent)
-    config = None if args.offline else resolve_llm_config(
-        args.model, args.base_url, max_tokens=args.max_tokens,
-        text_tool_calls=args.text_tool_calls)
-    llm = OpenAIClient.from_config(config) if config else OfflinePolicy()
+    config = None if args.offline else config_from_args(args)
+    llm = open_client(config, _note) if config else OfflinePolicy()
     # Piped output is read by programs: lines are not broken at 80 columns.
     console = Console(soft_wrap=not sys.stdout.isatty())
     # --core-limit holds for this session; `tiermem config` is how a setting is stored.
@@ -323,12 +323,10 @@ def cmd_scenario(args: argparse.Namespace) -> int:
     json_path = output_path(args.json)
     llm = None
     if args.model or args.base_url:
-        from agent.config import resolve_llm_config
-        from agent.openai_client import OpenAIClient
+        from agent.server_options import config_from_args, open_client
 
-        config = resolve_llm_config(args.model, args.base_url, max_tokens=args.max_tokens,
-                                    text_tool_calls=args.text_tool_calls)
-        llm = OpenAIClient.from_config(config) if config else None
+        config = config_from_args(args)
+        llm = open_client(config, _note) if config else None
     console = _report_console(args.json == "-")
     with private_files():
         result = run_scenario(scenarios[args.name], llm=llm, embedder=_embedder(args.embedder),
@@ -400,6 +398,13 @@ def cmd_eval(args: argparse.Namespace) -> int:
         return _fail(str(exc), 2)
 
 
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from agent.doctor_render import doctor_main
+
+    return doctor_main(args.base_url, args.model, args.timeout, args.json,
+                       _report_console(args.json == "-"))
+
+
 def cmd_reindex(args: argparse.Namespace) -> int:
     from agent.home import existing_agent_home, private_home
     from memory import HierarchicalMemory
@@ -415,7 +420,7 @@ def cmd_reindex(args: argparse.Namespace) -> int:
 HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "chat": cmd_chat, "config": cmd_config, "diagnostics": cmd_diagnostics,
     "scenario": cmd_scenario, "benchmark": cmd_benchmark, "eval": cmd_eval,
-    "reindex": cmd_reindex,
+    "reindex": cmd_reindex, "doctor": cmd_doctor,
 }
 
 

@@ -2,18 +2,23 @@
 
 ``resolve_llm_config`` combines command-line flags with the environment
 (``TIERMEM_MODEL``, ``OPENAI_BASE_URL``, ``OPENAI_API_KEY``,
-``TIERMEM_CONTEXT_WINDOW``, ``TIERMEM_MAX_TOKENS``, ``TIERMEM_ENCODING``,
-``TIERMEM_TEXT_TOOL_CALLS``) and
+``TIERMEM_CONTEXT_WINDOW``, ``TIERMEM_MAX_TOKENS``, ``TIERMEM_TIMEOUT``,
+``TIERMEM_ENCODING``, ``TIERMEM_TEXT_TOOL_CALLS``) and
 returns None when neither a model nor a base URL is set, which means offline
 mode. ``normalize_base_url`` accepts the URL
 forms servers document and returns the API root; ``is_openai_url`` tells
 OpenAI's own API, which needs a real key, from local servers, which need none.
 
-``context_window`` comes from the configuration when given; otherwise from
-``default_context_window``, a small table keyed by model-name prefix. The table
-is deliberately conservative for local models: a server often runs a model with
-a shorter context than the model supports, and overestimating it makes requests
-fail instead of triggering summarisation.
+``context_window`` comes from the configuration when given (``--context-window``
+or ``TIERMEM_CONTEXT_WINDOW``). Otherwise agent/server_facts.py asks the server,
+and only then does ``default_context_window`` apply: OpenAI's published windows
+for its own model names, else a conservative 8192. A model's name says nothing
+about the window a local server runs it with (a Qwen2.5 supports 32,768 tokens
+and is often served with 4,096), and overestimating it makes requests fail
+instead of triggering summarisation.
+
+``timeout`` is per request: 60 s for OpenAI's API, 300 s for any other server,
+because a local model on a small CPU can take minutes over a long prompt.
 
 ``max_tokens`` is the reply budget: sent with every request and kept free in
 the window, so a prompt never fills the window and leaves the model no room to
@@ -26,10 +31,10 @@ run, agent/text_tool_calls.py) or ``off``.
 
 from __future__ import annotations
 
-import argparse
+import math
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 from urllib.parse import urlsplit, urlunsplit
@@ -41,7 +46,9 @@ OPENAI_API_BASE_URL = "https://api.openai.com/v1"
 #: Sent to servers that ignore keys; the ``openai`` package refuses an empty one.
 PLACEHOLDER_API_KEY = "not-needed"
 
-DEFAULT_TIMEOUT = 60.0
+#: Per-request timeouts in seconds: OpenAI's API, and any other (usually local) server.
+OPENAI_TIMEOUT = 60.0
+LOCAL_TIMEOUT = 300.0
 DEFAULT_MAX_RETRIES = 3
 
 ENV_MODEL = "TIERMEM_MODEL"
@@ -49,6 +56,7 @@ ENV_BASE_URL = "OPENAI_BASE_URL"
 ENV_API_KEY = "OPENAI_API_KEY"
 ENV_CONTEXT_WINDOW = "TIERMEM_CONTEXT_WINDOW"
 ENV_MAX_TOKENS = "TIERMEM_MAX_TOKENS"
+ENV_TIMEOUT = "TIERMEM_TIMEOUT"
 ENV_ENCODING = "TIERMEM_ENCODING"
 ENV_TEXT_TOOL_CALLS = "TIERMEM_TEXT_TOOL_CALLS"
 
@@ -60,34 +68,48 @@ DEFAULT_MAX_TOKENS = 1024
 REASONING_MAX_TOKENS = 8192
 _REASONING_MODELS = re.compile(r"^(?:o\d+|gpt-5)(?:[-.].*)?$", re.IGNORECASE)
 
-# Checked in order against the lower-cased model name after any "org/" prefix,
-# so "openai/gpt-4o-mini" and "gpt-4o-2024-08-06" both match "gpt-4o".
-_CONTEXT_WINDOWS: tuple[tuple[str, int], ...] = (
+# OpenAI's published windows, checked in order against the lower-cased model name
+# after any "org/" prefix, so "openai/gpt-4o-mini" and "gpt-4o-2024-08-06" both
+# match "gpt-4o". Open models are deliberately absent: their window is the
+# server's setting, not the model's.
+_OPENAI_CONTEXT_WINDOWS: tuple[tuple[str, int], ...] = (
     ("gpt-4o", 128_000),
     ("gpt-4.1", 1_047_576),
     ("gpt-5", 400_000),
     ("o1", 200_000),
     ("o3", 200_000),
     ("o4", 200_000),
-    ("llama3", 8_192),
-    ("qwen2.5", 32_768),
 )
 FALLBACK_CONTEXT_WINDOW = 8_192
 
 
-def default_context_window(model: str) -> int:
-    """The context window assumed for ``model`` when the configuration gives none.
+def known_context_window(model: str) -> int | None:
+    """OpenAI's published window for ``model``, or None for any other model.
 
     ``gpt-4o*`` 128000, ``gpt-4.1*`` 1047576, ``gpt-5*`` 400000,
-    ``o1*``/``o3*``/``o4*`` 200000, ``llama3*`` 8192, ``qwen2.5*`` 32768, and
-    8192 for anything else. Set ``LLMConfig.context_window`` (or
-    ``TIERMEM_CONTEXT_WINDOW``) to the value the server really runs with.
+    ``o1*``/``o3*``/``o4*`` 200000.
     """
     name = _bare_model_name(model)
-    for prefix, window in _CONTEXT_WINDOWS:
+    for prefix, window in _OPENAI_CONTEXT_WINDOWS:
         if name.startswith(prefix):
             return window
-    return FALLBACK_CONTEXT_WINDOW
+    return None
+
+
+def default_context_window(model: str) -> int:
+    """The window assumed for ``model`` when neither the configuration nor the server says.
+
+    OpenAI's published window for its models (``known_context_window``), else
+    8192. Pass ``--context-window`` (or set ``TIERMEM_CONTEXT_WINDOW``) to the
+    value the server really runs with.
+    """
+    known = known_context_window(model)
+    return FALLBACK_CONTEXT_WINDOW if known is None else known
+
+
+def default_timeout(base_url: str) -> float:
+    """The per-request timeout when none is configured: 60 s for OpenAI, 300 s elsewhere."""
+    return OPENAI_TIMEOUT if is_openai_url(base_url) else LOCAL_TIMEOUT
 
 
 def _bare_model_name(model: str) -> str:
@@ -119,8 +141,8 @@ def check_max_tokens(max_tokens: int, context_window: int) -> int:
     if max_tokens > context_window // 2:
         raise LLMConfigError(
             f"max_tokens={max_tokens} would leave less than half of the {context_window}-token "
-            f"context window for the prompt; lower {ENV_MAX_TOKENS} or raise "
-            f"{ENV_CONTEXT_WINDOW} to the window the server really runs with"
+            f"context window for the prompt; lower --max-tokens / {ENV_MAX_TOKENS}, or raise "
+            f"--context-window / {ENV_CONTEXT_WINDOW} to the window the server really runs with"
         )
     return max_tokens
 
@@ -152,19 +174,6 @@ def check_text_tool_calls(mode: str) -> TextToolCallMode:
             f"(--text-tool-calls / {ENV_TEXT_TOOL_CALLS})"
         )
     return wanted
-
-
-def add_reply_options(parser: argparse.ArgumentParser) -> None:
-    """``--max-tokens`` and ``--text-tool-calls``, for every command that can drive a model."""
-    parser.add_argument("--max-tokens", type=int, metavar="N",
-                        help=f"reply budget in tokens, sent with every request and kept free "
-                             f"in the window (default 1024, at most a quarter of the window); "
-                             f"or set {ENV_MAX_TOKENS}")
-    parser.add_argument("--text-tool-calls", choices=TEXT_TOOL_CALL_MODES,
-                        help=f"auto (default): run tool calls the model writes as text "
-                             f"(<tool_call>{{...}}</tool_call>, a bare or fenced JSON call) when "
-                             f"the server returns none; off: keep such text as the reply; or "
-                             f"set {ENV_TEXT_TOOL_CALLS}")
 
 
 def normalize_base_url(url: str) -> str:
@@ -203,15 +212,17 @@ def is_openai_url(url: str) -> bool:
 class LLMConfig:
     """Everything needed to build an ``OpenAIClient``.
 
-    ``context_window=None`` means "look the model up in the default table",
-    ``max_tokens=None`` "the default reply budget for this model and window"
-    (``default_max_tokens``) and ``encoding=None`` "the model's own encoding".
+    ``context_window=None`` means "look the model up in the default table"
+    (agent/server_facts.py asks the server first), ``max_tokens=None`` "the
+    default reply budget for this model and window" (``default_max_tokens``),
+    ``timeout=None`` "the default for this base URL" (``default_timeout``) and
+    ``encoding=None`` "the model's own encoding".
     """
 
     model: str
     base_url: str = OPENAI_API_BASE_URL
     api_key: str = field(default=PLACEHOLDER_API_KEY, repr=False)
-    timeout: float = DEFAULT_TIMEOUT
+    timeout: float | None = None
     max_retries: int = DEFAULT_MAX_RETRIES
     context_window: int | None = None
     max_tokens: int | None = None
@@ -222,6 +233,8 @@ class LLMConfig:
         # Checked now, so a bad value is reported before the first turn, not during it.
         if self.max_tokens is not None:
             check_max_tokens(self.max_tokens, self.effective_context_window)
+        if self.timeout is not None:
+            check_timeout(self.timeout)
         resolve_encoding(self.encoding, self.model)
         check_text_tool_calls(self.text_tool_calls)
 
@@ -230,6 +243,10 @@ class LLMConfig:
         if self.context_window is not None:
             return self.context_window
         return default_context_window(self.model)
+
+    @property
+    def effective_timeout(self) -> float:
+        return default_timeout(self.base_url) if self.timeout is None else self.timeout
 
     @property
     def effective_max_tokens(self) -> int:
@@ -269,9 +286,9 @@ def resolve_llm_config(
     Each argument beats its environment variable: ``model`` over
     ``TIERMEM_MODEL``, ``base_url`` over ``OPENAI_BASE_URL``, ``api_key`` over
     ``OPENAI_API_KEY``, ``context_window`` over ``TIERMEM_CONTEXT_WINDOW``,
-    ``max_tokens`` over ``TIERMEM_MAX_TOKENS``, ``encoding`` over
-    ``TIERMEM_ENCODING``, ``text_tool_calls`` over ``TIERMEM_TEXT_TOOL_CALLS``.
-    ``env`` defaults to ``os.environ``.
+    ``max_tokens`` over ``TIERMEM_MAX_TOKENS``, ``timeout`` over
+    ``TIERMEM_TIMEOUT``, ``encoding`` over ``TIERMEM_ENCODING``, ``text_tool_calls``
+    over ``TIERMEM_TEXT_TOOL_CALLS``. ``env`` defaults to ``os.environ``.
 
     Returns None when neither a model nor a base URL is configured: the caller
     then uses the offline policy. Raises ``LLMConfigError`` when the
@@ -306,16 +323,19 @@ def resolve_llm_config(
         context_window = _token_count(environ, ENV_CONTEXT_WINDOW)
     if context_window is not None and context_window <= 0:
         raise LLMConfigError(
-            f"the context window must be a positive token count, not {context_window}"
+            f"the context window must be a positive token count, not {context_window}; "
+            f"pass --context-window N or set {ENV_CONTEXT_WINDOW}"
         )
     if max_tokens is None:
         max_tokens = _token_count(environ, ENV_MAX_TOKENS)
+    if timeout is None:
+        timeout = _seconds(environ, ENV_TIMEOUT)
 
     return LLMConfig(
         model=model,
         base_url=url,
         api_key=key,
-        timeout=DEFAULT_TIMEOUT if timeout is None else timeout,
+        timeout=timeout,
         max_retries=DEFAULT_MAX_RETRIES if max_retries is None else max_retries,
         context_window=context_window,
         max_tokens=max_tokens,
@@ -326,10 +346,30 @@ def resolve_llm_config(
 
 
 def _token_count(environ: Mapping[str, str], name: str) -> int | None:
+    number = _env_number(environ, name, int, "a whole number of tokens")
+    return None if number is None else int(number)
+
+
+def _seconds(environ: Mapping[str, str], name: str) -> float | None:
+    return _env_number(environ, name, float, "a number of seconds")
+
+
+def _env_number(environ: Mapping[str, str], name: str, parse: Callable[[str], float],
+                what: str) -> float | None:
     raw = _clean(environ.get(name))
     if raw is None:
         return None
     try:
-        return int(raw)
+        return parse(raw)
     except ValueError:
-        raise LLMConfigError(f"{name}={raw!r} is not a whole number of tokens") from None
+        raise LLMConfigError(f"{name}={raw!r} is not {what}") from None
+
+
+def check_timeout(seconds: float) -> float:
+    """``seconds`` if it is a usable per-request timeout."""
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise LLMConfigError(
+            f"the request timeout must be a positive number of seconds, not {seconds}; "
+            f"pass --timeout SECONDS or set {ENV_TIMEOUT}"
+        )
+    return seconds

@@ -50,15 +50,16 @@ from typing import TYPE_CHECKING, Any
 
 from agent.config import (
     DEFAULT_MAX_RETRIES,
-    DEFAULT_TIMEOUT,
     ENV_CONTEXT_WINDOW,
     OPENAI_API_BASE_URL,
     PLACEHOLDER_API_KEY,
     LLMConfig,
     check_max_tokens,
     check_text_tool_calls,
+    check_timeout,
     default_context_window,
     default_max_tokens,
+    default_timeout,
     is_reasoning_model,
     normalize_base_url,
     resolve_encoding,
@@ -96,7 +97,7 @@ class OpenAIClient:
         *,
         base_url: str | None = None,
         api_key: str | None = None,
-        timeout: float = DEFAULT_TIMEOUT,
+        timeout: float | None = None,
         max_retries: int = DEFAULT_MAX_RETRIES,
         context_window: int | None = None,
         max_tokens: int | None = None,
@@ -112,14 +113,13 @@ class OpenAIClient:
             raise LLMConfigError("the model name is empty: pass --model NAME or set TIERMEM_MODEL")
         if max_retries < 0:
             raise LLMConfigError(f"max_retries must be 0 or more, not {max_retries}")
-        if not timeout > 0:
-            raise LLMConfigError(f"the request timeout must be positive, not {timeout}")
         if context_window is not None and context_window <= 0:
             raise LLMConfigError(f"the context window must be positive, not {context_window}")
 
         self.model = model.strip()
         self.base_url = normalize_base_url(base_url) if base_url else OPENAI_API_BASE_URL
-        self.timeout = float(timeout)
+        self.timeout = float(default_timeout(self.base_url) if timeout is None
+                             else check_timeout(timeout))
         self.max_retries = max_retries
         self.context_window = context_window or default_context_window(self.model)
         self.max_tokens = (default_max_tokens(self.model, self.context_window)
@@ -235,7 +235,8 @@ class OpenAIClient:
         if isinstance(exc, openai.APITimeoutError):
             return ProviderError(
                 f"{url} did not answer within {self.timeout:g} s ({tries}): the model may be "
-                f"loading or overloaded; raise the request timeout or try a smaller model",
+                f"loading or overloaded; raise the request timeout (--timeout SECONDS or "
+                f"TIERMEM_TIMEOUT) or try a smaller model",
                 kind="timeout",
                 attempts=attempts,
             )

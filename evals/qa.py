@@ -36,12 +36,13 @@ import statistics
 import string
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from agent.llm import LLMClient, Usage
-from agent.loop import Agent
+from agent.llm import LLMClient
+from agent.loop import Agent, TurnResult
+from agent.tool_use import no_tool_calls_warning, tool_calls
 from evals.configs import MemoryConfig, ingest
 from evals.locomo import Conversation, Question
 from evals.report import Record, Report, by_category, mean, percentile
@@ -126,34 +127,31 @@ def locomo_f1(prediction: str, reference: str, category: int) -> float:
     return token_f1(prediction, reference)
 
 
-def make_llm(model: str | None, base_url: str | None, *, max_tokens: int | None = None,
-             text_tool_calls: str | None = None) -> LLMClient:
-    from agent.config import resolve_llm_config
-    from agent.openai_client import OpenAIClient
+def make_llm(options: Any, note: Callable[[str], None]) -> LLMClient:
+    """The model QA asks, from ``options``' model, base URL, window, timeout and budget."""
+    from agent.server_options import config_from_args, open_client
 
-    config = resolve_llm_config(model, base_url, max_tokens=max_tokens,
-                                text_tool_calls=text_tool_calls)
+    config = config_from_args(options)
     if config is None:
         raise ValueError("QA mode needs a model: pass --model NAME (and --base-url URL for a "
                          "local server) or set TIERMEM_MODEL / OPENAI_BASE_URL")
-    return OpenAIClient.from_config(config)
+    return open_client(config, note)
 
 
 class _Discard(Exception):
     """Raised to roll a question's turn back."""
 
 
-def ask(memory: HierarchicalMemory, llm: LLMClient, text: str) -> tuple[str, Usage, int]:
-    """One agent turn on ``text``, rolled back afterwards: (reply, usage, steps)."""
-    outcome: dict[str, Any] = {}
+def ask(memory: HierarchicalMemory, llm: LLMClient, text: str) -> TurnResult:
+    """One agent turn on ``text``, rolled back afterwards."""
+    outcome: list[TurnResult] = []
     try:
         with memory.store.transaction():
-            result = Agent(memory, llm).step(text)
-            outcome.update(reply=result.reply or "", usage=result.usage, steps=result.steps)
+            outcome.append(Agent(memory, llm).step(text))
             raise _Discard
     except _Discard:
         pass
-    return outcome["reply"], outcome["usage"], outcome["steps"]
+    return outcome[0]
 
 
 def judge(llm: LLMClient, question: Question, answer: str) -> tuple[float, int]:
@@ -182,9 +180,20 @@ def _day(stamp: float) -> str:
 
 def summarize(records: Sequence[Record]) -> dict[str, Any]:
     judged = [r["judge"] for r in records if r.get("judge") is not None]
+    # Records from a report written before tool calls were counted have none.
+    counted = [r for r in records if "tool_calls" in r]
     return {"f1": mean([r["f1"] for r in records]), "judge": mean(judged) if judged else None,
             "tokens_per_question": mean([r["tokens"] for r in records]),
+            "tool_calls_per_question": mean([r["tool_calls"] for r in counted])
+            if counted else None,
+            "without_memory_tools": sum(not r["memory_tool_calls"] for r in counted),
             "answered": len(records), "questions": len(records)}
+
+
+def tool_call_warning(records: Sequence[Record]) -> str | None:
+    """The warning for a run whose model never called a memory tool."""
+    counted = [r for r in records if "memory_tool_calls" in r]
+    return no_tool_calls_warning(sum(r["memory_tool_calls"] for r in counted), len(counted))
 
 
 def run_qa(
@@ -221,6 +230,7 @@ def run_qa(
             "name": config.name, "description": config.description,
             "config": config.as_dict(), "embedder": embedder.id, "model": header["model"],
             "overall": summarize(records), "by_category": by_category(records, summarize),
+            "warning": tool_call_warning(records),
             "timings": {"answer_p50_s": percentile([r["seconds"] for r in records], 0.5),
                         "ingest_seconds": round(sum(u.get("ingest_seconds", 0.0)
                                                     for u in units), 2)},
@@ -247,12 +257,15 @@ def _answer_all(conv: Conversation, config: MemoryConfig, embedder: Embedder, ll
             if question.qid in done:
                 continue
             started = time.perf_counter()
-            reply, usage, steps = ask(memory.memory, llm, _prompt(conv, question))
+            turn = ask(memory.memory, llm, _prompt(conv, question))
+            reply = turn.reply or ""
+            calls, memory_calls = tool_calls(turn.tool_results)
             record: Record = {
                 "qid": question.qid, "category": question.category,
                 "question": question.question, "reference": question.answer, "answer": reply,
                 "f1": round(locomo_f1(reply, question.answer, question.category), 4),
-                "tokens": usage.total_tokens, "steps": steps,
+                "tokens": turn.usage.total_tokens, "steps": turn.steps,
+                "tool_calls": calls, "memory_tool_calls": memory_calls,
                 "seconds": round(time.perf_counter() - started, 3), "judge": None,
             }
             if judge_answers:

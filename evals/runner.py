@@ -12,7 +12,7 @@ from evals.locomo import load_conversations, select
 from evals.retrieval import DEFAULT_KS, run_retrieval
 from memory.embeddings import Embedder, HashingEmbedder, default_embedder
 
-QA_METRICS = ("f1", "judge", "tokens_per_question", "answered")
+QA_METRICS = ("f1", "judge", "tokens_per_question", "tool_calls_per_question", "answered")
 
 
 @dataclass
@@ -30,6 +30,8 @@ class EvalOptions:
     base_url: str | None = None
     judge: bool = False
     cv: bool = False
+    context_window: int | None = None
+    timeout: float | None = None
     max_tokens: int | None = None
     text_tool_calls: str | None = None
 
@@ -71,8 +73,8 @@ def run_locomo(options: EvalOptions, console: Any) -> dict[str, Any]:
         if options.mode == "qa":
             from evals.qa import make_llm, run_qa
 
-            llm = make_llm(options.model, options.base_url, max_tokens=options.max_tokens,
-                           text_tool_calls=options.text_tool_calls)
+            llm = make_llm(options, lambda text: console.print(f"tiermem: {text}",
+                                                               markup=False, highlight=False))
             report = run_qa(conversations, configs, embedder, llm, limit=options.limit,
                             json_path=options.json_path, resume=options.resume,
                             judge_answers=options.judge, progress=progress)
@@ -80,10 +82,16 @@ def run_locomo(options: EvalOptions, console: Any) -> dict[str, Any]:
             report = run_retrieval(conversations, configs, embedder, ks=options.ks,
                                    limit=options.limit, json_path=options.json_path,
                                    resume=options.resume, progress=progress)
+    from rich.markup import escape
+
     from evals.report import render
 
     if options.mode == "qa":
         render(console, report, QA_METRICS, "f1", (("answer_p50_s", "answer p50 s"),))
+        for config in report["configs"]:
+            if config.get("warning"):
+                console.print(f"[bold red]{escape(config['name'])}: "
+                              f"{escape(config['warning'])}[/bold red]")
     else:
         metrics = [f"recall@{k}" for k in options.ks] + ["mrr"]
         per_category = "recall@10" if 10 in options.ks else f"recall@{max(options.ks)}"
@@ -116,7 +124,7 @@ def _run_cv(options: EvalOptions, conversations: Sequence[Any], configs: Sequenc
 
 def add_locomo_parser(evaluate: Any) -> None:
     """The options of ``tiermem eval locomo`` (``evaluate``: the ``eval`` command's parser)."""
-    from agent.config import add_reply_options
+    from agent.server_options import add_server_options
 
     benchmarks = evaluate.add_subparsers(dest="benchmark", required=True)
     loc = benchmarks.add_parser(
@@ -145,7 +153,7 @@ def add_locomo_parser(evaluate: Any) -> None:
     loc.add_argument("--cv", action="store_true",
                      help="leave one conversation out: tune the fusion weights on the others, "
                           "report on it, for each in turn (default configs hybrid hierarchy)")
-    add_reply_options(loc)
+    add_server_options(loc)
     loc.add_argument("--embedder", choices=("local", "hashing"), default="local",
                      help="local MiniLM model (default) or the model-free hashing embedder")
 
@@ -175,7 +183,8 @@ def run_command(args: Any, console: Any) -> int:
         configs=[n for item in args.config or [] for n in item.split(",") if n],
         conversations=[c for c in (args.conversations or "").split(",") if c],
         limit=args.limit, embedder=args.embedder, resume=args.resume, model=args.model,
-        base_url=args.base_url, judge=args.judge, cv=args.cv, max_tokens=args.max_tokens,
+        base_url=args.base_url, judge=args.judge, cv=args.cv,
+        context_window=args.context_window, timeout=args.timeout, max_tokens=args.max_tokens,
         text_tool_calls=args.text_tool_calls)
     report = run_locomo(options, console)
     if args.json == "-":

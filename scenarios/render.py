@@ -10,12 +10,16 @@ from scenarios.runner import DayLog, ScenarioResult
 
 
 def print_day(console: Console, day: DayLog) -> None:
-    console.print(f"[bold]{escape(day.name)}[/bold]")
+    memory_calls = ("" if day.memory_tool_calls == day.tool_calls
+                    else f", {day.memory_tool_calls} to memory tools")
+    console.print(f"[bold]{escape(day.name)}[/bold] [dim]{day.turns} turns, "
+                  f"{day.tool_calls} tool calls{memory_calls}, {day.seconds:.1f} s[/dim]")
     for label, items, style in (("entered core", day.entered_core, "green"),
                                 ("evicted to archival", day.evicted, "yellow"),
                                 ("filed in archival (core full)", day.archived_directly, "yellow"),
                                 ("retired as superseded", day.superseded, "magenta"),
-                                ("recalled", day.recalled, "cyan")):
+                                ("recalled", day.recalled, "cyan"),
+                                ("failed turns", day.errors, "red")):
         if items:
             console.print(f"  [{style}]{label} ({len(items)})[/{style}]")
             for item in items:
@@ -38,6 +42,14 @@ def print_result(console: Console, result: ScenarioResult) -> None:
         table.add_row(escape(check.name), "[green]pass[/green]" if check.passed
                       else "[red]FAIL[/red]", escape(check.detail))
     console.print(table)
+    if result.failed_turns:
+        console.print(f"[bold red]{result.failed_turns} turns failed: the model server "
+                      f"refused or could not answer them (see the days above)[/bold red]")
+    if result.warning:
+        console.print(f"[bold red]{escape(result.warning)}[/bold red]")
+    else:
+        console.print(f"[dim]{result.tool_calls} tool calls, {result.memory_tool_calls} to "
+                      f"memory tools[/dim]")
     failed = [c for c in result.checks if not c.passed]
     if failed:
         console.print(f"[red]{len(failed)} of {len(result.checks)} checks failed[/red]")

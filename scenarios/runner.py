@@ -7,15 +7,19 @@ run) so ``tiermem diagnostics --scenario <name>`` can report on the last run.
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agent.context import ContextOverflowError
+from agent.errors import ProviderError
 from agent.home import tiermem_home
 from agent.llm import LLMClient
 from agent.loop import Agent, TurnResult
 from agent.offline import OfflinePolicy
+from agent.tool_use import no_tool_calls_warning, tool_calls
 from memory import Embedder, HierarchicalMemory
 from scenarios.model import Day, Question, Scenario
 
@@ -35,6 +39,21 @@ class DayLog:
     archived_directly: list[str] = field(default_factory=list)
     superseded: list[str] = field(default_factory=list)
     recalled: list[str] = field(default_factory=list)
+    #: Agent turns that day, the tool calls they made (all, and memory tools only),
+    #: and the seconds they took.
+    turns: int = 0
+    #: Turns the model failed (an HTTP error, a context it could not fit), with the reason.
+    errors: list[str] = field(default_factory=list)
+    tool_calls: int = 0
+    memory_tool_calls: int = 0
+    seconds: float = 0.0
+
+    def count(self, turn: TurnResult, seconds: float) -> None:
+        calls, memory_calls = tool_calls(turn.tool_results)
+        self.turns += 1
+        self.tool_calls += calls
+        self.memory_tool_calls += memory_calls
+        self.seconds = round(self.seconds + seconds, 3)
 
 
 @dataclass
@@ -76,13 +95,35 @@ class ScenarioResult:
 
     @property
     def passed(self) -> bool:
-        return all(c.passed for c in self.checks)
+        return all(c.passed for c in self.checks) and not self.failed_turns
+
+    @property
+    def failed_turns(self) -> int:
+        return sum(len(d.errors) for d in self.days)
+
+    @property
+    def tool_calls(self) -> int:
+        return sum(d.tool_calls for d in self.days)
+
+    @property
+    def memory_tool_calls(self) -> int:
+        return sum(d.memory_tool_calls for d in self.days)
+
+    @property
+    def warning(self) -> str | None:
+        """Set when the model never called a memory tool: the run measured no memory."""
+        return no_tool_calls_warning(self.memory_tool_calls, sum(d.turns for d in self.days))
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "scenario": self.scenario.name,
             "model": self.model,
             "passed": self.passed,
+            "failed_turns": self.failed_turns,
+            "tool_calls": self.tool_calls,
+            "memory_tool_calls": self.memory_tool_calls,
+            "no_tool_calls": self.warning is not None,
+            "warning": self.warning,
             "days": [vars(d) for d in self.days],
             "answers": [{"ask": a.question.ask, "when": a.when, "expect": a.question.expect,
                          "stale": list(a.question.stale), "present": a.question.present,
@@ -147,12 +188,9 @@ def run_scenario(
         for day in [*scenario.days, Day("questions", scenario.questions)]:
             log, since = DayLog(day.name), memory.last_event_id()
             for message in day.messages:
-                if isinstance(message, Question):
-                    answers.append(_ask(agent, memory, message, day.name))
-                    log.recalled.append(f"{message.ask} -> "
-                                        f"{', '.join(answers[-1].found_in) or 'nothing'}")
-                else:
-                    agent.step(message)
+                started = time.perf_counter()
+                turn = _turn(agent, memory, message, day.name, log, answers)
+                log.count(turn, time.perf_counter() - started)
             _log_events(memory, since, log)
             days.append(log)
             if on_day:
@@ -161,7 +199,27 @@ def run_scenario(
     return ScenarioResult(scenario, llm.name, home, days, answers, checks)
 
 
-def _ask(agent: Agent, memory: HierarchicalMemory, question: Question, when: str) -> Answer:
+def _turn(agent: Agent, memory: HierarchicalMemory, message: str | Question, when: str,
+          log: DayLog, answers: list[Answer]) -> TurnResult:
+    """One message of the day; a model's failure costs that turn, not the run."""
+    try:
+        if not isinstance(message, Question):
+            return agent.step(message)
+        answer, turn = _ask(agent, memory, message, when)
+    except (ProviderError, ContextOverflowError) as exc:
+        # Memory was rolled back to before the turn; the checks show what it cost.
+        said = message.ask if isinstance(message, Question) else message
+        log.errors.append(f"{said[:60]}: {exc}")
+        if isinstance(message, Question):
+            answers.append(Answer(message, "", [], False, when))
+        return TurnResult(reply=None)
+    answers.append(answer)
+    log.recalled.append(f"{message.ask} -> {', '.join(answer.found_in) or 'nothing'}")
+    return turn
+
+
+def _ask(agent: Agent, memory: HierarchicalMemory, question: Question,
+         when: str) -> tuple[Answer, TurnResult]:
     """Ask ``question`` and judge the reply: the expected text, from the right tier, nothing
     stale, and not the question itself quoted back as evidence."""
     turn = agent.step(question.ask)
@@ -171,7 +229,7 @@ def _ask(agent: Agent, memory: HierarchicalMemory, question: Question, when: str
     answer.passed = (question.expect.casefold() in reply.casefold()
                      and any(t in found for t in question.tiers) and not answer.quoted_stale
                      and not answer.echoes_question)
-    return answer
+    return answer, turn
 
 
 def _checks(memory: HierarchicalMemory, scenario: Scenario, answers: list[Answer]) -> list[Check]:

@@ -88,7 +88,19 @@ def server() -> Iterator[Any]:
 def _isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "tiermem-home"
     monkeypatch.setenv("TIERMEM_HOME", str(home))
-    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "TIERMEM_MODEL"):
+    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "TIERMEM_MODEL", "TIERMEM_CONTEXT_WINDOW",
+                "TIERMEM_TIMEOUT", "TIERMEM_MAX_TOKENS"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     return home
+
+
+@pytest.fixture(autouse=True)
+def _forget_server_facts() -> Iterator[None]:
+    # Loopback ports are reused between tests: what one fake server said about its
+    # window must not be remembered for the next one on the same port.
+    from agent.server_facts import clear_cache
+
+    clear_cache()
+    yield
+    clear_cache()

@@ -17,6 +17,12 @@ which is how recorded exchanges with real servers are replayed
 so, which makes a test that calls the model more often than it scripted fail
 loudly. Embeddings answer with deterministic vectors
 (``fake_embedding``) unless an error or delay was queued for them.
+
+To play a server with a character of its own (one that drops tools unless
+``tool_choice`` is sent, say), set ``responder``: it answers every chat request
+the queue does not. ``routes`` adds endpoints beside the OpenAI API (llama.cpp's
+``GET /props``, Ollama's ``/api/ps``) and ``model_fields`` adds metadata to the
+``/v1/models`` entry (``max_model_len``, llama-server's ``meta``).
 """
 
 from __future__ import annotations
@@ -84,6 +90,12 @@ class FakeOpenAIServer:
         self.embedding_requests: list[dict[str, Any]] = []
         #: Answers a chat request (its parsed body) when the queue is empty; None = no answer.
         self.responder: Callable[[dict[str, Any]], FakeResponse | None] | None = None
+        #: Extra endpoints: (method, path) -> a JSON body served with 200, or a FakeResponse.
+        self.routes: dict[tuple[str, str], dict[str, Any] | list[Any] | FakeResponse] = {}
+        #: Merged into the model's entry in GET /v1/models.
+        self.model_fields: dict[str, Any] = {}
+        #: Every GET, and every POST outside /v1, as (method, path), in arrival order.
+        self.other_requests: list[tuple[str, str]] = []
         self._queues: dict[Endpoint, deque[FakeResponse]] = {
             "chat": deque(),
             "embeddings": deque(),
@@ -355,9 +367,19 @@ class FakeOpenAIServer:
     def _models_body(self) -> bytes:
         payload = {
             "object": "list",
-            "data": [{"id": self.model, "object": "model", "created": 0, "owned_by": "fake"}],
+            "data": [{"id": self.model, "object": "model", "created": 0, "owned_by": "fake",
+                      **self.model_fields}],
         }
         return json.dumps(payload).encode()
+
+    def _serve_route(self, method: str, path: str) -> FakeResponse | None:
+        """The response for an extra endpoint, or None when there is none."""
+        with self._lock:
+            self.other_requests.append((method, path))
+            route = self.routes.get((method, path))
+        if route is None or isinstance(route, FakeResponse):
+            return route
+        return FakeResponse(body=json.dumps(route).encode(), headers=dict(_JSON_HEADERS))
 
 
 def _error_response(
@@ -394,7 +416,11 @@ class _Handler(BaseHTTPRequestHandler):
         pass  # keep pytest output clean
 
     def do_GET(self) -> None:
-        if self.path.rstrip("/") == "/v1/models":
+        path = self.path.split("?", 1)[0].rstrip("/")
+        routed = self.fake._serve_route("GET", path)
+        if routed is not None:
+            self._send(routed)
+        elif path == "/v1/models":
             self._send(FakeResponse(body=self.fake._models_body(), headers=_JSON_HEADERS))
         else:
             self._send(_error_response(404, _not_found(self.path), None))
@@ -408,7 +434,10 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(_error_response(400, {"error": {"message": "body is not JSON"}}, None))
             return
         path = self.path.split("?", 1)[0].rstrip("/")
-        if path == "/v1/chat/completions":
+        routed = None if path.startswith("/v1/") else self.fake._serve_route("POST", path)
+        if routed is not None:
+            self._send(routed)
+        elif path == "/v1/chat/completions":
             headers = {key.lower(): value for key, value in self.headers.items()}
             self._send(self.fake._serve_chat(body, headers))
         elif path == "/v1/embeddings":

@@ -323,9 +323,22 @@ def test_context_length_error_names_the_context_window_setting(
     server: FakeOpenAIServer, sleeps: list[float]
 ) -> None:
     server.enqueue_error(
-        400, {"error": {"message": "This model's maximum context length is 8192 tokens"}}
+        400, {"error": {"message": "This model's maximum context length is 4096 tokens"}}
     )
     with pytest.raises(ProviderError, match="--context-window or TIERMEM_CONTEXT_WINDOW"):
+        make_client(server, sleeps).complete(MESSAGES, TOOLS)
+
+
+def test_llama_servers_context_size_error_is_recognised(
+    server: FakeOpenAIServer, sleeps: list[float]
+) -> None:
+    """llama-server words it "exceeds the available context size" (recorded from b1-0c1e570)."""
+    server.enqueue_error(400, {"error": {
+        "code": 400, "type": "exceed_context_size_error", "n_prompt_tokens": 7038, "n_ctx": 4096,
+        "message": "request (7038 tokens) exceeds the available context size (4096 tokens), "
+                   "try increasing it"}})
+    with pytest.raises(ProviderError, match=r"TIERMEM_CONTEXT_WINDOW to the window it runs with "
+                                            r"\(4096\)"):
         make_client(server, sleeps).complete(MESSAGES, TOOLS)
 
 
@@ -371,8 +384,10 @@ def test_fake_server_embeddings_are_deterministic(server: FakeOpenAIServer) -> N
         ("o3-mini", 200_000),
         ("o4-mini", 200_000),
         ("o1", 200_000),
+        # An open model's window is the server's setting: never guessed from its name.
         ("llama3.1:8b", 8_192),
-        ("Qwen2.5-7B-Instruct", 32_768),
+        ("Qwen2.5-7B-Instruct", 8_192),
+        ("qwen2.5:0.5b-instruct", 8_192),
         ("mistral-7b", 8_192),
     ],
 )

@@ -1,0 +1,309 @@
+"""``tiermem doctor``: can the memory agent work with this server and model?
+
+It probes the server the way a turn uses it (agent/doctor_probes.py) and
+reports one row per question:
+
+- reachable, and the models it lists;
+- the context window, and where it came from (agent/server_facts.py);
+- plain chat;
+- structured tool calls with ``tool_choice`` "auto" (what tiermem sends) and
+  "required";
+- tool calls written as text in the content instead;
+- whether tools reach the model without ``tool_choice`` (prompt tokens with no
+  tools, with tools, with tools and ``tool_choice``);
+- ``finish_reason`` when a reply is cut at ``max_tokens``;
+- whether the server accepts ``content: null`` beside ``tool_calls``;
+- time to first token of a streamed reply.
+
+It ends with a verdict and what to change. The agent can work when the server
+answers and the model calls a memory tool with ``tool_choice`` "auto", as a
+structured call or as text tiermem can read.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from agent.config import ENV_CONTEXT_WINDOW, FALLBACK_CONTEXT_WINDOW
+from agent.doctor_checks import Findings, advice_for, text_tool_call_names
+from agent.doctor_probes import (
+    PROBE_TOOLS,
+    Exchange,
+    Prober,
+    error_text,
+    fact_messages,
+    probe_tools,
+    second_step_messages,
+)
+from agent.http_json import StreamStart, Unreachable
+from agent.server_facts import discover_context_window, server_root
+
+Status = Literal["ok", "warn", "fail", "info", "skip"]
+#: More prompt tokens than this over the no-tools baseline means the tools reached the model.
+TOOLS_SHOWN_MARGIN = 20
+
+
+@dataclass
+class Row:
+    check: str
+    status: Status
+    result: str
+    detail: str = ""
+
+
+@dataclass
+class DoctorReport:
+    base_url: str
+    model: str | None
+    rows: list[Row] = field(default_factory=list)
+    findings: Findings = field(default_factory=Findings)
+    works: bool = False
+    verdict: str = ""
+    advice: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def add(self, check: str, status: Status, result: str, detail: str = "") -> None:
+        self.rows.append(Row(check, status, result, detail))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"base_url": self.base_url, "model": self.model, "works": self.works,
+                "verdict": self.verdict, "advice": self.advice,
+                "rows": [vars(r) for r in self.rows], "facts": vars(self.findings),
+                "seconds": round(self.seconds, 2)}
+
+
+def run_doctor(base_url: str, model: str | None, api_key: str | None = None, *,
+               timeout: float | None = None, clock: Callable[[], float] = time.monotonic
+               ) -> DoctorReport:
+    """Examine the server at ``base_url`` (an API root, e.g. ``http://127.0.0.1:8080/v1``)."""
+    started = clock()
+    prober = Prober(base_url, model, api_key, clock=clock,
+                    **({} if timeout is None else {"timeout": timeout}))
+    report = DoctorReport(base_url, model)
+    if _reach(prober, report):
+        _probe(prober, report)
+    report.works = report.findings.agent_can_work()
+    report.verdict, report.advice = advice_for(report.findings, base_url, prober.model)
+    report.model = prober.model
+    report.seconds = clock() - started
+    return report
+
+
+def _reach(prober: Prober, report: DoctorReport) -> bool:
+    """The reachable and models rows; False when nothing more can be asked."""
+    facts = report.findings
+    try:
+        answer = prober.get(f"{prober.base_url}/models")
+    except Unreachable as exc:
+        report.add("reachable", "fail", "no", f"{prober.base_url}/models: {exc}")
+        for check in ("models listed", "context window", "plain chat"):
+            report.add(check, "skip", "-", "the server did not answer")
+        facts.unreachable = str(exc)
+        return False
+    assert answer is not None  # the first probe always has time
+    facts.reachable = True
+    report.add("reachable", "ok", f"yes ({answer.seconds:.2f} s)", prober.base_url)
+    ids = _model_ids(answer.body) if answer.ok else []
+    facts.models = ids
+    if not answer.ok:
+        report.add("models listed", "warn", f"HTTP {answer.status}", error_text(answer))
+    elif not ids:
+        report.add("models listed", "warn", "none", "the listing is empty")
+    else:
+        if prober.model is None:
+            prober.model = ids[0]
+            facts.model_chosen = True
+        listed = prober.model in ids
+        facts.model_listed = listed
+        report.add("models listed", "ok" if listed else "warn", ", ".join(ids[:4])
+                   + (f" (+{len(ids) - 4})" if len(ids) > 4 else ""),
+                   ("using the first one, --model " + prober.model) if facts.model_chosen
+                   else ("" if listed else f"{prober.model!r} is not among them"))
+    if prober.model is None:
+        report.add("plain chat", "fail", "no model", "pass --model NAME")
+        return False
+    _window(prober, report)
+    return True
+
+
+def _model_ids(body: Any) -> list[str]:
+    entries = body.get("data") if isinstance(body, dict) else None
+    if not isinstance(entries, list):
+        return []
+    return [str(e["id"]) for e in entries if isinstance(e, dict) and e.get("id")]
+
+
+def _window(prober: Prober, report: DoctorReport) -> None:
+    facts = report.findings
+    assert prober.model is not None
+    limit = prober.time_left() or 1.0
+    found = discover_context_window(prober.base_url, prober.model, prober.api_key,
+                                    timeout=min(limit, 5.0))
+    try:
+        props = prober.get(f"{server_root(prober.base_url)}/props")
+    except Unreachable:
+        props = None
+    if props is not None and props.ok and isinstance(props.body, dict):
+        caps = props.body.get("chat_template_caps")
+        if isinstance(caps, dict) and isinstance(caps.get("supports_tools"), bool):
+            facts.template_supports_tools = caps["supports_tools"]
+    if found.window is not None:
+        facts.context_window, facts.context_source = found.window.tokens, found.window.source
+        report.add("context window", "ok", f"{found.window.tokens} tokens",
+                   f"from {found.window.source}")
+    else:
+        report.add("context window", "warn", "not reported",
+                   f"tiermem assumes {FALLBACK_CONTEXT_WINDOW}; pass --context-window N or set "
+                   f"{ENV_CONTEXT_WINDOW}")
+
+
+def _probe(prober: Prober, report: DoctorReport) -> None:
+    facts = report.findings
+    plain = prober.chat([{"role": "user", "content": "Say hello in three words."}],
+                        max_tokens=16)
+    if plain is None or not plain.ok:
+        report.add("plain chat", "fail", "no" if plain else "skipped",
+                   plain.failure() if plain else "out of time")
+        facts.plain_chat_error = plain.failure() if plain else "out of time"
+        return
+    facts.plain_chat = True
+    report.add("plain chat", "ok" if (plain.content or "").strip() else "warn",
+               f"{plain.seconds:.2f} s", _quote(plain.content) or "an empty reply")
+
+    tools = probe_tools()
+    bare = prober.chat(fact_messages(), max_tokens=1)
+    unasked = prober.chat(fact_messages(), max_tokens=1, tools=tools)
+    auto = prober.chat(fact_messages(), max_tokens=128, tools=tools, tool_choice="auto")
+    required = prober.chat(fact_messages(), max_tokens=128, tools=tools, tool_choice="required")
+    _tool_row(report, "tool calls, tool_choice auto", auto, needed=True)
+    _tool_row(report, "tool calls, tool_choice required", required, needed=False)
+    facts.auto_calls = _called(auto)
+    facts.required_calls = _called(required)
+    facts.required_error = required.failure() if required and not required.ok else ""
+    facts.auto_error = auto.failure() if auto and not auto.ok else ""
+    _text_row(prober, report, auto, required)
+    _tool_choice_row(report, bare, unasked, auto)
+    _finish_row(prober, report)
+    _null_content_row(prober, report)
+    _first_token_row(prober, report)
+
+
+def _quote(text: str | None, limit: int = 70) -> str:
+    flat = " ".join((text or "").split())
+    return repr(flat if len(flat) <= limit else flat[: limit - 3] + "...") if flat else ""
+
+
+def _called(exchange: Exchange | None) -> list[str]:
+    return [] if exchange is None else [name for name, _ in exchange.tool_calls]
+
+
+def _tool_row(report: DoctorReport, check: str, exchange: Exchange | None,
+              needed: bool) -> None:
+    if exchange is None:
+        report.add(check, "skip", "-", "out of time")
+    elif not exchange.ok:
+        report.add(check, "fail" if needed else "warn", "error", exchange.failure())
+    elif exchange.tool_calls:
+        name, arguments = exchange.tool_calls[0]
+        known = name in PROBE_TOOLS
+        report.add(check, "ok" if known else "warn", f"{name}()",
+                   f"arguments {_quote(arguments, 60)}" if known
+                   else "a tool the request did not offer")
+    else:
+        what = _quote(exchange.content) or "an empty reply"
+        report.add(check, "fail" if needed else "warn", "no call",
+                   f"{what}, finish_reason {exchange.finish_reason}")
+
+
+def _text_row(prober: Prober, report: DoctorReport, auto: Exchange | None,
+              required: Exchange | None) -> None:
+    facts = report.findings
+    for label, exchange in (("auto", auto), ("required", required)):
+        if exchange is None or exchange.tool_calls or not exchange.content:
+            continue
+        names = text_tool_call_names(exchange.content, PROBE_TOOLS)
+        if names:
+            if label == "auto":
+                facts.text_calls_auto = names
+                _soften(report, "tool calls, tool_choice auto")
+            report.add("tool calls as text", "ok" if label == "auto" else "info",
+                       f"{names[0]}() in the content",
+                       f"with tool_choice {label}; tiermem reads it (--text-tool-calls auto)")
+            return
+    structured = facts.auto_calls or facts.required_calls
+    report.add("tool calls as text", "info", "none",
+               "the calls came structured" if structured else "no call in the content either")
+
+
+def _soften(report: DoctorReport, check: str) -> None:
+    """A failed row becomes a warning: another way round it was found."""
+    for row in report.rows:
+        if row.check == check and row.status == "fail":
+            row.status = "warn"
+
+
+def _tool_choice_row(report: DoctorReport, bare: Exchange | None, unasked: Exchange | None,
+                     auto: Exchange | None) -> None:
+    facts = report.findings
+    counts = [e.prompt_tokens if e is not None and e.ok else None for e in (bare, unasked, auto)]
+    if None in counts:
+        report.add("tools without tool_choice", "info", "unknown",
+                   "the server reported no prompt token counts")
+        return
+    base, without, with_choice = (int(c or 0) for c in counts)
+    shown = f"prompt tokens: {base} no tools, {without} tools, {with_choice} tools + tool_choice"
+    facts.prompt_tokens = [base, without, with_choice]
+    if without > base + TOOLS_SHOWN_MARGIN:
+        facts.tools_need_choice = False
+        report.add("tools without tool_choice", "ok", "reach the model", shown)
+    elif with_choice > base + TOOLS_SHOWN_MARGIN:
+        facts.tools_need_choice = True
+        report.add("tools without tool_choice", "warn", "dropped", shown
+                   + "; tiermem sends tool_choice")
+    else:
+        facts.tools_never_shown = True
+        report.add("tools without tool_choice", "fail", "never shown", shown)
+
+
+def _finish_row(prober: Prober, report: DoctorReport) -> None:
+    cut = prober.chat([{"role": "user", "content": "Count from one to fifty in words."}],
+                      max_tokens=8)
+    if cut is None or not cut.ok:
+        report.add("finish_reason at max_tokens", "skip" if cut is None else "warn", "-",
+                   "out of time" if cut is None else cut.failure())
+        return
+    report.findings.finish_reason = cut.finish_reason or ""
+    good = cut.finish_reason == "length"
+    report.add("finish_reason at max_tokens", "ok" if good else "warn",
+               repr(cut.finish_reason), "cut replies are reported" if good
+               else "a reply cut at max_tokens 8 is not marked \"length\"")
+
+
+def _null_content_row(prober: Prober, report: DoctorReport) -> None:
+    step = prober.chat(second_step_messages(), max_tokens=8)
+    if step is None:
+        report.add("content null beside tool_calls", "skip", "-", "out of time")
+        return
+    report.findings.null_content_refused = not step.ok
+    report.add("content null beside tool_calls", "ok" if step.ok else "info",
+               "accepted" if step.ok else "refused",
+               "" if step.ok else f"{step.failure()}; tiermem sends \"\" instead")
+
+
+def _first_token_row(prober: Prober, report: DoctorReport) -> None:
+    started = prober.first_token([{"role": "user", "content": "Name three colours."}],
+                                 max_tokens=16)
+    check = "time to first token"
+    if started is None:
+        report.add(check, "skip", "-", "out of time")
+    elif isinstance(started, str):
+        report.add(check, "warn", "no answer", started)
+    elif not isinstance(started, StreamStart) or started.first_token_seconds is None:
+        report.add(check, "warn", "no tokens streamed",
+                   f"HTTP {started.status}, {started.events} events")
+    else:
+        report.findings.first_token_seconds = round(started.first_token_seconds, 3)
+        report.add(check, "ok", f"{started.first_token_seconds:.2f} s", "streamed, short prompt")

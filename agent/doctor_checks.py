@@ -1,0 +1,129 @@
+"""What ``tiermem doctor`` found, the verdict, and what to change.
+
+``Findings`` holds the facts the probes established (also the ``facts`` of the
+JSON report); ``advice_for`` turns them into one verdict line and a list of
+concrete changes, each naming the flag or server option to use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from agent.config import ENV_CONTEXT_WINDOW, FALLBACK_CONTEXT_WINDOW
+from agent.text_tool_calls import parse_text_tool_calls
+
+#: First token later than this on a short prompt means long prompts will take minutes.
+SLOW_FIRST_TOKEN = 10.0
+
+
+@dataclass
+class Findings:
+    reachable: bool = False
+    unreachable: str = ""
+    models: list[str] = field(default_factory=list)
+    model_listed: bool | None = None
+    model_chosen: bool = False
+    context_window: int | None = None
+    context_source: str = ""
+    template_supports_tools: bool | None = None
+    plain_chat: bool = False
+    plain_chat_error: str = ""
+    auto_calls: list[str] = field(default_factory=list)
+    auto_error: str = ""
+    required_calls: list[str] = field(default_factory=list)
+    required_error: str = ""
+    text_calls_auto: list[str] = field(default_factory=list)
+    prompt_tokens: list[int] = field(default_factory=list)
+    tools_need_choice: bool | None = None
+    tools_never_shown: bool = False
+    finish_reason: str = ""
+    null_content_refused: bool | None = None
+    first_token_seconds: float | None = None
+
+    def agent_can_work(self) -> bool:
+        """The server answers and, with tool_choice "auto", the model calls a tool tiermem
+        can run: structured, or written as text tiermem reads."""
+        return self.plain_chat and bool(self.auto_calls or self.text_calls_auto)
+
+
+def advice_for(facts: Findings, base_url: str, model: str | None) -> tuple[str, list[str]]:
+    """(the verdict, what to change), from what the probes found."""
+    if not facts.reachable:
+        return (f"the memory agent cannot work: {base_url} did not answer "
+                f"({facts.unreachable})",
+                ["start the server, or point --base-url at it (the URL ends in /v1, e.g. "
+                 "http://127.0.0.1:8080/v1)"])
+    advice: list[str] = []
+    if facts.model_listed is False and facts.models:
+        advice.append(f"the server lists {', '.join(facts.models[:3])}; pass --model with one "
+                      f"of them" + (" (it answered to this name anyway)"
+                                    if facts.plain_chat else ""))
+    if not facts.plain_chat:
+        return (f"the memory agent cannot work: a plain chat request failed "
+                f"({facts.plain_chat_error or 'no model'})", advice)
+    advice.extend(_window_advice(facts))
+    advice.extend(_tool_advice(facts))
+    if facts.finish_reason and facts.finish_reason != "length":
+        advice.append(f"the server marks a reply cut at max_tokens as {facts.finish_reason!r}, "
+                      f"not 'length': tiermem cannot tell a cut reply from a finished one")
+    if facts.first_token_seconds is not None and facts.first_token_seconds > SLOW_FIRST_TOKEN:
+        advice.append(f"the first token took {facts.first_token_seconds:.0f} s on a short prompt:"
+                      f" a full turn may take minutes; raise --timeout if requests time out")
+    if facts.agent_can_work():
+        how = ("structured tool calls" if facts.auto_calls
+               else "tool calls written as text, which tiermem reads")
+        return f"the memory agent can work with {model}: it makes {how}", advice
+    return (f"the memory agent cannot work with {model}: it made no tool call with "
+            f"tool_choice \"auto\", so it would chat but never store a memory", advice)
+
+
+def _window_advice(facts: Findings) -> list[str]:
+    if facts.context_window is not None:
+        return []
+    return [f"the server does not report its context window: pass --context-window N (or set "
+            f"{ENV_CONTEXT_WINDOW}) to the window it was started with (llama-server -c, "
+            f"llama-cpp-python --n_ctx, Ollama num_ctx); tiermem otherwise assumes "
+            f"{FALLBACK_CONTEXT_WINDOW}"]
+
+
+def _tool_advice(facts: Findings) -> list[str]:
+    advice = []
+    if facts.tools_need_choice:
+        advice.append("this server drops tools unless tool_choice is sent; tiermem sends it")
+    if facts.tools_never_shown or facts.template_supports_tools is False:
+        advice.append(
+            "the server never shows the tools to the model: its chat template has no tool "
+            "support. Start llama-server with --jinja and a tool-capable template "
+            "(--chat-template-file), llama-cpp-python with --chat_format "
+            "chatml-function-calling, or vLLM with --enable-auto-tool-choice "
+            "--tool-call-parser hermes")
+    if "within the timeout" in facts.auto_error:
+        advice.append("the tool-call probe got no answer in time: on a slow machine pass a "
+                      "larger --timeout to the doctor, and to chat")
+    if "--jinja" in facts.auto_error:
+        advice.append("start llama-server with --jinja: it refuses tools without it")
+    if facts.required_error and facts.auto_calls:
+        advice.append(f"tool_choice \"required\" fails here ({facts.required_error}); tiermem "
+                      f"sends \"auto\", which works")
+    if facts.text_calls_auto and not facts.auto_calls:
+        advice.append("the model writes its tool calls as text, not as structured calls; "
+                      "tiermem reads them (--text-tool-calls auto, the default)")
+    if facts.null_content_refused:
+        advice.append("the server refuses content null beside tool_calls; tiermem sends an "
+                      "empty string instead")
+    if not (facts.auto_calls or facts.text_calls_auto or facts.tools_never_shown):
+        if facts.required_calls:
+            advice.append("the model calls tools only when forced (tool_choice \"required\"); "
+                          "a larger instruct model with tool support will call them by itself")
+        else:
+            advice.append("use an instruct model trained for tool calls (for example "
+                          "Qwen2.5-1.5B-Instruct or larger, Llama 3.1 8B Instruct)")
+    return advice
+
+
+# -- tool calls written as text -----------------------------------------------------------
+
+def text_tool_call_names(content: str, names: Sequence[str]) -> list[str]:
+    """The names of the tool calls written as text in ``content``, in order."""
+    return [call.name for call in parse_text_tool_calls(content, names)]

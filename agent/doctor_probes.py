@@ -1,0 +1,185 @@
+"""The requests ``tiermem doctor`` sends, each bounded, and what came back.
+
+Every probe is a raw HTTP exchange (agent/http_json.py), not a call through the
+chat client: the doctor must see the server's own status, error text, token
+usage and finish reason, and must never retry. All probes share one time
+budget; a probe that would start after it is spent is skipped, so the whole
+examination ends in under a minute whatever the server does.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from agent.http_json import Answer, StreamStart, Unreachable, first_streamed_token, request_json
+from tools.memory_tools import memory_toolbox
+from tools.safe_text import safe_text
+
+#: The whole examination stops starting probes after this many seconds.
+BUDGET_SECONDS = 55.0
+#: Seconds one probe may take unless ``--timeout`` says otherwise.
+PROBE_TIMEOUT = 20.0
+_MAX_ERROR = 160
+
+SYSTEM = ("You are an assistant with a long-term memory. When the user tells you a lasting "
+          "fact about themselves, save it with the core_memory_append tool.")
+FACT = "Remember that I am allergic to peanuts."
+#: The two tools of the agent's toolbox that a first turn with a new fact needs.
+PROBE_TOOLS = ("core_memory_append", "send_message")
+
+
+def probe_tools() -> list[dict[str, Any]]:
+    """The agent's own schemas for ``PROBE_TOOLS``, exactly as a turn sends them."""
+    return [s for s in memory_toolbox().schemas() if s["function"]["name"] in PROBE_TOOLS]
+
+
+@dataclass
+class Exchange:
+    """One chat request and its answer; ``status`` None means no answer at all."""
+
+    status: int | None
+    error: str = ""
+    content: str | None = None
+    tool_calls: list[tuple[str, str]] = field(default_factory=list)
+    finish_reason: str | None = None
+    prompt_tokens: int | None = None
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.status is not None and 200 <= self.status < 300
+
+    def failure(self) -> str:
+        """The failure in a few words: "HTTP 500: message" or why there was no answer."""
+        if self.status is None:
+            return f"no answer ({self.error})"
+        return f"HTTP {self.status}" + (f": {self.error}" if self.error else "")
+
+
+def error_text(answer: Answer) -> str:
+    """The message in an error body (OpenAI, FastAPI and llama.cpp shapes), shortened."""
+    body = answer.body
+    message: Any = None
+    if isinstance(body, dict):
+        message = body.get("error") or body.get("detail") or body.get("message")
+        if isinstance(message, dict):
+            # llama-cpp-python answers some failures with an empty message and only a type.
+            message = message.get("message") or f"{message.get('type') or 'error'} (no message)"
+    text = str(message) if message else answer.text
+    text = " ".join(safe_text(text).split())
+    return text if len(text) <= _MAX_ERROR else text[: _MAX_ERROR - 3] + "..."
+
+
+def read_completion(answer: Answer) -> Exchange:
+    """An answer to a chat request as an ``Exchange``; odd bodies read as empty."""
+    if not answer.ok:
+        return Exchange(answer.status, error_text(answer), seconds=answer.seconds)
+    body = _mapping(answer.body)
+    choices = body.get("choices")
+    choice = _mapping(choices[0] if isinstance(choices, list) and choices else None)
+    message = _mapping(choice.get("message"))
+    calls = []
+    for call in message.get("tool_calls") or []:
+        function = call.get("function") if isinstance(call, dict) else None
+        if isinstance(function, dict):
+            arguments = function.get("arguments")
+            calls.append((str(function.get("name")), arguments if isinstance(arguments, str)
+                          else json.dumps(arguments)))
+    prompt = _mapping(body.get("usage")).get("prompt_tokens")
+    content, finish = message.get("content"), choice.get("finish_reason")
+    return Exchange(
+        answer.status, content=content if isinstance(content, str) else None, tool_calls=calls,
+        finish_reason=finish if isinstance(finish, str) else None,
+        prompt_tokens=prompt if isinstance(prompt, int) and prompt > 0 else None,
+        seconds=answer.seconds)
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+class Prober:
+    """Sends the probes to one server within one time budget."""
+
+    def __init__(self, base_url: str, model: str | None, api_key: str | None = None, *,
+                 timeout: float = PROBE_TIMEOUT, budget: float = BUDGET_SECONDS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.base_url = base_url
+        self.model = model
+        self.headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self.api_key = api_key
+        self.timeout = timeout
+        self._clock = clock
+        self._deadline = clock() + budget
+
+    def time_left(self) -> float | None:
+        """Seconds the next probe may take, or None when the budget is spent."""
+        left = self._deadline - self._clock()
+        return None if left < 1.0 else min(self.timeout, left)
+
+    def get(self, url: str) -> Answer | None:
+        """GET ``url``; None when out of time. Raises ``Unreachable``."""
+        limit = self.time_left()
+        if limit is None:
+            return None
+        return request_json("GET", url, timeout=limit, headers=self.headers)
+
+    def chat(self, messages: list[dict[str, Any]], *, max_tokens: int,
+             tools: list[dict[str, Any]] | None = None, tool_choice: Any = None
+             ) -> Exchange | None:
+        """One chat completion; None when out of time."""
+        limit = self.time_left()
+        if limit is None:
+            return None
+        try:
+            answer = request_json("POST", f"{self.base_url}/chat/completions",
+                                  self._payload(messages, max_tokens, tools, tool_choice),
+                                  timeout=limit, headers=self.headers)
+        except Unreachable as exc:
+            return Exchange(None, str(exc))
+        return read_completion(answer)
+
+    def first_token(self, messages: list[dict[str, Any]], *, max_tokens: int
+                    ) -> StreamStart | str | None:
+        """A streamed request up to its first token; the reason as text when there was no
+        answer, None when out of time."""
+        limit = self.time_left()
+        if limit is None:
+            return None
+        try:
+            return first_streamed_token(f"{self.base_url}/chat/completions",
+                                        self._payload(messages, max_tokens, None, None),
+                                        timeout=limit, headers=self.headers)
+        except Unreachable as exc:
+            return str(exc)
+
+    def _payload(self, messages: list[dict[str, Any]], max_tokens: int,
+                 tools: list[dict[str, Any]] | None, tool_choice: Any) -> dict[str, Any]:
+        # temperature 0: the same question should get the same answer on every run.
+        payload: dict[str, Any] = {"model": self.model, "messages": messages,
+                                   "max_tokens": max_tokens, "temperature": 0}
+        if tools:
+            payload["tools"] = tools
+        if tool_choice is not None:
+            payload["tool_choice"] = tool_choice
+        return payload
+
+
+def fact_messages() -> list[dict[str, Any]]:
+    """A first turn with a fact worth storing."""
+    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": FACT}]
+
+
+def second_step_messages() -> list[dict[str, Any]]:
+    """The fact turn after its tool call ran, with the assistant's content null."""
+    call = {"id": "call_doctor_1", "type": "function",
+            "function": {"name": "core_memory_append",
+                         "arguments": json.dumps({"content": "User is allergic to peanuts"})}}
+    return [*fact_messages(),
+            {"role": "assistant", "content": None, "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": "call_doctor_1",
+             "content": "Appended to core: User is allergic to peanuts"}]

@@ -1,0 +1,58 @@
+"""``tiermem doctor`` on the command line: the table, the verdict, the JSON, the exit status."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from rich.markup import escape
+from rich.table import Table
+
+from agent.config import ENV_API_KEY, ENV_BASE_URL, ENV_MODEL, normalize_base_url
+from agent.doctor import DoctorReport, run_doctor
+from agent.errors import LLMConfigError
+
+_STYLES = {"ok": "green", "warn": "yellow", "fail": "red", "info": "dim", "skip": "dim"}
+
+
+def print_report(console: Any, report: DoctorReport) -> None:
+    """The table of checks, then the verdict and what to change."""
+    table = Table(title=f"tiermem doctor: {report.model or '?'} @ {report.base_url}")
+    table.add_column("check")
+    table.add_column("", no_wrap=True)
+    table.add_column("result")
+    table.add_column("detail")
+    for row in report.rows:
+        style = _STYLES[row.status]
+        table.add_row(escape(row.check), f"[{style}]{row.status}[/{style}]", escape(row.result),
+                      escape(row.detail))
+    console.print(table)
+    style = "bold green" if report.works else "bold red"
+    console.print(f"[{style}]{escape(report.verdict)}[/{style}]")
+    for line in report.advice:
+        console.print(f"  - {escape(line)}")
+    console.print(f"[dim]{report.seconds:.1f} s[/dim]")
+
+
+def doctor_main(base_url: str | None, model: str | None, timeout: float | None,
+                json_target: str | None, console: Any) -> int:
+    """Run the doctor; 0 when the memory agent can work, 1 when it cannot, 2 on usage."""
+    from memory.output_file import emit_json, output_path
+
+    raw_url = base_url or os.environ.get(ENV_BASE_URL, "").strip()
+    if not raw_url:
+        console.print(f"tiermem: doctor needs the server: pass --base-url URL (e.g. "
+                      f"http://127.0.0.1:8080/v1) or set {ENV_BASE_URL}", markup=False)
+        return 2
+    try:
+        url = normalize_base_url(raw_url)
+    except LLMConfigError as exc:
+        console.print(f"tiermem: {exc}", markup=False)
+        return 2
+    json_path = output_path(json_target)
+    report = run_doctor(url, model or os.environ.get(ENV_MODEL, "").strip() or None,
+                        os.environ.get(ENV_API_KEY, "").strip() or None, timeout=timeout)
+    print_report(console, report)
+    if json_target is not None:
+        emit_json(report.to_dict(), json_path)
+    return 0 if report.works else 1

@@ -1,0 +1,142 @@
+"""Small bounded JSON requests to a model server, outside the chat client.
+
+Asking a server about itself (agent/server_facts.py) and probing what it can do
+(``tiermem doctor``) need exact control over the request body and the raw
+answer, and must never retry; the standard library is enough for that.
+Every call has a timeout, and an answer of any status is returned, not
+raised: only a server that cannot be reached at all raises ``Unreachable``.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+#: The most of an answer read: enough for any listing or completion a probe asks for.
+MAX_BODY_BYTES = 4 * 1024 * 1024
+
+
+class Unreachable(Exception):
+    """No answer: the connection was refused, the host is unknown, or it timed out."""
+
+
+@dataclass
+class Answer:
+    """One HTTP answer: its status, its body parsed as JSON (None if it is not), its text."""
+
+    status: int
+    body: Any
+    text: str
+    seconds: float
+    headers: dict[str, str]
+
+    @property
+    def ok(self) -> bool:
+        return 200 <= self.status < 300
+
+
+def _request(method: str, url: str, payload: Any, headers: dict[str, str] | None
+             ) -> urllib.request.Request:
+    data = None if payload is None else json.dumps(payload).encode()
+    merged = {"Accept": "application/json", **(headers or {})}
+    if data is not None:
+        merged["Content-Type"] = "application/json"
+    return urllib.request.Request(url, data=data, headers=merged, method=method)
+
+
+def _describe(exc: BaseException) -> str:
+    reason = getattr(exc, "reason", exc)
+    if isinstance(reason, TimeoutError | socket.timeout):
+        return "no answer within the timeout"
+    return str(reason) or type(reason).__name__
+
+
+def request_json(method: str, url: str, payload: Any = None, *, timeout: float,
+                 headers: dict[str, str] | None = None) -> Answer:
+    """Send one request and read the whole answer, whatever its status."""
+    started = time.perf_counter()
+    try:
+        with urllib.request.urlopen(_request(method, url, payload, headers),
+                                    timeout=timeout) as response:
+            status, raw = response.status, response.read(MAX_BODY_BYTES)
+            answer_headers = {k.lower(): v for k, v in response.headers.items()}
+    except urllib.error.HTTPError as exc:
+        status, raw = exc.code, exc.read(MAX_BODY_BYTES) if exc.fp is not None else b""
+        answer_headers = {k.lower(): v for k, v in (exc.headers or {}).items()}
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        # URLError: refused or unknown host; OSError: reset or timed out mid-read;
+        # ValueError: a URL urllib cannot use.
+        raise Unreachable(_describe(exc)) from exc
+    text = raw.decode("utf-8", errors="replace")
+    try:
+        body = json.loads(text) if text.strip() else None
+    except ValueError:
+        body = None
+    return Answer(status, body, text, time.perf_counter() - started, answer_headers)
+
+
+@dataclass
+class StreamStart:
+    """A streamed request up to its first content: the status, and when what came."""
+
+    status: int
+    #: Seconds from sending to the first event that carries text or a tool call.
+    first_token_seconds: float | None
+    events: int
+    text: str
+
+
+def first_streamed_token(url: str, payload: dict[str, Any], *, timeout: float,
+                         headers: dict[str, str] | None = None) -> StreamStart:
+    """Send a streaming chat request; stop reading at its first content-bearing event."""
+    started = time.perf_counter()
+    try:
+        response = urllib.request.urlopen(
+            _request("POST", url, {**payload, "stream": True}, headers), timeout=timeout)
+    except urllib.error.HTTPError as exc:
+        text = exc.read(MAX_BODY_BYTES).decode("utf-8", errors="replace") if exc.fp else ""
+        return StreamStart(exc.code, None, 0, text)
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        raise Unreachable(_describe(exc)) from exc
+    events = 0
+    try:
+        with response:
+            for data in _sse_data(response):
+                events += 1
+                if _carries_content(data):
+                    return StreamStart(response.status, time.perf_counter() - started,
+                                       events, data)
+            return StreamStart(response.status, None, events, "")
+    except OSError as exc:
+        raise Unreachable(_describe(exc)) from exc
+
+
+def _sse_data(response: Any) -> Iterator[str]:
+    for raw_line in response:
+        line = raw_line.decode("utf-8", errors="replace").strip()
+        if line.startswith("data:"):
+            data = line[len("data:"):].strip()
+            if data == "[DONE]":
+                return
+            yield data
+
+
+def _carries_content(data: str) -> bool:
+    try:
+        event = json.loads(data)
+    except ValueError:
+        return False
+    choices = event.get("choices") if isinstance(event, dict) else None
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        return False
+    delta = choices[0].get("delta")
+    if not isinstance(delta, dict):
+        return False
+    return bool(delta.get("content") or delta.get("tool_calls")
+                or delta.get("reasoning_content"))

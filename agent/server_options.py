@@ -1,0 +1,87 @@
+"""The model-server options shared by ``chat``, ``scenario`` and ``eval``, and the client
+they build.
+
+``--context-window``, ``--timeout``, ``--max-tokens`` and ``--text-tool-calls``
+beat their environment variables (``TIERMEM_CONTEXT_WINDOW``, ``TIERMEM_TIMEOUT``,
+``TIERMEM_MAX_TOKENS``, ``TIERMEM_TEXT_TOOL_CALLS``); without a window from either,
+the server is asked (agent/server_facts.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from agent.config import (
+    DEFAULT_MAX_TOKENS,
+    ENV_TEXT_TOOL_CALLS,
+    LOCAL_TIMEOUT,
+    OPENAI_TIMEOUT,
+    TEXT_TOOL_CALL_MODES,
+    LLMConfig,
+    resolve_llm_config,
+)
+from agent.server_facts import with_server_window
+
+if TYPE_CHECKING:
+    from agent.openai_client import OpenAIClient
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number above zero."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive whole number, not {value}")
+    return value
+
+
+def positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
+    return value
+
+
+def add_server_options(parser: argparse.ArgumentParser) -> None:
+    """``--context-window``, ``--timeout``, ``--max-tokens`` and ``--text-tool-calls``."""
+    parser.add_argument(
+        "--context-window", type=positive_int, metavar="N",
+        help="the context window the server runs the model with, in tokens; or set "
+             "TIERMEM_CONTEXT_WINDOW (default: what the server reports, else OpenAI's "
+             "published window for its models, else 8192)")
+    parser.add_argument(
+        "--timeout", type=positive_seconds, metavar="SECONDS",
+        help=f"seconds to wait for each model request; or set TIERMEM_TIMEOUT (default "
+             f"{LOCAL_TIMEOUT:g} for local servers, {OPENAI_TIMEOUT:g} for OpenAI)")
+    parser.add_argument(
+        "--max-tokens", type=positive_int, metavar="N",
+        help=f"the reply budget sent with each request and kept free in the window; or set "
+             f"TIERMEM_MAX_TOKENS (default {DEFAULT_MAX_TOKENS}, at most a quarter of the window)")
+    parser.add_argument(
+        "--text-tool-calls", choices=TEXT_TOOL_CALL_MODES,
+        help=f"auto (default): run tool calls the model writes as text "
+             f"(<tool_call>{{...}}</tool_call>, a bare or fenced JSON call) when the server "
+             f"returns none; off: keep such text as the reply; or set {ENV_TEXT_TOOL_CALLS}")
+
+
+def config_from_args(args: Any) -> LLMConfig | None:
+    """The configuration the flags and environment give, or None for offline."""
+    return resolve_llm_config(args.model, args.base_url, context_window=args.context_window,
+                              timeout=args.timeout, max_tokens=args.max_tokens,
+                              text_tool_calls=args.text_tool_calls)
+
+
+def open_client(config: LLMConfig, note: Callable[[str], None]) -> OpenAIClient:
+    """A client for ``config`` with the window settled: flag, server, table, or an assumed
+    default that ``note`` is told about."""
+    from agent.openai_client import OpenAIClient
+
+    return OpenAIClient.from_config(with_server_window(config, note))

@@ -1,0 +1,29 @@
+"""How many tool calls a turn made, and the warning for a run that made none.
+
+A model that never calls a memory tool never stores or searches anything: its
+answers come from the prompt alone, and a scenario or evaluation run with it
+measures nothing about memory. Runs count the calls per turn and say so loudly.
+``send_message`` is how a reply is sent, not a use of memory, so it is counted
+among the tool calls but not among the memory tool calls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from tools.dispatch import ToolResult
+
+REPLY_TOOL = "send_message"
+NO_TOOL_CALLS = ("no tool calls: the model never called a memory tool; "
+                 "run tiermem doctor --base-url URL --model NAME")
+
+
+def tool_calls(results: Iterable[ToolResult]) -> tuple[int, int]:
+    """(all tool calls, memory tool calls) among one turn's tool results."""
+    names = [result.name for result in results]
+    return len(names), sum(name != REPLY_TOOL for name in names)
+
+
+def no_tool_calls_warning(memory_calls: int, turns: int) -> str | None:
+    """The warning for a run of ``turns`` turns with ``memory_calls`` memory tool calls."""
+    return NO_TOOL_CALLS if turns and not memory_calls else None

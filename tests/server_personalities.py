@@ -1,0 +1,141 @@
+"""Loopback servers with the characters of real ones, for ``tiermem doctor``.
+
+Each function gives a ``FakeOpenAIServer`` the habits recorded from a real
+server on this kind of machine (llama-cpp-python 0.3.36 with
+``--chat_format chatml-function-calling``, llama-server b1-0c1e570 with ``--jinja``
+and a template without tools), or documented for another (a server that
+passes Hermes-style tool calls through as text). Prompt token counts grow by
+``TOOL_TOKENS`` when a server really shows the tools to the model, which is
+how the doctor tells a server that drops them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from fake_openai import FakeOpenAIServer, FakeResponse
+
+TOOL_TOKENS = 260
+FACT = "User is allergic to peanuts"
+Responder = Callable[[dict[str, Any]], FakeResponse]
+
+
+def _prompt_tokens(body: dict[str, Any], tools_shown: bool) -> int:
+    return len(json.dumps(body["messages"])) // 4 + 1 + (TOOL_TOKENS if tools_shown else 0)
+
+
+def _reply(body: dict[str, Any], text: str | None, *, finish: str = "stop",
+           tools_shown: bool = False, calls: list[tuple[str, str]] | None = None
+           ) -> FakeResponse:
+    message: dict[str, Any] = {"role": "assistant", "content": text}
+    if calls:
+        message["tool_calls"] = [{"id": f"call_{i}", "type": "function",
+                                  "function": {"name": name, "arguments": arguments}}
+                                 for i, (name, arguments) in enumerate(calls)]
+    return FakeResponse(message=message, finish_reason=finish,
+                        usage=(_prompt_tokens(body, tools_shown), 5))
+
+
+def _stream(text: str) -> FakeResponse:
+    events = [{"choices": [{"index": 0, "delta": {"role": "assistant"}}]},
+              {"choices": [{"index": 0, "delta": {"content": text}}]},
+              {"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}]
+    body = "".join(f"data: {json.dumps(e)}\n\n" for e in events) + "data: [DONE]\n\n"
+    return FakeResponse(body=body.encode(), headers={"Content-Type": "text/event-stream"})
+
+
+def _error(status: int, message: str, kind: str = "internal_server_error") -> FakeResponse:
+    body = {"error": {"message": message, "type": kind, "param": None, "code": None}}
+    return FakeResponse(status=status, body=json.dumps(body).encode(),
+                        headers={"Content-Type": "application/json"})
+
+
+def _null_content(body: dict[str, Any]) -> bool:
+    return any(m.get("role") == "assistant" and "tool_calls" in m and m.get("content") is None
+               for m in body["messages"])
+
+
+def _common(body: dict[str, Any], tools_shown: bool) -> FakeResponse | None:
+    """Answers every personality gives alike: the stream, and a reply cut at 8 tokens."""
+    if body.get("stream"):
+        return _stream("Red, green and blue.")
+    if body.get("max_tokens") == 8:
+        return _reply(body, "One, two, three,", finish="length", tools_shown=tools_shown)
+    return None
+
+
+def _structured_call(body: dict[str, Any]) -> FakeResponse:
+    return _reply(body, None, finish="tool_calls", tools_shown=True,
+                  calls=[("core_memory_append", json.dumps({"content": FACT}))])
+
+
+def _text_call(body: dict[str, Any]) -> FakeResponse:
+    call = {"name": "core_memory_append", "arguments": {"content": FACT}}
+    return _reply(body, f"<tool_call>\n{json.dumps(call)}\n</tool_call>", tools_shown=True)
+
+
+def _answer(body: dict[str, Any], shown: bool, call: Responder) -> FakeResponse:
+    """The stream, a cut reply, ``call`` when the tools were shown and there is room for
+    one, else a greeting."""
+    common = _common(body, shown)
+    if common is not None:
+        return common
+    if shown and body.get("max_tokens", 0) > 1:
+        return call(body)
+    return _reply(body, "Hello there, friend!", tools_shown=shown)
+
+
+def llama_cpp_python(server: FakeOpenAIServer) -> None:
+    """Drops the tools unless ``tool_choice`` is sent, then calls them; answers HTTP 500 to
+    ``tool_choice: "required"`` and to ``content: null``; says nothing of its window."""
+
+    def respond(body: dict[str, Any]) -> FakeResponse:
+        shown = bool(body.get("tools")) and "tool_choice" in body
+        if _null_content(body):
+            return _error(500, "7 validation errors: content Input should be a valid string")
+        if body.get("tool_choice") == "required":
+            return _error(500, "")
+        return _answer(body, shown, _structured_call)
+
+    server.responder = respond
+
+
+def llama_server_without_tool_template(server: FakeOpenAIServer) -> None:
+    """Reports its window in /props, but its chat template cannot show tools: the model
+    answers in prose whatever is sent."""
+    server.routes[("GET", "/props")] = {
+        "default_generation_settings": {"n_ctx": 4096}, "total_slots": 4,
+        "chat_template_caps": {"supports_tools": False, "supports_tool_calls": False}}
+    server.model_fields["meta"] = {"n_ctx": 4096, "n_ctx_train": 8192}
+
+    def respond(body: dict[str, Any]) -> FakeResponse:
+        return _common(body, False) or _reply(
+            body, "I'm sorry, I can't remember things between conversations.")
+
+    server.responder = respond
+
+
+def text_tool_calls(server: FakeOpenAIServer) -> None:
+    """Shows the tools, but the model's calls come back as Hermes ``<tool_call>`` text (a
+    server without a tool-call parser); a cut reply is marked "stop"."""
+    server.model_fields["max_model_len"] = 32768
+
+    def respond(body: dict[str, Any]) -> FakeResponse:
+        shown = bool(body.get("tools"))
+        if body.get("max_tokens") == 8:
+            return _reply(body, "One, two, three,", finish="stop", tools_shown=shown)
+        return _answer(body, shown, _text_call)
+
+    server.responder = respond
+
+
+def capable(server: FakeOpenAIServer) -> None:
+    """A server and model that do everything right (vLLM with a tool-call parser, say)."""
+    server.model_fields["max_model_len"] = 16384
+
+    def respond(body: dict[str, Any]) -> FakeResponse:
+        return _answer(body, bool(body.get("tools")), _structured_call)
+
+    server.responder = respond

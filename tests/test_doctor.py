@@ -1,0 +1,186 @@
+"""``tiermem doctor`` against loopback servers with the characters of real ones."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+import server_personalities as persona
+from fake_openai import FakeOpenAIServer
+from rich.console import Console
+from test_openai_client import closed_port
+
+import cli
+from agent.doctor import DoctorReport, run_doctor
+from agent.doctor_render import print_report
+
+
+def rows(report: DoctorReport) -> dict[str, tuple[str, str]]:
+    return {row.check: (row.status, row.result) for row in report.rows}
+
+
+def rendered(report: DoctorReport) -> str:
+    out = io.StringIO()
+    print_report(Console(file=out, width=250), report)
+    return " ".join(out.getvalue().split())
+
+
+def advice(report: DoctorReport) -> str:
+    return "\n".join(report.advice)
+
+
+@pytest.fixture
+def examine(server: FakeOpenAIServer) -> Iterator[Callable[..., DoctorReport]]:
+    def run(personality: Callable[[FakeOpenAIServer], None], **kwargs: Any) -> DoctorReport:
+        personality(server)
+        kwargs.setdefault("model", server.model)
+        return run_doctor(server.base_url, kwargs.pop("model"), **kwargs)
+
+    yield run
+
+
+def test_llama_cpp_python_works_because_tiermem_sends_tool_choice(
+    examine: Callable[..., DoctorReport],
+) -> None:
+    report = examine(persona.llama_cpp_python)
+    found = rows(report)
+    assert found["reachable"][0] == "ok"
+    assert found["models listed"] == ("ok", "fake-model")
+    assert found["context window"] == ("warn", "not reported")
+    assert found["plain chat"][0] == "ok"
+    assert found["tool calls, tool_choice auto"] == ("ok", "core_memory_append()")
+    assert found["tool calls, tool_choice required"] == ("warn", "error")
+    assert found["tool calls as text"] == ("info", "none")
+    assert found["tools without tool_choice"] == ("warn", "dropped")
+    assert found["finish_reason at max_tokens"] == ("ok", "'length'")
+    assert found["content null beside tool_calls"] == ("info", "refused")
+    assert found["time to first token"][0] == "ok"
+    assert report.works and report.verdict.startswith("the memory agent can work")
+    said = advice(report)
+    assert "this server drops tools unless tool_choice is sent; tiermem sends it" in said
+    assert "pass --context-window N" in said and "--n_ctx" in said
+    assert 'tool_choice "required" fails here (HTTP 500: internal_server_error (no message))' \
+        in said
+    assert "refuses content null" in said
+    base, without, with_choice = report.findings.prompt_tokens
+    assert without == base and with_choice == base + persona.TOOL_TOKENS
+
+
+def test_llama_server_without_a_tool_template_cannot_work(
+    examine: Callable[..., DoctorReport],
+) -> None:
+    report = examine(persona.llama_server_without_tool_template)
+    found = rows(report)
+    assert found["context window"] == ("ok", "4096 tokens")
+    assert "llama.cpp /props" in next(r.detail for r in report.rows
+                                      if r.check == "context window")
+    assert found["tool calls, tool_choice auto"] == ("fail", "no call")
+    assert found["tools without tool_choice"] == ("fail", "never shown")
+    assert found["finish_reason at max_tokens"] == ("ok", "'length'")
+    assert found["content null beside tool_calls"] == ("ok", "accepted")
+    assert not report.works
+    assert report.verdict.startswith("the memory agent cannot work with fake-model")
+    assert "Start llama-server with --jinja and a tool-capable template" in advice(report)
+    assert "instruct model" not in advice(report)  # the model never saw the tools
+    assert "--context-window" not in advice(report)  # the server said its window
+
+
+def test_text_tool_calls_are_enough(examine: Callable[..., DoctorReport]) -> None:
+    report = examine(persona.text_tool_calls)
+    found = rows(report)
+    assert found["context window"] == ("ok", "32768 tokens")
+    assert found["tool calls, tool_choice auto"] == ("warn", "no call")  # but text will do
+    assert found["tool calls as text"] == ("ok", "core_memory_append() in the content")
+    assert found["tools without tool_choice"] == ("ok", "reach the model")
+    assert found["finish_reason at max_tokens"] == ("warn", "'stop'")
+    assert report.works and "tool calls written as text" in report.verdict
+    said = advice(report)
+    assert "writes its tool calls as text" in said and "not 'length'" in said
+
+
+def test_a_capable_server_needs_no_advice(examine: Callable[..., DoctorReport]) -> None:
+    report = examine(persona.capable, model=None)  # the model is taken from the listing
+    assert report.works and report.model == "fake-model"
+    assert report.advice == []
+    assert [r.status for r in report.rows].count("ok") == 10
+    assert "using the first one, --model fake-model" in rendered(report)
+
+
+def test_an_unreachable_server() -> None:
+    report = run_doctor(f"http://127.0.0.1:{closed_port()}/v1", "m")
+    found = rows(report)
+    assert found["reachable"] == ("fail", "no")
+    assert found["plain chat"][0] == "skip"
+    assert not report.works and "did not answer" in report.verdict
+    assert "--base-url" in advice(report)
+
+
+def test_the_probes_stop_when_the_time_is_spent(server: FakeOpenAIServer) -> None:
+    persona.capable(server)
+    ticks = iter(range(0, 10_000, 9))  # each look at the clock: 9 s later
+    report = run_doctor(server.base_url, server.model, clock=lambda: float(next(ticks)))
+    skipped = [r.check for r in report.rows if r.status == "skip"]
+    assert skipped and all(r.detail == "out of time" for r in report.rows if r.status == "skip")
+    assert len(server.requests) < 8
+
+
+def test_the_doctor_command(server: FakeOpenAIServer, capsys: pytest.CaptureFixture[str]
+                            ) -> None:
+    persona.llama_server_without_tool_template(server)
+    assert cli.main(["doctor", "--base-url", server.base_url, "--model", server.model,
+                     "--json"]) == 1
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    assert data["works"] is False and data["facts"]["context_window"] == 4096
+    assert {r["check"] for r in data["rows"]} >= {"reachable", "time to first token"}
+    assert "tiermem doctor: fake-model" in captured.err  # the table went to stderr
+
+    persona.capable(server)
+    assert cli.main(["doctor", "--base-url", server.base_url]) == 0
+    assert "the memory agent can work" in " ".join(capsys.readouterr().out.split())
+
+
+def test_the_doctor_needs_a_server(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["doctor"]) == 2
+    assert "pass --base-url URL" in capsys.readouterr().out
+    assert cli.main(["doctor", "--base-url", "ftp://x"]) == 2
+
+
+@pytest.mark.parametrize(("content", "names"), [
+    ('<tool_call>\n{"name": "core_memory_append", "arguments": {"content": "x"}}\n</tool_call>',
+     ["core_memory_append"]),
+    ('```json\n{"name": "send_message", "arguments": {"message": "hi"}}\n```', ["send_message"]),
+    ('{"name": "core_memory_append", "arguments": {"content": "x"}}', ["core_memory_append"]),
+    ('&lt;tool_call&gt;{&#34;name&#34;: &#34;core_memory_append&#34;, &#34;arguments&#34;: '
+     '{}}&lt;/tool_call&gt;', ["core_memory_append"]),  # llama-cpp-python escapes its prompt
+    ('{"name": "rm_rf", "arguments": {}}', []),
+    ("I will remember that you are allergic to peanuts.", []),
+])
+def test_the_doctor_reads_text_tool_calls_as_the_agent_does(
+        content: str, names: list[str]) -> None:
+    from agent.doctor_checks import text_tool_call_names
+
+    assert text_tool_call_names(content, ("core_memory_append", "send_message")) == names
+
+
+def test_a_probe_that_times_out_says_so(server: FakeOpenAIServer) -> None:
+    persona.capable(server)
+    answer = server.responder
+    assert answer is not None
+
+    def slow_tools(body: dict[str, Any]) -> Any:
+        held = answer(body)
+        if body.get("tool_choice") == "auto":
+            held.delay = math.inf  # answered only when the server closes
+        return held
+
+    server.responder = slow_tools
+    report = run_doctor(server.base_url, server.model, timeout=0.5)
+    assert rows(report)["tool calls, tool_choice auto"] == ("fail", "error")
+    assert "no answer (no answer within the timeout)" in next(
+        r.detail for r in report.rows if r.check == "tool calls, tool_choice auto")
+    assert not report.works and "pass a larger --timeout" in advice(report)

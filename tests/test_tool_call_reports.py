@@ -1,0 +1,136 @@
+"""Scenarios and LoCoMo QA count tool calls per day and per question, and say loudly when a
+model never called a memory tool."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fake_openai import FakeOpenAIServer, FakeResponse
+from rich.console import Console
+from test_eval_locomo import CONVERSATION
+
+import cli
+from agent.errors import ProviderError
+from agent.openai_client import OpenAIClient
+from agent.scripted import ScriptedModel, reply
+from agent.tool_use import NO_TOOL_CALLS
+from evals.configs import resolve_configs
+from evals.locomo import load_conversations
+from evals.qa import run_qa
+from evals.runner import EvalOptions, run_locomo
+from memory import HashingEmbedder
+from scenarios import Day, Question, Scenario
+from scenarios.render import print_day, print_result
+from scenarios.runner import run_scenario
+
+TINY = Scenario(
+    name="tiny", description="one fact, one question",
+    days=(Day("monday", ("I am allergic to peanuts.",)),),
+    questions=(Question("What am I allergic to?", "peanuts", tier="core"),))
+
+
+@pytest.fixture
+def data_file(tmp_path: Path) -> Path:
+    path = tmp_path / "locomo" / "7.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps([CONVERSATION]))
+    return path
+
+
+def printed(result: Any) -> str:
+    out = io.StringIO()
+    console = Console(file=out, width=200)
+    for day in result.days:
+        print_day(console, day)
+    print_result(console, result)
+    return out.getvalue()
+
+
+def test_a_scenario_counts_tool_calls_per_day() -> None:
+    result = run_scenario(TINY, embedder=HashingEmbedder())  # the offline policy uses tools
+    monday, questions = result.days
+    assert (monday.turns, questions.turns) == (1, 1)
+    assert monday.memory_tool_calls >= 1  # core_memory_append
+    assert questions.tool_calls > questions.memory_tool_calls  # the reply is send_message
+    assert result.warning is None
+    data = result.to_dict()
+    assert data["no_tool_calls"] is False
+    assert data["tool_calls"] == monday.tool_calls + questions.tool_calls
+    assert data["days"][0]["tool_calls"] == monday.tool_calls
+    text = printed(result)
+    assert "monday 1 turns," in text and NO_TOOL_CALLS not in text
+
+
+def test_a_scenario_whose_model_never_calls_a_tool_is_flagged() -> None:
+    model = ScriptedModel([reply("Noted."), reply("Peanuts, I think.")])
+    result = run_scenario(TINY, llm=model, embedder=HashingEmbedder())
+    assert [(d.turns, d.tool_calls) for d in result.days] == [(1, 0), (1, 0)]
+    assert result.warning == NO_TOOL_CALLS
+    data = result.to_dict()
+    assert data["no_tool_calls"] is True and data["warning"].startswith("no tool calls:")
+    assert "run tiermem doctor" in printed(result)
+
+
+def test_the_scenario_command_reports_it_in_json(monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("scenarios.all_scenarios", lambda: {"tiny": TINY})
+    with FakeOpenAIServer() as server:
+        server.responder = lambda body: FakeResponse(
+            message={"role": "assistant", "content": "Noted."})
+        code = cli.main(["scenario", "tiny", "--model", server.model, "--base-url",
+                         server.base_url, "--embedder", "hashing", "--json"])
+    captured = capsys.readouterr()
+    assert code == 1  # the answer was never found in core
+    result = json.loads(captured.out)
+    assert result["no_tool_calls"] is True and result["tool_calls"] == 0
+    assert NO_TOOL_CALLS in " ".join(captured.err.split())
+
+
+def test_qa_counts_tool_calls_per_question(data_file: Path,
+                                           server: FakeOpenAIServer) -> None:
+    server.enqueue_tool_calls([("archival_memory_search",
+                                '{"query": "puppy name", "request_heartbeat": true}')])
+    server.enqueue_reply("Rex")
+    server.enqueue_reply("violin")
+    llm = OpenAIClient(server.model, base_url=server.base_url, max_retries=0)
+    report = run_qa(load_conversations([data_file]), resolve_configs(["hybrid"]),
+                    HashingEmbedder(), llm, limit=2)
+    records = report["units"]["hybrid"]["7"]["questions"]
+    assert [(r["tool_calls"], r["memory_tool_calls"]) for r in records] == [(1, 1), (0, 0)]
+    (hybrid,) = report["configs"]
+    assert hybrid["overall"]["tool_calls_per_question"] == 0.5
+    assert hybrid["overall"]["without_memory_tools"] == 1
+    assert hybrid["warning"] is None
+
+
+def test_qa_without_any_tool_call_is_flagged(data_file: Path,
+                                             server: FakeOpenAIServer) -> None:
+    server.responder = lambda body: FakeResponse(
+        message={"role": "assistant", "content": "No information available"})
+    out = io.StringIO()
+    options = EvalOptions(data=[str(data_file)], mode="qa", configs=["hybrid"],
+                          embedder="hashing", limit=2, model=server.model,
+                          base_url=server.base_url, context_window=8192)
+    report = run_locomo(options, Console(file=out, width=200))
+    (hybrid,) = report["configs"]
+    assert hybrid["warning"] == NO_TOOL_CALLS
+    assert hybrid["overall"]["tool_calls_per_question"] == 0
+    text = " ".join(out.getvalue().split())
+    assert f"hybrid: {NO_TOOL_CALLS}" in text and "tool_calls/question" in text
+
+
+def test_a_failed_turn_costs_the_turn_not_the_run() -> None:
+    refused = ProviderError("http://127.0.0.1:8091/v1 failed with HTTP 500", kind="server")
+    model = ScriptedModel([refused, reply("Peanuts.")])
+    result = run_scenario(TINY, llm=model, embedder=HashingEmbedder())
+    monday, questions = result.days
+    assert monday.errors == ["I am allergic to peanuts.: http://127.0.0.1:8091/v1 failed with "
+                             "HTTP 500"]
+    assert questions.errors == [] and result.answers[0].reply == "Peanuts."
+    assert result.failed_turns == 1 and not result.passed
+    assert result.to_dict()["failed_turns"] == 1
+    assert "1 turns failed" in printed(result)
