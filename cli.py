@@ -268,6 +268,7 @@ def cmd_diagnostics(args: argparse.Namespace) -> int:
     from memory import HierarchicalMemory
     from memory.output_file import emit_json, output_path, write_atomic
     from memory.report import history_series, print_text, render_html
+    from memory.store import DB_FILE
     from scenarios.runner import scenario_home
 
     fmt = "json" if args.json is not None else args.format
@@ -278,7 +279,7 @@ def cmd_diagnostics(args: argparse.Namespace) -> int:
     out = output_path(None if target is None else str(target))
     if args.scenario:
         home = scenario_home(args.scenario)
-        if not (home / "memory.sqlite3").exists():
+        if not (home / DB_FILE).exists():
             return _fail(f"no memory at {home}; create it with `tiermem scenario "
                          f"{args.scenario}`", 2)
     else:

@@ -70,6 +70,11 @@ or reply). A call that fails always gives you another step to correct it.
 - When you do not know something, search memory before saying so."""
 
 
+#: What to do when a prompt cannot fit the window, in every overflow message.
+OVERFLOW_ADVICE = ("use a model with a larger window, lower --core-limit or TIERMEM_MAX_TOKENS, "
+                   "or send a shorter message")
+
+
 class ContextOverflowError(TiermemError):
     """The context cannot be brought under the model's window."""
 
@@ -204,9 +209,7 @@ class ContextWindow:
         if not cuts:
             raise ContextOverflowError(
                 f"the context needs {before} tokens but {self.describe_limit()}, and "
-                "nothing older than the current turn is left to summarise; use a model with a "
-                "larger window, lower --core-limit or TIERMEM_MAX_TOKENS, or send a shorter "
-                "message"
+                f"nothing older than the current turn is left to summarise; {OVERFLOW_ADVICE}"
             )
         goal = COMPACT_TO * self.budget
         cut = cuts[-1]
@@ -237,8 +240,7 @@ class ContextWindow:
             self.messages, self.message_ids, self.summary = old
             raise ContextOverflowError(
                 f"even with everything older summarised, the context needs {after} tokens but "
-                f"{self.describe_limit()}; use a model with a larger window, lower "
-                "--core-limit or TIERMEM_MAX_TOKENS, or send a shorter message"
+                f"{self.describe_limit()}; {OVERFLOW_ADVICE}"
             )
         self.pressure_alerted = False
         return after

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent.http_json import Answer, StreamStart, Unreachable, first_streamed_token, request_json
+from agent.server_errors import clip
 from tools.memory_tools import memory_toolbox
-from tools.safe_text import safe_text
 
 #: The whole examination stops starting probes after this many seconds.
 BUDGET_SECONDS = 55.0
@@ -69,9 +69,7 @@ def error_text(answer: Answer) -> str:
         if isinstance(message, dict):
             # llama-cpp-python answers some failures with an empty message and only a type.
             message = message.get("message") or f"{message.get('type') or 'error'} (no message)"
-    text = str(message) if message else answer.text
-    text = " ".join(safe_text(text).split())
-    return text if len(text) <= _MAX_ERROR else text[: _MAX_ERROR - 3] + "..."
+    return clip(str(message) if message else answer.text, _MAX_ERROR)
 
 
 def read_completion(answer: Answer) -> Exchange:

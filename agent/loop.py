@@ -9,7 +9,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent.context import ContextOverflowError, ContextWindow, extractive_summary
+from agent.context import (
+    OVERFLOW_ADVICE,
+    ContextOverflowError,
+    ContextWindow,
+    extractive_summary,
+)
 from agent.interrupts import turn_interrupts
 from agent.llm import Completion, LLMClient, ToolCall, Usage, is_whole_json
 from agent.offline import OfflinePolicy
@@ -168,8 +173,7 @@ class Agent:
                 if not self.context.fits(tokens):  # the pressure alert tipped it over
                     raise ContextOverflowError(
                         f"after summarising, the context needs {tokens} tokens but "
-                        f"{self.context.describe_limit()}; use a model with a larger window, "
-                        "lower --core-limit or TIERMEM_MAX_TOKENS, or send a shorter message")
+                        f"{self.context.describe_limit()}; {OVERFLOW_ADVICE}")
             completion = _storable(self.llm.complete(_with_turn_text(messages, text), tools))
             result.usage = result.usage + completion.usage
             if completion.finish_reason == "length":

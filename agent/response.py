@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from agent.llm import Completion, ToolCall, Usage
-from tools.safe_text import safe_text
+from agent.server_errors import clip
 
 _MAX_SHOWN = 120
 
@@ -158,6 +158,4 @@ def _kind(value: Any) -> str:
 
 
 def _clip(value: Any) -> str:
-    text = safe_text(value if isinstance(value, str) else repr(value))
-    text = " ".join(text.split())
-    return text if len(text) <= _MAX_SHOWN else text[: _MAX_SHOWN - 3] + "..."
+    return clip(value if isinstance(value, str) else repr(value), _MAX_SHOWN)

@@ -93,9 +93,10 @@ def server_message(body: Any) -> str:
     return ""
 
 
-def clip(text: str) -> str:
+def clip(text: str, limit: int = MAX_DETAIL) -> str:
+    """``text`` made safe, on one line, and cut to ``limit`` characters with "..."."""
     text = " ".join(safe_text(text).split())
-    return text if len(text) <= MAX_DETAIL else text[: MAX_DETAIL - 3] + "..."
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _flat(body: Any) -> str:

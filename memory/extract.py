@@ -353,3 +353,10 @@ def normalize_fact(text: str) -> str:
             break
         key = nxt
     return key
+
+
+
+def fact_norm(text: str) -> str:
+    """The key that makes a fact unique: its normalised text, or the text itself casefolded
+    when normalising leaves nothing."""
+    return normalize_fact(text) or text.casefold()

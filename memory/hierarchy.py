@@ -29,7 +29,7 @@ from memory.errors import (
     MemoryLimitError,
     TiermemError,
 )
-from memory.extract import extract_facts, normalize_fact
+from memory.extract import extract_facts, fact_norm
 from memory.lifecycle import FactLifecycle
 from memory.policies import EvictionPolicy, make_policy, score_at
 from memory.prompt_history import PromptHistory
@@ -43,7 +43,7 @@ from memory.store_errors import guarded
 from memory.tokenizer import TokenCounter
 from memory.types import DURABILITIES, Fact, Hit, SearchResult
 from memory.validation import clean_text
-from memory.vector_index import VectorIndex
+from memory.vector_index import ARCHIVAL_INDEX_FILE, RECALL_INDEX_FILE, VectorIndex
 
 
 class HierarchicalMemory:
@@ -206,11 +206,11 @@ class HierarchicalMemory:
         index_file = (lambda name: self.path / name) if self.path else (lambda name: None)
         self.archival = ArchivalTier(
             store, self.embedder,
-            VectorIndex(store, "passages", self.embedder.dim, index_file("archival.faiss")),
+            VectorIndex(store, "passages", self.embedder.dim, index_file(ARCHIVAL_INDEX_FILE)),
             config.fusion,
         )
         recall_vectors = (
-            VectorIndex(store, "messages", self.embedder.dim, index_file("recall.faiss"))
+            VectorIndex(store, "messages", self.embedder.dim, index_file(RECALL_INDEX_FILE))
             if config.recall_dense else None
         )
         self.recall = RecallTier(store, self.embedder, recall_vectors, config.fusion)
@@ -365,7 +365,7 @@ class HierarchicalMemory:
             )
         if not isinstance(source, str):
             raise InvalidInputError("source must be a string")
-        norm = normalize_fact(text) or text.casefold()
+        norm = fact_norm(text)
         size = self.core.size_of_text(text)
         existing = self.core.find_by_norm(norm)
         if existing is None and size > self.core.limit:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from memory.errors import InvalidInputError, MemoryLimitError
-from memory.extract import normalize_fact
+from memory.extract import fact_norm
 from memory.types import Fact
 from memory.validation import clean_text
 
@@ -208,7 +208,7 @@ class FactLifecycle:
             self.retire(fact)
             return fact.id
         new_text = clean_text(new_text, "new fact text")
-        norm = normalize_fact(new_text) or new_text.casefold()
+        norm = fact_norm(new_text)
         other = m.core.find_by_norm(norm)
         if other is not None and other.id != fact.id:
             raise InvalidInputError(

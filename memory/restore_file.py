@@ -31,11 +31,11 @@ from pathlib import Path
 from memory.errors import SnapshotError
 from memory.output_file import fsync_path
 from memory.store import DB_FILE, Store
-from memory.vector_index import remove_index_files
+from memory.vector_index import ARCHIVAL_INDEX_FILE, RECALL_INDEX_FILE, remove_index_files
 
 #: Every file of an unfinished restore starts with this (SQLite adds -wal, -shm, -journal).
 RESTORE_PREFIX = f"{DB_FILE}.restore-"
-INDEX_FILES = ("archival.faiss", "recall.faiss")
+INDEX_FILES = (ARCHIVAL_INDEX_FILE, RECALL_INDEX_FILE)
 
 
 def discard_restore_leftovers(home: Path, keep: str | None = None) -> None:
@@ -72,6 +72,10 @@ def database_aside(home: Path, replace: bool) -> Iterator[Store]:
 
 
 def _move_into_place(store: Store, built: Path, target: Path) -> None:
+    # Closed cleanly here, so the first open of the restored memory is not taken for a
+    # recovery after a crash (which would run quick_check on a file just built).
+    with store.transaction():
+        store.set_meta("writer_state", "closed")
     store.conn.execute("PRAGMA journal_mode = DELETE")  # its WAL, folded into the file
     store.conn.close()
     fsync_path(built)

@@ -28,13 +28,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from memory.embeddings import Embedder
+from memory.extract import fact_norm
 from memory.recall import EMBEDDED_ROLES
 from memory.restore_file import database_aside
 from memory.snapshot_schema import (
     ROW_MODELS,
     SNAPSHOT_FORMAT,
     ValidSnapshot,
-    fact_norm,
     parse_snapshot,
 )
 from memory.store import Store

@@ -40,7 +40,7 @@ from pydantic import (
 
 from memory.config import MemoryConfig, decode_meta
 from memory.errors import InvalidConfigError, SnapshotError
-from memory.extract import normalize_fact
+from memory.extract import fact_norm
 from memory.validation import MAX_TEXT_CHARS, clean_text
 
 SNAPSHOT_FORMAT = "tiermem-snapshot/2"
@@ -48,7 +48,6 @@ SNAPSHOT_FORMAT_V1 = "tiermem-snapshot/1"
 #: The largest embedding dimension a snapshot may declare (models in use: 384 to 3,072).
 MAX_EMBEDDER_DIM = 8192
 _INT64 = 2**63 - 1
-_TABLES = ("facts", "passages", "messages", "history", "events", "erasures")
 _HINT = "restore a snapshot as HierarchicalMemory.snapshot() wrote it"
 
 
@@ -370,7 +369,7 @@ def _vector(encoded: str, dim: int, where: str) -> bytes:
 # -- invariants across rows ---------------------------------------------------------------------
 def _check_invariants(snapshot: Snapshot) -> None:
     tables = snapshot.tables
-    for table in _TABLES:
+    for table in ROW_MODELS:
         key = "tick" if table == "history" else "id"
         _unique(table, key, [getattr(r, key) for r in getattr(tables, table)])
     passages = {p.id for p in tables.passages}
@@ -410,6 +409,3 @@ def _unique(table: str, key: str, values: list[int]) -> None:
         seen[value] = i
 
 
-def fact_norm(text: str) -> str:
-    """The normalised text that makes a fact unique (as add_fact computes it)."""
-    return normalize_fact(text) or text.casefold()

@@ -371,6 +371,11 @@ class VectorIndex:
         return self.prefilter
 
 
+#: The saved FAISS index of each tier, in the agent home (with sidecars beside them).
+ARCHIVAL_INDEX_FILE = "archival.faiss"
+RECALL_INDEX_FILE = "recall.faiss"
+
+
 def bump_generation(store: Store, table: str) -> None:
     """Mark every saved index of ``table`` out of date (call inside a transaction)."""
     key = _generation_key(table)

@@ -24,9 +24,9 @@ from snapshot_helpers import (
 import memory.restore_file
 from memory.embeddings import HashingEmbedder
 from memory.errors import SnapshotError
+from memory.extract import fact_norm
 from memory.hierarchy import HierarchicalMemory
 from memory.restore_file import RESTORE_PREFIX
-from memory.snapshot_schema import fact_norm
 from memory.validation import MAX_TEXT_CHARS
 
 Snap = dict[str, Any]
