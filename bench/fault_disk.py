@@ -56,7 +56,7 @@ class FullAtCommit:
             if self._commits == self._fail_at:
                 # SQLite rolls the transaction back itself when it cannot write it out.
                 self._conn.execute("ROLLBACK")
-                raise sqlite3.OperationalError("database or disk is full")
+                raise _disk_full()
         return self._conn.execute(sql, params)
 
     def __getattr__(self, name: str) -> Any:
@@ -208,3 +208,11 @@ def run_disk(seed: int, quick: bool, trials: int | None = None,
     if failures < count:
         result.note("clear", f"{count - failures} trials filled the disk without a failed write")
     return result
+
+
+def _disk_full() -> sqlite3.OperationalError:
+    """The error SQLite raises when a write does not fit, with its result code as a real one
+    carries (code, not message, is what tiermem reads)."""
+    error = sqlite3.OperationalError("database or disk is full")
+    error.sqlite_errorcode = sqlite3.SQLITE_FULL
+    return error
