@@ -43,11 +43,14 @@ from typing import Any
 from agent.llm import LLMClient
 from agent.loop import Agent, TurnResult
 from agent.tool_use import no_tool_calls_warning, tool_calls
+from evals.baselines import BASELINE_DESCRIPTIONS, baseline_prompt
+from evals.baselines import answer as baseline_answer
 from evals.configs import MemoryConfig, ingest
 from evals.locomo import Conversation, Question
 from evals.report import Record, Report, by_category, mean, percentile
 from memory import HierarchicalMemory
 from memory.embeddings import Embedder
+from memory.tokenizer import DEFAULT_ENCODING, TokenCounter
 
 NO_INFORMATION = "No information available"
 QA_PROMPT = """\
@@ -207,8 +210,13 @@ def run_qa(
     resume: bool = False,
     judge_answers: bool = False,
     progress: Any = None,
+    baselines: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """Answer and score every question; the report is saved after each answer."""
+    """Answer and score every question; the report is saved after each answer.
+
+    ``baselines`` (evals/baselines.py) are answered and scored the same way,
+    as rows of the same report.
+    """
     header = {"benchmark": "LoCoMo", "mode": "qa", "ks": None, "limit": limit,
               "conversations": [c.id for c in conversations], "embedder": embedder.id,
               "model": getattr(llm, "name", "?"), "judge": judge_answers,
@@ -236,7 +244,72 @@ def run_qa(
                                                     for u in units), 2)},
         })
         report.save()
+    for kind in baselines:
+        _run_baseline(kind, conversations, llm, report, limit, judge_answers, progress)
     return report.as_dict()
+
+
+def _run_baseline(kind: str, conversations: Sequence[Conversation], llm: LLMClient,
+                  report: Report, limit: int | None, judge_answers: bool, progress: Any) -> None:
+    fingerprint = {"baseline": kind, "model": getattr(llm, "name", "?"), "judge": judge_answers,
+                   "context_window": llm.context_window}
+    units = []
+    for conv in conversations:
+        unit = report.partial(kind, conv.id, fingerprint)
+        if not unit["done"]:
+            _answer_baseline(kind, conv, llm, unit, report, limit, judge_answers, progress)
+        units.append(unit)
+    records = [r for u in units for r in u["questions"]]
+    overall = summarize(records)
+    if kind == "full-context":
+        overall["context_share"] = mean([r["turns_kept"] / r["turns_total"] for r in records
+                                         if r["turns_total"]])
+    report.configs.append({
+        "name": kind, "description": BASELINE_DESCRIPTIONS[kind], "config": {"baseline": kind},
+        "embedder": None, "model": fingerprint["model"], "overall": overall,
+        "by_category": by_category(records, summarize), "warning": None,
+        "timings": {"answer_p50_s": percentile([r["seconds"] for r in records], 0.5)},
+    })
+    report.save()
+
+
+def _answer_baseline(kind: str, conv: Conversation, llm: LLMClient, unit: dict[str, Any],
+                     report: Report, limit: int | None, judge_answers: bool,
+                     progress: Any) -> None:
+    questions = conv.questions[:limit] if limit else conv.questions
+    done = {r["qid"] for r in unit["questions"]}
+    task = progress.add_task(f"{kind} {conv.id}: answers", total=len(questions),
+                             completed=len(done)) if progress is not None else None
+    counter = TokenCounter(getattr(llm, "encoding", None) or DEFAULT_ENCODING)
+    reserve = int(getattr(llm, "max_tokens", 0) or 0)
+    try:
+        for question in questions:
+            if question.qid in done:
+                continue
+            started = time.perf_counter()
+            prompt = baseline_prompt(kind, conv, question, none=NO_INFORMATION,
+                                     window=llm.context_window, reserve=reserve,
+                                     counter=counter)
+            reply, tokens = baseline_answer(llm, prompt)
+            record: Record = {
+                "qid": question.qid, "category": question.category,
+                "question": question.question, "reference": question.answer, "answer": reply,
+                "f1": round(locomo_f1(reply, question.answer, question.category), 4),
+                "tokens": tokens, "turns_kept": prompt.turns_kept,
+                "turns_total": prompt.turns_total,
+                "seconds": round(time.perf_counter() - started, 3), "judge": None,
+            }
+            if judge_answers:
+                record["judge"], record["judge_tokens"] = judge(llm, question, reply)
+            unit["questions"].append(record)
+            report.put(kind, conv.id, unit)
+            if task is not None:
+                progress.advance(task, 1)
+        unit["done"] = True
+        report.put(kind, conv.id, unit)
+    finally:
+        if task is not None:
+            progress.remove_task(task)
 
 
 def _answer_all(conv: Conversation, config: MemoryConfig, embedder: Embedder, llm: LLMClient,

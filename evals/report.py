@@ -132,8 +132,8 @@ def render(console: Any, report: dict[str, Any], metrics: Sequence[str], per_cat
         cat_table.add_row(c["name"], *(column[row] for column in shown))
     console.print(cat_table)
     for c in configs:
-        console.print(f"[dim]{c['name']}: {c.get('description', '')}; embedder "
-                      f"{c.get('embedder', '?')}[/dim]")
+        embedder = f"; embedder {c['embedder']}" if c.get("embedder") else ""
+        console.print(f"[dim]{c['name']}: {c.get('description', '')}{embedder}[/dim]")
 
 
 def format_column(values: Sequence[Any]) -> list[str]:

@@ -12,7 +12,8 @@ from evals.locomo import load_conversations, select
 from evals.retrieval import DEFAULT_KS, run_retrieval
 from memory.embeddings import Embedder, HashingEmbedder, default_embedder
 
-QA_METRICS = ("f1", "judge", "tokens_per_question", "tool_calls_per_question", "answered")
+QA_METRICS = ("f1", "judge", "tokens_per_question", "tool_calls_per_question", "context_share",
+              "answered")
 
 
 @dataclass
@@ -34,6 +35,7 @@ class EvalOptions:
     timeout: float | None = None
     max_tokens: int | None = None
     text_tool_calls: str | None = None
+    baselines: bool = True
 
 
 def parse_ks(text: str) -> list[int]:
@@ -71,13 +73,15 @@ def run_locomo(options: EvalOptions, console: Any) -> dict[str, Any]:
         return _run_cv(options, conversations, configs, embedder, console, columns)
     with Progress(*columns, console=console, transient=True) as progress:
         if options.mode == "qa":
+            from evals.baselines import BASELINES
             from evals.qa import make_llm, run_qa
 
             llm = make_llm(options, lambda text: console.print(f"tiermem: {text}",
                                                                markup=False, highlight=False))
             report = run_qa(conversations, configs, embedder, llm, limit=options.limit,
                             json_path=options.json_path, resume=options.resume,
-                            judge_answers=options.judge, progress=progress)
+                            judge_answers=options.judge, progress=progress,
+                            baselines=BASELINES if options.baselines else ())
         else:
             report = run_retrieval(conversations, configs, embedder, ks=options.ks,
                                    limit=options.limit, json_path=options.json_path,
@@ -150,6 +154,9 @@ def add_locomo_parser(evaluate: Any) -> None:
     loc.add_argument("--model", help="QA: model name; or set TIERMEM_MODEL")
     loc.add_argument("--base-url", help="QA: OpenAI-compatible endpoint; or set OPENAI_BASE_URL")
     loc.add_argument("--judge", action="store_true", help="QA: also have the model judge answers")
+    loc.add_argument("--no-baselines", dest="baselines", action="store_false",
+                     help="QA: skip the no-memory and full-context baselines (by default they "
+                          "are answered by the same model and reported beside the configs)")
     loc.add_argument("--cv", action="store_true",
                      help="leave one conversation out: tune the fusion weights on the others, "
                           "report on it, for each in turn (default configs hybrid hierarchy)")
@@ -185,7 +192,7 @@ def run_command(args: Any, console: Any) -> int:
         limit=args.limit, embedder=args.embedder, resume=args.resume, model=args.model,
         base_url=args.base_url, judge=args.judge, cv=args.cv,
         context_window=args.context_window, timeout=args.timeout, max_tokens=args.max_tokens,
-        text_tool_calls=args.text_tool_calls)
+        text_tool_calls=args.text_tool_calls, baselines=args.baselines)
     report = run_locomo(options, console)
     if args.json == "-":
         emit_json(report, None)

@@ -258,3 +258,58 @@ def test_qa_mode_answers_with_memory_tools_and_scores_f1(
     # each question met the memory as ingested: nothing of the first one is left
     assert not any("puppy" in str(m.get("content")) for m in server.requests[2]["messages"])
     assert server.pending == 0 and json.loads(out.read_text())["configs"][0]["name"] == "hybrid"
+
+
+def test_full_context_baseline_keeps_the_newest_turns_that_fit(data_file: Path) -> None:
+    from evals.baselines import baseline_prompt
+    from memory.tokenizer import TokenCounter
+
+    (conv,) = load_conversations([data_file])
+    question = conv.questions[0]
+    counter = TokenCounter()
+    whole = baseline_prompt("full-context", conv, question, none="No information available",
+                            window=4096, reserve=256, counter=counter)
+    text = whole.messages[0]["content"]
+    assert (whole.turns_kept, whole.turns_total) == (5, 5)
+    assert "(8 May 2023) Ann: I adopted a puppy named Rex yesterday." in text
+    assert "[shares a photo: a photo of a violin on a table]" in text
+    assert "left out" not in text and text.endswith(question.question)
+    # A window that holds the prompt and about two turns: the oldest turns go, and it says so.
+    needed = counter.count(text) + 8 + 100
+    cut = baseline_prompt("full-context", conv, question, none="No information available",
+                          window=needed - 60, reserve=100, counter=counter)
+    cut_text = cut.messages[0]["content"]
+    assert 0 < cut.turns_kept < 5
+    assert f"the oldest {5 - cut.turns_kept} of its 5 messages are left out" in cut_text
+    assert "music is relaxing" in cut_text and "adopted a puppy" not in cut_text
+    assert counter.count(cut_text) <= needed - 60 - 100 - 8
+    with pytest.raises(ValueError, match="--context-window"):
+        baseline_prompt("full-context", conv, question, none="No information available",
+                        window=150, reserve=100, counter=counter)
+    bare = baseline_prompt("no-memory", conv, question, none="No information available",
+                           window=4096, reserve=256, counter=counter)
+    assert bare.turns_kept == 0 and "puppy named Rex" not in bare.messages[0]["content"]
+
+
+def test_qa_reports_no_memory_and_full_context_baselines(
+    data_file: Path, tmp_path: Path, server: FakeOpenAIServer
+) -> None:
+    server.enqueue_reply("No information available")   # hybrid, question 1
+    server.enqueue_reply("No information available")   # no-memory, question 1
+    server.enqueue_reply("Rex")                        # full-context, question 1
+    llm = OpenAIClient("fake-model", base_url=server.base_url, max_retries=0)
+    report = run_qa(load_conversations([data_file]), resolve_configs(["hybrid"]),
+                    HashingEmbedder(), llm, limit=1, json_path=tmp_path / "qa.json",
+                    baselines=("no-memory", "full-context"))
+    rows = {c["name"]: c for c in report["configs"]}
+    assert list(rows) == ["hybrid", "no-memory", "full-context"]
+    assert rows["no-memory"]["overall"]["f1"] == 0.0
+    assert rows["full-context"]["overall"]["f1"] == 1.0
+    assert rows["full-context"]["overall"]["context_share"] == 1.0
+    assert rows["no-memory"]["warning"] is None and rows["hybrid"]["warning"]
+    assert rows["full-context"]["by_category"]["4"]["f1"] == 1.0
+    no_memory, full = server.requests[1], server.requests[2]
+    assert "tools" not in no_memory and "tools" not in full
+    assert "puppy named Rex" not in json.dumps(no_memory["messages"])
+    assert "Ann: I adopted a puppy named Rex yesterday." in full["messages"][0]["content"]
+    assert server.pending == 0

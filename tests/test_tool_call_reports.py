@@ -116,11 +116,16 @@ def test_qa_without_any_tool_call_is_flagged(data_file: Path,
                           embedder="hashing", limit=2, model=server.model,
                           base_url=server.base_url, context_window=8192)
     report = run_locomo(options, Console(file=out, width=200))
-    (hybrid,) = report["configs"]
+    hybrid, no_memory, full_context = report["configs"]
     assert hybrid["warning"] == NO_TOOL_CALLS
     assert hybrid["overall"]["tool_calls_per_question"] == 0
+    # The baselines are given no tools, so they are never flagged for not calling one.
+    assert (no_memory["name"], no_memory["warning"]) == ("no-memory", None)
+    assert (full_context["name"], full_context["warning"]) == ("full-context", None)
     text = " ".join(out.getvalue().split())
     assert f"hybrid: {NO_TOOL_CALLS}" in text and "tool_calls/question" in text
+    assert f"no-memory: {NO_TOOL_CALLS}" not in text
+    assert "context_share" in text
 
 
 def test_a_failed_turn_costs_the_turn_not_the_run() -> None:
@@ -134,3 +139,26 @@ def test_a_failed_turn_costs_the_turn_not_the_run() -> None:
     assert result.failed_turns == 1 and not result.passed
     assert result.to_dict()["failed_turns"] == 1
     assert "1 turns failed" in printed(result)
+
+
+def test_no_baselines_flag_leaves_only_the_configs(data_file: Path,
+                                                   server: FakeOpenAIServer) -> None:
+    from cli import build_parser
+    from evals.runner import run_command
+
+    server.responder = lambda body: FakeResponse(
+        message={"role": "assistant", "content": "No information available"})
+    argv = ["eval", "locomo", "--data", str(data_file), "--mode", "qa", "--config", "hybrid",
+            "--embedder", "hashing", "--limit", "1", "--model", server.model,
+            "--base-url", server.base_url, "--context-window", "8192"]
+    for extra, names in (([], ["hybrid", "no-memory", "full-context"]),
+                         (["--no-baselines"], ["hybrid"])):
+        args = build_parser().parse_args([*argv, *extra])
+        out = io.StringIO()
+        requests_before = len(server.requests)
+        assert run_command(args, Console(file=out, width=200)) == 0
+        described = [line.split(":")[0] for line in out.getvalue().splitlines()
+                     if NO_TOOL_CALLS not in line]
+        assert [name for name in described
+                if name in ("hybrid", "no-memory", "full-context")] == names
+        assert len(server.requests) - requests_before == len(names)
