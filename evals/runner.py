@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from evals.configs import resolve_configs
+from evals.embedders import EMBEDDERS, make_embedder
 from evals.locomo import load_conversations, select
 from evals.retrieval import DEFAULT_KS, run_retrieval
-from memory.embeddings import Embedder, HashingEmbedder, default_embedder
+from memory.embeddings import Embedder
 
 QA_METRICS = ("f1", "judge", "tokens_per_question", "tool_calls_per_question", "context_share",
               "answered")
@@ -48,14 +49,6 @@ def parse_ks(text: str) -> list[int]:
     if not ks or ks[0] < 1:
         raise ValueError("--k needs at least one k, each at least 1")
     return ks
-
-
-def make_embedder(name: str) -> Embedder:
-    if name == "hashing":
-        return HashingEmbedder()
-    if name == "local":
-        return default_embedder()
-    raise ValueError(f"unknown embedder {name!r}; use local or hashing")
 
 
 def run_locomo(options: EvalOptions, console: Any) -> dict[str, Any]:
@@ -161,8 +154,9 @@ def add_locomo_parser(evaluate: Any) -> None:
                      help="leave one conversation out: tune the fusion weights on the others, "
                           "report on it, for each in turn (default configs hybrid hierarchy)")
     add_server_options(loc)
-    loc.add_argument("--embedder", choices=("local", "hashing"), default="local",
-                     help="local MiniLM model (default) or the model-free hashing embedder")
+    loc.add_argument("--embedder", choices=tuple(EMBEDDERS), default="local",
+                     help="local MiniLM model (default), the model-free hashing embedder, or "
+                          "another offline model to compare (evals/embedders.py)")
 
 
 def run_command(args: Any, console: Any) -> int:

