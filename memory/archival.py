@@ -1,4 +1,4 @@
-"""Archival memory: passages with embeddings, searchable by FTS5 and FAISS together.
+"""Archival memory: passages with embeddings, searchable by words and by meaning together.
 
 It holds what the agent files away and every fact core evicts. Nothing here
 is ever deleted by eviction; ``created_at`` is when the passage was learned,
@@ -17,9 +17,9 @@ import numpy as np
 
 from memory.embeddings import Embedder
 from memory.errors import InvalidInputError
-from memory.search import Filter, FusionWeights, date_filter, search_page
-from memory.store.sqlite import SQLiteStore
-from memory.store.sqlite.vectors import VectorIndex, vector_blob
+from memory.search import FusionWeights, date_range, search_page
+from memory.store.contract import StorageBackend, VectorIndex
+from memory.store.records import Passage, RowFilter
 from memory.types import Hit, SearchResult
 from memory.validation import clean_text
 
@@ -40,7 +40,8 @@ class ArchivalTier:
     """The archival tier of one memory."""
 
     def __init__(
-        self, store: SQLiteStore, embedder: Embedder, vectors: VectorIndex, weights: FusionWeights
+        self, store: StorageBackend, embedder: Embedder, vectors: VectorIndex,
+        weights: FusionWeights,
     ) -> None:
         self.store = store
         self.embedder = embedder
@@ -51,7 +52,7 @@ class ArchivalTier:
         store.on_rollback(self.reload)
 
     def reload(self) -> None:
-        self._count = int(self.store.execute("SELECT count(*) FROM passages").fetchone()[0])
+        self._count = self.store.passages.count()
 
     def __len__(self) -> int:
         return self._count
@@ -61,32 +62,21 @@ class ArchivalTier:
         if not items:
             return []
         texts = [clean_text(p.text, "archival text") for p in items]
-        rows = [
-            (p, t, _clean_tags(p.tags), _json_object(p.metadata))
-            for p, t in zip(items, texts, strict=True)
-        ]
+        for p in items:
+            _check_json_object(p.metadata)
+        tags = [_clean_tags(p.tags) for p in items]
         matrix = self.embedder.embed_documents(texts)
         now = time.time()
-        ids: list[int] = []
-        with self.store.transaction() as conn:
-            for (p, text, tags, meta), vector in zip(rows, matrix, strict=True):
-                cursor = conn.execute(
-                    "INSERT INTO passages (text, created_at, tags, metadata, source, was_in_core,"
-                    " evicted_at, fact_id, embedder_id, embedding) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                    (
-                        text,
-                        p.created_at if p.created_at is not None else now,
-                        json.dumps(tags),
-                        meta,
-                        p.source,
-                        int(p.was_in_core),
-                        p.evicted_at,
-                        p.fact_id,
-                        self.embedder.id,
-                        vector_blob(vector),
-                    ),
-                )
-                ids.append(int(cursor.lastrowid or 0))
+        embedder_id = self.embedder.id
+        records = [
+            Passage(text=text, created_at=p.created_at if p.created_at is not None else now,
+                    tags=t, metadata=p.metadata or {}, source=p.source,
+                    was_in_core=p.was_in_core, evicted_at=p.evicted_at, fact_id=p.fact_id,
+                    embedder_id=embedder_id, embedding=vector)
+            for p, text, t, vector in zip(items, texts, tags, matrix, strict=True)
+        ]
+        with self.store.transaction():
+            ids = self.store.passages.insert_many(records)
             self.vectors.add(np.asarray(ids, dtype=np.int64), matrix)
             self._count += len(ids)
         return ids
@@ -96,36 +86,29 @@ class ArchivalTier:
 
     def mark_evicted(self, passage_id: int, evicted_at: float, text: str | None = None) -> None:
         """Record a (re-)eviction of the passage's fact; re-embed if its text changed."""
-        with self.store.transaction() as conn:
-            conn.execute(
-                "UPDATE passages SET was_in_core = 1, evicted_at = ? WHERE id = ?",
-                (evicted_at, passage_id),
-            )
+        with self.store.transaction():
+            self.store.passages.mark_evicted(passage_id, evicted_at)
             if text is not None:
                 vector = self.embedder.embed_documents([text])
-                conn.execute(
-                    "UPDATE passages SET text = ?, embedding = ?, embedder_id = ? WHERE id = ?",
-                    (text, vector_blob(vector[0]), self.embedder.id, passage_id),
-                )
+                self.store.passages.replace_text(passage_id, text, vector[0], self.embedder.id)
                 ids = np.asarray([passage_id], dtype=np.int64)
                 self.vectors.remove(ids)
                 self.vectors.add(ids, vector)
 
     def update_metadata(self, passage_id: int, changes: dict[str, Any]) -> None:
         """Merge ``changes`` into the passage's metadata; a None value removes its key."""
-        row = self.store.execute(
-            "SELECT metadata FROM passages WHERE id = ?", (passage_id,)).fetchone()
-        if row is None:
+        passage = self.store.passages.get_many([passage_id]).get(passage_id)
+        if passage is None:
             return
-        metadata = json.loads(row["metadata"])
+        metadata = passage.metadata
         for key, value in changes.items():
             if value is None:
                 metadata.pop(key, None)
             else:
                 metadata[key] = value
-        with self.store.transaction() as conn:
-            conn.execute("UPDATE passages SET metadata = ? WHERE id = ?",
-                         (_json_object(metadata), passage_id))
+        _check_json_object(metadata)
+        with self.store.transaction():
+            self.store.passages.set_metadata(passage_id, metadata)
 
     def search(
         self,
@@ -141,64 +124,46 @@ class ArchivalTier:
         """Hybrid search; ``total`` is the number of matches across all pages.
 
         With ``prune_common`` (the default), a word found in more than half
-        of the passages is left out of a query that has other words: FTS5's
-        BM25 gives it an idf of almost zero, so it ranks nothing, yet it would
-        make most passages matches to score, sort and count.
+        of the passages is left out of a query that has other words: BM25
+        gives it an idf of almost zero, so it ranks nothing, yet it would make
+        most passages matches to score, sort and count.
         """
         return search_page(
-            self.store, table="passages", fts_table="passages_fts", vectors=self.vectors,
+            self.store.lexical("passages"), passing=self.store.passages.passing,
+            vectors=self.vectors,
             embedder=self.embedder, weights=self.weights, rows=self._count, query=query, k=k,
             page=page, filt=_filters(tags, start, end, was_in_core), fetch=self.get_many,
             query_vector=query_vector)
 
     def get_many(self, ids: Sequence[int]) -> dict[int, Hit]:
-        if not ids:
-            return {}
-        marks = ",".join("?" * len(ids))
-        rows = self.store.execute(
-            "SELECT id, text, created_at, tags, metadata, was_in_core, evicted_at, fact_id"
-            f" FROM passages WHERE id IN ({marks})",
-            tuple(ids),
-        ).fetchall()
-        return {r["id"]: _hit(r) for r in rows}
+        return {i: _hit(p) for i, p in self.store.passages.get_many(ids).items()}
 
     def iter_rows(self) -> Iterator[dict[str, Any]]:
-        for row in self.store.execute("SELECT * FROM passages ORDER BY id"):
-            yield dict(row)
+        """Every passage as stored (memory.store.records.DumpRow), in id order."""
+        return self.store.export_rows("passages")
 
 
-def _hit(row: Any) -> Hit:
+def _hit(passage: Passage) -> Hit:
     return Hit(
-        text=row["text"],
+        text=passage.text,
         tier="archival",
         score=0.0,
-        created_at=row["created_at"],
-        id=row["id"],
-        was_in_core=bool(row["was_in_core"]),
-        evicted_at=row["evicted_at"],
-        fact_id=row["fact_id"],
-        tags=json.loads(row["tags"]),
-        metadata=json.loads(row["metadata"]),
+        created_at=passage.created_at,
+        id=passage.id,
+        was_in_core=passage.was_in_core,
+        evicted_at=passage.evicted_at,
+        fact_id=passage.fact_id,
+        tags=passage.tags,
+        metadata=passage.metadata,
     )
 
 
 def _filters(
     tags: Sequence[str] | None, start: Any, end: Any, was_in_core: bool | None
-) -> Filter:
-    parts: list[str] = []
-    params: list[Any] = []
-    if tags:
-        wanted = _clean_tags(tags)
-        marks = ",".join("?" * len(wanted))
-        parts.append(f"EXISTS (SELECT 1 FROM json_each(b.tags) WHERE value IN ({marks}))")
-        params.extend(wanted)
-    dates, date_params = date_filter(start, end)
-    parts += dates
-    params += date_params
-    if was_in_core is not None:
-        parts.append("b.was_in_core = ?")
-        params.append(int(was_in_core))
-    return Filter(" AND ".join(parts), tuple(params))
+) -> RowFilter:
+    lo, hi = date_range(start, end)
+    return RowFilter(start=lo, end=hi, tags=tuple(_clean_tags(tags)) if tags else (),
+                     was_in_core=was_in_core)
 
 
 def _clean_tags(tags: Sequence[str] | None) -> list[str]:
@@ -209,12 +174,19 @@ def _clean_tags(tags: Sequence[str] | None) -> list[str]:
     return sorted({t.strip().lower() for t in tags if t.strip()})
 
 
-def _json_object(metadata: dict[str, Any] | None) -> str:
+#: Value types JSON always encodes.
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def _check_json_object(metadata: dict[str, Any] | None) -> None:
+    """Refuse metadata that is not a JSON object (a dict of JSON values)."""
     if metadata is None:
-        return "{}"
+        return
     if not isinstance(metadata, dict):
         raise InvalidInputError("metadata must be a JSON object (a dict)")
+    if all(type(k) is str and type(v) in _PLAIN for k, v in metadata.items()):
+        return  # the common case, encoded without trying (the store encodes it once)
     try:
-        return json.dumps(metadata, sort_keys=True)
+        json.dumps(metadata)
     except (TypeError, ValueError) as exc:
         raise InvalidInputError(f"metadata is not JSON-serialisable: {exc}") from None

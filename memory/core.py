@@ -3,7 +3,7 @@
 Core's size is measured in tokens of the facts' text (``unit="tokens"``) or
 in facts (``unit="facts"``) and never exceeds ``limit`` after any operation.
 This module keeps the facts in memory with an ``EvictionHeap`` and writes
-every change to the ``facts`` table; the hierarchy decides what eviction does
+every change to the store's facts; the hierarchy decides what eviction does
 with a victim (it moves it to archival).
 
 How facts enter and leave core (access counting, promotion) is in
@@ -12,53 +12,20 @@ memory/lifecycle.py.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable, Iterator
-from typing import Any
 
 from memory.policies import EvictionHeap, EvictionPolicy
-from memory.store.sqlite import SQLiteStore
+from memory.store.contract import StorageBackend
 from memory.types import Fact
 
 UNITS = ("tokens", "facts")
-
-_FACT_COLUMNS = (
-    "id, text, durability, tier, created_at, created_tick, entered_core_seq, last_access,"
-    " access_count, last_counted_tick, source, tokens, passage_id, evicted_at, evicted_tick,"
-    " evictions, promotions, cycles, hits_since_eviction"
-)
-
-
-def fact_from_row(row: sqlite3.Row) -> Fact:
-    return Fact(
-        id=row["id"],
-        text=row["text"],
-        durability=row["durability"],
-        created_at=row["created_at"],
-        created_tick=row["created_tick"],
-        last_access=row["last_access"],
-        access_count=row["access_count"],
-        source=row["source"],
-        tokens=row["tokens"],
-        tier=row["tier"],
-        evicted_at=row["evicted_at"],
-        passage_id=row["passage_id"],
-        evictions=row["evictions"],
-        promotions=row["promotions"],
-        cycles=row["cycles"],
-        hits_since_eviction=row["hits_since_eviction"],
-        evicted_tick=row["evicted_tick"],
-        entered_core_seq=row["entered_core_seq"],
-        last_counted_tick=row["last_counted_tick"],
-    )
-
 
 class CoreTier:
     """The facts in core, their policy heap, and their size against the limit."""
 
     def __init__(
         self,
-        store: SQLiteStore,
+        store: StorageBackend,
         policy: EvictionPolicy,
         limit: int,
         unit: str,
@@ -84,8 +51,7 @@ class CoreTier:
 
     # -- state ----------------------------------------------------------------------------
     def reload(self) -> None:
-        rows = self.store.execute(f"SELECT {_FACT_COLUMNS} FROM facts WHERE tier = 'core'")
-        facts = list(map(fact_from_row, rows))
+        facts = self.store.facts.in_core()
         self._facts, self._counted = {}, {}
         self._used = self._tokens = self._durable = 0
         for fact in facts:
@@ -160,59 +126,14 @@ class CoreTier:
 
     # -- mutation (inside a store transaction) --------------------------------------------
     def insert(self, fact: Fact, norm: str) -> Fact:
-        cursor = self.store.execute(
-            "INSERT INTO facts (text, norm, durability, tier, created_at, created_tick,"
-            " entered_core_seq, last_access, access_count, last_counted_tick, source, tokens,"
-            " passage_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (
-                fact.text,
-                norm,
-                fact.durability,
-                fact.tier,
-                fact.created_at,
-                fact.created_tick,
-                fact.entered_core_seq,
-                fact.last_access,
-                fact.access_count,
-                fact.last_counted_tick,
-                fact.source,
-                fact.tokens,
-                fact.passage_id,
-            ),
-        )
-        fact.id = int(cursor.lastrowid or 0)
+        fact.id = self.store.facts.insert(fact, norm)
         if fact.tier == "core":
             self._add(fact)
         return fact
 
-    def save(self, fact: Fact, norm: str | None = None, **extra: Any) -> None:
-        """Write every mutable column of ``fact`` and keep the in-memory view in step."""
-        self.store.execute(
-            "UPDATE facts SET text=?, durability=?, tier=?, entered_core_seq=?, last_access=?,"
-            " access_count=?, last_counted_tick=?, tokens=?, passage_id=?, evicted_at=?,"
-            " evicted_tick=?, evictions=?, promotions=?, cycles=?, hits_since_eviction=?"
-            + (", norm=?" if norm is not None else "")
-            + " WHERE id=?",
-            (
-                fact.text,
-                fact.durability,
-                fact.tier,
-                fact.entered_core_seq,
-                fact.last_access,
-                fact.access_count,
-                fact.last_counted_tick,
-                fact.tokens,
-                fact.passage_id,
-                fact.evicted_at,
-                fact.evicted_tick,
-                fact.evictions,
-                fact.promotions,
-                fact.cycles,
-                fact.hits_since_eviction,
-                *((norm,) if norm is not None else ()),
-                fact.id,
-            ),
-        )
+    def save(self, fact: Fact, norm: str | None = None) -> None:
+        """Write every mutable field of ``fact`` and keep the in-memory view in step."""
+        self.store.facts.update(fact, norm)
         old = self._facts.get(fact.id)
         if old is not None:
             self._drop(old)
@@ -240,21 +161,15 @@ class CoreTier:
 
     def find_by_norm(self, norm: str) -> Fact | None:
         """A fact with this normalised text in either tier."""
-        row = self.store.execute(
-            f"SELECT {_FACT_COLUMNS} FROM facts WHERE norm = ?", (norm,)
-        ).fetchone()
-        if row is None:
+        found = self.store.facts.by_norm(norm)
+        if found is None:
             return None
-        return self._facts.get(row["id"]) or fact_from_row(row)
+        return self._facts.get(found.id) or found
 
     def load(self, fact_id: int) -> Fact | None:
         if fact_id in self._facts:
             return self._facts[fact_id]
-        row = self.store.execute(
-            f"SELECT {_FACT_COLUMNS} FROM facts WHERE id = ?", (fact_id,)
-        ).fetchone()
-        return fact_from_row(row) if row else None
+        return self.store.facts.get(fact_id)
 
     def all_rows(self) -> list[Fact]:
-        rows = self.store.execute(f"SELECT {_FACT_COLUMNS} FROM facts ORDER BY id")
-        return [self._facts.get(r["id"]) or fact_from_row(r) for r in rows]
+        return [self._facts.get(f.id) or f for f in self.store.facts.all()]

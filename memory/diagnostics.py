@@ -44,22 +44,13 @@ def compute_diagnostics(memory: HierarchicalMemory) -> dict[str, Any]:
     interactions = memory.tick
     facts_in_core = len(core)
     durable = core.durable_count
-    evictions, promotions, cycles, max_cycles = store.execute(
-        "SELECT coalesce(sum(evictions),0), coalesce(sum(promotions),0),"
-        " coalesce(sum(cycles),0), coalesce(max(cycles),0) FROM facts"
-    ).fetchone()
-    cycling = [
-        {"fact_id": r[0], "text": r[1], "cycles": r[2]}
-        for r in store.execute(
-            "SELECT id, text, cycles FROM facts WHERE cycles >= ? ORDER BY cycles DESC LIMIT 10",
-            (CYCLE_LIMIT,),
-        )
-    ]
-    recent = store.execute(
-        "SELECT tick, core_size, evictions, archival_passages, recall_messages FROM history"
-        " ORDER BY tick DESC LIMIT ?",
-        (RECENT_WINDOW + 1,),
-    ).fetchall()
+    totals = store.facts.totals()
+    evictions, promotions = totals.evictions, totals.promotions
+    cycles, max_cycles = totals.cycles, totals.max_cycles
+    cycling = [{"fact_id": f.id, "text": f.text, "cycles": f.cycles}
+               for f in store.facts.cycling(CYCLE_LIMIT, 10)]
+    recent = [(p.tick, p.core_size, p.evictions, p.archival_passages, p.recall_messages)
+              for p in store.history.points(newest=RECENT_WINDOW + 1)]
     full_share = (
         sum(r[1] >= THRASH_FILL * core.limit for r in recent[:RECENT_WINDOW])
         / len(recent[:RECENT_WINDOW])
@@ -151,10 +142,7 @@ def compute_diagnostics(memory: HierarchicalMemory) -> dict[str, Any]:
             f"them with `tiermem reindex --agent NAME` (HierarchicalMemory.reindex)",
             passages=unembedded["passages"], messages=unembedded["messages"],
             embedder=memory.embedder.id))
-    durable_evicted = store.execute(
-        "SELECT count(*) FROM events e JOIN facts f ON f.id = e.fact_id"
-        " WHERE e.kind = 'evict' AND f.durability = 'durable'"
-    ).fetchone()[0]
+    durable_evicted = store.history.durable_evictions()
     if (short_share is not None and short_share > 0.5 and durable_evicted
             and interactions >= SETTLE_INTERACTIONS):
         flags.append(_flag(
@@ -172,16 +160,12 @@ def compute_diagnostics(memory: HierarchicalMemory) -> dict[str, Any]:
 def _rows_without_vectors(memory: HierarchicalMemory) -> dict[str, int | None]:
     """Rows that should have a vector from the current embedder and do not; messages
     count only when recall is searched by meaning (None otherwise)."""
-    missing = "(embedding IS NULL OR embedder_id IS NOT ?)"
-    passages = memory.store.execute(
-        f"SELECT count(*) FROM passages WHERE {missing}", (memory.embedder.id,)).fetchone()[0]
+    embedder_id = memory.embedder.id
+    passages = memory.store.passages.count_without_vector(embedder_id)
     messages = None
     if memory.recall.vectors is not None:
-        marks = ",".join("?" * len(EMBEDDED_ROLES))
-        messages = memory.store.execute(
-            f"SELECT count(*) FROM messages WHERE role IN ({marks}) AND content != ''"
-            f" AND {missing}", (*EMBEDDED_ROLES, memory.embedder.id)).fetchone()[0]
-    return {"passages": int(passages), "messages": messages}
+        messages = memory.store.messages.count_without_vector(embedder_id, EMBEDDED_ROLES)
+    return {"passages": passages, "messages": messages}
 
 
 def _flag(name: str, message: str, **figures: Any) -> dict[str, Any]:

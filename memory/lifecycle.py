@@ -65,9 +65,9 @@ class FactLifecycle:
         return fact.id
 
     def next_seq(self) -> int:
-        store = self.memory.store
-        seq = int(store.get_meta("core_seq", "0") or 0) + 1
-        store.set_meta("core_seq", seq)
+        settings = self.memory.store.settings
+        seq = int(settings.get("core_seq", "0") or 0) + 1
+        settings.set("core_seq", seq)
         return seq
 
     def reassert(self, fact: Fact, durability: str) -> int:

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from memory.embeddings import Embedder, strong_similarity
-from memory.search import fts_query, rank_scored
+from memory.search import query_terms, rank_scored
 from memory.temporal import read_time_query, rerank_for_time
 from memory.types import Fact, Hit
 
@@ -119,21 +119,19 @@ def _core_hits(memory: HierarchicalMemory, q: str) -> tuple[list[Hit], set[int]]
     if not len(memory.core):
         return [], set()
     fusion = memory.fusion
-    match = fts_query(q) if fusion.lexical > 0 else None
+    terms = query_terms(q) if fusion.lexical > 0 else []
     lexical: dict[int, float] = {}
     strong: set[int] = set()
-    if match is not None:
+    if terms:
         # Core is in memory, so its rows are picked here: a join on the tier cost 8 ms a query.
-        rows = memory.store.execute(
-            "SELECT rowid, -bm25(facts_fts) FROM facts_fts WHERE facts_fts MATCH ?", (match,))
-        lexical = {rowid: relevance for rowid, relevance in rows if rowid in memory.core}
-        every_word = fts_query(q, every_word=True)
-        if every_word == match:  # a single word: every match has it
+        facts_text = memory.store.lexical("facts")
+        lexical = {rowid: relevance for rowid, relevance in facts_text.scores(terms).items()
+                   if rowid in memory.core}
+        if len(terms) == 1:  # a single word: every match has it
             strong = set(lexical)
         elif lexical:
-            strong = {rowid for (rowid,) in memory.store.execute(
-                "SELECT rowid FROM facts_fts WHERE facts_fts MATCH ?", (every_word,))
-                if rowid in lexical}
+            strong = {rowid for rowid in facts_text.scores(terms, every_term=True)
+                      if rowid in lexical}
     dense: dict[int, float] = {}
     embedder = memory.embedder
     if fusion.dense > 0:
@@ -144,7 +142,7 @@ def _core_hits(memory: HierarchicalMemory, q: str) -> tuple[list[Hit], set[int]]
         close = strong_similarity(embedder)
         strong.update(i for i, c in dense.items() if c >= close)
     ranked = rank_scored(lexical, dense, embedder.min_similarity, fusion,
-                         lexical_on=match is not None, dense_on=fusion.dense > 0)
+                         lexical_on=bool(terms), dense_on=fusion.dense > 0)
     hits = []
     for r in ranked:
         fact = memory.core.get(r.id)

@@ -1,6 +1,6 @@
 """Recall memory: every message of every conversation, append-only.
 
-Messages are never edited; SQLite triggers refuse it. Only ``erase`` removes
+Messages are never edited; the store refuses it. Only ``erase`` removes
 a message, and it records who asked and why first. Search is hybrid like
 archival's, over user and assistant text, and never returns the output of a
 ``conversation_search`` tool call (searching earlier searches feeds on itself).
@@ -8,8 +8,6 @@ archival's, over user and assistant text, and never returns the output of a
 
 from __future__ import annotations
 
-import json
-import sqlite3
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -20,10 +18,9 @@ import numpy as np
 from memory.embeddings import Embedder
 from memory.errors import InvalidInputError
 from memory.prompt_history import PromptHistory
-from memory.search import Filter, FusionWeights, date_filter, search_page
-from memory.store.sqlite import SQLiteStore
-from memory.store.sqlite.vectors import VectorIndex, vector_blob
-from memory.symbols import SQL_FUNCTION
+from memory.search import FusionWeights, date_range, search_page
+from memory.store.contract import StorageBackend, VectorIndex
+from memory.store.records import Message, RowFilter
 from memory.types import Hit, SearchResult
 from memory.validation import MAX_TEXT_CHARS, clean_text
 
@@ -55,7 +52,7 @@ class RecallTier:
 
     def __init__(
         self,
-        store: SQLiteStore,
+        store: StorageBackend,
         embedder: Embedder,
         vectors: VectorIndex | None,
         weights: FusionWeights,
@@ -70,7 +67,7 @@ class RecallTier:
         store.on_rollback(self.reload)
 
     def reload(self) -> None:
-        self._count = int(self.store.execute("SELECT count(*) FROM messages").fetchone()[0])
+        self._count = self.store.messages.count()
 
     def __len__(self) -> int:
         return self._count
@@ -105,38 +102,17 @@ class RecallTier:
             {i: matrix[j] for j, (i, _) in enumerate(to_embed)} if matrix is not None else {}
         )
         now = time.time()
-        ids: list[int] = []
-        with self.store.transaction() as conn:
-            trigger = _suspend_fts_trigger(conn) if bulk and prepared else None
-            for i, (m, content) in enumerate(prepared):
-                vector = vector_of.get(i)
-                cursor = conn.execute(
-                    "INSERT INTO messages (turn, role, content, tool_calls, tool_call_id,"
-                    " tool_name, created_at, status, embedder_id, embedding)"
-                    " VALUES (?,?,?,?,?,?,?,?,?,?)",
-                    (
-                        m.turn,
-                        m.role,
-                        content,
-                        json.dumps(m.tool_calls) if m.tool_calls else None,
-                        m.tool_call_id,
-                        m.tool_name,
-                        m.created_at if m.created_at is not None else now,
-                        m.status,
-                        self.embedder.id if vector is not None else None,
-                        vector_blob(vector) if vector is not None else None,
-                    ),
-                )
-                ids.append(int(cursor.lastrowid or 0))
-            if trigger is not None:
-                # Rowids are allocated in order inside this write transaction, so the
-                # range holds exactly the rows just inserted.
-                conn.execute(
-                    "INSERT INTO messages_fts (rowid, content)"
-                    f" SELECT id, {SQL_FUNCTION}(content) FROM messages WHERE id BETWEEN ? AND ?",
-                    (min(ids), max(ids)),
-                )
-                conn.execute(trigger)
+        embedder_id = self.embedder.id
+        records = [
+            Message(turn=m.turn, role=m.role, content=content,
+                    created_at=m.created_at if m.created_at is not None else now,
+                    tool_calls=m.tool_calls or None, tool_call_id=m.tool_call_id,
+                    tool_name=m.tool_name, status=m.status, embedder_id=embedder_id,
+                    embedding=vector_of.get(i))
+            for i, (m, content) in enumerate(prepared)
+        ]
+        with self.store.transaction():
+            ids = self.store.messages.append_many(records, bulk=bulk)
             if self.vectors is not None and vector_of:
                 chosen = sorted(vector_of)
                 self.vectors.add(
@@ -156,37 +132,28 @@ class RecallTier:
         yet (stored with ``embed=False``); returns how many were embedded."""
         if self.vectors is None or not message_ids:
             return 0
-        marks = ",".join("?" * len(message_ids))
-        roles = ",".join("?" * len(EMBEDDED_ROLES))
-        rows = self.store.execute(
-            f"SELECT id, content FROM messages WHERE id IN ({marks}) AND role IN ({roles})"
-            " AND content != '' AND embedding IS NULL ORDER BY id",
-            (*message_ids, *EMBEDDED_ROLES)).fetchall()
+        rows = self.store.messages.texts(EMBEDDED_ROLES, ids=message_ids, without_vector=True)
         if not rows:
             return 0
-        matrix = self.embedder.embed_documents([r["content"] for r in rows])
-        with self.store.transaction() as conn:
-            conn.executemany(
-                "UPDATE messages SET embedder_id = ?, embedding = ? WHERE id = ?",
-                [(self.embedder.id, vector_blob(v), r["id"])
-                 for r, v in zip(rows, matrix, strict=True)])
-            self.vectors.add(np.asarray([r["id"] for r in rows], dtype=np.int64), matrix)
+        matrix = self.embedder.embed_documents([text for _, text in rows])
+        ids = [i for i, _ in rows]
+        with self.store.transaction():
+            self.store.messages.set_embeddings(ids, matrix, self.embedder.id)
+            self.vectors.add(np.asarray(ids, dtype=np.int64), matrix)
         return len(rows)
 
     def set_status(self, message_id: int, status: str) -> None:
         """Status (e.g. ``unanswered``) is the one column that may change."""
-        with self.store.transaction() as conn:
-            conn.execute("UPDATE messages SET status = ? WHERE id = ?", (status, message_id))
+        with self.store.transaction():
+            self.store.messages.set_status(message_id, status)
 
     def mark_pending_unanswered(self) -> list[int]:
         """Mark ``unanswered`` every message a turn left ``pending``; returns their ids.
 
         Call it only when no turn can be running (the writer has just opened).
         """
-        with self.store.transaction() as conn:
-            return [int(r[0]) for r in conn.execute(
-                "UPDATE messages SET status = 'unanswered' WHERE status = 'pending'"
-                " RETURNING id")]
+        with self.store.transaction():
+            return self.store.messages.resolve_pending("unanswered")
 
     def erase(self, message_ids: Sequence[int], reason: str) -> int:
         """Remove messages for good, recording the erasure first. Returns how many.
@@ -195,19 +162,10 @@ class RecallTier:
         """
         reason = clean_text(reason, "erasure reason", 1000)
         now = time.time()
-        with self.store.transaction() as conn:
-            rows = conn.execute(
-                f"SELECT id, role, content FROM messages"
-                f" WHERE id IN ({','.join('?' * len(message_ids))})", tuple(message_ids),
-            ).fetchall() if message_ids else []
-            present = [r[0] for r in rows]
-            PromptHistory(self.store).forget(r[2] for r in rows if r[1] == "user")
-            for mid in present:
-                conn.execute(
-                    "INSERT INTO erasures (message_id, reason, erased_at) VALUES (?,?,?)",
-                    (mid, reason, now),
-                )
-                conn.execute("DELETE FROM messages WHERE id = ?", (mid,))
+        with self.store.transaction():
+            erased = self.store.messages.erase(message_ids, reason, now)
+            present = [m.id for m in erased]
+            PromptHistory(self.store).forget(m.content for m in erased if m.role == "user")
             if self.vectors is not None and present:
                 self.vectors.remove(np.asarray(present, dtype=np.int64))
             self._count -= len(present)
@@ -247,7 +205,7 @@ class RecallTier:
         most messages matches, crowding the window with rows that match only it.
         """
         return search_page(
-            self.store, table="messages", fts_table="messages_fts",
+            self.store.lexical("messages"), passing=self.store.messages.passing,
             # Only user and assistant messages have vectors; a search for tool messages
             # alone has no dense side.
             vectors=self.vectors if not roles or any(r in EMBEDDED_ROLES for r in roles)
@@ -258,62 +216,31 @@ class RecallTier:
             dense_filt=_dense_filter(roles, start, end, before_id))
 
     def get_many(self, ids: Sequence[int]) -> dict[int, Hit]:
-        if not ids:
-            return {}
-        marks = ",".join("?" * len(ids))
-        rows = self.store.execute(
-            f"SELECT id, turn, role, content, created_at FROM messages WHERE id IN ({marks})",
-            tuple(ids),
-        )
         return {
-            r["id"]: Hit(
-                text=r["content"],
-                tier="recall",
-                score=0.0,
-                created_at=r["created_at"],
-                id=r["id"],
-                role=r["role"],
-                turn=r["turn"],
-            )
-            for r in rows
+            i: Hit(text=m.content, tier="recall", score=0.0, created_at=m.created_at, id=m.id,
+                   role=m.role, turn=m.turn)
+            for i, m in self.store.messages.get_many(ids).items()
         }
 
     def rows(self, ids: Sequence[int]) -> list[dict[str, Any]]:
         """Full message rows for ``ids``, in the order given (missing ids are skipped)."""
-        found: dict[int, dict[str, Any]] = {}
-        for start in range(0, len(ids), 900):
-            chunk = list(ids[start : start + 900])
-            marks = ",".join("?" * len(chunk))
-            for r in self.store.execute(
-                "SELECT id, turn, role, content, tool_calls, tool_call_id, tool_name, created_at,"
-                f" status FROM messages WHERE id IN ({marks})", tuple(chunk),
-            ):
-                row = dict(r)
-                row["tool_calls"] = json.loads(row["tool_calls"]) if row["tool_calls"] else None
-                found[row["id"]] = row
-        return [found[i] for i in ids if i in found]
+        found = self.store.messages.get_many(ids)
+        return [_row(found[i]) for i in ids if i in found]
 
     def iter_rows(self) -> Iterator[dict[str, Any]]:
-        for row in self.store.execute("SELECT * FROM messages ORDER BY id"):
-            yield dict(row)
+        """Every message as stored (memory.store.records.DumpRow), in id order."""
+        return self.store.export_rows("messages")
 
 
-def _suspend_fts_trigger(conn: sqlite3.Connection) -> str:
-    """Drop the insert trigger that feeds ``messages_fts``; returns the SQL that restores it.
-
-    Only ever called inside a write transaction, which restores the trigger
-    before it commits (or rolls the drop back with everything else).
-    """
-    row = conn.execute(
-        "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'messages_ai'"
-    ).fetchone()
-    conn.execute("DROP TRIGGER messages_ai")
-    return str(row[0])
+def _row(m: Message) -> dict[str, Any]:
+    return {"id": m.id, "turn": m.turn, "role": m.role, "content": m.content,
+            "tool_calls": m.tool_calls, "tool_call_id": m.tool_call_id,
+            "tool_name": m.tool_name, "created_at": m.created_at, "status": m.status}
 
 
 def _dense_filter(
     roles: Sequence[str] | None, start: Any, end: Any, before_id: int | None
-) -> Filter | None:
+) -> RowFilter | None:
     """The filter for rows with vectors, when it is only ``before_id``; else None (the full one).
 
     Only user and assistant messages have vectors, so the role conditions pass
@@ -322,20 +249,14 @@ def _dense_filter(
     """
     if start is not None or end is not None or (roles and not set(EMBEDDED_ROLES) <= set(roles)):
         return None
-    return Filter(below=before_id)
+    return RowFilter(below=before_id)
 
 
 def _filters(
     roles: Sequence[str] | None, start: Any, end: Any, before_id: int | None = None
-) -> Filter:
-    parts = [f"NOT (b.role = 'tool' AND coalesce(b.tool_name, '') = '{SEARCH_TOOL_NAME}')"]
-    params: list[Any] = []
-    if roles:
-        if isinstance(roles, str) or any(r not in ROLES for r in roles):
-            raise InvalidInputError(f"roles must be a list drawn from {', '.join(ROLES)}")
-        parts.append(f"b.role IN ({','.join('?' * len(roles))})")
-        params.extend(roles)
-    dates, date_params = date_filter(start, end)
-    parts += dates
-    params += date_params
-    return Filter(" AND ".join(parts), tuple(params), below=before_id)
+) -> RowFilter:
+    if roles and (isinstance(roles, str) or any(r not in ROLES for r in roles)):
+        raise InvalidInputError(f"roles must be a list drawn from {', '.join(ROLES)}")
+    lo, hi = date_range(start, end)
+    return RowFilter(start=lo, end=hi, below=before_id, roles=tuple(roles or ()),
+                     hide_tool=SEARCH_TOOL_NAME)

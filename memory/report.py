@@ -92,9 +92,8 @@ def flag_title(name: str) -> str:
 
 def history_series(memory: HierarchicalMemory) -> dict[str, list[float]]:
     """Per-interaction series from the history table, for charts."""
-    rows = memory.store.execute(
-        "SELECT tick, core_facts, durable_in_core, archival_passages, recall_messages, evictions"
-        " FROM history ORDER BY tick").fetchall()
+    rows = [(p.tick, p.core_facts, p.durable_in_core, p.archival_passages, p.recall_messages,
+             p.evictions) for p in memory.store.history.points()]
     series: dict[str, list[float]] = {k: [] for k in (
         "tick", "durable", "short-lived", "archival", "recall", "evictions")}
     previous = 0

@@ -1,4 +1,4 @@
-"""Hybrid retrieval: SQLite FTS5 (BM25, Porter stemming) fused with FAISS dense search.
+"""Hybrid retrieval: full-text search (BM25; FTS5 on SQLite) fused with dense search.
 
 A row *matches* a query when it shares a content word with it (FTS5) or its
 embedding is at least ``embedder.min_similarity`` from the query's. ``total``
@@ -72,31 +72,30 @@ from memory.errors import InvalidInputError
 from memory.lexical import (
     PRUNE_MIN_ROWS,
     STOPWORDS,
-    BM25List,
-    Filter,
     common_terms,
     dense_query_text,
-    fts_query,
     lexical_query_text,
     query_terms,
     without_words,
 )
-from memory.store.sqlite import SQLiteStore
-from memory.store.sqlite.vectors import VectorIndex
+from memory.store.contract import LexicalIndex, VectorIndex
+from memory.store.records import RowFilter
 from memory.types import Hit, SearchResult
 from memory.validation import check_page, clean_text, end_of_day, to_timestamp
+
+#: Those of some ids (in order) whose rows pass a filter (``PassageStore.passing``).
+Passing = Callable[[Sequence[int], RowFilter], list[int]]
 
 # The query-text helpers live in memory.lexical; callers may import them from here too.
 __all__ = [
     "PRUNE_MIN_ROWS",
     "STOPWORDS",
-    "Filter",
     "FusionWeights",
+    "Passing",
     "Ranked",
     "common_terms",
-    "date_filter",
+    "date_range",
     "dense_query_text",
-    "fts_query",
     "hybrid_search",
     "lexical_query_text",
     "query_terms",
@@ -158,37 +157,27 @@ class Ranked:
     score: float
 
 
-def date_filter(start: Any, end: Any) -> tuple[list[str], list[Any]]:
-    """SQL conditions on ``b.created_at`` for an inclusive date range (a bare end date
-    means the end of that day)."""
+def date_range(start: Any, end: Any) -> tuple[float | None, float | None]:
+    """An inclusive date range as timestamps (a bare end date means the end of that day)."""
     lo, hi = to_timestamp(start, "start"), end_of_day(end, "end")
     if lo is not None and hi is not None and lo > hi:
         raise InvalidInputError("start is after end; swap them")
-    parts: list[str] = []
-    params: list[Any] = []
-    if lo is not None:
-        parts.append("b.created_at >= ?")
-        params.append(lo)
-    if hi is not None:
-        parts.append("b.created_at <= ?")
-        params.append(hi)
-    return parts, params
+    return lo, hi
 
 
 def hybrid_search(
-    store: SQLiteStore,
+    lexical_index: LexicalIndex,
     *,
-    table: str,
-    fts_table: str,
+    passing: Passing,
     vectors: VectorIndex | None,
     embedder: Embedder | None,
     query: str,
     limit: int,
-    filt: Filter,
+    filt: RowFilter,
     weights: FusionWeights,
     query_vector: np.ndarray | None = None,
     window: int | None = None,
-    dense_filt: Filter | None = None,
+    dense_filt: RowFilter | None = None,
 ) -> tuple[list[Ranked], int, bool]:
     """The best ``limit`` matches, fused, the total number of matches, and whether it is exact.
 
@@ -200,14 +189,14 @@ def hybrid_search(
     ``dense_filt`` replaces ``filt`` for the dense matches when the caller
     knows that every row with a vector passes part of it.
     """
-    match = fts_query(query)
+    terms = query_terms(query)
     dense_filt = filt if dense_filt is None else dense_filt
-    lexical = BM25List(store, table, fts_table, match, filt, window) if (
-        match is not None and weights.lexical > 0) else None
+    lexical = lexical_index.rank(terms, filt, window) if (
+        terms and weights.lexical > 0) else None
     try:
         # Beyond the page asked for, so the last row of the page usually leads the cut.
         cap = None if window is None else max(window, 2 * limit)
-        dense = _dense_matches(store, table, vectors, embedder, query, dense_filt, weights,
+        dense = _dense_matches(passing, vectors, embedder, query, dense_filt, weights,
                                query_vector, cap)
         w_lex = weights.lexical if lexical is not None else 0.0
         w_dense = weights.dense if vectors is not None and embedder is not None and len(
@@ -254,7 +243,7 @@ def hybrid_search(
                 # and so it is when the filters passed none of the nearest rows: the ones they
                 # pass may be anywhere.
                 cap = cap * 4 if cap * 16 < len(vectors) and dense.kept_nearest else None
-                dense = _dense_matches(store, table, vectors, embedder, query, dense_filt,
+                dense = _dense_matches(passing, vectors, embedder, query, dense_filt,
                                        weights, dense.query, cap)
         if lexical is None:
             return ranked[:limit], len(dense.matches), dense.cut is None
@@ -298,8 +287,8 @@ class _Dense:
 
 
 def _dense_matches(
-    store: SQLiteStore, table: str, vectors: VectorIndex | None, embedder: Embedder | None,
-    query: str, filt: Filter, weights: FusionWeights, query_vector: np.ndarray | None,
+    passing: Passing, vectors: VectorIndex | None, embedder: Embedder | None,
+    query: str, filt: RowFilter, weights: FusionWeights, query_vector: np.ndarray | None,
     cap: int | None = None,
 ) -> _Dense:
     """Rows at least ``min_similarity`` from the query: every one, or the ``cap`` nearest."""
@@ -320,8 +309,8 @@ def _dense_matches(
     dense = dict(zip(ids.tolist(), sims.tolist(), strict=True))
     if filt.below is not None:
         dense = {i: c for i, c in dense.items() if i < filt.below}
-    if filt.sql and dense:
-        dense = {i: dense[i] for i in _filter_ids(store, table, list(dense), filt)}
+    if filt.on_rows and dense:
+        dense = {i: dense[i] for i in passing(list(dense), filt)}
     # The best row passing the filters is known if a kept one is at least as near as any
     # row left out could be.
     kept = cut is None or (bool(dense) and max(dense.values()) >= cut)
@@ -387,22 +376,10 @@ def _rrf(lexical: list[int], dense: list[int], weights: FusionWeights) -> list[R
     return [Ranked(i, s) for i, s in ordered]
 
 
-def _filter_ids(store: SQLiteStore, table: str, ids: Sequence[int], filt: Filter) -> list[int]:
-    """Keep ``ids`` (in order) whose rows pass the filter."""
-    allowed: set[int] = set()
-    for start in range(0, len(ids), 900):
-        chunk = list(ids[start : start + 900])
-        marks = ",".join("?" * len(chunk))
-        sql = f"SELECT b.id FROM {table} b WHERE b.id IN ({marks}) AND ({filt.sql})"
-        allowed.update(r[0] for r in store.execute(sql, (*chunk, *filt.params)))
-    return [i for i in ids if i in allowed]
-
-
 def search_page(
-    store: SQLiteStore,
+    lexical: LexicalIndex,
     *,
-    table: str,
-    fts_table: str,
+    passing: Passing,
     vectors: VectorIndex | None,
     embedder: Embedder,
     weights: FusionWeights,
@@ -410,11 +387,11 @@ def search_page(
     query: str,
     k: int,
     page: int,
-    filt: Filter,
+    filt: RowFilter,
     fetch: Callable[[Sequence[int]], dict[int, Hit]],
     query_vector: np.ndarray | None = None,
     window: int | None = None,
-    dense_filt: Filter | None = None,
+    dense_filt: RowFilter | None = None,
 ) -> SearchResult:
     """One page of a tier's hybrid search: the query checked and pruned, the rows fetched.
 
@@ -428,12 +405,11 @@ def search_page(
     past_end = (page - 1) * k >= max(rows, 1)
     depth = k if past_end else page * k
     ranked, total, exact = hybrid_search(
-        store,
-        table=table,
-        fts_table=fts_table,
+        lexical,
+        passing=passing,
         vectors=vectors,
         embedder=embedder,
-        query=lexical_query_text(store, table, fts_table, query, weights, rows=rows),
+        query=lexical_query_text(lexical, query, weights, rows),
         limit=depth,
         filt=filt,
         weights=weights,

@@ -16,7 +16,8 @@ smaller limit does: the snapshot's own policy evicts to archival, in one
 interaction (the clock advances by one). Into a directory, the new database
 is built aside and renamed into place only when complete
 (memory/store/sqlite/restore.py), so a failed or killed restore leaves the directory
-as it was, and a retry works.
+as it was, and a retry works. Into another backend, the rows are written in one
+transaction of it.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from memory.embeddings import Embedder
+from memory.errors import SnapshotError
 from memory.extract import fact_norm
 from memory.recall import EMBEDDED_ROLES
 from memory.snapshot_schema import (
@@ -36,43 +38,40 @@ from memory.snapshot_schema import (
     ValidSnapshot,
     parse_snapshot,
 )
-from memory.store.sqlite import SQLiteStore
-from memory.store.sqlite.restore import database_aside
-from memory.store.sqlite.vectors import vector_blob
+from memory.store.contract import StorageBackend
+from memory.store.records import DUMP_TABLES, DumpRow
 from memory.tokenizer import TokenCounter
 
 if TYPE_CHECKING:
     from memory.hierarchy import HierarchicalMemory
 
-_BLOB_COLUMNS = {"embedding"}
 _SETTINGS = ("tick", "core_seq", "embedder_id", "embedder_dim", "archival_searches",
              "archival_searches_with_hits")
 
 
 def take_snapshot(memory: HierarchicalMemory, include_vectors: bool = True) -> dict[str, Any]:
-    if not memory.store.in_transaction and not memory.store.read_only:
-        with memory.store.transaction():
+    store = memory.store
+    if not store.in_transaction and not store.read_only:
+        with store.transaction():
             for key, value in memory.counters.items():
-                memory.store.set_meta(key, value)
+                store.settings.set(key, value)
     tables: dict[str, list[dict[str, Any]]] = {}
-    for table in ROW_MODELS:
+    for table in DUMP_TABLES:
         rows = []
-        for row in memory.store.execute(f"SELECT * FROM {table} ORDER BY rowid"):
-            record = dict(row)
-            for column in _BLOB_COLUMNS & record.keys():
-                blob = record[column]
-                record[column] = (
+        for record in store.export_rows(table):
+            if "embedding" in record:
+                blob = record["embedding"]
+                record["embedding"] = (
                     base64.b64encode(blob).decode("ascii") if blob and include_vectors else None
                 )
             rows.append(record)
         tables[table] = rows
     settings: dict[str, Any] = {}
     for key in _SETTINGS:
-        stored = memory.store.get_meta(key)
+        stored = store.settings.get(key)
         settings[key] = stored if key == "embedder_id" else int(stored or 0)
     # What the layers above keep with set_state (the agent's context and summary).
-    state = {key.removeprefix("state."): value for key, value in memory.store.execute(
-        "SELECT key, value FROM meta WHERE key LIKE 'state.%' ORDER BY key").fetchall()}
+    state = {key.removeprefix("state."): value for key, value in store.settings.items("state.")}
     return {
         "format": SNAPSHOT_FORMAT,
         "config": memory.config.as_json(),
@@ -89,10 +88,26 @@ def restore_snapshot(
     path: str | Path | None,
     embedder: Embedder | None,
     replace: bool = False,
+    store: StorageBackend | None = None,
 ) -> HierarchicalMemory:
     valid = parse_snapshot(snapshot)
     if embedder is None:
         embedder = _embedder_for(valid)
+    if store is not None:
+        try:
+            with store.transaction():
+                if store.facts.all() or store.passages.count() or store.messages.count():
+                    if not replace:
+                        raise SnapshotError(
+                            f"{store.location} already holds a memory; restore into an empty "
+                            f"one so nothing stored there is overwritten, or pass replace=True "
+                            f"to replace it")
+                    store.clear()
+                _write(store, valid, embedder)
+        except BaseException:
+            store.close()
+            raise
+        return cls(store=store, embedder=embedder)
     if path is None:
         memory = cls(None, config=valid.config, embedder=embedder)
         try:
@@ -104,15 +119,17 @@ def restore_snapshot(
             memory.recall.reload()
             memory._reload_tick()
             for key in memory.counters:
-                memory.counters[key] = int(memory.store.get_meta(key, "0") or 0)
+                memory.counters[key] = int(memory.store.settings.get(key, "0") or 0)
             memory._fit_core()
         except BaseException:
             memory.close()
             raise
         return memory
+    from memory.store.sqlite.restore import database_aside
+
     home = Path(path).expanduser()
-    with database_aside(home, replace) as store, store.transaction():
-        _write(store, valid, embedder)
+    with database_aside(home, replace) as aside, aside.transaction():
+        _write(aside, valid, embedder)
     # Opening rebuilds the FAISS indexes from the restored vectors and fits core.
     return cls(home, embedder=embedder)
 
@@ -126,15 +143,16 @@ def _embedder_for(valid: ValidSnapshot) -> Embedder:
     return default_embedder()
 
 
-def _write(store: SQLiteStore, valid: ValidSnapshot, embedder: Embedder) -> None:
+def _write(store: StorageBackend, valid: ValidSnapshot, embedder: Embedder) -> None:
     """Every row and setting of ``valid`` into ``store`` (inside its transaction)."""
     same_model = valid.include_vectors and (embedder.id, embedder.dim) == (
         valid.settings.embedder_id, valid.settings.embedder_dim)
     count = TokenCounter().count
-    for table, model in ROW_MODELS.items():
+    for table in DUMP_TABLES:
+        model = ROW_MODELS[table]
         # Column names come from the row models, never from the snapshot.
         columns = tuple(model.model_fields)
-        rows = []
+        rows: list[DumpRow] = []
         for row in getattr(valid.tables, table):
             values = row.model_dump()
             if table == "facts":
@@ -145,16 +163,14 @@ def _write(store: SQLiteStore, valid: ValidSnapshot, embedder: Embedder) -> None
                 ) else None
                 values["embedding"] = vector
                 values["embedder_id"] = embedder.id if vector is not None else None
-            rows.append(tuple(values[c] for c in columns))
-        store.conn.executemany(
-            f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
-            rows)
+            rows.append({c: values[c] for c in columns})
+        store.import_rows(table, rows)
     settings = valid.settings.model_dump(exclude={"embedder_id", "embedder_dim"})
     meta: dict[str, Any] = {**valid.config.to_meta(), **settings,
                             "embedder_id": embedder.id, "embedder_dim": embedder.dim}
     meta.update({f"state.{key}": value for key, value in valid.state.items()})
     for key, value in meta.items():
-        store.set_meta(key, value)
+        store.settings.set(key, value)
     _embed_missing(store, embedder, valid.config.recall_dense)
 
 
@@ -163,34 +179,24 @@ def _wants_vector(table: str, values: dict[str, Any]) -> bool:
     return table == "passages" or (values["role"] in EMBEDDED_ROLES and values["content"] != "")
 
 
-def _embed_missing(store: SQLiteStore, embedder: Embedder, recall_dense: bool) -> None:
+def _embed_missing(store: StorageBackend, embedder: Embedder, recall_dense: bool) -> None:
     """Embed every row that should have a vector and was restored without one."""
-    _embed_rows(store, embedder, recall_dense, "embedding IS NULL")
-
-
-def _embed_rows(store: SQLiteStore, embedder: Embedder, recall_dense: bool, which: str) -> None:
-    passages = store.execute(f"SELECT id, text FROM passages WHERE {which} ORDER BY id")
-    _write_vectors(store, "passages", passages.fetchall(), embedder)
+    _write_vectors(store, "passages", store.passages.texts(without_vector=True), embedder)
     if recall_dense:
-        marks = ",".join("?" * len(EMBEDDED_ROLES))
-        messages = store.execute(
-            f"SELECT id, content FROM messages WHERE {which} AND role IN ({marks})"
-            " AND content != '' ORDER BY id", EMBEDDED_ROLES)
-        _write_vectors(store, "messages", messages.fetchall(), embedder)
+        _write_vectors(store, "messages",
+                       store.messages.texts(EMBEDDED_ROLES, without_vector=True), embedder)
 
 
 def _rebuild_indexes(memory: HierarchicalMemory) -> None:
     for index in (memory.archival.vectors, memory.recall.vectors):
         if index is not None:
             index.rebuild()
-            memory.store.set_meta(f"{index.table}_vector_generation", index.generation + 1)
 
 
-def _write_vectors(store: SQLiteStore, table: str, rows: list[Any], embedder: Embedder) -> None:
+def _write_vectors(store: StorageBackend, table: str, rows: list[tuple[int, str]],
+                   embedder: Embedder) -> None:
+    stored = store.passages if table == "passages" else store.messages
     for start in range(0, len(rows), 256):
         chunk = rows[start : start + 256]
-        matrix: np.ndarray = embedder.embed_documents([r[1] for r in chunk])
-        store.conn.executemany(
-            f"UPDATE {table} SET embedding = ?, embedder_id = ? WHERE id = ?",
-            [(vector_blob(v), embedder.id, r[0]) for r, v in zip(chunk, matrix, strict=True)],
-        )
+        matrix: np.ndarray = embedder.embed_documents([text for _, text in chunk])
+        stored.set_embeddings([i for i, _ in chunk], matrix, embedder.id)

@@ -23,7 +23,7 @@ from memory import HashingEmbedder, HierarchicalMemory, policies
 from memory.archival import ArchivalTier
 from memory.core import CoreTier
 from memory.lifecycle import FactLifecycle
-from memory.store.sqlite.vectors import VectorIndex
+from memory.store.sqlite.vectors import FaissIndex
 from memory.types import Fact
 
 QUICK = BatteryOptions(seed=0, quick=True)
@@ -157,10 +157,11 @@ def test_crash_audit_reports_lost_ops_and_a_faiss_index_out_of_step(
     assert lost["lost"] == 1 and "lost fact r0n1" in lost["problems"]
     # An index that is not rebuilt from SQLite when its file is missing must be caught.
     (home / "archival.faiss").unlink()
-    monkeypatch.setattr(VectorIndex, "rebuild", lambda self: setattr(self, "index",
+    monkeypatch.setattr(FaissIndex, "rebuild", lambda self: setattr(self, "index",
                                                                       self._new_index()))
     audit = verify_home(home, [])
-    assert any("archival FAISS holds 0 vectors, SQLite 1" in p for p in audit["problems"])
+    assert any("passages: ids with a vector in SQLite but not in FAISS: [1]" in p
+               for p in audit["problems"])
 
 
 def test_timing_fails_when_eviction_cost_grows_with_core(monkeypatch: pytest.MonkeyPatch) -> None:

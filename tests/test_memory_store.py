@@ -146,7 +146,7 @@ def test_an_empty_store_accepts_a_new_embedder(tmp_path: Path) -> None:
     path = tmp_path / "agent"
     make_memory(path).close()
     with make_memory(path, embedder=HashingEmbedder(dim=128)) as m:
-        assert m.store.get_meta("embedder_id") == "hashing-uni-bi-128"
+        assert m.store.settings.get("embedder_id") == "hashing-uni-bi-128"
         m.archival_insert("now embedded at 128")
         assert m.archival.vectors.index.d == 128
     with pytest.raises(EmbedderMismatchError):
