@@ -4,7 +4,7 @@ The property test drives random operation sequences (new facts, re-assertions
 in other spellings, oversized facts, replaces, interactions, queries and
 multi-fact interaction blocks) through every eviction policy in both units,
 and after each operation recomputes core's size from scratch and compares the
-in-memory core with the SQLite facts table.
+in-memory core with the store's facts, on every backend.
 """
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from backends import Backend
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from memory_helpers import (
     check_archival_consistent,
     check_core_invariants,
-    make_memory,
     token_count,
 )
 
@@ -145,28 +145,32 @@ PROPERTY_SETTINGS = settings(
 @pytest.mark.parametrize("policy", POLICY_NAMES)
 @PROPERTY_SETTINGS
 @given(ops=st.lists(op, min_size=8, max_size=40), limit=st.integers(6, 40))
-def test_core_limit_holds_in_tokens(policy: str, ops: list[tuple[Any, ...]], limit: int) -> None:
-    with make_memory(core_limit=limit, core_limit_unit="tokens", policy=policy) as m:
+def test_core_limit_holds_in_tokens(
+    backend: Backend, policy: str, ops: list[tuple[Any, ...]], limit: int
+) -> None:
+    with backend.memory(core_limit=limit, core_limit_unit="tokens", policy=policy) as m:
         _run(m, ops)
 
 
 @pytest.mark.parametrize("policy", POLICY_NAMES)
 @PROPERTY_SETTINGS
 @given(ops=st.lists(op, min_size=8, max_size=40), limit=st.integers(1, 5))
-def test_core_limit_holds_in_facts(policy: str, ops: list[tuple[Any, ...]], limit: int) -> None:
-    with make_memory(core_limit=limit, core_limit_unit="facts", policy=policy) as m:
+def test_core_limit_holds_in_facts(
+    backend: Backend, policy: str, ops: list[tuple[Any, ...]], limit: int
+) -> None:
+    with backend.memory(core_limit=limit, core_limit_unit="facts", policy=policy) as m:
         _run(m, ops)
 
 
 def _table_counts(m: HierarchicalMemory) -> dict[str, int]:
-    return {
-        t: m.store.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
-        for t in ("facts", "passages", "messages", "events", "history")
-    }
+    store = m.store
+    return {"facts": len(store.facts.all()), "passages": store.passages.count(),
+            "messages": store.messages.count(), "events": store.history.last_event_id(),
+            "history": len(store.history.points())}
 
 
-def test_oversized_fact_is_rejected_and_nothing_changes() -> None:
-    with make_memory(core_limit=20) as m:
+def test_oversized_fact_is_rejected_and_nothing_changes(backend: Backend) -> None:
+    with backend.memory(core_limit=20) as m:
         m.add_fact("User is allergic to peanuts", "durable")
         m.process_interaction("Right now the pod is restarting.", "Watching it.")
         before, counts, tick = m.snapshot(), _table_counts(m), m.tick
@@ -178,8 +182,10 @@ def test_oversized_fact_is_rejected_and_nothing_changes() -> None:
         assert m.snapshot() == before
 
 
-def test_oversized_fact_rejected_inside_an_interaction_leaves_only_the_interaction() -> None:
-    with make_memory(core_limit=20) as m:
+def test_oversized_fact_rejected_inside_an_interaction_leaves_only_the_interaction(
+    backend: Backend,
+) -> None:
+    with backend.memory(core_limit=20) as m:
         m.add_fact("User is allergic to peanuts", "durable")
         with m.interaction():
             inside = m.snapshot()
@@ -188,8 +194,8 @@ def test_oversized_fact_rejected_inside_an_interaction_leaves_only_the_interacti
             assert m.snapshot() == inside
 
 
-def test_replace_that_cannot_fit_changes_nothing() -> None:
-    with make_memory(core_limit=30) as m:
+def test_replace_that_cannot_fit_changes_nothing(backend: Backend) -> None:
+    with backend.memory(core_limit=30) as m:
         m.add_fact("User is allergic to peanuts", "durable")
         m.add_fact("The production region is eu-west-1", "durable")
         m.add_fact("the pod restarts", "short-lived")
@@ -205,15 +211,15 @@ def test_replace_that_cannot_fit_changes_nothing() -> None:
         check_core_invariants(m)
 
 
-def test_replace_that_grows_evicts_the_lowest_and_stays_within_the_limit() -> None:
-    with make_memory(core_limit=3, core_limit_unit="facts") as m:
+def test_replace_that_grows_evicts_the_lowest_and_stays_within_the_limit(backend: Backend) -> None:
+    with backend.memory(core_limit=3, core_limit_unit="facts") as m:
         m.add_fact("alpha fact", "durable")
         m.add_fact("beta fact", "durable")
         m.add_fact("gamma fact", "durable")
         m.replace_in_core("beta", "beta prime")
         check_core_invariants(m)
         assert [f.text for f in m.core] == ["alpha fact", "beta prime fact", "gamma fact"]
-    with make_memory(core_limit=12) as m:
+    with backend.memory(core_limit=12) as m:
         a = m.add_fact("alpha one", "durable")
         b = m.add_fact("beta two", "durable")
         c = m.add_fact("gamma three", "durable")
@@ -230,15 +236,15 @@ def test_replace_that_grows_evicts_the_lowest_and_stays_within_the_limit() -> No
 
 @pytest.mark.parametrize("unit,old_limit,new_limit", [("facts", 10, 4), ("tokens", 60, 25)])
 def test_reopening_with_a_smaller_limit_evicts_just_enough(
-    tmp_path: Any, unit: str, old_limit: int, new_limit: int
+    backend: Backend, unit: str, old_limit: int, new_limit: int
 ) -> None:
-    home = tmp_path / "agent"
-    with make_memory(home, core_limit=old_limit, core_limit_unit=unit) as m:
+    home = backend.home()
+    with home.open(core_limit=old_limit, core_limit_unit=unit) as m:
         for i in range(10):
             m.add_fact(f"fact {i} {VOCAB[i]}", "durable")
         check_core_invariants(m)
         kept_before = [f.id for f in m.core]
-    with make_memory(home, core_limit=new_limit, core_limit_unit=unit) as m:
+    with home.open(core_limit=new_limit, core_limit_unit=unit) as m:
         check_core_invariants(m)
         assert m.core.limit == new_limit
         # Just enough: the oldest (least recent) facts went, and one more would not fit.
@@ -251,9 +257,9 @@ def test_reopening_with_a_smaller_limit_evicts_just_enough(
             assert m.archival_search(m.fact(i).text).hits[0].fact_id == i
 
 
-def test_core_limit_must_be_positive() -> None:
+def test_core_limit_must_be_positive(backend: Backend) -> None:
     for bad in (0, -3, True, 2.5):
         with pytest.raises(ValueError):
-            make_memory(core_limit=bad)
+            backend.memory(core_limit=bad)
     with pytest.raises(ValueError, match="core_limit_unit"):
-        make_memory(core_limit_unit="bytes")
+        backend.memory(core_limit_unit="bytes")

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
-from memory_helpers import make_memory
+from backends import Backend
 
 from memory.embeddings import HashingEmbedder
 from memory.hierarchy import HierarchicalMemory
@@ -34,8 +34,8 @@ def _expected_matches(m: HierarchicalMemory, query: str) -> set[int]:
 
 
 @pytest.fixture
-def paged() -> HierarchicalMemory:
-    m = make_memory()
+def paged(backend: Backend) -> HierarchicalMemory:
+    m = backend.memory()
     for i in range(25):
         m.archival_insert(f"ticket {i}: the flux capacitor overheated again")
     for i in range(15):
@@ -71,8 +71,8 @@ def test_total_does_not_depend_on_the_page_size(paged: HierarchicalMemory) -> No
         assert paged.archival_search(query, k=3).total == len(_expected_matches(paged, query))
 
 
-def test_tag_filters_filter() -> None:
-    with make_memory() as m:
+def test_tag_filters_filter(backend: Backend) -> None:
+    with backend.memory() as m:
         for i in range(12):
             tag = ("billing", "ops", "legal")[i % 3]
             m.archival_insert(f"note {i} about the acme account", tags=[tag, "acme"])
@@ -88,8 +88,8 @@ def test_tag_filters_filter() -> None:
         assert m.archival_search("acme account", tags=["nope"]).total == 0
 
 
-def test_date_filters_filter_on_when_the_passage_was_learned() -> None:
-    with make_memory() as m:
+def test_date_filters_filter_on_when_the_passage_was_learned(backend: Backend) -> None:
+    with backend.memory() as m:
         for day in range(1, 11):
             m.archival_insert(f"standup notes for may {day}: deploy went fine",
                               created_at=_day(day))
@@ -108,8 +108,8 @@ def test_date_filters_filter_on_when_the_passage_was_learned() -> None:
             _day(d) for d in range(1, 11)}
 
 
-def test_filters_combine_with_paging() -> None:
-    with make_memory() as m:
+def test_filters_combine_with_paging(backend: Backend) -> None:
+    with backend.memory() as m:
         for i in range(30):
             m.archival_insert(f"latency report {i}", tags=["perf" if i % 2 else "misc"],
                               created_at=_day(1 + i % 10))
@@ -135,8 +135,8 @@ def _stock(m: HierarchicalMemory) -> int:
     return evicted
 
 
-def test_query_ranks_every_tier_on_one_scale_and_tags_every_hit() -> None:
-    with make_memory(core_limit=3, core_limit_unit="facts") as m:
+def test_query_ranks_every_tier_on_one_scale_and_tags_every_hit(backend: Backend) -> None:
+    with backend.memory(core_limit=3, core_limit_unit="facts") as m:
         evicted = _stock(m)
         hits = m.query("peanuts", k=10)
         tiers = [h.tier for h in hits]
@@ -155,8 +155,8 @@ def test_query_ranks_every_tier_on_one_scale_and_tags_every_hit() -> None:
         assert len(m.query("peanuts", k=2)) == 2
 
 
-def test_query_does_not_repeat_a_core_fact_from_its_old_passage() -> None:
-    with make_memory(core_limit=2, core_limit_unit="facts", promote_hits=1,
+def test_query_does_not_repeat_a_core_fact_from_its_old_passage(backend: Backend) -> None:
+    with backend.memory(core_limit=2, core_limit_unit="facts", promote_hits=1,
                      recent_promote_hits=1) as m:
         fid = m.add_fact("the vpn gateway is in frankfurt", "durable")
         m.add_fact("filler one", "durable")
@@ -168,8 +168,8 @@ def test_query_does_not_repeat_a_core_fact_from_its_old_passage() -> None:
         assert hits[0].tier == "core"
 
 
-def test_query_on_an_empty_memory_and_without_content_words() -> None:
-    with make_memory() as m:
+def test_query_on_an_empty_memory_and_without_content_words(backend: Backend) -> None:
+    with backend.memory() as m:
         assert m.query("anything at all") == []
         m.add_fact("User is allergic to peanuts")
         assert m.query("the of and") == []
@@ -185,10 +185,12 @@ def _all_pages(search: Callable[..., SearchResult], k: int) -> list[int]:
 
 
 @pytest.mark.parametrize("query", ["apple banana", "kiwi", "mango fig grape"])
-def test_paging_past_the_fusion_depth_neither_repeats_nor_skips(query: str) -> None:
+def test_paging_past_the_fusion_depth_neither_repeats_nor_skips(
+    backend: Backend, query: str
+) -> None:
     rng = random.Random(1)
     fruit = "apple banana cherry date elder fig grape honeydew kiwi lemon mango nectarine"
-    with make_memory(embedder=HashingEmbedder(64), recall_dense=False) as m:
+    with backend.memory(embedder=HashingEmbedder(64), recall_dense=False) as m:
         for i in range(300):
             m.archival_insert(" ".join(rng.sample(fruit.split(), 4)) + f" n{i}")
         whole = m.archival_search(query, k=1000)

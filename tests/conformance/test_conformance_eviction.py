@@ -12,12 +12,12 @@ import random
 from typing import Any
 
 import pytest
+from backends import Backend
 from memory_helpers import (
     check_archival_consistent,
     check_core_invariants,
     evict_events,
     fr_score,
-    make_memory,
 )
 
 from memory.core import CoreTier
@@ -39,8 +39,8 @@ def _text(rng: random.Random, n: int) -> str:
 # -- eviction is not deletion --------------------------------------------------------------
 
 
-def test_every_evicted_fact_is_searchable_in_archival() -> None:
-    with make_memory(core_limit=4, core_limit_unit="facts") as m:
+def test_every_evicted_fact_is_searchable_in_archival(backend: Backend) -> None:
+    with backend.memory(core_limit=4, core_limit_unit="facts") as m:
         texts = [f"{w} is a colour the user likes number {i}" for i, w in enumerate(WORDS[:12])]
         ids = [m.add_fact(t, "durable") for t in texts]
         m.replace_in_core(texts[-1], "")  # a retired fact goes to archival too
@@ -59,8 +59,8 @@ def test_every_evicted_fact_is_searchable_in_archival() -> None:
         check_archival_consistent(m)
 
 
-def test_a_fact_evicted_twice_keeps_one_passage_with_its_latest_text() -> None:
-    with make_memory(core_limit=2, core_limit_unit="facts", policy="lru",
+def test_a_fact_evicted_twice_keeps_one_passage_with_its_latest_text(backend: Backend) -> None:
+    with backend.memory(core_limit=2, core_limit_unit="facts", policy="lru",
                      promote_hits=1, recent_promote_hits=1) as m:
         a = m.add_fact("the staging cluster is amber", "durable")
         m.add_fact("basil note", "durable")
@@ -75,8 +75,8 @@ def test_a_fact_evicted_twice_keeps_one_passage_with_its_latest_text() -> None:
         fact = m.fact(a)
         assert fact.tier == "archival" and fact.evictions == 2
         assert fact.evicted_at >= first_eviction
-        rows = m.store.execute("SELECT text FROM passages WHERE fact_id = ?", (a,)).fetchall()
-        assert [r[0] for r in rows] == ["the staging cluster is violet"]
+        rows = [r["text"] for r in m.store.export_rows("passages") if r["fact_id"] == a]
+        assert rows == ["the staging cluster is violet"]
         hit = m.archival_search("staging cluster violet").hits[0]
         assert (hit.fact_id, hit.was_in_core, hit.evicted_at) == (a, True, fact.evicted_at)
         assert not [h for h in m.archival_search("amber").hits if h.fact_id == a]
@@ -151,8 +151,10 @@ def _check_min_score(records: list[tuple[Fact, list[Fact], float]], tau: float,
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
 @pytest.mark.parametrize("unit,limit", [("facts", 6), ("tokens", 30)])
 @pytest.mark.parametrize("policy", ["freq_recency", "freq_recency_durable"])
-def test_evicted_fact_has_the_lowest_score(policy: str, unit: str, limit: int, seed: int) -> None:
-    with make_memory(core_limit=limit, core_limit_unit=unit, policy=policy, tau=10.0) as m:
+def test_evicted_fact_has_the_lowest_score(
+    backend: Backend, policy: str, unit: str, limit: int, seed: int
+) -> None:
+    with backend.memory(core_limit=limit, core_limit_unit=unit, policy=policy, tau=10.0) as m:
         recorder = EvictionRecorder(m)
         _workload(m, seed, 250)
         assert len(recorder.records) >= 30, "the workload must exercise eviction"
@@ -176,8 +178,8 @@ class SteppingClock:
 
 @pytest.mark.parametrize("seed", [11, 12])
 @pytest.mark.parametrize("policy", ["freq_recency", "freq_recency_durable"])
-def test_wall_clock_eviction_has_the_lowest_score(policy: str, seed: int) -> None:
-    with make_memory(core_limit=6, core_limit_unit="facts", policy=policy, clock="wall",
+def test_wall_clock_eviction_has_the_lowest_score(backend: Backend, policy: str, seed: int) -> None:
+    with backend.memory(core_limit=6, core_limit_unit="facts", policy=policy, clock="wall",
                      now=SteppingClock(seed)) as m:
         assert m.tau == 86_400.0
         recorder = EvictionRecorder(m)
@@ -187,8 +189,8 @@ def test_wall_clock_eviction_has_the_lowest_score(policy: str, seed: int) -> Non
 
 
 @pytest.mark.parametrize("seed", [7, 8])
-def test_default_policy_never_evicts_durable_for_short_lived(seed: int) -> None:
-    with make_memory(core_limit=5, core_limit_unit="facts") as m:
+def test_default_policy_never_evicts_durable_for_short_lived(backend: Backend, seed: int) -> None:
+    with backend.memory(core_limit=5, core_limit_unit="facts") as m:
         assert m.policy.name == "freq_recency_durable"
         rng = random.Random(seed)
         for step in range(200):
@@ -207,8 +209,8 @@ def test_default_policy_never_evicts_durable_for_short_lived(seed: int) -> None:
                 assert m.fact(fid).evictions == 0
 
 
-def test_durable_fact_survives_heavier_use_of_short_lived_facts() -> None:
-    with make_memory(core_limit=3, core_limit_unit="facts") as m:
+def test_durable_fact_survives_heavier_use_of_short_lived_facts(backend: Backend) -> None:
+    with backend.memory(core_limit=3, core_limit_unit="facts") as m:
         durable = m.add_fact("User is allergic to peanuts", "durable")
         hot = m.add_fact("the queue is spiking", "short-lived")
         for _ in range(5):
@@ -218,7 +220,7 @@ def test_durable_fact_survives_heavier_use_of_short_lived_facts() -> None:
         assert durable in m.core
         assert hot in m.core  # the lesser-used short-lived fact left
         assert [e["text"] for e in evict_events(m)] == ["the pod is restarting"]
-    with make_memory(core_limit=3, core_limit_unit="facts", policy="freq_recency") as m:
+    with backend.memory(core_limit=3, core_limit_unit="facts", policy="freq_recency") as m:
         durable = m.add_fact("User is allergic to peanuts", "durable")
         m.add_fact("the queue is spiking", "short-lived")
         for _ in range(5):
@@ -236,8 +238,8 @@ def _evicted_texts(m: HierarchicalMemory) -> list[str]:
     return [e["text"] for e in evict_events(m)]
 
 
-def test_fifo_evicts_in_order_of_entry_whatever_the_use() -> None:
-    with make_memory(core_limit=3, core_limit_unit="facts", policy="fifo") as m:
+def test_fifo_evicts_in_order_of_entry_whatever_the_use(backend: Backend) -> None:
+    with backend.memory(core_limit=3, core_limit_unit="facts", policy="fifo") as m:
         for t in ("a1 apple", "b1 banana", "c1 cherry"):
             m.add_fact(t)
         for _ in range(3):
@@ -248,8 +250,8 @@ def test_fifo_evicts_in_order_of_entry_whatever_the_use() -> None:
         assert [f.text for f in m.core] == ["c1 cherry", "d1 date", "e1 elder"]
 
 
-def test_lru_evicts_the_least_recently_accessed() -> None:
-    with make_memory(core_limit=3, core_limit_unit="facts", policy="lru") as m:
+def test_lru_evicts_the_least_recently_accessed(backend: Backend) -> None:
+    with backend.memory(core_limit=3, core_limit_unit="facts", policy="lru") as m:
         for t in ("a1 apple", "b1 banana", "c1 cherry"):
             m.add_fact(t)
         m.add_fact("a1 apple")  # a is now the most recent
@@ -260,8 +262,8 @@ def test_lru_evicts_the_least_recently_accessed() -> None:
         assert _evicted_texts(m) == ["b1 banana", "a1 apple"]
 
 
-def test_lru_after_retire_and_promote_back_evicts_by_the_new_access() -> None:
-    with make_memory(core_limit=2, core_limit_unit="facts", policy="lru",
+def test_lru_after_retire_and_promote_back_evicts_by_the_new_access(backend: Backend) -> None:
+    with backend.memory(core_limit=2, core_limit_unit="facts", policy="lru",
                      promote_hits=1, recent_promote_hits=1) as m:
         a = m.add_fact("a1 apple")
         b = m.add_fact("b1 banana")
@@ -275,8 +277,8 @@ def test_lru_after_retire_and_promote_back_evicts_by_the_new_access() -> None:
         assert [f.text for f in m.core] == ["a1 apple", "c1 cherry"]
 
 
-def test_lfu_evicts_the_least_frequently_accessed_even_if_new() -> None:
-    with make_memory(core_limit=3, core_limit_unit="facts", policy="lfu") as m:
+def test_lfu_evicts_the_least_frequently_accessed_even_if_new(backend: Backend) -> None:
+    with backend.memory(core_limit=3, core_limit_unit="facts", policy="lfu") as m:
         for t in ("a1 apple", "b1 banana", "c1 cherry"):
             m.add_fact(t)
         m.add_fact("a1 apple")
@@ -290,12 +292,12 @@ def test_lfu_evicts_the_least_frequently_accessed_even_if_new() -> None:
             "a1 apple": 2, "c1 cherry": 3, "e1 elder": 1}
 
 
-def test_policies_are_selectable_and_unknown_names_are_refused() -> None:
+def test_policies_are_selectable_and_unknown_names_are_refused(backend: Backend) -> None:
     for name in ("fifo", "lru", "lfu", "freq_recency", "freq_recency_durable"):
-        with make_memory(policy=name) as m:
+        with backend.memory(policy=name) as m:
             assert m.policy.name == name
     with pytest.raises(ValueError, match="unknown eviction policy"):
-        make_memory(policy="random")
+        backend.memory(policy="random")
 
 
 # -- eviction cost does not grow with core ---------------------------------------------------
@@ -319,9 +321,10 @@ class CountingPolicy:
         return self.inner.may_evict_for(victim, incoming)
 
 
-def _calls_per_eviction(n: int, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]:
+def _calls_per_eviction(backend: Backend, n: int,
+                        monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]:
     policy = CountingPolicy("freq_recency_durable")
-    m = make_memory(core_limit=n, core_limit_unit="facts", policy=policy)  # type: ignore[arg-type]
+    m = backend.memory(core_limit=n, core_limit_unit="facts", policy=policy)  # type: ignore[arg-type]
     try:
         with m.interaction():
             for i in range(n):
@@ -344,9 +347,9 @@ def _calls_per_eviction(n: int, monkeypatch: pytest.MonkeyPatch) -> tuple[int, i
         m.close()
 
 
-def test_eviction_does_not_scan_core(monkeypatch: pytest.MonkeyPatch) -> None:
-    small = _calls_per_eviction(1_000, monkeypatch)
-    large = _calls_per_eviction(10_000, monkeypatch)
+def test_eviction_does_not_scan_core(backend: Backend, monkeypatch: pytest.MonkeyPatch) -> None:
+    small = _calls_per_eviction(backend, 1_000, monkeypatch)
+    large = _calls_per_eviction(backend, 10_000, monkeypatch)
     # 20 evictions: one key for each newcomer, one guard check for each victim.
     for key_calls, guard_calls in (small, large):
         assert key_calls <= 2 * 20

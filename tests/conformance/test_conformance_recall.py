@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
-import sqlite3
 
 import pytest
-from memory_helpers import check_core_invariants, make_memory
+from backends import Backend
+from memory_helpers import check_core_invariants
 
 from memory.errors import InvalidInputError
 from memory.hierarchy import HierarchicalMemory
@@ -19,14 +19,14 @@ def _day(day: int) -> float:
 # -- process_interaction ---------------------------------------------------------------------
 
 
-def test_process_interaction_logs_both_messages_and_extracts_facts() -> None:
-    with make_memory() as m:
+def test_process_interaction_logs_both_messages_and_extracts_facts(backend: Backend) -> None:
+    with backend.memory() as m:
         ids = m.process_interaction(
             "I'm allergic to peanuts. Right now the pod is restarting.", "Noted, thanks."
         )
         assert m.tick == 1
-        rows = [dict(r) for r in m.store.execute(
-            "SELECT turn, role, content FROM messages ORDER BY id")]
+        rows = [{key: r[key] for key in ("turn", "role", "content")}
+                for r in m.recall.iter_rows()]
         assert rows == [
             {"turn": 1, "role": "user",
              "content": "I'm allergic to peanuts. Right now the pod is restarting."},
@@ -42,14 +42,14 @@ def test_process_interaction_logs_both_messages_and_extracts_facts() -> None:
         check_core_invariants(m)
 
 
-def test_questions_are_logged_but_not_stored_as_facts() -> None:
-    with make_memory() as m:
+def test_questions_are_logged_but_not_stored_as_facts(backend: Backend) -> None:
+    with backend.memory() as m:
         assert m.process_interaction("What is the production region?", "eu-west-1.") == []
         assert len(m.core) == 0 and len(m.recall) == 2
 
 
-def test_reasserting_in_a_later_interaction_counts_and_does_not_duplicate() -> None:
-    with make_memory() as m:
+def test_reasserting_in_a_later_interaction_counts_and_does_not_duplicate(backend: Backend) -> None:
+    with backend.memory() as m:
         [first] = m.process_interaction("I'm allergic to peanuts.", "Noted.")
         [again] = m.process_interaction("I am allergic to peanuts", "I know.")
         assert first == again
@@ -57,8 +57,8 @@ def test_reasserting_in_a_later_interaction_counts_and_does_not_duplicate() -> N
         assert len(m.recall) == 4
 
 
-def test_speaker_name_replaces_the_first_person() -> None:
-    with make_memory() as m:
+def test_speaker_name_replaces_the_first_person(backend: Backend) -> None:
+    with backend.memory() as m:
         m.process_interaction("I'm allergic to peanuts.", "Noted.", speaker="Caroline")
         assert [f.text for f in m.core] == ["Caroline is allergic to peanuts"]
 
@@ -67,48 +67,40 @@ def test_speaker_name_replaces_the_first_person() -> None:
 
 
 @pytest.fixture
-def chat() -> HierarchicalMemory:
-    m = make_memory()
+def chat(backend: Backend) -> HierarchicalMemory:
+    m = backend.memory()
     m.process_interaction("The deploy failed on the billing service.", "Rolling back.")
     m.process_interaction("The rollback finished.", "Good, billing is healthy.")
     yield m
     m.close()
 
 
-@pytest.mark.parametrize("statement", [
-    "UPDATE messages SET content = 'forged' WHERE id = 1",
-    "UPDATE messages SET role = 'assistant' WHERE id = 1",
-    "UPDATE messages SET created_at = 0",
-    "UPDATE messages SET turn = 99 WHERE id = 2",
-    "DELETE FROM messages WHERE id = 1",
-    "DELETE FROM messages",
-])
-def test_messages_cannot_be_edited_or_deleted(chat: HierarchicalMemory, statement: str) -> None:
-    before = chat.snapshot()
-    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
-        chat.store.execute(statement)
-    assert chat.snapshot() == before
+def test_the_store_has_no_way_to_edit_a_message(chat: HierarchicalMemory) -> None:
+    # Append-only by construction: the contract offers no edit and no delete but erase
+    # (the SQLite backend's triggers also refuse them in SQL: test_sqlite_recall_triggers).
+    methods = {name for name in dir(chat.store.messages) if not name.startswith("_")}
+    assert not {name for name in methods if "update" in name or "delete" in name
+                or "edit" in name}
+    assert "erase" in methods
 
 
 def test_erase_removes_messages_and_records_why(chat: HierarchicalMemory) -> None:
-    vectors_before = chat.recall.vectors.index.ntotal
+    assert chat.recall.vectors is not None
+    vectors_before = len(chat.recall.vectors)
     assert vectors_before == 4  # user and assistant messages are embedded
     before = chat.recall_search("billing", k=50)
     assert {1, 4} <= {h.id for h in before.hits}
     assert chat.recall.erase([1, 2, 999], "user asked to forget the incident") == 2
     assert len(chat.recall) == 2
-    assert [r[0] for r in chat.store.execute("SELECT id FROM messages ORDER BY id")] == [3, 4]
-    erasures = [tuple(r) for r in chat.store.execute(
-        "SELECT message_id, reason FROM erasures ORDER BY id")]
+    assert [r["id"] for r in chat.recall.iter_rows()] == [3, 4]
+    erasures = [(r["message_id"], r["reason"]) for r in chat.store.export_rows("erasures")]
     assert erasures == [(1, "user asked to forget the incident"),
                         (2, "user asked to forget the incident")]
-    assert chat.recall.vectors.index.ntotal == vectors_before - 2
+    assert len(chat.recall.vectors) == vectors_before - 2
+    assert chat.recall.vectors.differences() == []
     result = chat.recall_search("billing", k=50)
     assert {h.id for h in result.hits} == {h.id for h in before.hits} - {1, 2}
     assert result.total == len(result.hits)
-    # Erasure is the only way: the rest stay protected.
-    with pytest.raises(sqlite3.DatabaseError):
-        chat.store.execute("DELETE FROM messages WHERE id = 3")
 
 
 def test_erase_needs_a_reason(chat: HierarchicalMemory) -> None:
@@ -119,15 +111,14 @@ def test_erase_needs_a_reason(chat: HierarchicalMemory) -> None:
 
 def test_status_is_the_one_mutable_column(chat: HierarchicalMemory) -> None:
     chat.recall.set_status(1, "unanswered")
-    assert chat.store.execute("SELECT status FROM messages WHERE id = 1").fetchone()[0] \
-        == "unanswered"
+    assert [r["status"] for r in chat.recall.rows([1, 2])] == ["unanswered", "ok"]
 
 
 # -- search ----------------------------------------------------------------------------------
 
 
-def test_recall_search_filters_by_role_and_date() -> None:
-    with make_memory() as m:
+def test_recall_search_filters_by_role_and_date(backend: Backend) -> None:
+    with backend.memory() as m:
         for day in range(1, 6):
             m.process_interaction(f"The kafka lag on day {day} is high.",
                                   f"Kafka lag noted for day {day}.", created_at=_day(day))
@@ -150,8 +141,8 @@ def test_recall_search_filters_by_role_and_date() -> None:
             m.recall_search("kafka", roles=["robot"])
 
 
-def test_recall_search_never_returns_its_own_results() -> None:
-    with make_memory() as m:
+def test_recall_search_never_returns_its_own_results(backend: Backend) -> None:
+    with backend.memory() as m:
         m.process_interaction("The kafka lag is high.", "Noted.")
         m.recall.append("tool", "Found: The kafka lag is high.", 1,
                         tool_name="conversation_search", tool_call_id="c1")
@@ -165,8 +156,8 @@ def test_recall_search_never_returns_its_own_results() -> None:
         assert [h.text for h in tools.hits] == ["archival: kafka runbook step 3"]
 
 
-def test_recall_search_pages_with_real_totals() -> None:
-    with make_memory(recall_dense=False) as m:
+def test_recall_search_pages_with_real_totals(backend: Backend) -> None:
+    with backend.memory(recall_dense=False) as m:
         for i in range(13):
             m.process_interaction(f"Ticket {i} mentions the flux capacitor.", "Logged.")
         pages = [m.recall_search("flux capacitor", k=5, page=p) for p in (1, 2, 3, 4)]

@@ -4,7 +4,7 @@ The heap behind eviction (memory.policies.EvictionHeap) is lazy: it keeps
 stale entries and must tell them from live ones. This property test drives
 random sequences of adds, re-assertions, retires, promotions back from
 archival, edits, used search hits, idle interactions and close + reopen of a
-file-backed memory, and checks every plan the engine makes against a plan
+stored memory (on every backend), and checks every plan the engine makes against a plan
 computed from scratch: sort every core fact by the policy's key, recomputed
 from the fact's current fields (ties go to the earlier entry into core, then
 the lower id, as memory.policies documents), and take victims in that order
@@ -13,14 +13,13 @@ until the newcomer fits or the policy protects the next one.
 
 from __future__ import annotations
 
-import tempfile
-from pathlib import Path
 from typing import Any
 
 import pytest
+from backends import Backend, Home
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from memory_helpers import check_core_invariants, make_memory
+from memory_helpers import check_core_invariants
 
 from memory.errors import InvalidInputError, MemoryLimitError
 from memory.hierarchy import HierarchicalMemory
@@ -89,9 +88,9 @@ class PlanChecker:
         core.plan_room = checked  # type: ignore[method-assign]
 
 
-def _open(home: Path, policy: str, unit: str, limit: int, hits: tuple[int, int],
+def _open(home: Home, policy: str, unit: str, limit: int, hits: tuple[int, int],
           checker: PlanChecker) -> HierarchicalMemory:
-    m = make_memory(home, core_limit=limit, core_limit_unit=unit, policy=policy, tau=10.0,
+    m = home.open(core_limit=limit, core_limit_unit=unit, policy=policy, tau=10.0,
                     promote_hits=hits[0], recent_promote_hits=hits[1])
     checker.install(m)
     return m
@@ -139,31 +138,31 @@ def _apply(m: HierarchicalMemory, o: tuple[Any, ...], step: int) -> None:
     hits=st.sampled_from([(1, 1), (1, 2), (2, 3)]),
 )
 def test_every_eviction_matches_the_brute_force_choice(
-    policy: str, ops: list[tuple[Any, ...]], unit_limit: tuple[str, int], hits: tuple[int, int],
+    backend: Backend, policy: str, ops: list[tuple[Any, ...]], unit_limit: tuple[str, int],
+    hits: tuple[int, int],
 ) -> None:
     unit, limit = unit_limit
     checker = PlanChecker()
-    with tempfile.TemporaryDirectory() as tmp:
-        home = Path(tmp) / "agent"
-        m = _open(home, policy, unit, limit, hits, checker)
-        try:
-            for step, o in enumerate(ops):
-                if o[0] == "reopen":
-                    m.close()
-                    m = _open(home, policy, unit, limit, hits, checker)
-                else:
-                    _apply(m, o, step)
-                check_core_invariants(m)
-        finally:
-            m.close()
+    home = backend.home()
+    m = _open(home, policy, unit, limit, hits, checker)
+    try:
+        for step, o in enumerate(ops):
+            if o[0] == "reopen":
+                m.close()
+                m = _open(home, policy, unit, limit, hits, checker)
+            else:
+                _apply(m, o, step)
+            check_core_invariants(m)
+    finally:
+        m.close()
     event("victims: " + ("none" if not checker.victims else
                          "1-4" if checker.victims < 5 else "5+"))
 
 
-def test_the_checker_sees_a_retire_and_promote_back(tmp_path: Path) -> None:
+def test_the_checker_sees_a_retire_and_promote_back(backend: Backend) -> None:
     """The scenario that once broke the heap is among what the property test drives."""
     checker = PlanChecker()
-    m = _open(tmp_path / "agent", "lru", "facts", 2, (1, 1), checker)
+    m = _open(backend.home(), "lru", "facts", 2, (1, 1), checker)
     with m:
         _apply(m, ("add", ["amber"], "durable"), 0)
         _apply(m, ("add", ["basil"], "durable"), 1)
