@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from memory.config import MemoryConfig
-from memory.embeddings import Embedder, HashingEmbedder, default_embedder
+from memory.embed.embeddings import Embedder, HashingEmbedder, default_embedder
 from memory.errors import InvalidConfigError
 from memory.store.sqlite import SQLiteStore
 

@@ -39,7 +39,7 @@ from bench.result import CheckResult
 from bench.snapshot_check import check_snapshot_roundtrip
 from bench.workload import Workload, apply_op, short_lived_sentence
 from memory import HierarchicalMemory
-from memory.policies import POLICY_NAMES, make_policy
+from memory.tiers.policies import POLICY_NAMES, make_policy
 
 
 def _elapsed(start: float) -> float:

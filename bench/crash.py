@@ -23,8 +23,8 @@ from bench.kill_after_ops import kill_after_ops
 from bench.result import CheckResult
 from bench.sqlite_only import faiss_index, integrity_problems
 from memory import HashingEmbedder, HierarchicalMemory
-from memory.policies import POLICY_NAMES
 from memory.store.records import DumpTable
+from memory.tiers.policies import POLICY_NAMES
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The writer is killed after 1 to this many committed operations, drawn from the seed.

@@ -18,9 +18,9 @@ from typing import Any
 from bench.sqlite_only import integrity_problems
 from memory import HashingEmbedder, HierarchicalMemory
 from memory.errors import TiermemError
-from memory.recall import EMBEDDED_ROLES
 from memory.store.records import DumpRow, DumpTable
 from memory.store.sqlite import SQLiteStore
+from memory.tiers.recall import EMBEDDED_ROLES
 
 #: Tables that hold the memory's content (besides its settings).
 CONTENT_TABLES: tuple[DumpTable, ...] = (

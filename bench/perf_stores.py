@@ -21,7 +21,7 @@ from bench.perf_data import DIM, BagEmbedder, Corpus, Precomputed, texts_of, zip
 from bench.perf_method import PerfOptions, _p50_ms, _ratio, alternate
 from bench.sqlite_only import faiss_index
 from bench.timing import _stats, _timed
-from memory.recall import NewMessage
+from memory.tiers.recall import NewMessage
 
 CHROMA_MISSING = ("chromadb is not installed; install the bench extra "
                   "(pip install -e '.[bench]') to compare against it")

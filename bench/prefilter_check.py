@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from evals.locomo import load_conversations
-from memory.minilm import MiniLMEmbedder
+from memory.embed.minilm import MiniLMEmbedder
 from memory.output_file import write_atomic
 from memory.store.sqlite import SQLiteStore
 from memory.store.sqlite.vectors import FaissIndex

@@ -46,7 +46,7 @@ from evals.configs import MemoryConfig, ingest
 from evals.locomo import Conversation, Question
 from evals.report import Record, Report, by_category, mean, percentile
 from memory import HierarchicalMemory
-from memory.embeddings import Embedder
+from memory.embed.embeddings import Embedder
 from memory.store.sqlite.stemmer import PorterStemmer
 
 NO_INFORMATION = "No information available"

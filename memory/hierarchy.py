@@ -20,10 +20,8 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from memory.archival import ArchivalTier, NewPassage
 from memory.config import MemoryConfig
-from memory.core import CoreTier
-from memory.embeddings import Embedder, default_embedder
+from memory.embed.embeddings import Embedder, default_embedder
 from memory.errors import (
     EmbedderMismatchError,
     InvalidConfigError,
@@ -31,19 +29,21 @@ from memory.errors import (
     MemoryLimitError,
     TiermemError,
 )
-from memory.extract import extract_facts, fact_norm
-from memory.lifecycle import FactLifecycle
-from memory.policies import EvictionPolicy, make_policy, score_at
+from memory.ops.reindex import check_no_reindex_pending, reembed_store
 from memory.prompt_history import PromptHistory
-from memory.query import CoreVectors, query_tiers
-from memory.recall import NewMessage, RecallTier
-from memory.reindex import check_no_reindex_pending, reembed_store
-from memory.search import FusionWeights
+from memory.search.fusion import FusionWeights
+from memory.search.query import CoreVectors, query_tiers
 from memory.store.contract import StorageBackend
 from memory.store.guard import guarded
 from memory.store.records import Event, HistoryPoint
 from memory.store.sqlite import DB_FILE, SQLiteStore
-from memory.tokenizer import TokenCounter
+from memory.text.extract import extract_facts, fact_norm
+from memory.text.tokenizer import TokenCounter
+from memory.tiers.archival import ArchivalTier, NewPassage
+from memory.tiers.core import CoreTier
+from memory.tiers.lifecycle import FactLifecycle
+from memory.tiers.policies import EvictionPolicy, make_policy, score_at
+from memory.tiers.recall import NewMessage, RecallTier
 from memory.types import DURABILITIES, Fact, Hit, SearchResult
 from memory.validation import clean_text
 
@@ -64,7 +64,7 @@ class HierarchicalMemory:
             ``path``; the memory owns it from then on and closes it.
         core_limit: core's capacity in ``core_limit_unit`` (default 2000, or as stored).
         core_limit_unit: ``"tokens"`` (cl100k tokens of the facts' text) or ``"facts"``.
-        policy: an eviction policy name (see memory.policies) or an EvictionPolicy
+        policy: an eviction policy name (see memory.tiers.policies) or an EvictionPolicy
             whose name is registered (the name is stored, and reopening looks it up).
         embedder: defaults to the local MiniLM model shipped on PyPI.
         config: every setting at once.
@@ -474,7 +474,7 @@ class HierarchicalMemory:
         is never cut by ``k``: it takes the place of the weakest other hit, and
         if more than ``k`` match strongly the ``k`` best-scoring are kept.
         Weaker core matches, such as facts sharing only a name with the query,
-        compete on score (memory.query says why).
+        compete on score (memory.search.query says why).
 
         With ``touch``, returned core facts count as accessed and archived
         facts count as hits toward promotion (each once per interaction);
@@ -511,7 +511,7 @@ class HierarchicalMemory:
     @guarded
     def snapshot(self, include_vectors: bool = True) -> dict[str, Any]:
         """Everything in this memory as JSON-serialisable data."""
-        from memory.snapshot import take_snapshot
+        from memory.ops.snapshot import take_snapshot
 
         return take_snapshot(self, include_vectors=include_vectors)
 
@@ -530,7 +530,7 @@ class HierarchicalMemory:
         leaves it as it was (memory/store/sqlite/restore.py). With ``store`` (an open
         backend) instead of ``path``, the rows are written in one transaction of it.
         """
-        from memory.snapshot import restore_snapshot
+        from memory.ops.snapshot import restore_snapshot
 
         if store is not None and path is not None:
             raise InvalidInputError("give a path or a store, not both")
@@ -544,7 +544,7 @@ class HierarchicalMemory:
 
         Texts are untouched; only the derived vectors change. If the process
         stops half-way, the memory refuses to open until reindex is run again,
-        which continues where it stopped (memory/reindex.py).
+        which continues where it stopped (memory/ops/reindex.py).
         """
         embedder = embedder if embedder is not None else default_embedder()
         store = SQLiteStore(Path(path).expanduser())
@@ -557,6 +557,6 @@ class HierarchicalMemory:
     @guarded
     def diagnostics(self) -> dict[str, Any]:
         """Health report: core composition, eviction and promotion rates, growth, red flags."""
-        from memory.diagnostics import compute_diagnostics
+        from memory.ops.diagnostics import compute_diagnostics
 
         return compute_diagnostics(self)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from memory.embeddings import HashingEmbedder
+from memory.embed.embeddings import HashingEmbedder
 from memory.hierarchy import HierarchicalMemory
 
 

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from memory.embeddings import HashingEmbedder
+from memory.embed.embeddings import HashingEmbedder
 from memory.hierarchy import HierarchicalMemory
-from memory.tokenizer import TokenCounter
+from memory.text.tokenizer import TokenCounter
 from memory.types import Fact
 
 _COUNTER = TokenCounter()
@@ -68,7 +68,7 @@ def last_event_id(m: HierarchicalMemory) -> int:
 
 
 def fr_score(fact: Fact, now: float, tau: float) -> float:
-    """Frequency x recency, written out independently of memory.policies."""
+    """Frequency x recency, written out independently of memory.tiers.policies."""
     return fact.access_count * math.exp(-(now - fact.last_access) / tau)
 
 

@@ -19,11 +19,12 @@ from bench import battery
 from bench.battery import CHECKS, BatteryOptions, run_battery, select_checks
 from bench.crash import verify_home
 from bench.snapshot_check import check_snapshot_roundtrip
-from memory import HashingEmbedder, HierarchicalMemory, policies
-from memory.archival import ArchivalTier
-from memory.core import CoreTier
-from memory.lifecycle import FactLifecycle
+from memory import HashingEmbedder, HierarchicalMemory
 from memory.store.sqlite.vectors import FaissIndex
+from memory.tiers import policies
+from memory.tiers.archival import ArchivalTier
+from memory.tiers.core import CoreTier
+from memory.tiers.lifecycle import FactLifecycle
 from memory.types import Fact
 
 QUICK = BatteryOptions(seed=0, quick=True)

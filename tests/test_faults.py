@@ -31,8 +31,8 @@ from bench.fault_result import FaultResult
 from bench.fault_snapshot import fuzz_snapshot
 from bench.faults import CLASSES, print_table, report_json, select_classes
 from memory import HierarchicalMemory
-from memory.archival import ArchivalTier
 from memory.store.sqlite.vectors import FaissIndex
+from memory.tiers.archival import ArchivalTier
 
 COUNTS = ("trials", "clear_errors", "crashes", "lost", "diverged")
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from memory_helpers import check_archival_consistent, make_memory
 
-from memory.embeddings import HashingEmbedder
+from memory.embed.embeddings import HashingEmbedder
 from memory.errors import EmbedderMismatchError, StoreLockedError
 from memory.hierarchy import HierarchicalMemory
 
@@ -173,7 +173,7 @@ def _child(code: str, **kwargs: Any) -> subprocess.CompletedProcess[str]:
 
 _OPEN_IN_CHILD = """
     import sys
-    from memory.embeddings import HashingEmbedder
+    from memory.embed.embeddings import HashingEmbedder
     from memory.errors import StoreLockedError
     from memory.hierarchy import HierarchicalMemory
     try:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from memory_helpers import make_memory
 
-from memory.embeddings import HashingEmbedder
+from memory.embed.embeddings import HashingEmbedder
 from memory.errors import InvalidInputError, SnapshotError
 from memory.hierarchy import HierarchicalMemory
 from memory.store.sqlite import SQLiteStore

@@ -23,7 +23,7 @@ from memory_helpers import (
 
 from memory.errors import InvalidInputError, MemoryLimitError
 from memory.hierarchy import HierarchicalMemory
-from memory.policies import POLICY_NAMES
+from memory.tiers.policies import POLICY_NAMES
 
 VOCAB = (
     "alpha", "beta", "gamma", "delta", "peanuts", "kubernetes", "pod", "region", "billing",

@@ -20,9 +20,9 @@ from memory_helpers import (
     fr_score,
 )
 
-from memory.core import CoreTier
 from memory.hierarchy import HierarchicalMemory
-from memory.policies import EvictionHeap, make_policy
+from memory.tiers.core import CoreTier
+from memory.tiers.policies import EvictionHeap, make_policy
 from memory.types import Fact
 
 WORDS = (

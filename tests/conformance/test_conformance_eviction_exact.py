@@ -1,13 +1,13 @@
 """Every eviction choice equals a brute-force choice over all of core.
 
-The heap behind eviction (memory.policies.EvictionHeap) is lazy: it keeps
+The heap behind eviction (memory.tiers.policies.EvictionHeap) is lazy: it keeps
 stale entries and must tell them from live ones. This property test drives
 random sequences of adds, re-assertions, retires, promotions back from
 archival, edits, used search hits, idle interactions and close + reopen of a
 stored memory (on every backend), and checks every plan the engine makes against a plan
 computed from scratch: sort every core fact by the policy's key, recomputed
 from the fact's current fields (ties go to the earlier entry into core, then
-the lower id, as memory.policies documents), and take victims in that order
+the lower id, as memory.tiers.policies documents), and take victims in that order
 until the newcomer fits or the policy protects the next one.
 """
 
@@ -23,7 +23,7 @@ from memory_helpers import check_core_invariants
 
 from memory.errors import InvalidInputError, MemoryLimitError
 from memory.hierarchy import HierarchicalMemory
-from memory.policies import POLICY_NAMES, EvictionPolicy
+from memory.tiers.policies import POLICY_NAMES, EvictionPolicy
 from memory.types import Fact
 
 VOCAB = ("amber", "basil", "cedar", "dune", "ember", "fjord", "garnet", "harbor", "iris", "kelp")

@@ -9,7 +9,7 @@ import pytest
 from backends import Backend
 from memory_helpers import check_archival_consistent, check_core_invariants
 
-from memory.embeddings import HashingEmbedder
+from memory.embed.embeddings import HashingEmbedder
 from memory.hierarchy import HierarchicalMemory
 
 

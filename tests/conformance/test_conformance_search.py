@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from backends import Backend
 
-from memory.embeddings import HashingEmbedder
+from memory.embed.embeddings import HashingEmbedder
 from memory.hierarchy import HierarchicalMemory
-from memory.search import query_terms
+from memory.search.fusion import query_terms
 from memory.types import SearchResult
 
 

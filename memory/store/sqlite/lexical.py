@@ -1,11 +1,11 @@
 """Full-text search in SQLite: FTS5 match expressions, common-word tests and the BM25 list.
 
-A query's terms (memory.lexical.query_terms) become an FTS5 expression of
+A query's terms (memory.search.lexical.query_terms) become an FTS5 expression of
 quoted words, ORed (or ANDed for ``every_term``). The ``porter unicode61``
 tokenizer stems both the rows and the query.
 
 ``BM25List`` reads one query's BM25 order from a single cursor, and with a
-``window`` ranks only the newest matches (memory/search.py describes what
+``window`` ranks only the newest matches (memory/search/fusion.py describes what
 that does to totals).
 """
 

@@ -17,7 +17,7 @@ from memory.store.records import Message, RowFilter
 from memory.store.sqlite.filters import CHUNK, passing_ids
 from memory.store.sqlite.passages import set_embeddings
 from memory.store.sqlite.vectors import bump_generation, vector_blob
-from memory.symbols import SQL_FUNCTION
+from memory.text.symbols import SQL_FUNCTION
 
 if TYPE_CHECKING:
     from memory.store.sqlite.store import SQLiteStore

@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from memory.embeddings import Embedder
+from memory.embed.embeddings import Embedder
 from memory.errors import InvalidInputError
-from memory.search import FusionWeights, date_range, search_page
+from memory.search.fusion import FusionWeights, date_range, search_page
 from memory.store.contract import StorageBackend, VectorIndex
 from memory.store.records import Passage, RowFilter
 from memory.types import Hit, SearchResult

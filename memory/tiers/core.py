@@ -7,15 +7,15 @@ every change to the store's facts; the hierarchy decides what eviction does
 with a victim (it moves it to archival).
 
 How facts enter and leave core (access counting, promotion) is in
-memory/lifecycle.py.
+memory/tiers/lifecycle.py.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from memory.policies import EvictionHeap, EvictionPolicy
 from memory.store.contract import StorageBackend
+from memory.tiers.policies import EvictionHeap, EvictionPolicy
 from memory.types import Fact
 
 UNITS = ("tokens", "facts")

@@ -3,18 +3,18 @@
 ``extract_facts`` turns one message into short facts for core memory, each tagged
 ``durable`` or ``short-lived`` together with the cue that decided it, so an
 operator can audit why a fact resisted eviction. This module owns what counts
-as a fact and how it is worded; whether it lasts is memory/durability.py's
-concern, and sentence boundaries are memory/sentences.py's. Everything here is
+as a fact and how it is worded; whether it lasts is memory/text/durability.py's
+concern, and sentence boundaries are memory/text/sentences.py's. Everything here is
 a pure function over strings; the regular expressions are compiled once at
 import.
 
 Per sentence, ``extract_facts`` does this, in order:
 
-1. ``split_sentences`` (memory/sentences.py) cuts the text at ``. ! ? ;``
+1. ``split_sentences`` (memory/text/sentences.py) cuts the text at ``. ! ? ;``
    followed by whitespace or the end, and at newlines, keeping decimals,
    versions, hostnames, paths and abbreviations whole; a bullet line is its
    own sentence. That module's docstring has the exact rules.
-2. Machine text (``machine_cue`` in memory/sentences.py: a line starting
+2. Machine text (``machine_cue`` in memory/text/sentences.py: a line starting
    with a shell prompt, a command line, or a log line with a timestamp and a
    log level) is kept verbatim (trimmed to ``MAX_FACT_CHARS``) and is
    short-lived.
@@ -23,7 +23,7 @@ Per sentence, ``extract_facts`` does this, in order:
    words, and requests to the assistant ("please ...", "remind me ...",
    "tell me ...", "can you ...", "remember to ...").
 4. "remember (that) X", "note that X", "note: X", "keep in mind (that) X",
-   "don't forget (that) X" yield X (``lead_in`` in memory/durability.py,
+   "don't forget (that) X" yield X (``lead_in`` in memory/text/durability.py,
    since the lead-in also makes the fact durable).
 5. First person becomes third person with the speaker's name, and only
    through this small table, anchored at the start of the sentence:
@@ -36,7 +36,7 @@ Per sentence, ``extract_facts`` does this, in order:
    "{speaker}'s". Any other sentence with a first-person word is stored as
    "{speaker}: <sentence>". Everything else ("We moved to Berlin", "The
    production region is eu-west-1") is kept as written.
-6. Durability by ``classify_durability`` (memory/durability.py, whose
+6. Durability by ``classify_durability`` (memory/text/durability.py, whose
    docstring has the precedence table), applied to the sentence as stated,
    before the lead-in is removed.
 7. Facts are de-duplicated by ``normalize_fact``; the first occurrence wins.
@@ -47,14 +47,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memory.durability import (
+from memory.text.durability import (
     NOT_STATED,
     SHORT_LIVED,
     classify_durability,
     lead_in,
     strip_markers,
 )
-from memory.sentences import (
+from memory.text.sentences import (
     CLOSERS,
     HAS_ALNUM,
     machine_cue,

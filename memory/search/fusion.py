@@ -67,9 +67,9 @@ from typing import Any
 
 import numpy as np
 
-from memory.embeddings import Embedder
+from memory.embed.embeddings import Embedder
 from memory.errors import InvalidInputError
-from memory.lexical import (
+from memory.search.lexical import (
     PRUNE_MIN_ROWS,
     STOPWORDS,
     common_terms,
@@ -86,7 +86,7 @@ from memory.validation import check_page, clean_text, end_of_day, to_timestamp
 #: Those of some ids (in order) whose rows pass a filter (``PassageStore.passing``).
 Passing = Callable[[Sequence[int], RowFilter], list[int]]
 
-# The query-text helpers live in memory.lexical; callers may import them from here too.
+# The query-text helpers live in memory.search.lexical; callers may import them from here too.
 __all__ = [
     "PRUNE_MIN_ROWS",
     "STOPWORDS",

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from memory.errors import InvalidInputError, MemoryLimitError
-from memory.extract import fact_norm
+from memory.text.extract import fact_norm
 from memory.types import Fact
 from memory.validation import clean_text
 

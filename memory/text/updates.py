@@ -1,6 +1,6 @@
 """What a statement changes: new values, corrections and retractions of earlier facts.
 
-Rule-based, like memory/extract.py, whose facts it compares; everything here is
+Rule-based, like memory/text/extract.py, whose facts it compares; everything here is
 a pure function over strings. Three questions are answered:
 
 ``read_statement(sentence)`` sorts one sentence into
@@ -8,7 +8,7 @@ a pure function over strings. Three questions are answered:
 - a *retraction*: "I no longer work at Acme", "I'm not allergic to peanuts
   anymore", "..., forget that", "I quit my job at Acme", "I stopped eating
   meat". It states no new fact; ``denied`` holds the
-  concepts (memory/wording.py) of what it says is no longer true;
+  concepts (memory/text/wording.py) of what it says is no longer true;
 - an *update* or *correction*: a statement with a change cue. Leading
   "actually", "sorry", "correction", "now", "these days"; "actually" and
   "now" anywhere (not "right now", "for now", "just now", "now that"); "my
@@ -39,8 +39,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from memory.extract import normalize_fact
-from memory.wording import concepts, stem
+from memory.text.extract import normalize_fact
+from memory.text.wording import concepts, stem
 
 __all__ = ["Statement", "read_statement", "replaces", "retracted", "slot_of"]
 

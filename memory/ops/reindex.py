@@ -16,10 +16,10 @@ committed; with another embedder it starts over.
 
 from __future__ import annotations
 
-from memory.embeddings import Embedder
+from memory.embed.embeddings import Embedder
 from memory.errors import ReindexIncompleteError
-from memory.recall import EMBEDDED_ROLES
 from memory.store.contract import StorageBackend
+from memory.tiers.recall import EMBEDDED_ROLES
 
 #: Rows embedded and committed together; a crash loses at most one batch of work.
 BATCH_ROWS = 256

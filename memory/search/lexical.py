@@ -14,10 +14,10 @@ import re
 from typing import TYPE_CHECKING
 
 from memory.store.contract import LexicalIndex
-from memory.symbols import symbol_words
+from memory.text.symbols import symbol_words
 
 if TYPE_CHECKING:
-    from memory.search import FusionWeights
+    from memory.search.fusion import FusionWeights
 
 #: Below this many rows, document frequencies are too coarse to call a word uninformative.
 PRUNE_MIN_ROWS = 50
@@ -48,7 +48,7 @@ _SPACES = re.compile(r"\s+")
 
 def query_terms(text: str) -> list[str]:
     """Content words of a query, lowercased, de-duplicated, in order; then the stand-in
-    words of its emoji and other symbols, which the index holds (memory/symbols.py)."""
+    words of its emoji and other symbols, which the index holds (memory/text/symbols.py)."""
     seen: dict[str, None] = {}
     for word in _TERM.findall(text.lower()):
         if word not in STOPWORDS and (len(word) > 1 or word.isdigit()):

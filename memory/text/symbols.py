@@ -12,7 +12,7 @@ stand-in word between spaces, ``sym`` + its code point in hex + ``x`` ("🥜"
 -> `` sym1f95cx ``): letters and digits only, which the porter stemmer
 leaves alone. memory/store/sqlite/schema.py calls it from SQL
 (memory/store/sqlite/store.py registers it), and a query's terms include the
-stand-ins of its symbols (memory/lexical.py). Stored texts are unchanged.
+stand-ins of its symbols (memory/search/lexical.py). Stored texts are unchanged.
 """
 
 from __future__ import annotations

