@@ -32,7 +32,7 @@ from memory.errors import (
 from memory.ops.reindex import check_no_reindex_pending, reembed_store
 from memory.prompt_history import PromptHistory
 from memory.search.fusion import FusionWeights
-from memory.search.query import CoreVectors, query_tiers
+from memory.search.query import CoreVectors, Tiers, query_tiers
 from memory.store.contract import StorageBackend
 from memory.store.guard import guarded
 from memory.store.records import Event, HistoryPoint
@@ -480,8 +480,17 @@ class HierarchicalMemory:
         facts count as hits toward promotion (each once per interaction);
         a read-only memory never counts them.
         """
-        return query_tiers(self, clean_text(q, "query", max_chars=10_000), k,
-                           touch and not self.read_only)
+        tiers = Tiers(
+            core=self.core, core_vectors=self.core_vectors,
+            facts_text=self.store.lexical("facts"),
+            archival=lambda text, n: self.archival_search(text, k=n),
+            recall=lambda text, n: self.recall.search(text, k=n),
+            embedder=self.embedder, fusion=self.fusion)
+        hits = query_tiers(tiers, clean_text(q, "query", max_chars=10_000), k, self.now())
+        if touch and not self.read_only:
+            with self._write():
+                self.lifecycle.count_use(h.fact_id for h in hits if h.fact_id is not None)
+        return hits
 
     # -- state for the layers above ---------------------------------------------------------
     @guarded
@@ -534,6 +543,8 @@ class HierarchicalMemory:
 
         if store is not None and path is not None:
             raise InvalidInputError("give a path or a store, not both")
+        if store is None and path is None:
+            store = SQLiteStore(None)
         return restore_snapshot(cls, snapshot, path, embedder, replace, store)
 
     @classmethod

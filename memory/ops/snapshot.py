@@ -90,11 +90,10 @@ def restore_snapshot(
     replace: bool = False,
     store: StorageBackend | None = None,
 ) -> HierarchicalMemory:
-    valid = parse_snapshot(snapshot)
-    if embedder is None:
-        embedder = _embedder_for(valid)
     if store is not None:
         try:
+            valid = parse_snapshot(snapshot)
+            embedder = embedder if embedder is not None else _embedder_for(valid)
             with store.transaction():
                 if store.facts.all() or store.passages.count() or store.messages.count():
                     if not replace:
@@ -108,23 +107,10 @@ def restore_snapshot(
             store.close()
             raise
         return cls(store=store, embedder=embedder)
-    if path is None:
-        memory = cls(None, config=valid.config, embedder=embedder)
-        try:
-            with memory.store.transaction():
-                _write(memory.store, valid, embedder)
-                _rebuild_indexes(memory)
-            memory.core.reload()
-            memory.archival.reload()
-            memory.recall.reload()
-            memory._reload_tick()
-            for key in memory.counters:
-                memory.counters[key] = int(memory.store.settings.get(key, "0") or 0)
-            memory._fit_core()
-        except BaseException:
-            memory.close()
-            raise
-        return memory
+    assert path is not None, "restore needs a path or a store"
+    valid = parse_snapshot(snapshot)
+    if embedder is None:
+        embedder = _embedder_for(valid)
     from memory.store.sqlite.restore import database_aside
 
     home = Path(path).expanduser()
@@ -185,12 +171,6 @@ def _embed_missing(store: StorageBackend, embedder: Embedder, recall_dense: bool
     if recall_dense:
         _write_vectors(store, "messages",
                        store.messages.texts(EMBEDDED_ROLES, without_vector=True), embedder)
-
-
-def _rebuild_indexes(memory: HierarchicalMemory) -> None:
-    for index in (memory.archival.vectors, memory.recall.vectors):
-        if index is not None:
-            index.rebuild()
 
 
 def _write_vectors(store: StorageBackend, table: str, rows: list[tuple[int, str]],

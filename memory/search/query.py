@@ -29,24 +29,28 @@ stored in the range the question names, or stating a time for a
 when-question, are lifted before the best ``k`` are kept. Dates resolve
 against the memory's clock (``now``).
 
-With ``touch``, returned facts count as accessed, or archived ones as hits
-toward promotion (memory.tiers.lifecycle). The hierarchy validates the query first.
+The hierarchy validates the query first, and counts the hits it returns as
+used (memory.tiers.lifecycle). ``query_tiers`` takes the pieces it searches,
+not the hierarchy: the core tier with its embeddings, the full-text index of
+facts, archival's and recall's searches.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
 from memory.embed.embeddings import Embedder, strong_similarity
-from memory.search.fusion import query_terms, rank_scored
+from memory.search.fusion import FusionWeights, query_terms, rank_scored
 from memory.search.temporal import read_time_query, rerank_for_time
-from memory.types import Fact, Hit
+from memory.store.contract import LexicalIndex
+from memory.tiers.core import CoreTier
+from memory.types import Fact, Hit, SearchResult
 
-if TYPE_CHECKING:
-    from memory.hierarchy import HierarchicalMemory
+#: A tier's search: (query, k) to the first page of its hits.
+TierSearch = Callable[[str, int], SearchResult]
 
 #: How many times ``k`` hits each tier gives a question about time, to re-rank.
 TIME_POOL = 3
@@ -76,19 +80,32 @@ class CoreVectors:
         return self._matrix
 
 
-def query_tiers(memory: HierarchicalMemory, q: str, k: int, touch: bool) -> list[Hit]:
+@dataclass(frozen=True)
+class Tiers:
+    """What a search across the tiers reads."""
+
+    core: CoreTier
+    core_vectors: CoreVectors
+    facts_text: LexicalIndex
+    archival: TierSearch
+    recall: TierSearch
+    embedder: Embedder
+    fusion: FusionWeights
+
+
+def query_tiers(tiers: Tiers, q: str, k: int, now: float) -> list[Hit]:
     """The best ``k`` hits of all tiers in score order, none of core's strong matches left
-    out; with ``touch``, count them as used."""
-    core_hits, strong = _core_hits(memory, q)
+    out; dates in ``q`` resolve against ``now``."""
+    core_hits, strong = _core_hits(tiers, q)
     in_core = {h.fact_id for h in core_hits}
-    facts = [memory.core.get(h.id) for h in core_hits]
+    facts = [tiers.core.get(h.id) for h in core_hits]
     # A core fact's archived passage is the same fact, dropped below: ask for that many more.
     archived = sum(1 for f in facts if f is not None and f.passage_id is not None)
     # A question about time re-ranks by it (memory.search.temporal): give it more hits to lift.
-    asked = read_time_query(q, memory.now())
+    asked = read_time_query(q, now)
     pool = TIME_POOL * k if asked.active else k
-    archival = memory.archival_search(q, k=min(pool + archived, 1000))
-    recall = memory.recall.search(q, k=min(pool, 1000))
+    archival = tiers.archival(q, min(pool + archived, 1000))
+    recall = tiers.recall(q, min(pool, 1000))
     ranked = core_hits + [
         h for h in archival.hits if h.fact_id is None or h.fact_id not in in_core
     ] + recall.hits
@@ -99,44 +116,34 @@ def query_tiers(memory: HierarchicalMemory, q: str, k: int, touch: bool) -> list
     chosen = {id(h) for h in strong_hits}
     others = [h for h in ranked if id(h) not in chosen]
     chosen.update(id(h) for h in others[: k - len(strong_hits)])
-    hits = [h for h in ranked if id(h) in chosen]
-    if touch:
-        with memory._write():
-            for hit in hits:
-                fact = memory.core.load(hit.fact_id) if hit.fact_id is not None else None
-                if fact is None:
-                    continue
-                if fact.tier == "core":
-                    memory.lifecycle.touch(fact)
-                else:
-                    memory.lifecycle.archival_hit(fact)
-    return hits
+    return [h for h in ranked if id(h) in chosen]
 
 
-def _core_hits(memory: HierarchicalMemory, q: str) -> tuple[list[Hit], set[int]]:
+def _core_hits(tiers: Tiers, q: str) -> tuple[list[Hit], set[int]]:
     """Every core fact that matches ``q``, scored as hybrid search scores, best first,
     and the ids of the strong matches among them."""
-    if not len(memory.core):
+    core = tiers.core
+    if not len(core):
         return [], set()
-    fusion = memory.fusion
+    fusion = tiers.fusion
     terms = query_terms(q) if fusion.lexical > 0 else []
     lexical: dict[int, float] = {}
     strong: set[int] = set()
     if terms:
         # Core is in memory, so its rows are picked here: a join on the tier cost 8 ms a query.
-        facts_text = memory.store.lexical("facts")
+        facts_text = tiers.facts_text
         lexical = {rowid: relevance for rowid, relevance in facts_text.scores(terms).items()
-                   if rowid in memory.core}
+                   if rowid in core}
         if len(terms) == 1:  # a single word: every match has it
             strong = set(lexical)
         elif lexical:
             strong = {rowid for rowid in facts_text.scores(terms, every_term=True)
                       if rowid in lexical}
     dense: dict[int, float] = {}
-    embedder = memory.embedder
+    embedder = tiers.embedder
     if fusion.dense > 0:
-        facts = list(memory.core)
-        cosines = memory.core_vectors.matrix(facts) @ embedder.embed_query(q)
+        facts = list(core)
+        cosines = tiers.core_vectors.matrix(facts) @ embedder.embed_query(q)
         dense = {f.id: float(c) for f, c in zip(facts, cosines, strict=True)
                  if c >= embedder.min_similarity}
         close = strong_similarity(embedder)
@@ -145,7 +152,7 @@ def _core_hits(memory: HierarchicalMemory, q: str) -> tuple[list[Hit], set[int]]
                          lexical_on=bool(terms), dense_on=fusion.dense > 0)
     hits = []
     for r in ranked:
-        fact = memory.core.get(r.id)
+        fact = core.get(r.id)
         if fact is not None:
             hits.append(Hit(text=fact.text, tier="core", score=r.score,
                             created_at=fact.created_at, id=fact.id, fact_id=fact.id,

@@ -21,6 +21,7 @@ input first, so a rejected edit raises before anything here mutates.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from memory.errors import InvalidInputError, MemoryLimitError
@@ -104,6 +105,18 @@ class FactLifecycle:
             self._enter_core(fact, "stated again after being superseded")
         else:
             m.core.save(fact)
+
+    def count_use(self, fact_ids: Iterable[int]) -> None:
+        """Search hits the caller used: an access of a core fact, a hit toward promotion of
+        an archived one."""
+        for fact_id in fact_ids:
+            fact = self.memory.core.load(fact_id)
+            if fact is None:
+                continue
+            if fact.tier == "core":
+                self.touch(fact)
+            else:
+                self.archival_hit(fact)
 
     def touch(self, fact: Fact, force_save: bool = False) -> None:
         """Count an access of a core fact, once per interaction."""
