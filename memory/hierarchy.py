@@ -35,12 +35,13 @@ from memory.search.fusion import FusionWeights
 from memory.search.query import CoreVectors, Tiers, query_tiers
 from memory.store.contract import StorageBackend
 from memory.store.guard import guarded
-from memory.store.records import Event, HistoryPoint
+from memory.store.records import HistoryPoint
 from memory.store.sqlite import DB_FILE, SQLiteStore
 from memory.text.extract import extract_facts, fact_norm
 from memory.text.tokenizer import TokenCounter
 from memory.tiers.archival import ArchivalTier, NewPassage
 from memory.tiers.core import CoreTier
+from memory.tiers.journal import InteractionClock, Journal
 from memory.tiers.lifecycle import FactLifecycle
 from memory.tiers.policies import EvictionPolicy, make_policy, score_at
 from memory.tiers.recall import NewMessage, RecallTier
@@ -126,7 +127,6 @@ class HierarchicalMemory:
         self.store: StorageBackend = store if store is not None else SQLiteStore(
             self.path, durability=durability, read_only=read_only)
         self.read_only = self.store.read_only
-        self.lifecycle = FactLifecycle(self)
         try:
             # Set before _setup: shrinking core on open evicts and records history.
             self.counters = {"archival_searches": 0, "archival_searches_with_hits": 0}
@@ -216,6 +216,10 @@ class HierarchicalMemory:
             store.vectors("messages", self.embedder.dim) if config.recall_dense else None)
         self.recall = RecallTier(store, self.embedder, recall_vectors, config.fusion)
         self.prompt_history = PromptHistory(store)
+        self.interactions = InteractionClock(config.clock, self.now)
+        self.journal = Journal(store, self.interactions)
+        self.lifecycle = FactLifecycle(self.core, self.archival, store.settings, self.interactions,
+                                       self.journal, config, self.policy, self.tokenizer.count)
         self._reload_tick()
         store.on_rollback(self._reload_tick)
         if store.read_only:
@@ -261,10 +265,13 @@ class HierarchicalMemory:
             raise EmbedderMismatchError(stored_id, stored_dim, self.embedder.id, self.embedder.dim)
 
     def _reload_tick(self) -> None:
-        self._tick = int(self.store.settings.get("tick", "0") or 0)
-        # Running totals, so recording history stays O(1) however large core grows.
-        totals = self.store.facts.totals()
-        self.totals = {"evictions": totals.evictions, "promotions": totals.promotions}
+        self.interactions.tick = int(self.store.settings.get("tick", "0") or 0)
+        self.journal.reload()
+
+    @property
+    def totals(self) -> dict[str, int]:
+        """Evictions and promotions of every fact so far."""
+        return self.journal.totals
 
     # -- lifecycle ------------------------------------------------------------------------
     @guarded
@@ -297,18 +304,18 @@ class HierarchicalMemory:
     @property
     def tick(self) -> int:
         """The number of interactions so far."""
-        return self._tick
+        return self.interactions.tick
 
     def clock_now(self) -> float:
-        return float(self._tick) if self.clock == "logical" else self.now()
+        return self.interactions.clock_now()
 
     @contextlib.contextmanager
     def interaction(self) -> Iterator[int]:
         """One interaction: advances the clock, runs as one transaction, records history."""
         with self.store.transaction():
-            self._tick += 1
-            self.store.settings.set("tick", self._tick)
-            yield self._tick
+            self.interactions.tick += 1
+            self.store.settings.set("tick", self.interactions.tick)
+            yield self.interactions.tick
             self._record_history()
 
     @contextlib.contextmanager
@@ -322,7 +329,7 @@ class HierarchicalMemory:
 
     def _record_history(self) -> None:
         self.store.history.record(HistoryPoint(
-            tick=self._tick, created_at=self.now(), core_facts=len(self.core),
+            tick=self.interactions.tick, created_at=self.now(), core_facts=len(self.core),
             core_size=self.core.used, durable_in_core=self.core.durable_count,
             archival_passages=len(self.archival), recall_messages=len(self.recall),
             evictions=self.totals["evictions"], promotions=self.totals["promotions"]))
@@ -331,9 +338,7 @@ class HierarchicalMemory:
 
     def record_event(self, kind: str, fact: Fact | None, detail: str = "") -> None:
         """Log what happened to a fact (add, evict, promote, ...) for timelines and audits."""
-        self.store.history.add_event(Event(
-            tick=self._tick, kind=kind, fact_id=fact.id if fact else None,
-            text=fact.text if fact else "", detail=detail, created_at=self.now()))
+        self.journal.record(kind, fact, detail)
 
     # -- core -----------------------------------------------------------------------------
     def core_tokens(self) -> int:

@@ -169,8 +169,8 @@ def test_timing_fails_when_eviction_cost_grows_with_core(monkeypatch: pytest.Mon
     evict = FactLifecycle.evict
 
     def linear(self: FactLifecycle, fact: Fact) -> None:
-        core = self.memory.core
-        sorted(core._facts.values(), key=lambda f: self.memory.policy.key(f))  # an O(n) scan
+        core = self.core
+        sorted(core._facts.values(), key=lambda f: self.policy.key(f))  # an O(n) scan
         evict(self, fact)
 
     monkeypatch.setattr(FactLifecycle, "evict", linear)
