@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from memory.config import MemoryConfig
-from memory.embeddings import Embedder, HashingEmbedder, default_embedder
+from memory.embed.embeddings import Embedder, HashingEmbedder, default_embedder
 from memory.errors import InvalidConfigError
-from memory.store import Store
+from memory.store.sqlite import SQLiteStore
 
 #: What each setting means, for ``tiermem config`` listings.
 SETTING_HELP = {
@@ -65,9 +65,9 @@ def describe_change(name: str, old: Any, new: Any, unit: str, moved: int,
 
 def read_settings(home: Path) -> MemoryConfig:
     """The settings stored in the memory at ``home`` (read-only; no writer lock taken)."""
-    store = Store(home, read_only=True)
+    store = SQLiteStore(home, read_only=True)
     try:
-        return MemoryConfig.from_meta(store.get_meta) or MemoryConfig()
+        return MemoryConfig.from_meta(store.settings.get) or MemoryConfig()
     finally:
         store.close()
 
@@ -99,10 +99,10 @@ def change_setting(home: Path, name: str, text: str) -> SettingChange:
 
 def stored_embedder(home: Path) -> Embedder:
     """The embedder the memory at ``home`` was built with, so opening it needs no flag."""
-    store = Store(home, read_only=True)
+    store = SQLiteStore(home, read_only=True)
     try:
-        stored_id = store.get_meta("embedder_id")
-        dim = int(store.get_meta("embedder_dim", "0") or 0)
+        stored_id = store.settings.get("embedder_id")
+        dim = int(store.settings.get("embedder_dim", "0") or 0)
     finally:
         store.close()
     if stored_id and stored_id.startswith("hashing-") and dim:

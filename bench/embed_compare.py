@@ -32,7 +32,7 @@ import numpy as np
 from evals.configs import turn_text
 from evals.embedders import EMBEDDERS, make_embedder
 from evals.locomo import Conversation, load_conversations, select
-from memory.embeddings import Embedder
+from memory.embed.embeddings import Embedder
 
 EVIDENCE_SHARE = 0.88
 QUERY_SAMPLE = 100

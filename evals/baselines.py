@@ -22,7 +22,7 @@ from typing import Any
 from agent.llm import LLMClient
 from evals.configs import turn_text
 from evals.locomo import Conversation, Question
-from memory.tokenizer import TokenCounter
+from memory.text.tokenizer import TokenCounter
 
 BASELINES = ("no-memory", "full-context")
 BASELINE_DESCRIPTIONS = {

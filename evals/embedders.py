@@ -40,9 +40,9 @@ from typing import Any
 
 import numpy as np
 
-from memory.embeddings import Embedder, HashingEmbedder, default_embedder, normalize_rows
-from memory.minilm import MiniLMEmbedder
-from memory.minilm_files import (
+from memory.embed.embeddings import Embedder, HashingEmbedder, default_embedder, normalize_rows
+from memory.embed.minilm import MiniLMEmbedder
+from memory.embed.minilm_files import (
     TOKENIZER_REMEDY,
     TOKENIZER_SHA256,
     ModelUnavailableError,

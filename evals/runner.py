@@ -11,7 +11,7 @@ from evals.configs import resolve_configs
 from evals.embedders import EMBEDDERS, make_embedder
 from evals.locomo import load_conversations, select
 from evals.retrieval import DEFAULT_KS, run_retrieval
-from memory.embeddings import Embedder
+from memory.embed.embeddings import Embedder
 
 QA_METRICS = ("f1", "judge", "tokens_per_question", "tool_calls_per_question", "context_share",
               "answered")

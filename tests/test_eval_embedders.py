@@ -17,8 +17,8 @@ import pytest
 
 from evals import embedders
 from evals.embedders import EMBEDDERS, make_embedder
-from memory.embeddings import Embedder
-from memory.minilm_files import ModelUnavailableError
+from memory.embed.embeddings import Embedder
+from memory.embed.minilm_files import ModelUnavailableError
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -262,7 +262,7 @@ def test_qa_mode_answers_with_memory_tools_and_scores_f1(
 
 def test_full_context_baseline_keeps_the_newest_turns_that_fit(data_file: Path) -> None:
     from evals.baselines import baseline_prompt
-    from memory.tokenizer import TokenCounter
+    from memory.text.tokenizer import TokenCounter
 
     (conv,) = load_conversations([data_file])
     question = conv.questions[0]

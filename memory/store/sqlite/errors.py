@@ -1,0 +1,54 @@
+"""What a caller sees when SQLite fails: a tiermem error that says what to do next.
+
+A full disk, a damaged database file and a failing disk surface from SQLite as
+``sqlite3`` exceptions, at open, at any query, or at COMMIT. The store turns
+them into ``StoreFullError``, ``StoreCorruptError`` or ``StoreError`` at every
+transaction and statement, and memory.store.guard does the same for a public
+method whose reads step through a cursor after the statement returned.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from memory.errors import ReadOnlyError, StoreCorruptError, StoreError, StoreFullError
+
+
+def translate(exc: BaseException, database: Path | None) -> StoreError | None:
+    """The tiermem error for an SQLite failure a user can act on; None for any other.
+
+    ``database`` is the database file (None for an in-memory store).
+    """
+    if not isinstance(exc, sqlite3.Error):
+        return None
+    code = (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF
+    where = str(database.parent) if database is not None else "memory"
+    if code == sqlite3.SQLITE_FULL:
+        return StoreFullError(
+            f"the disk holding {where} is full ({exc}); nothing from this write was "
+            f"saved and memory is as it was before it. Free some space and try again")
+    if code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
+        return StoreCorruptError(corrupt_message(database, str(exc)))
+    if code == sqlite3.SQLITE_READONLY:
+        return ReadOnlyError(
+            f"the memory in {where} is open read-only, so it cannot be changed ({exc}); open "
+            f"it without read_only=True (once no other session holds it) to write")
+    if code == sqlite3.SQLITE_IOERR:
+        return StoreError(
+            f"cannot read or write the memory database in {where} ({exc}); nothing from "
+            f"this call was saved. Check the disk and that no other program moved or "
+            f"deleted the files in the agent home, then open it again")
+    return None
+
+
+def corrupt_message(database: Path | None, problem: str) -> str:
+    """Why the database cannot be used, and the two ways out."""
+    if database is None:
+        return f"the in-memory database is damaged ({problem}); create a new memory"
+    return (
+        f"the memory database {database} is damaged ({problem}); nothing was changed by "
+        f"this call. Stop using this agent home and copy it aside, then either restore "
+        f"the latest snapshot into a new home (HierarchicalMemory.restore), or salvage "
+        f"what is readable with `sqlite3 {database} .recover | sqlite3 recovered.sqlite3`"
+    )

@@ -1,0 +1,119 @@
+"""Restoring into an agent home so that it holds the old memory or the new one, never a mix.
+
+A restore builds the new database in a file of its own in the home,
+``memory.sqlite3.restore-<pid>-<random>``, under the home's writer lock, so
+no other writer can open the home meanwhile. Only when every row is in and
+committed does the new file replace ``memory.sqlite3``, by one rename:
+
+1. the new file is switched to a rollback journal, so everything it holds is
+   in the one file, and synced to disk;
+2. an old database (``replace=True``) is checkpointed the same way, so its
+   ``-wal`` holds nothing that the new file could be mistaken for;
+3. the FAISS files are deleted (they are derived, and rebuilt from the
+   database on the next open);
+4. the new file is renamed over ``memory.sqlite3`` and the directory synced.
+
+A failure or a kill before step 4 leaves the old database as it was (steps
+2 and 3 change how it is stored, not what it holds); after step 4 the home
+holds the new one. The temporary files a killed restore leaves are removed by
+the next restore or open of the home, which hold the writer lock.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+from memory.errors import SnapshotError
+from memory.output_file import fsync_path
+from memory.store.sqlite.files import (
+    ARCHIVAL_INDEX_FILE,
+    DB_FILE,
+    RECALL_INDEX_FILE,
+    RESTORE_PREFIX,
+    discard_restore_leftovers,
+)
+from memory.store.sqlite.store import SQLiteStore
+from memory.store.sqlite.vectors import remove_index_files
+
+INDEX_FILES = (ARCHIVAL_INDEX_FILE, RECALL_INDEX_FILE)
+
+
+@contextlib.contextmanager
+def database_aside(home: Path, replace: bool) -> Iterator[SQLiteStore]:
+    """A new, empty store in ``home`` that becomes its database if the block succeeds.
+
+    The home's writer lock is held throughout. Without ``replace`` a home that
+    already holds a memory is refused before anything is written.
+    """
+    name = f"{RESTORE_PREFIX}{os.getpid()}-{secrets.token_hex(4)}"
+    store = SQLiteStore(home, db_file=name)
+    try:
+        discard_restore_leftovers(home, keep=name)
+        if (home / DB_FILE).exists() and not replace:
+            raise SnapshotError(
+                f"{home} already holds a memory; restore into an empty directory so nothing "
+                f"stored there is overwritten, or pass replace=True to replace it")
+        yield store
+        _move_into_place(store, home / name, home / DB_FILE)
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            store.conn.close()
+        discard_restore_leftovers(home)  # still under the lock: only ours can be there
+        store.close()
+        raise
+    store.close()
+
+
+def _move_into_place(store: SQLiteStore, built: Path, target: Path) -> None:
+    # Closed cleanly here, so the first open of the restored memory is not taken for a
+    # recovery after a crash (which would run quick_check on a file just built).
+    with store.transaction():
+        store.settings.set("writer_state", "closed")
+    store.execute("PRAGMA journal_mode = DELETE")  # its WAL, folded into the file
+    store.conn.close()
+    fsync_path(built)
+    if target.exists():
+        _settle(target)
+    else:
+        # A -wal without its database belongs to nothing; SQLite would replay it
+        # into the new file.
+        for suffix in ("-wal", "-shm"):
+            Path(f"{target}{suffix}").unlink(missing_ok=True)
+    for name in INDEX_FILES:
+        remove_index_files(target.parent / name)
+    place(built, target)
+
+
+def _settle(database: Path) -> None:
+    """Fold the old database's WAL into its file, so that file alone holds its state."""
+    try:
+        conn = sqlite3.connect(database, timeout=0, isolation_level=None)
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            mode = conn.execute("PRAGMA journal_mode = DELETE").fetchone()[0]
+        finally:
+            conn.close()
+    except sqlite3.OperationalError as exc:
+        raise SnapshotError(
+            f"the memory at {database.parent} is open in another process ({exc}); close every "
+            f"session reading it, then restore again") from None
+    except sqlite3.DatabaseError as exc:
+        raise SnapshotError(
+            f"the memory at {database.parent} cannot be read ({exc}); move {database.name} "
+            f"and its -wal and -shm files out of the way, then restore again") from None
+    if str(mode).lower() != "delete":
+        raise SnapshotError(
+            f"the memory at {database.parent} is open in another process; close every "
+            f"session reading it, then restore again")
+
+
+def place(built: Path, target: Path) -> None:
+    """The one step that switches the home from the old memory to the new."""
+    os.replace(built, target)
+    fsync_path(target.parent)
+

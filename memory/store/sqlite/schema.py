@@ -1,0 +1,256 @@
+"""The SQLite schema: numbered migrations, run in order on a writer's open.
+
+Each migration is a function of the connection, listed in ``MIGRATIONS``
+under its number. A database records in ``user_version`` the number of the
+last one it has run, and a writer runs the rest in order, each in its own
+transaction together with the record of it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from memory.text.symbols import SQL_FUNCTION as _FTS
+from memory.text.symbols import indexed_text
+
+
+def _indexed_through_function(table: str, column: str, updates: bool) -> str:
+    """Migration 3 for one table: its full-text triggers index ``indexed_text`` of the
+    column, and the rows whose indexed text that changes are indexed again."""
+    fts, text = f"{table}_fts", f"{_FTS}(new.{column})"
+    delete = (f"INSERT INTO {fts} ({fts}, rowid, {column}) "
+              f"VALUES ('delete', old.id, {_FTS}(old.{column}));")
+    insert = f"INSERT INTO {fts} (rowid, {column}) VALUES (new.id, {text});"
+    changed = f"WHERE {_FTS}({column}) != {column}"
+    script = f"""
+    DROP TRIGGER {table}_ai;
+    DROP TRIGGER {table}_ad;
+    CREATE TRIGGER {table}_ai AFTER INSERT ON {table} BEGIN {insert} END;
+    CREATE TRIGGER {table}_ad AFTER DELETE ON {table} BEGIN {delete} END;
+    INSERT INTO {fts} ({fts}, rowid, {column})
+        SELECT 'delete', id, {column} FROM {table} {changed};
+    INSERT INTO {fts} (rowid, {column}) SELECT id, {_FTS}({column}) FROM {table} {changed};
+    """
+    if updates:
+        script += f"""
+    DROP TRIGGER {table}_au;
+    CREATE TRIGGER {table}_au AFTER UPDATE OF {column} ON {table} BEGIN {delete} {insert} END;
+    """
+    return script
+
+
+def _run(script: str) -> Callable[[sqlite3.Connection], None]:
+    """A migration that runs the statements of ``script`` in order."""
+
+    def run(conn: sqlite3.Connection) -> None:
+        for statement in _split_sql(script):
+            conn.execute(statement)
+
+    return run
+
+
+@dataclass(frozen=True)
+class Migration:
+    number: int
+    name: str
+    apply: Callable[[sqlite3.Connection], None]
+
+
+_TIERS = """
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+    CREATE TABLE facts (
+        id INTEGER PRIMARY KEY,
+        text TEXT NOT NULL,
+        norm TEXT NOT NULL UNIQUE,
+        durability TEXT NOT NULL CHECK (durability IN ('durable', 'short-lived')),
+        tier TEXT NOT NULL CHECK (tier IN ('core', 'archival')),
+        created_at REAL NOT NULL,
+        created_tick REAL NOT NULL,
+        entered_core_seq INTEGER NOT NULL DEFAULT 0,
+        last_access REAL NOT NULL,
+        access_count INTEGER NOT NULL DEFAULT 1,
+        last_counted_tick REAL NOT NULL,
+        source TEXT NOT NULL DEFAULT '',
+        tokens INTEGER NOT NULL,
+        passage_id INTEGER,
+        evicted_at REAL,
+        evicted_tick REAL,
+        evictions INTEGER NOT NULL DEFAULT 0,
+        promotions INTEGER NOT NULL DEFAULT 0,
+        cycles INTEGER NOT NULL DEFAULT 0,
+        hits_since_eviction INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX facts_tier ON facts (tier);
+    CREATE VIRTUAL TABLE facts_fts USING fts5 (
+        text, content='facts', content_rowid='id', tokenize='porter unicode61'
+    );
+    CREATE TRIGGER facts_ai AFTER INSERT ON facts BEGIN
+        INSERT INTO facts_fts (rowid, text) VALUES (new.id, new.text);
+    END;
+    CREATE TRIGGER facts_ad AFTER DELETE ON facts BEGIN
+        INSERT INTO facts_fts (facts_fts, rowid, text) VALUES ('delete', old.id, old.text);
+    END;
+    CREATE TRIGGER facts_au AFTER UPDATE OF text ON facts BEGIN
+        INSERT INTO facts_fts (facts_fts, rowid, text) VALUES ('delete', old.id, old.text);
+        INSERT INTO facts_fts (rowid, text) VALUES (new.id, new.text);
+    END;
+
+    CREATE TABLE passages (
+        id INTEGER PRIMARY KEY,
+        text TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        tags TEXT NOT NULL DEFAULT '[]',
+        metadata TEXT NOT NULL DEFAULT '{}',
+        source TEXT NOT NULL DEFAULT '',
+        was_in_core INTEGER NOT NULL DEFAULT 0,
+        evicted_at REAL,
+        fact_id INTEGER,
+        embedder_id TEXT,
+        embedding BLOB
+    );
+    CREATE INDEX passages_created ON passages (created_at);
+    CREATE INDEX passages_fact ON passages (fact_id);
+    CREATE VIRTUAL TABLE passages_fts USING fts5 (
+        text, content='passages', content_rowid='id', tokenize='porter unicode61'
+    );
+    CREATE TRIGGER passages_ai AFTER INSERT ON passages BEGIN
+        INSERT INTO passages_fts (rowid, text) VALUES (new.id, new.text);
+    END;
+    CREATE TRIGGER passages_ad AFTER DELETE ON passages BEGIN
+        INSERT INTO passages_fts (passages_fts, rowid, text) VALUES ('delete', old.id, old.text);
+    END;
+    CREATE TRIGGER passages_au AFTER UPDATE OF text ON passages BEGIN
+        INSERT INTO passages_fts (passages_fts, rowid, text) VALUES ('delete', old.id, old.text);
+        INSERT INTO passages_fts (rowid, text) VALUES (new.id, new.text);
+    END;
+
+    CREATE TABLE messages (
+        id INTEGER PRIMARY KEY,
+        turn INTEGER NOT NULL,
+        role TEXT NOT NULL,
+        content TEXT NOT NULL,
+        tool_calls TEXT,
+        tool_call_id TEXT,
+        tool_name TEXT,
+        created_at REAL NOT NULL,
+        status TEXT NOT NULL DEFAULT 'ok',
+        embedder_id TEXT,
+        embedding BLOB
+    );
+    CREATE INDEX messages_created ON messages (created_at);
+    CREATE INDEX messages_turn ON messages (turn);
+    CREATE VIRTUAL TABLE messages_fts USING fts5 (
+        content, content='messages', content_rowid='id', tokenize='porter unicode61'
+    );
+    CREATE TRIGGER messages_ai AFTER INSERT ON messages BEGIN
+        INSERT INTO messages_fts (rowid, content) VALUES (new.id, new.content);
+    END;
+    CREATE TRIGGER messages_ad AFTER DELETE ON messages BEGIN
+        INSERT INTO messages_fts (messages_fts, rowid, content)
+            VALUES ('delete', old.id, old.content);
+    END;
+
+    -- Recall is append-only: content can never change, and a row can only be
+    -- deleted after an erasure has been recorded for it.
+    CREATE TABLE erasures (
+        id INTEGER PRIMARY KEY,
+        message_id INTEGER NOT NULL,
+        reason TEXT NOT NULL,
+        erased_at REAL NOT NULL
+    );
+    CREATE TRIGGER messages_no_edit BEFORE UPDATE OF content, role, turn, created_at,
+        tool_calls, tool_call_id, tool_name ON messages
+    BEGIN
+        SELECT RAISE(ABORT, 'recall is append-only: messages cannot be edited');
+    END;
+    CREATE TRIGGER messages_no_delete BEFORE DELETE ON messages
+    WHEN NOT EXISTS (SELECT 1 FROM erasures WHERE message_id = old.id)
+    BEGIN
+        SELECT RAISE(ABORT, 'recall is append-only: use erase_messages() to remove a message');
+    END;
+
+    -- One row per interaction, for diagnostics over time.
+    CREATE TABLE history (
+        tick INTEGER PRIMARY KEY,
+        created_at REAL NOT NULL,
+        core_facts INTEGER NOT NULL,
+        core_size INTEGER NOT NULL,
+        durable_in_core INTEGER NOT NULL,
+        archival_passages INTEGER NOT NULL,
+        recall_messages INTEGER NOT NULL,
+        evictions INTEGER NOT NULL,
+        promotions INTEGER NOT NULL
+    );
+
+    -- What happened to facts, for timelines and audits.
+    CREATE TABLE events (
+        id INTEGER PRIMARY KEY,
+        tick INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        fact_id INTEGER,
+        text TEXT NOT NULL DEFAULT '',
+        detail TEXT NOT NULL DEFAULT '',
+        created_at REAL NOT NULL
+    );
+    CREATE INDEX events_tick ON events (tick);
+    """
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "the three tiers, their full-text indexes, history and audit tables",
+              _run(_TIERS)),
+    # So the messages a killed turn left pending are found without scanning recall.
+    Migration(2, "an index of pending messages", _run(
+        "CREATE INDEX messages_pending ON messages (id) WHERE status = 'pending';")),
+    # The full-text indexes read each text with its symbols replaced by stand-in words
+    # (memory/text/symbols.py), and the rows indexed before are indexed again where that
+    # changes the words. Messages are never edited (recall is append-only), so they have
+    # no update trigger.
+    Migration(3, "emoji and other symbols searchable", _run(
+        _indexed_through_function("facts", "text", updates=True)
+        + _indexed_through_function("passages", "text", updates=True)
+        + _indexed_through_function("messages", "content", updates=False))),
+)
+
+#: The user_version of a database with every migration run.
+SCHEMA_VERSION = MIGRATIONS[-1].number
+
+
+def register_functions(conn: sqlite3.Connection) -> None:
+    """The SQL functions the schema's triggers call; every connection that writes needs them
+    (a tool without them cannot insert into the tiers: SQLite says "no such function")."""
+    conn.create_function(_FTS, 1, indexed_text, deterministic=True)
+
+
+def migrate(conn: sqlite3.Connection) -> None:
+    """Run the migrations ``conn``'s database has not run yet."""
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    for migration in MIGRATIONS:
+        if migration.number <= version:
+            continue
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            migration.apply(conn)
+            conn.execute(f"PRAGMA user_version = {int(migration.number)}")
+            conn.execute("COMMIT")
+        except Exception:
+            conn.execute("ROLLBACK")
+            raise
+
+
+def _split_sql(script: str) -> list[str]:
+    """Split a migration into statements, keeping trigger bodies whole."""
+    statements, current = [], []
+    for line in script.splitlines():
+        if not line.strip() or line.strip().startswith("--"):
+            continue
+        current.append(line)
+        joined = "\n".join(current)
+        if sqlite3.complete_statement(joined):
+            statements.append(joined)
+            current = []
+    if current:
+        statements.append("\n".join(current))
+    return statements
