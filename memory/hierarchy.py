@@ -490,7 +490,8 @@ class HierarchicalMemory:
             facts_text=self.store.lexical("facts"),
             archival=lambda text, n: self.archival_search(text, k=n),
             recall=lambda text, n: self.recall.search(text, k=n),
-            embedder=self.embedder, fusion=self.fusion)
+            embedder=self.embedder, fusion=self.fusion,
+            recall_by_meaning=self.recall.vectors is not None)
         hits = query_tiers(tiers, clean_text(q, "query", max_chars=10_000), k, self.now())
         if touch and not self.read_only:
             with self._write():

@@ -51,7 +51,9 @@ class Hit:
     ``created_at`` is when the item was stored (not when it was searched).
     ``was_in_core`` and ``evicted_at`` are meaningful for archival hits;
     ``role`` and ``turn`` for recall hits; ``fact_id`` links a core fact, or
-    an archival passage that a core fact was evicted into.
+    an archival passage that a core fact was evicted into. ``relevance`` (BM25
+    on the query's words, 0 without a match) and ``similarity`` (cosine to the
+    query, None when not a match in meaning) are what ``score`` was fused from.
     """
 
     text: str
@@ -67,6 +69,8 @@ class Hit:
     durability: str | None = None
     tags: list[str] = field(default_factory=list)
     metadata: dict[str, Any] = field(default_factory=dict)
+    relevance: float = 0.0
+    similarity: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

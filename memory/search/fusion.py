@@ -107,7 +107,7 @@ __all__ = [
 RRF_K = 60
 #: The most rows of each list a fused search reads before it may stop.
 MAX_FUSION_DEPTH = 100_000
-_MIN_SCORE = 1e-9
+MIN_SCORE = 1e-9
 _TIE = 1e-9
 
 
@@ -151,10 +151,18 @@ class FusionWeights:
 
 @dataclass(frozen=True)
 class Ranked:
-    """One fused match: its rowid and fused score."""
+    """One fused match: its rowid and fused score, and the two scores it was fused from.
+
+    ``relevance`` is the row's BM25 (0 when it was not scored on words) and
+    ``similarity`` its cosine (None when it was not a match in meaning): a
+    search across tiers re-scores its candidates from them on one scale
+    (memory.search.query).
+    """
 
     id: int
     score: float
+    relevance: float = 0.0
+    similarity: float | None = None
 
 
 def date_range(start: Any, end: Any) -> tuple[float | None, float | None]:
@@ -339,9 +347,14 @@ def _weighted(
     if span > 0:
         near[np.searchsorted(ids, dense_ids)] = (dense_cos - floor) / span
     # A match at exactly the threshold still ranks above rows that do not match.
-    scores = np.maximum((w_lex * lex + w_dense * near) / (w_lex + w_dense), _MIN_SCORE)
+    scores = np.maximum((w_lex * lex + w_dense * near) / (w_lex + w_dense), MIN_SCORE)
     order = np.argsort(-scores, kind="stable")[:limit]
-    return [Ranked(int(i), float(v)) for i, v in zip(ids[order], scores[order], strict=True)]
+    relevance = np.zeros(len(ids))
+    relevance[np.searchsorted(ids, lex_ids)] = lex_bm25
+    cosine = np.full(len(ids), np.nan)
+    cosine[np.searchsorted(ids, dense_ids)] = dense_cos
+    return [Ranked(int(ids[i]), float(scores[i]), float(relevance[i]),
+                   None if np.isnan(cosine[i]) else float(cosine[i])) for i in order]
 
 
 def rank_scored(
@@ -422,6 +435,7 @@ def search_page(
     hits = []
     for r in chosen:
         if r.id in by_id:
-            by_id[r.id].score = r.score
-            hits.append(by_id[r.id])
+            hit = by_id[r.id]
+            hit.score, hit.relevance, hit.similarity = r.score, r.relevance, r.similarity
+            hits.append(hit)
     return SearchResult(hits=hits, total=total, page=page, page_size=k, total_exact=exact)

@@ -3,8 +3,19 @@
 Owns ``HierarchicalMemory.query``. Every tier is scored with the same hybrid
 formula (memory.search.fusion): core facts from their BM25 among core's matches and
 the cosine of their text's embedding, which is kept in memory (core is
-bounded) and recomputed only when a fact's text changes. The best ``k`` hits
-of all tiers are returned, in score order, with one exception: a *strong*
+bounded) and recomputed only when a fact's text changes.
+
+The tiers' candidates are then put on one scale. A tier's own search divides
+BM25 by its best match and cosines by its nearest row, so the first hit of
+every tier scores about 1, a weak one included: a fact sharing only a name
+with the question stood level with the message that answers it. Here each
+candidate is re-fused from its own BM25 and cosine, divided by the best BM25
+and the nearest cosine among the candidates of all tiers. On LoCoMo's two dev
+conversations this raised the hierarchy's R@1 from 0.305 to 0.366 and R@10
+from 0.596 to 0.649, on each conversation (README "Evaluation"); nothing was
+tuned for it.
+
+The best ``k`` hits of all tiers are returned, in score order, with one exception: a *strong*
 core match is never cut by ``k``. It takes the place of the weakest hit that
 is not one; if more than ``k`` core facts match strongly, the ``k`` best are
 kept. A core fact matches strongly when it
@@ -43,7 +54,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from memory.embed.embeddings import Embedder, strong_similarity
-from memory.search.fusion import FusionWeights, query_terms, rank_scored
+from memory.search.fusion import MIN_SCORE, FusionWeights, query_terms, rank_scored
 from memory.search.temporal import read_time_query, rerank_for_time
 from memory.store.contract import LexicalIndex
 from memory.tiers.core import CoreTier
@@ -91,6 +102,8 @@ class Tiers:
     recall: TierSearch
     embedder: Embedder
     fusion: FusionWeights
+    #: Whether recall is searched by meaning too (it keeps vectors of its messages).
+    recall_by_meaning: bool = True
 
 
 def query_tiers(tiers: Tiers, q: str, k: int, now: float) -> list[Hit]:
@@ -109,6 +122,7 @@ def query_tiers(tiers: Tiers, q: str, k: int, now: float) -> list[Hit]:
     ranked = core_hits + [
         h for h in archival.hits if h.fact_id is None or h.fact_id not in in_core
     ] + recall.hits
+    _on_one_scale(ranked, tiers, words=bool(query_terms(q)))
     ranked.sort(key=lambda h: -h.score)  # stable: on a tie, core's hit comes first
     ranked = rerank_for_time(ranked, asked)
     # The best k strong matches claim their places; the other places go by score.
@@ -117,6 +131,33 @@ def query_tiers(tiers: Tiers, q: str, k: int, now: float) -> list[Hit]:
     others = [h for h in ranked if id(h) not in chosen]
     chosen.update(id(h) for h in others[: k - len(strong_hits)])
     return [h for h in ranked if id(h) in chosen]
+
+
+def _on_one_scale(hits: list[Hit], tiers: Tiers, words: bool) -> None:
+    """Re-score the candidates of every tier with one normaliser (module docstring).
+
+    Each tier's own search scales BM25 by its best match and cosines by its
+    nearest, so every tier's first hit scores about 1 however weak it is.
+    Here the normalisers are the best BM25 and the nearest cosine among all
+    candidates, and each hit is fused from its own two scores with the tier's
+    weights (a tier not searched by meaning weighs words alone, as its search did).
+    """
+    fusion = tiers.fusion
+    if fusion.method == "rrf" or not hits:
+        return
+    floor = max(tiers.embedder.min_similarity, 0.0)
+    best = max(h.relevance for h in hits)
+    cosines = [h.similarity for h in hits if h.similarity is not None]
+    span = max(max(cosines) - floor, floor) if cosines else 0.0
+    w_lex = fusion.lexical if words else 0.0
+    for hit in hits:
+        w_dense = fusion.dense if hit.tier != "recall" or tiers.recall_by_meaning else 0.0
+        if w_lex + w_dense <= 0:
+            continue
+        lexical = hit.relevance / best if best > 0 else 0.0
+        near = ((hit.similarity - floor) / span
+                if hit.similarity is not None and span > 0 else 0.0)
+        hit.score = max((w_lex * lexical + w_dense * near) / (w_lex + w_dense), MIN_SCORE)
 
 
 def _core_hits(tiers: Tiers, q: str) -> tuple[list[Hit], set[int]]:
@@ -156,5 +197,6 @@ def _core_hits(tiers: Tiers, q: str) -> tuple[list[Hit], set[int]]:
         if fact is not None:
             hits.append(Hit(text=fact.text, tier="core", score=r.score,
                             created_at=fact.created_at, id=fact.id, fact_id=fact.id,
-                            durability=fact.durability))
+                            durability=fact.durability, relevance=r.relevance,
+                            similarity=r.similarity))
     return hits, strong
