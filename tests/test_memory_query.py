@@ -136,6 +136,8 @@ def test_the_core_guarantee_holds_for_every_fusion(fusion: FusionWeights) -> Non
             m.add_fact(f"deploy notes {i}", "durable")
         for i in range(8):
             m.archival_insert(f"deploy window deploy window notes {i}")
+        for i in range(30):  # so the query's words are rare in archival, as in a real store
+            m.archival_insert(f"lunch menu item {i}")
         assert _rank_of(m.query("deploy window", k=30, touch=False), fid) >= 2
         hits = m.query("deploy window", k=2)
         assert len(hits) == 2 and hits[1].fact_id == fid and hits[1].tier == "core"
