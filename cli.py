@@ -25,6 +25,7 @@ COMMANDS = {
     "eval": "retrieval and QA evaluation on LoCoMo",
     "reindex": "re-embed an agent's memory with another embedder",
     "doctor": "probe a model server: can the memory agent work with it, and what to change",
+    "pg": "start, stop or check a local PostgreSQL server for --store postgresql://...",
 }
 EXIT_CODES = ("exit codes: 0 ok, 1 a check or turn failed, 2 usage error "
               "(bad option, unknown agent, unwritable output path)")
@@ -152,6 +153,16 @@ def build_parser() -> argparse.ArgumentParser:
                         help="seconds each probe may take (default 20); the probes stop "
                              "starting after 55 s in all")
     _add_json(doctor, "the report")
+
+    pg = sub.add_parser("pg", help=COMMANDS["pg"], description=COMMANDS["pg"],
+                        epilog="start prints the server's DSN; exit codes: 0 done (status: "
+                               "running), 1 failed (status: not running)")
+    pg.add_argument("action", choices=("start", "stop", "status"),
+                    help="start the server (creating it the first time) and print its DSN, "
+                         "stop it, or print its DSN if it is running")
+    pg.add_argument("--dir", type=Path, metavar="PATH",
+                    help="the server's data directory (default: $TIERMEM_HOME/postgres; "
+                         "for root /var/lib/tiermem/postgres)")
     return parser
 
 
@@ -418,10 +429,34 @@ def cmd_reindex(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_pg(args: argparse.Namespace) -> int:
+    from memory.postgres.local_server import LocalPostgres, default_data_dir
+
+    server = LocalPostgres(args.dir or default_data_dir())
+    if args.action == "start":
+        dsn = server.start()
+        print(dsn)
+        _note(f"PostgreSQL runs on {server.data_dir}; use it with `export TIERMEM_STORE="
+              f"'{dsn}'` or --store, stop it with `tiermem pg stop"
+              + (f" --dir {args.dir}`" if args.dir else "`"))
+        return 0
+    if args.action == "stop":
+        if not server.stop():
+            _note(f"no server was running on {server.data_dir}")
+        return 0
+    status = server.status()
+    if status is None or not status.ready:
+        return _fail(f"no server is running on {server.data_dir}" + (
+            "" if status is None else " yet (it is starting)") + "; start one with "
+            "`tiermem pg start" + (f" --dir {args.dir}`" if args.dir else "`"))
+    print(status.dsn)
+    return 0
+
+
 HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "chat": cmd_chat, "config": cmd_config, "diagnostics": cmd_diagnostics,
     "scenario": cmd_scenario, "benchmark": cmd_benchmark, "eval": cmd_eval,
-    "reindex": cmd_reindex, "doctor": cmd_doctor,
+    "reindex": cmd_reindex, "doctor": cmd_doctor, "pg": cmd_pg,
 }
 
 

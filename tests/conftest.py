@@ -104,3 +104,7 @@ def _forget_server_facts() -> Iterator[None]:
     clear_cache()
     yield
     clear_cache()
+
+
+# PostgreSQL fixtures (a session-wide local server, a database per test).
+from postgres_fixtures import postgres_dsn, postgres_server  # noqa: E402, F401
