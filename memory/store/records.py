@@ -1,0 +1,156 @@
+"""The plain values that cross the storage contract (memory/store/contract.py).
+
+Every backend takes and returns these: dataclasses and literals, never SQL,
+cursors or driver rows. A fact is ``memory.types.Fact``, the same record the
+tiers and policies use. Vectors are float32 numpy arrays of the embedder's
+dimension, unit length (or zero for a text without words).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+
+from memory.types import Fact
+
+__all__ = [
+    "DUMP_TABLES",
+    "DumpRow",
+    "DumpTable",
+    "Event",
+    "Fact",
+    "FactTotals",
+    "HistoryPoint",
+    "Message",
+    "Passage",
+    "RowFilter",
+    "TextTable",
+    "VectorTable",
+]
+
+#: The tables with a full-text index: one lexical search each (``LexicalIndex``).
+TextTable = Literal["facts", "passages", "messages"]
+#: The tables whose rows carry vectors: one dense index each (``VectorIndex``).
+VectorTable = Literal["passages", "messages"]
+#: Every table that carries the state of a memory, as a snapshot holds it.
+DumpTable = Literal["facts", "passages", "messages", "history", "events", "erasures"]
+DUMP_TABLES: tuple[DumpTable, ...] = (
+    "facts", "passages", "messages", "history", "events", "erasures")
+#: One row of a ``DumpTable`` in the snapshot's column form (memory/snapshot_schema.py):
+#: JSON columns (``tags``, ``metadata``, ``tool_calls``) as JSON text, ``was_in_core`` as
+#: 0 or 1, ``embedding`` as the float32 bytes or None.
+DumpRow = dict[str, Any]
+
+
+@dataclass
+class Passage:
+    """One archival passage. ``id`` is 0 until the store gives it one.
+
+    ``embedding`` is the passage's vector by ``embedder_id``; reads for search
+    (``PassageStore.get_many``) leave it None, since a page of hits never needs it.
+    """
+
+    text: str
+    created_at: float
+    id: int = 0
+    tags: list[str] = field(default_factory=list)
+    metadata: dict[str, Any] = field(default_factory=dict)
+    source: str = ""
+    was_in_core: bool = False
+    evicted_at: float | None = None
+    fact_id: int | None = None
+    embedder_id: str | None = None
+    embedding: np.ndarray | None = None
+
+
+@dataclass
+class Message:
+    """One recall message. ``id`` is 0 until the store gives it one.
+
+    ``status`` is the one field that may change after the message is stored
+    (``pending`` while its turn runs, then ``ok`` or ``unanswered``).
+    """
+
+    turn: int
+    role: str
+    content: str
+    created_at: float
+    id: int = 0
+    tool_calls: list[dict[str, Any]] | None = None
+    tool_call_id: str | None = None
+    tool_name: str | None = None
+    status: str = "ok"
+    embedder_id: str | None = None
+    embedding: np.ndarray | None = None
+
+
+@dataclass(frozen=True)
+class HistoryPoint:
+    """The memory's size after one interaction (one row per tick)."""
+
+    tick: int
+    created_at: float
+    core_facts: int
+    core_size: int
+    durable_in_core: int
+    archival_passages: int
+    recall_messages: int
+    evictions: int
+    promotions: int
+
+
+@dataclass(frozen=True)
+class Event:
+    """What happened to a fact (add, evict, promote, bypass, replace, ...). ``id`` is 0 until
+    the store gives it one."""
+
+    tick: int
+    kind: str
+    fact_id: int | None
+    text: str
+    detail: str
+    created_at: float
+    id: int = 0
+
+
+@dataclass(frozen=True)
+class FactTotals:
+    """Sums over every fact, in either tier."""
+
+    evictions: int = 0
+    promotions: int = 0
+    cycles: int = 0
+    max_cycles: int = 0
+
+
+@dataclass(frozen=True)
+class RowFilter:
+    """Which rows a search may return, as values; each backend turns it into its own query.
+
+    Conditions for another table are ignored (``tags`` on messages, ``roles`` on
+    passages). ``below`` keeps rows whose id is below it; backends with a full-text
+    index apply it as a bound on the index's own row ids, where that is cheaper.
+    """
+
+    #: ``created_at`` at or after this (Unix seconds).
+    start: float | None = None
+    #: ``created_at`` at or before this (Unix seconds).
+    end: float | None = None
+    #: Only ids below this one.
+    below: int | None = None
+    #: Passages carrying any of these tags (tags are stored lowercased).
+    tags: tuple[str, ...] = ()
+    #: Passages that were (True) or were not (False) in core; None for either.
+    was_in_core: bool | None = None
+    #: Messages of these roles (empty: any role).
+    roles: tuple[str, ...] = ()
+    #: Leave out tool messages that this tool returned (``conversation_search``).
+    hide_tool: str | None = None
+
+    @property
+    def on_rows(self) -> bool:
+        """Whether a condition needs the row itself (anything besides ``below``)."""
+        return bool(self.start is not None or self.end is not None or self.tags
+                    or self.was_in_core is not None or self.roles or self.hide_tool)
