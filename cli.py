@@ -430,7 +430,7 @@ def cmd_reindex(args: argparse.Namespace) -> int:
 
 
 def cmd_pg(args: argparse.Namespace) -> int:
-    from memory.postgres.local_server import LocalPostgres, default_data_dir
+    from memory.store.postgres.local_server import LocalPostgres, default_data_dir
 
     server = LocalPostgres(args.dir or default_data_dir())
     if args.action == "start":

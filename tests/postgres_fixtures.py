@@ -1,6 +1,6 @@
 """PostgreSQL for the tests: one local server for the whole session, a fresh database per test.
 
-The server is the one ``tiermem pg start`` runs (memory/postgres/local_server.py),
+The server is the one ``tiermem pg start`` runs (memory/store/postgres/local_server.py),
 on a temporary directory and a unix socket, with durability off: the tests kill
 clients, never the server. ``TIERMEM_TEST_POSTGRES_DSN`` names an existing
 server to use instead; its user must be allowed to create databases.
@@ -20,7 +20,7 @@ import pytest
 from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
-from memory.postgres.local_server import LocalPostgres
+from memory.store.postgres.local_server import LocalPostgres
 
 DSN_VARIABLE = "TIERMEM_TEST_POSTGRES_DSN"
 #: A throwaway server needs no durability; these settings only make it faster.

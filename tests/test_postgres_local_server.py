@@ -12,7 +12,7 @@ import psycopg
 import pytest
 
 from cli import main
-from memory.postgres.local_server import LocalPostgres, LocalServerError
+from memory.store.postgres.local_server import LocalPostgres, LocalServerError
 
 
 @pytest.fixture
