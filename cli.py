@@ -26,6 +26,7 @@ COMMANDS = {
     "reindex": "re-embed an agent's memory with another embedder",
     "doctor": "probe a model server: can the memory agent work with it, and what to change",
     "pg": "start, stop or check a local PostgreSQL server for --store postgresql://...",
+    "migrate": "move an agent's memory between an agent home and PostgreSQL, verified",
 }
 EXIT_CODES = ("exit codes: 0 ok, 1 a check or turn failed, 2 usage error "
               "(bad option, unknown agent, unwritable output path)")
@@ -163,6 +164,18 @@ def build_parser() -> argparse.ArgumentParser:
     pg.add_argument("--dir", type=Path, metavar="PATH",
                     help="the server's data directory (default: $TIERMEM_HOME/postgres; "
                          "for root /var/lib/tiermem/postgres)")
+
+    migrate = sub.add_parser("migrate", help=COMMANDS["migrate"],
+                             description=COMMANDS["migrate"] + ". The source is only read; "
+                             "the copy is checked (row counts and a content hash) before it "
+                             "is committed.")
+    migrate.add_argument("--from", dest="source", required=True, metavar="PATH|DSN",
+                         help="an agent home directory, or a postgresql:// DSN")
+    migrate.add_argument("--to", dest="target", required=True, metavar="PATH|DSN",
+                         help="a new agent home directory, or a postgresql:// DSN")
+    migrate.add_argument("--agent", type=_agent_name,
+                         help="the agent's name in the database (default: the name of the "
+                              "agent home directory)")
     return parser
 
 
@@ -453,10 +466,41 @@ def cmd_pg(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_migrate(args: argparse.Namespace) -> int:
+    from memory.store.postgres.connection import is_dsn
+    from memory.store.transfer import migrate, open_backend
+
+    agent = args.agent
+    if agent is None:
+        homes = [p for p in (args.source, args.target) if not is_dsn(p)]
+        if not homes:
+            return _fail("name the agent to move between the databases with --agent", 2)
+        agent = Path(homes[0]).expanduser().name
+
+    def progress(table: str, done: int, total: int) -> None:
+        if done == total or done % 50_000 == 0:
+            _note(f"{table}: {done:,} of {total:,} rows")
+
+    source = open_backend(args.source, agent, read_only=True)
+    try:
+        target = open_backend(args.target, agent, read_only=False)
+        try:
+            report = migrate(source, target, progress)
+        finally:
+            target.close()
+    finally:
+        source.close()
+    rows = ", ".join(f"{n:,} {t}" for t, n in report.rows.items())
+    print(f"moved agent {agent}: {rows}, {report.settings} settings; content hash "
+          f"{report.digest[:16]} matches")
+    return 0
+
+
 HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "chat": cmd_chat, "config": cmd_config, "diagnostics": cmd_diagnostics,
     "scenario": cmd_scenario, "benchmark": cmd_benchmark, "eval": cmd_eval,
     "reindex": cmd_reindex, "doctor": cmd_doctor, "pg": cmd_pg,
+    "migrate": cmd_migrate,
 }
 
 

@@ -8,6 +8,7 @@ server to use instead; its user must be allowed to create databases.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import tempfile
@@ -47,14 +48,21 @@ def postgres_server() -> Iterator[str]:
             shutil.rmtree(data_dir, ignore_errors=True)
 
 
+@contextlib.contextmanager
+def fresh_database(server: str) -> Iterator[str]:
+    """The DSN of a new, empty database on ``server``, dropped afterwards."""
+    name = f"tiermem_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(server, autocommit=True) as admin:
+        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    try:
+        yield make_conninfo(server, dbname=name)
+    finally:
+        with psycopg.connect(server, autocommit=True) as admin:
+            admin.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
 @pytest.fixture
 def postgres_dsn(postgres_server: str) -> Iterator[str]:
     """The DSN of a new, empty database, dropped after the test."""
-    name = f"tiermem_test_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(postgres_server, autocommit=True) as admin:
-        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    try:
-        yield make_conninfo(postgres_server, dbname=name)
-    finally:
-        with psycopg.connect(postgres_server, autocommit=True) as admin:
-            admin.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
+    with fresh_database(postgres_server) as dsn:
+        yield dsn

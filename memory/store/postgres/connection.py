@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import secrets
 import socket
 
@@ -32,8 +33,10 @@ _INSTALL_HINT = "install the PostgreSQL support with `python -m pip install 'tie
 
 
 def is_dsn(store: object) -> bool:
-    """Whether ``store`` names a PostgreSQL database rather than a directory."""
-    return isinstance(store, str) and store.startswith(("postgresql://", "postgres://"))
+    """Whether ``store`` names a PostgreSQL database (a ``postgresql://`` URI or a
+    ``key=value`` connection string) rather than a directory."""
+    return isinstance(store, str) and (store.startswith(("postgresql://", "postgres://"))
+                                       or re.match(r"\s*[a-z_]+\s*=", store) is not None)
 
 
 def public_dsn(dsn: str) -> str:
