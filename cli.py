@@ -292,7 +292,7 @@ def cmd_diagnostics(args: argparse.Namespace) -> int:
     from memory import HierarchicalMemory
     from memory.output_file import emit_json, output_path, write_atomic
     from memory.report import history_series, print_text, render_html
-    from memory.store import DB_FILE
+    from memory.store.sqlite import DB_FILE
     from scenarios.runner import scenario_home
 
     fmt = "json" if args.json is not None else args.format

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from memory.errors import InvalidInputError
-from memory.store import DB_FILE
+from memory.store.sqlite import DB_FILE
 from memory.validation import validate_agent_name
 
 DEFAULT_AGENT = "default"

@@ -17,7 +17,7 @@ from typing import Any
 from memory.config import MemoryConfig
 from memory.embeddings import Embedder, HashingEmbedder, default_embedder
 from memory.errors import InvalidConfigError
-from memory.store import Store
+from memory.store.sqlite import SQLiteStore
 
 #: What each setting means, for ``tiermem config`` listings.
 SETTING_HELP = {
@@ -65,7 +65,7 @@ def describe_change(name: str, old: Any, new: Any, unit: str, moved: int,
 
 def read_settings(home: Path) -> MemoryConfig:
     """The settings stored in the memory at ``home`` (read-only; no writer lock taken)."""
-    store = Store(home, read_only=True)
+    store = SQLiteStore(home, read_only=True)
     try:
         return MemoryConfig.from_meta(store.get_meta) or MemoryConfig()
     finally:
@@ -99,7 +99,7 @@ def change_setting(home: Path, name: str, text: str) -> SettingChange:
 
 def stored_embedder(home: Path) -> Embedder:
     """The embedder the memory at ``home`` was built with, so opening it needs no flag."""
-    store = Store(home, read_only=True)
+    store = SQLiteStore(home, read_only=True)
     try:
         stored_id = store.get_meta("embedder_id")
         dim = int(store.get_meta("embedder_dim", "0") or 0)

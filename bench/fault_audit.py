@@ -21,7 +21,7 @@ import numpy as np
 
 from memory import HashingEmbedder, HierarchicalMemory
 from memory.recall import EMBEDDED_ROLES
-from memory.store import DB_FILE
+from memory.store.sqlite import DB_FILE
 
 #: Tables that hold the memory's content (FTS shadow tables are derived from them).
 CONTENT_TABLES = ("facts", "passages", "messages", "history", "events", "erasures", "meta")

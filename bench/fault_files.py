@@ -23,7 +23,7 @@ from bench.fault_os import Report, run_forked
 from bench.fault_result import FaultResult
 from bench.workload import durable_sentence
 from memory import HashingEmbedder, HierarchicalMemory
-from memory.store import DB_FILE
+from memory.store.sqlite import DB_FILE
 
 
 def build_home(home: Path, prefix: str, seed: int, passages: int = 30, talks: int = 8,

@@ -26,7 +26,7 @@ from bench.fault_os import ForkOutcome, Report, run_forked
 from bench.fault_result import FaultResult, describe, is_clear
 from bench.workload import durable_sentence
 from memory import HashingEmbedder, HierarchicalMemory
-from memory.store import DB_FILE
+from memory.store.sqlite import DB_FILE
 
 Ops = list[tuple[str, str]]
 #: Trials on one home before a fresh one, so files stay small and trials fast.

@@ -95,7 +95,7 @@ def _quiet_engine() -> Iterator[None]:
 def run_faults(seed: int = 0, quick: bool = False, only: Sequence[str] | None = None,
                on_result: Callable[[FaultResult], None] | None = None) -> list[FaultResult]:
     """Run the selected fault classes; a class whose harness raises is reported as crashed."""
-    from memory.vector_index import single_thread_search
+    from memory.store.sqlite.vectors import single_thread_search
 
     single_thread_search()  # forked trials must not inherit a busy OpenMP pool
     results: list[FaultResult] = []

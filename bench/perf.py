@@ -12,7 +12,7 @@ Figures are medians and p99 over every repetition; ratios are of medians.
    top-10 search, tiermem against ChromaDB's ``PersistentClient`` given the
    same precomputed vectors; tiermem's hybrid search (FTS5 + dense) as well.
 2. ``dense_floor``: tiermem's exact dense search (an 8-bit scan with float32
-   rescoring, memory/prefilter.py) and a plain float32 FAISS scan, against
+   rescoring, memory/store/sqlite/prefilter.py) and a plain float32 FAISS scan, against
    the time needed to read every float32 vector once at the read bandwidth
    measured in the same run, and against reading the 8-bit copy once.
 3. ``recall``: append throughput (per turn, row by row, and bulk) and

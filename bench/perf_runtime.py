@@ -93,7 +93,7 @@ def measure_cold_start(opts: PerfOptions, bag: BagEmbedder, archival_home: Path,
     interpreter runs alongside for scale.
     """
     from memory import HierarchicalMemory
-    from memory.vector_index import remove_index_files
+    from memory.store.sqlite.vectors import remove_index_files
 
     env = {**os.environ, "TIERMEM_HOME": str(work / "cold-home"), "ANONYMIZED_TELEMETRY": "False"}
     chat = [sys.executable, str(ROOT / "cli.py"), "chat", "--offline"]

@@ -6,7 +6,7 @@ Every LoCoMo turn and question of the given files is embedded with the
 offline default model (all-MiniLM-L6-v2 int8). The turns go into a dense
 index with the prefilter forced on, and each question is searched both ways:
 top 10, and every turn at or above the model's match threshold. The prefilter
-is exact by construction (memory/prefilter.py); this measures it on the
+is exact by construction (memory/store/sqlite/prefilter.py); this measures it on the
 vectors users store rather than on synthetic ones.
 """
 
@@ -24,8 +24,8 @@ import numpy as np
 from evals.locomo import load_conversations
 from memory.minilm import MiniLMEmbedder
 from memory.output_file import write_atomic
-from memory.store import Store
-from memory.vector_index import VectorIndex
+from memory.store.sqlite import SQLiteStore
+from memory.store.sqlite.vectors import VectorIndex
 
 
 def check(data: Path) -> dict[str, Any]:
@@ -34,7 +34,7 @@ def check(data: Path) -> dict[str, Any]:
     questions = [q.question for c in conversations for q in c.questions]
     embedder = MiniLMEmbedder()
     rows = embedder.embed_documents(turns)
-    index = VectorIndex(Store(None), "passages", embedder.dim, None, prefilter_min_rows=0)
+    index = VectorIndex(SQLiteStore(None), "passages", embedder.dim, None, prefilter_min_rows=0)
     with index.store.transaction():
         index.add(np.arange(len(rows), dtype=np.int64), rows)
     found, same_above, candidates, matches = 0, 0, [], []

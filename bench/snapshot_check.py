@@ -22,7 +22,7 @@ from bench.options import BatteryOptions, open_memory
 from bench.result import CheckResult
 from bench.workload import Workload, apply_op
 from memory import HashingEmbedder, HierarchicalMemory
-from memory.store import FILE_META_KEYS
+from memory.store.sqlite import FILE_META_KEYS
 
 
 def state_tables(memory: HierarchicalMemory) -> list[str]:

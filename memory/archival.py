@@ -18,10 +18,10 @@ import numpy as np
 from memory.embeddings import Embedder
 from memory.errors import InvalidInputError
 from memory.search import Filter, FusionWeights, date_filter, search_page
-from memory.store import Store
+from memory.store.sqlite import SQLiteStore
+from memory.store.sqlite.vectors import VectorIndex, vector_blob
 from memory.types import Hit, SearchResult
 from memory.validation import clean_text
-from memory.vector_index import VectorIndex, vector_blob
 
 
 @dataclass
@@ -40,7 +40,7 @@ class ArchivalTier:
     """The archival tier of one memory."""
 
     def __init__(
-        self, store: Store, embedder: Embedder, vectors: VectorIndex, weights: FusionWeights
+        self, store: SQLiteStore, embedder: Embedder, vectors: VectorIndex, weights: FusionWeights
     ) -> None:
         self.store = store
         self.embedder = embedder

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from memory.policies import EvictionHeap, EvictionPolicy
-from memory.store import Store
+from memory.store.sqlite import SQLiteStore
 from memory.types import Fact
 
 UNITS = ("tokens", "facts")
@@ -58,7 +58,7 @@ class CoreTier:
 
     def __init__(
         self,
-        store: Store,
+        store: SQLiteStore,
         policy: EvictionPolicy,
         limit: int,
         unit: str,

@@ -36,14 +36,14 @@ from memory.prompt_history import PromptHistory
 from memory.query import CoreVectors, query_tiers
 from memory.recall import NewMessage, RecallTier
 from memory.reindex import check_no_reindex_pending, reembed_store
-from memory.restore_file import discard_restore_leftovers
 from memory.search import FusionWeights
-from memory.store import DB_FILE, Store
-from memory.store_errors import guarded
+from memory.store.sqlite import DB_FILE, SQLiteStore
+from memory.store.sqlite.errors import guarded
+from memory.store.sqlite.restore import discard_restore_leftovers
+from memory.store.sqlite.vectors import ARCHIVAL_INDEX_FILE, RECALL_INDEX_FILE, VectorIndex
 from memory.tokenizer import TokenCounter
 from memory.types import DURABILITIES, Fact, Hit, SearchResult
 from memory.validation import clean_text
-from memory.vector_index import ARCHIVAL_INDEX_FILE, RECALL_INDEX_FILE, VectorIndex
 
 
 class HierarchicalMemory:
@@ -116,7 +116,7 @@ class HierarchicalMemory:
             (config or MemoryConfig()).updated(**overrides)
         self.now = now
         self.read_only = read_only
-        self.store = Store(self.path, durability=durability, read_only=read_only)
+        self.store = SQLiteStore(self.path, durability=durability, read_only=read_only)
         self.lifecycle = FactLifecycle(self)
         try:
             if self.path is not None and not read_only:
@@ -536,7 +536,7 @@ class HierarchicalMemory:
         SnapshotError and writes nothing. A directory that already holds a
         memory is refused unless ``replace``; then the old memory stays
         whole until the new one is complete, and a failed or killed restore
-        leaves it as it was (memory/restore_file.py).
+        leaves it as it was (memory/store/sqlite/restore.py).
         """
         from memory.snapshot import restore_snapshot
 

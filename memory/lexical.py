@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from memory.store import Store
+from memory.store.sqlite import SQLiteStore
 from memory.symbols import symbol_words
 
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ class Filter:
 
 
 def common_terms(
-    store: Store, table: str, fts_table: str, terms: Sequence[str], rows: int | None = None
+    store: SQLiteStore, table: str, fts_table: str, terms: Sequence[str], rows: int | None = None
 ) -> set[str]:
     """The ``terms`` that occur in more than half of the rows of ``table`` (``rows`` of them,
     counted if not given).
@@ -128,7 +128,7 @@ def without_words(text: str, words: set[str]) -> str:
 
 
 def dense_query_text(
-    store: Store, table: str, fts_table: str, query: str, rows: int | None = None
+    store: SQLiteStore, table: str, fts_table: str, query: str, rows: int | None = None
 ) -> str:
     """The text to embed for ``query``: without words common to most rows, if any remain."""
     terms = query_terms(query)
@@ -141,7 +141,7 @@ def dense_query_text(
 
 
 def lexical_query_text(
-    store: Store, table: str, fts_table: str, query: str, weights: FusionWeights,
+    store: SQLiteStore, table: str, fts_table: str, query: str, weights: FusionWeights,
     rows: int | None = None,
 ) -> str:
     """The query for FTS5: without words found in most rows (when ``prune_common``).
@@ -176,7 +176,7 @@ class BM25List:
     the walk visit every newer match.
     """
 
-    def __init__(self, store: Store, table: str, fts_table: str, match: str, filt: Filter,
+    def __init__(self, store: SQLiteStore, table: str, fts_table: str, match: str, filt: Filter,
                  window: int | None = None) -> None:
         self.store, self.fts_table = store, fts_table
         self.exact = True

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
-from memory.store import Store
+from memory.store.sqlite import SQLiteStore
 
 META_KEY = "state.prompt_history"
 MAX_LINE_CHARS = 2_000
@@ -26,7 +26,7 @@ MAX_JSON_CHARS = 100_000
 class PromptHistory:
     """The prompt history of one memory, oldest line first."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: SQLiteStore) -> None:
         self.store = store
 
     def lines(self) -> list[str]:

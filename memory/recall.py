@@ -21,11 +21,11 @@ from memory.embeddings import Embedder
 from memory.errors import InvalidInputError
 from memory.prompt_history import PromptHistory
 from memory.search import Filter, FusionWeights, date_filter, search_page
-from memory.store import Store
+from memory.store.sqlite import SQLiteStore
+from memory.store.sqlite.vectors import VectorIndex, vector_blob
 from memory.symbols import SQL_FUNCTION
 from memory.types import Hit, SearchResult
 from memory.validation import MAX_TEXT_CHARS, clean_text
-from memory.vector_index import VectorIndex, vector_blob
 
 ROLES = ("user", "assistant", "tool", "system")
 #: How many of a query's newest word matches BM25 ranks (RecallTier.window).
@@ -55,7 +55,7 @@ class RecallTier:
 
     def __init__(
         self,
-        store: Store,
+        store: SQLiteStore,
         embedder: Embedder,
         vectors: VectorIndex | None,
         weights: FusionWeights,

@@ -20,15 +20,15 @@ from pathlib import Path
 from memory.embeddings import Embedder
 from memory.errors import ReindexIncompleteError
 from memory.recall import EMBEDDED_ROLES
-from memory.store import Store
-from memory.vector_index import bump_generation, vector_blob
+from memory.store.sqlite import SQLiteStore
+from memory.store.sqlite.vectors import bump_generation, vector_blob
 
 #: Rows embedded and committed together; a crash loses at most one batch of work.
 BATCH_ROWS = 256
 TARGET_KEY = "reindex_to"
 
 
-def check_no_reindex_pending(store: Store) -> None:
+def check_no_reindex_pending(store: SQLiteStore) -> None:
     """Raise ReindexIncompleteError if a reindex of ``store`` was started and not finished."""
     target = store.get_meta(TARGET_KEY)
     if target is None:
@@ -41,7 +41,7 @@ def reembed_store(path: Path, embedder: Embedder, recall_dense: bool) -> None:
     """Re-embed every passage (and, with ``recall_dense``, every user and assistant
     message) of the memory at ``path`` with ``embedder``, resuming an earlier attempt
     with the same embedder."""
-    store = Store(path)
+    store = SQLiteStore(path)
     try:
         if store.get_meta(TARGET_KEY) != embedder.id:
             with store.transaction():
@@ -68,7 +68,7 @@ def reembed_store(path: Path, embedder: Embedder, recall_dense: bool) -> None:
         store.close()
 
 
-def _reembed_table(store: Store, table: str, column: str, where: str,
+def _reembed_table(store: SQLiteStore, table: str, column: str, where: str,
                    embedder: Embedder) -> None:
     params: tuple[str, ...] = EMBEDDED_ROLES if where else ()
     last = int(store.get_meta(_done_key(table), "0") or 0)
@@ -91,7 +91,7 @@ def _done_key(table: str) -> str:
     return f"reindex_{table}_done"
 
 
-def _progress(store: Store) -> tuple[int, int]:
+def _progress(store: SQLiteStore) -> tuple[int, int]:
     """Passages re-embedded so far, and passages in all."""
     done = int(store.get_meta(_done_key("passages"), "0") or 0)
     count, total = store.execute(

@@ -81,10 +81,10 @@ from memory.lexical import (
     query_terms,
     without_words,
 )
-from memory.store import Store
+from memory.store.sqlite import SQLiteStore
+from memory.store.sqlite.vectors import VectorIndex
 from memory.types import Hit, SearchResult
 from memory.validation import check_page, clean_text, end_of_day, to_timestamp
-from memory.vector_index import VectorIndex
 
 # The query-text helpers live in memory.lexical; callers may import them from here too.
 __all__ = [
@@ -176,7 +176,7 @@ def date_filter(start: Any, end: Any) -> tuple[list[str], list[Any]]:
 
 
 def hybrid_search(
-    store: Store,
+    store: SQLiteStore,
     *,
     table: str,
     fts_table: str,
@@ -298,7 +298,7 @@ class _Dense:
 
 
 def _dense_matches(
-    store: Store, table: str, vectors: VectorIndex | None, embedder: Embedder | None,
+    store: SQLiteStore, table: str, vectors: VectorIndex | None, embedder: Embedder | None,
     query: str, filt: Filter, weights: FusionWeights, query_vector: np.ndarray | None,
     cap: int | None = None,
 ) -> _Dense:
@@ -387,7 +387,7 @@ def _rrf(lexical: list[int], dense: list[int], weights: FusionWeights) -> list[R
     return [Ranked(i, s) for i, s in ordered]
 
 
-def _filter_ids(store: Store, table: str, ids: Sequence[int], filt: Filter) -> list[int]:
+def _filter_ids(store: SQLiteStore, table: str, ids: Sequence[int], filt: Filter) -> list[int]:
     """Keep ``ids`` (in order) whose rows pass the filter."""
     allowed: set[int] = set()
     for start in range(0, len(ids), 900):
@@ -399,7 +399,7 @@ def _filter_ids(store: Store, table: str, ids: Sequence[int], filt: Filter) -> l
 
 
 def search_page(
-    store: Store,
+    store: SQLiteStore,
     *,
     table: str,
     fts_table: str,

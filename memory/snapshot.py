@@ -15,7 +15,7 @@ or taken with another tokenizer) is brought within it the way opening with a
 smaller limit does: the snapshot's own policy evicts to archival, in one
 interaction (the clock advances by one). Into a directory, the new database
 is built aside and renamed into place only when complete
-(memory/restore_file.py), so a failed or killed restore leaves the directory
+(memory/store/sqlite/restore.py), so a failed or killed restore leaves the directory
 as it was, and a retry works.
 """
 
@@ -30,16 +30,16 @@ import numpy as np
 from memory.embeddings import Embedder
 from memory.extract import fact_norm
 from memory.recall import EMBEDDED_ROLES
-from memory.restore_file import database_aside
 from memory.snapshot_schema import (
     ROW_MODELS,
     SNAPSHOT_FORMAT,
     ValidSnapshot,
     parse_snapshot,
 )
-from memory.store import Store
+from memory.store.sqlite import SQLiteStore
+from memory.store.sqlite.restore import database_aside
+from memory.store.sqlite.vectors import vector_blob
 from memory.tokenizer import TokenCounter
-from memory.vector_index import vector_blob
 
 if TYPE_CHECKING:
     from memory.hierarchy import HierarchicalMemory
@@ -126,7 +126,7 @@ def _embedder_for(valid: ValidSnapshot) -> Embedder:
     return default_embedder()
 
 
-def _write(store: Store, valid: ValidSnapshot, embedder: Embedder) -> None:
+def _write(store: SQLiteStore, valid: ValidSnapshot, embedder: Embedder) -> None:
     """Every row and setting of ``valid`` into ``store`` (inside its transaction)."""
     same_model = valid.include_vectors and (embedder.id, embedder.dim) == (
         valid.settings.embedder_id, valid.settings.embedder_dim)
@@ -163,12 +163,12 @@ def _wants_vector(table: str, values: dict[str, Any]) -> bool:
     return table == "passages" or (values["role"] in EMBEDDED_ROLES and values["content"] != "")
 
 
-def _embed_missing(store: Store, embedder: Embedder, recall_dense: bool) -> None:
+def _embed_missing(store: SQLiteStore, embedder: Embedder, recall_dense: bool) -> None:
     """Embed every row that should have a vector and was restored without one."""
     _embed_rows(store, embedder, recall_dense, "embedding IS NULL")
 
 
-def _embed_rows(store: Store, embedder: Embedder, recall_dense: bool, which: str) -> None:
+def _embed_rows(store: SQLiteStore, embedder: Embedder, recall_dense: bool, which: str) -> None:
     passages = store.execute(f"SELECT id, text FROM passages WHERE {which} ORDER BY id")
     _write_vectors(store, "passages", passages.fetchall(), embedder)
     if recall_dense:
@@ -186,7 +186,7 @@ def _rebuild_indexes(memory: HierarchicalMemory) -> None:
             memory.store.set_meta(f"{index.table}_vector_generation", index.generation + 1)
 
 
-def _write_vectors(store: Store, table: str, rows: list[Any], embedder: Embedder) -> None:
+def _write_vectors(store: SQLiteStore, table: str, rows: list[Any], embedder: Embedder) -> None:
     for start in range(0, len(rows), 256):
         chunk = rows[start : start + 256]
         matrix: np.ndarray = embedder.embed_documents([r[1] for r in chunk])

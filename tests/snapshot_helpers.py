@@ -11,7 +11,7 @@ import faiss
 from memory_helpers import check_archival_consistent, check_core_invariants, make_memory
 
 from memory.hierarchy import HierarchicalMemory
-from memory.restore_file import RESTORE_PREFIX
+from memory.store.sqlite.restore import RESTORE_PREFIX
 
 
 @functools.cache

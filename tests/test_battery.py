@@ -23,8 +23,8 @@ from memory import HashingEmbedder, HierarchicalMemory, policies
 from memory.archival import ArchivalTier
 from memory.core import CoreTier
 from memory.lifecycle import FactLifecycle
+from memory.store.sqlite.vectors import VectorIndex
 from memory.types import Fact
-from memory.vector_index import VectorIndex
 
 QUICK = BatteryOptions(seed=0, quick=True)
 

@@ -32,7 +32,7 @@ from bench.fault_snapshot import fuzz_snapshot
 from bench.faults import CLASSES, print_table, report_json, select_classes
 from memory import HierarchicalMemory
 from memory.archival import ArchivalTier
-from memory.vector_index import VectorIndex
+from memory.store.sqlite.vectors import VectorIndex
 
 COUNTS = ("trials", "clear_errors", "crashes", "lost", "diverged")
 

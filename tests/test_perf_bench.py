@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import cli
-import memory.vector_index as vector_index
+import memory.store.sqlite.vectors as vector_index
 from bench import perf, perf_data, perf_method, perf_stores
 
 SECTIONS = ("meta", "archival", "dense_floor", "recall", "eviction", "step", "cold_start",

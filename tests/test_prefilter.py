@@ -8,10 +8,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import memory.vector_index as vector_index
-from memory.prefilter import MAX_ERROR_BOUND, Prefilter
-from memory.store import Store
-from memory.vector_index import VectorIndex
+import memory.store.sqlite.vectors as vector_index
+from memory.store.sqlite import SQLiteStore
+from memory.store.sqlite.prefilter import MAX_ERROR_BOUND, Prefilter
+from memory.store.sqlite.vectors import VectorIndex
 from tests.memory_helpers import make_memory
 
 DIM = 64
@@ -61,7 +61,7 @@ def filled(index: VectorIndex, rows: np.ndarray, step: int = 1) -> np.ndarray:
 
 @pytest.fixture
 def index() -> VectorIndex:
-    return VectorIndex(Store(None), "passages", DIM, None, prefilter_min_rows=1)
+    return VectorIndex(SQLiteStore(None), "passages", DIM, None, prefilter_min_rows=1)
 
 
 def test_codes_are_faiss_own() -> None:
@@ -124,7 +124,7 @@ def test_exact_after_removals_clipped_rows_and_rollback(index: VectorIndex) -> N
 
 
 def test_small_indexes_scan_the_floats() -> None:
-    small = VectorIndex(Store(None), "passages", DIM, None, prefilter_min_rows=100)
+    small = VectorIndex(SQLiteStore(None), "passages", DIM, None, prefilter_min_rows=100)
     rows = unit_rows(np.random.default_rng(4), 99)
     with small.store.transaction():
         small.add(np.arange(99, dtype=np.int64), rows)
@@ -184,7 +184,7 @@ def test_a_bound_loose_from_training_does_not_retrain_every_search() -> None:
     # Spiky rows widen the trained range so much that the bound exceeds MAX_ERROR_BOUND
     # straight after training; retraining cannot improve it, so it must not run again.
     dim = 1536
-    index = VectorIndex(Store(None), "passages", dim, None, prefilter_min_rows=1)
+    index = VectorIndex(SQLiteStore(None), "passages", dim, None, prefilter_min_rows=1)
     rng = np.random.default_rng(6)
     rows = rng.standard_normal((200, dim)).astype(np.float32)
     rows = np.concatenate([rows / np.linalg.norm(rows, axis=1, keepdims=True),
@@ -203,6 +203,6 @@ def test_a_similarity_equal_to_the_threshold_is_above_it() -> None:
     row = np.zeros(DIM, dtype=np.float32)
     row[0], row[1] = 0.5, np.sqrt(0.75)
     for min_rows in (10**6, 1):  # the float scan, then the prefilter
-        index = VectorIndex(Store(None), "passages", DIM, None, prefilter_min_rows=min_rows)
+        index = VectorIndex(SQLiteStore(None), "passages", DIM, None, prefilter_min_rows=min_rows)
         filled(index, np.stack([row, np.roll(row, 5)]))
         assert index.above(q, 0.5)[0].tolist() == [0]

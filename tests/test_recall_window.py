@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import pytest
 from memory_helpers import make_memory
 
-import memory.vector_index as vector_index
+import memory.store.sqlite.vectors as vector_index
 from memory import HierarchicalMemory
 from memory.lexical import common_terms
 from memory.recall import RECALL_WINDOW, NewMessage

@@ -44,7 +44,7 @@ SEED = textwrap.dedent("""
 # the transaction), just before the rename that installs the new database, or just after.
 RESTORE = textwrap.dedent("""
     import json, os, signal, sys
-    import memory.restore_file as restore_file
+    import memory.store.sqlite.restore as restore_file
     import memory.snapshot as snapshot
     from memory.embeddings import HashingEmbedder
     from memory.hierarchy import HierarchicalMemory

@@ -21,12 +21,12 @@ from snapshot_helpers import (
     small_snapshot,
 )
 
-import memory.restore_file
+import memory.store.sqlite.restore
 from memory.embeddings import HashingEmbedder
 from memory.errors import SnapshotError
 from memory.extract import fact_norm
 from memory.hierarchy import HierarchicalMemory
-from memory.restore_file import RESTORE_PREFIX
+from memory.store.sqlite.restore import RESTORE_PREFIX
 from memory.validation import MAX_TEXT_CHARS
 
 Snap = dict[str, Any]
@@ -318,7 +318,7 @@ def test_a_restore_that_fails_at_the_rename_leaves_the_old_memory(
     def disk_full(built: Path, target: Path) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(memory.restore_file, "place", disk_full)
+    monkeypatch.setattr(memory.store.sqlite.restore, "place", disk_full)
     with pytest.raises(OSError, match="No space"):
         _restore(small_snapshot(), home, replace=True)
     monkeypatch.undo()

@@ -11,8 +11,8 @@ import pytest
 from memory_helpers import make_memory
 
 from memory.errors import StoreError, StoreLockedError
-from memory.store import Store
-from memory.writer_lock import LOCK_FILE
+from memory.store.sqlite import SQLiteStore
+from memory.store.sqlite.writer_lock import LOCK_FILE
 
 
 def test_a_directory_at_the_lock_path_is_a_clear_error(tmp_path: Path) -> None:
@@ -77,7 +77,7 @@ def test_a_forked_child_does_not_keep_the_writer_lock(tmp_path: Path) -> None:
             assert [f.text for f in again.core] == ["written by the parent"]
             # ...and the refusal names the live holder, not a process that has gone.
             with pytest.raises(StoreLockedError) as info:
-                Store(home)
+                SQLiteStore(home)
             assert info.value.holder_pid == os.getpid()
     finally:
         os.write(go_w, b"g")
@@ -105,7 +105,7 @@ def test_closing_in_a_forked_child_leaves_the_parent_working(tmp_path: Path) -> 
         m.archival_insert("the parent still writes after the child closed its copy")
         assert m.archival_search("parent still writes").total == 1
         with pytest.raises(StoreLockedError):
-            Store(home)
+            SQLiteStore(home)
     finally:
         os.write(go_w, b"g")
         os.waitpid(pid, 0)
@@ -126,7 +126,7 @@ def test_a_lock_whose_recorded_holder_has_exited_does_not_name_it(tmp_path: Path
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         os.pwrite(fd, str(pid).encode(), 0)
         with pytest.raises(StoreLockedError) as info:
-            Store(home)
+            SQLiteStore(home)
         assert info.value.holder_pid is None
         assert f"process {pid}, which took the lock, has exited" in str(info.value)
     finally:

@@ -30,8 +30,8 @@ from pathlib import Path
 
 from memory.errors import SnapshotError
 from memory.output_file import fsync_path
-from memory.store import DB_FILE, Store
-from memory.vector_index import ARCHIVAL_INDEX_FILE, RECALL_INDEX_FILE, remove_index_files
+from memory.store.sqlite import DB_FILE, SQLiteStore
+from memory.store.sqlite.vectors import ARCHIVAL_INDEX_FILE, RECALL_INDEX_FILE, remove_index_files
 
 #: Every file of an unfinished restore starts with this (SQLite adds -wal, -shm, -journal).
 RESTORE_PREFIX = f"{DB_FILE}.restore-"
@@ -46,14 +46,14 @@ def discard_restore_leftovers(home: Path, keep: str | None = None) -> None:
 
 
 @contextlib.contextmanager
-def database_aside(home: Path, replace: bool) -> Iterator[Store]:
+def database_aside(home: Path, replace: bool) -> Iterator[SQLiteStore]:
     """A new, empty store in ``home`` that becomes its database if the block succeeds.
 
     The home's writer lock is held throughout. Without ``replace`` a home that
     already holds a memory is refused before anything is written.
     """
     name = f"{RESTORE_PREFIX}{os.getpid()}-{secrets.token_hex(4)}"
-    store = Store(home, db_file=name)
+    store = SQLiteStore(home, db_file=name)
     try:
         discard_restore_leftovers(home, keep=name)
         if (home / DB_FILE).exists() and not replace:
@@ -71,7 +71,7 @@ def database_aside(home: Path, replace: bool) -> Iterator[Store]:
     store.close()
 
 
-def _move_into_place(store: Store, built: Path, target: Path) -> None:
+def _move_into_place(store: SQLiteStore, built: Path, target: Path) -> None:
     # Closed cleanly here, so the first open of the restored memory is not taken for a
     # recovery after a crash (which would run quick_check on a file just built).
     with store.transaction():

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Concatenate, ParamSpec, Protocol, TypeVar
 from memory.errors import ReadOnlyError, StoreCorruptError, StoreError, StoreFullError
 
 if TYPE_CHECKING:
-    from memory.store import Store
+    from memory.store.sqlite import SQLiteStore
 
 def translate(exc: BaseException, database: Path | None) -> StoreError | None:
     """The tiermem error for an SQLite failure a user can act on; None for any other.
@@ -61,7 +61,7 @@ def corrupt_message(database: Path | None, problem: str) -> str:
 
 
 class _HasStore(Protocol):
-    store: Store
+    store: SQLiteStore
 
 
 S = TypeVar("S", bound=_HasStore)

@@ -4,7 +4,7 @@ The index is keyed by the table's rowid (``IndexIDMap2`` over ``IndexFlatIP``,
 exact inner product on unit vectors), so SQLite stays the source of truth and
 the index can be dropped and rebuilt at any time. From ``PREFILTER_MIN_ROWS``
 rows on, searches scan an 8-bit copy first and rescore its candidates
-(memory/prefilter.py): the same exact answers, reading a quarter of the bytes.
+(memory/store/sqlite/prefilter.py): the same exact answers, reading a quarter of the bytes.
 
 Every change to the embeddings bumps a generation counter in the database, in
 the same transaction as the change. The index's sidecar (``.json``) records
@@ -30,8 +30,8 @@ from typing import cast
 import faiss
 import numpy as np
 
-from memory.prefilter import Prefilter
-from memory.store import Store
+from memory.store.sqlite import SQLiteStore
+from memory.store.sqlite.prefilter import Prefilter
 
 log = logging.getLogger(__name__)
 #: Below this many rows the float32 vectors (15 MB at 10k x 384) stay in the CPU
@@ -50,7 +50,7 @@ def single_thread_search() -> None:
 class VectorIndex:
     """The dense index over one table's ``embedding`` column."""
 
-    def __init__(self, store: Store, table: str, dim: int, file: Path | None,
+    def __init__(self, store: SQLiteStore, table: str, dim: int, file: Path | None,
                  prefilter_min_rows: int | None = None) -> None:
         self.store = store
         self.table = table
@@ -376,7 +376,7 @@ ARCHIVAL_INDEX_FILE = "archival.faiss"
 RECALL_INDEX_FILE = "recall.faiss"
 
 
-def bump_generation(store: Store, table: str) -> None:
+def bump_generation(store: SQLiteStore, table: str) -> None:
     """Mark every saved index of ``table`` out of date (call inside a transaction)."""
     key = _generation_key(table)
     store.set_meta(key, int(store.get_meta(key, "0") or 0) + 1)

@@ -1,13 +1,16 @@
-"""The database schema: numbered migrations, run in order on a writer's open.
+"""The SQLite schema: numbered migrations, run in order on a writer's open.
 
-Each migration is a script of SQL statements; a database records in
-``user_version`` how many it has run, and a writer runs the rest, each in its
-own transaction.
+Each migration is a function of the connection, listed in ``MIGRATIONS``
+under its number. A database records in ``user_version`` the number of the
+last one it has run, and a writer runs the rest in order, each in its own
+transaction together with the record of it.
 """
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from memory.symbols import SQL_FUNCTION as _FTS
 from memory.symbols import indexed_text
@@ -38,9 +41,24 @@ def _indexed_through_function(table: str, column: str, updates: bool) -> str:
     return script
 
 
-MIGRATIONS: list[str] = [
-    # 1: the three tiers, their full-text indexes, history and audit tables.
-    """
+def _run(script: str) -> Callable[[sqlite3.Connection], None]:
+    """A migration that runs the statements of ``script`` in order."""
+
+    def run(conn: sqlite3.Connection) -> None:
+        for statement in _split_sql(script):
+            conn.execute(statement)
+
+    return run
+
+
+@dataclass(frozen=True)
+class Migration:
+    number: int
+    name: str
+    apply: Callable[[sqlite3.Connection], None]
+
+
+_TIERS = """
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
     CREATE TABLE facts (
@@ -178,22 +196,26 @@ MIGRATIONS: list[str] = [
         created_at REAL NOT NULL
     );
     CREATE INDEX events_tick ON events (tick);
-    """,
-    # 2: find the messages a killed turn left pending without scanning recall.
     """
-    CREATE INDEX messages_pending ON messages (id) WHERE status = 'pending';
-    """,
-    # 3: make emoji and other symbols searchable: the full-text indexes read each text with
-    # its symbols replaced by stand-in words (memory/symbols.py), and the rows indexed
-    # before are indexed again where that changes the words.
-    _indexed_through_function("facts", "text", updates=True)
-    + _indexed_through_function("passages", "text", updates=True)
-    # Messages are never edited (recall is append-only), so they have no update trigger.
-    + _indexed_through_function("messages", "content", updates=False),
-]
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "the three tiers, their full-text indexes, history and audit tables",
+              _run(_TIERS)),
+    # So the messages a killed turn left pending are found without scanning recall.
+    Migration(2, "an index of pending messages", _run(
+        "CREATE INDEX messages_pending ON messages (id) WHERE status = 'pending';")),
+    # The full-text indexes read each text with its symbols replaced by stand-in words
+    # (memory/symbols.py), and the rows indexed before are indexed again where that
+    # changes the words. Messages are never edited (recall is append-only), so they have
+    # no update trigger.
+    Migration(3, "emoji and other symbols searchable", _run(
+        _indexed_through_function("facts", "text", updates=True)
+        + _indexed_through_function("passages", "text", updates=True)
+        + _indexed_through_function("messages", "content", updates=False))),
+)
 
 #: The user_version of a database with every migration run.
-SCHEMA_VERSION = len(MIGRATIONS)
+SCHEMA_VERSION = MIGRATIONS[-1].number
 
 
 def register_functions(conn: sqlite3.Connection) -> None:
@@ -205,12 +227,13 @@ def register_functions(conn: sqlite3.Connection) -> None:
 def migrate(conn: sqlite3.Connection) -> None:
     """Run the migrations ``conn``'s database has not run yet."""
     version = conn.execute("PRAGMA user_version").fetchone()[0]
-    for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+    for migration in MIGRATIONS:
+        if migration.number <= version:
+            continue
         conn.execute("BEGIN IMMEDIATE")
         try:
-            for statement in _split_sql(script):
-                conn.execute(statement)
-            conn.execute(f"PRAGMA user_version = {number}")
+            migration.apply(conn)
+            conn.execute(f"PRAGMA user_version = {int(migration.number)}")
             conn.execute("COMMIT")
         except Exception:
             conn.execute("ROLLBACK")

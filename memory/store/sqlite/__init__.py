@@ -1,0 +1,5 @@
+"""The SQLite backend: one database file per agent home, with FAISS files derived from it."""
+
+from memory.store.sqlite.store import DB_FILE, FILE_META_KEYS, SQLiteStore
+
+__all__ = ["DB_FILE", "FILE_META_KEYS", "SQLiteStore"]

@@ -1,0 +1,320 @@
+"""The SQLite store: opening (for writing, or read-only), the single writer, transactions.
+
+SQLite is the single source of truth for every tier (its schema is in
+memory/store/sqlite/schema.py). The FAISS indexes are derived from it
+(memory/store/sqlite/vectors.py) and are rebuilt whenever they disagree.
+
+Transactions nest: the outermost ``transaction()`` is ``BEGIN IMMEDIATE``,
+inner ones are savepoints. Components that keep state in memory (the core
+heap, the FAISS indexes, counters) register ``on_rollback`` callbacks so a
+rolled-back transaction leaves them exactly as the database is.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from memory.errors import (
+    InvalidInputError,
+    ReadOnlyError,
+    StoreClosedError,
+    StoreCorruptError,
+    StoreError,
+)
+from memory.store.sqlite.errors import corrupt_message, translate
+from memory.store.sqlite.schema import SCHEMA_VERSION, migrate, register_functions
+from memory.store.sqlite.writer_lock import WriterLock
+
+DB_FILE = "memory.sqlite3"
+
+DURABILITY = {"normal": "NORMAL", "full": "FULL"}
+#: Meta keys that describe this database file rather than the memory in it: a
+#: snapshot does not carry them, and a restored copy has its own.
+FILE_META_KEYS = ("store_id", "writer_state")
+
+
+class SQLiteStore:
+    """One SQLite database plus the lock that makes its writer unique.
+
+    ``read_only=True`` opens an existing database for reading only, without the
+    writer lock, so it can be inspected while a writer has it open; nothing is
+    written, not even the marker of an open session, and ``transaction`` raises
+    ReadOnlyError.
+
+    ``durability="normal"`` (synchronous=NORMAL in WAL mode) keeps every commit
+    through a crash of the process; a power loss can undo the last ones. With
+    ``"full"`` every commit is synced to disk and copied into the database file
+    at once (a WAL checkpoint), so losing the ``-wal`` file loses no commit either.
+
+    ``db_file`` other than the default names a database built aside under the
+    home's writer lock (a snapshot restore), then moved into place.
+    """
+
+    def __init__(self, home: Path | None, *, durability: str = "normal",
+                 read_only: bool = False, db_file: str = DB_FILE) -> None:
+        if durability not in DURABILITY:
+            raise InvalidInputError(
+                f"durability must be 'normal' or 'full', got {durability!r}")
+        if read_only and home is None:
+            raise InvalidInputError("read_only needs the path of an existing agent home")
+        self.home = home
+        self.database = home / db_file if home is not None else None
+        self.durability = durability
+        self.read_only = read_only
+        self.closed = False
+        # Threads share this memory by taking turns: every transaction, and every public
+        # method of HierarchicalMemory (memory.store.sqlite.errors.guarded), holds this lock.
+        # Serialising rather than refusing a second thread: a process can open a home
+        # only once (the writer lock), so code that hands the memory to worker threads
+        # has no other way to use it, and SQLite's one connection, FAISS and the
+        # in-memory state must change together, which concurrent calls would break.
+        self.lock = threading.RLock()
+        #: Whether opening ran SQLite's quick_check (it does after an unclean close).
+        self.quick_checked = False
+        self._writer: WriterLock | None = None
+        self._depth = 0
+        self._begin_hooks: list[Callable[[], None]] = []
+        self._rollback_hooks: list[Callable[[], None]] = []
+        self._commit_hooks: list[Callable[[], None]] = []
+        self._release_hooks: list[Callable[[], None]] = []
+        if home is not None and not read_only:
+            try:
+                home.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(f"cannot create the agent home {home}: {exc.strerror}; "
+                                 f"choose a directory this user can write") from None
+            self._writer = WriterLock(home)
+            self._writer.acquire()
+        try:
+            if self.database is not None and read_only:
+                self.conn = _connect_read_only(self.database)
+                self._check_schema_readable()
+            else:
+                self.conn = _connect(self.database)
+                self.conn.row_factory = sqlite3.Row
+                self.conn.execute("PRAGMA foreign_keys = ON")
+                if home is not None:
+                    self.conn.execute("PRAGMA journal_mode = WAL")
+                    self.conn.execute(f"PRAGMA synchronous = {DURABILITY[durability]}")
+                migrate(self.conn)
+                self._mark_open()
+        except BaseException as exc:
+            if hasattr(self, "conn"):
+                with contextlib.suppress(sqlite3.Error):
+                    self.conn.close()
+            self._writer_release()
+            if isinstance(exc, sqlite3.DatabaseError):
+                raise StoreCorruptError(corrupt_message(self.database, str(exc))) from exc
+            raise
+
+    def _mark_open(self) -> None:
+        """Check the database if the last writer did not close it, then record that
+        this one has it open (``close`` records a clean close)."""
+        if self.get_meta("writer_state") == "open":
+            self.quick_checked = True
+            problems = [r[0] for r in self.conn.execute("PRAGMA quick_check(5)")]
+            if problems != ["ok"]:
+                raise StoreCorruptError(corrupt_message(
+                    self.database, "SQLite's quick_check after the last session ended without "
+                    "closing it found: " + "; ".join(problems)))
+        with self.transaction():
+            if self.get_meta("store_id") is None:
+                self.set_meta("store_id", secrets.token_hex(16))
+            self.set_meta("writer_state", "open")
+
+    # -- schema -----------------------------------------------------------------------
+    def _check_schema_readable(self) -> None:
+        version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+        if version != SCHEMA_VERSION:
+            older = version < SCHEMA_VERSION
+            raise StoreError(
+                f"the memory database {self.database} was written by "
+                f"{'an older' if older else 'a newer'} version of tiermem; "
+                + ("open it once for writing (without read_only) to upgrade it" if older else
+                   "inspect it with that version"))
+
+    # -- meta -------------------------------------------------------------------------
+    @property
+    def store_id(self) -> str | None:
+        """A random id given to this database when it was created (None: written by an
+        older tiermem and never opened for writing since).
+
+        Files derived from the database (the FAISS indexes) record it, so a
+        database swapped for another one is never paired with their files.
+        """
+        return self.get_meta("store_id")
+
+    def get_meta(self, key: str, default: str | None = None) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else default
+
+    def set_meta(self, key: str, value: object) -> None:
+        self.conn.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, str(value)),
+        )
+
+    # -- transactions -----------------------------------------------------------------
+    @property
+    def in_transaction(self) -> bool:
+        return self._depth > 0
+
+    @property
+    def depth(self) -> int:
+        """How many transactions and savepoints are open."""
+        return self._depth
+
+    def on_begin(self, hook: Callable[[], None]) -> None:
+        """Call ``hook`` when an outermost transaction begins."""
+        self._begin_hooks.append(hook)
+
+    def on_rollback(self, hook: Callable[[], None]) -> None:
+        """Call ``hook`` after any rollback, so in-memory state can reload."""
+        self._rollback_hooks.append(hook)
+
+    def on_release(self, hook: Callable[[], None]) -> None:
+        """Call ``hook`` after a savepoint is released into its enclosing transaction."""
+        self._release_hooks.append(hook)
+
+    def on_commit(self, hook: Callable[[], None]) -> None:
+        """Call ``hook`` after the outermost transaction commits."""
+        self._commit_hooks.append(hook)
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """A transaction, or a savepoint inside the one already open.
+
+        COMMIT is inside the same guard as the body: a commit can fail (a full
+        disk is reported at COMMIT, when the pages reach the WAL), and then the
+        in-memory state must roll back exactly as for a failed body.
+
+        The calling thread holds ``lock`` until the transaction ends, so another
+        thread neither joins it nor sees its uncommitted rows.
+        """
+        self._check_usable()  # before the lock: a forked child may have copied it held
+        with self.lock:
+            yield from self._transaction()
+
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        self._check_usable()
+        if self.read_only:
+            raise ReadOnlyError(
+                f"this memory ({self.home}) is open read-only, so it cannot be changed; open it "
+                f"without read_only=True (once no other session holds it) to write")
+        depth = self._depth
+        name = f"sp{depth}"
+        self.conn.execute("BEGIN IMMEDIATE" if depth == 0 else f"SAVEPOINT {name}")
+        if depth == 0:
+            for hook in self._begin_hooks:
+                hook()
+        self._depth += 1
+        try:
+            yield self.conn
+            if depth == 0:
+                self.conn.execute("COMMIT")
+        except BaseException as exc:
+            self._depth = depth
+            try:
+                self._roll_back(name if depth else None)
+            finally:
+                for hook in self._rollback_hooks:
+                    hook()
+            mapped = translate(exc, self.database)
+            if mapped is not None:
+                raise mapped from exc
+            raise
+        self._depth = depth
+        if depth == 0:
+            if self.durability == "full" and self.home is not None:
+                # Into the database file now, so the commit does not depend on the WAL.
+                with contextlib.suppress(sqlite3.Error):
+                    self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            for hook in self._commit_hooks:
+                hook()
+        else:
+            self.conn.execute(f"RELEASE {name}")
+            for hook in self._release_hooks:
+                hook()
+
+    def _roll_back(self, savepoint: str | None) -> None:
+        if savepoint is not None:
+            self.conn.execute(f"ROLLBACK TO {savepoint}")
+            self.conn.execute(f"RELEASE {savepoint}")
+        elif self.conn.in_transaction:
+            # After some errors (SQLITE_FULL at COMMIT among them) SQLite has
+            # already rolled back; otherwise the transaction is still open.
+            self.conn.execute("ROLLBACK")
+
+    def execute(self, sql: str, params: Any = ()) -> sqlite3.Cursor:
+        self._check_usable()
+        try:
+            return self.conn.execute(sql, params)
+        except sqlite3.Error as exc:
+            mapped = translate(exc, self.database)
+            if mapped is None:
+                raise
+            raise mapped from exc
+
+    @property
+    def forked(self) -> bool:
+        """Whether this is a forked copy of a store another process opened."""
+        return self._writer is not None and self._writer.forked
+
+    def _check_usable(self) -> None:
+        if self.closed:
+            raise StoreClosedError("this memory is closed; open it again to use it")
+        if self._writer is not None and self._writer.forked:
+            raise self._writer.forked_error()
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        # A forked child must leave the parent's connection alone: closing it there
+        # could checkpoint the WAL under the parent.
+        if not self.forked:
+            if self._depth == 0 and not self.read_only:
+                with contextlib.suppress(StoreError, sqlite3.Error), self.transaction():
+                    self.set_meta("writer_state", "closed")
+            with contextlib.suppress(sqlite3.Error):
+                self.conn.close()
+        self.closed = True
+        self._writer_release()
+
+    def _writer_release(self) -> None:
+        if self._writer is not None:
+            self._writer.release()
+
+
+def _connect(database: Path | None) -> sqlite3.Connection:
+    conn = sqlite3.connect(database or ":memory:", isolation_level=None, check_same_thread=False)
+    register_functions(conn)
+    return conn
+
+
+def _connect_read_only(database: Path) -> sqlite3.Connection:
+    if not database.exists():
+        raise StoreError(f"no memory at {database.parent}: {database.name} does not exist")
+    conn: sqlite3.Connection | None = None
+    try:
+        conn = sqlite3.connect(f"{database.as_uri()}?mode=ro", uri=True, isolation_level=None,
+                               check_same_thread=False)
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.OperationalError as exc:
+        if conn is not None:
+            conn.close()
+        if (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF != sqlite3.SQLITE_CANTOPEN:
+            raise
+        # A WAL reader needs the -shm file, which SQLite cannot create in a read-only
+        # directory; no writer can be using such a home, so the file alone is the database.
+        conn = sqlite3.connect(f"{database.as_uri()}?mode=ro&immutable=1", uri=True,
+                               isolation_level=None, check_same_thread=False)
+    conn.row_factory = sqlite3.Row
+    conn.execute("PRAGMA query_only = ON")
+    return conn
