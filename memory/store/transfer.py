@@ -15,7 +15,7 @@ import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from memory.errors import StoreError
 from memory.store.contract import StorageBackend
@@ -53,8 +53,7 @@ def open_backend(location: str, agent: str | None, *, read_only: bool) -> Storag
     if read_only and not home.is_dir():
         raise StoreError(f"no agent home at {home}; give the directory of an agent "
                          f"(e.g. ~/.tiermem/NAME) or a postgresql:// DSN")
-    backend: StorageBackend = SQLiteStore(home, read_only=read_only)
-    return backend
+    return cast(StorageBackend, SQLiteStore(home, read_only=read_only))
 
 
 def _settings(backend: StorageBackend) -> list[tuple[str, str]]:
