@@ -290,8 +290,8 @@ def cmd_config(args: argparse.Namespace) -> int:
 def cmd_diagnostics(args: argparse.Namespace) -> int:
     from agent.home import existing_agent_home, private_home
     from memory import HierarchicalMemory
+    from memory.ops.report import history_series, print_text, render_html
     from memory.output_file import emit_json, output_path, write_atomic
-    from memory.report import history_series, print_text, render_html
     from memory.store.sqlite import DB_FILE
     from scenarios.runner import scenario_home
 
@@ -368,7 +368,7 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
     from bench.battery import run_battery, select_checks
     from bench.report import print_done, print_report, print_start, report_json
     from memory.output_file import emit_json, output_path
-    from memory.policies import make_policy
+    from memory.tiers.policies import make_policy
 
     if args.faults:
         return cmd_faults(args)

@@ -40,7 +40,7 @@ from typing import Any
 
 from memory import HierarchicalMemory
 from memory.errors import TiermemError
-from memory.tokenizer import TokenCounter, get_encoding
+from memory.text.tokenizer import TokenCounter, get_encoding
 from memory.validation import single_line
 
 PRESSURE_AT = 0.75

@@ -20,8 +20,8 @@ from agent.llm import Completion, LLMClient, ToolCall, Usage, is_whole_json
 from agent.offline import OfflinePolicy
 from agent.trimming import shown_call_tokens, trimmed_for_context
 from memory import HierarchicalMemory
-from memory.recall import NewMessage
-from memory.tokenizer import TokenCounter
+from memory.text.tokenizer import TokenCounter
+from memory.tiers.recall import NewMessage
 from memory.validation import MAX_TEXT_CHARS, clean_text
 from tools.dispatch import MAX_ARGUMENT_BYTES, Toolbox, ToolResult
 from tools.memory_tools import ToolContext, memory_toolbox

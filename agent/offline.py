@@ -3,9 +3,9 @@
 It reads the same messages a model would and answers with the same tool
 calls, so every turn goes through the real tool dispatch:
 
-- statements: it extracts facts (memory/extract.py) with their durability
-  (memory/durability.py) and calls ``core_memory_append`` for each. A fact
-  that changes an earlier one (memory/updates.py: "I moved to Porto", "my
+- statements: it extracts facts (memory/text/extract.py) with their durability
+  (memory/text/durability.py) and calls ``core_memory_append`` for each. A fact
+  that changes an earlier one (memory/text/updates.py: "I moved to Porto", "my
   phone number is actually ...", "I no longer work at Acme") first retires
   the old fact with ``core_memory_replace(old, "")``, which marks it
   superseded; a retraction stores nothing new. A new value of a durable
@@ -36,10 +36,10 @@ from typing import Any
 from agent.config import DEFAULT_MAX_TOKENS
 from agent.llm import Completion, ToolCall
 from agent.offline_answers import LONG_TEXT_CHARS, answer, core_facts
-from memory.extract import extract_facts, is_question
-from memory.sentences import chunk_text, split_sentences
-from memory.tokenizer import DEFAULT_ENCODING
-from memory.updates import read_statement, replaces, retracted
+from memory.text.extract import extract_facts, is_question
+from memory.text.sentences import chunk_text, split_sentences
+from memory.text.tokenizer import DEFAULT_ENCODING
+from memory.text.updates import read_statement, replaces, retracted
 
 NAME = "offline policy (rule-based, no language model)"
 #: The largest part of a long text filed as one passage: well within what the archival

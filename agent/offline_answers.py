@@ -3,7 +3,7 @@
 Evidence, in order:
 
 1. core facts (read from the rendered core block, as a model would) sharing
-   the most concepts with the question (memory/wording.py: stems and a few
+   the most concepts with the question (memory/text/wording.py: stems and a few
    synonyms, so "live" meets "lives" and "address"), up to ``MAX_CORE_QUOTES``;
 2. archival hits sharing a concept with the question. A hit marked
    superseded is quoted only for a question about the past, labelled so; an
@@ -22,10 +22,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from memory.extract import extract_facts, is_question, normalize_fact
-from memory.sentences import split_sentences
-from memory.updates import read_statement, replaces
-from memory.wording import concepts
+from memory.text.extract import extract_facts, is_question, normalize_fact
+from memory.text.sentences import split_sentences
+from memory.text.updates import read_statement, replaces
+from memory.text.wording import concepts
 
 MAX_CORE_QUOTES = 3
 #: A message this long is a paste the policy files in archival rather than reads.

@@ -231,7 +231,7 @@ class ChatRepl:
             elif name in ("/archival", "/recall"):
                 self.search(name, arg)
             elif name == "/diagnostics":
-                from memory.report import print_text
+                from memory.ops.report import print_text
 
                 print_text(self.console, memory.diagnostics())
             elif name == "/snapshot":

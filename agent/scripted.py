@@ -25,7 +25,7 @@ from typing import Any
 
 from agent.errors import ScriptExhaustedError, ScriptUnusedError
 from agent.llm import Completion, ToolCall
-from memory.tokenizer import DEFAULT_ENCODING
+from memory.text.tokenizer import DEFAULT_ENCODING
 
 StepFunction = Callable[[list[dict[str, Any]], list[dict[str, Any]]], Completion]
 Step = Completion | BaseException | StepFunction

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from memory.config import MemoryConfig
-from memory.embeddings import Embedder, HashingEmbedder, default_embedder
+from memory.embed.embeddings import Embedder, HashingEmbedder, default_embedder
 from memory.errors import InvalidConfigError
 from memory.store.sqlite import SQLiteStore
 
@@ -67,7 +67,7 @@ def read_settings(home: Path) -> MemoryConfig:
     """The settings stored in the memory at ``home`` (read-only; no writer lock taken)."""
     store = SQLiteStore(home, read_only=True)
     try:
-        return MemoryConfig.from_meta(store.get_meta) or MemoryConfig()
+        return MemoryConfig.from_meta(store.settings.get) or MemoryConfig()
     finally:
         store.close()
 
@@ -101,8 +101,8 @@ def stored_embedder(home: Path) -> Embedder:
     """The embedder the memory at ``home`` was built with, so opening it needs no flag."""
     store = SQLiteStore(home, read_only=True)
     try:
-        stored_id = store.get_meta("embedder_id")
-        dim = int(store.get_meta("embedder_dim", "0") or 0)
+        stored_id = store.settings.get("embedder_id")
+        dim = int(store.settings.get("embedder_dim", "0") or 0)
     finally:
         store.close()
     if stored_id and stored_id.startswith("hashing-") and dim:

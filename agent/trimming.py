@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from memory.tokenizer import TokenCounter, get_encoding
+from memory.text.tokenizer import TokenCounter, get_encoding
 from tools.dispatch import MAX_ARGUMENT_NESTING
 
 MIN_SHOWN_TOKENS = 64

@@ -39,7 +39,7 @@ from bench.result import CheckResult
 from bench.snapshot_check import check_snapshot_roundtrip
 from bench.workload import Workload, apply_op, short_lived_sentence
 from memory import HierarchicalMemory
-from memory.policies import POLICY_NAMES, make_policy
+from memory.tiers.policies import POLICY_NAMES, make_policy
 
 
 def _elapsed(start: float) -> float:
@@ -49,7 +49,7 @@ def _elapsed(start: float) -> float:
 # -- 1. core limit -------------------------------------------------------------------------
 def core_size_from_store(memory: HierarchicalMemory) -> int:
     """Core's size recounted from the facts SQLite holds in core, in the limit's unit."""
-    texts = [r[0] for r in memory.store.execute("SELECT text FROM facts WHERE tier = 'core'")]
+    texts = [f.text for f in memory.store.facts.in_core()]
     if memory.core.unit == "facts":
         return len(texts)
     return sum(memory.tokenizer.count(t) for t in texts)

@@ -18,10 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from bench.crash_child import BATCH_FACTS, BATCH_PASSAGES, CORE_LIMIT
+from bench.fault_audit import index_problems
 from bench.kill_after_ops import kill_after_ops
 from bench.result import CheckResult
+from bench.sqlite_only import faiss_index, integrity_problems
 from memory import HashingEmbedder, HierarchicalMemory
-from memory.policies import POLICY_NAMES
+from memory.store.records import DumpTable
+from memory.tiers.policies import POLICY_NAMES
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The writer is killed after 1 to this many committed operations, drawn from the seed.
@@ -52,30 +55,8 @@ def run_and_kill(home: Path, seed: int, round_no: int, policy: str, ops: int,
     return [(p[0], p[1]) for p in parts if len(p) == 2], problem
 
 
-def _count(memory: HierarchicalMemory, sql: str, *params: Any) -> int:
-    return int(memory.store.execute(sql, params).fetchone()[0])
-
-
-def _tagged(memory: HierarchicalMemory, table: str, column: str, marker: str) -> int:
-    return _count(memory, f"SELECT count(*) FROM {table} WHERE instr({column}, ?) > 0",
-                  f"[{marker}]")
-
-
-def _index_problems(memory: HierarchicalMemory) -> list[str]:
-    import faiss
-
-    problems = []
-    for tier, vectors, table in (("archival", memory.archival.vectors, "passages"),
-                                 ("recall", memory.recall.vectors, "messages")):
-        if vectors is None:
-            continue
-        stored = {r[0] for r in memory.store.execute(
-            f"SELECT id FROM {table} WHERE embedding IS NOT NULL")}
-        indexed = {int(i) for i in faiss.vector_to_array(vectors.index.id_map)}
-        if vectors.index.ntotal != len(stored) or indexed != stored:
-            problems.append(f"{tier} FAISS holds {vectors.index.ntotal} vectors, SQLite "
-                            f"{len(stored)} embeddings ({len(indexed ^ stored)} ids differ)")
-    return problems
+def _tagged(memory: HierarchicalMemory, table: DumpTable, column: str, marker: str) -> int:
+    return sum(f"[{marker}]" in row[column] for row in memory.store.export_rows(table))
 
 
 def _lost(memory: HierarchicalMemory, kind: str, marker: str) -> bool:
@@ -92,12 +73,11 @@ def _lost(memory: HierarchicalMemory, kind: str, marker: str) -> bool:
 def _torn_batches(memory: HierarchicalMemory) -> list[str]:
     """Batches (one interaction each) present only in part: atomicity broken."""
     counts: dict[str, list[int]] = {}
-    for (text,) in memory.store.execute("SELECT text FROM facts WHERE text LIKE 'crash batch [%'"):
-        if m := _BATCH_MARKER.search(text):
+    for fact in memory.store.facts.all():
+        if fact.text.startswith("crash batch [") and (m := _BATCH_MARKER.search(fact.text)):
             counts.setdefault(m.group(1), [0, 0])[0] += 1
-    for (text,) in memory.store.execute(
-            "SELECT text FROM passages WHERE text LIKE 'crash batch passage [%'"):
-        if m := _BATCH_MARKER.search(text):
+    for _, text in memory.store.passages.texts():
+        if text.startswith("crash batch passage [") and (m := _BATCH_MARKER.search(text)):
             counts.setdefault(m.group(1), [0, 0])[1] += 1
     return [f"batch {marker}: {f}/{BATCH_FACTS} facts, {p}/{BATCH_PASSAGES} passages"
             for marker, (f, p) in counts.items() if (f, p) != (BATCH_FACTS, BATCH_PASSAGES)]
@@ -106,10 +86,7 @@ def _torn_batches(memory: HierarchicalMemory) -> list[str]:
 def verify_home(home: Path, reported: list[tuple[str, str]]) -> dict[str, Any]:
     """Reopen ``home`` after a crash and audit it against what the writer reported."""
     with HierarchicalMemory(home, embedder=HashingEmbedder()) as memory:
-        problems = _index_problems(memory)
-        integrity = memory.store.execute("PRAGMA integrity_check").fetchone()[0]
-        if integrity != "ok":
-            problems.append(f"SQLite integrity_check: {integrity}")
+        problems = index_problems(memory) + integrity_problems(memory)
         lost = [f"{kind} {marker}" for kind, marker in reported if _lost(memory, kind, marker)]
         torn = _torn_batches(memory)
         if memory.core.used > memory.core.limit:
@@ -121,7 +98,7 @@ def verify_home(home: Path, reported: list[tuple[str, str]]) -> dict[str, Any]:
             "problems": problems + [f"lost {op}" for op in lost] + torn,
             "lost": len(lost),
             "torn": len(torn),
-            "rebuilt": memory.archival.vectors.rebuilt_on_open,
+            "rebuilt": faiss_index(memory.archival.vectors).rebuilt_on_open,
         }
 
 

@@ -9,71 +9,49 @@ from __future__ import annotations
 import hashlib
 import re
 import shutil
-import sqlite3
 import tempfile
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-import faiss
-import numpy as np
-
+from bench.sqlite_only import integrity_problems
 from memory import HashingEmbedder, HierarchicalMemory
-from memory.recall import EMBEDDED_ROLES
-from memory.store.sqlite import DB_FILE
+from memory.errors import TiermemError
+from memory.store.records import DumpRow, DumpTable
+from memory.store.sqlite import SQLiteStore
+from memory.tiers.recall import EMBEDDED_ROLES
 
-#: Tables that hold the memory's content (FTS shadow tables are derived from them).
-CONTENT_TABLES = ("facts", "passages", "messages", "history", "events", "erasures", "meta")
+#: Tables that hold the memory's content (besides its settings).
+CONTENT_TABLES: tuple[DumpTable, ...] = (
+    "facts", "passages", "messages", "history", "events", "erasures")
 #: Meta keys that count changes of derived data rather than content.
 DERIVED_META = ("passages_vector_generation", "messages_vector_generation")
 MARKER = re.compile(r"\[([a-z]+\d+o\d+)\]")
 
 
-def integrity(memory: HierarchicalMemory) -> list[str]:
-    rows = [r[0] for r in memory.store.execute("PRAGMA integrity_check")]
-    return [] if rows == ["ok"] else [f"integrity_check: {'; '.join(rows[:3])}"]
-
-
 def index_problems(memory: HierarchicalMemory) -> list[str]:
-    """Each FAISS index holds exactly SQLite's rowids, each with SQLite's vector bytes."""
+    """Each vector index holds exactly the stored rows' ids, each with the stored vector."""
     problems = []
     for vectors, table in ((memory.archival.vectors, "passages"),
                            (memory.recall.vectors, "messages")):
-        if vectors is None:
-            continue
-        stored = dict(memory.store.execute(
-            f"SELECT id, embedding FROM {table} WHERE embedding IS NOT NULL").fetchall())
-        indexed = [int(i) for i in faiss.vector_to_array(vectors.index.id_map)]
-        if len(indexed) != len(stored) or set(indexed) != set(stored):
-            problems.append(
-                f"{table}: FAISS holds {len(indexed)} vectors under {len(set(indexed))} ids, "
-                f"SQLite {len(stored)} embeddings ({len(set(indexed) ^ set(stored))} ids differ)")
-            continue
-        if not stored:
-            continue
-        ids = np.asarray(sorted(stored), dtype=np.int64)
-        rows = vectors.index.reconstruct_batch(ids)
-        differ = [int(i) for i, row in zip(ids, rows, strict=True)
-                  if np.ascontiguousarray(row, dtype=np.float32).tobytes() != stored[int(i)]]
-        if differ:
-            problems.append(f"{table}: FAISS vectors of {len(differ)} rows differ from SQLite's "
-                            f"(e.g. rowid {differ[0]})")
+        if vectors is not None:
+            problems += [f"{table}: {problem}" for problem in vectors.differences()]
     return problems
 
 
 def core_problems(memory: HierarchicalMemory) -> list[str]:
-    """Core within its limit, recounted from SQLite, and the in-memory tier in step with it."""
-    rows = memory.store.execute("SELECT id, text FROM facts WHERE tier = 'core'").fetchall()
+    """Core within its limit, recounted from the store, and the in-memory tier in step with it."""
+    stored = memory.store.facts.in_core()
     unit = memory.core.unit
-    size = (sum(memory.tokenizer.count(text) for _, text in rows) if unit == "tokens"
-            else len(rows))
+    size = (sum(memory.tokenizer.count(f.text) for f in stored) if unit == "tokens"
+            else len(stored))
     problems = []
     if size > memory.core.limit:
         problems.append(f"core holds {size} {unit}, over its limit of {memory.core.limit}")
     in_memory = {fact.id for fact in memory.core}
-    if in_memory != {row[0] for row in rows}:
-        problems.append(f"core in memory has {len(in_memory)} facts, SQLite {len(rows)}")
+    if in_memory != {f.id for f in stored}:
+        problems.append(f"core in memory has {len(in_memory)} facts, the store {len(stored)}")
     elif memory.core.used != size:
         problems.append(f"core counts {memory.core.used} {unit}, its facts add up to {size}")
     return problems
@@ -81,53 +59,55 @@ def core_problems(memory: HierarchicalMemory) -> list[str]:
 
 def session_problems(memory: HierarchicalMemory) -> list[str]:
     """In-memory state that a rolled-back write must not keep."""
-    stored = int(memory.store.get_meta("tick", "0") or 0)
+    stored = int(memory.store.settings.get("tick", "0") or 0)
     problems = core_problems(memory)
     if memory.tick != stored:
-        problems.append(f"the clock says tick {memory.tick}, SQLite {stored}")
+        problems.append(f"the clock says tick {memory.tick}, the store {stored}")
     return problems
 
 
 def vectorless_rows(memory: HierarchicalMemory) -> list[str]:
     """Rows dense search cannot see, or vectors from another embedder."""
     problems = []
-    missing = _count(memory, "SELECT count(*) FROM passages WHERE embedding IS NULL")
+    store, embedder_id = memory.store, memory.embedder.id
+    missing = len(store.passages.texts(without_vector=True))
     if missing:
         problems.append(f"{missing} passages have no vector (dense search cannot find them)")
+    other = store.passages.count_without_vector(embedder_id) - missing
     if memory.recall.vectors is not None:
-        marks = ",".join("?" * len(EMBEDDED_ROLES))
-        missing = _count(memory, f"SELECT count(*) FROM messages WHERE embedding IS NULL AND "
-                                 f"role IN ({marks}) AND content != ''", *EMBEDDED_ROLES)
+        missing = len(store.messages.texts(EMBEDDED_ROLES, without_vector=True))
         if missing:
             problems.append(f"{missing} messages have no vector")
-    for table in ("passages", "messages"):
-        other = _count(memory, f"SELECT count(*) FROM {table} WHERE embedding IS NOT NULL "
-                               "AND embedder_id IS NOT ?", memory.embedder.id)
-        if other:
-            problems.append(f"{other} {table} carry vectors of another embedder")
+        other_messages = store.messages.count_without_vector(embedder_id, EMBEDDED_ROLES) - missing
+        if other_messages:
+            problems.append(f"{other_messages} messages carry vectors of another embedder")
+    if other:
+        problems.append(f"{other} passages carry vectors of another embedder")
     return problems
 
 
 def audit(memory: HierarchicalMemory) -> list[str]:
     """Everything that must hold of a memory at rest."""
-    return (integrity(memory) + index_problems(memory) + core_problems(memory)
+    return (integrity_problems(memory) + index_problems(memory) + core_problems(memory)
             + vectorless_rows(memory))
 
 
-def _count(memory: HierarchicalMemory, sql: str, *params: object) -> int:
-    return int(memory.store.execute(sql, params).fetchone()[0])
+def rows(memory: HierarchicalMemory, table: DumpTable,
+         where: Callable[[DumpRow], bool] | None = None) -> Iterator[DumpRow]:
+    """The rows of ``table`` (for which ``where`` holds), in id order."""
+    return (row for row in memory.store.export_rows(table) if where is None or where(row))
 
 
-def markers(memory: HierarchicalMemory, table: str, column: str,
-            where: str = "1") -> Counter[str]:
+def markers(memory: HierarchicalMemory, table: DumpTable, column: str,
+            where: Callable[[DumpRow], bool] | None = None) -> Counter[str]:
     """How many rows of ``table`` carry each ``[marker]`` in ``column``."""
     found: Counter[str] = Counter()
-    for (text,) in memory.store.execute(f"SELECT {column} FROM {table} WHERE {where}"):
-        found.update(set(MARKER.findall(text or "")))
+    for row in rows(memory, table, where):
+        found.update(set(MARKER.findall(row[column] or "")))
     return found
 
 
-def content_hash(conn: sqlite3.Connection, *, max_message_id: int | None = None) -> str:
+def content_hash(memory: HierarchicalMemory, *, max_message_id: int | None = None) -> str:
     """A digest of every content row (derived meta counters left out).
 
     With ``max_message_id``, messages after it are left out: a failed turn
@@ -135,17 +115,15 @@ def content_hash(conn: sqlite3.Connection, *, max_message_id: int | None = None)
     """
     digest = hashlib.sha256()
     for table in CONTENT_TABLES:
-        sql = f"SELECT * FROM {table}"
-        if table == "meta":
-            sql += f" WHERE key NOT IN ({','.join('?' * len(DERIVED_META))})"
-            params: tuple[object, ...] = DERIVED_META
-        elif table == "messages" and max_message_id is not None:
-            sql, params = sql + " WHERE id <= ?", (max_message_id,)
-        else:
-            params = ()
         digest.update(table.encode())
-        for row in conn.execute(sql + " ORDER BY rowid", params):
-            digest.update(repr(tuple(row)).encode())
+        for row in memory.store.export_rows(table):
+            if table == "messages" and max_message_id is not None and row["id"] > max_message_id:
+                continue
+            digest.update(repr(tuple(row.values())).encode())
+    digest.update(b"meta")
+    for key, value in memory.store.settings.items():
+        if key not in DERIVED_META:
+            digest.update(repr((key, value)).encode())
     return digest.hexdigest()
 
 
@@ -176,11 +154,13 @@ def stored_embedder(home: Path, default_dim: int = 64) -> HashingEmbedder:
     """The hashing embedder an agent home was built with, read without opening it for writing
     (``default_dim`` for a home killed before it recorded one)."""
     try:
-        conn = sqlite3.connect(f"file:{home / DB_FILE}?mode=ro", uri=True)
-        try:
-            row = conn.execute("SELECT value FROM meta WHERE key = 'embedder_dim'").fetchone()
-        finally:
-            conn.close()
-    except sqlite3.Error:
-        row = None
-    return HashingEmbedder(int(row[0]) if row else default_dim)
+        store = SQLiteStore(home, read_only=True)
+    except TiermemError:
+        return HashingEmbedder(default_dim)
+    try:
+        dim = store.settings.get("embedder_dim")
+    except TiermemError:
+        dim = None
+    finally:
+        store.close()
+    return HashingEmbedder(int(dim) if dim else default_dim)

@@ -119,7 +119,8 @@ def fuzz_cli(seed: int, quick: bool, examples: int | None = None) -> FaultResult
             contextlib.ExitStack() as stack:
         for target in _WORKLOADS:
             stack.enter_context(mock.patch(target, side_effect=_WorkloadReached))
-        for target in ("memory.embeddings.default_embedder", "memory.hierarchy.default_embedder"):
+        for target in ("memory.embed.embeddings.default_embedder",
+                       "memory.hierarchy.default_embedder"):
             stack.enter_context(mock.patch(target, _hashing_embedder))
         cwd = os.getcwd()
         os.chdir(tmp)  # --out and --json paths land here

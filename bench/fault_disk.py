@@ -19,7 +19,6 @@ import errno
 import os
 import random
 import shutil
-import sqlite3
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -35,32 +34,13 @@ from bench.fault_audit import (
 from bench.fault_kill_child import CORE_LIMIT, UNIT_FACTS, open_memory
 from bench.fault_os import tmpfs
 from bench.fault_result import FaultResult, describe
+from bench.sqlite_only import FullAtCommit, sqlite_store
 from bench.workload import durable_sentence, short_lived_sentence
 from memory import HierarchicalMemory
+from memory.store.records import DumpTable
 
 MOUNT_SIZE = "2m"
 MAX_WRITES = 12
-
-
-class FullAtCommit:
-    """A connection on which the ``fail_at``-th COMMIT fails as SQLITE_FULL does."""
-
-    def __init__(self, conn: sqlite3.Connection, fail_at: int) -> None:
-        self._conn = conn
-        self._commits = 0
-        self._fail_at = fail_at
-
-    def execute(self, sql: str, params: Any = ()) -> sqlite3.Cursor:
-        if sql.strip().upper() == "COMMIT":
-            self._commits += 1
-            if self._commits == self._fail_at:
-                # SQLite rolls the transaction back itself when it cannot write it out.
-                self._conn.execute("ROLLBACK")
-                raise _disk_full()
-        return self._conn.execute(sql, params)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._conn, name)
 
 
 def fill(root: Path, leave: int) -> Path:
@@ -103,8 +83,9 @@ def write(memory: HierarchicalMemory, kind: str, marker: str, rng: random.Random
 
 
 def _leftovers(memory: HierarchicalMemory, marker: str) -> int:
-    return sum(markers(memory, table, column)[marker] for table, column in
-               (("facts", "text"), ("passages", "text"), ("messages", "content")))
+    tables: tuple[tuple[DumpTable, str], ...] = (
+        ("facts", "text"), ("passages", "text"), ("messages", "content"))
+    return sum(markers(memory, table, column)[marker] for table, column in tables)
 
 
 class DiskTrial:
@@ -164,8 +145,8 @@ def run_trial(root: Path, trial: int, rng: random.Random, mounted: bool,
             check.committed.append(f"p{trial}o{i}")
         filler = fill(root, rng.choice((0, 4096, 8192, 16384))) if mounted else None
         if not mounted:
-            memory.store.conn = FullAtCommit(memory.store.conn,  # type: ignore[assignment]
-                                             rng.randint(1, 3))
+            store = sqlite_store(memory)
+            store.conn = FullAtCommit(store.conn, rng.randint(1, 3))  # type: ignore[assignment]
         failed = check.write_until_full(memory)
         if filler is not None:
             filler.unlink()
@@ -208,11 +189,3 @@ def run_disk(seed: int, quick: bool, trials: int | None = None,
     if failures < count:
         result.note("clear", f"{count - failures} trials filled the disk without a failed write")
     return result
-
-
-def _disk_full() -> sqlite3.OperationalError:
-    """The error SQLite raises when a write does not fit, with its result code as a real one
-    carries (code, not message, is what tiermem reads)."""
-    error = sqlite3.OperationalError("database or disk is full")
-    error.sqlite_errorcode = sqlite3.SQLITE_FULL
-    return error

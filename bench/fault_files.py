@@ -12,8 +12,10 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 import shutil
 import tempfile
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -24,6 +26,8 @@ from bench.fault_result import FaultResult
 from bench.workload import durable_sentence
 from memory import HashingEmbedder, HierarchicalMemory
 from memory.store.sqlite import DB_FILE
+
+_WAL_PASSAGE = re.compile(r"Wal unit .* part .*", re.DOTALL)
 
 
 def build_home(home: Path, prefix: str, seed: int, passages: int = 30, talks: int = 8,
@@ -225,14 +229,12 @@ def _check_units(image: Path, result: FaultResult, where: str) -> int:
     except Exception:
         return 0  # already counted by judge()
     with memory:
-        rows = memory.store.execute(
-            "SELECT substr(text, 1, 11), count(*) FROM passages WHERE text LIKE 'Wal unit % part %'"
-            " GROUP BY 1").fetchall()
-        facts = dict(memory.store.execute(
-            "SELECT substr(text, 1, 11), count(*) FROM facts WHERE text LIKE 'Wal unit %'"
-            " GROUP BY 1").fetchall())
-    for prefix, count in rows:
+        passages = Counter(text[:11] for _, text in memory.store.passages.texts()
+                           if _WAL_PASSAGE.fullmatch(text))
+        facts = Counter(f.text[:11] for f in memory.store.facts.all()
+                        if f.text.startswith("Wal unit "))
+    for prefix, count in sorted(passages.items()):
         if count != 3 or facts.get(prefix) != 3:
             result.diverge(f"{where}: half-written unit {prefix!r}: {count} passages, "
                            f"{facts.get(prefix, 0)} facts")
-    return sum(count == 3 and facts.get(prefix) == 3 for prefix, count in rows)
+    return sum(count == 3 and facts.get(prefix) == 3 for prefix, count in passages.items())

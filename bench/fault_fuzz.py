@@ -152,7 +152,7 @@ def fuzz_dispatch(seed: int, quick: bool, examples: int | None = None) -> FaultR
         def one(call: tuple[str, Any]) -> None:
             name, args = call
             result.trials += 1
-            before = content_hash(memory.store.conn)
+            before = content_hash(memory)
             what = f"{name[:30]!r}"
             try:
                 outcome = toolbox.dispatch(name, args, call_id="fuzz",
@@ -160,7 +160,7 @@ def fuzz_dispatch(seed: int, quick: bool, examples: int | None = None) -> FaultR
             except Exception as exc:
                 result.crash(f"dispatch of {what} raised {describe(exc)}")
                 return
-            if _judge(outcome, what, result) and content_hash(memory.store.conn) != before:
+            if _judge(outcome, what, result) and content_hash(memory) != before:
                 result.diverge(f"a failed call of {what} changed stored data")
 
         run_examples(tool_calls(), one, seed, examples or (60 if quick else 400))

@@ -26,6 +26,7 @@ from bench.fault_os import ForkOutcome, Report, run_forked
 from bench.fault_result import FaultResult, describe, is_clear
 from bench.workload import durable_sentence
 from memory import HashingEmbedder, HierarchicalMemory
+from memory.store.records import DumpRow
 from memory.store.sqlite import DB_FILE
 
 Ops = list[tuple[str, str]]
@@ -68,10 +69,14 @@ def _judge_exit(outcome: ForkOutcome, result: FaultResult, trial: int) -> None:
 
 
 # -- what must be on disk ------------------------------------------------------------------
+def _starts(prefix: str) -> Callable[[DumpRow], bool]:
+    return lambda row: str(row["text"]).startswith(prefix)
+
+
 def _turn_units(memory: HierarchicalMemory, ops: Ops) -> tuple[list[str], list[str]]:
-    parts = (markers(memory, "facts", "text", "text LIKE 'Kill fact%'"),
-             markers(memory, "passages", "text", "text LIKE 'Kill note%'"),
-             markers(memory, "messages", "content", "role = 'assistant'"))
+    parts = (markers(memory, "facts", "text", _starts("Kill fact")),
+             markers(memory, "passages", "text", _starts("Kill note")),
+             markers(memory, "messages", "content", lambda row: row["role"] == "assistant"))
     lost = [m for kind, m in ops if kind == "turn" and not all(p[m] for p in parts)]
     seen = set().union(*parts)
     torn = [f"turn {m}: fact/note/reply {[p[m] for p in parts]}" for m in sorted(seen)
@@ -80,10 +85,10 @@ def _turn_units(memory: HierarchicalMemory, ops: Ops) -> tuple[list[str], list[s
 
 
 def _batch_units(memory: HierarchicalMemory, ops: Ops) -> tuple[list[str], list[str]]:
-    facts = markers(memory, "facts", "text", "text LIKE 'Batch fact%'")
-    passages = markers(memory, "passages", "text", "text LIKE 'Batch passage%'")
-    unit = (markers(memory, "facts", "text", "text LIKE 'Unit fact%'"),
-            markers(memory, "passages", "text", "text LIKE 'Unit passage%'"))
+    facts = markers(memory, "facts", "text", _starts("Batch fact"))
+    passages = markers(memory, "passages", "text", _starts("Batch passage"))
+    unit = (markers(memory, "facts", "text", _starts("Unit fact")),
+            markers(memory, "passages", "text", _starts("Unit passage")))
     talk = markers(memory, "messages", "content")
     erased = markers(memory, "erasures", "reason")
     whole_unit = (child.UNIT_FACTS, child.UNIT_PASSAGES)

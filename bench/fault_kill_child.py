@@ -144,8 +144,7 @@ def batches(home: Path, trial: int, rng: random.Random, report: Report) -> None:
                         memory.archival_insert(f"Unit passage [{marker}] part {j}")
         else:
             marker = talks.pop(rng.randrange(len(talks)))
-            ids = [r[0] for r in memory.store.execute(
-                "SELECT id FROM messages WHERE instr(content, ?) > 0", (f"[{marker}]",))]
+            ids = [r["id"] for r in memory.recall.iter_rows() if f"[{marker}]" in r["content"]]
             memory.recall.erase(ids, f"erase [{marker}]")
         report(f"{kind} {marker}")
         if rng.random() < REOPEN_SHARE:

@@ -123,8 +123,7 @@ class ChaosSession:
         return Agent(self.memory, self.client(kind))
 
     def last_message_id(self) -> int:
-        return int(self.memory.store.execute("SELECT coalesce(max(id), 0) FROM messages"
-                                             ).fetchone()[0])
+        return self.memory.store.messages.max_id()
 
     def step(self, agent: Agent, chaos: Chaos, text: str) -> TurnResult | BaseException:
         self.server.push(*chaos.answers)
@@ -141,18 +140,17 @@ def _judge_turn(session: ChaosSession, kind: str, chaos: Chaos, trial: int,
     memory = session.memory
     what = f"{kind} #{trial}"
     before_id = session.last_message_id()
-    before = content_hash(memory.store.conn, max_message_id=before_id)
-    counts = memory.store.execute("SELECT (SELECT count(*) FROM facts), "
-                                  "(SELECT count(*) FROM passages)").fetchone()
+    before = content_hash(memory, max_message_id=before_id)
+    counts = _fact_and_passage_counts(memory)
     outcome = session.step(session.agent(kind), chaos, f"Chaos turn {trial}: what is new?")
     if isinstance(outcome, BaseException):
         if not is_clear(outcome) or chaos.may_complete:
             result.crash(f"{what}: the turn raised {describe(outcome)}")
             return
         result.clear()
-        after = memory.store.execute("SELECT role, status FROM messages WHERE id > ?",
-                                     (before_id,)).fetchall()
-        if content_hash(memory.store.conn, max_message_id=before_id) != before:
+        after = [(r["role"], r["status"]) for r in memory.recall.rows(
+            range(before_id + 1, memory.store.messages.max_id() + 1))]
+        if content_hash(memory, max_message_id=before_id) != before:
             result.diverge(f"{what}: the failed turn changed stored data")
         elif [tuple(row) for row in after] != [("user", "unanswered")]:
             result.diverge(f"{what}: the failed turn left messages {[tuple(r) for r in after]}")
@@ -165,10 +163,12 @@ def _judge_turn(session: ChaosSession, kind: str, chaos: Chaos, trial: int,
             result.crash(f"{what}: tool {tool_result.name[:30]!r} did not fail with 'Error:'")
         else:
             result.clear()
-    now = memory.store.execute("SELECT (SELECT count(*) FROM facts), "
-                               "(SELECT count(*) FROM passages)").fetchone()
-    if tuple(now) != tuple(counts):
+    if _fact_and_passage_counts(memory) != counts:
         result.diverge(f"{what}: calls of unknown tools changed facts or passages")
+
+
+def _fact_and_passage_counts(memory: HierarchicalMemory) -> tuple[int, int]:
+    return len(memory.store.facts.all()), memory.store.passages.count()
 
 
 def _judge_repl(session: ChaosSession, kind: str, chaos: Chaos, trial: int,
@@ -194,9 +194,9 @@ def _judge_repl(session: ChaosSession, kind: str, chaos: Chaos, trial: int,
         return
     finally:
         session.server.clear()
-    found = session.memory.store.execute(
-        "SELECT count(*) FROM messages WHERE role = 'assistant' AND content = ?", (marker,))
-    if not found.fetchone()[0]:
+    found = any(row["role"] == "assistant" and row["content"] == marker
+                for row in session.memory.recall.iter_rows())
+    if not found:
         result.crash(f"{what}: the next message got no reply: "
                      f"{console.file.getvalue()[-160:]!r}")  # type: ignore[attr-defined]
 

@@ -30,6 +30,7 @@ from bench.fault_os import Report, run_forked
 from bench.fault_result import FaultResult
 from memory import HashingEmbedder, HierarchicalMemory
 from memory.errors import InvalidInputError
+from memory.store.records import DumpTable
 from memory.validation import clean_text
 
 #: Headroom a restore may allocate beyond what this process already maps.
@@ -138,12 +139,12 @@ def mutations(snapshot: dict[str, Any]) -> Any:
 def restore_problems(memory: HierarchicalMemory) -> list[str]:
     """What no memory built through the API can look like (the most telling first)."""
     problems: list[str] = []
-    for table, column in (("facts", "text"), ("passages", "text"), ("messages", "content")):
-        rows = memory.store.execute(
-            f"SELECT count(*) FROM {table} WHERE instr({column}, ?) > 0", (INJECTED,))
-        if found := rows.fetchone()[0]:
+    tables: tuple[tuple[DumpTable, str], ...] = (
+        ("facts", "text"), ("passages", "text"), ("messages", "content"))
+    for table, column in tables:
+        if found := sum(INJECTED in row[column] for row in memory.store.export_rows(table)):
             problems.append(f"{found} {table} rows hold text built by SQL from the snapshot")
-    for fact_id, text, tokens in memory.store.execute("SELECT id, text, tokens FROM facts"):
+    for fact_id, text, tokens in ((f.id, f.text, f.tokens) for f in memory.store.facts.all()):
         try:
             clean_text(text, "fact")
         except InvalidInputError as exc:
@@ -170,7 +171,7 @@ def restore_in_child(snapshot: Any, path: Path | None) -> Callable[[Report], Non
     def work(report: Report) -> None:
         _bounded_address_space()
         # A snapshot naming another model would load it; the fuzz measures restore, not models.
-        with mock.patch("memory.embeddings.default_embedder", lambda: HashingEmbedder(DIM)), \
+        with mock.patch("memory.embed.embeddings.default_embedder", lambda: HashingEmbedder(DIM)), \
                 HierarchicalMemory.restore(snapshot, path) as memory:
             report(json.dumps(restore_problems(memory)))
     return work

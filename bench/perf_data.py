@@ -14,8 +14,8 @@ import numpy as np
 
 from bench.memory_bench import WORDS
 from bench.turn_bench import TOPICS
-from memory.archival import NewPassage
-from memory.embeddings import normalize_rows
+from memory.embed.embeddings import normalize_rows
+from memory.tiers.archival import NewPassage
 
 DIM = 384
 _CUM = np.cumsum(1.0 / np.arange(1, len(WORDS) + 1))

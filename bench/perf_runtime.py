@@ -19,6 +19,7 @@ from typing import Any
 
 from bench.perf_data import BagEmbedder, Corpus, Precomputed
 from bench.perf_method import PerfOptions, _ratio, alternate
+from bench.sqlite_only import faiss_index
 from bench.timing import _eviction_samples, _filled_core, _stats, _timed
 from bench.turn_bench import TOPICS, CyclingScript, TimedEmbedder, TimedModel
 
@@ -116,7 +117,7 @@ def measure_cold_start(opts: PerfOptions, bag: BagEmbedder, archival_home: Path,
             start = time.perf_counter()
             memory = HierarchicalMemory(archival_home, embedder=bag, recall_dense=False)
             elapsed = time.perf_counter() - start
-            rebuilt = memory.archival.vectors.rebuilt_on_open
+            rebuilt = faiss_index(memory.archival.vectors).rebuilt_on_open
             memory.close()  # saves the index again, outside the timed part
             if rebuilt != rebuild:
                 raise RuntimeError(f"expected rebuilt_on_open={rebuild}, got {rebuilt}")

@@ -19,8 +19,9 @@ import numpy as np
 from bench.memory_bench import COMMON_WORD, WORDS
 from bench.perf_data import DIM, BagEmbedder, Corpus, Precomputed, texts_of, zipf_indices
 from bench.perf_method import PerfOptions, _p50_ms, _ratio, alternate
+from bench.sqlite_only import faiss_index
 from bench.timing import _stats, _timed
-from memory.recall import NewMessage
+from memory.tiers.recall import NewMessage
 
 CHROMA_MISSING = ("chromadb is not installed; install the bench extra "
                   "(pip install -e '.[bench]') to compare against it")
@@ -86,7 +87,7 @@ def measure_archival(size: int, corpus: Corpus, bag: BagEmbedder, opts: PerfOpti
     query_idx = zipf_indices(opts.queries, 3, opts.seed + 2 * size + 1)
     queries = texts_of(query_idx)
     qvecs = np.stack([bag.embed_query(q) for q in queries])
-    vectors = memory.archival.vectors
+    vectors = faiss_index(memory.archival.vectors)
     n = len(queries)
 
     def exact(i: int) -> Any:
@@ -280,7 +281,7 @@ def _recall_search(memory: Any, queries: dict[str, list[str]], passes: int
     """Every class's queries, alternating between classes, as conversation_search runs them."""
     from tools.memory_tools import PAGE_SIZE
 
-    next_id = int(memory.store.execute("SELECT max(id) FROM messages").fetchone()[0]) + 1
+    next_id = memory.store.messages.max_id() + 1
     totals: dict[str, list[int]] = {c: [] for c in queries}
     exact: dict[str, list[bool]] = {c: [] for c in queries}
 

@@ -22,10 +22,10 @@ from typing import Any
 import numpy as np
 
 from evals.locomo import load_conversations
-from memory.minilm import MiniLMEmbedder
+from memory.embed.minilm import MiniLMEmbedder
 from memory.output_file import write_atomic
 from memory.store.sqlite import SQLiteStore
-from memory.store.sqlite.vectors import VectorIndex
+from memory.store.sqlite.vectors import FaissIndex
 
 
 def check(data: Path) -> dict[str, Any]:
@@ -34,7 +34,7 @@ def check(data: Path) -> dict[str, Any]:
     questions = [q.question for c in conversations for q in c.questions]
     embedder = MiniLMEmbedder()
     rows = embedder.embed_documents(turns)
-    index = VectorIndex(SQLiteStore(None), "passages", embedder.dim, None, prefilter_min_rows=0)
+    index = FaissIndex(SQLiteStore(None), "passages", embedder.dim, None, prefilter_min_rows=0)
     with index.store.transaction():
         index.add(np.arange(len(rows), dtype=np.int64), rows)
     found, same_above, candidates, matches = 0, 0, [], []

@@ -20,34 +20,26 @@ from typing import Any
 
 from bench.options import BatteryOptions, open_memory
 from bench.result import CheckResult
+from bench.sqlite_only import stored_tables
 from bench.workload import Workload, apply_op
 from memory import HashingEmbedder, HierarchicalMemory
+from memory.store.records import DUMP_TABLES
 from memory.store.sqlite import FILE_META_KEYS
-
-
-def state_tables(memory: HierarchicalMemory) -> list[str]:
-    """Every table that holds state: all of the schema but the derived full-text indexes.
-
-    Read from the schema rather than listed, so a table added later that
-    snapshots forget is caught here.
-    """
-    rows = memory.store.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
-        " AND name NOT LIKE '%_fts%' AND name != 'meta' ORDER BY name")
-    return [r[0] for r in rows]
 
 
 def memory_state(memory: HierarchicalMemory) -> dict[str, Any]:
     """Everything that must survive a round trip: every row, settings and live state."""
+    missing = set(stored_tables(memory)) - set(DUMP_TABLES)
+    assert not missing, f"tables that snapshots leave out: {sorted(missing)}"
     tables = {
-        table: {row[0]: dict(row) for row in
-                memory.store.execute(f"SELECT rowid AS _rowid, * FROM {table} ORDER BY rowid")}
-        for table in state_tables(memory)
+        table: {row["tick" if table == "history" else "id"]: row
+                for row in memory.store.export_rows(table)}
+        for table in DUMP_TABLES
     }
-    meta = {r[0]: r[1] for r in memory.store.execute("SELECT key, value FROM meta")
+    meta = {key: value for key, value in memory.store.settings.items()
             # Restoring rebuilds the FAISS indexes, which bumps their generation, into
             # a database of its own.
-            if not r[0].endswith("_vector_generation") and r[0] not in FILE_META_KEYS}
+            if not key.endswith("_vector_generation") and key not in FILE_META_KEYS}
     live = {
         "core_ids": sorted(f.id for f in memory.core),
         "core_used": memory.core.used,
@@ -68,12 +60,10 @@ def memory_state(memory: HierarchicalMemory) -> dict[str, Any]:
 
 
 def _vector_ids(memory: HierarchicalMemory, tier: str) -> list[int]:
-    import faiss
-
     index = memory.archival.vectors if tier == "archival" else memory.recall.vectors
     if index is None:
         return []
-    return sorted(int(i) for i in faiss.vector_to_array(index.index.id_map))
+    return sorted(int(i) for i in index.ids())
 
 
 def diff_states(a: dict[str, Any], b: dict[str, Any], label: str) -> tuple[int, list[str]]:
@@ -131,7 +121,7 @@ def check_snapshot_roundtrip(opts: BatteryOptions) -> CheckResult:
           open_memory(Path(tmp) / "original", opts.policy, core_limit=150) as original):
         for op in Workload(opts.seed + 202).ops(120 if opts.quick else 250):
             apply_op(original, op, rng)
-        first = original.store.execute("SELECT min(id) FROM messages").fetchone()[0]
+        first = min(row["id"] for row in original.recall.iter_rows())
         original.recall.erase([first], "battery: an audited erasure must round-trip too")
         original.set_state("summary", {"text": "a running summary", "turns": [1, 2]})
         snapshot = original.snapshot()

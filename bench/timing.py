@@ -25,8 +25,8 @@ from bench.result import CheckResult
 from bench.work_count import counting_work, growth
 from bench.workload import NAMES, REGIONS, SERVICES, durable_sentence, short_lived_sentence
 from memory import HashingEmbedder, HierarchicalMemory
-from memory.archival import NewPassage
-from memory.recall import NewMessage
+from memory.tiers.archival import NewPassage
+from memory.tiers.recall import NewMessage
 
 #: Largest allowed growth of work per eviction at 10x the core size.
 EVICTION_WORK_LIMIT = 2.0

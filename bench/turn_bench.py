@@ -30,10 +30,10 @@ from agent.llm import Completion, LLMClient, ToolCall
 from agent.loop import Agent
 from agent.offline import OfflinePolicy
 from memory import HierarchicalMemory
-from memory.archival import NewPassage
-from memory.embeddings import HashingEmbedder
+from memory.embed.embeddings import HashingEmbedder
 from memory.output_file import write_atomic
-from memory.recall import NewMessage
+from memory.tiers.archival import NewPassage
+from memory.tiers.recall import NewMessage
 from tools.memory_tools import memory_toolbox
 
 TOPICS = ("deploy", "billing", "allergy", "region", "invoice", "rotation", "garden", "flight",

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from types import FrameType
 from typing import Any
 
+from bench.sqlite_only import sqlite_store
 from memory import HierarchicalMemory
 
 #: The progress handler fires once per this many SQLite VM instructions.
@@ -49,7 +50,7 @@ def counting_work(memory: HierarchicalMemory) -> Iterator[Work]:
         work.sqlite_steps += _SQLITE_STEP
         return 0  # carry on
 
-    connection = memory.store.conn
+    connection = sqlite_store(memory).conn
     connection.set_progress_handler(on_steps, _SQLITE_STEP)
     previous = sys.getprofile()
     sys.setprofile(on_event)

@@ -38,13 +38,13 @@ import numpy as np
 
 from evals.locomo import Conversation, Turn
 from memory import HierarchicalMemory, Hit, MemoryLimitError
-from memory.archival import NewPassage
-from memory.embeddings import Embedder
-from memory.extract import extract_facts
-from memory.query import TIME_POOL
-from memory.recall import NewMessage
-from memory.search import FusionWeights
-from memory.temporal import read_time_query, rerank_for_time
+from memory.embed.embeddings import Embedder
+from memory.search.fusion import FusionWeights
+from memory.search.query import TIME_POOL
+from memory.search.temporal import read_time_query, rerank_for_time
+from memory.text.extract import extract_facts
+from memory.tiers.archival import NewPassage
+from memory.tiers.recall import NewMessage
 
 CONTEXT_MARK = "\n\n[context] "
 _FACT_SOURCE = re.compile(r"locomo:(D\d+:\d+)")
@@ -65,7 +65,8 @@ class MemoryConfig:
     embed_context: bool = False
     captions: bool = True
     dates: bool = False
-    time_rerank: bool = False  # archival layout: re-rank by the question's time (memory.temporal)
+    # archival layout: re-rank by the question's time (memory.search.temporal)
+    time_rerank: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)

@@ -24,8 +24,8 @@ from evals.locomo import Conversation
 from evals.report import Record, by_category
 from evals.retrieval import questions_of, score_question, summarize
 from memory import HierarchicalMemory
-from memory.embeddings import Embedder
-from memory.search import FusionWeights
+from memory.embed.embeddings import Embedder
+from memory.search.fusion import FusionWeights
 
 #: Lexical weights tried (the dense weight is one minus it), around the default 0.6.
 GRID = tuple(FusionWeights(round(w, 2), round(1 - w, 2)) for w in

@@ -31,7 +31,6 @@ as Mem0 and others report it). Tokens are the provider's usage counts.
 from __future__ import annotations
 
 import re
-import sqlite3
 import statistics
 import string
 import time
@@ -47,7 +46,8 @@ from evals.configs import MemoryConfig, ingest
 from evals.locomo import Conversation, Question
 from evals.report import Record, Report, by_category, mean, percentile
 from memory import HierarchicalMemory
-from memory.embeddings import Embedder
+from memory.embed.embeddings import Embedder
+from memory.store.sqlite.stemmer import PorterStemmer
 
 NO_INFORMATION = "No information available"
 QA_PROMPT = """\
@@ -69,25 +69,7 @@ _ARTICLES = re.compile(r"\b(a|an|the|and)\b")
 _PUNCTUATION = str.maketrans("", "", string.punctuation)
 
 
-class _PorterStemmer:
-    """SQLite FTS5's Porter stemmer, one word at a time."""
-
-    def __init__(self) -> None:
-        self.conn = sqlite3.connect(":memory:")
-        self.conn.execute("CREATE VIRTUAL TABLE words USING fts5(w, tokenize='porter ascii')")
-        self.conn.execute("CREATE VIRTUAL TABLE stems USING fts5vocab(words, 'instance')")
-        self.cache: dict[str, str] = {}
-
-    def stem(self, word: str) -> str:
-        if word not in self.cache:
-            self.conn.execute("DELETE FROM words")
-            self.conn.execute("INSERT INTO words (w) VALUES (?)", (word,))
-            terms = [r[0] for r in self.conn.execute("SELECT term FROM stems ORDER BY offset")]
-            self.cache[word] = "".join(terms) or word
-        return self.cache[word]
-
-
-_STEMMER: _PorterStemmer | None = None
+_STEMMER: PorterStemmer | None = None
 
 
 def normalize_answer(text: str) -> str:
@@ -99,7 +81,7 @@ def normalize_answer(text: str) -> str:
 def answer_tokens(text: str) -> list[str]:
     global _STEMMER
     if _STEMMER is None:
-        _STEMMER = _PorterStemmer()
+        _STEMMER = PorterStemmer()
     return [_STEMMER.stem(w) for w in normalize_answer(text).split()]
 
 

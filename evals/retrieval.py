@@ -17,7 +17,7 @@ from typing import Any
 from evals.configs import MemoryConfig, ingest
 from evals.locomo import Conversation, Question, evidence_recall, reciprocal_rank
 from evals.report import Record, Report, by_category, mean, percentile
-from memory.embeddings import Embedder
+from memory.embed.embeddings import Embedder
 
 DEFAULT_KS = (1, 5, 10, 20)
 

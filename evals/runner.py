@@ -10,7 +10,7 @@ from typing import Any
 from evals.configs import resolve_configs
 from evals.locomo import load_conversations, select
 from evals.retrieval import DEFAULT_KS, run_retrieval
-from memory.embeddings import Embedder, HashingEmbedder, default_embedder
+from memory.embed.embeddings import Embedder, HashingEmbedder, default_embedder
 
 QA_METRICS = ("f1", "judge", "tokens_per_question", "tool_calls_per_question", "answered")
 

@@ -5,7 +5,7 @@ knows nothing of agents or language models.
 """
 
 from memory.config import MemoryConfig
-from memory.embeddings import Embedder, HashingEmbedder
+from memory.embed.embeddings import Embedder, HashingEmbedder
 from memory.errors import (
     EmbedderMismatchError,
     InvalidConfigError,

@@ -32,8 +32,8 @@ from pydantic import (
 )
 
 from memory.errors import InvalidConfigError
-from memory.policies import DEFAULT_TAU, make_policy
-from memory.search import FusionWeights
+from memory.search.fusion import FusionWeights
+from memory.tiers.policies import DEFAULT_TAU, make_policy
 
 #: The default recency constant with ``clock="wall"``: a day, in seconds.
 WALL_TAU = 86_400.0
@@ -50,7 +50,7 @@ class MemoryConfig(BaseModel):
     Attributes:
         core_limit: core's capacity in ``core_limit_unit``.
         core_limit_unit: ``"tokens"`` (cl100k tokens of the facts' text) or ``"facts"``.
-        policy: the eviction policy's name (memory.policies; ``register_policy`` adds one).
+        policy: the eviction policy's name (memory.tiers.policies; ``register_policy`` adds one).
         clock: ``"logical"`` (interaction count) or ``"wall"`` (Unix seconds); fixed
             once a memory exists, since stored access times are on that clock.
         tau: recency decay constant in clock units (default 50 interactions, or a day).

@@ -5,8 +5,10 @@ order is deterministic in tests. ``process_interaction``, a standalone
 ``add_fact`` and each ``interaction()`` block advance it by one; searches and
 archival inserts do not. With ``clock="wall"`` recency is measured in seconds.
 
-Every public write runs in one SQLite transaction (a savepoint when an
-interaction is already open), so a failure leaves memory as it was.
+Every public write runs in one transaction of the store (a savepoint when an
+interaction is already open), so a failure leaves memory as it was. The store
+is any backend of the storage contract (memory/store/contract.py); a path
+opens the SQLite one.
 """
 
 from __future__ import annotations
@@ -18,10 +20,8 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from memory.archival import ArchivalTier, NewPassage
 from memory.config import MemoryConfig
-from memory.core import CoreTier
-from memory.embeddings import Embedder, default_embedder
+from memory.embed.embeddings import Embedder, default_embedder
 from memory.errors import (
     EmbedderMismatchError,
     InvalidConfigError,
@@ -29,25 +29,29 @@ from memory.errors import (
     MemoryLimitError,
     TiermemError,
 )
-from memory.extract import extract_facts, fact_norm
-from memory.lifecycle import FactLifecycle
-from memory.policies import EvictionPolicy, make_policy, score_at
+from memory.ops.reindex import check_no_reindex_pending, reembed_store
 from memory.prompt_history import PromptHistory
-from memory.query import CoreVectors, query_tiers
-from memory.recall import NewMessage, RecallTier
-from memory.reindex import check_no_reindex_pending, reembed_store
-from memory.search import FusionWeights
+from memory.search.fusion import FusionWeights
+from memory.search.query import CoreVectors, Tiers, query_tiers
+from memory.store.contract import StorageBackend
+from memory.store.guard import guarded
+from memory.store.records import HistoryPoint
 from memory.store.sqlite import DB_FILE, SQLiteStore
-from memory.store.sqlite.errors import guarded
-from memory.store.sqlite.restore import discard_restore_leftovers
-from memory.store.sqlite.vectors import ARCHIVAL_INDEX_FILE, RECALL_INDEX_FILE, VectorIndex
-from memory.tokenizer import TokenCounter
+from memory.text.extract import extract_facts, fact_norm
+from memory.text.tokenizer import TokenCounter
+from memory.tiers.archival import ArchivalTier, NewPassage
+from memory.tiers.core import CoreTier
+from memory.tiers.journal import InteractionClock, Journal
+from memory.tiers.lifecycle import FactLifecycle
+from memory.tiers.policies import EvictionPolicy, make_policy, score_at
+from memory.tiers.recall import NewMessage, RecallTier
 from memory.types import DURABILITIES, Fact, Hit, SearchResult
 from memory.validation import clean_text
 
 
 class HierarchicalMemory:
-    """Three-tier agent memory stored in one SQLite file (``path=None``: in memory).
+    """Three-tier agent memory, in one SQLite file (``path``; None: in memory) or in any
+    backend of the storage contract (``store``).
 
     Its behaviour settings form a ``MemoryConfig`` (memory/config.py), stored
     with the memory and exposed as ``config``. Each one can be given as a
@@ -57,9 +61,11 @@ class HierarchicalMemory:
 
     Args:
         path: the agent home directory, or None for a throwaway in-memory store.
+        store: an open backend (memory.store.contract.StorageBackend) to use instead of
+            ``path``; the memory owns it from then on and closes it.
         core_limit: core's capacity in ``core_limit_unit`` (default 2000, or as stored).
         core_limit_unit: ``"tokens"`` (cl100k tokens of the facts' text) or ``"facts"``.
-        policy: an eviction policy name (see memory.policies) or an EvictionPolicy
+        policy: an eviction policy name (see memory.tiers.policies) or an EvictionPolicy
             whose name is registered (the name is stored, and reopening looks it up).
         embedder: defaults to the local MiniLM model shipped on PyPI.
         config: every setting at once.
@@ -100,6 +106,7 @@ class HierarchicalMemory:
         durability: str = "normal",
         read_only: bool = False,
         store_settings: bool = True,
+        store: StorageBackend | None = None,
     ) -> None:
         if config is not None and not isinstance(config, MemoryConfig):
             raise InvalidInputError("config must be a MemoryConfig")
@@ -110,21 +117,21 @@ class HierarchicalMemory:
             "hysteresis_window": hysteresis_window,
             "policy": policy if isinstance(policy, str) or policy is None else policy.name,
         }
+        if store is not None and path is not None:
+            raise InvalidInputError("give a path or a store, not both")
         self.path = Path(path).expanduser() if path is not None else None
-        if self.path is None or not (self.path / DB_FILE).exists():
+        if store is None and (self.path is None or not (self.path / DB_FILE).exists()):
             # A new memory: refuse bad settings before creating any file.
             (config or MemoryConfig()).updated(**overrides)
         self.now = now
-        self.read_only = read_only
-        self.store = SQLiteStore(self.path, durability=durability, read_only=read_only)
-        self.lifecycle = FactLifecycle(self)
+        self.store: StorageBackend = store if store is not None else SQLiteStore(
+            self.path, durability=durability, read_only=read_only)
+        self.read_only = self.store.read_only
         try:
-            if self.path is not None and not read_only:
-                discard_restore_leftovers(self.path)  # from a killed restore; we hold the lock
             # Set before _setup: shrinking core on open evicts and records history.
             self.counters = {"archival_searches": 0, "archival_searches_with_hits": 0}
             for key in self.counters:
-                self.counters[key] = int(self.store.get_meta(key, "0") or 0)
+                self.counters[key] = int(self.store.settings.get(key, "0") or 0)
             # Search counters live in memory between commits; a rolled-back turn's
             # searches must not count, so they rewind with the transaction.
             self._counters_at_begin = dict(self.counters)
@@ -146,9 +153,9 @@ class HierarchicalMemory:
         if given is not None:
             config = given.updated(**overrides)
         else:
-            config = (MemoryConfig.from_meta(self.store.get_meta, overrides)
+            config = (MemoryConfig.from_meta(self.store.settings.get, overrides)
                       or MemoryConfig().updated(**overrides))
-        stored_clock = self.store.get_meta("clock")
+        stored_clock = self.store.settings.get("clock")
         if stored_clock is not None and config.clock != stored_clock:
             raise InvalidConfigError(
                 f"invalid memory config: clock: this memory keeps time on the {stored_clock} "
@@ -198,23 +205,21 @@ class HierarchicalMemory:
             kept = config if store_settings else self.stored_config()
             with store.transaction():
                 for key, value in kept.to_meta().items():
-                    store.set_meta(key, value)
-                store.set_meta("embedder_id", self.embedder.id)
-                store.set_meta("embedder_dim", self.embedder.dim)
+                    store.settings.set(key, value)
+                store.settings.set("embedder_id", self.embedder.id)
+                store.settings.set("embedder_dim", self.embedder.dim)
         self.core = CoreTier(store, self.policy, config.core_limit, config.core_limit_unit,
                              self.tokenizer.count)
-        index_file = (lambda name: self.path / name) if self.path else (lambda name: None)
         self.archival = ArchivalTier(
-            store, self.embedder,
-            VectorIndex(store, "passages", self.embedder.dim, index_file(ARCHIVAL_INDEX_FILE)),
-            config.fusion,
-        )
+            store, self.embedder, store.vectors("passages", self.embedder.dim), config.fusion)
         recall_vectors = (
-            VectorIndex(store, "messages", self.embedder.dim, index_file(RECALL_INDEX_FILE))
-            if config.recall_dense else None
-        )
+            store.vectors("messages", self.embedder.dim) if config.recall_dense else None)
         self.recall = RecallTier(store, self.embedder, recall_vectors, config.fusion)
         self.prompt_history = PromptHistory(store)
+        self.interactions = InteractionClock(config.clock, self.now)
+        self.journal = Journal(store, self.interactions)
+        self.lifecycle = FactLifecycle(self.core, self.archival, store.settings, self.interactions,
+                                       self.journal, config, self.policy, self.tokenizer.count)
         self._reload_tick()
         store.on_rollback(self._reload_tick)
         if store.read_only:
@@ -240,7 +245,7 @@ class HierarchicalMemory:
 
     def stored_config(self) -> MemoryConfig:
         """The settings the store keeps for the next open (``config`` is this session's)."""
-        return (MemoryConfig.from_meta(self.store.get_meta)
+        return (MemoryConfig.from_meta(self.store.settings.get)
                 or MemoryConfig(clock=self.config.clock))
 
     def _rewind_counters(self) -> None:
@@ -249,26 +254,24 @@ class HierarchicalMemory:
 
     def _check_embedder(self) -> None:
         check_no_reindex_pending(self.store)
-        stored_id = self.store.get_meta("embedder_id")
-        stored_dim = int(self.store.get_meta("embedder_dim", "0") or 0)
+        stored_id = self.store.settings.get("embedder_id")
+        stored_dim = int(self.store.settings.get("embedder_dim", "0") or 0)
         if stored_id is None or (stored_id == self.embedder.id and stored_dim == self.embedder.dim):
             return
         # Every passage is meant to have a vector, so passages pin the embedder even
         # when their vectors are missing (search by meaning would silently skip them).
-        pinned = self.store.execute(
-            "SELECT EXISTS (SELECT 1 FROM passages)"
-            " OR EXISTS (SELECT 1 FROM messages WHERE embedding IS NOT NULL)"
-        ).fetchone()[0]
+        pinned = self.store.passages.count() > 0 or self.store.messages.has_vectors()
         if pinned:
             raise EmbedderMismatchError(stored_id, stored_dim, self.embedder.id, self.embedder.dim)
 
     def _reload_tick(self) -> None:
-        self._tick = int(self.store.get_meta("tick", "0") or 0)
-        # Running totals, so recording history stays O(1) however large core grows.
-        evictions, promotions = self.store.execute(
-            "SELECT coalesce(sum(evictions), 0), coalesce(sum(promotions), 0) FROM facts"
-        ).fetchone()
-        self.totals = {"evictions": int(evictions), "promotions": int(promotions)}
+        self.interactions.tick = int(self.store.settings.get("tick", "0") or 0)
+        self.journal.reload()
+
+    @property
+    def totals(self) -> dict[str, int]:
+        """Evictions and promotions of every fact so far."""
+        return self.journal.totals
 
     # -- lifecycle ------------------------------------------------------------------------
     @guarded
@@ -284,7 +287,7 @@ class HierarchicalMemory:
             if not self.store.in_transaction:
                 with self.store.transaction():
                     for key, value in self.counters.items():
-                        self.store.set_meta(key, value)
+                        self.store.settings.set(key, value)
             self.archival.vectors.save()
             if self.recall.vectors is not None:
                 self.recall.vectors.save()
@@ -301,18 +304,18 @@ class HierarchicalMemory:
     @property
     def tick(self) -> int:
         """The number of interactions so far."""
-        return self._tick
+        return self.interactions.tick
 
     def clock_now(self) -> float:
-        return float(self._tick) if self.clock == "logical" else self.now()
+        return self.interactions.clock_now()
 
     @contextlib.contextmanager
     def interaction(self) -> Iterator[int]:
         """One interaction: advances the clock, runs as one transaction, records history."""
         with self.store.transaction():
-            self._tick += 1
-            self.store.set_meta("tick", self._tick)
-            yield self._tick
+            self.interactions.tick += 1
+            self.store.settings.set("tick", self.interactions.tick)
+            yield self.interactions.tick
             self._record_history()
 
     @contextlib.contextmanager
@@ -325,23 +328,17 @@ class HierarchicalMemory:
                 yield
 
     def _record_history(self) -> None:
-        self.store.execute(
-            "INSERT OR REPLACE INTO history VALUES (?,?,?,?,?,?,?,?,?)",
-            (self._tick, self.now(), len(self.core), self.core.used, self.core.durable_count,
-             len(self.archival), len(self.recall), self.totals["evictions"],
-             self.totals["promotions"]),
-        )
+        self.store.history.record(HistoryPoint(
+            tick=self.interactions.tick, created_at=self.now(), core_facts=len(self.core),
+            core_size=self.core.used, durable_in_core=self.core.durable_count,
+            archival_passages=len(self.archival), recall_messages=len(self.recall),
+            evictions=self.totals["evictions"], promotions=self.totals["promotions"]))
         for key, value in self.counters.items():
-            self.store.set_meta(key, value)
+            self.store.settings.set(key, value)
 
     def record_event(self, kind: str, fact: Fact | None, detail: str = "") -> None:
         """Log what happened to a fact (add, evict, promote, ...) for timelines and audits."""
-        self.store.execute(
-            "INSERT INTO events (tick, kind, fact_id, text, detail, created_at)"
-            " VALUES (?,?,?,?,?,?)",
-            (self._tick, kind, fact.id if fact else None, fact.text if fact else "", detail,
-             self.now()),
-        )
+        self.journal.record(kind, fact, detail)
 
     # -- core -----------------------------------------------------------------------------
     def core_tokens(self) -> int:
@@ -482,46 +479,53 @@ class HierarchicalMemory:
         is never cut by ``k``: it takes the place of the weakest other hit, and
         if more than ``k`` match strongly the ``k`` best-scoring are kept.
         Weaker core matches, such as facts sharing only a name with the query,
-        compete on score (memory.query says why).
+        compete on score (memory.search.query says why).
 
         With ``touch``, returned core facts count as accessed and archived
         facts count as hits toward promotion (each once per interaction);
         a read-only memory never counts them.
         """
-        return query_tiers(self, clean_text(q, "query", max_chars=10_000), k,
-                           touch and not self.read_only)
+        tiers = Tiers(
+            core=self.core, core_vectors=self.core_vectors,
+            facts_text=self.store.lexical("facts"),
+            archival=lambda text, n: self.archival_search(text, k=n),
+            recall=lambda text, n: self.recall.search(text, k=n),
+            embedder=self.embedder, fusion=self.fusion)
+        hits = query_tiers(tiers, clean_text(q, "query", max_chars=10_000), k, self.now())
+        if touch and not self.read_only:
+            with self._write():
+                self.lifecycle.count_use(h.fact_id for h in hits if h.fact_id is not None)
+        return hits
 
     # -- state for the layers above ---------------------------------------------------------
     @guarded
     def get_state(self, key: str, default: Any = None) -> Any:
         """A JSON value that a caller (e.g. an agent runtime) stored with ``set_state``."""
-        raw = self.store.get_meta(f"state.{key}")
+        raw = self.store.settings.get(f"state.{key}")
         return default if raw is None else json.loads(raw)
 
     @guarded
     def set_state(self, key: str, value: Any) -> None:
         """Store a JSON value in the current transaction (or its own)."""
         with self._write():
-            self.store.set_meta(f"state.{key}", json.dumps(value))
+            self.store.settings.set(f"state.{key}", json.dumps(value))
 
     @guarded
     def last_event_id(self) -> int:
-        return int(self.store.execute("SELECT coalesce(max(id), 0) FROM events").fetchone()[0])
+        return self.store.history.last_event_id()
 
     @guarded
     def events_since(self, event_id: int) -> list[dict[str, Any]]:
         """Fact events (add, evict, promote, bypass, replace, ...) after ``event_id``."""
-        rows = self.store.execute(
-            "SELECT id, tick, kind, fact_id, text, detail, created_at FROM events WHERE id > ?"
-            " ORDER BY id", (event_id,),
-        )
-        return [dict(r) for r in rows]
+        return [{"id": e.id, "tick": e.tick, "kind": e.kind, "fact_id": e.fact_id,
+                 "text": e.text, "detail": e.detail, "created_at": e.created_at}
+                for e in self.store.history.events_since(event_id)]
 
     # -- snapshots and diagnostics ----------------------------------------------------------
     @guarded
     def snapshot(self, include_vectors: bool = True) -> dict[str, Any]:
         """Everything in this memory as JSON-serialisable data."""
-        from memory.snapshot import take_snapshot
+        from memory.ops.snapshot import take_snapshot
 
         return take_snapshot(self, include_vectors=include_vectors)
 
@@ -529,6 +533,7 @@ class HierarchicalMemory:
     def restore(
         cls, snapshot: dict[str, Any], path: str | Path | None = None,
         embedder: Embedder | None = None, *, replace: bool = False,
+        store: StorageBackend | None = None,
     ) -> HierarchicalMemory:
         """A memory rebuilt exactly from ``snapshot()`` output, at ``path``.
 
@@ -536,11 +541,16 @@ class HierarchicalMemory:
         SnapshotError and writes nothing. A directory that already holds a
         memory is refused unless ``replace``; then the old memory stays
         whole until the new one is complete, and a failed or killed restore
-        leaves it as it was (memory/store/sqlite/restore.py).
+        leaves it as it was (memory/store/sqlite/restore.py). With ``store`` (an open
+        backend) instead of ``path``, the rows are written in one transaction of it.
         """
-        from memory.snapshot import restore_snapshot
+        from memory.ops.snapshot import restore_snapshot
 
-        return restore_snapshot(cls, snapshot, path, embedder, replace)
+        if store is not None and path is not None:
+            raise InvalidInputError("give a path or a store, not both")
+        if store is None and path is None:
+            store = SQLiteStore(None)
+        return restore_snapshot(cls, snapshot, path, embedder, replace, store)
 
     @classmethod
     def reindex(
@@ -550,15 +560,19 @@ class HierarchicalMemory:
 
         Texts are untouched; only the derived vectors change. If the process
         stops half-way, the memory refuses to open until reindex is run again,
-        which continues where it stopped (memory/reindex.py).
+        which continues where it stopped (memory/ops/reindex.py).
         """
         embedder = embedder if embedder is not None else default_embedder()
-        reembed_store(Path(path).expanduser(), embedder, options.get("recall_dense", True))
+        store = SQLiteStore(Path(path).expanduser())
+        try:
+            reembed_store(store, embedder, options.get("recall_dense", True))
+        finally:
+            store.close()
         return cls(path, embedder=embedder, **options)
 
     @guarded
     def diagnostics(self) -> dict[str, Any]:
         """Health report: core composition, eviction and promotion rates, growth, red flags."""
-        from memory.diagnostics import compute_diagnostics
+        from memory.ops.diagnostics import compute_diagnostics
 
         return compute_diagnostics(self)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
-from memory.store.sqlite import SQLiteStore
+from memory.store.contract import StorageBackend
 
 META_KEY = "state.prompt_history"
 MAX_LINE_CHARS = 2_000
@@ -26,11 +26,11 @@ MAX_JSON_CHARS = 100_000
 class PromptHistory:
     """The prompt history of one memory, oldest line first."""
 
-    def __init__(self, store: SQLiteStore) -> None:
+    def __init__(self, store: StorageBackend) -> None:
         self.store = store
 
     def lines(self) -> list[str]:
-        raw = self.store.get_meta(META_KEY)
+        raw = self.store.settings.get(META_KEY)
         if raw is None:
             return []
         try:
@@ -68,7 +68,7 @@ class PromptHistory:
         """Remove every line; returns how many there were."""
         with self.store.transaction():
             count = len(self.lines())
-            self.store.execute("DELETE FROM meta WHERE key = ?", (META_KEY,))
+            self.store.settings.delete([META_KEY])
         return count
 
     def _save(self, lines: list[str]) -> None:
@@ -76,4 +76,4 @@ class PromptHistory:
         while len(text) > MAX_JSON_CHARS and lines:
             lines = lines[max(1, len(lines) // 10):]  # drop the oldest tenth, then measure again
             text = json.dumps(lines)
-        self.store.set_meta(META_KEY, text)
+        self.store.settings.set(META_KEY, text)

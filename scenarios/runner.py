@@ -236,12 +236,10 @@ def _checks(memory: HierarchicalMemory, scenario: Scenario, answers: list[Answer
     core_texts = [f.text.casefold() for f in memory.core]
     facts = memory.facts()
     checks = []
-    over = memory.store.execute(
-        "SELECT count(*), coalesce(max(core_size), 0) FROM history WHERE core_size > ?",
-        (memory.core.limit,)).fetchone()
-    checks.append(Check("core never over its limit", over[0] == 0,
+    over = [p for p in memory.store.history.points() if p.core_size > memory.core.limit]
+    checks.append(Check("core never over its limit", not over,
                         f"limit {memory.core.limit} {memory.core.unit}; "
-                        f"{over[0]} interactions over it"))
+                        f"{len(over)} interactions over it"))
     for fragment in scenario.durable_in_core:
         present = any(fragment.casefold() in t for t in core_texts)
         checks.append(Check(f"in core at the end: {fragment}", present,

@@ -12,10 +12,9 @@ from typing import Any
 
 import pytest
 
-from memory.core import _FACT_COLUMNS, fact_from_row
-from memory.embeddings import HashingEmbedder
+from memory.embed.embeddings import HashingEmbedder
 from memory.hierarchy import HierarchicalMemory
-from memory.tokenizer import TokenCounter
+from memory.text.tokenizer import TokenCounter
 from memory.types import Fact
 
 _COUNTER = TokenCounter()
@@ -32,7 +31,7 @@ def token_count(text: str) -> int:
 
 
 def check_core_invariants(m: HierarchicalMemory) -> None:
-    """Core within its limit, its size recomputed from scratch, and SQLite in step."""
+    """Core within its limit, its size recomputed from scratch, and the store in step."""
     facts = list(m.core)
     assert m.core.used <= m.core.limit, (m.core.used, m.core.limit)
     sizes = [token_count(f.text) if m.core.unit == "tokens" else 1 for f in facts]
@@ -42,40 +41,34 @@ def check_core_invariants(m: HierarchicalMemory) -> None:
     assert len(m.core) == len(facts) == len({f.id for f in facts})
     assert m.core.durable_count == sum(f.durability == "durable" for f in facts)
     assert all(f.tier == "core" for f in facts)
-    rows = m.store.execute(
-        f"SELECT {_FACT_COLUMNS} FROM facts WHERE tier = 'core' ORDER BY id"
-    ).fetchall()
-    assert [fact_from_row(r).to_dict() for r in rows] == [f.to_dict() for f in facts]
+    stored = m.store.facts.in_core()
+    assert [f.to_dict() for f in stored] == [f.to_dict() for f in facts]
 
 
 def check_archival_consistent(m: HierarchicalMemory) -> None:
-    """Every archived fact has its passage, and FAISS holds exactly the stored vectors."""
-    orphans = m.store.execute(
-        "SELECT count(*) FROM facts f LEFT JOIN passages p ON p.id = f.passage_id"
-        " WHERE f.tier = 'archival' AND p.id IS NULL"
-    ).fetchone()[0]
-    assert orphans == 0
-    stored = m.store.execute(
-        "SELECT count(*) FROM passages WHERE embedding IS NOT NULL"
-    ).fetchone()[0]
-    assert m.archival.vectors.index.ntotal == stored
-    assert len(m.archival) == m.store.execute("SELECT count(*) FROM passages").fetchone()[0]
+    """Every archived fact has its passage, and the vector index holds exactly the stored
+    vectors."""
+    archived = [f for f in m.store.facts.all() if f.tier == "archival"]
+    passage_ids = [f.passage_id for f in archived if f.passage_id is not None]
+    assert len(passage_ids) == len(archived)
+    assert set(m.store.passages.get_many(passage_ids)) == set(passage_ids)
+    assert m.archival.vectors.differences() == []
+    stored = m.store.passages.count() - m.store.passages.count_without_vector(m.embedder.id)
+    assert len(m.archival.vectors) == stored
+    assert len(m.archival) == m.store.passages.count()
 
 
 def evict_events(m: HierarchicalMemory, after: int = 0) -> list[dict[str, Any]]:
     """Evict events with an id above ``after``, oldest first."""
-    rows = m.store.execute(
-        "SELECT * FROM events WHERE kind = 'evict' AND id > ? ORDER BY id", (after,)
-    ).fetchall()
-    return [dict(r) for r in rows]
+    return [e for e in m.events_since(after) if e["kind"] == "evict"]
 
 
 def last_event_id(m: HierarchicalMemory) -> int:
-    return int(m.store.execute("SELECT coalesce(max(id), 0) FROM events").fetchone()[0])
+    return m.last_event_id()
 
 
 def fr_score(fact: Fact, now: float, tau: float) -> float:
-    """Frequency x recency, written out independently of memory.policies."""
+    """Frequency x recency, written out independently of memory.tiers.policies."""
     return fact.access_count * math.exp(-(now - fact.last_access) / tau)
 
 

@@ -23,7 +23,7 @@ from agent.llm import Completion
 from agent.loop import Agent
 from agent.scripted import ScriptedCall, ScriptedModel, call, reply
 from memory import HashingEmbedder, HierarchicalMemory
-from memory.tokenizer import TokenCounter
+from memory.text.tokenizer import TokenCounter
 
 WINDOW = 2600
 COUNTER = TokenCounter()

@@ -18,7 +18,7 @@ from agent.llm import Completion
 from agent.loop import Agent
 from agent.scripted import ScriptedModel, call, reply
 from memory import HashingEmbedder, HierarchicalMemory
-from memory.recall import NewMessage
+from memory.tiers.recall import NewMessage
 
 PASTE = "A long pasted log line about the nightly backup job. " * 1200  # about 60 KB
 

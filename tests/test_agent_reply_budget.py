@@ -21,7 +21,7 @@ from agent.loop import Agent
 from agent.openai_client import OpenAIClient
 from agent.scripted import ScriptedCall, ScriptedModel, reply
 from memory import HashingEmbedder, HierarchicalMemory
-from memory.tokenizer import TokenCounter
+from memory.text.tokenizer import TokenCounter
 
 LOCAL = {"TIERMEM_MODEL": "llama3.1", "OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}
 FIRST = ("Please keep in mind that the quarterly report for the northern region is due on "

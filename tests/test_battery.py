@@ -19,11 +19,12 @@ from bench import battery
 from bench.battery import CHECKS, BatteryOptions, run_battery, select_checks
 from bench.crash import verify_home
 from bench.snapshot_check import check_snapshot_roundtrip
-from memory import HashingEmbedder, HierarchicalMemory, policies
-from memory.archival import ArchivalTier
-from memory.core import CoreTier
-from memory.lifecycle import FactLifecycle
-from memory.store.sqlite.vectors import VectorIndex
+from memory import HashingEmbedder, HierarchicalMemory
+from memory.store.sqlite.vectors import FaissIndex
+from memory.tiers import policies
+from memory.tiers.archival import ArchivalTier
+from memory.tiers.core import CoreTier
+from memory.tiers.lifecycle import FactLifecycle
 from memory.types import Fact
 
 QUICK = BatteryOptions(seed=0, quick=True)
@@ -157,18 +158,19 @@ def test_crash_audit_reports_lost_ops_and_a_faiss_index_out_of_step(
     assert lost["lost"] == 1 and "lost fact r0n1" in lost["problems"]
     # An index that is not rebuilt from SQLite when its file is missing must be caught.
     (home / "archival.faiss").unlink()
-    monkeypatch.setattr(VectorIndex, "rebuild", lambda self: setattr(self, "index",
+    monkeypatch.setattr(FaissIndex, "rebuild", lambda self: setattr(self, "index",
                                                                       self._new_index()))
     audit = verify_home(home, [])
-    assert any("archival FAISS holds 0 vectors, SQLite 1" in p for p in audit["problems"])
+    assert any("passages: ids with a vector in SQLite but not in FAISS: [1]" in p
+               for p in audit["problems"])
 
 
 def test_timing_fails_when_eviction_cost_grows_with_core(monkeypatch: pytest.MonkeyPatch) -> None:
     evict = FactLifecycle.evict
 
     def linear(self: FactLifecycle, fact: Fact) -> None:
-        core = self.memory.core
-        sorted(core._facts.values(), key=lambda f: self.memory.policy.key(f))  # an O(n) scan
+        core = self.core
+        sorted(core._facts.values(), key=lambda f: self.policy.key(f))  # an O(n) scan
         evict(self, fact)
 
     monkeypatch.setattr(FactLifecycle, "evict", linear)

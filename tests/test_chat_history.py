@@ -66,7 +66,7 @@ def test_no_history_keeps_nothing(home: Path, memory: HierarchicalMemory) -> Non
     assert isinstance(history, InMemoryHistory)
     run_chat(memory, history, "secret plans\r\x04")
     assert memory.prompt_history.lines() == []
-    assert memory.store.get_meta("state.prompt_history") is None
+    assert memory.store.settings.get("state.prompt_history") is None
 
 
 def test_an_old_history_file_is_moved_into_the_database(
@@ -114,7 +114,7 @@ def test_long_pastes_are_not_kept_and_the_history_stays_bounded(
         history.add(f"{i:04} " + "y" * 120)
     lines = history.lines()
     assert lines[-1].startswith(f"{MAX_JSON_CHARS // 100 - 1:04} ")
-    assert len(memory.store.get_meta("state.prompt_history") or "") <= MAX_JSON_CHARS
+    assert len(memory.store.settings.get("state.prompt_history") or "") <= MAX_JSON_CHARS
     assert len(lines) < MAX_JSON_CHARS // 100
 
 

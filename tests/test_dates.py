@@ -7,8 +7,8 @@ import datetime as dt
 import pytest
 
 from memory import HashingEmbedder, HierarchicalMemory
-from memory.dates import asks_when, mentions_time, resolve_dates
-from memory.temporal import TimeQuery, read_time_query, rerank_for_time
+from memory.search.dates import asks_when, mentions_time, resolve_dates
+from memory.search.temporal import TimeQuery, read_time_query, rerank_for_time
 from memory.types import Hit
 
 # Sunday 22 October 2023, afternoon: the last session of a conversation.

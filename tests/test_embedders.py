@@ -18,12 +18,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from memory import minilm, minilm_files
-from memory.embeddings import Embedder, HashingEmbedder
+from memory.embed import minilm, minilm_files
+from memory.embed.embeddings import Embedder, HashingEmbedder
+from memory.embed.minilm import MiniLMEmbedder, ModelUnavailableError, shared_minilm
+from memory.embed.minilm_files import MODEL_SHA256
+from memory.embed.openai_embeddings import EmbeddingServiceError, OpenAIEmbedder
 from memory.errors import InvalidInputError, TiermemError
-from memory.minilm import MiniLMEmbedder, ModelUnavailableError, shared_minilm
-from memory.minilm_files import MODEL_SHA256
-from memory.openai_embeddings import EmbeddingServiceError, OpenAIEmbedder
 
 REPO = Path(__file__).resolve().parents[1]
 

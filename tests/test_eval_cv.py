@@ -13,7 +13,7 @@ from evals.configs import resolve_configs
 from evals.cv import GRID, cross_validate, run_cv, weights_label
 from evals.locomo import load_conversations
 from memory import HashingEmbedder
-from memory.search import FusionWeights
+from memory.search.fusion import FusionWeights
 
 KS = (1, 10)
 

@@ -31,8 +31,8 @@ from bench.fault_result import FaultResult
 from bench.fault_snapshot import fuzz_snapshot
 from bench.faults import CLASSES, print_table, report_json, select_classes
 from memory import HierarchicalMemory
-from memory.archival import ArchivalTier
-from memory.store.sqlite.vectors import VectorIndex
+from memory.store.sqlite.vectors import FaissIndex
+from memory.tiers.archival import ArchivalTier
 
 COUNTS = ("trials", "clear_errors", "crashes", "lost", "diverged")
 
@@ -171,20 +171,20 @@ def test_a_half_written_unit_is_reported() -> None:
 
 @pytest.mark.slow
 def test_an_index_that_disagrees_with_sqlite_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = VectorIndex.rebuild
+    real = FaissIndex.rebuild
 
-    def rebuild_one_short(self: VectorIndex) -> None:
+    def rebuild_one_short(self: FaissIndex) -> None:
         real(self)
         if self.index.ntotal:  # broken on purpose: the newest vector is left out
             self.index.remove_ids(_last_id(self))
 
-    monkeypatch.setattr(VectorIndex, "rebuild", rebuild_one_short)
+    monkeypatch.setattr(FaissIndex, "rebuild", rebuild_one_short)
     row = damaged_wal(0, True, trials=1)
     assert row.diverged > 0
-    assert "FAISS holds" in row.first_problem()
+    assert "with a vector in SQLite but not in FAISS" in row.first_problem()
 
 
-def _last_id(index: VectorIndex) -> Any:
+def _last_id(index: FaissIndex) -> Any:
     import faiss
     import numpy as np
 

@@ -18,7 +18,7 @@ from test_cli import tiermem
 from agent.home import agent_home
 from memory import HashingEmbedder, HierarchicalMemory
 from memory.errors import InvalidInputError
-from memory.recall import NewMessage
+from memory.tiers.recall import NewMessage
 from memory.validation import end_of_day, validate_agent_name
 from tools.dispatch import ToolResult
 from tools.memory_tools import PAGE_SIZE, ToolContext, memory_toolbox

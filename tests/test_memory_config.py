@@ -13,10 +13,10 @@ import pytest
 from memory_helpers import make_memory
 
 from memory.config import WALL_TAU, MemoryConfig
-from memory.embeddings import HashingEmbedder
+from memory.embed.embeddings import HashingEmbedder
 from memory.errors import InvalidConfigError, InvalidInputError
 from memory.hierarchy import HierarchicalMemory
-from memory.search import FusionWeights
+from memory.search.fusion import FusionWeights
 
 # A value other than the default for every field, so a field that does not round-trip shows.
 EVERY_SETTING = MemoryConfig(

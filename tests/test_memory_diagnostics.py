@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from memory_helpers import make_memory
 
-import memory.diagnostics as diagnostics
+import memory.ops.diagnostics as diagnostics
 from memory.hierarchy import HierarchicalMemory
 
 

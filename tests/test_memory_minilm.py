@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from memory_helpers import check_archival_consistent, check_core_invariants
 
-from memory.embeddings import HashingEmbedder
+from memory.embed.embeddings import HashingEmbedder
 from memory.errors import EmbedderMismatchError
 from memory.hierarchy import HierarchicalMemory
 

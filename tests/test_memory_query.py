@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from memory_helpers import make_memory
 
-from memory.embeddings import HashingEmbedder, strong_similarity
-from memory.search import FusionWeights
+from memory.embed.embeddings import HashingEmbedder, strong_similarity
+from memory.search.fusion import FusionWeights
 from memory.types import Hit
 
 

@@ -13,8 +13,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memory import EmbedderMismatchError, HashingEmbedder, HierarchicalMemory, reindex
+from memory import EmbedderMismatchError, HashingEmbedder, HierarchicalMemory
 from memory.errors import ReindexIncompleteError
+from memory.ops import reindex
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -137,8 +138,8 @@ def test_an_interrupted_reindex_refuses_to_open_and_resumes(
 
 _KILLED_REINDEX = textwrap.dedent("""
     import os, signal, sys
-    from memory import reindex
-    from memory.embeddings import HashingEmbedder
+    from memory.ops import reindex
+    from memory.embed.embeddings import HashingEmbedder
     from memory.hierarchy import HierarchicalMemory
 
     class DiesOnTheSecondBatch(HashingEmbedder):

@@ -9,7 +9,7 @@ from rich.console import Console
 
 from evals.report import format_column, render
 from memory import HashingEmbedder, HierarchicalMemory
-from memory.report import figure_rows, history_series, nice_ticks, print_text, render_html
+from memory.ops.report import figure_rows, history_series, nice_ticks, print_text, render_html
 
 
 @pytest.fixture

@@ -1,5 +1,6 @@
-"""SQLite is the source of truth: derived FAISS indexes, embedder checks, the writer
-lock, and transactions that leave memory as it was when they fail."""
+"""SQLite is the source of truth: derived FAISS indexes, embedder checks and the writer
+lock. (Transactions that leave memory as it was when they fail are checked on every
+backend: tests/conformance/test_conformance_rollback.py.)"""
 
 from __future__ import annotations
 
@@ -13,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from memory_helpers import check_archival_consistent, check_core_invariants, make_memory
+from memory_helpers import check_archival_consistent, make_memory
 
-from memory.embeddings import HashingEmbedder
+from memory.embed.embeddings import HashingEmbedder
 from memory.errors import EmbedderMismatchError, StoreLockedError
 from memory.hierarchy import HierarchicalMemory
 
@@ -146,7 +147,7 @@ def test_an_empty_store_accepts_a_new_embedder(tmp_path: Path) -> None:
     path = tmp_path / "agent"
     make_memory(path).close()
     with make_memory(path, embedder=HashingEmbedder(dim=128)) as m:
-        assert m.store.get_meta("embedder_id") == "hashing-uni-bi-128"
+        assert m.store.settings.get("embedder_id") == "hashing-uni-bi-128"
         m.archival_insert("now embedded at 128")
         assert m.archival.vectors.index.d == 128
     with pytest.raises(EmbedderMismatchError):
@@ -172,7 +173,7 @@ def _child(code: str, **kwargs: Any) -> subprocess.CompletedProcess[str]:
 
 _OPEN_IN_CHILD = """
     import sys
-    from memory.embeddings import HashingEmbedder
+    from memory.embed.embeddings import HashingEmbedder
     from memory.errors import StoreLockedError
     from memory.hierarchy import HierarchicalMemory
     try:
@@ -236,132 +237,3 @@ def test_a_second_memory_in_the_same_process_is_refused(home: Path) -> None:
         first.archival_insert("still writable")
     with make_memory(home) as again:
         assert len(again.archival) == count + 1
-
-
-# -- transactions ----------------------------------------------------------------------------
-
-
-class Boom(Exception):
-    pass
-
-
-def _state(m: HierarchicalMemory) -> tuple[Any, ...]:
-    return (m.snapshot(), m.archival.vectors.index.ntotal, m.recall.vectors.index.ntotal,
-            len(m.archival), len(m.recall), len(m.core), m.core.used, m.tick)
-
-
-def test_a_failed_interaction_leaves_everything_as_it_was() -> None:
-    with make_memory(core_limit=3, core_limit_unit="facts") as m:
-        for i in range(3):
-            m.add_fact(f"fact {i} about the tokyo office")
-        m.archival_insert("a passage about billing")
-        m.process_interaction("I'm allergic to peanuts.", "Noted.")
-        before = _state(m)
-        with pytest.raises(Boom), m.interaction():
-            m.add_fact("a brand new fact", "durable")  # evicts
-            m.add_fact("fact 1 about the tokyo office")  # re-assertion
-            m.archival_insert("a passage that must vanish")
-            m.process_interaction("Right now the pod is restarting.", "Checking.")
-            assert len(m.archival) > before[3]
-            raise Boom
-        assert _state(m) == before
-        check_core_invariants(m)
-        check_archival_consistent(m)
-        assert m.archival_search("vanish").total == 0
-        # The memory keeps working after the rollback.
-        m.add_fact("a brand new fact")
-        assert m.tick == before[-1] + 1
-        check_core_invariants(m)
-        check_archival_consistent(m)
-
-
-def test_a_failed_inner_interaction_rolls_back_only_itself() -> None:
-    with make_memory(core_limit=3, core_limit_unit="facts") as m:
-        m.add_fact("kept outer fact")
-        with m.interaction():
-            m.archival_insert("outer passage")
-            inner_before = _state(m)
-            with pytest.raises(Boom), m.interaction():
-                m.archival_insert("inner passage")
-                m.add_fact("inner fact")
-                raise Boom
-            assert _state(m) == inner_before
-            m.add_fact("outer fact after")
-        check_archival_consistent(m)
-        check_core_invariants(m)
-        texts = {r[0] for r in m.store.execute("SELECT text FROM passages")}
-        assert texts == {"outer passage"}
-        assert {f.text for f in m.core} == {"kept outer fact", "outer fact after"}
-
-
-def test_failed_write_on_disk_is_not_visible_after_reopen(tmp_path: Path) -> None:
-    path = tmp_path / "agent"
-    with make_memory(path) as m:
-        m.archival_insert("committed passage")
-        with pytest.raises(Boom), m.interaction():
-            m.archival_insert("rolled back passage")
-            raise Boom
-    with make_memory(path) as m:
-        assert [r[0] for r in m.store.execute("SELECT text FROM passages")] == [
-            "committed passage"]
-        check_archival_consistent(m)
-
-
-def test_an_embedder_failure_mid_insert_changes_nothing() -> None:
-    class Failing(HashingEmbedder):
-        fail = False
-
-        def embed_documents(self, texts: Any) -> Any:
-            if self.fail:
-                raise RuntimeError("model crashed")
-            return super().embed_documents(texts)
-
-    embedder = Failing()
-    with make_memory(embedder=embedder, core_limit=2, core_limit_unit="facts") as m:
-        m.add_fact("one")
-        m.add_fact("two")
-        before = _state(m)
-        embedder.fail = True
-        with pytest.raises(RuntimeError):
-            m.add_fact("three")  # its eviction needs an embedding
-        with pytest.raises(RuntimeError):
-            m.process_interaction("I'm allergic to peanuts.", "Noted.")
-        embedder.fail = False
-        assert _state(m) == before
-
-
-def test_reopening_midway_evicts_exactly_as_staying_open(tmp_path: Path) -> None:
-    def step(m: HierarchicalMemory, i: int) -> None:
-        m.add_fact(f"fact {i % 9} about topic {i % 9}", "durable" if i % 4 else "short-lived")
-
-    with make_memory(core_limit=4, core_limit_unit="facts") as steady:
-        for i in range(60):
-            step(steady, i)
-        expected = [(f.id, f.tier, f.access_count, f.last_access, f.evictions)
-                    for f in steady.facts()]
-    path = tmp_path / "agent"
-    for chunk in range(6):
-        with make_memory(path, core_limit=4, core_limit_unit="facts") as m:
-            for i in range(chunk * 10, chunk * 10 + 10):
-                step(m, i)
-    with make_memory(path) as m:
-        assert [(f.id, f.tier, f.access_count, f.last_access, f.evictions)
-                for f in m.facts()] == expected
-        check_core_invariants(m)
-
-
-def test_inner_then_outer_failure_restores_the_start() -> None:
-    with make_memory(core_limit=2, core_limit_unit="facts") as m:
-        m.add_fact("first fact")
-        m.archival_insert("first passage")
-        before = _state(m)
-        with pytest.raises(Boom), m.interaction():
-            m.archival_insert("outer passage")
-            with pytest.raises(Boom), m.interaction():
-                m.archival_insert("inner passage")
-                raise Boom
-            m.add_fact("second fact")
-            m.add_fact("third fact")  # evicts
-            raise Boom
-        assert _state(m) == before
-        check_archival_consistent(m)

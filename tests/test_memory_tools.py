@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from memory import HashingEmbedder, HierarchicalMemory
-from memory.recall import NewMessage
+from memory.tiers.recall import NewMessage
 from tools.dispatch import Toolbox, ToolResult
 from tools.memory_tools import PAGE_SIZE, ToolContext, memory_toolbox
 

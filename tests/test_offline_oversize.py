@@ -13,8 +13,8 @@ from agent.loop import Agent
 from agent.offline import CHUNK_CHARS, OfflinePolicy
 from agent.trimming import MIN_SHOWN_TOKENS, trimmed_for_context
 from memory import HashingEmbedder, HierarchicalMemory
-from memory.sentences import chunk_text
-from memory.tokenizer import TokenCounter
+from memory.text.sentences import chunk_text
+from memory.text.tokenizer import TokenCounter
 from tools.memory_tools import HIT_TEXT_CHARS, ToolContext, memory_toolbox
 
 COUNTER = TokenCounter()

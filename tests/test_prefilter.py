@@ -11,7 +11,7 @@ import pytest
 import memory.store.sqlite.vectors as vector_index
 from memory.store.sqlite import SQLiteStore
 from memory.store.sqlite.prefilter import MAX_ERROR_BOUND, Prefilter
-from memory.store.sqlite.vectors import VectorIndex
+from memory.store.sqlite.vectors import FaissIndex
 from tests.memory_helpers import make_memory
 
 DIM = 64
@@ -33,7 +33,7 @@ def brute_above(ids: np.ndarray, rows: np.ndarray, q: np.ndarray, t: float) -> s
     return {int(i) for i in ids[rows @ q >= t]}
 
 
-def check_exact(index: VectorIndex, ids: np.ndarray, rows: np.ndarray,
+def check_exact(index: FaissIndex, ids: np.ndarray, rows: np.ndarray,
                 queries: np.ndarray) -> None:
     for q in queries:
         got, sims = index.search(q, 10)
@@ -51,7 +51,7 @@ def check_exact(index: VectorIndex, ids: np.ndarray, rows: np.ndarray,
         assert np.all(np.diff(found_sims) <= 0)
 
 
-def filled(index: VectorIndex, rows: np.ndarray, step: int = 1) -> np.ndarray:
+def filled(index: FaissIndex, rows: np.ndarray, step: int = 1) -> np.ndarray:
     """Add ``rows`` to ``index`` in one transaction; returns their ids (multiples of ``step``)."""
     ids = np.arange(len(rows), dtype=np.int64) * step
     with index.store.transaction():
@@ -60,8 +60,8 @@ def filled(index: VectorIndex, rows: np.ndarray, step: int = 1) -> np.ndarray:
 
 
 @pytest.fixture
-def index() -> VectorIndex:
-    return VectorIndex(SQLiteStore(None), "passages", DIM, None, prefilter_min_rows=1)
+def index() -> FaissIndex:
+    return FaissIndex(SQLiteStore(None), "passages", DIM, None, prefilter_min_rows=1)
 
 
 def test_codes_are_faiss_own() -> None:
@@ -87,7 +87,7 @@ def test_error_bound_covers_every_approximate_similarity() -> None:
 
 
 @pytest.mark.parametrize(("seed", "spread"), [(0, 0.3), (1, 1.0), (2, 0.02)])
-def test_search_equals_a_float_scan(index: VectorIndex, seed: int, spread: float) -> None:
+def test_search_equals_a_float_scan(index: FaissIndex, seed: int, spread: float) -> None:
     # At spread 0.02 thousands of rows lie within the error bound of the 10th best,
     # so the candidate list has to widen several times.
     rng = np.random.default_rng(seed)
@@ -96,7 +96,7 @@ def test_search_equals_a_float_scan(index: VectorIndex, seed: int, spread: float
     check_exact(index, ids, rows, unit_rows(rng, 15, spread=spread))
 
 
-def test_exact_after_removals_clipped_rows_and_rollback(index: VectorIndex) -> None:
+def test_exact_after_removals_clipped_rows_and_rollback(index: FaissIndex) -> None:
     rng = np.random.default_rng(3)
     rows = unit_rows(rng, 2000, spread=0.3)
     ids = filled(index, rows)
@@ -124,7 +124,7 @@ def test_exact_after_removals_clipped_rows_and_rollback(index: VectorIndex) -> N
 
 
 def test_small_indexes_scan_the_floats() -> None:
-    small = VectorIndex(SQLiteStore(None), "passages", DIM, None, prefilter_min_rows=100)
+    small = FaissIndex(SQLiteStore(None), "passages", DIM, None, prefilter_min_rows=100)
     rows = unit_rows(np.random.default_rng(4), 99)
     with small.store.transaction():
         small.add(np.arange(99, dtype=np.int64), rows)
@@ -163,7 +163,7 @@ def test_prefilter_is_saved_and_reloaded(tmp_path: Path,
         assert m.archival.vectors.prefilter is not None
 
 
-def test_nearest_bounds_every_row_left_out(index: VectorIndex) -> None:
+def test_nearest_bounds_every_row_left_out(index: FaissIndex) -> None:
     rng = np.random.default_rng(5)
     rows = unit_rows(rng, 3000, spread=0.3)
     ids = filled(index, rows)
@@ -184,7 +184,7 @@ def test_a_bound_loose_from_training_does_not_retrain_every_search() -> None:
     # Spiky rows widen the trained range so much that the bound exceeds MAX_ERROR_BOUND
     # straight after training; retraining cannot improve it, so it must not run again.
     dim = 1536
-    index = VectorIndex(SQLiteStore(None), "passages", dim, None, prefilter_min_rows=1)
+    index = FaissIndex(SQLiteStore(None), "passages", dim, None, prefilter_min_rows=1)
     rng = np.random.default_rng(6)
     rows = rng.standard_normal((200, dim)).astype(np.float32)
     rows = np.concatenate([rows / np.linalg.norm(rows, axis=1, keepdims=True),
@@ -203,6 +203,6 @@ def test_a_similarity_equal_to_the_threshold_is_above_it() -> None:
     row = np.zeros(DIM, dtype=np.float32)
     row[0], row[1] = 0.5, np.sqrt(0.75)
     for min_rows in (10**6, 1):  # the float scan, then the prefilter
-        index = VectorIndex(SQLiteStore(None), "passages", DIM, None, prefilter_min_rows=min_rows)
+        index = FaissIndex(SQLiteStore(None), "passages", DIM, None, prefilter_min_rows=min_rows)
         filled(index, np.stack([row, np.roll(row, 5)]))
         assert index.above(q, 0.5)[0].tolist() == [0]

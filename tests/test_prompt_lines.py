@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from agent.context import ContextWindow, escape_data, render_core
 from memory import HashingEmbedder, HierarchicalMemory
-from memory.tokenizer import TokenCounter
+from memory.text.tokenizer import TokenCounter
 from memory.validation import single_line
 from tools.dispatch import render
 from tools.memory_tools import ToolContext, memory_toolbox

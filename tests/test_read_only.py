@@ -26,7 +26,7 @@ ENV = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONUNBUFFERED": "1"}
 
 _HOLD_THE_LOCK = textwrap.dedent("""
     import sys
-    from memory.embeddings import HashingEmbedder
+    from memory.embed.embeddings import HashingEmbedder
     from memory.hierarchy import HierarchicalMemory
     m = HierarchicalMemory(sys.argv[1], embedder=HashingEmbedder())
     m.archival_insert("written by the writer that still holds the lock")
@@ -167,7 +167,7 @@ def test_a_home_on_a_read_only_filesystem_can_be_inspected(tmp_path: Path) -> No
 _KILLED_TURN = textwrap.dedent("""
     import os, signal, sys
     from agent.loop import Agent
-    from memory.embeddings import HashingEmbedder
+    from memory.embed.embeddings import HashingEmbedder
     from memory.hierarchy import HierarchicalMemory
 
     class DiesWhenAsked:

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from memory_helpers import make_memory
 
-from memory.recall import NewMessage
-from memory.search import FusionWeights
+from memory.search.fusion import FusionWeights
+from memory.tiers.recall import NewMessage
 
 WORDS = ("apple", "banana", "cherry", "damson", "elder", "fig", "grape", "hazel")
 

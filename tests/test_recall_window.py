@@ -10,9 +10,10 @@ from memory_helpers import make_memory
 
 import memory.store.sqlite.vectors as vector_index
 from memory import HierarchicalMemory
-from memory.lexical import common_terms
-from memory.recall import RECALL_WINDOW, NewMessage
-from memory.search import Filter, FusionWeights
+from memory.search.fusion import FusionWeights
+from memory.search.lexical import common_terms
+from memory.store.records import RowFilter
+from memory.tiers.recall import RECALL_WINDOW, NewMessage
 from tools.dispatch import Toolbox
 from tools.memory_tools import ToolContext, memory_toolbox
 
@@ -150,12 +151,11 @@ def test_common_terms_are_those_in_more_than_half_of_the_rows() -> None:
         memory.recall.append_many([
             NewMessage("user", " ".join(["kiwi"] * (i < 31) + ["lime"] * (i < 30) + ["x"]), i)
             for i in range(rows)], bulk=True)
-        for count in (None, rows):
-            found = common_terms(memory.store, "messages", "messages_fts",
-                                 ["kiwi", "lime", "x", "absent"], count)
-            assert found == {"kiwi", "x"}  # 31 and 60 of 60; lime's 30 is not more than half
+        lexical = memory.store.lexical("messages")
+        found = common_terms(lexical, ["kiwi", "lime", "x", "absent"], rows)
+        assert found == {"kiwi", "x"}  # 31 and 60 of 60; lime's 30 is not more than half
         # The count given is the one used.
-        assert common_terms(memory.store, "messages", "messages_fts", ["kiwi", "x"], 100) == {"x"}
+        assert common_terms(lexical, ["kiwi", "x"], 100) == {"x"}
         assert memory.recall.search("kiwi lime", k=50).total == 30  # kiwi dropped
 
 
@@ -276,9 +276,9 @@ def test_searching_tool_messages_alone_has_no_dense_side() -> None:
 
 
 def test_rows_with_vectors_skip_only_the_role_conditions_they_always_pass() -> None:
-    from memory.recall import _dense_filter
+    from memory.tiers.recall import _dense_filter
 
-    assert _dense_filter(None, None, None, 7) == Filter(below=7)
-    assert _dense_filter(["user", "assistant", "tool"], None, None, None) == Filter()
+    assert _dense_filter(None, None, None, 7) == RowFilter(below=7)
+    assert _dense_filter(["user", "assistant", "tool"], None, None, None) == RowFilter()
     assert _dense_filter(["user"], None, None, 7) is None  # assistant rows must be dropped
     assert _dense_filter(None, "2026-01-01", None, None) is None  # dates need the rows

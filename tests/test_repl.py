@@ -23,7 +23,7 @@ from agent.offline import OfflinePolicy
 from agent.repl import ChatRepl
 from agent.scripted import ScriptedModel, call, reply
 from memory import HashingEmbedder, HierarchicalMemory
-from memory.report import print_text
+from memory.ops.report import print_text
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ import pytest
 
 import cli
 from memory import HashingEmbedder
-from memory.updates import read_statement
+from memory.text.updates import read_statement
 from scenarios import Day, Question, Scenario, all_scenarios
 from scenarios.present import PresentShare, overall, present_share
 from scenarios.runner import Answer, run_scenario

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from memory import HashingEmbedder, HierarchicalMemory
-from memory.search import PRUNE_MIN_ROWS, FusionWeights, dense_query_text, without_words
+from memory.search.fusion import PRUNE_MIN_ROWS, FusionWeights, dense_query_text, without_words
 
 TOPICS = ["violin lessons", "adoption agencies", "pottery class", "camping trip", "charity race",
           "dance studio", "clothing store", "job interview", "road trip", "book club"]
@@ -22,12 +22,14 @@ def _memory(rows: int, fusion: FusionWeights | None = None) -> HierarchicalMemor
 def test_words_in_most_rows_are_dropped_from_the_dense_query() -> None:
     with _memory(PRUNE_MIN_ROWS + 10) as m:
         # "talked" is in every row, "violin" in a tenth: only the first is dropped
-        text = dense_query_text(m.store, "passages", "passages_fts", "Who talked about violin?")
+        passages = m.store.lexical("passages")
+        text = dense_query_text(passages, "Who talked about violin?", len(m.archival))
         assert text == "Who about violin?"
         # a query made only of common words is left whole
-        assert dense_query_text(m.store, "passages", "passages_fts", "we talked") == "we talked"
+        assert dense_query_text(passages, "we talked", len(m.archival)) == "we talked"
     with _memory(PRUNE_MIN_ROWS - 1) as small:  # too few rows to judge a word by its frequency
-        text = dense_query_text(small.store, "passages", "passages_fts", "Who talked about violin?")
+        text = dense_query_text(small.store.lexical("passages"), "Who talked about violin?",
+                                len(small.archival))
         assert text == "Who talked about violin?"
 
 

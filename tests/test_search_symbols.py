@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from memory import HashingEmbedder, HierarchicalMemory
-from memory.recall import NewMessage
 from memory.store.sqlite import schema
 from memory.store.sqlite import store as store_module
-from memory.symbols import indexed_text, symbol_words
+from memory.text.symbols import indexed_text, symbol_words
+from memory.tiers.recall import NewMessage
 
 PEANUTS = "I am allergic to peanuts🥜, and I love 🍕🍕"
 

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from snapshot_helpers import check_restored, leftovers, small_snapshot
 
-from memory.embeddings import HashingEmbedder
+from memory.embed.embeddings import HashingEmbedder
 from memory.errors import SnapshotError
 from memory.hierarchy import HierarchicalMemory
 from memory.validation import MAX_TEXT_CHARS

@@ -21,7 +21,7 @@ import pytest
 from memory_helpers import make_memory
 from snapshot_helpers import check_restored, leftovers, small_snapshot
 
-from memory.embeddings import HashingEmbedder
+from memory.embed.embeddings import HashingEmbedder
 from memory.hierarchy import HierarchicalMemory
 
 REPO = Path(__file__).resolve().parents[1]
@@ -30,7 +30,7 @@ OLD_FACTS = [f"old fact number {i} about the staging cluster" for i in range(5)]
 # Writes the old memory and dies without closing it, so its last commits stay in the WAL.
 SEED = textwrap.dedent("""
     import os, signal, sys
-    from memory.embeddings import HashingEmbedder
+    from memory.embed.embeddings import HashingEmbedder
     from memory.hierarchy import HierarchicalMemory
 
     m = HierarchicalMemory(sys.argv[1], embedder=HashingEmbedder())
@@ -45,8 +45,8 @@ SEED = textwrap.dedent("""
 RESTORE = textwrap.dedent("""
     import json, os, signal, sys
     import memory.store.sqlite.restore as restore_file
-    import memory.snapshot as snapshot
-    from memory.embeddings import HashingEmbedder
+    import memory.ops.snapshot as snapshot
+    from memory.embed.embeddings import HashingEmbedder
     from memory.hierarchy import HierarchicalMemory
 
     home, snapshot_file, point, ready = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])

@@ -22,11 +22,11 @@ from snapshot_helpers import (
 )
 
 import memory.store.sqlite.restore
-from memory.embeddings import HashingEmbedder
+from memory.embed.embeddings import HashingEmbedder
 from memory.errors import SnapshotError
-from memory.extract import fact_norm
 from memory.hierarchy import HierarchicalMemory
 from memory.store.sqlite.restore import RESTORE_PREFIX
+from memory.text.extract import fact_norm
 from memory.validation import MAX_TEXT_CHARS
 
 Snap = dict[str, Any]

@@ -18,7 +18,7 @@ from memory_helpers import make_memory
 
 from memory.errors import InvalidInputError, StoreCorruptError
 from memory.hierarchy import HierarchicalMemory
-from memory.recall import NewMessage
+from memory.tiers.recall import NewMessage
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -89,7 +89,7 @@ def test_a_database_that_is_not_one_is_refused_at_open(tmp_path: Path) -> None:
 
 _KILLED_WRITER = textwrap.dedent("""
     import os, signal, sys
-    from memory.embeddings import HashingEmbedder
+    from memory.embed.embeddings import HashingEmbedder
     from memory.hierarchy import HierarchicalMemory
     m = HierarchicalMemory(sys.argv[1], embedder=HashingEmbedder())
     m.archival_insert("written just before the writer was killed")

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 import tiktoken
 
-from memory import tokenizer as tk
 from memory.errors import InvalidInputError, TiermemError
+from memory.text import tokenizer as tk
 
 SAMPLES = [
     "hello world",

@@ -1,13 +1,13 @@
-"""Reading what a statement changes (memory/updates.py) and matching words by stem
-(memory/wording.py)."""
+"""Reading what a statement changes (memory/text/updates.py) and matching words by stem
+(memory/text/wording.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from memory.extract import extract_facts, normalize_fact
-from memory.updates import Statement, read_statement, replaces, retracted, slot_of
-from memory.wording import concepts, stem
+from memory.text.extract import extract_facts, normalize_fact
+from memory.text.updates import Statement, read_statement, replaces, retracted, slot_of
+from memory.text.wording import concepts, stem
 
 
 @pytest.mark.parametrize(("words", "same"), [

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from memory import HierarchicalMemory, Hit, SearchResult
-from memory.lifecycle import SUPERSEDED_AT
+from memory.tiers.lifecycle import SUPERSEDED_AT
 from memory.validation import single_line
 from tools.declare import Tool, ToolError, tool
 from tools.dispatch import Toolbox

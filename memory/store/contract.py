@@ -75,7 +75,7 @@ __all__ = [
 class FactStore(Protocol):
     """Facts and core membership (``Fact.tier`` is ``core`` or ``archival``).
 
-    ``norm`` is a fact's normalised text (memory.extract.fact_norm), unique across
+    ``norm`` is a fact's normalised text (memory.text.extract.fact_norm), unique across
     both tiers.
     """
 
@@ -320,10 +320,10 @@ class LexicalRanking(Protocol):
 class LexicalIndex(Protocol):
     """Full-text search over one table (facts, passages or messages).
 
-    ``terms`` are a query's content words (memory.lexical.query_terms: lowercased,
+    ``terms`` are a query's content words (memory.search.lexical.query_terms: lowercased,
     stopwords out, symbols as their stand-in words); the backend quotes them and
     applies its own stemming. The indexed text of a row is
-    ``memory.symbols.indexed_text`` of its text.
+    ``memory.text.symbols.indexed_text`` of its text.
     """
 
     def rank(self, terms: Sequence[str], filt: RowFilter,

@@ -3,23 +3,17 @@
 A full disk, a damaged database file and a failing disk surface from SQLite as
 ``sqlite3`` exceptions, at open, at any query, or at COMMIT. The store turns
 them into ``StoreFullError``, ``StoreCorruptError`` or ``StoreError`` at every
-transaction and statement, and ``guarded`` does the same for a public method
-whose reads step through a cursor after the statement returned, and holds the
-store's lock so that threads sharing a memory take turns.
+transaction and statement, and memory.store.guard does the same for a public
+method whose reads step through a cursor after the statement returned.
 """
 
 from __future__ import annotations
 
-import functools
 import sqlite3
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Concatenate, ParamSpec, Protocol, TypeVar
 
 from memory.errors import ReadOnlyError, StoreCorruptError, StoreError, StoreFullError
 
-if TYPE_CHECKING:
-    from memory.store.sqlite import SQLiteStore
 
 def translate(exc: BaseException, database: Path | None) -> StoreError | None:
     """The tiermem error for an SQLite failure a user can act on; None for any other.
@@ -58,30 +52,3 @@ def corrupt_message(database: Path | None, problem: str) -> str:
         f"the latest snapshot into a new home (HierarchicalMemory.restore), or salvage "
         f"what is readable with `sqlite3 {database} .recover | sqlite3 recovered.sqlite3`"
     )
-
-
-class _HasStore(Protocol):
-    store: SQLiteStore
-
-
-S = TypeVar("S", bound=_HasStore)
-P = ParamSpec("P")
-R = TypeVar("R")
-
-
-def guarded(method: Callable[Concatenate[S, P], R]) -> Callable[Concatenate[S, P], R]:
-    """A public method of an object with a ``store``: one thread at a time (the store's
-    lock), and SQLite failures become tiermem errors."""
-
-    @functools.wraps(method)
-    def call(self: S, /, *args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            with self.store.lock:
-                return method(self, *args, **kwargs)
-        except sqlite3.Error as exc:
-            mapped = translate(exc, self.store.database)
-            if mapped is None:
-                raise
-            raise mapped from exc
-
-    return call

@@ -30,19 +30,17 @@ from pathlib import Path
 
 from memory.errors import SnapshotError
 from memory.output_file import fsync_path
-from memory.store.sqlite import DB_FILE, SQLiteStore
-from memory.store.sqlite.vectors import ARCHIVAL_INDEX_FILE, RECALL_INDEX_FILE, remove_index_files
+from memory.store.sqlite.files import (
+    ARCHIVAL_INDEX_FILE,
+    DB_FILE,
+    RECALL_INDEX_FILE,
+    RESTORE_PREFIX,
+    discard_restore_leftovers,
+)
+from memory.store.sqlite.store import SQLiteStore
+from memory.store.sqlite.vectors import remove_index_files
 
-#: Every file of an unfinished restore starts with this (SQLite adds -wal, -shm, -journal).
-RESTORE_PREFIX = f"{DB_FILE}.restore-"
 INDEX_FILES = (ARCHIVAL_INDEX_FILE, RECALL_INDEX_FILE)
-
-
-def discard_restore_leftovers(home: Path, keep: str | None = None) -> None:
-    """Delete what unfinished restores left in ``home``; call only under its writer lock."""
-    for path in home.glob(f"{RESTORE_PREFIX}*"):
-        if keep is None or not path.name.startswith(keep):
-            path.unlink(missing_ok=True)
 
 
 @contextlib.contextmanager
@@ -75,8 +73,8 @@ def _move_into_place(store: SQLiteStore, built: Path, target: Path) -> None:
     # Closed cleanly here, so the first open of the restored memory is not taken for a
     # recovery after a crash (which would run quick_check on a file just built).
     with store.transaction():
-        store.set_meta("writer_state", "closed")
-    store.conn.execute("PRAGMA journal_mode = DELETE")  # its WAL, folded into the file
+        store.settings.set("writer_state", "closed")
+    store.execute("PRAGMA journal_mode = DELETE")  # its WAL, folded into the file
     store.conn.close()
     fsync_path(built)
     if target.exists():

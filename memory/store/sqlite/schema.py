@@ -12,8 +12,8 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from memory.symbols import SQL_FUNCTION as _FTS
-from memory.symbols import indexed_text
+from memory.text.symbols import SQL_FUNCTION as _FTS
+from memory.text.symbols import indexed_text
 
 
 def _indexed_through_function(table: str, column: str, updates: bool) -> str:
@@ -205,7 +205,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(2, "an index of pending messages", _run(
         "CREATE INDEX messages_pending ON messages (id) WHERE status = 'pending';")),
     # The full-text indexes read each text with its symbols replaced by stand-in words
-    # (memory/symbols.py), and the rows indexed before are indexed again where that
+    # (memory/text/symbols.py), and the rows indexed before are indexed again where that
     # changes the words. Messages are never edited (recall is append-only), so they have
     # no update trigger.
     Migration(3, "emoji and other symbols searchable", _run(

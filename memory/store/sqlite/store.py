@@ -1,4 +1,5 @@
-"""The SQLite store: opening (for writing, or read-only), the single writer, transactions.
+"""The SQLite backend of the storage contract: opening (for writing, or read-only), the single
+writer, transactions, and the tables behind the contract's Protocols.
 
 SQLite is the single source of truth for every tier (its schema is in
 memory/store/sqlite/schema.py). The FAISS indexes are derived from it
@@ -16,7 +17,7 @@ import contextlib
 import secrets
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,20 +28,30 @@ from memory.errors import (
     StoreCorruptError,
     StoreError,
 )
+from memory.store.records import DumpRow, DumpTable, TextTable, VectorTable
+from memory.store.sqlite.dump import clear_tables, export_rows, import_rows
 from memory.store.sqlite.errors import corrupt_message, translate
+from memory.store.sqlite.facts import SQLiteFacts
+from memory.store.sqlite.files import (
+    ARCHIVAL_INDEX_FILE,
+    DB_FILE,
+    RECALL_INDEX_FILE,
+    discard_restore_leftovers,
+)
+from memory.store.sqlite.history import SQLiteHistory, SQLiteSettings
+from memory.store.sqlite.lexical import SQLiteLexical
+from memory.store.sqlite.messages import SQLiteMessages
+from memory.store.sqlite.passages import SQLitePassages
 from memory.store.sqlite.schema import SCHEMA_VERSION, migrate, register_functions
+from memory.store.sqlite.vectors import FaissIndex
 from memory.store.sqlite.writer_lock import WriterLock
 
-DB_FILE = "memory.sqlite3"
-
 DURABILITY = {"normal": "NORMAL", "full": "FULL"}
-#: Meta keys that describe this database file rather than the memory in it: a
-#: snapshot does not carry them, and a restored copy has its own.
-FILE_META_KEYS = ("store_id", "writer_state")
 
 
 class SQLiteStore:
-    """One SQLite database plus the lock that makes its writer unique.
+    """One SQLite database plus the lock that makes its writer unique
+    (memory.store.contract.StorageBackend).
 
     ``read_only=True`` opens an existing database for reading only, without the
     writer lock, so it can be inspected while a writer has it open; nothing is
@@ -68,6 +79,11 @@ class SQLiteStore:
         self.durability = durability
         self.read_only = read_only
         self.closed = False
+        self.facts = SQLiteFacts(self)
+        self.passages = SQLitePassages(self)
+        self.messages = SQLiteMessages(self)
+        self.history = SQLiteHistory(self)
+        self.settings = SQLiteSettings(self)
         # Threads share this memory by taking turns: every transaction, and every public
         # method of HierarchicalMemory (memory.store.sqlite.errors.guarded), holds this lock.
         # Serialising rather than refusing a second thread: a process can open a home
@@ -91,6 +107,8 @@ class SQLiteStore:
                                  f"choose a directory this user can write") from None
             self._writer = WriterLock(home)
             self._writer.acquire()
+            if db_file == DB_FILE:
+                discard_restore_leftovers(home)  # from a killed restore; we hold the lock
         try:
             if self.database is not None and read_only:
                 self.conn = _connect_read_only(self.database)
@@ -116,7 +134,7 @@ class SQLiteStore:
     def _mark_open(self) -> None:
         """Check the database if the last writer did not close it, then record that
         this one has it open (``close`` records a clean close)."""
-        if self.get_meta("writer_state") == "open":
+        if self.settings.get("writer_state") == "open":
             self.quick_checked = True
             problems = [r[0] for r in self.conn.execute("PRAGMA quick_check(5)")]
             if problems != ["ok"]:
@@ -124,9 +142,9 @@ class SQLiteStore:
                     self.database, "SQLite's quick_check after the last session ended without "
                     "closing it found: " + "; ".join(problems)))
         with self.transaction():
-            if self.get_meta("store_id") is None:
-                self.set_meta("store_id", secrets.token_hex(16))
-            self.set_meta("writer_state", "open")
+            if self.settings.get("store_id") is None:
+                self.settings.set("store_id", secrets.token_hex(16))
+            self.settings.set("writer_state", "open")
 
     # -- schema -----------------------------------------------------------------------
     def _check_schema_readable(self) -> None:
@@ -148,18 +166,31 @@ class SQLiteStore:
         Files derived from the database (the FAISS indexes) record it, so a
         database swapped for another one is never paired with their files.
         """
-        return self.get_meta("store_id")
+        return self.settings.get("store_id")
 
-    def get_meta(self, key: str, default: str | None = None) -> str | None:
-        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        return row[0] if row else default
+    @property
+    def location(self) -> str:
+        return str(self.home) if self.home is not None else "memory"
 
-    def set_meta(self, key: str, value: object) -> None:
-        self.conn.execute(
-            "INSERT INTO meta (key, value) VALUES (?, ?) "
-            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            (key, str(value)),
-        )
+    # -- the contract's searches and tables ---------------------------------------------
+    def lexical(self, table: TextTable) -> SQLiteLexical:
+        return SQLiteLexical(self, table)
+
+    def vectors(self, table: VectorTable, dim: int) -> FaissIndex:
+        name = ARCHIVAL_INDEX_FILE if table == "passages" else RECALL_INDEX_FILE
+        return FaissIndex(self, table, dim, self.home / name if self.home else None)
+
+    def export_rows(self, table: DumpTable) -> Iterator[DumpRow]:
+        return export_rows(self, table)
+
+    def import_rows(self, table: DumpTable, rows: Sequence[DumpRow]) -> None:
+        import_rows(self, table, rows)
+
+    def clear(self) -> None:
+        clear_tables(self)
+
+    def translate_error(self, exc: BaseException) -> StoreError | None:
+        return translate(exc, self.database)
 
     # -- transactions -----------------------------------------------------------------
     @property
@@ -188,7 +219,7 @@ class SQLiteStore:
         self._commit_hooks.append(hook)
 
     @contextlib.contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
+    def transaction(self) -> Iterator[None]:
         """A transaction, or a savepoint inside the one already open.
 
         COMMIT is inside the same guard as the body: a commit can fail (a full
@@ -202,7 +233,7 @@ class SQLiteStore:
         with self.lock:
             yield from self._transaction()
 
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
+    def _transaction(self) -> Iterator[None]:
         self._check_usable()
         if self.read_only:
             raise ReadOnlyError(
@@ -216,7 +247,7 @@ class SQLiteStore:
                 hook()
         self._depth += 1
         try:
-            yield self.conn
+            yield None
             if depth == 0:
                 self.conn.execute("COMMIT")
         except BaseException as exc:
@@ -253,9 +284,16 @@ class SQLiteStore:
             self.conn.execute("ROLLBACK")
 
     def execute(self, sql: str, params: Any = ()) -> sqlite3.Cursor:
+        return self._translated(self.conn.execute, sql, params)
+
+    def executemany(self, sql: str, rows: Any) -> sqlite3.Cursor:
+        return self._translated(self.conn.executemany, sql, rows)
+
+    def _translated(self, call: Callable[[str, Any], sqlite3.Cursor], sql: str,
+                    args: Any) -> sqlite3.Cursor:
         self._check_usable()
         try:
-            return self.conn.execute(sql, params)
+            return call(sql, args)
         except sqlite3.Error as exc:
             mapped = translate(exc, self.database)
             if mapped is None:
@@ -281,7 +319,7 @@ class SQLiteStore:
         if not self.forked:
             if self._depth == 0 and not self.read_only:
                 with contextlib.suppress(StoreError, sqlite3.Error), self.transaction():
-                    self.set_meta("writer_state", "closed")
+                    self.settings.set("writer_state", "closed")
             with contextlib.suppress(sqlite3.Error):
                 self.conn.close()
         self.closed = True

@@ -25,13 +25,15 @@ import logging
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import faiss
 import numpy as np
 
-from memory.store.sqlite import SQLiteStore
 from memory.store.sqlite.prefilter import Prefilter
+
+if TYPE_CHECKING:
+    from memory.store.sqlite.store import SQLiteStore
 
 log = logging.getLogger(__name__)
 #: Below this many rows the float32 vectors (15 MB at 10k x 384) stay in the CPU
@@ -47,8 +49,9 @@ def single_thread_search() -> None:
     faiss.omp_set_num_threads(1)
 
 
-class VectorIndex:
-    """The dense index over one table's ``embedding`` column."""
+class FaissIndex:
+    """The dense index over one table's ``embedding`` column
+    (memory.store.contract.VectorIndex)."""
 
     def __init__(self, store: SQLiteStore, table: str, dim: int, file: Path | None,
                  prefilter_min_rows: int | None = None) -> None:
@@ -74,7 +77,7 @@ class VectorIndex:
     # -- consistency with SQLite ----------------------------------------------------------
     @property
     def generation(self) -> int:
-        return int(self.store.get_meta(self._generation_key, "0") or 0)
+        return int(self.store.settings.get(self._generation_key, "0") or 0)
 
     def _stored_count(self) -> int:
         sql = f"SELECT count(*) FROM {self.table} WHERE embedding IS NOT NULL"
@@ -173,9 +176,7 @@ class VectorIndex:
     def differences(self, limit: int = 5) -> list[str]:
         """How this index differs from the vectors stored in SQLite; empty when it holds
         exactly the stored rows' ids with exactly their bytes."""
-        total = int(self.index.ntotal)
-        ids = faiss.vector_to_array(self.index.id_map).astype(np.int64) if total else \
-            np.zeros(0, dtype=np.int64)
+        ids = self.ids()
         problems = []
         if len(np.unique(ids)) != len(ids):
             problems.append(f"{len(ids) - len(np.unique(ids))} id(s) hold more than one vector")
@@ -260,6 +261,11 @@ class VectorIndex:
     # -- search ---------------------------------------------------------------------------
     def __len__(self) -> int:
         return int(self.index.ntotal)
+
+    def ids(self) -> np.ndarray:
+        if not self.index.ntotal:
+            return np.zeros(0, dtype=np.int64)
+        return faiss.vector_to_array(self.index.id_map).astype(np.int64)
 
     def search(self, query: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
         """Top ``k`` (ids, similarities) for one unit query vector, best first."""
@@ -371,15 +377,10 @@ class VectorIndex:
         return self.prefilter
 
 
-#: The saved FAISS index of each tier, in the agent home (with sidecars beside them).
-ARCHIVAL_INDEX_FILE = "archival.faiss"
-RECALL_INDEX_FILE = "recall.faiss"
-
-
 def bump_generation(store: SQLiteStore, table: str) -> None:
     """Mark every saved index of ``table`` out of date (call inside a transaction)."""
     key = _generation_key(table)
-    store.set_meta(key, int(store.get_meta(key, "0") or 0) + 1)
+    store.settings.set(key, int(store.settings.get(key, "0") or 0) + 1)
 
 
 def _generation_key(table: str) -> str:
@@ -404,5 +405,5 @@ def remove_index_files(file: Path) -> None:
             path.unlink()
 
 
-__all__ = ["VectorIndex", "bump_generation", "remove_index_files", "single_thread_search",
+__all__ = ["FaissIndex", "bump_generation", "remove_index_files", "single_thread_search",
            "vector_blob"]

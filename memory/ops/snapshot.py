@@ -1,0 +1,182 @@
+"""Exact, JSON-serialisable snapshots of a memory, and their restore.
+
+A snapshot holds the memory's ``MemoryConfig`` and every row of every table
+that carries state (facts, passages, messages, history, events, erasures),
+ids included, so access counts, timestamps, durability and tier membership
+come back exactly. Embeddings are included as base64 float32 by default so a
+restore needs no model; without them (or for another embedder), restore
+re-embeds with the embedder given.
+
+Restore trusts nothing in the snapshot (memory/ops/snapshot_schema.py): fields
+outside the allow-list, values out of bounds and broken invariants raise
+``SnapshotError`` before anything is written. Token counts are counted again.
+A core that is over its limit after the recount (a snapshot edited by hand,
+or taken with another tokenizer) is brought within it the way opening with a
+smaller limit does: the snapshot's own policy evicts to archival, in one
+interaction (the clock advances by one). Into a directory, the new database
+is built aside and renamed into place only when complete
+(memory/store/sqlite/restore.py), so a failed or killed restore leaves the directory
+as it was, and a retry works. Into another backend, the rows are written in one
+transaction of it.
+"""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from memory.embed.embeddings import Embedder
+from memory.errors import SnapshotError
+from memory.ops.snapshot_schema import (
+    ROW_MODELS,
+    SNAPSHOT_FORMAT,
+    ValidSnapshot,
+    parse_snapshot,
+)
+from memory.store.contract import StorageBackend
+from memory.store.records import DUMP_TABLES, DumpRow
+from memory.text.extract import fact_norm
+from memory.text.tokenizer import TokenCounter
+from memory.tiers.recall import EMBEDDED_ROLES
+
+if TYPE_CHECKING:
+    from memory.hierarchy import HierarchicalMemory
+
+_SETTINGS = ("tick", "core_seq", "embedder_id", "embedder_dim", "archival_searches",
+             "archival_searches_with_hits")
+
+
+def take_snapshot(memory: HierarchicalMemory, include_vectors: bool = True) -> dict[str, Any]:
+    store = memory.store
+    if not store.in_transaction and not store.read_only:
+        with store.transaction():
+            for key, value in memory.counters.items():
+                store.settings.set(key, value)
+    tables: dict[str, list[dict[str, Any]]] = {}
+    for table in DUMP_TABLES:
+        rows = []
+        for record in store.export_rows(table):
+            if "embedding" in record:
+                blob = record["embedding"]
+                record["embedding"] = (
+                    base64.b64encode(blob).decode("ascii") if blob and include_vectors else None
+                )
+            rows.append(record)
+        tables[table] = rows
+    settings: dict[str, Any] = {}
+    for key in _SETTINGS:
+        stored = store.settings.get(key)
+        settings[key] = stored if key == "embedder_id" else int(stored or 0)
+    # What the layers above keep with set_state (the agent's context and summary).
+    state = {key.removeprefix("state."): value for key, value in store.settings.items("state.")}
+    return {
+        "format": SNAPSHOT_FORMAT,
+        "config": memory.config.as_json(),
+        "settings": settings,
+        "state": state,
+        "include_vectors": include_vectors,
+        "tables": tables,
+    }
+
+
+def restore_snapshot(
+    cls: type[HierarchicalMemory],
+    snapshot: Any,
+    path: str | Path | None,
+    embedder: Embedder | None,
+    replace: bool = False,
+    store: StorageBackend | None = None,
+) -> HierarchicalMemory:
+    if store is not None:
+        try:
+            valid = parse_snapshot(snapshot)
+            embedder = embedder if embedder is not None else _embedder_for(valid)
+            with store.transaction():
+                if store.facts.all() or store.passages.count() or store.messages.count():
+                    if not replace:
+                        raise SnapshotError(
+                            f"{store.location} already holds a memory; restore into an empty "
+                            f"one so nothing stored there is overwritten, or pass replace=True "
+                            f"to replace it")
+                    store.clear()
+                _write(store, valid, embedder)
+        except BaseException:
+            store.close()
+            raise
+        return cls(store=store, embedder=embedder)
+    assert path is not None, "restore needs a path or a store"
+    valid = parse_snapshot(snapshot)
+    if embedder is None:
+        embedder = _embedder_for(valid)
+    from memory.store.sqlite.restore import database_aside
+
+    home = Path(path).expanduser()
+    with database_aside(home, replace) as aside, aside.transaction():
+        _write(aside, valid, embedder)
+    # Opening rebuilds the FAISS indexes from the restored vectors and fits core.
+    return cls(home, embedder=embedder)
+
+
+def _embedder_for(valid: ValidSnapshot) -> Embedder:
+    from memory.embed.embeddings import HashingEmbedder, default_embedder
+
+    stored, dim = valid.settings.embedder_id or "", valid.settings.embedder_dim
+    if stored.startswith("hashing-") and dim is not None and dim >= 8:
+        return HashingEmbedder(dim)
+    return default_embedder()
+
+
+def _write(store: StorageBackend, valid: ValidSnapshot, embedder: Embedder) -> None:
+    """Every row and setting of ``valid`` into ``store`` (inside its transaction)."""
+    same_model = valid.include_vectors and (embedder.id, embedder.dim) == (
+        valid.settings.embedder_id, valid.settings.embedder_dim)
+    count = TokenCounter().count
+    for table in DUMP_TABLES:
+        model = ROW_MODELS[table]
+        # Column names come from the row models, never from the snapshot.
+        columns = tuple(model.model_fields)
+        rows: list[DumpRow] = []
+        for row in getattr(valid.tables, table):
+            values = row.model_dump()
+            if table == "facts":
+                values["norm"], values["tokens"] = fact_norm(row.text), count(row.text)
+            if "embedding" in values:
+                vector = valid.vectors.get((table, row.id)) if same_model and (
+                    values["embedder_id"] == embedder.id and _wants_vector(table, values)
+                ) else None
+                values["embedding"] = vector
+                values["embedder_id"] = embedder.id if vector is not None else None
+            rows.append({c: values[c] for c in columns})
+        store.import_rows(table, rows)
+    settings = valid.settings.model_dump(exclude={"embedder_id", "embedder_dim"})
+    meta: dict[str, Any] = {**valid.config.to_meta(), **settings,
+                            "embedder_id": embedder.id, "embedder_dim": embedder.dim}
+    meta.update({f"state.{key}": value for key, value in valid.state.items()})
+    for key, value in meta.items():
+        store.settings.set(key, value)
+    _embed_missing(store, embedder, valid.config.recall_dense)
+
+
+def _wants_vector(table: str, values: dict[str, Any]) -> bool:
+    """Whether the engine keeps a vector for this row (recall: user and assistant text)."""
+    return table == "passages" or (values["role"] in EMBEDDED_ROLES and values["content"] != "")
+
+
+def _embed_missing(store: StorageBackend, embedder: Embedder, recall_dense: bool) -> None:
+    """Embed every row that should have a vector and was restored without one."""
+    _write_vectors(store, "passages", store.passages.texts(without_vector=True), embedder)
+    if recall_dense:
+        _write_vectors(store, "messages",
+                       store.messages.texts(EMBEDDED_ROLES, without_vector=True), embedder)
+
+
+def _write_vectors(store: StorageBackend, table: str, rows: list[tuple[int, str]],
+                   embedder: Embedder) -> None:
+    stored = store.passages if table == "passages" else store.messages
+    for start in range(0, len(rows), 256):
+        chunk = rows[start : start + 256]
+        matrix: np.ndarray = embedder.embed_documents([text for _, text in chunk])
+        stored.set_embeddings([i for i, _ in chunk], matrix, embedder.id)

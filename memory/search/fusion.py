@@ -1,0 +1,427 @@
+"""Hybrid retrieval: full-text search (BM25; FTS5 on SQLite) fused with dense search.
+
+A row *matches* a query when it shares a content word with it (FTS5) or its
+embedding is at least ``embedder.min_similarity`` from the query's. ``total``
+counts every match that passes the filters, so callers can page.
+
+With a ``window`` (recall passes one; archival does not), BM25 ranks only the
+newest ``window`` rows that match the words, and ``total`` is then a lower
+bound (``exact`` is False): there are more matches than were ranked. Scoring
+and counting every match costs time in proportion to the matches (2.5 s at
+1M messages for a word in most of them); finding the window is a walk down
+the rowid-ordered posting lists with no scoring, and FTS5 seeks the BM25 query
+straight to the window's rowid range. Below the window nothing changes:
+ranking and totals are exact. BM25 keeps its idf and average length from the
+whole table, so the window's rows are ranked as they would be among all
+matches. A dense match older than the window is ranked by its dense score
+alone, since its BM25 is not read.
+
+The window caps the dense side too: instead of every row above the
+similarity threshold (tens of thousands at 1M messages with a sentence
+model), only the ``window`` nearest rows (at least twice the rows asked for)
+are taken, and the total is a lower bound when more may lie above the
+threshold. Ranking stays exact under that cap: a word match outside the
+nearest list gets its similarity looked up, and the list widens until no row
+beyond its cut could reach the page asked for.
+
+Matches are ranked by a weighted sum of two normalised scores:
+
+    score = (w_lex * lex + w_dense * dense) / (w_lex + w_dense)
+    lex   = bm25 / best bm25 of the query                  (0 when the words do not match)
+    dense = (cos - t) / max(best cos - t, t)               (0 below t = min_similarity)
+
+The dense score is how far a row rises above the match threshold, relative to
+the best match's rise. Below the threshold a row is unrelated and gets
+nothing, so noise-level cosines never reorder BM25 results; the ``max(.., t)``
+keeps a lone weak match (every match barely above the threshold) from
+counting as a perfect one. Scores lie in (0, 1] and compare across tiers.
+
+The ranking is exact at any page: every dense match taken is scored (with its
+BM25 looked up if the lexical list was not read that far), and the lists are
+read until no unread row can outrank the last result asked for. So page N of a
+search is always the Nth slice of one order (ties aside: rows whose scores tie
+to float precision may swap).
+
+Why not reciprocal rank fusion: ranks throw away how far ahead the best rows
+are, and with a dense model much weaker than BM25 that costs more than fusion
+gains. On LoCoMo (``tiermem eval locomo``, README "Evaluation") RRF with k=60
+lost to BM25 alone at recall@10, while the weighted sum beat both of its parts.
+RRF stays available as ``FusionWeights(method="rrf")`` (it fuses the top
+``depth`` of each list, so it is not exact beyond that depth).
+
+Callers drop words that occur in more than half of the rows from the query
+first (``lexical_query_text``, with ``prune_common``; in a store of at least
+``PRUNE_MIN_ROWS``), and both lists use the pruned text: such a word,
+typically the name of the person every message is from or about, gets no
+weight from BM25 but dominates a sentence embedding of a short question,
+pulling in every row that mentions the name instead of the ones on the
+question's topic. A query vector passed by the caller is used as given.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from memory.embed.embeddings import Embedder
+from memory.errors import InvalidInputError
+from memory.search.lexical import (
+    PRUNE_MIN_ROWS,
+    STOPWORDS,
+    common_terms,
+    dense_query_text,
+    lexical_query_text,
+    query_terms,
+    without_words,
+)
+from memory.store.contract import LexicalIndex, VectorIndex
+from memory.store.records import RowFilter
+from memory.types import Hit, SearchResult
+from memory.validation import check_page, clean_text, end_of_day, to_timestamp
+
+#: Those of some ids (in order) whose rows pass a filter (``PassageStore.passing``).
+Passing = Callable[[Sequence[int], RowFilter], list[int]]
+
+# The query-text helpers live in memory.search.lexical; callers may import them from here too.
+__all__ = [
+    "PRUNE_MIN_ROWS",
+    "STOPWORDS",
+    "FusionWeights",
+    "Passing",
+    "Ranked",
+    "common_terms",
+    "date_range",
+    "dense_query_text",
+    "hybrid_search",
+    "lexical_query_text",
+    "query_terms",
+    "rank_scored",
+    "search_page",
+    "without_words",
+]
+
+RRF_K = 60
+#: The most rows of each list a fused search reads before it may stop.
+MAX_FUSION_DEPTH = 100_000
+_MIN_SCORE = 1e-9
+_TIE = 1e-9
+
+
+@dataclass(frozen=True)
+class FusionWeights:
+    """How hybrid search ranks: the weight of each list, the method and the list depth.
+
+    ``dense=0`` is lexical (BM25) only and ``lexical=0`` dense only; a list
+    with weight 0 is not searched at all (nor counted in ``total``). ``method``
+    is ``"convex"`` (the weighted sum of scores in the module docstring) or
+    ``"rrf"`` (reciprocal ranks with ``rrf_k``). The defaults were tuned on
+    LoCoMo's dev conversations; 0.5:0.5 to 0.7:0.3 measured within 0.01.
+    ``prune_common`` drops words found in most rows from the query (``lexical_query_text``).
+    """
+
+    lexical: float = 0.6
+    dense: float = 0.4
+    method: str = "convex"
+    rrf_k: int = RRF_K
+    depth: int = 100
+    prune_common: bool = True
+
+    def __post_init__(self) -> None:
+        if self.method not in ("convex", "rrf"):
+            raise ValueError("FusionWeights.method must be 'convex' or 'rrf'")
+        for name in ("lexical", "dense"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not (
+                    math.isfinite(value)):
+                raise ValueError(f"FusionWeights.{name} must be a finite number, got {value!r}")
+        if self.lexical < 0 or self.dense < 0 or self.lexical + self.dense <= 0:
+            raise ValueError("fusion weights must be non-negative and not both zero")
+        for name, most in (("rrf_k", 1_000_000), ("depth", MAX_FUSION_DEPTH)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= most:
+                raise ValueError(f"FusionWeights.{name} must be an integer from 1 to {most:,}, "
+                                 f"got {value!r}")
+        if not isinstance(self.prune_common, bool):
+            raise ValueError("FusionWeights.prune_common must be True or False")
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """One fused match: its rowid and fused score."""
+
+    id: int
+    score: float
+
+
+def date_range(start: Any, end: Any) -> tuple[float | None, float | None]:
+    """An inclusive date range as timestamps (a bare end date means the end of that day)."""
+    lo, hi = to_timestamp(start, "start"), end_of_day(end, "end")
+    if lo is not None and hi is not None and lo > hi:
+        raise InvalidInputError("start is after end; swap them")
+    return lo, hi
+
+
+def hybrid_search(
+    lexical_index: LexicalIndex,
+    *,
+    passing: Passing,
+    vectors: VectorIndex | None,
+    embedder: Embedder | None,
+    query: str,
+    limit: int,
+    filt: RowFilter,
+    weights: FusionWeights,
+    query_vector: np.ndarray | None = None,
+    window: int | None = None,
+    dense_filt: RowFilter | None = None,
+) -> tuple[list[Ranked], int, bool]:
+    """The best ``limit`` matches, fused, the total number of matches, and whether it is exact.
+
+    ``query_vector`` is used as given, instead of embedding ``query``: the
+    caller then owns the dense query, and common words are not dropped.
+    ``window`` bounds the matches ranked (module docstring): the newest
+    ``window`` that match the words and the ``window`` nearest in meaning; the
+    total is exact whenever no more than that match either way.
+    ``dense_filt`` replaces ``filt`` for the dense matches when the caller
+    knows that every row with a vector passes part of it.
+    """
+    terms = query_terms(query)
+    dense_filt = filt if dense_filt is None else dense_filt
+    lexical = lexical_index.rank(terms, filt, window) if (
+        terms and weights.lexical > 0) else None
+    try:
+        # Beyond the page asked for, so the last row of the page usually leads the cut.
+        cap = None if window is None else max(window, 2 * limit)
+        dense = _dense_matches(passing, vectors, embedder, query, dense_filt, weights,
+                               query_vector, cap)
+        w_lex = weights.lexical if lexical is not None else 0.0
+        w_dense = weights.dense if vectors is not None and embedder is not None and len(
+            vectors) and weights.dense > 0 else 0.0
+        depth = max(limit, weights.depth)
+        while True:
+            matches, floor = dense.matches, dense.floor
+            span = max(max(matches.values()) - floor, floor) if matches else 0.0
+            if lexical is not None and dense.cut is not None and window is not None:
+                # Both lists capped: score the whole word window (at most ``window`` rows),
+                # so only the dense cut bounds what is left unread.
+                scores = lexical.everything()
+            else:
+                scores = lexical.top(depth) if lexical is not None else {}
+            if weights.method == "rrf":
+                ranked = _rrf(list(scores)[:depth], list(matches)[:depth], weights)
+                break
+            if lexical is not None and lexical.truncated:
+                scores.update(lexical.scores_of([i for i in matches if i not in scores]))
+            more_words = lexical is not None and lexical.truncated
+            if dense.cut is not None and vectors is not None:
+                dense.score_words(vectors, scores)
+            ranked = _weighted(scores, matches, floor, span, w_lex, w_dense, limit)
+            if not more_words and dense.cut is None:
+                break
+            # The best a row not scored yet can reach: below the lexical cut if it matches
+            # the words, and below the cut of the nearest list in meaning.
+            bound = 0.0
+            if lexical is not None and more_words:
+                bound += w_lex * lexical.cut / (lexical.best or 1.0)
+            if dense.cut is not None and span > 0:
+                bound += w_dense * max(dense.cut - floor, 0.0) / span
+            # The margin keeps float rounding from reading a tie at the cut as a lead: tied
+            # rows not read yet may come first by id. If the filters dropped every row of the
+            # nearest list, the best match in meaning is unread and with it the scale of every
+            # dense score, so the list must widen.
+            if (len(ranked) >= limit and ranked[limit - 1].score > bound / (w_lex + w_dense) + _TIE
+                    and (dense.cut is None or dense.kept_nearest)):
+                break
+            if more_words:
+                depth *= 4
+            if dense.cut is not None and cap is not None and vectors is not None:
+                # Past a quarter of the rows a range scan is cheaper than a longer top list,
+                # and so it is when the filters passed none of the nearest rows: the ones they
+                # pass may be anywhere.
+                cap = cap * 4 if cap * 16 < len(vectors) and dense.kept_nearest else None
+                dense = _dense_matches(passing, vectors, embedder, query, dense_filt,
+                                       weights, dense.query, cap)
+        if lexical is None:
+            return ranked[:limit], len(dense.matches), dense.cut is None
+        rest = [i for i in dense.matches if i not in lexical.found]
+        if lexical.truncated:  # dense matches beyond the lexical cut may match the words too
+            beyond = lexical.scores_of(rest)
+            rest = [i for i in rest if i not in beyond]
+        # Past the window, a dense match may also match the words: counted once, so a lower bound.
+        return (ranked[:limit], lexical.total() + len(rest),
+                lexical.exact and dense.cut is None)
+    finally:
+        if lexical is not None:
+            lexical.close()
+
+
+@dataclass
+class _Dense:
+    """The dense matches of one query: all of them, or the nearest when ``cut`` is set.
+
+    ``cut`` bounds the similarity of every row not kept when more rows may
+    match (a capped list).
+    """
+
+    matches: dict[int, float]  # rowid -> cosine, best first
+    floor: float
+    cut: float | None = None
+    query: np.ndarray | None = None
+    threshold: float = 0.0
+    #: Whether the best match passing the filters is known (it is in ``matches``).
+    kept_nearest: bool = True
+    _looked_up: set[int] = field(default_factory=set)
+
+    def score_words(self, vectors: VectorIndex, scores: dict[int, float]) -> None:
+        """Add the exact similarity of word matches that the capped list left out."""
+        assert self.query is not None
+        missing = [i for i in scores if i not in self.matches and i not in self._looked_up]
+        self._looked_up.update(missing)
+        for rowid, cos in vectors.similarities(missing, self.query).items():
+            if cos >= self.threshold:
+                self.matches[rowid] = cos
+
+
+def _dense_matches(
+    passing: Passing, vectors: VectorIndex | None, embedder: Embedder | None,
+    query: str, filt: RowFilter, weights: FusionWeights, query_vector: np.ndarray | None,
+    cap: int | None = None,
+) -> _Dense:
+    """Rows at least ``min_similarity`` from the query: every one, or the ``cap`` nearest."""
+    if vectors is None or embedder is None or not len(vectors) or weights.dense <= 0:
+        return _Dense({}, 0.0)
+    # The caller has pruned the query already (module docstring).
+    qv = query_vector if query_vector is not None else embedder.embed_query(query)
+    threshold = embedder.min_similarity
+    cut = None
+    if cap is None:
+        ids, sims = vectors.above(qv, threshold)
+    else:
+        ids, sims, others = vectors.nearest(qv, cap)
+        if others >= threshold:
+            cut = others
+        keep = sims >= threshold
+        ids, sims = ids[keep], sims[keep]
+    dense = dict(zip(ids.tolist(), sims.tolist(), strict=True))
+    if filt.below is not None:
+        dense = {i: c for i, c in dense.items() if i < filt.below}
+    if filt.on_rows and dense:
+        dense = {i: dense[i] for i in passing(list(dense), filt)}
+    # The best row passing the filters is known if a kept one is at least as near as any
+    # row left out could be.
+    kept = cut is None or (bool(dense) and max(dense.values()) >= cut)
+    return _Dense(dense, max(threshold, 0.0), cut, qv, threshold, kept_nearest=kept)
+
+
+def _weighted(
+    lexical: dict[int, float], dense: dict[int, float], floor: float, span: float,
+    w_lex: float, w_dense: float, limit: int,
+) -> list[Ranked]:
+    """The best ``limit`` matches by the weighted sum of their normalised scores (ties by id).
+
+    Vectorised: a search scores every dense match, thousands in a large
+    store, and a Python loop over them cost about 1 ms a search.
+    """
+    lex_ids = np.fromiter(lexical, dtype=np.int64, count=len(lexical))
+    lex_bm25 = np.fromiter(lexical.values(), dtype=np.float64, count=len(lexical))
+    dense_ids = np.fromiter(dense, dtype=np.int64, count=len(dense))
+    dense_cos = np.fromiter(dense.values(), dtype=np.float64, count=len(dense))
+    ids = np.union1d(lex_ids, dense_ids)  # sorted, so a stable sort breaks ties by id
+    lex = np.zeros(len(ids))
+    best = float(lex_bm25.max()) if len(lex_bm25) else 0.0
+    if best > 0:
+        lex[np.searchsorted(ids, lex_ids)] = lex_bm25 / best
+    near = np.zeros(len(ids))
+    if span > 0:
+        near[np.searchsorted(ids, dense_ids)] = (dense_cos - floor) / span
+    # A match at exactly the threshold still ranks above rows that do not match.
+    scores = np.maximum((w_lex * lex + w_dense * near) / (w_lex + w_dense), _MIN_SCORE)
+    order = np.argsort(-scores, kind="stable")[:limit]
+    return [Ranked(int(i), float(v)) for i, v in zip(ids[order], scores[order], strict=True)]
+
+
+def rank_scored(
+    lexical: dict[int, float], dense: dict[int, float], threshold: float,
+    weights: FusionWeights, *, lexical_on: bool, dense_on: bool,
+) -> list[Ranked]:
+    """Every match of a small set scored in full, fused as ``hybrid_search`` fuses, best first.
+
+    ``lexical`` maps rowids to BM25, ``dense`` to cosines at or above
+    ``threshold``; ``lexical_on`` and ``dense_on`` say which lists were
+    searched, as a list with no rows still counts in the weights.
+    """
+    if not lexical and not dense:
+        return []
+    if weights.method == "rrf":
+        return _rrf(sorted(lexical, key=lambda i: (-lexical[i], i)),
+                    sorted(dense, key=lambda i: (-dense[i], i)), weights)
+    floor = max(threshold, 0.0)
+    span = max(max(dense.values()) - floor, floor) if dense else 0.0
+    w_lex = weights.lexical if lexical_on else 0.0
+    w_dense = weights.dense if dense_on else 0.0
+    return _weighted(lexical, dense, floor, span, w_lex, w_dense, len(lexical.keys() | dense))
+
+
+def _rrf(lexical: list[int], dense: list[int], weights: FusionWeights) -> list[Ranked]:
+    scores: dict[int, float] = {}
+    for rank, rowid in enumerate(lexical, start=1):
+        scores[rowid] = scores.get(rowid, 0.0) + weights.lexical / (weights.rrf_k + rank)
+    for rank, rowid in enumerate(dense, start=1):
+        scores[rowid] = scores.get(rowid, 0.0) + weights.dense / (weights.rrf_k + rank)
+    ordered = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+    return [Ranked(i, s) for i, s in ordered]
+
+
+def search_page(
+    lexical: LexicalIndex,
+    *,
+    passing: Passing,
+    vectors: VectorIndex | None,
+    embedder: Embedder,
+    weights: FusionWeights,
+    rows: int,
+    query: str,
+    k: int,
+    page: int,
+    filt: RowFilter,
+    fetch: Callable[[Sequence[int]], dict[int, Hit]],
+    query_vector: np.ndarray | None = None,
+    window: int | None = None,
+    dense_filt: RowFilter | None = None,
+) -> SearchResult:
+    """One page of a tier's hybrid search: the query checked and pruned, the rows fetched.
+
+    ``fetch`` reads the hits of the chosen rowids; ``rows`` is the tier's row
+    count; ``window`` (``hybrid_search``) grows to cover the page asked for.
+    """
+    query = clean_text(query, "query", max_chars=10_000)
+    page, k = check_page(page, k)
+    # A page past the tier's last row is empty whatever matches; ranking to its depth would
+    # also overflow SQLite's and FAISS's integers. One page's worth still yields the total.
+    past_end = (page - 1) * k >= max(rows, 1)
+    depth = k if past_end else page * k
+    ranked, total, exact = hybrid_search(
+        lexical,
+        passing=passing,
+        vectors=vectors,
+        embedder=embedder,
+        query=lexical_query_text(lexical, query, weights, rows),
+        limit=depth,
+        filt=filt,
+        weights=weights,
+        query_vector=query_vector,
+        window=None if window is None else max(window, depth),
+        dense_filt=dense_filt,
+    )
+    chosen = [] if past_end else ranked[(page - 1) * k : page * k]
+    by_id = fetch([r.id for r in chosen])
+    hits = []
+    for r in chosen:
+        if r.id in by_id:
+            by_id[r.id].score = r.score
+            hits.append(by_id[r.id])
+    return SearchResult(hits=hits, total=total, page=page, page_size=k, total_exact=exact)

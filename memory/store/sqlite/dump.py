@@ -1,0 +1,56 @@
+"""Whole tables in and out of SQLite, in the snapshot's column form (records.DumpRow)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
+
+from memory.store.records import DUMP_TABLES, DumpRow, DumpTable
+from memory.store.sqlite.files import FILE_META_KEYS
+from memory.store.sqlite.vectors import bump_generation
+
+if TYPE_CHECKING:
+    from memory.store.sqlite.store import SQLiteStore
+
+_VECTOR_TABLES = ("passages", "messages")
+
+
+def _checked(table: str) -> str:
+    # Table names are interpolated into SQL, so only the known ones pass.
+    if table not in DUMP_TABLES:
+        raise ValueError(f"not a table of the memory: {table!r}")
+    return table
+
+
+def export_rows(store: SQLiteStore, table: DumpTable) -> Iterator[DumpRow]:
+    for row in store.execute(f"SELECT * FROM {_checked(table)} ORDER BY rowid"):
+        yield dict(row)
+
+
+def import_rows(store: SQLiteStore, table: DumpTable, rows: Sequence[DumpRow]) -> None:
+    if not rows:
+        return
+    # Column names come from the caller's row model, checked against the table's own.
+    columns = tuple(rows[0])
+    known = {r[1] for r in store.execute(f"PRAGMA table_info({_checked(table)})")}
+    unknown = [c for c in columns if c not in known]
+    if unknown:
+        raise ValueError(f"{table} has no column {unknown[0]!r}")
+    store.executemany(
+        f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
+        [tuple(row[c] for c in columns) for row in rows])
+    if table in _VECTOR_TABLES:
+        bump_generation(store, table)
+
+
+def clear_tables(store: SQLiteStore) -> None:
+    """Every row and setting gone; the file's own identity (``FILE_META_KEYS``) stays."""
+    # Recall refuses a delete without an erasure recorded first (the schema's triggers).
+    store.execute("INSERT INTO erasures (message_id, reason, erased_at)"
+                  " SELECT id, 'cleared for a restore', 0 FROM messages")
+    for table in ("facts", "passages", "messages", "history", "events", "erasures"):
+        store.execute(f"DELETE FROM {table}")
+    marks = ",".join("?" * len(FILE_META_KEYS))
+    store.execute(f"DELETE FROM meta WHERE key NOT IN ({marks})", FILE_META_KEYS)
+    for table in _VECTOR_TABLES:
+        bump_generation(store, table)

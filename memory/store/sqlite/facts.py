@@ -1,0 +1,101 @@
+"""Facts and core membership in SQLite (the ``facts`` table)."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import TYPE_CHECKING
+
+from memory.store.records import Fact, FactTotals
+
+if TYPE_CHECKING:
+    from memory.store.sqlite.store import SQLiteStore
+
+_COLUMNS = (
+    "id, text, durability, tier, created_at, created_tick, entered_core_seq, last_access,"
+    " access_count, last_counted_tick, source, tokens, passage_id, evicted_at, evicted_tick,"
+    " evictions, promotions, cycles, hits_since_eviction"
+)
+
+
+def fact_from_row(row: sqlite3.Row) -> Fact:
+    return Fact(
+        id=row["id"],
+        text=row["text"],
+        durability=row["durability"],
+        created_at=row["created_at"],
+        created_tick=row["created_tick"],
+        last_access=row["last_access"],
+        access_count=row["access_count"],
+        source=row["source"],
+        tokens=row["tokens"],
+        tier=row["tier"],
+        evicted_at=row["evicted_at"],
+        passage_id=row["passage_id"],
+        evictions=row["evictions"],
+        promotions=row["promotions"],
+        cycles=row["cycles"],
+        hits_since_eviction=row["hits_since_eviction"],
+        evicted_tick=row["evicted_tick"],
+        entered_core_seq=row["entered_core_seq"],
+        last_counted_tick=row["last_counted_tick"],
+    )
+
+
+class SQLiteFacts:
+    """memory.store.contract.FactStore over the ``facts`` table."""
+
+    def __init__(self, store: SQLiteStore) -> None:
+        self.store = store
+
+    def in_core(self) -> list[Fact]:
+        rows = self.store.execute(f"SELECT {_COLUMNS} FROM facts WHERE tier = 'core'")
+        return sorted(map(fact_from_row, rows), key=lambda f: f.id)
+
+    def all(self) -> list[Fact]:
+        return list(map(fact_from_row, self.store.execute(
+            f"SELECT {_COLUMNS} FROM facts ORDER BY id")))
+
+    def get(self, fact_id: int) -> Fact | None:
+        row = self.store.execute(f"SELECT {_COLUMNS} FROM facts WHERE id = ?",
+                                 (fact_id,)).fetchone()
+        return fact_from_row(row) if row else None
+
+    def by_norm(self, norm: str) -> Fact | None:
+        row = self.store.execute(f"SELECT {_COLUMNS} FROM facts WHERE norm = ?",
+                                 (norm,)).fetchone()
+        return fact_from_row(row) if row else None
+
+    def insert(self, fact: Fact, norm: str) -> int:
+        cursor = self.store.execute(
+            "INSERT INTO facts (text, norm, durability, tier, created_at, created_tick,"
+            " entered_core_seq, last_access, access_count, last_counted_tick, source, tokens,"
+            " passage_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (fact.text, norm, fact.durability, fact.tier, fact.created_at, fact.created_tick,
+             fact.entered_core_seq, fact.last_access, fact.access_count, fact.last_counted_tick,
+             fact.source, fact.tokens, fact.passage_id),
+        )
+        return int(cursor.lastrowid or 0)
+
+    def update(self, fact: Fact, norm: str | None = None) -> None:
+        self.store.execute(
+            "UPDATE facts SET text=?, durability=?, tier=?, entered_core_seq=?, last_access=?,"
+            " access_count=?, last_counted_tick=?, tokens=?, passage_id=?, evicted_at=?,"
+            " evicted_tick=?, evictions=?, promotions=?, cycles=?, hits_since_eviction=?"
+            + (", norm=?" if norm is not None else "")
+            + " WHERE id=?",
+            (fact.text, fact.durability, fact.tier, fact.entered_core_seq, fact.last_access,
+             fact.access_count, fact.last_counted_tick, fact.tokens, fact.passage_id,
+             fact.evicted_at, fact.evicted_tick, fact.evictions, fact.promotions, fact.cycles,
+             fact.hits_since_eviction, *((norm,) if norm is not None else ()), fact.id),
+        )
+
+    def totals(self) -> FactTotals:
+        evictions, promotions, cycles, most = self.store.execute(
+            "SELECT coalesce(sum(evictions), 0), coalesce(sum(promotions), 0),"
+            " coalesce(sum(cycles), 0), coalesce(max(cycles), 0) FROM facts").fetchone()
+        return FactTotals(int(evictions), int(promotions), int(cycles), int(most))
+
+    def cycling(self, min_cycles: int, limit: int) -> list[Fact]:
+        return list(map(fact_from_row, self.store.execute(
+            f"SELECT {_COLUMNS} FROM facts WHERE cycles >= ? ORDER BY cycles DESC LIMIT ?",
+            (min_cycles, limit))))

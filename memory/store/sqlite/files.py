@@ -1,0 +1,22 @@
+"""The files the SQLite backend keeps in an agent home, by name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+DB_FILE = "memory.sqlite3"
+#: Meta keys that describe this database file rather than the memory in it: a
+#: snapshot does not carry them, and a restored copy has its own.
+FILE_META_KEYS = ("store_id", "writer_state")
+#: The saved FAISS index of each tier (with sidecars beside them).
+ARCHIVAL_INDEX_FILE = "archival.faiss"
+RECALL_INDEX_FILE = "recall.faiss"
+#: Every file of an unfinished restore starts with this (SQLite adds -wal, -shm, -journal).
+RESTORE_PREFIX = f"{DB_FILE}.restore-"
+
+
+def discard_restore_leftovers(home: Path, keep: str | None = None) -> None:
+    """Delete what unfinished restores left in ``home``; call only under its writer lock."""
+    for path in home.glob(f"{RESTORE_PREFIX}*"):
+        if keep is None or not path.name.startswith(keep):
+            path.unlink(missing_ok=True)

@@ -1,0 +1,58 @@
+"""A search's ``RowFilter`` as an SQL condition on the base table (aliased ``b``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from memory.store.records import RowFilter
+
+if TYPE_CHECKING:
+    from memory.store.sqlite.store import SQLiteStore
+
+#: Ids per ``IN (...)`` list: under SQLite's historical limit of 999 parameters.
+CHUNK = 900
+
+
+def filter_sql(table: str, filt: RowFilter) -> tuple[str, tuple[Any, ...]]:
+    """The conditions of ``filt`` that need the row (all but ``below``), ANDed, with their
+    parameters; an empty string when there are none."""
+    parts: list[str] = []
+    params: list[Any] = []
+    if table == "messages":
+        if filt.hide_tool is not None:
+            parts.append("NOT (b.role = 'tool' AND coalesce(b.tool_name, '') = ?)")
+            params.append(filt.hide_tool)
+        if filt.roles:
+            parts.append(f"b.role IN ({','.join('?' * len(filt.roles))})")
+            params.extend(filt.roles)
+    if table == "passages" and filt.tags:
+        marks = ",".join("?" * len(filt.tags))
+        parts.append(f"EXISTS (SELECT 1 FROM json_each(b.tags) WHERE value IN ({marks}))")
+        params.extend(filt.tags)
+    if filt.start is not None:
+        parts.append("b.created_at >= ?")
+        params.append(filt.start)
+    if filt.end is not None:
+        parts.append("b.created_at <= ?")
+        params.append(filt.end)
+    if table == "passages" and filt.was_in_core is not None:
+        parts.append("b.was_in_core = ?")
+        params.append(int(filt.was_in_core))
+    return " AND ".join(parts), tuple(params)
+
+
+def passing_ids(store: SQLiteStore, table: str, ids: Sequence[int], filt: RowFilter) -> list[int]:
+    """Those of ``ids`` (in order) whose rows pass ``filt``."""
+    if filt.below is not None:
+        ids = [i for i in ids if i < filt.below]
+    sql, params = filter_sql(table, filt)
+    if not sql or not ids:
+        return list(ids)
+    allowed: set[int] = set()
+    for start in range(0, len(ids), CHUNK):
+        chunk = list(ids[start : start + CHUNK])
+        marks = ",".join("?" * len(chunk))
+        allowed.update(r[0] for r in store.execute(
+            f"SELECT b.id FROM {table} b WHERE b.id IN ({marks}) AND ({sql})", (*chunk, *params)))
+    return [i for i in ids if i in allowed]

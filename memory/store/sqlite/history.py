@@ -1,0 +1,88 @@
+"""Events, history and settings in SQLite (the ``events``, ``history`` and ``meta`` tables)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from memory.store.records import Event, HistoryPoint
+
+if TYPE_CHECKING:
+    from memory.store.sqlite.store import SQLiteStore
+
+_POINT = ("tick, created_at, core_facts, core_size, durable_in_core, archival_passages,"
+          " recall_messages, evictions, promotions")
+
+
+class SQLiteHistory:
+    """memory.store.contract.HistoryStore over the ``history`` and ``events`` tables."""
+
+    def __init__(self, store: SQLiteStore) -> None:
+        self.store = store
+
+    def record(self, point: HistoryPoint) -> None:
+        self.store.execute(
+            f"INSERT OR REPLACE INTO history ({_POINT}) VALUES (?,?,?,?,?,?,?,?,?)",
+            (point.tick, point.created_at, point.core_facts, point.core_size,
+             point.durable_in_core, point.archival_passages, point.recall_messages,
+             point.evictions, point.promotions))
+
+    def points(self, newest: int | None = None) -> list[HistoryPoint]:
+        if newest is None:
+            rows = self.store.execute(f"SELECT {_POINT} FROM history ORDER BY tick")
+        else:
+            rows = self.store.execute(
+                f"SELECT {_POINT} FROM history ORDER BY tick DESC LIMIT ?", (newest,))
+        return [HistoryPoint(*row) for row in rows]
+
+    def add_event(self, event: Event) -> int:
+        cursor = self.store.execute(
+            "INSERT INTO events (tick, kind, fact_id, text, detail, created_at)"
+            " VALUES (?,?,?,?,?,?)",
+            (event.tick, event.kind, event.fact_id, event.text, event.detail, event.created_at))
+        return int(cursor.lastrowid or 0)
+
+    def last_event_id(self) -> int:
+        return int(self.store.execute("SELECT coalesce(max(id), 0) FROM events").fetchone()[0])
+
+    def events_since(self, event_id: int) -> list[Event]:
+        rows = self.store.execute(
+            "SELECT id, tick, kind, fact_id, text, detail, created_at FROM events WHERE id > ?"
+            " ORDER BY id", (event_id,))
+        return [Event(id=r["id"], tick=r["tick"], kind=r["kind"], fact_id=r["fact_id"],
+                      text=r["text"], detail=r["detail"], created_at=r["created_at"])
+                for r in rows]
+
+    def durable_evictions(self) -> int:
+        return int(self.store.execute(
+            "SELECT count(*) FROM events e JOIN facts f ON f.id = e.fact_id"
+            " WHERE e.kind = 'evict' AND f.durability = 'durable'").fetchone()[0])
+
+
+class SQLiteSettings:
+    """memory.store.contract.SettingsStore over the ``meta`` table."""
+
+    def __init__(self, store: SQLiteStore) -> None:
+        self.store = store
+
+    def get(self, key: str, default: str | None = None) -> str | None:
+        row = self.store.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else default
+
+    def set(self, key: str, value: object) -> None:
+        self.store.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, str(value)),
+        )
+
+    def delete(self, keys: Iterable[str]) -> None:
+        for key in keys:
+            self.store.execute("DELETE FROM meta WHERE key = ?", (key,))
+
+    def items(self, prefix: str = "") -> list[tuple[str, str]]:
+        # substr rather than LIKE: a prefix may hold % or _.
+        rows = self.store.execute(
+            "SELECT key, value FROM meta WHERE substr(key, 1, ?) = ? ORDER BY key",
+            (len(prefix), prefix))
+        return [(str(k), str(v)) for k, v in rows]

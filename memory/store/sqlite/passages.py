@@ -1,0 +1,110 @@
+"""Archival passages in SQLite (the ``passages`` table, its vectors as float32 blobs)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from memory.store.records import Passage, RowFilter
+from memory.store.sqlite.filters import passing_ids
+from memory.store.sqlite.vectors import bump_generation, vector_blob
+
+if TYPE_CHECKING:
+    from memory.store.sqlite.store import SQLiteStore
+
+
+def _passage(row: sqlite3.Row) -> Passage:
+    return Passage(
+        id=row["id"], text=row["text"], created_at=row["created_at"],
+        tags=json.loads(row["tags"]), metadata=json.loads(row["metadata"]),
+        source=row["source"], was_in_core=bool(row["was_in_core"]),
+        evicted_at=row["evicted_at"], fact_id=row["fact_id"], embedder_id=row["embedder_id"])
+
+
+class SQLitePassages:
+    """memory.store.contract.PassageStore over the ``passages`` table."""
+
+    def __init__(self, store: SQLiteStore) -> None:
+        self.store = store
+
+    def count(self) -> int:
+        return int(self.store.execute("SELECT count(*) FROM passages").fetchone()[0])
+
+    def insert_many(self, passages: Sequence[Passage]) -> list[int]:
+        # The connection itself: this runs inside a transaction, which translates errors.
+        conn = self.store.conn
+        ids: list[int] = []
+        for p in passages:
+            cursor = conn.execute(
+                "INSERT INTO passages (text, created_at, tags, metadata, source, was_in_core,"
+                " evicted_at, fact_id, embedder_id, embedding) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                (p.text, p.created_at, json.dumps(p.tags), _json(p.metadata), p.source,
+                 int(p.was_in_core), p.evicted_at, p.fact_id, p.embedder_id,
+                 vector_blob(p.embedding) if p.embedding is not None else None),
+            )
+            ids.append(int(cursor.lastrowid or 0))
+        return ids
+
+    def get_many(self, ids: Sequence[int]) -> dict[int, Passage]:
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        rows = self.store.execute(
+            "SELECT id, text, created_at, tags, metadata, source, was_in_core, evicted_at,"
+            f" fact_id, embedder_id FROM passages WHERE id IN ({marks})", tuple(ids)).fetchall()
+        return {r["id"]: _passage(r) for r in rows}
+
+    def mark_evicted(self, passage_id: int, evicted_at: float) -> None:
+        self.store.execute("UPDATE passages SET was_in_core = 1, evicted_at = ? WHERE id = ?",
+                           (evicted_at, passage_id))
+
+    def replace_text(self, passage_id: int, text: str, embedding: np.ndarray,
+                     embedder_id: str) -> None:
+        self.store.execute(
+            "UPDATE passages SET text = ?, embedding = ?, embedder_id = ? WHERE id = ?",
+            (text, vector_blob(embedding), embedder_id, passage_id))
+
+    def set_metadata(self, passage_id: int, metadata: dict[str, object]) -> None:
+        self.store.execute("UPDATE passages SET metadata = ? WHERE id = ?",
+                           (_json(metadata), passage_id))
+
+    def passing(self, ids: Sequence[int], filt: RowFilter) -> list[int]:
+        return passing_ids(self.store, "passages", ids, filt)
+
+    def texts(self, *, after_id: int = 0, limit: int | None = None,
+              without_vector: bool = False) -> list[tuple[int, str]]:
+        missing = " AND embedding IS NULL" if without_vector else ""
+        rows = self.store.execute(
+            f"SELECT id, text FROM passages WHERE id > ?{missing} ORDER BY id LIMIT ?",
+            (after_id, -1 if limit is None else limit))
+        return [(int(r[0]), str(r[1])) for r in rows]
+
+    def set_embeddings(self, ids: Sequence[int], vectors: np.ndarray,
+                       embedder_id: str) -> None:
+        set_embeddings(self.store, "passages", ids, vectors, embedder_id)
+
+    def count_without_vector(self, embedder_id: str) -> int:
+        return int(self.store.execute(
+            "SELECT count(*) FROM passages WHERE embedding IS NULL OR embedder_id IS NOT ?",
+            (embedder_id,)).fetchone()[0])
+
+    def count_through(self, last_id: int) -> int:
+        return int(self.store.execute(
+            "SELECT count(*) FROM passages WHERE id <= ?", (last_id,)).fetchone()[0])
+
+
+def set_embeddings(store: SQLiteStore, table: str, ids: Sequence[int], vectors: np.ndarray,
+                   embedder_id: str) -> None:
+    """Store the vectors of ``ids`` in ``table``; a saved FAISS index of it is then out of date."""
+    store.executemany(
+        f"UPDATE {table} SET embedding = ?, embedder_id = ? WHERE id = ?",
+        [(vector_blob(v), embedder_id, int(i)) for i, v in zip(ids, vectors, strict=True)])
+    bump_generation(store, table)
+
+
+def _json(metadata: dict[str, Any]) -> str:
+    return json.dumps(metadata, sort_keys=True)

@@ -1,0 +1,2 @@
+"""Text: token counting, sentences, the rule-based fact extractor with its durability and
+update rules, wording and symbols."""

@@ -1,0 +1,259 @@
+"""Durability of a stated fact: ``durable`` (keep it) or ``short-lived`` (let it rotate out).
+
+``classify_durability`` decides for one sentence and names the cue that
+decided, so an operator can audit why a fact resisted eviction. This module
+also owns the two sentence openings that bear on durability, which fact
+extraction (memory/text/extract.py) reuses: discourse markers that add nothing
+("so,", "btw", "ok") are skipped by ``strip_markers``, and an explicit
+"remember (that) X" is recognised by ``lead_in``. Everything here is a pure
+function over strings; the regular expressions are compiled once at import.
+
+Durability precedence. The first row that applies decides; within a row, the
+cue listed first in this module wins, whatever its position in the sentence.
+
+=====  ==========================  ===========  =================================
+row    rule                        result       cues (abridged)
+=====  ==========================  ===========  =================================
+1      machine text                short-lived  "$ " / "> " prompt, command line,
+                                                log line (``machine_cue``)
+2      strong short-lived cue      short-lived  right now, at the moment, just
+                                                now, for now, temporarily, today,
+                                                tonight, this morning/afternoon/
+                                                evening, is restarting, is
+                                                running, having coffee, tail of
+                                                the log, the log shows, tail -f,
+                                                kubectl, ssh, grep, shell, "$ ",
+                                                seeing, spiking, HH:MM:SS
+3      durable cue                 durable      always, never, allergic, name
+                                                is, birthday, born, live(s) in,
+                                                address, city, moved to, prefer,
+                                                favo(u)rite, vegetarian, vegan,
+                                                on-call, rotation, production
+                                                region, incident commander, SLA,
+                                                customer, account, plan is,
+                                                contract, email, phone, works
+                                                at, job, wife, husband, son,
+                                                daughter, deadline, policy
+4      weak short-lived cue        short-lived  this week, this month,
+                                                currently, now, tomorrow,
+                                                yesterday
+5      explicit lead-in            durable      remember, note, keep in mind
+                                                (``lead_in``)
+6      nothing matched             short-lived  (cue is None)
+=====  ==========================  ===========  =================================
+
+Why this order:
+
+- Row 1 first: a pasted log line or command is an observation even when it
+  mentions a customer or an account.
+- Row 2 beats row 3 because a sentence pinned to this moment ("I'm on call
+  right now", "the customer is seeing 502s") stops being true soon, whatever
+  it is about.
+- Row 3 beats row 4 because rotations and attributes are often phrased with a
+  time frame that does not make them transient: "The on-call rotation this
+  week is Alice then Bob" and "I currently live in Berlin" are facts to keep.
+- Row 5 sits below the short-lived rows so "remember that the api is
+  restarting right now" still rotates out, but an explicit request to
+  remember otherwise makes the fact durable.
+- Row 6 is short-lived so that ordinary chit-chat cannot flood core with
+  durable facts: durability must be earned by a cue.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory.text.sentences import TIMESTAMP, machine_cue
+from memory.types import Durability
+
+__all__ = [
+    "DURABLE",
+    "NOT_STATED",
+    "SHORT_LIVED",
+    "classify_durability",
+    "lead_in",
+    "strip_markers",
+]
+
+DURABLE: Durability = "durable"
+SHORT_LIVED: Durability = "short-lived"
+
+_IGNORECASE = re.IGNORECASE
+_APOS = "['’]"
+
+# ---------------------------------------------------------------------------
+# Durability cues. Order inside each list is priority (see the module docstring).
+
+
+def _cues(*entries: tuple[str, str]) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    return tuple((name, re.compile(pattern, _IGNORECASE)) for name, pattern in entries)
+
+
+_STRONG_SHORT_LIVED = _cues(
+    ("right now", r"\bright\s+now\b"),
+    ("at the moment", r"\bat\s+the\s+moment\b"),
+    ("just now", r"\bjust\s+now\b"),
+    ("for now", r"\bfor\s+now\b"),
+    ("currently running", r"\bcurrently\s+running\b"),
+    ("temporarily", r"\btemporar(?:il)?y\b"),
+    ("today", r"\btoday\b"),
+    ("tonight", r"\btonight\b"),
+    ("this morning", r"\bthis\s+morning\b"),
+    ("this afternoon", r"\bthis\s+afternoon\b"),
+    ("this evening", r"\bthis\s+evening\b"),
+    ("is restarting", r"\b(?:is|are)\s+restarting\b"),
+    ("is running", r"\b(?:is|are)\s+running\b"),
+    ("having coffee", r"\bhaving\s+(?:a\s+)?coffee\b"),
+    ("tail of the log", r"\btail\s+of\s+the\s+logs?\b"),
+    ("the log shows", r"\bthe\s+logs?\s+show(?:s|ed)?\b"),
+    ("tail -f", r"\btail\s+-f\b"),
+    ("$ ", r"(?:^|\s)\$\s"),
+    ("kubectl", r"\bkubectl\s"),
+    ("ssh", r"\bssh\s"),
+    ("grep", r"\bgrep\s"),
+    ("shell", r"\bshell\b"),
+    ("seeing", r"\bseeing\b"),
+    ("spiking", r"\bspik(?:ing|ed)\b"),
+    ("timestamp", TIMESTAMP.pattern),
+)
+
+_DURABLE = _cues(
+    ("always", r"\balways\b"),
+    ("never", r"\bnever\b"),
+    ("allergic", r"\ballergic\b"),
+    ("allergy", r"\ballerg(?:y|ies)\b"),
+    ("my name", r"\bmy\s+name\b"),
+    ("name is", r"\bname\s+is\b"),
+    ("birthday", r"\bbirthday\b"),
+    ("born", r"\bborn\b"),
+    ("live in", r"\bliv(?:e|es|ing)\s+in\b"),
+    ("address", r"\baddress\b"),
+    ("city", r"\b(?:city|home\s?town)\b"),
+    ("moved to", r"\bmoved\s+to\b"),
+    ("prefer", r"\bprefer(?:s|red|ence|ences)?\b"),
+    ("favorite", r"\bfavou?rites?\b"),
+    ("vegetarian", r"\bvegetarian\b"),
+    ("vegan", r"\bvegan\b"),
+    ("on-call", r"\bon[-\s]?call\b"),
+    ("rotation", r"\brotations?\b"),
+    ("production region", r"\b(?:production|prod)\s+region\b"),
+    ("incident commander", r"\bincident\s+commander\b"),
+    ("sla", r"\bslas?\b"),
+    ("customer", r"\bcustomers?\b"),
+    ("account", r"\baccounts?\b"),
+    ("plan is", r"\bplan\s+is\b"),
+    ("on the ... plan", r"\bon\s+the\s+[\w-]+(?:\s+[\w-]+)?\s+(?:plan|tier)\b"),
+    ("contract", r"\bcontracts?\b"),
+    ("email", r"\be-?mail\b"),
+    ("phone", r"\bphone\b"),
+    ("works at", r"\bwork(?:s|ing)?\s+(?:at|for)\b"),
+    # "job" alone would catch every cron and CI job; a person's job comes with an owner.
+    ("job", rf"\b(?:my|new|day|his|her|their|\w+{_APOS}s)\s+job\b|\bjob\s+title\b"),
+    ("wife", r"\bwife\b"),
+    ("husband", r"\bhusband\b"),
+    ("daughter", r"\bdaughters?\b"),
+    ("son", r"\bsons?\b"),
+    ("password policy", r"\bpassword\s+polic(?:y|ies)\b"),
+    ("deadline", r"\bdeadlines?\b"),
+    ("policy", r"\bpolic(?:y|ies)\b"),
+)
+
+_WEAK_SHORT_LIVED = _cues(
+    ("this week", r"\bthis\s+week\b"),
+    ("this month", r"\bthis\s+month\b"),
+    ("currently", r"\bcurrently\b"),
+    ("now", r"\bnow\b"),
+    ("tomorrow", r"\btomorrow\b"),
+    ("yesterday", r"\byesterday\b"),
+)
+
+
+def _first_cue(cues: tuple[tuple[str, re.Pattern[str]], ...], text: str) -> str | None:
+    for name, pattern in cues:
+        if pattern.search(text):
+            return name
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Openings: discourse markers and the "remember that" lead-in
+
+# Words that open a sentence without adding to it. The first group needs punctuation
+# after it, because "No deploys on Friday" and "Well-known issue" are statements.
+_MARKERS = re.compile(
+    r"^(?:"
+    r"(?:(?:hi|hello|hey)(?:\s+there)?|yes|yeah|yep|yup|no|nope|well|alright|sure)\s*[,!:]\s*"
+    r"|(?:ok|okay|so|and|but|also|oh|btw|by\s+the\s+way|fyi|anyway|anyways|actually"
+    r"|just\s+so\s+you\s+know|for\s+the\s+record)(?:\s*[,:!]\s*|\s+)"
+    r")+",
+    _IGNORECASE,
+)
+
+#: What follows "remember" when it states nothing: "remember when we ..." reminisces
+#: and "remember to ..." asks for a reminder.
+NOT_STATED = r"(?:to|when|how|what|where|who|why|if|whether|me|us)\b"
+_NOT_A_REMEMBERED_FACT = re.compile(rf"^{NOT_STATED}", _IGNORECASE)
+
+_LEAD_IN = re.compile(
+    r"^(?:(?:please|pls|also|and)\s+)?"
+    r"(?:"
+    rf"(?P<soft>remember|keep\s+in\s+mind|bear\s+in\s+mind|don{_APOS}?t\s+forget|do\s+not\s+forget)"
+    r"(?:\s*[:,\-–—]\s*|\s+)(?P<that>that\s+)?"
+    r"|(?P<hard>note\s+to\s+self|make\s+a\s+note|take\s+note|note)"
+    r"(?:\s*[:\-–—]\s*(?:that\s+)?|\s+that\s+)"
+    r")"
+    r"(?P<rest>\S.*)$",
+    _IGNORECASE | re.DOTALL,
+)
+_SPACES = re.compile(r"\s+")
+
+
+def strip_markers(sentence: str) -> str:
+    """``sentence`` without the discourse markers that open it ("so,", "btw", "hey,")."""
+    return _MARKERS.sub("", sentence, count=1).strip()
+
+
+def lead_in(sentence: str) -> tuple[str, str] | None:
+    """``(cue, X)`` when ``sentence`` is "remember (that) X", "note: X" and the like, else None.
+
+    "remember to ...", "remember when ..." and their kin ask or reminisce, so
+    they are not lead-ins unless "that" follows the keyword.
+    """
+    match = _LEAD_IN.match(sentence)
+    if match is None:
+        return None
+    rest = match.group("rest").strip()
+    if match.group("soft") and not match.group("that") and _NOT_A_REMEMBERED_FACT.match(rest):
+        return None
+    keyword = match.group("soft") or match.group("hard")
+    cue = _SPACES.sub(" ", keyword.casefold().replace("’", "'"))
+    return cue, rest
+
+
+# ---------------------------------------------------------------------------
+# Public API
+
+
+def classify_durability(sentence: str) -> tuple[Durability, str | None]:
+    """Return ``(durability, cue)`` for one sentence by the module's precedence table.
+
+    ``cue`` names the rule that decided ("right now", "on-call", "log line",
+    "remember", ...), or is None when nothing matched and the default applied.
+    """
+    text = sentence.strip()
+    machine = machine_cue(text)
+    if machine is not None:
+        return SHORT_LIVED, machine
+    strong = _first_cue(_STRONG_SHORT_LIVED, text)
+    if strong is not None:
+        return SHORT_LIVED, strong
+    durable = _first_cue(_DURABLE, text)
+    if durable is not None:
+        return DURABLE, durable
+    weak = _first_cue(_WEAK_SHORT_LIVED, text)
+    if weak is not None:
+        return SHORT_LIVED, weak
+    found = lead_in(strip_markers(text))
+    if found is not None:
+        return DURABLE, found[0]
+    return SHORT_LIVED, None

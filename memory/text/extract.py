@@ -1,0 +1,362 @@
+"""Rule-based fact extraction for the offline policy (no language model).
+
+``extract_facts`` turns one message into short facts for core memory, each tagged
+``durable`` or ``short-lived`` together with the cue that decided it, so an
+operator can audit why a fact resisted eviction. This module owns what counts
+as a fact and how it is worded; whether it lasts is memory/text/durability.py's
+concern, and sentence boundaries are memory/text/sentences.py's. Everything here is
+a pure function over strings; the regular expressions are compiled once at
+import.
+
+Per sentence, ``extract_facts`` does this, in order:
+
+1. ``split_sentences`` (memory/text/sentences.py) cuts the text at ``. ! ? ;``
+   followed by whitespace or the end, and at newlines, keeping decimals,
+   versions, hostnames, paths and abbreviations whole; a bullet line is its
+   own sentence. That module's docstring has the exact rules.
+2. Machine text (``machine_cue`` in memory/text/sentences.py: a line starting
+   with a shell prompt, a command line, or a log line with a timestamp and a
+   log level) is kept verbatim (trimmed to ``MAX_FACT_CHARS``) and is
+   short-lived.
+3. Not facts: questions (``is_question``), greetings and acknowledgements
+   ("hi", "thanks!", "ok", "sounds good"), fragments of fewer than two
+   words, and requests to the assistant ("please ...", "remind me ...",
+   "tell me ...", "can you ...", "remember to ...").
+4. "remember (that) X", "note that X", "note: X", "keep in mind (that) X",
+   "don't forget (that) X" yield X (``lead_in`` in memory/text/durability.py,
+   since the lead-in also makes the fact durable).
+5. First person becomes third person with the speaker's name, and only
+   through this small table, anchored at the start of the sentence:
+   "I am"/"I'm" -> "{speaker} is", "I was" -> "{speaker} was",
+   "I have"/"I've" -> "{speaker} has", "My" -> "{speaker}'s", and
+   "I <verb>" -> "{speaker} <verb>s" for like, love, hate, prefer, live,
+   work, need, want, use, own, and "I moved"/"I relocated" -> "{speaker}
+   moved"/"{speaker} relocated". After such a rewrite, or when "my" is the
+   only first-person word ("Alice is my manager"), every "my" becomes
+   "{speaker}'s". Any other sentence with a first-person word is stored as
+   "{speaker}: <sentence>". Everything else ("We moved to Berlin", "The
+   production region is eu-west-1") is kept as written.
+6. Durability by ``classify_durability`` (memory/text/durability.py, whose
+   docstring has the precedence table), applied to the sentence as stated,
+   before the lead-in is removed.
+7. Facts are de-duplicated by ``normalize_fact``; the first occurrence wins.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from memory.text.durability import (
+    NOT_STATED,
+    SHORT_LIVED,
+    classify_durability,
+    lead_in,
+    strip_markers,
+)
+from memory.text.sentences import (
+    CLOSERS,
+    HAS_ALNUM,
+    machine_cue,
+    split_sentences,
+    strip_terminator,
+)
+from memory.types import Durability
+
+# classify_durability is re-exported so callers find the whole extractor in one import.
+__all__ = [
+    "MAX_FACT_CHARS",
+    "ExtractedFact",
+    "classify_durability",
+    "extract_facts",
+    "is_question",
+    "normalize_fact",
+]
+
+#: Longest fact text kept; core is token-bounded, and a pasted paragraph is not one fact.
+MAX_FACT_CHARS = 300
+
+
+@dataclass(frozen=True)
+class ExtractedFact:
+    """One fact for core memory, with the cue that set its durability (None: default)."""
+
+    text: str
+    durability: Durability
+    cue: str | None
+
+
+_IGNORECASE = re.IGNORECASE
+_APOS = "['’]"
+
+# ---------------------------------------------------------------------------
+# Discourse: fillers, questions, requests
+
+_FILLER_WORDS = frozenset(
+    {
+        "hi", "hello", "hey", "hiya", "howdy", "yo", "there", "all", "everyone", "folks", "thanks",
+        "thank", "thx", "ty", "tysm", "you", "so", "much", "very", "a", "lot", "lots", "ok", "okay",
+        "k", "kk", "sure", "cool", "great", "nice", "awesome", "perfect", "excellent", "good",
+        "fine", "got", "it", "sounds", "makes", "sense", "morning", "afternoon", "evening", "night",
+        "day", "have", "one", "bye", "goodbye", "cya", "see", "ya", "later", "soon", "yes", "yeah",
+        "yep", "yup", "no", "nope", "nah", "lol", "haha", "hahaha", "hmm", "hm", "um", "uh", "ah",
+        "oh", "wow", "alright", "right", "indeed", "exactly", "agreed", "understood", "noted",
+        "cheers", "np", "problem", "will", "do", "done", "welcome", "again", "far", "that", "this",
+        "is", "s", "i", "am", "m",
+    }
+)
+_FILLER_TOKEN = re.compile(r"[^\W\d_]+|\d+")
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+
+_WH_WORDS = frozenset({"who", "whom", "whose", "what", "when", "where", "which", "why", "how"})
+_AUX_WORDS = frozenset(
+    {"do", "does", "did", "is", "are", "was", "were", "am", "can", "could", "should",
+     "would", "will", "shall"}
+)
+_NEGATED_AUX = {"don't": "do", "doesn't": "does", "didn't": "did", "isn't": "is",
+                "aren't": "are", "wasn't": "was", "weren't": "were", "can't": "can",
+                "couldn't": "could", "shouldn't": "should", "wouldn't": "would",
+                "won't": "will"}
+_SUBJECTS = frozenset(
+    {"i", "you", "we", "they", "he", "she", "it", "this", "that", "these", "those", "there",
+     "the", "a", "an", "my", "your", "our", "their", "his", "her", "its", "anyone",
+     "anybody", "someone", "somebody", "everyone", "everybody", "anything", "something",
+     "any", "all", "u", "ya", "y'all"}
+)
+_LEADING_WORDS = re.compile(r"([^\W\d_]+(?:'[^\W\d_]+)?)(?:\W+([^\W\d_]+(?:'[^\W\d_]+)?))?")
+
+_REQUEST = re.compile(
+    r"^(?:"
+    r"(?:please|pls|plz|kindly)\b"
+    r"|(?:remind|tell|show|give|help)\s+(?:me|us)\b"
+    r"|remind\s+\w"
+    r"|(?:find|search|look\s+up|fetch|explain|summari[sz]e|describe|translate)\s+"
+    r"(?!(?:is|was|are|were|has|had|will)\b)\w"
+    r"|let\s+me\s+know\b"
+    rf"|let{_APOS}?s\b"
+    rf"|i\s+(?:want|need|would\s+like|{_APOS}d\s+like)\s+you\s+to\b"
+    rf"|(?:remember|don{_APOS}?t\s+forget|do\s+not\s+forget)\s+{NOT_STATED}"
+    r"|(?:can|could|would|will)\s+you\b"
+    r")",
+    _IGNORECASE,
+)
+
+
+def _is_filler(sentence: str) -> bool:
+    tokens = _FILLER_TOKEN.findall(sentence.casefold().replace("’", "'"))
+    return all(token in _FILLER_WORDS for token in tokens)
+
+
+def is_question(sentence: str) -> bool:
+    """True if ``sentence`` asks rather than states.
+
+    It ends with "?", or opens (after words like "so", "hey,") with a
+    question word followed by something other than a subject ("What is the
+    region", not "What I need is coffee"), or with an auxiliary followed by a
+    subject ("Is the api up", not "Do not deploy on Fridays").
+    """
+    text = sentence.strip().rstrip(CLOSERS + " ")
+    if not text:
+        return False
+    if text.endswith(("?", "？")):
+        return True
+    original = strip_markers(text)
+    match = _LEADING_WORDS.match(original.replace("’", "'"))
+    if match is None:
+        return False
+    first = match.group(1).casefold()
+    nxt_raw = match.group(2)
+    nxt = nxt_raw.casefold() if nxt_raw else None
+    base, _, clitic = first.partition("'")
+    if base in _WH_WORDS:
+        if clitic:  # "where's", "how's": the clitic is the verb
+            return True
+        if nxt is None:
+            return True
+        if base == "how" and nxt == "to":  # a heading: "How to roll back: ..."
+            return False
+        return nxt not in _SUBJECTS
+    aux = _NEGATED_AUX.get(first, first if not clitic else None)
+    if aux in _AUX_WORDS and nxt is not None and nxt != "not":
+        # A capitalised name also fills the subject slot: "Is Alice on call".
+        return nxt in _SUBJECTS or (nxt_raw is not None and nxt_raw[0].isupper())
+    return False
+
+
+# ---------------------------------------------------------------------------
+# First person to third person
+
+_HEAD_IS = re.compile(rf"^(?:i\s+am|i{_APOS}m)\b", _IGNORECASE)
+_HEAD_WAS = re.compile(r"^i\s+was\b", _IGNORECASE)
+_HEAD_HAS = re.compile(rf"^(?:i\s+have|i{_APOS}ve)\b", _IGNORECASE)
+_HEAD_VERB = re.compile(
+    r"^i\s+(like|love|hate|prefer|live|work|need|want|use|own)\b", _IGNORECASE
+)
+_HEAD_PAST = re.compile(r"^i\s+(moved|relocated)\b", _IGNORECASE)
+_HEAD_MY = re.compile(r"^my\b", _IGNORECASE)
+_MY = re.compile(r"\bmy\b", _IGNORECASE)
+_OTHER_FIRST_PERSON = re.compile(
+    rf"(?<![\w'’.\-/])(?:i(?:{_APOS}(?:m|ve|d|ll))?|me|myself|mine)(?![\w'’/\-]|\.\w)",
+    _IGNORECASE,
+)
+
+
+def _rewrite_head(text: str, speaker: str) -> str | None:
+    for pattern, replacement in (
+        (_HEAD_IS, f"{speaker} is"),
+        (_HEAD_WAS, f"{speaker} was"),
+        (_HEAD_HAS, f"{speaker} has"),
+        (_HEAD_MY, f"{speaker}'s"),
+    ):
+        match = pattern.match(text)
+        if match:
+            return replacement + text[match.end():]
+    verb = _HEAD_VERB.match(text)
+    if verb:
+        return f"{speaker} {verb.group(1).casefold()}s{text[verb.end():]}"
+    past = _HEAD_PAST.match(text)
+    if past:
+        return f"{speaker} {past.group(1).casefold()}{text[past.end():]}"
+    return None
+
+
+def _third_person(text: str, speaker: str) -> str:
+    possessive = f"{speaker}'s"
+    rewritten = _rewrite_head(text, speaker)
+    if rewritten is not None:
+        return _MY.sub(lambda _m: possessive, rewritten)
+    if _OTHER_FIRST_PERSON.search(text):
+        return f"{speaker}: {text}"
+    return _MY.sub(lambda _m: possessive, text)
+
+
+# ---------------------------------------------------------------------------
+# Cleaning
+
+_OPEN_TO_CLOSE = {'"': '"', "'": "'", "“": "”", "‘": "’", "«": "»", "(": ")"}
+
+
+def _clean(sentence: str) -> str:
+    text = strip_terminator(sentence.strip())
+    if len(text) >= 2 and _OPEN_TO_CLOSE.get(text[0]) == text[-1]:
+        text = strip_terminator(text[1:-1].strip())
+    return text
+
+
+def _trim(text: str) -> str:
+    return text[:MAX_FACT_CHARS].strip()
+
+
+# ---------------------------------------------------------------------------
+# Extraction
+
+
+def _fact_from_sentence(sentence: str, speaker: str) -> ExtractedFact | None:
+    raw = sentence.strip()
+    machine = machine_cue(raw)
+    if machine is not None:
+        text = _trim(raw)
+        return ExtractedFact(text, SHORT_LIVED, machine) if text else None
+
+    cleaned = _clean(raw)
+    if not cleaned or is_question(cleaned):
+        return None
+    statement = strip_markers(cleaned)
+    if not statement or _is_filler(statement):
+        return None
+
+    found = lead_in(statement)
+    if found is not None:
+        body = _clean(found[1])
+        if is_question(body):
+            return None
+    elif _REQUEST.match(statement):
+        return None
+    else:
+        body = statement
+
+    if len(_WORD.findall(body)) < 2 or _is_filler(body):
+        return None
+    text = _trim(_third_person(body, speaker))
+    if not HAS_ALNUM.search(text):
+        return None
+    durability, cue = classify_durability(statement)
+    return ExtractedFact(text, durability, cue)
+
+
+def extract_facts(text: str, speaker: str = "User") -> list[ExtractedFact]:
+    """Extract the facts stated in ``text``, in order, without duplicates.
+
+    ``speaker`` replaces the first person ("I'm vegan" -> "User is vegan").
+    Empty or whitespace-only text gives ``[]``; no returned fact has empty text.
+    """
+    speaker = speaker.strip() or "User"
+    facts: list[ExtractedFact] = []
+    seen: set[str] = set()
+    for sentence in split_sentences(text):
+        fact = _fact_from_sentence(sentence, speaker)
+        if fact is None:
+            continue
+        key = normalize_fact(fact.text)
+        if not key or key in seen:
+            continue
+        seen.add(key)
+        facts.append(fact)
+    return facts
+
+
+# ---------------------------------------------------------------------------
+# De-duplication key
+
+_SPACES = re.compile(r"\s+")
+_QUOTE_FOLD = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "«": '"', "»": '"'})
+_SURROUNDING = " .,;:!?…\"'`()[]{}"
+_USER_PREFIX = re.compile(r"^(?:user\s*:\s*)+")
+_THE_USER = re.compile(r"\b(?:the\s+)+user\b")
+_KEY_HEADS = (
+    (re.compile(r"^(?:i am|i'm)\b"), "user is"),
+    (re.compile(r"^i was\b"), "user was"),
+    (re.compile(r"^(?:i have|i've)\b"), "user has"),
+    (re.compile(r"^my\b"), "user's"),
+)
+_KEY_HEAD_VERB = re.compile(r"^i (like|love|hate|prefer|live|work|need|want|use|own)\b")
+_KEY_HEAD_PAST = re.compile(r"^i (moved|relocated)\b")
+_NORMALIZE_PASSES = 8
+
+
+def _normalize_once(key: str) -> str:
+    key = key.strip(_SURROUNDING)
+    key = _USER_PREFIX.sub("", key).strip(_SURROUNDING)
+    key = _THE_USER.sub("user", key)
+    for pattern, replacement in _KEY_HEADS:
+        key = pattern.sub(replacement, key, count=1)
+    key = _KEY_HEAD_VERB.sub(lambda m: f"user {m.group(1)}s", key, count=1)
+    key = _KEY_HEAD_PAST.sub(lambda m: f"user {m.group(1)}", key, count=1)
+    return key.strip(_SURROUNDING)
+
+
+def normalize_fact(text: str) -> str:
+    """The de-duplication key of a fact.
+
+    Casefolded, curly quotes made straight, whitespace collapsed, surrounding
+    punctuation and quotes removed; a leading "user:" dropped, "the user" read
+    as "user", and a leading "I am"/"I'm"/"I was"/"I have"/"I've"/"my"/"I
+    <verb>"/"I moved" read as the user's, the same table ``extract_facts`` rewrites by.
+    Nothing else is touched, so distinct facts keep distinct keys.
+    """
+    key = _SPACES.sub(" ", text.casefold().translate(_QUOTE_FOLD))
+    # Each pass can expose another strippable layer ('"user: I am ..."'); a few passes
+    # reach the fixed point for any realistic text.
+    for _ in range(_NORMALIZE_PASSES):
+        nxt = _normalize_once(key)
+        if nxt == key:
+            break
+        key = nxt
+    return key
+
+
+
+def fact_norm(text: str) -> str:
+    """The key that makes a fact unique: its normalised text, or the text itself casefolded
+    when normalising leaves nothing."""
+    return normalize_fact(text) or text.casefold()

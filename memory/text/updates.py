@@ -1,0 +1,211 @@
+"""What a statement changes: new values, corrections and retractions of earlier facts.
+
+Rule-based, like memory/text/extract.py, whose facts it compares; everything here is
+a pure function over strings. Three questions are answered:
+
+``read_statement(sentence)`` sorts one sentence into
+
+- a *retraction*: "I no longer work at Acme", "I'm not allergic to peanuts
+  anymore", "..., forget that", "I quit my job at Acme", "I stopped eating
+  meat". It states no new fact; ``denied`` holds the
+  concepts (memory/text/wording.py) of what it says is no longer true;
+- an *update* or *correction*: a statement with a change cue. Leading
+  "actually", "sorry", "correction", "now", "these days"; "actually" and
+  "now" anywhere (not "right now", "for now", "just now", "now that"); "my
+  new X"; "moved to"; a closing ", not X". Its ``text`` drops the cue, and "I
+  changed (or updated, switched) my X to Y" reads as "my X is Y";
+- or a plain statement, returned as it is.
+
+``slot_of(fact)`` names the single-valued attribute a fact sets, when that is
+clear. "User's city is Faro", "User lives in Faro" and "User moved to Faro"
+all set ``user/residence`` (city, address, home and town are one attribute);
+"works at/for" sets ``employer`` and "works as" or "job is" sets ``job``;
+"The production region is eu-west-1" sets ``/production region``. A fact
+about a bare person ("User is vegan") or a named entity ("Acme is on the
+Enterprise plan") sets none, because several such facts are true at once.
+
+``replaces(new, old, change)`` says whether a new fact supersedes an old one:
+they set the same slot; or the statement carried a change cue and the two
+share at least two concepts, which is at least half of the smaller one's
+("prefers aisle seats on flights" replaces "prefers window seats on
+flights"). ``retracted(denied, facts)`` picks what a retraction retires: the
+facts holding the most of what it denies (at least 60%), and among those the
+ones with the least else besides.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from memory.text.extract import normalize_fact
+from memory.text.wording import concepts, stem
+
+__all__ = ["Statement", "read_statement", "replaces", "retracted", "slot_of"]
+
+_I = re.IGNORECASE
+_APOS = "['’]"
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One sentence as a change: its text without cues, the cue, and what it denies."""
+
+    text: str
+    change: str | None = None
+    denied: frozenset[str] = frozenset()
+
+
+# ---------------------------------------------------------------------------
+# Reading a sentence
+
+_RETRACTION = re.compile(
+    r"\bno\s+longer\b"
+    rf"|(?:\bnot|n{_APOS}t)\b[^.;]*?\b(?:any\s?more|any\s+longer)\b"
+    r"|\bforget\s+(?:about\s+)?(?:that|it)\b"
+    rf"|^i(?:\s+have|{_APOS}ve)?\s+(?:quit|stopped)\b",
+    _I,
+)
+#: Words of a retraction that say it is one, not what it denies.
+_RETRACTION_WORDS = frozenset(stem(w) for w in ("longer", "anymore", "forget", "true", "wrong",
+                                                "quit", "stopped"))
+
+_LEADING_CUE = re.compile(
+    r"^(?:(?:actually|sorry|oops|correction|update|in\s+fact|now|these\s+days|nowadays)"
+    r"\b[\s,:;!-]*)+",
+    _I,
+)
+_ACTUALLY = re.compile(r",?\s*\bactually\b,?", _I)
+# "now" as "from now on", not as "at this moment" (a short-lived cue) or "now that".
+_NOW = re.compile(r",?\s*(?<!right )(?<!for )(?<!just )(?<!until )(?<!by )\bnow\b(?!\s+that\b)",
+                  _I)
+_CHANGED_MY = re.compile(
+    rf"^i(?:\s+have|{_APOS}ve)?\s+(?:changed|updated|switched)\s+my\s+(?P<attribute>.+?)\s+to\s+"
+    r"(?P<value>.+)$",
+    _I,
+)
+_NOT_CLAUSE = re.compile(r",\s*(?:and\s+|but\s+)?not\s+[^,;]+$", _I)
+_OTHER_CUES = (("my new", re.compile(r"\bmy\s+new\b", _I)),
+               ("moved to", re.compile(r"\b(?:moved|relocated)\s+(?:back\s+)?to\b", _I)))
+_SPACES = re.compile(r"\s{2,}")
+
+
+def read_statement(sentence: str) -> Statement:
+    """``sentence`` as a retraction, an update without its cue, or a plain statement."""
+    text = sentence.strip()
+    if _RETRACTION.search(text):
+        return Statement("", "retraction", frozenset(concepts(text) - _RETRACTION_WORDS))
+    cue = None
+    for name, pattern in (("actually", _ACTUALLY), ("now", _NOW), (", not", _NOT_CLAUSE)):
+        stripped = pattern.sub("", text)
+        if stripped != text:
+            cue, text = cue or name, stripped
+    leading = _LEADING_CUE.match(text)
+    if leading and leading.end() < len(text):
+        cue = cue or leading.group(0).strip(" ,:;!-").casefold()
+        text = text[leading.end():]
+    changed = _CHANGED_MY.match(text.rstrip(".!"))
+    if changed:
+        cue = cue or "changed my"
+        text = f"my {changed['attribute']} is {changed['value']}"
+    for name, pattern in _OTHER_CUES:
+        if cue is None and pattern.search(text):
+            cue = name
+    text = _SPACES.sub(" ", text).strip(" ,")
+    return Statement(text[:1].upper() + text[1:], cue)
+
+
+# ---------------------------------------------------------------------------
+# Slots
+
+_VERB_SLOT = re.compile(
+    r"^(?P<owner>[\w' .-]{1,60}?)\s+(?:"
+    r"(?P<residence>(?:lives|resides|is\s+living|is\s+based)\s+in"
+    r"|(?:has\s+)?(?:moved|relocated)\s+(?:back\s+)?to)"
+    r"|(?P<employer>(?:works|is\s+working)\s+(?:at|for))"
+    r"|(?P<job>works\s+as))\b",
+    _I,
+)
+_ATTRIBUTE = re.compile(r"^(?P<subject>[\w' .-]{2,60}?)\s+(?:is|are)\s+(?P<value>.+)$", _I)
+_CHANGE_WORDS = frozenset({"new", "now", "current", "updated", "latest", "actual", "correct"})
+_DETERMINERS = frozenset({"the", "our", "their", "his", "her", "its", "your", "this"})
+_BARE_SUBJECTS = frozenset({"user", "i", "we", "he", "she", "they", "it", "this", "that",
+                            "there", "here", "everything", "something"})
+_SAME_ATTRIBUTE = {
+    "city": "residence", "address": "residence", "home": "residence",
+    "home address": "residence", "hometown": "residence", "home town": "residence",
+    "town": "residence", "residence": "residence", "employer": "employer",
+    "company": "employer", "workplace": "employer", "job": "job", "job title": "job",
+    "occupation": "job", "role": "job",
+}
+
+
+def slot_of(fact: str) -> str | None:
+    """The single-valued attribute ``fact`` sets ("owner/attribute"), or None if unclear."""
+    text = fact.strip()
+    verb = _VERB_SLOT.match(text)
+    if verb:
+        owner = verb["owner"].casefold()
+        kind = next(k for k in ("residence", "employer", "job") if verb[k])
+        return None if owner.startswith(("the ", "a ", "an ")) else f"{owner}/{kind}"
+    match = _ATTRIBUTE.match(text)
+    if match is None:
+        return None
+    subject = match["subject"]
+    words = [w for w in re.findall(r"[\w'’-]+", subject.casefold()) if w not in _CHANGE_WORDS]
+    if not words or " ".join(words) in _BARE_SUBJECTS:
+        return None
+    owner = ""
+    possessive = re.match(rf"^(.+?){_APOS}s$", words[0])
+    if possessive:
+        owner, words = possessive[1], words[1:]
+    elif words[0] in _DETERMINERS:
+        words = words[1:]
+    elif subject[0].isupper():
+        return None  # a named thing ("Acme is ..."): many facts about it hold at once
+    if not words:
+        return None
+    attribute = " ".join(words)
+    return f"{owner}/{_SAME_ATTRIBUTE.get(attribute, attribute)}"
+
+
+# ---------------------------------------------------------------------------
+# Which old facts a statement changes
+
+_MIN_SHARED = 2
+_MIN_DENIED_SHARE = 0.6
+
+
+def _own_concepts(fact: str) -> set[str]:
+    return concepts(fact) - {"user"}
+
+
+def replaces(new: str, old: str, change: str | None) -> bool:
+    """Whether the new fact ``new`` supersedes ``old`` (``change``: the statement's cue)."""
+    if normalize_fact(new) == normalize_fact(old):
+        return False
+    new_slot, old_slot = slot_of(new), slot_of(old)
+    if new_slot is not None and new_slot == old_slot:
+        return True
+    if change is None or (new_slot is not None and old_slot is not None):
+        return False
+    new_concepts, old_concepts = _own_concepts(new), _own_concepts(old)
+    shared = len(new_concepts & old_concepts)
+    return shared >= _MIN_SHARED and 2 * shared >= min(len(new_concepts), len(old_concepts))
+
+
+def retracted(denied: frozenset[str], facts: Sequence[str]) -> list[str]:
+    """The facts a retraction denying ``denied`` retires (none if nothing matches well)."""
+    if not denied:
+        return []
+    scored = []
+    for fact in facts:
+        own = _own_concepts(fact)
+        held = len(denied & own)
+        if own and held >= _MIN_DENIED_SHARE * len(denied):
+            scored.append(((held / len(denied), held / len(own)), fact))
+    if not scored:
+        return []
+    best = max(score for score, _ in scored)
+    return [fact for score, fact in scored if score == best]

@@ -1,0 +1,60 @@
+"""Matching words the way a reader would: by stem, and a few everyday synonyms as one concept.
+
+Rule-based answering and fact matching compare *concepts*: a content word
+(memory/search/lexical.py's stopwords out) reduced by a light suffix stemmer, or,
+for the few words in ``SYNONYMS``, the name of their group. So "live",
+"lives", "living" and "lived" match each other, and "Where do I live?"
+matches "User's address is ..." and "User moved to Porto". The stemmer only
+strips common English endings; it is meant to make inflections meet, not to
+be a linguist's stemmer.
+"""
+
+from __future__ import annotations
+
+from memory.search.lexical import query_terms
+
+__all__ = ["SYNONYMS", "concepts", "stem"]
+
+#: Words that name the same thing in everyday questions, by group. Each group stands for
+#: one single-valued attribute of a person, so a new value of any of them replaces the old.
+SYNONYMS: dict[str, frozenset[str]] = {
+    "residence": frozenset({"live", "lives", "living", "lived", "reside", "resides", "city",
+                            "address", "home", "hometown", "town", "based", "moved", "relocated"}),
+    "work": frozenset({"work", "works", "working", "worked", "job", "employer", "company",
+                       "occupation"}),
+    "allergy": frozenset({"allergic", "allergy", "allergies"}),
+}
+
+# Endings stripped by the stemmer, longest first; the replacement keeps "-ies" words apart
+# from "-y" words' other forms ("allergies" -> "allergy").
+_ENDINGS = (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", ""))
+_MIN_STEM = 3
+
+
+def stem(word: str) -> str:
+    """``word`` without a common English ending: live/lives/living/lived -> "liv"."""
+    word = word.casefold()
+    for ending, replacement in _ENDINGS:
+        if not word.endswith(ending) or len(word) - len(ending) < _MIN_STEM:
+            continue
+        if ending == "s" and word.endswith(("ss", "us", "is")):  # address, status, analysis
+            break
+        word = word[: -len(ending)] + replacement
+        if len(word) > _MIN_STEM and word[-1] == word[-2] and word[-1] not in "lsz":
+            word = word[:-1]  # preferred -> prefer, running -> run
+        break
+    if len(word) > _MIN_STEM and word.endswith("e") and not word.endswith("ee"):
+        word = word[:-1]  # live -> liv, so it meets lives and living
+    return word
+
+
+_GROUP_OF = {stem(word): group for group, words in SYNONYMS.items() for word in words}
+
+
+def concepts(text: str) -> set[str]:
+    """The concepts of ``text``: its content words stemmed, synonyms as their group's name."""
+    found = set()
+    for word in query_terms(text):
+        stemmed = stem(word)
+        found.add(_GROUP_OF.get(stemmed, stemmed))
+    return found

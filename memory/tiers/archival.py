@@ -1,0 +1,192 @@
+"""Archival memory: passages with embeddings, searchable by words and by meaning together.
+
+It holds what the agent files away and every fact core evicts. Nothing here
+is ever deleted by eviction; ``created_at`` is when the passage was learned,
+``evicted_at`` when core let it go.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from memory.embed.embeddings import Embedder
+from memory.errors import InvalidInputError
+from memory.search.fusion import FusionWeights, date_range, search_page
+from memory.store.contract import StorageBackend, VectorIndex
+from memory.store.records import Passage, RowFilter
+from memory.types import Hit, SearchResult
+from memory.validation import clean_text
+
+
+@dataclass
+class NewPassage:
+    text: str
+    tags: list[str] = field(default_factory=list)
+    metadata: dict[str, Any] = field(default_factory=dict)
+    source: str = ""
+    created_at: float | None = None
+    was_in_core: bool = False
+    evicted_at: float | None = None
+    fact_id: int | None = None
+
+
+class ArchivalTier:
+    """The archival tier of one memory."""
+
+    def __init__(
+        self, store: StorageBackend, embedder: Embedder, vectors: VectorIndex,
+        weights: FusionWeights,
+    ) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.vectors = vectors
+        self.weights = weights
+        self._count = 0
+        self.reload()
+        store.on_rollback(self.reload)
+
+    def reload(self) -> None:
+        self._count = self.store.passages.count()
+
+    def __len__(self) -> int:
+        return self._count
+
+    def insert_many(self, items: Sequence[NewPassage]) -> list[int]:
+        """Embed and store passages in the current transaction; returns their ids."""
+        if not items:
+            return []
+        texts = [clean_text(p.text, "archival text") for p in items]
+        for p in items:
+            _check_json_object(p.metadata)
+        tags = [_clean_tags(p.tags) for p in items]
+        matrix = self.embedder.embed_documents(texts)
+        now = time.time()
+        embedder_id = self.embedder.id
+        records = [
+            Passage(text=text, created_at=p.created_at if p.created_at is not None else now,
+                    tags=t, metadata=p.metadata or {}, source=p.source,
+                    was_in_core=p.was_in_core, evicted_at=p.evicted_at, fact_id=p.fact_id,
+                    embedder_id=embedder_id, embedding=vector)
+            for p, text, t, vector in zip(items, texts, tags, matrix, strict=True)
+        ]
+        with self.store.transaction():
+            ids = self.store.passages.insert_many(records)
+            self.vectors.add(np.asarray(ids, dtype=np.int64), matrix)
+            self._count += len(ids)
+        return ids
+
+    def insert(self, text: str, **fields: Any) -> int:
+        return self.insert_many([NewPassage(text=text, **fields)])[0]
+
+    def mark_evicted(self, passage_id: int, evicted_at: float, text: str | None = None) -> None:
+        """Record a (re-)eviction of the passage's fact; re-embed if its text changed."""
+        with self.store.transaction():
+            self.store.passages.mark_evicted(passage_id, evicted_at)
+            if text is not None:
+                vector = self.embedder.embed_documents([text])
+                self.store.passages.replace_text(passage_id, text, vector[0], self.embedder.id)
+                ids = np.asarray([passage_id], dtype=np.int64)
+                self.vectors.remove(ids)
+                self.vectors.add(ids, vector)
+
+    def update_metadata(self, passage_id: int, changes: dict[str, Any]) -> None:
+        """Merge ``changes`` into the passage's metadata; a None value removes its key."""
+        passage = self.store.passages.get_many([passage_id]).get(passage_id)
+        if passage is None:
+            return
+        metadata = passage.metadata
+        for key, value in changes.items():
+            if value is None:
+                metadata.pop(key, None)
+            else:
+                metadata[key] = value
+        _check_json_object(metadata)
+        with self.store.transaction():
+            self.store.passages.set_metadata(passage_id, metadata)
+
+    def search(
+        self,
+        query: str,
+        k: int = 10,
+        page: int = 1,
+        tags: Sequence[str] | None = None,
+        start: Any = None,
+        end: Any = None,
+        was_in_core: bool | None = None,
+        query_vector: np.ndarray | None = None,
+    ) -> SearchResult:
+        """Hybrid search; ``total`` is the number of matches across all pages.
+
+        With ``prune_common`` (the default), a word found in more than half
+        of the passages is left out of a query that has other words: BM25
+        gives it an idf of almost zero, so it ranks nothing, yet it would make
+        most passages matches to score, sort and count.
+        """
+        return search_page(
+            self.store.lexical("passages"), passing=self.store.passages.passing,
+            vectors=self.vectors,
+            embedder=self.embedder, weights=self.weights, rows=self._count, query=query, k=k,
+            page=page, filt=_filters(tags, start, end, was_in_core), fetch=self.get_many,
+            query_vector=query_vector)
+
+    def get_many(self, ids: Sequence[int]) -> dict[int, Hit]:
+        return {i: _hit(p) for i, p in self.store.passages.get_many(ids).items()}
+
+    def iter_rows(self) -> Iterator[dict[str, Any]]:
+        """Every passage as stored (memory.store.records.DumpRow), in id order."""
+        return self.store.export_rows("passages")
+
+
+def _hit(passage: Passage) -> Hit:
+    return Hit(
+        text=passage.text,
+        tier="archival",
+        score=0.0,
+        created_at=passage.created_at,
+        id=passage.id,
+        was_in_core=passage.was_in_core,
+        evicted_at=passage.evicted_at,
+        fact_id=passage.fact_id,
+        tags=passage.tags,
+        metadata=passage.metadata,
+    )
+
+
+def _filters(
+    tags: Sequence[str] | None, start: Any, end: Any, was_in_core: bool | None
+) -> RowFilter:
+    lo, hi = date_range(start, end)
+    return RowFilter(start=lo, end=hi, tags=tuple(_clean_tags(tags)) if tags else (),
+                     was_in_core=was_in_core)
+
+
+def _clean_tags(tags: Sequence[str] | None) -> list[str]:
+    if tags is None:
+        return []
+    if isinstance(tags, str) or not all(isinstance(t, str) for t in tags):
+        raise InvalidInputError("tags must be a list of strings, like ['billing', 'acme']")
+    return sorted({t.strip().lower() for t in tags if t.strip()})
+
+
+#: Value types JSON always encodes.
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def _check_json_object(metadata: dict[str, Any] | None) -> None:
+    """Refuse metadata that is not a JSON object (a dict of JSON values)."""
+    if metadata is None:
+        return
+    if not isinstance(metadata, dict):
+        raise InvalidInputError("metadata must be a JSON object (a dict)")
+    if all(type(k) is str and type(v) in _PLAIN for k, v in metadata.items()):
+        return  # the common case, encoded without trying (the store encodes it once)
+    try:
+        json.dumps(metadata)
+    except (TypeError, ValueError) as exc:
+        raise InvalidInputError(f"metadata is not JSON-serialisable: {exc}") from None

@@ -1,0 +1,53 @@
+"""The memory's clock and its journal of what happened to facts.
+
+Time is logical by default: the clock is the interaction count (``tick``), so
+eviction order is deterministic in tests; with ``kind="wall"`` recency is
+measured in seconds. The journal logs each fact event (add, evict, promote,
+bypass, replace, ...) and keeps running totals of evictions and promotions,
+so recording history after an interaction stays O(1) however large core grows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from memory.store.contract import StorageBackend
+from memory.store.records import Event
+from memory.types import Fact
+
+
+class InteractionClock:
+    """The interaction count, and the time on the memory's clock."""
+
+    def __init__(self, kind: str, wall: Callable[[], float]) -> None:
+        self.kind = kind
+        self.wall = wall
+        #: Interactions so far.
+        self.tick = 0
+
+    def now(self) -> float:
+        """Wall-clock time (Unix seconds)."""
+        return self.wall()
+
+    def clock_now(self) -> float:
+        """The time that recency is measured in: the tick, or wall-clock seconds."""
+        return float(self.tick) if self.kind == "logical" else self.wall()
+
+
+class Journal:
+    """Fact events in the store, and the running totals of evictions and promotions."""
+
+    def __init__(self, store: StorageBackend, clock: InteractionClock) -> None:
+        self.store = store
+        self.clock = clock
+        self.totals = {"evictions": 0, "promotions": 0}
+
+    def reload(self) -> None:
+        totals = self.store.facts.totals()
+        self.totals = {"evictions": totals.evictions, "promotions": totals.promotions}
+
+    def record(self, kind: str, fact: Fact | None, detail: str = "") -> None:
+        """Log what happened to a fact, for timelines and audits."""
+        self.store.history.add_event(Event(
+            tick=self.clock.tick, kind=kind, fact_id=fact.id if fact else None,
+            text=fact.text if fact else "", detail=detail, created_at=self.clock.now()))

@@ -1,0 +1,249 @@
+"""What happens to a fact: admission to core, eviction to archival, promotion back, edits.
+
+What counts as an access of a core fact (``touch``): a re-assertion of the
+same normalised text, a replace that edits it, and a search hit the caller
+used (``HierarchicalMemory.query(touch=True)``). A fact counts at most once
+per interaction, so repeating a planted fact within one turn cannot raise its
+frequency. For an archived fact the same events count as *hits* toward
+promotion: it returns to core after ``promote_hits`` hits, or
+``recent_promote_hits`` if it was evicted within ``hysteresis_window``
+interactions, so a fact cannot flap between the tiers.
+
+A fact emptied by a replace is *retired*: it leaves core like an evicted one,
+and its passage is marked ``superseded_at``, because a fact is removed from
+core when it stopped being true (eviction makes room on its own). A
+superseded fact is never promoted by search hits; stating it again makes it
+current: the mark goes and it returns to core at once.
+
+Every method runs inside the caller's transaction; the hierarchy validates
+input first, so a rejected edit raises before anything here mutates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from memory.config import MemoryConfig
+from memory.errors import InvalidInputError, MemoryLimitError
+from memory.store.contract import SettingsStore
+from memory.text.extract import fact_norm
+from memory.tiers.archival import ArchivalTier
+from memory.tiers.core import CoreTier
+from memory.tiers.journal import InteractionClock, Journal
+from memory.tiers.policies import EvictionPolicy
+from memory.types import Fact
+from memory.validation import clean_text
+
+#: The passage metadata key, set to when it happened, of a fact retired as no longer true.
+SUPERSEDED_AT = "superseded_at"
+
+
+class FactLifecycle:
+    """The moves of facts between core and archival for one memory."""
+
+    def __init__(self, core: CoreTier, archival: ArchivalTier, settings: SettingsStore,
+                 clock: InteractionClock, journal: Journal, config: MemoryConfig,
+                 policy: EvictionPolicy, count_tokens: Callable[[str], int]) -> None:
+        self.core = core
+        self.archival = archival
+        self.settings = settings
+        self.clock = clock
+        self.journal = journal
+        self.config = config
+        self.policy = policy
+        self.count_tokens = count_tokens
+
+    def admit(self, text: str, norm: str, durability: str, source: str, size: int) -> int:
+        """A new fact: into core, evicting per policy, or straight to archival if protected."""
+        now, clock = self.clock.now(), self.clock.clock_now()
+        fact = Fact(id=-1, text=text, durability=durability, created_at=now,
+                    created_tick=clock, last_access=clock, access_count=1, source=source,
+                    tokens=self.count_tokens(text), last_counted_tick=self.clock.tick,
+                    entered_core_seq=self.next_seq())
+        victims = self.core.plan_room(fact, size)
+        if victims is None:
+            fact.tier = "archival"
+            self.core.insert(fact, norm)
+            fact.passage_id = self.archival.insert(
+                text, source=source, created_at=now, fact_id=fact.id, tags=[durability])
+            self.core.save(fact)
+            self.journal.record("bypass", fact, "core is full of facts the policy protects")
+            return fact.id
+        for victim in victims:
+            self.evict(victim)
+        self.core.insert(fact, norm)
+        self.journal.record("add", fact, durability)
+        return fact.id
+
+    def next_seq(self) -> int:
+        settings = self.settings
+        seq = int(settings.get("core_seq", "0") or 0) + 1
+        settings.set("core_seq", seq)
+        return seq
+
+    def reassert(self, fact: Fact, durability: str) -> int:
+        """The same fact stated again: an access (in core) or a hit (in archival)."""
+        changed = fact.durability != durability
+        fact.durability = durability
+        if fact.tier == "core":
+            self.touch(fact, force_save=changed)
+        elif changed:
+            self.core.save(fact)
+        if changed:
+            self.journal.record("reclassify", fact, durability)
+        if fact.tier != "core":
+            if self.superseded(fact):
+                self.reinstate(fact)
+            else:
+                self.archival_hit(fact)
+        return fact.id
+
+    def reinstate(self, fact: Fact) -> None:
+        """A superseded fact stated again is current again: unmark it and bring it back to core.
+
+        It needs no further hits, since being stated is what makes a fact current;
+        if core cannot make room for it, it stays in archival, unmarked.
+        """
+        assert fact.passage_id is not None  # a superseded fact has its passage
+        self.archival.update_metadata(fact.passage_id, {SUPERSEDED_AT: None})
+        fact.last_counted_tick = self.clock.tick
+        fact.access_count += 1
+        fact.last_access = self.clock.clock_now()
+        if self.core.size(fact) <= self.core.limit and self.make_room(fact, self.core.size(fact)):
+            self._enter_core(fact, "stated again after being superseded")
+        else:
+            self.core.save(fact)
+
+    def count_use(self, fact_ids: Iterable[int]) -> None:
+        """Search hits the caller used: an access of a core fact, a hit toward promotion of
+        an archived one."""
+        for fact_id in fact_ids:
+            fact = self.core.load(fact_id)
+            if fact is None:
+                continue
+            if fact.tier == "core":
+                self.touch(fact)
+            else:
+                self.archival_hit(fact)
+
+    def touch(self, fact: Fact, force_save: bool = False) -> None:
+        """Count an access of a core fact, once per interaction."""
+        if fact.last_counted_tick != self.clock.tick:
+            fact.access_count += 1
+            fact.last_access = self.clock.clock_now()
+            fact.last_counted_tick = self.clock.tick
+        elif not force_save:
+            return
+        self.core.save(fact)
+
+    def evict(self, fact: Fact) -> None:
+        """Move a core fact to archival (its passage is created or updated), never delete it."""
+        self._to_archival(fact)
+        self.journal.record("evict", fact, f"policy={self.policy.name}")
+
+    def retire(self, fact: Fact) -> None:
+        """A core fact that is no longer true: to archival, its passage marked superseded.
+
+        Searches still find it, marked with when it stopped being current; it is not
+        promoted back by search hits, only by being stated again (``reassert``).
+        """
+        self._to_archival(fact)
+        assert fact.passage_id is not None  # _to_archival gave it one
+        self.archival.update_metadata(fact.passage_id, {SUPERSEDED_AT: self.clock.now()})
+        self.journal.record("retire", fact, "superseded: no longer current")
+
+    def superseded(self, fact: Fact) -> bool:
+        """Whether the fact was retired as no longer true (and not stated again since)."""
+        if fact.passage_id is None:
+            return False
+        passage = self.archival.get_many([fact.passage_id]).get(fact.passage_id)
+        return passage is not None and SUPERSEDED_AT in passage.metadata
+
+    def _to_archival(self, fact: Fact) -> None:
+        now = self.clock.now()
+        if fact.passage_id is None:
+            fact.passage_id = self.archival.insert(
+                fact.text, source=f"core:{fact.source}", created_at=fact.created_at,
+                was_in_core=True, evicted_at=now, fact_id=fact.id, tags=[fact.durability])
+        else:
+            stored = self.archival.get_many([fact.passage_id]).get(fact.passage_id)
+            changed = stored is not None and stored.text != fact.text
+            self.archival.mark_evicted(fact.passage_id, now, fact.text if changed else None)
+        fact.tier = "archival"
+        fact.evicted_at, fact.evicted_tick = now, float(self.clock.tick)
+        fact.evictions += 1
+        self.journal.totals["evictions"] += 1
+        fact.cycles += fact.promotions > 0
+        fact.hits_since_eviction = 0
+        self.core.save(fact)
+
+    def make_room(self, incoming: Fact | None, extra: int, exclude: int | None = None) -> bool:
+        """Evict what the policy allows so ``extra`` more units fit; False if it cannot."""
+        probe = incoming or Fact(id=-1, text="", durability="durable", created_at=0,
+                                 created_tick=0, last_access=0, access_count=1, source="",
+                                 tokens=0)
+        victims = self.core.plan_room(probe, extra, exclude=exclude)
+        if victims is None:
+            return False
+        for victim in victims:
+            self.evict(victim)
+        return True
+
+    def archival_hit(self, fact: Fact) -> None:
+        """A re-assertion or used search hit of an archived fact; may promote it back."""
+        if fact.last_counted_tick == self.clock.tick or self.superseded(fact):
+            return  # a superseded fact comes back only when stated again
+        fact.last_counted_tick = self.clock.tick
+        fact.hits_since_eviction += 1
+        recent = (fact.evicted_tick is not None
+                  and self.clock.tick - fact.evicted_tick < self.config.hysteresis_window)
+        needed = self.config.recent_promote_hits if recent else self.config.promote_hits
+        if fact.hits_since_eviction >= needed and self.core.size(fact) <= self.core.limit:
+            fact.access_count += 1
+            fact.last_access = self.clock.clock_now()
+            if self.make_room(fact, self.core.size(fact)):
+                self._enter_core(fact, f"after {needed} hits")
+                return
+            fact.access_count -= 1
+        self.core.save(fact)
+
+    def _enter_core(self, fact: Fact, why: str) -> None:
+        """Promote an archived fact back into core (room already made)."""
+        fact.tier = "core"
+        fact.promotions += 1
+        self.journal.totals["promotions"] += 1
+        fact.hits_since_eviction = 0
+        fact.entered_core_seq = self.next_seq()
+        self.core.save(fact)
+        self.journal.record("promote", fact, why)
+
+    def edit(self, fact: Fact, old: str, new_content: str) -> int:
+        """Replace ``old`` in a core fact; an empty result retires the fact to archival."""
+        new_text = fact.text.replace(old, new_content, 1).strip()
+        if not new_text:
+            self.retire(fact)
+            return fact.id
+        new_text = clean_text(new_text, "new fact text")
+        norm = fact_norm(new_text)
+        other = self.core.find_by_norm(norm)
+        if other is not None and other.id != fact.id:
+            raise InvalidInputError(
+                f"memory already has that fact (#{other.id}, in {other.tier}); "
+                f"replace this one with '' instead"
+            )
+        new_size = self.core.size_of_text(new_text)
+        if new_size > self.core.limit:
+            raise MemoryLimitError(
+                f"the edited fact is {new_size} {self.core.unit}; core holds {self.core.limit}"
+            )
+        edited = Fact(**{**fact.to_dict(), "text": new_text})
+        if not self.make_room(edited, new_size - self.core.size(fact), exclude=fact.id):
+            raise MemoryLimitError(
+                "the edit does not fit: every fact that could make room is protected by "
+                f"the {self.policy.name} policy; shorten the edit or remove a fact first"
+            )
+        fact.text, fact.tokens = new_text, self.count_tokens(new_text)
+        self.touch(fact, force_save=True)
+        self.core.save(fact, norm=norm)
+        self.journal.record("replace", fact, old)
+        return fact.id

@@ -1,0 +1,202 @@
+"""Archival search (paging with real totals, tag and date filters) and query() across tiers."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+from backends import Backend
+
+from memory.embed.embeddings import HashingEmbedder
+from memory.hierarchy import HierarchicalMemory
+from memory.search.fusion import query_terms
+from memory.types import SearchResult
+
+
+def _day(day: int, hour: int = 12) -> float:
+    return dt.datetime(2024, 5, day, hour, 0, tzinfo=dt.UTC).timestamp()
+
+
+def _expected_matches(m: HierarchicalMemory, query: str) -> set[int]:
+    """Brute force: rows sharing a content word, or embedded close enough to the query."""
+    terms = set(query_terms(query))
+    qv = m.embedder.embed_query(query)
+    found = set()
+    for row in m.archival.iter_rows():
+        words = set(query_terms(row["text"]))
+        vector = np.frombuffer(row["embedding"], dtype=np.float32)
+        if terms & words or float(vector @ qv) >= m.embedder.min_similarity:
+            found.add(row["id"])
+    return found
+
+
+@pytest.fixture
+def paged(backend: Backend) -> HierarchicalMemory:
+    m = backend.memory()
+    for i in range(25):
+        m.archival_insert(f"ticket {i}: the flux capacitor overheated again")
+    for i in range(15):
+        m.archival_insert(f"the weather in lisbon is mild on day {i}")
+    yield m
+    m.close()
+
+
+def test_paging_reports_real_totals(paged: HierarchicalMemory) -> None:
+    expected = _expected_matches(paged, "flux capacitor")
+    assert len(expected) == 25
+    pages = [paged.archival_search("flux capacitor", k=10, page=p) for p in (1, 2, 3, 4)]
+    assert [p.total for p in pages] == [25, 25, 25, 25]
+    assert [p.pages for p in pages] == [3, 3, 3, 3]
+    assert [len(p.hits) for p in pages] == [10, 10, 5, 0]
+    ids = [h.id for p in pages for h in p.hits]
+    assert len(ids) == len(set(ids))
+    assert set(ids) == expected
+    scores = [h.score for p in pages for h in p.hits]
+    assert scores == sorted(scores, reverse=True)
+    for page in pages:
+        assert page.page_size == 10
+        for hit in page.hits:
+            assert hit.tier == "archival" and hit.score > 0 and hit.created_at > 0
+            assert "flux capacitor" in hit.text
+
+
+def test_total_does_not_depend_on_the_page_size(paged: HierarchicalMemory) -> None:
+    for k in (1, 3, 7, 25, 100):
+        assert paged.archival_search("flux capacitor", k=k).total == 25
+    assert paged.archival_search("lisbon weather", k=2).total == 15
+    for query in ("quantum zebra", "capacitor day", "ticket 4 lisbon", "the and of"):
+        assert paged.archival_search(query, k=3).total == len(_expected_matches(paged, query))
+
+
+def test_tag_filters_filter(backend: Backend) -> None:
+    with backend.memory() as m:
+        for i in range(12):
+            tag = ("billing", "ops", "legal")[i % 3]
+            m.archival_insert(f"note {i} about the acme account", tags=[tag, "acme"])
+        m.archival_insert("note about the acme account without tags")
+        billing = m.archival_search("acme account", tags=["billing"], k=50)
+        assert billing.total == 4
+        assert all("billing" in h.tags for h in billing.hits)
+        either = m.archival_search("acme account", tags=["BILLING", " ops "], k=50)
+        assert either.total == 8
+        assert all({"billing", "ops"} & set(h.tags) for h in either.hits)
+        assert m.archival_search("acme account", tags=["acme"], k=50).total == 12
+        assert m.archival_search("acme account", k=50).total == 13
+        assert m.archival_search("acme account", tags=["nope"]).total == 0
+
+
+def test_date_filters_filter_on_when_the_passage_was_learned(backend: Backend) -> None:
+    with backend.memory() as m:
+        for day in range(1, 11):
+            m.archival_insert(f"standup notes for may {day}: deploy went fine",
+                              created_at=_day(day))
+        window = m.archival_search("standup deploy", start="2024-05-03", end="2024-05-05", k=50)
+        assert window.total == 3
+        assert sorted(h.created_at for h in window.hits) == [_day(3), _day(4), _day(5)]
+        since = m.archival_search("standup", start=dt.date(2024, 5, 8), k=50)
+        assert sorted(h.created_at for h in since.hits) == [_day(8), _day(9), _day(10)]
+        until = m.archival_search("standup", end=_day(2), k=50)
+        assert sorted(h.created_at for h in until.hits) == [_day(1), _day(2)]
+        exact = m.archival_search("standup", start="2024-05-06T12:00:00+00:00",
+                                  end=dt.datetime(2024, 5, 6, 12, tzinfo=dt.UTC), k=50)
+        assert [h.created_at for h in exact.hits] == [_day(6)]
+        # created_at is when the passage was stored, not when it was searched.
+        assert {h.created_at for h in m.archival_search("standup", k=50).hits} == {
+            _day(d) for d in range(1, 11)}
+
+
+def test_filters_combine_with_paging(backend: Backend) -> None:
+    with backend.memory() as m:
+        for i in range(30):
+            m.archival_insert(f"latency report {i}", tags=["perf" if i % 2 else "misc"],
+                              created_at=_day(1 + i % 10))
+        pages = [m.archival_search("latency report", tags=["perf"], start="2024-05-05",
+                                   k=4, page=p) for p in (1, 2, 3, 4)]
+        matching = [i for i in range(30) if i % 2 and 1 + i % 10 >= 5]
+        assert {p.total for p in pages} == {len(matching)}
+        ids = [h.id for p in pages for h in p.hits]
+        assert sorted(ids) == [i + 1 for i in matching]
+
+
+# -- query() ---------------------------------------------------------------------------------
+
+
+def _stock(m: HierarchicalMemory) -> int:
+    m.add_fact("User is allergic to peanuts", "durable")
+    evicted = m.add_fact("User had peanuts at the team lunch", "short-lived")
+    m.add_fact("filler fact one", "durable")
+    m.add_fact("filler fact two", "durable")  # evicts the short-lived fact
+    assert m.fact(evicted).tier == "archival"
+    m.archival_insert("peanuts are legumes, not nuts", tags=["trivia"])
+    m.process_interaction("Do you remember my peanuts thing?", "Yes, you are allergic.")
+    return evicted
+
+
+def test_query_ranks_every_tier_on_one_scale_and_tags_every_hit(backend: Backend) -> None:
+    with backend.memory(core_limit=3, core_limit_unit="facts") as m:
+        evicted = _stock(m)
+        hits = m.query("peanuts", k=10)
+        tiers = [h.tier for h in hits]
+        assert tiers[0] == "core" and hits[0].text == "User is allergic to peanuts"
+        assert {"archival", "recall"} <= set(tiers)
+        assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+        archival = {h.text: h for h in hits if h.tier == "archival"}
+        was = archival["User had peanuts at the team lunch"]
+        assert was.was_in_core and was.evicted_at is not None and was.fact_id == evicted
+        plain = archival["peanuts are legumes, not nuts"]
+        assert not plain.was_in_core and plain.evicted_at is None and plain.fact_id is None
+        for hit in hits:
+            if hit.tier == "recall":
+                assert hit.role in ("user", "assistant") and hit.turn == m.tick
+            assert hit.created_at > 0
+        assert len(m.query("peanuts", k=2)) == 2
+
+
+def test_query_does_not_repeat_a_core_fact_from_its_old_passage(backend: Backend) -> None:
+    with backend.memory(core_limit=2, core_limit_unit="facts", promote_hits=1,
+                     recent_promote_hits=1) as m:
+        fid = m.add_fact("the vpn gateway is in frankfurt", "durable")
+        m.add_fact("filler one", "durable")
+        m.add_fact("filler two", "durable")
+        m.add_fact("the vpn gateway is in frankfurt")  # promoted back
+        assert fid in m.core
+        hits = m.query("vpn gateway frankfurt")
+        assert [h.fact_id for h in hits].count(fid) == 1
+        assert hits[0].tier == "core"
+
+
+def test_query_on_an_empty_memory_and_without_content_words(backend: Backend) -> None:
+    with backend.memory() as m:
+        assert m.query("anything at all") == []
+        m.add_fact("User is allergic to peanuts")
+        assert m.query("the of and") == []
+
+
+def _all_pages(search: Callable[..., SearchResult], k: int) -> list[int]:
+    ids: list[int] = []
+    page = 1
+    while hits := search(k=k, page=page).hits:
+        ids += [h.id for h in hits]
+        page += 1
+    return ids
+
+
+@pytest.mark.parametrize("query", ["apple banana", "kiwi", "mango fig grape"])
+def test_paging_past_the_fusion_depth_neither_repeats_nor_skips(
+    backend: Backend, query: str
+) -> None:
+    rng = random.Random(1)
+    fruit = "apple banana cherry date elder fig grape honeydew kiwi lemon mango nectarine"
+    with backend.memory(embedder=HashingEmbedder(64), recall_dense=False) as m:
+        for i in range(300):
+            m.archival_insert(" ".join(rng.sample(fruit.split(), 4)) + f" n{i}")
+        whole = m.archival_search(query, k=1000)
+        assert whole.total == len(whole.hits) > 100
+        for k in (7, 20, 33):
+            ids = _all_pages(lambda **kw: m.archival_search(query, **kw), k)
+            assert ids == [h.id for h in whole.hits]
+        scores = [h.score for h in whole.hits]
+        assert scores == sorted(scores, reverse=True) and scores[-1] > 0
