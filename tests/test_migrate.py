@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from postgres_fixtures import fresh_database
 
 from cli import main
+from memory.embed.embeddings import HashingEmbedder
 from memory.errors import StoreError
+from memory.hierarchy import HierarchicalMemory
 from memory.store import transfer
 from memory.store.postgres.backend import PostgresBackend
 from memory.store.records import DUMP_TABLES, Event, HistoryPoint, Message, Passage
-from memory.store.transfer import content_digest, migrate
+from memory.store.transfer import content_digest, migrate, open_backend
 from memory.types import Fact
 
 
@@ -88,3 +92,34 @@ def test_a_copy_that_does_not_verify_is_rolled_back(postgres_dsn: str,
     finally:
         source.close()
         target.close()
+
+
+def test_an_agent_home_goes_to_postgres_and_back_unchanged(
+        postgres_dsn: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    home, back = tmp_path / "ada", tmp_path / "returned" / "ada"
+    with HierarchicalMemory(home, embedder=HashingEmbedder(), core_limit=2,
+                            core_limit_unit="facts") as m:
+        for text in ("the staging cluster is amber", "the api is slow", "user's cat is 🐈 Miso"):
+            m.add_fact(text, "durable")
+        m.archival_insert("runbook: restart the billing worker", tags=["ops"],
+                          metadata={"owner": "sre"})
+        m.process_interaction("I'm allergic to peanuts.", "Noted.")
+        m.set_state("persona", {"tone": "dry"})
+        snap = m.snapshot()
+    assert main(["migrate", "--from", str(home), "--to", postgres_dsn]) == 0
+    assert main(["migrate", "--from", postgres_dsn, "--to", str(back), "--agent", "ada"]) == 0
+    assert capsys.readouterr().out.count("matches") == 2
+    stores = [open_backend(str(home), "ada", read_only=True),
+              open_backend(postgres_dsn, "ada", read_only=True),
+              open_backend(str(back), "ada", read_only=True)]
+    try:
+        digests = [content_digest(store) for store in stores]
+    finally:
+        for store in stores:
+            store.close()
+    assert digests[0] == digests[1] == digests[2]
+    with HierarchicalMemory(back, embedder=HashingEmbedder()) as returned:
+        assert returned.snapshot() == snap
+        assert returned.archival_search("billing worker").hits[0].text.startswith("runbook")
+    with HierarchicalMemory(store=postgres_dsn, agent="ada", embedder=HashingEmbedder()) as pg:
+        assert pg.snapshot() == snap

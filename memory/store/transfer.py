@@ -14,12 +14,14 @@ import hashlib
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from memory.errors import StoreError
 from memory.store.contract import StorageBackend
+from memory.store.opening import open_backend
 from memory.store.records import DUMP_TABLES, DumpRow
+
+__all__ = ["MigrationReport", "content_digest", "migrate", "open_backend"]
 
 #: Settings that describe one backend's storage rather than the memory: never copied.
 STORAGE_KEYS = frozenset({"store_id", "writer_state"})
@@ -35,25 +37,6 @@ class MigrationReport:
     rows: dict[str, int] = field(default_factory=dict)
     settings: int = 0
     digest: str = ""
-
-
-def open_backend(location: str, agent: str | None, *, read_only: bool) -> StorageBackend:
-    """The backend at ``location``: a ``postgresql://`` DSN (with ``agent``) or a directory."""
-    from memory.store.postgres.connection import is_dsn
-
-    if is_dsn(location):
-        if not agent:
-            raise StoreError("name the agent in the PostgreSQL database with --agent")
-        from memory.store.postgres.backend import PostgresBackend
-
-        return PostgresBackend(location, agent, read_only=read_only)
-    from memory.store.sqlite.store import SQLiteStore
-
-    home = Path(location).expanduser()
-    if read_only and not home.is_dir():
-        raise StoreError(f"no agent home at {home}; give the directory of an agent "
-                         f"(e.g. ~/.tiermem/NAME) or a postgresql:// DSN")
-    return cast(StorageBackend, SQLiteStore(home, read_only=read_only))
 
 
 def _settings(backend: StorageBackend) -> list[tuple[str, str]]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import secrets
 import socket
 
@@ -27,16 +26,13 @@ from memory.errors import (
     StoreFullError,
     StoreLockedError,
 )
-from memory.store.postgres.schema import LOCK_CLASS, SCHEMA_VERSION, applied_version, migrate
-
-_INSTALL_HINT = "install the PostgreSQL support with `python -m pip install 'tiermem[postgres]'`"
-
-
-def is_dsn(store: object) -> bool:
-    """Whether ``store`` names a PostgreSQL database (a ``postgresql://`` URI or a
-    ``key=value`` connection string) rather than a directory."""
-    return isinstance(store, str) and (store.startswith(("postgresql://", "postgres://"))
-                                       or re.match(r"\s*[a-z_]+\s*=", store) is not None)
+from memory.store.postgres.schema import (
+    LOCK_CLASS,
+    SCHEMA_VERSION,
+    VECTOR_EXTENSION,
+    applied_version,
+    migrate,
+)
 
 
 def public_dsn(dsn: str) -> str:
@@ -74,8 +70,23 @@ def connect(dsn: str) -> psycopg.Connection:
             f"that the server runs (a local one: `tiermem pg status`) and the DSN is "
             f"right") from None
     except psycopg.ProgrammingError as exc:
-        raise StoreError(f"the PostgreSQL DSN is not valid: {_first_line(exc)}") from None
+        raise StoreError(
+            f"the PostgreSQL DSN is not valid: {_first_line(exc)}; write it as "
+            f"postgresql://USER@HOST:PORT/DATABASE (`tiermem pg start` prints one for a "
+            f"local server)") from None
     return conn
+
+
+def require_pgvector(conn: psycopg.Connection, where: str) -> None:
+    """Refuse, saying what to install, a server that cannot give tiermem its vectors."""
+    row = conn.execute("SELECT 1 FROM pg_available_extensions WHERE name = %s",
+                       (VECTOR_EXTENSION,)).fetchone()
+    if row is None:
+        raise StoreError(
+            f"the PostgreSQL server of {where} has no pgvector extension, which tiermem "
+            f"stores its vectors with; install pgvector on that server "
+            f"(https://github.com/pgvector/pgvector#installation), or use a local server "
+            f"that has it: `tiermem pg start`")
 
 
 def prepare(conn: psycopg.Connection, *, read_only: bool, where: str) -> None:
@@ -86,6 +97,7 @@ def prepare(conn: psycopg.Connection, *, read_only: bool, where: str) -> None:
             raise StoreError(f"{where} has no tiermem memory yet (or an older schema); open "
                              f"it once for writing to create or upgrade it")
     else:
+        require_pgvector(conn, where)
         try:
             migrate(conn)
         except pg_errors.InsufficientPrivilege as exc:
@@ -95,10 +107,6 @@ def prepare(conn: psycopg.Connection, *, read_only: bool, where: str) -> None:
                 f"superuser: CREATE EXTENSION vector)") from None
         except pg_errors.FeatureNotSupported as exc:
             raise StoreError(f"{where} lacks what tiermem needs: {_first_line(exc)}") from None
-        except pg_errors.UndefinedFile as exc:
-            raise StoreError(
-                f"the PostgreSQL server has no pgvector extension ({_first_line(exc)}); "
-                f"install pgvector on it, or use a local server (`tiermem pg start`)") from None
     if applied_version(conn) > SCHEMA_VERSION:
         raise StoreError(f"{where} was written by a newer version of tiermem; open it with "
                          f"that version")

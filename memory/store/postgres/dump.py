@@ -73,7 +73,7 @@ def import_rows(scope: Scope, table: DumpTable, rows: Sequence[DumpRow]) -> None
     for row in rows:
         record = [_stored_form(name, row.get(name)) for name in columns]
         if table == "facts" and "norm" not in columns:
-            from memory.extract import fact_norm
+            from memory.text.extract import fact_norm
 
             record.append(fact_norm(row["text"]))
         if text_column:

@@ -8,7 +8,7 @@ collide with each other's rows.
 
 Full-text search reads a generated ``tsvector`` column (GIN-indexed) built from
 the row's indexed text: the text itself, or, when it holds emoji or other
-symbols, ``search_text`` with their stand-in words (memory/symbols.py), split
+symbols, ``search_text`` with their stand-in words (memory/text/symbols.py), split
 into words as SQLite's tokenizer splits it and stemmed with the English
 Snowball stemmer keeping every word (no stopword list). Each row also stores
 ``n_words``, its length in words, for BM25 (memory/store/postgres/lexical.py).
@@ -28,6 +28,8 @@ import psycopg
 #: (CLASS, 0) serialises migrations.
 LOCK_CLASS = 0x7E3A
 SCHEMA = "tiermem"
+#: The PostgreSQL extension that stores and compares vectors (pgvector).
+VECTOR_EXTENSION = "vector"
 
 _TEXT_COLUMNS = """
     search_text TEXT,

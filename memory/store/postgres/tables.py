@@ -25,7 +25,7 @@ from memory.store.records import (
     Passage,
     RowFilter,
 )
-from memory.symbols import indexed_text
+from memory.text.symbols import indexed_text
 
 _WORD = re.compile(r"[^\W_]+")
 FACT_COLUMNS = ("id", "text", "durability", "created_at", "created_tick", "last_access",
@@ -307,7 +307,9 @@ class PgMessages:
             search_text, n_words = text_columns(m.content)
             rows.append((self.scope.agent, new_id, m.turn, m.role, m.content,
                          None if m.tool_calls is None else json.dumps(m.tool_calls),
-                         m.tool_call_id, m.tool_name, m.created_at, m.status, m.embedder_id,
+                         m.tool_call_id, m.tool_name, m.created_at, m.status,
+                         # The embedder id describes the vector: none without one.
+                         m.embedder_id if m.embedding is not None else None,
                          _vector(m.embedding), search_text, n_words))
         with self.scope.conn.cursor() as cur:
             cur.executemany(
