@@ -19,6 +19,7 @@ from memory_helpers import check_archival_consistent, make_memory
 from memory.embed.embeddings import HashingEmbedder
 from memory.errors import EmbedderMismatchError, StoreLockedError
 from memory.hierarchy import HierarchicalMemory
+from memory.tiers.archival import NewPassage
 
 REPO = Path(__file__).resolve().parents[1]
 QUERIES = ("kubernetes pod restart", "billing invoice", "peanut allergy", "tokyo office")
@@ -237,3 +238,19 @@ def test_a_second_memory_in_the_same_process_is_refused(home: Path) -> None:
         first.archival_insert("still writable")
     with make_memory(home) as again:
         assert len(again.archival) == count + 1
+
+
+def test_passage_ids_are_right_when_the_largest_rowid_is_taken() -> None:
+    # Past SQLite's last rowid, new rows get random ids: they must still be the ones returned.
+    with make_memory() as m:
+        m.archival_insert("an ordinary passage")
+        with m.store.transaction():
+            m.store.import_rows("passages", [{
+                "id": 2**63 - 1, "text": "the passage with the last rowid", "created_at": 1.0,
+                "tags": "[]", "metadata": "{}", "source": "", "was_in_core": 0,
+                "evicted_at": None, "fact_id": None, "embedder_id": None, "embedding": None}])
+        ids = m.archival.insert_many([NewPassage(text="first newcomer"),
+                                      NewPassage(text="second newcomer")])
+        found = m.store.passages.get_many(ids)
+        assert [found[i].text for i in ids] == ["first newcomer", "second newcomer"]
+        assert m.archival_search("newcomer").total == 2

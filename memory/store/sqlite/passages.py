@@ -17,6 +17,12 @@ if TYPE_CHECKING:
     from memory.store.sqlite.store import SQLiteStore
 
 
+_INSERT = ("INSERT INTO passages (text, created_at, tags, metadata, source, was_in_core,"
+           " evicted_at, fact_id, embedder_id, embedding) VALUES (?,?,?,?,?,?,?,?,?,?)")
+#: The largest rowid SQLite gives; past it, new rowids are chosen at random.
+_LAST_ROWID = 2**63 - 1
+
+
 def _passage(row: sqlite3.Row) -> Passage:
     return Passage(
         id=row["id"], text=row["text"], created_at=row["created_at"],
@@ -35,19 +41,20 @@ class SQLitePassages:
         return int(self.store.execute("SELECT count(*) FROM passages").fetchone()[0])
 
     def insert_many(self, passages: Sequence[Passage]) -> list[int]:
+        """One statement for all rows: SQLite gives each new row the largest rowid so far
+        plus one, so inside this write transaction the new ids are the next ones in order
+        (unless the largest is SQLite's last integer; then they are read one by one)."""
         # The connection itself: this runs inside a transaction, which translates errors.
         conn = self.store.conn
-        ids: list[int] = []
-        for p in passages:
-            cursor = conn.execute(
-                "INSERT INTO passages (text, created_at, tags, metadata, source, was_in_core,"
-                " evicted_at, fact_id, embedder_id, embedding) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                (p.text, p.created_at, json.dumps(p.tags), _json(p.metadata), p.source,
+        rows = ((p.text, p.created_at, json.dumps(p.tags), _json(p.metadata), p.source,
                  int(p.was_in_core), p.evicted_at, p.fact_id, p.embedder_id,
-                 vector_blob(p.embedding) if p.embedding is not None else None),
-            )
-            ids.append(int(cursor.lastrowid or 0))
-        return ids
+                 vector_blob(p.embedding) if p.embedding is not None else None)
+                for p in passages)
+        last = int(conn.execute("SELECT coalesce(max(id), 0) FROM passages").fetchone()[0])
+        if last + len(passages) >= _LAST_ROWID:
+            return [int(conn.execute(_INSERT, row).lastrowid or 0) for row in rows]
+        conn.executemany(_INSERT, rows)
+        return list(range(last + 1, last + 1 + len(passages)))
 
     def get_many(self, ids: Sequence[int]) -> dict[int, Passage]:
         if not ids:
