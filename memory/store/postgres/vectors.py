@@ -16,7 +16,10 @@ import numpy as np
 
 from memory.store.postgres.tables import Scope
 
-#: How many candidates HNSW search keeps (pgvector's hnsw.ef_search).
+#: How many candidates HNSW search keeps (pgvector's hnsw.ef_search). Recall against
+#: exact search depends on the data: on sentence embeddings, which cluster, 100 finds
+#: the exact top 10; on random 384-dimensional vectors, where every distance is about
+#: the same, it finds a fraction of them (bench/perf_backends.py measures both).
 HNSW_EF_SEARCH = 100
 
 
@@ -36,8 +39,10 @@ def create_hnsw_index(scope: Scope, table: str, dim: int) -> None:
 class PgVectorIndex:
     """The vectors of one table of one agent, searched where they are stored."""
 
-    def __init__(self, scope: Scope, table: str, dim: int, *, hnsw: bool = False) -> None:
+    def __init__(self, scope: Scope, table: str, dim: int, *, hnsw: bool = False,
+                 ef_search: int = HNSW_EF_SEARCH) -> None:
         self.scope, self.table, self.dim, self.hnsw = scope, table, int(dim), hnsw
+        self.ef_search = int(ef_search)
         self._rows = (f"FROM tiermem.{table} WHERE agent_id = %s AND embedding IS NOT NULL "
                       f"AND vector_dims(embedding) = {self.dim}")
 
@@ -61,7 +66,7 @@ class PgVectorIndex:
         q = self._query(query)
         if self.hnsw:
             with self.scope.conn.transaction():
-                self.scope.conn.execute(f"SET LOCAL hnsw.ef_search = {max(HNSW_EF_SEARCH, limit)}")
+                self.scope.conn.execute(f"SET LOCAL hnsw.ef_search = {max(self.ef_search, limit)}")
                 self.scope.conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
                 rows = self.scope.conn.execute(
                     f"SELECT id, -(embedding::vector({self.dim}) <#> %s::vector({self.dim})) "
