@@ -25,6 +25,8 @@ COMMANDS = {
     "eval": "retrieval and QA evaluation on LoCoMo",
     "reindex": "re-embed an agent's memory with another embedder",
     "doctor": "probe a model server: can the memory agent work with it, and what to change",
+    "pg": "start, stop or check a local PostgreSQL server for --store postgresql://...",
+    "migrate": "move an agent's memory between an agent home and PostgreSQL, verified",
 }
 EXIT_CODES = ("exit codes: 0 ok, 1 a check or turn failed, 2 usage error "
               "(bad option, unknown agent, unwritable output path)")
@@ -73,6 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     chat.add_argument("--no-history", action="store_true",
                       help="keep no prompt history for the up arrow (by default it is kept in "
                            "the agent's database)")
+    _add_store(chat)
 
     config = sub.add_parser("config", help=COMMANDS["config"], description=COMMANDS["config"])
     config.add_argument("--agent", default="default", type=_agent_name,
@@ -82,6 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     config.add_argument("value", nargs="?",
                         help="its new value, validated and stored for every later session")
     _add_json(config, "the settings")
+    _add_store(config)
 
     diag = sub.add_parser("diagnostics", help=COMMANDS["diagnostics"],
                           description=COMMANDS["diagnostics"])
@@ -96,6 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_json(diag, "the report (the same as --format json)")
     diag.add_argument("--embedder", choices=("local", "hashing"), default="local",
                       help="the embedder the agent was built with: " + embedder_help)
+    _add_store(diag)
 
     scen = sub.add_parser("scenario", help=COMMANDS["scenario"], description=COMMANDS["scenario"])
     scen.add_argument("name", nargs="?", help="scenario name (see --list)")
@@ -106,6 +111,8 @@ def build_parser() -> argparse.ArgumentParser:
     scen.add_argument("--embedder", choices=("local", "hashing"), default="local",
                       help=embedder_help)
     _add_json(scen, "the result")
+    _add_store(scen, "run it in this PostgreSQL database (as agent scenario-NAME, replaced "
+                     "each run)")
 
     bench = sub.add_parser("benchmark", help=COMMANDS["benchmark"],
                            description=COMMANDS["benchmark"])
@@ -140,6 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
                          help="an existing agent (default: default)")
     reindex.add_argument("--embedder", choices=("local", "hashing"), default="local",
                          help="the embedder to re-embed with: " + embedder_help)
+    _add_store(reindex)
 
     doctor = sub.add_parser("doctor", help=COMMANDS["doctor"], description=COMMANDS["doctor"],
                             epilog="exit codes: 0 the memory agent can work with this server "
@@ -152,7 +160,37 @@ def build_parser() -> argparse.ArgumentParser:
                         help="seconds each probe may take (default 20); the probes stop "
                              "starting after 55 s in all")
     _add_json(doctor, "the report")
+
+    pg = sub.add_parser("pg", help=COMMANDS["pg"], description=COMMANDS["pg"],
+                        epilog="start prints the server's DSN; exit codes: 0 done (status: "
+                               "running), 1 failed (status: not running)")
+    pg.add_argument("action", choices=("start", "stop", "status"),
+                    help="start the server (creating it the first time) and print its DSN, "
+                         "stop it, or print its DSN if it is running")
+    pg.add_argument("--dir", type=Path, metavar="PATH",
+                    help="the server's data directory (default: $TIERMEM_HOME/postgres; "
+                         "for root /var/lib/tiermem/postgres)")
+
+    migrate = sub.add_parser("migrate", help=COMMANDS["migrate"],
+                             description=COMMANDS["migrate"] + ". The source is only read; "
+                             "the copy is checked (row counts and a content hash) before it "
+                             "is committed.")
+    migrate.add_argument("--from", dest="source", required=True, metavar="PATH|DSN",
+                         help="an agent home directory, or a postgresql:// DSN")
+    migrate.add_argument("--to", dest="target", required=True, metavar="PATH|DSN",
+                         help="a new agent home directory, or a postgresql:// DSN")
+    migrate.add_argument("--agent", type=_agent_name,
+                         help="the agent's name in the database (default: the name of the "
+                              "agent home directory)")
     return parser
+
+
+def _add_store(parser: argparse.ArgumentParser,
+               what: str = "keep the agent in this PostgreSQL database") -> None:
+    parser.add_argument("--store", metavar="DSN",
+                        help=f"{what} instead of its home directory: a postgresql:// DSN "
+                             f"(`tiermem pg start` prints one for a local server); or set "
+                             f"TIERMEM_STORE")
 
 
 def _add_json(parser: argparse.ArgumentParser, what: str) -> None:
@@ -208,44 +246,43 @@ def cmd_chat(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from agent.chat_history import chat_history
-    from agent.home import agent_home, private_home
     from agent.loop import Agent
     from agent.offline import OfflinePolicy
+    from agent.place import agent_place
     from agent.repl import ChatRepl, decoded_lines
     from agent.server_options import config_from_args, open_client
-    from memory import HierarchicalMemory
 
-    home = agent_home(args.agent)
+    place = agent_place(args.agent, args.store)
     config = None if args.offline else config_from_args(args)
     llm = open_client(config, _note) if config else OfflinePolicy()
     # Piped output is read by programs: lines are not broken at 80 columns.
     console = Console(soft_wrap=not sys.stdout.isatty())
     # --core-limit holds for this session; `tiermem config` is how a setting is stored.
-    with private_home(home, _note), HierarchicalMemory(
-            home, core_limit=args.core_limit, embedder=_embedder(args.embedder),
+    with place.in_use(_note), place.open_memory(
+            core_limit=args.core_limit, embedder=_embedder(args.embedder),
             store_settings=False) as memory:
         _note_session_settings(memory, args.agent)
         repl = ChatRepl(Agent(memory, llm), console=console, agent_name=args.agent,
                         json_lines=args.json)
         if args.json or not sys.stdin.isatty():
             return repl.run_piped(decoded_lines(sys.stdin.buffer, sys.stderr))
-        return repl.run_interactive(
-            history=chat_history(home, memory.prompt_history, not args.no_history, sys.stderr))
+        return repl.run_interactive(history=chat_history(
+            place.home, memory.prompt_history, not args.no_history, sys.stderr))
 
 
 def cmd_config(args: argparse.Namespace) -> int:
-    from agent.home import existing_agent_home, private_home
+    from agent.place import agent_place
     from agent.settings import change_setting, parse_value, print_settings, read_settings
     from memory.output_file import emit_json, output_path
 
-    home = existing_agent_home(args.agent)
+    place = agent_place(args.agent, args.store, existing=True)
     json_path = output_path(args.json)
     if args.setting is not None:
         parse_value(args.setting, "")  # an unknown name is refused, naming the settings
-    with private_home(home, _note):
+    with place.in_use(_note):
         if args.value is not None:
-            change = change_setting(home, args.setting, args.value)
-        config = read_settings(home)
+            change = change_setting(place, args.setting, args.value)
+        config = read_settings(place)
     if args.value is not None:
         if args.json is not None:
             emit_json({"agent": args.agent, "setting": change.name, "old": change.old,
@@ -264,12 +301,11 @@ def cmd_config(args: argparse.Namespace) -> int:
 
 
 def cmd_diagnostics(args: argparse.Namespace) -> int:
-    from agent.home import existing_agent_home, private_home
-    from memory import HierarchicalMemory
+    from agent.place import AgentPlace, agent_place, store_option
     from memory.ops.report import history_series, print_text, render_html
     from memory.output_file import emit_json, output_path, write_atomic
     from memory.store.sqlite import DB_FILE
-    from scenarios.runner import scenario_home
+    from scenarios.runner import scenario_agent, scenario_home
 
     fmt = "json" if args.json is not None else args.format
     name = args.scenario or args.agent
@@ -277,16 +313,19 @@ def cmd_diagnostics(args: argparse.Namespace) -> int:
     if fmt == "html" and target is None:
         target = f"{name}-diagnostics.html"
     out = output_path(None if target is None else str(target))
-    if args.scenario:
-        home = scenario_home(args.scenario)
-        if not (home / DB_FILE).exists():
-            return _fail(f"no memory at {home}; create it with `tiermem scenario "
+    dsn = store_option(args.store)
+    if args.scenario and dsn is not None:
+        place = AgentPlace(scenario_agent(args.scenario), scenario_home(args.scenario), dsn)
+    elif args.scenario:
+        place = AgentPlace(args.scenario, scenario_home(args.scenario))
+        if not (place.home / DB_FILE).exists():
+            return _fail(f"no memory at {place.home}; create it with `tiermem scenario "
                          f"{args.scenario}`", 2)
     else:
-        home = existing_agent_home(args.agent)
+        place = agent_place(args.agent, dsn, existing=True)
     # Read-only: no writer lock, so a report can be taken while a chat is running.
-    with private_home(home, _note), HierarchicalMemory(
-            home, embedder=_embedder(args.embedder), read_only=True) as memory:
+    with place.in_use(_note), place.open_memory(
+            embedder=_embedder(args.embedder), read_only=True) as memory:
         report = memory.diagnostics()
         series = history_series(memory)
     if fmt == "text":
@@ -307,6 +346,7 @@ def cmd_diagnostics(args: argparse.Namespace) -> int:
 
 def cmd_scenario(args: argparse.Namespace) -> int:
     from agent.home import private_files
+    from agent.place import store_option
     from memory.output_file import emit_json, output_path
     from scenarios import all_scenarios
     from scenarios.render import print_day, print_result
@@ -322,6 +362,7 @@ def cmd_scenario(args: argparse.Namespace) -> int:
     if args.name not in scenarios:
         return _fail(f"no scenario named {args.name!r}; choose one of {', '.join(scenarios)}", 2)
     json_path = output_path(args.json)
+    store = store_option(args.store)
     llm = None
     if args.model or args.base_url:
         from agent.server_options import config_from_args, open_client
@@ -331,7 +372,7 @@ def cmd_scenario(args: argparse.Namespace) -> int:
     console = _report_console(args.json == "-")
     with private_files():
         result = run_scenario(scenarios[args.name], llm=llm, embedder=_embedder(args.embedder),
-                              on_day=lambda day: print_day(console, day))
+                              on_day=lambda day: print_day(console, day), store=store)
     print_result(console, result)
     if args.json is not None:
         emit_json(result.to_dict(), json_path)
@@ -407,21 +448,78 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 
 def cmd_reindex(args: argparse.Namespace) -> int:
-    from agent.home import existing_agent_home, private_home
+    from agent.place import agent_place
     from memory import HierarchicalMemory
 
-    home = existing_agent_home(args.agent)
+    place = agent_place(args.agent, args.store, existing=True)
     embedder = _embedder(args.embedder)
-    with private_home(home, _note), HierarchicalMemory.reindex(home, embedder) as memory:
+    where = ({"store": place.dsn, "agent": place.name} if place.dsn is not None
+             else {"path": place.home})
+    with place.in_use(_note), HierarchicalMemory.reindex(embedder=embedder, **where) as memory:
         print(f"re-embedded {len(memory.archival)} passages and the recall log "
               f"with {memory.embedder.id}")
+    return 0
+
+
+def cmd_pg(args: argparse.Namespace) -> int:
+    from memory.store.postgres.local_server import LocalPostgres, default_data_dir
+
+    server = LocalPostgres(args.dir or default_data_dir())
+    if args.action == "start":
+        dsn = server.start()
+        print(dsn)
+        _note(f"PostgreSQL runs on {server.data_dir}; use it with `export TIERMEM_STORE="
+              f"'{dsn}'` or --store, stop it with `tiermem pg stop"
+              + (f" --dir {args.dir}`" if args.dir else "`"))
+        return 0
+    if args.action == "stop":
+        if not server.stop():
+            _note(f"no server was running on {server.data_dir}")
+        return 0
+    status = server.status()
+    if status is None or not status.ready:
+        return _fail(f"no server is running on {server.data_dir}" + (
+            "" if status is None else " yet (it is starting)") + "; start one with "
+            "`tiermem pg start" + (f" --dir {args.dir}`" if args.dir else "`"))
+    print(status.dsn)
+    return 0
+
+
+def cmd_migrate(args: argparse.Namespace) -> int:
+    from memory.store.opening import is_dsn
+    from memory.store.transfer import migrate, open_backend
+
+    agent = args.agent
+    if agent is None:
+        homes = [p for p in (args.source, args.target) if not is_dsn(p)]
+        if not homes:
+            return _fail("name the agent to move between the databases with --agent", 2)
+        agent = Path(homes[0]).expanduser().name
+
+    def progress(table: str, done: int, total: int) -> None:
+        if done == total or done % 50_000 == 0:
+            _note(f"{table}: {done:,} of {total:,} rows")
+
+    source = open_backend(args.source, agent, read_only=True)
+    try:
+        target = open_backend(args.target, agent, read_only=False)
+        try:
+            report = migrate(source, target, progress)
+        finally:
+            target.close()
+    finally:
+        source.close()
+    rows = ", ".join(f"{n:,} {t}" for t, n in report.rows.items())
+    print(f"moved agent {agent}: {rows}, {report.settings} settings; content hash "
+          f"{report.digest[:16]} matches")
     return 0
 
 
 HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "chat": cmd_chat, "config": cmd_config, "diagnostics": cmd_diagnostics,
     "scenario": cmd_scenario, "benchmark": cmd_benchmark, "eval": cmd_eval,
-    "reindex": cmd_reindex, "doctor": cmd_doctor,
+    "reindex": cmd_reindex, "doctor": cmd_doctor, "pg": cmd_pg,
+    "migrate": cmd_migrate,
 }
 
 
@@ -440,12 +538,13 @@ def run(argv: Sequence[str]) -> int:
     if handler is None:
         return _fail("name a command: " + ", ".join(COMMANDS) + " (tiermem --help)", code=2)
     from agent.home import NoSuchAgentError
+    from agent.place import StoreOptionError
     from memory.errors import InvalidConfigError, TiermemError
     from memory.output_file import OutputPathError
 
     try:
         return handler(args)
-    except (NoSuchAgentError, OutputPathError) as exc:
+    except (NoSuchAgentError, OutputPathError, StoreOptionError) as exc:
         return _fail(str(exc), 2)
     except InvalidConfigError as exc:
         return _fail(str(exc), 2 if args.command == "config" else 1)

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
+from agent.place import AgentPlace
 from memory.config import MemoryConfig
 from memory.embed.embeddings import Embedder, HashingEmbedder, default_embedder
 from memory.errors import InvalidConfigError
-from memory.store.sqlite import SQLiteStore
 
 #: What each setting means, for ``tiermem config`` listings.
 SETTING_HELP = {
@@ -63,9 +62,9 @@ def describe_change(name: str, old: Any, new: Any, unit: str, moved: int,
     return text
 
 
-def read_settings(home: Path) -> MemoryConfig:
-    """The settings stored in the memory at ``home`` (read-only; no writer lock taken)."""
-    store = SQLiteStore(home, read_only=True)
+def read_settings(place: AgentPlace) -> MemoryConfig:
+    """The settings stored in the agent's memory (read-only; no writer lock taken)."""
+    store = place.open_store(read_only=True)
     try:
         return MemoryConfig.from_meta(store.settings.get) or MemoryConfig()
     finally:
@@ -86,20 +85,18 @@ def parse_value(name: str, text: str) -> Any:
         return text  # left to the model, whose error names the field and the value
 
 
-def change_setting(home: Path, name: str, text: str) -> SettingChange:
-    """Validate, store and apply one setting of the memory at ``home``."""
-    from memory import HierarchicalMemory
-
-    current = read_settings(home)
+def change_setting(place: AgentPlace, name: str, text: str) -> SettingChange:
+    """Validate, store and apply one setting of the agent's memory."""
+    current = read_settings(place)
     wanted = current.updated(**{name: parse_value(name, text)})
-    with HierarchicalMemory(home, embedder=stored_embedder(home), config=wanted) as memory:
+    with place.open_memory(embedder=stored_embedder(place), config=wanted) as memory:
         moved = memory.moved_on_open
     return SettingChange(name, getattr(current, name), getattr(wanted, name), moved)
 
 
-def stored_embedder(home: Path) -> Embedder:
-    """The embedder the memory at ``home`` was built with, so opening it needs no flag."""
-    store = SQLiteStore(home, read_only=True)
+def stored_embedder(place: AgentPlace) -> Embedder:
+    """The embedder the agent's memory was built with, so opening it needs no flag."""
+    store = place.open_store(read_only=True)
     try:
         stored_id = store.settings.get("embedder_id")
         dim = int(store.settings.get("embedder_dim", "0") or 0)

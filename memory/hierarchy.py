@@ -35,6 +35,7 @@ from memory.search.fusion import FusionWeights
 from memory.search.query import CoreVectors, Tiers, query_tiers
 from memory.store.contract import StorageBackend
 from memory.store.guard import guarded
+from memory.store.opening import open_store
 from memory.store.records import HistoryPoint
 from memory.store.sqlite import DB_FILE, SQLiteStore
 from memory.text.extract import extract_facts, fact_norm
@@ -50,8 +51,9 @@ from memory.validation import clean_text
 
 
 class HierarchicalMemory:
-    """Three-tier agent memory, in one SQLite file (``path``; None: in memory) or in any
-    backend of the storage contract (``store``).
+    """Three-tier agent memory, in one SQLite file (``path``; None: in memory), in a
+    PostgreSQL database (``store`` a DSN and ``agent`` a name), or in any backend of the
+    storage contract (``store`` an open one).
 
     Its behaviour settings form a ``MemoryConfig`` (memory/config.py), stored
     with the memory and exposed as ``config``. Each one can be given as a
@@ -61,8 +63,11 @@ class HierarchicalMemory:
 
     Args:
         path: the agent home directory, or None for a throwaway in-memory store.
-        store: an open backend (memory.store.contract.StorageBackend) to use instead of
-            ``path``; the memory owns it from then on and closes it.
+        store: a PostgreSQL DSN (``postgresql://...``, with ``agent``), or an open backend
+            (memory.store.contract.StorageBackend), to use instead of ``path``; the memory
+            owns it from then on and closes it.
+        agent: the agent's name in the PostgreSQL database ``store`` names (one database
+            holds many agents; a new name creates one).
         core_limit: core's capacity in ``core_limit_unit`` (default 2000, or as stored).
         core_limit_unit: ``"tokens"`` (cl100k tokens of the facts' text) or ``"facts"``.
         policy: an eviction policy name (see memory.tiers.policies) or an EvictionPolicy
@@ -106,7 +111,8 @@ class HierarchicalMemory:
         durability: str = "normal",
         read_only: bool = False,
         store_settings: bool = True,
-        store: StorageBackend | None = None,
+        store: StorageBackend | str | None = None,
+        agent: str | None = None,
     ) -> None:
         if config is not None and not isinstance(config, MemoryConfig):
             raise InvalidInputError("config must be a MemoryConfig")
@@ -119,11 +125,17 @@ class HierarchicalMemory:
         }
         if store is not None and path is not None:
             raise InvalidInputError("give a path or a store, not both")
+        if agent is not None and not isinstance(store, str):
+            raise InvalidInputError("agent names an agent in a PostgreSQL database: give it "
+                                    "with store='postgresql://...'")
         self.path = Path(path).expanduser() if path is not None else None
         if store is None and (self.path is None or not (self.path / DB_FILE).exists()):
             # A new memory: refuse bad settings before creating any file.
             (config or MemoryConfig()).updated(**overrides)
         self.now = now
+        if isinstance(store, str):
+            (config or MemoryConfig()).updated(**overrides)  # refused before connecting
+            store = open_store(store, agent, read_only=read_only)
         self.store: StorageBackend = store if store is not None else SQLiteStore(
             self.path, durability=durability, read_only=read_only)
         self.read_only = self.store.read_only
@@ -534,7 +546,7 @@ class HierarchicalMemory:
     def restore(
         cls, snapshot: dict[str, Any], path: str | Path | None = None,
         embedder: Embedder | None = None, *, replace: bool = False,
-        store: StorageBackend | None = None,
+        store: StorageBackend | str | None = None, agent: str | None = None,
     ) -> HierarchicalMemory:
         """A memory rebuilt exactly from ``snapshot()`` output, at ``path``.
 
@@ -543,7 +555,8 @@ class HierarchicalMemory:
         memory is refused unless ``replace``; then the old memory stays
         whole until the new one is complete, and a failed or killed restore
         leaves it as it was (memory/store/sqlite/restore.py). With ``store`` (an open
-        backend) instead of ``path``, the rows are written in one transaction of it.
+        backend, or a PostgreSQL DSN with ``agent``) instead of ``path``, the rows are
+        written in one transaction of it.
         """
         from memory.ops.snapshot import restore_snapshot
 
@@ -551,24 +564,33 @@ class HierarchicalMemory:
             raise InvalidInputError("give a path or a store, not both")
         if store is None and path is None:
             store = SQLiteStore(None)
+        elif isinstance(store, str):
+            store = open_store(store, agent)
         return restore_snapshot(cls, snapshot, path, embedder, replace, store)
 
     @classmethod
     def reindex(
-        cls, path: str | Path, embedder: Embedder | None = None, **options: Any
+        cls, path: str | Path | None = None, embedder: Embedder | None = None, *,
+        store: str | None = None, agent: str | None = None, **options: Any
     ) -> HierarchicalMemory:
-        """Re-embed every passage and message of the memory at ``path`` with ``embedder``.
+        """Re-embed every passage and message of the memory at ``path`` (or of agent
+        ``agent`` in the PostgreSQL database ``store``) with ``embedder``.
 
         Texts are untouched; only the derived vectors change. If the process
         stops half-way, the memory refuses to open until reindex is run again,
         which continues where it stopped (memory/ops/reindex.py).
         """
         embedder = embedder if embedder is not None else default_embedder()
-        store = SQLiteStore(Path(path).expanduser())
+        if (path is None) == (store is None):
+            raise InvalidInputError("give the path of an agent home or a store, one of them")
+        backend = (open_store(store, agent) if store is not None
+                   else SQLiteStore(Path(path).expanduser()))  # type: ignore[arg-type]
         try:
-            reembed_store(store, embedder, options.get("recall_dense", True))
+            reembed_store(backend, embedder, options.get("recall_dense", True))
         finally:
-            store.close()
+            backend.close()
+        if store is not None:
+            return cls(store=store, agent=agent, embedder=embedder, **options)
         return cls(path, embedder=embedder, **options)
 
     @guarded

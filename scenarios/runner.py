@@ -21,6 +21,7 @@ from agent.loop import Agent, TurnResult
 from agent.offline import OfflinePolicy
 from agent.tool_use import no_tool_calls_warning, tool_calls
 from memory import Embedder, HierarchicalMemory
+from memory.store.opening import open_backend
 from scenarios.model import Day, Question, Scenario
 
 #: Files a scenario home may hold; only these are removed before a new run.
@@ -88,7 +89,7 @@ class Answer:
 class ScenarioResult:
     scenario: Scenario
     model: str
-    home: Path
+    home: Path | str
     days: list[DayLog]
     answers: list[Answer]
     checks: list[Check]
@@ -137,6 +138,20 @@ def scenario_home(name: str) -> Path:
     return tiermem_home() / "scenarios" / name
 
 
+def scenario_agent(name: str) -> str:
+    """The agent a scenario runs as in a PostgreSQL database."""
+    return f"scenario-{name}"
+
+
+def _fresh_agent(dsn: str, name: str) -> None:
+    store = open_backend(dsn, name, read_only=False)
+    try:
+        with store.transaction():
+            store.clear()
+    finally:
+        store.close()
+
+
 def _fresh_home(home: Path) -> None:
     home.mkdir(parents=True, exist_ok=True)
     for name in _HOME_FILES:
@@ -174,14 +189,23 @@ def run_scenario(
     embedder: Embedder | None = None,
     home: Path | None = None,
     on_day: Callable[[DayLog], None] | None = None,
+    store: str | None = None,
 ) -> ScenarioResult:
-    """Run ``scenario`` through an agent and check its expected outcomes."""
-    home = home or scenario_home(scenario.name)
-    _fresh_home(home)
+    """Run ``scenario`` through an agent and check its expected outcomes; in the
+    PostgreSQL database ``store`` (as agent ``scenario_agent``) when given."""
+    opened: dict[str, Any]
+    if store is not None:
+        name = scenario_agent(scenario.name)
+        _fresh_agent(store, name)
+        opened = {"store": store, "agent": name}
+    else:
+        home = home or scenario_home(scenario.name)
+        _fresh_home(home)
+        opened = {"path": home}
     llm = llm or OfflinePolicy()
-    with HierarchicalMemory(home, core_limit=scenario.core_limit,
+    with HierarchicalMemory(core_limit=scenario.core_limit,
                             core_limit_unit=scenario.core_limit_unit,
-                            embedder=embedder) as memory:
+                            embedder=embedder, **opened) as memory:
         agent = Agent(memory, llm)
         days: list[DayLog] = []
         answers: list[Answer] = []
@@ -196,7 +220,8 @@ def run_scenario(
             if on_day:
                 on_day(log)
         checks = _checks(memory, scenario, answers)
-    return ScenarioResult(scenario, llm.name, home, days, answers, checks)
+    where = memory.path if memory.path is not None else memory.store.location
+    return ScenarioResult(scenario, llm.name, where, days, answers, checks)
 
 
 def _turn(agent: Agent, memory: HierarchicalMemory, message: str | Question, when: str,

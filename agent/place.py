@@ -1,0 +1,76 @@
+"""Where an agent's memory lives: its home directory (SQLite), or a PostgreSQL database
+that holds many agents, each by name.
+
+The command line builds one ``AgentPlace`` from ``--agent`` and ``--store`` (or
+``TIERMEM_STORE``) and opens everything through it, so each command works the
+same on both backends.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agent.home import agent_home, existing_agent_home, private_home
+from memory.errors import InvalidInputError
+from memory.hierarchy import HierarchicalMemory
+from memory.store.contract import StorageBackend
+from memory.store.opening import STORE_VARIABLE, is_dsn, open_backend
+from memory.validation import validate_agent_name
+
+
+class StoreOptionError(InvalidInputError):
+    """``--store`` or ``TIERMEM_STORE`` names no PostgreSQL database (a usage error)."""
+
+
+@dataclass(frozen=True)
+class AgentPlace:
+    """Agent ``name``: in the database ``dsn`` when one is given, else in ``home``."""
+
+    name: str
+    home: Path
+    dsn: str | None = None
+
+    def open_store(self, *, read_only: bool) -> StorageBackend:
+        """The agent's storage alone (no embedder, no tiers), e.g. to read its settings."""
+        return open_backend(self.dsn or str(self.home), self.name, read_only=read_only)
+
+    def open_memory(self, **options: Any) -> HierarchicalMemory:
+        if self.dsn is not None:
+            return HierarchicalMemory(store=self.dsn, agent=self.name, **options)
+        return HierarchicalMemory(self.home, **options)
+
+    @contextlib.contextmanager
+    def in_use(self, note: Callable[[str], None]) -> Iterator[AgentPlace]:
+        """While the agent is used: a home directory is kept private to its user."""
+        if self.dsn is not None:
+            yield self
+            return
+        with private_home(self.home, note):
+            yield self
+
+
+def store_option(given: str | None) -> str | None:
+    """The PostgreSQL DSN the user chose with ``--store`` or ``TIERMEM_STORE`` (None: the
+    agent home directory)."""
+    store = given or os.environ.get(STORE_VARIABLE) or None
+    if store is not None and not is_dsn(store):
+        source = "--store" if given else STORE_VARIABLE
+        raise StoreOptionError(
+            f"{source} must be a PostgreSQL DSN like 'postgresql://USER@HOST:5432/DATABASE' "
+            f"(`tiermem pg start` prints one for a local server), not {store!r}; leave it "
+            f"unset to keep agents in their home directories")
+    return store
+
+
+def agent_place(name: str, store: str | None, *, existing: bool = False) -> AgentPlace:
+    """Agent ``name`` where ``store`` says; ``existing`` requires a home directory to hold a
+    memory already (a database says itself when it has no such agent)."""
+    dsn = store_option(store)
+    if dsn is not None:
+        return AgentPlace(validate_agent_name(name), agent_home(name), dsn)
+    return AgentPlace(name, existing_agent_home(name) if existing else agent_home(name))

@@ -1,0 +1,70 @@
+"""Opening a backend by where it lives: an agent home directory, or a PostgreSQL
+database (a DSN) and the agent's name in it.
+
+Nothing here imports a database driver until a backend is opened, so a
+SQLite-only install never needs psycopg.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from memory.errors import InvalidInputError, StoreError
+from memory.store.contract import StorageBackend
+from memory.validation import validate_agent_name
+
+#: The environment variable the command line reads when ``--store`` is not given.
+STORE_VARIABLE = "TIERMEM_STORE"
+_INSTALL_HINT = ("install the PostgreSQL support with "
+                 "`python -m pip install 'tiermem[postgres]'`")
+
+
+def is_dsn(location: object) -> bool:
+    """Whether ``location`` names a PostgreSQL database (a ``postgresql://`` URI or a
+    ``key=value`` connection string) rather than a directory."""
+    return isinstance(location, str) and (
+        location.startswith(("postgresql://", "postgres://"))
+        or re.match(r"\s*[a-z_]+\s*=", location) is not None)
+
+
+def open_postgres(dsn: str, agent: str | None, *, read_only: bool = False,
+                  hnsw: bool = False) -> StorageBackend:
+    """Agent ``agent``'s memory in the PostgreSQL database at ``dsn`` (created on first
+    write)."""
+    if agent is None:
+        raise InvalidInputError(
+            "a PostgreSQL database holds many agents, so name this one: "
+            "HierarchicalMemory(store=dsn, agent='NAME'), or --agent NAME on the command line")
+    validate_agent_name(agent)
+    try:
+        from memory.store.postgres.backend import PostgresBackend
+    except ImportError as exc:
+        if exc.name not in ("psycopg", "pgvector"):
+            raise
+        raise StoreError(f"PostgreSQL support is not installed ({exc}); {_INSTALL_HINT}") from None
+    return PostgresBackend(dsn, agent, read_only=read_only, hnsw=hnsw)
+
+
+def open_store(location: str, agent: str | None, *, read_only: bool = False) -> StorageBackend:
+    """The store ``HierarchicalMemory(store=location)`` names: only a DSN is a name here
+    (a directory is the ``path`` argument)."""
+    if not is_dsn(location):
+        raise InvalidInputError(
+            f"store={location!r} is not a PostgreSQL DSN; give one like "
+            f"'postgresql://USER@HOST:5432/DATABASE' (`tiermem pg start` prints one for a "
+            f"local server), or an agent home directory as the path argument")
+    return open_postgres(location, agent, read_only=read_only)
+
+
+def open_backend(location: str, agent: str | None, *, read_only: bool) -> StorageBackend:
+    """The backend at ``location``: a DSN (with ``agent``) or an agent home directory."""
+    if is_dsn(location):
+        return open_postgres(location, agent, read_only=read_only)
+    from memory.store.sqlite.store import SQLiteStore
+
+    home = Path(location).expanduser()
+    if read_only and not home.is_dir():
+        raise StoreError(f"no agent home at {home}; give the directory of an agent "
+                         f"(e.g. ~/.tiermem/NAME) or a postgresql:// DSN")
+    return SQLiteStore(home, read_only=read_only)

@@ -1,0 +1,1 @@
+"""The PostgreSQL + pgvector store, and a local PostgreSQL server to run it on."""

@@ -1,0 +1,274 @@
+"""``PostgresBackend``: one agent's memory in a PostgreSQL database (the storage contract).
+
+Opened for writing, it holds the agent's writer lock (an advisory lock, see
+memory/store/postgres/connection.py) on its own connection until ``close``.
+The outermost ``transaction()`` is one PostgreSQL transaction, inner ones are
+savepoints; hooks let in-memory state follow commits and rollbacks exactly as
+with SQLite.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+import weakref
+from collections.abc import Callable, Iterator, Sequence
+
+import psycopg
+
+from memory.errors import ReadOnlyError, StoreClosedError, StoreError
+from memory.store.postgres import dump
+from memory.store.postgres.connection import (
+    agent_id,
+    connect,
+    prepare,
+    public_dsn,
+    release_writer_lock,
+    take_writer_lock,
+    translate,
+)
+from memory.store.postgres.lexical import PgLexicalIndex
+from memory.store.postgres.tables import (
+    PgFacts,
+    PgHistory,
+    PgMessages,
+    PgPassages,
+    PgSettings,
+    Scope,
+)
+from memory.store.postgres.vectors import PgVectorIndex, create_hnsw_index
+from memory.store.records import DumpRow, DumpTable, TextTable, VectorTable
+
+_open: weakref.WeakSet[PostgresBackend] = weakref.WeakSet()
+_fork_hook_installed = False
+
+
+def _detach_after_fork() -> None:
+    # A forked child shares the parent's socket to the server; closing it there would
+    # end the parent's session (and drop its writer lock). Point the child's copy at
+    # /dev/null so nothing the child does reaches the server.
+    for backend in list(_open):
+        backend.detach()
+
+
+class PostgresBackend:
+    """The memory of agent ``agent`` in the database at ``dsn``.
+
+    ``hnsw=True`` searches vectors through an HNSW index (approximate) instead
+    of comparing every one (exact, the default).
+    """
+
+    def __init__(self, dsn: str, agent: str, *, read_only: bool = False,
+                 hnsw: bool = False) -> None:
+        global _fork_hook_installed
+        self.dsn, self.agent_name, self.hnsw = dsn, agent, hnsw
+        self._where = f"agent {agent!r} in {public_dsn(dsn)}"
+        self._read_only = read_only
+        self._closed = False
+        self._owner_pid = os.getpid()
+        self._depth = 0
+        self._begin_hooks: list[Callable[[], None]] = []
+        self._commit_hooks: list[Callable[[], None]] = []
+        self._rollback_hooks: list[Callable[[], None]] = []
+        self._release_hooks: list[Callable[[], None]] = []
+        self._lock = threading.RLock()
+        self.conn = connect(dsn)
+        self._agent_id: int | None = None
+        try:
+            prepare(self.conn, read_only=read_only, where=self._where)
+            self._agent_id, self._store_id = agent_id(self.conn, agent, create=not read_only,
+                                                      where=self._where)
+            if not read_only:
+                take_writer_lock(self.conn, self._agent_id, self._where)
+        except BaseException:
+            with contextlib.suppress(psycopg.Error):
+                self.conn.close()
+            raise
+        self.scope = Scope(self.conn, self._agent_id)
+        self._facts, self._passages = PgFacts(self.scope), PgPassages(self.scope)
+        self._messages, self._history = PgMessages(self.scope), PgHistory(self.scope)
+        self._settings = PgSettings(self.scope)
+        if not _fork_hook_installed:
+            os.register_at_fork(after_in_child=_detach_after_fork)
+            _fork_hook_installed = True
+        _open.add(self)
+
+    # -- the parts ----------------------------------------------------------------------
+    @property
+    def facts(self) -> PgFacts:
+        return self._facts
+
+    @property
+    def passages(self) -> PgPassages:
+        return self._passages
+
+    @property
+    def messages(self) -> PgMessages:
+        return self._messages
+
+    @property
+    def history(self) -> PgHistory:
+        return self._history
+
+    @property
+    def settings(self) -> PgSettings:
+        return self._settings
+
+    def lexical(self, table: TextTable) -> PgLexicalIndex:
+        return PgLexicalIndex(self.scope, table)
+
+    def vectors(self, table: VectorTable, dim: int) -> PgVectorIndex:
+        if self.hnsw and not self._read_only:
+            create_hnsw_index(self.scope, table, dim)
+        return PgVectorIndex(self.scope, table, dim, hnsw=self.hnsw)
+
+    # -- state --------------------------------------------------------------------------
+    @property
+    def lock(self) -> threading.RLock:
+        return self._lock
+
+    @property
+    def read_only(self) -> bool:
+        return self._read_only
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    @property
+    def forked(self) -> bool:
+        return os.getpid() != self._owner_pid
+
+    @property
+    def location(self) -> str:
+        return self._where
+
+    @property
+    def store_id(self) -> str | None:
+        return self._store_id
+
+    @property
+    def agent_id(self) -> int:
+        assert self._agent_id is not None
+        return self._agent_id
+
+    # -- transactions -------------------------------------------------------------------
+    @property
+    def in_transaction(self) -> bool:
+        return self._depth > 0
+
+    @property
+    def depth(self) -> int:
+        return self._depth
+
+    def on_begin(self, hook: Callable[[], None]) -> None:
+        self._begin_hooks.append(hook)
+
+    def on_commit(self, hook: Callable[[], None]) -> None:
+        self._commit_hooks.append(hook)
+
+    def on_rollback(self, hook: Callable[[], None]) -> None:
+        self._rollback_hooks.append(hook)
+
+    def on_release(self, hook: Callable[[], None]) -> None:
+        self._release_hooks.append(hook)
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        self._check_usable()
+        with self._lock:
+            yield from self._transaction()
+
+    def _transaction(self) -> Iterator[None]:
+        self._check_usable()
+        if self._read_only:
+            raise ReadOnlyError(f"this memory ({self._where}) is open read-only, so it cannot "
+                                f"be changed; open it without read_only=True to write")
+        depth = self._depth
+        name = f"sp{depth}"
+        try:
+            self.conn.execute("BEGIN" if depth == 0 else f"SAVEPOINT {name}")
+        except psycopg.Error as exc:
+            raise self._mapped(exc) from exc
+        if depth == 0:
+            for hook in self._begin_hooks:
+                hook()
+        self._depth += 1
+        try:
+            yield
+            if depth == 0:
+                self.conn.execute("COMMIT")
+        except BaseException as exc:
+            self._depth = depth
+            try:
+                self._roll_back(name if depth else None)
+            finally:
+                for hook in self._rollback_hooks:
+                    hook()
+            mapped = translate(exc, self._where)
+            if mapped is not None:
+                raise mapped from exc
+            raise
+        self._depth = depth
+        if depth == 0:
+            for hook in self._commit_hooks:
+                hook()
+        else:
+            self.conn.execute(f"RELEASE SAVEPOINT {name}")
+            for hook in self._release_hooks:
+                hook()
+
+    def _roll_back(self, savepoint: str | None) -> None:
+        with contextlib.suppress(psycopg.OperationalError):
+            if savepoint is not None:
+                self.conn.execute(f"ROLLBACK TO SAVEPOINT {savepoint}")
+                self.conn.execute(f"RELEASE SAVEPOINT {savepoint}")
+            elif self.conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                self.conn.execute("ROLLBACK")
+
+    def _mapped(self, exc: BaseException) -> BaseException:
+        return translate(exc, self._where) or exc
+
+    def _check_usable(self) -> None:
+        if self.forked:
+            raise StoreError(f"this memory ({self._where}) was opened by process "
+                             f"{self._owner_pid}; a forked process must open it itself")
+        if self._closed:
+            raise StoreClosedError("this memory is closed; open it again to use it")
+
+    def translate_error(self, exc: BaseException) -> StoreError | None:
+        return translate(exc, self._where)
+
+    # -- whole tables -------------------------------------------------------------------
+    def export_rows(self, table: DumpTable) -> Iterator[DumpRow]:
+        return dump.export_rows(self.scope, table)
+
+    def import_rows(self, table: DumpTable, rows: Sequence[DumpRow]) -> None:
+        dump.import_rows(self.scope, table, rows)
+
+    def clear(self) -> None:
+        dump.clear(self.scope)
+
+    # -- closing ------------------------------------------------------------------------
+    def detach(self) -> None:
+        """Forget the connection without telling the server (in a forked child)."""
+        if not self.forked or self._closed:
+            return
+        with contextlib.suppress(OSError, psycopg.Error):
+            devnull = os.open(os.devnull, os.O_RDWR)
+            os.dup2(devnull, self.conn.fileno())
+            os.close(devnull)
+        self._closed = True
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        _open.discard(self)
+        if self.forked:
+            return
+        if not self._read_only and self._agent_id is not None:
+            release_writer_lock(self.conn, self._agent_id)
+        with contextlib.suppress(psycopg.Error):
+            self.conn.close()

@@ -1,0 +1,184 @@
+"""Connecting to PostgreSQL: DSNs, the agent's row, its writer lock and tiermem's errors.
+
+An agent's writer lock is a session advisory lock on ``(LOCK_CLASS, agent id)``,
+held by the writer's connection until it closes (or the server sees it die).
+Writers of different agents take different locks, from any number of processes
+and machines. The holder records its host and pid in ``tiermem.writers`` so a
+refused writer is told who has the agent.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import socket
+
+import psycopg
+from psycopg import errors as pg_errors
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+from memory.errors import (
+    ReadOnlyError,
+    StoreClosedError,
+    StoreCorruptError,
+    StoreError,
+    StoreFullError,
+    StoreLockedError,
+)
+from memory.store.postgres.schema import (
+    LOCK_CLASS,
+    SCHEMA_VERSION,
+    VECTOR_EXTENSION,
+    applied_version,
+    migrate,
+)
+
+
+def public_dsn(dsn: str) -> str:
+    """``dsn`` without its password, for messages."""
+    try:
+        parts = conninfo_to_dict(dsn)
+    except psycopg.ProgrammingError:
+        return "the PostgreSQL database given"
+    parts.pop("password", None)
+    return make_conninfo("", **{k: v for k, v in parts.items() if v is not None})
+
+
+class AgentLockedError(StoreLockedError):
+    """Another session holds this agent's writer lock in the database."""
+
+    def __init__(self, where: str, host: str | None, pid: int | None,
+                 since: str | None) -> None:
+        self.path = where
+        self.holder_pid = pid
+        self.holder_host = host
+        who = (f"process {pid} on host {host}" + (f" (since {since})" if since else "")
+               if pid is not None else "another session")
+        StoreError.__init__(
+            self, f"{where} is open for writing by {who}; close that session (or wait for it "
+                  f"to exit) and try again, or open it with read_only=True to inspect it")
+
+
+def connect(dsn: str) -> psycopg.Connection:
+    """An autocommit connection (transactions are begun explicitly) with tiermem's types."""
+    try:
+        conn = psycopg.connect(dsn, autocommit=True, application_name="tiermem")
+    except psycopg.OperationalError as exc:
+        raise StoreError(
+            f"cannot connect to PostgreSQL at {public_dsn(dsn)}: {_first_line(exc)}; check "
+            f"that the server runs (a local one: `tiermem pg status`) and the DSN is "
+            f"right") from None
+    except psycopg.ProgrammingError as exc:
+        raise StoreError(
+            f"the PostgreSQL DSN is not valid: {_first_line(exc)}; write it as "
+            f"postgresql://USER@HOST:PORT/DATABASE (`tiermem pg start` prints one for a "
+            f"local server)") from None
+    return conn
+
+
+def require_pgvector(conn: psycopg.Connection, where: str) -> None:
+    """Refuse, saying what to install, a server that cannot give tiermem its vectors."""
+    row = conn.execute("SELECT 1 FROM pg_available_extensions WHERE name = %s",
+                       (VECTOR_EXTENSION,)).fetchone()
+    if row is None:
+        raise StoreError(
+            f"the PostgreSQL server of {where} has no pgvector extension, which tiermem "
+            f"stores its vectors with; install pgvector on that server "
+            f"(https://github.com/pgvector/pgvector#installation), or use a local server "
+            f"that has it: `tiermem pg start`")
+
+
+def prepare(conn: psycopg.Connection, *, read_only: bool, where: str) -> None:
+    """Bring the schema up to date (a writer), or check it can be read (read-only)."""
+    if read_only:
+        version = applied_version(conn)
+        if version < SCHEMA_VERSION:
+            raise StoreError(f"{where} has no tiermem memory yet (or an older schema); open "
+                             f"it once for writing to create or upgrade it")
+    else:
+        require_pgvector(conn, where)
+        try:
+            migrate(conn)
+        except pg_errors.InsufficientPrivilege as exc:
+            raise StoreError(
+                f"cannot create tiermem's tables in {where}: {_first_line(exc)}; the user "
+                f"needs CREATE on the database (and the `vector` extension installed by a "
+                f"superuser: CREATE EXTENSION vector)") from None
+        except pg_errors.FeatureNotSupported as exc:
+            raise StoreError(f"{where} lacks what tiermem needs: {_first_line(exc)}") from None
+    if applied_version(conn) > SCHEMA_VERSION:
+        raise StoreError(f"{where} was written by a newer version of tiermem; open it with "
+                         f"that version")
+    from pgvector.psycopg import register_vector
+
+    register_vector(conn)
+
+
+def agent_id(conn: psycopg.Connection, name: str, *, create: bool,
+             where: str) -> tuple[int, str]:
+    """The agent's id and store id, creating the agent when ``create``."""
+    if create:
+        conn.execute("INSERT INTO tiermem.agents (name, store_id) VALUES (%s, %s) "
+                     "ON CONFLICT (name) DO NOTHING", (name, secrets.token_hex(16)))
+    row = conn.execute("SELECT id, store_id FROM tiermem.agents WHERE name = %s",
+                       (name,)).fetchone()
+    if row is None:
+        raise StoreError(f"{where} does not exist; open it for writing once to create it")
+    return int(row[0]), str(row[1])
+
+
+def take_writer_lock(conn: psycopg.Connection, agent: int, where: str) -> None:
+    """Hold the agent's writer lock on ``conn``, or raise AgentLockedError naming the holder."""
+    got = conn.execute("SELECT pg_try_advisory_lock(%s, %s)", (LOCK_CLASS, agent)).fetchone()
+    if got is None or not got[0]:
+        holder = conn.execute(
+            "SELECT w.host, w.pid, to_char(w.since, 'YYYY-MM-DD HH24:MI:SS TZ') "
+            "FROM tiermem.writers w JOIN pg_locks l ON l.pid = w.backend_pid "
+            "WHERE w.agent_id = %s AND l.locktype = 'advisory' AND l.granted "
+            "AND l.classid = %s AND l.objid = %s",
+            (agent, LOCK_CLASS, agent)).fetchone()
+        host, pid, since = holder if holder is not None else (None, None, None)
+        raise AgentLockedError(where, host, pid, since)
+    conn.execute(
+        "INSERT INTO tiermem.writers (agent_id, host, pid, backend_pid) "
+        "VALUES (%s, %s, %s, pg_backend_pid()) ON CONFLICT (agent_id) DO UPDATE SET "
+        "host = excluded.host, pid = excluded.pid, backend_pid = excluded.backend_pid, "
+        "since = now()", (agent, socket.gethostname(), os.getpid()))
+
+
+def release_writer_lock(conn: psycopg.Connection, agent: int) -> None:
+    with contextlib.suppress(psycopg.Error):
+        conn.execute("DELETE FROM tiermem.writers WHERE agent_id = %s "
+                     "AND backend_pid = pg_backend_pid()", (agent,))
+        conn.execute("SELECT pg_advisory_unlock(%s, %s)", (LOCK_CLASS, agent))
+
+
+def translate(exc: BaseException, where: str) -> StoreError | None:
+    """tiermem's error for a PostgreSQL failure a user can act on; None for any other."""
+    if isinstance(exc, StoreError):
+        return None
+    if isinstance(exc, pg_errors.DiskFull):
+        return StoreFullError(f"the PostgreSQL server of {where} is out of disk space; "
+                              f"nothing was written. Free space on it and try again")
+    if isinstance(exc, (pg_errors.DataCorrupted, pg_errors.IndexCorrupted)):
+        return StoreCorruptError(f"PostgreSQL reports damaged data in {where}: "
+                                 f"{_first_line(exc)}; restore it from a backup or snapshot")
+    if isinstance(exc, pg_errors.ReadOnlySqlTransaction):
+        return ReadOnlyError(f"the PostgreSQL server of {where} accepts no writes (a standby "
+                             f"or read-only database); connect to its primary to write")
+    if isinstance(exc, psycopg.OperationalError):
+        closed = getattr(exc, "__cause__", None) is None and "closed" in str(exc)
+        if closed:
+            return StoreClosedError("this memory is closed; open it again to use it")
+        return StoreError(f"lost the connection to PostgreSQL for {where}: "
+                          f"{_first_line(exc)}; the last transaction was not committed. "
+                          f"Check the server (`tiermem pg status` for a local one) and open "
+                          f"the memory again")
+    return None
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+

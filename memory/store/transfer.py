@@ -1,0 +1,110 @@
+"""Move an agent's memory between backends (an agent home directory, a PostgreSQL database).
+
+The source is opened read-only, so nothing in it changes whatever happens.
+The copy is written in one transaction of the target: every table in the
+snapshot's column form (memory/store/records.py) and every setting, then
+counted and hashed again inside that transaction. When the counts or the
+content hash differ from the source's, the transaction rolls back and the
+target is left as it was.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from memory.errors import StoreError
+from memory.store.contract import StorageBackend
+from memory.store.opening import open_backend
+from memory.store.records import DUMP_TABLES, DumpRow
+
+__all__ = ["MigrationReport", "content_digest", "migrate", "open_backend"]
+
+#: Settings that describe one backend's storage rather than the memory: never copied.
+STORAGE_KEYS = frozenset({"store_id", "writer_state"})
+BATCH = 5000
+
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass
+class MigrationReport:
+    """What was copied: rows per table, settings, and the content hash both sides share."""
+
+    rows: dict[str, int] = field(default_factory=dict)
+    settings: int = 0
+    digest: str = ""
+
+
+def _settings(backend: StorageBackend) -> list[tuple[str, str]]:
+    return [(k, v) for k, v in backend.settings.items() if k not in STORAGE_KEYS]
+
+
+def _canonical(row: DumpRow) -> bytes:
+    return json.dumps({k: (v.hex() if isinstance(v, bytes) else v) for k, v in row.items()},
+                      sort_keys=True, separators=(",", ":")).encode()
+
+
+def content_digest(backend: StorageBackend) -> tuple[dict[str, int], int, str]:
+    """Rows per table, settings, and a SHA-256 of every row and setting in order."""
+    digest = hashlib.sha256()
+    rows: dict[str, int] = {}
+    for table in DUMP_TABLES:
+        digest.update(f"\x00table {table}\x00".encode())
+        count = 0
+        for row in backend.export_rows(table):
+            digest.update(_canonical(row) + b"\n")
+            count += 1
+        rows[table] = count
+    settings = _settings(backend)
+    digest.update(b"\x00settings\x00" + json.dumps(settings).encode())
+    return rows, len(settings), digest.hexdigest()
+
+
+def _batches(rows: Iterable[DumpRow], size: int) -> Iterable[list[DumpRow]]:
+    batch: list[DumpRow] = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def migrate(source: StorageBackend, target: StorageBackend,
+            progress: Progress | None = None) -> MigrationReport:
+    """Copy ``source``'s memory into ``target``, which must hold none yet."""
+    counts, settings, digest = content_digest(source)
+    held = [t for t in DUMP_TABLES if next(iter(target.export_rows(t)), None) is not None]
+    if held:
+        raise StoreError(f"{target.location} already holds a memory ({', '.join(held)}); "
+                         f"migrate into a new agent or an empty database, or delete that "
+                         f"agent first")
+    with target.transaction():
+        for table in DUMP_TABLES:
+            done = 0
+            for batch in _batches(source.export_rows(table), BATCH):
+                target.import_rows(table, batch)
+                done += len(batch)
+                if progress is not None:
+                    progress(table, done, counts[table])
+        for key, value in _settings(source):
+            target.settings.set(key, value)
+        copied, copied_settings, copied_digest = content_digest(target)
+        if (copied, copied_settings, copied_digest) != (counts, settings, digest):
+            raise StoreError(_mismatch(counts, copied, digest, copied_digest, target.location))
+    return MigrationReport(rows=counts, settings=settings, digest=digest)
+
+
+def _mismatch(expected: dict[str, int], got: dict[str, Any], digest: str, got_digest: str,
+              where: str) -> str:
+    differing = [f"{t}: {expected[t]} in the source, {got.get(t)} copied"
+                 for t in expected if expected[t] != got.get(t)]
+    what = "; ".join(differing) if differing else (
+        f"the content hash differs ({digest[:12]} against {got_digest[:12]})")
+    return (f"the copy in {where} does not match the source ({what}); nothing was written to "
+            f"it. Report this as a bug, with both backends' versions")

@@ -1,0 +1,125 @@
+"""`tiermem migrate`: a verified copy of an agent's memory; the source is never changed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from postgres_fixtures import fresh_database
+
+from cli import main
+from memory.embed.embeddings import HashingEmbedder
+from memory.errors import StoreError
+from memory.hierarchy import HierarchicalMemory
+from memory.store import transfer
+from memory.store.postgres.backend import PostgresBackend
+from memory.store.records import DUMP_TABLES, Event, HistoryPoint, Message, Passage
+from memory.store.transfer import content_digest, migrate, open_backend
+from memory.types import Fact
+
+
+def _fill(backend: PostgresBackend) -> None:
+    rng = np.random.default_rng(5)
+    vectors = rng.standard_normal((3, 8)).astype(np.float32)
+    with backend.transaction():
+        fact = Fact(id=0, text="user's cat is 🐈 Miso", durability="durable", created_at=1.5,
+                    created_tick=1.0, last_access=2.0, access_count=3, source="chat",
+                    tokens=6)
+        backend.facts.insert(fact, "user's cat is miso")
+        backend.passages.insert_many([
+            Passage(text=f"passage {i} about Miso", created_at=float(i), tags=["cat"],
+                    metadata={"n": i}, embedding=vectors[i], embedder_id="test")
+            for i in range(3)])
+        backend.messages.append_many([
+            Message(turn=1, role="user", content="my cat is Miso", created_at=1.0,
+                    embedding=vectors[0], embedder_id="test"),
+            Message(turn=1, role="tool", content="{}", created_at=1.0, tool_name="x",
+                    tool_calls=[{"id": "a"}], tool_call_id="a")])
+        backend.messages.erase([2], "test", 3.0)
+        backend.history.record(HistoryPoint(1, 1.0, 1, 6, 1, 3, 1, 0, 0))
+        backend.history.add_event(Event(1, "add", 1, "user's cat", "", 1.0))
+        backend.settings.set("core_limit", 2000)
+        backend.settings.set("state.persona", "helpful")
+
+
+def test_cli_moves_an_agent_between_databases_and_verifies_it(
+        postgres_server: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with fresh_database(postgres_server) as source, fresh_database(postgres_server) as target:
+        original = PostgresBackend(source, "alice")
+        _fill(original)
+        original.close()
+        args = ["migrate", "--from", source, "--to", target, "--agent", "alice"]
+        assert main(args) == 0
+        out = capsys.readouterr().out
+        assert "3 passages" in out and "matches" in out
+        before = PostgresBackend(source, "alice", read_only=True)
+        after = PostgresBackend(target, "alice", read_only=True)
+        try:
+            assert content_digest(after) == content_digest(before)
+            assert after.settings.get("state.persona") == "helpful"
+            assert after.store_id != before.store_id
+        finally:
+            before.close()
+            after.close()
+        # A second run refuses: the target already holds the agent.
+        assert main(args) == 1
+        assert "already holds a memory" in capsys.readouterr().err
+
+
+def test_a_copy_that_does_not_verify_is_rolled_back(postgres_dsn: str,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    source, target = PostgresBackend(postgres_dsn, "alice"), PostgresBackend(postgres_dsn, "bob")
+    try:
+        _fill(source)
+        before = content_digest(source)
+        real = transfer.content_digest
+        calls: list[str] = []
+
+        def damaged(backend: PostgresBackend) -> tuple[dict[str, int], int, str]:
+            calls.append(backend.agent_name)
+            counts, settings, digest = real(backend)
+            return (counts, settings, digest if backend is source else "0" * 64)
+
+        monkeypatch.setattr(transfer, "content_digest", damaged)
+        with pytest.raises(StoreError, match=r"does not match the source.*nothing was written"):
+            migrate(source, target)
+        assert calls == ["alice", "bob"]
+        monkeypatch.undo()
+        assert all(next(iter(target.export_rows(t)), None) is None for t in DUMP_TABLES)
+        assert target.settings.items() == []
+        assert content_digest(source) == before
+    finally:
+        source.close()
+        target.close()
+
+
+def test_an_agent_home_goes_to_postgres_and_back_unchanged(
+        postgres_dsn: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    home, back = tmp_path / "ada", tmp_path / "returned" / "ada"
+    with HierarchicalMemory(home, embedder=HashingEmbedder(), core_limit=2,
+                            core_limit_unit="facts") as m:
+        for text in ("the staging cluster is amber", "the api is slow", "user's cat is 🐈 Miso"):
+            m.add_fact(text, "durable")
+        m.archival_insert("runbook: restart the billing worker", tags=["ops"],
+                          metadata={"owner": "sre"})
+        m.process_interaction("I'm allergic to peanuts.", "Noted.")
+        m.set_state("persona", {"tone": "dry"})
+        snap = m.snapshot()
+    assert main(["migrate", "--from", str(home), "--to", postgres_dsn]) == 0
+    assert main(["migrate", "--from", postgres_dsn, "--to", str(back), "--agent", "ada"]) == 0
+    assert capsys.readouterr().out.count("matches") == 2
+    stores = [open_backend(str(home), "ada", read_only=True),
+              open_backend(postgres_dsn, "ada", read_only=True),
+              open_backend(str(back), "ada", read_only=True)]
+    try:
+        digests = [content_digest(store) for store in stores]
+    finally:
+        for store in stores:
+            store.close()
+    assert digests[0] == digests[1] == digests[2]
+    with HierarchicalMemory(back, embedder=HashingEmbedder()) as returned:
+        assert returned.snapshot() == snap
+        assert returned.archival_search("billing worker").hits[0].text.startswith("runbook")
+    with HierarchicalMemory(store=postgres_dsn, agent="ada", embedder=HashingEmbedder()) as pg:
+        assert pg.snapshot() == snap

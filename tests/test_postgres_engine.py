@@ -1,0 +1,138 @@
+"""The engine on PostgreSQL: ``HierarchicalMemory(store=DSN, agent=NAME)``, an agent turn
+as one transaction, the command line's ``--store`` and ``TIERMEM_STORE``, and the errors a
+user meets on the way (each saying what to do)."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agent.errors import ProviderError
+from agent.loop import Agent
+from agent.scripted import ScriptedModel, call, reply
+from cli import main
+from memory.embed.embeddings import HashingEmbedder
+from memory.errors import InvalidInputError, StoreError
+from memory.hierarchy import HierarchicalMemory
+from memory.store.postgres import connection
+
+
+def _memory(dsn: str, agent: str, **options: Any) -> HierarchicalMemory:
+    return HierarchicalMemory(store=dsn, agent=agent, embedder=HashingEmbedder(), **options)
+
+
+def test_a_memory_on_a_dsn_keeps_what_it_stored_for_its_agent_only(postgres_dsn: str) -> None:
+    with _memory(postgres_dsn, "alice", core_limit=2, core_limit_unit="facts") as m:
+        for text in ("the staging cluster is amber", "the api is slow", "the db is fine"):
+            m.add_fact(text, "durable")
+        m.archival_insert("runbook: restart the billing worker", tags=["ops"])
+        m.process_interaction("I'm allergic to peanuts.", "Noted.")
+        snap = m.snapshot()
+    with _memory(postgres_dsn, "alice") as reopened:
+        assert reopened.snapshot() == snap
+        assert reopened.archival_search("billing worker").hits[0].text.startswith("runbook")
+    with _memory(postgres_dsn, "bob") as other:
+        assert other.facts() == [] and len(other.recall) == 0
+        assert other.archival_search("billing worker").total == 0
+
+
+def test_an_agent_turn_that_fails_mid_way_rolls_back_whole(postgres_dsn: str) -> None:
+    memory = _memory(postgres_dsn, "alice")
+    model = ScriptedModel([call("core_memory_append", content="User likes tea",
+                                request_heartbeat=True), reply("Noted.")])
+    agent = Agent(memory, model)
+    agent.step("I like tea")
+    before = memory.snapshot()
+    model.add(
+        call("core_memory_append", content="User hates coffee", request_heartbeat=True),
+        call("archival_memory_insert", content="coffee note", request_heartbeat=True),
+        ProviderError("HTTP 500 upstream exploded", kind="server", status_code=500),
+    )
+    with pytest.raises(ProviderError):
+        agent.step("I hate coffee")
+    model.assert_finished()
+    memory.close()
+    # What the database holds, read by another session: only the question, unanswered.
+    with _memory(postgres_dsn, "alice", read_only=True) as reader:
+        after = reader.snapshot()
+    (question,) = [r for r in after["tables"]["messages"] if r["content"] == "I hate coffee"]
+    assert question["status"] == "unanswered"
+    after["tables"]["messages"].remove(question)
+    assert after["tables"] == before["tables"]
+    assert "coffee note" not in json.dumps(after)
+
+
+def test_a_dsn_needs_an_agent_name(postgres_dsn: str) -> None:
+    with pytest.raises(InvalidInputError, match="agent='NAME'"):
+        HierarchicalMemory(store=postgres_dsn, embedder=HashingEmbedder())
+    with pytest.raises(InvalidInputError, match="invalid agent name"):
+        HierarchicalMemory(store=postgres_dsn, agent="../x", embedder=HashingEmbedder())
+
+
+def test_a_store_that_is_not_a_dsn_and_an_agent_without_one_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(InvalidInputError, match="not a PostgreSQL DSN"):
+        HierarchicalMemory(store=str(tmp_path), agent="alice")
+    with pytest.raises(InvalidInputError, match="store='postgresql://"):
+        HierarchicalMemory(tmp_path / "home", agent="alice")
+
+
+def test_a_bad_dsn_and_an_unreachable_server_say_what_to_do(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match=r"not valid.*postgresql://USER@HOST"):
+        HierarchicalMemory(store="dbname=x nonsense=1", agent="alice")
+    nowhere = f"postgresql://postgres@/postgres?host={tmp_path}"
+    with pytest.raises(StoreError, match=r"cannot connect.*tiermem pg status"):
+        HierarchicalMemory(store=nowhere, agent="alice")
+
+
+def test_a_server_without_pgvector_is_refused_with_how_to_get_it(
+        postgres_dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The local server has pgvector; an extension name it lacks stands in for a server
+    # without it.
+    monkeypatch.setattr(connection, "VECTOR_EXTENSION", "vector_not_installed_here")
+    with pytest.raises(StoreError, match=r"no pgvector extension.*tiermem pg start"):
+        HierarchicalMemory(store=postgres_dsn, agent="alice", embedder=HashingEmbedder())
+
+
+def _piped(monkeypatch: pytest.MonkeyPatch, text: str) -> None:
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+
+
+def test_the_command_line_keeps_agents_in_the_database_given(
+        postgres_dsn: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        _isolated_home: Path) -> None:
+    _piped(monkeypatch, "My name is Ada.\n")
+    chat = ["chat", "--agent", "ada", "--offline", "--embedder", "hashing", "--json"]
+    assert main([*chat, "--store", postgres_dsn]) == 0
+    capsys.readouterr()
+    assert not (_isolated_home / "agents" / "ada").exists()  # nothing went to a home
+    with _memory(postgres_dsn, "ada", read_only=True) as m:
+        assert any("Ada" in f.text for f in m.facts())
+    # TIERMEM_STORE does what --store does, for every command that opens an agent.
+    monkeypatch.setenv("TIERMEM_STORE", postgres_dsn)
+    assert main(["config", "--agent", "ada", "core_limit", "123"]) == 0
+    assert "stored for agent ada" in capsys.readouterr().out
+    assert main(["config", "--agent", "ada", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["settings"]["core_limit"] == 123
+    assert main(["diagnostics", "--agent", "ada", "--embedder", "hashing", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["core"]["facts"] >= 1
+    assert main(["diagnostics", "--agent", "nobody", "--embedder", "hashing"]) == 1
+    assert "does not exist" in capsys.readouterr().err
+
+
+def test_a_store_option_that_is_not_a_dsn_is_a_usage_error(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("TIERMEM_STORE", "/some/directory")
+    assert main(["config", "--agent", "ada"]) == 2
+    assert "TIERMEM_STORE must be a PostgreSQL DSN" in capsys.readouterr().err
+
+
+def test_a_scenario_runs_in_the_database(postgres_dsn: str,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["scenario", "personal-assistant", "--embedder", "hashing", "--store", postgres_dsn]
+    assert main(args) == 0
+    assert main(args) == 0  # a second run starts from an empty agent again
+    assert "scenario-personal-assistant" in capsys.readouterr().out

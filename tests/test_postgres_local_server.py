@@ -1,0 +1,86 @@
+"""The local PostgreSQL server: a real PostgreSQL 18 with pgvector 0.8 on a unix socket only."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from cli import main
+from memory.store.postgres.local_server import LocalPostgres, LocalServerError
+
+
+@pytest.fixture
+def scratch_dir() -> Iterator[Path]:
+    # Under /tmp itself: a root test run hands the directory to an unprivileged account.
+    path = Path(tempfile.mkdtemp(prefix="tiermem-pgt-"))
+    path.chmod(0o711)
+    try:
+        yield path
+    finally:
+        LocalPostgres(path / "pg").stop()
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def test_server_starts_with_pgvector_listens_on_a_socket_only_and_stops(scratch_dir: Path) -> None:
+    server = LocalPostgres(scratch_dir / "pg")
+    assert server.status() is None
+    dsn = server.start()
+    assert server.start() == dsn  # a running server is reused, not started twice
+    status = server.status()
+    assert status is not None and status.ready and status.socket_dir == server.data_dir
+    with psycopg.connect(dsn) as conn:
+        assert conn.info.server_version // 10000 == 18
+        conn.execute("CREATE EXTENSION vector")
+        version = conn.execute(
+            "SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()
+        assert version is not None and version[0].startswith("0.8.")
+        assert conn.execute("SHOW listen_addresses").fetchone() == ("",)
+        distance = conn.execute("SELECT '[1,2,3]'::vector <-> '[1,2,5]'::vector").fetchone()
+        assert distance == (2.0,)
+    assert server.stop() is True
+    assert server.status() is None
+    assert server.stop() is False
+    with pytest.raises(psycopg.OperationalError):
+        psycopg.connect(dsn)
+
+
+def test_restart_keeps_the_data(scratch_dir: Path) -> None:
+    server = LocalPostgres(scratch_dir / "pg")
+    with psycopg.connect(server.start(), autocommit=True) as conn:
+        conn.execute("CREATE TABLE kept (word text)")
+        conn.execute("INSERT INTO kept VALUES ('persimmon')")
+    server.stop()
+    with psycopg.connect(server.start()) as conn:
+        assert conn.execute("SELECT word FROM kept").fetchall() == [("persimmon",)]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root's server runs as another account")
+def test_root_is_told_which_directory_the_server_account_cannot_enter(scratch_dir: Path) -> None:
+    closed = scratch_dir / "private"
+    closed.mkdir(mode=0o700)
+    with pytest.raises(LocalServerError, match=f"cannot enter {closed}.*--dir"):
+        LocalPostgres(closed / "pg").start()
+    assert not (closed / "pg" / "PG_VERSION").exists()
+
+
+def test_cli_starts_reports_and_stops_a_server(scratch_dir: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    data = str(scratch_dir / "pg")
+    assert main(["pg", "status", "--dir", data]) == 1
+    assert "no server is running" in capsys.readouterr().err
+    assert main(["pg", "start", "--dir", data]) == 0
+    out, err = capsys.readouterr()
+    dsn = out.strip()
+    assert dsn.startswith("postgresql://") and "TIERMEM_STORE" in err
+    with psycopg.connect(dsn) as conn:
+        assert conn.execute("SELECT 1").fetchone() == (1,)
+    assert main(["pg", "status", "--dir", data]) == 0
+    assert capsys.readouterr().out.strip() == dsn
+    assert main(["pg", "stop", "--dir", data]) == 0
+    assert main(["pg", "status", "--dir", data]) == 1
