@@ -1,9 +1,10 @@
 """What ``tiermem --help`` and ``--version`` print: the command list, the skill card, the version.
 
-The skill card (SKILL.md) sits beside cli.py in a checkout. An install puts
-it in a data directory instead (``[tool.setuptools.data-files]`` in
-pyproject.toml), which depends on how tiermem was installed, so every place
-an installer may have put it is looked at.
+The skill card (SKILL.md) sits beside cli.py, in a checkout and in the installed
+package (package data). An install also copies it to a data directory
+(``[tool.setuptools.data-files]`` in pyproject.toml) for readers outside Python;
+that place depends on how tiermem was installed, so every place an installer may
+have put it is looked at.
 """
 
 from __future__ import annotations

@@ -94,7 +94,8 @@ def compare(names: Sequence[str], conversations: Sequence[Conversation], repeats
             started = time.perf_counter()
             embedder.embed_documents([question])  # embed_query may cache
             latencies.append((time.perf_counter() - started) * 1000)
-        child = subprocess.run([sys.executable, "-m", "bench.embed_compare", "--memory-of", name,
+        child = subprocess.run([sys.executable, "-m", "bench.embed_compare",
+                                "--memory-of", name,
                                 "--data", *ARGS_DATA, "--conversations",
                                 ",".join(c.id for c in conversations)],
                                check=True, capture_output=True, text=True)

@@ -79,8 +79,12 @@ class _WorkloadReached(Exception):
 
 #: Commands whose work takes minutes (or is this harness) stop where the work would start;
 #: what is fuzzed is how arguments are parsed and checked, up to that point.
-_WORKLOADS = ("bench.battery.run_battery", "bench.perf.main", "bench.faults.run_faults",
-              "scenarios.runner.run_scenario", "evals.runner.run_locomo")
+_WORKLOADS = ("bench.battery.run_battery", "bench.perf.main",
+              "bench.faults.run_faults", "scenarios.runner.run_scenario",
+              "evals.runner.run_locomo")
+#: Where the commands find the default embedder, which would load the local model.
+_EMBEDDER_LOOKUPS = ("memory.embed.embeddings.default_embedder",
+                     "memory.hierarchy.default_embedder")
 _OPTIONS = ("--agent", "--model", "--base-url", "--offline", "--core-limit", "--embedder",
             "--scenario", "--format", "--out", "--name", "--list", "--json", "--seed", "--quick",
             "--only", "--policy", "--perf", "--sizes", "--recall-dense", "--faults", "--data",
@@ -119,8 +123,7 @@ def fuzz_cli(seed: int, quick: bool, examples: int | None = None) -> FaultResult
             contextlib.ExitStack() as stack:
         for target in _WORKLOADS:
             stack.enter_context(mock.patch(target, side_effect=_WorkloadReached))
-        for target in ("memory.embed.embeddings.default_embedder",
-                       "memory.hierarchy.default_embedder"):
+        for target in _EMBEDDER_LOOKUPS:
             stack.enter_context(mock.patch(target, _hashing_embedder))
         cwd = os.getcwd()
         os.chdir(tmp)  # --out and --json paths land here

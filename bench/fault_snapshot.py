@@ -171,8 +171,9 @@ def restore_in_child(snapshot: Any, path: Path | None) -> Callable[[Report], Non
     def work(report: Report) -> None:
         _bounded_address_space()
         # A snapshot naming another model would load it; the fuzz measures restore, not models.
-        with mock.patch("memory.embed.embeddings.default_embedder", lambda: HashingEmbedder(DIM)), \
-                HierarchicalMemory.restore(snapshot, path) as memory:
+        no_model = mock.patch("memory.embed.embeddings.default_embedder",
+                              lambda: HashingEmbedder(DIM))
+        with no_model, HierarchicalMemory.restore(snapshot, path) as memory:
             report(json.dumps(restore_problems(memory)))
     return work
 

@@ -25,13 +25,17 @@ Runner = Callable[[int, bool], list[FaultResult]]
 
 
 def _one(module: str, function: str, *args: Any) -> Runner:
-    """A class whose ``module.function(*args, seed, quick)`` returns its row."""
+    """A class whose ``module.function(*args, seed, quick)`` returns its row.
+
+    ``module`` is named relative to this package (``.fault_kill``).
+    """
     def run(seed: int, quick: bool) -> list[FaultResult]:
-        return [getattr(importlib.import_module(module), function)(*args, seed, quick)]
+        found = importlib.import_module(module, __package__)
+        return [getattr(found, function)(*args, seed, quick)]
     return run
 
 
-def _fuzz(function: str, label: str, module: str = "bench.fault_fuzz") -> Runner:
+def _fuzz(function: str, label: str, module: str = ".fault_fuzz") -> Runner:
     def run(seed: int, quick: bool) -> list[FaultResult]:
         if importlib.util.find_spec("hypothesis") is None:
             skipped = FaultResult(label, "fuzz")
@@ -48,22 +52,22 @@ def _provider(seed: int, quick: bool) -> list[FaultResult]:
 
 
 CLASSES: dict[str, tuple[str, Runner]] = {
-    "kill-turns": ("kill: agent turns", _one("bench.fault_kill", "run_kill", "turns")),
+    "kill-turns": ("kill: agent turns", _one(".fault_kill", "run_kill", "turns")),
     "kill-batches": ("kill: batches and erasures",
-                     _one("bench.fault_kill", "run_kill", "batches")),
-    "kill-reindex": ("kill: reindex", _one("bench.fault_kill", "run_kill", "reindex")),
-    "kill-restore": ("kill: snapshot restore", _one("bench.fault_kill", "run_kill", "restore")),
-    "disk-full": ("disk full at COMMIT", _one("bench.fault_disk", "run_disk")),
-    "read-only": ("read-only home", _one("bench.fault_readonly", "run_readonly")),
-    "garbled-faiss": ("garbled FAISS file", _one("bench.fault_files", "garbled_faiss")),
-    "replaced-db": ("replaced database", _one("bench.fault_files", "replaced_database")),
-    "damaged-wal": ("damaged WAL", _one("bench.fault_files", "damaged_wal")),
+                     _one(".fault_kill", "run_kill", "batches")),
+    "kill-reindex": ("kill: reindex", _one(".fault_kill", "run_kill", "reindex")),
+    "kill-restore": ("kill: snapshot restore", _one(".fault_kill", "run_kill", "restore")),
+    "disk-full": ("disk full at COMMIT", _one(".fault_disk", "run_disk")),
+    "read-only": ("read-only home", _one(".fault_readonly", "run_readonly")),
+    "garbled-faiss": ("garbled FAISS file", _one(".fault_files", "garbled_faiss")),
+    "replaced-db": ("replaced database", _one(".fault_files", "replaced_database")),
+    "damaged-wal": ("damaged WAL", _one(".fault_files", "damaged_wal")),
     "fuzz-tools": ("fuzz: tool arguments", _fuzz("fuzz_dispatch", "fuzz: tool arguments")),
     "fuzz-loop": ("fuzz: agent loop", _fuzz("fuzz_loop", "fuzz: agent loop")),
     "fuzz-snapshot": ("fuzz: snapshot restore", _fuzz("fuzz_snapshot", "fuzz: snapshot restore",
-                                                      "bench.fault_snapshot")),
+                                                      ".fault_snapshot")),
     "fuzz-cli": ("fuzz: CLI arguments", _fuzz("fuzz_cli", "fuzz: CLI arguments",
-                                              "bench.fault_cli")),
+                                              ".fault_cli")),
     "provider": ("provider chaos", _provider),
 }
 

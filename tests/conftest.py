@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import ipaddress
 import socket
 from collections.abc import Iterator
@@ -18,6 +19,21 @@ settings.register_profile(
     "load-independent", deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile("load-independent")
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # The tests and the processes they start import `tiermem`: it must be this
+    # checkout, not another one installed in the same environment.
+    spec = importlib.util.find_spec("tiermem")
+    found = Path(spec.origin).resolve().parent if spec is not None and spec.origin else None
+    if found != ROOT:
+        loaded = f"`import tiermem` loads {found}" if found else "no tiermem package is installed"
+        raise pytest.UsageError(
+            f"these tests check the checkout at {ROOT}, but {loaded}; install this checkout "
+            f"in a virtualenv of its own: python -m pip install -e '.[test]'")
+
 
 _real_connect = socket.socket.connect
 _real_connect_ex = socket.socket.connect_ex

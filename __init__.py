@@ -1,0 +1,34 @@
+"""tiermem: a local-first agent runtime with core, recall and archival memory.
+
+``from tiermem import HierarchicalMemory, Agent`` is the public entry point;
+every name ``tiermem.memory`` exports (its errors, ``MemoryConfig``, the
+embedders, ``Fact``, ``Hit``, ``SearchResult``) is here too. They are imported
+on first use, so ``import tiermem`` loads nothing and ``import tiermem.memory``
+does not load the agent or its model client.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tiermem.agent.loop import Agent as Agent
+    from tiermem.memory import *  # noqa: F403  (the names in tiermem.memory.__all__)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "Agent":
+        value = importlib.import_module("tiermem.agent.loop").Agent
+    elif name.startswith("__") and name != "__all__":
+        # Introspection (``__wrapped__``, ``__test__``, ...) must not import anything.
+        raise AttributeError(f"module 'tiermem' has no attribute {name!r}")
+    else:
+        memory = importlib.import_module("tiermem.memory")
+        if name == "__all__":
+            return ["Agent", *memory.__all__]
+        if name not in memory.__all__:
+            raise AttributeError(f"module 'tiermem' has no attribute {name!r}")
+        value = getattr(memory, name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
