@@ -36,7 +36,7 @@ EXIT_BROKEN_PIPE = 141
 
 def print_help() -> int:
     """The commands, one line each, then the skill card."""
-    from agent.skill_card import command_list, skill_file
+    from tiermem.agent.skill_card import command_list, skill_file
 
     sys.stdout.write(command_list(COMMANDS, EXIT_CODES))
     card = skill_file()
@@ -48,7 +48,7 @@ def print_help() -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from agent.server_options import add_server_options, positive_int, positive_seconds
+    from tiermem.agent.server_options import add_server_options, positive_int, positive_seconds
 
     parser = argparse.ArgumentParser(prog="tiermem", add_help=False)
     sub = parser.add_subparsers(dest="command")
@@ -137,7 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the fault harness: SIGKILLs, a full disk, damaged files, fuzzing "
                             "and provider chaos; exit 1 if any class crashes, loses or diverges")
 
-    from evals.runner import add_locomo_parser
+    from tiermem.evals.runner import add_locomo_parser
 
     add_locomo_parser(sub.add_parser("eval", help=COMMANDS["eval"],
                                      description=COMMANDS["eval"]))
@@ -200,8 +200,8 @@ def _add_json(parser: argparse.ArgumentParser, what: str) -> None:
 
 
 def _agent_name(text: str) -> str:
-    from memory.errors import InvalidInputError
-    from memory.validation import validate_agent_name
+    from tiermem.memory.errors import InvalidInputError
+    from tiermem.memory.validation import validate_agent_name
 
     try:
         return validate_agent_name(text)
@@ -210,7 +210,7 @@ def _agent_name(text: str) -> str:
 
 
 def _embedder(name: str) -> Any:
-    from memory import HashingEmbedder
+    from tiermem.memory import HashingEmbedder
 
     return HashingEmbedder() if name == "hashing" else None
 
@@ -233,7 +233,7 @@ def _report_console(json_on_stdout: bool) -> Any:
 
 def _note_session_settings(memory: Any, agent: str) -> None:
     """Say so when a flag makes this session's settings differ from the stored ones."""
-    from agent.settings import describe_change
+    from tiermem.agent.settings import describe_change
 
     stored, used = memory.stored_config().core_limit, memory.config.core_limit
     if stored != used:
@@ -245,12 +245,12 @@ def _note_session_settings(memory: Any, agent: str) -> None:
 def cmd_chat(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from agent.chat_history import chat_history
-    from agent.loop import Agent
-    from agent.offline import OfflinePolicy
-    from agent.place import agent_place
-    from agent.repl import ChatRepl, decoded_lines
-    from agent.server_options import config_from_args, open_client
+    from tiermem.agent.chat_history import chat_history
+    from tiermem.agent.loop import Agent
+    from tiermem.agent.offline import OfflinePolicy
+    from tiermem.agent.place import agent_place
+    from tiermem.agent.repl import ChatRepl, decoded_lines
+    from tiermem.agent.server_options import config_from_args, open_client
 
     place = agent_place(args.agent, args.store)
     config = None if args.offline else config_from_args(args)
@@ -271,9 +271,9 @@ def cmd_chat(args: argparse.Namespace) -> int:
 
 
 def cmd_config(args: argparse.Namespace) -> int:
-    from agent.place import agent_place
-    from agent.settings import change_setting, parse_value, print_settings, read_settings
-    from memory.output_file import emit_json, output_path
+    from tiermem.agent.place import agent_place
+    from tiermem.agent.settings import change_setting, parse_value, print_settings, read_settings
+    from tiermem.memory.output_file import emit_json, output_path
 
     place = agent_place(args.agent, args.store, existing=True)
     json_path = output_path(args.json)
@@ -301,11 +301,11 @@ def cmd_config(args: argparse.Namespace) -> int:
 
 
 def cmd_diagnostics(args: argparse.Namespace) -> int:
-    from agent.place import AgentPlace, agent_place, store_option
-    from memory.ops.report import history_series, print_text, render_html
-    from memory.output_file import emit_json, output_path, write_atomic
-    from memory.store.sqlite import DB_FILE
-    from scenarios.runner import scenario_agent, scenario_home
+    from tiermem.agent.place import AgentPlace, agent_place, store_option
+    from tiermem.memory.ops.report import history_series, print_text, render_html
+    from tiermem.memory.output_file import emit_json, output_path, write_atomic
+    from tiermem.memory.store.sqlite import DB_FILE
+    from tiermem.scenarios.runner import scenario_agent, scenario_home
 
     fmt = "json" if args.json is not None else args.format
     name = args.scenario or args.agent
@@ -345,12 +345,12 @@ def cmd_diagnostics(args: argparse.Namespace) -> int:
 
 
 def cmd_scenario(args: argparse.Namespace) -> int:
-    from agent.home import private_files
-    from agent.place import store_option
-    from memory.output_file import emit_json, output_path
-    from scenarios import all_scenarios
-    from scenarios.render import print_day, print_result
-    from scenarios.runner import run_scenario
+    from tiermem.agent.home import private_files
+    from tiermem.agent.place import store_option
+    from tiermem.memory.output_file import emit_json, output_path
+    from tiermem.scenarios import all_scenarios
+    from tiermem.scenarios.render import print_day, print_result
+    from tiermem.scenarios.runner import run_scenario
 
     scenarios = all_scenarios()
     if args.name is None and args.json in scenarios and not Path(args.json).exists():
@@ -365,7 +365,7 @@ def cmd_scenario(args: argparse.Namespace) -> int:
     store = store_option(args.store)
     llm = None
     if args.model or args.base_url:
-        from agent.server_options import config_from_args, open_client
+        from tiermem.agent.server_options import config_from_args, open_client
 
         config = config_from_args(args)
         llm = open_client(config, _note) if config else None
@@ -382,10 +382,10 @@ def cmd_scenario(args: argparse.Namespace) -> int:
 def cmd_benchmark(args: argparse.Namespace) -> int:
     import time
 
-    from bench.battery import run_battery, select_checks
-    from bench.report import print_done, print_report, print_start, report_json
-    from memory.output_file import emit_json, output_path
-    from memory.tiers.policies import make_policy
+    from tiermem.bench.battery import run_battery, select_checks
+    from tiermem.bench.report import print_done, print_report, print_start, report_json
+    from tiermem.memory.output_file import emit_json, output_path
+    from tiermem.memory.tiers.policies import make_policy
 
     if args.faults:
         return cmd_faults(args)
@@ -398,7 +398,7 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
     if args.perf or args.sizes or args.recall_dense:
         if not args.perf:
             return _fail("--sizes and --recall-dense go with --perf", 2)
-        from bench.perf import main as perf_main
+        from tiermem.bench.perf import main as perf_main
 
         return perf_main(args.sizes, quick=args.quick, json_path=json_path, seed=args.seed,
                          recall_dense=args.recall_dense, json_stdout=args.json == "-")
@@ -416,7 +416,7 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
 
 
 def cmd_faults(args: argparse.Namespace) -> int:
-    from bench.faults import main, select_classes
+    from tiermem.bench.faults import main, select_classes
 
     if args.perf or args.sizes or args.recall_dense:
         return _fail("--faults and --perf are separate runs; give one of them", 2)
@@ -424,7 +424,7 @@ def cmd_faults(args: argparse.Namespace) -> int:
         select_classes(args.only)
     except ValueError as exc:
         return _fail(str(exc), 2)
-    from memory.output_file import output_path
+    from tiermem.memory.output_file import output_path
 
     json_path = output_path(args.json)
     return main(seed=args.seed, quick=args.quick, json_path=json_path, only=args.only,
@@ -432,7 +432,7 @@ def cmd_faults(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from evals.runner import run_command
+    from tiermem.evals.runner import run_command
 
     try:
         return run_command(args, _report_console(args.json == "-"))
@@ -441,15 +441,15 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
-    from agent.doctor_render import doctor_main
+    from tiermem.agent.doctor_render import doctor_main
 
     return doctor_main(args.base_url, args.model, args.timeout, args.json,
                        _report_console(args.json == "-"))
 
 
 def cmd_reindex(args: argparse.Namespace) -> int:
-    from agent.place import agent_place
-    from memory import HierarchicalMemory
+    from tiermem.agent.place import agent_place
+    from tiermem.memory import HierarchicalMemory
 
     place = agent_place(args.agent, args.store, existing=True)
     embedder = _embedder(args.embedder)
@@ -462,7 +462,7 @@ def cmd_reindex(args: argparse.Namespace) -> int:
 
 
 def cmd_pg(args: argparse.Namespace) -> int:
-    from memory.store.postgres.local_server import LocalPostgres, default_data_dir
+    from tiermem.memory.store.postgres.local_server import LocalPostgres, default_data_dir
 
     server = LocalPostgres(args.dir or default_data_dir())
     if args.action == "start":
@@ -486,8 +486,8 @@ def cmd_pg(args: argparse.Namespace) -> int:
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:
-    from memory.store.opening import is_dsn
-    from memory.store.transfer import migrate, open_backend
+    from tiermem.memory.store.opening import is_dsn
+    from tiermem.memory.store.transfer import migrate, open_backend
 
     agent = args.agent
     if agent is None:
@@ -529,7 +529,7 @@ def run(argv: Sequence[str]) -> int:
     if not argv or argv[0] in ("-h", "--help", "help"):
         return print_help()
     if argv[0] in ("-V", "--version"):
-        from agent.skill_card import version
+        from tiermem.agent.skill_card import version
 
         print(f"tiermem {version()}")
         return 0
@@ -537,10 +537,10 @@ def run(argv: Sequence[str]) -> int:
     handler = HANDLERS.get(args.command)
     if handler is None:
         return _fail("name a command: " + ", ".join(COMMANDS) + " (tiermem --help)", code=2)
-    from agent.home import NoSuchAgentError
-    from agent.place import StoreOptionError
-    from memory.errors import InvalidConfigError, TiermemError
-    from memory.output_file import OutputPathError
+    from tiermem.agent.home import NoSuchAgentError
+    from tiermem.agent.place import StoreOptionError
+    from tiermem.memory.errors import InvalidConfigError, TiermemError
+    from tiermem.memory.output_file import OutputPathError
 
     try:
         return handler(args)

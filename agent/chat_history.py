@@ -13,8 +13,8 @@ from typing import TextIO
 
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 
-from memory.errors import TiermemError
-from memory.prompt_history import PromptHistory
+from tiermem.memory.errors import TiermemError
+from tiermem.memory.prompt_history import PromptHistory
 
 #: The plain-text history file of older versions, in the agent home.
 OLD_HISTORY_FILE = "history"

@@ -22,8 +22,8 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from agent.errors import ProviderError
-from agent.loop import TurnResult
+from tiermem.agent.errors import ProviderError
+from tiermem.agent.loop import TurnResult
 
 UNANSWERED = "your message is kept in recall as unanswered"
 _HINTS = {

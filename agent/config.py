@@ -39,8 +39,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 from urllib.parse import urlsplit, urlunsplit
 
-from agent.errors import LLMConfigError
-from memory.text.tokenizer import SUPPORTED_ENCODINGS, encoding_for_model
+from tiermem.agent.errors import LLMConfigError
+from tiermem.memory.text.tokenizer import SUPPORTED_ENCODINGS, encoding_for_model
 
 OPENAI_API_BASE_URL = "https://api.openai.com/v1"
 #: Sent to servers that ignore keys; the ``openai`` package refuses an empty one.

@@ -38,10 +38,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from memory import HierarchicalMemory
-from memory.errors import TiermemError
-from memory.text.tokenizer import TokenCounter, get_encoding
-from memory.validation import single_line
+from tiermem.memory import HierarchicalMemory
+from tiermem.memory.errors import TiermemError
+from tiermem.memory.text.tokenizer import TokenCounter, get_encoding
+from tiermem.memory.validation import single_line
 
 PRESSURE_AT = 0.75
 COMPACT_TO = 0.5

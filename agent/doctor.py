@@ -27,9 +27,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from agent.config import ENV_CONTEXT_WINDOW, FALLBACK_CONTEXT_WINDOW
-from agent.doctor_checks import Findings, advice_for, text_tool_call_names
-from agent.doctor_probes import (
+from tiermem.agent.config import ENV_CONTEXT_WINDOW, FALLBACK_CONTEXT_WINDOW
+from tiermem.agent.doctor_checks import Findings, advice_for, text_tool_call_names
+from tiermem.agent.doctor_probes import (
     PROBE_TOOLS,
     Exchange,
     Prober,
@@ -38,8 +38,8 @@ from agent.doctor_probes import (
     probe_tools,
     second_step_messages,
 )
-from agent.http_json import StreamStart, Unreachable
-from agent.server_facts import discover_context_window, server_root
+from tiermem.agent.http_json import StreamStart, Unreachable
+from tiermem.agent.server_facts import discover_context_window, server_root
 
 Status = Literal["ok", "warn", "fail", "info", "skip"]
 #: More prompt tokens than this over the no-tools baseline means the tools reached the model.

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from agent.config import ENV_CONTEXT_WINDOW, FALLBACK_CONTEXT_WINDOW
-from agent.text_tool_calls import parse_text_tool_calls
+from tiermem.agent.config import ENV_CONTEXT_WINDOW, FALLBACK_CONTEXT_WINDOW
+from tiermem.agent.text_tool_calls import parse_text_tool_calls
 
 #: First token later than this on a short prompt means long prompts will take minutes.
 SLOW_FIRST_TOKEN = 10.0

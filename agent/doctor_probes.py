@@ -15,9 +15,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent.http_json import Answer, StreamStart, Unreachable, first_streamed_token, request_json
-from agent.server_errors import clip
-from tools.memory_tools import memory_toolbox
+from tiermem.agent.http_json import (
+    Answer,
+    StreamStart,
+    Unreachable,
+    first_streamed_token,
+    request_json,
+)
+from tiermem.agent.server_errors import clip
+from tiermem.tools.memory_tools import memory_toolbox
 
 #: The whole examination stops starting probes after this many seconds.
 BUDGET_SECONDS = 55.0

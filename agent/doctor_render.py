@@ -8,9 +8,9 @@ from typing import Any
 from rich.markup import escape
 from rich.table import Table
 
-from agent.config import ENV_API_KEY, ENV_BASE_URL, ENV_MODEL, normalize_base_url
-from agent.doctor import DoctorReport, run_doctor
-from agent.errors import LLMConfigError
+from tiermem.agent.config import ENV_API_KEY, ENV_BASE_URL, ENV_MODEL, normalize_base_url
+from tiermem.agent.doctor import DoctorReport, run_doctor
+from tiermem.agent.errors import LLMConfigError
 
 _STYLES = {"ok": "green", "warn": "yellow", "fail": "red", "info": "dim", "skip": "dim"}
 
@@ -37,7 +37,7 @@ def print_report(console: Any, report: DoctorReport) -> None:
 def doctor_main(base_url: str | None, model: str | None, timeout: float | None,
                 json_target: str | None, console: Any) -> int:
     """Run the doctor; 0 when the memory agent can work, 1 when it cannot, 2 on usage."""
-    from memory.output_file import emit_json, output_path
+    from tiermem.memory.output_file import emit_json, output_path
 
     raw_url = base_url or os.environ.get(ENV_BASE_URL, "").strip()
     if not raw_url:

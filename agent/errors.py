@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, get_args
 
-from memory.errors import TiermemError
+from tiermem.memory.errors import TiermemError
 
 ProviderErrorKind = Literal[
     "timeout", "rate_limit", "server", "connection", "auth", "bad_request", "bad_response",

@@ -16,9 +16,9 @@ import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from memory.errors import InvalidInputError
-from memory.store.sqlite import DB_FILE
-from memory.validation import validate_agent_name
+from tiermem.memory.errors import InvalidInputError
+from tiermem.memory.store.sqlite import DB_FILE
+from tiermem.memory.validation import validate_agent_name
 
 DEFAULT_AGENT = "default"
 #: The bits a private home and its files must not have: any access by group or others.

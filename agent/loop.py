@@ -9,23 +9,23 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent.context import (
+from tiermem.agent.context import (
     OVERFLOW_ADVICE,
     ContextOverflowError,
     ContextWindow,
     extractive_summary,
 )
-from agent.interrupts import turn_interrupts
-from agent.llm import Completion, LLMClient, ToolCall, Usage, is_whole_json
-from agent.offline import OfflinePolicy
-from agent.trimming import shown_call_tokens, trimmed_for_context
-from memory import HierarchicalMemory
-from memory.text.tokenizer import TokenCounter
-from memory.tiers.recall import NewMessage
-from memory.validation import MAX_TEXT_CHARS, clean_text
-from tools.dispatch import MAX_ARGUMENT_BYTES, Toolbox, ToolResult
-from tools.memory_tools import ToolContext, memory_toolbox
-from tools.safe_text import clipped, safe_text
+from tiermem.agent.interrupts import turn_interrupts
+from tiermem.agent.llm import Completion, LLMClient, ToolCall, Usage, is_whole_json
+from tiermem.agent.offline import OfflinePolicy
+from tiermem.agent.trimming import shown_call_tokens, trimmed_for_context
+from tiermem.memory import HierarchicalMemory
+from tiermem.memory.text.tokenizer import TokenCounter
+from tiermem.memory.tiers.recall import NewMessage
+from tiermem.memory.validation import MAX_TEXT_CHARS, clean_text
+from tiermem.tools.dispatch import MAX_ARGUMENT_BYTES, Toolbox, ToolResult
+from tiermem.tools.memory_tools import ToolContext, memory_toolbox
+from tiermem.tools.safe_text import clipped, safe_text
 
 DEFAULT_MAX_STEPS = 10
 MAX_MALFORMED_STEPS = 3

@@ -33,13 +33,13 @@ import json
 import re
 from typing import Any
 
-from agent.config import DEFAULT_MAX_TOKENS
-from agent.llm import Completion, ToolCall
-from agent.offline_answers import LONG_TEXT_CHARS, answer, core_facts
-from memory.text.extract import extract_facts, is_question
-from memory.text.sentences import chunk_text, split_sentences
-from memory.text.tokenizer import DEFAULT_ENCODING
-from memory.text.updates import read_statement, replaces, retracted
+from tiermem.agent.config import DEFAULT_MAX_TOKENS
+from tiermem.agent.llm import Completion, ToolCall
+from tiermem.agent.offline_answers import LONG_TEXT_CHARS, answer, core_facts
+from tiermem.memory.text.extract import extract_facts, is_question
+from tiermem.memory.text.sentences import chunk_text, split_sentences
+from tiermem.memory.text.tokenizer import DEFAULT_ENCODING
+from tiermem.memory.text.updates import read_statement, replaces, retracted
 
 NAME = "offline policy (rule-based, no language model)"
 #: The largest part of a long text filed as one passage: well within what the archival

@@ -22,10 +22,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from memory.text.extract import extract_facts, is_question, normalize_fact
-from memory.text.sentences import split_sentences
-from memory.text.updates import read_statement, replaces
-from memory.text.wording import concepts
+from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
+from tiermem.memory.text.sentences import split_sentences
+from tiermem.memory.text.updates import read_statement, replaces
+from tiermem.memory.text.wording import concepts
 
 MAX_CORE_QUOTES = 3
 #: A message this long is a paste the policy files in archival rather than reads.

@@ -48,7 +48,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from agent.config import (
+from tiermem.agent.config import (
     DEFAULT_MAX_RETRIES,
     ENV_CONTEXT_WINDOW,
     OPENAI_API_BASE_URL,
@@ -64,11 +64,11 @@ from agent.config import (
     normalize_base_url,
     resolve_encoding,
 )
-from agent.errors import LLMConfigError, ProviderError, ProviderErrorKind
-from agent.llm import Completion, Usage
-from agent.response import MalformedResponseError, parse_completion
-from agent.server_errors import classify_refusal, clip, server_message
-from agent.text_tool_calls import find_text_tool_calls, offered_names
+from tiermem.agent.errors import LLMConfigError, ProviderError, ProviderErrorKind
+from tiermem.agent.llm import Completion, Usage
+from tiermem.agent.response import MalformedResponseError, parse_completion
+from tiermem.agent.server_errors import classify_refusal, clip, server_message
+from tiermem.agent.text_tool_calls import find_text_tool_calls, offered_names
 
 if TYPE_CHECKING:
     from openai import OpenAI

@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agent.home import agent_home, existing_agent_home, private_home
-from memory.errors import InvalidInputError
-from memory.hierarchy import HierarchicalMemory
-from memory.store.contract import StorageBackend
-from memory.store.opening import STORE_VARIABLE, is_dsn, open_backend
-from memory.validation import validate_agent_name
+from tiermem.agent.home import agent_home, existing_agent_home, private_home
+from tiermem.memory.errors import InvalidInputError
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.store.contract import StorageBackend
+from tiermem.memory.store.opening import STORE_VARIABLE, is_dsn, open_backend
+from tiermem.memory.validation import validate_agent_name
 
 
 class StoreOptionError(InvalidInputError):

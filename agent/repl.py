@@ -36,13 +36,13 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from agent.chat_output import UNANSWERED, error_kind, provider_hint, show_turn, turn_record
-from agent.errors import ProviderError
-from agent.loop import Agent
-from agent.offline import OfflinePolicy
-from memory.errors import TiermemError
-from memory.output_file import write_atomic
-from tools.safe_text import safe_text
+from tiermem.agent.chat_output import UNANSWERED, error_kind, provider_hint, show_turn, turn_record
+from tiermem.agent.errors import ProviderError
+from tiermem.agent.loop import Agent
+from tiermem.agent.offline import OfflinePolicy
+from tiermem.memory.errors import TiermemError
+from tiermem.memory.output_file import write_atomic
+from tiermem.tools.safe_text import safe_text
 
 HELP = """\
 Commands:
@@ -231,7 +231,7 @@ class ChatRepl:
             elif name in ("/archival", "/recall"):
                 self.search(name, arg)
             elif name == "/diagnostics":
-                from memory.ops.report import print_text
+                from tiermem.memory.ops.report import print_text
 
                 print_text(self.console, memory.diagnostics())
             elif name == "/snapshot":

@@ -23,8 +23,8 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from agent.llm import Completion, ToolCall, Usage
-from agent.server_errors import clip
+from tiermem.agent.llm import Completion, ToolCall, Usage
+from tiermem.agent.server_errors import clip
 
 _MAX_SHOWN = 120
 

@@ -23,9 +23,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from agent.errors import ScriptExhaustedError, ScriptUnusedError
-from agent.llm import Completion, ToolCall
-from memory.text.tokenizer import DEFAULT_ENCODING
+from tiermem.agent.errors import ScriptExhaustedError, ScriptUnusedError
+from tiermem.agent.llm import Completion, ToolCall
+from tiermem.memory.text.tokenizer import DEFAULT_ENCODING
 
 StepFunction = Callable[[list[dict[str, Any]], list[dict[str, Any]]], Completion]
 Step = Completion | BaseException | StepFunction

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from tools.safe_text import safe_text
+from tiermem.tools.safe_text import safe_text
 
 __all__ = ["Refusal", "RefusalKind", "classify_refusal", "server_message"]
 

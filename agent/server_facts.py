@@ -32,14 +32,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import quote, urlsplit, urlunsplit
 
-from agent.config import (
+from tiermem.agent.config import (
     ENV_CONTEXT_WINDOW,
     FALLBACK_CONTEXT_WINDOW,
     LLMConfig,
     is_openai_url,
     known_context_window,
 )
-from agent.http_json import Unreachable, request_json
+from tiermem.agent.http_json import Unreachable, request_json
 
 #: Seconds each discovery request may take; these are tiny GETs on a server we are about to use.
 DISCOVERY_TIMEOUT = 3.0

@@ -14,7 +14,7 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from agent.config import (
+from tiermem.agent.config import (
     DEFAULT_MAX_TOKENS,
     ENV_TEXT_TOOL_CALLS,
     LOCAL_TIMEOUT,
@@ -23,10 +23,10 @@ from agent.config import (
     LLMConfig,
     resolve_llm_config,
 )
-from agent.server_facts import with_server_window
+from tiermem.agent.server_facts import with_server_window
 
 if TYPE_CHECKING:
-    from agent.openai_client import OpenAIClient
+    from tiermem.agent.openai_client import OpenAIClient
 
 
 def positive_int(text: str) -> int:
@@ -82,6 +82,6 @@ def config_from_args(args: Any) -> LLMConfig | None:
 def open_client(config: LLMConfig, note: Callable[[str], None]) -> OpenAIClient:
     """A client for ``config`` with the window settled: flag, server, table, or an assumed
     default that ``note`` is told about."""
-    from agent.openai_client import OpenAIClient
+    from tiermem.agent.openai_client import OpenAIClient
 
     return OpenAIClient.from_config(with_server_window(config, note))

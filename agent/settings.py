@@ -13,10 +13,10 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from agent.place import AgentPlace
-from memory.config import MemoryConfig
-from memory.embed.embeddings import Embedder, HashingEmbedder, default_embedder
-from memory.errors import InvalidConfigError
+from tiermem.agent.place import AgentPlace
+from tiermem.memory.config import MemoryConfig
+from tiermem.memory.embed.embeddings import Embedder, HashingEmbedder, default_embedder
+from tiermem.memory.errors import InvalidConfigError
 
 #: What each setting means, for ``tiermem config`` listings.
 SETTING_HELP = {

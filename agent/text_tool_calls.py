@@ -32,7 +32,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent.llm import ToolCall, is_whole_json
+from tiermem.agent.llm import ToolCall, is_whole_json
 
 __all__ = ["TextToolCalls", "find_text_tool_calls", "offered_names", "parse_text_tool_calls"]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tools.dispatch import ToolResult
+from tiermem.tools.dispatch import ToolResult
 
 REPLY_TOOL = "send_message"
 NO_TOOL_CALLS = ("no tool calls: the model never called a memory tool; "

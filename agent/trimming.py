@@ -14,8 +14,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from memory.text.tokenizer import TokenCounter, get_encoding
-from tools.dispatch import MAX_ARGUMENT_NESTING
+from tiermem.memory.text.tokenizer import TokenCounter, get_encoding
+from tiermem.tools.dispatch import MAX_ARGUMENT_NESTING
 
 MIN_SHOWN_TOKENS = 64
 #: One assistant message's arguments may take this fraction of the prompt budget.

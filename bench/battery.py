@@ -34,12 +34,12 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from bench.options import DEFAULT_POLICY, BatteryOptions, open_memory
-from bench.result import CheckResult
-from bench.snapshot_check import check_snapshot_roundtrip
-from bench.workload import Workload, apply_op, short_lived_sentence
-from memory import HierarchicalMemory
-from memory.tiers.policies import POLICY_NAMES, make_policy
+from tiermem.bench.options import DEFAULT_POLICY, BatteryOptions, open_memory
+from tiermem.bench.result import CheckResult
+from tiermem.bench.snapshot_check import check_snapshot_roundtrip
+from tiermem.bench.workload import Workload, apply_op, short_lived_sentence
+from tiermem.memory import HierarchicalMemory
+from tiermem.memory.tiers.policies import POLICY_NAMES, make_policy
 
 
 def _elapsed(start: float) -> float:
@@ -284,13 +284,13 @@ def check_durable_resistance(opts: BatteryOptions) -> CheckResult:
 
 # -- the battery ---------------------------------------------------------------------------
 def _crash_safety(opts: BatteryOptions) -> CheckResult:
-    from bench.crash import check_crash_safety
+    from tiermem.bench.crash import check_crash_safety
 
     return check_crash_safety(opts.seed, kills=3 if opts.quick else 8, policy=opts.policy)
 
 
 def _timing(opts: BatteryOptions) -> CheckResult:
-    from bench.timing import check_timing
+    from tiermem.bench.timing import check_timing
 
     return check_timing(opts.seed, quick=opts.quick, policy=opts.policy)
 

@@ -17,14 +17,14 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from bench.crash_child import BATCH_FACTS, BATCH_PASSAGES, CORE_LIMIT
-from bench.fault_audit import index_problems
-from bench.kill_after_ops import kill_after_ops
-from bench.result import CheckResult
-from bench.sqlite_only import faiss_index, integrity_problems
-from memory import HashingEmbedder, HierarchicalMemory
-from memory.store.records import DumpTable
-from memory.tiers.policies import POLICY_NAMES
+from tiermem.bench.crash_child import BATCH_FACTS, BATCH_PASSAGES, CORE_LIMIT
+from tiermem.bench.fault_audit import index_problems
+from tiermem.bench.kill_after_ops import kill_after_ops
+from tiermem.bench.result import CheckResult
+from tiermem.bench.sqlite_only import faiss_index, integrity_problems
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.store.records import DumpTable
+from tiermem.memory.tiers.policies import POLICY_NAMES
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The writer is killed after 1 to this many committed operations, drawn from the seed.
@@ -41,7 +41,7 @@ def run_and_kill(home: Path, seed: int, round_no: int, policy: str, ops: int,
     """
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
-    argv = [sys.executable, "-m", "bench.crash_child", str(home), str(seed), str(round_no),
+    argv = [sys.executable, "-m", "tiermem.bench.crash_child", str(home), str(seed), str(round_no),
             policy]
     with log.open("wb") as stderr:
         run = kill_after_ops(argv, ops, cwd=ROOT, env=env, stderr=stderr)

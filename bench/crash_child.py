@@ -13,9 +13,9 @@ import random
 import sys
 from collections.abc import Sequence
 
-from bench.kill_after_ops import READY
-from bench.workload import durable_sentence, short_lived_sentence
-from memory import HashingEmbedder, HierarchicalMemory
+from tiermem.bench.kill_after_ops import READY
+from tiermem.bench.workload import durable_sentence, short_lived_sentence
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 CORE_LIMIT = 120
 BATCH_FACTS = 12

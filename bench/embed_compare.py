@@ -29,10 +29,10 @@ from typing import Any
 
 import numpy as np
 
-from evals.configs import turn_text
-from evals.embedders import EMBEDDERS, make_embedder
-from evals.locomo import Conversation, load_conversations, select
-from memory.embed.embeddings import Embedder
+from tiermem.evals.configs import turn_text
+from tiermem.evals.embedders import EMBEDDERS, make_embedder
+from tiermem.evals.locomo import Conversation, load_conversations, select
+from tiermem.memory.embed.embeddings import Embedder
 
 EVIDENCE_SHARE = 0.88
 QUERY_SAMPLE = 100
@@ -94,7 +94,7 @@ def compare(names: Sequence[str], conversations: Sequence[Conversation], repeats
             started = time.perf_counter()
             embedder.embed_documents([question])  # embed_query may cache
             latencies.append((time.perf_counter() - started) * 1000)
-        child = subprocess.run([sys.executable, "-m", "bench.embed_compare",
+        child = subprocess.run([sys.executable, "-m", "tiermem.bench.embed_compare",
                                 "--memory-of", name,
                                 "--data", *ARGS_DATA, "--conversations",
                                 ",".join(c.id for c in conversations)],

@@ -15,12 +15,12 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from bench.sqlite_only import integrity_problems
-from memory import HashingEmbedder, HierarchicalMemory
-from memory.errors import TiermemError
-from memory.store.records import DumpRow, DumpTable
-from memory.store.sqlite import SQLiteStore
-from memory.tiers.recall import EMBEDDED_ROLES
+from tiermem.bench.sqlite_only import integrity_problems
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.errors import TiermemError
+from tiermem.memory.store.records import DumpRow, DumpTable
+from tiermem.memory.store.sqlite import SQLiteStore
+from tiermem.memory.tiers.recall import EMBEDDED_ROLES
 
 #: Tables that hold the memory's content (besides its settings).
 CONTENT_TABLES: tuple[DumpTable, ...] = (

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
-from bench.fault_result import FaultResult, describe
+from tiermem.bench.fault_result import FaultResult, describe
 
 
 @dataclass
@@ -46,7 +46,7 @@ def _environment(env: dict[str, str]) -> Iterator[None]:
 
 def run_cli(argv: Sequence[str], env: dict[str, str]) -> CliRun:
     """``tiermem ARGV`` in this process, with ``env`` set and nothing on standard input."""
-    import cli
+    import tiermem.cli as cli
 
     out, err = io.StringIO(), io.StringIO()
     with _environment(env), mock.patch.object(sys, "stdin", io.TextIOWrapper(io.BytesIO(b""))), \
@@ -79,12 +79,12 @@ class _WorkloadReached(Exception):
 
 #: Commands whose work takes minutes (or is this harness) stop where the work would start;
 #: what is fuzzed is how arguments are parsed and checked, up to that point.
-_WORKLOADS = ("bench.battery.run_battery", "bench.perf.main",
-              "bench.faults.run_faults", "scenarios.runner.run_scenario",
-              "evals.runner.run_locomo")
+_WORKLOADS = ("tiermem.bench.battery.run_battery", "tiermem.bench.perf.main",
+              "tiermem.bench.faults.run_faults", "tiermem.scenarios.runner.run_scenario",
+              "tiermem.evals.runner.run_locomo")
 #: Where the commands find the default embedder, which would load the local model.
-_EMBEDDER_LOOKUPS = ("memory.embed.embeddings.default_embedder",
-                     "memory.hierarchy.default_embedder")
+_EMBEDDER_LOOKUPS = ("tiermem.memory.embed.embeddings.default_embedder",
+                     "tiermem.memory.hierarchy.default_embedder")
 _OPTIONS = ("--agent", "--model", "--base-url", "--offline", "--core-limit", "--embedder",
             "--scenario", "--format", "--out", "--name", "--list", "--json", "--seed", "--quick",
             "--only", "--policy", "--perf", "--sizes", "--recall-dense", "--faults", "--data",
@@ -99,7 +99,7 @@ _VALUES = ("local", "hashing", "text", "json", "html", "0", "-1", "1", "2", "999
 def _strategy() -> Any:
     from hypothesis import strategies as st
 
-    from cli import COMMANDS
+    from tiermem.cli import COMMANDS
 
     text = st.text(alphabet=st.characters(exclude_categories=["Cs"],
                                           exclude_characters="\x00/~"), max_size=20)
@@ -116,7 +116,7 @@ def _strategy() -> Any:
 
 def fuzz_cli(seed: int, quick: bool, examples: int | None = None) -> FaultResult:
     """``tiermem`` with fuzzed arguments: exit 0, 1 or 2, never a traceback."""
-    from bench.fault_fuzz import run_examples
+    from tiermem.bench.fault_fuzz import run_examples
 
     result = FaultResult("fuzz: CLI arguments", "fuzz")
     with tempfile.TemporaryDirectory(prefix="tiermem-cli-") as tmp, \
@@ -142,6 +142,6 @@ def fuzz_cli(seed: int, quick: bool, examples: int | None = None) -> FaultResult
 
 
 def _hashing_embedder() -> Any:
-    from memory import HashingEmbedder
+    from tiermem.memory import HashingEmbedder
 
     return HashingEmbedder()

@@ -23,7 +23,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from bench.fault_audit import (
+from tiermem.bench.fault_audit import (
     answers,
     answers_from_sqlite,
     audit,
@@ -31,13 +31,13 @@ from bench.fault_audit import (
     markers,
     session_problems,
 )
-from bench.fault_kill_child import CORE_LIMIT, UNIT_FACTS, open_memory
-from bench.fault_os import tmpfs
-from bench.fault_result import FaultResult, describe
-from bench.sqlite_only import FullAtCommit, sqlite_store
-from bench.workload import durable_sentence, short_lived_sentence
-from memory import HierarchicalMemory
-from memory.store.records import DumpTable
+from tiermem.bench.fault_kill_child import CORE_LIMIT, UNIT_FACTS, open_memory
+from tiermem.bench.fault_os import tmpfs
+from tiermem.bench.fault_result import FaultResult, describe
+from tiermem.bench.sqlite_only import FullAtCommit, sqlite_store
+from tiermem.bench.workload import durable_sentence, short_lived_sentence
+from tiermem.memory import HierarchicalMemory
+from tiermem.memory.store.records import DumpTable
 
 MOUNT_SIZE = "2m"
 MAX_WRITES = 12

@@ -19,13 +19,13 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from bench.fault_audit import Answers, answers, answers_from_sqlite, audit, stored_embedder
-from bench.fault_kill_child import CORE_LIMIT, DIM, open_memory
-from bench.fault_os import Report, run_forked
-from bench.fault_result import FaultResult
-from bench.workload import durable_sentence
-from memory import HashingEmbedder, HierarchicalMemory
-from memory.store.sqlite import DB_FILE
+from tiermem.bench.fault_audit import Answers, answers, answers_from_sqlite, audit, stored_embedder
+from tiermem.bench.fault_kill_child import CORE_LIMIT, DIM, open_memory
+from tiermem.bench.fault_os import Report, run_forked
+from tiermem.bench.fault_result import FaultResult
+from tiermem.bench.workload import durable_sentence
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.store.sqlite import DB_FILE
 
 _WAL_PASSAGE = re.compile(r"Wal unit .* part .*", re.DOTALL)
 

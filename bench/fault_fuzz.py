@@ -17,13 +17,13 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from agent.llm import Completion, ToolCall
-from bench.fault_audit import audit, content_hash
-from bench.fault_kill_child import CORE_LIMIT, DIM
-from bench.fault_result import FaultResult, describe
-from memory import HashingEmbedder, HierarchicalMemory
-from tools.dispatch import ToolResult
-from tools.memory_tools import ToolContext, memory_toolbox
+from tiermem.agent.llm import Completion, ToolCall
+from tiermem.bench.fault_audit import audit, content_hash
+from tiermem.bench.fault_kill_child import CORE_LIMIT, DIM
+from tiermem.bench.fault_result import FaultResult, describe
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.tools.dispatch import ToolResult
+from tiermem.tools.memory_tools import ToolContext, memory_toolbox
 
 #: Characters that have broken text handling somewhere: surrogates, NUL, line separators.
 SPECIALS = ("\ud800", "\udfff", "\x00", "\r", "\u2028", "\u2029", "\x85", "\ufeff", "'", '"',
@@ -188,7 +188,7 @@ class FuzzedModel:
 def fuzz_loop(seed: int, quick: bool, examples: int | None = None) -> FaultResult:
     from hypothesis import strategies as st
 
-    from agent.loop import Agent
+    from tiermem.agent.loop import Agent
 
     result = FaultResult("fuzz: agent loop", "fuzz")
     as_text = tool_calls().map(

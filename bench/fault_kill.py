@@ -20,14 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench import fault_kill_child as child
-from bench.fault_audit import audit, markers, stored_embedder
-from bench.fault_os import ForkOutcome, Report, run_forked
-from bench.fault_result import FaultResult, describe, is_clear
-from bench.workload import durable_sentence
-from memory import HashingEmbedder, HierarchicalMemory
-from memory.store.records import DumpRow
-from memory.store.sqlite import DB_FILE
+from tiermem.bench import fault_kill_child as child
+from tiermem.bench.fault_audit import audit, markers, stored_embedder
+from tiermem.bench.fault_os import ForkOutcome, Report, run_forked
+from tiermem.bench.fault_result import FaultResult, describe, is_clear
+from tiermem.bench.workload import durable_sentence
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.store.records import DumpRow
+from tiermem.memory.store.sqlite import DB_FILE
 
 Ops = list[tuple[str, str]]
 #: Trials on one home before a fresh one, so files stay small and trials fast.

@@ -26,11 +26,11 @@ from typing import Any
 
 import faiss
 
-from agent.loop import Agent
-from agent.scripted import ScriptedModel, call, calls
-from bench.fault_audit import stored_embedder
-from bench.workload import durable_sentence, short_lived_sentence
-from memory import HashingEmbedder, HierarchicalMemory
+from tiermem.agent.loop import Agent
+from tiermem.agent.scripted import ScriptedModel, call, calls
+from tiermem.bench.fault_audit import stored_embedder
+from tiermem.bench.workload import durable_sentence, short_lived_sentence
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 Report = Callable[[str], None]
 CORE_LIMIT = 120

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.fault_result import describe, is_clear
+from tiermem.bench.fault_result import describe, is_clear
 
 Report = Callable[[str], None]
 #: A safety net only (a child that hangs); never how a trial is timed or synchronised.

@@ -20,15 +20,15 @@ from pathlib import Path
 
 from rich.console import Console
 
-from agent.errors import ProviderError
-from agent.loop import Agent, TurnResult
-from agent.openai_client import OpenAIClient
-from agent.repl import ChatRepl
-from bench.fault_audit import audit, content_hash
-from bench.fault_kill_child import open_memory
-from bench.fault_result import FaultResult, describe, is_clear
-from bench.loopback_openai import Answer, LoopbackOpenAI, completion_body, reply, tool_calls
-from memory import HierarchicalMemory
+from tiermem.agent.errors import ProviderError
+from tiermem.agent.loop import Agent, TurnResult
+from tiermem.agent.openai_client import OpenAIClient
+from tiermem.agent.repl import ChatRepl
+from tiermem.bench.fault_audit import audit, content_hash
+from tiermem.bench.fault_kill_child import open_memory
+from tiermem.bench.fault_result import FaultResult, describe, is_clear
+from tiermem.bench.loopback_openai import Answer, LoopbackOpenAI, completion_body, reply, tool_calls
+from tiermem.memory import HierarchicalMemory
 
 RETRIES = 1
 #: Only the hanging server is waited on; every other answer arrives at once.

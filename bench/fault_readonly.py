@@ -18,13 +18,13 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from bench.fault_audit import answers
-from bench.fault_cli import judge_cli, run_cli
-from bench.fault_files import build_home
-from bench.fault_kill_child import CORE_LIMIT
-from bench.fault_os import remount_read_only, tmpfs
-from bench.fault_result import FaultResult, describe
-from memory import HashingEmbedder, HierarchicalMemory
+from tiermem.bench.fault_audit import answers
+from tiermem.bench.fault_cli import judge_cli, run_cli
+from tiermem.bench.fault_files import build_home
+from tiermem.bench.fault_kill_child import CORE_LIMIT
+from tiermem.bench.fault_os import remount_read_only, tmpfs
+from tiermem.bench.fault_result import FaultResult, describe
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 # `tiermem diagnostics --embedder hashing` opens homes with the default hashing embedder.
 EMBEDDER_DIM = HashingEmbedder().dim

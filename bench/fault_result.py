@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from memory.errors import TiermemError
+from tiermem.memory.errors import TiermemError
 
 #: Problems kept per class and per kind: enough to diagnose, bounded for the table and JSON.
 MAX_NOTES = 12

@@ -23,15 +23,15 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
-from bench.fault_audit import audit
-from bench.fault_fuzz import json_values, nasty_text, run_examples
-from bench.fault_kill_child import CORE_LIMIT, DIM
-from bench.fault_os import Report, run_forked
-from bench.fault_result import FaultResult
-from memory import HashingEmbedder, HierarchicalMemory
-from memory.errors import InvalidInputError
-from memory.store.records import DumpTable
-from memory.validation import clean_text
+from tiermem.bench.fault_audit import audit
+from tiermem.bench.fault_fuzz import json_values, nasty_text, run_examples
+from tiermem.bench.fault_kill_child import CORE_LIMIT, DIM
+from tiermem.bench.fault_os import Report, run_forked
+from tiermem.bench.fault_result import FaultResult
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.errors import InvalidInputError
+from tiermem.memory.store.records import DumpTable
+from tiermem.memory.validation import clean_text
 
 #: Headroom a restore may allocate beyond what this process already maps.
 ADDRESS_SPACE_HEADROOM = 2 << 30
@@ -171,7 +171,7 @@ def restore_in_child(snapshot: Any, path: Path | None) -> Callable[[Report], Non
     def work(report: Report) -> None:
         _bounded_address_space()
         # A snapshot naming another model would load it; the fuzz measures restore, not models.
-        no_model = mock.patch("memory.embed.embeddings.default_embedder",
+        no_model = mock.patch("tiermem.memory.embed.embeddings.default_embedder",
                               lambda: HashingEmbedder(DIM))
         with no_model, HierarchicalMemory.restore(snapshot, path) as memory:
             report(json.dumps(restore_problems(memory)))

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from bench.fault_result import FaultResult, describe
+from tiermem.bench.fault_result import FaultResult, describe
 
 Runner = Callable[[int, bool], list[FaultResult]]
 
@@ -46,7 +46,7 @@ def _fuzz(function: str, label: str, module: str = ".fault_fuzz") -> Runner:
 
 
 def _provider(seed: int, quick: bool) -> list[FaultResult]:
-    from bench.fault_provider import run_provider
+    from tiermem.bench.fault_provider import run_provider
 
     return run_provider(seed, quick)
 
@@ -99,7 +99,7 @@ def _quiet_engine() -> Iterator[None]:
 def run_faults(seed: int = 0, quick: bool = False, only: Sequence[str] | None = None,
                on_result: Callable[[FaultResult], None] | None = None) -> list[FaultResult]:
     """Run the selected fault classes; a class whose harness raises is reported as crashed."""
-    from memory.store.sqlite.vectors import single_thread_search
+    from tiermem.memory.store.sqlite.vectors import single_thread_search
 
     single_thread_search()  # forked trials must not inherit a busy OpenMP pool
     results: list[FaultResult] = []
@@ -175,7 +175,7 @@ def main(seed: int = 0, quick: bool = False, json_path: Path | None = None,
     from rich.console import Console
     from rich.markup import escape
 
-    from memory.output_file import emit_json
+    from tiermem.memory.output_file import emit_json
 
     select_classes(only)  # a usage error before anything runs
     console = Console(stderr=json_stdout)

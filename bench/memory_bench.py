@@ -27,11 +27,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from memory import HierarchicalMemory
-from memory.embed.embeddings import normalize_rows
-from memory.output_file import write_atomic
-from memory.tiers.archival import NewPassage
-from memory.tiers.recall import NewMessage
+from tiermem.memory import HierarchicalMemory
+from tiermem.memory.embed.embeddings import normalize_rows
+from tiermem.memory.output_file import write_atomic
+from tiermem.memory.tiers.archival import NewPassage
+from tiermem.memory.tiers.recall import NewMessage
 
 
 def _vocabulary(size: int = 20_000) -> list[str]:
@@ -145,7 +145,7 @@ def bench_archival(size: int, tmp: Path, rng: random.Random, bandwidth: float) -
 
 
 def bench_eviction(sizes: Sequence[int]) -> dict[str, Any]:
-    from memory.embed.embeddings import HashingEmbedder
+    from tiermem.memory.embed.embeddings import HashingEmbedder
 
     out: dict[str, Any] = {}
     for size in sizes:
@@ -168,7 +168,7 @@ def bench_eviction(sizes: Sequence[int]) -> dict[str, Any]:
 
 
 def bench_recall(size: int, rng: random.Random) -> dict[str, Any]:
-    from memory.embed.embeddings import HashingEmbedder
+    from tiermem.memory.embed.embeddings import HashingEmbedder
 
     memory = HierarchicalMemory(None, embedder=HashingEmbedder(64), recall_dense=False)
     batch = [NewMessage(role=rng.choice(("user", "assistant")), content=sentence(rng, 20),
@@ -193,7 +193,7 @@ def bench_recall(size: int, rng: random.Random) -> dict[str, Any]:
 
 
 def bench_embedder() -> dict[str, Any]:
-    from memory.embed.minilm import shared_minilm
+    from tiermem.memory.embed.minilm import shared_minilm
 
     model = shared_minilm()
     rng = random.Random(7)

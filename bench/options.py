@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 DEFAULT_POLICY = "freq_recency_durable"
 

@@ -54,13 +54,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from bench import perf_stores
-from bench.memory_bench import memory_bandwidth_gbs
-from bench.perf_data import BagEmbedder, make_corpus
-from bench.perf_method import PerfOptions, parse_sizes
-from bench.perf_runtime import measure_cold_start, measure_eviction, measure_step
-from bench.perf_stores import CHROMA_MISSING, dense_floor, measure_archival, measure_recall
-from memory.output_file import write_atomic
+from tiermem.bench import perf_stores
+from tiermem.bench.memory_bench import memory_bandwidth_gbs
+from tiermem.bench.perf_data import BagEmbedder, make_corpus
+from tiermem.bench.perf_method import PerfOptions, parse_sizes
+from tiermem.bench.perf_runtime import measure_cold_start, measure_eviction, measure_step
+from tiermem.bench.perf_stores import CHROMA_MISSING, dense_floor, measure_archival, measure_recall
+from tiermem.memory.output_file import write_atomic
 
 # Performance targets (name: limit), each judged at the largest size measured.
 TARGETS = {

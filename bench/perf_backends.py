@@ -35,13 +35,13 @@ from typing import Any
 
 import numpy as np
 
-from agent.loop import Agent
-from agent.scripted import ScriptedModel, reply
-from memory.embed.embeddings import Embedder, HashingEmbedder
-from memory.hierarchy import HierarchicalMemory
-from memory.store.postgres.local_server import LocalPostgres
-from memory.tiers.archival import NewPassage
-from memory.tiers.recall import NewMessage
+from tiermem.agent.loop import Agent
+from tiermem.agent.scripted import ScriptedModel, reply
+from tiermem.memory.embed.embeddings import Embedder, HashingEmbedder
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.store.postgres.local_server import LocalPostgres
+from tiermem.memory.tiers.archival import NewPassage
+from tiermem.memory.tiers.recall import NewMessage
 
 DIM = 384
 BATCH = 1000
@@ -186,9 +186,9 @@ def concurrent_agents(dsn: str) -> dict[str, Any]:
 def hnsw_recall(dsn: str, name: str, vectors: np.ndarray, queries: np.ndarray,
                 ef_values: Sequence[int] = (100, 400)) -> dict[str, Any]:
     """Recall@10 of the HNSW index against exact search, and both speeds."""
-    from memory.store.postgres.backend import PostgresBackend
-    from memory.store.postgres.vectors import PgVectorIndex, create_hnsw_index
-    from memory.store.records import Passage
+    from tiermem.memory.store.postgres.backend import PostgresBackend
+    from tiermem.memory.store.postgres.vectors import PgVectorIndex, create_hnsw_index
+    from tiermem.memory.store.records import Passage
 
     backend = PostgresBackend(dsn, name)
     try:

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bench.memory_bench import WORDS
-from bench.turn_bench import TOPICS
-from memory.embed.embeddings import normalize_rows
-from memory.tiers.archival import NewPassage
+from tiermem.bench.memory_bench import WORDS
+from tiermem.bench.turn_bench import TOPICS
+from tiermem.memory.embed.embeddings import normalize_rows
+from tiermem.memory.tiers.archival import NewPassage
 
 DIM = 384
 _CUM = np.cumsum(1.0 / np.arange(1, len(WORDS) + 1))

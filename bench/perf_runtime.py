@@ -17,11 +17,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench.perf_data import BagEmbedder, Corpus, Precomputed
-from bench.perf_method import PerfOptions, _ratio, alternate
-from bench.sqlite_only import faiss_index
-from bench.timing import _eviction_samples, _filled_core, _stats, _timed
-from bench.turn_bench import TOPICS, CyclingScript, TimedEmbedder, TimedModel
+from tiermem.bench.perf_data import BagEmbedder, Corpus, Precomputed
+from tiermem.bench.perf_method import PerfOptions, _ratio, alternate
+from tiermem.bench.sqlite_only import faiss_index
+from tiermem.bench.timing import _eviction_samples, _filled_core, _stats, _timed
+from tiermem.bench.turn_bench import TOPICS, CyclingScript, TimedEmbedder, TimedModel
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -48,8 +48,8 @@ def measure_eviction(opts: PerfOptions) -> dict[str, Any]:
 def measure_step(opts: PerfOptions, bag: BagEmbedder, corpus: Corpus, recall_home: Path,
                  work: Path) -> dict[str, Any]:
     """Turn overhead with the largest archival and recall stores, against an empty store."""
-    from agent.loop import Agent
-    from memory import HierarchicalMemory
+    from tiermem.agent.loop import Agent
+    from tiermem.memory import HierarchicalMemory
 
     full = work / "step-full"
     shutil.copytree(recall_home, full, ignore=shutil.ignore_patterns("writer.lock"))
@@ -93,8 +93,8 @@ def measure_cold_start(opts: PerfOptions, bag: BagEmbedder, archival_home: Path,
     prompt, so launch-to-exit bounds the time to that prompt; a bare
     interpreter runs alongside for scale.
     """
-    from memory import HierarchicalMemory
-    from memory.store.sqlite.vectors import remove_index_files
+    from tiermem.memory import HierarchicalMemory
+    from tiermem.memory.store.sqlite.vectors import remove_index_files
 
     env = {**os.environ, "TIERMEM_HOME": str(work / "cold-home"), "ANONYMIZED_TELEMETRY": "False"}
     chat = [sys.executable, str(ROOT / "cli.py"), "chat", "--offline"]

@@ -16,12 +16,12 @@ from typing import Any
 
 import numpy as np
 
-from bench.memory_bench import COMMON_WORD, WORDS
-from bench.perf_data import DIM, BagEmbedder, Corpus, Precomputed, texts_of, zipf_indices
-from bench.perf_method import PerfOptions, _p50_ms, _ratio, alternate
-from bench.sqlite_only import faiss_index
-from bench.timing import _stats, _timed
-from memory.tiers.recall import NewMessage
+from tiermem.bench.memory_bench import COMMON_WORD, WORDS
+from tiermem.bench.perf_data import DIM, BagEmbedder, Corpus, Precomputed, texts_of, zipf_indices
+from tiermem.bench.perf_method import PerfOptions, _p50_ms, _ratio, alternate
+from tiermem.bench.sqlite_only import faiss_index
+from tiermem.bench.timing import _stats, _timed
+from tiermem.memory.tiers.recall import NewMessage
 
 CHROMA_MISSING = ("chromadb is not installed; install the bench extra "
                   "(pip install -e '.[bench]') to compare against it")
@@ -58,7 +58,7 @@ def measure_archival(size: int, corpus: Corpus, bag: BagEmbedder, opts: PerfOpti
     exact top 10 with its rows read back, against ChromaDB's query, which
     returns documents, metadata and distances by default.
     """
-    from memory import HierarchicalMemory
+    from tiermem.memory import HierarchicalMemory
 
     embedder = Precomputed(bag, corpus.texts, corpus.vectors)
     memory = HierarchicalMemory(work / f"archival-{size}", embedder=embedder, recall_dense=False)
@@ -224,7 +224,7 @@ def measure_recall(opts: PerfOptions, bag: BagEmbedder, work: Path,
     recall does by default, so searches fuse full text with dense matches;
     without it they are FTS5 only.
     """
-    from memory import HierarchicalMemory
+    from tiermem.memory import HierarchicalMemory
 
     out = []
     embedder = Precomputed(bag) if dense else None
@@ -279,7 +279,7 @@ def _append_rates(memory: Any, size: int, opts: PerfOptions, seed: int,
 def _recall_search(memory: Any, queries: dict[str, list[str]], passes: int
                    ) -> dict[str, dict[str, float]]:
     """Every class's queries, alternating between classes, as conversation_search runs them."""
-    from tools.memory_tools import PAGE_SIZE
+    from tiermem.tools.memory_tools import PAGE_SIZE
 
     next_id = memory.store.messages.max_id() + 1
     totals: dict[str, list[int]] = {c: [] for c in queries}

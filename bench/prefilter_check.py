@@ -21,11 +21,11 @@ from typing import Any
 
 import numpy as np
 
-from evals.locomo import load_conversations
-from memory.embed.minilm import MiniLMEmbedder
-from memory.output_file import write_atomic
-from memory.store.sqlite import SQLiteStore
-from memory.store.sqlite.vectors import FaissIndex
+from tiermem.evals.locomo import load_conversations
+from tiermem.memory.embed.minilm import MiniLMEmbedder
+from tiermem.memory.output_file import write_atomic
+from tiermem.memory.store.sqlite import SQLiteStore
+from tiermem.memory.store.sqlite.vectors import FaissIndex
 
 
 def check(data: Path) -> dict[str, Any]:

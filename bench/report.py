@@ -7,8 +7,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from bench.result import CheckResult
-from memory.output_file import write_atomic
+from tiermem.bench.result import CheckResult
+from tiermem.memory.output_file import write_atomic
 
 
 def _core_limit(f: dict[str, Any]) -> str:

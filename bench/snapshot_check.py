@@ -18,13 +18,13 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from bench.options import BatteryOptions, open_memory
-from bench.result import CheckResult
-from bench.sqlite_only import stored_tables
-from bench.workload import Workload, apply_op
-from memory import HashingEmbedder, HierarchicalMemory
-from memory.store.records import DUMP_TABLES
-from memory.store.sqlite import FILE_META_KEYS
+from tiermem.bench.options import BatteryOptions, open_memory
+from tiermem.bench.result import CheckResult
+from tiermem.bench.sqlite_only import stored_tables
+from tiermem.bench.workload import Workload, apply_op
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.store.records import DUMP_TABLES
+from tiermem.memory.store.sqlite import FILE_META_KEYS
 
 
 def memory_state(memory: HierarchicalMemory) -> dict[str, Any]:

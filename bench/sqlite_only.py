@@ -9,10 +9,10 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from memory import HierarchicalMemory
-from memory.store.contract import VectorIndex
-from memory.store.sqlite import SQLiteStore
-from memory.store.sqlite.vectors import FaissIndex
+from tiermem.memory import HierarchicalMemory
+from tiermem.memory.store.contract import VectorIndex
+from tiermem.memory.store.sqlite import SQLiteStore
+from tiermem.memory.store.sqlite.vectors import FaissIndex
 
 
 def sqlite_store(memory: HierarchicalMemory) -> SQLiteStore:

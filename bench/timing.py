@@ -21,12 +21,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench.result import CheckResult
-from bench.work_count import counting_work, growth
-from bench.workload import NAMES, REGIONS, SERVICES, durable_sentence, short_lived_sentence
-from memory import HashingEmbedder, HierarchicalMemory
-from memory.tiers.archival import NewPassage
-from memory.tiers.recall import NewMessage
+from tiermem.bench.result import CheckResult
+from tiermem.bench.work_count import counting_work, growth
+from tiermem.bench.workload import NAMES, REGIONS, SERVICES, durable_sentence, short_lived_sentence
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.tiers.archival import NewPassage
+from tiermem.memory.tiers.recall import NewMessage
 
 #: Largest allowed growth of work per eviction at 10x the core size.
 EVICTION_WORK_LIMIT = 2.0

@@ -25,16 +25,16 @@ from typing import Any
 
 import numpy as np
 
-from agent.context import ContextWindow, render_core
-from agent.llm import Completion, LLMClient, ToolCall
-from agent.loop import Agent
-from agent.offline import OfflinePolicy
-from memory import HierarchicalMemory
-from memory.embed.embeddings import HashingEmbedder
-from memory.output_file import write_atomic
-from memory.tiers.archival import NewPassage
-from memory.tiers.recall import NewMessage
-from tools.memory_tools import memory_toolbox
+from tiermem.agent.context import ContextWindow, render_core
+from tiermem.agent.llm import Completion, LLMClient, ToolCall
+from tiermem.agent.loop import Agent
+from tiermem.agent.offline import OfflinePolicy
+from tiermem.memory import HierarchicalMemory
+from tiermem.memory.embed.embeddings import HashingEmbedder
+from tiermem.memory.output_file import write_atomic
+from tiermem.memory.tiers.archival import NewPassage
+from tiermem.memory.tiers.recall import NewMessage
+from tiermem.tools.memory_tools import memory_toolbox
 
 TOPICS = ("deploy", "billing", "allergy", "region", "invoice", "rotation", "garden", "flight",
           "recipe", "ticket", "database", "cache", "kitten", "marathon", "museum", "guitar")

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from types import FrameType
 from typing import Any
 
-from bench.sqlite_only import sqlite_store
-from memory import HierarchicalMemory
+from tiermem.bench.sqlite_only import sqlite_store
+from tiermem.memory import HierarchicalMemory
 
 #: The progress handler fires once per this many SQLite VM instructions.
 _SQLITE_STEP = 100

@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from memory import HierarchicalMemory
-from memory.errors import InvalidInputError, MemoryLimitError
+from tiermem.memory import HierarchicalMemory
+from tiermem.memory.errors import InvalidInputError, MemoryLimitError
 
 SERVICES = ("api", "billing", "search", "auth", "checkout", "ledger", "gateway", "worker",
             "cache", "mailer", "payments", "reports")

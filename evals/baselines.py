@@ -19,10 +19,10 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from agent.llm import LLMClient
-from evals.configs import turn_text
-from evals.locomo import Conversation, Question
-from memory.text.tokenizer import TokenCounter
+from tiermem.agent.llm import LLMClient
+from tiermem.evals.configs import turn_text
+from tiermem.evals.locomo import Conversation, Question
+from tiermem.memory.text.tokenizer import TokenCounter
 
 BASELINES = ("no-memory", "full-context")
 BASELINE_DESCRIPTIONS = {

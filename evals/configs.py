@@ -36,15 +36,15 @@ from typing import Any
 
 import numpy as np
 
-from evals.locomo import Conversation, Turn
-from memory import HierarchicalMemory, Hit, MemoryLimitError
-from memory.embed.embeddings import Embedder
-from memory.search.fusion import FusionWeights
-from memory.search.query import TIME_POOL
-from memory.search.temporal import read_time_query, rerank_for_time
-from memory.text.extract import extract_facts
-from memory.tiers.archival import NewPassage
-from memory.tiers.recall import NewMessage
+from tiermem.evals.locomo import Conversation, Turn
+from tiermem.memory import HierarchicalMemory, Hit, MemoryLimitError
+from tiermem.memory.embed.embeddings import Embedder
+from tiermem.memory.search.fusion import FusionWeights
+from tiermem.memory.search.query import TIME_POOL
+from tiermem.memory.search.temporal import read_time_query, rerank_for_time
+from tiermem.memory.text.extract import extract_facts
+from tiermem.memory.tiers.archival import NewPassage
+from tiermem.memory.tiers.recall import NewMessage
 
 CONTEXT_MARK = "\n\n[context] "
 _FACT_SOURCE = re.compile(r"locomo:(D\d+:\d+)")

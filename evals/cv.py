@@ -19,13 +19,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from evals.configs import MemoryConfig, ingest
-from evals.locomo import Conversation
-from evals.report import Record, by_category
-from evals.retrieval import questions_of, score_question, summarize
-from memory import HierarchicalMemory
-from memory.embed.embeddings import Embedder
-from memory.search.fusion import FusionWeights
+from tiermem.evals.configs import MemoryConfig, ingest
+from tiermem.evals.locomo import Conversation
+from tiermem.evals.report import Record, by_category
+from tiermem.evals.retrieval import questions_of, score_question, summarize
+from tiermem.memory import HierarchicalMemory
+from tiermem.memory.embed.embeddings import Embedder
+from tiermem.memory.search.fusion import FusionWeights
 
 #: Lexical weights tried (the dense weight is one minus it), around the default 0.6.
 GRID = tuple(FusionWeights(round(w, 2), round(1 - w, 2)) for w in
@@ -143,7 +143,7 @@ def render_cv(console: Any, report: dict[str, Any]) -> None:
     """Per configuration: default-weight (dev) and cross-validated figures, then each split."""
     from rich.table import Table
 
-    from evals.locomo import CATEGORIES
+    from tiermem.evals.locomo import CATEGORIES
 
     table = Table(title=f"LoCoMo leave-one-conversation-out ({', '.join(report['conversations'])}"
                         f"), weights tuned by {report['tune_metric']}")

@@ -40,9 +40,14 @@ from typing import Any
 
 import numpy as np
 
-from memory.embed.embeddings import Embedder, HashingEmbedder, default_embedder, normalize_rows
-from memory.embed.minilm import MiniLMEmbedder
-from memory.embed.minilm_files import (
+from tiermem.memory.embed.embeddings import (
+    Embedder,
+    HashingEmbedder,
+    default_embedder,
+    normalize_rows,
+)
+from tiermem.memory.embed.minilm import MiniLMEmbedder
+from tiermem.memory.embed.minilm_files import (
     TOKENIZER_REMEDY,
     TOKENIZER_SHA256,
     ModelUnavailableError,

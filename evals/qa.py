@@ -39,18 +39,18 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from agent.llm import LLMClient
-from agent.loop import Agent, TurnResult
-from agent.tool_use import no_tool_calls_warning, tool_calls
-from evals.baselines import BASELINE_DESCRIPTIONS, baseline_prompt
-from evals.baselines import answer as baseline_answer
-from evals.configs import MemoryConfig, ingest
-from evals.locomo import Conversation, Question
-from evals.report import Record, Report, by_category, mean, percentile
-from memory import HierarchicalMemory
-from memory.embed.embeddings import Embedder
-from memory.store.sqlite.stemmer import PorterStemmer
-from memory.text.tokenizer import DEFAULT_ENCODING, TokenCounter
+from tiermem.agent.llm import LLMClient
+from tiermem.agent.loop import Agent, TurnResult
+from tiermem.agent.tool_use import no_tool_calls_warning, tool_calls
+from tiermem.evals.baselines import BASELINE_DESCRIPTIONS, baseline_prompt
+from tiermem.evals.baselines import answer as baseline_answer
+from tiermem.evals.configs import MemoryConfig, ingest
+from tiermem.evals.locomo import Conversation, Question
+from tiermem.evals.report import Record, Report, by_category, mean, percentile
+from tiermem.memory import HierarchicalMemory
+from tiermem.memory.embed.embeddings import Embedder
+from tiermem.memory.store.sqlite.stemmer import PorterStemmer
+from tiermem.memory.text.tokenizer import DEFAULT_ENCODING, TokenCounter
 
 NO_INFORMATION = "No information available"
 QA_PROMPT = """\
@@ -114,7 +114,7 @@ def locomo_f1(prediction: str, reference: str, category: int) -> float:
 
 def make_llm(options: Any, note: Callable[[str], None]) -> LLMClient:
     """The model QA asks, from ``options``' model, base URL, window, timeout and budget."""
-    from agent.server_options import config_from_args, open_client
+    from tiermem.agent.server_options import config_from_args, open_client
 
     config = config_from_args(options)
     if config is None:

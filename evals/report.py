@@ -19,8 +19,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from evals.locomo import CATEGORIES
-from memory.output_file import write_atomic
+from tiermem.evals.locomo import CATEGORIES
+from tiermem.memory.output_file import write_atomic
 
 Record = dict[str, Any]
 

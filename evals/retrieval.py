@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from evals.configs import MemoryConfig, ingest
-from evals.locomo import Conversation, Question, evidence_recall, reciprocal_rank
-from evals.report import Record, Report, by_category, mean, percentile
-from memory.embed.embeddings import Embedder
+from tiermem.evals.configs import MemoryConfig, ingest
+from tiermem.evals.locomo import Conversation, Question, evidence_recall, reciprocal_rank
+from tiermem.evals.report import Record, Report, by_category, mean, percentile
+from tiermem.memory.embed.embeddings import Embedder
 
 DEFAULT_KS = (1, 5, 10, 20)
 

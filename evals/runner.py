@@ -7,11 +7,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evals.configs import resolve_configs
-from evals.embedders import EMBEDDERS, make_embedder
-from evals.locomo import load_conversations, select
-from evals.retrieval import DEFAULT_KS, run_retrieval
-from memory.embed.embeddings import Embedder
+from tiermem.evals.configs import resolve_configs
+from tiermem.evals.embedders import EMBEDDERS, make_embedder
+from tiermem.evals.locomo import load_conversations, select
+from tiermem.evals.retrieval import DEFAULT_KS, run_retrieval
+from tiermem.memory.embed.embeddings import Embedder
 
 QA_METRICS = ("f1", "judge", "tokens_per_question", "tool_calls_per_question", "context_share",
               "answered")
@@ -66,8 +66,8 @@ def run_locomo(options: EvalOptions, console: Any) -> dict[str, Any]:
         return _run_cv(options, conversations, configs, embedder, console, columns)
     with Progress(*columns, console=console, transient=True) as progress:
         if options.mode == "qa":
-            from evals.baselines import BASELINES
-            from evals.qa import make_llm, run_qa
+            from tiermem.evals.baselines import BASELINES
+            from tiermem.evals.qa import make_llm, run_qa
 
             llm = make_llm(options, lambda text: console.print(f"tiermem: {text}",
                                                                markup=False, highlight=False))
@@ -81,7 +81,7 @@ def run_locomo(options: EvalOptions, console: Any) -> dict[str, Any]:
                                    resume=options.resume, progress=progress)
     from rich.markup import escape
 
-    from evals.report import render
+    from tiermem.evals.report import render
 
     if options.mode == "qa":
         render(console, report, QA_METRICS, "f1", (("answer_p50_s", "answer p50 s"),))
@@ -103,8 +103,8 @@ def _run_cv(options: EvalOptions, conversations: Sequence[Any], configs: Sequenc
             embedder: Embedder, console: Any, columns: Sequence[Any]) -> dict[str, Any]:
     from rich.progress import Progress
 
-    from evals.cv import render_cv, run_cv
-    from memory.output_file import write_atomic
+    from tiermem.evals.cv import render_cv, run_cv
+    from tiermem.memory.output_file import write_atomic
 
     ks = sorted({1, 10, *options.ks})  # tuning and the tables read recall@1 and recall@10
     with Progress(*columns, console=console, transient=True) as progress:
@@ -121,7 +121,7 @@ def _run_cv(options: EvalOptions, conversations: Sequence[Any], configs: Sequenc
 
 def add_locomo_parser(evaluate: Any) -> None:
     """The options of ``tiermem eval locomo`` (``evaluate``: the ``eval`` command's parser)."""
-    from agent.server_options import add_server_options
+    from tiermem.agent.server_options import add_server_options
 
     benchmarks = evaluate.add_subparsers(dest="benchmark", required=True)
     loc = benchmarks.add_parser(
@@ -161,8 +161,8 @@ def add_locomo_parser(evaluate: Any) -> None:
 
 def run_command(args: Any, console: Any) -> int:
     """``tiermem eval locomo``; a usage error raises ValueError before any work starts."""
-    from evals.configs import CONFIGS, DEFAULT_CONFIGS
-    from memory.output_file import emit_json, output_path
+    from tiermem.evals.configs import CONFIGS, DEFAULT_CONFIGS
+    from tiermem.memory.output_file import emit_json, output_path
 
     if args.list_configs:
         for config in CONFIGS.values():

@@ -1,12 +1,12 @@
 """tiermem's memory engine: core, recall and archival tiers on SQLite and FAISS.
 
-``from memory import HierarchicalMemory`` is the entry point. This package
+``from tiermem.memory import HierarchicalMemory`` is the entry point. This package
 knows nothing of agents or language models.
 """
 
-from memory.config import MemoryConfig
-from memory.embed.embeddings import Embedder, HashingEmbedder
-from memory.errors import (
+from tiermem.memory.config import MemoryConfig
+from tiermem.memory.embed.embeddings import Embedder, HashingEmbedder
+from tiermem.memory.errors import (
     EmbedderMismatchError,
     InvalidConfigError,
     InvalidInputError,
@@ -20,8 +20,8 @@ from memory.errors import (
     StoreLockedError,
     TiermemError,
 )
-from memory.hierarchy import HierarchicalMemory
-from memory.types import Fact, Hit, SearchResult
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.types import Fact, Hit, SearchResult
 
 __all__ = [
     "Embedder",

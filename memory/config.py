@@ -31,9 +31,9 @@ from pydantic import (
     model_validator,
 )
 
-from memory.errors import InvalidConfigError
-from memory.search.fusion import FusionWeights
-from memory.tiers.policies import DEFAULT_TAU, make_policy
+from tiermem.memory.errors import InvalidConfigError
+from tiermem.memory.search.fusion import FusionWeights
+from tiermem.memory.tiers.policies import DEFAULT_TAU, make_policy
 
 #: The default recency constant with ``clock="wall"``: a day, in seconds.
 WALL_TAU = 86_400.0

@@ -20,34 +20,34 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from memory.config import MemoryConfig
-from memory.embed.embeddings import Embedder, default_embedder
-from memory.errors import (
+from tiermem.memory.config import MemoryConfig
+from tiermem.memory.embed.embeddings import Embedder, default_embedder
+from tiermem.memory.errors import (
     EmbedderMismatchError,
     InvalidConfigError,
     InvalidInputError,
     MemoryLimitError,
     TiermemError,
 )
-from memory.ops.reindex import check_no_reindex_pending, reembed_store
-from memory.prompt_history import PromptHistory
-from memory.search.fusion import FusionWeights
-from memory.search.query import CoreVectors, Tiers, query_tiers
-from memory.store.contract import StorageBackend
-from memory.store.guard import guarded
-from memory.store.opening import open_store
-from memory.store.records import HistoryPoint
-from memory.store.sqlite import DB_FILE, SQLiteStore
-from memory.text.extract import extract_facts, fact_norm
-from memory.text.tokenizer import TokenCounter
-from memory.tiers.archival import ArchivalTier, NewPassage
-from memory.tiers.core import CoreTier
-from memory.tiers.journal import InteractionClock, Journal
-from memory.tiers.lifecycle import FactLifecycle
-from memory.tiers.policies import EvictionPolicy, make_policy, score_at
-from memory.tiers.recall import NewMessage, RecallTier
-from memory.types import DURABILITIES, Fact, Hit, SearchResult
-from memory.validation import clean_text
+from tiermem.memory.ops.reindex import check_no_reindex_pending, reembed_store
+from tiermem.memory.prompt_history import PromptHistory
+from tiermem.memory.search.fusion import FusionWeights
+from tiermem.memory.search.query import CoreVectors, Tiers, query_tiers
+from tiermem.memory.store.contract import StorageBackend
+from tiermem.memory.store.guard import guarded
+from tiermem.memory.store.opening import open_store
+from tiermem.memory.store.records import HistoryPoint
+from tiermem.memory.store.sqlite import DB_FILE, SQLiteStore
+from tiermem.memory.text.extract import extract_facts, fact_norm
+from tiermem.memory.text.tokenizer import TokenCounter
+from tiermem.memory.tiers.archival import ArchivalTier, NewPassage
+from tiermem.memory.tiers.core import CoreTier
+from tiermem.memory.tiers.journal import InteractionClock, Journal
+from tiermem.memory.tiers.lifecycle import FactLifecycle
+from tiermem.memory.tiers.policies import EvictionPolicy, make_policy, score_at
+from tiermem.memory.tiers.recall import NewMessage, RecallTier
+from tiermem.memory.types import DURABILITIES, Fact, Hit, SearchResult
+from tiermem.memory.validation import clean_text
 
 
 class HierarchicalMemory:
@@ -538,7 +538,7 @@ class HierarchicalMemory:
     @guarded
     def snapshot(self, include_vectors: bool = True) -> dict[str, Any]:
         """Everything in this memory as JSON-serialisable data."""
-        from memory.ops.snapshot import take_snapshot
+        from tiermem.memory.ops.snapshot import take_snapshot
 
         return take_snapshot(self, include_vectors=include_vectors)
 
@@ -558,7 +558,7 @@ class HierarchicalMemory:
         backend, or a PostgreSQL DSN with ``agent``) instead of ``path``, the rows are
         written in one transaction of it.
         """
-        from memory.ops.snapshot import restore_snapshot
+        from tiermem.memory.ops.snapshot import restore_snapshot
 
         if store is not None and path is not None:
             raise InvalidInputError("give a path or a store, not both")
@@ -596,6 +596,6 @@ class HierarchicalMemory:
     @guarded
     def diagnostics(self) -> dict[str, Any]:
         """Health report: core composition, eviction and promotion rates, growth, red flags."""
-        from memory.ops.diagnostics import compute_diagnostics
+        from tiermem.memory.ops.diagnostics import compute_diagnostics
 
         return compute_diagnostics(self)

@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from memory.errors import TiermemError
+from tiermem.memory.errors import TiermemError
 
 
 class OutputPathError(TiermemError):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
-from memory.store.contract import StorageBackend
+from tiermem.memory.store.contract import StorageBackend
 
 META_KEY = "state.prompt_history"
 MAX_LINE_CHARS = 2_000

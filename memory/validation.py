@@ -7,7 +7,7 @@ import math
 import re
 from typing import Any
 
-from memory.errors import InvalidInputError
+from tiermem.memory.errors import InvalidInputError
 
 #: Upper bound for one stored text (a message or a passage). Larger inputs are
 #: almost always a pasted file, which belongs in archival as several passages.

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from scenarios.model import Day, Question, Scenario
+from tiermem.scenarios.model import Day, Question, Scenario
 
 
 def all_scenarios() -> dict[str, Scenario]:
     """Every scenario shipped with tiermem, by name."""
-    from scenarios import changing, incident, personal, support
+    from tiermem.scenarios import changing, incident, personal, support
 
     found = [incident.SCENARIO, personal.SCENARIO, support.SCENARIO, changing.SCENARIO]
     return {s.name: s for s in found}

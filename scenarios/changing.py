@@ -6,7 +6,7 @@ phrase them ("I moved to", "now", "no longer", "not ... anymore",
 questions about the present asked again after each change.
 """
 
-from scenarios.model import Day, Question, Scenario
+from tiermem.scenarios.model import Day, Question, Scenario
 
 HOME = "Where do I live?"
 WORK = "Where do I work?"

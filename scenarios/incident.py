@@ -1,6 +1,6 @@
 """A three-day production incident: durable facts stay in core, shell and log noise rotates."""
 
-from scenarios.model import Day, Question, Scenario
+from tiermem.scenarios.model import Day, Question, Scenario
 
 SCENARIO = Scenario(
     name="long-running-incident",

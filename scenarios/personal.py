@@ -1,6 +1,6 @@
 """A personal assistant over three weeks: preferences and an allergy persist, an address changes."""
 
-from scenarios.model import Day, Question, Scenario
+from tiermem.scenarios.model import Day, Question, Scenario
 
 SCENARIO = Scenario(
     name="personal-assistant",

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from scenarios.runner import ScenarioResult, run_scenario
+from tiermem.scenarios.runner import ScenarioResult, run_scenario
 
 
 @dataclass(frozen=True)
@@ -56,8 +56,8 @@ def overall(shares: Iterable[PresentShare]) -> PresentShare:
 
 def measure(embedder_name: str = "hashing") -> list[PresentShare]:
     """Run every scenario offline and return each one's present-tense share."""
-    from memory import HashingEmbedder
-    from scenarios import all_scenarios
+    from tiermem.memory import HashingEmbedder
+    from tiermem.scenarios import all_scenarios
 
     shares = []
     with tempfile.TemporaryDirectory(prefix="tiermem-present-") as tmp:

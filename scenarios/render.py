@@ -6,7 +6,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from scenarios.runner import DayLog, ScenarioResult
+from tiermem.scenarios.runner import DayLog, ScenarioResult
 
 
 def print_day(console: Console, day: DayLog) -> None:

@@ -13,16 +13,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agent.context import ContextOverflowError
-from agent.errors import ProviderError
-from agent.home import tiermem_home
-from agent.llm import LLMClient
-from agent.loop import Agent, TurnResult
-from agent.offline import OfflinePolicy
-from agent.tool_use import no_tool_calls_warning, tool_calls
-from memory import Embedder, HierarchicalMemory
-from memory.store.opening import open_backend
-from scenarios.model import Day, Question, Scenario
+from tiermem.agent.context import ContextOverflowError
+from tiermem.agent.errors import ProviderError
+from tiermem.agent.home import tiermem_home
+from tiermem.agent.llm import LLMClient
+from tiermem.agent.loop import Agent, TurnResult
+from tiermem.agent.offline import OfflinePolicy
+from tiermem.agent.tool_use import no_tool_calls_warning, tool_calls
+from tiermem.memory import Embedder, HierarchicalMemory
+from tiermem.memory.store.opening import open_backend
+from tiermem.scenarios.model import Day, Question, Scenario
 
 #: Files a scenario home may hold; only these are removed before a new run.
 _HOME_FILES = ("memory.sqlite3", "memory.sqlite3-wal", "memory.sqlite3-shm", "archival.faiss",

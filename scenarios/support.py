@@ -1,6 +1,6 @@
 """A customer-support agent: the customer's profile in core, last week's tickets in archival."""
 
-from scenarios.model import Day, Question, Scenario
+from tiermem.scenarios.model import Day, Question, Scenario
 
 SCENARIO = Scenario(
     name="customer-support",

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from memory.embed.embeddings import HashingEmbedder
-from memory.hierarchy import HierarchicalMemory
+from tiermem.memory.embed.embeddings import HashingEmbedder
+from tiermem.memory.hierarchy import HierarchicalMemory
 
 
 class Home(Protocol):

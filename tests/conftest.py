@@ -115,7 +115,7 @@ def _isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def _forget_server_facts() -> Iterator[None]:
     # Loopback ports are reused between tests: what one fake server said about its
     # window must not be remembered for the next one on the same port.
-    from agent.server_facts import clear_cache
+    from tiermem.agent.server_facts import clear_cache
 
     clear_cache()
     yield

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from memory.embed.embeddings import HashingEmbedder
-from memory.hierarchy import HierarchicalMemory
-from memory.text.tokenizer import TokenCounter
-from memory.types import Fact
+from tiermem.memory.embed.embeddings import HashingEmbedder
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.text.tokenizer import TokenCounter
+from tiermem.memory.types import Fact
 
 _COUNTER = TokenCounter()
 

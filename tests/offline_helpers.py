@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from agent.llm import Completion
-from agent.offline import OfflinePolicy
+from tiermem.agent.llm import Completion
+from tiermem.agent.offline import OfflinePolicy
 
 
 class RecordingPolicy(OfflinePolicy):

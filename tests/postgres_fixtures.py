@@ -21,7 +21,7 @@ import pytest
 from psycopg import sql
 from psycopg.conninfo import make_conninfo
 
-from memory.store.postgres.local_server import LocalPostgres
+from tiermem.memory.store.postgres.local_server import LocalPostgres
 
 DSN_VARIABLE = "TIERMEM_TEST_POSTGRES_DSN"
 #: A throwaway server needs no durability; these settings only make it faster.

@@ -10,8 +10,8 @@ from typing import Any
 import faiss
 from memory_helpers import check_archival_consistent, check_core_invariants, make_memory
 
-from memory.hierarchy import HierarchicalMemory
-from memory.store.sqlite.restore import RESTORE_PREFIX
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.store.sqlite.restore import RESTORE_PREFIX
 
 
 @functools.cache

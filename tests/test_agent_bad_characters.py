@@ -16,15 +16,15 @@ from typing import Any
 import pytest
 from test_agent_context import prompt_tokens
 
-from agent.context import extractive_summary
-from agent.llm import Completion
-from agent.loop import Agent
-from agent.scripted import ScriptedModel, call, reply
-from memory import HashingEmbedder, HierarchicalMemory
-from memory.validation import MAX_TEXT_CHARS
-from tools.declare import ToolError, tool
-from tools.dispatch import Toolbox
-from tools.memory_tools import MEMORY_TOOLS
+from tiermem.agent.context import extractive_summary
+from tiermem.agent.llm import Completion
+from tiermem.agent.loop import Agent
+from tiermem.agent.scripted import ScriptedModel, call, reply
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.validation import MAX_TEXT_CHARS
+from tiermem.tools.declare import ToolError, tool
+from tiermem.tools.dispatch import Toolbox
+from tiermem.tools.memory_tools import MEMORY_TOOLS
 
 # A file name read from disk with surrogateescape: what a tool's own error may quote.
 ODD_NAME = b"caf\xe9.txt".decode("utf-8", "surrogateescape")

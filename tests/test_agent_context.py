@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from agent.context import (
+from tiermem.agent.context import (
     MESSAGE_OVERHEAD,
     ContextOverflowError,
     ContextWindow,
@@ -19,11 +19,11 @@ from agent.context import (
     extractive_summary,
     render_core,
 )
-from agent.llm import Completion
-from agent.loop import Agent
-from agent.scripted import ScriptedCall, ScriptedModel, call, reply
-from memory import HashingEmbedder, HierarchicalMemory
-from memory.text.tokenizer import TokenCounter
+from tiermem.agent.llm import Completion
+from tiermem.agent.loop import Agent
+from tiermem.agent.scripted import ScriptedCall, ScriptedModel, call, reply
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.text.tokenizer import TokenCounter
 
 WINDOW = 2600
 COUNTER = TokenCounter()
@@ -293,7 +293,7 @@ def test_each_message_is_counted_once_while_it_stays_in_the_window(
 
 
 def test_no_prompt_ends_with_a_system_message(server: Any, memory: HierarchicalMemory) -> None:
-    from agent.openai_client import OpenAIClient
+    from tiermem.agent.openai_client import OpenAIClient
 
     for _ in range(2):
         server.enqueue_tool_calls([("core_memory_append", json.dumps(

@@ -7,14 +7,14 @@ from typing import Any
 
 import pytest
 
-from agent.context import SYSTEM_PROMPT
-from agent.llm import Completion
-from agent.loop import Agent
-from agent.offline import OfflinePolicy
-from agent.scripted import ScriptedModel, call, calls, reply
-from memory import HashingEmbedder, HierarchicalMemory
-from tools.declare import HEARTBEAT_PARAM
-from tools.memory_tools import memory_toolbox
+from tiermem.agent.context import SYSTEM_PROMPT
+from tiermem.agent.llm import Completion
+from tiermem.agent.loop import Agent
+from tiermem.agent.offline import OfflinePolicy
+from tiermem.agent.scripted import ScriptedModel, call, calls, reply
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.tools.declare import HEARTBEAT_PARAM
+from tiermem.tools.memory_tools import memory_toolbox
 
 
 @pytest.fixture

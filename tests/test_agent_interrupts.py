@@ -14,11 +14,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from agent.llm import Completion
-from agent.loop import Agent
-from agent.scripted import ScriptedModel, call, reply
-from memory import HashingEmbedder, HierarchicalMemory
-from memory.tiers.recall import NewMessage
+from tiermem.agent.llm import Completion
+from tiermem.agent.loop import Agent
+from tiermem.agent.scripted import ScriptedModel, call, reply
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.tiers.recall import NewMessage
 
 PASTE = "A long pasted log line about the nightly backup job. " * 1200  # about 60 KB
 

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from agent.context import extractive_summary
-from agent.errors import ProviderError
-from agent.llm import Completion
-from agent.loop import Agent
-from agent.scripted import ScriptedModel, call, calls, raw_call, reply
-from memory import HashingEmbedder, HierarchicalMemory
+from tiermem.agent.context import extractive_summary
+from tiermem.agent.errors import ProviderError
+from tiermem.agent.llm import Completion
+from tiermem.agent.loop import Agent
+from tiermem.agent.scripted import ScriptedModel, call, calls, raw_call, reply
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 TOOL_NAMES = ["send_message", "core_memory_append", "core_memory_replace",
               "archival_memory_insert", "archival_memory_search", "conversation_search"]
@@ -275,7 +275,7 @@ def test_state_survives_a_restart(tmp_path: Path) -> None:
 
 def test_user_text_is_validated_before_anything_is_stored(memory: HierarchicalMemory) -> None:
     agent = Agent(memory, ScriptedModel([]))
-    from memory import InvalidInputError
+    from tiermem.memory import InvalidInputError
 
     with pytest.raises(InvalidInputError, match="empty"):
         agent.step("   ")

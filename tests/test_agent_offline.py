@@ -7,10 +7,10 @@ from collections.abc import Iterator
 import pytest
 from offline_helpers import RecordingPolicy
 
-from agent.llm import LLMClient
-from agent.loop import Agent
-from agent.offline import OfflinePolicy
-from memory import HashingEmbedder, HierarchicalMemory
+from tiermem.agent.llm import LLMClient
+from tiermem.agent.loop import Agent
+from tiermem.agent.offline import OfflinePolicy
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 
 @pytest.fixture

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 from fake_openai import FakeOpenAIServer
 
-from agent.errors import ProviderError
-from agent.llm import Usage
-from agent.loop import Agent
-from agent.openai_client import OpenAIClient
-from memory import HashingEmbedder, HierarchicalMemory
-from tools.dispatch import MAX_ARGUMENT_BYTES
+from tiermem.agent.errors import ProviderError
+from tiermem.agent.llm import Usage
+from tiermem.agent.loop import Agent
+from tiermem.agent.openai_client import OpenAIClient
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.tools.dispatch import MAX_ARGUMENT_BYTES
 
 
 @pytest.fixture

@@ -19,16 +19,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from agent.errors import ProviderError
-from agent.llm import Usage
-from agent.loop import Agent
-from agent.openai_client import OpenAIClient
-from agent.repl import ChatRepl
-from agent.response import MalformedResponseError, parse_completion
-from agent.scripted import ScriptedModel, call, raw_call, reply
-from memory import HashingEmbedder, HierarchicalMemory
-from tools.dispatch import MAX_ARGUMENT_NESTING
-from tools.memory_tools import ToolContext, memory_toolbox
+from tiermem.agent.errors import ProviderError
+from tiermem.agent.llm import Usage
+from tiermem.agent.loop import Agent
+from tiermem.agent.openai_client import OpenAIClient
+from tiermem.agent.repl import ChatRepl
+from tiermem.agent.response import MalformedResponseError, parse_completion
+from tiermem.agent.scripted import ScriptedModel, call, raw_call, reply
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.tools.dispatch import MAX_ARGUMENT_NESTING
+from tiermem.tools.memory_tools import ToolContext, memory_toolbox
 
 
 @pytest.fixture

@@ -9,19 +9,19 @@ from typing import Any
 import pytest
 from fake_openai import FakeOpenAIServer, FakeResponse
 
-from agent.config import (
+from tiermem.agent.config import (
     DEFAULT_MAX_TOKENS,
     LLMConfig,
     default_max_tokens,
     resolve_llm_config,
 )
-from agent.context import ContextOverflowError, ContextWindow, extractive_summary
-from agent.errors import LLMConfigError
-from agent.loop import Agent
-from agent.openai_client import OpenAIClient
-from agent.scripted import ScriptedCall, ScriptedModel, reply
-from memory import HashingEmbedder, HierarchicalMemory
-from memory.text.tokenizer import TokenCounter
+from tiermem.agent.context import ContextOverflowError, ContextWindow, extractive_summary
+from tiermem.agent.errors import LLMConfigError
+from tiermem.agent.loop import Agent
+from tiermem.agent.openai_client import OpenAIClient
+from tiermem.agent.scripted import ScriptedCall, ScriptedModel, reply
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.text.tokenizer import TokenCounter
 
 LOCAL = {"TIERMEM_MODEL": "llama3.1", "OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}
 FIRST = ("Please keep in mind that the quarterly report for the northern region is due on "

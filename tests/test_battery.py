@@ -14,18 +14,18 @@ from typing import Any
 
 import pytest
 
-import cli
-from bench import battery
-from bench.battery import CHECKS, BatteryOptions, run_battery, select_checks
-from bench.crash import verify_home
-from bench.snapshot_check import check_snapshot_roundtrip
-from memory import HashingEmbedder, HierarchicalMemory
-from memory.store.sqlite.vectors import FaissIndex
-from memory.tiers import policies
-from memory.tiers.archival import ArchivalTier
-from memory.tiers.core import CoreTier
-from memory.tiers.lifecycle import FactLifecycle
-from memory.types import Fact
+import tiermem.cli as cli
+from tiermem.bench import battery
+from tiermem.bench.battery import CHECKS, BatteryOptions, run_battery, select_checks
+from tiermem.bench.crash import verify_home
+from tiermem.bench.snapshot_check import check_snapshot_roundtrip
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.store.sqlite.vectors import FaissIndex
+from tiermem.memory.tiers import policies
+from tiermem.memory.tiers.archival import ArchivalTier
+from tiermem.memory.tiers.core import CoreTier
+from tiermem.memory.tiers.lifecycle import FactLifecycle
+from tiermem.memory.types import Fact
 
 QUICK = BatteryOptions(seed=0, quick=True)
 

@@ -13,13 +13,13 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from rich.console import Console
 
-from agent.chat_history import StoredHistory, chat_history
-from agent.loop import Agent
-from agent.offline import OfflinePolicy
-from agent.repl import ChatRepl
-from memory import HashingEmbedder, HierarchicalMemory
-from memory.errors import StoreFullError
-from memory.prompt_history import MAX_JSON_CHARS, MAX_LINE_CHARS
+from tiermem.agent.chat_history import StoredHistory, chat_history
+from tiermem.agent.loop import Agent
+from tiermem.agent.offline import OfflinePolicy
+from tiermem.agent.repl import ChatRepl
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.errors import StoreFullError
+from tiermem.memory.prompt_history import MAX_JSON_CHARS, MAX_LINE_CHARS
 
 UP = "\x1b[A"
 

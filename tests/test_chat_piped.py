@@ -11,7 +11,7 @@ from pathlib import Path
 from fake_openai import FakeOpenAIServer
 from test_cli import ROOT, cli_env
 
-from memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 LONG_REPLY = ("Here is a single reply sentence that runs on well past eighty columns, so a "
               "terminal-width wrap would split it into several lines of output.")

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from fake_openai import FakeOpenAIServer
 
-from memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 ROOT = Path(__file__).resolve().parent.parent
 PASTE = "\n".join(f"line {i}: the nightly backup job copied 1432 files to the archive"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from fake_openai import FakeOpenAIServer
 
-from memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 ROOT = Path(__file__).resolve().parent.parent
 

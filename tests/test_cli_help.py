@@ -11,7 +11,7 @@ from pathlib import Path
 
 from test_cli import ROOT, tiermem
 
-import cli
+import tiermem.cli as cli
 
 
 def test_help_starts_with_one_line_per_command(tmp_path: Path) -> None:
@@ -63,7 +63,7 @@ def test_the_skill_card_is_found_in_a_user_install(tmp_path: Path) -> None:
     site_packages.mkdir()
     found = subprocess.run(
         [sys.executable, "-c", "import sys; from pathlib import Path; "
-         "from agent.skill_card import skill_file; print(skill_file(Path(sys.argv[1])))",
+         "from tiermem.agent.skill_card import skill_file; print(skill_file(Path(sys.argv[1])))",
          str(site_packages)],
         cwd=ROOT, env={"PYTHONUSERBASE": str(user_base), "PYTHONPATH": str(ROOT),
                        "PATH": "/usr/bin:/bin"},
@@ -73,7 +73,7 @@ def test_the_skill_card_is_found_in_a_user_install(tmp_path: Path) -> None:
 
 
 def test_the_skill_card_of_a_checkout_comes_first() -> None:
-    from agent.skill_card import skill_candidates, skill_file
+    from tiermem.agent.skill_card import skill_candidates, skill_file
 
     assert skill_file() == ROOT / "SKILL.md"
     roots = [str(p) for p in skill_candidates()]

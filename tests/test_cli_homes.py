@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from test_cli import ROOT, cli_env, tiermem
 
-from memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 
 @pytest.fixture

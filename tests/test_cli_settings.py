@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from test_cli import tiermem
 
-from memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 
 @pytest.fixture

@@ -6,10 +6,10 @@ import datetime as dt
 
 import pytest
 
-from memory import HashingEmbedder, HierarchicalMemory
-from memory.search.dates import asks_when, mentions_time, resolve_dates
-from memory.search.temporal import TimeQuery, read_time_query, rerank_for_time
-from memory.types import Hit
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.search.dates import asks_when, mentions_time, resolve_dates
+from tiermem.memory.search.temporal import TimeQuery, read_time_query, rerank_for_time
+from tiermem.memory.types import Hit
 
 # Sunday 22 October 2023, afternoon: the last session of a conversation.
 NOW = dt.datetime(2023, 10, 22, 15, 0, tzinfo=dt.UTC).timestamp()

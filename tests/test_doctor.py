@@ -14,9 +14,9 @@ from fake_openai import FakeOpenAIServer
 from rich.console import Console
 from test_openai_client import closed_port
 
-import cli
-from agent.doctor import DoctorReport, run_doctor
-from agent.doctor_render import print_report
+import tiermem.cli as cli
+from tiermem.agent.doctor import DoctorReport, run_doctor
+from tiermem.agent.doctor_render import print_report
 
 
 def rows(report: DoctorReport) -> dict[str, tuple[str, str]]:
@@ -162,7 +162,7 @@ def test_the_doctor_needs_a_server(capsys: pytest.CaptureFixture[str]) -> None:
 ])
 def test_the_doctor_reads_text_tool_calls_as_the_agent_does(
         content: str, names: list[str]) -> None:
-    from agent.doctor_checks import text_tool_call_names
+    from tiermem.agent.doctor_checks import text_tool_call_names
 
     assert text_tool_call_names(content, ("core_memory_append", "send_message")) == names
 

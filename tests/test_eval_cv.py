@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 from test_eval_locomo import CONVERSATION
 
-from evals.configs import resolve_configs
-from evals.cv import GRID, cross_validate, run_cv, weights_label
-from evals.locomo import load_conversations
-from memory import HashingEmbedder
-from memory.search.fusion import FusionWeights
+from tiermem.evals.configs import resolve_configs
+from tiermem.evals.cv import GRID, cross_validate, run_cv, weights_label
+from tiermem.evals.locomo import load_conversations
+from tiermem.memory import HashingEmbedder
+from tiermem.memory.search.fusion import FusionWeights
 
 KS = (1, 10)
 

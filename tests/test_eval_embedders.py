@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from evals import embedders
-from evals.embedders import EMBEDDERS, make_embedder
-from memory.embed.embeddings import Embedder
-from memory.embed.minilm_files import ModelUnavailableError
+from tiermem.evals import embedders
+from tiermem.evals.embedders import EMBEDDERS, make_embedder
+from tiermem.memory.embed.embeddings import Embedder
+from tiermem.memory.embed.minilm_files import ModelUnavailableError
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from fake_openai import FakeOpenAIServer
 
-import evals.retrieval as retrieval
-from agent.openai_client import OpenAIClient
-from evals.configs import CONFIGS, DEFAULT_CONFIGS, passage_text, resolve_configs
-from evals.locomo import (
+import tiermem.evals.retrieval as retrieval
+from tiermem.agent.openai_client import OpenAIClient
+from tiermem.evals.configs import CONFIGS, DEFAULT_CONFIGS, passage_text, resolve_configs
+from tiermem.evals.locomo import (
     DataError,
     evidence_recall,
     load_conversations,
@@ -24,9 +24,9 @@ from evals.locomo import (
     parse_session_date,
     reciprocal_rank,
 )
-from evals.qa import locomo_f1, normalize_answer, run_qa, token_f1
-from evals.retrieval import run_retrieval
-from memory import HashingEmbedder
+from tiermem.evals.qa import locomo_f1, normalize_answer, run_qa, token_f1
+from tiermem.evals.retrieval import run_retrieval
+from tiermem.memory import HashingEmbedder
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -261,8 +261,8 @@ def test_qa_mode_answers_with_memory_tools_and_scores_f1(
 
 
 def test_full_context_baseline_keeps_the_newest_turns_that_fit(data_file: Path) -> None:
-    from evals.baselines import baseline_prompt
-    from memory.text.tokenizer import TokenCounter
+    from tiermem.evals.baselines import baseline_prompt
+    from tiermem.memory.text.tokenizer import TokenCounter
 
     (conv,) = load_conversations([data_file])
     question = conv.questions[0]

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memory.text.extract import (
+from tiermem.memory.text.extract import (
     MAX_FACT_CHARS,
     ExtractedFact,
     classify_durability,
@@ -16,7 +16,7 @@ from memory.text.extract import (
     is_question,
     normalize_fact,
 )
-from memory.text.sentences import split_sentences
+from tiermem.memory.text.sentences import split_sentences
 
 
 def only_fact(text: str, speaker: str = "User") -> ExtractedFact:

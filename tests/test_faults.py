@@ -18,21 +18,21 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-import cli
-from agent.loop import Agent
-from bench import fault_kill, fault_provider
-from bench.fault_disk import run_disk
-from bench.fault_files import damaged_wal, garbled_faiss, replaced_database
-from bench.fault_fuzz import fuzz_dispatch, fuzz_loop
-from bench.fault_kill_child import UNIT_FACTS, open_memory
-from bench.fault_os import tmpfs
-from bench.fault_readonly import run_readonly
-from bench.fault_result import FaultResult
-from bench.fault_snapshot import fuzz_snapshot
-from bench.faults import CLASSES, print_table, report_json, select_classes
-from memory import HierarchicalMemory
-from memory.store.sqlite.vectors import FaissIndex
-from memory.tiers.archival import ArchivalTier
+import tiermem.cli as cli
+from tiermem.agent.loop import Agent
+from tiermem.bench import fault_kill, fault_provider
+from tiermem.bench.fault_disk import run_disk
+from tiermem.bench.fault_files import damaged_wal, garbled_faiss, replaced_database
+from tiermem.bench.fault_fuzz import fuzz_dispatch, fuzz_loop
+from tiermem.bench.fault_kill_child import UNIT_FACTS, open_memory
+from tiermem.bench.fault_os import tmpfs
+from tiermem.bench.fault_readonly import run_readonly
+from tiermem.bench.fault_result import FaultResult
+from tiermem.bench.fault_snapshot import fuzz_snapshot
+from tiermem.bench.faults import CLASSES, print_table, report_json, select_classes
+from tiermem.memory import HierarchicalMemory
+from tiermem.memory.store.sqlite.vectors import FaissIndex
+from tiermem.memory.tiers.archival import ArchivalTier
 
 COUNTS = ("trials", "clear_errors", "crashes", "lost", "diverged")
 
@@ -51,7 +51,7 @@ def check_row(row: FaultResult) -> None:
 
 @pytest.fixture(autouse=True)
 def _quiet_engine() -> Iterator[None]:
-    from bench.faults import _quiet_engine
+    from tiermem.bench.faults import _quiet_engine
 
     with _quiet_engine():
         yield
@@ -109,7 +109,7 @@ def test_read_only_home_reports_a_row() -> None:
 
 
 def test_fuzzers_report_rows() -> None:
-    from bench.fault_cli import fuzz_cli
+    from tiermem.bench.fault_cli import fuzz_cli
 
     rows = [fuzz_dispatch(0, True, examples=15), fuzz_loop(0, True, examples=6),
             fuzz_cli(0, True, examples=10)]
@@ -121,7 +121,7 @@ def test_fuzzers_report_rows() -> None:
 
 @pytest.mark.slow
 def test_snapshot_fuzzer_runs_the_known_attacks_then_mutations() -> None:
-    from bench.fault_snapshot import ATTACKS
+    from tiermem.bench.fault_snapshot import ATTACKS
 
     row = fuzz_snapshot(0, True, examples=4)
     check_row(row)
@@ -262,7 +262,7 @@ def test_benchmark_faults_usage_errors(capsys: pytest.CaptureFixture[str]) -> No
 
 
 def test_a_class_whose_harness_raises_is_a_crashed_row(monkeypatch: pytest.MonkeyPatch) -> None:
-    from bench import faults
+    from tiermem.bench import faults
 
     def boom(seed: int, quick: bool) -> list[FaultResult]:
         raise RuntimeError("harness bug")

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from memory_helpers import make_memory
 
-from memory.hierarchy import HierarchicalMemory
-from memory.store.sqlite import vectors as vector_index
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.store.sqlite import vectors as vector_index
 
 PASSAGES = ["invoices are due monthly", "cats purr when they are content",
             "the deploy runs every friday", "tokyo office moved to shibuya"]

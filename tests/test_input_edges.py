@@ -15,13 +15,13 @@ from typing import Any
 import pytest
 from test_cli import tiermem
 
-from agent.home import agent_home
-from memory import HashingEmbedder, HierarchicalMemory
-from memory.errors import InvalidInputError
-from memory.tiers.recall import NewMessage
-from memory.validation import end_of_day, validate_agent_name
-from tools.dispatch import ToolResult
-from tools.memory_tools import PAGE_SIZE, ToolContext, memory_toolbox
+from tiermem.agent.home import agent_home
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.errors import InvalidInputError
+from tiermem.memory.tiers.recall import NewMessage
+from tiermem.memory.validation import end_of_day, validate_agent_name
+from tiermem.tools.dispatch import ToolResult
+from tiermem.tools.memory_tools import PAGE_SIZE, ToolContext, memory_toolbox
 
 HUGE_PAGES = [2**31 - 1, 2**31, 2**63, 2**64, 10**30]
 DAY = dt.datetime(2024, 5, 8, tzinfo=dt.UTC).timestamp()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from memory_helpers import check_core_invariants, make_memory
 
-from memory.hierarchy import HierarchicalMemory
+from tiermem.memory.hierarchy import HierarchicalMemory
 
 # -- access counting -------------------------------------------------------------------------
 

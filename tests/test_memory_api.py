@@ -12,7 +12,7 @@ from pathlib import Path
 
 from memory_helpers import make_memory
 
-from memory.types import Hit, SearchResult
+from tiermem.memory.types import Hit, SearchResult
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -20,8 +20,8 @@ REPO = Path(__file__).resolve().parents[1]
 def test_package_exports_the_contract_names_without_side_effects(tmp_path: Path) -> None:
     code = textwrap.dedent("""
         import sys
-        import memory
-        from memory import (EmbedderMismatchError, HashingEmbedder, HierarchicalMemory,
+        import tiermem.memory as memory
+        from tiermem.memory import (EmbedderMismatchError, HashingEmbedder, HierarchicalMemory,
                             InvalidInputError, MemoryLimitError, StoreLockedError)
         assert issubclass(InvalidInputError, ValueError)
         assert "onnxruntime" not in sys.modules, "importing memory loaded the model runtime"

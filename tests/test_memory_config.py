@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 from memory_helpers import make_memory
 
-from memory.config import WALL_TAU, MemoryConfig
-from memory.embed.embeddings import HashingEmbedder
-from memory.errors import InvalidConfigError, InvalidInputError
-from memory.hierarchy import HierarchicalMemory
-from memory.search.fusion import FusionWeights
+from tiermem.memory.config import WALL_TAU, MemoryConfig
+from tiermem.memory.embed.embeddings import HashingEmbedder
+from tiermem.memory.errors import InvalidConfigError, InvalidInputError
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.search.fusion import FusionWeights
 
 # A value other than the default for every field, so a field that does not round-trip shows.
 EVERY_SETTING = MemoryConfig(

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.kill_after_ops import kill_after_ops
+from tiermem.bench.kill_after_ops import kill_after_ops
 
 REPO = Path(__file__).resolve().parents[1]
 

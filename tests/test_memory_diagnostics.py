@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from memory_helpers import make_memory
 
-import memory.ops.diagnostics as diagnostics
-from memory.hierarchy import HierarchicalMemory
+import tiermem.memory.ops.diagnostics as diagnostics
+from tiermem.memory.hierarchy import HierarchicalMemory
 
 
 def _flags(m: HierarchicalMemory) -> dict[str, dict]:

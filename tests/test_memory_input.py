@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from memory_helpers import check_core_invariants, make_memory
 
-from memory.errors import InvalidInputError, MemoryLimitError
-from memory.hierarchy import HierarchicalMemory
-from memory.validation import validate_agent_name
+from tiermem.memory.errors import InvalidInputError, MemoryLimitError
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.validation import validate_agent_name
 
 ONE_MB = "x" * (1 << 20)
 BAD_TEXTS: list[tuple[str, Any, str]] = [

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from memory_helpers import check_archival_consistent, check_core_invariants
 
-from memory.embed.embeddings import HashingEmbedder
-from memory.errors import EmbedderMismatchError
-from memory.hierarchy import HierarchicalMemory
+from tiermem.memory.embed.embeddings import HashingEmbedder
+from tiermem.memory.errors import EmbedderMismatchError
+from tiermem.memory.hierarchy import HierarchicalMemory
 
 pytestmark = pytest.mark.slow
 

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from memory_helpers import make_memory
 
-from memory.embed.embeddings import HashingEmbedder, strong_similarity
-from memory.search.fusion import FusionWeights
-from memory.types import Hit
+from tiermem.memory.embed.embeddings import HashingEmbedder, strong_similarity
+from tiermem.memory.search.fusion import FusionWeights
+from tiermem.memory.types import Hit
 
 
 class SynonymEmbedder(HashingEmbedder):

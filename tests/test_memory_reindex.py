@@ -13,9 +13,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from memory import EmbedderMismatchError, HashingEmbedder, HierarchicalMemory
-from memory.errors import ReindexIncompleteError
-from memory.ops import reindex
+from tiermem.memory import EmbedderMismatchError, HashingEmbedder, HierarchicalMemory
+from tiermem.memory.errors import ReindexIncompleteError
+from tiermem.memory.ops import reindex
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -138,9 +138,9 @@ def test_an_interrupted_reindex_refuses_to_open_and_resumes(
 
 _KILLED_REINDEX = textwrap.dedent("""
     import os, signal, sys
-    from memory.ops import reindex
-    from memory.embed.embeddings import HashingEmbedder
-    from memory.hierarchy import HierarchicalMemory
+    from tiermem.memory.ops import reindex
+    from tiermem.memory.embed.embeddings import HashingEmbedder
+    from tiermem.memory.hierarchy import HierarchicalMemory
 
     class DiesOnTheSecondBatch(HashingEmbedder):
         batches = 0

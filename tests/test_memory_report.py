@@ -7,9 +7,15 @@ import re
 import pytest
 from rich.console import Console
 
-from evals.report import format_column, render
-from memory import HashingEmbedder, HierarchicalMemory
-from memory.ops.report import figure_rows, history_series, nice_ticks, print_text, render_html
+from tiermem.evals.report import format_column, render
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.ops.report import (
+    figure_rows,
+    history_series,
+    nice_ticks,
+    print_text,
+    render_html,
+)
 
 
 @pytest.fixture

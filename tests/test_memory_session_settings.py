@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 
 def open_memory(home: Path, **options: Any) -> HierarchicalMemory:

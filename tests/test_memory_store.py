@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from memory_helpers import check_archival_consistent, make_memory
 
-from memory.embed.embeddings import HashingEmbedder
-from memory.errors import EmbedderMismatchError, StoreLockedError
-from memory.hierarchy import HierarchicalMemory
-from memory.tiers.archival import NewPassage
+from tiermem.memory.embed.embeddings import HashingEmbedder
+from tiermem.memory.errors import EmbedderMismatchError, StoreLockedError
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.tiers.archival import NewPassage
 
 REPO = Path(__file__).resolve().parents[1]
 QUERIES = ("kubernetes pod restart", "billing invoice", "peanut allergy", "tokyo office")
@@ -174,9 +174,9 @@ def _child(code: str, **kwargs: Any) -> subprocess.CompletedProcess[str]:
 
 _OPEN_IN_CHILD = """
     import sys
-    from memory.embed.embeddings import HashingEmbedder
-    from memory.errors import StoreLockedError
-    from memory.hierarchy import HierarchicalMemory
+    from tiermem.memory.embed.embeddings import HashingEmbedder
+    from tiermem.memory.errors import StoreLockedError
+    from tiermem.memory.hierarchy import HierarchicalMemory
     try:
         m = HierarchicalMemory(sys.argv[1], embedder=HashingEmbedder())
     except StoreLockedError as exc:

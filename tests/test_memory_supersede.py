@@ -8,9 +8,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from memory import HashingEmbedder, HierarchicalMemory
-from memory.tiers.lifecycle import SUPERSEDED_AT
-from tools.memory_tools import ToolContext, memory_toolbox
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.tiers.lifecycle import SUPERSEDED_AT
+from tiermem.tools.memory_tools import ToolContext, memory_toolbox
 
 T0 = 1_709_618_820.0  # 2024-03-05 06:07 UTC
 

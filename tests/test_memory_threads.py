@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from memory_helpers import check_archival_consistent, check_core_invariants, make_memory
 
-from memory.hierarchy import HierarchicalMemory
+from tiermem.memory.hierarchy import HierarchicalMemory
 
 ROUNDS = 60
 

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from memory import HashingEmbedder, HierarchicalMemory
-from memory.tiers.recall import NewMessage
-from tools.dispatch import Toolbox, ToolResult
-from tools.memory_tools import PAGE_SIZE, ToolContext, memory_toolbox
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.tiers.recall import NewMessage
+from tiermem.tools.dispatch import Toolbox, ToolResult
+from tiermem.tools.memory_tools import PAGE_SIZE, ToolContext, memory_toolbox
 
 # 2024-03-05 06:07 UTC and a day later, as Unix seconds.
 T0 = dt.datetime(2024, 3, 5, 6, 7, tzinfo=dt.UTC).timestamp()

@@ -8,15 +8,15 @@ import numpy as np
 import pytest
 from postgres_fixtures import fresh_database
 
-from cli import main
-from memory.embed.embeddings import HashingEmbedder
-from memory.errors import StoreError
-from memory.hierarchy import HierarchicalMemory
-from memory.store import transfer
-from memory.store.postgres.backend import PostgresBackend
-from memory.store.records import DUMP_TABLES, Event, HistoryPoint, Message, Passage
-from memory.store.transfer import content_digest, migrate, open_backend
-from memory.types import Fact
+from tiermem.cli import main
+from tiermem.memory.embed.embeddings import HashingEmbedder
+from tiermem.memory.errors import StoreError
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.store import transfer
+from tiermem.memory.store.postgres.backend import PostgresBackend
+from tiermem.memory.store.records import DUMP_TABLES, Event, HistoryPoint, Message, Passage
+from tiermem.memory.store.transfer import content_digest, migrate, open_backend
+from tiermem.memory.types import Fact
 
 
 def _fill(backend: PostgresBackend) -> None:

@@ -8,10 +8,10 @@ from collections.abc import Iterator
 import pytest
 from offline_helpers import RecordingPolicy
 
-from agent.loop import Agent
-from agent.offline import OfflinePolicy
-from agent.offline_answers import NOTHING_CURRENT
-from memory import HashingEmbedder, HierarchicalMemory
+from tiermem.agent.loop import Agent
+from tiermem.agent.offline import OfflinePolicy
+from tiermem.agent.offline_answers import NOTHING_CURRENT
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 
 @pytest.fixture

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from agent.loop import Agent
-from agent.offline import CHUNK_CHARS, OfflinePolicy
-from agent.trimming import MIN_SHOWN_TOKENS, trimmed_for_context
-from memory import HashingEmbedder, HierarchicalMemory
-from memory.text.sentences import chunk_text
-from memory.text.tokenizer import TokenCounter
-from tools.memory_tools import HIT_TEXT_CHARS, ToolContext, memory_toolbox
+from tiermem.agent.loop import Agent
+from tiermem.agent.offline import CHUNK_CHARS, OfflinePolicy
+from tiermem.agent.trimming import MIN_SHOWN_TOKENS, trimmed_for_context
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.text.sentences import chunk_text
+from tiermem.memory.text.tokenizer import TokenCounter
+from tiermem.tools.memory_tools import HIT_TEXT_CHARS, ToolContext, memory_toolbox
 
 COUNTER = TokenCounter()
 

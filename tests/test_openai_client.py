@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from fake_openai import FakeOpenAIServer, fake_embedding
 
-from agent.config import (
+from tiermem.agent.config import (
     OPENAI_API_BASE_URL,
     PLACEHOLDER_API_KEY,
     LLMConfig,
@@ -19,15 +19,15 @@ from agent.config import (
     normalize_base_url,
     resolve_llm_config,
 )
-from agent.errors import (
+from tiermem.agent.errors import (
     LLMConfigError,
     ProviderError,
     ScriptExhaustedError,
     ScriptUnusedError,
 )
-from agent.llm import Completion, LLMClient, ToolCall, Usage
-from agent.openai_client import OpenAIClient
-from agent.scripted import ScriptedModel, call, calls, raw_call, reply
+from tiermem.agent.llm import Completion, LLMClient, ToolCall, Usage
+from tiermem.agent.openai_client import OpenAIClient
+from tiermem.agent.scripted import ScriptedModel, call, calls, raw_call, reply
 
 MESSAGES: list[dict[str, Any]] = [
     {"role": "system", "content": "You are a memory agent."},

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from memory.output_file import OutputPathError, check_writable, write_atomic
+from tiermem.memory.output_file import OutputPathError, check_writable, write_atomic
 
 
 def test_a_failed_write_leaves_the_old_file_and_no_temporary_file(

@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-import cli
-import memory.store.sqlite.vectors as vector_index
-from bench import perf, perf_data, perf_method, perf_stores
+import tiermem.cli as cli
+import tiermem.memory.store.sqlite.vectors as vector_index
+from tiermem.bench import perf, perf_data, perf_method, perf_stores
 
 SECTIONS = ("meta", "archival", "dense_floor", "recall", "eviction", "step", "cold_start",
             "targets")

@@ -11,14 +11,14 @@ from typing import Any
 
 import pytest
 
-from agent.errors import ProviderError
-from agent.loop import Agent
-from agent.scripted import ScriptedModel, call, reply
-from cli import main
-from memory.embed.embeddings import HashingEmbedder
-from memory.errors import InvalidInputError, StoreError
-from memory.hierarchy import HierarchicalMemory
-from memory.store.postgres import connection
+from tiermem.agent.errors import ProviderError
+from tiermem.agent.loop import Agent
+from tiermem.agent.scripted import ScriptedModel, call, reply
+from tiermem.cli import main
+from tiermem.memory.embed.embeddings import HashingEmbedder
+from tiermem.memory.errors import InvalidInputError, StoreError
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.store.postgres import connection
 
 
 def _memory(dsn: str, agent: str, **options: Any) -> HierarchicalMemory:

@@ -11,8 +11,8 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from cli import main
-from memory.store.postgres.local_server import LocalPostgres, LocalServerError
+from tiermem.cli import main
+from tiermem.memory.store.postgres.local_server import LocalPostgres, LocalServerError
 
 
 @pytest.fixture

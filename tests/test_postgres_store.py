@@ -16,12 +16,19 @@ import numpy as np
 import psycopg
 import pytest
 
-from memory.errors import ReadOnlyError
-from memory.store.postgres.backend import PostgresBackend
-from memory.store.postgres.connection import AgentLockedError
-from memory.store.postgres.schema import LOCK_CLASS
-from memory.store.records import DUMP_TABLES, Event, HistoryPoint, Message, Passage, RowFilter
-from memory.types import Fact
+from tiermem.memory.errors import ReadOnlyError
+from tiermem.memory.store.postgres.backend import PostgresBackend
+from tiermem.memory.store.postgres.connection import AgentLockedError
+from tiermem.memory.store.postgres.schema import LOCK_CLASS
+from tiermem.memory.store.records import (
+    DUMP_TABLES,
+    Event,
+    HistoryPoint,
+    Message,
+    Passage,
+    RowFilter,
+)
+from tiermem.memory.types import Fact
 
 ROOT = Path(__file__).resolve().parent.parent
 DIM = 16
@@ -102,7 +109,7 @@ def test_agents_in_one_database_never_see_each_others_rows(postgres_dsn: str) ->
 
 WRITER = """
 import sys
-from memory.store.postgres.backend import PostgresBackend
+from tiermem.memory.store.postgres.backend import PostgresBackend
 backend = PostgresBackend(sys.argv[1], sys.argv[2])
 with backend.transaction():
     backend.settings.set("writer", sys.argv[2])

@@ -8,11 +8,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import memory.store.sqlite.vectors as vector_index
-from memory.store.sqlite import SQLiteStore
-from memory.store.sqlite.prefilter import MAX_ERROR_BOUND, Prefilter
-from memory.store.sqlite.vectors import FaissIndex
+import tiermem.memory.store.sqlite.vectors as vector_index
 from tests.memory_helpers import make_memory
+from tiermem.memory.store.sqlite import SQLiteStore
+from tiermem.memory.store.sqlite.prefilter import MAX_ERROR_BOUND, Prefilter
+from tiermem.memory.store.sqlite.vectors import FaissIndex
 
 DIM = 64
 

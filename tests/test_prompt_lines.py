@@ -14,12 +14,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agent.context import ContextWindow, escape_data, render_core
-from memory import HashingEmbedder, HierarchicalMemory
-from memory.text.tokenizer import TokenCounter
-from memory.validation import single_line
-from tools.dispatch import render
-from tools.memory_tools import ToolContext, memory_toolbox
+from tiermem.agent.context import ContextWindow, escape_data, render_core
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.text.tokenizer import TokenCounter
+from tiermem.memory.validation import single_line
+from tiermem.tools.dispatch import render
+from tiermem.tools.memory_tools import ToolContext, memory_toolbox
 
 SEPARATORS = ["\n", "\r", "\r\n", "\v", "\f", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
 

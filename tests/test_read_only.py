@@ -18,16 +18,16 @@ from typing import Any
 import pytest
 from memory_helpers import child_process, make_memory, mounted_tmpfs
 
-from memory.errors import ReadOnlyError, StoreError
-from memory.hierarchy import HierarchicalMemory
+from tiermem.memory.errors import ReadOnlyError, StoreError
+from tiermem.memory.hierarchy import HierarchicalMemory
 
 REPO = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONUNBUFFERED": "1"}
 
 _HOLD_THE_LOCK = textwrap.dedent("""
     import sys
-    from memory.embed.embeddings import HashingEmbedder
-    from memory.hierarchy import HierarchicalMemory
+    from tiermem.memory.embed.embeddings import HashingEmbedder
+    from tiermem.memory.hierarchy import HierarchicalMemory
     m = HierarchicalMemory(sys.argv[1], embedder=HashingEmbedder())
     m.archival_insert("written by the writer that still holds the lock")
     print("HOLDING", flush=True)
@@ -166,9 +166,9 @@ def test_a_home_on_a_read_only_filesystem_can_be_inspected(tmp_path: Path) -> No
 
 _KILLED_TURN = textwrap.dedent("""
     import os, signal, sys
-    from agent.loop import Agent
-    from memory.embed.embeddings import HashingEmbedder
-    from memory.hierarchy import HierarchicalMemory
+    from tiermem.agent.loop import Agent
+    from tiermem.memory.embed.embeddings import HashingEmbedder
+    from tiermem.memory.hierarchy import HierarchicalMemory
 
     class DiesWhenAsked:
         name = "dies"

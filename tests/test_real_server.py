@@ -19,12 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from agent.config import resolve_llm_config
-from agent.http_json import request_json
-from agent.server_options import open_client
-from memory import HashingEmbedder
-from scenarios import all_scenarios
-from scenarios.runner import run_scenario
+from tiermem.agent.config import resolve_llm_config
+from tiermem.agent.http_json import request_json
+from tiermem.agent.server_options import open_client
+from tiermem.memory import HashingEmbedder
+from tiermem.scenarios import all_scenarios
+from tiermem.scenarios.runner import run_scenario
 
 BASE_URL = os.environ.get("TIERMEM_TEST_BASE_URL", "").strip()
 

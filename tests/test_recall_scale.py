@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from memory_helpers import make_memory
 
-from memory.search.fusion import FusionWeights
-from memory.tiers.recall import NewMessage
+from tiermem.memory.search.fusion import FusionWeights
+from tiermem.memory.tiers.recall import NewMessage
 
 WORDS = ("apple", "banana", "cherry", "damson", "elder", "fig", "grape", "hazel")
 

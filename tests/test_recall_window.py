@@ -8,14 +8,14 @@ from collections.abc import Sequence
 import pytest
 from memory_helpers import make_memory
 
-import memory.store.sqlite.vectors as vector_index
-from memory import HierarchicalMemory
-from memory.search.fusion import FusionWeights
-from memory.search.lexical import common_terms
-from memory.store.records import RowFilter
-from memory.tiers.recall import RECALL_WINDOW, NewMessage
-from tools.dispatch import Toolbox
-from tools.memory_tools import ToolContext, memory_toolbox
+import tiermem.memory.store.sqlite.vectors as vector_index
+from tiermem.memory import HierarchicalMemory
+from tiermem.memory.search.fusion import FusionWeights
+from tiermem.memory.search.lexical import common_terms
+from tiermem.memory.store.records import RowFilter
+from tiermem.memory.tiers.recall import RECALL_WINDOW, NewMessage
+from tiermem.tools.dispatch import Toolbox
+from tiermem.tools.memory_tools import ToolContext, memory_toolbox
 
 WINDOW = 10
 
@@ -276,7 +276,7 @@ def test_searching_tool_messages_alone_has_no_dense_side() -> None:
 
 
 def test_rows_with_vectors_skip_only_the_role_conditions_they_always_pass() -> None:
-    from memory.tiers.recall import _dense_filter
+    from tiermem.memory.tiers.recall import _dense_filter
 
     assert _dense_filter(None, None, None, 7) == RowFilter(below=7)
     assert _dense_filter(["user", "assistant", "tool"], None, None, None) == RowFilter()

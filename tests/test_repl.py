@@ -14,16 +14,16 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from rich.console import Console
 
-from agent.chat_output import error_kind
-from agent.context import ContextOverflowError
-from agent.errors import ProviderError
-from agent.llm import LLMClient
-from agent.loop import Agent
-from agent.offline import OfflinePolicy
-from agent.repl import ChatRepl
-from agent.scripted import ScriptedModel, call, reply
-from memory import HashingEmbedder, HierarchicalMemory
-from memory.ops.report import print_text
+from tiermem.agent.chat_output import error_kind
+from tiermem.agent.context import ContextOverflowError
+from tiermem.agent.errors import ProviderError
+from tiermem.agent.llm import LLMClient
+from tiermem.agent.loop import Agent
+from tiermem.agent.offline import OfflinePolicy
+from tiermem.agent.repl import ChatRepl
+from tiermem.agent.scripted import ScriptedModel, call, reply
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.ops.report import print_text
 
 
 @pytest.fixture

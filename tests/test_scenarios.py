@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-import cli
-from memory import HashingEmbedder
-from memory.text.updates import read_statement
-from scenarios import Day, Question, Scenario, all_scenarios
-from scenarios.present import PresentShare, overall, present_share
-from scenarios.runner import Answer, run_scenario
+import tiermem.cli as cli
+from tiermem.memory import HashingEmbedder
+from tiermem.memory.text.updates import read_statement
+from tiermem.scenarios import Day, Question, Scenario, all_scenarios
+from tiermem.scenarios.present import PresentShare, overall, present_share
+from tiermem.scenarios.runner import Answer, run_scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -69,7 +69,7 @@ def test_cli_scenario_exit_codes(monkeypatch: pytest.MonkeyPatch, capsys: pytest
     assert cli.main(["scenario", "no-such-scenario"]) == 2
     impossible = Scenario(name="impossible", description="expects what never happens",
                           days=(), durable_in_core=("never said",))
-    monkeypatch.setattr("scenarios.all_scenarios", lambda: {"impossible": impossible})
+    monkeypatch.setattr("tiermem.scenarios.all_scenarios", lambda: {"impossible": impossible})
     assert cli.main(["scenario", "impossible", "--embedder", "hashing"]) == 1
     assert "FAIL" in capsys.readouterr().out
 

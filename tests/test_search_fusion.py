@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from memory import HashingEmbedder, HierarchicalMemory
-from memory.search.fusion import PRUNE_MIN_ROWS, FusionWeights, dense_query_text, without_words
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.search.fusion import (
+    PRUNE_MIN_ROWS,
+    FusionWeights,
+    dense_query_text,
+    without_words,
+)
 
 TOPICS = ["violin lessons", "adoption agencies", "pottery class", "camping trip", "charity race",
           "dance studio", "clothing store", "job interview", "road trip", "book club"]

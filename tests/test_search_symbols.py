@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from memory import HashingEmbedder, HierarchicalMemory
-from memory.store.sqlite import schema
-from memory.store.sqlite import store as store_module
-from memory.text.symbols import indexed_text, symbol_words
-from memory.tiers.recall import NewMessage
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.store.sqlite import schema
+from tiermem.memory.store.sqlite import store as store_module
+from tiermem.memory.text.symbols import indexed_text, symbol_words
+from tiermem.memory.tiers.recall import NewMessage
 
 PEANUTS = "I am allergic to peanuts🥜, and I love 🍕🍕"
 

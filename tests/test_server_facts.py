@@ -14,17 +14,17 @@ import pytest
 from fake_openai import FakeOpenAIServer, FakeResponse
 from test_openai_client import closed_port
 
-from agent.config import LLMConfig, default_timeout, resolve_llm_config
-from agent.errors import LLMConfigError
-from agent.openai_client import OpenAIClient
-from agent.server_facts import (
+from tiermem.agent.config import LLMConfig, default_timeout, resolve_llm_config
+from tiermem.agent.errors import LLMConfigError
+from tiermem.agent.openai_client import OpenAIClient
+from tiermem.agent.server_facts import (
     clear_cache,
     discover_context_window,
     resolve_context_window,
     server_root,
     with_server_window,
 )
-from agent.server_options import add_server_options, config_from_args, open_client
+from tiermem.agent.server_options import add_server_options, config_from_args, open_client
 
 
 def local(server: FakeOpenAIServer, **kwargs: Any) -> LLMConfig:
@@ -215,7 +215,7 @@ def test_timeout_from_flag_and_environment() -> None:
 
 
 def test_a_timeout_names_the_flag(server: FakeOpenAIServer) -> None:
-    from agent.errors import ProviderError
+    from tiermem.agent.errors import ProviderError
 
     server.enqueue_hold()
     client = OpenAIClient(server.model, base_url=server.base_url, timeout=0.2, max_retries=0)
@@ -290,7 +290,7 @@ def test_chat_says_when_it_assumed_the_window(tmp_path: Any) -> None:
 
 
 def test_scenario_and_eval_take_the_server_flags() -> None:
-    import cli
+    import tiermem.cli as cli
 
     parser = cli.build_parser()
     for argv in (["chat"], ["scenario", "x"], ["eval", "locomo"]):

@@ -19,11 +19,11 @@ import pytest
 from fake_openai import FakeOpenAIServer
 from server_recordings import DATA, Recording, has_null_content, recording
 
-from agent.errors import ProviderError
-from agent.loop import Agent
-from agent.openai_client import OpenAIClient
-from bench import record_server
-from memory import HashingEmbedder, HierarchicalMemory
+from tiermem.agent.errors import ProviderError
+from tiermem.agent.loop import Agent
+from tiermem.agent.openai_client import OpenAIClient
+from tiermem.bench import record_server
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 LCP = "llama-cpp-python"
 LS = "llama-server"

@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 from fake_openai import FakeOpenAIServer
 
-from agent.errors import ProviderError
-from agent.loop import Agent
-from agent.openai_client import OpenAIClient
-from agent.server_errors import classify_refusal
-from memory import HashingEmbedder, HierarchicalMemory
+from tiermem.agent.errors import ProviderError
+from tiermem.agent.loop import Agent
+from tiermem.agent.openai_client import OpenAIClient
+from tiermem.agent.server_errors import classify_refusal
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 TOOLS = [{"type": "function", "function": {
     "name": "send_message", "description": "Reply.",

@@ -12,10 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from snapshot_helpers import check_restored, leftovers, small_snapshot
 
-from memory.embed.embeddings import HashingEmbedder
-from memory.errors import SnapshotError
-from memory.hierarchy import HierarchicalMemory
-from memory.validation import MAX_TEXT_CHARS
+from tiermem.memory.embed.embeddings import HashingEmbedder
+from tiermem.memory.errors import SnapshotError
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.validation import MAX_TEXT_CHARS
 
 Path_ = tuple[Any, ...]
 

@@ -21,8 +21,8 @@ import pytest
 from memory_helpers import make_memory
 from snapshot_helpers import check_restored, leftovers, small_snapshot
 
-from memory.embed.embeddings import HashingEmbedder
-from memory.hierarchy import HierarchicalMemory
+from tiermem.memory.embed.embeddings import HashingEmbedder
+from tiermem.memory.hierarchy import HierarchicalMemory
 
 REPO = Path(__file__).resolve().parents[1]
 OLD_FACTS = [f"old fact number {i} about the staging cluster" for i in range(5)]
@@ -30,8 +30,8 @@ OLD_FACTS = [f"old fact number {i} about the staging cluster" for i in range(5)]
 # Writes the old memory and dies without closing it, so its last commits stay in the WAL.
 SEED = textwrap.dedent("""
     import os, signal, sys
-    from memory.embed.embeddings import HashingEmbedder
-    from memory.hierarchy import HierarchicalMemory
+    from tiermem.memory.embed.embeddings import HashingEmbedder
+    from tiermem.memory.hierarchy import HierarchicalMemory
 
     m = HierarchicalMemory(sys.argv[1], embedder=HashingEmbedder())
     for text in sys.argv[2:]:
@@ -44,10 +44,10 @@ SEED = textwrap.dedent("""
 # the transaction), just before the rename that installs the new database, or just after.
 RESTORE = textwrap.dedent("""
     import json, os, signal, sys
-    import memory.store.sqlite.restore as restore_file
-    import memory.ops.snapshot as snapshot
-    from memory.embed.embeddings import HashingEmbedder
-    from memory.hierarchy import HierarchicalMemory
+    import tiermem.memory.store.sqlite.restore as restore_file
+    import tiermem.memory.ops.snapshot as snapshot
+    from tiermem.memory.embed.embeddings import HashingEmbedder
+    from tiermem.memory.hierarchy import HierarchicalMemory
 
     home, snapshot_file, point, ready = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 

@@ -21,13 +21,14 @@ from snapshot_helpers import (
     small_snapshot,
 )
 
-import memory.store.sqlite.restore
-from memory.embed.embeddings import HashingEmbedder
-from memory.errors import SnapshotError
-from memory.hierarchy import HierarchicalMemory
-from memory.store.sqlite.restore import RESTORE_PREFIX
-from memory.text.extract import fact_norm
-from memory.validation import MAX_TEXT_CHARS
+import tiermem.memory as memory
+import tiermem.memory.store.sqlite.restore  # noqa: F401
+from tiermem.memory.embed.embeddings import HashingEmbedder
+from tiermem.memory.errors import SnapshotError
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.store.sqlite.restore import RESTORE_PREFIX
+from tiermem.memory.text.extract import fact_norm
+from tiermem.memory.validation import MAX_TEXT_CHARS
 
 Snap = dict[str, Any]
 

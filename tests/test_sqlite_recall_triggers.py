@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import pytest
 from memory_helpers import make_memory
 
-from memory.hierarchy import HierarchicalMemory
-from memory.store.sqlite import SQLiteStore
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.store.sqlite import SQLiteStore
 
 
 @pytest.fixture

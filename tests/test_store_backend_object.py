@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from memory_helpers import make_memory
 
-from memory.embed.embeddings import HashingEmbedder
-from memory.errors import InvalidInputError, SnapshotError
-from memory.hierarchy import HierarchicalMemory
-from memory.store.sqlite import SQLiteStore
+from tiermem.memory.embed.embeddings import HashingEmbedder
+from tiermem.memory.errors import InvalidInputError, SnapshotError
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.store.sqlite import SQLiteStore
 
 
 def test_a_memory_on_a_store_object_is_the_memory_at_its_path(tmp_path: Path) -> None:

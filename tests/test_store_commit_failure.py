@@ -20,8 +20,8 @@ from memory_helpers import (
     mounted_tmpfs,
 )
 
-from memory.errors import StoreFullError, TiermemError
-from memory.hierarchy import HierarchicalMemory
+from tiermem.memory.errors import StoreFullError, TiermemError
+from tiermem.memory.hierarchy import HierarchicalMemory
 
 SECRET = "the launch code for the orbital platform is 7243"
 

@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 from memory_helpers import make_memory
 
-from memory.errors import InvalidInputError, StoreCorruptError
-from memory.hierarchy import HierarchicalMemory
-from memory.tiers.recall import NewMessage
+from tiermem.memory.errors import InvalidInputError, StoreCorruptError
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.tiers.recall import NewMessage
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -89,8 +89,8 @@ def test_a_database_that_is_not_one_is_refused_at_open(tmp_path: Path) -> None:
 
 _KILLED_WRITER = textwrap.dedent("""
     import os, signal, sys
-    from memory.embed.embeddings import HashingEmbedder
-    from memory.hierarchy import HierarchicalMemory
+    from tiermem.memory.embed.embeddings import HashingEmbedder
+    from tiermem.memory.hierarchy import HierarchicalMemory
     m = HierarchicalMemory(sys.argv[1], embedder=HashingEmbedder())
     m.archival_insert("written just before the writer was killed")
     os.kill(os.getpid(), signal.SIGKILL)

@@ -13,13 +13,13 @@ from fake_openai import FakeOpenAIServer
 from rich.console import Console
 from test_cli import tiermem
 
-from agent.config import LLMConfig, resolve_llm_config
-from agent.errors import LLMConfigError
-from agent.loop import Agent
-from agent.openai_client import OpenAIClient
-from agent.repl import ChatRepl
-from agent.text_tool_calls import find_text_tool_calls, parse_text_tool_calls
-from memory import HashingEmbedder, HierarchicalMemory
+from tiermem.agent.config import LLMConfig, resolve_llm_config
+from tiermem.agent.errors import LLMConfigError
+from tiermem.agent.loop import Agent
+from tiermem.agent.openai_client import OpenAIClient
+from tiermem.agent.repl import ChatRepl
+from tiermem.agent.text_tool_calls import find_text_tool_calls, parse_text_tool_calls
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 NAMES = ["core_memory_append", "send_message", "archival_memory_search"]
 APPEND = {"name": "core_memory_append", "arguments": {"content": "Allergic to peanuts"}}

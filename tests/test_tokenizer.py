@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 import tiktoken
 
-from memory.errors import InvalidInputError, TiermemError
-from memory.text import tokenizer as tk
+from tiermem.memory.errors import InvalidInputError, TiermemError
+from tiermem.memory.text import tokenizer as tk
 
 SAMPLES = [
     "hello world",

@@ -13,19 +13,19 @@ from fake_openai import FakeOpenAIServer, FakeResponse
 from rich.console import Console
 from test_eval_locomo import CONVERSATION
 
-import cli
-from agent.errors import ProviderError
-from agent.openai_client import OpenAIClient
-from agent.scripted import ScriptedModel, reply
-from agent.tool_use import NO_TOOL_CALLS
-from evals.configs import resolve_configs
-from evals.locomo import load_conversations
-from evals.qa import run_qa
-from evals.runner import EvalOptions, run_locomo
-from memory import HashingEmbedder
-from scenarios import Day, Question, Scenario
-from scenarios.render import print_day, print_result
-from scenarios.runner import run_scenario
+import tiermem.cli as cli
+from tiermem.agent.errors import ProviderError
+from tiermem.agent.openai_client import OpenAIClient
+from tiermem.agent.scripted import ScriptedModel, reply
+from tiermem.agent.tool_use import NO_TOOL_CALLS
+from tiermem.evals.configs import resolve_configs
+from tiermem.evals.locomo import load_conversations
+from tiermem.evals.qa import run_qa
+from tiermem.evals.runner import EvalOptions, run_locomo
+from tiermem.memory import HashingEmbedder
+from tiermem.scenarios import Day, Question, Scenario
+from tiermem.scenarios.render import print_day, print_result
+from tiermem.scenarios.runner import run_scenario
 
 TINY = Scenario(
     name="tiny", description="one fact, one question",
@@ -77,7 +77,7 @@ def test_a_scenario_whose_model_never_calls_a_tool_is_flagged() -> None:
 
 def test_the_scenario_command_reports_it_in_json(monkeypatch: pytest.MonkeyPatch,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr("scenarios.all_scenarios", lambda: {"tiny": TINY})
+    monkeypatch.setattr("tiermem.scenarios.all_scenarios", lambda: {"tiny": TINY})
     with FakeOpenAIServer() as server:
         server.responder = lambda body: FakeResponse(
             message={"role": "assistant", "content": "Noted."})
@@ -143,8 +143,8 @@ def test_a_failed_turn_costs_the_turn_not_the_run() -> None:
 
 def test_no_baselines_flag_leaves_only_the_configs(data_file: Path,
                                                    server: FakeOpenAIServer) -> None:
-    from cli import build_parser
-    from evals.runner import run_command
+    from tiermem.cli import build_parser
+    from tiermem.evals.runner import run_command
 
     server.responder = lambda body: FakeResponse(
         message={"role": "assistant", "content": "No information available"})

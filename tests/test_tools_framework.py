@@ -9,8 +9,8 @@ from typing import Annotated, Any, Literal, Optional
 import pytest
 from pydantic import BaseModel, Field
 
-from memory.errors import InvalidInputError
-from tools.declare import (
+from tiermem.memory.errors import InvalidInputError
+from tiermem.tools.declare import (
     HEARTBEAT_DESCRIPTION,
     Tool,
     ToolDefinitionError,
@@ -18,7 +18,7 @@ from tools.declare import (
     parse_docstring,
     tool,
 )
-from tools.dispatch import MAX_ARGUMENT_BYTES, Toolbox, render
+from tiermem.tools.dispatch import MAX_ARGUMENT_BYTES, Toolbox, render
 
 
 def search_notes(

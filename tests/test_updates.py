@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from memory.text.extract import extract_facts, normalize_fact
-from memory.text.updates import Statement, read_statement, replaces, retracted, slot_of
-from memory.text.wording import concepts, stem
+from tiermem.memory.text.extract import extract_facts, normalize_fact
+from tiermem.memory.text.updates import Statement, read_statement, replaces, retracted, slot_of
+from tiermem.memory.text.wording import concepts, stem
 
 
 @pytest.mark.parametrize(("words", "same"), [

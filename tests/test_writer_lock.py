@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from memory_helpers import make_memory
 
-from memory.errors import StoreError, StoreLockedError
-from memory.store.sqlite import SQLiteStore
-from memory.store.sqlite.writer_lock import LOCK_FILE
+from tiermem.memory.errors import StoreError, StoreLockedError
+from tiermem.memory.store.sqlite import SQLiteStore
+from tiermem.memory.store.sqlite.writer_lock import LOCK_FILE
 
 
 def test_a_directory_at_the_lock_path_is_a_clear_error(tmp_path: Path) -> None:

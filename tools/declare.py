@@ -33,7 +33,7 @@ from typing import Any, overload
 
 from pydantic import BaseModel, ConfigDict, Field, PydanticUserError, create_model
 
-from memory.errors import TiermemError
+from tiermem.memory.errors import TiermemError
 
 CONTEXT_PARAM = "ctx"
 HEARTBEAT_PARAM = "request_heartbeat"

@@ -20,9 +20,9 @@ from typing import Any, Literal
 import pydantic_core
 from pydantic import BaseModel, ValidationError
 
-from memory.errors import TiermemError
-from tools.declare import HEARTBEAT_PARAM, Tool, ToolDefinitionError, ToolError
-from tools.safe_text import lone_surrogate_at, safe_text
+from tiermem.memory.errors import TiermemError
+from tiermem.tools.declare import HEARTBEAT_PARAM, Tool, ToolDefinitionError, ToolError
+from tiermem.tools.safe_text import lone_surrogate_at, safe_text
 
 __all__ = ["MAX_ARGUMENT_BYTES", "ErrorKind", "ToolError", "ToolResult", "Toolbox"]
 

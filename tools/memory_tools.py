@@ -14,11 +14,11 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from memory import HierarchicalMemory, Hit, SearchResult
-from memory.tiers.lifecycle import SUPERSEDED_AT
-from memory.validation import single_line
-from tools.declare import Tool, ToolError, tool
-from tools.dispatch import Toolbox
+from tiermem.memory import HierarchicalMemory, Hit, SearchResult
+from tiermem.memory.tiers.lifecycle import SUPERSEDED_AT
+from tiermem.memory.validation import single_line
+from tiermem.tools.declare import Tool, ToolError, tool
+from tiermem.tools.dispatch import Toolbox
 
 PAGE_SIZE = 5
 #: The most of one stored text a search result shows, so a page of hits stays whole

@@ -116,6 +116,6 @@ class HashingEmbedder:
 
 def default_embedder() -> Embedder:
     """The offline default: MiniLM int8 from its PyPI wheel, loaded once per process."""
-    from memory.embed.minilm import shared_minilm
+    from tiermem.memory.embed.minilm import shared_minilm
 
     return shared_minilm()

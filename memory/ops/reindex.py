@@ -16,10 +16,10 @@ committed; with another embedder it starts over.
 
 from __future__ import annotations
 
-from memory.embed.embeddings import Embedder
-from memory.errors import ReindexIncompleteError
-from memory.store.contract import StorageBackend
-from memory.tiers.recall import EMBEDDED_ROLES
+from tiermem.memory.embed.embeddings import Embedder
+from tiermem.memory.errors import ReindexIncompleteError
+from tiermem.memory.store.contract import StorageBackend
+from tiermem.memory.tiers.recall import EMBEDDED_ROLES
 
 #: Rows embedded and committed together; a crash loses at most one batch of work.
 BATCH_ROWS = 256

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from memory.hierarchy import HierarchicalMemory
+    from tiermem.memory.hierarchy import HierarchicalMemory
 
 WIDTH, HEIGHT = 720, 200
 LEFT, RIGHT, TOP, BOTTOM = 56, 20, 34, 34

@@ -28,22 +28,22 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from memory.embed.embeddings import Embedder
-from memory.errors import SnapshotError
-from memory.ops.snapshot_schema import (
+from tiermem.memory.embed.embeddings import Embedder
+from tiermem.memory.errors import SnapshotError
+from tiermem.memory.ops.snapshot_schema import (
     ROW_MODELS,
     SNAPSHOT_FORMAT,
     ValidSnapshot,
     parse_snapshot,
 )
-from memory.store.contract import StorageBackend
-from memory.store.records import DUMP_TABLES, DumpRow
-from memory.text.extract import fact_norm
-from memory.text.tokenizer import TokenCounter
-from memory.tiers.recall import EMBEDDED_ROLES
+from tiermem.memory.store.contract import StorageBackend
+from tiermem.memory.store.records import DUMP_TABLES, DumpRow
+from tiermem.memory.text.extract import fact_norm
+from tiermem.memory.text.tokenizer import TokenCounter
+from tiermem.memory.tiers.recall import EMBEDDED_ROLES
 
 if TYPE_CHECKING:
-    from memory.hierarchy import HierarchicalMemory
+    from tiermem.memory.hierarchy import HierarchicalMemory
 
 _SETTINGS = ("tick", "core_seq", "embedder_id", "embedder_dim", "archival_searches",
              "archival_searches_with_hits")
@@ -111,7 +111,7 @@ def restore_snapshot(
     valid = parse_snapshot(snapshot)
     if embedder is None:
         embedder = _embedder_for(valid)
-    from memory.store.sqlite.restore import database_aside
+    from tiermem.memory.store.sqlite.restore import database_aside
 
     home = Path(path).expanduser()
     with database_aside(home, replace) as aside, aside.transaction():
@@ -121,7 +121,7 @@ def restore_snapshot(
 
 
 def _embedder_for(valid: ValidSnapshot) -> Embedder:
-    from memory.embed.embeddings import HashingEmbedder, default_embedder
+    from tiermem.memory.embed.embeddings import HashingEmbedder, default_embedder
 
     stored, dim = valid.settings.embedder_id or "", valid.settings.embedder_dim
     if stored.startswith("hashing-") and dim is not None and dim >= 8:

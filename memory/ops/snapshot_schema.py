@@ -38,10 +38,10 @@ from pydantic import (
     model_validator,
 )
 
-from memory.config import MemoryConfig, decode_meta
-from memory.errors import InvalidConfigError, SnapshotError
-from memory.text.extract import fact_norm
-from memory.validation import MAX_TEXT_CHARS, clean_text
+from tiermem.memory.config import MemoryConfig, decode_meta
+from tiermem.memory.errors import InvalidConfigError, SnapshotError
+from tiermem.memory.text.extract import fact_norm
+from tiermem.memory.validation import MAX_TEXT_CHARS, clean_text
 
 SNAPSHOT_FORMAT = "tiermem-snapshot/2"
 SNAPSHOT_FORMAT_V1 = "tiermem-snapshot/1"

@@ -67,9 +67,9 @@ from typing import Any
 
 import numpy as np
 
-from memory.embed.embeddings import Embedder
-from memory.errors import InvalidInputError
-from memory.search.lexical import (
+from tiermem.memory.embed.embeddings import Embedder
+from tiermem.memory.errors import InvalidInputError
+from tiermem.memory.search.lexical import (
     PRUNE_MIN_ROWS,
     STOPWORDS,
     common_terms,
@@ -78,10 +78,10 @@ from memory.search.lexical import (
     query_terms,
     without_words,
 )
-from memory.store.contract import LexicalIndex, VectorIndex
-from memory.store.records import RowFilter
-from memory.types import Hit, SearchResult
-from memory.validation import check_page, clean_text, end_of_day, to_timestamp
+from tiermem.memory.store.contract import LexicalIndex, VectorIndex
+from tiermem.memory.store.records import RowFilter
+from tiermem.memory.types import Hit, SearchResult
+from tiermem.memory.validation import check_page, clean_text, end_of_day, to_timestamp
 
 #: Those of some ids (in order) whose rows pass a filter (``PassageStore.passing``).
 Passing = Callable[[Sequence[int], RowFilter], list[int]]

@@ -13,11 +13,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from memory.store.contract import LexicalIndex
-from memory.text.symbols import symbol_words
+from tiermem.memory.store.contract import LexicalIndex
+from tiermem.memory.text.symbols import symbol_words
 
 if TYPE_CHECKING:
-    from memory.search.fusion import FusionWeights
+    from tiermem.memory.search.fusion import FusionWeights
 
 #: Below this many rows, document frequencies are too coarse to call a word uninformative.
 PRUNE_MIN_ROWS = 50

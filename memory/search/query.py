@@ -53,12 +53,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from memory.embed.embeddings import Embedder, strong_similarity
-from memory.search.fusion import MIN_SCORE, FusionWeights, query_terms, rank_scored
-from memory.search.temporal import read_time_query, rerank_for_time
-from memory.store.contract import LexicalIndex
-from memory.tiers.core import CoreTier
-from memory.types import Fact, Hit, SearchResult
+from tiermem.memory.embed.embeddings import Embedder, strong_similarity
+from tiermem.memory.search.fusion import MIN_SCORE, FusionWeights, query_terms, rank_scored
+from tiermem.memory.search.temporal import read_time_query, rerank_for_time
+from tiermem.memory.store.contract import LexicalIndex
+from tiermem.memory.tiers.core import CoreTier
+from tiermem.memory.types import Fact, Hit, SearchResult
 
 #: A tier's search: (query, k) to the first page of its hits.
 TierSearch = Callable[[str, int], SearchResult]

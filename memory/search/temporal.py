@@ -24,8 +24,8 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from memory.search.dates import DateRange, asks_when, mentions_time, resolve_dates
-from memory.types import Hit
+from tiermem.memory.search.dates import DateRange, asks_when, mentions_time, resolve_dates
+from tiermem.memory.types import Hit
 
 
 @dataclass(frozen=True)

@@ -42,8 +42,8 @@ from typing import Protocol
 
 import numpy as np
 
-from memory.errors import StoreError
-from memory.store.records import (
+from tiermem.memory.errors import StoreError
+from tiermem.memory.store.records import (
     DumpRow,
     DumpTable,
     Event,

@@ -12,7 +12,7 @@ import functools
 from collections.abc import Callable
 from typing import Concatenate, ParamSpec, Protocol, TypeVar
 
-from memory.store.contract import StorageBackend
+from tiermem.memory.store.contract import StorageBackend
 
 
 class _HasStore(Protocol):

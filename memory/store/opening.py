@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from memory.errors import InvalidInputError, StoreError
-from memory.store.contract import StorageBackend
-from memory.validation import validate_agent_name
+from tiermem.memory.errors import InvalidInputError, StoreError
+from tiermem.memory.store.contract import StorageBackend
+from tiermem.memory.validation import validate_agent_name
 
 #: The environment variable the command line reads when ``--store`` is not given.
 STORE_VARIABLE = "TIERMEM_STORE"
@@ -38,7 +38,7 @@ def open_postgres(dsn: str, agent: str | None, *, read_only: bool = False,
             "HierarchicalMemory(store=dsn, agent='NAME'), or --agent NAME on the command line")
     validate_agent_name(agent)
     try:
-        from memory.store.postgres.backend import PostgresBackend
+        from tiermem.memory.store.postgres.backend import PostgresBackend
     except ImportError as exc:
         if exc.name not in ("psycopg", "pgvector"):
             raise
@@ -61,7 +61,7 @@ def open_backend(location: str, agent: str | None, *, read_only: bool) -> Storag
     """The backend at ``location``: a DSN (with ``agent``) or an agent home directory."""
     if is_dsn(location):
         return open_postgres(location, agent, read_only=read_only)
-    from memory.store.sqlite.store import SQLiteStore
+    from tiermem.memory.store.sqlite.store import SQLiteStore
 
     home = Path(location).expanduser()
     if read_only and not home.is_dir():

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from memory.types import Fact
+from tiermem.memory.types import Fact
 
 __all__ = [
     "DUMP_TABLES",

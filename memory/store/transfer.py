@@ -16,10 +16,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from memory.errors import StoreError
-from memory.store.contract import StorageBackend
-from memory.store.opening import open_backend
-from memory.store.records import DUMP_TABLES, DumpRow
+from tiermem.memory.errors import StoreError
+from tiermem.memory.store.contract import StorageBackend
+from tiermem.memory.store.opening import open_backend
+from tiermem.memory.store.records import DUMP_TABLES, DumpRow
 
 __all__ = ["MigrationReport", "content_digest", "migrate", "open_backend"]
 

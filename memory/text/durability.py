@@ -63,8 +63,8 @@ from __future__ import annotations
 
 import re
 
-from memory.text.sentences import TIMESTAMP, machine_cue
-from memory.types import Durability
+from tiermem.memory.text.sentences import TIMESTAMP, machine_cue
+from tiermem.memory.types import Durability
 
 __all__ = [
     "DURABLE",

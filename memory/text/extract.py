@@ -47,21 +47,21 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memory.text.durability import (
+from tiermem.memory.text.durability import (
     NOT_STATED,
     SHORT_LIVED,
     classify_durability,
     lead_in,
     strip_markers,
 )
-from memory.text.sentences import (
+from tiermem.memory.text.sentences import (
     CLOSERS,
     HAS_ALNUM,
     machine_cue,
     split_sentences,
     strip_terminator,
 )
-from memory.types import Durability
+from tiermem.memory.types import Durability
 
 # classify_durability is re-exported so callers find the whole extractor in one import.
 __all__ = [

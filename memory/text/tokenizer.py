@@ -27,7 +27,7 @@ from pathlib import Path
 
 import tiktoken
 
-from memory.errors import InvalidInputError, TiermemError
+from tiermem.memory.errors import InvalidInputError, TiermemError
 
 DEFAULT_ENCODING = "cl100k_base"
 

@@ -39,8 +39,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from memory.text.extract import normalize_fact
-from memory.text.wording import concepts, stem
+from tiermem.memory.text.extract import normalize_fact
+from tiermem.memory.text.wording import concepts, stem
 
 __all__ = ["Statement", "read_statement", "replaces", "retracted", "slot_of"]
 

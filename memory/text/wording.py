@@ -11,7 +11,7 @@ be a linguist's stemmer.
 
 from __future__ import annotations
 
-from memory.search.lexical import query_terms
+from tiermem.memory.search.lexical import query_terms
 
 __all__ = ["SYNONYMS", "concepts", "stem"]
 

@@ -15,13 +15,13 @@ from typing import Any
 
 import numpy as np
 
-from memory.embed.embeddings import Embedder
-from memory.errors import InvalidInputError
-from memory.search.fusion import FusionWeights, date_range, search_page
-from memory.store.contract import StorageBackend, VectorIndex
-from memory.store.records import Passage, RowFilter
-from memory.types import Hit, SearchResult
-from memory.validation import clean_text
+from tiermem.memory.embed.embeddings import Embedder
+from tiermem.memory.errors import InvalidInputError
+from tiermem.memory.search.fusion import FusionWeights, date_range, search_page
+from tiermem.memory.store.contract import StorageBackend, VectorIndex
+from tiermem.memory.store.records import Passage, RowFilter
+from tiermem.memory.types import Hit, SearchResult
+from tiermem.memory.validation import clean_text
 
 
 @dataclass

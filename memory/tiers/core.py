@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from memory.store.contract import StorageBackend
-from memory.tiers.policies import EvictionHeap, EvictionPolicy
-from memory.types import Fact
+from tiermem.memory.store.contract import StorageBackend
+from tiermem.memory.tiers.policies import EvictionHeap, EvictionPolicy
+from tiermem.memory.types import Fact
 
 UNITS = ("tokens", "facts")
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from memory.store.contract import StorageBackend
-from memory.store.records import Event
-from memory.types import Fact
+from tiermem.memory.store.contract import StorageBackend
+from tiermem.memory.store.records import Event
+from tiermem.memory.types import Fact
 
 
 class InteractionClock:

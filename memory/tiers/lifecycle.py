@@ -23,16 +23,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from memory.config import MemoryConfig
-from memory.errors import InvalidInputError, MemoryLimitError
-from memory.store.contract import SettingsStore
-from memory.text.extract import fact_norm
-from memory.tiers.archival import ArchivalTier
-from memory.tiers.core import CoreTier
-from memory.tiers.journal import InteractionClock, Journal
-from memory.tiers.policies import EvictionPolicy
-from memory.types import Fact
-from memory.validation import clean_text
+from tiermem.memory.config import MemoryConfig
+from tiermem.memory.errors import InvalidInputError, MemoryLimitError
+from tiermem.memory.store.contract import SettingsStore
+from tiermem.memory.text.extract import fact_norm
+from tiermem.memory.tiers.archival import ArchivalTier
+from tiermem.memory.tiers.core import CoreTier
+from tiermem.memory.tiers.journal import InteractionClock, Journal
+from tiermem.memory.tiers.policies import EvictionPolicy
+from tiermem.memory.types import Fact
+from tiermem.memory.validation import clean_text
 
 #: The passage metadata key, set to when it happened, of a fact retired as no longer true.
 SUPERSEDED_AT = "superseded_at"

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
-from memory.types import Fact
+from tiermem.memory.types import Fact
 
 DEFAULT_TAU = 50.0
 

@@ -15,14 +15,14 @@ from typing import Any
 
 import numpy as np
 
-from memory.embed.embeddings import Embedder
-from memory.errors import InvalidInputError
-from memory.prompt_history import PromptHistory
-from memory.search.fusion import FusionWeights, date_range, search_page
-from memory.store.contract import StorageBackend, VectorIndex
-from memory.store.records import Message, RowFilter
-from memory.types import Hit, SearchResult
-from memory.validation import MAX_TEXT_CHARS, clean_text
+from tiermem.memory.embed.embeddings import Embedder
+from tiermem.memory.errors import InvalidInputError
+from tiermem.memory.prompt_history import PromptHistory
+from tiermem.memory.search.fusion import FusionWeights, date_range, search_page
+from tiermem.memory.store.contract import StorageBackend, VectorIndex
+from tiermem.memory.store.records import Message, RowFilter
+from tiermem.memory.types import Hit, SearchResult
+from tiermem.memory.validation import MAX_TEXT_CHARS, clean_text
 
 ROLES = ("user", "assistant", "tool", "system")
 #: How many of a query's newest word matches BM25 ranks (RecallTier.window).

@@ -21,9 +21,9 @@ from memory_helpers import (
     token_count,
 )
 
-from memory.errors import InvalidInputError, MemoryLimitError
-from memory.hierarchy import HierarchicalMemory
-from memory.tiers.policies import POLICY_NAMES
+from tiermem.memory.errors import InvalidInputError, MemoryLimitError
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.tiers.policies import POLICY_NAMES
 
 VOCAB = (
     "alpha", "beta", "gamma", "delta", "peanuts", "kubernetes", "pod", "region", "billing",

@@ -19,8 +19,8 @@ import pytest
 from backends import Backend
 from memory_helpers import check_archival_consistent, check_core_invariants
 
-from bench.kill_after_ops import READY, kill_after_ops
-from bench.sqlite_only import integrity_problems
+from tiermem.bench.kill_after_ops import READY, kill_after_ops
+from tiermem.bench.sqlite_only import integrity_problems
 
 TESTS = Path(__file__).resolve().parents[1]
 REPO = TESTS.parent

@@ -20,10 +20,10 @@ from memory_helpers import (
     fr_score,
 )
 
-from memory.hierarchy import HierarchicalMemory
-from memory.tiers.core import CoreTier
-from memory.tiers.policies import EvictionHeap, make_policy
-from memory.types import Fact
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.tiers.core import CoreTier
+from tiermem.memory.tiers.policies import EvictionHeap, make_policy
+from tiermem.memory.types import Fact
 
 WORDS = (
     "amber", "basil", "cedar", "dune", "ember", "fjord", "garnet", "harbor", "iris",

@@ -21,10 +21,10 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from memory_helpers import check_core_invariants
 
-from memory.errors import InvalidInputError, MemoryLimitError
-from memory.hierarchy import HierarchicalMemory
-from memory.tiers.policies import POLICY_NAMES, EvictionPolicy
-from memory.types import Fact
+from tiermem.memory.errors import InvalidInputError, MemoryLimitError
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.tiers.policies import POLICY_NAMES, EvictionPolicy
+from tiermem.memory.types import Fact
 
 VOCAB = ("amber", "basil", "cedar", "dune", "ember", "fjord", "garnet", "harbor", "iris", "kelp")
 

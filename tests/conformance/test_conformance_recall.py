@@ -8,8 +8,8 @@ import pytest
 from backends import Backend
 from memory_helpers import check_core_invariants
 
-from memory.errors import InvalidInputError
-from memory.hierarchy import HierarchicalMemory
+from tiermem.memory.errors import InvalidInputError
+from tiermem.memory.hierarchy import HierarchicalMemory
 
 
 def _day(day: int) -> float:

@@ -9,8 +9,8 @@ import pytest
 from backends import Backend
 from memory_helpers import check_archival_consistent, check_core_invariants
 
-from memory.embed.embeddings import HashingEmbedder
-from memory.hierarchy import HierarchicalMemory
+from tiermem.memory.embed.embeddings import HashingEmbedder
+from tiermem.memory.hierarchy import HierarchicalMemory
 
 
 class Boom(Exception):

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 from backends import Backend
 
-from memory.embed.embeddings import HashingEmbedder
-from memory.hierarchy import HierarchicalMemory
-from memory.search.fusion import query_terms
-from memory.types import SearchResult
+from tiermem.memory.embed.embeddings import HashingEmbedder
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.search.fusion import query_terms
+from tiermem.memory.types import SearchResult
 
 
 def _day(day: int, hour: int = 12) -> float:

@@ -9,9 +9,9 @@ import pytest
 from backends import Backend
 from memory_helpers import check_archival_consistent, check_core_invariants
 
-from memory.embed.embeddings import HashingEmbedder
-from memory.errors import InvalidInputError
-from memory.hierarchy import HierarchicalMemory
+from tiermem.memory.embed.embeddings import HashingEmbedder
+from tiermem.memory.errors import InvalidInputError
+from tiermem.memory.hierarchy import HierarchicalMemory
 
 
 def _workload(m: HierarchicalMemory) -> None:

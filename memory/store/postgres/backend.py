@@ -17,9 +17,9 @@ from collections.abc import Callable, Iterator, Sequence
 
 import psycopg
 
-from memory.errors import ReadOnlyError, StoreClosedError, StoreError
-from memory.store.postgres import dump
-from memory.store.postgres.connection import (
+from tiermem.memory.errors import ReadOnlyError, StoreClosedError, StoreError
+from tiermem.memory.store.postgres import dump
+from tiermem.memory.store.postgres.connection import (
     agent_id,
     connect,
     prepare,
@@ -28,8 +28,8 @@ from memory.store.postgres.connection import (
     take_writer_lock,
     translate,
 )
-from memory.store.postgres.lexical import PgLexicalIndex
-from memory.store.postgres.tables import (
+from tiermem.memory.store.postgres.lexical import PgLexicalIndex
+from tiermem.memory.store.postgres.tables import (
     PgFacts,
     PgHistory,
     PgMessages,
@@ -37,8 +37,8 @@ from memory.store.postgres.tables import (
     PgSettings,
     Scope,
 )
-from memory.store.postgres.vectors import PgVectorIndex, create_hnsw_index
-from memory.store.records import DumpRow, DumpTable, TextTable, VectorTable
+from tiermem.memory.store.postgres.vectors import PgVectorIndex, create_hnsw_index
+from tiermem.memory.store.records import DumpRow, DumpTable, TextTable, VectorTable
 
 _open: weakref.WeakSet[PostgresBackend] = weakref.WeakSet()
 _fork_hook_installed = False

@@ -18,7 +18,7 @@ import psycopg
 from psycopg import errors as pg_errors
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
-from memory.errors import (
+from tiermem.memory.errors import (
     ReadOnlyError,
     StoreClosedError,
     StoreCorruptError,
@@ -26,7 +26,7 @@ from memory.errors import (
     StoreFullError,
     StoreLockedError,
 )
-from memory.store.postgres.schema import (
+from tiermem.memory.store.postgres.schema import (
     LOCK_CLASS,
     SCHEMA_VERSION,
     VECTOR_EXTENSION,

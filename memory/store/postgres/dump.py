@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from memory.store.postgres.tables import FACT_COLUMNS, Scope, text_columns
-from memory.store.records import DumpRow, DumpTable
+from tiermem.memory.store.postgres.tables import FACT_COLUMNS, Scope, text_columns
+from tiermem.memory.store.records import DumpRow, DumpTable
 
 COLUMNS: dict[str, tuple[str, ...]] = {
     "facts": (*FACT_COLUMNS, "norm"),
@@ -73,7 +73,7 @@ def import_rows(scope: Scope, table: DumpTable, rows: Sequence[DumpRow]) -> None
     for row in rows:
         record = [_stored_form(name, row.get(name)) for name in columns]
         if table == "facts" and "norm" not in columns:
-            from memory.text.extract import fact_norm
+            from tiermem.memory.text.extract import fact_norm
 
             record.append(fact_norm(row["text"]))
         if text_column:

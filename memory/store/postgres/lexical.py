@@ -15,8 +15,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from memory.store.postgres.tables import Scope, filter_sql
-from memory.store.records import RowFilter
+from tiermem.memory.store.postgres.tables import Scope, filter_sql
+from tiermem.memory.store.records import RowFilter
 
 #: FTS5's floor for the idf of a word in more than half of the rows.
 IDF_FLOOR = 1e-6

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from memory.errors import StoreError
+from tiermem.memory.errors import StoreError
 
 #: The PostgreSQL major version the wheel ships and this module runs.
 PG_MAJOR = 18

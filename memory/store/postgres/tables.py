@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import psycopg
 
-from memory.store.records import (
+from tiermem.memory.store.records import (
     Event,
     Fact,
     FactTotals,
@@ -25,7 +25,7 @@ from memory.store.records import (
     Passage,
     RowFilter,
 )
-from memory.text.symbols import indexed_text
+from tiermem.memory.text.symbols import indexed_text
 
 _WORD = re.compile(r"[^\W_]+")
 FACT_COLUMNS = ("id", "text", "durability", "created_at", "created_tick", "last_access",

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from memory.store.postgres.tables import Scope
+from tiermem.memory.store.postgres.tables import Scope
 
 #: How many candidates HNSW search keeps (pgvector's hnsw.ef_search). Recall against
 #: exact search depends on the data: on sentence embeddings, which cluster, 100 finds

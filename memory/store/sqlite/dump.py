@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from memory.store.records import DUMP_TABLES, DumpRow, DumpTable
-from memory.store.sqlite.files import FILE_META_KEYS
-from memory.store.sqlite.vectors import bump_generation
+from tiermem.memory.store.records import DUMP_TABLES, DumpRow, DumpTable
+from tiermem.memory.store.sqlite.files import FILE_META_KEYS
+from tiermem.memory.store.sqlite.vectors import bump_generation
 
 if TYPE_CHECKING:
-    from memory.store.sqlite.store import SQLiteStore
+    from tiermem.memory.store.sqlite.store import SQLiteStore
 
 _VECTOR_TABLES = ("passages", "messages")
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from memory.errors import ReadOnlyError, StoreCorruptError, StoreError, StoreFullError
+from tiermem.memory.errors import ReadOnlyError, StoreCorruptError, StoreError, StoreFullError
 
 
 def translate(exc: BaseException, database: Path | None) -> StoreError | None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import sqlite3
 from typing import TYPE_CHECKING
 
-from memory.store.records import Fact, FactTotals
+from tiermem.memory.store.records import Fact, FactTotals
 
 if TYPE_CHECKING:
-    from memory.store.sqlite.store import SQLiteStore
+    from tiermem.memory.store.sqlite.store import SQLiteStore
 
 _COLUMNS = (
     "id, text, durability, tier, created_at, created_tick, entered_core_seq, last_access,"

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from memory.store.records import RowFilter
+from tiermem.memory.store.records import RowFilter
 
 if TYPE_CHECKING:
-    from memory.store.sqlite.store import SQLiteStore
+    from tiermem.memory.store.sqlite.store import SQLiteStore
 
 #: Ids per ``IN (...)`` list: under SQLite's historical limit of 999 parameters.
 CHUNK = 900

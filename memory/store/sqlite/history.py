@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from memory.store.records import Event, HistoryPoint
+from tiermem.memory.store.records import Event, HistoryPoint
 
 if TYPE_CHECKING:
-    from memory.store.sqlite.store import SQLiteStore
+    from tiermem.memory.store.sqlite.store import SQLiteStore
 
 _POINT = ("tick, created_at, core_facts, core_size, durable_in_core, archival_passages,"
           " recall_messages, evictions, promotions")

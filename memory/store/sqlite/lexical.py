@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from memory.store.records import RowFilter, TextTable
-from memory.store.sqlite.filters import filter_sql
+from tiermem.memory.store.records import RowFilter, TextTable
+from tiermem.memory.store.sqlite.filters import filter_sql
 
 if TYPE_CHECKING:
-    from memory.store.sqlite.store import SQLiteStore
+    from tiermem.memory.store.sqlite.store import SQLiteStore
 
 
 def fts_match(terms: Sequence[str], every_term: bool = False) -> str:

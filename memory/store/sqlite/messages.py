@@ -13,14 +13,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from memory.store.records import Message, RowFilter
-from memory.store.sqlite.filters import CHUNK, passing_ids
-from memory.store.sqlite.passages import set_embeddings
-from memory.store.sqlite.vectors import bump_generation, vector_blob
-from memory.text.symbols import SQL_FUNCTION
+from tiermem.memory.store.records import Message, RowFilter
+from tiermem.memory.store.sqlite.filters import CHUNK, passing_ids
+from tiermem.memory.store.sqlite.passages import set_embeddings
+from tiermem.memory.store.sqlite.vectors import bump_generation, vector_blob
+from tiermem.memory.text.symbols import SQL_FUNCTION
 
 if TYPE_CHECKING:
-    from memory.store.sqlite.store import SQLiteStore
+    from tiermem.memory.store.sqlite.store import SQLiteStore
 
 _COLUMNS = ("id, turn, role, content, tool_calls, tool_call_id, tool_name, created_at, status,"
             " embedder_id")

@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from memory.store.records import Passage, RowFilter
-from memory.store.sqlite.filters import passing_ids
-from memory.store.sqlite.vectors import bump_generation, vector_blob
+from tiermem.memory.store.records import Passage, RowFilter
+from tiermem.memory.store.sqlite.filters import passing_ids
+from tiermem.memory.store.sqlite.vectors import bump_generation, vector_blob
 
 if TYPE_CHECKING:
-    from memory.store.sqlite.store import SQLiteStore
+    from tiermem.memory.store.sqlite.store import SQLiteStore
 
 
 _INSERT = ("INSERT INTO passages (text, created_at, tags, metadata, source, was_in_core,"

@@ -28,17 +28,17 @@ import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
-from memory.errors import SnapshotError
-from memory.output_file import fsync_path
-from memory.store.sqlite.files import (
+from tiermem.memory.errors import SnapshotError
+from tiermem.memory.output_file import fsync_path
+from tiermem.memory.store.sqlite.files import (
     ARCHIVAL_INDEX_FILE,
     DB_FILE,
     RECALL_INDEX_FILE,
     RESTORE_PREFIX,
     discard_restore_leftovers,
 )
-from memory.store.sqlite.store import SQLiteStore
-from memory.store.sqlite.vectors import remove_index_files
+from tiermem.memory.store.sqlite.store import SQLiteStore
+from tiermem.memory.store.sqlite.vectors import remove_index_files
 
 INDEX_FILES = (ARCHIVAL_INDEX_FILE, RECALL_INDEX_FILE)
 

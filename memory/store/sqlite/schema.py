@@ -12,8 +12,8 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from memory.text.symbols import SQL_FUNCTION as _FTS
-from memory.text.symbols import indexed_text
+from tiermem.memory.text.symbols import SQL_FUNCTION as _FTS
+from tiermem.memory.text.symbols import indexed_text
 
 
 def _indexed_through_function(table: str, column: str, updates: bool) -> str:

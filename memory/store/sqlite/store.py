@@ -21,30 +21,30 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from memory.errors import (
+from tiermem.memory.errors import (
     InvalidInputError,
     ReadOnlyError,
     StoreClosedError,
     StoreCorruptError,
     StoreError,
 )
-from memory.store.records import DumpRow, DumpTable, TextTable, VectorTable
-from memory.store.sqlite.dump import clear_tables, export_rows, import_rows
-from memory.store.sqlite.errors import corrupt_message, translate
-from memory.store.sqlite.facts import SQLiteFacts
-from memory.store.sqlite.files import (
+from tiermem.memory.store.records import DumpRow, DumpTable, TextTable, VectorTable
+from tiermem.memory.store.sqlite.dump import clear_tables, export_rows, import_rows
+from tiermem.memory.store.sqlite.errors import corrupt_message, translate
+from tiermem.memory.store.sqlite.facts import SQLiteFacts
+from tiermem.memory.store.sqlite.files import (
     ARCHIVAL_INDEX_FILE,
     DB_FILE,
     RECALL_INDEX_FILE,
     discard_restore_leftovers,
 )
-from memory.store.sqlite.history import SQLiteHistory, SQLiteSettings
-from memory.store.sqlite.lexical import SQLiteLexical
-from memory.store.sqlite.messages import SQLiteMessages
-from memory.store.sqlite.passages import SQLitePassages
-from memory.store.sqlite.schema import SCHEMA_VERSION, migrate, register_functions
-from memory.store.sqlite.vectors import FaissIndex
-from memory.store.sqlite.writer_lock import WriterLock
+from tiermem.memory.store.sqlite.history import SQLiteHistory, SQLiteSettings
+from tiermem.memory.store.sqlite.lexical import SQLiteLexical
+from tiermem.memory.store.sqlite.messages import SQLiteMessages
+from tiermem.memory.store.sqlite.passages import SQLitePassages
+from tiermem.memory.store.sqlite.schema import SCHEMA_VERSION, migrate, register_functions
+from tiermem.memory.store.sqlite.vectors import FaissIndex
+from tiermem.memory.store.sqlite.writer_lock import WriterLock
 
 DURABILITY = {"normal": "NORMAL", "full": "FULL"}
 

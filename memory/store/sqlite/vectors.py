@@ -30,10 +30,10 @@ from typing import TYPE_CHECKING, cast
 import faiss
 import numpy as np
 
-from memory.store.sqlite.prefilter import Prefilter
+from tiermem.memory.store.sqlite.prefilter import Prefilter
 
 if TYPE_CHECKING:
-    from memory.store.sqlite.store import SQLiteStore
+    from tiermem.memory.store.sqlite.store import SQLiteStore
 
 log = logging.getLogger(__name__)
 #: Below this many rows the float32 vectors (15 MB at 10k x 384) stay in the CPU

@@ -17,7 +17,7 @@ import os
 import weakref
 from pathlib import Path
 
-from memory.errors import StoreError, StoreLockedError
+from tiermem.memory.errors import StoreError, StoreLockedError
 
 LOCK_FILE = "writer.lock"
 
