@@ -37,15 +37,18 @@ def postgres_server() -> Iterator[str]:
         return
     # Not under pytest's own temporary directory: when root runs the tests the server
     # runs as an unprivileged account, which cannot enter pytest's private directory.
-    data_dir = Path(tempfile.mkdtemp(prefix="tiermem-pg-"))
-    server = LocalPostgres(data_dir, settings=TEST_SETTINGS)
+    # The base is passable (0711) so the server's account reaches the data directory and,
+    # when the virtualenv is private, the server programs linked beside it.
+    base = Path(tempfile.mkdtemp(prefix="tiermem-pg-"))
+    base.chmod(0o711)
+    server = LocalPostgres(base / "data", settings=TEST_SETTINGS)
     try:
         yield server.start()
     finally:
         try:
             server.stop()
         finally:
-            shutil.rmtree(data_dir, ignore_errors=True)
+            shutil.rmtree(base, ignore_errors=True)
 
 
 @contextlib.contextmanager

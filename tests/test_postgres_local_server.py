@@ -12,7 +12,8 @@ import psycopg
 import pytest
 
 from tiermem.cli import main
-from tiermem.memory.store.postgres.local_server import LocalPostgres, LocalServerError
+from tiermem.memory.store.postgres import local_server
+from tiermem.memory.store.postgres.local_server import PG_MAJOR, LocalPostgres, LocalServerError
 
 
 @pytest.fixture
@@ -67,6 +68,32 @@ def test_root_is_told_which_directory_the_server_account_cannot_enter(scratch_di
     with pytest.raises(LocalServerError, match=f"cannot enter {closed}.*--dir"):
         LocalPostgres(closed / "pg").start()
     assert not (closed / "pg" / "PG_VERSION").exists()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root's server runs as another account")
+def test_root_runs_programs_installed_where_the_server_account_cannot_enter(
+        scratch_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A virtualenv under `mktemp -d` (mode 0700), as a fresh clone's CI run has it.
+    private = Path(tempfile.mkdtemp(prefix="tiermem-venv-"))
+    try:
+        wheel_install = local_server.binaries().parent
+        package = private / wheel_install.parent.name
+        install = package / wheel_install.name
+        shutil.copytree(wheel_install, install, symlinks=True)
+        libs = wheel_install.parent.parent / f"{package.name}.libs"
+        if libs.exists():
+            shutil.copytree(libs, private / libs.name, symlinks=True)
+        monkeypatch.setattr(local_server, "binaries", lambda: install / "bin")
+        server = LocalPostgres(scratch_dir / "pg")
+        with psycopg.connect(server.start()) as conn:
+            assert conn.execute("SELECT 1").fetchone() == (1,)
+        mirror = scratch_dir / f".pg-pginstall{PG_MAJOR}"
+        assert (mirror / "source").read_text() == str(install)
+        assert (mirror / package.name / install.name / "bin" / "postgres").stat().st_ino == (
+            install / "bin" / "postgres").stat().st_ino  # linked, not copied
+        assert server.stop() is True
+    finally:
+        shutil.rmtree(private, ignore_errors=True)
 
 
 def test_cli_starts_reports_and_stops_a_server(scratch_dir: Path,

@@ -19,6 +19,7 @@ import importlib.util
 import os
 import pwd
 import shlex
+import shutil
 import stat
 import subprocess
 import tempfile
@@ -195,8 +196,46 @@ class LocalPostgres:
                     f"directory where it can, e.g. `tiermem pg start --dir "
                     f"/var/lib/tiermem/postgres`, or let it pass with `chmod o+x {blocked}`")
 
+    def _programs(self) -> Path:
+        """Where the server's account runs the programs from.
+
+        As root, the wheel's copy may sit where ``nobody`` cannot enter (a
+        virtualenv under a private directory such as ``mktemp -d`` or root's
+        home). The installation is then linked, or copied, beside the data
+        directory, in a directory root owns and the account can read.
+        """
+        bin_dir = binaries()
+        if self.account is None or _first_closed_parent(bin_dir / "initdb",
+                                                        self.account) is None:
+            return bin_dir
+        # The programs find their shared libraries by relative paths up to the wheel's
+        # ``<package>.libs`` beside the package, so that layout is kept.
+        install = bin_dir.parent
+        package = install.parent
+        mirror = self.data_dir.parent / f".{self.data_dir.name}-pginstall{PG_MAJOR}"
+        marker = mirror / "source"
+        # Reused only if this user made it: the programs in it run the server.
+        if not (marker.exists() and marker.read_text() == str(install)
+                and mirror.stat().st_uid == os.geteuid() == marker.stat().st_uid):
+            shutil.rmtree(mirror, ignore_errors=True)
+            try:
+                (mirror / package.name).mkdir(parents=True)
+                for tree, into in ((install, mirror / package.name / install.name),
+                                   *((libs, mirror / libs.name) for libs in
+                                     package.parent.glob(f"{package.name}.libs"))):
+                    shutil.copytree(tree, into, symlinks=True, copy_function=_link_or_copy)
+                for directory in (mirror, mirror / package.name):
+                    directory.chmod(0o755)
+                marker.write_text(str(install))
+            except OSError as exc:
+                raise LocalServerError(
+                    f"cannot make the server programs readable to "
+                    f"'{self.account.pw_name}' in {mirror}: {exc.strerror}; install tiermem "
+                    f"where that account can read it") from None
+        return mirror / package.name / install.name / "bin"
+
     def _run(self, program: str, *args: str, what: str) -> None:
-        command = [str(binaries() / program), *args]
+        command = [str(self._programs() / program), *args]
         kwargs: dict[str, Any] = {"cwd": self.data_dir}
         if self.account is not None:
             kwargs.update(user=self.account.pw_uid, group=self.account.pw_gid, extra_groups=[])
@@ -218,6 +257,14 @@ class LocalPostgres:
                 f"could not {what} in {self.data_dir} ({program} exited with "
                 f"{result.returncode}): {said}" + (f"\nserver log ({log}):\n{tail}" if tail
                                                    else ""))
+
+
+def _link_or_copy(source: str, target: str) -> None:
+    """A hard link when both paths share a file system (instant, no space), else a copy."""
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)
 
 
 def _alive(pid: int) -> bool:
