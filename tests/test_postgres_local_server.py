@@ -88,9 +88,19 @@ def test_root_runs_programs_installed_where_the_server_account_cannot_enter(
         with psycopg.connect(server.start()) as conn:
             assert conn.execute("SELECT 1").fetchone() == (1,)
         mirror = scratch_dir / f".pg-pginstall{PG_MAJOR}"
-        assert (mirror / "source").read_text() == str(install)
+        assert (mirror / "source").read_text().splitlines()[0] == str(install)
         assert (mirror / package.name / install.name / "bin" / "postgres").stat().st_ino == (
             install / "bin" / "postgres").stat().st_ino  # linked, not copied
+        assert server.stop() is True
+        # An upgrade of the wheel in place replaces the program: the mirror follows it.
+        program = install / "bin" / "postgres"
+        content = program.read_bytes()
+        program.unlink()
+        program.write_bytes(content)
+        program.chmod(0o755)
+        server.start()
+        assert (mirror / package.name / install.name / "bin" / "postgres").stat().st_ino == (
+            program.stat().st_ino)
         assert server.stop() is True
     finally:
         shutil.rmtree(private, ignore_errors=True)

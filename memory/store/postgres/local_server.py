@@ -214,8 +214,12 @@ class LocalPostgres:
         package = install.parent
         mirror = self.data_dir.parent / f".{self.data_dir.name}-pginstall{PG_MAJOR}"
         marker = mirror / "source"
+        # The installation's path and its server program's identity: an upgrade of the
+        # wheel at the same path replaces the program, and the mirror with it.
+        program = (install / "bin" / "postgres").stat()
+        source = f"{install}\n{program.st_ino} {program.st_size} {program.st_mtime_ns}"
         # Reused only if this user made it: the programs in it run the server.
-        if not (marker.exists() and marker.read_text() == str(install)
+        if not (marker.exists() and marker.read_text() == source
                 and mirror.stat().st_uid == os.geteuid() == marker.stat().st_uid):
             shutil.rmtree(mirror, ignore_errors=True)
             try:
@@ -226,7 +230,7 @@ class LocalPostgres:
                     shutil.copytree(tree, into, symlinks=True, copy_function=_link_or_copy)
                 for directory in (mirror, mirror / package.name):
                     directory.chmod(0o755)
-                marker.write_text(str(install))
+                marker.write_text(source)
             except OSError as exc:
                 raise LocalServerError(
                     f"cannot make the server programs readable to "
