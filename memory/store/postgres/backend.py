@@ -13,11 +13,12 @@ import contextlib
 import os
 import threading
 import weakref
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 import psycopg
 
 from tiermem.memory.errors import ReadOnlyError, StoreClosedError, StoreError
+from tiermem.memory.store.nesting import NestedTransactions
 from tiermem.memory.store.postgres import dump
 from tiermem.memory.store.postgres.connection import (
     agent_id,
@@ -52,7 +53,7 @@ def _detach_after_fork() -> None:
         backend.detach()
 
 
-class PostgresBackend:
+class PostgresBackend(NestedTransactions):
     """The memory of agent ``agent`` in the database at ``dsn``.
 
     ``hnsw=True`` searches vectors through an HNSW index (approximate) instead
@@ -67,11 +68,7 @@ class PostgresBackend:
         self._read_only = read_only
         self._closed = False
         self._owner_pid = os.getpid()
-        self._depth = 0
-        self._begin_hooks: list[Callable[[], None]] = []
-        self._commit_hooks: list[Callable[[], None]] = []
-        self._rollback_hooks: list[Callable[[], None]] = []
-        self._release_hooks: list[Callable[[], None]] = []
+        self._init_transactions()
         self._lock = threading.RLock()
         self.conn = connect(dsn)
         self._agent_id: int | None = None
@@ -153,27 +150,7 @@ class PostgresBackend:
         assert self._agent_id is not None
         return self._agent_id
 
-    # -- transactions -------------------------------------------------------------------
-    @property
-    def in_transaction(self) -> bool:
-        return self._depth > 0
-
-    @property
-    def depth(self) -> int:
-        return self._depth
-
-    def on_begin(self, hook: Callable[[], None]) -> None:
-        self._begin_hooks.append(hook)
-
-    def on_commit(self, hook: Callable[[], None]) -> None:
-        self._commit_hooks.append(hook)
-
-    def on_rollback(self, hook: Callable[[], None]) -> None:
-        self._rollback_hooks.append(hook)
-
-    def on_release(self, hook: Callable[[], None]) -> None:
-        self._release_hooks.append(hook)
-
+    # -- transactions (memory.store.nesting) ------------------------------------------
     @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:
         self._check_usable()
@@ -185,39 +162,19 @@ class PostgresBackend:
         if self._read_only:
             raise ReadOnlyError(f"this memory ({self._where}) is open read-only, so it cannot "
                                 f"be changed; open it without read_only=True to write")
-        depth = self._depth
-        name = f"sp{depth}"
+        yield from self._nested()
+
+    def _begin(self, savepoint: str | None) -> None:
         try:
-            self.conn.execute("BEGIN" if depth == 0 else f"SAVEPOINT {name}")
+            self.conn.execute("BEGIN" if savepoint is None else f"SAVEPOINT {savepoint}")
         except psycopg.Error as exc:
             raise self._mapped(exc) from exc
-        if depth == 0:
-            for hook in self._begin_hooks:
-                hook()
-        self._depth += 1
-        try:
-            yield
-            if depth == 0:
-                self.conn.execute("COMMIT")
-        except BaseException as exc:
-            self._depth = depth
-            try:
-                self._roll_back(name if depth else None)
-            finally:
-                for hook in self._rollback_hooks:
-                    hook()
-            mapped = translate(exc, self._where)
-            if mapped is not None:
-                raise mapped from exc
-            raise
-        self._depth = depth
-        if depth == 0:
-            for hook in self._commit_hooks:
-                hook()
-        else:
-            self.conn.execute(f"RELEASE SAVEPOINT {name}")
-            for hook in self._release_hooks:
-                hook()
+
+    def _commit(self) -> None:
+        self.conn.execute("COMMIT")
+
+    def _release(self, savepoint: str) -> None:
+        self.conn.execute(f"RELEASE SAVEPOINT {savepoint}")
 
     def _roll_back(self, savepoint: str | None) -> None:
         with contextlib.suppress(psycopg.OperationalError):

@@ -28,6 +28,7 @@ from tiermem.memory.errors import (
     StoreCorruptError,
     StoreError,
 )
+from tiermem.memory.store.nesting import NestedTransactions
 from tiermem.memory.store.records import DumpRow, DumpTable, TextTable, VectorTable
 from tiermem.memory.store.sqlite.dump import clear_tables, export_rows, import_rows
 from tiermem.memory.store.sqlite.errors import corrupt_message, translate
@@ -49,7 +50,7 @@ from tiermem.memory.store.sqlite.writer_lock import WriterLock
 DURABILITY = {"normal": "NORMAL", "full": "FULL"}
 
 
-class SQLiteStore:
+class SQLiteStore(NestedTransactions):
     """One SQLite database plus the lock that makes its writer unique
     (memory.store.contract.StorageBackend).
 
@@ -94,11 +95,7 @@ class SQLiteStore:
         #: Whether opening ran SQLite's quick_check (it does after an unclean close).
         self.quick_checked = False
         self._writer: WriterLock | None = None
-        self._depth = 0
-        self._begin_hooks: list[Callable[[], None]] = []
-        self._rollback_hooks: list[Callable[[], None]] = []
-        self._commit_hooks: list[Callable[[], None]] = []
-        self._release_hooks: list[Callable[[], None]] = []
+        self._init_transactions()
         if home is not None and not read_only:
             try:
                 home.mkdir(parents=True, exist_ok=True)
@@ -192,39 +189,13 @@ class SQLiteStore:
     def translate_error(self, exc: BaseException) -> StoreError | None:
         return translate(exc, self.database)
 
-    # -- transactions -----------------------------------------------------------------
-    @property
-    def in_transaction(self) -> bool:
-        return self._depth > 0
-
-    @property
-    def depth(self) -> int:
-        """How many transactions and savepoints are open."""
-        return self._depth
-
-    def on_begin(self, hook: Callable[[], None]) -> None:
-        """Call ``hook`` when an outermost transaction begins."""
-        self._begin_hooks.append(hook)
-
-    def on_rollback(self, hook: Callable[[], None]) -> None:
-        """Call ``hook`` after any rollback, so in-memory state can reload."""
-        self._rollback_hooks.append(hook)
-
-    def on_release(self, hook: Callable[[], None]) -> None:
-        """Call ``hook`` after a savepoint is released into its enclosing transaction."""
-        self._release_hooks.append(hook)
-
-    def on_commit(self, hook: Callable[[], None]) -> None:
-        """Call ``hook`` after the outermost transaction commits."""
-        self._commit_hooks.append(hook)
-
+    # -- transactions (memory.store.nesting) ------------------------------------------
     @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:
         """A transaction, or a savepoint inside the one already open.
 
-        COMMIT is inside the same guard as the body: a commit can fail (a full
-        disk is reported at COMMIT, when the pages reach the WAL), and then the
-        in-memory state must roll back exactly as for a failed body.
+        A full disk is reported at COMMIT, when the pages reach the WAL; the
+        commit is guarded with the body (memory.store.nesting).
 
         The calling thread holds ``lock`` until the transaction ends, so another
         thread neither joins it nor sees its uncommitted rows.
@@ -239,40 +210,20 @@ class SQLiteStore:
             raise ReadOnlyError(
                 f"this memory ({self.home}) is open read-only, so it cannot be changed; open it "
                 f"without read_only=True (once no other session holds it) to write")
-        depth = self._depth
-        name = f"sp{depth}"
-        self.conn.execute("BEGIN IMMEDIATE" if depth == 0 else f"SAVEPOINT {name}")
-        if depth == 0:
-            for hook in self._begin_hooks:
-                hook()
-        self._depth += 1
-        try:
-            yield None
-            if depth == 0:
-                self.conn.execute("COMMIT")
-        except BaseException as exc:
-            self._depth = depth
-            try:
-                self._roll_back(name if depth else None)
-            finally:
-                for hook in self._rollback_hooks:
-                    hook()
-            mapped = translate(exc, self.database)
-            if mapped is not None:
-                raise mapped from exc
-            raise
-        self._depth = depth
-        if depth == 0:
-            if self.durability == "full" and self.home is not None:
-                # Into the database file now, so the commit does not depend on the WAL.
-                with contextlib.suppress(sqlite3.Error):
-                    self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
-            for hook in self._commit_hooks:
-                hook()
-        else:
-            self.conn.execute(f"RELEASE {name}")
-            for hook in self._release_hooks:
-                hook()
+        yield from self._nested()
+
+    def _begin(self, savepoint: str | None) -> None:
+        self.conn.execute("BEGIN IMMEDIATE" if savepoint is None else f"SAVEPOINT {savepoint}")
+
+    def _commit(self) -> None:
+        self.conn.execute("COMMIT")
+        if self.durability == "full" and self.home is not None:
+            # Into the database file now, so the commit does not depend on the WAL.
+            with contextlib.suppress(sqlite3.Error):
+                self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+
+    def _release(self, savepoint: str) -> None:
+        self.conn.execute(f"RELEASE {savepoint}")
 
     def _roll_back(self, savepoint: str | None) -> None:
         if savepoint is not None:

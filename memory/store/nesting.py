@@ -1,0 +1,113 @@
+"""Nested transactions with hooks, as every backend keeps them (memory/store/contract.py).
+
+The outermost ``transaction()`` is one database transaction, an inner one a
+savepoint. The begin, commit, rollback and hook order is the same whatever the
+database, so it lives here once; a backend supplies the statements.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from tiermem.memory.errors import StoreError
+
+Hook = Callable[[], None]
+
+
+class NestedTransactions:
+    """Depth, hooks and the begin / commit / rollback protocol of one connection.
+
+    A backend calls ``_init_transactions()`` when it opens and implements
+    ``_begin``, ``_commit``, ``_release``, ``_roll_back`` and the contract's
+    ``translate_error``; its ``transaction()`` checks that it may write, then
+    runs the body through ``_nested()``.
+    """
+
+    def _init_transactions(self) -> None:
+        self._depth = 0
+        self._begin_hooks: list[Hook] = []
+        self._commit_hooks: list[Hook] = []
+        self._rollback_hooks: list[Hook] = []
+        self._release_hooks: list[Hook] = []
+
+    @property
+    def in_transaction(self) -> bool:
+        return self._depth > 0
+
+    @property
+    def depth(self) -> int:
+        """How many transactions and savepoints are open."""
+        return self._depth
+
+    def on_begin(self, hook: Hook) -> None:
+        """Call ``hook`` when an outermost transaction begins."""
+        self._begin_hooks.append(hook)
+
+    def on_commit(self, hook: Hook) -> None:
+        """Call ``hook`` after the outermost transaction commits."""
+        self._commit_hooks.append(hook)
+
+    def on_rollback(self, hook: Hook) -> None:
+        """Call ``hook`` after any rollback, so in-memory state can reload."""
+        self._rollback_hooks.append(hook)
+
+    def on_release(self, hook: Hook) -> None:
+        """Call ``hook`` after a savepoint is released into its enclosing transaction."""
+        self._release_hooks.append(hook)
+
+    def _nested(self) -> Iterator[None]:
+        """The body of one transaction or savepoint.
+
+        COMMIT is inside the same guard as the body: a commit can fail (a full
+        disk is reported at COMMIT), and then in-memory state must roll back
+        exactly as for a failed body.
+        """
+        depth = self._depth
+        savepoint = f"sp{depth}" if depth else None
+        self._begin(savepoint)
+        if savepoint is None:
+            for hook in self._begin_hooks:
+                hook()
+        self._depth += 1
+        try:
+            yield None
+            if savepoint is None:
+                self._commit()
+        except BaseException as exc:
+            self._depth = depth
+            try:
+                self._roll_back(savepoint)
+            finally:
+                for hook in self._rollback_hooks:
+                    hook()
+            mapped = self.translate_error(exc)
+            if mapped is not None:
+                raise mapped from exc
+            raise
+        self._depth = depth
+        if savepoint is None:
+            for hook in self._commit_hooks:
+                hook()
+        else:
+            self._release(savepoint)
+            for hook in self._release_hooks:
+                hook()
+
+    # -- what a backend supplies --------------------------------------------------------
+    def _begin(self, savepoint: str | None) -> None:
+        """Open the transaction (``savepoint`` None) or the savepoint."""
+        raise NotImplementedError
+
+    def _commit(self) -> None:
+        raise NotImplementedError
+
+    def _release(self, savepoint: str) -> None:
+        raise NotImplementedError
+
+    def _roll_back(self, savepoint: str | None) -> None:
+        """Undo the savepoint, or the whole transaction if one is still open."""
+        raise NotImplementedError
+
+    def translate_error(self, exc: BaseException) -> StoreError | None:
+        """The tiermem error a failure is reported as, if any."""
+        raise NotImplementedError
