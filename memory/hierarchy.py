@@ -528,8 +528,8 @@ class HierarchicalMemory:
         def fetch(n: int, page: int = page) -> SearchResult:
             return self.archival.search(query, k=n, page=page, tags=tags, start=start, end=end)
 
-        result = (fetch(k) if self.privacy is None else self.privacy.search_page(
-            query, lambda n: fetch(n, 1), k, page))
+        result = (fetch(k) if self.privacy is None
+                  else self.privacy.search_page(query, fetch, k, page))
         self.counters["archival_searches"] += 1
         self.counters["archival_searches_with_hits"] += bool(result.total)
         return result
@@ -546,7 +546,7 @@ class HierarchicalMemory:
 
         if self.privacy is None:
             return fetch(k)
-        return self.privacy.search_page(query, lambda n: fetch(n, 1), k, page)
+        return self.privacy.search_page(query, fetch, k, page)
 
     @guarded
     def query(self, q: str, k: int = 10, touch: bool = True) -> list[Hit]:

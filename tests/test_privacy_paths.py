@@ -11,7 +11,7 @@ from memory_helpers import make_memory
 from tiermem.agent.context import ContextWindow, render_core
 from tiermem.agent.loop import Agent
 from tiermem.agent.scripted import ScriptedModel, call, reply
-from tiermem.memory.errors import InvalidConfigError, RetentionDroppedError
+from tiermem.memory.errors import InvalidConfigError, InvalidInputError, RetentionDroppedError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.privacy import parse_policy
 from tiermem.memory.text.tokenizer import TokenCounter
@@ -178,3 +178,24 @@ def test_a_runtime_policy_replaces_the_last_and_its_rules_reach_the_recall_layer
 def test_a_memory_without_a_policy_says_how_to_set_one() -> None:
     with make_memory() as memory, pytest.raises(InvalidConfigError, match="--policy"):
         memory.set_retention_policy([])
+
+
+def test_deep_pages_fetch_in_bounded_calls_and_bad_pages_are_refused(
+        written_before: Path) -> None:
+    with make_memory(written_before, privacy=POLICY) as memory:
+        asked: list[tuple[int, int]] = []
+        search = memory.archival.search
+
+        def counting(query: str, k: int = 10, page: int = 1, **kw: object) -> object:
+            asked.append((k, page))
+            return search(query, k=k, page=page, **kw)  # type: ignore[arg-type]
+
+        memory.archival.search = counting  # type: ignore[method-assign]
+        # Six of the ten notes are withheld: page 2 needs more than one fetch of 3 x 3.
+        found = memory.archival_search("note", k=3, page=2)
+        assert [h.text for h in found.hits] == ["clinic opening hours note 3"]
+        assert asked == [(9, 1), (9, 2)] and (found.total, found.total_exact) == (4, True)
+        assert memory.archival_search("note", k=400, page=400).hits == []
+        assert max(k for k, _ in asked) <= 1000
+        with pytest.raises(InvalidInputError, match="page must be a positive integer"):
+            memory.archival_search("note", k=3, page=0)

@@ -179,16 +179,12 @@ class PrivacyGuard:
     def filter_hits(self, request: str, hits: Sequence[Hit]) -> list[Hit]:
         return [h for h, ok in zip(hits, self.allow_hits(request, hits), strict=True) if ok]
 
-    def search_page(self, request: str, fetch: Callable[[int], SearchResult], k: int,
+    def search_page(self, request: str, fetch: Callable[[int, int], SearchResult], k: int,
                     page: int) -> SearchResult:
         """One page of a search, over-fetched and filtered (privacy.recall.filtered_page)."""
         multiplier = self.config.recall.window_multiplier if self.config.recall.enabled else 1
         return filtered_page(fetch, lambda hits: self.allow_hits(request, hits), k, page,
                              multiplier)
-
-    @property
-    def window_multiplier(self) -> int:
-        return self.config.recall.window_multiplier if self.config.recall.enabled else 1
 
     def core_view(self, request: str, facts: Sequence[Fact]) -> list[str]:
         """Each fact's text as the prompt may show it: withheld ones as ``[withheld: ...]``."""

@@ -6,12 +6,13 @@ fails withholds. There is no ``ambiguous`` here: an item is exposed or withheld.
 
 Searches over-fetch: they ask the tier for ``window_multiplier`` times the
 results a page needs, withhold what the layer withholds, and cut the rest to
-the page (``filtered_page``). When too much was withheld to fill the page, the
-window doubles until the tier has nothing more to give.
+the page (``filtered_page``). When too much was withheld to fill the page, they
+fetch as much again, until the page is full or the tier has nothing more.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -21,6 +22,7 @@ from tiermem.memory.privacy.judging import RECALL_VERDICTS, ask, recall_prompt
 from tiermem.memory.privacy.retention import Decision, by_rules, flagged_items
 from tiermem.memory.privacy.rules import RuleSet
 from tiermem.memory.types import Hit, SearchResult
+from tiermem.memory.validation import check_page
 
 
 def decide_recall(mode: str, rules: RuleSet, policies: Sequence[str], judge: Judge | None,
@@ -46,31 +48,31 @@ def decide_recall(mode: str, rules: RuleSet, policies: Sequence[str], judge: Jud
 
 
 Allow = Callable[[Sequence[Hit]], list[bool]]
+#: The most results one search call returns (memory.validation.check_page).
+MAX_PAGE = 1000
 
 
-def filtered_page(fetch: Callable[[int], SearchResult], allow: Allow, k: int, page: int,
+def filtered_page(fetch: Callable[[int, int], SearchResult], allow: Allow, k: int, page: int,
                   multiplier: int) -> SearchResult:
-    """Page ``page`` (of ``k``) of what ``fetch(n)`` (the best ``n``, one page) returns and
+    """Page ``page`` (of ``k``) of the results ``fetch(size, page)`` pages through that
     ``allow`` lets through.
 
-    ``total`` counts what the tier matched less what was withheld among the results
-    fetched; it is marked inexact when unfetched results may be withheld too.
+    Results are fetched ``multiplier`` pages' worth at a time until the page is full or the
+    tier has no more. ``total`` is what the tier matched less what was withheld among the
+    results fetched: exact only when every match was fetched.
     """
+    page, k = check_page(page, k)
     wanted = page * k
-    window = max(wanted * multiplier, 1)
-    judged: dict[tuple[str, int], bool] = {}
-    while True:
-        result = fetch(window)
-        fresh = [h for h in result.hits if (h.tier, h.id) not in judged]
-        for hit, allowed in zip(fresh, allow(fresh), strict=True):
-            judged[(hit.tier, hit.id)] = allowed
-        kept = [h for h in result.hits if judged[(h.tier, h.id)]]
-        exhausted = len(result.hits) < window or window >= result.total
+    chunk = min(k * multiplier, MAX_PAGE)
+    kept: list[Hit] = []
+    seen = 0
+    for raw_page in itertools.count(1):
+        result = fetch(chunk, raw_page)
+        kept += [h for h, ok in zip(result.hits, allow(result.hits), strict=True) if ok]
+        seen += len(result.hits)
+        exhausted = len(result.hits) < chunk or seen >= result.total
         if len(kept) >= wanted or exhausted:
             break
-        window *= 2
-    withheld = len(result.hits) - len(kept)
-    total = max(result.total - withheld, len(kept))
-    exact = result.total_exact and (exhausted or withheld == 0)
+    total = max(result.total - (seen - len(kept)), len(kept))
     return SearchResult(hits=kept[(page - 1) * k:wanted], total=total, page=page, page_size=k,
-                        total_exact=exact)
+                        total_exact=result.total_exact and exhausted)
