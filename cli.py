@@ -72,6 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="for scripts: read one message or /command per line of standard "
                            "input and print one JSON object per line (reply, tool calls, "
                            "memory changes, error) and nothing else")
+    chat.add_argument("--policy", metavar="FILE",
+                      help="a privacy policy (YAML: rules, retention, recall) for this session; "
+                           "by default the agent home's policy.yaml, when there is one")
     chat.add_argument("--no-history", action="store_true",
                       help="keep no prompt history for the up arrow (by default it is kept in "
                            "the agent's database)")
@@ -249,18 +252,23 @@ def cmd_chat(args: argparse.Namespace) -> int:
     from tiermem.agent.loop import Agent
     from tiermem.agent.offline import OfflinePolicy
     from tiermem.agent.place import agent_place
+    from tiermem.agent.policy_file import session_judge, session_policy
     from tiermem.agent.repl import ChatRepl, decoded_lines
     from tiermem.agent.server_options import config_from_args, open_client
 
     place = agent_place(args.agent, args.store)
     config = None if args.offline else config_from_args(args)
+    privacy, policy_file = session_policy(place.home, args.policy)
     llm = open_client(config, _note) if config else OfflinePolicy()
+    judge = session_judge(privacy, policy_file, llm if config else None)
+    if policy_file is not None:
+        _note(f"privacy policy {policy_file}")
     # Piped output is read by programs: lines are not broken at 80 columns.
     console = Console(soft_wrap=not sys.stdout.isatty())
     # --core-limit holds for this session; `tiermem config` is how a setting is stored.
     with place.in_use(_note), place.open_memory(
             core_limit=args.core_limit, embedder=_embedder(args.embedder),
-            store_settings=False) as memory:
+            store_settings=False, privacy=privacy, judge=judge) as memory:
         _note_session_settings(memory, args.agent)
         repl = ChatRepl(Agent(memory, llm), console=console, agent_name=args.agent,
                         json_lines=args.json)

@@ -86,17 +86,22 @@ def escape_data(text: str) -> str:
     return single_line(html.escape(text, quote=False))
 
 
-def render_core(memory: HierarchicalMemory) -> str:
-    """Core as a delimited block, grouped by durability so each fact costs ~2 tokens extra."""
+def render_core(memory: HierarchicalMemory, request: str = "") -> str:
+    """Core as a delimited block, grouped by durability so each fact costs ~2 tokens extra.
+
+    ``request`` is the user's current message: a privacy policy's recall layer decides
+    for it which facts show, and the others show as ``[withheld: CATEGORY]``.
+    """
     lines = [
         f"<core_memory unit=\"{memory.core.unit}\" used=\"{memory.core.used}\" "
         f"limit=\"{memory.core.limit}\">"
     ]
+    shown = memory.core_shown(request)
     for durability in ("durable", "short-lived"):
-        facts = [fact for fact in memory.core if fact.durability == durability]
-        if facts:
+        texts = [text for fact, text in shown if fact.durability == durability]
+        if texts:
             lines.append(f"{durability}:")
-            lines += [f"- {escape_data(fact.text)}" for fact in facts]
+            lines += [f"- {escape_data(text)}" for text in texts]
     lines.append("</core_memory>")
     return "\n".join(lines)
 
@@ -173,7 +178,8 @@ class ContextWindow:
         summary = (f"\n\n<summary>\n{escape_data(self.summary)}\n</summary>" if self.summary
                    else "")
         stats = "\n\n" + memory_statistics(memory)
-        system = SYSTEM_PROMPT + "\n\n" + render_core(memory) + summary + stats
+        system = SYSTEM_PROMPT + "\n\n" + render_core(memory, self.current_request()) + summary \
+            + stats
         counted = system if self.count_core else SYSTEM_PROMPT + summary + stats
         fixed = self._in_context_tokens() + self._tool_tokens(tools)
         total = fixed + self.count_message({"content": counted})
@@ -187,6 +193,13 @@ class ContextWindow:
             system, counted = system + alert, counted + alert
             total = fixed + self.count_message({"content": counted})
         return [{"role": "system", "content": system}, *self.messages], total
+
+    def current_request(self) -> str:
+        """The newest user message in the window: what the model is answering now."""
+        for message in reversed(self.messages):
+            if message["role"] == "user":
+                return str(message.get("content") or "")
+        return ""
 
     def turn_starts(self) -> list[int]:
         """Indexes where a user message begins a turn: the only safe cut points."""

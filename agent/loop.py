@@ -88,6 +88,9 @@ class Agent:
         self.context.pressure_alerted = bool(state.get("pressure_alerted", False))
 
     def _save_context(self) -> None:
+        # The summary is stored, so a privacy policy's retention layer screens it like a
+        # message; the live turn alone saw what it withholds.
+        self.context.summary = self.memory.retained(self.context.summary)
         self.memory.set_state("context", {
             "message_ids": self.context.message_ids,
             "summary": self.context.summary,

@@ -19,6 +19,8 @@ bookkeeping where it can recompute a figure from what SQLite holds:
    operations as the original.
 5. ``crash_safety`` (bench/crash.py): a writer SIGKILLed at random points.
 6. ``timing`` (bench/timing.py): operation costs, eviction at 1k vs 10k facts.
+7. ``privacy`` (bench/privacy_check.py): drop precision and recall of the privacy
+   policy's retention layer on a labelled PII set, per mode.
 
 All workloads use the model-free hashing embedder, so the figures measure
 the memory engine, not the embedding model.
@@ -289,6 +291,12 @@ def _crash_safety(opts: BatteryOptions) -> CheckResult:
     return check_crash_safety(opts.seed, kills=3 if opts.quick else 8, policy=opts.policy)
 
 
+def _privacy(opts: BatteryOptions) -> CheckResult:
+    from tiermem.bench.privacy_check import check_privacy
+
+    return check_privacy(opts)
+
+
 def _timing(opts: BatteryOptions) -> CheckResult:
     from tiermem.bench.timing import check_timing
 
@@ -302,6 +310,7 @@ CHECKS: dict[str, Callable[[BatteryOptions], CheckResult]] = {
     "snapshot_roundtrip": check_snapshot_roundtrip,
     "crash_safety": _crash_safety,
     "timing": _timing,
+    "privacy": _privacy,
 }
 
 

@@ -104,3 +104,19 @@ class SnapshotError(InvalidInputError):
     def __init__(self, message: str, fields: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         self.fields = fields
+
+
+class RetentionDroppedError(TiermemError):
+    """The privacy policy's retention layer refused to store an item; nothing was written.
+
+    ``category`` is what the item was dropped for and ``rule_id`` the rule that
+    matched it (None when a judge decided alone).
+    """
+
+    def __init__(self, what: str, category: str, rule_id: str | None, by: str) -> None:
+        self.what, self.category, self.rule_id, self.by = what, category, rule_id, by
+        reason = f"rule {rule_id!r}" if rule_id and by == "rules" else by
+        super().__init__(
+            f"not stored: the privacy policy keeps {category} information out of memory "
+            f"({reason}); nothing was written. Leave that detail out of the {what}, or "
+            f"change the policy's rules")

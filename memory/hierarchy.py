@@ -27,9 +27,14 @@ from tiermem.memory.errors import (
     InvalidConfigError,
     InvalidInputError,
     MemoryLimitError,
+    RetentionDroppedError,
     TiermemError,
 )
+from tiermem.memory.judge import Judge
 from tiermem.memory.ops.reindex import check_no_reindex_pending, reembed_store
+from tiermem.memory.privacy.config import PrivacyConfig
+from tiermem.memory.privacy.guard import PrivacyGuard
+from tiermem.memory.privacy.retention import Masked
 from tiermem.memory.prompt_history import PromptHistory
 from tiermem.memory.search.fusion import FusionWeights
 from tiermem.memory.search.query import CoreVectors, Tiers, query_tiers
@@ -89,6 +94,10 @@ class HierarchicalMemory:
         store_settings: store the settings given here for the next open (the default);
             False applies them to this session only and leaves the stored ones as they
             were (a new memory stores the defaults).
+        privacy: a privacy policy (memory.privacy.load_policy) enforced on every write
+            (retention) and read (recall) of this session; None: none.
+        judge: the model a policy's hybrid and llm modes (and forgetting) ask; required
+            by a policy that uses them.
     """
 
     def __init__(
@@ -113,7 +122,12 @@ class HierarchicalMemory:
         store_settings: bool = True,
         store: StorageBackend | str | None = None,
         agent: str | None = None,
+        privacy: PrivacyConfig | None = None,
+        judge: Judge | None = None,
     ) -> None:
+        self.judge = judge
+        #: The privacy policy in force (refused here, before any file is made, if unusable).
+        self.privacy = PrivacyGuard(privacy, judge) if privacy is not None else None
         if config is not None and not isinstance(config, MemoryConfig):
             raise InvalidInputError("config must be a MemoryConfig")
         overrides = {
@@ -227,6 +241,8 @@ class HierarchicalMemory:
         recall_vectors = (
             store.vectors("messages", self.embedder.dim) if config.recall_dense else None)
         self.recall = RecallTier(store, self.embedder, recall_vectors, config.fusion)
+        if self.privacy is not None:
+            self.recall.screen = self.privacy.screen_messages
         self.prompt_history = PromptHistory(store)
         self.interactions = InteractionClock(config.clock, self.now)
         self.journal = Journal(store, self.interactions)
@@ -366,6 +382,7 @@ class HierarchicalMemory:
         that alone exceeds ``core_limit`` raises MemoryLimitError and changes
         nothing. When the policy protects every possible victim (durable facts
         against a short-lived newcomer), the new fact goes to archival instead.
+        A fact the privacy policy drops raises RetentionDroppedError and is stored nowhere.
         """
         text = clean_text(text, "fact")
         if durability not in DURABILITIES:
@@ -374,6 +391,8 @@ class HierarchicalMemory:
             )
         if not isinstance(source, str):
             raise InvalidInputError("source must be a string")
+        if self.privacy is not None:
+            self.privacy.check_write(text, what="fact")
         norm = fact_norm(text)
         size = self.core.size_of_text(text)
         existing = self.core.find_by_norm(norm)
@@ -409,6 +428,8 @@ class HierarchicalMemory:
             raise InvalidInputError(
                 f"{old!r} matches more than one place ({listed}); quote more of the fact"
             )
+        if self.privacy is not None and new_content.strip():
+            self.privacy.check_write(matches[0].text.replace(old, new_content), what="fact")
         with self._write():
             return self.lifecycle.edit(matches[0], old, new_content)
 
@@ -434,21 +455,52 @@ class HierarchicalMemory:
     ) -> list[int]:
         """Log both messages to recall and add the facts extracted from the user's text.
 
-        Returns the ids of the facts added or re-asserted.
+        Returns the ids of the facts added or re-asserted. Under a privacy policy, a
+        sentence its retention layer drops is stored as ``[withheld: CATEGORY]`` and no
+        fact is extracted from it.
         """
-        user_input = clean_text(user_input, "user_input")
-        agent_response = clean_text(agent_response, "agent_response")
+        user = self._masked(clean_text(user_input, "user_input"))
+        reply = self._masked(clean_text(agent_response, "agent_response"))
         fact_ids: list[int] = []
         with self.interaction() as turn:
             self.recall.append_many([
-                NewMessage("user", user_input, turn, created_at=created_at),
-                NewMessage("assistant", agent_response, turn, created_at=created_at),
+                NewMessage("user", user.text, turn, created_at=created_at),
+                NewMessage("assistant", reply.text, turn, created_at=created_at),
             ])
-            for extracted in extract_facts(user_input, speaker=speaker):
-                with contextlib.suppress(MemoryLimitError):
+            for extracted in extract_facts(user.kept, speaker=speaker):
+                with contextlib.suppress(MemoryLimitError, RetentionDroppedError):
                     fact_ids.append(self.add_fact(extracted.text, extracted.durability,
                                                   source=f"extracted:turn:{turn}"))
         return fact_ids
+
+    def _masked(self, text: str) -> Masked:
+        return self.privacy.mask(text) if self.privacy is not None else Masked(text, text)
+
+    def retained(self, text: str) -> str:
+        """``text`` as memory may keep it: what the privacy policy drops is withheld."""
+        return self._masked(text).text
+
+    # -- privacy ----------------------------------------------------------------------------
+    def set_retention_policy(self, policies: Sequence[str]) -> None:
+        """Replace the retention layer's active policy statements (never appends).
+
+        See ``memory.privacy.guard.PrivacyGuard.set_retention_policy``; a memory opened
+        without a privacy policy raises InvalidConfigError.
+        """
+        if self.privacy is None:
+            raise InvalidConfigError(
+                "this memory has no privacy policy to change: open it with privacy= "
+                "(memory.privacy.load_policy), or on the command line with --policy FILE",
+                ("privacy",))
+        self.privacy.set_retention_policy(policies)
+
+    def core_shown(self, request: str = "") -> list[tuple[Fact, str]]:
+        """Core's facts with the text the prompt may show for ``request`` (the current
+        query): a fact the privacy policy withholds shows as ``[withheld: CATEGORY]``."""
+        facts = list(self.core)
+        if self.privacy is None:
+            return [(f, f.text) for f in facts]
+        return list(zip(facts, self.privacy.core_view(request, facts), strict=True))
 
     # -- archival and recall ----------------------------------------------------------------
     @guarded
@@ -457,9 +509,13 @@ class HierarchicalMemory:
         metadata: dict[str, Any] | None = None, source: str = "agent",
         created_at: float | None = None,
     ) -> int:
-        """File a passage in archival; returns its id."""
+        """File a passage in archival; returns its id (RetentionDroppedError, storing nothing,
+        when the privacy policy drops it)."""
         if isinstance(tags, str):  # list("ops") would file it under 'o', 'p' and 's'
             raise InvalidInputError("tags must be a list of strings, like ['billing', 'acme']")
+        if self.privacy is not None:
+            self.privacy.check_write(clean_text(text, "passage"), metadata if isinstance(
+                metadata, dict) else None, what="passage")
         return self.archival.insert_many([NewPassage(
             text=text, tags=list(tags or []), metadata=metadata or {}, source=source,
             created_at=created_at)])[0]
@@ -469,7 +525,11 @@ class HierarchicalMemory:
         self, query: str, k: int = 10, page: int = 1, tags: Sequence[str] | None = None,
         start: Any = None, end: Any = None,
     ) -> SearchResult:
-        result = self.archival.search(query, k=k, page=page, tags=tags, start=start, end=end)
+        def fetch(n: int, page: int = page) -> SearchResult:
+            return self.archival.search(query, k=n, page=page, tags=tags, start=start, end=end)
+
+        result = (fetch(k) if self.privacy is None
+                  else self.privacy.search_page(query, fetch, k, page))
         self.counters["archival_searches"] += 1
         self.counters["archival_searches_with_hits"] += bool(result.total)
         return result
@@ -477,9 +537,16 @@ class HierarchicalMemory:
     @guarded
     def recall_search(
         self, query: str, k: int = 10, page: int = 1, roles: Sequence[str] | None = None,
-        start: Any = None, end: Any = None,
+        start: Any = None, end: Any = None, before_id: int | None = None,
     ) -> SearchResult:
-        return self.recall.search(query, k=k, page=page, roles=roles, start=start, end=end)
+        """Search the conversation log; ``before_id`` leaves out that message and later ones."""
+        def fetch(n: int, page: int = page) -> SearchResult:
+            return self.recall.search(query, k=n, page=page, roles=roles, start=start, end=end,
+                                      before_id=before_id)
+
+        if self.privacy is None:
+            return fetch(k)
+        return self.privacy.search_page(query, fetch, k, page)
 
     @guarded
     def query(self, q: str, k: int = 10, touch: bool = True) -> list[Hit]:
@@ -495,16 +562,20 @@ class HierarchicalMemory:
 
         With ``touch``, returned core facts count as accessed and archived
         facts count as hits toward promotion (each once per interaction);
-        a read-only memory never counts them.
+        a read-only memory never counts them. Under a privacy policy, hits its
+        recall layer withholds for ``q`` are left out, as from every search.
         """
+        request, privacy = clean_text(q, "query", max_chars=10_000), self.privacy
         tiers = Tiers(
             core=self.core, core_vectors=self.core_vectors,
             facts_text=self.store.lexical("facts"),
             archival=lambda text, n: self.archival_search(text, k=n),
-            recall=lambda text, n: self.recall.search(text, k=n),
+            recall=lambda text, n: self.recall_search(text, k=n),
             embedder=self.embedder, fusion=self.fusion,
-            recall_by_meaning=self.recall.vectors is not None)
-        hits = query_tiers(tiers, clean_text(q, "query", max_chars=10_000), k, self.now())
+            recall_by_meaning=self.recall.vectors is not None,
+            core_shown=None if privacy is None else (
+                lambda hits: privacy.filter_hits(request, hits)))
+        hits = query_tiers(tiers, request, k, self.now())
         if touch and not self.read_only:
             with self._write():
                 self.lifecycle.count_use(h.fact_id for h in hits if h.fact_id is not None)

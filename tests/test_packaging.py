@@ -71,6 +71,8 @@ def test_wheel_carries_its_data_and_entry_point(wheel: Path) -> None:
     archive = zipfile.ZipFile(wheel)
     names = set(archive.namelist())
     assert "tiermem/memory/data/all-MiniLM-L6-v2/tokenizer.json" in names
+    for data in ("pii_labelled.jsonl", "starter_rules.yaml"):  # `benchmark --only privacy`
+        assert f"tiermem/memory/privacy/data/{data}" in names
     assert "tiermem/SKILL.md" in names
     assert f"tiermem-{VERSION}.data/data/share/tiermem/SKILL.md" in names
     entry_points = archive.read(f"tiermem-{VERSION}.dist-info/entry_points.txt").decode()

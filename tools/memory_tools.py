@@ -224,7 +224,7 @@ def conversation_search(
         start_date: Only messages sent on or after this date (YYYY-MM-DD).
         end_date: Only messages sent on or before this date (YYYY-MM-DD).
     """
-    result = ctx.memory.recall.search(
+    result = ctx.memory.recall_search(
         query,
         k=PAGE_SIZE,
         page=page,

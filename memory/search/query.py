@@ -104,12 +104,16 @@ class Tiers:
     fusion: FusionWeights
     #: Whether recall is searched by meaning too (it keeps vectors of its messages).
     recall_by_meaning: bool = True
+    #: Core's hits that may be shown (a privacy policy's recall layer); None: all of them.
+    core_shown: Callable[[list[Hit]], list[Hit]] | None = None
 
 
 def query_tiers(tiers: Tiers, q: str, k: int, now: float) -> list[Hit]:
     """The best ``k`` hits of all tiers in score order, none of core's strong matches left
     out; dates in ``q`` resolve against ``now``."""
     core_hits, strong = _core_hits(tiers, q)
+    if tiers.core_shown is not None:
+        core_hits = tiers.core_shown(core_hits)
     in_core = {h.fact_id for h in core_hits}
     facts = [tiers.core.get(h.id) for h in core_hits]
     # A core fact's archived passage is the same fact, dropped below: ask for that many more.

@@ -1,0 +1,156 @@
+"""The retention layer: whether an item may be stored, decided before any write.
+
+Modes (``retention.mode``):
+
+- ``deterministic``: a rule match drops the item; no model is asked.
+- ``hybrid``: a rule match is only a candidate drop, which the judge confirms or
+  overturns; items no rule matched go to the judge as well.
+- ``llm``: every item goes to the judge; rules lend only their descriptions.
+
+A judge that fails (raises, or gives no readable verdict for an item) drops
+the item: content nobody could review is not kept. An ``ambiguous`` verdict
+falls back to the rule's verdict (drop) where a rule matched, and to store
+where none did.
+
+Facts and passages are judged whole and dropped whole. A recall message is
+judged sentence by sentence, and each dropped sentence is replaced by
+``[withheld: CATEGORY]``, so the conversation log stays complete without
+keeping the secret (``mask``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tiermem.memory.judge import Judge
+from tiermem.memory.privacy.config import DEFAULT_CATEGORY
+from tiermem.memory.privacy.judging import RETENTION_VERDICTS, JudgedItem, ask, retention_prompt
+from tiermem.memory.privacy.rules import RuleSet
+from tiermem.memory.text.sentences import split_sentences
+
+#: A span already withheld; never judged again, so masking twice changes nothing.
+PLACEHOLDER = re.compile(r"\[withheld: [\w .&/-]{1,60}\]")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What a layer decided about one item: ``allowed`` (stored, or shown) or not, and why.
+
+    ``by`` is ``rules`` (decided by the ruleset), ``judge`` (the judge's verdict),
+    ``judge failed`` (no usable verdict: fails closed) or ``ambiguous`` (the
+    judge could not tell, and the default applied).
+    """
+
+    allowed: bool
+    category: str | None = None
+    rule_id: str | None = None
+    by: str = "rules"
+
+    @property
+    def cacheable(self) -> bool:
+        # A failed judgement may succeed when asked again.
+        return self.by != "judge failed"
+
+
+ALLOWED = Decision(True)
+
+
+def flagged_items(mode: str, rules: RuleSet, items: Sequence[tuple[str, Mapping[str, Any]]]
+                  ) -> list[JudgedItem]:
+    """Each item with the first rule it matches (none in ``llm`` mode, which reads no rule)."""
+    out = []
+    for text, metadata in items:
+        found = rules.matches(text, metadata) if mode != "llm" else []
+        out.append(JudgedItem(text, found[0] if found else None))
+    return out
+
+
+def by_rules(items: Sequence[JudgedItem]) -> list[Decision]:
+    """The rules' own verdicts: a flagged item is not allowed."""
+    return [Decision(False, i.flagged.category, i.flagged.rule_id) if i.flagged else ALLOWED
+            for i in items]
+
+
+def decide_retention(mode: str, rules: RuleSet, policies: Sequence[str], judge: Judge | None,
+                     items: Sequence[tuple[str, Mapping[str, Any]]]) -> list[Decision]:
+    """Store or drop, for each ``(text, metadata)`` item, per the module docstring."""
+    asked = flagged_items(mode, rules, items)
+    if mode == "deterministic" or judge is None:
+        return by_rules(asked)
+    answers = ask(judge, retention_prompt(rules, policies), asked, RETENTION_VERDICTS)
+    decisions = []
+    for item, answer in zip(asked, answers, strict=True):
+        flag = item.flagged
+        rule_category = flag.category if flag else None
+        rule_id = flag.rule_id if flag else None
+        if answer is None:
+            decisions.append(Decision(False, rule_category or DEFAULT_CATEGORY, rule_id,
+                                      "judge failed"))
+        elif answer.verdict == "store":
+            decisions.append(Decision(True, by="judge"))
+        elif answer.verdict == "drop":
+            decisions.append(Decision(False, answer.category or rule_category or
+                                      DEFAULT_CATEGORY, rule_id, "judge"))
+        elif flag is not None:  # ambiguous: the rule's own verdict stands
+            decisions.append(Decision(False, flag.category, flag.rule_id, "ambiguous"))
+        else:
+            decisions.append(Decision(True, by="ambiguous"))
+    return decisions
+
+
+@dataclass(frozen=True)
+class Masked:
+    """A message after retention: ``text`` to store, ``kept`` with withheld spans removed
+    (what facts may be extracted from), and the categories withheld."""
+
+    text: str
+    kept: str
+    withheld: tuple[str, ...] = ()
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """The ``(start, end)`` of each sentence of ``text`` that is not already withheld."""
+    segments, cursor = [], 0
+    for withheld in PLACEHOLDER.finditer(text):
+        segments.append((cursor, withheld.start()))
+        cursor = withheld.end()
+    segments.append((cursor, len(text)))
+    spans: list[tuple[int, int]] = []
+    for first, last in segments:
+        at = first
+        for sentence in split_sentences(text[first:last]):
+            start = text.find(sentence, at, last)
+            if start < 0:  # split_sentences rewrote it (a bullet marker): take the rest
+                spans.append((at, last))
+                break
+            spans.append((start, start + len(sentence)))
+            at = start + len(sentence)
+    return spans
+
+
+def mask(text: str, decide: Callable[[list[str]], list[Decision]]) -> Masked:
+    """``text`` with each sentence ``decide`` drops replaced by ``[withheld: CATEGORY]``."""
+    spans = sentence_spans(text)
+    if not spans:
+        return Masked(text, PLACEHOLDER.sub("\n", text))
+    decisions = decide([text[start:end] for start, end in spans])
+    out, kept, withheld = [], [], []
+    cursor = 0
+    for (start, end), decision in zip(spans, decisions, strict=True):
+        out.append(text[cursor:start])
+        kept.append(text[cursor:start])
+        if decision.allowed:
+            out.append(text[start:end])
+            kept.append(text[start:end])
+        else:
+            category = decision.category or DEFAULT_CATEGORY
+            out.append(f"[withheld: {category}]")
+            kept.append("\n")
+            withheld.append(category)
+        cursor = end
+    out.append(text[cursor:])
+    kept.append(text[cursor:])
+    return Masked("".join(out), PLACEHOLDER.sub("\n", "".join(kept)), tuple(withheld))

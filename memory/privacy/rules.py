@@ -1,0 +1,85 @@
+"""The shared PII ruleset, compiled: which rules an item's text or metadata matches.
+
+Both layers read one ``RuleSet``. Runtime policies (``set_retention_policy``)
+append rules to it, so a new ruleset is built whenever the active policies
+change; building compiles every matcher once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tiermem.memory.privacy.config import PiiRule
+
+
+@dataclass(frozen=True)
+class RuleMatch:
+    """One rule that matched an item, and what it found there."""
+
+    rule_id: str
+    category: str
+    found: str
+
+
+def _phrase_pattern(phrase: str) -> str:
+    # A word boundary only where the phrase itself starts or ends with a word
+    # character: "cat" must not match "category", but "+1 (" may follow anything.
+    escaped = re.escape(phrase.strip())
+    start = r"\b" if re.match(r"\w", phrase.strip()) else ""
+    end = r"\b" if re.search(r"\w$", phrase.strip()) else ""
+    return f"{start}{escaped}{end}"
+
+
+class _CompiledRule:
+    def __init__(self, rule: PiiRule) -> None:
+        self.rule = rule
+        phrases = sorted({p.strip() for p in rule.content_substrings}, key=len, reverse=True)
+        self.phrases = (re.compile("|".join(_phrase_pattern(p) for p in phrases), re.IGNORECASE)
+                        if phrases else None)
+        self.regex = re.compile(rule.regex) if rule.regex else None
+        self.fields = tuple(rule.metadata_fields)
+
+    def match(self, text: str, metadata: Mapping[str, Any]) -> RuleMatch | None:
+        for pattern in (self.phrases, self.regex):
+            found = pattern.search(text) if pattern is not None else None
+            if found is not None:
+                return RuleMatch(self.rule.rule_id, self.rule.category, found.group(0))
+        for name in self.fields:
+            value = metadata.get(name)
+            if value not in (None, "", [], {}):
+                return RuleMatch(self.rule.rule_id, self.rule.category, f"metadata {name}")
+        return None
+
+
+class RuleSet:
+    """The rules in force, compiled, in the order given (baseline first, then policies')."""
+
+    def __init__(self, rules: Iterable[PiiRule]) -> None:
+        self.rules: tuple[PiiRule, ...] = tuple(rules)
+        self._compiled = [_CompiledRule(rule) for rule in self.rules]
+
+    def __len__(self) -> int:
+        return len(self.rules)
+
+    def matches(self, text: str, metadata: Mapping[str, Any] | None = None) -> list[RuleMatch]:
+        """Every rule ``text`` (or ``metadata``) matches, in rule order."""
+        found = [rule.match(text, metadata or {}) for rule in self._compiled]
+        return [m for m in found if m is not None]
+
+    def taxonomy(self) -> list[tuple[str, str]]:
+        """Each category with a description, once, described by the first rule that has one.
+
+        The judges' prompts list these, so adding a category to the rules teaches every
+        judge about it with no prompt to edit.
+        """
+        described: dict[str, str] = {}
+        for rule in self.rules:
+            if rule.category_description and rule.category not in described:
+                described[rule.category] = rule.category_description
+        return list(described.items())
+
+    def categories(self) -> Sequence[str]:
+        return list(dict.fromkeys(rule.category for rule in self.rules))

@@ -1,0 +1,98 @@
+"""The policy file: YAML into pydantic models, errors naming the field, the shared ruleset."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tiermem.memory.errors import InvalidConfigError
+from tiermem.memory.privacy import PiiRule, PrivacyConfig, load_policy, parse_policy
+from tiermem.memory.privacy.rules import RuleSet
+
+POLICY = """
+rules:
+  - rule_id: diagnosis
+    category: medical
+    category_description: the user's health, diagnoses and medication
+    content_substrings: [diagnosed, insulin]
+  - rule_id: card
+    category: financial
+    regex: '\\b(?:\\d[ -]?){13,16}\\b'
+    metadata_fields: [card_number]
+retention:
+  mode: deterministic
+recall:
+  mode: deterministic
+  window_multiplier: 4
+forget:
+  selection_mode: exact
+"""
+
+
+def test_a_policy_file_parses_into_both_layers_and_one_shared_ruleset(tmp_path: Path) -> None:
+    path = tmp_path / "policy.yaml"
+    path.write_text(POLICY, encoding="utf-8")
+    config = load_policy(path)
+    assert [r.rule_id for r in config.rules] == ["diagnosis", "card"]
+    assert config.recall.window_multiplier == 4
+    assert config.forget == {"selection_mode": "exact"}  # another part's section, kept
+    assert not config.needs_judge
+
+
+@pytest.mark.parametrize(("text", "field", "words"), [
+    ("rules:\n  - rule_id: a\n    regex: '('\n", "rules[0].regex", "regular expression"),
+    ("rules:\n  - rule_id: a\n    colour: red\n", "rules[0].colour", "unknown key"),
+    ("retention:\n  mode: transform\n", "retention.mode", "deterministic"),
+    ("recall:\n  window_multiplier: 0\n", "recall.window_multiplier", "greater than"),
+    ("rules:\n  - category: medical\n", "rules[0].rule_id", "required"),
+    ("rules:\n  - rule_id: a\n    content_substrings: ['  ']\n",
+     "rules[0].content_substrings", "blank"),
+    ("rules:\n  - rule_id: a\n    regex: 'x*'\n", "rules[0].regex", "empty text"),
+])
+def test_errors_name_the_field_at_fault(text: str, field: str, words: str) -> None:
+    with pytest.raises(InvalidConfigError) as caught:
+        parse_policy(text, "p.yaml")
+    assert field in str(caught.value) and words in str(caught.value)
+    assert field in caught.value.fields
+
+
+def test_an_unknown_top_level_key_is_refused_by_name_and_forget_is_accepted() -> None:
+    with pytest.raises(InvalidConfigError, match="unknown top-level key 'retain'"):
+        parse_policy("retain:\n  mode: llm\n")
+    assert parse_policy("forget: {}\n").forget == {}
+
+
+def test_duplicate_rule_ids_and_unenforceable_policies_are_refused() -> None:
+    with pytest.raises(InvalidConfigError, match="used twice"):
+        PrivacyConfig(rules=[PiiRule(rule_id="a"), PiiRule(rule_id="a")])
+    with pytest.raises(InvalidConfigError, match=r"no entry in retention\.policy_rules"):
+        parse_policy("retention:\n  mode: deterministic\n  policies: ['no pets']\n")
+    assert parse_policy("retention:\n  mode: llm\n  policies: ['no pets']\n").needs_judge
+
+
+def test_not_yaml_and_not_a_mapping_say_so(tmp_path: Path) -> None:
+    with pytest.raises(InvalidConfigError, match="not valid YAML"):
+        parse_policy("rules: [")
+    with pytest.raises(InvalidConfigError, match="must be a mapping"):
+        parse_policy("- a\n- b\n")
+    with pytest.raises(InvalidConfigError, match="cannot read the policy file"):
+        load_policy(tmp_path / "missing.yaml")
+
+
+def test_phrases_match_whole_words_case_insensitively_and_metadata_by_key() -> None:
+    rules = RuleSet([PiiRule(rule_id="pet", category="pets", content_substrings=["cat"]),
+                     PiiRule(rule_id="id", category="ids", metadata_fields=["ssn"])])
+    assert [m.rule_id for m in rules.matches("My CAT is called Tom")] == ["pet"]
+    assert rules.matches("the category of the bug") == []
+    assert [m.rule_id for m in rules.matches("x", {"ssn": "1"})] == ["id"]
+    assert rules.matches("x", {"ssn": ""}) == []
+
+
+def test_the_taxonomy_takes_one_description_per_category_from_the_rules() -> None:
+    rules = RuleSet([
+        PiiRule(rule_id="a", category="medical", category_description="health"),
+        PiiRule(rule_id="b", category="medical", category_description="ignored"),
+        PiiRule(rule_id="c", category="financial"),
+    ])
+    assert rules.taxonomy() == [("medical", "health")]

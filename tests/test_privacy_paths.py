@@ -1,0 +1,201 @@
+"""A deterministic privacy policy on every write path (retention) and read path (recall)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from memory_helpers import make_memory
+
+from tiermem.agent.context import ContextWindow, render_core
+from tiermem.agent.loop import Agent
+from tiermem.agent.scripted import ScriptedModel, call, reply
+from tiermem.memory.errors import InvalidConfigError, InvalidInputError, RetentionDroppedError
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.privacy import parse_policy
+from tiermem.memory.text.tokenizer import TokenCounter
+from tiermem.tools.memory_tools import ToolContext, memory_toolbox
+
+POLICY = parse_policy("""
+rules:
+  - rule_id: diagnosis
+    category: medical
+    content_substrings: [diagnosed, insulin]
+  - rule_id: card
+    category: financial
+    regex: '\\b\\d{4} \\d{4} \\d{4} \\d{4}\\b'
+    metadata_fields: [card_number]
+retention:
+  policy_rules:
+    "Do not keep anything about my pets.":
+      - {rule_id: pets, category: pets, content_substrings: [cat, dog]}
+""")
+
+
+def every_stored_text(memory: HierarchicalMemory) -> str:
+    """Everything the memory holds, as one string to search for a secret."""
+    return json.dumps(memory.snapshot(include_vectors=False), default=str)
+
+
+def test_a_dropped_fact_reaches_no_tier_and_the_error_says_why() -> None:
+    with make_memory(privacy=POLICY) as memory:
+        with pytest.raises(RetentionDroppedError, match="medical") as caught:
+            memory.add_fact("I was diagnosed with diabetes in May")
+        assert caught.value.rule_id == "diagnosis"
+        assert memory.facts() == [] and memory.events_since(0) == []
+        assert "diabetes" not in every_stored_text(memory)
+        memory.add_fact("I like green tea")
+        assert [f.text for f in memory.core] == ["I like green tea"]
+
+
+def test_an_edit_that_would_store_a_secret_is_refused_and_core_is_unchanged() -> None:
+    with make_memory(privacy=POLICY) as memory:
+        memory.add_fact("my card is on file")
+        with pytest.raises(RetentionDroppedError, match="financial"):
+            memory.replace_in_core("on file", "4111 1111 1111 1111")
+        assert [f.text for f in memory.core] == ["my card is on file"]
+        assert "4111" not in every_stored_text(memory)
+
+
+def test_a_passage_is_dropped_by_its_text_or_by_a_metadata_field() -> None:
+    with make_memory(privacy=POLICY) as memory:
+        with pytest.raises(RetentionDroppedError):
+            memory.archival_insert("insulin doses for the week")
+        with pytest.raises(RetentionDroppedError, match="passage"):
+            memory.archival_insert("billing contact", metadata={"card_number": "x"})
+        memory.archival_insert("billing contact", metadata={"team": "ops"})
+        assert len(memory.archival) == 1
+
+
+def test_an_interaction_keeps_the_message_with_the_sentence_withheld_and_no_fact_of_it() -> None:
+    with make_memory(privacy=POLICY) as memory:
+        memory.process_interaction("I was diagnosed with asthma. My name is Dana.",
+                                   "Sorry to hear you were diagnosed. Noted, Dana.")
+        user, assistant = memory.recall.rows(list(range(1, 3)))
+        assert user["content"] == "[withheld: medical] My name is Dana."
+        assert assistant["content"] == "[withheld: medical] Noted, Dana."
+        texts = [f.text for f in memory.facts()]
+        assert texts and all("asthma" not in t for t in texts)
+        assert any("Dana" in t for t in texts)
+        assert "asthma" not in every_stored_text(memory)
+
+
+def test_the_memory_tools_return_the_drop_to_the_model_as_text() -> None:
+    box = memory_toolbox()
+    with make_memory(privacy=POLICY) as memory:
+        ctx = ToolContext(memory=memory, turn=1)
+        for name, args in (("core_memory_append", {"content": "User takes insulin daily"}),
+                           ("archival_memory_insert", {"content": "User takes insulin"})):
+            result = box.dispatch(name, json.dumps(args), call_id="c", context=ctx)
+            assert not result.ok and "not stored" in result.content
+            assert "medical" in result.content
+        assert memory.facts() == [] and len(memory.archival) == 0
+
+
+def test_an_agent_turn_stores_no_secret_in_messages_or_tool_call_arguments() -> None:
+    with make_memory(privacy=POLICY) as memory:
+        script = [call("core_memory_append", content="User was diagnosed with gout",
+                       request_heartbeat=True),
+                  reply("I will not store that. Sorry you were diagnosed with gout.")]
+        with ScriptedModel(script) as model:
+            result = Agent(memory, model).step("I was diagnosed with gout. Any advice?")
+        # The live turn saw the whole message; the model answered from it.
+        assert "gout" in json.dumps(model.calls[0].messages)
+        assert "not stored" in result.tool_results[0].content
+        assert "gout" not in every_stored_text(memory)
+        rows = memory.recall.rows(list(range(1, len(memory.recall) + 1)))
+        assert rows[0]["content"] == "[withheld: medical] Any advice?"
+        assert "[withheld: medical]" in json.dumps(rows[1]["tool_calls"])
+
+
+@pytest.fixture
+def written_before(tmp_path: Path) -> Path:
+    """A memory that took secrets in before any policy was set."""
+    home = tmp_path / "home"
+    with make_memory(home, core_limit=3, core_limit_unit="facts") as memory:
+        memory.add_fact("User was diagnosed with migraine")
+        memory.add_fact("User lives in Lyon")
+        for i in range(6):
+            memory.archival_insert(f"insulin note {i} about the clinic visit")
+        for i in range(4):
+            memory.archival_insert(f"clinic opening hours note {i}")
+        memory.process_interaction("The clinic put me on insulin", "Noted about the clinic.")
+    return home
+
+
+def test_every_read_path_withholds_what_the_rules_match(written_before: Path) -> None:
+    with make_memory(written_before, privacy=POLICY) as memory:
+        page = memory.archival_search("clinic note", k=3)
+        assert len(page.hits) == 3 and all("insulin" not in h.text for h in page.hits)
+        assert memory.archival_search("clinic note", k=3, page=2).hits  # the fourth
+        found = memory.recall_search("clinic", k=5)
+        assert [h.role for h in found.hits] == ["assistant"]
+        hits = memory.query("clinic migraine insulin", k=10)
+        assert hits and all("insulin" not in h.text and "diagnosed" not in h.text
+                            for h in hits)
+        block = render_core(memory, "where do I live?")
+        assert "[withheld: medical]" in block and "migraine" not in block
+        assert "User lives in Lyon" in block
+        box = memory_toolbox()
+        ctx = ToolContext(memory=memory, turn=9)
+        out = box.dispatch("conversation_search", json.dumps({"query": "clinic insulin"}),
+                           call_id="c", context=ctx)
+        results = json.loads(out.content)["results"]
+        assert [r["text"] for r in results] == ["Noted about the clinic."]
+
+
+def test_the_prompt_shows_core_through_the_recall_layer(written_before: Path) -> None:
+    with make_memory(written_before, privacy=POLICY) as memory:
+        window = ContextWindow(window=8000, counter=TokenCounter())
+        window.messages = [{"role": "user", "content": "hello"}]
+        system = window.build(memory, [])[0][0]["content"]
+        assert "migraine" not in system and "[withheld: medical]" in system
+
+
+def test_without_a_policy_nothing_is_withheld(written_before: Path) -> None:
+    with make_memory(written_before) as memory:
+        assert "migraine" in render_core(memory)
+        assert any("insulin" in h.text for h in memory.archival_search("insulin", k=3).hits)
+
+
+def test_a_runtime_policy_replaces_the_last_and_its_rules_reach_the_recall_layer() -> None:
+    with make_memory(privacy=POLICY) as memory:
+        memory.archival_insert("the dog is called Rex")
+        memory.set_retention_policy(["Do not keep anything about my pets."])
+        with pytest.raises(RetentionDroppedError, match="pets"):
+            memory.add_fact("my cat is called Tom")
+        assert memory.archival_search("dog Rex", k=5).hits == []  # recall applies it too
+        memory.set_retention_policy([])  # replaces, never appends: the pets rule is gone
+        memory.add_fact("my cat is called Tom")
+        assert memory.archival_search("dog Rex", k=5).hits
+        with pytest.raises(InvalidConfigError, match=r"no rules in retention\.policy_rules"):
+            memory.set_retention_policy(["Forget my birthday."])
+        with pytest.raises(RetentionDroppedError):  # the baseline rules still hold
+            memory.add_fact("diagnosed with flu")
+
+
+def test_a_memory_without_a_policy_says_how_to_set_one() -> None:
+    with make_memory() as memory, pytest.raises(InvalidConfigError, match="--policy"):
+        memory.set_retention_policy([])
+
+
+def test_deep_pages_fetch_in_bounded_calls_and_bad_pages_are_refused(
+        written_before: Path) -> None:
+    with make_memory(written_before, privacy=POLICY) as memory:
+        asked: list[tuple[int, int]] = []
+        search = memory.archival.search
+
+        def counting(query: str, k: int = 10, page: int = 1, **kw: object) -> object:
+            asked.append((k, page))
+            return search(query, k=k, page=page, **kw)  # type: ignore[arg-type]
+
+        memory.archival.search = counting  # type: ignore[method-assign]
+        # Six of the ten notes are withheld: page 2 needs more than one fetch of 3 x 3.
+        found = memory.archival_search("note", k=3, page=2)
+        assert [h.text for h in found.hits] == ["clinic opening hours note 3"]
+        assert asked == [(9, 1), (9, 2)] and (found.total, found.total_exact) == (4, True)
+        assert memory.archival_search("note", k=400, page=400).hits == []
+        assert max(k for k, _ in asked) <= 1000
+        with pytest.raises(InvalidInputError, match="page must be a positive integer"):
+            memory.archival_search("note", k=3, page=0)
