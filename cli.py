@@ -27,6 +27,7 @@ COMMANDS = {
     "doctor": "probe a model server: can the memory agent work with it, and what to change",
     "pg": "start, stop or check a local PostgreSQL server for --store postgresql://...",
     "migrate": "move an agent's memory between an agent home and PostgreSQL, verified",
+    "forget": "forget the facts, passages and messages a request targets (audited)",
 }
 EXIT_CODES = ("exit codes: 0 ok, 1 a check or turn failed, 2 usage error "
               "(bad option, unknown agent, unwritable output path)")
@@ -182,6 +183,10 @@ def build_parser() -> argparse.ArgumentParser:
     migrate.add_argument("--agent", type=_agent_name,
                          help="the agent's name in the database (default: the name of the "
                               "agent home directory)")
+
+    from tiermem.agent.forget_command import add_forget_parser
+
+    _add_store(add_forget_parser(sub, COMMANDS["forget"], _agent_name))
     return parser
 
 
@@ -258,9 +263,13 @@ def cmd_chat(args: argparse.Namespace) -> int:
     # Piped output is read by programs: lines are not broken at 80 columns.
     console = Console(soft_wrap=not sys.stdout.isatty())
     # --core-limit holds for this session; `tiermem config` is how a setting is stored.
+    from tiermem.agent.forget_command import forget_config
+    from tiermem.agent.judge import ModelJudge
+
     with place.in_use(_note), place.open_memory(
             core_limit=args.core_limit, embedder=_embedder(args.embedder),
-            store_settings=False) as memory:
+            store_settings=False, judge=ModelJudge(llm) if config else None,
+            forget=forget_config(place.home, None)) as memory:
         _note_session_settings(memory, args.agent)
         repl = ChatRepl(Agent(memory, llm), console=console, agent_name=args.agent,
                         json_lines=args.json)
@@ -515,11 +524,18 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_forget(args: argparse.Namespace) -> int:
+    from tiermem.agent.forget_command import cmd_forget as forget
+
+    return forget(args, _note)
+
+
 HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "chat": cmd_chat, "config": cmd_config, "diagnostics": cmd_diagnostics,
     "scenario": cmd_scenario, "benchmark": cmd_benchmark, "eval": cmd_eval,
     "reindex": cmd_reindex, "doctor": cmd_doctor, "pg": cmd_pg,
     "migrate": cmd_migrate,
+    "forget": cmd_forget,
 }
 
 
@@ -547,7 +563,7 @@ def run(argv: Sequence[str]) -> int:
     except (NoSuchAgentError, OutputPathError, StoreOptionError) as exc:
         return _fail(str(exc), 2)
     except InvalidConfigError as exc:
-        return _fail(str(exc), 2 if args.command == "config" else 1)
+        return _fail(str(exc), 2 if args.command in ("config", "forget") else 1)
     except TiermemError as exc:
         return _fail(str(exc))
 
