@@ -90,8 +90,8 @@ def test_quick_battery_passes_through_the_cli(tmp_path: Path,
     work = figures["timing"]["eviction"]["work"]
     # Sublinear: an eviction among 5000 facts makes fewer calls than there are facts.
     assert work["growth"] < 2 and work["at_5000"]["python_calls"] < 5000
-    assert "[1/6] core_limit ... pass" in out
-    assert "all 6 checks passed" in out
+    assert "[1/7] core_limit ... pass" in out
+    assert "all 7 checks passed" in out
 
 
 # -- a broken policy or engine makes the battery fail -------------------------------------------
@@ -231,3 +231,17 @@ def test_register_policy(registry: None) -> None:
     # A memory reopened later finds a registered policy by the name it stored.
     with HierarchicalMemory(None, policy="durable_first", embedder=HashingEmbedder()) as memory:
         assert memory.policy.name == "durable_first"
+
+
+def test_forget_check_measures_leaks_and_collateral() -> None:
+    from tiermem.bench.forget_check import run_forget_probe
+    from tiermem.memory.judge import FunctionJudge
+
+    result = battery.CHECKS["forget"](QUICK)
+    assert result.passed, result.detail
+    for figures in (result.figures["exact"], result.figures["top_k_llm_scripted"]):
+        assert figures["secrets"] == 16 and figures["residual_leak_rate"] == 0
+        assert figures["collateral_deletions"] == 0
+    # The probes do find what a request left behind (here: a judge that picks nothing).
+    kept = run_forget_probe("top_k_llm", FunctionJudge(lambda s, u: '{"ids": []}'), 8, 0)
+    assert kept["residual_leak_rate"] == 1.0 and kept["outcomes"] == {"unmatched": 8}
