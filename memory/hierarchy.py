@@ -30,7 +30,7 @@ from tiermem.memory.errors import (
     TiermemError,
 )
 from tiermem.memory.judge import Judge
-from tiermem.memory.ops.forget import ForgetResult, norm_hash
+from tiermem.memory.ops.forget import ForgetResult, ForgottenNorms
 from tiermem.memory.ops.forget_config import ForgetConfig
 from tiermem.memory.ops.reindex import check_no_reindex_pending, reembed_store
 from tiermem.memory.prompt_history import PromptHistory
@@ -242,6 +242,7 @@ class HierarchicalMemory:
             store.vectors("messages", self.embedder.dim) if config.recall_dense else None)
         self.recall = RecallTier(store, self.embedder, recall_vectors, config.fusion)
         self.prompt_history = PromptHistory(store)
+        self.forgotten_norms = ForgottenNorms(store)
         self.interactions = InteractionClock(config.clock, self.now)
         self.journal = Journal(store, self.interactions)
         self.lifecycle = FactLifecycle(self.core, self.archival, store.settings, self.interactions,
@@ -402,7 +403,7 @@ class HierarchicalMemory:
             if not source.startswith(EXTRACTED):
                 # Stated explicitly: a fact forgotten before is stored again, and extraction
                 # may find it again too (memory/ops/forget.py).
-                self.store.forgetting.unblock(norm_hash(norm))
+                self.forgotten_norms.lift(norm)
             return self.lifecycle.admit(text, norm, durability, source, size)
 
     @guarded
@@ -463,7 +464,7 @@ class HierarchicalMemory:
                 NewMessage("assistant", agent_response, turn, created_at=created_at),
             ])
             for extracted in extract_facts(user_input, speaker=speaker):
-                if self.store.forgetting.blocked(norm_hash(fact_norm(extracted.text))):
+                if fact_norm(extracted.text) in self.forgotten_norms:
                     continue  # forgotten on request: only an explicit add_fact stores it again
                 with contextlib.suppress(MemoryLimitError):
                     fact_ids.append(self.add_fact(extracted.text, extracted.durability,

@@ -35,6 +35,7 @@ from tiermem.memory.judge import Judge
 from tiermem.memory.ops.forget_config import MODES, ForgetConfig
 from tiermem.memory.ops.forget_select import Selection, exact_selection, llm_selection
 from tiermem.memory.prompt_history import PromptHistory
+from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.records import ForgetRequest, Forgotten
 from tiermem.memory.text.extract import fact_norm
 from tiermem.memory.validation import clean_text
@@ -83,6 +84,35 @@ def request_hash(memory: HierarchicalMemory, request: str) -> str:
 def norm_hash(norm: str) -> str:
     """The hash a forgotten fact's norm is remembered by (``ForgetStore.block``)."""
     return hashlib.sha256(norm.encode()).hexdigest()
+
+
+class ForgottenNorms:
+    """The hashes of forgotten facts' norms, held in memory so extraction can test every
+    fact it finds, and an explicit add lift one, without asking the store each time."""
+
+    def __init__(self, store: StorageBackend) -> None:
+        self.store = store
+        self._hashes: set[str] = set()
+        self.reload()
+        store.on_rollback(self.reload)
+
+    def reload(self) -> None:
+        self._hashes = self.store.forgetting.blocked_norms()
+
+    def __contains__(self, norm: object) -> bool:
+        return isinstance(norm, str) and norm_hash(norm) in self._hashes
+
+    def add(self, norms: set[str], at: float) -> None:
+        hashes = sorted({norm_hash(n) for n in norms})
+        self.store.forgetting.block(hashes, at)
+        self._hashes.update(hashes)
+
+    def lift(self, norm: str) -> None:
+        """The fact is stated again explicitly: extraction may store it again too."""
+        hashed = norm_hash(norm)
+        if hashed in self._hashes:
+            self.store.forgetting.unblock(hashed)
+            self._hashes.discard(hashed)
 
 
 def run_forget(memory: HierarchicalMemory, request: str, config: ForgetConfig,
@@ -138,8 +168,8 @@ def apply_forget(memory: HierarchicalMemory, items: list[tuple[str, int]]) -> Fo
                   if m.role == "user"]
     now = memory.now()
     done = store.forgetting.forget(sorted(facts), sorted(passages), messages, now)
-    store.forgetting.block(sorted({norm_hash(fact_norm(f.text)) for f in fact_rows
-                                   if f.id in done.facts}), now)
+    memory.forgotten_norms.add({fact_norm(f.text) for f in fact_rows if f.id in done.facts},
+                               now)
     if done.passages:
         memory.archival.vectors.remove(np.asarray(done.passages, dtype=np.int64))
     if done.messages and memory.recall.vectors is not None:

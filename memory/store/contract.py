@@ -294,7 +294,8 @@ class ForgetStore(Protocol):
         """The fact was stated again explicitly: forget that it was forgotten."""
         ...
 
-    def blocked(self, norm_hash: str) -> bool:
+    def blocked_norms(self) -> set[str]:
+        """Every norm hash remembered as forgotten."""
         ...
 
 

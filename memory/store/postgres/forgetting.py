@@ -65,8 +65,9 @@ class PgForgetting:
         return [ForgetRequest.from_row(tuple(r)) for r in rows]
 
     def block(self, norm_hashes: Sequence[str], blocked_at: float) -> None:
-        for norm_hash in norm_hashes:
-            if not self.blocked(norm_hash):
+        known = self.blocked_norms()
+        for norm_hash in dict.fromkeys(norm_hashes):
+            if norm_hash not in known:
                 self.scope.run(
                     "INSERT INTO tiermem.forgotten_norms (agent_id, id, norm_hash, forgotten_at) "
                     "VALUES (%s, %s, %s, %s)",
@@ -76,6 +77,6 @@ class PgForgetting:
         self.scope.run("DELETE FROM tiermem.forgotten_norms WHERE agent_id = %s "
                        "AND norm_hash = %s", (norm_hash,))
 
-    def blocked(self, norm_hash: str) -> bool:
-        return self.scope.one("SELECT 1 FROM tiermem.forgotten_norms WHERE agent_id = %s "
-                              "AND norm_hash = %s", (norm_hash,)) is not None
+    def blocked_norms(self) -> set[str]:
+        return {str(r[0]) for r in self.scope.rows(
+            "SELECT norm_hash FROM tiermem.forgotten_norms WHERE agent_id = %s")}

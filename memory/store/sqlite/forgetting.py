@@ -77,7 +77,6 @@ class SQLiteForgetting:
     def unblock(self, norm_hash: str) -> None:
         self.store.execute("DELETE FROM forgotten_norms WHERE norm_hash = ?", (norm_hash,))
 
-    def blocked(self, norm_hash: str) -> bool:
-        return self.store.execute("SELECT 1 FROM forgotten_norms WHERE norm_hash = ?",
-                                  (norm_hash,)).fetchone() is not None
+    def blocked_norms(self) -> set[str]:
+        return {str(r[0]) for r in self.store.execute("SELECT norm_hash FROM forgotten_norms")}
 
