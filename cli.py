@@ -27,6 +27,7 @@ COMMANDS = {
     "doctor": "probe a model server: can the memory agent work with it, and what to change",
     "pg": "start, stop or check a local PostgreSQL server for --store postgresql://...",
     "migrate": "move an agent's memory between an agent home and PostgreSQL, verified",
+    "forget": "forget the facts, passages and messages a request targets (audited)",
 }
 EXIT_CODES = ("exit codes: 0 ok, 1 a check or turn failed, 2 usage error "
               "(bad option, unknown agent, unwritable output path)")
@@ -73,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
                            "input and print one JSON object per line (reply, tool calls, "
                            "memory changes, error) and nothing else")
     chat.add_argument("--policy", metavar="FILE",
-                      help="a privacy policy (YAML: rules, retention, recall) for this session; "
+                      help="a policy file (YAML: rules, retention, recall, forget) for this session; "
                            "by default the agent home's policy.yaml, when there is one")
     chat.add_argument("--no-history", action="store_true",
                       help="keep no prompt history for the up arrow (by default it is kept in "
@@ -185,6 +186,10 @@ def build_parser() -> argparse.ArgumentParser:
     migrate.add_argument("--agent", type=_agent_name,
                          help="the agent's name in the database (default: the name of the "
                               "agent home directory)")
+
+    from tiermem.agent.forget_command import add_forget_parser
+
+    _add_store(add_forget_parser(sub, COMMANDS["forget"], _agent_name))
     return parser
 
 
@@ -249,6 +254,8 @@ def cmd_chat(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from tiermem.agent.chat_history import chat_history
+    from tiermem.agent.forget_command import forget_config
+    from tiermem.agent.judge import ModelJudge
     from tiermem.agent.loop import Agent
     from tiermem.agent.offline import OfflinePolicy
     from tiermem.agent.place import agent_place
@@ -260,7 +267,9 @@ def cmd_chat(args: argparse.Namespace) -> int:
     config = None if args.offline else config_from_args(args)
     privacy, policy_file = session_policy(place.home, args.policy)
     llm = open_client(config, _note) if config else OfflinePolicy()
-    judge = session_judge(privacy, policy_file, llm if config else None)
+    # The chat model also judges which items a forget request in an LLM mode targets.
+    judge = session_judge(privacy, policy_file, llm if config else None) or (
+        ModelJudge(llm) if config else None)
     if policy_file is not None:
         _note(f"privacy policy {policy_file}")
     # Piped output is read by programs: lines are not broken at 80 columns.
@@ -268,7 +277,8 @@ def cmd_chat(args: argparse.Namespace) -> int:
     # --core-limit holds for this session; `tiermem config` is how a setting is stored.
     with place.in_use(_note), place.open_memory(
             core_limit=args.core_limit, embedder=_embedder(args.embedder),
-            store_settings=False, privacy=privacy, judge=judge) as memory:
+            store_settings=False, privacy=privacy, judge=judge,
+            forget=forget_config(place.home, args.policy)) as memory:
         _note_session_settings(memory, args.agent)
         repl = ChatRepl(Agent(memory, llm), console=console, agent_name=args.agent,
                         json_lines=args.json)
@@ -523,11 +533,18 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_forget(args: argparse.Namespace) -> int:
+    from tiermem.agent.forget_command import cmd_forget as forget
+
+    return forget(args, _note)
+
+
 HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "chat": cmd_chat, "config": cmd_config, "diagnostics": cmd_diagnostics,
     "scenario": cmd_scenario, "benchmark": cmd_benchmark, "eval": cmd_eval,
     "reindex": cmd_reindex, "doctor": cmd_doctor, "pg": cmd_pg,
     "migrate": cmd_migrate,
+    "forget": cmd_forget,
 }
 
 
@@ -555,7 +572,7 @@ def run(argv: Sequence[str]) -> int:
     except (NoSuchAgentError, OutputPathError, StoreOptionError) as exc:
         return _fail(str(exc), 2)
     except InvalidConfigError as exc:
-        return _fail(str(exc), 2 if args.command == "config" else 1)
+        return _fail(str(exc), 2 if args.command in ("config", "forget") else 1)
     except TiermemError as exc:
         return _fail(str(exc))
 

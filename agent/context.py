@@ -47,6 +47,8 @@ PRESSURE_AT = 0.75
 COMPACT_TO = 0.5
 SUMMARY_SHARE = 0.15
 MESSAGE_OVERHEAD = 4
+#: What the window shows in place of a message forgotten on request.
+FORGOTTEN = "[forgotten on request]"
 
 SYSTEM_PROMPT = """\
 You are a helpful assistant with a long-term memory that you manage yourself through tools.
@@ -131,6 +133,24 @@ class ContextWindow:
     # all of them on every model call cost about 3 ms at 500 messages.
     _counted: tuple[list[dict[str, Any]], int, int] | None = field(default=None, repr=False)
     _tools_counted: tuple[list[dict[str, Any]], int] | None = field(default=None, repr=False)
+
+    def blank(self, message_ids: set[int]) -> int:
+        """Show forgotten messages as a placeholder (their place stays, so tool calls keep
+        their results); returns how many were in the window."""
+        blanked = 0
+        messages = list(self.messages)
+        for i, message_id in enumerate(self.message_ids):
+            if message_id in message_ids:
+                message = {**messages[i], "content": FORGOTTEN}
+                if message.get("tool_calls"):
+                    message["tool_calls"] = [{**c, "function": {**c["function"],
+                                                                "arguments": "{}"}}
+                                             for c in message["tool_calls"]]
+                messages[i] = message
+                blanked += 1
+        if blanked:
+            self.messages = messages  # a new list: the running token count starts again
+        return blanked
 
     @property
     def budget(self) -> int:

@@ -189,6 +189,7 @@ class Agent:
             self._store(turn, _without_oversized_arguments(completion.as_message()),
                         recall_text=_sent_text(completion))
             outcomes = [self._dispatch(call, ctx, turn) for call in completion.tool_calls]
+            self.context.blank(ctx.forgotten_messages)
             result.tool_calls.extend(completion.tool_calls)
             result.tool_results.extend(outcomes)
             malformed_streak = malformed_streak + 1 if all(

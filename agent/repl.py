@@ -52,6 +52,7 @@ Commands:
   /diagnostics       memory health report and red flags
   /snapshot FILE     write a JSON snapshot of the whole memory
   /history clear     erase the prompt history (what the up arrow brings back)
+  /forget TEXT       forget the stored facts, passages and messages TEXT targets
   /model             which model (or the offline policy) is answering
   /help              this help
   /exit              leave (Ctrl-D, or Ctrl-C twice at an empty prompt)"""
@@ -241,6 +242,8 @@ class ChatRepl:
                 path = Path(arg).expanduser()
                 write_atomic(path, json.dumps(memory.snapshot()))
                 self.console.print(f"snapshot written to {escape(str(path))}")
+            elif name == "/forget":
+                self.forget(arg, text)
             elif name == "/history":
                 if arg != "clear":
                     self.console.print("usage: /history clear")
@@ -254,6 +257,23 @@ class ChatRepl:
         except Exception as exc:
             self.report_defect(exc, f"the command {name} failed")
         return True
+
+    def forget(self, request: str, line: str) -> None:
+        if not request:
+            self.console.print("usage: /forget TEXT (the exact text of what to forget)")
+            return
+        memory = self.agent.memory
+        # The command line quotes what is forgotten: it leaves the up-arrow history too.
+        memory.prompt_history.forget([line])
+        result = memory.forget(request)
+        self.agent.context.blank(set(result.forgotten.messages))
+        done = result.forgotten
+        if result.outcome == "matched":
+            self.console.print(f"forgotten: {len(done.facts)} fact(s), {len(done.passages)} "
+                               f"passage(s), {len(done.messages)} message(s)")
+        else:
+            self.console.print(f"nothing forgotten ({result.outcome}: "
+                               f"{escape(result.detail)})")
 
     def search(self, name: str, arg: str) -> None:
         first, _, rest = arg.partition(" ")

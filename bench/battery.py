@@ -19,7 +19,9 @@ bookkeeping where it can recompute a figure from what SQLite holds:
    operations as the original.
 5. ``crash_safety`` (bench/crash.py): a writer SIGKILLed at random points.
 6. ``timing`` (bench/timing.py): operation costs, eviction at 1k vs 10k facts.
-7. ``privacy`` (bench/privacy_check.py): drop precision and recall of the privacy
+7. ``forget`` (bench/forget_check.py): after N forget requests no probe finds a
+   forgotten secret (residual leak rate) and nothing else was deleted (collateral).
+8. ``privacy`` (bench/privacy_check.py): drop precision and recall of the privacy
    policy's retention layer on a labelled PII set, per mode.
 
 All workloads use the model-free hashing embedder, so the figures measure
@@ -36,6 +38,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from tiermem.bench.forget_check import check_forget
 from tiermem.bench.options import DEFAULT_POLICY, BatteryOptions, open_memory
 from tiermem.bench.result import CheckResult
 from tiermem.bench.snapshot_check import check_snapshot_roundtrip
@@ -310,6 +313,7 @@ CHECKS: dict[str, Callable[[BatteryOptions], CheckResult]] = {
     "snapshot_roundtrip": check_snapshot_roundtrip,
     "crash_safety": _crash_safety,
     "timing": _timing,
+    "forget": check_forget,
     "privacy": _privacy,
 }
 

@@ -31,6 +31,8 @@ from tiermem.memory.errors import (
     TiermemError,
 )
 from tiermem.memory.judge import Judge
+from tiermem.memory.ops.forget import ForgetResult, ForgottenNorms
+from tiermem.memory.ops.forget_config import ForgetConfig
 from tiermem.memory.ops.reindex import check_no_reindex_pending, reembed_store
 from tiermem.memory.privacy.config import PrivacyConfig
 from tiermem.memory.privacy.guard import PrivacyGuard
@@ -41,7 +43,7 @@ from tiermem.memory.search.query import CoreVectors, Tiers, query_tiers
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.guard import guarded
 from tiermem.memory.store.opening import open_store
-from tiermem.memory.store.records import HistoryPoint
+from tiermem.memory.store.records import ForgetRequest, HistoryPoint
 from tiermem.memory.store.sqlite import DB_FILE, SQLiteStore
 from tiermem.memory.text.extract import extract_facts, fact_norm
 from tiermem.memory.text.tokenizer import TokenCounter
@@ -53,6 +55,9 @@ from tiermem.memory.tiers.policies import EvictionPolicy, make_policy, score_at
 from tiermem.memory.tiers.recall import NewMessage, RecallTier
 from tiermem.memory.types import DURABILITIES, Fact, Hit, SearchResult
 from tiermem.memory.validation import clean_text
+
+#: The source of a fact extracted from a user message, before its turn number.
+EXTRACTED = "extracted:turn:"
 
 
 class HierarchicalMemory:
@@ -96,8 +101,10 @@ class HierarchicalMemory:
             were (a new memory stores the defaults).
         privacy: a privacy policy (memory.privacy.load_policy) enforced on every write
             (retention) and read (recall) of this session; None: none.
-        judge: the model a policy's hybrid and llm modes (and forgetting) ask; required
-            by a policy that uses them.
+        judge: the model asked bounded questions (memory.judge.Judge): a policy's hybrid
+            and llm modes, and which items a ``forget`` request targets in its LLM modes.
+        forget: how ``forget`` selects what to delete (memory.ops.forget_config), for
+            this session; the default is mode ``exact``.
     """
 
     def __init__(
@@ -124,8 +131,10 @@ class HierarchicalMemory:
         agent: str | None = None,
         privacy: PrivacyConfig | None = None,
         judge: Judge | None = None,
+        forget: ForgetConfig | None = None,
     ) -> None:
         self.judge = judge
+        self.forget_config = forget if forget is not None else ForgetConfig()
         #: The privacy policy in force (refused here, before any file is made, if unusable).
         self.privacy = PrivacyGuard(privacy, judge) if privacy is not None else None
         if config is not None and not isinstance(config, MemoryConfig):
@@ -244,6 +253,7 @@ class HierarchicalMemory:
         if self.privacy is not None:
             self.recall.screen = self.privacy.screen_messages
         self.prompt_history = PromptHistory(store)
+        self.forgotten_norms = ForgottenNorms(store)
         self.interactions = InteractionClock(config.clock, self.now)
         self.journal = Journal(store, self.interactions)
         self.lifecycle = FactLifecycle(self.core, self.archival, store.settings, self.interactions,
@@ -404,6 +414,10 @@ class HierarchicalMemory:
         with self._write(advances_clock=True):
             if existing is not None:
                 return self.lifecycle.reassert(existing, durability)
+            if not source.startswith(EXTRACTED):
+                # Stated explicitly: a fact forgotten before is stored again, and extraction
+                # may find it again too (memory/ops/forget.py).
+                self.forgotten_norms.lift(norm)
             return self.lifecycle.admit(text, norm, durability, source, size)
 
     @guarded
@@ -468,9 +482,11 @@ class HierarchicalMemory:
                 NewMessage("assistant", reply.text, turn, created_at=created_at),
             ])
             for extracted in extract_facts(user.kept, speaker=speaker):
+                if fact_norm(extracted.text) in self.forgotten_norms:
+                    continue  # forgotten on request: only an explicit add_fact stores it again
                 with contextlib.suppress(MemoryLimitError, RetentionDroppedError):
                     fact_ids.append(self.add_fact(extracted.text, extracted.durability,
-                                                  source=f"extracted:turn:{turn}"))
+                                                  source=f"{EXTRACTED}{turn}"))
         return fact_ids
 
     def _masked(self, text: str) -> Masked:
@@ -580,6 +596,27 @@ class HierarchicalMemory:
             with self._write():
                 self.lifecycle.count_use(h.fact_id for h in hits if h.fact_id is not None)
         return hits
+
+    # -- forgetting -------------------------------------------------------------------------
+    @guarded
+    def forget(self, request: str, *, mode: str | None = None,
+               max_delete_count: int | None = None) -> ForgetResult:
+        """Forget the stored items ``request`` targets (memory/ops/forget.py).
+
+        ``mode`` (``exact``, ``top_k_llm`` or ``exact_then_top_k_llm``) and
+        ``max_delete_count`` override ``forget_config`` for this request. The LLM modes
+        ask ``judge``; without one they raise InvalidInputError. Nothing is forgotten
+        unless the outcome is ``matched``; every request is audited.
+        """
+        from tiermem.memory.ops.forget import run_forget
+
+        config = self.forget_config.updated(mode=mode, max_delete_count=max_delete_count)
+        return run_forget(self, request, config, self.judge)
+
+    @guarded
+    def forget_requests(self, newest: int | None = None) -> list[ForgetRequest]:
+        """The audit of forget requests, oldest first (or the ``newest``, newest first)."""
+        return self.store.forgetting.requests(newest)
 
     # -- state for the layers above ---------------------------------------------------------
     @guarded

@@ -32,6 +32,8 @@ def _small_snapshot() -> dict[str, Any]:
         m.recall.erase([m.store.execute("SELECT max(id) FROM messages").fetchone()[0] - 1],
                        "card number")
         m.archival_search("billing")
+        m.add_fact("User's locker code is 2231", "durable")
+        m.forget("User's locker code is 2231")  # a tombstone, an audit row, a forgotten norm
         m.set_state("summary", {"text": "a summary", "turns": [1, 2]})
         return m.snapshot()
 

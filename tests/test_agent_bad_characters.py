@@ -186,7 +186,7 @@ def test_text_beside_long_calls_is_trimmed_in_the_window_only(memory: Hierarchic
 def test_a_summary_written_by_the_model_is_kept_cleaned(memory: HierarchicalMemory) -> None:
     script = [reply("Noted. " + words(400)), reply("Sum\x00mary of \ud800 tea."),
               reply("Yes, tea.")]
-    with ScriptedModel(script, context_window=2600) as model:
+    with ScriptedModel(script, context_window=2800) as model:
         agent = Agent(memory, model)  # a scripted model summarises with its own words
         agent.step("I like tea. " + words(300))
         assert agent.step("Do I like tea?").compacted

@@ -25,7 +25,7 @@ from tiermem.agent.scripted import ScriptedCall, ScriptedModel, call, reply
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 from tiermem.memory.text.tokenizer import TokenCounter
 
-WINDOW = 2600
+WINDOW = 2800
 COUNTER = TokenCounter()
 SUMMARY = re.compile(r"<summary>\n(.*?)\n</summary>", re.DOTALL)
 

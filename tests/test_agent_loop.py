@@ -17,7 +17,8 @@ from tiermem.agent.scripted import ScriptedModel, call, calls, raw_call, reply
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 TOOL_NAMES = ["send_message", "core_memory_append", "core_memory_replace",
-              "archival_memory_insert", "archival_memory_search", "conversation_search"]
+              "archival_memory_insert", "archival_memory_search", "conversation_search",
+              "forget"]
 
 
 @pytest.fixture

@@ -231,3 +231,17 @@ def test_register_policy(registry: None) -> None:
     # A memory reopened later finds a registered policy by the name it stored.
     with HierarchicalMemory(None, policy="durable_first", embedder=HashingEmbedder()) as memory:
         assert memory.policy.name == "durable_first"
+
+
+def test_forget_check_measures_leaks_and_collateral() -> None:
+    from tiermem.bench.forget_check import run_forget_probe
+    from tiermem.memory.judge import FunctionJudge
+
+    result = battery.CHECKS["forget"](QUICK)
+    assert result.passed, result.detail
+    for figures in (result.figures["exact"], result.figures["top_k_llm_scripted"]):
+        assert figures["secrets"] == 16 and figures["residual_leak_rate"] == 0
+        assert figures["collateral_deletions"] == 0
+    # The probes do find what a request left behind (here: a judge that picks nothing).
+    kept = run_forget_probe("top_k_llm", FunctionJudge(lambda s, u: '{"ids": []}'), 8, 0)
+    assert kept["residual_leak_rate"] == 1.0 and kept["outcomes"] == {"unmatched": 8}

@@ -63,7 +63,7 @@ def test_schemas_offer_heartbeat_only_on_chaining_tools(box: Toolbox) -> None:
     params = {s["function"]["name"]: s["function"]["parameters"] for s in box.schemas()}
     assert set(params) == {
         "send_message", "core_memory_append", "core_memory_replace", "archival_memory_insert",
-        "archival_memory_search", "conversation_search",
+        "archival_memory_search", "conversation_search", "forget",
     }
     assert "request_heartbeat" not in params["send_message"]["properties"]
     for name in set(params) - {"send_message"}:

@@ -36,6 +36,8 @@ class ToolContext:
     first_message_id: int | None = None
     changes: list[str] = field(default_factory=list)
     replies: list[str] = field(default_factory=list)
+    #: Messages the ``forget`` tool forgot: the turn's window blanks them.
+    forgotten_messages: set[int] = field(default_factory=set)
 
 
 def iso(stamp: float | None) -> str | None:
@@ -254,4 +256,6 @@ MEMORY_TOOLS: tuple[Tool, ...] = (
 
 def memory_toolbox() -> Toolbox:
     """The tool set given to the model."""
-    return Toolbox(MEMORY_TOOLS)
+    from tiermem.tools.forget_tool import forget
+
+    return Toolbox((*MEMORY_TOOLS, forget))

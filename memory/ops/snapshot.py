@@ -1,7 +1,8 @@
 """Exact, JSON-serialisable snapshots of a memory, and their restore.
 
 A snapshot holds the memory's ``MemoryConfig`` and every row of every table
-that carries state (facts, passages, messages, history, events, erasures),
+that carries state (facts, passages, messages, history, events, erasures, the
+forget audit and the forgotten norms), forgotten rows included as tombstones,
 ids included, so access counts, timestamps, durability and tier membership
 come back exactly. Embeddings are included as base64 float32 by default so a
 restore needs no model; without them (or for another embedder), restore
@@ -37,7 +38,7 @@ from tiermem.memory.ops.snapshot_schema import (
     parse_snapshot,
 )
 from tiermem.memory.store.contract import StorageBackend
-from tiermem.memory.store.records import DUMP_TABLES, DumpRow
+from tiermem.memory.store.records import DUMP_TABLES, DumpRow, tombstone_norm
 from tiermem.memory.text.extract import fact_norm
 from tiermem.memory.text.tokenizer import TokenCounter
 from tiermem.memory.tiers.recall import EMBEDDED_ROLES
@@ -142,7 +143,9 @@ def _write(store: StorageBackend, valid: ValidSnapshot, embedder: Embedder) -> N
         for row in getattr(valid.tables, table):
             values = row.model_dump()
             if table == "facts":
-                values["norm"], values["tokens"] = fact_norm(row.text), count(row.text)
+                values["norm"] = (fact_norm(row.text) if values["forgotten_at"] is None
+                                  else tombstone_norm(row.id))
+                values["tokens"] = count(row.text)
             if "embedding" in values:
                 vector = valid.vectors.get((table, row.id)) if same_model and (
                     values["embedder_id"] == embedder.id and _wants_vector(table, values)

@@ -40,6 +40,7 @@ from pydantic import (
 
 from tiermem.memory.config import MemoryConfig, decode_meta
 from tiermem.memory.errors import InvalidConfigError, SnapshotError
+from tiermem.memory.store.records import tombstone_norm
 from tiermem.memory.text.extract import fact_norm
 from tiermem.memory.validation import MAX_TEXT_CHARS, clean_text
 
@@ -126,6 +127,7 @@ class FactRow(_Strict):
     promotions: Count
     cycles: Count
     hits_since_eviction: Count
+    forgotten_at: Real | None = None
 
 
 class PassageRow(_Strict):
@@ -140,6 +142,7 @@ class PassageRow(_Strict):
     fact_id: RowId | None
     embedder_id: Text | None
     embedding: Text | None
+    forgotten_at: Real | None = None
 
 
 class MessageRow(_Strict):
@@ -154,6 +157,7 @@ class MessageRow(_Strict):
     status: Name
     embedder_id: Text | None
     embedding: Text | None
+    forgotten_at: Real | None = None
 
     @model_validator(mode="after")
     def _content_as_recall_takes_it(self) -> MessageRow:
@@ -192,9 +196,38 @@ class ErasureRow(_Strict):
     erased_at: Real
 
 
+def _id_list(value: str) -> str:
+    ids = json.loads(value)
+    if not isinstance(ids, list) or not all(type(i) is int and 1 <= i <= _INT64 for i in ids):
+        raise ValueError("must be a JSON list of row ids")
+    return value
+
+
+IdList = Annotated[JsonText, AfterValidator(_id_list)]
+
+
+class ForgetRequestRow(_Strict):
+    id: RowId
+    created_at: Real
+    request_hash: Annotated[str, Strict(), Field(pattern=r"^[0-9a-f]{64}$")]
+    mode: Name
+    outcome: Literal["matched", "unmatched", "ambiguous", "failed"]
+    facts: IdList
+    passages: IdList
+    messages: IdList
+    detail: Text
+
+
+class ForgottenNormRow(_Strict):
+    id: RowId
+    norm_hash: Annotated[str, Strict(), Field(pattern=r"^[0-9a-f]{64}$")]
+    forgotten_at: Real
+
+
 ROW_MODELS: dict[str, type[_Strict]] = {
     "facts": FactRow, "passages": PassageRow, "messages": MessageRow, "history": HistoryRow,
-    "events": EventRow, "erasures": ErasureRow,
+    "events": EventRow, "erasures": ErasureRow, "forget_requests": ForgetRequestRow,
+    "forgotten_norms": ForgottenNormRow,
 }
 
 
@@ -205,6 +238,8 @@ class Tables(_Strict):
     history: list[HistoryRow] = []
     events: list[EventRow] = []
     erasures: list[ErasureRow] = []
+    forget_requests: list[ForgetRequestRow] = []
+    forgotten_norms: list[ForgottenNormRow] = []
 
 
 class Settings(_Strict):
@@ -377,13 +412,14 @@ def _check_invariants(snapshot: Snapshot) -> None:
     norms: dict[str, int] = {}
     for i, fact in enumerate(tables.facts):
         where = f"tables.facts[{i}]"
-        norm = fact_norm(fact.text)
+        # A forgotten fact no longer holds its norm: the same text may be stated again.
+        norm = fact_norm(fact.text) if fact.forgotten_at is None else tombstone_norm(fact.id)
         if norm in norms:
             raise _fail(f"{where}.text", f"states the same fact as tables.facts[{norms[norm]}]")
         norms[norm] = i
         if fact.passage_id is not None and fact.passage_id not in passages:
             raise _fail(f"{where}.passage_id", f"passage {fact.passage_id} is not in the snapshot")
-        if fact.tier == "archival" and fact.passage_id is None:
+        if fact.tier == "archival" and fact.passage_id is None and fact.forgotten_at is None:
             raise _fail(f"{where}.passage_id", "an archived fact needs its passage")
     for i, passage in enumerate(tables.passages):
         if passage.fact_id is not None and passage.fact_id not in facts:

@@ -32,6 +32,13 @@ Rules every backend keeps (the conformance suite, tests/conformance/, checks the
   transaction: a backend that keeps a derived index (SQLite's FAISS files)
   updates it there, one that searches the stored column (pgvector) has nothing
   to do. Dense search is exact by default: cosine = inner product on unit vectors.
+- **Forgotten rows are tombstones.** ``ForgetStore.forget`` marks facts, passages and
+  messages forgotten (``forgotten_at``); from then on no read of the contract returns
+  them: not ``in_core``, ``all``, ``get``, ``by_norm``, ``get_many``, ``texts`` or the
+  counts, not the full-text or dense search (a forgotten row leaves the lexical index
+  and loses its vector, so totals do not count it either). The row itself stays,
+  for the audit and for a later erasure, until it is erased; it is never un-forgotten.
+  Snapshots and migrations carry it as it is (``forgotten_at`` set, no vector).
 """
 
 from __future__ import annotations
@@ -49,6 +56,8 @@ from tiermem.memory.store.records import (
     Event,
     Fact,
     FactTotals,
+    ForgetRequest,
+    Forgotten,
     HistoryPoint,
     Message,
     Passage,
@@ -59,6 +68,7 @@ from tiermem.memory.store.records import (
 
 __all__ = [
     "FactStore",
+    "ForgetStore",
     "HistoryStore",
     "LexicalIndex",
     "LexicalRanking",
@@ -252,6 +262,40 @@ class HistoryStore(Protocol):
 
     def durable_evictions(self) -> int:
         """How many evict events concern a fact that is durable now."""
+        ...
+
+
+class ForgetStore(Protocol):
+    """Tombstones (module docstring), the audit of forget requests, and the hashes of the
+    forgotten facts' norms that keep automatic extraction from storing them again."""
+
+    def forget(self, facts: Sequence[int], passages: Sequence[int],
+               messages: Sequence[int], forgotten_at: float) -> Forgotten:
+        """Tombstone those rows that exist and are not forgotten yet; returns their ids.
+
+        A forgotten fact leaves core (its tier becomes ``archival``) and its norm
+        becomes ``records.tombstone_norm(id)``. The caller tells the vector indexes.
+        """
+        ...
+
+    def record(self, request: ForgetRequest) -> int:
+        """Add a request to the audit (its ``id`` is ignored); returns its id."""
+        ...
+
+    def requests(self, newest: int | None = None) -> list[ForgetRequest]:
+        """The audit in id order, or only the ``newest`` requests, newest first."""
+        ...
+
+    def block(self, norm_hashes: Sequence[str], blocked_at: float) -> None:
+        """Remember these norm hashes (``memory.ops.forget.norm_hash``) as forgotten."""
+        ...
+
+    def unblock(self, norm_hash: str) -> None:
+        """The fact was stated again explicitly: forget that it was forgotten."""
+        ...
+
+    def blocked_norms(self) -> set[str]:
+        """Every norm hash remembered as forgotten."""
         ...
 
 
@@ -465,6 +509,10 @@ class StorageBackend(Transactions, TableDump, Protocol):
 
     @property
     def settings(self) -> SettingsStore:
+        ...
+
+    @property
+    def forgetting(self) -> ForgetStore:
         ...
 
     @property

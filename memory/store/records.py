@@ -8,8 +8,9 @@ dimension, unit length (or zero for a text without words).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 
@@ -22,12 +23,15 @@ __all__ = [
     "Event",
     "Fact",
     "FactTotals",
+    "ForgetRequest",
+    "Forgotten",
     "HistoryPoint",
     "Message",
     "Passage",
     "RowFilter",
     "TextTable",
     "VectorTable",
+    "tombstone_norm",
 ]
 
 #: The tables with a full-text index: one lexical search each (``LexicalIndex``).
@@ -35,9 +39,11 @@ TextTable = Literal["facts", "passages", "messages"]
 #: The tables whose rows carry vectors: one dense index each (``VectorIndex``).
 VectorTable = Literal["passages", "messages"]
 #: Every table that carries the state of a memory, as a snapshot holds it.
-DumpTable = Literal["facts", "passages", "messages", "history", "events", "erasures"]
+DumpTable = Literal["facts", "passages", "messages", "history", "events", "erasures",
+                    "forget_requests", "forgotten_norms"]
 DUMP_TABLES: tuple[DumpTable, ...] = (
-    "facts", "passages", "messages", "history", "events", "erasures")
+    "facts", "passages", "messages", "history", "events", "erasures", "forget_requests",
+    "forgotten_norms")
 #: One row of a ``DumpTable`` in the snapshot's column form (memory/ops/snapshot_schema.py):
 #: JSON columns (``tags``, ``metadata``, ``tool_calls``) as JSON text, ``was_in_core`` as
 #: 0 or 1, ``embedding`` as the float32 bytes or None.
@@ -154,3 +160,58 @@ class RowFilter:
         """Whether a condition needs the row itself (anything besides ``below``)."""
         return bool(self.start is not None or self.end is not None or self.tags
                     or self.was_in_core is not None or self.roles or self.hide_tool)
+
+
+@dataclass(frozen=True)
+class Forgotten:
+    """The ids a forget request tombstoned, per table."""
+
+    facts: tuple[int, ...] = ()
+    passages: tuple[int, ...] = ()
+    messages: tuple[int, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.facts or self.passages or self.messages)
+
+
+@dataclass(frozen=True)
+class ForgetRequest:
+    """One forget request in the audit: never its text (it quotes what is to be forgotten),
+    only a hash of it, how it was decided and which rows it tombstoned. ``id`` is 0 until
+    the store gives it one."""
+
+    created_at: float
+    request_hash: str
+    mode: str
+    #: ``matched``, ``unmatched``, ``ambiguous`` or ``failed``.
+    outcome: str
+    forgotten: Forgotten = Forgotten()
+    #: Why, for an outcome other than ``matched`` (never the request's text).
+    detail: str = ""
+    id: int = 0
+
+    #: The columns of the audit table, in the order ``from_row`` reads them.
+    COLUMNS: ClassVar[tuple[str, ...]] = (
+        "id", "created_at", "request_hash", "mode", "outcome", "facts", "passages", "messages",
+        "detail")
+
+    @classmethod
+    def from_row(cls, row: tuple[Any, ...]) -> ForgetRequest:
+        """A request from its row in ``COLUMNS`` order (the id lists as JSON text)."""
+        rid, created_at, request_hash, mode, outcome, facts, passages, messages, detail = row
+        return cls(created_at=float(created_at), request_hash=str(request_hash),
+                   mode=str(mode), outcome=str(outcome), detail=str(detail), id=int(rid),
+                   forgotten=Forgotten(*(tuple(int(i) for i in json.loads(ids))
+                                         for ids in (facts, passages, messages))))
+
+    def id_lists(self) -> tuple[str, str, str]:
+        """The forgotten ids of each table as JSON text, as the audit table stores them."""
+        done = self.forgotten
+        return (json.dumps(list(done.facts)), json.dumps(list(done.passages)),
+                json.dumps(list(done.messages)))
+
+
+def tombstone_norm(fact_id: int) -> str:
+    """The ``norm`` a forgotten fact keeps, so its text's norm is free for the fact to be
+    stated again. Real norms never start with a space (texts are stripped first)."""
+    return f" forgotten {int(fact_id)}"

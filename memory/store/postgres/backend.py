@@ -29,6 +29,7 @@ from tiermem.memory.store.postgres.connection import (
     take_writer_lock,
     translate,
 )
+from tiermem.memory.store.postgres.forgetting import PgForgetting
 from tiermem.memory.store.postgres.lexical import PgLexicalIndex
 from tiermem.memory.store.postgres.tables import (
     PgFacts,
@@ -86,6 +87,7 @@ class PostgresBackend(NestedTransactions):
         self._facts, self._passages = PgFacts(self.scope), PgPassages(self.scope)
         self._messages, self._history = PgMessages(self.scope), PgHistory(self.scope)
         self._settings = PgSettings(self.scope)
+        self._forgetting = PgForgetting(self.scope)
         if not _fork_hook_installed:
             os.register_at_fork(after_in_child=_detach_after_fork)
             _fork_hook_installed = True
@@ -111,6 +113,10 @@ class PostgresBackend(NestedTransactions):
     @property
     def settings(self) -> PgSettings:
         return self._settings
+
+    @property
+    def forgetting(self) -> PgForgetting:
+        return self._forgetting
 
     def lexical(self, table: TextTable) -> PgLexicalIndex:
         return PgLexicalIndex(self.scope, table)

@@ -13,18 +13,20 @@ from typing import Any
 import numpy as np
 
 from tiermem.memory.store.postgres.tables import FACT_COLUMNS, Scope, text_columns
-from tiermem.memory.store.records import DumpRow, DumpTable
+from tiermem.memory.store.records import DumpRow, DumpTable, ForgetRequest, tombstone_norm
 
 COLUMNS: dict[str, tuple[str, ...]] = {
-    "facts": (*FACT_COLUMNS, "norm"),
+    "facts": (*FACT_COLUMNS, "norm", "forgotten_at"),
     "passages": ("id", "text", "created_at", "tags", "metadata", "source", "was_in_core",
-                 "evicted_at", "fact_id", "embedder_id", "embedding"),
+                 "evicted_at", "fact_id", "embedder_id", "embedding", "forgotten_at"),
     "messages": ("id", "turn", "role", "content", "tool_calls", "tool_call_id", "tool_name",
-                 "created_at", "status", "embedder_id", "embedding"),
+                 "created_at", "status", "embedder_id", "embedding", "forgotten_at"),
     "history": ("tick", "created_at", "core_facts", "core_size", "durable_in_core",
                 "archival_passages", "recall_messages", "evictions", "promotions"),
     "events": ("id", "tick", "kind", "fact_id", "text", "detail", "created_at"),
     "erasures": ("id", "message_id", "reason", "erased_at"),
+    "forget_requests": ForgetRequest.COLUMNS,
+    "forgotten_norms": ("id", "norm_hash", "forgotten_at"),
 }
 #: The column whose text the full-text index reads, per table that has one.
 TEXT_COLUMN = {"facts": "text", "passages": "text", "messages": "content"}
@@ -64,20 +66,21 @@ def _dump_form(table: str, row: dict[str, Any]) -> DumpRow:
 def import_rows(scope: Scope, table: DumpTable, rows: Sequence[DumpRow]) -> None:
     if not rows:
         return
-    columns = list(COLUMNS[table])
-    if table == "facts" and "norm" not in rows[0]:
-        columns.remove("norm")
+    # A dump from before forgetting existed has no forgotten_at (none was forgotten).
+    columns = [c for c in COLUMNS[table] if c in rows[0] or c not in ("norm", "forgotten_at")]
     text_column = TEXT_COLUMN.get(table)
     extra = ["search_text", "n_words"] if text_column else []
     values = []
     for row in rows:
         record = [_stored_form(name, row.get(name)) for name in columns]
+        forgotten = row.get("forgotten_at") is not None
         if table == "facts" and "norm" not in columns:
             from tiermem.memory.text.extract import fact_norm
 
-            record.append(fact_norm(row["text"]))
+            record.append(tombstone_norm(row["id"]) if forgotten else fact_norm(row["text"]))
         if text_column:
-            record.extend(text_columns(row[text_column]))
+            # A forgotten row stays out of full-text search (memory/store/postgres/forgetting.py).
+            record.extend(("", 0) if forgotten else text_columns(row[text_column]))
         values.append((scope.agent, *record))
     names = ["agent_id", *columns, *(["norm"] if table == "facts" and "norm" not in columns
                                      else []), *extra]
@@ -99,6 +102,6 @@ def clear(scope: Scope) -> None:
     """Remove every row and setting of the agent (the agent itself stays)."""
     scope.conn.execute("SET LOCAL tiermem.clearing = 'on'")
     for table in ("erasures", "messages", "passages", "facts", "events", "history",
-                  "settings"):
+                  "forget_requests", "forgotten_norms", "settings"):
         scope.run(f"DELETE FROM tiermem.{table} WHERE agent_id = %s")
     scope.conn.execute("SET LOCAL tiermem.clearing = 'off'")

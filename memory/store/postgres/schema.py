@@ -81,6 +81,52 @@ def _text_stats_triggers(table: str) -> str:
     """
 
 
+# Forgetting (memory/ops/forget.py). A forgotten row's ``search_text`` becomes '' (so its
+# tsvector is empty and full-text search no longer finds it) and its vector NULL.
+_TOMBSTONES = """
+    ALTER TABLE tiermem.facts ADD COLUMN forgotten_at DOUBLE PRECISION;
+    ALTER TABLE tiermem.passages ADD COLUMN forgotten_at DOUBLE PRECISION;
+    ALTER TABLE tiermem.messages ADD COLUMN forgotten_at DOUBLE PRECISION;
+    CREATE FUNCTION tiermem.stays_forgotten() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF old.forgotten_at IS NOT NULL
+           AND new.forgotten_at IS DISTINCT FROM old.forgotten_at THEN
+            RAISE EXCEPTION 'a forgotten row stays forgotten';
+        END IF;
+        RETURN new;
+    END $$;
+    CREATE TRIGGER facts_stays_forgotten BEFORE UPDATE OF forgotten_at ON tiermem.facts
+        FOR EACH ROW EXECUTE FUNCTION tiermem.stays_forgotten();
+    CREATE TRIGGER passages_stays_forgotten BEFORE UPDATE OF forgotten_at ON tiermem.passages
+        FOR EACH ROW EXECUTE FUNCTION tiermem.stays_forgotten();
+    CREATE TRIGGER messages_stays_forgotten BEFORE UPDATE OF forgotten_at ON tiermem.messages
+        FOR EACH ROW EXECUTE FUNCTION tiermem.stays_forgotten();
+
+    -- Every forget request: a hash of its text (never the text), how it ended, the ids.
+    CREATE TABLE tiermem.forget_requests (
+        agent_id INTEGER NOT NULL REFERENCES tiermem.agents ON DELETE CASCADE,
+        id BIGINT NOT NULL,
+        created_at DOUBLE PRECISION NOT NULL,
+        request_hash TEXT NOT NULL,
+        mode TEXT NOT NULL,
+        outcome TEXT NOT NULL CHECK (outcome IN ('matched', 'unmatched', 'ambiguous', 'failed')),
+        facts TEXT NOT NULL DEFAULT '[]',
+        passages TEXT NOT NULL DEFAULT '[]',
+        messages TEXT NOT NULL DEFAULT '[]',
+        detail TEXT NOT NULL DEFAULT '',
+        PRIMARY KEY (agent_id, id)
+    );
+    -- Hashes of forgotten facts' norms: automatic extraction does not store them again.
+    CREATE TABLE tiermem.forgotten_norms (
+        agent_id INTEGER NOT NULL REFERENCES tiermem.agents ON DELETE CASCADE,
+        id BIGINT NOT NULL,
+        norm_hash TEXT NOT NULL,
+        forgotten_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (agent_id, id),
+        UNIQUE (agent_id, norm_hash)
+    );
+    """
+
 MIGRATIONS: list[tuple[str, str]] = [
     ("agents, tiers, history and full-text search", f"""
     CREATE EXTENSION IF NOT EXISTS vector;
@@ -268,6 +314,7 @@ MIGRATIONS: list[tuple[str, str]] = [
     CREATE INDEX events_tick ON tiermem.events (agent_id, tick);
     """ + _text_stats_triggers("facts") + _text_stats_triggers("passages")
      + _text_stats_triggers("messages")),
+    ("tombstones for forgotten rows, the forget audit", _TOMBSTONES),
 ]
 
 #: How many migrations a database with the whole schema has recorded.

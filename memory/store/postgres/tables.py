@@ -130,11 +130,13 @@ class PgFacts:
 
     def all(self) -> list[Fact]:
         return [_fact(r) for r in self.scope.rows(
-            f"SELECT {_FACT_SELECT} FROM tiermem.facts WHERE agent_id = %s ORDER BY id")]
+            f"SELECT {_FACT_SELECT} FROM tiermem.facts WHERE agent_id = %s "
+            f"AND forgotten_at IS NULL ORDER BY id")]
 
     def get(self, fact_id: int) -> Fact | None:
         row = self.scope.one(f"SELECT {_FACT_SELECT} FROM tiermem.facts "
-                             f"WHERE agent_id = %s AND id = %s", (fact_id,))
+                             f"WHERE agent_id = %s AND id = %s AND forgotten_at IS NULL",
+                             (fact_id,))
         return None if row is None else _fact(row)
 
     def by_norm(self, norm: str) -> Fact | None:
@@ -161,7 +163,9 @@ class PgFacts:
             sets.append("norm = %s")
             values.append(norm)
         self.scope.conn.execute(
-            f"UPDATE tiermem.facts SET {', '.join(sets)} WHERE agent_id = %s AND id = %s",
+            # A forgotten fact is never written again (a stale copy of it changes nothing).
+            f"UPDATE tiermem.facts SET {', '.join(sets)} WHERE agent_id = %s AND id = %s "
+            f"AND forgotten_at IS NULL",
             (*values, self.scope.agent, fact.id))
 
     def totals(self) -> FactTotals:
@@ -195,7 +199,7 @@ class PgPassages:
 
     def count(self) -> int:
         return int(self.scope.value(
-            "SELECT count(*) FROM tiermem.passages WHERE agent_id = %s"))
+            "SELECT count(*) FROM tiermem.passages WHERE agent_id = %s AND forgotten_at IS NULL"))
 
     def insert_many(self, passages: Sequence[Passage]) -> list[int]:
         if not passages:
@@ -222,7 +226,7 @@ class PgPassages:
             return {}
         return {int(r[0]): _passage(r) for r in self.scope.rows(
             f"SELECT {PASSAGE_COLUMNS} FROM tiermem.passages WHERE agent_id = %s "
-            f"AND id = ANY(%s)", (list(ids),))}
+            f"AND id = ANY(%s) AND forgotten_at IS NULL", (list(ids),))}
 
     def mark_evicted(self, passage_id: int, evicted_at: float) -> None:
         self.scope.conn.execute(
@@ -250,6 +254,7 @@ class PgPassages:
               without_vector: bool = False) -> list[tuple[int, str]]:
         rows = self.scope.rows(
             "SELECT id, text FROM tiermem.passages WHERE agent_id = %s AND id > %s"
+            " AND forgotten_at IS NULL"
             + (" AND embedding IS NULL" if without_vector else "") + " ORDER BY id LIMIT %s",
             (after_id, limit))
         return [(int(i), t) for i, t in rows]
@@ -260,12 +265,13 @@ class PgPassages:
 
     def count_without_vector(self, embedder_id: str) -> int:
         return int(self.scope.value(
-            "SELECT count(*) FROM tiermem.passages WHERE agent_id = %s AND (embedding IS NULL "
-            "OR embedder_id IS DISTINCT FROM %s)", (embedder_id,)))
+            "SELECT count(*) FROM tiermem.passages WHERE agent_id = %s AND forgotten_at IS NULL "
+            "AND (embedding IS NULL OR embedder_id IS DISTINCT FROM %s)", (embedder_id,)))
 
     def count_through(self, last_id: int) -> int:
         return int(self.scope.value(
-            "SELECT count(*) FROM tiermem.passages WHERE agent_id = %s AND id <= %s",
+            "SELECT count(*) FROM tiermem.passages WHERE agent_id = %s AND id <= %s "
+            "AND forgotten_at IS NULL",
             (last_id,)))
 
 
@@ -291,7 +297,8 @@ class PgMessages:
         self.scope = scope
 
     def count(self) -> int:
-        return int(self.scope.value("SELECT count(*) FROM tiermem.messages WHERE agent_id = %s"))
+        return int(self.scope.value("SELECT count(*) FROM tiermem.messages WHERE agent_id = %s "
+                                    "AND forgotten_at IS NULL"))
 
     def max_id(self) -> int:
         return int(self.scope.value(
@@ -320,11 +327,14 @@ class PgMessages:
         return ids
 
     def get_many(self, ids: Sequence[int]) -> dict[int, Message]:
+        return self._rows(ids, " AND forgotten_at IS NULL")
+
+    def _rows(self, ids: Sequence[int], condition: str = "") -> dict[int, Message]:
         if not ids:
             return {}
         return {int(r[0]): _message(r) for r in self.scope.rows(
             f"SELECT {MESSAGE_COLUMNS} FROM tiermem.messages WHERE agent_id = %s "
-            f"AND id = ANY(%s)", (list(ids),))}
+            f"AND id = ANY(%s){condition}", (list(ids),))}
 
     def set_status(self, message_id: int, status: str) -> None:
         self.scope.conn.execute(
@@ -338,7 +348,8 @@ class PgMessages:
         return sorted(int(r[0]) for r in rows)
 
     def erase(self, message_ids: Sequence[int], reason: str, erased_at: float) -> list[Message]:
-        found = self.get_many(message_ids)
+        # A forgotten message can be erased too (forgetting keeps the row until then).
+        found = self._rows(message_ids)
         erased = [found[i] for i in dict.fromkeys(message_ids) if i in found]
         if not erased:
             return []
@@ -359,7 +370,8 @@ class PgMessages:
     def texts(self, roles: Sequence[str], *, after_id: int = 0, limit: int | None = None,
               ids: Sequence[int] | None = None,
               without_vector: bool = False) -> list[tuple[int, str]]:
-        conditions = ["agent_id = %s", "id > %s", "role = ANY(%s)", "content <> ''"]
+        conditions = ["agent_id = %s", "id > %s", "role = ANY(%s)", "content <> ''",
+                      "forgotten_at IS NULL"]
         params: list[Any] = [after_id, list(roles)]
         if ids is not None:
             conditions.append("id = ANY(%s)")
@@ -386,7 +398,8 @@ class PgMessages:
     def count_without_vector(self, embedder_id: str, roles: Sequence[str]) -> int:
         return int(self.scope.value(
             "SELECT count(*) FROM tiermem.messages WHERE agent_id = %s AND role = ANY(%s) "
-            "AND content <> '' AND (embedding IS NULL OR embedder_id IS DISTINCT FROM %s)",
+            "AND content <> '' AND forgotten_at IS NULL "
+            "AND (embedding IS NULL OR embedder_id IS DISTINCT FROM %s)",
             (list(roles), embedder_id)))
 
 

@@ -48,8 +48,8 @@ def clear_tables(store: SQLiteStore) -> None:
     # Recall refuses a delete without an erasure recorded first (the schema's triggers).
     store.execute("INSERT INTO erasures (message_id, reason, erased_at)"
                   " SELECT id, 'cleared for a restore', 0 FROM messages")
-    for table in ("facts", "passages", "messages", "history", "events", "erasures"):
-        store.execute(f"DELETE FROM {table}")
+    for dumped in DUMP_TABLES:
+        store.execute(f"DELETE FROM {dumped}")
     marks = ",".join("?" * len(FILE_META_KEYS))
     store.execute(f"DELETE FROM meta WHERE key NOT IN ({marks})", FILE_META_KEYS)
     for table in _VECTOR_TABLES:

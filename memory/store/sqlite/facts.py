@@ -53,10 +53,11 @@ class SQLiteFacts:
 
     def all(self) -> list[Fact]:
         return list(map(fact_from_row, self.store.execute(
-            f"SELECT {_COLUMNS} FROM facts ORDER BY id")))
+            f"SELECT {_COLUMNS} FROM facts WHERE forgotten_at IS NULL ORDER BY id")))
 
     def get(self, fact_id: int) -> Fact | None:
-        row = self.store.execute(f"SELECT {_COLUMNS} FROM facts WHERE id = ?",
+        row = self.store.execute(f"SELECT {_COLUMNS} FROM facts WHERE id = ?"
+                                 " AND forgotten_at IS NULL",
                                  (fact_id,)).fetchone()
         return fact_from_row(row) if row else None
 
@@ -82,7 +83,8 @@ class SQLiteFacts:
             " access_count=?, last_counted_tick=?, tokens=?, passage_id=?, evicted_at=?,"
             " evicted_tick=?, evictions=?, promotions=?, cycles=?, hits_since_eviction=?"
             + (", norm=?" if norm is not None else "")
-            + " WHERE id=?",
+            # A forgotten fact is never written again (a stale copy of it changes nothing).
+            + " WHERE id=? AND forgotten_at IS NULL",
             (fact.text, fact.durability, fact.tier, fact.entered_core_seq, fact.last_access,
              fact.access_count, fact.last_counted_tick, fact.tokens, fact.passage_id,
              fact.evicted_at, fact.evicted_tick, fact.evictions, fact.promotions, fact.cycles,

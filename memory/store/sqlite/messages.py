@@ -42,7 +42,8 @@ class SQLiteMessages:
         self.store = store
 
     def count(self) -> int:
-        return int(self.store.execute("SELECT count(*) FROM messages").fetchone()[0])
+        return int(self.store.execute(
+            "SELECT count(*) FROM messages WHERE forgotten_at IS NULL").fetchone()[0])
 
     def max_id(self) -> int:
         return int(self.store.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0])
@@ -75,12 +76,16 @@ class SQLiteMessages:
         return ids
 
     def get_many(self, ids: Sequence[int]) -> dict[int, Message]:
+        return self._rows(ids, " AND forgotten_at IS NULL")
+
+    def _rows(self, ids: Sequence[int], condition: str = "") -> dict[int, Message]:
         found: dict[int, Message] = {}
         for start in range(0, len(ids), CHUNK):
             chunk = list(ids[start : start + CHUNK])
             marks = ",".join("?" * len(chunk))
             for row in self.store.execute(
-                    f"SELECT {_COLUMNS} FROM messages WHERE id IN ({marks})", tuple(chunk)):
+                    f"SELECT {_COLUMNS} FROM messages WHERE id IN ({marks}){condition}",
+                    tuple(chunk)):
                 found[row["id"]] = _message(row)
         return found
 
@@ -92,7 +97,8 @@ class SQLiteMessages:
             "UPDATE messages SET status = ? WHERE status = 'pending' RETURNING id", (status,))]
 
     def erase(self, message_ids: Sequence[int], reason: str, erased_at: float) -> list[Message]:
-        erased = sorted(self.get_many(message_ids).values(), key=lambda m: m.id)
+        # A forgotten message can be erased too (forgetting keeps the row until then).
+        erased = sorted(self._rows(message_ids).values(), key=lambda m: m.id)
         for message in erased:
             self.store.execute(
                 "INSERT INTO erasures (message_id, reason, erased_at) VALUES (?,?,?)",
@@ -106,7 +112,8 @@ class SQLiteMessages:
     def texts(self, roles: Sequence[str], *, after_id: int = 0, limit: int | None = None,
               ids: Sequence[int] | None = None,
               without_vector: bool = False) -> list[tuple[int, str]]:
-        where = [f"role IN ({','.join('?' * len(roles))})", "content != ''", "id > ?"]
+        where = [f"role IN ({','.join('?' * len(roles))})", "content != ''", "id > ?",
+                 "forgotten_at IS NULL"]
         params: list[object] = [*roles, after_id]
         if without_vector:
             where.append("embedding IS NULL")
@@ -137,6 +144,7 @@ class SQLiteMessages:
         marks = ",".join("?" * len(roles))
         return int(self.store.execute(
             f"SELECT count(*) FROM messages WHERE role IN ({marks}) AND content != ''"
+            " AND forgotten_at IS NULL"
             " AND (embedding IS NULL OR embedder_id IS NOT ?)",
             (*roles, embedder_id)).fetchone()[0])
 

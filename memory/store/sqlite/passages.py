@@ -38,7 +38,8 @@ class SQLitePassages:
         self.store = store
 
     def count(self) -> int:
-        return int(self.store.execute("SELECT count(*) FROM passages").fetchone()[0])
+        return int(self.store.execute(
+            "SELECT count(*) FROM passages WHERE forgotten_at IS NULL").fetchone()[0])
 
     def insert_many(self, passages: Sequence[Passage]) -> list[int]:
         """One statement for all rows: SQLite gives each new row the largest rowid so far
@@ -62,7 +63,8 @@ class SQLitePassages:
         marks = ",".join("?" * len(ids))
         rows = self.store.execute(
             "SELECT id, text, created_at, tags, metadata, source, was_in_core, evicted_at,"
-            f" fact_id, embedder_id FROM passages WHERE id IN ({marks})", tuple(ids)).fetchall()
+            f" fact_id, embedder_id FROM passages WHERE id IN ({marks}) AND forgotten_at IS NULL",
+            tuple(ids)).fetchall()
         return {r["id"]: _passage(r) for r in rows}
 
     def mark_evicted(self, passage_id: int, evicted_at: float) -> None:
@@ -86,7 +88,8 @@ class SQLitePassages:
               without_vector: bool = False) -> list[tuple[int, str]]:
         missing = " AND embedding IS NULL" if without_vector else ""
         rows = self.store.execute(
-            f"SELECT id, text FROM passages WHERE id > ?{missing} ORDER BY id LIMIT ?",
+            f"SELECT id, text FROM passages WHERE id > ? AND forgotten_at IS NULL{missing}"
+            " ORDER BY id LIMIT ?",
             (after_id, -1 if limit is None else limit))
         return [(int(r[0]), str(r[1])) for r in rows]
 
@@ -96,12 +99,14 @@ class SQLitePassages:
 
     def count_without_vector(self, embedder_id: str) -> int:
         return int(self.store.execute(
-            "SELECT count(*) FROM passages WHERE embedding IS NULL OR embedder_id IS NOT ?",
+            "SELECT count(*) FROM passages WHERE forgotten_at IS NULL"
+            " AND (embedding IS NULL OR embedder_id IS NOT ?)",
             (embedder_id,)).fetchone()[0])
 
     def count_through(self, last_id: int) -> int:
         return int(self.store.execute(
-            "SELECT count(*) FROM passages WHERE id <= ?", (last_id,)).fetchone()[0])
+            "SELECT count(*) FROM passages WHERE id <= ? AND forgotten_at IS NULL",
+            (last_id,)).fetchone()[0])
 
 
 def set_embeddings(store: SQLiteStore, table: str, ids: Sequence[int], vectors: np.ndarray,

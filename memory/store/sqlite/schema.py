@@ -41,6 +41,59 @@ def _indexed_through_function(table: str, column: str, updates: bool) -> str:
     return script
 
 
+def _tombstones(table: str, column: str, updates: bool) -> str:
+    """Migration 5 for one table: a ``forgotten_at`` column, and full-text triggers that
+    index only rows not forgotten. A row leaves the index when it is forgotten, so the
+    delete and update triggers must not remove it a second time (FTS5 would corrupt)."""
+    fts, live = f"{table}_fts", "forgotten_at IS NULL"
+    delete = (f"INSERT INTO {fts} ({fts}, rowid, {column}) "
+              f"VALUES ('delete', old.id, {_FTS}(old.{column}));")
+    insert = f"INSERT INTO {fts} (rowid, {column}) VALUES (new.id, {_FTS}(new.{column}));"
+    script = f"""
+    ALTER TABLE {table} ADD COLUMN forgotten_at REAL;
+    DROP TRIGGER {table}_ai;
+    DROP TRIGGER {table}_ad;
+    CREATE TRIGGER {table}_ai AFTER INSERT ON {table} WHEN new.{live} BEGIN {insert} END;
+    CREATE TRIGGER {table}_ad AFTER DELETE ON {table} WHEN old.{live} BEGIN {delete} END;
+    CREATE TRIGGER {table}_forget AFTER UPDATE OF forgotten_at ON {table}
+    WHEN old.{live} AND new.forgotten_at IS NOT NULL BEGIN {delete} END;
+    CREATE TRIGGER {table}_stays_forgotten BEFORE UPDATE OF forgotten_at ON {table}
+    WHEN old.forgotten_at IS NOT NULL AND new.forgotten_at IS NOT old.forgotten_at
+    BEGIN
+        SELECT RAISE(ABORT, 'a forgotten row stays forgotten');
+    END;
+    """
+    if updates:
+        script += f"""
+    DROP TRIGGER {table}_au;
+    CREATE TRIGGER {table}_au AFTER UPDATE OF {column} ON {table}
+    WHEN old.{live} AND new.{live} BEGIN {delete} {insert} END;
+    """
+    return script
+
+
+_FORGET_TABLES = """
+    -- Every forget request: a hash of its text (never the text), how it ended, the ids.
+    CREATE TABLE forget_requests (
+        id INTEGER PRIMARY KEY,
+        created_at REAL NOT NULL,
+        request_hash TEXT NOT NULL,
+        mode TEXT NOT NULL,
+        outcome TEXT NOT NULL CHECK (outcome IN ('matched', 'unmatched', 'ambiguous', 'failed')),
+        facts TEXT NOT NULL DEFAULT '[]',
+        passages TEXT NOT NULL DEFAULT '[]',
+        messages TEXT NOT NULL DEFAULT '[]',
+        detail TEXT NOT NULL DEFAULT ''
+    );
+    -- Hashes of forgotten facts' norms: automatic extraction does not store them again.
+    CREATE TABLE forgotten_norms (
+        id INTEGER PRIMARY KEY,
+        norm_hash TEXT NOT NULL UNIQUE,
+        forgotten_at REAL NOT NULL
+    );
+    """
+
+
 def _run(script: str) -> Callable[[sqlite3.Connection], None]:
     """A migration that runs the statements of ``script`` in order."""
 
@@ -212,6 +265,12 @@ MIGRATIONS: tuple[Migration, ...] = (
         _indexed_through_function("facts", "text", updates=True)
         + _indexed_through_function("passages", "text", updates=True)
         + _indexed_through_function("messages", "content", updates=False))),
+    # Forgetting (memory/ops/forget.py): tombstones that leave the full-text index, and
+    # the audit of requests.
+    Migration(5, "tombstones for forgotten rows, the forget audit", _run(
+        _tombstones("facts", "text", updates=True)
+        + _tombstones("passages", "text", updates=True)
+        + _tombstones("messages", "content", updates=False) + _FORGET_TABLES)),
 )
 
 #: The user_version of a database with every migration run.

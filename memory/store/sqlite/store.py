@@ -39,6 +39,7 @@ from tiermem.memory.store.sqlite.files import (
     RECALL_INDEX_FILE,
     discard_restore_leftovers,
 )
+from tiermem.memory.store.sqlite.forgetting import SQLiteForgetting
 from tiermem.memory.store.sqlite.history import SQLiteHistory, SQLiteSettings
 from tiermem.memory.store.sqlite.lexical import SQLiteLexical
 from tiermem.memory.store.sqlite.messages import SQLiteMessages
@@ -85,6 +86,7 @@ class SQLiteStore(NestedTransactions):
         self.messages = SQLiteMessages(self)
         self.history = SQLiteHistory(self)
         self.settings = SQLiteSettings(self)
+        self.forgetting = SQLiteForgetting(self)
         # Threads share this memory by taking turns: every transaction, and every public
         # method of HierarchicalMemory (memory.store.sqlite.errors.guarded), holds this lock.
         # Serialising rather than refusing a second thread: a process can open a home

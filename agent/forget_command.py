@@ -1,0 +1,90 @@
+"""``tiermem forget``: forget what a request targets in an agent's memory, from the shell.
+
+The request is matched as the agent's forget config says (the ``forget``
+section of ``policy.yaml`` in the agent home, or of ``--policy FILE``), with
+``--mode`` and ``--max-delete-count`` overriding it for this request. The LLM
+modes ask the configured model (``--model``/``--base-url``, or TIERMEM_MODEL and
+OPENAI_BASE_URL). A request given as ``-`` is read from standard input, so the
+text to forget need not enter the shell's history.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from tiermem.memory.ops.forget_config import MODES, ForgetConfig, forget_config_from_file
+
+POLICY_FILE = "policy.yaml"
+
+
+def add_forget_parser(sub: Any, description: str, agent_name: Callable[[str], str]) -> Any:
+    from tiermem.agent.server_options import add_server_options, positive_int
+
+    forget = sub.add_parser("forget", help=description, description=description,
+                            epilog="exit codes: 0 something was forgotten, 1 nothing was "
+                                   "(unmatched, ambiguous or failed), 2 usage error")
+    forget.add_argument("request", metavar="TEXT",
+                        help="what to forget: the exact text of the item, or a request in "
+                             "words for the LLM modes; - reads it from standard input")
+    forget.add_argument("--agent", default="default", type=agent_name,
+                        help="an existing agent (default: default)")
+    forget.add_argument("--mode", choices=MODES,
+                        help="how the request is matched (default: the policy's, else exact)")
+    forget.add_argument("--max-delete-count", type=positive_int, metavar="N",
+                        help="forget nothing when the request targets more than N items")
+    forget.add_argument("--policy", type=Path, metavar="FILE",
+                        help=f"a policy file whose forget section to use (default: "
+                             f"{POLICY_FILE} in the agent home, when present)")
+    forget.add_argument("--model", help="the model the LLM modes ask; or set TIERMEM_MODEL")
+    forget.add_argument("--base-url",
+                        help="OpenAI-compatible endpoint; or set OPENAI_BASE_URL")
+    add_server_options(forget)
+    forget.add_argument("--embedder", choices=("local", "hashing"), default="local",
+                        help="the embedder the agent was built with")
+    forget.add_argument("--json", action="store_true",
+                        help="print the outcome and the forgotten ids as JSON")
+    return forget
+
+
+def forget_config(home: Path, policy: Path | None) -> ForgetConfig:
+    """The forget section of ``policy``, else of the agent home's policy file, else defaults."""
+    path = policy if policy is not None else home / POLICY_FILE
+    if policy is None and not path.is_file():
+        return ForgetConfig()
+    return forget_config_from_file(path)
+
+
+def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
+    import json
+
+    from tiermem.agent.judge import ModelJudge
+    from tiermem.agent.place import agent_place
+    from tiermem.agent.server_options import config_from_args, open_client
+    from tiermem.memory import HashingEmbedder
+
+    request = sys.stdin.read() if args.request == "-" else args.request
+    place = agent_place(args.agent, args.store, existing=True)
+    config = forget_config(place.home, args.policy).updated(
+        mode=args.mode, max_delete_count=args.max_delete_count)
+    judge = None
+    if config.mode != "exact":
+        llm_config = config_from_args(args)
+        judge = ModelJudge(open_client(llm_config, note)) if llm_config else None
+    embedder = HashingEmbedder() if args.embedder == "hashing" else None
+    with place.in_use(note), place.open_memory(embedder=embedder, judge=judge,
+                                               forget=config) as memory:
+        result = memory.forget(request)
+    if args.json:
+        print(json.dumps(result.to_dict()))
+    elif result.outcome == "matched":
+        done = result.forgotten
+        print(f"forgotten: {len(done.facts)} fact(s), {len(done.passages)} passage(s), "
+              f"{len(done.messages)} message(s) (audit #{result.audit_id})")
+    else:
+        print(f"nothing forgotten: {result.outcome} ({result.detail}; audit "
+              f"#{result.audit_id})")
+    return 0 if result.outcome == "matched" else 1

@@ -1,0 +1,190 @@
+"""``HierarchicalMemory.forget``: delete on request, as tombstones, with an audit.
+
+A request is matched to stored items by a mode (memory/ops/forget_select.py):
+``exact``, ``top_k_llm`` or ``exact_then_top_k_llm`` (exact first; the judge
+only when nothing equals the request). What is chosen is *forgotten*: marked
+with ``forgotten_at`` and from then on left out of every read (core and the
+prompt, ``query``, archival and conversation search, their totals; the storage
+contract says how). A fact and the passage core evicted it into are one item:
+forgetting either forgets both. The rows stay, for the audit and for an
+erasure (``ForgetResult`` lists them per table), but are never un-forgotten.
+
+A forgotten fact's normalised text is remembered as a hash: extraction from
+conversation (``process_interaction``) does not store it again. Stating it
+again explicitly (``add_fact``, the ``core_memory_append`` tool) does, as a new
+fact, and lifts that block.
+
+Every request, whatever its outcome, is one row of the audit: a keyed hash of
+its text (HMAC-SHA256 with the memory's ``store_id``; never the text, which
+quotes what is to be forgotten), the mode, the outcome and the ids forgotten.
+Nothing of the audit enters search or recall. The request runs as one
+transaction: either everything chosen is forgotten and audited, or nothing is.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from tiermem.memory.errors import InvalidInputError
+from tiermem.memory.judge import Judge
+from tiermem.memory.ops.forget_config import MODES, ForgetConfig
+from tiermem.memory.ops.forget_select import Selection, exact_selection, llm_selection
+from tiermem.memory.prompt_history import PromptHistory
+from tiermem.memory.store.contract import StorageBackend
+from tiermem.memory.store.records import ForgetRequest, Forgotten
+from tiermem.memory.text.extract import fact_norm
+from tiermem.memory.validation import clean_text
+
+if TYPE_CHECKING:
+    from tiermem.memory.hierarchy import HierarchicalMemory
+
+#: The longest forget request accepted, in characters.
+MAX_REQUEST_CHARS = 10_000
+
+
+@dataclass(frozen=True)
+class ForgetResult:
+    """How a request ended: ``outcome`` is ``matched`` (something was forgotten),
+    ``unmatched`` (nothing targeted), ``ambiguous`` or ``failed`` (nothing forgotten, and
+    ``detail`` says why); ``forgotten`` holds the ids per table, for an erasure."""
+
+    outcome: str
+    mode: str
+    forgotten: Forgotten
+    audit_id: int
+    detail: str = ""
+    candidates: int = 0
+
+    @property
+    def count(self) -> int:
+        """How many rows were forgotten (a fact and its passage count as two)."""
+        done = self.forgotten
+        return len(done.facts) + len(done.passages) + len(done.messages)
+
+    def to_dict(self) -> dict[str, Any]:
+        done = self.forgotten
+        return {"outcome": self.outcome, "mode": self.mode, "facts": list(done.facts),
+                "passages": list(done.passages), "messages": list(done.messages),
+                "audit_id": self.audit_id, "detail": self.detail,
+                "candidates": self.candidates}
+
+
+def request_hash(memory: HierarchicalMemory, request: str) -> str:
+    """The audit's hash of a request: keyed by the memory, so a short secret's hash cannot
+    be looked up in a table of common texts without the database."""
+    key = (memory.store.store_id or "").encode()
+    return hmac.new(key, request.encode(), hashlib.sha256).hexdigest()
+
+
+def norm_hash(norm: str) -> str:
+    """The hash a forgotten fact's norm is remembered by (``ForgetStore.block``)."""
+    return hashlib.sha256(norm.encode()).hexdigest()
+
+
+class ForgottenNorms:
+    """The hashes of forgotten facts' norms, held in memory so extraction can test every
+    fact it finds, and an explicit add lift one, without asking the store each time."""
+
+    def __init__(self, store: StorageBackend) -> None:
+        self.store = store
+        self._hashes: set[str] = set()
+        self.reload()
+        store.on_rollback(self.reload)
+
+    def reload(self) -> None:
+        self._hashes = self.store.forgetting.blocked_norms()
+
+    def __contains__(self, norm: object) -> bool:
+        return isinstance(norm, str) and norm_hash(norm) in self._hashes
+
+    def add(self, norms: set[str], at: float) -> None:
+        hashes = sorted({norm_hash(n) for n in norms})
+        self.store.forgetting.block(hashes, at)
+        self._hashes.update(hashes)
+
+    def lift(self, norm: str) -> None:
+        """The fact is stated again explicitly: extraction may store it again too."""
+        hashed = norm_hash(norm)
+        if hashed in self._hashes:
+            self.store.forgetting.unblock(hashed)
+            self._hashes.discard(hashed)
+
+
+def run_forget(memory: HierarchicalMemory, request: str, config: ForgetConfig,
+               judge: Judge | None) -> ForgetResult:
+    """Select, tombstone and audit, in one transaction (module docstring)."""
+    request = clean_text(request, "forget request", MAX_REQUEST_CHARS)
+    if config.mode not in MODES:
+        raise InvalidInputError(f"mode must be one of {', '.join(MODES)}, got {config.mode!r}")
+    if config.mode != "exact" and judge is None:
+        _audit(memory, request, config.mode, Selection("failed", detail="no judge configured"))
+        raise InvalidInputError(
+            f"mode {config.mode!r} asks a model which stored items the request targets, and "
+            f"none is configured: give HierarchicalMemory a judge (judge=ModelJudge(client)), "
+            f"configure a model for the agent (OPENAI_BASE_URL and TIERMEM_MODEL), or use "
+            f"mode 'exact', which needs none")
+    with memory.store.transaction():
+        selection = _select(memory, request, config, judge)
+        forgotten = Forgotten()
+        if selection.outcome == "matched":
+            forgotten = apply_forget(memory, selection.items)
+        audit_id = _audit(memory, request, config.mode, selection, forgotten)
+    return ForgetResult(selection.outcome, config.mode, forgotten, audit_id,
+                        selection.detail, selection.candidates)
+
+
+def _select(memory: HierarchicalMemory, request: str, config: ForgetConfig,
+            judge: Judge | None) -> Selection:
+    selection = Selection("unmatched")
+    if config.mode in ("exact", "exact_then_top_k_llm"):
+        selection = exact_selection(memory, request, config)
+        if len(selection.items) > config.max_delete_count:
+            return Selection("ambiguous", detail=f"{len(selection.items)} stored texts equal "
+                             f"the request, over max_delete_count {config.max_delete_count}")
+        if selection.outcome == "matched" or config.mode == "exact":
+            return selection
+    assert judge is not None  # run_forget refuses an LLM mode without one
+    return llm_selection(memory, request, config, judge)
+
+
+def apply_forget(memory: HierarchicalMemory, items: list[tuple[str, int]]) -> Forgotten:
+    """Tombstone ``items`` (with each fact's passage and each passage's fact), drop their
+    vectors and prompt-history lines, and bring the tiers' in-memory state in step."""
+    store = memory.store
+    facts = {i for table, i in items if table == "facts"}
+    passages = {i for table, i in items if table == "passages"}
+    messages = sorted(i for table, i in items if table == "messages")
+    for passage in store.passages.get_many(sorted(passages)).values():
+        if passage.fact_id is not None:
+            facts.add(passage.fact_id)
+    fact_rows = [f for f in (memory.core.load(i) for i in sorted(facts)) if f is not None]
+    passages.update(f.passage_id for f in fact_rows if f.passage_id is not None)
+    user_lines = [m.content for m in store.messages.get_many(messages).values()
+                  if m.role == "user"]
+    now = memory.now()
+    done = store.forgetting.forget(sorted(facts), sorted(passages), messages, now)
+    memory.forgotten_norms.add({fact_norm(f.text) for f in fact_rows if f.id in done.facts},
+                               now)
+    if done.passages:
+        memory.archival.vectors.remove(np.asarray(done.passages, dtype=np.int64))
+    if done.messages and memory.recall.vectors is not None:
+        memory.recall.vectors.remove(np.asarray(done.messages, dtype=np.int64))
+    PromptHistory(store).forget(user_lines)
+    memory.core.reload()
+    memory.archival.reload()
+    memory.recall.reload()
+    return done
+
+
+def _audit(memory: HierarchicalMemory, request: str, mode: str, selection: Selection,
+           forgotten: Forgotten | None = None) -> int:
+    with memory.store.transaction():
+        return memory.store.forgetting.record(ForgetRequest(
+            created_at=memory.now(), request_hash=request_hash(memory, request), mode=mode,
+            outcome=selection.outcome, forgotten=forgotten or Forgotten(),
+            detail=selection.detail))

@@ -1,0 +1,82 @@
+"""Tombstones and the forget audit in SQLite (memory.store.contract.ForgetStore).
+
+Marking a row forgotten fires the schema's ``*_forget`` trigger, which takes it
+out of the full-text index (memory/store/sqlite/schema.py, migration 5); its
+vector is dropped here, so the FAISS index rebuilt from stored vectors never
+holds it again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from tiermem.memory.store.records import ForgetRequest, Forgotten, tombstone_norm
+from tiermem.memory.store.sqlite.filters import CHUNK
+from tiermem.memory.store.sqlite.vectors import bump_generation
+
+if TYPE_CHECKING:
+    from tiermem.memory.store.sqlite.store import SQLiteStore
+
+
+class SQLiteForgetting:
+    """memory.store.contract.ForgetStore over the tiers' ``forgotten_at`` columns and the
+    ``forget_requests`` and ``forgotten_norms`` tables."""
+
+    def __init__(self, store: SQLiteStore) -> None:
+        self.store = store
+
+    def forget(self, facts: Sequence[int], passages: Sequence[int],
+               messages: Sequence[int], forgotten_at: float) -> Forgotten:
+        fact_ids = self._mark("facts", facts, "forgotten_at = ?, tier = 'archival'",
+                              (forgotten_at,))
+        for fact_id in fact_ids:
+            self.store.execute("UPDATE facts SET norm = ? WHERE id = ?",
+                               (tombstone_norm(fact_id), fact_id))
+        dropped = "forgotten_at = ?, embedding = NULL, embedder_id = NULL"
+        passage_ids = self._mark("passages", passages, dropped, (forgotten_at,))
+        message_ids = self._mark("messages", messages, dropped, (forgotten_at,))
+        for table, ids in (("passages", passage_ids), ("messages", message_ids)):
+            if ids:
+                bump_generation(self.store, table)  # a saved FAISS file is out of date
+        return Forgotten(tuple(fact_ids), tuple(passage_ids), tuple(message_ids))
+
+    def _mark(self, table: str, ids: Sequence[int], sets: str,
+              params: tuple[object, ...]) -> list[int]:
+        marked: list[int] = []
+        unique = sorted(set(ids))
+        for start in range(0, len(unique), CHUNK):
+            chunk = unique[start : start + CHUNK]
+            marks = ",".join("?" * len(chunk))
+            marked += [int(r[0]) for r in self.store.execute(
+                f"UPDATE {table} SET {sets} WHERE id IN ({marks}) AND forgotten_at IS NULL"
+                " RETURNING id", (*params, *chunk))]
+        return sorted(marked)
+
+    def record(self, request: ForgetRequest) -> int:
+        cursor = self.store.execute(
+            "INSERT INTO forget_requests (created_at, request_hash, mode, outcome, facts,"
+            " passages, messages, detail) VALUES (?,?,?,?,?,?,?,?)",
+            (request.created_at, request.request_hash, request.mode, request.outcome,
+             *request.id_lists(), request.detail))
+        return int(cursor.lastrowid or 0)
+
+    def requests(self, newest: int | None = None) -> list[ForgetRequest]:
+        columns = f"SELECT {', '.join(ForgetRequest.COLUMNS)} FROM forget_requests"
+        if newest is None:
+            rows = self.store.execute(f"{columns} ORDER BY id")
+        else:
+            rows = self.store.execute(f"{columns} ORDER BY id DESC LIMIT ?", (newest,))
+        return [ForgetRequest.from_row(tuple(r)) for r in rows]
+
+    def block(self, norm_hashes: Sequence[str], blocked_at: float) -> None:
+        self.store.executemany(
+            "INSERT OR IGNORE INTO forgotten_norms (norm_hash, forgotten_at) VALUES (?, ?)",
+            [(h, blocked_at) for h in norm_hashes])
+
+    def unblock(self, norm_hash: str) -> None:
+        self.store.execute("DELETE FROM forgotten_norms WHERE norm_hash = ?", (norm_hash,))
+
+    def blocked_norms(self) -> set[str]:
+        return {str(r[0]) for r in self.store.execute("SELECT norm_hash FROM forgotten_norms")}
+

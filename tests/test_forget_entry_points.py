@@ -1,0 +1,113 @@
+"""forget from the model's tool, the chat's /forget and `tiermem forget`."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from fake_openai import FakeOpenAIServer
+from memory_helpers import make_memory
+from rich.console import Console
+
+from tiermem.agent.context import FORGOTTEN
+from tiermem.agent.loop import Agent
+from tiermem.agent.offline import OfflinePolicy
+from tiermem.agent.repl import ChatRepl
+from tiermem.agent.scripted import ScriptedModel, call
+from tiermem.cli import run
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.ops.forget_config import ForgetConfig
+
+SECRET = "my card number is 4111 1111"
+
+
+def test_the_tool_forgets_and_blanks_the_window_then_reports_nothing_matched_as_text() -> None:
+    with make_memory() as m:
+        m.process_interaction(SECRET, "Noted.")
+        forget = call("forget", request=SECRET, request_heartbeat=True)
+        again = call("forget", request=SECRET, request_heartbeat=True)
+        llm_mode = call("forget", request="the card", request_heartbeat=True)
+        with ScriptedModel([forget, again, llm_mode, call("send_message", message="Done.")]
+                           ) as model:
+            agent = Agent(m, model)
+            agent.context.message_ids, agent.context.messages = [1], [
+                {"role": "user", "content": SECRET}]
+            m.forget_config = ForgetConfig()
+            result = agent.step("please forget my card number")
+        outcomes = [r.content for r in result.tool_results]
+        assert outcomes[0].startswith("Forgotten: 0 fact(s), 0 passage(s), 1 message(s)")
+        assert outcomes[1].startswith("Nothing forgotten: nothing stored matches it")
+        assert m.recall_search("card number 4111").total == 1  # only the request itself
+        assert agent.context.messages[0]["content"] == FORGOTTEN
+        assert "forgotten: 0 fact(s), 0 passage(s), 1 message(s)" in result.memory_changes
+        # A later model call no longer carries the forgotten message (the model's own
+        # forget call still quotes the request: README "Forgetting" says so).
+        assert {"role": "user", "content": SECRET} not in model.calls[-1].messages
+        assert {"role": "user", "content": SECRET} in model.calls[0].messages
+
+
+def test_the_tool_returns_the_missing_judge_as_text() -> None:
+    with make_memory(forget=ForgetConfig(mode="top_k_llm")) as m, ScriptedModel(
+            [call("forget", request="the card"), call("send_message", message="ok")]) as model:
+        result = Agent(m, model).step("forget my card")
+        assert not result.tool_results[0].ok
+        assert "none is configured" in result.tool_results[0].content
+
+
+def test_slash_forget_forgets_and_leaves_no_trace_in_the_prompt_history() -> None:
+    with make_memory() as m:
+        out = io.StringIO()
+        repl = ChatRepl(Agent(m, OfflinePolicy()), console=Console(file=out, width=200),
+                        errors=io.StringIO())
+        line = "/forget User's card number is 4111 1111"
+        m.prompt_history.add(line)  # as the interactive prompt keeps every line typed
+        assert repl.run_piped(iter([SECRET + "\n", line + "\n", "/forget\n",
+                                    "/forget nothing like it\n"])) == 0
+        text = out.getvalue()
+        assert "forgotten: 1 fact(s), 0 passage(s), 0 message(s)" in text
+        assert "usage: /forget TEXT" in text
+        assert "nothing forgotten (unmatched" in text
+        assert not any("4111" in f.text for f in m.facts())
+        assert not any("4111" in entry for entry in m.prompt_history.lines())
+
+
+def _agent_with_secret(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    home = tmp_path / "agents" / "ada"
+    with HierarchicalMemory(home, embedder=HashingEmbedder()) as m:
+        m.add_fact(SECRET)
+        m.archival_insert("the billing worker restarts at noon")
+    return home
+
+
+def test_cli_forget_exact_prints_json_and_sets_the_exit_code(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = _agent_with_secret(tmp_path, monkeypatch)
+    assert run(["forget", "--agent", "ada", "--embedder", "hashing", "--json", SECRET]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["outcome"] == "matched" and printed["facts"] == [1]
+    assert run(["forget", "--agent", "ada", "--embedder", "hashing", SECRET]) == 1
+    assert "nothing forgotten: unmatched" in capsys.readouterr().out
+    with HierarchicalMemory(home, embedder=HashingEmbedder()) as m:
+        assert m.facts() == []
+        assert [r.outcome for r in m.forget_requests()] == ["matched", "unmatched"]
+
+
+def test_cli_forget_reads_the_policy_and_asks_the_configured_model(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = _agent_with_secret(tmp_path, monkeypatch)
+    (home / "policy.yaml").write_text("forget:\n  mode: top_k_llm\n  max_delete_count: 1\n")
+    assert run(["forget", "--agent", "ada", "--embedder", "hashing", "the card"]) == 1
+    assert "none is configured" in capsys.readouterr().err
+    with FakeOpenAIServer() as server:
+        server.enqueue_reply('{"ids": ["F1"]}')
+        assert run(["forget", "--agent", "ada", "--embedder", "hashing", "--base-url",
+                    server.base_url, "--model", "fake-model", "--json", "the card"]) == 0
+    assert json.loads(capsys.readouterr().out)["facts"] == [1]
+    (home / "policy.yaml").write_text("forget:\n  mode: top_k_llm\nmemory: {}\n")
+    assert run(["forget", "--agent", "ada", "--embedder", "hashing", "x"]) == 2
+    assert "memory: not a section" in capsys.readouterr().err
