@@ -74,8 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
                            "input and print one JSON object per line (reply, tool calls, "
                            "memory changes, error) and nothing else")
     chat.add_argument("--policy", metavar="FILE",
-                      help="a policy file (YAML: rules, retention, recall, forget) for this session; "
-                           "by default the agent home's policy.yaml, when there is one")
+                      help="a policy file (YAML: rules, retention, recall, forget) for this "
+                           "session; by default the agent home's policy.yaml, when there is one")
     chat.add_argument("--no-history", action="store_true",
                       help="keep no prompt history for the up arrow (by default it is kept in "
                            "the agent's database)")

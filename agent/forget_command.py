@@ -17,8 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from tiermem.memory.ops.forget_config import MODES, ForgetConfig, forget_config_from_file
-
-POLICY_FILE = "policy.yaml"
+from tiermem.memory.policy_file import POLICY_FILE
 
 
 def add_forget_parser(sub: Any, description: str, agent_name: Callable[[str], str]) -> Any:

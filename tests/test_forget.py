@@ -213,6 +213,6 @@ def test_policy_file_accepts_every_section_and_refuses_other_keys(tmp_path: Path
         "exact_then_top_k_llm", 2, 3)
     bad = tmp_path / "bad.yaml"
     bad.write_text("forget: {mode: exact}\nforgetting: {}\n")
-    with pytest.raises(InvalidConfigError, match="forgetting: not a section") as raised:
+    with pytest.raises(InvalidConfigError, match="unknown top-level key 'forgetting'") as raised:
         forget_config_from_file(bad)
     assert raised.value.fields == ("forgetting",)

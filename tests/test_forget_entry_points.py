@@ -110,4 +110,4 @@ def test_cli_forget_reads_the_policy_and_asks_the_configured_model(
     assert json.loads(capsys.readouterr().out)["facts"] == [1]
     (home / "policy.yaml").write_text("forget:\n  mode: top_k_llm\nmemory: {}\n")
     assert run(["forget", "--agent", "ada", "--embedder", "hashing", "x"]) == 2
-    assert "memory: not a section" in capsys.readouterr().err
+    assert "unknown top-level key 'memory'" in capsys.readouterr().err

@@ -2,8 +2,8 @@
 
 One YAML file per agent or per run (``policy.yaml`` in the agent home, or
 ``--policy FILE``) holds top-level sections; ``forget`` is this one, and
-``rules``, ``retention`` and ``recall`` belong to the privacy policies, whose
-loader validates them. Any other top-level key is refused by name.
+``rules``, ``retention`` and ``recall`` belong to the privacy policies
+(memory/policy_file.py reads the file and refuses any other top-level key).
 
 Prompt templates are checked when the file is loaded: the planner's user
 template must hold exactly the placeholder ``{query}``, the selector's exactly
@@ -21,9 +21,8 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 from tiermem.memory.errors import InvalidConfigError
+from tiermem.memory.policy_file import read_policy_sections
 
-#: The top-level sections a policy file may hold (the others are the privacy policies').
-POLICY_SECTIONS = ("rules", "retention", "recall", "forget")
 MODES = ("exact", "top_k_llm", "exact_then_top_k_llm")
 
 PLANNER_SYSTEM = ("You turn a request to forget something into a short search query that "
@@ -140,32 +139,6 @@ def _config_error(exc: ValidationError, where: str) -> InvalidConfigError:
     return InvalidConfigError("invalid policy: " + "; ".join(parts), tuple(fields))
 
 
-def read_policy_file(path: str | Path) -> dict[str, Any]:
-    """The top-level sections of a policy file; refuses a key that is not a section."""
-    import yaml
-
-    file = Path(path).expanduser()
-    try:
-        data = yaml.safe_load(file.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InvalidConfigError(f"cannot read the policy file {file}: {exc.strerror}",
-                                 ("policy",)) from None
-    except yaml.YAMLError as exc:
-        raise InvalidConfigError(f"the policy file {file} is not valid YAML: {exc}",
-                                 ("policy",)) from None
-    if data is None:
-        return {}
-    if not isinstance(data, dict):
-        raise InvalidConfigError(f"the policy file {file} must be a mapping of sections "
-                                 f"({', '.join(POLICY_SECTIONS)})", ("policy",))
-    for key in data:
-        if key not in POLICY_SECTIONS:
-            raise InvalidConfigError(
-                f"invalid policy: {key}: not a section of a policy file (it may hold "
-                f"{', '.join(POLICY_SECTIONS)}); in {file}", (str(key),))
-    return data
-
-
 def forget_config_from_file(path: str | Path) -> ForgetConfig:
     """The ``forget`` section of the policy file at ``path`` (defaults when absent)."""
-    return ForgetConfig.parse(read_policy_file(path).get("forget"))
+    return ForgetConfig.parse(read_policy_sections(path).get("forget"))

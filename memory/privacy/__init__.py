@@ -5,8 +5,8 @@
 write and read path. See memory/privacy/config.py for the file's format.
 """
 
+from tiermem.memory.policy_file import POLICY_FILE
 from tiermem.memory.privacy.config import (
-    POLICY_FILE,
     PiiRule,
     PrivacyConfig,
     RecallConfig,

@@ -31,7 +31,6 @@ import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-import yaml
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -43,13 +42,14 @@ from pydantic import (
 )
 
 from tiermem.memory.errors import InvalidConfigError
+from tiermem.memory.policy_file import (
+    POLICY_SECTIONS,
+    parse_policy_sections,
+    read_policy_sections,
+)
 
-#: Top-level sections this module validates.
+#: Top-level sections this module validates (memory/policy_file.py lists them all).
 PRIVACY_SECTIONS = ("rules", "retention", "recall")
-#: Top-level sections of the same file that other parts of tiermem read.
-OTHER_SECTIONS = ("forget",)
-#: The file an agent home may hold; read when present.
-POLICY_FILE = "policy.yaml"
 #: The category shown for content withheld without a named category.
 DEFAULT_CATEGORY = "private"
 
@@ -145,11 +145,11 @@ class PrivacyConfig(_Strict):
     forget: dict[str, Any] | None = None
 
     def __init__(self, **values: Any) -> None:
-        unknown = sorted(set(values) - {*PRIVACY_SECTIONS, *OTHER_SECTIONS})
+        unknown = sorted(set(values) - set(POLICY_SECTIONS))
         if unknown:
             raise InvalidConfigError(
                 f"invalid policy: unknown top-level key {unknown[0]!r}; a policy file holds "
-                f"only {', '.join(PRIVACY_SECTIONS + OTHER_SECTIONS)}", (unknown[0],))
+                f"only {', '.join(POLICY_SECTIONS)}", (unknown[0],))
         try:
             super().__init__(**values)
         except ValidationError as exc:
@@ -203,28 +203,16 @@ def _field_path(loc: tuple[int | str, ...]) -> str:
 
 def parse_policy(text: str, source: str = "policy") -> PrivacyConfig:
     """A policy from YAML text; ``source`` names it in errors."""
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise InvalidConfigError(f"{source} is not valid YAML: {exc}") from None
-    if data is None:
-        data = {}
-    if not isinstance(data, dict):
-        raise InvalidConfigError(
-            f"{source} must be a mapping with the keys {', '.join(PRIVACY_SECTIONS)} (and "
-            f"forget), not a {type(data).__name__}")
-    try:
-        return PrivacyConfig(**{str(key): value for key, value in data.items()})
-    except InvalidConfigError as exc:
-        raise InvalidConfigError(f"{source}: {exc}", exc.fields) from None
+    return _from_sections(parse_policy_sections(text, source), source)
 
 
 def load_policy(path: str | Path) -> PrivacyConfig:
     """A policy from a YAML file; a missing or unreadable file says so."""
-    file = Path(path).expanduser()
+    return _from_sections(read_policy_sections(path), str(Path(path).expanduser()))
+
+
+def _from_sections(sections: dict[str, Any], source: str) -> PrivacyConfig:
     try:
-        text = file.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InvalidConfigError(
-            f"cannot read the policy file {file}: {exc.strerror or exc}; check the path") from None
-    return parse_policy(text, str(file))
+        return PrivacyConfig(**sections)
+    except InvalidConfigError as exc:
+        raise InvalidConfigError(f"{source}: {exc}", exc.fields) from None

@@ -1,0 +1,54 @@
+"""The policy file: one YAML mapping per agent (``policy.yaml`` in its home) or per run.
+
+Its top-level sections belong to two parts of memory: ``rules``, ``retention``
+and ``recall`` to the privacy policies (memory/privacy/config.py), ``forget``
+to forgetting (memory/ops/forget_config.py). This module reads the file once
+for both and refuses anything that is not a mapping of those sections, naming
+the key, so a misspelt section is never silently ignored. Each section is
+validated by the code that owns it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from tiermem.memory.errors import InvalidConfigError
+
+#: The file an agent home may hold; read when present.
+POLICY_FILE = "policy.yaml"
+#: Every top-level section a policy file may hold.
+POLICY_SECTIONS = ("rules", "retention", "recall", "forget")
+
+
+def parse_policy_sections(text: str, source: str = "policy") -> dict[str, Any]:
+    """The sections of a policy given as YAML text; ``source`` names it in errors."""
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise InvalidConfigError(f"{source} is not valid YAML: {exc}", ("policy",)) from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise InvalidConfigError(
+            f"{source} must be a mapping of sections ({', '.join(POLICY_SECTIONS)}), "
+            f"not a {type(data).__name__}", ("policy",))
+    for key in data:
+        if key not in POLICY_SECTIONS:
+            raise InvalidConfigError(
+                f"{source}: invalid policy: unknown top-level key {str(key)!r}; a policy file "
+                f"holds only {', '.join(POLICY_SECTIONS)}", (str(key),))
+    return {str(key): value for key, value in data.items()}
+
+
+def read_policy_sections(path: str | Path) -> dict[str, Any]:
+    """The sections of the policy file at ``path``; an unreadable file says so."""
+    file = Path(path).expanduser()
+    try:
+        text = file.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InvalidConfigError(f"cannot read the policy file {file}: "
+                                 f"{exc.strerror or exc}; check the path", ("policy",)) from None
+    return parse_policy_sections(text, str(file))
