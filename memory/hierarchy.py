@@ -358,8 +358,12 @@ class HierarchicalMemory:
         return self.core.tokens
 
     @guarded
-    def add_fact(self, text: str, durability: str = "durable", source: str = "user") -> int:
+    def add_fact(self, text: str, durability: str = "durable", source: str = "user", *,
+                 source_message_id: int | None = None) -> int:
         """Put a fact in core, evicting per policy; returns its id.
+
+        ``source_message_id`` names the recall message the fact was learned from:
+        erasing that message erases the fact too.
 
         Re-adding the same normalised text counts as an access of the existing
         fact (and may update its durability) instead of duplicating it. A fact
@@ -374,6 +378,9 @@ class HierarchicalMemory:
             )
         if not isinstance(source, str):
             raise InvalidInputError("source must be a string")
+        if source_message_id is not None and (
+                isinstance(source_message_id, bool) or not isinstance(source_message_id, int)):
+            raise InvalidInputError("source_message_id must be a message id (an integer)")
         norm = fact_norm(text)
         size = self.core.size_of_text(text)
         existing = self.core.find_by_norm(norm)
@@ -385,7 +392,8 @@ class HierarchicalMemory:
         with self._write(advances_clock=True):
             if existing is not None:
                 return self.lifecycle.reassert(existing, durability)
-            return self.lifecycle.admit(text, norm, durability, source, size)
+            return self.lifecycle.admit(text, norm, durability, source, size,
+                                        source_message_id)
 
     @guarded
     def replace_in_core(self, old_content: str, new_content: str) -> int:
@@ -440,14 +448,15 @@ class HierarchicalMemory:
         agent_response = clean_text(agent_response, "agent_response")
         fact_ids: list[int] = []
         with self.interaction() as turn:
-            self.recall.append_many([
+            user_id, _ = self.recall.append_many([
                 NewMessage("user", user_input, turn, created_at=created_at),
                 NewMessage("assistant", agent_response, turn, created_at=created_at),
             ])
             for extracted in extract_facts(user_input, speaker=speaker):
                 with contextlib.suppress(MemoryLimitError):
                     fact_ids.append(self.add_fact(extracted.text, extracted.durability,
-                                                  source=f"extracted:turn:{turn}"))
+                                                  source=f"extracted:turn:{turn}",
+                                                  source_message_id=user_id))
         return fact_ids
 
     # -- archival and recall ----------------------------------------------------------------
@@ -529,10 +538,20 @@ class HierarchicalMemory:
 
     @guarded
     def events_since(self, event_id: int) -> list[dict[str, Any]]:
-        """Fact events (add, evict, promote, bypass, replace, ...) after ``event_id``."""
+        """Fact events (add, evict, promote, bypass, replace, ...) after ``event_id``.
+
+        Events store no text; ``text`` is the fact's text as it is now ("" for a fact
+        erased since), so an edit or an erasure leaves no old copy to read here.
+        """
+        events = self.store.history.events_since(event_id)
+        texts: dict[int, str] = {}
+        for fact_id in {e.fact_id for e in events if e.fact_id is not None}:
+            fact = self.core.load(fact_id)
+            texts[fact_id] = fact.text if fact is not None else ""
         return [{"id": e.id, "tick": e.tick, "kind": e.kind, "fact_id": e.fact_id,
-                 "text": e.text, "detail": e.detail, "created_at": e.created_at}
-                for e in self.store.history.events_since(event_id)]
+                 "text": texts.get(e.fact_id, "") if e.fact_id is not None else "",
+                 "detail": e.detail, "created_at": e.created_at}
+                for e in events]
 
     # -- snapshots and diagnostics ----------------------------------------------------------
     @guarded

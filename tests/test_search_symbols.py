@@ -60,17 +60,27 @@ def test_symbols_are_indexed_as_plain_words_of_their_own() -> None:
 
 def test_a_memory_made_before_symbols_were_indexed_finds_them_after_upgrading(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # A database at schema version 2: texts indexed as they are, symbols dropped.
+    # A database at schema version 2: texts indexed as they are, symbols dropped. Its rows
+    # are written as that version wrote them (today's tiers need later columns).
     with monkeypatch.context() as old:
         old.setattr(schema, "MIGRATIONS", schema.MIGRATIONS[:2])
         old.setattr(store_module, "SCHEMA_VERSION", 2)
-        with HierarchicalMemory(tmp_path, embedder=HashingEmbedder()) as before:
-            before.recall.append("user", PEANUTS, 1)
-            before.archival_insert("The release went out 🎉 on Friday")
-            before.add_fact("User's favourite food is 🍣")
-            assert recall_texts(before, "🥜") == []
+        before = store_module.SQLiteStore(tmp_path)
+        with before.transaction():
+            before.execute("INSERT INTO messages (turn, role, content, created_at)"
+                           " VALUES (1, 'user', ?, 1.0)", (PEANUTS,))
+            before.execute("INSERT INTO passages (text, created_at) VALUES (?, 1.0)",
+                           ("The release went out 🎉 on Friday",))
+            before.execute(
+                "INSERT INTO facts (text, norm, durability, tier, created_at, created_tick,"
+                " last_access, last_counted_tick, tokens) VALUES (?, ?, 'durable', 'core',"
+                " 1.0, 1, 1, 1, 8)",
+                ("User's favourite food is 🍣", "user's favourite food is 🍣"))
+        assert before.execute("SELECT count(*) FROM messages_fts WHERE messages_fts"
+                              " MATCH 'sym1f95cx'").fetchone()[0] == 0
+        before.close()
     with HierarchicalMemory(tmp_path, embedder=HashingEmbedder()) as after:
-        assert after.store.execute("PRAGMA user_version").fetchone()[0] == 3
+        assert after.store.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
         assert recall_texts(after, "🥜") == [PEANUTS]
         assert after.archival_search("🎉").total == 1
         assert [h.text for h in after.query("🍣")] == ["User's favourite food is 🍣"]

@@ -100,7 +100,7 @@ class FactStore(Protocol):
 
     def update(self, fact: Fact, norm: str | None = None) -> None:
         """Write every mutable field of ``fact`` (all but id, created_at, created_tick,
-        source), and ``norm`` when given."""
+        source, source_message_id), and ``norm`` when given."""
         ...
 
     def totals(self) -> FactTotals:

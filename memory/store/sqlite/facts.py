@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 _COLUMNS = (
     "id, text, durability, tier, created_at, created_tick, entered_core_seq, last_access,"
     " access_count, last_counted_tick, source, tokens, passage_id, evicted_at, evicted_tick,"
-    " evictions, promotions, cycles, hits_since_eviction"
+    " evictions, promotions, cycles, hits_since_eviction, source_message_id"
 )
 
 
@@ -38,6 +38,7 @@ def fact_from_row(row: sqlite3.Row) -> Fact:
         evicted_tick=row["evicted_tick"],
         entered_core_seq=row["entered_core_seq"],
         last_counted_tick=row["last_counted_tick"],
+        source_message_id=row["source_message_id"],
     )
 
 
@@ -69,10 +70,10 @@ class SQLiteFacts:
         cursor = self.store.execute(
             "INSERT INTO facts (text, norm, durability, tier, created_at, created_tick,"
             " entered_core_seq, last_access, access_count, last_counted_tick, source, tokens,"
-            " passage_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " passage_id, source_message_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (fact.text, norm, fact.durability, fact.tier, fact.created_at, fact.created_tick,
              fact.entered_core_seq, fact.last_access, fact.access_count, fact.last_counted_tick,
-             fact.source, fact.tokens, fact.passage_id),
+             fact.source, fact.tokens, fact.passage_id, fact.source_message_id),
         )
         return int(cursor.lastrowid or 0)
 

@@ -1,0 +1,33 @@
+"""Where a memory still shows a text: every read path a user or a model can reach."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tiermem.memory.hierarchy import HierarchicalMemory
+
+
+def read_paths_showing(memory: HierarchicalMemory, text: str,
+                       query: str | None = None) -> list[str]:
+    """The read paths (core, query, archival and recall search, events, history,
+    diagnostics, stored state, snapshot) whose output holds ``text`` (case-insensitive).
+
+    ``query`` is what the searches ask (default: ``text`` itself).
+    """
+    wanted = text.casefold()
+    asked = query or text
+    outputs: dict[str, Any] = {
+        "core": [f.text for f in memory.core],
+        "facts": [f.text for f in memory.facts()],
+        "query": [h.text for h in memory.query(asked, k=50, touch=False)],
+        "archival_search": [h.text for h in memory.archival_search(asked, k=50).hits],
+        "recall_search": [h.text for h in memory.recall_search(asked, k=50).hits],
+        "events": memory.events_since(0),
+        "history": [p.__dict__ for p in memory.store.history.points()],
+        "diagnostics": memory.diagnostics(),
+        "state": memory.store.settings.items("state."),
+        "snapshot": memory.snapshot(include_vectors=False),
+    }
+    return [name for name, value in outputs.items()
+            if wanted in json.dumps(value, default=str).casefold()]
