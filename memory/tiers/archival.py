@@ -102,6 +102,15 @@ class ArchivalTier:
             self.vectors.remove(ids)
             self.vectors.add(ids, vector)
 
+    def delete(self, ids: Sequence[int]) -> list[Passage]:
+        """Remove passages for good, with their vectors (an erasure); returns them."""
+        with self.store.transaction():
+            deleted = self.store.passages.delete(ids)
+            if deleted:
+                self.vectors.remove(np.asarray([p.id for p in deleted], dtype=np.int64))
+            self._count -= len(deleted)
+        return deleted
+
     def update_metadata(self, passage_id: int, changes: dict[str, Any]) -> None:
         """Merge ``changes`` into the passage's metadata; a None value removes its key."""
         passage = self.store.passages.get_many([passage_id]).get(passage_id)

@@ -177,6 +177,16 @@ class PgFacts:
             f"SELECT {_FACT_SELECT} FROM tiermem.facts WHERE agent_id = %s AND cycles >= %s "
             f"ORDER BY cycles DESC, id LIMIT %s", (min_cycles, limit))]
 
+    def learned_from(self, message_ids: Sequence[int]) -> list[int]:
+        return [int(r[0]) for r in self.scope.rows(
+            "SELECT id FROM tiermem.facts WHERE agent_id = %s AND source_message_id = ANY(%s) "
+            "ORDER BY id", (list(message_ids),))]
+
+    def delete(self, fact_ids: Sequence[int]) -> list[Fact]:
+        return sorted((_fact(r) for r in self.scope.rows(
+            f"DELETE FROM tiermem.facts WHERE agent_id = %s AND id = ANY(%s) "
+            f"RETURNING {_FACT_SELECT}", (list(fact_ids),))), key=lambda f: f.id)
+
 
 def _passage(row: Sequence[Any]) -> Passage:
     pid, text, created_at, tags, metadata, source, was_in_core, evicted_at, fact_id = row
@@ -267,6 +277,16 @@ class PgPassages:
         return int(self.scope.value(
             "SELECT count(*) FROM tiermem.passages WHERE agent_id = %s AND id <= %s",
             (last_id,)))
+
+    def made_from(self, fact_ids: Sequence[int]) -> list[int]:
+        return [int(r[0]) for r in self.scope.rows(
+            "SELECT id FROM tiermem.passages WHERE agent_id = %s AND fact_id = ANY(%s) "
+            "ORDER BY id", (list(fact_ids),))]
+
+    def delete(self, ids: Sequence[int]) -> list[Passage]:
+        return sorted((_passage(r) for r in self.scope.rows(
+            f"DELETE FROM tiermem.passages WHERE agent_id = %s AND id = ANY(%s) "
+            f"RETURNING {PASSAGE_COLUMNS}", (list(ids),))), key=lambda p: p.id)
 
 
 def _set_embeddings(scope: Scope, table: str, ids: Sequence[int], vectors: np.ndarray,

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from tiermem.memory.store.records import Fact, FactTotals
+from tiermem.memory.store.sqlite.erasure import delete_rows, ids_where
 
 if TYPE_CHECKING:
     from tiermem.memory.store.sqlite.store import SQLiteStore
@@ -100,3 +102,11 @@ class SQLiteFacts:
         return list(map(fact_from_row, self.store.execute(
             f"SELECT {_COLUMNS} FROM facts WHERE cycles >= ? ORDER BY cycles DESC LIMIT ?",
             (min_cycles, limit))))
+
+    def learned_from(self, message_ids: Sequence[int]) -> list[int]:
+        return ids_where(self.store, "facts", "source_message_id", message_ids)
+
+    def delete(self, fact_ids: Sequence[int]) -> list[Fact]:
+        found = [fact for i in dict.fromkeys(fact_ids) if (fact := self.get(i)) is not None]
+        delete_rows(self.store, "facts", [f.id for f in found])
+        return found

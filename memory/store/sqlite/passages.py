@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from tiermem.memory.store.records import Passage, RowFilter
+from tiermem.memory.store.sqlite.erasure import delete_rows, ids_where
 from tiermem.memory.store.sqlite.filters import passing_ids
 from tiermem.memory.store.sqlite.vectors import bump_generation, vector_blob
 
@@ -102,6 +103,16 @@ class SQLitePassages:
     def count_through(self, last_id: int) -> int:
         return int(self.store.execute(
             "SELECT count(*) FROM passages WHERE id <= ?", (last_id,)).fetchone()[0])
+
+    def made_from(self, fact_ids: Sequence[int]) -> list[int]:
+        return ids_where(self.store, "passages", "fact_id", fact_ids)
+
+    def delete(self, ids: Sequence[int]) -> list[Passage]:
+        found = self.get_many(list(dict.fromkeys(ids)))
+        delete_rows(self.store, "passages", sorted(found))
+        if found:
+            bump_generation(self.store, "passages")
+        return [found[i] for i in sorted(found)]
 
 
 def set_embeddings(store: SQLiteStore, table: str, ids: Sequence[int], vectors: np.ndarray,
