@@ -76,3 +76,19 @@ def test_postgres_migration_rewrites_old_events_and_links_facts(postgres_dsn: st
             ("", f"old={describe_text('4111 1111')}")]
         assert conn.execute("SELECT id, source_message_id FROM tiermem.facts "
                             "ORDER BY id").fetchall() == [(1, 3), (2, 1), (3, None)]
+
+
+def test_a_snapshot_taken_when_events_kept_text_restores_without_it() -> None:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        memory.add_fact("my PIN is 9931", "durable")
+        memory.replace_in_core("9931", "private")
+        snap = memory.snapshot()
+    for event in snap["tables"]["events"]:  # as an older version wrote them
+        event["text"] = "my PIN is 9931"
+        if event["kind"] == "replace":
+            event["detail"] = "9931"
+    with HierarchicalMemory.restore(snap, embedder=HashingEmbedder()) as restored:
+        rows = list(restored.store.export_rows("events"))
+        assert [r["text"] for r in rows] == ["", ""]
+        assert rows[1]["detail"] == f"old={describe_text('9931')}"
+        assert "9931" not in repr(restored.snapshot())

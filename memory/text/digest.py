@@ -24,6 +24,15 @@ def describe_text(text: str) -> str:
     return f"{text_digest(text)} chars={len(text)}"
 
 
+def replaced_detail(old: str) -> str:
+    """The ``detail`` of a replace event: the replaced text described, never kept."""
+    return f"old={describe_text(old)}"
+
+
+def is_replaced_detail(detail: str) -> bool:
+    return detail.startswith("old=sha256:")
+
+
 def digest_of_all(texts: Iterable[str]) -> str:
     """One digest over several texts, in the order given (each length-prefixed, so the
     boundaries between them count)."""
@@ -35,4 +44,5 @@ def digest_of_all(texts: Iterable[str]) -> str:
     return "sha256:" + digest.hexdigest()
 
 
-__all__ = ["DIGEST_HEX", "describe_text", "digest_of_all", "text_digest"]
+__all__ = ["DIGEST_HEX", "describe_text", "digest_of_all", "is_replaced_detail",
+           "replaced_detail", "text_digest"]

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable
 from tiermem.memory.config import MemoryConfig
 from tiermem.memory.errors import InvalidInputError, MemoryLimitError
 from tiermem.memory.store.contract import SettingsStore
-from tiermem.memory.text.digest import describe_text
+from tiermem.memory.text.digest import replaced_detail
 from tiermem.memory.text.extract import fact_norm
 from tiermem.memory.tiers.archival import ArchivalTier
 from tiermem.memory.tiers.core import CoreTier
@@ -250,5 +250,5 @@ class FactLifecycle:
             # The passage an earlier eviction made is the fact's archival copy: it takes
             # the new text now, so no search finds the old one.
             self.archival.replace_text(fact.passage_id, new_text)
-        self.journal.record("replace", fact, f"old={describe_text(old)}")
+        self.journal.record("replace", fact, replaced_detail(old))
         return fact.id

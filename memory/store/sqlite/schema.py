@@ -12,7 +12,7 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tiermem.memory.text.digest import describe_text
+from tiermem.memory.text.digest import replaced_detail
 from tiermem.memory.text.symbols import SQL_FUNCTION as _FTS
 from tiermem.memory.text.symbols import indexed_text
 
@@ -214,7 +214,7 @@ def _content_free_events_and_fact_sources(conn: sqlite3.Connection) -> None:
     """
     replaced = conn.execute("SELECT id, detail FROM events WHERE kind = 'replace'").fetchall()
     conn.executemany("UPDATE events SET detail = ? WHERE id = ?",
-                     [(f"old={describe_text(detail)}", event_id)
+                     [(replaced_detail(detail), event_id)
                       for event_id, detail in replaced])
     conn.execute("UPDATE events SET text = '' WHERE text != ''")
     conn.execute("ALTER TABLE facts ADD COLUMN source_message_id INTEGER")
