@@ -223,9 +223,10 @@ class PostgresBackend(NestedTransactions):
             except psycopg.Error as exc:
                 raise self._mapped(exc) from exc
         return [f"PostgreSQL ({self._where}): freed space in the tables' pages keeps old "
-                f"bytes until reused (VACUUM FULL by the database owner rewrites them); the "
-                f"write-ahead log, replicas, WAL archives and backups keep the erased rows "
-                f"until they are recycled or expire"]
+                f"bytes until reused (VACUUM FULL by the database owner rewrites them), and "
+                f"a transaction open elsewhere since before the erasure keeps the old rows "
+                f"until it ends; the write-ahead log, replicas, WAL archives and backups keep "
+                f"the erased rows until they are recycled or expire"]
 
     # -- whole tables -------------------------------------------------------------------
     def export_rows(self, table: DumpTable) -> Iterator[DumpRow]:
