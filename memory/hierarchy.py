@@ -29,7 +29,7 @@ from tiermem.memory.errors import (
     MemoryLimitError,
     TiermemError,
 )
-from tiermem.memory.ops.erase import ErasureReport, erasure_count
+from tiermem.memory.ops.erase import ErasureReport, PurgeAfterErasure, erasure_count
 from tiermem.memory.ops.erase import erase as erase_from
 from tiermem.memory.ops.reindex import check_no_reindex_pending, reembed_store
 from tiermem.memory.prompt_history import PromptHistory
@@ -236,13 +236,8 @@ class HierarchicalMemory:
                                        self.journal, config, self.policy, self.tokenizer.count)
         self._reload_tick()
         store.on_rollback(self._reload_tick)
-        # After an erasure commits, the storage is purged (memory/ops/erase.py); registered
-        # after the vector indexes, whose own commit hooks must run first.
-        self._purge_pending = False
-        #: What the last purge after an erasure could not reach (memory.ops.erase).
-        self.last_purge: list[str] = []
-        store.on_commit(self._purge_if_pending)
-        store.on_rollback(self._forget_purge_on_rollback)
+        # Created after the vector indexes, whose own commit hooks must run first.
+        self.purge = PurgeAfterErasure(store, self.archival.vectors, self.recall.vectors)
         if store.read_only:
             return
         # This process holds the writer lock, so no turn is running: a message still
@@ -335,31 +330,6 @@ class HierarchicalMemory:
         """How many erasures removed something so far (a layer above that keeps its own
         copies, such as a summary, compares it to rebuild them)."""
         return erasure_count(self)
-
-    def purge_after_commit(self) -> None:
-        """Purge the storage when the current transaction commits (an erasure happened)."""
-        self._purge_pending = True
-
-    def _forget_purge_on_rollback(self) -> None:
-        if not self.store.in_transaction:
-            self._purge_pending = False
-
-    def _purge_if_pending(self) -> None:
-        if not self._purge_pending or self.read_only:
-            return
-        self._purge_pending = False
-        try:
-            self.last_purge = self.store.purge_erased()
-            self.archival.vectors.save()
-            if self.recall.vectors is not None:
-                self.recall.vectors.save()
-        except (TiermemError, OSError) as exc:
-            # The rows are gone already; what failed is clearing their old bytes. The
-            # next commit or close tries again.
-            self._purge_pending = True
-            self.last_purge = [f"the purge after the erasure failed ({exc}); close the "
-                               f"memory, free what the error names and reopen it, or erase "
-                               f"again"]
 
     def __enter__(self) -> HierarchicalMemory:
         return self

@@ -10,6 +10,7 @@ import pytest
 from leak_helpers import read_paths_showing
 from memory_helpers import make_memory
 
+from tiermem.memory.errors import StoreError
 from tiermem.memory.store.sqlite import vectors as vectors_module
 
 
@@ -91,7 +92,7 @@ def test_an_erasure_inside_a_transaction_purges_when_it_commits(
             assert report.purge_pending
             assert "memory.sqlite3" in files_holding(home, canary) or files_holding(
                 home, canary)
-        assert memory.last_purge == []
+        assert memory.purge.not_reached == []
         assert files_holding(home, canary) == []
 
 
@@ -103,3 +104,20 @@ def test_a_rolled_back_erasure_erases_nothing(tmp_path: Path, canary: str) -> No
             raise RuntimeError("the turn failed")
         assert memory.recall_search(canary).total == 1
         assert [f.text for f in memory.core] != []
+
+
+def test_a_failed_purge_is_reported_and_tried_again_at_the_next_commit(
+        tmp_path: Path, canary: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path / "agent"
+    with make_memory(home) as memory:
+        memory.process_interaction(f"the vault phrase is {canary}", "ok")
+        with monkeypatch.context() as broken:
+            broken.setattr(memory.store, "purge_erased",
+                           lambda: (_ for _ in ()).throw(StoreError("the disk is full")))
+            report = memory.erase(messages=[1], reason="asked")
+        assert report.messages == 1
+        assert "the disk is full" in report.not_reached[0]
+        assert memory.purge.pending and files_holding(home, canary)
+        memory.add_fact("User likes tea", "durable")  # the next commit purges
+        assert not memory.purge.pending and memory.purge.not_reached == []
+        assert files_holding(home, canary) == []

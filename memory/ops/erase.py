@@ -27,8 +27,9 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from tiermem.memory.errors import InvalidInputError
+from tiermem.memory.errors import InvalidInputError, TiermemError
 from tiermem.memory.ops.state_scrub import scrub_state
+from tiermem.memory.store.contract import StorageBackend, VectorIndex
 from tiermem.memory.text.digest import digest_of_all
 from tiermem.memory.validation import clean_text
 
@@ -86,7 +87,7 @@ def erase(memory: HierarchicalMemory, facts: Iterable[int], passages: Iterable[i
         erased = bool(texts) or scrubbed > 0
         if erased:
             store.settings.set(ERASURES_KEY, erasure_count(memory) + 1)
-            memory.purge_after_commit()
+            memory.purge.request()
     report = ErasureReport(
         facts=len(gone_facts), passages=len(gone_passages), messages=len(gone_messages),
         state_values=scrubbed,
@@ -95,7 +96,44 @@ def erase(memory: HierarchicalMemory, facts: Iterable[int], passages: Iterable[i
         return report
     if store.in_transaction:
         return ErasureReport(**{**asdict(report), "purge_pending": True})
-    return ErasureReport(**{**asdict(report), "not_reached": memory.last_purge})
+    return ErasureReport(**{**asdict(report), "not_reached": memory.purge.not_reached})
+
+
+class PurgeAfterErasure:
+    """Purges a store, and writes its vector indexes' files again, after the outermost
+    commit of a transaction that erased something."""
+
+    def __init__(self, store: StorageBackend, *indexes: VectorIndex | None) -> None:
+        self.store = store
+        self.indexes = [index for index in indexes if index is not None]
+        self.pending = False
+        #: What the last purge could not reach, in words (``purge_erased``).
+        self.not_reached: list[str] = []
+        store.on_commit(self._run)
+        store.on_rollback(self._cancel)
+
+    def request(self) -> None:
+        """Purge when the current transaction commits."""
+        self.pending = True
+
+    def _cancel(self) -> None:
+        if not self.store.in_transaction:  # the erasure was rolled back with the rest
+            self.pending = False
+
+    def _run(self) -> None:
+        if not self.pending or self.store.read_only:
+            return
+        self.pending = False
+        try:
+            self.not_reached = self.store.purge_erased()
+            for index in self.indexes:
+                index.save()
+        except (TiermemError, OSError) as exc:
+            # The rows are gone already; what failed is clearing their old bytes. The
+            # next commit (closing the memory commits) tries again.
+            self.pending = True
+            self.not_reached = [f"the purge after the erasure failed ({exc}); free what the "
+                                f"error names, then close the memory or erase again"]
 
 
 def erasure_count(memory: HierarchicalMemory) -> int:
@@ -113,4 +151,4 @@ def _ids(values: Iterable[int], what: str) -> list[int]:
     return list(dict.fromkeys(ids))
 
 
-__all__ = ["ERASURES_KEY", "ErasureReport", "erase", "erasure_count"]
+__all__ = ["ERASURES_KEY", "ErasureReport", "PurgeAfterErasure", "erase", "erasure_count"]
