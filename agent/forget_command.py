@@ -44,6 +44,9 @@ def add_forget_parser(sub: Any, description: str, agent_name: Callable[[str], st
     add_server_options(forget)
     forget.add_argument("--embedder", choices=("local", "hashing"), default="local",
                         help="the embedder the agent was built with")
+    forget.add_argument("--erase", action="store_true",
+                        help="also erase what is forgotten: its text leaves every file of the "
+                             "agent's memory (see README, Erasure)")
     forget.add_argument("--json", action="store_true",
                         help="print the outcome and the forgotten ids as JSON")
     return forget
@@ -76,13 +79,16 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     embedder = HashingEmbedder() if args.embedder == "hashing" else None
     with place.in_use(note), place.open_memory(embedder=embedder, judge=judge,
                                                forget=config) as memory:
-        result = memory.forget(request)
+        result = memory.forget(request, erase=args.erase)
     if args.json:
         print(json.dumps(result.to_dict()))
     elif result.outcome == "matched":
         done = result.forgotten
-        print(f"forgotten: {len(done.facts)} fact(s), {len(done.passages)} passage(s), "
-              f"{len(done.messages)} message(s) (audit #{result.audit_id})")
+        print(f"{'erased' if result.erasure else 'forgotten'}: {len(done.facts)} fact(s), "
+              f"{len(done.passages)} passage(s), {len(done.messages)} message(s) "
+              f"(audit #{result.audit_id})")
+        for gap in result.erasure.not_reached if result.erasure else ():
+            note(f"not reached by the erasure: {gap}")
     else:
         print(f"nothing forgotten: {result.outcome} ({result.detail}; audit "
               f"#{result.audit_id})")

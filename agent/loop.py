@@ -29,6 +29,9 @@ from tiermem.tools.safe_text import clipped, safe_text
 
 DEFAULT_MAX_STEPS = 10
 MAX_MALFORMED_STEPS = 3
+#: After an erasure the summary is written again from at most this many of the newest
+#: messages recall still holds before the window.
+SUMMARY_REBUILD_MESSAGES = 40
 Summarizer = Callable[[str, list[dict[str, Any]]], str]
 SUMMARY_PROMPT = (
     "Summarise the conversation below for your own later use in at most 200 words: keep names, "
@@ -86,8 +89,12 @@ class Agent:
         self.context.messages = [self._shown(_as_chat(r)) for r in rows]
         self.context.summary = state.get("summary", "")
         self.context.pressure_alerted = bool(state.get("pressure_alerted", False))
+        # A context saved before erasures were counted has seen every one so far.
+        self._erasures_seen = int(state.get("erasures", self.memory.erasure_count()))
+        self._follow_erasures()
 
     def _save_context(self) -> None:
+        self._follow_erasures()
         # The summary is stored, so a privacy policy's retention layer screens it like a
         # message; the live turn alone saw what it withholds.
         self.context.summary = self.memory.retained(self.context.summary)
@@ -95,7 +102,32 @@ class Agent:
             "message_ids": self.context.message_ids,
             "summary": self.context.summary,
             "pressure_alerted": self.context.pressure_alerted,
+            "erasures": self._erasures_seen,
         })
+
+    def _follow_erasures(self) -> None:
+        """After an erasure (memory.erase), erased messages leave the window and the summary
+        is written again from what recall still holds.
+
+        The memory already took the lines quoting erased text out of the stored summary,
+        but a summary written by a model may say the same in other words; an extractive
+        summary of the remaining messages cannot. Run before the context is saved, so
+        the turn that erased never stores its old summary back.
+        """
+        count = self.memory.erasure_count()
+        if count == self._erasures_seen:
+            return
+        self._erasures_seen = count
+        present = {r["id"] for r in self.memory.recall.rows(self.context.message_ids)}
+        kept = [i for i, mid in enumerate(self.context.message_ids) if mid in present]
+        self.context.messages = [self.context.messages[i] for i in kept]
+        self.context.message_ids = [self.context.message_ids[i] for i in kept]
+        if self.context.summary:
+            first = (self.context.message_ids[0] if self.context.message_ids
+                     else self.memory.store.messages.max_id() + 1)
+            before = range(max(1, first - SUMMARY_REBUILD_MESSAGES), first)
+            rows = self.memory.recall.rows(list(before))
+            self.context.summary = extractive_summary("", [_as_chat(r) for r in rows])
 
     def step(self, user_text: str) -> TurnResult:
         """Run one turn.

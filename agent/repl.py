@@ -53,6 +53,7 @@ Commands:
   /snapshot FILE     write a JSON snapshot of the whole memory
   /history clear     erase the prompt history (what the up arrow brings back)
   /forget TEXT       forget the stored facts, passages and messages TEXT targets
+  /forget --erase TEXT   forget them and erase their text from every file
   /model             which model (or the offline policy) is answering
   /help              this help
   /exit              leave (Ctrl-D, or Ctrl-C twice at an empty prompt)"""
@@ -259,18 +260,23 @@ class ChatRepl:
         return True
 
     def forget(self, request: str, line: str) -> None:
+        first, _, rest = request.partition(" ")
+        erase = first == "--erase"
+        request = rest.strip() if erase else request
         if not request:
-            self.console.print("usage: /forget TEXT (the exact text of what to forget)")
+            self.console.print("usage: /forget [--erase] TEXT (the exact text of what to "
+                               "forget; --erase also erases it from every file)")
             return
         memory = self.agent.memory
         # The command line quotes what is forgotten: it leaves the up-arrow history too.
         memory.prompt_history.forget([line])
-        result = memory.forget(request)
+        result = memory.forget(request, erase=erase)
         self.agent.context.blank(set(result.forgotten.messages))
         done = result.forgotten
         if result.outcome == "matched":
-            self.console.print(f"forgotten: {len(done.facts)} fact(s), {len(done.passages)} "
-                               f"passage(s), {len(done.messages)} message(s)")
+            self.console.print(f"{'erased' if erase else 'forgotten'}: {len(done.facts)} "
+                               f"fact(s), {len(done.passages)} passage(s), "
+                               f"{len(done.messages)} message(s)")
         else:
             self.console.print(f"nothing forgotten ({result.outcome}: "
                                f"{escape(result.detail)})")

@@ -14,6 +14,7 @@ opens the SQLite one.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -31,6 +32,8 @@ from tiermem.memory.errors import (
     TiermemError,
 )
 from tiermem.memory.judge import Judge
+from tiermem.memory.ops.erase import ErasureReport, PurgeAfterErasure, erasure_count
+from tiermem.memory.ops.erase import erase as erase_from
 from tiermem.memory.ops.forget import ForgetResult, ForgottenNorms
 from tiermem.memory.ops.forget_config import ForgetConfig
 from tiermem.memory.ops.reindex import check_no_reindex_pending, reembed_store
@@ -260,6 +263,8 @@ class HierarchicalMemory:
                                        self.journal, config, self.policy, self.tokenizer.count)
         self._reload_tick()
         store.on_rollback(self._reload_tick)
+        # Created after the vector indexes, whose own commit hooks must run first.
+        self.purge = PurgeAfterErasure(store, self.archival.vectors, self.recall.vectors)
         if store.read_only:
             return
         # This process holds the writer lock, so no turn is running: a message still
@@ -332,6 +337,27 @@ class HierarchicalMemory:
         finally:
             self.store.close()
 
+    # -- erasure ------------------------------------------------------------------------------
+    @guarded
+    def erase(self, *, facts: Sequence[int] = (), passages: Sequence[int] = (),
+              messages: Sequence[int] = (), reason: str) -> ErasureReport:
+        """Remove facts, passages and messages for good, with what was derived from them.
+
+        Erasing a message erases the facts learned from it; erasing a fact erases the
+        passages made from it; stored state (the agent's summary) loses the lines that
+        quote what went. When no transaction is open, the storage is purged before
+        this returns, so the content is in none of the files tiermem wrote (within a
+        transaction, once it commits). The report holds counts and a digest, never
+        the content; ``reason`` is recorded with each erased message (memory/ops/erase.py).
+        """
+        return erase_from(self, facts, passages, messages, reason)
+
+    @guarded
+    def erasure_count(self) -> int:
+        """How many erasures removed something so far (a layer above that keeps its own
+        copies, such as a summary, compares it to rebuild them)."""
+        return erasure_count(self)
+
     def __enter__(self) -> HierarchicalMemory:
         return self
 
@@ -384,8 +410,12 @@ class HierarchicalMemory:
         return self.core.tokens
 
     @guarded
-    def add_fact(self, text: str, durability: str = "durable", source: str = "user") -> int:
+    def add_fact(self, text: str, durability: str = "durable", source: str = "user", *,
+                 source_message_id: int | None = None) -> int:
         """Put a fact in core, evicting per policy; returns its id.
+
+        ``source_message_id`` names the recall message the fact was learned from:
+        erasing that message erases the fact too.
 
         Re-adding the same normalised text counts as an access of the existing
         fact (and may update its durability) instead of duplicating it. A fact
@@ -403,6 +433,9 @@ class HierarchicalMemory:
             raise InvalidInputError("source must be a string")
         if self.privacy is not None:
             self.privacy.check_write(text, what="fact")
+        if source_message_id is not None and (
+                isinstance(source_message_id, bool) or not isinstance(source_message_id, int)):
+            raise InvalidInputError("source_message_id must be a message id (an integer)")
         norm = fact_norm(text)
         size = self.core.size_of_text(text)
         existing = self.core.find_by_norm(norm)
@@ -418,7 +451,8 @@ class HierarchicalMemory:
                 # Stated explicitly: a fact forgotten before is stored again, and extraction
                 # may find it again too (memory/ops/forget.py).
                 self.forgotten_norms.lift(norm)
-            return self.lifecycle.admit(text, norm, durability, source, size)
+            return self.lifecycle.admit(text, norm, durability, source, size,
+                                        source_message_id)
 
     @guarded
     def replace_in_core(self, old_content: str, new_content: str) -> int:
@@ -477,7 +511,7 @@ class HierarchicalMemory:
         reply = self._masked(clean_text(agent_response, "agent_response"))
         fact_ids: list[int] = []
         with self.interaction() as turn:
-            self.recall.append_many([
+            user_id, _ = self.recall.append_many([
                 NewMessage("user", user.text, turn, created_at=created_at),
                 NewMessage("assistant", reply.text, turn, created_at=created_at),
             ])
@@ -486,7 +520,8 @@ class HierarchicalMemory:
                     continue  # forgotten on request: only an explicit add_fact stores it again
                 with contextlib.suppress(MemoryLimitError, RetentionDroppedError):
                     fact_ids.append(self.add_fact(extracted.text, extracted.durability,
-                                                  source=f"{EXTRACTED}{turn}"))
+                                                  source=f"{EXTRACTED}{turn}",
+                                                  source_message_id=user_id))
         return fact_ids
 
     def _masked(self, text: str) -> Masked:
@@ -600,18 +635,27 @@ class HierarchicalMemory:
     # -- forgetting -------------------------------------------------------------------------
     @guarded
     def forget(self, request: str, *, mode: str | None = None,
-               max_delete_count: int | None = None) -> ForgetResult:
+               max_delete_count: int | None = None, erase: bool = False) -> ForgetResult:
         """Forget the stored items ``request`` targets (memory/ops/forget.py).
 
         ``mode`` (``exact``, ``top_k_llm`` or ``exact_then_top_k_llm``) and
         ``max_delete_count`` override ``forget_config`` for this request. The LLM modes
         ask ``judge``; without one they raise InvalidInputError. Nothing is forgotten
-        unless the outcome is ``matched``; every request is audited.
+        unless the outcome is ``matched``; every request is audited. ``erase`` then
+        erases what was forgotten (``erase``), with what was derived from it; the
+        result's ``erasure`` reports it.
         """
         from tiermem.memory.ops.forget import run_forget
 
         config = self.forget_config.updated(mode=mode, max_delete_count=max_delete_count)
-        return run_forget(self, request, config, self.judge)
+        result = run_forget(self, request, config, self.judge)
+        if not erase or result.outcome != "matched":
+            return result
+        done = result.forgotten
+        # The reason names the audit row, never the request, which quotes what went.
+        report = self.erase(facts=done.facts, passages=done.passages, messages=done.messages,
+                            reason=f"forget request #{result.audit_id}")
+        return dataclasses.replace(result, erasure=report)
 
     @guarded
     def forget_requests(self, newest: int | None = None) -> list[ForgetRequest]:
@@ -637,10 +681,20 @@ class HierarchicalMemory:
 
     @guarded
     def events_since(self, event_id: int) -> list[dict[str, Any]]:
-        """Fact events (add, evict, promote, bypass, replace, ...) after ``event_id``."""
+        """Fact events (add, evict, promote, bypass, replace, ...) after ``event_id``.
+
+        Events store no text; ``text`` is the fact's text as it is now ("" for a fact
+        erased since), so an edit or an erasure leaves no old copy to read here.
+        """
+        events = self.store.history.events_since(event_id)
+        texts: dict[int, str] = {}
+        for fact_id in {e.fact_id for e in events if e.fact_id is not None}:
+            fact = self.core.load(fact_id)
+            texts[fact_id] = fact.text if fact is not None else ""
         return [{"id": e.id, "tick": e.tick, "kind": e.kind, "fact_id": e.fact_id,
-                 "text": e.text, "detail": e.detail, "created_at": e.created_at}
-                for e in self.store.history.events_since(event_id)]
+                 "text": texts.get(e.fact_id, "") if e.fact_id is not None else "",
+                 "detail": e.detail, "created_at": e.created_at}
+                for e in events]
 
     # -- snapshots and diagnostics ----------------------------------------------------------
     @guarded

@@ -39,6 +39,8 @@ class Fact:
     evicted_tick: float | None = None
     entered_core_seq: int = 0
     last_counted_tick: float = -1.0
+    #: The recall message the fact was learned from (erasing it erases the fact), if any.
+    source_message_id: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

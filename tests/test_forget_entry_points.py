@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from fake_openai import FakeOpenAIServer
+from leak_helpers import files_holding
 from memory_helpers import make_memory
 from rich.console import Console
 
@@ -67,7 +68,7 @@ def test_slash_forget_forgets_and_leaves_no_trace_in_the_prompt_history() -> Non
                                     "/forget nothing like it\n"])) == 0
         text = out.getvalue()
         assert "forgotten: 1 fact(s), 0 passage(s), 0 message(s)" in text
-        assert "usage: /forget TEXT" in text
+        assert "usage: /forget [--erase] TEXT" in text
         assert "nothing forgotten (unmatched" in text
         assert not any("4111" in f.text for f in m.facts())
         assert not any("4111" in entry for entry in m.prompt_history.lines())
@@ -96,6 +97,20 @@ def test_cli_forget_exact_prints_json_and_sets_the_exit_code(
         assert [r.outcome for r in m.forget_requests()] == ["matched", "unmatched"]
 
 
+def test_cli_forget_erase_leaves_the_text_in_no_file_of_the_agent_home(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = _agent_with_secret(tmp_path, monkeypatch)
+    assert files_holding(home, "4111 1111")
+    assert run(["forget", "--agent", "ada", "--embedder", "hashing", "--erase", "--json",
+                SECRET]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["facts"] == [1] and printed["erasure"]["facts"] == 1
+    assert files_holding(home, "4111 1111") == []
+    with HierarchicalMemory(home, embedder=HashingEmbedder()) as m:
+        assert m.archival_search("billing worker").total == 1  # the rest stays
+
+
 def test_cli_forget_reads_the_policy_and_asks_the_configured_model(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -111,3 +126,17 @@ def test_cli_forget_reads_the_policy_and_asks_the_configured_model(
     (home / "policy.yaml").write_text("forget:\n  mode: top_k_llm\nmemory: {}\n")
     assert run(["forget", "--agent", "ada", "--embedder", "hashing", "x"]) == 2
     assert "unknown top-level key 'memory'" in capsys.readouterr().err
+
+
+def test_slash_forget_erase_erases_from_the_files(tmp_path: Path) -> None:
+    home = tmp_path / "agent"
+    with make_memory(home) as m:
+        m.add_fact(SECRET)
+        m.add_fact("User's train leaves at nine")
+        out = io.StringIO()
+        repl = ChatRepl(Agent(m, OfflinePolicy()), console=Console(file=out, width=200),
+                        errors=io.StringIO())
+        assert repl.run_piped(iter([f"/forget --erase {SECRET}\n"])) == 0
+        assert "erased: 1 fact(s), 0 passage(s), 0 message(s)" in out.getvalue()
+        assert [f.text for f in m.facts()] == ["User's train leaves at nine"]
+    assert files_holding(home, "4111 1111") == []

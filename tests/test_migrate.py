@@ -38,7 +38,7 @@ def _fill(backend: PostgresBackend) -> None:
                     tool_calls=[{"id": "a"}], tool_call_id="a")])
         backend.messages.erase([2], "test", 3.0)
         backend.history.record(HistoryPoint(1, 1.0, 1, 6, 1, 3, 1, 0, 0))
-        backend.history.add_event(Event(1, "add", 1, "user's cat", "", 1.0))
+        backend.history.add_event(Event(1, "add", 1, "", 1.0))
         backend.settings.set("core_limit", 2000)
         backend.settings.set("state.persona", "helpful")
 

@@ -55,7 +55,7 @@ def _fill(backend: PostgresBackend, word: str, vectors: np.ndarray) -> None:
             Message(turn=1, role="user", content=f"tell me about the {word}", created_at=1.0,
                     embedding=vectors[0], embedder_id="test")])
         backend.history.record(HistoryPoint(1, 1.0, 1, 3, 1, len(vectors), 1, 0, 0))
-        backend.history.add_event(Event(1, "add", 1, word, "", 1.0))
+        backend.history.add_event(Event(1, "add", 1, word, 1.0))
         backend.settings.set("state.word", word)
 
 
@@ -81,7 +81,7 @@ def test_agents_in_one_database_never_see_each_others_rows(postgres_dsn: str) ->
             "harpsichord passage 0", "harpsichord passage 1"}
         assert [m.content for m in bob.messages.get_many([1]).values()] == [
             "tell me about the harpsichord"]
-        assert [e.text for e in bob.history.events_since(0)] == ["harpsichord"]
+        assert [e.detail for e in bob.history.events_since(0)] == ["harpsichord"]
         assert [p.archival_passages for p in bob.history.points()] == [2]
         assert bob.settings.items("state.") == [("state.word", "harpsichord")]
         for table in ("facts", "passages", "messages"):

@@ -97,7 +97,8 @@ def core_memory_append(
         durability: "durable" for lasting facts, "short-lived" for current states.
     """
     since = ctx.memory.last_event_id()
-    ctx.memory.add_fact(content, durability, source=f"tool:turn:{ctx.turn}")
+    ctx.memory.add_fact(content, durability, source=f"tool:turn:{ctx.turn}",
+                        source_message_id=ctx.first_message_id)
     notes = _describe_changes(ctx, since)
     if not notes:
         return f"Already in memory; counted as a re-assertion ({_core_status(ctx.memory)})."

@@ -32,6 +32,7 @@ import numpy as np
 
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.judge import Judge
+from tiermem.memory.ops.erase import ErasureReport
 from tiermem.memory.ops.forget_config import MODES, ForgetConfig
 from tiermem.memory.ops.forget_select import Selection, exact_selection, llm_selection
 from tiermem.memory.prompt_history import PromptHistory
@@ -59,6 +60,8 @@ class ForgetResult:
     audit_id: int
     detail: str = ""
     candidates: int = 0
+    #: What physical erasure removed, when the request asked for it (``erase=True``).
+    erasure: ErasureReport | None = None
 
     @property
     def count(self) -> int:
@@ -71,7 +74,8 @@ class ForgetResult:
         return {"outcome": self.outcome, "mode": self.mode, "facts": list(done.facts),
                 "passages": list(done.passages), "messages": list(done.messages),
                 "audit_id": self.audit_id, "detail": self.detail,
-                "candidates": self.candidates}
+                "candidates": self.candidates,
+                "erasure": None if self.erasure is None else self.erasure.to_dict()}
 
 
 def request_hash(memory: HierarchicalMemory, request: str) -> str:

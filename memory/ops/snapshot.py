@@ -39,6 +39,7 @@ from tiermem.memory.ops.snapshot_schema import (
 )
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.records import DUMP_TABLES, DumpRow, tombstone_norm
+from tiermem.memory.text.digest import is_replaced_detail, replaced_detail
 from tiermem.memory.text.extract import fact_norm
 from tiermem.memory.text.tokenizer import TokenCounter
 from tiermem.memory.tiers.recall import EMBEDDED_ROLES
@@ -146,6 +147,11 @@ def _write(store: StorageBackend, valid: ValidSnapshot, embedder: Embedder) -> N
                 values["norm"] = (fact_norm(row.text) if values["forgotten_at"] is None
                                   else tombstone_norm(row.id))
                 values["tokens"] = count(row.text)
+            if table == "events":
+                # A snapshot taken before events stopped keeping text: restored without it.
+                values["text"] = ""
+                if values["kind"] == "replace" and not is_replaced_detail(values["detail"]):
+                    values["detail"] = replaced_detail(values["detail"])
             if "embedding" in values:
                 vector = valid.vectors.get((table, row.id)) if same_model and (
                     values["embedder_id"] == embedder.id and _wants_vector(table, values)

@@ -127,6 +127,7 @@ class FactRow(_Strict):
     promotions: Count
     cycles: Count
     hits_since_eviction: Count
+    source_message_id: RowId | None = None  # absent from snapshots taken before it existed
     forgotten_at: Real | None = None
 
 

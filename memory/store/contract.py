@@ -26,6 +26,11 @@ Rules every backend keeps (the conformance suite, tests/conformance/, checks the
 - **Recall is append-only.** A message's fields never change except ``status``
   and its vector; only ``MessageStore.erase`` removes one, recording the erasure
   first.
+- **Erasure is physical.** ``FactStore.delete``, ``PassageStore.delete`` and
+  ``MessageStore.erase`` remove rows with everything the backend derived from
+  them (full-text entries, vectors); after the transaction commits,
+  ``purge_erased`` makes the deleted content unrecoverable from the backend's
+  own storage as far as the backend can reach, and says what it could not.
 - **Rows own their vectors.** A passage or message is stored with its vector
   (``Passage.embedding``), and ``set_embeddings`` changes it later. The tier
   then tells the table's ``VectorIndex`` (``add``/``remove``) in the same
@@ -110,7 +115,7 @@ class FactStore(Protocol):
 
     def update(self, fact: Fact, norm: str | None = None) -> None:
         """Write every mutable field of ``fact`` (all but id, created_at, created_tick,
-        source), and ``norm`` when given."""
+        source, source_message_id), and ``norm`` when given."""
         ...
 
     def totals(self) -> FactTotals:
@@ -119,6 +124,15 @@ class FactStore(Protocol):
 
     def cycling(self, min_cycles: int, limit: int) -> list[Fact]:
         """Up to ``limit`` facts with at least ``min_cycles`` cycles, most cycles first."""
+        ...
+
+    def learned_from(self, message_ids: Sequence[int]) -> list[int]:
+        """Ids of the facts whose ``source_message_id`` is one of ``message_ids``, in order."""
+        ...
+
+    def delete(self, fact_ids: Sequence[int]) -> list[Fact]:
+        """Remove those of ``fact_ids`` that exist, with their full-text entries; returns
+        them as they were."""
         ...
 
 
@@ -170,6 +184,16 @@ class PassageStore(Protocol):
 
     def count_through(self, last_id: int) -> int:
         """Passages whose id is at most ``last_id`` (progress of a re-embedding)."""
+        ...
+
+    def made_from(self, fact_ids: Sequence[int]) -> list[int]:
+        """Ids of the passages whose ``fact_id`` is one of ``fact_ids``, in order."""
+        ...
+
+    def delete(self, ids: Sequence[int]) -> list[Passage]:
+        """Remove those of ``ids`` that exist, with their full-text entries and stored
+        vectors; returns them as they were (without vectors). The tier tells the table's
+        ``VectorIndex`` in the same transaction."""
         ...
 
 
@@ -554,6 +578,17 @@ class StorageBackend(Transactions, TableDump, Protocol):
 
     def translate_error(self, exc: BaseException) -> StoreError | None:
         """The tiermem error for a backend failure a user can act on; None for any other."""
+        ...
+
+    def purge_erased(self) -> list[str]:
+        """Make the content of rows deleted so far unrecoverable from this backend's own
+        storage (free pages, index segments, write-ahead log) as far as it can reach.
+
+        Call it outside any transaction, after the deletions committed; it may rewrite
+        the whole database. Returns what it could not reach, in words for the user
+        (empty when nothing is left anywhere it writes). A backend's derived files
+        (SQLite's FAISS indexes) are rewritten by their ``VectorIndex.save``.
+        """
         ...
 
     def close(self) -> None:

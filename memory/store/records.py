@@ -110,12 +110,16 @@ class HistoryPoint:
 @dataclass(frozen=True)
 class Event:
     """What happened to a fact (add, evict, promote, bypass, replace, ...). ``id`` is 0 until
-    the store gives it one."""
+    the store gives it one.
+
+    An event never holds a fact's text: the fact's row holds it, so an edit or an
+    erasure leaves no copy here. ``detail`` names texts by digest and length
+    (memory/text/digest.py).
+    """
 
     tick: int
     kind: str
     fact_id: int | None
-    text: str
     detail: str
     created_at: float
     id: int = 0

@@ -84,16 +84,33 @@ class ArchivalTier:
     def insert(self, text: str, **fields: Any) -> int:
         return self.insert_many([NewPassage(text=text, **fields)])[0]
 
-    def mark_evicted(self, passage_id: int, evicted_at: float, text: str | None = None) -> None:
-        """Record a (re-)eviction of the passage's fact; re-embed if its text changed."""
+    def mark_evicted(self, passage_id: int, evicted_at: float) -> None:
+        """Record a (re-)eviction of the passage's fact."""
         with self.store.transaction():
             self.store.passages.mark_evicted(passage_id, evicted_at)
-            if text is not None:
-                vector = self.embedder.embed_documents([text])
-                self.store.passages.replace_text(passage_id, text, vector[0], self.embedder.id)
-                ids = np.asarray([passage_id], dtype=np.int64)
-                self.vectors.remove(ids)
-                self.vectors.add(ids, vector)
+
+    def replace_text(self, passage_id: int, text: str) -> None:
+        """Give a fact's passage the fact's current text: its row, its full-text entry and
+        its vector all change together (nothing when the text is already that)."""
+        stored = self.store.passages.get_many([passage_id]).get(passage_id)
+        if stored is None or stored.text == text:
+            return
+        vector = self.embedder.embed_documents([text])
+        with self.store.transaction():
+            self.store.passages.replace_text(passage_id, text, vector[0], self.embedder.id)
+            ids = np.asarray([passage_id], dtype=np.int64)
+            self.vectors.remove(ids)
+            self.vectors.add(ids, vector)
+
+    def delete(self, ids: Sequence[int]) -> list[Passage]:
+        """Remove passages for good, with their vectors (an erasure); returns them."""
+        with self.store.transaction():
+            deleted = self.store.passages.delete(ids)
+            if deleted:
+                self.vectors.remove(np.asarray([p.id for p in deleted], dtype=np.int64))
+                # Recounted: a forgotten passage had left the count already.
+                self.reload()
+        return deleted
 
     def update_metadata(self, passage_id: int, changes: dict[str, Any]) -> None:
         """Merge ``changes`` into the passage's metadata; a None value removes its key."""

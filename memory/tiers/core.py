@@ -142,6 +142,16 @@ class CoreTier:
         else:
             self._heap.remove(fact.id)
 
+    def delete(self, fact_ids: list[int]) -> list[Fact]:
+        """Remove facts for good, from core or archival (an erasure); returns them."""
+        deleted = self.store.facts.delete(fact_ids)
+        for fact in deleted:
+            held = self._facts.get(fact.id)
+            if held is not None:
+                self._drop(held)
+            self._heap.remove(fact.id)
+        return deleted
+
     def _add(self, fact: Fact) -> None:
         # Remember what was counted, since callers mutate Fact objects in place.
         counted = (self.size(fact), fact.tokens, int(fact.durability == "durable"))

@@ -47,7 +47,11 @@ class Journal:
         self.totals = {"evictions": totals.evictions, "promotions": totals.promotions}
 
     def record(self, kind: str, fact: Fact | None, detail: str = "") -> None:
-        """Log what happened to a fact, for timelines and audits."""
+        """Log what happened to a fact, for timelines and audits.
+
+        ``detail`` must not quote the fact or any user text (describe a text with
+        memory.text.digest.describe_text): the event outlives edits and erasures.
+        """
         self.store.history.add_event(Event(
             tick=self.clock.tick, kind=kind, fact_id=fact.id if fact else None,
-            text=fact.text if fact else "", detail=detail, created_at=self.clock.now()))
+            detail=detail, created_at=self.clock.now()))

@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable
 from tiermem.memory.config import MemoryConfig
 from tiermem.memory.errors import InvalidInputError, MemoryLimitError
 from tiermem.memory.store.contract import SettingsStore
+from tiermem.memory.text.digest import replaced_detail
 from tiermem.memory.text.extract import fact_norm
 from tiermem.memory.tiers.archival import ArchivalTier
 from tiermem.memory.tiers.core import CoreTier
@@ -53,13 +54,14 @@ class FactLifecycle:
         self.policy = policy
         self.count_tokens = count_tokens
 
-    def admit(self, text: str, norm: str, durability: str, source: str, size: int) -> int:
+    def admit(self, text: str, norm: str, durability: str, source: str, size: int,
+              source_message_id: int | None = None) -> int:
         """A new fact: into core, evicting per policy, or straight to archival if protected."""
         now, clock = self.clock.now(), self.clock.clock_now()
         fact = Fact(id=-1, text=text, durability=durability, created_at=now,
                     created_tick=clock, last_access=clock, access_count=1, source=source,
                     tokens=self.count_tokens(text), last_counted_tick=self.clock.tick,
-                    entered_core_seq=self.next_seq())
+                    entered_core_seq=self.next_seq(), source_message_id=source_message_id)
         victims = self.core.plan_room(fact, size)
         if victims is None:
             fact.tier = "archival"
@@ -166,9 +168,8 @@ class FactLifecycle:
                 fact.text, source=f"core:{fact.source}", created_at=fact.created_at,
                 was_in_core=True, evicted_at=now, fact_id=fact.id, tags=[fact.durability])
         else:
-            stored = self.archival.get_many([fact.passage_id]).get(fact.passage_id)
-            changed = stored is not None and stored.text != fact.text
-            self.archival.mark_evicted(fact.passage_id, now, fact.text if changed else None)
+            self.archival.mark_evicted(fact.passage_id, now)
+            self.archival.replace_text(fact.passage_id, fact.text)
         fact.tier = "archival"
         fact.evicted_at, fact.evicted_tick = now, float(self.clock.tick)
         fact.evictions += 1
@@ -245,5 +246,9 @@ class FactLifecycle:
         fact.text, fact.tokens = new_text, self.count_tokens(new_text)
         self.touch(fact, force_save=True)
         self.core.save(fact, norm=norm)
-        self.journal.record("replace", fact, old)
+        if fact.passage_id is not None:
+            # The passage an earlier eviction made is the fact's archival copy: it takes
+            # the new text now, so no search finds the old one.
+            self.archival.replace_text(fact.passage_id, new_text)
+        self.journal.record("replace", fact, replaced_detail(old))
         return fact.id

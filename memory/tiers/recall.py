@@ -164,7 +164,13 @@ class RecallTier:
         """Remove messages for good, recording the erasure first. Returns how many.
 
         A user message typed at the chat prompt leaves the prompt history too.
+        This erases the messages alone; ``HierarchicalMemory.erase`` also erases what
+        was learned from them and leaves no copy in the files.
         """
+        return len(self.erase_messages(message_ids, reason))
+
+    def erase_messages(self, message_ids: Sequence[int], reason: str) -> list[Message]:
+        """``erase``, returning the messages erased (without vectors)."""
         reason = clean_text(reason, "erasure reason", 1000)
         now = time.time()
         with self.store.transaction():
@@ -173,8 +179,10 @@ class RecallTier:
             PromptHistory(self.store).forget(m.content for m in erased if m.role == "user")
             if self.vectors is not None and present:
                 self.vectors.remove(np.asarray(present, dtype=np.int64))
-            self._count -= len(present)
-        return len(present)
+            if present:
+                # Recounted: a forgotten message had left the count already.
+                self.reload()
+        return erased
 
     def search(
         self,

@@ -43,6 +43,8 @@ from tiermem.memory.store.postgres.vectors import PgVectorIndex, create_hnsw_ind
 from tiermem.memory.store.records import DumpRow, DumpTable, TextTable, VectorTable
 
 _open: weakref.WeakSet[PostgresBackend] = weakref.WeakSet()
+#: The tables whose rows (or rows' text) an erasure deletes or rewrites.
+_ERASED_FROM = ("facts", "passages", "messages", "events", "settings", "text_stats")
 _fork_hook_installed = False
 
 
@@ -202,6 +204,35 @@ class PostgresBackend(NestedTransactions):
 
     def translate_error(self, exc: BaseException) -> StoreError | None:
         return translate(exc, self._where)
+
+    def purge_erased(self) -> list[str]:
+        """VACUUM the tables erasure deletes from: the dead row versions that still hold
+        the content are removed and no query (nor a snapshot of this agent) reaches them.
+
+        What PostgreSQL keeps beyond that is the server's, not this backend's: the
+        freed space of a page keeps old bytes until reused (``VACUUM FULL`` by the
+        database owner rewrites the tables), the write-ahead log keeps the changes
+        until its segments are recycled, and replicas, WAL archives and backups
+        keep theirs.
+        """
+        self._check_usable()
+        if self._read_only:
+            raise ReadOnlyError(f"this memory ({self._where}) is open read-only; erase from "
+                                f"the session that writes it")
+        with self._lock:
+            if self.in_transaction:
+                raise StoreError("purge_erased runs after the erasure commits, outside any "
+                                 "transaction")
+            try:
+                # The connection is in autocommit mode, which VACUUM needs.
+                self.conn.execute("VACUUM " + ", ".join(f"tiermem.{t}" for t in _ERASED_FROM))
+            except psycopg.Error as exc:
+                raise self._mapped(exc) from exc
+        return [f"PostgreSQL ({self._where}): freed space in the tables' pages keeps old "
+                f"bytes until reused (VACUUM FULL by the database owner rewrites them), and "
+                f"a transaction open elsewhere since before the erasure keeps the old rows "
+                f"until it ends; the write-ahead log, replicas, WAL archives and backups keep "
+                f"the erased rows until they are recycled or expire"]
 
     # -- whole tables -------------------------------------------------------------------
     def export_rows(self, table: DumpTable) -> Iterator[DumpRow]:

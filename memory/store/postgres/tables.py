@@ -31,10 +31,10 @@ _WORD = re.compile(r"[^\W_]+")
 FACT_COLUMNS = ("id", "text", "durability", "created_at", "created_tick", "last_access",
                 "access_count", "source", "tokens", "tier", "evicted_at", "passage_id",
                 "evictions", "promotions", "cycles", "hits_since_eviction", "evicted_tick",
-                "entered_core_seq", "last_counted_tick")
+                "entered_core_seq", "last_counted_tick", "source_message_id")
 _FACT_SELECT = ", ".join(FACT_COLUMNS)
 _FACT_MUTABLE = [c for c in FACT_COLUMNS if c not in ("id", "created_at", "created_tick",
-                                                      "source")]
+                                                      "source", "source_message_id")]
 PASSAGE_COLUMNS = "id, text, created_at, tags, metadata, source, was_in_core, evicted_at, fact_id"
 MESSAGE_COLUMNS = ("id, turn, role, content, created_at, tool_calls, tool_call_id, tool_name, "
                    "status")
@@ -113,7 +113,7 @@ def _passing(scope: Scope, table: str, ids: Sequence[int], filt: RowFilter) -> l
 def _fact(row: Sequence[Any]) -> Fact:
     values = dict(zip(FACT_COLUMNS, row, strict=True))
     for name in ("id", "access_count", "tokens", "passage_id", "evictions", "promotions",
-                 "cycles", "hits_since_eviction", "entered_core_seq"):
+                 "cycles", "hits_since_eviction", "entered_core_seq", "source_message_id"):
         if values[name] is not None:
             values[name] = int(values[name])
     return Fact(**values)
@@ -180,6 +180,16 @@ class PgFacts:
         return [_fact(r) for r in self.scope.rows(
             f"SELECT {_FACT_SELECT} FROM tiermem.facts WHERE agent_id = %s AND cycles >= %s "
             f"ORDER BY cycles DESC, id LIMIT %s", (min_cycles, limit))]
+
+    def learned_from(self, message_ids: Sequence[int]) -> list[int]:
+        return [int(r[0]) for r in self.scope.rows(
+            "SELECT id FROM tiermem.facts WHERE agent_id = %s AND source_message_id = ANY(%s) "
+            "ORDER BY id", (list(message_ids),))]
+
+    def delete(self, fact_ids: Sequence[int]) -> list[Fact]:
+        return sorted((_fact(r) for r in self.scope.rows(
+            f"DELETE FROM tiermem.facts WHERE agent_id = %s AND id = ANY(%s) "
+            f"RETURNING {_FACT_SELECT}", (list(fact_ids),))), key=lambda f: f.id)
 
 
 def _passage(row: Sequence[Any]) -> Passage:
@@ -273,6 +283,16 @@ class PgPassages:
             "SELECT count(*) FROM tiermem.passages WHERE agent_id = %s AND id <= %s "
             "AND forgotten_at IS NULL",
             (last_id,)))
+
+    def made_from(self, fact_ids: Sequence[int]) -> list[int]:
+        return [int(r[0]) for r in self.scope.rows(
+            "SELECT id FROM tiermem.passages WHERE agent_id = %s AND fact_id = ANY(%s) "
+            "ORDER BY id", (list(fact_ids),))]
+
+    def delete(self, ids: Sequence[int]) -> list[Passage]:
+        return sorted((_passage(r) for r in self.scope.rows(
+            f"DELETE FROM tiermem.passages WHERE agent_id = %s AND id = ANY(%s) "
+            f"RETURNING {PASSAGE_COLUMNS}", (list(ids),))), key=lambda p: p.id)
 
 
 def _set_embeddings(scope: Scope, table: str, ids: Sequence[int], vectors: np.ndarray,
@@ -405,7 +425,7 @@ class PgMessages:
 
 _HISTORY = ("tick", "created_at", "core_facts", "core_size", "durable_in_core",
             "archival_passages", "recall_messages", "evictions", "promotions")
-_EVENT = "id, tick, kind, fact_id, text, detail, created_at"
+_EVENT = "id, tick, kind, fact_id, detail, created_at"
 
 
 def _point(row: Sequence[Any]) -> HistoryPoint:
@@ -414,9 +434,9 @@ def _point(row: Sequence[Any]) -> HistoryPoint:
 
 
 def _event(row: Sequence[Any]) -> Event:
-    eid, tick, kind, fact_id, text, detail, created_at = row
+    eid, tick, kind, fact_id, detail, created_at = row
     return Event(tick=int(tick), kind=kind, fact_id=None if fact_id is None else int(fact_id),
-                 text=text, detail=detail, created_at=created_at, id=int(eid))
+                 detail=detail, created_at=created_at, id=int(eid))
 
 
 class PgHistory:
@@ -443,10 +463,9 @@ class PgHistory:
     def add_event(self, event: Event) -> int:
         new_id = self.scope.next_id("events")
         self.scope.run(
-            "INSERT INTO tiermem.events (agent_id, id, tick, kind, fact_id, text, detail, "
-            "created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
-            (new_id, event.tick, event.kind, event.fact_id, event.text, event.detail,
-             event.created_at))
+            "INSERT INTO tiermem.events (agent_id, id, tick, kind, fact_id, detail, "
+            "created_at) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+            (new_id, event.tick, event.kind, event.fact_id, event.detail, event.created_at))
         return new_id
 
     def last_event_id(self) -> int:

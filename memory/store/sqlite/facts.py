@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from tiermem.memory.store.records import Fact, FactTotals
+from tiermem.memory.store.sqlite.erasure import delete_rows, ids_where
 
 if TYPE_CHECKING:
     from tiermem.memory.store.sqlite.store import SQLiteStore
@@ -13,7 +15,7 @@ if TYPE_CHECKING:
 _COLUMNS = (
     "id, text, durability, tier, created_at, created_tick, entered_core_seq, last_access,"
     " access_count, last_counted_tick, source, tokens, passage_id, evicted_at, evicted_tick,"
-    " evictions, promotions, cycles, hits_since_eviction"
+    " evictions, promotions, cycles, hits_since_eviction, source_message_id"
 )
 
 
@@ -38,6 +40,7 @@ def fact_from_row(row: sqlite3.Row) -> Fact:
         evicted_tick=row["evicted_tick"],
         entered_core_seq=row["entered_core_seq"],
         last_counted_tick=row["last_counted_tick"],
+        source_message_id=row["source_message_id"],
     )
 
 
@@ -56,8 +59,10 @@ class SQLiteFacts:
             f"SELECT {_COLUMNS} FROM facts WHERE forgotten_at IS NULL ORDER BY id")))
 
     def get(self, fact_id: int) -> Fact | None:
-        row = self.store.execute(f"SELECT {_COLUMNS} FROM facts WHERE id = ?"
-                                 " AND forgotten_at IS NULL",
+        return self._row(fact_id, " AND forgotten_at IS NULL")
+
+    def _row(self, fact_id: int, condition: str = "") -> Fact | None:
+        row = self.store.execute(f"SELECT {_COLUMNS} FROM facts WHERE id = ?{condition}",
                                  (fact_id,)).fetchone()
         return fact_from_row(row) if row else None
 
@@ -70,10 +75,10 @@ class SQLiteFacts:
         cursor = self.store.execute(
             "INSERT INTO facts (text, norm, durability, tier, created_at, created_tick,"
             " entered_core_seq, last_access, access_count, last_counted_tick, source, tokens,"
-            " passage_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " passage_id, source_message_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (fact.text, norm, fact.durability, fact.tier, fact.created_at, fact.created_tick,
              fact.entered_core_seq, fact.last_access, fact.access_count, fact.last_counted_tick,
-             fact.source, fact.tokens, fact.passage_id),
+             fact.source, fact.tokens, fact.passage_id, fact.source_message_id),
         )
         return int(cursor.lastrowid or 0)
 
@@ -101,3 +106,12 @@ class SQLiteFacts:
         return list(map(fact_from_row, self.store.execute(
             f"SELECT {_COLUMNS} FROM facts WHERE cycles >= ? ORDER BY cycles DESC LIMIT ?",
             (min_cycles, limit))))
+
+    def learned_from(self, message_ids: Sequence[int]) -> list[int]:
+        return ids_where(self.store, "facts", "source_message_id", message_ids)
+
+    def delete(self, fact_ids: Sequence[int]) -> list[Fact]:
+        # Forgotten facts too: forgetting keeps the row until it is erased.
+        found = [fact for i in dict.fromkeys(fact_ids) if (fact := self._row(i)) is not None]
+        delete_rows(self.store, "facts", [f.id for f in found])
+        return found

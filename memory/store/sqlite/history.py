@@ -37,9 +37,8 @@ class SQLiteHistory:
 
     def add_event(self, event: Event) -> int:
         cursor = self.store.execute(
-            "INSERT INTO events (tick, kind, fact_id, text, detail, created_at)"
-            " VALUES (?,?,?,?,?,?)",
-            (event.tick, event.kind, event.fact_id, event.text, event.detail, event.created_at))
+            "INSERT INTO events (tick, kind, fact_id, detail, created_at) VALUES (?,?,?,?,?)",
+            (event.tick, event.kind, event.fact_id, event.detail, event.created_at))
         return int(cursor.lastrowid or 0)
 
     def last_event_id(self) -> int:
@@ -47,10 +46,10 @@ class SQLiteHistory:
 
     def events_since(self, event_id: int) -> list[Event]:
         rows = self.store.execute(
-            "SELECT id, tick, kind, fact_id, text, detail, created_at FROM events WHERE id > ?"
+            "SELECT id, tick, kind, fact_id, detail, created_at FROM events WHERE id > ?"
             " ORDER BY id", (event_id,))
         return [Event(id=r["id"], tick=r["tick"], kind=r["kind"], fact_id=r["fact_id"],
-                      text=r["text"], detail=r["detail"], created_at=r["created_at"])
+                      detail=r["detail"], created_at=r["created_at"])
                 for r in rows]
 
     def durable_evictions(self) -> int:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from tiermem.memory.store.records import Passage, RowFilter
+from tiermem.memory.store.sqlite.erasure import delete_rows, ids_where
 from tiermem.memory.store.sqlite.filters import passing_ids
 from tiermem.memory.store.sqlite.vectors import bump_generation, vector_blob
 
@@ -58,12 +59,15 @@ class SQLitePassages:
         return list(range(last + 1, last + 1 + len(passages)))
 
     def get_many(self, ids: Sequence[int]) -> dict[int, Passage]:
+        return self._rows(ids, " AND forgotten_at IS NULL")
+
+    def _rows(self, ids: Sequence[int], condition: str = "") -> dict[int, Passage]:
         if not ids:
             return {}
         marks = ",".join("?" * len(ids))
         rows = self.store.execute(
             "SELECT id, text, created_at, tags, metadata, source, was_in_core, evicted_at,"
-            f" fact_id, embedder_id FROM passages WHERE id IN ({marks}) AND forgotten_at IS NULL",
+            f" fact_id, embedder_id FROM passages WHERE id IN ({marks}){condition}",
             tuple(ids)).fetchall()
         return {r["id"]: _passage(r) for r in rows}
 
@@ -107,6 +111,17 @@ class SQLitePassages:
         return int(self.store.execute(
             "SELECT count(*) FROM passages WHERE id <= ? AND forgotten_at IS NULL",
             (last_id,)).fetchone()[0])
+
+    def made_from(self, fact_ids: Sequence[int]) -> list[int]:
+        return ids_where(self.store, "passages", "fact_id", fact_ids)
+
+    def delete(self, ids: Sequence[int]) -> list[Passage]:
+        # Forgotten passages too: forgetting keeps the row until it is erased.
+        found = self._rows(list(dict.fromkeys(ids)))
+        delete_rows(self.store, "passages", sorted(found))
+        if found:
+            bump_generation(self.store, "passages")
+        return [found[i] for i in sorted(found)]
 
 
 def set_embeddings(store: SQLiteStore, table: str, ids: Sequence[int], vectors: np.ndarray,

@@ -12,6 +12,7 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from tiermem.memory.text.digest import replaced_detail
 from tiermem.memory.text.symbols import SQL_FUNCTION as _FTS
 from tiermem.memory.text.symbols import indexed_text
 
@@ -251,6 +252,32 @@ _TIERS = """
     CREATE INDEX events_tick ON events (tick);
     """
 
+#: A fact learned in a turn, by the rule-based extraction or by a tool call, came from that
+#: turn's user message; its number ends the fact's ``source``.
+_TURN_SOURCE = "(source LIKE 'extracted:turn:%' OR source LIKE 'tool:turn:%')"
+
+
+def _content_free_events_and_fact_sources(conn: sqlite3.Connection) -> None:
+    """Migration 4: events keep no text, and a fact links the message it came from.
+
+    An event shows the fact's current text (its row holds it), and a replace names
+    the replaced text by digest and length, so an edit or an erasure leaves no copy
+    in the log. A fact's ``source_message_id`` lets erasing a message erase the
+    facts learned from it; facts learned before are linked through their turn.
+    """
+    replaced = conn.execute("SELECT id, detail FROM events WHERE kind = 'replace'").fetchall()
+    conn.executemany("UPDATE events SET detail = ? WHERE id = ?",
+                     [(replaced_detail(detail), event_id)
+                      for event_id, detail in replaced])
+    conn.execute("UPDATE events SET text = '' WHERE text != ''")
+    conn.execute("ALTER TABLE facts ADD COLUMN source_message_id INTEGER")
+    conn.execute("CREATE INDEX facts_source_message ON facts (source_message_id)")
+    conn.execute(
+        "UPDATE facts SET source_message_id = (SELECT min(m.id) FROM messages m"
+        " WHERE m.role = 'user' AND m.turn = CAST(substr(facts.source,"
+        f" instr(facts.source, ':turn:') + 6) AS INTEGER)) WHERE {_TURN_SOURCE}")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "the three tiers, their full-text indexes, history and audit tables",
               _run(_TIERS)),
@@ -265,6 +292,8 @@ MIGRATIONS: tuple[Migration, ...] = (
         _indexed_through_function("facts", "text", updates=True)
         + _indexed_through_function("passages", "text", updates=True)
         + _indexed_through_function("messages", "content", updates=False))),
+    Migration(4, "events without text, facts linked to their message",
+              _content_free_events_and_fact_sources),
     # Forgetting (memory/ops/forget.py): tombstones that leave the full-text index, and
     # the audit of requests.
     Migration(5, "tombstones for forgotten rows, the forget audit", _run(

@@ -31,6 +31,7 @@ from tiermem.memory.errors import (
 from tiermem.memory.store.nesting import NestedTransactions
 from tiermem.memory.store.records import DumpRow, DumpTable, TextTable, VectorTable
 from tiermem.memory.store.sqlite.dump import clear_tables, export_rows, import_rows
+from tiermem.memory.store.sqlite.erasure import purge
 from tiermem.memory.store.sqlite.errors import corrupt_message, translate
 from tiermem.memory.store.sqlite.facts import SQLiteFacts
 from tiermem.memory.store.sqlite.files import (
@@ -116,6 +117,9 @@ class SQLiteStore(NestedTransactions):
                 self.conn = _connect(self.database)
                 self.conn.row_factory = sqlite3.Row
                 self.conn.execute("PRAGMA foreign_keys = ON")
+                # Deleted content is overwritten with zeros, not left in free space
+                # (memory/store/sqlite/erasure.py).
+                self.conn.execute("PRAGMA secure_delete = ON")
                 if home is not None:
                     self.conn.execute("PRAGMA journal_mode = WAL")
                     self.conn.execute(f"PRAGMA synchronous = {DURABILITY[durability]}")
@@ -190,6 +194,17 @@ class SQLiteStore(NestedTransactions):
 
     def translate_error(self, exc: BaseException) -> StoreError | None:
         return translate(exc, self.database)
+
+    def purge_erased(self) -> list[str]:
+        self._check_usable()
+        if self.read_only:
+            raise ReadOnlyError(f"this memory ({self.home}) is open read-only; erase from "
+                                f"the session that writes it")
+        with self.lock:
+            if self._depth:
+                raise StoreError("purge_erased runs after the erasure commits, outside any "
+                                 "transaction")
+            return purge(self)
 
     # -- transactions (memory.store.nesting) ------------------------------------------
     @contextlib.contextmanager

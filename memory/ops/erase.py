@@ -1,0 +1,154 @@
+"""Physical erasure: facts, passages and messages removed with everything derived from them.
+
+``erase`` takes ids and removes, in one transaction:
+
+- the facts named, the facts learned from the messages named
+  (``Fact.source_message_id``) and the facts whose passages are named (a fact's
+  passage holds the fact's own text);
+- the passages named and the passages made from those facts, with their
+  full-text entries and vectors;
+- the messages named, each with an erasure record (id, reason, time) first, and
+  their lines of the prompt history;
+- every line of a stored state value (the agent's summary) that quotes what
+  was erased (memory/ops/state_scrub.py).
+
+Once that commits, the backend purges its storage (``purge_erased``: for SQLite,
+merged full-text segments, an emptied write-ahead log and a rebuilt database)
+and the FAISS files are written again, so the content is in none of the files
+tiermem wrote. Inside a caller's transaction (a tool call in a turn) that last
+step waits for the outermost commit; a rollback undoes the whole erasure.
+
+The report holds counts and one digest of what was erased, never the content.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from tiermem.memory.errors import InvalidInputError, TiermemError
+from tiermem.memory.ops.state_scrub import scrub_state
+from tiermem.memory.store.contract import StorageBackend, VectorIndex
+from tiermem.memory.text.digest import digest_of_all
+from tiermem.memory.validation import clean_text
+
+if TYPE_CHECKING:
+    from tiermem.memory.hierarchy import HierarchicalMemory
+
+#: The setting that counts erasures, so layers above can tell that one happened.
+ERASURES_KEY = "erasure_count"
+
+
+@dataclass(frozen=True)
+class ErasureReport:
+    """What one ``erase`` removed: counts, and a digest of the erased content in id order
+    (``kind:id`` then the text, for facts, passages, then messages), never the content.
+
+    ``not_reached`` says, in words, what the erasure could not reach in the backend's
+    storage (empty when nothing is left anywhere tiermem writes); it is filled when
+    the purge ran, so it stays empty while ``purge_pending``.
+    """
+
+    facts: int
+    passages: int
+    messages: int
+    state_values: int
+    digest: str
+    purge_pending: bool = False
+    not_reached: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def erase(memory: HierarchicalMemory, facts: Iterable[int], passages: Iterable[int],
+          messages: Iterable[int], reason: str) -> ErasureReport:
+    """The body of ``HierarchicalMemory.erase`` (module docstring)."""
+    fact_ids, passage_ids, message_ids = (_ids(facts, "facts"), _ids(passages, "passages"),
+                                          _ids(messages, "messages"))
+    reason = clean_text(reason, "erasure reason", 1000)
+    store = memory.store
+    with store.transaction():
+        learned = store.facts.learned_from(message_ids) if message_ids else []
+        # Deleting returns forgotten rows too, which reads would not: the fact a named
+        # passage was made from is known only once the passage is deleted.
+        gone_passages = memory.archival.delete(passage_ids)
+        owners = [p.fact_id for p in gone_passages if p.fact_id is not None]
+        all_facts = list(dict.fromkeys([*fact_ids, *learned, *owners]))
+        gone_facts = memory.core.delete(all_facts)
+        if all_facts:
+            gone_passages += memory.archival.delete(store.passages.made_from(all_facts))
+        gone_messages = memory.recall.erase_messages(message_ids, reason) if message_ids else []
+        texts = ([(f"fact:{f.id}", f.text) for f in gone_facts]
+                 + [(f"passage:{p.id}", p.text) for p in gone_passages]
+                 + [(f"message:{m.id}", m.content) for m in gone_messages])
+        scrubbed = scrub_state(store.settings, [text for _, text in texts])
+        erased = bool(texts) or scrubbed > 0
+        if erased:
+            store.settings.set(ERASURES_KEY, erasure_count(memory) + 1)
+            memory.purge.request()
+    report = ErasureReport(
+        facts=len(gone_facts), passages=len(gone_passages), messages=len(gone_messages),
+        state_values=scrubbed,
+        digest=digest_of_all(part for pair in texts for part in pair))
+    if not erased:
+        return report
+    if store.in_transaction:
+        return ErasureReport(**{**asdict(report), "purge_pending": True})
+    return ErasureReport(**{**asdict(report), "not_reached": memory.purge.not_reached})
+
+
+class PurgeAfterErasure:
+    """Purges a store, and writes its vector indexes' files again, after the outermost
+    commit of a transaction that erased something."""
+
+    def __init__(self, store: StorageBackend, *indexes: VectorIndex | None) -> None:
+        self.store = store
+        self.indexes = [index for index in indexes if index is not None]
+        self.pending = False
+        #: What the last purge could not reach, in words (``purge_erased``).
+        self.not_reached: list[str] = []
+        store.on_commit(self._run)
+        store.on_rollback(self._cancel)
+
+    def request(self) -> None:
+        """Purge when the current transaction commits."""
+        self.pending = True
+
+    def _cancel(self) -> None:
+        if not self.store.in_transaction:  # the erasure was rolled back with the rest
+            self.pending = False
+
+    def _run(self) -> None:
+        if not self.pending or self.store.read_only:
+            return
+        self.pending = False
+        try:
+            self.not_reached = self.store.purge_erased()
+            for index in self.indexes:
+                index.save()
+        except (TiermemError, OSError) as exc:
+            # The rows are gone already; what failed is clearing their old bytes. The
+            # next commit (closing the memory commits) tries again.
+            self.pending = True
+            self.not_reached = [f"the purge after the erasure failed ({exc}); free what the "
+                                f"error names, then close the memory or erase again"]
+
+
+def erasure_count(memory: HierarchicalMemory) -> int:
+    """How many erasures removed something from this memory so far."""
+    return int(memory.store.settings.get(ERASURES_KEY, "0") or 0)
+
+
+def _ids(values: Iterable[int], what: str) -> list[int]:
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise InvalidInputError(f"{what} must be a list of ids (integers), like [3, 7]")
+    ids = list(values)
+    for value in ids:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise InvalidInputError(f"{what} must hold ids (positive integers), got {value!r}")
+    return list(dict.fromkeys(ids))
+
+
+__all__ = ["ERASURES_KEY", "ErasureReport", "PurgeAfterErasure", "erase", "erasure_count"]

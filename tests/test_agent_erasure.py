@@ -1,0 +1,79 @@
+"""The agent after an erasure: erased messages leave its window, and its running summary
+keeps nothing of them, even when a model wrote it in its own words."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tiermem.agent.loop import Agent
+from tiermem.agent.scripted import ScriptedModel, call, reply
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.tools.declare import tool
+from tiermem.tools.dispatch import Toolbox
+from tiermem.tools.memory_tools import MEMORY_TOOLS, ToolContext
+
+SECRET = "the locker code is 5521"
+# What a model's summary might say: no run of four words in common with the message.
+PARAPHRASE = "Summary: user shared locker combination 5521 earlier."
+
+
+@tool(heartbeat=True)
+def erase_first_message(ctx: ToolContext) -> str:
+    """Erase the first message of the conversation."""
+    report = ctx.memory.erase(messages=[1], reason="the user asked")
+    return f"erased {report.messages}"
+
+
+def _saved_summary(memory: HierarchicalMemory) -> str:
+    return str(memory.get_state("context", {}).get("summary", ""))
+
+
+def test_an_erasure_between_turns_rebuilds_a_paraphrasing_summary(tmp_path: Path) -> None:
+    memory = HierarchicalMemory(tmp_path, embedder=HashingEmbedder())
+    steps = [reply("Noted."), reply("Hello."), reply("Fine."), reply("Sure.")]
+    with ScriptedModel(steps) as model:
+        agent = Agent(memory, model)
+        agent.step(f"Remember: {SECRET}.")
+        agent.step("Say hello.")
+        agent.step("How are you?")
+        # As if compaction had folded the first two turns into a model's summary.
+        agent.context.messages = agent.context.messages[4:]
+        agent.context.message_ids = agent.context.message_ids[4:]
+        agent.context.summary = PARAPHRASE
+        with memory.interaction():
+            agent._save_context()
+        memory.erase(messages=[1, 2], reason="the user asked")
+        assert "5521" in _saved_summary(memory)  # the memory cannot see a paraphrase
+
+        agent.step("Anything else?")
+
+    assert "5521" not in agent.context.summary
+    assert "5521" not in _saved_summary(memory)
+    # Rebuilt from what recall still holds before the window.
+    assert agent.context.summary == "user: Say hello.\nassistant: Hello."
+    assert agent.context.message_ids[0] == 5
+    memory.close()
+    with HierarchicalMemory(tmp_path, embedder=HashingEmbedder()) as reopened:
+        assert "5521" not in repr(reopened.snapshot(include_vectors=False))
+
+
+def test_an_erasure_by_a_tool_in_the_turn_is_not_saved_back(tmp_path: Path) -> None:
+    memory = HierarchicalMemory(tmp_path, embedder=HashingEmbedder())
+    toolbox = Toolbox((*MEMORY_TOOLS, erase_first_message))
+    steps = [reply("Noted."), call("erase_first_message", request_heartbeat=True),
+             reply("Done.")]
+    with ScriptedModel(steps) as model:
+        agent = Agent(memory, model, toolbox=toolbox)
+        agent.step(f"Remember: {SECRET}.")
+        agent.context.summary = PARAPHRASE
+        agent.step("Please erase what I said first.")
+
+    assert agent.context.message_ids[0] == 2  # the reply stays; the message went
+    assert "5521" not in _saved_summary(memory)
+    assert not any("5521" in str(m.get("content")) for m in agent.context.messages)
+    memory.close()
+    reopened = HierarchicalMemory(tmp_path, embedder=HashingEmbedder())
+    try:
+        assert "5521" not in repr(reopened.snapshot(include_vectors=False))
+    finally:
+        reopened.close()

@@ -1,0 +1,115 @@
+"""Erasure leaves the erased text in none of the files of the agent home, byte for byte."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+
+import numpy as np
+import pytest
+from leak_helpers import files_holding, read_paths_showing
+from memory_helpers import make_memory
+
+from tiermem.memory.errors import StoreError
+from tiermem.memory.store.sqlite import vectors as vectors_module
+
+
+@pytest.fixture
+def canary() -> str:
+    # Lowercase letters then digits: the stemmer keeps it whole, and it is in no other text.
+    return "zq" + uuid.uuid4().hex[:12].translate(str.maketrans("abcdef", "ghijkl")) + "4417"
+
+
+def test_a_canary_in_every_tier_is_nowhere_in_the_home_after_erase(
+        tmp_path: Path, canary: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every FAISS index keeps its 8-bit copy too, so the .sq8 files are written and checked.
+    monkeypatch.setattr(vectors_module, "PREFILTER_MIN_ROWS", 1)
+    home = tmp_path / "agent"
+    memory = make_memory(home, core_limit=2, core_limit_unit="facts", recall_dense=True)
+    for i in range(30):
+        memory.archival_insert(f"runbook note {i}: restart the ingest worker after deploys")
+    # Recall, and the facts extracted from the message (evicted to archival by the next).
+    told = memory.process_interaction(f"My locker code is {canary}.", "Noted.")
+    said = memory.recall_search(canary).hits[0].id
+    memory.add_fact("User's team is payments", "durable")
+    memory.add_fact("User's manager is Dana", "durable")
+    # A core fact edited to hold it, and a passage filed by the agent.
+    core_fact = memory.add_fact("User's badge number is pending", "durable")
+    memory.replace_in_core("pending", canary)
+    passage = memory.archival_insert(f"badge {canary} was issued at the front desk")
+    # State a layer above keeps: a running summary quoting the message, the prompt history.
+    memory.set_state("context", {"summary": f"user: My locker code is {canary}.",
+                                 "message_ids": [said]})
+    memory.prompt_history.add(f"My locker code is {canary}.")
+    memory.archival_search(canary)  # a search by meaning builds the 8-bit copy
+    memory.close()  # every file written, FAISS and 8-bit copies included
+    assert {"archival.sq8", "recall.sq8"} <= {p.name for p in home.iterdir()}
+    memory = make_memory(home)
+    assert "memory.sqlite3" in files_holding(home, canary)
+    assert "core" in read_paths_showing(memory, canary)
+    kept = memory.archival_search("restart the ingest worker").total
+
+    report = memory.erase(facts=[core_fact], passages=[passage], messages=[said],
+                          reason="user asked to erase the locker code")
+
+    assert (report.facts, report.passages, report.messages) == (len(told) + 1, 2, 1)
+    # The summary was scrubbed; the prompt history line left with its message.
+    assert report.state_values == 1 and not report.purge_pending and report.not_reached == []
+    assert memory.prompt_history.lines() == []
+    assert canary not in repr(report)
+    assert read_paths_showing(memory, canary) == []
+    assert files_holding(home, canary) == []  # while open: the purge ran already
+    memory.close()
+    assert files_holding(home, canary) == []
+    reopened = make_memory(home)
+    try:
+        assert read_paths_showing(reopened, canary) == []
+        assert reopened.archival_search("restart the ingest worker").total == kept
+        assert reopened.get_state("context")["summary"] == "[erased]"
+        assert passage not in set(reopened.archival.vectors.ids().tolist())
+        assert not np.isin([said], reopened.recall.vectors.ids()).any()  # type: ignore[union-attr]
+        assert reopened.archival.vectors.differences() == []
+    finally:
+        reopened.close()
+    assert files_holding(home, canary) == []
+
+
+def test_an_erasure_inside_a_transaction_purges_when_it_commits(
+        tmp_path: Path, canary: str) -> None:
+    home = tmp_path / "agent"
+    with make_memory(home) as memory:
+        memory.process_interaction(f"the vault phrase is {canary}", "ok")
+        with memory.interaction():
+            report = memory.erase(messages=[1], reason="asked")
+            assert report.purge_pending
+            assert "memory.sqlite3" in files_holding(home, canary) or files_holding(
+                home, canary)
+        assert memory.purge.not_reached == []
+        assert files_holding(home, canary) == []
+
+
+def test_a_rolled_back_erasure_erases_nothing(tmp_path: Path, canary: str) -> None:
+    with make_memory(tmp_path / "agent") as memory:
+        memory.process_interaction(f"the vault phrase is {canary}", "ok")
+        with pytest.raises(RuntimeError), memory.interaction():
+            memory.erase(messages=[1], reason="asked")
+            raise RuntimeError("the turn failed")
+        assert memory.recall_search(canary).total == 1
+        assert [f.text for f in memory.core] != []
+
+
+def test_a_failed_purge_is_reported_and_tried_again_at_the_next_commit(
+        tmp_path: Path, canary: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path / "agent"
+    with make_memory(home) as memory:
+        memory.process_interaction(f"the vault phrase is {canary}", "ok")
+        with monkeypatch.context() as broken:
+            broken.setattr(memory.store, "purge_erased",
+                           lambda: (_ for _ in ()).throw(StoreError("the disk is full")))
+            report = memory.erase(messages=[1], reason="asked")
+        assert report.messages == 1
+        assert "the disk is full" in report.not_reached[0]
+        assert memory.purge.pending and files_holding(home, canary)
+        memory.add_fact("User likes tea", "durable")  # the next commit purges
+        assert not memory.purge.pending and memory.purge.not_reached == []
+        assert files_holding(home, canary) == []
