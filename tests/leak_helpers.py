@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import json
+from pathlib import Path
 from typing import Any
 
 from tiermem.memory.hierarchy import HierarchicalMemory
