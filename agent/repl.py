@@ -54,6 +54,8 @@ Commands:
   /history clear     erase the prompt history (what the up arrow brings back)
   /forget TEXT       forget the stored facts, passages and messages TEXT targets
   /forget --erase TEXT   forget them and erase their text from every file
+  /policy            the privacy policy's active retention statements
+  /policy set S1 | S2    replace them (/policy clear: none)
   /model             which model (or the offline policy) is answering
   /help              this help
   /exit              leave (Ctrl-D, or Ctrl-C twice at an empty prompt)"""
@@ -245,6 +247,8 @@ class ChatRepl:
                 self.console.print(f"snapshot written to {escape(str(path))}")
             elif name == "/forget":
                 self.forget(arg, text)
+            elif name == "/policy":
+                self.policy(arg)
             elif name == "/history":
                 if arg != "clear":
                     self.console.print("usage: /history clear")
@@ -280,6 +284,24 @@ class ChatRepl:
         else:
             self.console.print(f"nothing forgotten ({result.outcome}: "
                                f"{escape(result.detail)})")
+
+    def policy(self, arg: str) -> None:
+        memory = self.agent.memory
+        verb, _, rest = arg.partition(" ")
+        if verb == "set" and rest.strip():
+            memory.set_retention_policy([s.strip() for s in rest.split("|")])
+        elif verb == "clear" and not rest.strip():
+            memory.set_retention_policy([])
+        elif arg:
+            self.console.print("usage: /policy, /policy set STATEMENT | STATEMENT, /policy clear")
+            return
+        if memory.privacy is None:
+            self.console.print("no privacy policy: start the chat with --policy FILE, or put "
+                               "policy.yaml in the agent home")
+            return
+        active = memory.privacy.policies
+        self.console.print("retention statements: " + (
+            "; ".join(escape(s) for s in active) if active else "none"))
 
     def search(self, name: str, arg: str) -> None:
         first, _, rest = arg.partition(" ")

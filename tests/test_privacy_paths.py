@@ -199,3 +199,34 @@ def test_deep_pages_fetch_in_bounded_calls_and_bad_pages_are_refused(
         assert max(k for k, _ in asked) <= 1000
         with pytest.raises(InvalidInputError, match="page must be a positive integer"):
             memory.archival_search("note", k=3, page=0)
+
+
+def test_the_chat_shows_and_replaces_the_retention_statements() -> None:
+    import io
+
+    from rich.console import Console
+
+    from tiermem.agent.loop import Agent
+    from tiermem.agent.offline import OfflinePolicy
+    from tiermem.agent.repl import ChatRepl
+
+    with make_memory(privacy=POLICY) as memory:
+        out, errors = io.StringIO(), io.StringIO()
+        repl = ChatRepl(Agent(memory, OfflinePolicy()), console=Console(file=out, width=200),
+                        errors=errors)
+        # A statement with no rules fails, and a piped chat with a failed command exits 1.
+        assert repl.run_piped(iter([
+            "/policy\n", "/policy set Do not keep anything about my pets.\n",
+            "/policy set Forget my birthday.\n", "/policy clear\n", "/policy bogus\n"])) == 1
+        shown = out.getvalue()
+        assert "retention statements: none" in shown
+        assert "retention statements: Do not keep anything about my pets." in shown
+        assert "no rules in retention.policy_rules" in errors.getvalue()
+        assert "usage: /policy" in shown
+        assert memory.privacy is not None and memory.privacy.policies == ()
+    with make_memory() as memory:
+        out = io.StringIO()
+        repl = ChatRepl(Agent(memory, OfflinePolicy()), console=Console(file=out, width=200),
+                        errors=io.StringIO())
+        assert repl.run_piped(iter(["/policy\n"])) == 0
+        assert "no privacy policy: start the chat with --policy FILE" in out.getvalue()
