@@ -209,7 +209,11 @@ def hybrid_search(
         w_lex = weights.lexical if lexical is not None else 0.0
         w_dense = weights.dense if vectors is not None and embedder is not None and len(
             vectors) and weights.dense > 0 else 0.0
-        depth = max(limit, weights.depth)
+        # RRF fuses lists cut at ``depth``; the weighted sum reads each list only as deep as
+        # its bound requires, and a bounded lexical ranking scores rows lazily, so reading
+        # it to ``depth`` first could cost a full scoring for nothing. (With a window
+        # every word match in the window is scored anyway.)
+        depth = max(limit, weights.depth) if weights.method == "rrf" or window else limit
         while True:
             matches, floor = dense.matches, dense.floor
             span = max(max(matches.values()) - floor, floor) if matches else 0.0

@@ -42,6 +42,25 @@ def filter_sql(table: str, filt: RowFilter) -> tuple[str, tuple[Any, ...]]:
     return " AND ".join(parts), tuple(params)
 
 
+def match_clauses(table: str, filt: RowFilter) -> tuple[str, list[str], list[Any]]:
+    """The FROM clause, the WHERE conditions (the first is ``MATCH ?``) and the filter's
+    parameters of a full-text query on ``table`` (its FTS5 index aliased ``f``) that keeps
+    the rows passing ``filt``."""
+    fts_table = f"{table}_fts"
+    condition, condition_params = filter_sql(table, filt)
+    # Every FTS row has its base row, so without a filter the join is only cost.
+    source = (f"FROM {fts_table} f JOIN {table} b ON b.id = f.rowid" if condition
+              else f"FROM {fts_table} f")
+    where, params = [f"{fts_table} MATCH ?"], list[Any]()
+    if filt.below is not None:
+        where.append("f.rowid < ?")
+        params.append(filt.below)
+    if condition:
+        where.append(f"({condition})")
+        params.extend(condition_params)
+    return source, where, params
+
+
 def passing_ids(store: SQLiteStore, table: str, ids: Sequence[int], filt: RowFilter) -> list[int]:
     """Those of ``ids`` (in order) whose rows pass ``filt``."""
     if filt.below is not None:

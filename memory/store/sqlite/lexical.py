@@ -12,10 +12,11 @@ that does to totals).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from tiermem.memory.store.contract import LexicalRanking
 from tiermem.memory.store.records import RowFilter, TextTable
-from tiermem.memory.store.sqlite.filters import filter_sql
+from tiermem.memory.store.sqlite.filters import match_clauses
 
 if TYPE_CHECKING:
     from tiermem.memory.store.sqlite.store import SQLiteStore
@@ -33,8 +34,16 @@ class SQLiteLexical:
     def __init__(self, store: SQLiteStore, table: TextTable) -> None:
         self.store, self.table, self.fts_table = store, table, f"{table}_fts"
 
+    #: Whether a search without a window may leave rows holding only common words
+    #: unscored (memory/store/sqlite/lexical_bound.py); the ranking is the same either way.
+    bounded = True
+
     def rank(self, terms: Sequence[str], filt: RowFilter,
-             window: int | None = None) -> BM25List:
+             window: int | None = None) -> LexicalRanking:
+        if window is None and len(terms) > 1 and self.bounded:
+            from tiermem.memory.store.sqlite.lexical_bound import BoundedBM25
+
+            return BoundedBM25.open(self.store, self.table, terms, filt)
         return BM25List(self.store, self.table, fts_match(terms), filt, window)
 
     def scores(self, terms: Sequence[str], every_term: bool = False) -> dict[int, float]:
@@ -88,17 +97,8 @@ class BM25List:
         self.store, self.fts_table = store, fts_table
         self.exact = True
         self._total: int | None = None
-        condition, condition_params = filter_sql(table, filt)
-        # Every FTS row has its base row, so without a filter the join is only cost.
-        source = (f"FROM {fts_table} f JOIN {table} b ON b.id = f.rowid" if condition
-                  else f"FROM {fts_table} f")
-        where, params = [f"{fts_table} MATCH ?"], list[Any]([match])
-        if filt.below is not None:
-            where.append("f.rowid < ?")
-            params.append(filt.below)
-        if condition:
-            where.append(f"({condition})")
-            params.extend(condition_params)
+        source, where, filter_params = match_clauses(table, filt)
+        params = [match, *filter_params]
         empty = False
         if window is not None:
             # FTS5 hands out rowids in the order asked without scoring, so no sort either.
