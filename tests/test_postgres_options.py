@@ -1,5 +1,6 @@
-"""Store settings carried in the DSN (vector_index, ef_search) and each agent's own HNSW
-index."""
+"""Store settings carried in the DSN (vector_index, ef_search), each agent's own HNSW
+index, and full-text search scoped to the agent inside the GIN index, including on a
+database written before that scoping existed."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ import pytest
 
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.store.postgres import connection, schema
 from tiermem.memory.store.postgres.backend import PostgresBackend
 from tiermem.memory.store.postgres.options import StoreOptions, split_dsn
+from tiermem.memory.store.postgres.schema import agent_lexeme
 from tiermem.memory.store.postgres.vectors import HNSW_EF_SEARCH
-from tiermem.memory.store.records import Passage
+from tiermem.memory.store.records import Message, Passage, RowFilter
 
 DIM = 16
 
@@ -115,3 +118,95 @@ def test_hierarchical_memory_takes_the_setting_from_the_dsn(postgres_dsn: str) -
         assert memory.archival_search("lighthouse").total == 1
         agent = memory.store.agent_id  # type: ignore[attr-defined]
     assert any("tiermem.passages" in d for d in _agent_indexes(postgres_dsn, agent))
+
+
+def test_text_search_uses_the_agent_lexeme_and_never_scores_it(postgres_dsn: str) -> None:
+    backend = PostgresBackend(postgres_dsn, "tsv")
+    try:
+        with backend.transaction():
+            backend.passages.insert_many([
+                Passage(text=text, created_at=1.0, embedding=v, embedder_id="test")
+                for text, v in zip(["tiermem agent", "an agent", "the agent"], _unit(4, 3),
+                                   strict=True)])
+        lexemes = backend.conn.execute(
+            "SELECT tsvector_to_array(tsv) FROM tiermem.passages WHERE agent_id = %s",
+            (backend.agent_id,)).fetchall()
+        assert all(agent_lexeme(backend.agent_id) in row[0] for row in lexemes)
+        # Words of the lexeme in a query match the rows' words, not the agent marker.
+        scores = backend.lexical("passages").scores(["agent"])
+        assert sorted(scores) == [1, 2, 3] and len(set(scores.values())) == 1
+        assert backend.lexical("passages").scores([str(backend.agent_id)]) == {}
+    finally:
+        backend.close()
+
+
+def test_a_database_of_the_first_schema_is_upgraded_with_its_rows(
+        postgres_dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A database as the first release of the schema wrote it: its rows have no agent
+    # lexeme and no document counts yet.
+    first = schema.MIGRATIONS[:1]
+    monkeypatch.setattr(schema, "MIGRATIONS", first)
+    monkeypatch.setattr(schema, "SCHEMA_VERSION", 1)
+    monkeypatch.setattr(connection, "SCHEMA_VERSION", 1)
+    backend = PostgresBackend(postgres_dsn, "old")
+    try:
+        with backend.transaction():
+            backend.messages.append_many([
+                Message(turn=1, role="user", content=f"the harbour crane {i}", created_at=1.0)
+                for i in range(40)])
+            backend.messages.append_many([
+                Message(turn=2, role="user", content=f"kelp {i}", created_at=1.0)
+                for i in range(20)])
+    finally:
+        backend.close()
+    monkeypatch.undo()
+    reopened = PostgresBackend(postgres_dsn, "old")
+    try:
+        lexical = reopened.lexical("messages")
+        ranking = lexical.rank(["kelp"], RowFilter())
+        assert ranking.total() == 20 and sorted(ranking.top(30)) == list(range(41, 61))
+        newest = lexical.rank(["harbour"], RowFilter(), window=2)
+        assert newest.total() == 2 and sorted(newest.top(5)) == [39, 40]
+        assert lexical.common_terms(["crane", "kelp"], rows=60) == {"crane"}
+    finally:
+        reopened.close()
+
+
+def test_document_counts_follow_inserts_updates_and_deletes(postgres_dsn: str) -> None:
+    backend = PostgresBackend(postgres_dsn, "counts")
+    other = PostgresBackend(postgres_dsn, "other")
+    try:
+        _insert(other, _unit(5, 2), word="walrus")
+        with backend.transaction():
+            backend.passages.insert_many([
+                Passage(text=text, created_at=1.0, embedding=v, embedder_id="test")
+                for text, v in zip(["walrus tusks", "walrus walrus", "kelp forest"],
+                                   _unit(6, 3), strict=True)])
+        assert _counts(backend, "passages") == _true_counts(backend, "passages")
+        assert _counts(backend, "passages")["walrus"] == 2
+        with backend.transaction():
+            backend.conn.execute("DELETE FROM tiermem.passages WHERE agent_id = %s AND id = 1",
+                                 (backend.agent_id,))
+        with backend.transaction():
+            backend.conn.execute("UPDATE tiermem.passages SET text = 'kelp harvest' "
+                                 "WHERE agent_id = %s AND id = 2", (backend.agent_id,))
+        assert _counts(backend, "passages") == _true_counts(backend, "passages")
+        # A word no row holds any more is gone from the counts, not left at zero.
+        assert "walrus" not in _counts(backend, "passages")
+        assert "tusk" not in _counts(backend, "passages")
+        assert _counts(other, "passages")["walrus"] == 2
+    finally:
+        backend.close()
+        other.close()
+
+
+def _counts(backend: PostgresBackend, table: str) -> dict[str, int]:
+    return {str(lexeme): int(n) for lexeme, n in backend.conn.execute(
+        "SELECT lexeme, n_rows FROM tiermem.lexeme_stats WHERE agent_id = %s AND tab = %s",
+        (backend.agent_id, table)).fetchall()}
+
+
+def _true_counts(backend: PostgresBackend, table: str) -> dict[str, int]:
+    return {str(lexeme): int(n) for lexeme, n in backend.conn.execute(
+        f"SELECT l, count(*) FROM tiermem.{table}, unnest(tsvector_to_array(tsv)) l "
+        f"WHERE agent_id = %s GROUP BY l", (backend.agent_id,)).fetchall()}
