@@ -110,10 +110,10 @@ def _text_stats_triggers(table: str) -> str:
     """
 
 
-def _lexemes_of(rows: str, delta: int) -> str:
+def _lexemes_of(rows: str, delta: int, column: str = "tsv") -> str:
     """(agent_id, lexeme, delta): one row per lexeme of each row of ``rows``."""
     return (f"SELECT r.agent_id, l.lexeme, {delta} AS delta FROM {rows} r "
-            f"CROSS JOIN LATERAL unnest(tsvector_to_array(r.tsv)) AS l(lexeme)")
+            f"CROSS JOIN LATERAL unnest(tsvector_to_array(r.{column})) AS l(lexeme)")
 
 
 def _lexeme_stats_triggers(table: str) -> str:
@@ -139,11 +139,16 @@ def _lexeme_stats_triggers(table: str) -> str:
         REFERENCING {refs} FOR EACH STATEMENT EXECUTE FUNCTION tiermem.{table}_lexemes_{op}();
     """
 
-    new, old = _lexemes_of("new_rows", 1), _lexemes_of("old_rows", -1)
-    return (trigger("ins", "INSERT", "NEW TABLE AS new_rows", new)
-            + trigger("del", "DELETE", "OLD TABLE AS old_rows", old)
-            + trigger("upd", "UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows",
-                      f"{new} UNION ALL {old}")
+    # An update counts only the rows whose words changed (setting a status or a vector
+    # changes none).
+    changed = ("(SELECT n.agent_id, n.tsv AS new_tsv, o.tsv AS old_tsv FROM new_rows n "
+               "JOIN old_rows o ON o.agent_id = n.agent_id AND o.id = n.id "
+               "WHERE n.tsv IS DISTINCT FROM o.tsv)")
+    updated = (f"{_lexemes_of(changed, 1, 'new_tsv')} UNION ALL "
+               f"{_lexemes_of(changed, -1, 'old_tsv')}")
+    return (trigger("ins", "INSERT", "NEW TABLE AS new_rows", _lexemes_of("new_rows", 1))
+            + trigger("del", "DELETE", "OLD TABLE AS old_rows", _lexemes_of("old_rows", -1))
+            + trigger("upd", "UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows", updated)
             + f"""
     INSERT INTO tiermem.lexeme_stats (agent_id, tab, lexeme, n_rows)
     SELECT agent_id, '{table}', lexeme, count(*) FROM ({_lexemes_of(f"tiermem.{table}", 1)}) c
