@@ -1,13 +1,15 @@
 """SQLite and PostgreSQL side by side, in one run, through the engine (HierarchicalMemory).
 
-Run: ``python -m bench.perf_backends --sizes 100000`` (``--sizes 100000,1000000`` for the
-large case: minutes, and gigabytes of disk). Each measurement runs the same code on
+Run: ``python -m tiermem.bench.perf_backends --sizes 100000`` (``--sizes 1000000 --queries 50
+--hybrid-up-to 100000`` for the large case: minutes, and gigabytes of disk; ``--hnsw-cases
+none`` leaves out the HNSW builds). Each measurement runs the same code on
 both backends: the same passages and vectors, the same queries, the same turns.
 
 - archival ingest: ``archival.insert_many`` in batches of 1000, one transaction each;
 - exact search: the dense index alone (``archival.vectors.search``, k=10), then a whole
   ``archival_search`` (full text + vectors, fused);
-- recall search: ``recall_search`` over as many messages as passages;
+- recall search: ``recall_search`` over as many messages as passages, and over an agent
+  of 1000 messages beside them;
 - step overhead: ``Agent.step`` with a scripted model that replies at once, so what is
   timed is the engine's turn (store the message, embed it, build the context, commit);
 - PostgreSQL only: 8 agents, each stepped by its own process, and the HNSW option's
@@ -49,6 +51,8 @@ QUERIES = 200
 STEPS = 200
 WRITERS = 8
 TURNS_PER_WRITER = 100
+#: Messages of an agent searched beside a large one (on PostgreSQL, in the same tables).
+SMALL_AGENT = 1000
 _WORDS = (
     "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india",
     "juliet", "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra",
@@ -104,8 +108,10 @@ def _timed(calls: int, one: Callable[[int], object]) -> dict[str, float]:
 Opener = Callable[[str], HierarchicalMemory]
 
 
-def measure_memory(open_memory: Opener, size: int, seed: int) -> dict[str, Any]:
-    """Ingest, dense and hybrid search, recall search at ``size`` rows of one backend."""
+def measure_memory(open_memory: Opener, size: int, seed: int, queries_count: int = QUERIES,
+                   hybrid: bool = True) -> dict[str, Any]:
+    """Ingest, dense and hybrid search (when ``hybrid``), recall search at ``size`` rows of
+    one backend."""
     rng = np.random.default_rng(seed)
     row: dict[str, Any] = {}
     with open_memory(f"archive-{size}") as memory:
@@ -115,11 +121,17 @@ def measure_memory(open_memory: Opener, size: int, seed: int) -> dict[str, Any]:
             memory.archival.insert_many([NewPassage(text=t) for t in texts])
         seconds = time.perf_counter() - start
         row["archival_ingest_per_s"] = round(size / seconds)
-        queries = unit_rows(np.random.default_rng(seed + 1).standard_normal((QUERIES, DIM)))
-        words = _texts(rng, QUERIES, 2)
+        queries = unit_rows(np.random.default_rng(seed + 1).standard_normal((queries_count, DIM)))
+        words = _texts(rng, queries_count, 2)
         vectors = memory.archival.vectors
-        row["exact_vector_search"] = _timed(QUERIES, lambda i: vectors.search(queries[i], 10))
-        row["archival_search"] = _timed(QUERIES, lambda i: memory.archival_search(words[i]))
+        # Untimed: the first search after an ingest builds SQLite's 8-bit copy of the
+        # vectors, which a store reopened from disk loads instead.
+        vectors.search(queries[0], 10)
+        row["exact_vector_search"] = _timed(queries_count,
+                                            lambda i: vectors.search(queries[i], 10))
+        if hybrid:
+            row["archival_search"] = _timed(queries_count,
+                                            lambda i: memory.archival_search(words[i]))
     with open_memory(f"recall-{size}") as memory:
         turn = 0
         for first in range(0, size, BATCH):
@@ -128,7 +140,13 @@ def measure_memory(open_memory: Opener, size: int, seed: int) -> dict[str, Any]:
                 memory.recall.append_many([NewMessage("user", t, turn + i)
                                            for i, t in enumerate(texts)], bulk=True)
             turn += len(texts)
-        row["recall_search"] = _timed(QUERIES, lambda i: memory.recall_search(words[i]))
+        row["recall_search"] = _timed(queries_count, lambda i: memory.recall_search(words[i]))
+    with open_memory(f"recall-small-{size}") as memory:
+        with memory.store.transaction():
+            memory.recall.append_many([NewMessage("user", t, i) for i, t in
+                                       enumerate(_texts(rng, SMALL_AGENT))], bulk=True)
+        row["recall_search_small_agent_beside"] = _timed(
+            queries_count, lambda i: memory.recall_search(words[i]))
     return row
 
 
@@ -233,22 +251,30 @@ def _database(server: str, name: str) -> str:
     return make_conninfo(server, dbname=name)
 
 
-def hnsw_cases(server: str, size: int, seed: int, locomo: Path | None) -> dict[str, Any]:
+HNSW_CASES = ("gaussian", "clustered", "clustered_beside_gaussian_agent")
+
+
+def hnsw_cases(server: str, size: int, seed: int, locomo: Path | None,
+               wanted: Sequence[str] = HNSW_CASES) -> dict[str, Any]:
     """Each case alone in its own database, then the clustered one again in the database of
-    the random one: an HNSW index covers every agent of a database, and the agent's rows
-    are picked out of what it returns."""
+    the random one: each agent has its own HNSW index, so an agent beside another one
+    should find what it finds alone."""
     rng = np.random.default_rng(seed + 5)
     cases: dict[str, Any] = {}
     gauss = unit_rows(rng.standard_normal((size + 50, DIM)))
     shared = _database(server, "hnsw_gaussian")
-    cases["gaussian"] = hnsw_recall(shared, "gaussian", gauss[:size], gauss[size:])
+    if "gaussian" in wanted or "clustered_beside_gaussian_agent" in wanted:
+        cases["gaussian"] = hnsw_recall(shared, "gaussian", gauss[:size], gauss[size:])
+    del gauss
     centres = unit_rows(rng.standard_normal((1000, DIM)))
     picks = rng.integers(0, len(centres), size + 50)
     clustered = unit_rows(centres[picks] + 0.6 * unit_rows(rng.standard_normal((size + 50, DIM))))
-    cases["clustered"] = hnsw_recall(_database(server, "hnsw_clustered"), "clustered",
-                                     clustered[:size], clustered[size:])
-    cases["clustered_beside_gaussian_agent"] = hnsw_recall(
-        shared, "clustered", clustered[:size], clustered[size:])
+    if "clustered" in wanted:
+        cases["clustered"] = hnsw_recall(_database(server, "hnsw_clustered"), "clustered",
+                                         clustered[:size], clustered[size:])
+    if "clustered_beside_gaussian_agent" in wanted:
+        cases["clustered_beside_gaussian_agent"] = hnsw_recall(
+            shared, "clustered", clustered[:size], clustered[size:])
     if locomo is not None and locomo.exists():
         real = np.load(locomo).astype(np.float32)
         rng.shuffle(real)
@@ -260,8 +286,9 @@ def hnsw_cases(server: str, size: int, seed: int, locomo: Path | None) -> dict[s
 @contextmanager
 def local_server() -> Iterator[str]:
     data = Path(tempfile.mkdtemp(prefix="tiermem-bench-pg-"))
+    # An HNSW build of a million 384-d vectors needs about 3 GB to stay in memory.
     server = LocalPostgres(data, settings={"synchronous_commit": "off", "shared_buffers": "512MB",
-                                           "maintenance_work_mem": "1GB"})
+                                           "maintenance_work_mem": "4GB"})
     try:
         yield server.start()
     finally:
@@ -269,7 +296,9 @@ def local_server() -> Iterator[str]:
         shutil.rmtree(data, ignore_errors=True)
 
 
-def run(sizes: Sequence[int], seed: int, hnsw_size: int, locomo: Path | None) -> dict[str, Any]:
+def run(sizes: Sequence[int], seed: int, hnsw_size: int, locomo: Path | None,
+        queries: int = QUERIES, hybrid_up_to: int | None = None,
+        cases: Sequence[str] = HNSW_CASES) -> dict[str, Any]:
     report: dict[str, Any] = {"sizes": list(sizes)}
     work = Path(tempfile.mkdtemp(prefix="tiermem-bench-sqlite-"))
     try:
@@ -278,9 +307,12 @@ def run(sizes: Sequence[int], seed: int, hnsw_size: int, locomo: Path | None) ->
             for name, opener in backends.items():
                 report[name] = {"step": measure_steps(opener)}
                 for size in sizes:
-                    report[name][str(size)] = measure_memory(opener, size, seed)
+                    hybrid = hybrid_up_to is None or size <= hybrid_up_to
+                    report[name][str(size)] = measure_memory(opener, size, seed, queries,
+                                                             hybrid)
             report["postgres"]["concurrent"] = concurrent_agents(dsn)
-            report["postgres"]["hnsw"] = hnsw_cases(dsn, hnsw_size, seed, locomo)
+            if cases or locomo is not None:
+                report["postgres"]["hnsw"] = hnsw_cases(dsn, hnsw_size, seed, locomo, cases)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return report
@@ -294,9 +326,20 @@ def main() -> None:
                         help="rows of each HNSW recall case (default 100000)")
     parser.add_argument("--locomo-vectors", type=Path,
                         help="a .npy of real embeddings (rows) for an HNSW case on real data")
+    parser.add_argument("--queries", type=int, default=QUERIES,
+                        help=f"searches timed per measure (default {QUERIES})")
+    parser.add_argument("--hybrid-up-to", type=int,
+                        help="time archival_search (full text + vectors) only up to this size")
+    parser.add_argument("--hnsw-cases", default=",".join(HNSW_CASES),
+                        help=f"a comma list of {', '.join(HNSW_CASES)}, or none")
     args = parser.parse_args()
-    sizes = [int(s) for s in args.sizes.split(",")]
-    print(json.dumps(run(sizes, args.seed, args.hnsw_size, args.locomo_vectors), indent=2))
+    sizes = [int(s) for s in args.sizes.split(",") if s]
+    cases = [c for c in args.hnsw_cases.split(",") if c and c != "none"]
+    unknown = set(cases) - set(HNSW_CASES)
+    if unknown:
+        parser.error(f"unknown --hnsw-cases {', '.join(sorted(unknown))}")
+    print(json.dumps(run(sizes, args.seed, args.hnsw_size, args.locomo_vectors, args.queries,
+                         args.hybrid_up_to, cases), indent=2))
 
 
 if __name__ == "__main__":

@@ -263,3 +263,29 @@ def test_a_dump_loads_into_another_agent_unchanged(alice: PostgresBackend,
         assert copy.lexical("passages").rank(["zeppelin"], RowFilter()).total() == 3
     finally:
         copy.close()
+
+
+def test_a_batch_is_written_by_one_statement(alice: PostgresBackend) -> None:
+    # The tables' statement triggers (text and lexeme counts) run once per statement, so
+    # a batch written row by row would run them once per row.
+    alice.conn.execute("""
+        CREATE TABLE public.statements (op TEXT, tab TEXT);
+        CREATE FUNCTION public.count_statement() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN INSERT INTO public.statements VALUES (TG_OP, TG_TABLE_NAME); RETURN NULL; END $$;
+        CREATE TRIGGER count_passages AFTER INSERT OR UPDATE ON tiermem.passages
+            FOR EACH STATEMENT EXECUTE FUNCTION public.count_statement();
+        CREATE TRIGGER count_messages AFTER INSERT ON tiermem.messages
+            FOR EACH STATEMENT EXECUTE FUNCTION public.count_statement();""")
+    vectors = _unit(np.random.default_rng(4), 300)
+    with alice.transaction():
+        alice.passages.insert_many([Passage(text=f"p{i}", created_at=1.0, embedding=v,
+                                            embedder_id="test") for i, v in enumerate(vectors)])
+        alice.messages.append_many([Message(turn=1, role="user", content=f"m{i}",
+                                            created_at=1.0) for i in range(300)])
+        alice.passages.set_embeddings(list(range(1, 301)), vectors[::-1], "other")
+    counted = alice.conn.execute("SELECT op, tab, count(*) FROM public.statements "
+                                 "GROUP BY op, tab ORDER BY op, tab").fetchall()
+    assert counted == [("INSERT", "messages", 1), ("INSERT", "passages", 1),
+                       ("UPDATE", "passages", 1)]
+    stored = alice.vectors("passages", DIM).similarities([1, 300], vectors[-1])
+    assert stored[1] == pytest.approx(1.0, abs=1e-5) and stored[300] < 0.99

@@ -29,9 +29,9 @@ def is_dsn(location: object) -> bool:
 
 
 def open_postgres(dsn: str, agent: str | None, *, read_only: bool = False,
-                  hnsw: bool = False) -> StorageBackend:
+                  hnsw: bool | None = None) -> StorageBackend:
     """Agent ``agent``'s memory in the PostgreSQL database at ``dsn`` (created on first
-    write)."""
+    write); ``hnsw`` None leaves the choice to the DSN's ``vector_index``."""
     if agent is None:
         raise InvalidInputError(
             "a PostgreSQL database holds many agents, so name this one: "

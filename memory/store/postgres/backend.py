@@ -31,6 +31,7 @@ from tiermem.memory.store.postgres.connection import (
 )
 from tiermem.memory.store.postgres.forgetting import PgForgetting
 from tiermem.memory.store.postgres.lexical import PgLexicalIndex
+from tiermem.memory.store.postgres.options import split_dsn
 from tiermem.memory.store.postgres.tables import (
     PgFacts,
     PgHistory,
@@ -39,12 +40,17 @@ from tiermem.memory.store.postgres.tables import (
     PgSettings,
     Scope,
 )
-from tiermem.memory.store.postgres.vectors import PgVectorIndex, create_hnsw_index
+from tiermem.memory.store.postgres.vectors import (
+    HNSW_EF_SEARCH,
+    PgVectorIndex,
+    create_hnsw_index,
+)
 from tiermem.memory.store.records import DumpRow, DumpTable, TextTable, VectorTable
 
 _open: weakref.WeakSet[PostgresBackend] = weakref.WeakSet()
 #: The tables whose rows (or rows' text) an erasure deletes or rewrites.
-_ERASED_FROM = ("facts", "passages", "messages", "events", "settings", "text_stats")
+_ERASED_FROM = ("facts", "passages", "messages", "events", "settings", "text_stats",
+                "lexeme_stats")
 _fork_hook_installed = False
 
 
@@ -60,20 +66,25 @@ class PostgresBackend(NestedTransactions):
     """The memory of agent ``agent`` in the database at ``dsn``.
 
     ``hnsw=True`` searches vectors through an HNSW index (approximate) instead
-    of comparing every one (exact, the default).
+    of comparing every one (exact, the default); ``vector_index=hnsw`` in the DSN
+    says the same (memory/store/postgres/options.py), and an argument given here
+    wins over the DSN.
     """
 
     def __init__(self, dsn: str, agent: str, *, read_only: bool = False,
-                 hnsw: bool = False) -> None:
+                 hnsw: bool | None = None, ef_search: int | None = None) -> None:
         global _fork_hook_installed
-        self.dsn, self.agent_name, self.hnsw = dsn, agent, hnsw
-        self._where = f"agent {agent!r} in {public_dsn(dsn)}"
+        server, options = split_dsn(dsn)
+        self.dsn, self.agent_name = dsn, agent
+        self.hnsw = options.hnsw if hnsw is None else hnsw
+        self.ef_search = ef_search or options.ef_search or HNSW_EF_SEARCH
+        self._where = f"agent {agent!r} in {public_dsn(server)}"
         self._read_only = read_only
         self._closed = False
         self._owner_pid = os.getpid()
         self._init_transactions()
         self._lock = threading.RLock()
-        self.conn = connect(dsn)
+        self.conn = connect(server)
         self._agent_id: int | None = None
         try:
             prepare(self.conn, read_only=read_only, where=self._where)
@@ -126,7 +137,7 @@ class PostgresBackend(NestedTransactions):
     def vectors(self, table: VectorTable, dim: int) -> PgVectorIndex:
         if self.hnsw and not self._read_only:
             create_hnsw_index(self.scope, table, dim)
-        return PgVectorIndex(self.scope, table, dim, hnsw=self.hnsw)
+        return PgVectorIndex(self.scope, table, dim, hnsw=self.hnsw, ef_search=self.ef_search)
 
     # -- state --------------------------------------------------------------------------
     @property

@@ -12,7 +12,12 @@ from typing import Any
 
 import numpy as np
 
-from tiermem.memory.store.postgres.tables import FACT_COLUMNS, Scope, text_columns
+from tiermem.memory.store.postgres.tables import (
+    FACT_COLUMNS,
+    Scope,
+    insert_rows,
+    text_columns,
+)
 from tiermem.memory.store.records import DumpRow, DumpTable, ForgetRequest, tombstone_norm
 
 COLUMNS: dict[str, tuple[str, ...]] = {
@@ -84,9 +89,7 @@ def import_rows(scope: Scope, table: DumpTable, rows: Sequence[DumpRow]) -> None
         values.append((scope.agent, *record))
     names = ["agent_id", *columns, *(["norm"] if table == "facts" and "norm" not in columns
                                      else []), *extra]
-    with scope.conn.cursor() as cur:
-        cur.executemany(f"INSERT INTO tiermem.{table} ({', '.join(names)}) "
-                        f"VALUES ({', '.join(['%s'] * len(names))})", values)
+    insert_rows(scope, table, names, values)
 
 
 def _stored_form(name: str, value: Any) -> Any:

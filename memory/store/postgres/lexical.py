@@ -3,18 +3,29 @@
 ``ts_rank_cd`` has no inverse document frequency: a row repeating a word found
 everywhere would outrank one holding the query's rare word. BM25 weighs each
 word by its rarity, and computing it as FTS5 does (same k1, b and idf floor)
-makes both backends put the same rows first. Its parts come from the index:
-a word's document count from the GIN index, the row's term frequencies from
-its ``tsvector`` positions, its length from ``n_words``, and the table's size
-and mean length from ``tiermem.text_stats``.
+makes both backends put the same rows first. Its parts: a word's document count
+from ``tiermem.lexeme_stats`` (one lookup, however many rows hold it), the row's
+count of each query word from ``ts_rank_cd`` (with every weight 1 and no
+normalisation, a one-word query's rank is that word's number of positions in the
+row), its length from ``n_words``, and the table's size and mean length from
+``tiermem.text_stats``.
+
+Every query is ANDed with the agent's own lexeme (memory/store/postgres/schema.py),
+so the GIN index returns only the agent's matches. A ranking of the newest
+``window`` matches walks the agent's rows newest first through the primary key,
+in id ranges sized from the words' document counts: for a word in most rows the
+first range holds the window, and for a rare one the range is the whole table,
+read through the GIN index. The window's rows are then scored by id.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from tiermem.memory.store.postgres.schema import agent_lexeme
 from tiermem.memory.store.postgres.tables import Scope, filter_sql
 from tiermem.memory.store.records import RowFilter
 
@@ -24,6 +35,8 @@ IDF_FLOOR = 1e-6
 PRUNE_MIN_ROWS = 50
 #: How many matches the first read of a ranking fetches at least.
 FIRST_READ = 64
+#: How much wider than the expected span of ``window`` matches the first id range is.
+WALK_MARGIN = 1.25
 
 
 def _tsquery(lexemes: Sequence[str], joiner: str) -> str:
@@ -31,11 +44,27 @@ def _tsquery(lexemes: Sequence[str], joiner: str) -> str:
                               for lexeme in lexemes)
 
 
+@dataclass(frozen=True)
+class QueryParts:
+    """One query made ready: its tsquery and what BM25 needs of each of its lexemes."""
+
+    query: str
+    lexemes: list[str]
+    idf: list[float]
+    counts: list[int]
+    rows: int
+    mean_words: float
+
+
 class PgLexicalIndex:
     """The full-text search of one table of one agent."""
 
     def __init__(self, scope: Scope, table: str) -> None:
         self.scope, self.table = scope, table
+
+    def scoped(self, query: str) -> str:
+        """``query`` (tsquery text) limited to the agent's rows."""
+        return f"{_tsquery([agent_lexeme(self.scope.agent)], '&')} & ({query})"
 
     def lexemes(self, terms: Sequence[str]) -> dict[str, list[str]]:
         """Each term's stemmed forms, as the index holds them."""
@@ -45,30 +74,21 @@ class PgLexicalIndex:
             "'{}') FROM unnest(%s::text[]) t", (list(terms),)).fetchall()
         return {str(t): list(lex) for t, lex in rows}
 
-    def _document_counts(self, lexemes: Sequence[str]) -> dict[str, int]:
-        """How many of the agent's rows hold each lexeme (the GIN index counts them)."""
-        rows = self.scope.conn.execute(
-            f"SELECT n, (SELECT count(*) FROM tiermem.{self.table} b WHERE b.agent_id = %s "
-            f"AND b.tsv @@ q::tsquery) FROM unnest(%s::int[], %s::text[]) AS w(n, q)",
-            (self.scope.agent, list(range(len(lexemes))),
-             [_tsquery([lex], "|") for lex in lexemes])).fetchall()
-        return {lexemes[int(n)]: int(count) for n, count in rows}
+    def _document_counts(self, lexemes: Sequence[str]) -> list[int]:
+        """How many of the agent's rows hold each lexeme."""
+        rows = self.scope.rows("SELECT lexeme, n_rows FROM tiermem.lexeme_stats "
+                               "WHERE agent_id = %s AND tab = %s AND lexeme = ANY(%s)",
+                               (self.table, list(lexemes)))
+        found = {str(lexeme): int(n) for lexeme, n in rows}
+        return [found.get(lex, 0) for lex in lexemes]
 
-    def _weights(self, lexemes: Sequence[str]) -> tuple[list[float], float]:
-        """Each lexeme's idf and the table's mean row length in words."""
+    def _table_size(self) -> tuple[int, int]:
+        """The agent's rows in the table and their words."""
         stats = self.scope.one("SELECT n_rows, n_words FROM tiermem.text_stats "
                                "WHERE agent_id = %s AND tab = %s", (self.table,))
-        rows, words = (int(stats[0]), int(stats[1])) if stats else (0, 0)
-        counts = self._document_counts(lexemes)
-        idf = []
-        for lex in lexemes:
-            n = counts[lex]
-            value = math.log((rows - n + 0.5) / (n + 0.5)) if rows else 0.0
-            idf.append(value if value > 0 else IDF_FLOOR)
-        return idf, (words / rows if rows else 0.0)
+        return (int(stats[0]), int(stats[1])) if stats else (0, 0)
 
-    def _query_parts(self, terms: Sequence[str], every_term: bool
-                     ) -> tuple[str, list[str], list[float], float] | None:
+    def _query_parts(self, terms: Sequence[str], every_term: bool) -> QueryParts | None:
         by_term = self.lexemes(terms)
         lexemes = list(dict.fromkeys(lex for t in terms for lex in by_term.get(t, [])))
         if not lexemes:
@@ -80,8 +100,13 @@ class PgLexicalIndex:
             query = " & ".join(groups)
         else:
             query = _tsquery(lexemes, "|")
-        idf, mean = self._weights(lexemes)
-        return query, lexemes, idf, mean
+        rows, words = self._table_size()
+        counts = self._document_counts(lexemes)
+        idf = []
+        for n in counts:
+            value = math.log((rows - n + 0.5) / (n + 0.5)) if rows else 0.0
+            idf.append(value if value > 0 else IDF_FLOOR)
+        return QueryParts(query, lexemes, idf, counts, rows, words / rows if rows else 0.0)
 
     def rank(self, terms: Sequence[str], filt: RowFilter,
              window: int | None = None) -> PgRanking:
@@ -102,14 +127,34 @@ class PgLexicalIndex:
         for term, lexemes in self.lexemes(terms).items():
             if not lexemes:
                 continue
-            # Counting stops past half: a word in most rows costs no full count.
-            beyond = self.scope.value(
-                f"SELECT count(*) FROM (SELECT 1 FROM tiermem.{self.table} b "
-                f"WHERE b.agent_id = %s AND b.tsv @@ %s::tsquery LIMIT %s) m",
-                (_tsquery(lexemes, "|"), half + 1))
-            if int(beyond) > half:
+            if self._in_more_rows_than(lexemes, half):
                 found.add(term)
         return found
+
+    def _in_more_rows_than(self, lexemes: Sequence[str], rows: int) -> bool:
+        """Whether more than ``rows`` of the agent's rows hold any of ``lexemes``."""
+        counts = self._document_counts(lexemes)
+        # At least as many rows as the commonest lexeme's, at most their sum: only in
+        # between are the rows counted (and the count stops past ``rows``).
+        if max(counts) > rows or sum(counts) <= rows:
+            return max(counts) > rows
+        return int(self.scope.value(
+            f"SELECT count(*) FROM (SELECT 1 FROM tiermem.{self.table} b "
+            f"WHERE b.agent_id = %s AND b.tsv @@ %s::tsquery LIMIT %s) m",
+            (self.scoped(_tsquery(lexemes, "|")), rows + 1))) > rows
+
+
+def _bm25_sql(parts: QueryParts) -> tuple[str, list[Any]]:
+    """The BM25 of row ``b`` as an SQL expression, and its parameters (FTS5's k1 = 1.2,
+    b = 0.75)."""
+    terms, params = [], []
+    for lexeme, idf in zip(parts.lexemes, parts.idf, strict=True):
+        tf = "ts_rank_cd('{1,1,1,1}', b.tsv, %s::tsquery, 0)"
+        terms.append(f"%s * {tf} * 2.2 / ({tf} + 1.2 * (0.25 + 0.75 * b.n_words "
+                     f"/ greatest(%s, 1e-9)))")
+        query = _tsquery([lexeme], "|")
+        params += [idf, query, query, parts.mean_words]
+    return "(" + " + ".join(terms) + ")", params
 
 
 class PgRanking:
@@ -120,8 +165,7 @@ class PgRanking:
     through the primary key.
     """
 
-    def __init__(self, index: PgLexicalIndex,
-                 parts: tuple[str, list[str], list[float], float] | None,
+    def __init__(self, index: PgLexicalIndex, parts: QueryParts | None,
                  filt: RowFilter, window: int | None) -> None:
         self.index = index
         self.exact = True
@@ -133,29 +177,41 @@ class PgRanking:
         self._total: int | None = 0 if parts is None else None
         if parts is None:
             return
-        query, lexemes, idf, mean = parts
-        table = index.table
-        where, params = filter_sql(filt, table)
+        where, params = filter_sql(filt, index.table)
         self._where = "b.agent_id = %s AND b.tsv @@ %s::tsquery" + (f" AND {where}"
                                                                      if where else "")
-        self._params: list[Any] = [index.scope.agent, query, *params]
-        self._score_params: list[Any] = [lexemes, idf, mean]
+        self._params: list[Any] = [index.scope.agent, index.scoped(parts.query), *params]
+        self._score, self._score_params = _bm25_sql(parts)
         if window is not None:
-            count, oldest, newest = index.scope.conn.execute(
-                f"SELECT count(*), min(id), max(id) FROM (SELECT b.id FROM tiermem.{table} b "
-                f"WHERE {self._where} ORDER BY b.id DESC LIMIT %s) m",
-                (*self._params, window + 1)).fetchone() or (0, None, None)
-            if count == 0:
-                self._exhausted, self._total = True, 0
-                return
-            if count > window:
-                self.exact, self._total = False, window
-                self._where += " AND b.id > %s"
-            else:
-                self._total = int(count)
-                self._where += " AND b.id >= %s"
-            self._where += " AND b.id <= %s"
-            self._params += [oldest, newest]
+            newest = self._newest_matches(parts, window + 1)
+            if len(newest) > window:
+                self.exact, newest = False, newest[:window]
+            self._total = len(newest)
+            self._exhausted = not newest
+            # The window's rows by id: a condition on the words as well could lead the
+            # planner to read every match of a common word from the GIN index.
+            self._where = "b.agent_id = %s AND b.id = ANY(%s)"
+            self._params = [index.scope.agent, newest]
+
+    def _newest_matches(self, parts: QueryParts, wanted: int) -> list[int]:
+        """The ids of the newest ``wanted`` matches passing the filters, newest first."""
+        scope, table = self.index.scope, self.index.table
+        top = scope.value(f"SELECT max(id) FROM tiermem.{table} WHERE agent_id = %s")
+        if top is None:
+            return []
+        # At least this share of the rows match: the commonest lexeme's.
+        share = max(parts.counts) / parts.rows if parts.rows else 1.0
+        span = int(wanted / max(share, 1e-9) * WALK_MARGIN) + 1
+        high, found = int(top), list[int]()
+        while True:
+            low = high - span
+            found += [int(r[0]) for r in scope.conn.execute(
+                f"SELECT b.id FROM tiermem.{table} b WHERE {self._where} "
+                f"AND b.id > %s AND b.id <= %s ORDER BY b.id DESC LIMIT %s",
+                (*self._params, low, high, wanted - len(found))).fetchall()]
+            if len(found) >= wanted or low <= 0:
+                return found
+            high, span = low, span * 4
 
     def _read(self, limit: int | None, ids: Sequence[int] | None = None
               ) -> list[tuple[int, float]]:
@@ -164,7 +220,7 @@ class PgRanking:
             where += " AND b.id = ANY(%s)"
             params.append(list(ids))
         rows = self.index.scope.conn.execute(
-            f"SELECT b.id, tiermem.bm25(b.tsv, b.n_words, %s::text[], %s::float8[], %s) AS s "
+            f"SELECT b.id, {self._score} AS s "
             f"FROM tiermem.{self.index.table} b WHERE {where} ORDER BY s DESC, b.id"
             + (" LIMIT %s" if limit is not None else ""),
             (*self._score_params, *params, *([limit] if limit is not None else []))

@@ -10,10 +10,17 @@ Full-text search reads a generated ``tsvector`` column (GIN-indexed) built from
 the row's indexed text: the text itself, or, when it holds emoji or other
 symbols, ``search_text`` with their stand-in words (memory/text/symbols.py), split
 into words as SQLite's tokenizer splits it and stemmed with the English
-Snowball stemmer keeping every word (no stopword list). Each row also stores
+Snowball stemmer keeping every word (no stopword list), plus one lexeme naming
+the row's agent (``agent_lexeme``): every search ANDs it into its query, so the
+GIN index itself narrows matches to the agent instead of collecting every
+agent's matches and filtering them afterwards. It holds spaces, which no word
+of a query can, so it never matches or scores as text. Each row also stores
 ``n_words``, its length in words, for BM25 (memory/store/postgres/lexical.py).
-``tiermem.text_stats`` keeps each agent's row count and word total per table,
-maintained by statement triggers in the same transaction as the rows.
+``tiermem.text_stats`` keeps each agent's row count and word total per table, and
+``tiermem.lexeme_stats`` how many of the agent's rows hold each lexeme (BM25's
+document frequency, read in one lookup instead of counting the matches), both
+maintained by statement triggers in the same transaction as the rows. A lexeme
+no row holds any more is deleted from it, so erased text leaves no word behind.
 
 Vectors are pgvector ``vector`` columns of the embedder's dimension (384 for
 the default MiniLM). Search is exact unless an HNSW index is asked for
@@ -38,6 +45,28 @@ _TEXT_COLUMNS = """
         to_tsvector('tiermem.english_all',
                     regexp_replace(coalesce(search_text, {column}), '[^[:alnum:]]+', ' ', 'g'))
     ) STORED"""
+
+
+#: The lexeme that marks a row of agent N in its ``tsv`` (memory/store/postgres/lexical.py).
+AGENT_LEXEME = "tiermem agent {}"
+
+
+def agent_lexeme(agent: int) -> str:
+    return AGENT_LEXEME.format(int(agent))
+
+
+def _agent_scoped_text(table: str, column: str) -> str:
+    """Migration: rebuild ``table``'s ``tsv`` with its agent's lexeme, and its GIN index."""
+    return f"""
+    DROP INDEX tiermem.{table}_tsv;
+    ALTER TABLE tiermem.{table} DROP COLUMN tsv;
+    ALTER TABLE tiermem.{table} ADD COLUMN tsv TSVECTOR GENERATED ALWAYS AS (
+        to_tsvector('tiermem.english_all',
+                    regexp_replace(coalesce(search_text, {column}), '[^[:alnum:]]+', ' ', 'g'))
+        || array_to_tsvector(ARRAY['{AGENT_LEXEME.format("' || agent_id::text")}])
+    ) STORED;
+    CREATE INDEX {table}_tsv ON tiermem.{table} USING gin (tsv);
+    """
 
 
 def _text_stats_triggers(table: str) -> str:
@@ -126,6 +155,52 @@ _TOMBSTONES = """
         UNIQUE (agent_id, norm_hash)
     );
     """
+
+def _lexemes_of(rows: str, delta: int, column: str = "tsv") -> str:
+    """(agent_id, lexeme, delta): one row per lexeme of each row of ``rows``."""
+    return (f"SELECT r.agent_id, l.lexeme, {delta} AS delta FROM {rows} r "
+            f"CROSS JOIN LATERAL unnest(tsvector_to_array(r.{column})) AS l(lexeme)")
+
+
+def _lexeme_stats_triggers(table: str) -> str:
+    """Statement triggers keeping ``lexeme_stats`` right for ``table``, and its counts for
+    the rows already there."""
+    def trigger(op: str, event: str, refs: str, changes: str) -> str:
+        drop_empty = "" if op == "ins" else f"""
+        DELETE FROM tiermem.lexeme_stats s
+        USING (SELECT DISTINCT agent_id, lexeme FROM ({changes}) c) c
+        WHERE s.agent_id = c.agent_id AND s.tab = '{table}' AND s.lexeme = c.lexeme
+          AND s.n_rows <= 0;"""
+        return f"""
+    CREATE FUNCTION tiermem.{table}_lexemes_{op}() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        INSERT INTO tiermem.lexeme_stats AS s (agent_id, tab, lexeme, n_rows)
+        SELECT agent_id, '{table}', lexeme, sum(delta) FROM ({changes}) c
+        GROUP BY agent_id, lexeme HAVING sum(delta) <> 0
+        ON CONFLICT (agent_id, tab, lexeme) DO UPDATE SET n_rows = s.n_rows + excluded.n_rows;
+        {drop_empty}
+        RETURN NULL;
+    END $$;
+    CREATE TRIGGER {table}_lexemes_{op} AFTER {event} ON tiermem.{table}
+        REFERENCING {refs} FOR EACH STATEMENT EXECUTE FUNCTION tiermem.{table}_lexemes_{op}();
+    """
+
+    # An update counts only the rows whose words changed (setting a status or a vector
+    # changes none).
+    changed = ("(SELECT n.agent_id, n.tsv AS new_tsv, o.tsv AS old_tsv FROM new_rows n "
+               "JOIN old_rows o ON o.agent_id = n.agent_id AND o.id = n.id "
+               "WHERE n.tsv IS DISTINCT FROM o.tsv)")
+    updated = (f"{_lexemes_of(changed, 1, 'new_tsv')} UNION ALL "
+               f"{_lexemes_of(changed, -1, 'old_tsv')}")
+    return (trigger("ins", "INSERT", "NEW TABLE AS new_rows", _lexemes_of("new_rows", 1))
+            + trigger("del", "DELETE", "OLD TABLE AS old_rows", _lexemes_of("old_rows", -1))
+            + trigger("upd", "UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows", updated)
+            + f"""
+    INSERT INTO tiermem.lexeme_stats (agent_id, tab, lexeme, n_rows)
+    SELECT agent_id, '{table}', lexeme, count(*) FROM ({_lexemes_of(f"tiermem.{table}", 1)}) c
+    GROUP BY agent_id, lexeme;
+    """)
+
 
 MIGRATIONS: list[tuple[str, str]] = [
     ("agents, tiers, history and full-text search", f"""
@@ -334,6 +409,21 @@ MIGRATIONS: list[tuple[str, str]] = [
      WHERE f.source ~ '^(extracted|tool):turn:[0-9]+$';
     """),
     ("tombstones for forgotten rows, the forget audit", _TOMBSTONES),
+    ("full-text search scoped to the agent inside the GIN index",
+     _agent_scoped_text("facts", "text") + _agent_scoped_text("passages", "text")
+     + _agent_scoped_text("messages", "content")),
+    ("each lexeme's document count per agent, for BM25", """
+    CREATE TABLE tiermem.lexeme_stats (
+        agent_id INTEGER NOT NULL,
+        tab TEXT NOT NULL,
+        lexeme TEXT NOT NULL,
+        n_rows BIGINT NOT NULL,
+        PRIMARY KEY (agent_id, tab, lexeme)
+    );
+    -- BM25 is computed inline from ts_rank_cd term counts (memory/store/postgres/lexical.py).
+    DROP FUNCTION tiermem.bm25(TSVECTOR, INTEGER, TEXT[], DOUBLE PRECISION[], DOUBLE PRECISION);
+    """ + _lexeme_stats_triggers("facts") + _lexeme_stats_triggers("passages")
+     + _lexeme_stats_triggers("messages")),
 ]
 
 #: How many migrations a database with the whole schema has recorded.

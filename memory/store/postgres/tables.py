@@ -70,6 +70,23 @@ class Scope:
                               f"WHERE agent_id = %s"))
 
 
+#: PostgreSQL's limit on the parameters of one statement.
+MAX_PARAMETERS = 65535
+
+
+def insert_rows(scope: Scope, table: str, columns: Sequence[str],
+                rows: Sequence[Sequence[Any]]) -> None:
+    """Insert ``rows`` in as few statements as the parameter limit allows: the tables'
+    statement triggers (text and lexeme counts) then run once per batch, not per row."""
+    per_statement = max(1, MAX_PARAMETERS // len(columns))
+    one = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    for start in range(0, len(rows), per_statement):
+        chunk = rows[start:start + per_statement]
+        scope.conn.execute(
+            f"INSERT INTO tiermem.{table} ({', '.join(columns)}) VALUES "
+            + ", ".join([one] * len(chunk)), [value for row in chunk for value in row])
+
+
 def filter_sql(filt: RowFilter, table: str) -> tuple[str, list[Any]]:
     """``filt`` as conditions on the row (aliased ``b``), with their parameters."""
     parts: list[str] = []
@@ -223,12 +240,9 @@ class PgPassages:
                          json.dumps(p.metadata), p.source, p.was_in_core, p.evicted_at,
                          p.fact_id, p.embedder_id, _vector(p.embedding), search_text,
                          n_words))
-        with self.scope.conn.cursor() as cur:
-            cur.executemany(
-                "INSERT INTO tiermem.passages (agent_id, id, text, created_at, tags, metadata, "
-                "source, was_in_core, evicted_at, fact_id, embedder_id, embedding, "
-                "search_text, n_words) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
-                "%s, %s, %s)", rows)
+        insert_rows(self.scope, "passages", (
+            "agent_id", "id", "text", "created_at", "tags", "metadata", "source", "was_in_core",
+            "evicted_at", "fact_id", "embedder_id", "embedding", "search_text", "n_words"), rows)
         return ids
 
     def get_many(self, ids: Sequence[int]) -> dict[int, Passage]:
@@ -297,12 +311,13 @@ class PgPassages:
 
 def _set_embeddings(scope: Scope, table: str, ids: Sequence[int], vectors: np.ndarray,
                     embedder_id: str) -> None:
-    with scope.conn.cursor() as cur:
-        cur.executemany(
-            f"UPDATE tiermem.{table} SET embedding = %s, embedder_id = %s "
-            f"WHERE agent_id = %s AND id = %s",
-            [(np.asarray(v, dtype=np.float32), embedder_id, scope.agent, int(i))
-             for i, v in zip(ids, vectors, strict=True)])
+    # One statement, so the update triggers run once.
+    scope.conn.execute(
+        f"UPDATE tiermem.{table} t SET embedding = v.e, embedder_id = %s "
+        f"FROM unnest(%s::bigint[], %s::vector[]) AS v(id, e) "
+        f"WHERE t.agent_id = %s AND t.id = v.id",
+        (embedder_id, [int(i) for i in ids], [np.asarray(v, dtype=np.float32) for v in vectors],
+         scope.agent))
 
 
 def _message(row: Sequence[Any]) -> Message:
@@ -338,12 +353,10 @@ class PgMessages:
                          # The embedder id describes the vector: none without one.
                          m.embedder_id if m.embedding is not None else None,
                          _vector(m.embedding), search_text, n_words))
-        with self.scope.conn.cursor() as cur:
-            cur.executemany(
-                "INSERT INTO tiermem.messages (agent_id, id, turn, role, content, tool_calls, "
-                "tool_call_id, tool_name, created_at, status, embedder_id, embedding, "
-                "search_text, n_words) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, "
-                "%s, %s, %s)", rows)
+        insert_rows(self.scope, "messages", (
+            "agent_id", "id", "turn", "role", "content", "tool_calls", "tool_call_id",
+            "tool_name", "created_at", "status", "embedder_id", "embedding", "search_text",
+            "n_words"), rows)
         return ids
 
     def get_many(self, ids: Sequence[int]) -> dict[int, Message]:

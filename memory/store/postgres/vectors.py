@@ -1,11 +1,16 @@
 """Dense search with pgvector: the stored ``embedding`` column is the index.
 
 Search is exact by default (every vector of the agent is compared), so it
-answers as SQLite's flat FAISS index does. ``hnsw=True`` builds an HNSW index
-for the dimension (once per database) and searches through it: approximate,
-much faster at a million rows (its recall against exact search is measured
-by ``tiermem benchmark --perf``). pgvector's ``<#>`` is the negative inner
-product, which on unit vectors is the negative cosine.
+answers as SQLite's flat FAISS index does. ``hnsw=True`` (``vector_index=hnsw``
+in the DSN) builds an HNSW index of the agent's vectors and searches through
+it: approximate, much faster at a million rows (its recall against exact search
+is measured by ``python -m tiermem.bench.perf_backends``). pgvector's ``<#>`` is
+the negative inner product, which on unit vectors is the negative cosine.
+
+Each agent gets its own partial HNSW index (``WHERE agent_id = N``): a graph
+over every agent's rows would hand back other agents' neighbours, which the
+agent filter then drops, so a small agent beside a large one would get fewer
+than ``k`` answers or cost a long iterative scan.
 """
 
 from __future__ import annotations
@@ -23,17 +28,23 @@ from tiermem.memory.store.postgres.tables import Scope
 HNSW_EF_SEARCH = 100
 
 
-def hnsw_index_name(table: str, dim: int) -> str:
-    return f"{table}_hnsw_{dim}"
+def hnsw_index_name(table: str, dim: int, agent: int) -> str:
+    return f"{table}_hnsw_{dim}_agent_{agent}"
+
+
+def _agent_rows(agent: int, dim: int) -> str:
+    # Literals, not parameters: the planner matches a partial index only against
+    # conditions it can see, and both are integers tiermem itself holds.
+    return f"agent_id = {int(agent)} AND vector_dims(embedding) = {int(dim)}"
 
 
 def create_hnsw_index(scope: Scope, table: str, dim: int) -> None:
-    """The HNSW index of ``table``'s vectors of ``dim`` (built once; kept up to date
-    by PostgreSQL on every insert)."""
+    """The HNSW index of the agent's vectors of ``dim`` in ``table`` (built once; kept
+    up to date by PostgreSQL on every insert)."""
     scope.conn.execute(
-        f"CREATE INDEX IF NOT EXISTS {hnsw_index_name(table, dim)} ON tiermem.{table} "
-        f"USING hnsw ((embedding::vector({dim})) vector_ip_ops) "
-        f"WHERE vector_dims(embedding) = {dim}")
+        f"CREATE INDEX IF NOT EXISTS {hnsw_index_name(table, dim, scope.agent)} "
+        f"ON tiermem.{table} USING hnsw ((embedding::vector({dim})) vector_ip_ops) "
+        f"WHERE {_agent_rows(scope.agent, dim)}")
 
 
 class PgVectorIndex:
@@ -70,10 +81,10 @@ class PgVectorIndex:
                 self.scope.conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
                 rows = self.scope.conn.execute(
                     f"SELECT id, -(embedding::vector({self.dim}) <#> %s::vector({self.dim})) "
-                    f"AS s FROM tiermem.{self.table} WHERE agent_id = %s "
-                    f"AND vector_dims(embedding) = {self.dim} "
+                    f"AS s FROM tiermem.{self.table} "
+                    f"WHERE {_agent_rows(self.scope.agent, self.dim)} "
                     f"ORDER BY embedding::vector({self.dim}) <#> %s::vector({self.dim}) "
-                    f"LIMIT %s", (q, self.scope.agent, q, limit)).fetchall()
+                    f"LIMIT %s", (q, q, limit)).fetchall()
             return sorted(((int(i), float(s)) for i, s in rows), key=lambda r: (-r[1], r[0]))
         rows = self.scope.conn.execute(
             f"SELECT id, -(embedding <#> %s) AS s {self._rows} ORDER BY s DESC, id LIMIT %s",

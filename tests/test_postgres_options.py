@@ -1,0 +1,241 @@
+"""Store settings carried in the DSN (vector_index, ef_search), each agent's own HNSW
+index, and full-text search scoped to the agent inside the GIN index, including on a
+database written before that scoping existed."""
+
+from __future__ import annotations
+
+import numpy as np
+import psycopg
+import pytest
+
+from tiermem.memory.errors import InvalidInputError
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.store.postgres import connection, schema
+from tiermem.memory.store.postgres.backend import PostgresBackend
+from tiermem.memory.store.postgres.options import StoreOptions, split_dsn
+from tiermem.memory.store.postgres.schema import agent_lexeme
+from tiermem.memory.store.postgres.vectors import HNSW_EF_SEARCH
+from tiermem.memory.store.records import Message, Passage, RowFilter
+
+DIM = 16
+
+
+def _unit(seed: int, n: int) -> np.ndarray:
+    v = np.random.default_rng(seed).standard_normal((n, DIM)).astype(np.float32)
+    return v / np.linalg.norm(v, axis=1, keepdims=True)
+
+
+def _insert(backend: PostgresBackend, vectors: np.ndarray, word: str = "vector") -> None:
+    with backend.transaction():
+        backend.passages.insert_many([
+            Passage(text=f"{word} {i}", created_at=1.0, embedding=v, embedder_id="test")
+            for i, v in enumerate(vectors)])
+
+
+def _agent_indexes(dsn: str, agent: int) -> list[str]:
+    with psycopg.connect(dsn) as conn:
+        return [r[0] for r in conn.execute(
+            "SELECT indexdef FROM pg_indexes WHERE schemaname = 'tiermem' "
+            "AND indexdef LIKE '%%USING hnsw%%' AND indexdef LIKE %s",
+            (f"%agent_id = {agent})%",)).fetchall()]
+
+
+def _hnsw_scans(dsn: str) -> int:
+    with psycopg.connect(dsn) as conn:
+        row = conn.execute("SELECT coalesce(sum(idx_scan), 0) FROM pg_stat_user_indexes "
+                           "WHERE indexrelname LIKE '%%hnsw%%'").fetchone()
+        return int(row[0]) if row else 0
+
+
+def test_dsn_settings_are_taken_out_of_both_dsn_forms() -> None:
+    assert split_dsn("postgresql://u@/db?host=/run/pg&vector_index=hnsw&ef_search=200") == (
+        "postgresql://u@/db?host=/run/pg", StoreOptions(hnsw=True, ef_search=200))
+    assert split_dsn("postgresql://u@h/db?vector_index=hnsw") == (
+        "postgresql://u@h/db", StoreOptions(hnsw=True))
+    assert split_dsn("host=/run/pg dbname=db vector_index=hnsw ef_search=40") == (
+        "host=/run/pg dbname=db", StoreOptions(hnsw=True, ef_search=40))
+    assert split_dsn("host='/run/a b' vector_index = 'exact'") == (
+        "host='/run/a b'", StoreOptions())
+    assert split_dsn("postgresql://u@h/db") == ("postgresql://u@h/db", StoreOptions())
+
+
+@pytest.mark.parametrize("dsn, named", [
+    ("postgresql://u@h/db?vector_index=fast", "vector_index='fast'"),
+    ("host=h vector_index=ivf", "vector_index='ivf'"),
+    ("postgresql://u@h/db?vector_index=hnsw&ef_search=0", "ef_search='0'"),
+    ("host=h ef_search=lots", "ef_search='lots'"),
+])
+def test_a_bad_dsn_setting_is_refused_saying_what_is_allowed(dsn: str, named: str) -> None:
+    with pytest.raises(InvalidInputError) as caught:
+        split_dsn(dsn)
+    assert named in str(caught.value) and ("hnsw" in str(caught.value)
+                                           or "whole number" in str(caught.value))
+
+
+def test_vector_index_hnsw_in_the_dsn_searches_the_agents_own_index(postgres_dsn: str) -> None:
+    big_vectors, small_vectors = _unit(1, 300), _unit(2, 5)
+    big = PostgresBackend(f"{postgres_dsn} vector_index=hnsw ef_search=40", "big")
+    small = PostgresBackend(f"{postgres_dsn} vector_index=hnsw", "small")
+    try:
+        _insert(big, big_vectors)
+        _insert(small, small_vectors)
+        big_index, small_index = big.vectors("passages", DIM), small.vectors("passages", DIM)
+        assert (big_index.hnsw, big_index.ef_search) == (True, 40)
+        assert (small_index.hnsw, small_index.ef_search) == (True, HNSW_EF_SEARCH)
+        assert len(_agent_indexes(postgres_dsn, big.agent_id)) == 1
+        assert len(_agent_indexes(postgres_dsn, small.agent_id)) == 1
+        before = _hnsw_scans(postgres_dsn)
+        # Beside a larger agent, the small one still gets its whole top k, in exact order.
+        query = _unit(3, 1)[0]
+        ids, sims = small_index.search(query, 10)
+        exact = small_vectors @ query
+        assert ids.tolist() == (np.argsort(-exact) + 1).tolist()
+        assert sims == pytest.approx(np.sort(exact)[::-1], abs=1e-5)
+        small.conn.execute("SELECT pg_stat_force_next_flush()")
+        small.conn.execute("SELECT 1")
+        assert _hnsw_scans(postgres_dsn) > before
+    finally:
+        big.close()
+        small.close()
+
+
+def test_exact_search_stays_the_default_and_an_argument_wins_over_the_dsn(
+        postgres_dsn: str) -> None:
+    with HierarchicalMemory(store=postgres_dsn, agent="plain") as memory:
+        assert memory.store.hnsw is False  # type: ignore[attr-defined]
+    uri_options = PostgresBackend(f"{postgres_dsn} vector_index=hnsw", "overridden", hnsw=False)
+    try:
+        assert uri_options.vectors("passages", DIM).hnsw is False
+    finally:
+        uri_options.close()
+    assert _agent_indexes(postgres_dsn, uri_options.agent_id) == []
+
+
+def test_hierarchical_memory_takes_the_setting_from_the_dsn(postgres_dsn: str) -> None:
+    with HierarchicalMemory(store=f"{postgres_dsn} vector_index=hnsw", agent="ann") as memory:
+        memory.archival_insert("the lighthouse keeper paints the railings")
+        assert memory.store.hnsw is True  # type: ignore[attr-defined]
+        assert memory.archival_search("lighthouse").total == 1
+        agent = memory.store.agent_id  # type: ignore[attr-defined]
+    assert any("tiermem.passages" in d for d in _agent_indexes(postgres_dsn, agent))
+
+
+def test_text_search_uses_the_agent_lexeme_and_never_scores_it(postgres_dsn: str) -> None:
+    backend = PostgresBackend(postgres_dsn, "tsv")
+    try:
+        with backend.transaction():
+            backend.passages.insert_many([
+                Passage(text=text, created_at=1.0, embedding=v, embedder_id="test")
+                for text, v in zip(["tiermem agent", "an agent", "the agent"], _unit(4, 3),
+                                   strict=True)])
+        lexemes = backend.conn.execute(
+            "SELECT tsvector_to_array(tsv) FROM tiermem.passages WHERE agent_id = %s",
+            (backend.agent_id,)).fetchall()
+        assert all(agent_lexeme(backend.agent_id) in row[0] for row in lexemes)
+        # Words of the lexeme in a query match the rows' words, not the agent marker.
+        scores = backend.lexical("passages").scores(["agent"])
+        assert sorted(scores) == [1, 2, 3] and len(set(scores.values())) == 1
+        assert backend.lexical("passages").scores([str(backend.agent_id)]) == {}
+    finally:
+        backend.close()
+
+
+def test_a_database_of_the_first_schema_is_upgraded_with_its_rows(
+        postgres_dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A database as the first release of the schema wrote it: its rows have no agent
+    # lexeme and no document counts yet.
+    first = schema.MIGRATIONS[:1]
+    monkeypatch.setattr(schema, "MIGRATIONS", first)
+    monkeypatch.setattr(schema, "SCHEMA_VERSION", 1)
+    monkeypatch.setattr(connection, "SCHEMA_VERSION", 1)
+    backend = PostgresBackend(postgres_dsn, "old")
+    try:
+        with backend.transaction():
+            backend.messages.append_many([
+                Message(turn=1, role="user", content=f"the harbour crane {i}", created_at=1.0)
+                for i in range(40)])
+            backend.messages.append_many([
+                Message(turn=2, role="user", content=f"kelp {i}", created_at=1.0)
+                for i in range(20)])
+    finally:
+        backend.close()
+    monkeypatch.undo()
+    reopened = PostgresBackend(postgres_dsn, "old")
+    try:
+        lexical = reopened.lexical("messages")
+        ranking = lexical.rank(["kelp"], RowFilter())
+        assert ranking.total() == 20 and sorted(ranking.top(30)) == list(range(41, 61))
+        newest = lexical.rank(["harbour"], RowFilter(), window=2)
+        assert newest.total() == 2 and sorted(newest.top(5)) == [39, 40]
+        assert lexical.common_terms(["crane", "kelp"], rows=60) == {"crane"}
+    finally:
+        reopened.close()
+
+
+def test_document_counts_follow_inserts_updates_and_deletes(postgres_dsn: str) -> None:
+    backend = PostgresBackend(postgres_dsn, "counts")
+    other = PostgresBackend(postgres_dsn, "other")
+    try:
+        _insert(other, _unit(5, 2), word="walrus")
+        with backend.transaction():
+            backend.passages.insert_many([
+                Passage(text=text, created_at=1.0, embedding=v, embedder_id="test")
+                for text, v in zip(["walrus tusks", "walrus walrus", "kelp forest"],
+                                   _unit(6, 3), strict=True)])
+        assert _counts(backend, "passages") == _true_counts(backend, "passages")
+        assert _counts(backend, "passages")["walrus"] == 2
+        with backend.transaction():
+            backend.conn.execute("DELETE FROM tiermem.passages WHERE agent_id = %s AND id = 1",
+                                 (backend.agent_id,))
+        with backend.transaction():
+            backend.conn.execute("UPDATE tiermem.passages SET text = 'kelp harvest' "
+                                 "WHERE agent_id = %s AND id = 2", (backend.agent_id,))
+        assert _counts(backend, "passages") == _true_counts(backend, "passages")
+        # A word no row holds any more is gone from the counts, not left at zero.
+        assert "walrus" not in _counts(backend, "passages")
+        assert "tusk" not in _counts(backend, "passages")
+        assert _counts(other, "passages")["walrus"] == 2
+    finally:
+        backend.close()
+        other.close()
+
+
+def _counts(backend: PostgresBackend, table: str) -> dict[str, int]:
+    return {str(lexeme): int(n) for lexeme, n in backend.conn.execute(
+        "SELECT lexeme, n_rows FROM tiermem.lexeme_stats WHERE agent_id = %s AND tab = %s",
+        (backend.agent_id, table)).fetchall()}
+
+
+def _true_counts(backend: PostgresBackend, table: str) -> dict[str, int]:
+    return {str(lexeme): int(n) for lexeme, n in backend.conn.execute(
+        f"SELECT l, count(*) FROM tiermem.{table}, unnest(tsvector_to_array(tsv)) l "
+        f"WHERE agent_id = %s GROUP BY l", (backend.agent_id,)).fetchall()}
+
+
+def test_erasing_and_forgetting_take_a_words_count_out_with_the_row(postgres_dsn: str) -> None:
+    from tiermem.memory.embed.embeddings import HashingEmbedder
+
+    with HierarchicalMemory(store=postgres_dsn, agent="counted-erasure",
+                            embedder=HashingEmbedder()) as memory:
+        memory.archival_insert("the vault phrase is zebrawombat")
+        memory.archival_insert("the tea is oolong")
+        forgotten = memory.archival_insert("the spare phrase is quokkalantern")
+        backend = memory.store
+        assert isinstance(backend, PostgresBackend)
+        assert {"zebrawombat", "quokkalantern"} <= set(_counts(backend, "passages"))
+        memory.forget("the spare phrase is quokkalantern")
+        vacuums = _vacuums(backend, "lexeme_stats")
+        assert "quokkalantern" not in _counts(backend, "passages")  # left the search side
+        memory.erase(passages=[1, forgotten], reason="asked")
+        counts = _counts(backend, "passages")
+        assert "zebrawombat" not in counts and "oolong" in counts
+        assert counts == _true_counts(backend, "passages")
+        assert _vacuums(backend, "lexeme_stats") == vacuums + 1  # its dead rows held the word
+
+
+def _vacuums(backend: PostgresBackend, table: str) -> int:
+    backend.conn.execute("SELECT pg_stat_clear_snapshot()")
+    row = backend.conn.execute(
+        "SELECT vacuum_count FROM pg_stat_user_tables WHERE schemaname = 'tiermem' "
+        "AND relname = %s", (table,)).fetchone()
+    return int(row[0]) if row else 0
