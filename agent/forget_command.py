@@ -26,7 +26,7 @@ def add_forget_parser(sub: Any, description: str, agent_name: Callable[[str], st
     forget = sub.add_parser("forget", help=description, description=description,
                             epilog="exit codes: 0 something was forgotten, 1 nothing was "
                                    "(unmatched, ambiguous or failed), 2 usage error")
-    forget.add_argument("request", metavar="TEXT",
+    forget.add_argument("request", metavar="TEXT", nargs="?",
                         help="what to forget: the exact text of the item, or a request in "
                              "words for the LLM modes; - reads it from standard input")
     forget.add_argument("--agent", default="default", type=agent_name,
@@ -47,6 +47,9 @@ def add_forget_parser(sub: Any, description: str, agent_name: Callable[[str], st
     forget.add_argument("--erase", action="store_true",
                         help="also erase what is forgotten: its text leaves every file of the "
                              "agent's memory (see README, Erasure)")
+    forget.add_argument("--erase-forgotten", action="store_true",
+                        help="instead of a request, erase everything forgotten before "
+                             "without --erase")
     forget.add_argument("--json", action="store_true",
                         help="print the outcome and the forgotten ids as JSON")
     return forget
@@ -68,6 +71,15 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.agent.server_options import config_from_args, open_client
     from tiermem.memory import HashingEmbedder
 
+    if args.erase_forgotten:
+        if args.request is not None:
+            note("give TEXT or --erase-forgotten, not both")
+            return 2
+        return _erase_forgotten(args, note)
+    if args.request is None:
+        note("say what to forget (TEXT, or - to read it from standard input), or give "
+             "--erase-forgotten")
+        return 2
     request = sys.stdin.read() if args.request == "-" else args.request
     place = agent_place(args.agent, args.store, existing=True)
     config = forget_config(place.home, args.policy).updated(
@@ -93,3 +105,23 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         print(f"nothing forgotten: {result.outcome} ({result.detail}; audit "
               f"#{result.audit_id})")
     return 0 if result.outcome == "matched" else 1
+
+
+def _erase_forgotten(args: argparse.Namespace, note: Callable[[str], None]) -> int:
+    import json
+
+    from tiermem.agent.place import agent_place
+    from tiermem.memory import HashingEmbedder
+
+    place = agent_place(args.agent, args.store, existing=True)
+    embedder = HashingEmbedder() if args.embedder == "hashing" else None
+    with place.in_use(note), place.open_memory(embedder=embedder) as memory:
+        report = memory.erase_forgotten()
+    if args.json:
+        print(json.dumps(report.to_dict()))
+    else:
+        print(f"erased: {report.facts} fact(s), {report.passages} passage(s), "
+              f"{report.messages} message(s) forgotten before")
+        for gap in report.not_reached:
+            note(f"not reached by the erasure: {gap}")
+    return 0

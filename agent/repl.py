@@ -54,6 +54,7 @@ Commands:
   /history clear     erase the prompt history (what the up arrow brings back)
   /forget TEXT       forget the stored facts, passages and messages TEXT targets
   /forget --erase TEXT   forget them and erase their text from every file
+  /forget --erase-forgotten   erase everything forgotten before
   /policy            the privacy policy's active retention statements
   /policy set S1 | S2    replace them (/policy clear: none)
   /model             which model (or the offline policy) is answering
@@ -264,6 +265,11 @@ class ChatRepl:
         return True
 
     def forget(self, request: str, line: str) -> None:
+        if request == "--erase-forgotten":
+            report = self.agent.memory.erase_forgotten()
+            self.console.print(f"erased: {report.facts} fact(s), {report.passages} "
+                               f"passage(s), {report.messages} message(s) forgotten before")
+            return
         first, _, rest = request.partition(" ")
         erase = first == "--erase"
         request = rest.strip() if erase else request

@@ -657,6 +657,19 @@ class HierarchicalMemory:
                             reason=f"forget request #{result.audit_id}")
         return dataclasses.replace(result, erasure=report)
 
+    def erase_forgotten(self, reason: str = "erasing what was forgotten") -> ErasureReport:
+        """Erase every row forgotten so far (the audit lists them), with what was derived
+        from them: for tombstones left by forget requests made without ``erase``."""
+        facts: set[int] = set()
+        passages: set[int] = set()
+        messages: set[int] = set()
+        for request in self.forget_requests():
+            facts.update(request.forgotten.facts)
+            passages.update(request.forgotten.passages)
+            messages.update(request.forgotten.messages)
+        return self.erase(facts=sorted(facts), passages=sorted(passages),
+                          messages=sorted(messages), reason=reason)
+
     @guarded
     def forget_requests(self, newest: int | None = None) -> list[ForgetRequest]:
         """The audit of forget requests, oldest first (or the ``newest``, newest first)."""

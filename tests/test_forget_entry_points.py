@@ -139,4 +139,28 @@ def test_slash_forget_erase_erases_from_the_files(tmp_path: Path) -> None:
         assert repl.run_piped(iter([f"/forget --erase {SECRET}\n"])) == 0
         assert "erased: 1 fact(s), 0 passage(s), 0 message(s)" in out.getvalue()
         assert [f.text for f in m.facts()] == ["User's train leaves at nine"]
+        assert files_holding(home, "4111 1111") == []
+        m.forget("User's train leaves at nine")
+        assert files_holding(home, "train leaves")
+        assert repl.run_piped(iter(["/forget --erase-forgotten\n"])) == 0
+        assert "erased: 1 fact(s), 0 passage(s), 0 message(s) forgotten before" in (
+            out.getvalue())
+    assert files_holding(home, "train leaves") == []
+
+
+def test_cli_erase_forgotten_erases_what_earlier_requests_only_forgot(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = _agent_with_secret(tmp_path, monkeypatch)
+    assert run(["forget", "--agent", "ada", "--embedder", "hashing", SECRET]) == 0
+    assert files_holding(home, "4111 1111")  # a tombstone keeps the row
+    # Asked again, the text matches nothing: it is forgotten already.
+    assert run(["forget", "--agent", "ada", "--embedder", "hashing", "--erase", SECRET]) == 1
+    capsys.readouterr()
+    assert run(["forget", "--agent", "ada", "--embedder", "hashing", "--erase-forgotten",
+                "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["facts"] == 1
     assert files_holding(home, "4111 1111") == []
+    assert run(["forget", "--agent", "ada", "--erase-forgotten", SECRET]) == 2
+    assert run(["forget", "--agent", "ada"]) == 2
+    assert "say what to forget" in capsys.readouterr().err
