@@ -36,6 +36,8 @@ class PgLexicalIndex:
 
     def __init__(self, scope: Scope, table: str) -> None:
         self.scope, self.table = scope, table
+        #: A row's length in words for BM25; a message's context counts (schema.py).
+        self.length = "b.n_words + b.context_words" if table == "messages" else "b.n_words"
 
     def lexemes(self, terms: Sequence[str]) -> dict[str, list[str]]:
         """Each term's stemmed forms, as the index holds them."""
@@ -164,7 +166,8 @@ class PgRanking:
             where += " AND b.id = ANY(%s)"
             params.append(list(ids))
         rows = self.index.scope.conn.execute(
-            f"SELECT b.id, tiermem.bm25(b.tsv, b.n_words, %s::text[], %s::float8[], %s) AS s "
+            f"SELECT b.id, tiermem.bm25(b.tsv, {self.index.length}, %s::text[], %s::float8[], %s)"
+            f" AS s "
             f"FROM tiermem.{self.index.table} b WHERE {where} ORDER BY s DESC, b.id"
             + (" LIMIT %s" if limit is not None else ""),
             (*self._score_params, *params, *([limit] if limit is not None else []))
