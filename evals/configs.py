@@ -16,8 +16,8 @@ session's date as the message time. What else it does:
   turn goes to recall (embedded), and the facts ``extract_facts`` finds in it
   go to core, which evicts to archival when full (``archive_turns`` also files
   every turn in archival). Retrieval is ``query()``, over core, recall and
-  archival at once. A fact's source names its turn, so a fact found counts for
-  the turn it came from.
+  archival at once. A fact links the message it was learned from
+  (``source_message_id``), so a fact found counts for the turn it came from.
 
 An image turn keeps its BLIP caption in the text (``[shares a photo: ...]``):
 some questions are about what was in a picture.
@@ -231,7 +231,11 @@ class IngestedMemory:
         if "dia_id" in hit.metadata:
             return [str(hit.metadata["dia_id"])]
         fact = self.memory.fact(hit.fact_id) if hit.fact_id is not None else None
-        return _FACT_SOURCE.findall(fact.source) if fact is not None else []
+        if fact is None:
+            return []
+        if fact.source_message_id in self.message_turn:
+            return [self.message_turn[fact.source_message_id]]
+        return _FACT_SOURCE.findall(fact.source)
 
     def close(self) -> None:
         self.memory.close()
@@ -303,5 +307,6 @@ def _ingest_hierarchy(conv: Conversation, into: IngestedMemory,
             for fact in extract_facts(turn.text, speaker=turn.speaker):
                 # As process_interaction does: a fact too large for core is skipped.
                 with contextlib.suppress(MemoryLimitError):
-                    memory.add_fact(fact.text, fact.durability, source=f"locomo:{turn.dia_id}")
+                    memory.add_fact(fact.text, fact.durability, source=f"locomo:{turn.dia_id}",
+                                    source_message_id=ids[0])
         advance(1)

@@ -31,6 +31,9 @@ def test_a_canary_in_every_tier_is_nowhere_in_the_home_after_erase(
     # Recall, and the facts extracted from the message (evicted to archival by the next).
     told = memory.process_interaction(f"My locker code is {canary}.", "Noted.")
     said = memory.recall_search(canary).hits[0].id
+    # The reply after it holds it too, as full-text context: erasing must rebuild that.
+    reply = said + 1
+    assert reply in {h.id for h in memory.recall_search(canary).hits}
     memory.add_fact("User's team is payments", "durable")
     memory.add_fact("User's manager is Dana", "durable")
     # A core fact edited to hold it, and a passage filed by the agent.
@@ -58,12 +61,15 @@ def test_a_canary_in_every_tier_is_nowhere_in_the_home_after_erase(
     assert memory.prompt_history.lines() == []
     assert canary not in repr(report)
     assert read_paths_showing(memory, canary) == []
+    assert memory.recall_search(canary).total == 0  # not through the reply's context either
+    assert [r["id"] for r in memory.recall.rows([reply])] == [reply]
     assert files_holding(home, canary) == []  # while open: the purge ran already
     memory.close()
     assert files_holding(home, canary) == []
     reopened = make_memory(home)
     try:
         assert read_paths_showing(reopened, canary) == []
+        assert reopened.recall_search(canary).total == 0
         assert reopened.archival_search("restart the ingest worker").total == kept
         assert reopened.get_state("context")["summary"] == "[erased]"
         assert passage not in set(reopened.archival.vectors.ids().tolist())
@@ -94,7 +100,8 @@ def test_a_rolled_back_erasure_erases_nothing(tmp_path: Path, canary: str) -> No
         with pytest.raises(RuntimeError), memory.interaction():
             memory.erase(messages=[1], reason="asked")
             raise RuntimeError("the turn failed")
-        assert memory.recall_search(canary).total == 1
+        # The message, and the reply that holds it as full-text context.
+        assert memory.recall_search(canary).total == 2
         assert [f.text for f in memory.core] != []
 
 

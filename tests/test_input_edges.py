@@ -44,7 +44,9 @@ def call(memory: HierarchicalMemory, name: str, **args: Any) -> ToolResult:
 def _stock(m: HierarchicalMemory, n: int = 7) -> None:
     for i in range(n):
         m.archival_insert(f"tea note {i}")
-        m.process_interaction(f"tea message {i}", "noted")
+        # Messages that all hold the word: the previous message's context adds no match.
+        with m.interaction() as tick:
+            m.recall.append("user", f"tea message {i}", tick)
 
 
 @pytest.mark.parametrize("page", HUGE_PAGES)

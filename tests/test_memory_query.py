@@ -8,6 +8,7 @@ from memory_helpers import make_memory
 
 from tiermem.memory.embed.embeddings import HashingEmbedder, strong_similarity
 from tiermem.memory.search.fusion import FusionWeights
+from tiermem.memory.search.query import FACT_WEIGHT
 from tiermem.memory.types import Hit
 
 
@@ -118,9 +119,10 @@ def test_core_facts_are_scored_like_the_same_text_in_archival() -> None:
         core = {h.text: h.score for h in hits if h.tier == "core"}
         archival = {h.text: h.score for h in hits if h.tier == "archival"}
         assert set(core) == set(archival) == set(texts[:2])
+        # A fact weighs FACT_WEIGHT against other hits, wherever it is.
         for text in core:
-            assert core[text] == pytest.approx(archival[text], rel=1e-6)
-        assert core[texts[0]] == pytest.approx(1.0)
+            assert core[text] == pytest.approx(FACT_WEIGHT * archival[text], rel=1e-6)
+        assert core[texts[0]] == pytest.approx(FACT_WEIGHT)
 
 
 # Dense alone is left out: there the best match in core scores 1.0, which nothing outranks.
@@ -153,3 +155,16 @@ def test_core_embeddings_follow_edits() -> None:
         assert m.query("automobile") == []
         m.replace_in_core("blue bicycle", "green car")
         assert [h.text for h in m.query("automobile")] == ["User drives a green car"]
+
+
+def test_a_fact_and_the_message_it_was_learned_from_take_one_place() -> None:
+    with make_memory() as m:
+        learned = m.process_interaction("I'm allergic to sesame.", "Noted.")
+        m.process_interaction("The sesame bagels arrived today.", "Enjoy them.")
+        fact = m.fact(learned[0])
+        assert fact is not None and fact.source_message_id == 1
+        hits = m.query("allergic to sesame", k=10, touch=False)
+        standing_for_first = [h for h in hits if (h.tier == "recall" and h.id == 1)
+                              or h.fact_id == fact.id]
+        assert len(standing_for_first) == 1
+        assert hits[0] is standing_for_first[0]

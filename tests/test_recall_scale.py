@@ -39,7 +39,8 @@ def test_bulk_append_indexes_exactly_like_row_by_row(tmp_path: Path) -> None:
         bulk.recall.append("user", "a late kiwi", turn=99)
         assert len(_fts_rows(bulk, "kiwi")) == 1
         bulk.store.execute("INSERT INTO messages_fts (messages_fts) VALUES ('integrity-check')")
-        assert bulk.recall.search("banana", k=3).total == 5
+        # Five hold the word, and the five after them hold it as context.
+        assert bulk.recall.search("banana", k=3).total == 10
 
 
 def test_bulk_append_rolls_back_whole(tmp_path: Path) -> None:
@@ -61,7 +62,7 @@ def test_a_word_in_most_messages_does_not_make_a_match_next_to_rarer_words() -> 
         mixed = memory.recall.search("note banana", k=20)
         only_banana = memory.recall.search("banana", k=20)
     assert alone.total == 80  # alone it still matches: nothing else to go by
-    assert mixed.total == only_banana.total == 10
+    assert mixed.total == only_banana.total == 20  # 10 hold it, 10 more as context
     assert [h.id for h in mixed.hits] == [h.id for h in only_banana.hits]
 
 

@@ -130,7 +130,9 @@ def test_a_date_range_reaches_matches_older_than_the_window() -> None:
         window = memory.recall.search("note", k=WINDOW, end="2023-12-03")
         nothing = memory.recall.search("note", k=5, end="2023-11-01")
     assert (result.total, result.total_exact) == (7, True)
-    assert sorted(h.text for h in result.hits) == sorted(f"note {i}" for i in range(5))
+    # Five of the seven (each but the first also holds "note" as its context).
+    assert len(result.hits) == 5
+    assert {h.text for h in result.hits} <= {f"note {i}" for i in range(7)}
     assert (window.total, window.total_exact) == (WINDOW, False)
     assert sorted(h.turn or 0 for h in window.hits) == list(range(10, 20))
     assert (nothing.total, nothing.total_exact, nothing.hits) == (0, True, [])
@@ -149,11 +151,13 @@ def test_common_terms_are_those_in_more_than_half_of_the_rows() -> None:
     with make_memory(recall_dense=False) as memory:
         rows = 60
         memory.recall.append_many([
-            NewMessage("user", " ".join(["kiwi"] * (i < 31) + ["lime"] * (i < 30) + ["x"]), i)
+            NewMessage("user", " ".join(["kiwi"] * (i < 31) + ["lime"] * (i < 29) + ["x"]), i)
             for i in range(rows)], bulk=True)
         lexical = memory.store.lexical("messages")
         found = common_terms(lexical, ["kiwi", "lime", "x", "absent"], rows)
-        assert found == {"kiwi", "x"}  # 31 and 60 of 60; lime's 30 is not more than half
+        # 32 and 60 of 60 (a row holds the words of the one before as context); lime's
+        # 29 + 1 is not more than half.
+        assert found == {"kiwi", "x"}
         # The count given is the one used.
         assert common_terms(lexical, ["kiwi", "x"], 100) == {"x"}
         assert memory.recall.search("kiwi lime", k=50).total == 30  # kiwi dropped
@@ -174,7 +178,8 @@ def test_conversation_search_says_the_total_is_a_lower_bound() -> None:
         many, few = search("note"), search("item3 item4")
         assert many["total"] == f"at least {WINDOW}" and many["page"] == "1 of 2"
         assert "newest" in str(many["ranked"])
-        assert few["total"] == 2 and "ranked" not in few
+        # item3, item4, and item5 (which holds item4 as context).
+        assert few["total"] == 3 and "ranked" not in few
         assert search("note", page=2)["page"] == "2 of 2"
 
 
@@ -184,7 +189,9 @@ def _near_in_meaning(fusion: FusionWeights | None = None) -> HierarchicalMemory:
     # More extra words in each later message, so similarities fall instead of tying.
     texts = ["the shared release checklist for the payments service "
              + " ".join(f"owner{i}x{j}" for j in range(i)) for i in range(40)]
-    for i in (3, 7, 12, 18, 22, 27, 35):  # more word matches than the RRF depth of 5
+    # With the messages after them (their context), more word matches than the RRF
+    # depth of 5, and no more than the window.
+    for i in (3, 12, 22, 35):
         texts[i] += " zebra"
     texts[30] = "zebra crossing near the office"  # a word match far from the meaning
     memory.recall.append_many([NewMessage("user", t, turn=i) for i, t in enumerate(texts)])
@@ -247,8 +254,12 @@ def test_filtered_nearest_rows_widen_the_capped_list(assistant_rows: int,
     messages += [NewMessage("user", base + " ".join(f"owner{i}x{j}" for j in range(4 + i)),
                             turn=i) for i in range(30 - assistant_rows)]
     messages.append(NewMessage("user", "zebra", turn=30))
-    messages += [NewMessage("user", "zebra " + " ".join(f"far{i}w{j}" for j in range(40)),
-                            turn=31 + i) for i in range(6)]
+    # Apart, so that none holds the word a second time as its context, and long enough
+    # to stay weak although the replies after them hold them as context.
+    for i in range(6):
+        messages += [NewMessage("assistant", "ok", turn=31 + i),
+                     NewMessage("user", "zebra " + " ".join(f"far{i}w{j}" for j in range(150)),
+                                turn=31 + i)]
     memory.recall.append_many(messages)
     meaning = memory.embedder.embed_query(base)
 

@@ -30,8 +30,9 @@ def recall_texts(memory: HierarchicalMemory, query: str) -> list[str]:
 
 def test_an_emoji_finds_the_messages_passages_and_facts_that_hold_it(
         memory: HierarchicalMemory) -> None:
-    memory.recall.append("user", PEANUTS, 1)
-    memory.recall.append("user", "pizza without any symbol", 2)
+    # Before it: the message after one holds its words as full-text context.
+    memory.recall.append("user", "pizza without any symbol", 1)
+    memory.recall.append("user", PEANUTS, 2)
     memory.archival_insert("The release went out 🎉 on Friday")
     memory.add_fact("User's favourite food is 🍣")
     assert recall_texts(memory, "🥜") == [PEANUTS]
@@ -48,7 +49,7 @@ def test_a_word_next_to_an_emoji_is_still_found_by_the_word(memory: Hierarchical
 
 
 def test_a_bulk_import_indexes_symbols_too(memory: HierarchicalMemory) -> None:
-    memory.recall.append_many([NewMessage("user", PEANUTS, 1), NewMessage("user", "no", 2)],
+    memory.recall.append_many([NewMessage("user", "no", 1), NewMessage("user", PEANUTS, 2)],
                               bulk=True)
     assert recall_texts(memory, "🥜") == [PEANUTS]
 

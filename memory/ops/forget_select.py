@@ -130,7 +130,7 @@ def candidates(memory: HierarchicalMemory, plan: str, config: ForgetConfig) -> l
         archival=lambda text, n: memory.archival.search(text, k=n, weights=weights),
         recall=lambda text, n: memory.recall.search(text, k=n, weights=weights),
         embedder=memory.embedder, fusion=weights,
-        recall_by_meaning=memory.recall.vectors is not None)
+        recall_by_meaning=memory.recall.vectors is not None, by_source=False)
     return query_tiers(tiers, plan, config.top_k_llm.candidate_k, memory.now())
 
 

@@ -34,6 +34,16 @@ on average; listed ahead of other tiers they pushed out the evidence (R@10
 0.20, against 0.595 with only strong matches kept). Strong matches keep their
 place in score order: listed first, they cost 0.005 at R@10.
 
+Facts then yield to the turns they came from. A fact (in core, or an archived
+fact's passage) weighs ``FACT_WEIGHT`` of its score, and the hits that stand for
+one message (the message and the facts learned from it, ``source_message_id``)
+take one place: the best of them, with ``SOURCE_BONUS`` of the second best's score
+added. Listed at full weight, short extracted facts outscored the turns holding
+the evidence and spent two places on one turn. The two constants were chosen on
+LoCoMo's dev conversations where each conversation's own best agreed (0.4 and
+0.5 on both; README "Evaluation"). Forget's candidate list does not merge
+(``Tiers.by_source``): each item there is a thing to delete.
+
 A question about time ("When did ...", "... last May") is re-ranked by it
 (memory.search.temporal): each tier gives ``TIME_POOL`` times ``k`` hits, and those
 stored in the range the question names, or stating a time for a
@@ -106,6 +116,10 @@ class Tiers:
     recall_by_meaning: bool = True
     #: Core's hits that may be shown (a privacy policy's recall layer); None: all of them.
     core_shown: Callable[[list[Hit]], list[Hit]] | None = None
+    #: Rank for evidence: facts weigh ``FACT_WEIGHT`` and take one place with the message
+    #: they were learned from. False ranks every item on its own (each is a candidate to
+    #: delete, as forget's selection needs).
+    by_source: bool = True
 
 
 def query_tiers(tiers: Tiers, q: str, k: int, now: float) -> list[Hit]:
@@ -127,14 +141,50 @@ def query_tiers(tiers: Tiers, q: str, k: int, now: float) -> list[Hit]:
         h for h in archival.hits if h.fact_id is None or h.fact_id not in in_core
     ] + recall.hits
     _on_one_scale(ranked, tiers, words=bool(query_terms(q)))
+    if tiers.by_source:
+        for hit in ranked:
+            if hit.fact_id is not None:
+                hit.score *= FACT_WEIGHT
     ranked.sort(key=lambda h: -h.score)  # stable: on a tie, core's hit comes first
     ranked = rerank_for_time(ranked, asked)
+    if tiers.by_source:
+        ranked = _facts_with_their_sources(ranked, tiers.core)
     # The best k strong matches claim their places; the other places go by score.
     strong_hits = [h for h in ranked if h.tier == "core" and h.id in strong][:k]
     chosen = {id(h) for h in strong_hits}
     others = [h for h in ranked if id(h) not in chosen]
     chosen.update(id(h) for h in others[: k - len(strong_hits)])
     return [h for h in ranked if id(h) in chosen]
+
+
+#: What a fact weighs against a message on the common scale (module docstring).
+FACT_WEIGHT = 0.4
+#: The share of a second hit's score that a hit standing for the same message gains.
+SOURCE_BONUS = 0.5
+
+
+def _facts_with_their_sources(ranked: list[Hit], core: CoreTier) -> list[Hit]:
+    """One place for the hits that stand for one message: the message and the facts
+    learned from it (in core or archived). The best of them keeps the place and gains
+    ``SOURCE_BONUS`` of the second best's score; the list is sorted again."""
+    groups: dict[int, list[Hit]] = {}
+    for hit in ranked:
+        source = hit.id if hit.tier == "recall" else None
+        if hit.fact_id is not None:
+            fact = core.load(hit.fact_id)
+            source = fact.source_message_id if fact is not None else None
+        if source is not None:
+            groups.setdefault(source, []).append(hit)
+    dropped: set[int] = set()
+    for group in groups.values():
+        if len(group) < 2:
+            continue
+        group.sort(key=lambda h: -h.score)
+        group[0].score += SOURCE_BONUS * group[1].score
+        dropped.update(id(h) for h in group[1:])
+    kept = [h for h in ranked if id(h) not in dropped]
+    kept.sort(key=lambda h: -h.score)
+    return kept
 
 
 def _on_one_scale(hits: list[Hit], tiers: Tiers, words: bool) -> None:

@@ -4,6 +4,15 @@ Messages are never edited; the store refuses it. Only ``erase`` removes
 a message, and it records who asked and why first. Search is hybrid like
 archival's, over user and assistant text, and never returns the output of a
 ``conversation_search`` tool call (searching earlier searches feeds on itself).
+
+Full-text search sees each user or assistant message together with the text of
+the one before it (its context), as BM25 over the two joined. Evidence is often
+split across a question and its answer ("What did you research?" / "Adoption
+agencies"), and the answer's topic words are in the question: on LoCoMo's two dev
+conversations this raised ``recall_search`` alone from R@10 0.731 to 0.816, on
+both (README "Evaluation"). Only the words see it; a message's vector is of its
+own text. The stores keep every context equal to the neighbour's current text:
+erasing or forgetting a message gives the next one the context before it.
 """
 
 from __future__ import annotations

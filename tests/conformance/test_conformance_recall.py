@@ -149,9 +149,10 @@ def test_recall_search_never_returns_its_own_results(backend: Backend) -> None:
         m.recall.append("tool", "archival: kafka runbook step 3", 1,
                         tool_name="archival_memory_search", tool_call_id="c2")
         result = m.recall_search("kafka", k=50)
-        assert result.total == 2
+        assert result.total == 3
         texts = {h.text for h in result.hits}
-        assert texts == {"The kafka lag is high.", "archival: kafka runbook step 3"}
+        # The reply holds the user's words as full-text context.
+        assert texts == {"The kafka lag is high.", "Noted.", "archival: kafka runbook step 3"}
         tools = m.recall_search("kafka", roles=["tool"])
         assert [h.text for h in tools.hits] == ["archival: kafka runbook step 3"]
 
@@ -160,9 +161,10 @@ def test_recall_search_pages_with_real_totals(backend: Backend) -> None:
     with backend.memory(recall_dense=False) as m:
         for i in range(13):
             m.process_interaction(f"Ticket {i} mentions the flux capacitor.", "Logged.")
-        pages = [m.recall_search("flux capacitor", k=5, page=p) for p in (1, 2, 3, 4)]
-        assert [r.total for r in pages] == [13] * 4
-        assert pages[0].pages == 3
-        assert [len(r.hits) for r in pages] == [5, 5, 3, 0]
+        # Each ticket and the reply after it, which holds the ticket as full-text context.
+        pages = [m.recall_search("flux capacitor", k=5, page=p) for p in range(1, 8)]
+        assert [r.total for r in pages] == [26] * 7
+        assert pages[0].pages == 6
+        assert [len(r.hits) for r in pages] == [5, 5, 5, 5, 5, 1, 0]
         ids = [h.id for r in pages for h in r.hits]
-        assert len(ids) == len(set(ids)) == 13
+        assert len(ids) == len(set(ids)) == 26

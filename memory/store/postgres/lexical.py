@@ -61,6 +61,8 @@ class PgLexicalIndex:
 
     def __init__(self, scope: Scope, table: str) -> None:
         self.scope, self.table = scope, table
+        #: A row's length in words for BM25; a message's context counts (schema.py).
+        self.length = "b.n_words + b.context_words" if table == "messages" else "b.n_words"
 
     def scoped(self, query: str) -> str:
         """``query`` (tsquery text) limited to the agent's rows."""
@@ -144,13 +146,13 @@ class PgLexicalIndex:
             (self.scoped(_tsquery(lexemes, "|")), rows + 1))) > rows
 
 
-def _bm25_sql(parts: QueryParts) -> tuple[str, list[Any]]:
+def _bm25_sql(parts: QueryParts, length: str) -> tuple[str, list[Any]]:
     """The BM25 of row ``b`` as an SQL expression, and its parameters (FTS5's k1 = 1.2,
-    b = 0.75)."""
+    b = 0.75); ``length`` is the row's length in words, as SQL."""
     terms, params = [], []
     for lexeme, idf in zip(parts.lexemes, parts.idf, strict=True):
         tf = "ts_rank_cd('{1,1,1,1}', b.tsv, %s::tsquery, 0)"
-        terms.append(f"%s * {tf} * 2.2 / ({tf} + 1.2 * (0.25 + 0.75 * b.n_words "
+        terms.append(f"%s * {tf} * 2.2 / ({tf} + 1.2 * (0.25 + 0.75 * ({length}) "
                      f"/ greatest(%s, 1e-9)))")
         query = _tsquery([lexeme], "|")
         params += [idf, query, query, parts.mean_words]
@@ -181,7 +183,7 @@ class PgRanking:
         self._where = "b.agent_id = %s AND b.tsv @@ %s::tsquery" + (f" AND {where}"
                                                                      if where else "")
         self._params: list[Any] = [index.scope.agent, index.scoped(parts.query), *params]
-        self._score, self._score_params = _bm25_sql(parts)
+        self._score, self._score_params = _bm25_sql(parts, index.length)
         if window is not None:
             newest = self._newest_matches(parts, window + 1)
             if len(newest) > window:

@@ -69,35 +69,41 @@ def _agent_scoped_text(table: str, column: str) -> str:
     """
 
 
-def _text_stats_triggers(table: str) -> str:
-    """Statement triggers keeping ``text_stats`` right for ``table`` (rows and words)."""
-    return f"""
-    CREATE FUNCTION tiermem.{table}_stats_ins() RETURNS trigger LANGUAGE plpgsql AS $$
+def _text_stats_triggers(table: str, words: str = "n_words", replace: bool = False) -> str:
+    """Statement triggers keeping ``text_stats`` right for ``table`` (rows and ``words``, a
+    row's length); ``replace`` redefines the functions of triggers that exist."""
+    create = "CREATE OR REPLACE FUNCTION" if replace else "CREATE FUNCTION"
+    script = f"""
+    {create} tiermem.{table}_stats_ins() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
         INSERT INTO tiermem.text_stats AS s (agent_id, tab, n_rows, n_words)
-        SELECT agent_id, '{table}', count(*), sum(n_words) FROM new_rows GROUP BY agent_id
+        SELECT agent_id, '{table}', count(*), sum({words}) FROM new_rows GROUP BY agent_id
         ON CONFLICT (agent_id, tab) DO UPDATE
             SET n_rows = s.n_rows + excluded.n_rows, n_words = s.n_words + excluded.n_words;
         RETURN NULL;
     END $$;
-    CREATE FUNCTION tiermem.{table}_stats_del() RETURNS trigger LANGUAGE plpgsql AS $$
+    {create} tiermem.{table}_stats_del() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
         UPDATE tiermem.text_stats s SET n_rows = s.n_rows - d.n, n_words = s.n_words - d.w
-        FROM (SELECT agent_id, count(*) AS n, sum(n_words) AS w FROM old_rows
+        FROM (SELECT agent_id, count(*) AS n, sum({words}) AS w FROM old_rows
               GROUP BY agent_id) d
         WHERE s.agent_id = d.agent_id AND s.tab = '{table}';
         RETURN NULL;
     END $$;
-    CREATE FUNCTION tiermem.{table}_stats_upd() RETURNS trigger LANGUAGE plpgsql AS $$
+    {create} tiermem.{table}_stats_upd() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
         UPDATE tiermem.text_stats s SET n_words = s.n_words + d.w
         FROM (SELECT agent_id, sum(n_words) AS w FROM (
-                  SELECT agent_id, n_words FROM new_rows
-                  UNION ALL SELECT agent_id, -n_words FROM old_rows) both_sides
+                  SELECT agent_id, {words} AS n_words FROM new_rows
+                  UNION ALL SELECT agent_id, -({words}) FROM old_rows) both_sides
               GROUP BY agent_id) d
         WHERE s.agent_id = d.agent_id AND s.tab = '{table}';
         RETURN NULL;
     END $$;
+    """
+    if replace:
+        return script
+    return script + f"""
     CREATE TRIGGER {table}_stats_ins AFTER INSERT ON tiermem.{table}
         REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT
         EXECUTE FUNCTION tiermem.{table}_stats_ins();
@@ -201,6 +207,80 @@ def _lexeme_stats_triggers(table: str) -> str:
     GROUP BY agent_id, lexeme;
     """)
 
+
+#: A message that gives its text as context to the next one, and takes the previous one's.
+_IN_CONTEXT = "{r}.forgotten_at IS NULL AND {r}.role IN ('user', 'assistant') AND {r}.content <> ''"
+
+# Recall's full-text index also holds the text of the message before each one
+# (memory/tiers/recall.py says why): ``context_text`` is that message's indexed text and
+# ``context_words`` its length, which BM25 counts with the row's own. Triggers keep every
+# context equal to the neighbour's current text: a message takes it when stored, and one
+# that is erased or forgotten hands its successor the text of the message before it, so
+# nothing of it stays reachable through a neighbour. Messages arrive in id order.
+_RECALL_CONTEXT = f"""
+    ALTER TABLE tiermem.messages ADD COLUMN context_text TEXT;
+    ALTER TABLE tiermem.messages ADD COLUMN context_words INTEGER NOT NULL DEFAULT 0;
+    {_text_stats_triggers("messages", words="n_words + context_words", replace=True)}
+    ALTER TABLE tiermem.messages DROP COLUMN tsv;
+    ALTER TABLE tiermem.messages ADD COLUMN tsv TSVECTOR GENERATED ALWAYS AS (
+        to_tsvector('tiermem.english_all', regexp_replace(
+            coalesce(search_text, content) || ' ' || coalesce(context_text, ''),
+            '[^[:alnum:]]+', ' ', 'g'))
+        || array_to_tsvector(ARRAY['{AGENT_LEXEME.format("' || agent_id::text")}])
+    ) STORED;
+    CREATE INDEX messages_tsv ON tiermem.messages USING gin (tsv);
+    CREATE FUNCTION tiermem.message_context(agent INTEGER, below BIGINT,
+                                            OUT txt TEXT, OUT words INTEGER)
+    LANGUAGE sql STABLE AS $$
+        SELECT coalesce(p.search_text, p.content), p.n_words FROM tiermem.messages p
+         WHERE p.agent_id = agent AND p.id < below AND {_IN_CONTEXT.format(r="p")}
+         ORDER BY p.id DESC LIMIT 1
+    $$;
+    UPDATE tiermem.messages m SET context_text = c.txt, context_words = coalesce(c.words, 0)
+      FROM tiermem.messages m2, LATERAL tiermem.message_context(m2.agent_id, m2.id) c
+     WHERE m.agent_id = m2.agent_id AND m.id = m2.id AND {_IN_CONTEXT.format(r="m2")};
+    CREATE FUNCTION tiermem.messages_take_context() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF {_IN_CONTEXT.format(r="new")} THEN
+            SELECT c.txt, coalesce(c.words, 0) INTO new.context_text, new.context_words
+              FROM tiermem.message_context(new.agent_id, new.id) c;
+        ELSE
+            new.context_text := NULL;
+            new.context_words := 0;
+        END IF;
+        RETURN new;
+    END $$;
+    CREATE TRIGGER messages_take_context BEFORE INSERT ON tiermem.messages
+        FOR EACH ROW EXECUTE FUNCTION tiermem.messages_take_context();
+    CREATE TRIGGER messages_forgotten_context BEFORE UPDATE OF forgotten_at ON tiermem.messages
+        FOR EACH ROW WHEN (new.forgotten_at IS NOT NULL)
+        EXECUTE FUNCTION tiermem.messages_take_context();
+    CREATE FUNCTION tiermem.messages_hand_on_context() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE
+        successor BIGINT;
+    BEGIN
+        IF NOT ({_IN_CONTEXT.format(r="old")})
+           OR current_setting('tiermem.clearing', true) = 'on'
+           OR NOT EXISTS (SELECT 1 FROM tiermem.agents WHERE id = old.agent_id) THEN
+            RETURN NULL;
+        END IF;
+        SELECT n.id INTO successor FROM tiermem.messages n
+         WHERE n.agent_id = old.agent_id AND n.id > old.id AND {_IN_CONTEXT.format(r="n")}
+         ORDER BY n.id LIMIT 1;
+        IF successor IS NOT NULL THEN
+            UPDATE tiermem.messages m SET context_text = c.txt,
+                   context_words = coalesce(c.words, 0)
+              FROM tiermem.message_context(old.agent_id, successor) c
+             WHERE m.agent_id = old.agent_id AND m.id = successor;
+        END IF;
+        RETURN NULL;
+    END $$;
+    CREATE TRIGGER messages_erased_context AFTER DELETE ON tiermem.messages
+        FOR EACH ROW EXECUTE FUNCTION tiermem.messages_hand_on_context();
+    CREATE TRIGGER messages_forgotten_hand_on AFTER UPDATE OF forgotten_at ON tiermem.messages
+        FOR EACH ROW WHEN (old.forgotten_at IS NULL AND new.forgotten_at IS NOT NULL)
+        EXECUTE FUNCTION tiermem.messages_hand_on_context();
+    """
 
 MIGRATIONS: list[tuple[str, str]] = [
     ("agents, tiers, history and full-text search", f"""
@@ -424,6 +504,7 @@ MIGRATIONS: list[tuple[str, str]] = [
     DROP FUNCTION tiermem.bm25(TSVECTOR, INTEGER, TEXT[], DOUBLE PRECISION[], DOUBLE PRECISION);
     """ + _lexeme_stats_triggers("facts") + _lexeme_stats_triggers("passages")
      + _lexeme_stats_triggers("messages")),
+    ("the previous message as full-text context in recall", _RECALL_CONTEXT),
 ]
 
 #: How many migrations a database with the whole schema has recorded.

@@ -16,6 +16,7 @@ import numpy as np
 from tiermem.memory.store.records import Message, RowFilter
 from tiermem.memory.store.sqlite.filters import CHUNK, passing_ids
 from tiermem.memory.store.sqlite.passages import set_embeddings
+from tiermem.memory.store.sqlite.schema import context_of
 from tiermem.memory.store.sqlite.vectors import bump_generation, vector_blob
 from tiermem.memory.text.symbols import SQL_FUNCTION
 
@@ -69,9 +70,9 @@ class SQLiteMessages:
             # Rowids are allocated in order inside this write transaction, so the range
             # holds exactly the rows just inserted.
             conn.execute(
-                "INSERT INTO messages_fts (rowid, content)"
-                f" SELECT id, {SQL_FUNCTION}(content) FROM messages WHERE id BETWEEN ? AND ?",
-                (min(ids), max(ids)))
+                "INSERT INTO messages_fts (rowid, content, context)"
+                f" SELECT m.id, {SQL_FUNCTION}(m.content), {context_of('m')} FROM messages m"
+                " WHERE m.id BETWEEN ? AND ?", (min(ids), max(ids)))
             conn.execute(trigger)
         return ids
 

@@ -73,6 +73,74 @@ def _tombstones(table: str, column: str, updates: bool) -> str:
     return script
 
 
+#: A message that gives its text as context to the next one, and takes the previous one's.
+def _in_context(row: str) -> str:
+    return (f"{row}.forgotten_at IS NULL AND {row}.role IN ('user', 'assistant')"
+            f" AND {row}.content != ''")
+
+
+def _previous_text(before: str) -> str:
+    """The indexed text of the last message in context before id ``before`` ('' if none)."""
+    return (f"{_FTS}(coalesce((SELECT p.content FROM messages p WHERE p.id < {before}"
+            f" AND {_in_context('p')} ORDER BY p.id DESC LIMIT 1), ''))")
+
+
+def _next_in_context(after: str) -> str:
+    return (f"(SELECT n.id FROM messages n WHERE n.id > {after} AND {_in_context('n')}"
+            " ORDER BY n.id LIMIT 1)")
+
+
+def context_of(row: str) -> str:
+    """SQL for what the index holds as the context of message ``row``: the text of the
+    message in context before it, when it is in context itself; else ''."""
+    return f"CASE WHEN {_in_context(row)} THEN {_previous_text(row + '.id')} ELSE '' END"
+
+
+def _leaves_context(old: str) -> str:
+    """Trigger statements for a message leaving the index (erased or forgotten): its own
+    entry goes, and the next message's context, which was its text, becomes the text of
+    the message before it, so nothing of it stays reachable through a neighbour."""
+    fts = "messages_fts"
+    successor = (f"FROM messages s WHERE {_in_context(old)}"
+                 f" AND s.id = {_next_in_context(old + '.id')}")
+    return f"""
+        INSERT INTO {fts} ({fts}, rowid, content, context)
+            VALUES ('delete', {old}.id, {_FTS}({old}.content), {context_of(old)});
+        INSERT INTO {fts} ({fts}, rowid, content, context)
+            SELECT 'delete', s.id, {_FTS}(s.content), {_FTS}({old}.content) {successor};
+        INSERT INTO {fts} (rowid, content, context)
+            SELECT s.id, {_FTS}(s.content), {_previous_text('s.id')} {successor};"""
+
+
+#: Migration 6: recall's full-text index holds, besides each message, the text of the
+#: message before it (memory/tiers/recall.py says why). The index keeps no copy of any
+#: text (it is contentless); the triggers keep every context equal to the neighbour's
+#: current text, and a message that is erased or forgotten leaves its neighbour's too.
+_RECALL_CONTEXT = f"""
+    DROP TRIGGER messages_ai;
+    DROP TRIGGER messages_ad;
+    DROP TRIGGER messages_forget;
+    DROP TABLE messages_fts;
+    CREATE VIRTUAL TABLE messages_fts USING fts5 (
+        content, context, content='', tokenize='porter unicode61'
+    );
+    INSERT INTO messages_fts (rowid, content, context)
+        SELECT m.id, {_FTS}(m.content), {context_of('m')} FROM messages m
+        WHERE m.forgotten_at IS NULL;
+    CREATE TRIGGER messages_ai AFTER INSERT ON messages WHEN new.forgotten_at IS NULL BEGIN
+        INSERT INTO messages_fts (rowid, content, context)
+            VALUES (new.id, {_FTS}(new.content), {context_of('new')});
+    END;
+    CREATE TRIGGER messages_ad AFTER DELETE ON messages WHEN old.forgotten_at IS NULL
+    BEGIN {_leaves_context('old')}
+    END;
+    CREATE TRIGGER messages_forget AFTER UPDATE OF forgotten_at ON messages
+    WHEN old.forgotten_at IS NULL AND new.forgotten_at IS NOT NULL
+    BEGIN {_leaves_context('old')}
+    END;
+    """
+
+
 _FORGET_TABLES = """
     -- Every forget request: a hash of its text (never the text), how it ended, the ids.
     CREATE TABLE forget_requests (
@@ -300,6 +368,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         _tombstones("facts", "text", updates=True)
         + _tombstones("passages", "text", updates=True)
         + _tombstones("messages", "content", updates=False) + _FORGET_TABLES)),
+    Migration(6, "the previous message as full-text context in recall", _run(_RECALL_CONTEXT)),
 )
 
 #: The user_version of a database with every migration run.
