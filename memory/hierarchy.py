@@ -255,7 +255,8 @@ class HierarchicalMemory:
         self.recall = RecallTier(store, self.embedder, recall_vectors, config.fusion)
         if self.privacy is not None:
             self.recall.screen = self.privacy.screen_messages
-        self.prompt_history = PromptHistory(store)
+        self.prompt_history = PromptHistory(
+            store, screen=self.retained if self.privacy is not None else None)
         self.forgotten_norms = ForgottenNorms(store)
         self.interactions = InteractionClock(config.clock, self.now)
         self.journal = Journal(store, self.interactions)
@@ -354,8 +355,8 @@ class HierarchicalMemory:
 
     @guarded
     def erasure_count(self) -> int:
-        """How many erasures removed something so far (a layer above that keeps its own
-        copies, such as a summary, compares it to rebuild them)."""
+        """How many erasures and forget requests removed something so far (a layer above
+        that keeps its own copies, such as a summary, compares it to rebuild them)."""
         return erasure_count(self)
 
     def __enter__(self) -> HierarchicalMemory:
@@ -477,7 +478,8 @@ class HierarchicalMemory:
                 f"{old!r} matches more than one place ({listed}); quote more of the fact"
             )
         if self.privacy is not None and new_content.strip():
-            self.privacy.check_write(matches[0].text.replace(old, new_content), what="fact")
+            self.privacy.check_write(matches[0].text.replace(old, new_content, 1).strip(),
+                                     what="fact")
         with self._write():
             return self.lifecycle.edit(matches[0], old, new_content)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from backends import Backend
 
@@ -140,3 +142,16 @@ def test_audit_rows_hold_no_request_text_and_never_enter_search(backend: Backend
         assert m.recall_search("zebracorn").total == 0
         assert m.query("zebracorn password") == []
         assert m.store.messages.texts(EMBEDDED_ROLES) == []
+
+
+def test_a_forgotten_fact_leaves_the_diagnostics_report(backend: Backend) -> None:
+    with backend.memory() as m:
+        card = m.add_fact("the staging card is 4111 1111", "durable")
+        fact = m.fact(card)
+        assert fact is not None
+        fact.cycles = 6  # as a fact that kept going in and out of core
+        with m.store.transaction():
+            m.store.facts.update(fact)
+        assert "4111" in json.dumps(m.diagnostics(), default=str)
+        assert m.forget("the staging card is 4111 1111").outcome == "matched"
+        assert "4111" not in json.dumps(m.diagnostics(), default=str)

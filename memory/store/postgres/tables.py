@@ -196,7 +196,8 @@ class PgFacts:
     def cycling(self, min_cycles: int, limit: int) -> list[Fact]:
         return [_fact(r) for r in self.scope.rows(
             f"SELECT {_FACT_SELECT} FROM tiermem.facts WHERE agent_id = %s AND cycles >= %s "
-            f"ORDER BY cycles DESC, id LIMIT %s", (min_cycles, limit))]
+            f"AND forgotten_at IS NULL ORDER BY cycles DESC, id LIMIT %s",
+            (min_cycles, limit))]
 
     def learned_from(self, message_ids: Sequence[int]) -> list[int]:
         return [int(r[0]) for r in self.scope.rows(

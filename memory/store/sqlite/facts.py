@@ -104,7 +104,8 @@ class SQLiteFacts:
 
     def cycling(self, min_cycles: int, limit: int) -> list[Fact]:
         return list(map(fact_from_row, self.store.execute(
-            f"SELECT {_COLUMNS} FROM facts WHERE cycles >= ? ORDER BY cycles DESC LIMIT ?",
+            f"SELECT {_COLUMNS} FROM facts WHERE cycles >= ? AND forgotten_at IS NULL"
+            " ORDER BY cycles DESC LIMIT ?",
             (min_cycles, limit))))
 
     def learned_from(self, message_ids: Sequence[int]) -> list[int]:
