@@ -13,7 +13,7 @@ which recall keeps, and the up arrow would only bring back a wall of text.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from tiermem.memory.store.contract import StorageBackend
 
@@ -26,8 +26,12 @@ MAX_JSON_CHARS = 100_000
 class PromptHistory:
     """The prompt history of one memory, oldest line first."""
 
-    def __init__(self, store: StorageBackend) -> None:
+    def __init__(self, store: StorageBackend,
+                 screen: Callable[[str], str] | None = None) -> None:
         self.store = store
+        #: What a privacy policy lets memory keep of a line (the facade sets it): a line
+        #: typed at the prompt is stored data like the message it becomes.
+        self.screen = screen
 
     def lines(self) -> list[str]:
         raw = self.store.settings.get(META_KEY)
@@ -47,6 +51,8 @@ class PromptHistory:
         """Keep ``lines`` in order, newest last; returns how many were kept."""
         wanted = [line for line in lines
                   if line.strip() and len(line) <= MAX_LINE_CHARS and "\x00" not in line]
+        if self.screen is not None:
+            wanted = [self.screen(line) for line in wanted]
         if wanted:
             with self.store.transaction():
                 self._save([*self.lines(), *wanted])

@@ -230,3 +230,34 @@ def test_the_chat_shows_and_replaces_the_retention_statements() -> None:
                         errors=io.StringIO())
         assert repl.run_piped(iter(["/policy\n"])) == 0
         assert "no privacy policy: start the chat with --policy FILE" in out.getvalue()
+
+
+def test_a_line_typed_at_the_prompt_is_kept_with_what_the_policy_drops_withheld(
+        tmp_path: Path) -> None:
+    home = tmp_path / "agent"
+    with make_memory(home, privacy=POLICY) as memory:
+        memory.prompt_history.add("I was diagnosed with flu yesterday. See you later.")
+        memory.prompt_history.add("what's the weather")
+        lines = memory.prompt_history.lines()
+        assert lines[-1] == "what's the weather"
+        assert "flu" not in lines[0] and "[withheld: medical]" in lines[0]
+        assert "See you later." in lines[0]
+    assert not any(b"flu yesterday" in p.read_bytes() for p in home.rglob("*") if p.is_file())
+
+
+def test_a_tool_result_withholds_the_facts_its_change_moved() -> None:
+    shown_only = parse_policy("""
+rules:
+  - {rule_id: diagnosis, category: medical, content_substrings: [diagnosed]}
+retention: {enabled: false}
+recall: {mode: deterministic}
+""")
+    box = memory_toolbox()
+    with make_memory(privacy=shown_only, core_limit=1, core_limit_unit="facts") as memory:
+        memory.add_fact("User was diagnosed with asthma", "short-lived")
+        ctx = ToolContext(memory=memory, turn=1)
+        result = box.dispatch("core_memory_append",
+                              json.dumps({"content": "User likes green tea"}),
+                              call_id="c", context=ctx)
+        assert result.ok and "core -> archival: [withheld: medical]" in result.content
+        assert "asthma" not in result.content

@@ -49,8 +49,9 @@ def iso(stamp: float | None) -> str | None:
 
 def _describe_changes(ctx: ToolContext, since: int) -> list[str]:
     notes = []
-    for event in ctx.memory.events_since(since):
-        kind, text = event["kind"], event["text"]
+    events = ctx.memory.events_since(since)
+    for event, text in zip(events, _shown_texts(ctx.memory, events), strict=True):
+        kind = event["kind"]
         label = {
             "add": "core +",
             "evict": "core -> archival:",
@@ -63,6 +64,19 @@ def _describe_changes(ctx: ToolContext, since: int) -> list[str]:
         notes.append(f"{label} {single_line(text)}")
     ctx.changes.extend(notes)
     return notes
+
+
+def _shown_texts(memory: HierarchicalMemory, events: list[dict[str, Any]]) -> list[str]:
+    """Each event's fact text as the model may see it: a privacy policy's recall layer
+    withholds it here as it does in core (the result is stored in recall, too)."""
+    texts = [str(event["text"]) for event in events]
+    if memory.privacy is None:
+        return texts
+    facts = {e["fact_id"]: memory.fact(e["fact_id"]) for e in events if e["fact_id"]}
+    found = [f for f in facts.values() if f is not None]
+    shown = dict(zip([f.id for f in found], memory.privacy.core_view("", found), strict=True))
+    return [shown.get(event["fact_id"], text) if event["fact_id"] else text
+            for event, text in zip(events, texts, strict=True)]
 
 
 def _core_status(memory: HierarchicalMemory) -> str:
