@@ -13,7 +13,7 @@ from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.postgres import schema as pg_schema
 from tiermem.memory.store.sqlite import schema
 from tiermem.memory.store.sqlite import store as store_module
-from tiermem.memory.text.digest import describe_text
+from tiermem.memory.text.digest import replaced_detail
 
 _FACT = ("INSERT INTO facts (text, norm, durability, tier, created_at, created_tick, last_access,"
          " last_counted_tick, tokens, source) VALUES (?, ?, 'durable', 'core', 1, 1, 1, 1, 5, ?)")
@@ -42,7 +42,7 @@ def test_sqlite_migration_rewrites_old_events_and_links_facts(
     with HierarchicalMemory(tmp_path, embedder=HashingEmbedder()) as after:
         events = list(after.store.export_rows("events"))
         assert [e["text"] for e in events] == ["", ""]
-        assert [e["detail"] for e in events] == ["durable", f"old={describe_text('4111 1111')}"]
+        assert [e["detail"] for e in events] == ["durable", replaced_detail('4111 1111')]
         links = {f.text: f.source_message_id for f in after.facts()}
         assert links == {"my card is 4111 1111": 3, "User likes tea": 1,
                          "User is called Ann": None}
@@ -73,7 +73,7 @@ def test_postgres_migration_rewrites_old_events_and_links_facts(postgres_dsn: st
                          "'4111 1111', 1)", (agent,))
         pg_schema.migrate(conn)
         assert conn.execute("SELECT text, detail FROM tiermem.events").fetchall() == [
-            ("", f"old={describe_text('4111 1111')}")]
+            ("", replaced_detail('4111 1111'))]
         assert conn.execute("SELECT id, source_message_id FROM tiermem.facts "
                             "ORDER BY id").fetchall() == [(1, 3), (2, 1), (3, None)]
 
@@ -90,5 +90,5 @@ def test_a_snapshot_taken_when_events_kept_text_restores_without_it() -> None:
     with HierarchicalMemory.restore(snap, embedder=HashingEmbedder()) as restored:
         rows = list(restored.store.export_rows("events"))
         assert [r["text"] for r in rows] == ["", ""]
-        assert rows[1]["detail"] == f"old={describe_text('9931')}"
+        assert rows[1]["detail"] == replaced_detail('9931')
         assert "9931" not in repr(restored.snapshot())

@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from snapshot_helpers import check_restored, leftovers, small_snapshot
@@ -122,3 +123,13 @@ def test_a_mutated_snapshot_restores_soundly_or_raises_snapshot_error(
             return
         with restored:
             _check_round_trip(restored)
+
+
+def test_a_snapshot_blocking_one_norm_twice_is_refused_by_name() -> None:
+    snap = small_snapshot()
+    rows = snap["tables"]["forgotten_norms"]
+    assert rows, "the small snapshot blocks a forgotten norm"
+    rows.append({**rows[0], "id": max(r["id"] for r in rows) + 1})
+    with HierarchicalMemory(embedder=HashingEmbedder()) as memory, pytest.raises(
+            SnapshotError, match=r"forgotten_norms\[1\]\.norm_hash"):
+        memory.restore(snap)

@@ -408,6 +408,8 @@ def _check_invariants(snapshot: Snapshot) -> None:
     for table in ROW_MODELS:
         key = "tick" if table == "history" else "id"
         _unique(table, key, [getattr(r, key) for r in getattr(tables, table)])
+    # A forgotten norm is blocked once (the stores keep each hash once).
+    _unique("forgotten_norms", "norm_hash", [r.norm_hash for r in tables.forgotten_norms])
     passages = {p.id for p in tables.passages}
     facts = {f.id for f in tables.facts}
     norms: dict[str, int] = {}
@@ -437,8 +439,8 @@ def _check_invariants(snapshot: Snapshot) -> None:
         raise _fail("settings.tick", f"is {settings.tick}, below the history's {last}")
 
 
-def _unique(table: str, key: str, values: list[int]) -> None:
-    seen: dict[int, int] = {}
+def _unique(table: str, key: str, values: Sequence[int | str]) -> None:
+    seen: dict[int | str, int] = {}
     for i, value in enumerate(values):
         if value in seen:
             raise _fail(f"tables.{table}[{i}].{key}",

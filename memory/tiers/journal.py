@@ -49,8 +49,9 @@ class Journal:
     def record(self, kind: str, fact: Fact | None, detail: str = "") -> None:
         """Log what happened to a fact, for timelines and audits.
 
-        ``detail`` must not quote the fact or any user text (describe a text with
-        memory.text.digest.describe_text): the event outlives edits and erasures.
+        ``detail`` must not quote the fact or any user text, nor a digest of it (a
+        replace keeps the length, memory.text.digest.replaced_detail): the event
+        outlives edits and erasures.
         """
         self.store.history.add_event(Event(
             tick=self.clock.tick, kind=kind, fact_id=fact.id if fact else None,

@@ -469,14 +469,13 @@ MIGRATIONS: list[tuple[str, str]] = [
     CREATE INDEX events_tick ON tiermem.events (agent_id, tick);
     """ + _text_stats_triggers("facts") + _text_stats_triggers("passages")
      + _text_stats_triggers("messages")),
-    # Events keep no text: the fact's row holds it, and a replace names the replaced
-    # text by digest and length (memory/text/digest.py, the same form). A fact links the
+    # Events keep no text: the fact's row holds it, and a replace keeps only the
+    # replaced text's length (memory/text/digest.py, the same form). A fact links the
     # message it was learned from, so erasing the message erases it; facts learned
     # before are linked through the turn that ends their source.
     ("events without text, facts linked to their message", """
     UPDATE tiermem.events
-       SET detail = 'old=sha256:' || left(encode(sha256(convert_to(detail, 'UTF8')), 'hex'),
-                                          16) || ' chars=' || char_length(detail)
+       SET detail = 'old_chars=' || char_length(detail)
      WHERE kind = 'replace';
     UPDATE tiermem.events SET text = '' WHERE text <> '';
     ALTER TABLE tiermem.facts ADD COLUMN source_message_id BIGINT;
