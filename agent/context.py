@@ -335,3 +335,28 @@ def _sent_text(message: dict[str, Any]) -> str:
         if isinstance(arguments, dict) and isinstance(arguments.get("message"), str):
             sent.append(arguments["message"].strip())
     return "\n".join(t for t in sent if t)
+
+
+def with_calls_paired(messages: list[dict[str, Any]],
+                      ids: list[int]) -> tuple[list[dict[str, Any]], list[int]]:
+    """The window without half a tool call: a result whose call is gone, or a call whose
+    result is gone (erased or forgotten since it was saved), which servers refuse.
+
+    A call without its result is dropped from its assistant message; the message keeps
+    its text.
+    """
+    called = {c["id"] for m in messages for c in m.get("tool_calls") or ()}
+    answered = {m.get("tool_call_id") for m in messages if m.get("role") == "tool"}
+    kept_messages, kept_ids = [], []
+    for message, message_id in zip(messages, ids, strict=True):
+        if message.get("role") == "tool" and message.get("tool_call_id") not in called:
+            continue
+        calls = message.get("tool_calls")
+        if calls and any(c["id"] not in answered for c in calls):
+            message = {k: v for k, v in message.items() if k != "tool_calls"}
+            paired = [c for c in calls if c["id"] in answered]
+            if paired:
+                message["tool_calls"] = paired
+        kept_messages.append(message)
+        kept_ids.append(message_id)
+    return kept_messages, kept_ids

@@ -14,6 +14,7 @@ from tiermem.agent.context import (
     ContextOverflowError,
     ContextWindow,
     extractive_summary,
+    with_calls_paired,
 )
 from tiermem.agent.interrupts import turn_interrupts
 from tiermem.agent.llm import Completion, LLMClient, ToolCall, Usage, is_whole_json
@@ -85,8 +86,8 @@ class Agent:
         state = self.memory.get_state("context", {})
         ids = [int(i) for i in state.get("message_ids", [])]
         rows = self.memory.recall.rows(ids)
-        self.context.message_ids = [r["id"] for r in rows]
-        self.context.messages = [self._shown(_as_chat(r)) for r in rows]
+        self.context.messages, self.context.message_ids = with_calls_paired(
+            [self._shown(_as_chat(r)) for r in rows], [r["id"] for r in rows])
         self.context.summary = state.get("summary", "")
         self.context.pressure_alerted = bool(state.get("pressure_alerted", False))
         # A context saved before erasures were counted has seen every one so far.
@@ -106,8 +107,9 @@ class Agent:
         })
 
     def _follow_erasures(self) -> None:
-        """After an erasure (memory.erase), erased messages leave the window and the summary
-        is written again from what recall still holds.
+        """After an erasure (memory.erase) or a forget, the messages removed leave the window
+        (with the other half of any tool call they were part of) and the summary is written
+        again from what recall still holds.
 
         The memory already took the lines quoting erased text out of the stored summary,
         but a summary written by a model may say the same in other words; an extractive
@@ -120,8 +122,8 @@ class Agent:
         self._erasures_seen = count
         present = {r["id"] for r in self.memory.recall.rows(self.context.message_ids)}
         kept = [i for i, mid in enumerate(self.context.message_ids) if mid in present]
-        self.context.messages = [self.context.messages[i] for i in kept]
-        self.context.message_ids = [self.context.message_ids[i] for i in kept]
+        self.context.messages, self.context.message_ids = with_calls_paired(
+            [self.context.messages[i] for i in kept], [self.context.message_ids[i] for i in kept])
         if self.context.summary:
             first = (self.context.message_ids[0] if self.context.message_ids
                      else self.memory.store.messages.max_id() + 1)
@@ -165,6 +167,9 @@ class Agent:
             try:
                 with self.memory.interaction():
                     interrupts.release()
+                    # An erasure or forget since the last turn (/forget, another process):
+                    # the prompt must not carry what it removed.
+                    self._follow_erasures()
                     self.memory.recall.add_vectors([user_id])
                     result = self._run_turn(turn, user_id, text)
                     interrupts.hold()  # the turn is done; Ctrl-C could only cut its commit

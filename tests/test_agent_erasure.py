@@ -24,6 +24,22 @@ def erase_first_message(ctx: ToolContext) -> str:
     return f"erased {report.messages}"
 
 
+def _agent_with_a_paraphrasing_summary(memory: HierarchicalMemory,
+                                       model: ScriptedModel) -> Agent:
+    """Three turns, the first of which told the secret, then folded (as compaction would)
+    into a summary a model wrote in its own words."""
+    agent = Agent(memory, model)
+    agent.step(f"Remember: {SECRET}.")
+    agent.step("Say hello.")
+    agent.step("How are you?")
+    agent.context.messages = agent.context.messages[4:]
+    agent.context.message_ids = agent.context.message_ids[4:]
+    agent.context.summary = PARAPHRASE
+    with memory.interaction():
+        agent._save_context()
+    return agent
+
+
 def _saved_summary(memory: HierarchicalMemory) -> str:
     return str(memory.get_state("context", {}).get("summary", ""))
 
@@ -32,16 +48,7 @@ def test_an_erasure_between_turns_rebuilds_a_paraphrasing_summary(tmp_path: Path
     memory = HierarchicalMemory(tmp_path, embedder=HashingEmbedder())
     steps = [reply("Noted."), reply("Hello."), reply("Fine."), reply("Sure.")]
     with ScriptedModel(steps) as model:
-        agent = Agent(memory, model)
-        agent.step(f"Remember: {SECRET}.")
-        agent.step("Say hello.")
-        agent.step("How are you?")
-        # As if compaction had folded the first two turns into a model's summary.
-        agent.context.messages = agent.context.messages[4:]
-        agent.context.message_ids = agent.context.message_ids[4:]
-        agent.context.summary = PARAPHRASE
-        with memory.interaction():
-            agent._save_context()
+        agent = _agent_with_a_paraphrasing_summary(memory, model)
         memory.erase(messages=[1, 2], reason="the user asked")
         assert "5521" in _saved_summary(memory)  # the memory cannot see a paraphrase
 
@@ -77,3 +84,36 @@ def test_an_erasure_by_a_tool_in_the_turn_is_not_saved_back(tmp_path: Path) -> N
         assert "5521" not in repr(reopened.snapshot(include_vectors=False))
     finally:
         reopened.close()
+
+
+def test_a_reloaded_window_never_holds_half_a_tool_call() -> None:
+    from tiermem.agent.context import with_calls_paired
+
+    call_a = {"id": "a", "type": "function", "function": {"name": "x", "arguments": "{}"}}
+    call_b = {"id": "b", "type": "function", "function": {"name": "y", "arguments": "{}"}}
+    window = [
+        {"role": "assistant", "content": "two calls", "tool_calls": [call_a, call_b]},
+        {"role": "tool", "tool_call_id": "a", "content": "ok"},  # b's result was forgotten
+        {"role": "tool", "tool_call_id": "c", "content": "its call was erased"},
+        {"role": "assistant", "content": "one call", "tool_calls": [call_b]},
+    ]
+    messages, ids = with_calls_paired(window, [1, 2, 3, 4])
+    assert ids == [1, 2, 4]
+    assert messages[0]["tool_calls"] == [call_a]
+    assert "tool_calls" not in messages[2] and messages[2]["content"] == "one call"
+
+
+def test_a_forget_between_turns_rebuilds_a_paraphrasing_summary_too(tmp_path: Path) -> None:
+    memory = HierarchicalMemory(tmp_path, embedder=HashingEmbedder())
+    steps = [reply("Noted."), reply("Hello."), reply("Fine."), reply("Sure.")]
+    with ScriptedModel(steps) as model:
+        agent = _agent_with_a_paraphrasing_summary(memory, model)
+        assert memory.forget(f"Remember: {SECRET}.").outcome == "matched"
+
+        agent.step("Anything else?")
+
+    # The summary goes into every prompt: a forgotten message leaves it as it leaves search.
+    assert "5521" not in agent.context.summary
+    assert "5521" not in _saved_summary(memory)
+    assert all("5521" not in str(m) for m in model.calls[-1].messages)
+    memory.close()

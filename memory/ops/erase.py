@@ -137,7 +137,8 @@ class PurgeAfterErasure:
 
 
 def erasure_count(memory: HierarchicalMemory) -> int:
-    """How many erasures removed something from this memory so far."""
+    """How many erasures (and forget requests) removed something from this memory so far:
+    a layer keeping its own copies, such as a summary, rebuilds them when it changes."""
     return int(memory.store.settings.get(ERASURES_KEY, "0") or 0)
 
 

@@ -32,9 +32,10 @@ import numpy as np
 
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.judge import Judge
-from tiermem.memory.ops.erase import ErasureReport
+from tiermem.memory.ops.erase import ERASURES_KEY, ErasureReport, erasure_count
 from tiermem.memory.ops.forget_config import MODES, ForgetConfig
 from tiermem.memory.ops.forget_select import Selection, exact_selection, llm_selection
+from tiermem.memory.ops.state_scrub import scrub_state
 from tiermem.memory.prompt_history import PromptHistory
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.records import ForgetRequest, Forgotten
@@ -168,8 +169,11 @@ def apply_forget(memory: HierarchicalMemory, items: list[tuple[str, int]]) -> Fo
             facts.add(passage.fact_id)
     fact_rows = [f for f in (memory.core.load(i) for i in sorted(facts)) if f is not None]
     passages.update(f.passage_id for f in fact_rows if f.passage_id is not None)
-    user_lines = [m.content for m in store.messages.get_many(messages).values()
-                  if m.role == "user"]
+    message_rows = list(store.messages.get_many(messages).values())
+    user_lines = [m.content for m in message_rows if m.role == "user"]
+    passage_rows = store.passages.get_many(sorted(passages)).values()
+    quoted = ([f.text for f in fact_rows] + [p.text for p in passage_rows]
+              + [m.content for m in message_rows])
     now = memory.now()
     done = store.forgetting.forget(sorted(facts), sorted(passages), messages, now)
     memory.forgotten_norms.add({fact_norm(f.text) for f in fact_rows if f.id in done.facts},
@@ -179,6 +183,12 @@ def apply_forget(memory: HierarchicalMemory, items: list[tuple[str, int]]) -> Fo
     if done.messages and memory.recall.vectors is not None:
         memory.recall.vectors.remove(np.asarray(done.messages, dtype=np.int64))
     PromptHistory(store).forget(user_lines)
+    # Stored state (the agent's running summary, which goes into every prompt) loses the
+    # lines quoting what was forgotten, and the count tells the agent to write its summary
+    # again, as after an erasure.
+    scrub_state(store.settings, quoted)
+    if done:
+        store.settings.set(ERASURES_KEY, erasure_count(memory) + 1)
     memory.core.reload()
     memory.archival.reload()
     memory.recall.reload()
