@@ -163,8 +163,19 @@ def test_a_fact_and_the_message_it_was_learned_from_take_one_place() -> None:
         m.process_interaction("The sesame bagels arrived today.", "Enjoy them.")
         fact = m.fact(learned[0])
         assert fact is not None and fact.source_message_id == 1
-        hits = m.query("allergic to sesame", k=10, touch=False)
+        # Not a strong match (the fact lacks "seeds"): a strong one keeps its own place.
+        hits = m.query("allergic to sesame seeds", k=10, touch=False)
         standing_for_first = [h for h in hits if (h.tier == "recall" and h.id == 1)
                               or h.fact_id == fact.id]
         assert len(standing_for_first) == 1
         assert hits[0] is standing_for_first[0]
+
+
+def test_a_strong_core_match_keeps_its_place_beside_the_message_it_came_from() -> None:
+    with make_memory() as m:
+        m.process_interaction("My badge number is 4417.", "Noted.")
+        fact = next(f for f in m.facts() if "4417" in f.text)
+        assert fact.tier == "core" and fact.source_message_id == 1
+        hits = m.query("badge number 4417", k=3)
+        # The fact holds every word of the question: it is never merged away.
+        assert any(h.tier == "core" and h.id == fact.id for h in hits)

@@ -148,7 +148,7 @@ def query_tiers(tiers: Tiers, q: str, k: int, now: float) -> list[Hit]:
     ranked.sort(key=lambda h: -h.score)  # stable: on a tie, core's hit comes first
     ranked = rerank_for_time(ranked, asked)
     if tiers.by_source:
-        ranked = _facts_with_their_sources(ranked, tiers.core)
+        ranked = _facts_with_their_sources(ranked, tiers.core, strong)
     # The best k strong matches claim their places; the other places go by score.
     strong_hits = [h for h in ranked if h.tier == "core" and h.id in strong][:k]
     chosen = {id(h) for h in strong_hits}
@@ -163,10 +163,12 @@ FACT_WEIGHT = 0.4
 SOURCE_BONUS = 0.5
 
 
-def _facts_with_their_sources(ranked: list[Hit], core: CoreTier) -> list[Hit]:
+def _facts_with_their_sources(ranked: list[Hit], core: CoreTier,
+                              strong: set[int]) -> list[Hit]:
     """One place for the hits that stand for one message: the message and the facts
     learned from it (in core or archived). The best of them keeps the place and gains
-    ``SOURCE_BONUS`` of the second best's score; the list is sorted again."""
+    ``SOURCE_BONUS`` of the second best's score; the list is sorted again. A core fact
+    that matches strongly (``strong``) keeps its own place whatever stands beside it."""
     groups: dict[int, list[Hit]] = {}
     for hit in ranked:
         source = hit.id if hit.tier == "recall" else None
@@ -181,7 +183,7 @@ def _facts_with_their_sources(ranked: list[Hit], core: CoreTier) -> list[Hit]:
             continue
         group.sort(key=lambda h: -h.score)
         group[0].score += SOURCE_BONUS * group[1].score
-        dropped.update(id(h) for h in group[1:])
+        dropped.update(id(h) for h in group[1:] if not (h.tier == "core" and h.id in strong))
     kept = [h for h in ranked if id(h) not in dropped]
     kept.sort(key=lambda h: -h.score)
     return kept
