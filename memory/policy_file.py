@@ -10,6 +10,7 @@ validated by the code that owns it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -35,12 +36,21 @@ def parse_policy_sections(text: str, source: str = "policy") -> dict[str, Any]:
         raise InvalidConfigError(
             f"{source} must be a mapping of sections ({', '.join(POLICY_SECTIONS)}), "
             f"not a {type(data).__name__}", ("policy",))
-    for key in data:
-        if key not in POLICY_SECTIONS:
-            raise InvalidConfigError(
-                f"{source}: invalid policy: unknown top-level key {str(key)!r}; a policy file "
-                f"holds only {', '.join(POLICY_SECTIONS)}", (str(key),))
-    return {str(key): value for key, value in data.items()}
+    sections = {str(key): value for key, value in data.items()}
+    try:
+        refuse_unknown_sections(sections)
+    except InvalidConfigError as exc:
+        raise InvalidConfigError(f"{source}: {exc}", exc.fields) from None
+    return sections
+
+
+def refuse_unknown_sections(sections: Iterable[str]) -> None:
+    """Raise InvalidConfigError naming the first key that is not a policy section."""
+    unknown = sorted(set(sections) - set(POLICY_SECTIONS))
+    if unknown:
+        raise InvalidConfigError(
+            f"invalid policy: unknown top-level key {unknown[0]!r}; a policy file holds only "
+            f"{', '.join(POLICY_SECTIONS)}", (unknown[0],))
 
 
 def read_policy_sections(path: str | Path) -> dict[str, Any]:

@@ -164,15 +164,17 @@ def apply_forget(memory: HierarchicalMemory, items: list[tuple[str, int]]) -> Fo
     facts = {i for table, i in items if table == "facts"}
     passages = {i for table, i in items if table == "passages"}
     messages = sorted(i for table, i in items if table == "messages")
-    for passage in store.passages.get_many(sorted(passages)).values():
+    named_passages = list(store.passages.get_many(sorted(passages)).values())
+    for passage in named_passages:
         if passage.fact_id is not None:
             facts.add(passage.fact_id)
     fact_rows = [f for f in (memory.core.load(i) for i in sorted(facts)) if f is not None]
     passages.update(f.passage_id for f in fact_rows if f.passage_id is not None)
     message_rows = list(store.messages.get_many(messages).values())
     user_lines = [m.content for m in message_rows if m.role == "user"]
-    passage_rows = store.passages.get_many(sorted(passages)).values()
-    quoted = ([f.text for f in fact_rows] + [p.text for p in passage_rows]
+    # A fact's passage holds the fact's own text, so the facts and the passages named stand
+    # for every text forgotten.
+    quoted = ([f.text for f in fact_rows] + [p.text for p in named_passages]
               + [m.content for m in message_rows])
     now = memory.now()
     done = store.forgetting.forget(sorted(facts), sorted(passages), messages, now)

@@ -43,13 +43,11 @@ from pydantic import (
 
 from tiermem.memory.errors import InvalidConfigError
 from tiermem.memory.policy_file import (
-    POLICY_SECTIONS,
     parse_policy_sections,
     read_policy_sections,
+    refuse_unknown_sections,
 )
 
-#: Top-level sections this module validates (memory/policy_file.py lists them all).
-PRIVACY_SECTIONS = ("rules", "retention", "recall")
 #: The category shown for content withheld without a named category.
 DEFAULT_CATEGORY = "private"
 
@@ -145,11 +143,7 @@ class PrivacyConfig(_Strict):
     forget: dict[str, Any] | None = None
 
     def __init__(self, **values: Any) -> None:
-        unknown = sorted(set(values) - set(POLICY_SECTIONS))
-        if unknown:
-            raise InvalidConfigError(
-                f"invalid policy: unknown top-level key {unknown[0]!r}; a policy file holds "
-                f"only {', '.join(POLICY_SECTIONS)}", (unknown[0],))
+        refuse_unknown_sections(values)
         try:
             super().__init__(**values)
         except ValidationError as exc:
