@@ -40,6 +40,7 @@ from tiermem.evals.locomo import Conversation, Turn
 from tiermem.memory import HierarchicalMemory, Hit, MemoryLimitError
 from tiermem.memory.embed.embeddings import Embedder
 from tiermem.memory.search.fusion import FusionWeights
+from tiermem.memory.search.hops import HopSettings
 from tiermem.memory.search.query import TIME_POOL
 from tiermem.memory.search.temporal import read_time_query, rerank_for_time
 from tiermem.memory.text.extract import extract_facts
@@ -67,11 +68,15 @@ class MemoryConfig:
     dates: bool = False
     # archival layout: re-rank by the question's time (memory.search.temporal)
     time_rerank: bool = False
+    # a second retrieval round from the first round's best hits (memory.search.hops)
+    hop: HopSettings | None = None
 
     def as_dict(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
         for key in ("name", "description"):
             data.pop(key)
+        if self.hop is None:  # reports written before the option existed stay resumable
+            data.pop("hop")
         if self.layout == "hierarchy" and not self.archive_turns:
             for key in ("context", "embed_context"):
                 data.pop(key)
@@ -115,6 +120,10 @@ ABLATIONS = (
     _variant(HYBRID, "hybrid-dates", "session date written into each turn", dates=True),
     _variant(HYBRID, "hybrid-time", "hybrid, re-ranked by the question's time as query() does",
              time_rerank=True),
+    _variant(HYBRID, "hybrid-hop", "hybrid, then a second round from the first's best hits",
+             hop=HopSettings()),
+    _variant(HIERARCHY, "hierarchy-hop", "query(), then a second round from the first's best hits",
+             hop=HopSettings()),
     _variant(HIERARCHY, "hierarchy-rrf60", "the hierarchy with RRF k=60 1:0.5, no pruning",
              fusion=_OLD),
     _variant(HIERARCHY, "hierarchy-recall-only", "the hierarchy's memory, recall_search alone",
@@ -214,15 +223,15 @@ class IngestedMemory:
 
     def search(self, question: str, k: int) -> list[Hit]:
         if self.config.search == "recall":
-            return self.memory.recall_search(question, k=k).hits
+            return self.memory.recall_search(question, k=k, hop=self.config.hop).hits
         if self.config.layout == "hierarchy":
             # touch=False: each question sees the memory as ingested, whatever came before.
-            return self.memory.query(question, k=k, touch=False)
+            return self.memory.query(question, k=k, touch=False, hop=self.config.hop)
         if self.config.time_rerank:
             asked = read_time_query(question, self.memory.now())
             pool = self.memory.archival_search(question, k=TIME_POOL * k).hits
             return rerank_for_time(pool, asked, text_of=own_words)[:k]
-        return self.memory.archival_search(question, k=k).hits
+        return self.memory.archival_search(question, k=k, hop=self.config.hop).hits
 
     def dia_ids(self, hit: Hit) -> list[str]:
         """The turn(s) a hit stands for."""

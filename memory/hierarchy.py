@@ -17,7 +17,7 @@ import contextlib
 import dataclasses
 import json
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -42,8 +42,10 @@ from tiermem.memory.privacy.guard import PrivacyGuard
 from tiermem.memory.privacy.retention import Masked
 from tiermem.memory.prompt_history import PromptHistory
 from tiermem.memory.search.fusion import FusionWeights
+from tiermem.memory.search.hops import HopSettings, hop_page, second_round
+from tiermem.memory.search.lexical import common_terms
 from tiermem.memory.search.query import CoreVectors, Tiers, query_tiers
-from tiermem.memory.store.contract import StorageBackend
+from tiermem.memory.store.contract import StorageBackend, TextTable
 from tiermem.memory.store.guard import guarded
 from tiermem.memory.store.opening import open_store
 from tiermem.memory.store.records import ForgetRequest, HistoryPoint
@@ -576,13 +578,17 @@ class HierarchicalMemory:
     @guarded
     def archival_search(
         self, query: str, k: int = 10, page: int = 1, tags: Sequence[str] | None = None,
-        start: Any = None, end: Any = None,
+        start: Any = None, end: Any = None, hop: HopSettings | None = None,
     ) -> SearchResult:
-        def fetch(n: int, page: int = page) -> SearchResult:
-            return self.archival.search(query, k=n, page=page, tags=tags, start=start, end=end)
+        """Hybrid search of archival; ``hop`` adds a second round (memory.search.hops)."""
+        def one(text: str, n: int, at: int) -> SearchResult:
+            def fetch(m: int, page: int = at) -> SearchResult:
+                return self.archival.search(text, k=m, page=page, tags=tags, start=start, end=end)
 
-        result = (fetch(k) if self.privacy is None
-                  else self.privacy.search_page(query, fetch, k, page))
+            return fetch(n) if self.privacy is None else self.privacy.search_page(
+                text, fetch, n, at)
+
+        result = self._with_hop(one, query, k, page, hop, "passages", len(self.archival))
         self.counters["archival_searches"] += 1
         self.counters["archival_searches_with_hits"] += bool(result.total)
         return result
@@ -591,18 +597,52 @@ class HierarchicalMemory:
     def recall_search(
         self, query: str, k: int = 10, page: int = 1, roles: Sequence[str] | None = None,
         start: Any = None, end: Any = None, before_id: int | None = None,
+        hop: HopSettings | None = None,
     ) -> SearchResult:
-        """Search the conversation log; ``before_id`` leaves out that message and later ones."""
-        def fetch(n: int, page: int = page) -> SearchResult:
-            return self.recall.search(query, k=n, page=page, roles=roles, start=start, end=end,
-                                      before_id=before_id)
+        """Search the conversation log; ``before_id`` leaves out that message and later ones;
+        ``hop`` adds a second round (memory.search.hops)."""
+        def one(text: str, n: int, at: int) -> SearchResult:
+            def fetch(m: int, page: int = at) -> SearchResult:
+                return self.recall.search(text, k=m, page=page, roles=roles, start=start,
+                                          end=end, before_id=before_id)
 
-        if self.privacy is None:
-            return fetch(k)
-        return self.privacy.search_page(query, fetch, k, page)
+            return fetch(n) if self.privacy is None else self.privacy.search_page(
+                text, fetch, n, at)
+
+        return self._with_hop(one, query, k, page, hop, "messages", len(self.recall))
+
+    def _source_of(self, hit: Hit) -> Hashable:
+        """The message a hit stands for (a fact, its source), else the hit's own row."""
+        fact = self.core.load(hit.fact_id) if hit.fact_id is not None else None
+        if fact is not None and fact.source_message_id is not None:
+            return "recall", fact.source_message_id
+        if hit.fact_id is not None:
+            return "fact", hit.fact_id
+        return hit.tier, hit.id
+
+    def _common_terms(self, terms: list[str]) -> set[str]:
+        """Those ``terms`` in most of the messages or most of the passages."""
+        return (common_terms(self.store.lexical("messages"), terms, len(self.recall))
+                | common_terms(self.store.lexical("passages"), terms, len(self.archival)))
+
+    def _with_hop(self, one: Callable[[str, int, int], SearchResult], query: str, k: int,
+                  page: int, hop: HopSettings | None, table: TextTable, rows: int
+                  ) -> SearchResult:
+        """``one(text, k, page)`` for ``query``, or its second round with ``hop``. The
+        second round searches words the question lacks, so what a privacy policy
+        withholds for the question is withheld from the fused page too."""
+        if hop is None:
+            return one(query, k, page)
+        lexical = self.store.lexical(table)
+        result = hop_page(lambda text, n: one(text, n, 1), query, k, page, hop,
+                          lambda terms: common_terms(lexical, terms, rows))
+        if self.privacy is not None:
+            result.hits = self.privacy.filter_hits(query, result.hits)
+        return result
 
     @guarded
-    def query(self, q: str, k: int = 10, touch: bool = True) -> list[Hit]:
+    def query(self, q: str, k: int = 10, touch: bool = True,
+              hop: HopSettings | None = None) -> list[Hit]:
         """Search all three tiers: the best ``k`` hits on one scale, best first.
 
         Every tier is scored with the same hybrid formula. A core fact that
@@ -617,6 +657,8 @@ class HierarchicalMemory:
         facts count as hits toward promotion (each once per interaction);
         a read-only memory never counts them. Under a privacy policy, hits its
         recall layer withholds for ``q`` are left out, as from every search.
+        ``hop`` adds a second round from the first's best hits (memory.search.hops);
+        core's matches among the first round's ``k`` keep their places.
         """
         request, privacy = clean_text(q, "query", max_chars=10_000), self.privacy
         tiers = Tiers(
@@ -628,7 +670,13 @@ class HierarchicalMemory:
             recall_by_meaning=self.recall.vectors is not None,
             core_shown=None if privacy is None else (
                 lambda hits: privacy.filter_hits(request, hits)))
-        hits = query_tiers(tiers, request, k, self.now())
+        now = self.now()
+        hits = query_tiers(tiers, request, k, now) if hop is None else second_round(
+            lambda text, n: query_tiers(tiers, text, n, now), request, k, hop,
+            common=self._common_terms, pinned=lambda hit: hit.tier == "core",
+            key=self._source_of)
+        if hop is not None and privacy is not None:
+            hits = privacy.filter_hits(request, hits)
         if touch and not self.read_only:
             with self._write():
                 self.lifecycle.count_use(h.fact_id for h in hits if h.fact_id is not None)
