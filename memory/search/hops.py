@@ -18,6 +18,7 @@ finds.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
@@ -122,9 +123,7 @@ def fuse_rounds(first: Sequence[Hit], second: Sequence[Hit], k: int, settings: H
     out = []
     for name in order:
         if name in chosen:
-            hit = hits[name]
-            hit.score = scores[name]
-            out.append(hit)
+            out.append(dataclasses.replace(hits[name], score=scores[name]))
     return out
 
 
