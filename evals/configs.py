@@ -70,13 +70,16 @@ class MemoryConfig:
     time_rerank: bool = False
     # a second retrieval round from the first round's best hits (memory.search.hops)
     hop: HopSettings | None = None
+    # each question also searched as a model rewrites it, and fused (memory.search.rewrite)
+    rewrite: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
         for key in ("name", "description"):
             data.pop(key)
-        if self.hop is None:  # reports written before the option existed stay resumable
-            data.pop("hop")
+        for key in ("hop", "rewrite"):  # reports written before these options stay resumable
+            if not data[key]:
+                data.pop(key)
         if self.layout == "hierarchy" and not self.archive_turns:
             for key in ("context", "embed_context"):
                 data.pop(key)
@@ -134,6 +137,12 @@ ABLATIONS = (
 CONFIGS: dict[str, MemoryConfig] = {
     c.name: c for c in (BM25, DENSE, HYBRID, HIERARCHY, *ABLATIONS)
 }
+
+
+def with_rewrite(config: MemoryConfig) -> MemoryConfig:
+    """``config`` with each question also searched as a model rewrites it."""
+    return _variant(config, f"{config.name}+rewrite",
+                    f"{config.description}; plus up to 3 queries a model wrote", rewrite=True)
 
 
 def resolve_configs(names: Sequence[str] | None) -> list[MemoryConfig]:

@@ -118,8 +118,9 @@ def make_llm(options: Any, note: Callable[[str], None]) -> LLMClient:
 
     config = config_from_args(options)
     if config is None:
-        raise ValueError("QA mode needs a model: pass --model NAME (and --base-url URL for a "
-                         "local server) or set TIERMEM_MODEL / OPENAI_BASE_URL")
+        raise ValueError("QA mode and --rewrite need a model: pass --model NAME (and "
+                         "--base-url URL for a local server) or set TIERMEM_MODEL / "
+                         "OPENAI_BASE_URL")
     return open_client(config, note)
 
 

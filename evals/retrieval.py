@@ -18,6 +18,7 @@ from tiermem.evals.configs import MemoryConfig, ingest
 from tiermem.evals.locomo import Conversation, Question, evidence_recall, reciprocal_rank
 from tiermem.evals.report import Record, Report, by_category, mean, percentile
 from tiermem.memory.embed.embeddings import Embedder
+from tiermem.memory.search.rewrite import QueryRewriter, rewritten_search
 
 DEFAULT_KS = (1, 5, 10, 20)
 
@@ -43,8 +44,12 @@ def questions_of(conv: Conversation, limit: int | None) -> list[Question]:
 
 
 def run_unit(conv: Conversation, config: MemoryConfig, embedder: Embedder, ks: Sequence[int],
-             limit: int | None, progress: Any = None) -> dict[str, Any]:
-    """Ingest one conversation under one configuration and score its questions."""
+             limit: int | None, progress: Any = None,
+             rewriter: QueryRewriter | None = None) -> dict[str, Any]:
+    """Ingest one conversation under one configuration and score its questions
+    (a ``rewrite`` configuration asks ``rewriter`` for more queries)."""
+    if config.rewrite and rewriter is None:
+        raise ValueError(f"{config.name} rewrites questions with a model: pass --model")
     questions = questions_of(conv, limit)
     task = progress.add_task(f"{config.name} {conv.id}: ingest", total=len(conv.turns)) \
         if progress is not None else None
@@ -61,12 +66,19 @@ def run_unit(conv: Conversation, config: MemoryConfig, embedder: Embedder, ks: S
         records = []
         for question in questions:
             started = time.perf_counter()
-            hits = memory.search(question.question, max(ks))
+            extra: dict[str, Any] = {}
+            if config.rewrite and rewriter is not None:
+                hits, queries = rewritten_search(memory.search, question.question, max(ks),
+                                                 rewriter)
+                extra = {"queries": queries, "rewrite_failed": not queries}
+            else:
+                hits = memory.search(question.question, max(ks))
             elapsed = (time.perf_counter() - started) * 1000
             ranked = [memory.dia_ids(h) for h in hits]
             records.append({"qid": question.qid, "category": question.category,
                             "evidence": list(question.evidence), "retrieved": ranked,
-                            **score_question(question, ranked, ks), "ms": round(elapsed, 3)})
+                            **score_question(question, ranked, ks), "ms": round(elapsed, 3),
+                            **extra})
             advance(1)
         facts = len(memory.memory.core)
         archived = len(memory.memory.archival)
@@ -84,6 +96,8 @@ def aggregate(config: MemoryConfig, embedder_id: str, units: Sequence[dict[str, 
     turns = sum(u["turns"] for u in units)
     seconds = sum(u["ingest_seconds"] for u in units)
     latencies = [r["ms"] for r in records]
+    rewrites = {"rewrites_failed": sum(bool(r["rewrite_failed"]) for r in records)
+                } if config.rewrite else {}
     return {
         "name": config.name,
         "description": config.description,
@@ -97,6 +111,7 @@ def aggregate(config: MemoryConfig, embedder_id: str, units: Sequence[dict[str, 
             "query_p50_ms": percentile(latencies, 0.5),
             "query_p95_ms": percentile(latencies, 0.95),
         },
+        **rewrites,
     }
 
 
@@ -110,8 +125,10 @@ def run_retrieval(
     json_path: Path | None = None,
     resume: bool = False,
     progress: Any = None,
+    rewriter: QueryRewriter | None = None,
 ) -> dict[str, Any]:
-    """Every configuration on every conversation; the report (also written to ``json_path``)."""
+    """Every configuration on every conversation; the report (also written to ``json_path``).
+    ``rewriter`` serves the configurations that rewrite questions with a model."""
     header = {"benchmark": "LoCoMo", "mode": "retrieval", "ks": list(ks), "limit": limit,
               "conversations": [c.id for c in conversations], "embedder": embedder.id,
               "questions_total": sum(len(questions_of(c, limit)) for c in conversations)}
@@ -123,7 +140,7 @@ def run_retrieval(
             unit = report.finished(config.name, conv.id, fingerprint)
             if unit is None:
                 unit = {"fingerprint": fingerprint,
-                        **run_unit(conv, config, embedder, ks, limit, progress)}
+                        **run_unit(conv, config, embedder, ks, limit, progress, rewriter)}
                 report.put(config.name, conv.id, unit)
             units.append(unit)
         report.configs.append(aggregate(config, embedder.id, units, ks))

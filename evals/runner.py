@@ -7,11 +7,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tiermem.evals.configs import resolve_configs
+from tiermem.evals.configs import resolve_configs, with_rewrite
 from tiermem.evals.embedders import EMBEDDERS, make_embedder
 from tiermem.evals.locomo import load_conversations, select
 from tiermem.evals.retrieval import DEFAULT_KS, run_retrieval
 from tiermem.memory.embed.embeddings import Embedder
+from tiermem.memory.search.rewrite import QueryRewriter
 
 QA_METRICS = ("f1", "judge", "tokens_per_question", "tool_calls_per_question", "context_share",
               "answered")
@@ -37,6 +38,7 @@ class EvalOptions:
     max_tokens: int | None = None
     text_tool_calls: str | None = None
     baselines: bool = True
+    rewrite: bool = False
 
 
 def parse_ks(text: str) -> list[int]:
@@ -59,6 +61,9 @@ def run_locomo(options: EvalOptions, console: Any) -> dict[str, Any]:
     default = ("hierarchy",) if options.mode == "qa" else ("hybrid", "hierarchy") \
         if options.cv else ()
     configs = resolve_configs(list(options.configs) or list(default) or None)
+    rewriter = _rewriter(options, console) if options.rewrite else None
+    if rewriter is not None:  # each configuration with and without, side by side
+        configs = [*configs, *(with_rewrite(c) for c in configs)]
     embedder = make_embedder(options.embedder)
     columns = ("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn())
@@ -78,7 +83,8 @@ def run_locomo(options: EvalOptions, console: Any) -> dict[str, Any]:
         else:
             report = run_retrieval(conversations, configs, embedder, ks=options.ks,
                                    limit=options.limit, json_path=options.json_path,
-                                   resume=options.resume, progress=progress)
+                                   resume=options.resume, progress=progress,
+                                   rewriter=rewriter)
     from rich.markup import escape
 
     from tiermem.evals.report import render
@@ -94,9 +100,35 @@ def run_locomo(options: EvalOptions, console: Any) -> dict[str, Any]:
         per_category = "recall@10" if 10 in options.ks else f"recall@{max(options.ks)}"
         render(console, report, metrics, per_category,
                (("ingest_turns_per_s", "ingest turns/s"), ("query_p50_ms", "query p50 ms")))
+        if rewriter is not None:
+            _note_rewrites(console, report, rewriter)
     if options.json_path is not None:
         console.print(f"report written to {options.json_path}")
     return report
+
+
+def _rewriter(options: EvalOptions, console: Any) -> QueryRewriter:
+    """The model that rewrites questions into search queries (``--rewrite``)."""
+    from tiermem.evals.qa import make_llm
+
+    llm = make_llm(options, lambda text: console.print(f"tiermem: {text}", markup=False,
+                                                       highlight=False))
+
+    def ask(prompt: str) -> str:
+        return llm.complete([{"role": "user", "content": prompt}], []).content or ""
+
+    return QueryRewriter(ask)
+
+
+def _note_rewrites(console: Any, report: dict[str, Any], rewriter: QueryRewriter) -> None:
+    for config in report["configs"]:
+        if "rewrites_failed" in config:
+            console.print(f"{config['name']}: the model's rewrite failed for "
+                          f"{config['rewrites_failed']} of {config['overall']['questions']} "
+                          "questions (searched as asked instead)", markup=False, highlight=False)
+    if rewriter.last_error is not None:
+        console.print(f"last rewrite failure: {rewriter.last_error}", markup=False,
+                      highlight=False)
 
 
 def _run_cv(options: EvalOptions, conversations: Sequence[Any], configs: Sequence[Any],
@@ -144,8 +176,9 @@ def add_locomo_parser(evaluate: Any) -> None:
     loc.add_argument("--conversations", metavar="IDS", help="comma list of ids, e.g. 26,30")
     loc.add_argument("--mode", choices=("retrieval", "qa"), default="retrieval",
                      help="retrieval: evidence recall@k, offline (default); qa: a model answers")
-    loc.add_argument("--model", help="QA: model name; or set TIERMEM_MODEL")
-    loc.add_argument("--base-url", help="QA: OpenAI-compatible endpoint; or set OPENAI_BASE_URL")
+    loc.add_argument("--model", help="QA and --rewrite: model name; or set TIERMEM_MODEL")
+    loc.add_argument("--base-url", help="QA and --rewrite: OpenAI-compatible endpoint; or set "
+                                         "OPENAI_BASE_URL")
     loc.add_argument("--judge", action="store_true", help="QA: also have the model judge answers")
     loc.add_argument("--no-baselines", dest="baselines", action="store_false",
                      help="QA: skip the no-memory and full-context baselines (by default they "
@@ -153,6 +186,10 @@ def add_locomo_parser(evaluate: Any) -> None:
     loc.add_argument("--cv", action="store_true",
                      help="leave one conversation out: tune the fusion weights on the others, "
                           "report on it, for each in turn (default configs hybrid hierarchy)")
+    loc.add_argument("--rewrite", action="store_true",
+                     help="retrieval: also run each configuration with up to 3 search queries "
+                          "the --model writes for each question, fused with the question's own "
+                          "(a failed rewrite falls back to the question, and is counted)")
     add_server_options(loc)
     loc.add_argument("--embedder", choices=tuple(EMBEDDERS), default="local",
                      help="local MiniLM model (default), the model-free hashing embedder, or "
@@ -175,6 +212,9 @@ def run_command(args: Any, console: Any) -> int:
         raise ValueError("--resume needs --json PATH (the report to resume)")
     if args.cv and args.mode != "retrieval":
         raise ValueError("--cv tunes retrieval; it does not combine with --mode qa")
+    if args.rewrite and (args.mode != "retrieval" or args.cv):
+        raise ValueError("--rewrite compares retrieval with and without a model's queries; "
+                         "it does not combine with --mode qa or --cv")
     if args.cv and args.resume:
         raise ValueError("--cv runs whole; drop --resume")
     if args.limit is not None and args.limit < 1:
@@ -186,7 +226,7 @@ def run_command(args: Any, console: Any) -> int:
         limit=args.limit, embedder=args.embedder, resume=args.resume, model=args.model,
         base_url=args.base_url, judge=args.judge, cv=args.cv,
         context_window=args.context_window, timeout=args.timeout, max_tokens=args.max_tokens,
-        text_tool_calls=args.text_tool_calls, baselines=args.baselines)
+        text_tool_calls=args.text_tool_calls, baselines=args.baselines, rewrite=args.rewrite)
     report = run_locomo(options, console)
     if args.json == "-":
         emit_json(report, None)
