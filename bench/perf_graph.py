@@ -79,7 +79,7 @@ def recall_graph(memory: Any, queries: dict[str, list[str]], page: int) -> dict[
     out["recall_at_10"] = _recall_at_10([vectors.search(q, 10)[0] for q in qvecs], truth)
     out["window_recall_at_10"] = _recall_at_10(
         [vectors.nearest(q, RECALL_WINDOW)[0] for q in qvecs], truth)
-    kept = 0
+    kept = 0.0
     for text in texts:
         pages = []
         for mode in ("hnsw", "exact"):

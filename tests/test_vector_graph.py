@@ -13,8 +13,10 @@ import pytest
 from tests.memory_helpers import make_memory
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.search.fusion import APPROXIMATE_DENSE_WINDOW
 from tiermem.memory.store.sqlite import SQLiteStore
 from tiermem.memory.store.sqlite.vectors import FaissIndex
+from tiermem.memory.tiers.recall import RECALL_WINDOW, NewMessage
 
 DIM = 32
 
@@ -170,3 +172,37 @@ def test_bad_vector_settings_are_refused_saying_what_is_allowed(
         make_memory(tmp_path / "agent", **options)
     assert named in str(caught.value)
     assert not (tmp_path / "agent").exists() or not any((tmp_path / "agent").iterdir())
+
+
+def _count_searches(index: FaissIndex, calls: list[tuple[str, int]]) -> None:
+    nearest, above = index.nearest, index.above
+
+    def counted_nearest(q: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, float]:
+        calls.append(("nearest", k))
+        return nearest(q, k)
+
+    def counted_above(q: np.ndarray, t: float) -> tuple[np.ndarray, np.ndarray]:
+        calls.append(("above", 0))
+        return above(q, t)
+
+    index.nearest, index.above = counted_nearest, counted_above  # type: ignore[method-assign]
+
+
+def test_recall_search_takes_a_short_nearest_list_from_an_approximate_index(
+        tmp_path: Path) -> None:
+    words = ["valve", "grease", "pump", "boiler", "filter", "gauge", "hose", "seal"]
+    chat = [NewMessage("user" if i % 2 else "assistant",
+                       f"the {words[i % 8]} and the {words[(i * 3) % 8]} item{i}", turn=i)
+            for i in range(600)]
+    asked: dict[str, list[tuple[str, int]]] = {}
+    for mode in ("hnsw", "exact"):
+        with make_memory(tmp_path / mode, recall_dense=True, vector_index=mode) as memory:
+            memory.recall.append_many(chat, bulk=True)
+            index = memory.recall.vectors
+            assert isinstance(index, FaissIndex)
+            _count_searches(index, asked.setdefault(mode, []))
+            result = memory.recall_search("valve grease pump", k=5)
+            assert result.hits and index.answered_by == mode
+    # The exact index is asked for the whole window, the graph for its short list only.
+    assert asked["exact"] == [("nearest", RECALL_WINDOW)]
+    assert asked["hnsw"] == [("nearest", APPROXIMATE_DENSE_WINDOW)]

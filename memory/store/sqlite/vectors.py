@@ -8,9 +8,9 @@ rows on, searches scan an 8-bit copy first and rescore its candidates
 
 From ``HNSW_MIN_ROWS`` rows on (``vector_index="auto"``, the default) or at any
 size (``"hnsw"``), a search for the nearest rows asks an HNSW graph
-(memory/store/sqlite/graph.py) for candidates instead of scanning every row,
-and rescores them exactly: approximate, and its time no longer grows with the
-store. ``above`` (every row past a similarity) always scans, so the counts
+(memory/store/sqlite/graph.py) instead of scanning every row: approximate
+(a near row may be missed; the similarities are exact), and its time no
+longer grows with the store. ``above`` (every row past a similarity) always scans, so the counts
 built on it stay exact. ``"exact"`` never uses the graph.
 
 Every change to the embeddings bumps a generation counter in the database, in
@@ -326,11 +326,7 @@ class FaissIndex:
         k = min(k, total)
         graph = self._active_graph(k)
         if graph is not None:
-            # The whole breadth comes back at no extra cost, and rescoring it exactly
-            # recovers rows the 8-bit similarities ranked just below the k-th.
-            ids, sims = self._rescored(graph.candidates(q, max(k, self.ef_search),
-                                                        self.ef_search), q)
-            return ids[:k], sims[:k]
+            return graph.nearest(q, k, self.ef_search)
         prefilter = self._active_prefilter()
         if prefilter is None:
             sims, ids = self.index.search(q, k)
@@ -359,8 +355,8 @@ class FaissIndex:
         if graph is not None:
             single_thread_search()
             q = np.ascontiguousarray(query, dtype=np.float32).reshape(1, self.dim)
-            ids, sims = self._rescored(graph.candidates(q, k + 1, self.ef_search), q)
-            # Approximate: a row the graph did not propose may lie above this.
+            ids, sims = graph.nearest(q, k + 1, self.ef_search)
+            # Approximate: a row the graph did not find may lie above this.
             bound = float(sims[min(k, len(sims) - 1)]) if len(sims) else float("inf")
             return ids[:k], sims[:k], bound
         prefilter = self._active_prefilter()
