@@ -185,7 +185,7 @@ class FaissIndex:
             self.index.add_with_ids(vectors.reshape(len(rows), self.dim), ids)
 
     def save(self) -> None:
-        """Write the index, its 8-bit copy and the sidecar that vouches for both.
+        """Write the index, its 8-bit copy, its graph and the sidecar that vouches for them.
 
         Each file is renamed into place whole, and the sidecar last: a crash in
         between leaves a sidecar whose checksums do not match, so the next open
@@ -199,24 +199,26 @@ class FaissIndex:
                                    "count": int(self.index.ntotal),
                                    "store_id": self.store.store_id, "sha256": _file_sha256(tmp)}
         os.replace(tmp, self.file)
-        if self.prefilter is not None:
-            self.prefilter.save(tmp)
-            info["prefilter"] = {**self.prefilter.state, "sha256": _file_sha256(tmp)}
-            os.replace(tmp, self.file.with_suffix(".sq8"))
-        else:
-            with contextlib.suppress(FileNotFoundError):
-                self.file.with_suffix(".sq8").unlink()
-        if self.graph is not None:
-            # Written whole from the live graph: removed rows' codes are zeros by now.
-            self.graph.save(tmp)
-            info["graph"] = {**self.graph.state, "sha256": _file_sha256(tmp)}
-            os.replace(tmp, self.file.with_suffix(".hnsw"))
-        else:
-            with contextlib.suppress(FileNotFoundError):
-                self.file.with_suffix(".hnsw").unlink()
+        self._save_part(self.prefilter, ".sq8", "prefilter", info)
+        # Written whole from the live graph: removed rows' vectors are zeros by now.
+        self._save_part(self.graph, ".hnsw", "graph", info)
         sidecar_tmp = self.file.with_suffix(".json.tmp")
         sidecar_tmp.write_text(json.dumps(info))
         os.replace(sidecar_tmp, self.file.with_suffix(".json"))
+
+    def _save_part(self, part: Prefilter | Graph | None, suffix: str, key: str,
+                   info: dict[str, object]) -> None:
+        """Write ``part`` beside the index and record it in ``info``; without one, remove
+        the file an earlier save left."""
+        assert self.file is not None
+        if part is None:
+            with contextlib.suppress(FileNotFoundError):
+                self.file.with_suffix(suffix).unlink()
+            return
+        tmp = self.file.with_suffix(".tmp")
+        part.save(tmp)
+        info[key] = {**part.state, "sha256": _file_sha256(tmp)}
+        os.replace(tmp, self.file.with_suffix(suffix))
 
     def differences(self, limit: int = 5) -> list[str]:
         """How this index differs from the vectors stored in SQLite; empty when it holds
