@@ -18,6 +18,7 @@ import numpy as np
 
 from tiermem.bench.memory_bench import COMMON_WORD, WORDS
 from tiermem.bench.perf_data import DIM, BagEmbedder, Corpus, Precomputed, texts_of, zipf_indices
+from tiermem.bench.perf_graph import archival_graph, recall_graph
 from tiermem.bench.perf_method import PerfOptions, _p50_ms, _ratio, alternate
 from tiermem.bench.sqlite_only import faiss_index
 from tiermem.bench.timing import _stats, _timed
@@ -122,6 +123,7 @@ def measure_archival(size: int, corpus: Corpus, bag: BagEmbedder, opts: PerfOpti
     result["tiermem"]["hybrid_top10"] = _stats(mixed["hybrid"])
     result["tiermem"]["dense_matches_p50"] = statistics.median(
         len(vectors.above(q, bag.min_similarity)[0]) for q in qvecs[: min(n, 50)])
+    result["tiermem"]["hnsw"] = archival_graph(vectors, qvecs[: min(n, 100)], opts.passes)
     if collection is not None:
         result["chroma"] = {"ingest_per_s": size / sum(ingest["chroma"]),
                             "query_top10": _stats(search["chroma"]),
@@ -251,6 +253,10 @@ def measure_recall(opts: PerfOptions, bag: BagEmbedder, work: Path,
             # Query words are drawn from text made by the same law as the store's.
             sample = zipf_indices(min(size, 20_000), 20, next(seeds))
             queries = recall_queries(rng, sample, 10 if opts.quick else 50)
+            if dense:  # first: a graph the size calls for is built by its first search
+                from tiermem.tools.memory_tools import PAGE_SIZE
+
+                row["hnsw"] = recall_graph(memory, queries, PAGE_SIZE)
             row["search"] = _recall_search(memory, queries, opts.passes)
             out.append(row)
     finally:

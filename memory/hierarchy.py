@@ -110,6 +110,10 @@ class HierarchicalMemory:
             and llm modes, and which items a ``forget`` request targets in its LLM modes.
         forget: how ``forget`` selects what to delete (memory.ops.forget_config), for
             this session; the default is mode ``exact``.
+        vector_index: how the store this memory opens searches for the nearest vectors:
+            ``"exact"``, ``"hnsw"`` (approximate) or ``"auto"`` (by size; SQLite's default),
+            for this session (memory.store.vector_choice); None: the DSN's, or auto.
+        ef_search: how many candidates an HNSW search keeps (default 100).
     """
 
     def __init__(
@@ -137,6 +141,8 @@ class HierarchicalMemory:
         privacy: PrivacyConfig | None = None,
         judge: Judge | None = None,
         forget: ForgetConfig | None = None,
+        vector_index: str | None = None,
+        ef_search: int | None = None,
     ) -> None:
         self.judge = judge
         self.forget_config = forget if forget is not None else ForgetConfig()
@@ -161,11 +167,17 @@ class HierarchicalMemory:
             # A new memory: refuse bad settings before creating any file.
             (config or MemoryConfig()).updated(**overrides)
         self.now = now
+        if store is not None and not isinstance(store, str) and (
+                vector_index is not None or ef_search is not None):
+            raise InvalidInputError("vector_index and ef_search configure a store this memory "
+                                    "opens; give them to the store object you pass instead")
         if isinstance(store, str):
             (config or MemoryConfig()).updated(**overrides)  # refused before connecting
-            store = open_store(store, agent, read_only=read_only)
+            store = open_store(store, agent, read_only=read_only, vector_index=vector_index,
+                               ef_search=ef_search)
         self.store: StorageBackend = store if store is not None else SQLiteStore(
-            self.path, durability=durability, read_only=read_only)
+            self.path, durability=durability, read_only=read_only,
+            vector_index=vector_index or "auto", ef_search=ef_search)
         self.read_only = self.store.read_only
         try:
             # Set before _setup: shrinking core on open evicts and records history.

@@ -5,13 +5,16 @@ from __future__ import annotations
 import uuid
 from pathlib import Path
 
+import faiss
 import numpy as np
 import pytest
 from leak_helpers import files_holding, read_paths_showing
 from memory_helpers import make_memory
 
 from tiermem.memory.errors import StoreError
+from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.sqlite import vectors as vectors_module
+from tiermem.memory.store.sqlite.vectors import FaissIndex
 
 
 @pytest.fixture
@@ -22,8 +25,10 @@ def canary() -> str:
 
 def test_a_canary_in_every_tier_is_nowhere_in_the_home_after_erase(
         tmp_path: Path, canary: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    # Every FAISS index keeps its 8-bit copy too, so the .sq8 files are written and checked.
+    # Every FAISS index keeps its 8-bit copy and its HNSW graph too, so the .sq8 and .hnsw
+    # files are written and checked.
     monkeypatch.setattr(vectors_module, "PREFILTER_MIN_ROWS", 1)
+    monkeypatch.setattr(vectors_module, "HNSW_MIN_ROWS", 1)
     home = tmp_path / "agent"
     memory = make_memory(home, core_limit=2, core_limit_unit="facts", recall_dense=True)
     for i in range(30):
@@ -45,8 +50,12 @@ def test_a_canary_in_every_tier_is_nowhere_in_the_home_after_erase(
                                  "message_ids": [said]})
     memory.prompt_history.add(f"My locker code is {canary}.")
     memory.archival_search(canary)  # a search by meaning builds the 8-bit copy
-    memory.close()  # every file written, FAISS and 8-bit copies included
-    assert {"archival.sq8", "recall.sq8"} <= {p.name for p in home.iterdir()}
+    erased_vectors = _vector_bytes(memory, passage, said)  # and this the graphs
+    memory.close()  # every file written, FAISS, 8-bit copies and graphs included
+    assert {"archival.sq8", "recall.sq8", "archival.hnsw", "recall.hnsw"} <= {
+        p.name for p in home.iterdir()}
+    assert {"archival.faiss", "archival.hnsw", "memory.sqlite3", "recall.faiss",
+            "recall.hnsw"} <= set(_files_holding_bytes(home, erased_vectors))
     memory = make_memory(home)
     assert "memory.sqlite3" in files_holding(home, canary)
     assert "core" in read_paths_showing(memory, canary)
@@ -64,8 +73,10 @@ def test_a_canary_in_every_tier_is_nowhere_in_the_home_after_erase(
     assert memory.recall_search(canary).total == 0  # not through the reply's context either
     assert [r["id"] for r in memory.recall.rows([reply])] == [reply]
     assert files_holding(home, canary) == []  # while open: the purge ran already
+    assert _files_holding_bytes(home, erased_vectors) == []
     memory.close()
     assert files_holding(home, canary) == []
+    assert _files_holding_bytes(home, erased_vectors) == []
     reopened = make_memory(home)
     try:
         assert read_paths_showing(reopened, canary) == []
@@ -78,6 +89,25 @@ def test_a_canary_in_every_tier_is_nowhere_in_the_home_after_erase(
     finally:
         reopened.close()
     assert files_holding(home, canary) == []
+
+
+def _vector_bytes(memory: HierarchicalMemory, passage: int, message: int) -> list[bytes]:
+    """The erased rows' vectors as each file stores them: float32, and 8-bit codes in the
+    graphs (searched once here, so that each graph is built and saved with its index)."""
+    found = []
+    for index, rowid in ((memory.archival.vectors, passage), (memory.recall.vectors, message)):
+        assert isinstance(index, FaissIndex)
+        vector = index.index.reconstruct(rowid)
+        index.search(vector, 1)
+        assert index.answered_by == "hnsw" and index.graph is not None
+        storage = faiss.downcast_index(faiss.downcast_index(index.graph.index.index).storage)
+        found += [vector.tobytes(), storage.sa_encode(vector[None, :]).tobytes()]
+    return found
+
+
+def _files_holding_bytes(home: Path, needles: list[bytes]) -> list[str]:
+    return sorted(str(path.relative_to(home)) for path in home.rglob("*")
+                  if path.is_file() and any(n in path.read_bytes() for n in needles))
 
 
 def test_an_erasure_inside_a_transaction_purges_when_it_commits(

@@ -41,6 +41,8 @@ def test_perf_command_writes_a_complete_report(tmp_path: Path,
     monkeypatch.setattr(perf_stores, "chroma_available", lambda: False)
     # The 8-bit prefilter from 100 rows on, so the exact-search path of large stores runs.
     monkeypatch.setattr(vector_index, "PREFILTER_MIN_ROWS", 100)
+    # The HNSW graph from 4,000 vectors on, so the recall store with vectors uses it.
+    monkeypatch.setattr(vector_index, "HNSW_MIN_ROWS", 4000)
     out = tmp_path / "perf.json"
     code = cli.main(["benchmark", "--perf", "--sizes", "500", "--quick", "--recall-dense",
                      "--json", str(out)])
@@ -56,17 +58,23 @@ def test_perf_command_writes_a_complete_report(tmp_path: Path,
     assert {"exact_faiss", "dense_top10", "hybrid_top10"} <= set(archival["tiermem"])
     assert archival["tiermem"]["prefilter"] is True
     assert archival["tiermem"]["recall_at_10"] == 1.0  # exact: the float scan's top 10
+    assert 0 < archival["tiermem"]["hnsw"]["recall_at_10"] <= 1
     assert report["dense_floor"][0]["exact_over_byte_floor"] > 0
     recall = report["recall"][0]
     assert set(recall["search"]) == set(perf_stores.QUERY_CLASSES)
     with_vectors = report["recall_dense"][0]
     assert with_vectors["messages"] == 5000
     assert set(with_vectors["search"]) == set(perf_stores.QUERY_CLASSES)
+    graph = with_vectors["hnsw"]
+    assert graph["approximate"] is True
+    assert 0 < graph["recall_at_10"] <= 1 and 0 < graph["search_page_kept"] <= 1
+    assert "approximate" not in report["recall"][0]  # without vectors, nothing to measure
     assert recall["messages"] == 5000
     assert set(report["eviction"]["facts"]) == {"5", "50", "500"}
     assert report["eviction"]["every_add_evicted"] is True
     assert report["step"]["passages"] == 500 and report["step"]["messages"] >= 5000
     assert report["cold_start"]["open_home"]["passages"] == 500
+    assert any("HNSW graph" in row[0] for row in perf.table_rows(report))
     names = {t["name"] for t in report["targets"]}
     assert names == set(perf.TARGETS) - {"archival_ingest_vs_chroma",
                                          "archival_search_vs_chroma"}

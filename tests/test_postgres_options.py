@@ -49,11 +49,11 @@ def _hnsw_scans(dsn: str) -> int:
 
 def test_dsn_settings_are_taken_out_of_both_dsn_forms() -> None:
     assert split_dsn("postgresql://u@/db?host=/run/pg&vector_index=hnsw&ef_search=200") == (
-        "postgresql://u@/db?host=/run/pg", StoreOptions(hnsw=True, ef_search=200))
+        "postgresql://u@/db?host=/run/pg", StoreOptions(vector_index="hnsw", ef_search=200))
     assert split_dsn("postgresql://u@h/db?vector_index=hnsw") == (
-        "postgresql://u@h/db", StoreOptions(hnsw=True))
+        "postgresql://u@h/db", StoreOptions(vector_index="hnsw"))
     assert split_dsn("host=/run/pg dbname=db vector_index=hnsw ef_search=40") == (
-        "host=/run/pg dbname=db", StoreOptions(hnsw=True, ef_search=40))
+        "host=/run/pg dbname=db", StoreOptions(vector_index="hnsw", ef_search=40))
     assert split_dsn("host='/run/a b' vector_index = 'exact'") == (
         "host='/run/a b'", StoreOptions())
     assert split_dsn("postgresql://u@h/db") == ("postgresql://u@h/db", StoreOptions())

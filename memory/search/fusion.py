@@ -42,6 +42,13 @@ read until no unread row can outrank the last result asked for. So page N of a
 search is always the Nth slice of one order (ties aside: rows whose scores tie
 to float precision may swap).
 
+Through an approximate vector index (``VectorIndex.approximate``: HNSW, chosen
+by ``vector_index``), the capped dense side is the ``APPROXIMATE_DENSE_WINDOW``
+nearest rows the index finds, not widened by its cut: the index may miss near
+rows, so widening could not make the ranking exact, and the graph's time grows
+with the rows asked for (the 2,000 nearest cost more through it than the exact
+scan below 200,000 rows). Word matches still get their similarity looked up.
+
 Why not reciprocal rank fusion: ranks throw away how far ahead the best rows
 are, and with a dense model much weaker than BM25 that costs more than fusion
 gains. On LoCoMo (``tiermem eval locomo``, README "Evaluation") RRF with k=60
@@ -108,6 +115,8 @@ RRF_K = 60
 #: The most rows of each list a fused search reads before it may stop.
 MAX_FUSION_DEPTH = 100_000
 MIN_SCORE = 1e-9
+#: How many nearest rows a capped dense side takes through an approximate index (HNSW).
+APPROXIMATE_DENSE_WINDOW = 200
 _TIE = 1e-9
 
 
@@ -204,6 +213,12 @@ def hybrid_search(
     try:
         # Beyond the page asked for, so the last row of the page usually leads the cut.
         cap = None if window is None else max(window, 2 * limit)
+        # Through an approximate index the ranking cannot be made exact by widening the
+        # nearest list, so the list stays short (its cost grows with its length) and
+        # widens only when it holds too few rows for the page or none passing the filters.
+        approximate = vectors is not None and vectors.approximate
+        if approximate and cap is not None:
+            cap = max(APPROXIMATE_DENSE_WINDOW, 2 * limit)
         dense = _dense_matches(passing, vectors, embedder, query, dense_filt, weights,
                                query_vector, cap)
         w_lex = weights.lexical if lexical is not None else 0.0
@@ -239,7 +254,7 @@ def hybrid_search(
             bound = 0.0
             if lexical is not None and more_words:
                 bound += w_lex * lexical.cut / (lexical.best or 1.0)
-            if dense.cut is not None and span > 0:
+            if dense.cut is not None and span > 0 and not approximate:
                 bound += w_dense * max(dense.cut - floor, 0.0) / span
             # The margin keeps float rounding from reading a tie at the cut as a lead: tied
             # rows not read yet may come first by id. If the filters dropped every row of the
@@ -250,7 +265,8 @@ def hybrid_search(
                 break
             if more_words:
                 depth *= 4
-            if dense.cut is not None and cap is not None and vectors is not None:
+            if dense.cut is not None and cap is not None and vectors is not None and (
+                    not approximate or len(ranked) < limit or not dense.kept_nearest):
                 # Past a quarter of the rows a range scan is cheaper than a longer top list,
                 # and so it is when the filters passed none of the nearest rows: the ones they
                 # pass may be anywhere.

@@ -410,10 +410,23 @@ class LexicalIndex(Protocol):
 
 
 class VectorIndex(Protocol):
-    """Dense search over one table's stored vectors, by row id (exact inner product)."""
+    """Dense search over one table's stored vectors, by row id (inner product).
+
+    With an exact index (``vector_index=exact``, and SQLite's ``auto`` below its
+    size) every answer is exact. With an approximate one (``hnsw``, or ``auto``
+    past the size; memory.store.vector_choice) ``search`` and ``nearest`` may
+    miss near rows, and ``nearest``'s bound may be exceeded by a row left out;
+    the similarities they return are still the rows' true ones. ``above`` and
+    ``similarities`` are exact either way, so counts built on them are too.
+    """
 
     def __len__(self) -> int:
         """How many rows have a vector."""
+        ...
+
+    @property
+    def approximate(self) -> bool:
+        """Whether ``search`` and ``nearest`` go through an approximate index now."""
         ...
 
     def ids(self) -> np.ndarray:
@@ -429,12 +442,17 @@ class VectorIndex(Protocol):
         ...
 
     def search(self, query: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-        """The ``k`` nearest (ids, similarities), best first."""
+        """The ``k`` nearest (ids, similarities), best first (approximately, through an
+        approximate index)."""
         ...
 
     def nearest(self, query: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, float]:
         """About the ``k`` nearest rows with their exact similarities, best first, and a
-        similarity that no row left out exceeds (-inf when none is left out)."""
+        similarity that no row left out exceeds (-inf when none is left out).
+
+        The bound is exact with an exact index; through an approximate one it is the
+        similarity of the nearest row found beyond the ``k``, which a row the index
+        did not find may exceed."""
         ...
 
     def above(self, query: np.ndarray, threshold: float) -> tuple[np.ndarray, np.ndarray]:

@@ -29,9 +29,11 @@ def is_dsn(location: object) -> bool:
 
 
 def open_postgres(dsn: str, agent: str | None, *, read_only: bool = False,
-                  hnsw: bool | None = None) -> StorageBackend:
+                  hnsw: bool | None = None, vector_index: str | None = None,
+                  ef_search: int | None = None) -> StorageBackend:
     """Agent ``agent``'s memory in the PostgreSQL database at ``dsn`` (created on first
-    write); ``hnsw`` None leaves the choice to the DSN's ``vector_index``."""
+    write); ``hnsw``, ``vector_index`` and ``ef_search`` None leave the choice to the DSN
+    (memory/store/vector_choice.py)."""
     if agent is None:
         raise InvalidInputError(
             "a PostgreSQL database holds many agents, so name this one: "
@@ -43,10 +45,12 @@ def open_postgres(dsn: str, agent: str | None, *, read_only: bool = False,
         if exc.name not in ("psycopg", "pgvector"):
             raise
         raise StoreError(f"PostgreSQL support is not installed ({exc}); {_INSTALL_HINT}") from None
-    return PostgresBackend(dsn, agent, read_only=read_only, hnsw=hnsw)
+    return PostgresBackend(dsn, agent, read_only=read_only, hnsw=hnsw,
+                           vector_index=vector_index, ef_search=ef_search)
 
 
-def open_store(location: str, agent: str | None, *, read_only: bool = False) -> StorageBackend:
+def open_store(location: str, agent: str | None, *, read_only: bool = False,
+               vector_index: str | None = None, ef_search: int | None = None) -> StorageBackend:
     """The store ``HierarchicalMemory(store=location)`` names: only a DSN is a name here
     (a directory is the ``path`` argument)."""
     if not is_dsn(location):
@@ -54,7 +58,8 @@ def open_store(location: str, agent: str | None, *, read_only: bool = False) -> 
             f"store={location!r} is not a PostgreSQL DSN; give one like "
             f"'postgresql://USER@HOST:5432/DATABASE' (`tiermem pg start` prints one for a "
             f"local server), or an agent home directory as the path argument")
-    return open_postgres(location, agent, read_only=read_only)
+    return open_postgres(location, agent, read_only=read_only, vector_index=vector_index,
+                         ef_search=ef_search)
 
 
 def open_backend(location: str, agent: str | None, *, read_only: bool) -> StorageBackend:

@@ -46,6 +46,11 @@ from tiermem.memory.store.postgres.vectors import (
     create_hnsw_index,
 )
 from tiermem.memory.store.records import DumpRow, DumpTable, TextTable, VectorTable
+from tiermem.memory.store.vector_choice import (
+    HNSW_MIN_ROWS,
+    checked_ef_search,
+    checked_vector_index,
+)
 
 _open: weakref.WeakSet[PostgresBackend] = weakref.WeakSet()
 #: The tables whose rows (or rows' text) an erasure deletes or rewrites.
@@ -65,19 +70,26 @@ def _detach_after_fork() -> None:
 class PostgresBackend(NestedTransactions):
     """The memory of agent ``agent`` in the database at ``dsn``.
 
-    ``hnsw=True`` searches vectors through an HNSW index (approximate) instead
-    of comparing every one (exact, the default); ``vector_index=hnsw`` in the DSN
-    says the same (memory/store/postgres/options.py), and an argument given here
-    wins over the DSN.
+    ``vector_index="hnsw"`` (or ``hnsw=True``) searches vectors through an HNSW
+    index (approximate) instead of comparing every one (``"exact"``, the
+    default); ``"auto"`` does so for a table holding at least ``HNSW_MIN_ROWS``
+    of the agent's vectors when it is opened (memory/store/vector_choice.py).
+    ``vector_index=...`` in the DSN says the same (memory/store/postgres/options.py),
+    and an argument given here wins over the DSN.
     """
 
     def __init__(self, dsn: str, agent: str, *, read_only: bool = False,
-                 hnsw: bool | None = None, ef_search: int | None = None) -> None:
+                 hnsw: bool | None = None, ef_search: int | None = None,
+                 vector_index: str | None = None) -> None:
         global _fork_hook_installed
         server, options = split_dsn(dsn)
         self.dsn, self.agent_name = dsn, agent
-        self.hnsw = options.hnsw if hnsw is None else hnsw
-        self.ef_search = ef_search or options.ef_search or HNSW_EF_SEARCH
+        if hnsw is not None:
+            vector_index = "hnsw" if hnsw else "exact"
+        self.vector_index = (options.vector_index if vector_index is None
+                             else checked_vector_index(vector_index))
+        self.ef_search = (checked_ef_search(ef_search) or options.ef_search
+                          or HNSW_EF_SEARCH)
         self._where = f"agent {agent!r} in {public_dsn(server)}"
         self._read_only = read_only
         self._closed = False
@@ -134,10 +146,18 @@ class PostgresBackend(NestedTransactions):
     def lexical(self, table: TextTable) -> PgLexicalIndex:
         return PgLexicalIndex(self.scope, table)
 
+    @property
+    def hnsw(self) -> bool:
+        """Whether every table is searched through HNSW (``auto`` decides per table)."""
+        return self.vector_index == "hnsw"
+
     def vectors(self, table: VectorTable, dim: int) -> PgVectorIndex:
-        if self.hnsw and not self._read_only:
+        hnsw = self.hnsw
+        if self.vector_index == "auto":
+            hnsw = len(PgVectorIndex(self.scope, table, dim)) >= HNSW_MIN_ROWS
+        if hnsw and not self._read_only:
             create_hnsw_index(self.scope, table, dim)
-        return PgVectorIndex(self.scope, table, dim, hnsw=self.hnsw, ef_search=self.ef_search)
+        return PgVectorIndex(self.scope, table, dim, hnsw=hnsw, ef_search=self.ef_search)
 
     # -- state --------------------------------------------------------------------------
     @property

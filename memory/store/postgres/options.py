@@ -2,8 +2,9 @@
 
 A store is configured where users name it: the DSN of ``store=``, ``--store`` or
 ``TIERMEM_STORE``. ``vector_index=hnsw`` there searches vectors through an HNSW
-index instead of exactly, and ``ef_search=N`` sets how many candidates that search
-keeps. libpq refuses keys it does not know, so these are taken out of the DSN
+index instead of exactly (``auto``: when the agent has many vectors,
+memory/store/vector_choice.py), and ``ef_search=N`` sets how many candidates
+that search keeps. libpq refuses keys it does not know, so these are taken out of the DSN
 before it connects; both the URI form (``postgresql://...?vector_index=hnsw``)
 and the ``key=value`` form are understood.
 """
@@ -13,21 +14,22 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from tiermem.memory.errors import InvalidInputError
+from tiermem.memory.store.vector_choice import checked_ef_search, checked_vector_index
 
-VECTOR_INDEXES = ("exact", "hnsw")
-#: pgvector's bounds on hnsw.ef_search.
-EF_SEARCH_RANGE = (1, 1000)
 _KEYS = ("vector_index", "ef_search")
 _PAIR = re.compile(r"(^|\s)(" + "|".join(_KEYS) + r")\s*=\s*('(?:[^'\\]|\\.)*'|\S*)")
 
 
 @dataclass(frozen=True)
 class StoreOptions:
-    """How the store searches vectors: exactly (the default) or through HNSW."""
+    """How the store searches vectors: exactly (the default), through HNSW, or by size."""
 
-    hnsw: bool = False
+    vector_index: str = "exact"
     ef_search: int | None = None
+
+    @property
+    def hnsw(self) -> bool:
+        return self.vector_index == "hnsw"
 
 
 def split_dsn(dsn: str) -> tuple[str, StoreOptions]:
@@ -54,20 +56,6 @@ def split_dsn(dsn: str) -> tuple[str, StoreOptions]:
 
 
 def _parsed(found: dict[str, str]) -> StoreOptions:
-    index = found.get("vector_index", "exact").lower()
-    if index not in VECTOR_INDEXES:
-        raise InvalidInputError(
-            f"vector_index={index!r} in the PostgreSQL DSN is not known; use "
-            f"vector_index=exact (the default: answers match SQLite's) or vector_index=hnsw "
-            f"(approximate, faster on large stores)")
-    ef_search = None
-    if "ef_search" in found:
-        low, high = EF_SEARCH_RANGE
-        text = found["ef_search"]
-        if not text.isdigit() or not low <= int(text) <= high:
-            raise InvalidInputError(
-                f"ef_search={text!r} in the PostgreSQL DSN must be a whole number from {low} "
-                f"to {high} (how many candidates HNSW search keeps; more finds more of the "
-                f"exact answers, more slowly)")
-        ef_search = int(text)
-    return StoreOptions(hnsw=index == "hnsw", ef_search=ef_search)
+    index = checked_vector_index(found.get("vector_index", "exact"), " in the PostgreSQL DSN")
+    ef_search = checked_ef_search(found.get("ef_search"), " in the PostgreSQL DSN")
+    return StoreOptions(vector_index=index, ef_search=ef_search)

@@ -60,6 +60,10 @@ class PgVectorIndex:
     def __len__(self) -> int:
         return int(self.scope.value(f"SELECT count(*) {self._rows}"))
 
+    @property
+    def approximate(self) -> bool:
+        return self.hnsw
+
     def ids(self) -> np.ndarray:
         rows = self.scope.rows(f"SELECT id {self._rows}")
         return np.array([r[0] for r in rows], dtype=np.int64)
@@ -101,6 +105,10 @@ class PgVectorIndex:
         bound = rows[k][1] if len(rows) > k else float("-inf")
         if k <= 0 and len(self) > 0:
             bound = float("inf")
+        elif self.hnsw and rows and len(rows) <= k and len(rows) < len(self):
+            # The graph's scan stopped short of the rows there are: what it did not reach
+            # is unknown, so the bound is the last row it found (approximate, as HNSW is).
+            bound = rows[-1][1]
         rows = rows[:k]
         return (np.array([r[0] for r in rows], dtype=np.int64),
                 np.array([r[1] for r in rows], dtype=np.float32), bound)

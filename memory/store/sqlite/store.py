@@ -48,6 +48,7 @@ from tiermem.memory.store.sqlite.passages import SQLitePassages
 from tiermem.memory.store.sqlite.schema import SCHEMA_VERSION, migrate, register_functions
 from tiermem.memory.store.sqlite.vectors import FaissIndex
 from tiermem.memory.store.sqlite.writer_lock import WriterLock
+from tiermem.memory.store.vector_choice import checked_ef_search, checked_vector_index
 
 DURABILITY = {"normal": "NORMAL", "full": "FULL"}
 
@@ -71,12 +72,16 @@ class SQLiteStore(NestedTransactions):
     """
 
     def __init__(self, home: Path | None, *, durability: str = "normal",
-                 read_only: bool = False, db_file: str = DB_FILE) -> None:
+                 read_only: bool = False, db_file: str = DB_FILE,
+                 vector_index: str = "auto", ef_search: int | None = None) -> None:
         if durability not in DURABILITY:
             raise InvalidInputError(
                 f"durability must be 'normal' or 'full', got {durability!r}")
         if read_only and home is None:
             raise InvalidInputError("read_only needs the path of an existing agent home")
+        #: How vectors are searched (memory.store.vector_choice).
+        self.vector_index = checked_vector_index(vector_index)
+        self.ef_search = checked_ef_search(ef_search)
         self.home = home
         self.database = home / db_file if home is not None else None
         self.durability = durability
@@ -181,7 +186,8 @@ class SQLiteStore(NestedTransactions):
 
     def vectors(self, table: VectorTable, dim: int) -> FaissIndex:
         name = ARCHIVAL_INDEX_FILE if table == "passages" else RECALL_INDEX_FILE
-        return FaissIndex(self, table, dim, self.home / name if self.home else None)
+        return FaissIndex(self, table, dim, self.home / name if self.home else None,
+                          vector_index=self.vector_index, ef_search=self.ef_search)
 
     def export_rows(self, table: DumpTable) -> Iterator[DumpRow]:
         return export_rows(self, table)

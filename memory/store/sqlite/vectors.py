@@ -6,6 +6,13 @@ the index can be dropped and rebuilt at any time. From ``PREFILTER_MIN_ROWS``
 rows on, searches scan an 8-bit copy first and rescore its candidates
 (memory/store/sqlite/prefilter.py): the same exact answers, reading a quarter of the bytes.
 
+From ``HNSW_MIN_ROWS`` rows on (``vector_index="auto"``, the default) or at any
+size (``"hnsw"``), a search for the nearest rows asks an HNSW graph
+(memory/store/sqlite/graph.py) instead of scanning every row: approximate
+(a near row may be missed; the similarities are exact), and its time no
+longer grows with the store. ``above`` (every row past a similarity) always scans, so the counts
+built on it stay exact. ``"exact"`` never uses the graph.
+
 Every change to the embeddings bumps a generation counter in the database, in
 the same transaction as the change. The index's sidecar (``.json``) records
 the generation it was saved at, the database's ``store_id`` and a sha256 of
@@ -30,7 +37,9 @@ from typing import TYPE_CHECKING, cast
 import faiss
 import numpy as np
 
+from tiermem.memory.store.sqlite.graph import Graph
 from tiermem.memory.store.sqlite.prefilter import Prefilter
+from tiermem.memory.store.vector_choice import HNSW_MIN_ROWS, checked_vector_index
 
 if TYPE_CHECKING:
     from tiermem.memory.store.sqlite.store import SQLiteStore
@@ -39,6 +48,8 @@ log = logging.getLogger(__name__)
 #: Below this many rows the float32 vectors (15 MB at 10k x 384) stay in the CPU
 #: caches and a plain scan is as fast as the prefilter's scan plus rescoring.
 PREFILTER_MIN_ROWS = 20_000
+#: Candidates an HNSW search keeps by default (its efSearch; PostgreSQL's default too).
+DEFAULT_EF_SEARCH = 100
 
 
 _OUT_OF_DATE = "the file is out of date"
@@ -54,7 +65,16 @@ class FaissIndex:
     (memory.store.contract.VectorIndex)."""
 
     def __init__(self, store: SQLiteStore, table: str, dim: int, file: Path | None,
-                 prefilter_min_rows: int | None = None) -> None:
+                 prefilter_min_rows: int | None = None, *, vector_index: str = "auto",
+                 ef_search: int | None = None, graph_min_rows: int | None = None) -> None:
+        self.vector_index = checked_vector_index(vector_index)
+        self.ef_search = ef_search or DEFAULT_EF_SEARCH
+        self.graph_min_rows = HNSW_MIN_ROWS if graph_min_rows is None else graph_min_rows
+        self.graph: Graph | None = None
+        #: How many times the graph was built from every vector (not loaded from its file).
+        self.graph_builds = 0
+        #: Which index answered the last search for the nearest rows: "exact" or "hnsw".
+        self.answered_by = "exact"
         self.store = store
         self.table = table
         self.dim = dim
@@ -122,7 +142,23 @@ class FaissIndex:
             prefilter = Prefilter.load(copy, state)
             if prefilter is not None and len(prefilter) == index.ntotal:
                 self.prefilter = prefilter
+        self.graph = self._saved_graph(info.get("graph"))
         return True
+
+    def _saved_graph(self, state: object) -> Graph | None:
+        """The saved graph if its sidecar entry vouches for it and it holds exactly the
+        index's rows; else None, and a search that needs one builds it again."""
+        assert self.file is not None
+        path = self.file.with_suffix(".hnsw")
+        if not isinstance(state, dict) or state.get("sha256") != _file_sha256(path):
+            if isinstance(state, dict):
+                log.warning("rebuilding the %s graph: %s is damaged or missing", self.table, path)
+            return None
+        graph = Graph.load(path, state)
+        if graph is None or not np.array_equal(np.sort(graph.live_ids()), np.sort(self.ids())):
+            log.warning("rebuilding the %s graph: %s holds other rows", self.table, path)
+            return None
+        return graph
 
     def _sidecar_problem(self, info: dict[str, object]) -> str | None:
         """Why the saved files cannot stand for this database's vectors, or None."""
@@ -139,6 +175,7 @@ class FaissIndex:
         """Recreate the index from the embedding blobs in SQLite."""
         self.index = self._new_index()
         self.prefilter = None  # built again from the new index when a search needs it
+        self.graph = None  # likewise
         cursor = self.store.execute(
             f"SELECT id, embedding FROM {self.table} WHERE embedding IS NOT NULL ORDER BY id"
         )
@@ -148,7 +185,7 @@ class FaissIndex:
             self.index.add_with_ids(vectors.reshape(len(rows), self.dim), ids)
 
     def save(self) -> None:
-        """Write the index, its 8-bit copy and the sidecar that vouches for both.
+        """Write the index, its 8-bit copy, its graph and the sidecar that vouches for them.
 
         Each file is renamed into place whole, and the sidecar last: a crash in
         between leaves a sidecar whose checksums do not match, so the next open
@@ -162,16 +199,26 @@ class FaissIndex:
                                    "count": int(self.index.ntotal),
                                    "store_id": self.store.store_id, "sha256": _file_sha256(tmp)}
         os.replace(tmp, self.file)
-        if self.prefilter is not None:
-            self.prefilter.save(tmp)
-            info["prefilter"] = {**self.prefilter.state, "sha256": _file_sha256(tmp)}
-            os.replace(tmp, self.file.with_suffix(".sq8"))
-        else:
-            with contextlib.suppress(FileNotFoundError):
-                self.file.with_suffix(".sq8").unlink()
+        self._save_part(self.prefilter, ".sq8", "prefilter", info)
+        # Written whole from the live graph: removed rows' vectors are zeros by now.
+        self._save_part(self.graph, ".hnsw", "graph", info)
         sidecar_tmp = self.file.with_suffix(".json.tmp")
         sidecar_tmp.write_text(json.dumps(info))
         os.replace(sidecar_tmp, self.file.with_suffix(".json"))
+
+    def _save_part(self, part: Prefilter | Graph | None, suffix: str, key: str,
+                   info: dict[str, object]) -> None:
+        """Write ``part`` beside the index and record it in ``info``; without one, remove
+        the file an earlier save left."""
+        assert self.file is not None
+        if part is None:
+            with contextlib.suppress(FileNotFoundError):
+                self.file.with_suffix(suffix).unlink()
+            return
+        tmp = self.file.with_suffix(".tmp")
+        part.save(tmp)
+        info[key] = {**part.state, "sha256": _file_sha256(tmp)}
+        os.replace(tmp, self.file.with_suffix(suffix))
 
     def differences(self, limit: int = 5) -> list[str]:
         """How this index differs from the vectors stored in SQLite; empty when it holds
@@ -223,12 +270,16 @@ class FaissIndex:
         self.index.add_with_ids(vectors, ids)
         if self.prefilter is not None:
             self.prefilter.add(ids, vectors)
+        if self.graph is not None:
+            self.graph.add(ids, vectors)
 
     def _remove(self, ids: np.ndarray) -> None:
         # faiss's wrapper turns an id array into an IDSelectorBatch.
         self.index.remove_ids(ids)  # type: ignore[arg-type]
         if self.prefilter is not None:
             self.prefilter.remove(ids)
+        if self.graph is not None:
+            self.graph.remove(ids)
 
     def _has(self, rowid: int) -> bool:
         try:
@@ -275,6 +326,9 @@ class FaissIndex:
         single_thread_search()
         q = np.ascontiguousarray(query, dtype=np.float32).reshape(1, self.dim)
         k = min(k, total)
+        graph = self._active_graph(k)
+        if graph is not None:
+            return graph.nearest(q, k, self.ef_search)
         prefilter = self._active_prefilter()
         if prefilter is None:
             sims, ids = self.index.search(q, k)
@@ -299,6 +353,14 @@ class FaissIndex:
         the bound is what makes an answer built on them exact.
         """
         total = int(self.index.ntotal)
+        graph = self._active_graph(k)
+        if graph is not None:
+            single_thread_search()
+            q = np.ascontiguousarray(query, dtype=np.float32).reshape(1, self.dim)
+            ids, sims = graph.nearest(q, k + 1, self.ef_search)
+            # Approximate: a row the graph did not find may lie above this.
+            bound = float(sims[min(k, len(sims) - 1)]) if len(sims) else float("inf")
+            return ids[:k], sims[:k], bound
         prefilter = self._active_prefilter()
         if prefilter is None or k >= total:
             ids, sims = self.search(query, k)
@@ -365,15 +427,38 @@ class FaissIndex:
         order = np.argsort(-sims, kind="stable")
         return ids[order], sims[order]
 
+    @property
+    def approximate(self) -> bool:
+        """Whether searches for the nearest rows go through the HNSW graph at this size."""
+        return self.vector_index == "hnsw" or (
+            self.vector_index == "auto" and self.index.ntotal >= self.graph_min_rows)
+
+    def _active_graph(self, k: int) -> Graph | None:
+        """The graph if it answers a search for ``k`` rows (built first if missing or
+        worn); None when the exact scan does."""
+        if not self.approximate or k >= self.index.ntotal:
+            self.answered_by = "exact"
+            return None
+        if self.graph is None or self.graph.worn:
+            log.info("building the %s graph over %d vectors", self.table, self.index.ntotal)
+            self.graph = Graph.build(self.ids(), self._float_vectors())
+            self.graph_builds += 1
+        self.answered_by = "hnsw"
+        return self.graph
+
+    def _float_vectors(self) -> np.ndarray:
+        """Every stored float32 vector, in the order of ``ids()`` (a view, not a copy)."""
+        flat = cast(faiss.IndexFlat, faiss.downcast_index(self.index.index))
+        total = int(self.index.ntotal)
+        return faiss.rev_swig_ptr(flat.get_xb(), total * self.dim).reshape(total, self.dim)
+
     def _active_prefilter(self) -> Prefilter | None:
         """The prefilter, built (or retrained) first if the index has grown into needing one."""
         if self.index.ntotal < self.prefilter_min_rows:
             return None
         if self.prefilter is None or self.prefilter.stale:
-            flat = cast(faiss.IndexFlat, faiss.downcast_index(self.index.index))
-            total = int(self.index.ntotal)
-            vectors = faiss.rev_swig_ptr(flat.get_xb(), total * self.dim).reshape(total, self.dim)
-            self.prefilter = Prefilter.build(faiss.vector_to_array(self.index.id_map), vectors)
+            self.prefilter = Prefilter.build(faiss.vector_to_array(self.index.id_map),
+                                             self._float_vectors())
         return self.prefilter
 
 
@@ -400,10 +485,11 @@ def _file_sha256(path: Path) -> str | None:
 
 
 def remove_index_files(file: Path) -> None:
-    for path in (file, file.with_suffix(".json"), file.with_suffix(".sq8")):
+    for path in (file, file.with_suffix(".json"), file.with_suffix(".sq8"),
+                 file.with_suffix(".hnsw")):
         with contextlib.suppress(FileNotFoundError):
             path.unlink()
 
 
-__all__ = ["FaissIndex", "bump_generation", "remove_index_files", "single_thread_search",
-           "vector_blob"]
+__all__ = ["DEFAULT_EF_SEARCH", "FaissIndex", "bump_generation", "remove_index_files",
+           "single_thread_search", "vector_blob"]
