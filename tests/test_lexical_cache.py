@@ -1,0 +1,128 @@
+"""BM25 from words read into memory (memory/store/sqlite/lexical_cache.py) is FTS5's bm25()
+bit for bit, and is never used once the index has changed."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.store.records import RowFilter
+from tiermem.memory.store.sqlite.lexical import BM25List, fts_match
+from tiermem.memory.store.sqlite.lexical_bound import canonical_order
+from tiermem.memory.store.sqlite.lexical_cache import CachedBM25, TermCache
+from tiermem.memory.tiers import archival
+
+# Stems shared by several words, a few frequent words and many rare ones.
+VOCAB = ["run", "running", "runs", "runner", "apple", "apples", "pear"] + [
+    f"w{i}" for i in range(40)]
+FREQUENCY = [3.0, 2.0, 1.0, 0.5, 4.0, 1.0, 2.0] + [1.0 / (i + 1) for i in range(40)]
+ROWS = 400
+
+
+def _text(rng: random.Random) -> str:
+    # Some rows past 127 words: their lengths take two bytes in FTS5's docsize record.
+    length = rng.choice([rng.randint(1, 12), rng.randint(120, 200)])
+    return " ".join(rng.choices(VOCAB, FREQUENCY, k=length))
+
+
+@pytest.fixture(scope="module")
+def corpora() -> Iterator[list[HierarchicalMemory]]:
+    memories = []
+    for seed in range(2):
+        rng = random.Random(seed)
+        m = HierarchicalMemory(None, embedder=HashingEmbedder(), recall_dense=False)
+        m.archival.insert_many([archival.NewPassage(text=_text(rng)) for _ in range(ROWS)])
+        memories.append(m)
+    yield memories
+    for m in memories:
+        m.close()
+
+
+def _full(m: HierarchicalMemory, words: list[str], filt: RowFilter) -> BM25List:
+    """FTS5 scoring every match, its phrases in the order the cache adds them."""
+    lexical = m.store.lexical("passages")
+    hits = {w: len(lexical.scores([w])) for w in words}
+    return BM25List(m.store, "passages", fts_match(canonical_order(words, hits)), filt)
+
+
+@settings(max_examples=80, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 1), depth=st.integers(1, 60),
+       words=st.lists(st.sampled_from(VOCAB), min_size=1, max_size=4, unique=True),
+       below=st.one_of(st.none(), st.integers(1, ROWS + 5)))
+def test_scores_in_memory_are_fts5s_bm25_bit_for_bit(
+        corpora: list[HierarchicalMemory], seed: int, depth: int, words: list[str],
+        below: int | None) -> None:
+    m = corpora[seed]
+    filt = RowFilter(below=below)
+    ranking = m.store.lexical("passages").rank(words, filt)
+    assert isinstance(ranking, CachedBM25)
+    full = _full(m, words, filt)
+    top, expected = ranking.top(depth), full.top(depth)
+    # Rows of equal score may come in any order in FTS5's list; the scores may not.
+    assert list(top.values()) == list(expected.values())
+    assert {i for i, s in top.items() if s > ranking.cut} == {
+        i for i, s in expected.items() if s > full.cut}
+    others = list(range(1, ROWS + 1))
+    rest = ranking.scores_of(others)
+    assert rest == {i: s for i, s in full.scores_of(others).items() if i not in top}
+    assert ranking.total() == full.total()
+    assert ranking.everything() == {**top, **rest}
+    full.close()
+
+
+def test_words_the_tokenizer_splits_or_stems_are_read_as_the_index_holds_them() -> None:
+    tokenizer = TermCache.tokenizer()
+    assert tokenizer.token("running") == "run"
+    assert tokenizer.token("well-known") is None  # a phrase of two tokens: FTS5's to score
+
+
+@pytest.mark.parametrize("change", ["insert", "delete", "replace"])
+def test_a_change_to_the_index_is_never_answered_from_memory(change: str) -> None:
+    rng = random.Random(7)
+    with HierarchicalMemory(None, embedder=HashingEmbedder(), recall_dense=False) as m:
+        ids = m.archival.insert_many([archival.NewPassage(text=_text(rng)) for _ in range(60)])
+        lexical, words = m.store.lexical("passages"), ["apple", "pear", "w3"]
+        before = lexical.rank(words, RowFilter()).everything()
+        read = m.store.term_cache("passages").rows_read
+        if change == "insert":
+            m.archival_insert("apple pear w3 w3")
+        elif change == "delete":
+            m.archival.delete([next(iter(before))])
+        else:
+            m.archival.replace_text(ids[0], "w3 " * 9)
+        after = lexical.rank(words, RowFilter())
+        assert isinstance(after, CachedBM25)
+        full = _full(m, words, RowFilter())
+        assert after.everything() == full.everything() != before
+        assert m.store.term_cache("passages").rows_read > read  # read again, not reused
+        full.close()
+
+
+def test_inside_a_transaction_fts5_answers() -> None:
+    with HierarchicalMemory(None, embedder=HashingEmbedder(), recall_dense=False) as m:
+        m.archival_insert("apple pear")
+        m.store.lexical("passages").rank(["apple"], RowFilter()).close()  # read into memory
+        with m.store.transaction():
+            new = m.archival.insert_many([archival.NewPassage(text="apple apple")])[0]
+            ranking = m.store.lexical("passages").rank(["apple"], RowFilter())
+            assert not isinstance(ranking, CachedBM25)
+            assert new in ranking.everything()
+            ranking.close()
+
+
+def test_a_read_only_store_searches_with_fts5(tmp_path: Path) -> None:
+    with HierarchicalMemory(tmp_path, embedder=HashingEmbedder(), recall_dense=False) as m:
+        for text in ("apple pear", "apple", "pear w1"):
+            m.archival_insert(text)
+        written = [(h.id, h.score) for h in m.archival.search("apple pear").hits]
+    with HierarchicalMemory(tmp_path, embedder=HashingEmbedder(), recall_dense=False,
+                            read_only=True) as m:
+        assert [(h.id, h.score) for h in m.archival.search("apple pear").hits] == written
+        assert m.store.term_cache("passages").rows_read == 0
