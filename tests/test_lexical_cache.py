@@ -1,5 +1,6 @@
 """BM25 from words read into memory (memory/store/sqlite/lexical_cache.py) is FTS5's bm25()
-bit for bit, and is never used once the index has changed."""
+bit for bit, is never used once the index has changed, and archival search that takes only
+the nearest passages in meaning ranks as one that takes every match."""
 
 from __future__ import annotations
 
@@ -126,3 +127,42 @@ def test_a_read_only_store_searches_with_fts5(tmp_path: Path) -> None:
                             read_only=True) as m:
         assert [(h.id, h.score) for h in m.archival.search("apple pear").hits] == written
         assert m.store.term_cache("passages").rows_read == 0
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 1), cap=st.integers(1, 8), k=st.integers(1, 12),
+       page=st.integers(1, 3), lexical=st.sampled_from([0.0, 0.3, 0.6, 1.0]),
+       words=st.lists(st.sampled_from(VOCAB), min_size=1, max_size=3, unique=True))
+def test_taking_only_the_nearest_in_meaning_ranks_as_taking_every_match(
+        corpora: list[HierarchicalMemory], monkeypatch: pytest.MonkeyPatch, seed: int,
+        cap: int, k: int, page: int, lexical: float, words: list[str]) -> None:
+    from tiermem.memory.search.fusion import FusionWeights
+
+    m = corpora[seed]
+    weights = FusionWeights(lexical=lexical, dense=1.0 - lexical) if lexical < 1.0 else (
+        FusionWeights(lexical=1.0, dense=0.0))
+    query = " ".join(words)
+    with monkeypatch.context() as patch:
+        patch.setattr(archival, "DENSE_CAP_FROM", ROWS + 1)
+        every = m.archival.search(query, k=k, page=page, weights=weights)
+    above = 0
+
+    def counted_above(*args: object, **kwargs: object) -> object:
+        nonlocal above
+        above += 1
+        return original(*args, **kwargs)
+
+    original = m.archival.vectors.above
+    with monkeypatch.context() as patch:
+        patch.setattr(archival, "DENSE_CAP_FROM", 1)
+        patch.setattr(archival, "DENSE_CAP", cap)
+        patch.setattr(m.archival.vectors, "above", counted_above)
+        nearest = m.archival.search(query, k=k, page=page, weights=weights)
+    assert [(h.id, h.score, h.relevance, h.similarity) for h in nearest.hits] == [
+        (h.id, h.score, h.relevance, h.similarity) for h in every.hits]
+    assert nearest.total <= every.total and every.total_exact
+    if nearest.total_exact:
+        assert nearest.total == every.total
+    # Only a search that had to widen past a quarter of the rows scans for every match.
+    assert above <= 1
