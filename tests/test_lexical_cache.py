@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 from tiermem.memory.store.records import RowFilter
 from tiermem.memory.store.sqlite.lexical import BM25List, fts_match
-from tiermem.memory.store.sqlite.lexical_bound import canonical_order
+from tiermem.memory.store.sqlite.lexical_bound import BoundedBM25, cached_ranking, canonical_order
 from tiermem.memory.store.sqlite.lexical_cache import CachedBM25, TermCache
 from tiermem.memory.tiers import archival
 
@@ -52,6 +52,13 @@ def _full(m: HierarchicalMemory, words: list[str], filt: RowFilter) -> BM25List:
     return BM25List(m.store, "passages", fts_match(canonical_order(words, hits)), filt)
 
 
+def _in_memory(m: HierarchicalMemory, words: list[str], filt: RowFilter) -> CachedBM25:
+    """The words' matches scored from memory, read first if need be."""
+    cache = m.store.term_cache("passages")
+    assert cache.fresh() and cache.load(words)
+    return cached_ranking(cache, words, filt)
+
+
 @settings(max_examples=80, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 1), depth=st.integers(1, 60),
@@ -62,8 +69,7 @@ def test_scores_in_memory_are_fts5s_bm25_bit_for_bit(
         below: int | None) -> None:
     m = corpora[seed]
     filt = RowFilter(below=below)
-    ranking = m.store.lexical("passages").rank(words, filt)
-    assert isinstance(ranking, CachedBM25)
+    ranking = _in_memory(m, words, filt)
     full = _full(m, words, filt)
     top, expected = ranking.top(depth), full.top(depth)
     # Rows of equal score may come in any order in FTS5's list; the scores may not.
@@ -89,8 +95,8 @@ def test_a_change_to_the_index_is_never_answered_from_memory(change: str) -> Non
     rng = random.Random(7)
     with HierarchicalMemory(None, embedder=HashingEmbedder(), recall_dense=False) as m:
         ids = m.archival.insert_many([archival.NewPassage(text=_text(rng)) for _ in range(60)])
-        lexical, words = m.store.lexical("passages"), ["apple", "pear", "w3"]
-        before = lexical.rank(words, RowFilter()).everything()
+        words = ["apple", "pear", "w3"]
+        before = _in_memory(m, words, RowFilter()).everything()
         read = m.store.term_cache("passages").rows_read
         if change == "insert":
             m.archival_insert("apple pear w3 w3")
@@ -98,12 +104,28 @@ def test_a_change_to_the_index_is_never_answered_from_memory(change: str) -> Non
             m.archival.delete([next(iter(before))])
         else:
             m.archival.replace_text(ids[0], "w3 " * 9)
-        after = lexical.rank(words, RowFilter())
-        assert isinstance(after, CachedBM25)
         full = _full(m, words, RowFilter())
-        assert after.everything() == full.everything() != before
+        assert _in_memory(m, words, RowFilter()).everything() == full.everything() != before
         assert m.store.term_cache("passages").rows_read > read  # read again, not reused
         full.close()
+
+
+def test_searches_score_from_memory_once_a_query_of_common_words_read_the_lengths() -> None:
+    rng = random.Random(3)
+    with HierarchicalMemory(None, embedder=HashingEmbedder(), recall_dense=False) as m:
+        m.archival.insert_many([archival.NewPassage(text=_text(rng)) for _ in range(80)])
+        lexical = m.store.lexical("passages")
+        # A rare word bounds the common ones: FTS5 answers, nothing is read into memory.
+        rare = lexical.rank(["apple", "run", "w30"], RowFilter())
+        assert isinstance(rare, BoundedBM25)
+        assert m.store.term_cache("passages").rows_read == 0
+        common = lexical.rank(["apple", "run"], RowFilter())  # no word to bound the others by
+        assert isinstance(common, CachedBM25)
+        assert isinstance(lexical.rank(["apple", "run", "w30"], RowFilter()), CachedBM25)
+        # A change: FTS5 again, until a query of common words reads the lengths anew.
+        m.archival_insert("pear w31")
+        assert isinstance(lexical.rank(["apple", "run", "w30"], RowFilter()), BoundedBM25)
+        assert isinstance(lexical.rank(["apple", "run"], RowFilter()), CachedBM25)
 
 
 def test_inside_a_transaction_fts5_answers() -> None:

@@ -141,14 +141,16 @@ class BoundedBM25:
     @classmethod
     def open(cls, store: SQLiteStore, table: str, terms: Sequence[str],
              filt: RowFilter) -> BoundedBM25 | BM25List | CachedBM25:
-        """Every match scored in memory (lexical_cache.py) when the filters allow; else the
-        bounded ranking of ``terms``, or every match scored by FTS5 (its phrases in the same
+        """The bounded ranking of ``terms``, or every match scored (its phrases in the same
         order) when no word is common enough to leave unscored or the best match does not
-        clear the bound."""
+        clear the bound: in memory (lexical_cache.py) when the filters allow, else by FTS5.
+        Once the cache holds the row lengths, every search it can answer is scored there."""
         fts = f"{table}_fts"
         cache = _usable_cache(store, table, filt)
-        if cache is not None and cache.load(terms):
-            return _cached(cache, terms, filt)
+        # Right after a change the row lengths must be read again first (about 0.5 us a row),
+        # which only a query that would score every match anyway is sure to repay.
+        if cache is not None and (cache.held(terms) or cache.lengths_read) and cache.load(terms):
+            return cached_ranking(cache, terms, filt)
         hits = {t: int(store.execute(f"SELECT count(*) FROM {fts} WHERE {fts} MATCH ?",
                                      (fts_match([t]),)).fetchone()[0]) for t in terms}
         rows = indexed_rows(store, table)
@@ -158,6 +160,8 @@ class BoundedBM25:
             bounded = cls(store, table, ordered, split, filt, rows, hits)
             if bounded.best > bounded.common_bound:
                 return bounded
+        if cache is not None and cache.load(terms):
+            return cached_ranking(cache, terms, filt)
         return BM25List(store, table, fts_match(ordered), filt)
 
     def _scored(self, match: str, ids: Sequence[int] | None = None) -> dict[int, float]:
@@ -252,7 +256,7 @@ def _usable_cache(store: SQLiteStore, table: str, filt: RowFilter) -> TermCache 
     return cache if cache.fresh() else None
 
 
-def _cached(cache: TermCache, terms: Sequence[str], filt: RowFilter) -> CachedBM25:
+def cached_ranking(cache: TermCache, terms: Sequence[str], filt: RowFilter) -> CachedBM25:
     """Every match of ``terms`` (all in memory) scored in the phrase order FTS5 would use."""
     hits = {t: cache.hits(t) or 0 for t in terms}
     return CachedBM25(*cache.scores(canonical_order(terms, hits), filt))

@@ -88,6 +88,13 @@ def varints(blob: bytes) -> list[int]:
     return values
 
 
+def _integers(text: str | None) -> np.ndarray:
+    """A ``group_concat`` of integers as an array (parsed in C: 15x faster than split)."""
+    if not text:
+        return np.zeros(0, dtype=np.int64)
+    return np.fromstring(text, dtype=np.int64, sep=",")
+
+
 class TermCache:
     """Each word's rows and counts in one table's FTS5 index, and every row's length."""
 
@@ -171,7 +178,7 @@ class TermCache:
         text = self.store.execute(f"SELECT group_concat(doc) FROM temp.{self._vocab} "
                                   "WHERE term = ?", (token,)).fetchone()[0]
         # One row per occurrence, in row order: runs of one row id give its count.
-        docs = np.array(text.split(","), dtype=np.int64) if text else np.zeros(0, np.int64)
+        docs = _integers(text)
         starts = np.flatnonzero(np.r_[True, docs[1:] != docs[:-1]]) if len(docs) else docs
         ids = docs[starts]
         counts = np.diff(np.r_[starts, len(docs)]).astype(np.float64)
@@ -182,6 +189,12 @@ class TermCache:
             oldest = next(iter(self._postings))
             self._held -= len(self._postings.pop(oldest)[0])
 
+    @property
+    def lengths_read(self) -> bool:
+        """Whether the row lengths have been read under the current state (call after
+        ``fresh``): words are then cheap to add."""
+        return self._lengths is not None
+
     def _row_lengths(self) -> np.ndarray:
         """Every row's length in tokens, indexed by row id (docsize: one varint a column)."""
         if self._lengths is None:
@@ -190,7 +203,7 @@ class TermCache:
                 " WHERE length(sz) = 1").fetchone()
             lengths = np.zeros(self._max_id() + 1, dtype=np.float64)
             if ids:
-                lengths[np.array(ids.split(","), dtype=np.int64)] = np.frombuffer(
+                lengths[_integers(ids)] = np.frombuffer(
                     bytes.fromhex(sizes), dtype=np.uint8)
             for rowid, blob in self.store.execute(
                     f"SELECT id, sz FROM {self.table}_fts_docsize WHERE length(sz) > 1"):
