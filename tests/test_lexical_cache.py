@@ -111,21 +111,21 @@ def test_a_change_to_the_index_is_never_answered_from_memory(change: str) -> Non
 
 
 def test_searches_score_from_memory_once_a_query_of_common_words_read_the_lengths() -> None:
-    rng = random.Random(3)
+    texts = ([f"u{i} v{i}" for i in range(300)] + ["apple pear"] * 20 + ["apple"] * 15
+             + ["kiwi apple"] * 2)
     with HierarchicalMemory(None, embedder=HashingEmbedder(), recall_dense=False) as m:
-        m.archival.insert_many([archival.NewPassage(text=_text(rng)) for _ in range(80)])
+        m.archival.insert_many([archival.NewPassage(text=t) for t in texts])
         lexical = m.store.lexical("passages")
-        # A rare word bounds the common ones: FTS5 answers, nothing is read into memory.
-        rare = lexical.rank(["apple", "run", "w30"], RowFilter())
-        assert isinstance(rare, BoundedBM25)
+        # A rare word bounds the common one: FTS5 answers, nothing is read into memory.
+        assert isinstance(lexical.rank(["apple", "kiwi"], RowFilter()), BoundedBM25)
         assert m.store.term_cache("passages").rows_read == 0
-        common = lexical.rank(["apple", "run"], RowFilter())  # no word to bound the others by
-        assert isinstance(common, CachedBM25)
-        assert isinstance(lexical.rank(["apple", "run", "w30"], RowFilter()), CachedBM25)
-        # A change: FTS5 again, until a query of common words reads the lengths anew.
-        m.archival_insert("pear w31")
-        assert isinstance(lexical.rank(["apple", "run", "w30"], RowFilter()), BoundedBM25)
-        assert isinstance(lexical.rank(["apple", "run"], RowFilter()), CachedBM25)
+        # No word to bound the others by: the lengths are read, then every search uses them.
+        assert isinstance(lexical.rank(["apple"], RowFilter()), CachedBM25)
+        assert isinstance(lexical.rank(["apple", "kiwi"], RowFilter()), CachedBM25)
+        # A change: FTS5 again, until such a query reads the lengths anew.
+        m.archival_insert("pear u1")
+        assert isinstance(lexical.rank(["apple", "kiwi"], RowFilter()), BoundedBM25)
+        assert isinstance(lexical.rank(["apple"], RowFilter()), CachedBM25)
 
 
 def test_inside_a_transaction_fts5_answers() -> None:

@@ -144,7 +144,8 @@ class BoundedBM25:
         """The bounded ranking of ``terms``, or every match scored (its phrases in the same
         order) when no word is common enough to leave unscored or the best match does not
         clear the bound: in memory (lexical_cache.py) when the filters allow, else by FTS5.
-        Once the cache holds the row lengths, every search it can answer is scored there."""
+        Once the cache holds the row lengths, every search it can answer is scored there,
+        and so is one whose words match many rows."""
         fts = f"{table}_fts"
         cache = _usable_cache(store, table, filt)
         # Right after a change the row lengths must be read again first (about 0.5 us a row),
@@ -154,6 +155,10 @@ class BoundedBM25:
         hits = {t: int(store.execute(f"SELECT count(*) FROM {fts} WHERE {fts} MATCH ?",
                                      (fts_match([t]),)).fetchone()[0]) for t in terms}
         rows = indexed_rows(store, table)
+        # Reading every row's length costs about what walking a quarter of the rows' worth
+        # of matches (to bound and look up scores) does.
+        if cache is not None and 4 * sum(hits.values()) >= rows and cache.load(terms):
+            return cached_ranking(cache, terms, filt)
         ordered = canonical_order(terms, hits)
         split = first_split(ordered, hits, rows) if rows else 0
         if split:
