@@ -4,6 +4,7 @@ the nearest passages in meaning ranks as one that takes every match."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -188,3 +189,20 @@ def test_taking_only_the_nearest_in_meaning_ranks_as_taking_every_match(
         assert nearest.total == every.total
     # Only a search that had to widen past a quarter of the rows scans for every match.
     assert above <= 1
+
+
+def test_archival_search_tells_the_model_only_the_count_is_partial(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tiermem.tools.memory_tools import ToolContext, memory_toolbox
+
+    monkeypatch.setattr(archival, "DENSE_CAP_FROM", 1)
+    monkeypatch.setattr(archival, "DENSE_CAP", 1)
+    with HierarchicalMemory(None, embedder=HashingEmbedder(), recall_dense=False) as m:
+        # Apple rows of several lengths, so that BM25 tells the best ones apart.
+        m.archival.insert_many([archival.NewPassage(
+            text=f"{'apple' if i < 150 else 'pear'} {'x ' * (i % 7)}n{i}") for i in range(2000)])
+        out = json.loads(memory_toolbox().dispatch(
+            "archival_memory_search", json.dumps({"query": "apple"}), call_id="c1",
+            context=ToolContext(memory=m, turn=1)).content)
+        assert out["total"].startswith("at least ")
+        assert "every match" in out["ranked"] and "newest" not in out["ranked"]
