@@ -206,3 +206,18 @@ def test_archival_search_tells_the_model_only_the_count_is_partial(
             context=ToolContext(memory=m, turn=1)).content)
         assert out["total"].startswith("at least ")
         assert "every match" in out["ranked"] and "newest" not in out["ranked"]
+
+
+def test_a_query_past_the_memory_cap_keeps_its_words_and_drops_older_ones(
+        corpora: list[HierarchicalMemory], monkeypatch: pytest.MonkeyPatch) -> None:
+    from tiermem.memory.store.sqlite import lexical_cache
+
+    m = corpora[0]
+    monkeypatch.setattr(lexical_cache, "MAX_POSTINGS", 1)
+    _in_memory(m, ["pear"], RowFilter()).close()
+    words = ["apple", "run", "w1"]
+    full = _full(m, words, RowFilter())
+    assert _in_memory(m, words, RowFilter()).everything() == full.everything()
+    cache = m.store.term_cache("passages")
+    assert cache.hits("pear") is None and all(cache.hits(w) for w in words)
+    full.close()

@@ -158,6 +158,12 @@ class TermCache:
                 self._postings[token] = self._postings.pop(token)  # most recently used last
             else:
                 self._read(token)
+        # Past the cap, the least recently used words go, never one this query needs.
+        for token in list(self._postings):
+            if self._held <= MAX_POSTINGS:
+                break
+            if token not in tokens:
+                self._held -= len(self._postings.pop(token)[0])
         return True
 
     def _vocabulary(self) -> bool:
@@ -185,9 +191,6 @@ class TermCache:
         self.rows_read += len(docs)
         self._postings[token] = (ids, counts)
         self._held += len(ids)
-        while self._held > MAX_POSTINGS and len(self._postings) > 1:
-            oldest = next(iter(self._postings))
-            self._held -= len(self._postings.pop(oldest)[0])
 
     @property
     def lengths_read(self) -> bool:
