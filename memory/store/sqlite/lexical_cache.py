@@ -167,9 +167,10 @@ class TermCache:
         return True
 
     def _vocabulary(self) -> bool:
-        """Whether the index's fts5vocab table is open (a temporary one, made on first use;
-        a read-only store cannot make it, and then reads nothing into memory)."""
-        if self._vocab is None:
+        """Whether the index's fts5vocab table is open (a temporary one, made again whenever
+        the store's connection is new; a read-only store cannot make it, and then reads
+        nothing into memory)."""
+        if self._vocab != "":
             name = f"{self.table}_fts_instances"
             try:
                 self.store.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{name} USING "
