@@ -46,6 +46,8 @@ if TYPE_CHECKING:
 K1, B = 1.2, 0.75
 #: The most (row, word) pairs held for one table: 16 bytes each.
 MAX_POSTINGS = 8_000_000
+#: How far the largest row id may pass twice the rows before the cache is not used.
+SPARE_IDS = 1_000_000
 _AVERAGES, _STRUCTURE = 1, 10
 
 
@@ -110,6 +112,7 @@ class TermCache:
         self._lengths: np.ndarray | None = None
         self.rows, self._tokens_total = 0, 0
         self._vocab: str | None = None
+        self._top_id: int | None = None
         #: Whether a word is in more than the given number of rows, as tested so far.
         self.common: dict[tuple[str, int], bool] = {}
         #: Rows read from the index into the cache (tests count them).
@@ -130,7 +133,7 @@ class TermCache:
             (_AVERAGES, _STRUCTURE)))
         if blocks != self._state:
             self._state, self._postings, self._held, self._lengths = blocks, {}, 0, None
-            self.common = {}
+            self.common, self._top_id = {}, None
             averages = varints(blocks[0]) if len(blocks) == 2 else []
             self.rows, self._tokens_total = (averages[0], sum(averages[1:])) if averages else (
                 0, 0)
@@ -150,7 +153,7 @@ class TermCache:
     def load(self, words: Sequence[str]) -> bool:
         """Read the words not held yet; False when one of them is not a single token."""
         tokens = [self.tokenizer().token(w) for w in words]
-        if any(t is None for t in tokens) or not self._vocabulary():
+        if any(t is None for t in tokens) or not self._compact() or not self._vocabulary():
             return False
         for token in tokens:
             assert token is not None
@@ -214,6 +217,13 @@ class TermCache:
                 lengths[rowid] = sum(varints(bytes(blob)))
             self._lengths = lengths
         return self._lengths
+
+    def _compact(self) -> bool:
+        """Whether row ids are dense enough to index arrays by (scores are summed in arrays
+        as long as the largest id; ids given on import may be anywhere up to 2**63)."""
+        if self._top_id is None:
+            self._top_id = self._max_id()
+        return self._top_id <= 2 * self.rows + SPARE_IDS
 
     def _max_id(self) -> int:
         return int(self.store.execute(
