@@ -1,5 +1,7 @@
-"""Bounded BM25 (memory/store/sqlite/lexical_bound.py): archival hybrid search that leaves
-rows holding only common words unscored ranks, scores and counts exactly as full scoring."""
+"""Bounded BM25 (memory/store/sqlite/lexical_bound.py) and BM25 from words read into memory
+(memory/store/sqlite/lexical_cache.py): archival hybrid search that leaves rows holding only
+common words unscored, or scores them in memory, ranks, scores and counts exactly as full
+scoring by FTS5."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from tiermem.memory.store.records import RowFilter
 from tiermem.memory.store.sqlite import lexical_bound
 from tiermem.memory.store.sqlite.lexical import BM25List, fts_match
 from tiermem.memory.store.sqlite.lexical_bound import BoundedBM25, phrase_bound
+from tiermem.memory.store.sqlite.lexical_cache import TermCache
 from tiermem.memory.types import SearchResult
 
 # A skewed vocabulary: a few words in many rows, most in few.
@@ -44,11 +47,19 @@ def corpora() -> Iterator[dict[tuple[int, str], HierarchicalMemory]]:
         m.close()
 
 
+@pytest.fixture
+def no_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """FTS5 scores every search: no words are read into memory."""
+    monkeypatch.setattr(TermCache, "enabled", False)
+
+
 def _search(m: HierarchicalMemory, query: str, k: int, page: int, tags: list[str] | None,
-            bounded: bool, monkeypatch: pytest.MonkeyPatch) -> SearchResult:
+            how: str, monkeypatch: pytest.MonkeyPatch) -> SearchResult:
     with monkeypatch.context() as patch:
-        if not bounded:
-            # No word may be left unscored: the full list, its phrases in the same order.
+        # "cached": words in memory where the filters allow; "bounded": FTS5, leaving rows
+        # of common words unscored; "full": FTS5 scoring every match, phrases in one order.
+        patch.setattr(TermCache, "enabled", how == "cached")
+        if how == "full":
             patch.setattr(lexical_bound, "MAX_SCORED", -1)
         return m.archival.search(query, k=k, page=page, tags=tags)
 
@@ -65,12 +76,13 @@ def test_bounded_search_equals_full_scoring(
         tags: list[str] | None) -> None:
     m = corpora[(seed, kind)]
     query = " ".join(words)
-    bounded = _search(m, query, k, page, tags, True, monkeypatch)
-    full = _search(m, query, k, page, tags, False, monkeypatch)
-    assert (bounded.total, bounded.total_exact) == (full.total, full.total_exact)
-    # Bit for bit: the same rows, scores and BM25 in the same order.
-    assert [(h.id, h.score, h.relevance, h.similarity) for h in bounded.hits] == [
-        (h.id, h.score, h.relevance, h.similarity) for h in full.hits]
+    full = _search(m, query, k, page, tags, "full", monkeypatch)
+    for how in ("bounded", "cached"):
+        found = _search(m, query, k, page, tags, how, monkeypatch)
+        assert (found.total, found.total_exact) == (full.total, full.total_exact)
+        # Bit for bit: the same rows, scores and BM25 in the same order.
+        assert [(h.id, h.score, h.relevance, h.similarity) for h in found.hits] == [
+            (h.id, h.score, h.relevance, h.similarity) for h in full.hits]
 
 
 @settings(max_examples=60, deadline=None,
@@ -79,7 +91,7 @@ def test_bounded_search_equals_full_scoring(
        words=st.lists(st.sampled_from(VOCAB), min_size=2, max_size=4, unique=True),
        tags=st.one_of(st.none(), st.lists(st.sampled_from(TAGS), min_size=1, max_size=2)))
 def test_bounded_top_is_the_full_lists_top(
-        corpora: dict[tuple[int, str], HierarchicalMemory], seed: int, depth: int,
+        corpora: dict[tuple[int, str], HierarchicalMemory], no_cache: None, seed: int, depth: int,
         words: list[str], tags: list[str] | None) -> None:
     m = corpora[(seed, "words")]
     filt = RowFilter(tags=tags)
@@ -101,7 +113,7 @@ def test_bounded_top_is_the_full_lists_top(
 
 
 def test_rows_holding_only_common_words_are_left_unscored(
-        corpora: dict[tuple[int, str], HierarchicalMemory]) -> None:
+        corpora: dict[tuple[int, str], HierarchicalMemory], no_cache: None) -> None:
     m = corpora[(0, "words")]
     lexical = m.store.lexical("passages")
     ranking = lexical.rank(["w2", "w3", "w45"], RowFilter())
@@ -120,7 +132,7 @@ def test_rows_holding_only_common_words_are_left_unscored(
 
 
 def test_a_bound_too_high_scores_more_words_before_scoring_everything(
-        corpora: dict[tuple[int, str], HierarchicalMemory]) -> None:
+        corpora: dict[tuple[int, str], HierarchicalMemory], no_cache: None) -> None:
     m = corpora[(1, "words")]
     ranking = m.store.lexical("passages").rank(["w0", "w1", "w2", "w50"], RowFilter())
     assert isinstance(ranking, BoundedBM25)
@@ -133,7 +145,7 @@ def test_a_bound_too_high_scores_more_words_before_scoring_everything(
     ranking.close()
 
 
-def test_a_row_of_common_words_outranks_weak_rare_rows() -> None:
+def test_a_row_of_common_words_outranks_weak_rare_rows(no_cache: None) -> None:
     filler = " ".join(f"filler{i}" for i in range(60))
     texts = (["kiwi"] + [f"kiwi {filler}"] * 4 + ["apple apple apple pear pear"] * 10
              + ["apple"] * 110 + ["pear"] * 70 + [f"other{i}" for i in range(105)])

@@ -163,7 +163,11 @@ def _page_of(result: SearchResult, tier: str, query: str) -> dict[str, Any]:
         # A bare number would read as "that is all there is"; say there may be more and how
         # to reach them.
         out["total"] = f"at least {result.total}"
-        out["ranked"] = ("the newest matches of the words and the nearest in meaning; older ones"
+        # Archival ranks every match and counts only those in meaning partly; recall ranks
+        # a window of the newest.
+        out["ranked"] = ("every match, best first; only the count of matches in meaning stops"
+                         " short" if tier == "archival" else
+                         "the newest matches of the words and the nearest in meaning; older ones"
                          " may exist: narrow the dates or the words to reach them")
     out["results"] = []
     return out

@@ -22,7 +22,12 @@ model), only the ``window`` nearest rows (at least twice the rows asked for)
 are taken, and the total is a lower bound when more may lie above the
 threshold. Ranking stays exact under that cap: a word match outside the
 nearest list gets its similarity looked up, and the list widens until no row
-beyond its cut could reach the page asked for.
+beyond its cut could reach the page asked for. A caller may cap the dense side
+alone (``dense_cap``, without a window): archival does past 20,000 passages,
+where finding every row above the threshold and fusing it cost more than the
+rest of the search. Its ranking stays exact the same way; its total counts every
+word match but only the dense matches read, so it is a lower bound when the cut
+is above the threshold.
 
 Matches are ranked by a weighted sum of two normalised scores:
 
@@ -195,6 +200,7 @@ def hybrid_search(
     query_vector: np.ndarray | None = None,
     window: int | None = None,
     dense_filt: RowFilter | None = None,
+    dense_cap: int | None = None,
 ) -> tuple[list[Ranked], int, bool]:
     """The best ``limit`` matches, fused, the total number of matches, and whether it is exact.
 
@@ -204,7 +210,10 @@ def hybrid_search(
     ``window`` that match the words and the ``window`` nearest in meaning; the
     total is exact whenever no more than that match either way.
     ``dense_filt`` replaces ``filt`` for the dense matches when the caller
-    knows that every row with a vector passes part of it.
+    knows that every row with a vector passes part of it. ``dense_cap`` (without
+    a window) takes the ``dense_cap`` nearest rows in meaning instead of every
+    one above the threshold, widened as the window's are: the ranking stays
+    exact, and the total is a lower bound when more rows may lie above it.
     """
     terms = query_terms(query)
     dense_filt = filt if dense_filt is None else dense_filt
@@ -212,7 +221,8 @@ def hybrid_search(
         terms and weights.lexical > 0) else None
     try:
         # Beyond the page asked for, so the last row of the page usually leads the cut.
-        cap = None if window is None else max(window, 2 * limit)
+        cap = max(window, 2 * limit) if window is not None else None if dense_cap is None else (
+            max(dense_cap, 2 * limit, weights.depth if weights.method == "rrf" else 0))
         # Through an approximate index the ranking cannot be made exact by widening the
         # nearest list, so the list stays short (its cost grows with its length) and
         # widens only when it holds too few rows for the page or none passing the filters.
@@ -425,11 +435,13 @@ def search_page(
     query_vector: np.ndarray | None = None,
     window: int | None = None,
     dense_filt: RowFilter | None = None,
+    dense_cap: int | None = None,
 ) -> SearchResult:
     """One page of a tier's hybrid search: the query checked and pruned, the rows fetched.
 
     ``fetch`` reads the hits of the chosen rowids; ``rows`` is the tier's row
-    count; ``window`` (``hybrid_search``) grows to cover the page asked for.
+    count; ``window`` (``hybrid_search``) grows to cover the page asked for, and so
+    does ``dense_cap``.
     """
     query = clean_text(query, "query", max_chars=10_000)
     page, k = check_page(page, k)
@@ -449,6 +461,7 @@ def search_page(
         query_vector=query_vector,
         window=None if window is None else max(window, depth),
         dense_filt=dense_filt,
+        dense_cap=dense_cap,
     )
     chosen = [] if past_end else ranked[(page - 1) * k : page * k]
     by_id = fetch([r.id for r in chosen])

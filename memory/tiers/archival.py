@@ -23,6 +23,14 @@ from tiermem.memory.store.records import Passage, RowFilter
 from tiermem.memory.types import Hit, SearchResult
 from tiermem.memory.validation import clean_text
 
+#: From this many passages with vectors, a search takes the ``DENSE_CAP`` nearest in meaning
+#: (widened as needed, memory.search.fusion.hybrid_search) instead of every passage above
+#: the embedder's match threshold: at 100k passages a query clears it with 500 to 25,000,
+#: and finding and fusing them all cost more than the rest of the search. The ranking is
+#: the same; ``total`` is then a lower bound when more may clear the threshold.
+DENSE_CAP_FROM = 20_000
+DENSE_CAP = 200
+
 
 @dataclass
 class NewPassage:
@@ -148,6 +156,10 @@ class ArchivalTier:
         of the passages is left out of a query that has other words: BM25
         gives it an idf of almost zero, so it ranks nothing, yet it would make
         most passages matches to score, sort and count.
+
+        ``total`` is exact below ``DENSE_CAP_FROM`` passages with vectors; past
+        it, the passages matching in meaning are counted only as far as ranking
+        read them, and ``total_exact`` says whether that was all of them.
         """
         return search_page(
             self.store.lexical("passages"), passing=self.store.passages.passing,
@@ -155,7 +167,8 @@ class ArchivalTier:
             embedder=self.embedder, weights=weights or self.weights, rows=self._count,
             query=query, k=k, page=page, filt=_filters(tags, start, end, was_in_core),
             fetch=self.get_many,
-            query_vector=query_vector)
+            query_vector=query_vector,
+            dense_cap=DENSE_CAP if len(self.vectors) >= DENSE_CAP_FROM else None)
 
     def get_many(self, ids: Sequence[int]) -> dict[int, Hit]:
         return {i: _hit(p) for i, p in self.store.passages.get_many(ids).items()}

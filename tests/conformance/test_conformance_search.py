@@ -184,15 +184,21 @@ def _all_pages(search: Callable[..., SearchResult], k: int) -> list[int]:
     return ids
 
 
+def _fruit(backend: Backend, rows: int, words: int, seed: int) -> HierarchicalMemory:
+    """Passages of a few fruit names each and a number of their own."""
+    rng = random.Random(seed)
+    fruit = "apple banana cherry date elder fig grape honeydew kiwi lemon mango nectarine"
+    m = backend.memory(embedder=HashingEmbedder(64), recall_dense=False)
+    for i in range(rows):
+        m.archival_insert(" ".join(rng.sample(fruit.split(), words)) + f" n{i}")
+    return m
+
+
 @pytest.mark.parametrize("query", ["apple banana", "kiwi", "mango fig grape"])
 def test_paging_past_the_fusion_depth_neither_repeats_nor_skips(
     backend: Backend, query: str
 ) -> None:
-    rng = random.Random(1)
-    fruit = "apple banana cherry date elder fig grape honeydew kiwi lemon mango nectarine"
-    with backend.memory(embedder=HashingEmbedder(64), recall_dense=False) as m:
-        for i in range(300):
-            m.archival_insert(" ".join(rng.sample(fruit.split(), 4)) + f" n{i}")
+    with _fruit(backend, rows=300, words=4, seed=1) as m:
         whole = m.archival_search(query, k=1000)
         assert whole.total == len(whole.hits) > 100
         for k in (7, 20, 33):
@@ -222,3 +228,23 @@ def test_query_does_not_lift_a_tier_whose_best_match_is_weak(backend: Backend) -
         assert message.score < own_best.score and message.score < hits[0].score / 2
         for hit in hits:  # every hit says what its score was fused from
             assert hit.relevance >= 0 and (hit.similarity is None or -1 <= hit.similarity <= 1)
+
+
+@pytest.mark.parametrize("query", ["apple kiwi", "n7 grape", "lemon"])
+def test_a_capped_dense_side_ranks_as_every_match(
+    backend: Backend, query: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tiermem.memory.tiers import archival
+
+    with _fruit(backend, rows=200, words=3, seed=2) as m:
+        every = [m.archival_search(query, k=9, page=page) for page in (1, 2, 3)]
+        assert all(r.total_exact for r in every)
+        # The nearest three in meaning first, widened as ranking needs.
+        monkeypatch.setattr(archival, "DENSE_CAP_FROM", 1)
+        monkeypatch.setattr(archival, "DENSE_CAP", 3)
+        for page, whole in zip((1, 2, 3), every, strict=True):
+            capped = m.archival_search(query, k=9, page=page)
+            assert [(h.id, h.score) for h in capped.hits] == [
+                (h.id, h.score) for h in whole.hits]
+            assert capped.total <= whole.total
+            assert capped.total == whole.total or not capped.total_exact

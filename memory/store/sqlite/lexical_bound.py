@@ -1,5 +1,9 @@
 """BM25 top matches without scoring every row that holds a common word (MaxScore).
 
+A search with no conditions on the rows themselves scores its words in memory
+instead (memory/store/sqlite/lexical_cache.py); this bound serves searches with
+tags, dates or other row conditions, and words the cache cannot hold.
+
 FTS5's ``bm25()`` is a sum over the query's phrases, each term
 ``idf * f * (k1 + 1) / (f + k1 * (1 - b + b * D / avgdl))`` with k1 = 1.2 and
 b = 0.75. Whatever a row's frequency ``f`` and length ``D``, a term is below
@@ -39,6 +43,7 @@ from typing import TYPE_CHECKING, Any
 from tiermem.memory.store.records import RowFilter
 from tiermem.memory.store.sqlite.filters import match_clauses
 from tiermem.memory.store.sqlite.lexical import BM25List, fts_match
+from tiermem.memory.store.sqlite.lexical_cache import CachedBM25, TermCache
 
 if TYPE_CHECKING:
     from tiermem.memory.store.sqlite.store import SQLiteStore
@@ -135,20 +140,33 @@ class BoundedBM25:
 
     @classmethod
     def open(cls, store: SQLiteStore, table: str, terms: Sequence[str],
-             filt: RowFilter) -> BoundedBM25 | BM25List:
-        """The bounded ranking of ``terms``, or the full list (its phrases in the same
+             filt: RowFilter) -> BoundedBM25 | BM25List | CachedBM25:
+        """The bounded ranking of ``terms``, or every match scored (its phrases in the same
         order) when no word is common enough to leave unscored or the best match does not
-        clear the bound."""
+        clear the bound: in memory (lexical_cache.py) when the filters allow, else by FTS5.
+        Once the cache holds the row lengths, every search it can answer is scored there,
+        and so is one whose words match many rows."""
         fts = f"{table}_fts"
+        cache = _usable_cache(store, table, filt)
+        # Right after a change the row lengths must be read again first (about 0.5 us a row),
+        # which only a query that would score every match anyway is sure to repay.
+        if cache is not None and (cache.held(terms) or cache.lengths_read) and cache.load(terms):
+            return cached_ranking(cache, terms, filt)
         hits = {t: int(store.execute(f"SELECT count(*) FROM {fts} WHERE {fts} MATCH ?",
                                      (fts_match([t]),)).fetchone()[0]) for t in terms}
         rows = indexed_rows(store, table)
+        # Reading every row's length costs about what walking a quarter of the rows' worth
+        # of matches (to bound and look up scores) does.
+        if cache is not None and 4 * sum(hits.values()) >= rows and cache.load(terms):
+            return cached_ranking(cache, terms, filt)
         ordered = canonical_order(terms, hits)
         split = first_split(ordered, hits, rows) if rows else 0
         if split:
             bounded = cls(store, table, ordered, split, filt, rows, hits)
             if bounded.best > bounded.common_bound:
                 return bounded
+        if cache is not None and cache.load(terms):
+            return cached_ranking(cache, terms, filt)
         return BM25List(store, table, fts_match(ordered), filt)
 
     def _scored(self, match: str, ids: Sequence[int] | None = None) -> dict[int, float]:
@@ -233,3 +251,17 @@ class BoundedBM25:
     def close(self) -> None:
         if self._full is not None:
             self._full.close()
+
+
+def _usable_cache(store: SQLiteStore, table: str, filt: RowFilter) -> TermCache | None:
+    """The table's words in memory, when they can answer a search under ``filt`` now."""
+    if filt.on_rows:  # conditions on the rows themselves are FTS5's to join
+        return None
+    cache = store.term_cache(table)
+    return cache if cache.fresh() else None
+
+
+def cached_ranking(cache: TermCache, terms: Sequence[str], filt: RowFilter) -> CachedBM25:
+    """Every match of ``terms`` (all in memory) scored in the phrase order FTS5 would use."""
+    hits = {t: cache.hits(t) or 0 for t in terms}
+    return CachedBM25(*cache.scores(canonical_order(terms, hits), filt))

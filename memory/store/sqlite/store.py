@@ -43,6 +43,7 @@ from tiermem.memory.store.sqlite.files import (
 from tiermem.memory.store.sqlite.forgetting import SQLiteForgetting
 from tiermem.memory.store.sqlite.history import SQLiteHistory, SQLiteSettings
 from tiermem.memory.store.sqlite.lexical import SQLiteLexical
+from tiermem.memory.store.sqlite.lexical_cache import TermCache
 from tiermem.memory.store.sqlite.messages import SQLiteMessages
 from tiermem.memory.store.sqlite.passages import SQLitePassages
 from tiermem.memory.store.sqlite.schema import SCHEMA_VERSION, migrate, register_functions
@@ -92,6 +93,7 @@ class SQLiteStore(NestedTransactions):
         self.messages = SQLiteMessages(self)
         self.history = SQLiteHistory(self)
         self.settings = SQLiteSettings(self)
+        self._term_caches: dict[str, TermCache] = {}
         self.forgetting = SQLiteForgetting(self)
         # Threads share this memory by taking turns: every transaction, and every public
         # method of HierarchicalMemory (memory.store.sqlite.errors.guarded), holds this lock.
@@ -183,6 +185,13 @@ class SQLiteStore(NestedTransactions):
     # -- the contract's searches and tables ---------------------------------------------
     def lexical(self, table: TextTable) -> SQLiteLexical:
         return SQLiteLexical(self, table)
+
+    def term_cache(self, table: str) -> TermCache:
+        """The words of ``table``'s full-text index read into memory so far
+        (memory/store/sqlite/lexical_cache.py)."""
+        if table not in self._term_caches:
+            self._term_caches[table] = TermCache(self, table)
+        return self._term_caches[table]
 
     def vectors(self, table: VectorTable, dim: int) -> FaissIndex:
         name = ARCHIVAL_INDEX_FILE if table == "passages" else RECALL_INDEX_FILE

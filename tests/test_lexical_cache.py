@@ -1,0 +1,223 @@
+"""BM25 from words read into memory (memory/store/sqlite/lexical_cache.py) is FTS5's bm25()
+bit for bit, is never used once the index has changed, and archival search that takes only
+the nearest passages in meaning ranks as one that takes every match."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.store.records import RowFilter
+from tiermem.memory.store.sqlite.lexical import BM25List, fts_match
+from tiermem.memory.store.sqlite.lexical_bound import BoundedBM25, cached_ranking, canonical_order
+from tiermem.memory.store.sqlite.lexical_cache import CachedBM25, TermCache
+from tiermem.memory.tiers import archival
+
+# Stems shared by several words, a few frequent words and many rare ones.
+VOCAB = ["run", "running", "runs", "runner", "apple", "apples", "pear"] + [
+    f"w{i}" for i in range(40)]
+FREQUENCY = [3.0, 2.0, 1.0, 0.5, 4.0, 1.0, 2.0] + [1.0 / (i + 1) for i in range(40)]
+ROWS = 400
+
+
+def _text(rng: random.Random) -> str:
+    # Some rows past 127 words: their lengths take two bytes in FTS5's docsize record.
+    length = rng.choice([rng.randint(1, 12), rng.randint(120, 200)])
+    return " ".join(rng.choices(VOCAB, FREQUENCY, k=length))
+
+
+@pytest.fixture(scope="module")
+def corpora() -> Iterator[list[HierarchicalMemory]]:
+    memories = []
+    for seed in range(2):
+        rng = random.Random(seed)
+        m = HierarchicalMemory(None, embedder=HashingEmbedder(), recall_dense=False)
+        m.archival.insert_many([archival.NewPassage(text=_text(rng)) for _ in range(ROWS)])
+        memories.append(m)
+    yield memories
+    for m in memories:
+        m.close()
+
+
+def _full(m: HierarchicalMemory, words: list[str], filt: RowFilter) -> BM25List:
+    """FTS5 scoring every match, its phrases in the order the cache adds them."""
+    lexical = m.store.lexical("passages")
+    hits = {w: len(lexical.scores([w])) for w in words}
+    return BM25List(m.store, "passages", fts_match(canonical_order(words, hits)), filt)
+
+
+def _in_memory(m: HierarchicalMemory, words: list[str], filt: RowFilter) -> CachedBM25:
+    """The words' matches scored from memory, read first if need be."""
+    cache = m.store.term_cache("passages")
+    assert cache.fresh() and cache.load(words)
+    return cached_ranking(cache, words, filt)
+
+
+@settings(max_examples=80, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 1), depth=st.integers(1, 60),
+       words=st.lists(st.sampled_from(VOCAB), min_size=1, max_size=4, unique=True),
+       below=st.one_of(st.none(), st.integers(1, ROWS + 5)))
+def test_scores_in_memory_are_fts5s_bm25_bit_for_bit(
+        corpora: list[HierarchicalMemory], seed: int, depth: int, words: list[str],
+        below: int | None) -> None:
+    m = corpora[seed]
+    filt = RowFilter(below=below)
+    ranking = _in_memory(m, words, filt)
+    full = _full(m, words, filt)
+    top, expected = ranking.top(depth), full.top(depth)
+    # Rows of equal score may come in any order in FTS5's list; the scores may not.
+    assert list(top.values()) == list(expected.values())
+    assert {i for i, s in top.items() if s > ranking.cut} == {
+        i for i, s in expected.items() if s > full.cut}
+    others = list(range(1, ROWS + 1))
+    rest = ranking.scores_of(others)
+    assert rest == {i: s for i, s in full.scores_of(others).items() if i not in top}
+    assert ranking.total() == full.total()
+    assert ranking.everything() == {**top, **rest}
+    full.close()
+
+
+def test_words_the_tokenizer_splits_or_stems_are_read_as_the_index_holds_them() -> None:
+    tokenizer = TermCache.tokenizer()
+    assert tokenizer.token("running") == "run"
+    assert tokenizer.token("well-known") is None  # a phrase of two tokens: FTS5's to score
+
+
+@pytest.mark.parametrize("change", ["insert", "delete", "replace"])
+def test_a_change_to_the_index_is_never_answered_from_memory(change: str) -> None:
+    rng = random.Random(7)
+    with HierarchicalMemory(None, embedder=HashingEmbedder(), recall_dense=False) as m:
+        ids = m.archival.insert_many([archival.NewPassage(text=_text(rng)) for _ in range(60)])
+        words = ["apple", "pear", "w3"]
+        before = _in_memory(m, words, RowFilter()).everything()
+        read = m.store.term_cache("passages").rows_read
+        if change == "insert":
+            m.archival_insert("apple pear w3 w3")
+        elif change == "delete":
+            m.archival.delete([next(iter(before))])
+        else:
+            m.archival.replace_text(ids[0], "w3 " * 9)
+        full = _full(m, words, RowFilter())
+        assert _in_memory(m, words, RowFilter()).everything() == full.everything() != before
+        assert m.store.term_cache("passages").rows_read > read  # read again, not reused
+        full.close()
+
+
+def test_searches_score_from_memory_once_a_query_of_common_words_read_the_lengths() -> None:
+    texts = ([f"u{i} v{i}" for i in range(300)] + ["apple pear"] * 20 + ["apple"] * 15
+             + ["kiwi apple"] * 2)
+    with HierarchicalMemory(None, embedder=HashingEmbedder(), recall_dense=False) as m:
+        m.archival.insert_many([archival.NewPassage(text=t) for t in texts])
+        lexical = m.store.lexical("passages")
+        # A rare word bounds the common one: FTS5 answers, nothing is read into memory.
+        assert isinstance(lexical.rank(["apple", "kiwi"], RowFilter()), BoundedBM25)
+        assert m.store.term_cache("passages").rows_read == 0
+        # No word to bound the others by: the lengths are read, then every search uses them.
+        assert isinstance(lexical.rank(["apple"], RowFilter()), CachedBM25)
+        assert isinstance(lexical.rank(["apple", "kiwi"], RowFilter()), CachedBM25)
+        # A change: FTS5 again, until such a query reads the lengths anew.
+        m.archival_insert("pear u1")
+        assert isinstance(lexical.rank(["apple", "kiwi"], RowFilter()), BoundedBM25)
+        assert isinstance(lexical.rank(["apple"], RowFilter()), CachedBM25)
+
+
+def test_inside_a_transaction_fts5_answers() -> None:
+    with HierarchicalMemory(None, embedder=HashingEmbedder(), recall_dense=False) as m:
+        m.archival_insert("apple pear")
+        m.store.lexical("passages").rank(["apple"], RowFilter()).close()  # read into memory
+        with m.store.transaction():
+            new = m.archival.insert_many([archival.NewPassage(text="apple apple")])[0]
+            ranking = m.store.lexical("passages").rank(["apple"], RowFilter())
+            assert not isinstance(ranking, CachedBM25)
+            assert new in ranking.everything()
+            ranking.close()
+
+
+def test_a_read_only_store_searches_with_fts5(tmp_path: Path) -> None:
+    with HierarchicalMemory(tmp_path, embedder=HashingEmbedder(), recall_dense=False) as m:
+        for text in ("apple pear", "apple", "pear w1"):
+            m.archival_insert(text)
+        written = [(h.id, h.score) for h in m.archival.search("apple pear").hits]
+    with HierarchicalMemory(tmp_path, embedder=HashingEmbedder(), recall_dense=False,
+                            read_only=True) as m:
+        assert [(h.id, h.score) for h in m.archival.search("apple pear").hits] == written
+        assert m.store.term_cache("passages").rows_read == 0
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 1), cap=st.integers(1, 8), k=st.integers(1, 12),
+       page=st.integers(1, 3), lexical=st.sampled_from([0.0, 0.3, 0.6, 1.0]),
+       words=st.lists(st.sampled_from(VOCAB), min_size=1, max_size=3, unique=True))
+def test_taking_only_the_nearest_in_meaning_ranks_as_taking_every_match(
+        corpora: list[HierarchicalMemory], monkeypatch: pytest.MonkeyPatch, seed: int,
+        cap: int, k: int, page: int, lexical: float, words: list[str]) -> None:
+    from tiermem.memory.search.fusion import FusionWeights
+
+    m = corpora[seed]
+    weights = FusionWeights(lexical=lexical, dense=1.0 - lexical) if lexical < 1.0 else (
+        FusionWeights(lexical=1.0, dense=0.0))
+    query = " ".join(words)
+    with monkeypatch.context() as patch:
+        patch.setattr(archival, "DENSE_CAP_FROM", ROWS + 1)
+        every = m.archival.search(query, k=k, page=page, weights=weights)
+    above = 0
+
+    def counted_above(*args: object, **kwargs: object) -> object:
+        nonlocal above
+        above += 1
+        return original(*args, **kwargs)
+
+    original = m.archival.vectors.above
+    with monkeypatch.context() as patch:
+        patch.setattr(archival, "DENSE_CAP_FROM", 1)
+        patch.setattr(archival, "DENSE_CAP", cap)
+        patch.setattr(m.archival.vectors, "above", counted_above)
+        nearest = m.archival.search(query, k=k, page=page, weights=weights)
+    assert [(h.id, h.score, h.relevance, h.similarity) for h in nearest.hits] == [
+        (h.id, h.score, h.relevance, h.similarity) for h in every.hits]
+    assert nearest.total <= every.total and every.total_exact
+    if nearest.total_exact:
+        assert nearest.total == every.total
+    # Only a search that had to widen past a quarter of the rows scans for every match.
+    assert above <= 1
+
+
+def test_archival_search_tells_the_model_only_the_count_is_partial(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tiermem.tools.memory_tools import ToolContext, memory_toolbox
+
+    monkeypatch.setattr(archival, "DENSE_CAP_FROM", 1)
+    monkeypatch.setattr(archival, "DENSE_CAP", 1)
+    with HierarchicalMemory(None, embedder=HashingEmbedder(), recall_dense=False) as m:
+        # Apple rows of several lengths, so that BM25 tells the best ones apart.
+        m.archival.insert_many([archival.NewPassage(
+            text=f"{'apple' if i < 150 else 'pear'} {'x ' * (i % 7)}n{i}") for i in range(2000)])
+        out = json.loads(memory_toolbox().dispatch(
+            "archival_memory_search", json.dumps({"query": "apple"}), call_id="c1",
+            context=ToolContext(memory=m, turn=1)).content)
+        assert out["total"].startswith("at least ")
+        assert "every match" in out["ranked"] and "newest" not in out["ranked"]
+
+
+def test_a_query_past_the_memory_cap_keeps_its_words_and_drops_older_ones(
+        corpora: list[HierarchicalMemory], monkeypatch: pytest.MonkeyPatch) -> None:
+    from tiermem.memory.store.sqlite import lexical_cache
+
+    m = corpora[0]
+    monkeypatch.setattr(lexical_cache, "MAX_POSTINGS", 1)
+    _in_memory(m, ["pear"], RowFilter()).close()
+    words = ["apple", "run", "w1"]
+    full = _full(m, words, RowFilter())
+    assert _in_memory(m, words, RowFilter()).everything() == full.everything()
+    cache = m.store.term_cache("passages")
+    assert cache.hits("pear") is None and all(cache.hits(w) for w in words)
+    full.close()
