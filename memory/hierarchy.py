@@ -576,10 +576,14 @@ class HierarchicalMemory:
     @guarded
     def archival_search(
         self, query: str, k: int = 10, page: int = 1, tags: Sequence[str] | None = None,
-        start: Any = None, end: Any = None,
+        start: Any = None, end: Any = None, *, query_embedder: Embedder | None = None,
     ) -> SearchResult:
+        """Hybrid search of archival. ``query_embedder`` embeds the query in place of the
+        memory's embedder (the same model): ``query()`` passes one that embeds each text
+        once for all the tiers it searches."""
         def fetch(n: int, page: int = page) -> SearchResult:
-            return self.archival.search(query, k=n, page=page, tags=tags, start=start, end=end)
+            return self.archival.search(query, k=n, page=page, tags=tags, start=start, end=end,
+                                        query_embedder=query_embedder)
 
         result = (fetch(k) if self.privacy is None
                   else self.privacy.search_page(query, fetch, k, page))
@@ -590,12 +594,14 @@ class HierarchicalMemory:
     @guarded
     def recall_search(
         self, query: str, k: int = 10, page: int = 1, roles: Sequence[str] | None = None,
-        start: Any = None, end: Any = None, before_id: int | None = None,
+        start: Any = None, end: Any = None, before_id: int | None = None, *,
+        query_embedder: Embedder | None = None,
     ) -> SearchResult:
-        """Search the conversation log; ``before_id`` leaves out that message and later ones."""
+        """Search the conversation log; ``before_id`` leaves out that message and later ones.
+        ``query_embedder`` is as for ``archival_search``."""
         def fetch(n: int, page: int = page) -> SearchResult:
             return self.recall.search(query, k=n, page=page, roles=roles, start=start, end=end,
-                                      before_id=before_id)
+                                      before_id=before_id, query_embedder=query_embedder)
 
         if self.privacy is None:
             return fetch(k)
@@ -622,8 +628,10 @@ class HierarchicalMemory:
         tiers = Tiers(
             core=self.core, core_vectors=self.core_vectors,
             facts_text=self.store.lexical("facts"),
-            archival=lambda text, n: self.archival_search(text, k=n),
-            recall=lambda text, n: self.recall_search(text, k=n),
+            archival=lambda text, n, embedder: self.archival_search(
+                text, k=n, query_embedder=embedder),
+            recall=lambda text, n, embedder: self.recall_search(
+                text, k=n, query_embedder=embedder),
             embedder=self.embedder, fusion=self.fusion,
             recall_by_meaning=self.recall.vectors is not None,
             core_shown=None if privacy is None else (

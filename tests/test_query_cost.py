@@ -1,0 +1,68 @@
+"""What ``query()`` costs, counted: each text it searches with is embedded once, whichever
+tiers search with it."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+from memory_helpers import make_memory
+
+from tiermem.memory.embed.embeddings import HashingEmbedder
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.ops.forget_config import ForgetConfig
+from tiermem.memory.ops.forget_select import candidates
+from tiermem.memory.search.lexical import PRUNE_MIN_ROWS
+
+
+class CountingEmbedder(HashingEmbedder):
+    """Hashing, counting the texts it embeds as queries (it keeps no cache of its own)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.queries: Counter[str] = Counter()
+
+    def embed_query(self, text: str) -> np.ndarray:
+        self.queries[text] += 1
+        return super().embed_query(text)
+
+
+def _filled(m: HierarchicalMemory, messages: int) -> None:
+    m.add_fact("Caroline keeps bees on the roof", "durable")
+    m.archival_insert("Caroline sold honey at the market in May")
+    for i in range(messages):
+        m.process_interaction(f"Caroline said hello {i}", f"Hello again {i}")
+
+
+def test_the_question_is_embedded_once_for_all_three_tiers() -> None:
+    embedder = CountingEmbedder()
+    with make_memory(embedder=embedder, recall_dense=True) as m:
+        _filled(m, 3)
+        embedder.queries.clear()
+        hits = m.query("Where does Caroline keep her bees?", k=5, touch=False)
+        assert {h.tier for h in hits} == {"core", "archival", "recall"}
+        # Core, archival and recall all embed the question as written: one call between them.
+        assert embedder.queries == Counter({"Where does Caroline keep her bees?": 1})
+
+
+def test_a_tier_that_drops_a_common_word_embeds_its_own_text_once() -> None:
+    embedder = CountingEmbedder()
+    with make_memory(embedder=embedder, recall_dense=True) as m:
+        # Enough messages, every user message naming Caroline, for recall to drop her name.
+        _filled(m, PRUNE_MIN_ROWS)
+        embedder.queries.clear()
+        m.query("Where does Caroline keep her bees?", k=5, touch=False)
+        # Core and archival embed the question; recall embeds it without the name.
+        assert embedder.queries == Counter({"Where does Caroline keep her bees?": 1,
+                                            "Where does keep her bees?": 1})
+
+
+def test_forget_embeds_its_search_once_for_all_tiers() -> None:
+    embedder = CountingEmbedder()
+    with make_memory(embedder=embedder, recall_dense=True) as m:
+        _filled(m, 3)
+        embedder.queries.clear()
+        found = candidates(m, "Caroline's bees", ForgetConfig())
+        assert {h.tier for h in found} >= {"core", "recall"}
+        assert embedder.queries == Counter({"Caroline's bees": 1})
+
