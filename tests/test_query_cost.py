@@ -1,5 +1,5 @@
 """What ``query()`` costs, counted: each text it searches with is embedded once, whichever
-tiers search with it."""
+tiers search with it; archived facts are read from the store together."""
 
 from __future__ import annotations
 
@@ -65,4 +65,22 @@ def test_forget_embeds_its_search_once_for_all_tiers() -> None:
         found = candidates(m, "Caroline's bees", ForgetConfig())
         assert {h.tier for h in found} >= {"core", "recall"}
         assert embedder.queries == Counter({"Caroline's bees": 1})
+
+
+def test_archived_facts_behind_the_hits_are_read_in_one_go() -> None:
+    with make_memory(core_limit=1, core_limit_unit="facts") as m:
+        for i in range(6):  # each fact evicts the one before it to archival
+            m.process_interaction(f"My sister plays the cello in orchestra {i}", "Lovely.")
+            m.add_fact(f"User's sister plays the cello in orchestra {i}", "durable",
+                       source_message_id=m.recall_search(f"orchestra {i}", k=1).hits[0].id)
+        reads: Counter[str] = Counter()
+        facts = m.store.facts
+        get, sources = facts.get, facts.source_messages
+        facts.get = lambda i: (reads.update(["get"]), get(i))[1]  # type: ignore[method-assign]
+        facts.source_messages = lambda ids: (  # type: ignore[method-assign]
+            reads.update(["source_messages"]), sources(ids))[1]
+        archived = m.archival_search("sister cello orchestra", k=10).hits
+        assert sum(h.fact_id is not None for h in archived) >= 3
+        m.query("sister cello orchestra", k=10, touch=False)
+        assert reads == Counter({"source_messages": 1})
 

@@ -198,11 +198,11 @@ def _facts_with_their_sources(ranked: list[Hit], core: CoreTier,
     ``SOURCE_BONUS`` of the second best's score; the list is sorted again. A core fact
     that matches strongly (``strong``) keeps its own place whatever stands beside it."""
     groups: dict[int, list[Hit]] = {}
+    sources = core.source_messages(h.fact_id for h in ranked if h.fact_id is not None)
     for hit in ranked:
         source = hit.id if hit.tier == "recall" else None
         if hit.fact_id is not None:
-            fact = core.load(hit.fact_id)
-            source = fact.source_message_id if fact is not None else None
+            source = sources.get(hit.fact_id)
         if source is not None:
             groups.setdefault(source, []).append(hit)
     dropped: set[int] = set()
