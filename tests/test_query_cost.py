@@ -1,5 +1,6 @@
 """What ``query()`` costs, counted: each text it searches with is embedded once, whichever
-tiers search with it; archived facts are read from the store together."""
+tiers search with it; archived facts are read from the store together; a time question's
+hits are tested for a stated time once per text."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.ops.forget_config import ForgetConfig
 from tiermem.memory.ops.forget_select import candidates
+from tiermem.memory.search import dates
 from tiermem.memory.search.lexical import PRUNE_MIN_ROWS
 
 
@@ -84,3 +86,13 @@ def test_archived_facts_behind_the_hits_are_read_in_one_go() -> None:
         m.query("sister cello orchestra", k=10, touch=False)
         assert reads == Counter({"source_messages": 1})
 
+
+def test_whether_a_text_states_a_time_is_worked_out_once() -> None:
+    dates._states_time_cached.cache_clear()
+    said = "We went camping last week"
+    assert dates.mentions_time(said) and dates.mentions_time(said)
+    assert dates._states_time_cached.cache_info().hits == 1
+    # A long text is tested each time, so the cache holds short texts only.
+    long = "we went camping " * dates.MENTIONS_CACHED_CHARS
+    assert not dates.mentions_time(long)
+    assert dates._states_time_cached.cache_info().currsize == 1
