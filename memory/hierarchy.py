@@ -590,12 +590,17 @@ class HierarchicalMemory:
     @guarded
     def archival_search(
         self, query: str, k: int = 10, page: int = 1, tags: Sequence[str] | None = None,
-        start: Any = None, end: Any = None, hop: HopSettings | None = None,
+        start: Any = None, end: Any = None, hop: HopSettings | None = None, *,
+        query_embedder: Embedder | None = None,
     ) -> SearchResult:
-        """Hybrid search of archival; ``hop`` adds a second round (memory.search.hops)."""
+        """Hybrid search of archival; ``hop`` adds a second round (memory.search.hops).
+        ``query_embedder`` embeds the query in place of the memory's embedder (the same
+        model): ``query()`` passes one that embeds each text once for all the tiers it
+        searches."""
         def one(text: str, n: int, at: int) -> SearchResult:
             def fetch(m: int, page: int = at) -> SearchResult:
-                return self.archival.search(text, k=m, page=page, tags=tags, start=start, end=end)
+                return self.archival.search(text, k=m, page=page, tags=tags, start=start, end=end,
+                                            query_embedder=query_embedder)
 
             return fetch(n) if self.privacy is None else self.privacy.search_page(
                 text, fetch, n, at)
@@ -609,14 +614,16 @@ class HierarchicalMemory:
     def recall_search(
         self, query: str, k: int = 10, page: int = 1, roles: Sequence[str] | None = None,
         start: Any = None, end: Any = None, before_id: int | None = None,
-        hop: HopSettings | None = None,
+        hop: HopSettings | None = None, *, query_embedder: Embedder | None = None,
     ) -> SearchResult:
         """Search the conversation log; ``before_id`` leaves out that message and later ones;
-        ``hop`` adds a second round (memory.search.hops)."""
+        ``hop`` adds a second round (memory.search.hops); ``query_embedder`` is as for
+        ``archival_search``."""
         def one(text: str, n: int, at: int) -> SearchResult:
             def fetch(m: int, page: int = at) -> SearchResult:
                 return self.recall.search(text, k=m, page=page, roles=roles, start=start,
-                                          end=end, before_id=before_id)
+                                          end=end, before_id=before_id,
+                                          query_embedder=query_embedder)
 
             return fetch(n) if self.privacy is None else self.privacy.search_page(
                 text, fetch, n, at)
@@ -676,8 +683,10 @@ class HierarchicalMemory:
         tiers = Tiers(
             core=self.core, core_vectors=self.core_vectors,
             facts_text=self.store.lexical("facts"),
-            archival=lambda text, n: self.archival_search(text, k=n),
-            recall=lambda text, n: self.recall_search(text, k=n),
+            archival=lambda text, n, embedder: self.archival_search(
+                text, k=n, query_embedder=embedder),
+            recall=lambda text, n, embedder: self.recall_search(
+                text, k=n, query_embedder=embedder),
             embedder=self.embedder, fusion=self.fusion,
             recall_by_meaning=self.recall.vectors is not None,
             core_shown=None if privacy is None else (

@@ -127,8 +127,10 @@ def candidates(memory: HierarchicalMemory, plan: str, config: ForgetConfig) -> l
     tiers = Tiers(
         core=memory.core, core_vectors=memory.core_vectors,
         facts_text=memory.store.lexical("facts"),
-        archival=lambda text, n: memory.archival.search(text, k=n, weights=weights),
-        recall=lambda text, n: memory.recall.search(text, k=n, weights=weights),
+        archival=lambda text, n, embedder: memory.archival.search(
+            text, k=n, weights=weights, query_embedder=embedder),
+        recall=lambda text, n, embedder: memory.recall.search(
+            text, k=n, weights=weights, query_embedder=embedder),
         embedder=memory.embedder, fusion=weights,
         recall_by_meaning=memory.recall.vectors is not None, by_source=False)
     return query_tiers(tiers, plan, config.top_k_llm.candidate_k, memory.now())

@@ -105,6 +105,11 @@ class FactStore(Protocol):
     def get(self, fact_id: int) -> Fact | None:
         ...
 
+    def source_messages(self, fact_ids: Sequence[int]) -> dict[int, int]:
+        """The message each of ``fact_ids`` was learned from (``source_message_id``), by fact
+        id, read at once; a fact that is gone, forgotten or has no source is left out."""
+        ...
+
     def by_norm(self, norm: str) -> Fact | None:
         """The fact with this normalised text, in either tier."""
         ...

@@ -146,11 +146,14 @@ class ArchivalTier:
         was_in_core: bool | None = None,
         query_vector: np.ndarray | None = None,
         weights: FusionWeights | None = None,
+        query_embedder: Embedder | None = None,
     ) -> SearchResult:
         """Hybrid search; ``total`` is the number of matches across all pages.
 
         ``weights`` replaces the memory's fusion weights for this search (``forget``
         retrieves its candidates by words or by meaning alone).
+        ``query_embedder`` embeds the query in place of the tier's embedder (the same
+        model): a search across the tiers passes one that embeds each text once.
 
         With ``prune_common`` (the default), a word found in more than half
         of the passages is left out of a query that has other words: BM25
@@ -164,7 +167,8 @@ class ArchivalTier:
         return search_page(
             self.store.lexical("passages"), passing=self.store.passages.passing,
             vectors=self.vectors,
-            embedder=self.embedder, weights=weights or self.weights, rows=self._count,
+            embedder=query_embedder or self.embedder, weights=weights or self.weights,
+            rows=self._count,
             query=query, k=k, page=page, filt=_filters(tags, start, end, was_in_core),
             fetch=self.get_many,
             query_vector=query_vector,

@@ -12,7 +12,7 @@ memory/tiers/lifecycle.py.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.tiers.policies import EvictionHeap, EvictionPolicy
@@ -180,6 +180,21 @@ class CoreTier:
         if fact_id in self._facts:
             return self._facts[fact_id]
         return self.store.facts.get(fact_id)
+
+    def source_messages(self, fact_ids: Iterable[int]) -> dict[int, int]:
+        """The message each of ``fact_ids`` was learned from, by fact id (facts without
+        one left out): core's from memory, the others read from the store at once."""
+        found: dict[int, int] = {}
+        others = []
+        for i in set(fact_ids):
+            fact = self._facts.get(i)
+            if fact is None:
+                others.append(i)
+            elif fact.source_message_id is not None:
+                found[i] = fact.source_message_id
+        if others:
+            found.update(self.store.facts.source_messages(sorted(others)))
+        return found
 
     def all_rows(self) -> list[Fact]:
         return [self._facts.get(f.id) or f for f in self.store.facts.all()]

@@ -204,6 +204,7 @@ class RecallTier:
         query_vector: np.ndarray | None = None,
         before_id: int | None = None,
         weights: FusionWeights | None = None,
+        query_embedder: Embedder | None = None,
     ) -> SearchResult:
         """Hybrid search over messages; ``total`` counts every match, up to a window.
 
@@ -221,6 +222,7 @@ class RecallTier:
         totals are exact.
 
         ``weights`` replaces the memory's fusion weights for this search.
+        ``query_embedder`` is as for ``ArchivalTier.search``.
         ``before_id`` keeps only messages older than that id, so the turn in
         progress (whose question would find itself) is left out. With
         ``prune_common`` (the default), a word found in more than half of the
@@ -234,7 +236,8 @@ class RecallTier:
             # alone has no dense side.
             vectors=self.vectors if not roles or any(r in EMBEDDED_ROLES for r in roles)
             else None,
-            embedder=self.embedder, weights=weights or self.weights, rows=self._count,
+            embedder=query_embedder or self.embedder, weights=weights or self.weights,
+            rows=self._count,
             query=query, k=k, page=page, filt=_filters(roles, start, end, before_id),
             fetch=self.get_many,
             query_vector=query_vector, window=self.window,

@@ -155,3 +155,19 @@ def test_a_forgotten_fact_leaves_the_diagnostics_report(backend: Backend) -> Non
         assert "4111" in json.dumps(m.diagnostics(), default=str)
         assert m.forget("the staging card is 4111 1111").outcome == "matched"
         assert "4111" not in json.dumps(m.diagnostics(), default=str)
+
+
+
+def test_the_messages_facts_came_from_are_read_together(backend: Backend) -> None:
+    with backend.memory(core_limit=1, core_limit_unit="facts") as m:
+        m.process_interaction("I moved to Lisbon and I like green tea", "Noted.")
+        said = m.recall_search("Lisbon green tea", k=1).hits[0].id
+        lisbon = m.add_fact("User lives in Lisbon", "durable", source_message_id=said)
+        tea = m.add_fact("User likes green tea", "durable", source_message_id=said)  # evicts
+        own = m.add_fact("User was told about the weather", "durable")  # no source message
+        assert [f.id for f in m.core] == [own]
+        apply_forget(m, [("facts", tea)])
+        asked = [own, tea, lisbon, max(lisbon, tea, own) + 100]
+        assert m.store.facts.source_messages(asked) == {lisbon: said}
+        assert m.core.source_messages(asked) == {lisbon: said}
+        assert m.store.facts.source_messages([]) == {}

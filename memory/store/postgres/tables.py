@@ -156,6 +156,14 @@ class PgFacts:
                              (fact_id,))
         return None if row is None else _fact(row)
 
+    def source_messages(self, fact_ids: Sequence[int]) -> dict[int, int]:
+        if not fact_ids:
+            return {}
+        return {int(r[0]): int(r[1]) for r in self.scope.rows(
+            "SELECT id, source_message_id FROM tiermem.facts WHERE agent_id = %s "
+            "AND id = ANY(%s) AND forgotten_at IS NULL AND source_message_id IS NOT NULL",
+            (list(fact_ids),))}
+
     def by_norm(self, norm: str) -> Fact | None:
         row = self.scope.one(f"SELECT {_FACT_SELECT} FROM tiermem.facts "
                              f"WHERE agent_id = %s AND norm = %s", (norm,))

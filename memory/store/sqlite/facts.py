@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from tiermem.memory.store.records import Fact, FactTotals
 from tiermem.memory.store.sqlite.erasure import delete_rows, ids_where
+from tiermem.memory.store.sqlite.filters import CHUNK
 
 if TYPE_CHECKING:
     from tiermem.memory.store.sqlite.store import SQLiteStore
@@ -60,6 +61,16 @@ class SQLiteFacts:
 
     def get(self, fact_id: int) -> Fact | None:
         return self._row(fact_id, " AND forgotten_at IS NULL")
+
+    def source_messages(self, fact_ids: Sequence[int]) -> dict[int, int]:
+        found: dict[int, int] = {}
+        for start in range(0, len(fact_ids), CHUNK):
+            chunk = tuple(fact_ids[start : start + CHUNK])
+            found.update(self.store.execute(
+                f"SELECT id, source_message_id FROM facts WHERE id IN "
+                f"({','.join('?' * len(chunk))}) AND forgotten_at IS NULL"
+                " AND source_message_id IS NOT NULL", chunk).fetchall())
+        return found
 
     def _row(self, fact_id: int, condition: str = "") -> Fact | None:
         row = self.store.execute(f"SELECT {_COLUMNS} FROM facts WHERE id = ?{condition}",

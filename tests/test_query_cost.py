@@ -1,0 +1,98 @@
+"""What ``query()`` costs, counted: each text it searches with is embedded once, whichever
+tiers search with it; archived facts are read from the store together; a time question's
+hits are tested for a stated time once per text."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+from memory_helpers import make_memory
+
+from tiermem.memory.embed.embeddings import HashingEmbedder
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.ops.forget_config import ForgetConfig
+from tiermem.memory.ops.forget_select import candidates
+from tiermem.memory.search import dates
+from tiermem.memory.search.lexical import PRUNE_MIN_ROWS
+
+
+class CountingEmbedder(HashingEmbedder):
+    """Hashing, counting the texts it embeds as queries (it keeps no cache of its own)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.queries: Counter[str] = Counter()
+
+    def embed_query(self, text: str) -> np.ndarray:
+        self.queries[text] += 1
+        return super().embed_query(text)
+
+
+def _filled(m: HierarchicalMemory, messages: int) -> None:
+    m.add_fact("Caroline keeps bees on the roof", "durable")
+    m.archival_insert("Caroline sold honey at the market in May")
+    for i in range(messages):
+        m.process_interaction(f"Caroline said hello {i}", f"Hello again {i}")
+
+
+def test_the_question_is_embedded_once_for_all_three_tiers() -> None:
+    embedder = CountingEmbedder()
+    with make_memory(embedder=embedder, recall_dense=True) as m:
+        _filled(m, 3)
+        embedder.queries.clear()
+        hits = m.query("Where does Caroline keep her bees?", k=5, touch=False)
+        assert {h.tier for h in hits} == {"core", "archival", "recall"}
+        # Core, archival and recall all embed the question as written: one call between them.
+        assert embedder.queries == Counter({"Where does Caroline keep her bees?": 1})
+
+
+def test_a_tier_that_drops_a_common_word_embeds_its_own_text_once() -> None:
+    embedder = CountingEmbedder()
+    with make_memory(embedder=embedder, recall_dense=True) as m:
+        # Enough messages, every user message naming Caroline, for recall to drop her name.
+        _filled(m, PRUNE_MIN_ROWS)
+        embedder.queries.clear()
+        m.query("Where does Caroline keep her bees?", k=5, touch=False)
+        # Core and archival embed the question; recall embeds it without the name.
+        assert embedder.queries == Counter({"Where does Caroline keep her bees?": 1,
+                                            "Where does keep her bees?": 1})
+
+
+def test_forget_embeds_its_search_once_for_all_tiers() -> None:
+    embedder = CountingEmbedder()
+    with make_memory(embedder=embedder, recall_dense=True) as m:
+        _filled(m, 3)
+        embedder.queries.clear()
+        found = candidates(m, "Caroline's bees", ForgetConfig())
+        assert {h.tier for h in found} >= {"core", "recall"}
+        assert embedder.queries == Counter({"Caroline's bees": 1})
+
+
+def test_archived_facts_behind_the_hits_are_read_in_one_go() -> None:
+    with make_memory(core_limit=1, core_limit_unit="facts") as m:
+        for i in range(6):  # each fact evicts the one before it to archival
+            m.process_interaction(f"My sister plays the cello in orchestra {i}", "Lovely.")
+            m.add_fact(f"User's sister plays the cello in orchestra {i}", "durable",
+                       source_message_id=m.recall_search(f"orchestra {i}", k=1).hits[0].id)
+        reads: Counter[str] = Counter()
+        facts = m.store.facts
+        get, sources = facts.get, facts.source_messages
+        facts.get = lambda i: (reads.update(["get"]), get(i))[1]  # type: ignore[method-assign]
+        facts.source_messages = lambda ids: (  # type: ignore[method-assign]
+            reads.update(["source_messages"]), sources(ids))[1]
+        archived = m.archival_search("sister cello orchestra", k=10).hits
+        assert sum(h.fact_id is not None for h in archived) >= 3
+        m.query("sister cello orchestra", k=10, touch=False)
+        assert reads == Counter({"source_messages": 1})
+
+
+def test_whether_a_text_states_a_time_is_worked_out_once() -> None:
+    dates._states_time_cached.cache_clear()
+    said = "We went camping last week"
+    assert dates.mentions_time(said) and dates.mentions_time(said)
+    assert dates._states_time_cached.cache_info().hits == 1
+    # A long text is tested each time, so the cache holds short texts only.
+    long = "we went camping " * dates.MENTIONS_CACHED_CHARS
+    assert not dates.mentions_time(long)
+    assert dates._states_time_cached.cache_info().currsize == 1
