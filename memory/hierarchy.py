@@ -17,7 +17,7 @@ import contextlib
 import dataclasses
 import json
 import time
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,7 @@ from tiermem.memory.errors import (
     TiermemError,
 )
 from tiermem.memory.judge import Judge
+from tiermem.memory.ops import searches
 from tiermem.memory.ops.erase import ErasureReport, PurgeAfterErasure, erasure_count
 from tiermem.memory.ops.erase import erase as erase_from
 from tiermem.memory.ops.forget import ForgetResult, ForgottenNorms
@@ -42,10 +43,9 @@ from tiermem.memory.privacy.guard import PrivacyGuard
 from tiermem.memory.privacy.retention import Masked
 from tiermem.memory.prompt_history import PromptHistory
 from tiermem.memory.search.fusion import FusionWeights
-from tiermem.memory.search.hops import HopSettings, hop_page, second_round
-from tiermem.memory.search.lexical import common_terms
-from tiermem.memory.search.query import CoreVectors, Tiers, query_tiers
-from tiermem.memory.store.contract import StorageBackend, TextTable
+from tiermem.memory.search.hops import HopSettings
+from tiermem.memory.search.query import CoreVectors
+from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.guard import guarded
 from tiermem.memory.store.opening import open_store
 from tiermem.memory.store.records import ForgetRequest, HistoryPoint
@@ -597,15 +597,8 @@ class HierarchicalMemory:
         ``query_embedder`` embeds the query in place of the memory's embedder (the same
         model): ``query()`` passes one that embeds each text once for all the tiers it
         searches."""
-        def one(text: str, n: int, at: int) -> SearchResult:
-            def fetch(m: int, page: int = at) -> SearchResult:
-                return self.archival.search(text, k=m, page=page, tags=tags, start=start, end=end,
-                                            query_embedder=query_embedder)
-
-            return fetch(n) if self.privacy is None else self.privacy.search_page(
-                text, fetch, n, at)
-
-        result = self._with_hop(one, query, k, page, hop, "passages", len(self.archival))
+        result = searches.archival_page(self, query, k, page, tags, start, end, hop,
+                                        query_embedder)
         self.counters["archival_searches"] += 1
         self.counters["archival_searches_with_hits"] += bool(result.total)
         return result
@@ -619,45 +612,8 @@ class HierarchicalMemory:
         """Search the conversation log; ``before_id`` leaves out that message and later ones;
         ``hop`` adds a second round (memory.search.hops); ``query_embedder`` is as for
         ``archival_search``."""
-        def one(text: str, n: int, at: int) -> SearchResult:
-            def fetch(m: int, page: int = at) -> SearchResult:
-                return self.recall.search(text, k=m, page=page, roles=roles, start=start,
-                                          end=end, before_id=before_id,
-                                          query_embedder=query_embedder)
-
-            return fetch(n) if self.privacy is None else self.privacy.search_page(
-                text, fetch, n, at)
-
-        return self._with_hop(one, query, k, page, hop, "messages", len(self.recall))
-
-    def _source_of(self, hit: Hit) -> Hashable:
-        """The message a hit stands for (a fact, its source), else the hit's own row."""
-        fact = self.core.load(hit.fact_id) if hit.fact_id is not None else None
-        if fact is not None and fact.source_message_id is not None:
-            return "recall", fact.source_message_id
-        if hit.fact_id is not None:
-            return "fact", hit.fact_id
-        return hit.tier, hit.id
-
-    def _common_terms(self, terms: list[str]) -> set[str]:
-        """Those ``terms`` in most of the messages or most of the passages."""
-        return (common_terms(self.store.lexical("messages"), terms, len(self.recall))
-                | common_terms(self.store.lexical("passages"), terms, len(self.archival)))
-
-    def _with_hop(self, one: Callable[[str, int, int], SearchResult], query: str, k: int,
-                  page: int, hop: HopSettings | None, table: TextTable, rows: int
-                  ) -> SearchResult:
-        """``one(text, k, page)`` for ``query``, or its second round with ``hop``. The
-        second round searches words the question lacks, so what a privacy policy
-        withholds for the question is withheld from the fused page too."""
-        if hop is None:
-            return one(query, k, page)
-        lexical = self.store.lexical(table)
-        result = hop_page(lambda text, n: one(text, n, 1), query, k, page, hop,
-                          lambda terms: common_terms(lexical, terms, rows))
-        if self.privacy is not None:
-            result.hits = self.privacy.filter_hits(query, result.hits)
-        return result
+        return searches.recall_page(self, query, k, page, roles, start, end, before_id, hop,
+                                    query_embedder)
 
     @guarded
     def query(self, q: str, k: int = 10, touch: bool = True,
@@ -679,25 +635,7 @@ class HierarchicalMemory:
         ``hop`` adds a second round from the first's best hits (memory.search.hops);
         core's matches among the first round's ``k`` keep their places.
         """
-        request, privacy = clean_text(q, "query", max_chars=10_000), self.privacy
-        tiers = Tiers(
-            core=self.core, core_vectors=self.core_vectors,
-            facts_text=self.store.lexical("facts"),
-            archival=lambda text, n, embedder: self.archival_search(
-                text, k=n, query_embedder=embedder),
-            recall=lambda text, n, embedder: self.recall_search(
-                text, k=n, query_embedder=embedder),
-            embedder=self.embedder, fusion=self.fusion,
-            recall_by_meaning=self.recall.vectors is not None,
-            core_shown=None if privacy is None else (
-                lambda hits: privacy.filter_hits(request, hits)))
-        now = self.now()
-        hits = query_tiers(tiers, request, k, now) if hop is None else second_round(
-            lambda text, n: query_tiers(tiers, text, n, now), request, k, hop,
-            common=self._common_terms, pinned=lambda hit: hit.tier == "core",
-            key=self._source_of)
-        if hop is not None and privacy is not None:
-            hits = privacy.filter_hits(request, hits)
+        hits = searches.query_all(self, clean_text(q, "query", max_chars=10_000), k, hop)
         if touch and not self.read_only:
             with self._write():
                 self.lifecycle.count_use(h.fact_id for h in hits if h.fact_id is not None)

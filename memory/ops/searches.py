@@ -1,0 +1,111 @@
+"""The bodies of ``HierarchicalMemory``'s searches: one tier's page, and ``query()`` across
+all three, each with its optional second round (memory.search.hops) and the privacy
+policy's recall layer applied to what the rounds found."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from tiermem.memory.embed.embeddings import Embedder
+from tiermem.memory.search.hops import HopSettings, hop_page, second_round
+from tiermem.memory.search.lexical import common_terms
+from tiermem.memory.search.query import Tiers, query_tiers
+from tiermem.memory.store.contract import TextTable
+from tiermem.memory.types import Hit, SearchResult
+
+if TYPE_CHECKING:
+    from tiermem.memory.hierarchy import HierarchicalMemory
+
+#: One search of a tier: ``(text, k, page)`` to one page of results.
+OneSearch = Callable[[str, int, int], SearchResult]
+
+
+def archival_page(memory: HierarchicalMemory, query: str, k: int, page: int,
+                  tags: Sequence[str] | None, start: Any, end: Any, hop: HopSettings | None,
+                  query_embedder: Embedder | None) -> SearchResult:
+    """One page of archival's hybrid search, as the recall layer lets ``query`` see it."""
+    def one(text: str, n: int, at: int) -> SearchResult:
+        def fetch(m: int, page: int = at) -> SearchResult:
+            return memory.archival.search(text, k=m, page=page, tags=tags, start=start,
+                                          end=end, query_embedder=query_embedder)
+
+        return _screened(memory, text, fetch, n, at)
+
+    return _with_hop(memory, one, query, k, page, hop, "passages", len(memory.archival))
+
+
+def recall_page(memory: HierarchicalMemory, query: str, k: int, page: int,
+                roles: Sequence[str] | None, start: Any, end: Any, before_id: int | None,
+                hop: HopSettings | None, query_embedder: Embedder | None) -> SearchResult:
+    """One page of the conversation log's search, as the recall layer lets ``query`` see it."""
+    def one(text: str, n: int, at: int) -> SearchResult:
+        def fetch(m: int, page: int = at) -> SearchResult:
+            return memory.recall.search(text, k=m, page=page, roles=roles, start=start,
+                                        end=end, before_id=before_id,
+                                        query_embedder=query_embedder)
+
+        return _screened(memory, text, fetch, n, at)
+
+    return _with_hop(memory, one, query, k, page, hop, "messages", len(memory.recall))
+
+
+def query_all(memory: HierarchicalMemory, request: str, k: int,
+              hop: HopSettings | None) -> list[Hit]:
+    """The best ``k`` hits of all three tiers for ``request`` (``HierarchicalMemory.query``)."""
+    privacy = memory.privacy
+    tiers = Tiers(
+        core=memory.core, core_vectors=memory.core_vectors,
+        facts_text=memory.store.lexical("facts"),
+        archival=lambda text, n, embedder: memory.archival_search(
+            text, k=n, query_embedder=embedder),
+        recall=lambda text, n, embedder: memory.recall_search(
+            text, k=n, query_embedder=embedder),
+        embedder=memory.embedder, fusion=memory.fusion,
+        recall_by_meaning=memory.recall.vectors is not None,
+        core_shown=None if privacy is None else (
+            lambda hits: privacy.filter_hits(request, hits)))
+    now = memory.now()
+    if hop is None:
+        return query_tiers(tiers, request, k, now)
+
+    def common(terms: list[str]) -> set[str]:
+        return (common_terms(memory.store.lexical("messages"), terms, len(memory.recall))
+                | common_terms(memory.store.lexical("passages"), terms, len(memory.archival)))
+
+    hits = second_round(lambda text, n: query_tiers(tiers, text, n, now), request, k, hop,
+                        common=common, pinned=lambda hit: hit.tier == "core",
+                        key=lambda hit: _source_of(memory, hit))
+    # The second round searched words the question lacks: screen for the question.
+    return hits if privacy is None else privacy.filter_hits(request, hits)
+
+
+def _screened(memory: HierarchicalMemory, text: str, fetch: Callable[..., SearchResult],
+              k: int, page: int) -> SearchResult:
+    privacy = memory.privacy
+    return fetch(k) if privacy is None else privacy.search_page(text, fetch, k, page)
+
+
+def _source_of(memory: HierarchicalMemory, hit: Hit) -> Hashable:
+    """The message a hit stands for (a fact, its source), else the hit's own row."""
+    fact = memory.core.load(hit.fact_id) if hit.fact_id is not None else None
+    if fact is not None and fact.source_message_id is not None:
+        return "recall", fact.source_message_id
+    if hit.fact_id is not None:
+        return "fact", hit.fact_id
+    return hit.tier, hit.id
+
+
+def _with_hop(memory: HierarchicalMemory, one: OneSearch, query: str, k: int, page: int,
+              hop: HopSettings | None, table: TextTable, rows: int) -> SearchResult:
+    """``one(query, k, page)``, or its second round with ``hop``. The second round searches
+    words the question lacks, so what a privacy policy withholds for the question is
+    withheld from the fused page too."""
+    if hop is None:
+        return one(query, k, page)
+    lexical = memory.store.lexical(table)
+    result = hop_page(lambda text, n: one(text, n, 1), query, k, page, hop,
+                      lambda terms: common_terms(lexical, terms, rows))
+    if memory.privacy is not None:
+        result.hits = memory.privacy.filter_hits(query, result.hits)
+    return result
