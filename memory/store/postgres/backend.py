@@ -29,6 +29,7 @@ from tiermem.memory.store.postgres.connection import (
     take_writer_lock,
     translate,
 )
+from tiermem.memory.store.postgres.folded_stats import PENDING_TABLES
 from tiermem.memory.store.postgres.forgetting import PgForgetting
 from tiermem.memory.store.postgres.lexical import PgLexicalIndex
 from tiermem.memory.store.postgres.options import split_dsn
@@ -55,7 +56,7 @@ from tiermem.memory.store.vector_choice import (
 _open: weakref.WeakSet[PostgresBackend] = weakref.WeakSet()
 #: The tables whose rows (or rows' text) an erasure deletes or rewrites.
 _ERASED_FROM = ("facts", "passages", "messages", "events", "settings", "text_stats",
-                "lexeme_stats")
+                "lexeme_stats", *PENDING_TABLES)
 _fork_hook_installed = False
 
 

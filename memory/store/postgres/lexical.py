@@ -8,7 +8,8 @@ from ``tiermem.lexeme_stats`` (one lookup, however many rows hold it), the row's
 count of each query word from ``ts_rank_cd`` (with every weight 1 and no
 normalisation, a one-word query's rank is that word's number of positions in the
 row), its length from ``n_words``, and the table's size and mean length from
-``tiermem.text_stats``.
+``tiermem.text_stats``; both counters plus the reading transaction's own pending
+changes (memory/store/postgres/folded_stats.py).
 
 Every query is ANDed with the agent's own lexeme (memory/store/postgres/schema.py),
 so the GIN index returns only the agent's matches. A ranking of the newest
@@ -25,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from tiermem.memory.store.postgres.folded_stats import DOCUMENT_COUNTS, TABLE_SIZE
 from tiermem.memory.store.postgres.schema import agent_lexeme
 from tiermem.memory.store.postgres.tables import Scope, filter_sql
 from tiermem.memory.store.records import RowFilter
@@ -78,16 +80,15 @@ class PgLexicalIndex:
 
     def _document_counts(self, lexemes: Sequence[str]) -> list[int]:
         """How many of the agent's rows hold each lexeme."""
-        rows = self.scope.rows("SELECT lexeme, n_rows FROM tiermem.lexeme_stats "
-                               "WHERE agent_id = %s AND tab = %s AND lexeme = ANY(%s)",
-                               (self.table, list(lexemes)))
+        rows = self.scope.conn.execute(DOCUMENT_COUNTS, {
+            "agent": self.scope.agent, "tab": self.table, "lexemes": list(lexemes)}).fetchall()
         found = {str(lexeme): int(n) for lexeme, n in rows}
         return [found.get(lex, 0) for lex in lexemes]
 
     def _table_size(self) -> tuple[int, int]:
         """The agent's rows in the table and their words."""
-        stats = self.scope.one("SELECT n_rows, n_words FROM tiermem.text_stats "
-                               "WHERE agent_id = %s AND tab = %s", (self.table,))
+        stats = self.scope.conn.execute(TABLE_SIZE, {
+            "agent": self.scope.agent, "tab": self.table}).fetchone()
         return (int(stats[0]), int(stats[1])) if stats else (0, 0)
 
     def _query_parts(self, terms: Sequence[str], every_term: bool) -> QueryParts | None:

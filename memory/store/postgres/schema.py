@@ -19,8 +19,9 @@ of a query can, so it never matches or scores as text. Each row also stores
 ``tiermem.text_stats`` keeps each agent's row count and word total per table, and
 ``tiermem.lexeme_stats`` how many of the agent's rows hold each lexeme (BM25's
 document frequency, read in one lookup instead of counting the matches), both
-maintained by statement triggers in the same transaction as the rows. A lexeme
-no row holds any more is deleted from it, so erased text leaves no word behind.
+maintained by statement triggers and changed at the commit of the transaction
+that writes the rows (memory/store/postgres/folded_stats.py). A lexeme no row
+holds any more is deleted from it, so erased text leaves no word behind.
 
 Vectors are pgvector ``vector`` columns of the embedder's dimension (384 for
 the default MiniLM). Search is exact unless an HNSW index is asked for
@@ -30,6 +31,9 @@ the default MiniLM). Search is exact unless an HNSW index is asked for
 from __future__ import annotations
 
 import psycopg
+
+from tiermem.memory.store.postgres import folded_stats
+from tiermem.memory.store.postgres.folded_stats import UPDATED_LEXEMES, lexemes_of
 
 #: The advisory lock class of tiermem: (CLASS, agent id) is an agent's writer lock,
 #: (CLASS, 0) serialises migrations.
@@ -162,12 +166,6 @@ _TOMBSTONES = """
     );
     """
 
-def _lexemes_of(rows: str, delta: int, column: str = "tsv") -> str:
-    """(agent_id, lexeme, delta): one row per lexeme of each row of ``rows``."""
-    return (f"SELECT r.agent_id, l.lexeme, {delta} AS delta FROM {rows} r "
-            f"CROSS JOIN LATERAL unnest(tsvector_to_array(r.{column})) AS l(lexeme)")
-
-
 def _lexeme_stats_triggers(table: str) -> str:
     """Statement triggers keeping ``lexeme_stats`` right for ``table``, and its counts for
     the rows already there."""
@@ -191,19 +189,13 @@ def _lexeme_stats_triggers(table: str) -> str:
         REFERENCING {refs} FOR EACH STATEMENT EXECUTE FUNCTION tiermem.{table}_lexemes_{op}();
     """
 
-    # An update counts only the rows whose words changed (setting a status or a vector
-    # changes none).
-    changed = ("(SELECT n.agent_id, n.tsv AS new_tsv, o.tsv AS old_tsv FROM new_rows n "
-               "JOIN old_rows o ON o.agent_id = n.agent_id AND o.id = n.id "
-               "WHERE n.tsv IS DISTINCT FROM o.tsv)")
-    updated = (f"{_lexemes_of(changed, 1, 'new_tsv')} UNION ALL "
-               f"{_lexemes_of(changed, -1, 'old_tsv')}")
-    return (trigger("ins", "INSERT", "NEW TABLE AS new_rows", _lexemes_of("new_rows", 1))
-            + trigger("del", "DELETE", "OLD TABLE AS old_rows", _lexemes_of("old_rows", -1))
-            + trigger("upd", "UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows", updated)
+    return (trigger("ins", "INSERT", "NEW TABLE AS new_rows", lexemes_of("new_rows", 1))
+            + trigger("del", "DELETE", "OLD TABLE AS old_rows", lexemes_of("old_rows", -1))
+            + trigger("upd", "UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows",
+                      UPDATED_LEXEMES)
             + f"""
     INSERT INTO tiermem.lexeme_stats (agent_id, tab, lexeme, n_rows)
-    SELECT agent_id, '{table}', lexeme, count(*) FROM ({_lexemes_of(f"tiermem.{table}", 1)}) c
+    SELECT agent_id, '{table}', lexeme, count(*) FROM ({lexemes_of(f"tiermem.{table}", 1)}) c
     GROUP BY agent_id, lexeme;
     """)
 
@@ -504,6 +496,8 @@ MIGRATIONS: list[tuple[str, str]] = [
     """ + _lexeme_stats_triggers("facts") + _lexeme_stats_triggers("passages")
      + _lexeme_stats_triggers("messages")),
     ("the previous message as full-text context in recall", _RECALL_CONTEXT),
+    ("text and lexeme counts changed once per transaction, at commit",
+     folded_stats.MIGRATION),
 ]
 
 #: How many migrations a database with the whole schema has recorded.
