@@ -261,21 +261,27 @@ def hybrid_search(
                 break
             # The best a row not scored yet can reach: below the lexical cut if it matches
             # the words, and below the cut of the nearest list in meaning.
-            bound = 0.0
-            if lexical is not None and more_words:
-                bound += w_lex * lexical.cut / (lexical.best or 1.0)
+            word_bound = (w_lex * lexical.cut / (lexical.best or 1.0)
+                          if lexical is not None and more_words else 0.0)
+            bound = word_bound
             if dense.cut is not None and span > 0 and not approximate:
                 bound += w_dense * max(dense.cut - floor, 0.0) / span
             # The margin keeps float rounding from reading a tie at the cut as a lead: tied
             # rows not read yet may come first by id. If the filters dropped every row of the
             # nearest list, the best match in meaning is unread and with it the scale of every
             # dense score, so the list must widen.
-            if (len(ranked) >= limit and ranked[limit - 1].score > bound / (w_lex + w_dense) + _TIE
+            last = ranked[limit - 1].score if len(ranked) >= limit else None
+            if (last is not None and last > bound / (w_lex + w_dense) + _TIE
                     and (dense.cut is None or dense.kept_nearest)):
                 break
+            # Each wider nearest list is another scan of every vector, so it widens only when
+            # it is what holds the search: not while the words' cut alone still could.
+            words_hold = (more_words and last is not None and dense.kept_nearest
+                          and last <= word_bound / (w_lex + w_dense) + _TIE)
             if more_words:
                 depth *= 4
             if dense.cut is not None and cap is not None and vectors is not None and (
+                    not words_hold) and (
                     not approximate or len(ranked) < limit or not dense.kept_nearest):
                 # Past a quarter of the rows a range scan is cheaper than a longer top list,
                 # and so it is when the filters passed none of the nearest rows: the ones they
