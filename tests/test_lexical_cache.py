@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -221,3 +224,48 @@ def test_a_query_past_the_memory_cap_keeps_its_words_and_drops_older_ones(
     cache = m.store.term_cache("passages")
     assert cache.hits("pear") is None and all(cache.hits(w) for w in words)
     full.close()
+
+
+class _PlantedEmbedder:
+    """A text's cosine to every query is the number it names (``near0.45``), else 0."""
+
+    id, dim, min_similarity = "planted-8", 8, 0.2
+
+    def embed_documents(self, texts: list[str]) -> Any:
+        return np.stack([self._vector(t) for t in texts])
+
+    def embed_query(self, text: str) -> Any:
+        return self._vector("near1.0")
+
+    def _vector(self, text: str) -> Any:
+        named = re.search(r"near(\d\.\d+)", text)
+        cosine = float(named.group(1)) if named else 0.0
+        vector = np.zeros(self.dim, dtype=np.float32)
+        vector[0], vector[1] = cosine, (1.0 - cosine * cosine) ** 0.5
+        return vector
+
+
+def test_a_tie_at_the_words_cut_does_not_rescan_the_vectors(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # 300 passages tie on the query's word and match nothing in meaning; 300 others match
+    # only in meaning, weakly. The words' cut holds the search until their list ends; the
+    # nearest list already bounds the rest, so one scan of the vectors is enough.
+    texts = ([f"zeta x{i}" for i in range(300)] + [f"near0.{30 + i % 30} y{i}" for i in range(300)]
+             + [f"w{i} v{i}" for i in range(2400)])
+    with HierarchicalMemory(None, embedder=_PlantedEmbedder(), recall_dense=False) as m:
+        m.archival.insert_many([archival.NewPassage(text=t) for t in texts])
+        every = m.archival.search("zeta", k=10)
+        scans = 0
+        original = m.archival.vectors.nearest
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            nonlocal scans
+            scans += 1
+            return original(*args, **kwargs)
+
+        monkeypatch.setattr(archival, "DENSE_CAP_FROM", 1)
+        monkeypatch.setattr(archival, "DENSE_CAP", 20)
+        monkeypatch.setattr(m.archival.vectors, "nearest", counted)
+        capped = m.archival.search("zeta", k=10)
+    assert [(h.id, h.score) for h in capped.hits] == [(h.id, h.score) for h in every.hits]
+    assert scans == 1
