@@ -38,7 +38,7 @@ import numpy as np
 
 from tiermem.evals.locomo import Conversation, Turn
 from tiermem.memory import HierarchicalMemory, Hit, MemoryLimitError
-from tiermem.memory.embed.embeddings import Embedder
+from tiermem.memory.embed.embeddings import Embedder, embed_queries
 from tiermem.memory.search.fusion import FusionWeights
 from tiermem.memory.search.hops import HopSettings
 from tiermem.memory.search.query import TIME_POOL
@@ -203,6 +203,9 @@ class TurnOnlyEmbedder:
 
     def embed_query(self, text: str) -> np.ndarray:
         return self.inner.embed_query(text)
+
+    def embed_queries(self, texts: Sequence[str]) -> list[np.ndarray]:
+        return embed_queries(self.inner, texts)
 
 
 # -- ingestion and search --------------------------------------------------------------------

@@ -275,6 +275,25 @@ def test_minilm_is_deterministic_and_batch_independent(model: MiniLMEmbedder) ->
 
 
 @pytest.mark.slow
+def test_minilm_embeds_new_queries_in_one_pass_and_reuses_known_ones() -> None:
+    model = MiniLMEmbedder()
+    known = model.embed_query("Where does Caroline keep her bees?")
+    passes: list[int] = []
+    forward = model._forward
+    model._forward = lambda batch: (passes.append(len(batch)), forward(batch))[1]  # type: ignore[method-assign]
+    texts = ["Where does keep her bees?", "Where does Caroline keep her bees?",
+             "When did Melanie paint a sunrise?", "Where does keep her bees?"]
+    vectors = model.embed_queries(texts)
+    # The two new texts went through the model together; the known one came from the cache.
+    assert passes == [2]
+    assert vectors[1] is known and vectors[0] is vectors[3]
+    for text, vector in zip(texts, vectors, strict=True):
+        np.testing.assert_allclose(vector, MiniLMEmbedder().embed_query(text), atol=1e-5)
+    assert model.embed_query("When did Melanie paint a sunrise?") is vectors[2]
+    assert passes == [2]
+
+
+@pytest.mark.slow
 def test_minilm_paraphrase_beats_unrelated(model: MiniLMEmbedder) -> None:
     anchor = model.embed_query("I am allergic to peanuts")
     paraphrase = model.embed_query("The user has a peanut allergy")
@@ -407,6 +426,15 @@ def test_openai_probes_dimension_and_batches(fake_server: FakeServer) -> None:
         expected = np.asarray(_fake_vector(texts[i], 8), dtype=np.float32)
         np.testing.assert_allclose(matrix[i], expected / np.linalg.norm(expected), atol=1e-6)
     np.testing.assert_allclose(embedder.embed_query(texts[7]), matrix[7], atol=1e-7)
+
+
+def test_openai_embeds_several_queries_in_one_request(fake_server: FakeServer) -> None:
+    embedder = OpenAIEmbedder(model="local-embed", base_url=fake_server.base_url, max_retries=0)
+    before = len(fake_server.requests)
+    vectors = embedder.embed_queries(["bees on the roof", "honey in May"])
+    assert [r["input"] for r in fake_server.requests[before:]] == [
+        ["bees on the roof", "honey in May"]]
+    np.testing.assert_allclose(vectors[1], embedder.embed_query("honey in May"), atol=1e-7)
 
 
 def test_openai_sends_no_empty_strings_and_uses_given_key(fake_server: FakeServer) -> None:

@@ -59,6 +59,38 @@ def test_a_tier_that_drops_a_common_word_embeds_its_own_text_once() -> None:
                                             "Where does keep her bees?": 1})
 
 
+class BatchingEmbedder(CountingEmbedder):
+    """Counting, with the optional ``embed_queries``: each call's texts are recorded."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.batches: list[list[str]] = []
+
+    def embed_queries(self, texts: list[str]) -> list[np.ndarray]:
+        self.batches.append(list(texts))
+        return [HashingEmbedder.embed_query(self, text) for text in texts]
+
+
+def test_the_texts_of_all_tiers_go_to_the_model_in_one_call() -> None:
+    question = "Where does Caroline keep her bees?"
+    ranked = {}
+    for embedder in (CountingEmbedder(), BatchingEmbedder()):
+        with make_memory(embedder=embedder, recall_dense=True) as m:
+            _filled(m, PRUNE_MIN_ROWS)
+            m.process_interaction("The bees swarmed over the roof today", "Oh no!")
+            embedder.queries.clear()
+            hits = m.query(question, k=20, touch=False)
+            ranked[type(embedder)] = [(h.tier, h.id, h.score) for h in hits]
+            if isinstance(embedder, BatchingEmbedder):
+                # Core and archival embed the question, recall its text without the name:
+                # one call for both, and none one by one.
+                assert embedder.batches == [[question, "Where does keep her bees?"]]
+                assert not embedder.queries
+    # The same vectors, so the same hits in the same order.
+    assert ranked[BatchingEmbedder] == ranked[CountingEmbedder]
+    assert {tier for tier, _, _ in ranked[CountingEmbedder]} == {"core", "archival", "recall"}
+
+
 def test_forget_embeds_its_search_once_for_all_tiers() -> None:
     embedder = CountingEmbedder()
     with make_memory(embedder=embedder, recall_dense=True) as m:

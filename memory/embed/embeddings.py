@@ -29,7 +29,9 @@ _WORD = re.compile(r"[a-z0-9]+")
 class Embedder(Protocol):
     """What the archival and recall tiers need from an embedding model.
 
-    An embedder may also set a ``strong_similarity``, read by ``strong_similarity()``.
+    An embedder may also set a ``strong_similarity``, read by ``strong_similarity()``,
+    and have an ``embed_queries(texts)`` method that embeds several queries in one call
+    (``embed_queries()`` below uses it when it is there).
     """
 
     id: str
@@ -66,6 +68,19 @@ def strong_similarity(embedder: Embedder) -> float:
     if explicit is not None:
         return float(explicit)
     return embedder.min_similarity + STRONG_SHARE * (1.0 - embedder.min_similarity)
+
+
+def embed_queries(embedder: Embedder, texts: Sequence[str]) -> list[np.ndarray]:
+    """Each of ``texts`` embedded as a query, in order.
+
+    One call when the embedder embeds several queries at once (an ``embed_queries``
+    method): a model runs one padded batch, a server gets one request. Otherwise one
+    ``embed_query`` per text.
+    """
+    batched = getattr(embedder, "embed_queries", None)
+    if batched is None:
+        return [embedder.embed_query(text) for text in texts]
+    return list(batched(texts))
 
 
 def normalize_rows(matrix: np.ndarray) -> np.ndarray:

@@ -227,19 +227,32 @@ class MiniLMEmbedder:
 
     def embed_query(self, text: str) -> np.ndarray:
         """One ``(384,)`` float32 unit vector (same model and pooling as documents)."""
-        if not isinstance(text, str):
-            raise InvalidInputError(f"embed_query takes a string, got {type(text).__name__}")
+        return self.embed_queries([text])[0]
+
+    def embed_queries(self, texts: Sequence[str]) -> list[np.ndarray]:
+        """One vector per text, as ``embed_query`` gives it; the texts not embedded
+        recently run as one batch. For a handful of short queries a batch costs far
+        less than a run each: two took 1.5-1.7 times one run, measured here."""
+        for text in texts:
+            if not isinstance(text, str):
+                raise InvalidInputError(f"embed_query takes a string, got {type(text).__name__}")
+        found: dict[str, np.ndarray] = {}
         with self._queries_lock:
-            if text in self._queries:
-                self._queries.move_to_end(text)
-                return self._queries[text]
-        vector = self.embed_documents([text])[0]
-        vector.setflags(write=False)  # shared by later calls with the same text
-        with self._queries_lock:
-            self._queries[text] = vector
-            if len(self._queries) > QUERY_CACHE_SIZE:
-                self._queries.popitem(last=False)
-        return vector
+            for text in texts:
+                if text in self._queries:
+                    self._queries.move_to_end(text)
+                    found[text] = self._queries[text]
+        missing = list(dict.fromkeys(t for t in texts if t not in found))
+        if missing:
+            for text, vector in zip(missing, self.embed_documents(missing), strict=True):
+                vector.setflags(write=False)  # shared by later calls with the same text
+                found[text] = vector
+            with self._queries_lock:
+                for text in missing:
+                    self._queries[text] = found[text]
+                while len(self._queries) > QUERY_CACHE_SIZE:
+                    self._queries.popitem(last=False)
+        return [found[text] for text in texts]
 
 
 _shared: MiniLMEmbedder | None = None

@@ -200,3 +200,8 @@ class OpenAIEmbedder:
         if not isinstance(text, str):
             raise InvalidInputError(f"embed_query takes a string, got {type(text).__name__}")
         return self.embed_documents([text])[0]
+
+    def embed_queries(self, texts: Sequence[str]) -> list[np.ndarray]:
+        """One vector per text, from one request: a search across the tiers embeds two or
+        three texts at once."""
+        return list(self.embed_documents(texts))

@@ -64,7 +64,10 @@ def query_all(memory: HierarchicalMemory, request: str, k: int,
         embedder=memory.embedder, fusion=memory.fusion,
         recall_by_meaning=memory.recall.vectors is not None,
         core_shown=None if privacy is None else (
-            lambda hits: privacy.filter_hits(request, hits)))
+            lambda hits: privacy.filter_hits(request, hits)),
+        dense_queries=lambda text: [
+            found for found in (memory.archival.dense_query(text),
+                                memory.recall.dense_query(text)) if found is not None])
     now = memory.now()
     if hop is None:
         return query_tiers(tiers, request, k, now)

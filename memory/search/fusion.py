@@ -107,6 +107,7 @@ __all__ = [
     "Ranked",
     "common_terms",
     "date_range",
+    "dense_query_of",
     "dense_query_text",
     "hybrid_search",
     "lexical_query_text",
@@ -478,3 +479,20 @@ def search_page(
             hit.score, hit.relevance, hit.similarity = r.score, r.relevance, r.similarity
             hits.append(hit)
     return SearchResult(hits=hits, total=total, page=page, page_size=k, total_exact=exact)
+
+
+def dense_query_of(
+    lexical: LexicalIndex,
+    *,
+    vectors: VectorIndex | None,
+    weights: FusionWeights,
+    rows: int,
+    query: str,
+) -> str | None:
+    """The text ``search_page`` embeds for ``query`` with these settings, or None when
+    it embeds nothing (no vectors, or a dense weight of 0). A search across the tiers
+    asks each tier first, so all the texts run through the model in one batch."""
+    if vectors is None or not len(vectors) or weights.dense <= 0:
+        return None
+    return lexical_query_text(lexical, clean_text(query, "query", max_chars=10_000), weights,
+                              rows)

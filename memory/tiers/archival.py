@@ -17,7 +17,7 @@ import numpy as np
 
 from tiermem.memory.embed.embeddings import Embedder
 from tiermem.memory.errors import InvalidInputError
-from tiermem.memory.search.fusion import FusionWeights, date_range, search_page
+from tiermem.memory.search.fusion import FusionWeights, date_range, dense_query_of, search_page
 from tiermem.memory.store.contract import StorageBackend, VectorIndex
 from tiermem.memory.store.records import Passage, RowFilter
 from tiermem.memory.types import Hit, SearchResult
@@ -173,6 +173,11 @@ class ArchivalTier:
             fetch=self.get_many,
             query_vector=query_vector,
             dense_cap=DENSE_CAP if len(self.vectors) >= DENSE_CAP_FROM else None)
+
+    def dense_query(self, query: str) -> str | None:
+        """The text ``search`` embeds for ``query`` (memory.search.fusion.dense_query_of)."""
+        return dense_query_of(self.store.lexical("passages"), vectors=self.vectors,
+                              weights=self.weights, rows=self._count, query=query)
 
     def get_many(self, ids: Sequence[int]) -> dict[int, Hit]:
         return {i: _hit(p) for i, p in self.store.passages.get_many(ids).items()}

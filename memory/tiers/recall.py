@@ -27,7 +27,7 @@ import numpy as np
 from tiermem.memory.embed.embeddings import Embedder
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.prompt_history import PromptHistory
-from tiermem.memory.search.fusion import FusionWeights, date_range, search_page
+from tiermem.memory.search.fusion import FusionWeights, date_range, dense_query_of, search_page
 from tiermem.memory.store.contract import StorageBackend, VectorIndex
 from tiermem.memory.store.records import Message, RowFilter
 from tiermem.memory.types import Hit, SearchResult
@@ -242,6 +242,12 @@ class RecallTier:
             fetch=self.get_many,
             query_vector=query_vector, window=self.window,
             dense_filt=_dense_filter(roles, start, end, before_id))
+
+    def dense_query(self, query: str) -> str | None:
+        """The text ``search`` embeds for ``query`` when no roles are asked for
+        (memory.search.fusion.dense_query_of)."""
+        return dense_query_of(self.store.lexical("messages"), vectors=self.vectors,
+                              weights=self.weights, rows=self._count, query=query)
 
     def get_many(self, ids: Sequence[int]) -> dict[int, Hit]:
         return {
