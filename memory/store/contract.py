@@ -48,7 +48,7 @@ Rules every backend keeps (the conformance suite, tests/conformance/, checks the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Protocol
 
@@ -405,8 +405,11 @@ class LexicalIndex(Protocol):
         with ``window``, only the newest ``window`` matches are ranked."""
         ...
 
-    def scores(self, terms: Sequence[str], every_term: bool = False) -> dict[int, float]:
-        """Every row matching any (or, with ``every_term``, every) term, with its score."""
+    def scores(self, terms: Sequence[str], every_term: bool = False,
+               among: Collection[int] | None = None) -> dict[int, float]:
+        """Every row matching any (or, with ``every_term``, every) term, with its score;
+        with ``among``, only those of these rows (core's, out of every fact): the others
+        are not scored, so the cost follows ``among``, not the table."""
         ...
 
     def common_terms(self, terms: Sequence[str], rows: int) -> set[str]:

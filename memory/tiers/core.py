@@ -67,6 +67,10 @@ class CoreTier:
     def __contains__(self, fact_id: object) -> bool:
         return fact_id in self._facts
 
+    def ids(self) -> list[int]:
+        """The ids of the facts in core."""
+        return list(self._facts)
+
     def get(self, fact_id: int) -> Fact | None:
         return self._facts.get(fact_id)
 

@@ -155,6 +155,28 @@ def test_query_ranks_every_tier_on_one_scale_and_tags_every_hit(backend: Backend
         assert len(m.query("peanuts", k=2)) == 2
 
 
+def test_fact_scores_among_some_rows_are_those_rows_scores(backend: Backend) -> None:
+    with backend.memory(core_limit=2, core_limit_unit="facts") as m:
+        for text in ("the vpn gateway is in frankfurt", "the vpn client needs a token",
+                     "the office printer is in frankfurt", "lunch is at noon"):
+            m.add_fact(text, "durable")  # the first two are evicted to archival
+        facts = m.store.lexical("facts")
+        terms = ["vpn", "frankfurt"]
+        everything = facts.scores(terms)
+        assert len(everything) == 3
+        core = m.core.ids()
+        assert facts.scores(terms, among=core) == {
+            i: s for i, s in everything.items() if i in core}
+        assert facts.scores(terms, every_term=True, among=list(everything)) == \
+            facts.scores(terms, every_term=True)
+        assert len(facts.scores(terms, every_term=True)) == 1
+        assert facts.scores(terms, among=[]) == {}
+        # query() scores core's facts only, with the scores they have among every fact.
+        hits = [h for h in m.query("vpn frankfurt", k=10, touch=False) if h.tier == "core"]
+        assert [h.text for h in hits] == ["the office printer is in frankfurt"]
+        assert hits[0].relevance == everything[hits[0].id]
+
+
 def test_query_does_not_repeat_a_core_fact_from_its_old_passage(backend: Backend) -> None:
     with backend.memory(core_limit=2, core_limit_unit="facts", promote_hits=1,
                      recent_promote_hits=1) as m:

@@ -22,7 +22,7 @@ read through the GIN index. The window's rows are then scored by id.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -115,12 +115,13 @@ class PgLexicalIndex:
              window: int | None = None) -> PgRanking:
         return PgRanking(self, self._query_parts(terms, False), filt, window)
 
-    def scores(self, terms: Sequence[str], every_term: bool = False) -> dict[int, float]:
+    def scores(self, terms: Sequence[str], every_term: bool = False,
+               among: Collection[int] | None = None) -> dict[int, float]:
         parts = self._query_parts(terms, every_term)
-        if parts is None:
+        if parts is None or (among is not None and not among):
             return {}
         ranking = PgRanking(self, parts, RowFilter(), None)
-        return ranking.everything()
+        return ranking.everything() if among is None else ranking.scores_of(list(among))
 
     def common_terms(self, terms: Sequence[str], rows: int) -> set[str]:
         if rows < PRUNE_MIN_ROWS or not terms:

@@ -11,8 +11,9 @@ that does to totals).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+import json
+from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING, Any
 
 from tiermem.memory.store.contract import LexicalRanking
 from tiermem.memory.store.records import RowFilter, TextTable
@@ -46,11 +47,16 @@ class SQLiteLexical:
             return BoundedBM25.open(self.store, self.table, terms, filt)
         return BM25List(self.store, self.table, fts_match(terms), filt, window)
 
-    def scores(self, terms: Sequence[str], every_term: bool = False) -> dict[int, float]:
+    def scores(self, terms: Sequence[str], every_term: bool = False,
+               among: Collection[int] | None = None) -> dict[int, float]:
         fts = self.fts_table
-        return {int(rowid): float(score) for rowid, score in self.store.execute(
-            f"SELECT rowid, -bm25({fts}) FROM {fts} WHERE {fts} MATCH ?",
-            (fts_match(terms, every_term),))}
+        sql = f"SELECT rowid, -bm25({fts}) FROM {fts} WHERE {fts} MATCH ?"
+        params: list[Any] = [fts_match(terms, every_term)]
+        if among is not None:
+            # The + makes it a test on each match, before bm25() runs for it.
+            sql += " AND +rowid IN (SELECT value FROM json_each(?))"
+            params.append(json.dumps(list(among)))
+        return {int(rowid): float(score) for rowid, score in self.store.execute(sql, params)}
 
     def common_terms(self, terms: Sequence[str], rows: int) -> set[str]:
         """Each word costs a walk of its posting list up to half the rows: about
