@@ -134,7 +134,10 @@ def run_retrieval(
               "questions_total": sum(len(questions_of(c, limit)) for c in conversations)}
     report = Report(json_path, header, resume=resume)
     for config in configs:
-        fingerprint = {"config": config.as_dict(), "embedder": embedder.id}
+        fingerprint: dict[str, Any] = {"config": config.as_dict(), "embedder": embedder.id}
+        if config.rewrite and rewriter is not None:
+            # Another model's queries are another result: --resume runs the unit again.
+            fingerprint["rewriter"] = {"model": rewriter.model, "most": rewriter.most}
         units = []
         for conv in conversations:
             unit = report.finished(config.name, conv.id, fingerprint)

@@ -117,7 +117,8 @@ def _rewriter(options: EvalOptions, console: Any) -> QueryRewriter:
     def ask(prompt: str) -> str:
         return llm.complete([{"role": "user", "content": prompt}], []).content or ""
 
-    return QueryRewriter(ask)
+    where = options.base_url or "the default endpoint"
+    return QueryRewriter(ask, model=f"{options.model} at {where}")
 
 
 def _note_rewrites(console: Any, report: dict[str, Any], rewriter: QueryRewriter) -> None:

@@ -35,10 +35,10 @@ def data_file(tmp_path: Path) -> Path:
     return path
 
 
-def _rewriter(server: FakeOpenAIServer) -> QueryRewriter:
-    llm = OpenAIClient("fake-model", base_url=server.base_url, max_retries=0)
+def _rewriter(server: FakeOpenAIServer, model: str = "fake-model") -> QueryRewriter:
+    llm = OpenAIClient(model, base_url=server.base_url, max_retries=0)
     return QueryRewriter(lambda prompt: llm.complete(
-        [{"role": "user", "content": prompt}], []).content or "")
+        [{"role": "user", "content": prompt}], []).content or "", model=model)
 
 
 def test_replies_are_read_one_query_a_line() -> None:
@@ -73,6 +73,27 @@ def test_rewrites_are_searched_and_fused_with_the_question(
     rows = {c["name"]: c for c in report["configs"]}
     assert rows["bm25+rewrite"]["rewrites_failed"] == 0 and "rewrites_failed" not in rows["bm25"]
     assert rows["bm25+rewrite"]["by_category"]["1"]["recall@10"] == 1.0
+
+
+def test_resume_runs_rewrites_again_for_another_model(
+        data_file: Path, tmp_path: Path, server: FakeOpenAIServer) -> None:
+    out, bm25 = tmp_path / "report.json", with_rewrite(resolve_configs(["bm25"])[0])
+    conversations = load_conversations([data_file])
+    server.enqueue_reply("beagle park walks")
+    run_retrieval(conversations, [bm25], HashingEmbedder(), ks=(1, 10), json_path=out,
+                  rewriter=_rewriter(server, "model-a"))
+    asked = len(server.requests)
+    # The same model: the finished unit is reused and the model is not asked again.
+    run_retrieval(conversations, [bm25], HashingEmbedder(), ks=(1, 10), json_path=out,
+                  resume=True, rewriter=_rewriter(server, "model-a"))
+    assert len(server.requests) == asked
+    # Another model: its own queries, so the unit runs again.
+    server.enqueue_reply("a kitchen")
+    report = run_retrieval(conversations, [bm25], HashingEmbedder(), ks=(1, 10), json_path=out,
+                           resume=True, rewriter=_rewriter(server, "model-b"))
+    assert len(server.requests) == asked + 1
+    assert report["units"]["bm25+rewrite"]["7"]["questions"][0]["queries"] == ["a kitchen"]
+    assert report["units"]["bm25+rewrite"]["7"]["fingerprint"]["rewriter"]["model"] == "model-b"
 
 
 def test_a_failed_rewrite_falls_back_to_the_question_and_is_counted(

@@ -50,11 +50,14 @@ def parse_queries(reply: str, question: str, most: int = MAX_QUERIES) -> list[st
 class QueryRewriter:
     """Asks a model for search queries; counts the questions it could not rewrite."""
 
-    def __init__(self, ask: Callable[[str], str], most: int = MAX_QUERIES) -> None:
+    def __init__(self, ask: Callable[[str], str], most: int = MAX_QUERIES,
+                 model: str = "") -> None:
         if isinstance(most, bool) or not isinstance(most, int) or most < 1:
             raise ValueError(f"most must be a positive integer, got {most!r}")
         self.ask = ask
         self.most = most
+        #: Which model writes the queries (and where), so results can say what they came from.
+        self.model = model
         self.asked = 0
         self.failures = 0
         self.last_error: str | None = None
