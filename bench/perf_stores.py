@@ -253,7 +253,7 @@ def measure_recall(opts: PerfOptions, bag: BagEmbedder, work: Path,
             # Query words are drawn from text made by the same law as the store's.
             sample = zipf_indices(min(size, 20_000), 20, next(seeds))
             queries = recall_queries(rng, sample, 10 if opts.quick else 50)
-            if dense:  # first: a graph the size calls for is built by its first search
+            if dense:  # first: the graph the size calls for, ready before searches are timed
                 from tiermem.tools.memory_tools import PAGE_SIZE
 
                 row["hnsw"] = recall_graph(memory, queries, PAGE_SIZE)

@@ -112,6 +112,17 @@ def _isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture(autouse=True)
+def _graphs_built_inline(monkeypatch: pytest.MonkeyPatch) -> None:
+    # An HNSW graph is built on a thread of its own; tests build it in the search that
+    # starts it, so what answers a search does not depend on scheduling. The thread is
+    # tested on its own (tests/test_graph_build.py).
+    from tiermem.memory.store.sqlite.graph import GraphBuild
+    from tiermem.memory.store.sqlite.vectors import FaissIndex
+
+    monkeypatch.setattr(FaissIndex, "start_graph_build", staticmethod(GraphBuild.run))
+
+
+@pytest.fixture(autouse=True)
 def _forget_server_facts() -> Iterator[None]:
     # Loopback ports are reused between tests: what one fake server said about its
     # window must not be remembered for the next one on the same port.

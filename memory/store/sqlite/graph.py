@@ -20,11 +20,19 @@ label (set to -1, so searches skip it) and its vector is overwritten with
 zeros, so the next save writes none of its bytes; it stays a node that
 routes searches through a meaningless point. When such nodes pass a quarter
 of the graph, the owner builds it again (``worn``).
+
+Linking takes minutes at 1M rows (505 s measured on 2 cores), so a graph is
+built on a thread of its own (``GraphBuild``) from a copy of the vectors,
+while searches scan exactly; FAISS releases the GIL while it links. Changes
+made meanwhile wait in the build and are applied to the graph when its owner
+takes it. The copy costs as much memory as the vectors for the duration.
 """
 
 from __future__ import annotations
 
 import os
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
@@ -38,6 +46,8 @@ LINKS = 16
 BUILD_BREADTH = 40
 #: Removed nodes, as a share of the graph, past which it is rebuilt.
 WORN_SHARE = 0.25
+#: Rows linked per step of a build; between steps it records progress and may stop.
+BUILD_STEP = 50_000
 
 
 class Graph:
@@ -56,17 +66,23 @@ class Graph:
         self.removed = int(len(labels) - live.sum())
 
     @classmethod
-    def build(cls, ids: np.ndarray, vectors: np.ndarray) -> Graph:
-        """Link all of ``vectors``."""
+    def build(cls, ids: np.ndarray, vectors: np.ndarray,
+              keep_going: Callable[[int], bool] = lambda linked: True) -> Graph | None:
+        """Link all of ``vectors``, ``BUILD_STEP`` rows at a time; None if ``keep_going``
+        (given the rows linked so far) said to stop."""
         hnsw = faiss.IndexHNSWFlat(vectors.shape[1], LINKS, faiss.METRIC_INNER_PRODUCT)
         hnsw.hnsw.efConstruction = BUILD_BREADTH
         index = faiss.IndexIDMap(hnsw)  # the wrapper keeps a reference to ``hnsw``
         graph = cls(index)
         # Linking is the slow part (minutes at 1M rows) and FAISS spreads it over every
-        # core; searches go back to one thread (memory/store/sqlite/vectors.py).
+        # core; the setting is the calling thread's, and searches use one thread.
         faiss.omp_set_num_threads(os.cpu_count() or 1)
         try:
-            graph.add(ids, vectors)
+            for start in range(0, len(ids), BUILD_STEP):
+                if not keep_going(start):
+                    return None
+                end = start + BUILD_STEP
+                graph.add(ids[start:end], vectors[start:end])
         finally:
             faiss.omp_set_num_threads(1)
         return graph
@@ -148,4 +164,80 @@ class Graph:
         return ids[0][keep][:want], sims[0][keep][:want]
 
 
-__all__ = ["BUILD_BREADTH", "LINKS", "WORN_SHARE", "Graph"]
+class GraphBuild:
+    """One graph being linked away from the searching thread (module docstring).
+
+    ``run`` does the work, on whatever thread starts it; the owner records each
+    change it makes meanwhile (``record``) and, once ``finished``, ``take``s the
+    graph with those changes applied. ``cancel``, or ``keep_going`` returning
+    False, stops it at the next step.
+    """
+
+    def __init__(self, ids: np.ndarray, vectors: np.ndarray,
+                 keep_going: Callable[[], bool] = lambda: True) -> None:
+        self.total = len(ids)
+        #: Rows linked so far (updated between steps).
+        self.linked = 0
+        self.error: Exception | None = None
+        self._work: tuple[np.ndarray, np.ndarray] | None = (ids, vectors)
+        self._keep_going = keep_going
+        self._cancelled = False
+        self._graph: Graph | None = None
+        self._pending: list[tuple[str, np.ndarray, np.ndarray | None]] = []
+        self._finished = threading.Event()
+
+    def run(self) -> None:
+        assert self._work is not None, "a build runs once"
+        ids, vectors = self._work
+
+        def step(linked: int) -> bool:
+            self.linked = linked
+            return not self._cancelled and self._keep_going()
+
+        try:
+            self._graph = Graph.build(ids, vectors, step)
+            if self._graph is not None:
+                self.linked = self.total
+        except Exception as exc:  # MemoryError included: the owner goes on without a graph
+            self.error = exc
+        finally:
+            self._work = None  # the copy of the vectors goes now, not with the build
+            self._finished.set()
+
+    @property
+    def finished(self) -> bool:
+        return self._finished.is_set()
+
+    def wait(self) -> None:
+        self._finished.wait()
+
+    def cancel(self) -> None:
+        self._cancelled = True
+
+    def record(self, change: str, ids: np.ndarray, vectors: np.ndarray | None = None) -> None:
+        """A change made to the vectors after the copy was taken (``"add"`` or ``"remove"``)."""
+        self._pending.append((change, ids, None if vectors is None else vectors.copy()))
+
+    def take(self) -> Graph | None:
+        """The finished graph with the recorded changes applied, in order; None if the
+        build failed (``error``) or stopped."""
+        assert self.finished, "take a build once it has finished"
+        graph, self._graph = self._graph, None
+        if graph is not None:
+            for change, ids, vectors in self._pending:
+                if change == "add":
+                    assert vectors is not None
+                    graph.add(ids, vectors)
+                else:
+                    graph.remove(ids)
+        self._pending = []
+        return graph
+
+
+def in_background(build: GraphBuild) -> None:
+    """Run ``build`` on a daemon thread: a process may exit without waiting for it."""
+    threading.Thread(target=build.run, name="tiermem-graph-build", daemon=True).start()
+
+
+__all__ = ["BUILD_BREADTH", "BUILD_STEP", "LINKS", "WORN_SHARE", "Graph", "GraphBuild",
+           "in_background"]

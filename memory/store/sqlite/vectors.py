@@ -11,7 +11,9 @@ size (``"hnsw"``), a search for the nearest rows asks an HNSW graph
 (memory/store/sqlite/graph.py) instead of scanning every row: approximate
 (a near row may be missed; the similarities are exact), and its time no
 longer grows with the store. ``above`` (every row past a similarity) always scans, so the counts
-built on it stay exact. ``"exact"`` never uses the graph.
+built on it stay exact. ``"exact"`` never uses the graph. A graph that is missing (or worn) is
+built in the background, starting with the first search that wants it; searches scan
+exactly until it is ready (``wait_for_graph`` waits for it).
 
 Every change to the embeddings bumps a generation counter in the database, in
 the same transaction as the change. The index's sidecar (``.json``) records
@@ -30,14 +32,14 @@ import hashlib
 import json
 import logging
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, ClassVar, cast
 
 import faiss
 import numpy as np
 
-from tiermem.memory.store.sqlite.graph import Graph
+from tiermem.memory.store.sqlite.graph import Graph, GraphBuild, in_background
 from tiermem.memory.store.sqlite.prefilter import Prefilter
 from tiermem.memory.store.vector_choice import HNSW_MIN_ROWS, checked_vector_index
 
@@ -64,6 +66,9 @@ class FaissIndex:
     """The dense index over one table's ``embedding`` column
     (memory.store.contract.VectorIndex)."""
 
+    #: How a graph build is started: on a thread of its own. Tests run it inline.
+    start_graph_build: ClassVar[Callable[[GraphBuild], None]] = staticmethod(in_background)
+
     def __init__(self, store: SQLiteStore, table: str, dim: int, file: Path | None,
                  prefilter_min_rows: int | None = None, *, vector_index: str = "auto",
                  ef_search: int | None = None, graph_min_rows: int | None = None) -> None:
@@ -73,6 +78,9 @@ class FaissIndex:
         self.graph: Graph | None = None
         #: How many times the graph was built from every vector (not loaded from its file).
         self.graph_builds = 0
+        #: The graph being built, if one is (module docstring).
+        self.graph_build: GraphBuild | None = None
+        self._graph_failed = False
         #: Which index answered the last search for the nearest rows: "exact" or "hnsw".
         self.answered_by = "exact"
         self.store = store
@@ -176,6 +184,7 @@ class FaissIndex:
         self.index = self._new_index()
         self.prefilter = None  # built again from the new index when a search needs it
         self.graph = None  # likewise
+        self._drop_graph_build()
         cursor = self.store.execute(
             f"SELECT id, embedding FROM {self.table} WHERE embedding IS NOT NULL ORDER BY id"
         )
@@ -193,6 +202,8 @@ class FaissIndex:
         """
         if self.file is None or self.store.read_only:
             return
+        if self.graph_build is not None and self.graph_build.finished:
+            self._take_graph()
         tmp = self.file.with_suffix(".tmp")
         faiss.write_index(self.index, str(tmp))
         info: dict[str, object] = {"generation": self.generation, "dim": self.dim,
@@ -272,6 +283,8 @@ class FaissIndex:
             self.prefilter.add(ids, vectors)
         if self.graph is not None:
             self.graph.add(ids, vectors)
+        if self.graph_build is not None:
+            self.graph_build.record("add", ids, vectors)
 
     def _remove(self, ids: np.ndarray) -> None:
         # faiss's wrapper turns an id array into an IDSelectorBatch.
@@ -280,6 +293,8 @@ class FaissIndex:
             self.prefilter.remove(ids)
         if self.graph is not None:
             self.graph.remove(ids)
+        if self.graph_build is not None:
+            self.graph_build.record("remove", ids)
 
     def _has(self, rowid: int) -> bool:
         try:
@@ -434,17 +449,63 @@ class FaissIndex:
             self.vector_index == "auto" and self.index.ntotal >= self.graph_min_rows)
 
     def _active_graph(self, k: int) -> Graph | None:
-        """The graph if it answers a search for ``k`` rows (built first if missing or
-        worn); None when the exact scan does."""
+        """The graph if it answers a search for ``k`` rows; None when the exact scan does
+        (below the graph's size, or while its first build runs). A missing or worn graph
+        starts building here; a worn one answers until its successor is ready."""
         if not self.approximate or k >= self.index.ntotal:
             self.answered_by = "exact"
             return None
         if self.graph is None or self.graph.worn:
-            log.info("building the %s graph over %d vectors", self.table, self.index.ntotal)
-            self.graph = Graph.build(self.ids(), self._float_vectors())
-            self.graph_builds += 1
-        self.answered_by = "hnsw"
+            self._advance_graph_build()
+        self.answered_by = "exact" if self.graph is None else "hnsw"
         return self.graph
+
+    def _advance_graph_build(self) -> None:
+        """Start the graph's build if none runs, or take the graph if it has finished."""
+        if self.graph_build is None:
+            if self._graph_failed:
+                return
+            log.info("building the %s graph over %d vectors in the background; searches "
+                     "scan every vector until it is ready", self.table, self.index.ntotal)
+            store = self.store
+            # A copy: the index's own array moves when rows are added meanwhile.
+            self.graph_build = GraphBuild(self.ids(), self._float_vectors().copy(),
+                                          keep_going=lambda: not store.closed)
+            type(self).start_graph_build(self.graph_build)
+        if self.graph_build.finished:
+            self._take_graph()
+
+    def _take_graph(self) -> None:
+        build, self.graph_build = self.graph_build, None
+        assert build is not None
+        graph = build.take()
+        if graph is None:
+            if build.error is not None:
+                # Exact search still answers; the graph is tried again by the next session.
+                self._graph_failed = True
+                log.warning("the %s graph could not be built (%s); searches scan every "
+                            "vector", self.table, build.error)
+            return
+        self.graph = graph
+        self.graph_builds += 1
+        log.info("the %s graph over %d vectors is ready", self.table, len(graph))
+
+    def _drop_graph_build(self) -> None:
+        if self.graph_build is not None:
+            self.graph_build.cancel()
+            self.graph_build = None
+
+    def wait_for_graph(self) -> None:
+        """Build the graph this index's size calls for, if it is missing or worn, and wait
+        until searches use it (benchmarks, and callers that prefer a pause to a scan)."""
+        if not self.approximate or not self.index.ntotal:
+            return
+        while ((self.graph is None or self.graph.worn) and not self._graph_failed
+               and not self.store.closed):
+            self._advance_graph_build()
+            if self.graph_build is None:
+                break
+            self.graph_build.wait()
 
     def _float_vectors(self) -> np.ndarray:
         """Every stored float32 vector, in the order of ``ids()`` (a view, not a copy)."""

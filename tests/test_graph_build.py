@@ -1,0 +1,149 @@
+"""The HNSW graph is built off the searching thread: searches scan exactly until it is
+ready, changes made meanwhile reach it, a worn graph answers until its successor is
+ready, and a build that fails or outlives its store leaves exact search answering."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tiermem.memory.store.sqlite import SQLiteStore
+from tiermem.memory.store.sqlite import graph as graph_module
+from tiermem.memory.store.sqlite.graph import GraphBuild, in_background
+from tiermem.memory.store.sqlite.vectors import FaissIndex
+
+DIM = 16
+
+
+class Held:
+    """Starts nothing: the test runs each build when it chooses."""
+
+    def __init__(self) -> None:
+        self.builds: list[GraphBuild] = []
+
+    def __call__(self, build: GraphBuild) -> None:
+        self.builds.append(build)
+
+
+def unit_rows(n: int, seed: int) -> np.ndarray:
+    rows = np.random.default_rng(seed).standard_normal((n, DIM)).astype(np.float32)
+    return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+
+def index_of(rows: np.ndarray, file: Path | None = None) -> FaissIndex:
+    index = FaissIndex(SQLiteStore(None), "passages", DIM, file, vector_index="hnsw")
+    with index.store.transaction():
+        index.add(np.arange(1, len(rows) + 1, dtype=np.int64), rows)
+    return index
+
+
+@pytest.fixture
+def held(monkeypatch: pytest.MonkeyPatch) -> Held:
+    starter = Held()
+    monkeypatch.setattr(FaissIndex, "start_graph_build", staticmethod(starter))
+    return starter
+
+
+def test_searches_scan_until_the_graph_is_ready_and_changes_meanwhile_reach_it(
+        held: Held) -> None:
+    rows = unit_rows(600, seed=1)
+    index = index_of(rows[:500])
+    exact_ids, _ = index.search(rows[0], 10)
+    assert index.answered_by == "exact" and index.graph is None and len(held.builds) == 1
+    index.search(rows[1], 10)
+    assert len(held.builds) == 1  # one build at a time
+    with index.store.transaction():
+        index.add(np.arange(501, 551, dtype=np.int64), rows[500:550])
+        index.remove(np.arange(1, 11, dtype=np.int64))
+    with pytest.raises(RuntimeError), index.store.transaction():
+        index.add(np.arange(551, 601, dtype=np.int64), rows[550:])
+        raise RuntimeError("rolled back")
+    held.builds[0].run()
+    ids, _ = index.search(rows[0], 10)
+    assert index.answered_by == "hnsw" and index.graph_builds == 1
+    graph = index.graph
+    assert graph is not None and index.graph_build is None
+    # The graph holds the index's rows: the copy's, plus the added, less the removed and
+    # the rolled back.
+    assert sorted(graph.live_ids().tolist()) == sorted(index.ids().tolist()) == list(
+        range(11, 551))
+    assert 1 not in ids.tolist()  # row 1 was removed; its own vector would find it first
+    assert exact_ids[0] == 1
+
+
+def test_a_real_thread_builds_it_and_wait_for_graph_waits(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(FaissIndex, "start_graph_build", staticmethod(in_background))
+    rows = unit_rows(2000, seed=2)
+    index = index_of(rows)
+    index.wait_for_graph()
+    assert index.graph is not None and len(index.graph) == 2000
+    ids, _ = index.search(rows[5], 10)
+    assert index.answered_by == "hnsw" and ids[0] == 6
+
+
+def test_a_worn_graph_answers_until_its_successor_is_ready(held: Held) -> None:
+    rows = unit_rows(400, seed=3)
+    index = index_of(rows)
+    index.search(rows[0], 10)
+    held.builds[0].run()
+    index.search(rows[0], 10)
+    first = index.graph
+    assert first is not None and index.graph_builds == 1
+    with index.store.transaction():
+        index.remove(np.arange(1, 121, dtype=np.int64))  # 30%: worn
+    assert first.worn
+    index.search(rows[200], 10)
+    assert index.answered_by == "hnsw" and index.graph is first and len(held.builds) == 2
+    held.builds[1].run()
+    index.search(rows[200], 10)
+    assert index.graph is not first and index.graph is not None
+    assert index.graph.removed == 0 and len(index.graph) == 280 and index.graph_builds == 2
+
+
+def test_a_failed_build_leaves_exact_search_answering(
+        held: Held, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    def no_memory(*args: object, **kwargs: object) -> None:
+        raise MemoryError("cannot allocate the graph")
+
+    monkeypatch.setattr(graph_module.Graph, "build", no_memory)
+    rows = unit_rows(300, seed=4)
+    index = index_of(rows)
+    index.search(rows[0], 10)
+    held.builds[0].run()
+    with caplog.at_level(logging.WARNING):
+        ids, _ = index.search(rows[0], 10)
+    assert index.answered_by == "exact" and ids[0] == 1
+    assert "could not be built" in caplog.text and "cannot allocate" in caplog.text
+    index.search(rows[0], 10)
+    index.wait_for_graph()  # returns: this session does not try again
+    assert len(held.builds) == 1 and index.graph is None
+
+
+def test_a_build_stops_when_its_store_closes(
+        held: Held, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(graph_module, "BUILD_STEP", 100)
+    rows = unit_rows(500, seed=5)
+    index = index_of(rows)
+    index.search(rows[0], 10)
+    build = held.builds[0]
+    index.store.close()
+    build.run()
+    assert build.finished and build.linked == 0 and build.take() is None
+
+
+def test_save_writes_the_graph_once_it_is_ready(held: Held, tmp_path: Path) -> None:
+    rows = unit_rows(300, seed=6)
+    store = SQLiteStore(tmp_path / "memory.db")
+    index = FaissIndex(store, "passages", DIM, tmp_path / "passages.faiss", vector_index="hnsw")
+    with store.transaction():
+        index.add(np.arange(1, 301, dtype=np.int64), rows)
+    index.search(rows[0], 10)
+    index.save()
+    assert not (tmp_path / "passages.hnsw").exists()  # still building
+    held.builds[0].run()
+    index.save()
+    assert (tmp_path / "passages.hnsw").exists() and index.graph is not None
