@@ -94,7 +94,7 @@ def measure_cold_start(opts: PerfOptions, bag: BagEmbedder, archival_home: Path,
     interpreter runs alongside for scale.
     """
     from tiermem.memory import HierarchicalMemory
-    from tiermem.memory.store.sqlite.vectors import remove_index_files
+    from tiermem.memory.store.sqlite.vector_files import remove_index_files
 
     env = {**os.environ, "TIERMEM_HOME": str(work / "cold-home"), "ANONYMIZED_TELEMETRY": "False"}
     chat = [sys.executable, str(ROOT / "cli.py"), "chat", "--offline"]

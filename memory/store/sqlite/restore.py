@@ -38,7 +38,7 @@ from tiermem.memory.store.sqlite.files import (
     discard_restore_leftovers,
 )
 from tiermem.memory.store.sqlite.store import SQLiteStore
-from tiermem.memory.store.sqlite.vectors import remove_index_files
+from tiermem.memory.store.sqlite.vector_files import remove_index_files
 
 INDEX_FILES = (ARCHIVAL_INDEX_FILE, RECALL_INDEX_FILE)
 

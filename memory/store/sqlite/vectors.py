@@ -16,22 +16,17 @@ built in the background, starting with the first search that wants it; searches 
 exactly until it is ready (``wait_for_graph`` waits for it).
 
 Every change to the embeddings bumps a generation counter in the database, in
-the same transaction as the change. The index's sidecar (``.json``) records
-the generation it was saved at, the database's ``store_id`` and a sha256 of
-the index file and of its 8-bit copy. On open, a missing or unreadable file,
-damaged bytes, a file saved for another database, or a generation or count
-that disagrees with the database means a rebuild from the blobs, never a
-silently wrong answer. Changes made inside a transaction are journaled and
-undone if it rolls back.
+the same transaction as the change. The index is saved beside the database
+with a sidecar that records that generation (memory/store/sqlite/vector_files.py);
+on open, a missing or unreadable file, damaged bytes, a file saved for another
+database, or a generation or count that disagrees with the database means a
+rebuild from the blobs, never a silently wrong answer. Changes made inside a
+transaction are journaled and undone if it rolls back.
 """
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import json
 import logging
-import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, cast
@@ -41,6 +36,7 @@ import numpy as np
 
 from tiermem.memory.store.sqlite.graph import Graph, GraphBuild, in_background
 from tiermem.memory.store.sqlite.prefilter import Prefilter
+from tiermem.memory.store.sqlite.vector_files import load_saved, save_files
 from tiermem.memory.store.vector_choice import HNSW_MIN_ROWS, checked_vector_index
 
 if TYPE_CHECKING:
@@ -52,9 +48,6 @@ log = logging.getLogger(__name__)
 PREFILTER_MIN_ROWS = 20_000
 #: Candidates an HNSW search keeps by default (its efSearch; PostgreSQL's default too).
 DEFAULT_EF_SEARCH = 100
-
-
-_OUT_OF_DATE = "the file is out of date"
 
 
 def single_thread_search() -> None:
@@ -107,77 +100,15 @@ class FaissIndex:
     def generation(self) -> int:
         return int(self.store.settings.get(self._generation_key, "0") or 0)
 
-    def _stored_count(self) -> int:
+    def stored_count(self) -> int:
         sql = f"SELECT count(*) FROM {self.table} WHERE embedding IS NOT NULL"
         return int(self.store.execute(sql).fetchone()[0])
 
     def _open(self) -> None:
-        if self.file is not None and self._load_file():
+        if self.file is not None and load_saved(self):
             return
         self.rebuild()
         self.rebuilt_on_open = self.file is not None
-
-    def _load_file(self) -> bool:
-        assert self.file is not None
-        sidecar = self.file.with_suffix(".json")
-        try:
-            info = json.loads(sidecar.read_text())
-            if not isinstance(info, dict):
-                raise ValueError("the sidecar is not a JSON object")
-            problem = self._sidecar_problem(info)
-            if problem is not None:
-                # Out of date is expected after a crash; damage or another database is not.
-                (log.info if problem == _OUT_OF_DATE else log.warning)(
-                    "rebuilding %s index: %s", self.table, problem)
-                return False
-            index = faiss.read_index(str(self.file))
-        except (OSError, ValueError, RuntimeError) as exc:
-            if self.file.exists() or sidecar.exists():
-                log.warning("rebuilding %s index: cannot read %s (%s)", self.table, self.file, exc)
-            return False
-        if index.ntotal != self._stored_count() or index.d != self.dim:
-            log.info("rebuilding %s index: %s", self.table, _OUT_OF_DATE)
-            return False
-        # read_index already returns the concrete class and owns it; a
-        # downcast_index wrapper would not, and the index would be freed under it.
-        if not isinstance(index, faiss.IndexIDMap2):
-            return False
-        self.index = index
-        state = info.get("prefilter")
-        copy = self.file.with_suffix(".sq8")
-        digest = _file_sha256(copy) if isinstance(state, dict) else None
-        if isinstance(state, dict) and digest is not None and state.get("sha256") == digest:
-            prefilter = Prefilter.load(copy, state)
-            if prefilter is not None and len(prefilter) == index.ntotal:
-                self.prefilter = prefilter
-        self.graph = self._saved_graph(info.get("graph"))
-        return True
-
-    def _saved_graph(self, state: object) -> Graph | None:
-        """The saved graph if its sidecar entry vouches for it and it holds exactly the
-        index's rows; else None, and a search that needs one builds it again."""
-        assert self.file is not None
-        path = self.file.with_suffix(".hnsw")
-        if not isinstance(state, dict) or state.get("sha256") != _file_sha256(path):
-            if isinstance(state, dict):
-                log.warning("rebuilding the %s graph: %s is damaged or missing", self.table, path)
-            return None
-        graph = Graph.load(path, state)
-        if graph is None or not np.array_equal(np.sort(graph.live_ids()), np.sort(self.ids())):
-            log.warning("rebuilding the %s graph: %s holds other rows", self.table, path)
-            return None
-        return graph
-
-    def _sidecar_problem(self, info: dict[str, object]) -> str | None:
-        """Why the saved files cannot stand for this database's vectors, or None."""
-        assert self.file is not None
-        if info.get("store_id") is None or info.get("store_id") != self.store.store_id:
-            return "the file was saved for another database"
-        if info.get("generation") != self.generation or info.get("dim") != self.dim:
-            return _OUT_OF_DATE
-        if info.get("sha256") != _file_sha256(self.file):
-            return f"{self.file} is damaged (its checksum differs)"
-        return None
 
     def rebuild(self) -> None:
         """Recreate the index from the embedding blobs in SQLite."""
@@ -194,42 +125,14 @@ class FaissIndex:
             self.index.add_with_ids(vectors.reshape(len(rows), self.dim), ids)
 
     def save(self) -> None:
-        """Write the index, its 8-bit copy, its graph and the sidecar that vouches for them.
-
-        Each file is renamed into place whole, and the sidecar last: a crash in
-        between leaves a sidecar whose checksums do not match, so the next open
-        rebuilds instead of trusting the files.
-        """
+        """Write the index and what is derived from it beside the database
+        (memory/store/sqlite/vector_files.py); a graph that has finished building is
+        taken first, so it is saved too."""
         if self.file is None or self.store.read_only:
             return
         if self.graph_build is not None and self.graph_build.finished:
             self._take_graph()
-        tmp = self.file.with_suffix(".tmp")
-        faiss.write_index(self.index, str(tmp))
-        info: dict[str, object] = {"generation": self.generation, "dim": self.dim,
-                                   "count": int(self.index.ntotal),
-                                   "store_id": self.store.store_id, "sha256": _file_sha256(tmp)}
-        os.replace(tmp, self.file)
-        self._save_part(self.prefilter, ".sq8", "prefilter", info)
-        # Written whole from the live graph: removed rows' vectors are zeros by now.
-        self._save_part(self.graph, ".hnsw", "graph", info)
-        sidecar_tmp = self.file.with_suffix(".json.tmp")
-        sidecar_tmp.write_text(json.dumps(info))
-        os.replace(sidecar_tmp, self.file.with_suffix(".json"))
-
-    def _save_part(self, part: Prefilter | Graph | None, suffix: str, key: str,
-                   info: dict[str, object]) -> None:
-        """Write ``part`` beside the index and record it in ``info``; without one, remove
-        the file an earlier save left."""
-        assert self.file is not None
-        if part is None:
-            with contextlib.suppress(FileNotFoundError):
-                self.file.with_suffix(suffix).unlink()
-            return
-        tmp = self.file.with_suffix(".tmp")
-        part.save(tmp)
-        info[key] = {**part.state, "sha256": _file_sha256(tmp)}
-        os.replace(tmp, self.file.with_suffix(suffix))
+        save_files(self)
 
     def differences(self, limit: int = 5) -> list[str]:
         """How this index differs from the vectors stored in SQLite; empty when it holds
@@ -537,20 +440,5 @@ def vector_blob(vector: np.ndarray) -> bytes:
     return np.ascontiguousarray(vector, dtype=np.float32).tobytes()
 
 
-def _file_sha256(path: Path) -> str | None:
-    try:
-        with path.open("rb") as stream:
-            return hashlib.file_digest(stream, "sha256").hexdigest()
-    except OSError:
-        return None
-
-
-def remove_index_files(file: Path) -> None:
-    for path in (file, file.with_suffix(".json"), file.with_suffix(".sq8"),
-                 file.with_suffix(".hnsw")):
-        with contextlib.suppress(FileNotFoundError):
-            path.unlink()
-
-
-__all__ = ["DEFAULT_EF_SEARCH", "FaissIndex", "bump_generation", "remove_index_files",
-           "single_thread_search", "vector_blob"]
+__all__ = ["DEFAULT_EF_SEARCH", "FaissIndex", "bump_generation", "single_thread_search",
+           "vector_blob"]
