@@ -3,37 +3,14 @@ clear it, never below the embedder's near similarity, and only in archival_searc
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
-
-import numpy as np
 import pytest
+from memory_helpers import PlacedEmbedder
 
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 from tiermem.memory.embed.embeddings import near_similarity
 from tiermem.memory.search.fusion import NEAREST_MATCHES
 
 QUERY = "zebra"  # no passage holds the word: only meaning can match
-
-
-class PlacedEmbedder:
-    """Puts each known text at a chosen cosine from the query (threshold 0.3, near 0.15)."""
-
-    id = "placed-4"
-    dim = 4
-    min_similarity = 0.3
-
-    def __init__(self, cosines: dict[str, float]) -> None:
-        self.cosines = cosines
-
-    def _vector(self, cos: float) -> np.ndarray:
-        return np.array([cos, math.sqrt(1.0 - cos * cos), 0.0, 0.0], dtype=np.float32)
-
-    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
-        return np.stack([self._vector(self.cosines.get(t, 0.0)) for t in texts])
-
-    def embed_query(self, text: str) -> np.ndarray:
-        return np.array([1.0, 0.0, 0.0, 0.0], dtype=np.float32)
 
 
 def _memory(cosines: dict[str, float], tags: dict[str, list[str]] | None = None
