@@ -3,12 +3,14 @@ clear it, never below the embedder's near similarity, and only in archival_searc
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from memory_helpers import PlacedEmbedder
 
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 from tiermem.memory.embed.embeddings import near_similarity
 from tiermem.memory.search.fusion import NEAREST_MATCHES
+from tiermem.memory.tiers import archival
 
 QUERY = "zebra"  # no passage holds the word: only meaning can match
 
@@ -72,3 +74,36 @@ def test_near_similarity_is_half_the_threshold_unless_the_embedder_sets_it() -> 
     hashing = HashingEmbedder()
     # The hashing embedder's cosines below its threshold are a word or two in common.
     assert near_similarity(hashing) == hashing.min_similarity
+
+
+def test_a_capped_search_takes_the_nearest_from_the_list_it_read(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    cosines = {f"grassland note {n}": 0.16 + n * 0.005 for n in range(NEAREST_MATCHES + 5)}
+    with _memory(cosines) as memory:
+        vectors = memory.archival.vectors
+        real_search, real_nearest = vectors.search, vectors.nearest
+        calls = {"search": 0, "nearest": 0}
+        in_nearest = [False]
+
+        def search(query: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+            calls["search"] += not in_nearest[0]  # nearest() may use search() itself
+            return real_search(query, k)
+
+        def nearest(query: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, float]:
+            calls["nearest"] += 1
+            in_nearest[0] = True
+            try:
+                return real_nearest(query, k)
+            finally:
+                in_nearest[0] = False
+
+        monkeypatch.setattr(vectors, "search", search)
+        monkeypatch.setattr(vectors, "nearest", nearest)
+        every = [h.text for h in memory.archival_search(QUERY, k=50).hits]
+        assert calls == {"search": 1, "nearest": 0} and len(every) == NEAREST_MATCHES
+        monkeypatch.setattr(archival, "DENSE_CAP_FROM", 1)
+        monkeypatch.setattr(archival, "DENSE_CAP", 30)
+        capped = memory.archival_search(QUERY, k=50)
+        # the same passages, from the one read of the capped list
+        assert [h.text for h in capped.hits] == every
+        assert calls == {"search": 1, "nearest": 1}

@@ -361,12 +361,15 @@ def _dense_matches(
     qv = query_vector if query_vector is not None else embedder.embed_query(query)
     threshold = embedder.min_similarity
     cut = None
+    listed: tuple[np.ndarray, np.ndarray] | None = None  # a capped list's nearest rows
     if cap is None:
         ids, sims = vectors.above(qv, threshold)
     else:
         ids, sims, others = vectors.nearest(qv, cap)
         if others >= threshold:
             cut = others
+        if nearest and len(sims) >= nearest and sims[nearest - 1] >= others:
+            listed = ids[:nearest], sims[:nearest]
         keep = sims >= threshold
         ids, sims = ids[keep], sims[keep]
     dense = dict(zip(ids.tolist(), sims.tolist(), strict=True))
@@ -377,7 +380,7 @@ def _dense_matches(
     low = near_similarity(embedder)
     if nearest > len(dense) and cut is None and low < threshold:
         # Every row above the threshold is here, and too few: add the nearest below it.
-        near = _nearest_rows(passing, vectors, qv, filt, nearest, low)
+        near = _nearest_rows(passing, vectors, qv, filt, nearest, low, listed)
         if len(near) > len(dense):
             lowest = min(near.values())
             return _Dense(near, max(lowest, 0.0), None, qv, lowest)
@@ -388,11 +391,13 @@ def _dense_matches(
 
 
 def _nearest_rows(passing: Passing, vectors: VectorIndex, qv: np.ndarray, filt: RowFilter,
-                  nearest: int, low: float) -> dict[int, float]:
+                  nearest: int, low: float,
+                  listed: tuple[np.ndarray, np.ndarray] | None = None) -> dict[int, float]:
     """The ``nearest`` rows passing ``filt`` that are nearest to ``qv``, of those at least
-    ``low`` from it, best first (every row tied with the last one kept)."""
+    ``low`` from it, best first (every row tied with the last one kept). ``listed`` holds
+    the nearest rows when a capped search has read them already (no second scan)."""
     if filt.below is None and not filt.on_rows:
-        ids, sims = vectors.search(qv, nearest)
+        ids, sims = listed if listed is not None else vectors.search(qv, nearest)
     else:  # the rows the filters pass may be anywhere: every row above ``low``, filtered
         ids, sims = vectors.above(qv, low)
     found = {i: c for i, c in zip(ids.tolist(), sims.tolist(), strict=True) if c >= low}
