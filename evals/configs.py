@@ -39,7 +39,7 @@ import numpy as np
 from tiermem.evals.locomo import Conversation, Turn
 from tiermem.memory import HierarchicalMemory, Hit, MemoryLimitError
 from tiermem.memory.embed.embeddings import Embedder, embed_queries
-from tiermem.memory.search.fusion import FusionWeights
+from tiermem.memory.search.fusion import NEAREST_MATCHES, FusionWeights
 from tiermem.memory.search.hops import HopSettings
 from tiermem.memory.search.query import TIME_POOL
 from tiermem.memory.search.temporal import read_time_query, rerank_for_time
@@ -72,6 +72,8 @@ class MemoryConfig:
     hop: HopSettings | None = None
     # each question also searched as a model rewrites it, and fused (memory.search.rewrite)
     rewrite: bool = False
+    # archival layout: the passages nearest in meaning that match below the threshold
+    nearest: int = NEAREST_MATCHES
 
     def as_dict(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
@@ -80,6 +82,8 @@ class MemoryConfig:
         for key in ("hop", "rewrite"):  # reports written before these options stay resumable
             if not data[key]:
                 data.pop(key)
+        if self.nearest == NEAREST_MATCHES:
+            data.pop("nearest")
         if self.layout == "hierarchy" and not self.archive_turns:
             for key in ("context", "embed_context"):
                 data.pop(key)
@@ -123,6 +127,8 @@ ABLATIONS = (
     _variant(HYBRID, "hybrid-dates", "session date written into each turn", dates=True),
     _variant(HYBRID, "hybrid-time", "hybrid, re-ranked by the question's time as query() does",
              time_rerank=True),
+    _variant(HYBRID, "hybrid-threshold", "hybrid, matches in meaning only at the threshold",
+             nearest=0),
     _variant(HYBRID, "hybrid-hop", "hybrid, then a second round from the first's best hits",
              hop=HopSettings()),
     _variant(HIERARCHY, "hierarchy-hop", "query(), then a second round from the first's best hits",
@@ -241,9 +247,11 @@ class IngestedMemory:
             return self.memory.query(question, k=k, touch=False, hop=self.config.hop)
         if self.config.time_rerank:
             asked = read_time_query(question, self.memory.now())
-            pool = self.memory.archival_search(question, k=TIME_POOL * k).hits
+            pool = self.memory.archival_search(question, k=TIME_POOL * k,
+                                               nearest=self.config.nearest).hits
             return rerank_for_time(pool, asked, text_of=own_words)[:k]
-        return self.memory.archival_search(question, k=k, hop=self.config.hop).hits
+        return self.memory.archival_search(question, k=k, hop=self.config.hop,
+                                           nearest=self.config.nearest).hits
 
     def dia_ids(self, hit: Hit) -> list[str]:
         """The turn(s) a hit stands for."""

@@ -42,7 +42,7 @@ from tiermem.memory.privacy.config import PrivacyConfig
 from tiermem.memory.privacy.guard import PrivacyGuard
 from tiermem.memory.privacy.retention import Masked
 from tiermem.memory.prompt_history import PromptHistory
-from tiermem.memory.search.fusion import FusionWeights
+from tiermem.memory.search.fusion import NEAREST_MATCHES, FusionWeights
 from tiermem.memory.search.hops import HopSettings
 from tiermem.memory.search.query import CoreVectors
 from tiermem.memory.store.contract import StorageBackend
@@ -591,14 +591,16 @@ class HierarchicalMemory:
     def archival_search(
         self, query: str, k: int = 10, page: int = 1, tags: Sequence[str] | None = None,
         start: Any = None, end: Any = None, hop: HopSettings | None = None, *,
-        query_embedder: Embedder | None = None,
+        query_embedder: Embedder | None = None, nearest: int = NEAREST_MATCHES,
     ) -> SearchResult:
         """Hybrid search of archival; ``hop`` adds a second round (memory.search.hops).
         ``query_embedder`` embeds the query in place of the memory's embedder (the same
         model): ``query()`` passes one that embeds each text once for all the tiers it
-        searches."""
+        searches. The ``nearest`` passages nearest in meaning match even somewhat below
+        the embedder's threshold when fewer clear it (memory.search.fusion); ``query()``
+        passes 0, as it ranks every tier on a scale that starts at the threshold."""
         result = searches.archival_page(self, query, k, page, tags, start, end, hop,
-                                        query_embedder)
+                                        query_embedder, nearest)
         self.counters["archival_searches"] += 1
         self.counters["archival_searches_with_hits"] += bool(result.total)
         return result

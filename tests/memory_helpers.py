@@ -10,6 +10,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from tiermem.memory.embed.embeddings import HashingEmbedder
@@ -99,3 +100,24 @@ def child_process(args: Sequence[str], **popen: Any) -> Iterator[subprocess.Pope
         if child.poll() is None:
             child.kill()
             child.wait()
+
+
+class PlacedEmbedder:
+    """Puts each known text at a chosen cosine from every query (threshold 0.3, near 0.15);
+    an unknown text at 0."""
+
+    id = "placed-4"
+    dim = 4
+    min_similarity = 0.3
+
+    def __init__(self, cosines: dict[str, float]) -> None:
+        self.cosines = cosines
+
+    def _vector(self, cos: float) -> np.ndarray:
+        return np.array([cos, math.sqrt(1.0 - cos * cos), 0.0, 0.0], dtype=np.float32)
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        return np.stack([self._vector(self.cosines.get(t, 0.0)) for t in texts])
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return np.array([1.0, 0.0, 0.0, 0.0], dtype=np.float32)

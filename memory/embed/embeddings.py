@@ -30,7 +30,8 @@ class Embedder(Protocol):
     """What the archival and recall tiers need from an embedding model.
 
     An embedder may also set a ``strong_similarity``, read by ``strong_similarity()``,
-    and have an ``embed_queries(texts)`` method that embeds several queries in one call
+    and a ``near_similarity``, read by ``near_similarity()``. It may have an
+    ``embed_queries(texts)`` method that embeds several queries in one call
     (``embed_queries()`` below uses it when it is there).
     """
 
@@ -83,6 +84,24 @@ def embed_queries(embedder: Embedder, texts: Sequence[str]) -> list[np.ndarray]:
     return list(batched(texts))
 
 
+#: The share of ``min_similarity`` down to which a search's nearest rows still match.
+NEAR_SHARE = 0.5
+
+
+def near_similarity(embedder: Embedder) -> float:
+    """Cosine down to which the rows nearest a query match when too few reach
+    ``min_similarity`` (memory.search.fusion, ``nearest``).
+
+    An embedder may calibrate it as a ``near_similarity`` attribute (its
+    ``min_similarity`` turns the nearest rows off); otherwise it is ``NEAR_SHARE`` of
+    ``min_similarity`` (0.15 for MiniLM, whose unrelated sentences score below 0.11).
+    """
+    explicit = getattr(embedder, "near_similarity", None)
+    if explicit is not None:
+        return float(explicit)
+    return NEAR_SHARE * embedder.min_similarity
+
+
 def normalize_rows(matrix: np.ndarray) -> np.ndarray:
     """L2-normalise each row in float32; all-zero rows stay zero."""
     matrix = np.ascontiguousarray(matrix, dtype=np.float32)
@@ -99,6 +118,9 @@ class HashingEmbedder:
     """
 
     min_similarity = 0.2
+    # Its cosine below the threshold measures a word or two shared, which full-text
+    # search ranks already: no nearest rows below the threshold.
+    near_similarity = 0.2
 
     def __init__(self, dim: int = 256) -> None:
         if dim < 8:

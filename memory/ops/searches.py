@@ -23,12 +23,13 @@ OneSearch = Callable[[str, int, int], SearchResult]
 
 def archival_page(memory: HierarchicalMemory, query: str, k: int, page: int,
                   tags: Sequence[str] | None, start: Any, end: Any, hop: HopSettings | None,
-                  query_embedder: Embedder | None) -> SearchResult:
+                  query_embedder: Embedder | None, nearest: int) -> SearchResult:
     """One page of archival's hybrid search, as the recall layer lets ``query`` see it."""
     def one(text: str, n: int, at: int) -> SearchResult:
         def fetch(m: int, page: int = at) -> SearchResult:
             return memory.archival.search(text, k=m, page=page, tags=tags, start=start,
-                                          end=end, query_embedder=query_embedder)
+                                          end=end, query_embedder=query_embedder,
+                                          nearest=nearest)
 
         return _screened(memory, text, fetch, n, at)
 
@@ -57,8 +58,10 @@ def query_all(memory: HierarchicalMemory, request: str, k: int,
     tiers = Tiers(
         core=memory.core, core_vectors=memory.core_vectors,
         facts_text=memory.store.lexical("facts"),
+        # query() scores every tier's hits from the embedder's threshold (memory.search.query):
+        # archival's nearest rows below it would have no place on that scale.
         archival=lambda text, n, embedder: memory.archival_search(
-            text, k=n, query_embedder=embedder),
+            text, k=n, query_embedder=embedder, nearest=0),
         recall=lambda text, n, embedder: memory.recall_search(
             text, k=n, query_embedder=embedder),
         embedder=memory.embedder, fusion=memory.fusion,

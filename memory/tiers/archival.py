@@ -147,6 +147,7 @@ class ArchivalTier:
         query_vector: np.ndarray | None = None,
         weights: FusionWeights | None = None,
         query_embedder: Embedder | None = None,
+        nearest: int = 0,
     ) -> SearchResult:
         """Hybrid search; ``total`` is the number of matches across all pages.
 
@@ -154,6 +155,9 @@ class ArchivalTier:
         retrieves its candidates by words or by meaning alone).
         ``query_embedder`` embeds the query in place of the tier's embedder (the same
         model): a search across the tiers passes one that embeds each text once.
+        ``nearest`` passages nearest in meaning match even somewhat below the
+        embedder's threshold when fewer clear it (memory.search.fusion.hybrid_search);
+        ``HierarchicalMemory.archival_search`` asks for ``NEAREST_MATCHES``.
 
         With ``prune_common`` (the default), a word found in more than half
         of the passages is left out of a query that has other words: BM25
@@ -172,7 +176,8 @@ class ArchivalTier:
             query=query, k=k, page=page, filt=_filters(tags, start, end, was_in_core),
             fetch=self.get_many,
             query_vector=query_vector,
-            dense_cap=DENSE_CAP if len(self.vectors) >= DENSE_CAP_FROM else None)
+            dense_cap=DENSE_CAP if len(self.vectors) >= DENSE_CAP_FROM else None,
+            nearest=nearest)
 
     def dense_query(self, query: str) -> str | None:
         """The text ``search`` embeds for ``query`` (memory.search.fusion.dense_query_of)."""

@@ -9,6 +9,7 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 from backends import Backend
+from memory_helpers import PlacedEmbedder
 
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.hierarchy import HierarchicalMemory
@@ -270,3 +271,23 @@ def test_a_capped_dense_side_ranks_as_every_match(
                 (h.id, h.score) for h in whole.hits]
             assert capped.total <= whole.total
             assert capped.total == whole.total or not capped.total_exact
+
+
+def test_archival_matches_its_nearest_passages_below_the_threshold(backend: Backend) -> None:
+    # No passage shares a word with the query or reaches the threshold (0.3); the nearest
+    # down to half of it match, and filters choose among the passages they pass.
+    cosines = {"a striped horse grazing": 0.25, "a savanna at dusk": 0.2,
+               "a waterhole at noon": 0.18, "tax forms due in april": 0.1}
+    m = backend.memory(embedder=PlacedEmbedder(cosines))
+    try:
+        for text in cosines:
+            m.archival_insert(text, tags=["africa"] if "at" in text.split() else [])
+        found = m.archival_search("zebra", k=10)
+        assert [h.text for h in found.hits] == list(cosines)[:3] and found.total == 3
+        sims = [h.similarity for h in found.hits]
+        assert sims == pytest.approx([0.25, 0.2, 0.18], abs=1e-6)
+        tagged = m.archival_search("zebra", k=10, tags=["africa"], start="2000-01-01")
+        assert [h.text for h in tagged.hits] == ["a savanna at dusk", "a waterhole at noon"]
+        assert m.archival_search("zebra", k=10, nearest=0).total == 0
+    finally:
+        m.close()
