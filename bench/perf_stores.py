@@ -22,6 +22,7 @@ from tiermem.bench.perf_graph import archival_graph, recall_graph
 from tiermem.bench.perf_method import PerfOptions, _p50_ms, _ratio, alternate
 from tiermem.bench.sqlite_only import faiss_index
 from tiermem.bench.timing import _stats, _timed
+from tiermem.memory.search.fusion import NEAREST_MATCHES
 from tiermem.memory.tiers.recall import NewMessage
 
 CHROMA_MISSING = ("chromadb is not installed; install the bench extra "
@@ -102,7 +103,9 @@ def measure_archival(size: int, corpus: Corpus, bag: BagEmbedder, opts: PerfOpti
         return memory.archival.get_many(ids.tolist())
 
     def hybrid(i: int) -> Any:
-        return memory.archival.search(queries[i % n], k=10, query_vector=qvecs[i % n])
+        # As archival_search runs it: the nearest passages match when few clear the threshold.
+        return memory.archival.search(queries[i % n], k=10, query_vector=qvecs[i % n],
+                                      nearest=NEAREST_MATCHES)
 
     search_ops: dict[str, Callable[[int], Any]] = {"exact": exact, "float_scan": float_scan,
                                                    "dense": dense}
