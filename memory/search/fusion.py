@@ -86,13 +86,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from tiermem.memory.embed.embeddings import Embedder, near_similarity
+from tiermem.memory.embed.embeddings import Embedder
 from tiermem.memory.errors import InvalidInputError
+from tiermem.memory.search.dense import Passing, dense_matches
 from tiermem.memory.search.lexical import (
     PRUNE_MIN_ROWS,
     STOPWORDS,
@@ -106,9 +107,6 @@ from tiermem.memory.store.contract import LexicalIndex, VectorIndex
 from tiermem.memory.store.records import RowFilter
 from tiermem.memory.types import Hit, SearchResult
 from tiermem.memory.validation import check_page, clean_text, end_of_day, to_timestamp
-
-#: Those of some ids (in order) whose rows pass a filter (``PassageStore.passing``).
-Passing = Callable[[Sequence[int], RowFilter], list[int]]
 
 # The query-text helpers live in memory.search.lexical; callers may import them from here too.
 __all__ = [
@@ -248,8 +246,8 @@ def hybrid_search(
         approximate = vectors is not None and vectors.approximate
         if approximate and cap is not None:
             cap = max(APPROXIMATE_DENSE_WINDOW, 2 * limit)
-        dense = _dense_matches(passing, vectors, embedder, query, dense_filt, weights,
-                               query_vector, cap, nearest)
+        dense = dense_matches(passing, vectors, embedder, query, dense_filt, weights.dense,
+                              query_vector, cap, nearest)
         w_lex = weights.lexical if lexical is not None else 0.0
         w_dense = weights.dense if vectors is not None and embedder is not None and len(
             vectors) and weights.dense > 0 else 0.0
@@ -306,8 +304,8 @@ def hybrid_search(
                 # and so it is when the filters passed none of the nearest rows: the ones they
                 # pass may be anywhere.
                 cap = cap * 4 if cap * 16 < len(vectors) and dense.kept_nearest else None
-                dense = _dense_matches(passing, vectors, embedder, query, dense_filt,
-                                       weights, dense.query, cap, nearest)
+                dense = dense_matches(passing, vectors, embedder, query, dense_filt,
+                                      weights.dense, dense.query, cap, nearest)
         if lexical is None:
             return ranked[:limit], len(dense.matches), dense.cut is None
         rest = [i for i in dense.matches if i not in lexical.found]
@@ -320,96 +318,6 @@ def hybrid_search(
     finally:
         if lexical is not None:
             lexical.close()
-
-
-@dataclass
-class _Dense:
-    """The dense matches of one query: all of them, or the nearest when ``cut`` is set.
-
-    ``cut`` bounds the similarity of every row not kept when more rows may
-    match (a capped list).
-    """
-
-    matches: dict[int, float]  # rowid -> cosine, best first
-    floor: float
-    cut: float | None = None
-    query: np.ndarray | None = None
-    threshold: float = 0.0
-    #: Whether the best match passing the filters is known (it is in ``matches``).
-    kept_nearest: bool = True
-    _looked_up: set[int] = field(default_factory=set)
-
-    def score_words(self, vectors: VectorIndex, scores: dict[int, float]) -> None:
-        """Add the exact similarity of word matches that the capped list left out."""
-        assert self.query is not None
-        missing = [i for i in scores if i not in self.matches and i not in self._looked_up]
-        self._looked_up.update(missing)
-        for rowid, cos in vectors.similarities(missing, self.query).items():
-            if cos >= self.threshold:
-                self.matches[rowid] = cos
-
-
-def _dense_matches(
-    passing: Passing, vectors: VectorIndex | None, embedder: Embedder | None,
-    query: str, filt: RowFilter, weights: FusionWeights, query_vector: np.ndarray | None,
-    cap: int | None = None, nearest: int = 0,
-) -> _Dense:
-    """Rows at least ``min_similarity`` from the query: every one, or the ``cap`` nearest;
-    and, with ``nearest``, that many nearest rows down to ``near_similarity``."""
-    if vectors is None or embedder is None or not len(vectors) or weights.dense <= 0:
-        return _Dense({}, 0.0)
-    # The caller has pruned the query already (module docstring).
-    qv = query_vector if query_vector is not None else embedder.embed_query(query)
-    threshold = embedder.min_similarity
-    cut = None
-    listed: tuple[np.ndarray, np.ndarray] | None = None  # a capped list's nearest rows
-    if cap is None:
-        ids, sims = vectors.above(qv, threshold)
-    else:
-        ids, sims, others = vectors.nearest(qv, cap)
-        if others >= threshold:
-            cut = others
-        if nearest and len(sims) >= nearest and sims[nearest - 1] >= others:
-            listed = ids[:nearest], sims[:nearest]
-        keep = sims >= threshold
-        ids, sims = ids[keep], sims[keep]
-    dense = dict(zip(ids.tolist(), sims.tolist(), strict=True))
-    if filt.below is not None:
-        dense = {i: c for i, c in dense.items() if i < filt.below}
-    if filt.on_rows and dense:
-        dense = {i: dense[i] for i in passing(list(dense), filt)}
-    low = near_similarity(embedder)
-    if nearest > len(dense) and cut is None and low < threshold:
-        # Every row above the threshold is here, and too few: add the nearest below it.
-        near = _nearest_rows(passing, vectors, qv, filt, nearest, low, listed)
-        if len(near) > len(dense):
-            lowest = min(near.values())
-            return _Dense(near, max(lowest, 0.0), None, qv, lowest)
-    # The best row passing the filters is known if a kept one is at least as near as any
-    # row left out could be.
-    kept = cut is None or (bool(dense) and max(dense.values()) >= cut)
-    return _Dense(dense, max(threshold, 0.0), cut, qv, threshold, kept_nearest=kept)
-
-
-def _nearest_rows(passing: Passing, vectors: VectorIndex, qv: np.ndarray, filt: RowFilter,
-                  nearest: int, low: float,
-                  listed: tuple[np.ndarray, np.ndarray] | None = None) -> dict[int, float]:
-    """The ``nearest`` rows passing ``filt`` that are nearest to ``qv``, of those at least
-    ``low`` from it, best first (every row tied with the last one kept). ``listed`` holds
-    the nearest rows when a capped search has read them already (no second scan)."""
-    if filt.below is None and not filt.on_rows:
-        ids, sims = listed if listed is not None else vectors.search(qv, nearest)
-    else:  # the rows the filters pass may be anywhere: every row above ``low``, filtered
-        ids, sims = vectors.above(qv, low)
-    found = {i: c for i, c in zip(ids.tolist(), sims.tolist(), strict=True) if c >= low}
-    if filt.below is not None:
-        found = {i: c for i, c in found.items() if i < filt.below}
-    if filt.on_rows and found:
-        found = {i: found[i] for i in passing(list(found), filt)}
-    if len(found) > nearest:
-        last = sorted(found.values(), reverse=True)[nearest - 1]
-        found = {i: c for i, c in found.items() if c >= last}
-    return dict(sorted(found.items(), key=lambda item: (-item[1], item[0])))
 
 
 def _weighted(
