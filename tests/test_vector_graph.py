@@ -206,3 +206,20 @@ def test_recall_search_takes_a_short_nearest_list_from_an_approximate_index(
     # The exact index is asked for the whole window, the graph for its short list only.
     assert asked["exact"] == [("nearest", RECALL_WINDOW)]
     assert asked["hnsw"] == [("nearest", APPROXIMATE_DENSE_WINDOW)]
+
+
+def test_a_rows_similarity_is_the_same_float_whichever_search_found_it() -> None:
+    rng = np.random.default_rng(7)
+    rows = clustered(rng, 3000)
+    index = index_of(rows, vector_index="exact")
+    q = clustered(rng, 1)[0]
+    ids, sims = index.above(q, -1.0)
+    scanned = dict(zip(ids.tolist(), sims.tolist(), strict=True))
+    looked_up = index.similarities(ids.tolist(), q)
+    top_ids, top_sims = index.search(q, 50)
+    # Bit for bit: fused scores built from either must not reorder near-ties.
+    assert looked_up == scanned
+    assert dict(zip(top_ids.tolist(), top_sims.tolist(), strict=True)) == {
+        i: scanned[i] for i in top_ids.tolist()}
+    assert index._rescored(ids[:100], q[None, :])[1].tolist() == sorted(
+        (scanned[i] for i in ids[:100].tolist()), reverse=True)
