@@ -196,12 +196,16 @@ class BM25List:
         comes back, so reading the rest costs little.
         """
         if not self._exhausted:
-            self._unread.update((int(r[0]), float(r[1])) for r in self._cursor.fetchall())
+            # Rows come as (int, float) already, in BM25 order.
+            self._unread.update(self._cursor.fetchall())
             self._finish()
-        rows = sorted({**self.found, **self._unread}.items(), key=lambda row: -row[1])
-        self.found, self._unread = dict(rows), {}
-        if rows:
-            self.best, self.cut = rows[0][1], rows[-1][1]
+        # Handed out and unread rows both came off the cursor in BM25 order, so joined
+        # they are still in it: no sort.
+        self.found.update(self._unread)
+        self._unread = {}
+        if self.found:
+            self.best, self.cut = next(iter(self.found.values())), next(reversed(
+                self.found.values()))
         return dict(self.found)
 
     def total(self) -> int:

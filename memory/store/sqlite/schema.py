@@ -16,6 +16,10 @@ from tiermem.memory.text.digest import replaced_detail
 from tiermem.memory.text.symbols import SQL_FUNCTION as _FTS
 from tiermem.memory.text.symbols import indexed_text
 
+#: The messages that are neither the user's nor the assistant's, and the index of their ids.
+UNSPOKEN = "role NOT IN ('user', 'assistant')"
+UNSPOKEN_INDEX = "messages_unspoken"
+
 
 def _indexed_through_function(table: str, column: str, updates: bool) -> str:
     """Migration 3 for one table: its full-text triggers index ``indexed_text`` of the
@@ -369,6 +373,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         + _tombstones("passages", "text", updates=True)
         + _tombstones("messages", "content", updates=False) + _FORGET_TABLES)),
     Migration(6, "the previous message as full-text context in recall", _run(_RECALL_CONTEXT)),
+    # Recall's searches keep user and assistant messages (memory/store/sqlite/filters.py):
+    # they test each word match against this small index of the others instead of
+    # reading its row, which holds the text and the vector.
+    Migration(7, "an index of messages that are not the user's or the assistant's", _run(
+        f"CREATE INDEX {UNSPOKEN_INDEX} ON messages (id) WHERE {UNSPOKEN};")),
 )
 
 #: The user_version of a database with every migration run.
