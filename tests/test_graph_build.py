@@ -147,3 +147,44 @@ def test_save_writes_the_graph_once_it_is_ready(held: Held, tmp_path: Path) -> N
     held.builds[0].run()
     index.save()
     assert (tmp_path / "passages.hnsw").exists() and index.graph is not None
+
+
+def test_no_thread_for_the_build_leaves_exact_search_answering(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    def no_thread(build: GraphBuild) -> None:
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(FaissIndex, "start_graph_build", staticmethod(no_thread))
+    rows = unit_rows(300, seed=7)
+    index = index_of(rows)
+    with caplog.at_level(logging.WARNING):
+        ids, _ = index.search(rows[3], 10)
+    assert index.answered_by == "exact" and ids[0] == 4 and "could not be started" in caplog.text
+    index.wait_for_graph()  # returns at once rather than waiting for a build that never runs
+    with index.store.transaction():  # nothing is kept for a build that is not running
+        index.add(np.array([301], dtype=np.int64), unit_rows(1, seed=8))
+    assert index.graph_build is None and index.graph is None
+
+
+def test_running_out_of_memory_while_taking_the_graph_leaves_exact_search_answering(
+        held: Held, monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_memory(self: GraphBuild) -> None:
+        raise MemoryError("applying the changes")
+
+    rows = unit_rows(300, seed=9)
+    index = index_of(rows)
+    index.search(rows[0], 10)
+    held.builds[0].run()
+    monkeypatch.setattr(GraphBuild, "take", no_memory)
+    index.search(rows[0], 10)
+    assert index.answered_by == "exact" and index.graph is None
+    index.search(rows[0], 10)
+    assert len(held.builds) == 1  # not started again in this session
+
+
+def test_a_query_of_another_size_is_refused_not_read_past() -> None:
+    rows = unit_rows(10, seed=10)
+    index = index_of(rows)
+    with pytest.raises(ValueError):
+        index.similarities([1, 2], np.ones(DIM * 2, dtype=np.float32))
+    assert index.similarities([1], rows[0])[1] == pytest.approx(1.0, abs=1e-6)

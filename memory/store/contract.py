@@ -408,8 +408,8 @@ class LexicalIndex(Protocol):
     def scores(self, terms: Sequence[str], every_term: bool = False,
                among: Collection[int] | None = None) -> dict[int, float]:
         """Every row matching any (or, with ``every_term``, every) term, with its score;
-        with ``among``, only those of these rows (core's, out of every fact): the others
-        are not scored, so the cost follows ``among``, not the table."""
+        with ``among``, only those of these rows (core's, out of every fact). The others
+        are not scored, which is most of the cost (the matches are still walked)."""
         ...
 
     def common_terms(self, terms: Sequence[str], rows: int) -> set[str]:

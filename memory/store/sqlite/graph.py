@@ -83,6 +83,8 @@ class Graph:
                     return None
                 end = start + BUILD_STEP
                 graph.add(ids[start:end], vectors[start:end])
+            if not keep_going(len(ids)):
+                return None
         finally:
             faiss.omp_set_num_threads(1)
         return graph

@@ -55,7 +55,7 @@ class SQLiteLexical:
         if among is not None:
             # The + makes it a test on each match, before bm25() runs for it.
             sql += " AND +rowid IN (SELECT value FROM json_each(?))"
-            params.append(json.dumps(list(among)))
+            params.append(json.dumps([int(i) for i in among]))
         return {int(rowid): float(score) for rowid, score in self.store.execute(sql, params)}
 
     def common_terms(self, terms: Sequence[str], rows: int) -> set[str]:

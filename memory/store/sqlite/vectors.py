@@ -369,16 +369,26 @@ class FaissIndex:
                      "scan every vector until it is ready", self.table, self.index.ntotal)
             store = self.store
             # A copy: the index's own array moves when rows are added meanwhile.
-            self.graph_build = GraphBuild(self.ids(), self._float_vectors().copy(),
-                                          keep_going=lambda: not store.closed)
-            type(self).start_graph_build(self.graph_build)
+            build = GraphBuild(self.ids(), self._float_vectors().copy(),
+                               keep_going=lambda: not store.closed)
+            try:
+                type(self).start_graph_build(build)
+            except RuntimeError as exc:  # no thread to be had: exact search goes on answering
+                self._graph_failed = True
+                log.warning("the %s graph could not be started (%s); searches scan every "
+                            "vector", self.table, exc)
+                return
+            self.graph_build = build
         if self.graph_build.finished:
             self._take_graph()
 
     def _take_graph(self) -> None:
         build, self.graph_build = self.graph_build, None
         assert build is not None
-        graph = build.take()
+        try:
+            graph = build.take()
+        except MemoryError as exc:  # applying the changes made meanwhile can run out too
+            build.error, graph = exc, None
         if graph is None:
             if build.error is not None:
                 # Exact search still answers; the graph is tried again by the next session.
@@ -430,7 +440,8 @@ def inner_products(rows: np.ndarray, query: np.ndarray) -> np.ndarray:
     Not ``@``: BLAS would start threads for a matrix-vector product, measured 100x
     slower on a busy 2-core machine."""
     rows = np.ascontiguousarray(rows, dtype=np.float32)
-    q = np.ascontiguousarray(query, dtype=np.float32).reshape(-1)
+    # FAISS reads as many floats as the rows are wide: a query of another size must fail here.
+    q = np.ascontiguousarray(query, dtype=np.float32).reshape(rows.shape[1])
     out = np.empty(len(rows), dtype=np.float32)
     if len(rows):
         faiss.fvec_inner_products_ny(  # type: ignore[attr-defined]
