@@ -188,3 +188,25 @@ def test_a_query_of_another_size_is_refused_not_read_past() -> None:
     with pytest.raises(ValueError):
         index.similarities([1, 2], np.ones(DIM * 2, dtype=np.float32))
     assert index.similarities([1], rows[0])[1] == pytest.approx(1.0, abs=1e-6)
+
+
+def test_the_build_links_the_changes_made_meanwhile_itself(
+        held: Held, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(graph_module, "CATCH_UP_ROWS", 20)
+    rows = unit_rows(720, seed=11)
+    index = index_of(rows[:500])
+    index.search(rows[0], 10)
+    build = held.builds[0]
+    with index.store.transaction():
+        index.add(np.arange(501, 701, dtype=np.int64), rows[500:700])
+        index.remove(np.arange(1, 6, dtype=np.int64))
+    assert build.waiting_rows == 205
+    build.run()
+    # Linked by the build, not left for the search that takes the graph.
+    assert build.waiting_rows == 0
+    with index.store.transaction():  # a change after the build finished waits for the taker
+        index.add(np.arange(701, 711, dtype=np.int64), rows[700:710])
+    assert build.waiting_rows == 10
+    index.search(rows[600], 10)
+    assert index.answered_by == "hnsw" and index.graph is not None
+    assert sorted(index.graph.live_ids().tolist()) == list(range(6, 711))

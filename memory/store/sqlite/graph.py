@@ -48,6 +48,9 @@ BUILD_BREADTH = 40
 WORN_SHARE = 0.25
 #: Rows linked per step of a build; between steps it records progress and may stop.
 BUILD_STEP = 50_000
+#: Rows changed during a build that the build links itself, once its copy is linked, until
+#: fewer than this many wait: the rest are linked by the search that takes the graph.
+CATCH_UP_ROWS = 1_000
 
 
 class Graph:
@@ -171,8 +174,9 @@ class GraphBuild:
 
     ``run`` does the work, on whatever thread starts it; the owner records each
     change it makes meanwhile (``record``) and, once ``finished``, ``take``s the
-    graph with those changes applied. ``cancel``, or ``keep_going`` returning
-    False, stops it at the next step.
+    graph with the changes the build has not linked yet applied (``CATCH_UP_ROWS``
+    at most, so taking it does not stall a search). ``cancel``, or ``keep_going``
+    returning False, stops it at the next step.
     """
 
     def __init__(self, ids: np.ndarray, vectors: np.ndarray,
@@ -186,6 +190,7 @@ class GraphBuild:
         self._cancelled = False
         self._graph: Graph | None = None
         self._pending: list[tuple[str, np.ndarray, np.ndarray | None]] = []
+        self._lock = threading.Lock()
         self._finished = threading.Event()
 
     def run(self) -> None:
@@ -197,13 +202,24 @@ class GraphBuild:
             return not self._cancelled and self._keep_going()
 
         try:
-            self._graph = Graph.build(ids, vectors, step)
-            if self._graph is not None:
+            graph = Graph.build(ids, vectors, step)
+            self._work = None  # the copy of the vectors goes before catching up
+            while graph is not None:
+                with self._lock:
+                    if self.waiting_rows < CATCH_UP_ROWS:
+                        break
+                    changes, self._pending = self._pending, []
+                if not step(self.total):
+                    graph = None
+                    break
+                _apply(graph, changes)
+            self._graph = graph
+            if graph is not None:
                 self.linked = self.total
         except Exception as exc:  # MemoryError included: the owner goes on without a graph
             self.error = exc
         finally:
-            self._work = None  # the copy of the vectors goes now, not with the build
+            self._work = None
             self._finished.set()
 
     @property
@@ -216,24 +232,35 @@ class GraphBuild:
     def cancel(self) -> None:
         self._cancelled = True
 
+    @property
+    def waiting_rows(self) -> int:
+        """Rows changed during the build that the graph does not reflect yet."""
+        return sum(len(ids) for _, ids, _ in self._pending)
+
     def record(self, change: str, ids: np.ndarray, vectors: np.ndarray | None = None) -> None:
         """A change made to the vectors after the copy was taken (``"add"`` or ``"remove"``)."""
-        self._pending.append((change, ids, None if vectors is None else vectors.copy()))
+        with self._lock:
+            self._pending.append((change, ids, None if vectors is None else vectors.copy()))
 
     def take(self) -> Graph | None:
-        """The finished graph with the recorded changes applied, in order; None if the
-        build failed (``error``) or stopped."""
+        """The finished graph with the changes it does not reflect yet applied, in order;
+        None if the build failed (``error``) or stopped."""
         assert self.finished, "take a build once it has finished"
         graph, self._graph = self._graph, None
+        with self._lock:
+            changes, self._pending = self._pending, []
         if graph is not None:
-            for change, ids, vectors in self._pending:
-                if change == "add":
-                    assert vectors is not None
-                    graph.add(ids, vectors)
-                else:
-                    graph.remove(ids)
-        self._pending = []
+            _apply(graph, changes)
         return graph
+
+
+def _apply(graph: Graph, changes: list[tuple[str, np.ndarray, np.ndarray | None]]) -> None:
+    for change, ids, vectors in changes:
+        if change == "add":
+            assert vectors is not None
+            graph.add(ids, vectors)
+        else:
+            graph.remove(ids)
 
 
 def in_background(build: GraphBuild) -> None:
@@ -241,5 +268,5 @@ def in_background(build: GraphBuild) -> None:
     threading.Thread(target=build.run, name="tiermem-graph-build", daemon=True).start()
 
 
-__all__ = ["BUILD_BREADTH", "BUILD_STEP", "LINKS", "WORN_SHARE", "Graph", "GraphBuild",
-           "in_background"]
+__all__ = ["BUILD_BREADTH", "BUILD_STEP", "CATCH_UP_ROWS", "LINKS", "WORN_SHARE", "Graph",
+           "GraphBuild", "in_background"]
