@@ -203,7 +203,9 @@ class GraphBuild:
 
         try:
             graph = Graph.build(ids, vectors, step)
-            self._work = None  # the copy of the vectors goes before catching up
+            # The copy of the vectors goes before catching up, not when the build ends.
+            self._work = None
+            del ids, vectors
             while graph is not None:
                 with self._lock:
                     if self.waiting_rows < CATCH_UP_ROWS:
