@@ -25,30 +25,35 @@ def archival_page(memory: HierarchicalMemory, query: str, k: int, page: int,
                   tags: Sequence[str] | None, start: Any, end: Any, hop: HopSettings | None,
                   query_embedder: Embedder | None, nearest: int) -> SearchResult:
     """One page of archival's hybrid search, as the recall layer lets ``query`` see it."""
-    def one(text: str, n: int, at: int) -> SearchResult:
-        def fetch(m: int, page: int = at) -> SearchResult:
-            return memory.archival.search(text, k=m, page=page, tags=tags, start=start,
-                                          end=end, query_embedder=query_embedder,
-                                          nearest=nearest)
+    def search(text: str, m: int, at: int) -> SearchResult:
+        return memory.archival.search(text, k=m, page=at, tags=tags, start=start, end=end,
+                                      query_embedder=query_embedder, nearest=nearest)
 
-        return _screened(memory, text, fetch, n, at)
-
-    return _with_hop(memory, one, query, k, page, hop, "passages", len(memory.archival))
+    return _tier_page(memory, search, query, k, page, hop, "passages", len(memory.archival))
 
 
 def recall_page(memory: HierarchicalMemory, query: str, k: int, page: int,
                 roles: Sequence[str] | None, start: Any, end: Any, before_id: int | None,
                 hop: HopSettings | None, query_embedder: Embedder | None) -> SearchResult:
     """One page of the conversation log's search, as the recall layer lets ``query`` see it."""
+    def search(text: str, m: int, at: int) -> SearchResult:
+        return memory.recall.search(text, k=m, page=at, roles=roles, start=start, end=end,
+                                    before_id=before_id, query_embedder=query_embedder)
+
+    return _tier_page(memory, search, query, k, page, hop, "messages", len(memory.recall))
+
+
+def _tier_page(memory: HierarchicalMemory, search: OneSearch, query: str, k: int, page: int,
+               hop: HopSettings | None, table: TextTable, rows: int) -> SearchResult:
+    """One page of a tier's ``search``, screened by the privacy policy, with its optional
+    second round."""
     def one(text: str, n: int, at: int) -> SearchResult:
         def fetch(m: int, page: int = at) -> SearchResult:
-            return memory.recall.search(text, k=m, page=page, roles=roles, start=start,
-                                        end=end, before_id=before_id,
-                                        query_embedder=query_embedder)
+            return search(text, m, page)
 
         return _screened(memory, text, fetch, n, at)
 
-    return _with_hop(memory, one, query, k, page, hop, "messages", len(memory.recall))
+    return _with_hop(memory, one, query, k, page, hop, table, rows)
 
 
 def query_all(memory: HierarchicalMemory, request: str, k: int,
