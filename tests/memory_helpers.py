@@ -15,6 +15,8 @@ import pytest
 
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.store.sqlite import schema
+from tiermem.memory.store.sqlite import store as store_module
 from tiermem.memory.text.tokenizer import TokenCounter
 from tiermem.memory.types import Fact
 
@@ -25,6 +27,20 @@ def make_memory(path: str | Path | None = None, **kwargs: Any) -> HierarchicalMe
     """A memory on the deterministic hashing embedder (no model)."""
     kwargs.setdefault("embedder", HashingEmbedder())
     return HierarchicalMemory(path, **kwargs)
+
+
+@contextlib.contextmanager
+def sqlite_store_at_version(path: Path, version: int) -> Iterator[store_module.SQLiteStore]:
+    """A SQLite store made with the first ``version`` migrations only, as that version's
+    code made it, to write old rows into before today's code upgrades it; closed on exit."""
+    with pytest.MonkeyPatch.context() as old:
+        old.setattr(schema, "MIGRATIONS", schema.MIGRATIONS[:version])
+        old.setattr(store_module, "SCHEMA_VERSION", version)
+        before = store_module.SQLiteStore(path)
+        try:
+            yield before
+        finally:
+            before.close()
 
 
 def token_count(text: str) -> int:

@@ -6,39 +6,31 @@ from __future__ import annotations
 from pathlib import Path
 
 import psycopg
-import pytest
+from memory_helpers import sqlite_store_at_version
 
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.postgres import schema as pg_schema
-from tiermem.memory.store.sqlite import schema
-from tiermem.memory.store.sqlite import store as store_module
 from tiermem.memory.text.digest import replaced_detail
 
 _FACT = ("INSERT INTO facts (text, norm, durability, tier, created_at, created_tick, last_access,"
          " last_counted_tick, tokens, source) VALUES (?, ?, 'durable', 'core', 1, 1, 1, 1, 5, ?)")
 
 
-def test_sqlite_migration_rewrites_old_events_and_links_facts(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    with monkeypatch.context() as old:
-        old.setattr(schema, "MIGRATIONS", schema.MIGRATIONS[:3])
-        old.setattr(store_module, "SCHEMA_VERSION", 3)
-        before = store_module.SQLiteStore(tmp_path)
-        with before.transaction():
-            for turn, content in ((1, "hello"), (2, "my card is 4111 1111")):
-                before.execute("INSERT INTO messages (turn, role, content, created_at)"
-                               " VALUES (?, 'user', ?, 1)", (turn, content))
-                before.execute("INSERT INTO messages (turn, role, content, created_at)"
-                               " VALUES (?, 'assistant', 'ok', 1)", (turn,))
-            before.execute(_FACT, ("my card is 4111 1111", "a", "extracted:turn:2"))
-            before.execute(_FACT, ("User likes tea", "b", "tool:turn:1"))
-            before.execute(_FACT, ("User is called Ann", "c", "user"))
-            before.execute("INSERT INTO events (tick, kind, fact_id, text, detail, created_at)"
-                           " VALUES (2, 'add', 1, 'my card is 4111 1111', 'durable', 1)")
-            before.execute("INSERT INTO events (tick, kind, fact_id, text, detail, created_at)"
-                           " VALUES (3, 'replace', 1, 'my card is X', '4111 1111', 1)")
-        before.close()
+def test_sqlite_migration_rewrites_old_events_and_links_facts(tmp_path: Path) -> None:
+    with sqlite_store_at_version(tmp_path, 3) as before, before.transaction():
+        for turn, content in ((1, "hello"), (2, "my card is 4111 1111")):
+            before.execute("INSERT INTO messages (turn, role, content, created_at)"
+                           " VALUES (?, 'user', ?, 1)", (turn, content))
+            before.execute("INSERT INTO messages (turn, role, content, created_at)"
+                           " VALUES (?, 'assistant', 'ok', 1)", (turn,))
+        before.execute(_FACT, ("my card is 4111 1111", "a", "extracted:turn:2"))
+        before.execute(_FACT, ("User likes tea", "b", "tool:turn:1"))
+        before.execute(_FACT, ("User is called Ann", "c", "user"))
+        before.execute("INSERT INTO events (tick, kind, fact_id, text, detail, created_at)"
+                       " VALUES (2, 'add', 1, 'my card is 4111 1111', 'durable', 1)")
+        before.execute("INSERT INTO events (tick, kind, fact_id, text, detail, created_at)"
+                       " VALUES (3, 'replace', 1, 'my card is X', '4111 1111', 1)")
     with HierarchicalMemory(tmp_path, embedder=HashingEmbedder()) as after:
         events = list(after.store.export_rows("events"))
         assert [e["text"] for e in events] == ["", ""]

@@ -6,9 +6,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from memory_helpers import make_memory
+from memory_helpers import make_memory, sqlite_store_at_version
 
-import tiermem.memory.store.sqlite.store as store_module
 from tiermem.memory import HierarchicalMemory
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.store.sqlite import schema
@@ -91,20 +90,12 @@ def test_a_date_range_still_reads_the_rows_it_filters_on() -> None:
         assert [h.id for h in result.hits] == _expected(memory, ["user", "assistant"])
 
 
-def test_a_memory_made_before_the_index_gets_it_on_upgrading(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    with monkeypatch.context() as old:
-        old.setattr(schema, "MIGRATIONS", schema.MIGRATIONS[:6])
-        old.setattr(store_module, "SCHEMA_VERSION", 6)
-        before = store_module.SQLiteStore(tmp_path)
-        try:
-            with before.transaction():
-                before.executemany(
-                    "INSERT INTO messages (turn, role, content, created_at, tool_name)"
-                    " VALUES (?, ?, ?, 0, ?)",
-                    [(m.turn, m.role, m.content, m.tool_name) for m in _mixed()])
-        finally:
-            before.close()
+def test_a_memory_made_before_the_index_gets_it_on_upgrading(tmp_path: Path) -> None:
+    with sqlite_store_at_version(tmp_path, 6) as before, before.transaction():
+        before.executemany(
+            "INSERT INTO messages (turn, role, content, created_at, tool_name)"
+            " VALUES (?, ?, ?, 0, ?)",
+            [(m.turn, m.role, m.content, m.tool_name) for m in _mixed()])
     with HierarchicalMemory(tmp_path, embedder=HashingEmbedder(), recall_dense=False) as after:
         assert after.store.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
         unspoken = [r[0] for r in after.store.execute(

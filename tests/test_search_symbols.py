@@ -6,10 +6,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from memory_helpers import sqlite_store_at_version
 
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 from tiermem.memory.store.sqlite import schema
-from tiermem.memory.store.sqlite import store as store_module
 from tiermem.memory.text.extract import fact_norm
 from tiermem.memory.text.symbols import indexed_text, symbol_words
 from tiermem.memory.text.tokenizer import TokenCounter
@@ -62,28 +62,22 @@ def test_symbols_are_indexed_as_plain_words_of_their_own() -> None:
 
 
 def test_a_memory_made_before_symbols_were_indexed_finds_them_after_upgrading(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path) -> None:
     # A database at schema version 2: texts indexed as they are, symbols dropped. Its rows
     # are written as that version's code wrote them (today's reads need later columns).
     fact = "User's favourite food is 🍣"
-    with monkeypatch.context() as old:
-        old.setattr(schema, "MIGRATIONS", schema.MIGRATIONS[:2])
-        old.setattr(store_module, "SCHEMA_VERSION", 2)
-        before = store_module.SQLiteStore(tmp_path)
-        try:
-            with before.transaction():
-                before.execute("INSERT INTO messages (turn, role, content, created_at)"
-                               " VALUES (1, 'user', ?, 0)", (PEANUTS,))
-                before.execute("INSERT INTO passages (text, created_at) VALUES (?, 0)",
-                               ("The release went out 🎉 on Friday",))
-                before.execute(
-                    "INSERT INTO facts (text, norm, durability, tier, created_at, created_tick,"
-                    " last_access, last_counted_tick, tokens) VALUES (?, ?, 'durable', 'core',"
-                    " 0, 0, 0, 0, ?)", (fact, fact_norm(fact), TokenCounter().count(fact)))
-            assert before.execute("SELECT count(*) FROM messages_fts"
-                                  " WHERE messages_fts MATCH 'sym1f95cx'").fetchone()[0] == 0
-        finally:
-            before.close()
+    with sqlite_store_at_version(tmp_path, 2) as before:
+        with before.transaction():
+            before.execute("INSERT INTO messages (turn, role, content, created_at)"
+                           " VALUES (1, 'user', ?, 0)", (PEANUTS,))
+            before.execute("INSERT INTO passages (text, created_at) VALUES (?, 0)",
+                           ("The release went out 🎉 on Friday",))
+            before.execute(
+                "INSERT INTO facts (text, norm, durability, tier, created_at, created_tick,"
+                " last_access, last_counted_tick, tokens) VALUES (?, ?, 'durable', 'core',"
+                " 0, 0, 0, 0, ?)", (fact, fact_norm(fact), TokenCounter().count(fact)))
+        assert before.execute("SELECT count(*) FROM messages_fts"
+                              " WHERE messages_fts MATCH 'sym1f95cx'").fetchone()[0] == 0
     with HierarchicalMemory(tmp_path, embedder=HashingEmbedder()) as after:
         assert after.store.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
         assert recall_texts(after, "🥜") == [PEANUTS]
