@@ -107,3 +107,35 @@ def test_a_capped_search_takes_the_nearest_from_the_list_it_read(
         # the same passages, from the one read of the capped list
         assert [h.text for h in capped.hits] == every
         assert calls == {"search": 1, "nearest": 1}
+
+
+def _tagged_nearest(cosines: dict[str, float], tags: dict[str, list[str]],
+                    nearest: int) -> list[str]:
+    """The ``nearest`` passages tagged ``keep`` nearest the query, by brute force."""
+    kept = [t for t in cosines if "keep" in tags.get(t, [])]
+    return sorted(kept, key=lambda t: -cosines[t])[:nearest]
+
+
+@pytest.mark.parametrize("every", [4, 150])
+def test_a_filtered_search_looks_up_few_rows_for_its_nearest(
+        every: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # 200 passages between the near similarity and the threshold; the tag filter passes
+    # one in four (the nearest are among the first rows read) or one in 150 (they are not).
+    cosines = {f"grassland note {n}": 0.151 + n * 0.00074 for n in range(200)}
+    tags = {text: ["keep"] for n, text in enumerate(cosines) if n % every == 0}
+    with _memory(cosines, tags) as memory:
+        passages = memory.store.passages
+        real_passing, looked_up = passages.passing, []
+
+        def passing(ids: list[int], filt: object) -> list[int]:
+            looked_up.extend(ids)
+            return real_passing(ids, filt)
+
+        monkeypatch.setattr(passages, "passing", passing)
+        hits = memory.archival_search(QUERY, k=10, tags=["keep"], nearest=5).hits
+        assert [h.text for h in hits] == _tagged_nearest(cosines, tags, 5)
+        assert len(looked_up) == len(set(looked_up))  # no row is looked up twice
+        if every == 4:
+            assert len(looked_up) == 5 * 16  # the first read held them: 80 rows of 200
+        else:
+            assert len(looked_up) == 200  # too few pass: every row above 0.15 is read

@@ -97,14 +97,56 @@ def nearest_rows(passing: Passing, vectors: VectorIndex, qv: np.ndarray, filt: R
     the nearest rows when a capped search has read them already (no second scan)."""
     if filt.below is None and not filt.on_rows:
         ids, sims = listed if listed is not None else vectors.search(qv, nearest)
-    else:  # the rows the filters pass may be anywhere: every row above ``low``, filtered
-        ids, sims = vectors.above(qv, low)
-    found = {i: c for i, c in zip(ids.tolist(), sims.tolist(), strict=True) if c >= low}
-    if filt.below is not None:
-        found = {i: c for i, c in found.items() if i < filt.below}
-    if filt.on_rows and found:
-        found = {i: found[i] for i in passing(list(found), filt)}
+        found = {i: c for i, c in zip(ids.tolist(), sims.tolist(), strict=True) if c >= low}
+    else:
+        found = _nearest_passing(passing, vectors, qv, filt, nearest, low)
     if len(found) > nearest:
         last = sorted(found.values(), reverse=True)[nearest - 1]
         found = {i: c for i, c in found.items() if c >= last}
     return dict(sorted(found.items(), key=lambda item: (-item[1], item[0])))
+
+
+#: A filtered search for the nearest rows first reads this many times the rows it wants,
+#: then that many times more, before it reads every row above the near similarity.
+FILTERED_READ = 16
+
+
+def _nearest_passing(passing: Passing, vectors: VectorIndex, qv: np.ndarray,
+                     filt: RowFilter, nearest: int, low: float) -> dict[int, float]:
+    """The rows passing ``filt`` at least ``low`` from ``qv``: enough of them to hold the
+    ``nearest`` and every row tied with the last of those, or all of them.
+
+    The rows the filters pass may be anywhere, but a filter passing a fair share of
+    the rows has ``nearest`` of them among the first few hundred nearest. Read at once,
+    every row above ``low`` is a large part of a big store (MiniLM puts most rows on
+    one subject above half its threshold), and each would be looked up by the filter.
+    """
+    checked: set[int] = set()
+    found: dict[int, float] = {}
+    k = nearest * FILTERED_READ
+    for _ in range(2):
+        if k >= len(vectors):
+            break
+        ids, sims, others = vectors.nearest(qv, k)
+        fresh = [(i, c) for i, c in zip(ids.tolist(), sims.tolist(), strict=True)
+                 if c >= low and i not in checked]
+        checked.update(ids.tolist())
+        found.update(_passing_of(passing, fresh, filt))
+        if others < low:  # every row at least ``low`` from the query has been read
+            return found
+        if len(found) >= nearest and others < sorted(found.values(), reverse=True)[nearest - 1]:
+            return found  # no row left out could be as near as the last one kept
+        k *= FILTERED_READ
+    ids, sims = vectors.above(qv, low)
+    fresh = [(i, c) for i, c in zip(ids.tolist(), sims.tolist(), strict=True)
+             if i not in checked]
+    found.update(_passing_of(passing, fresh, filt))
+    return found
+
+
+def _passing_of(passing: Passing, rows: list[tuple[int, float]],
+                filt: RowFilter) -> dict[int, float]:
+    found = {i: c for i, c in rows if filt.below is None or i < filt.below}
+    if filt.on_rows and found:
+        found = {i: found[i] for i in passing(list(found), filt)}
+    return found
