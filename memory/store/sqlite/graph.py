@@ -176,17 +176,20 @@ class GraphBuild:
     change it makes meanwhile (``record``) and, once ``finished``, ``take``s the
     graph with the changes the build has not linked yet applied (``CATCH_UP_ROWS``
     at most, so taking it does not stall a search). ``cancel``, or ``keep_going``
-    returning False, stops it at the next step.
+    returning False, stops it at the next step. ``on_progress`` (set with
+    ``watch``) hears (rows linked, rows in all) between steps, on the build's thread.
     """
 
     def __init__(self, ids: np.ndarray, vectors: np.ndarray,
-                 keep_going: Callable[[], bool] = lambda: True) -> None:
+                 keep_going: Callable[[], bool] = lambda: True,
+                 on_progress: Callable[[int, int], None] | None = None) -> None:
         self.total = len(ids)
         #: Rows linked so far (updated between steps).
         self.linked = 0
         self.error: Exception | None = None
         self._work: tuple[np.ndarray, np.ndarray] | None = (ids, vectors)
         self._keep_going = keep_going
+        self._on_progress = on_progress
         self._cancelled = False
         self._graph: Graph | None = None
         self._pending: list[tuple[str, np.ndarray, np.ndarray | None]] = []
@@ -198,6 +201,8 @@ class GraphBuild:
         ids, vectors = self._work
 
         def step(linked: int) -> bool:
+            if linked != self.linked and self._on_progress is not None:
+                self._on_progress(linked, self.total)
             self.linked = linked
             return not self._cancelled and self._keep_going()
 
@@ -233,6 +238,10 @@ class GraphBuild:
 
     def cancel(self) -> None:
         self._cancelled = True
+
+    def watch(self, on_progress: Callable[[int, int], None]) -> None:
+        """Report progress to ``on_progress`` from the next step on."""
+        self._on_progress = on_progress
 
     @property
     def waiting_rows(self) -> int:

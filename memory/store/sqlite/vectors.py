@@ -73,7 +73,9 @@ class FaissIndex:
         self.graph_builds = 0
         #: The graph being built, if one is (module docstring).
         self.graph_build: GraphBuild | None = None
-        self._graph_failed = False
+        #: Why the graph could not be built (exact search answers); not tried again while
+        #: this index lives.
+        self.graph_error: BaseException | None = None
         #: Which index answered the last search for the nearest rows: "exact" or "hnsw".
         self.answered_by = "exact"
         self.store = store
@@ -345,6 +347,11 @@ class FaissIndex:
     @property
     def approximate(self) -> bool:
         """Whether searches for the nearest rows go through the HNSW graph at this size."""
+        return self.graph_wanted
+
+    @property
+    def graph_wanted(self) -> bool:
+        """Whether this index's size (or ``vector_index="hnsw"``) calls for a graph."""
         return self.vector_index == "hnsw" or (
             self.vector_index == "auto" and self.index.ntotal >= self.graph_min_rows)
 
@@ -360,21 +367,22 @@ class FaissIndex:
         self.answered_by = "exact" if self.graph is None else "hnsw"
         return self.graph
 
-    def _advance_graph_build(self) -> None:
+    def _advance_graph_build(self, on_progress: Callable[[int, int], None] | None = None
+                             ) -> None:
         """Start the graph's build if none runs, or take the graph if it has finished."""
         if self.graph_build is None:
-            if self._graph_failed:
+            if self.graph_error is not None:
                 return
             log.info("building the %s graph over %d vectors in the background; searches "
                      "scan every vector until it is ready", self.table, self.index.ntotal)
             store = self.store
             # A copy: the index's own array moves when rows are added meanwhile.
             build = GraphBuild(self.ids(), self._float_vectors().copy(),
-                               keep_going=lambda: not store.closed)
+                               keep_going=lambda: not store.closed, on_progress=on_progress)
             try:
                 type(self).start_graph_build(build)
             except RuntimeError as exc:  # no thread to be had: exact search goes on answering
-                self._graph_failed = True
+                self.graph_error = exc
                 log.warning("the %s graph could not be started (%s); searches scan every "
                             "vector", self.table, exc)
                 return
@@ -392,7 +400,7 @@ class FaissIndex:
         if graph is None:
             if build.error is not None:
                 # Exact search still answers; the graph is tried again by the next session.
-                self._graph_failed = True
+                self.graph_error = build.error
                 log.warning("the %s graph could not be built (%s); searches scan every "
                             "vector", self.table, build.error)
             return
@@ -405,16 +413,20 @@ class FaissIndex:
             self.graph_build.cancel()
             self.graph_build = None
 
-    def wait_for_graph(self) -> None:
+    def wait_for_graph(self, on_progress: Callable[[int, int], None] | None = None) -> None:
         """Build the graph this index's size calls for, if it is missing or worn, and wait
-        until searches use it (benchmarks, and callers that prefer a pause to a scan)."""
+        until searches use it (``tiermem index``, benchmarks, and callers that prefer a
+        pause to a scan); ``on_progress`` hears (rows linked, rows in all) as it goes.
+        Without a graph afterwards, ``graph_error`` says why."""
         if not self.approximate or not self.index.ntotal:
             return
-        while ((self.graph is None or self.graph.worn) and not self._graph_failed
+        while ((self.graph is None or self.graph.worn) and self.graph_error is None
                and not self.store.closed):
-            self._advance_graph_build()
+            self._advance_graph_build(on_progress)
             if self.graph_build is None:
                 break
+            if on_progress is not None:
+                self.graph_build.watch(on_progress)
             self.graph_build.wait()
 
     def _float_vectors(self) -> np.ndarray:
