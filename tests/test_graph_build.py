@@ -10,10 +10,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.memory_helpers import make_memory
+from tiermem.memory.search.fusion import APPROXIMATE_DENSE_WINDOW
 from tiermem.memory.store.sqlite import SQLiteStore
 from tiermem.memory.store.sqlite import graph as graph_module
 from tiermem.memory.store.sqlite.graph import GraphBuild, in_background
 from tiermem.memory.store.sqlite.vectors import FaissIndex
+from tiermem.memory.tiers.recall import RECALL_WINDOW, NewMessage
 
 DIM = 16
 
@@ -210,3 +213,43 @@ def test_the_build_links_the_changes_made_meanwhile_itself(
     index.search(rows[600], 10)
     assert index.answered_by == "hnsw" and index.graph is not None
     assert sorted(index.graph.live_ids().tolist()) == list(range(6, 711))
+
+
+def test_approximate_says_the_exact_scan_answers_until_the_graph_is_ready(
+        held: Held) -> None:
+    rows = unit_rows(300, seed=12)
+    index = index_of(rows)
+    assert index.graph_wanted and not index.approximate
+    assert len(held.builds) == 1  # asking started the build, as a search would
+    index.search(rows[0], 10)
+    assert index.answered_by == "exact" and not index.approximate
+    held.builds[0].run()
+    assert index.approximate and index.graph is not None  # asking took the finished graph
+    index.search(rows[0], 10)
+    assert index.answered_by == "hnsw"
+
+
+def test_recall_search_keeps_the_exact_window_while_the_graph_is_built(
+        held: Held, tmp_path: Path) -> None:
+    chat = [NewMessage("user" if i % 2 else "assistant", f"the valve and the pump item{i}",
+                       turn=i) for i in range(300)]
+    with make_memory(tmp_path / "agent", recall_dense=True, vector_index="hnsw") as memory:
+        memory.recall.append_many(chat, bulk=True)
+        index = memory.recall.vectors
+        assert isinstance(index, FaissIndex)
+        asked: list[int] = []
+        nearest = index.nearest
+
+        def counted(q: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, float]:
+            asked.append(k)
+            return nearest(q, k)
+
+        index.nearest = counted  # type: ignore[method-assign]
+        memory.recall_search("valve pump", k=5)
+        assert index.answered_by == "exact"
+        held.builds[0].run()
+        memory.recall_search("valve pump", k=5)
+        assert index.answered_by == "hnsw"
+    # The exact scan is asked for recall's whole window, as below the graph's size; the
+    # graph, once it answers, for its short list.
+    assert asked == [RECALL_WINDOW, APPROXIMATE_DENSE_WINDOW]

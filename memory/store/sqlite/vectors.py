@@ -346,8 +346,15 @@ class FaissIndex:
 
     @property
     def approximate(self) -> bool:
-        """Whether searches for the nearest rows go through the HNSW graph at this size."""
-        return self.graph_wanted
+        """Whether a search for the nearest rows goes through the HNSW graph now: from the
+        size that calls for one, once it is ready (while it is built the exact scan answers).
+
+        Asking does what a search would: it starts a missing graph's build and takes a
+        finished one, so the search that follows answers as this said. (A build that
+        finishes between the two is taken by the search: one search through the graph
+        that its caller planned as exact, which costs it time, not its answer.)
+        """
+        return self.graph_wanted and self._current_graph() is not None
 
     @property
     def graph_wanted(self) -> bool:
@@ -359,12 +366,18 @@ class FaissIndex:
         """The graph if it answers a search for ``k`` rows; None when the exact scan does
         (below the graph's size, or while its first build runs). A missing or worn graph
         starts building here; a worn one answers until its successor is ready."""
-        if not self.approximate or k >= self.index.ntotal:
+        if not self.graph_wanted or k >= self.index.ntotal:
             self.answered_by = "exact"
             return None
-        if self.graph is None or self.graph.worn:
+        graph = self._current_graph()
+        self.answered_by = "exact" if graph is None else "hnsw"
+        return graph
+
+    def _current_graph(self) -> Graph | None:
+        """The graph that answers now, once a missing or worn one's build has been started
+        (or a finished one taken)."""
+        if (self.graph is None or self.graph.worn) and not self.store.closed:
             self._advance_graph_build()
-        self.answered_by = "exact" if self.graph is None else "hnsw"
         return self.graph
 
     def _advance_graph_build(self, on_progress: Callable[[int, int], None] | None = None
@@ -418,7 +431,7 @@ class FaissIndex:
         until searches use it (``tiermem index``, benchmarks, and callers that prefer a
         pause to a scan); ``on_progress`` hears (rows linked, rows in all) as it goes.
         Without a graph afterwards, ``graph_error`` says why."""
-        if not self.approximate or not self.index.ntotal:
+        if not self.graph_wanted or not self.index.ntotal:
             return
         while ((self.graph is None or self.graph.worn) and self.graph_error is None
                and not self.store.closed):
