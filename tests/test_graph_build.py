@@ -5,8 +5,10 @@ ready, and a build that fails or outlives its store leaves exact search answerin
 from __future__ import annotations
 
 import logging
+import threading
 from pathlib import Path
 
+import faiss
 import numpy as np
 import pytest
 
@@ -15,7 +17,7 @@ from tiermem.memory.search.fusion import APPROXIMATE_DENSE_WINDOW
 from tiermem.memory.store.sqlite import SQLiteStore
 from tiermem.memory.store.sqlite import graph as graph_module
 from tiermem.memory.store.sqlite.graph import GraphBuild, in_background
-from tiermem.memory.store.sqlite.vectors import FaissIndex
+from tiermem.memory.store.sqlite.vectors import FaissIndex, single_thread_search
 from tiermem.memory.tiers.recall import RECALL_WINDOW, NewMessage
 
 DIM = 16
@@ -253,3 +255,26 @@ def test_recall_search_keeps_the_exact_window_while_the_graph_is_built(
     # The exact scan is asked for recall's whole window, as below the graph's size; the
     # graph, once it answers, for its short list.
     assert asked == [RECALL_WINDOW, APPROXIMATE_DENSE_WINDOW]
+
+
+def test_a_background_build_leaves_a_core_to_searches_and_a_waited_one_takes_every_core(
+        held: Held, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(graph_module, "available_cores", lambda: 4)
+    single_thread_search()  # the searching thread's own OpenMP count
+    rows = unit_rows(300, seed=13)
+    index = index_of(rows)
+    index.search(rows[0], 10)
+    linking: list[int] = []  # the OpenMP count of the thread that links, as it links
+    build = held.builds[0]
+    build.watch(lambda linked, total: linking.append(faiss.omp_get_max_threads()))
+    thread = threading.Thread(target=build.run)
+    thread.start()
+    thread.join()
+    assert linking == [3] and faiss.omp_get_max_threads() == 1
+
+    monkeypatch.setattr(FaissIndex, "start_graph_build", staticmethod(in_background))
+    waited = index_of(rows)
+    waited.wait_for_graph(lambda linked, total: linking.append(faiss.omp_get_max_threads()))
+    assert waited.graph is not None and linking == [3, 4]
+    assert faiss.omp_get_max_threads() == 1  # the waiting thread's count is untouched
+

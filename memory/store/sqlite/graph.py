@@ -25,7 +25,10 @@ Linking takes minutes at 1M rows (505 s measured on 2 cores), so a graph is
 built on a thread of its own (``GraphBuild``) from a copy of the vectors,
 while searches scan exactly; FAISS releases the GIL while it links. Changes
 made meanwhile wait in the build and are applied to the graph when its owner
-takes it. The copy costs as much memory as the vectors for the duration.
+takes it. The copy costs as much memory as the vectors for the duration. Such
+a build links on every core but one, leaving that one to the searches answered
+meanwhile; a build someone waits for (``tiermem index``) takes them all
+(``build_threads``).
 """
 
 from __future__ import annotations
@@ -70,16 +73,20 @@ class Graph:
 
     @classmethod
     def build(cls, ids: np.ndarray, vectors: np.ndarray,
-              keep_going: Callable[[int], bool] = lambda linked: True) -> Graph | None:
-        """Link all of ``vectors``, ``BUILD_STEP`` rows at a time; None if ``keep_going``
-        (given the rows linked so far) said to stop."""
+              keep_going: Callable[[int], bool] = lambda linked: True,
+              threads: int | None = None) -> Graph | None:
+        """Link all of ``vectors``, ``BUILD_STEP`` rows at a time, on ``threads`` threads
+        (default: every core); None if ``keep_going`` (given the rows linked so far)
+        said to stop."""
         hnsw = faiss.IndexHNSWFlat(vectors.shape[1], LINKS, faiss.METRIC_INNER_PRODUCT)
         hnsw.hnsw.efConstruction = BUILD_BREADTH
         index = faiss.IndexIDMap(hnsw)  # the wrapper keeps a reference to ``hnsw``
         graph = cls(index)
-        # Linking is the slow part (minutes at 1M rows) and FAISS spreads it over every
-        # core; the setting is the calling thread's, and searches use one thread.
-        faiss.omp_set_num_threads(os.cpu_count() or 1)
+        # Linking is the slow part (minutes at 1M rows), and FAISS spreads it over OpenMP
+        # threads. The count is the calling thread's own (OpenMP keeps it per thread), so a
+        # search thread's count is left alone.
+        before = faiss.omp_get_max_threads()
+        faiss.omp_set_num_threads(threads or available_cores())
         try:
             for start in range(0, len(ids), BUILD_STEP):
                 if not keep_going(start):
@@ -89,7 +96,7 @@ class Graph:
             if not keep_going(len(ids)):
                 return None
         finally:
-            faiss.omp_set_num_threads(1)
+            faiss.omp_set_num_threads(before)
         return graph
 
     @classmethod
@@ -182,8 +189,11 @@ class GraphBuild:
 
     def __init__(self, ids: np.ndarray, vectors: np.ndarray,
                  keep_going: Callable[[], bool] = lambda: True,
-                 on_progress: Callable[[int, int], None] | None = None) -> None:
+                 on_progress: Callable[[int, int], None] | None = None,
+                 threads: int | None = None) -> None:
         self.total = len(ids)
+        #: The OpenMP threads that link the graph (``build_threads``).
+        self.threads = threads or available_cores()
         #: Rows linked so far (updated between steps).
         self.linked = 0
         self.error: Exception | None = None
@@ -207,7 +217,7 @@ class GraphBuild:
             return not self._cancelled and self._keep_going()
 
         try:
-            graph = Graph.build(ids, vectors, step)
+            graph = Graph.build(ids, vectors, step, self.threads)
             # The copy of the vectors goes before catching up, not when the build ends.
             self._work = None
             del ids, vectors
@@ -274,10 +284,26 @@ def _apply(graph: Graph, changes: list[tuple[str, np.ndarray, np.ndarray | None]
             graph.remove(ids)
 
 
+def available_cores() -> int:
+    """The cores this process may run on (a container or ``taskset`` may allow fewer than
+    the machine has)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def build_threads(waited_for: bool) -> int:
+    """Threads for a graph build: every core when its caller waits for it, else one core
+    fewer, so that searches answered meanwhile (on one thread each) still find a free
+    core."""
+    cores = available_cores()
+    return cores if waited_for else max(1, cores - 1)
+
+
 def in_background(build: GraphBuild) -> None:
     """Run ``build`` on a daemon thread: a process may exit without waiting for it."""
     threading.Thread(target=build.run, name="tiermem-graph-build", daemon=True).start()
 
 
 __all__ = ["BUILD_BREADTH", "BUILD_STEP", "CATCH_UP_ROWS", "LINKS", "WORN_SHARE", "Graph",
-           "GraphBuild", "in_background"]
+           "GraphBuild", "available_cores", "build_threads", "in_background"]

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, ClassVar, cast
 import faiss
 import numpy as np
 
-from tiermem.memory.store.sqlite.graph import Graph, GraphBuild, in_background
+from tiermem.memory.store.sqlite.graph import Graph, GraphBuild, build_threads, in_background
 from tiermem.memory.store.sqlite.prefilter import Prefilter
 from tiermem.memory.store.sqlite.vector_files import load_saved, save_files
 from tiermem.memory.store.vector_choice import HNSW_MIN_ROWS, checked_vector_index
@@ -380,9 +380,10 @@ class FaissIndex:
             self._advance_graph_build()
         return self.graph
 
-    def _advance_graph_build(self, on_progress: Callable[[int, int], None] | None = None
-                             ) -> None:
-        """Start the graph's build if none runs, or take the graph if it has finished."""
+    def _advance_graph_build(self, on_progress: Callable[[int, int], None] | None = None,
+                             waited_for: bool = False) -> None:
+        """Start the graph's build if none runs, or take the graph if it has finished;
+        a build ``waited_for`` runs on every core (graph.build_threads)."""
         if self.graph_build is None:
             if self.graph_error is not None:
                 return
@@ -391,7 +392,8 @@ class FaissIndex:
             store = self.store
             # A copy: the index's own array moves when rows are added meanwhile.
             build = GraphBuild(self.ids(), self._float_vectors().copy(),
-                               keep_going=lambda: not store.closed, on_progress=on_progress)
+                               keep_going=lambda: not store.closed, on_progress=on_progress,
+                               threads=build_threads(waited_for))
             try:
                 type(self).start_graph_build(build)
             except RuntimeError as exc:  # no thread to be had: exact search goes on answering
@@ -435,7 +437,7 @@ class FaissIndex:
             return
         while ((self.graph is None or self.graph.worn) and self.graph_error is None
                and not self.store.closed):
-            self._advance_graph_build(on_progress)
+            self._advance_graph_build(on_progress, waited_for=True)
             if self.graph_build is None:
                 break
             if on_progress is not None:
