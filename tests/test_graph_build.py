@@ -4,8 +4,10 @@ ready, and a build that fails or outlives its store leaves exact search answerin
 
 from __future__ import annotations
 
+import gc
 import logging
 import threading
+import weakref
 from pathlib import Path
 
 import faiss
@@ -278,3 +280,38 @@ def test_a_background_build_leaves_a_core_to_searches_and_a_waited_one_takes_eve
     assert waited.graph is not None and linking == [3, 4]
     assert faiss.omp_get_max_threads() == 1  # the waiting thread's count is untouched
 
+
+def test_closing_the_store_frees_the_graph_and_a_finished_builds(
+        held: Held, caplog: pytest.LogCaptureFixture) -> None:
+    rows = unit_rows(300, seed=14)
+    index = index_of(rows)
+    index.search(rows[0], 10)
+    held.builds[0].run()
+    index.search(rows[0], 10)
+    assert index.graph is not None
+    taken = weakref.ref(index.graph)
+    with index.store.transaction():  # 30% removed: worn, so a successor is built
+        index.remove(np.arange(1, 91, dtype=np.int64))
+    index.search(rows[100], 10)
+    successor = held.builds[1]
+    successor.run()  # finished, not yet taken by a search
+    with caplog.at_level(logging.WARNING):
+        index.store.close()
+    assert index.graph is None and index.graph_build is None
+    gc.collect()
+    assert taken() is None  # nothing keeps the graph the index answered from
+    assert successor.take() is None  # nor the one its build finished
+    assert "not finished" not in caplog.text
+
+
+def test_closing_during_a_build_says_how_to_finish_it_once(
+        held: Held, caplog: pytest.LogCaptureFixture) -> None:
+    rows = unit_rows(300, seed=15)
+    index = index_of(rows)
+    index.search(rows[0], 10)
+    with caplog.at_level(logging.WARNING):
+        index.store.close()
+    assert "the passages graph was not finished when the memory closed" in caplog.text
+    assert "`tiermem index --agent NAME` builds and saves it once" in caplog.text
+    held.builds[0].run()
+    assert held.builds[0].take() is None and index.graph is None

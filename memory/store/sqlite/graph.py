@@ -230,7 +230,8 @@ class GraphBuild:
                     graph = None
                     break
                 _apply(graph, changes)
-            self._graph = graph
+            with self._lock:  # a build cancelled meanwhile keeps nothing (``cancel``)
+                self._graph = None if self._cancelled else graph
             if graph is not None:
                 self.linked = self.total
         except Exception as exc:  # MemoryError included: the owner goes on without a graph
@@ -247,7 +248,10 @@ class GraphBuild:
         self._finished.wait()
 
     def cancel(self) -> None:
-        self._cancelled = True
+        """Stop at the next step, and let go of the graph if it is built already."""
+        with self._lock:
+            self._cancelled = True
+            self._graph = None
 
     def watch(self, on_progress: Callable[[int, int], None]) -> None:
         """Report progress to ``on_progress`` from the next step on."""

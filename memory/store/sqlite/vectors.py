@@ -92,6 +92,7 @@ class FaissIndex:
         store.on_rollback(self._undo_journal)
         store.on_commit(self._committed)
         store.on_release(self._released)
+        store.on_close(self._let_go_of_graph)
         self._open()
 
     def _new_index(self) -> faiss.IndexIDMap2:
@@ -427,6 +428,19 @@ class FaissIndex:
         if self.graph_build is not None:
             self.graph_build.cancel()
             self.graph_build = None
+
+    def _let_go_of_graph(self) -> None:
+        """Once the store has closed: free the graph and stop its build (a closed memory
+        object may be kept long after). A build that had not finished is lost; say how to
+        keep the next session from starting it over."""
+        build = self.graph_build
+        if build is not None and not build.finished:
+            log.warning("the %s graph was not finished when the memory closed (%d of %d "
+                        "vectors linked), so the next session builds it again; `tiermem "
+                        "index --agent NAME` builds and saves it once", self.table,
+                        build.linked, build.total)
+        self._drop_graph_build()
+        self.graph = None
 
     def wait_for_graph(self, on_progress: Callable[[int, int], None] | None = None) -> None:
         """Build the graph this index's size calls for, if it is missing or worn, and wait
