@@ -352,8 +352,8 @@ class FaissIndex:
 
         Asking does what a search would: it starts a missing graph's build and takes a
         finished one, so the search that follows answers as this said. (A build that
-        finishes between the two is taken by the search: one search through the graph
-        that its caller planned as exact, which costs it time, not its answer.)
+        finishes between the two is taken by that search, which then reads through the
+        graph the longer list its caller planned for an exact scan: slower, once.)
         """
         return self.graph_wanted and self._current_graph() is not None
 
