@@ -24,6 +24,7 @@ COMMANDS = {
     "benchmark": "the verification battery: pass/fail per invariant (--perf: performance)",
     "eval": "retrieval and QA evaluation on LoCoMo",
     "reindex": "re-embed an agent's memory with another embedder",
+    "index": "build and save the vector search graph of an agent past 200,000 vectors",
     "doctor": "probe a model server: can the memory agent work with it, and what to change",
     "pg": "start, stop or check a local PostgreSQL server for --store postgresql://...",
     "migrate": "move an agent's memory between an agent home and PostgreSQL, verified",
@@ -152,6 +153,17 @@ def build_parser() -> argparse.ArgumentParser:
     reindex.add_argument("--embedder", choices=("local", "hashing"), default="local",
                          help="the embedder to re-embed with: " + embedder_help)
     _add_store(reindex)
+
+    index = sub.add_parser(
+        "index", help=COMMANDS["index"],
+        description=COMMANDS["index"] + ", with its progress (otherwise the first search "
+        "builds it in the background, and a session that ends sooner never saves it)",
+        epilog="exit codes: 0 every graph needed is built and saved (or none is needed), "
+               "1 one could not be built, 2 usage error")
+    index.add_argument("--agent", default="default", type=_agent_name,
+                       help="an existing agent (default: default)")
+    _add_json(index, "what was built")
+    _add_store(index)
 
     doctor = sub.add_parser("doctor", help=COMMANDS["doctor"], description=COMMANDS["doctor"],
                             epilog="exit codes: 0 the memory agent can work with this server "
@@ -479,6 +491,12 @@ def cmd_reindex(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_index(args: argparse.Namespace) -> int:
+    from tiermem.agent.index_command import cmd_index as index
+
+    return index(args, _note)
+
+
 def cmd_pg(args: argparse.Namespace) -> int:
     from tiermem.memory.store.postgres.local_server import LocalPostgres, default_data_dir
 
@@ -542,7 +560,7 @@ def cmd_forget(args: argparse.Namespace) -> int:
 HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "chat": cmd_chat, "config": cmd_config, "diagnostics": cmd_diagnostics,
     "scenario": cmd_scenario, "benchmark": cmd_benchmark, "eval": cmd_eval,
-    "reindex": cmd_reindex, "doctor": cmd_doctor, "pg": cmd_pg,
+    "reindex": cmd_reindex, "index": cmd_index, "doctor": cmd_doctor, "pg": cmd_pg,
     "migrate": cmd_migrate,
     "forget": cmd_forget,
 }

@@ -4,16 +4,23 @@ ready, and a build that fails or outlives its store leaves exact search answerin
 
 from __future__ import annotations
 
+import gc
 import logging
+import threading
+import weakref
 from pathlib import Path
 
+import faiss
 import numpy as np
 import pytest
 
+from tests.memory_helpers import make_memory
+from tiermem.memory.search.fusion import APPROXIMATE_DENSE_WINDOW
 from tiermem.memory.store.sqlite import SQLiteStore
 from tiermem.memory.store.sqlite import graph as graph_module
 from tiermem.memory.store.sqlite.graph import GraphBuild, in_background
-from tiermem.memory.store.sqlite.vectors import FaissIndex
+from tiermem.memory.store.sqlite.vectors import FaissIndex, single_thread_search
+from tiermem.memory.tiers.recall import RECALL_WINDOW, NewMessage
 
 DIM = 16
 
@@ -210,3 +217,101 @@ def test_the_build_links_the_changes_made_meanwhile_itself(
     index.search(rows[600], 10)
     assert index.answered_by == "hnsw" and index.graph is not None
     assert sorted(index.graph.live_ids().tolist()) == list(range(6, 711))
+
+
+def test_approximate_says_the_exact_scan_answers_until_the_graph_is_ready(
+        held: Held) -> None:
+    rows = unit_rows(300, seed=12)
+    index = index_of(rows)
+    assert index.graph_wanted and not index.approximate
+    assert len(held.builds) == 1  # asking started the build, as a search would
+    index.search(rows[0], 10)
+    assert index.answered_by == "exact" and not index.approximate
+    held.builds[0].run()
+    assert index.approximate and index.graph is not None  # asking took the finished graph
+    index.search(rows[0], 10)
+    assert index.answered_by == "hnsw"
+
+
+def test_recall_search_keeps_the_exact_window_while_the_graph_is_built(
+        held: Held, tmp_path: Path) -> None:
+    chat = [NewMessage("user" if i % 2 else "assistant", f"the valve and the pump item{i}",
+                       turn=i) for i in range(300)]
+    with make_memory(tmp_path / "agent", recall_dense=True, vector_index="hnsw") as memory:
+        memory.recall.append_many(chat, bulk=True)
+        index = memory.recall.vectors
+        assert isinstance(index, FaissIndex)
+        asked: list[int] = []
+        nearest = index.nearest
+
+        def counted(q: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, float]:
+            asked.append(k)
+            return nearest(q, k)
+
+        index.nearest = counted  # type: ignore[method-assign]
+        memory.recall_search("valve pump", k=5)
+        assert index.answered_by == "exact"
+        held.builds[0].run()
+        memory.recall_search("valve pump", k=5)
+        assert index.answered_by == "hnsw"
+    # The exact scan is asked for recall's whole window, as below the graph's size; the
+    # graph, once it answers, for its short list.
+    assert asked == [RECALL_WINDOW, APPROXIMATE_DENSE_WINDOW]
+
+
+def test_a_background_build_leaves_a_core_to_searches_and_a_waited_one_takes_every_core(
+        held: Held, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(graph_module, "available_cores", lambda: 4)
+    single_thread_search()  # the searching thread's own OpenMP count
+    rows = unit_rows(300, seed=13)
+    index = index_of(rows)
+    index.search(rows[0], 10)
+    linking: list[int] = []  # the OpenMP count of the thread that links, as it links
+    build = held.builds[0]
+    build.watch(lambda linked, total: linking.append(faiss.omp_get_max_threads()))
+    thread = threading.Thread(target=build.run)
+    thread.start()
+    thread.join()
+    assert linking == [3] and faiss.omp_get_max_threads() == 1
+
+    monkeypatch.setattr(FaissIndex, "start_graph_build", staticmethod(in_background))
+    waited = index_of(rows)
+    waited.wait_for_graph(lambda linked, total: linking.append(faiss.omp_get_max_threads()))
+    assert waited.graph is not None and linking == [3, 4]
+    assert faiss.omp_get_max_threads() == 1  # the waiting thread's count is untouched
+
+
+def test_closing_the_store_frees_the_graph_and_a_finished_builds(
+        held: Held, caplog: pytest.LogCaptureFixture) -> None:
+    rows = unit_rows(300, seed=14)
+    index = index_of(rows)
+    index.search(rows[0], 10)
+    held.builds[0].run()
+    index.search(rows[0], 10)
+    assert index.graph is not None
+    taken = weakref.ref(index.graph)
+    with index.store.transaction():  # 30% removed: worn, so a successor is built
+        index.remove(np.arange(1, 91, dtype=np.int64))
+    index.search(rows[100], 10)
+    successor = held.builds[1]
+    successor.run()  # finished, not yet taken by a search
+    with caplog.at_level(logging.WARNING):
+        index.store.close()
+    assert index.graph is None and index.graph_build is None
+    gc.collect()
+    assert taken() is None  # nothing keeps the graph the index answered from
+    assert successor.take() is None  # nor the one its build finished
+    assert "not finished" not in caplog.text
+
+
+def test_closing_during_a_build_says_how_to_finish_it_once(
+        held: Held, caplog: pytest.LogCaptureFixture) -> None:
+    rows = unit_rows(300, seed=15)
+    index = index_of(rows)
+    index.search(rows[0], 10)
+    with caplog.at_level(logging.WARNING):
+        index.store.close()
+    assert "the passages graph was not finished when the memory closed" in caplog.text
+    assert "`tiermem index --agent NAME` builds and saves it once" in caplog.text
+    held.builds[0].run()
+    assert held.builds[0].take() is None and index.graph is None

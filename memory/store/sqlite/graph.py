@@ -25,7 +25,10 @@ Linking takes minutes at 1M rows (505 s measured on 2 cores), so a graph is
 built on a thread of its own (``GraphBuild``) from a copy of the vectors,
 while searches scan exactly; FAISS releases the GIL while it links. Changes
 made meanwhile wait in the build and are applied to the graph when its owner
-takes it. The copy costs as much memory as the vectors for the duration.
+takes it. The copy costs as much memory as the vectors for the duration. Such
+a build links on every core but one, leaving that one to the searches answered
+meanwhile; a build someone waits for (``tiermem index``) takes them all
+(``build_threads``).
 """
 
 from __future__ import annotations
@@ -70,16 +73,20 @@ class Graph:
 
     @classmethod
     def build(cls, ids: np.ndarray, vectors: np.ndarray,
-              keep_going: Callable[[int], bool] = lambda linked: True) -> Graph | None:
-        """Link all of ``vectors``, ``BUILD_STEP`` rows at a time; None if ``keep_going``
-        (given the rows linked so far) said to stop."""
+              keep_going: Callable[[int], bool] = lambda linked: True,
+              threads: int | None = None) -> Graph | None:
+        """Link all of ``vectors``, ``BUILD_STEP`` rows at a time, on ``threads`` threads
+        (default: every core); None if ``keep_going`` (given the rows linked so far)
+        said to stop."""
         hnsw = faiss.IndexHNSWFlat(vectors.shape[1], LINKS, faiss.METRIC_INNER_PRODUCT)
         hnsw.hnsw.efConstruction = BUILD_BREADTH
         index = faiss.IndexIDMap(hnsw)  # the wrapper keeps a reference to ``hnsw``
         graph = cls(index)
-        # Linking is the slow part (minutes at 1M rows) and FAISS spreads it over every
-        # core; the setting is the calling thread's, and searches use one thread.
-        faiss.omp_set_num_threads(os.cpu_count() or 1)
+        # Linking is the slow part (minutes at 1M rows), and FAISS spreads it over OpenMP
+        # threads. The count is the calling thread's own (OpenMP keeps it per thread), so a
+        # search thread's count is left alone.
+        before = faiss.omp_get_max_threads()
+        faiss.omp_set_num_threads(threads or available_cores())
         try:
             for start in range(0, len(ids), BUILD_STEP):
                 if not keep_going(start):
@@ -89,7 +96,7 @@ class Graph:
             if not keep_going(len(ids)):
                 return None
         finally:
-            faiss.omp_set_num_threads(1)
+            faiss.omp_set_num_threads(before)
         return graph
 
     @classmethod
@@ -176,17 +183,23 @@ class GraphBuild:
     change it makes meanwhile (``record``) and, once ``finished``, ``take``s the
     graph with the changes the build has not linked yet applied (``CATCH_UP_ROWS``
     at most, so taking it does not stall a search). ``cancel``, or ``keep_going``
-    returning False, stops it at the next step.
+    returning False, stops it at the next step. ``on_progress`` (set with
+    ``watch``) hears (rows linked, rows in all) between steps, on the build's thread.
     """
 
     def __init__(self, ids: np.ndarray, vectors: np.ndarray,
-                 keep_going: Callable[[], bool] = lambda: True) -> None:
+                 keep_going: Callable[[], bool] = lambda: True,
+                 on_progress: Callable[[int, int], None] | None = None,
+                 threads: int | None = None) -> None:
         self.total = len(ids)
+        #: The OpenMP threads that link the graph (``build_threads``).
+        self.threads = threads or available_cores()
         #: Rows linked so far (updated between steps).
         self.linked = 0
         self.error: Exception | None = None
         self._work: tuple[np.ndarray, np.ndarray] | None = (ids, vectors)
         self._keep_going = keep_going
+        self._on_progress = on_progress
         self._cancelled = False
         self._graph: Graph | None = None
         self._pending: list[tuple[str, np.ndarray, np.ndarray | None]] = []
@@ -198,11 +211,13 @@ class GraphBuild:
         ids, vectors = self._work
 
         def step(linked: int) -> bool:
+            if linked != self.linked and self._on_progress is not None:
+                self._on_progress(linked, self.total)
             self.linked = linked
             return not self._cancelled and self._keep_going()
 
         try:
-            graph = Graph.build(ids, vectors, step)
+            graph = Graph.build(ids, vectors, step, self.threads)
             # The copy of the vectors goes before catching up, not when the build ends.
             self._work = None
             del ids, vectors
@@ -215,7 +230,8 @@ class GraphBuild:
                     graph = None
                     break
                 _apply(graph, changes)
-            self._graph = graph
+            with self._lock:  # a build cancelled meanwhile keeps nothing (``cancel``)
+                self._graph = None if self._cancelled else graph
             if graph is not None:
                 self.linked = self.total
         except Exception as exc:  # MemoryError included: the owner goes on without a graph
@@ -232,7 +248,14 @@ class GraphBuild:
         self._finished.wait()
 
     def cancel(self) -> None:
-        self._cancelled = True
+        """Stop at the next step, and let go of the graph if it is built already."""
+        with self._lock:
+            self._cancelled = True
+            self._graph = None
+
+    def watch(self, on_progress: Callable[[int, int], None]) -> None:
+        """Report progress to ``on_progress`` from the next step on."""
+        self._on_progress = on_progress
 
     @property
     def waiting_rows(self) -> int:
@@ -265,10 +288,26 @@ def _apply(graph: Graph, changes: list[tuple[str, np.ndarray, np.ndarray | None]
             graph.remove(ids)
 
 
+def available_cores() -> int:
+    """The cores this process may run on (a container or ``taskset`` may allow fewer than
+    the machine has)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def build_threads(waited_for: bool) -> int:
+    """Threads for a graph build: every core when its caller waits for it, else one core
+    fewer, so that searches answered meanwhile (on one thread each) still find a free
+    core."""
+    cores = available_cores()
+    return cores if waited_for else max(1, cores - 1)
+
+
 def in_background(build: GraphBuild) -> None:
     """Run ``build`` on a daemon thread: a process may exit without waiting for it."""
     threading.Thread(target=build.run, name="tiermem-graph-build", daemon=True).start()
 
 
 __all__ = ["BUILD_BREADTH", "BUILD_STEP", "CATCH_UP_ROWS", "LINKS", "WORN_SHARE", "Graph",
-           "GraphBuild", "in_background"]
+           "GraphBuild", "available_cores", "build_threads", "in_background"]

@@ -94,6 +94,7 @@ class SQLiteStore(NestedTransactions):
         self.history = SQLiteHistory(self)
         self.settings = SQLiteSettings(self)
         self._term_caches: dict[str, TermCache] = {}
+        self._close_hooks: list[Callable[[], None]] = []
         self.forgetting = SQLiteForgetting(self)
         # Threads share this memory by taking turns: every transaction, and every public
         # method of HierarchicalMemory (memory.store.sqlite.errors.guarded), holds this lock.
@@ -294,6 +295,11 @@ class SQLiteStore(NestedTransactions):
         if self._writer is not None and self._writer.forked:
             raise self._writer.forked_error()
 
+    def on_close(self, hook: Callable[[], None]) -> None:
+        """Call ``hook`` once the store has closed, so what is kept in memory beside it (the
+        FAISS indexes' graphs) is let go then, not when the last reference to it goes."""
+        self._close_hooks.append(hook)
+
     def close(self) -> None:
         if self.closed:
             return
@@ -307,6 +313,8 @@ class SQLiteStore(NestedTransactions):
                 self.conn.close()
         self.closed = True
         self._writer_release()
+        for hook in self._close_hooks:
+            hook()
 
     def _writer_release(self) -> None:
         if self._writer is not None:

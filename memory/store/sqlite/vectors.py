@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, ClassVar, cast
 import faiss
 import numpy as np
 
-from tiermem.memory.store.sqlite.graph import Graph, GraphBuild, in_background
+from tiermem.memory.store.sqlite.graph import Graph, GraphBuild, build_threads, in_background
 from tiermem.memory.store.sqlite.prefilter import Prefilter
 from tiermem.memory.store.sqlite.vector_files import load_saved, save_files
 from tiermem.memory.store.vector_choice import HNSW_MIN_ROWS, checked_vector_index
@@ -73,7 +73,9 @@ class FaissIndex:
         self.graph_builds = 0
         #: The graph being built, if one is (module docstring).
         self.graph_build: GraphBuild | None = None
-        self._graph_failed = False
+        #: Why the graph could not be built (exact search answers); not tried again while
+        #: this index lives.
+        self.graph_error: BaseException | None = None
         #: Which index answered the last search for the nearest rows: "exact" or "hnsw".
         self.answered_by = "exact"
         self.store = store
@@ -90,6 +92,7 @@ class FaissIndex:
         store.on_rollback(self._undo_journal)
         store.on_commit(self._committed)
         store.on_release(self._released)
+        store.on_close(self._let_go_of_graph)
         self._open()
 
     def _new_index(self) -> faiss.IndexIDMap2:
@@ -344,7 +347,19 @@ class FaissIndex:
 
     @property
     def approximate(self) -> bool:
-        """Whether searches for the nearest rows go through the HNSW graph at this size."""
+        """Whether a search for the nearest rows goes through the HNSW graph now: from the
+        size that calls for one, once it is ready (while it is built the exact scan answers).
+
+        Asking does what a search would: it starts a missing graph's build and takes a
+        finished one, so the search that follows answers as this said. (A build that
+        finishes between the two is taken by that search, which then reads through the
+        graph the longer list its caller planned for an exact scan: slower, once.)
+        """
+        return self.graph_wanted and self._current_graph() is not None
+
+    @property
+    def graph_wanted(self) -> bool:
+        """Whether this index's size (or ``vector_index="hnsw"``) calls for a graph."""
         return self.vector_index == "hnsw" or (
             self.vector_index == "auto" and self.index.ntotal >= self.graph_min_rows)
 
@@ -352,29 +367,38 @@ class FaissIndex:
         """The graph if it answers a search for ``k`` rows; None when the exact scan does
         (below the graph's size, or while its first build runs). A missing or worn graph
         starts building here; a worn one answers until its successor is ready."""
-        if not self.approximate or k >= self.index.ntotal:
+        if not self.graph_wanted or k >= self.index.ntotal:
             self.answered_by = "exact"
             return None
-        if self.graph is None or self.graph.worn:
+        graph = self._current_graph()
+        self.answered_by = "exact" if graph is None else "hnsw"
+        return graph
+
+    def _current_graph(self) -> Graph | None:
+        """The graph that answers now, once a missing or worn one's build has been started
+        (or a finished one taken)."""
+        if (self.graph is None or self.graph.worn) and not self.store.closed:
             self._advance_graph_build()
-        self.answered_by = "exact" if self.graph is None else "hnsw"
         return self.graph
 
-    def _advance_graph_build(self) -> None:
-        """Start the graph's build if none runs, or take the graph if it has finished."""
+    def _advance_graph_build(self, on_progress: Callable[[int, int], None] | None = None,
+                             waited_for: bool = False) -> None:
+        """Start the graph's build if none runs, or take the graph if it has finished;
+        a build ``waited_for`` runs on every core (graph.build_threads)."""
         if self.graph_build is None:
-            if self._graph_failed:
+            if self.graph_error is not None:
                 return
             log.info("building the %s graph over %d vectors in the background; searches "
                      "scan every vector until it is ready", self.table, self.index.ntotal)
             store = self.store
             # A copy: the index's own array moves when rows are added meanwhile.
             build = GraphBuild(self.ids(), self._float_vectors().copy(),
-                               keep_going=lambda: not store.closed)
+                               keep_going=lambda: not store.closed, on_progress=on_progress,
+                               threads=build_threads(waited_for))
             try:
                 type(self).start_graph_build(build)
             except RuntimeError as exc:  # no thread to be had: exact search goes on answering
-                self._graph_failed = True
+                self.graph_error = exc
                 log.warning("the %s graph could not be started (%s); searches scan every "
                             "vector", self.table, exc)
                 return
@@ -392,7 +416,7 @@ class FaissIndex:
         if graph is None:
             if build.error is not None:
                 # Exact search still answers; the graph is tried again by the next session.
-                self._graph_failed = True
+                self.graph_error = build.error
                 log.warning("the %s graph could not be built (%s); searches scan every "
                             "vector", self.table, build.error)
             return
@@ -405,16 +429,33 @@ class FaissIndex:
             self.graph_build.cancel()
             self.graph_build = None
 
-    def wait_for_graph(self) -> None:
+    def _let_go_of_graph(self) -> None:
+        """Once the store has closed: free the graph and stop its build (a closed memory
+        object may be kept long after). A build that had not finished is lost; say how to
+        keep the next session from starting it over."""
+        build = self.graph_build
+        if build is not None and not build.finished:
+            log.warning("the %s graph was not finished when the memory closed (%d of %d "
+                        "vectors linked), so the next session builds it again; `tiermem "
+                        "index --agent NAME` builds and saves it once", self.table,
+                        build.linked, build.total)
+        self._drop_graph_build()
+        self.graph = None
+
+    def wait_for_graph(self, on_progress: Callable[[int, int], None] | None = None) -> None:
         """Build the graph this index's size calls for, if it is missing or worn, and wait
-        until searches use it (benchmarks, and callers that prefer a pause to a scan)."""
-        if not self.approximate or not self.index.ntotal:
+        until searches use it (``tiermem index``, benchmarks, and callers that prefer a
+        pause to a scan); ``on_progress`` hears (rows linked, rows in all) as it goes.
+        Without a graph afterwards, ``graph_error`` says why."""
+        if not self.graph_wanted or not self.index.ntotal:
             return
-        while ((self.graph is None or self.graph.worn) and not self._graph_failed
+        while ((self.graph is None or self.graph.worn) and self.graph_error is None
                and not self.store.closed):
-            self._advance_graph_build()
+            self._advance_graph_build(on_progress, waited_for=True)
             if self.graph_build is None:
                 break
+            if on_progress is not None:
+                self.graph_build.watch(on_progress)
             self.graph_build.wait()
 
     def _float_vectors(self) -> np.ndarray:
