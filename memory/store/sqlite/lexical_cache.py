@@ -38,6 +38,12 @@ import numpy as np
 
 from tiermem.memory.errors import ReadOnlyError
 from tiermem.memory.store.records import RowFilter
+from tiermem.memory.store.sqlite.lexical_appends import (
+    AppendSource,
+    PrivateIndex,
+    read_appended,
+    varints,
+)
 
 if TYPE_CHECKING:
     from tiermem.memory.store.sqlite.store import SQLiteStore
@@ -60,6 +66,8 @@ class _Tokenizer:
         self.conn.execute("CREATE VIRTUAL TABLE tokens USING fts5vocab(words, 'instance')")
         self.seen: dict[str, str | None] = {}
         self.lock = threading.Lock()
+        #: Rows of several columns, tokenized (memory/store/sqlite/lexical_appends.py).
+        self.rows = PrivateIndex(self.conn, self.lock)
 
     def token(self, word: str) -> str | None:
         """The one token the index holds for ``word``; None when it splits into several."""
@@ -72,29 +80,20 @@ class _Tokenizer:
         return self.seen[word]
 
 
-def varints(blob: bytes) -> list[int]:
-    """The SQLite varints that make up ``blob`` (FTS5's averages and docsize records)."""
-    values, at = [], 0
-    while at < len(blob):
-        value = 0
-        for i in range(9):
-            byte = blob[at]
-            at += 1
-            if i == 8:
-                value = (value << 8) | byte
-                break
-            value = (value << 7) | (byte & 0x7F)
-            if byte < 0x80:
-                break
-        values.append(value)
-    return values
-
-
 def _integers(text: str | None) -> np.ndarray:
     """A ``group_concat`` of integers as an array (parsed in C: 15x faster than split)."""
     if not text:
         return np.zeros(0, dtype=np.int64)
     return np.fromstring(text, dtype=np.int64, sep=",")
+
+
+def positions(ids: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where each of ``rows`` is in the ascending ``ids`` (a valid index, or 0), and which
+    of them are there."""
+    if not len(ids):
+        return np.zeros(len(rows), dtype=np.int64), np.zeros(len(rows), dtype=bool)
+    at = np.minimum(np.searchsorted(ids, rows), len(ids) - 1)
+    return at, ids[at] == rows
 
 
 class TermCache:
@@ -104,9 +103,14 @@ class TermCache:
     #: Whether searches may use the cache at all (False: FTS5 scores every match).
     enabled = True
 
-    def __init__(self, store: SQLiteStore, table: str) -> None:
-        self.store, self.table = store, table
+    def __init__(self, store: SQLiteStore, table: str,
+                 appends: AppendSource | None = None) -> None:
+        self.store, self.table, self.appends = store, table, appends
         self._state: tuple[bytes, ...] | None = None
+        self._totals: list[int] = []
+        #: With ``appends``: the highest row id read, and the deletion marker's answer then.
+        self._through: int | None = None
+        self._marker: tuple[object, ...] | None = None
         self._postings: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._held = 0
         self._lengths: np.ndarray | None = None
@@ -115,8 +119,12 @@ class TermCache:
         self._top_id: int | None = None
         #: Whether a word is in more than the given number of rows, as tested so far.
         self.common: dict[tuple[str, int], bool] = {}
-        #: Rows read from the index into the cache (tests count them).
-        self.rows_read = 0
+        #: Words found in few rows, which a window leaves to FTS5 (lexical_window.py); kept
+        #: across appends, as they change a word's rows slowly.
+        self.light: set[str] = set()
+        #: Rows read from the index into the cache, and appended rows added to it (tests
+        #: count them).
+        self.rows_read = self.rows_appended = 0
 
     @classmethod
     def tokenizer(cls) -> _Tokenizer:
@@ -131,13 +139,62 @@ class TermCache:
         blocks = tuple(bytes(r[0]) for r in self.store.execute(
             f"SELECT block FROM {self.table}_fts_data WHERE id IN (?, ?) ORDER BY id",
             (_AVERAGES, _STRUCTURE)))
-        if blocks != self._state:
+        if blocks != self._state and not self._take_appended(blocks):
             self._state, self._postings, self._held, self._lengths = blocks, {}, 0, None
-            self.common, self._top_id = {}, None
-            averages = varints(blocks[0]) if len(blocks) == 2 else []
-            self.rows, self._tokens_total = (averages[0], sum(averages[1:])) if averages else (
-                0, 0)
+            self.common, self._top_id, self.light = {}, None, set()
+            self._count(blocks)
+            if self.appends is not None:
+                self._through, self._marker = self._max_id(), self._read_marker()
         return self.rows > 0
+
+    def _count(self, blocks: tuple[bytes, ...]) -> None:
+        averages = varints(blocks[0]) if len(blocks) == 2 else []
+        self.rows, self._totals = (averages[0], averages[1:]) if averages else (0, [])
+        self._tokens_total = sum(self._totals)
+
+    def _read_marker(self) -> tuple[object, ...]:
+        assert self.appends is not None
+        return tuple(self.store.execute(self.appends.marker).fetchone())
+
+    def _take_appended(self, blocks: tuple[bytes, ...]) -> bool:
+        """Whether only rows were appended since the words were read, which are then added
+        (memory/store/sqlite/lexical_appends.py); False: start over."""
+        if (self.appends is None or self._through is None or len(blocks) != 2
+                or (not self._postings and self._lengths is None)
+                or self._read_marker() != self._marker):
+            return False
+        averages = varints(blocks[0])
+        new = read_appended(self.store, self.table, self.appends, self._through,
+                            list(self._postings), self.tokenizer().rows)
+        if new is None or averages[0] != self.rows + len(new.ids) or averages[1:] != [
+                a + b for a, b in zip(self._totals, new.column_totals, strict=True)]:
+            return False
+        if len(new.ids):
+            top = int(new.ids[-1])
+            if top > 2 * averages[0] + SPARE_IDS:
+                return False
+            for token, (ids, counts) in self._postings.items():
+                more = new.postings.get(token)
+                if more is not None:
+                    # A word read after this state may hold some of the new rows already.
+                    keep = more[0] > (ids[-1] if len(ids) else -1)
+                    self._postings[token] = (np.concatenate([ids, more[0][keep]]),
+                                             np.concatenate([counts, more[1][keep]]))
+                    self._held += int(keep.sum())
+            if self._lengths is not None:
+                if top >= len(self._lengths):  # grown by an eighth: no copy on every turn
+                    grown = np.zeros(max(top + 1, len(self._lengths) * 9 // 8),
+                                     dtype=np.float64)
+                    grown[:len(self._lengths)] = self._lengths
+                    self._lengths = grown
+                self._lengths[new.ids] = new.lengths
+            if self._top_id is not None:
+                self._top_id = max(self._top_id, top)
+            self._through = top
+        self.rows_appended += len(new.ids)
+        self._state, self.common = blocks, {}
+        self._count(blocks)
+        return True
 
     def held(self, words: Sequence[str]) -> bool:
         """Whether every one of ``words`` is held (call after ``fresh``)."""
@@ -233,25 +290,37 @@ class TermCache:
         """Every row holding one of ``words`` (all held) and passing ``filt.below``, in id
         order, with its BM25 for the phrases in that order."""
         lengths = self._row_lengths()
-        avgdl = float(self._tokens_total) / float(self.rows)
         total = np.zeros(len(lengths), dtype=np.float64)
         matched = np.zeros(len(lengths), dtype=bool)
-        tokenizer = self.tokenizer()
         for word in words:
-            token = tokenizer.token(word)
-            assert token is not None
-            ids, counts = self._postings[token]
-            idf = math.log((self.rows - len(ids) + 0.5) / (len(ids) + 0.5))
-            if idf <= 0.0:
-                idf = 1e-6
-            # fts5_aux.c's expression, operation for operation.
-            total[ids] += idf * ((counts * (K1 + 1.0)) / (
-                counts + K1 * (1 - B + B * lengths[ids] / avgdl)))
+            ids, counts = self._postings_of(word)
+            total[ids] += self._phrase(len(ids), counts, lengths[ids])
             matched[ids] = True
         if filt.below is not None:
             matched[max(filt.below, 0):] = False
         ids = np.flatnonzero(matched)
         return ids, total[ids]
+
+    def phrase_among(self, word: str, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Which of ``rows`` (ascending ids) hold ``word`` (held), as a mask, and its share
+        of their BM25."""
+        ids, counts = self._postings_of(word)
+        at, hit = positions(ids, rows)
+        return hit, self._phrase(len(ids), counts[at[hit]], self._row_lengths()[rows[hit]])
+
+    def _postings_of(self, word: str) -> tuple[np.ndarray, np.ndarray]:
+        token = self.tokenizer().token(word)
+        assert token is not None
+        return self._postings[token]
+
+    def _phrase(self, hits: int, counts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+        """One phrase's share of the BM25 of rows holding it ``counts`` times, of those
+        ``lengths``: fts5_aux.c's expression, operation for operation."""
+        idf = math.log((self.rows - hits + 0.5) / (hits + 0.5))
+        if idf <= 0.0:
+            idf = 1e-6
+        avgdl = float(self._tokens_total) / float(self.rows)
+        return idf * ((counts * (K1 + 1.0)) / (counts + K1 * (1 - B + B * lengths / avgdl)))
 
 
 class CachedBM25:

@@ -1,0 +1,175 @@
+"""Recall's window scored from words in memory (memory/store/sqlite/lexical_window.py) is
+FTS5's bm25() bit for bit, stays so across appends without reading the words again, starts
+over when a message is erased or forgotten, and leaves search results as they were."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.store.records import RowFilter
+from tiermem.memory.store.sqlite import lexical_window
+from tiermem.memory.store.sqlite.lexical import BM25List, SQLiteLexical, fts_match
+from tiermem.memory.store.sqlite.lexical_window import WindowBM25
+from tiermem.memory.tiers.recall import NewMessage
+
+# Stems shared by several words, a few frequent words and many rare ones.
+VOCAB = ["run", "running", "runs", "apple", "apples", "pear"] + [f"w{i}" for i in range(30)]
+FREQUENCY = [3.0, 2.0, 1.0, 6.0, 1.0, 2.0] + [1.0 / (i + 1) for i in range(30)]
+ROLES = ["user", "assistant", "user", "assistant", "tool", "system"]
+#: Words in more messages than this are held in memory, the others scored by FTS5.
+HELD = 60
+
+
+@pytest.fixture(autouse=True)
+def few_rows_make_a_word_frequent(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lexical_window, "HELD_MIN_HITS", HELD)
+
+
+def _text(rng: random.Random) -> str:
+    # Some messages past 127 words: their lengths take two bytes in FTS5's docsize record.
+    length = rng.randint(120, 160) if rng.random() < 0.03 else rng.randint(1, 12)
+    return " ".join(rng.choices(VOCAB, FREQUENCY, k=length))
+
+
+def _messages(rng: random.Random, count: int, turn: int = 0) -> list[NewMessage]:
+    return [NewMessage(rng.choice(ROLES), _text(rng), turn + i) for i in range(count)]
+
+
+def _memory(rng: random.Random, count: int) -> HierarchicalMemory:
+    m = HierarchicalMemory(None, embedder=HashingEmbedder(), recall_dense=False)
+    m.recall.append_many(_messages(rng, count), bulk=True)
+    return m
+
+
+@pytest.fixture(scope="module")
+def memory() -> Iterator[HierarchicalMemory]:
+    m = _memory(random.Random(3), 300)
+    yield m
+    m.close()
+
+
+def _filter(roles: bool, below: int | None) -> RowFilter:
+    return RowFilter(below=below, roles=("user", "assistant") if roles else (),
+                     hide_tool="conversation_search")
+
+
+def _both(m: HierarchicalMemory, words: list[str], filt: RowFilter,
+          window: int) -> tuple[WindowBM25, BM25List]:
+    """The window scored with its frequent words from memory, and by FTS5 alone."""
+    lexical = m.store.lexical("messages")
+    ranking = lexical.rank(words, filt, window)
+    assert isinstance(ranking, WindowBM25)
+    return ranking, BM25List(m.store, "messages", fts_match(words), filt, window)
+
+
+def _frequent(m: HierarchicalMemory, word: str) -> bool:
+    return len(m.store.lexical("messages").scores([word])) > HELD
+
+
+def _assert_same(ranking: WindowBM25, full: BM25List) -> None:
+    everything, expected = ranking.everything(), full.everything()
+    assert everything == expected  # the same rows with the same scores, to the bit
+    # Best first; rows of equal score may come in any order in FTS5's list.
+    assert list(everything.values()) == sorted(everything.values(), reverse=True)
+    assert (ranking.total(), ranking.exact) == (full.total(), full.exact)
+    full.close()
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(words=st.lists(st.sampled_from(VOCAB), min_size=1, max_size=4, unique=True),
+       window=st.integers(1, 400), roles=st.booleans(),
+       below=st.one_of(st.none(), st.integers(1, 310)))
+def test_the_window_scored_in_memory_is_fts5s_bm25_bit_for_bit(
+        memory: HierarchicalMemory, words: list[str], window: int, roles: bool,
+        below: int | None) -> None:
+    filt = _filter(roles, below)
+    if any(_frequent(memory, w) for w in words):
+        _assert_same(*_both(memory, words, filt, window))
+    else:  # FTS5 counts rare words' rows cheaply: it scores the window itself
+        ranking = memory.store.lexical("messages").rank(words, filt, window)
+        assert isinstance(ranking, BM25List) or not ranking.everything()
+
+
+def test_the_test_corpus_has_frequent_and_rare_words(memory: HierarchicalMemory) -> None:
+    assert _frequent(memory, "apple") and _frequent(memory, "run")
+    assert not _frequent(memory, "w4") and not _frequent(memory, "w20")
+
+
+@pytest.mark.parametrize("bulk", [True, False])
+def test_appends_are_added_to_the_words_in_memory_without_reading_them_again(
+        bulk: bool) -> None:
+    rng = random.Random(5)
+    with _memory(rng, 200) as m:
+        words = ["apple", "run", "w4"]
+        _assert_same(*_both(m, words, _filter(True, None), 50))
+        cache = m.store.term_cache("messages")
+        read = cache.rows_read
+        for turn in range(3):
+            m.recall.append_many(_messages(rng, 7, 1000 + 10 * turn), bulk=bulk)
+            _assert_same(*_both(m, words, _filter(True, None), 50))
+            _assert_same(*_both(m, words, _filter(False, None), 400))
+        assert cache.rows_read == read
+        assert cache.rows_appended == 21
+        # The counts of common-word tests come from memory too.
+        assert cache.hits("apple") == len(m.store.lexical("messages").scores(["apple"]))
+
+
+@pytest.mark.parametrize("change", ["erase", "erase newest", "forget"])
+def test_an_erased_or_forgotten_message_makes_the_words_be_read_again(change: str) -> None:
+    rng = random.Random(9)
+    with _memory(rng, 120) as m:
+        [newest] = m.recall.append_many([NewMessage("user", "apple pear w2 apple", 500)])
+        words = ["apple", "pear", "w2"]
+        before, full = _both(m, words, _filter(False, None), 400)
+        full.close()
+        cache = m.store.term_cache("messages")
+        read = cache.rows_read
+        if change == "forget":
+            with m.store.transaction():
+                m.store.forgetting.forget([], [], [60], 0.0)
+        else:
+            m.recall.erase([newest if change == "erase newest" else 60], "asked")
+        if change == "erase newest":
+            # The next message takes the erased one's id, its length and its context: only
+            # its words differ, and FTS5's row and token counts are as before.
+            assert m.recall.append_many([NewMessage("user", "w9 w9 w9 w9", 501)]) == [newest]
+        after, full = _both(m, words, _filter(False, None), 400)
+        assert after.everything() != before.everything()
+        _assert_same(after, full)
+        assert cache.rows_read > read  # read again, not patched
+
+
+def test_inside_a_transaction_fts5_scores_the_window_with_what_is_pending() -> None:
+    rng = random.Random(11)
+    with _memory(rng, 80) as m:
+        lexical = m.store.lexical("messages")
+        assert isinstance(lexical.rank(["apple"], _filter(False, None), 400), WindowBM25)
+        with m.store.transaction():
+            [new] = m.recall.append_many([NewMessage("user", "apple apple pear", 500)])
+            ranking = lexical.rank(["apple"], _filter(False, None), 400)
+            assert not isinstance(ranking, WindowBM25)
+            assert new in ranking.everything()
+            ranking.close()
+        assert isinstance(lexical.rank(["apple"], _filter(False, None), 400), WindowBM25)
+
+
+def test_recall_pages_and_totals_are_those_fts5_gives(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(13)
+    with _memory(rng, 400) as m:
+        m.recall.window = 60
+        for query in ["apple", "running pear", "w1 w2 apple", "w17", "nothing"]:
+            for page in (1, 2, 5):
+                pages = []
+                for in_memory in (True, False):
+                    monkeypatch.setattr(SQLiteLexical, "window_in_memory", in_memory)
+                    r = m.recall.search(query, k=5, page=page)
+                    pages.append(([(h.id, h.score) for h in r.hits], r.total, r.total_exact))
+                assert pages[0] == pages[1]
+        assert m.store.term_cache("messages").rows_read > 0  # the words were in memory
