@@ -29,6 +29,7 @@ HELD = 60
 @pytest.fixture(autouse=True)
 def few_rows_make_a_word_frequent(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(lexical_window, "HELD_MIN_HITS", HELD)
+    monkeypatch.setattr(lexical_window, "HELD_MIN_SHARE", 0.0)
 
 
 def _text(rng: random.Random) -> str:
@@ -72,7 +73,7 @@ def _frequent(m: HierarchicalMemory, word: str) -> bool:
     return len(m.store.lexical("messages").scores([word])) > HELD
 
 
-def _assert_same(ranking: WindowBM25, full: BM25List) -> None:
+def _assert_same(ranking: WindowBM25 | BM25List, full: BM25List) -> None:
     everything, expected = ranking.everything(), full.everything()
     assert everything == expected  # the same rows with the same scores, to the bit
     # Best first; rows of equal score may come in any order in FTS5's list.
@@ -90,16 +91,16 @@ def test_the_window_scored_in_memory_is_fts5s_bm25_bit_for_bit(
         memory: HierarchicalMemory, words: list[str], window: int, roles: bool,
         below: int | None) -> None:
     filt = _filter(roles, below)
-    if any(_frequent(memory, w) for w in words):
-        _assert_same(*_both(memory, words, filt, window))
-    else:  # FTS5 counts rare words' rows cheaply: it scores the window itself
-        ranking = memory.store.lexical("messages").rank(words, filt, window)
-        assert isinstance(ranking, BM25List) or not ranking.everything()
+    ranking = memory.store.lexical("messages").rank(words, filt, window)
+    _assert_same(ranking, BM25List(memory.store, "messages", fts_match(words), filt, window))
 
 
-def test_the_test_corpus_has_frequent_and_rare_words(memory: HierarchicalMemory) -> None:
-    assert _frequent(memory, "apple") and _frequent(memory, "run")
-    assert not _frequent(memory, "w4") and not _frequent(memory, "w20")
+def test_a_frequent_word_is_held_and_a_rare_one_beside_it_scored_by_fts5() -> None:
+    with _memory(random.Random(3), 300) as m:
+        assert _frequent(m, "apple") and not _frequent(m, "w20")
+        _assert_same(*_both(m, ["w20", "apple"], _filter(True, None), 100))
+        cache = m.store.term_cache("messages")
+        assert cache.hits("apple") is not None and cache.hits("w20") is None
 
 
 @pytest.mark.parametrize("bulk", [True, False])
@@ -114,7 +115,7 @@ def test_appends_are_added_to_the_words_in_memory_without_reading_them_again(
         for turn in range(3):
             m.recall.append_many(_messages(rng, 7, 1000 + 10 * turn), bulk=bulk)
             _assert_same(*_both(m, words, _filter(True, None), 50))
-            _assert_same(*_both(m, words, _filter(False, None), 400))
+            _assert_same(*_both(m, words, _filter(False, None), 150))
         assert cache.rows_read == read
         assert cache.rows_appended == 21
         # The counts of common-word tests come from memory too.
@@ -127,7 +128,7 @@ def test_an_erased_or_forgotten_message_makes_the_words_be_read_again(change: st
     with _memory(rng, 120) as m:
         [newest] = m.recall.append_many([NewMessage("user", "apple pear w2 apple", 500)])
         words = ["apple", "pear", "w2"]
-        before, full = _both(m, words, _filter(False, None), 400)
+        before, full = _both(m, words, _filter(False, None), 100)
         full.close()
         cache = m.store.term_cache("messages")
         read = cache.rows_read
@@ -140,7 +141,7 @@ def test_an_erased_or_forgotten_message_makes_the_words_be_read_again(change: st
             # The next message takes the erased one's id, its length and its context: only
             # its words differ, and FTS5's row and token counts are as before.
             assert m.recall.append_many([NewMessage("user", "w9 w9 w9 w9", 501)]) == [newest]
-        after, full = _both(m, words, _filter(False, None), 400)
+        after, full = _both(m, words, _filter(False, None), 100)
         assert after.everything() != before.everything()
         _assert_same(after, full)
         assert cache.rows_read > read  # read again, not patched
@@ -150,14 +151,14 @@ def test_inside_a_transaction_fts5_scores_the_window_with_what_is_pending() -> N
     rng = random.Random(11)
     with _memory(rng, 80) as m:
         lexical = m.store.lexical("messages")
-        assert isinstance(lexical.rank(["apple"], _filter(False, None), 400), WindowBM25)
+        assert isinstance(lexical.rank(["apple"], _filter(False, None), 40), WindowBM25)
         with m.store.transaction():
             [new] = m.recall.append_many([NewMessage("user", "apple apple pear", 500)])
-            ranking = lexical.rank(["apple"], _filter(False, None), 400)
+            ranking = lexical.rank(["apple"], _filter(False, None), 40)
             assert not isinstance(ranking, WindowBM25)
             assert new in ranking.everything()
             ranking.close()
-        assert isinstance(lexical.rank(["apple"], _filter(False, None), 400), WindowBM25)
+        assert isinstance(lexical.rank(["apple"], _filter(False, None), 40), WindowBM25)
 
 
 def test_recall_pages_and_totals_are_those_fts5_gives(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -173,3 +174,20 @@ def test_recall_pages_and_totals_are_those_fts5_gives(monkeypatch: pytest.Monkey
                     pages.append(([(h.id, h.score) for h in r.hits], r.total, r.total_exact))
                 assert pages[0] == pages[1]
         assert m.store.term_cache("messages").rows_read > 0  # the words were in memory
+
+
+def test_only_words_in_most_of_the_newest_messages_are_read_into_memory(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lexical_window, "HELD_MIN_SHARE", 0.5)
+    monkeypatch.setattr(lexical_window, "HELD_MIN_HITS", 1)
+    # apple in every message (its own text or the one before it), kiwi in a fifth.
+    texts = ["apple kiwi" if i % 10 == 0 else "apple" if i % 2 == 0 else f"u{i}"
+             for i in range(200)]
+    with HierarchicalMemory(None, embedder=HashingEmbedder(), recall_dense=False) as m:
+        m.recall.append_many([NewMessage("user", t, i) for i, t in enumerate(texts)])
+        lexical, cache = m.store.lexical("messages"), m.store.term_cache("messages")
+        ranking = lexical.rank(["kiwi"], _filter(False, None), 10)
+        assert isinstance(ranking, BM25List) and cache.rows_read == 0
+        ranking.close()
+        _assert_same(*_both(m, ["kiwi", "apple"], _filter(False, None), 50))
+        assert cache.hits("apple") == 200 and cache.hits("kiwi") is None

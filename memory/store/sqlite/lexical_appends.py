@@ -14,7 +14,8 @@ the cache start over, and it is told apart so:
 - every row added since has a higher id than any read (SQLite gives a new row
   the next id up; a lower one comes back only after the newest row is
   deleted, and a delete of a message needs its erasure recorded first, which
-  ``AppendSource.marker`` watches);
+  ``AppendSource.marker`` watches; rows imported with their own ids, in a
+  restore, empty the store's caches);
 - FTS5's averages record, which counts the rows and each column's tokens,
   must equal what was read plus exactly the new rows: a row taken out or
   rewritten anywhere else changes those sums;

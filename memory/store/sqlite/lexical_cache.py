@@ -119,9 +119,6 @@ class TermCache:
         self._top_id: int | None = None
         #: Whether a word is in more than the given number of rows, as tested so far.
         self.common: dict[tuple[str, int], bool] = {}
-        #: Words found in few rows, which a window leaves to FTS5 (lexical_window.py); kept
-        #: across appends, as they change a word's rows slowly.
-        self.light: set[str] = set()
         #: Rows read from the index into the cache, and appended rows added to it (tests
         #: count them).
         self.rows_read = self.rows_appended = 0
@@ -141,7 +138,7 @@ class TermCache:
             (_AVERAGES, _STRUCTURE)))
         if blocks != self._state and not self._take_appended(blocks):
             self._state, self._postings, self._held, self._lengths = blocks, {}, 0, None
-            self.common, self._top_id, self.light = {}, None, set()
+            self.common, self._top_id = {}, None
             self._count(blocks)
             if self.appends is not None:
                 self._through, self._marker = self._max_id(), self._read_marker()

@@ -2,14 +2,16 @@
 
 FTS5's bm25() counts every row holding each query word, for its idf, on
 every query: 23 ms at 1M messages for a word in 98% of them, whatever the
-window. The window itself is cheap to score. So a word in more than
-``HELD_MIN_HITS`` rows is scored from memory: ``TermCache`` holds its rows
-and counts and every row's length, kept up to date across appends
-(memory/store/sqlite/lexical_appends.py), and the window's rows are looked
-up in them. Reading such a word costs once what FTS5 spends on it in 5-10
-queries (0.3 s for a word in most of 1M rows), so rarer words, cheap for
-FTS5 to count, are not read: FTS5 scores each of them alone over the
-window's rowid range.
+window. The window itself is cheap to score. So a word found in more than
+half of the newest rows (``HELD_MIN_SHARE``) is scored from memory:
+``TermCache`` holds its rows and counts and every row's length, kept up to
+date across appends (memory/store/sqlite/lexical_appends.py), and the
+window's rows are looked up in them. Reading a word costs once 10-20 times
+what FTS5 spends on it in a query (0.3 s for a word in most of 1M rows), so
+rarer words, which FTS5 counts in a few milliseconds, are left to it: each
+is scored alone over the window's rowid range. (A query made only of such
+common words is the one recall keeps them in: memory/search/lexical.py
+drops them from any other.)
 
 BM25 is a sum of one term per phrase, added in query order, and a phrase
 scored alone is that term exactly (bm25() adds it to 0.0 and negates it).
@@ -19,9 +21,9 @@ with the same IEEE operations, each phrase's term from memory
 from FTS5: bm25()'s scores bit for bit, which tests/test_lexical_window.py
 holds them to.
 
-When the words cannot be held (inside a transaction, whose changes may still
-wait in FTS5's memory; a read-only store; ids too sparse), or no query word
-is frequent, FTS5 scores the window as one query.
+When no query word is that frequent, or the words cannot be held (inside a
+transaction, whose changes may still wait in FTS5's memory; a read-only
+store; ids too sparse), FTS5 scores the window as one query.
 """
 
 from __future__ import annotations
@@ -37,11 +39,15 @@ from tiermem.memory.store.sqlite.lexical_cache import CachedBM25, TermCache, pos
 if TYPE_CHECKING:
     from tiermem.memory.store.sqlite.store import SQLiteStore
 
-#: Words in more rows than this are scored from memory (FTS5 counting them would cost
-#: about 0.4 ms a query and more); rarer ones by FTS5.
+#: A word is scored from memory when it is in more than this many rows and this share of
+#: them; FTS5 scores rarer ones. Below half, FTS5's count costs at most about 12 ms a query
+#: at 1M rows, and reading the word 10-20 times that. Holding every word past 16,000 rows
+#: halved the p50 of a benchmark's class of words in 5-22% of 1M messages but doubled its
+#: p99, as each word's first query paid for reading it; so did a quarter for a few.
 HELD_MIN_HITS = 16_000
-#: The most words remembered as rare before the memo starts over.
-MAX_LIGHT = 100_000
+HELD_MIN_SHARE = 0.5
+#: How many of the newest row ids a word's share is estimated from, in windows.
+SHARE_SPAN = 4
 
 
 class WindowBM25(CachedBM25):
@@ -64,7 +70,8 @@ def window_from_memory(store: SQLiteStore, table: str, terms: Sequence[str],
     cache = store.term_cache(table)
     if not cache.fresh():
         return None
-    held = [t for t in dict.fromkeys(terms) if _frequent(store, table, cache, t)]
+    span = (max(int(rows[0]), int(rows[-1]) - SHARE_SPAN * window + 1), int(rows[-1]))
+    held = [t for t in dict.fromkeys(terms) if _frequent(store, table, cache, t, span)]
     if not held or not cache.load(held):
         return None
     total = np.zeros(len(rows), dtype=np.float64)
@@ -77,21 +84,21 @@ def window_from_memory(store: SQLiteStore, table: str, terms: Sequence[str],
     return WindowBM25(rows, total, len(newest) <= window)
 
 
-def _frequent(store: SQLiteStore, table: str, cache: TermCache, term: str) -> bool:
-    """Whether ``term`` is in more than ``HELD_MIN_HITS`` rows: held words are, others are
-    tested once (a walk of their rows to that depth) and remembered while rare."""
+def _frequent(store: SQLiteStore, table: str, cache: TermCache, term: str,
+              span: tuple[int, int]) -> bool:
+    """Whether ``term`` is frequent enough to hold: held words are; for others, the share
+    of the row ids in ``span`` (the newest of the window's, at most ``SHARE_SPAN``
+    windows) that hold it stands for its share of all rows. It counts at most that many
+    rows, where counting all of a word's would cost what FTS5's idf does."""
     if cache.hits(term) is not None:
         return True
-    if term in cache.light or cache.tokenizer().token(term) is None:
+    if cache.tokenizer().token(term) is None:
         return False  # a word the tokenizer splits is a phrase, left to FTS5
     fts = f"{table}_fts"
-    frequent = store.execute(f"SELECT rowid FROM {fts} WHERE {fts} MATCH ? LIMIT 1 OFFSET ?",
-                             (fts_match([term]), HELD_MIN_HITS)).fetchone() is not None
-    if not frequent:
-        if len(cache.light) >= MAX_LIGHT:
-            cache.light.clear()
-        cache.light.add(term)
-    return frequent
+    found = store.execute(f"SELECT count(*) FROM {fts} WHERE {fts} MATCH ? AND rowid BETWEEN"
+                          " ? AND ?", (fts_match([term]), *span)).fetchone()[0]
+    share = found / (span[1] - span[0] + 1)
+    return share > HELD_MIN_SHARE and share * cache.rows > HELD_MIN_HITS
 
 
 def _phrase_by_fts5(store: SQLiteStore, table: str, term: str, rows: np.ndarray

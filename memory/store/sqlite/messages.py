@@ -32,7 +32,7 @@ INDEXED_ROWS = f"SELECT m.id, {SQL_FUNCTION}(m.content), {context_of('m')} FROM 
 #: after its erasure is recorded (the schema's triggers), so the newest erasure marks deletes.
 MESSAGE_APPENDS = AppendSource(
     rows=f"{INDEXED_ROWS} WHERE m.forgotten_at IS NULL AND m.id > ? ORDER BY m.id", columns=2,
-    marker="SELECT count(*), coalesce(max(rowid), 0) FROM erasures")
+    marker="SELECT coalesce(max(rowid), 0) FROM erasures")
 
 _COLUMNS = ("id, turn, role, content, tool_calls, tool_call_id, tool_name, created_at, status,"
             " embedder_id")

@@ -205,9 +205,11 @@ class SQLiteStore(NestedTransactions):
 
     def import_rows(self, table: DumpTable, rows: Sequence[DumpRow]) -> None:
         import_rows(self, table, rows)
+        self._term_caches.clear()  # rows may come with any ids, not only appended ones
 
     def clear(self) -> None:
         clear_tables(self)
+        self._term_caches.clear()
 
     def translate_error(self, exc: BaseException) -> StoreError | None:
         return translate(exc, self.database)
