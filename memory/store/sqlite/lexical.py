@@ -15,9 +15,12 @@ import json
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from tiermem.memory.store.contract import LexicalRanking
 from tiermem.memory.store.records import RowFilter, TextTable
 from tiermem.memory.store.sqlite.filters import match_clauses
+from tiermem.memory.store.sqlite.lexical_cache import integers_of
 
 if TYPE_CHECKING:
     from tiermem.memory.store.sqlite.store import SQLiteStore
@@ -102,16 +105,19 @@ class SQLiteLexical:
 
 
 def window_probe(store: SQLiteStore, table: str, match: str, filt: RowFilter,
-                 window: int) -> list[int]:
+                 window: int) -> np.ndarray:
     """The ids of the newest ``window + 1`` matches that pass ``filt``, newest first.
 
     FTS5 hands out rowids in the order asked without scoring, so there is no sort
-    either: about 0.6 ms at 1M rows for a word in most of them.
+    either: about 0.3 ms at 1M rows for a word in most of them, read as one string
+    (a row per id took 0.75 ms).
     """
     source, where, filter_params = match_clauses(table, filt)
-    return [int(r[0]) for r in store.execute(
-        f"SELECT f.rowid {source} WHERE {' AND '.join(where)} ORDER BY f.rowid DESC LIMIT ?",
-        (match, *filter_params, window + 1))]
+    text = store.execute(
+        f"SELECT group_concat(r) FROM (SELECT f.rowid AS r {source}"
+        f" WHERE {' AND '.join(where)} ORDER BY f.rowid DESC LIMIT ?)",
+        (match, *filter_params, window + 1)).fetchone()[0]
+    return np.sort(integers_of(text))[::-1]
 
 
 class BM25List:
@@ -136,7 +142,7 @@ class BM25List:
     """
 
     def __init__(self, store: SQLiteStore, table: str, match: str, filt: RowFilter,
-                 window: int | None = None, newest: Sequence[int] | None = None) -> None:
+                 window: int | None = None, newest: np.ndarray | None = None) -> None:
         fts_table = f"{table}_fts"
         self.store, self.fts_table = store, fts_table
         self.exact = True
@@ -158,7 +164,7 @@ class BM25List:
             # The upper bound skips newer matches that fail the filters (a date range
             # in the past), which the probe has already walked past once.
             where.append("f.rowid <= ?")
-            params += [newest[-1], newest[0]] if newest else [None, None]
+            params += [int(newest[-1]), int(newest[0])] if count else [None, None]
         self._from, self._params = f"{source} WHERE {' AND '.join(where)}", tuple(params)
         # No match at all: no BM25 query either (its bounds would be NULL).
         self._cursor = store.execute("SELECT NULL, NULL WHERE 0") if empty else store.execute(

@@ -18,8 +18,11 @@ in both. tests/test_lexical_cache.py holds it to ``bm25()``.
 What is read stays valid while the index is unchanged. FTS5 rewrites its
 structure record (and its averages) on every change it writes, so each use
 compares the two records with the ones the words were read under and starts
-over when they differ. Inside a transaction changes may still be pending in
-FTS5's memory, not yet in those records: the cache is then not used.
+over when they differ, except for a table whose index is appended to
+(recall's, ``AppendSource``): when only rows were appended, they are added
+(memory/store/sqlite/lexical_appends.py). Inside a transaction changes may
+still be pending in FTS5's memory, not yet in those records: the cache is
+then not used.
 
 Only words the tokenizer keeps as one token are held (a query word it splits
 is a phrase, scored by FTS5). The words held are capped at ``MAX_POSTINGS``
@@ -67,7 +70,7 @@ class _Tokenizer:
         self.seen: dict[str, str | None] = {}
         self.lock = threading.Lock()
         #: Rows of several columns, tokenized (memory/store/sqlite/lexical_appends.py).
-        self.rows = PrivateIndex(self.conn, self.lock)
+        self.row_index = PrivateIndex(self.conn, self.lock)
 
     def token(self, word: str) -> str | None:
         """The one token the index holds for ``word``; None when it splits into several."""
@@ -80,7 +83,7 @@ class _Tokenizer:
         return self.seen[word]
 
 
-def _integers(text: str | None) -> np.ndarray:
+def integers_of(text: str | None) -> np.ndarray:
     """A ``group_concat`` of integers as an array (parsed in C: 15x faster than split)."""
     if not text:
         return np.zeros(0, dtype=np.int64)
@@ -162,7 +165,7 @@ class TermCache:
             return False
         averages = varints(blocks[0])
         new = read_appended(self.store, self.table, self.appends, self._through,
-                            list(self._postings), self.tokenizer().rows)
+                            list(self._postings), self.tokenizer().row_index)
         if new is None or averages[0] != self.rows + len(new.ids) or averages[1:] != [
                 a + b for a, b in zip(self._totals, new.column_totals, strict=True)]:
             return False
@@ -242,7 +245,7 @@ class TermCache:
         text = self.store.execute(f"SELECT group_concat(doc) FROM temp.{self._vocab} "
                                   "WHERE term = ?", (token,)).fetchone()[0]
         # One row per occurrence, in row order: runs of one row id give its count.
-        docs = _integers(text)
+        docs = integers_of(text)
         starts = np.flatnonzero(np.r_[True, docs[1:] != docs[:-1]]) if len(docs) else docs
         ids = docs[starts]
         counts = np.diff(np.r_[starts, len(docs)]).astype(np.float64)
@@ -264,7 +267,7 @@ class TermCache:
                 " WHERE length(sz) = 1").fetchone()
             lengths = np.zeros(self._max_id() + 1, dtype=np.float64)
             if ids:
-                lengths[_integers(ids)] = np.frombuffer(
+                lengths[integers_of(ids)] = np.frombuffer(
                     bytes.fromhex(sizes), dtype=np.uint8)
             for rowid, blob in self.store.execute(
                     f"SELECT id, sz FROM {self.table}_fts_docsize WHERE length(sz) > 1"):

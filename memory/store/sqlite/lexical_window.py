@@ -60,17 +60,23 @@ class WindowBM25(CachedBM25):
 
 
 def window_from_memory(store: SQLiteStore, table: str, terms: Sequence[str],
-                       newest: Sequence[int], window: int) -> WindowBM25 | None:
+                       newest: np.ndarray, window: int) -> WindowBM25 | None:
     """The BM25 ranking of the newest ``window`` of the matches ``newest`` (ids newest
     first, one more than the window when there are more), its frequent words scored
     from memory; None when none is frequent or they cannot be held now."""
-    rows = np.sort(np.asarray(newest[:window], dtype=np.int64))
+    rows = np.sort(newest[:window])
     if not len(rows):
         return WindowBM25(rows, np.zeros(0), True)
     cache = store.term_cache(table)
     if not cache.fresh():
         return None
     span = (max(int(rows[0]), int(rows[-1]) - SHARE_SPAN * window + 1), int(rows[-1]))
+    in_span = len(rows) - int(np.searchsorted(rows, span[0]))
+    if in_span <= HELD_MIN_SHARE * (span[1] - span[0] + 1) and all(
+            cache.hits(t) is None for t in terms):
+        # No word is in most of the span's rows passing the filters if their union is not
+        # (a word frequent only among the others costs FTS5's count, as it did before).
+        return None
     held = [t for t in dict.fromkeys(terms) if _frequent(store, table, cache, t, span)]
     if not held or not cache.load(held):
         return None
