@@ -191,3 +191,29 @@ def test_only_words_in_most_of_the_newest_messages_are_read_into_memory(
         ranking.close()
         _assert_same(*_both(m, ["kiwi", "apple"], _filter(False, None), 50))
         assert cache.hits("apple") == 200 and cache.hits("kiwi") is None
+
+
+def test_common_word_tests_carry_over_appends_counting_only_the_new_rows(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = ["apple kiwi" if i % 10 == 0 else "apple" if i % 2 == 0 else f"u{i}"
+             for i in range(100)]
+    with HierarchicalMemory(None, embedder=HashingEmbedder(), recall_dense=False) as m:
+        m.recall.append_many([NewMessage("user", t, i) for i, t in enumerate(texts)])
+        lexical = m.store.lexical("messages")
+        assert lexical.common_terms(["apple", "kiwi"], len(m.recall)) == {"apple"}
+        walks: list[str] = []
+        execute = m.store.execute
+
+        def counted(sql: str, params: object = ()) -> object:
+            if "OFFSET" in sql:
+                walks.append(sql)
+            return execute(sql, params)
+
+        monkeypatch.setattr(m.store, "execute", counted)
+        m.recall.append_many([NewMessage("user", "apple pear", 200)])
+        assert lexical.common_terms(["apple", "kiwi"], len(m.recall)) == {"apple"}
+        assert walks == []  # answered from the earlier tests and the new row's count
+        # Enough messages without apple that it is no longer in most: tested again.
+        m.recall.append_many([NewMessage("user", f"v{i}", 300 + i) for i in range(120)])
+        assert lexical.common_terms(["apple", "kiwi"], len(m.recall)) == set()
+        assert walks

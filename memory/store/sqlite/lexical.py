@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -84,24 +85,32 @@ class SQLiteLexical:
         fts = self.fts_table
         found = set()
         cache = self.store.term_cache(self.table)
-        # Counts read into memory, or tests made since the index last changed, answer at once.
-        known = cache.common if cache.fresh() else None
+        # Counts read into memory, or tests made since the index last changed (or only had
+        # rows appended, counted on top), answer at once.
+        usable = cache.fresh()
         for term in terms:
-            hits = cache.hits(term) if known is not None else None
-            if hits is not None:
-                common = hits > half
-            elif known is not None and (term, half) in known:
-                common = known[(term, half)]
-            else:
+            common: bool | None = None
+            if usable:
+                hits = cache.hits(term)
+                common = hits > half if hits is not None else cache.common_from_bounds(
+                    term, half, partial(self._rows_after, term))
+            if common is None:
                 # OFFSET skips rows without handing them out: 40% faster than count(*) over LIMIT.
                 common = self.store.execute(
                     f"SELECT rowid FROM {fts} WHERE {fts} MATCH ? LIMIT 1 OFFSET ?",
                     (fts_match([term]), half)).fetchone() is not None
-                if known is not None:
-                    known[(term, half)] = common
+                if usable:
+                    cache.note_common(term, half, common)
             if common:
                 found.add(term)
         return found
+
+    def _rows_after(self, term: str, through: int) -> int:
+        """How many rows past id ``through`` hold ``term`` (FTS5 seeks straight to them)."""
+        fts = self.fts_table
+        return int(self.store.execute(
+            f"SELECT count(*) FROM {fts} WHERE {fts} MATCH ? AND rowid > ?",
+            (fts_match([term]), through)).fetchone()[0])
 
 
 def window_probe(store: SQLiteStore, table: str, match: str, filt: RowFilter,

@@ -21,7 +21,12 @@ the cache start over, and it is told apart so:
   rewritten anywhere else changes those sums;
 - each new row's lengths, as the private tokenizer counts them, must equal
   the index's docsize record of that row, so a row indexed from other text
-  is caught.
+  is caught (rows are tokenized only when words are held; the lengths come
+  from the docsize records).
+
+What earlier common-word tests found (``TermCache.common_from_bounds``) is
+carried over appends the same way, topped up with FTS5's count of the new
+rows holding the word.
 """
 
 from __future__ import annotations
@@ -129,7 +134,7 @@ def read_appended(store: SQLiteStore, table: str, source: AppendSource, after: i
     ids = np.asarray([i for i, _ in sizes], dtype=np.int64)
     totals = [sum(s[c] for _, s in sizes) for c in range(source.columns)]
     postings: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-    if sizes:
+    if sizes and tokens:
         rows = store.execute(source.rows, (after,)).fetchall()
         if [int(r[0]) for r in rows] != ids.tolist():
             return None

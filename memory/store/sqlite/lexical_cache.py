@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -120,8 +120,9 @@ class TermCache:
         self.rows, self._tokens_total = 0, 0
         self._vocab: str | None = None
         self._top_id: int | None = None
-        #: Whether a word is in more than the given number of rows, as tested so far.
-        self.common: dict[tuple[str, int], bool] = {}
+        #: How many rows hold a word at least and at most, as tested so far, through which
+        #: row id (``common_from_bounds``).
+        self._bounds: dict[str, tuple[int, int, int | None]] = {}
         #: Rows read from the index into the cache, and appended rows added to it (tests
         #: count them).
         self.rows_read = self.rows_appended = 0
@@ -141,7 +142,7 @@ class TermCache:
             (_AVERAGES, _STRUCTURE)))
         if blocks != self._state and not self._take_appended(blocks):
             self._state, self._postings, self._held, self._lengths = blocks, {}, 0, None
-            self.common, self._top_id = {}, None
+            self._bounds, self._top_id = {}, None
             self._count(blocks)
             if self.appends is not None:
                 self._through, self._marker = self._max_id(), self._read_marker()
@@ -160,7 +161,7 @@ class TermCache:
         """Whether only rows were appended since the words were read, which are then added
         (memory/store/sqlite/lexical_appends.py); False: start over."""
         if (self.appends is None or self._through is None or len(blocks) != 2
-                or (not self._postings and self._lengths is None)
+                or (not self._postings and self._lengths is None and not self._bounds)
                 or self._read_marker() != self._marker):
             return False
         averages = varints(blocks[0])
@@ -192,9 +193,29 @@ class TermCache:
                 self._top_id = max(self._top_id, top)
             self._through = top
         self.rows_appended += len(new.ids)
-        self._state, self.common = blocks, {}
+        self._state = blocks
         self._count(blocks)
         return True
+
+    def common_from_bounds(self, word: str, half: int,
+                           added: Callable[[int], int]) -> bool | None:
+        """Whether ``word`` is in more than ``half`` rows, from what earlier tests found
+        (``note_common``) and, after appends, ``added(through)``: how many rows past that
+        id hold it. None when they cannot tell (call after ``fresh``)."""
+        known = self._bounds.get(word)
+        if known is None:
+            return None
+        low, high, through = known
+        if through is not None and self._through is not None and self._through != through:
+            more = added(through)
+            low, high, through = low + more, high + more, self._through
+            self._bounds[word] = (low, high, through)
+        return True if low > half else False if high <= half else None
+
+    def note_common(self, word: str, half: int, common: bool) -> None:
+        """Record a test of whether ``word`` is in more than ``half`` rows."""
+        self._bounds[word] = (half + 1, 2**62, self._through) if common else (
+            0, half, self._through)
 
     def held(self, words: Sequence[str]) -> bool:
         """Whether every one of ``words`` is held (call after ``fresh``)."""
