@@ -115,6 +115,8 @@ class TermCache:
         self._through: int | None = None
         self._marker: tuple[object, ...] | None = None
         self._postings: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        #: The arrays behind a word's postings that appends have grown, with room to spare.
+        self._room: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._held = 0
         self._lengths: np.ndarray | None = None
         self.rows, self._tokens_total = 0, 0
@@ -142,6 +144,7 @@ class TermCache:
             (_AVERAGES, _STRUCTURE)))
         if blocks != self._state and not self._take_appended(blocks):
             self._state, self._postings, self._held, self._lengths = blocks, {}, 0, None
+            self._room = {}
             self._bounds, self._top_id = {}, None
             self._count(blocks)
             if self.appends is not None:
@@ -179,8 +182,8 @@ class TermCache:
                 if more is not None:
                     # A word read after this state may hold some of the new rows already.
                     keep = more[0] > (ids[-1] if len(ids) else -1)
-                    self._postings[token] = (np.concatenate([ids, more[0][keep]]),
-                                             np.concatenate([counts, more[1][keep]]))
+                    self._postings[token] = self._extended(token, ids, counts,
+                                                           more[0][keep], more[1][keep])
                     self._held += int(keep.sum())
             if self._lengths is not None:
                 if top >= len(self._lengths):  # grown by an eighth: no copy on every turn
@@ -196,6 +199,22 @@ class TermCache:
         self._state = blocks
         self._count(blocks)
         return True
+
+    def _extended(self, token: str, ids: np.ndarray, counts: np.ndarray,
+                  more_ids: np.ndarray, more_counts: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray]:
+        """A word's postings with rows appended, in arrays grown with an eighth to spare: a
+        word in most rows gains rows on nearly every turn, and copying its arrays each
+        time cost 4 ms at 1M rows."""
+        n, k = len(ids), len(more_ids)
+        room = self._room.get(token)
+        if room is None or n + k > len(room[0]):
+            size = n + k + n // 8 + 16
+            room = (np.empty(size, dtype=np.int64), np.empty(size, dtype=np.float64))
+            room[0][:n], room[1][:n] = ids, counts
+            self._room[token] = room
+        room[0][n:n + k], room[1][n:n + k] = more_ids, more_counts
+        return room[0][:n + k], room[1][:n + k]
 
     def common_from_bounds(self, word: str, half: int,
                            added: Callable[[int], int]) -> bool | None:
@@ -245,6 +264,7 @@ class TermCache:
                 break
             if token not in tokens:
                 self._held -= len(self._postings.pop(token)[0])
+                self._room.pop(token, None)
         return True
 
     def _vocabulary(self) -> bool:
@@ -272,6 +292,7 @@ class TermCache:
         counts = np.diff(np.r_[starts, len(docs)]).astype(np.float64)
         self.rows_read += len(docs)
         self._postings[token] = (ids, counts)
+        self._room.pop(token, None)
         self._held += len(ids)
 
     @property
