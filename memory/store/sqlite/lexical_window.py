@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 #: them; FTS5 scores rarer ones. Below half, FTS5's count costs at most about 12 ms a query
 #: at 1M rows, and reading the word 10-20 times that. Holding every word past 16,000 rows
 #: halved the p50 of a benchmark's class of words in 5-22% of 1M messages but doubled its
-#: p99, as each word's first query paid for reading it; so did a quarter for a few.
+#: p99, as each word's first query paid for reading it; a quarter still held a few.
 HELD_MIN_HITS = 16_000
 HELD_MIN_SHARE = 0.5
 #: How many of the newest row ids a word's share is estimated from, in windows.
