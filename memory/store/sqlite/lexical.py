@@ -13,11 +13,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from tiermem.memory.store.contract import LexicalRanking
 from tiermem.memory.store.records import RowFilter, TextTable
 from tiermem.memory.store.sqlite.filters import match_clauses
+from tiermem.memory.store.sqlite.lexical_cache import integers_of
 
 if TYPE_CHECKING:
     from tiermem.memory.store.sqlite.store import SQLiteStore
@@ -38,6 +42,9 @@ class SQLiteLexical:
     #: Whether a search without a window may leave rows holding only common words
     #: unscored (memory/store/sqlite/lexical_bound.py); the ranking is the same either way.
     bounded = True
+    #: Whether a window is scored from the words held in memory when they can be
+    #: (memory/store/sqlite/lexical_window.py); the scores are the same either way.
+    window_in_memory = True
 
     def rank(self, terms: Sequence[str], filt: RowFilter,
              window: int | None = None) -> LexicalRanking:
@@ -45,7 +52,17 @@ class SQLiteLexical:
             from tiermem.memory.store.sqlite.lexical_bound import BoundedBM25
 
             return BoundedBM25.open(self.store, self.table, terms, filt)
-        return BM25List(self.store, self.table, fts_match(terms), filt, window)
+        match = fts_match(terms)
+        if window is None:
+            return BM25List(self.store, self.table, match, filt)
+        newest = window_probe(self.store, self.table, match, filt, window)
+        if self.window_in_memory:
+            from tiermem.memory.store.sqlite.lexical_window import window_from_memory
+
+            ranking = window_from_memory(self.store, self.table, terms, newest, window)
+            if ranking is not None:
+                return ranking
+        return BM25List(self.store, self.table, match, filt, window, newest)
 
     def scores(self, terms: Sequence[str], every_term: bool = False,
                among: Collection[int] | None = None) -> dict[int, float]:
@@ -68,24 +85,48 @@ class SQLiteLexical:
         fts = self.fts_table
         found = set()
         cache = self.store.term_cache(self.table)
-        # Counts read into memory, or tests made since the index last changed, answer at once.
-        known = cache.common if cache.fresh() else None
+        # Counts read into memory, or tests made since the index last changed (or only had
+        # rows appended, counted on top), answer at once.
+        usable = cache.fresh()
         for term in terms:
-            hits = cache.hits(term) if known is not None else None
-            if hits is not None:
-                common = hits > half
-            elif known is not None and (term, half) in known:
-                common = known[(term, half)]
-            else:
+            common: bool | None = None
+            if usable:
+                hits = cache.hits(term)
+                common = hits > half if hits is not None else cache.common_from_bounds(
+                    term, half, partial(self._rows_after, term))
+            if common is None:
                 # OFFSET skips rows without handing them out: 40% faster than count(*) over LIMIT.
                 common = self.store.execute(
                     f"SELECT rowid FROM {fts} WHERE {fts} MATCH ? LIMIT 1 OFFSET ?",
                     (fts_match([term]), half)).fetchone() is not None
-                if known is not None:
-                    known[(term, half)] = common
+                if usable:
+                    cache.note_common(term, half, common)
             if common:
                 found.add(term)
         return found
+
+    def _rows_after(self, term: str, through: int) -> int:
+        """How many rows past id ``through`` hold ``term`` (FTS5 seeks straight to them)."""
+        fts = self.fts_table
+        return int(self.store.execute(
+            f"SELECT count(*) FROM {fts} WHERE {fts} MATCH ? AND rowid > ?",
+            (fts_match([term]), through)).fetchone()[0])
+
+
+def window_probe(store: SQLiteStore, table: str, match: str, filt: RowFilter,
+                 window: int) -> np.ndarray:
+    """The ids of the newest ``window + 1`` matches that pass ``filt``, newest first.
+
+    FTS5 hands out rowids in the order asked without scoring, so there is no sort
+    either: about 0.3 ms at 1M rows for a word in most of them, read as one string
+    (a row per id took 0.75 ms).
+    """
+    source, where, filter_params = match_clauses(table, filt)
+    text = store.execute(
+        f"SELECT group_concat(r) FROM (SELECT f.rowid AS r {source}"
+        f" WHERE {' AND '.join(where)} ORDER BY f.rowid DESC LIMIT ?)",
+        (match, *filter_params, window + 1)).fetchone()[0]
+    return np.sort(integers_of(text))[::-1]
 
 
 class BM25List:
@@ -98,18 +139,19 @@ class BM25List:
     the cut is looked up by reading the rest of this cursor, not by a new
     ``rowid IN (...)`` query: FTS5 re-runs the whole match for each such id.
 
-    With a ``window``, a first query walks the matches that pass the filters
-    newest first, unscored, to the ``window + 1``-th (about 0.5 ms at 1M rows,
-    for a word in most of them), and the BM25 query is bounded to the rowids
-    it saw. Either way it yields the total, when exact, without a count query.
-    Two costs still grow with the matches: bm25() counts each word's rows once
-    per query for its idf (13 ms at 1M rows for a word in 88% of them), and a
+    With a ``window``, ``window_probe`` walks the matches that pass the filters
+    newest first, unscored, to the ``window + 1``-th (``newest``, unless given),
+    and the BM25 query is bounded to the rowids it saw. Either way it yields the
+    total, when exact, without a count query. Two costs still grow with the
+    matches: bm25() counts each word's rows once per query for its idf (23 ms
+    at 1M rows for a word in 98% of them; ``SQLiteLexical.rank`` scores a window
+    from memory instead when it can, memory/store/sqlite/lexical_window.py), and a
     filter that few matches pass (``roles=["tool"]``, dates long past) makes
     the walk visit every newer match.
     """
 
     def __init__(self, store: SQLiteStore, table: str, match: str, filt: RowFilter,
-                 window: int | None = None) -> None:
+                 window: int | None = None, newest: np.ndarray | None = None) -> None:
         fts_table = f"{table}_fts"
         self.store, self.fts_table = store, fts_table
         self.exact = True
@@ -118,11 +160,9 @@ class BM25List:
         params = [match, *filter_params]
         empty = False
         if window is not None:
-            # FTS5 hands out rowids in the order asked without scoring, so no sort either.
-            count, oldest, newest = store.execute(
-                f"SELECT count(*), min(r), max(r) FROM (SELECT f.rowid AS r {source}"
-                f" WHERE {' AND '.join(where)} ORDER BY f.rowid DESC LIMIT ?)",
-                (*params, window + 1)).fetchone()
+            if newest is None:
+                newest = window_probe(store, table, match, filt, window)
+            count = len(newest)
             empty = count == 0
             if count > window:
                 self.exact, self._total = False, window
@@ -133,7 +173,7 @@ class BM25List:
             # The upper bound skips newer matches that fail the filters (a date range
             # in the past), which the probe has already walked past once.
             where.append("f.rowid <= ?")
-            params += [oldest, newest]
+            params += [int(newest[-1]), int(newest[0])] if count else [None, None]
         self._from, self._params = f"{source} WHERE {' AND '.join(where)}", tuple(params)
         # No match at all: no BM25 query either (its bounds would be NULL).
         self._cursor = store.execute("SELECT NULL, NULL WHERE 0") if empty else store.execute(

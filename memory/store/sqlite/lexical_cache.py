@@ -18,8 +18,11 @@ in both. tests/test_lexical_cache.py holds it to ``bm25()``.
 What is read stays valid while the index is unchanged. FTS5 rewrites its
 structure record (and its averages) on every change it writes, so each use
 compares the two records with the ones the words were read under and starts
-over when they differ. Inside a transaction changes may still be pending in
-FTS5's memory, not yet in those records: the cache is then not used.
+over when they differ, except for a table whose index is appended to
+(recall's, ``AppendSource``): when only rows were appended, they are added
+(memory/store/sqlite/lexical_appends.py). Inside a transaction changes may
+still be pending in FTS5's memory, not yet in those records: the cache is
+then not used.
 
 Only words the tokenizer keeps as one token are held (a query word it splits
 is a phrase, scored by FTS5). The words held are capped at ``MAX_POSTINGS``
@@ -31,13 +34,19 @@ from __future__ import annotations
 import math
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from tiermem.memory.errors import ReadOnlyError
 from tiermem.memory.store.records import RowFilter
+from tiermem.memory.store.sqlite.lexical_appends import (
+    AppendSource,
+    PrivateIndex,
+    read_appended,
+    varints,
+)
 
 if TYPE_CHECKING:
     from tiermem.memory.store.sqlite.store import SQLiteStore
@@ -60,6 +69,8 @@ class _Tokenizer:
         self.conn.execute("CREATE VIRTUAL TABLE tokens USING fts5vocab(words, 'instance')")
         self.seen: dict[str, str | None] = {}
         self.lock = threading.Lock()
+        #: Rows of several columns, tokenized (memory/store/sqlite/lexical_appends.py).
+        self.row_index = PrivateIndex(self.conn, self.lock)
 
     def token(self, word: str) -> str | None:
         """The one token the index holds for ``word``; None when it splits into several."""
@@ -72,29 +83,20 @@ class _Tokenizer:
         return self.seen[word]
 
 
-def varints(blob: bytes) -> list[int]:
-    """The SQLite varints that make up ``blob`` (FTS5's averages and docsize records)."""
-    values, at = [], 0
-    while at < len(blob):
-        value = 0
-        for i in range(9):
-            byte = blob[at]
-            at += 1
-            if i == 8:
-                value = (value << 8) | byte
-                break
-            value = (value << 7) | (byte & 0x7F)
-            if byte < 0x80:
-                break
-        values.append(value)
-    return values
-
-
-def _integers(text: str | None) -> np.ndarray:
+def integers_of(text: str | None) -> np.ndarray:
     """A ``group_concat`` of integers as an array (parsed in C: 15x faster than split)."""
     if not text:
         return np.zeros(0, dtype=np.int64)
     return np.fromstring(text, dtype=np.int64, sep=",")
+
+
+def positions(ids: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where each of ``rows`` is in the ascending ``ids`` (a valid index, or 0), and which
+    of them are there."""
+    if not len(ids):
+        return np.zeros(len(rows), dtype=np.int64), np.zeros(len(rows), dtype=bool)
+    at = np.minimum(np.searchsorted(ids, rows), len(ids) - 1)
+    return at, ids[at] == rows
 
 
 class TermCache:
@@ -104,19 +106,28 @@ class TermCache:
     #: Whether searches may use the cache at all (False: FTS5 scores every match).
     enabled = True
 
-    def __init__(self, store: SQLiteStore, table: str) -> None:
-        self.store, self.table = store, table
+    def __init__(self, store: SQLiteStore, table: str,
+                 appends: AppendSource | None = None) -> None:
+        self.store, self.table, self.appends = store, table, appends
         self._state: tuple[bytes, ...] | None = None
+        self._totals: list[int] = []
+        #: With ``appends``: the highest row id read, and the deletion marker's answer then.
+        self._through: int | None = None
+        self._marker: tuple[object, ...] | None = None
         self._postings: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        #: The arrays behind a word's postings that appends have grown, with room to spare.
+        self._room: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._held = 0
         self._lengths: np.ndarray | None = None
         self.rows, self._tokens_total = 0, 0
         self._vocab: str | None = None
         self._top_id: int | None = None
-        #: Whether a word is in more than the given number of rows, as tested so far.
-        self.common: dict[tuple[str, int], bool] = {}
-        #: Rows read from the index into the cache (tests count them).
-        self.rows_read = 0
+        #: How many rows hold a word at least and at most, as tested so far, through which
+        #: row id (``common_from_bounds``).
+        self._bounds: dict[str, tuple[int, int, int | None]] = {}
+        #: Rows read from the index into the cache, and appended rows added to it (tests
+        #: count them).
+        self.rows_read = self.rows_appended = 0
 
     @classmethod
     def tokenizer(cls) -> _Tokenizer:
@@ -131,13 +142,99 @@ class TermCache:
         blocks = tuple(bytes(r[0]) for r in self.store.execute(
             f"SELECT block FROM {self.table}_fts_data WHERE id IN (?, ?) ORDER BY id",
             (_AVERAGES, _STRUCTURE)))
-        if blocks != self._state:
+        if blocks != self._state and not self._take_appended(blocks):
             self._state, self._postings, self._held, self._lengths = blocks, {}, 0, None
-            self.common, self._top_id = {}, None
-            averages = varints(blocks[0]) if len(blocks) == 2 else []
-            self.rows, self._tokens_total = (averages[0], sum(averages[1:])) if averages else (
-                0, 0)
+            self._room = {}
+            self._bounds, self._top_id = {}, None
+            self._count(blocks)
+            if self.appends is not None:
+                self._through, self._marker = self._max_id(), self._read_marker()
         return self.rows > 0
+
+    def _count(self, blocks: tuple[bytes, ...]) -> None:
+        averages = varints(blocks[0]) if len(blocks) == 2 else []
+        self.rows, self._totals = (averages[0], averages[1:]) if averages else (0, [])
+        self._tokens_total = sum(self._totals)
+
+    def _read_marker(self) -> tuple[object, ...]:
+        assert self.appends is not None
+        return tuple(self.store.execute(self.appends.marker).fetchone())
+
+    def _take_appended(self, blocks: tuple[bytes, ...]) -> bool:
+        """Whether only rows were appended since the words were read, which are then added
+        (memory/store/sqlite/lexical_appends.py); False: start over."""
+        if (self.appends is None or self._through is None or len(blocks) != 2
+                or (not self._postings and self._lengths is None and not self._bounds)
+                or self._read_marker() != self._marker):
+            return False
+        averages = varints(blocks[0])
+        new = read_appended(self.store, self.table, self.appends, self._through,
+                            list(self._postings), self.tokenizer().row_index)
+        if new is None or averages[0] != self.rows + len(new.ids) or averages[1:] != [
+                a + b for a, b in zip(self._totals, new.column_totals, strict=True)]:
+            return False
+        if len(new.ids):
+            top = int(new.ids[-1])
+            if top > 2 * averages[0] + SPARE_IDS:
+                return False
+            for token, (ids, counts) in self._postings.items():
+                more = new.postings.get(token)
+                if more is not None:
+                    # A word read after this state may hold some of the new rows already.
+                    keep = more[0] > (ids[-1] if len(ids) else -1)
+                    self._postings[token] = self._extended(token, ids, counts,
+                                                           more[0][keep], more[1][keep])
+                    self._held += int(keep.sum())
+            if self._lengths is not None:
+                if top >= len(self._lengths):  # grown by an eighth: no copy on every turn
+                    grown = np.zeros(max(top + 1, len(self._lengths) * 9 // 8),
+                                     dtype=np.float64)
+                    grown[:len(self._lengths)] = self._lengths
+                    self._lengths = grown
+                self._lengths[new.ids] = new.lengths
+            if self._top_id is not None:
+                self._top_id = max(self._top_id, top)
+            self._through = top
+        self.rows_appended += len(new.ids)
+        self._state = blocks
+        self._count(blocks)
+        return True
+
+    def _extended(self, token: str, ids: np.ndarray, counts: np.ndarray,
+                  more_ids: np.ndarray, more_counts: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray]:
+        """A word's postings with rows appended, in arrays grown with an eighth to spare: a
+        word in most rows gains rows on nearly every turn, and copying its arrays each
+        time cost 4 ms at 1M rows."""
+        n, k = len(ids), len(more_ids)
+        room = self._room.get(token)
+        if room is None or n + k > len(room[0]):
+            size = n + k + n // 8 + 16
+            room = (np.empty(size, dtype=np.int64), np.empty(size, dtype=np.float64))
+            room[0][:n], room[1][:n] = ids, counts
+            self._room[token] = room
+        room[0][n:n + k], room[1][n:n + k] = more_ids, more_counts
+        return room[0][:n + k], room[1][:n + k]
+
+    def common_from_bounds(self, word: str, half: int,
+                           added: Callable[[int], int]) -> bool | None:
+        """Whether ``word`` is in more than ``half`` rows, from what earlier tests found
+        (``note_common``) and, after appends, ``added(through)``: how many rows past that
+        id hold it. None when they cannot tell (call after ``fresh``)."""
+        known = self._bounds.get(word)
+        if known is None:
+            return None
+        low, high, through = known
+        if through is not None and self._through is not None and self._through != through:
+            more = added(through)
+            low, high, through = low + more, high + more, self._through
+            self._bounds[word] = (low, high, through)
+        return True if low > half else False if high <= half else None
+
+    def note_common(self, word: str, half: int, common: bool) -> None:
+        """Record a test of whether ``word`` is in more than ``half`` rows."""
+        self._bounds[word] = (half + 1, 2**62, self._through) if common else (
+            0, half, self._through)
 
     def held(self, words: Sequence[str]) -> bool:
         """Whether every one of ``words`` is held (call after ``fresh``)."""
@@ -167,6 +264,7 @@ class TermCache:
                 break
             if token not in tokens:
                 self._held -= len(self._postings.pop(token)[0])
+                self._room.pop(token, None)
         return True
 
     def _vocabulary(self) -> bool:
@@ -188,12 +286,13 @@ class TermCache:
         text = self.store.execute(f"SELECT group_concat(doc) FROM temp.{self._vocab} "
                                   "WHERE term = ?", (token,)).fetchone()[0]
         # One row per occurrence, in row order: runs of one row id give its count.
-        docs = _integers(text)
+        docs = integers_of(text)
         starts = np.flatnonzero(np.r_[True, docs[1:] != docs[:-1]]) if len(docs) else docs
         ids = docs[starts]
         counts = np.diff(np.r_[starts, len(docs)]).astype(np.float64)
         self.rows_read += len(docs)
         self._postings[token] = (ids, counts)
+        self._room.pop(token, None)
         self._held += len(ids)
 
     @property
@@ -210,7 +309,7 @@ class TermCache:
                 " WHERE length(sz) = 1").fetchone()
             lengths = np.zeros(self._max_id() + 1, dtype=np.float64)
             if ids:
-                lengths[_integers(ids)] = np.frombuffer(
+                lengths[integers_of(ids)] = np.frombuffer(
                     bytes.fromhex(sizes), dtype=np.uint8)
             for rowid, blob in self.store.execute(
                     f"SELECT id, sz FROM {self.table}_fts_docsize WHERE length(sz) > 1"):
@@ -233,25 +332,37 @@ class TermCache:
         """Every row holding one of ``words`` (all held) and passing ``filt.below``, in id
         order, with its BM25 for the phrases in that order."""
         lengths = self._row_lengths()
-        avgdl = float(self._tokens_total) / float(self.rows)
         total = np.zeros(len(lengths), dtype=np.float64)
         matched = np.zeros(len(lengths), dtype=bool)
-        tokenizer = self.tokenizer()
         for word in words:
-            token = tokenizer.token(word)
-            assert token is not None
-            ids, counts = self._postings[token]
-            idf = math.log((self.rows - len(ids) + 0.5) / (len(ids) + 0.5))
-            if idf <= 0.0:
-                idf = 1e-6
-            # fts5_aux.c's expression, operation for operation.
-            total[ids] += idf * ((counts * (K1 + 1.0)) / (
-                counts + K1 * (1 - B + B * lengths[ids] / avgdl)))
+            ids, counts = self._postings_of(word)
+            total[ids] += self._phrase(len(ids), counts, lengths[ids])
             matched[ids] = True
         if filt.below is not None:
             matched[max(filt.below, 0):] = False
         ids = np.flatnonzero(matched)
         return ids, total[ids]
+
+    def phrase_among(self, word: str, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Which of ``rows`` (ascending ids) hold ``word`` (held), as a mask, and its share
+        of their BM25."""
+        ids, counts = self._postings_of(word)
+        at, hit = positions(ids, rows)
+        return hit, self._phrase(len(ids), counts[at[hit]], self._row_lengths()[rows[hit]])
+
+    def _postings_of(self, word: str) -> tuple[np.ndarray, np.ndarray]:
+        token = self.tokenizer().token(word)
+        assert token is not None
+        return self._postings[token]
+
+    def _phrase(self, hits: int, counts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+        """One phrase's share of the BM25 of rows holding it ``counts`` times, of those
+        ``lengths``: fts5_aux.c's expression, operation for operation."""
+        idf = math.log((self.rows - hits + 0.5) / (hits + 0.5))
+        if idf <= 0.0:
+            idf = 1e-6
+        avgdl = float(self._tokens_total) / float(self.rows)
+        return idf * ((counts * (K1 + 1.0)) / (counts + K1 * (1 - B + B * lengths / avgdl)))
 
 
 class CachedBM25:

@@ -15,6 +15,7 @@ import numpy as np
 
 from tiermem.memory.store.records import Message, RowFilter
 from tiermem.memory.store.sqlite.filters import CHUNK, passing_ids
+from tiermem.memory.store.sqlite.lexical_appends import AppendSource
 from tiermem.memory.store.sqlite.passages import set_embeddings
 from tiermem.memory.store.sqlite.schema import context_of
 from tiermem.memory.store.sqlite.vectors import bump_generation, vector_blob
@@ -22,6 +23,16 @@ from tiermem.memory.text.symbols import SQL_FUNCTION
 
 if TYPE_CHECKING:
     from tiermem.memory.store.sqlite.store import SQLiteStore
+
+#: What the full-text index holds for each message ``m``: its id, its text and its context
+#: (memory/tiers/recall.py), as the bulk insert writes them and ``TermCache`` reads them back.
+INDEXED_ROWS = f"SELECT m.id, {SQL_FUNCTION}(m.content), {context_of('m')} FROM messages m"
+
+#: The index's rows appended after an id, for ``TermCache``; a message is deleted only
+#: after its erasure is recorded (the schema's triggers), so the newest erasure marks deletes.
+MESSAGE_APPENDS = AppendSource(
+    rows=f"{INDEXED_ROWS} WHERE m.forgotten_at IS NULL AND m.id > ? ORDER BY m.id", columns=2,
+    marker="SELECT coalesce(max(rowid), 0) FROM erasures")
 
 _COLUMNS = ("id, turn, role, content, tool_calls, tool_call_id, tool_name, created_at, status,"
             " embedder_id")
@@ -70,8 +81,7 @@ class SQLiteMessages:
             # Rowids are allocated in order inside this write transaction, so the range
             # holds exactly the rows just inserted.
             conn.execute(
-                "INSERT INTO messages_fts (rowid, content, context)"
-                f" SELECT m.id, {SQL_FUNCTION}(m.content), {context_of('m')} FROM messages m"
+                f"INSERT INTO messages_fts (rowid, content, context) {INDEXED_ROWS}"
                 " WHERE m.id BETWEEN ? AND ?", (min(ids), max(ids)))
             conn.execute(trigger)
         return ids

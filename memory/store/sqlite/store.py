@@ -44,7 +44,7 @@ from tiermem.memory.store.sqlite.forgetting import SQLiteForgetting
 from tiermem.memory.store.sqlite.history import SQLiteHistory, SQLiteSettings
 from tiermem.memory.store.sqlite.lexical import SQLiteLexical
 from tiermem.memory.store.sqlite.lexical_cache import TermCache
-from tiermem.memory.store.sqlite.messages import SQLiteMessages
+from tiermem.memory.store.sqlite.messages import MESSAGE_APPENDS, SQLiteMessages
 from tiermem.memory.store.sqlite.passages import SQLitePassages
 from tiermem.memory.store.sqlite.schema import SCHEMA_VERSION, migrate, register_functions
 from tiermem.memory.store.sqlite.vectors import FaissIndex
@@ -191,7 +191,9 @@ class SQLiteStore(NestedTransactions):
         """The words of ``table``'s full-text index read into memory so far
         (memory/store/sqlite/lexical_cache.py)."""
         if table not in self._term_caches:
-            self._term_caches[table] = TermCache(self, table)
+            # Recall is appended to on every turn; the cache takes appends as they come.
+            self._term_caches[table] = TermCache(
+                self, table, MESSAGE_APPENDS if table == "messages" else None)
         return self._term_caches[table]
 
     def vectors(self, table: VectorTable, dim: int) -> FaissIndex:
@@ -204,9 +206,11 @@ class SQLiteStore(NestedTransactions):
 
     def import_rows(self, table: DumpTable, rows: Sequence[DumpRow]) -> None:
         import_rows(self, table, rows)
+        self._term_caches.clear()  # rows may come with any ids, not only appended ones
 
     def clear(self) -> None:
         clear_tables(self)
+        self._term_caches.clear()
 
     def translate_error(self, exc: BaseException) -> StoreError | None:
         return translate(exc, self.database)
