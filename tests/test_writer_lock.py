@@ -114,6 +114,32 @@ def test_closing_in_a_forked_child_leaves_the_parent_working(tmp_path: Path) -> 
         m.close()
 
 
+def test_closing_in_a_forked_child_runs_no_close_hooks(tmp_path: Path) -> None:
+    # The hooks stop the parent's threads (a graph build), which the child does not have.
+    m = make_memory(tmp_path / "agent")
+    calls: list[int] = []
+    m.store.on_close(lambda: calls.append(os.getpid()))
+    ready_r, ready_w = os.pipe()
+    go_r, go_w = os.pipe()
+    report_r, report_w = os.pipe()
+
+    def child_closes() -> bytes:
+        m.close()
+        return b"ran" if calls else b"skipped"
+
+    pid = _fork_and_wait(ready_w, go_r, report_w, child_closes)
+    try:
+        assert os.read(ready_r, 1) == b"r"
+        assert os.read(report_r, 16) == b"skipped"
+    finally:
+        os.write(go_w, b"g")
+        os.waitpid(pid, 0)
+        for fd in (ready_r, ready_w, go_r, go_w, report_r, report_w):
+            os.close(fd)
+    m.close()
+    assert calls == [os.getpid()]
+
+
 def test_a_lock_whose_recorded_holder_has_exited_does_not_name_it(tmp_path: Path) -> None:
     home = tmp_path / "agent"
     home.mkdir()

@@ -307,9 +307,10 @@ class SQLiteStore(NestedTransactions):
     def close(self) -> None:
         if self.closed:
             return
+        forked = self.forked
         # A forked child must leave the parent's connection alone: closing it there
         # could checkpoint the WAL under the parent.
-        if not self.forked:
+        if not forked:
             if self._depth == 0 and not self.read_only:
                 with contextlib.suppress(StoreError, sqlite3.Error), self.transaction():
                     self.settings.set("writer_state", "closed")
@@ -317,8 +318,11 @@ class SQLiteStore(NestedTransactions):
                 self.conn.close()
         self.closed = True
         self._writer_release()
-        for hook in self._close_hooks:
-            hook()
+        # A forked child has none of the parent's threads, and a lock one of them held at
+        # the fork stays held in the child: what the hooks would stop is the parent's.
+        if not forked:
+            for hook in self._close_hooks:
+                hook()
 
     def _writer_release(self) -> None:
         if self._writer is not None:
