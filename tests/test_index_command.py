@@ -79,9 +79,26 @@ def test_a_graph_that_cannot_be_built_exits_1_saying_why(
     monkeypatch.setattr(Graph, "build", staticmethod(no_memory))
     assert cli.main(["index", "--agent", "a"]) == 1
     out = capsys.readouterr().out
-    assert "could not be built (cannot allocate the graph)" in out
+    assert ("could not be built (out of memory (cannot allocate the graph); the build needs "
+            "about 0.0 GB free)") in out
     assert "until `tiermem index --agent a` builds it" in out
     assert not (root / "agents" / "a" / "archival.hnsw").exists()
+
+
+def test_no_memory_for_the_copy_of_the_vectors_exits_1_saying_how_much_is_needed(
+        root: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # The build copies every vector first, on the calling thread: at 1M rows, the likeliest
+    # place to run out of memory.
+    class Uncopyable:
+        def copy(self) -> np.ndarray:
+            raise MemoryError()
+
+    monkeypatch.setattr(vectors_module.FaissIndex, "_float_vectors", lambda self: Uncopyable())
+    monkeypatch.setattr(vectors_module, "graph_build_bytes", lambda rows, dim: 3_400_000_000)
+    assert cli.main(["index", "--agent", "a"]) == 1
+    out = capsys.readouterr().out
+    assert ("archival: 120 vectors; the search graph could not be built (out of memory "
+            "copying the vectors; the build needs about 3.4 GB free)") in out
 
 
 def test_below_the_threshold_or_on_postgresql_there_is_nothing_to_build(tmp_path: Path) -> None:

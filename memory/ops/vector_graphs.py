@@ -19,6 +19,7 @@ from tiermem.memory.config import MemoryConfig
 from tiermem.memory.ops.reindex import check_no_reindex_pending
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.records import VectorTable
+from tiermem.memory.store.sqlite.graph import graph_build_bytes
 from tiermem.memory.store.sqlite.store import SQLiteStore
 from tiermem.memory.store.sqlite.vectors import FaissIndex
 
@@ -83,9 +84,20 @@ def _build_one(index: FaissIndex, tier: str,
         lambda linked, total: on_progress(tier, linked, total)))
     seconds = time.monotonic() - start
     if index.graph is None:
-        return report(FAILED, seconds, str(index.graph_error or "the build stopped"))
+        return report(FAILED, seconds, _why(index))
     index.save()
     return report(BUILT, seconds)
+
+
+def _why(index: FaissIndex) -> str:
+    error = index.graph_error
+    if error is None:
+        return "the build stopped"
+    text = str(error) or type(error).__name__
+    if isinstance(error, MemoryError) and "GB free" not in text:
+        need = graph_build_bytes(len(index), index.dim) / 1e9
+        text = f"out of memory ({text}); the build needs about {need:.1f} GB free"
+    return text
 
 
 __all__ = ["BUILT", "FAILED", "NOT_NEEDED", "SAVED_ALREADY", "GraphReport", "build_graphs"]

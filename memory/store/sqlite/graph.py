@@ -304,10 +304,17 @@ def build_threads(waited_for: bool) -> int:
     return cores if waited_for else max(1, cores - 1)
 
 
+def graph_build_bytes(rows: int, dim: int) -> int:
+    """About the memory a build of ``rows`` vectors takes: its copy of the vectors, the
+    graph's own, and the links of its bottom layer (upper layers add a few percent)."""
+    return rows * (2 * dim * 4 + 2 * LINKS * 4)
+
+
 def in_background(build: GraphBuild) -> None:
     """Run ``build`` on a daemon thread: a process may exit without waiting for it."""
     threading.Thread(target=build.run, name="tiermem-graph-build", daemon=True).start()
 
 
 __all__ = ["BUILD_BREADTH", "BUILD_STEP", "CATCH_UP_ROWS", "LINKS", "WORN_SHARE", "Graph",
-           "GraphBuild", "available_cores", "build_threads", "in_background"]
+           "GraphBuild", "available_cores", "build_threads", "graph_build_bytes",
+           "in_background"]

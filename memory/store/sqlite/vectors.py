@@ -34,7 +34,13 @@ from typing import TYPE_CHECKING, ClassVar, cast
 import faiss
 import numpy as np
 
-from tiermem.memory.store.sqlite.graph import Graph, GraphBuild, build_threads, in_background
+from tiermem.memory.store.sqlite.graph import (
+    Graph,
+    GraphBuild,
+    build_threads,
+    graph_build_bytes,
+    in_background,
+)
 from tiermem.memory.store.sqlite.prefilter import Prefilter
 from tiermem.memory.store.sqlite.vector_files import load_saved, save_files
 from tiermem.memory.store.vector_choice import HNSW_MIN_ROWS, checked_vector_index
@@ -391,10 +397,18 @@ class FaissIndex:
             log.info("building the %s graph over %d vectors in the background; searches "
                      "scan every vector until it is ready", self.table, self.index.ntotal)
             store = self.store
-            # A copy: the index's own array moves when rows are added meanwhile.
-            build = GraphBuild(self.ids(), self._float_vectors().copy(),
-                               keep_going=lambda: not store.closed, on_progress=on_progress,
-                               threads=build_threads(waited_for))
+            try:
+                # A copy: the index's own array moves when rows are added meanwhile.
+                copy = self._float_vectors().copy()
+            except MemoryError:
+                self.graph_error = MemoryError(
+                    f"out of memory copying the vectors; the build needs about "
+                    f"{graph_build_bytes(self.index.ntotal, self.dim) / 1e9:.1f} GB free")
+                log.warning("the %s graph could not be started (%s); searches scan every "
+                            "vector", self.table, self.graph_error)
+                return
+            build = GraphBuild(self.ids(), copy, keep_going=lambda: not store.closed,
+                               on_progress=on_progress, threads=build_threads(waited_for))
             try:
                 type(self).start_graph_build(build)
             except RuntimeError as exc:  # no thread to be had: exact search goes on answering
