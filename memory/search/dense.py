@@ -120,6 +120,8 @@ def _nearest_passing(passing: Passing, vectors: VectorIndex, qv: np.ndarray,
     the rows has ``nearest`` of them among the first few hundred nearest. Read at once,
     every row above ``low`` is a large part of a big store (MiniLM puts most rows on
     one subject above half its threshold), and each would be looked up by the filter.
+    Through an approximate index (HNSW) the lists, and the bound on the rows they leave
+    out, are the index's: as approximate as the unfiltered nearest rows.
     """
     checked: set[int] = set()
     found: dict[int, float] = {}
