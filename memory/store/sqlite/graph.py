@@ -289,8 +289,8 @@ def _apply(graph: Graph, changes: list[tuple[str, np.ndarray, np.ndarray | None]
 
 
 def available_cores() -> int:
-    """The cores this process may run on (a container or ``taskset`` may allow fewer than
-    the machine has)."""
+    """The cores this process may run on: ``taskset`` or a cpuset may allow fewer than the
+    machine has (a CPU quota, such as ``docker --cpus``, does not show here)."""
     if hasattr(os, "sched_getaffinity"):
         return len(os.sched_getaffinity(0))
     return os.cpu_count() or 1
