@@ -267,6 +267,10 @@ class TermCache:
                 self._room.pop(token, None)
         return True
 
+    def readable(self) -> bool:
+        """Whether words can be read into memory at all (not from a read-only store)."""
+        return self._vocabulary() if self._vocab is None else self._vocab != ""
+
     def _vocabulary(self) -> bool:
         """Whether the index's fts5vocab table is open (a temporary one, made again whenever
         the store's connection is new; a read-only store cannot make it, and then reads
