@@ -28,7 +28,8 @@ the cache start over, and it is told apart so:
 
 What earlier common-word tests found (``TermCache.common_from_bounds``) is
 carried over appends the same way, topped up with FTS5's count of the new
-rows holding the word.
+rows holding the word, up to the highest id taken (a row another process
+appended since is counted when it is taken).
 """
 
 from __future__ import annotations
