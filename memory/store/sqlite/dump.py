@@ -6,7 +6,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from tiermem.memory.store.records import DUMP_TABLES, DumpRow, DumpTable
-from tiermem.memory.store.sqlite.files import FILE_META_KEYS
+from tiermem.memory.store.sqlite.files import FILE_META_KEYS, REWRITES_KEY
 from tiermem.memory.store.sqlite.vectors import bump_generation
 
 if TYPE_CHECKING:
@@ -41,6 +41,13 @@ def import_rows(store: SQLiteStore, table: DumpTable, rows: Sequence[DumpRow]) -
         [tuple(row[c] for c in columns) for row in rows])
     if table in _VECTOR_TABLES:
         bump_generation(store, table)
+    if table in ("messages", "erasures"):
+        _count_rewrite(store)
+
+
+def _count_rewrite(store: SQLiteStore) -> None:
+    """Rows imported or cleared may take ids and erasures that rows read before had."""
+    store.settings.set(REWRITES_KEY, int(store.settings.get(REWRITES_KEY, "0") or 0) + 1)
 
 
 def clear_tables(store: SQLiteStore) -> None:
@@ -54,3 +61,4 @@ def clear_tables(store: SQLiteStore) -> None:
     store.execute(f"DELETE FROM meta WHERE key NOT IN ({marks})", FILE_META_KEYS)
     for table in _VECTOR_TABLES:
         bump_generation(store, table)
+    _count_rewrite(store)

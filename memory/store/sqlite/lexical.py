@@ -55,13 +55,16 @@ class SQLiteLexical:
         match = fts_match(terms)
         if window is None:
             return BM25List(self.store, self.table, match, filt)
-        newest = window_probe(self.store, self.table, match, filt, window)
-        if self.window_in_memory:
-            from tiermem.memory.store.sqlite.lexical_window import window_from_memory
+        # The probe and the words in memory read one state, whatever another process
+        # commits meanwhile (BM25List's cursor, left open, is made after).
+        with self.store.read_snapshot():
+            newest = window_probe(self.store, self.table, match, filt, window)
+            if self.window_in_memory:
+                from tiermem.memory.store.sqlite.lexical_window import window_from_memory
 
-            ranking = window_from_memory(self.store, self.table, terms, newest, window)
-            if ranking is not None:
-                return ranking
+                ranking = window_from_memory(self.store, self.table, terms, newest, window)
+                if ranking is not None:
+                    return ranking
         return BM25List(self.store, self.table, match, filt, window, newest)
 
     def scores(self, terms: Sequence[str], every_term: bool = False,
@@ -85,32 +88,40 @@ class SQLiteLexical:
         fts = self.fts_table
         found = set()
         cache = self.store.term_cache(self.table)
-        # Counts read into memory, or tests made since the index last changed (or only had
-        # rows appended, counted on top), answer at once.
-        usable = cache.fresh()
-        for term in terms:
-            common: bool | None = None
-            if usable:
-                hits = cache.hits(term)
-                common = hits > half if hits is not None else cache.common_from_bounds(
-                    term, half, partial(self._rows_after, term))
-            if common is None:
-                # OFFSET skips rows without handing them out: 40% faster than count(*) over LIMIT.
-                common = self.store.execute(
-                    f"SELECT rowid FROM {fts} WHERE {fts} MATCH ? LIMIT 1 OFFSET ?",
-                    (fts_match([term]), half)).fetchone() is not None
+        # One state for the cache and the counts: a row another process appends meanwhile
+        # is counted once, when the cache next takes appends.
+        with self.store.read_snapshot():
+            # Counts read into memory, or tests made since the index last changed (or only
+            # had rows appended, counted on top), answer at once.
+            usable = cache.fresh()
+            # The tests describe the rows through the state the cache read, and no further.
+            through = cache.through if usable and cache.through is not None else 2**63 - 1
+            for term in terms:
+                common: bool | None = None
                 if usable:
-                    cache.note_common(term, half, common)
-            if common:
-                found.add(term)
+                    hits = cache.hits(term)
+                    common = hits > half if hits is not None else cache.common_from_bounds(
+                        term, half, partial(self._rows_between, term))
+                if common is None:
+                    # OFFSET skips rows without handing them out: 40% faster than count(*)
+                    # over LIMIT.
+                    common = self.store.execute(
+                        f"SELECT rowid FROM {fts} WHERE {fts} MATCH ? AND rowid <= ?"
+                        " LIMIT 1 OFFSET ?", (fts_match([term]), through, half)
+                    ).fetchone() is not None
+                    if usable:
+                        cache.note_common(term, half, common)
+                if common:
+                    found.add(term)
         return found
 
-    def _rows_after(self, term: str, through: int) -> int:
-        """How many rows past id ``through`` hold ``term`` (FTS5 seeks straight to them)."""
+    def _rows_between(self, term: str, after: int, through: int) -> int:
+        """How many rows with ids past ``after`` and up to ``through`` hold ``term`` (FTS5
+        seeks straight to them)."""
         fts = self.fts_table
         return int(self.store.execute(
-            f"SELECT count(*) FROM {fts} WHERE {fts} MATCH ? AND rowid > ?",
-            (fts_match([term]), through)).fetchone()[0])
+            f"SELECT count(*) FROM {fts} WHERE {fts} MATCH ? AND rowid > ? AND rowid <= ?",
+            (fts_match([term]), after, through)).fetchone()[0])
 
 
 def window_probe(store: SQLiteStore, table: str, match: str, filt: RowFilter,

@@ -15,7 +15,9 @@ the cache start over, and it is told apart so:
   the next id up; a lower one comes back only after the newest row is
   deleted, and a delete of a message needs its erasure recorded first, which
   ``AppendSource.marker`` watches; rows imported with their own ids, in a
-  restore, empty the store's caches);
+  restore, empty the store's caches, and when another process clears or
+  imports recall, which may leave as many erasures as before, a count of
+  those in the marker has grown);
 - FTS5's averages record, which counts the rows and each column's tokens,
   must equal what was read plus exactly the new rows: a row taken out or
   rewritten anywhere else changes those sums;
@@ -26,7 +28,8 @@ the cache start over, and it is told apart so:
 
 What earlier common-word tests found (``TermCache.common_from_bounds``) is
 carried over appends the same way, topped up with FTS5's count of the new
-rows holding the word.
+rows holding the word, up to the highest id taken (a row another process
+appended since is counted when it is taken).
 """
 
 from __future__ import annotations

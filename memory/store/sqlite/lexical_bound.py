@@ -146,6 +146,18 @@ class BoundedBM25:
         clear the bound: in memory (lexical_cache.py) when the filters allow, else by FTS5.
         Once the cache holds the row lengths, every search it can answer is scored there,
         and so is one whose words match many rows."""
+        # The cache's reads and the counts beside them see one state, whatever another
+        # process commits meanwhile; BM25List's cursor, left open, is made after.
+        with store.read_snapshot():
+            ranking = cls._open_in_snapshot(store, table, terms, filt)
+        if isinstance(ranking, list):
+            return BM25List(store, table, fts_match(ranking), filt)
+        return ranking
+
+    @classmethod
+    def _open_in_snapshot(cls, store: SQLiteStore, table: str, terms: Sequence[str],
+                          filt: RowFilter) -> BoundedBM25 | CachedBM25 | list[str]:
+        """The ranking, or the words in the order FTS5 is to score every match in."""
         fts = f"{table}_fts"
         cache = _usable_cache(store, table, filt)
         # Right after a change the row lengths must be read again first (about 0.5 us a row),
@@ -167,7 +179,7 @@ class BoundedBM25:
                 return bounded
         if cache is not None and cache.load(terms):
             return cached_ranking(cache, terms, filt)
-        return BM25List(store, table, fts_match(ordered), filt)
+        return list(ordered)
 
     def _scored(self, match: str, ids: Sequence[int] | None = None) -> dict[int, float]:
         sql = f"SELECT f.rowid, -bm25({self.fts_table}) {self._from}"

@@ -22,7 +22,10 @@ over when they differ, except for a table whose index is appended to
 (recall's, ``AppendSource``): when only rows were appended, they are added
 (memory/store/sqlite/lexical_appends.py). Inside a transaction changes may
 still be pending in FTS5's memory, not yet in those records: the cache is
-then not used.
+then not used. Otherwise a search reads the records, the words and the
+counts beside them in one read transaction (``SQLiteStore.read_snapshot``):
+another process sharing the file may commit between two statements, and
+each must see the same rows.
 
 Only words the tokenizer keeps as one token are held (a query word it splits
 is a phrase, scored by FTS5). The words held are capped at ``MAX_POSTINGS``
@@ -137,7 +140,8 @@ class TermCache:
 
     def fresh(self) -> bool:
         """Whether the cache may be used now; forgets what it read under another state."""
-        if not self.enabled or self.store.conn.in_transaction:
+        if not self.enabled or (self.store.conn.in_transaction
+                                and not self.store.reading_snapshot):
             return False
         blocks = tuple(bytes(r[0]) for r in self.store.execute(
             f"SELECT block FROM {self.table}_fts_data WHERE id IN (?, ?) ORDER BY id",
@@ -216,17 +220,25 @@ class TermCache:
         room[0][n:n + k], room[1][n:n + k] = more_ids, more_counts
         return room[0][:n + k], room[1][:n + k]
 
+    @property
+    def through(self) -> int | None:
+        """With ``appends``: the highest row id of the state read (call after ``fresh``);
+        a row another process appended since lies past it."""
+        return self._through
+
     def common_from_bounds(self, word: str, half: int,
-                           added: Callable[[int], int]) -> bool | None:
+                           added: Callable[[int, int], int]) -> bool | None:
         """Whether ``word`` is in more than ``half`` rows, from what earlier tests found
-        (``note_common``) and, after appends, ``added(through)``: how many rows past that
-        id hold it. None when they cannot tell (call after ``fresh``)."""
+        (``note_common``) and, after appends, ``added(after, through)``: how many rows with
+        ids in that range hold it (bounded above by the state read, so that a row appended
+        since is counted once, at the next ``fresh``). None when they cannot tell (call
+        after ``fresh``)."""
         known = self._bounds.get(word)
         if known is None:
             return None
         low, high, through = known
         if through is not None and self._through is not None and self._through != through:
-            more = added(through)
+            more = added(through, self._through)
             low, high, through = low + more, high + more, self._through
             self._bounds[word] = (low, high, through)
         return True if low > half else False if high <= half else None
@@ -266,6 +278,10 @@ class TermCache:
                 self._held -= len(self._postings.pop(token)[0])
                 self._room.pop(token, None)
         return True
+
+    def readable(self) -> bool:
+        """Whether words can be read into memory at all (not from a read-only store)."""
+        return self._vocabulary() if self._vocab is None else self._vocab != ""
 
     def _vocabulary(self) -> bool:
         """Whether the index's fts5vocab table is open (a temporary one, made again whenever

@@ -68,8 +68,8 @@ def window_from_memory(store: SQLiteStore, table: str, terms: Sequence[str],
     if not len(rows):
         return WindowBM25(rows, np.zeros(0), True)
     cache = store.term_cache(table)
-    if not cache.fresh():
-        return None
+    if not cache.fresh() or not cache.readable():
+        return None  # a read-only store: no word can be read, so none is counted
     span = (max(int(rows[0]), int(rows[-1]) - SHARE_SPAN * window + 1), int(rows[-1]))
     in_span = len(rows) - int(np.searchsorted(rows, span[0]))
     if in_span <= HELD_MIN_SHARE * (span[1] - span[0] + 1) and all(

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tiermem.memory.store.records import Message, RowFilter
+from tiermem.memory.store.sqlite.files import REWRITES_KEY
 from tiermem.memory.store.sqlite.filters import CHUNK, passing_ids
 from tiermem.memory.store.sqlite.lexical_appends import AppendSource
 from tiermem.memory.store.sqlite.passages import set_embeddings
@@ -30,9 +31,12 @@ INDEXED_ROWS = f"SELECT m.id, {SQL_FUNCTION}(m.content), {context_of('m')} FROM 
 
 #: The index's rows appended after an id, for ``TermCache``; a message is deleted only
 #: after its erasure is recorded (the schema's triggers), so the newest erasure marks deletes.
+#: A clear deletes the erasures too, and an import may bring the same number back: the count
+#: of clears and imports, which only grows, marks those.
 MESSAGE_APPENDS = AppendSource(
     rows=f"{INDEXED_ROWS} WHERE m.forgotten_at IS NULL AND m.id > ? ORDER BY m.id", columns=2,
-    marker="SELECT coalesce(max(rowid), 0) FROM erasures")
+    marker="SELECT coalesce((SELECT max(rowid) FROM erasures), 0),"
+           f" (SELECT value FROM meta WHERE key = '{REWRITES_KEY}')")
 
 _COLUMNS = ("id, turn, role, content, tool_calls, tool_call_id, tool_name, created_at, status,"
             " embedder_id")

@@ -94,6 +94,8 @@ class SQLiteStore(NestedTransactions):
         self.history = SQLiteHistory(self)
         self.settings = SQLiteSettings(self)
         self._term_caches: dict[str, TermCache] = {}
+        #: Whether ``read_snapshot`` holds the read transaction open now.
+        self.reading_snapshot = False
         self._close_hooks: list[Callable[[], None]] = []
         self.forgetting = SQLiteForgetting(self)
         # Threads share this memory by taking turns: every transaction, and every public
@@ -248,6 +250,25 @@ class SQLiteStore(NestedTransactions):
                 f"this memory ({self.home}) is open read-only, so it cannot be changed; open it "
                 f"without read_only=True (once no other session holds it) to write")
         yield from self._nested()
+
+    @contextlib.contextmanager
+    def read_snapshot(self) -> Iterator[None]:
+        """Every read inside sees one state of the database, though another process may
+        commit meanwhile (a deferred read transaction; WAL lets writers go on). Inside a
+        transaction already open, reads see that one's state and nothing is begun."""
+        self._check_usable()
+        with self.lock:
+            if self.conn.in_transaction:
+                yield
+                return
+            self.execute("BEGIN DEFERRED")
+            self.reading_snapshot = True
+            try:
+                yield
+            finally:
+                self.reading_snapshot = False
+                if self.conn.in_transaction:
+                    self.conn.execute("COMMIT")
 
     def _begin(self, savepoint: str | None) -> None:
         self.conn.execute("BEGIN IMMEDIATE" if savepoint is None else f"SAVEPOINT {savepoint}")

@@ -1,0 +1,230 @@
+"""Recall's words in memory (memory/store/sqlite/lexical_cache.py) stay FTS5's bm25() and
+common-word tests stay exact when another process writes the same agent file between our
+statements: it appends, erases, clears and imports through its own connection."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.store.records import RowFilter
+from tiermem.memory.store.sqlite import DB_FILE, lexical_window
+from tiermem.memory.store.sqlite.dump import clear_tables, export_rows, import_rows
+from tiermem.memory.store.sqlite.history import SQLiteSettings
+from tiermem.memory.store.sqlite.lexical import BM25List, fts_match
+from tiermem.memory.store.sqlite.lexical_cache import CachedBM25
+from tiermem.memory.store.sqlite.lexical_window import WindowBM25
+from tiermem.memory.store.sqlite.schema import register_functions
+from tiermem.memory.tiers.recall import NewMessage
+
+NO_FILTER = RowFilter()
+
+
+@pytest.fixture(autouse=True)
+def few_rows_make_a_word_frequent(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lexical_window, "HELD_MIN_HITS", 10)
+    monkeypatch.setattr(lexical_window, "HELD_MIN_SHARE", 0.0)
+
+
+class OtherProcess:
+    """A second connection to the agent file, as another process holds it; it writes
+    through the store's own clear and import (they take anything with ``execute`` and
+    ``settings``)."""
+
+    def __init__(self, home: Path) -> None:
+        self.conn = sqlite3.connect(home / DB_FILE, isolation_level=None)
+        self.conn.row_factory = sqlite3.Row
+        register_functions(self.conn)  # the index's triggers call them
+        self.settings = SQLiteSettings(self)  # type: ignore[arg-type]
+
+    def execute(self, sql: str, params: Any = ()) -> sqlite3.Cursor:
+        return self.conn.execute(sql, params)
+
+    def executemany(self, sql: str, rows: Any) -> sqlite3.Cursor:
+        return self.conn.executemany(sql, rows)
+
+    def write(self, change: Callable[[OtherProcess], None]) -> None:
+        self.conn.execute("BEGIN IMMEDIATE")
+        change(self)
+        self.conn.execute("COMMIT")
+
+    def append(self, *texts: str) -> None:
+        def insert(other: OtherProcess) -> None:
+            for text in texts:
+                other.execute("INSERT INTO messages (turn, role, content, created_at)"
+                              " VALUES (900, 'user', ?, 0)", (text,))
+        self.write(insert)
+
+    def erase(self, message: int) -> None:
+        def delete(other: OtherProcess) -> None:
+            other.execute("INSERT INTO erasures (message_id, reason, erased_at)"
+                          " VALUES (?, 'asked', 0)", (message,))
+            other.execute("DELETE FROM messages WHERE id = ?", (message,))
+        self.write(delete)
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Iterator[tuple[HierarchicalMemory, OtherProcess]]:
+    with HierarchicalMemory(tmp_path, embedder=HashingEmbedder(), recall_dense=False) as m:
+        other = OtherProcess(tmp_path)
+        yield m, other
+        other.conn.close()
+
+
+def _before(m: HierarchicalMemory, monkeypatch: pytest.MonkeyPatch, marker: str,
+            write: Callable[[], None]) -> list[int]:
+    """Make ``write`` happen once, just before our next statement containing ``marker``."""
+    execute, done = m.store.execute, []
+
+    def interleaved(sql: str, params: Any = ()) -> sqlite3.Cursor:
+        if marker in sql and not done:
+            done.append(1)
+            write()
+        return execute(sql, params)
+
+    monkeypatch.setattr(m.store, "execute", interleaved)
+    return done
+
+
+def _fts5(m: HierarchicalMemory, words: list[str], window: int) -> dict[int, float]:
+    full = BM25List(m.store, "messages", fts_match(words), NO_FILTER, window)
+    try:
+        return full.everything()
+    finally:
+        full.close()
+
+
+def test_a_row_another_process_appends_during_a_common_word_test_is_counted_once(
+        home: tuple[HierarchicalMemory, OtherProcess],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    m, other = home
+    # apple in 51 of 100 messages: more than half.
+    m.recall.append_many([NewMessage("user", "apple" if i < 51 else f"u{i}", i)
+                          for i in range(100)])
+    lexical = m.store.lexical("messages")
+    assert lexical.common_terms(["apple"], 100) == {"apple"}
+    m.recall.append_many([NewMessage("user", "v0", 100)])
+    # Ten messages with apple come from elsewhere while the new row is being counted.
+    done = _before(m, monkeypatch, "rowid > ?", lambda: other.append(*["apple"] * 10))
+    assert lexical.common_terms(["apple"], 101) == {"apple"}
+    assert done
+    monkeypatch.undo()
+    m.recall.append_many([NewMessage("user", f"v{i}", 200 + i) for i in range(19)])
+    # apple is in 63 of 130 rows now (with the rows it is the context of): not more than
+    # half, though counting the ten twice would make it 73.
+    assert len(lexical.scores(["apple"])) == 63 and m.store.messages.count() == 130
+    assert lexical.common_terms(["apple"], 130) == set()
+
+
+def test_a_row_appended_between_the_cache_s_reads_is_not_scored_half_read(
+        home: tuple[HierarchicalMemory, OtherProcess],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    m, other = home
+    m.recall.append_many([NewMessage("user", "apple pear" if i % 7 == 0 else "apple", i)
+                          for i in range(100)])
+    lexical = m.store.lexical("messages")
+    first = lexical.rank(["apple"], NO_FILTER)
+    assert isinstance(first, CachedBM25)  # the row lengths are in memory now
+    expected = lexical.scores(["pear"])
+    # Another process appends a message with pear just before pear's rows are read.
+    done = _before(m, monkeypatch, "group_concat(doc)", lambda: other.append("pear pear"))
+    ranking = lexical.rank(["pear"], NO_FILTER)
+    assert done and isinstance(ranking, CachedBM25)
+    assert ranking.everything() == expected  # bm25() of the state before that append
+    monkeypatch.undo()
+    after = lexical.rank(["pear"], NO_FILTER)
+    assert after.everything() == lexical.scores(["pear"]) != expected
+
+
+def test_a_window_read_while_another_process_appends_is_bm25_of_one_state(
+        home: tuple[HierarchicalMemory, OtherProcess],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    m, other = home
+    m.recall.append_many([NewMessage("user", "apple pear" if i % 3 else "apple", i)
+                          for i in range(60)])
+    lexical = m.store.lexical("messages")
+    expected = _fts5(m, ["pear", "apple"], 100)
+    done = _before(m, monkeypatch, "group_concat(doc)",
+                   lambda: other.append(*["pear kiwi"] * 5))
+    ranking = lexical.rank(["pear", "apple"], NO_FILTER, 100)
+    assert done and isinstance(ranking, WindowBM25)
+    assert ranking.everything() == expected
+
+
+@pytest.mark.parametrize("change", ["append", "erase", "erase newest"])
+def test_after_another_process_writes_the_next_window_is_fts5s_ranking(
+        home: tuple[HierarchicalMemory, OtherProcess], change: str) -> None:
+    m, other = home
+    m.recall.append_many([NewMessage("user", "apple pear" if i % 3 else "apple w1", i)
+                          for i in range(80)])
+    lexical, cache = m.store.lexical("messages"), m.store.term_cache("messages")
+    words = ["apple", "pear", "w1"]
+    before = lexical.rank(words, NO_FILTER, 50).everything()
+    assert before == _fts5(m, words, 50)
+    read = cache.rows_read
+    if change == "append":
+        other.append("apple apple w1", "pear", "kiwi")
+    else:
+        other.erase(80 if change == "erase newest" else 75)
+        if change == "erase newest":
+            other.append("w1 w1")  # takes the erased message's id
+    ranking = lexical.rank(words, NO_FILTER, 50)
+    assert isinstance(ranking, WindowBM25)
+    after = ranking.everything()
+    assert after == _fts5(m, words, 50) and after != before
+    if change == "append":
+        assert cache.rows_read == read and cache.rows_appended == 3  # added, not read again
+    else:
+        assert cache.rows_read > read
+
+
+def test_rows_another_process_clears_and_imports_are_read_again(
+        home: tuple[HierarchicalMemory, OtherProcess]) -> None:
+    m, other = home
+    m.recall.append_many([NewMessage("user", "apple kiwi" if i % 2 else "apple pear", i)
+                          for i in range(40)])
+    lexical = m.store.lexical("messages")
+    words = ["apple", "pear"]
+    assert lexical.rank(words, NO_FILTER, 30).everything() == _fts5(m, words, 30)
+    # A restore elsewhere: the same ids, lengths and erasures (none), other words.
+    rows = list(export_rows(m.store, "messages"))
+    for row in rows:
+        row["content"] = row["content"].replace("apple", "grape")
+
+    def restore(store: OtherProcess) -> None:
+        clear_tables(store)  # type: ignore[arg-type]
+        import_rows(store, "messages", rows)  # type: ignore[arg-type]
+
+    other.write(restore)
+    assert m.store.execute("SELECT count(*) FROM erasures").fetchone()[0] == 0
+    ranking = lexical.rank(words, NO_FILTER, 30)
+    assert ranking.everything() == _fts5(m, words, 30)
+    assert all(h.id not in (r["id"] for r in rows if "apple" in r["content"])
+               for h in m.recall.search("apple", k=5).hits)
+
+
+def test_a_read_only_store_does_not_count_words_it_cannot_hold(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with HierarchicalMemory(tmp_path, embedder=HashingEmbedder(), recall_dense=False) as m:
+        m.recall.append_many([NewMessage("user", "apple pear", i) for i in range(40)])
+    counted: list[str] = []
+    frequent = lexical_window._frequent
+
+    def counting(*args: Any) -> bool:
+        counted.append(args[3])
+        return frequent(*args)
+
+    monkeypatch.setattr(lexical_window, "_frequent", counting)
+    with HierarchicalMemory(tmp_path, embedder=HashingEmbedder(), recall_dense=False,
+                            read_only=True) as m:
+        lexical = m.store.lexical("messages")
+        for _ in range(3):
+            ranking = lexical.rank(["apple", "pear"], NO_FILTER, 20)
+            assert isinstance(ranking, BM25List)
+            assert ranking.everything() == _fts5(m, ["apple", "pear"], 20)
+        assert counted == []
