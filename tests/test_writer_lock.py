@@ -3,8 +3,10 @@ process that took it (a forked child neither keeps it nor may use the parent's m
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -35,29 +37,39 @@ def test_a_home_that_is_a_file_is_a_clear_error(tmp_path: Path) -> None:
         make_memory(home)
 
 
-def _fork_and_wait(ready_w: int, go_r: int, report_w: int, child_work: object) -> int:
+@contextlib.contextmanager
+def _forked_child(work: Callable[[], bytes]) -> Iterator[bytes]:
+    """Fork a child that runs ``work``; yield what it returned while it lives on (it exits
+    when the block ends), then check that it exited cleanly."""
+    ready_r, ready_w = os.pipe()
+    go_r, go_w = os.pipe()
+    report_r, report_w = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: report, say it is ready, wait to be told to exit
         code = 0
         try:
-            assert callable(child_work)
-            os.write(report_w, child_work())
+            os.write(report_w, work())
             os.write(ready_w, b"r")
             os.read(go_r, 1)
         except BaseException:
             code = 1
         finally:
             os._exit(code)
-    return pid
+    try:
+        assert os.read(ready_r, 1) == b"r"
+        yield os.read(report_r, 16)
+    finally:
+        os.write(go_w, b"g")
+        _, status = os.waitpid(pid, 0)
+        for fd in (ready_r, ready_w, go_r, go_w, report_r, report_w):
+            os.close(fd)
+    assert os.waitstatus_to_exitcode(status) == 0
 
 
 def test_a_forked_child_does_not_keep_the_writer_lock(tmp_path: Path) -> None:
     home = tmp_path / "agent"
     m = make_memory(home)
     m.add_fact("written by the parent")
-    ready_r, ready_w = os.pipe()
-    go_r, go_w = os.pipe()
-    report_r, report_w = os.pipe()
 
     def child_uses_the_inherited_memory() -> bytes:
         try:
@@ -67,10 +79,8 @@ def test_a_forked_child_does_not_keep_the_writer_lock(tmp_path: Path) -> None:
             return b"refused" if f"opened by process {os.getppid()}" in text else b"wrong"
         return b"allowed"
 
-    pid = _fork_and_wait(ready_w, go_r, report_w, child_uses_the_inherited_memory)
-    try:
-        assert os.read(ready_r, 1) == b"r"
-        assert os.read(report_r, 16) == b"refused"
+    with _forked_child(child_uses_the_inherited_memory) as report:
+        assert report == b"refused"
         # The parent lets go while its child lives on: the home is free.
         m.close()
         with make_memory(home) as again:
@@ -79,38 +89,24 @@ def test_a_forked_child_does_not_keep_the_writer_lock(tmp_path: Path) -> None:
             with pytest.raises(StoreLockedError) as info:
                 SQLiteStore(home)
             assert info.value.holder_pid == os.getpid()
-    finally:
-        os.write(go_w, b"g")
-        _, status = os.waitpid(pid, 0)
-        for fd in (ready_r, ready_w, go_r, go_w, report_r, report_w):
-            os.close(fd)
-    assert os.waitstatus_to_exitcode(status) == 0
 
 
 def test_closing_in_a_forked_child_leaves_the_parent_working(tmp_path: Path) -> None:
     home = tmp_path / "agent"
     m = make_memory(home)
-    ready_r, ready_w = os.pipe()
-    go_r, go_w = os.pipe()
-    report_r, report_w = os.pipe()
 
     def child_closes() -> bytes:
         m.close()
         return b"closed"
 
-    pid = _fork_and_wait(ready_w, go_r, report_w, child_closes)
     try:
-        assert os.read(ready_r, 1) == b"r"
-        assert os.read(report_r, 16) == b"closed"
-        m.archival_insert("the parent still writes after the child closed its copy")
-        assert m.archival_search("parent still writes").total == 1
-        with pytest.raises(StoreLockedError):
-            SQLiteStore(home)
+        with _forked_child(child_closes) as report:
+            assert report == b"closed"
+            m.archival_insert("the parent still writes after the child closed its copy")
+            assert m.archival_search("parent still writes").total == 1
+            with pytest.raises(StoreLockedError):
+                SQLiteStore(home)
     finally:
-        os.write(go_w, b"g")
-        os.waitpid(pid, 0)
-        for fd in (ready_r, ready_w, go_r, go_w, report_r, report_w):
-            os.close(fd)
         m.close()
 
 
@@ -119,23 +115,13 @@ def test_closing_in_a_forked_child_runs_no_close_hooks(tmp_path: Path) -> None:
     m = make_memory(tmp_path / "agent")
     calls: list[int] = []
     m.store.on_close(lambda: calls.append(os.getpid()))
-    ready_r, ready_w = os.pipe()
-    go_r, go_w = os.pipe()
-    report_r, report_w = os.pipe()
 
     def child_closes() -> bytes:
         m.close()
         return b"ran" if calls else b"skipped"
 
-    pid = _fork_and_wait(ready_w, go_r, report_w, child_closes)
-    try:
-        assert os.read(ready_r, 1) == b"r"
-        assert os.read(report_r, 16) == b"skipped"
-    finally:
-        os.write(go_w, b"g")
-        os.waitpid(pid, 0)
-        for fd in (ready_r, ready_w, go_r, go_w, report_r, report_w):
-            os.close(fd)
+    with _forked_child(child_closes) as report:
+        assert report == b"skipped"
     m.close()
     assert calls == [os.getpid()]
 
