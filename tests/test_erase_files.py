@@ -59,7 +59,11 @@ def test_a_canary_in_every_tier_is_nowhere_in_the_home_after_erase(
     memory = make_memory(home)
     assert "memory.sqlite3" in files_holding(home, canary)
     assert "core" in read_paths_showing(memory, canary)
-    kept = memory.archival_search("restart the ingest worker").total
+    # What a search matched that held no canary must match after the erase. How many of the
+    # canary's rows it also matched depends on the random canary's hashed vector.
+    before = memory.archival_search("restart the ingest worker", k=100).hits
+    kept = {hit.id for hit in before if canary not in hit.text}
+    assert len(kept) >= 30  # the runbook notes at least
 
     report = memory.erase(facts=[core_fact], passages=[passage], messages=[said],
                           reason="user asked to erase the locker code")
@@ -81,7 +85,8 @@ def test_a_canary_in_every_tier_is_nowhere_in_the_home_after_erase(
     try:
         assert read_paths_showing(reopened, canary) == []
         assert reopened.recall_search(canary).total == 0
-        assert reopened.archival_search("restart the ingest worker").total == kept
+        assert {hit.id for hit in reopened.archival_search(
+            "restart the ingest worker", k=100).hits} == kept
         assert reopened.get_state("context")["summary"] == "[erased]"
         assert passage not in set(reopened.archival.vectors.ids().tolist())
         assert not np.isin([said], reopened.recall.vectors.ids()).any()  # type: ignore[union-attr]
