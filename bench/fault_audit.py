@@ -26,7 +26,8 @@ from tiermem.memory.tiers.recall import EMBEDDED_ROLES
 CONTENT_TABLES: tuple[DumpTable, ...] = (
     "facts", "passages", "messages", "history", "events", "erasures")
 #: Meta keys that count changes of derived data rather than content.
-DERIVED_META = ("passages_vector_generation", "messages_vector_generation", "recall_rewrites")
+DERIVED_META = ("passages_vector_generation", "messages_vector_generation", "recall_rewrites",
+                "archival_rewrites")
 MARKER = re.compile(r"\[([a-z]+\d+o\d+)\]")
 
 

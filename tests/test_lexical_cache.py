@@ -94,7 +94,7 @@ def test_words_the_tokenizer_splits_or_stems_are_read_as_the_index_holds_them() 
     assert tokenizer.token("well-known") is None  # a phrase of two tokens: FTS5's to score
 
 
-@pytest.mark.parametrize("change", ["insert", "delete", "replace"])
+@pytest.mark.parametrize("change", ["delete", "replace", "replace_same_length", "forget"])
 def test_a_change_to_the_index_is_never_answered_from_memory(change: str) -> None:
     rng = random.Random(7)
     with HierarchicalMemory(None, embedder=HashingEmbedder(), recall_dense=False) as m:
@@ -102,15 +102,38 @@ def test_a_change_to_the_index_is_never_answered_from_memory(change: str) -> Non
         words = ["apple", "pear", "w3"]
         before = _in_memory(m, words, RowFilter()).everything()
         read = m.store.term_cache("passages").rows_read
-        if change == "insert":
-            m.archival_insert("apple pear w3 w3")
-        elif change == "delete":
-            m.archival.delete([next(iter(before))])
-        else:
+        held = next(iter(before))
+        if change == "delete":
+            m.archival.delete([held])
+        elif change == "replace":
             m.archival.replace_text(ids[0], "w3 " * 9)
+        elif change == "replace_same_length":
+            # The same rows and tokens in all: only the count of rewrites tells it apart.
+            length = len(m.archival.get_many([held])[held].text.split())
+            m.archival.replace_text(held, " ".join(["w39"] * length))
+        else:
+            m.store.forgetting.forget([], [held], [], 1.0)
         full = _full(m, words, RowFilter())
         assert _in_memory(m, words, RowFilter()).everything() == full.everything() != before
         assert m.store.term_cache("passages").rows_read > read  # read again, not reused
+        full.close()
+
+
+def test_passages_added_are_scored_from_memory_without_reading_the_words_again() -> None:
+    rng = random.Random(11)
+    with HierarchicalMemory(None, embedder=HashingEmbedder(), recall_dense=False) as m:
+        m.archival.insert_many([archival.NewPassage(text=_text(rng)) for _ in range(80)])
+        words = ["apple", "pear", "w3"]
+        before = _in_memory(m, words, RowFilter()).everything()
+        cache = m.store.term_cache("passages")
+        read = cache.rows_read
+        m.archival_insert("apple pear w3 w3")
+        m.archival.insert_many([archival.NewPassage(text=_text(rng)) for _ in range(5)])
+        m.archival_insert("nothing held here")
+        full = _full(m, words, RowFilter())
+        after = _in_memory(m, words, RowFilter()).everything()
+        assert after == full.everything() != before
+        assert (cache.rows_read, cache.rows_appended) == (read, 7)
         full.close()
 
 
@@ -126,8 +149,11 @@ def test_searches_score_from_memory_once_a_query_of_common_words_read_the_length
         # No word to bound the others by: the lengths are read, then every search uses them.
         assert isinstance(lexical.rank(["apple"], RowFilter()), CachedBM25)
         assert isinstance(lexical.rank(["apple", "kiwi"], RowFilter()), CachedBM25)
-        # A change: FTS5 again, until such a query reads the lengths anew.
+        # A passage added is added to what is held; any other change: FTS5 again, until
+        # such a query reads the lengths anew.
         m.archival_insert("pear u1")
+        assert isinstance(lexical.rank(["apple", "kiwi"], RowFilter()), CachedBM25)
+        m.archival.delete([1])
         assert isinstance(lexical.rank(["apple", "kiwi"], RowFilter()), BoundedBM25)
         assert isinstance(lexical.rank(["apple"], RowFilter()), CachedBM25)
 

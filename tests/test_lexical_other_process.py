@@ -1,6 +1,7 @@
-"""Recall's words in memory (memory/store/sqlite/lexical_cache.py) stay FTS5's bm25() and
-common-word tests stay exact when another process writes the same agent file between our
-statements: it appends, erases, clears and imports through its own connection."""
+"""Recall's and archival's words in memory (memory/store/sqlite/lexical_cache.py) stay FTS5's
+bm25() and common-word tests stay exact when another process writes the same agent file
+between our statements: it appends, erases, edits, clears and imports through its own
+connection."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 import pytest
 
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
-from tiermem.memory.store.records import RowFilter
+from tiermem.memory.store.records import DumpTable, RowFilter
 from tiermem.memory.store.sqlite import DB_FILE, lexical_window
 from tiermem.memory.store.sqlite.dump import clear_tables, export_rows, import_rows
 from tiermem.memory.store.sqlite.history import SQLiteSettings
@@ -20,6 +21,7 @@ from tiermem.memory.store.sqlite.lexical import BM25List, fts_match
 from tiermem.memory.store.sqlite.lexical_cache import CachedBM25
 from tiermem.memory.store.sqlite.lexical_window import WindowBM25
 from tiermem.memory.store.sqlite.schema import register_functions
+from tiermem.memory.tiers.archival import NewPassage
 from tiermem.memory.tiers.recall import NewMessage
 
 NO_FILTER = RowFilter()
@@ -59,6 +61,19 @@ class OtherProcess:
                 other.execute("INSERT INTO messages (turn, role, content, created_at)"
                               " VALUES (900, 'user', ?, 0)", (text,))
         self.write(insert)
+
+    def restore(self, table: DumpTable, column: str, old: str, new: str) -> None:
+        """A restore elsewhere: ``table`` cleared and imported with the same ids and
+        lengths, ``old`` replaced by ``new`` in its ``column``."""
+        rows = list(export_rows(self, table))  # type: ignore[arg-type]
+        for row in rows:
+            row[column] = row[column].replace(old, new)
+
+        def restore(other: OtherProcess) -> None:
+            clear_tables(other)  # type: ignore[arg-type]
+            import_rows(other, table, rows)  # type: ignore[arg-type]
+
+        self.write(restore)
 
     def erase(self, message: int) -> None:
         def delete(other: OtherProcess) -> None:
@@ -193,19 +208,49 @@ def test_rows_another_process_clears_and_imports_are_read_again(
     assert lexical.rank(words, NO_FILTER, 30).everything() == _fts5(m, words, 30)
     # A restore elsewhere: the same ids, lengths and erasures (none), other words.
     rows = list(export_rows(m.store, "messages"))
-    for row in rows:
-        row["content"] = row["content"].replace("apple", "grape")
-
-    def restore(store: OtherProcess) -> None:
-        clear_tables(store)  # type: ignore[arg-type]
-        import_rows(store, "messages", rows)  # type: ignore[arg-type]
-
-    other.write(restore)
+    other.restore("messages", "content", "apple", "grape")
     assert m.store.execute("SELECT count(*) FROM erasures").fetchone()[0] == 0
     ranking = lexical.rank(words, NO_FILTER, 30)
     assert ranking.everything() == _fts5(m, words, 30)
     assert all(h.id not in (r["id"] for r in rows if "apple" in r["content"])
                for h in m.recall.search("apple", k=5).hits)
+
+
+@pytest.mark.parametrize("change", ["append", "edit", "forget", "restore"])
+def test_after_another_process_writes_archival_its_words_in_memory_are_fts5s(
+        home: tuple[HierarchicalMemory, OtherProcess], change: str) -> None:
+    m, other = home
+    m.archival.insert_many([NewPassage(text="apple pear" if i % 3 else "apple w1")
+                            for i in range(60)])
+    lexical, cache = m.store.lexical("passages"), m.store.term_cache("passages")
+    words = ["apple", "pear"]
+
+    def fts5() -> dict[int, float]:
+        full = BM25List(m.store, "passages", fts_match(words), NO_FILTER)
+        try:
+            return full.everything()
+        finally:
+            full.close()
+
+    before = lexical.rank(words, NO_FILTER)
+    assert isinstance(before, CachedBM25) and before.everything() == fts5()
+    read = cache.rows_read
+    if change == "append":
+        other.write(lambda o: o.execute("INSERT INTO passages (text, created_at)"
+                                        " VALUES ('pear pear', 0)"))
+    elif change == "edit":  # as many words as before: the index's sums do not change
+        other.write(lambda o: o.execute("UPDATE passages SET text = 'apple w1' WHERE id = 2"))
+    elif change == "forget":
+        other.write(lambda o: o.execute("UPDATE passages SET forgotten_at = 1 WHERE id = 2"))
+    else:  # the same ids, lengths and sums, other words
+        other.restore("passages", "text", "pear", "kiwi")
+    after = lexical.rank(words, NO_FILTER)
+    assert isinstance(after, CachedBM25)
+    assert after.everything() == fts5() != before.everything()
+    if change == "append":
+        assert cache.rows_read == read and cache.rows_appended == 1  # added, not read again
+    else:
+        assert cache.rows_read > read
 
 
 def test_a_read_only_store_does_not_count_words_it_cannot_hold(

@@ -24,7 +24,8 @@ from tiermem.memory.store.records import DUMP_TABLES, DumpRow
 __all__ = ["MigrationReport", "content_digest", "migrate", "open_backend"]
 
 #: Settings that describe one backend's storage rather than the memory: never copied.
-STORAGE_KEYS = frozenset({"store_id", "writer_state", "recall_rewrites"})
+STORAGE_KEYS = frozenset({"store_id", "writer_state", "recall_rewrites",
+                          "archival_rewrites"})
 BATCH = 5000
 
 Progress = Callable[[str, int, int], None]

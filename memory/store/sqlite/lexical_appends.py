@@ -1,23 +1,27 @@
 """Rows appended to a full-text index since its words were read into memory, read alone.
 
-Recall is appended to on every turn. Reading a word's rows again after each
-append would cost what FTS5's bm25() costs once per query, and more (0.3 s
-for a word in most of 1M messages, against 23 ms). So for a table whose
-index is appended to (``AppendSource``), ``TermCache`` keeps what it read
-and adds the new rows' words: it runs the rows through the index's own
+Recall is appended to on every turn, and archival whenever a fact is evicted
+or the agent files a passage. Reading a word's rows again after each append
+would cost what FTS5's bm25() costs once per query, and more (0.3 s for a
+word in most of 1M messages, against 23 ms; at 100k passages the first
+archival search after a write took 28 ms against 3 ms). So for a table whose
+index is appended to (``AppendSource``), ``TermCache`` keeps what it read and
+adds the new rows' words: it runs the rows through the index's own
 tokenizer, in a private database, from the SQL that fed the index.
 
-Only appends are taken this way. What else changes the index (a message
-erased or forgotten, which also rewrites the next message's context) makes
-the cache start over, and it is told apart so:
+Only appends are taken this way. What else changes the index makes the cache
+start over: a message erased or forgotten (which also rewrites the next
+message's context), a passage deleted, forgotten or edited. It is told apart
+so:
 
 - every row added since has a higher id than any read (SQLite gives a new row
   the next id up; a lower one comes back only after the newest row is
-  deleted, and a delete of a message needs its erasure recorded first, which
-  ``AppendSource.marker`` watches; rows imported with their own ids, in a
-  restore, empty the store's caches, and when another process clears or
-  imports recall, which may leave as many erasures as before, a count of
-  those in the marker has grown);
+  deleted, and ``AppendSource.marker`` changes with every delete: a message
+  is deleted only after its erasure is recorded, which the marker watches,
+  and the schema's triggers count every passage deleted, forgotten or
+  edited; rows imported with their own ids, in a restore, empty the store's
+  caches, and when another process clears or imports recall, which may leave
+  as many erasures as before, a count of those in the marker has grown);
 - FTS5's averages record, which counts the rows and each column's tokens,
   must equal what was read plus exactly the new rows: a row taken out or
   rewritten anywhere else changes those sums;

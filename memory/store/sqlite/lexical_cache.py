@@ -19,8 +19,8 @@ What is read stays valid while the index is unchanged. FTS5 rewrites its
 structure record (and its averages) on every change it writes, so each use
 compares the two records with the ones the words were read under and starts
 over when they differ, except for a table whose index is appended to
-(recall's, ``AppendSource``): when only rows were appended, they are added
-(memory/store/sqlite/lexical_appends.py). Inside a transaction changes may
+(recall's and archival's, ``AppendSource``): when only rows were appended,
+they are added (memory/store/sqlite/lexical_appends.py). Inside a transaction changes may
 still be pending in FTS5's memory, not yet in those records: the cache is
 then not used. Otherwise a search reads the records, the words and the
 counts beside them in one read transaction (``SQLiteStore.read_snapshot``):

@@ -11,8 +11,11 @@ import numpy as np
 
 from tiermem.memory.store.records import Passage, RowFilter
 from tiermem.memory.store.sqlite.erasure import delete_rows, ids_where
+from tiermem.memory.store.sqlite.files import ARCHIVAL_REWRITES_KEY
 from tiermem.memory.store.sqlite.filters import passing_ids
+from tiermem.memory.store.sqlite.lexical_appends import AppendSource
 from tiermem.memory.store.sqlite.vectors import bump_generation, vector_blob
+from tiermem.memory.text.symbols import SQL_FUNCTION
 
 if TYPE_CHECKING:
     from tiermem.memory.store.sqlite.store import SQLiteStore
@@ -20,6 +23,12 @@ if TYPE_CHECKING:
 
 _INSERT = ("INSERT INTO passages (text, created_at, tags, metadata, source, was_in_core,"
            " evicted_at, fact_id, embedder_id, embedding) VALUES (?,?,?,?,?,?,?,?,?,?)")
+#: The index's rows appended after an id, for ``TermCache``: what the full-text triggers index
+#: for each passage not forgotten. The schema's triggers count every other change.
+PASSAGE_APPENDS = AppendSource(
+    rows=f"SELECT p.id, {SQL_FUNCTION}(p.text) FROM passages p"
+         " WHERE p.forgotten_at IS NULL AND p.id > ? ORDER BY p.id", columns=1,
+    marker=f"SELECT (SELECT value FROM meta WHERE key = '{ARCHIVAL_REWRITES_KEY}')")
 #: The largest rowid SQLite gives; past it, new rowids are chosen at random.
 _LAST_ROWID = 2**63 - 1
 

@@ -12,6 +12,7 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from tiermem.memory.store.sqlite.files import ARCHIVAL_REWRITES_KEY
 from tiermem.memory.text.digest import replaced_detail
 from tiermem.memory.text.symbols import SQL_FUNCTION as _FTS
 from tiermem.memory.text.symbols import indexed_text
@@ -165,6 +166,20 @@ _FORGET_TABLES = """
         forgotten_at REAL NOT NULL
     );
     """
+
+
+_COUNT_REWRITE = (f"INSERT INTO meta (key, value) VALUES ('{ARCHIVAL_REWRITES_KEY}', '1')"
+                  " ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1;")
+#: Every change to archival's full-text index other than a passage added is counted, so a
+#: process holding archival's words in memory can take the passages added since as appends
+#: (memory/store/sqlite/lexical_appends.py) and start over after anything else.
+_ARCHIVAL_REWRITES = f"""
+    CREATE TRIGGER passages_rewritten_ad AFTER DELETE ON passages BEGIN {_COUNT_REWRITE} END;
+    CREATE TRIGGER passages_rewritten_au AFTER UPDATE OF text ON passages
+    BEGIN {_COUNT_REWRITE} END;
+    CREATE TRIGGER passages_rewritten_forget AFTER UPDATE OF forgotten_at ON passages
+    BEGIN {_COUNT_REWRITE} END;
+"""
 
 
 def _run(script: str) -> Callable[[sqlite3.Connection], None]:
@@ -378,6 +393,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     # reading its row, which holds the text and the vector.
     Migration(7, "an index of messages that are not the user's or the assistant's", _run(
         f"CREATE INDEX {UNSPOKEN_INDEX} ON messages (id) WHERE {UNSPOKEN};")),
+    Migration(8, "a count of archival passages deleted, forgotten or edited",
+              _run(_ARCHIVAL_REWRITES)),
 )
 
 #: The user_version of a database with every migration run.

@@ -45,7 +45,7 @@ from tiermem.memory.store.sqlite.history import SQLiteHistory, SQLiteSettings
 from tiermem.memory.store.sqlite.lexical import SQLiteLexical
 from tiermem.memory.store.sqlite.lexical_cache import TermCache
 from tiermem.memory.store.sqlite.messages import MESSAGE_APPENDS, SQLiteMessages
-from tiermem.memory.store.sqlite.passages import SQLitePassages
+from tiermem.memory.store.sqlite.passages import PASSAGE_APPENDS, SQLitePassages
 from tiermem.memory.store.sqlite.schema import SCHEMA_VERSION, migrate, register_functions
 from tiermem.memory.store.sqlite.vectors import FaissIndex
 from tiermem.memory.store.sqlite.writer_lock import WriterLock
@@ -193,9 +193,10 @@ class SQLiteStore(NestedTransactions):
         """The words of ``table``'s full-text index read into memory so far
         (memory/store/sqlite/lexical_cache.py)."""
         if table not in self._term_caches:
-            # Recall is appended to on every turn; the cache takes appends as they come.
-            self._term_caches[table] = TermCache(
-                self, table, MESSAGE_APPENDS if table == "messages" else None)
+            # Recall is appended to on every turn, archival on most; the cache takes the
+            # rows appended as they come.
+            appends = {"messages": MESSAGE_APPENDS, "passages": PASSAGE_APPENDS}.get(table)
+            self._term_caches[table] = TermCache(self, table, appends)
         return self._term_caches[table]
 
     def vectors(self, table: VectorTable, dim: int) -> FaissIndex:
