@@ -189,6 +189,11 @@ def table_rows(report: dict[str, Any]) -> list[tuple[str, str, str, str, str]]:
         rows.append((f"1 hybrid search (FTS5 + dense, {t['dense_matches_p50']:.0f} dense "
                      "matches)", size, _ms(t["hybrid_top10"]), _ms(c["query_top10"]) if has
                      else "-", f"{a['ratios']['hybrid_p50']:.2f}x the time" if has else "-"))
+        if "hybrid_after_write" in t:
+            after, again = t["hybrid_after_write"], t["hybrid_repeated"]
+            rows.append(("1 hybrid search right after a passage is added vs repeated", size,
+                         _ms(after), _ms(again),
+                         f"{after['p50_ms'] / again['p50_ms']:.2f}x the time"))
         if has:
             rows.append(("1 recall@10 against a float32 scan's top 10", size,
                          f"{t['recall_at_10']:.2f}", f"{c['recall_at_10']:.2f}", "-"))

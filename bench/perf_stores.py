@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import os
 import statistics
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -127,6 +128,7 @@ def measure_archival(size: int, corpus: Corpus, bag: BagEmbedder, opts: PerfOpti
     result["tiermem"]["dense_matches_p50"] = statistics.median(
         len(vectors.above(q, bag.min_similarity)[0]) for q in qvecs[: min(n, 50)])
     result["tiermem"]["hnsw"] = archival_graph(vectors, qvecs[: min(n, 100)], opts.passes)
+    result["tiermem"].update(_hybrid_after_writes(memory, corpus, size, hybrid, n))
     if collection is not None:
         result["chroma"] = {"ingest_per_s": size / sum(ingest["chroma"]),
                             "query_top10": _stats(search["chroma"]),
@@ -141,6 +143,22 @@ def measure_archival(size: int, corpus: Corpus, bag: BagEmbedder, opts: PerfOpti
         result["chroma"] = {"skipped": CHROMA_MISSING if opts.chroma else "disabled"}
     memory.close()
     return result
+
+
+def _hybrid_after_writes(memory: Any, corpus: Corpus, size: int,
+                         hybrid: Callable[[int], Any], rounds: int) -> dict[str, Any]:
+    """Hybrid search right after a passage is added (as after an eviction or an
+    archival_insert), and the same search repeated at once, round by round. The passages
+    added are deleted after, so that later measures open the corpus as it was."""
+    after, again, added = [], [], []
+    for i in range(rounds):
+        added += memory.archival.insert_many(corpus.passages(i % size, i % size + 1))
+        for samples in (after, again):
+            start = time.perf_counter()
+            hybrid(i)
+            samples.append(time.perf_counter() - start)
+    memory.archival.delete(added)
+    return {"hybrid_after_write": _stats(after), "hybrid_repeated": _stats(again)}
 
 
 def _recall_vs_float_scan(vectors: Any, qvecs: np.ndarray) -> float:

@@ -55,7 +55,8 @@ def test_perf_command_writes_a_complete_report(tmp_path: Path,
     archival = report["archival"][0]
     assert archival["passages"] == 500
     assert "not installed" in archival["chroma"]["skipped"]
-    assert {"exact_faiss", "dense_top10", "hybrid_top10"} <= set(archival["tiermem"])
+    assert {"exact_faiss", "dense_top10", "hybrid_top10", "hybrid_after_write",
+            "hybrid_repeated"} <= set(archival["tiermem"])
     assert archival["tiermem"]["prefilter"] is True
     assert archival["tiermem"]["recall_at_10"] == 1.0  # exact: the float scan's top 10
     assert 0 < archival["tiermem"]["hnsw"]["recall_at_10"] <= 1
