@@ -70,9 +70,9 @@ def test_searches_scan_until_the_graph_is_ready_and_changes_meanwhile_reach_it(
         raise RuntimeError("rolled back")
     held.builds[0].run()
     ids, _ = index.search(rows[0], 10)
-    assert index.answered_by == "hnsw" and index.graph_builds == 1
+    assert index.answered_by == "hnsw" and index.graph_upkeep.graphs_built == 1
     graph = index.graph
-    assert graph is not None and index.graph_build is None
+    assert graph is not None and index.graph_upkeep.build is None
     # The graph holds the index's rows: the copy's, plus the added, less the removed and
     # the rolled back.
     assert sorted(graph.live_ids().tolist()) == sorted(index.ids().tolist()) == list(
@@ -99,7 +99,7 @@ def test_a_worn_graph_answers_until_its_successor_is_ready(held: Held) -> None:
     held.builds[0].run()
     index.search(rows[0], 10)
     first = index.graph
-    assert first is not None and index.graph_builds == 1
+    assert first is not None and index.graph_upkeep.graphs_built == 1
     with index.store.transaction():
         index.remove(np.arange(1, 121, dtype=np.int64))  # 30%: worn
     assert first.worn
@@ -108,7 +108,8 @@ def test_a_worn_graph_answers_until_its_successor_is_ready(held: Held) -> None:
     held.builds[1].run()
     index.search(rows[200], 10)
     assert index.graph is not first and index.graph is not None
-    assert index.graph.removed == 0 and len(index.graph) == 280 and index.graph_builds == 2
+    assert index.graph.removed == 0 and len(index.graph) == 280
+    assert index.graph_upkeep.graphs_built == 2
 
 
 def test_a_failed_build_leaves_exact_search_answering(
@@ -170,7 +171,7 @@ def test_no_thread_for_the_build_leaves_exact_search_answering(
     index.wait_for_graph()  # returns at once rather than waiting for a build that never runs
     with index.store.transaction():  # nothing is kept for a build that is not running
         index.add(np.array([301], dtype=np.int64), unit_rows(1, seed=8))
-    assert index.graph_build is None and index.graph is None
+    assert index.graph_upkeep.build is None and index.graph is None
 
 
 def test_running_out_of_memory_while_taking_the_graph_leaves_exact_search_answering(
@@ -223,7 +224,7 @@ def test_approximate_says_the_exact_scan_answers_until_the_graph_is_ready(
         held: Held) -> None:
     rows = unit_rows(300, seed=12)
     index = index_of(rows)
-    assert index.graph_wanted and not index.approximate
+    assert index.graph_upkeep.wanted and not index.approximate
     assert len(held.builds) == 1  # asking started the build, as a search would
     index.search(rows[0], 10)
     assert index.answered_by == "exact" and not index.approximate
@@ -297,7 +298,7 @@ def test_closing_the_store_frees_the_graph_and_a_finished_builds(
     successor.run()  # finished, not yet taken by a search
     with caplog.at_level(logging.WARNING):
         index.store.close()
-    assert index.graph is None and index.graph_build is None
+    assert index.graph is None and index.graph_upkeep.build is None
     gc.collect()
     assert taken() is None  # nothing keeps the graph the index answered from
     assert successor.take() is None  # nor the one its build finished

@@ -12,6 +12,7 @@ from test_cli import tiermem
 
 import tiermem.cli as cli
 from tests.memory_helpers import make_memory
+from tiermem.memory.store.sqlite import graph_upkeep
 from tiermem.memory.store.sqlite import vectors as vectors_module
 from tiermem.memory.store.sqlite.graph import Graph
 
@@ -61,7 +62,8 @@ def test_index_builds_and_saves_the_graph_and_the_next_session_loads_it(
         index = memory.archival.vectors
         assert index.graph is not None and len(index.graph) == 120
         ids, _ = index.search(memory.embedder.embed_query("valve before start"), 5)
-        assert len(ids) == 5 and index.answered_by == "hnsw" and index.graph_builds == 0
+        assert len(ids) == 5 and index.answered_by == "hnsw"
+        assert index.graph_upkeep.graphs_built == 0
     assert builds == [120]  # loaded, not built again
 
     assert cli.main(["index", "--agent", "a", "--json"]) == 0
@@ -93,8 +95,8 @@ def test_no_memory_for_the_copy_of_the_vectors_exits_1_saying_how_much_is_needed
         def copy(self) -> np.ndarray:
             raise MemoryError()
 
-    monkeypatch.setattr(vectors_module.FaissIndex, "_float_vectors", lambda self: Uncopyable())
-    monkeypatch.setattr(vectors_module, "graph_build_bytes", lambda rows, dim: 3_400_000_000)
+    monkeypatch.setattr(vectors_module.FaissIndex, "float_vectors", lambda self: Uncopyable())
+    monkeypatch.setattr(graph_upkeep, "graph_build_bytes", lambda rows, dim: 3_400_000_000)
     assert cli.main(["index", "--agent", "a"]) == 1
     out = capsys.readouterr().out
     assert ("archival: 120 vectors; the search graph could not be built (out of memory "

@@ -42,17 +42,19 @@ def test_auto_searches_through_the_graph_from_its_size_on_and_not_below() -> Non
     index = index_of(rows[:299], vector_index="auto", graph_min_rows=300)
     index.search(rows[0], 10)
     index.nearest(rows[0], 50)
-    assert (index.answered_by, index.graph, index.graph_builds) == ("exact", None, 0)
+    assert (index.answered_by, index.graph) == ("exact", None)
+    assert index.graph_upkeep.graphs_built == 0
     with index.store.transaction():
         index.add(np.array([300], dtype=np.int64), rows[299:300])
     index.search(rows[0], 10)
-    assert (index.answered_by, index.graph_builds) == ("hnsw", 1)
+    assert (index.answered_by, index.graph_upkeep.graphs_built) == ("hnsw", 1)
     assert index.graph is not None and len(index.graph) == 300
     # Kept up to date on later writes rather than built again.
     with index.store.transaction():
         index.add(np.arange(301, 401, dtype=np.int64), rows[300:])
     index.nearest(rows[0], 50)
-    assert (index.answered_by, index.graph_builds, len(index.graph)) == ("hnsw", 1, 400)
+    assert (index.answered_by, len(index.graph)) == ("hnsw", 400)
+    assert index.graph_upkeep.graphs_built == 1
 
     exact = index_of(rows, vector_index="exact", graph_min_rows=1)
     exact.search(rows[0], 10)
@@ -85,13 +87,15 @@ def test_removed_rows_leave_the_graph_and_a_worn_graph_is_built_again() -> None:
     gone = np.arange(1, 201, dtype=np.int64)
     with index.store.transaction():
         index.remove(gone)
-    assert index.graph is not None and len(index.graph) == 800 and index.graph_builds == 1
+    assert index.graph is not None and len(index.graph) == 800
+    assert index.graph_upkeep.graphs_built == 1
     for q in rows[:200]:  # each removed row's own vector: it would be its nearest
         assert not set(index.search(q, 10)[0].tolist()) & set(gone.tolist())
     with index.store.transaction():
         index.remove(np.arange(201, 301, dtype=np.int64))
     index.search(rows[0], 10)  # 300 of 1000 removed: past a quarter
-    assert index.graph_builds == 2 and index.graph.removed == 0 and len(index.graph) == 700
+    assert index.graph_upkeep.graphs_built == 2
+    assert index.graph.removed == 0 and len(index.graph) == 700
 
 
 def _archive(memory_home: Path, count: int, start: int = 0) -> None:
@@ -114,7 +118,7 @@ def _builds_on_reopen(home: Path) -> tuple[int, list[int]]:
         hits = _nearest(memory)
         index = memory.archival.vectors
         assert index.answered_by == "hnsw" and index.differences() == []
-        return index.graph_builds, hits
+        return index.graph_upkeep.graphs_built, hits
 
 
 def test_a_saved_graph_is_reused_and_a_damaged_or_stale_one_is_built_again(
@@ -143,7 +147,7 @@ def test_a_saved_graph_is_reused_and_a_damaged_or_stale_one_is_built_again(
     with make_memory(home, vector_index="hnsw") as memory:
         _nearest(memory)
         index = memory.archival.vectors
-        assert index.graph_builds == 1 and len(index.graph) == 90
+        assert index.graph_upkeep.graphs_built == 1 and len(index.graph) == 90
         assert index.differences() == []
 
 

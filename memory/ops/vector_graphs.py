@@ -69,7 +69,7 @@ def _build_one(index: FaissIndex, tier: str,
     def report(outcome: str, seconds: float = 0.0, error: str | None = None) -> GraphReport:
         return GraphReport(tier, len(index), outcome, index.graph_min_rows, seconds, error)
 
-    if not index.graph_wanted or not len(index):
+    if not index.graph_upkeep.wanted or not len(index):
         if index.rebuilt_on_open:
             index.save()  # the float index's own file, so the next open reads it back
         return report(NOT_NEEDED)
@@ -90,7 +90,7 @@ def _build_one(index: FaissIndex, tier: str,
 
 
 def _why(index: FaissIndex) -> str:
-    error = index.graph_error
+    error = index.graph_upkeep.error
     if error is None:
         return "the build stopped"
     text = str(error) or type(error).__name__

@@ -11,9 +11,8 @@ size (``"hnsw"``), a search for the nearest rows asks an HNSW graph
 (memory/store/sqlite/graph.py) instead of scanning every row: approximate
 (a near row may be missed; the similarities are exact), and its time no
 longer grows with the store. ``above`` (every row past a similarity) always scans, so the counts
-built on it stay exact. ``"exact"`` never uses the graph. A graph that is missing (or worn) is
-built in the background, starting with the first search that wants it; searches scan
-exactly until it is ready (``wait_for_graph`` waits for it).
+built on it stay exact. ``"exact"`` never uses the graph. A missing (or worn) graph is built
+in the background while searches scan exactly (memory/store/sqlite/graph_upkeep.py).
 
 Every change to the embeddings bumps a generation counter in the database, in
 the same transaction as the change. The index is saved beside the database
@@ -26,7 +25,6 @@ transaction are journaled and undone if it rolls back.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar, cast
@@ -34,13 +32,8 @@ from typing import TYPE_CHECKING, ClassVar, cast
 import faiss
 import numpy as np
 
-from tiermem.memory.store.sqlite.graph import (
-    Graph,
-    GraphBuild,
-    build_threads,
-    graph_build_bytes,
-    in_background,
-)
+from tiermem.memory.store.sqlite.graph import Graph, GraphBuild, in_background
+from tiermem.memory.store.sqlite.graph_upkeep import GraphUpkeep
 from tiermem.memory.store.sqlite.prefilter import Prefilter
 from tiermem.memory.store.sqlite.vector_files import load_saved, save_files
 from tiermem.memory.store.vector_choice import HNSW_MIN_ROWS, checked_vector_index
@@ -48,7 +41,6 @@ from tiermem.memory.store.vector_choice import HNSW_MIN_ROWS, checked_vector_ind
 if TYPE_CHECKING:
     from tiermem.memory.store.sqlite.store import SQLiteStore
 
-log = logging.getLogger(__name__)
 #: Below this many rows the float32 vectors (15 MB at 10k x 384) stay in the CPU
 #: caches and a plain scan is as fast as the prefilter's scan plus rescoring.
 PREFILTER_MIN_ROWS = 20_000
@@ -74,16 +66,7 @@ class FaissIndex:
         self.vector_index = checked_vector_index(vector_index)
         self.ef_search = ef_search or DEFAULT_EF_SEARCH
         self.graph_min_rows = HNSW_MIN_ROWS if graph_min_rows is None else graph_min_rows
-        self.graph: Graph | None = None
-        #: How many times the graph was built from every vector (not loaded from its file).
-        self.graph_builds = 0
-        #: The graph being built, if one is (module docstring).
-        self.graph_build: GraphBuild | None = None
-        #: Why the graph could not be built (exact search answers); not tried again while
-        #: this index lives.
-        self.graph_error: BaseException | None = None
-        #: Which index answered the last search for the nearest rows: "exact" or "hnsw".
-        self.answered_by = "exact"
+        self.graph_upkeep = GraphUpkeep(self)
         self.store = store
         self.table = table
         self.dim = dim
@@ -98,7 +81,7 @@ class FaissIndex:
         store.on_rollback(self._undo_journal)
         store.on_commit(self._committed)
         store.on_release(self._released)
-        store.on_close(self._let_go_of_graph)
+        store.on_close(self.graph_upkeep.let_go)
         self._open()
 
     def _new_index(self) -> faiss.IndexIDMap2:
@@ -123,8 +106,7 @@ class FaissIndex:
         """Recreate the index from the embedding blobs in SQLite."""
         self.index = self._new_index()
         self.prefilter = None  # built again from the new index when a search needs it
-        self.graph = None  # likewise
-        self._drop_graph_build()
+        self.graph_upkeep.forget()  # likewise
         cursor = self.store.execute(
             f"SELECT id, embedding FROM {self.table} WHERE embedding IS NOT NULL ORDER BY id"
         )
@@ -139,8 +121,7 @@ class FaissIndex:
         taken first, so it is saved too."""
         if self.file is None or self.store.read_only:
             return
-        if self.graph_build is not None and self.graph_build.finished:
-            self._take_graph()
+        self.graph_upkeep.take_finished()
         save_files(self)
 
     def differences(self, limit: int = 5) -> list[str]:
@@ -193,20 +174,14 @@ class FaissIndex:
         self.index.add_with_ids(vectors, ids)
         if self.prefilter is not None:
             self.prefilter.add(ids, vectors)
-        if self.graph is not None:
-            self.graph.add(ids, vectors)
-        if self.graph_build is not None:
-            self.graph_build.record("add", ids, vectors)
+        self.graph_upkeep.add(ids, vectors)
 
     def _remove(self, ids: np.ndarray) -> None:
         # faiss's wrapper turns an id array into an IDSelectorBatch.
         self.index.remove_ids(ids)  # type: ignore[arg-type]
         if self.prefilter is not None:
             self.prefilter.remove(ids)
-        if self.graph is not None:
-            self.graph.remove(ids)
-        if self.graph_build is not None:
-            self.graph_build.record("remove", ids)
+        self.graph_upkeep.remove(ids)
 
     def _has(self, rowid: int) -> bool:
         try:
@@ -253,7 +228,7 @@ class FaissIndex:
         single_thread_search()
         q = np.ascontiguousarray(query, dtype=np.float32).reshape(1, self.dim)
         k = min(k, total)
-        graph = self._active_graph(k)
+        graph = self.graph_upkeep.answering(k)
         if graph is not None:
             return graph.nearest(q, k, self.ef_search)
         prefilter = self._active_prefilter()
@@ -280,7 +255,7 @@ class FaissIndex:
         the bound is what makes an answer built on them exact.
         """
         total = int(self.index.ntotal)
-        graph = self._active_graph(k)
+        graph = self.graph_upkeep.answering(k)
         if graph is not None:
             single_thread_search()
             q = np.ascontiguousarray(query, dtype=np.float32).reshape(1, self.dim)
@@ -351,128 +326,30 @@ class FaissIndex:
         order = np.argsort(-sims, kind="stable")
         return ids[order], sims[order]
 
+    # -- the HNSW graph (memory/store/sqlite/graph_upkeep.py) ------------------------------
+    @property
+    def graph(self) -> Graph | None:
+        return self.graph_upkeep.graph
+
+    @graph.setter
+    def graph(self, graph: Graph | None) -> None:
+        self.graph_upkeep.graph = graph
+
+    @property
+    def answered_by(self) -> str:
+        """Which index answered the last search for the nearest rows: "exact" or "hnsw"."""
+        return self.graph_upkeep.answered_by
+
     @property
     def approximate(self) -> bool:
-        """Whether a search for the nearest rows goes through the HNSW graph now: from the
-        size that calls for one, once it is ready (while it is built the exact scan answers).
-
-        Asking does what a search would: it starts a missing graph's build and takes a
-        finished one, so the search that follows answers as this said. (A build that
-        finishes between the two is taken by that search, which then reads through the
-        graph the longer list its caller planned for an exact scan: slower, once.)
-        """
-        return self.graph_wanted and self._current_graph() is not None
-
-    @property
-    def graph_wanted(self) -> bool:
-        """Whether this index's size (or ``vector_index="hnsw"``) calls for a graph."""
-        return self.vector_index == "hnsw" or (
-            self.vector_index == "auto" and self.index.ntotal >= self.graph_min_rows)
-
-    def _active_graph(self, k: int) -> Graph | None:
-        """The graph if it answers a search for ``k`` rows; None when the exact scan does
-        (below the graph's size, or while its first build runs). A missing or worn graph
-        starts building here; a worn one answers until its successor is ready."""
-        if not self.graph_wanted or k >= self.index.ntotal:
-            self.answered_by = "exact"
-            return None
-        graph = self._current_graph()
-        self.answered_by = "exact" if graph is None else "hnsw"
-        return graph
-
-    def _current_graph(self) -> Graph | None:
-        """The graph that answers now, once a missing or worn one's build has been started
-        (or a finished one taken)."""
-        if (self.graph is None or self.graph.worn) and not self.store.closed:
-            self._advance_graph_build()
-        return self.graph
-
-    def _advance_graph_build(self, on_progress: Callable[[int, int], None] | None = None,
-                             waited_for: bool = False) -> None:
-        """Start the graph's build if none runs, or take the graph if it has finished;
-        a build ``waited_for`` runs on every core (graph.build_threads)."""
-        if self.graph_build is None:
-            if self.graph_error is not None:
-                return
-            log.info("building the %s graph over %d vectors in the background; searches "
-                     "scan every vector until it is ready", self.table, self.index.ntotal)
-            store = self.store
-            try:
-                # A copy: the index's own array moves when rows are added meanwhile.
-                copy = self._float_vectors().copy()
-            except MemoryError:
-                self.graph_error = MemoryError(
-                    f"out of memory copying the vectors; the build needs about "
-                    f"{graph_build_bytes(self.index.ntotal, self.dim) / 1e9:.1f} GB free")
-                log.warning("the %s graph could not be started (%s); searches scan every "
-                            "vector", self.table, self.graph_error)
-                return
-            build = GraphBuild(self.ids(), copy, keep_going=lambda: not store.closed,
-                               on_progress=on_progress, threads=build_threads(waited_for))
-            try:
-                type(self).start_graph_build(build)
-            except RuntimeError as exc:  # no thread to be had: exact search goes on answering
-                self.graph_error = exc
-                log.warning("the %s graph could not be started (%s); searches scan every "
-                            "vector", self.table, exc)
-                return
-            self.graph_build = build
-        if self.graph_build.finished:
-            self._take_graph()
-
-    def _take_graph(self) -> None:
-        build, self.graph_build = self.graph_build, None
-        assert build is not None
-        try:
-            graph = build.take()
-        except MemoryError as exc:  # applying the changes made meanwhile can run out too
-            build.error, graph = exc, None
-        if graph is None:
-            if build.error is not None:
-                # Exact search still answers; the graph is tried again by the next session.
-                self.graph_error = build.error
-                log.warning("the %s graph could not be built (%s); searches scan every "
-                            "vector", self.table, build.error)
-            return
-        self.graph = graph
-        self.graph_builds += 1
-        log.info("the %s graph over %d vectors is ready", self.table, len(graph))
-
-    def _drop_graph_build(self) -> None:
-        if self.graph_build is not None:
-            self.graph_build.cancel()
-            self.graph_build = None
-
-    def _let_go_of_graph(self) -> None:
-        """Once the store has closed: free the graph and stop its build (a closed memory
-        object may be kept long after). A build that had not finished is lost; say how to
-        keep the next session from starting it over."""
-        build = self.graph_build
-        if build is not None and not build.finished:
-            log.warning("the %s graph was not finished when the memory closed (%d of %d "
-                        "vectors linked), so the next session builds it again; `tiermem "
-                        "index --agent NAME` builds and saves it once", self.table,
-                        build.linked, build.total)
-        self._drop_graph_build()
-        self.graph = None
+        """Whether searches for the nearest rows go through the graph now (GraphUpkeep)."""
+        return self.graph_upkeep.approximate
 
     def wait_for_graph(self, on_progress: Callable[[int, int], None] | None = None) -> None:
-        """Build the graph this index's size calls for, if it is missing or worn, and wait
-        until searches use it (``tiermem index``, benchmarks, and callers that prefer a
-        pause to a scan); ``on_progress`` hears (rows linked, rows in all) as it goes.
-        Without a graph afterwards, ``graph_error`` says why."""
-        if not self.graph_wanted or not self.index.ntotal:
-            return
-        while ((self.graph is None or self.graph.worn) and self.graph_error is None
-               and not self.store.closed):
-            self._advance_graph_build(on_progress, waited_for=True)
-            if self.graph_build is None:
-                break
-            if on_progress is not None:
-                self.graph_build.watch(on_progress)
-            self.graph_build.wait()
+        """Build the graph this index's size calls for and wait for it (GraphUpkeep.wait)."""
+        self.graph_upkeep.wait(on_progress)
 
-    def _float_vectors(self) -> np.ndarray:
+    def float_vectors(self) -> np.ndarray:
         """Every stored float32 vector, in the order of ``ids()`` (a view, not a copy)."""
         flat = cast(faiss.IndexFlat, faiss.downcast_index(self.index.index))
         total = int(self.index.ntotal)
@@ -484,7 +361,7 @@ class FaissIndex:
             return None
         if self.prefilter is None or self.prefilter.stale:
             self.prefilter = Prefilter.build(faiss.vector_to_array(self.index.id_map),
-                                             self._float_vectors())
+                                             self.float_vectors())
         return self.prefilter
 
 
