@@ -150,7 +150,9 @@ def _hybrid_after_writes(memory: Any, corpus: Corpus, size: int,
     """Hybrid search right after a passage is added (as after an eviction or an
     archival_insert), and the same search repeated at once, round by round. The passages
     added are deleted after, so that later measures open the corpus as it was."""
-    after, again, added = [], [], []
+    after: list[float] = []
+    again: list[float] = []
+    added: list[int] = []
     for i in range(rounds):
         added += memory.archival.insert_many(corpus.passages(i % size, i % size + 1))
         for samples in (after, again):
