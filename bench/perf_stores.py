@@ -20,7 +20,7 @@ import numpy as np
 from tiermem.bench.memory_bench import COMMON_WORD, WORDS
 from tiermem.bench.perf_data import DIM, BagEmbedder, Corpus, Precomputed, texts_of, zipf_indices
 from tiermem.bench.perf_graph import archival_graph, recall_graph
-from tiermem.bench.perf_method import PerfOptions, _p50_ms, _ratio, alternate
+from tiermem.bench.perf_method import PerfOptions, _p50_ms, _ratio, alternate, settled_heap
 from tiermem.bench.sqlite_only import faiss_index
 from tiermem.bench.timing import _stats, _timed
 from tiermem.memory.search.fusion import NEAREST_MATCHES
@@ -153,12 +153,13 @@ def _hybrid_after_writes(memory: Any, corpus: Corpus, size: int,
     after: list[float] = []
     again: list[float] = []
     added: list[int] = []
-    for i in range(rounds):
-        added += memory.archival.insert_many(corpus.passages(i % size, i % size + 1))
-        for samples in (after, again):
-            start = time.perf_counter()
-            hybrid(i)
-            samples.append(time.perf_counter() - start)
+    with settled_heap():
+        for i in range(rounds):
+            added += memory.archival.insert_many(corpus.passages(i % size, i % size + 1))
+            for samples in (after, again):
+                start = time.perf_counter()
+                hybrid(i)
+                samples.append(time.perf_counter() - start)
     memory.archival.delete(added)
     return {"hybrid_after_write": _stats(after), "hybrid_repeated": _stats(again)}
 

@@ -5,6 +5,7 @@ No timing is asserted here; the figures of a real run are in the README.
 
 from __future__ import annotations
 
+import gc
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -99,6 +100,16 @@ def test_perf_rejects_bad_sizes(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["benchmark", "--sizes", "500"]) == 2
     assert cli.main(["benchmark", "--recall-dense"]) == 2
     assert "go with --perf" in capsys.readouterr().err
+
+
+def test_timed_operations_run_with_the_heap_made_before_them_frozen() -> None:
+    made_before = [[i] for i in range(1000)]
+    frozen: list[int] = []
+    samples = perf_method.alternate({"a": lambda i: frozen.append(gc.get_freeze_count()),
+                                     "b": lambda i: None}, 3)
+    assert [len(s) for s in samples.values()] == [3, 3]
+    assert len(frozen) == 3 and min(frozen) >= len(made_before)
+    assert gc.get_freeze_count() == 0  # collected as usual after
 
 
 def test_bag_embedder_is_deterministic_and_text_correlated() -> None:
