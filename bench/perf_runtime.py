@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from tiermem.bench.perf_data import BagEmbedder, Corpus, Precomputed
-from tiermem.bench.perf_method import PerfOptions, _ratio, alternate
+from tiermem.bench.perf_method import PerfOptions, _ratio, alternate, settled_heap
 from tiermem.bench.sqlite_only import faiss_index
 from tiermem.bench.timing import _eviction_samples, _filled_core, _stats, _timed
 from tiermem.bench.turn_bench import TOPICS, CyclingScript, TimedEmbedder, TimedModel
@@ -71,12 +71,13 @@ def measure_step(opts: PerfOptions, bag: BagEmbedder, corpus: Corpus, recall_hom
                 model = TimedModel(CyclingScript())
                 agent = Agent(memory, model)
                 agent.step("warm up")  # first turn loads the context window
-                for i in range(per_block):
-                    model.seconds = embedder.seconds = 0.0
-                    start = time.perf_counter()
-                    agent.step(texts[(block * per_block + i) % len(texts)])
-                    total = time.perf_counter() - start
-                    overhead[name].append(total - model.seconds - embedder.seconds)
+                with settled_heap():
+                    for i in range(per_block):
+                        model.seconds = embedder.seconds = 0.0
+                        start = time.perf_counter()
+                        agent.step(texts[(block * per_block + i) % len(texts)])
+                        total = time.perf_counter() - start
+                        overhead[name].append(total - model.seconds - embedder.seconds)
     return {**sizes, "turns": per_block * blocks,
             "overhead_full": _stats(overhead["full"]),
             "overhead_empty": _stats(overhead["empty"]),
