@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import ipaddress
+import os
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,11 +15,16 @@ from hypothesis import HealthCheck, settings
 
 # Hypothesis judges time twice by default: a per-example deadline and a health
 # check that fails when generating data is slow. Both fail on a loaded machine,
-# so every property test runs without them.
+# so every property test runs without them. The examples are the same on every
+# run, so that a suite that passed passes again on a fresh clone; to look for new
+# counterexamples, run with HYPOTHESIS_PROFILE=explore (new random examples each run).
 settings.register_profile(
-    "load-independent", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    "load-independent", deadline=None, suppress_health_check=[HealthCheck.too_slow],
+    derandomize=True,
 )
-settings.load_profile("load-independent")
+settings.register_profile(
+    "explore", parent=settings.get_profile("load-independent"), derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "load-independent"))
 
 ROOT = Path(__file__).resolve().parents[1]
 
