@@ -1,7 +1,7 @@
 """BM25's counters in PostgreSQL change once per transaction, at commit
 (memory/store/postgres/folded_stats.py), and every reader still sees the counts of
 exactly the rows it sees: inside the writing transaction, across a rolled-back
-savepoint, after updates and deletes, and equal to SQLite's scores."""
+savepoint, after updates, deletes and forgetting, and equal to SQLite's scores."""
 
 from __future__ import annotations
 
@@ -35,8 +35,9 @@ def _true_counts(backend: PostgresBackend, table: TextTable) -> dict[str, int]:
 
 
 def _true_size(backend: PostgresBackend, table: TextTable) -> tuple[int, int]:
+    """The rows not forgotten (as SQLite's full-text index holds them) and their words."""
     row = backend.conn.execute(f"SELECT count(*), coalesce(sum(n_words), 0) FROM "
-                               f"tiermem.{table} WHERE agent_id = %s",
+                               f"tiermem.{table} WHERE agent_id = %s AND forgotten_at IS NULL",
                                (backend.agent_id,)).fetchone()
     assert row is not None
     return int(row[0]), int(row[1])
@@ -152,6 +153,7 @@ def _scores_inside_one_interaction(memory: HierarchicalMemory) -> list[dict[int,
             memory.archival_insert("narwhal narwhal walrus")
             raise Boom
         memory.erase(passages=[2], reason="asked")
+        memory.store.forgetting.forget([], [3, 4], [], 2.0)
         queries = [["walrus"], ["narwhal", "kelp"], ["thin", "forest", "report"]]
         return [lexical.scores(q) for q in queries]
 
@@ -168,20 +170,37 @@ def test_scores_inside_a_transaction_equal_sqlites(postgres_dsn: str, tmp_path: 
         assert mine == pytest.approx(theirs, rel=1e-9)
 
 
-def test_a_database_counted_per_statement_keeps_its_counts_when_upgraded(
-        postgres_dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    # The schema before counts changed at commit, holding rows written then.
-    monkeypatch.setattr(schema, "MIGRATIONS", schema.MIGRATIONS[:-1])
+def _old_store(postgres_dsn: str, monkeypatch: pytest.MonkeyPatch, migration: str,
+               agent: str, forgotten: tuple[int, ...] = ()) -> int:
+    """Five passages written, and ``forgotten`` forgotten, under the schema as it was before
+    the migration named ``migration``; the row count it stored for them."""
+    names = [name for name, _ in schema.MIGRATIONS]
+    monkeypatch.setattr(schema, "MIGRATIONS", schema.MIGRATIONS[:names.index(migration)])
     monkeypatch.setattr(schema, "SCHEMA_VERSION", len(schema.MIGRATIONS))
     monkeypatch.setattr(connection, "SCHEMA_VERSION", len(schema.MIGRATIONS))
-    backend = PostgresBackend(postgres_dsn, "old")
+    backend = PostgresBackend(postgres_dsn, agent)
     try:
         with backend.transaction():
             for i in range(1, 6):
                 _add(backend, i, f"harbour crane {i}")
+        if forgotten:
+            with backend.transaction():
+                backend.forgetting.forget([], forgotten, [], 1.0)
+        stored = backend.conn.execute(
+            "SELECT n_rows FROM tiermem.text_stats WHERE agent_id = %s AND tab = 'passages'",
+            (backend.agent_id,)).fetchone()
+        assert stored is not None
+        return int(stored[0])
     finally:
         backend.close()
-    monkeypatch.undo()
+        monkeypatch.undo()
+
+
+def test_a_database_counted_per_statement_keeps_its_counts_when_upgraded(
+        postgres_dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The schema before counts changed at commit, holding rows written then.
+    _old_store(postgres_dsn, monkeypatch,
+               "text and lexeme counts changed once per transaction, at commit", "old")
     backend = PostgresBackend(postgres_dsn, "old")
     try:
         _assert_committed_counts_right(backend, "passages")
@@ -192,5 +211,24 @@ def test_a_database_counted_per_statement_keeps_its_counts_when_upgraded(
             _assert_reader_counts_right(backend, "passages")
         _assert_committed_counts_right(backend, "passages")
         assert _true_counts(backend, "passages")["harbour"] == 5
+    finally:
+        backend.close()
+
+
+def test_a_database_that_counted_forgotten_rows_counts_only_the_others_when_upgraded(
+        postgres_dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The old schema counted the forgotten rows.
+    assert _old_store(postgres_dsn, monkeypatch,
+                      "forgotten rows left out of each table's row count, for BM25",
+                      "forgetful", forgotten=(2, 3)) == 5
+    backend = PostgresBackend(postgres_dsn, "forgetful")
+    try:
+        _assert_committed_counts_right(backend, "passages")
+        assert _true_size(backend, "passages")[0] == 3
+        with backend.transaction():
+            _add(backend, 6, "harbour kelp")
+            backend.forgetting.forget([], [1], [], 2.0)
+            _assert_reader_counts_right(backend, "passages")
+        _assert_committed_counts_right(backend, "passages")
     finally:
         backend.close()

@@ -62,13 +62,17 @@ def _pending_lexemes(table: str) -> str:
     END $$;""" for op, change in changes.items())
 
 
-def _pending_text(table: str, words: str) -> str:
+def _pending_text(table: str, words: str, live_only: bool = False) -> str:
     """``table``'s row and word triggers' functions, appending to ``text_pending``;
-    ``words`` is a row's length."""
-    changes = {"ins": f"SELECT agent_id, 1 AS n, {words} AS w FROM new_rows",
-               "del": f"SELECT agent_id, -1 AS n, -({words}) AS w FROM old_rows",
-               "upd": f"SELECT agent_id, 0 AS n, {words} AS w FROM new_rows UNION ALL "
-                      f"SELECT agent_id, 0, -({words}) FROM old_rows"}
+    ``words`` is a row's length. ``live_only`` counts only rows not forgotten, as FTS5
+    does in SQLite, where forgetting takes a row out of the index (a forgotten row's
+    words are 0 either way)."""
+    one = "(forgotten_at IS NULL)::int" if live_only else "1"
+    same = one if live_only else "0"
+    changes = {"ins": f"SELECT agent_id, {one} AS n, {words} AS w FROM new_rows",
+               "del": f"SELECT agent_id, -{one} AS n, -({words}) AS w FROM old_rows",
+               "upd": f"SELECT agent_id, {same} AS n, {words} AS w FROM new_rows UNION ALL "
+                      f"SELECT agent_id, -{same}, -({words}) FROM old_rows"}
     return "".join(f"""
     CREATE OR REPLACE FUNCTION tiermem.{table}_stats_{op}() RETURNS trigger
     LANGUAGE plpgsql AS $$
@@ -159,3 +163,16 @@ TABLE_SIZE = """
         SELECT n_rows, n_words FROM tiermem.text_pending
          WHERE xid = txid_current_if_assigned() AND agent_id = %(agent)s
            AND tab = %(tab)s) c"""
+
+
+#: The migration that stops counting forgotten rows among a table's rows: BM25's idf and
+#: mean length then equal SQLite's, whose full-text index drops a row when it is forgotten.
+#: Between transactions nothing is pending, so the counters are set from the rows.
+LIVE_ROWS_MIGRATION = "".join(
+    _pending_text(table, words, live_only=True) + f"""
+    UPDATE tiermem.text_stats s SET n_rows = (
+        SELECT count(*) FROM tiermem.{table} t
+         WHERE t.agent_id = s.agent_id AND t.forgotten_at IS NULL)
+     WHERE s.tab = '{table}';"""
+    for table, words in (("facts", "n_words"), ("passages", "n_words"),
+                         ("messages", "n_words + context_words")))

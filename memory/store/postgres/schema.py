@@ -498,6 +498,8 @@ MIGRATIONS: list[tuple[str, str]] = [
     ("the previous message as full-text context in recall", _RECALL_CONTEXT),
     ("text and lexeme counts changed once per transaction, at commit",
      folded_stats.MIGRATION),
+    ("forgotten rows left out of each table's row count, for BM25",
+     folded_stats.LIVE_ROWS_MIGRATION),
 ]
 
 #: How many migrations a database with the whole schema has recorded.
