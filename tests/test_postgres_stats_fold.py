@@ -12,7 +12,7 @@ import pytest
 
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.hierarchy import HierarchicalMemory
-from tiermem.memory.store.postgres import connection, schema
+from tiermem.memory.store.postgres import connection, folded_stats, schema
 from tiermem.memory.store.postgres.backend import PostgresBackend
 from tiermem.memory.store.records import TextTable
 
@@ -171,9 +171,10 @@ def test_scores_inside_a_transaction_equal_sqlites(postgres_dsn: str, tmp_path: 
 def test_a_database_counted_per_statement_keeps_its_counts_when_upgraded(
         postgres_dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
     # The schema before counts changed at commit, holding rows written then.
-    monkeypatch.setattr(schema, "MIGRATIONS", schema.MIGRATIONS[:-1])
-    monkeypatch.setattr(schema, "SCHEMA_VERSION", len(schema.MIGRATIONS))
-    monkeypatch.setattr(connection, "SCHEMA_VERSION", len(schema.MIGRATIONS))
+    folded = [script for _, script in schema.MIGRATIONS].index(folded_stats.MIGRATION)
+    monkeypatch.setattr(schema, "MIGRATIONS", schema.MIGRATIONS[:folded])
+    monkeypatch.setattr(schema, "SCHEMA_VERSION", folded)
+    monkeypatch.setattr(connection, "SCHEMA_VERSION", folded)
     backend = PostgresBackend(postgres_dsn, "old")
     try:
         with backend.transaction():
