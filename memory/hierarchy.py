@@ -59,7 +59,7 @@ from tiermem.memory.tiers.lifecycle import FactLifecycle
 from tiermem.memory.tiers.policies import EvictionPolicy, make_policy, score_at
 from tiermem.memory.tiers.recall import NewMessage, RecallTier
 from tiermem.memory.types import DURABILITIES, Fact, Hit, SearchResult
-from tiermem.memory.validation import clean_text
+from tiermem.memory.validation import check_source_message_id, clean_text
 
 #: The source of a fact extracted from a user message, before its turn number.
 EXTRACTED = "extracted:turn:"
@@ -358,12 +358,13 @@ class HierarchicalMemory:
               messages: Sequence[int] = (), reason: str) -> ErasureReport:
         """Remove facts, passages and messages for good, with what was derived from them.
 
-        Erasing a message erases the facts learned from it; erasing a fact erases the
-        passages made from it; stored state (the agent's summary) loses the lines that
-        quote what went. When no transaction is open, the storage is purged before
-        this returns, so the content is in none of the files tiermem wrote (within a
-        transaction, once it commits). The report holds counts and a digest, never
-        the content; ``reason`` is recorded with each erased message (memory/ops/erase.py).
+        Erasing a message erases the facts learned from it and the passages filed from
+        it; erasing a fact erases the passages made from it; stored state (the agent's
+        summary) loses the lines that quote what went. When no transaction is open, the
+        storage is purged before this returns, so the content is in none of the files
+        tiermem wrote (within a transaction, once it commits). The report holds counts
+        and a digest, never the content; ``reason`` is recorded with each erased message
+        (memory/ops/erase.py).
         """
         return erase_from(self, facts, passages, messages, reason)
 
@@ -448,9 +449,7 @@ class HierarchicalMemory:
             raise InvalidInputError("source must be a string")
         if self.privacy is not None:
             self.privacy.check_write(text, what="fact")
-        if source_message_id is not None and (
-                isinstance(source_message_id, bool) or not isinstance(source_message_id, int)):
-            raise InvalidInputError("source_message_id must be a message id (an integer)")
+        check_source_message_id(source_message_id)
         norm = fact_norm(text)
         size = self.core.size_of_text(text)
         existing = self.core.find_by_norm(norm)
@@ -574,18 +573,23 @@ class HierarchicalMemory:
     def archival_insert(
         self, text: str, tags: Sequence[str] | None = None,
         metadata: dict[str, Any] | None = None, source: str = "agent",
-        created_at: float | None = None,
+        created_at: float | None = None, *, source_message_id: int | None = None,
     ) -> int:
         """File a passage in archival; returns its id (RetentionDroppedError, storing nothing,
-        when the privacy policy drops it)."""
+        when the privacy policy drops it).
+
+        ``source_message_id`` names the recall message the passage was filed from:
+        erasing or forgetting that message takes the passage too.
+        """
         if isinstance(tags, str):  # list("ops") would file it under 'o', 'p' and 's'
             raise InvalidInputError("tags must be a list of strings, like ['billing', 'acme']")
+        check_source_message_id(source_message_id)
         if self.privacy is not None:
             self.privacy.check_write(clean_text(text, "passage"), metadata if isinstance(
                 metadata, dict) else None, what="passage")
         return self.archival.insert_many([NewPassage(
             text=text, tags=list(tags or []), metadata=metadata or {}, source=source,
-            created_at=created_at)])[0]
+            created_at=created_at, source_message_id=source_message_id)])[0]
 
     @guarded
     def archival_search(

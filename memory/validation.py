@@ -115,3 +115,9 @@ def check_page(page: Any, k: Any) -> tuple[int, int]:
     if k > 1000:
         raise InvalidInputError(f"k is {k}; ask for at most 1000 results per page")
     return page, k
+
+
+def check_source_message_id(value: Any) -> None:
+    """The message a fact or passage came from is named by its id, or not at all (None)."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+        raise InvalidInputError("source_message_id must be a message id (an integer)")

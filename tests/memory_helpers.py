@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import math
 import subprocess
 import uuid
@@ -18,7 +19,9 @@ from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.sqlite import schema
 from tiermem.memory.store.sqlite import store as store_module
 from tiermem.memory.text.tokenizer import TokenCounter
+from tiermem.memory.tiers.recall import NewMessage
 from tiermem.memory.types import Fact
+from tiermem.tools.memory_tools import ToolContext, memory_toolbox
 
 _COUNTER = TokenCounter()
 
@@ -41,6 +44,19 @@ def sqlite_store_at_version(path: Path, version: int) -> Iterator[store_module.S
             yield before
         finally:
             before.close()
+
+
+def turn_filing_a_passage(m: HierarchicalMemory, said: str, filed: str) -> tuple[int, int]:
+    """One turn as the agent runs it: the user's message goes to recall, then the model
+    files ``filed`` with the ``archival_memory_insert`` tool. Returns the message's id and
+    the passage's."""
+    with m.interaction() as turn:
+        (message_id,) = m.recall.append_many([NewMessage("user", said, turn)])
+        result = memory_toolbox().dispatch(
+            "archival_memory_insert", json.dumps({"content": filed}), call_id="c1",
+            context=ToolContext(memory=m, turn=turn, first_message_id=message_id))
+        assert result.ok, result.content
+    return message_id, m.store.passages.texts()[-1][0]
 
 
 def token_count(text: str) -> int:

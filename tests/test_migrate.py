@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from memory_helpers import turn_filing_a_passage
 from postgres_fixtures import fresh_database
 
 from tiermem.cli import main
@@ -104,8 +105,11 @@ def test_an_agent_home_goes_to_postgres_and_back_unchanged(
         m.archival_insert("runbook: restart the billing worker", tags=["ops"],
                           metadata={"owner": "sre"})
         m.process_interaction("I'm allergic to peanuts.", "Noted.")
+        said, filed = turn_filing_a_passage(m, "my door code is 4417", "User's door is 4417")
         m.set_state("persona", {"tone": "dry"})
         snap = m.snapshot()
+    assert {(p["id"], p["source_message_id"]) for p in snap["tables"]["passages"]} >= {
+        (filed, said)}
     assert main(["migrate", "--from", str(home), "--to", postgres_dsn]) == 0
     assert main(["migrate", "--from", postgres_dsn, "--to", str(back), "--agent", "ada"]) == 0
     assert capsys.readouterr().out.count("matches") == 2

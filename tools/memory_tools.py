@@ -145,7 +145,10 @@ def archival_memory_insert(ctx: ToolContext, content: str, tags: list[str] | Non
         content: The text to keep; include who said it and enough context to stand alone.
         tags: Optional labels to filter searches by, e.g. ["billing", "acme"].
     """
-    passage_id = ctx.memory.archival_insert(content, tags=tags, source=f"tool:turn:{ctx.turn}")
+    # Linked to the user's message, as core_memory_append's fact is: the passage often
+    # quotes it, and erasing or forgetting the message must not leave that copy behind.
+    passage_id = ctx.memory.archival_insert(content, tags=tags, source=f"tool:turn:{ctx.turn}",
+                                            source_message_id=ctx.first_message_id)
     ctx.changes.append(f"archival + {content[:80]}")
     return f"Filed in archival as passage {passage_id} ({len(ctx.memory.archival)} passages)."
 

@@ -5,8 +5,9 @@
 - the facts named, the facts learned from the messages named
   (``Fact.source_message_id``) and the facts whose passages are named (a fact's
   passage holds the fact's own text);
-- the passages named and the passages made from those facts, with their
-  full-text entries and vectors;
+- the passages named, the passages filed from the messages named
+  (``Passage.source_message_id``), and the passages made from those facts, with
+  their full-text entries and vectors;
 - the messages named, each with an erasure record (id, reason, time) first, and
   their lines of the prompt history;
 - every line of a stored state value (the agent's summary) that quotes what
@@ -71,9 +72,10 @@ def erase(memory: HierarchicalMemory, facts: Iterable[int], passages: Iterable[i
     store = memory.store
     with store.transaction():
         learned = store.facts.learned_from(message_ids) if message_ids else []
+        filed = store.passages.filed_from(message_ids) if message_ids else []
         # Deleting returns forgotten rows too, which reads would not: the fact a named
         # passage was made from is known only once the passage is deleted.
-        gone_passages = memory.archival.delete(passage_ids)
+        gone_passages = memory.archival.delete(list(dict.fromkeys([*passage_ids, *filed])))
         owners = [p.fact_id for p in gone_passages if p.fact_id is not None]
         all_facts = list(dict.fromkeys([*fact_ids, *learned, *owners]))
         gone_facts = memory.core.delete(all_facts)

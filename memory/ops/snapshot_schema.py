@@ -144,6 +144,7 @@ class PassageRow(_Strict):
     embedder_id: Text | None
     embedding: Text | None
     forgotten_at: Real | None = None
+    source_message_id: RowId | None = None  # absent from snapshots taken before it existed
 
 
 class MessageRow(_Strict):

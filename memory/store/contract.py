@@ -195,6 +195,11 @@ class PassageStore(Protocol):
         """Ids of the passages whose ``fact_id`` is one of ``fact_ids``, in order."""
         ...
 
+    def filed_from(self, message_ids: Sequence[int]) -> list[int]:
+        """Ids of the passages whose ``source_message_id`` is one of ``message_ids``, in
+        order (forgotten ones too, as ``made_from``)."""
+        ...
+
     def delete(self, ids: Sequence[int]) -> list[Passage]:
         """Remove those of ``ids`` that exist, with their full-text entries and stored
         vectors; returns them as they were (without vectors). The tier tells the table's

@@ -56,6 +56,8 @@ class Passage:
 
     ``embedding`` is the passage's vector by ``embedder_id``; reads for search
     (``PassageStore.get_many``) leave it None, since a page of hits never needs it.
+    ``source_message_id`` is the recall message the passage was filed from, if any:
+    erasing or forgetting that message takes the passage with it.
     """
 
     text: str
@@ -69,6 +71,7 @@ class Passage:
     fact_id: int | None = None
     embedder_id: str | None = None
     embedding: np.ndarray | None = None
+    source_message_id: int | None = None
 
 
 @dataclass

@@ -42,6 +42,8 @@ class NewPassage:
     was_in_core: bool = False
     evicted_at: float | None = None
     fact_id: int | None = None
+    #: The recall message the passage was filed from (erasing it erases the passage).
+    source_message_id: int | None = None
 
 
 class ArchivalTier:
@@ -80,7 +82,8 @@ class ArchivalTier:
             Passage(text=text, created_at=p.created_at if p.created_at is not None else now,
                     tags=t, metadata=p.metadata or {}, source=p.source,
                     was_in_core=p.was_in_core, evicted_at=p.evicted_at, fact_id=p.fact_id,
-                    embedder_id=embedder_id, embedding=vector)
+                    embedder_id=embedder_id, embedding=vector,
+                    source_message_id=p.source_message_id)
             for p, text, t, vector in zip(items, texts, tags, matrix, strict=True)
         ]
         with self.store.transaction():

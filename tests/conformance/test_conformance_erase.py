@@ -5,7 +5,11 @@ from __future__ import annotations
 import pytest
 from backends import Backend
 from leak_helpers import read_paths_showing
-from memory_helpers import check_archival_consistent, check_core_invariants
+from memory_helpers import (
+    check_archival_consistent,
+    check_core_invariants,
+    turn_filing_a_passage,
+)
 
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.text.digest import digest_of_all
@@ -42,6 +46,23 @@ def test_erasing_a_message_erases_the_facts_learned_from_it(backend: Backend) ->
         check_core_invariants(m)
         check_archival_consistent(m)
         assert m.erasure_count() == 1
+
+
+def test_erasing_a_message_erases_the_passage_the_agent_filed_from_it(backend: Backend) -> None:
+    with backend.memory() as m:
+        said, filed = turn_filing_a_passage(m, "my door code is 4417, note it",
+                                            "User's door code is 4417")
+        _, other = turn_filing_a_passage(m, "I moved to Lyon", "User moved to Lyon in May")
+        assert m.store.passages.get_many([filed])[filed].source_message_id == said
+
+        report = m.erase(messages=[said], reason="asked to forget the message")
+
+        assert (report.facts, report.passages, report.messages) == (0, 1, 1)
+        assert m.archival_search("door code 4417").total == 0
+        assert read_paths_showing(m, "4417", query="door code 4417") == []
+        assert [h.id for h in m.archival_search("moved to Lyon").hits] == [other]
+        assert len(m.archival) == 1
+        check_archival_consistent(m)
 
 
 def test_erasing_a_fact_erases_its_passage_and_a_passage_its_fact(backend: Backend) -> None:

@@ -6,6 +6,7 @@ import json
 
 import pytest
 from backends import Backend
+from memory_helpers import turn_filing_a_passage
 
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.ops.forget import apply_forget
@@ -129,6 +130,25 @@ def test_a_forgotten_message_can_still_be_erased(backend: Backend) -> None:
         assert m.recall.erase(list(result.forgotten.messages), "erase after forget") == 1
         assert not any(r["content"] == "the locker code is 5512"
                        for r in m.recall.iter_rows())
+
+
+def test_a_forgotten_message_takes_the_passage_the_agent_filed_from_it(
+        backend: Backend) -> None:
+    with backend.memory() as m:
+        said, filed = turn_filing_a_passage(m, "my door code is 4417, note it",
+                                            "User's door code is 4417")
+        _, other = turn_filing_a_passage(m, "I moved to Lyon", "User moved to Lyon in May")
+
+        result = m.forget("my door code is 4417, note it")
+
+        assert result.outcome == "matched"
+        assert (result.forgotten.messages, result.forgotten.passages) == ((said,), (filed,))
+        assert m.archival_search("door code 4417").total == 0
+        assert m.query("door code 4417", k=50, touch=False) == []
+        assert [h.id for h in m.archival_search("moved to Lyon").hits] == [other]
+        assert len(m.archival) == 1
+        # The audit lists the passage, so erasing what was forgotten reaches it too.
+        assert m.erase_forgotten().passages == 1
 
 
 def test_audit_rows_hold_no_request_text_and_never_enter_search(backend: Backend) -> None:

@@ -7,7 +7,11 @@ from typing import Any
 
 import pytest
 from backends import Backend
-from memory_helpers import check_archival_consistent, check_core_invariants
+from memory_helpers import (
+    check_archival_consistent,
+    check_core_invariants,
+    turn_filing_a_passage,
+)
 
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.errors import InvalidInputError
@@ -155,3 +159,16 @@ def test_snapshot_of_an_empty_memory_round_trips(backend: Backend) -> None:
         with backend.restored(snap) as r:
             assert r.snapshot() == snap
             assert len(r.core) == len(r.archival) == len(r.recall) == 0
+
+
+def test_a_restored_passage_keeps_the_message_it_was_filed_from(backend: Backend) -> None:
+    with backend.memory() as m:
+        said, filed = turn_filing_a_passage(m, "my door code is 4417, note it",
+                                            "User's door code is 4417")
+        snap = m.snapshot()
+    assert [(p["id"], p["source_message_id"]) for p in snap["tables"]["passages"]] == [
+        (filed, said)]
+    with backend.restored(json.loads(json.dumps(snap))) as restored:
+        assert restored.snapshot() == snap
+        assert restored.erase(messages=[said], reason="asked").passages == 1
+        assert restored.archival_search("door code 4417").total == 0

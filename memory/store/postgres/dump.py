@@ -23,7 +23,8 @@ from tiermem.memory.store.records import DumpRow, DumpTable, ForgetRequest, tomb
 COLUMNS: dict[str, tuple[str, ...]] = {
     "facts": (*FACT_COLUMNS, "norm", "forgotten_at"),
     "passages": ("id", "text", "created_at", "tags", "metadata", "source", "was_in_core",
-                 "evicted_at", "fact_id", "embedder_id", "embedding", "forgotten_at"),
+                 "evicted_at", "fact_id", "embedder_id", "embedding", "forgotten_at",
+                 "source_message_id"),
     "messages": ("id", "turn", "role", "content", "tool_calls", "tool_call_id", "tool_name",
                  "created_at", "status", "embedder_id", "embedding", "forgotten_at"),
     "history": ("tick", "created_at", "core_facts", "core_size", "durable_in_core",

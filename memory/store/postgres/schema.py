@@ -200,6 +200,22 @@ def _lexeme_stats_triggers(table: str) -> str:
     """)
 
 
+def _linked_to_their_message(table: str, sources: str, also: str = "TRUE") -> str:
+    """Migration: ``table`` gets ``source_message_id``, and its rows stored in a turn
+    before it existed (``source`` is one of ``sources``, then ``:turn:N``, and ``also``
+    holds) are linked to turn N's first user message."""
+    return f"""
+    ALTER TABLE tiermem.{table} ADD COLUMN source_message_id BIGINT;
+    CREATE INDEX {table}_source_message ON tiermem.{table} (agent_id, source_message_id);
+    UPDATE tiermem.{table} r
+       SET source_message_id = (
+           SELECT min(m.id) FROM tiermem.messages m
+            WHERE m.agent_id = r.agent_id AND m.role = 'user'
+              AND m.turn = substring(r.source from ':turn:([0-9]+)$')::bigint)
+     WHERE r.source ~ '^{sources}:turn:[0-9]+$' AND {also};
+    """
+
+
 #: A message that gives its text as context to the next one, and takes the previous one's.
 _IN_CONTEXT = "{r}.forgotten_at IS NULL AND {r}.role IN ('user', 'assistant') AND {r}.content <> ''"
 
@@ -470,15 +486,7 @@ MIGRATIONS: list[tuple[str, str]] = [
        SET detail = 'old_chars=' || char_length(detail)
      WHERE kind = 'replace';
     UPDATE tiermem.events SET text = '' WHERE text <> '';
-    ALTER TABLE tiermem.facts ADD COLUMN source_message_id BIGINT;
-    CREATE INDEX facts_source_message ON tiermem.facts (agent_id, source_message_id);
-    UPDATE tiermem.facts f
-       SET source_message_id = (
-           SELECT min(m.id) FROM tiermem.messages m
-            WHERE m.agent_id = f.agent_id AND m.role = 'user'
-              AND m.turn = substring(f.source from ':turn:([0-9]+)$')::bigint)
-     WHERE f.source ~ '^(extracted|tool):turn:[0-9]+$';
-    """),
+    """ + _linked_to_their_message("facts", "(extracted|tool)")),
     ("tombstones for forgotten rows, the forget audit", _TOMBSTONES),
     ("full-text search scoped to the agent inside the GIN index",
      _agent_scoped_text("facts", "text") + _agent_scoped_text("passages", "text")
@@ -500,6 +508,11 @@ MIGRATIONS: list[tuple[str, str]] = [
      folded_stats.MIGRATION),
     ("forgotten rows left out of each table's row count, for BM25",
      folded_stats.LIVE_ROWS_MIGRATION),
+    # A passage links the message it was filed from, as a fact does, so erasing or
+    # forgetting the message takes it too; those filed by a tool call before are linked
+    # through their turn (SQLite's migration 9 says more).
+    ("passages linked to their message",
+     _linked_to_their_message("passages", "tool", also="r.fact_id IS NULL")),
 ]
 
 #: How many migrations a database with the whole schema has recorded.

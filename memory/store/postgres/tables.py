@@ -35,7 +35,8 @@ FACT_COLUMNS = ("id", "text", "durability", "created_at", "created_tick", "last_
 _FACT_SELECT = ", ".join(FACT_COLUMNS)
 _FACT_MUTABLE = [c for c in FACT_COLUMNS if c not in ("id", "created_at", "created_tick",
                                                       "source", "source_message_id")]
-PASSAGE_COLUMNS = "id, text, created_at, tags, metadata, source, was_in_core, evicted_at, fact_id"
+PASSAGE_COLUMNS = ("id, text, created_at, tags, metadata, source, was_in_core, evicted_at, "
+                   "fact_id, source_message_id")
 MESSAGE_COLUMNS = ("id, turn, role, content, created_at, tool_calls, tool_call_id, tool_name, "
                    "status")
 
@@ -219,10 +220,12 @@ class PgFacts:
 
 
 def _passage(row: Sequence[Any]) -> Passage:
-    pid, text, created_at, tags, metadata, source, was_in_core, evicted_at, fact_id = row
+    (pid, text, created_at, tags, metadata, source, was_in_core, evicted_at, fact_id,
+     message) = row
     return Passage(text=text, created_at=created_at, id=int(pid), tags=json.loads(tags),
                    metadata=json.loads(metadata), source=source, was_in_core=bool(was_in_core),
-                   evicted_at=evicted_at, fact_id=None if fact_id is None else int(fact_id))
+                   evicted_at=evicted_at, fact_id=None if fact_id is None else int(fact_id),
+                   source_message_id=None if message is None else int(message))
 
 
 def _vector(embedding: np.ndarray | None) -> np.ndarray | None:
@@ -248,10 +251,11 @@ class PgPassages:
             rows.append((self.scope.agent, new_id, p.text, p.created_at, json.dumps(p.tags),
                          json.dumps(p.metadata), p.source, p.was_in_core, p.evicted_at,
                          p.fact_id, p.embedder_id, _vector(p.embedding), search_text,
-                         n_words))
+                         n_words, p.source_message_id))
         insert_rows(self.scope, "passages", (
             "agent_id", "id", "text", "created_at", "tags", "metadata", "source", "was_in_core",
-            "evicted_at", "fact_id", "embedder_id", "embedding", "search_text", "n_words"), rows)
+            "evicted_at", "fact_id", "embedder_id", "embedding", "search_text", "n_words",
+            "source_message_id"), rows)
         return ids
 
     def get_many(self, ids: Sequence[int]) -> dict[int, Passage]:
@@ -311,6 +315,11 @@ class PgPassages:
         return [int(r[0]) for r in self.scope.rows(
             "SELECT id FROM tiermem.passages WHERE agent_id = %s AND fact_id = ANY(%s) "
             "ORDER BY id", (list(fact_ids),))]
+
+    def filed_from(self, message_ids: Sequence[int]) -> list[int]:
+        return [int(r[0]) for r in self.scope.rows(
+            "SELECT id FROM tiermem.passages WHERE agent_id = %s "
+            "AND source_message_id = ANY(%s) ORDER BY id", (list(message_ids),))]
 
     def delete(self, ids: Sequence[int]) -> list[Passage]:
         return sorted((_passage(r) for r in self.scope.rows(

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 _TEXT_INDEXES = ("facts_fts", "passages_fts", "messages_fts")
 #: The tables ``ids_where`` and ``delete_rows`` may name (they are interpolated into SQL).
-_TABLES = {"facts": ("source_message_id",), "passages": ("fact_id",)}
+_TABLES = {"facts": ("source_message_id",), "passages": ("fact_id", "source_message_id")}
 
 
 def ids_where(store: SQLiteStore, table: str, column: str, values: Sequence[int]) -> list[int]:

@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 
 
 _INSERT = ("INSERT INTO passages (text, created_at, tags, metadata, source, was_in_core,"
-           " evicted_at, fact_id, embedder_id, embedding) VALUES (?,?,?,?,?,?,?,?,?,?)")
+           " evicted_at, fact_id, embedder_id, embedding, source_message_id)"
+           " VALUES (?,?,?,?,?,?,?,?,?,?,?)")
 #: The index's rows appended after an id, for ``TermCache``: what the full-text triggers index
 #: for each passage not forgotten. The schema's triggers count every other change.
 PASSAGE_APPENDS = AppendSource(
@@ -48,7 +49,8 @@ def _passage(row: sqlite3.Row) -> Passage:
         id=row["id"], text=row["text"], created_at=row["created_at"],
         tags=_json_list(row["tags"]), metadata=_json_object(row["metadata"]),
         source=row["source"], was_in_core=bool(row["was_in_core"]),
-        evicted_at=row["evicted_at"], fact_id=row["fact_id"], embedder_id=row["embedder_id"])
+        evicted_at=row["evicted_at"], fact_id=row["fact_id"], embedder_id=row["embedder_id"],
+        source_message_id=row["source_message_id"])
 
 
 class SQLitePassages:
@@ -69,7 +71,8 @@ class SQLitePassages:
         conn = self.store.conn
         rows = ((p.text, p.created_at, json.dumps(p.tags), _json(p.metadata), p.source,
                  int(p.was_in_core), p.evicted_at, p.fact_id, p.embedder_id,
-                 vector_blob(p.embedding) if p.embedding is not None else None)
+                 vector_blob(p.embedding) if p.embedding is not None else None,
+                 p.source_message_id)
                 for p in passages)
         last = int(conn.execute("SELECT coalesce(max(id), 0) FROM passages").fetchone()[0])
         if last + len(passages) >= _LAST_ROWID:
@@ -86,7 +89,8 @@ class SQLitePassages:
         marks = ",".join("?" * len(ids))
         rows = self.store.execute(
             "SELECT id, text, created_at, tags, metadata, source, was_in_core, evicted_at,"
-            f" fact_id, embedder_id FROM passages WHERE id IN ({marks}){condition}",
+            f" fact_id, embedder_id, source_message_id FROM passages"
+            f" WHERE id IN ({marks}){condition}",
             tuple(ids)).fetchall()
         return {r["id"]: _passage(r) for r in rows}
 
@@ -133,6 +137,9 @@ class SQLitePassages:
 
     def made_from(self, fact_ids: Sequence[int]) -> list[int]:
         return ids_where(self.store, "passages", "fact_id", fact_ids)
+
+    def filed_from(self, message_ids: Sequence[int]) -> list[int]:
+        return ids_where(self.store, "passages", "source_message_id", message_ids)
 
     def delete(self, ids: Sequence[int]) -> list[Passage]:
         # Forgotten passages too: forgetting keeps the row until it is erased.

@@ -357,12 +357,31 @@ def _content_free_events_and_fact_sources(conn: sqlite3.Connection) -> None:
                      [(replaced_detail(detail), event_id)
                       for event_id, detail in replaced])
     conn.execute("UPDATE events SET text = '' WHERE text != ''")
-    conn.execute("ALTER TABLE facts ADD COLUMN source_message_id INTEGER")
-    conn.execute("CREATE INDEX facts_source_message ON facts (source_message_id)")
+    _link_to_their_message(conn, "facts", _TURN_SOURCE)
+
+
+def _link_to_their_message(conn: sqlite3.Connection, table: str, stored_in_a_turn: str) -> None:
+    """``table`` gets ``source_message_id``, and the rows that ``stored_in_a_turn`` selects
+    (their ``source`` ends in ``:turn:N``) are linked to turn N's first user message."""
+    conn.execute(f"ALTER TABLE {table} ADD COLUMN source_message_id INTEGER")
+    conn.execute(f"CREATE INDEX {table}_source_message ON {table} (source_message_id)")
     conn.execute(
-        "UPDATE facts SET source_message_id = (SELECT min(m.id) FROM messages m"
-        " WHERE m.role = 'user' AND m.turn = CAST(substr(facts.source,"
-        f" instr(facts.source, ':turn:') + 6) AS INTEGER)) WHERE {_TURN_SOURCE}")
+        f"UPDATE {table} SET source_message_id = (SELECT min(m.id) FROM messages m"
+        f" WHERE m.role = 'user' AND m.turn = CAST(substr({table}.source,"
+        f" instr({table}.source, ':turn:') + 6) AS INTEGER)) WHERE {stored_in_a_turn}")
+
+
+def _passage_sources(conn: sqlite3.Connection) -> None:
+    """Migration 9: a passage links the message it was filed from, as a fact does.
+
+    A passage filed by a tool call in a turn often quotes that turn's user message; with
+    the link, erasing or forgetting the message takes the passage too. Passages filed
+    before are linked through the turn that ends their ``source`` (``tool:turn:N``), to
+    that turn's first user message. A fact's own passage is left out: it goes with its
+    fact, which holds the link already.
+    """
+    _link_to_their_message(conn, "passages", "source GLOB 'tool:turn:[0-9]*'"
+                           " AND source NOT GLOB 'tool:turn:*[^0-9]*' AND fact_id IS NULL")
 
 
 MIGRATIONS: tuple[Migration, ...] = (
@@ -395,6 +414,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         f"CREATE INDEX {UNSPOKEN_INDEX} ON messages (id) WHERE {UNSPOKEN};")),
     Migration(8, "a count of archival passages deleted, forgotten or edited",
               _run(_ARCHIVAL_REWRITES)),
+    Migration(9, "passages linked to their message", _passage_sources),
 )
 
 #: The user_version of a database with every migration run.
