@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import random
 import re
+import sqlite3
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +21,7 @@ from hypothesis import strategies as st
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 from tiermem.memory.store.records import RowFilter
 from tiermem.memory.store.sqlite.lexical import BM25List, fts_match
+from tiermem.memory.store.sqlite.lexical_appends import PrivateIndex
 from tiermem.memory.store.sqlite.lexical_bound import BoundedBM25, cached_ranking, canonical_order
 from tiermem.memory.store.sqlite.lexical_cache import CachedBM25, TermCache
 from tiermem.memory.tiers import archival
@@ -135,6 +138,18 @@ def test_passages_added_are_scored_from_memory_without_reading_the_words_again()
         assert after == full.everything() != before
         assert (cache.rows_read, cache.rows_appended) == (read, 7)
         full.close()
+
+
+@pytest.mark.parametrize("asked", [[], [f"x{i}" for i in range(20)]])
+def test_the_private_index_finds_the_words_asked_for_however_many_are_asked(
+        asked: list[str]) -> None:
+    # Fewer words than the rows' 7 tokens are looked up one by one; more, and every token
+    # of the rows is read and the ones asked for kept.
+    private = PrivateIndex(sqlite3.connect(":memory:"), threading.Lock())
+    rows = [(1, "apple pear apple"), (2, "running runs w3"), (3, "kiwi")]
+    sizes, found = private.index(rows, 1, ["appl", "run", *asked])  # as the index stems
+    assert sizes == {1: [3], 2: [3], 3: [1]}
+    assert found == {"appl": [(1, 2)], "run": [(2, 2)]}
 
 
 def test_searches_score_from_memory_once_a_query_of_common_words_read_the_lengths() -> None:

@@ -41,7 +41,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -119,10 +119,22 @@ class PrivateIndex:
             sizes = {int(i): varints(bytes(sz)) for i, sz in self.conn.execute(
                 f"SELECT id, sz FROM {table}_docsize")}
             found: dict[str, list[tuple[int, int]]] = {}
-            for term, doc, count in self.conn.execute(
+            # Each token asked for is one lookup in the private index: past as many tokens as
+            # the rows hold in all, reading every token of the rows and keeping those asked
+            # for costs less (one row against 5,000 held words: 0.3 ms against 29 ms).
+            in_rows = sum(sum(s) for s in sizes.values())
+            instances: Iterable[tuple[str, int, int]]
+            if len(tokens) <= in_rows:
+                instances = self.conn.execute(
                     f"SELECT term, doc, count(*) FROM {table}_instances WHERE term IN"
                     " (SELECT value FROM json_each(?)) GROUP BY term, doc ORDER BY term, doc",
-                    (json.dumps(list(tokens)),)):
+                    (json.dumps(list(tokens)),))
+            else:
+                wanted = set(tokens)
+                instances = (r for r in self.conn.execute(
+                    f"SELECT term, doc, count(*) FROM {table}_instances"
+                    " GROUP BY term, doc ORDER BY term, doc") if r[0] in wanted)
+            for term, doc, count in instances:
                 found.setdefault(term, []).append((int(doc), int(count)))
             self.conn.execute(f"DELETE FROM {table}")
         return sizes, found
