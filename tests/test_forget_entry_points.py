@@ -37,7 +37,8 @@ def test_the_tool_forgets_and_blanks_the_window_then_reports_nothing_matched_as_
             m.forget_config = ForgetConfig()
             result = agent.step("please forget my card number")
         outcomes = [r.content for r in result.tool_results]
-        assert outcomes[0].startswith("Forgotten: 0 fact(s), 0 passage(s), 1 message(s)")
+        # The message, and the fact learned from it.
+        assert outcomes[0].startswith("Forgotten: 1 fact(s), 0 passage(s), 1 message(s)")
         assert outcomes[1].startswith("Nothing forgotten: nothing stored matches it")
         # Only the request itself, and the reply after it, which holds it as context.
         left = m.recall_search("card number 4111")
@@ -45,7 +46,7 @@ def test_the_tool_forgets_and_blanks_the_window_then_reports_nothing_matched_as_
         # Blanked during the turn; once it ends, the forgotten message leaves the window.
         assert 1 not in agent.context.message_ids
         assert not any(SECRET in str(msg.get("content")) for msg in agent.context.messages)
-        assert "forgotten: 0 fact(s), 0 passage(s), 1 message(s)" in result.memory_changes
+        assert "forgotten: 1 fact(s), 0 passage(s), 1 message(s)" in result.memory_changes
         # A later model call no longer carries the forgotten message (the model's own
         # forget call still quotes the request: README "Forgetting" says so).
         assert {"role": "user", "content": SECRET} not in model.calls[-1].messages

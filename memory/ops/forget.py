@@ -6,10 +6,11 @@ only when nothing equals the request). What is chosen is *forgotten*: marked
 with ``forgotten_at`` and from then on left out of every read (core and the
 prompt, ``query``, archival and conversation search, their totals; the storage
 contract says how). A fact and the passage core evicted it into are one item:
-forgetting either forgets both. A message is forgotten with the passages filed
-from it (``Passage.source_message_id``), which often quote it. The rows stay,
-for the audit and for an erasure (``ForgetResult`` lists them per table), but
-are never un-forgotten.
+forgetting either forgets both. A message is forgotten with the facts learned
+from it (``Fact.source_message_id``) and the passages filed from it
+(``Passage.source_message_id``), which often quote it, as an erasure of the
+message takes them. The rows stay, for the audit and for an erasure
+(``ForgetResult`` lists them per table), but are never un-forgotten.
 
 A forgotten fact's normalised text is remembered as a hash: extraction from
 conversation (``process_interaction``) does not store it again. Stating it
@@ -160,14 +161,15 @@ def _select(memory: HierarchicalMemory, request: str, config: ForgetConfig,
 
 
 def apply_forget(memory: HierarchicalMemory, items: list[tuple[str, int]]) -> Forgotten:
-    """Tombstone ``items`` (with each fact's passage, each passage's fact and each message's
-    filed passages), drop their vectors and prompt-history lines, and bring the tiers'
-    in-memory state in step."""
+    """Tombstone ``items`` (with each fact's passage, each passage's fact, and each message's
+    learned facts and filed passages), drop their vectors and prompt-history lines, and
+    bring the tiers' in-memory state in step."""
     store = memory.store
     facts = {i for table, i in items if table == "facts"}
     passages = {i for table, i in items if table == "passages"}
     messages = sorted(i for table, i in items if table == "messages")
     if messages:
+        facts.update(store.facts.learned_from(messages))
         passages.update(store.passages.filed_from(messages))
     named_passages = list(store.passages.get_many(sorted(passages)).values())
     for passage in named_passages:

@@ -168,7 +168,7 @@ def test_forget_with_erase_forgets_then_erases_what_it_chose(backend: Backend) -
         assert result.outcome == "matched" and result.erasure is not None
         assert (result.erasure.passages, result.erasure.messages) == (1, 1)
         # The fact extracted from the message goes with it, though the request named none.
-        assert result.forgotten.facts == () and result.erasure.facts == 1
+        assert len(result.forgotten.facts) == 1 and result.erasure.facts == 1
         assert read_paths_showing(m, "7720") == []
         assert m.store.messages.count() == 1  # the assistant's reply stays
         # Nothing matched: nothing erased, and the result says so.

@@ -151,6 +151,22 @@ def test_a_forgotten_message_takes_the_passage_the_agent_filed_from_it(
         assert m.erase_forgotten().passages == 1
 
 
+def test_a_forgotten_message_takes_the_facts_learned_from_it(backend: Backend) -> None:
+    with backend.memory() as m:
+        learned = m.process_interaction("my locker code is 7720", "Noted.")
+        kept = m.process_interaction("I moved to Lyon", "Noted.")
+        assert learned and kept
+
+        result = m.forget("my locker code is 7720")
+
+        assert result.outcome == "matched"
+        assert (result.forgotten.messages, result.forgotten.facts) == ((1,), tuple(learned))
+        assert m.core.ids() == kept  # not shown in the prompt any more
+        assert m.query("locker code 7720", k=50, touch=False) == []
+        # Extraction does not learn it again from the conversation.
+        assert m.process_interaction("my locker code is 7720", "Noted.") == []
+
+
 def test_audit_rows_hold_no_request_text_and_never_enter_search(backend: Backend) -> None:
     with backend.memory() as m:
         m.archival_insert("an unrelated passage about gardening")
