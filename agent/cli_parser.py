@@ -1,0 +1,207 @@
+"""The argument parser of ``tiermem``: every command, its options and their help.
+
+``tiermem.cli`` parses with it and dispatches on ``args.command``; nothing here
+knows the commands' handlers, so this module never imports the command line back.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+#: Each command and what it does, in the order ``tiermem --help`` lists them.
+COMMANDS = {
+    "chat": "chat with an agent that remembers (offline unless a model is configured)",
+    "config": "show an agent's stored memory settings, or change one",
+    "diagnostics": "memory health report of an agent: table, JSON or HTML with charts",
+    "scenario": "run a scripted multi-day scenario through the agent and check its answers",
+    "benchmark": "the verification battery: pass/fail per invariant (--perf: performance)",
+    "eval": "retrieval and QA evaluation on LoCoMo",
+    "reindex": "re-embed an agent's memory with another embedder",
+    "index": "build and save the vector search graph of an agent past 200,000 vectors",
+    "doctor": "probe a model server: can the memory agent work with it, and what to change",
+    "pg": "start, stop or check a local PostgreSQL server for --store postgresql://...",
+    "migrate": "move an agent's memory between an agent home and PostgreSQL, verified",
+    "forget": "forget the facts, passages and messages a request targets (audited)",
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``tiermem`` parser, its subcommands in the order of ``COMMANDS``."""
+    from tiermem.agent.server_options import add_server_options, positive_int, positive_seconds
+
+    parser = argparse.ArgumentParser(prog="tiermem", add_help=False)
+    sub = parser.add_subparsers(dest="command")
+    embedder_help = "local MiniLM model (default) or the model-free hashing embedder"
+
+    chat = sub.add_parser("chat", help=COMMANDS["chat"], description=COMMANDS["chat"])
+    chat.add_argument("--agent", default="default", type=_agent_name,
+                      help="agent name; a new name creates the agent (default: default)")
+    chat.add_argument("--model", help="model name; or set TIERMEM_MODEL")
+    chat.add_argument("--base-url", help="OpenAI-compatible endpoint; or set OPENAI_BASE_URL")
+    chat.add_argument("--offline", action="store_true",
+                      help="use the rule-based offline policy even if a model is configured")
+    add_server_options(chat)
+    chat.add_argument("--core-limit", type=positive_int, metavar="N",
+                      help="core capacity for this session only (default: the agent's stored "
+                           "value, 2000 tokens for a new agent; `tiermem config --agent NAME "
+                           "core_limit N` stores one)")
+    chat.add_argument("--embedder", choices=("local", "hashing"), default="local",
+                      help=embedder_help)
+    chat.add_argument("--json", action="store_true",
+                      help="for scripts: read one message or /command per line of standard "
+                           "input and print one JSON object per line (reply, tool calls, "
+                           "memory changes, error) and nothing else")
+    chat.add_argument("--policy", metavar="FILE",
+                      help="a policy file (YAML: rules, retention, recall, forget) for this "
+                           "session; by default the agent home's policy.yaml, when there is one")
+    chat.add_argument("--no-history", action="store_true",
+                      help="keep no prompt history for the up arrow (by default it is kept in "
+                           "the agent's database)")
+    _add_store(chat)
+
+    config = sub.add_parser("config", help=COMMANDS["config"], description=COMMANDS["config"])
+    config.add_argument("--agent", default="default", type=_agent_name,
+                        help="an existing agent (default: default)")
+    config.add_argument("setting", nargs="?",
+                        help="one setting to show, e.g. core_limit (default: all of them)")
+    config.add_argument("value", nargs="?",
+                        help="its new value, validated and stored for every later session")
+    _add_json(config, "the settings")
+    _add_store(config)
+
+    diag = sub.add_parser("diagnostics", help=COMMANDS["diagnostics"],
+                          description=COMMANDS["diagnostics"])
+    where = diag.add_mutually_exclusive_group()
+    where.add_argument("--agent", default="default", type=_agent_name,
+                       help="an existing agent (default: default)")
+    where.add_argument("--scenario", help="report on the last run of this scenario instead")
+    diag.add_argument("--format", choices=("text", "json", "html"), default="text",
+                      help="a table (default), JSON, or an HTML page with charts")
+    diag.add_argument("--out", type=Path, metavar="PATH",
+                      help="write the report to this file (html: default NAME-diagnostics.html)")
+    _add_json(diag, "the report (the same as --format json)")
+    diag.add_argument("--embedder", choices=("local", "hashing"), default="local",
+                      help="the embedder the agent was built with: " + embedder_help)
+    _add_store(diag)
+
+    scen = sub.add_parser("scenario", help=COMMANDS["scenario"], description=COMMANDS["scenario"])
+    scen.add_argument("name", nargs="?", help="scenario name (see --list)")
+    scen.add_argument("--list", action="store_true", help="list the scenarios")
+    scen.add_argument("--model", help="drive it with this model instead of the offline policy")
+    scen.add_argument("--base-url", help="OpenAI-compatible endpoint for --model")
+    add_server_options(scen)
+    scen.add_argument("--embedder", choices=("local", "hashing"), default="local",
+                      help=embedder_help)
+    _add_json(scen, "the result")
+    _add_store(scen, "run it in this PostgreSQL database (as agent scenario-NAME, replaced "
+                     "each run)")
+
+    bench = sub.add_parser("benchmark", help=COMMANDS["benchmark"],
+                           description=COMMANDS["benchmark"])
+    bench.add_argument("--seed", type=int, default=0, help="workload seed (default 0)")
+    bench.add_argument("--quick", action="store_true",
+                       help="fewer crash kills and smaller timing sizes")
+    bench.add_argument("--only", action="append", metavar="NAME",
+                       help="run only this check (with --faults, this fault class); repeat it "
+                            "or give a comma list")
+    _add_json(bench, "the results")
+    bench.add_argument("--policy", default="freq_recency_durable",
+                       help="the eviction policy under test (default freq_recency_durable)")
+    bench.add_argument("--perf", action="store_true",
+                       help="performance comparison against ChromaDB and this machine's limits")
+    bench.add_argument("--sizes", metavar="N,N",
+                       help="--perf: archival sizes; recall and core sizes follow (default "
+                            "10000,100000)")
+    bench.add_argument("--recall-dense", action="store_true",
+                       help="--perf: also measure recall with a vector per message (the "
+                            "default for agents), not only full-text search")
+    bench.add_argument("--faults", action="store_true",
+                       help="the fault harness: SIGKILLs, a full disk, damaged files, fuzzing "
+                            "and provider chaos; exit 1 if any class crashes, loses or diverges")
+
+    from tiermem.evals.runner import add_locomo_parser
+
+    add_locomo_parser(sub.add_parser("eval", help=COMMANDS["eval"],
+                                     description=COMMANDS["eval"]))
+
+    reindex = sub.add_parser("reindex", help=COMMANDS["reindex"], description=COMMANDS["reindex"])
+    reindex.add_argument("--agent", default="default", type=_agent_name,
+                         help="an existing agent (default: default)")
+    reindex.add_argument("--embedder", choices=("local", "hashing"), default="local",
+                         help="the embedder to re-embed with: " + embedder_help)
+    _add_store(reindex)
+
+    index = sub.add_parser(
+        "index", help=COMMANDS["index"],
+        description=COMMANDS["index"] + ", with its progress (otherwise the first search "
+        "builds it in the background, and a session that ends sooner never saves it)",
+        epilog="exit codes: 0 every graph needed is built and saved (or none is needed), "
+               "1 one could not be built, 2 usage error")
+    index.add_argument("--agent", default="default", type=_agent_name,
+                       help="an existing agent (default: default)")
+    _add_json(index, "what was built")
+    _add_store(index)
+
+    doctor = sub.add_parser("doctor", help=COMMANDS["doctor"], description=COMMANDS["doctor"],
+                            epilog="exit codes: 0 the memory agent can work with this server "
+                                   "and model, 1 it cannot, 2 usage error")
+    doctor.add_argument("--base-url", help="the server's OpenAI-compatible endpoint, e.g. "
+                                           "http://127.0.0.1:8080/v1; or set OPENAI_BASE_URL")
+    doctor.add_argument("--model", help="the model to probe; or set TIERMEM_MODEL (default: "
+                                        "the first model the server lists)")
+    doctor.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
+                        help="seconds each probe may take (default 20); the probes stop "
+                             "starting after 55 s in all")
+    _add_json(doctor, "the report")
+
+    pg = sub.add_parser("pg", help=COMMANDS["pg"], description=COMMANDS["pg"],
+                        epilog="start prints the server's DSN; exit codes: 0 done (status: "
+                               "running), 1 failed (status: not running)")
+    pg.add_argument("action", choices=("start", "stop", "status"),
+                    help="start the server (creating it the first time) and print its DSN, "
+                         "stop it, or print its DSN if it is running")
+    pg.add_argument("--dir", type=Path, metavar="PATH",
+                    help="the server's data directory (default: $TIERMEM_HOME/postgres; "
+                         "for root /var/lib/tiermem/postgres)")
+
+    migrate = sub.add_parser("migrate", help=COMMANDS["migrate"],
+                             description=COMMANDS["migrate"] + ". The source is only read; "
+                             "the copy is checked (row counts and a content hash) before it "
+                             "is committed.")
+    migrate.add_argument("--from", dest="source", required=True, metavar="PATH|DSN",
+                         help="an agent home directory, or a postgresql:// DSN")
+    migrate.add_argument("--to", dest="target", required=True, metavar="PATH|DSN",
+                         help="a new agent home directory, or a postgresql:// DSN")
+    migrate.add_argument("--agent", type=_agent_name,
+                         help="the agent's name in the database (default: the name of the "
+                              "agent home directory)")
+
+    from tiermem.agent.forget_command import add_forget_parser
+
+    _add_store(add_forget_parser(sub, COMMANDS["forget"], _agent_name))
+    return parser
+
+
+def _add_store(parser: argparse.ArgumentParser,
+               what: str = "keep the agent in this PostgreSQL database") -> None:
+    parser.add_argument("--store", metavar="DSN",
+                        help=f"{what} instead of its home directory: a postgresql:// DSN "
+                             f"(`tiermem pg start` prints one for a local server); or set "
+                             f"TIERMEM_STORE")
+
+
+def _add_json(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--json", nargs="?", const="-", metavar="PATH",
+                        help=f"{what} as JSON: on standard output (the human report then goes "
+                             f"to standard error), or written to PATH")
+
+
+def _agent_name(text: str) -> str:
+    from tiermem.memory.errors import InvalidInputError
+    from tiermem.memory.validation import validate_agent_name
+
+    try:
+        return validate_agent_name(text)
+    except InvalidInputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
