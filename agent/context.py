@@ -246,8 +246,12 @@ class ContextWindow:
             )
         goal = COMPACT_TO * self.budget
         cut = cuts[-1]
+        # What each cut drops, counted on from the cut before it: counting from the start
+        # for every cut made a compaction of a few hundred messages take 80 ms.
+        dropped = counted = 0
         for candidate in cuts:
-            dropped = sum(self.count_message(m) for m in self.messages[:candidate])
+            dropped += sum(self.count_message(m) for m in self.messages[counted:candidate])
+            counted = candidate
             if before - dropped <= goal:
                 cut = candidate
                 break

@@ -272,24 +272,48 @@ class CountingCounter(TokenCounter):
         return super().count(text)
 
 
-def test_each_message_is_counted_once_while_it_stays_in_the_window(
-        memory: HierarchicalMemory) -> None:
+NOOP_TOOLS = [{"type": "function", "function": {"name": "noop", "parameters": {}}}]
+
+
+def _numbered_window(count: int, tokens: int) -> tuple[CountingCounter, ContextWindow]:
+    """A window of ``tokens`` holding ``count`` user messages "message number i"."""
     counter = CountingCounter()
-    window = ContextWindow(window=100_000, counter=counter)
-    tools = [{"type": "function", "function": {"name": "noop", "parameters": {}}}]
-    for i in range(50):
+    window = ContextWindow(window=tokens, counter=counter)
+    for i in range(count):
         window.messages.append({"role": "user", "content": f"message number {i}"})
         window.message_ids.append(i)
-    _, first = window.build(memory, tools)
+    return counter, window
+
+
+def test_each_message_is_counted_once_while_it_stays_in_the_window(
+        memory: HierarchicalMemory) -> None:
+    counter, window = _numbered_window(50, 100_000)
+    _, first = window.build(memory, NOOP_TOOLS)
     counter.texts.clear()
     window.messages.append({"role": "assistant", "content": "the newest reply"})
     window.message_ids.append(50)
-    messages, second = window.build(memory, tools)
+    messages, second = window.build(memory, NOOP_TOOLS)
     # Only the new message and the system message, which is built anew on every call.
     assert sorted(counter.texts) == sorted(["the newest reply", messages[0]["content"]])
     expected = sum(MESSAGE_OVERHEAD + COUNTER.count(m["content"]) for m in messages)
-    assert second == expected + COUNTER.count(json.dumps(tools))
+    assert second == expected + COUNTER.count(json.dumps(NOOP_TOOLS))
     assert second > first
+
+
+def test_compaction_counts_each_message_it_weighs_once(memory: HierarchicalMemory) -> None:
+    counter, window = _numbered_window(300, 3_000)
+    window.build(memory, NOOP_TOOLS)
+    counter.texts.clear()
+
+    after = window.compact(memory, NOOP_TOOLS, lambda previous, folded: "older messages",
+                           keep_from=299)
+
+    assert window.fits(after) and len(window.messages) < 300
+    # The messages before the cut are weighed once; the kept ones are counted once more, in
+    # the new list the window keeps a running total of.
+    weighed = [t for t in counter.texts if t.startswith("message number")]
+    assert max(weighed.count(t) for t in set(weighed)) <= 2
+    assert len(weighed) <= 300 + len(window.messages)
 
 
 def test_no_prompt_ends_with_a_system_message(server: Any, memory: HierarchicalMemory) -> None:
