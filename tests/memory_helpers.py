@@ -21,7 +21,6 @@ from tiermem.memory.store.sqlite import store as store_module
 from tiermem.memory.text.tokenizer import TokenCounter
 from tiermem.memory.tiers.recall import NewMessage
 from tiermem.memory.types import Fact
-from tiermem.tools.memory_tools import ToolContext, memory_toolbox
 
 _COUNTER = TokenCounter()
 
@@ -50,6 +49,9 @@ def turn_filing_a_passage(m: HierarchicalMemory, said: str, filed: str) -> tuple
     """One turn as the agent runs it: the user's message goes to recall, then the model
     files ``filed`` with the ``archival_memory_insert`` tool. Returns the message's id and
     the passage's."""
+    # Here, not at the top: most tests that use these helpers never touch the tools layer.
+    from tiermem.tools.memory_tools import ToolContext, memory_toolbox
+
     with m.interaction() as turn:
         (message_id,) = m.recall.append_many([NewMessage("user", said, turn)])
         result = memory_toolbox().dispatch(
