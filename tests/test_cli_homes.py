@@ -74,15 +74,41 @@ def test_a_home_and_every_file_in_it_are_private_while_a_chat_runs(home: Path) -
     assert mode(agent) == 0o700
 
 
-def test_a_home_made_readable_is_tightened_with_a_note(home: Path) -> None:
-    agent = home / "agents" / "a"
+def _umask_022_memory(path: Path) -> None:
     previous = os.umask(0o022)
     try:
-        with HierarchicalMemory(agent, embedder=HashingEmbedder()) as memory:
+        with HierarchicalMemory(path, embedder=HashingEmbedder()) as memory:
             memory.add_fact("User is allergic to peanuts")
     finally:
         os.umask(previous)
-    assert mode(agent) == 0o755 and mode(agent / "memory.sqlite3") == 0o644
+
+
+def test_a_home_the_library_creates_is_private_whatever_the_umask(tmp_path: Path) -> None:
+    agent = tmp_path / "made" / "here"
+    _umask_022_memory(agent)
+    assert mode(agent) == 0o700
+    files = {p.name: mode(p) for p in agent.iterdir()}
+    assert {"memory.sqlite3", "archival.faiss", "archival.json", "writer.lock"} <= set(files)
+    assert set(files.values()) == {0o600}, files
+
+
+def test_in_a_directory_that_exists_the_files_are_private_and_the_directory_kept(
+        tmp_path: Path) -> None:
+    agent = tmp_path / "shared"
+    agent.mkdir(mode=0o755)
+    agent.chmod(0o755)
+    _umask_022_memory(agent)
+    assert mode(agent) == 0o755  # the caller's directory, the caller's choice
+    files = {p.name: mode(p) for p in agent.iterdir()}
+    assert set(files.values()) == {0o600}, files
+
+
+def test_a_home_made_readable_is_tightened_with_a_note(home: Path) -> None:
+    agent = home / "agents" / "a"
+    _umask_022_memory(agent)
+    # As an older version left it.
+    for path in (agent, *agent.iterdir()):
+        path.chmod(0o755 if path.is_dir() else 0o644)
     done = tiermem(home, "diagnostics", "--agent", "a", "--embedder", "hashing", "--json")
     assert done.returncode == 0, done.stderr
     assert f"made {agent} private to this user" in done.stderr

@@ -14,6 +14,7 @@ rolled-back transaction leaves them exactly as the database is.
 from __future__ import annotations
 
 import contextlib
+import os
 import secrets
 import sqlite3
 import threading
@@ -111,12 +112,13 @@ class SQLiteStore(NestedTransactions):
         self._init_transactions()
         if home is not None and not read_only:
             try:
-                home.mkdir(parents=True, exist_ok=True)
+                _make_home(home)
             except OSError as exc:
                 raise StoreError(f"cannot create the agent home {home}: {exc.strerror}; "
                                  f"choose a directory this user can write") from None
             self._writer = WriterLock(home)
             self._writer.acquire()
+            _create_private(home / db_file)
             if db_file == DB_FILE:
                 discard_restore_leftovers(home)  # from a killed restore; we hold the lock
         try:
@@ -349,6 +351,26 @@ class SQLiteStore(NestedTransactions):
     def _writer_release(self) -> None:
         if self._writer is not None:
             self._writer.release()
+
+
+def _make_home(home: Path) -> None:
+    """Create ``home`` readable by this user only, whatever the umask: a memory holds what
+    its users said. A directory that exists is left as it is (the command line tightens
+    its agents' homes, agent/home.py)."""
+    try:
+        home.mkdir(parents=True)
+    except FileExistsError:
+        if home.is_dir():
+            return
+        raise
+    home.chmod(0o700)
+
+
+def _create_private(database: Path) -> None:
+    """Create ``database`` empty and 0600 if it does not exist; SQLite gives its ``-wal``
+    and ``-shm`` files the same mode."""
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(database, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
 
 
 def _connect(database: Path | None) -> sqlite3.Connection:

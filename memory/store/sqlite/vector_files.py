@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 OUT_OF_DATE = "the file is out of date"
+#: The index files hold every vector of the memory: readable by their owner only, as the
+#: database is (memory/store/sqlite/store.py), whatever the umask.
+PRIVATE_FILE = 0o600
 
 
 def load_saved(index: FaissIndex) -> bool:
@@ -109,12 +112,14 @@ def save_files(index: FaissIndex) -> None:
     info: dict[str, object] = {"generation": index.generation, "dim": index.dim,
                                "count": int(index.index.ntotal),
                                "store_id": index.store.store_id, "sha256": file_sha256(tmp)}
+    os.chmod(tmp, PRIVATE_FILE)
     os.replace(tmp, index.file)
     _save_part(index.file, index.prefilter, ".sq8", "prefilter", info)
     # Written whole from the live graph: removed rows' vectors are zeros by now.
     _save_part(index.file, index.graph, ".hnsw", "graph", info)
     sidecar_tmp = index.file.with_suffix(".json.tmp")
     sidecar_tmp.write_text(json.dumps(info))
+    os.chmod(sidecar_tmp, PRIVATE_FILE)
     os.replace(sidecar_tmp, index.file.with_suffix(".json"))
 
 
@@ -129,6 +134,7 @@ def _save_part(file: Path, part: Prefilter | Graph | None, suffix: str, key: str
     tmp = file.with_suffix(".tmp")
     part.save(tmp)
     info[key] = {**part.state, "sha256": file_sha256(tmp)}
+    os.chmod(tmp, PRIVATE_FILE)
     os.replace(tmp, file.with_suffix(suffix))
 
 

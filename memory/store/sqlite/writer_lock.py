@@ -63,7 +63,7 @@ class WriterLock:
 
     def _open(self) -> int:
         try:
-            return os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            return os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         except IsADirectoryError:
             raise StoreError(
                 f"{self.path} is a directory, but tiermem keeps the agent home's writer lock "
