@@ -29,7 +29,7 @@ from typing import Any
 
 from tiermem.memory.store.postgres.folded_stats import DOCUMENT_COUNTS, TABLE_SIZE
 from tiermem.memory.store.postgres.schema_search import agent_lexeme
-from tiermem.memory.store.postgres.tables import Scope, filter_sql
+from tiermem.memory.store.postgres.scope import Scope, filter_sql
 from tiermem.memory.store.records import RowFilter
 
 #: FTS5's floor for the idf of a word in more than half of the rows.
