@@ -7,7 +7,7 @@ archival inserts do not. With ``clock="wall"`` recency is measured in seconds.
 
 Every public write runs in one transaction of the store (a savepoint when an
 interaction is already open), so a failure leaves memory as it was. The store
-is any backend of the storage contract (memory/store/contract.py); a path
+is any backend of the storage contract (memory/store/contract/); a path
 opens the SQLite one.
 """
 

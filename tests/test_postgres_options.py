@@ -13,7 +13,7 @@ from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.postgres import connection, schema
 from tiermem.memory.store.postgres.backend import PostgresBackend
 from tiermem.memory.store.postgres.options import StoreOptions, split_dsn
-from tiermem.memory.store.postgres.schema import agent_lexeme
+from tiermem.memory.store.postgres.schema_search import agent_lexeme
 from tiermem.memory.store.postgres.vectors import HNSW_EF_SEARCH
 from tiermem.memory.store.records import Message, Passage, RowFilter
 

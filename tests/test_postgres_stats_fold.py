@@ -14,6 +14,7 @@ from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.postgres import connection, schema
 from tiermem.memory.store.postgres.backend import PostgresBackend
+from tiermem.memory.store.postgres.schema_search import agent_lexeme
 from tiermem.memory.store.records import TextTable
 
 
@@ -128,7 +129,7 @@ def test_counts_follow_savepoints_updates_and_deletes_inside_one_transaction(
         _assert_committed_counts_right(backend, "passages")
         assert _true_counts(backend, "passages") == {
             "walrus": 1, "kelp": 1, "seal": 1, "pup": 1,
-            schema.agent_lexeme(backend.agent_id): 2}
+            agent_lexeme(backend.agent_id): 2}
         # A transaction that only takes rows away drops the words no row holds any more.
         with backend.transaction():
             backend.conn.execute("DELETE FROM tiermem.passages WHERE agent_id = %s AND id = 2",

@@ -11,7 +11,7 @@ from tiermem.memory.embed.embeddings import Embedder
 from tiermem.memory.search.hops import HopSettings, hop_page, second_round
 from tiermem.memory.search.lexical import common_terms
 from tiermem.memory.search.query import Tiers, query_tiers
-from tiermem.memory.store.contract import TextTable
+from tiermem.memory.store.records import TextTable
 from tiermem.memory.types import Hit, SearchResult
 
 if TYPE_CHECKING:

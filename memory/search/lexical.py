@@ -2,8 +2,8 @@
 
 A query's terms are its content words (stopwords out), lowercased, plus the
 stand-in words of its symbols; the backend's full-text index matches any of
-them (``LexicalIndex`` in memory/store/contract.py). A word found in more
-than half of the rows is pruned from a query that has other words
+them (``LexicalIndex`` in memory/store/contract/indexes.py). A word found in
+more than half of the rows is pruned from a query that has other words
 (``lexical_query_text``): BM25 gives it an idf of almost zero, so it ranks
 nothing, yet it would make most rows matches.
 """

@@ -1,4 +1,4 @@
-"""Nested transactions with hooks, as every backend keeps them (memory/store/contract.py).
+"""Nested transactions with hooks, as every backend keeps them (memory/store/contract/).
 
 The outermost ``transaction()`` is one database transaction, an inner one a
 savepoint. The begin, commit, rollback and hook order is the same whatever the

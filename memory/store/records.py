@@ -1,4 +1,4 @@
-"""The plain values that cross the storage contract (memory/store/contract.py).
+"""The plain values that cross the storage contract (memory/store/contract/).
 
 Every backend takes and returns these: dataclasses and literals, never SQL,
 cursors or driver rows. A fact is ``memory.types.Fact``, the same record the

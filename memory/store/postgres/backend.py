@@ -29,18 +29,15 @@ from tiermem.memory.store.postgres.connection import (
     take_writer_lock,
     translate,
 )
+from tiermem.memory.store.postgres.facts import PgFacts
 from tiermem.memory.store.postgres.folded_stats import PENDING_TABLES
 from tiermem.memory.store.postgres.forgetting import PgForgetting
+from tiermem.memory.store.postgres.history import PgHistory, PgSettings
 from tiermem.memory.store.postgres.lexical import PgLexicalIndex
+from tiermem.memory.store.postgres.messages import PgMessages
 from tiermem.memory.store.postgres.options import split_dsn
-from tiermem.memory.store.postgres.tables import (
-    PgFacts,
-    PgHistory,
-    PgMessages,
-    PgPassages,
-    PgSettings,
-    Scope,
-)
+from tiermem.memory.store.postgres.passages import PgPassages
+from tiermem.memory.store.postgres.scope import Scope
 from tiermem.memory.store.postgres.vectors import (
     HNSW_EF_SEARCH,
     PgVectorIndex,

@@ -12,12 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from tiermem.memory.store.postgres.tables import (
-    FACT_COLUMNS,
-    Scope,
-    insert_rows,
-    text_columns,
-)
+from tiermem.memory.store.postgres.facts import FACT_COLUMNS
+from tiermem.memory.store.postgres.scope import Scope, insert_rows, text_columns
 from tiermem.memory.store.records import DumpRow, DumpTable, ForgetRequest, tombstone_norm
 
 COLUMNS: dict[str, tuple[str, ...]] = {

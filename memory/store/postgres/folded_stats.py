@@ -2,11 +2,11 @@
 
 ``tiermem.text_stats`` (each agent's rows and words per table) and
 ``tiermem.lexeme_stats`` (how many of the agent's rows hold each lexeme) are
-kept by statement triggers (memory/store/postgres/schema.py). Updating a counter
-row in every statement made one transaction's writes quadratic: nearly every row
-holds the agent's lexeme and a few common words, so the same counters changed
-once per statement, and the row versions an open transaction leaves behind cannot
-be pruned, so each later update or lookup walked all of them.
+kept by statement triggers (memory/store/postgres/schema_search.py). Updating a
+counter row in every statement made one transaction's writes quadratic: nearly
+every row holds the agent's lexeme and a few common words, so the same counters
+changed once per statement, and the row versions an open transaction leaves
+behind cannot be pruned, so each later update or lookup walked all of them.
 
 Instead the statement triggers append each statement's changes to
 ``tiermem.lexeme_pending`` and ``tiermem.text_pending`` (new rows only, never an

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tiermem.memory.store.postgres.tables import Scope
+from tiermem.memory.store.postgres.scope import Scope
 from tiermem.memory.store.records import ForgetRequest, Forgotten, tombstone_norm
 
 #: What forgetting sets besides ``forgotten_at``, per table.

@@ -11,12 +11,13 @@ row), its length from ``n_words``, and the table's size and mean length from
 ``tiermem.text_stats``; both counters plus the reading transaction's own pending
 changes (memory/store/postgres/folded_stats.py).
 
-Every query is ANDed with the agent's own lexeme (memory/store/postgres/schema.py),
-so the GIN index returns only the agent's matches. A ranking of the newest
-``window`` matches walks the agent's rows newest first through the primary key,
-in id ranges sized from the words' document counts: for a word in most rows the
-first range holds the window, and for a rare one the range is the whole table,
-read through the GIN index. The window's rows are then scored by id.
+Every query is ANDed with the agent's own lexeme
+(memory/store/postgres/schema_search.py), so the GIN index returns only the
+agent's matches. A ranking of the newest ``window`` matches walks the agent's
+rows newest first through the primary key, in id ranges sized from the words'
+document counts: for a word in most rows the first range holds the window, and
+for a rare one the range is the whole table, read through the GIN index. The
+window's rows are then scored by id.
 """
 
 from __future__ import annotations
@@ -27,8 +28,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from tiermem.memory.store.postgres.folded_stats import DOCUMENT_COUNTS, TABLE_SIZE
-from tiermem.memory.store.postgres.schema import agent_lexeme
-from tiermem.memory.store.postgres.tables import Scope, filter_sql
+from tiermem.memory.store.postgres.schema_search import agent_lexeme
+from tiermem.memory.store.postgres.scope import Scope, filter_sql
 from tiermem.memory.store.records import RowFilter
 
 #: FTS5's floor for the idf of a word in more than half of the rows.
@@ -63,7 +64,7 @@ class PgLexicalIndex:
 
     def __init__(self, scope: Scope, table: str) -> None:
         self.scope, self.table = scope, table
-        #: A row's length in words for BM25; a message's context counts (schema.py).
+        #: A row's length in words for BM25; a message's context counts (schema_search.py).
         self.length = "b.n_words + b.context_words" if table == "messages" else "b.n_words"
 
     def scoped(self, query: str) -> str:

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from tiermem.memory.store.postgres.tables import Scope
+from tiermem.memory.store.postgres.scope import Scope
 
 #: How many candidates HNSW search keeps (pgvector's hnsw.ef_search). Recall against
 #: exact search depends on the data: on sentence embeddings, which cluster, 100 finds

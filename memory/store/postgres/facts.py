@@ -1,0 +1,110 @@
+"""Facts of one agent in PostgreSQL (memory.store.contract.FactStore)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from tiermem.memory.store.postgres.scope import Scope, text_columns
+from tiermem.memory.store.records import Fact, FactTotals
+
+FACT_COLUMNS = ("id", "text", "durability", "created_at", "created_tick", "last_access",
+                "access_count", "source", "tokens", "tier", "evicted_at", "passage_id",
+                "evictions", "promotions", "cycles", "hits_since_eviction", "evicted_tick",
+                "entered_core_seq", "last_counted_tick", "source_message_id")
+_FACT_SELECT = ", ".join(FACT_COLUMNS)
+_FACT_MUTABLE = [c for c in FACT_COLUMNS if c not in ("id", "created_at", "created_tick",
+                                                      "source", "source_message_id")]
+
+
+def _fact(row: Sequence[Any]) -> Fact:
+    values = dict(zip(FACT_COLUMNS, row, strict=True))
+    for name in ("id", "access_count", "tokens", "passage_id", "evictions", "promotions",
+                 "cycles", "hits_since_eviction", "entered_core_seq", "source_message_id"):
+        if values[name] is not None:
+            values[name] = int(values[name])
+    return Fact(**values)
+
+
+class PgFacts:
+    """memory.store.contract.FactStore over ``tiermem.facts``."""
+
+    def __init__(self, scope: Scope) -> None:
+        self.scope = scope
+
+    def in_core(self) -> list[Fact]:
+        return [_fact(r) for r in self.scope.rows(
+            f"SELECT {_FACT_SELECT} FROM tiermem.facts WHERE agent_id = %s AND tier = 'core' "
+            f"ORDER BY id")]
+
+    def all(self) -> list[Fact]:
+        return [_fact(r) for r in self.scope.rows(
+            f"SELECT {_FACT_SELECT} FROM tiermem.facts WHERE agent_id = %s "
+            f"AND forgotten_at IS NULL ORDER BY id")]
+
+    def get(self, fact_id: int) -> Fact | None:
+        row = self.scope.one(f"SELECT {_FACT_SELECT} FROM tiermem.facts "
+                             f"WHERE agent_id = %s AND id = %s AND forgotten_at IS NULL",
+                             (fact_id,))
+        return None if row is None else _fact(row)
+
+    def source_messages(self, fact_ids: Sequence[int]) -> dict[int, int]:
+        if not fact_ids:
+            return {}
+        return {int(r[0]): int(r[1]) for r in self.scope.rows(
+            "SELECT id, source_message_id FROM tiermem.facts WHERE agent_id = %s "
+            "AND id = ANY(%s) AND forgotten_at IS NULL AND source_message_id IS NOT NULL",
+            (list(fact_ids),))}
+
+    def by_norm(self, norm: str) -> Fact | None:
+        row = self.scope.one(f"SELECT {_FACT_SELECT} FROM tiermem.facts "
+                             f"WHERE agent_id = %s AND norm = %s", (norm,))
+        return None if row is None else _fact(row)
+
+    def insert(self, fact: Fact, norm: str) -> int:
+        new_id = self.scope.next_id("facts")
+        search_text, n_words = text_columns(fact.text)
+        values = [new_id if c == "id" else getattr(fact, c) for c in FACT_COLUMNS]
+        columns = ", ".join(FACT_COLUMNS)
+        self.scope.run(
+            f"INSERT INTO tiermem.facts (agent_id, {columns}, norm, search_text, n_words) "
+            f"VALUES (%s{', %s' * (len(FACT_COLUMNS) + 3)})",
+            [*values, norm, search_text, n_words])
+        return new_id
+
+    def update(self, fact: Fact, norm: str | None = None) -> None:
+        search_text, n_words = text_columns(fact.text)
+        sets = [f"{c} = %s" for c in _FACT_MUTABLE] + ["search_text = %s", "n_words = %s"]
+        values: list[Any] = [getattr(fact, c) for c in _FACT_MUTABLE] + [search_text, n_words]
+        if norm is not None:
+            sets.append("norm = %s")
+            values.append(norm)
+        self.scope.conn.execute(
+            # A forgotten fact is never written again (a stale copy of it changes nothing).
+            f"UPDATE tiermem.facts SET {', '.join(sets)} WHERE agent_id = %s AND id = %s "
+            f"AND forgotten_at IS NULL",
+            (*values, self.scope.agent, fact.id))
+
+    def totals(self) -> FactTotals:
+        row = self.scope.one(
+            "SELECT coalesce(sum(evictions), 0), coalesce(sum(promotions), 0), "
+            "coalesce(sum(cycles), 0), coalesce(max(cycles), 0) FROM tiermem.facts "
+            "WHERE agent_id = %s")
+        assert row is not None
+        return FactTotals(*(int(v) for v in row))
+
+    def cycling(self, min_cycles: int, limit: int) -> list[Fact]:
+        return [_fact(r) for r in self.scope.rows(
+            f"SELECT {_FACT_SELECT} FROM tiermem.facts WHERE agent_id = %s AND cycles >= %s "
+            f"AND forgotten_at IS NULL ORDER BY cycles DESC, id LIMIT %s",
+            (min_cycles, limit))]
+
+    def learned_from(self, message_ids: Sequence[int]) -> list[int]:
+        return [int(r[0]) for r in self.scope.rows(
+            "SELECT id FROM tiermem.facts WHERE agent_id = %s AND source_message_id = ANY(%s) "
+            "ORDER BY id", (list(message_ids),))]
+
+    def delete(self, fact_ids: Sequence[int]) -> list[Fact]:
+        return sorted((_fact(r) for r in self.scope.rows(
+            f"DELETE FROM tiermem.facts WHERE agent_id = %s AND id = ANY(%s) "
+            f"RETURNING {_FACT_SELECT}", (list(fact_ids),))), key=lambda f: f.id)

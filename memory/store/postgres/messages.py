@@ -1,0 +1,140 @@
+"""Recall's messages of one agent in PostgreSQL (memory.store.contract.MessageStore)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from tiermem.memory.store.postgres.scope import (
+    Scope,
+    as_vector,
+    insert_rows,
+    rows_passing,
+    store_embeddings,
+    text_columns,
+)
+from tiermem.memory.store.records import Message, RowFilter
+
+MESSAGE_COLUMNS = ("id, turn, role, content, created_at, tool_calls, tool_call_id, tool_name, "
+                   "status")
+
+
+def _message(row: Sequence[Any]) -> Message:
+    mid, turn, role, content, created_at, tool_calls, tool_call_id, tool_name, status = row
+    return Message(turn=int(turn), role=role, content=content, created_at=created_at,
+                   id=int(mid), tool_calls=None if tool_calls is None else json.loads(tool_calls),
+                   tool_call_id=tool_call_id, tool_name=tool_name, status=status)
+
+
+class PgMessages:
+    """memory.store.contract.MessageStore over ``tiermem.messages``."""
+
+    def __init__(self, scope: Scope) -> None:
+        self.scope = scope
+
+    def count(self) -> int:
+        return int(self.scope.value("SELECT count(*) FROM tiermem.messages WHERE agent_id = %s "
+                                    "AND forgotten_at IS NULL"))
+
+    def max_id(self) -> int:
+        return int(self.scope.value(
+            "SELECT coalesce(max(id), 0) FROM tiermem.messages WHERE agent_id = %s"))
+
+    def append_many(self, messages: Sequence[Message], *, bulk: bool = False) -> list[int]:
+        if not messages:
+            return []
+        first = self.scope.next_id("messages")
+        ids = list(range(first, first + len(messages)))
+        rows = []
+        for new_id, m in zip(ids, messages, strict=True):
+            search_text, n_words = text_columns(m.content)
+            rows.append((self.scope.agent, new_id, m.turn, m.role, m.content,
+                         None if m.tool_calls is None else json.dumps(m.tool_calls),
+                         m.tool_call_id, m.tool_name, m.created_at, m.status,
+                         # The embedder id describes the vector: none without one.
+                         m.embedder_id if m.embedding is not None else None,
+                         as_vector(m.embedding), search_text, n_words))
+        insert_rows(self.scope, "messages", (
+            "agent_id", "id", "turn", "role", "content", "tool_calls", "tool_call_id",
+            "tool_name", "created_at", "status", "embedder_id", "embedding", "search_text",
+            "n_words"), rows)
+        return ids
+
+    def get_many(self, ids: Sequence[int]) -> dict[int, Message]:
+        return self._rows(ids, " AND forgotten_at IS NULL")
+
+    def _rows(self, ids: Sequence[int], condition: str = "") -> dict[int, Message]:
+        if not ids:
+            return {}
+        return {int(r[0]): _message(r) for r in self.scope.rows(
+            f"SELECT {MESSAGE_COLUMNS} FROM tiermem.messages WHERE agent_id = %s "
+            f"AND id = ANY(%s){condition}", (list(ids),))}
+
+    def set_status(self, message_id: int, status: str) -> None:
+        self.scope.conn.execute(
+            "UPDATE tiermem.messages SET status = %s WHERE agent_id = %s AND id = %s",
+            (status, self.scope.agent, message_id))
+
+    def resolve_pending(self, status: str) -> list[int]:
+        rows = self.scope.conn.execute(
+            "UPDATE tiermem.messages SET status = %s WHERE agent_id = %s "
+            "AND status = 'pending' RETURNING id", (status, self.scope.agent)).fetchall()
+        return sorted(int(r[0]) for r in rows)
+
+    def erase(self, message_ids: Sequence[int], reason: str, erased_at: float) -> list[Message]:
+        # A forgotten message can be erased too (forgetting keeps the row until then).
+        found = self._rows(message_ids)
+        erased = [found[i] for i in dict.fromkeys(message_ids) if i in found]
+        if not erased:
+            return []
+        first = self.scope.next_id("erasures")
+        with self.scope.conn.cursor() as cur:
+            cur.executemany(
+                "INSERT INTO tiermem.erasures (agent_id, id, message_id, reason, erased_at) "
+                "VALUES (%s, %s, %s, %s, %s)",
+                [(self.scope.agent, first + n, m.id, reason, erased_at)
+                 for n, m in enumerate(erased)])
+        self.scope.run("DELETE FROM tiermem.messages WHERE agent_id = %s AND id = ANY(%s)",
+                       ([m.id for m in erased],))
+        return erased
+
+    def passing(self, ids: Sequence[int], filt: RowFilter) -> list[int]:
+        return rows_passing(self.scope, "messages", ids, filt)
+
+    def texts(self, roles: Sequence[str], *, after_id: int = 0, limit: int | None = None,
+              ids: Sequence[int] | None = None,
+              without_vector: bool = False) -> list[tuple[int, str]]:
+        conditions = ["agent_id = %s", "id > %s", "role = ANY(%s)", "content <> ''",
+                      "forgotten_at IS NULL"]
+        params: list[Any] = [after_id, list(roles)]
+        if ids is not None:
+            conditions.append("id = ANY(%s)")
+            params.append(list(ids))
+        if without_vector:
+            conditions.append("embedding IS NULL")
+        rows = self.scope.rows(
+            f"SELECT id, content FROM tiermem.messages WHERE {' AND '.join(conditions)} "
+            f"ORDER BY id LIMIT %s", (*params, limit))
+        return [(int(i), t) for i, t in rows]
+
+    def set_embeddings(self, ids: Sequence[int], vectors: np.ndarray,
+                       embedder_id: str) -> None:
+        store_embeddings(self.scope, "messages", ids, vectors, embedder_id)
+
+    def clear_embeddings(self) -> None:
+        self.scope.run("UPDATE tiermem.messages SET embedding = NULL, embedder_id = NULL "
+                       "WHERE agent_id = %s AND embedding IS NOT NULL")
+
+    def has_vectors(self) -> bool:
+        return self.scope.one("SELECT 1 FROM tiermem.messages WHERE agent_id = %s "
+                              "AND embedding IS NOT NULL LIMIT 1") is not None
+
+    def count_without_vector(self, embedder_id: str, roles: Sequence[str]) -> int:
+        return int(self.scope.value(
+            "SELECT count(*) FROM tiermem.messages WHERE agent_id = %s AND role = ANY(%s) "
+            "AND content <> '' AND forgotten_at IS NULL "
+            "AND (embedding IS NULL OR embedder_id IS DISTINCT FROM %s)",
+            (list(roles), embedder_id)))

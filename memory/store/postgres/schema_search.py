@@ -1,0 +1,231 @@
+"""The full-text side of the PostgreSQL schema: the columns, triggers and functions that
+search reads, and the migrations that changed them (memory/store/postgres/schema.py runs
+them in order).
+
+Full-text search reads a generated ``tsvector`` column (GIN-indexed) built from
+the row's indexed text: the text itself, or, when it holds emoji or other
+symbols, ``search_text`` with their stand-in words (memory/text/symbols.py), split
+into words as SQLite's tokenizer splits it and stemmed with the English
+Snowball stemmer keeping every word (no stopword list), plus one lexeme naming
+the row's agent (``agent_lexeme``): every search ANDs it into its query, so the
+GIN index itself narrows matches to the agent instead of collecting every
+agent's matches and filtering them afterwards. It holds spaces, which no word
+of a query can, so it never matches or scores as text. Each row also stores
+``n_words``, its length in words, for BM25 (memory/store/postgres/lexical.py).
+``tiermem.text_stats`` keeps each agent's row count and word total per table, and
+``tiermem.lexeme_stats`` how many of the agent's rows hold each lexeme (BM25's
+document frequency, read in one lookup instead of counting the matches), both
+maintained by statement triggers and changed at the commit of the transaction
+that writes the rows (memory/store/postgres/folded_stats.py). A lexeme no row
+holds any more is deleted from it, so erased text leaves no word behind.
+"""
+
+from __future__ import annotations
+
+from tiermem.memory.store.postgres.folded_stats import UPDATED_LEXEMES, lexemes_of
+
+#: The columns full-text search reads, of a table whose text is in ``{column}``.
+TEXT_COLUMNS = """
+    search_text TEXT,
+    n_words INTEGER NOT NULL DEFAULT 0,
+    tsv TSVECTOR GENERATED ALWAYS AS (
+        to_tsvector('tiermem.english_all',
+                    regexp_replace(coalesce(search_text, {column}), '[^[:alnum:]]+', ' ', 'g'))
+    ) STORED"""
+
+
+#: The lexeme that marks a row of agent N in its ``tsv`` (memory/store/postgres/lexical.py).
+AGENT_LEXEME = "tiermem agent {}"
+
+
+def agent_lexeme(agent: int) -> str:
+    return AGENT_LEXEME.format(int(agent))
+
+
+def _agent_scoped_text(table: str, column: str) -> str:
+    """Migration: rebuild ``table``'s ``tsv`` with its agent's lexeme, and its GIN index."""
+    return f"""
+    DROP INDEX tiermem.{table}_tsv;
+    ALTER TABLE tiermem.{table} DROP COLUMN tsv;
+    ALTER TABLE tiermem.{table} ADD COLUMN tsv TSVECTOR GENERATED ALWAYS AS (
+        to_tsvector('tiermem.english_all',
+                    regexp_replace(coalesce(search_text, {column}), '[^[:alnum:]]+', ' ', 'g'))
+        || array_to_tsvector(ARRAY['{AGENT_LEXEME.format("' || agent_id::text")}])
+    ) STORED;
+    CREATE INDEX {table}_tsv ON tiermem.{table} USING gin (tsv);
+    """
+
+
+def text_stats_triggers(table: str, words: str = "n_words", replace: bool = False) -> str:
+    """Statement triggers keeping ``text_stats`` right for ``table`` (rows and ``words``, a
+    row's length); ``replace`` redefines the functions of triggers that exist."""
+    create = "CREATE OR REPLACE FUNCTION" if replace else "CREATE FUNCTION"
+    script = f"""
+    {create} tiermem.{table}_stats_ins() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        INSERT INTO tiermem.text_stats AS s (agent_id, tab, n_rows, n_words)
+        SELECT agent_id, '{table}', count(*), sum({words}) FROM new_rows GROUP BY agent_id
+        ON CONFLICT (agent_id, tab) DO UPDATE
+            SET n_rows = s.n_rows + excluded.n_rows, n_words = s.n_words + excluded.n_words;
+        RETURN NULL;
+    END $$;
+    {create} tiermem.{table}_stats_del() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        UPDATE tiermem.text_stats s SET n_rows = s.n_rows - d.n, n_words = s.n_words - d.w
+        FROM (SELECT agent_id, count(*) AS n, sum({words}) AS w FROM old_rows
+              GROUP BY agent_id) d
+        WHERE s.agent_id = d.agent_id AND s.tab = '{table}';
+        RETURN NULL;
+    END $$;
+    {create} tiermem.{table}_stats_upd() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        UPDATE tiermem.text_stats s SET n_words = s.n_words + d.w
+        FROM (SELECT agent_id, sum(n_words) AS w FROM (
+                  SELECT agent_id, {words} AS n_words FROM new_rows
+                  UNION ALL SELECT agent_id, -({words}) FROM old_rows) both_sides
+              GROUP BY agent_id) d
+        WHERE s.agent_id = d.agent_id AND s.tab = '{table}';
+        RETURN NULL;
+    END $$;
+    """
+    if replace:
+        return script
+    return script + f"""
+    CREATE TRIGGER {table}_stats_ins AFTER INSERT ON tiermem.{table}
+        REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT
+        EXECUTE FUNCTION tiermem.{table}_stats_ins();
+    CREATE TRIGGER {table}_stats_del AFTER DELETE ON tiermem.{table}
+        REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT
+        EXECUTE FUNCTION tiermem.{table}_stats_del();
+    CREATE TRIGGER {table}_stats_upd AFTER UPDATE ON tiermem.{table}
+        REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT
+        EXECUTE FUNCTION tiermem.{table}_stats_upd();
+    """
+
+
+def _lexeme_stats_triggers(table: str) -> str:
+    """Statement triggers keeping ``lexeme_stats`` right for ``table``, and its counts for
+    the rows already there."""
+    def trigger(op: str, event: str, refs: str, changes: str) -> str:
+        drop_empty = "" if op == "ins" else f"""
+        DELETE FROM tiermem.lexeme_stats s
+        USING (SELECT DISTINCT agent_id, lexeme FROM ({changes}) c) c
+        WHERE s.agent_id = c.agent_id AND s.tab = '{table}' AND s.lexeme = c.lexeme
+          AND s.n_rows <= 0;"""
+        return f"""
+    CREATE FUNCTION tiermem.{table}_lexemes_{op}() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        INSERT INTO tiermem.lexeme_stats AS s (agent_id, tab, lexeme, n_rows)
+        SELECT agent_id, '{table}', lexeme, sum(delta) FROM ({changes}) c
+        GROUP BY agent_id, lexeme HAVING sum(delta) <> 0
+        ON CONFLICT (agent_id, tab, lexeme) DO UPDATE SET n_rows = s.n_rows + excluded.n_rows;
+        {drop_empty}
+        RETURN NULL;
+    END $$;
+    CREATE TRIGGER {table}_lexemes_{op} AFTER {event} ON tiermem.{table}
+        REFERENCING {refs} FOR EACH STATEMENT EXECUTE FUNCTION tiermem.{table}_lexemes_{op}();
+    """
+
+    return (trigger("ins", "INSERT", "NEW TABLE AS new_rows", lexemes_of("new_rows", 1))
+            + trigger("del", "DELETE", "OLD TABLE AS old_rows", lexemes_of("old_rows", -1))
+            + trigger("upd", "UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows",
+                      UPDATED_LEXEMES)
+            + f"""
+    INSERT INTO tiermem.lexeme_stats (agent_id, tab, lexeme, n_rows)
+    SELECT agent_id, '{table}', lexeme, count(*) FROM ({lexemes_of(f"tiermem.{table}", 1)}) c
+    GROUP BY agent_id, lexeme;
+    """)
+
+
+#: Migration 4: every table's full-text search scoped to the agent inside the GIN index.
+AGENT_SCOPED_TEXT = (_agent_scoped_text("facts", "text") + _agent_scoped_text("passages", "text")
+                     + _agent_scoped_text("messages", "content"))
+
+#: Migration 5: each lexeme's document count per agent, for BM25.
+LEXEME_STATS = """
+    CREATE TABLE tiermem.lexeme_stats (
+        agent_id INTEGER NOT NULL,
+        tab TEXT NOT NULL,
+        lexeme TEXT NOT NULL,
+        n_rows BIGINT NOT NULL,
+        PRIMARY KEY (agent_id, tab, lexeme)
+    );
+    -- BM25 is computed inline from ts_rank_cd term counts (memory/store/postgres/lexical.py).
+    DROP FUNCTION tiermem.bm25(TSVECTOR, INTEGER, TEXT[], DOUBLE PRECISION[], DOUBLE PRECISION);
+    """ + (_lexeme_stats_triggers("facts") + _lexeme_stats_triggers("passages")
+           + _lexeme_stats_triggers("messages"))
+
+
+#: A message that gives its text as context to the next one, and takes the previous one's.
+_IN_CONTEXT = "{r}.forgotten_at IS NULL AND {r}.role IN ('user', 'assistant') AND {r}.content <> ''"
+
+#: Migration 6. Recall's full-text index also holds the text of the message before each
+#: one (memory/tiers/recall.py says why): ``context_text`` is that message's indexed text
+#: and ``context_words`` its length, which BM25 counts with the row's own. Triggers keep
+#: every context equal to the neighbour's current text: a message takes it when stored,
+#: and one that is erased or forgotten hands its successor the text of the message before
+#: it, so nothing of it stays reachable through a neighbour. Messages arrive in id order.
+RECALL_CONTEXT = f"""
+    ALTER TABLE tiermem.messages ADD COLUMN context_text TEXT;
+    ALTER TABLE tiermem.messages ADD COLUMN context_words INTEGER NOT NULL DEFAULT 0;
+    {text_stats_triggers("messages", words="n_words + context_words", replace=True)}
+    ALTER TABLE tiermem.messages DROP COLUMN tsv;
+    ALTER TABLE tiermem.messages ADD COLUMN tsv TSVECTOR GENERATED ALWAYS AS (
+        to_tsvector('tiermem.english_all', regexp_replace(
+            coalesce(search_text, content) || ' ' || coalesce(context_text, ''),
+            '[^[:alnum:]]+', ' ', 'g'))
+        || array_to_tsvector(ARRAY['{AGENT_LEXEME.format("' || agent_id::text")}])
+    ) STORED;
+    CREATE INDEX messages_tsv ON tiermem.messages USING gin (tsv);
+    CREATE FUNCTION tiermem.message_context(agent INTEGER, below BIGINT,
+                                            OUT txt TEXT, OUT words INTEGER)
+    LANGUAGE sql STABLE AS $$
+        SELECT coalesce(p.search_text, p.content), p.n_words FROM tiermem.messages p
+         WHERE p.agent_id = agent AND p.id < below AND {_IN_CONTEXT.format(r="p")}
+         ORDER BY p.id DESC LIMIT 1
+    $$;
+    UPDATE tiermem.messages m SET context_text = c.txt, context_words = coalesce(c.words, 0)
+      FROM tiermem.messages m2, LATERAL tiermem.message_context(m2.agent_id, m2.id) c
+     WHERE m.agent_id = m2.agent_id AND m.id = m2.id AND {_IN_CONTEXT.format(r="m2")};
+    CREATE FUNCTION tiermem.messages_take_context() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF {_IN_CONTEXT.format(r="new")} THEN
+            SELECT c.txt, coalesce(c.words, 0) INTO new.context_text, new.context_words
+              FROM tiermem.message_context(new.agent_id, new.id) c;
+        ELSE
+            new.context_text := NULL;
+            new.context_words := 0;
+        END IF;
+        RETURN new;
+    END $$;
+    CREATE TRIGGER messages_take_context BEFORE INSERT ON tiermem.messages
+        FOR EACH ROW EXECUTE FUNCTION tiermem.messages_take_context();
+    CREATE TRIGGER messages_forgotten_context BEFORE UPDATE OF forgotten_at ON tiermem.messages
+        FOR EACH ROW WHEN (new.forgotten_at IS NOT NULL)
+        EXECUTE FUNCTION tiermem.messages_take_context();
+    CREATE FUNCTION tiermem.messages_hand_on_context() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE
+        successor BIGINT;
+    BEGIN
+        IF NOT ({_IN_CONTEXT.format(r="old")})
+           OR current_setting('tiermem.clearing', true) = 'on'
+           OR NOT EXISTS (SELECT 1 FROM tiermem.agents WHERE id = old.agent_id) THEN
+            RETURN NULL;
+        END IF;
+        SELECT n.id INTO successor FROM tiermem.messages n
+         WHERE n.agent_id = old.agent_id AND n.id > old.id AND {_IN_CONTEXT.format(r="n")}
+         ORDER BY n.id LIMIT 1;
+        IF successor IS NOT NULL THEN
+            UPDATE tiermem.messages m SET context_text = c.txt,
+                   context_words = coalesce(c.words, 0)
+              FROM tiermem.message_context(old.agent_id, successor) c
+             WHERE m.agent_id = old.agent_id AND m.id = successor;
+        END IF;
+        RETURN NULL;
+    END $$;
+    CREATE TRIGGER messages_erased_context AFTER DELETE ON tiermem.messages
+        FOR EACH ROW EXECUTE FUNCTION tiermem.messages_hand_on_context();
+    CREATE TRIGGER messages_forgotten_hand_on AFTER UPDATE OF forgotten_at ON tiermem.messages
+        FOR EACH ROW WHEN (old.forgotten_at IS NULL AND new.forgotten_at IS NOT NULL)
+        EXECUTE FUNCTION tiermem.messages_hand_on_context();
+    """

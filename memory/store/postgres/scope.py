@@ -1,0 +1,127 @@
+"""One agent's connection to PostgreSQL (``Scope``) and what the tables' statements share:
+a row's full-text columns, batched inserts, row filters, and vectors.
+
+Every statement names the agent (``agent_id = %s`` first), so no query of one
+agent can see another's rows. New ids are the agent's largest id plus one, as
+SQLite numbers rows; only the agent's single writer inserts, so two inserts
+never race for an id.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import psycopg
+
+from tiermem.memory.store.records import RowFilter
+from tiermem.memory.text.symbols import indexed_text
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+def text_columns(text: str) -> tuple[str | None, int]:
+    """``search_text`` (None when the indexed text is the text) and ``n_words`` of a row."""
+    indexed = indexed_text(text) or ""
+    return (None if indexed == text else indexed), len(_WORD.findall(indexed))
+
+
+class Scope:
+    """One agent's connection: every table object runs its statements through it."""
+
+    def __init__(self, conn: psycopg.Connection, agent: int) -> None:
+        self.conn, self.agent = conn, agent
+
+    def rows(self, query: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        return self.conn.execute(query, (self.agent, *params)).fetchall()
+
+    def one(self, query: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
+        return self.conn.execute(query, (self.agent, *params)).fetchone()
+
+    def value(self, query: str, params: Sequence[Any] = ()) -> Any:
+        row = self.one(query, params)
+        return None if row is None else row[0]
+
+    def run(self, query: str, params: Sequence[Any] = ()) -> None:
+        self.conn.execute(query, (self.agent, *params))
+
+    def next_id(self, table: str) -> int:
+        return int(self.value(f"SELECT coalesce(max(id), 0) + 1 FROM tiermem.{table} "
+                              f"WHERE agent_id = %s"))
+
+
+#: PostgreSQL's limit on the parameters of one statement.
+MAX_PARAMETERS = 65535
+
+
+def insert_rows(scope: Scope, table: str, columns: Sequence[str],
+                rows: Sequence[Sequence[Any]]) -> None:
+    """Insert ``rows`` in as few statements as the parameter limit allows: the tables'
+    statement triggers (text and lexeme counts) then run once per batch, not per row."""
+    per_statement = max(1, MAX_PARAMETERS // len(columns))
+    one = "(" + ", ".join(["%s"] * len(columns)) + ")"
+    for start in range(0, len(rows), per_statement):
+        chunk = rows[start:start + per_statement]
+        scope.conn.execute(
+            f"INSERT INTO tiermem.{table} ({', '.join(columns)}) VALUES "
+            + ", ".join([one] * len(chunk)), [value for row in chunk for value in row])
+
+
+def filter_sql(filt: RowFilter, table: str) -> tuple[str, list[Any]]:
+    """``filt`` as conditions on the row (aliased ``b``), with their parameters."""
+    parts: list[str] = []
+    params: list[Any] = []
+    if filt.start is not None:
+        parts.append("b.created_at >= %s")
+        params.append(filt.start)
+    if filt.end is not None:
+        parts.append("b.created_at <= %s")
+        params.append(filt.end)
+    if filt.below is not None:
+        parts.append("b.id < %s")
+        params.append(filt.below)
+    if table == "passages":
+        if filt.tags:
+            parts.append("b.tags::jsonb ?| %s")
+            params.append(list(filt.tags))
+        if filt.was_in_core is not None:
+            parts.append("b.was_in_core = %s")
+            params.append(filt.was_in_core)
+    if table == "messages":
+        if filt.roles:
+            parts.append("b.role = ANY(%s)")
+            params.append(list(filt.roles))
+        if filt.hide_tool:
+            parts.append("NOT (b.role = 'tool' AND coalesce(b.tool_name, '') = %s)")
+            params.append(filt.hide_tool)
+    return " AND ".join(parts), params
+
+
+def rows_passing(scope: Scope, table: str, ids: Sequence[int], filt: RowFilter) -> list[int]:
+    """Those of ``ids`` (in the order given) whose rows of ``table`` pass ``filt``."""
+    if not ids:
+        return []
+    where, params = filter_sql(filt, table)
+    found = {int(r[0]) for r in scope.rows(
+        f"SELECT b.id FROM tiermem.{table} b WHERE b.agent_id = %s AND b.id = ANY(%s)"
+        + (f" AND {where}" if where else ""), [list(ids), *params])}
+    return [i for i in ids if i in found]
+
+
+def as_vector(embedding: np.ndarray | None) -> np.ndarray | None:
+    """``embedding`` as the float32 array a ``vector`` column takes (None stays None)."""
+    return None if embedding is None else np.asarray(embedding, dtype=np.float32)
+
+
+def store_embeddings(scope: Scope, table: str, ids: Sequence[int], vectors: np.ndarray,
+                     embedder_id: str) -> None:
+    """Store row ``i`` of ``vectors`` as the vector of ``ids[i]`` in ``table``."""
+    # One statement, so the update triggers run once.
+    scope.conn.execute(
+        f"UPDATE tiermem.{table} t SET embedding = v.e, embedder_id = %s "
+        f"FROM unnest(%s::bigint[], %s::vector[]) AS v(id, e) "
+        f"WHERE t.agent_id = %s AND t.id = v.id",
+        (embedder_id, [int(i) for i in ids], [np.asarray(v, dtype=np.float32) for v in vectors],
+         scope.agent))
