@@ -9,6 +9,7 @@ told how many.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -52,7 +53,9 @@ def describe_change(name: str, old: Any, new: Any, unit: str, moved: int,
                     scope: str = "") -> str:
     """A one-line account of a changed setting, for the user (``scope``: e.g. "for this
     session")."""
-    if name == "core_limit":
+    if old == new:
+        text = f"{name} unchanged: {_shown(new)}"
+    elif name == "core_limit":
         text = f"core limit {old} → {new} {unit}"
     else:
         text = f"{name} {_shown(old)} → {_shown(new)}"
@@ -88,10 +91,16 @@ def parse_value(name: str, text: str) -> Any:
 def change_setting(place: AgentPlace, name: str, text: str) -> SettingChange:
     """Validate, store and apply one setting of the agent's memory."""
     current = read_settings(place)
-    wanted = current.updated(**{name: parse_value(name, text)})
+    value = parse_value(name, text)
+    if value is None:
+        raise InvalidConfigError(
+            f"{name} needs a value, not null; `tiermem config --agent NAME {name}` shows the "
+            f"current one", (name,))
+    wanted = current.updated(**{name: value})
     with place.open_memory(embedder=stored_embedder(place), config=wanted) as memory:
         moved = memory.moved_on_open
-    return SettingChange(name, getattr(current, name), getattr(wanted, name), moved)
+    # JSON-ready values (the fusion weights as an object), as `config --json` shows them.
+    return SettingChange(name, current.as_json()[name], wanted.as_json()[name], moved)
 
 
 def stored_embedder(place: AgentPlace) -> Embedder:
@@ -140,4 +149,6 @@ def _shown(value: Any) -> str:
         return f"{value:g}"
     if hasattr(value, "model_dump"):
         return json.dumps(value.model_dump(), sort_keys=True)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return json.dumps(dataclasses.asdict(value), sort_keys=True)
     return str(value)

@@ -91,6 +91,19 @@ class MemoryConfig(BaseModel):
             values = {**values, "tau": WALL_TAU if values.get("clock") == "wall" else DEFAULT_TAU}
         return values
 
+    @field_validator("fusion", mode="before")
+    @classmethod
+    def _fusion_types(cls, value: Any) -> Any:
+        # Lax validation would take true for 1 and 1 for true in the weights' fields, as
+        # the other settings (strict) never do.
+        if isinstance(value, Mapping):
+            for key, given in value.items():
+                wants_bool = key == "prune_common"
+                if isinstance(given, bool) != wants_bool:
+                    kind = "true or false" if wants_bool else "a number"
+                    raise ValueError(f"fusion.{key} must be {kind}, got {given!r}")
+        return value
+
     @field_validator("policy")
     @classmethod
     def _known_policy(cls, name: str) -> str:

@@ -71,6 +71,42 @@ def test_an_invalid_setting_is_a_usage_error_naming_the_field(
     assert stored_core(home) == (2000, 1)  # nothing changed
 
 
+def stored_fusion(home: Path) -> dict[str, object]:
+    done = tiermem(home, "config", "--agent", "a", "fusion", "--json")
+    assert done.returncode == 0, done.stderr
+    fusion: dict[str, object] = json.loads(done.stdout)["settings"]["fusion"]
+    return fusion
+
+
+@pytest.mark.parametrize(("value", "named"), [
+    ('{"depth": true}', "fusion.depth must be a number, got True"),
+    ('{"lexical": false}', "fusion.lexical must be a number, got False"),
+    ('{"prune_common": 1}', "fusion.prune_common must be true or false, got 1"),
+    ("null", "fusion needs a value, not null"),
+])
+def test_fusion_weights_are_as_strict_as_the_other_settings(
+        home: Path, value: str, named: str) -> None:
+    chat(home, stdin="I am allergic to peanuts.\n")
+    before = stored_fusion(home)
+    done = tiermem(home, "config", "--agent", "a", "fusion", value)
+    assert done.returncode == 2
+    assert named in done.stderr and "Traceback" not in done.stderr
+    assert stored_fusion(home) == before
+
+
+def test_a_changed_fusion_shows_as_json_and_an_unchanged_one_says_so(home: Path) -> None:
+    chat(home, stdin="I am allergic to peanuts.\n")
+    changed = tiermem(home, "config", "--agent", "a", "fusion",
+                      '{"lexical": 0.7, "dense": 0.3}', "--json")
+    assert changed.returncode == 0, changed.stderr
+    report = json.loads(changed.stdout)
+    assert (report["old"]["lexical"], report["new"]["lexical"]) == (0.6, 0.7)
+    assert "FusionWeights(" not in changed.stdout + changed.stderr
+    again = tiermem(home, "config", "--agent", "a", "fusion", '{"lexical": 0.7, "dense": 0.3}')
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.startswith("fusion unchanged: {")
+
+
 def test_the_help_shows_where_the_core_limit_comes_from(home: Path) -> None:
     done = tiermem(home, "chat", "--help")
     text = " ".join(done.stdout.split())
