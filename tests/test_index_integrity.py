@@ -92,6 +92,22 @@ def test_a_damaged_prefilter_copy_is_not_trusted(tmp_path: Path,
         assert m.archival.vectors.prefilter is not None  # built again from the floats
 
 
+@pytest.mark.parametrize("garbled", ["archival.json", "archival.faiss"])
+def test_the_rebuild_warning_names_the_file_that_could_not_be_read(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, garbled: str) -> None:
+    home = tmp_path / "agent"
+    _make(home, PASSAGES)
+    (home / garbled).write_bytes(b"\xff\xfe not what was saved")
+    with caplog.at_level("WARNING"), make_memory(home) as m:
+        assert m.archival.vectors.rebuilt_on_open
+        assert _dense_top(m, "cats purr") == "cats purr when they are content"
+    other = "archival.faiss" if garbled == "archival.json" else "archival.json"
+    warnings = [r.getMessage() for r in caplog.records
+                if r.getMessage().startswith("rebuilding passages index")]
+    assert len(warnings) == 1, warnings
+    assert str(home / garbled) in warnings[0] and other not in warnings[0], warnings
+
+
 def test_the_sidecar_records_the_store_id_and_checksums(tmp_path: Path) -> None:
     home = tmp_path / "agent"
     _make(home, PASSAGES)

@@ -42,10 +42,12 @@ def load_saved(index: FaissIndex) -> bool:
     and they hold the database's rows; False (with the reason logged) when they do not."""
     assert index.file is not None
     sidecar = index.file.with_suffix(".json")
+    reading = sidecar
     try:
         info = json.loads(sidecar.read_text())
         if not isinstance(info, dict):
             raise ValueError("the sidecar is not a JSON object")
+        reading = index.file
         problem = _sidecar_problem(index, info)
         if problem is not None:
             # Out of date is expected after a crash; damage or another database is not.
@@ -55,7 +57,7 @@ def load_saved(index: FaissIndex) -> bool:
         saved = faiss.read_index(str(index.file))
     except (OSError, ValueError, RuntimeError) as exc:
         if index.file.exists() or sidecar.exists():
-            log.warning("rebuilding %s index: cannot read %s (%s)", index.table, index.file, exc)
+            log.warning("rebuilding %s index: cannot read %s (%s)", index.table, reading, exc)
         return False
     if saved.ntotal != index.stored_count() or saved.d != index.dim:
         log.info("rebuilding %s index: %s", index.table, OUT_OF_DATE)
