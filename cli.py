@@ -77,11 +77,12 @@ def cmd_chat(args: argparse.Namespace) -> int:
     from tiermem.agent.chat_history import chat_history
     from tiermem.agent.forget_command import forget_config
     from tiermem.agent.judge import ModelJudge
+    from tiermem.agent.line_input import decoded_lines
     from tiermem.agent.loop import Agent
     from tiermem.agent.offline import OfflinePolicy
     from tiermem.agent.place import agent_place
     from tiermem.agent.policy_file import session_judge, session_policy
-    from tiermem.agent.repl import ChatRepl, decoded_lines
+    from tiermem.agent.repl import ChatRepl
     from tiermem.agent.server_options import config_from_args, open_client
 
     place = agent_place(args.agent, args.store)

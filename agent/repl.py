@@ -27,9 +27,9 @@ import contextlib
 import io
 import json
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
-from typing import IO, Any, TextIO
+from typing import Any, TextIO
 
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from rich.console import Console
@@ -38,9 +38,10 @@ from rich.table import Table
 
 from tiermem.agent.chat_output import UNANSWERED, error_kind, provider_hint, show_turn, turn_record
 from tiermem.agent.errors import ProviderError
+from tiermem.agent.line_input import OverlongLine
 from tiermem.agent.loop import Agent
 from tiermem.agent.offline import OfflinePolicy
-from tiermem.memory.errors import TiermemError
+from tiermem.memory.errors import InvalidInputError, TiermemError
 from tiermem.memory.output_file import write_atomic
 from tiermem.tools.safe_text import safe_text
 
@@ -92,12 +93,21 @@ class ChatRepl:
         )
         self.console.print("[dim]/help for commands, /exit or Ctrl-D to leave[/dim]")
 
-    def run_piped(self, lines: Iterable[str]) -> int:
+    def run_piped(self, lines: Iterable[str | OverlongLine]) -> int:
         """Handle each line of non-interactive input; 1 if any turn or command failed."""
         for line in lines:
-            if not self.handle(line.rstrip("\r\n")):
+            if isinstance(line, OverlongLine):
+                self.refuse(line)
+            elif not self.handle(line.rstrip("\r\n")):
                 break
         return 1 if self.failures else 0
+
+    def refuse(self, line: OverlongLine) -> None:
+        """A line too long to be a message: a failed turn, without reading it whole."""
+        self._error = None
+        self.fail("error", InvalidInputError(line.message))
+        if self.json_lines:
+            self.emit(turn_record(line.start, None, self._error))
 
     def run_interactive(self, session: Any = None, history: Any = None) -> int:
         """Prompt until /exit, Ctrl-D or a second Ctrl-C at an empty prompt; returns 0.
@@ -369,16 +379,3 @@ def _ctrl_c(event: KeyPressEvent) -> None:
 _PROMPT_KEYS = KeyBindings()
 _PROMPT_KEYS.add("c-c")(_ctrl_c)
 
-
-def decoded_lines(stream: IO[bytes], warn: TextIO) -> Iterator[str]:
-    """The lines of a byte stream as text; bytes that are not UTF-8 become U+FFFD, and
-    ``warn`` is told which line held them (the message is sent all the same)."""
-    for number, raw in enumerate(stream, start=1):
-        try:
-            yield raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            warn.write(f"tiermem: line {number} of the input is not valid UTF-8 (byte "
-                       f"{exc.start + 1}); it was sent with U+FFFD in place of the bytes that "
-                       "are not\n")
-            warn.flush()
-            yield raw.decode("utf-8", errors="replace")
