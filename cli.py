@@ -85,6 +85,9 @@ def cmd_chat(args: argparse.Namespace) -> int:
     from tiermem.agent.repl import ChatRepl
     from tiermem.agent.server_options import config_from_args, open_client
 
+    if sys.stdin is None:  # `<&-`
+        return _fail("standard input is closed; pipe the messages to `tiermem chat`, or run "
+                     "it in a terminal", 2)
     place = agent_place(args.agent, args.store)
     config = None if args.offline else config_from_args(args)
     privacy, policy_file = session_policy(place.home, args.policy)
@@ -400,13 +403,17 @@ def run(argv: Sequence[str]) -> int:
     except (NoSuchAgentError, OutputPathError, StoreOptionError) as exc:
         return _fail(str(exc), 2)
     except InvalidConfigError as exc:
-        return _fail(str(exc), 2 if args.command in ("config", "forget") else 1)
+        # Before any work: a policy file or a setting given is a bad value (usage).
+        return _fail(str(exc), 2 if args.command in ("chat", "config", "forget") else 1)
     except TiermemError as exc:
         return _fail(str(exc))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The ``tiermem`` entry point."""
+    if sys.stdout is None:  # `>&-`: every report would be lost
+        return _fail("standard output is closed; redirect it to a file, or to /dev/null to "
+                     "discard it", 2)
     try:
         code = run(sys.argv[1:] if argv is None else argv)
         sys.stdout.flush()  # a closed pipe shows here, not as a warning at exit

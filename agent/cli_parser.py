@@ -52,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="for scripts: read one message or /command per line of standard "
                            "input and print one JSON object per line (reply, tool calls, "
                            "memory changes, error) and nothing else")
-    chat.add_argument("--policy", metavar="FILE",
+    chat.add_argument("--policy", metavar="FILE", type=policy_file,
                       help="a policy file (YAML: rules, retention, recall, forget) for this "
                            "session; by default the agent home's policy.yaml, when there is one")
     chat.add_argument("--no-history", action="store_true",
@@ -195,6 +195,14 @@ def _add_json(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument("--json", nargs="?", const="-", metavar="PATH",
                         help=f"{what} as JSON: on standard output (the human report then goes "
                              f"to standard error), or written to PATH")
+
+
+def policy_file(text: str) -> Path:
+    """``--policy``'s value: a path, refused when empty (it would name the directory)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the path is empty; give the path of a YAML policy "
+                                         "file")
+    return Path(text).expanduser()
 
 
 def _agent_name(text: str) -> str:

@@ -21,6 +21,7 @@ from tiermem.memory.policy_file import POLICY_FILE
 
 
 def add_forget_parser(sub: Any, description: str, agent_name: Callable[[str], str]) -> Any:
+    from tiermem.agent.cli_parser import policy_file
     from tiermem.agent.server_options import add_server_options, positive_int
 
     forget = sub.add_parser("forget", help=description, description=description,
@@ -35,7 +36,7 @@ def add_forget_parser(sub: Any, description: str, agent_name: Callable[[str], st
                         help="how the request is matched (default: the policy's, else exact)")
     forget.add_argument("--max-delete-count", type=positive_int, metavar="N",
                         help="forget nothing when the request targets more than N items")
-    forget.add_argument("--policy", type=Path, metavar="FILE",
+    forget.add_argument("--policy", type=policy_file, metavar="FILE",
                         help=f"a policy file whose forget section to use (default: "
                              f"{POLICY_FILE} in the agent home, when present)")
     forget.add_argument("--model", help="the model the LLM modes ask; or set TIERMEM_MODEL")

@@ -96,3 +96,23 @@ def test_forget_dash_reads_standard_input_bounded(
         assert "forget request is empty" in capsys.readouterr().err
     with make_memory(tmp_path / "agents" / "ada") as memory:
         assert [f.text for f in memory.facts()] == ["User's card number is 4111"]
+
+
+def test_closed_standard_streams_are_one_line_usage_errors(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from tiermem.cli import main
+
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    monkeypatch.setattr(sys, "stdin", None)  # `<&-`
+    for json_flag in ([], ["--json"]):
+        assert main(["chat", "--offline", "--embedder", "hashing", *json_flag]) == 2
+        assert capsys.readouterr().err == (
+            "tiermem: standard input is closed; pipe the messages to `tiermem chat`, or run "
+            "it in a terminal\n")
+    assert run(["forget", "--embedder", "hashing", "-"]) == 2
+    assert "standard input is closed" in capsys.readouterr().err
+    assert not (tmp_path / "agents").exists()  # refused before any agent was made
+    monkeypatch.setattr(sys, "stdout", None)  # `>&-`
+    assert main(["config"]) == 2
+    assert "standard output is closed" in capsys.readouterr().err
