@@ -10,9 +10,10 @@ comes back. Ctrl-C at an empty prompt says how to leave, and a second one in
 a row leaves; with text typed, it discards the text.
 
 Piped, replies go to standard output and failures to standard error, and the
-exit status is 1 when any turn or command failed. With ``json_lines`` standard
-output carries one JSON object per line of input (agent/chat_output.py) and
-nothing else.
+exit status is 1 when any turn or command failed; a slash command used wrongly
+(unknown, or missing its argument) is such a failure, so a script's typo shows.
+With ``json_lines`` standard output carries one JSON object per line of input
+(agent/chat_output.py) and nothing else.
 
 A turn or command that fails never ends the session. Provider errors and the
 other expected errors (``TiermemError``) are shown as errors; any other
@@ -191,6 +192,12 @@ class ChatRepl:
         if hint:
             self.error_console.print(f"[dim]{escape(hint)}[/dim]")
 
+    def usage(self, message: str) -> None:
+        """A slash command used wrongly: an error like a failed command (standard error,
+        the exit status, ``error`` under --json), so a script notices its typo."""
+        self._count_failure("usage", safe_text(message))
+        self.error_console.print(message, markup=False, style="red")
+
     def _count_failure(self, kind: str, message: str, hint: str | None = None) -> None:
         self.failures += 1
         self._error = {"kind": kind, "message": message, **({"hint": hint} if hint else {})}
@@ -251,7 +258,7 @@ class ChatRepl:
                 print_text(self.console, memory.diagnostics())
             elif name == "/snapshot":
                 if not arg:
-                    self.console.print("usage: /snapshot FILE")
+                    self.usage("usage: /snapshot FILE")
                     return True
                 path = Path(arg).expanduser()
                 write_atomic(path, json.dumps(memory.snapshot()))
@@ -262,12 +269,12 @@ class ChatRepl:
                 self.policy(arg)
             elif name == "/history":
                 if arg != "clear":
-                    self.console.print("usage: /history clear")
+                    self.usage("usage: /history clear")
                     return True
                 erased = memory.prompt_history.clear()
                 self.console.print(f"erased {erased} line(s) of prompt history")
             else:
-                self.console.print(f"unknown command {escape(name)}; /help lists them")
+                self.usage(f"unknown command {name}; /help lists them")
         except TiermemError as exc:
             self.fail("error", exc)
         except Exception as exc:
@@ -284,8 +291,8 @@ class ChatRepl:
         erase = first == "--erase"
         request = rest.strip() if erase else request
         if not request:
-            self.console.print("usage: /forget [--erase] TEXT (the exact text of what to "
-                               "forget; --erase also erases it from every file)")
+            self.usage("usage: /forget [--erase] TEXT (the exact text of what to forget; "
+                       "--erase also erases it from every file)")
             return
         memory = self.agent.memory
         # The command line quotes what is forgotten: it leaves the up-arrow history too.
@@ -309,7 +316,7 @@ class ChatRepl:
         elif verb == "clear" and not rest.strip():
             memory.set_retention_policy([])
         elif arg:
-            self.console.print("usage: /policy, /policy set STATEMENT | STATEMENT, /policy clear")
+            self.usage("usage: /policy, /policy set STATEMENT | STATEMENT, /policy clear")
             return
         if memory.privacy is None:
             self.console.print("no privacy policy: start the chat with --policy FILE, or put "
@@ -324,8 +331,8 @@ class ChatRepl:
         everything = name == "/recall" and first == "--all"
         query = rest.strip() if everything else arg
         if not query:
-            self.console.print(f"usage: {name} QUERY" + (" (or --all QUERY)" if
-                                                          name == "/recall" else ""))
+            self.usage(f"usage: {name} QUERY" + (" (or --all QUERY)" if name == "/recall"
+                                                 else ""))
             return
         memory = self.agent.memory
         if name == "/archival":
