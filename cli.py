@@ -423,6 +423,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_BROKEN_PIPE
+    except SystemExit as exc:
+        # rich's Console meets a closed pipe by pointing stdout at devnull and raising
+        # SystemExit(1) from the BrokenPipeError: the same case as above.
+        if isinstance(exc.__context__, BrokenPipeError):
+            return EXIT_BROKEN_PIPE
+        raise
     except KeyboardInterrupt:
         return 130
 

@@ -104,3 +104,21 @@ def test_output_to_a_closed_pipe_ends_quietly(home: Path, args: tuple[str, ...])
     assert "BrokenPipeError" not in done.stderr and "Traceback" not in done.stderr, done.stderr
     assert "Exception ignored" not in done.stderr
     assert done.returncode == 141
+
+
+def test_reports_printed_by_rich_to_a_closed_pipe_exit_141(home: Path) -> None:
+    make_agent(home)
+    runs = [(("config", "--agent", "a"), b""),
+            (("diagnostics", "--agent", "a", "--embedder", "hashing"), b""),
+            (("chat", "--agent", "a", "--embedder", "hashing"), b"My name is Ada.\n")]
+    for args, stdin in runs:
+        read_end, write_end = os.pipe()
+        os.close(read_end)
+        try:
+            done = subprocess.run([sys.executable, "cli.py", *args], cwd=ROOT,
+                                  env=cli_env(home), input=stdin, stdout=write_end,
+                                  stderr=subprocess.PIPE, check=False)
+        finally:
+            os.close(write_end)
+        assert b"Traceback" not in done.stderr, (args, done.stderr)
+        assert done.returncode == 141, (args, done.stderr)
