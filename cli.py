@@ -60,15 +60,17 @@ def _report_console(json_on_stdout: bool) -> Any:
     return Console(stderr=json_on_stdout)
 
 
-def _note_session_settings(memory: Any, agent: str) -> None:
+def _note_session_settings(memory: Any, agent: str, store: str | None) -> None:
     """Say so when a flag makes this session's settings differ from the stored ones."""
+    from tiermem.agent.place import store_flag
     from tiermem.agent.settings import describe_change
 
     stored, used = memory.stored_config().core_limit, memory.config.core_limit
     if stored != used:
         change = describe_change("core_limit", stored, used, memory.core.unit,
                                  memory.moved_on_open, "for this session")
-        _note(f"{change} (`tiermem config --agent {agent} core_limit {used}` stores the limit)")
+        _note(f"{change} (`tiermem config{store_flag(store)} --agent {agent} core_limit "
+              f"{used}` stores the limit)")
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
@@ -104,7 +106,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
             core_limit=args.core_limit, embedder=_embedder(args.embedder),
             store_settings=False, privacy=privacy, judge=judge,
             forget=forget_config(place.home, args.policy)) as memory:
-        _note_session_settings(memory, args.agent)
+        _note_session_settings(memory, args.agent, args.store)
         repl = ChatRepl(Agent(memory, llm), console=console, agent_name=args.agent,
                         json_lines=args.json)
         if args.json or not sys.stdin.isatty():
@@ -114,7 +116,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
 
 
 def cmd_config(args: argparse.Namespace) -> int:
-    from tiermem.agent.place import agent_place
+    from tiermem.agent.place import agent_place, store_flag
     from tiermem.agent.settings import change_setting, parse_value, print_settings, read_settings
     from tiermem.memory.output_file import emit_json, output_path
 
@@ -139,7 +141,8 @@ def cmd_config(args: argparse.Namespace) -> int:
         chosen = {k: v for k, v in values.items() if args.setting in (None, k)}
         emit_json({"agent": args.agent, "settings": chosen}, json_path)
     else:
-        print_settings(_report_console(False), args.agent, config, args.setting)
+        print_settings(_report_console(False), args.agent, config, args.setting,
+                       store_flag(args.store))
     return 0
 
 
