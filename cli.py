@@ -136,58 +136,20 @@ def cmd_config(args: argparse.Namespace) -> int:
         _report_console(args.json == "-").print(
             f"{change.describe(config.core_limit_unit)}; stored for agent {args.agent}",
             markup=False)
-    elif args.json is not None:
-        values = config.as_json()
-        chosen = {k: v for k, v in values.items() if args.setting in (None, k)}
-        emit_json({"agent": args.agent, "settings": chosen}, json_path)
     else:
-        print_settings(_report_console(False), args.agent, config, args.setting,
+        # The table for people always; on standard error when the JSON takes standard output.
+        print_settings(_report_console(args.json == "-"), args.agent, config, args.setting,
                        store_flag(args.store))
+        if args.json is not None:
+            chosen = {k: v for k, v in config.as_json().items() if args.setting in (None, k)}
+            emit_json({"agent": args.agent, "settings": chosen}, json_path)
     return 0
 
 
 def cmd_diagnostics(args: argparse.Namespace) -> int:
-    from tiermem.agent.place import AgentPlace, agent_place, store_option
-    from tiermem.memory.ops.report import history_series, print_text, render_html
-    from tiermem.memory.output_file import emit_json, output_path, write_atomic
-    from tiermem.memory.store.sqlite import DB_FILE
-    from tiermem.scenarios.runner import scenario_agent, scenario_home
+    from tiermem.agent.diagnostics_command import cmd_diagnostics as diagnostics
 
-    fmt = "json" if args.json is not None else args.format
-    name = args.scenario or args.agent
-    target = args.out or (None if args.json in (None, "-") else args.json)
-    if fmt == "html" and target is None:
-        target = f"{name}-diagnostics.html"
-    out = output_path(None if target is None else str(target))
-    dsn = store_option(args.store)
-    if args.scenario and dsn is not None:
-        place = AgentPlace(scenario_agent(args.scenario), scenario_home(args.scenario), dsn)
-    elif args.scenario:
-        place = AgentPlace(args.scenario, scenario_home(args.scenario))
-        if not (place.home / DB_FILE).exists():
-            return _fail(f"no memory at {place.home}; create it with `tiermem scenario "
-                         f"{args.scenario}`", 2)
-    else:
-        place = agent_place(args.agent, dsn, existing=True)
-    # Read-only: no writer lock, so a report can be taken while a chat is running.
-    with place.in_use(_note), place.open_memory(
-            embedder=_embedder(args.embedder), read_only=True) as memory:
-        report = memory.diagnostics()
-        series = history_series(memory)
-    if fmt == "text":
-        from rich.console import Console
-
-        console = Console(record=out is not None)
-        print_text(console, report)
-        if out is not None:
-            write_atomic(out, console.export_text())
-        return 0
-    if fmt == "html" and out is not None:  # html always has a file
-        write_atomic(out, render_html(report, series, f"tiermem diagnostics: {name}"))
-        print(f"wrote {out}")
-        return 0
-    emit_json(report, out)
-    return 0
+    return diagnostics(args, _note, _embedder(args.embedder))
 
 
 def cmd_scenario(args: argparse.Namespace) -> int:
