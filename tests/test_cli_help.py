@@ -79,3 +79,21 @@ def test_the_skill_card_of_a_checkout_comes_first() -> None:
     roots = [str(p) for p in skill_candidates()]
     assert roots[0] == str(ROOT / "SKILL.md")
     assert str(Path(sys.prefix, "share", "tiermem", "SKILL.md")) in roots
+
+
+def test_the_readme_names_every_slash_command_and_the_real_agent_home() -> None:
+    import re
+
+    from tiermem.agent.home import agent_home
+    from tiermem.agent.repl import HELP
+
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    listed = readme[readme.index("Slash commands:"):]
+    listed = listed[:listed.index("Other commands:")]
+    for command in sorted(set(re.findall(r"^\s+(/[a-z]+)", HELP, re.MULTILINE))):
+        assert f"`{command}" in listed, command
+    assert agent_home("alice").relative_to(agent_home("alice").parent.parent) == Path(
+        "agents/alice")
+    assert "`$TIERMEM_HOME/agents/NAME`" in listed
+    assert "~/.tiermem/NAME" not in readme and "~/.tiermem/alice" not in readme
+    assert "'tiermem[" not in readme  # extras install from the checkout, as the first screen

@@ -17,7 +17,7 @@ from tiermem.memory.validation import validate_agent_name
 #: The environment variable the command line reads when ``--store`` is not given.
 STORE_VARIABLE = "TIERMEM_STORE"
 _INSTALL_HINT = ("install the PostgreSQL support with "
-                 "`python -m pip install 'tiermem[postgres]'`")
+                 "`python -m pip install -e '.[postgres]'` in the tiermem checkout")
 
 
 def is_dsn(location: object) -> bool:
