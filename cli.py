@@ -15,7 +15,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from tiermem.agent.cli_parser import COMMANDS, build_parser
+from tiermem.agent.cli_parser import COMMANDS, parse_args
+from tiermem.agent.cli_parser import build_parser as build_parser  # re-exported for callers
 
 EXIT_CODES = ("exit codes: 0 ok, 1 a check or turn failed, 2 usage error "
               "(bad option, unknown agent, unwritable output path)")
@@ -354,7 +355,7 @@ def run(argv: Sequence[str]) -> int:
 
         print(f"tiermem {version()}")
         return 0
-    args = build_parser().parse_args(argv)
+    args = parse_args(argv)
     handler = HANDLERS.get(args.command)
     if handler is None:
         return _fail("name a command: " + ", ".join(COMMANDS) + " (tiermem --help)", code=2)
