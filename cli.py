@@ -2,7 +2,8 @@
 
 ``tiermem --help`` lists the commands, then prints the skill card (SKILL.md).
 Exit codes: 0 ok; 1 a check, a turn or an operation failed; 2 a usage error
-(a bad option, an unknown agent, an output path that cannot be written);
+(a bad option or policy file, an unknown agent, an output path that cannot be
+written, standard input or output closed);
 130 interrupted; 141 the reader of the output went away (``| head``).
 """
 
