@@ -2,7 +2,8 @@
 
 ``tiermem --help`` lists the commands, then prints the skill card (SKILL.md).
 Exit codes: 0 ok; 1 a check, a turn or an operation failed; 2 a usage error
-(a bad option, an unknown agent, an output path that cannot be written);
+(a bad option or policy file, an unknown agent, an output path that cannot be
+written, standard input or output closed);
 130 interrupted; 141 the reader of the output went away (``| head``).
 """
 
@@ -15,7 +16,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from tiermem.agent.cli_parser import COMMANDS, build_parser
+from tiermem.agent.cli_parser import COMMANDS, parse_args
+from tiermem.agent.cli_parser import build_parser as build_parser  # re-exported for callers
 
 EXIT_CODES = ("exit codes: 0 ok, 1 a check or turn failed, 2 usage error "
               "(bad option, unknown agent, unwritable output path)")
@@ -60,15 +62,17 @@ def _report_console(json_on_stdout: bool) -> Any:
     return Console(stderr=json_on_stdout)
 
 
-def _note_session_settings(memory: Any, agent: str) -> None:
+def _note_session_settings(memory: Any, agent: str, store: str | None) -> None:
     """Say so when a flag makes this session's settings differ from the stored ones."""
+    from tiermem.agent.place import store_flag
     from tiermem.agent.settings import describe_change
 
     stored, used = memory.stored_config().core_limit, memory.config.core_limit
     if stored != used:
         change = describe_change("core_limit", stored, used, memory.core.unit,
                                  memory.moved_on_open, "for this session")
-        _note(f"{change} (`tiermem config --agent {agent} core_limit {used}` stores the limit)")
+        _note(f"{change} (`tiermem config{store_flag(store)} --agent {agent} core_limit "
+              f"{used}` stores the limit)")
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
@@ -77,13 +81,17 @@ def cmd_chat(args: argparse.Namespace) -> int:
     from tiermem.agent.chat_history import chat_history
     from tiermem.agent.forget_command import forget_config
     from tiermem.agent.judge import ModelJudge
+    from tiermem.agent.line_input import decoded_lines
     from tiermem.agent.loop import Agent
     from tiermem.agent.offline import OfflinePolicy
     from tiermem.agent.place import agent_place
     from tiermem.agent.policy_file import session_judge, session_policy
-    from tiermem.agent.repl import ChatRepl, decoded_lines
+    from tiermem.agent.repl import ChatRepl
     from tiermem.agent.server_options import config_from_args, open_client
 
+    if sys.stdin is None:  # `<&-`
+        return _fail("standard input is closed; pipe the messages to `tiermem chat`, or run "
+                     "it in a terminal", 2)
     place = agent_place(args.agent, args.store)
     config = None if args.offline else config_from_args(args)
     privacy, policy_file = session_policy(place.home, args.policy)
@@ -100,7 +108,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
             core_limit=args.core_limit, embedder=_embedder(args.embedder),
             store_settings=False, privacy=privacy, judge=judge,
             forget=forget_config(place.home, args.policy)) as memory:
-        _note_session_settings(memory, args.agent)
+        _note_session_settings(memory, args.agent, args.store)
         repl = ChatRepl(Agent(memory, llm), console=console, agent_name=args.agent,
                         json_lines=args.json)
         if args.json or not sys.stdin.isatty():
@@ -110,7 +118,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
 
 
 def cmd_config(args: argparse.Namespace) -> int:
-    from tiermem.agent.place import agent_place
+    from tiermem.agent.place import agent_place, store_flag
     from tiermem.agent.settings import change_setting, parse_value, print_settings, read_settings
     from tiermem.memory.output_file import emit_json, output_path
 
@@ -130,57 +138,20 @@ def cmd_config(args: argparse.Namespace) -> int:
         _report_console(args.json == "-").print(
             f"{change.describe(config.core_limit_unit)}; stored for agent {args.agent}",
             markup=False)
-    elif args.json is not None:
-        values = config.as_json()
-        chosen = {k: v for k, v in values.items() if args.setting in (None, k)}
-        emit_json({"agent": args.agent, "settings": chosen}, json_path)
     else:
-        print_settings(_report_console(False), args.agent, config, args.setting)
+        # The table for people always; on standard error when the JSON takes standard output.
+        print_settings(_report_console(args.json == "-"), args.agent, config, args.setting,
+                       store_flag(args.store))
+        if args.json is not None:
+            chosen = {k: v for k, v in config.as_json().items() if args.setting in (None, k)}
+            emit_json({"agent": args.agent, "settings": chosen}, json_path)
     return 0
 
 
 def cmd_diagnostics(args: argparse.Namespace) -> int:
-    from tiermem.agent.place import AgentPlace, agent_place, store_option
-    from tiermem.memory.ops.report import history_series, print_text, render_html
-    from tiermem.memory.output_file import emit_json, output_path, write_atomic
-    from tiermem.memory.store.sqlite import DB_FILE
-    from tiermem.scenarios.runner import scenario_agent, scenario_home
+    from tiermem.agent.diagnostics_command import cmd_diagnostics as diagnostics
 
-    fmt = "json" if args.json is not None else args.format
-    name = args.scenario or args.agent
-    target = args.out or (None if args.json in (None, "-") else args.json)
-    if fmt == "html" and target is None:
-        target = f"{name}-diagnostics.html"
-    out = output_path(None if target is None else str(target))
-    dsn = store_option(args.store)
-    if args.scenario and dsn is not None:
-        place = AgentPlace(scenario_agent(args.scenario), scenario_home(args.scenario), dsn)
-    elif args.scenario:
-        place = AgentPlace(args.scenario, scenario_home(args.scenario))
-        if not (place.home / DB_FILE).exists():
-            return _fail(f"no memory at {place.home}; create it with `tiermem scenario "
-                         f"{args.scenario}`", 2)
-    else:
-        place = agent_place(args.agent, dsn, existing=True)
-    # Read-only: no writer lock, so a report can be taken while a chat is running.
-    with place.in_use(_note), place.open_memory(
-            embedder=_embedder(args.embedder), read_only=True) as memory:
-        report = memory.diagnostics()
-        series = history_series(memory)
-    if fmt == "text":
-        from rich.console import Console
-
-        console = Console(record=out is not None)
-        print_text(console, report)
-        if out is not None:
-            write_atomic(out, console.export_text())
-        return 0
-    if fmt == "html" and out is not None:  # html always has a file
-        write_atomic(out, render_html(report, series, f"tiermem diagnostics: {name}"))
-        print(f"wrote {out}")
-        return 0
-    emit_json(report, out)
-    return 0
+    return diagnostics(args, _note, _embedder(args.embedder))
 
 
 def cmd_scenario(args: argparse.Namespace) -> int:
@@ -385,7 +356,7 @@ def run(argv: Sequence[str]) -> int:
 
         print(f"tiermem {version()}")
         return 0
-    args = build_parser().parse_args(argv)
+    args = parse_args(argv)
     handler = HANDLERS.get(args.command)
     if handler is None:
         return _fail("name a command: " + ", ".join(COMMANDS) + " (tiermem --help)", code=2)
@@ -399,13 +370,17 @@ def run(argv: Sequence[str]) -> int:
     except (NoSuchAgentError, OutputPathError, StoreOptionError) as exc:
         return _fail(str(exc), 2)
     except InvalidConfigError as exc:
-        return _fail(str(exc), 2 if args.command in ("config", "forget") else 1)
+        # Before any work: a policy file or a setting given is a bad value (usage).
+        return _fail(str(exc), 2 if args.command in ("chat", "config", "forget") else 1)
     except TiermemError as exc:
         return _fail(str(exc))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The ``tiermem`` entry point."""
+    if sys.stdout is None:  # `>&-`: every report would be lost
+        return _fail("standard output is closed; redirect it to a file, or to /dev/null to "
+                     "discard it", 2)
     try:
         code = run(sys.argv[1:] if argv is None else argv)
         sys.stdout.flush()  # a closed pipe shows here, not as a warning at exit
@@ -415,6 +390,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_BROKEN_PIPE
+    except SystemExit as exc:
+        # rich's Console meets a closed pipe by pointing stdout at devnull and raising
+        # SystemExit(1) from the BrokenPipeError: the same case as above.
+        if isinstance(exc.__context__, BrokenPipeError):
+            return EXIT_BROKEN_PIPE
+        raise
     except KeyboardInterrupt:
         return 130
 

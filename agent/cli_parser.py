@@ -52,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="for scripts: read one message or /command per line of standard "
                            "input and print one JSON object per line (reply, tool calls, "
                            "memory changes, error) and nothing else")
-    chat.add_argument("--policy", metavar="FILE",
+    chat.add_argument("--policy", metavar="FILE", type=policy_file,
                       help="a policy file (YAML: rules, retention, recall, forget) for this "
                            "session; by default the agent home's policy.yaml, when there is one")
     chat.add_argument("--no-history", action="store_true",
@@ -183,6 +183,36 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    """``argv`` parsed; a mistake is reported with the usage of the command it was made
+    in (argparse reports unknown options with the top-level usage), and exits 2."""
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    command = _subcommand(parser, args.command)
+    if extra:
+        hint = (" (its --json is a flag that prints JSON on standard output; it takes no PATH)"
+                if args.command in ("chat", "forget") and "--json" in argv else "")
+        innermost = _subcommand(command, getattr(args, "benchmark", None)) if command else None
+        (innermost or command or parser).error(
+            f"unrecognized arguments: {' '.join(extra)}{hint}")
+    if command is not None and args.command == "eval" and args.benchmark is None:
+        command.error("name the benchmark to run: `tiermem eval locomo` (`tiermem eval "
+                      "locomo --help` lists its options)")
+    return args
+
+
+def _subcommand(parser: argparse.ArgumentParser | None,
+                name: str | None) -> argparse.ArgumentParser | None:
+    """The parser of subcommand ``name`` of ``parser`` (None: no such subcommand)."""
+    if parser is None or name is None:
+        return None
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            found: argparse.ArgumentParser | None = action.choices.get(name)
+            return found
+    return None
+
+
 def _add_store(parser: argparse.ArgumentParser,
                what: str = "keep the agent in this PostgreSQL database") -> None:
     parser.add_argument("--store", metavar="DSN",
@@ -195,6 +225,14 @@ def _add_json(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument("--json", nargs="?", const="-", metavar="PATH",
                         help=f"{what} as JSON: on standard output (the human report then goes "
                              f"to standard error), or written to PATH")
+
+
+def policy_file(text: str) -> Path:
+    """``--policy``'s value: a path, refused when empty (it would name the directory)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("the path is empty; give the path of a YAML policy "
+                                         "file")
+    return Path(text).expanduser()
 
 
 def _agent_name(text: str) -> str:

@@ -21,6 +21,7 @@ from tiermem.memory.policy_file import POLICY_FILE
 
 
 def add_forget_parser(sub: Any, description: str, agent_name: Callable[[str], str]) -> Any:
+    from tiermem.agent.cli_parser import policy_file
     from tiermem.agent.server_options import add_server_options, positive_int
 
     forget = sub.add_parser("forget", help=description, description=description,
@@ -35,7 +36,7 @@ def add_forget_parser(sub: Any, description: str, agent_name: Callable[[str], st
                         help="how the request is matched (default: the policy's, else exact)")
     forget.add_argument("--max-delete-count", type=positive_int, metavar="N",
                         help="forget nothing when the request targets more than N items")
-    forget.add_argument("--policy", type=Path, metavar="FILE",
+    forget.add_argument("--policy", type=policy_file, metavar="FILE",
                         help=f"a policy file whose forget section to use (default: "
                              f"{POLICY_FILE} in the agent home, when present)")
     forget.add_argument("--model", help="the model the LLM modes ask; or set TIERMEM_MODEL")
@@ -80,7 +81,9 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         note("say what to forget (TEXT, or - to read it from standard input), or give "
              "--erase-forgotten")
         return 2
-    request = sys.stdin.read() if args.request == "-" else args.request
+    request = _request(args.request, note)
+    if request is None:
+        return 2
     place = agent_place(args.agent, args.store, existing=True)
     config = forget_config(place.home, args.policy).updated(
         mode=args.mode, max_delete_count=args.max_delete_count)
@@ -105,6 +108,32 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         print(f"nothing forgotten: {result.outcome} ({result.detail}; audit "
               f"#{result.audit_id})")
     return 0 if result.outcome == "matched" else 1
+
+
+def _request(given: str, note: Callable[[str], None]) -> str | None:
+    """The request to forget, read from standard input for ``-``; None after saying why
+    it cannot be one (a usage error: nothing was opened yet)."""
+    from tiermem.agent.line_input import read_bounded
+    from tiermem.memory.errors import InvalidInputError
+    from tiermem.memory.ops.forget import MAX_REQUEST_CHARS
+    from tiermem.memory.validation import clean_text
+
+    if given == "-":
+        if sys.stdin is None:
+            note("standard input is closed; give the request as TEXT, or pipe it to `forget -`")
+            return None
+        # Bounded: a stream without end (`< /dev/zero`) must not be read whole.
+        read = read_bounded(sys.stdin.buffer, MAX_REQUEST_CHARS + 1024)
+        if read is None:
+            note(f"the request on standard input is over {MAX_REQUEST_CHARS:,} characters, "
+                 "the longest forget request; give the exact text of one item")
+            return None
+        given = read
+    try:
+        return clean_text(given, "forget request", MAX_REQUEST_CHARS)
+    except InvalidInputError as exc:
+        note(f"{exc} (TEXT is what to forget; - reads it from standard input)")
+        return None
 
 
 def _erase_forgotten(args: argparse.Namespace, note: Callable[[str], None]) -> int:

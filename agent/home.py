@@ -52,10 +52,16 @@ def existing_agent_home(name: str) -> Path:
     home = agent_home(name)
     if (home / DB_FILE).is_file():
         return home
-    names = agent_names()
+    raise no_such_agent(name, str(tiermem_home()), agent_names())
+
+
+def no_such_agent(name: str, where: str, names: list[str],
+                  store_flag: str = "") -> NoSuchAgentError:
+    """The error for agent ``name`` missing from ``where``, listing the ``names`` there;
+    ``store_flag`` (``--store DSN``) goes into the command it suggests."""
     known = (f"agents: {', '.join(names)}" if names
-             else f"no agents yet; `tiermem chat --agent {name}` creates one")
-    raise NoSuchAgentError(f"no agent named {name!r} in {tiermem_home()} ({known})")
+             else f"no agents yet; `tiermem chat{store_flag} --agent {name}` creates one")
+    return NoSuchAgentError(f"no agent named {name!r} in {where} ({known})")
 
 
 @contextlib.contextmanager

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
+import shlex
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tiermem.agent.home import agent_home, existing_agent_home, private_home
+from tiermem.agent.home import agent_home, existing_agent_home, no_such_agent, private_home
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.contract import StorageBackend
@@ -72,5 +74,29 @@ def agent_place(name: str, store: str | None, *, existing: bool = False) -> Agen
     memory already (a database says itself when it has no such agent)."""
     dsn = store_option(store)
     if dsn is not None:
+        if existing:
+            _require_stored_agent(name, dsn, store)
         return AgentPlace(validate_agent_name(name), agent_home(name), dsn)
     return AgentPlace(name, existing_agent_home(name) if existing else agent_home(name))
+
+
+def store_flag(given: str | None) -> str:
+    """`` --store DSN`` for a command suggested to someone who gave ``--store`` (None: it
+    came from TIERMEM_STORE, which the suggested command reads too); a DSN holding a
+    password is not repeated."""
+    if given is None:
+        return ""
+    secret = "password" in given.lower() or re.search(r"://[^/@]*:[^/@]*@", given)
+    return " --store DSN" if secret else f" --store {shlex.quote(given)}"
+
+
+def _require_stored_agent(name: str, dsn: str, given: str | None) -> None:
+    """Refuse, listing the agents there, a name the database does not hold: an inspecting
+    command must not create it, as it cannot in an agent home."""
+    try:
+        from tiermem.memory.store.postgres.connection import public_dsn, stored_agents
+    except ImportError:
+        return  # opening the store then says what to install
+    names = stored_agents(dsn)
+    if names is None or name not in names:
+        raise no_such_agent(name, public_dsn(dsn), names or [], store_flag(given))

@@ -10,9 +10,10 @@ comes back. Ctrl-C at an empty prompt says how to leave, and a second one in
 a row leaves; with text typed, it discards the text.
 
 Piped, replies go to standard output and failures to standard error, and the
-exit status is 1 when any turn or command failed. With ``json_lines`` standard
-output carries one JSON object per line of input (agent/chat_output.py) and
-nothing else.
+exit status is 1 when any turn or command failed; a slash command used wrongly
+(unknown, or missing its argument) is such a failure, so a script's typo shows.
+With ``json_lines`` standard output carries one JSON object per line of input
+(agent/chat_output.py) and nothing else.
 
 A turn or command that fails never ends the session. Provider errors and the
 other expected errors (``TiermemError``) are shown as errors; any other
@@ -27,9 +28,9 @@ import contextlib
 import io
 import json
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
-from typing import IO, Any, TextIO
+from typing import Any, TextIO
 
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from rich.console import Console
@@ -38,9 +39,10 @@ from rich.table import Table
 
 from tiermem.agent.chat_output import UNANSWERED, error_kind, provider_hint, show_turn, turn_record
 from tiermem.agent.errors import ProviderError
+from tiermem.agent.line_input import OverlongLine
 from tiermem.agent.loop import Agent
 from tiermem.agent.offline import OfflinePolicy
-from tiermem.memory.errors import TiermemError
+from tiermem.memory.errors import InvalidInputError, TiermemError
 from tiermem.memory.output_file import write_atomic
 from tiermem.tools.safe_text import safe_text
 
@@ -92,12 +94,21 @@ class ChatRepl:
         )
         self.console.print("[dim]/help for commands, /exit or Ctrl-D to leave[/dim]")
 
-    def run_piped(self, lines: Iterable[str]) -> int:
+    def run_piped(self, lines: Iterable[str | OverlongLine]) -> int:
         """Handle each line of non-interactive input; 1 if any turn or command failed."""
         for line in lines:
-            if not self.handle(line.rstrip("\r\n")):
+            if isinstance(line, OverlongLine):
+                self.refuse(line)
+            elif not self.handle(line.rstrip("\r\n")):
                 break
         return 1 if self.failures else 0
+
+    def refuse(self, line: OverlongLine) -> None:
+        """A line too long to be a message: a failed turn, without reading it whole."""
+        self._error = None
+        self.fail("error", InvalidInputError(line.message))
+        if self.json_lines:
+            self.emit(turn_record(line.start, None, self._error))
 
     def run_interactive(self, session: Any = None, history: Any = None) -> int:
         """Prompt until /exit, Ctrl-D or a second Ctrl-C at an empty prompt; returns 0.
@@ -181,6 +192,12 @@ class ChatRepl:
         if hint:
             self.error_console.print(f"[dim]{escape(hint)}[/dim]")
 
+    def usage(self, message: str) -> None:
+        """A slash command used wrongly: an error like a failed command (standard error,
+        the exit status, ``error`` under --json), so a script notices its typo."""
+        self._count_failure("usage", safe_text(message))
+        self.error_console.print(message, markup=False, style="red")
+
     def _count_failure(self, kind: str, message: str, hint: str | None = None) -> None:
         self.failures += 1
         self._error = {"kind": kind, "message": message, **({"hint": hint} if hint else {})}
@@ -241,7 +258,7 @@ class ChatRepl:
                 print_text(self.console, memory.diagnostics())
             elif name == "/snapshot":
                 if not arg:
-                    self.console.print("usage: /snapshot FILE")
+                    self.usage("usage: /snapshot FILE")
                     return True
                 path = Path(arg).expanduser()
                 write_atomic(path, json.dumps(memory.snapshot()))
@@ -252,12 +269,12 @@ class ChatRepl:
                 self.policy(arg)
             elif name == "/history":
                 if arg != "clear":
-                    self.console.print("usage: /history clear")
+                    self.usage("usage: /history clear")
                     return True
                 erased = memory.prompt_history.clear()
                 self.console.print(f"erased {erased} line(s) of prompt history")
             else:
-                self.console.print(f"unknown command {escape(name)}; /help lists them")
+                self.usage(f"unknown command {name}; /help lists them")
         except TiermemError as exc:
             self.fail("error", exc)
         except Exception as exc:
@@ -274,8 +291,8 @@ class ChatRepl:
         erase = first == "--erase"
         request = rest.strip() if erase else request
         if not request:
-            self.console.print("usage: /forget [--erase] TEXT (the exact text of what to "
-                               "forget; --erase also erases it from every file)")
+            self.usage("usage: /forget [--erase] TEXT (the exact text of what to forget; "
+                       "--erase also erases it from every file)")
             return
         memory = self.agent.memory
         # The command line quotes what is forgotten: it leaves the up-arrow history too.
@@ -299,7 +316,7 @@ class ChatRepl:
         elif verb == "clear" and not rest.strip():
             memory.set_retention_policy([])
         elif arg:
-            self.console.print("usage: /policy, /policy set STATEMENT | STATEMENT, /policy clear")
+            self.usage("usage: /policy, /policy set STATEMENT | STATEMENT, /policy clear")
             return
         if memory.privacy is None:
             self.console.print("no privacy policy: start the chat with --policy FILE, or put "
@@ -314,8 +331,8 @@ class ChatRepl:
         everything = name == "/recall" and first == "--all"
         query = rest.strip() if everything else arg
         if not query:
-            self.console.print(f"usage: {name} QUERY" + (" (or --all QUERY)" if
-                                                          name == "/recall" else ""))
+            self.usage(f"usage: {name} QUERY" + (" (or --all QUERY)" if name == "/recall"
+                                                 else ""))
             return
         memory = self.agent.memory
         if name == "/archival":
@@ -369,16 +386,3 @@ def _ctrl_c(event: KeyPressEvent) -> None:
 _PROMPT_KEYS = KeyBindings()
 _PROMPT_KEYS.add("c-c")(_ctrl_c)
 
-
-def decoded_lines(stream: IO[bytes], warn: TextIO) -> Iterator[str]:
-    """The lines of a byte stream as text; bytes that are not UTF-8 become U+FFFD, and
-    ``warn`` is told which line held them (the message is sent all the same)."""
-    for number, raw in enumerate(stream, start=1):
-        try:
-            yield raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            warn.write(f"tiermem: line {number} of the input is not valid UTF-8 (byte "
-                       f"{exc.start + 1}); it was sent with U+FFFD in place of the bytes that "
-                       "are not\n")
-            warn.flush()
-            yield raw.decode("utf-8", errors="replace")

@@ -127,8 +127,9 @@ def settings_rows(config: MemoryConfig) -> list[tuple[str, str, str]]:
 
 
 def print_settings(console: Any, agent: str, config: MemoryConfig,
-                   only: str | None = None) -> None:
-    """The settings as a table (``only``: one of them), with how to change one."""
+                   only: str | None = None, store_flag: str = "") -> None:
+    """The settings as a table (``only``: one of them), with how to change one
+    (``store_flag``: the ``--store`` that command needs)."""
     from rich.table import Table
 
     table = Table(title=f"memory settings of agent {agent}")
@@ -138,8 +139,8 @@ def print_settings(console: Any, agent: str, config: MemoryConfig,
         if only in (None, row[0]):
             table.add_row(*row)
     console.print(table)
-    console.print(f"change one with `tiermem config --agent {agent} SETTING VALUE`; it holds "
-                  f"for every later session", markup=False)
+    console.print(f"change one with `tiermem config{store_flag} --agent {agent} SETTING "
+                  f"VALUE`; it holds for every later session", markup=False)
 
 
 def _shown(value: Any) -> str:

@@ -39,7 +39,7 @@ def _fuzz(function: str, label: str, module: str = ".fault_fuzz") -> Runner:
     def run(seed: int, quick: bool) -> list[FaultResult]:
         if importlib.util.find_spec("hypothesis") is None:
             skipped = FaultResult(label, "fuzz")
-            skipped.skipped = "needs hypothesis: pip install 'tiermem[test]'"
+            skipped.skipped = "needs hypothesis: pip install -e '.[test]' in the tiermem checkout"
             return [skipped]
         return _one(module, function)(seed, quick)
     return run

@@ -274,9 +274,15 @@ def print_report(console: Any, report: dict[str, Any]) -> None:
                               t["where"], "[green]yes[/green]" if t["met"]
                               else "[bold red]no[/bold red]")
     console.print(targets_table)
+    print_skipped(console, report)
+
+
+def print_skipped(console: Any, report: dict[str, Any]) -> None:
+    """Why the ChromaDB side was skipped, once; plain text (the reason quotes '.[bench]')."""
     for a in report["archival"]:
         if "skipped" in a["chroma"]:
-            console.print(f"chroma skipped at {a['passages']}: {a['chroma']['skipped']}")
+            console.print(f"chroma skipped at {a['passages']}: {a['chroma']['skipped']}",
+                          markup=False)
             break
 
 
@@ -304,7 +310,8 @@ def main(sizes: str | None = None, quick: bool = False, json_path: Path | None =
     if not perf_stores.chroma_available():
         console.print(f"note: {CHROMA_MISSING}", markup=False)
     report = run_perf(opts, work=work,
-                      progress=lambda text: console.print(f"[dim]{text} ...[/dim]"))
+                      progress=lambda text: console.print(f"{text} ...", style="dim",
+                                                         markup=False))
     print_report(console, report)
     if json_path is not None:
         write_json(json_path, report)

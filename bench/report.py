@@ -7,6 +7,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from rich.markup import escape
+
 from tiermem.bench.result import CheckResult
 from tiermem.memory.output_file import write_atomic
 
@@ -85,7 +87,8 @@ def print_report(console: Any, results: Sequence[CheckResult], seconds: float) -
     console.print(table)
     failed = [r for r in results if not r.passed]
     for r in failed:
-        console.print(f"[bold red]FAIL[/bold red] {r.name}: {r.detail}", highlight=False)
+        console.print(f"[bold red]FAIL[/bold red] {escape(r.name)}: {escape(r.detail)}",
+                      highlight=False)
     if failed:
         console.print(f"[bold red]{len(failed)} of {len(results)} checks failed[/bold red]")
     else:

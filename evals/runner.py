@@ -156,7 +156,9 @@ def add_locomo_parser(evaluate: Any) -> None:
     """The options of ``tiermem eval locomo`` (``evaluate``: the ``eval`` command's parser)."""
     from tiermem.agent.server_options import add_server_options
 
-    benchmarks = evaluate.add_subparsers(dest="benchmark", required=True)
+    # Not required here: tiermem.agent.cli_parser.parse_args says what to run instead of
+    # argparse's "required: benchmark".
+    benchmarks = evaluate.add_subparsers(dest="benchmark", metavar="BENCHMARK")
     loc = benchmarks.add_parser(
         "locomo", help="LoCoMo: evidence recall@k per memory configuration, or QA with a model")
     loc.add_argument("--data", nargs="+", metavar="DIR_OR_FILE",

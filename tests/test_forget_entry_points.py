@@ -69,10 +69,11 @@ def test_slash_forget_forgets_and_leaves_no_trace_in_the_prompt_history() -> Non
         line = "/forget User's card number is 4111 1111"
         m.prompt_history.add(line)  # as the interactive prompt keeps every line typed
         assert repl.run_piped(iter([SECRET + "\n", line + "\n", "/forget\n",
-                                    "/forget nothing like it\n"])) == 0
+                                    "/forget nothing like it\n"])) == 1  # the bare /forget
         text = out.getvalue()
         assert "forgotten: 1 fact(s), 0 passage(s), 0 message(s)" in text
-        assert "usage: /forget [--erase] TEXT" in text
+        assert isinstance(repl.errors, io.StringIO)
+        assert "usage: /forget [--erase] TEXT" in repl.errors.getvalue()
         assert "nothing forgotten (unmatched" in text
         assert not any("4111" in f.text for f in m.facts())
         assert not any("4111" in entry for entry in m.prompt_history.lines())

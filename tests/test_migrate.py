@@ -127,3 +127,17 @@ def test_an_agent_home_goes_to_postgres_and_back_unchanged(
         assert returned.archival_search("billing worker").hits[0].text.startswith("runbook")
     with HierarchicalMemory(store=postgres_dsn, agent="ada", embedder=HashingEmbedder()) as pg:
         assert pg.snapshot() == snap
+
+
+def test_relative_agent_home_paths_are_taken_from_the_working_directory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    with HierarchicalMemory(tmp_path / "agents" / "ops", embedder=HashingEmbedder()) as m:
+        m.add_fact("User's pager rotation starts Monday", "durable")
+    monkeypatch.chdir(tmp_path)
+    assert main(["migrate", "--from", "agents/ops", "--to", "copy/ops"]) == 0
+    assert "moved agent ops: 1 facts" in capsys.readouterr().out
+    with HierarchicalMemory("copy/ops", embedder=HashingEmbedder(), read_only=True) as m:
+        assert [f.text for f in m.facts()] == ["User's pager rotation starts Monday"]
+    assert main(["migrate", "--from", "no/such", "--to", "other"]) == 1
+    assert "no agent home at " + str(tmp_path / "no" / "such") in capsys.readouterr().err

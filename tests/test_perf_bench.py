@@ -6,6 +6,7 @@ No timing is asserted here; the figures of a real run are in the README.
 from __future__ import annotations
 
 import gc
+import io
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -138,3 +139,13 @@ def test_chroma_side_runs_with_precomputed_vectors(tmp_path: Path) -> None:
     assert set(result["ratios"]) == {"ingest", "dense_p50", "hybrid_p50"}
     bad = {k: v for k, v in numbers(result) if not v > 0}
     assert not bad
+
+
+def test_the_reason_chroma_was_skipped_keeps_its_brackets() -> None:
+    from rich.console import Console
+
+    console = Console(file=io.StringIO(), width=200)
+    perf.print_skipped(console, {"archival": [{"passages": 500, "chroma": {
+        "skipped": perf_stores.CHROMA_MISSING}}]})
+    printed = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "install the bench extra (pip install -e '.[bench]')" in printed

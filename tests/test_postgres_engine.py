@@ -119,8 +119,34 @@ def test_the_command_line_keeps_agents_in_the_database_given(
     assert json.loads(capsys.readouterr().out)["settings"]["core_limit"] == 123
     assert main(["diagnostics", "--agent", "ada", "--embedder", "hashing", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["core"]["facts"] >= 1
-    assert main(["diagnostics", "--agent", "nobody", "--embedder", "hashing"]) == 1
-    assert "does not exist" in capsys.readouterr().err
+    assert main(["diagnostics", "--agent", "nobody", "--embedder", "hashing"]) == 2
+    assert "no agent named 'nobody' in " in capsys.readouterr().err
+
+
+def test_an_unknown_agent_in_a_database_is_a_usage_error_and_never_created(
+        postgres_dsn: str, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    store = ["--store", postgres_dsn]
+    for command in (["config"], ["diagnostics", "--embedder", "hashing"],
+                    ["reindex", "--embedder", "hashing"], ["index"],
+                    ["forget", "--embedder", "hashing", "x"]):
+        assert main([*command, "--agent", "nobody", *store]) == 2, command
+        assert capsys.readouterr().err.endswith(  # an empty database: how to make one
+            f"(no agents yet; `tiermem chat --store '{postgres_dsn}' --agent nobody` "
+            "creates one)\n"), command
+    _piped(monkeypatch, "My name is Ada.\n")
+    assert main(["chat", "--agent", "ada", "--offline", "--embedder", "hashing",
+                 "--core-limit", "100", *store]) == 0
+    assert (f"`tiermem config --store '{postgres_dsn}' --agent ada core_limit 100` stores "
+            "the limit") in capsys.readouterr().err
+    for command in (["config"], ["forget", "--embedder", "hashing", "x"]):
+        assert main([*command, "--agent", "nobody", *store]) == 2
+        assert "(agents: ada)" in capsys.readouterr().err
+    assert main(["config", "--agent", "ada", *store]) == 0
+    assert f"`tiermem config --store '{postgres_dsn}' --agent ada SETTING VALUE`" in " ".join(
+        capsys.readouterr().out.split())  # the table's width wraps the line
+    with _memory(postgres_dsn, "ada", read_only=True) as m:
+        assert m.forget_requests() == []  # the refused forget reached no agent
 
 
 def test_a_store_option_that_is_not_a_dsn_is_a_usage_error(

@@ -222,7 +222,7 @@ def test_the_chat_shows_and_replaces_the_retention_statements() -> None:
         assert "retention statements: none" in shown
         assert "retention statements: Do not keep anything about my pets." in shown
         assert "no rules in retention.policy_rules" in errors.getvalue()
-        assert "usage: /policy" in shown
+        assert "usage: /policy" in errors.getvalue()
         assert memory.privacy is not None and memory.privacy.policies == ()
     with make_memory() as memory:
         out = io.StringIO()

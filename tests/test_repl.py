@@ -69,8 +69,7 @@ def test_slash_commands(memory: HierarchicalMemory, tmp_path: Path) -> None:
     snapshot = tmp_path / "snap.json"
     lines = ["I am allergic to peanuts.", "My name is Ada.", "I live in Lyon.",
              "/core", "/archival peanuts", "/recall Lyon", "/diagnostics",
-             f"/snapshot {snapshot}", "/model", "/help", "/frobnicate", "/archival",
-             "/exit", "My cat is called Miso."]
+             f"/snapshot {snapshot}", "/model", "/help", "/exit", "My cat is called Miso."]
     assert repl.run_piped(line + "\n" for line in lines) == 0
     text = out.getvalue()
     assert errors_of(repl) == ""
@@ -95,11 +94,39 @@ def test_slash_commands(memory: HierarchicalMemory, tmp_path: Path) -> None:
 
     assert "model: offline policy (rule-based, no language model)" in text
     assert "/snapshot FILE" in text and "/exit" in text
-    assert "unknown command /frobnicate; /help lists them" in text
-    assert "usage: /archival QUERY" in text
     # /exit stopped the session: the last line was never sent.
     assert "Miso" not in text
     assert not any("Miso" in r["content"] for r in memory.recall.iter_rows())
+
+
+def test_a_slash_command_used_wrongly_is_an_error_on_stderr_and_fails_the_run(
+        memory: HierarchicalMemory) -> None:
+    repl, out = make_repl(memory)
+    wrong = ["/frobnicate", "/archival", "/recall --all", "/snapshot", "/history",
+             "/forget --erase", "/policy bogus"]
+    assert repl.run_piped([*wrong, "/model"]) == 1
+    assert repl.failures == len(wrong)
+    assert errors_of(repl).splitlines() == [
+        "unknown command /frobnicate; /help lists them", "usage: /archival QUERY",
+        "usage: /recall QUERY (or --all QUERY)", "usage: /snapshot FILE",
+        "usage: /history clear",
+        "usage: /forget [--erase] TEXT (the exact text of what to forget; --erase also "
+        "erases it from every file)",
+        "usage: /policy, /policy set STATEMENT | STATEMENT, /policy clear"]
+    assert out.getvalue().startswith("model:")  # nothing else on standard output
+
+
+def test_a_slash_command_used_wrongly_has_its_error_in_the_json_record(
+        memory: HierarchicalMemory) -> None:
+    out = io.StringIO()
+    repl = ChatRepl(Agent(memory, OfflinePolicy()), console=Console(file=out, width=200),
+                    errors=io.StringIO(), json_lines=True)
+    assert repl.run_piped(["/bogus", "/archival", "/core"]) == 1
+    bogus, archival, core = (json.loads(line) for line in out.getvalue().splitlines())
+    assert bogus == {"command": "/bogus", "output": "", "error": {
+        "kind": "usage", "message": "unknown command /bogus; /help lists them"}}
+    assert archival["error"] == {"kind": "usage", "message": "usage: /archival QUERY"}
+    assert core["error"] is None
 
 
 def test_snapshot_to_a_missing_directory_reports_and_continues(

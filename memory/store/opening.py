@@ -17,7 +17,7 @@ from tiermem.memory.validation import validate_agent_name
 #: The environment variable the command line reads when ``--store`` is not given.
 STORE_VARIABLE = "TIERMEM_STORE"
 _INSTALL_HINT = ("install the PostgreSQL support with "
-                 "`python -m pip install 'tiermem[postgres]'`")
+                 "`python -m pip install -e '.[postgres]'` in the tiermem checkout")
 
 
 def is_dsn(location: object) -> bool:
@@ -68,8 +68,9 @@ def open_backend(location: str, agent: str | None, *, read_only: bool) -> Storag
         return open_postgres(location, agent, read_only=read_only)
     from tiermem.memory.store.sqlite.store import SQLiteStore
 
-    home = Path(location).expanduser()
+    home = Path(location).expanduser().absolute()
     if read_only and not home.is_dir():
         raise StoreError(f"no agent home at {home}; give the directory of an agent "
-                         f"(e.g. ~/.tiermem/NAME) or a postgresql:// DSN")
+                         f"(e.g. $TIERMEM_HOME/agents/NAME, by default "
+                         f"~/.tiermem/agents/NAME) or a postgresql:// DSN")
     return SQLiteStore(home, read_only=read_only)

@@ -128,6 +128,16 @@ def agent_id(conn: psycopg.Connection, name: str, *, create: bool,
     return int(row[0]), str(row[1])
 
 
+def stored_agents(dsn: str) -> list[str] | None:
+    """The names of the agents the database at ``dsn`` holds, sorted; None when it holds
+    no tiermem memory at all."""
+    with connect(dsn) as conn:
+        found = conn.execute("SELECT to_regclass('tiermem.agents')").fetchone()
+        if found is None or found[0] is None:
+            return None
+        return [row[0] for row in conn.execute("SELECT name FROM tiermem.agents ORDER BY name")]
+
+
 def take_writer_lock(conn: psycopg.Connection, agent: int, where: str) -> None:
     """Hold the agent's writer lock on ``conn``, or raise AgentLockedError naming the holder."""
     got = conn.execute("SELECT pg_try_advisory_lock(%s, %s)", (LOCK_CLASS, agent)).fetchone()

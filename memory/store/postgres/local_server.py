@@ -41,7 +41,8 @@ SUPERUSER = "postgres"
 SOCKET_PATH_LIMIT = 107
 LOG_FILE = "server.log"
 _SOCKET_NAME = ".s.PGSQL.5432"
-_INSTALL_HINT = "install it with `python -m pip install 'tiermem[postgres]'`"
+_INSTALL_HINT = ("install it with `python -m pip install -e '.[postgres]'` in the tiermem "
+                 "checkout")
 
 
 class LocalServerError(StoreError):

@@ -383,6 +383,7 @@ def _connect_read_only(database: Path) -> sqlite3.Connection:
     if not database.exists():
         raise StoreError(f"no memory at {database.parent}: {database.name} does not exist")
     conn: sqlite3.Connection | None = None
+    database = database.absolute()  # a file URI cannot hold a relative path
     try:
         conn = sqlite3.connect(f"{database.as_uri()}?mode=ro", uri=True, isolation_level=None,
                                check_same_thread=False)

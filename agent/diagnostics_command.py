@@ -1,0 +1,85 @@
+"""``tiermem diagnostics``: an agent's health report as a table, JSON or an HTML page.
+
+The table for people is always printed: on standard output, or on standard error
+when standard output carries the JSON (as every reporting command does). A file
+(``--out``, ``--json PATH``, HTML's default name) receives the report besides.
+Options that would each pick another output are refused before any work, so
+none of them is silently ignored.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+from collections.abc import Callable
+from typing import Any
+
+
+class OutputOptionsError(ValueError):
+    """Two output options that contradict each other (a usage error)."""
+
+
+def report_format(args: argparse.Namespace) -> tuple[str, str | None]:
+    """The format and the file (None: standard output) the options ask for."""
+    if args.json is not None:
+        if args.format not in ("text", "json"):  # text is the default: not a choice made
+            raise OutputOptionsError(f"--json and --format {args.format} ask for two formats; "
+                                     "give one of them")
+        if args.json != "-" and args.out is not None:
+            raise OutputOptionsError("--json PATH and --out PATH name two files; give one "
+                                     "(--json --out PATH writes the JSON to PATH)")
+        target = str(args.out) if args.out is not None else (
+            None if args.json == "-" else args.json)
+        return "json", target
+    target = None if args.out is None else str(args.out)
+    if args.format == "html" and target is None:
+        target = f"{args.scenario or args.agent}-diagnostics.html"
+    return args.format, target
+
+
+def cmd_diagnostics(args: argparse.Namespace, note: Callable[[str], None],
+                    embedder: Any) -> int:
+    from rich.console import Console
+
+    from tiermem.agent.place import AgentPlace, agent_place, store_option
+    from tiermem.memory.ops.report import history_series, print_text, render_html
+    from tiermem.memory.output_file import emit_json, output_path, write_atomic
+    from tiermem.memory.store.sqlite import DB_FILE
+    from tiermem.scenarios.runner import scenario_agent, scenario_home
+
+    try:
+        fmt, target = report_format(args)
+    except OutputOptionsError as exc:
+        note(str(exc))
+        return 2
+    name = args.scenario or args.agent
+    out = output_path(target)
+    dsn = store_option(args.store)
+    if args.scenario and dsn is not None:
+        place = AgentPlace(scenario_agent(args.scenario), scenario_home(args.scenario), dsn)
+    elif args.scenario:
+        place = AgentPlace(args.scenario, scenario_home(args.scenario))
+        if not (place.home / DB_FILE).exists():
+            note(f"no memory at {place.home}; create it with `tiermem scenario "
+                 f"{args.scenario}`")
+            return 2
+    else:
+        place = agent_place(args.agent, dsn, existing=True)
+    # Read-only: no writer lock, so a report can be taken while a chat is running.
+    with place.in_use(note), place.open_memory(embedder=embedder, read_only=True) as memory:
+        report = memory.diagnostics()
+        series = history_series(memory)
+    if fmt == "html" and out is not None:  # html always has a file
+        write_atomic(out, render_html(report, series, f"tiermem diagnostics: {name}"))
+        print(f"wrote {out}")
+        return 0
+    console = Console(stderr=fmt == "json" and out is None)
+    # The file first: a reader of standard output that goes away (`| head`) ends the run.
+    if fmt == "json":
+        emit_json(report, out)
+    elif out is not None:
+        recorder = Console(file=io.StringIO(), record=True, width=console.width)
+        print_text(recorder, report)
+        write_atomic(out, recorder.export_text())
+    print_text(console, report)
+    return 0

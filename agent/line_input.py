@@ -1,0 +1,81 @@
+"""Text read from standard input, never more of it at once than one message may hold.
+
+A line is read with a size limit: input without a newline (``< /dev/zero``, a
+runaway producer) would otherwise be gathered whole before any check could
+refuse it, growing until the machine runs out of memory, inside one C call that
+Ctrl-C cannot interrupt. A line past the limit is reported as an
+``OverlongLine`` at once, then the rest of it is read and dropped in small
+chunks up to its newline, so the next line is read as usual.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import IO, TextIO
+
+from tiermem.memory.validation import MAX_TEXT_CHARS
+
+#: How much of an overlong line is read per call while it is dropped.
+_DISCARD_CHUNK = 64 * 1024
+
+
+@dataclass(frozen=True)
+class OverlongLine:
+    """A line of input longer than a message may be; it was not sent."""
+
+    number: int
+    start: str  # its first characters, so a script can tell which line it was
+    limit: int
+
+    @property
+    def message(self) -> str:
+        return (f"line {self.number} of the input is over {self.limit:,} characters, the "
+                f"longest message, and was not sent; split it into smaller messages")
+
+
+def decoded_lines(stream: IO[bytes], warn: TextIO,
+                  limit: int = MAX_TEXT_CHARS) -> Iterator[str | OverlongLine]:
+    """The lines of a byte stream as text, each read with at most ``limit + 2`` characters
+    held (the line ending may be two); a longer line is an ``OverlongLine``. Bytes that
+    are not UTF-8 become U+FFFD, and ``warn`` is told which line held them (the message
+    is sent all the same)."""
+    # surrogateescape keeps a bad byte as one character, so a line is split and measured
+    # first and its bytes are recovered exactly to say where the bad ones were.
+    text = io.TextIOWrapper(stream, encoding="utf-8", errors="surrogateescape", newline="\n")
+    try:
+        number = 0
+        while line := text.readline(limit + 2):
+            number += 1
+            if len(line) > limit + 1 and not line.endswith("\n"):
+                yield OverlongLine(number, line[:80], limit)
+                while (rest := text.readline(_DISCARD_CHUNK)) and not rest.endswith("\n"):
+                    pass
+                continue
+            yield _checked(line.encode("utf-8", "surrogateescape"), number, warn)
+    finally:
+        # The stream is the caller's (standard input): leave it open.
+        text.detach()
+
+
+def _checked(raw: bytes, number: int, warn: TextIO) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        warn.write(f"tiermem: line {number} of the input is not valid UTF-8 (byte "
+                   f"{exc.start + 1}); it was sent with U+FFFD in place of the bytes that "
+                   "are not\n")
+        warn.flush()
+        return raw.decode("utf-8", errors="replace")
+
+
+def read_bounded(stream: IO[bytes], limit: int) -> str | None:
+    """All of ``stream`` as text (bytes that are not UTF-8 as U+FFFD) when it holds at
+    most ``limit`` characters, else None: only the first ``limit + 1`` are read."""
+    text = io.TextIOWrapper(stream, encoding="utf-8", errors="replace")
+    try:
+        read = text.read(limit + 1)
+    finally:
+        text.detach()
+    return read if len(read) <= limit else None
