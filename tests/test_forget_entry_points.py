@@ -71,7 +71,9 @@ def test_slash_forget_forgets_and_leaves_no_trace_in_the_prompt_history() -> Non
         assert repl.run_piped(iter([SECRET + "\n", line + "\n", "/forget\n",
                                     "/forget nothing like it\n"])) == 1  # the bare /forget
         text = out.getvalue()
-        assert "forgotten: 1 fact(s), 0 passage(s), 0 message(s)" in text
+        # The fact, with the tool call that stored it, its result and the reply quoting it;
+        # the user's own words do not quote the fact's text and stay.
+        assert "forgotten: 1 fact(s), 0 passage(s), 3 message(s)" in text
         assert isinstance(repl.errors, io.StringIO)
         assert "usage: /forget [--erase] TEXT" in repl.errors.getvalue()
         assert "nothing forgotten (unmatched" in text

@@ -10,6 +10,10 @@
   their full-text entries and vectors;
 - the messages named, each with an erasure record (id, reason, time) first, and
   their lines of the prompt history;
+- the messages of the same turns (those of the messages named, and those the
+  facts and passages erased were learned or filed from) that quote a text
+  erased, in their content or their tool calls' arguments, the same way
+  (memory/ops/quoting.py);
 - every line of a stored state value (the agent's summary) that quotes what
   was erased (memory/ops/state_scrub.py).
 
@@ -29,6 +33,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from tiermem.memory.errors import InvalidInputError, TiermemError
+from tiermem.memory.ops.quoting import quoting
 from tiermem.memory.ops.state_scrub import scrub_state
 from tiermem.memory.store.contract import StorageBackend, VectorIndex
 from tiermem.memory.text.digest import digest_of_all
@@ -81,11 +86,23 @@ def erase(memory: HierarchicalMemory, facts: Iterable[int], passages: Iterable[i
         gone_facts = memory.core.delete(all_facts)
         if all_facts:
             gone_passages += memory.archival.delete(store.passages.made_from(all_facts))
-        gone_messages = memory.recall.erase_messages(message_ids, reason) if message_ids else []
+        # The messages of their turns that quote what goes (memory/ops/quoting.py), forgotten
+        # ones too, go with it; their own text is not searched for in turn.
+        sources = [*message_ids, *(f.source_message_id for f in gone_facts),
+                   *(p.source_message_id for p in gone_passages)]
+        turns = store.messages.in_turns_of([i for i in sources if i is not None],
+                                           forgotten=True)
+        named = set(message_ids)
+        erased_texts = ([f.text for f in gone_facts] + [p.text for p in gone_passages]
+                        + [m.content for m in turns if m.id in named])
+        quoting_ids = [m.id for m in quoting(turns, erased_texts) if m.id not in named]
+        all_messages = [*message_ids, *quoting_ids]
+        gone_messages = (memory.recall.erase_messages(all_messages, reason)
+                         if all_messages else [])
         texts = ([(f"fact:{f.id}", f.text) for f in gone_facts]
                  + [(f"passage:{p.id}", p.text) for p in gone_passages]
                  + [(f"message:{m.id}", m.content) for m in gone_messages])
-        scrubbed = scrub_state(store.settings, [text for _, text in texts])
+        scrubbed = scrub_state(store.settings, erased_texts)
         erased = bool(texts) or scrubbed > 0
         if erased:
             store.settings.set(ERASURES_KEY, erasure_count(memory) + 1)

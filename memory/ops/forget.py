@@ -9,8 +9,11 @@ contract says how). A fact and the passage core evicted it into are one item:
 forgetting either forgets both. A message is forgotten with the facts learned
 from it (``Fact.source_message_id``) and the passages filed from it
 (``Passage.source_message_id``), which often quote it, as an erasure of the
-message takes them. The rows stay, for the audit and for an erasure
-(``ForgetResult`` lists them per table), but are never un-forgotten.
+message takes them. The messages of the same turns that quote a text forgotten
+(the tool calls that stored a fact, the tool results and the reply echoing it)
+are forgotten with it (memory/ops/quoting.py says how they are found). The rows
+stay, for the audit and for an erasure (``ForgetResult`` lists them per table),
+but are never un-forgotten.
 
 A forgotten fact's normalised text is remembered as a hash: extraction from
 conversation (``process_interaction``) does not store it again. Stating it
@@ -38,6 +41,7 @@ from tiermem.memory.judge import Judge
 from tiermem.memory.ops.erase import ERASURES_KEY, ErasureReport, erasure_count
 from tiermem.memory.ops.forget_config import MODES, ForgetConfig
 from tiermem.memory.ops.forget_select import Selection, exact_selection, llm_selection
+from tiermem.memory.ops.quoting import quoting
 from tiermem.memory.ops.state_scrub import scrub_state
 from tiermem.memory.prompt_history import PromptHistory
 from tiermem.memory.store.contract import StorageBackend
@@ -161,9 +165,10 @@ def _select(memory: HierarchicalMemory, request: str, config: ForgetConfig,
 
 
 def apply_forget(memory: HierarchicalMemory, items: list[tuple[str, int]]) -> Forgotten:
-    """Tombstone ``items`` (with each fact's passage, each passage's fact, and each message's
-    learned facts and filed passages), drop their vectors and prompt-history lines, and
-    bring the tiers' in-memory state in step."""
+    """Tombstone ``items`` (with each fact's passage, each passage's fact, each message's
+    learned facts and filed passages, and the messages of their turns quoting any of them),
+    drop their vectors and prompt-history lines, and bring the tiers' in-memory state in
+    step."""
     store = memory.store
     facts = {i for table, i in items if table == "facts"}
     passages = {i for table, i in items if table == "passages"}
@@ -178,11 +183,19 @@ def apply_forget(memory: HierarchicalMemory, items: list[tuple[str, int]]) -> Fo
     fact_rows = [f for f in (memory.core.load(i) for i in sorted(facts)) if f is not None]
     passages.update(f.passage_id for f in fact_rows if f.passage_id is not None)
     message_rows = list(store.messages.get_many(messages).values())
-    user_lines = [m.content for m in message_rows if m.role == "user"]
     # A fact's passage holds the fact's own text, so the facts and the passages named stand
     # for every text forgotten.
     quoted = ([f.text for f in fact_rows] + [p.text for p in named_passages]
               + [m.content for m in message_rows])
+    # The messages of their turns that quote those texts (tool calls, tool results, the
+    # reply) go too (memory/ops/quoting.py).
+    sources = [*messages, *(f.source_message_id for f in fact_rows),
+               *(p.source_message_id for p in named_passages)]
+    taken = set(messages)
+    message_rows += [m for m in quoting(store.messages.in_turns_of(
+        [i for i in sources if i is not None]), quoted) if m.id not in taken]
+    messages = sorted(m.id for m in message_rows)
+    user_lines = [m.content for m in message_rows if m.role == "user"]
     now = memory.now()
     done = store.forgetting.forget(sorted(facts), sorted(passages), messages, now)
     memory.forgotten_norms.add({fact_norm(f.text) for f in fact_rows if f.id in done.facts},

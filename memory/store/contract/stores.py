@@ -184,6 +184,14 @@ class MessageStore(Protocol):
         returns the messages erased (without vectors)."""
         ...
 
+    def in_turns_of(self, message_ids: Sequence[int], *,
+                    forgotten: bool = False) -> list[Message]:
+        """Every message of the turns (``Message.turn``) that the messages of ``message_ids``
+        belong to, those included, in id order, without vectors; forgotten ones of
+        ``message_ids`` name their turns too. Forgotten messages are returned only with
+        ``forgotten`` (an erasure, which removes them as well)."""
+        ...
+
     def passing(self, ids: Sequence[int], filt: RowFilter) -> list[int]:
         """Those of ``ids`` (in the order given) whose rows pass ``filt``."""
         ...

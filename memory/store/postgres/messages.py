@@ -101,6 +101,16 @@ class PgMessages:
                        ([m.id for m in erased],))
         return erased
 
+    def in_turns_of(self, message_ids: Sequence[int], *,
+                    forgotten: bool = False) -> list[Message]:
+        if not message_ids:
+            return []
+        live = "" if forgotten else " AND forgotten_at IS NULL"
+        return [_message(r) for r in self.scope.rows(
+            f"SELECT {MESSAGE_COLUMNS} FROM tiermem.messages WHERE agent_id = %s "
+            f"AND turn IN (SELECT turn FROM tiermem.messages WHERE agent_id = %s "
+            f"AND id = ANY(%s)){live} ORDER BY id", (self.scope.agent, list(message_ids)))]
+
     def passing(self, ids: Sequence[int], filt: RowFilter) -> list[int]:
         return rows_passing(self.scope, "messages", ids, filt)
 

@@ -121,6 +121,25 @@ class SQLiteMessages:
             self.store.execute("DELETE FROM messages WHERE id = ?", (message.id,))
         return erased
 
+    def in_turns_of(self, message_ids: Sequence[int], *,
+                    forgotten: bool = False) -> list[Message]:
+        turns: set[int] = set()
+        unique = list(dict.fromkeys(message_ids))
+        for start in range(0, len(unique), CHUNK):
+            chunk = unique[start : start + CHUNK]
+            turns.update(int(r[0]) for r in self.store.execute(
+                f"SELECT DISTINCT turn FROM messages WHERE id IN ({','.join('?' * len(chunk))})",
+                tuple(chunk)))
+        live = "" if forgotten else " AND forgotten_at IS NULL"
+        found: list[Message] = []
+        ordered = sorted(turns)
+        for start in range(0, len(ordered), CHUNK):
+            chunk = ordered[start : start + CHUNK]
+            found += map(_message, self.store.execute(
+                f"SELECT {_COLUMNS} FROM messages"
+                f" WHERE turn IN ({','.join('?' * len(chunk))}){live}", tuple(chunk)))
+        return sorted(found, key=lambda m: m.id)
+
     def passing(self, ids: Sequence[int], filt: RowFilter) -> list[int]:
         return passing_ids(self.store, "messages", ids, filt)
 
