@@ -88,6 +88,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
     from tiermem.agent.policy_file import session_judge, session_policy
     from tiermem.agent.repl import ChatRepl
     from tiermem.agent.server_options import config_from_args, open_client
+    from tiermem.agent.settings import session_embedder
 
     if sys.stdin is None:  # `<&-`
         return _fail("standard input is closed; pipe the messages to `tiermem chat`, or run "
@@ -105,7 +106,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
     console = Console(soft_wrap=not sys.stdout.isatty())
     # --core-limit holds for this session; `tiermem config` is how a setting is stored.
     with place.in_use(_note), place.open_memory(
-            core_limit=args.core_limit, embedder=_embedder(args.embedder),
+            core_limit=args.core_limit, embedder=session_embedder(place, args.embedder),
             store_settings=False, privacy=privacy, judge=judge,
             forget=forget_config(place.home, args.policy)) as memory:
         _note_session_settings(memory, args.agent, args.store)
@@ -151,7 +152,7 @@ def cmd_config(args: argparse.Namespace) -> int:
 def cmd_diagnostics(args: argparse.Namespace) -> int:
     from tiermem.agent.diagnostics_command import cmd_diagnostics as diagnostics
 
-    return diagnostics(args, _note, _embedder(args.embedder))
+    return diagnostics(args, _note)
 
 
 def cmd_scenario(args: argparse.Namespace) -> int:

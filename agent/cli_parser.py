@@ -46,8 +46,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="core capacity for this session only (default: the agent's stored "
                            "value, 2000 tokens for a new agent; `tiermem config --agent NAME "
                            "core_limit N` stores one)")
-    chat.add_argument("--embedder", choices=("local", "hashing"), default="local",
-                      help=embedder_help)
+    chat.add_argument("--embedder", choices=("local", "hashing"),
+                      help=embedder_help + "; default: the one the agent's memory was built "
+                           "with (local for a new agent)")
     chat.add_argument("--json", action="store_true",
                       help="for scripts: read one message or /command per line of standard "
                            "input and print one JSON object per line (reply, tool calls, "
@@ -81,8 +82,9 @@ def build_parser() -> argparse.ArgumentParser:
     diag.add_argument("--out", type=Path, metavar="PATH",
                       help="write the report to this file (html: default NAME-diagnostics.html)")
     _add_json(diag, "the report (the same as --format json)")
-    diag.add_argument("--embedder", choices=("local", "hashing"), default="local",
-                      help="the embedder the agent was built with: " + embedder_help)
+    diag.add_argument("--embedder", choices=("local", "hashing"),
+                      help=embedder_help + "; default: the one the agent's memory was built "
+                           "with")
     _add_store(diag)
 
     scen = sub.add_parser("scenario", help=COMMANDS["scenario"], description=COMMANDS["scenario"])

@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import io
 from collections.abc import Callable
-from typing import Any
 
 
 class OutputOptionsError(ValueError):
@@ -37,11 +36,11 @@ def report_format(args: argparse.Namespace) -> tuple[str, str | None]:
     return args.format, target
 
 
-def cmd_diagnostics(args: argparse.Namespace, note: Callable[[str], None],
-                    embedder: Any) -> int:
+def cmd_diagnostics(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from rich.console import Console
 
     from tiermem.agent.place import AgentPlace, agent_place, store_option
+    from tiermem.agent.settings import session_embedder
     from tiermem.memory.ops.report import history_series, print_text, render_html
     from tiermem.memory.output_file import emit_json, output_path, write_atomic
     from tiermem.memory.store.sqlite import DB_FILE
@@ -66,6 +65,7 @@ def cmd_diagnostics(args: argparse.Namespace, note: Callable[[str], None],
     else:
         place = agent_place(args.agent, dsn, existing=True)
     # Read-only: no writer lock, so a report can be taken while a chat is running.
+    embedder = session_embedder(place, args.embedder)
     with place.in_use(note), place.open_memory(embedder=embedder, read_only=True) as memory:
         report = memory.diagnostics()
         series = history_series(memory)

@@ -18,6 +18,7 @@ from tiermem.agent.place import AgentPlace
 from tiermem.memory.config import MemoryConfig
 from tiermem.memory.embed.embeddings import Embedder, HashingEmbedder, default_embedder
 from tiermem.memory.errors import InvalidConfigError
+from tiermem.memory.store.sqlite import DB_FILE
 
 #: What each setting means, for ``tiermem config`` listings.
 SETTING_HELP = {
@@ -101,6 +102,25 @@ def change_setting(place: AgentPlace, name: str, text: str) -> SettingChange:
         moved = memory.moved_on_open
     # JSON-ready values (the fusion weights as an object), as `config --json` shows them.
     return SettingChange(name, current.as_json()[name], wanted.as_json()[name], moved)
+
+
+def session_embedder(place: AgentPlace, chosen: str | None) -> Embedder | None:
+    """The embedder ``--embedder`` names; without one, the embedder the agent's memory was
+    built with (after ``tiermem reindex --embedder hashing`` the agent needs no flag), and
+    the default (None) for an agent that has no memory yet."""
+    if chosen == "hashing":
+        return HashingEmbedder()
+    if chosen is not None or not _has_memory(place):
+        return None
+    return stored_embedder(place)
+
+
+def _has_memory(place: AgentPlace) -> bool:
+    if place.dsn is None:
+        return (place.home / DB_FILE).is_file()
+    from tiermem.memory.store.postgres.connection import stored_agents
+
+    return place.name in (stored_agents(place.dsn) or [])
 
 
 def stored_embedder(place: AgentPlace) -> Embedder:

@@ -112,3 +112,13 @@ def test_the_help_shows_where_the_core_limit_comes_from(home: Path) -> None:
     text = " ".join(done.stdout.split())
     assert "default: the agent's stored value, 2000 tokens for a new agent" in text
     assert "this session only" in text
+
+
+def test_an_agent_opens_with_the_embedder_it_was_built_with(home: Path) -> None:
+    chat(home, stdin="I am allergic to peanuts.\n")  # built with --embedder hashing
+    again = tiermem(home, "chat", "--agent", "a", stdin="/core\n")
+    assert again.returncode == 0, again.stderr
+    assert "allergic to peanuts" in again.stdout
+    report = tiermem(home, "diagnostics", "--agent", "a", "--json")
+    assert report.returncode == 0, report.stderr
+    assert json.loads(report.stdout)["core"]["facts"] == 1
