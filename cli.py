@@ -57,9 +57,9 @@ def _fail(message: str, code: int = 1) -> int:
 
 def _report_console(json_on_stdout: bool) -> Any:
     """Where the human report goes: standard error when standard output carries JSON."""
-    from rich.console import Console
+    from tiermem.agent.terminal import TerminalConsole
 
-    return Console(stderr=json_on_stdout)
+    return TerminalConsole(stderr=json_on_stdout)
 
 
 def _note_session_settings(memory: Any, agent: str, store: str | None) -> None:
@@ -76,8 +76,6 @@ def _note_session_settings(memory: Any, agent: str, store: str | None) -> None:
 
 
 def cmd_chat(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
     from tiermem.agent.chat_history import chat_history
     from tiermem.agent.forget_command import forget_config
     from tiermem.agent.judge import ModelJudge
@@ -89,6 +87,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
     from tiermem.agent.repl import ChatRepl
     from tiermem.agent.server_options import config_from_args, open_client
     from tiermem.agent.settings import session_embedder
+    from tiermem.agent.terminal import TerminalConsole
 
     if sys.stdin is None:  # `<&-`
         return _fail("standard input is closed; pipe the messages to `tiermem chat`, or run "
@@ -103,7 +102,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
     if policy_file is not None:
         _note(f"privacy policy {policy_file}")
     # Piped output is read by programs: lines are not broken at 80 columns.
-    console = Console(soft_wrap=not sys.stdout.isatty())
+    console = TerminalConsole(soft_wrap=not sys.stdout.isatty())
     # --core-limit holds for this session; `tiermem config` is how a setting is stored.
     with place.in_use(_note), place.open_memory(
             core_limit=args.core_limit, embedder=session_embedder(place, args.embedder),

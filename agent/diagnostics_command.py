@@ -37,10 +37,9 @@ def report_format(args: argparse.Namespace) -> tuple[str, str | None]:
 
 
 def cmd_diagnostics(args: argparse.Namespace, note: Callable[[str], None]) -> int:
-    from rich.console import Console
-
     from tiermem.agent.place import AgentPlace, agent_place, store_option
     from tiermem.agent.settings import session_embedder
+    from tiermem.agent.terminal import TerminalConsole
     from tiermem.memory.ops.report import history_series, print_text, render_html
     from tiermem.memory.output_file import emit_json, output_path, write_atomic
     from tiermem.memory.store.sqlite import DB_FILE
@@ -73,12 +72,12 @@ def cmd_diagnostics(args: argparse.Namespace, note: Callable[[str], None]) -> in
         write_atomic(out, render_html(report, series, f"tiermem diagnostics: {name}"))
         print(f"wrote {out}")
         return 0
-    console = Console(stderr=fmt == "json" and out is None)
+    console = TerminalConsole(stderr=fmt == "json" and out is None)
     # The file first: a reader of standard output that goes away (`| head`) ends the run.
     if fmt == "json":
         emit_json(report, out)
     elif out is not None:
-        recorder = Console(file=io.StringIO(), record=True, width=console.width)
+        recorder = TerminalConsole(file=io.StringIO(), record=True, width=console.width)
         print_text(recorder, report)
         write_atomic(out, recorder.export_text())
     print_text(console, report)

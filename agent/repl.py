@@ -42,6 +42,7 @@ from tiermem.agent.errors import ProviderError
 from tiermem.agent.line_input import OverlongLine
 from tiermem.agent.loop import Agent
 from tiermem.agent.offline import OfflinePolicy
+from tiermem.agent.terminal import TerminalConsole
 from tiermem.memory.errors import InvalidInputError, TiermemError
 from tiermem.memory.output_file import write_atomic
 from tiermem.tools.safe_text import safe_text
@@ -73,11 +74,11 @@ class ChatRepl:
                  agent_name: str = "default", errors: TextIO | None = None,
                  json_lines: bool = False) -> None:
         self.agent = agent
-        self.console = console or Console()
+        self.console = console or TerminalConsole()
         self.agent_name = agent_name
         self.errors = errors
-        self.error_console = Console(file=errors, soft_wrap=True, highlight=False) if errors \
-            else Console(stderr=True, soft_wrap=True, highlight=False)
+        self.error_console = TerminalConsole(file=errors, soft_wrap=True, highlight=False) \
+            if errors else TerminalConsole(stderr=True, soft_wrap=True, highlight=False)
         self.json_lines = json_lines
         self.failures = 0
         self.interactive = False
@@ -224,8 +225,8 @@ class ChatRepl:
     def command(self, text: str) -> bool:
         if not self.json_lines:
             return self._command(text)
-        shown, self.console = self.console, Console(file=io.StringIO(), width=120,
-                                                     soft_wrap=True, highlight=False)
+        shown, self.console = self.console, TerminalConsole(file=io.StringIO(), width=120,
+                                                             soft_wrap=True, highlight=False)
         try:
             keep = self._command(text)
             output = self.console.file.getvalue()  # type: ignore[attr-defined]

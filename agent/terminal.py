@@ -1,0 +1,36 @@
+"""Text for a terminal: what users, models and stored memories wrote, shown and not obeyed.
+
+A memory holds text from many hands: what a customer typed, what a model replied, a
+pasted log. Printed raw, an escape sequence in it would drive the terminal of whoever
+reads it later (recolour the screen, move the cursor, rewrite the window title, hide
+the lines before it). ``printable`` shows such characters as ``\\x1b``-style text;
+the stored text is not changed, and JSON output escapes them by itself.
+
+``TerminalConsole`` is a rich ``Console`` that applies it to every string it renders
+(``print`` of a string, a table cell, a markup template filled with stored text), so
+the chat's many print sites need no care of their own. Rich's own styling is added
+after, so colours still work.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+# C0 controls but tab and newline, DEL, and the C1 controls (0x9b opens a sequence alone).
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """``text`` with every terminal control character shown as ``\\xNN``."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+class TerminalConsole(Console):
+    """A rich console that never passes a control character of the text it shows."""
+
+    def render_str(self, text: str, **options: Any) -> Text:
+        return super().render_str(printable(text), **options)

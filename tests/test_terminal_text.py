@@ -1,0 +1,47 @@
+"""Stored text shown in a terminal: escape sequences are displayed, never obeyed."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from rich.table import Table
+from test_cli import tiermem
+
+from tiermem.agent.terminal import TerminalConsole, printable
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+
+RED = "\x1b[31mRED\x1b[0m"
+
+
+def test_printable_shows_control_characters_and_keeps_the_rest() -> None:
+    assert printable(f"a{RED}b") == "a\\x1b[31mRED\\x1b[0mb"
+    assert printable("title \x1b]0;pwned\x07 csi \x9b2J del \x7f") == (
+        "title \\x1b]0;pwned\\x07 csi \\x9b2J del \\x7f")
+    text = "tabs\tand\nnewlines, accents é, CJK 記憶, emoji 🙂 stay"
+    assert printable(text) == text
+
+
+def test_the_console_keeps_its_own_colours_but_not_the_texts() -> None:
+    out = io.StringIO()
+    console = TerminalConsole(file=out, force_terminal=True, width=100, highlight=False)
+    console.print(f"[red]alert[/red] {RED}")
+    table = Table(show_header=False, box=None)
+    table.add_row(f"name {RED}")
+    console.print(table)
+    shown = out.getvalue()
+    # The only escape sequences are rich's own, from the markup: colour on, colour off.
+    assert shown.count("\x1b") == 2 and "\x1b[31malert\x1b[0m" in shown
+    assert shown.count("\\x1b[31mRED\\x1b[0m") == 2
+
+
+def test_a_chat_shows_an_escape_sequence_it_stored_as_text(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    done = tiermem(home, "chat", "--agent", "a", "--embedder", "hashing",
+                   stdin=f"My name is {RED} Ana\n/core\n/recall Ana\n")
+    assert done.returncode == 0, done.stderr
+    assert "\x1b" not in done.stdout + done.stderr
+    assert done.stdout.count("\\x1b[31mRED\\x1b[0m") >= 3  # the reply, /core and /recall
+    with HierarchicalMemory(home / "agents" / "a", embedder=HashingEmbedder(),
+                            read_only=True) as memory:
+        assert [f.text for f in memory.facts()] == [f"User's name is {RED} Ana"]  # as given
