@@ -10,18 +10,48 @@ method whose reads step through a cursor after the statement returned.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from tiermem.memory.errors import ReadOnlyError, StoreCorruptError, StoreError, StoreFullError
+
+
+class _Interrupts:
+    """Whether Ctrl-C arrived inside a Python function SQLite was calling (``interruptible``).
+
+    SQLite reports any exception of such a function as ``OperationalError: user-defined
+    function raised exception``, so the interrupt would reach the caller as a failed
+    statement (a benchmark check failing, exit 1) instead of ending the program (130).
+    Signals reach the main thread only, so one flag serves every connection.
+    """
+
+    pending = False
+
+
+def interruptible(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``function``, remembering a KeyboardInterrupt raised inside it for ``translate``."""
+    def call(*args: Any) -> Any:
+        try:
+            return function(*args)
+        except KeyboardInterrupt:
+            _Interrupts.pending = True
+            raise
+    return call
 
 
 def translate(exc: BaseException, database: Path | None) -> StoreError | None:
     """The tiermem error for an SQLite failure a user can act on; None for any other.
 
-    ``database`` is the database file (None for an in-memory store).
+    ``database`` is the database file (None for an in-memory store). A statement that
+    failed because Ctrl-C arrived inside one of our SQL functions raises
+    KeyboardInterrupt again here.
     """
     if not isinstance(exc, sqlite3.Error):
         return None
+    if _Interrupts.pending and isinstance(exc, sqlite3.OperationalError):
+        _Interrupts.pending = False
+        raise KeyboardInterrupt from exc
     code = (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF
     where = str(database.parent) if database is not None else "memory"
     if code == sqlite3.SQLITE_FULL:

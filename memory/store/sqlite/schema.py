@@ -12,6 +12,7 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from tiermem.memory.store.sqlite.errors import interruptible
 from tiermem.memory.store.sqlite.files import ARCHIVAL_REWRITES_KEY
 from tiermem.memory.text.digest import replaced_detail
 from tiermem.memory.text.symbols import SQL_FUNCTION as _FTS
@@ -424,7 +425,7 @@ SCHEMA_VERSION = MIGRATIONS[-1].number
 def register_functions(conn: sqlite3.Connection) -> None:
     """The SQL functions the schema's triggers call; every connection that writes needs them
     (a tool without them cannot insert into the tiers: SQLite says "no such function")."""
-    conn.create_function(_FTS, 1, indexed_text, deterministic=True)
+    conn.create_function(_FTS, 1, interruptible(indexed_text), deterministic=True)
 
 
 def migrate(conn: sqlite3.Connection) -> None:
