@@ -101,8 +101,8 @@ def answer(core: list[str], question: str, found: list[dict[str, Any]]) -> str:
 def _archival_line(hit: dict[str, Any], wanted: set[str], current: list[str],
                    past: bool) -> str | None:
     text = str(hit.get("text", ""))
-    if not wanted & concepts(text):
-        return None
+    if not wanted & concepts(text) or hit.get("in_core"):
+        return None  # a fact back in core is quoted from core, if it answers
     if hit.get("superseded"):
         # No longer true: evidence about the past only, and said to be so.
         return (f"From archival (superseded {hit['superseded']}, no longer current): {text}"

@@ -596,17 +596,23 @@ class HierarchicalMemory:
         self, query: str, k: int = 10, page: int = 1, tags: Sequence[str] | None = None,
         start: Any = None, end: Any = None, hop: HopSettings | None = None, *,
         query_embedder: Embedder | None = None, nearest: int = NEAREST_MATCHES,
+        touch: bool = False,
     ) -> SearchResult:
         """Hybrid search of archival; ``hop`` adds a second round (memory.search.hops).
         ``query_embedder`` embeds the query in place of the memory's embedder (the same
         model): ``query()`` passes one that embeds each text once for all the tiers it
         searches. The ``nearest`` passages nearest in meaning match even somewhat below
         the embedder's threshold when fewer clear it (memory.search.fusion); ``query()``
-        passes 0, as it ranks every tier on a scale that starts at the threshold."""
+        passes 0, as it ranks every tier on a scale that starts at the threshold.
+        With ``touch``, the page's archived facts that match strongly count as hits toward
+        promotion, as in ``query(touch=True)`` (memory.ops.searches.count_used); without,
+        nothing changes."""
         result = searches.archival_page(self, query, k, page, tags, start, end, hop,
                                         query_embedder, nearest)
         self.counters["archival_searches"] += 1
         self.counters["archival_searches_with_hits"] += bool(result.total)
+        if touch:
+            searches.count_used(self, query, result.hits)
         return result
 
     @guarded

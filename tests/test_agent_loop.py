@@ -291,7 +291,7 @@ def test_repeating_a_fact_in_one_turn_counts_one_access(memory: HierarchicalMemo
     with ScriptedModel(script) as model:
         agent = Agent(memory, model)
         result = agent.step("I like tea, I like tea, I like tea")
-        assert result.tool_results[1].content.startswith("Already in memory")
+        assert result.tool_results[1].content.startswith("Already in core;")
         (fact,) = memory.core
         assert fact.access_count == 1
         agent.step("I like tea")

@@ -101,7 +101,7 @@ def test_append_reports_the_addition_and_core_usage(
     fact = next(iter(memory.core))
     assert (fact.durability, fact.source) == ("durable", "tool:turn:3")
     again = run(box, memory, "core_memory_append", {"content": "User is allergic to peanuts"})
-    assert again.content.startswith("Already in memory")
+    assert again.content.startswith("Already in core; counted as a re-assertion")
     assert len(memory.core) == 1
 
 
@@ -273,6 +273,92 @@ def test_evicted_fact_is_found_with_was_in_core_and_eviction_time(
     assert hit["was_in_core"] is True
     assert hit["stored"] == "2024-03-05T06:07Z"  # when it was learned
     assert hit["evicted"] == "2024-03-06T06:07Z"  # when core let it go
+
+
+# -- promotion back to core by use ----------------------------------------------------------
+
+
+@pytest.fixture
+def two_facts(clock: Clock) -> Iterator[HierarchicalMemory]:
+    """A core of two facts whose first fact, the cat's name, was just evicted."""
+    with HierarchicalMemory(None, core_limit=2, core_limit_unit="facts",
+                            embedder=HashingEmbedder(), now=clock, promote_hits=2,
+                            recent_promote_hits=3, hysteresis_window=20) as m:
+        for text in ("User's cat is called Miso", "Server rack one is in hall B",
+                     "Server rack two is in hall C"):
+            with m.interaction() as turn:
+                run(memory_toolbox(), m, "core_memory_append", {"content": text}, turn=turn)
+        assert core_texts(m) == ["Server rack one is in hall B", "Server rack two is in hall C"]
+        yield m
+
+
+def _search_turn(box: Toolbox, memory: HierarchicalMemory, query: str,
+                 times: int = 1) -> tuple[dict[str, Any], ToolContext]:
+    """One interaction in which the model runs ``archival_memory_search`` ``times`` times."""
+    with memory.interaction() as turn:
+        ctx = ToolContext(memory=memory, turn=turn)
+        for _ in range(times):
+            result = run(box, memory, "archival_memory_search", {"query": query}, ctx=ctx)
+            assert result.ok, result.content
+    return json.loads(result.content), ctx
+
+
+def test_archival_search_hits_bring_an_evicted_fact_back_to_core_and_say_so(
+    box: Toolbox, two_facts: HierarchicalMemory
+) -> None:
+    m = two_facts
+    miso = next(f.id for f in m.facts() if "Miso" in f.text)
+    # Evicted within the hysteresis window: it takes recent_promote_hits (3) turns of use,
+    # and a turn that searches twice uses it once.
+    for turn in (1, 2):
+        found, ctx = _search_turn(box, m, "cat Miso", times=2)
+        assert m.fact(miso).tier == "archival"
+        assert m.fact(miso).hits_since_eviction == turn
+        assert "memory_changes" not in found and ctx.changes == []
+        assert "in_core" not in found["results"][0]
+    found, ctx = _search_turn(box, m, "cat Miso")
+    assert m.fact(miso).tier == "core"
+    # Core stays within its limit: the promotion evicted the policy's victim, and says so.
+    assert len(m.core) == 2
+    assert found["memory_changes"] == ctx.changes == [
+        "core -> archival: Server rack one is in hall B",
+        "archival -> core: User's cat is called Miso"]
+    assert found["results"][0]["text"] == "User's cat is called Miso"
+    assert found["results"][0]["in_core"] is True
+    assert m.diagnostics()["promotions"]["total"] == 1
+
+
+def test_archival_search_counts_only_the_facts_it_found(
+    box: Toolbox, two_facts: HierarchicalMemory
+) -> None:
+    m = two_facts
+    m.add_fact("Server rack three is in hall D")  # the first rack goes to archival
+    facts = {f.text: f for f in m.facts() if f.tier == "archival"}
+    assert set(facts) == {"User's cat is called Miso", "Server rack one is in hall B"}
+    found, _ = _search_turn(box, m, "cat Miso")
+    assert [r["text"] for r in found["results"]] == ["User's cat is called Miso"]
+    assert m.fact(facts["User's cat is called Miso"].id).hits_since_eviction == 1
+    assert m.fact(facts["Server rack one is in hall B"].id).hits_since_eviction == 0
+
+
+def test_append_of_an_archived_fact_returns_it_when_core_has_room(
+    box: Toolbox, two_facts: HierarchicalMemory
+) -> None:
+    m = two_facts
+    # Core is full: stating the fact again is one use of the three it needs.
+    with m.interaction() as turn:
+        full = run(box, m, "core_memory_append", {"content": "User's cat is called Miso"},
+                   turn=turn)
+    assert full.content == ("Already in archival, and core has no room for it; it has 1 of "
+                            "the 3 uses that bring it back to core (core 2/2 facts).")
+    assert "User's cat is called Miso" not in core_texts(m)
+    m.replace_in_core("Server rack two is in hall C", "")  # a fact stops being true: room
+    with m.interaction() as turn:
+        room = run(box, m, "core_memory_append", {"content": "User's cat is called Miso"},
+                   turn=turn)
+    assert room.content == "archival -> core: User's cat is called Miso (core 2/2 facts)"
+    assert "User's cat is called Miso" in core_texts(m)
+    assert m.diagnostics()["promotions"]["total"] == 1
 
 
 # -- conversation_search ------------------------------------------------------------------

@@ -111,12 +111,23 @@ def core_memory_append(
         durability: "durable" for lasting facts, "short-lived" for current states.
     """
     since = ctx.memory.last_event_id()
-    ctx.memory.add_fact(content, durability, source=f"tool:turn:{ctx.turn}",
-                        source_message_id=ctx.first_message_id)
+    fact_id = ctx.memory.add_fact(content, durability, source=f"tool:turn:{ctx.turn}",
+                                  source_message_id=ctx.first_message_id)
     notes = _describe_changes(ctx, since)
     if not notes:
-        return f"Already in memory; counted as a re-assertion ({_core_status(ctx.memory)})."
+        return f"{_restated(ctx.memory, fact_id)} ({_core_status(ctx.memory)})."
     return "; ".join(notes) + f" ({_core_status(ctx.memory)})"
+
+
+def _restated(memory: HierarchicalMemory, fact_id: int) -> str:
+    """What stating a stored fact again did, when it moved nothing."""
+    fact = memory.fact(fact_id)
+    if fact is None or fact.tier == "core":
+        return "Already in core; counted as a re-assertion"
+    # It stayed in archival: core had no room for it, so the statement was a hit.
+    return (f"Already in archival, and core has no room for it; it has "
+            f"{fact.hits_since_eviction} of the {memory.lifecycle.hits_needed(fact)} uses "
+            f"that bring it back to core")
 
 
 @tool(heartbeat=True)
@@ -197,11 +208,17 @@ def archival_memory_search(
         start_date: Only passages stored on or after this date (YYYY-MM-DD).
         end_date: Only passages stored on or before this date (YYYY-MM-DD).
     """
+    since = ctx.memory.last_event_id()
+    # The page is what the model reads: the evicted facts it is about count as used,
+    # toward their promotion back to core (memory.ops.searches.count_used).
     result = ctx.memory.archival_search(
-        query, k=PAGE_SIZE, page=page, tags=tags, start=start_date, end=end_date
+        query, k=PAGE_SIZE, page=page, tags=tags, start=start_date, end=end_date, touch=True
     )
     out = _page_of(result, "archival", query)
-    out["results"] = [_archival_item(h) for h in result.hits]
+    out["results"] = [_archival_item(h, ctx.memory) for h in result.hits]
+    changes = _describe_changes(ctx, since)
+    if changes:
+        out["memory_changes"] = changes  # e.g. "archival -> core: ...": back in core now
     return out
 
 
@@ -212,8 +229,8 @@ def _hit_text(text: str) -> str:
             "shown; search with words from further on to find a passage about them]")
 
 
-def _archival_item(hit: Hit) -> dict[str, Any]:
-    item = {
+def _archival_item(hit: Hit, memory: HierarchicalMemory) -> dict[str, Any]:
+    item: dict[str, Any] = {
         "id": hit.id,
         "text": _hit_text(hit.text),
         "stored": iso(hit.created_at),
@@ -224,6 +241,8 @@ def _archival_item(hit: Hit) -> dict[str, Any]:
     superseded = hit.metadata.get(SUPERSEDED_AT)
     if isinstance(superseded, (int, float)):
         item["superseded"] = iso(superseded)  # no longer true since then
+    if hit.fact_id is not None and hit.fact_id in memory.core:
+        item["in_core"] = True  # a fact promoted back: its passage still tells the eviction
     return item
 
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from tiermem.memory.embed.embeddings import Embedder
+from tiermem.memory.embed.embeddings import Embedder, strong_similarity
 from tiermem.memory.search.hops import HopSettings, hop_page, second_round
-from tiermem.memory.search.lexical import common_terms
+from tiermem.memory.search.lexical import common_terms, query_terms
 from tiermem.memory.search.query import Tiers, query_tiers
 from tiermem.memory.store.records import TextTable
 from tiermem.memory.types import Hit, SearchResult
@@ -30,6 +30,37 @@ def archival_page(memory: HierarchicalMemory, query: str, k: int, page: int,
                                       query_embedder=query_embedder, nearest=nearest)
 
     return _tier_page(memory, search, query, k, page, hop, "passages", len(memory.archival))
+
+
+def count_used(memory: HierarchicalMemory, query: str, hits: Sequence[Hit]) -> None:
+    """Count the archival ``hits`` of ``query`` a caller used (``archival_search(touch=True)``)
+    as ``query(touch=True)`` counts its hits: each archived fact's hit goes toward its
+    promotion back to core (memory.tiers.lifecycle), each once per interaction.
+
+    Only a fact the query is about counts: one that matches strongly, as ``query`` keeps
+    core's strong matches (memory.search.query): it holds every content word of the query
+    (but those in most passages, which the search leaves out too), or its embedding is at
+    least ``strong_similarity(embedder)`` from the query's. A page also shows facts that
+    share only a name with the question, or are merely nearest in meaning; counting them
+    would bring back facts nobody asked about. A read-only memory counts nothing.
+    """
+    if memory.read_only:
+        return
+    facts = [h for h in hits if h.fact_id is not None]
+    if not facts:
+        return
+    lexical = memory.store.lexical("passages")
+    terms = query_terms(query)
+    terms = [t for t in terms if t not in common_terms(lexical, terms, len(memory.archival))
+             ] or terms
+    every = (set(lexical.scores(terms, every_term=True, among=[h.id for h in facts]))
+             if terms else set())
+    close = strong_similarity(memory.embedder)
+    used = [h.fact_id for h in facts if h.fact_id is not None and (
+        h.id in every or (h.similarity is not None and h.similarity >= close))]
+    if used:
+        with memory.store.transaction():
+            memory.lifecycle.count_use(used)
 
 
 def recall_page(memory: HierarchicalMemory, query: str, k: int, page: int,

@@ -7,7 +7,11 @@ per interaction, so repeating a planted fact within one turn cannot raise its
 frequency. For an archived fact the same events count as *hits* toward
 promotion: it returns to core after ``promote_hits`` hits, or
 ``recent_promote_hits`` if it was evicted within ``hysteresis_window``
-interactions, so a fact cannot flap between the tiers.
+interactions, so a fact cannot flap between the tiers. A used search hit is
+one of ``query(touch=True)`` or ``archival_search(touch=True)`` (which the
+agent's ``archival_memory_search`` tool passes). An archived fact stated again
+while core has room for it returns at once: nothing is evicted for it, so it
+cannot flap; with core full, the re-assertion is a hit like any other.
 
 A fact emptied by a replace is *retired*: it leaves core like an evicted one,
 and its passage is marked ``superseded_at``, because a fact is removed from
@@ -96,9 +100,23 @@ class FactLifecycle:
         if fact.tier != "core":
             if self.superseded(fact):
                 self.reinstate(fact)
+            elif self.core.used + self.core.size(fact) <= self.core.limit:
+                self.restate(fact)
             else:
                 self.archival_hit(fact)
         return fact.id
+
+    def restate(self, fact: Fact) -> None:
+        """An archived fact stated again while core has room for it: back to core at once.
+
+        Nothing is evicted for it (with core full, a re-assertion is only a hit toward
+        promotion), so it needs no hits: being stated is a use.
+        """
+        if fact.last_counted_tick != self.clock.tick:
+            fact.last_counted_tick = self.clock.tick
+            fact.access_count += 1
+            fact.last_access = self.clock.clock_now()
+        self._enter_core(fact, "stated again with room in core")
 
     def reinstate(self, fact: Fact) -> None:
         """A superseded fact stated again is current again: unmark it and bring it back to core.
@@ -196,9 +214,7 @@ class FactLifecycle:
             return  # a superseded fact comes back only when stated again
         fact.last_counted_tick = self.clock.tick
         fact.hits_since_eviction += 1
-        recent = (fact.evicted_tick is not None
-                  and self.clock.tick - fact.evicted_tick < self.config.hysteresis_window)
-        needed = self.config.recent_promote_hits if recent else self.config.promote_hits
+        needed = self.hits_needed(fact)
         if fact.hits_since_eviction >= needed and self.core.size(fact) <= self.core.limit:
             fact.access_count += 1
             fact.last_access = self.clock.clock_now()
@@ -207,6 +223,13 @@ class FactLifecycle:
                 return
             fact.access_count -= 1
         self.core.save(fact)
+
+    def hits_needed(self, fact: Fact) -> int:
+        """The hits an archived fact needs to return to core: more if it was evicted within
+        ``hysteresis_window`` interactions."""
+        recent = (fact.evicted_tick is not None
+                  and self.clock.tick - fact.evicted_tick < self.config.hysteresis_window)
+        return self.config.recent_promote_hits if recent else self.config.promote_hits
 
     def _enter_core(self, fact: Fact, why: str) -> None:
         """Promote an archived fact back into core (room already made)."""
