@@ -32,11 +32,8 @@ row    rule                        result       cues (abridged)
                                                 region, incident commander, SLA,
                                                 customer, account, plan is,
                                                 contract, email, phone, works
-                                                at/on, job, "I like/love/hate",
-                                                my dog/cat, my boss/manager/
-                                                partner/mother/..., wife,
-                                                husband, son, daughter,
-                                                deadline, policy
+                                                at, job, wife, husband, son,
+                                                daughter, deadline, policy
 4      weak short-lived cue        short-lived  this week, this month,
                                                 currently, now, tomorrow,
                                                 yesterday
@@ -150,16 +147,6 @@ _DURABLE = _cues(
     ("email", r"\be-?mail\b"),
     ("phone", r"\bphone\b"),
     ("works at", r"\bwork(?:s|ing)?\s+(?:at|for)\b"),
-    # A team or a system one works on; "working on" is mostly the task of the day.
-    ("works on", r"\bworks?\s+on\b"),
-    # A stated taste, in the first person at the start: "like" elsewhere compares
-    # ("looks like"), and "I'd like to" asks.
-    ("likes", r"^(?:i|we)\s+(?:really\s+|also\s+|do\s+)?(?:like|love|hate|enjoy|dislike)\b"
-              r"(?!\s+to\b)"),
-    ("pet", r"\b(?:my|our)\s+(?:dog|cat|pet|puppy|kitten|parrot|rabbit|horse)s?\b"),
-    ("family or boss", r"\b(?:my|our)\s+(?:boss|manager|team\s?lead|partner|girlfriend|boyfriend"
-                       r"|fianc[eé]e?|mother|father|mom|mum|dad|parents|brother|sister|kids?"
-                       r"|children|grandm(?:a|other)|grandpa|grandfather)\b"),
     # "job" alone would catch every cron and CI job; a person's job comes with an owner.
     ("job", rf"\b(?:my|new|day|his|her|their|\w+{_APOS}s)\s+job\b|\bjob\s+title\b"),
     ("wife", r"\bwife\b"),
@@ -260,8 +247,7 @@ def classify_durability(sentence: str) -> tuple[Durability, str | None]:
     strong = _first_cue(_STRONG_SHORT_LIVED, text)
     if strong is not None:
         return SHORT_LIVED, strong
-    # Anchored cues ("I like ...") also count after an opening marker ("So, I like ...").
-    durable = _first_cue(_DURABLE, text) or _first_cue(_DURABLE, strip_markers(text))
+    durable = _first_cue(_DURABLE, text)
     if durable is not None:
         return DURABLE, durable
     weak = _first_cue(_WEAK_SHORT_LIVED, text)
