@@ -84,7 +84,8 @@ _WORKLOADS = ("tiermem.bench.battery.run_battery", "tiermem.bench.perf.main",
               "tiermem.evals.runner.run_locomo")
 #: Where the commands find the default embedder, which would load the local model.
 _EMBEDDER_LOOKUPS = ("tiermem.memory.embed.embeddings.default_embedder",
-                     "tiermem.memory.hierarchy.default_embedder")
+                     "tiermem.memory.session.default_embedder",
+                     "tiermem.memory.ops.reindex.default_embedder")
 _OPTIONS = ("--agent", "--model", "--base-url", "--offline", "--core-limit", "--embedder",
             "--scenario", "--format", "--out", "--name", "--list", "--json", "--seed", "--quick",
             "--only", "--policy", "--perf", "--sizes", "--recall-dense", "--faults", "--data",

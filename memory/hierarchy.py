@@ -14,7 +14,6 @@ opens the SQLite one.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import json
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -22,47 +21,40 @@ from pathlib import Path
 from typing import Any
 
 from tiermem.memory.config import MemoryConfig
-from tiermem.memory.embed.embeddings import Embedder, default_embedder
-from tiermem.memory.errors import (
-    EmbedderMismatchError,
-    InvalidConfigError,
-    InvalidInputError,
-    MemoryLimitError,
-    RetentionDroppedError,
-    TiermemError,
-)
+from tiermem.memory.embed.embeddings import Embedder
+from tiermem.memory.errors import InvalidConfigError, InvalidInputError
 from tiermem.memory.judge import Judge
-from tiermem.memory.ops import searches
+from tiermem.memory.ops import searches, writes
 from tiermem.memory.ops.erase import ErasureReport, PurgeAfterErasure, erasure_count
 from tiermem.memory.ops.erase import erase as erase_from
-from tiermem.memory.ops.forget import ForgetResult, ForgottenNorms
+from tiermem.memory.ops.erase import erase_forgotten as erase_all_forgotten
+from tiermem.memory.ops.forget import ForgetResult, ForgottenNorms, forget_request
 from tiermem.memory.ops.forget_config import ForgetConfig
-from tiermem.memory.ops.reindex import check_no_reindex_pending, reembed_store
 from tiermem.memory.privacy.config import PrivacyConfig
 from tiermem.memory.privacy.guard import PrivacyGuard
-from tiermem.memory.privacy.retention import Masked
 from tiermem.memory.prompt_history import PromptHistory
 from tiermem.memory.search.fusion import NEAREST_MATCHES, FusionWeights
 from tiermem.memory.search.hops import HopSettings
 from tiermem.memory.search.query import CoreVectors
+from tiermem.memory.session import (
+    build_tiers,
+    close_session,
+    effective_config,
+    open_backend,
+    search_counters,
+)
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.guard import guarded
-from tiermem.memory.store.opening import open_store
-from tiermem.memory.store.records import ForgetRequest, HistoryPoint
-from tiermem.memory.store.sqlite import DB_FILE, SQLiteStore
-from tiermem.memory.text.extract import extract_facts, fact_norm
+from tiermem.memory.store.records import ForgetRequest
 from tiermem.memory.text.tokenizer import TokenCounter
-from tiermem.memory.tiers.archival import ArchivalTier, NewPassage
+from tiermem.memory.tiers.archival import ArchivalTier
 from tiermem.memory.tiers.core import CoreTier
 from tiermem.memory.tiers.journal import InteractionClock, Journal
 from tiermem.memory.tiers.lifecycle import FactLifecycle
-from tiermem.memory.tiers.policies import EvictionPolicy, make_policy, score_at
-from tiermem.memory.tiers.recall import NewMessage, RecallTier
-from tiermem.memory.types import DURABILITIES, Fact, Hit, SearchResult
-from tiermem.memory.validation import check_source_message_id, clean_text
-
-#: The source of a fact extracted from a user message, before its turn number.
-EXTRACTED = "extracted:turn:"
+from tiermem.memory.tiers.policies import EvictionPolicy, score_at
+from tiermem.memory.tiers.recall import RecallTier
+from tiermem.memory.types import Fact, Hit, SearchResult
+from tiermem.memory.validation import clean_text
 
 
 class HierarchicalMemory:
@@ -116,6 +108,21 @@ class HierarchicalMemory:
         ef_search: how many candidates an HNSW search keeps (default 100).
     """
 
+    # Built on open (memory/session.py), for the ops and the layers above.
+    policy: EvictionPolicy
+    embedder: Embedder
+    core_vectors: CoreVectors
+    tokenizer: TokenCounter
+    core: CoreTier
+    archival: ArchivalTier
+    recall: RecallTier
+    prompt_history: PromptHistory
+    forgotten_norms: ForgottenNorms
+    interactions: InteractionClock
+    journal: Journal
+    lifecycle: FactLifecycle
+    purge: PurgeAfterErasure
+
     def __init__(
         self,
         path: str | Path | None = None,
@@ -157,64 +164,23 @@ class HierarchicalMemory:
             "hysteresis_window": hysteresis_window,
             "policy": policy if isinstance(policy, str) or policy is None else policy.name,
         }
-        if store is not None and path is not None:
-            raise InvalidInputError("give a path or a store, not both")
-        if agent is not None and not isinstance(store, str):
-            raise InvalidInputError("agent names an agent in a PostgreSQL database: give it "
-                                    "with store='postgresql://...'")
-        self.path = Path(path).expanduser() if path is not None else None
-        if store is None and (self.path is None or not (self.path / DB_FILE).exists()):
-            # A new memory: refuse bad settings before creating any file.
-            (config or MemoryConfig()).updated(**overrides)
         self.now = now
-        if store is not None and not isinstance(store, str) and (
-                vector_index is not None or ef_search is not None):
-            raise InvalidInputError("vector_index and ef_search configure a store this memory "
-                                    "opens; give them to the store object you pass instead")
-        if isinstance(store, str):
-            (config or MemoryConfig()).updated(**overrides)  # refused before connecting
-            store = open_store(store, agent, read_only=read_only, vector_index=vector_index,
-                               ef_search=ef_search)
-        self.store: StorageBackend = store if store is not None else SQLiteStore(
-            self.path, durability=durability, read_only=read_only,
-            vector_index=vector_index or "auto", ef_search=ef_search)
+        self.path, self.store = open_backend(
+            path, store, agent, config, overrides, durability=durability, read_only=read_only,
+            vector_index=vector_index, ef_search=ef_search)
         self.read_only = self.store.read_only
         try:
-            # Set before _setup: shrinking core on open evicts and records history.
-            self.counters = {"archival_searches": 0, "archival_searches_with_hits": 0}
-            for key in self.counters:
-                self.counters[key] = int(self.store.settings.get(key, "0") or 0)
-            # Search counters live in memory between commits; a rolled-back turn's
-            # searches must not count, so they rewind with the transaction.
-            self._counters_at_begin = dict(self.counters)
-            self.store.on_begin(lambda: self._counters_at_begin.update(self.counters))
-            self.store.on_rollback(self._rewind_counters)
-            self.config = self._effective_config(config, overrides)
+            # Set before the tiers: shrinking core on open evicts and records history.
+            self.counters = search_counters(self.store)
+            self.config = effective_config(self.store, config, overrides)
             #: Facts moved to archival because core was opened smaller than what it held.
             self.moved_on_open = 0
-            self._setup(policy if not isinstance(policy, str) else None, embedder,
+            build_tiers(self, policy if not isinstance(policy, str) else None, embedder,
                         store_settings)
         except BaseException:
             self.store.close()
             raise
         self._closed = False
-
-    def _effective_config(
-        self, given: MemoryConfig | None, overrides: dict[str, Any]
-    ) -> MemoryConfig:
-        if given is not None:
-            config = given.updated(**overrides)
-        else:
-            config = (MemoryConfig.from_meta(self.store.settings.get, overrides)
-                      or MemoryConfig().updated(**overrides))
-        stored_clock = self.store.settings.get("clock")
-        if stored_clock is not None and config.clock != stored_clock:
-            raise InvalidConfigError(
-                f"invalid memory config: clock: this memory keeps time on the {stored_clock} "
-                f"clock and cannot switch to {config.clock!r} (its access times would lose "
-                f"their meaning); open it with clock={stored_clock!r}, or restore a snapshot "
-                f"into a new memory", ("clock",))
-        return config
 
     # The settings, as attributes for the tiers and the layers above.
     @property
@@ -245,86 +211,10 @@ class HierarchicalMemory:
     def hysteresis_window(self) -> float:
         return self.config.hysteresis_window
 
-    def _setup(self, policy: EvictionPolicy | None, embedder: Embedder | None,
-               store_settings: bool) -> None:
-        store, config = self.store, self.config
-        self.policy = policy if policy is not None else make_policy(config.policy, config.tau)
-        self.embedder = embedder if embedder is not None else default_embedder()
-        self._check_embedder()
-        self.core_vectors = CoreVectors(self.embedder)
-        self.tokenizer = TokenCounter()
-        if not store.read_only:
-            kept = config if store_settings else self.stored_config()
-            with store.transaction():
-                for key, value in kept.to_meta().items():
-                    store.settings.set(key, value)
-                store.settings.set("embedder_id", self.embedder.id)
-                store.settings.set("embedder_dim", self.embedder.dim)
-        self.core = CoreTier(store, self.policy, config.core_limit, config.core_limit_unit,
-                             self.tokenizer.count)
-        self.archival = ArchivalTier(
-            store, self.embedder, store.vectors("passages", self.embedder.dim), config.fusion)
-        recall_vectors = (
-            store.vectors("messages", self.embedder.dim) if config.recall_dense else None)
-        self.recall = RecallTier(store, self.embedder, recall_vectors, config.fusion)
-        if self.privacy is not None:
-            self.recall.screen = self.privacy.screen_messages
-        self.prompt_history = PromptHistory(
-            store, screen=self.retained if self.privacy is not None else None)
-        self.forgotten_norms = ForgottenNorms(store)
-        self.interactions = InteractionClock(config.clock, self.now)
-        self.journal = Journal(store, self.interactions)
-        self.lifecycle = FactLifecycle(self.core, self.archival, store.settings, self.interactions,
-                                       self.journal, config, self.policy, self.tokenizer.count)
-        self._reload_tick()
-        store.on_rollback(self._reload_tick)
-        # Created after the vector indexes, whose own commit hooks must run first.
-        self.purge = PurgeAfterErasure(store, self.archival.vectors, self.recall.vectors)
-        if store.read_only:
-            return
-        # This process holds the writer lock, so no turn is running: a message still
-        # pending was left by a turn that was killed, maybe before it got its vector.
-        left = self.recall.mark_pending_unanswered()
-        if left:
-            with contextlib.suppress(TiermemError):
-                # Without a vector it is still found by its words (and the diagnostics'
-                # rows_without_vectors flag says to reindex), so a failing embedder
-                # must not stop the memory from opening.
-                self.recall.add_vectors(left)
-        self._fit_core()
-
-    def _fit_core(self) -> None:
-        """Evict per policy until core is within its limit (after opening with a smaller one)."""
-        if self.core.used > self.core.limit:
-            held = len(self.core)
-            with self.interaction():
-                self.lifecycle.make_room(None, 0)  # plan_room already counts the overflow
-            self.moved_on_open = held - len(self.core)
-
     def stored_config(self) -> MemoryConfig:
         """The settings the store keeps for the next open (``config`` is this session's)."""
         return (MemoryConfig.from_meta(self.store.settings.get)
                 or MemoryConfig(clock=self.config.clock))
-
-    def _rewind_counters(self) -> None:
-        if not self.store.in_transaction:
-            self.counters.update(self._counters_at_begin)
-
-    def _check_embedder(self) -> None:
-        check_no_reindex_pending(self.store)
-        stored_id = self.store.settings.get("embedder_id")
-        stored_dim = int(self.store.settings.get("embedder_dim", "0") or 0)
-        if stored_id is None or (stored_id == self.embedder.id and stored_dim == self.embedder.dim):
-            return
-        # Every passage is meant to have a vector, so passages pin the embedder even
-        # when their vectors are missing (search by meaning would silently skip them).
-        pinned = self.store.passages.count() > 0 or self.store.messages.has_vectors()
-        if pinned:
-            raise EmbedderMismatchError(stored_id, stored_dim, self.embedder.id, self.embedder.dim)
-
-    def _reload_tick(self) -> None:
-        self.interactions.tick = int(self.store.settings.get("tick", "0") or 0)
-        self.journal.reload()
 
     @property
     def totals(self) -> dict[str, int]:
@@ -338,19 +228,7 @@ class HierarchicalMemory:
         if self._closed:
             return
         self._closed = True
-        if self.store.forked or self.read_only:  # nothing to save from here
-            self.store.close()
-            return
-        try:
-            if not self.store.in_transaction:
-                with self.store.transaction():
-                    for key, value in self.counters.items():
-                        self.store.settings.set(key, value)
-            self.archival.vectors.save()
-            if self.recall.vectors is not None:
-                self.recall.vectors.save()
-        finally:
-            self.store.close()
+        close_session(self)
 
     # -- erasure ------------------------------------------------------------------------------
     @guarded
@@ -396,25 +274,7 @@ class HierarchicalMemory:
             self.interactions.tick += 1
             self.store.settings.set("tick", self.interactions.tick)
             yield self.interactions.tick
-            self._record_history()
-
-    @contextlib.contextmanager
-    def _write(self, advances_clock: bool = False) -> Iterator[None]:
-        if advances_clock and not self.store.in_transaction:
-            with self.interaction():
-                yield
-        else:
-            with self.store.transaction():
-                yield
-
-    def _record_history(self) -> None:
-        self.store.history.record(HistoryPoint(
-            tick=self.interactions.tick, created_at=self.now(), core_facts=len(self.core),
-            core_size=self.core.used, durable_in_core=self.core.durable_count,
-            archival_passages=len(self.archival), recall_messages=len(self.recall),
-            evictions=self.totals["evictions"], promotions=self.totals["promotions"]))
-        for key, value in self.counters.items():
-            self.store.settings.set(key, value)
+            writes.record_history(self)
 
     def record_event(self, kind: str, fact: Fact | None, detail: str = "") -> None:
         """Log what happened to a fact (add, evict, promote, ...) for timelines and audits."""
@@ -440,33 +300,7 @@ class HierarchicalMemory:
         against a short-lived newcomer), the new fact goes to archival instead.
         A fact the privacy policy drops raises RetentionDroppedError and is stored nowhere.
         """
-        text = clean_text(text, "fact")
-        if durability not in DURABILITIES:
-            raise InvalidInputError(
-                f"durability must be 'durable' or 'short-lived', got {durability!r}"
-            )
-        if not isinstance(source, str):
-            raise InvalidInputError("source must be a string")
-        if self.privacy is not None:
-            self.privacy.check_write(text, what="fact")
-        check_source_message_id(source_message_id)
-        norm = fact_norm(text)
-        size = self.core.size_of_text(text)
-        existing = self.core.find_by_norm(norm)
-        if existing is None and size > self.core.limit:
-            raise MemoryLimitError(
-                f"this fact is {size} {self.core.unit} but core holds at most {self.core.limit}; "
-                f"shorten it, or store it in archival with archival_insert"
-            )
-        with self._write(advances_clock=True):
-            if existing is not None:
-                return self.lifecycle.reassert(existing, durability)
-            if not source.startswith(EXTRACTED):
-                # Stated explicitly: a fact forgotten before is stored again, and extraction
-                # may find it again too (memory/ops/forget.py).
-                self.forgotten_norms.lift(norm)
-            return self.lifecycle.admit(text, norm, durability, source, size,
-                                        source_message_id)
+        return writes.add_fact(self, text, durability, source, source_message_id)
 
     @guarded
     def replace_in_core(self, old_content: str, new_content: str) -> int:
@@ -477,24 +311,7 @@ class HierarchicalMemory:
         before anything changes: if it cannot fit even after evicting what the
         policy allows, MemoryLimitError is raised and core is untouched.
         """
-        old = clean_text(old_content, "old_content")
-        if not isinstance(new_content, str):
-            raise InvalidInputError("new_content must be a string")
-        matches = [f for f in self.core if old in f.text]
-        if not matches:
-            raise InvalidInputError(
-                f"no core fact contains {old!r}; copy the text exactly as core shows it"
-            )
-        if len(matches) > 1 or matches[0].text.count(old) > 1:
-            listed = "; ".join(f"#{f.id}: {f.text[:60]!r}" for f in matches)
-            raise InvalidInputError(
-                f"{old!r} matches more than one place ({listed}); quote more of the fact"
-            )
-        if self.privacy is not None and new_content.strip():
-            self.privacy.check_write(matches[0].text.replace(old, new_content, 1).strip(),
-                                     what="fact")
-        with self._write():
-            return self.lifecycle.edit(matches[0], old, new_content)
+        return writes.replace_in_core(self, old_content, new_content)
 
     @guarded
     def fact(self, fact_id: int) -> Fact | None:
@@ -522,29 +339,12 @@ class HierarchicalMemory:
         sentence its retention layer drops is stored as ``[withheld: CATEGORY]`` and no
         fact is extracted from it.
         """
-        user = self._masked(clean_text(user_input, "user_input"))
-        reply = self._masked(clean_text(agent_response, "agent_response"))
-        fact_ids: list[int] = []
-        with self.interaction() as turn:
-            user_id, _ = self.recall.append_many([
-                NewMessage("user", user.text, turn, created_at=created_at),
-                NewMessage("assistant", reply.text, turn, created_at=created_at),
-            ])
-            for extracted in extract_facts(user.kept, speaker=speaker):
-                if fact_norm(extracted.text) in self.forgotten_norms:
-                    continue  # forgotten on request: only an explicit add_fact stores it again
-                with contextlib.suppress(MemoryLimitError, RetentionDroppedError):
-                    fact_ids.append(self.add_fact(extracted.text, extracted.durability,
-                                                  source=f"{EXTRACTED}{turn}",
-                                                  source_message_id=user_id))
-        return fact_ids
-
-    def _masked(self, text: str) -> Masked:
-        return self.privacy.mask(text) if self.privacy is not None else Masked(text, text)
+        return writes.process_interaction(self, user_input, agent_response, created_at,
+                                          speaker)
 
     def retained(self, text: str) -> str:
         """``text`` as memory may keep it: what the privacy policy drops is withheld."""
-        return self._masked(text).text
+        return writes.masked(self.privacy, text).text
 
     # -- privacy ----------------------------------------------------------------------------
     def set_retention_policy(self, policies: Sequence[str]) -> None:
@@ -581,15 +381,8 @@ class HierarchicalMemory:
         ``source_message_id`` names the recall message the passage was filed from:
         erasing or forgetting that message takes the passage too.
         """
-        if isinstance(tags, str):  # list("ops") would file it under 'o', 'p' and 's'
-            raise InvalidInputError("tags must be a list of strings, like ['billing', 'acme']")
-        check_source_message_id(source_message_id)
-        if self.privacy is not None:
-            self.privacy.check_write(clean_text(text, "passage"), metadata if isinstance(
-                metadata, dict) else None, what="passage")
-        return self.archival.insert_many([NewPassage(
-            text=text, tags=list(tags or []), metadata=metadata or {}, source=source,
-            created_at=created_at, source_message_id=source_message_id)])[0]
+        return writes.archival_insert(self, text, tags, metadata, source, created_at,
+                                      source_message_id)
 
     @guarded
     def archival_search(
@@ -649,7 +442,7 @@ class HierarchicalMemory:
         """
         hits = searches.query_all(self, clean_text(q, "query", max_chars=10_000), k, hop)
         if touch and not self.read_only:
-            with self._write():
+            with writes.writing(self):
                 self.lifecycle.count_use(h.fact_id for h in hits if h.fact_id is not None)
         return hits
 
@@ -666,30 +459,12 @@ class HierarchicalMemory:
         erases what was forgotten (``erase``), with what was derived from it; the
         result's ``erasure`` reports it.
         """
-        from tiermem.memory.ops.forget import run_forget
-
-        config = self.forget_config.updated(mode=mode, max_delete_count=max_delete_count)
-        result = run_forget(self, request, config, self.judge)
-        if not erase or result.outcome != "matched":
-            return result
-        done = result.forgotten
-        # The reason names the audit row, never the request, which quotes what went.
-        report = self.erase(facts=done.facts, passages=done.passages, messages=done.messages,
-                            reason=f"forget request #{result.audit_id}")
-        return dataclasses.replace(result, erasure=report)
+        return forget_request(self, request, mode, max_delete_count, erase)
 
     def erase_forgotten(self, reason: str = "erasing what was forgotten") -> ErasureReport:
         """Erase every row forgotten so far (the audit lists them), with what was derived
         from them: for tombstones left by forget requests made without ``erase``."""
-        facts: set[int] = set()
-        passages: set[int] = set()
-        messages: set[int] = set()
-        for request in self.forget_requests():
-            facts.update(request.forgotten.facts)
-            passages.update(request.forgotten.passages)
-            messages.update(request.forgotten.messages)
-        return self.erase(facts=sorted(facts), passages=sorted(passages),
-                          messages=sorted(messages), reason=reason)
+        return erase_all_forgotten(self, reason)
 
     @guarded
     def forget_requests(self, newest: int | None = None) -> list[ForgetRequest]:
@@ -706,7 +481,7 @@ class HierarchicalMemory:
     @guarded
     def set_state(self, key: str, value: Any) -> None:
         """Store a JSON value in the current transaction (or its own)."""
-        with self._write():
+        with writes.writing(self):
             self.store.settings.set(f"state.{key}", json.dumps(value))
 
     @guarded
@@ -720,15 +495,7 @@ class HierarchicalMemory:
         Events store no text; ``text`` is the fact's text as it is now ("" for a fact
         erased since), so an edit or an erasure leaves no old copy to read here.
         """
-        events = self.store.history.events_since(event_id)
-        texts: dict[int, str] = {}
-        for fact_id in {e.fact_id for e in events if e.fact_id is not None}:
-            fact = self.core.load(fact_id)
-            texts[fact_id] = fact.text if fact is not None else ""
-        return [{"id": e.id, "tick": e.tick, "kind": e.kind, "fact_id": e.fact_id,
-                 "text": texts.get(e.fact_id, "") if e.fact_id is not None else "",
-                 "detail": e.detail, "created_at": e.created_at}
-                for e in events]
+        return self.journal.events_since(event_id, self.core.load)
 
     # -- snapshots and diagnostics ----------------------------------------------------------
     @guarded
@@ -756,13 +523,7 @@ class HierarchicalMemory:
         """
         from tiermem.memory.ops.snapshot import restore_snapshot
 
-        if store is not None and path is not None:
-            raise InvalidInputError("give a path or a store, not both")
-        if store is None and path is None:
-            store = SQLiteStore(None)
-        elif isinstance(store, str):
-            store = open_store(store, agent)
-        return restore_snapshot(cls, snapshot, path, embedder, replace, store)
+        return restore_snapshot(cls, snapshot, path, embedder, replace, store, agent)
 
     @classmethod
     def reindex(
@@ -776,18 +537,9 @@ class HierarchicalMemory:
         stops half-way, the memory refuses to open until reindex is run again,
         which continues where it stopped (memory/ops/reindex.py).
         """
-        embedder = embedder if embedder is not None else default_embedder()
-        if (path is None) == (store is None):
-            raise InvalidInputError("give the path of an agent home or a store, one of them")
-        backend = (open_store(store, agent) if store is not None
-                   else SQLiteStore(Path(path).expanduser()))  # type: ignore[arg-type]
-        try:
-            reembed_store(backend, embedder, options.get("recall_dense", True))
-        finally:
-            backend.close()
-        if store is not None:
-            return cls(store=store, agent=agent, embedder=embedder, **options)
-        return cls(path, embedder=embedder, **options)
+        from tiermem.memory.ops.reindex import reindex_memory
+
+        return reindex_memory(cls, path, embedder, store, agent, options)
 
     @guarded
     def diagnostics(self) -> dict[str, Any]:

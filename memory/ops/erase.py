@@ -161,6 +161,20 @@ def erasure_count(memory: HierarchicalMemory) -> int:
     return int(memory.store.settings.get(ERASURES_KEY, "0") or 0)
 
 
+def erase_forgotten(memory: HierarchicalMemory, reason: str) -> ErasureReport:
+    """The body of ``HierarchicalMemory.erase_forgotten``: every row the forget audit lists
+    as forgotten, erased."""
+    facts: set[int] = set()
+    passages: set[int] = set()
+    messages: set[int] = set()
+    for request in memory.forget_requests():
+        facts.update(request.forgotten.facts)
+        passages.update(request.forgotten.passages)
+        messages.update(request.forgotten.messages)
+    return memory.erase(facts=sorted(facts), passages=sorted(passages),
+                        messages=sorted(messages), reason=reason)
+
+
 def _ids(values: Iterable[int], what: str) -> list[int]:
     if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
         raise InvalidInputError(f"{what} must be a list of ids (integers), like [3, 7]")
@@ -171,4 +185,5 @@ def _ids(values: Iterable[int], what: str) -> list[int]:
     return list(dict.fromkeys(ids))
 
 
-__all__ = ["ERASURES_KEY", "ErasureReport", "PurgeAfterErasure", "erase", "erasure_count"]
+__all__ = ["ERASURES_KEY", "ErasureReport", "PurgeAfterErasure", "erase", "erase_forgotten",
+           "erasure_count"]

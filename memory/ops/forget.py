@@ -29,6 +29,7 @@ transaction: either everything chosen is forgotten and audited, or nothing is.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import hmac
 from dataclasses import dataclass
@@ -148,6 +149,21 @@ def run_forget(memory: HierarchicalMemory, request: str, config: ForgetConfig,
         audit_id = _audit(memory, request, config.mode, selection, forgotten)
     return ForgetResult(selection.outcome, config.mode, forgotten, audit_id,
                         selection.detail, selection.candidates)
+
+
+def forget_request(memory: HierarchicalMemory, request: str, mode: str | None,
+                   max_delete_count: int | None, erase: bool) -> ForgetResult:
+    """The body of ``HierarchicalMemory.forget``: ``request`` run with the memory's
+    ``forget_config`` as overridden, then, with ``erase`` and a match, what it forgot erased."""
+    config = memory.forget_config.updated(mode=mode, max_delete_count=max_delete_count)
+    result = run_forget(memory, request, config, memory.judge)
+    if not erase or result.outcome != "matched":
+        return result
+    done = result.forgotten
+    # The reason names the audit row, never the request, which quotes what went.
+    report = memory.erase(facts=done.facts, passages=done.passages, messages=done.messages,
+                          reason=f"forget request #{result.audit_id}")
+    return dataclasses.replace(result, erasure=report)
 
 
 def _select(memory: HierarchicalMemory, request: str, config: ForgetConfig,

@@ -16,10 +16,18 @@ committed; with another embedder it starts over.
 
 from __future__ import annotations
 
-from tiermem.memory.embed.embeddings import Embedder
-from tiermem.memory.errors import ReindexIncompleteError
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tiermem.memory.embed.embeddings import Embedder, default_embedder
+from tiermem.memory.errors import InvalidInputError, ReindexIncompleteError
 from tiermem.memory.store.contract import StorageBackend
+from tiermem.memory.store.opening import open_store
+from tiermem.memory.store.sqlite import SQLiteStore
 from tiermem.memory.tiers.recall import EMBEDDED_ROLES
+
+if TYPE_CHECKING:
+    from tiermem.memory.hierarchy import HierarchicalMemory
 
 #: Rows embedded and committed together; a crash loses at most one batch of work.
 BATCH_ROWS = 256
@@ -33,6 +41,26 @@ def check_no_reindex_pending(store: StorageBackend) -> None:
         return
     done, total = _progress(store)
     raise ReindexIncompleteError(target, done, total)
+
+
+def reindex_memory(
+    cls: type[HierarchicalMemory], path: str | Path | None, embedder: Embedder | None,
+    store: str | None, agent: str | None, options: dict[str, Any],
+) -> HierarchicalMemory:
+    """The body of ``HierarchicalMemory.reindex``: the store re-embedded, then opened with
+    ``embedder`` and ``options``."""
+    embedder = embedder if embedder is not None else default_embedder()
+    if (path is None) == (store is None):
+        raise InvalidInputError("give the path of an agent home or a store, one of them")
+    backend = (open_store(store, agent) if store is not None
+               else SQLiteStore(Path(path).expanduser()))  # type: ignore[arg-type]
+    try:
+        reembed_store(backend, embedder, options.get("recall_dense", True))
+    finally:
+        backend.close()
+    if store is not None:
+        return cls(store=store, agent=agent, embedder=embedder, **options)
+    return cls(path, embedder=embedder, **options)
 
 
 def reembed_store(store: StorageBackend, embedder: Embedder, recall_dense: bool) -> None:

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from tiermem.memory.embed.embeddings import Embedder
-from tiermem.memory.errors import SnapshotError
+from tiermem.memory.errors import InvalidInputError, SnapshotError
 from tiermem.memory.ops.snapshot_schema import (
     ROW_MODELS,
     SNAPSHOT_FORMAT,
@@ -38,7 +38,9 @@ from tiermem.memory.ops.snapshot_schema import (
     parse_snapshot,
 )
 from tiermem.memory.store.contract import StorageBackend
+from tiermem.memory.store.opening import open_store
 from tiermem.memory.store.records import DUMP_TABLES, DumpRow, tombstone_norm
+from tiermem.memory.store.sqlite import SQLiteStore
 from tiermem.memory.text.digest import is_replaced_detail, replaced_detail
 from tiermem.memory.text.extract import fact_norm
 from tiermem.memory.text.tokenizer import TokenCounter
@@ -90,8 +92,17 @@ def restore_snapshot(
     path: str | Path | None,
     embedder: Embedder | None,
     replace: bool = False,
-    store: StorageBackend | None = None,
+    store: StorageBackend | str | None = None,
+    agent: str | None = None,
 ) -> HierarchicalMemory:
+    """The body of ``HierarchicalMemory.restore``: into ``store`` (a PostgreSQL DSN names
+    agent ``agent``), else into the home at ``path``, else into a new in-memory store."""
+    if store is not None and path is not None:
+        raise InvalidInputError("give a path or a store, not both")
+    if store is None and path is None:
+        store = SQLiteStore(None)
+    elif isinstance(store, str):
+        store = open_store(store, agent)
     if store is not None:
         try:
             valid = parse_snapshot(snapshot)

@@ -10,6 +10,7 @@ so recording history after an interaction stays O(1) however large core grows.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.records import Event
@@ -56,3 +57,17 @@ class Journal:
         self.store.history.add_event(Event(
             tick=self.clock.tick, kind=kind, fact_id=fact.id if fact else None,
             detail=detail, created_at=self.clock.now()))
+
+    def events_since(self, event_id: int,
+                     load: Callable[[int], Fact | None]) -> list[dict[str, Any]]:
+        """The events after ``event_id``, each with the text its fact has now (``load``
+        finds the fact; "" for one erased since): events store no text of their own."""
+        events = self.store.history.events_since(event_id)
+        texts: dict[int, str] = {}
+        for fact_id in {e.fact_id for e in events if e.fact_id is not None}:
+            fact = load(fact_id)
+            texts[fact_id] = fact.text if fact is not None else ""
+        return [{"id": e.id, "tick": e.tick, "kind": e.kind, "fact_id": e.fact_id,
+                 "text": texts.get(e.fact_id, "") if e.fact_id is not None else "",
+                 "detail": e.detail, "created_at": e.created_at}
+                for e in events]

@@ -1,0 +1,153 @@
+"""The bodies of ``HierarchicalMemory``'s writes of content: a fact into core (added or
+edited), a conversation turn with the facts extracted from it, a passage into archival;
+and the transaction a write runs in, with the history point an interaction records.
+
+Each write is checked whole (its text, the privacy policy's retention layer, whether it
+can fit) before its transaction begins, so a refused write changes nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from tiermem.memory.errors import InvalidInputError, MemoryLimitError, RetentionDroppedError
+from tiermem.memory.privacy.guard import PrivacyGuard
+from tiermem.memory.privacy.retention import Masked
+from tiermem.memory.store.records import HistoryPoint
+from tiermem.memory.text.extract import extract_facts, fact_norm
+from tiermem.memory.tiers.archival import NewPassage
+from tiermem.memory.tiers.recall import NewMessage
+from tiermem.memory.types import DURABILITIES
+from tiermem.memory.validation import check_source_message_id, clean_text
+
+if TYPE_CHECKING:
+    from tiermem.memory.hierarchy import HierarchicalMemory
+
+#: The source of a fact extracted from a user message, before its turn number.
+EXTRACTED = "extracted:turn:"
+
+
+@contextlib.contextmanager
+def writing(memory: HierarchicalMemory, advances_clock: bool = False) -> Iterator[None]:
+    """The transaction of one write: with ``advances_clock``, an interaction of its own
+    unless one is open; otherwise the store's (a savepoint inside an open one)."""
+    if advances_clock and not memory.store.in_transaction:
+        with memory.interaction():
+            yield
+    else:
+        with memory.store.transaction():
+            yield
+
+
+def record_history(memory: HierarchicalMemory) -> None:
+    """The history point that ends an interaction, with the search counters saved."""
+    memory.store.history.record(HistoryPoint(
+        tick=memory.interactions.tick, created_at=memory.now(), core_facts=len(memory.core),
+        core_size=memory.core.used, durable_in_core=memory.core.durable_count,
+        archival_passages=len(memory.archival), recall_messages=len(memory.recall),
+        evictions=memory.totals["evictions"], promotions=memory.totals["promotions"]))
+    for key, value in memory.counters.items():
+        memory.store.settings.set(key, value)
+
+
+def add_fact(memory: HierarchicalMemory, text: str, durability: str, source: str,
+             source_message_id: int | None) -> int:
+    """``HierarchicalMemory.add_fact``: a new fact admitted to core, or the one with the
+    same normalised text re-asserted; returns its id."""
+    text = clean_text(text, "fact")
+    if durability not in DURABILITIES:
+        raise InvalidInputError(
+            f"durability must be 'durable' or 'short-lived', got {durability!r}"
+        )
+    if not isinstance(source, str):
+        raise InvalidInputError("source must be a string")
+    if memory.privacy is not None:
+        memory.privacy.check_write(text, what="fact")
+    check_source_message_id(source_message_id)
+    norm = fact_norm(text)
+    size = memory.core.size_of_text(text)
+    existing = memory.core.find_by_norm(norm)
+    if existing is None and size > memory.core.limit:
+        raise MemoryLimitError(
+            f"this fact is {size} {memory.core.unit} but core holds at most "
+            f"{memory.core.limit}; shorten it, or store it in archival with archival_insert"
+        )
+    with writing(memory, advances_clock=True):
+        if existing is not None:
+            return memory.lifecycle.reassert(existing, durability)
+        if not source.startswith(EXTRACTED):
+            # Stated explicitly: a fact forgotten before is stored again, and extraction
+            # may find it again too (memory/ops/forget.py).
+            memory.forgotten_norms.lift(norm)
+        return memory.lifecycle.admit(text, norm, durability, source, size,
+                                      source_message_id)
+
+
+def replace_in_core(memory: HierarchicalMemory, old_content: str, new_content: str) -> int:
+    """``HierarchicalMemory.replace_in_core``: the one core fact holding ``old_content``
+    edited; returns its id."""
+    old = clean_text(old_content, "old_content")
+    if not isinstance(new_content, str):
+        raise InvalidInputError("new_content must be a string")
+    matches = [f for f in memory.core if old in f.text]
+    if not matches:
+        raise InvalidInputError(
+            f"no core fact contains {old!r}; copy the text exactly as core shows it"
+        )
+    if len(matches) > 1 or matches[0].text.count(old) > 1:
+        listed = "; ".join(f"#{f.id}: {f.text[:60]!r}" for f in matches)
+        raise InvalidInputError(
+            f"{old!r} matches more than one place ({listed}); quote more of the fact"
+        )
+    if memory.privacy is not None and new_content.strip():
+        memory.privacy.check_write(matches[0].text.replace(old, new_content, 1).strip(),
+                                   what="fact")
+    with writing(memory):
+        return memory.lifecycle.edit(matches[0], old, new_content)
+
+
+def process_interaction(memory: HierarchicalMemory, user_input: str, agent_response: str,
+                        created_at: float | None, speaker: str) -> list[int]:
+    """``HierarchicalMemory.process_interaction``: both messages logged in one interaction,
+    with the facts extracted from the user's; returns the facts' ids."""
+    user = masked(memory.privacy, clean_text(user_input, "user_input"))
+    reply = masked(memory.privacy, clean_text(agent_response, "agent_response"))
+    fact_ids: list[int] = []
+    with memory.interaction() as turn:
+        user_id, _ = memory.recall.append_many([
+            NewMessage("user", user.text, turn, created_at=created_at),
+            NewMessage("assistant", reply.text, turn, created_at=created_at),
+        ])
+        for extracted in extract_facts(user.kept, speaker=speaker):
+            if fact_norm(extracted.text) in memory.forgotten_norms:
+                continue  # forgotten on request: only an explicit add_fact stores it again
+            with contextlib.suppress(MemoryLimitError, RetentionDroppedError):
+                fact_ids.append(memory.add_fact(extracted.text, extracted.durability,
+                                                source=f"{EXTRACTED}{turn}",
+                                                source_message_id=user_id))
+    return fact_ids
+
+
+def masked(privacy: PrivacyGuard | None, text: str) -> Masked:
+    """``text`` with what the privacy policy's retention layer drops withheld (all of it
+    kept without a policy)."""
+    return privacy.mask(text) if privacy is not None else Masked(text, text)
+
+
+def archival_insert(
+    memory: HierarchicalMemory, text: str, tags: Sequence[str] | None,
+    metadata: dict[str, Any] | None, source: str, created_at: float | None,
+    source_message_id: int | None,
+) -> int:
+    """``HierarchicalMemory.archival_insert``: one passage filed; returns its id."""
+    if isinstance(tags, str):  # list("ops") would file it under 'o', 'p' and 's'
+        raise InvalidInputError("tags must be a list of strings, like ['billing', 'acme']")
+    check_source_message_id(source_message_id)
+    if memory.privacy is not None:
+        memory.privacy.check_write(clean_text(text, "passage"), metadata if isinstance(
+            metadata, dict) else None, what="passage")
+    return memory.archival.insert_many([NewPassage(
+        text=text, tags=list(tags or []), metadata=metadata or {}, source=source,
+        created_at=created_at, source_message_id=source_message_id)])[0]

@@ -1,0 +1,211 @@
+"""A ``HierarchicalMemory``'s session: opening it (the backend its arguments name, the
+settings in force, and the tiers, indexes and hooks built on them) and closing it.
+
+The facade's constructor runs the opening steps in order. Bad arguments and, for a new
+memory, bad settings are refused before any file is made or any connection opened; a
+store that cannot be used with the embedder given is refused before anything is written
+to it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tiermem.memory.config import MemoryConfig
+from tiermem.memory.embed.embeddings import Embedder, default_embedder
+from tiermem.memory.errors import (
+    EmbedderMismatchError,
+    InvalidConfigError,
+    InvalidInputError,
+    TiermemError,
+)
+from tiermem.memory.ops.erase import PurgeAfterErasure
+from tiermem.memory.ops.forget import ForgottenNorms
+from tiermem.memory.ops.reindex import check_no_reindex_pending
+from tiermem.memory.prompt_history import PromptHistory
+from tiermem.memory.search.query import CoreVectors
+from tiermem.memory.store.contract import StorageBackend
+from tiermem.memory.store.opening import open_store
+from tiermem.memory.store.sqlite import DB_FILE, SQLiteStore
+from tiermem.memory.text.tokenizer import TokenCounter
+from tiermem.memory.tiers.archival import ArchivalTier
+from tiermem.memory.tiers.core import CoreTier
+from tiermem.memory.tiers.journal import InteractionClock, Journal
+from tiermem.memory.tiers.lifecycle import FactLifecycle
+from tiermem.memory.tiers.policies import EvictionPolicy, make_policy
+from tiermem.memory.tiers.recall import RecallTier
+
+if TYPE_CHECKING:
+    from tiermem.memory.hierarchy import HierarchicalMemory
+
+
+def open_backend(
+    path: str | Path | None, store: StorageBackend | str | None, agent: str | None,
+    config: MemoryConfig | None, overrides: dict[str, Any], *, durability: str,
+    read_only: bool, vector_index: str | None, ef_search: int | None,
+) -> tuple[Path | None, StorageBackend]:
+    """The agent home (``path`` expanded) and the backend the constructor's arguments name:
+    ``store`` itself, the PostgreSQL agent its DSN and ``agent`` name, or the SQLite file
+    at ``path`` (in memory when None)."""
+    if store is not None and path is not None:
+        raise InvalidInputError("give a path or a store, not both")
+    if agent is not None and not isinstance(store, str):
+        raise InvalidInputError("agent names an agent in a PostgreSQL database: give it "
+                                "with store='postgresql://...'")
+    home = Path(path).expanduser() if path is not None else None
+    if store is None and (home is None or not (home / DB_FILE).exists()):
+        # A new memory: refuse bad settings before creating any file.
+        (config or MemoryConfig()).updated(**overrides)
+    if store is not None and not isinstance(store, str) and (
+            vector_index is not None or ef_search is not None):
+        raise InvalidInputError("vector_index and ef_search configure a store this memory "
+                                "opens; give them to the store object you pass instead")
+    if isinstance(store, str):
+        (config or MemoryConfig()).updated(**overrides)  # refused before connecting
+        store = open_store(store, agent, read_only=read_only, vector_index=vector_index,
+                           ef_search=ef_search)
+    backend = store if store is not None else SQLiteStore(
+        home, durability=durability, read_only=read_only,
+        vector_index=vector_index or "auto", ef_search=ef_search)
+    return home, backend
+
+
+def search_counters(store: StorageBackend) -> dict[str, int]:
+    """Archival's search counters as ``store`` keeps them, rewound with its transactions."""
+    counters = {"archival_searches": 0, "archival_searches_with_hits": 0}
+    for key in counters:
+        counters[key] = int(store.settings.get(key, "0") or 0)
+    # The counters live in memory between commits; a rolled-back turn's searches must
+    # not count, so they rewind with the transaction.
+    at_begin = dict(counters)
+    store.on_begin(lambda: at_begin.update(counters))
+
+    def rewind() -> None:
+        if not store.in_transaction:
+            counters.update(at_begin)
+
+    store.on_rollback(rewind)
+    return counters
+
+
+def effective_config(
+    store: StorageBackend, given: MemoryConfig | None, overrides: dict[str, Any]
+) -> MemoryConfig:
+    """This session's settings: ``given`` (else what ``store`` holds, else the defaults)
+    with ``overrides`` applied; a change of clock is refused."""
+    if given is not None:
+        config = given.updated(**overrides)
+    else:
+        config = (MemoryConfig.from_meta(store.settings.get, overrides)
+                  or MemoryConfig().updated(**overrides))
+    stored_clock = store.settings.get("clock")
+    if stored_clock is not None and config.clock != stored_clock:
+        raise InvalidConfigError(
+            f"invalid memory config: clock: this memory keeps time on the {stored_clock} "
+            f"clock and cannot switch to {config.clock!r} (its access times would lose "
+            f"their meaning); open it with clock={stored_clock!r}, or restore a snapshot "
+            f"into a new memory", ("clock",))
+    return config
+
+
+def check_embedder(store: StorageBackend, embedder: Embedder) -> None:
+    """Refuse ``embedder`` when ``store`` holds vectors of another one (or a reindex is
+    unfinished)."""
+    check_no_reindex_pending(store)
+    stored_id = store.settings.get("embedder_id")
+    stored_dim = int(store.settings.get("embedder_dim", "0") or 0)
+    if stored_id is None or (stored_id == embedder.id and stored_dim == embedder.dim):
+        return
+    # Every passage is meant to have a vector, so passages pin the embedder even
+    # when their vectors are missing (search by meaning would silently skip them).
+    pinned = store.passages.count() > 0 or store.messages.has_vectors()
+    if pinned:
+        raise EmbedderMismatchError(stored_id, stored_dim, embedder.id, embedder.dim)
+
+
+def build_tiers(memory: HierarchicalMemory, policy: EvictionPolicy | None,
+                embedder: Embedder | None, store_settings: bool) -> None:
+    """Give ``memory`` (its store and config set) its tiers, indexes and hooks, store its
+    settings, and tidy what an earlier session left: a killed turn's pending messages,
+    and a core larger than the limit it is opened with."""
+    store, config = memory.store, memory.config
+    memory.policy = policy if policy is not None else make_policy(config.policy, config.tau)
+    memory.embedder = embedder if embedder is not None else default_embedder()
+    check_embedder(store, memory.embedder)
+    memory.core_vectors = CoreVectors(memory.embedder)
+    memory.tokenizer = TokenCounter()
+    if not store.read_only:
+        kept = config if store_settings else memory.stored_config()
+        with store.transaction():
+            for key, value in kept.to_meta().items():
+                store.settings.set(key, value)
+            store.settings.set("embedder_id", memory.embedder.id)
+            store.settings.set("embedder_dim", memory.embedder.dim)
+    memory.core = CoreTier(store, memory.policy, config.core_limit, config.core_limit_unit,
+                           memory.tokenizer.count)
+    memory.archival = ArchivalTier(
+        store, memory.embedder, store.vectors("passages", memory.embedder.dim), config.fusion)
+    recall_vectors = (
+        store.vectors("messages", memory.embedder.dim) if config.recall_dense else None)
+    memory.recall = RecallTier(store, memory.embedder, recall_vectors, config.fusion)
+    if memory.privacy is not None:
+        memory.recall.screen = memory.privacy.screen_messages
+    memory.prompt_history = PromptHistory(
+        store, screen=memory.retained if memory.privacy is not None else None)
+    memory.forgotten_norms = ForgottenNorms(store)
+    memory.interactions = InteractionClock(config.clock, memory.now)
+    memory.journal = Journal(store, memory.interactions)
+    memory.lifecycle = FactLifecycle(memory.core, memory.archival, store.settings,
+                                     memory.interactions, memory.journal, config,
+                                     memory.policy, memory.tokenizer.count)
+    _reload_tick(memory)
+    store.on_rollback(lambda: _reload_tick(memory))
+    # Created after the vector indexes, whose own commit hooks must run first.
+    memory.purge = PurgeAfterErasure(store, memory.archival.vectors, memory.recall.vectors)
+    if store.read_only:
+        return
+    # This process holds the writer lock, so no turn is running: a message still
+    # pending was left by a turn that was killed, maybe before it got its vector.
+    left = memory.recall.mark_pending_unanswered()
+    if left:
+        with contextlib.suppress(TiermemError):
+            # Without a vector it is still found by its words (and the diagnostics'
+            # rows_without_vectors flag says to reindex), so a failing embedder
+            # must not stop the memory from opening.
+            memory.recall.add_vectors(left)
+    _fit_core(memory)
+
+
+def _fit_core(memory: HierarchicalMemory) -> None:
+    """Evict per policy until core is within its limit (after opening with a smaller one)."""
+    if memory.core.used > memory.core.limit:
+        held = len(memory.core)
+        with memory.interaction():
+            memory.lifecycle.make_room(None, 0)  # plan_room already counts the overflow
+        memory.moved_on_open = held - len(memory.core)
+
+
+def _reload_tick(memory: HierarchicalMemory) -> None:
+    memory.interactions.tick = int(memory.store.settings.get("tick", "0") or 0)
+    memory.journal.reload()
+
+
+def close_session(memory: HierarchicalMemory) -> None:
+    """Save the search counters and the derived indexes, then close the store (a forked or
+    read-only session has nothing to save)."""
+    store = memory.store
+    if store.forked or memory.read_only:
+        store.close()
+        return
+    try:
+        if not store.in_transaction:
+            with store.transaction():
+                for key, value in memory.counters.items():
+                    store.settings.set(key, value)
+        memory.archival.vectors.save()
+        if memory.recall.vectors is not None:
+            memory.recall.vectors.save()
+    finally:
+        store.close()
