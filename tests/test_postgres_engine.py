@@ -145,6 +145,8 @@ def test_an_unknown_agent_in_a_database_is_a_usage_error_and_never_created(
     assert main(["config", "--agent", "ada", *store]) == 0
     assert f"`tiermem config --store '{postgres_dsn}' --agent ada SETTING VALUE`" in " ".join(
         capsys.readouterr().out.split())  # the table's width wraps the line
+    assert main(["index", "--agent", "ada", *store]) == 0
+    assert "nothing to build: PostgreSQL searches the vectors itself" in capsys.readouterr().out
     with _memory(postgres_dsn, "ada", read_only=True) as m:
         assert m.forget_requests() == []  # the refused forget reached no agent
 
