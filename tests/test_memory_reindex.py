@@ -57,13 +57,17 @@ def test_cli_reindex_moves_an_agent_to_the_local_model(tmp_path: Path) -> None:
 
     assert tiermem("chat", "--agent", "a", "--embedder", "hashing",
                    stdin="I am allergic to peanuts.\n").returncode == 0
-    refused = tiermem("diagnostics", "--agent", "a")
+    # Without --embedder the agent opens with the one it was built with; asked to use
+    # another, it refuses and says how to move it.
+    assert tiermem("diagnostics", "--agent", "a").returncode == 0
+    refused = tiermem("diagnostics", "--agent", "a", "--embedder", "local")
     assert refused.returncode == 1
     assert "tiermem reindex" in refused.stderr and "Traceback" not in refused.stderr
     done = tiermem("reindex", "--agent", "a", "--embedder", "local")
     assert done.returncode == 0, done.stderr
     assert "all-MiniLM-L6-v2-int8" in done.stdout
     assert tiermem("diagnostics", "--agent", "a", "--format", "json").returncode == 0
+    assert tiermem("diagnostics", "--agent", "a", "--embedder", "hashing").returncode == 1
 
 
 # -- an interrupted reindex ----------------------------------------------------------------------
