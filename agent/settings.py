@@ -118,8 +118,10 @@ def session_embedder(place: AgentPlace, chosen: str | None) -> Embedder | None:
 def _has_memory(place: AgentPlace) -> bool:
     if place.dsn is None:
         return (place.home / DB_FILE).is_file()
-    from tiermem.memory.store.postgres.connection import stored_agents
-
+    try:
+        from tiermem.memory.store.postgres.connection import stored_agents
+    except ImportError:
+        return False  # opening the store then says what to install
     return place.name in (stored_agents(place.dsn) or [])
 
 

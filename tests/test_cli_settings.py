@@ -122,3 +122,16 @@ def test_an_agent_opens_with_the_embedder_it_was_built_with(home: Path) -> None:
     report = tiermem(home, "diagnostics", "--agent", "a", "--json")
     assert report.returncode == 0, report.stderr
     assert json.loads(report.stdout)["core"]["facts"] == 1
+
+
+def test_without_the_postgres_extra_the_embedder_choice_leaves_the_error_to_opening(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from tiermem.agent.place import AgentPlace
+    from tiermem.agent.settings import session_embedder
+
+    # As when psycopg is not installed: importing the PostgreSQL modules fails.
+    monkeypatch.setitem(sys.modules, "tiermem.memory.store.postgres.connection", None)
+    place = AgentPlace("a", tmp_path / "a", "postgresql://localhost/x")
+    assert session_embedder(place, None) is None  # the default; opening says what to install
