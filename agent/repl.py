@@ -18,7 +18,8 @@ With ``json_lines`` standard output carries one JSON object per line of input
 A turn or command that fails never ends the session. Provider errors and the
 other expected errors (``TiermemError``) are shown as errors; any other
 exception is a defect, reported as one line on standard error while the
-session goes on. Piped, Ctrl-C ends the run as it ends any command.
+session goes on. Piped, Ctrl-C ends the run as it ends any command (exit 130),
+once the turn is rolled back, with a line on standard error saying so.
 """
 
 from __future__ import annotations
@@ -63,7 +64,9 @@ Commands:
   /model             which model (or the offline policy) is answering
   /help              this help
   /exit              leave (Ctrl-D, or Ctrl-C twice at an empty prompt)"""
-CANCELLED = f"cancelled; {UNANSWERED} (Ctrl-C again or /exit to leave)"
+#: A turn Ctrl-C cancelled; piped, the run ends with it (tiermem: ... on standard error).
+TURN_CANCELLED = f"cancelled; {UNANSWERED}"
+CANCELLED = f"{TURN_CANCELLED} (Ctrl-C again or /exit to leave)"
 LEAVE_HINT = "press Ctrl-C again or type /exit to leave"
 
 
@@ -164,6 +167,8 @@ class ChatRepl:
             result = self.agent.step(text)
         except KeyboardInterrupt:
             if not self.interactive:
+                # The run ends (exit 130); a script's log should say why it stopped.
+                self._write_error(f"tiermem: {TURN_CANCELLED}\n")
                 raise
             self.cancelled = True
             self.console.print(f"[yellow]{CANCELLED}[/yellow]")
@@ -209,12 +214,17 @@ class ChatRepl:
         self._count_failure("internal", f"{type(exc).__name__}: {detail}")
         line = (f"tiermem: internal error ({type(exc).__name__}: {detail}); {outcome}. "
                 "The session goes on; please report this.\n")
+        self._write_error(line)
+
+    def _write_error(self, line: str) -> None:
+        """A line on standard error, written at once; a closed or broken one is no reason
+        to end the session, or to replace the exception being raised."""
         stream = self.errors or sys.stderr
         try:
             stream.write(line)
             stream.flush()
-        except (OSError, ValueError):
-            pass  # a closed or broken stderr must not end the session either
+        except (AttributeError, OSError, ValueError):  # AttributeError: sys.stderr is None
+            pass
 
     def emit(self, record: dict[str, Any]) -> None:
         """One JSON object on its own line of standard output."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import socket
 import subprocess
 import sys
@@ -43,6 +44,33 @@ def test_a_failed_turn_goes_to_stderr_and_the_exit_code(tmp_path: Path) -> None:
     assert "kept in recall as unanswered; send it again when the model is reachable" in err
     assert "could not reach" not in out and "unanswered" not in out
     assert "model: openai:m" in out  # the session went on after the failed turn
+
+
+def test_ctrl_c_mid_turn_rolls_back_and_says_so_on_stderr(tmp_path: Path) -> None:
+    script = tmp_path / "script.txt"
+    script.write_bytes(b"hello\nnever sent\n")
+    with FakeOpenAIServer() as server, script.open("rb") as stdin:
+        server.enqueue_hold()  # the turn waits on the model until the SIGINT
+        process = subprocess.Popen(
+            [sys.executable, "cli.py", "chat", "--agent", "a", "--embedder", "hashing",
+             *model_flags(server)], cwd=ROOT, env=cli_env(tmp_path), stdin=stdin,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            server.wait_for_requests(1, 120)  # the turn has started: SIGINT lands mid-turn
+            process.send_signal(signal.SIGINT)
+            out, err = process.communicate(timeout=120)  # only bounds a failure
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    assert process.returncode == 130
+    assert "tiermem: cancelled; your message is kept in recall as unanswered\n" in err.decode()
+    assert out == b"" and len(server.requests) == 1
+    with HierarchicalMemory(tmp_path / "agents" / "a", embedder=HashingEmbedder(),
+                            read_only=True) as memory:
+        users = [(r["content"], r["status"]) for r in memory.recall.iter_rows()
+                 if r["role"] == "user"]
+    assert users == [("hello", "unanswered")]
 
 
 def test_a_message_too_long_for_the_window_fails_the_run(tmp_path: Path) -> None:
