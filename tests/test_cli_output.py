@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from fake_openai import FakeOpenAIServer
 from test_cli import ROOT, cli_env, tiermem
 
 
@@ -122,6 +123,36 @@ def test_reports_printed_by_rich_to_a_closed_pipe_exit_141(home: Path) -> None:
             os.close(write_end)
         assert b"Traceback" not in done.stderr, (args, done.stderr)
         assert done.returncode == 141, (args, done.stderr)
+
+
+# -- standard error closed -------------------------------------------------------------------
+def closed_stderr(home: Path, *args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
+    """The command run as `tiermem ARGS 2>&-`: descriptor 2 is closed, not /dev/null."""
+    return subprocess.run(["sh", "-c", 'exec "$@" 2>&-', "sh", sys.executable, "cli.py", *args],
+                          cwd=ROOT, env=cli_env(home), input=stdin, stdout=subprocess.PIPE,
+                          check=False)
+
+
+def test_with_stderr_closed_errors_keep_their_exit_code_and_stdout_stays_clean(
+        home: Path) -> None:
+    for args in (("config", "--agent", "nope"),  # an unknown agent
+                 ("scenario",),  # no scenario named
+                 ("scenario", "--bogus")):  # argparse's usage error
+        done = closed_stderr(home, *args)
+        assert done.returncode == 2, args
+        # Only what goes to standard output anyway (`scenario` lists the scenarios); the
+        # usage message stays off it.
+        assert b"usage:" not in done.stdout and b"Traceback" not in done.stdout, args
+
+
+def test_with_stderr_closed_a_command_that_warns_still_succeeds(home: Path) -> None:
+    assert closed_stderr(home, "chat", "--help").returncode == 0
+    with FakeOpenAIServer() as server:  # it reports no context window: a notice is written
+        server.enqueue_reply("Hello there.")
+        done = closed_stderr(home, "chat", "--agent", "a", "--embedder", "hashing", "--model",
+                             "fake-model", "--base-url", server.base_url, stdin=b"hi\n")
+    assert done.returncode == 0
+    assert done.stdout.decode().splitlines()[0] == "Hello there."
 
 
 # -- the report for people beside the JSON, and output options that conflict ----------------
