@@ -80,7 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
     diag.add_argument("--format", choices=("text", "json", "html"), default="text",
                       help="a table (default), JSON, or an HTML page with charts")
     diag.add_argument("--out", type=Path, metavar="PATH",
-                      help="write the report to this file (html: default NAME-diagnostics.html)")
+                      help="write the report to this file, not to standard output (- for "
+                           "standard output; html: default NAME-diagnostics.html)")
     _add_json(diag, "the report (the same as --format json)")
     diag.add_argument("--embedder", choices=("local", "hashing"),
                       help=embedder_help + "; default: the one the agent's memory was built "

@@ -1,8 +1,10 @@
 """``tiermem diagnostics``: an agent's health report as a table, JSON or an HTML page.
 
-The table for people is always printed: on standard output, or on standard error
-when standard output carries the JSON (as every reporting command does). A file
-(``--out``, ``--json PATH``, HTML's default name) receives the report besides.
+Beside the JSON, the table for people is printed: on standard output, or on
+standard error when standard output carries the JSON (as every reporting command
+does). A table or an HTML page written to a file (``--out``, HTML's default name)
+is not printed again: standard output says where it went. ``--out -`` is
+standard output.
 Options that would each pick another output are refused before any work, so
 none of them is silently ignored.
 """
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import sys
 from collections.abc import Callable
 
 
@@ -68,17 +71,23 @@ def cmd_diagnostics(args: argparse.Namespace, note: Callable[[str], None]) -> in
     with place.in_use(note), place.open_memory(embedder=embedder, read_only=True) as memory:
         report = memory.diagnostics()
         series = history_series(memory)
-    if fmt == "html" and out is not None:  # html always has a file
-        write_atomic(out, render_html(report, series, f"tiermem diagnostics: {name}"))
+    if fmt == "html":
+        page = render_html(report, series, f"tiermem diagnostics: {name}")
+        if out is None:  # `--out -`
+            sys.stdout.write(page)
+            return 0
+        write_atomic(out, page)
         print(f"wrote {out}")
         return 0
     console = TerminalConsole(stderr=fmt == "json" and out is None)
-    # The file first: a reader of standard output that goes away (`| head`) ends the run.
-    if fmt == "json":
-        emit_json(report, out)
-    elif out is not None:
+    if fmt == "text" and out is not None:  # the table is the report: printed to the file only
         recorder = TerminalConsole(file=io.StringIO(), record=True, width=console.width)
         print_text(recorder, report)
         write_atomic(out, recorder.export_text())
+        print(f"wrote {out}")
+        return 0
+    # The file first: a reader of standard output that goes away (`| head`) ends the run.
+    if fmt == "json":
+        emit_json(report, out)
     print_text(console, report)
     return 0

@@ -179,7 +179,7 @@ def test_json_on_stdout_puts_the_table_for_people_on_stderr(
     assert main(["diagnostics", "--agent", "a", "--embedder", "hashing", "--json"]) == 0
     out, err = capsys.readouterr()
     assert json.loads(out)["core"]["facts"] == 1 and "memory health" in err
-    # To a file, the table goes to standard output, as with --out for the other formats.
+    # JSON to a file: the table goes to standard output.
     for args in (["--json", "d.json"], ["--json", "--out", "d.json"],
                  ["--format", "json", "--out", "d.json"]):
         assert main(["diagnostics", "--agent", "a", "--embedder", "hashing", *args]) == 0
@@ -187,6 +187,25 @@ def test_json_on_stdout_puts_the_table_for_people_on_stderr(
         assert "memory health" in out and err == ""
         assert json.loads((agent_a / "d.json").read_text())["core"]["facts"] == 1
         (agent_a / "d.json").unlink()
+
+
+def test_a_table_or_page_written_to_a_file_is_not_printed_again(
+        agent_a: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tiermem.cli import main
+
+    for fmt, name, says in (("text", "d.txt", "memory health"), ("html", "d.html", "<html")):
+        assert main(["diagnostics", "--agent", "a", "--embedder", "hashing", "--format", fmt,
+                     "--out", name]) == 0
+        out, err = capsys.readouterr()
+        assert out == f"wrote {name}\n" and err == ""
+        assert says in (agent_a / name).read_text()
+    # `--out -` is standard output, for the page as for the table.
+    for fmt, says in (("text", "memory health"), ("html", "<html")):
+        assert main(["diagnostics", "--agent", "a", "--embedder", "hashing", "--format", fmt,
+                     "--out", "-"]) == 0
+        out, err = capsys.readouterr()
+        assert says in out and "wrote" not in out and err == ""
+    assert not (agent_a / "-").exists()
 
 
 def test_output_options_that_conflict_are_a_usage_error_before_any_work(
