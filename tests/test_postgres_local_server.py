@@ -65,9 +65,35 @@ def test_restart_keeps_the_data(scratch_dir: Path) -> None:
 def test_root_is_told_which_directory_the_server_account_cannot_enter(scratch_dir: Path) -> None:
     closed = scratch_dir / "private"
     closed.mkdir(mode=0o700)
-    with pytest.raises(LocalServerError, match=f"cannot enter {closed}.*--dir"):
-        LocalPostgres(closed / "pg").start()
-    assert not (closed / "pg" / "PG_VERSION").exists()
+    with pytest.raises(LocalServerError, match=f"cannot enter {closed}.*--dir") as caught:
+        LocalPostgres(closed / "home" / "pg").start()
+    assert "a user other than root" in str(caught.value) and "--store" in str(caught.value)
+    # The directories the failed start made are gone; the one that was there is kept.
+    assert closed.is_dir() and not (closed / "home").exists()
+
+
+def test_a_failed_first_start_removes_the_empty_directories_it_made(
+        scratch_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    written: list[str] = []
+
+    def fail(self: LocalPostgres, program: str, *args: str, what: str) -> None:
+        for name in written:  # what a program wrote before it failed
+            (self.data_dir / name).write_text("")
+        raise LocalServerError(f"could not {what}")
+
+    monkeypatch.setattr(LocalPostgres, "_run", fail)
+    with pytest.raises(LocalServerError, match="initialise the data directory"):
+        LocalPostgres(scratch_dir / "home" / "postgres").start()
+    assert list(scratch_dir.iterdir()) == []
+    # A directory that was there already stays, and so does one a program wrote in.
+    (scratch_dir / "given").mkdir(mode=0o700)
+    with pytest.raises(LocalServerError):
+        LocalPostgres(scratch_dir / "given").start()
+    written.append("server.log")
+    with pytest.raises(LocalServerError):
+        LocalPostgres(scratch_dir / "used" / "pg").start()
+    assert (scratch_dir / "given").is_dir()
+    assert (scratch_dir / "used" / "pg" / "server.log").exists()
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="only root's server runs as another account")

@@ -9,7 +9,9 @@ can reach the socket, and it trusts them without a password.
 PostgreSQL refuses to run as root. When root starts one, the server runs as
 the unprivileged account ``nobody``, which then owns the data directory; every
 directory above it must let that account pass (``/tmp`` does, root's home does
-not), and the error says so rather than widening anyone's permissions.
+not), and the error says so rather than widening anyone's permissions. A start
+that fails removes the directories it created and left empty, so the next
+attempt (as another user, say) starts clean.
 """
 
 from __future__ import annotations
@@ -145,6 +147,17 @@ class LocalPostgres:
         running = self.status()
         if running is not None and running.ready:
             return running.dsn
+        created = _missing_directories(self.data_dir)
+        try:
+            return self._start(timeout)
+        except BaseException:
+            # An empty directory left by a failed first start would be in the way of the
+            # next one: as root it belongs to the server's account, which another user
+            # cannot take over. One that holds anything (a cluster) is kept.
+            _remove_empty(created)
+            raise
+
+    def _start(self, timeout: int) -> str:
         self._prepare_directory()
         if not (self.data_dir / "PG_VERSION").exists():
             self._run("initdb", "--auth=trust", "--encoding=UTF8", "--locale=C.UTF-8",
@@ -195,7 +208,15 @@ class LocalPostgres:
                     f"PostgreSQL does not run as root, so the server runs as "
                     f"'{self.account.pw_name}', which cannot enter {blocked}; put the data "
                     f"directory where it can, e.g. `tiermem pg start --dir "
-                    f"/var/lib/tiermem/postgres`, or let it pass with `chmod o+x {blocked}`")
+                    f"/var/lib/tiermem/postgres`, or let it pass with `chmod o+x {blocked}`"
+                    f"{self._root_hint()}")
+
+    def _root_hint(self) -> str:
+        """What else root can do when its server cannot start."""
+        if self.account is None:
+            return ""
+        return ("; or run `tiermem pg start` as a user other than root, or use a PostgreSQL "
+                "server you have: --store postgresql://... or TIERMEM_STORE")
 
     def _programs(self) -> Path:
         """Where the server's account runs the programs from.
@@ -260,8 +281,29 @@ class LocalPostgres:
                 tail = "\n".join(log.read_text(errors="replace").splitlines()[-8:])
             raise LocalServerError(
                 f"could not {what} in {self.data_dir} ({program} exited with "
-                f"{result.returncode}): {said}" + (f"\nserver log ({log}):\n{tail}" if tail
-                                                   else ""))
+                f"{result.returncode}): {said}{self._root_hint()}"
+                + (f"\nserver log ({log}):\n{tail}" if tail else ""))
+
+
+def _missing_directories(path: Path) -> list[Path]:
+    """``path`` and those of its parents that do not exist yet, deepest first."""
+    missing: list[Path] = []
+    for directory in (path, *path.parents):
+        if directory.exists():
+            break
+        missing.append(directory)
+    return missing
+
+
+def _remove_empty(directories: list[Path]) -> None:
+    """Remove each of ``directories`` (deepest first) while they are empty."""
+    for directory in directories:
+        try:
+            directory.rmdir()
+        except FileNotFoundError:
+            continue
+        except OSError:  # not empty: nor are the ones above it
+            return
 
 
 def _link_or_copy(source: str, target: str) -> None:
