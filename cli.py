@@ -164,6 +164,9 @@ def cmd_scenario(args: argparse.Namespace) -> int:
     from tiermem.scenarios.render import print_day, print_result
     from tiermem.scenarios.runner import run_scenario
 
+    if args.list and args.json is not None:
+        return _fail("--list prints the scenario names as text and takes no --json; give one "
+                     "of them", 2)
     scenarios = all_scenarios()
     if args.name is None and args.json in scenarios and not Path(args.json).exists():
         args.name, args.json = args.json, "-"  # `scenario --json NAME`: JSON on stdout

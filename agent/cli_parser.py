@@ -82,7 +82,10 @@ def build_parser() -> argparse.ArgumentParser:
     diag.add_argument("--out", type=Path, metavar="PATH",
                       help="write the report to this file, not to standard output (- for "
                            "standard output; html: default NAME-diagnostics.html)")
-    _add_json(diag, "the report (the same as --format json)")
+    from tiermem.agent.diagnostics_command import JSON_NO_PATH
+
+    # Told apart from `--json -`, which names standard output and so contradicts --out PATH.
+    _add_json(diag, "the report (the same as --format json)", const=JSON_NO_PATH)
     diag.add_argument("--embedder", choices=("local", "hashing"),
                       help=embedder_help + "; default: the one the agent's memory was built "
                            "with")
@@ -224,8 +227,8 @@ def _add_store(parser: argparse.ArgumentParser,
                              f"TIERMEM_STORE")
 
 
-def _add_json(parser: argparse.ArgumentParser, what: str) -> None:
-    parser.add_argument("--json", nargs="?", const="-", metavar="PATH",
+def _add_json(parser: argparse.ArgumentParser, what: str, const: str = "-") -> None:
+    parser.add_argument("--json", nargs="?", const=const, metavar="PATH",
                         help=f"{what} as JSON: on standard output (the human report then goes "
                              f"to standard error), or written to PATH")
 

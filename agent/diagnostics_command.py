@@ -16,6 +16,10 @@ import io
 import sys
 from collections.abc import Callable
 
+#: ``--json`` given without a value (the parser's ``const``): JSON, to the --out file if
+#: one is named. ``--json -`` names standard output itself, which --out PATH contradicts.
+JSON_NO_PATH = ""
+
 
 class OutputOptionsError(ValueError):
     """Two output options that contradict each other (a usage error)."""
@@ -23,15 +27,22 @@ class OutputOptionsError(ValueError):
 
 def report_format(args: argparse.Namespace) -> tuple[str, str | None]:
     """The format and the file (None: standard output) the options ask for."""
+    out = None if args.out is None else str(args.out)
     if args.json is not None:
         if args.format not in ("text", "json"):  # text is the default: not a choice made
             raise OutputOptionsError(f"--json and --format {args.format} ask for two formats; "
                                      "give one of them")
-        if args.json != "-" and args.out is not None:
-            raise OutputOptionsError("--json PATH and --out PATH name two files; give one "
-                                     "(--json --out PATH writes the JSON to PATH)")
-        target = str(args.out) if args.out is not None else (
-            None if args.json == "-" else args.json)
+        if args.json != JSON_NO_PATH and out is not None and not args.json == out == "-":
+            if "-" not in (args.json, out):
+                raise OutputOptionsError("--json PATH and --out PATH name two files; give one "
+                                         "(--json --out PATH writes the JSON to PATH)")
+            json_place, out_place = ("-" if v == "-" else "PATH" for v in (args.json, out))
+            raise OutputOptionsError(
+                f"--json {json_place} and --out {out_place} ask for standard output "
+                "and a file; give one (--json --out PATH writes the JSON to PATH, --json "
+                "alone to standard output)")
+        target = out if out is not None else (
+            None if args.json in ("-", JSON_NO_PATH) else args.json)
         return "json", target
     target = None if args.out is None else str(args.out)
     if args.format == "html" and target is None:

@@ -205,6 +205,9 @@ def run_command(args: Any, console: Any) -> int:
     from tiermem.memory.output_file import emit_json, output_path
 
     if args.list_configs:
+        if args.json is not None:
+            raise ValueError("--list-configs prints the configurations as text and takes no "
+                             "--json; give one of them")
         for config in CONFIGS.values():
             mark = "*" if config.name in DEFAULT_CONFIGS else " "
             print(f"{mark} {config.name:26} {config.description}")
@@ -213,6 +216,10 @@ def run_command(args: Any, console: Any) -> int:
         raise ValueError("eval locomo needs --data DIR_OR_FILE (e.g. the LoCoMo JSON files)")
     if args.resume and args.json in (None, "-"):
         raise ValueError("--resume needs --json PATH (the report to resume)")
+    if args.json not in (None, "-") and _read_as_data(Path(args.json), args.data):
+        raise ValueError(f"--json {args.json} would be read as LoCoMo data (it is a --data "
+                         "file, or a .json file in a --data directory); write the report "
+                         "elsewhere")
     if args.cv and args.mode != "retrieval":
         raise ValueError("--cv tunes retrieval; it does not combine with --mode qa")
     if args.rewrite and (args.mode != "retrieval" or args.cv):
@@ -234,3 +241,15 @@ def run_command(args: Any, console: Any) -> int:
     if args.json == "-":
         emit_json(report, None)
     return 0
+
+
+def _read_as_data(report: Path, data: Sequence[str]) -> bool:
+    """Whether ``load_conversations(data)`` would read the file ``report``: a report written
+    there would overwrite the conversations, or be loaded as one by the next run."""
+    target = report.expanduser().resolve()
+    for given in data:
+        path = Path(given).expanduser().resolve()
+        if target == path or (path.is_dir() and target.parent == path
+                              and target.suffix == ".json"):
+            return True
+    return False

@@ -212,10 +212,30 @@ def test_output_options_that_conflict_are_a_usage_error_before_any_work(
         agent_a: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from tiermem.cli import main
 
-    for args, says in ((["--json", "j1.json", "--out", "j2.json"], "name two files"),
-                       (["--json", "--format", "html"], "--json and --format html"),
-                       (["--json", "j1.json", "--format", "html"], "ask for two formats")):
-        assert main(["diagnostics", "--agent", "a", "--embedder", "hashing", *args]) == 2
+    diagnostics = ["diagnostics", "--agent", "a", "--embedder", "hashing"]
+    (agent_a / "locomo").mkdir()
+    (agent_a / "locomo" / "conv.json").write_text("[]")
+    for args, says in (
+            ([*diagnostics, "--json", "j1.json", "--out", "j2.json"], "name two files"),
+            ([*diagnostics, "--json", "--format", "html"], "--json and --format html"),
+            ([*diagnostics, "--json", "j1.json", "--format", "html"], "ask for two formats"),
+            ([*diagnostics, "--json", "-", "--out", "j1.json"],
+             "--json - and --out PATH ask for standard output and a file"),
+            ([*diagnostics, "--json", "j1.json", "--out", "-"],
+             "--json PATH and --out - ask for standard output and a file"),
+            (["scenario", "--list", "--json"], "--list prints the scenario names as text"),
+            (["scenario", "--list", "--json", "j1.json"], "takes no --json"),
+            (["eval", "locomo", "--list-configs", "--json"], "takes no --json"),
+            (["eval", "locomo", "--data", "locomo", "--json", "locomo/conv.json"],
+             "would be read as LoCoMo data"),
+            (["eval", "locomo", "--data", "locomo", "--json", "locomo/report.json"],
+             "would be read as LoCoMo data")):
+        assert main(args) == 2, args
         out, err = capsys.readouterr()
-        assert says in err and len(err.splitlines()) == 1 and out == ""
+        assert says in err and len(err.splitlines()) == 1 and out == "", (args, err)
     assert not list(agent_a.glob("*.json")) and not list(agent_a.glob("*.html"))
+    assert (agent_a / "locomo" / "conv.json").read_text() == "[]"
+    # Standard output named twice is one place: the JSON there, the table on stderr.
+    assert main([*diagnostics, "--json", "-", "--out", "-"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["core"]["facts"] == 1 and "memory health" in err
