@@ -1,7 +1,8 @@
 """Recall's and archival's words in memory (memory/store/sqlite/lexical_cache.py) stay FTS5's
 bm25() and common-word tests stay exact when another process writes the same agent file
 between our statements: it appends, erases, edits, clears and imports through its own
-connection."""
+connection. So does archival's bounded ranking (memory/store/sqlite/lexical_bound.py),
+whose later queries run when a search asks deeper."""
 
 from __future__ import annotations
 
@@ -17,8 +18,9 @@ from tiermem.memory.store.records import DumpTable, RowFilter
 from tiermem.memory.store.sqlite import DB_FILE, lexical_window
 from tiermem.memory.store.sqlite.dump import clear_tables, export_rows, import_rows
 from tiermem.memory.store.sqlite.history import SQLiteSettings
-from tiermem.memory.store.sqlite.lexical import BM25List, fts_match
-from tiermem.memory.store.sqlite.lexical_cache import CachedBM25
+from tiermem.memory.store.sqlite.lexical import BM25List, SQLiteLexical, fts_match
+from tiermem.memory.store.sqlite.lexical_bound import BoundedBM25
+from tiermem.memory.store.sqlite.lexical_cache import CachedBM25, TermCache
 from tiermem.memory.store.sqlite.lexical_window import WindowBM25
 from tiermem.memory.store.sqlite.schema import register_functions
 from tiermem.memory.tiers.archival import NewPassage
@@ -273,3 +275,90 @@ def test_a_read_only_store_does_not_count_words_it_cannot_hold(
             assert isinstance(ranking, BM25List)
             assert ranking.everything() == _fts5(m, ["apple", "pear"], 20)
         assert counted == []
+
+
+#: Three passages with the rare word, one to erase among them; many with the common one,
+#: though fewer than half (a search would leave it out of its query).
+_PASSAGES = (["kiwi secret"] + ["kiwi apple pear plum"] * 2
+             + ["apple pear " + "x " * (i % 5) for i in range(120)]
+             + [f"u{i}" for i in range(150)])
+
+
+def _archival(m: HierarchicalMemory) -> None:
+    m.archival.insert_many([NewPassage(text=t, tags=["t"]) for t in _PASSAGES])
+
+
+def _elsewhere(other: OtherProcess, change: str) -> None:
+    """Another process erases the passage with the rare word's best score, or files more
+    passages (which changes every word's idf and the average length)."""
+    if change == "erase":
+        other.write(lambda o: o.execute("DELETE FROM passages WHERE id = 1"))
+    else:
+        other.write(lambda o: o.executemany(
+            "INSERT INTO passages (text, created_at) VALUES (?, 0)",
+            [("kiwi zzz qqq",)] + [(f"v{i} w{i}",) for i in range(30)]))
+
+
+@pytest.mark.parametrize("change", ["erase", "append"])
+@pytest.mark.parametrize("how", ["bounded", "cached"])
+def test_a_ranking_asked_deeper_after_another_process_writes_is_one_state_s_bm25(
+        home: tuple[HierarchicalMemory, OtherProcess], how: str, change: str) -> None:
+    m, other = home
+    _archival(m)
+    # Tags are a condition on the rows: FTS5 answers, bounded; without, the words in memory.
+    filt = RowFilter(tags=("t",)) if how == "bounded" else NO_FILTER
+    ranking = m.store.lexical("passages").rank(["apple", "kiwi"], filt)
+    try:
+        assert isinstance(ranking, BoundedBM25 if how == "bounded" else CachedBM25)
+        order = getattr(ranking, "terms", ["apple", "kiwi"])
+        full = BM25List(m.store, "passages", fts_match(order), filt)
+        expected = full.everything()  # the ranking's state, read whole
+        full.close()
+        assert list(ranking.top(3)) == [1, 2, 3]
+        _elsewhere(other, change)
+        # Deeper than the rows above the bound: the rest is read now, from the same state.
+        assert ranking.top(20) == dict(list(expected.items())[:20])
+        rest = [i for i in expected if i not in ranking.found][:5]
+        assert ranking.scores_of(rest) == {i: expected[i] for i in rest}
+        assert ranking.total() == len(expected)
+        assert ranking.everything() == expected
+    finally:
+        ranking.close()
+    # Closed, the ranking holds no state: the next one reads the other process's changes.
+    after = m.store.lexical("passages").rank(["apple", "kiwi"], filt)
+    assert after.everything() != expected
+    after.close()
+
+
+@pytest.mark.parametrize("k", [2, 8])
+@pytest.mark.parametrize("tags", [["t"], None])
+def test_a_passage_erased_elsewhere_during_a_search_is_not_shown(
+        home: tuple[HierarchicalMemory, OtherProcess], monkeypatch: pytest.MonkeyPatch,
+        tags: list[str] | None, k: int) -> None:
+    m, other = home
+    _archival(m)
+    before = m.archival.search("apple kiwi", k=k, tags=tags)
+    assert before.hits[0].id == 1 and "secret" in before.hits[0].text
+    rank, done = SQLiteLexical.rank, []
+
+    def erased_once_open(lexical: SQLiteLexical, *args: Any, **kwargs: Any) -> Any:
+        ranking = rank(lexical, *args, **kwargs)
+        if not done:  # erased after the first queries, before the ranking is read deeper
+            done.append(ranking)
+            _elsewhere(other, "erase")
+            _elsewhere(other, "append")
+        return ranking
+
+    monkeypatch.setattr(SQLiteLexical, "rank", erased_once_open)
+    if tags is None:
+        monkeypatch.setattr(TermCache, "enabled", False)  # bounded without filters too
+    found = m.archival.search("apple kiwi", k=k, tags=tags)
+    assert isinstance(done[0], BoundedBM25)
+    # Ranked and counted as the passages stood when the search began, every score of that
+    # state; the erased passage, read afterwards, has no row to show, and its text is not
+    # shown (the page is a row short).
+    assert [(h.id, h.score, h.relevance) for h in found.hits] == [
+        (h.id, h.score, h.relevance) for h in before.hits[1:]]
+    assert found.total == before.total
+    assert all("secret" not in h.text for h in found.hits)
+    assert m.store.conn.in_transaction is False  # the read ended with the search

@@ -53,6 +53,9 @@ class LexicalRanking(Protocol):
         ...
 
     def close(self) -> None:
+        """Let go of what the ranking holds (a cursor, a read transaction): until then its
+        reads may all see the state it began with, so close it once ranked, before the rows
+        ranked are read or anything is written."""
         ...
 
 

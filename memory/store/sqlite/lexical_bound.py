@@ -31,10 +31,19 @@ idf and average length come from the whole table whatever the query.
 ``+rowid IN`` test keeps SQLite from re-opening the index per id, which would
 recount every phrase's rows for its idf each time (about 1 ms per id at 100k
 rows), and bm25() runs only on the rows listed.
+
+A deeper ``top``, ``scores_of``, ``total`` and the full list run after ``open``,
+whenever the caller asks, and another process may commit in between: scores
+read under two states would be no one state's ``bm25()``, and rows the first
+queries scored would vanish from the later ones. So a bounded ranking holds the
+read transaction ``open`` began (``SQLiteStore.read_snapshot``) until ``close``.
+The hits are fetched after that, from the rows as they are then, so a row erased
+meanwhile is never shown (memory/search/fusion.py drops an id with no row).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 from collections.abc import Sequence
@@ -118,6 +127,8 @@ class BoundedBM25:
         self._checked: dict[int, float | None] = {}  # other rows scored by scores_of
         self._full: BM25List | None = None
         self._total: int | None = None
+        #: The read transaction every query of the ranking runs in, until ``close``.
+        self._snapshot = contextlib.ExitStack()
         self._bound_at(split)
 
     def _bound_at(self, split: int) -> None:
@@ -147,9 +158,19 @@ class BoundedBM25:
         Once the cache holds the row lengths, every search it can answer is scored there,
         and so is one whose words match many rows."""
         # The cache's reads and the counts beside them see one state, whatever another
-        # process commits meanwhile; BM25List's cursor, left open, is made after.
-        with store.read_snapshot():
+        # process commits meanwhile, and so do a bounded ranking's later queries (module
+        # docstring); BM25List's cursor, left open, is made after.
+        snapshot = contextlib.ExitStack()
+        snapshot.enter_context(store.read_snapshot())
+        try:
             ranking = cls._open_in_snapshot(store, table, terms, filt)
+        except BaseException:
+            snapshot.close()
+            raise
+        if isinstance(ranking, BoundedBM25):
+            ranking._snapshot = snapshot
+            return ranking
+        snapshot.close()
         if isinstance(ranking, list):
             return BM25List(store, table, fts_match(ranking), filt)
         return ranking
@@ -262,7 +283,8 @@ class BoundedBM25:
 
     def close(self) -> None:
         if self._full is not None:
-            self._full.close()
+            self._full.close()  # its cursor first: the read transaction ends after it
+        self._snapshot.close()
 
 
 def _usable_cache(store: SQLiteStore, table: str, filt: RowFilter) -> TermCache | None:
