@@ -204,6 +204,12 @@ def cmd_benchmark(args: argparse.Namespace) -> int:
 
     if args.faults:
         return cmd_faults(args)
+    if args.perf and args.only:
+        # The comparisons build on one another's stores (the step and cold start reuse the
+        # archival ones), so a perf run measures them all rather than a chosen few.
+        return _fail("--only picks battery checks and --perf runs every performance "
+                     "comparison; give one of them (--perf --quick, or smaller --sizes, for a "
+                     "shorter perf run)", 2)
     try:
         select_checks(args.only)
         make_policy(args.policy)

@@ -109,8 +109,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--quick", action="store_true",
                        help="fewer crash kills and smaller timing sizes")
     bench.add_argument("--only", action="append", metavar="NAME",
-                       help="run only this check (with --faults, this fault class); repeat it "
-                            "or give a comma list")
+                       help="run only this check (with --faults, this fault class; not with "
+                            "--perf, which runs every comparison); repeat it or give a comma "
+                            "list")
     _add_json(bench, "the results")
     bench.add_argument("--policy", default="freq_recency_durable",
                        help="the eviction policy under test (default freq_recency_durable)")

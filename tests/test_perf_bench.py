@@ -103,6 +103,18 @@ def test_perf_rejects_bad_sizes(capsys: pytest.CaptureFixture[str]) -> None:
     assert "go with --perf" in capsys.readouterr().err
 
 
+def test_perf_refuses_only_instead_of_ignoring_it(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    runs: list[object] = []
+    monkeypatch.setattr(perf, "main", lambda *a, **k: runs.append(a) or 0)
+    for only in ("timing", "archival", "no-such-check"):
+        assert cli.main(["benchmark", "--perf", "--only", only, "--sizes", "100"]) == 2, only
+        err = capsys.readouterr().err
+        assert err.startswith("tiermem: --only picks battery checks and --perf runs every "), err
+        assert len(err.splitlines()) == 1
+    assert runs == []  # refused before any measuring
+
+
 def test_timed_operations_run_with_the_heap_made_before_them_frozen() -> None:
     made_before = [[i] for i in range(1000)]
     frozen: list[int] = []
