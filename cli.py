@@ -167,6 +167,9 @@ def cmd_scenario(args: argparse.Namespace) -> int:
     if args.list and args.json is not None:
         return _fail("--list prints the scenario names as text and takes no --json; give one "
                      "of them", 2)
+    if args.list and args.name is not None:
+        return _fail("--list takes no scenario name; run `tiermem scenario NAME` to run one "
+                     "(`tiermem scenario --list` lists them)", 2)
     scenarios = all_scenarios()
     if args.name is None and args.json in scenarios and not Path(args.json).exists():
         args.name, args.json = args.json, "-"  # `scenario --json NAME`: JSON on stdout

@@ -93,7 +93,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     scen = sub.add_parser("scenario", help=COMMANDS["scenario"], description=COMMANDS["scenario"])
     scen.add_argument("name", nargs="?", help="scenario name (see --list)")
-    scen.add_argument("--list", action="store_true", help="list the scenarios")
+    scen.add_argument("--list", action="store_true",
+                      help="list the scenarios (with no NAME: NAME runs one)")
     scen.add_argument("--model", help="drive it with this model instead of the offline policy")
     scen.add_argument("--base-url", help="OpenAI-compatible endpoint for --model")
     add_server_options(scen)

@@ -67,6 +67,14 @@ def test_cli_scenario_exit_codes(monkeypatch: pytest.MonkeyPatch, capsys: pytest
     listed = capsys.readouterr().out
     assert all(name in listed for name in all_scenarios())
     assert cli.main(["scenario", "no-such-scenario"]) == 2
+    capsys.readouterr()
+    # A name beside --list is neither listed alone nor run, nor ignored: a usage error.
+    for name in ("personal-assistant", "no-such-scenario"):
+        assert cli.main(["scenario", "--list", name]) == 2, name
+        out, err = capsys.readouterr()
+        assert out == "" and err == (
+            "tiermem: --list takes no scenario name; run `tiermem scenario NAME` to run one "
+            "(`tiermem scenario --list` lists them)\n")
     impossible = Scenario(name="impossible", description="expects what never happens",
                           days=(), durable_in_core=("never said",))
     monkeypatch.setattr("tiermem.scenarios.all_scenarios", lambda: {"impossible": impossible})
