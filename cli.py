@@ -3,10 +3,11 @@
 ``tiermem --help`` lists the commands, then prints the skill card (SKILL.md).
 Exit codes: 0 ok; 1 a check, a turn or an operation failed; 2 a usage error
 (a bad option or policy file, an unknown agent, an output path that cannot be
-written, standard input or output closed);
+written, standard output closed, or standard input closed for chat or forget -);
 130 interrupted; 141 the reader of the output went away (``| head``).
 With standard error closed (``2>&-``) its messages are dropped and the exit
-status is the same.
+status is the same; a command that reads no standard input runs with it closed
+(``<&-``) as with it empty.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 
 from tiermem.agent.cli_parser import COMMANDS, parse_args
 from tiermem.agent.cli_parser import build_parser as build_parser  # re-exported for callers
+from tiermem.agent.closed_streams import settle_closed_streams
 
 EXIT_CODES = ("exit codes: 0 ok, 1 a check or turn failed, 2 usage error "
               "(bad option, unknown agent, unwritable output path)")
@@ -390,26 +392,9 @@ def run(argv: Sequence[str]) -> int:
         return _fail(str(exc))
 
 
-def _quiet_closed_stderr() -> None:
-    """With standard error closed (`2>&-`), send what would go there to /dev/null.
-
-    Its notes and errors are dropped, as asked, while the command runs and exits as it
-    would otherwise (a write to the missing stream must not turn an error's exit 2 into
-    a crash). Descriptor 2 is filled too, when nothing holds it yet, so that no file the
-    command opens later (an agent's database) takes it and receives a child's messages.
-    """
-    if sys.stderr is not None:
-        return
-    sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (lives with the process)
-    try:
-        os.fstat(2)
-    except OSError:  # free: the stream was closed, not taken by a file since
-        os.dup2(sys.stderr.fileno(), 2)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """The ``tiermem`` entry point."""
-    _quiet_closed_stderr()
+    settle_closed_streams()  # before anything opens a file onto a closed descriptor
     if sys.stdout is None:  # `>&-`: every report would be lost
         return _fail("standard output is closed; redirect it to a file, or to /dev/null to "
                      "discard it", 2)

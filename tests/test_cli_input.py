@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from memory_helpers import make_memory
 from rich.console import Console
+from test_cli import ROOT, cli_env, tiermem
 
 from tiermem.agent.line_input import OverlongLine, decoded_lines
 from tiermem.agent.loop import Agent
@@ -116,3 +118,69 @@ def test_closed_standard_streams_are_one_line_usage_errors(
     monkeypatch.setattr(sys, "stdout", None)  # `>&-`
     assert main(["config"]) == 2
     assert "standard output is closed" in capsys.readouterr().err
+
+
+# -- descriptors closed for real, in a process of their own ---------------------------------
+#: ``tiermem ARGS``, then what descriptor 0 holds once the command is done: what a read and a
+#: child process find there, and the descriptor the next file opened takes.
+PROBE = """
+import os, subprocess, sys
+from tiermem.cli import main
+code = main(sys.argv[1:])
+try:
+    read = repr(os.read(0, 16))
+except OSError as exc:
+    read = exc.strerror
+child = subprocess.run([sys.executable, "-c", "import sys; print(sys.stdin.read() == '')"],
+                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+print(f"read {read}; child read nothing: {child.stdout.strip() or child.returncode}")
+print(f"next file {os.open(os.devnull, os.O_RDONLY)}")
+sys.exit(code)
+"""
+
+
+def closed(home: Path, redirect: str, *args: str,
+           program: tuple[str, ...] = ("cli.py",)) -> subprocess.CompletedProcess[str]:
+    """``python PROGRAM ARGS`` run with ``redirect`` (e.g. `<&-`): closed, not /dev/null."""
+    return subprocess.run(["sh", "-c", f'exec "$@" {redirect}', "sh", sys.executable, *program,
+                           *args], cwd=ROOT, env=cli_env(home), capture_output=True, text=True,
+                          check=False)
+
+
+def test_with_stdin_closed_no_file_a_command_opens_becomes_standard_input(
+        tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    assert tiermem(home, "chat", "--offline", "--agent", "a", "--embedder", "hashing",
+                   stdin="I am allergic to peanuts.\n").returncode == 0
+    probe = ("-c", PROBE)
+    # forget opens the agent home's writer lock, which took the free descriptor 0.
+    done = closed(home, "<&-", "forget", "--agent", "a", "--embedder", "hashing",
+                  "no such text", program=probe)
+    assert done.returncode == 1 and "nothing forgotten: unmatched" in done.stdout, done.stderr
+    said = done.stdout.splitlines()[-2:]
+    assert said[0] == "read b''; child read nothing: True", said
+    assert int(said[1].removeprefix("next file ")) > 2, said
+    # With standard error closed too, its /dev/null (write-only) must not land on 0.
+    done = closed(home, "<&- 2>&-", "config", "--agent", "nope", program=probe)
+    assert done.returncode == 2
+    assert done.stdout.splitlines()[0] == "read b''; child read nothing: True", done.stdout
+
+
+def test_with_stdin_or_stdout_closed_the_commands_that_need_them_still_refuse(
+        tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    for redirect in ("<&-", "<&- 2>&-"):
+        for args in (("chat", "--offline", "--embedder", "hashing"),
+                     ("chat", "--offline", "--embedder", "hashing", "--json"),
+                     ("forget", "--embedder", "hashing", "-")):
+            done = closed(home, redirect, *args)
+            assert done.returncode == 2, (redirect, args, done.stderr)
+            assert done.stdout == "" and "Traceback" not in done.stderr, (redirect, args)
+            if "2>&-" not in redirect:
+                assert done.stderr.startswith("tiermem: standard input is closed; "), args
+    for redirect in (">&-", ">&- 2>&-", "<&- >&- 2>&-"):
+        done = closed(home, redirect, "config")
+        assert done.returncode == 2, (redirect, done.stderr)
+        if "2>&-" not in redirect:
+            assert done.stderr.startswith("tiermem: standard output is closed; ")
+    assert not (home / "agents").exists()  # each was refused before any agent was made
