@@ -2,10 +2,12 @@
 bm25() and common-word tests stay exact when another process writes the same agent file
 between our statements: it appends, erases, edits, clears and imports through its own
 connection. So does archival's bounded ranking (memory/store/sqlite/lexical_bound.py),
-whose later queries run when a search asks deeper."""
+whose later queries run when a search asks deeper, and recall's window when FTS5 scores it
+(a read-only store, or rarer words), from the state its newest matches were found in."""
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -362,3 +364,60 @@ def test_a_passage_erased_elsewhere_during_a_search_is_not_shown(
     assert found.total == before.total
     assert all("secret" not in h.text for h in found.hits)
     assert m.store.conn.in_transaction is False  # the read ended with the search
+
+
+@pytest.mark.parametrize("window", [30, 100])  # fewer than the matches, and more
+@pytest.mark.parametrize("change", ["append", "erase"])
+@pytest.mark.parametrize("reader", [True, False])
+def test_a_window_fts5_scores_while_another_process_writes_is_one_state_s_bm25(
+        home: tuple[HierarchicalMemory, OtherProcess], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, reader: bool, change: str, window: int) -> None:
+    m, other = home
+    m.recall.append_many([NewMessage("user", "apple pear" if i % 3 else "apple w1", i)
+                          for i in range(60)])
+    if not reader:  # words too rare to hold: FTS5 scores the window
+        monkeypatch.setattr(lexical_window, "HELD_MIN_HITS", 10**9)
+    words = ["pear", "w1"]
+    # A read-only store holds no words in memory, whatever their share.
+    with (HierarchicalMemory(tmp_path, embedder=HashingEmbedder(), recall_dense=False,
+                             read_only=True) if reader else contextlib.nullcontext(m)) as r:
+        expected = _fts5(r, words, window)
+        # Another process writes after the newest matches are found, before BM25 runs: rows
+        # past the newest it found, or one of them erased.
+        done = _before(r, monkeypatch, "ORDER BY bm25(", (
+            (lambda: other.append(*["pear kiwi"] * 5)) if change == "append"
+            else (lambda: other.erase(59))))
+        ranking = r.store.lexical("messages").rank(words, NO_FILTER, window)
+        try:
+            assert done and isinstance(ranking, BM25List)
+            assert ranking.top(5) == dict(list(expected.items())[:5])
+            assert ranking.everything() == expected
+            assert ranking.total() == len(expected)
+        finally:
+            ranking.close()
+        # Closed, the ranking holds no state: the next one reads the other's change.
+        assert _fts5(r, words, window) != expected
+
+
+def test_a_message_erased_elsewhere_during_a_recall_search_is_not_shown(
+        home: tuple[HierarchicalMemory, OtherProcess], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    m, other = home
+    m.recall.append_many([NewMessage("user", "apple pear" if i % 3 else "apple w1", i)
+                          for i in range(60)])
+    with HierarchicalMemory(tmp_path, embedder=HashingEmbedder(), recall_dense=False,
+                            read_only=True) as r:
+        r.recall.window = 10  # of the messages with w1 (or with it in their context)
+        before = r.recall.search("w1", k=5)
+        assert (before.total, before.total_exact) == (10, False)
+        # The best match is erased elsewhere once the window is found, before BM25 runs.
+        erased = before.hits[0].id
+        done = _before(r, monkeypatch, "ORDER BY bm25(", lambda: other.erase(erased))
+        found = r.recall.search("w1", k=5)
+        assert done
+        # Ranked and counted as the messages stood when the search began; the erased one,
+        # read afterwards, has no row to show (the page is a row short).
+        assert [(h.id, h.score) for h in found.hits] == [
+            (h.id, h.score) for h in before.hits[1:]]
+        assert (found.total, found.total_exact) == (10, False)
+        assert r.store.conn.in_transaction is False

@@ -18,14 +18,29 @@ rows newest first through the primary key, in id ranges sized from the words'
 document counts: for a word in most rows the first range holds the window, and
 for a rare one the range is the whole table, read through the GIN index. The
 window's rows are then scored by id.
+
+A ranking's statements run one by one: the counts when it opens, its rows when a
+search asks for them, deeper ones, particular rows' scores and the total later.
+In an autocommit connection each statement would see every commit made before
+it (PostgreSQL's READ COMMITTED), so a reader would rank the rows of one state
+with the counts of another: rows the writer appended meanwhile, scored with idfs
+that never counted them, and a total or a window missing a row it erased. So a
+ranking opened outside a transaction begins a REPEATABLE READ, read-only one,
+whose statements all see the state the first saw, and ends it at ``close``
+(``LexicalRanking.close``: before the rows ranked are read or anything is
+written). Inside a transaction it runs in that one: only the agent's writer
+changes its rows, and that is the connection the transaction is on.
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+import psycopg
 
 from tiermem.memory.store.postgres.folded_stats import DOCUMENT_COUNTS, TABLE_SIZE
 from tiermem.memory.store.postgres.schema_search import agent_lexeme
@@ -114,15 +129,30 @@ class PgLexicalIndex:
 
     def rank(self, terms: Sequence[str], filt: RowFilter,
              window: int | None = None) -> PgRanking:
-        return PgRanking(self, self._query_parts(terms, False), filt, window)
+        snapshot = self._snapshot()
+        try:
+            return PgRanking(self, self._query_parts(terms, False), filt, window, snapshot)
+        except BaseException:
+            snapshot.close()
+            raise
 
     def scores(self, terms: Sequence[str], every_term: bool = False,
                among: Collection[int] | None = None) -> dict[int, float]:
-        parts = self._query_parts(terms, every_term)
-        if parts is None or (among is not None and not among):
-            return {}
-        ranking = PgRanking(self, parts, RowFilter(), None)
-        return ranking.everything() if among is None else ranking.scores_of(list(among))
+        with self._snapshot():  # the counts and the rows of one state (module docstring)
+            parts = self._query_parts(terms, every_term)
+            if parts is None or (among is not None and not among):
+                return {}
+            ranking = PgRanking(self, parts, RowFilter(), None)
+            return ranking.everything() if among is None else ranking.scores_of(list(among))
+
+    def _snapshot(self) -> contextlib.ExitStack:
+        """A read-only REPEATABLE READ transaction begun on the connection, ended when the
+        stack closes; nothing when a transaction is open already (module docstring)."""
+        stack, conn = contextlib.ExitStack(), self.scope.conn
+        if conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
+            conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            stack.callback(_end_read, conn)
+        return stack
 
     def common_terms(self, terms: Sequence[str], rows: int) -> set[str]:
         if rows < PRUNE_MIN_ROWS or not terms:
@@ -149,6 +179,14 @@ class PgLexicalIndex:
             (self.scoped(_tsquery(lexemes, "|")), rows + 1))) > rows
 
 
+def _end_read(conn: psycopg.Connection) -> None:
+    """End the read transaction ``_snapshot`` began: nothing was written in it, and after a
+    failed statement rolling back is all PostgreSQL allows (a lost connection has none)."""
+    if conn.info.transaction_status in (psycopg.pq.TransactionStatus.INTRANS,
+                                        psycopg.pq.TransactionStatus.INERROR):
+        conn.execute("ROLLBACK")
+
+
 def _bm25_sql(parts: QueryParts, length: str) -> tuple[str, list[Any]]:
     """The BM25 of row ``b`` as an SQL expression, and its parameters (FTS5's k1 = 1.2,
     b = 0.75); ``length`` is the row's length in words, as SQL."""
@@ -167,12 +205,16 @@ class PgRanking:
 
     Reading deeper runs the ranking again with a larger limit (doubling), and
     the scores of particular rows are looked up by id, which PostgreSQL does
-    through the primary key.
+    through the primary key. ``snapshot`` holds the read transaction they all
+    run in (module docstring) until ``close``, or until every match is read: the
+    total is known then, and nothing is left to ask the database.
     """
 
     def __init__(self, index: PgLexicalIndex, parts: QueryParts | None,
-                 filt: RowFilter, window: int | None) -> None:
+                 filt: RowFilter, window: int | None,
+                 snapshot: contextlib.ExitStack | None = None) -> None:
         self.index = index
+        self._snapshot = snapshot or contextlib.ExitStack()
         self.exact = True
         self.found: dict[int, float] = {}
         self.best = 0.0
@@ -181,6 +223,7 @@ class PgRanking:
         self._exhausted = parts is None
         self._total: int | None = 0 if parts is None else None
         if parts is None:
+            self._snapshot.close()
             return
         where, params = filter_sql(filt, index.table)
         self._where = "b.agent_id = %s AND b.tsv @@ %s::tsquery" + (f" AND {where}"
@@ -197,6 +240,8 @@ class PgRanking:
             # planner to read every match of a common word from the GIN index.
             self._where = "b.agent_id = %s AND b.id = ANY(%s)"
             self._params = [index.scope.agent, newest]
+            if self._exhausted:
+                self._snapshot.close()
 
     def _newest_matches(self, parts: QueryParts, wanted: int) -> list[int]:
         """The ids of the newest ``wanted`` matches passing the filters, newest first."""
@@ -241,6 +286,8 @@ class PgRanking:
             self._exhausted = True
             if self.exact:
                 self._total = len(self._ranked)
+            # Every later answer comes from the rows read (a window's total came at open).
+            self._snapshot.close()
         if self._ranked:
             self.best = self._ranked[0][1]
 
@@ -281,3 +328,4 @@ class PgRanking:
 
     def close(self) -> None:
         self._ranked = []
+        self._snapshot.close()

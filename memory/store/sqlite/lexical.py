@@ -55,8 +55,12 @@ class SQLiteLexical:
         match = fts_match(terms)
         if window is None:
             return BM25List(self.store, self.table, match, filt)
-        # The probe and the words in memory read one state, whatever another process
-        # commits meanwhile (BM25List's cursor, left open, is made after).
+        # The probe, the words in memory and FTS5's scores read one state, whatever another
+        # process commits meanwhile: a cursor made after the snapshot would score the rows
+        # the probe found (and counted for the total) under a later state, with other idfs,
+        # less a row erased since. The cursor's statement is stepped once here, and a
+        # statement still running keeps its read transaction after the COMMIT, so the
+        # rows read later (and any query beside them) come from that same state.
         with self.store.read_snapshot():
             newest = window_probe(self.store, self.table, match, filt, window)
             if self.window_in_memory:
@@ -65,7 +69,7 @@ class SQLiteLexical:
                 ranking = window_from_memory(self.store, self.table, terms, newest, window)
                 if ranking is not None:
                     return ranking
-        return BM25List(self.store, self.table, match, filt, window, newest)
+            return BM25List(self.store, self.table, match, filt, window, newest)
 
     def scores(self, terms: Sequence[str], every_term: bool = False,
                among: Collection[int] | None = None) -> dict[int, float]:
