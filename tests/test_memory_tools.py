@@ -348,6 +348,9 @@ def test_archival_search_hits_bring_an_evicted_fact_back_to_core_and_say_so(
     assert found["results"][0]["text"] == "User's cat is called Miso"
     assert found["results"][0]["in_core"] is True
     assert m.diagnostics()["promotions"]["total"] == 1
+    # Back in core, its passage is no longer shown as evicted.
+    again, _ = _search_turn(box, m, "cat Miso")
+    assert again["results"][0]["in_core"] is True and again["results"][0]["evicted"] is None
 
 
 def test_archival_search_counts_only_the_facts_it_found(

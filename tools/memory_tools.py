@@ -250,7 +250,7 @@ def _archival_item(hit: Hit, memory: HierarchicalMemory) -> dict[str, Any]:
     if isinstance(superseded, (int, float)):
         item["superseded"] = iso(superseded)  # no longer true since then
     if hit.fact_id is not None and hit.fact_id in memory.core:
-        item["in_core"] = True  # a fact promoted back: its passage still tells the eviction
+        item["in_core"] = True  # a fact promoted back, so its passage is not evicted
     return item
 
 

@@ -261,6 +261,10 @@ class FactLifecycle:
         fact.hits_since_eviction = 0
         fact.entered_core_seq = self.next_seq()
         self.core.save(fact)
+        if fact.passage_id is not None:
+            # The passage stays as the fact's archival copy, but it is evicted no longer:
+            # a search must not date an eviction that was undone.
+            self.archival.clear_evicted(fact.passage_id)
         self.journal.record("promote", fact, why)
 
     def edit(self, fact: Fact, old: str, new_content: str) -> int:
