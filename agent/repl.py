@@ -355,7 +355,7 @@ class ChatRepl:
                  else f"at least {result.total} (the newest ranked)")
         self.console.print(f"{count} matches (page 1 of {result.pages})")
         for hit in result.hits:
-            extra = " [dim](evicted from core)[/dim]" if hit.was_in_core else ""
+            extra = " [dim](evicted from core)[/dim]" if hit.evicted_at is not None else ""
             who = f"{hit.role}: " if hit.role else ""
             line = " ".join(hit.text.split())  # one line per hit, however the text was laid out
             self.console.print(f"  #{hit.id} {escape(who + line[:200])}{extra}")

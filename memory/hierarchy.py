@@ -295,9 +295,9 @@ class HierarchicalMemory:
 
         Re-adding the same normalised text counts as an access of the existing
         fact (and may update its durability) instead of duplicating it. A fact
-        that alone exceeds ``core_limit`` raises MemoryLimitError and changes
-        nothing. When the policy protects every possible victim (durable facts
-        against a short-lived newcomer), the new fact goes to archival instead.
+        that alone exceeds ``core_limit`` goes straight to archival (an ``oversize``
+        event says so), as does one for which the policy protects every possible
+        victim (durable facts against a short-lived newcomer; a ``bypass`` event).
         A fact the privacy policy drops raises RetentionDroppedError and is stored nowhere.
         """
         return writes.add_fact(self, text, durability, source, source_message_id)
@@ -307,9 +307,11 @@ class HierarchicalMemory:
         """Edit the one core fact containing ``old_content``; returns its id.
 
         ``old_content`` must occur exactly once across core. An empty result
-        retires the fact to archival, marked superseded (never deletes it). The edit is validated
-        before anything changes: if it cannot fit even after evicting what the
-        policy allows, MemoryLimitError is raised and core is untouched.
+        retires the fact to archival, marked superseded (never deletes it); a result
+        larger than all of core moves to archival with its new text (an ``oversize``
+        event). The edit is validated before anything changes: if it cannot fit even
+        after evicting what the policy allows, MemoryLimitError is raised and core is
+        untouched.
         """
         return writes.replace_in_core(self, old_content, new_content)
 

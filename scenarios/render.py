@@ -16,7 +16,7 @@ def print_day(console: Console, day: DayLog) -> None:
                   f"{day.tool_calls} tool calls{memory_calls}, {day.seconds:.1f} s[/dim]")
     for label, items, style in (("entered core", day.entered_core, "green"),
                                 ("evicted to archival", day.evicted, "yellow"),
-                                ("filed in archival (core full)", day.archived_directly, "yellow"),
+                                ("filed in archival (no room)", day.archived_directly, "yellow"),
                                 ("retired as superseded", day.superseded, "magenta"),
                                 ("recalled", day.recalled, "cyan"),
                                 ("failed turns", day.errors, "red")):

@@ -163,6 +163,7 @@ def _log_events(memory: HierarchicalMemory, since: int, log: DayLog) -> None:
     for event in memory.events_since(since):
         target = {"add": log.entered_core, "promote": log.entered_core,
                   "evict": log.evicted, "bypass": log.archived_directly,
+                  "oversize": log.archived_directly,
                   "retire": log.superseded}.get(event["kind"])
         if target is not None:
             target.append(event["text"])

@@ -84,6 +84,25 @@ def test_an_evicted_fact_is_quoted_from_archival() -> None:
     assert not any(line.startswith("- From core memory") for line in lines)
 
 
+def test_a_fact_larger_than_core_is_stored_in_archival_and_the_reply_says_so() -> None:
+    # What `tiermem chat --core-limit 1` does with a fact: it cannot fit in core at all.
+    with HierarchicalMemory(None, embedder=HashingEmbedder(), core_limit=1) as tiny:
+        agent = Agent(tiny, OfflinePolicy())
+        reply = agent.step("Remember that my favourite colour is teal.").reply or ""
+        [fact] = tiny.facts()
+        assert fact.tier == "archival" and len(tiny.core) == 0
+        [hit] = [h for h in tiny.archival_search("favourite colour teal").hits
+                 if h.fact_id == fact.id]
+        answer = agent.step("What is my favourite colour?").reply or ""
+    assert "Could not store" not in reply
+    assert reply.startswith("Noted.")
+    assert (f"too large for core ({fact.tokens} tokens; core holds 1), so stored in archival"
+            in reply)
+    assert "raise the core limit" in reply
+    assert hit.text == fact.text == "User's favourite colour is teal"
+    assert "- From archival: User's favourite colour is teal" in answer
+
+
 def test_unknown_answers_say_so(memory: HierarchicalMemory) -> None:
     agent = Agent(memory, OfflinePolicy())
     agent.step("I am allergic to peanuts.")

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from memory_helpers import check_core_invariants, make_memory
 
-from tiermem.memory.errors import InvalidInputError, MemoryLimitError
+from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.validation import validate_agent_name
 
@@ -86,13 +86,15 @@ def test_one_megabyte_fact_is_refused(unit: str) -> None:
     with make_memory(core_limit=40, core_limit_unit=unit) as m:
         m.add_fact("User is allergic to peanuts")
         before = m.snapshot()
-        with pytest.raises((InvalidInputError, MemoryLimitError)):
+        with pytest.raises(InvalidInputError, match="split it"):
             m.add_fact(ONE_MB)
-        # Long but under the text cap: refused by the core limit in tokens.
-        if unit == "tokens":
-            with pytest.raises(MemoryLimitError, match="archival_insert"):
-                m.add_fact("word " * 20_000)
         assert m.snapshot() == before
+        # Long but under the text cap: too large for a core of 40 tokens, so it is kept in
+        # archival instead.
+        if unit == "tokens":
+            fid = m.add_fact("word " * 20_000)
+            assert m.fact(fid).tier == "archival"
+            assert [f.text for f in m.core] == ["User is allergic to peanuts"]
 
 
 def test_long_text_under_the_cap_is_stored_whole() -> None:

@@ -122,17 +122,51 @@ def test_append_evicts_to_archival_and_says_so(box: Toolbox, memory: Hierarchica
     assert first.text not in core_texts(memory)
 
 
-def test_over_limit_append_fails_and_leaves_core_unchanged(
+def test_append_larger_than_core_goes_to_archival_and_says_so(
     box: Toolbox, memory: HierarchicalMemory
 ) -> None:
     run(box, memory, "core_memory_append", {"content": "User name is Ada"})
     before = [f.to_dict() for f in memory.core]
-    result = run(box, memory, "core_memory_append", {"content": "word " * 300})
-    assert not result.ok
-    assert result.content.startswith("Error:")
-    assert "core holds at most 40" in result.content
+    text = "The deploy checklist has " + "one more careful step " * 20
+    result = run(box, memory, "core_memory_append", {"content": text})
+    assert result.ok, result.content
+    [fact] = [f for f in memory.facts() if f.text == text.strip()]
+    assert fact.tier == "archival"
+    assert result.content.startswith(
+        f"too large for core ({fact.tokens} tokens; core holds 40), so stored in archival, "
+        "where archival_memory_search finds it; raise the core limit to keep facts this size "
+        "in core: The deploy checklist has one more careful step")
+    assert result.content.endswith(f"(core {memory.core.used}/40 tokens)")
     assert [f.to_dict() for f in memory.core] == before
-    assert len(memory.archival) == 0
+    found = run(box, memory, "archival_memory_search", {"query": "deploy checklist step"})
+    [item] = json.loads(found.content)["results"]
+    assert item["text"] == fact.text and item["was_in_core"] is False
+
+    # Stated again, it stays there, and the result says why rather than counting uses.
+    again = run(box, memory, "core_memory_append", {"content": text}, turn=2)
+    assert again.ok and memory.fact(fact.id).tier == "archival"
+    assert again.content.startswith(
+        "Already in archival, where archival_memory_search finds it: it is too large for "
+        f"core ({fact.tokens} tokens; core holds 40); raise the core limit")
+
+
+def test_replace_that_makes_a_fact_larger_than_core_moves_it_to_archival(
+    box: Toolbox, memory: HierarchicalMemory
+) -> None:
+    run(box, memory, "core_memory_append", {"content": "User name is Ada"})
+    run(box, memory, "core_memory_append", {"content": "The deploy checklist has four steps"})
+    result = run(box, memory, "core_memory_replace", {
+        "old_content": "four steps",
+        "new_content": "these steps: " + "one more careful step, " * 20})
+    assert result.ok, result.content
+    [fact] = [f for f in memory.facts() if f.text.startswith("The deploy checklist")]
+    assert fact.tier == "archival" and fact.text.endswith("one more careful step,")
+    assert core_texts(memory) == ["User name is Ada"]
+    assert (f"too large for core ({fact.tokens} tokens; core holds 40), so stored in "
+            "archival, where archival_memory_search finds it" in result.content)
+    found = run(box, memory, "archival_memory_search", {"query": "deploy checklist step"})
+    [item] = json.loads(found.content)["results"]
+    assert item["text"] == fact.text and item["was_in_core"] is True and item["evicted"]
 
 
 # -- core_memory_replace ------------------------------------------------------------------
@@ -190,18 +224,6 @@ def test_replace_with_empty_new_content_retires_to_archival(
     assert len(memory.core) == 0
     found = run(box, memory, "archival_memory_search", {"query": "on call week"})
     assert "User is on call this week" in found.content
-
-
-def test_over_limit_replace_fails_and_core_is_unchanged(
-    box: Toolbox, memory: HierarchicalMemory
-) -> None:
-    run(box, memory, "core_memory_append", {"content": "User lives in Lyon"})
-    before = [f.to_dict() for f in memory.core]
-    result = run(box, memory, "core_memory_replace",
-                 {"old_content": "Lyon", "new_content": "Lyon " + "and more " * 60})
-    assert result.content.startswith("Error:")
-    assert [f.to_dict() for f in memory.core] == before
-    assert memory.core.used <= memory.core.limit
 
 
 # -- archival -----------------------------------------------------------------------------
@@ -326,6 +348,9 @@ def test_archival_search_hits_bring_an_evicted_fact_back_to_core_and_say_so(
     assert found["results"][0]["text"] == "User's cat is called Miso"
     assert found["results"][0]["in_core"] is True
     assert m.diagnostics()["promotions"]["total"] == 1
+    # Back in core, its passage is no longer shown as evicted.
+    again, _ = _search_turn(box, m, "cat Miso")
+    assert again["results"][0]["in_core"] is True and again["results"][0]["evicted"] is None
 
 
 def test_archival_search_counts_only_the_facts_it_found(

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from tiermem.memory import HierarchicalMemory, Hit, SearchResult
-from tiermem.memory.tiers.lifecycle import SUPERSEDED_AT
+from tiermem.memory.tiers.lifecycle import OVERSIZE, SUPERSEDED_AT
 from tiermem.memory.validation import single_line
 from tiermem.tools.declare import Tool, ToolError, tool
 from tiermem.tools.dispatch import Toolbox
@@ -57,6 +57,9 @@ def _describe_changes(ctx: ToolContext, since: int) -> list[str]:
             "evict": "core -> archival:",
             "promote": "archival -> core:",
             "bypass": "archival (core full of protected facts):",
+            OVERSIZE: f"too large for core ({event['detail']}), so stored in archival, where "
+                      "archival_memory_search finds it; raise the core limit to keep facts "
+                      "this size in core:",
             "replace": "core edited:",
             "retire": "core -> archival (superseded):",
             "reclassify": f"core reclassified {event['detail']}:",
@@ -124,6 +127,11 @@ def _restated(memory: HierarchicalMemory, fact_id: int) -> str:
     fact = memory.fact(fact_id)
     if fact is None or fact.tier == "core":
         return "Already in core; counted as a re-assertion"
+    size = memory.core.size(fact)
+    if not memory.core.holds(size):
+        return (f"Already in archival, where archival_memory_search finds it: it is too large "
+                f"for core ({memory.lifecycle.oversize_detail(size)}); raise the core limit "
+                "to keep facts this size in core")
     # It stayed in archival: core had no room for it, so the statement was a hit.
     return (f"Already in archival, and core has no room for it; it has "
             f"{fact.hits_since_eviction} of the {memory.lifecycle.hits_needed(fact)} uses "
@@ -242,7 +250,7 @@ def _archival_item(hit: Hit, memory: HierarchicalMemory) -> dict[str, Any]:
     if isinstance(superseded, (int, float)):
         item["superseded"] = iso(superseded)  # no longer true since then
     if hit.fact_id is not None and hit.fact_id in memory.core:
-        item["in_core"] = True  # a fact promoted back: its passage still tells the eviction
+        item["in_core"] = True  # a fact promoted back, so its passage is not evicted
     return item
 
 

@@ -2,8 +2,9 @@
 edited), a conversation turn with the facts extracted from it, a passage into archival;
 and the transaction a write runs in, with the history point an interaction records.
 
-Each write is checked whole (its text, the privacy policy's retention layer, whether it
-can fit) before its transaction begins, so a refused write changes nothing.
+Each write is checked whole (its text, the privacy policy's retention layer) before its
+transaction begins, so a refused write changes nothing. A fact too large for core is not
+refused: the lifecycle stores it in archival (memory/tiers/lifecycle.py).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import contextlib
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from tiermem.memory.errors import InvalidInputError, MemoryLimitError, RetentionDroppedError
+from tiermem.memory.errors import InvalidInputError, RetentionDroppedError
 from tiermem.memory.privacy.guard import PrivacyGuard
 from tiermem.memory.privacy.retention import Masked
 from tiermem.memory.store.records import HistoryPoint
@@ -67,13 +68,7 @@ def add_fact(memory: HierarchicalMemory, text: str, durability: str, source: str
         memory.privacy.check_write(text, what="fact")
     check_source_message_id(source_message_id)
     norm = fact_norm(text)
-    size = memory.core.size_of_text(text)
     existing = memory.core.find_by_norm(norm)
-    if existing is None and size > memory.core.limit:
-        raise MemoryLimitError(
-            f"this fact is {size} {memory.core.unit} but core holds at most "
-            f"{memory.core.limit}; shorten it, or store it in archival with archival_insert"
-        )
     with writing(memory, advances_clock=True):
         if existing is not None:
             return memory.lifecycle.reassert(existing, durability)
@@ -81,8 +76,8 @@ def add_fact(memory: HierarchicalMemory, text: str, durability: str, source: str
             # Stated explicitly: a fact forgotten before is stored again, and extraction
             # may find it again too (memory/ops/forget.py).
             memory.forgotten_norms.lift(norm)
-        return memory.lifecycle.admit(text, norm, durability, source, size,
-                                      source_message_id)
+        return memory.lifecycle.admit(text, norm, durability, source,
+                                      memory.core.size_of_text(text), source_message_id)
 
 
 def replace_in_core(memory: HierarchicalMemory, old_content: str, new_content: str) -> int:
@@ -123,7 +118,7 @@ def process_interaction(memory: HierarchicalMemory, user_input: str, agent_respo
         for extracted in extract_facts(user.kept, speaker=speaker):
             if fact_norm(extracted.text) in memory.forgotten_norms:
                 continue  # forgotten on request: only an explicit add_fact stores it again
-            with contextlib.suppress(MemoryLimitError, RetentionDroppedError):
+            with contextlib.suppress(RetentionDroppedError):
                 fact_ids.append(memory.add_fact(extracted.text, extracted.durability,
                                                 source=f"{EXTRACTED}{turn}",
                                                 source_message_id=user_id))

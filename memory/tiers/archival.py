@@ -2,7 +2,7 @@
 
 It holds what the agent files away and every fact core evicts. Nothing here
 is ever deleted by eviction; ``created_at`` is when the passage was learned,
-``evicted_at`` when core let it go.
+``evicted_at`` when core let it go (None again once the fact is back in core).
 """
 
 from __future__ import annotations
@@ -99,6 +99,11 @@ class ArchivalTier:
         """Record a (re-)eviction of the passage's fact."""
         with self.store.transaction():
             self.store.passages.mark_evicted(passage_id, evicted_at)
+
+    def clear_evicted(self, passage_id: int) -> None:
+        """Record that the passage's fact is back in core: no longer evicted."""
+        with self.store.transaction():
+            self.store.passages.clear_evicted(passage_id)
 
     def replace_text(self, passage_id: int, text: str) -> None:
         """Give a fact's passage the fact's current text: its row, its full-text entry and

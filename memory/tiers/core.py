@@ -93,6 +93,13 @@ class CoreTier:
     def size_of_text(self, text: str) -> int:
         return self.count_tokens(text) if self.unit == "tokens" else 1
 
+    def holds(self, size: int) -> bool:
+        """Whether a fact of ``size`` units fits in core at all, with everything else out.
+
+        A fact that does not belongs in archival from the start: no eviction makes room.
+        """
+        return size <= self.limit
+
     # -- planning (no mutation unless accepted) -------------------------------------------
     def plan_room(
         self, incoming: Fact, extra: int, exclude: int | None = None

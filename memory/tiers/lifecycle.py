@@ -13,6 +13,11 @@ agent's ``archival_memory_search`` tool passes). An archived fact stated again
 while core has room for it returns at once: nothing is evicted for it, so it
 cannot flap; with core full, the re-assertion is a hit like any other.
 
+A fact larger than all of core (``CoreTier.holds``) never enters it: added, it goes
+straight to archival; edited to that size, it moves there with its new text, as an
+eviction. Either way the journal's ``oversize`` event says why, and nothing is refused or
+lost, since eviction is not deletion.
+
 A fact emptied by a replace is *retired*: it leaves core like an evicted one,
 and its passage is marked ``superseded_at``, because a fact is removed from
 core when it stopped being true (eviction makes room on its own). A
@@ -41,6 +46,9 @@ from tiermem.memory.validation import clean_text
 
 #: The passage metadata key, set to when it happened, of a fact retired as no longer true.
 SUPERSEDED_AT = "superseded_at"
+#: The event of a fact stored in archival because it is larger than all of core; its
+#: detail is ``oversize_detail``'s.
+OVERSIZE = "oversize"
 
 
 class FactLifecycle:
@@ -60,26 +68,40 @@ class FactLifecycle:
 
     def admit(self, text: str, norm: str, durability: str, source: str, size: int,
               source_message_id: int | None = None) -> int:
-        """A new fact: into core, evicting per policy, or straight to archival if protected."""
+        """A new fact: into core, evicting per policy; straight to archival when it is larger
+        than all of core, or when the policy protects every fact that could make room."""
         now, clock = self.clock.now(), self.clock.clock_now()
         fact = Fact(id=-1, text=text, durability=durability, created_at=now,
                     created_tick=clock, last_access=clock, access_count=1, source=source,
                     tokens=self.count_tokens(text), last_counted_tick=self.clock.tick,
                     entered_core_seq=self.next_seq(), source_message_id=source_message_id)
+        if not self.core.holds(size):
+            return self._file(fact, norm, OVERSIZE, self.oversize_detail(size))
         victims = self.core.plan_room(fact, size)
         if victims is None:
-            fact.tier = "archival"
-            self.core.insert(fact, norm)
-            fact.passage_id = self.archival.insert(
-                text, source=source, created_at=now, fact_id=fact.id, tags=[durability])
-            self.core.save(fact)
-            self.journal.record("bypass", fact, "core is full of facts the policy protects")
-            return fact.id
+            return self._file(fact, norm, "bypass", "core is full of facts the policy protects")
         for victim in victims:
             self.evict(victim)
         self.core.insert(fact, norm)
         self.journal.record("add", fact, durability)
         return fact.id
+
+    def _file(self, fact: Fact, norm: str, kind: str, why: str) -> int:
+        """A new fact that cannot enter core, stored in archival instead (its passage is
+        not marked ``was_in_core``: it never was)."""
+        fact.tier = "archival"
+        self.core.insert(fact, norm)
+        fact.passage_id = self.archival.insert(
+            fact.text, source=fact.source, created_at=fact.created_at, fact_id=fact.id,
+            tags=[fact.durability])
+        self.core.save(fact)
+        self.journal.record(kind, fact, why)
+        return fact.id
+
+    def oversize_detail(self, size: int) -> str:
+        """Why a fact of ``size`` units is in archival, not core (sizes only: an event's
+        detail never quotes the fact)."""
+        return f"{size} {self.core.unit}; core holds {self.core.limit}"
 
     def next_seq(self) -> int:
         settings = self.settings
@@ -129,7 +151,7 @@ class FactLifecycle:
         fact.last_counted_tick = self.clock.tick
         fact.access_count += 1
         fact.last_access = self.clock.clock_now()
-        if self.core.size(fact) <= self.core.limit and self.make_room(fact, self.core.size(fact)):
+        if self.core.holds(self.core.size(fact)) and self.make_room(fact, self.core.size(fact)):
             self._enter_core(fact, "stated again after being superseded")
         else:
             self.core.save(fact)
@@ -179,7 +201,7 @@ class FactLifecycle:
         passage = self.archival.get_many([fact.passage_id]).get(fact.passage_id)
         return passage is not None and SUPERSEDED_AT in passage.metadata
 
-    def _to_archival(self, fact: Fact) -> None:
+    def _to_archival(self, fact: Fact, norm: str | None = None) -> None:
         now = self.clock.now()
         if fact.passage_id is None:
             fact.passage_id = self.archival.insert(
@@ -194,7 +216,7 @@ class FactLifecycle:
         self.journal.totals["evictions"] += 1
         fact.cycles += fact.promotions > 0
         fact.hits_since_eviction = 0
-        self.core.save(fact)
+        self.core.save(fact, norm)
 
     def make_room(self, incoming: Fact | None, extra: int, exclude: int | None = None) -> bool:
         """Evict what the policy allows so ``extra`` more units fit; False if it cannot."""
@@ -215,7 +237,7 @@ class FactLifecycle:
         fact.last_counted_tick = self.clock.tick
         fact.hits_since_eviction += 1
         needed = self.hits_needed(fact)
-        if fact.hits_since_eviction >= needed and self.core.size(fact) <= self.core.limit:
+        if fact.hits_since_eviction >= needed and self.core.holds(self.core.size(fact)):
             fact.access_count += 1
             fact.last_access = self.clock.clock_now()
             if self.make_room(fact, self.core.size(fact)):
@@ -239,10 +261,15 @@ class FactLifecycle:
         fact.hits_since_eviction = 0
         fact.entered_core_seq = self.next_seq()
         self.core.save(fact)
+        if fact.passage_id is not None:
+            # The passage stays as the fact's archival copy, but it is evicted no longer:
+            # a search must not date an eviction that was undone.
+            self.archival.clear_evicted(fact.passage_id)
         self.journal.record("promote", fact, why)
 
     def edit(self, fact: Fact, old: str, new_content: str) -> int:
-        """Replace ``old`` in a core fact; an empty result retires the fact to archival."""
+        """Replace ``old`` in a core fact; an empty result retires the fact to archival, and
+        one larger than all of core moves there with its new text."""
         new_text = fact.text.replace(old, new_content, 1).strip()
         if not new_text:
             self.retire(fact)
@@ -256,10 +283,8 @@ class FactLifecycle:
                 f"replace this one with '' instead"
             )
         new_size = self.core.size_of_text(new_text)
-        if new_size > self.core.limit:
-            raise MemoryLimitError(
-                f"the edited fact is {new_size} {self.core.unit}; core holds {self.core.limit}"
-            )
+        if not self.core.holds(new_size):
+            return self._edit_out(fact, old, new_text, norm, new_size)
         edited = Fact(**{**fact.to_dict(), "text": new_text})
         if not self.make_room(edited, new_size - self.core.size(fact), exclude=fact.id):
             raise MemoryLimitError(
@@ -274,4 +299,14 @@ class FactLifecycle:
             # the new text now, so no search finds the old one.
             self.archival.replace_text(fact.passage_id, new_text)
         self.journal.record("replace", fact, replaced_detail(old))
+        return fact.id
+
+    def _edit_out(self, fact: Fact, old: str, new_text: str, norm: str, size: int) -> int:
+        """An edit that makes a core fact larger than all of core: the edited fact moves to
+        archival, evicted, rather than the edit being refused (which would lose it)."""
+        self.touch(fact)
+        fact.text, fact.tokens = new_text, self.count_tokens(new_text)
+        self._to_archival(fact, norm)
+        self.journal.record("replace", fact, replaced_detail(old))
+        self.journal.record(OVERSIZE, fact, self.oversize_detail(size))
         return fact.id

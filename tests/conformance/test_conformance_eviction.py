@@ -83,6 +83,48 @@ def test_a_fact_evicted_twice_keeps_one_passage_with_its_latest_text(backend: Ba
         check_archival_consistent(m)
 
 
+def test_a_promoted_fact_s_passage_is_no_longer_marked_evicted(backend: Backend) -> None:
+    now = [1_709_618_820.0]
+    with backend.memory(core_limit=2, core_limit_unit="facts", policy="lru", promote_hits=1,
+                        recent_promote_hits=1, now=lambda: now[0]) as m:
+        a = m.add_fact("the staging cluster is amber", "durable")
+        m.add_fact("basil note", "durable")
+        now[0] += 60
+        m.add_fact("cedar note", "durable")  # evicts a
+
+        def passage() -> Any:
+            [hit] = [h for h in m.archival_search("staging cluster amber").hits
+                     if h.fact_id == a]
+            return hit
+
+        assert (passage().was_in_core, passage().evicted_at) == (True, now[0])
+        m.add_fact("the staging cluster is amber")  # promoted back
+        assert a in m.core
+        # Still its archival copy, but not evicted, so nothing dates an undone eviction.
+        assert (passage().was_in_core, passage().evicted_at) == (True, None)
+        now[0] += 60
+        m.add_fact("dune note", "durable")
+        m.add_fact("ember note", "durable")  # evicts a again, at the new time
+        assert m.fact(a).tier == "archival"
+        assert passage().evicted_at == m.fact(a).evicted_at == now[0]
+        check_archival_consistent(m)
+
+
+def test_a_promoted_fact_that_never_was_in_core_gets_no_eviction_date(
+    backend: Backend,
+) -> None:
+    with backend.memory(core_limit=2, core_limit_unit="facts") as m:
+        m.add_fact("the production region is eu-west-1", "durable")
+        m.add_fact("the on-call lead is Dana", "durable")
+        lived = m.add_fact("the pod is restarting", "short-lived")  # bypass: core protected
+        assert m.fact(lived).tier == "archival"
+        m.replace_in_core("the on-call lead is Dana", "")  # room: stated again, it returns
+        m.add_fact("the pod is restarting", "short-lived")
+        assert lived in m.core
+        [hit] = [h for h in m.archival_search("pod restarting").hits if h.fact_id == lived]
+        assert (hit.was_in_core, hit.evicted_at) == (False, None)
+
+
 # -- exact eviction against a brute-force model ---------------------------------------------
 
 

@@ -102,6 +102,11 @@ class PassageStore(Protocol):
         """Record that core evicted this passage's fact (``was_in_core`` becomes True)."""
         ...
 
+    def clear_evicted(self, passage_id: int) -> None:
+        """Record that this passage's fact is back in core: ``evicted_at`` becomes None
+        until the next ``mark_evicted``; ``was_in_core`` is kept."""
+        ...
+
     def replace_text(self, passage_id: int, text: str, embedding: np.ndarray,
                      embedder_id: str) -> None:
         """A fact's passage takes the fact's edited text and its new vector."""

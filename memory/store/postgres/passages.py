@@ -71,6 +71,11 @@ class PgPassages:
             "UPDATE tiermem.passages SET was_in_core = true, evicted_at = %s "
             "WHERE agent_id = %s AND id = %s", (evicted_at, self.scope.agent, passage_id))
 
+    def clear_evicted(self, passage_id: int) -> None:
+        self.scope.conn.execute(
+            "UPDATE tiermem.passages SET evicted_at = NULL WHERE agent_id = %s AND id = %s",
+            (self.scope.agent, passage_id))
+
     def replace_text(self, passage_id: int, text: str, embedding: np.ndarray,
                      embedder_id: str) -> None:
         search_text, n_words = text_columns(text)

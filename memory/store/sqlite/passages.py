@@ -98,6 +98,9 @@ class SQLitePassages:
         self.store.execute("UPDATE passages SET was_in_core = 1, evicted_at = ? WHERE id = ?",
                            (evicted_at, passage_id))
 
+    def clear_evicted(self, passage_id: int) -> None:
+        self.store.execute("UPDATE passages SET evicted_at = NULL WHERE id = ?", (passage_id,))
+
     def replace_text(self, passage_id: int, text: str, embedding: np.ndarray,
                      embedder_id: str) -> None:
         self.store.execute(
