@@ -114,8 +114,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "--perf, which runs every comparison); repeat it or give a comma "
                             "list")
     _add_json(bench, "the results")
-    bench.add_argument("--policy", default="freq_recency_durable",
-                       help="the eviction policy under test (default freq_recency_durable)")
+    bench.add_argument("--policy",
+                       help="the eviction policy under test (default freq_recency_durable; "
+                            "not with --perf or --faults, which run with the default)")
     bench.add_argument("--perf", action="store_true",
                        help="performance comparison against ChromaDB and this machine's limits")
     bench.add_argument("--sizes", metavar="N,N",

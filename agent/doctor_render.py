@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
 import os
+from collections.abc import Callable
 from typing import Any
 
 from rich.markup import escape
@@ -32,6 +34,15 @@ def print_report(console: Any, report: DoctorReport) -> None:
     for line in report.advice:
         console.print(f"  - {escape(line)}")
     console.print(f"[dim]{report.seconds:.1f} s[/dim]")
+
+
+def cmd_doctor(args: argparse.Namespace, note: Callable[[str], None]) -> int:
+    """``tiermem doctor``: ``doctor_main`` on the command's options (it reports its own
+    usage errors, on the report's console)."""
+    from tiermem.agent.terminal import report_console
+
+    return doctor_main(args.base_url, args.model, args.timeout, args.json,
+                       report_console(args.json == "-"))
 
 
 def doctor_main(base_url: str | None, model: str | None, timeout: float | None,

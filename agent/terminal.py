@@ -34,3 +34,9 @@ class TerminalConsole(Console):
 
     def render_str(self, text: str, **options: Any) -> Text:
         return super().render_str(printable(text), **options)
+
+
+def report_console(json_on_stdout: bool) -> TerminalConsole:
+    """Where a command's human report goes: standard error when standard output carries
+    its JSON."""
+    return TerminalConsole(stderr=json_on_stdout)

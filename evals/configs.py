@@ -25,7 +25,6 @@ some questions are about what was in a picture.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import datetime as dt
 import re
@@ -37,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from tiermem.evals.locomo import Conversation, Turn
-from tiermem.memory import HierarchicalMemory, Hit, MemoryLimitError
+from tiermem.memory import HierarchicalMemory, Hit
 from tiermem.memory.embed.embeddings import Embedder, embed_queries
 from tiermem.memory.search.fusion import NEAREST_MATCHES, FusionWeights
 from tiermem.memory.search.hops import HopSettings
@@ -334,8 +333,7 @@ def _ingest_hierarchy(conv: Conversation, into: IngestedMemory,
                     metadata={"dia_id": turn.dia_id, "conversation": conv.id},
                     source=f"locomo:{turn.dia_id}")])
             for fact in extract_facts(turn.text, speaker=turn.speaker):
-                # As process_interaction does: a fact too large for core is skipped.
-                with contextlib.suppress(MemoryLimitError):
-                    memory.add_fact(fact.text, fact.durability, source=f"locomo:{turn.dia_id}",
-                                    source_message_id=ids[0])
+                # One larger than all of core is filed in archival, as process_interaction's are.
+                memory.add_fact(fact.text, fact.durability, source=f"locomo:{turn.dia_id}",
+                                source_message_id=ids[0])
         advance(1)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -197,6 +197,17 @@ def add_locomo_parser(evaluate: Any) -> None:
     loc.add_argument("--embedder", choices=tuple(EMBEDDERS), default="local",
                      help="local MiniLM model (default), the model-free hashing embedder, or "
                           "another offline model to compare (evals/embedders.py)")
+
+
+def cmd_eval(args: Any, note: Callable[[str], None]) -> int:
+    """``tiermem eval``: ``run_command``, a usage error reported (exit 2)."""
+    from tiermem.agent.terminal import report_console
+
+    try:
+        return run_command(args, report_console(args.json == "-"))
+    except ValueError as exc:  # bad data, configuration name or option
+        note(str(exc))
+        return 2
 
 
 def run_command(args: Any, console: Any) -> int:

@@ -70,6 +70,7 @@ def test_quick_battery_passes_through_the_cli(tmp_path: Path,
     assert code == 0, out
     report = json.loads(out_file.read_text())
     assert report["passed"] is True and report["quick"] is True
+    assert report["policy"] == "freq_recency_durable"  # the default, with no --policy
     checks = {c["name"]: c for c in report["checks"]}
     assert list(checks) == list(CHECKS)
     for check in checks.values():

@@ -115,6 +115,27 @@ def test_perf_refuses_only_instead_of_ignoring_it(
     assert runs == []  # refused before any measuring
 
 
+def test_perf_and_faults_refuse_policy_instead_of_ignoring_it(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from tiermem.bench import faults
+
+    runs: list[object] = []
+    monkeypatch.setattr(perf, "main", lambda *a, **k: runs.append(a) or 0)
+    monkeypatch.setattr(faults, "main", lambda *a, **k: runs.append(a) or 0)
+    for run in ("--perf", "--faults"):
+        for policy in ("lru", "freq_recency_durable", "no-such-policy"):
+            assert cli.main(["benchmark", run, "--policy", policy, "--quick"]) == 2, policy
+            err = capsys.readouterr().err
+            assert err == (f"tiermem: --policy picks the eviction policy the battery tests; "
+                           f"{run} runs with the default one: drop --policy, or drop {run} to "
+                           f"run the battery with that policy\n"), err
+    assert runs == []  # refused before any work
+    # Without --policy both runs go ahead.
+    assert cli.main(["benchmark", "--perf", "--quick"]) == 0
+    assert cli.main(["benchmark", "--faults", "--quick"]) == 0
+    assert len(runs) == 2
+
+
 def test_timed_operations_run_with_the_heap_made_before_them_frozen() -> None:
     made_before = [[i] for i in range(1000)]
     frozen: list[int] = []

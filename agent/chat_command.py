@@ -1,0 +1,72 @@
+"""``tiermem chat``: a session with an agent, in a terminal or fed through a pipe.
+
+With a model configured (``--model``/``--base-url``, or TIERMEM_MODEL and
+OPENAI_BASE_URL) the model drives the memory tools, and also judges which items
+a forget request in an LLM mode targets; with none, or with ``--offline``, the
+rule-based offline policy does. Standard input that is not a terminal (or
+``--json``) is read one message or /command per line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from typing import Any
+
+
+def cmd_chat(args: argparse.Namespace, note: Callable[[str], None]) -> int:
+    from tiermem.agent.chat_history import chat_history
+    from tiermem.agent.forget_command import forget_config
+    from tiermem.agent.judge import ModelJudge
+    from tiermem.agent.line_input import decoded_lines
+    from tiermem.agent.loop import Agent
+    from tiermem.agent.offline import OfflinePolicy
+    from tiermem.agent.place import agent_place
+    from tiermem.agent.policy_file import session_judge, session_policy
+    from tiermem.agent.repl import ChatRepl
+    from tiermem.agent.server_options import config_from_args, open_client
+    from tiermem.agent.settings import session_embedder
+    from tiermem.agent.terminal import TerminalConsole
+
+    if sys.stdin is None:  # `<&-`
+        note("standard input is closed; pipe the messages to `tiermem chat`, or run it in a "
+             "terminal")
+        return 2
+    place = agent_place(args.agent, args.store)
+    config = None if args.offline else config_from_args(args)
+    privacy, policy_file = session_policy(place.home, args.policy)
+    llm = open_client(config, note) if config else OfflinePolicy()
+    # The chat model also judges which items a forget request in an LLM mode targets.
+    judge = session_judge(privacy, policy_file, llm if config else None) or (
+        ModelJudge(llm) if config else None)
+    if policy_file is not None:
+        note(f"privacy policy {policy_file}")
+    # Piped output is read by programs: lines are not broken at 80 columns.
+    console = TerminalConsole(soft_wrap=not sys.stdout.isatty())
+    # --core-limit holds for this session; `tiermem config` is how a setting is stored.
+    with place.in_use(note), place.open_memory(
+            core_limit=args.core_limit, embedder=session_embedder(place, args.embedder),
+            store_settings=False, privacy=privacy, judge=judge,
+            forget=forget_config(place.home, args.policy)) as memory:
+        _note_session_settings(memory, args.agent, args.store, note)
+        repl = ChatRepl(Agent(memory, llm), console=console, agent_name=args.agent,
+                        json_lines=args.json)
+        if args.json or not sys.stdin.isatty():
+            return repl.run_piped(decoded_lines(sys.stdin.buffer, sys.stderr))
+        return repl.run_interactive(history=chat_history(
+            place.home, memory.prompt_history, not args.no_history, sys.stderr))
+
+
+def _note_session_settings(memory: Any, agent: str, store: str | None,
+                           note: Callable[[str], None]) -> None:
+    """Say so when a flag makes this session's settings differ from the stored ones."""
+    from tiermem.agent.place import store_flag
+    from tiermem.agent.settings import describe_change
+
+    stored, used = memory.stored_config().core_limit, memory.config.core_limit
+    if stored != used:
+        change = describe_change("core_limit", stored, used, memory.core.unit,
+                                 memory.moved_on_open, "for this session")
+        note(f"{change} (`tiermem config{store_flag(store)} --agent {agent} core_limit "
+             f"{used}` stores the limit)")

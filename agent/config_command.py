@@ -1,0 +1,44 @@
+"""``tiermem config``: show an agent's stored memory settings, or change one.
+
+A change is validated and stored for every later session (a smaller core limit
+moves what no longer fits to archival now). The table for people is always
+printed: on standard output, or on standard error when standard output carries
+the JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+
+def cmd_config(args: argparse.Namespace, note: Callable[[str], None]) -> int:
+    from tiermem.agent.place import agent_place, store_flag
+    from tiermem.agent.settings import change_setting, parse_value, print_settings, read_settings
+    from tiermem.agent.terminal import report_console
+    from tiermem.memory.output_file import emit_json, output_path
+
+    place = agent_place(args.agent, args.store, existing=True)
+    json_path = output_path(args.json)
+    if args.setting is not None:
+        parse_value(args.setting, "")  # an unknown name is refused, naming the settings
+    with place.in_use(note):
+        if args.value is not None:
+            change = change_setting(place, args.setting, args.value)
+        config = read_settings(place)
+    if args.value is not None:
+        if args.json is not None:
+            emit_json({"agent": args.agent, "setting": change.name, "old": change.old,
+                        "new": change.new, "moved_to_archival": change.moved_to_archival},
+                       json_path)
+        report_console(args.json == "-").print(
+            f"{change.describe(config.core_limit_unit)}; stored for agent {args.agent}",
+            markup=False)
+    else:
+        # The table for people always; on standard error when the JSON takes standard output.
+        print_settings(report_console(args.json == "-"), args.agent, config, args.setting,
+                       store_flag(args.store))
+        if args.json is not None:
+            chosen = {k: v for k, v in config.as_json().items() if args.setting in (None, k)}
+            emit_json({"agent": args.agent, "settings": chosen}, json_path)
+    return 0

@@ -1,0 +1,83 @@
+"""The commands that work on an agent's store as a whole, not through a session.
+
+``tiermem reindex`` re-embeds an agent's memory with another embedder,
+``tiermem migrate`` moves an agent between an agent home and PostgreSQL
+(verified before it commits), and ``tiermem pg`` starts, stops or checks the
+local PostgreSQL server that ``--store`` can name.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+
+
+def cmd_reindex(args: argparse.Namespace, note: Callable[[str], None]) -> int:
+    from tiermem.agent.place import agent_place
+    from tiermem.memory import HashingEmbedder, HierarchicalMemory
+
+    place = agent_place(args.agent, args.store, existing=True)
+    embedder = HashingEmbedder() if args.embedder == "hashing" else None
+    where = ({"store": place.dsn, "agent": place.name} if place.dsn is not None
+             else {"path": place.home})
+    with place.in_use(note), HierarchicalMemory.reindex(embedder=embedder, **where) as memory:
+        print(f"re-embedded {len(memory.archival)} passages and the recall log "
+              f"with {memory.embedder.id}")
+    return 0
+
+
+def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
+    from tiermem.memory.store.opening import is_dsn
+    from tiermem.memory.store.transfer import migrate, open_backend
+
+    agent = args.agent
+    if agent is None:
+        homes = [p for p in (args.source, args.target) if not is_dsn(p)]
+        if not homes:
+            note("name the agent to move between the databases with --agent")
+            return 2
+        agent = Path(homes[0]).expanduser().name
+
+    def progress(table: str, done: int, total: int) -> None:
+        if done == total or done % 50_000 == 0:
+            note(f"{table}: {done:,} of {total:,} rows")
+
+    source = open_backend(args.source, agent, read_only=True)
+    try:
+        target = open_backend(args.target, agent, read_only=False)
+        try:
+            report = migrate(source, target, progress)
+        finally:
+            target.close()
+    finally:
+        source.close()
+    rows = ", ".join(f"{n:,} {t}" for t, n in report.rows.items())
+    print(f"moved agent {agent}: {rows}, {report.settings} settings; content hash "
+          f"{report.digest[:16]} matches")
+    return 0
+
+
+def cmd_pg(args: argparse.Namespace, note: Callable[[str], None]) -> int:
+    from tiermem.memory.store.postgres.local_server import LocalPostgres, default_data_dir
+
+    server = LocalPostgres(args.dir or default_data_dir())
+    if args.action == "start":
+        dsn = server.start()
+        print(dsn)
+        note(f"PostgreSQL runs on {server.data_dir}; use it with `export TIERMEM_STORE="
+             f"'{dsn}'` or --store, stop it with `tiermem pg stop"
+             + (f" --dir {args.dir}`" if args.dir else "`"))
+        return 0
+    if args.action == "stop":
+        if not server.stop():
+            note(f"no server was running on {server.data_dir}")
+        return 0
+    status = server.status()
+    if status is None or not status.ready:
+        note(f"no server is running on {server.data_dir}" + (
+            "" if status is None else " yet (it is starting)") + "; start one with "
+            "`tiermem pg start" + (f" --dir {args.dir}`" if args.dir else "`"))
+        return 1
+    print(status.dsn)
+    return 0

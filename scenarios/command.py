@@ -1,0 +1,61 @@
+"""``tiermem scenario``: list the scenarios, or run one and check its answers.
+
+Each day is shown as it runs, then the result; ``--json`` writes the result as
+JSON (on standard output with the report on standard error, or to a file). The
+exit status is 0 when every check passed, 1 when one failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+
+
+def cmd_scenario(args: argparse.Namespace, note: Callable[[str], None]) -> int:
+    from tiermem.agent.home import private_files
+    from tiermem.agent.place import store_option
+    from tiermem.agent.terminal import report_console
+    from tiermem.memory import HashingEmbedder
+    from tiermem.memory.output_file import emit_json, output_path
+    from tiermem.scenarios import all_scenarios
+    from tiermem.scenarios.render import print_day, print_result
+    from tiermem.scenarios.runner import run_scenario
+
+    if args.list and args.json is not None:
+        note("--list prints the scenario names as text and takes no --json; give one of them")
+        return 2
+    if args.list and args.name is not None:
+        note("--list takes no scenario name; run `tiermem scenario NAME` to run one "
+             "(`tiermem scenario --list` lists them)")
+        return 2
+    scenarios = all_scenarios()
+    if args.name is None and args.json in scenarios and not Path(args.json).exists():
+        args.name, args.json = args.json, "-"  # `scenario --json NAME`: JSON on stdout
+    if args.list or not args.name:
+        for scenario in scenarios.values():
+            print(f"{scenario.name:24} {scenario.description}")
+        if args.list:
+            return 0
+        note("name a scenario (see `tiermem scenario --list`)")
+        return 2
+    if args.name not in scenarios:
+        note(f"no scenario named {args.name!r}; choose one of {', '.join(scenarios)}")
+        return 2
+    json_path = output_path(args.json)
+    store = store_option(args.store)
+    llm = None
+    if args.model or args.base_url:
+        from tiermem.agent.server_options import config_from_args, open_client
+
+        config = config_from_args(args)
+        llm = open_client(config, note) if config else None
+    console = report_console(args.json == "-")
+    embedder = HashingEmbedder() if args.embedder == "hashing" else None
+    with private_files():
+        result = run_scenario(scenarios[args.name], llm=llm, embedder=embedder,
+                              on_day=lambda day: print_day(console, day), store=store)
+    print_result(console, result)
+    if args.json is not None:
+        emit_json(result.to_dict(), json_path)
+    return 0 if result.passed else 1
