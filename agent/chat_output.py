@@ -23,7 +23,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from tiermem.agent.errors import ProviderError
-from tiermem.agent.loop import TurnResult
+from tiermem.agent.turn_result import TurnResult
 
 UNANSWERED = "your message is kept in recall as unanswered"
 _HINTS = {

@@ -36,7 +36,7 @@ def _agent_with_a_paraphrasing_summary(memory: HierarchicalMemory,
     agent.context.message_ids = agent.context.message_ids[4:]
     agent.context.summary = PARAPHRASE
     with memory.interaction():
-        agent._save_context()
+        agent.stored_context.save()
     return agent
 
 

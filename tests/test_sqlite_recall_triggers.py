@@ -1,5 +1,6 @@
 """The SQLite backend refuses an edit or a delete of a message in SQL itself: recall is
-append-only even for a tool that bypasses tiermem (its triggers, memory/store/sqlite/schema.py)."""
+append-only even for a tool that bypasses tiermem (its triggers,
+memory/store/sqlite/schema_tables.py)."""
 
 from __future__ import annotations
 

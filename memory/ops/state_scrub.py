@@ -10,7 +10,7 @@ line taken out, so a reader sees that something was there.
 
 A value paraphrased from the erased text (a summary written by a model) may
 share no run of words with it; the agent rebuilds its summary after an
-erasure for that reason (agent/loop.py).
+erasure for that reason (agent/stored_context.py).
 """
 
 from __future__ import annotations

@@ -32,8 +32,9 @@ is above the threshold.
 A search may also ask for its ``nearest`` rows in meaning (archival asks for
 ``NEAREST_MATCHES``): when fewer rows than that clear ``min_similarity``, the
 nearest ones down to ``near_similarity(embedder)`` (half of it, unless the
-embedder sets its own) match too, and the threshold ``t``
-below becomes the lowest of their cosines. A short or unusual question often
+embedder sets its own) match too, and the threshold ``t`` of the dense score
+(memory/search/fusion_scores.py) becomes the lowest of their cosines. A short or unusual
+question often
 reaches few rows at the threshold although the rows it is about are the nearest
 (a question's cosines shift with its wording), and its dense side then ranked
 little or nothing. Half the threshold still keeps plainly unrelated text out
@@ -41,17 +42,9 @@ little or nothing. Half the threshold still keeps plainly unrelated text out
 (README "Evaluation") it lifted recall@10 on both dev conversations; a query
 with that many rows above the threshold ranks as before.
 
-Matches are ranked by a weighted sum of two normalised scores:
-
-    score = (w_lex * lex + w_dense * dense) / (w_lex + w_dense)
-    lex   = bm25 / best bm25 of the query                  (0 when the words do not match)
-    dense = (cos - t) / max(best cos - t, t)               (0 below t = min_similarity)
-
-The dense score is how far a row rises above the match threshold, relative to
-the best match's rise. Below the threshold a row is unrelated and gets
-nothing, so noise-level cosines never reorder BM25 results; the ``max(.., t)``
-keeps a lone weak match (every match barely above the threshold) from
-counting as a perfect one. Scores lie in (0, 1] and compare across tiers.
+Matches are ranked by the weighted sum of their normalised BM25 and dense scores, or
+by reciprocal ranks, as ``FusionWeights`` (memory/search/fusion_weights.py) say; the
+scores and why they are fused that way are in memory/search/fusion_scores.py.
 
 The ranking is exact at any page: every dense match taken is scored (with its
 BM25 looked up if the lexical list was not read that far), and the lists are
@@ -66,13 +59,6 @@ rows, so widening could not make the ranking exact, and the graph's time grows
 with the rows asked for (the 2,000 nearest cost more through it than the exact
 scan below 200,000 rows). Word matches still get their similarity looked up.
 
-Why not reciprocal rank fusion: ranks throw away how far ahead the best rows
-are, and with a dense model much weaker than BM25 that costs more than fusion
-gains. On LoCoMo (``tiermem eval locomo``, README "Evaluation") RRF with k=60
-lost to BM25 alone at recall@10, while the weighted sum beat both of its parts.
-RRF stays available as ``FusionWeights(method="rrf")`` (it fuses the top
-``depth`` of each list, so it is not exact beyond that depth).
-
 Callers drop words that occur in more than half of the rows from the query
 first (``lexical_query_text``, with ``prune_common``; in a store of at least
 ``PRUNE_MIN_ROWS``), and both lists use the pruned text: such a word,
@@ -84,9 +70,7 @@ question's topic. A query vector passed by the caller is used as given.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -94,6 +78,8 @@ import numpy as np
 from tiermem.memory.embed.embeddings import Embedder
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.search.dense import Passing, dense_matches
+from tiermem.memory.search.fusion_scores import Ranked, rank_scored, rrf_ranking, weighted_ranking
+from tiermem.memory.search.fusion_weights import FusionWeights
 from tiermem.memory.search.lexical import (
     PRUNE_MIN_ROWS,
     STOPWORDS,
@@ -108,7 +94,9 @@ from tiermem.memory.store.records import RowFilter
 from tiermem.memory.types import Hit, SearchResult
 from tiermem.memory.validation import check_page, clean_text, end_of_day, to_timestamp
 
-# The query-text helpers live in memory.search.lexical; callers may import them from here too.
+# The query-text helpers live in memory.search.lexical, the weights in
+# memory.search.fusion_weights and the fused scores in memory.search.fusion_scores;
+# callers may import them from here too.
 __all__ = [
     "PRUNE_MIN_ROWS",
     "STOPWORDS",
@@ -127,70 +115,12 @@ __all__ = [
     "without_words",
 ]
 
-RRF_K = 60
-#: The most rows of each list a fused search reads before it may stop.
-MAX_FUSION_DEPTH = 100_000
-MIN_SCORE = 1e-9
 #: How many nearest rows a capped dense side takes through an approximate index (HNSW).
 APPROXIMATE_DENSE_WINDOW = 200
 #: Archival's ``nearest``: how many rows nearest in meaning match even below the embedder's
 #: threshold, down to its ``near_similarity`` (module docstring).
 NEAREST_MATCHES = 20
 _TIE = 1e-9
-
-
-@dataclass(frozen=True)
-class FusionWeights:
-    """How hybrid search ranks: the weight of each list, the method and the list depth.
-
-    ``dense=0`` is lexical (BM25) only and ``lexical=0`` dense only; a list
-    with weight 0 is not searched at all (nor counted in ``total``). ``method``
-    is ``"convex"`` (the weighted sum of scores in the module docstring) or
-    ``"rrf"`` (reciprocal ranks with ``rrf_k``). The defaults were tuned on
-    LoCoMo's dev conversations; 0.5:0.5 to 0.7:0.3 measured within 0.01.
-    ``prune_common`` drops words found in most rows from the query (``lexical_query_text``).
-    """
-
-    lexical: float = 0.6
-    dense: float = 0.4
-    method: str = "convex"
-    rrf_k: int = RRF_K
-    depth: int = 100
-    prune_common: bool = True
-
-    def __post_init__(self) -> None:
-        if self.method not in ("convex", "rrf"):
-            raise ValueError("FusionWeights.method must be 'convex' or 'rrf'")
-        for name in ("lexical", "dense"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int | float) or not (
-                    math.isfinite(value)):
-                raise ValueError(f"FusionWeights.{name} must be a finite number, got {value!r}")
-        if self.lexical < 0 or self.dense < 0 or self.lexical + self.dense <= 0:
-            raise ValueError("fusion weights must be non-negative and not both zero")
-        for name, most in (("rrf_k", 1_000_000), ("depth", MAX_FUSION_DEPTH)):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= most:
-                raise ValueError(f"FusionWeights.{name} must be an integer from 1 to {most:,}, "
-                                 f"got {value!r}")
-        if not isinstance(self.prune_common, bool):
-            raise ValueError("FusionWeights.prune_common must be True or False")
-
-
-@dataclass(frozen=True)
-class Ranked:
-    """One fused match: its rowid and fused score, and the two scores it was fused from.
-
-    ``relevance`` is the row's BM25 (0 when it was not scored on words) and
-    ``similarity`` its cosine (None when it was not a match in meaning): a
-    search across tiers re-scores its candidates from them on one scale
-    (memory.search.query).
-    """
-
-    id: int
-    score: float
-    relevance: float = 0.0
-    similarity: float | None = None
 
 
 def date_range(start: Any, end: Any) -> tuple[float | None, float | None]:
@@ -266,14 +196,14 @@ def hybrid_search(
             else:
                 scores = lexical.top(depth) if lexical is not None else {}
             if weights.method == "rrf":
-                ranked = _rrf(list(scores)[:depth], list(matches)[:depth], weights)
+                ranked = rrf_ranking(list(scores)[:depth], list(matches)[:depth], weights)
                 break
             if lexical is not None and lexical.truncated:
                 scores.update(lexical.scores_of([i for i in matches if i not in scores]))
             more_words = lexical is not None and lexical.truncated
             if dense.cut is not None and vectors is not None:
                 dense.score_words(vectors, scores)
-            ranked = _weighted(scores, matches, floor, span, w_lex, w_dense, limit)
+            ranked = weighted_ranking(scores, matches, floor, span, w_lex, w_dense, limit)
             if not more_words and dense.cut is None:
                 break
             # The best a row not scored yet can reach: below the lexical cut if it matches
@@ -318,70 +248,6 @@ def hybrid_search(
     finally:
         if lexical is not None:
             lexical.close()
-
-
-def _weighted(
-    lexical: dict[int, float], dense: dict[int, float], floor: float, span: float,
-    w_lex: float, w_dense: float, limit: int,
-) -> list[Ranked]:
-    """The best ``limit`` matches by the weighted sum of their normalised scores (ties by id).
-
-    Vectorised: a search scores every dense match, thousands in a large
-    store, and a Python loop over them cost about 1 ms a search.
-    """
-    lex_ids = np.fromiter(lexical, dtype=np.int64, count=len(lexical))
-    lex_bm25 = np.fromiter(lexical.values(), dtype=np.float64, count=len(lexical))
-    dense_ids = np.fromiter(dense, dtype=np.int64, count=len(dense))
-    dense_cos = np.fromiter(dense.values(), dtype=np.float64, count=len(dense))
-    ids = np.union1d(lex_ids, dense_ids)  # sorted, so a stable sort breaks ties by id
-    lex = np.zeros(len(ids))
-    best = float(lex_bm25.max()) if len(lex_bm25) else 0.0
-    if best > 0:
-        lex[np.searchsorted(ids, lex_ids)] = lex_bm25 / best
-    near = np.zeros(len(ids))
-    if span > 0:
-        near[np.searchsorted(ids, dense_ids)] = (dense_cos - floor) / span
-    # A match at exactly the threshold still ranks above rows that do not match.
-    scores = np.maximum((w_lex * lex + w_dense * near) / (w_lex + w_dense), MIN_SCORE)
-    order = np.argsort(-scores, kind="stable")[:limit]
-    relevance = np.zeros(len(ids))
-    relevance[np.searchsorted(ids, lex_ids)] = lex_bm25
-    cosine = np.full(len(ids), np.nan)
-    cosine[np.searchsorted(ids, dense_ids)] = dense_cos
-    return [Ranked(int(ids[i]), float(scores[i]), float(relevance[i]),
-                   None if np.isnan(cosine[i]) else float(cosine[i])) for i in order]
-
-
-def rank_scored(
-    lexical: dict[int, float], dense: dict[int, float], threshold: float,
-    weights: FusionWeights, *, lexical_on: bool, dense_on: bool,
-) -> list[Ranked]:
-    """Every match of a small set scored in full, fused as ``hybrid_search`` fuses, best first.
-
-    ``lexical`` maps rowids to BM25, ``dense`` to cosines at or above
-    ``threshold``; ``lexical_on`` and ``dense_on`` say which lists were
-    searched, as a list with no rows still counts in the weights.
-    """
-    if not lexical and not dense:
-        return []
-    if weights.method == "rrf":
-        return _rrf(sorted(lexical, key=lambda i: (-lexical[i], i)),
-                    sorted(dense, key=lambda i: (-dense[i], i)), weights)
-    floor = max(threshold, 0.0)
-    span = max(max(dense.values()) - floor, floor) if dense else 0.0
-    w_lex = weights.lexical if lexical_on else 0.0
-    w_dense = weights.dense if dense_on else 0.0
-    return _weighted(lexical, dense, floor, span, w_lex, w_dense, len(lexical.keys() | dense))
-
-
-def _rrf(lexical: list[int], dense: list[int], weights: FusionWeights) -> list[Ranked]:
-    scores: dict[int, float] = {}
-    for rank, rowid in enumerate(lexical, start=1):
-        scores[rowid] = scores.get(rowid, 0.0) + weights.lexical / (weights.rrf_k + rank)
-    for rank, rowid in enumerate(dense, start=1):
-        scores[rowid] = scores.get(rowid, 0.0) + weights.dense / (weights.rrf_k + rank)
-    ordered = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
-    return [Ranked(i, s) for i, s in ordered]
 
 
 def search_page(

@@ -17,7 +17,7 @@ from tiermem.memory.store.contract import LexicalIndex
 from tiermem.memory.text.symbols import symbol_words
 
 if TYPE_CHECKING:
-    from tiermem.memory.search.fusion import FusionWeights
+    from tiermem.memory.search.fusion_weights import FusionWeights
 
 #: Below this many rows, document frequencies are too coarse to call a word uninformative.
 PRUNE_MIN_ROWS = 50

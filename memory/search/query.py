@@ -1,7 +1,7 @@
 """Search across all three tiers: one ranking of core, archival and recall hits.
 
 Owns ``HierarchicalMemory.query``. Every tier is scored with the same hybrid
-formula (memory.search.fusion): core facts from their BM25 among core's matches and
+formula (memory.search.fusion_scores): core facts from their BM25 among core's matches and
 the cosine of their text's embedding, which is kept in memory (core is
 bounded) and recomputed only when a fact's text changes.
 
@@ -64,7 +64,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from tiermem.memory.embed.embeddings import Embedder, embed_queries, strong_similarity
-from tiermem.memory.search.fusion import MIN_SCORE, FusionWeights, query_terms, rank_scored
+from tiermem.memory.search.fusion import query_terms
+from tiermem.memory.search.fusion_scores import MIN_SCORE, rank_scored
+from tiermem.memory.search.fusion_weights import FusionWeights
 from tiermem.memory.search.temporal import read_time_query, rerank_for_time
 from tiermem.memory.store.contract import LexicalIndex
 from tiermem.memory.tiers.core import CoreTier

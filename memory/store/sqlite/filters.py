@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from tiermem.memory.store.records import RowFilter
-from tiermem.memory.store.sqlite.schema import UNSPOKEN, UNSPOKEN_INDEX
+from tiermem.memory.store.sqlite.schema_tables import UNSPOKEN, UNSPOKEN_INDEX
 
 if TYPE_CHECKING:
     from tiermem.memory.store.sqlite.store import SQLiteStore

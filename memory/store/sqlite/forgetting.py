@@ -1,7 +1,7 @@
 """Tombstones and the forget audit in SQLite (memory.store.contract.ForgetStore).
 
 Marking a row forgotten fires the schema's ``*_forget`` trigger, which takes it
-out of the full-text index (memory/store/sqlite/schema.py, migration 5); its
+out of the full-text index (memory/store/sqlite/schema_search.py, migration 5); its
 vector is dropped here, so the FAISS index rebuilt from stored vectors never
 holds it again.
 """

@@ -1,7 +1,7 @@
 """Recall in SQLite (the ``messages`` and ``erasures`` tables).
 
 The schema's triggers refuse an edit of a message and a delete without an
-erasure recorded first (memory/store/sqlite/schema.py).
+erasure recorded first (memory/store/sqlite/schema_tables.py).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from tiermem.memory.store.sqlite.files import REWRITES_KEY
 from tiermem.memory.store.sqlite.filters import CHUNK, passing_ids
 from tiermem.memory.store.sqlite.lexical_appends import AppendSource
 from tiermem.memory.store.sqlite.passages import set_embeddings
-from tiermem.memory.store.sqlite.schema import context_of
+from tiermem.memory.store.sqlite.schema_search import context_of
 from tiermem.memory.store.sqlite.vectors import bump_generation, vector_blob
 from tiermem.memory.text.symbols import SQL_FUNCTION
 

@@ -1,0 +1,113 @@
+"""Messages as the agent stores them in recall and reads them back (agent/loop.py).
+
+A completion is made storable before anything keeps it (``storable``), a reply cut at
+max_tokens keeps only what is whole (``cut_at_length``), and a tool call's arguments over
+the dispatch limit give way to a note (``without_oversized_arguments``).
+What ``send_message`` sent is stored as the text of the assistant message that called it,
+so conversation_search finds it (``sent_text``), and taken out of that text again when
+the window is read back from recall (``as_chat``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+from tiermem.agent.llm import Completion, ToolCall, is_whole_json
+from tiermem.agent.turn_result import TurnResult, add_notice
+from tiermem.memory.validation import MAX_TEXT_CHARS
+from tiermem.tools.dispatch import MAX_ARGUMENT_BYTES
+from tiermem.tools.safe_text import clipped, safe_text
+
+
+def storable(completion: Completion) -> Completion:
+    """The completion as text that can be stored and sent, so one bad character never
+    costs the turn.
+
+    Lone surrogates become U+FFFD and NUL characters are dropped, in the content
+    and in tool-call ids, names and arguments (an odd name is then reported back
+    as unknown). Content over recall's limit for one message is cut, with a
+    marker, rather than refused.
+    """
+    content = completion.content
+    if content is not None:
+        content = clipped(safe_text(content), MAX_TEXT_CHARS, "reply")
+    return dataclasses.replace(completion, content=content, tool_calls=[
+        dataclasses.replace(c, id=safe_text(c.id), name=safe_text(c.name),
+                            arguments=safe_text(c.arguments))
+        for c in completion.tool_calls
+    ])
+
+
+def cut_at_length(completion: Completion, result: TurnResult, reserve: int) -> Completion:
+    """A reply that stopped at max_tokens (``reserve``), made safe to keep: a tool call cut
+    mid-way (its arguments do not parse) is dropped, never stored or run; a plain reply is
+    kept, marked as cut. The user is told either way (a notice on ``result``)."""
+    limit = f"max_tokens={reserve}" if reserve else "its limit"
+    raise_it = "raise it with --max-tokens / TIERMEM_MAX_TOKENS"
+    cut = [call for call in completion.tool_calls if not is_whole_json(call.arguments)]
+    if cut:
+        names = ", ".join(dict.fromkeys(call.name for call in cut))
+        add_notice(result, f"the reply was cut at {limit} in the middle of a call to "
+                           f"{names}, which was not run; {raise_it}")
+        kept = [call for call in completion.tool_calls if is_whole_json(call.arguments)]
+        return dataclasses.replace(completion, tool_calls=kept)
+    content = (completion.content or "").rstrip()
+    if completion.tool_calls or not content.strip():
+        return completion
+    add_notice(result, f"the reply was cut at {limit}; {raise_it}")
+    return dataclasses.replace(completion, content=f"{content} [cut off at {limit}]")
+
+
+def without_oversized_arguments(message: dict[str, Any]) -> dict[str, Any]:
+    """The assistant message with arguments over the dispatch limit replaced by a note.
+
+    Dispatch rejects such a call; keeping its megabyte of text in the window
+    would overflow the context before the model could read the rejection.
+    """
+    for tool_call in message.get("tool_calls", []):
+        arguments = tool_call["function"]["arguments"]
+        if _oversized(arguments):
+            tool_call["function"]["arguments"] = json.dumps(
+                {"omitted": f"{len(arguments)} characters, over the 1 MB limit"})
+    return message
+
+
+def _oversized(arguments: str) -> bool:
+    return len(arguments.encode(errors="replace")) > MAX_ARGUMENT_BYTES
+
+
+def sent_text(completion: Completion) -> str | None:
+    """What recall stores as an assistant message's text: its content, then the messages
+    its ``send_message`` calls sent."""
+    texts = []
+    for call in completion.tool_calls:
+        if call.name == "send_message" and not _oversized(call.arguments):
+            try:
+                texts.append(str(json.loads(call.arguments).get("message", "")))
+            except (ValueError, AttributeError):
+                continue
+    joined = "\n\n".join(t for t in texts if t)
+    return (completion.content or "") + ("\n\n" if completion.content and joined else "") + joined
+
+
+def as_chat(row: dict[str, Any]) -> dict[str, Any]:
+    """A recall row as the chat message it was, without the sent text recall added to it."""
+    message: dict[str, Any] = {"role": row["role"], "content": row["content"]}
+    if row.get("tool_calls"):
+        message["tool_calls"] = row["tool_calls"]
+        sent = sent_text(Completion(content=None, tool_calls=[
+            ToolCall(c["id"], c["function"]["name"], c["function"]["arguments"])
+            for c in row["tool_calls"]]))
+        sent = (sent or "").strip()  # recall stored it trimmed
+        content = row["content"] or ""
+        if sent and content.endswith(sent):
+            content = content[: -len(sent)].rstrip()
+        message["content"] = content  # "" rather than null, which some servers refuse
+    if row.get("tool_call_id"):
+        message["tool_call_id"] = row["tool_call_id"]
+    return message
+
+
+__all__ = ["as_chat", "cut_at_length", "sent_text", "storable", "without_oversized_arguments"]

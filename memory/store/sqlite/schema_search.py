@@ -1,0 +1,150 @@
+"""The full-text side of the SQLite schema: the FTS5 triggers that index each tier's text,
+and the migrations that changed them (memory/store/sqlite/schema.py runs them in order).
+
+The triggers index ``indexed_text`` of each text (memory/text/symbols.py; the SQL
+function that memory/store/sqlite/schema.py registers), only rows not forgotten, and
+recall's messages with the text of the message before them as context.
+"""
+
+from __future__ import annotations
+
+from tiermem.memory.store.sqlite.files import ARCHIVAL_REWRITES_KEY
+from tiermem.memory.text.symbols import SQL_FUNCTION as _FTS
+
+
+def indexed_through_function(table: str, column: str, updates: bool) -> str:
+    """Migration 3 for one table: its full-text triggers index ``indexed_text`` of the
+    column, and the rows whose indexed text that changes are indexed again."""
+    fts, text = f"{table}_fts", f"{_FTS}(new.{column})"
+    delete = (f"INSERT INTO {fts} ({fts}, rowid, {column}) "
+              f"VALUES ('delete', old.id, {_FTS}(old.{column}));")
+    insert = f"INSERT INTO {fts} (rowid, {column}) VALUES (new.id, {text});"
+    changed = f"WHERE {_FTS}({column}) != {column}"
+    script = f"""
+    DROP TRIGGER {table}_ai;
+    DROP TRIGGER {table}_ad;
+    CREATE TRIGGER {table}_ai AFTER INSERT ON {table} BEGIN {insert} END;
+    CREATE TRIGGER {table}_ad AFTER DELETE ON {table} BEGIN {delete} END;
+    INSERT INTO {fts} ({fts}, rowid, {column})
+        SELECT 'delete', id, {column} FROM {table} {changed};
+    INSERT INTO {fts} (rowid, {column}) SELECT id, {_FTS}({column}) FROM {table} {changed};
+    """
+    if updates:
+        script += f"""
+    DROP TRIGGER {table}_au;
+    CREATE TRIGGER {table}_au AFTER UPDATE OF {column} ON {table} BEGIN {delete} {insert} END;
+    """
+    return script
+
+
+def tombstones(table: str, column: str, updates: bool) -> str:
+    """Migration 5 for one table: a ``forgotten_at`` column, and full-text triggers that
+    index only rows not forgotten. A row leaves the index when it is forgotten, so the
+    delete and update triggers must not remove it a second time (FTS5 would corrupt)."""
+    fts, live = f"{table}_fts", "forgotten_at IS NULL"
+    delete = (f"INSERT INTO {fts} ({fts}, rowid, {column}) "
+              f"VALUES ('delete', old.id, {_FTS}(old.{column}));")
+    insert = f"INSERT INTO {fts} (rowid, {column}) VALUES (new.id, {_FTS}(new.{column}));"
+    script = f"""
+    ALTER TABLE {table} ADD COLUMN forgotten_at REAL;
+    DROP TRIGGER {table}_ai;
+    DROP TRIGGER {table}_ad;
+    CREATE TRIGGER {table}_ai AFTER INSERT ON {table} WHEN new.{live} BEGIN {insert} END;
+    CREATE TRIGGER {table}_ad AFTER DELETE ON {table} WHEN old.{live} BEGIN {delete} END;
+    CREATE TRIGGER {table}_forget AFTER UPDATE OF forgotten_at ON {table}
+    WHEN old.{live} AND new.forgotten_at IS NOT NULL BEGIN {delete} END;
+    CREATE TRIGGER {table}_stays_forgotten BEFORE UPDATE OF forgotten_at ON {table}
+    WHEN old.forgotten_at IS NOT NULL AND new.forgotten_at IS NOT old.forgotten_at
+    BEGIN
+        SELECT RAISE(ABORT, 'a forgotten row stays forgotten');
+    END;
+    """
+    if updates:
+        script += f"""
+    DROP TRIGGER {table}_au;
+    CREATE TRIGGER {table}_au AFTER UPDATE OF {column} ON {table}
+    WHEN old.{live} AND new.{live} BEGIN {delete} {insert} END;
+    """
+    return script
+
+
+#: A message that gives its text as context to the next one, and takes the previous one's.
+def _in_context(row: str) -> str:
+    return (f"{row}.forgotten_at IS NULL AND {row}.role IN ('user', 'assistant')"
+            f" AND {row}.content != ''")
+
+
+def _previous_text(before: str) -> str:
+    """The indexed text of the last message in context before id ``before`` ('' if none)."""
+    return (f"{_FTS}(coalesce((SELECT p.content FROM messages p WHERE p.id < {before}"
+            f" AND {_in_context('p')} ORDER BY p.id DESC LIMIT 1), ''))")
+
+
+def _next_in_context(after: str) -> str:
+    return (f"(SELECT n.id FROM messages n WHERE n.id > {after} AND {_in_context('n')}"
+            " ORDER BY n.id LIMIT 1)")
+
+
+def context_of(row: str) -> str:
+    """SQL for what the index holds as the context of message ``row``: the text of the
+    message in context before it, when it is in context itself; else ''."""
+    return f"CASE WHEN {_in_context(row)} THEN {_previous_text(row + '.id')} ELSE '' END"
+
+
+def _leaves_context(old: str) -> str:
+    """Trigger statements for a message leaving the index (erased or forgotten): its own
+    entry goes, and the next message's context, which was its text, becomes the text of
+    the message before it, so nothing of it stays reachable through a neighbour."""
+    fts = "messages_fts"
+    successor = (f"FROM messages s WHERE {_in_context(old)}"
+                 f" AND s.id = {_next_in_context(old + '.id')}")
+    return f"""
+        INSERT INTO {fts} ({fts}, rowid, content, context)
+            VALUES ('delete', {old}.id, {_FTS}({old}.content), {context_of(old)});
+        INSERT INTO {fts} ({fts}, rowid, content, context)
+            SELECT 'delete', s.id, {_FTS}(s.content), {_FTS}({old}.content) {successor};
+        INSERT INTO {fts} (rowid, content, context)
+            SELECT s.id, {_FTS}(s.content), {_previous_text('s.id')} {successor};"""
+
+
+#: Migration 6: recall's full-text index holds, besides each message, the text of the
+#: message before it (memory/tiers/recall.py says why). The index keeps no copy of any
+#: text (it is contentless); the triggers keep every context equal to the neighbour's
+#: current text, and a message that is erased or forgotten leaves its neighbour's too.
+RECALL_CONTEXT = f"""
+    DROP TRIGGER messages_ai;
+    DROP TRIGGER messages_ad;
+    DROP TRIGGER messages_forget;
+    DROP TABLE messages_fts;
+    CREATE VIRTUAL TABLE messages_fts USING fts5 (
+        content, context, content='', tokenize='porter unicode61'
+    );
+    INSERT INTO messages_fts (rowid, content, context)
+        SELECT m.id, {_FTS}(m.content), {context_of('m')} FROM messages m
+        WHERE m.forgotten_at IS NULL;
+    CREATE TRIGGER messages_ai AFTER INSERT ON messages WHEN new.forgotten_at IS NULL BEGIN
+        INSERT INTO messages_fts (rowid, content, context)
+            VALUES (new.id, {_FTS}(new.content), {context_of('new')});
+    END;
+    CREATE TRIGGER messages_ad AFTER DELETE ON messages WHEN old.forgotten_at IS NULL
+    BEGIN {_leaves_context('old')}
+    END;
+    CREATE TRIGGER messages_forget AFTER UPDATE OF forgotten_at ON messages
+    WHEN old.forgotten_at IS NULL AND new.forgotten_at IS NOT NULL
+    BEGIN {_leaves_context('old')}
+    END;
+    """
+
+
+_COUNT_REWRITE = (f"INSERT INTO meta (key, value) VALUES ('{ARCHIVAL_REWRITES_KEY}', '1')"
+                  " ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1;")
+#: Every change to archival's full-text index other than a passage added is counted, so a
+#: process holding archival's words in memory can take the passages added since as appends
+#: (memory/store/sqlite/lexical_appends.py) and start over after anything else.
+ARCHIVAL_REWRITES = f"""
+    CREATE TRIGGER passages_rewritten_ad AFTER DELETE ON passages BEGIN {_COUNT_REWRITE} END;
+    CREATE TRIGGER passages_rewritten_au AFTER UPDATE OF text ON passages
+    BEGIN {_COUNT_REWRITE} END;
+    CREATE TRIGGER passages_rewritten_forget AFTER UPDATE OF forgotten_at ON passages
+    BEGIN {_COUNT_REWRITE} END;
+"""
