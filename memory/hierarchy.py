@@ -399,8 +399,8 @@ class HierarchicalMemory:
         searches. The ``nearest`` passages nearest in meaning match even somewhat below
         the embedder's threshold when fewer clear it (memory.search.fusion); ``query()``
         passes 0, as it ranks every tier on a scale that starts at the threshold.
-        With ``touch``, the page's archived facts that match strongly count as hits toward
-        promotion, as in ``query(touch=True)`` (memory.ops.searches.count_used); without,
+        With ``touch``, the page's archived facts the query is about count as hits toward
+        promotion, as in ``query(touch=True)`` (memory.ops.searches.facts_about); without,
         nothing changes."""
         result = searches.archival_page(self, query, k, page, tags, start, end, hop,
                                         query_embedder, nearest)
@@ -435,17 +435,20 @@ class HierarchicalMemory:
         Weaker core matches, such as facts sharing only a name with the query,
         compete on score (memory.search.query says why).
 
-        With ``touch``, returned core facts count as accessed and archived
-        facts count as hits toward promotion (each once per interaction);
-        a read-only memory never counts them. Under a privacy policy, hits its
-        recall layer withholds for ``q`` are left out, as from every search.
+        With ``touch``, the returned facts the query is about (those it matches
+        strongly, as above; memory.ops.searches.facts_about) count as used: a
+        core fact as accessed, an archived fact as a hit toward promotion, each
+        once per interaction. Facts that only share a name with the query or
+        are merely nearest in meaning do not count, and a read-only memory
+        counts nothing. Under a privacy policy, hits its recall layer withholds
+        for ``q`` are left out, as from every search.
         ``hop`` adds a second round from the first's best hits (memory.search.hops);
         core's matches among the first round's ``k`` keep their places.
         """
-        hits = searches.query_all(self, clean_text(q, "query", max_chars=10_000), k, hop)
-        if touch and not self.read_only:
-            with writes.writing(self):
-                self.lifecycle.count_use(h.fact_id for h in hits if h.fact_id is not None)
+        q = clean_text(q, "query", max_chars=10_000)
+        hits = searches.query_all(self, q, k, hop)
+        if touch:
+            searches.count_used(self, q, hits)
         return hits
 
     # -- forgetting -------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memory_helpers import check_core_invariants, make_memory
+from memory_helpers import PlacedEmbedder, check_core_invariants, make_memory
 
 from tiermem.memory.hierarchy import HierarchicalMemory
 
@@ -53,6 +53,24 @@ def test_query_hits_count_as_accesses_only_with_touch() -> None:
             m.query("production region")
             m.query("production region")
         assert m.fact(fid).access_count == 2
+
+
+def test_a_query_counts_as_accessed_only_the_core_facts_it_is_about() -> None:
+    name_only = "Caroline: enjoys pottery on weekends"
+    said = "Caroline: did research on adoption agencies"
+    meant = "Melanie: looked into how to adopt a child"
+    # The name-only fact is near the question in meaning; the other, as near as saying it.
+    embedder = PlacedEmbedder({name_only: 0.6, meant: 0.85})
+    with make_memory(embedder=embedder) as m:
+        ids = {text: m.add_fact(text, "durable") for text in (name_only, said, meant)}
+        with m.interaction():
+            hits = m.query("What did Caroline research?", k=10)
+        assert {h.fact_id for h in hits} == set(ids.values())  # all three are returned
+        # Every content word, or a strong match in meaning, is a use; a shared name is not.
+        assert m.fact(ids[said]).access_count == 2
+        assert m.fact(ids[meant]).access_count == 2
+        assert m.fact(ids[name_only]).access_count == 1
+        assert m.fact(ids[name_only]).last_access == 1  # when it was added
 
 
 def test_repeating_a_planted_fact_in_one_turn_cannot_pin_it() -> None:

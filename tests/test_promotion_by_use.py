@@ -1,5 +1,6 @@
 """Evicted facts return to core when they are used again: through the chat's archival
-search tool (as through ``query(touch=True)``), and when the user states them again."""
+search tool (as through ``query(touch=True)``), and when the user states them again;
+a search counts only the facts it is about."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from memory_helpers import check_core_invariants, make_memory
+from memory_helpers import PlacedEmbedder, check_core_invariants, make_memory
 
 from tiermem.agent.loop import Agent
 from tiermem.agent.offline import OfflinePolicy
@@ -170,6 +171,28 @@ def test_only_the_facts_a_search_is_about_count() -> None:
             with m.interaction():
                 count_used(m, "invoices twice", [shown])
             assert m.fact(ticket.id).hits_since_eviction == counted
+
+
+def test_a_query_counts_toward_promotion_only_the_archived_facts_it_is_about() -> None:
+    near, close = "the badge reader is by the west door", "guests sign in at the front desk"
+    # Neither shares a word with the question; one is merely nearest in meaning.
+    embedder = PlacedEmbedder({near: 0.6, close: 0.85})
+    with make_memory(core_limit=2, core_limit_unit="facts", embedder=embedder,
+                     promote_hits=3, recent_promote_hits=3) as m:
+        for text in (near, close, "the rack is in hall B", "the rack is in hall C"):
+            m.add_fact(text)
+        near_id, close_id = _fact(m, near).id, _fact(m, close).id
+        assert m.fact(near_id).tier == m.fact(close_id).tier == "archival"
+        with m.interaction():
+            hits = m.query("Where do visitors check in?", k=10)
+        assert {near_id, close_id} <= {h.fact_id for h in hits}
+        assert m.fact(close_id).hits_since_eviction == 1
+        assert m.fact(near_id).hits_since_eviction == 0
+        # The same question through the archival search tool counts the same facts.
+        with m.interaction():
+            m.archival_search("Where do visitors check in?", touch=True)
+        assert m.fact(close_id).hits_since_eviction == 2
+        assert m.fact(near_id).hits_since_eviction == 0
 
 
 def test_stating_an_archived_fact_again_with_room_brings_it_back_at_once() -> None:

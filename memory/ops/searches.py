@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from tiermem.memory.embed.embeddings import Embedder, strong_similarity
 from tiermem.memory.search.hops import HopSettings, hop_page, second_round
 from tiermem.memory.search.lexical import common_terms, query_terms
-from tiermem.memory.search.query import Tiers, query_tiers
+from tiermem.memory.search.query import Tiers, query_tiers, strong_matches
 from tiermem.memory.store.records import TextTable
 from tiermem.memory.types import Hit, SearchResult
 
@@ -32,32 +32,47 @@ def archival_page(memory: HierarchicalMemory, query: str, k: int, page: int,
     return _tier_page(memory, search, query, k, page, hop, "passages", len(memory.archival))
 
 
-def count_used(memory: HierarchicalMemory, query: str, hits: Sequence[Hit]) -> None:
-    """Count the archival ``hits`` of ``query`` a caller used (``archival_search(touch=True)``)
-    as ``query(touch=True)`` counts its hits: each archived fact's hit goes toward its
-    promotion back to core (memory.tiers.lifecycle), each once per interaction.
+def facts_about(memory: HierarchicalMemory, query: str, hits: Sequence[Hit]) -> list[int]:
+    """The ids of the facts among ``hits`` (core's, or archived facts' passages) that
+    ``query`` is about: those it matches strongly, as ``query`` decides which of core's
+    matches to keep (memory.search.query.strong_matches). A fact holds every content word
+    of the query, or its embedding is at least ``strong_similarity(embedder)`` from the
+    query's (its hit's ``similarity``).
 
-    Only a fact the query is about counts: one that matches strongly, as ``query`` keeps
-    core's strong matches (memory.search.query): it holds every content word of the query
-    (but those in most passages, which the search leaves out too), or its embedding is at
-    least ``strong_similarity(embedder)`` from the query's. A page also shows facts that
-    share only a name with the question, or are merely nearest in meaning; counting them
-    would bring back facts nobody asked about. A read-only memory counts nothing.
+    A passage need not hold the words in most passages, which archival's search leaves
+    out too; a core fact needs them all, as for keeping its place. A page of hits also
+    shows facts that share only a name with the question, or are merely nearest in
+    meaning: the question is not about them.
+    """
+    terms = query_terms(query)
+    close = strong_similarity(memory.embedder)
+    about: list[int] = []
+    tables: tuple[tuple[str, TextTable], ...] = (("core", "facts"), ("archival", "passages"))
+    for tier, table in tables:
+        facts = [h for h in hits if h.tier == tier and h.fact_id is not None]
+        if not facts:
+            continue
+        lexical = memory.store.lexical(table)
+        words = terms
+        if tier == "archival":
+            common = common_terms(lexical, terms, len(memory.archival))
+            words = [t for t in terms if t not in common] or terms
+        strong = strong_matches(lexical, words, {h.id: h.similarity for h in facts}, close)
+        about += [h.fact_id for h in facts if h.fact_id is not None and h.id in strong]
+    return about
+
+
+def count_used(memory: HierarchicalMemory, query: str, hits: Sequence[Hit]) -> None:
+    """Count the ``hits`` of ``query`` a caller used (``query(touch=True)``,
+    ``archival_search(touch=True)``): a core fact's as an access, an archived fact's as a
+    hit toward its promotion back to core (memory.tiers.lifecycle), each once per
+    interaction. Only the facts the query is about count (``facts_about``): counting the
+    others would keep in core, or bring back, facts nobody asked about. A read-only
+    memory counts nothing.
     """
     if memory.read_only:
         return
-    facts = [h for h in hits if h.fact_id is not None]
-    if not facts:
-        return
-    lexical = memory.store.lexical("passages")
-    terms = query_terms(query)
-    terms = [t for t in terms if t not in common_terms(lexical, terms, len(memory.archival))
-             ] or terms
-    every = (set(lexical.scores(terms, every_term=True, among=[h.id for h in facts]))
-             if terms else set())
-    close = strong_similarity(memory.embedder)
-    used = [h.fact_id for h in facts if h.fact_id is not None and (
-        h.id in every or (h.similarity is not None and h.similarity >= close))]
+    used = facts_about(memory, query, hits)
     if used:
         with memory.store.transaction():
             memory.lifecycle.count_use(used)

@@ -50,15 +50,16 @@ stored in the range the question names, or stating a time for a
 when-question, are lifted before the best ``k`` are kept. Dates resolve
 against the memory's clock (``now``).
 
-The hierarchy validates the query first, and counts the hits it returns as
-used (memory.tiers.lifecycle). ``query_tiers`` takes the pieces it searches,
-not the hierarchy: the core tier with its embeddings, the full-text index of
-facts, archival's and recall's searches.
+The hierarchy validates the query first, and counts as used only the facts among
+the hits that the query matches strongly (``strong_matches``, applied to archived
+facts too; memory.ops.searches.facts_about). ``query_tiers`` takes the pieces it
+searches, not the hierarchy: the core tier with its embeddings, the full-text index
+of facts, archival's and recall's searches.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -272,17 +273,10 @@ def _core_hits(tiers: Tiers, q: str, embeddings: QueryEmbeddings
     fusion = tiers.fusion
     terms = query_terms(q) if fusion.lexical > 0 else []
     lexical: dict[int, float] = {}
-    strong: set[int] = set()
     if terms:
         # Only core's facts are scored, not the archived ones: a join on the tier cost 8 ms
         # a query, and scoring every fact grows with the archive.
-        facts_text = tiers.facts_text
-        in_core = core.ids()
-        lexical = facts_text.scores(terms, among=in_core)
-        if len(terms) == 1:  # a single word: every match has it
-            strong = set(lexical)
-        elif lexical:
-            strong = set(facts_text.scores(terms, every_term=True, among=list(lexical)))
+        lexical = tiers.facts_text.scores(terms, among=core.ids())
     dense: dict[int, float] = {}
     embedder = tiers.embedder
     if fusion.dense > 0:
@@ -290,8 +284,8 @@ def _core_hits(tiers: Tiers, q: str, embeddings: QueryEmbeddings
         cosines = tiers.core_vectors.matrix(facts) @ embeddings.embed_query(q)
         dense = {f.id: float(c) for f, c in zip(facts, cosines, strict=True)
                  if c >= embedder.min_similarity}
-        close = strong_similarity(embedder)
-        strong.update(i for i, c in dense.items() if c >= close)
+    strong = strong_matches(tiers.facts_text, terms, dense, strong_similarity(embedder),
+                            with_a_term=lexical)
     ranked = rank_scored(lexical, dense, embedder.min_similarity, fusion,
                          lexical_on=bool(terms), dense_on=fusion.dense > 0)
     hits = []
@@ -303,3 +297,24 @@ def _core_hits(tiers: Tiers, q: str, embeddings: QueryEmbeddings
                             durability=fact.durability, relevance=r.relevance,
                             similarity=r.similarity))
     return hits, strong
+
+
+def strong_matches(lexical: LexicalIndex, terms: Sequence[str],
+                   cosines: Mapping[int, float | None], close: float,
+                   with_a_term: Collection[int] | None = None) -> set[int]:
+    """The rows a query matches strongly (module docstring): those that hold every one of
+    its ``terms`` in ``lexical``, and those of ``cosines`` (row id to its cosine with the
+    query; None: not compared) at least ``close`` to it.
+
+    ``with_a_term`` names the rows known to hold one of the terms, when the caller has
+    them already: only those can hold them all, and with a single term they all do.
+    Without it, the rows of ``cosines`` are the ones tested for the words.
+    """
+    among = list(cosines) if with_a_term is None else list(with_a_term)
+    if not terms or not among:
+        every: set[int] = set()
+    elif len(terms) == 1 and with_a_term is not None:
+        every = set(among)
+    else:
+        every = set(lexical.scores(terms, every_term=True, among=among))
+    return every | {i for i, c in cosines.items() if c is not None and c >= close}

@@ -2,7 +2,8 @@
 
 What counts as an access of a core fact (``touch``): a re-assertion of the
 same normalised text, a replace that edits it, and a search hit the caller
-used (``HierarchicalMemory.query(touch=True)``). A fact counts at most once
+used (``HierarchicalMemory.query(touch=True)``, of a fact the query is about:
+memory.ops.searches.facts_about). A fact counts at most once
 per interaction, so repeating a planted fact within one turn cannot raise its
 frequency. For an archived fact the same events count as *hits* toward
 promotion: it returns to core after ``promote_hits`` hits, or
