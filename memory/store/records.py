@@ -44,7 +44,7 @@ DumpTable = Literal["facts", "passages", "messages", "history", "events", "erasu
 DUMP_TABLES: tuple[DumpTable, ...] = (
     "facts", "passages", "messages", "history", "events", "erasures", "forget_requests",
     "forgotten_norms")
-#: One row of a ``DumpTable`` in the snapshot's column form (memory/ops/snapshot_schema.py):
+#: One row of a ``DumpTable`` in the snapshot's column form (memory/ops/snapshot_models.py):
 #: JSON columns (``tags``, ``metadata``, ``tool_calls``) as JSON text, ``was_in_core`` as
 #: 0 or 1, ``embedding`` as the float32 bytes or None.
 DumpRow = dict[str, Any]

@@ -52,7 +52,8 @@ from typing import TYPE_CHECKING, Any
 from tiermem.memory.store.records import RowFilter
 from tiermem.memory.store.sqlite.filters import match_clauses
 from tiermem.memory.store.sqlite.lexical import BM25List, fts_match
-from tiermem.memory.store.sqlite.lexical_cache import CachedBM25, TermCache
+from tiermem.memory.store.sqlite.lexical_cache import TermCache
+from tiermem.memory.store.sqlite.lexical_scores import CachedBM25
 
 if TYPE_CHECKING:
     from tiermem.memory.store.sqlite.store import SQLiteStore

@@ -5,15 +5,8 @@ A query made only of common words has no rare word to bound the rest by
 holding one of them: about 1.4 us a row, 60-300 ms at 100k passages. Reading
 a word's rows and counts instead costs about 0.15 us a row (fts5vocab's
 ``instance`` table, one ``group_concat``), and it is read once: later queries
-score it with numpy in well under a millisecond.
-
-The scores are FTS5's ``bm25()`` bit for bit. It adds, phrase by phrase in
-query order, ``idf * (f * (k1 + 1)) / (f + k1 * (1 - b + b * D / avgdl))``
-with ``idf = log((N - hits + 0.5) / (hits + 0.5))`` (at least 1e-6), where
-``N`` and the total length behind ``avgdl`` are FTS5's averages record and
-``D`` is the row's length from its docsize table; numpy performs the same
-IEEE operations in the same order, and a phrase a row lacks adds exactly 0.0
-in both. tests/test_lexical_cache.py holds it to ``bm25()``.
+score it with numpy in well under a millisecond, FTS5's ``bm25()`` bit for bit
+(memory/store/sqlite/lexical_scores.py).
 
 What is read stays valid while the index is unchanged. FTS5 rewrites its
 structure record (and its averages) on every change it writes, so each use
@@ -34,7 +27,6 @@ rows in all; the least recently used go first.
 
 from __future__ import annotations
 
-import math
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
@@ -50,12 +42,15 @@ from tiermem.memory.store.sqlite.lexical_appends import (
     read_appended,
     varints,
 )
+from tiermem.memory.store.sqlite.lexical_scores import CachedBM25, phrase_scores, positions
+
+# The scores and their ranking live in memory.store.sqlite.lexical_scores; callers may
+# import CachedBM25 and positions from here too.
+__all__ = ["MAX_POSTINGS", "SPARE_IDS", "CachedBM25", "TermCache", "integers_of", "positions"]
 
 if TYPE_CHECKING:
     from tiermem.memory.store.sqlite.store import SQLiteStore
 
-#: FTS5's bm25() constants (fts5_aux.c).
-K1, B = 1.2, 0.75
 #: The most (row, word) pairs held for one table: 16 bytes each.
 MAX_POSTINGS = 8_000_000
 #: How far the largest row id may pass twice the rows before the cache is not used.
@@ -91,15 +86,6 @@ def integers_of(text: str | None) -> np.ndarray:
     if not text:
         return np.zeros(0, dtype=np.int64)
     return np.fromstring(text, dtype=np.int64, sep=",")
-
-
-def positions(ids: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Where each of ``rows`` is in the ascending ``ids`` (a valid index, or 0), and which
-    of them are there."""
-    if not len(ids):
-        return np.zeros(len(rows), dtype=np.int64), np.zeros(len(rows), dtype=bool)
-    at = np.minimum(np.searchsorted(ids, rows), len(ids) - 1)
-    return at, ids[at] == rows
 
 
 class TermCache:
@@ -373,56 +359,5 @@ class TermCache:
 
     def _phrase(self, hits: int, counts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
         """One phrase's share of the BM25 of rows holding it ``counts`` times, of those
-        ``lengths``: fts5_aux.c's expression, operation for operation."""
-        idf = math.log((self.rows - hits + 0.5) / (hits + 0.5))
-        if idf <= 0.0:
-            idf = 1e-6
-        avgdl = float(self._tokens_total) / float(self.rows)
-        return idf * ((counts * (K1 + 1.0)) / (counts + K1 * (1 - B + B * lengths / avgdl)))
-
-
-class CachedBM25:
-    """memory.store.contract.LexicalRanking over scores computed by ``TermCache.scores``:
-    every match scored, handed out best first (ties by id), as deep as asked."""
-
-    exact = True
-
-    def __init__(self, ids: np.ndarray, scores: np.ndarray) -> None:
-        self._ids, self._scores = ids, scores
-        self.found: dict[int, float] = {}
-        self.best = float(scores.max()) if len(scores) else 0.0
-        self.cut = 0.0
-
-    @property
-    def truncated(self) -> bool:
-        return len(self.found) < len(self._ids)
-
-    def top(self, depth: int) -> dict[int, float]:
-        if depth > len(self.found) and self.truncated:
-            scores = self._scores
-            if depth < len(scores):
-                # Every row scoring at least the depth-th score, ties included, so that the
-                # stable sort below breaks them by id as a full sort would.
-                at_least = -np.partition(-scores, depth - 1)[depth - 1]
-                chosen = np.flatnonzero(scores >= at_least)
-            else:
-                chosen = np.arange(len(scores))
-            order = chosen[np.argsort(-scores[chosen], kind="stable")][:depth]
-            for i in order[len(self.found):].tolist():
-                self.found[int(self._ids[i])] = self.cut = float(scores[i])
-        return dict(self.found)
-
-    def scores_of(self, ids: Sequence[int]) -> dict[int, float]:
-        wanted = np.asarray([i for i in ids if i not in self.found], dtype=np.int64)
-        at = np.minimum(np.searchsorted(self._ids, wanted), max(len(self._ids) - 1, 0))
-        hit = (self._ids[at] == wanted) if len(self._ids) else np.zeros(len(wanted), bool)
-        return dict(zip(wanted[hit].tolist(), self._scores[at[hit]].tolist(), strict=True))
-
-    def everything(self) -> dict[int, float]:
-        return self.top(len(self._ids))
-
-    def total(self) -> int:
-        return len(self._ids)
-
-    def close(self) -> None:
-        pass
+        ``lengths``, in this index (``phrase_scores``)."""
+        return phrase_scores(self.rows, self._tokens_total, hits, counts, lengths)

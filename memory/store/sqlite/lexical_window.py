@@ -17,7 +17,7 @@ BM25 is a sum of one term per phrase, added in query order, and a phrase
 scored alone is that term exactly (bm25() adds it to 0.0 and negates it).
 So the window's scores are summed here phrase by phrase in the same order
 with the same IEEE operations, each phrase's term from memory
-(memory/store/sqlite/lexical_cache.py computes fts5_aux.c's expression) or
+(memory/store/sqlite/lexical_scores.py computes fts5_aux.c's expression) or
 from FTS5: bm25()'s scores bit for bit, which tests/test_lexical_window.py
 holds them to.
 
@@ -34,7 +34,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tiermem.memory.store.sqlite.lexical import fts_match
-from tiermem.memory.store.sqlite.lexical_cache import CachedBM25, TermCache, positions
+from tiermem.memory.store.sqlite.lexical_cache import TermCache
+from tiermem.memory.store.sqlite.lexical_scores import CachedBM25, positions
 
 if TYPE_CHECKING:
     from tiermem.memory.store.sqlite.store import SQLiteStore

@@ -1,0 +1,260 @@
+"""What a snapshot may hold: an allow-list of fields, their types and bounds.
+
+A snapshot is input from outside: it may be hand-edited, truncated or
+crafted. The models below list every field it may hold (any other field is
+refused by name, so no key of the JSON ever reaches SQL) and check every
+value against the limits the live API applies (memory/validation.py: text
+size, NUL, valid UTF-8; finite numbers; ids within SQLite's integers).
+``parse_snapshot`` (memory/ops/snapshot_schema.py) validates a snapshot
+against them, then checks its vectors and what must hold across rows.
+
+Derived values are never taken from the snapshot: a fact's token count and
+its normalised text are computed again from its text on restore.
+
+Format 2 (``HierarchicalMemory.snapshot()`` today) carries a ``MemoryConfig``;
+format 1 kept the settings as meta strings, and ``parse_snapshot`` brings it
+into format 2's shape before these models see it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict, model_validator
+
+from tiermem.memory.config import MemoryConfig
+from tiermem.memory.validation import MAX_TEXT_CHARS, clean_text
+
+SNAPSHOT_FORMAT = "tiermem-snapshot/2"
+SNAPSHOT_FORMAT_V1 = "tiermem-snapshot/1"
+#: The largest embedding dimension a snapshot may declare (models in use: 384 to 3,072).
+MAX_EMBEDDER_DIM = 8192
+_INT64 = 2**63 - 1
+
+
+# -- value types --------------------------------------------------------------------------------
+def _plain(value: str) -> str:
+    """Text that SQLite and every later reader take as it is: UTF-8, no NUL, bounded."""
+    if "\x00" in value:
+        raise ValueError(f"contains a NUL character (at {value.index(chr(0))})")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ValueError(f"is not valid UTF-8 (lone surrogate at {exc.start})") from None
+    if len(value) > MAX_TEXT_CHARS:
+        raise ValueError(f"is {len(value):,} characters, over the limit of {MAX_TEXT_CHARS:,}")
+    return value
+
+
+def _stored_text(value: str) -> str:
+    clean_text(value, "the text")  # the live API's rule for a fact, passage or message
+    return value
+
+
+def _json_text(value: str) -> str:
+    try:
+        json.loads(value)
+    except ValueError:
+        raise ValueError("is not valid JSON text") from None
+    return value
+
+
+def _json_tags(value: str) -> str:
+    tags = json.loads(value)
+    if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+        raise ValueError("must be a JSON list of strings")
+    return value
+
+
+def _json_object(value: str) -> str:
+    if not isinstance(json.loads(value), dict):
+        raise ValueError("must be a JSON object")
+    return value
+
+
+Text = Annotated[str, Strict(), AfterValidator(_plain)]
+StoredText = Annotated[Text, AfterValidator(_stored_text)]
+JsonText = Annotated[Text, AfterValidator(_json_text)]
+Name = Annotated[str, Strict(), Field(pattern=r"^[a-z_]{1,32}$")]
+RowId = Annotated[int, Strict(), Field(ge=1, le=_INT64)]
+Count = Annotated[int, Strict(), Field(ge=0, le=_INT64)]
+Real = Annotated[float, Strict()]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+
+
+# -- rows ---------------------------------------------------------------------------------------
+class FactRow(_Strict):
+    id: RowId
+    text: StoredText
+    norm: Text | None = None  # derived: computed again from the text
+    durability: Literal["durable", "short-lived"]
+    tier: Literal["core", "archival"]
+    created_at: Real
+    created_tick: Real
+    entered_core_seq: Count
+    last_access: Real
+    access_count: Count
+    last_counted_tick: Real
+    source: Text
+    tokens: Count | None = None  # derived: counted again from the text
+    passage_id: RowId | None
+    evicted_at: Real | None
+    evicted_tick: Real | None
+    evictions: Count
+    promotions: Count
+    cycles: Count
+    hits_since_eviction: Count
+    source_message_id: RowId | None = None  # absent from snapshots taken before it existed
+    forgotten_at: Real | None = None
+
+
+class PassageRow(_Strict):
+    id: RowId
+    text: StoredText
+    created_at: Real
+    tags: Annotated[JsonText, AfterValidator(_json_tags)]
+    metadata: Annotated[JsonText, AfterValidator(_json_object)]
+    source: Text
+    was_in_core: Annotated[int, Strict(), Field(ge=0, le=1)]
+    evicted_at: Real | None
+    fact_id: RowId | None
+    embedder_id: Text | None
+    embedding: Text | None
+    forgotten_at: Real | None = None
+    source_message_id: RowId | None = None  # absent from snapshots taken before it existed
+
+
+class MessageRow(_Strict):
+    id: RowId
+    turn: Count
+    role: Literal["user", "assistant", "tool", "system"]
+    content: Text
+    tool_calls: JsonText | None
+    tool_call_id: Text | None
+    tool_name: Text | None
+    created_at: Real
+    status: Name
+    embedder_id: Text | None
+    embedding: Text | None
+    forgotten_at: Real | None = None
+
+    @model_validator(mode="after")
+    def _content_as_recall_takes_it(self) -> MessageRow:
+        # Tool results and assistant turns that only call tools may be empty.
+        if not (self.content == "" and self.role in ("tool", "assistant")):
+            clean_text(self.content, f"a {self.role} message")
+        return self
+
+
+class HistoryRow(_Strict):
+    tick: Count
+    created_at: Real
+    core_facts: Count
+    core_size: Count
+    durable_in_core: Count
+    archival_passages: Count
+    recall_messages: Count
+    evictions: Count
+    promotions: Count
+
+
+class EventRow(_Strict):
+    id: RowId
+    tick: Count
+    kind: Name
+    fact_id: RowId | None
+    text: Text
+    detail: Text
+    created_at: Real
+
+
+class ErasureRow(_Strict):
+    id: RowId
+    message_id: RowId
+    reason: Text
+    erased_at: Real
+
+
+def _id_list(value: str) -> str:
+    ids = json.loads(value)
+    if not isinstance(ids, list) or not all(type(i) is int and 1 <= i <= _INT64 for i in ids):
+        raise ValueError("must be a JSON list of row ids")
+    return value
+
+
+IdList = Annotated[JsonText, AfterValidator(_id_list)]
+
+
+class ForgetRequestRow(_Strict):
+    id: RowId
+    created_at: Real
+    request_hash: Annotated[str, Strict(), Field(pattern=r"^[0-9a-f]{64}$")]
+    mode: Name
+    outcome: Literal["matched", "unmatched", "ambiguous", "failed"]
+    facts: IdList
+    passages: IdList
+    messages: IdList
+    detail: Text
+
+
+class ForgottenNormRow(_Strict):
+    id: RowId
+    norm_hash: Annotated[str, Strict(), Field(pattern=r"^[0-9a-f]{64}$")]
+    forgotten_at: Real
+
+
+ROW_MODELS: dict[str, type[_Strict]] = {
+    "facts": FactRow, "passages": PassageRow, "messages": MessageRow, "history": HistoryRow,
+    "events": EventRow, "erasures": ErasureRow, "forget_requests": ForgetRequestRow,
+    "forgotten_norms": ForgottenNormRow,
+}
+
+
+class Tables(_Strict):
+    facts: list[FactRow] = []
+    passages: list[PassageRow] = []
+    messages: list[MessageRow] = []
+    history: list[HistoryRow] = []
+    events: list[EventRow] = []
+    erasures: list[ErasureRow] = []
+    forget_requests: list[ForgetRequestRow] = []
+    forgotten_norms: list[ForgottenNormRow] = []
+
+
+class Settings(_Strict):
+    """The running state kept in ``meta`` besides the config."""
+
+    tick: Count = 0
+    core_seq: Count = 0
+    embedder_id: Text | None = None
+    embedder_dim: Annotated[int, Strict(), Field(ge=1, le=MAX_EMBEDDER_DIM)] | None = None
+    archival_searches: Count = 0
+    archival_searches_with_hits: Count = 0
+
+
+class Snapshot(_Strict):
+    format: Literal["tiermem-snapshot/2"]
+    config: dict[str, Any]  # validated by MemoryConfig, which names its own fields
+    settings: Settings
+    state: dict[Annotated[str, Strict(), Field(max_length=200), AfterValidator(_plain)],
+                JsonText] = {}
+    include_vectors: Annotated[bool, Strict()]
+    tables: Tables
+
+
+@dataclass(frozen=True)
+class ValidSnapshot:
+    """A snapshot that passed every check, with its vectors decoded."""
+
+    config: MemoryConfig
+    settings: Settings
+    state: dict[str, str]
+    include_vectors: bool
+    tables: Tables
+    #: (table, row id) -> float32 bytes, for rows whose embedding was included.
+    vectors: dict[tuple[str, int], bytes]
