@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import math
+import numbers
 import re
 from typing import Any
 
@@ -58,6 +60,28 @@ def validate_agent_name(name: Any) -> str:
             f"starting with a letter or digit (no '/', '..' or spaces)"
         )
     return name
+
+
+#: The earliest and latest moments a stored item may carry (Unix seconds): years 1 to 9999,
+#: the dates ``datetime`` can show. A time outside them, or a text, would be stored as
+#: given and then fail every search result that shows it.
+EARLIEST_TIME = -62_135_596_800.0
+LATEST_TIME = 253_402_300_799.0
+
+
+def check_created_at(value: Any, what: str = "created_at") -> float | None:
+    """When an item was stored: None (now), or Unix seconds naming a date."""
+    if value is None:
+        return None
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        with contextlib.suppress(OverflowError):  # an int too large for a float
+            stamp = float(value)
+            if EARLIEST_TIME <= stamp <= LATEST_TIME:
+                return stamp
+    raise InvalidInputError(
+        f"{what} must be Unix seconds of a date in the years 1 to 9999, like "
+        f"1715176560.0, got {value!r:.80}; convert a date with datetime.timestamp(), "
+        f"or leave {what} out to use the current time")
 
 
 def to_timestamp(value: Any, what: str) -> float | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 from typing import Any
 
@@ -11,6 +12,7 @@ from memory_helpers import check_core_invariants, make_memory
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.validation import validate_agent_name
+from tiermem.tools.memory_tools import iso
 
 ONE_MB = "x" * (1 << 20)
 BAD_TEXTS: list[tuple[str, Any, str]] = [
@@ -140,6 +142,34 @@ def test_bad_archival_arguments(stocked: HierarchicalMemory, kwargs: dict[str, A
     with pytest.raises(InvalidInputError, match=message):
         stocked.archival_insert("a fine passage", **kwargs)
     assert stocked.snapshot() == before
+
+
+@pytest.mark.parametrize("when", [
+    "yesterday", "2024-05-08", float("nan"), float("inf"), -float("inf"), 1e300, -1e30, 10**400,
+    True,
+])
+def test_a_bad_time_is_refused_and_searches_still_work(stocked: HierarchicalMemory,
+                                                       when: Any) -> None:
+    before = stocked.snapshot()
+    for write in (lambda: stocked.archival_insert("billing worker restarted", created_at=when),
+                  lambda: stocked.process_interaction("the billing worker restarted", "ok",
+                                                      created_at=when)):
+        with pytest.raises(InvalidInputError, match=r"created_at must be Unix seconds.*"
+                                                    r"datetime.timestamp"):
+            write()
+    assert stocked.snapshot() == before
+    # What the tools show of each hit, its date, can still be shown for every hit.
+    for hit in [*stocked.archival_search("billing").hits, *stocked.recall_search("pod").hits]:
+        assert iso(hit.created_at)
+
+
+def test_times_of_any_date_are_kept(stocked: HierarchicalMemory) -> None:
+    old = dt.datetime(1850, 3, 1, tzinfo=dt.UTC).timestamp()
+    pid = stocked.archival_insert("the ship sailed", created_at=old)
+    stocked.process_interaction("the ship sailed", "ok", created_at=int(old))
+    assert stocked.archival.get_many([pid])[pid].created_at == old
+    assert {h.created_at for h in stocked.recall_search("ship").hits
+            if "ship" in h.text} == {old}
 
 
 @pytest.mark.parametrize("kwargs,message", [

@@ -21,7 +21,7 @@ from tiermem.memory.text.extract import extract_facts, fact_norm
 from tiermem.memory.tiers.archival import NewPassage
 from tiermem.memory.tiers.recall import NewMessage
 from tiermem.memory.types import DURABILITIES
-from tiermem.memory.validation import check_source_message_id, clean_text
+from tiermem.memory.validation import check_created_at, check_source_message_id, clean_text
 
 if TYPE_CHECKING:
     from tiermem.memory.hierarchy import HierarchicalMemory
@@ -109,6 +109,7 @@ def process_interaction(memory: HierarchicalMemory, user_input: str, agent_respo
     with the facts extracted from the user's; returns the facts' ids."""
     user = masked(memory.privacy, clean_text(user_input, "user_input"))
     reply = masked(memory.privacy, clean_text(agent_response, "agent_response"))
+    check_created_at(created_at)
     fact_ids: list[int] = []
     with memory.interaction() as turn:
         user_id, _ = memory.recall.append_many([

@@ -21,7 +21,7 @@ from tiermem.memory.search.fusion import FusionWeights, date_range, dense_query_
 from tiermem.memory.store.contract import StorageBackend, VectorIndex
 from tiermem.memory.store.records import Passage, RowFilter
 from tiermem.memory.types import Hit, SearchResult
-from tiermem.memory.validation import clean_text
+from tiermem.memory.validation import check_created_at, clean_text
 
 #: From this many passages with vectors, a search takes the ``DENSE_CAP`` nearest in meaning
 #: (widened as needed, memory.search.fusion.hybrid_search) instead of every passage above
@@ -74,6 +74,7 @@ class ArchivalTier:
         texts = [clean_text(p.text, "archival text") for p in items]
         for p in items:
             _check_json_object(p.metadata)
+            check_created_at(p.created_at)
         tags = [_clean_tags(p.tags) for p in items]
         matrix = self.embedder.embed_documents(texts)
         now = time.time()

@@ -31,7 +31,7 @@ from tiermem.memory.search.fusion import FusionWeights, date_range, dense_query_
 from tiermem.memory.store.contract import StorageBackend, VectorIndex
 from tiermem.memory.store.records import Message, RowFilter
 from tiermem.memory.types import Hit, SearchResult
-from tiermem.memory.validation import MAX_TEXT_CHARS, clean_text
+from tiermem.memory.validation import MAX_TEXT_CHARS, check_created_at, clean_text
 
 ROLES = ("user", "assistant", "tool", "system")
 #: How many of a query's newest word matches BM25 ranks (RecallTier.window).
@@ -101,6 +101,7 @@ class RecallTier:
         for m in messages:
             if m.role not in ROLES:
                 raise InvalidInputError(f"role must be one of {', '.join(ROLES)}, got {m.role!r}")
+            check_created_at(m.created_at)
             # Tool results and assistant turns that only call tools may be empty.
             content = m.content if m.role in ("tool", "assistant") and m.content == "" else (
                 clean_text(m.content, f"{m.role} message", MAX_TEXT_CHARS)
