@@ -130,11 +130,23 @@ def test_bad_fact_arguments(stocked: HierarchicalMemory, kwargs: dict[str, Any],
     assert stocked.snapshot() == before
 
 
+@pytest.mark.parametrize("speaker", [None, 5, b"Alice"])
+def test_a_speaker_that_is_not_a_name_is_refused(stocked: HierarchicalMemory,
+                                                 speaker: Any) -> None:
+    before = stocked.snapshot()
+    with pytest.raises(InvalidInputError, match=r"speaker must be a string.*'Alice'"):
+        stocked.process_interaction("I live in Rome.", "ok", speaker=speaker)
+    assert stocked.snapshot() == before
+
+
 @pytest.mark.parametrize("kwargs,message", [
     ({"tags": "ops"}, "tags must be a list"),
     ({"tags": [1, 2]}, "tags must be a list"),
     ({"metadata": ["x"]}, "metadata must be a JSON object"),
     ({"metadata": {"f": object()}}, "not JSON-serialisable"),
+    ({"source": None}, "source must be a string"),
+    ({"source": b"agent"}, "source must be a string"),
+    ({"source": 5}, "source must be a string"),
 ])
 def test_bad_archival_arguments(stocked: HierarchicalMemory, kwargs: dict[str, Any],
                                 message: str) -> None:

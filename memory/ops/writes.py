@@ -107,6 +107,10 @@ def process_interaction(memory: HierarchicalMemory, user_input: str, agent_respo
                         created_at: float | None, speaker: str) -> list[int]:
     """``HierarchicalMemory.process_interaction``: both messages logged in one interaction,
     with the facts extracted from the user's; returns the facts' ids."""
+    if not isinstance(speaker, str):
+        raise InvalidInputError(
+            f"speaker must be a string (the user's name, like 'Alice'), got "
+            f"{type(speaker).__name__}")
     user = masked(memory.privacy, clean_text(user_input, "user_input"))
     reply = masked(memory.privacy, clean_text(agent_response, "agent_response"))
     check_created_at(created_at)
@@ -141,6 +145,10 @@ def archival_insert(
     if isinstance(tags, str):  # list("ops") would file it under 'o', 'p' and 's'
         raise InvalidInputError("tags must be a list of strings, like ['billing', 'acme']")
     check_source_message_id(source_message_id)
+    if not isinstance(source, str):  # stored as given: a bytes source breaks snapshot()
+        raise InvalidInputError(
+            f"source must be a string (who filed the passage, like 'agent'), got "
+            f"{type(source).__name__}")
     if memory.privacy is not None:
         memory.privacy.check_write(clean_text(text, "passage"), metadata if isinstance(
             metadata, dict) else None, what="passage")
