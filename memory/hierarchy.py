@@ -54,7 +54,7 @@ from tiermem.memory.tiers.lifecycle import FactLifecycle
 from tiermem.memory.tiers.policies import EvictionPolicy, score_at
 from tiermem.memory.tiers.recall import RecallTier
 from tiermem.memory.types import Fact, Hit, SearchResult
-from tiermem.memory.validation import clean_text
+from tiermem.memory.validation import check_count, clean_text
 
 
 class HierarchicalMemory:
@@ -442,6 +442,7 @@ class HierarchicalMemory:
         ``hop`` adds a second round from the first's best hits (memory.search.hops);
         core's matches among the first round's ``k`` keep their places.
         """
+        check_count(k, "k")
         hits = searches.query_all(self, clean_text(q, "query", max_chars=10_000), k, hop)
         if touch and not self.read_only:
             with writes.writing(self):

@@ -132,10 +132,16 @@ def _is_bare_date(value: Any) -> bool:
     return True
 
 
+def check_count(value: Any, name: str) -> int:
+    """A count the caller asks for (results, a page number): an int of at least 1."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidInputError(f"{name} must be a positive integer, got {value!r}")
+    return value
+
+
 def check_page(page: Any, k: Any) -> tuple[int, int]:
-    for name, value in (("page", page), ("k", k)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise InvalidInputError(f"{name} must be a positive integer, got {value!r}")
+    check_count(page, "page")
+    check_count(k, "k")
     if k > 1000:
         raise InvalidInputError(f"k is {k}; ask for at most 1000 results per page")
     return page, k

@@ -200,6 +200,14 @@ def test_bad_search_arguments(stocked: HierarchicalMemory, kwargs: dict[str, Any
             search("billing", **kwargs)
 
 
+@pytest.mark.parametrize("k", [None, "3", float("inf"), float("nan"), 2.5, 0, -1, True])
+def test_bad_query_k(stocked: HierarchicalMemory, k: Any) -> None:
+    before = stocked.snapshot()
+    with pytest.raises(InvalidInputError, match="k must be a positive integer"):
+        stocked.query("peanuts", k=k)
+    assert stocked.snapshot() == before
+
+
 @pytest.mark.parametrize("name", [
     "../x", "a/b", "", ".hidden", "x" * 100, "a\\b", "/abs", "a b", "..", "ok/../../etc",
     None, 7, "name\x00", "é-accent",
