@@ -402,6 +402,7 @@ class HierarchicalMemory:
         With ``touch``, the page's archived facts that match strongly count as hits toward
         promotion, as in ``query(touch=True)`` (memory.ops.searches.count_used); without,
         nothing changes."""
+        _check_hop(hop)
         result = searches.archival_page(self, query, k, page, tags, start, end, hop,
                                         query_embedder, nearest)
         self.counters["archival_searches"] += 1
@@ -419,6 +420,7 @@ class HierarchicalMemory:
         """Search the conversation log; ``before_id`` leaves out that message and later ones;
         ``hop`` adds a second round (memory.search.hops); ``query_embedder`` is as for
         ``archival_search``."""
+        _check_hop(hop)
         return searches.recall_page(self, query, k, page, roles, start, end, before_id, hop,
                                     query_embedder)
 
@@ -443,6 +445,7 @@ class HierarchicalMemory:
         core's matches among the first round's ``k`` keep their places.
         """
         check_count(k, "k")
+        _check_hop(hop)
         hits = searches.query_all(self, clean_text(q, "query", max_chars=10_000), k, hop)
         if touch and not self.read_only:
             with writes.writing(self):
@@ -550,3 +553,10 @@ class HierarchicalMemory:
         from tiermem.memory.ops.diagnostics import compute_diagnostics
 
         return compute_diagnostics(self)
+
+
+def _check_hop(hop: Any) -> None:
+    if hop is not None and not isinstance(hop, HopSettings):
+        raise InvalidInputError(
+            f"hop must be a HopSettings (memory.search.hops), or None for one round; got "
+            f"{type(hop).__name__}")

@@ -147,7 +147,8 @@ def check_page(page: Any, k: Any) -> tuple[int, int]:
     return page, k
 
 
-def check_source_message_id(value: Any) -> None:
-    """The message a fact or passage came from is named by its id, or not at all (None)."""
+def check_message_id(value: Any, what: str = "source_message_id") -> None:
+    """A message named by its id (the one a fact or passage came from, or where a search
+    stops), or not at all (None)."""
     if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-        raise InvalidInputError("source_message_id must be a message id (an integer)")
+        raise InvalidInputError(f"{what} must be a message id (an integer), got {value!r:.80}")

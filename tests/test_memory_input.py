@@ -144,6 +144,9 @@ def test_a_speaker_that_is_not_a_name_is_refused(stocked: HierarchicalMemory,
     ({"tags": [1, 2]}, "tags must be a list"),
     ({"metadata": ["x"]}, "metadata must be a JSON object"),
     ({"metadata": {"f": object()}}, "not JSON-serialisable"),
+    ({"tags": 5}, "tags must be a list"),
+    ({"tags": ["ops\x00"]}, "tag contains a NUL byte"),
+    ({"tags": ["\ud800"]}, "tag is not valid UTF-8"),
     ({"source": None}, "source must be a string"),
     ({"source": b"agent"}, "source must be a string"),
     ({"source": 5}, "source must be a string"),
@@ -198,6 +201,22 @@ def test_bad_search_arguments(stocked: HierarchicalMemory, kwargs: dict[str, Any
     for search in (stocked.archival_search, stocked.recall_search):
         with pytest.raises(InvalidInputError, match=message):
             search("billing", **kwargs)
+
+
+@pytest.mark.parametrize("search,kwargs,message", [
+    ("archival_search", {"tags": 5}, "tags must be a list"),
+    ("archival_search", {"tags": ["ops\x00"]}, "tag contains a NUL byte"),
+    ("archival_search", {"tags": ["\ud800"]}, "tag is not valid UTF-8"),
+    ("recall_search", {"roles": 3}, "roles must be a list"),
+    ("recall_search", {"before_id": "7"}, "before_id must be a message id"),
+    ("query", {"hop": "yes"}, "hop must be a HopSettings"),
+    ("archival_search", {"hop": {"seeds": 3}}, "hop must be a HopSettings"),
+    ("recall_search", {"hop": True}, "hop must be a HopSettings"),
+])
+def test_search_filters_of_the_wrong_kind(stocked: HierarchicalMemory, search: str,
+                                          kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(InvalidInputError, match=message):
+        getattr(stocked, search)("billing", **kwargs)
 
 
 @pytest.mark.parametrize("k", [None, "3", float("inf"), float("nan"), 2.5, 0, -1, True])

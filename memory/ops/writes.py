@@ -10,7 +10,7 @@ refused: the lifecycle stores it in archival (memory/tiers/lifecycle.py).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tiermem.memory.errors import InvalidInputError, RetentionDroppedError
@@ -21,7 +21,7 @@ from tiermem.memory.text.extract import extract_facts, fact_norm
 from tiermem.memory.tiers.archival import NewPassage
 from tiermem.memory.tiers.recall import NewMessage
 from tiermem.memory.types import DURABILITIES
-from tiermem.memory.validation import check_created_at, check_source_message_id, clean_text
+from tiermem.memory.validation import check_created_at, check_message_id, clean_text
 
 if TYPE_CHECKING:
     from tiermem.memory.hierarchy import HierarchicalMemory
@@ -66,7 +66,7 @@ def add_fact(memory: HierarchicalMemory, text: str, durability: str, source: str
         raise InvalidInputError("source must be a string")
     if memory.privacy is not None:
         memory.privacy.check_write(text, what="fact")
-    check_source_message_id(source_message_id)
+    check_message_id(source_message_id)
     norm = fact_norm(text)
     existing = memory.core.find_by_norm(norm)
     with writing(memory, advances_clock=True):
@@ -142,9 +142,10 @@ def archival_insert(
     source_message_id: int | None,
 ) -> int:
     """``HierarchicalMemory.archival_insert``: one passage filed; returns its id."""
-    if isinstance(tags, str):  # list("ops") would file it under 'o', 'p' and 's'
+    # list("ops") would file it under 'o', 'p' and 's'; list(5) would raise TypeError.
+    if isinstance(tags, str) or not isinstance(tags, Collection | None):
         raise InvalidInputError("tags must be a list of strings, like ['billing', 'acme']")
-    check_source_message_id(source_message_id)
+    check_message_id(source_message_id)
     if not isinstance(source, str):  # stored as given: a bytes source breaks snapshot()
         raise InvalidInputError(
             f"source must be a string (who filed the passage, like 'agent'), got "

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -227,9 +227,12 @@ def _filters(
 def _clean_tags(tags: Sequence[str] | None) -> list[str]:
     if tags is None:
         return []
-    if isinstance(tags, str) or not all(isinstance(t, str) for t in tags):
+    if (isinstance(tags, str) or not isinstance(tags, Collection)
+            or not all(isinstance(t, str) for t in tags)):
         raise InvalidInputError("tags must be a list of strings, like ['billing', 'acme']")
-    return sorted({t.strip().lower() for t in tags if t.strip()})
+    # A tag is stored text too: a NUL or a lone surrogate would be kept, and a search
+    # filtering by it would fail to encode it.
+    return sorted({clean_text(t, "tag").lower() for t in tags if t.strip()})
 
 
 #: Value types JSON always encodes.
