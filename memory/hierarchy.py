@@ -54,7 +54,7 @@ from tiermem.memory.tiers.lifecycle import FactLifecycle
 from tiermem.memory.tiers.policies import EvictionPolicy, score_at
 from tiermem.memory.tiers.recall import RecallTier
 from tiermem.memory.types import Fact, Hit, SearchResult
-from tiermem.memory.validation import check_count, clean_text
+from tiermem.memory.validation import MAX_ID, check_count, check_id, clean_text
 
 
 class HierarchicalMemory:
@@ -318,7 +318,7 @@ class HierarchicalMemory:
     @guarded
     def fact(self, fact_id: int) -> Fact | None:
         """A fact by id, in core or archived."""
-        return self.core.load(fact_id)
+        return self.core.load(check_id(fact_id, "fact_id", "a fact id"))
 
     @guarded
     def facts(self) -> list[Fact]:
@@ -475,6 +475,8 @@ class HierarchicalMemory:
     @guarded
     def forget_requests(self, newest: int | None = None) -> list[ForgetRequest]:
         """The audit of forget requests, oldest first (or the ``newest``, newest first)."""
+        if newest is not None:
+            newest = min(check_count(newest, "newest"), MAX_ID)
         return self.store.forgetting.requests(newest)
 
     # -- state for the layers above ---------------------------------------------------------
@@ -501,6 +503,7 @@ class HierarchicalMemory:
         Events store no text; ``text`` is the fact's text as it is now ("" for a fact
         erased since), so an edit or an erasure leaves no old copy to read here.
         """
+        check_id(event_id, "event_id", "an event id")
         return self.journal.events_since(event_id, self.core.load)
 
     # -- snapshots and diagnostics ----------------------------------------------------------

@@ -147,8 +147,22 @@ def check_page(page: Any, k: Any) -> tuple[int, int]:
     return page, k
 
 
+#: The largest id a store holds: SQLite's and PostgreSQL's integers have 64 bits, and a
+#: larger Python int cannot even be sent in a query.
+MAX_ID = 2**63 - 1
+
+
+def check_id(value: Any, what: str, kind: str = "an id") -> int:
+    """An id the caller looks something up by: an int the store can hold (one that names
+    nothing just finds nothing)."""
+    if isinstance(value, bool) or not isinstance(value, int) or abs(value) > MAX_ID:
+        raise InvalidInputError(f"{what} must be {kind} tiermem returned (an integer below "
+                                f"2**63), got {value!r:.80}")
+    return value
+
+
 def check_message_id(value: Any, what: str = "source_message_id") -> None:
     """A message named by its id (the one a fact or passage came from, or where a search
     stops), or not at all (None)."""
-    if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-        raise InvalidInputError(f"{what} must be a message id (an integer), got {value!r:.80}")
+    if value is not None:
+        check_id(value, what, "a message id")

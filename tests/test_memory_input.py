@@ -219,6 +219,35 @@ def test_search_filters_of_the_wrong_kind(stocked: HierarchicalMemory, search: s
         getattr(stocked, search)("billing", **kwargs)
 
 
+@pytest.mark.parametrize("call,message", [
+    (lambda m: m.fact(2**70), "fact_id must be a fact id"),
+    (lambda m: m.fact("1"), "fact_id must be a fact id"),
+    (lambda m: m.events_since(2**70), "event_id must be an event id"),
+    (lambda m: m.events_since("x"), "event_id must be an event id"),
+    (lambda m: m.forget_requests("x"), "newest must be a positive integer"),
+    (lambda m: m.forget_requests(float("nan")), "newest must be a positive integer"),
+    (lambda m: m.erase(facts=[2**70], reason="r"), "facts must hold ids"),
+    (lambda m: m.recall_search("pod", before_id=2**70), "before_id must be a message id"),
+    (lambda m: m.archival_insert("a passage", source_message_id=2**70),
+     "source_message_id must be a message id"),
+    (lambda m: m.add_fact("User likes green tea", source_message_id=-2**64),
+     "source_message_id must be a message id"),
+])
+def test_ids_the_store_cannot_hold_are_refused(stocked: HierarchicalMemory,
+                                               call: Callable[[HierarchicalMemory], Any],
+                                               message: str) -> None:
+    before = stocked.snapshot()
+    with pytest.raises(InvalidInputError, match=message):
+        call(stocked)
+    assert stocked.snapshot() == before
+
+
+def test_ids_that_name_nothing_find_nothing(stocked: HierarchicalMemory) -> None:
+    assert stocked.fact(2**63 - 1) is None
+    assert stocked.events_since(2**63 - 1) == []
+    assert stocked.forget_requests(2**70) == []
+
+
 @pytest.mark.parametrize("k", [None, "3", float("inf"), float("nan"), 2.5, 0, -1, True])
 def test_bad_query_k(stocked: HierarchicalMemory, k: Any) -> None:
     before = stocked.snapshot()
