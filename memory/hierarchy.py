@@ -54,7 +54,7 @@ from tiermem.memory.tiers.lifecycle import FactLifecycle
 from tiermem.memory.tiers.policies import EvictionPolicy, score_at
 from tiermem.memory.tiers.recall import RecallTier
 from tiermem.memory.types import Fact, Hit, SearchResult
-from tiermem.memory.validation import clean_text
+from tiermem.memory.validation import MAX_ID, check_count, check_id, clean_text
 
 
 class HierarchicalMemory:
@@ -318,7 +318,7 @@ class HierarchicalMemory:
     @guarded
     def fact(self, fact_id: int) -> Fact | None:
         """A fact by id, in core or archived."""
-        return self.core.load(fact_id)
+        return self.core.load(check_id(fact_id, "fact_id", "a fact id"))
 
     @guarded
     def facts(self) -> list[Fact]:
@@ -402,6 +402,7 @@ class HierarchicalMemory:
         With ``touch``, the page's archived facts the query is about count as hits toward
         promotion, as in ``query(touch=True)`` (memory.ops.searches.facts_about); without,
         nothing changes."""
+        _check_hop(hop)
         result = searches.archival_page(self, query, k, page, tags, start, end, hop,
                                         query_embedder, nearest)
         self.counters["archival_searches"] += 1
@@ -419,6 +420,7 @@ class HierarchicalMemory:
         """Search the conversation log; ``before_id`` leaves out that message and later ones;
         ``hop`` adds a second round (memory.search.hops); ``query_embedder`` is as for
         ``archival_search``."""
+        _check_hop(hop)
         return searches.recall_page(self, query, k, page, roles, start, end, before_id, hop,
                                     query_embedder)
 
@@ -445,6 +447,8 @@ class HierarchicalMemory:
         ``hop`` adds a second round from the first's best hits (memory.search.hops);
         core's matches among the first round's ``k`` keep their places.
         """
+        check_count(k, "k")
+        _check_hop(hop)
         q = clean_text(q, "query", max_chars=10_000)
         hits = searches.query_all(self, q, k, hop)
         if touch:
@@ -474,6 +478,8 @@ class HierarchicalMemory:
     @guarded
     def forget_requests(self, newest: int | None = None) -> list[ForgetRequest]:
         """The audit of forget requests, oldest first (or the ``newest``, newest first)."""
+        if newest is not None:
+            newest = min(check_count(newest, "newest"), MAX_ID)
         return self.store.forgetting.requests(newest)
 
     # -- state for the layers above ---------------------------------------------------------
@@ -500,6 +506,7 @@ class HierarchicalMemory:
         Events store no text; ``text`` is the fact's text as it is now ("" for a fact
         erased since), so an edit or an erasure leaves no old copy to read here.
         """
+        check_id(event_id, "event_id", "an event id")
         return self.journal.events_since(event_id, self.core.load)
 
     # -- snapshots and diagnostics ----------------------------------------------------------
@@ -552,3 +559,10 @@ class HierarchicalMemory:
         from tiermem.memory.ops.diagnostics import compute_diagnostics
 
         return compute_diagnostics(self)
+
+
+def _check_hop(hop: Any) -> None:
+    if hop is not None and not isinstance(hop, HopSettings):
+        raise InvalidInputError(
+            f"hop must be a HopSettings (memory.search.hops), or None for one round; got "
+            f"{type(hop).__name__}")

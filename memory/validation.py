@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import math
+import numbers
 import re
 from typing import Any
 
@@ -60,6 +62,28 @@ def validate_agent_name(name: Any) -> str:
     return name
 
 
+#: The earliest and latest moments a stored item may carry (Unix seconds): years 1 to 9999,
+#: the dates ``datetime`` can show. A time outside them, or a text, would be stored as
+#: given and then fail every search result that shows it.
+EARLIEST_TIME = -62_135_596_800.0
+LATEST_TIME = 253_402_300_799.0
+
+
+def check_created_at(value: Any, what: str = "created_at") -> float | None:
+    """When an item was stored: None (now), or Unix seconds naming a date."""
+    if value is None:
+        return None
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        with contextlib.suppress(OverflowError):  # an int too large for a float
+            stamp = float(value)
+            if EARLIEST_TIME <= stamp <= LATEST_TIME:
+                return stamp
+    raise InvalidInputError(
+        f"{what} must be Unix seconds of a date in the years 1 to 9999, like "
+        f"1715176560.0, got {value!r:.80}; convert a date with datetime.timestamp(), "
+        f"or leave {what} out to use the current time")
+
+
 def to_timestamp(value: Any, what: str) -> float | None:
     """Accept None, Unix seconds, a datetime/date, or an ISO-8601 string."""
     if value is None:
@@ -108,16 +132,37 @@ def _is_bare_date(value: Any) -> bool:
     return True
 
 
+def check_count(value: Any, name: str) -> int:
+    """A count the caller asks for (results, a page number): an int of at least 1."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidInputError(f"{name} must be a positive integer, got {value!r}")
+    return value
+
+
 def check_page(page: Any, k: Any) -> tuple[int, int]:
-    for name, value in (("page", page), ("k", k)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise InvalidInputError(f"{name} must be a positive integer, got {value!r}")
+    check_count(page, "page")
+    check_count(k, "k")
     if k > 1000:
         raise InvalidInputError(f"k is {k}; ask for at most 1000 results per page")
     return page, k
 
 
-def check_source_message_id(value: Any) -> None:
-    """The message a fact or passage came from is named by its id, or not at all (None)."""
-    if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-        raise InvalidInputError("source_message_id must be a message id (an integer)")
+#: The largest id a store holds: SQLite's and PostgreSQL's integers have 64 bits, and a
+#: larger Python int cannot even be sent in a query.
+MAX_ID = 2**63 - 1
+
+
+def check_id(value: Any, what: str, kind: str = "an id") -> int:
+    """An id the caller looks something up by: an int the store can hold (one that names
+    nothing just finds nothing)."""
+    if isinstance(value, bool) or not isinstance(value, int) or abs(value) > MAX_ID:
+        raise InvalidInputError(f"{what} must be {kind} tiermem returned (an integer below "
+                                f"2**63), got {value!r:.80}")
+    return value
+
+
+def check_message_id(value: Any, what: str = "source_message_id") -> None:
+    """A message named by its id (the one a fact or passage came from, or where a search
+    stops), or not at all (None)."""
+    if value is not None:
+        check_id(value, what, "a message id")

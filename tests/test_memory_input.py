@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 from typing import Any
 
@@ -11,6 +12,7 @@ from memory_helpers import check_core_invariants, make_memory
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.validation import validate_agent_name
+from tiermem.tools.memory_tools import iso
 
 ONE_MB = "x" * (1 << 20)
 BAD_TEXTS: list[tuple[str, Any, str]] = [
@@ -128,11 +130,26 @@ def test_bad_fact_arguments(stocked: HierarchicalMemory, kwargs: dict[str, Any],
     assert stocked.snapshot() == before
 
 
+@pytest.mark.parametrize("speaker", [None, 5, b"Alice"])
+def test_a_speaker_that_is_not_a_name_is_refused(stocked: HierarchicalMemory,
+                                                 speaker: Any) -> None:
+    before = stocked.snapshot()
+    with pytest.raises(InvalidInputError, match=r"speaker must be a string.*'Alice'"):
+        stocked.process_interaction("I live in Rome.", "ok", speaker=speaker)
+    assert stocked.snapshot() == before
+
+
 @pytest.mark.parametrize("kwargs,message", [
     ({"tags": "ops"}, "tags must be a list"),
     ({"tags": [1, 2]}, "tags must be a list"),
     ({"metadata": ["x"]}, "metadata must be a JSON object"),
     ({"metadata": {"f": object()}}, "not JSON-serialisable"),
+    ({"tags": 5}, "tags must be a list"),
+    ({"tags": ["ops\x00"]}, "tag contains a NUL byte"),
+    ({"tags": ["\ud800"]}, "tag is not valid UTF-8"),
+    ({"source": None}, "source must be a string"),
+    ({"source": b"agent"}, "source must be a string"),
+    ({"source": 5}, "source must be a string"),
 ])
 def test_bad_archival_arguments(stocked: HierarchicalMemory, kwargs: dict[str, Any],
                                 message: str) -> None:
@@ -140,6 +157,34 @@ def test_bad_archival_arguments(stocked: HierarchicalMemory, kwargs: dict[str, A
     with pytest.raises(InvalidInputError, match=message):
         stocked.archival_insert("a fine passage", **kwargs)
     assert stocked.snapshot() == before
+
+
+@pytest.mark.parametrize("when", [
+    "yesterday", "2024-05-08", float("nan"), float("inf"), -float("inf"), 1e300, -1e30, 10**400,
+    True,
+])
+def test_a_bad_time_is_refused_and_searches_still_work(stocked: HierarchicalMemory,
+                                                       when: Any) -> None:
+    before = stocked.snapshot()
+    for write in (lambda: stocked.archival_insert("billing worker restarted", created_at=when),
+                  lambda: stocked.process_interaction("the billing worker restarted", "ok",
+                                                      created_at=when)):
+        with pytest.raises(InvalidInputError, match=r"created_at must be Unix seconds.*"
+                                                    r"datetime.timestamp"):
+            write()
+    assert stocked.snapshot() == before
+    # What the tools show of each hit, its date, can still be shown for every hit.
+    for hit in [*stocked.archival_search("billing").hits, *stocked.recall_search("pod").hits]:
+        assert iso(hit.created_at)
+
+
+def test_times_of_any_date_are_kept(stocked: HierarchicalMemory) -> None:
+    old = dt.datetime(1850, 3, 1, tzinfo=dt.UTC).timestamp()
+    pid = stocked.archival_insert("the ship sailed", created_at=old)
+    stocked.process_interaction("the ship sailed", "ok", created_at=int(old))
+    assert stocked.archival.get_many([pid])[pid].created_at == old
+    assert {h.created_at for h in stocked.recall_search("ship").hits
+            if "ship" in h.text} == {old}
 
 
 @pytest.mark.parametrize("kwargs,message", [
@@ -156,6 +201,59 @@ def test_bad_search_arguments(stocked: HierarchicalMemory, kwargs: dict[str, Any
     for search in (stocked.archival_search, stocked.recall_search):
         with pytest.raises(InvalidInputError, match=message):
             search("billing", **kwargs)
+
+
+@pytest.mark.parametrize("search,kwargs,message", [
+    ("archival_search", {"tags": 5}, "tags must be a list"),
+    ("archival_search", {"tags": ["ops\x00"]}, "tag contains a NUL byte"),
+    ("archival_search", {"tags": ["\ud800"]}, "tag is not valid UTF-8"),
+    ("recall_search", {"roles": 3}, "roles must be a list"),
+    ("recall_search", {"before_id": "7"}, "before_id must be a message id"),
+    ("query", {"hop": "yes"}, "hop must be a HopSettings"),
+    ("archival_search", {"hop": {"seeds": 3}}, "hop must be a HopSettings"),
+    ("recall_search", {"hop": True}, "hop must be a HopSettings"),
+])
+def test_search_filters_of_the_wrong_kind(stocked: HierarchicalMemory, search: str,
+                                          kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(InvalidInputError, match=message):
+        getattr(stocked, search)("billing", **kwargs)
+
+
+@pytest.mark.parametrize("call,message", [
+    (lambda m: m.fact(2**70), "fact_id must be a fact id"),
+    (lambda m: m.fact("1"), "fact_id must be a fact id"),
+    (lambda m: m.events_since(2**70), "event_id must be an event id"),
+    (lambda m: m.events_since("x"), "event_id must be an event id"),
+    (lambda m: m.forget_requests("x"), "newest must be a positive integer"),
+    (lambda m: m.forget_requests(float("nan")), "newest must be a positive integer"),
+    (lambda m: m.erase(facts=[2**70], reason="r"), "facts must hold ids"),
+    (lambda m: m.recall_search("pod", before_id=2**70), "before_id must be a message id"),
+    (lambda m: m.archival_insert("a passage", source_message_id=2**70),
+     "source_message_id must be a message id"),
+    (lambda m: m.add_fact("User likes green tea", source_message_id=-2**64),
+     "source_message_id must be a message id"),
+])
+def test_ids_the_store_cannot_hold_are_refused(stocked: HierarchicalMemory,
+                                               call: Callable[[HierarchicalMemory], Any],
+                                               message: str) -> None:
+    before = stocked.snapshot()
+    with pytest.raises(InvalidInputError, match=message):
+        call(stocked)
+    assert stocked.snapshot() == before
+
+
+def test_ids_that_name_nothing_find_nothing(stocked: HierarchicalMemory) -> None:
+    assert stocked.fact(2**63 - 1) is None
+    assert stocked.events_since(2**63 - 1) == []
+    assert stocked.forget_requests(2**70) == []
+
+
+@pytest.mark.parametrize("k", [None, "3", float("inf"), float("nan"), 2.5, 0, -1, True])
+def test_bad_query_k(stocked: HierarchicalMemory, k: Any) -> None:
+    before = stocked.snapshot()
+    with pytest.raises(InvalidInputError, match="k must be a positive integer"):
+        stocked.query("peanuts", k=k)
+    assert stocked.snapshot() == before
 
 
 @pytest.mark.parametrize("name", [

@@ -37,7 +37,7 @@ from tiermem.memory.ops.quoting import quoting
 from tiermem.memory.ops.state_scrub import scrub_state
 from tiermem.memory.store.contract import StorageBackend, VectorIndex
 from tiermem.memory.text.digest import digest_of_all
-from tiermem.memory.validation import clean_text
+from tiermem.memory.validation import MAX_ID, clean_text
 
 if TYPE_CHECKING:
     from tiermem.memory.hierarchy import HierarchicalMemory
@@ -180,7 +180,7 @@ def _ids(values: Iterable[int], what: str) -> list[int]:
         raise InvalidInputError(f"{what} must be a list of ids (integers), like [3, 7]")
     ids = list(values)
     for value in ids:
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ID:
             raise InvalidInputError(f"{what} must hold ids (positive integers), got {value!r}")
     return list(dict.fromkeys(ids))
 

@@ -10,7 +10,7 @@ refused: the lifecycle stores it in archival (memory/tiers/lifecycle.py).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tiermem.memory.errors import InvalidInputError, RetentionDroppedError
@@ -21,7 +21,7 @@ from tiermem.memory.text.extract import extract_facts, fact_norm
 from tiermem.memory.tiers.archival import NewPassage
 from tiermem.memory.tiers.recall import NewMessage
 from tiermem.memory.types import DURABILITIES
-from tiermem.memory.validation import check_source_message_id, clean_text
+from tiermem.memory.validation import check_created_at, check_message_id, clean_text
 
 if TYPE_CHECKING:
     from tiermem.memory.hierarchy import HierarchicalMemory
@@ -66,7 +66,7 @@ def add_fact(memory: HierarchicalMemory, text: str, durability: str, source: str
         raise InvalidInputError("source must be a string")
     if memory.privacy is not None:
         memory.privacy.check_write(text, what="fact")
-    check_source_message_id(source_message_id)
+    check_message_id(source_message_id)
     norm = fact_norm(text)
     existing = memory.core.find_by_norm(norm)
     with writing(memory, advances_clock=True):
@@ -107,8 +107,13 @@ def process_interaction(memory: HierarchicalMemory, user_input: str, agent_respo
                         created_at: float | None, speaker: str) -> list[int]:
     """``HierarchicalMemory.process_interaction``: both messages logged in one interaction,
     with the facts extracted from the user's; returns the facts' ids."""
+    if not isinstance(speaker, str):
+        raise InvalidInputError(
+            f"speaker must be a string (the user's name, like 'Alice'), got "
+            f"{type(speaker).__name__}")
     user = masked(memory.privacy, clean_text(user_input, "user_input"))
     reply = masked(memory.privacy, clean_text(agent_response, "agent_response"))
+    check_created_at(created_at)
     fact_ids: list[int] = []
     with memory.interaction() as turn:
         user_id, _ = memory.recall.append_many([
@@ -137,9 +142,14 @@ def archival_insert(
     source_message_id: int | None,
 ) -> int:
     """``HierarchicalMemory.archival_insert``: one passage filed; returns its id."""
-    if isinstance(tags, str):  # list("ops") would file it under 'o', 'p' and 's'
+    # list("ops") would file it under 'o', 'p' and 's'; list(5) would raise TypeError.
+    if isinstance(tags, str) or not isinstance(tags, Collection | None):
         raise InvalidInputError("tags must be a list of strings, like ['billing', 'acme']")
-    check_source_message_id(source_message_id)
+    check_message_id(source_message_id)
+    if not isinstance(source, str):  # stored as given: a bytes source breaks snapshot()
+        raise InvalidInputError(
+            f"source must be a string (who filed the passage, like 'agent'), got "
+            f"{type(source).__name__}")
     if memory.privacy is not None:
         memory.privacy.check_write(clean_text(text, "passage"), metadata if isinstance(
             metadata, dict) else None, what="passage")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,7 +21,7 @@ from tiermem.memory.search.fusion import FusionWeights, date_range, dense_query_
 from tiermem.memory.store.contract import StorageBackend, VectorIndex
 from tiermem.memory.store.records import Passage, RowFilter
 from tiermem.memory.types import Hit, SearchResult
-from tiermem.memory.validation import clean_text
+from tiermem.memory.validation import check_created_at, clean_text
 
 #: From this many passages with vectors, a search takes the ``DENSE_CAP`` nearest in meaning
 #: (widened as needed, memory.search.fusion.hybrid_search) instead of every passage above
@@ -74,6 +74,7 @@ class ArchivalTier:
         texts = [clean_text(p.text, "archival text") for p in items]
         for p in items:
             _check_json_object(p.metadata)
+            check_created_at(p.created_at)
         tags = [_clean_tags(p.tags) for p in items]
         matrix = self.embedder.embed_documents(texts)
         now = time.time()
@@ -226,9 +227,12 @@ def _filters(
 def _clean_tags(tags: Sequence[str] | None) -> list[str]:
     if tags is None:
         return []
-    if isinstance(tags, str) or not all(isinstance(t, str) for t in tags):
+    if (isinstance(tags, str) or not isinstance(tags, Collection)
+            or not all(isinstance(t, str) for t in tags)):
         raise InvalidInputError("tags must be a list of strings, like ['billing', 'acme']")
-    return sorted({t.strip().lower() for t in tags if t.strip()})
+    # A tag is stored text too: a NUL or a lone surrogate would be kept, and a search
+    # filtering by it would fail to encode it.
+    return sorted({clean_text(t, "tag").lower() for t in tags if t.strip()})
 
 
 #: Value types JSON always encodes.

@@ -18,7 +18,7 @@ erasing or forgetting a message gives the next one the context before it.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +31,12 @@ from tiermem.memory.search.fusion import FusionWeights, date_range, dense_query_
 from tiermem.memory.store.contract import StorageBackend, VectorIndex
 from tiermem.memory.store.records import Message, RowFilter
 from tiermem.memory.types import Hit, SearchResult
-from tiermem.memory.validation import MAX_TEXT_CHARS, clean_text
+from tiermem.memory.validation import (
+    MAX_TEXT_CHARS,
+    check_created_at,
+    check_message_id,
+    clean_text,
+)
 
 ROLES = ("user", "assistant", "tool", "system")
 #: How many of a query's newest word matches BM25 ranks (RecallTier.window).
@@ -101,6 +106,7 @@ class RecallTier:
         for m in messages:
             if m.role not in ROLES:
                 raise InvalidInputError(f"role must be one of {', '.join(ROLES)}, got {m.role!r}")
+            check_created_at(m.created_at)
             # Tool results and assistant turns that only call tools may be empty.
             content = m.content if m.role in ("tool", "assistant") and m.content == "" else (
                 clean_text(m.content, f"{m.role} message", MAX_TEXT_CHARS)
@@ -230,6 +236,7 @@ class RecallTier:
         gives it an idf of almost zero, so it ranks nothing, yet it would make
         most messages matches, crowding the window with rows that match only it.
         """
+        filt = _filters(roles, start, end, before_id)
         return search_page(
             self.store.lexical("messages"), passing=self.store.messages.passing,
             # Only user and assistant messages have vectors; a search for tool messages
@@ -238,7 +245,7 @@ class RecallTier:
             else None,
             embedder=query_embedder or self.embedder, weights=weights or self.weights,
             rows=self._count,
-            query=query, k=k, page=page, filt=_filters(roles, start, end, before_id),
+            query=query, k=k, page=page, filt=filt,
             fetch=self.get_many,
             query_vector=query_vector, window=self.window,
             dense_filt=_dense_filter(roles, start, end, before_id))
@@ -289,8 +296,10 @@ def _dense_filter(
 def _filters(
     roles: Sequence[str] | None, start: Any, end: Any, before_id: int | None = None
 ) -> RowFilter:
-    if roles and (isinstance(roles, str) or any(r not in ROLES for r in roles)):
+    if roles is not None and (isinstance(roles, str) or not isinstance(roles, Collection)
+                              or any(r not in ROLES for r in roles)):
         raise InvalidInputError(f"roles must be a list drawn from {', '.join(ROLES)}")
+    check_message_id(before_id, "before_id")
     lo, hi = date_range(start, end)
     return RowFilter(start=lo, end=hi, below=before_id, roles=tuple(roles or ()),
                      hide_tool=SEARCH_TOOL_NAME)
