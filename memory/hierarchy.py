@@ -54,7 +54,15 @@ from tiermem.memory.tiers.lifecycle import FactLifecycle
 from tiermem.memory.tiers.policies import EvictionPolicy, score_at
 from tiermem.memory.tiers.recall import RecallTier
 from tiermem.memory.types import Fact, Hit, SearchResult
-from tiermem.memory.validation import MAX_ID, check_count, check_id, clean_text
+from tiermem.memory.validation import (
+    MAX_ID,
+    MAX_STATE_KEY_CHARS,
+    check_count,
+    check_id,
+    check_state_key,
+    clean_text,
+    state_json,
+)
 
 
 class HierarchicalMemory:
@@ -486,14 +494,16 @@ class HierarchicalMemory:
     @guarded
     def get_state(self, key: str, default: Any = None) -> Any:
         """A JSON value that a caller (e.g. an agent runtime) stored with ``set_state``."""
-        raw = self.store.settings.get(f"state.{key}")
+        # No length limit here: a longer key that an earlier version stored is still read.
+        raw = self.store.settings.get(f"state.{check_state_key(key)}")
         return default if raw is None else json.loads(raw)
 
     @guarded
     def set_state(self, key: str, value: Any) -> None:
         """Store a JSON value in the current transaction (or its own)."""
+        key, text = check_state_key(key, MAX_STATE_KEY_CHARS), state_json(value)
         with writes.writing(self):
-            self.store.settings.set(f"state.{key}", json.dumps(value))
+            self.store.settings.set(f"state.{key}", text)
 
     @guarded
     def last_event_id(self) -> int:

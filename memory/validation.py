@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import json
 import math
 import numbers
 import re
@@ -166,3 +167,30 @@ def check_message_id(value: Any, what: str = "source_message_id") -> None:
     stops), or not at all (None)."""
     if value is not None:
         check_id(value, what, "a message id")
+
+
+#: The longest key of stored state: a snapshot holds keys up to this length.
+MAX_STATE_KEY_CHARS = 200
+
+
+def check_state_key(key: Any, longest: int | None = None) -> str:
+    """A key of state a layer above stores (``set_state``): a string the store holds as it is,
+    of at most ``longest`` characters when given."""
+    if isinstance(key, str) and "\x00" not in key and (longest is None or len(key) <= longest):
+        with contextlib.suppress(UnicodeEncodeError):
+            key.encode("utf-8")
+            return key
+    limit = f" of at most {longest} characters" if longest is not None else ""
+    raise InvalidInputError(
+        f"state key must be a string{limit}, like 'summary', with no NUL and no lone "
+        f"surrogate; got {key!r:.80}")
+
+
+def state_json(value: Any) -> str:
+    """``value`` as the standard JSON ``get_state`` reads back."""
+    try:
+        return json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise InvalidInputError(
+            f"state value is not JSON data ({exc}); store dicts with string keys, lists, "
+            f"strings, finite numbers, booleans and None (a date as an ISO string)") from None

@@ -242,6 +242,33 @@ def test_ids_the_store_cannot_hold_are_refused(stocked: HierarchicalMemory,
     assert stocked.snapshot() == before
 
 
+@pytest.mark.parametrize("key,value,message", [
+    ("sum\ud800", "a summary", "state key must be a string"),
+    ("sum\x00", "a summary", "state key must be a string"),
+    (3, "a summary", "state key must be a string"),
+    ("k" * 201, "a summary", "at most 200 characters"),
+    ("summary", object(), "state value is not JSON data"),
+    ("summary", {"when": dt.date(2024, 5, 8)}, "a date as an ISO string"),
+    ("summary", float("nan"), "not JSON data"),
+    ("summary", {"score": float("inf")}, "not JSON data"),
+])
+def test_state_that_cannot_be_stored_as_json_is_refused(stocked: HierarchicalMemory, key: Any,
+                                                        value: Any, message: str) -> None:
+    stocked.set_state("summary", {"text": "kept"})
+    before = stocked.snapshot()
+    with pytest.raises(InvalidInputError, match=message):
+        stocked.set_state(key, value)
+    assert stocked.snapshot() == before
+    assert stocked.get_state("summary") == {"text": "kept"}
+
+
+@pytest.mark.parametrize("key", ["sum\ud800", "sum\x00", 3, None])
+def test_a_state_key_no_value_can_have_is_refused_on_read(stocked: HierarchicalMemory,
+                                                          key: Any) -> None:
+    with pytest.raises(InvalidInputError, match="state key must be a string"):
+        stocked.get_state(key)
+
+
 def test_ids_that_name_nothing_find_nothing(stocked: HierarchicalMemory) -> None:
     assert stocked.fact(2**63 - 1) is None
     assert stocked.events_since(2**63 - 1) == []

@@ -26,7 +26,13 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict, model_validator
 
 from tiermem.memory.config import MemoryConfig
-from tiermem.memory.validation import EARLIEST_TIME, LATEST_TIME, MAX_TEXT_CHARS, clean_text
+from tiermem.memory.validation import (
+    EARLIEST_TIME,
+    LATEST_TIME,
+    MAX_STATE_KEY_CHARS,
+    MAX_TEXT_CHARS,
+    clean_text,
+)
 
 SNAPSHOT_FORMAT = "tiermem-snapshot/2"
 SNAPSHOT_FORMAT_V1 = "tiermem-snapshot/1"
@@ -252,7 +258,8 @@ class Snapshot(_Strict):
     format: Literal["tiermem-snapshot/2"]
     config: dict[str, Any]  # validated by MemoryConfig, which names its own fields
     settings: Settings
-    state: dict[Annotated[str, Strict(), Field(max_length=200), AfterValidator(_plain)],
+    state: dict[Annotated[str, Strict(), Field(max_length=MAX_STATE_KEY_CHARS),
+                          AfterValidator(_plain)],
                 JsonText] = {}
     include_vectors: Annotated[bool, Strict()]
     tables: Tables
