@@ -335,6 +335,10 @@ class HierarchicalMemory:
 
     def fact_score(self, fact: Fact) -> float:
         """Frequency x recency now (for display; eviction uses the policy's key)."""
+        if not isinstance(fact, Fact):
+            raise InvalidInputError(
+                f"fact must be a Fact, as facts() or fact(id) returns, got "
+                f"{type(fact).__name__}; fact(id) returns None for an id that names no fact")
         return score_at(fact, self.clock_now(), self.tau)
 
     # -- interactions -----------------------------------------------------------------------

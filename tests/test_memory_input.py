@@ -269,6 +269,14 @@ def test_a_state_key_no_value_can_have_is_refused_on_read(stocked: HierarchicalM
         stocked.get_state(key)
 
 
+@pytest.mark.parametrize("fact", [None, 1, "User is allergic to peanuts"])
+def test_a_score_of_something_not_a_fact_is_refused(stocked: HierarchicalMemory,
+                                                    fact: Any) -> None:
+    with pytest.raises(InvalidInputError, match="fact must be a Fact"):
+        stocked.fact_score(fact)
+    assert stocked.fact_score(stocked.facts()[0]) > 0
+
+
 def test_ids_that_name_nothing_find_nothing(stocked: HierarchicalMemory) -> None:
     assert stocked.fact(2**63 - 1) is None
     assert stocked.events_since(2**63 - 1) == []
