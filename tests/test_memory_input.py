@@ -195,6 +195,11 @@ def test_times_of_any_date_are_kept(stocked: HierarchicalMemory) -> None:
     ({"start": "yesterday-ish"}, "not a date"),
     ({"start": True}, "boolean"),
     ({"start": "2024-05-09", "end": "2024-05-01"}, "start is after end"),
+    ({"start": float("nan")}, "start nan is not a date"),
+    ({"end": float("nan")}, "end nan is not a date"),
+    ({"start": float("inf")}, "start inf is not a date"),
+    ({"end": -1e300}, "years 1 to 9999"),
+    ({"start": 10**400}, "years 1 to 9999"),
 ])
 def test_bad_search_arguments(stocked: HierarchicalMemory, kwargs: dict[str, Any],
                               message: str) -> None:
