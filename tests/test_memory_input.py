@@ -282,6 +282,41 @@ def test_a_score_of_something_not_a_fact_is_refused(stocked: HierarchicalMemory,
     assert stocked.fact_score(stocked.facts()[0]) > 0
 
 
+WRITES_FROM_A_MESSAGE: list[Callable[[HierarchicalMemory, int], Any]] = [
+    lambda m, said: m.add_fact("User likes green tea", source_message_id=said),
+    lambda m, said: m.archival_insert("notes on green tea", source_message_id=said),
+]
+
+
+@pytest.mark.parametrize("write", WRITES_FROM_A_MESSAGE)
+def test_a_source_message_that_is_not_in_recall_is_refused(
+        stocked: HierarchicalMemory, write: Callable[[HierarchicalMemory, int], Any]) -> None:
+    stocked.process_interaction("My card number is 4111.", "Noted.")
+    card = stocked.store.messages.max_id() - 1
+    stocked.erase(messages=[card], reason="card number")
+    before = stocked.snapshot()
+    unused = stocked.store.messages.max_id() + 1
+    for missing in (unused, card):
+        with pytest.raises(InvalidInputError,
+                           match=f"source_message_id {missing} names no message in recall"):
+            write(stocked, missing)
+    # Linked to no message, it would go with the next message to take that id when that
+    # one is erased.
+    assert stocked.snapshot() == before
+
+
+@pytest.mark.parametrize("write", WRITES_FROM_A_MESSAGE)
+def test_a_forgotten_source_message_may_still_be_named(
+        stocked: HierarchicalMemory, write: Callable[[HierarchicalMemory, int], Any]) -> None:
+    stocked.process_interaction("hello there", "Hi.")
+    said = stocked.store.messages.max_id() - 1
+    stocked.store.forgetting.forget([], [], [said], stocked.now())
+    write(stocked, said)
+    # Forgotten, the message keeps its row until it is erased, and takes the item with it.
+    report = stocked.erase(messages=[said], reason="greeting")
+    assert (report.facts, report.passages) in ((1, 0), (0, 1))
+
+
 def test_ids_that_name_nothing_find_nothing(stocked: HierarchicalMemory) -> None:
     assert stocked.fact(2**63 - 1) is None
     assert stocked.events_since(2**63 - 1) == []
