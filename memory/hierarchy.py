@@ -358,6 +358,8 @@ class HierarchicalMemory:
 
     def retained(self, text: str) -> str:
         """``text`` as memory may keep it: what the privacy policy drops is withheld."""
+        if not isinstance(text, str):  # without a policy, it would come back unchecked
+            raise InvalidInputError(f"text must be a string, got {type(text).__name__}")
         return writes.masked(self.privacy, text).text
 
     # -- privacy ----------------------------------------------------------------------------

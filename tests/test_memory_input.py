@@ -317,6 +317,13 @@ def test_a_forgotten_source_message_may_still_be_named(
     assert (report.facts, report.passages) in ((1, 0), (0, 1))
 
 
+@pytest.mark.parametrize("text", [None, 5, b"User is allergic to peanuts", ["a"]])
+def test_retained_refuses_what_is_not_text(stocked: HierarchicalMemory, text: Any) -> None:
+    with pytest.raises(InvalidInputError, match="text must be a string"):
+        stocked.retained(text)
+    assert stocked.retained("") == ""  # an empty summary is kept as it is
+
+
 def test_ids_that_name_nothing_find_nothing(stocked: HierarchicalMemory) -> None:
     assert stocked.fact(2**63 - 1) is None
     assert stocked.events_since(2**63 - 1) == []
