@@ -44,7 +44,7 @@ from tiermem.memory.session import (
     search_counters,
 )
 from tiermem.memory.store.contract import StorageBackend
-from tiermem.memory.store.guard import guarded
+from tiermem.memory.store.guard import guarded, guarded_close
 from tiermem.memory.store.records import ForgetRequest
 from tiermem.memory.text.tokenizer import TokenCounter
 from tiermem.memory.tiers.archival import ArchivalTier
@@ -230,7 +230,7 @@ class HierarchicalMemory:
         return self.journal.totals
 
     # -- lifecycle ------------------------------------------------------------------------
-    @guarded
+    @guarded_close
     def close(self) -> None:
         """Save the derived indexes and release the agent home for the next writer."""
         if self._closed:
