@@ -82,8 +82,9 @@ def test_send_message_records_the_reply(box: Toolbox, memory: HierarchicalMemory
     result = run(box, memory, "send_message", {"message": "Hello there"}, ctx=ctx)
     assert result.ok and not result.heartbeat
     assert ctx.replies == ["Hello there"]
-    blank = run(box, memory, "send_message", {"message": "   "}, ctx=ctx)
-    assert blank.content.startswith("Error:") and "message is empty" in blank.content
+    for nothing in ("   ", "\u0000", "\x00 \x00\n", "\x1b\x07", " \t\x7f "):
+        blank = run(box, memory, "send_message", {"message": nothing}, ctx=ctx)
+        assert not blank.ok and "message is empty" in blank.content, repr(nothing)
     assert ctx.replies == ["Hello there"]
 
 
