@@ -44,7 +44,7 @@ from tiermem.memory.session import (
     search_counters,
 )
 from tiermem.memory.store.contract import StorageBackend
-from tiermem.memory.store.guard import guarded
+from tiermem.memory.store.guard import guarded, guarded_close
 from tiermem.memory.store.records import ForgetRequest
 from tiermem.memory.text.tokenizer import TokenCounter
 from tiermem.memory.tiers.archival import ArchivalTier
@@ -54,7 +54,15 @@ from tiermem.memory.tiers.lifecycle import FactLifecycle
 from tiermem.memory.tiers.policies import EvictionPolicy, score_at
 from tiermem.memory.tiers.recall import RecallTier
 from tiermem.memory.types import Fact, Hit, SearchResult
-from tiermem.memory.validation import MAX_ID, check_count, check_id, clean_text
+from tiermem.memory.validation import (
+    MAX_ID,
+    MAX_STATE_KEY_CHARS,
+    check_count,
+    check_id,
+    check_state_key,
+    clean_text,
+    state_json,
+)
 
 
 class HierarchicalMemory:
@@ -222,7 +230,7 @@ class HierarchicalMemory:
         return self.journal.totals
 
     # -- lifecycle ------------------------------------------------------------------------
-    @guarded
+    @guarded_close
     def close(self) -> None:
         """Save the derived indexes and release the agent home for the next writer."""
         if self._closed:
@@ -327,6 +335,10 @@ class HierarchicalMemory:
 
     def fact_score(self, fact: Fact) -> float:
         """Frequency x recency now (for display; eviction uses the policy's key)."""
+        if not isinstance(fact, Fact):
+            raise InvalidInputError(
+                f"fact must be a Fact, as facts() or fact(id) returns, got "
+                f"{type(fact).__name__}; fact(id) returns None for an id that names no fact")
         return score_at(fact, self.clock_now(), self.tau)
 
     # -- interactions -----------------------------------------------------------------------
@@ -346,6 +358,8 @@ class HierarchicalMemory:
 
     def retained(self, text: str) -> str:
         """``text`` as memory may keep it: what the privacy policy drops is withheld."""
+        if not isinstance(text, str):  # without a policy, it would come back unchecked
+            raise InvalidInputError(f"text must be a string, got {type(text).__name__}")
         return writes.masked(self.privacy, text).text
 
     # -- privacy ----------------------------------------------------------------------------
@@ -486,14 +500,16 @@ class HierarchicalMemory:
     @guarded
     def get_state(self, key: str, default: Any = None) -> Any:
         """A JSON value that a caller (e.g. an agent runtime) stored with ``set_state``."""
-        raw = self.store.settings.get(f"state.{key}")
+        # No length limit here: a longer key that an earlier version stored is still read.
+        raw = self.store.settings.get(f"state.{check_state_key(key)}")
         return default if raw is None else json.loads(raw)
 
     @guarded
     def set_state(self, key: str, value: Any) -> None:
         """Store a JSON value in the current transaction (or its own)."""
+        key, text = check_state_key(key, MAX_STATE_KEY_CHARS), state_json(value)
         with writes.writing(self):
-            self.store.settings.set(f"state.{key}", json.dumps(value))
+            self.store.settings.set(f"state.{key}", text)
 
     @guarded
     def last_event_id(self) -> int:

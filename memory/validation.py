@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import json
 import math
 import numbers
 import re
@@ -73,15 +74,23 @@ def check_created_at(value: Any, what: str = "created_at") -> float | None:
     """When an item was stored: None (now), or Unix seconds naming a date."""
     if value is None:
         return None
+    stamp = _seconds_of_a_date(value)
+    if stamp is not None:
+        return stamp
+    raise InvalidInputError(
+        f"{what} must be Unix seconds of a date in the years 1 to 9999, like "
+        f"1715176560.0, got {value!r:.80}; convert a date with datetime.timestamp(), "
+        f"or leave {what} out to use the current time")
+
+
+def _seconds_of_a_date(value: Any) -> float | None:
+    """``value`` as a float when it is a number of Unix seconds in the years 1 to 9999."""
     if isinstance(value, numbers.Real) and not isinstance(value, bool):
         with contextlib.suppress(OverflowError):  # an int too large for a float
             stamp = float(value)
             if EARLIEST_TIME <= stamp <= LATEST_TIME:
                 return stamp
-    raise InvalidInputError(
-        f"{what} must be Unix seconds of a date in the years 1 to 9999, like "
-        f"1715176560.0, got {value!r:.80}; convert a date with datetime.timestamp(), "
-        f"or leave {what} out to use the current time")
+    return None
 
 
 def to_timestamp(value: Any, what: str) -> float | None:
@@ -91,7 +100,13 @@ def to_timestamp(value: Any, what: str) -> float | None:
     if isinstance(value, bool):
         raise InvalidInputError(f"{what} must be a date, got a boolean")
     if isinstance(value, (int, float)):
-        return float(value)
+        # NaN compares false with every row's time, so it would match nothing, silently.
+        stamp = _seconds_of_a_date(value)
+        if stamp is None:
+            raise InvalidInputError(
+                f"{what} {value!r:.80} is not a date: Unix seconds must fall in the years 1 to "
+                f"9999; use ISO format like 2024-05-08, or leave {what} out for no limit")
+        return stamp
     if isinstance(value, dt.datetime):
         moment = value if value.tzinfo else value.replace(tzinfo=dt.UTC)
         return moment.timestamp()
@@ -166,3 +181,30 @@ def check_message_id(value: Any, what: str = "source_message_id") -> None:
     stops), or not at all (None)."""
     if value is not None:
         check_id(value, what, "a message id")
+
+
+#: The longest key of stored state: a snapshot holds keys up to this length.
+MAX_STATE_KEY_CHARS = 200
+
+
+def check_state_key(key: Any, longest: int | None = None) -> str:
+    """A key of state a layer above stores (``set_state``): a string the store holds as it is,
+    of at most ``longest`` characters when given."""
+    if isinstance(key, str) and "\x00" not in key and (longest is None or len(key) <= longest):
+        with contextlib.suppress(UnicodeEncodeError):
+            key.encode("utf-8")
+            return key
+    limit = f" of at most {longest} characters" if longest is not None else ""
+    raise InvalidInputError(
+        f"state key must be a string{limit}, like 'summary', with no NUL and no lone "
+        f"surrogate; got {key!r:.80}")
+
+
+def state_json(value: Any) -> str:
+    """``value`` as the standard JSON ``get_state`` reads back."""
+    try:
+        return json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise InvalidInputError(
+            f"state value is not JSON data ({exc}); store dicts with string keys, lists, "
+            f"strings, finite numbers, booleans and None (a date as an ISO string)") from None

@@ -10,8 +10,10 @@ import textwrap
 import time
 from pathlib import Path
 
+import pytest
 from memory_helpers import make_memory
 
+from tiermem.memory.errors import StoreClosedError
 from tiermem.memory.types import Hit, SearchResult
 
 REPO = Path(__file__).resolve().parents[1]
@@ -60,3 +62,14 @@ def test_hits_and_results_are_dataclasses_with_the_contract_fields() -> None:
             "User is allergic to peanuts", "durable", "core")
         assert fact.access_count == 1 and fact.last_access == fact.created_tick
         assert before <= fact.created_at <= time.time()
+
+
+def test_a_closed_memory_refuses_what_it_could_answer_without_its_store() -> None:
+    m = make_memory()
+    fact = m.add_fact("User likes green tea")
+    m.close()
+    for call in (lambda: m.recall_search("???"), lambda: m.archival_search("the"),
+                 lambda: m.query("???"), lambda: m.fact(fact)):
+        with pytest.raises(StoreClosedError, match="this memory is closed; open it again"):
+            call()
+    m.close()  # closing again does nothing

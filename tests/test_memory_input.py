@@ -195,6 +195,11 @@ def test_times_of_any_date_are_kept(stocked: HierarchicalMemory) -> None:
     ({"start": "yesterday-ish"}, "not a date"),
     ({"start": True}, "boolean"),
     ({"start": "2024-05-09", "end": "2024-05-01"}, "start is after end"),
+    ({"start": float("nan")}, "start nan is not a date"),
+    ({"end": float("nan")}, "end nan is not a date"),
+    ({"start": float("inf")}, "start inf is not a date"),
+    ({"end": -1e300}, "years 1 to 9999"),
+    ({"start": 10**400}, "years 1 to 9999"),
 ])
 def test_bad_search_arguments(stocked: HierarchicalMemory, kwargs: dict[str, Any],
                               message: str) -> None:
@@ -240,6 +245,83 @@ def test_ids_the_store_cannot_hold_are_refused(stocked: HierarchicalMemory,
     with pytest.raises(InvalidInputError, match=message):
         call(stocked)
     assert stocked.snapshot() == before
+
+
+@pytest.mark.parametrize("key,value,message", [
+    ("sum\ud800", "a summary", "state key must be a string"),
+    ("sum\x00", "a summary", "state key must be a string"),
+    (3, "a summary", "state key must be a string"),
+    ("k" * 201, "a summary", "at most 200 characters"),
+    ("summary", object(), "state value is not JSON data"),
+    ("summary", {"when": dt.date(2024, 5, 8)}, "a date as an ISO string"),
+    ("summary", float("nan"), "not JSON data"),
+    ("summary", {"score": float("inf")}, "not JSON data"),
+])
+def test_state_that_cannot_be_stored_as_json_is_refused(stocked: HierarchicalMemory, key: Any,
+                                                        value: Any, message: str) -> None:
+    stocked.set_state("summary", {"text": "kept"})
+    before = stocked.snapshot()
+    with pytest.raises(InvalidInputError, match=message):
+        stocked.set_state(key, value)
+    assert stocked.snapshot() == before
+    assert stocked.get_state("summary") == {"text": "kept"}
+
+
+@pytest.mark.parametrize("key", ["sum\ud800", "sum\x00", 3, None])
+def test_a_state_key_no_value_can_have_is_refused_on_read(stocked: HierarchicalMemory,
+                                                          key: Any) -> None:
+    with pytest.raises(InvalidInputError, match="state key must be a string"):
+        stocked.get_state(key)
+
+
+@pytest.mark.parametrize("fact", [None, 1, "User is allergic to peanuts"])
+def test_a_score_of_something_not_a_fact_is_refused(stocked: HierarchicalMemory,
+                                                    fact: Any) -> None:
+    with pytest.raises(InvalidInputError, match="fact must be a Fact"):
+        stocked.fact_score(fact)
+    assert stocked.fact_score(stocked.facts()[0]) > 0
+
+
+WRITES_FROM_A_MESSAGE: list[Callable[[HierarchicalMemory, int], Any]] = [
+    lambda m, said: m.add_fact("User likes green tea", source_message_id=said),
+    lambda m, said: m.archival_insert("notes on green tea", source_message_id=said),
+]
+
+
+@pytest.mark.parametrize("write", WRITES_FROM_A_MESSAGE)
+def test_a_source_message_that_is_not_in_recall_is_refused(
+        stocked: HierarchicalMemory, write: Callable[[HierarchicalMemory, int], Any]) -> None:
+    stocked.process_interaction("My card number is 4111.", "Noted.")
+    card = stocked.store.messages.max_id() - 1
+    stocked.erase(messages=[card], reason="card number")
+    before = stocked.snapshot()
+    unused = stocked.store.messages.max_id() + 1
+    for missing in (unused, card):
+        with pytest.raises(InvalidInputError,
+                           match=f"source_message_id {missing} names no message in recall"):
+            write(stocked, missing)
+    # Linked to no message, it would go with the next message to take that id when that
+    # one is erased.
+    assert stocked.snapshot() == before
+
+
+@pytest.mark.parametrize("write", WRITES_FROM_A_MESSAGE)
+def test_a_forgotten_source_message_may_still_be_named(
+        stocked: HierarchicalMemory, write: Callable[[HierarchicalMemory, int], Any]) -> None:
+    stocked.process_interaction("hello there", "Hi.")
+    said = stocked.store.messages.max_id() - 1
+    stocked.store.forgetting.forget([], [], [said], stocked.now())
+    write(stocked, said)
+    # Forgotten, the message keeps its row until it is erased, and takes the item with it.
+    report = stocked.erase(messages=[said], reason="greeting")
+    assert (report.facts, report.passages) in ((1, 0), (0, 1))
+
+
+@pytest.mark.parametrize("text", [None, 5, b"User is allergic to peanuts", ["a"]])
+def test_retained_refuses_what_is_not_text(stocked: HierarchicalMemory, text: Any) -> None:
+    with pytest.raises(InvalidInputError, match="text must be a string"):
+        stocked.retained(text)
+    assert stocked.retained("") == ""  # an empty summary is kept as it is
 
 
 def test_ids_that_name_nothing_find_nothing(stocked: HierarchicalMemory) -> None:

@@ -82,8 +82,9 @@ def test_send_message_records_the_reply(box: Toolbox, memory: HierarchicalMemory
     result = run(box, memory, "send_message", {"message": "Hello there"}, ctx=ctx)
     assert result.ok and not result.heartbeat
     assert ctx.replies == ["Hello there"]
-    blank = run(box, memory, "send_message", {"message": "   "}, ctx=ctx)
-    assert blank.content.startswith("Error:") and "message is empty" in blank.content
+    for nothing in ("   ", "\u0000", "\x00 \x00\n", "\x1b\x07", " \t\x7f "):
+        blank = run(box, memory, "send_message", {"message": nothing}, ctx=ctx)
+        assert not blank.ok and "message is empty" in blank.content, repr(nothing)
     assert ctx.replies == ["Hello there"]
 
 
@@ -472,3 +473,21 @@ def test_unknown_tool_suggests_the_close_name(box: Toolbox, memory: Hierarchical
     result = run(box, memory, "archival_memory_serch", {"query": "x"})
     assert result.error_kind == "unknown_tool"
     assert "did you mean 'archival_memory_search'?" in result.content
+
+
+@pytest.mark.parametrize("name,args", [
+    ("conversation_search", {"query": "???"}),
+    ("conversation_search", {"query": "the"}),
+    ("conversation_search", {"query": "tea"}),
+    ("archival_memory_search", {"query": "???"}),
+    ("core_memory_append", {"content": "User likes green tea"}),
+])
+def test_every_tool_of_a_closed_memory_says_it_is_closed(
+    box: Toolbox, memory: HierarchicalMemory, name: str, args: dict[str, Any]
+) -> None:
+    memory.process_interaction("I like green tea", "Noted.")
+    memory.close()
+    # An empty page would tell the model there is nothing to find.
+    result = run(box, memory, name, args)
+    assert (result.ok, result.content) == (
+        False, "Error: this memory is closed; open it again to use it")

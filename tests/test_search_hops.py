@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
@@ -94,10 +96,12 @@ def test_fusion_keeps_the_first_rounds_best_and_discounts_what_only_the_second_f
     assert [h.score for h in first] == pytest.approx([1.0, 0.9, 0.8, 0.7, 0.6, 0.5])
 
 
-def test_settings_are_checked() -> None:
-    with pytest.raises(ValueError, match="discount"):
-        HopSettings(discount=0)
-    with pytest.raises(ValueError, match="seeds"):
-        HopSettings(seeds=0)
-    with pytest.raises(ValueError, match="keep"):
-        HopSettings(keep=-1)
+@pytest.mark.parametrize("field,value", [
+    ("discount", 0), ("discount", 1.5), ("discount", float("nan")), ("discount", "0.5"),
+    ("discount", True), ("seeds", 0), ("terms", 2.0), ("pool", None), ("keep", -1),
+    ("keep", False),
+])
+def test_settings_are_checked(field: str, value: Any) -> None:
+    with pytest.raises(InvalidInputError, match=rf"HopSettings\.{field} must be .*leave it "
+                                                r"out for the default"):
+        HopSettings(**{field: value})

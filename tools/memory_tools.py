@@ -11,6 +11,7 @@ first ``HIT_TEXT_CHARS`` characters, so a page is never cut mid-result.
 from __future__ import annotations
 
 import datetime as dt
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -93,8 +94,11 @@ def send_message(ctx: ToolContext, message: str) -> str:
     Args:
         message: The full text of the reply, in the user's language.
     """
-    if not message.strip():
-        raise ToolError("message is empty; write the reply text in 'message'")
+    # NUL is dropped from a reply (tools/safe_text.py) and control characters show as
+    # nothing a user can read: a reply of only those would be "Sent." yet reach no one.
+    if all(c.isspace() or unicodedata.category(c) == "Cc" for c in message):
+        raise ToolError("message is empty (nothing but spaces or control characters); write "
+                        "the reply text in 'message'")
     ctx.replies.append(message)
     return "Sent."
 

@@ -4,7 +4,8 @@ A snapshot is input from outside: it may be hand-edited, truncated or
 crafted. The models below list every field it may hold (any other field is
 refused by name, so no key of the JSON ever reaches SQL) and check every
 value against the limits the live API applies (memory/validation.py: text
-size, NUL, valid UTF-8; finite numbers; ids within SQLite's integers).
+size, NUL, valid UTF-8; finite numbers; times of dates in the years 1 to
+9999; ids within SQLite's integers).
 ``parse_snapshot`` (memory/ops/snapshot_schema.py) validates a snapshot
 against them, then checks its vectors and what must hold across rows.
 
@@ -25,7 +26,13 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict, model_validator
 
 from tiermem.memory.config import MemoryConfig
-from tiermem.memory.validation import MAX_TEXT_CHARS, clean_text
+from tiermem.memory.validation import (
+    EARLIEST_TIME,
+    LATEST_TIME,
+    MAX_STATE_KEY_CHARS,
+    MAX_TEXT_CHARS,
+    clean_text,
+)
 
 SNAPSHOT_FORMAT = "tiermem-snapshot/2"
 SNAPSHOT_FORMAT_V1 = "tiermem-snapshot/1"
@@ -45,6 +52,14 @@ def _plain(value: str) -> str:
         raise ValueError(f"is not valid UTF-8 (lone surrogate at {exc.start})") from None
     if len(value) > MAX_TEXT_CHARS:
         raise ValueError(f"is {len(value):,} characters, over the limit of {MAX_TEXT_CHARS:,}")
+    return value
+
+
+def _moment(value: float) -> float:
+    # As the live API refuses (memory/validation.py): a time outside these years cannot be
+    # shown as a date, so every search result that reached its row would fail.
+    if not EARLIEST_TIME <= value <= LATEST_TIME:
+        raise ValueError(f"must be Unix seconds of a date in the years 1 to 9999, got {value!r}")
     return value
 
 
@@ -81,6 +96,8 @@ Name = Annotated[str, Strict(), Field(pattern=r"^[a-z_]{1,32}$")]
 RowId = Annotated[int, Strict(), Field(ge=1, le=_INT64)]
 Count = Annotated[int, Strict(), Field(ge=0, le=_INT64)]
 Real = Annotated[float, Strict()]
+#: When something happened, by the wall clock (a fact's ticks and accesses are Real).
+Moment = Annotated[Real, AfterValidator(_moment)]
 
 
 class _Strict(BaseModel):
@@ -94,7 +111,7 @@ class FactRow(_Strict):
     norm: Text | None = None  # derived: computed again from the text
     durability: Literal["durable", "short-lived"]
     tier: Literal["core", "archival"]
-    created_at: Real
+    created_at: Moment
     created_tick: Real
     entered_core_seq: Count
     last_access: Real
@@ -103,29 +120,29 @@ class FactRow(_Strict):
     source: Text
     tokens: Count | None = None  # derived: counted again from the text
     passage_id: RowId | None
-    evicted_at: Real | None
+    evicted_at: Moment | None
     evicted_tick: Real | None
     evictions: Count
     promotions: Count
     cycles: Count
     hits_since_eviction: Count
     source_message_id: RowId | None = None  # absent from snapshots taken before it existed
-    forgotten_at: Real | None = None
+    forgotten_at: Moment | None = None
 
 
 class PassageRow(_Strict):
     id: RowId
     text: StoredText
-    created_at: Real
+    created_at: Moment
     tags: Annotated[JsonText, AfterValidator(_json_tags)]
     metadata: Annotated[JsonText, AfterValidator(_json_object)]
     source: Text
     was_in_core: Annotated[int, Strict(), Field(ge=0, le=1)]
-    evicted_at: Real | None
+    evicted_at: Moment | None
     fact_id: RowId | None
     embedder_id: Text | None
     embedding: Text | None
-    forgotten_at: Real | None = None
+    forgotten_at: Moment | None = None
     source_message_id: RowId | None = None  # absent from snapshots taken before it existed
 
 
@@ -137,11 +154,11 @@ class MessageRow(_Strict):
     tool_calls: JsonText | None
     tool_call_id: Text | None
     tool_name: Text | None
-    created_at: Real
+    created_at: Moment
     status: Name
     embedder_id: Text | None
     embedding: Text | None
-    forgotten_at: Real | None = None
+    forgotten_at: Moment | None = None
 
     @model_validator(mode="after")
     def _content_as_recall_takes_it(self) -> MessageRow:
@@ -153,7 +170,7 @@ class MessageRow(_Strict):
 
 class HistoryRow(_Strict):
     tick: Count
-    created_at: Real
+    created_at: Moment
     core_facts: Count
     core_size: Count
     durable_in_core: Count
@@ -170,14 +187,14 @@ class EventRow(_Strict):
     fact_id: RowId | None
     text: Text
     detail: Text
-    created_at: Real
+    created_at: Moment
 
 
 class ErasureRow(_Strict):
     id: RowId
     message_id: RowId
     reason: Text
-    erased_at: Real
+    erased_at: Moment
 
 
 def _id_list(value: str) -> str:
@@ -192,7 +209,7 @@ IdList = Annotated[JsonText, AfterValidator(_id_list)]
 
 class ForgetRequestRow(_Strict):
     id: RowId
-    created_at: Real
+    created_at: Moment
     request_hash: Annotated[str, Strict(), Field(pattern=r"^[0-9a-f]{64}$")]
     mode: Name
     outcome: Literal["matched", "unmatched", "ambiguous", "failed"]
@@ -205,7 +222,7 @@ class ForgetRequestRow(_Strict):
 class ForgottenNormRow(_Strict):
     id: RowId
     norm_hash: Annotated[str, Strict(), Field(pattern=r"^[0-9a-f]{64}$")]
-    forgotten_at: Real
+    forgotten_at: Moment
 
 
 ROW_MODELS: dict[str, type[_Strict]] = {
@@ -241,7 +258,8 @@ class Snapshot(_Strict):
     format: Literal["tiermem-snapshot/2"]
     config: dict[str, Any]  # validated by MemoryConfig, which names its own fields
     settings: Settings
-    state: dict[Annotated[str, Strict(), Field(max_length=200), AfterValidator(_plain)],
+    state: dict[Annotated[str, Strict(), Field(max_length=MAX_STATE_KEY_CHARS),
+                          AfterValidator(_plain)],
                 JsonText] = {}
     include_vectors: Annotated[bool, Strict()]
     tables: Tables

@@ -5,7 +5,8 @@ crafted. ``parse_snapshot`` accepts only the fields listed in the models of
 memory/ops/snapshot_models.py (any other field is refused by name, so no key
 of the JSON ever reaches SQL), checks every value against the limits the live
 API applies (memory/validation.py: text size, NUL, valid UTF-8; finite
-numbers; ids within SQLite's integers; vectors of the stored dimension), then
+numbers; times of dates in the years 1 to 9999; ids within SQLite's
+integers; vectors of the stored dimension), then
 checks what must hold across rows: unique ids and facts, references between
 facts and passages that resolve, counters that are consistent. Anything wrong
 raises ``SnapshotError`` naming the place (``tables.facts[3].text``).

@@ -66,7 +66,7 @@ def add_fact(memory: HierarchicalMemory, text: str, durability: str, source: str
         raise InvalidInputError("source must be a string")
     if memory.privacy is not None:
         memory.privacy.check_write(text, what="fact")
-    check_message_id(source_message_id)
+    check_source_message(memory, source_message_id, "fact")
     norm = fact_norm(text)
     existing = memory.core.find_by_norm(norm)
     with writing(memory, advances_clock=True):
@@ -78,6 +78,24 @@ def add_fact(memory: HierarchicalMemory, text: str, durability: str, source: str
             memory.forgotten_norms.lift(norm)
         return memory.lifecycle.admit(text, norm, durability, source,
                                       memory.core.size_of_text(text), source_message_id)
+
+
+def check_source_message(memory: HierarchicalMemory, message_id: int | None, what: str) -> None:
+    """``message_id`` names a message of recall, or is None.
+
+    A link to no message would bind the item to whichever message later takes that id:
+    erasing or forgetting that one would take the item with it. A forgotten message keeps
+    its row until it is erased, so an item may still name it.
+    """
+    check_message_id(message_id)
+    if message_id is None or memory.store.messages.get_many([message_id]):
+        return
+    if any(m.id == message_id for m in memory.store.messages.in_turns_of([message_id],
+                                                                        forgotten=True)):
+        return
+    raise InvalidInputError(
+        f"source_message_id {message_id} names no message in recall (never stored, or "
+        f"erased); pass the id of the message the {what} came from, or None")
 
 
 def replace_in_core(memory: HierarchicalMemory, old_content: str, new_content: str) -> int:
@@ -145,7 +163,7 @@ def archival_insert(
     # list("ops") would file it under 'o', 'p' and 's'; list(5) would raise TypeError.
     if isinstance(tags, str) or not isinstance(tags, Collection | None):
         raise InvalidInputError("tags must be a list of strings, like ['billing', 'acme']")
-    check_message_id(source_message_id)
+    check_source_message(memory, source_message_id, "passage")
     if not isinstance(source, str):  # stored as given: a bytes source breaks snapshot()
         raise InvalidInputError(
             f"source must be a string (who filed the passage, like 'agent'), got "

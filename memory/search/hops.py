@@ -46,14 +46,19 @@ class HopSettings:
     pool: int = 2
 
     def __post_init__(self) -> None:
-        for name in ("seeds", "terms", "pool"):
+        defaults = {f.name: f.default for f in dataclasses.fields(self)}
+        for name, least in (("seeds", 1), ("terms", 1), ("pool", 1), ("keep", 0)):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"HopSettings.{name} must be a positive integer, got {value!r}")
-        if isinstance(self.keep, bool) or not isinstance(self.keep, int) or self.keep < 0:
-            raise ValueError(f"HopSettings.keep must be a non-negative integer, got {self.keep!r}")
-        if not 0 < self.discount <= 1:
-            raise ValueError(f"HopSettings.discount must be in (0, 1], got {self.discount!r}")
+            if isinstance(value, bool) or not isinstance(value, int) or value < least:
+                raise InvalidInputError(
+                    f"HopSettings.{name} must be an integer of at least {least}, got "
+                    f"{value!r:.80}; leave it out for the default, {defaults[name]}")
+        discount = self.discount
+        if (isinstance(discount, bool) or not isinstance(discount, (int, float))
+                or not 0 < discount <= 1):
+            raise InvalidInputError(
+                f"HopSettings.discount must be a number above 0 and at most 1, got "
+                f"{discount!r:.80}; leave it out for the default, {defaults['discount']}")
 
 
 def expansion_terms(question: str, seeds: Sequence[str], most: int,
