@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import uuid
 from pathlib import Path
 
@@ -11,6 +13,7 @@ import pytest
 from leak_helpers import files_holding, read_paths_showing
 from memory_helpers import make_memory
 
+from tiermem.bench.fault_os import Report, run_forked
 from tiermem.memory.errors import StoreError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.sqlite import vectors as vectors_module
@@ -155,3 +158,25 @@ def test_a_failed_purge_is_reported_and_tried_again_at_the_next_commit(
         memory.add_fact("User likes tea", "durable")  # the next commit purges
         assert not memory.purge.pending and memory.purge.not_reached == []
         assert files_holding(home, canary) == []
+
+
+def test_an_erasure_killed_before_its_purge_is_purged_when_the_memory_next_opens(
+        tmp_path: Path, canary: str) -> None:
+    home = tmp_path / "agent"
+    with make_memory(home) as memory:
+        memory.process_interaction(f"the vault phrase is {canary}", "ok")
+        memory.archival_insert(f"vault phrase {canary} for the night shift")
+
+    def erase_then_die(report: Report) -> None:
+        memory = make_memory(home)
+        # The erasure has committed when the purge starts: the process dies right there.
+        memory.store.purge_erased = lambda: os.kill(os.getpid(), signal.SIGKILL)  # type: ignore[method-assign]
+        memory.erase(messages=[1], passages=[1], reason="asked")
+        report("survived the kill")
+
+    outcome = run_forked(erase_then_die)
+    assert outcome.killed and outcome.lines == []
+    with make_memory(home) as reopened:
+        assert len(list(reopened.store.export_rows("erasures"))) == 1  # the erasure committed
+        assert files_holding(home, canary) == []  # and its purge ran on opening
+    assert files_holding(home, canary) == []

@@ -44,6 +44,8 @@ if TYPE_CHECKING:
 
 #: The setting that counts erasures, so layers above can tell that one happened.
 ERASURES_KEY = "erasure_count"
+#: The setting that marks an erasure committed and not yet purged.
+PURGE_PENDING_KEY = "purge_pending"
 
 
 @dataclass(frozen=True)
@@ -120,7 +122,11 @@ def erase(memory: HierarchicalMemory, facts: Iterable[int], passages: Iterable[i
 
 class PurgeAfterErasure:
     """Purges a store, and writes its vector indexes' files again, after the outermost
-    commit of a transaction that erased something."""
+    commit of a transaction that erased something.
+
+    The request is also stored with the erasure and cleared once the purge is done: a
+    process killed between the two leaves it, and the next session to open the memory
+    for writing purges then, else the erased text would stay in the files for good."""
 
     def __init__(self, store: StorageBackend, *indexes: VectorIndex | None) -> None:
         self.store = store
@@ -130,10 +136,14 @@ class PurgeAfterErasure:
         self.not_reached: list[str] = []
         store.on_commit(self._run)
         store.on_rollback(self._cancel)
+        if not store.read_only and store.settings.get(PURGE_PENDING_KEY) is not None:
+            self.pending = True
+            self._run()
 
     def request(self) -> None:
-        """Purge when the current transaction commits."""
+        """Purge when the current transaction commits (call inside it)."""
         self.pending = True
+        self.store.settings.set(PURGE_PENDING_KEY, 1)
 
     def _cancel(self) -> None:
         if not self.store.in_transaction:  # the erasure was rolled back with the rest
@@ -147,6 +157,8 @@ class PurgeAfterErasure:
             self.not_reached = self.store.purge_erased()
             for index in self.indexes:
                 index.save()
+            with self.store.transaction():
+                self.store.settings.delete([PURGE_PENDING_KEY])
         except (TiermemError, OSError) as exc:
             # The rows are gone already; what failed is clearing their old bytes. The
             # next commit (closing the memory commits) tries again.

@@ -25,7 +25,7 @@ __all__ = ["MigrationReport", "content_digest", "migrate", "open_backend"]
 
 #: Settings that describe one backend's storage rather than the memory: never copied.
 STORAGE_KEYS = frozenset({"store_id", "writer_state", "recall_rewrites",
-                          "archival_rewrites"})
+                          "archival_rewrites", "purge_pending"})
 BATCH = 5000
 
 Progress = Callable[[str, int, int], None]
