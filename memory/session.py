@@ -21,7 +21,7 @@ from tiermem.memory.errors import (
     InvalidInputError,
     TiermemError,
 )
-from tiermem.memory.ops.erase import PurgeAfterErasure
+from tiermem.memory.ops.erase import PurgeAfterErasure, resume_erasures
 from tiermem.memory.ops.forget import ForgottenNorms
 from tiermem.memory.ops.reindex import check_no_reindex_pending
 from tiermem.memory.prompt_history import PromptHistory
@@ -175,6 +175,9 @@ def build_tiers(memory: HierarchicalMemory, policy: EvictionPolicy | None,
             # rows_without_vectors flag says to reindex), so a failing embedder
             # must not stop the memory from opening.
             memory.recall.add_vectors(left)
+    # A forget asked to erase that committed without its erasure (the process was killed
+    # between them) is erased now, before anything can read or copy what it forgot.
+    resume_erasures(memory)
     _fit_core(memory)
 
 

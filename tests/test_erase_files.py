@@ -16,6 +16,7 @@ from memory_helpers import make_memory
 from tiermem.bench.fault_os import Report, run_forked
 from tiermem.memory.errors import StoreError
 from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.ops.erase import pending_erasures
 from tiermem.memory.store.sqlite import vectors as vectors_module
 from tiermem.memory.store.sqlite.vectors import FaissIndex
 
@@ -180,3 +181,43 @@ def test_an_erasure_killed_before_its_purge_is_purged_when_the_memory_next_opens
         assert len(list(reopened.store.export_rows("erasures"))) == 1  # the erasure committed
         assert files_holding(home, canary) == []  # and its purge ran on opening
     assert files_holding(home, canary) == []
+
+
+def test_a_forget_killed_before_its_erasure_is_erased_when_the_memory_next_opens(
+        tmp_path: Path, canary: str) -> None:
+    home = tmp_path / "agent"
+    secret = f"The vault phrase is {canary}"
+    with make_memory(home) as memory:
+        memory.add_fact(secret, "durable")
+        memory.add_fact("User likes tea", "durable")
+
+    def forget_then_die(report: Report) -> None:
+        memory = make_memory(home)
+        # The forget has committed when the erasure starts deleting: the process dies there.
+        memory.archival.delete = lambda ids: os.kill(os.getpid(), signal.SIGKILL)  # type: ignore[method-assign]
+        memory.forget(secret, erase=True)
+        report("survived the kill")
+
+    outcome = run_forked(forget_then_die)
+    assert outcome.killed and outcome.lines == []
+    with make_memory(home) as reopened:
+        # The forget committed, and its erasure was finished on opening: the same request
+        # now truly has nothing left to match.
+        assert [r.outcome for r in reopened.forget_requests()] == ["matched"]
+        assert files_holding(home, canary) == []
+        assert pending_erasures(reopened.store) == []
+        assert reopened.forget(secret, erase=True).outcome == "unmatched"
+        assert [f.text for f in reopened.facts()] == ["User likes tea"]
+    assert files_holding(home, canary) == []
+
+
+def test_a_forget_with_erase_leaves_no_erasure_pending(tmp_path: Path, canary: str) -> None:
+    home = tmp_path / "agent"
+    with make_memory(home) as memory:
+        memory.add_fact(f"The vault phrase is {canary}", "durable")
+        memory.add_fact(f"The spare vault phrase is {canary}", "durable")
+        assert memory.forget(f"The vault phrase is {canary}", erase=True).erasure is not None
+        memory.forget(f"The spare vault phrase is {canary}")
+        assert pending_erasures(memory.store) == []
+    with make_memory(home) as reopened:  # only the request that asked is erased
+        assert reopened.erase_forgotten().facts == 1

@@ -4,14 +4,19 @@ sidecar vouches for: damaged bytes or a swapped database mean a rebuild."""
 from __future__ import annotations
 
 import json
+import logging
+import os
 import shutil
+import signal
 from pathlib import Path
 
 import numpy as np
 import pytest
 from memory_helpers import make_memory
 
+from tiermem.bench.fault_os import Report, run_forked
 from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.store.sqlite import vector_files
 from tiermem.memory.store.sqlite import vectors as vector_index
 
 PASSAGES = ["invoices are due monthly", "cats purr when they are content",
@@ -106,6 +111,34 @@ def test_the_rebuild_warning_names_the_file_that_could_not_be_read(
                 if r.getMessage().startswith("rebuilding passages index")]
     assert len(warnings) == 1, warnings
     assert str(home / garbled) in warnings[0] and other not in warnings[0], warnings
+
+
+@pytest.mark.parametrize("saved_before", [False, True])
+def test_a_save_killed_before_its_sidecar_is_rebuilt_without_a_warning(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, saved_before: bool) -> None:
+    home = tmp_path / "agent"
+    if saved_before:
+        _make(home, PASSAGES[:1])
+
+    def save_then_die(report: Report) -> None:
+        with make_memory(home) as m:
+            # The index file is in place when the parts after it are written: the process
+            # dies there, before the sidecar.
+            vector_files._save_part = lambda *a: os.kill(os.getpid(), signal.SIGKILL)  # type: ignore[assignment]
+            for text in PASSAGES[1:]:
+                m.archival_insert(text)
+        report("survived the kill")
+
+    outcome = run_forked(save_then_die)
+    assert outcome.killed and outcome.lines == []
+    assert (home / "archival.faiss").exists()
+    assert (home / "archival.json").exists() == saved_before
+    with caplog.at_level(logging.INFO), make_memory(home) as m:
+        assert m.archival.vectors.rebuilt_on_open
+        assert _dense_top(m, "cats purr") == "cats purr when they are content"
+    rebuilt = [r for r in caplog.records if r.getMessage().startswith("rebuilding passages")]
+    # A crash between the two writes is expected (the module docstring): no warning.
+    assert [r.levelno for r in rebuilt] == [logging.INFO], [r.getMessage() for r in rebuilt]
 
 
 def test_the_sidecar_records_the_store_id_and_checksums(tmp_path: Path) -> None:

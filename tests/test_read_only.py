@@ -5,9 +5,12 @@ message is marked unanswered by the next writer."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import json
 import os
+import signal
+import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -18,8 +21,10 @@ from typing import Any
 import pytest
 from memory_helpers import child_process, make_memory, mounted_tmpfs
 
+from tiermem.bench.fault_os import Report, run_forked
 from tiermem.memory.errors import ReadOnlyError, StoreError
 from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.store.sqlite import DB_FILE, schema
 
 REPO = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(REPO), "PYTHONUNBUFFERED": "1"}
@@ -146,6 +151,41 @@ def test_read_only_needs_an_existing_memory(tmp_path: Path) -> None:
     assert not (tmp_path / "nowhere").exists()
     with pytest.raises(ValueError, match="read_only needs"):
         make_memory(None, read_only=True)
+
+
+@pytest.mark.parametrize("dies_in", [1, 5])
+def test_a_home_killed_while_being_created_is_reported_as_such_not_as_older(
+        tmp_path: Path, dies_in: int) -> None:
+    home = tmp_path / "agent"
+
+    def create_then_die(report: Report) -> None:
+        def die(conn: sqlite3.Connection) -> None:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+        # The first open runs every migration: the process dies in migration ``dies_in``.
+        schema.MIGRATIONS = tuple(dataclasses.replace(m, apply=die) if m.number == dies_in
+                                  else m for m in schema.MIGRATIONS)
+        make_memory(home)
+        report("survived the kill")
+
+    outcome = run_forked(create_then_die)
+    assert outcome.killed and outcome.lines == []
+    with pytest.raises(StoreError, match="never finished being created") as info:
+        make_memory(home, read_only=True)
+    assert "holds nothing yet" in str(info.value) and "older" not in str(info.value)
+    with make_memory(home) as m:  # as the message says, opening for writing finishes it
+        m.add_fact("User likes tea")
+    with make_memory(home, read_only=True) as m:
+        assert [f.text for f in m.facts()] == ["User likes tea"]
+
+
+def test_a_database_of_an_older_schema_is_reported_as_older(tmp_path: Path) -> None:
+    home = tmp_path / "agent"
+    _fill(home)
+    with contextlib.closing(sqlite3.connect(home / DB_FILE)) as conn:
+        conn.execute(f"PRAGMA user_version = {schema.SCHEMA_VERSION - 1}")
+    with pytest.raises(StoreError, match="older version of tiermem; open it once for writing"):
+        make_memory(home, read_only=True)
 
 
 def test_a_home_on_a_read_only_filesystem_can_be_inspected(tmp_path: Path) -> None:

@@ -24,6 +24,13 @@ tiermem wrote. Inside a caller's transaction (a tool call in a turn) that last
 step waits for the outermost commit; a rollback undoes the whole erasure.
 
 The report holds counts and one digest of what was erased, never the content.
+
+A forget request that asks for an erasure (``forget(..., erase=True)``) forgets in
+one transaction and erases in the next. Its audit id is stored with the forget
+(``ERASE_PENDING_KEY``) and cleared with the erasure, and the next session to open
+the memory for writing erases what is still listed (``resume_erasures``): else a
+process killed between the two would leave the text on disk, forgotten, and the
+same request made again would match nothing and say so.
 """
 
 from __future__ import annotations
@@ -46,6 +53,9 @@ if TYPE_CHECKING:
 ERASURES_KEY = "erasure_count"
 #: The setting that marks an erasure committed and not yet purged.
 PURGE_PENDING_KEY = "purge_pending"
+#: The setting that lists the forget requests (audit ids, space-separated) whose erasure
+#: was asked for and has not committed yet.
+ERASE_PENDING_KEY = "erase_pending"
 
 
 @dataclass(frozen=True)
@@ -71,8 +81,9 @@ class ErasureReport:
 
 
 def erase(memory: HierarchicalMemory, facts: Iterable[int], passages: Iterable[int],
-          messages: Iterable[int], reason: str) -> ErasureReport:
-    """The body of ``HierarchicalMemory.erase`` (module docstring)."""
+          messages: Iterable[int], reason: str, fulfils: int | None = None) -> ErasureReport:
+    """The body of ``HierarchicalMemory.erase`` (module docstring); ``fulfils`` is the
+    forget request this erasure was asked by, no longer pending once it commits."""
     fact_ids, passage_ids, message_ids = (_ids(facts, "facts"), _ids(passages, "passages"),
                                           _ids(messages, "messages"))
     reason = clean_text(reason, "erasure reason", 1000)
@@ -106,6 +117,8 @@ def erase(memory: HierarchicalMemory, facts: Iterable[int], passages: Iterable[i
                  + [(f"message:{m.id}", m.content) for m in gone_messages])
         scrubbed = scrub_state(store.settings, erased_texts)
         erased = bool(texts) or scrubbed > 0
+        if fulfils is not None:
+            _set_pending(store, [i for i in pending_erasures(store) if i != fulfils])
         if erased:
             store.settings.set(ERASURES_KEY, erasure_count(memory) + 1)
             memory.purge.request()
@@ -173,6 +186,44 @@ def erasure_count(memory: HierarchicalMemory) -> int:
     return int(memory.store.settings.get(ERASURES_KEY, "0") or 0)
 
 
+def promise_erasure(store: StorageBackend, audit_id: int) -> None:
+    """Mark forget request ``audit_id`` as to be erased (call in the transaction that
+    forgets, so a forget asked to erase is never committed without the mark)."""
+    _set_pending(store, [*pending_erasures(store), audit_id])
+
+
+def pending_erasures(store: StorageBackend) -> list[int]:
+    """The forget requests whose erasure was asked for and has not committed yet."""
+    return [int(part) for part in (store.settings.get(ERASE_PENDING_KEY) or "").split()]
+
+
+def resume_erasures(memory: HierarchicalMemory) -> None:
+    """Erase what the forget requests still pending forgot (module docstring)."""
+    pending = pending_erasures(memory.store)
+    if not pending:
+        return
+    audit = {request.id: request for request in memory.store.forgetting.requests()}
+    for audit_id in pending:
+        # A request missing from the audit forgot nothing this store holds: the erasure
+        # only clears the mark.
+        done = audit[audit_id].forgotten if audit_id in audit else None
+        erase(memory, done.facts if done else (), done.passages if done else (),
+              done.messages if done else (), forget_reason(audit_id), fulfils=audit_id)
+
+
+def forget_reason(audit_id: int) -> str:
+    """The reason recorded with what a forget request erased: it names the audit row,
+    never the request, which quotes what went."""
+    return f"forget request #{audit_id}"
+
+
+def _set_pending(store: StorageBackend, audit_ids: list[int]) -> None:
+    if audit_ids:
+        store.settings.set(ERASE_PENDING_KEY, " ".join(str(i) for i in dict.fromkeys(audit_ids)))
+    elif store.settings.get(ERASE_PENDING_KEY) is not None:
+        store.settings.delete([ERASE_PENDING_KEY])
+
+
 def erase_forgotten(memory: HierarchicalMemory, reason: str) -> ErasureReport:
     """The body of ``HierarchicalMemory.erase_forgotten``: every row the forget audit lists
     as forgotten, erased."""
@@ -197,5 +248,6 @@ def _ids(values: Iterable[int], what: str) -> list[int]:
     return list(dict.fromkeys(ids))
 
 
-__all__ = ["ERASURES_KEY", "ErasureReport", "PurgeAfterErasure", "erase", "erase_forgotten",
-           "erasure_count"]
+__all__ = ["ERASE_PENDING_KEY", "ERASURES_KEY", "ErasureReport", "PurgeAfterErasure", "erase",
+           "erase_forgotten", "erasure_count", "forget_reason", "pending_erasures",
+           "promise_erasure", "resume_erasures"]

@@ -39,7 +39,14 @@ import numpy as np
 
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.judge import Judge
-from tiermem.memory.ops.erase import ERASURES_KEY, ErasureReport, erasure_count
+from tiermem.memory.ops.erase import (
+    ERASURES_KEY,
+    ErasureReport,
+    erasure_count,
+    forget_reason,
+    promise_erasure,
+)
+from tiermem.memory.ops.erase import erase as erase_rows
 from tiermem.memory.ops.forget_config import MODES, ForgetConfig
 from tiermem.memory.ops.forget_select import Selection, exact_selection, llm_selection
 from tiermem.memory.ops.quoting import quoting
@@ -129,8 +136,10 @@ class ForgottenNorms:
 
 
 def run_forget(memory: HierarchicalMemory, request: str, config: ForgetConfig,
-               judge: Judge | None) -> ForgetResult:
-    """Select, tombstone and audit, in one transaction (module docstring)."""
+               judge: Judge | None, erase: bool = False) -> ForgetResult:
+    """Select, tombstone and audit, in one transaction (module docstring); with ``erase``
+    and a match, the transaction also marks the request's erasure as owed
+    (memory/ops/erase.py)."""
     request = clean_text(request, "forget request", MAX_REQUEST_CHARS)
     if config.mode not in MODES:
         raise InvalidInputError(f"mode must be one of {', '.join(MODES)}, got {config.mode!r}")
@@ -147,6 +156,8 @@ def run_forget(memory: HierarchicalMemory, request: str, config: ForgetConfig,
         if selection.outcome == "matched":
             forgotten = apply_forget(memory, selection.items)
         audit_id = _audit(memory, request, config.mode, selection, forgotten)
+        if erase and selection.outcome == "matched":
+            promise_erasure(memory.store, audit_id)
     return ForgetResult(selection.outcome, config.mode, forgotten, audit_id,
                         selection.detail, selection.candidates)
 
@@ -156,13 +167,12 @@ def forget_request(memory: HierarchicalMemory, request: str, mode: str | None,
     """The body of ``HierarchicalMemory.forget``: ``request`` run with the memory's
     ``forget_config`` as overridden, then, with ``erase`` and a match, what it forgot erased."""
     config = memory.forget_config.updated(mode=mode, max_delete_count=max_delete_count)
-    result = run_forget(memory, request, config, memory.judge)
+    result = run_forget(memory, request, config, memory.judge, erase)
     if not erase or result.outcome != "matched":
         return result
     done = result.forgotten
-    # The reason names the audit row, never the request, which quotes what went.
-    report = memory.erase(facts=done.facts, passages=done.passages, messages=done.messages,
-                          reason=f"forget request #{result.audit_id}")
+    report = erase_rows(memory, done.facts, done.passages, done.messages,
+                   forget_reason(result.audit_id), fulfils=result.audit_id)
     return dataclasses.replace(result, erasure=report)
 
 

@@ -30,7 +30,13 @@ from tiermem.memory.errors import (
     StoreError,
 )
 from tiermem.memory.store.nesting import NestedTransactions
-from tiermem.memory.store.records import DumpRow, DumpTable, TextTable, VectorTable
+from tiermem.memory.store.records import (
+    DUMP_TABLES,
+    DumpRow,
+    DumpTable,
+    TextTable,
+    VectorTable,
+)
 from tiermem.memory.store.sqlite.dump import clear_tables, export_rows, import_rows
 from tiermem.memory.store.sqlite.erasure import purge
 from tiermem.memory.store.sqlite.errors import corrupt_message, translate
@@ -164,6 +170,14 @@ class SQLiteStore(NestedTransactions):
     # -- schema -----------------------------------------------------------------------
     def _check_schema_readable(self) -> None:
         version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+        if version < SCHEMA_VERSION and self._holds_nothing():
+            # Every open that creates a memory runs all migrations then stores its
+            # settings, and every older tiermem stored settings too: a database without
+            # any was left by a process that stopped while creating it.
+            raise StoreError(
+                f"the memory database {self.database} was never finished being created "
+                f"(the process creating it stopped first) and holds nothing yet; open it "
+                f"once for writing (without read_only) to finish creating it")
         if version != SCHEMA_VERSION:
             older = version < SCHEMA_VERSION
             raise StoreError(
@@ -171,6 +185,13 @@ class SQLiteStore(NestedTransactions):
                 f"{'an older' if older else 'a newer'} version of tiermem; "
                 + ("open it once for writing (without read_only) to upgrade it" if older else
                    "inspect it with that version"))
+
+    def _holds_nothing(self) -> bool:
+        """Whether no table of the database holds a row (or none was created yet)."""
+        tables = {row[0] for row in self.conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        return not any(self.conn.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchone()
+                       for table in ("meta", *DUMP_TABLES) if table in tables)
 
     # -- meta -------------------------------------------------------------------------
     @property

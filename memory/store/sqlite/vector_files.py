@@ -5,7 +5,8 @@
 them: the database's ``store_id``, the embeddings' generation when they were
 saved, and a sha256 of each file. Each file is renamed into place whole and
 the sidecar last, so a crash in between leaves checksums that do not match
-and the next open rebuilds instead of trusting the files. A part that is
+(or, on the first save, no sidecar) and the next open rebuilds instead of
+trusting the files. A part that is
 missing, damaged or holds other rows is built again; nothing is ever answered
 from a file that does not match the database.
 """
@@ -56,7 +57,13 @@ def load_saved(index: FaissIndex) -> bool:
             return False
         saved = faiss.read_index(str(index.file))
     except (OSError, ValueError, RuntimeError) as exc:
-        if index.file.exists() or sidecar.exists():
+        if isinstance(exc, FileNotFoundError) and reading == sidecar:
+            # The sidecar is renamed into place whole and last: a file without one was
+            # left by a save that did not finish, as after a crash; that is expected.
+            if index.file.exists():
+                log.info("rebuilding %s index: %s has no sidecar (the save that wrote it "
+                         "did not finish)", index.table, index.file)
+        elif index.file.exists() or sidecar.exists():
             log.warning("rebuilding %s index: cannot read %s (%s)", index.table, reading, exc)
         return False
     if saved.ntotal != index.stored_count() or saved.d != index.dim:
