@@ -23,15 +23,7 @@ def clean_text(value: Any, what: str = "text", max_chars: int = MAX_TEXT_CHARS) 
     """Return ``value`` stripped, or raise InvalidInputError explaining the problem."""
     if not isinstance(value, str):
         raise InvalidInputError(f"{what} must be a string, got {type(value).__name__}")
-    if "\x00" in value:
-        raise InvalidInputError(f"{what} contains a NUL byte (at {value.index(chr(0))}); remove it")
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise InvalidInputError(
-            f"{what} is not valid UTF-8 (lone surrogate at position {exc.start}); "
-            f"decode the input with errors='replace' before storing it"
-        ) from None
+    _check_storable(value, what)
     text = value.strip()
     if not text:
         raise InvalidInputError(f"{what} is empty; send some text")
@@ -41,6 +33,31 @@ def clean_text(value: Any, what: str = "text", max_chars: int = MAX_TEXT_CHARS) 
             f"split it into smaller pieces"
         )
     return text
+
+
+def check_label(value: Any, what: str, example: str) -> str:
+    """``value`` as given when it is text a store keeps and a snapshot restores (UTF-8,
+    no NUL, at most ``MAX_TEXT_CHARS``; empty is allowed), else InvalidInputError."""
+    if not isinstance(value, str):
+        raise InvalidInputError(f"{what} must be a string ({example}), got {type(value).__name__}")
+    _check_storable(value, what)
+    if len(value) > MAX_TEXT_CHARS:
+        raise InvalidInputError(
+            f"{what} is {len(value):,} characters, over the limit of {MAX_TEXT_CHARS:,}")
+    return value
+
+
+def _check_storable(value: str, what: str) -> None:
+    """Refuse what SQLite or a snapshot cannot hold as text: a NUL, a lone surrogate."""
+    if "\x00" in value:
+        raise InvalidInputError(f"{what} contains a NUL byte (at {value.index(chr(0))}); remove it")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidInputError(
+            f"{what} is not valid UTF-8 (lone surrogate at position {exc.start}); "
+            f"decode the input with errors='replace' before storing it"
+        ) from None
 
 
 def single_line(text: str) -> str:

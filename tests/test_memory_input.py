@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
+import numpy as np
 import pytest
 from memory_helpers import check_core_invariants, make_memory
 
+from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.validation import validate_agent_name
@@ -121,6 +124,8 @@ def test_unicode_that_is_valid_is_kept_exactly() -> None:
     ({"durability": "forever"}, "durability must be"),
     ({"durability": None}, "durability must be"),
     ({"source": 3}, "source must be a string"),
+    ({"source": "api\x00x"}, "source contains a NUL byte"),
+    ({"source": "api\ud800"}, "source is not valid UTF-8"),
 ])
 def test_bad_fact_arguments(stocked: HierarchicalMemory, kwargs: dict[str, Any],
                             message: str) -> None:
@@ -150,6 +155,8 @@ def test_a_speaker_that_is_not_a_name_is_refused(stocked: HierarchicalMemory,
     ({"source": None}, "source must be a string"),
     ({"source": b"agent"}, "source must be a string"),
     ({"source": 5}, "source must be a string"),
+    ({"source": "agent\x00x"}, "source contains a NUL byte"),
+    ({"source": "agent\ud800"}, "source is not valid UTF-8"),
 ])
 def test_bad_archival_arguments(stocked: HierarchicalMemory, kwargs: dict[str, Any],
                                 message: str) -> None:
@@ -176,6 +183,21 @@ def test_a_bad_time_is_refused_and_searches_still_work(stocked: HierarchicalMemo
     # What the tools show of each hit, its date, can still be shown for every hit.
     for hit in [*stocked.archival_search("billing").hits, *stocked.recall_search("pod").hits]:
         assert iso(hit.created_at)
+
+
+@pytest.mark.parametrize("when", [np.int64(1715176560), np.float32(1715176560),
+                                  Fraction(1715176560), 1715176560])
+def test_a_time_of_any_number_type_is_stored_as_seconds(when: Any) -> None:
+    m = make_memory()
+    pid = m.archival_insert("the billing worker restarted", created_at=when)
+    m.process_interaction("the billing worker restarted", "ok", created_at=when)
+    stored = [m.archival.get_many([pid])[pid].created_at,
+              *(h.created_at for h in m.recall_search("billing").hits)]
+    assert len(stored) == 3
+    assert all(type(s) is float and s == float(when) for s in stored)
+    # A snapshot of it restores: a blob or a Fraction there was refused as not a number.
+    copy = HierarchicalMemory.restore(m.snapshot(), embedder=HashingEmbedder())
+    assert copy.archival.get_many([pid])[pid].created_at == float(when)
 
 
 def test_times_of_any_date_are_kept(stocked: HierarchicalMemory) -> None:

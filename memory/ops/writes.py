@@ -21,7 +21,12 @@ from tiermem.memory.text.extract import extract_facts, fact_norm
 from tiermem.memory.tiers.archival import NewPassage
 from tiermem.memory.tiers.recall import NewMessage
 from tiermem.memory.types import DURABILITIES
-from tiermem.memory.validation import check_created_at, check_message_id, clean_text
+from tiermem.memory.validation import (
+    check_created_at,
+    check_label,
+    check_message_id,
+    clean_text,
+)
 
 if TYPE_CHECKING:
     from tiermem.memory.hierarchy import HierarchicalMemory
@@ -62,8 +67,7 @@ def add_fact(memory: HierarchicalMemory, text: str, durability: str, source: str
         raise InvalidInputError(
             f"durability must be 'durable' or 'short-lived', got {durability!r}"
         )
-    if not isinstance(source, str):
-        raise InvalidInputError("source must be a string")
+    check_label(source, "source", "where the fact came from, like 'api'")
     if memory.privacy is not None:
         memory.privacy.check_write(text, what="fact")
     check_source_message(memory, source_message_id, "fact")
@@ -131,7 +135,7 @@ def process_interaction(memory: HierarchicalMemory, user_input: str, agent_respo
             f"{type(speaker).__name__}")
     user = masked(memory.privacy, clean_text(user_input, "user_input"))
     reply = masked(memory.privacy, clean_text(agent_response, "agent_response"))
-    check_created_at(created_at)
+    created_at = check_created_at(created_at)
     fact_ids: list[int] = []
     with memory.interaction() as turn:
         user_id, _ = memory.recall.append_many([
@@ -164,10 +168,8 @@ def archival_insert(
     if isinstance(tags, str) or not isinstance(tags, Collection | None):
         raise InvalidInputError("tags must be a list of strings, like ['billing', 'acme']")
     check_source_message(memory, source_message_id, "passage")
-    if not isinstance(source, str):  # stored as given: a bytes source breaks snapshot()
-        raise InvalidInputError(
-            f"source must be a string (who filed the passage, like 'agent'), got "
-            f"{type(source).__name__}")
+    # Stored as given: bytes, a NUL or a lone surrogate would break snapshot() or restore().
+    check_label(source, "source", "who filed the passage, like 'agent'")
     if memory.privacy is not None:
         memory.privacy.check_write(clean_text(text, "passage"), metadata if isinstance(
             metadata, dict) else None, what="passage")

@@ -74,18 +74,19 @@ class ArchivalTier:
         texts = [clean_text(p.text, "archival text") for p in items]
         for p in items:
             _check_json_object(p.metadata)
-            check_created_at(p.created_at)
+        # Stored as the float the check returns: a numpy integer would go in as a blob.
+        stamps = [check_created_at(p.created_at) for p in items]
         tags = [_clean_tags(p.tags) for p in items]
         matrix = self.embedder.embed_documents(texts)
         now = time.time()
         embedder_id = self.embedder.id
         records = [
-            Passage(text=text, created_at=p.created_at if p.created_at is not None else now,
+            Passage(text=text, created_at=stamp if stamp is not None else now,
                     tags=t, metadata=p.metadata or {}, source=p.source,
                     was_in_core=p.was_in_core, evicted_at=p.evicted_at, fact_id=p.fact_id,
                     embedder_id=embedder_id, embedding=vector,
                     source_message_id=p.source_message_id)
-            for p, text, t, vector in zip(items, texts, tags, matrix, strict=True)
+            for p, text, t, vector, stamp in zip(items, texts, tags, matrix, stamps, strict=True)
         ]
         with self.store.transaction():
             ids = self.store.passages.insert_many(records)

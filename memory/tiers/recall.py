@@ -106,15 +106,16 @@ class RecallTier:
         for m in messages:
             if m.role not in ROLES:
                 raise InvalidInputError(f"role must be one of {', '.join(ROLES)}, got {m.role!r}")
-            check_created_at(m.created_at)
+            # Stored as the float the check returns: a numpy integer would go in as a blob.
+            stamp = check_created_at(m.created_at)
             # Tool results and assistant turns that only call tools may be empty.
             content = m.content if m.role in ("tool", "assistant") and m.content == "" else (
                 clean_text(m.content, f"{m.role} message", MAX_TEXT_CHARS)
             )
-            prepared.append((m, content))
+            prepared.append((m, content, stamp))
         to_embed = [
             # ``is not None``: an empty VectorIndex is falsy (it has __len__).
-            (i, c) for i, (m, c) in enumerate(prepared)
+            (i, c) for i, (m, c, _) in enumerate(prepared)
             if embed and self.vectors is not None and m.role in EMBEDDED_ROLES and c
         ]
         matrix = self.embedder.embed_documents([c for _, c in to_embed]) if to_embed else None
@@ -125,11 +126,11 @@ class RecallTier:
         embedder_id = self.embedder.id
         records = [
             Message(turn=m.turn, role=m.role, content=content,
-                    created_at=m.created_at if m.created_at is not None else now,
+                    created_at=stamp if stamp is not None else now,
                     tool_calls=m.tool_calls or None, tool_call_id=m.tool_call_id,
                     tool_name=m.tool_name, status=m.status, embedder_id=embedder_id,
                     embedding=vector_of.get(i))
-            for i, (m, content) in enumerate(prepared)
+            for i, (m, content, stamp) in enumerate(prepared)
         ]
         with self.store.transaction():
             ids = self.store.messages.append_many(records, bulk=bulk)
