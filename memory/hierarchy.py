@@ -289,6 +289,7 @@ class HierarchicalMemory:
         self.journal.record(kind, fact, detail)
 
     # -- core -----------------------------------------------------------------------------
+    @guarded
     def core_tokens(self) -> int:
         """Tokens of all core facts' text (whatever the limit's unit)."""
         return self.core.tokens
@@ -376,6 +377,7 @@ class HierarchicalMemory:
                 ("privacy",))
         self.privacy.set_retention_policy(policies)
 
+    @guarded
     def core_shown(self, request: str = "") -> list[tuple[Fact, str]]:
         """Core's facts with the text the prompt may show for ``request`` (the current
         query): a fact the privacy policy withholds shows as ``[withheld: CATEGORY]``."""

@@ -69,7 +69,8 @@ def test_a_closed_memory_refuses_what_it_could_answer_without_its_store() -> Non
     fact = m.add_fact("User likes green tea")
     m.close()
     for call in (lambda: m.recall_search("???"), lambda: m.archival_search("the"),
-                 lambda: m.query("???"), lambda: m.fact(fact)):
+                 lambda: m.query("???"), lambda: m.fact(fact), lambda: m.core_shown("tea"),
+                 m.core_tokens):
         with pytest.raises(StoreClosedError, match="this memory is closed; open it again"):
             call()
     m.close()  # closing again does nothing
