@@ -172,7 +172,7 @@ def forget_request(memory: HierarchicalMemory, request: str, mode: str | None,
         return result
     done = result.forgotten
     report = erase_rows(memory, done.facts, done.passages, done.messages,
-                   forget_reason(result.audit_id), fulfils=result.audit_id)
+                        forget_reason(result.audit_id), fulfils=result.audit_id)
     return dataclasses.replace(result, erasure=report)
 
 

@@ -6,9 +6,9 @@ them: the database's ``store_id``, the embeddings' generation when they were
 saved, and a sha256 of each file. Each file is renamed into place whole and
 the sidecar last, so a crash in between leaves checksums that do not match
 (or, on the first save, no sidecar) and the next open rebuilds instead of
-trusting the files. A part that is
-missing, damaged or holds other rows is built again; nothing is ever answered
-from a file that does not match the database.
+trusting the files. A part that is missing, damaged or holds other rows is
+built again; nothing is ever answered from a file that does not match the
+database.
 """
 
 from __future__ import annotations
