@@ -44,7 +44,15 @@ class EvictionPolicy(Protocol):
         ...
 
     def may_evict_for(self, victim: Fact, incoming: Fact) -> bool:
-        """Whether ``victim`` may leave core to make room for ``incoming``."""
+        """Whether ``victim`` may leave core to make room for ``incoming``.
+
+        Core takes victims in key order and stops at the first one refused, so a
+        protected fact must sort after every fact that ``incoming`` may evict: a
+        protection that skips around the key order would send the incoming fact to
+        archival while evictable facts stay. (``freq_recency_durable`` sorts every
+        durable fact after every short-lived one for this reason.) Stopping there
+        keeps an insert O(k log n) instead of a walk over all protected facts.
+        """
         ...
 
 
