@@ -1,9 +1,13 @@
 """An erasure still owed (a forget asked to erase, killed before its erasure) seen from a
-read-only open: a snapshot carries it and the memory restored from it finishes it."""
+read-only open: a snapshot carries it and the memory restored from it finishes it, and the
+diagnostics report it, with what finishes it, and nothing of what it covers."""
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import uuid
 from pathlib import Path
 from typing import Any
@@ -13,10 +17,13 @@ from leak_helpers import files_holding, owe_an_erasure
 from memory_helpers import make_memory
 from snapshot_helpers import small_snapshot
 
+from tiermem.cli import run
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.errors import SnapshotError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.ops.erase import pending_erasures
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
@@ -81,3 +88,44 @@ def test_a_snapshot_owing_an_erasure_restores_with_the_rows_erased() -> None:
     with HierarchicalMemory.restore(snap, embedder=HashingEmbedder()) as restored:
         assert pending_erasures(restored.store) == []
         assert "2231" not in json.dumps(restored.snapshot())
+
+
+def test_a_read_only_diagnostics_reports_an_owed_erasure_without_its_content(
+        tmp_path: Path, canary: str) -> None:
+    home = tmp_path / "agent"
+    owe_an_erasure(home, f"The vault phrase is {canary}")
+    with make_memory(home, read_only=True) as reader:
+        flags = {f["name"]: f for f in reader.diagnostics()["red_flags"]}
+    owed = flags["erasure_owed"]
+    assert owed["figures"] == {"requests": 1}
+    assert "tiermem forget --agent NAME --erase-forgotten" in owed["message"]
+    assert canary not in json.dumps(owed) and "vault" not in json.dumps(owed)
+    with make_memory(home) as writer:
+        assert "erasure_owed" not in {f["name"] for f in writer.diagnostics()["red_flags"]}
+
+
+@pytest.mark.parametrize("finish", ["forget", "chat"])
+def test_cli_diagnostics_reports_an_owed_erasure_and_the_command_it_names_finishes_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        canary: str, finish: str) -> None:
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    home = tmp_path / "agents" / "ada"
+    owe_an_erasure(home, f"The vault phrase is {canary}")
+    assert run(["diagnostics", "--agent", "ada", "--embedder", "hashing", "--json"]) == 0
+    out, err = capsys.readouterr()
+    (owed,) = [f for f in json.loads(out)["red_flags"] if f["name"] == "erasure_owed"]
+    assert owed["figures"] == {"requests": 1}
+    table = " ".join(err.split())  # the table for people, on standard error beside the JSON
+    assert "red flag erasure owed: 1 forget request(s) asked for an erasure" in table
+    assert canary not in out + err
+    # The commands the flag names, as a person would run them (no model is configured: the
+    # chat answers offline, and here reads an empty input).
+    command = (["forget", "--agent", "ada", "--erase-forgotten"] if finish == "forget"
+               else ["chat", "--agent", "ada"])
+    done = subprocess.run([sys.executable, "cli.py", *command], cwd=REPO, capture_output=True,
+                          text=True, input="", timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 0, done.stderr
+    assert files_holding(home, canary) == []
+    assert run(["diagnostics", "--agent", "ada", "--embedder", "hashing", "--json"]) == 0
+    assert "erasure_owed" not in capsys.readouterr().out
