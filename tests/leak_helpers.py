@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 from pathlib import Path
 from typing import Any
 
+from memory_helpers import make_memory
+
+from tiermem.bench.fault_os import Report, run_forked
 from tiermem.memory.hierarchy import HierarchicalMemory
 
 
@@ -40,3 +45,21 @@ def files_holding(home: Path, canary: str) -> list[str]:
     needles = {canary.encode(), canary.upper().encode(), canary[-12:].encode()}
     return sorted(str(path.relative_to(home)) for path in home.rglob("*")
                   if path.is_file() and any(n in path.read_bytes() for n in needles))
+
+
+def owe_an_erasure(home: Path, secret: str) -> None:
+    """A memory at ``home`` holding ``secret`` and a fact that stays, whose forget of
+    ``secret`` with ``erase=True`` committed and was killed before its erasure."""
+    with make_memory(home) as memory:
+        memory.add_fact(secret, "durable")
+        memory.add_fact("User likes tea", "durable")
+
+    def forget_then_die(report: Report) -> None:
+        memory = make_memory(home)
+        # The forget has committed when the erasure starts deleting: the process dies there.
+        memory.archival.delete = lambda ids: os.kill(os.getpid(), signal.SIGKILL)  # type: ignore[method-assign]
+        memory.forget(secret, erase=True)
+        report("survived the kill")
+
+    outcome = run_forked(forget_then_die)
+    assert outcome.killed and outcome.lines == []

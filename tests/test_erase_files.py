@@ -10,7 +10,7 @@ from pathlib import Path
 import faiss
 import numpy as np
 import pytest
-from leak_helpers import files_holding, read_paths_showing
+from leak_helpers import files_holding, owe_an_erasure, read_paths_showing
 from memory_helpers import make_memory
 
 from tiermem.bench.fault_os import Report, run_forked
@@ -187,19 +187,7 @@ def test_a_forget_killed_before_its_erasure_is_erased_when_the_memory_next_opens
         tmp_path: Path, canary: str) -> None:
     home = tmp_path / "agent"
     secret = f"The vault phrase is {canary}"
-    with make_memory(home) as memory:
-        memory.add_fact(secret, "durable")
-        memory.add_fact("User likes tea", "durable")
-
-    def forget_then_die(report: Report) -> None:
-        memory = make_memory(home)
-        # The forget has committed when the erasure starts deleting: the process dies there.
-        memory.archival.delete = lambda ids: os.kill(os.getpid(), signal.SIGKILL)  # type: ignore[method-assign]
-        memory.forget(secret, erase=True)
-        report("survived the kill")
-
-    outcome = run_forked(forget_then_die)
-    assert outcome.killed and outcome.lines == []
+    owe_an_erasure(home, secret)
     with make_memory(home) as reopened:
         # The forget committed, and its erasure was finished on opening: the same request
         # now truly has nothing left to match.

@@ -1,7 +1,13 @@
-"""The health report of a memory, with the red flags that say when a policy is mis-tuned.
+"""The health report of a memory, with the red flags that say when a policy is mis-tuned
+or something is left to do.
 
 Each red flag carries the figures that raised it, so a person can judge it:
 
+- ``erasure_owed``: a forget asked to erase committed and its erasure did not
+  (the process stopped between the two, memory/ops/erase.py): what it forgot is
+  out of every read but still stored. A writer erases it on opening, so it
+  shows in a read-only report (``tiermem diagnostics``); the flag counts the
+  requests and shows nothing of what they forgot.
 - ``core_thrashing``: core was at least 95% full in most recent interactions
   and more than one fact was evicted per interaction: promotion is too
   permissive (short-lived facts are being promoted).
@@ -25,6 +31,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from tiermem.memory.ops.erase import pending_erasures
 from tiermem.memory.tiers.recall import EMBEDDED_ROLES
 
 if TYPE_CHECKING:
@@ -104,6 +111,17 @@ def compute_diagnostics(memory: HierarchicalMemory) -> dict[str, Any]:
         },
     }
     flags: list[dict[str, Any]] = []
+    owed = len(pending_erasures(store))
+    if owed:
+        flags.append(_flag(
+            "erasure_owed",
+            f"{owed} forget request(s) asked for an erasure that has not run (the process "
+            f"stopped between forgetting and erasing): what they forgot is out of every read "
+            f"but still stored, and a snapshot carries it with the erasure owed; the next "
+            f"session to open this memory for writing erases it first: run `tiermem forget "
+            f"--agent NAME --erase-forgotten` (which also erases what other requests only "
+            f"forgot) or `tiermem chat --agent NAME` (in Python: HierarchicalMemory(path))",
+            requests=owed))
     if full_share >= 0.5 and recent_evictions > THRASH_EVICTIONS_PER_INTERACTION:
         flags.append(_flag(
             "core_thrashing",

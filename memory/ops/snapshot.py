@@ -8,6 +8,13 @@ come back exactly. Embeddings are included as base64 float32 by default so a
 restore needs no model; without them (or for another embedder), restore
 re-embeds with the embedder given.
 
+An erasure still owed (a forget asked to erase, killed before the erasure; a
+writer finishes it on opening, so it is seen mostly from a read-only open) is
+carried as ``settings.erase_pending``, only when there is one, so snapshots
+owing none restore in earlier versions too. The restored memory erases those
+rows when it opens, before anything can read them: a snapshot never brings
+forgotten rows back without the promise to erase them.
+
 Restore trusts nothing in the snapshot (memory/ops/snapshot_schema.py): fields
 outside the allow-list, values out of bounds and broken invariants raise
 ``SnapshotError`` before anything is written. Token counts are counted again.
@@ -31,6 +38,7 @@ import numpy as np
 
 from tiermem.memory.embed.embeddings import Embedder
 from tiermem.memory.errors import InvalidInputError, SnapshotError
+from tiermem.memory.ops.erase import pending_erasures, promise_erasure
 from tiermem.memory.ops.snapshot_schema import (
     ROW_MODELS,
     SNAPSHOT_FORMAT,
@@ -74,6 +82,11 @@ def take_snapshot(memory: HierarchicalMemory, include_vectors: bool = True) -> d
     for key in _SETTINGS:
         stored = store.settings.get(key)
         settings[key] = stored if key == "embedder_id" else int(stored or 0)
+    owed = pending_erasures(store)
+    if owed:
+        # Mostly seen from a read-only open (a writer erases it on opening); the tombstones
+        # it covers are in the tables, so without the mark a restore would keep them for good.
+        settings["erase_pending"] = owed
     # What the layers above keep with set_state (the agent's context and summary).
     state = {key.removeprefix("state."): value for key, value in store.settings.items("state.")}
     return {
@@ -171,12 +184,15 @@ def _write(store: StorageBackend, valid: ValidSnapshot, embedder: Embedder) -> N
                 values["embedder_id"] = embedder.id if vector is not None else None
             rows.append({c: values[c] for c in columns})
         store.import_rows(table, rows)
-    settings = valid.settings.model_dump(exclude={"embedder_id", "embedder_dim"})
+    settings = valid.settings.model_dump(exclude={"embedder_id", "embedder_dim",
+                                                  "erase_pending"})
     meta: dict[str, Any] = {**valid.config.to_meta(), **settings,
                             "embedder_id": embedder.id, "embedder_dim": embedder.dim}
     meta.update({f"state.{key}": value for key, value in valid.state.items()})
     for key, value in meta.items():
         store.settings.set(key, value)
+    for audit_id in valid.settings.erase_pending:
+        promise_erasure(store, audit_id)
     _embed_missing(store, embedder, valid.config.recall_dense)
 
 

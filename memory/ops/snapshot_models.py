@@ -252,6 +252,10 @@ class Settings(_Strict):
     embedder_dim: Annotated[int, Strict(), Field(ge=1, le=MAX_EMBEDDER_DIM)] | None = None
     archival_searches: Count = 0
     archival_searches_with_hits: Count = 0
+    #: The forget requests whose erasure is owed (memory/ops/erase.py), when any are: the
+    #: snapshot holds what they forgot as tombstones, and the memory restored from it
+    #: erases that when it opens.
+    erase_pending: list[RowId] = []
 
 
 class Snapshot(_Strict):

@@ -7,8 +7,9 @@ of the JSON ever reaches SQL), checks every value against the limits the live
 API applies (memory/validation.py: text size, NUL, valid UTF-8; finite
 numbers; times of dates in the years 1 to 9999; ids within SQLite's
 integers; vectors of the stored dimension), then
-checks what must hold across rows: unique ids and facts, references between
-facts and passages that resolve, counters that are consistent. Anything wrong
+checks what must hold across rows: unique ids and facts, references that
+resolve (between facts and passages, from an owed erasure to its forget
+request), counters that are consistent. Anything wrong
 raises ``SnapshotError`` naming the place (``tables.facts[3].text``).
 
 Format 1 snapshots are brought into format 2's shape first: their settings
@@ -198,6 +199,11 @@ def _check_invariants(snapshot: Snapshot) -> None:
             raise _fail(f"tables.passages[{i}].fact_id",
                         f"fact {passage.fact_id} is not in the snapshot")
     settings = snapshot.settings
+    audited = {r.id for r in tables.forget_requests}
+    for i, audit_id in enumerate(settings.erase_pending):
+        if audit_id not in audited:
+            raise _fail(f"settings.erase_pending[{i}]",
+                        f"forget request {audit_id} is not in the snapshot")
     if settings.archival_searches_with_hits > settings.archival_searches:
         raise _fail("settings.archival_searches_with_hits", "exceeds archival_searches")
     seq = max((f.entered_core_seq for f in tables.facts), default=0)

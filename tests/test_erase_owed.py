@@ -1,0 +1,131 @@
+"""An erasure still owed (a forget asked to erase, killed before its erasure) seen from a
+read-only open: a snapshot carries it and the memory restored from it finishes it, and the
+diagnostics report it, with what finishes it, and nothing of what it covers."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+from leak_helpers import files_holding, owe_an_erasure
+from memory_helpers import make_memory
+from snapshot_helpers import small_snapshot
+
+from tiermem.cli import run
+from tiermem.memory.embed.embeddings import HashingEmbedder
+from tiermem.memory.errors import SnapshotError
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.ops.erase import pending_erasures
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture
+def canary() -> str:
+    # Lowercase letters then digits: the stemmer keeps it whole, and it is in no other text.
+    return "zq" + uuid.uuid4().hex[:12].translate(str.maketrans("abcdef", "ghijkl")) + "4417"
+
+
+def _read_only_snapshot(home: Path) -> dict[str, Any]:
+    with make_memory(home, read_only=True) as reader:
+        # Through JSON, as a snapshot saved to a file comes back.
+        return dict(json.loads(json.dumps(reader.snapshot())))
+
+
+@pytest.mark.parametrize("into", ["directory", "in memory"])
+def test_a_read_only_snapshot_carries_an_owed_erasure_that_the_restored_memory_finishes(
+        tmp_path: Path, canary: str, into: str) -> None:
+    home = tmp_path / "agent"
+    secret = f"The vault phrase is {canary}"
+    owe_an_erasure(home, secret)
+    snap = _read_only_snapshot(home)
+    assert canary in json.dumps(snap["tables"])  # the tombstones, as the source holds them
+    assert snap["settings"]["erase_pending"] == [snap["tables"]["forget_requests"][0]["id"]]
+    target = tmp_path / "restored" if into == "directory" else None
+    with HierarchicalMemory.restore(snap, target, embedder=HashingEmbedder()) as restored:
+        assert pending_erasures(restored.store) == []
+        assert [f.text for f in restored.facts()] == ["User likes tea"]
+        assert canary not in json.dumps(restored.snapshot())
+        assert len(list(restored.store.export_rows("forget_requests"))) == 1  # audit kept
+        assert restored.forget(secret, erase=True).outcome == "unmatched"
+    if target is not None:
+        assert files_holding(target, canary) == []
+
+
+def test_a_snapshot_from_a_writable_open_owes_nothing_and_holds_nothing_forgotten(
+        tmp_path: Path, canary: str) -> None:
+    home = tmp_path / "agent"
+    owe_an_erasure(home, f"The vault phrase is {canary}")
+    with make_memory(home) as writer:  # opening for writing finishes the erasure first
+        snap = writer.snapshot()
+    assert "erase_pending" not in snap["settings"]
+    assert canary not in json.dumps(snap)
+    assert _read_only_snapshot(home) == snap
+
+
+def test_a_snapshot_owing_the_erasure_of_a_request_it_does_not_hold_is_refused(
+        tmp_path: Path) -> None:
+    snap = small_snapshot()
+    assert [r["id"] for r in snap["tables"]["forget_requests"]] == [1]
+    snap["settings"]["erase_pending"] = [1, 7]
+    with pytest.raises(SnapshotError, match="forget request 7 is not in the snapshot") as info:
+        HierarchicalMemory.restore(snap, tmp_path / "a", embedder=HashingEmbedder())
+    assert info.value.fields == ("settings.erase_pending[1]",)
+    assert not (tmp_path / "a").exists()
+
+
+def test_a_snapshot_owing_an_erasure_restores_with_the_rows_erased() -> None:
+    snap = small_snapshot()
+    locker = "User's locker code is 2231"
+    assert any(f["text"] == locker for f in snap["tables"]["facts"])  # forgotten, kept
+    snap["settings"]["erase_pending"] = [1]
+    with HierarchicalMemory.restore(snap, embedder=HashingEmbedder()) as restored:
+        assert pending_erasures(restored.store) == []
+        assert "2231" not in json.dumps(restored.snapshot())
+
+
+def test_a_read_only_diagnostics_reports_an_owed_erasure_without_its_content(
+        tmp_path: Path, canary: str) -> None:
+    home = tmp_path / "agent"
+    owe_an_erasure(home, f"The vault phrase is {canary}")
+    with make_memory(home, read_only=True) as reader:
+        flags = {f["name"]: f for f in reader.diagnostics()["red_flags"]}
+    owed = flags["erasure_owed"]
+    assert owed["figures"] == {"requests": 1}
+    assert "tiermem forget --agent NAME --erase-forgotten" in owed["message"]
+    assert canary not in json.dumps(owed) and "vault" not in json.dumps(owed)
+    with make_memory(home) as writer:
+        assert "erasure_owed" not in {f["name"] for f in writer.diagnostics()["red_flags"]}
+
+
+@pytest.mark.parametrize("finish", ["forget", "chat"])
+def test_cli_diagnostics_reports_an_owed_erasure_and_the_command_it_names_finishes_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        canary: str, finish: str) -> None:
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    home = tmp_path / "agents" / "ada"
+    owe_an_erasure(home, f"The vault phrase is {canary}")
+    assert run(["diagnostics", "--agent", "ada", "--embedder", "hashing", "--json"]) == 0
+    out, err = capsys.readouterr()
+    (owed,) = [f for f in json.loads(out)["red_flags"] if f["name"] == "erasure_owed"]
+    assert owed["figures"] == {"requests": 1}
+    table = " ".join(err.split())  # the table for people, on standard error beside the JSON
+    assert "red flag erasure owed: 1 forget request(s) asked for an erasure" in table
+    assert canary not in out + err
+    # The commands the flag names, as a person would run them (no model is configured: the
+    # chat answers offline, and here reads an empty input).
+    command = (["forget", "--agent", "ada", "--erase-forgotten"] if finish == "forget"
+               else ["chat", "--agent", "ada"])
+    done = subprocess.run([sys.executable, "cli.py", *command], cwd=REPO, capture_output=True,
+                          text=True, input="", timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 0, done.stderr
+    assert files_holding(home, canary) == []
+    assert run(["diagnostics", "--agent", "ada", "--embedder", "hashing", "--json"]) == 0
+    assert "erasure_owed" not in capsys.readouterr().out
