@@ -110,9 +110,11 @@ def query_all(memory: HierarchicalMemory, request: str, k: int,
         core=memory.core, core_vectors=memory.core_vectors,
         facts_text=memory.store.lexical("facts"),
         # query() scores every tier's hits from the embedder's threshold (memory.search.query):
-        # archival's nearest rows below it would have no place on that scale.
-        archival=lambda text, n, embedder: memory.archival_search(
-            text, k=n, query_embedder=embedder, nearest=0),
+        # archival's nearest rows below it would have no place on that scale. The page is
+        # read past archival_search: its counters (diagnostics' hit rate, archival_never_hits)
+        # measure the searches asked of archival, not the tier each query() reads.
+        archival=lambda text, n, embedder: archival_page(
+            memory, text, n, 1, None, None, None, None, embedder, 0),
         recall=lambda text, n, embedder: memory.recall_search(
             text, k=n, query_embedder=embedder),
         embedder=memory.embedder, fusion=memory.fusion,
