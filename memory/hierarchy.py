@@ -466,10 +466,10 @@ class HierarchicalMemory:
         check_count(k, "k")
         _check_hop(hop)
         q = clean_text(q, "query", max_chars=10_000)
-        hits = searches.query_all(self, q, k, hop)
+        found = searches.query_all(self, q, k, hop)
         if touch:
-            searches.count_used(self, q, hits)
-        return hits
+            searches.count_used(self, q, found.hits, found.core_every_term)
+        return found.hits
 
     # -- forgetting -------------------------------------------------------------------------
     @guarded
