@@ -409,12 +409,12 @@ class HierarchicalMemory:
         query_embedder: Embedder | None = None, nearest: int = NEAREST_MATCHES,
         touch: bool = False,
     ) -> SearchResult:
-        """Hybrid search of archival; ``hop`` adds a second round (memory.search.hops).
+        """Hybrid search of archival, counted in diagnostics' archival searches (``query()``
+        reads archival without counting); ``hop`` adds a second round (memory.search.hops).
         ``query_embedder`` embeds the query in place of the memory's embedder (the same
-        model): ``query()`` passes one that embeds each text once for all the tiers it
-        searches. The ``nearest`` passages nearest in meaning match even somewhat below
-        the embedder's threshold when fewer clear it (memory.search.fusion); ``query()``
-        passes 0, as it ranks every tier on a scale that starts at the threshold.
+        model). The ``nearest`` passages nearest in meaning match even somewhat below the
+        embedder's threshold when fewer clear it (memory.search.fusion); ``query()`` reads
+        with 0, as it ranks every tier on a scale that starts at the threshold.
         With ``touch``, the page's archived facts the query is about count as hits toward
         promotion, as in ``query(touch=True)`` (memory.ops.searches.facts_about); without,
         nothing changes."""
@@ -466,10 +466,10 @@ class HierarchicalMemory:
         check_count(k, "k")
         _check_hop(hop)
         q = clean_text(q, "query", max_chars=10_000)
-        hits = searches.query_all(self, q, k, hop)
+        found = searches.query_all(self, q, k, hop)
         if touch:
-            searches.count_used(self, q, hits)
-        return hits
+            searches.count_used(self, q, found.hits, found.core_every_term)
+        return found.hits
 
     # -- forgetting -------------------------------------------------------------------------
     @guarded

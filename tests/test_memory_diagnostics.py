@@ -9,6 +9,9 @@ from memory_helpers import make_memory
 
 import tiermem.memory.ops.diagnostics as diagnostics
 from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.tools.memory_tools import ToolContext, memory_toolbox
+
+MIN_SEARCHES = diagnostics.MIN_SEARCHES_FOR_HIT_RATE
 
 
 def _flags(m: HierarchicalMemory) -> dict[str, dict]:
@@ -127,6 +130,26 @@ def test_archival_that_never_hits_is_flagged() -> None:
         for _ in range(6):
             m.archival_search("qqzx")
         assert "archival_never_hits" not in _flags(m)
+
+
+def test_query_is_not_counted_as_an_archival_search() -> None:
+    with make_memory() as m:
+        m.archival_insert("runbook: restart the billing worker")
+        # query() reads archival for every question: one that archival cannot answer, and
+        # one it can (the passage is among the hits).
+        for _ in range(MIN_SEARCHES):
+            assert not any(h.tier == "archival" for h in m.query("qqzx", k=5))
+        assert any(h.tier == "archival" for h in m.query("billing worker", k=5))
+        archival = m.diagnostics()["archival"]
+        assert (archival["searches"], archival["searches_with_hits"]) == (0, 0)
+        assert "archival_never_hits" not in _flags(m)
+        # The agent's own search of archival still counts, through its tool as directly.
+        ctx = ToolContext(memory=m, turn=1)
+        memory_toolbox().dispatch("archival_memory_search", '{"query": "billing worker"}',
+                                  call_id="c1", context=ctx)
+        m.archival_search("qqzx")
+        archival = m.diagnostics()["archival"]
+        assert (archival["searches"], archival["searches_with_hits"]) == (2, 1)
 
 
 def test_unbounded_recall_is_flagged(monkeypatch: pytest.MonkeyPatch) -> None:

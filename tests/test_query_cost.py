@@ -5,16 +5,21 @@ hits are tested for a stated time once per text."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection, Sequence
 
 import numpy as np
+import pytest
 from memory_helpers import make_memory
 
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.ops import searches
 from tiermem.memory.ops.forget_config import ForgetConfig
 from tiermem.memory.ops.forget_select import candidates
 from tiermem.memory.search import dates
+from tiermem.memory.search.fusion_weights import FusionWeights
 from tiermem.memory.search.lexical import PRUNE_MIN_ROWS
+from tiermem.memory.store.sqlite.lexical import SQLiteLexical
 
 
 class CountingEmbedder(HashingEmbedder):
@@ -128,3 +133,47 @@ def test_whether_a_text_states_a_time_is_worked_out_once() -> None:
     long = "we went camping " * dates.MENTIONS_CACHED_CHARS
     assert not dates.mentions_time(long)
     assert dates._states_time_cached.cache_info().currsize == 1
+
+
+BEES = "Caroline keeps bees on the roof"
+BUSY = "Bees keep Caroline busy in spring"
+
+
+@pytest.mark.parametrize(("fusion", "touch_lookups", "used_texts"), [
+    (FusionWeights(), 0, {BEES, BUSY}),
+    # A search that tests no words leaves them to the touch step: its one lookup stays.
+    (FusionWeights(lexical=0.0, dense=1.0), 1, {BUSY})])
+def test_touching_reuses_the_search_s_test_of_core_s_words(
+        monkeypatch: pytest.MonkeyPatch, fusion: FusionWeights, touch_lookups: int,
+        used_texts: set[str]) -> None:
+    question = "Where does Caroline keep her bees?"
+    with make_memory(fusion=fusion) as m:
+        _filled(m, 3)  # core holds BEES
+        for text in (BUSY, "Caroline keeps goats in the yard", "Caroline likes green tea"):
+            m.add_fact(text, "durable")
+        lookups: list[tuple[str, bool]] = []
+        scores = SQLiteLexical.scores
+
+        def counted(index: SQLiteLexical, terms: Sequence[str], every_term: bool = False,
+                    among: Collection[int] | None = None) -> dict[int, float]:
+            lookups.append((index.table, every_term))
+            return scores(index, terms, every_term, among)
+
+        monkeypatch.setattr(SQLiteLexical, "scores", counted)
+        used: list[int] = []
+        count_use = m.lifecycle.count_use
+        monkeypatch.setattr(m.lifecycle, "count_use",
+                            lambda ids: (used.extend(ids), count_use(ids))[1])
+        hits = m.query(question, k=10, touch=False)
+        searched = Counter(lookups)
+        lookups.clear()
+        assert m.query(question, k=10, touch=True) == hits
+        touched = Counter(lookups) - searched
+        assert sum(touched.values()) == touch_lookups
+        # The facts counted as used are those the touch step finds on its own: among the
+        # hits, those holding every word of the question (not "goats", a hit by words).
+        assert sorted(used) == sorted(searches.facts_about(m, question, hits))
+        assert {m.core.get(i).text for i in used} == used_texts  # type: ignore[union-attr]
+        core_hits = {h.text for h in hits if h.tier == "core"}
+        assert core_hits == used_texts | ({"Caroline keeps goats in the yard"}
+                                          if fusion.lexical else set())

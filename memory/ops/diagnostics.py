@@ -15,6 +15,9 @@ Each red flag carries the figures that raised it, so a person can judge it:
   archival repeatedly: eviction is unstable, or hysteresis is too weak.
 - ``archival_never_hits``: archival is not empty and has been searched, but
   no search found anything: search is broken or archival holds the wrong things.
+  The searches counted are those asked of archival (``archival_search``, the
+  agent's ``archival_memory_search``); ``query()`` reads archival among all
+  three tiers and counts in neither the searches nor the hit rate.
 - ``recall_unbounded``: recall is past the size where a retention or
   summarise-and-replace policy is due.
 - ``rows_without_vectors``: passages (and, when recall is searched by meaning,

@@ -10,7 +10,13 @@ from typing import TYPE_CHECKING, Any
 from tiermem.memory.embed.embeddings import Embedder, strong_similarity
 from tiermem.memory.search.hops import HopSettings, hop_page, second_round
 from tiermem.memory.search.lexical import common_terms, query_terms
-from tiermem.memory.search.query import Tiers, query_tiers, strong_matches
+from tiermem.memory.search.query import (
+    TierRanking,
+    Tiers,
+    query_tiers,
+    rank_tiers,
+    strong_matches,
+)
 from tiermem.memory.store.records import TextTable
 from tiermem.memory.types import Hit, SearchResult
 
@@ -32,12 +38,14 @@ def archival_page(memory: HierarchicalMemory, query: str, k: int, page: int,
     return _tier_page(memory, search, query, k, page, hop, "passages", len(memory.archival))
 
 
-def facts_about(memory: HierarchicalMemory, query: str, hits: Sequence[Hit]) -> list[int]:
+def facts_about(memory: HierarchicalMemory, query: str, hits: Sequence[Hit],
+                core_every_term: frozenset[int] | None = None) -> list[int]:
     """The ids of the facts among ``hits`` (core's, or archived facts' passages) that
     ``query`` is about: those it matches strongly, as ``query`` decides which of core's
     matches to keep (memory.search.query.strong_matches). A fact holds every content word
     of the query, or its embedding is at least ``strong_similarity(embedder)`` from the
-    query's (its hit's ``similarity``).
+    query's (its hit's ``similarity``). ``core_every_term`` names the core facts holding
+    every word when the search found them already (``TierRanking``); else they are looked up.
 
     A passage need not hold the words in most passages, which archival's search leaves
     out too; a core fact needs them all, as for keeping its place. A page of hits also
@@ -57,22 +65,24 @@ def facts_about(memory: HierarchicalMemory, query: str, hits: Sequence[Hit]) -> 
         if tier == "archival":
             common = common_terms(lexical, terms, len(memory.archival))
             words = [t for t in terms if t not in common] or terms
-        strong = strong_matches(lexical, words, {h.id: h.similarity for h in facts}, close)
+        strong = strong_matches(lexical, words, {h.id: h.similarity for h in facts}, close,
+                                every=core_every_term if tier == "core" else None)
         about += [h.fact_id for h in facts if h.fact_id is not None and h.id in strong]
     return about
 
 
-def count_used(memory: HierarchicalMemory, query: str, hits: Sequence[Hit]) -> None:
+def count_used(memory: HierarchicalMemory, query: str, hits: Sequence[Hit],
+               core_every_term: frozenset[int] | None = None) -> None:
     """Count the ``hits`` of ``query`` a caller used (``query(touch=True)``,
     ``archival_search(touch=True)``): a core fact's as an access, an archived fact's as a
     hit toward its promotion back to core (memory.tiers.lifecycle), each once per
     interaction. Only the facts the query is about count (``facts_about``): counting the
     others would keep in core, or bring back, facts nobody asked about. A read-only
-    memory counts nothing.
+    memory counts nothing. ``core_every_term`` is as for ``facts_about``.
     """
     if memory.read_only:
         return
-    used = facts_about(memory, query, hits)
+    used = facts_about(memory, query, hits, core_every_term)
     if used:
         with memory.store.transaction():
             memory.lifecycle.count_use(used)
@@ -103,16 +113,20 @@ def _tier_page(memory: HierarchicalMemory, search: OneSearch, query: str, k: int
 
 
 def query_all(memory: HierarchicalMemory, request: str, k: int,
-              hop: HopSettings | None) -> list[Hit]:
-    """The best ``k`` hits of all three tiers for ``request`` (``HierarchicalMemory.query``)."""
+              hop: HopSettings | None) -> TierRanking:
+    """The best ``k`` hits of all three tiers for ``request`` (``HierarchicalMemory.query``),
+    and the core facts holding its every word when one search found them (not with ``hop``,
+    whose second round searches other words)."""
     privacy = memory.privacy
     tiers = Tiers(
         core=memory.core, core_vectors=memory.core_vectors,
         facts_text=memory.store.lexical("facts"),
         # query() scores every tier's hits from the embedder's threshold (memory.search.query):
-        # archival's nearest rows below it would have no place on that scale.
-        archival=lambda text, n, embedder: memory.archival_search(
-            text, k=n, query_embedder=embedder, nearest=0),
+        # archival's nearest rows below it would have no place on that scale. The page is
+        # read past archival_search: its counters (diagnostics' hit rate, archival_never_hits)
+        # measure the searches asked of archival, not the tier each query() reads.
+        archival=lambda text, n, embedder: archival_page(
+            memory, text, n, 1, None, None, None, None, embedder, 0),
         recall=lambda text, n, embedder: memory.recall_search(
             text, k=n, query_embedder=embedder),
         embedder=memory.embedder, fusion=memory.fusion,
@@ -124,7 +138,7 @@ def query_all(memory: HierarchicalMemory, request: str, k: int,
                                 memory.recall.dense_query(text)) if found is not None])
     now = memory.now()
     if hop is None:
-        return query_tiers(tiers, request, k, now)
+        return rank_tiers(tiers, request, k, now)
 
     def common(terms: list[str]) -> set[str]:
         return (common_terms(memory.store.lexical("messages"), terms, len(memory.recall))
@@ -134,7 +148,7 @@ def query_all(memory: HierarchicalMemory, request: str, k: int,
                         common=common, pinned=lambda hit: hit.tier == "core",
                         key=lambda hit: _source_of(memory, hit))
     # The second round searched words the question lacks: screen for the question.
-    return hits if privacy is None else privacy.filter_hits(request, hits)
+    return TierRanking(hits if privacy is None else privacy.filter_hits(request, hits), None)
 
 
 def _screened(memory: HierarchicalMemory, text: str, fetch: Callable[..., SearchResult],

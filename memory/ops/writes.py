@@ -59,9 +59,10 @@ def record_history(memory: HierarchicalMemory) -> None:
 
 
 def add_fact(memory: HierarchicalMemory, text: str, durability: str, source: str,
-             source_message_id: int | None) -> int:
+             source_message_id: int | None, source_stored: bool = False) -> int:
     """``HierarchicalMemory.add_fact``: a new fact admitted to core, or the one with the
-    same normalised text re-asserted; returns its id."""
+    same normalised text re-asserted; returns its id. ``source_stored`` says the caller
+    stored the source message itself, in this interaction: it is not read back."""
     text = clean_text(text, "fact")
     if durability not in DURABILITIES:
         raise InvalidInputError(
@@ -70,7 +71,8 @@ def add_fact(memory: HierarchicalMemory, text: str, durability: str, source: str
     check_label(source, "source", "where the fact came from, like 'api'")
     if memory.privacy is not None:
         memory.privacy.check_write(text, what="fact")
-    check_source_message(memory, source_message_id, "fact")
+    if not source_stored:
+        check_source_message(memory, source_message_id, "fact")
     norm = fact_norm(text)
     existing = memory.core.find_by_norm(norm)
     with writing(memory, advances_clock=True):
@@ -146,9 +148,8 @@ def process_interaction(memory: HierarchicalMemory, user_input: str, agent_respo
             if fact_norm(extracted.text) in memory.forgotten_norms:
                 continue  # forgotten on request: only an explicit add_fact stores it again
             with contextlib.suppress(RetentionDroppedError):
-                fact_ids.append(memory.add_fact(extracted.text, extracted.durability,
-                                                source=f"{EXTRACTED}{turn}",
-                                                source_message_id=user_id))
+                fact_ids.append(add_fact(memory, extracted.text, extracted.durability,
+                                         f"{EXTRACTED}{turn}", user_id, source_stored=True))
     return fact_ids
 
 

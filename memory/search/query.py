@@ -52,7 +52,8 @@ against the memory's clock (``now``).
 
 The hierarchy validates the query first, and counts as used only the facts among
 the hits that the query matches strongly (``strong_matches``, applied to archived
-facts too; memory.ops.searches.facts_about). ``query_tiers`` takes the pieces it
+facts too; memory.ops.searches.facts_about), reusing the search's test of which core
+facts hold every word (``TierRanking``). ``query_tiers`` takes the pieces it
 searches, not the hierarchy: the core tier with its embeddings, the full-text index
 of facts, archival's and recall's searches.
 """
@@ -165,14 +166,30 @@ class Tiers:
     dense_queries: Callable[[str], list[str]] | None = None
 
 
+@dataclass(frozen=True)
+class TierRanking:
+    """The hits of a search across the tiers, and what it learned of core on the way."""
+
+    hits: list[Hit]
+    #: The core facts holding every content word of the query, or None when the words
+    #: were not tested (a lexical weight of 0). Touching the hits needs the same test of
+    #: the same facts: reusing it spares a full-text lookup.
+    core_every_term: frozenset[int] | None
+
+
 def query_tiers(tiers: Tiers, q: str, k: int, now: float) -> list[Hit]:
     """The best ``k`` hits of all tiers in score order, none of core's strong matches left
     out; dates in ``q`` resolve against ``now``."""
+    return rank_tiers(tiers, q, k, now).hits
+
+
+def rank_tiers(tiers: Tiers, q: str, k: int, now: float) -> TierRanking:
+    """``query_tiers``, with the core facts found to hold every word of ``q``."""
     embeddings = QueryEmbeddings(tiers.embedder)
     if tiers.dense_queries is not None:
         core_embeds = len(tiers.core) and tiers.fusion.dense > 0
         embeddings.prefetch(([q] if core_embeds else []) + tiers.dense_queries(q))
-    core_hits, strong = _core_hits(tiers, q, embeddings)
+    core_hits, strong, every = _core_hits(tiers, q, embeddings)
     if tiers.core_shown is not None:
         core_hits = tiers.core_shown(core_hits)
     in_core = {h.fact_id for h in core_hits}
@@ -201,7 +218,8 @@ def query_tiers(tiers: Tiers, q: str, k: int, now: float) -> list[Hit]:
     chosen = {id(h) for h in strong_hits}
     others = [h for h in ranked if id(h) not in chosen]
     chosen.update(id(h) for h in others[: k - len(strong_hits)])
-    return [h for h in ranked if id(h) in chosen]
+    return TierRanking([h for h in ranked if id(h) in chosen],
+                       frozenset(every) if tiers.fusion.lexical > 0 else None)
 
 
 #: What a fact weighs against a message on the common scale (module docstring).
@@ -264,12 +282,12 @@ def _on_one_scale(hits: list[Hit], tiers: Tiers, words: bool) -> None:
 
 
 def _core_hits(tiers: Tiers, q: str, embeddings: QueryEmbeddings
-               ) -> tuple[list[Hit], set[int]]:
+               ) -> tuple[list[Hit], set[int], set[int]]:
     """Every core fact that matches ``q``, scored as hybrid search scores, best first,
-    and the ids of the strong matches among them."""
+    the ids of the strong matches among them, and of those holding every word of ``q``."""
     core = tiers.core
     if not len(core):
-        return [], set()
+        return [], set(), set()
     fusion = tiers.fusion
     terms = query_terms(q) if fusion.lexical > 0 else []
     lexical: dict[int, float] = {}
@@ -284,8 +302,9 @@ def _core_hits(tiers: Tiers, q: str, embeddings: QueryEmbeddings
         cosines = tiers.core_vectors.matrix(facts) @ embeddings.embed_query(q)
         dense = {f.id: float(c) for f, c in zip(facts, cosines, strict=True)
                  if c >= embedder.min_similarity}
+    every = holding_every_term(tiers.facts_text, terms, lexical, holding_one=True)
     strong = strong_matches(tiers.facts_text, terms, dense, strong_similarity(embedder),
-                            with_a_term=lexical)
+                            every=every)
     ranked = rank_scored(lexical, dense, embedder.min_similarity, fusion,
                          lexical_on=bool(terms), dense_on=fusion.dense > 0)
     hits = []
@@ -296,25 +315,31 @@ def _core_hits(tiers: Tiers, q: str, embeddings: QueryEmbeddings
                             created_at=fact.created_at, id=fact.id, fact_id=fact.id,
                             durability=fact.durability, relevance=r.relevance,
                             similarity=r.similarity))
-    return hits, strong
+    return hits, strong, every
 
 
 def strong_matches(lexical: LexicalIndex, terms: Sequence[str],
                    cosines: Mapping[int, float | None], close: float,
-                   with_a_term: Collection[int] | None = None) -> set[int]:
+                   every: Collection[int] | None = None) -> set[int]:
     """The rows a query matches strongly (module docstring): those that hold every one of
     its ``terms`` in ``lexical``, and those of ``cosines`` (row id to its cosine with the
     query; None: not compared) at least ``close`` to it.
 
-    ``with_a_term`` names the rows known to hold one of the terms, when the caller has
-    them already: only those can hold them all, and with a single term they all do.
-    Without it, the rows of ``cosines`` are the ones tested for the words.
+    ``every`` names the rows known to hold every term, when the caller has tested them
+    already (``holding_every_term``); without it, the rows of ``cosines`` are tested.
     """
-    among = list(cosines) if with_a_term is None else list(with_a_term)
+    if every is None:
+        every = holding_every_term(lexical, terms, list(cosines))
+    return set(every) | {i for i, c in cosines.items() if c is not None and c >= close}
+
+
+def holding_every_term(lexical: LexicalIndex, terms: Sequence[str], among: Collection[int],
+                       holding_one: bool = False) -> set[int]:
+    """The rows of ``among`` that hold every one of ``terms`` in ``lexical``. With
+    ``holding_one``, each of ``among`` is known to hold one of them: with a single term,
+    they all do, and nothing is looked up."""
     if not terms or not among:
-        every: set[int] = set()
-    elif len(terms) == 1 and with_a_term is not None:
-        every = set(among)
-    else:
-        every = set(lexical.scores(terms, every_term=True, among=among))
-    return every | {i for i, c in cosines.items() if c is not None and c >= close}
+        return set()
+    if len(terms) == 1 and holding_one:
+        return set(among)
+    return set(lexical.scores(terms, every_term=True, among=list(among)))
