@@ -51,6 +51,11 @@ def add_forget_parser(sub: Any, description: str, agent_name: Callable[[str], st
     forget.add_argument("--erase-forgotten", action="store_true",
                         help="instead of a request, erase everything forgotten before "
                              "without --erase")
+    forget.add_argument("--finish-erasures", action="store_true",
+                        help="instead of a request, finish the erasures earlier `--erase` "
+                             "requests still owe (their process stopped before erasing; "
+                             "`tiermem diagnostics` shows them as erasure_owed) and nothing "
+                             "else")
     forget.add_argument("--json", action="store_true",
                         help="print the outcome and the forgotten ids as JSON")
     return forget
@@ -72,14 +77,20 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.agent.server_options import config_from_args, open_client
     from tiermem.memory import HashingEmbedder
 
+    chosen = [name for name, given in (("TEXT", args.request is not None),
+                                       ("--erase-forgotten", args.erase_forgotten),
+                                       ("--finish-erasures", args.finish_erasures)) if given]
+    if len(chosen) > 1:
+        note(f"give one of TEXT, --erase-forgotten or --finish-erasures, not "
+             f"{' and '.join(chosen)}")
+        return 2
     if args.erase_forgotten:
-        if args.request is not None:
-            note("give TEXT or --erase-forgotten, not both")
-            return 2
         return _erase_forgotten(args, note)
+    if args.finish_erasures:
+        return _finish_erasures(args, note)
     if args.request is None:
         note("say what to forget (TEXT, or - to read it from standard input), or give "
-             "--erase-forgotten")
+             "--erase-forgotten or --finish-erasures")
         return 2
     request = _request(args.request, note)
     if request is None:
@@ -154,3 +165,33 @@ def _erase_forgotten(args: argparse.Namespace, note: Callable[[str], None]) -> i
         for gap in report.not_reached:
             note(f"not reached by the erasure: {gap}")
     return 0
+
+
+def _finish_erasures(args: argparse.Namespace, note: Callable[[str], None]) -> int:
+    """Open the memory for writing only if an erasure is owed: that open erases what
+    the owing requests forgot (memory/ops/erase.py), and nothing else is changed."""
+    import json
+
+    from tiermem.agent.place import agent_place
+    from tiermem.memory import HashingEmbedder
+    from tiermem.memory.ops.erase import pending_erasures
+
+    place = agent_place(args.agent, args.store, existing=True)
+    embedder = HashingEmbedder() if args.embedder == "hashing" else None
+    with place.in_use(note):
+        with place.open_memory(embedder=embedder, read_only=True) as memory:
+            owed = pending_erasures(memory.store)
+        if owed:
+            with place.open_memory(embedder=embedder) as memory:
+                left = pending_erasures(memory.store)
+        else:
+            left = []
+    finished = [audit_id for audit_id in owed if audit_id not in left]
+    if args.json:
+        print(json.dumps({"finished": finished, "still_owed": left}))
+    elif not owed:
+        print("no erasure was owed: nothing to finish")
+    else:
+        print(f"finished the erasure of {len(finished)} forget request(s): "
+              + ", ".join(f"audit #{i}" for i in finished))
+    return 1 if left else 0

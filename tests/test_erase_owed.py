@@ -98,18 +98,21 @@ def test_a_read_only_diagnostics_reports_an_owed_erasure_without_its_content(
         flags = {f["name"]: f for f in reader.diagnostics()["red_flags"]}
     owed = flags["erasure_owed"]
     assert owed["figures"] == {"requests": 1}
-    assert "tiermem forget --agent NAME --erase-forgotten" in owed["message"]
+    assert "tiermem forget --agent NAME --finish-erasures" in owed["message"]
     assert canary not in json.dumps(owed) and "vault" not in json.dumps(owed)
     with make_memory(home) as writer:
         assert "erasure_owed" not in {f["name"] for f in writer.diagnostics()["red_flags"]}
 
 
-@pytest.mark.parametrize("finish", ["forget", "chat"])
 def test_cli_diagnostics_reports_an_owed_erasure_and_the_command_it_names_finishes_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-        canary: str, finish: str) -> None:
+        canary: str) -> None:
     monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
     home = tmp_path / "agents" / "ada"
+    only_forgotten = "zx" + uuid.uuid4().hex[:12].translate(str.maketrans("abcdef", "ghijkl"))
+    with make_memory(home) as memory:
+        memory.add_fact(f"The spare key code is {only_forgotten}", "durable")
+        assert memory.forget(f"The spare key code is {only_forgotten}").outcome == "matched"
     owe_an_erasure(home, f"The vault phrase is {canary}")
     assert run(["diagnostics", "--agent", "ada", "--embedder", "hashing", "--json"]) == 0
     out, err = capsys.readouterr()
@@ -118,14 +121,32 @@ def test_cli_diagnostics_reports_an_owed_erasure_and_the_command_it_names_finish
     table = " ".join(err.split())  # the table for people, on standard error beside the JSON
     assert "red flag erasure owed: 1 forget request(s) asked for an erasure" in table
     assert canary not in out + err
-    # The commands the flag names, as a person would run them (no model is configured: the
-    # chat answers offline, and here reads an empty input).
-    command = (["forget", "--agent", "ada", "--erase-forgotten"] if finish == "forget"
-               else ["chat", "--agent", "ada"])
-    done = subprocess.run([sys.executable, "cli.py", *command], cwd=REPO, capture_output=True,
-                          text=True, input="", timeout=120,
-                          env={**os.environ, "PYTHONPATH": str(REPO)})
+    # The command the flag names, as a person would run it: it erases what was owed, and
+    # keeps what another request only forgot.
+    done = _cli("forget", "--agent", "ada", "--finish-erasures")
     assert done.returncode == 0, done.stderr
+    assert done.stdout == "finished the erasure of 1 forget request(s): audit #2\n"
     assert files_holding(home, canary) == []
+    assert files_holding(home, only_forgotten) != []
+    again = _cli("forget", "--agent", "ada", "--finish-erasures")
+    assert (again.returncode, again.stdout) == (0, "no erasure was owed: nothing to finish\n")
     assert run(["diagnostics", "--agent", "ada", "--embedder", "hashing", "--json"]) == 0
     assert "erasure_owed" not in capsys.readouterr().out
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "cli.py", *args], cwd=REPO, capture_output=True,
+                          text=True, input="", timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
+
+
+@pytest.mark.parametrize("extra", [["some text"], ["--erase-forgotten"]])
+def test_finish_erasures_takes_no_request_and_no_other_erasure(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        extra: list[str]) -> None:
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    with make_memory(tmp_path / "agents" / "ada") as memory:
+        memory.add_fact("User likes tea", "durable")
+    assert run(["forget", "--agent", "ada", "--finish-erasures", *extra]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "give one of TEXT, --erase-forgotten or --finish-erasures" in err

@@ -122,8 +122,8 @@ def compute_diagnostics(memory: HierarchicalMemory) -> dict[str, Any]:
             f"stopped between forgetting and erasing): what they forgot is out of every read "
             f"but still stored, and a snapshot carries it with the erasure owed; the next "
             f"session to open this memory for writing erases it first: run `tiermem forget "
-            f"--agent NAME --erase-forgotten` (which also erases what other requests only "
-            f"forgot) or `tiermem chat --agent NAME` (in Python: HierarchicalMemory(path))",
+            f"--agent NAME --finish-erasures` (or open it for writing in Python: "
+            f"HierarchicalMemory(path))",
             requests=owed))
     if full_share >= 0.5 and recent_evictions > THRASH_EVICTIONS_PER_INTERACTION:
         flags.append(_flag(
