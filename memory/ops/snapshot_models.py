@@ -252,6 +252,10 @@ class Settings(_Strict):
     embedder_dim: Annotated[int, Strict(), Field(ge=1, le=MAX_EMBEDDER_DIM)] | None = None
     archival_searches: Count = 0
     archival_searches_with_hits: Count = 0
+    #: The highest id of an erased fact, and of an erased passage (``ERASED_ID_KEYS`` of
+    #: memory/store/records.py): the restored memory gives no id up to them again.
+    max_erased_fact_id: Count = 0
+    max_erased_passage_id: Count = 0
 
 
 class Snapshot(_Strict):
