@@ -95,3 +95,11 @@ def test_an_erasure_record_keeps_naming_a_message_that_is_gone(backend: Backend)
         later = m.recall.append("user", "the printer is by the lifts", m.tick)
         assert m.store.messages.get_many([erased]) == {}
         assert [h.id for h in m.recall_search("printer lifts").hits] == [later]
+
+
+def test_the_events_of_an_erased_fact_show_no_later_fact(backend: Backend) -> None:
+    with backend.memory() as m:
+        erased = _store_and_erase_newest(m, "fact")
+        m.add_fact("the printer is by the lifts", "durable")
+        about_erased = [e for e in m.events_since(0) if e["fact_id"] == erased]
+        assert about_erased and {e["text"] for e in about_erased} == {""}
