@@ -141,3 +141,26 @@ def test_relative_agent_home_paths_are_taken_from_the_working_directory(
         assert [f.text for f in m.facts()] == ["User's pager rotation starts Monday"]
     assert main(["migrate", "--from", "no/such", "--to", "other"]) == 1
     assert "no agent home at " + str(tmp_path / "no" / "such") in capsys.readouterr().err
+
+
+def test_a_migrated_memory_gives_no_id_the_source_erased(
+        postgres_dsn: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    home, back = tmp_path / "ada", tmp_path / "returned" / "ada"
+    with HierarchicalMemory(home, embedder=HashingEmbedder()) as m:
+        m.add_fact("the office is on the third floor", "durable")
+        m.archival_insert("runbook: restart the billing worker")
+        m.recall.append("user", "the printer is by the lifts", 1)
+        erased = (m.add_fact("the gate code is 2291", "durable"),
+                  m.archival_insert("the safe code is 7730"),
+                  m.recall.append("user", "the alarm code is 5512", 1))
+        m.erase(facts=[erased[0]], passages=[erased[1]], messages=[erased[2]], reason="codes")
+    assert main(["migrate", "--from", str(home), "--to", postgres_dsn]) == 0
+    assert main(["migrate", "--from", postgres_dsn, "--to", str(back), "--agent", "ada"]) == 0
+    assert capsys.readouterr().out.count("matches") == 2
+    with HierarchicalMemory(store=postgres_dsn, agent="ada", embedder=HashingEmbedder()) as pg, \
+            HierarchicalMemory(back, embedder=HashingEmbedder()) as returned:
+        for copy in (pg, returned):
+            stored = (copy.add_fact("the canteen closes at three", "durable"),
+                      copy.archival_insert("the lifts are serviced on Fridays"),
+                      copy.recall.append("user", "the car park is full", 2))
+            assert all(new > old for new, old in zip(stored, erased, strict=True))

@@ -4,7 +4,9 @@ A snapshot holds the memory's ``MemoryConfig`` and every row of every table
 that carries state (facts, passages, messages, history, events, erasures, the
 forget audit and the forgotten norms), forgotten rows included as tombstones,
 ids included, so access counts, timestamps, durability and tier membership
-come back exactly. Embeddings are included as base64 float32 by default so a
+come back exactly. Its settings hold the highest ids erased (with the erasure
+records, which hold the messages'), so the restored memory never gives a new
+row an id that named an erased one. Embeddings are included as base64 float32 by default so a
 restore needs no model; without them (or for another embedder), restore
 re-embeds with the embedder given.
 
@@ -47,7 +49,7 @@ from tiermem.memory.ops.snapshot_schema import (
 )
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.opening import open_store
-from tiermem.memory.store.records import DUMP_TABLES, DumpRow, tombstone_norm
+from tiermem.memory.store.records import DUMP_TABLES, ERASED_ID_KEYS, DumpRow, tombstone_norm
 from tiermem.memory.store.sqlite import SQLiteStore
 from tiermem.memory.text.digest import is_replaced_detail, replaced_detail
 from tiermem.memory.text.extract import fact_norm
@@ -58,7 +60,7 @@ if TYPE_CHECKING:
     from tiermem.memory.hierarchy import HierarchicalMemory
 
 _SETTINGS = ("tick", "core_seq", "embedder_id", "embedder_dim", "archival_searches",
-             "archival_searches_with_hits")
+             "archival_searches_with_hits", *ERASED_ID_KEYS.values())
 
 
 def take_snapshot(memory: HierarchicalMemory, include_vectors: bool = True) -> dict[str, Any]:

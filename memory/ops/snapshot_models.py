@@ -256,6 +256,10 @@ class Settings(_Strict):
     #: snapshot holds what they forgot as tombstones, and the memory restored from it
     #: erases that when it opens.
     erase_pending: list[RowId] = []
+    #: The highest id of an erased fact, and of an erased passage (``ERASED_ID_KEYS`` of
+    #: memory/store/records.py): the restored memory gives no id up to them again.
+    max_erased_fact_id: Count = 0
+    max_erased_passage_id: Count = 0
 
 
 class Snapshot(_Strict):

@@ -18,6 +18,7 @@ from tiermem.memory.types import Fact
 
 __all__ = [
     "DUMP_TABLES",
+    "ERASED_ID_KEYS",
     "DumpRow",
     "DumpTable",
     "Event",
@@ -48,6 +49,11 @@ DUMP_TABLES: tuple[DumpTable, ...] = (
 #: JSON columns (``tags``, ``metadata``, ``tool_calls``) as JSON text, ``was_in_core`` as
 #: 0 or 1, ``embedding`` as the float32 bytes or None.
 DumpRow = dict[str, Any]
+#: The settings that keep the highest id of an erased fact and of an erased passage, set in
+#: the erasure's transaction: a new row's id is past it, so no id ever names two rows
+#: (an erased message's id is kept by its erasure record). Snapshots and migrations carry them.
+ERASED_ID_KEYS: dict[str, str] = {"facts": "max_erased_fact_id",
+                                  "passages": "max_erased_passage_id"}
 
 
 @dataclass

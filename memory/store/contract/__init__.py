@@ -27,7 +27,10 @@ Rules every backend keeps (the conformance suite, tests/conformance/, checks the
   ``StoreClosedError``, ``StoreError``), never as driver exceptions;
   ``translate_error`` maps one that escaped a read.
 - **Ids are the backend's.** Facts, passages, messages and events get increasing
-  integer ids; a passage's id is also its key in the vector index.
+  integer ids; a passage's id is also its key in the vector index. An id names one
+  row for good: a new fact, passage or message takes an id past every one erased
+  (a message's is in its erasure record, a fact's or passage's in the setting of
+  ``ERASED_ID_KEYS``, memory/store/records.py, written in the erasure's transaction).
 - **Recall is append-only.** A message's fields never change except ``status``
   and its vector; only ``MessageStore.erase`` removes one, recording the erasure
   first.

@@ -80,7 +80,7 @@ class FactStore(Protocol):
 
     def delete(self, fact_ids: Sequence[int]) -> list[Fact]:
         """Remove those of ``fact_ids`` that exist, with their full-text entries; returns
-        them as they were."""
+        them as they were. Their ids are never given again (``ERASED_ID_KEYS``)."""
         ...
 
 
@@ -151,7 +151,8 @@ class PassageStore(Protocol):
     def delete(self, ids: Sequence[int]) -> list[Passage]:
         """Remove those of ``ids`` that exist, with their full-text entries and stored
         vectors; returns them as they were (without vectors). The tier tells the table's
-        ``VectorIndex`` in the same transaction."""
+        ``VectorIndex`` in the same transaction. Their ids are never given again
+        (``ERASED_ID_KEYS``)."""
         ...
 
 
@@ -186,7 +187,8 @@ class MessageStore(Protocol):
 
     def erase(self, message_ids: Sequence[int], reason: str, erased_at: float) -> list[Message]:
         """Record an erasure for each message of ``message_ids`` that exists, then delete it;
-        returns the messages erased (without vectors)."""
+        returns the messages erased (without vectors). No message stored later takes the
+        id of one erased."""
         ...
 
     def in_turns_of(self, message_ids: Sequence[int], *,

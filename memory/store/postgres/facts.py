@@ -105,6 +105,8 @@ class PgFacts:
             "ORDER BY id", (list(message_ids),))]
 
     def delete(self, fact_ids: Sequence[int]) -> list[Fact]:
-        return sorted((_fact(r) for r in self.scope.rows(
+        gone = sorted((_fact(r) for r in self.scope.rows(
             f"DELETE FROM tiermem.facts WHERE agent_id = %s AND id = ANY(%s) "
             f"RETURNING {_FACT_SELECT}", (list(fact_ids),))), key=lambda f: f.id)
+        self.scope.note_erased("facts", [f.id for f in gone])
+        return gone

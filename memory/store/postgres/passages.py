@@ -128,6 +128,8 @@ class PgPassages:
             "AND source_message_id = ANY(%s) ORDER BY id", (list(message_ids),))]
 
     def delete(self, ids: Sequence[int]) -> list[Passage]:
-        return sorted((_passage(r) for r in self.scope.rows(
+        gone = sorted((_passage(r) for r in self.scope.rows(
             f"DELETE FROM tiermem.passages WHERE agent_id = %s AND id = ANY(%s) "
             f"RETURNING {PASSAGE_COLUMNS}", (list(ids),))), key=lambda p: p.id)
+        self.scope.note_erased("passages", [p.id for p in gone])
+        return gone

@@ -4,7 +4,9 @@ a row's full-text columns, batched inserts, row filters, and vectors.
 Every statement names the agent (``agent_id = %s`` first), so no query of one
 agent can see another's rows. New ids are the agent's largest id plus one, as
 SQLite numbers rows; only the agent's single writer inserts, so two inserts
-never race for an id.
+never race for an id. A message's, fact's or passage's id is also past the
+highest one erased (``next_id``), so an id never names two rows: the erasure
+record, a forget request or an event naming an erased row names no other.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 import numpy as np
 import psycopg
 
-from tiermem.memory.store.records import RowFilter
+from tiermem.memory.store.records import ERASED_ID_KEYS, RowFilter
 from tiermem.memory.text.symbols import indexed_text
 
 _WORD = re.compile(r"[^\W_]+")
@@ -48,8 +50,31 @@ class Scope:
         self.conn.execute(query, (self.agent, *params))
 
     def next_id(self, table: str) -> int:
-        return int(self.value(f"SELECT coalesce(max(id), 0) + 1 FROM tiermem.{table} "
-                              f"WHERE agent_id = %s"))
+        erased = _HIGHEST_ERASED.get(table)
+        if erased is None:
+            return int(self.value(f"SELECT coalesce(max(id), 0) + 1 FROM tiermem.{table} "
+                                  f"WHERE agent_id = %s"))
+        return int(self.value(
+            f"SELECT greatest((SELECT coalesce(max(id), 0) FROM tiermem.{table} "
+            f"WHERE agent_id = %s), coalesce(({erased}), 0)) + 1", (self.agent,)))
+
+    def note_erased(self, table: str, ids: Sequence[int]) -> None:
+        """Record that the rows ``ids`` of ``table`` (facts or passages) were erased (call in
+        the transaction that deletes them)."""
+        if ids:
+            self.run("INSERT INTO tiermem.settings (agent_id, key, value) VALUES (%s, %s, %s) "
+                     "ON CONFLICT (agent_id, key) DO UPDATE SET value = "
+                     "greatest(tiermem.settings.value::bigint, excluded.value::bigint)::text",
+                     (ERASED_ID_KEYS[table], str(max(ids))))
+
+
+#: The highest id erased from each table whose ids must never name two rows: a message's is
+#: in its erasure record (indexed), a fact's or passage's in a setting written with the erasure.
+_HIGHEST_ERASED = {
+    "messages": "SELECT max(message_id) FROM tiermem.erasures WHERE agent_id = %s",
+    **{table: f"SELECT value::bigint FROM tiermem.settings WHERE agent_id = %s "
+              f"AND key = '{key}'" for table, key in ERASED_ID_KEYS.items()},
+}
 
 
 #: PostgreSQL's limit on the parameters of one statement.

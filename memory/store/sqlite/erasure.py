@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from tiermem.memory.store.sqlite.filters import CHUNK
+from tiermem.memory.store.sqlite.ids import note_erased
 
 if TYPE_CHECKING:
     from tiermem.memory.store.sqlite.store import SQLiteStore
@@ -53,7 +54,7 @@ def ids_where(store: SQLiteStore, table: str, column: str, values: Sequence[int]
 
 def delete_rows(store: SQLiteStore, table: str, ids: Sequence[int]) -> None:
     """Delete the rows of ``ids`` from ``table`` (its triggers take them out of its
-    full-text index)."""
+    full-text index), and keep their ids from being given again (memory/store/sqlite/ids.py)."""
     if table not in _TABLES:
         raise ValueError(f"not a table erasure deletes from directly: {table!r}")
     unique = list(dict.fromkeys(ids))
@@ -61,6 +62,7 @@ def delete_rows(store: SQLiteStore, table: str, ids: Sequence[int]) -> None:
         chunk = unique[start : start + CHUNK]
         store.execute(f"DELETE FROM {table} WHERE id IN ({','.join('?' * len(chunk))})",
                       tuple(chunk))
+    note_erased(store, table, unique)
 
 
 def purge(store: SQLiteStore) -> list[str]:

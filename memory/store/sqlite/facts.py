@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from tiermem.memory.store.records import Fact, FactTotals
 from tiermem.memory.store.sqlite.erasure import delete_rows, ids_where
 from tiermem.memory.store.sqlite.filters import CHUNK
+from tiermem.memory.store.sqlite.ids import next_id_sql
 
 if TYPE_CHECKING:
     from tiermem.memory.store.sqlite.store import SQLiteStore
@@ -18,6 +19,9 @@ _COLUMNS = (
     " access_count, last_counted_tick, source, tokens, passage_id, evicted_at, evicted_tick,"
     " evictions, promotions, cycles, hits_since_eviction, source_message_id"
 )
+
+#: Past every id given before, an erased fact's too (memory/store/sqlite/ids.py).
+_NEXT_ID = next_id_sql("facts")
 
 
 def fact_from_row(row: sqlite3.Row) -> Fact:
@@ -84,9 +88,9 @@ class SQLiteFacts:
 
     def insert(self, fact: Fact, norm: str) -> int:
         cursor = self.store.execute(
-            "INSERT INTO facts (text, norm, durability, tier, created_at, created_tick,"
+            "INSERT INTO facts (id, text, norm, durability, tier, created_at, created_tick,"
             " entered_core_seq, last_access, access_count, last_counted_tick, source, tokens,"
-            " passage_id, source_message_id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            f" passage_id, source_message_id) VALUES ({_NEXT_ID},?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (fact.text, norm, fact.durability, fact.tier, fact.created_at, fact.created_tick,
              fact.entered_core_seq, fact.last_access, fact.access_count, fact.last_counted_tick,
              fact.source, fact.tokens, fact.passage_id, fact.source_message_id),

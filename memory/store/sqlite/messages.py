@@ -16,6 +16,7 @@ import numpy as np
 from tiermem.memory.store.records import Message, RowFilter
 from tiermem.memory.store.sqlite.files import REWRITES_KEY
 from tiermem.memory.store.sqlite.filters import CHUNK, passing_ids
+from tiermem.memory.store.sqlite.ids import next_ids
 from tiermem.memory.store.sqlite.lexical_appends import AppendSource
 from tiermem.memory.store.sqlite.passages import set_embeddings
 from tiermem.memory.store.sqlite.schema_search import context_of
@@ -70,20 +71,22 @@ class SQLiteMessages:
         conn = self.store.conn
         trigger = _suspend_fts_trigger(conn) if bulk and messages else None
         ids: list[int] = []
-        for m in messages:
+        # Past every id given before, an erased message's too (memory/store/sqlite/ids.py).
+        for new_id, m in zip(next_ids(conn, "messages", len(messages)), messages, strict=True):
             cursor = conn.execute(
-                "INSERT INTO messages (turn, role, content, tool_calls, tool_call_id,"
+                "INSERT INTO messages (id, turn, role, content, tool_calls, tool_call_id,"
                 " tool_name, created_at, status, embedder_id, embedding)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?)",
-                (m.turn, m.role, m.content, json.dumps(m.tool_calls) if m.tool_calls else None,
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (new_id, m.turn, m.role, m.content,
+                 json.dumps(m.tool_calls) if m.tool_calls else None,
                  m.tool_call_id, m.tool_name, m.created_at, m.status,
                  m.embedder_id if m.embedding is not None else None,
                  vector_blob(m.embedding) if m.embedding is not None else None),
             )
             ids.append(int(cursor.lastrowid or 0))
         if trigger is not None:
-            # Rowids are allocated in order inside this write transaction, so the range
-            # holds exactly the rows just inserted.
+            # The ids are consecutive and past every other row's, so the range holds
+            # exactly the rows just inserted.
             conn.execute(
                 f"INSERT INTO messages_fts (rowid, content, context) {INDEXED_ROWS}"
                 " WHERE m.id BETWEEN ? AND ?", (min(ids), max(ids)))

@@ -13,6 +13,7 @@ from tiermem.memory.store.records import Passage, RowFilter
 from tiermem.memory.store.sqlite.erasure import delete_rows, ids_where
 from tiermem.memory.store.sqlite.files import ARCHIVAL_REWRITES_KEY
 from tiermem.memory.store.sqlite.filters import passing_ids
+from tiermem.memory.store.sqlite.ids import next_ids
 from tiermem.memory.store.sqlite.lexical_appends import AppendSource
 from tiermem.memory.store.sqlite.vectors import bump_generation, vector_blob
 from tiermem.memory.text.symbols import SQL_FUNCTION
@@ -21,17 +22,15 @@ if TYPE_CHECKING:
     from tiermem.memory.store.sqlite.store import SQLiteStore
 
 
-_INSERT = ("INSERT INTO passages (text, created_at, tags, metadata, source, was_in_core,"
+_INSERT = ("INSERT INTO passages (id, text, created_at, tags, metadata, source, was_in_core,"
            " evicted_at, fact_id, embedder_id, embedding, source_message_id)"
-           " VALUES (?,?,?,?,?,?,?,?,?,?,?)")
+           " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")
 #: The index's rows appended after an id, for ``TermCache``: what the full-text triggers index
 #: for each passage not forgotten. The schema's triggers count every other change.
 PASSAGE_APPENDS = AppendSource(
     rows=f"SELECT p.id, {SQL_FUNCTION}(p.text) FROM passages p"
          " WHERE p.forgotten_at IS NULL AND p.id > ? ORDER BY p.id", columns=1,
     marker=f"SELECT (SELECT value FROM meta WHERE key = '{ARCHIVAL_REWRITES_KEY}')")
-#: The largest rowid SQLite gives; past it, new rowids are chosen at random.
-_LAST_ROWID = 2**63 - 1
 
 
 def _json_list(text: str) -> list[Any]:
@@ -64,21 +63,20 @@ class SQLitePassages:
             "SELECT count(*) FROM passages WHERE forgotten_at IS NULL").fetchone()[0])
 
     def insert_many(self, passages: Sequence[Passage]) -> list[int]:
-        """One statement for all rows: SQLite gives each new row the largest rowid so far
-        plus one, so inside this write transaction the new ids are the next ones in order
-        (unless the largest is SQLite's last integer; then they are read one by one)."""
+        """One statement for all rows, with the next ids in order (memory/store/sqlite/ids.py;
+        past SQLite's last integer, SQLite chooses them and they are read one by one)."""
         # The connection itself: this runs inside a transaction, which translates errors.
         conn = self.store.conn
-        rows = ((p.text, p.created_at, json.dumps(p.tags), _json(p.metadata), p.source,
+        ids = next_ids(conn, "passages", len(passages))
+        rows = ((new_id, p.text, p.created_at, json.dumps(p.tags), _json(p.metadata), p.source,
                  int(p.was_in_core), p.evicted_at, p.fact_id, p.embedder_id,
                  vector_blob(p.embedding) if p.embedding is not None else None,
                  p.source_message_id)
-                for p in passages)
-        last = int(conn.execute("SELECT coalesce(max(id), 0) FROM passages").fetchone()[0])
-        if last + len(passages) >= _LAST_ROWID:
+                for new_id, p in zip(ids, passages, strict=True))
+        if None in ids:
             return [int(conn.execute(_INSERT, row).lastrowid or 0) for row in rows]
         conn.executemany(_INSERT, rows)
-        return list(range(last + 1, last + 1 + len(passages)))
+        return [i for i in ids if i is not None]
 
     def get_many(self, ids: Sequence[int]) -> dict[int, Passage]:
         return self._rows(ids, " AND forgotten_at IS NULL")

@@ -84,6 +84,10 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(8, "a count of archival passages deleted, forgotten or edited",
               _run(ARCHIVAL_REWRITES)),
     Migration(9, "passages linked to their message", passage_sources),
+    # A new message's id is past the highest id erased (memory/store/sqlite/ids.py), read
+    # from this index on each append; the check before a message is deleted uses it too.
+    Migration(10, "an index of erased messages' ids", _run(
+        "CREATE INDEX erasures_message ON erasures (message_id);")),
 )
 
 #: The user_version of a database with every migration run.
