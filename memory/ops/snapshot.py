@@ -61,6 +61,7 @@ if TYPE_CHECKING:
 
 _SETTINGS = ("tick", "core_seq", "embedder_id", "embedder_dim", "archival_searches",
              "archival_searches_with_hits", *ERASED_ID_KEYS.values())
+_ONLY_WHEN_SET = frozenset(ERASED_ID_KEYS.values())
 
 
 def take_snapshot(memory: HierarchicalMemory, include_vectors: bool = True) -> dict[str, Any]:
@@ -83,6 +84,8 @@ def take_snapshot(memory: HierarchicalMemory, include_vectors: bool = True) -> d
     settings: dict[str, Any] = {}
     for key in _SETTINGS:
         stored = store.settings.get(key)
+        if key in _ONLY_WHEN_SET and not int(stored or 0):
+            continue  # a memory that never erased a row restores in older versions too
         settings[key] = stored if key == "embedder_id" else int(stored or 0)
     owed = pending_erasures(store)
     if owed:

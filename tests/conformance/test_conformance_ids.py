@@ -103,3 +103,16 @@ def test_the_events_of_an_erased_fact_show_no_later_fact(backend: Backend) -> No
         m.add_fact("the printer is by the lifts", "durable")
         about_erased = [e for e in m.events_since(0) if e["fact_id"] == erased]
         assert about_erased and {e["text"] for e in about_erased} == {""}
+
+
+def test_a_snapshot_carries_the_erased_ids_only_once_a_row_was_erased(backend: Backend) -> None:
+    # Older versions refuse a setting they do not know: a memory that never erased a fact
+    # or passage must still give them a snapshot they can restore.
+    with backend.memory() as m:
+        _store(m, "fact", "the office is on the third floor")
+        assert not {"max_erased_fact_id", "max_erased_passage_id"} & set(
+            m.snapshot()["settings"])
+        erased = _store_and_erase_newest(m, "fact")
+        settings = m.snapshot()["settings"]
+    assert settings["max_erased_fact_id"] == erased
+    assert "max_erased_passage_id" not in settings
