@@ -26,6 +26,7 @@ from tiermem.memory.errors import (
     StoreFullError,
     StoreLockedError,
 )
+from tiermem.memory.store.postgres.options import libpq_dsn
 from tiermem.memory.store.postgres.schema import (
     LOCK_CLASS,
     SCHEMA_VERSION,
@@ -36,9 +37,9 @@ from tiermem.memory.store.postgres.schema import (
 
 
 def public_dsn(dsn: str) -> str:
-    """``dsn`` without its password, for messages."""
+    """``dsn`` without its password (or tiermem's settings), for messages."""
     try:
-        parts = conninfo_to_dict(dsn)
+        parts = conninfo_to_dict(libpq_dsn(dsn))
     except psycopg.ProgrammingError:
         return "the PostgreSQL database given"
     parts.pop("password", None)
@@ -131,7 +132,7 @@ def agent_id(conn: psycopg.Connection, name: str, *, create: bool,
 def stored_agents(dsn: str) -> list[str] | None:
     """The names of the agents the database at ``dsn`` holds, sorted; None when it holds
     no tiermem memory at all."""
-    with connect(dsn) as conn:
+    with connect(libpq_dsn(dsn)) as conn:
         found = conn.execute("SELECT to_regclass('tiermem.agents')").fetchone()
         if found is None or found[0] is None:
             return None
