@@ -60,13 +60,27 @@ def store_option(given: str | None) -> str | None:
     """The PostgreSQL DSN the user chose with ``--store`` or ``TIERMEM_STORE`` (None: the
     agent home directory)."""
     store = given or os.environ.get(STORE_VARIABLE) or None
-    if store is not None and not is_dsn(store):
-        source = "--store" if given else STORE_VARIABLE
+    if store is None:
+        return None
+    source = "--store" if given else STORE_VARIABLE
+    if not is_dsn(store):
         raise StoreOptionError(
             f"{source} must be a PostgreSQL DSN like 'postgresql://USER@HOST:5432/DATABASE' "
             f"(`tiermem pg start` prints one for a local server), not {store!r}; leave it "
             f"unset to keep agents in their home directories")
-    return store
+    return checked_dsn(store, source)
+
+
+def checked_dsn(dsn: str, source: str) -> str:
+    """``dsn`` when it can be read as a DSN; else a usage error naming ``source``."""
+    try:
+        from tiermem.memory.store.postgres.connection import dsn_problem
+    except ImportError:
+        return dsn  # opening the store then says what to install
+    problem = dsn_problem(dsn)
+    if problem is not None:
+        raise StoreOptionError(f"{source}: {problem}")
+    return dsn
 
 
 def agent_place(name: str, store: str | None, *, existing: bool = False) -> AgentPlace:

@@ -28,9 +28,13 @@ def cmd_reindex(args: argparse.Namespace, note: Callable[[str], None]) -> int:
 
 
 def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
+    from tiermem.agent.place import checked_dsn
     from tiermem.memory.store.opening import is_dsn
     from tiermem.memory.store.transfer import migrate, open_backend
 
+    for option, location in (("--from", args.source), ("--to", args.target)):
+        if is_dsn(location):
+            checked_dsn(location, option)
     agent = args.agent
     if agent is None:
         homes = [p for p in (args.source, args.target) if not is_dsn(p)]

@@ -19,6 +19,7 @@ from psycopg import errors as pg_errors
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from tiermem.memory.errors import (
+    InvalidInputError,
     ReadOnlyError,
     StoreClosedError,
     StoreCorruptError,
@@ -26,7 +27,7 @@ from tiermem.memory.errors import (
     StoreFullError,
     StoreLockedError,
 )
-from tiermem.memory.store.postgres.options import libpq_dsn
+from tiermem.memory.store.postgres.options import libpq_dsn, split_dsn
 from tiermem.memory.store.postgres.schema import (
     LOCK_CLASS,
     SCHEMA_VERSION,
@@ -71,11 +72,26 @@ def connect(dsn: str) -> psycopg.Connection:
             f"that the server runs (a local one: `tiermem pg status`) and the DSN is "
             f"right") from None
     except psycopg.ProgrammingError as exc:
-        raise StoreError(
-            f"the PostgreSQL DSN is not valid: {_first_line(exc)}; write it as "
-            f"postgresql://USER@HOST:PORT/DATABASE (`tiermem pg start` prints one for a "
-            f"local server)") from None
+        raise StoreError(_not_valid(exc)) from None
     return conn
+
+
+def dsn_problem(dsn: str) -> str | None:
+    """What makes ``dsn`` unusable as written (None: nothing), found without connecting."""
+    try:
+        libpq, _ = split_dsn(dsn)
+        conninfo_to_dict(libpq)
+    except InvalidInputError as exc:
+        return str(exc)
+    except psycopg.ProgrammingError as exc:
+        return _not_valid(exc)
+    return None
+
+
+def _not_valid(exc: Exception) -> str:
+    return (f"the PostgreSQL DSN is not valid: {_first_line(exc)}; write it as "
+            f"postgresql://USER@HOST:PORT/DATABASE (`tiermem pg start` prints one for a "
+            f"local server)")
 
 
 def require_pgvector(conn: psycopg.Connection, where: str) -> None:
