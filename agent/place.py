@@ -89,7 +89,7 @@ def agent_place(name: str, store: str | None, *, existing: bool = False) -> Agen
     dsn = store_option(store)
     if dsn is not None:
         if existing:
-            _require_stored_agent(name, dsn, store)
+            require_stored_agent(name, dsn, store)
         return AgentPlace(validate_agent_name(name), agent_home(name), dsn)
     return AgentPlace(name, existing_agent_home(name) if existing else agent_home(name))
 
@@ -104,9 +104,9 @@ def store_flag(given: str | None) -> str:
     return " --store DSN" if secret else f" --store {shlex.quote(given)}"
 
 
-def _require_stored_agent(name: str, dsn: str, given: str | None) -> None:
+def require_stored_agent(name: str, dsn: str, given: str | None) -> None:
     """Refuse, listing the agents there, a name the database does not hold: an inspecting
-    command must not create it, as it cannot in an agent home."""
+    command must not create it, as it cannot in an agent home, nor can migrate copy it."""
     try:
         from tiermem.memory.store.postgres.connection import public_dsn, stored_agents
     except ImportError:
