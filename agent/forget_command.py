@@ -43,8 +43,9 @@ def add_forget_parser(sub: Any, description: str, agent_name: Callable[[str], st
     forget.add_argument("--base-url",
                         help="OpenAI-compatible endpoint; or set OPENAI_BASE_URL")
     add_server_options(forget)
-    forget.add_argument("--embedder", choices=("local", "hashing"), default="local",
-                        help="the embedder the agent was built with")
+    forget.add_argument("--embedder", choices=("local", "hashing"),
+                        help="local MiniLM model or the model-free hashing embedder; "
+                             "default: the one the agent's memory was built with")
     forget.add_argument("--erase", action="store_true",
                         help="also erase what is forgotten: its text leaves every file of the "
                              "agent's memory (see README, Erasure)")
@@ -75,7 +76,7 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.agent.judge import ModelJudge
     from tiermem.agent.place import agent_place
     from tiermem.agent.server_options import config_from_args, open_client
-    from tiermem.memory import HashingEmbedder
+    from tiermem.agent.settings import session_embedder
 
     chosen = [name for name, given in (("TEXT", args.request is not None),
                                        ("--erase-forgotten", args.erase_forgotten),
@@ -102,7 +103,7 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     if config.mode != "exact":
         llm_config = config_from_args(args)
         judge = ModelJudge(open_client(llm_config, note)) if llm_config else None
-    embedder = HashingEmbedder() if args.embedder == "hashing" else None
+    embedder = session_embedder(place, args.embedder)
     with place.in_use(note), place.open_memory(embedder=embedder, judge=judge,
                                                forget=config) as memory:
         result = memory.forget(request, erase=args.erase)
@@ -151,10 +152,10 @@ def _erase_forgotten(args: argparse.Namespace, note: Callable[[str], None]) -> i
     import json
 
     from tiermem.agent.place import agent_place
-    from tiermem.memory import HashingEmbedder
+    from tiermem.agent.settings import session_embedder
 
     place = agent_place(args.agent, args.store, existing=True)
-    embedder = HashingEmbedder() if args.embedder == "hashing" else None
+    embedder = session_embedder(place, args.embedder)
     with place.in_use(note), place.open_memory(embedder=embedder) as memory:
         report = memory.erase_forgotten()
     if args.json:
@@ -173,11 +174,11 @@ def _finish_erasures(args: argparse.Namespace, note: Callable[[str], None]) -> i
     import json
 
     from tiermem.agent.place import agent_place
-    from tiermem.memory import HashingEmbedder
+    from tiermem.agent.settings import session_embedder
     from tiermem.memory.ops.erase import pending_erasures
 
     place = agent_place(args.agent, args.store, existing=True)
-    embedder = HashingEmbedder() if args.embedder == "hashing" else None
+    embedder = session_embedder(place, args.embedder)
     with place.in_use(note):
         with place.open_memory(embedder=embedder, read_only=True) as memory:
             owed = pending_erasures(memory.store)

@@ -60,13 +60,27 @@ def store_option(given: str | None) -> str | None:
     """The PostgreSQL DSN the user chose with ``--store`` or ``TIERMEM_STORE`` (None: the
     agent home directory)."""
     store = given or os.environ.get(STORE_VARIABLE) or None
-    if store is not None and not is_dsn(store):
-        source = "--store" if given else STORE_VARIABLE
+    if store is None:
+        return None
+    source = "--store" if given else STORE_VARIABLE
+    if not is_dsn(store):
         raise StoreOptionError(
             f"{source} must be a PostgreSQL DSN like 'postgresql://USER@HOST:5432/DATABASE' "
             f"(`tiermem pg start` prints one for a local server), not {store!r}; leave it "
             f"unset to keep agents in their home directories")
-    return store
+    return checked_dsn(store, source)
+
+
+def checked_dsn(dsn: str, source: str) -> str:
+    """``dsn`` when it can be read as a DSN; else a usage error naming ``source``."""
+    try:
+        from tiermem.memory.store.postgres.connection import dsn_problem
+    except ImportError:
+        return dsn  # opening the store then says what to install
+    problem = dsn_problem(dsn)
+    if problem is not None:
+        raise StoreOptionError(f"{source}: {problem}")
+    return dsn
 
 
 def agent_place(name: str, store: str | None, *, existing: bool = False) -> AgentPlace:
@@ -75,7 +89,7 @@ def agent_place(name: str, store: str | None, *, existing: bool = False) -> Agen
     dsn = store_option(store)
     if dsn is not None:
         if existing:
-            _require_stored_agent(name, dsn, store)
+            require_stored_agent(name, dsn, store)
         return AgentPlace(validate_agent_name(name), agent_home(name), dsn)
     return AgentPlace(name, existing_agent_home(name) if existing else agent_home(name))
 
@@ -90,9 +104,9 @@ def store_flag(given: str | None) -> str:
     return " --store DSN" if secret else f" --store {shlex.quote(given)}"
 
 
-def _require_stored_agent(name: str, dsn: str, given: str | None) -> None:
+def require_stored_agent(name: str, dsn: str, given: str | None) -> None:
     """Refuse, listing the agents there, a name the database does not hold: an inspecting
-    command must not create it, as it cannot in an agent home."""
+    command must not create it, as it cannot in an agent home, nor can migrate copy it."""
     try:
         from tiermem.memory.store.postgres.connection import public_dsn, stored_agents
     except ImportError:

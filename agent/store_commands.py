@@ -28,9 +28,13 @@ def cmd_reindex(args: argparse.Namespace, note: Callable[[str], None]) -> int:
 
 
 def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
+    from tiermem.agent.place import checked_dsn, require_stored_agent
     from tiermem.memory.store.opening import is_dsn
     from tiermem.memory.store.transfer import migrate, open_backend
 
+    for option, location in (("--from", args.source), ("--to", args.target)):
+        if is_dsn(location):
+            checked_dsn(location, option)
     agent = args.agent
     if agent is None:
         homes = [p for p in (args.source, args.target) if not is_dsn(p)]
@@ -38,6 +42,9 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
             note("name the agent to move between the databases with --agent")
             return 2
         agent = Path(homes[0]).expanduser().name
+
+    if is_dsn(args.source):
+        require_stored_agent(agent, args.source, args.source)
 
     def progress(table: str, done: int, total: int) -> None:
         if done == total or done % 50_000 == 0:

@@ -90,6 +90,20 @@ def _agent_with_secret(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return home
 
 
+def test_cli_forget_opens_the_agent_with_the_embedder_it_was_built_with(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # As chat, config and diagnostics do: no --embedder needed for a hashing agent.
+    _agent_with_secret(tmp_path, monkeypatch)
+    for command in (["--erase", SECRET], ["--erase-forgotten"], ["--finish-erasures"]):
+        assert run(["forget", "--agent", "ada", *command]) == 0, command
+        captured = capsys.readouterr()
+        assert "embedded with" not in captured.err, command
+    with HierarchicalMemory(tmp_path / "agents" / "ada", embedder=HashingEmbedder(),
+                            read_only=True) as m:
+        assert [f.text for f in m.facts()] == []
+
+
 def test_cli_forget_exact_prints_json_and_sets_the_exit_code(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -15,6 +15,7 @@ from tiermem.memory.errors import StoreError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store import transfer
 from tiermem.memory.store.postgres.backend import PostgresBackend
+from tiermem.memory.store.postgres.connection import stored_agents
 from tiermem.memory.store.records import DUMP_TABLES, Event, HistoryPoint, Message, Passage
 from tiermem.memory.store.transfer import content_digest, migrate, open_backend
 from tiermem.memory.types import Fact
@@ -127,6 +128,39 @@ def test_an_agent_home_goes_to_postgres_and_back_unchanged(
         assert returned.archival_search("billing worker").hits[0].text.startswith("runbook")
     with HierarchicalMemory(store=postgres_dsn, agent="ada", embedder=HashingEmbedder()) as pg:
         assert pg.snapshot() == snap
+
+
+def test_an_agent_begun_in_postgres_moves_to_an_agent_home_and_back(
+        postgres_server: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # An agent home counts its vector rewrites among its settings (for its FAISS files);
+    # an agent that never lived in one has no such count, and the copy must still verify.
+    home = tmp_path / "agents" / "ada"
+    with fresh_database(postgres_server) as source, fresh_database(postgres_server) as again:
+        with HierarchicalMemory(store=source, agent="ada", embedder=HashingEmbedder()) as pg:
+            pg.archival_insert("runbook: restart the billing worker", tags=["ops"])
+            pg.process_interaction("I'm allergic to peanuts.", "Noted.")
+            snap = pg.snapshot()
+        assert main(["migrate", "--from", source, "--agent", "ada", "--to", str(home)]) == 0
+        assert main(["migrate", "--from", str(home), "--to", again]) == 0
+        assert capsys.readouterr().out.count("matches") == 2
+        with HierarchicalMemory(home, embedder=HashingEmbedder()) as moved:
+            assert moved.snapshot() == snap
+            assert moved.archival_search("billing worker").hits[0].text.startswith("runbook")
+        with HierarchicalMemory(store=again, agent="ada", embedder=HashingEmbedder()) as back:
+            assert back.snapshot() == snap
+            assert back.store.settings.get("messages_vector_generation") is None
+
+
+def test_an_unknown_agent_to_move_out_of_a_database_is_a_usage_error_naming_those_there(
+        postgres_dsn: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with HierarchicalMemory(store=postgres_dsn, agent="ada", embedder=HashingEmbedder()):
+        pass
+    target = tmp_path / "agents" / "ghost"
+    assert main(["migrate", "--from", postgres_dsn, "--agent", "ghost", "--to",
+                 str(target)]) == 2
+    err = capsys.readouterr().err
+    assert "no agent named 'ghost'" in err and "(agents: ada)" in err
+    assert not target.exists() and stored_agents(postgres_dsn) == ["ada"]
 
 
 def test_relative_agent_home_paths_are_taken_from_the_working_directory(

@@ -158,6 +158,29 @@ def test_a_store_option_that_is_not_a_dsn_is_a_usage_error(
     assert "TIERMEM_STORE must be a PostgreSQL DSN" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("dsn, said", [
+    ("postgresql://postgres@/postgres?host=/run/pg&sslmod=off", 'parameter: "sslmod"'),
+    ("postgresql://[::1/postgres", "IPv6"),
+    ("host=/run/pg dbname=postgres nonsense=1", '"nonsense"'),
+    ("postgresql://postgres@/postgres?vector_index=fast", "vector_index='fast'"),
+])
+def test_a_dsn_that_cannot_be_read_is_a_usage_error(
+        dsn: str, said: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # Refused as written, before any server is asked, by every command that takes one.
+    for command in (["config", "--agent", "ada", "--store", dsn],
+                    ["diagnostics", "--agent", "ada", "--store", dsn],
+                    ["migrate", "--from", str(tmp_path / "ada"), "--to", dsn],
+                    ["migrate", "--from", dsn, "--agent", "ada", "--to", str(tmp_path / "a")]):
+        assert main(command) == 2, command
+        err = capsys.readouterr().err
+        assert said in err and err.count("\n") == 1, command
+    monkeypatch.setenv("TIERMEM_STORE", dsn)
+    assert main(["config", "--agent", "ada"]) == 2
+    assert capsys.readouterr().err.startswith("tiermem: TIERMEM_STORE: ")
+    assert not (tmp_path / "a").exists()
+
+
 def test_a_scenario_runs_in_the_database(postgres_dsn: str,
                                          capsys: pytest.CaptureFixture[str]) -> None:
     args = ["scenario", "personal-assistant", "--embedder", "hashing", "--store", postgres_dsn]

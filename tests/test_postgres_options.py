@@ -7,7 +7,10 @@ from __future__ import annotations
 import numpy as np
 import psycopg
 import pytest
+from psycopg.conninfo import conninfo_to_dict
 
+from tiermem.cli import main
+from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.postgres import connection, schema
@@ -240,3 +243,22 @@ def _vacuums(backend: PostgresBackend, table: str) -> int:
         "SELECT vacuum_count FROM pg_stat_user_tables WHERE schemaname = 'tiermem' "
         "AND relname = %s", (table,)).fetchone()
     return int(row[0]) if row else 0
+
+
+@pytest.mark.parametrize("command, status, said", [
+    (["diagnostics"], 0, "memory health"), (["config", "tau"], 0, "recency decay"),
+    (["index"], 0, "nothing to build"),
+    (["forget", "--embedder", "hashing", "no such text"], 1, "nothing forgotten")])
+def test_the_commands_take_the_dsn_settings_for_an_existing_agent(
+        postgres_dsn: str, command: list[str], status: int, said: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    with HierarchicalMemory(store=postgres_dsn, agent="ann",
+                            embedder=HashingEmbedder()) as memory:
+        memory.archival_insert("the lighthouse keeper paints the railings")
+    parts = conninfo_to_dict(postgres_dsn)
+    uri = (f"postgresql://{parts['user']}@/{parts['dbname']}?host={parts['host']}"
+           f"&vector_index=hnsw&ef_search=40")
+    for dsn in (f"{postgres_dsn} vector_index=hnsw", uri):
+        assert main([*command, "--agent", "ann", "--store", dsn]) == status
+        captured = capsys.readouterr()
+        assert said in captured.out and captured.err == ""

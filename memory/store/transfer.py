@@ -24,8 +24,11 @@ from tiermem.memory.store.records import DUMP_TABLES, DumpRow
 __all__ = ["MigrationReport", "content_digest", "migrate", "open_backend"]
 
 #: Settings that describe one backend's storage rather than the memory: never copied.
+#: An agent home counts its vector rewrites (``*_vector_generation``, which date its
+#: FAISS files) and bumps them as rows arrive, so the count is the target's own.
 STORAGE_KEYS = frozenset({"store_id", "writer_state", "recall_rewrites",
-                          "archival_rewrites", "purge_pending"})
+                          "archival_rewrites", "purge_pending",
+                          "passages_vector_generation", "messages_vector_generation"})
 BATCH = 5000
 
 Progress = Callable[[str, int, int], None]

@@ -19,6 +19,7 @@ from psycopg import errors as pg_errors
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from tiermem.memory.errors import (
+    InvalidInputError,
     ReadOnlyError,
     StoreClosedError,
     StoreCorruptError,
@@ -26,6 +27,7 @@ from tiermem.memory.errors import (
     StoreFullError,
     StoreLockedError,
 )
+from tiermem.memory.store.postgres.options import libpq_dsn, split_dsn
 from tiermem.memory.store.postgres.schema import (
     LOCK_CLASS,
     SCHEMA_VERSION,
@@ -36,9 +38,9 @@ from tiermem.memory.store.postgres.schema import (
 
 
 def public_dsn(dsn: str) -> str:
-    """``dsn`` without its password, for messages."""
+    """``dsn`` without its password (or tiermem's settings), for messages."""
     try:
-        parts = conninfo_to_dict(dsn)
+        parts = conninfo_to_dict(libpq_dsn(dsn))
     except psycopg.ProgrammingError:
         return "the PostgreSQL database given"
     parts.pop("password", None)
@@ -70,11 +72,26 @@ def connect(dsn: str) -> psycopg.Connection:
             f"that the server runs (a local one: `tiermem pg status`) and the DSN is "
             f"right") from None
     except psycopg.ProgrammingError as exc:
-        raise StoreError(
-            f"the PostgreSQL DSN is not valid: {_first_line(exc)}; write it as "
-            f"postgresql://USER@HOST:PORT/DATABASE (`tiermem pg start` prints one for a "
-            f"local server)") from None
+        raise StoreError(_not_valid(exc)) from None
     return conn
+
+
+def dsn_problem(dsn: str) -> str | None:
+    """What makes ``dsn`` unusable as written (None: nothing), found without connecting."""
+    try:
+        libpq, _ = split_dsn(dsn)
+        conninfo_to_dict(libpq)
+    except InvalidInputError as exc:
+        return str(exc)
+    except psycopg.ProgrammingError as exc:
+        return _not_valid(exc)
+    return None
+
+
+def _not_valid(exc: Exception) -> str:
+    return (f"the PostgreSQL DSN is not valid: {_first_line(exc)}; write it as "
+            f"postgresql://USER@HOST:PORT/DATABASE (`tiermem pg start` prints one for a "
+            f"local server)")
 
 
 def require_pgvector(conn: psycopg.Connection, where: str) -> None:
@@ -131,7 +148,7 @@ def agent_id(conn: psycopg.Connection, name: str, *, create: bool,
 def stored_agents(dsn: str) -> list[str] | None:
     """The names of the agents the database at ``dsn`` holds, sorted; None when it holds
     no tiermem memory at all."""
-    with connect(dsn) as conn:
+    with connect(libpq_dsn(dsn)) as conn:
         found = conn.execute("SELECT to_regclass('tiermem.agents')").fetchone()
         if found is None or found[0] is None:
             return None

@@ -34,6 +34,17 @@ class StoreOptions:
 
 def split_dsn(dsn: str) -> tuple[str, StoreOptions]:
     """The DSN libpq is given, and tiermem's settings taken out of ``dsn``."""
+    libpq, found = _taken_out(dsn)
+    return libpq, _parsed(found)
+
+
+def libpq_dsn(dsn: str) -> str:
+    """``dsn`` without tiermem's settings, whatever their values (for connecting to list
+    the agents, or for a message)."""
+    return _taken_out(dsn)[0]
+
+
+def _taken_out(dsn: str) -> tuple[str, dict[str, str]]:
     found: dict[str, str] = {}
     if dsn.startswith(("postgresql://", "postgres://")) and "?" in dsn:
         base, _, query = dsn.partition("?")
@@ -52,7 +63,7 @@ def split_dsn(dsn: str) -> tuple[str, StoreOptions]:
             found[match.group(2)] = match.group(3).strip("'")
             return match.group(1)
         libpq = _PAIR.sub(take, dsn).strip()
-    return libpq, _parsed(found)
+    return libpq, found
 
 
 def _parsed(found: dict[str, str]) -> StoreOptions:
