@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from psycopg.conninfo import make_conninfo
 
 from tiermem.agent.errors import ProviderError
 from tiermem.agent.loop import Agent
@@ -86,6 +87,19 @@ def test_a_bad_dsn_and_an_unreachable_server_say_what_to_do(tmp_path: Path) -> N
     nowhere = f"postgresql://postgres@/postgres?host={tmp_path}"
     with pytest.raises(StoreError, match=r"cannot connect.*tiermem pg status"):
         HierarchicalMemory(store=nowhere, agent="alice")
+
+
+def test_a_database_the_server_lacks_is_named_with_how_to_create_it(
+        postgres_server: str, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = make_conninfo(postgres_server, dbname="no_such_db")
+    with pytest.raises(StoreError, match=r'"no_such_db" does not exist; create it '
+                                         r"\(`createdb no_such_db`, or `CREATE DATABASE "
+                                         r"no_such_db` in psql\).*has `postgres`"):
+        HierarchicalMemory(store=missing, agent="alice", embedder=HashingEmbedder())
+    odd = make_conninfo(postgres_server, dbname="No Db")
+    assert main(["config", "--agent", "alice", "--store", odd]) == 1
+    assert """`createdb 'No Db'`, or `CREATE DATABASE "No Db"` in psql""" in (
+        capsys.readouterr().err)
 
 
 def test_a_server_without_pgvector_is_refused_with_how_to_get_it(
