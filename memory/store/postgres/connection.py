@@ -29,6 +29,7 @@ from tiermem.memory.errors import (
     StoreFullError,
     StoreLockedError,
 )
+from tiermem.memory.store.postgres.local_server import local_server_at
 from tiermem.memory.store.postgres.options import libpq_dsn, split_dsn
 from tiermem.memory.store.postgres.schema import (
     LOCK_CLASS,
@@ -90,8 +91,19 @@ def _connect_advice(dsn: str, exc: psycopg.OperationalError) -> str:
         return (f"create it (`createdb {shlex.quote(name)}`, or `CREATE DATABASE "
                 f"{_identifier(name)}` in psql) or name a database that exists in the DSN "
                 f"(a local server from `tiermem pg start` has `postgres`)")
-    return ("check that the server runs (a local one: `tiermem pg status`) and the DSN is "
-            "right")
+    server = local_server_at(_dsn_parts(dsn).get("host", ""))
+    if server is None:
+        return ("check that the server runs (a local one: `tiermem pg status`) and the DSN "
+                "is right")
+    try:
+        running = server.status() is not None
+    except StoreError:
+        running = True  # another user's server: its owner can say
+    if not running:
+        return (f"the local server in {server.data_dir} is not running; start it with "
+                f"`tiermem pg start{server.dir_option}`")
+    return (f"check the local server with `tiermem pg status{server.dir_option}` and that "
+            f"the DSN is right")
 
 
 def _dsn_parts(dsn: str) -> dict[str, str]:
