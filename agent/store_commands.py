@@ -77,8 +77,8 @@ def cmd_pg(args: argparse.Namespace, note: Callable[[str], None]) -> int:
              + (f" --dir {args.dir}`" if args.dir else "`"))
         return 0
     if args.action == "stop":
-        if not server.stop():
-            note(f"no server was running on {server.data_dir}")
+        note(f"stopped the server on {server.data_dir}" if server.stop()
+             else f"no server was running on {server.data_dir}")
         return 0
     status = server.status()
     if status is None or not status.ready:

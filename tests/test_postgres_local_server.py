@@ -151,7 +151,11 @@ def test_cli_starts_reports_and_stops_a_server(scratch_dir: Path,
     assert main(["pg", "status", "--dir", data]) == 0
     assert capsys.readouterr().out.strip() == dsn
     assert main(["pg", "stop", "--dir", data]) == 0
+    assert capsys.readouterr() == ("", f"tiermem: stopped the server on {data}\n")
     assert main(["pg", "status", "--dir", data]) == 1
+    capsys.readouterr()
+    assert main(["pg", "stop", "--dir", data]) == 0
+    assert capsys.readouterr() == ("", f"tiermem: no server was running on {data}\n")
 
 
 def test_a_dsn_on_a_local_server_names_the_pg_command_for_its_directory(
