@@ -55,7 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
                            "memory changes, error) and nothing else")
     chat.add_argument("--policy", metavar="FILE", type=policy_file,
                       help="a policy file (YAML: rules, retention, recall, forget) for this "
-                           "session; by default the agent home's policy.yaml, when there is one")
+                           "session; by default the agent home's policy.yaml, when there is one "
+                           "($TIERMEM_HOME/agents/NAME/policy.yaml, with --store too)")
     chat.add_argument("--no-history", action="store_true",
                       help="keep no prompt history for the up arrow (by default it is kept in "
                            "the agent's database)")

@@ -165,6 +165,26 @@ def test_an_unknown_agent_in_a_database_is_a_usage_error_and_never_created(
         assert m.forget_requests() == []  # the refused forget reached no agent
 
 
+def test_a_database_agent_reads_its_policy_file_from_its_home_directory(
+        postgres_dsn: str, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str], _isolated_home: Path) -> None:
+    home = _isolated_home / "agents" / "ada"
+    chat = ["chat", "--agent", "ada", "--offline", "--embedder", "hashing",
+            "--store", postgres_dsn]
+    _piped(monkeypatch, "/policy\n")
+    assert main(chat) == 0
+    assert f"put policy.yaml in {home}\n" in capsys.readouterr().out
+    assert not home.exists()  # --store keeps the agent in the database alone
+    home.mkdir(parents=True)
+    (home / "policy.yaml").write_text("retention:\n  policies: [no health data]\n"
+                                      "  policy_rules:\n    no health data: []\n")
+    _piped(monkeypatch, "/policy\n")
+    assert main(chat) == 0
+    out, err = capsys.readouterr()
+    assert f"privacy policy {home / 'policy.yaml'}" in err
+    assert "retention statements: no health data" in out
+
+
 def test_a_store_option_that_is_not_a_dsn_is_a_usage_error(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("TIERMEM_STORE", "/some/directory")
