@@ -2,7 +2,8 @@
 
 ``tiermem reindex`` re-embeds an agent's memory with another embedder,
 ``tiermem migrate`` moves an agent between an agent home and PostgreSQL
-(verified before it commits), and ``tiermem pg`` starts, stops or checks the
+(verified before it commits), ``tiermem drop-agent`` deletes one from PostgreSQL,
+and ``tiermem pg`` starts, stops or checks the
 local PostgreSQL server that ``--store`` can name.
 """
 
@@ -62,6 +63,31 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     rows = ", ".join(f"{n:,} {t}" for t, n in report.rows.items())
     print(f"moved agent {agent}: {rows}, {report.settings} settings; content hash "
           f"{report.digest[:16]} matches")
+    return 0
+
+
+def cmd_drop_agent(args: argparse.Namespace, note: Callable[[str], None]) -> int:
+    from tiermem.agent.home import agent_home
+    from tiermem.agent.place import require_stored_agent, store_flag, store_option
+
+    dsn = store_option(args.store)
+    if dsn is None:
+        note(f"drop-agent deletes an agent kept in PostgreSQL: give --store DSN (or set "
+             f"TIERMEM_STORE); an agent home is deleted by removing its directory, "
+             f"{agent_home(args.agent)}")
+        return 2
+    from tiermem.memory.store.postgres.connection import public_dsn
+    from tiermem.memory.store.postgres.removal import delete_agent
+
+    require_stored_agent(args.agent, dsn, args.store)
+    where = public_dsn(dsn)
+    if not args.yes:
+        note(f"this deletes agent {args.agent!r} and all its memory from {where}, for good; "
+             f"run `tiermem drop-agent --agent {args.agent}{store_flag(args.store)} --yes` "
+             f"to do it")
+        return 2
+    delete_agent(dsn, args.agent)
+    note(f"deleted agent {args.agent!r} from {where}")
     return 0
 
 

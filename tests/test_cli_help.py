@@ -113,7 +113,7 @@ def test_the_readme_lists_exactly_the_commands_that_take_store() -> None:
     readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
     listed = re.search(r"every command that opens an agent \(([^)]*)\)", readme)
     assert listed is not None
-    assert set(re.findall(r"`([a-z]+)`", listed.group(1))) == taking
+    assert set(re.findall(r"`([a-z-]+)`", listed.group(1))) == taking
 
 
 def test_a_mistake_is_shown_with_the_usage_of_its_own_command(
