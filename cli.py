@@ -67,6 +67,7 @@ HANDLERS: dict[str, tuple[str, str]] = {
     "pg": ("tiermem.agent.store_commands", "cmd_pg"),
     "migrate": ("tiermem.agent.store_commands", "cmd_migrate"),
     "forget": ("tiermem.agent.forget_command", "cmd_forget"),
+    "drop-agent": ("tiermem.agent.store_commands", "cmd_drop_agent"),
 }
 
 

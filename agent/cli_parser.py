@@ -23,6 +23,7 @@ COMMANDS = {
     "pg": "start, stop or check a local PostgreSQL server for --store postgresql://...",
     "migrate": "move an agent's memory between an agent home and PostgreSQL, verified",
     "forget": "forget the facts, passages and messages a request targets (audited)",
+    "drop-agent": "delete an agent and all its memory from a PostgreSQL database (--yes)",
 }
 
 
@@ -55,7 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
                            "memory changes, error) and nothing else")
     chat.add_argument("--policy", metavar="FILE", type=policy_file,
                       help="a policy file (YAML: rules, retention, recall, forget) for this "
-                           "session; by default the agent home's policy.yaml, when there is one")
+                           "session; by default the agent home's policy.yaml, when there is one "
+                           "($TIERMEM_HOME/agents/NAME/policy.yaml, with --store too)")
     chat.add_argument("--no-history", action="store_true",
                       help="keep no prompt history for the up arrow (by default it is kept in "
                            "the agent's database)")
@@ -189,6 +191,19 @@ def build_parser() -> argparse.ArgumentParser:
     from tiermem.agent.forget_command import add_forget_parser
 
     _add_store(add_forget_parser(sub, COMMANDS["forget"], _agent_name))
+
+    drop = sub.add_parser("drop-agent", help=COMMANDS["drop-agent"],
+                          description=COMMANDS["drop-agent"] + ", refused while a session has "
+                          "it open for writing",
+                          epilog="exit codes: 0 deleted, 1 failed (e.g. the agent is open), "
+                                 "2 usage error (no --yes, no --store, an unknown agent)")
+    drop.add_argument("--agent", required=True, type=_agent_name,
+                      help="the agent to delete")
+    drop.add_argument("--yes", action="store_true",
+                      help="delete it (without this, nothing is deleted)")
+    drop.add_argument("--store", metavar="DSN",
+                      help="the PostgreSQL database that holds it: a postgresql:// DSN; or set "
+                           "TIERMEM_STORE")
     return parser
 
 

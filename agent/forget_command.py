@@ -38,7 +38,8 @@ def add_forget_parser(sub: Any, description: str, agent_name: Callable[[str], st
                         help="forget nothing when the request targets more than N items")
     forget.add_argument("--policy", type=policy_file, metavar="FILE",
                         help=f"a policy file whose forget section to use (default: "
-                             f"{POLICY_FILE} in the agent home, when present)")
+                             f"$TIERMEM_HOME/agents/NAME/{POLICY_FILE}, with --store too, "
+                             f"when present)")
     forget.add_argument("--model", help="the model the LLM modes ask; or set TIERMEM_MODEL")
     forget.add_argument("--base-url",
                         help="OpenAI-compatible endpoint; or set OPENAI_BASE_URL")

@@ -75,8 +75,10 @@ class ChatRepl:
 
     def __init__(self, agent: Agent, console: Console | None = None,
                  agent_name: str = "default", errors: TextIO | None = None,
-                 json_lines: bool = False) -> None:
+                 json_lines: bool = False, home: Path | None = None) -> None:
         self.agent = agent
+        #: Where the agent's policy.yaml is read from (with --store too), for /policy.
+        self.home = home
         self.console = console or TerminalConsole()
         self.agent_name = agent_name
         self.errors = errors
@@ -330,8 +332,9 @@ class ChatRepl:
             self.usage("usage: /policy, /policy set STATEMENT | STATEMENT, /policy clear")
             return
         if memory.privacy is None:
-            self.console.print("no privacy policy: start the chat with --policy FILE, or put "
-                               "policy.yaml in the agent home")
+            where = escape(str(self.home)) if self.home is not None else "the agent home"
+            self.console.print(f"no privacy policy: start the chat with --policy FILE, or put "
+                               f"policy.yaml in {where}")
             return
         active = memory.privacy.policies
         self.console.print("retention statements: " + (

@@ -2,7 +2,8 @@
 
 ``tiermem reindex`` re-embeds an agent's memory with another embedder,
 ``tiermem migrate`` moves an agent between an agent home and PostgreSQL
-(verified before it commits), and ``tiermem pg`` starts, stops or checks the
+(verified before it commits), ``tiermem drop-agent`` deletes one from PostgreSQL,
+and ``tiermem pg`` starts, stops or checks the
 local PostgreSQL server that ``--store`` can name.
 """
 
@@ -65,6 +66,31 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     return 0
 
 
+def cmd_drop_agent(args: argparse.Namespace, note: Callable[[str], None]) -> int:
+    from tiermem.agent.home import agent_home
+    from tiermem.agent.place import require_stored_agent, store_flag, store_option
+
+    dsn = store_option(args.store)
+    if dsn is None:
+        note(f"drop-agent deletes an agent kept in PostgreSQL: give --store DSN (or set "
+             f"TIERMEM_STORE); an agent home is deleted by removing its directory, "
+             f"{agent_home(args.agent)}")
+        return 2
+    from tiermem.memory.store.postgres.connection import public_dsn
+    from tiermem.memory.store.postgres.removal import delete_agent
+
+    require_stored_agent(args.agent, dsn, args.store)
+    where = public_dsn(dsn)
+    if not args.yes:
+        note(f"this deletes agent {args.agent!r} and all its memory from {where}, for good; "
+             f"run `tiermem drop-agent --agent {args.agent}{store_flag(args.store)} --yes` "
+             f"to do it")
+        return 2
+    delete_agent(dsn, args.agent)
+    note(f"deleted agent {args.agent!r} from {where}")
+    return 0
+
+
 def cmd_pg(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.memory.store.postgres.local_server import LocalPostgres, default_data_dir
 
@@ -77,8 +103,8 @@ def cmd_pg(args: argparse.Namespace, note: Callable[[str], None]) -> int:
              + (f" --dir {args.dir}`" if args.dir else "`"))
         return 0
     if args.action == "stop":
-        if not server.stop():
-            note(f"no server was running on {server.data_dir}")
+        note(f"stopped the server on {server.data_dir}" if server.stop()
+             else f"no server was running on {server.data_dir}")
         return 0
     status = server.status()
     if status is None or not status.ready:

@@ -100,6 +100,22 @@ def test_the_readme_names_every_slash_command_and_the_real_agent_home() -> None:
     assert "'tiermem[" not in readme  # extras install from the checkout, as the first screen
 
 
+def test_the_readme_lists_exactly_the_commands_that_take_store() -> None:
+    import argparse
+    import re
+
+    from tiermem.cli import build_parser
+
+    parser = build_parser()
+    (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    taking = {name for name, command in sub.choices.items()
+              if any("--store" in action.option_strings for action in command._actions)}
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    listed = re.search(r"every command that opens an agent \(([^)]*)\)", readme)
+    assert listed is not None
+    assert set(re.findall(r"`([a-z-]+)`", listed.group(1))) == taking
+
+
 def test_a_mistake_is_shown_with_the_usage_of_its_own_command(
         capsys: pytest.CaptureFixture[str]) -> None:
     cases = [(["chat", "--bogusflag"], "usage: tiermem chat ",

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from psycopg.conninfo import make_conninfo
 
 from tiermem.agent.errors import ProviderError
 from tiermem.agent.loop import Agent
@@ -88,6 +89,19 @@ def test_a_bad_dsn_and_an_unreachable_server_say_what_to_do(tmp_path: Path) -> N
         HierarchicalMemory(store=nowhere, agent="alice")
 
 
+def test_a_database_the_server_lacks_is_named_with_how_to_create_it(
+        postgres_server: str, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = make_conninfo(postgres_server, dbname="no_such_db")
+    with pytest.raises(StoreError, match=r'"no_such_db" does not exist; create it '
+                                         r"\(`createdb no_such_db`, or `CREATE DATABASE "
+                                         r"no_such_db` in psql\).*has `postgres`"):
+        HierarchicalMemory(store=missing, agent="alice", embedder=HashingEmbedder())
+    odd = make_conninfo(postgres_server, dbname="No Db")
+    assert main(["config", "--agent", "alice", "--store", odd]) == 1
+    assert """`createdb 'No Db'`, or `CREATE DATABASE "No Db"` in psql""" in (
+        capsys.readouterr().err)
+
+
 def test_a_server_without_pgvector_is_refused_with_how_to_get_it(
         postgres_dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
     # The local server has pgvector; an extension name it lacks stands in for a server
@@ -149,6 +163,26 @@ def test_an_unknown_agent_in_a_database_is_a_usage_error_and_never_created(
     assert "nothing to build: PostgreSQL searches the vectors itself" in capsys.readouterr().out
     with _memory(postgres_dsn, "ada", read_only=True) as m:
         assert m.forget_requests() == []  # the refused forget reached no agent
+
+
+def test_a_database_agent_reads_its_policy_file_from_its_home_directory(
+        postgres_dsn: str, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str], _isolated_home: Path) -> None:
+    home = _isolated_home / "agents" / "ada"
+    chat = ["chat", "--agent", "ada", "--offline", "--embedder", "hashing",
+            "--store", postgres_dsn]
+    _piped(monkeypatch, "/policy\n")
+    assert main(chat) == 0
+    assert f"put policy.yaml in {home}\n" in capsys.readouterr().out
+    assert not home.exists()  # --store keeps the agent in the database alone
+    home.mkdir(parents=True)
+    (home / "policy.yaml").write_text("retention:\n  policies: [no health data]\n"
+                                      "  policy_rules:\n    no health data: []\n")
+    _piped(monkeypatch, "/policy\n")
+    assert main(chat) == 0
+    out, err = capsys.readouterr()
+    assert f"privacy policy {home / 'policy.yaml'}" in err
+    assert "retention statements: no health data" in out
 
 
 def test_a_store_option_that_is_not_a_dsn_is_a_usage_error(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -10,8 +11,12 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from psycopg.conninfo import make_conninfo
 
 from tiermem.cli import main
+from tiermem.memory.embed.embeddings import HashingEmbedder
+from tiermem.memory.errors import StoreError
+from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.postgres import local_server
 from tiermem.memory.store.postgres.local_server import PG_MAJOR, LocalPostgres, LocalServerError
 
@@ -146,4 +151,30 @@ def test_cli_starts_reports_and_stops_a_server(scratch_dir: Path,
     assert main(["pg", "status", "--dir", data]) == 0
     assert capsys.readouterr().out.strip() == dsn
     assert main(["pg", "stop", "--dir", data]) == 0
+    assert capsys.readouterr() == ("", f"tiermem: stopped the server on {data}\n")
     assert main(["pg", "status", "--dir", data]) == 1
+    capsys.readouterr()
+    assert main(["pg", "stop", "--dir", data]) == 0
+    assert capsys.readouterr() == ("", f"tiermem: no server was running on {data}\n")
+
+
+def test_a_dsn_on_a_local_server_names_the_pg_command_for_its_directory(
+        scratch_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    server = LocalPostgres(scratch_dir / "pg")
+    where = re.escape(str(server.data_dir))
+
+    def refused(dsn: str, said: str) -> None:
+        with pytest.raises(StoreError, match=said):
+            HierarchicalMemory(store=dsn, agent="alice", embedder=HashingEmbedder())
+
+    server.start()
+    refused(make_conninfo(server.dsn, user="ghost"),
+            rf'"ghost" does not exist; check the local server with `tiermem pg status '
+            rf"--dir {where}`")
+    server.stop()
+    refused(server.dsn, rf"the local server in {where} is not running; start it with "
+                        rf"`tiermem pg start --dir {where}`$")
+    # The default directory (here through a link to it) needs no --dir.
+    (scratch_dir / "postgres").symlink_to(server.data_dir)
+    monkeypatch.setenv("TIERMEM_HOME", str(scratch_dir))
+    refused(server.dsn, r"is not running; start it with `tiermem pg start`$")

@@ -87,7 +87,8 @@ def migrate(source: StorageBackend, target: StorageBackend,
     if held:
         raise StoreError(f"{target.location} already holds a memory ({', '.join(held)}); "
                          f"migrate into a new agent or an empty database, or delete that "
-                         f"agent first")
+                         f"agent first (from PostgreSQL: `tiermem drop-agent --agent NAME "
+                         f"--store DSN --yes`; an agent home: remove its directory)")
     with target.transaction():
         for table in DUMP_TABLES:
             done = 0

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import secrets
+import shlex
 import socket
 
 import psycopg
@@ -27,6 +29,7 @@ from tiermem.memory.errors import (
     StoreFullError,
     StoreLockedError,
 )
+from tiermem.memory.store.postgres.local_server import local_server_at
 from tiermem.memory.store.postgres.options import libpq_dsn, split_dsn
 from tiermem.memory.store.postgres.schema import (
     LOCK_CLASS,
@@ -67,13 +70,55 @@ def connect(dsn: str) -> psycopg.Connection:
     try:
         conn = psycopg.connect(dsn, autocommit=True, application_name="tiermem")
     except psycopg.OperationalError as exc:
-        raise StoreError(
-            f"cannot connect to PostgreSQL at {public_dsn(dsn)}: {_first_line(exc)}; check "
-            f"that the server runs (a local one: `tiermem pg status`) and the DSN is "
-            f"right") from None
+        raise StoreError(f"cannot connect to PostgreSQL at {public_dsn(dsn)}: "
+                         f"{_first_line(exc)}; {_connect_advice(dsn, exc)}") from None
     except psycopg.ProgrammingError as exc:
         raise StoreError(_not_valid(exc)) from None
     return conn
+
+
+#: The server's words for a database it does not have. On connect psycopg gives no
+#: sqlstate (3D000), so the message is what tells this failure apart.
+_NO_DATABASE = re.compile(r'database "(.*)" does not exist')
+
+
+def _connect_advice(dsn: str, exc: psycopg.OperationalError) -> str:
+    """What to do when connecting to ``dsn`` failed with ``exc``."""
+    missing = _NO_DATABASE.search(str(exc))
+    if missing is not None or exc.sqlstate == pg_errors.InvalidCatalogName.sqlstate:
+        name = (missing.group(1) if missing is not None
+                else _dsn_parts(dsn).get("dbname") or "DATABASE")
+        return (f"create it (`createdb {shlex.quote(name)}`, or `CREATE DATABASE "
+                f"{_identifier(name)}` in psql) or name a database that exists in the DSN "
+                f"(a local server from `tiermem pg start` has `postgres`)")
+    server = local_server_at(_dsn_parts(dsn).get("host", ""))
+    if server is None:
+        return ("check that the server runs (a local one: `tiermem pg status`) and the DSN "
+                "is right")
+    try:
+        running = server.status() is not None
+    except StoreError:
+        running = True  # another user's server: its owner can say
+    if not running:
+        return (f"the local server in {server.data_dir} is not running; start it with "
+                f"`tiermem pg start{server.dir_option}`")
+    return (f"check the local server with `tiermem pg status{server.dir_option}` and that "
+            f"the DSN is right")
+
+
+def _dsn_parts(dsn: str) -> dict[str, str]:
+    try:
+        parts = conninfo_to_dict(libpq_dsn(dsn))
+    except psycopg.ProgrammingError:
+        return {}
+    return {k: str(v) for k, v in parts.items() if v is not None}
+
+
+def _identifier(name: str) -> str:
+    """``name`` as SQL writes it: quoted unless PostgreSQL would read it unchanged bare."""
+    if re.fullmatch(r"[a-z_][a-z0-9_$]*", name):
+        return name
+    return '"' + name.replace('"', '""') + '"'
 
 
 def dsn_problem(dsn: str) -> str | None:

@@ -102,6 +102,19 @@ def default_data_dir() -> Path:
     return Path.home() / ".tiermem" / "postgres"
 
 
+def local_server_at(host: str) -> LocalPostgres | None:
+    """The local server a DSN's ``host`` names, when it is the data directory of one
+    (which holds the server's socket too); None for any other host."""
+    if not host.startswith("/"):
+        return None
+    try:
+        if not (Path(host) / "PG_VERSION").is_file():
+            return None
+    except OSError:
+        return None
+    return LocalPostgres(Path(host))
+
+
 class LocalPostgres:
     """One PostgreSQL data directory and the server that runs on it.
 
@@ -117,6 +130,13 @@ class LocalPostgres:
     @property
     def dsn(self) -> str:
         return socket_dsn(self.data_dir)
+
+    @property
+    def dir_option(self) -> str:
+        """`` --dir PATH`` for a ``tiermem pg`` command on this server ("" for the default)."""
+        if os.path.realpath(self.data_dir) == os.path.realpath(default_data_dir()):
+            return ""
+        return f" --dir {shlex.quote(str(self.data_dir))}"
 
     def status(self) -> ServerStatus | None:
         """The running server, or None when none runs on this directory."""

@@ -1,0 +1,76 @@
+"""``tiermem drop-agent``: one agent, and all it holds, deleted from a PostgreSQL database,
+only when asked with --yes and never while a session writes to it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from tiermem.cli import main
+from tiermem.memory.embed.embeddings import HashingEmbedder
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.store.postgres.connection import stored_agents
+
+
+def _fill(dsn: str, agent: str) -> dict[str, object]:
+    with HierarchicalMemory(store=dsn, agent=agent, embedder=HashingEmbedder()) as memory:
+        memory.add_fact(f"{agent} likes green tea", "durable")
+        memory.archival_insert(f"{agent}'s runbook: restart the billing worker")
+        memory.process_interaction("My name is Ada.", "Noted.")
+        snapshot: dict[str, object] = memory.snapshot()
+        return snapshot
+
+
+def _left_of(dsn: str, agent: int) -> list[str]:
+    """What of agent id ``agent`` the database still holds, by table or index name."""
+    with psycopg.connect(dsn) as conn:
+        tables = [row[0] for row in conn.execute(
+            "SELECT c.relname FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid "
+            "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'tiermem' "
+            "AND c.relkind = 'r' AND a.attname = 'agent_id'")]
+        left = [t for t in tables if conn.execute(
+            f"SELECT count(*) FROM tiermem.{t} WHERE agent_id = %s", (agent,)).fetchone() != (0,)]
+        left += [row[0] for row in conn.execute(
+            "SELECT indexname FROM pg_indexes WHERE schemaname = 'tiermem' "
+            "AND indexname LIKE %s", (f"%\\_agent\\_{agent}",))]
+    return left
+
+
+def test_an_agent_is_deleted_whole_only_with_yes_and_others_are_kept(
+        postgres_dsn: str, capsys: pytest.CaptureFixture[str]) -> None:
+    _fill(postgres_dsn + " vector_index=hnsw", "alice")
+    kept = _fill(postgres_dsn, "bob")
+    with psycopg.connect(postgres_dsn) as conn:
+        row = conn.execute("SELECT id FROM tiermem.agents WHERE name = 'alice'").fetchone()
+    assert row is not None
+    alice = int(row[0])
+    held = _left_of(postgres_dsn, alice)
+    assert {"facts", "passages", "messages", "settings", "text_stats"} <= set(held)
+    assert any("_hnsw_" in name for name in held)
+
+    drop = ["drop-agent", "--agent", "alice", "--store", postgres_dsn]
+    assert main(drop) == 2
+    assert "--yes` to do it" in capsys.readouterr().err
+    with HierarchicalMemory(store=postgres_dsn, agent="alice", embedder=HashingEmbedder()):
+        assert main([*drop, "--yes"]) == 1
+        assert "is open for writing by process" in capsys.readouterr().err
+    assert stored_agents(postgres_dsn) == ["alice", "bob"]
+
+    assert main([*drop, "--yes"]) == 0
+    assert capsys.readouterr().err.startswith("tiermem: deleted agent 'alice' from ")
+    assert stored_agents(postgres_dsn) == ["bob"]
+    assert _left_of(postgres_dsn, alice) == []
+    with HierarchicalMemory(store=postgres_dsn, agent="bob", embedder=HashingEmbedder(),
+                            read_only=True) as bob:
+        assert bob.snapshot() == kept
+    assert main([*drop, "--yes"]) == 2
+    assert "no agent named 'alice'" in capsys.readouterr().err
+
+
+def test_drop_agent_needs_a_database(capsys: pytest.CaptureFixture[str],
+                                     _isolated_home: Path) -> None:
+    assert main(["drop-agent", "--agent", "alice", "--yes"]) == 2
+    err = capsys.readouterr().err
+    assert "give --store DSN" in err and str(_isolated_home / "agents" / "alice") in err
