@@ -189,8 +189,9 @@ def _write(store: StorageBackend, valid: ValidSnapshot, embedder: Embedder) -> N
                 values["embedder_id"] = embedder.id if vector is not None else None
             rows.append({c: values[c] for c in columns})
         store.import_rows(table, rows)
-    settings = valid.settings.model_dump(exclude={"embedder_id", "embedder_dim",
-                                                  "erase_pending"})
+    settings = {key: value for key, value in valid.settings.model_dump(
+        exclude={"embedder_id", "embedder_dim", "erase_pending"}).items()
+        if value or key not in _ONLY_WHEN_SET}  # as the memory snapshotted had them
     meta: dict[str, Any] = {**valid.config.to_meta(), **settings,
                             "embedder_id": embedder.id, "embedder_dim": embedder.dim}
     meta.update({f"state.{key}": value for key, value in valid.state.items()})
