@@ -508,7 +508,8 @@ class HierarchicalMemory:
 
     @guarded
     def set_state(self, key: str, value: Any) -> None:
-        """Store a JSON value in the current transaction (or its own)."""
+        """Store a JSON value in the current transaction (or its own); its JSON text may hold
+        up to ``MAX_STATE_VALUE_CHARS`` (memory/validation.py), which a snapshot restores."""
         key, text = check_state_key(key, MAX_STATE_KEY_CHARS), state_json(value)
         with writes.writing(self):
             self.store.settings.set(f"state.{key}", text)

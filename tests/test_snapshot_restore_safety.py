@@ -28,7 +28,7 @@ from tiermem.memory.errors import SnapshotError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.sqlite.restore import RESTORE_PREFIX
 from tiermem.memory.text.extract import fact_norm
-from tiermem.memory.validation import MAX_TEXT_CHARS
+from tiermem.memory.validation import MAX_STATE_VALUE_CHARS, MAX_TEXT_CHARS
 
 Snap = dict[str, Any]
 
@@ -213,6 +213,38 @@ def test_a_valid_snapshot_passes_every_check(tmp_path: Path) -> None:
     with _restore(snap, tmp_path / "home") as m:
         check_restored(m)
         assert m.snapshot() == snap
+
+
+# -- whatever set_state stores, a snapshot restores -------------------------------------------
+LARGE_STATES = {
+    # An agent's saved context: many message ids and a long summary, past MAX_TEXT_CHARS.
+    "a context past the text limit": {"message_ids": list(range(1, 20_001)),
+                                      "summary": "the user said " * (MAX_TEXT_CHARS // 10)},
+    # The longest value set_state takes: its JSON text is exactly the bound.
+    "a value at the bound": "y" * (MAX_STATE_VALUE_CHARS - 2),
+}
+
+
+@pytest.mark.parametrize("on_disk", [False, True])
+@pytest.mark.parametrize("value", list(LARGE_STATES.values()), ids=list(LARGE_STATES))
+def test_a_large_state_value_restores(tmp_path: Path, value: Any, on_disk: bool) -> None:
+    with make_memory() as m:
+        m.set_state("context", value)
+        m.add_fact("User is allergic to peanuts")
+        snap = json.loads(json.dumps(m.snapshot()))
+    assert len(snap["state"]["context"]) > MAX_TEXT_CHARS
+    with _restore(snap, tmp_path / "home" if on_disk else None) as restored:
+        assert restored.get_state("context") == value
+        assert [f.text for f in restored.facts()] == ["User is allergic to peanuts"]
+
+
+def test_a_state_value_over_the_bound_is_refused_naming_it(tmp_path: Path) -> None:
+    snap = small_snapshot()
+    snap["state"]["summary"] = json.dumps("y" * (MAX_STATE_VALUE_CHARS - 1))
+    with pytest.raises(SnapshotError, match=r"state\.summary: is 10,000,001 characters") as info:
+        _restore(snap, tmp_path / "home")
+    assert info.value.fields == ("state.summary",)
+    assert not (tmp_path / "home" / "memory.sqlite3").exists()
 
 
 # -- derived values are computed again -----------------------------------------------------------
