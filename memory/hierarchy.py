@@ -545,7 +545,9 @@ class HierarchicalMemory:
         """A memory rebuilt exactly from ``snapshot()`` output, at ``path``.
 
         The snapshot is validated first; anything wrong with it raises
-        SnapshotError and writes nothing. A directory that already holds a
+        SnapshotError and writes nothing. A time that is no date in the years 1 to 9999 as
+        Unix seconds is read as milliseconds, as older versions stored some (its value
+        divided by 1000 must then be such a date). A directory that already holds a
         memory is refused unless ``replace``; then the old memory stays
         whole until the new one is complete, and a failed or killed restore
         leaves it as it was (memory/store/sqlite/restore.py). With ``store`` (an open

@@ -6,7 +6,9 @@ refused by name, so no key of the JSON ever reaches SQL) and check every
 value against the limits the live API applies (memory/validation.py: text
 size, and the larger size of a stored state value; NUL, valid UTF-8; finite
 numbers; times of dates in the years 1 to 9999; ids within SQLite's
-integers).
+integers). A time that is no such date as seconds can only be milliseconds
+(older versions stored some): it is divided by 1000, then checked again, and
+stored as seconds.
 ``parse_snapshot`` (memory/ops/snapshot_schema.py) validates a snapshot
 against them, then checks its vectors and what must hold across rows.
 
@@ -61,11 +63,15 @@ def _bounded(limit: int) -> AfterValidator:
 
 
 def _moment(value: float) -> float:
+    # Older versions stored some times in milliseconds (about 1.7e12 in 2024). A value that
+    # is a date as seconds stays seconds, so every time the live API takes restores as it was.
+    seconds = value if EARLIEST_TIME <= value <= LATEST_TIME else value / 1000
     # As the live API refuses (memory/validation.py): a time outside these years cannot be
     # shown as a date, so every search result that reached its row would fail.
-    if not EARLIEST_TIME <= value <= LATEST_TIME:
-        raise ValueError(f"must be Unix seconds of a date in the years 1 to 9999, got {value!r}")
-    return value
+    if not EARLIEST_TIME <= seconds <= LATEST_TIME:
+        raise ValueError(f"must be Unix seconds (or milliseconds) of a date in the years 1 to "
+                         f"9999, got {value!r}")
+    return seconds
 
 
 def _stored_text(value: str) -> str:
