@@ -225,6 +225,7 @@ class HierarchicalMemory:
                 or MemoryConfig(clock=self.config.clock))
 
     @property
+    @guarded
     def totals(self) -> dict[str, int]:
         """Evictions and promotions of every fact so far."""
         return self.journal.totals
@@ -268,10 +269,12 @@ class HierarchicalMemory:
 
     # -- clock and interactions -----------------------------------------------------------
     @property
+    @guarded
     def tick(self) -> int:
         """The number of interactions so far."""
         return self.interactions.tick
 
+    @guarded
     def clock_now(self) -> float:
         return self.interactions.clock_now()
 
@@ -334,6 +337,7 @@ class HierarchicalMemory:
         """Every fact ever added, in either tier."""
         return self.core.all_rows()
 
+    @guarded
     def fact_score(self, fact: Fact) -> float:
         """Frequency x recency now (for display; eviction uses the policy's key)."""
         if not isinstance(fact, Fact):
@@ -357,6 +361,7 @@ class HierarchicalMemory:
         return writes.process_interaction(self, user_input, agent_response, created_at,
                                           speaker)
 
+    @guarded
     def retained(self, text: str) -> str:
         """``text`` as memory may keep it: what the privacy policy drops is withheld."""
         if not isinstance(text, str):  # without a policy, it would come back unchecked
