@@ -37,28 +37,28 @@ def print_report(console: Any, report: DoctorReport) -> None:
 
 
 def cmd_doctor(args: argparse.Namespace, note: Callable[[str], None]) -> int:
-    """``tiermem doctor``: ``doctor_main`` on the command's options (it reports its own
-    usage errors, on the report's console)."""
+    """``tiermem doctor``: ``doctor_main`` on the command's options."""
     from tiermem.agent.terminal import report_console
 
     return doctor_main(args.base_url, args.model, args.timeout, args.json,
-                       report_console(args.json == "-"))
+                       report_console(args.json == "-"), note)
 
 
 def doctor_main(base_url: str | None, model: str | None, timeout: float | None,
-                json_target: str | None, console: Any) -> int:
-    """Run the doctor; 0 when the memory agent can work, 1 when it cannot, 2 on usage."""
+                json_target: str | None, console: Any, note: Callable[[str], None]) -> int:
+    """Run the doctor; 0 when the memory agent can work, 1 when it cannot, 2 on usage
+    (told to ``note``, standard error, as every command tells its usage errors)."""
     from tiermem.memory.output_file import emit_json, output_path
 
     raw_url = base_url or os.environ.get(ENV_BASE_URL, "").strip()
     if not raw_url:
-        console.print(f"tiermem: doctor needs the server: pass --base-url URL (e.g. "
-                      f"http://127.0.0.1:8080/v1) or set {ENV_BASE_URL}", markup=False)
+        note(f"doctor needs the server: pass --base-url URL (e.g. http://127.0.0.1:8080/v1) "
+             f"or set {ENV_BASE_URL}")
         return 2
     try:
         url = normalize_base_url(raw_url)
     except LLMConfigError as exc:
-        console.print(f"tiermem: {exc}", markup=False)
+        note(str(exc))
         return 2
     json_path = output_path(json_target)
     report = run_doctor(url, model or os.environ.get(ENV_MODEL, "").strip() or None,

@@ -225,6 +225,7 @@ class HierarchicalMemory:
                 or MemoryConfig(clock=self.config.clock))
 
     @property
+    @guarded
     def totals(self) -> dict[str, int]:
         """Evictions and promotions of every fact so far."""
         return self.journal.totals
@@ -268,10 +269,12 @@ class HierarchicalMemory:
 
     # -- clock and interactions -----------------------------------------------------------
     @property
+    @guarded
     def tick(self) -> int:
         """The number of interactions so far."""
         return self.interactions.tick
 
+    @guarded
     def clock_now(self) -> float:
         return self.interactions.clock_now()
 
@@ -334,6 +337,7 @@ class HierarchicalMemory:
         """Every fact ever added, in either tier."""
         return self.core.all_rows()
 
+    @guarded
     def fact_score(self, fact: Fact) -> float:
         """Frequency x recency now (for display; eviction uses the policy's key)."""
         if not isinstance(fact, Fact):
@@ -357,6 +361,7 @@ class HierarchicalMemory:
         return writes.process_interaction(self, user_input, agent_response, created_at,
                                           speaker)
 
+    @guarded
     def retained(self, text: str) -> str:
         """``text`` as memory may keep it: what the privacy policy drops is withheld."""
         if not isinstance(text, str):  # without a policy, it would come back unchecked
@@ -508,7 +513,8 @@ class HierarchicalMemory:
 
     @guarded
     def set_state(self, key: str, value: Any) -> None:
-        """Store a JSON value in the current transaction (or its own)."""
+        """Store a JSON value in the current transaction (or its own); its JSON text may hold
+        up to ``MAX_STATE_VALUE_CHARS`` (memory/validation.py), which a snapshot restores."""
         key, text = check_state_key(key, MAX_STATE_KEY_CHARS), state_json(value)
         with writes.writing(self):
             self.store.settings.set(f"state.{key}", text)
@@ -544,7 +550,9 @@ class HierarchicalMemory:
         """A memory rebuilt exactly from ``snapshot()`` output, at ``path``.
 
         The snapshot is validated first; anything wrong with it raises
-        SnapshotError and writes nothing. A directory that already holds a
+        SnapshotError and writes nothing. A time that is no date in the years 1 to 9999 as
+        Unix seconds is read as milliseconds, as older versions stored some (its value
+        divided by 1000 must then be such a date). A directory that already holds a
         memory is refused unless ``replace``; then the old memory stays
         whole until the new one is complete, and a failed or killed restore
         leaves it as it was (memory/store/sqlite/restore.py). With ``store`` (an open

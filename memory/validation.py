@@ -202,6 +202,11 @@ def check_message_id(value: Any, what: str = "source_message_id") -> None:
 
 #: The longest key of stored state: a snapshot holds keys up to this length.
 MAX_STATE_KEY_CHARS = 200
+#: The longest stored state value, as JSON text: ``set_state`` refuses a longer one and a
+#: snapshot restores any value up to it. An agent's saved context (its message ids and
+#: summary) can outgrow ``MAX_TEXT_CHARS``; this leaves it ample room while a runaway
+#: value still cannot bloat every snapshot.
+MAX_STATE_VALUE_CHARS = 10_000_000
 
 
 def check_state_key(key: Any, longest: int | None = None) -> str:
@@ -218,10 +223,17 @@ def check_state_key(key: Any, longest: int | None = None) -> str:
 
 
 def state_json(value: Any) -> str:
-    """``value`` as the standard JSON ``get_state`` reads back."""
+    """``value`` as the standard JSON ``get_state`` reads back, of at most
+    ``MAX_STATE_VALUE_CHARS`` characters."""
     try:
-        return json.dumps(value, allow_nan=False)
+        text = json.dumps(value, allow_nan=False)
     except (TypeError, ValueError, RecursionError) as exc:
         raise InvalidInputError(
             f"state value is not JSON data ({exc}); store dicts with string keys, lists, "
             f"strings, finite numbers, booleans and None (a date as an ISO string)") from None
+    if len(text) > MAX_STATE_VALUE_CHARS:
+        raise InvalidInputError(
+            f"state value is {len(text):,} characters as JSON, over the limit of "
+            f"{MAX_STATE_VALUE_CHARS:,}; keep large text in archival (archival_insert) and "
+            f"store its id in state, or split the value across several keys")
+    return text

@@ -15,6 +15,7 @@ from rich.console import Console
 from test_openai_client import closed_port
 
 import tiermem.cli as cli
+from tiermem.agent.config import ENV_BASE_URL
 from tiermem.agent.doctor import DoctorReport, run_doctor
 from tiermem.agent.doctor_render import print_report
 
@@ -144,10 +145,20 @@ def test_the_doctor_command(server: FakeOpenAIServer, capsys: pytest.CaptureFixt
     assert "the memory agent can work" in " ".join(capsys.readouterr().out.split())
 
 
-def test_the_doctor_needs_a_server(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["doctor"]) == 2
-    assert "pass --base-url URL" in capsys.readouterr().out
-    assert cli.main(["doctor", "--base-url", "ftp://x"]) == 2
+@pytest.mark.parametrize("json_flag", [[], ["--json"]])
+def test_the_doctors_usage_errors_go_to_stderr(capsys: pytest.CaptureFixture[str],
+                                               monkeypatch: pytest.MonkeyPatch,
+                                               json_flag: list[str]) -> None:
+    monkeypatch.delenv(ENV_BASE_URL, raising=False)
+    assert cli.main(["doctor", *json_flag]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("tiermem: doctor needs the server: pass --base-url URL")
+    assert len(captured.err.splitlines()) == 1
+    assert cli.main(["doctor", "--base-url", "ftp://x", *json_flag]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("tiermem: ") and "ftp://x" in captured.err
 
 
 @pytest.mark.parametrize(("content", "names"), [

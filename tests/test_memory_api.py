@@ -67,10 +67,13 @@ def test_hits_and_results_are_dataclasses_with_the_contract_fields() -> None:
 def test_a_closed_memory_refuses_what_it_could_answer_without_its_store() -> None:
     m = make_memory()
     fact = m.add_fact("User likes green tea")
+    held = m.fact(fact)
+    assert held is not None
     m.close()
     for call in (lambda: m.recall_search("???"), lambda: m.archival_search("the"),
                  lambda: m.query("???"), lambda: m.fact(fact), lambda: m.core_shown("tea"),
-                 m.core_tokens):
+                 m.core_tokens, lambda: m.totals, lambda: m.tick, m.clock_now,
+                 lambda: m.fact_score(held), lambda: m.retained("I like green tea")):
         with pytest.raises(StoreClosedError, match="this memory is closed; open it again"):
             call()
     m.close()  # closing again does nothing

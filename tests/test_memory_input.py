@@ -14,7 +14,7 @@ from memory_helpers import check_core_invariants, make_memory
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.hierarchy import HierarchicalMemory
-from tiermem.memory.validation import validate_agent_name
+from tiermem.memory.validation import MAX_STATE_VALUE_CHARS, validate_agent_name
 from tiermem.tools.memory_tools import iso
 
 ONE_MB = "x" * (1 << 20)
@@ -278,6 +278,10 @@ def test_ids_the_store_cannot_hold_are_refused(stocked: HierarchicalMemory,
     ("summary", {"when": dt.date(2024, 5, 8)}, "a date as an ISO string"),
     ("summary", float("nan"), "not JSON data"),
     ("summary", {"score": float("inf")}, "not JSON data"),
+    # Its JSON, quoted, is two characters over the bound a snapshot restores.
+    pytest.param("summary", "x" * MAX_STATE_VALUE_CHARS,
+                 r"over the limit of 10,000,000; keep large text in archival \(archival_insert\)",
+                 id="a value over the bound"),
 ])
 def test_state_that_cannot_be_stored_as_json_is_refused(stocked: HierarchicalMemory, key: Any,
                                                         value: Any, message: str) -> None:

@@ -28,7 +28,12 @@ from tiermem.memory.errors import SnapshotError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.sqlite.restore import RESTORE_PREFIX
 from tiermem.memory.text.extract import fact_norm
-from tiermem.memory.validation import MAX_TEXT_CHARS
+from tiermem.memory.validation import (
+    EARLIEST_TIME,
+    LATEST_TIME,
+    MAX_STATE_VALUE_CHARS,
+    MAX_TEXT_CHARS,
+)
 
 Snap = dict[str, Any]
 
@@ -158,6 +163,8 @@ INVALID: list[tuple[str, Callable[[Snap], None], str]] = [
                                                  value=1e300), "tables.facts[0].evicted_at"),
     ("an erasure time past the year 9999", _set("tables", "erasures", 0, "erased_at",
                                                 value=1e19), "tables.erasures[0].erased_at"),
+    ("milliseconds past the year 9999", _set("tables", "history", 0, "created_at",
+                                             value=10**16), "tables.history[0].created_at"),
     ("a NUL in a fact", _set("tables", "facts", 0, "text", value="peanuts\x00"),
      "tables.facts[0].text"),
     ("a lone surrogate", _set("tables", "messages", 0, "content", value="hi \ud800"),
@@ -213,6 +220,87 @@ def test_a_valid_snapshot_passes_every_check(tmp_path: Path) -> None:
     with _restore(snap, tmp_path / "home") as m:
         check_restored(m)
         assert m.snapshot() == snap
+
+
+# -- times an older version stored in milliseconds ----------------------------------------------
+TIMES = ("created_at", "evicted_at", "forgotten_at", "erased_at")  # the fields checked as dates
+
+
+@pytest.mark.parametrize("on_disk", [False, True])
+def test_times_in_milliseconds_are_restored_as_seconds(tmp_path: Path, on_disk: bool) -> None:
+    snap = small_snapshot()
+    changed = set()
+    for rows in snap["tables"].values():
+        for row in rows:
+            for name in TIMES:
+                if row.get(name) is not None:
+                    row[name] = 1_715_176_560_123  # 2024-05-08T13:56:00.123Z, in milliseconds
+                    changed.add(name)
+    assert changed == set(TIMES)  # the small snapshot has a value of each
+    with _restore(json.loads(json.dumps(snap)), tmp_path / "home" if on_disk else None) as m:
+        check_restored(m)
+        again = m.snapshot()
+    times = [row[name] for rows in again["tables"].values() for row in rows
+             for name in TIMES if row.get(name) is not None]
+    assert len(times) > len(TIMES)
+    assert set(times) == {1_715_176_560.123}
+
+
+@pytest.mark.parametrize(("stored", "restored"), [
+    (LATEST_TIME, LATEST_TIME),  # the last second of the year 9999 is still seconds
+    (LATEST_TIME + 1, (LATEST_TIME + 1) / 1000),  # one later can only be milliseconds
+    (EARLIEST_TIME, EARLIEST_TIME),
+    (-1_000_000_000_000, -1_000_000_000.0),  # 1938 in milliseconds
+])
+def test_only_a_time_that_is_no_date_in_seconds_is_read_as_milliseconds(
+        stored: float, restored: float) -> None:
+    snap = small_snapshot()
+    passage = snap["tables"]["passages"][0]
+    passage["created_at"] = stored
+    with _restore(snap) as m:
+        row = m.snapshot()["tables"]["passages"][0]
+    assert (row["id"], row["created_at"]) == (passage["id"], restored)
+
+
+def test_a_time_past_the_year_9999_even_in_milliseconds_names_its_field() -> None:
+    snap = small_snapshot()
+    snap["tables"]["events"][1]["created_at"] = 1e16
+    with pytest.raises(SnapshotError, match=r"tables\.events\[1\]\.created_at: must be Unix "
+                                            r"seconds \(or milliseconds\) of a date") as info:
+        _restore(snap)
+    assert info.value.fields == ("tables.events[1].created_at",)
+
+
+# -- whatever set_state stores, a snapshot restores -------------------------------------------
+LARGE_STATES = {
+    # An agent's saved context: many message ids and a long summary, past MAX_TEXT_CHARS.
+    "a context past the text limit": {"message_ids": list(range(1, 20_001)),
+                                      "summary": "the user said " * (MAX_TEXT_CHARS // 10)},
+    # The longest value set_state takes: its JSON text is exactly the bound.
+    "a value at the bound": "y" * (MAX_STATE_VALUE_CHARS - 2),
+}
+
+
+@pytest.mark.parametrize("on_disk", [False, True])
+@pytest.mark.parametrize("value", list(LARGE_STATES.values()), ids=list(LARGE_STATES))
+def test_a_large_state_value_restores(tmp_path: Path, value: Any, on_disk: bool) -> None:
+    with make_memory() as m:
+        m.set_state("context", value)
+        m.add_fact("User is allergic to peanuts")
+        snap = json.loads(json.dumps(m.snapshot()))
+    assert len(snap["state"]["context"]) > MAX_TEXT_CHARS
+    with _restore(snap, tmp_path / "home" if on_disk else None) as restored:
+        assert restored.get_state("context") == value
+        assert [f.text for f in restored.facts()] == ["User is allergic to peanuts"]
+
+
+def test_a_state_value_over_the_bound_is_refused_naming_it(tmp_path: Path) -> None:
+    snap = small_snapshot()
+    snap["state"]["summary"] = json.dumps("y" * (MAX_STATE_VALUE_CHARS - 1))
+    with pytest.raises(SnapshotError, match=r"state\.summary: is 10,000,001 characters") as info:
+        _restore(snap, tmp_path / "home")
+    assert info.value.fields == ("state.summary",)
+    assert not (tmp_path / "home" / "memory.sqlite3").exists()
 
 
 # -- derived values are computed again -----------------------------------------------------------

@@ -4,8 +4,11 @@ A snapshot is input from outside: it may be hand-edited, truncated or
 crafted. The models below list every field it may hold (any other field is
 refused by name, so no key of the JSON ever reaches SQL) and check every
 value against the limits the live API applies (memory/validation.py: text
-size, NUL, valid UTF-8; finite numbers; times of dates in the years 1 to
-9999; ids within SQLite's integers).
+size, and the larger size of a stored state value; NUL, valid UTF-8; finite
+numbers; times of dates in the years 1 to 9999; ids within SQLite's
+integers). A time that is no such date as seconds can only be milliseconds
+(older versions stored some): it is divided by 1000, then checked again, and
+stored as seconds.
 ``parse_snapshot`` (memory/ops/snapshot_schema.py) validates a snapshot
 against them, then checks its vectors and what must hold across rows.
 
@@ -30,6 +33,7 @@ from tiermem.memory.validation import (
     EARLIEST_TIME,
     LATEST_TIME,
     MAX_STATE_KEY_CHARS,
+    MAX_STATE_VALUE_CHARS,
     MAX_TEXT_CHARS,
     clean_text,
 )
@@ -42,25 +46,32 @@ _INT64 = 2**63 - 1
 
 
 # -- value types --------------------------------------------------------------------------------
-def _plain(value: str) -> str:
-    """Text that SQLite and every later reader take as it is: UTF-8, no NUL, bounded."""
-    if "\x00" in value:
-        raise ValueError(f"contains a NUL character (at {value.index(chr(0))})")
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise ValueError(f"is not valid UTF-8 (lone surrogate at {exc.start})") from None
-    if len(value) > MAX_TEXT_CHARS:
-        raise ValueError(f"is {len(value):,} characters, over the limit of {MAX_TEXT_CHARS:,}")
-    return value
+def _bounded(limit: int) -> AfterValidator:
+    """Text that SQLite and every later reader take as it is: UTF-8, no NUL, at most
+    ``limit`` characters."""
+    def check(value: str) -> str:
+        if "\x00" in value:
+            raise ValueError(f"contains a NUL character (at {value.index(chr(0))})")
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise ValueError(f"is not valid UTF-8 (lone surrogate at {exc.start})") from None
+        if len(value) > limit:
+            raise ValueError(f"is {len(value):,} characters, over the limit of {limit:,}")
+        return value
+    return AfterValidator(check)
 
 
 def _moment(value: float) -> float:
+    # Older versions stored some times in milliseconds (about 1.7e12 in 2024). A value that
+    # is a date as seconds stays seconds, so every time the live API takes restores as it was.
+    seconds = value if EARLIEST_TIME <= value <= LATEST_TIME else value / 1000
     # As the live API refuses (memory/validation.py): a time outside these years cannot be
     # shown as a date, so every search result that reached its row would fail.
-    if not EARLIEST_TIME <= value <= LATEST_TIME:
-        raise ValueError(f"must be Unix seconds of a date in the years 1 to 9999, got {value!r}")
-    return value
+    if not EARLIEST_TIME <= seconds <= LATEST_TIME:
+        raise ValueError(f"must be Unix seconds (or milliseconds) of a date in the years 1 to "
+                         f"9999, got {value!r}")
+    return seconds
 
 
 def _stored_text(value: str) -> str:
@@ -89,9 +100,12 @@ def _json_object(value: str) -> str:
     return value
 
 
-Text = Annotated[str, Strict(), AfterValidator(_plain)]
+Text = Annotated[str, Strict(), _bounded(MAX_TEXT_CHARS)]
 StoredText = Annotated[Text, AfterValidator(_stored_text)]
 JsonText = Annotated[Text, AfterValidator(_json_text)]
+#: A stored state value (``set_state``): JSON text of at most ``MAX_STATE_VALUE_CHARS``.
+StateValue = Annotated[str, Strict(), _bounded(MAX_STATE_VALUE_CHARS),
+                       AfterValidator(_json_text)]
 Name = Annotated[str, Strict(), Field(pattern=r"^[a-z_]{1,32}$")]
 RowId = Annotated[int, Strict(), Field(ge=1, le=_INT64)]
 Count = Annotated[int, Strict(), Field(ge=0, le=_INT64)]
@@ -266,9 +280,10 @@ class Snapshot(_Strict):
     format: Literal["tiermem-snapshot/2"]
     config: dict[str, Any]  # validated by MemoryConfig, which names its own fields
     settings: Settings
+    # A value is bounded as set_state bounds it, so a snapshot restores whatever it stored.
     state: dict[Annotated[str, Strict(), Field(max_length=MAX_STATE_KEY_CHARS),
-                          AfterValidator(_plain)],
-                JsonText] = {}
+                          _bounded(MAX_TEXT_CHARS)],
+                StateValue] = {}
     include_vectors: Annotated[bool, Strict()]
     tables: Tables
 
