@@ -38,6 +38,14 @@ def _left_of(dsn: str, agent: int) -> list[str]:
     return left
 
 
+def _vacuum_count(dsn: str) -> int:
+    with psycopg.connect(dsn) as conn:
+        row = conn.execute("SELECT vacuum_count FROM pg_stat_user_tables "
+                           "WHERE schemaname = 'tiermem' AND relname = 'facts'").fetchone()
+    assert row is not None
+    return int(row[0])
+
+
 def test_an_agent_is_deleted_whole_only_with_yes_and_others_are_kept(
         postgres_dsn: str, capsys: pytest.CaptureFixture[str]) -> None:
     _fill(postgres_dsn + " vector_index=hnsw", "alice")
@@ -58,8 +66,11 @@ def test_an_agent_is_deleted_whole_only_with_yes_and_others_are_kept(
         assert "is open for writing by process" in capsys.readouterr().err
     assert stored_agents(postgres_dsn) == ["alice", "bob"]
 
+    vacuums = _vacuum_count(postgres_dsn)
     assert main([*drop, "--yes"]) == 0
     assert capsys.readouterr().err.startswith("tiermem: deleted agent 'alice' from ")
+    # The deleted rows' dead versions, which hold alice's text, are vacuumed away.
+    assert _vacuum_count(postgres_dsn) > vacuums
     assert stored_agents(postgres_dsn) == ["bob"]
     assert _left_of(postgres_dsn, alice) == []
     with HierarchicalMemory(store=postgres_dsn, agent="bob", embedder=HashingEmbedder(),

@@ -5,8 +5,9 @@ so deleting the agent's row deletes its facts, passages, messages, settings,
 history and audit. What holds no such reference goes by hand: its partial HNSW
 indexes (named after its id) and its search statistics. The statistics are
 removed after the cascade commits, since the cascade's own triggers fold their
-changes into them at that commit. Agent ids are never reused, so nothing left
-behind could be mistaken for another agent's.
+changes into them at that commit. Then the schema's tables are vacuumed, as after an
+erasure (``purge_erased`` of the backend, whose caveats hold here too). Agent ids are
+never reused, so nothing left behind could be mistaken for another agent's.
 """
 
 from __future__ import annotations
@@ -50,5 +51,12 @@ def delete_agent(dsn: str, name: str) -> None:
                 for table in _STATS_TABLES:
                     conn.execute(sql.SQL("DELETE FROM tiermem.{} WHERE agent_id = %s").format(
                         sql.Identifier(table)), (agent,))
+            # As after an erasure: the dead row versions hold the agent's text until a
+            # vacuum, and no later query or snapshot should be able to reach them.
+            tables = [row[0] for row in conn.execute(
+                "SELECT tablename FROM pg_tables WHERE schemaname = 'tiermem' "
+                "ORDER BY tablename")]
+            conn.execute(sql.SQL("VACUUM {}").format(sql.SQL(", ").join(
+                sql.Identifier("tiermem", t) for t in tables)))
         finally:
             release_writer_lock(conn, agent)
