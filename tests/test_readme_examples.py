@@ -440,3 +440,46 @@ def test_every_yaml_block_loads_as_a_policy_file(block: Block, tmp_path: Path) -
     load_policy(path)
     forget_config_from_file(path)
 
+
+# -- the first screen and the exit codes -------------------------------------------------------
+def test_the_first_screen_installs_what_it_names() -> None:
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    version = re.search(r"\(Python (3\.\d+)\+\)", readme)
+    assert version is not None and project["requires-python"] == f">={version.group(1)}"
+    assert project["scripts"]["tiermem"] == "tiermem.cli:main"
+    setup = next(block for block in _blocks("README.md") if block.lang == "bash")
+    assert "python -m pip install . && tiermem chat --offline" in setup.text
+    named = {extra for doc in DOCS
+             for extra in re.findall(r"install -e '\.\[(\w+)\]'", (ROOT / doc).read_text())}
+    assert "test" in named and named <= set(project["optional-dependencies"])
+
+
+def _exit_codes(text: str) -> list[int]:
+    """The codes a list such as "0 ok, 1 failed, 2 usage error" gives, in its order."""
+    return [int(code) for code in re.findall(r"(?:^|, )(\d+) ", text)]
+
+
+def test_the_exit_code_table_is_what_the_command_line_says() -> None:
+    import tiermem.cli as cli
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = {int(code): meaning
+             for code, meaning in re.findall(r"^\| (\d+) \| (.+) \|$", readme, re.MULTILINE)}
+    assert list(table) == [0, 1, 2, 130, 141]
+    assert cli.EXIT_BROKEN_PIPE == 141
+    module = " ".join((cli.__doc__ or "").split())
+    listed = module[module.index("Exit codes:"):]
+    assert [int(c) for c in re.findall(r"(?:: |; )(\d+) ", listed)] == list(table)
+    assert _exit_codes(cli.EXIT_CODES.removeprefix("exit codes: ")) == list(table)
+    # Commands whose 1 means more than a failure say so in their --help; the table names them.
+    with_epilog = {}
+    for name, parser in _parsers().items():
+        epilog = " ".join((parser.epilog or "").split())
+        if "exit codes: " in epilog:
+            codes = _exit_codes(epilog[epilog.index("exit codes: ") + len("exit codes: "):])
+            assert set(codes) <= set(table) and 2 in codes and "2 usage error" in epilog, name
+            with_epilog[name] = codes
+    assert set(re.findall(r"`([a-z][a-z-]*)`", table[1])) == set(with_epilog)
