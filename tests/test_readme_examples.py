@@ -255,6 +255,9 @@ def _prose_invocations() -> list[tuple[str, Invocation]]:
     found = []
     for doc in DOCS:
         for span in _spans(doc):
+            kind = _invocation(span.split()) if span.startswith("python ") else None
+            if isinstance(kind, Invocation) and kind.argv:
+                found.append((f"{doc}: `{span}`", kind))
             # `tiermem migrate` alone names the command (checked below), it shows no use of it.
             if not span.startswith("tiermem ") or len(span.split()) < 3:
                 continue
