@@ -24,7 +24,8 @@ from tiermem.agent.cli_parser import build_parser as build_parser  # re-exported
 from tiermem.agent.closed_streams import settle_closed_streams
 
 EXIT_CODES = ("exit codes: 0 ok, 1 a check or turn failed, 2 usage error "
-              "(bad option, unknown agent, unwritable output path)")
+              "(bad option, unknown agent, unwritable output path), 130 interrupted, "
+              "141 output closed (| head)")
 #: The status of a process whose output pipe was closed: 128 + SIGPIPE.
 EXIT_BROKEN_PIPE = 141
 

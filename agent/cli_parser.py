@@ -168,7 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     pg = sub.add_parser("pg", help=COMMANDS["pg"], description=COMMANDS["pg"],
                         epilog="start prints the server's DSN; exit codes: 0 done (status: "
-                               "running), 1 failed (status: not running)")
+                               "running), 1 failed (status: not running), 2 usage error")
     pg.add_argument("action", choices=("start", "stop", "status"),
                     help="start the server (creating it the first time) and print its DSN, "
                          "stop it, or print its DSN if it is running")
