@@ -143,9 +143,9 @@ def test_an_erased_or_forgotten_message_makes_the_words_be_read_again(change: st
         else:
             m.recall.erase([newest if change == "erase newest" else 60], "asked")
         if change == "erase newest":
-            # The next message takes the erased one's id, its length and its context: only
-            # its words differ, and FTS5's row and token counts are as before.
-            assert m.recall.append_many([NewMessage("user", "w9 w9 w9 w9", 501)]) == [newest]
+            # The next message has the erased one's length and context, so FTS5's row and
+            # token counts are as before; its id is past the erased one's, never the same.
+            assert m.recall.append_many([NewMessage("user", "w9 w9 w9 w9", 501)]) == [newest + 1]
         after, full = _both(m, words, _filter(False, None), 100)
         assert after.everything() != before.everything()
         _assert_same(after, full)
