@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from tiermem.agent.config import ENV_CONTEXT_WINDOW, FALLBACK_CONTEXT_WINDOW
+from tiermem.agent.doctor_probes import NOT_A_COMPLETION
 from tiermem.agent.text_tool_calls import parse_text_tool_calls
 
 #: First token later than this on a short prompt means long prompts will take minutes.
@@ -60,6 +61,10 @@ def advice_for(facts: Findings, base_url: str, model: str | None) -> tuple[str, 
                       f"of them" + (" (it answered to this name anyway)"
                                     if facts.plain_chat else ""))
     if not facts.plain_chat:
+        if NOT_A_COMPLETION in facts.plain_chat_error:
+            advice.append(f"{base_url}/chat/completions answered, but not as an "
+                          f"OpenAI-compatible server: check that --base-url is the server's "
+                          f"API root (it ends in /v1), and the server's log")
         return (f"the memory agent cannot work: a plain chat request failed "
                 f"({facts.plain_chat_error or 'no model'})", advice)
     advice.extend(_window_advice(facts))

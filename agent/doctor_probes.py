@@ -30,6 +30,7 @@ BUDGET_SECONDS = 55.0
 #: Seconds one probe may take unless ``--timeout`` says otherwise.
 PROBE_TIMEOUT = 20.0
 _MAX_ERROR = 160
+NOT_A_COMPLETION = "the answer is not a chat completion"
 
 SYSTEM = ("You are an assistant with a long-term memory. When the user tells you a lasting "
           "fact about themselves, save it with the core_memory_append tool.")
@@ -57,7 +58,8 @@ class Exchange:
 
     @property
     def ok(self) -> bool:
-        return self.status is not None and 200 <= self.status < 300
+        # A 200 whose body is no completion (a web page, a body cut short) is a failure too.
+        return self.status is not None and 200 <= self.status < 300 and not self.error
 
     def failure(self) -> str:
         """The failure in a few words: "HTTP 500: message" or why there was no answer."""
@@ -79,12 +81,17 @@ def error_text(answer: Answer) -> str:
 
 
 def read_completion(answer: Answer) -> Exchange:
-    """An answer to a chat request as an ``Exchange``; odd bodies read as empty."""
+    """An answer to a chat request as an ``Exchange``: failed when it is an error or no chat
+    completion at all; odd fields of a completion read as empty."""
     if not answer.ok:
         return Exchange(answer.status, error_text(answer), seconds=answer.seconds)
     body = _mapping(answer.body)
     choices = body.get("choices")
     choice = _mapping(choices[0] if isinstance(choices, list) and choices else None)
+    if not isinstance(choice.get("message"), dict):
+        return Exchange(answer.status, f"{NOT_A_COMPLETION}: "
+                        f"{clip(answer.text, _MAX_ERROR) or 'an empty body'}",
+                        seconds=answer.seconds)
     message = _mapping(choice.get("message"))
     calls = []
     for call in message.get("tool_calls") or []:

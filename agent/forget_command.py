@@ -74,7 +74,7 @@ def forget_config(home: Path, policy: Path | None) -> ForgetConfig:
 def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     import json
 
-    from tiermem.agent.judge import ModelJudge
+    from tiermem.agent.judge import ModelJudge, judge_failure
     from tiermem.agent.place import agent_place
     from tiermem.agent.server_options import config_from_args, open_client
     from tiermem.agent.settings import session_embedder
@@ -108,6 +108,9 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     with place.in_use(note), place.open_memory(embedder=embedder, judge=judge,
                                                forget=config) as memory:
         result = memory.forget(request, erase=args.erase)
+    failure = judge_failure(judge) if result.outcome == "failed" else None
+    if failure is not None:
+        note(failure)
     if args.json:
         print(json.dumps(result.to_dict()))
     elif result.outcome == "matched":

@@ -242,6 +242,15 @@ class OpenAIClient:
             )
         if isinstance(exc, openai.APIConnectionError):
             cause = f" ({exc.__cause__})" if exc.__cause__ else ""
+            if _cut_off(exc.__cause__):
+                why = str(exc.__cause__).rstrip(".")
+                return ProviderError(
+                    f"{url} closed the connection before its answer was complete ({why}; "
+                    f"{tries}): the server may have crashed or restarted while answering "
+                    f"(out of memory, say); check its log",
+                    kind="connection",
+                    attempts=attempts,
+                )
             return ProviderError(
                 f"could not reach {url}{cause}: is the server running? "
                 f"set --base-url / OPENAI_BASE_URL",
@@ -346,6 +355,13 @@ class OpenAIClient:
                 kind="bad_response",
                 attempts=attempts,
             ) from None
+
+
+def _cut_off(cause: BaseException | None) -> bool:
+    """Whether the server was reached and then dropped the connection: "is the server
+    running?" would send the user after the wrong cause."""
+    # By name: the SDK's HTTP library (httpx, or a fork of it) names its errors alike.
+    return type(cause).__name__ in ("RemoteProtocolError", "ReadError")
 
 
 def _without_null_content(message: dict[str, Any]) -> dict[str, Any]:

@@ -40,6 +40,7 @@ from rich.table import Table
 
 from tiermem.agent.chat_output import UNANSWERED, error_kind, provider_hint, show_turn, turn_record
 from tiermem.agent.errors import ProviderError
+from tiermem.agent.judge import judge_failure
 from tiermem.agent.line_input import OverlongLine
 from tiermem.agent.loop import Agent
 from tiermem.agent.offline import OfflinePolicy
@@ -320,6 +321,9 @@ class ChatRepl:
         else:
             self.console.print(f"nothing forgotten ({result.outcome}: "
                                f"{escape(result.detail)})")
+        failure = judge_failure(memory.judge) if result.outcome == "failed" else None
+        if failure is not None:
+            self.error_console.print(failure, markup=False, style="yellow")
 
     def policy(self, arg: str) -> None:
         memory = self.agent.memory

@@ -53,15 +53,20 @@ def parse_ks(text: str) -> list[int]:
     return ks
 
 
-def run_locomo(options: EvalOptions, console: Any) -> dict[str, Any]:
-    """Run the evaluation, print its tables, and return the report."""
+def run_locomo(options: EvalOptions, console: Any,
+               note: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Run the evaluation, print its tables, and return the report; ``note`` (by default
+    the console) is told what was assumed about the model's server."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
     conversations = select(load_conversations(options.data), list(options.conversations))
     default = ("hierarchy",) if options.mode == "qa" else ("hybrid", "hierarchy") \
         if options.cv else ()
     configs = resolve_configs(list(options.configs) or list(default) or None)
-    rewriter = _rewriter(options, console) if options.rewrite else None
+    if note is None:
+        def note(text: str) -> None:
+            console.print(f"tiermem: {text}", markup=False, highlight=False)
+    rewriter = _rewriter(options, note) if options.rewrite else None
     if rewriter is not None:  # each configuration with and without, side by side
         configs = [*configs, *(with_rewrite(c) for c in configs)]
     embedder = make_embedder(options.embedder)
@@ -74,8 +79,7 @@ def run_locomo(options: EvalOptions, console: Any) -> dict[str, Any]:
             from tiermem.evals.baselines import BASELINES
             from tiermem.evals.qa import make_llm, run_qa
 
-            llm = make_llm(options, lambda text: console.print(f"tiermem: {text}",
-                                                               markup=False, highlight=False))
+            llm = make_llm(options, note)
             report = run_qa(conversations, configs, embedder, llm, limit=options.limit,
                             json_path=options.json_path, resume=options.resume,
                             judge_answers=options.judge, progress=progress,
@@ -107,12 +111,11 @@ def run_locomo(options: EvalOptions, console: Any) -> dict[str, Any]:
     return report
 
 
-def _rewriter(options: EvalOptions, console: Any) -> QueryRewriter:
+def _rewriter(options: EvalOptions, note: Callable[[str], None]) -> QueryRewriter:
     """The model that rewrites questions into search queries (``--rewrite``)."""
     from tiermem.evals.qa import make_llm
 
-    llm = make_llm(options, lambda text: console.print(f"tiermem: {text}", markup=False,
-                                                       highlight=False))
+    llm = make_llm(options, note)
 
     def ask(prompt: str) -> str:
         return llm.complete([{"role": "user", "content": prompt}], []).content or ""
@@ -204,13 +207,14 @@ def cmd_eval(args: Any, note: Callable[[str], None]) -> int:
     from tiermem.agent.terminal import report_console
 
     try:
-        return run_command(args, report_console(args.json == "-"))
+        # Notes go where every command's notes go, not into the tables on standard output.
+        return run_command(args, report_console(args.json == "-"), note)
     except ValueError as exc:  # bad data, configuration name or option
         note(str(exc))
         return 2
 
 
-def run_command(args: Any, console: Any) -> int:
+def run_command(args: Any, console: Any, note: Callable[[str], None] | None = None) -> int:
     """``tiermem eval locomo``; a usage error raises ValueError before any work starts."""
     from tiermem.evals.configs import CONFIGS, DEFAULT_CONFIGS
     from tiermem.memory.output_file import emit_json, output_path
@@ -248,7 +252,7 @@ def run_command(args: Any, console: Any) -> int:
         base_url=args.base_url, judge=args.judge, cv=args.cv,
         context_window=args.context_window, timeout=args.timeout, max_tokens=args.max_tokens,
         text_tool_calls=args.text_tool_calls, baselines=args.baselines, rewrite=args.rewrite)
-    report = run_locomo(options, console)
+    report = run_locomo(options, console, note)
     if args.json == "-":
         emit_json(report, None)
     return 0

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 import server_personalities as persona
-from fake_openai import FakeOpenAIServer
+from fake_openai import FakeOpenAIServer, FakeResponse
 from rich.console import Console
 from test_openai_client import closed_port
 
@@ -197,3 +197,22 @@ def test_a_probe_that_times_out_says_so(server: FakeOpenAIServer) -> None:
     assert "no answer (no answer within the timeout)" in next(
         r.detail for r in report.rows if r.check == "tool calls, tool_choice auto")
     assert not report.works and "pass a larger --timeout" in advice(report)
+
+
+@pytest.mark.parametrize("answer", [
+    FakeResponse(body=b"<html><body>It works!</body></html>",
+                 headers={"Content-Type": "text/html"}),
+    FakeResponse(body=b'{"id": "chatcmpl-1", "choi', headers={"Content-Type": "application/json"},
+                 declared_length=400),
+    FakeResponse(body=json.dumps({"object": "chat.completion", "choices": []}).encode(),
+                 headers={"Content-Type": "application/json"}),
+])
+def test_an_answer_that_is_no_completion_fails_plain_chat(
+        server: FakeOpenAIServer, answer: FakeResponse) -> None:
+    server.responder = lambda body: answer
+    report = run_doctor(server.base_url, server.model)
+    assert rows(report)["plain chat"] == ("fail", "no")
+    assert not report.findings.plain_chat and not report.works
+    assert "the answer is not a chat completion" in report.verdict
+    assert "it ends in /v1" in advice(report)
+    assert "instruct model" not in advice(report)

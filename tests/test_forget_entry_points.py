@@ -12,8 +12,10 @@ from leak_helpers import files_holding
 from memory_helpers import make_memory
 from rich.console import Console
 
+from tiermem.agent.judge import ModelJudge
 from tiermem.agent.loop import Agent
 from tiermem.agent.offline import OfflinePolicy
+from tiermem.agent.openai_client import OpenAIClient
 from tiermem.agent.repl import ChatRepl
 from tiermem.agent.scripted import ScriptedModel, call
 from tiermem.cli import run
@@ -147,6 +149,32 @@ def test_cli_forget_reads_the_policy_and_asks_the_configured_model(
     (home / "policy.yaml").write_text("forget:\n  mode: top_k_llm\nmemory: {}\n")
     assert run(["forget", "--agent", "ada", "--embedder", "hashing", "x"]) == 2
     assert "unknown top-level key 'memory'" in capsys.readouterr().err
+
+
+def test_a_failing_judge_model_says_what_went_wrong_with_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The memory audits only the error's type; the user needs the model's own error.
+    home = _agent_with_secret(tmp_path, monkeypatch)
+    with FakeOpenAIServer() as server:
+        server.enqueue_error(404)  # not retried: no model by that name
+        assert run(["forget", "--agent", "ada", "--embedder", "hashing", "--mode",
+                    "top_k_llm", "--base-url", server.base_url, "--model", "nosuch",
+                    "--context-window", "4096", "the card"]) == 1
+        captured = capsys.readouterr()
+        assert "nothing forgotten: failed (the judge failed: ProviderError" in captured.out
+        assert "model error: " in captured.err and "has no model 'nosuch'" in captured.err
+        server.enqueue_error(404)
+        judge = ModelJudge(OpenAIClient("nosuch", base_url=server.base_url, context_window=4096))
+        with HierarchicalMemory(home, embedder=HashingEmbedder(), judge=judge,
+                                forget=ForgetConfig(mode="top_k_llm")) as m:
+            errors = io.StringIO()
+            repl = ChatRepl(Agent(m, OfflinePolicy()), console=Console(file=io.StringIO()),
+                            errors=errors)
+            repl.run_piped(iter(["/forget the card\n"]))
+            assert "has no model 'nosuch'" in errors.getvalue()
+            assert judge.take_failure() is None  # shown once
+            assert [f.text for f in m.facts()] == [SECRET]
 
 
 def test_slash_forget_erase_erases_from_the_files(tmp_path: Path) -> None:

@@ -284,6 +284,21 @@ def test_connection_refused_names_the_url(sleeps: list[float]) -> None:
     assert "OPENAI_BASE_URL" in str(error)
 
 
+def test_an_answer_cut_off_says_the_server_dropped_it(
+    server: FakeOpenAIServer, sleeps: list[float]
+) -> None:
+    for _ in range(2):
+        server.enqueue_truncated(b'{"id": "chatcmpl-1", "choi', declared_length=400)
+    with pytest.raises(ProviderError) as info:
+        make_client(server, sleeps, max_retries=1).complete(MESSAGES, TOOLS)
+    error = info.value
+    assert error.kind == "connection" and error.retryable
+    assert len(server.requests) == 2
+    assert "closed the connection before its answer was complete" in str(error)
+    assert "check its log" in str(error)
+    assert "is the server running?" not in str(error)
+
+
 def test_401_is_auth_and_not_retried(server: FakeOpenAIServer, sleeps: list[float]) -> None:
     server.enqueue_error(401, {"error": {"message": "Incorrect API key provided"}})
     with pytest.raises(ProviderError) as info:

@@ -162,3 +162,18 @@ def test_no_baselines_flag_leaves_only_the_configs(data_file: Path,
         assert [name for name in described
                 if name in ("hybrid", "no-memory", "full-context")] == names
         assert len(server.requests) - requests_before == len(names)
+
+
+def test_the_eval_says_what_it_assumed_on_standard_error(
+        data_file: Path, server: FakeOpenAIServer, capsys: pytest.CaptureFixture[str]) -> None:
+    # The server reports no window: the note about the one assumed is no table row.
+    server.responder = lambda body: FakeResponse(
+        message={"role": "assistant", "content": "No information available"})
+    assert cli.main(["eval", "locomo", "--data", str(data_file), "--mode", "qa", "--config",
+                     "hybrid", "--embedder", "hashing", "--limit", "1", "--no-baselines",
+                     "--model", server.model, "--base-url", server.base_url]) == 0
+    captured = capsys.readouterr()
+    assert "LoCoMo qa" in captured.out
+    assert "does not report its context window" not in " ".join(captured.out.split())
+    assert "tiermem: " + server.base_url + " does not report its context window" in (
+        captured.err)
