@@ -9,7 +9,11 @@ Retries are done here, not by the ``openai`` package (it is built with
 ``max_retries=0``), so that which failures are retried, how long we wait and how
 many attempts were made are explicit, documented and testable:
 
-- retried: HTTP 429, 408 and 5xx, timeouts, connection failures;
+- retried: HTTP 429, 408 and 5xx, connection failures, and timeouts of OpenAI's
+  API; a timeout of any other server is final: such a server is one machine
+  running the model, a request that took the whole timeout was being worked on,
+  and sending it again only queues the same work behind it (four attempts at
+  the 300 s default would keep a user waiting 20 minutes for an error);
 - not retried: every other 4xx (bad request, auth, unknown model), responses
   that are not chat completions, and errors whose text says the prompt is over
   the context window or the request failed validation, whatever their status
@@ -60,6 +64,7 @@ from tiermem.agent.config import (
     default_context_window,
     default_max_tokens,
     default_timeout,
+    is_openai_url,
     is_reasoning_model,
     normalize_base_url,
     resolve_encoding,
@@ -108,6 +113,7 @@ class OpenAIClient:
         max_retry_after: float = DEFAULT_MAX_RETRY_AFTER,
         sleep: Callable[[float], None] = time.sleep,
         rng: random.Random | None = None,
+        retry_timeouts: bool | None = None,
     ) -> None:
         if not model.strip():
             raise LLMConfigError("the model name is empty: pass --model NAME or set TIERMEM_MODEL")
@@ -121,6 +127,10 @@ class OpenAIClient:
         self.timeout = float(default_timeout(self.base_url) if timeout is None
                              else check_timeout(timeout))
         self.max_retries = max_retries
+        #: Whether a timed-out request is sent again (module docstring); None: only to
+        #: OpenAI's API.
+        self.retry_timeouts = (is_openai_url(self.base_url) if retry_timeouts is None
+                               else retry_timeouts)
         self.context_window = context_window or default_context_window(self.model)
         self.max_tokens = (default_max_tokens(self.model, self.context_window)
                            if max_tokens is None
@@ -208,7 +218,8 @@ class OpenAIClient:
                 body = raw.http_response.json()
             except (openai.OpenAIError, ValueError, RecursionError) as exc:
                 error = self._provider_error(exc, attempt)
-                if not error.retryable or attempt == attempts:
+                final = error.kind == "timeout" and not self.retry_timeouts
+                if not error.retryable or final or attempt == attempts:
                     raise error from exc
                 self._sleep(self._retry_delay(attempt, exc))
                 continue

@@ -59,8 +59,9 @@ def add_server_options(parser: argparse.ArgumentParser) -> None:
              "published window for its models, else 8192)")
     parser.add_argument(
         "--timeout", type=positive_seconds, metavar="SECONDS",
-        help=f"seconds to wait for each model request; or set TIERMEM_TIMEOUT (default "
-             f"{LOCAL_TIMEOUT:g} for local servers, {OPENAI_TIMEOUT:g} for OpenAI)")
+        help=f"seconds to wait for each model request (one that times out is sent again "
+             f"only to OpenAI's API); or set TIERMEM_TIMEOUT (default {LOCAL_TIMEOUT:g} for "
+             f"local servers, {OPENAI_TIMEOUT:g} for OpenAI)")
     parser.add_argument(
         "--max-tokens", type=positive_int, metavar="N",
         help=f"the reply budget sent with each request and kept free in the window; or set "

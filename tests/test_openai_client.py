@@ -255,11 +255,31 @@ def test_backoff_is_capped(server: FakeOpenAIServer, sleeps: list[float]) -> Non
     assert sleeps[-1] >= 4.0
 
 
+def test_a_local_server_s_timeout_is_reported_without_sending_the_request_again(
+        server: FakeOpenAIServer, sleeps: list[float]) -> None:
+    # The server is working on the request (it holds it): a second one would queue behind.
+    server.enqueue_hold()
+    server.enqueue_hold()
+    client = make_client(server, sleeps, timeout=0.2, max_retries=3)
+    assert not client.retry_timeouts  # a loopback server is not OpenAI's API
+    with pytest.raises(ProviderError) as info:
+        client.complete(MESSAGES, TOOLS)
+    assert len(server.requests) == 1
+    assert (info.value.kind, info.value.attempts, sleeps) == ("timeout", 1, [])
+    assert "did not answer within 0.2 s (1 attempt)" in str(info.value)
+    assert "raise the request timeout (--timeout SECONDS" in str(info.value)
+
+
+def test_openai_s_api_retries_a_timeout() -> None:
+    assert OpenAIClient("gpt-4o-mini", api_key="sk-test").retry_timeouts
+    assert not OpenAIClient("qwen", base_url="http://10.0.0.5:8000/v1").retry_timeouts
+
+
 def test_timeout_is_retried_then_reported(server: FakeOpenAIServer, sleeps: list[float]) -> None:
     # Neither request is ever answered: only the client's own timeout ends each attempt.
     server.enqueue_hold()
     server.enqueue_hold()
-    client = make_client(server, sleeps, timeout=0.2, max_retries=1)
+    client = make_client(server, sleeps, timeout=0.2, max_retries=1, retry_timeouts=True)
     with pytest.raises(ProviderError) as info:
         client.complete(MESSAGES, TOOLS)
     assert len(server.requests) == 2
