@@ -78,7 +78,16 @@ OVERFLOW_ADVICE = ("use a model with a larger window, lower --core-limit or TIER
 
 
 class ContextOverflowError(TiermemError):
-    """The context cannot be brought under the model's window."""
+    """The context cannot be brought under the model's window.
+
+    ``needed`` and ``budget`` (tokens, when known) let a command other than chat
+    say what its own options would change; ``advice`` is the message's last part.
+    """
+
+    def __init__(self, detail: str, needed: int | None = None, budget: int | None = None,
+                 advice: str | None = OVERFLOW_ADVICE) -> None:
+        super().__init__(f"{detail}; {advice}" if advice else detail)
+        self.detail, self.needed, self.budget = detail, needed, budget
 
 
 @functools.lru_cache(maxsize=4096)  # core is rendered on every model call, mostly unchanged
@@ -242,8 +251,7 @@ class ContextWindow:
         if not cuts:
             raise ContextOverflowError(
                 f"the context needs {before} tokens but {self.describe_limit()}, and "
-                f"nothing older than the current turn is left to summarise; {OVERFLOW_ADVICE}"
-            )
+                f"nothing older than the current turn is left to summarise", before, self.budget)
         goal = COMPACT_TO * self.budget
         cut = cuts[-1]
         # What each cut drops, counted on from the cut before it: counting from the start
@@ -271,14 +279,12 @@ class ContextWindow:
             self.messages, self.message_ids, self.summary = old
             raise ContextOverflowError(
                 f"summarising did not shrink the context ({before} -> {after} tokens); "
-                "the turn stops here instead of looping"
-            )
+                "the turn stops here instead of looping", advice=None)
         if not self.fits(after):
             self.messages, self.message_ids, self.summary = old
             raise ContextOverflowError(
                 f"even with everything older summarised, the context needs {after} tokens but "
-                f"{self.describe_limit()}; {OVERFLOW_ADVICE}"
-            )
+                f"{self.describe_limit()}", after, self.budget)
         self.pressure_alerted = False
         return after
 

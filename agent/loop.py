@@ -11,7 +11,6 @@ import contextlib
 from typing import Any
 
 from tiermem.agent.context import (
-    OVERFLOW_ADVICE,
     ContextOverflowError,
     ContextWindow,
     extractive_summary,
@@ -150,7 +149,7 @@ class Agent:
                 if not self.context.fits(tokens):  # the pressure alert tipped it over
                     raise ContextOverflowError(
                         f"after summarising, the context needs {tokens} tokens but "
-                        f"{self.context.describe_limit()}; {OVERFLOW_ADVICE}")
+                        f"{self.context.describe_limit()}", tokens, self.context.budget)
             completion = storable(self.llm.complete(_with_turn_text(messages, text), tools))
             result.usage = result.usage + completion.usage
             if completion.finish_reason == "length":

@@ -73,12 +73,15 @@ class MemoryConfig:
     rewrite: bool = False
     # archival layout: the passages nearest in meaning that match below the threshold
     nearest: int = NEAREST_MATCHES
+    # core's capacity in tokens (``--core-limit``); None: the memory's default
+    core_limit: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
         data = dataclasses.asdict(self)
         for key in ("name", "description"):
             data.pop(key)
-        for key in ("hop", "rewrite"):  # reports written before these options stay resumable
+        # Reports written before these options stay resumable.
+        for key in ("hop", "rewrite", "core_limit"):
             if not data[key]:
                 data.pop(key)
         if self.nearest == NEAREST_MATCHES:
@@ -282,7 +285,7 @@ def ingest(
     used = embedder if config.embed_context else TurnOnlyEmbedder(embedder)
     clock = _SessionClock(conv.turns[0].created_at if conv.turns else 0.0)
     memory = HierarchicalMemory(None, embedder=used, fusion=config.fusion, recall_dense=hierarchy,
-                                now=clock)
+                                now=clock, core_limit=config.core_limit)
     result = IngestedMemory(memory, config, 0.0, clock=clock)
     try:
         if hierarchy:

@@ -39,6 +39,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from tiermem.agent.context import ContextOverflowError
 from tiermem.agent.llm import LLMClient
 from tiermem.agent.loop import Agent, TurnResult
 from tiermem.agent.tool_use import no_tool_calls_warning, tool_calls
@@ -138,6 +139,25 @@ def ask(memory: HierarchicalMemory, llm: LLMClient, text: str) -> TurnResult:
     except _Discard:
         pass
     return outcome[0]
+
+
+def overflow_advice(error: ContextOverflowError, memory: HierarchicalMemory,
+                    llm: LLMClient) -> str:
+    """What of eval's own options would make ``error``'s context fit (chat's advice names
+    chat's options, and an eval question is no message to shorten)."""
+    core = memory.core
+    over = (error.needed - error.budget
+            if error.needed is not None and error.budget is not None else 0)
+    # A number only when core is counted as the context is: the same tokens, the same encoding.
+    encoding = getattr(llm, "encoding", None) or memory.tokenizer.encoding
+    if core.unit == "tokens" and encoding == memory.tokenizer.encoding and 0 < over < core.used:
+        core_limit = (f"--core-limit N (at most {core.used - over}: core holds {core.used} tokens "
+                      f"and the context is {over} over)")
+    else:
+        core_limit = "--core-limit N"
+    return (f"use a model with a larger window (--context-window N when the server's own is "
+            f"larger than the one assumed), give a lower {core_limit}, or lower the reply "
+            f"budget (--max-tokens N or TIERMEM_MAX_TOKENS)")
 
 
 def judge(llm: LLMClient, question: Question, answer: str) -> tuple[float, int]:
@@ -313,7 +333,11 @@ def _answer_all(conv: Conversation, config: MemoryConfig, embedder: Embedder, ll
             if question.qid in done:
                 continue
             started = time.perf_counter()
-            turn = ask(memory.memory, llm, _prompt(conv, question))
+            try:
+                turn = ask(memory.memory, llm, _prompt(conv, question))
+            except ContextOverflowError as exc:
+                raise ContextOverflowError(exc.detail, exc.needed, exc.budget,
+                                           overflow_advice(exc, memory.memory, llm)) from None
             reply = turn.reply or ""
             calls, memory_calls = tool_calls(turn.tool_results)
             record: Record = {

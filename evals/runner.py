@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,6 +40,7 @@ class EvalOptions:
     text_tool_calls: str | None = None
     baselines: bool = True
     rewrite: bool = False
+    core_limit: int | None = None
 
 
 def parse_ks(text: str) -> list[int]:
@@ -63,6 +65,8 @@ def run_locomo(options: EvalOptions, console: Any,
     default = ("hierarchy",) if options.mode == "qa" else ("hybrid", "hierarchy") \
         if options.cv else ()
     configs = resolve_configs(list(options.configs) or list(default) or None)
+    if options.core_limit is not None:
+        configs = [dataclasses.replace(c, core_limit=options.core_limit) for c in configs]
     if note is None:
         def note(text: str) -> None:
             console.print(f"tiermem: {text}", markup=False, highlight=False)
@@ -157,7 +161,7 @@ def _run_cv(options: EvalOptions, conversations: Sequence[Any], configs: Sequenc
 
 def add_locomo_parser(evaluate: Any) -> None:
     """The options of ``tiermem eval locomo`` (``evaluate``: the ``eval`` command's parser)."""
-    from tiermem.agent.server_options import add_server_options
+    from tiermem.agent.server_options import add_server_options, positive_int
 
     # Not required here: tiermem.agent.cli_parser.parse_args says what to run instead of
     # argparse's "required: benchmark".
@@ -197,6 +201,10 @@ def add_locomo_parser(evaluate: Any) -> None:
                           "the --model writes for each question, fused with the question's own "
                           "(a failed rewrite falls back to the question, and is counted)")
     add_server_options(loc)
+    loc.add_argument("--core-limit", type=positive_int, metavar="N",
+                     help="core capacity of every configuration's memory, in tokens (default "
+                          "2000); recorded in the report. QA: lower it when the conversation's "
+                          "core leaves no room for the question in the model's window")
     loc.add_argument("--embedder", choices=tuple(EMBEDDERS), default="local",
                      help="local MiniLM model (default), the model-free hashing embedder, or "
                           "another offline model to compare (evals/embedders.py)")
@@ -251,7 +259,8 @@ def run_command(args: Any, console: Any, note: Callable[[str], None] | None = No
         limit=args.limit, embedder=args.embedder, resume=args.resume, model=args.model,
         base_url=args.base_url, judge=args.judge, cv=args.cv,
         context_window=args.context_window, timeout=args.timeout, max_tokens=args.max_tokens,
-        text_tool_calls=args.text_tool_calls, baselines=args.baselines, rewrite=args.rewrite)
+        text_tool_calls=args.text_tool_calls, baselines=args.baselines, rewrite=args.rewrite,
+        core_limit=args.core_limit)
     report = run_locomo(options, console, note)
     if args.json == "-":
         emit_json(report, None)
