@@ -87,7 +87,11 @@ class ContextOverflowError(TiermemError):
     def __init__(self, detail: str, needed: int | None = None, budget: int | None = None,
                  advice: str | None = OVERFLOW_ADVICE) -> None:
         super().__init__(f"{detail}; {advice}" if advice else detail)
-        self.detail, self.needed, self.budget = detail, needed, budget
+        self.detail, self.needed, self.budget, self.advice = detail, needed, budget, advice
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # By its parts: rebuilt from its message alone, the advice would be added twice.
+        return (type(self), (self.detail, self.needed, self.budget, self.advice))
 
 
 @functools.lru_cache(maxsize=4096)  # core is rendered on every model call, mostly unchanged

@@ -357,3 +357,14 @@ def test_the_system_message_changes_rarely(memory: HierarchicalMemory) -> None:
 ])
 def test_statistics_are_coarse(count: int, shown: str) -> None:
     assert coarse_count(count) == shown
+
+
+def test_an_overflow_error_survives_pickling_whole() -> None:
+    # Errors cross process boundaries (forked workers, the crash harness) by pickle.
+    import pickle
+
+    error = ContextOverflowError("the context needs 90 tokens but 50 fit", needed=90, budget=50)
+    copy = pickle.loads(pickle.dumps(error))
+    assert (str(copy), copy.detail, copy.needed, copy.budget) == (
+        str(error), error.detail, 90, 50)
+    assert str(copy).count("use a model with a larger window") == 1
