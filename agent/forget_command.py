@@ -72,12 +72,14 @@ def forget_config(home: Path, policy: Path | None) -> ForgetConfig:
 
 
 def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
+    import contextlib
     import json
 
     from tiermem.agent.judge import ModelJudge, judge_failure
     from tiermem.agent.place import agent_place
     from tiermem.agent.server_options import config_from_args, open_client
     from tiermem.agent.settings import session_embedder
+    from tiermem.memory.errors import InvalidInputError
 
     chosen = [name for name, given in (("TEXT", args.request is not None),
                                        ("--erase-forgotten", args.erase_forgotten),
@@ -107,6 +109,16 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     embedder = session_embedder(place, args.embedder)
     with place.in_use(note), place.open_memory(embedder=embedder, judge=judge,
                                                forget=config) as memory:
+        if judge is None and config.mode != "exact":
+            # The memory audits the request as failed and names its own remedies, which are
+            # the library's (a judge=...); a command line has options for them.
+            with contextlib.suppress(InvalidInputError):
+                memory.forget(request, erase=args.erase)
+            note(f"mode {config.mode!r} (from {'--mode' if args.mode else 'the policy'}) asks "
+                 f"a model which stored items the request targets, and none is configured: "
+                 f"give --model and --base-url (or set TIERMEM_MODEL and OPENAI_BASE_URL), or "
+                 f"--mode exact, which needs none")
+            return 1
         result = memory.forget(request, erase=args.erase)
     failure = judge_failure(judge) if result.outcome == "failed" else None
     if failure is not None:

@@ -140,7 +140,13 @@ def test_cli_forget_reads_the_policy_and_asks_the_configured_model(
     home = _agent_with_secret(tmp_path, monkeypatch)
     (home / "policy.yaml").write_text("forget:\n  mode: top_k_llm\n  max_delete_count: 1\n")
     assert run(["forget", "--agent", "ada", "--embedder", "hashing", "the card"]) == 1
-    assert "none is configured" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "mode 'top_k_llm' (from the policy) asks a model" in err
+    assert "give --model and --base-url" in err and "judge=" not in err
+    with make_memory(home, read_only=True) as m:  # audited as failed, nothing forgotten
+        assert [(r.outcome, r.detail) for r in m.forget_requests()] == [
+            ("failed", "no judge configured")]
+        assert len(m.facts()) == 1
     with FakeOpenAIServer() as server:
         server.enqueue_reply('{"ids": ["F1"]}')
         assert run(["forget", "--agent", "ada", "--embedder", "hashing", "--base-url",
