@@ -46,7 +46,7 @@ def cmd_chat(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     console = TerminalConsole(soft_wrap=not sys.stdout.isatty())
     # --core-limit holds for this session; `tiermem config` is how a setting is stored.
     with place.in_use(note), place.open_memory(
-            core_limit=args.core_limit, embedder=session_embedder(place, args.embedder),
+            core_limit=args.core_limit, embedder=session_embedder(place, args.embedder, True),
             store_settings=False, privacy=privacy, judge=judge,
             forget=forget_config(place.home, args.policy)) as memory:
         _note_session_settings(memory, args.agent, args.store, note)

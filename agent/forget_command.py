@@ -106,7 +106,7 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     if config.mode != "exact":
         llm_config = config_from_args(args)
         judge = ModelJudge(open_client(llm_config, note)) if llm_config else None
-    embedder = session_embedder(place, args.embedder)
+    embedder = session_embedder(place, args.embedder, writer=True)
     with place.in_use(note), place.open_memory(embedder=embedder, judge=judge,
                                                forget=config) as memory:
         if judge is None and config.mode != "exact":
@@ -171,7 +171,7 @@ def _erase_forgotten(args: argparse.Namespace, note: Callable[[str], None]) -> i
     from tiermem.agent.settings import session_embedder
 
     place = agent_place(args.agent, args.store, existing=True)
-    embedder = session_embedder(place, args.embedder)
+    embedder = session_embedder(place, args.embedder, writer=True)
     with place.in_use(note), place.open_memory(embedder=embedder) as memory:
         report = memory.erase_forgotten()
     if args.json:
@@ -185,30 +185,24 @@ def _erase_forgotten(args: argparse.Namespace, note: Callable[[str], None]) -> i
 
 
 def _finish_erasures(args: argparse.Namespace, note: Callable[[str], None]) -> int:
-    """Open the memory for writing only if an erasure is owed: that open erases what
-    the owing requests forgot (memory/ops/erase.py), and nothing else is changed."""
+    """Open the memory for writing: an open that is not read-only erases what forget
+    requests still owe (memory/ops/erase.py) before anything else, and this command
+    changes nothing more. (A read-only look first would refuse a home an older version
+    wrote, the very case of an erasure owed across an upgrade.)"""
     import json
 
     from tiermem.agent.place import agent_place
     from tiermem.agent.settings import session_embedder
-    from tiermem.memory.ops.erase import pending_erasures
 
     place = agent_place(args.agent, args.store, existing=True)
-    embedder = session_embedder(place, args.embedder)
-    with place.in_use(note):
-        with place.open_memory(embedder=embedder, read_only=True) as memory:
-            owed = pending_erasures(memory.store)
-        if owed:
-            with place.open_memory(embedder=embedder) as memory:
-                left = pending_erasures(memory.store)
-        else:
-            left = []
-    finished = [audit_id for audit_id in owed if audit_id not in left]
+    with place.in_use(note), place.open_memory(
+            embedder=session_embedder(place, args.embedder, writer=True)) as memory:
+        finished = memory.erased_on_open
     if args.json:
-        print(json.dumps({"finished": finished, "still_owed": left}))
-    elif not owed:
+        print(json.dumps({"finished": finished}))
+    elif not finished:
         print("no erasure was owed: nothing to finish")
     else:
         print(f"finished the erasure of {len(finished)} forget request(s): "
               + ", ".join(f"audit #{i}" for i in finished))
-    return 1 if left else 0
+    return 0

@@ -66,9 +66,10 @@ def describe_change(name: str, old: Any, new: Any, unit: str, moved: int,
     return text
 
 
-def read_settings(place: AgentPlace) -> MemoryConfig:
-    """The settings stored in the agent's memory (read-only; no writer lock taken)."""
-    store = place.open_store(read_only=True)
+def read_settings(place: AgentPlace, writer: bool = False) -> MemoryConfig:
+    """The settings stored in the agent's memory (read-only, no writer lock taken, unless
+    ``writer``: the caller opens the memory for writing next; see ``stored_embedder``)."""
+    store = place.open_store(read_only=not writer)
     try:
         return MemoryConfig.from_meta(store.settings.get) or MemoryConfig()
     finally:
@@ -91,28 +92,31 @@ def parse_value(name: str, text: str) -> Any:
 
 def change_setting(place: AgentPlace, name: str, text: str) -> SettingChange:
     """Validate, store and apply one setting of the agent's memory."""
-    current = read_settings(place)
+    current = read_settings(place, writer=True)
     value = parse_value(name, text)
     if value is None:
         raise InvalidConfigError(
             f"{name} needs a value, not null; `tiermem config --agent NAME {name}` shows the "
             f"current one", (name,))
     wanted = current.updated(**{name: value})
-    with place.open_memory(embedder=stored_embedder(place), config=wanted) as memory:
+    with place.open_memory(embedder=stored_embedder(place, writer=True),
+                           config=wanted) as memory:
         moved = memory.moved_on_open
     # JSON-ready values (the fusion weights as an object), as `config --json` shows them.
     return SettingChange(name, current.as_json()[name], wanted.as_json()[name], moved)
 
 
-def session_embedder(place: AgentPlace, chosen: str | None) -> Embedder | None:
+def session_embedder(place: AgentPlace, chosen: str | None,
+                     writer: bool = False) -> Embedder | None:
     """The embedder ``--embedder`` names; without one, the embedder the agent's memory was
     built with (after ``tiermem reindex --embedder hashing`` the agent needs no flag), and
-    the default (None) for an agent that has no memory yet."""
+    the default (None) for an agent that has no memory yet. ``writer`` as for
+    ``stored_embedder``."""
     if chosen == "hashing":
         return HashingEmbedder()
     if chosen is not None or not _has_memory(place):
         return None
-    return stored_embedder(place)
+    return stored_embedder(place, writer)
 
 
 def _has_memory(place: AgentPlace) -> bool:
@@ -125,9 +129,15 @@ def _has_memory(place: AgentPlace) -> bool:
     return place.name in (stored_agents(place.dsn) or [])
 
 
-def stored_embedder(place: AgentPlace) -> Embedder:
-    """The embedder the agent's memory was built with, so opening it needs no flag."""
-    store = place.open_store(read_only=True)
+def stored_embedder(place: AgentPlace, writer: bool = False) -> Embedder:
+    """The embedder the agent's memory was built with, so opening it needs no flag.
+
+    ``writer``: the caller opens the memory for writing next, so the store is opened the
+    same way. A read-only open refuses a memory an older version wrote (it cannot be read
+    until upgraded), and the writer's open is what upgrades it: looking read-only first
+    would stop every command after an upgrade with advice to open it for writing.
+    """
+    store = place.open_store(read_only=not writer)
     try:
         stored_id = store.settings.get("embedder_id")
         dim = int(store.settings.get("embedder_dim", "0") or 0)

@@ -183,6 +183,8 @@ class HierarchicalMemory:
             self.config = effective_config(self.store, config, overrides)
             #: Facts moved to archival because core was opened smaller than what it held.
             self.moved_on_open = 0
+            #: The forget requests whose owed erasure this open finished (audit ids).
+            self.erased_on_open: list[int] = []
             build_tiers(self, policy if not isinstance(policy, str) else None, embedder,
                         store_settings)
         except BaseException:

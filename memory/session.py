@@ -177,7 +177,7 @@ def build_tiers(memory: HierarchicalMemory, policy: EvictionPolicy | None,
             memory.recall.add_vectors(left)
     # A forget asked to erase that committed without its erasure (the process was killed
     # between them) is erased now, before anything can read or copy what it forgot.
-    resume_erasures(memory)
+    memory.erased_on_open = resume_erasures(memory)
     _fit_core(memory)
 
 

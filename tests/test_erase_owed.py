@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import uuid
@@ -150,3 +151,19 @@ def test_finish_erasures_takes_no_request_and_no_other_erasure(
     assert run(["forget", "--agent", "ada", "--finish-erasures", *extra]) == 2
     out, err = capsys.readouterr()
     assert out == "" and "give one of TEXT, --erase-forgotten or --finish-erasures" in err
+
+
+def test_finish_erasures_finishes_an_erasure_owed_by_a_home_an_older_version_wrote(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, canary: str) -> None:
+    # The forget was killed under the older version, and the user upgraded since: the home
+    # is at the schema before the newest migration, which a read-only open refuses.
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    home = tmp_path / "agents" / "ada"
+    owe_an_erasure(home, f"The vault phrase is {canary}")
+    with sqlite3.connect(home / "memory.sqlite3") as conn:
+        conn.execute("DROP INDEX erasures_message")
+        conn.execute("PRAGMA user_version = 9")
+    done = _cli("forget", "--agent", "ada", "--finish-erasures", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"finished": [1]}
+    assert files_holding(home, canary) == []

@@ -197,11 +197,12 @@ def pending_erasures(store: StorageBackend) -> list[int]:
     return [int(part) for part in (store.settings.get(ERASE_PENDING_KEY) or "").split()]
 
 
-def resume_erasures(memory: HierarchicalMemory) -> None:
-    """Erase what the forget requests still pending forgot (module docstring)."""
+def resume_erasures(memory: HierarchicalMemory) -> list[int]:
+    """Erase what the forget requests still pending forgot (module docstring); returns
+    their audit ids."""
     pending = pending_erasures(memory.store)
     if not pending:
-        return
+        return []
     audit = {request.id: request for request in memory.store.forgetting.requests()}
     for audit_id in pending:
         # A request missing from the audit forgot nothing this store holds: the erasure
@@ -209,6 +210,7 @@ def resume_erasures(memory: HierarchicalMemory) -> None:
         done = audit[audit_id].forgotten if audit_id in audit else None
         erase(memory, done.facts if done else (), done.passages if done else (),
               done.messages if done else (), forget_reason(audit_id), fulfils=audit_id)
+    return pending
 
 
 def forget_reason(audit_id: int) -> str:
