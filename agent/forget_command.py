@@ -80,6 +80,8 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.agent.server_options import config_from_args, open_client
     from tiermem.agent.settings import session_embedder
     from tiermem.memory.errors import InvalidInputError
+    from tiermem.memory.ops.forget import ForgetResult
+    from tiermem.memory.store.records import Forgotten
 
     chosen = [name for name, given in (("TEXT", args.request is not None),
                                        ("--erase-forgotten", args.erase_forgotten),
@@ -118,6 +120,10 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
                  f"a model which stored items the request targets, and none is configured: "
                  f"give --model and --base-url (or set TIERMEM_MODEL and OPENAI_BASE_URL), or "
                  f"--mode exact, which needs none")
+            if args.json:
+                [audited] = memory.forget_requests(newest=1)
+                print(json.dumps(ForgetResult("failed", audited.mode, Forgotten(), audited.id,
+                                              audited.detail).to_dict()))
             return 1
         result = memory.forget(request, erase=args.erase)
     failure = judge_failure(judge) if result.outcome == "failed" else None

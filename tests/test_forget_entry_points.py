@@ -147,6 +147,10 @@ def test_cli_forget_reads_the_policy_and_asks_the_configured_model(
         assert [(r.outcome, r.detail) for r in m.forget_requests()] == [
             ("failed", "no judge configured")]
         assert len(m.facts()) == 1
+    assert run(["forget", "--agent", "ada", "--embedder", "hashing", "--json", "the card"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert (out["outcome"], out["detail"], out["audit_id"], out["facts"]) == (
+        "failed", "no judge configured", 2, [])
     with FakeOpenAIServer() as server:
         server.enqueue_reply('{"ids": ["F1"]}')
         assert run(["forget", "--agent", "ada", "--embedder", "hashing", "--base-url",
