@@ -371,6 +371,7 @@ class HierarchicalMemory:
         return writes.masked(self.privacy, text).text
 
     # -- privacy ----------------------------------------------------------------------------
+    @guarded
     def set_retention_policy(self, policies: Sequence[str]) -> None:
         """Replace the retention layer's active policy statements (never appends).
 
