@@ -371,6 +371,7 @@ class HierarchicalMemory:
         return writes.masked(self.privacy, text).text
 
     # -- privacy ----------------------------------------------------------------------------
+    @guarded
     def set_retention_policy(self, policies: Sequence[str]) -> None:
         """Replace the retention layer's active policy statements (never appends).
 
@@ -554,7 +555,9 @@ class HierarchicalMemory:
         The snapshot is validated first; anything wrong with it raises
         SnapshotError and writes nothing. A time that is no date in the years 1 to 9999 as
         Unix seconds is read as milliseconds, as older versions stored some (its value
-        divided by 1000 must then be such a date). A directory that already holds a
+        divided by 1000 must then be such a date); so is a fact's last access and creation
+        on a memory whose clock is "wall", and a superseded passage's time (counts of
+        interactions must be finite and not negative). A directory that already holds a
         memory is refused unless ``replace``; then the old memory stays
         whole until the new one is complete, and a failed or killed restore
         leaves it as it was (memory/store/sqlite/restore.py). With ``store`` (an open

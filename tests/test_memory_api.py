@@ -8,13 +8,16 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from memory_helpers import make_memory
 
 from tiermem.memory.errors import StoreClosedError
-from tiermem.memory.types import Hit, SearchResult
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.privacy import parse_policy
+from tiermem.memory.types import Fact, Hit, SearchResult
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -64,16 +67,60 @@ def test_hits_and_results_are_dataclasses_with_the_contract_fields() -> None:
         assert before <= fact.created_at <= time.time()
 
 
-def test_a_closed_memory_refuses_what_it_could_answer_without_its_store() -> None:
-    m = make_memory()
-    fact = m.add_fact("User likes green tea")
-    held = m.fact(fact)
+#: Every public method and property of HierarchicalMemory once it is closed, by name.
+CLOSED_CALLS: dict[str, Callable[[HierarchicalMemory, Fact], object]] = {
+    "recall_search": lambda m, f: m.recall_search("???"),
+    "archival_search": lambda m, f: m.archival_search("the"),
+    "query": lambda m, f: m.query("???"),
+    "fact": lambda m, f: m.fact(f.id),
+    "facts": lambda m, f: m.facts(),
+    "core_shown": lambda m, f: m.core_shown("tea"),
+    "core_tokens": lambda m, f: m.core_tokens(),
+    "totals": lambda m, f: m.totals,
+    "tick": lambda m, f: m.tick,
+    "clock_now": lambda m, f: m.clock_now(),
+    "fact_score": lambda m, f: m.fact_score(f),
+    "retained": lambda m, f: m.retained("I like green tea"),
+    "set_retention_policy": lambda m, f: m.set_retention_policy([]),
+    "stored_config": lambda m, f: m.stored_config(),
+    "interaction": lambda m, f: m.interaction().__enter__(),
+    "record_event": lambda m, f: m.record_event("add", f),
+    "add_fact": lambda m, f: m.add_fact("User likes black tea"),
+    "replace_in_core": lambda m, f: m.replace_in_core("green", "black"),
+    "process_interaction": lambda m, f: m.process_interaction("hello", "hi"),
+    "archival_insert": lambda m, f: m.archival_insert("a runbook note"),
+    "forget": lambda m, f: m.forget("User likes green tea"),
+    "erase": lambda m, f: m.erase(facts=[f.id], reason="asked"),
+    "erase_forgotten": lambda m, f: m.erase_forgotten(),
+    "erasure_count": lambda m, f: m.erasure_count(),
+    "forget_requests": lambda m, f: m.forget_requests(),
+    "get_state": lambda m, f: m.get_state("summary"),
+    "set_state": lambda m, f: m.set_state("summary", "x"),
+    "last_event_id": lambda m, f: m.last_event_id(),
+    "events_since": lambda m, f: m.events_since(0),
+    "snapshot": lambda m, f: m.snapshot(),
+    "diagnostics": lambda m, f: m.diagnostics(),
+}
+#: What answers without the store, as it did when the memory was open: the settings it was
+#: opened with, closing (again), and the constructors of another memory.
+ANSWER_WHEN_CLOSED = {"clock", "tau", "core_limit_unit", "fusion", "promote_hits",
+                      "recent_promote_hits", "hysteresis_window", "close", "restore",
+                      "reindex"}
+
+
+def test_every_public_member_is_checked_on_a_closed_memory() -> None:
+    public = {name for name in vars(HierarchicalMemory) if not name.startswith("_")}
+    assert public == set(CLOSED_CALLS) | ANSWER_WHEN_CLOSED
+
+
+@pytest.mark.parametrize("call", list(CLOSED_CALLS.values()), ids=list(CLOSED_CALLS))
+def test_a_closed_memory_refuses_every_reader_and_writer(
+        call: Callable[[HierarchicalMemory, Fact], object]) -> None:
+    m = make_memory(privacy=parse_policy("rules: []"))
+    m.set_retention_policy([])  # a memory under a policy takes a new one while open
+    held = m.fact(m.add_fact("User likes green tea"))
     assert held is not None
     m.close()
-    for call in (lambda: m.recall_search("???"), lambda: m.archival_search("the"),
-                 lambda: m.query("???"), lambda: m.fact(fact), lambda: m.core_shown("tea"),
-                 m.core_tokens, lambda: m.totals, lambda: m.tick, m.clock_now,
-                 lambda: m.fact_score(held), lambda: m.retained("I like green tea")):
-        with pytest.raises(StoreClosedError, match="this memory is closed; open it again"):
-            call()
+    with pytest.raises(StoreClosedError, match="this memory is closed; open it again"):
+        call(m, held)
     m.close()  # closing again does nothing

@@ -12,6 +12,7 @@ from memory_helpers import sqlite_store_at_version
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.postgres import schema as pg_schema
+from tiermem.memory.store.postgres.schema_tables import PASSAGE_SOURCES
 
 #: Messages of two turns: (turn, role), ids 1 to 4 in this order.
 _MESSAGES = ((1, "user"), (1, "assistant"), (2, "user"), (2, "assistant"))
@@ -48,7 +49,8 @@ def test_postgres_migration_links_passages_filed_in_a_turn(
         postgres_dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
     with psycopg.connect(postgres_dsn, autocommit=True) as conn:
         # The schema as it was before the link, holding rows written then.
-        monkeypatch.setattr(pg_schema, "MIGRATIONS", pg_schema.MIGRATIONS[:-1])
+        before = [script for _, script in pg_schema.MIGRATIONS].index(PASSAGE_SOURCES)
+        monkeypatch.setattr(pg_schema, "MIGRATIONS", pg_schema.MIGRATIONS[:before])
         monkeypatch.setattr(pg_schema, "SCHEMA_VERSION", len(pg_schema.MIGRATIONS))
         pg_schema.migrate(conn)
         with conn.transaction():

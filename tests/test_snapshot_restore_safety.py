@@ -190,6 +190,15 @@ INVALID: list[tuple[str, Callable[[Snap], None], str]] = [
     ("state that is not JSON", _set("state", "summary", value="{oops"), "state.summary"),
     ("more hits than searches", _hits_over_searches, "settings.archival_searches_with_hits"),
     ("a tick below the history's", _tick_below_history, "settings.tick"),
+    ("a negative last access", _set("tables", "facts", 0, "last_access", value=-5),
+     "tables.facts[0].last_access"),
+    ("a negative creation tick", _set("tables", "facts", 0, "created_tick", value=-1),
+     "tables.facts[0].created_tick"),
+    ("a negative eviction tick", _set("tables", "facts", 0, "evicted_tick", value=-1),
+     "tables.facts[0].evicted_tick"),
+    ("a superseded time past the year 9999", _set(
+        "tables", "passages", 0, "metadata", value=json.dumps({"superseded_at": 1e300})),
+     "tables.passages[0].metadata"),
     ("tables of the wrong type", _set("tables", "facts", value={"0": {}}), "tables.facts"),
 ]
 
@@ -269,6 +278,77 @@ def test_a_time_past_the_year_9999_even_in_milliseconds_names_its_field() -> Non
                                             r"seconds \(or milliseconds\) of a date") as info:
         _restore(snap)
     assert info.value.fields == ("tables.events[1].created_at",)
+
+
+# -- a fact's times on the memory's clock, and a superseded passage's -------------------------
+WALL_NOW = 1_715_176_560.0  # 2024-05-08T13:56:00Z
+
+
+def _wall_clock_snapshot() -> Snap:
+    """A memory on the wall clock with a fact in core, one evicted and one superseded."""
+    with make_memory(clock="wall", now=lambda: WALL_NOW, core_limit=2,
+                     core_limit_unit="facts") as m:
+        for text in ("User is allergic to peanuts", "User lives in Lyon",
+                     "User's manager is Dana"):
+            m.add_fact(text, "durable")
+        m.replace_in_core("User's manager is Dana", "")  # retired: its passage is superseded
+        return json.loads(json.dumps(m.snapshot()))
+
+
+def _superseded(snap: Snap) -> dict[str, Any]:
+    return next(p for p in snap["tables"]["passages"] if "superseded_at" in p["metadata"])
+
+
+@pytest.mark.parametrize("value", [1e300, -5, LATEST_TIME * 1000 + 1000])
+@pytest.mark.parametrize("field", ["last_access", "created_tick"])
+def test_a_wall_clock_access_time_that_is_no_date_is_refused_naming_it(
+        tmp_path: Path, field: str, value: float) -> None:
+    snap = _wall_clock_snapshot()
+    _facts(snap)[1][field] = value
+    home = tmp_path / "home"
+    with pytest.raises(SnapshotError, match=rf"tables\.facts\[1\]\.{field}: must be") as info:
+        _restore(snap, home)
+    assert info.value.fields == (f"tables.facts[1].{field}",)
+    assert not (home / "memory.sqlite3").exists()
+
+
+def test_wall_clock_access_times_in_milliseconds_are_restored_as_seconds() -> None:
+    snap = _wall_clock_snapshot()
+    assert {f["last_access"] for f in _facts(snap)} == {WALL_NOW}
+    for fact in _facts(snap):
+        fact["last_access"] = fact["created_tick"] = WALL_NOW * 1000 + 123
+    _superseded(snap)["metadata"] = json.dumps({"superseded_at": WALL_NOW * 1000 + 123})
+    with _restore(snap) as m:
+        again = m.snapshot()
+    assert {(f["last_access"], f["created_tick"]) for f in _facts(again)} == {
+        (WALL_NOW + 0.123, WALL_NOW + 0.123)}
+    assert json.loads(_superseded(again)["metadata"]) == {"superseded_at": WALL_NOW + 0.123}
+
+
+def test_on_the_interaction_clock_a_large_access_tick_is_left_as_it_is() -> None:
+    snap = small_snapshot()
+    assert snap["config"]["clock"] == "logical"
+    _facts(snap)[0]["last_access"] = WALL_NOW * 1000  # a count, not a time
+    with _restore(snap) as m:
+        assert _facts(m.snapshot())[0]["last_access"] == WALL_NOW * 1000
+
+
+def test_a_superseded_time_that_is_no_date_is_refused_naming_its_passage() -> None:
+    snap = _wall_clock_snapshot()
+    passage = _superseded(snap)
+    passage["metadata"] = json.dumps({"superseded_at": 1e300})
+    i = snap["tables"]["passages"].index(passage)
+    with pytest.raises(SnapshotError, match=r"superseded_at must be Unix seconds") as info:
+        _restore(snap)
+    assert info.value.fields == (f"tables.passages[{i}].metadata",)
+
+
+def test_a_superseded_key_that_is_no_number_is_a_callers_own() -> None:
+    snap = small_snapshot()
+    snap["tables"]["passages"][0]["metadata"] = json.dumps({"superseded_at": "v2 docs"})
+    with _restore(snap) as m:
+        restored = m.snapshot()["tables"]["passages"][0]["metadata"]
+    assert json.loads(restored) == {"superseded_at": "v2 docs"}
 
 
 # -- whatever set_state stores, a snapshot restores -------------------------------------------

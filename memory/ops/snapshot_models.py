@@ -8,7 +8,10 @@ size, and the larger size of a stored state value; NUL, valid UTF-8; finite
 numbers; times of dates in the years 1 to 9999; ids within SQLite's
 integers). A time that is no such date as seconds can only be milliseconds
 (older versions stored some): it is divided by 1000, then checked again, and
-stored as seconds.
+stored as seconds. So are a fact's creation and last access on a memory whose
+clock is "wall" (on the default clock they count interactions, and only have
+to be finite and not negative, as its eviction tick does), and the time a
+passage's metadata says its fact was superseded.
 ``parse_snapshot`` (memory/ops/snapshot_schema.py) validates a snapshot
 against them, then checks its vectors and what must hold across rows.
 
@@ -26,9 +29,18 @@ import json
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, Strict, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    Strict,
+    ValidationInfo,
+    model_validator,
+)
 
 from tiermem.memory.config import MemoryConfig
+from tiermem.memory.tiers.lifecycle import SUPERSEDED_AT
 from tiermem.memory.validation import (
     EARLIEST_TIME,
     LATEST_TIME,
@@ -74,6 +86,38 @@ def _moment(value: float) -> float:
     return seconds
 
 
+def _clock_reading(value: float, info: ValidationInfo) -> float:
+    # A fact's creation and last access on the memory's clock: interactions, or Unix seconds
+    # with clock "wall" (``parse_snapshot`` passes the config's clock as the context). Either
+    # way the clock never reads below zero; a wall-clock time past any date would overflow
+    # the eviction score and the diagnostics that show it.
+    if value < 0:
+        raise ValueError(f"must be a reading of the memory's clock, never negative, got "
+                         f"{value!r}")
+    if (info.context or {}).get("clock") != "wall":
+        return value
+    try:
+        return _moment(value)
+    except ValueError:
+        raise ValueError(f"must be Unix seconds (or milliseconds) of a date in the years 1 to "
+                         f"9999, as config.clock is 'wall', got {value!r}") from None
+
+
+def _superseded_time(value: str) -> str:
+    # When a fact retired as no longer true (memory/tiers/lifecycle.py), shown as a date
+    # by archival search. Only a number is the engine's mark: the key in a caller's own
+    # metadata holding anything else is shown by nothing.
+    metadata = json.loads(value)
+    when = metadata.get(SUPERSEDED_AT)
+    if isinstance(when, bool) or not isinstance(when, (int, float)):
+        return value
+    try:
+        seconds = _moment(float(when))
+    except ValueError as exc:
+        raise ValueError(f"{SUPERSEDED_AT} {exc}") from None
+    return value if seconds == when else json.dumps({**metadata, SUPERSEDED_AT: seconds})
+
+
 def _stored_text(value: str) -> str:
     clean_text(value, "the text")  # the live API's rule for a fact, passage or message
     return value
@@ -110,8 +154,12 @@ Name = Annotated[str, Strict(), Field(pattern=r"^[a-z_]{1,32}$")]
 RowId = Annotated[int, Strict(), Field(ge=1, le=_INT64)]
 Count = Annotated[int, Strict(), Field(ge=0, le=_INT64)]
 Real = Annotated[float, Strict()]
-#: When something happened, by the wall clock (a fact's ticks and accesses are Real).
+#: When something happened, by the wall clock.
 Moment = Annotated[Real, AfterValidator(_moment)]
+#: When a fact was created or last accessed, on the memory's clock (``_clock_reading``).
+ClockReading = Annotated[Real, AfterValidator(_clock_reading)]
+#: An interaction count, whatever the clock.
+Tick = Annotated[Real, Field(ge=0)]
 
 
 class _Strict(BaseModel):
@@ -126,16 +174,16 @@ class FactRow(_Strict):
     durability: Literal["durable", "short-lived"]
     tier: Literal["core", "archival"]
     created_at: Moment
-    created_tick: Real
+    created_tick: ClockReading
     entered_core_seq: Count
-    last_access: Real
+    last_access: ClockReading
     access_count: Count
     last_counted_tick: Real
     source: Text
     tokens: Count | None = None  # derived: counted again from the text
     passage_id: RowId | None
     evicted_at: Moment | None
-    evicted_tick: Real | None
+    evicted_tick: Tick | None
     evictions: Count
     promotions: Count
     cycles: Count
@@ -149,7 +197,8 @@ class PassageRow(_Strict):
     text: StoredText
     created_at: Moment
     tags: Annotated[JsonText, AfterValidator(_json_tags)]
-    metadata: Annotated[JsonText, AfterValidator(_json_object)]
+    metadata: Annotated[JsonText, AfterValidator(_json_object),
+                        AfterValidator(_superseded_time)]
     source: Text
     was_in_core: Annotated[int, Strict(), Field(ge=0, le=1)]
     evicted_at: Moment | None

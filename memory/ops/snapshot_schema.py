@@ -58,8 +58,11 @@ def parse_snapshot(data: Any) -> ValidSnapshot:
             ("format",))
     if data["format"] == SNAPSHOT_FORMAT_V1:
         data = _from_format_1(data)
+    # A fact's access times are on the memory's clock, so how they are checked depends on it.
+    raw_config = data.get("config")
+    clock = raw_config.get("clock") if isinstance(raw_config, dict) else None
     try:
-        snapshot = Snapshot.model_validate(data)
+        snapshot = Snapshot.model_validate(data, context={"clock": clock})
     except ValidationError as exc:
         raise _snapshot_error(exc) from None
     try:

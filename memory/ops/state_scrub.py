@@ -6,7 +6,11 @@ written, so it looks for the erased words themselves: a line of a stored
 string that shares a run of ``RUN_WORDS`` consecutive words with an erased
 text (all of its words, for a shorter text) is taken out. In a list, a string
 with no line left goes; elsewhere it keeps ``ERASED_LINE`` in place of each
-line taken out, so a reader sees that something was there.
+line taken out, so a reader sees that something was there. A mark longer than
+the line it replaces lengthens the value: when the marks would take its JSON
+text past ``MAX_STATE_VALUE_CHARS`` (the bound ``set_state`` and a snapshot's
+restore hold every value to), the lines are taken out without a mark instead,
+which never lengthens it.
 
 A value paraphrased from the erased text (a summary written by a model) may
 share no run of words with it; the agent rebuilds its summary after an
@@ -17,10 +21,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from tiermem.memory.store.contract import SettingsStore
+from tiermem.memory.validation import MAX_STATE_VALUE_CHARS
 
 #: Consecutive words a line must share with an erased text to be taken out.
 RUN_WORDS = 4
@@ -48,51 +53,78 @@ class ErasedRuns:
         return any(tuple(words[i : i + width]) in self.runs
                    for width in self.widths for i in range(len(words) - width + 1))
 
-    def scrub(self, text: str) -> str | None:
-        """``text`` without the lines that quote an erased text; None if no line is left."""
-        lines = text.split("\n")
-        kept = [ERASED_LINE if self.quotes(line) else line for line in lines]
-        if all(line == ERASED_LINE for line in kept):
+    def scrub(self, text: str, mark: bool = True) -> str | None:
+        """``text`` without the lines that quote an erased text, each replaced by
+        ``ERASED_LINE`` when ``mark``, else dropped; None if no line is left."""
+        kept = [None if self.quotes(line) else line for line in text.split("\n")]
+        if all(line in (None, ERASED_LINE) for line in kept):
             return None
-        return "\n".join(kept)
+        if mark:
+            return "\n".join(ERASED_LINE if line is None else line for line in kept)
+        return "\n".join(line for line in kept if line is not None)
 
-    def scrub_value(self, value: Any) -> Any:
+    def scrub_value(self, value: Any, mark: bool = True) -> Any:
+        """``value`` with every string in it scrubbed (``scrub``); without ``mark`` it is
+        never longer as JSON."""
         if isinstance(value, str):
-            scrubbed = self.scrub(value)
-            return ERASED_LINE if scrubbed is None else scrubbed
+            scrubbed = self.scrub(value, mark)
+            if scrubbed is None:
+                return ERASED_LINE if mark else ""
+            return scrubbed
         if isinstance(value, list):
             kept = []
             for item in value:
                 if isinstance(item, str) and self.scrub(item) is None:
                     continue
-                kept.append(self.scrub_value(item))
+                kept.append(self.scrub_value(item, mark))
             return kept
         if isinstance(value, dict):
-            return {key: self.scrub_value(item) for key, item in value.items()}
+            return {key: self.scrub_value(item, mark) for key, item in value.items()}
         return value
 
 
 def scrub_state(settings: SettingsStore, erased_texts: Iterable[str]) -> int:
-    """Take erased text out of every stored state value; returns how many values changed."""
+    """Take erased text out of every stored state value; returns how many values changed.
+
+    A line taken out leaves ``ERASED_LINE`` unless that would take the value's stored text
+    past ``MAX_STATE_VALUE_CHARS``: then every line taken out of that value leaves nothing,
+    so the value stays within the bound a snapshot's restore holds it to. The erasure
+    itself always completes (see ``_scrubbed`` for a restored value that is over even so)."""
     runs = ErasedRuns(erased_texts)
     if not runs.runs:
         return 0
     changed = 0
     for key, raw in settings.items(STATE_PREFIX):
-        try:
-            value = json.loads(raw)
-        except ValueError:
-            # Not JSON (not written by set_state): judged as one string.
-            scrubbed: Any = runs.scrub_value(raw)
-            if scrubbed != raw:
-                settings.set(key, scrubbed)
-                changed += 1
-            continue
-        scrubbed = runs.scrub_value(value)
-        if scrubbed != value:
-            settings.set(key, json.dumps(scrubbed))
+        scrubbed = _scrubbed(runs, raw)
+        if scrubbed is not None:
+            settings.set(key, scrubbed)
             changed += 1
     return changed
+
+
+def _scrubbed(runs: ErasedRuns, raw: str) -> str | None:
+    """The text to store for ``raw`` without what it quotes; None if it quotes nothing."""
+    try:
+        value: Any = json.loads(raw)
+        as_text: Callable[[Any], str] = json.dumps
+    except ValueError:
+        # Not JSON (not written by set_state): judged as one string, stored as it is.
+        value, as_text = raw, str
+    marked = runs.scrub_value(value)
+    if marked == value:
+        return None
+    text = as_text(marked)
+    if len(text) <= MAX_STATE_VALUE_CHARS:
+        return text
+    text = as_text(runs.scrub_value(value, mark=False))
+    if len(text) <= MAX_STATE_VALUE_CHARS or as_text is str:
+        return text
+    # Only a value set_state did not write can still be over: JSON text a snapshot restored,
+    # written more tightly than json.dumps writes it (no spaces, unescaped characters). The
+    # erasure must complete, and a value past the bound would stop every later snapshot
+    # from restoring: such a value becomes null if even the tight layout is over.
+    compact = json.dumps(runs.scrub_value(value, mark=False), separators=(",", ":"))
+    return compact if len(compact) <= MAX_STATE_VALUE_CHARS else "null"
 
 
 def _words(text: str) -> list[str]:

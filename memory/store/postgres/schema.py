@@ -18,6 +18,7 @@ from tiermem.memory.store.postgres.schema_search import (
     RECALL_CONTEXT,
 )
 from tiermem.memory.store.postgres.schema_tables import (
+    ERASED_ID_MARKS,
     EVENTS_WITHOUT_TEXT,
     PASSAGE_SOURCES,
     TABLES,
@@ -43,6 +44,8 @@ MIGRATIONS: list[tuple[str, str]] = [
     ("forgotten rows left out of each table's row count, for BM25",
      folded_stats.LIVE_ROWS_MIGRATION),
     ("passages linked to their message", PASSAGE_SOURCES),
+    ("erased facts' and passages' ids marked from the events and forget audit",
+     ERASED_ID_MARKS),
 ]
 
 #: How many migrations a database with the whole schema has recorded.

@@ -16,6 +16,7 @@ the default MiniLM). Search is exact unless an HNSW index is asked for
 from __future__ import annotations
 
 from tiermem.memory.store.postgres.schema_search import TEXT_COLUMNS, text_stats_triggers
+from tiermem.memory.store.records import ERASED_ID_KEYS
 
 #: Migration 1: agents, tiers, history and full-text search.
 TABLES = f"""
@@ -286,3 +287,31 @@ TOMBSTONES = """
 #: erasing or forgetting the message takes it too; those filed by a tool call before are
 #: linked through their turn (SQLite's migration 9 says more).
 PASSAGE_SOURCES = _linked_to_their_message("passages", "tool", also="r.fact_id IS NULL")
+
+
+def _named_ids(column: str) -> str:
+    """Each agent's ids in ``forget_requests.{column}`` (JSON lists of ids); a value that is
+    no such list names none, rather than stopping the upgrade."""
+    return (f"SELECT r.agent_id, btrim(n)::bigint AS id FROM tiermem.forget_requests AS r, "
+            f"unnest(string_to_array(CASE WHEN r.{column} ~ "
+            rf"'^\[\s*(\d{{1,18}}\s*(,\s*\d{{1,18}}\s*)*)?\]$' "
+            f"THEN btrim(r.{column}, '[] ') ELSE '' END, ',')) AS n")
+
+
+def _mark(table: str, named: str) -> str:
+    """Raise each agent's erased-id setting of ``table`` to the highest id ``named`` that is
+    no row of it."""
+    return (f"INSERT INTO tiermem.settings (agent_id, key, value) "
+            f"SELECT named.agent_id, '{ERASED_ID_KEYS[table]}', max(named.id)::text "
+            f"FROM ({named}) AS named WHERE named.id > 0 AND NOT EXISTS (SELECT 1 FROM "
+            f"tiermem.{table} AS t WHERE t.agent_id = named.agent_id AND t.id = named.id) "
+            f"GROUP BY named.agent_id ON CONFLICT (agent_id, key) DO UPDATE SET value = "
+            f"greatest(tiermem.settings.value::bigint, excluded.value::bigint)::text;")
+
+
+#: Migration 10: erased facts' and passages' ids marked from what names them (SQLite's
+#: migration 11 says why).
+ERASED_ID_MARKS = (
+    _mark("facts", f"SELECT agent_id, fact_id AS id FROM tiermem.events "
+                   f"UNION ALL {_named_ids('facts')}")
+    + "\n" + _mark("passages", _named_ids("passages")))

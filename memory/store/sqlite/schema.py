@@ -25,6 +25,7 @@ from tiermem.memory.store.sqlite.schema_search import (
     tombstones,
 )
 from tiermem.memory.store.sqlite.schema_tables import (
+    ERASED_ID_MARKS,
     FORGET_TABLES,
     TIERS,
     UNSPOKEN,
@@ -88,6 +89,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     # from this index on each append; the check before a message is deleted uses it too.
     Migration(10, "an index of erased messages' ids", _run(
         "CREATE INDEX erasures_message ON erasures (message_id);")),
+    Migration(11, "erased facts' and passages' ids marked from the events and forget audit",
+              _run(ERASED_ID_MARKS)),
 )
 
 #: The user_version of a database with every migration run.

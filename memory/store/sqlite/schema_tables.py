@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from tiermem.memory.store.records import ERASED_ID_KEYS
 from tiermem.memory.text.digest import replaced_detail
 
 #: The messages that are neither the user's nor the assistant's, and the index of their ids.
@@ -220,3 +221,31 @@ def passage_sources(conn: sqlite3.Connection) -> None:
     _link_to_their_message(conn, "passages", "source GLOB 'tool:turn:[0-9]*'"
                            " AND source NOT GLOB 'tool:turn:*[^0-9]*' AND fact_id IS NULL")
 
+
+
+def _named_ids(column: str) -> str:
+    """The positive integer ids in ``forget_requests.{column}`` (JSON lists of ids); a value
+    that is not valid JSON names none, rather than stopping the upgrade."""
+    return (f"SELECT j.value AS id FROM forget_requests AS r, json_each(CASE WHEN"
+            f" json_valid(r.{column}) THEN r.{column} ELSE '[]' END) AS j"
+            f" WHERE j.type = 'integer' AND j.value > 0")
+
+
+def _mark(table: str, named: str) -> str:
+    """Raise ``table``'s erased-id setting to the highest id ``named`` that is no row of it."""
+    key = ERASED_ID_KEYS[table]
+    return (f"INSERT INTO meta (key, value) SELECT '{key}', CAST(top AS TEXT) FROM"
+            f" (SELECT max(id) AS top FROM ({named}) WHERE id NOT IN (SELECT id FROM {table}))"
+            f" WHERE top IS NOT NULL ON CONFLICT (key) DO UPDATE"
+            f" SET value = max(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER));")
+
+
+#: Migration 11. Versions before the erased-id settings (memory/store/sqlite/ids.py) erased
+#: facts and passages without a mark, so the newest one's id could be given again. Rows are
+#: deleted only by an erasure, and events and the forget audit keep the ids they name: the
+#: highest of those that no row holds is the highest erased. A passage erased directly
+#: (not forgotten first) is named by nothing, so it stays unmarked.
+ERASED_ID_MARKS = (
+    _mark("facts", f"SELECT fact_id AS id FROM events WHERE fact_id > 0"
+                   f" UNION ALL {_named_ids('facts')}")
+    + "\n" + _mark("passages", _named_ids("passages")))

@@ -1,0 +1,53 @@
+"""An erasure keeps every stored state value within the bound a snapshot restores."""
+
+from __future__ import annotations
+
+import json
+
+from memory_helpers import make_memory
+
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.ops.state_scrub import ERASED_LINE
+from tiermem.memory.validation import MAX_STATE_VALUE_CHARS
+
+SECRET = "Pin 7"  # a short fact: a line holding all of its words quotes it
+KEPT = "ok"
+
+
+def _summary_at_the_bound() -> str:
+    """A string whose JSON text is exactly ``MAX_STATE_VALUE_CHARS``: short lines, every
+    other one quoting the secret, each shorter than the mark that would replace it."""
+    pair = f"{SECRET}\n{KEPT}\n"
+    head = pair * ((MAX_STATE_VALUE_CHARS - 2) // len(json.dumps(pair)[1:-1]))
+    pad = MAX_STATE_VALUE_CHARS - len(json.dumps(head))
+    value = head + "x" * pad
+    assert len(json.dumps(value)) == MAX_STATE_VALUE_CHARS
+    return value
+
+
+def test_erasing_short_lines_of_a_value_at_the_bound_keeps_it_restorable() -> None:
+    summary = _summary_at_the_bound()
+    with make_memory() as m:
+        fact = m.add_fact(SECRET, "durable")
+        m.set_state("summary", summary)
+        assert len(ERASED_LINE) > len(SECRET)  # marking every line would grow the value
+
+        report = m.erase(facts=[fact], reason="user asked")
+
+        assert report.state_values == 1
+        stored = m.store.settings.get("state.summary")
+        assert stored is not None and len(stored) <= MAX_STATE_VALUE_CHARS
+        scrubbed = json.loads(stored)
+        assert SECRET not in scrubbed and ERASED_LINE not in scrubbed
+        assert scrubbed.startswith(f"{KEPT}\n{KEPT}\n") and scrubbed.endswith("x")
+        snap = json.loads(json.dumps(m.snapshot()))
+    with HierarchicalMemory.restore(snap) as restored:
+        assert restored.get_state("summary") == scrubbed
+
+
+def test_a_value_the_marks_keep_within_the_bound_is_marked() -> None:
+    with make_memory() as m:
+        fact = m.add_fact(SECRET, "durable")
+        m.set_state("summary", f"{SECRET}\n{KEPT}")
+        m.erase(facts=[fact], reason="user asked")
+        assert m.get_state("summary") == f"{ERASED_LINE}\n{KEPT}"
