@@ -222,7 +222,6 @@ def passage_sources(conn: sqlite3.Connection) -> None:
                            " AND source NOT GLOB 'tool:turn:*[^0-9]*' AND fact_id IS NULL")
 
 
-
 def _named_ids(column: str) -> str:
     """The positive integer ids in ``forget_requests.{column}`` (JSON lists of ids); a value
     that is not valid JSON names none, rather than stopping the upgrade."""
