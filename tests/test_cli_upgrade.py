@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import io
 import json
 import os
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,6 +21,7 @@ from tiermem.cli import main
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.sqlite.schema import SCHEMA_VERSION
+from tiermem.memory.store.sqlite.store import SQLiteStore
 from tiermem.memory.store.sqlite.writer_lock import WriterLock
 
 REPO = Path(__file__).resolve().parents[1]
@@ -154,3 +157,23 @@ def test_migrate_from_an_older_home_elsewhere_names_its_directory(
     assert main(["upgrade", "--agent", "ada", "--home", str(home)]) == 0
     assert capsys.readouterr().out.startswith("upgraded agent ada's memory")
     assert main(["migrate", "--from", str(home), "--to", str(tmp_path / "copy")]) == 0
+
+
+@pytest.mark.parametrize("command", WRITING)
+def test_a_writing_command_opens_a_current_home_for_writing_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]) -> None:
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    with HierarchicalMemory(tmp_path / "agents" / "ada", embedder=HashingEmbedder()) as memory:
+        memory.add_fact("User likes green tea", "durable")
+    writers = []
+    opened = SQLiteStore.__init__
+
+    def counted(self: SQLiteStore, *args: Any, **kwargs: Any) -> None:
+        if not kwargs.get("read_only", False):
+            writers.append(args)
+        opened(self, *args, **kwargs)
+
+    monkeypatch.setattr(SQLiteStore, "__init__", counted)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    assert main(command) == 0
+    assert len(writers) == 1
