@@ -69,6 +69,7 @@ HANDLERS: dict[str, tuple[str, str]] = {
     "migrate": ("tiermem.agent.store_commands", "cmd_migrate"),
     "forget": ("tiermem.agent.forget_command", "cmd_forget"),
     "drop-agent": ("tiermem.agent.store_commands", "cmd_drop_agent"),
+    "upgrade": ("tiermem.agent.upgrade_command", "cmd_upgrade"),
 }
 
 

@@ -24,6 +24,7 @@ COMMANDS = {
     "migrate": "move an agent's memory between an agent home and PostgreSQL, verified",
     "forget": "forget the facts, passages and messages a request targets (audited)",
     "drop-agent": "delete an agent and all its memory from a PostgreSQL database (--yes)",
+    "upgrade": "upgrade an agent's memory that an older tiermem wrote to this version, in place",
 }
 
 
@@ -204,6 +205,24 @@ def build_parser() -> argparse.ArgumentParser:
     drop.add_argument("--store", metavar="DSN",
                       help="the PostgreSQL database that holds it: a postgresql:// DSN; or set "
                            "TIERMEM_STORE")
+
+    upgrade = sub.add_parser("upgrade", help=COMMANDS["upgrade"],
+                             description=COMMANDS["upgrade"] + " (the commands that only read "
+                             "it, such as diagnostics, refuse it until then; the writing "
+                             "ones, such as chat, upgrade it too)",
+                             epilog="exit codes: 0 upgraded (or nothing to do), 1 failed (e.g. "
+                                    "the agent is open for writing, or a newer tiermem wrote "
+                                    "it), 2 usage error (an unknown agent)")
+    upgrade.add_argument("--agent", type=_agent_name,
+                         help="an existing agent (default: default; with --home, the name of "
+                              "its directory)")
+    _add_json(upgrade, "the schema versions before and after")
+    where = upgrade.add_mutually_exclusive_group()
+    where.add_argument("--home", type=Path, metavar="DIR",
+                       help="the agent's home directory, when it is not "
+                            "$TIERMEM_HOME/agents/NAME (e.g. what `tiermem migrate --from` "
+                            "names)")
+    _add_store(where, "the agent is in this PostgreSQL database")
     return parser
 
 
@@ -237,7 +256,7 @@ def _subcommand(parser: argparse.ArgumentParser | None,
     return None
 
 
-def _add_store(parser: argparse.ArgumentParser,
+def _add_store(parser: argparse.ArgumentParser | argparse._MutuallyExclusiveGroup,
                what: str = "keep the agent in this PostgreSQL database") -> None:
     parser.add_argument("--store", metavar="DSN",
                         help=f"{what} instead of its home directory: a postgresql:// DSN "

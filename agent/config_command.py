@@ -16,6 +16,8 @@ def cmd_config(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.agent.place import agent_place, store_flag
     from tiermem.agent.settings import change_setting, parse_value, print_settings, read_settings
     from tiermem.agent.terminal import report_console
+    from tiermem.agent.upgrade_command import upgrade_advice, upgrade_option
+    from tiermem.memory.errors import OlderSchemaError
     from tiermem.memory.output_file import emit_json, output_path
 
     place = agent_place(args.agent, args.store, existing=True)
@@ -25,7 +27,11 @@ def cmd_config(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     with place.in_use(note):
         if args.value is not None:
             change = change_setting(place, args.setting, args.value)
-        config = read_settings(place)
+        try:
+            config = read_settings(place)
+        except OlderSchemaError as exc:  # only showing: a change has upgraded it
+            note(upgrade_advice(exc, args.agent, upgrade_option(place, args.store)))
+            return 1
     if args.value is not None:
         if args.json is not None:
             emit_json({"agent": args.agent, "setting": change.name, "old": change.old,

@@ -54,6 +54,8 @@ def cmd_diagnostics(args: argparse.Namespace, note: Callable[[str], None]) -> in
     from tiermem.agent.place import AgentPlace, agent_place, store_option
     from tiermem.agent.settings import session_embedder
     from tiermem.agent.terminal import TerminalConsole
+    from tiermem.agent.upgrade_command import upgrade_advice, upgrade_option
+    from tiermem.memory.errors import OlderSchemaError
     from tiermem.memory.ops.report import history_series, print_text, render_html
     from tiermem.memory.output_file import emit_json, output_path, write_atomic
     from tiermem.memory.store.sqlite import DB_FILE
@@ -78,10 +80,15 @@ def cmd_diagnostics(args: argparse.Namespace, note: Callable[[str], None]) -> in
     else:
         place = agent_place(args.agent, dsn, existing=True)
     # Read-only: no writer lock, so a report can be taken while a chat is running.
-    embedder = session_embedder(place, args.embedder)
-    with place.in_use(note), place.open_memory(embedder=embedder, read_only=True) as memory:
-        report = memory.diagnostics()
-        series = history_series(memory)
+    try:
+        embedder = session_embedder(place, args.embedder)
+        with place.in_use(note), place.open_memory(embedder=embedder,
+                                                   read_only=True) as memory:
+            report = memory.diagnostics()
+            series = history_series(memory)
+    except OlderSchemaError as exc:
+        note(upgrade_advice(exc, place.name, upgrade_option(place, args.store)))
+        return 1
     if fmt == "html":
         page = render_html(report, series, f"tiermem diagnostics: {name}")
         if out is None:  # `--out -`

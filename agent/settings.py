@@ -17,7 +17,8 @@ from typing import Any
 from tiermem.agent.place import AgentPlace
 from tiermem.memory.config import MemoryConfig
 from tiermem.memory.embed.embeddings import Embedder, HashingEmbedder, default_embedder
-from tiermem.memory.errors import InvalidConfigError
+from tiermem.memory.errors import InvalidConfigError, OlderSchemaError
+from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.sqlite import DB_FILE
 
 #: What each setting means, for ``tiermem config`` listings.
@@ -67,9 +68,9 @@ def describe_change(name: str, old: Any, new: Any, unit: str, moved: int,
 
 
 def read_settings(place: AgentPlace, writer: bool = False) -> MemoryConfig:
-    """The settings stored in the agent's memory (read-only, no writer lock taken, unless
-    ``writer``: the caller opens the memory for writing next; see ``stored_embedder``)."""
-    store = place.open_store(read_only=not writer)
+    """The settings stored in the agent's memory (read-only, no writer lock taken; with
+    ``writer``, a memory an older version wrote is upgraded: see ``stored_embedder``)."""
+    store = _lookup_store(place, writer)
     try:
         return MemoryConfig.from_meta(store.settings.get) or MemoryConfig()
     finally:
@@ -132,12 +133,10 @@ def _has_memory(place: AgentPlace) -> bool:
 def stored_embedder(place: AgentPlace, writer: bool = False) -> Embedder:
     """The embedder the agent's memory was built with, so opening it needs no flag.
 
-    ``writer``: the caller opens the memory for writing next, so the store is opened the
-    same way. A read-only open refuses a memory an older version wrote (it cannot be read
-    until upgraded), and the writer's open is what upgrades it: looking read-only first
-    would stop every command after an upgrade with advice to open it for writing.
+    ``writer``: the caller opens the memory for writing next, so a memory an older version
+    wrote, which a read-only open refuses, is upgraded by opening it for writing now.
     """
-    store = place.open_store(read_only=not writer)
+    store = _lookup_store(place, writer)
     try:
         stored_id = store.settings.get("embedder_id")
         dim = int(store.settings.get("embedder_dim", "0") or 0)
@@ -146,6 +145,18 @@ def stored_embedder(place: AgentPlace, writer: bool = False) -> Embedder:
     if stored_id and stored_id.startswith("hashing-") and dim:
         return HashingEmbedder(dim)
     return default_embedder()
+
+
+def _lookup_store(place: AgentPlace, writer: bool) -> StorageBackend:
+    """The agent's store, opened to read a setting: read-only (a writer's open takes the
+    lock and writes, and the caller's own open would do it a second time), unless it
+    refuses a memory an older version wrote and ``writer`` lets the upgrade happen here."""
+    try:
+        return place.open_store(read_only=True)
+    except OlderSchemaError:
+        if not writer:
+            raise
+        return place.open_store(read_only=False)
 
 
 def settings_rows(config: MemoryConfig) -> list[tuple[str, str, str]]:

@@ -29,7 +29,9 @@ def cmd_reindex(args: argparse.Namespace, note: Callable[[str], None]) -> int:
 
 
 def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
-    from tiermem.agent.place import checked_dsn, require_stored_agent
+    from tiermem.agent.place import AgentPlace, checked_dsn, require_stored_agent, store_flag
+    from tiermem.agent.upgrade_command import upgrade_advice, upgrade_option
+    from tiermem.memory.errors import OlderSchemaError
     from tiermem.memory.store.opening import is_dsn
     from tiermem.memory.store.transfer import migrate, open_backend
 
@@ -51,7 +53,13 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         if done == total or done % 50_000 == 0:
             note(f"{table}: {done:,} of {total:,} rows")
 
-    source = open_backend(args.source, agent, read_only=True)
+    try:
+        source = open_backend(args.source, agent, read_only=True)
+    except OlderSchemaError as exc:
+        where = (store_flag(args.source) if is_dsn(args.source)
+                 else upgrade_option(AgentPlace(agent, Path(args.source).expanduser()), None))
+        note(upgrade_advice(exc, agent, where))
+        return 1
     try:
         target = open_backend(args.target, agent, read_only=False)
         try:

@@ -7,6 +7,8 @@ classes are for Python callers.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class TiermemError(Exception):
     """Base class of every error tiermem raises on purpose."""
@@ -69,6 +71,25 @@ class ReindexIncompleteError(TiermemError):
             f"{done} of {total} passages; search by meaning cannot work until it finishes. "
             f"Run `tiermem reindex --agent NAME` again (HierarchicalMemory.reindex) to finish "
             f"it; with the same embedder it continues where it stopped")
+
+
+class OlderSchemaError(StoreError):
+    """A read-only open of a memory an older version of tiermem wrote: it cannot be read
+    until a writer's open upgrades it (which runs the migrations it lacks).
+
+    ``found`` is the schema version stored, ``current`` the one this version reads.
+    """
+
+    def __init__(self, where: str, found: int, current: int) -> None:
+        self.where, self.found, self.current = where, found, current
+        super().__init__(
+            f"{where} was written by an older version of tiermem (schema {found}; this "
+            f"version reads {current}); open it once for writing (without read_only) to "
+            f"upgrade it")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # By its parts: the default rebuilds an exception from its message alone.
+        return (type(self), (self.where, self.found, self.current))
 
 
 class StoreClosedError(StoreError):

@@ -1,21 +1,37 @@
-"""A home an older version of tiermem wrote, opened by the commands that write: they upgrade
-it, as the read-only commands' error tells the user to, instead of refusing it too."""
+"""A home an older version of tiermem wrote: ``tiermem upgrade`` and the commands that write
+upgrade it; the commands that only read refuse it, naming ``tiermem upgrade``, and leave it
+as it was."""
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import io
+import json
 import os
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from tiermem.cli import main
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.sqlite.schema import SCHEMA_VERSION
+from tiermem.memory.store.sqlite.store import SQLiteStore
+from tiermem.memory.store.sqlite.writer_lock import WriterLock
 
 REPO = Path(__file__).resolve().parents[1]
+#: Commands that open agent ada's memory for writing.
+WRITING = [
+    ["chat", "--agent", "ada"],
+    ["config", "--agent", "ada", "core_limit", "500"],
+    ["forget", "--agent", "ada", "User likes green tea"],
+    ["forget", "--agent", "ada", "--finish-erasures"],
+]
 
 
 def _older_home(root: Path) -> Path:
@@ -29,12 +45,7 @@ def _older_home(root: Path) -> Path:
     return home
 
 
-@pytest.mark.parametrize("command", [
-    ["chat", "--agent", "ada"],
-    ["config", "--agent", "ada", "core_limit", "500"],
-    ["forget", "--agent", "ada", "User likes green tea"],
-    ["forget", "--agent", "ada", "--finish-erasures"],
-])
+@pytest.mark.parametrize("command", WRITING)
 def test_a_writing_command_upgrades_a_home_an_older_version_wrote(
         tmp_path: Path, command: list[str]) -> None:
     home = _older_home(tmp_path)
@@ -46,3 +57,123 @@ def test_a_writing_command_upgrades_a_home_an_older_version_wrote(
     assert "older version" not in done.stderr
     with sqlite3.connect(home / "memory.sqlite3") as conn:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def _schema(home: Path) -> int:
+    with contextlib.closing(sqlite3.connect(home / "memory.sqlite3")) as conn:
+        version: int = conn.execute("PRAGMA user_version").fetchone()[0]
+    return version
+
+
+def _digest(home: Path) -> str:
+    """What the database holds, schema and rows (its files may differ: SQLite checkpoints
+    the WAL into the database when the last connection closes, a reader's too)."""
+    with contextlib.closing(sqlite3.connect(home / "memory.sqlite3")) as conn:
+        dump = "\n".join(conn.iterdump())
+    return hashlib.sha256(dump.encode()).hexdigest()
+
+
+@pytest.fixture
+def older(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Agent ada's home, one schema back, under $TIERMEM_HOME."""
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    return _older_home(tmp_path)
+
+
+def test_upgrade_upgrades_an_older_home_then_has_nothing_to_do(
+        older: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["upgrade", "--agent", "ada"]) == 0
+    assert capsys.readouterr().out.strip() == (
+        f"upgraded agent ada's memory from schema {SCHEMA_VERSION - 1} to {SCHEMA_VERSION}")
+    assert _schema(older) == SCHEMA_VERSION
+    with HierarchicalMemory(older, embedder=HashingEmbedder(), read_only=True) as memory:
+        assert [f.text for f in memory.facts()] == ["User likes green tea"]
+    assert main(["upgrade", "--agent", "ada", "--json"]) == 0
+    done = capsys.readouterr()
+    assert json.loads(done.out) == {"agent": "ada", "from": SCHEMA_VERSION,
+                                    "to": SCHEMA_VERSION, "upgraded": False}
+    assert f"already at schema {SCHEMA_VERSION}; nothing to do" in done.err
+
+
+def test_upgrade_of_an_unknown_agent_is_a_usage_error_listing_the_agents(
+        older: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["upgrade", "--agent", "bob"]) == 2
+    assert "no agent named 'bob'" in capsys.readouterr().err
+    assert main(["upgrade", "--home", str(older.parent)]) == 2
+    assert "no memory at" in capsys.readouterr().err
+    assert _schema(older) == SCHEMA_VERSION - 1
+
+
+def test_upgrade_of_a_home_open_for_writing_fails_and_changes_nothing(
+        older: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lock = WriterLock(older)
+    lock.acquire()
+    try:
+        assert main(["upgrade", "--agent", "ada"]) == 1
+    finally:
+        lock.release()
+    assert "is open for writing by process" in capsys.readouterr().err
+    assert _schema(older) == SCHEMA_VERSION - 1
+
+
+def test_upgrade_of_a_home_a_newer_version_wrote_fails_naming_it(
+        older: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with contextlib.closing(sqlite3.connect(older / "memory.sqlite3")) as conn:
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    assert main(["upgrade", "--agent", "ada"]) == 1
+    assert "written by a newer version of tiermem" in capsys.readouterr().err
+    assert _schema(older) == SCHEMA_VERSION + 1
+
+
+@pytest.mark.parametrize("command", [
+    ["diagnostics", "--agent", "ada"],
+    ["diagnostics", "--agent", "ada", "--embedder", "hashing", "--json"],
+    ["config", "--agent", "ada"],
+    ["config", "--agent", "ada", "core_limit", "--json"],
+])
+def test_a_read_only_command_names_the_upgrade_and_leaves_an_older_home_alone(
+        older: Path, capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
+    before = _digest(older)
+    assert main(command) == 1
+    done = capsys.readouterr()
+    assert done.out == ""
+    assert done.err == (
+        f"tiermem: agent ada's memory was written by an older version of tiermem (schema "
+        f"{SCHEMA_VERSION - 1}; this version reads {SCHEMA_VERSION}); run `tiermem upgrade "
+        f"--agent ada` to upgrade it in place (writing commands such as chat also upgrade "
+        f"it)\n")
+    assert _schema(older) == SCHEMA_VERSION - 1
+    assert _digest(older) == before
+
+
+def test_migrate_from_an_older_home_elsewhere_names_its_directory(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    home = _older_home(tmp_path / "elsewhere")  # not under $TIERMEM_HOME
+    assert main(["migrate", "--from", str(home), "--to", str(tmp_path / "copy")]) == 1
+    err = capsys.readouterr().err
+    assert f"run `tiermem upgrade --agent ada --home {home}`" in err
+    assert not (tmp_path / "copy").exists()
+    assert _schema(home) == SCHEMA_VERSION - 1
+    assert main(["upgrade", "--agent", "ada", "--home", str(home)]) == 0
+    assert capsys.readouterr().out.startswith("upgraded agent ada's memory")
+    assert main(["migrate", "--from", str(home), "--to", str(tmp_path / "copy")]) == 0
+
+
+@pytest.mark.parametrize("command", WRITING)
+def test_a_writing_command_opens_a_current_home_for_writing_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: list[str]) -> None:
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    with HierarchicalMemory(tmp_path / "agents" / "ada", embedder=HashingEmbedder()) as memory:
+        memory.add_fact("User likes green tea", "durable")
+    writers = []
+    opened = SQLiteStore.__init__
+
+    def counted(self: SQLiteStore, *args: Any, **kwargs: Any) -> None:
+        if not kwargs.get("read_only", False):
+            writers.append(args)
+        opened(self, *args, **kwargs)
+
+    monkeypatch.setattr(SQLiteStore, "__init__", counted)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    assert main(command) == 0
+    assert len(writers) == 1

@@ -9,6 +9,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import pickle
 import signal
 import sqlite3
 import subprocess
@@ -22,7 +23,7 @@ import pytest
 from memory_helpers import child_process, make_memory, mounted_tmpfs
 
 from tiermem.bench.fault_os import Report, run_forked
-from tiermem.memory.errors import ReadOnlyError, StoreError
+from tiermem.memory.errors import OlderSchemaError, ReadOnlyError, StoreError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.sqlite import DB_FILE, schema
 
@@ -179,13 +180,34 @@ def test_a_home_killed_while_being_created_is_reported_as_such_not_as_older(
         assert [f.text for f in m.facts()] == ["User likes tea"]
 
 
-def test_a_database_of_an_older_schema_is_reported_as_older(tmp_path: Path) -> None:
-    home = tmp_path / "agent"
+def _filled_at_schema(home: Path, version: int) -> Path:
+    """A filled home whose database says it is at schema ``version``."""
     _fill(home)
     with contextlib.closing(sqlite3.connect(home / DB_FILE)) as conn:
-        conn.execute(f"PRAGMA user_version = {schema.SCHEMA_VERSION - 1}")
-    with pytest.raises(StoreError, match="older version of tiermem; open it once for writing"):
+        conn.execute(f"PRAGMA user_version = {version}")
+    return home
+
+
+def test_a_database_of_an_older_schema_is_reported_as_older(tmp_path: Path) -> None:
+    home = _filled_at_schema(tmp_path / "agent", schema.SCHEMA_VERSION - 1)
+    with pytest.raises(OlderSchemaError, match="older version of tiermem") as info:
         make_memory(home, read_only=True)
+    older = info.value
+    assert (older.found, older.current) == (schema.SCHEMA_VERSION - 1, schema.SCHEMA_VERSION)
+    assert "open it once for writing" in str(older)
+    # Errors cross process boundaries (forked workers, the crash harness) by pickle.
+    copy = pickle.loads(pickle.dumps(older))
+    assert (type(copy), str(copy), copy.found, copy.current) == (
+        OlderSchemaError, str(older), older.found, older.current)
+    with contextlib.closing(sqlite3.connect(home / DB_FILE)) as conn:  # nothing written
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION - 1
+
+
+def test_a_database_of_a_newer_schema_is_not_reported_as_older(tmp_path: Path) -> None:
+    home = _filled_at_schema(tmp_path / "agent", schema.SCHEMA_VERSION + 1)
+    with pytest.raises(StoreError, match="written by a newer version") as info:
+        make_memory(home, read_only=True)
+    assert not isinstance(info.value, OlderSchemaError)
 
 
 def test_a_home_on_a_read_only_filesystem_can_be_inspected(tmp_path: Path) -> None:

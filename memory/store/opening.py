@@ -74,3 +74,33 @@ def open_backend(location: str, agent: str | None, *, read_only: bool) -> Storag
                          f"(e.g. $TIERMEM_HOME/agents/NAME, by default "
                          f"~/.tiermem/agents/NAME) or a postgresql:// DSN")
     return SQLiteStore(home, read_only=read_only)
+
+
+def upgrade_backend(location: str, agent: str | None) -> tuple[int, int]:
+    """Bring the memory at ``location`` (as ``open_backend``) to this version's schema; the
+    schema versions it was at before and is at now (equal: there was nothing to do).
+
+    A writer's open is what runs the migrations a memory lacks. The read-only look first
+    tells the version it was at, takes no writer lock when there is nothing to do, and
+    refuses, as it does, a memory a newer version wrote.
+    """
+    from tiermem.memory.errors import OlderSchemaError
+
+    try:
+        open_backend(location, agent, read_only=True).close()
+    except OlderSchemaError as exc:
+        open_backend(location, agent, read_only=False).close()
+        return exc.found, exc.current
+    current = _schema_version(location)
+    return current, current
+
+
+def _schema_version(location: str) -> int:
+    """The schema version this tiermem writes in the backend ``location`` names."""
+    if is_dsn(location):
+        from tiermem.memory.store.postgres.schema import SCHEMA_VERSION as postgres_version
+
+        return postgres_version
+    from tiermem.memory.store.sqlite.schema import SCHEMA_VERSION
+
+    return SCHEMA_VERSION

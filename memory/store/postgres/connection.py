@@ -22,6 +22,7 @@ from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from tiermem.memory.errors import (
     InvalidInputError,
+    OlderSchemaError,
     ReadOnlyError,
     StoreClosedError,
     StoreCorruptError,
@@ -155,9 +156,11 @@ def prepare(conn: psycopg.Connection, *, read_only: bool, where: str) -> None:
     """Bring the schema up to date (a writer), or check it can be read (read-only)."""
     if read_only:
         version = applied_version(conn)
+        if version == 0:
+            raise StoreError(f"{where} has no tiermem memory yet; open it once for writing "
+                             f"to create it")
         if version < SCHEMA_VERSION:
-            raise StoreError(f"{where} has no tiermem memory yet (or an older schema); open "
-                             f"it once for writing to create or upgrade it")
+            raise OlderSchemaError(where, version, SCHEMA_VERSION)
     else:
         require_pgvector(conn, where)
         try:

@@ -24,6 +24,7 @@ from typing import Any
 
 from tiermem.memory.errors import (
     InvalidInputError,
+    OlderSchemaError,
     ReadOnlyError,
     StoreClosedError,
     StoreCorruptError,
@@ -178,13 +179,12 @@ class SQLiteStore(NestedTransactions):
                 f"the memory database {self.database} was never finished being created "
                 f"(the process creating it stopped first) and holds nothing yet; open it "
                 f"once for writing (without read_only) to finish creating it")
-        if version != SCHEMA_VERSION:
-            older = version < SCHEMA_VERSION
-            raise StoreError(
-                f"the memory database {self.database} was written by "
-                f"{'an older' if older else 'a newer'} version of tiermem; "
-                + ("open it once for writing (without read_only) to upgrade it" if older else
-                   "inspect it with that version"))
+        if version < SCHEMA_VERSION:
+            raise OlderSchemaError(f"the memory database {self.database}", version,
+                                   SCHEMA_VERSION)
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"the memory database {self.database} was written by a newer "
+                             f"version of tiermem; inspect it with that version")
 
     def _holds_nothing(self) -> bool:
         """Whether no table of the database holds a row (or none was created yet)."""

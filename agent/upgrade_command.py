@@ -1,0 +1,77 @@
+"""``tiermem upgrade``: bring an agent's memory to this version's schema, in place.
+
+A memory an older tiermem wrote lacks the migrations added since. Opening it for
+writing runs them (every writing command does, chat among them), but the
+commands that only read (``diagnostics``, ``config`` showing, ``migrate``'s
+source) cannot: they refuse it, naming this command (``upgrade_advice``).
+On PostgreSQL the schema is the database's, so every agent in it is upgraded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+from collections.abc import Callable
+from pathlib import Path
+
+from tiermem.agent.place import AgentPlace, store_flag
+from tiermem.memory.errors import InvalidInputError, OlderSchemaError
+
+
+def cmd_upgrade(args: argparse.Namespace, note: Callable[[str], None]) -> int:
+    from tiermem.agent.home import DEFAULT_AGENT
+    from tiermem.agent.place import agent_place
+    from tiermem.agent.terminal import report_console
+    from tiermem.memory.output_file import emit_json, output_path
+    from tiermem.memory.store.opening import upgrade_backend
+    from tiermem.memory.store.sqlite import DB_FILE
+
+    if args.home is not None:
+        home = args.home.expanduser().absolute()
+        if not (home / DB_FILE).is_file():
+            note(f"no memory at {home} ({DB_FILE} does not exist); give the directory of an "
+                 f"agent home, e.g. $TIERMEM_HOME/agents/NAME")
+            return 2
+        place = AgentPlace(args.agent or home.name, home)
+    else:
+        place = agent_place(args.agent or DEFAULT_AGENT, args.store, existing=True)
+    json_path = output_path(args.json)
+    with place.in_use(note):
+        found, current = upgrade_backend(place.dsn or str(place.home), place.name)
+    if args.json is not None:
+        emit_json({"agent": place.name, "from": found, "to": current,
+                   "upgraded": found != current}, json_path)
+    report_console(args.json == "-").print(
+        f"upgraded agent {place.name}'s memory from schema {found} to {current}"
+        if found != current else
+        f"agent {place.name}'s memory is already at schema {current}; nothing to do",
+        markup=False)
+    return 0
+
+
+def upgrade_advice(exc: OlderSchemaError, agent: str, option: str = "") -> str:
+    """What a read-only command says of a memory an older version wrote: the command that
+    upgrades it (``option``: the ``--home`` or ``--store`` it needs, from ``upgrade_option``)."""
+    return (f"agent {agent}'s memory was written by an older version of tiermem (schema "
+            f"{exc.found}; this version reads {exc.current}); run `tiermem upgrade --agent "
+            f"{agent}{option}` to upgrade it in place (writing commands such as chat also "
+            f"upgrade it)")
+
+
+def upgrade_option(place: AgentPlace, given_store: str | None) -> str:
+    """`` --store DSN`` or `` --home DIR`` for ``upgrade_advice``: what ``tiermem upgrade``
+    needs to find the agent at ``place``, given ``--store`` as the user gave it."""
+    from tiermem.agent.home import agent_home
+
+    if place.dsn is not None:
+        return store_flag(given_store)
+    try:
+        usual = agent_home(place.name).absolute()
+    except InvalidInputError:
+        usual = None  # a name no agent home can have (a scenario's): name the directory
+    return "" if place.home.absolute() == usual else _home_flag(place.home.absolute())
+
+
+def _home_flag(home: Path) -> str:
+    """`` --home DIR`` naming the agent home directory ``home``."""
+    return f" --home {shlex.quote(str(home))}"

@@ -1,0 +1,77 @@
+"""A PostgreSQL database an older version of tiermem wrote: a read-only open refuses it as
+older (OlderSchemaError), the read-only commands name ``tiermem upgrade --store``, and that
+command upgrades it in place."""
+
+from __future__ import annotations
+
+import pickle
+import shlex
+
+import psycopg
+import pytest
+
+from tiermem.cli import main
+from tiermem.memory.embed.embeddings import HashingEmbedder
+from tiermem.memory.errors import OlderSchemaError, StoreError
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.store.opening import open_postgres
+from tiermem.memory.store.postgres.schema import SCHEMA_VERSION, applied_version
+
+
+def _older_agent(dsn: str) -> None:
+    """Agent ada, in a database set back to the schema before the newest migration."""
+    with HierarchicalMemory(store=dsn, agent="ada", embedder=HashingEmbedder()) as memory:
+        memory.add_fact("User likes green tea", "durable")
+    # Undone as the newest migration (passages linked to their message) did it.
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("DROP INDEX tiermem.passages_source_message")
+        conn.execute("ALTER TABLE tiermem.passages DROP COLUMN source_message_id")
+        conn.execute("DELETE FROM tiermem.migrations WHERE version = %s", (SCHEMA_VERSION,))
+
+
+def _schema(dsn: str) -> int:
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        return applied_version(conn)
+
+
+def test_a_read_only_open_of_an_older_schema_raises_older_schema_error(
+        postgres_dsn: str) -> None:
+    _older_agent(postgres_dsn)
+    with pytest.raises(OlderSchemaError, match="older version of tiermem") as info:
+        open_postgres(postgres_dsn, "ada", read_only=True)
+    older = info.value
+    assert (older.found, older.current) == (SCHEMA_VERSION - 1, SCHEMA_VERSION)
+    copy = pickle.loads(pickle.dumps(older))
+    assert (type(copy), str(copy), copy.found) == (OlderSchemaError, str(older), older.found)
+    assert _schema(postgres_dsn) == SCHEMA_VERSION - 1
+    with HierarchicalMemory(store=postgres_dsn, agent="ada",
+                            embedder=HashingEmbedder()) as memory:  # a writer upgrades it
+        assert [f.text for f in memory.facts()] == ["User likes green tea"]
+    open_postgres(postgres_dsn, "ada", read_only=True).close()
+
+
+def test_a_database_without_tiermem_is_not_reported_as_older(postgres_dsn: str) -> None:
+    with pytest.raises(StoreError, match="has no tiermem memory yet") as info:
+        open_postgres(postgres_dsn, "ada", read_only=True)
+    assert not isinstance(info.value, OlderSchemaError)
+    assert "older" not in str(info.value)
+
+
+def test_diagnostics_names_upgrade_with_the_store_and_upgrade_upgrades(
+        postgres_dsn: str, capsys: pytest.CaptureFixture[str]) -> None:
+    _older_agent(postgres_dsn)
+    assert main(["diagnostics", "--agent", "ada", "--store", postgres_dsn]) == 1
+    err = capsys.readouterr().err
+    assert (f"(schema {SCHEMA_VERSION - 1}; this version reads {SCHEMA_VERSION}); run "
+            f"`tiermem upgrade --agent ada --store {shlex.quote(postgres_dsn)}`") in err
+    assert _schema(postgres_dsn) == SCHEMA_VERSION - 1
+
+    assert main(["upgrade", "--agent", "ada", "--store", postgres_dsn]) == 0
+    assert capsys.readouterr().out.strip() == (
+        f"upgraded agent ada's memory from schema {SCHEMA_VERSION - 1} to {SCHEMA_VERSION}")
+    assert main(["diagnostics", "--agent", "ada", "--store", postgres_dsn, "--json"]) == 0
+    capsys.readouterr()
+    assert main(["upgrade", "--agent", "ada", "--store", postgres_dsn]) == 0
+    assert "nothing to do" in capsys.readouterr().out
+    assert main(["upgrade", "--agent", "bob", "--store", postgres_dsn]) == 2
+    assert "no agent named 'bob'" in capsys.readouterr().err
