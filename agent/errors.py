@@ -28,7 +28,8 @@ class ProviderError(TiermemError):
 
     ``retryable`` describes the failure, not the history: a ``rate_limit`` error
     raised after every retry was used is still ``retryable=True`` (a later turn
-    may succeed), while ``auth`` never is.
+    may succeed), while ``auth`` never is. ``context_window`` is the window a
+    ``context_exceeded`` error named, when it named one.
     """
 
     def __init__(
@@ -39,6 +40,7 @@ class ProviderError(TiermemError):
         retryable: bool | None = None,
         status_code: int | None = None,
         attempts: int = 1,
+        context_window: int | None = None,
     ) -> None:
         if kind not in PROVIDER_ERROR_KINDS:
             raise ValueError(f"unknown provider error kind {kind!r}")
@@ -48,13 +50,15 @@ class ProviderError(TiermemError):
         self.retryable = kind in _TRANSIENT if retryable is None else retryable
         self.status_code = status_code
         self.attempts = attempts
+        self.context_window = context_window
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Keyword-only fields would otherwise be lost when the error crosses a
         # process boundary (benchmark workers).
         return (
             _rebuild_provider_error,
-            (self.message, self.kind, self.retryable, self.status_code, self.attempts),
+            (self.message, self.kind, self.retryable, self.status_code, self.attempts,
+             self.context_window),
         )
 
     def __repr__(self) -> str:
@@ -70,9 +74,11 @@ def _rebuild_provider_error(
     retryable: bool,
     status_code: int | None,
     attempts: int,
+    context_window: int | None = None,
 ) -> ProviderError:
     return ProviderError(
-        message, kind=kind, retryable=retryable, status_code=status_code, attempts=attempts
+        message, kind=kind, retryable=retryable, status_code=status_code, attempts=attempts,
+        context_window=context_window,
     )
 
 

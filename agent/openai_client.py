@@ -293,7 +293,7 @@ class OpenAIClient:
                 f"summarises sooner"
             )
             return ProviderError(text + said, kind="context_exceeded", status_code=status,
-                                 attempts=attempts)
+                                 attempts=attempts, context_window=window)
         if refusal is not None:
             # A 5xx that is a validation error would fail the same way every time.
             refused = f": {refusal.message}" if refusal.message else ""

@@ -623,6 +623,8 @@ def test_provider_error_survives_pickling() -> None:
     copy = pickle.loads(pickle.dumps(error))
     assert (copy.kind, copy.retryable, copy.attempts, str(copy)) == ("timeout", True, 3, "slow")
     assert not ProviderError("no", kind="auth").retryable
+    overflow = ProviderError("long", kind="context_exceeded", context_window=4096)
+    assert pickle.loads(pickle.dumps(overflow)).context_window == 4096
 
 
 def test_usage_adds() -> None:
