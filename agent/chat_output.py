@@ -41,7 +41,10 @@ _HINTS = {
 
 
 def provider_hint(exc: ProviderError) -> str:
-    """What to do after a model failure, by kind (resending helps only some kinds)."""
+    """What to do after a model failure, by kind (resending helps only some kinds), or the
+    error's own hint when it has one."""
+    if exc.hint:
+        return f"{UNANSWERED}; {exc.hint}"
     if exc.kind == "context_exceeded":
         return f"{UNANSWERED}; {_window_hint(exc.context_window)}"
     return f"{UNANSWERED}; {_HINTS.get(exc.kind, 'send it again later')}"

@@ -29,7 +29,8 @@ class ProviderError(TiermemError):
     ``retryable`` describes the failure, not the history: a ``rate_limit`` error
     raised after every retry was used is still ``retryable=True`` (a later turn
     may succeed), while ``auth`` never is. ``context_window`` is the window a
-    ``context_exceeded`` error named, when it named one.
+    ``context_exceeded`` error named, when it named one; ``hint`` what to do when the
+    failure says more than its kind (a web page where the API should be: the URL).
     """
 
     def __init__(
@@ -41,6 +42,7 @@ class ProviderError(TiermemError):
         status_code: int | None = None,
         attempts: int = 1,
         context_window: int | None = None,
+        hint: str | None = None,
     ) -> None:
         if kind not in PROVIDER_ERROR_KINDS:
             raise ValueError(f"unknown provider error kind {kind!r}")
@@ -51,6 +53,7 @@ class ProviderError(TiermemError):
         self.status_code = status_code
         self.attempts = attempts
         self.context_window = context_window
+        self.hint = hint
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Keyword-only fields would otherwise be lost when the error crosses a
@@ -58,7 +61,7 @@ class ProviderError(TiermemError):
         return (
             _rebuild_provider_error,
             (self.message, self.kind, self.retryable, self.status_code, self.attempts,
-             self.context_window),
+             self.context_window, self.hint),
         )
 
     def __repr__(self) -> str:
@@ -75,10 +78,11 @@ def _rebuild_provider_error(
     status_code: int | None,
     attempts: int,
     context_window: int | None = None,
+    hint: str | None = None,
 ) -> ProviderError:
     return ProviderError(
         message, kind=kind, retryable=retryable, status_code=status_code, attempts=attempts,
-        context_window=context_window,
+        context_window=context_window, hint=hint,
     )
 
 

@@ -72,7 +72,13 @@ from tiermem.agent.config import (
 from tiermem.agent.errors import LLMConfigError, ProviderError, ProviderErrorKind
 from tiermem.agent.llm import Completion, Usage
 from tiermem.agent.response import MalformedResponseError, parse_completion
-from tiermem.agent.server_errors import classify_refusal, clip, server_message
+from tiermem.agent.server_errors import (
+    classify_refusal,
+    clip,
+    is_web_page,
+    server_message,
+    web_page_error,
+)
 from tiermem.agent.text_tool_calls import find_text_tool_calls, offered_names
 
 if TYPE_CHECKING:
@@ -215,7 +221,7 @@ class OpenAIClient:
                 # checking types, so a malformed answer would surface later as a
                 # KeyError or TypeError deep in the turn instead of a ProviderError.
                 raw = self._client.chat.completions.with_raw_response.create(**request)
-                body = raw.http_response.json()
+                body = self._json(raw.http_response, attempt)
             except (openai.OpenAIError, ValueError, RecursionError) as exc:
                 error = self._provider_error(exc, attempt)
                 final = error.kind == "timeout" and not self.retry_timeouts
@@ -229,6 +235,15 @@ class OpenAIClient:
             self.total_usage = self.total_usage + completion.usage
             return completion
         raise AssertionError("unreachable: the loop returns or raises")
+
+    def _json(self, response: Any, attempts: int) -> Any:
+        # ``response`` is the SDK's HTTP library's (httpx, or a fork of it, by version).
+        try:
+            return response.json()
+        except ValueError:
+            if is_web_page(response.headers.get("content-type", ""), response.text):
+                raise web_page_error(self.base_url, attempts) from None
+            raise
 
     def _retry_delay(self, attempt: int, exc: Exception) -> float:
         server_delay = _retry_after_seconds(exc)

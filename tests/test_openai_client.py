@@ -9,7 +9,7 @@ import socket
 from typing import Any
 
 import pytest
-from fake_openai import FakeOpenAIServer, fake_embedding
+from fake_openai import FakeOpenAIServer, FakeResponse, fake_embedding
 
 from tiermem.agent.config import (
     OPENAI_API_BASE_URL,
@@ -386,6 +386,33 @@ def test_non_completion_response_is_bad_response(
         make_client(server, sleeps).complete(MESSAGES, TOOLS)
     assert info.value.kind == "bad_response"
     assert len(server.requests) == 1
+
+
+@pytest.mark.parametrize(("path", "check"), [
+    ("/ui", "`tiermem doctor --base-url http://127.0.0.1:{port}/v1`"),
+    ("/v1", "`tiermem doctor --base-url URL`"),
+])
+def test_a_web_page_for_an_answer_points_at_the_url_not_the_model(
+    server: FakeOpenAIServer, sleeps: list[float], path: str, check: str
+) -> None:
+    page = FakeResponse(body=b"<!doctype html><html><body>Open WebUI</body></html>",
+                        headers={"Content-Type": "text/html; charset=utf-8"})
+    if path == "/v1":
+        server.enqueue(page)
+    else:
+        server.routes[("POST", f"{path}/chat/completions")] = page
+    client = OpenAIClient("fake-model", base_url=f"http://127.0.0.1:{server.port}{path}",
+                          max_retries=2, sleep=sleeps.append)
+    with pytest.raises(ProviderError) as info:
+        client.complete(MESSAGES, TOOLS)
+    error = info.value
+    asked = len(server.requests) + server.other_requests.count(("POST", f"{path}/chat/completions"))
+    assert error.kind == "bad_response" and asked == 1 and sleeps == []
+    assert "answered with a web page (HTML)" in str(error)
+    assert error.hint is not None and error.hint.startswith("check the URL, not the model: ")
+    assert check.format(port=server.port) in error.hint and "/v1" in error.hint
+    assert "tool calling" not in error.hint
+    assert pickle.loads(pickle.dumps(error)).hint == error.hint
 
 
 def test_empty_queue_answers_500_with_a_clear_message(server: FakeOpenAIServer) -> None:

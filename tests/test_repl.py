@@ -7,6 +7,7 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from prompt_toolkit import PromptSession
@@ -333,6 +334,23 @@ def test_the_hint_after_a_context_overflow_names_the_size_or_where_to_find_it(
     assert "the size the error names" not in said
     assert "the window the server was started with (llama-server -c/--ctx-size" in said
     assert "/props" in said and "Ollama num_ctx" in said and "model's card" in said
+
+
+def test_a_web_page_for_an_answer_sends_the_user_to_the_url(
+        memory: HierarchicalMemory, server: Any) -> None:
+    from fake_openai import FakeResponse
+
+    from tiermem.agent.openai_client import OpenAIClient
+
+    server.enqueue(FakeResponse(body=b"<!DOCTYPE html><html><title>Open WebUI</title></html>",
+                                headers={"Content-Type": "text/html"}))
+    model = OpenAIClient("fake-model", base_url=server.base_url, max_retries=0)
+    repl, _ = make_repl(memory, model)
+    assert repl.run_piped(["hello"]) == 1
+    said = " ".join(errors_of(repl).split())
+    assert (f"kept in recall as unanswered; check the URL, not the model: {server.base_url} "
+            f"may be a web UI's address") in said
+    assert "`tiermem doctor --base-url URL`" in said and "tool calling" not in said
 
 
 @pytest.mark.parametrize(("error", "kind"), [
