@@ -3,6 +3,7 @@ its configuration, and the scripted test double."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import pickle
 import socket
@@ -273,6 +274,60 @@ def test_a_local_server_s_timeout_is_reported_without_sending_the_request_again(
 def test_openai_s_api_retries_a_timeout() -> None:
     assert OpenAIClient("gpt-4o-mini", api_key="sk-test").retry_timeouts
     assert not OpenAIClient("qwen", base_url="http://10.0.0.5:8000/v1").retry_timeouts
+
+
+def _through(client: OpenAIClient, answers: list[str]) -> list[str]:
+    """Send ``client``'s requests to ``answers`` in turn (the name of a timeout the SDK's
+    HTTP library raises, or a reply's text); the URLs they went to."""
+    sdk = client._client
+    # The SDK's own HTTP library (httpx, or the fork this SDK version uses).
+    library = next(c for c in type(sdk._client).__mro__ if c.__name__ == "Client")
+    http = importlib.import_module(library.__module__.split(".")[0])
+    sent: list[str] = []
+
+    def answer(request: Any) -> Any:
+        sent.append(str(request.url))
+        step = answers[len(sent) - 1]
+        if not step.endswith("Timeout"):
+            return http.Response(200, json={
+                "id": "c", "object": "chat.completion", "created": 0, "model": "m",
+                "choices": [{"index": 0, "finish_reason": "stop",
+                             "message": {"role": "assistant", "content": step}}]})
+        raise getattr(http, step)("timed out", request=request)
+
+    client._client = sdk.with_options(http_client=http.Client(
+        transport=http.MockTransport(answer)))
+    return sent
+
+
+def test_a_connect_timeout_is_sent_again_to_any_server(sleeps: list[float]) -> None:
+    # The request never reached the server, so no work of its is repeated.
+    client = OpenAIClient("fake-model", base_url="http://127.0.0.1:8080/v1", max_retries=3,
+                          sleep=sleeps.append)
+    assert not client.retry_timeouts
+    sent = _through(client, ["ConnectTimeout", "PoolTimeout", "back"])
+    assert client.complete(MESSAGES, TOOLS).content == "back"
+    assert len(sent) == 3 and len(sleeps) == 2
+    sent = _through(client, ["ConnectTimeout"] * 4)
+    with pytest.raises(ProviderError) as info:
+        client.complete(MESSAGES, TOOLS)
+    assert len(sent) == 4 and (info.value.kind, info.value.attempts) == ("connection", 4)
+    assert str(info.value).startswith("could not connect to http://127.0.0.1:8080/v1 within")
+    # A timeout waiting for the answer is still final against such a server.
+    sent = _through(client, ["ReadTimeout", "back"])
+    with pytest.raises(ProviderError, match="did not answer within"):
+        client.complete(MESSAGES, TOOLS)
+    assert len(sent) == 1
+
+
+def test_azure_openai_retries_a_timeout_as_openai_does(sleeps: list[float]) -> None:
+    client = OpenAIClient("gpt-4o", base_url="https://tiermem.openai.azure.com/openai/v1",
+                          api_key="test-key", max_retries=2, sleep=sleeps.append)
+    assert client.retry_timeouts
+    sent = _through(client, ["ReadTimeout", "back"])
+    assert client.complete(MESSAGES, TOOLS).content == "back"
+    assert sent == ["https://tiermem.openai.azure.com/openai/v1/chat/completions"] * 2
+    assert not OpenAIClient("qwen", base_url="https://openai.azure.com.example/v1").retry_timeouts
 
 
 def test_timeout_is_retried_then_reported(server: FakeOpenAIServer, sleeps: list[float]) -> None:
