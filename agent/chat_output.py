@@ -22,6 +22,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
+from tiermem.agent.config import ENV_CONTEXT_WINDOW
 from tiermem.agent.errors import ProviderError
 from tiermem.agent.turn_result import TurnResult
 
@@ -34,17 +35,31 @@ _HINTS = {
     "auth": "fix the credentials the error names, then send it again",
     "bad_request": "the model refused this request; change what the error names before "
                    "sending it again",
-    "context_exceeded": "the server's context window is smaller than tiermem assumed; start "
-                        "the chat with --context-window N (or set TIERMEM_CONTEXT_WINDOW) to "
-                        "the size the error names",
     "bad_response": "the model's answer could not be read; send it again, or use a model "
                     "with dependable tool calling",
 }
 
 
 def provider_hint(exc: ProviderError) -> str:
-    """What to do after a model failure, by kind (resending helps only some kinds)."""
+    """What to do after a model failure, by kind (resending helps only some kinds), or the
+    error's own hint when it has one."""
+    if exc.hint:
+        return f"{UNANSWERED}; {exc.hint}"
+    if exc.kind == "context_exceeded":
+        return f"{UNANSWERED}; {_window_hint(exc.context_window)}"
     return f"{UNANSWERED}; {_HINTS.get(exc.kind, 'send it again later')}"
+
+
+def _window_hint(window: int | None) -> str:
+    smaller = "the server's context window is smaller than tiermem assumed"
+    if window is not None:
+        return (f"{smaller}; start the chat with --context-window {window} (or set "
+                f"{ENV_CONTEXT_WINDOW}={window}), the size the error names")
+    # Nothing in the error says the size, so name where each server sets it.
+    return (f"{smaller}, and the error names no size; start the chat with --context-window N "
+            f"(or set {ENV_CONTEXT_WINDOW}) to the window the server was started with "
+            f"(llama-server -c/--ctx-size, shown as n_ctx in its /props; llama-cpp-python "
+            f"--n_ctx; Ollama num_ctx), or else the context length on the model's card")
 
 
 def error_kind(exc: BaseException) -> str:

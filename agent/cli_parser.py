@@ -180,11 +180,16 @@ def build_parser() -> argparse.ArgumentParser:
     migrate = sub.add_parser("migrate", help=COMMANDS["migrate"],
                              description=COMMANDS["migrate"] + ". The source is only read; "
                              "the copy is checked (row counts and a content hash) before it "
-                             "is committed.")
+                             "is committed.",
+                             epilog="exit codes: 0 moved and verified, 1 failed (the target "
+                                    "holds a memory already, or the copy did not verify), 2 "
+                                    "usage error (a path that is not an agent home, an unknown "
+                                    "agent, a DSN that cannot be read)")
     migrate.add_argument("--from", dest="source", required=True, metavar="PATH|DSN",
                          help="an agent home directory, or a postgresql:// DSN")
     migrate.add_argument("--to", dest="target", required=True, metavar="PATH|DSN",
-                         help="a new agent home directory, or a postgresql:// DSN")
+                         help="a new agent home directory (missing parents are created), "
+                              "or a postgresql:// DSN")
     migrate.add_argument("--agent", type=_agent_name,
                          help="the agent's name in the database (default: the name of the "
                               "agent home directory)")

@@ -208,6 +208,14 @@ def is_openai_url(url: str) -> bool:
     return host == "openai.com" or host.endswith(".openai.com")
 
 
+def is_openai_service(url: str) -> bool:
+    """Whether ``url`` is OpenAI's API as OpenAI or Azure OpenAI
+    (``https://NAME.openai.azure.com/...``) serves it: many machines behind one address,
+    where a request sent again after a timeout need not wait behind the first."""
+    host = (urlsplit(url).hostname or "").lower()
+    return is_openai_url(url) or host.endswith(".openai.azure.com")
+
+
 @dataclass(frozen=True)
 class LLMConfig:
     """Everything needed to build an ``OpenAIClient``.

@@ -28,7 +28,9 @@ class ProviderError(TiermemError):
 
     ``retryable`` describes the failure, not the history: a ``rate_limit`` error
     raised after every retry was used is still ``retryable=True`` (a later turn
-    may succeed), while ``auth`` never is.
+    may succeed), while ``auth`` never is. ``context_window`` is the window a
+    ``context_exceeded`` error named, when it named one; ``hint`` what to do when the
+    failure says more than its kind (a web page where the API should be: the URL).
     """
 
     def __init__(
@@ -39,6 +41,8 @@ class ProviderError(TiermemError):
         retryable: bool | None = None,
         status_code: int | None = None,
         attempts: int = 1,
+        context_window: int | None = None,
+        hint: str | None = None,
     ) -> None:
         if kind not in PROVIDER_ERROR_KINDS:
             raise ValueError(f"unknown provider error kind {kind!r}")
@@ -48,13 +52,16 @@ class ProviderError(TiermemError):
         self.retryable = kind in _TRANSIENT if retryable is None else retryable
         self.status_code = status_code
         self.attempts = attempts
+        self.context_window = context_window
+        self.hint = hint
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Keyword-only fields would otherwise be lost when the error crosses a
         # process boundary (benchmark workers).
         return (
             _rebuild_provider_error,
-            (self.message, self.kind, self.retryable, self.status_code, self.attempts),
+            (self.message, self.kind, self.retryable, self.status_code, self.attempts,
+             self.context_window, self.hint),
         )
 
     def __repr__(self) -> str:
@@ -70,9 +77,12 @@ def _rebuild_provider_error(
     retryable: bool,
     status_code: int | None,
     attempts: int,
+    context_window: int | None = None,
+    hint: str | None = None,
 ) -> ProviderError:
     return ProviderError(
-        message, kind=kind, retryable=retryable, status_code=status_code, attempts=attempts
+        message, kind=kind, retryable=retryable, status_code=status_code, attempts=attempts,
+        context_window=context_window, hint=hint,
     )
 
 

@@ -9,11 +9,14 @@ Retries are done here, not by the ``openai`` package (it is built with
 ``max_retries=0``), so that which failures are retried, how long we wait and how
 many attempts were made are explicit, documented and testable:
 
-- retried: HTTP 429, 408 and 5xx, connection failures, and timeouts of OpenAI's
-  API; a timeout of any other server is final: such a server is one machine
-  running the model, a request that took the whole timeout was being worked on,
-  and sending it again only queues the same work behind it (four attempts at
-  the 300 s default would keep a user waiting 20 minutes for an error);
+- retried: HTTP 429, 408 and 5xx, connection failures (a connect timeout among
+  them: the request never reached the server, so sending it again costs the
+  server nothing), and timeouts waiting for the answer from OpenAI's API (as
+  OpenAI or Azure OpenAI serves it); such a timeout of any other server is
+  final: that server is one machine running the model, a request that took the
+  whole timeout was being worked on, and sending it again only queues the same
+  work behind it (four attempts at the 300 s default would keep a user waiting
+  20 minutes for an error);
 - not retried: every other 4xx (bad request, auth, unknown model), responses
   that are not chat completions, and errors whose text says the prompt is over
   the context window or the request failed validation, whatever their status
@@ -64,7 +67,7 @@ from tiermem.agent.config import (
     default_context_window,
     default_max_tokens,
     default_timeout,
-    is_openai_url,
+    is_openai_service,
     is_reasoning_model,
     normalize_base_url,
     resolve_encoding,
@@ -72,7 +75,13 @@ from tiermem.agent.config import (
 from tiermem.agent.errors import LLMConfigError, ProviderError, ProviderErrorKind
 from tiermem.agent.llm import Completion, Usage
 from tiermem.agent.response import MalformedResponseError, parse_completion
-from tiermem.agent.server_errors import classify_refusal, clip, server_message
+from tiermem.agent.server_errors import (
+    classify_refusal,
+    clip,
+    is_web_page,
+    server_message,
+    web_page_error,
+)
 from tiermem.agent.text_tool_calls import find_text_tool_calls, offered_names
 
 if TYPE_CHECKING:
@@ -127,9 +136,9 @@ class OpenAIClient:
         self.timeout = float(default_timeout(self.base_url) if timeout is None
                              else check_timeout(timeout))
         self.max_retries = max_retries
-        #: Whether a timed-out request is sent again (module docstring); None: only to
-        #: OpenAI's API.
-        self.retry_timeouts = (is_openai_url(self.base_url) if retry_timeouts is None
+        #: Whether a request whose answer timed out is sent again (module docstring);
+        #: None: only to OpenAI's API. A connect timeout is always retried.
+        self.retry_timeouts = (is_openai_service(self.base_url) if retry_timeouts is None
                                else retry_timeouts)
         self.context_window = context_window or default_context_window(self.model)
         self.max_tokens = (default_max_tokens(self.model, self.context_window)
@@ -215,7 +224,7 @@ class OpenAIClient:
                 # checking types, so a malformed answer would surface later as a
                 # KeyError or TypeError deep in the turn instead of a ProviderError.
                 raw = self._client.chat.completions.with_raw_response.create(**request)
-                body = raw.http_response.json()
+                body = self._json(raw.http_response, attempt)
             except (openai.OpenAIError, ValueError, RecursionError) as exc:
                 error = self._provider_error(exc, attempt)
                 final = error.kind == "timeout" and not self.retry_timeouts
@@ -230,6 +239,15 @@ class OpenAIClient:
             return completion
         raise AssertionError("unreachable: the loop returns or raises")
 
+    def _json(self, response: Any, attempts: int) -> Any:
+        # ``response`` is the SDK's HTTP library's (httpx, or a fork of it, by version).
+        try:
+            return response.json()
+        except ValueError:
+            if is_web_page(response.headers.get("content-type", ""), response.text):
+                raise web_page_error(self.base_url, attempts) from None
+            raise
+
     def _retry_delay(self, attempt: int, exc: Exception) -> float:
         server_delay = _retry_after_seconds(exc)
         if server_delay is not None:
@@ -243,6 +261,13 @@ class OpenAIClient:
         tries = f"{attempts} attempt" + ("" if attempts == 1 else "s")
         url = self.base_url
 
+        if isinstance(exc, openai.APITimeoutError) and _never_sent(exc.__cause__):
+            return ProviderError(
+                f"could not connect to {url} within {self.timeout:g} s ({tries}): is the "
+                f"server running and reachable from here? check --base-url / OPENAI_BASE_URL",
+                kind="connection",
+                attempts=attempts,
+            )
         if isinstance(exc, openai.APITimeoutError):
             return ProviderError(
                 f"{url} did not answer within {self.timeout:g} s ({tries}): the model may be "
@@ -293,7 +318,7 @@ class OpenAIClient:
                 f"summarises sooner"
             )
             return ProviderError(text + said, kind="context_exceeded", status_code=status,
-                                 attempts=attempts)
+                                 attempts=attempts, context_window=window)
         if refusal is not None:
             # A 5xx that is a validation error would fail the same way every time.
             refused = f": {refusal.message}" if refusal.message else ""
@@ -373,6 +398,12 @@ def _cut_off(cause: BaseException | None) -> bool:
     running?" would send the user after the wrong cause."""
     # By name: the SDK's HTTP library (httpx, or a fork of it) names its errors alike.
     return type(cause).__name__ in ("RemoteProtocolError", "ReadError")
+
+
+def _never_sent(cause: BaseException | None) -> bool:
+    """Whether a timeout came before the request reached the server (no connection, or
+    none free in the pool), which makes sending it again safe for any server."""
+    return type(cause).__name__ in ("ConnectTimeout", "PoolTimeout")
 
 
 def _without_null_content(message: dict[str, Any]) -> dict[str, Any]:

@@ -22,11 +22,13 @@ from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.opening import STORE_VARIABLE, is_dsn, open_backend
+from tiermem.memory.store.sqlite import DB_FILE
 from tiermem.memory.validation import validate_agent_name
 
 
 class StoreOptionError(InvalidInputError):
-    """``--store`` or ``TIERMEM_STORE`` names no PostgreSQL database (a usage error)."""
+    """``--store``, ``TIERMEM_STORE`` or one of migrate's ``--from`` and ``--to`` names no
+    place a memory can be read from or written to (a usage error)."""
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,40 @@ def checked_dsn(dsn: str, source: str) -> str:
     if problem is not None:
         raise StoreOptionError(f"{source}: {problem}")
     return dsn
+
+
+def checked_home(location: str, option: str, *, existing: bool) -> Path:
+    """The agent home directory ``location`` names for ``option``: one that holds a memory
+    (``existing``), else one that can be created; a usage error otherwise, found before
+    anything is opened or created."""
+    home = Path(location).expanduser().absolute()
+    example = agent_home("NAME")
+    if existing:
+        if not home.exists():
+            problem = f"no agent home at {home}"
+        elif not home.is_dir():
+            problem = f"{home} is not a directory"
+        elif not (home / DB_FILE).is_file():
+            problem = f"{home} holds no agent memory (no {DB_FILE})"
+        else:
+            return home
+        raise StoreOptionError(f"{option}: {problem}; give the directory of an agent (e.g. "
+                               f"{example}) or a postgresql:// DSN")
+    parent = home
+    while not parent.exists():
+        parent = parent.parent
+    if parent == home and not home.is_dir():
+        problem = f"{home} is not a directory"
+    elif not parent.is_dir():
+        problem = f"cannot create the agent home {home}: {parent} is not a directory"
+    elif not os.access(parent, os.W_OK | os.X_OK):
+        problem = (f"cannot write the agent home {home}: the directory {parent} is not "
+                   f"writable by this user")
+    else:
+        return home
+    raise StoreOptionError(f"{option}: {problem}; give a new agent home directory this user "
+                           f"can write (e.g. {example}; missing parents are created) or a "
+                           f"postgresql:// DSN")
 
 
 def agent_place(name: str, store: str | None, *, existing: bool = False) -> AgentPlace:

@@ -13,6 +13,10 @@ Retrying either only repeats the failure, so the text of the body decides:
 
 ``classify_refusal`` is all the client and ``tiermem doctor`` need; everything
 else a server answers is judged by its status code alone.
+
+A web page (HTML) where a completion's JSON should be is no model's failure:
+the base URL is a web UI's, or not the API root. ``web_page_error`` says so,
+with the URL to try.
 """
 
 from __future__ import annotations
@@ -22,10 +26,13 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
+from urllib.parse import urlsplit, urlunsplit
 
+from tiermem.agent.errors import ProviderError
 from tiermem.tools.safe_text import safe_text
 
-__all__ = ["Refusal", "RefusalKind", "classify_refusal", "server_message"]
+__all__ = ["Refusal", "RefusalKind", "classify_refusal", "is_web_page", "server_message",
+           "web_page_error"]
 
 RefusalKind = Literal["context_exceeded", "bad_request"]
 
@@ -74,6 +81,30 @@ def classify_refusal(status: int, body: Any) -> Refusal | None:
     if status in _REFUSED_STATUSES or (status >= 500 and _VALIDATION.search(text)):
         return Refusal("bad_request", server_message(body))
     return None
+
+
+def is_web_page(content_type: str, text: str) -> bool:
+    """Whether an answer is an HTML page rather than an API's JSON."""
+    return "html" in content_type.lower() or text.lstrip()[:1] == "<"
+
+
+def web_page_error(url: str, attempts: int) -> ProviderError:
+    """The error for a web page that ``url``'s chat endpoint answered with: its hint points
+    at the URL, which sending again or another model cannot fix."""
+    parts = urlsplit(url)
+    if parts.path.rstrip("/").endswith("/v1"):
+        where = f"{url} may be a web UI's address, not the model server's"
+        root, check = "the server's own API root (its port, ending in /v1)", "URL"
+    else:
+        check = urlunsplit((parts.scheme, parts.netloc, "/v1", "", ""))
+        where = f"{url} does not end in /v1"
+        root = f"the server's API root (it ends in /v1; perhaps {check})"
+    return ProviderError(
+        f"{url}/chat/completions answered with a web page (HTML), not an OpenAI-compatible "
+        f"API's JSON: check that --base-url is the server's API root (it ends in /v1)",
+        kind="bad_response", attempts=attempts,
+        hint=(f"check the URL, not the model: {where}; set --base-url (or OPENAI_BASE_URL) to "
+              f"{root}, and check it with `tiermem doctor --base-url {check}`"))
 
 
 def server_message(body: Any) -> str:

@@ -59,9 +59,10 @@ def add_server_options(parser: argparse.ArgumentParser) -> None:
              "published window for its models, else 8192)")
     parser.add_argument(
         "--timeout", type=positive_seconds, metavar="SECONDS",
-        help=f"seconds to wait for each model request (one that times out is sent again "
-             f"only to OpenAI's API); or set TIERMEM_TIMEOUT (default {LOCAL_TIMEOUT:g} for "
-             f"local servers, {OPENAI_TIMEOUT:g} for OpenAI)")
+        help=f"seconds to wait for each model request (one whose answer times out is sent "
+             f"again only to OpenAI's API, Azure OpenAI's included; one that cannot connect "
+             f"in time, to any server); or set TIERMEM_TIMEOUT (default {LOCAL_TIMEOUT:g} "
+             f"for local servers, {OPENAI_TIMEOUT:g} for OpenAI)")
     parser.add_argument(
         "--max-tokens", type=positive_int, metavar="N",
         help=f"the reply budget sent with each request and kept free in the window; or set "

@@ -29,15 +29,25 @@ def cmd_reindex(args: argparse.Namespace, note: Callable[[str], None]) -> int:
 
 
 def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
-    from tiermem.agent.place import AgentPlace, checked_dsn, require_stored_agent, store_flag
+    from tiermem.agent.place import (
+        AgentPlace,
+        checked_dsn,
+        checked_home,
+        require_stored_agent,
+        store_flag,
+    )
     from tiermem.agent.upgrade_command import upgrade_advice, upgrade_option
     from tiermem.memory.errors import OlderSchemaError
     from tiermem.memory.store.opening import is_dsn
     from tiermem.memory.store.transfer import migrate, open_backend
 
-    for option, location in (("--from", args.source), ("--to", args.target)):
+    places = (("--from", args.source), ("--to", args.target))
+    for option, location in places:
         if is_dsn(location):
             checked_dsn(location, option)
+    for option, location in places:
+        if not is_dsn(location):
+            checked_home(location, option, existing=option == "--from")
     agent = args.agent
     if agent is None:
         homes = [p for p in (args.source, args.target) if not is_dsn(p)]

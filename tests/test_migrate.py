@@ -173,8 +173,37 @@ def test_relative_agent_home_paths_are_taken_from_the_working_directory(
     assert "moved agent ops: 1 facts" in capsys.readouterr().out
     with HierarchicalMemory("copy/ops", embedder=HashingEmbedder(), read_only=True) as m:
         assert [f.text for f in m.facts()] == ["User's pager rotation starts Monday"]
-    assert main(["migrate", "--from", "no/such", "--to", "other"]) == 1
-    assert "no agent home at " + str(tmp_path / "no" / "such") in capsys.readouterr().err
+    assert main(["migrate", "--from", "no/such", "--to", "other"]) == 2
+    err = capsys.readouterr().err
+    assert "--from: no agent home at " + str(tmp_path / "no" / "such") in err
+    assert "give the directory of an agent" in err and "or a postgresql:// DSN" in err
+    assert not (tmp_path / "other").exists()
+
+
+def test_a_path_that_is_no_agent_home_is_a_usage_error_before_anything_is_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with HierarchicalMemory(tmp_path / "ada", embedder=HashingEmbedder()) as m:
+        m.add_fact("User's pager rotation starts Monday", "durable")
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "notes.txt").write_text("kept")
+
+    def refused(source: Path, target: Path, said: str) -> None:
+        assert main(["migrate", "--from", str(source), "--to", str(target)]) == 2
+        err = capsys.readouterr().err
+        assert said in err and "postgresql:// DSN" in err, err
+
+    new = tmp_path / "new" / "ada"
+    refused(tmp_path / "empty", new, f"--from: {tmp_path / 'empty'} holds no agent memory")
+    refused(tmp_path / "notes.txt", new, f"--from: {tmp_path / 'notes.txt'} is not a directory")
+    refused(tmp_path / "ada", tmp_path / "notes.txt" / "ada",
+            f"--to: cannot create the agent home {tmp_path / 'notes.txt' / 'ada'}: "
+            f"{tmp_path / 'notes.txt'} is not a directory")
+    refused(tmp_path / "ada", tmp_path / "notes.txt",
+            f"--to: {tmp_path / 'notes.txt'} is not a directory")
+    assert not (tmp_path / "new").exists() and (tmp_path / "notes.txt").read_text() == "kept"
+    # Missing parents of a new agent home are created.
+    assert main(["migrate", "--from", str(tmp_path / "ada"), "--to", str(new)]) == 0
+    assert "matches" in capsys.readouterr().out
 
 
 def test_a_migrated_memory_gives_no_id_the_source_erased(

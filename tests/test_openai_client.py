@@ -3,13 +3,14 @@ its configuration, and the scripted test double."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import pickle
 import socket
 from typing import Any
 
 import pytest
-from fake_openai import FakeOpenAIServer, fake_embedding
+from fake_openai import FakeOpenAIServer, FakeResponse, fake_embedding
 
 from tiermem.agent.config import (
     OPENAI_API_BASE_URL,
@@ -275,6 +276,60 @@ def test_openai_s_api_retries_a_timeout() -> None:
     assert not OpenAIClient("qwen", base_url="http://10.0.0.5:8000/v1").retry_timeouts
 
 
+def _through(client: OpenAIClient, answers: list[str]) -> list[str]:
+    """Send ``client``'s requests to ``answers`` in turn (the name of a timeout the SDK's
+    HTTP library raises, or a reply's text); the URLs they went to."""
+    sdk = client._client
+    # The SDK's own HTTP library (httpx, or the fork this SDK version uses).
+    library = next(c for c in type(sdk._client).__mro__ if c.__name__ == "Client")
+    http = importlib.import_module(library.__module__.split(".")[0])
+    sent: list[str] = []
+
+    def answer(request: Any) -> Any:
+        sent.append(str(request.url))
+        step = answers[len(sent) - 1]
+        if not step.endswith("Timeout"):
+            return http.Response(200, json={
+                "id": "c", "object": "chat.completion", "created": 0, "model": "m",
+                "choices": [{"index": 0, "finish_reason": "stop",
+                             "message": {"role": "assistant", "content": step}}]})
+        raise getattr(http, step)("timed out", request=request)
+
+    client._client = sdk.with_options(http_client=http.Client(
+        transport=http.MockTransport(answer)))
+    return sent
+
+
+def test_a_connect_timeout_is_sent_again_to_any_server(sleeps: list[float]) -> None:
+    # The request never reached the server, so no work of its is repeated.
+    client = OpenAIClient("fake-model", base_url="http://127.0.0.1:8080/v1", max_retries=3,
+                          sleep=sleeps.append)
+    assert not client.retry_timeouts
+    sent = _through(client, ["ConnectTimeout", "PoolTimeout", "back"])
+    assert client.complete(MESSAGES, TOOLS).content == "back"
+    assert len(sent) == 3 and len(sleeps) == 2
+    sent = _through(client, ["ConnectTimeout"] * 4)
+    with pytest.raises(ProviderError) as info:
+        client.complete(MESSAGES, TOOLS)
+    assert len(sent) == 4 and (info.value.kind, info.value.attempts) == ("connection", 4)
+    assert str(info.value).startswith("could not connect to http://127.0.0.1:8080/v1 within")
+    # A timeout waiting for the answer is still final against such a server.
+    sent = _through(client, ["ReadTimeout", "back"])
+    with pytest.raises(ProviderError, match="did not answer within"):
+        client.complete(MESSAGES, TOOLS)
+    assert len(sent) == 1
+
+
+def test_azure_openai_retries_a_timeout_as_openai_does(sleeps: list[float]) -> None:
+    client = OpenAIClient("gpt-4o", base_url="https://tiermem.openai.azure.com/openai/v1",
+                          api_key="test-key", max_retries=2, sleep=sleeps.append)
+    assert client.retry_timeouts
+    sent = _through(client, ["ReadTimeout", "back"])
+    assert client.complete(MESSAGES, TOOLS).content == "back"
+    assert sent == ["https://tiermem.openai.azure.com/openai/v1/chat/completions"] * 2
+    assert not OpenAIClient("qwen", base_url="https://openai.azure.com.example/v1").retry_timeouts
+
+
 def test_timeout_is_retried_then_reported(server: FakeOpenAIServer, sleeps: list[float]) -> None:
     # Neither request is ever answered: only the client's own timeout ends each attempt.
     server.enqueue_hold()
@@ -386,6 +441,33 @@ def test_non_completion_response_is_bad_response(
         make_client(server, sleeps).complete(MESSAGES, TOOLS)
     assert info.value.kind == "bad_response"
     assert len(server.requests) == 1
+
+
+@pytest.mark.parametrize(("path", "check"), [
+    ("/ui", "`tiermem doctor --base-url http://127.0.0.1:{port}/v1`"),
+    ("/v1", "`tiermem doctor --base-url URL`"),
+])
+def test_a_web_page_for_an_answer_points_at_the_url_not_the_model(
+    server: FakeOpenAIServer, sleeps: list[float], path: str, check: str
+) -> None:
+    page = FakeResponse(body=b"<!doctype html><html><body>Open WebUI</body></html>",
+                        headers={"Content-Type": "text/html; charset=utf-8"})
+    if path == "/v1":
+        server.enqueue(page)
+    else:
+        server.routes[("POST", f"{path}/chat/completions")] = page
+    client = OpenAIClient("fake-model", base_url=f"http://127.0.0.1:{server.port}{path}",
+                          max_retries=2, sleep=sleeps.append)
+    with pytest.raises(ProviderError) as info:
+        client.complete(MESSAGES, TOOLS)
+    error = info.value
+    asked = len(server.requests) + server.other_requests.count(("POST", f"{path}/chat/completions"))
+    assert error.kind == "bad_response" and asked == 1 and sleeps == []
+    assert "answered with a web page (HTML)" in str(error)
+    assert error.hint is not None and error.hint.startswith("check the URL, not the model: ")
+    assert check.format(port=server.port) in error.hint and "/v1" in error.hint
+    assert "tool calling" not in error.hint
+    assert pickle.loads(pickle.dumps(error)).hint == error.hint
 
 
 def test_empty_queue_answers_500_with_a_clear_message(server: FakeOpenAIServer) -> None:
@@ -623,6 +705,8 @@ def test_provider_error_survives_pickling() -> None:
     copy = pickle.loads(pickle.dumps(error))
     assert (copy.kind, copy.retryable, copy.attempts, str(copy)) == ("timeout", True, 3, "slow")
     assert not ProviderError("no", kind="auth").retryable
+    overflow = ProviderError("long", kind="context_exceeded", context_window=4096)
+    assert pickle.loads(pickle.dumps(overflow)).context_window == 4096
 
 
 def test_usage_adds() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -17,7 +18,7 @@ from tiermem.cli import main
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.errors import StoreError
 from tiermem.memory.hierarchy import HierarchicalMemory
-from tiermem.memory.store.postgres import local_server
+from tiermem.memory.store.postgres import connection, local_server
 from tiermem.memory.store.postgres.local_server import PG_MAJOR, LocalPostgres, LocalServerError
 
 
@@ -178,3 +179,30 @@ def test_a_dsn_on_a_local_server_names_the_pg_command_for_its_directory(
     (scratch_dir / "postgres").symlink_to(server.data_dir)
     monkeypatch.setenv("TIERMEM_HOME", str(scratch_dir))
     refused(server.dsn, r"is not running; start it with `tiermem pg start`$")
+
+
+def test_a_lost_connection_to_a_local_server_names_the_pg_command_for_its_directory(
+        scratch_dir: Path) -> None:
+    server = LocalPostgres(scratch_dir / "pg")
+    memory = HierarchicalMemory(store=server.start(), agent="alice",
+                                embedder=HashingEmbedder())
+    try:
+        memory.add_fact("User likes persimmons")
+        with psycopg.connect(server.dsn, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                          "WHERE application_name = 'tiermem'")
+        with pytest.raises(StoreError, match=rf"lost the connection to PostgreSQL.*Check the "
+                                             rf"server \(`tiermem pg status --dir "
+                                             rf"{re.escape(str(server.data_dir))}`\)"):
+            memory.add_fact("User likes figs")
+    finally:
+        with contextlib.suppress(StoreError):
+            memory.close()
+
+
+def test_a_lost_connection_to_another_server_keeps_the_general_advice() -> None:
+    lost = psycopg.OperationalError("server closed the connection unexpectedly")
+    lost.__cause__ = OSError("reset")
+    error = connection.translate(lost, "agent 'alice'", "postgresql://u@db.example/memory")
+    assert error is not None
+    assert "Check the server (`tiermem pg status` for a local one)" in str(error)

@@ -48,7 +48,7 @@ OTHER_PROGRAMS = {
 }
 #: Options the prose names that belong to another program, with whose they are.
 OTHER_OPTIONS = {
-    "--jinja": "llama-server", "--chat-template-file": "llama-server",
+    "--jinja": "llama-server", "--chat-template-file": "llama-server", "--ctx-size": "llama-server",
     "--enable-auto-tool-choice": "vLLM", "--tool-call-parser": "vLLM",
     "--max-model-len": "vLLM",
 }

@@ -7,6 +7,7 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from prompt_toolkit import PromptSession
@@ -305,8 +306,8 @@ def test_recall_command_shows_a_models_replies_but_not_tool_rows(
     ("bad_response", "the model's answer could not be read"),
     ("bad_request", "the model refused this request"),
     ("auth", "fix the credentials"),
-    ("context_exceeded", "the server's context window is smaller than tiermem assumed; "
-                         "start the chat with --context-window N"),
+    ("context_exceeded", "the server's context window is smaller than tiermem assumed, and "
+                         "the error names no size; start the chat with --context-window N"),
 ])
 def test_the_hint_after_a_model_error_fits_its_kind(
         memory: HierarchicalMemory, kind: str, hint: str) -> None:
@@ -316,6 +317,40 @@ def test_the_hint_after_a_model_error_fits_its_kind(
     assert f"kept in recall as unanswered; {hint}" in errors_of(repl)
     if kind != "connection":
         assert "reachable" not in errors_of(repl)
+
+
+def test_the_hint_after_a_context_overflow_names_the_size_or_where_to_find_it(
+        memory: HierarchicalMemory) -> None:
+    named = ProviderError("too long", kind="context_exceeded", context_window=4096)
+    repl, _ = make_repl(memory, ScriptedModel([named]))
+    assert repl.run_piped(["hello"]) == 1
+    said = errors_of(repl)
+    assert ("start the chat with --context-window 4096 (or set TIERMEM_CONTEXT_WINDOW=4096), "
+            "the size the error names") in said and "names no size" not in said
+    repl, _ = make_repl(memory, ScriptedModel([ProviderError("too long",
+                                                             kind="context_exceeded")]))
+    assert repl.run_piped(["hello"]) == 1
+    said = " ".join(errors_of(repl).split())
+    assert "the size the error names" not in said
+    assert "the window the server was started with (llama-server -c/--ctx-size" in said
+    assert "/props" in said and "Ollama num_ctx" in said and "model's card" in said
+
+
+def test_a_web_page_for_an_answer_sends_the_user_to_the_url(
+        memory: HierarchicalMemory, server: Any) -> None:
+    from fake_openai import FakeResponse
+
+    from tiermem.agent.openai_client import OpenAIClient
+
+    server.enqueue(FakeResponse(body=b"<!DOCTYPE html><html><title>Open WebUI</title></html>",
+                                headers={"Content-Type": "text/html"}))
+    model = OpenAIClient("fake-model", base_url=server.base_url, max_retries=0)
+    repl, _ = make_repl(memory, model)
+    assert repl.run_piped(["hello"]) == 1
+    said = " ".join(errors_of(repl).split())
+    assert (f"kept in recall as unanswered; check the URL, not the model: {server.base_url} "
+            f"may be a web UI's address") in said
+    assert "`tiermem doctor --base-url URL`" in said and "tool calling" not in said
 
 
 @pytest.mark.parametrize(("error", "kind"), [

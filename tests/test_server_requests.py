@@ -143,6 +143,7 @@ def test_a_context_overflow_is_sent_once_and_names_the_flag(
     assert "--context-window" in str(error) and "TIERMEM_CONTEXT_WINDOW" in str(error)
     if window is not None:
         assert f"({window})" in str(error)
+    assert error.context_window == window
 
 
 def test_a_plain_500_is_still_retried(server: FakeOpenAIServer) -> None:

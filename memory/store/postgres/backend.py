@@ -82,6 +82,7 @@ class PostgresBackend(NestedTransactions):
         global _fork_hook_installed
         server, options = split_dsn(dsn)
         self.dsn, self.agent_name = dsn, agent
+        self._server = server
         if hnsw is not None:
             vector_index = "hnsw" if hnsw else "exact"
         self.vector_index = (options.vector_index if vector_index is None
@@ -222,7 +223,7 @@ class PostgresBackend(NestedTransactions):
                 self.conn.execute("ROLLBACK")
 
     def _mapped(self, exc: BaseException) -> BaseException:
-        return translate(exc, self._where) or exc
+        return translate(exc, self._where, self._server) or exc
 
     def _check_usable(self) -> None:
         if self.forked:
@@ -232,7 +233,7 @@ class PostgresBackend(NestedTransactions):
             raise StoreClosedError("this memory is closed; open it again to use it")
 
     def translate_error(self, exc: BaseException) -> StoreError | None:
-        return translate(exc, self._where)
+        return translate(exc, self._where, self._server)
 
     def purge_erased(self) -> list[str]:
         """VACUUM the tables erasure deletes from: the dead row versions that still hold

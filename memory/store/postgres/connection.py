@@ -229,8 +229,10 @@ def release_writer_lock(conn: psycopg.Connection, agent: int) -> None:
         conn.execute("SELECT pg_advisory_unlock(%s, %s)", (LOCK_CLASS, agent))
 
 
-def translate(exc: BaseException, where: str) -> StoreError | None:
-    """tiermem's error for a PostgreSQL failure a user can act on; None for any other."""
+def translate(exc: BaseException, where: str, dsn: str) -> StoreError | None:
+    """tiermem's error for a PostgreSQL failure a user can act on; None for any other.
+
+    ``dsn`` is the connection's, which tells a local server's directory apart."""
     if isinstance(exc, StoreError):
         return None
     if isinstance(exc, pg_errors.DiskFull):
@@ -248,9 +250,18 @@ def translate(exc: BaseException, where: str) -> StoreError | None:
             return StoreClosedError("this memory is closed; open it again to use it")
         return StoreError(f"lost the connection to PostgreSQL for {where}: "
                           f"{_first_line(exc)}; the last transaction was not committed. "
-                          f"Check the server (`tiermem pg status` for a local one) and open "
-                          f"the memory again")
+                          f"Check the server ({_status_advice(dsn)}) and open the memory "
+                          f"again")
     return None
+
+
+def _status_advice(dsn: str) -> str:
+    """How to look at the server of ``dsn``: the ``tiermem pg status`` that reaches it when
+    it is a local server, since plain ``status`` looks at the default directory only."""
+    server = local_server_at(_dsn_parts(dsn).get("host", ""))
+    if server is None:
+        return "`tiermem pg status` for a local one"
+    return f"`tiermem pg status{server.dir_option}`"
 
 
 def _first_line(exc: BaseException) -> str:
