@@ -10,6 +10,7 @@ local PostgreSQL server that ``--store`` can name.
 from __future__ import annotations
 
 import argparse
+import shlex
 from collections.abc import Callable
 from pathlib import Path
 
@@ -117,8 +118,8 @@ def cmd_pg(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         dsn = server.start()
         print(dsn)
         note(f"PostgreSQL runs on {server.data_dir}; use it with `export TIERMEM_STORE="
-             f"'{dsn}'` or --store, stop it with `tiermem pg stop"
-             + (f" --dir {args.dir}`" if args.dir else "`"))
+             f"{shlex.quote(dsn)}` or --store, stop it with `tiermem pg stop"
+             f"{server.dir_option}`")
         return 0
     if args.action == "stop":
         note(f"stopped the server on {server.data_dir}" if server.stop()

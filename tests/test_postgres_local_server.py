@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import shlex
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -140,13 +141,15 @@ def test_root_runs_programs_installed_where_the_server_account_cannot_enter(
 
 def test_cli_starts_reports_and_stops_a_server(scratch_dir: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
-    data = str(scratch_dir / "pg")
+    data = str(scratch_dir / "pg data")  # a space: the commands it prints are quoted
     assert main(["pg", "status", "--dir", data]) == 1
     assert "no server is running" in capsys.readouterr().err
     assert main(["pg", "start", "--dir", data]) == 0
     out, err = capsys.readouterr()
     dsn = out.strip()
     assert dsn.startswith("postgresql://") and "TIERMEM_STORE" in err
+    stop = err.rsplit("stop it with `", 1)[1].split("`")[0]
+    assert shlex.split(stop) == ["tiermem", "pg", "stop", "--dir", data]
     with psycopg.connect(dsn) as conn:
         assert conn.execute("SELECT 1").fetchone() == (1,)
     assert main(["pg", "status", "--dir", data]) == 0
