@@ -48,8 +48,6 @@ table, the reply budget and the tokenizer encoding) lives in agent/config.py.
 from __future__ import annotations
 
 import dataclasses
-import email.utils
-import math
 import random
 import time
 from collections.abc import Callable
@@ -57,7 +55,6 @@ from typing import TYPE_CHECKING, Any
 
 from tiermem.agent.config import (
     DEFAULT_MAX_RETRIES,
-    ENV_CONTEXT_WINDOW,
     OPENAI_API_BASE_URL,
     PLACEHOLDER_API_KEY,
     LLMConfig,
@@ -72,16 +69,11 @@ from tiermem.agent.config import (
     normalize_base_url,
     resolve_encoding,
 )
-from tiermem.agent.errors import LLMConfigError, ProviderError, ProviderErrorKind
+from tiermem.agent.errors import LLMConfigError, ProviderError
 from tiermem.agent.llm import Completion, Usage
 from tiermem.agent.response import MalformedResponseError, parse_completion
-from tiermem.agent.server_errors import (
-    classify_refusal,
-    clip,
-    is_web_page,
-    server_message,
-    web_page_error,
-)
+from tiermem.agent.sdk_errors import provider_error, retry_after_seconds
+from tiermem.agent.server_errors import is_web_page, web_page_error
 from tiermem.agent.text_tool_calls import find_text_tool_calls, offered_names
 
 if TYPE_CHECKING:
@@ -226,7 +218,8 @@ class OpenAIClient:
                 raw = self._client.chat.completions.with_raw_response.create(**request)
                 body = self._json(raw.http_response, attempt)
             except (openai.OpenAIError, ValueError, RecursionError) as exc:
-                error = self._provider_error(exc, attempt)
+                error = provider_error(exc, attempt, url=self.base_url, model=self.model,
+                                       timeout=self.timeout)
                 final = error.kind == "timeout" and not self.retry_timeouts
                 if not error.retryable or final or attempt == attempts:
                     raise error from exc
@@ -249,118 +242,11 @@ class OpenAIClient:
             raise
 
     def _retry_delay(self, attempt: int, exc: Exception) -> float:
-        server_delay = _retry_after_seconds(exc)
+        server_delay = retry_after_seconds(exc)
         if server_delay is not None:
             return min(server_delay, self.max_retry_after)
         backoff = min(self.max_delay, self.base_delay * 2.0 ** (attempt - 1))
         return backoff * (0.5 + 0.5 * self._rng.random())
-
-    def _provider_error(self, exc: Exception, attempts: int) -> ProviderError:
-        import openai
-
-        tries = f"{attempts} attempt" + ("" if attempts == 1 else "s")
-        url = self.base_url
-
-        if isinstance(exc, openai.APITimeoutError) and _never_sent(exc.__cause__):
-            return ProviderError(
-                f"could not connect to {url} within {self.timeout:g} s ({tries}): is the "
-                f"server running and reachable from here? check --base-url / OPENAI_BASE_URL",
-                kind="connection",
-                attempts=attempts,
-            )
-        if isinstance(exc, openai.APITimeoutError):
-            return ProviderError(
-                f"{url} did not answer within {self.timeout:g} s ({tries}): the model may be "
-                f"loading or overloaded; raise the request timeout (--timeout SECONDS or "
-                f"TIERMEM_TIMEOUT) or try a smaller model",
-                kind="timeout",
-                attempts=attempts,
-            )
-        if isinstance(exc, openai.APIConnectionError):
-            cause = f" ({exc.__cause__})" if exc.__cause__ else ""
-            if _cut_off(exc.__cause__):
-                why = str(exc.__cause__).rstrip(".")
-                return ProviderError(
-                    f"{url} closed the connection before its answer was complete ({why}; "
-                    f"{tries}): the server may have crashed or restarted while answering "
-                    f"(out of memory, say); check its log",
-                    kind="connection",
-                    attempts=attempts,
-                )
-            return ProviderError(
-                f"could not reach {url}{cause}: is the server running? "
-                f"set --base-url / OPENAI_BASE_URL",
-                kind="connection",
-                attempts=attempts,
-            )
-        if isinstance(exc, openai.APIStatusError):
-            return self._status_error(exc, attempts, tries)
-        return ProviderError(
-            f"{url} sent a response that is not a chat completion: {clip(str(exc))}; "
-            f"check that the base URL points at an OpenAI-compatible /v1 API",
-            kind="bad_response",
-            attempts=attempts,
-        )
-
-    def _status_error(self, exc: Any, attempts: int, tries: str) -> ProviderError:
-        status: int = exc.status_code
-        detail = server_message(exc.body)
-        said = f"; the server said: {detail}" if detail else ""
-        url = self.base_url
-        refusal = classify_refusal(status, exc.body)
-        kind: ProviderErrorKind
-        if refusal is not None and refusal.kind == "context_exceeded":
-            window = refusal.context_window
-            runs = f"the window it runs with ({window})" if window else "the window it runs with"
-            text = (
-                f"{url} refused the prompt as longer than its context window (HTTP {status}): "
-                f"set --context-window or {ENV_CONTEXT_WINDOW} to {runs} so the agent "
-                f"summarises sooner"
-            )
-            return ProviderError(text + said, kind="context_exceeded", status_code=status,
-                                 attempts=attempts, context_window=window)
-        if refusal is not None:
-            # A 5xx that is a validation error would fail the same way every time.
-            refused = f": {refusal.message}" if refusal.message else ""
-            text = (f"the server refused the request{refused} (HTTP {status} from {url}); "
-                    f"sending it again cannot help")
-            return ProviderError(text, kind="bad_request", retryable=False, status_code=status,
-                                 attempts=attempts)
-        if status == 429:
-            kind = "rate_limit"
-            text = (
-                f"{url} is rate-limiting requests (HTTP 429, {tries}): wait a minute and "
-                f"try again, or check the account's quota"
-            )
-        elif status == 408:
-            kind = "timeout"
-            text = f"{url} timed out the request (HTTP 408, {tries}): try again later"
-        elif status >= 500:
-            kind = "server"
-            text = (
-                f"{url} failed with HTTP {status} ({tries}): the server is having problems; "
-                f"check its logs or try again later"
-            )
-        elif status == 401:
-            kind = "auth"
-            text = f"{url} rejected the API key (HTTP 401): check OPENAI_API_KEY"
-        elif status == 403:
-            kind = "auth"
-            text = (
-                f"{url} refused access to model {self.model!r} (HTTP 403): check that the "
-                f"API key (OPENAI_API_KEY) may use this model"
-            )
-        elif status == 404:
-            kind = "bad_request"
-            text = (
-                f"{url} has no model {self.model!r} or no /chat/completions endpoint (HTTP 404): "
-                f"check --model / TIERMEM_MODEL against {url}/models, and that the base URL "
-                f"ends in /v1"
-            )
-        else:
-            kind = "bad_request"
-            text = f"{url} refused the request (HTTP {status})"
-        return ProviderError(text + said, kind=kind, status_code=status, attempts=attempts)
 
     def _with_text_tool_calls(self, completion: Completion,
                               tools: list[dict[str, Any]]) -> Completion:
@@ -393,48 +279,7 @@ class OpenAIClient:
             ) from None
 
 
-def _cut_off(cause: BaseException | None) -> bool:
-    """Whether the server was reached and then dropped the connection: "is the server
-    running?" would send the user after the wrong cause."""
-    # By name: the SDK's HTTP library (httpx, or a fork of it) names its errors alike.
-    return type(cause).__name__ in ("RemoteProtocolError", "ReadError")
-
-
-def _never_sent(cause: BaseException | None) -> bool:
-    """Whether a timeout came before the request reached the server (no connection, or
-    none free in the pool), which makes sending it again safe for any server."""
-    return type(cause).__name__ in ("ConnectTimeout", "PoolTimeout")
-
-
 def _without_null_content(message: dict[str, Any]) -> dict[str, Any]:
     if "content" in message and message["content"] is not None:
         return message
     return {**message, "content": ""}
-
-
-def _retry_after_seconds(exc: Exception) -> float | None:
-    """The wait a 429/503 response asked for, in seconds, or None."""
-    response = getattr(exc, "response", None)
-    headers = getattr(response, "headers", None)
-    if headers is None:
-        return None
-    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
-        value = headers.get(name)
-        if value is None:
-            continue
-        seconds: float | None
-        try:
-            seconds = float(value) * scale
-        except ValueError:
-            seconds = _http_date_delay(value) if name == "retry-after" else None
-        if seconds is not None and math.isfinite(seconds):
-            return max(0.0, seconds)
-    return None
-
-
-def _http_date_delay(value: str) -> float | None:
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return when.timestamp() - time.time()

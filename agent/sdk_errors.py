@@ -1,0 +1,174 @@
+"""How the ``openai`` package's failures read to a user, and how long a server asks to wait.
+
+``provider_error`` turns what a request raised into a ``ProviderError``: its text
+says what to do, and its kind (with ``retryable``) is what the client's retry rule
+reads (agent/openai_client.py's docstring). ``retry_after_seconds`` reads a
+``Retry-After`` or ``retry-after-ms`` header.
+
+The SDK's HTTP library (httpx, or a fork of it, by SDK version) is never imported:
+its errors are told apart by name, which both spell alike.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import math
+import time
+from typing import Any
+
+from tiermem.agent.config import ENV_CONTEXT_WINDOW
+from tiermem.agent.errors import ProviderError, ProviderErrorKind
+from tiermem.agent.server_errors import classify_refusal, clip, server_message
+
+__all__ = ["provider_error", "retry_after_seconds"]
+
+
+def provider_error(exc: Exception, attempts: int, *, url: str, model: str,
+                   timeout: float) -> ProviderError:
+    """What ``exc``, raised by the ``openai`` package after ``attempts`` attempts at
+    ``url``, means for the user: a ``ProviderError`` whose kind decides retrying."""
+    import openai
+
+    tries = f"{attempts} attempt" + ("" if attempts == 1 else "s")
+
+    if isinstance(exc, openai.APITimeoutError) and _never_sent(exc.__cause__):
+        return ProviderError(
+            f"could not connect to {url} within {timeout:g} s ({tries}): is the "
+            f"server running and reachable from here? check --base-url / OPENAI_BASE_URL",
+            kind="connection",
+            attempts=attempts,
+        )
+    if isinstance(exc, openai.APITimeoutError):
+        return ProviderError(
+            f"{url} did not answer within {timeout:g} s ({tries}): the model may be "
+            f"loading or overloaded; raise the request timeout (--timeout SECONDS or "
+            f"TIERMEM_TIMEOUT) or try a smaller model",
+            kind="timeout",
+            attempts=attempts,
+        )
+    if isinstance(exc, openai.APIConnectionError):
+        cause = f" ({exc.__cause__})" if exc.__cause__ else ""
+        if _cut_off(exc.__cause__):
+            why = str(exc.__cause__).rstrip(".")
+            return ProviderError(
+                f"{url} closed the connection before its answer was complete ({why}; "
+                f"{tries}): the server may have crashed or restarted while answering "
+                f"(out of memory, say); check its log",
+                kind="connection",
+                attempts=attempts,
+            )
+        return ProviderError(
+            f"could not reach {url}{cause}: is the server running? "
+            f"set --base-url / OPENAI_BASE_URL",
+            kind="connection",
+            attempts=attempts,
+        )
+    if isinstance(exc, openai.APIStatusError):
+        return _status_error(exc, attempts, tries, url, model)
+    return ProviderError(
+        f"{url} sent a response that is not a chat completion: {clip(str(exc))}; "
+        f"check that the base URL points at an OpenAI-compatible /v1 API",
+        kind="bad_response",
+        attempts=attempts,
+    )
+
+
+def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> ProviderError:
+    status: int = exc.status_code
+    detail = server_message(exc.body)
+    said = f"; the server said: {detail}" if detail else ""
+    refusal = classify_refusal(status, exc.body)
+    kind: ProviderErrorKind
+    if refusal is not None and refusal.kind == "context_exceeded":
+        window = refusal.context_window
+        runs = f"the window it runs with ({window})" if window else "the window it runs with"
+        text = (
+            f"{url} refused the prompt as longer than its context window (HTTP {status}): "
+            f"set --context-window or {ENV_CONTEXT_WINDOW} to {runs} so the agent "
+            f"summarises sooner"
+        )
+        return ProviderError(text + said, kind="context_exceeded", status_code=status,
+                             attempts=attempts, context_window=window)
+    if refusal is not None:
+        # A 5xx that is a validation error would fail the same way every time.
+        refused = f": {refusal.message}" if refusal.message else ""
+        text = (f"the server refused the request{refused} (HTTP {status} from {url}); "
+                f"sending it again cannot help")
+        return ProviderError(text, kind="bad_request", retryable=False, status_code=status,
+                             attempts=attempts)
+    if status == 429:
+        kind = "rate_limit"
+        text = (
+            f"{url} is rate-limiting requests (HTTP 429, {tries}): wait a minute and "
+            f"try again, or check the account's quota"
+        )
+    elif status == 408:
+        kind = "timeout"
+        text = f"{url} timed out the request (HTTP 408, {tries}): try again later"
+    elif status >= 500:
+        kind = "server"
+        text = (
+            f"{url} failed with HTTP {status} ({tries}): the server is having problems; "
+            f"check its logs or try again later"
+        )
+    elif status == 401:
+        kind = "auth"
+        text = f"{url} rejected the API key (HTTP 401): check OPENAI_API_KEY"
+    elif status == 403:
+        kind = "auth"
+        text = (
+            f"{url} refused access to model {model!r} (HTTP 403): check that the "
+            f"API key (OPENAI_API_KEY) may use this model"
+        )
+    elif status == 404:
+        kind = "bad_request"
+        text = (
+            f"{url} has no model {model!r} or no /chat/completions endpoint (HTTP 404): "
+            f"check --model / TIERMEM_MODEL against {url}/models, and that the base URL "
+            f"ends in /v1"
+        )
+    else:
+        kind = "bad_request"
+        text = f"{url} refused the request (HTTP {status})"
+    return ProviderError(text + said, kind=kind, status_code=status, attempts=attempts)
+
+
+def _cut_off(cause: BaseException | None) -> bool:
+    """Whether the server was reached and then dropped the connection: "is the server
+    running?" would send the user after the wrong cause."""
+    # By name: the SDK's HTTP library (httpx, or a fork of it) names its errors alike.
+    return type(cause).__name__ in ("RemoteProtocolError", "ReadError")
+
+
+def _never_sent(cause: BaseException | None) -> bool:
+    """Whether a timeout came before the request reached the server (no connection, or
+    none free in the pool), which makes sending it again safe for any server."""
+    return type(cause).__name__ in ("ConnectTimeout", "PoolTimeout")
+
+
+def retry_after_seconds(exc: Exception) -> float | None:
+    """The wait a 429/503 response asked for, in seconds, or None."""
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    if headers is None:
+        return None
+    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        value = headers.get(name)
+        if value is None:
+            continue
+        seconds: float | None
+        try:
+            seconds = float(value) * scale
+        except ValueError:
+            seconds = _http_date_delay(value) if name == "retry-after" else None
+        if seconds is not None and math.isfinite(seconds):
+            return max(0.0, seconds)
+    return None
+
+
+def _http_date_delay(value: str) -> float | None:
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return when.timestamp() - time.time()
