@@ -18,7 +18,13 @@ from typing import Any
 
 from tiermem.agent.config import ENV_CONTEXT_WINDOW
 from tiermem.agent.errors import ProviderError, ProviderErrorKind
-from tiermem.agent.server_errors import classify_refusal, clip, server_message
+from tiermem.agent.server_errors import (
+    classify_refusal,
+    clip,
+    is_web_page,
+    server_message,
+    web_page_error,
+)
 
 __all__ = ["provider_error", "retry_after_seconds"]
 
@@ -120,6 +126,9 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
             f"{url} refused access to model {model!r} (HTTP 403): check that the "
             f"API key (OPENAI_API_KEY) may use this model"
         )
+    elif _is_web_page(exc):
+        # A web UI or proxy refusing the POST (405, 404 from its router): the URL is wrong.
+        return web_page_error(url, attempts, status)
     elif status == 404:
         kind = "bad_request"
         text = (
@@ -131,6 +140,17 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
         kind = "bad_request"
         text = f"{url} refused the request (HTTP {status})"
     return ProviderError(text + said, kind=kind, status_code=status, attempts=attempts)
+
+
+def _is_web_page(exc: Any) -> bool:
+    """Whether the refusal ``exc`` came as an HTML page rather than an API's error."""
+    response = getattr(exc, "response", None)
+    if response is None:
+        return False
+    try:
+        return is_web_page(response.headers.get("content-type", ""), response.text)
+    except Exception:  # a body that cannot be read as text is no page to judge
+        return False
 
 
 def _cut_off(cause: BaseException | None) -> bool:

@@ -88,9 +88,10 @@ def is_web_page(content_type: str, text: str) -> bool:
     return "html" in content_type.lower() or text.lstrip()[:1] == "<"
 
 
-def web_page_error(url: str, attempts: int) -> ProviderError:
-    """The error for a web page that ``url``'s chat endpoint answered with: its hint points
-    at the URL, which sending again or another model cannot fix."""
+def web_page_error(url: str, attempts: int, status: int | None = None) -> ProviderError:
+    """The error for a web page that ``url``'s chat endpoint answered with (``status``: the
+    HTTP status of a refusal, e.g. a web UI's 405 to a POST): its hint points at the URL,
+    which sending again or another model cannot fix."""
     parts = urlsplit(url)
     if parts.path.rstrip("/").endswith("/v1"):
         where = f"{url} may be a web UI's address, not the model server's"
@@ -99,10 +100,11 @@ def web_page_error(url: str, attempts: int) -> ProviderError:
         check = urlunsplit((parts.scheme, parts.netloc, "/v1", "", ""))
         where = f"{url} does not end in /v1"
         root = f"the server's API root (it ends in /v1; perhaps {check})"
+    answered = "a web page (HTML)" if status is None else f"HTTP {status} and a web page (HTML)"
     return ProviderError(
-        f"{url}/chat/completions answered with a web page (HTML), not an OpenAI-compatible "
+        f"{url}/chat/completions answered with {answered}, not an OpenAI-compatible "
         f"API's JSON: check that --base-url is the server's API root (it ends in /v1)",
-        kind="bad_response", attempts=attempts,
+        kind="bad_response", retryable=False, status_code=status, attempts=attempts,
         hint=(f"check the URL, not the model: {where}; set --base-url (or OPENAI_BASE_URL) to "
               f"{root}, and check it with `tiermem doctor --base-url {check}`"))
 

@@ -470,6 +470,34 @@ def test_a_web_page_for_an_answer_points_at_the_url_not_the_model(
     assert pickle.loads(pickle.dumps(error)).hint == error.hint
 
 
+@pytest.mark.parametrize("status", [404, 405])
+def test_a_web_page_refusing_the_request_points_at_the_url(
+    server: FakeOpenAIServer, sleeps: list[float], status: int
+) -> None:
+    # A web UI's router answers a POST to a path it lacks with its own HTML error page.
+    server.routes[("POST", "/ui/chat/completions")] = FakeResponse(
+        status=status, body=b"<html><body>Method Not Allowed</body></html>",
+        headers={"Content-Type": "text/html"})
+    client = OpenAIClient("fake-model", base_url=f"http://127.0.0.1:{server.port}/ui",
+                          max_retries=2, sleep=sleeps.append)
+    with pytest.raises(ProviderError) as info:
+        client.complete(MESSAGES, TOOLS)
+    error = info.value
+    assert (error.kind, error.status_code, error.retryable) == ("bad_response", status, False)
+    assert f"answered with HTTP {status} and a web page (HTML)" in str(error)
+    assert error.hint is not None and error.hint.startswith("check the URL, not the model: ")
+    assert f"`tiermem doctor --base-url http://127.0.0.1:{server.port}/v1`" in error.hint
+    assert sleeps == []
+
+
+def test_an_api_s_json_404_still_names_the_model(server: FakeOpenAIServer,
+                                                 sleeps: list[float]) -> None:
+    server.enqueue_error(404, {"error": {"message": "model 'fake-model' not found"}})
+    with pytest.raises(ProviderError, match="has no model 'fake-model'") as info:
+        make_client(server, sleeps).complete(MESSAGES, TOOLS)
+    assert info.value.hint is None
+
+
 def test_empty_queue_answers_500_with_a_clear_message(server: FakeOpenAIServer) -> None:
     client = OpenAIClient("fake-model", base_url=server.base_url, max_retries=0)
     with pytest.raises(ProviderError, match="no response is queued"):
