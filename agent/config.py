@@ -210,10 +210,17 @@ def is_openai_url(url: str) -> bool:
 
 def is_openai_service(url: str) -> bool:
     """Whether ``url`` is OpenAI's API as OpenAI or Azure OpenAI
-    (``https://NAME.openai.azure.com/...``) serves it: many machines behind one address,
-    where a request sent again after a timeout need not wait behind the first."""
+    (``https://NAME.openai.azure.com/...``, or the Azure AI services addresses that also
+    serve its models, ``NAME.cognitiveservices.azure.com`` and
+    ``NAME.services.ai.azure.com``) serves it: many machines behind one address, where a
+    request sent again after a timeout need not wait behind the first."""
     host = (urlsplit(url).hostname or "").lower()
-    return is_openai_url(url) or host.endswith(".openai.azure.com")
+    return is_openai_url(url) or host.endswith(_AZURE_OPENAI_HOSTS)
+
+
+#: The ends of the Azure host names that serve OpenAI's models (``is_openai_service``).
+_AZURE_OPENAI_HOSTS = (".openai.azure.com", ".cognitiveservices.azure.com",
+                       ".services.ai.azure.com")
 
 
 @dataclass(frozen=True)

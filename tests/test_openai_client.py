@@ -328,6 +328,11 @@ def test_azure_openai_retries_a_timeout_as_openai_does(sleeps: list[float]) -> N
     assert client.complete(MESSAGES, TOOLS).content == "back"
     assert sent == ["https://tiermem.openai.azure.com/openai/v1/chat/completions"] * 2
     assert not OpenAIClient("qwen", base_url="https://openai.azure.com.example/v1").retry_timeouts
+    for host in ("tiermem.cognitiveservices.azure.com", "tiermem.services.ai.azure.com"):
+        assert OpenAIClient("gpt-4o", base_url=f"https://{host}/openai/v1",
+                            api_key="test-key").retry_timeouts
+    assert not OpenAIClient("gpt-4o", base_url="https://cognitiveservices.azure.com.evil/v1",
+                            api_key="test-key").retry_timeouts
 
 
 def test_timeout_is_retried_then_reported(server: FakeOpenAIServer, sleeps: list[float]) -> None:
