@@ -92,6 +92,25 @@ class OlderSchemaError(StoreError):
         return (type(self), (self.where, self.found, self.current))
 
 
+class NewerSchemaError(StoreError):
+    """A memory a newer version of tiermem wrote. This version neither reads nor writes it
+    (writing could break the columns and invariants the newer one added) and leaves it as
+    it was.
+
+    ``found`` is the schema version stored, ``current`` the newest this version knows.
+    """
+
+    def __init__(self, where: str, found: int, current: int) -> None:
+        self.where, self.found, self.current = where, found, current
+        super().__init__(
+            f"{where} was written by a newer version of tiermem (schema {found}; this "
+            f"version knows schemas up to {current}) and was left as it was; upgrade "
+            f"tiermem (`pip install -U tiermem`) or use the version that wrote it")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.where, self.found, self.current))
+
+
 class StoreClosedError(StoreError):
     """The memory was closed; it must be opened again before use."""
 

@@ -22,6 +22,7 @@ from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from tiermem.memory.errors import (
     InvalidInputError,
+    NewerSchemaError,
     OlderSchemaError,
     ReadOnlyError,
     StoreClosedError,
@@ -154,6 +155,9 @@ def require_pgvector(conn: psycopg.Connection, where: str) -> None:
 
 def prepare(conn: psycopg.Connection, *, read_only: bool, where: str) -> None:
     """Bring the schema up to date (a writer), or check it can be read (read-only)."""
+    # Before a writer creates anything: what a newer version stored may rest on columns
+    # and invariants this one would break.
+    _refuse_newer_schema(conn, where)
     if read_only:
         version = applied_version(conn)
         if version == 0:
@@ -172,12 +176,16 @@ def prepare(conn: psycopg.Connection, *, read_only: bool, where: str) -> None:
                 f"superuser: CREATE EXTENSION vector)") from None
         except pg_errors.FeatureNotSupported as exc:
             raise StoreError(f"{where} lacks what tiermem needs: {_first_line(exc)}") from None
-    if applied_version(conn) > SCHEMA_VERSION:
-        raise StoreError(f"{where} was written by a newer version of tiermem; open it with "
-                         f"that version")
+    _refuse_newer_schema(conn, where)  # a newer version may have migrated meanwhile
     from pgvector.psycopg import register_vector
 
     register_vector(conn)
+
+
+def _refuse_newer_schema(conn: psycopg.Connection, where: str) -> None:
+    version = applied_version(conn)
+    if version > SCHEMA_VERSION:
+        raise NewerSchemaError(where, version, SCHEMA_VERSION)
 
 
 def agent_id(conn: psycopg.Connection, name: str, *, create: bool,

@@ -1,0 +1,34 @@
+"""How the command line words the store's refusals whose library messages speak to a
+Python caller (``read_only=True``, a database file's path) rather than to someone at a
+shell, who needs the agent's name and a command to run."""
+
+from __future__ import annotations
+
+import argparse
+
+from tiermem.memory.errors import NewerSchemaError, TiermemError
+
+
+def cli_message(exc: TiermemError, args: argparse.Namespace) -> str:
+    """What ``tiermem`` prints on standard error for ``exc`` raised by the command ``args``
+    parsed (the library's message when the command line has nothing better to say)."""
+    whose = _whose(args)
+    if isinstance(exc, NewerSchemaError) and whose:
+        text = (f"{whose} was written by a newer version of tiermem (schema "
+                f"{exc.found}; this version knows schemas up to {exc.current}) and was left "
+                f"as it was; upgrade tiermem (`pip install -U tiermem`) or use the version "
+                f"that wrote it")
+        if args.command == "upgrade":
+            text += (" (`tiermem upgrade` brings a memory an older version wrote up to this "
+                     "version, not tiermem itself)")
+        return text
+    return str(exc)
+
+
+def _whose(args: argparse.Namespace) -> str | None:
+    """``agent ada's memory`` (or a scenario's) as the command named it; None when it named
+    only a directory."""
+    if getattr(args, "scenario", None):
+        return f"scenario {args.scenario}'s memory"
+    agent = getattr(args, "agent", None)
+    return f"agent {agent}'s memory" if agent else None
