@@ -31,7 +31,7 @@ def cmd_reindex(args: argparse.Namespace, note: Callable[[str], None]) -> int:
 def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.agent.place import AgentPlace, checked_dsn, require_stored_agent, store_flag
     from tiermem.agent.upgrade_command import upgrade_advice, upgrade_option
-    from tiermem.memory.errors import OlderSchemaError
+    from tiermem.memory.errors import OlderSchemaError, UnfinishedStoreError
     from tiermem.memory.store.opening import is_dsn
     from tiermem.memory.store.transfer import migrate, open_backend
 
@@ -55,7 +55,7 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
 
     try:
         source = open_backend(args.source, agent, read_only=True)
-    except OlderSchemaError as exc:
+    except (OlderSchemaError, UnfinishedStoreError) as exc:
         where = (store_flag(args.source) if is_dsn(args.source)
                  else upgrade_option(AgentPlace(agent, Path(args.source).expanduser()), None))
         note(upgrade_advice(exc, agent, where))

@@ -21,6 +21,7 @@ from tiermem.memory.errors import (
     StoreFullError,
     StoreLockedError,
     TiermemError,
+    UnfinishedStoreError,
 )
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.types import Fact, Hit, SearchResult
@@ -47,4 +48,5 @@ __all__ = [
     "StoreFullError",
     "StoreLockedError",
     "TiermemError",
+    "UnfinishedStoreError",
 ]

@@ -92,6 +92,24 @@ class OlderSchemaError(StoreError):
         return (type(self), (self.where, self.found, self.current))
 
 
+class UnfinishedStoreError(StoreError):
+    """A memory database the process creating it stopped before finishing: it holds nothing
+    yet, and an open for writing finishes creating it (a read-only open cannot).
+
+    ``found`` is the schema version it was created up to.
+    """
+
+    def __init__(self, where: str, found: int) -> None:
+        self.where, self.found = where, found
+        super().__init__(
+            f"{where} was never finished being created (the process creating it stopped "
+            f"first) and holds nothing yet; open it once for writing (without read_only) to "
+            f"finish creating it")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.where, self.found))
+
+
 class NewerSchemaError(StoreError):
     """A memory a newer version of tiermem wrote. This version neither reads nor writes it
     (writing could break the columns and invariants the newer one added) and leaves it as

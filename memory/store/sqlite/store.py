@@ -30,6 +30,7 @@ from tiermem.memory.errors import (
     StoreClosedError,
     StoreCorruptError,
     StoreError,
+    UnfinishedStoreError,
 )
 from tiermem.memory.store.nesting import NestedTransactions
 from tiermem.memory.store.records import (
@@ -179,10 +180,7 @@ class SQLiteStore(NestedTransactions):
             # Every open that creates a memory runs all migrations then stores its
             # settings, and every older tiermem stored settings too: a database without
             # any was left by a process that stopped while creating it.
-            raise StoreError(
-                f"the memory database {self.database} was never finished being created "
-                f"(the process creating it stopped first) and holds nothing yet; open it "
-                f"once for writing (without read_only) to finish creating it")
+            raise UnfinishedStoreError(f"the memory database {self.database}", version)
         if version < SCHEMA_VERSION:
             raise OlderSchemaError(f"the memory database {self.database}", version,
                                    SCHEMA_VERSION)
