@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from tiermem.memory.errors import NewerSchemaError, TiermemError
+from tiermem.memory.errors import NewerSchemaError, StoreLockedError, TiermemError
 
 
 def cli_message(exc: TiermemError, args: argparse.Namespace) -> str:
@@ -22,7 +22,21 @@ def cli_message(exc: TiermemError, args: argparse.Namespace) -> str:
             text += (" (`tiermem upgrade` brings a memory an older version wrote up to this "
                      "version, not tiermem itself)")
         return text
+    if isinstance(exc, StoreLockedError):
+        return (f"{exc.situation}; wait for that process to end (or end its session) and "
+                f"try again. Commands that only read, such as {_reader(args)}, work "
+                f"meanwhile")
     return str(exc)
+
+
+def _reader(args: argparse.Namespace) -> str:
+    """A command that reads the memory ``args`` named while another process writes it."""
+    agent = getattr(args, "agent", None)
+    if not agent or getattr(args, "home", None) is not None:
+        return "`tiermem diagnostics`"  # it has no option naming a home directory
+    from tiermem.agent.place import store_flag
+
+    return f"`tiermem diagnostics --agent {agent}{store_flag(getattr(args, 'store', None))}`"
 
 
 def _whose(args: argparse.Namespace) -> str | None:

@@ -41,10 +41,11 @@ class StoreLockedError(StoreError):
                    f"a process it started still holds it)")
         else:
             who = "another process"
+        #: What is held and by whom, without the advice (the command line gives its own).
+        self.situation = f"agent home {path} is open for writing by {who}"
         super().__init__(
-            f"agent home {path} is open for writing by {who}; close that session "
-            f"(or wait for it to exit) and try again, or open it with read_only=True "
-            f"to inspect it"
+            f"{self.situation}; close that session (or wait for it to exit) and try again, "
+            f"or open it with read_only=True to inspect it"
         )
 
 

@@ -62,9 +62,10 @@ class AgentLockedError(StoreLockedError):
         self.holder_host = host
         who = (f"process {pid} on host {host}" + (f" (since {since})" if since else "")
                if pid is not None else "another session")
+        self.situation = f"{where} is open for writing by {who}"
         StoreError.__init__(
-            self, f"{where} is open for writing by {who}; close that session (or wait for it "
-                  f"to exit) and try again, or open it with read_only=True to inspect it")
+            self, f"{self.situation}; close that session (or wait for it to exit) and try "
+                  f"again, or open it with read_only=True to inspect it")
 
 
 def connect(dsn: str) -> psycopg.Connection:
