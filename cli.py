@@ -96,6 +96,7 @@ def run(argv: Sequence[str]) -> int:
         return _fail("name a command: " + ", ".join(COMMANDS) + " (tiermem --help)", code=2)
     from tiermem.agent.home import NoSuchAgentError
     from tiermem.agent.place import StoreOptionError
+    from tiermem.agent.store_errors import cli_message
     from tiermem.memory.errors import InvalidConfigError, TiermemError
     from tiermem.memory.output_file import OutputPathError
 
@@ -107,7 +108,7 @@ def run(argv: Sequence[str]) -> int:
         # Before any work: a policy file or a setting given is a bad value (usage).
         return _fail(str(exc), 2 if args.command in ("chat", "config", "forget") else 1)
     except TiermemError as exc:
-        return _fail(str(exc))
+        return _fail(cli_message(exc, args))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -214,7 +214,8 @@ def build_parser() -> argparse.ArgumentParser:
     upgrade = sub.add_parser("upgrade", help=COMMANDS["upgrade"],
                              description=COMMANDS["upgrade"] + " (the commands that only read "
                              "it, such as diagnostics, refuse it until then; the writing "
-                             "ones, such as chat, upgrade it too)",
+                             "ones, such as chat, upgrade it too). A memory the process "
+                             "creating it left unfinished is finished the same way",
                              epilog="exit codes: 0 upgraded (or nothing to do), 1 failed (e.g. "
                                     "the agent is open for writing, or a newer tiermem wrote "
                                     "it), 2 usage error (an unknown agent)")

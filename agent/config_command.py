@@ -17,7 +17,7 @@ def cmd_config(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.agent.settings import change_setting, parse_value, print_settings, read_settings
     from tiermem.agent.terminal import report_console
     from tiermem.agent.upgrade_command import upgrade_advice, upgrade_option
-    from tiermem.memory.errors import OlderSchemaError
+    from tiermem.memory.errors import OlderSchemaError, UnfinishedStoreError
     from tiermem.memory.output_file import emit_json, output_path
 
     place = agent_place(args.agent, args.store, existing=True)
@@ -29,7 +29,8 @@ def cmd_config(args: argparse.Namespace, note: Callable[[str], None]) -> int:
             change = change_setting(place, args.setting, args.value)
         try:
             config = read_settings(place)
-        except OlderSchemaError as exc:  # only showing: a change has upgraded it
+        except (OlderSchemaError, UnfinishedStoreError) as exc:  # only showing: a change
+            # has opened it for writing, which upgrades or finishes it
             note(upgrade_advice(exc, args.agent, upgrade_option(place, args.store)))
             return 1
     if args.value is not None:

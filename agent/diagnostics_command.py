@@ -55,7 +55,7 @@ def cmd_diagnostics(args: argparse.Namespace, note: Callable[[str], None]) -> in
     from tiermem.agent.settings import session_embedder
     from tiermem.agent.terminal import TerminalConsole
     from tiermem.agent.upgrade_command import upgrade_advice, upgrade_option
-    from tiermem.memory.errors import OlderSchemaError
+    from tiermem.memory.errors import OlderSchemaError, UnfinishedStoreError
     from tiermem.memory.ops.report import history_series, print_text, render_html
     from tiermem.memory.output_file import emit_json, output_path, write_atomic
     from tiermem.memory.store.sqlite import DB_FILE
@@ -86,7 +86,7 @@ def cmd_diagnostics(args: argparse.Namespace, note: Callable[[str], None]) -> in
                                                    read_only=True) as memory:
             report = memory.diagnostics()
             series = history_series(memory)
-    except OlderSchemaError as exc:
+    except (OlderSchemaError, UnfinishedStoreError) as exc:
         note(upgrade_advice(exc, place.name, upgrade_option(place, args.store)))
         return 1
     if fmt == "html":

@@ -17,7 +17,7 @@ from typing import Any
 from tiermem.agent.place import AgentPlace
 from tiermem.memory.config import MemoryConfig
 from tiermem.memory.embed.embeddings import Embedder, HashingEmbedder, default_embedder
-from tiermem.memory.errors import InvalidConfigError, OlderSchemaError
+from tiermem.memory.errors import InvalidConfigError, OlderSchemaError, UnfinishedStoreError
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.sqlite import DB_FILE
 
@@ -150,10 +150,11 @@ def stored_embedder(place: AgentPlace, writer: bool = False) -> Embedder:
 def _lookup_store(place: AgentPlace, writer: bool) -> StorageBackend:
     """The agent's store, opened to read a setting: read-only (a writer's open takes the
     lock and writes, and the caller's own open would do it a second time), unless it
-    refuses a memory an older version wrote and ``writer`` lets the upgrade happen here."""
+    refuses a memory an older version wrote, or one whose creation was cut short, and
+    ``writer`` lets the writer's open upgrade or finish it here."""
     try:
         return place.open_store(read_only=True)
-    except OlderSchemaError:
+    except (OlderSchemaError, UnfinishedStoreError):
         if not writer:
             raise
         return place.open_store(read_only=False)

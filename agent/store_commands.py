@@ -38,7 +38,7 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         store_flag,
     )
     from tiermem.agent.upgrade_command import upgrade_advice, upgrade_option
-    from tiermem.memory.errors import OlderSchemaError
+    from tiermem.memory.errors import OlderSchemaError, UnfinishedStoreError
     from tiermem.memory.store.opening import is_dsn
     from tiermem.memory.store.transfer import migrate, open_backend
 
@@ -66,7 +66,7 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
 
     try:
         source = open_backend(args.source, agent, read_only=True)
-    except OlderSchemaError as exc:
+    except (OlderSchemaError, UnfinishedStoreError) as exc:
         where = (store_flag(args.source) if is_dsn(args.source)
                  else upgrade_option(AgentPlace(agent, Path(args.source).expanduser()), None))
         note(upgrade_advice(exc, agent, where))

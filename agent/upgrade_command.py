@@ -3,7 +3,9 @@
 A memory an older tiermem wrote lacks the migrations added since. Opening it for
 writing runs them (every writing command does, chat among them), but the
 commands that only read (``diagnostics``, ``config`` showing, ``migrate``'s
-source) cannot: they refuse it, naming this command (``upgrade_advice``).
+source) cannot: they refuse it, naming this command (``upgrade_advice``). The
+same holds for a memory whose creation a stopped process cut short: an open for
+writing, this command's too, finishes creating it.
 On PostgreSQL the schema is the database's, so every agent in it is upgraded.
 """
 
@@ -15,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tiermem.agent.place import AgentPlace, store_flag
-from tiermem.memory.errors import InvalidInputError, OlderSchemaError
+from tiermem.memory.errors import InvalidInputError, OlderSchemaError, UnfinishedStoreError
 
 
 def cmd_upgrade(args: argparse.Namespace, note: Callable[[str], None]) -> int:
@@ -37,25 +39,35 @@ def cmd_upgrade(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         place = agent_place(args.agent or DEFAULT_AGENT, args.store, existing=True)
     json_path = output_path(args.json)
     with place.in_use(note):
-        found, current = upgrade_backend(place.dsn or str(place.home), place.name)
+        done = upgrade_backend(place.dsn or str(place.home), place.name)
     if args.json is not None:
-        emit_json({"agent": place.name, "from": found, "to": current,
-                   "upgraded": found != current}, json_path)
-    report_console(args.json == "-").print(
-        f"upgraded agent {place.name}'s memory from schema {found} to {current}"
-        if found != current else
-        f"agent {place.name}'s memory is already at schema {current}; nothing to do",
-        markup=False)
+        emit_json({"agent": place.name, "from": done.found, "to": done.current,
+                   "upgraded": done.changed, "finished_creating": done.finished_creating},
+                  json_path)
+    if done.finished_creating:
+        said = (f"finished creating agent {place.name}'s memory, which the process creating "
+                f"it left unfinished; it is at schema {done.current} and holds nothing yet")
+    elif done.changed:
+        said = f"upgraded agent {place.name}'s memory from schema {done.found} to {done.current}"
+    else:
+        said = f"agent {place.name}'s memory is already at schema {done.current}; nothing to do"
+    report_console(args.json == "-").print(said, markup=False)
     return 0
 
 
-def upgrade_advice(exc: OlderSchemaError, agent: str, option: str = "") -> str:
-    """What a read-only command says of a memory an older version wrote: the command that
-    upgrades it (``option``: the ``--home`` or ``--store`` it needs, from ``upgrade_option``)."""
+def upgrade_advice(exc: OlderSchemaError | UnfinishedStoreError, agent: str,
+                   option: str = "") -> str:
+    """What a read-only command says of a memory an older version wrote, or one whose
+    creation was cut short: the command that upgrades or finishes it (``option``: the
+    ``--home`` or ``--store`` it needs, from ``upgrade_option``)."""
+    command = f"tiermem upgrade --agent {agent}{option}"
+    if isinstance(exc, UnfinishedStoreError):
+        return (f"agent {agent}'s memory was never finished being created (the process "
+                f"creating it stopped first) and holds nothing yet; run `{command}` to finish "
+                f"creating it (writing commands such as chat also finish it)")
     return (f"agent {agent}'s memory was written by an older version of tiermem (schema "
-            f"{exc.found}; this version reads {exc.current}); run `tiermem upgrade --agent "
-            f"{agent}{option}` to upgrade it in place (writing commands such as chat also "
-            f"upgrade it)")
+            f"{exc.found}; this version reads {exc.current}); run `{command}` to upgrade it "
+            f"in place (writing commands such as chat also upgrade it)")
 
 
 def upgrade_option(place: AgentPlace, given_store: str | None) -> str:

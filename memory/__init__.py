@@ -11,6 +11,7 @@ from tiermem.memory.errors import (
     InvalidConfigError,
     InvalidInputError,
     MemoryLimitError,
+    NewerSchemaError,
     OlderSchemaError,
     ReadOnlyError,
     ReindexIncompleteError,
@@ -20,6 +21,7 @@ from tiermem.memory.errors import (
     StoreFullError,
     StoreLockedError,
     TiermemError,
+    UnfinishedStoreError,
 )
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.types import Fact, Hit, SearchResult
@@ -35,6 +37,7 @@ __all__ = [
     "InvalidInputError",
     "MemoryConfig",
     "MemoryLimitError",
+    "NewerSchemaError",
     "OlderSchemaError",
     "ReadOnlyError",
     "ReindexIncompleteError",
@@ -45,4 +48,5 @@ __all__ = [
     "StoreFullError",
     "StoreLockedError",
     "TiermemError",
+    "UnfinishedStoreError",
 ]

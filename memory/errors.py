@@ -41,10 +41,11 @@ class StoreLockedError(StoreError):
                    f"a process it started still holds it)")
         else:
             who = "another process"
+        #: What is held and by whom, without the advice (the command line gives its own).
+        self.situation = f"agent home {path} is open for writing by {who}"
         super().__init__(
-            f"agent home {path} is open for writing by {who}; close that session "
-            f"(or wait for it to exit) and try again, or open it with read_only=True "
-            f"to inspect it"
+            f"{self.situation}; close that session (or wait for it to exit) and try again, "
+            f"or open it with read_only=True to inspect it"
         )
 
 
@@ -89,6 +90,43 @@ class OlderSchemaError(StoreError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         # By its parts: the default rebuilds an exception from its message alone.
+        return (type(self), (self.where, self.found, self.current))
+
+
+class UnfinishedStoreError(StoreError):
+    """A memory database the process creating it stopped before finishing: it holds nothing
+    yet, and an open for writing finishes creating it (a read-only open cannot).
+
+    ``found`` is the schema version it was created up to.
+    """
+
+    def __init__(self, where: str, found: int) -> None:
+        self.where, self.found = where, found
+        super().__init__(
+            f"{where} was never finished being created (the process creating it stopped "
+            f"first) and holds nothing yet; open it once for writing (without read_only) to "
+            f"finish creating it")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.where, self.found))
+
+
+class NewerSchemaError(StoreError):
+    """A memory a newer version of tiermem wrote. This version neither reads nor writes it
+    (writing could break the columns and invariants the newer one added) and leaves it as
+    it was.
+
+    ``found`` is the schema version stored, ``current`` the newest this version knows.
+    """
+
+    def __init__(self, where: str, found: int, current: int) -> None:
+        self.where, self.found, self.current = where, found, current
+        super().__init__(
+            f"{where} was written by a newer version of tiermem (schema {found}; this "
+            f"version knows schemas up to {current}) and was left as it was; upgrade "
+            f"tiermem (`pip install -U tiermem`) or use the version that wrote it")
+
+    def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.where, self.found, self.current))
 
 

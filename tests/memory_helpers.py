@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import math
+import sqlite3
 import subprocess
 import uuid
 from collections.abc import Iterator, Sequence
@@ -29,6 +31,14 @@ def make_memory(path: str | Path | None = None, **kwargs: Any) -> HierarchicalMe
     """A memory on the deterministic hashing embedder (no model)."""
     kwargs.setdefault("embedder", HashingEmbedder())
     return HierarchicalMemory(path, **kwargs)
+
+
+def database_digest(home: Path) -> str:
+    """What an agent home's database holds, schema and rows (its files may differ: SQLite
+    checkpoints the WAL into the database when the last connection closes, a reader's too)."""
+    with contextlib.closing(sqlite3.connect(home / "memory.sqlite3")) as conn:
+        dump = "\n".join(conn.iterdump())
+    return hashlib.sha256(dump.encode()).hexdigest()
 
 
 @contextlib.contextmanager

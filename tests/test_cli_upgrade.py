@@ -5,7 +5,6 @@ as it was."""
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import io
 import json
 import os
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from memory_helpers import database_digest
 
 from tiermem.cli import main
 from tiermem.memory.embed.embeddings import HashingEmbedder
@@ -65,14 +65,6 @@ def _schema(home: Path) -> int:
     return version
 
 
-def _digest(home: Path) -> str:
-    """What the database holds, schema and rows (its files may differ: SQLite checkpoints
-    the WAL into the database when the last connection closes, a reader's too)."""
-    with contextlib.closing(sqlite3.connect(home / "memory.sqlite3")) as conn:
-        dump = "\n".join(conn.iterdump())
-    return hashlib.sha256(dump.encode()).hexdigest()
-
-
 @pytest.fixture
 def older(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Agent ada's home, one schema back, under $TIERMEM_HOME."""
@@ -91,7 +83,8 @@ def test_upgrade_upgrades_an_older_home_then_has_nothing_to_do(
     assert main(["upgrade", "--agent", "ada", "--json"]) == 0
     done = capsys.readouterr()
     assert json.loads(done.out) == {"agent": "ada", "from": SCHEMA_VERSION,
-                                    "to": SCHEMA_VERSION, "upgraded": False}
+                                    "to": SCHEMA_VERSION, "upgraded": False,
+                                    "finished_creating": False}
     assert f"already at schema {SCHEMA_VERSION}; nothing to do" in done.err
 
 
@@ -133,7 +126,7 @@ def test_upgrade_of_a_home_a_newer_version_wrote_fails_naming_it(
 ])
 def test_a_read_only_command_names_the_upgrade_and_leaves_an_older_home_alone(
         older: Path, capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
-    before = _digest(older)
+    before = database_digest(older)
     assert main(command) == 1
     done = capsys.readouterr()
     assert done.out == ""
@@ -143,7 +136,7 @@ def test_a_read_only_command_names_the_upgrade_and_leaves_an_older_home_alone(
         f"--agent ada` to upgrade it in place (writing commands such as chat also upgrade "
         f"it)\n")
     assert _schema(older) == SCHEMA_VERSION - 1
-    assert _digest(older) == before
+    assert database_digest(older) == before
 
 
 def test_migrate_from_an_older_home_elsewhere_names_its_directory(

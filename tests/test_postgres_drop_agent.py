@@ -3,6 +3,7 @@ only when asked with --yes and never while a session writes to it."""
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import psycopg
@@ -63,7 +64,10 @@ def test_an_agent_is_deleted_whole_only_with_yes_and_others_are_kept(
     assert "--yes` to do it" in capsys.readouterr().err
     with HierarchicalMemory(store=postgres_dsn, agent="alice", embedder=HashingEmbedder()):
         assert main([*drop, "--yes"]) == 1
-        assert "is open for writing by process" in capsys.readouterr().err
+        err = capsys.readouterr().err
+        assert "is open for writing by process" in err and "read_only" not in err
+        assert "wait for that process to end" in err
+        assert f"`tiermem diagnostics --agent alice --store {shlex.quote(postgres_dsn)}`" in err
     assert stored_agents(postgres_dsn) == ["alice", "bob"]
 
     vacuums = _vacuum_count(postgres_dsn)

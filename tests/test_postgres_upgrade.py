@@ -1,6 +1,7 @@
 """A PostgreSQL database an older version of tiermem wrote: a read-only open refuses it as
 older (OlderSchemaError), the read-only commands name ``tiermem upgrade --store``, and that
-command upgrades it in place."""
+command upgrades it in place. One a newer version wrote is refused by every open
+(NewerSchemaError) and left as it was."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 
 from tiermem.cli import main
 from tiermem.memory.embed.embeddings import HashingEmbedder
-from tiermem.memory.errors import OlderSchemaError, StoreError
+from tiermem.memory.errors import NewerSchemaError, OlderSchemaError, StoreError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.opening import open_postgres
 from tiermem.memory.store.postgres.schema import SCHEMA_VERSION, applied_version
@@ -75,3 +76,33 @@ def test_diagnostics_names_upgrade_with_the_store_and_upgrade_upgrades(
     assert "nothing to do" in capsys.readouterr().out
     assert main(["upgrade", "--agent", "bob", "--store", postgres_dsn]) == 2
     assert "no agent named 'bob'" in capsys.readouterr().err
+
+
+def _contents(dsn: str) -> list[tuple[object, ...]]:
+    """Every row of tiermem's tables, table by table."""
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        tables = [row[0] for row in conn.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'tiermem' ORDER BY tablename")]
+        return [(table, *row) for table in tables for row in conn.execute(
+            f"SELECT * FROM tiermem.{table} ORDER BY 1").fetchall()]
+
+
+@pytest.mark.parametrize("read_only", [False, True])
+def test_an_open_of_a_newer_schema_is_refused_and_changes_nothing(
+        postgres_dsn: str, read_only: bool) -> None:
+    with HierarchicalMemory(store=postgres_dsn, agent="ada",
+                            embedder=HashingEmbedder()) as memory:
+        memory.add_fact("User likes green tea", "durable")
+    with psycopg.connect(postgres_dsn, autocommit=True) as conn:
+        conn.execute("INSERT INTO tiermem.migrations (version, name) VALUES (%s, 'newer')",
+                     (SCHEMA_VERSION + 1,))
+    before = _contents(postgres_dsn)
+    for agent in ("ada", "bob"):  # a writer would create bob
+        with pytest.raises(NewerSchemaError, match="newer version of tiermem") as info:
+            open_postgres(postgres_dsn, agent, read_only=read_only)
+        assert (info.value.found, info.value.current) == (SCHEMA_VERSION + 1, SCHEMA_VERSION)
+    assert _contents(postgres_dsn) == before
+    assert main(["chat", "--agent", "ada", "--store", postgres_dsn, "--offline",
+                 "--embedder", "hashing"]) == 1
+    assert main(["diagnostics", "--agent", "ada", "--store", postgres_dsn]) == 1
+    assert _contents(postgres_dsn) == before

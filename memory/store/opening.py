@@ -8,6 +8,7 @@ SQLite-only install never needs psycopg.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from tiermem.memory.errors import InvalidInputError, StoreError
@@ -76,23 +77,40 @@ def open_backend(location: str, agent: str | None, *, read_only: bool) -> Storag
     return SQLiteStore(home, read_only=read_only)
 
 
-def upgrade_backend(location: str, agent: str | None) -> tuple[int, int]:
-    """Bring the memory at ``location`` (as ``open_backend``) to this version's schema; the
-    schema versions it was at before and is at now (equal: there was nothing to do).
+@dataclass(frozen=True)
+class SchemaUpgrade:
+    """What ``upgrade_backend`` did: the schema versions before and after (equal: nothing
+    to do), and whether it finished creating a memory whose creation was cut short."""
 
-    A writer's open is what runs the migrations a memory lacks. The read-only look first
-    tells the version it was at, takes no writer lock when there is nothing to do, and
-    refuses, as it does, a memory a newer version wrote.
+    found: int
+    current: int
+    finished_creating: bool = False
+
+    @property
+    def changed(self) -> bool:
+        return self.finished_creating or self.found != self.current
+
+
+def upgrade_backend(location: str, agent: str | None) -> SchemaUpgrade:
+    """Bring the memory at ``location`` (as ``open_backend``) to this version's schema.
+
+    A writer's open is what runs the migrations a memory lacks, and what finishes
+    creating one a stopped process left unfinished. The read-only look first tells which
+    is needed, takes no writer lock when there is nothing to do, and refuses, as it does,
+    a memory a newer version wrote.
     """
-    from tiermem.memory.errors import OlderSchemaError
+    from tiermem.memory.errors import OlderSchemaError, UnfinishedStoreError
 
+    current = _schema_version(location)
     try:
         open_backend(location, agent, read_only=True).close()
     except OlderSchemaError as exc:
         open_backend(location, agent, read_only=False).close()
-        return exc.found, exc.current
-    current = _schema_version(location)
-    return current, current
+        return SchemaUpgrade(exc.found, exc.current)
+    except UnfinishedStoreError as exc:
+        open_backend(location, agent, read_only=False).close()
+        return SchemaUpgrade(exc.found, current, finished_creating=True)
+    return SchemaUpgrade(current, current)
 
 
 def _schema_version(location: str) -> int:

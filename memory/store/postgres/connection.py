@@ -22,6 +22,7 @@ from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from tiermem.memory.errors import (
     InvalidInputError,
+    NewerSchemaError,
     OlderSchemaError,
     ReadOnlyError,
     StoreClosedError,
@@ -61,9 +62,10 @@ class AgentLockedError(StoreLockedError):
         self.holder_host = host
         who = (f"process {pid} on host {host}" + (f" (since {since})" if since else "")
                if pid is not None else "another session")
+        self.situation = f"{where} is open for writing by {who}"
         StoreError.__init__(
-            self, f"{where} is open for writing by {who}; close that session (or wait for it "
-                  f"to exit) and try again, or open it with read_only=True to inspect it")
+            self, f"{self.situation}; close that session (or wait for it to exit) and try "
+                  f"again, or open it with read_only=True to inspect it")
 
 
 def connect(dsn: str) -> psycopg.Connection:
@@ -154,6 +156,9 @@ def require_pgvector(conn: psycopg.Connection, where: str) -> None:
 
 def prepare(conn: psycopg.Connection, *, read_only: bool, where: str) -> None:
     """Bring the schema up to date (a writer), or check it can be read (read-only)."""
+    # Before a writer creates anything: what a newer version stored may rest on columns
+    # and invariants this one would break.
+    _refuse_newer_schema(conn, where)
     if read_only:
         version = applied_version(conn)
         if version == 0:
@@ -172,12 +177,16 @@ def prepare(conn: psycopg.Connection, *, read_only: bool, where: str) -> None:
                 f"superuser: CREATE EXTENSION vector)") from None
         except pg_errors.FeatureNotSupported as exc:
             raise StoreError(f"{where} lacks what tiermem needs: {_first_line(exc)}") from None
-    if applied_version(conn) > SCHEMA_VERSION:
-        raise StoreError(f"{where} was written by a newer version of tiermem; open it with "
-                         f"that version")
+    _refuse_newer_schema(conn, where)  # a newer version may have migrated meanwhile
     from pgvector.psycopg import register_vector
 
     register_vector(conn)
+
+
+def _refuse_newer_schema(conn: psycopg.Connection, where: str) -> None:
+    version = applied_version(conn)
+    if version > SCHEMA_VERSION:
+        raise NewerSchemaError(where, version, SCHEMA_VERSION)
 
 
 def agent_id(conn: psycopg.Connection, name: str, *, create: bool,

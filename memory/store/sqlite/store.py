@@ -24,11 +24,13 @@ from typing import Any
 
 from tiermem.memory.errors import (
     InvalidInputError,
+    NewerSchemaError,
     OlderSchemaError,
     ReadOnlyError,
     StoreClosedError,
     StoreCorruptError,
     StoreError,
+    UnfinishedStoreError,
 )
 from tiermem.memory.store.nesting import NestedTransactions
 from tiermem.memory.store.records import (
@@ -126,14 +128,17 @@ class SQLiteStore(NestedTransactions):
             self._writer = WriterLock(home)
             self._writer.acquire()
             _create_private(home / db_file)
-            if db_file == DB_FILE:
-                discard_restore_leftovers(home)  # from a killed restore; we hold the lock
         try:
             if self.database is not None and read_only:
                 self.conn = _connect_read_only(self.database)
                 self._check_schema_readable()
             else:
                 self.conn = _connect(self.database)
+                # Before anything is written, even the journal mode: what a newer version
+                # stored may rest on columns and invariants this one would break.
+                self._refuse_newer_schema()
+                if home is not None and db_file == DB_FILE:
+                    discard_restore_leftovers(home)  # from a killed restore; we hold the lock
                 self.conn.row_factory = sqlite3.Row
                 self.conn.execute("PRAGMA foreign_keys = ON")
                 # Deleted content is overwritten with zeros, not left in free space
@@ -175,16 +180,17 @@ class SQLiteStore(NestedTransactions):
             # Every open that creates a memory runs all migrations then stores its
             # settings, and every older tiermem stored settings too: a database without
             # any was left by a process that stopped while creating it.
-            raise StoreError(
-                f"the memory database {self.database} was never finished being created "
-                f"(the process creating it stopped first) and holds nothing yet; open it "
-                f"once for writing (without read_only) to finish creating it")
+            raise UnfinishedStoreError(f"the memory database {self.database}", version)
         if version < SCHEMA_VERSION:
             raise OlderSchemaError(f"the memory database {self.database}", version,
                                    SCHEMA_VERSION)
+        self._refuse_newer_schema()
+
+    def _refuse_newer_schema(self) -> None:
+        version = self.conn.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
-            raise StoreError(f"the memory database {self.database} was written by a newer "
-                             f"version of tiermem; inspect it with that version")
+            raise NewerSchemaError(f"the memory database {self.database}", version,
+                                   SCHEMA_VERSION)
 
     def _holds_nothing(self) -> bool:
         """Whether no table of the database holds a row (or none was created yet)."""

@@ -1,0 +1,48 @@
+"""How the command line words the store's refusals whose library messages speak to a
+Python caller (``read_only=True``, a database file's path) rather than to someone at a
+shell, who needs the agent's name and a command to run."""
+
+from __future__ import annotations
+
+import argparse
+
+from tiermem.memory.errors import NewerSchemaError, StoreLockedError, TiermemError
+
+
+def cli_message(exc: TiermemError, args: argparse.Namespace) -> str:
+    """What ``tiermem`` prints on standard error for ``exc`` raised by the command ``args``
+    parsed (the library's message when the command line has nothing better to say)."""
+    whose = _whose(args)
+    if isinstance(exc, NewerSchemaError) and whose:
+        text = (f"{whose} was written by a newer version of tiermem (schema "
+                f"{exc.found}; this version knows schemas up to {exc.current}) and was left "
+                f"as it was; upgrade tiermem (`pip install -U tiermem`) or use the version "
+                f"that wrote it")
+        if args.command == "upgrade":
+            text += (" (`tiermem upgrade` brings a memory an older version wrote up to this "
+                     "version, not tiermem itself)")
+        return text
+    if isinstance(exc, StoreLockedError):
+        return (f"{exc.situation}; wait for that process to end (or end its session) and "
+                f"try again. Commands that only read, such as {_reader(args)}, work "
+                f"meanwhile")
+    return str(exc)
+
+
+def _reader(args: argparse.Namespace) -> str:
+    """A command that reads the memory ``args`` named while another process writes it."""
+    agent = getattr(args, "agent", None)
+    if not agent or getattr(args, "home", None) is not None:
+        return "`tiermem diagnostics`"  # it has no option naming a home directory
+    from tiermem.agent.place import store_flag
+
+    return f"`tiermem diagnostics --agent {agent}{store_flag(getattr(args, 'store', None))}`"
+
+
+def _whose(args: argparse.Namespace) -> str | None:
+    """``agent ada's memory`` (or a scenario's) as the command named it; None when it named
+    only a directory."""
+    if getattr(args, "scenario", None):
+        return f"scenario {args.scenario}'s memory"
+    agent = getattr(args, "agent", None)
+    return f"agent {agent}'s memory" if agent else None

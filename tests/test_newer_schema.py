@@ -1,0 +1,92 @@
+"""A memory a newer version of tiermem wrote: every open, for writing or read-only, refuses
+it with NewerSchemaError before writing anything, and the command line says to upgrade
+tiermem."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import pickle
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from memory_helpers import make_memory
+
+from tiermem.memory.errors import NewerSchemaError, StoreError
+from tiermem.memory.store.sqlite import DB_FILE
+from tiermem.memory.store.sqlite.schema import SCHEMA_VERSION
+
+REPO = Path(__file__).resolve().parents[1]
+NEWER = SCHEMA_VERSION + 1
+
+
+def _newer_home(home: Path) -> Path:
+    """A filled home whose database a newer version has written: its schema number, and a
+    column this version does not know."""
+    with make_memory(home) as memory:
+        memory.add_fact("User likes green tea", "durable")
+        memory.archival_insert("the billing runbook lives in the wiki")
+    with contextlib.closing(sqlite3.connect(home / DB_FILE)) as conn:
+        conn.execute("ALTER TABLE facts ADD COLUMN weight REAL NOT NULL DEFAULT 1")
+        conn.execute(f"PRAGMA user_version = {NEWER}")
+    return home
+
+
+def _files(home: Path) -> dict[str, str]:
+    """What every file of the home holds (an empty WAL and the WAL index aside: SQLite makes
+    them for any connection to the database, a reader's too)."""
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(home.iterdir())
+            if not p.name.endswith("-shm") and not (p.name.endswith("-wal")
+                                                    and p.stat().st_size == 0)}
+
+
+@pytest.mark.parametrize("read_only", [False, True])
+def test_an_open_of_a_newer_schema_is_refused_and_changes_no_byte(
+        tmp_path: Path, read_only: bool) -> None:
+    home = _newer_home(tmp_path / "agent")
+    before = _files(home)
+    with pytest.raises(NewerSchemaError, match="written by a newer version of tiermem") as info:
+        make_memory(home, read_only=read_only)
+    refused = info.value
+    assert (refused.found, refused.current) == (NEWER, SCHEMA_VERSION)
+    assert "pip install -U tiermem" in str(refused) and "left as it was" in str(refused)
+    assert _files(home) == before
+    # Errors cross process boundaries (forked workers, the crash harness) by pickle.
+    copy = pickle.loads(pickle.dumps(refused))
+    assert (type(copy), str(copy), copy.where, copy.found, copy.current) == (
+        NewerSchemaError, str(refused), refused.where, NEWER, SCHEMA_VERSION)
+    assert isinstance(copy, StoreError)
+
+
+def _tiermem(tmp_path: Path, *command: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "cli.py", *command], cwd=REPO, input="hello\n",
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(REPO),
+                               "TIERMEM_HOME": str(tmp_path)})
+
+
+@pytest.mark.parametrize("command", [
+    ["chat", "--agent", "ada", "--offline"],
+    ["chat", "--agent", "ada", "--offline", "--embedder", "hashing"],  # no settings lookup
+    ["forget", "--agent", "ada", "--embedder", "hashing", "User likes green tea"],
+    ["config", "--agent", "ada", "core_limit", "500"],
+    ["diagnostics", "--agent", "ada"],
+    ["upgrade", "--agent", "ada"],
+])
+def test_a_command_on_a_newer_home_fails_saying_to_upgrade_tiermem(
+        tmp_path: Path, command: list[str]) -> None:
+    home = _newer_home(tmp_path / "agents" / "ada")
+    before = _files(home)
+    done = _tiermem(tmp_path, *command)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.startswith(
+        f"tiermem: agent ada's memory was written by a newer version of tiermem (schema "
+        f"{NEWER}; this version knows schemas up to {SCHEMA_VERSION}) and was left as it "
+        f"was; upgrade tiermem (`pip install -U tiermem`) or use the version that wrote it")
+    assert ("not tiermem itself" in done.stderr) == (command[0] == "upgrade")
+    assert _files(home) == before

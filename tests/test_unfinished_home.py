@@ -1,0 +1,105 @@
+"""A home whose creation a stopped process cut short: the writing commands finish creating
+it, ``tiermem upgrade`` does only that and says so, and the commands that only read name
+that command and leave the home as it was."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import pickle
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from memory_helpers import database_digest
+
+from tiermem.cli import main
+from tiermem.memory.embed.embeddings import HashingEmbedder
+from tiermem.memory.errors import UnfinishedStoreError
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.store.sqlite import DB_FILE, schema
+
+REPO = Path(__file__).resolve().parents[1]
+#: How far the stopped process got: the migrations it ran before it stopped.
+RAN = 4
+
+
+def _unfinished_home(root: Path) -> Path:
+    """Agent ada's home as a process left it that stopped in the middle of its first open:
+    some migrations run, nothing stored."""
+    home = root / "agents" / "ada"
+    home.mkdir(parents=True)
+    with contextlib.closing(sqlite3.connect(home / DB_FILE, isolation_level=None)) as conn:
+        schema.register_functions(conn)
+        for migration in schema.MIGRATIONS[:RAN]:
+            conn.execute("BEGIN IMMEDIATE")
+            migration.apply(conn)
+            conn.execute(f"PRAGMA user_version = {migration.number}")
+            conn.execute("COMMIT")
+    home.chmod(0o700)  # as tiermem creates it
+    (home / DB_FILE).chmod(0o600)
+    return home
+
+
+@pytest.fixture
+def unfinished(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    return _unfinished_home(tmp_path)
+
+
+def test_a_read_only_open_raises_unfinished_store_error(unfinished: Path) -> None:
+    with pytest.raises(UnfinishedStoreError, match="never finished being created") as info:
+        HierarchicalMemory(unfinished, embedder=HashingEmbedder(), read_only=True)
+    assert info.value.found == RAN
+    copy = pickle.loads(pickle.dumps(info.value))
+    assert (type(copy), str(copy), copy.where, copy.found) == (
+        UnfinishedStoreError, str(info.value), info.value.where, RAN)
+
+
+def test_chat_finishes_creating_it(tmp_path: Path) -> None:
+    home = _unfinished_home(tmp_path)
+    done = subprocess.run([sys.executable, "cli.py", "chat", "--agent", "ada", "--offline"],
+                          cwd=REPO, input="Remember that I like green tea\n",
+                          capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(REPO),
+                               "TIERMEM_HOME": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    assert "never finished" not in done.stderr
+    with contextlib.closing(sqlite3.connect(home / DB_FILE)) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == schema.SCHEMA_VERSION
+        said = [row[0] for row in conn.execute(
+            "SELECT content FROM messages WHERE role = 'user'")]
+    assert said == ["Remember that I like green tea"]
+
+
+def test_the_read_only_commands_name_the_command_that_finishes_it(
+        unfinished: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = database_digest(unfinished)
+    advice = ("tiermem: agent ada's memory was never finished being created (the process "
+              "creating it stopped first) and holds nothing yet; run `tiermem upgrade --agent "
+              "ada` to finish creating it (writing commands such as chat also finish it)\n")
+    for command in (["diagnostics", "--agent", "ada"],
+                    ["diagnostics", "--agent", "ada", "--embedder", "hashing", "--json"],
+                    ["config", "--agent", "ada"]):
+        assert main(command) == 1, command
+        assert capsys.readouterr() == ("", advice), command
+    assert database_digest(unfinished) == before
+
+
+def test_upgrade_finishes_creating_it_then_has_nothing_to_do(
+        unfinished: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["upgrade", "--agent", "ada", "--json"]) == 0
+    done = capsys.readouterr()
+    assert json.loads(done.out) == {"agent": "ada", "from": RAN, "to": schema.SCHEMA_VERSION,
+                                    "upgraded": True, "finished_creating": True}
+    assert " ".join(done.err.split()) == (  # rich wraps it at the terminal width
+        f"finished creating agent ada's memory, which the process creating it left "
+        f"unfinished; it is at schema {schema.SCHEMA_VERSION} and holds nothing yet")
+    assert main(["diagnostics", "--agent", "ada", "--embedder", "hashing", "--json"]) == 0
+    capsys.readouterr()
+    assert main(["upgrade", "--agent", "ada"]) == 0
+    assert capsys.readouterr().out.strip() == (
+        f"agent ada's memory is already at schema {schema.SCHEMA_VERSION}; nothing to do")
