@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -212,6 +213,31 @@ def test_resume_skips_finished_work(data_file: Path, tmp_path: Path,
     # without --resume everything runs
     run_retrieval(conversations, configs, HashingEmbedder(), json_path=out)
     assert calls == ["dense", "bm25", "dense"]
+
+
+def test_resume_refuses_a_report_it_would_throw_away(data_file: Path, tmp_path: Path) -> None:
+    out = tmp_path / "r.json"
+    run_retrieval(load_conversations([data_file]), resolve_configs(["bm25"]), HashingEmbedder(),
+                  limit=2, json_path=out)
+    bad = {"other.json": "[1, 2]", "garbled.json": "{not json", "r.json": out.read_text()}
+    for name, text in bad.items():
+        (tmp_path / name).write_text(text)
+    expected = {"other.json": "is not a report of `tiermem eval locomo`",
+                "garbled.json": "cannot read the report .* it is not JSON",
+                "r.json": r"was run with --limit 2 \(this run: 1\)"}
+    for name, message in expected.items():
+        run = subprocess.run(
+            [sys.executable, str(ROOT / "cli.py"), "eval", "locomo", "--data", str(data_file),
+             "--embedder", "hashing", "--config", "bm25", "--limit", "1", "--json",
+             str(tmp_path / name), "--resume"], capture_output=True, text=True, cwd=tmp_path)
+        assert run.returncode == 2, run.stderr
+        assert re.search(message, run.stderr) and "drop --resume to replace it" in run.stderr
+        assert "Traceback" not in run.stderr
+        assert (tmp_path / name).read_text() == bad[name]  # its answers are all still there
+    with pytest.raises(ValueError, match="--k 1,5,10,20 \\(this run: 1,5\\)"):
+        run_retrieval(load_conversations([data_file]), resolve_configs(["bm25"]),
+                      HashingEmbedder(), ks=[1, 5], limit=2, json_path=out, resume=True)
+    assert out.read_text() == bad["r.json"]
 
 
 # -- QA --------------------------------------------------------------------------------------
