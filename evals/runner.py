@@ -256,8 +256,10 @@ def run_command(args: Any, console: Any, note: Callable[[str], None] | None = No
         raise ValueError(f"--limit must be at least 1, not {args.limit}")
     options = EvalOptions(
         data=args.data, ks=parse_ks(args.k), mode=args.mode, json_path=output_path(args.json),
-        configs=[n for item in args.config or [] for n in item.split(",") if n],
-        conversations=[c for c in (args.conversations or "").split(",") if c],
+        configs=_names(args.config, "--config", "names like bm25,hybrid (see --list-configs), "
+                       "or leave it out for the default ones"),
+        conversations=_names(None if args.conversations is None else [args.conversations],
+                             "--conversations", "ids like 26,30, or leave it out for all"),
         limit=args.limit, embedder=args.embedder, resume=args.resume, model=args.model,
         base_url=args.base_url, judge=args.judge, cv=args.cv,
         context_window=args.context_window, timeout=args.timeout, max_tokens=args.max_tokens,
@@ -272,6 +274,20 @@ def run_command(args: Any, console: Any, note: Callable[[str], None] | None = No
     if args.json == "-":
         emit_json(report, None)
     return 0
+
+
+def _names(given: Sequence[str] | None, option: str, advice: str) -> list[str]:
+    """The comma-separated names of an option given once or more (none: the default).
+
+    ValueError when the option is given but names nothing (``--conversations ""`` from an
+    empty shell variable), which would otherwise run everything.
+    """
+    if given is None:
+        return []
+    names = [name.strip() for item in given for name in item.split(",") if name.strip()]
+    if not names:
+        raise ValueError(f"{option} names nothing; give {advice}")
+    return names
 
 
 def _read_as_data(report: Path, data: Sequence[str]) -> bool:

@@ -240,6 +240,26 @@ def test_resume_refuses_a_report_it_would_throw_away(data_file: Path, tmp_path: 
     assert out.read_text() == bad["r.json"]
 
 
+
+@pytest.mark.parametrize("option", [["--conversations", ""], ["--conversations", " , "],
+                                    ["--config", ""], ["--config", ","]])
+def test_an_option_that_names_nothing_runs_nothing(data_file: Path, option: list[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # An empty shell variable (--conversations "$IDS") must not start the run of everything.
+    from tiermem.cli import build_parser
+    from tiermem.evals import runner
+
+    started: list[Any] = []
+    monkeypatch.setattr(runner, "run_locomo", lambda *args: started.append(args) or {})
+    args = build_parser().parse_args(["eval", "locomo", "--data", str(data_file), *option])
+    with pytest.raises(ValueError, match=f"^{option[-2]} names nothing; give .*leave it out"):
+        runner.run_command(args, None)
+    assert started == []
+    spaced = build_parser().parse_args(["eval", "locomo", "--data", str(data_file),
+                                        "--conversations", " 7, ", "--config", "bm25 , dense"])
+    runner.run_command(spaced, None)
+    (options, *_), = started
+    assert (options.conversations, options.configs) == (["7"], ["bm25", "dense"])
 # -- QA --------------------------------------------------------------------------------------
 def test_f1_follows_locomo() -> None:
     assert normalize_answer("The Beagle, and a Dog!") == "beagle dog"
