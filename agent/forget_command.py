@@ -16,13 +16,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tiermem.memory.ops.forget_config import MODES, ForgetConfig, forget_config_from_file
+from tiermem.memory.ops.forget_config import (
+    MAX_DELETE_COUNT,
+    MODES,
+    ForgetConfig,
+    forget_config_from_file,
+)
 from tiermem.memory.policy_file import POLICY_FILE
 
 
 def add_forget_parser(sub: Any, description: str, agent_name: Callable[[str], str]) -> Any:
     from tiermem.agent.cli_parser import policy_file
-    from tiermem.agent.server_options import add_server_options, positive_int
+    from tiermem.agent.server_options import add_server_options
 
     forget = sub.add_parser("forget", help=description, description=description,
                             epilog="exit codes: 0 something was forgotten, 1 nothing was "
@@ -34,8 +39,9 @@ def add_forget_parser(sub: Any, description: str, agent_name: Callable[[str], st
                         help="an existing agent (default: default)")
     forget.add_argument("--mode", choices=MODES,
                         help="how the request is matched (default: the policy's, else exact)")
-    forget.add_argument("--max-delete-count", type=positive_int, metavar="N",
-                        help="forget nothing when the request targets more than N items")
+    forget.add_argument("--max-delete-count", type=_delete_count, metavar="N",
+                        help=f"forget nothing when the request targets more than N items "
+                             f"(1-{MAX_DELETE_COUNT}; default: the policy's, else 5)")
     forget.add_argument("--policy", type=policy_file, metavar="FILE",
                         help=f"a policy file whose forget section to use (default: "
                              f"$TIERMEM_HOME/agents/NAME/{POLICY_FILE}, with --store too, "
@@ -61,6 +67,19 @@ def add_forget_parser(sub: Any, description: str, agent_name: Callable[[str], st
     forget.add_argument("--json", action="store_true",
                         help="print the outcome and the forgotten ids as JSON")
     return forget
+
+
+def _delete_count(text: str) -> int:
+    """An argparse type: a ``max_delete_count`` the forget config accepts, refused here so
+    the error names the option rather than a policy the user never wrote."""
+    from tiermem.agent.server_options import positive_int
+
+    value = positive_int(text)
+    if value > MAX_DELETE_COUNT:
+        raise argparse.ArgumentTypeError(
+            f"at most {MAX_DELETE_COUNT} items can be forgotten by one request, not {value}; "
+            f"forget more with several requests")
+    return value
 
 
 def forget_config(home: Path, policy: Path | None) -> ForgetConfig:
