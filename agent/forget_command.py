@@ -91,7 +91,6 @@ def forget_config(home: Path, policy: Path | None) -> ForgetConfig:
 
 
 def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
-    import contextlib
     import json
 
     from tiermem.agent.judge import ModelJudge, judge_failure
@@ -130,11 +129,14 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     embedder = session_embedder(place, args.embedder, writer=True)
     with place.in_use(note), place.open_memory(embedder=embedder, judge=judge,
                                                forget=config) as memory:
-        if judge is None and config.mode != "exact":
-            # The memory audits the request as failed and names its own remedies, which are
-            # the library's (a judge=...); a command line has options for them.
-            with contextlib.suppress(InvalidInputError):
-                memory.forget(request, erase=args.erase)
+        try:
+            result = memory.forget(request, erase=args.erase)
+        except InvalidInputError:
+            # Without a judge, a request the judge must decide (any in top_k_llm; in
+            # exact_then_top_k_llm, one no stored text equals) is audited as failed and
+            # refused with the library's remedies (a judge=...); a command line has options.
+            if judge is not None or config.mode == "exact":
+                raise
             note(f"mode {config.mode!r} (from {'--mode' if args.mode else 'the policy'}) asks "
                  f"a model which stored items the request targets, and none is configured: "
                  f"give --model and --base-url (or set TIERMEM_MODEL and OPENAI_BASE_URL), or "
@@ -144,7 +146,6 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
                 print(json.dumps(ForgetResult("failed", audited.mode, Forgotten(), audited.id,
                                               audited.detail).to_dict()))
             return 1
-        result = memory.forget(request, erase=args.erase)
     failure = judge_failure(judge) if result.outcome == "failed" else None
     if failure is not None:
         note(failure)

@@ -179,6 +179,21 @@ def test_cli_forget_reads_the_policy_and_asks_the_configured_model(
     assert "unknown top-level key 'memory'" in capsys.readouterr().err
 
 
+def test_cli_forget_exact_first_needs_no_model_when_a_stored_text_equals_the_request(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The README's own policy.yaml, used with no model configured.
+    home = _agent_with_secret(tmp_path, monkeypatch)
+    (home / "policy.yaml").write_text("forget:\n  mode: exact_then_top_k_llm\n")
+    outcomes = {}
+    for request in ("the card", SECRET):  # only a model could decide the first
+        code = run(["forget", "--agent", "ada", "--embedder", "hashing", "--json", request])
+        outcomes[request] = (code, json.loads(capsys.readouterr().out)["outcome"])
+    assert outcomes == {"the card": (1, "failed"), SECRET: (0, "matched")}
+    with make_memory(home, read_only=True) as m:
+        assert m.facts() == []
+
+
 def test_a_failing_judge_model_says_what_went_wrong_with_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
