@@ -79,7 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
     where = diag.add_mutually_exclusive_group()
     where.add_argument("--agent", default="default", type=_agent_name,
                        help="an existing agent (default: default)")
-    where.add_argument("--scenario", help="report on the last run of this scenario instead")
+    where.add_argument("--scenario", help="report on the last run of this scenario instead "
+                                          "(`tiermem scenario --list` names them)")
     diag.add_argument("--format", choices=("text", "json", "html"), default="text",
                       help="a table (default), JSON, or an HTML page with charts")
     diag.add_argument("--out", type=Path, metavar="PATH",

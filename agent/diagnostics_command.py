@@ -59,12 +59,18 @@ def cmd_diagnostics(args: argparse.Namespace, note: Callable[[str], None]) -> in
     from tiermem.memory.ops.report import history_series, print_text, render_html
     from tiermem.memory.output_file import emit_json, output_path, write_atomic
     from tiermem.memory.store.sqlite import DB_FILE
+    from tiermem.scenarios import all_scenarios
     from tiermem.scenarios.runner import scenario_agent, scenario_home
 
     try:
         fmt, target = report_format(args)
     except OutputOptionsError as exc:
         note(str(exc))
+        return 2
+    # Only a scenario's own name: "" would report on --agent's memory instead, and a path
+    # on whatever memory it leads to.
+    if args.scenario is not None and args.scenario not in (scenarios := all_scenarios()):
+        note(f"no scenario named {args.scenario!r}; choose one of {', '.join(scenarios)}")
         return 2
     name = args.scenario or args.agent
     out = output_path(target)

@@ -16,13 +16,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tiermem.memory.ops.forget_config import MODES, ForgetConfig, forget_config_from_file
+from tiermem.memory.ops.forget_config import (
+    MAX_DELETE_COUNT,
+    MODES,
+    ForgetConfig,
+    forget_config_from_file,
+)
 from tiermem.memory.policy_file import POLICY_FILE
 
 
 def add_forget_parser(sub: Any, description: str, agent_name: Callable[[str], str]) -> Any:
     from tiermem.agent.cli_parser import policy_file
-    from tiermem.agent.server_options import add_server_options, positive_int
+    from tiermem.agent.server_options import add_server_options
 
     forget = sub.add_parser("forget", help=description, description=description,
                             epilog="exit codes: 0 something was forgotten, 1 nothing was "
@@ -34,8 +39,9 @@ def add_forget_parser(sub: Any, description: str, agent_name: Callable[[str], st
                         help="an existing agent (default: default)")
     forget.add_argument("--mode", choices=MODES,
                         help="how the request is matched (default: the policy's, else exact)")
-    forget.add_argument("--max-delete-count", type=positive_int, metavar="N",
-                        help="forget nothing when the request targets more than N items")
+    forget.add_argument("--max-delete-count", type=_delete_count, metavar="N",
+                        help=f"forget nothing when the request targets more than N items "
+                             f"(1-{MAX_DELETE_COUNT}; default: the policy's, else 5)")
     forget.add_argument("--policy", type=policy_file, metavar="FILE",
                         help=f"a policy file whose forget section to use (default: "
                              f"$TIERMEM_HOME/agents/NAME/{POLICY_FILE}, with --store too, "
@@ -63,6 +69,19 @@ def add_forget_parser(sub: Any, description: str, agent_name: Callable[[str], st
     return forget
 
 
+def _delete_count(text: str) -> int:
+    """An argparse type: a ``max_delete_count`` the forget config accepts, refused here so
+    the error names the option rather than a policy the user never wrote."""
+    from tiermem.agent.server_options import positive_int
+
+    value = positive_int(text)
+    if value > MAX_DELETE_COUNT:
+        raise argparse.ArgumentTypeError(
+            f"at most {MAX_DELETE_COUNT} items can be forgotten by one request, not {value}; "
+            f"forget more with several requests")
+    return value
+
+
 def forget_config(home: Path, policy: Path | None) -> ForgetConfig:
     """The forget section of ``policy``, else of the agent home's policy file, else defaults."""
     path = policy if policy is not None else home / POLICY_FILE
@@ -72,7 +91,6 @@ def forget_config(home: Path, policy: Path | None) -> ForgetConfig:
 
 
 def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
-    import contextlib
     import json
 
     from tiermem.agent.judge import ModelJudge, judge_failure
@@ -111,11 +129,14 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     embedder = session_embedder(place, args.embedder, writer=True)
     with place.in_use(note), place.open_memory(embedder=embedder, judge=judge,
                                                forget=config) as memory:
-        if judge is None and config.mode != "exact":
-            # The memory audits the request as failed and names its own remedies, which are
-            # the library's (a judge=...); a command line has options for them.
-            with contextlib.suppress(InvalidInputError):
-                memory.forget(request, erase=args.erase)
+        try:
+            result = memory.forget(request, erase=args.erase)
+        except InvalidInputError:
+            # Without a judge, a request the judge must decide (any in top_k_llm; in
+            # exact_then_top_k_llm, one no stored text equals) is audited as failed and
+            # refused with the library's remedies (a judge=...); a command line has options.
+            if judge is not None or config.mode == "exact":
+                raise
             note(f"mode {config.mode!r} (from {'--mode' if args.mode else 'the policy'}) asks "
                  f"a model which stored items the request targets, and none is configured: "
                  f"give --model and --base-url (or set TIERMEM_MODEL and OPENAI_BASE_URL), or "
@@ -125,7 +146,6 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
                 print(json.dumps(ForgetResult("failed", audited.mode, Forgotten(), audited.id,
                                               audited.detail).to_dict()))
             return 1
-        result = memory.forget(request, erase=args.erase)
     failure = judge_failure(judge) if result.outcome == "failed" else None
     if failure is not None:
         note(failure)

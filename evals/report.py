@@ -8,7 +8,8 @@ the aggregates that the issue's schema asks for::
                   "by_category": {"1": {...}, ...}, "timings": {...}}, ...], ...}
 
 A unit is reused on ``--resume`` only if it was run with the same
-configuration, embedder and settings; anything else is run again.
+configuration and embedder; anything else is run again. A report of other
+settings (mode, k, limit) is refused rather than resumed.
 """
 
 from __future__ import annotations
@@ -34,9 +35,7 @@ class Report:
         self.units: dict[str, dict[str, dict[str, Any]]] = {}
         self.configs: list[dict[str, Any]] = []
         if resume and path is not None and path.exists():
-            old = json.loads(path.read_text(encoding="utf-8"))
-            if _settings(old) == _settings(header):
-                self.units = old.get("units", {})
+            self.units = resumable_units(path, header)
 
     def finished(
         self, config: str, conv: str, fingerprint: dict[str, Any]
@@ -70,8 +69,43 @@ class Report:
         return {**self.header, "configs": self.configs, "units": self.units}
 
 
-def _settings(data: dict[str, Any]) -> tuple[Any, ...]:
-    return tuple(data.get(key) for key in ("benchmark", "mode", "ks", "limit"))
+# The settings every unit of a report shares, and the option that sets each.
+_SETTINGS = {"mode": "--mode", "ks": "--k", "limit": "--limit"}
+
+
+def resumable_units(path: Path, header: dict[str, Any]) -> dict[str, dict[str, dict[str, Any]]]:
+    """The units of the report at ``path`` that a run with ``header`` resumes.
+
+    ValueError when there is nothing to resume from: a resumed run rewrites the file, so
+    reading a report of other settings as empty would throw away every answer it holds.
+    """
+    keep = "give --json another PATH, or drop --resume to replace it"
+    try:
+        old = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"--resume cannot read the report {path}: it is not JSON ({exc.msg}, "
+                         f"line {exc.lineno}); {keep}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"--resume cannot read the report {path}: {exc}; {keep}") from None
+    units = old.get("units") if isinstance(old, dict) else None
+    if (not isinstance(old, dict) or old.get("benchmark") != header.get("benchmark")
+            or not isinstance(units, dict)
+            or not all(isinstance(unit, dict) for unit in units.values())):
+        raise ValueError(f"--resume: {path} is not a report of `tiermem eval locomo`; {keep}")
+    # Another mode differs in everything; its other settings would only add noise.
+    keys = ["mode"] if old.get("mode") != header.get("mode") else list(_SETTINGS)
+    differ = [f"{_SETTINGS[key]} {_shown(old.get(key))} (this run: {_shown(header.get(key))})"
+              for key in keys if old.get(key) != header.get(key)]
+    if differ:
+        raise ValueError(f"--resume: {path} was run with {', '.join(differ)}; run with its "
+                         f"settings to finish it, or {keep}")
+    return units
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return "unset"
+    return ",".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
 def mean(values: Sequence[float]) -> float:

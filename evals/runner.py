@@ -11,6 +11,7 @@ from typing import Any
 from tiermem.evals.configs import resolve_configs, with_rewrite
 from tiermem.evals.embedders import EMBEDDERS, make_embedder
 from tiermem.evals.locomo import load_conversations, select
+from tiermem.evals.report import resumable_units
 from tiermem.evals.retrieval import DEFAULT_KS, run_retrieval
 from tiermem.memory.embed.embeddings import Embedder
 from tiermem.memory.search.rewrite import QueryRewriter
@@ -179,7 +180,8 @@ def add_locomo_parser(evaluate: Any) -> None:
                      help="the report as JSON: on standard output at the end (the tables then "
                           "go to standard error), or written to PATH after each finished part")
     loc.add_argument("--resume", action="store_true",
-                     help="reuse the finished parts of the --json PATH report")
+                     help="reuse the finished parts of the --json PATH report (one run "
+                          "with another --mode, --k or --limit is refused, not replaced)")
     loc.add_argument("--limit", type=int, metavar="N",
                      help="only the first N questions of each conversation (in retrieval "
                           "mode, of those with evidence)")
@@ -254,17 +256,38 @@ def run_command(args: Any, console: Any, note: Callable[[str], None] | None = No
         raise ValueError(f"--limit must be at least 1, not {args.limit}")
     options = EvalOptions(
         data=args.data, ks=parse_ks(args.k), mode=args.mode, json_path=output_path(args.json),
-        configs=[n for item in args.config or [] for n in item.split(",") if n],
-        conversations=[c for c in (args.conversations or "").split(",") if c],
+        configs=_names(args.config, "--config", "names like bm25,hybrid (see --list-configs), "
+                       "or leave it out for the default ones"),
+        conversations=_names(None if args.conversations is None else [args.conversations],
+                             "--conversations", "ids like 26,30, or leave it out for all"),
         limit=args.limit, embedder=args.embedder, resume=args.resume, model=args.model,
         base_url=args.base_url, judge=args.judge, cv=args.cv,
         context_window=args.context_window, timeout=args.timeout, max_tokens=args.max_tokens,
         text_tool_calls=args.text_tool_calls, baselines=args.baselines, rewrite=args.rewrite,
         core_limit=args.core_limit)
+    if options.resume and options.json_path is not None and options.json_path.exists():
+        # Refused before the data, the embedder and the model load, not after.
+        resumable_units(options.json_path, {
+            "benchmark": "LoCoMo", "mode": options.mode, "limit": options.limit,
+            "ks": list(options.ks) if options.mode == "retrieval" else None})
     report = run_locomo(options, console, note)
     if args.json == "-":
         emit_json(report, None)
     return 0
+
+
+def _names(given: Sequence[str] | None, option: str, advice: str) -> list[str]:
+    """The comma-separated names of an option given once or more (none: the default).
+
+    ValueError when the option is given but names nothing (``--conversations ""`` from an
+    empty shell variable), which would otherwise run everything.
+    """
+    if given is None:
+        return []
+    names = [name.strip() for item in given for name in item.split(",") if name.strip()]
+    if not names:
+        raise ValueError(f"{option} names nothing; give {advice}")
+    return names
 
 
 def _read_as_data(report: Path, data: Sequence[str]) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -214,6 +215,51 @@ def test_resume_skips_finished_work(data_file: Path, tmp_path: Path,
     assert calls == ["dense", "bm25", "dense"]
 
 
+def test_resume_refuses_a_report_it_would_throw_away(data_file: Path, tmp_path: Path) -> None:
+    out = tmp_path / "r.json"
+    run_retrieval(load_conversations([data_file]), resolve_configs(["bm25"]), HashingEmbedder(),
+                  limit=2, json_path=out)
+    bad = {"other.json": "[1, 2]", "garbled.json": "{not json", "r.json": out.read_text()}
+    for name, text in bad.items():
+        (tmp_path / name).write_text(text)
+    expected = {"other.json": "is not a report of `tiermem eval locomo`",
+                "garbled.json": "cannot read the report .* it is not JSON",
+                "r.json": r"was run with --limit 2 \(this run: 1\)"}
+    for name, message in expected.items():
+        run = subprocess.run(
+            [sys.executable, str(ROOT / "cli.py"), "eval", "locomo", "--data", str(data_file),
+             "--embedder", "hashing", "--config", "bm25", "--limit", "1", "--json",
+             str(tmp_path / name), "--resume"], capture_output=True, text=True, cwd=tmp_path)
+        assert run.returncode == 2, run.stderr
+        assert re.search(message, run.stderr) and "drop --resume to replace it" in run.stderr
+        assert "Traceback" not in run.stderr
+        assert (tmp_path / name).read_text() == bad[name]  # its answers are all still there
+    with pytest.raises(ValueError, match="--k 1,5,10,20 \\(this run: 1,5\\)"):
+        run_retrieval(load_conversations([data_file]), resolve_configs(["bm25"]),
+                      HashingEmbedder(), ks=[1, 5], limit=2, json_path=out, resume=True)
+    assert out.read_text() == bad["r.json"]
+
+
+
+@pytest.mark.parametrize("option", [["--conversations", ""], ["--conversations", " , "],
+                                    ["--config", ""], ["--config", ","]])
+def test_an_option_that_names_nothing_runs_nothing(data_file: Path, option: list[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # An empty shell variable (--conversations "$IDS") must not start the run of everything.
+    from tiermem.cli import build_parser
+    from tiermem.evals import runner
+
+    started: list[Any] = []
+    monkeypatch.setattr(runner, "run_locomo", lambda *args: started.append(args) or {})
+    args = build_parser().parse_args(["eval", "locomo", "--data", str(data_file), *option])
+    with pytest.raises(ValueError, match=f"^{option[-2]} names nothing; give .*leave it out"):
+        runner.run_command(args, None)
+    assert started == []
+    spaced = build_parser().parse_args(["eval", "locomo", "--data", str(data_file),
+                                        "--conversations", " 7, ", "--config", "bm25 , dense"])
+    runner.run_command(spaced, None)
+    (options, *_), = started
+    assert (options.conversations, options.configs) == (["7"], ["bm25", "dense"])
 # -- QA --------------------------------------------------------------------------------------
 def test_f1_follows_locomo() -> None:
     assert normalize_answer("The Beagle, and a Dog!") == "beagle dog"

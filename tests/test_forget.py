@@ -161,6 +161,17 @@ def test_exact_then_top_k_llm_asks_the_judge_only_when_nothing_equals_the_reques
         assert len(judge.asked) == 1
 
 
+def test_exact_then_top_k_llm_needs_no_judge_for_a_request_a_stored_text_equals() -> None:
+    with _memory(mode="exact_then_top_k_llm") as m:
+        result = m.forget("my card number is 4111 1111")
+        assert result.outcome == "matched" and result.forgotten.messages
+        with pytest.raises(InvalidInputError, match="none is configured"):
+            m.forget("that payment thing I told you")  # only the judge could decide it
+        assert [(r.outcome, r.detail) for r in m.forget_requests()] == [
+            ("matched", ""), ("failed", "no judge configured")]
+        assert "User is allergic to peanuts" in [f.text for f in m.facts()]
+
+
 @pytest.mark.parametrize("retrieval", ["bm25", "semantic", "hybrid"])
 def test_each_retrieval_finds_candidates(retrieval: str) -> None:
     judge = _picking("4111")

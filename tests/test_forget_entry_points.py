@@ -120,6 +120,24 @@ def test_cli_forget_exact_prints_json_and_sets_the_exit_code(
         assert [r.outcome for r in m.forget_requests()] == ["matched", "unmatched"]
 
 
+def test_cli_forget_names_its_own_option_for_a_delete_count_past_the_most(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = _agent_with_secret(tmp_path, monkeypatch)
+    for count in ("1001", "99999999999999999999"):
+        with pytest.raises(SystemExit) as exit_:
+            run(["forget", "--agent", "ada", "--max-delete-count", count, SECRET])
+        assert exit_.value.code == 2
+        err = capsys.readouterr().err
+        assert f"argument --max-delete-count: at most 1000 items can be forgotten by one " \
+               f"request, not {count}" in err, err
+        assert "policy" not in err.splitlines()[-1]  # no policy was given to blame
+    with HierarchicalMemory(home, embedder=HashingEmbedder(), read_only=True) as m:
+        assert [f.text for f in m.facts()] == [SECRET] and m.forget_requests() == []
+    assert run(["forget", "--agent", "ada", "--embedder", "hashing", "--max-delete-count",
+                "1000", SECRET]) == 0
+
+
 def test_cli_forget_erase_leaves_the_text_in_no_file_of_the_agent_home(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -159,6 +177,21 @@ def test_cli_forget_reads_the_policy_and_asks_the_configured_model(
     (home / "policy.yaml").write_text("forget:\n  mode: top_k_llm\nmemory: {}\n")
     assert run(["forget", "--agent", "ada", "--embedder", "hashing", "x"]) == 2
     assert "unknown top-level key 'memory'" in capsys.readouterr().err
+
+
+def test_cli_forget_exact_first_needs_no_model_when_a_stored_text_equals_the_request(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The README's own policy.yaml, used with no model configured.
+    home = _agent_with_secret(tmp_path, monkeypatch)
+    (home / "policy.yaml").write_text("forget:\n  mode: exact_then_top_k_llm\n")
+    outcomes = {}
+    for request in ("the card", SECRET):  # only a model could decide the first
+        code = run(["forget", "--agent", "ada", "--embedder", "hashing", "--json", request])
+        outcomes[request] = (code, json.loads(capsys.readouterr().out)["outcome"])
+    assert outcomes == {"the card": (1, "failed"), SECRET: (0, "matched")}
+    with make_memory(home, read_only=True) as m:
+        assert m.facts() == []
 
 
 def test_a_failing_judge_model_says_what_went_wrong_with_it(

@@ -120,6 +120,22 @@ def test_cli_scenario_then_diagnostics(tmp_path: Path) -> None:
     assert "<script" not in page
 
 
+@pytest.mark.parametrize("name", ["", "nosuch", "../agents/default"])
+def test_diagnostics_of_no_scenario_reports_on_no_other_memory(
+        name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from tiermem.memory import HierarchicalMemory
+
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    with HierarchicalMemory(tmp_path / "agents" / "default", embedder=HashingEmbedder()) as m:
+        m.add_fact("The production region is eu-west-1")
+    assert cli.main(["diagnostics", "--scenario", name, "--embedder", "hashing"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""  # not the report of the default agent's memory
+    assert f"no scenario named {name!r}; choose one of long-running-incident," in err
+    assert "create it with" not in err  # `tiermem scenario NAME` would refuse the name too
+
+
 def test_diagnostics_of_missing_memory_fails_clearly(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["diagnostics", "--agent", "nobody", "--embedder", "hashing"]) == 2
     assert "tiermem chat --agent nobody" in capsys.readouterr().err

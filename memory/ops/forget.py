@@ -143,7 +143,7 @@ def run_forget(memory: HierarchicalMemory, request: str, config: ForgetConfig,
     request = clean_text(request, "forget request", MAX_REQUEST_CHARS)
     if config.mode not in MODES:
         raise InvalidInputError(f"mode must be one of {', '.join(MODES)}, got {config.mode!r}")
-    if config.mode != "exact" and judge is None:
+    if judge is None and _asks_the_judge(memory, request, config):
         _audit(memory, request, config.mode, Selection("failed", detail="no judge configured"))
         raise InvalidInputError(
             f"mode {config.mode!r} asks a model which stored items the request targets, and "
@@ -176,6 +176,14 @@ def forget_request(memory: HierarchicalMemory, request: str, mode: str | None,
     return dataclasses.replace(result, erasure=report)
 
 
+def _asks_the_judge(memory: HierarchicalMemory, request: str, config: ForgetConfig) -> bool:
+    """Whether ``request`` reaches the judge: in ``top_k_llm`` always, in
+    ``exact_then_top_k_llm`` only when no stored text equals it, which needs no model."""
+    if config.mode == "exact":
+        return False
+    return config.mode == "top_k_llm" or not exact_selection(memory, request, config).items
+
+
 def _select(memory: HierarchicalMemory, request: str, config: ForgetConfig,
             judge: Judge | None) -> Selection:
     selection = Selection("unmatched")
@@ -186,7 +194,7 @@ def _select(memory: HierarchicalMemory, request: str, config: ForgetConfig,
                              f"the request, over max_delete_count {config.max_delete_count}")
         if selection.outcome == "matched" or config.mode == "exact":
             return selection
-    assert judge is not None  # run_forget refuses an LLM mode without one
+    assert judge is not None  # run_forget refuses a request that needs one without
     return llm_selection(memory, request, config, judge)
 
 

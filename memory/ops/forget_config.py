@@ -100,12 +100,16 @@ class TopKOptions(_Section):
         Prompt, _exactly("original_query", "query_plan", "candidates")] = SELECTOR_TEMPLATE
 
 
+# The most items one request may forget; a policy or a caller may ask for fewer.
+MAX_DELETE_COUNT = 1000
+
+
 class ForgetConfig(_Section):
     """The ``forget`` section. ``max_delete_count`` bounds every mode: a request that would
     forget more items than that forgets none (outcome ``ambiguous``)."""
 
     mode: Literal["exact", "top_k_llm", "exact_then_top_k_llm"] = "exact"
-    max_delete_count: int = Field(default=5, ge=1, le=1000)
+    max_delete_count: int = Field(default=5, ge=1, le=MAX_DELETE_COUNT)
     exact: ExactOptions = ExactOptions()
     planning: PlanningOptions = PlanningOptions()
     top_k_llm: TopKOptions = TopKOptions()
