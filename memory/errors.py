@@ -33,6 +33,7 @@ class StoreLockedError(StoreError):
                  exited_pid: int | None = None) -> None:
         self.path = path
         self.holder_pid = holder_pid
+        self.exited_pid = exited_pid
         if holder_pid:
             who = f"process {holder_pid}"
         elif exited_pid:
@@ -48,6 +49,16 @@ class StoreLockedError(StoreError):
             f"or open it with read_only=True to inspect it"
         )
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # By its parts: the default rebuilds an exception from its message alone.
+        return (_rebuild_store_locked,
+                (type(self), self.path, self.holder_pid, self.exited_pid))
+
+
+def _rebuild_store_locked(cls: type[StoreLockedError], path: str, holder_pid: int | None,
+                          exited_pid: int | None) -> StoreLockedError:
+    return cls(path, holder_pid, exited_pid=exited_pid)
+
 
 class EmbedderMismatchError(TiermemError):
     """The store was built with a different embedder than the one given."""
@@ -61,6 +72,9 @@ class EmbedderMismatchError(TiermemError):
             f"re-embed it with `tiermem reindex --agent NAME` (HierarchicalMemory.reindex)"
         )
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.stored, self.stored_dim, self.given, self.given_dim))
+
 
 class ReindexIncompleteError(TiermemError):
     """A reindex was started and not finished; the store holds vectors of two embedders."""
@@ -72,6 +86,9 @@ class ReindexIncompleteError(TiermemError):
             f"{done} of {total} passages; search by meaning cannot work until it finishes. "
             f"Run `tiermem reindex --agent NAME` again (HierarchicalMemory.reindex) to finish "
             f"it; with the same embedder it continues where it stopped")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.target, self.done, self.total))
 
 
 class OlderSchemaError(StoreError):
@@ -179,3 +196,6 @@ class RetentionDroppedError(TiermemError):
             f"not stored: the privacy policy keeps {category} information out of memory "
             f"({reason}); nothing was written. Leave that detail out of the {what}, or "
             f"change the policy's rules")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.what, self.category, self.rule_id, self.by))
