@@ -60,6 +60,20 @@ def _rebuild_store_locked(cls: type[StoreLockedError], path: str, holder_pid: in
     return cls(path, holder_pid, exited_pid=exited_pid)
 
 
+class WriterLockError(StoreError):
+    """The agent home's writer lock file cannot be opened (its permissions, a read-only
+    file system); ``path`` is the lock file and ``reason`` what the system said."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path, self.reason = path, reason
+        super().__init__(
+            f"cannot open the writer lock {path}: {reason}; check that the agent home is "
+            f"writable by this user, or open it with read_only=True to inspect it")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.path, self.reason))
+
+
 class EmbedderMismatchError(TiermemError):
     """The store was built with a different embedder than the one given."""
 

@@ -41,6 +41,8 @@ SAMPLES: dict[str, list[Sample]] = {
         lambda c: c("/h/agents/ada", None, exited_pid=4243),
         lambda c: c("/h/agents/ada", None),
     ],
+    "tiermem.memory.errors.WriterLockError": [
+        lambda c: c("/h/agents/ada/writer.lock", "Read-only file system")],
     "tiermem.memory.errors.EmbedderMismatchError": [
         lambda c: c("minilm-l6-v2", 384, "hashing-256", 256)],
     "tiermem.memory.errors.ReindexIncompleteError": [lambda c: c("minilm-l6-v2", 40, 120)],
