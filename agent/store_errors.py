@@ -5,8 +5,14 @@ shell, who needs the agent's name and a command to run."""
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
-from tiermem.memory.errors import NewerSchemaError, StoreLockedError, TiermemError
+from tiermem.memory.errors import (
+    NewerSchemaError,
+    StoreLockedError,
+    TiermemError,
+    WriterLockError,
+)
 
 
 def cli_message(exc: TiermemError, args: argparse.Namespace) -> str:
@@ -26,6 +32,11 @@ def cli_message(exc: TiermemError, args: argparse.Namespace) -> str:
         return (f"{exc.situation}; wait for that process to end (or end its session) and "
                 f"try again. Commands that only read, such as {_reader(args)}, work "
                 f"meanwhile")
+    if isinstance(exc, WriterLockError):
+        return (f"cannot open {exc.path} ({exc.reason}), the lock a command that writes "
+                f"takes on the agent home; check that this user owns {Path(exc.path).parent} "
+                f"and may write in it. On a read-only file system, use a command that only "
+                f"reads, such as {_reader(args)}")
     return str(exc)
 
 

@@ -22,6 +22,7 @@ from tiermem.memory.errors import (
     StoreLockedError,
     TiermemError,
     UnfinishedStoreError,
+    WriterLockError,
 )
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.types import Fact, Hit, SearchResult
@@ -49,4 +50,5 @@ __all__ = [
     "StoreLockedError",
     "TiermemError",
     "UnfinishedStoreError",
+    "WriterLockError",
 ]

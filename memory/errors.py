@@ -33,6 +33,7 @@ class StoreLockedError(StoreError):
                  exited_pid: int | None = None) -> None:
         self.path = path
         self.holder_pid = holder_pid
+        self.exited_pid = exited_pid
         if holder_pid:
             who = f"process {holder_pid}"
         elif exited_pid:
@@ -48,6 +49,30 @@ class StoreLockedError(StoreError):
             f"or open it with read_only=True to inspect it"
         )
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # By its parts: the default rebuilds an exception from its message alone.
+        return (_rebuild_store_locked,
+                (type(self), self.path, self.holder_pid, self.exited_pid))
+
+
+def _rebuild_store_locked(cls: type[StoreLockedError], path: str, holder_pid: int | None,
+                          exited_pid: int | None) -> StoreLockedError:
+    return cls(path, holder_pid, exited_pid=exited_pid)
+
+
+class WriterLockError(StoreError):
+    """The agent home's writer lock file cannot be opened (its permissions, a read-only
+    file system); ``path`` is the lock file and ``reason`` what the system said."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path, self.reason = path, reason
+        super().__init__(
+            f"cannot open the writer lock {path}: {reason}; check that the agent home is "
+            f"writable by this user, or open it with read_only=True to inspect it")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.path, self.reason))
+
 
 class EmbedderMismatchError(TiermemError):
     """The store was built with a different embedder than the one given."""
@@ -61,6 +86,9 @@ class EmbedderMismatchError(TiermemError):
             f"re-embed it with `tiermem reindex --agent NAME` (HierarchicalMemory.reindex)"
         )
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.stored, self.stored_dim, self.given, self.given_dim))
+
 
 class ReindexIncompleteError(TiermemError):
     """A reindex was started and not finished; the store holds vectors of two embedders."""
@@ -72,6 +100,9 @@ class ReindexIncompleteError(TiermemError):
             f"{done} of {total} passages; search by meaning cannot work until it finishes. "
             f"Run `tiermem reindex --agent NAME` again (HierarchicalMemory.reindex) to finish "
             f"it; with the same embedder it continues where it stopped")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.target, self.done, self.total))
 
 
 class OlderSchemaError(StoreError):
@@ -179,3 +210,6 @@ class RetentionDroppedError(TiermemError):
             f"not stored: the privacy policy keeps {category} information out of memory "
             f"({reason}); nothing was written. Leave that detail out of the {what}, or "
             f"change the policy's rules")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.what, self.category, self.rule_id, self.by))

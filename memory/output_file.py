@@ -32,6 +32,10 @@ class OutputPathError(TiermemError):
         self.reason = reason
         super().__init__(f"cannot write {path}: {reason}")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # By its parts: the default rebuilds an exception from its message alone.
+        return (type(self), (self.path, self.reason))
+
 
 def check_writable(path: Path) -> None:
     """Raise OutputPathError unless ``path`` can be created or replaced by this process."""

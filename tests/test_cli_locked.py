@@ -1,26 +1,29 @@
-"""A home another process has open for writing: the command line says to wait for that
-process or use a command that only reads, not the library's ``read_only=True``, which
+"""A home another process has open for writing, or whose writer lock file cannot be opened:
+the command line says what to do at a shell (wait for that process, check the home's
+permissions, use a command that only reads), not the library's ``read_only=True``, which
 Python callers still get."""
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
 import os
 import sqlite3
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tiermem.cli import main
 from tiermem.memory.embed.embeddings import HashingEmbedder
-from tiermem.memory.errors import StoreLockedError
+from tiermem.memory.errors import StoreLockedError, WriterLockError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.sqlite import DB_FILE
 from tiermem.memory.store.sqlite.schema import SCHEMA_VERSION
-from tiermem.memory.store.sqlite.writer_lock import WriterLock
+from tiermem.memory.store.sqlite.writer_lock import LOCK_FILE, WriterLock
 
 
 @pytest.fixture
@@ -67,3 +70,50 @@ def test_a_writing_command_on_a_held_home_says_to_wait_or_read(
 def test_a_python_caller_is_still_told_of_read_only(home: Path) -> None:
     with _held(home), pytest.raises(StoreLockedError, match="open it with read_only=True"):
         HierarchicalMemory(home, embedder=HashingEmbedder())
+
+
+def _lock_unopenable(monkeypatch: pytest.MonkeyPatch, code: int) -> None:
+    """Opening any writer lock fails with ``code``, as it does in a home this user may not
+    write or on a read-only file system (the tests may run as root, whom modes do not stop)."""
+    real_open = os.open
+
+    def refusing(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        if Path(path).name == LOCK_FILE:
+            raise OSError(code, os.strerror(code), str(path))
+        return real_open(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", refusing)
+
+
+@pytest.mark.parametrize("code", [errno.EACCES, errno.EROFS], ids=["denied", "read-only"])
+@pytest.mark.parametrize("command", [
+    ["chat", "--agent", "ada", "--offline"],
+    ["forget", "--agent", "ada", "User likes green tea"],
+])
+def test_a_writing_command_whose_lock_cannot_be_opened_says_to_check_the_home_or_read(
+        home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        command: list[str], code: int) -> None:
+    _lock_unopenable(monkeypatch, code)
+    assert main(command) == 1
+    assert capsys.readouterr().err == (
+        f"tiermem: cannot open {home / LOCK_FILE} ({os.strerror(code)}), the lock a command "
+        f"that writes takes on the agent home; check that this user owns {home} and may "
+        f"write in it. On a read-only file system, use a command that only reads, such as "
+        f"`tiermem diagnostics --agent ada`\n")
+    monkeypatch.undo()
+    with HierarchicalMemory(home, embedder=HashingEmbedder(), read_only=True) as memory:
+        assert [fact.text for fact in memory.facts()] == ["User likes green tea"]
+
+
+def test_a_python_caller_whose_lock_cannot_be_opened_is_told_of_read_only(
+        home: Path) -> None:
+    # A lock file that is a symbolic link to itself fails to open for anyone, root too.
+    (home / LOCK_FILE).unlink()
+    (home / LOCK_FILE).symlink_to(LOCK_FILE)
+    with pytest.raises(WriterLockError) as refused:
+        HierarchicalMemory(home, embedder=HashingEmbedder())
+    assert refused.value.path == str(home / LOCK_FILE)
+    assert str(refused.value) == (
+        f"cannot open the writer lock {home / LOCK_FILE}: {os.strerror(errno.ELOOP)}; check "
+        f"that the agent home is writable by this user, or open it with read_only=True to "
+        f"inspect it")

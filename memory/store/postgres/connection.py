@@ -15,6 +15,7 @@ import re
 import secrets
 import shlex
 import socket
+from typing import Any
 
 import psycopg
 from psycopg import errors as pg_errors
@@ -60,12 +61,17 @@ class AgentLockedError(StoreLockedError):
         self.path = where
         self.holder_pid = pid
         self.holder_host = host
+        self.since = since
+        self.exited_pid = None  # a database lock ends with the session that took it
         who = (f"process {pid} on host {host}" + (f" (since {since})" if since else "")
                if pid is not None else "another session")
         self.situation = f"{where} is open for writing by {who}"
         StoreError.__init__(
             self, f"{self.situation}; close that session (or wait for it to exit) and try "
                   f"again, or open it with read_only=True to inspect it")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.path, self.holder_host, self.holder_pid, self.since))
 
 
 def connect(dsn: str) -> psycopg.Connection:
