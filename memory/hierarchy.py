@@ -476,7 +476,7 @@ class HierarchicalMemory:
         q = clean_text(q, "query", max_chars=10_000)
         found = searches.query_all(self, q, k, hop)
         if touch:
-            searches.count_used(self, q, found.hits, found.core_every_term)
+            searches.count_used(self, q, found.hits, found.core_strong)
         return found.hits
 
     # -- forgetting -------------------------------------------------------------------------

@@ -39,13 +39,13 @@ def archival_page(memory: HierarchicalMemory, query: str, k: int, page: int,
 
 
 def facts_about(memory: HierarchicalMemory, query: str, hits: Sequence[Hit],
-                core_every_term: frozenset[int] | None = None) -> list[int]:
+                core_strong: frozenset[int] | None = None) -> list[int]:
     """The ids of the facts among ``hits`` (core's, or archived facts' passages) that
     ``query`` is about: those it matches strongly, as ``query`` decides which of core's
     matches to keep (memory.search.query.strong_matches). A fact holds every content word
     of the query, or its embedding is at least ``strong_similarity(embedder)`` from the
-    query's (its hit's ``similarity``). ``core_every_term`` names the core facts holding
-    every word when the search found them already (``TierRanking``); else they are looked up.
+    query's (its hit's ``similarity``). ``core_strong`` names the core facts the search
+    pinned as strong (``TierRanking``): those are core's, with no second test.
 
     A passage need not hold the words in most passages, which archival's search leaves
     out too; a core fact needs them all, as for keeping its place. A page of hits also
@@ -60,29 +60,31 @@ def facts_about(memory: HierarchicalMemory, query: str, hits: Sequence[Hit],
         facts = [h for h in hits if h.tier == tier and h.fact_id is not None]
         if not facts:
             continue
+        if tier == "core" and core_strong is not None:
+            about += [h.fact_id for h in facts if h.fact_id is not None and h.id in core_strong]
+            continue
         lexical = memory.store.lexical(table)
         words = terms
         if tier == "archival":
             common = common_terms(lexical, terms, len(memory.archival))
             words = [t for t in terms if t not in common] or terms
-        strong = strong_matches(lexical, words, {h.id: h.similarity for h in facts}, close,
-                                every=core_every_term if tier == "core" else None)
+        strong = strong_matches(lexical, words, {h.id: h.similarity for h in facts}, close)
         about += [h.fact_id for h in facts if h.fact_id is not None and h.id in strong]
     return about
 
 
 def count_used(memory: HierarchicalMemory, query: str, hits: Sequence[Hit],
-               core_every_term: frozenset[int] | None = None) -> None:
+               core_strong: frozenset[int] | None = None) -> None:
     """Count the ``hits`` of ``query`` a caller used (``query(touch=True)``,
     ``archival_search(touch=True)``): a core fact's as an access, an archived fact's as a
     hit toward its promotion back to core (memory.tiers.lifecycle), each once per
     interaction. Only the facts the query is about count (``facts_about``): counting the
     others would keep in core, or bring back, facts nobody asked about. A read-only
-    memory counts nothing. ``core_every_term`` is as for ``facts_about``.
+    memory counts nothing. ``core_strong`` is as for ``facts_about``.
     """
     if memory.read_only:
         return
-    used = facts_about(memory, query, hits, core_every_term)
+    used = facts_about(memory, query, hits, core_strong)
     if used:
         with memory.store.transaction():
             memory.lifecycle.count_use(used)
@@ -115,8 +117,8 @@ def _tier_page(memory: HierarchicalMemory, search: OneSearch, query: str, k: int
 def query_all(memory: HierarchicalMemory, request: str, k: int,
               hop: HopSettings | None) -> TierRanking:
     """The best ``k`` hits of all three tiers for ``request`` (``HierarchicalMemory.query``),
-    and the core facts holding its every word when one search found them (not with ``hop``,
-    whose second round searches other words)."""
+    and the core facts it pinned as strong matches (not with ``hop``, whose second round
+    searches other words: the touch step then tests the hits itself)."""
     privacy = memory.privacy
     tiers = Tiers(
         core=memory.core, core_vectors=memory.core_vectors,

@@ -52,8 +52,10 @@ against the memory's clock (``now``).
 
 The hierarchy validates the query first, and counts as used only the facts among
 the hits that the query matches strongly (``strong_matches``, applied to archived
-facts too; memory.ops.searches.facts_about), reusing the search's test of which core
-facts hold every word (``TierRanking``). ``query_tiers`` takes the pieces it
+facts too; memory.ops.searches.facts_about). Core's are the very facts the search
+pinned as strong (``TierRanking``), whatever the fusion: hits ranked by reciprocal
+ranks carry no similarity to test again, and a search without a lexical side pins
+none by its words. ``query_tiers`` takes the pieces it
 searches, not the hierarchy: the core tier with its embeddings, the full-text index
 of facts, archival's and recall's searches.
 """
@@ -171,10 +173,10 @@ class TierRanking:
     """The hits of a search across the tiers, and what it learned of core on the way."""
 
     hits: list[Hit]
-    #: The core facts holding every content word of the query, or None when the words
-    #: were not tested (a lexical weight of 0). Touching the hits needs the same test of
-    #: the same facts: reusing it spares a full-text lookup.
-    core_every_term: frozenset[int] | None
+    #: The core facts the search pinned as strong matches (module docstring), or None when
+    #: it did not decide them alone (a second round). Touching the hits counts these, so
+    #: what counts as used is what ``query()`` kept for being strong, with no second test.
+    core_strong: frozenset[int] | None
 
 
 def query_tiers(tiers: Tiers, q: str, k: int, now: float) -> list[Hit]:
@@ -184,12 +186,12 @@ def query_tiers(tiers: Tiers, q: str, k: int, now: float) -> list[Hit]:
 
 
 def rank_tiers(tiers: Tiers, q: str, k: int, now: float) -> TierRanking:
-    """``query_tiers``, with the core facts found to hold every word of ``q``."""
+    """``query_tiers``, with the core facts it pinned as strong matches of ``q``."""
     embeddings = QueryEmbeddings(tiers.embedder)
     if tiers.dense_queries is not None:
         core_embeds = len(tiers.core) and tiers.fusion.dense > 0
         embeddings.prefetch(([q] if core_embeds else []) + tiers.dense_queries(q))
-    core_hits, strong, every = _core_hits(tiers, q, embeddings)
+    core_hits, strong = _core_hits(tiers, q, embeddings)
     if tiers.core_shown is not None:
         core_hits = tiers.core_shown(core_hits)
     in_core = {h.fact_id for h in core_hits}
@@ -218,8 +220,7 @@ def rank_tiers(tiers: Tiers, q: str, k: int, now: float) -> TierRanking:
     chosen = {id(h) for h in strong_hits}
     others = [h for h in ranked if id(h) not in chosen]
     chosen.update(id(h) for h in others[: k - len(strong_hits)])
-    return TierRanking([h for h in ranked if id(h) in chosen],
-                       frozenset(every) if tiers.fusion.lexical > 0 else None)
+    return TierRanking([h for h in ranked if id(h) in chosen], frozenset(strong))
 
 
 #: What a fact weighs against a message on the common scale (module docstring).
@@ -282,12 +283,12 @@ def _on_one_scale(hits: list[Hit], tiers: Tiers, words: bool) -> None:
 
 
 def _core_hits(tiers: Tiers, q: str, embeddings: QueryEmbeddings
-               ) -> tuple[list[Hit], set[int], set[int]]:
+               ) -> tuple[list[Hit], set[int]]:
     """Every core fact that matches ``q``, scored as hybrid search scores, best first,
-    the ids of the strong matches among them, and of those holding every word of ``q``."""
+    and the ids of the strong matches among them."""
     core = tiers.core
     if not len(core):
-        return [], set(), set()
+        return [], set()
     fusion = tiers.fusion
     terms = query_terms(q) if fusion.lexical > 0 else []
     lexical: dict[int, float] = {}
@@ -315,7 +316,7 @@ def _core_hits(tiers: Tiers, q: str, embeddings: QueryEmbeddings
                             created_at=fact.created_at, id=fact.id, fact_id=fact.id,
                             durability=fact.durability, relevance=r.relevance,
                             similarity=r.similarity))
-    return hits, strong, every
+    return hits, strong
 
 
 def strong_matches(lexical: LexicalIndex, terms: Sequence[str],
