@@ -45,7 +45,7 @@ from tiermem.agent.line_input import OverlongLine
 from tiermem.agent.loop import Agent
 from tiermem.agent.offline import OfflinePolicy
 from tiermem.agent.terminal import TerminalConsole
-from tiermem.memory.errors import InvalidInputError, TiermemError
+from tiermem.memory.errors import InvalidConfigError, InvalidInputError, TiermemError
 from tiermem.memory.output_file import write_atomic
 from tiermem.tools.safe_text import safe_text
 
@@ -328,18 +328,23 @@ class ChatRepl:
     def policy(self, arg: str) -> None:
         memory = self.agent.memory
         verb, _, rest = arg.partition(" ")
-        if verb == "set" and rest.strip():
-            memory.set_retention_policy([s.strip() for s in rest.split("|")])
-        elif verb == "clear" and not rest.strip():
-            memory.set_retention_policy([])
-        elif arg:
+        changing = (verb == "set" and rest.strip()) or (verb == "clear" and not rest.strip())
+        if arg and not changing:
             self.usage("usage: /policy, /policy set STATEMENT | STATEMENT, /policy clear")
             return
+        where = str(self.home) if self.home is not None else "the agent home"
+        start = f"start the chat with --policy FILE, or put policy.yaml in {where}"
         if memory.privacy is None:
-            where = escape(str(self.home)) if self.home is not None else "the agent home"
-            self.console.print(f"no privacy policy: start the chat with --policy FILE, or put "
-                               f"policy.yaml in {where}")
+            if changing:  # the library's refusal names privacy=, which a chat has no use for
+                self.fail("error", InvalidConfigError(
+                    f"this chat has no privacy policy to change: {start}", ("privacy",)))
+            else:
+                self.console.print(f"no privacy policy: {escape(start)}")
             return
+        if verb == "set":
+            memory.set_retention_policy([s.strip() for s in rest.split("|")])
+        elif verb == "clear":
+            memory.set_retention_policy([])
         active = memory.privacy.policies
         self.console.print("retention statements: " + (
             "; ".join(escape(s) for s in active) if active else "none"))

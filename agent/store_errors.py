@@ -1,12 +1,18 @@
-"""How the command line words the store's refusals whose library messages speak to a
-Python caller (``read_only=True``, a database file's path) rather than to someone at a
-shell, who needs the agent's name and a command to run."""
+"""How the command line words the memory's refusals whose library messages speak to a
+Python caller (``read_only=True``, ``clock=``, a database file's path) rather than to
+someone at a shell, who needs the agent's name and a command to run."""
 
 from __future__ import annotations
 
 import argparse
 
-from tiermem.memory.errors import NewerSchemaError, StoreLockedError, TiermemError
+from tiermem.memory.errors import (
+    ClockChangeError,
+    NewerSchemaError,
+    StoreLockedError,
+    TiermemError,
+    WriterLockError,
+)
 
 
 def cli_message(exc: TiermemError, args: argparse.Namespace) -> str:
@@ -26,6 +32,14 @@ def cli_message(exc: TiermemError, args: argparse.Namespace) -> str:
         return (f"{exc.situation}; wait for that process to end (or end its session) and "
                 f"try again. Commands that only read, such as {_reader(args)}, work "
                 f"meanwhile")
+    if isinstance(exc, WriterLockError):
+        return (f"{exc.situation}; check that the agent home is writable by this user. "
+                f"Commands that only read, such as {_reader(args)}, work without writing it")
+    if isinstance(exc, ClockChangeError):
+        # No command changes the clock: it is chosen when a memory is created, from Python.
+        return (f"invalid memory config: clock: {whose or 'this memory'} {exc.situation}; "
+                f"an agent keeps the clock its memory was created with, and nothing was "
+                f"changed")
     return str(exc)
 
 

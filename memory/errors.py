@@ -130,6 +130,22 @@ class NewerSchemaError(StoreError):
         return (type(self), (self.where, self.found, self.current))
 
 
+class WriterLockError(StoreError):
+    """The agent home's writer lock file cannot be opened (a home this user cannot write,
+    a read-only file system); nothing was opened."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path, self.reason = path, reason
+        #: What failed, without the advice (the command line gives its own).
+        self.situation = f"cannot open the writer lock {path}: {reason}"
+        super().__init__(
+            f"{self.situation}; check that the agent home is writable by this user, or open "
+            f"it with read_only=True to inspect it")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.path, self.reason))
+
+
 class StoreClosedError(StoreError):
     """The memory was closed; it must be opened again before use."""
 
@@ -152,6 +168,23 @@ class InvalidConfigError(InvalidInputError):
     def __init__(self, message: str, fields: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         self.fields = fields
+
+
+class ClockChangeError(InvalidConfigError):
+    """A session asked for another clock than the one the memory keeps time on; the clock
+    is fixed when a memory is created. ``stored`` and ``asked`` name the two clocks."""
+
+    def __init__(self, stored: str, asked: str) -> None:
+        self.stored, self.asked = stored, asked
+        #: What cannot be done and why, without the advice (the command line gives its own).
+        self.situation = (f"keeps time on the {stored} clock and cannot switch to {asked!r} "
+                          f"(its access times would lose their meaning)")
+        super().__init__(
+            f"invalid memory config: clock: this memory {self.situation}; open it with "
+            f"clock={stored!r}, or restore a snapshot into a new memory", ("clock",))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.stored, self.asked))
 
 
 class SnapshotError(InvalidInputError):

@@ -67,3 +67,26 @@ def test_a_writing_command_on_a_held_home_says_to_wait_or_read(
 def test_a_python_caller_is_still_told_of_read_only(home: Path) -> None:
     with _held(home), pytest.raises(StoreLockedError, match="open it with read_only=True"):
         HierarchicalMemory(home, embedder=HashingEmbedder())
+
+
+def test_a_writer_lock_that_cannot_be_opened_gets_command_line_advice(
+        home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from tiermem.memory.store.sqlite import writer_lock
+
+    real_open = os.open
+
+    def refused(path: str | os.PathLike[str], flags: int, mode: int = 0o777) -> int:
+        if Path(path) == home / writer_lock.LOCK_FILE:  # as on a read-only file system
+            raise OSError(30, "Read-only file system")
+        return real_open(path, flags, mode)
+
+    monkeypatch.setattr(writer_lock.os, "open", refused)
+    assert main(["config", "--agent", "ada", "core_limit", "500"]) == 1
+    err = capsys.readouterr().err
+    assert err == (f"tiermem: cannot open the writer lock {home / writer_lock.LOCK_FILE}: "
+                   f"Read-only file system; check that the agent home is writable by this "
+                   f"user. Commands that only read, such as `tiermem diagnostics --agent "
+                   f"ada`, work without writing it\n")
+    monkeypatch.setattr(writer_lock.os, "open", real_open)
+    with HierarchicalMemory(home, embedder=HashingEmbedder(), read_only=True) as memory:
+        assert memory.core.limit == 2000  # nothing changed

@@ -71,6 +71,16 @@ def test_an_invalid_setting_is_a_usage_error_naming_the_field(
     assert stored_core(home) == (2000, 1)  # nothing changed
 
 
+def test_a_clock_change_is_refused_with_advice_for_the_command_line(home: Path) -> None:
+    chat(home, stdin="I am allergic to peanuts.\n")
+    done = tiermem(home, "config", "--agent", "a", "clock", "wall")
+    assert done.returncode == 2
+    assert done.stderr == (
+        "tiermem: invalid memory config: clock: agent a's memory keeps time on the logical "
+        "clock and cannot switch to 'wall' (its access times would lose their meaning); an "
+        "agent keeps the clock its memory was created with, and nothing was changed\n")
+
+
 def stored_fusion(home: Path) -> dict[str, object]:
     done = tiermem(home, "config", "--agent", "a", "fusion", "--json")
     assert done.returncode == 0, done.stderr

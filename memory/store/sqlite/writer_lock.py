@@ -17,7 +17,7 @@ import os
 import weakref
 from pathlib import Path
 
-from tiermem.memory.errors import StoreError, StoreLockedError
+from tiermem.memory.errors import StoreError, StoreLockedError, WriterLockError
 
 LOCK_FILE = "writer.lock"
 
@@ -70,10 +70,7 @@ class WriterLock:
                 f"in a file of that name; remove the directory (rmdir {self.path}, after "
                 f"checking it holds nothing you need) and try again") from None
         except OSError as exc:
-            raise StoreError(
-                f"cannot open the writer lock {self.path}: {exc.strerror}; check that the "
-                f"agent home is writable by this user, or open it with read_only=True to "
-                f"inspect it") from None
+            raise WriterLockError(str(self.path), exc.strerror or str(exc)) from None
 
     def release(self) -> None:
         _held.discard(self)
