@@ -70,7 +70,9 @@ def build_parser() -> argparse.ArgumentParser:
     config.add_argument("setting", nargs="?",
                         help="one setting to show, e.g. core_limit (default: all of them)")
     config.add_argument("value", nargs="?",
-                        help="its new value, validated and stored for every later session")
+                        help="its new value, validated and stored for every later session: "
+                             "a number, true or false (recall_dense), a word (policy, "
+                             "core_limit_unit) or a JSON object (fusion)")
     _add_json(config, "the settings")
     _add_store(config)
 
