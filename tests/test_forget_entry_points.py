@@ -138,6 +138,26 @@ def test_cli_forget_names_its_own_option_for_a_delete_count_past_the_most(
                 "1000", SECRET]) == 0
 
 
+@pytest.mark.parametrize(("command", "said"), [
+    (["--erase-forgotten", "--mode", "top_k_llm"],
+     "--erase-forgotten does not go with --mode: it says how a request is matched or erased, "
+     "and --erase-forgotten takes no request; leave it out"),
+    (["--finish-erasures", "--max-delete-count", "3", "--erase", "--model", "m"],
+     "--finish-erasures does not go with --max-delete-count or --erase or --model: they say "
+     "how a request is matched or erased, and --finish-erasures takes no request; leave "
+     "them out"),
+])
+def test_cli_forget_refuses_request_options_without_a_request(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        command: list[str], said: str) -> None:
+    home = _agent_with_secret(tmp_path, monkeypatch)
+    with HierarchicalMemory(home, embedder=HashingEmbedder()) as m:
+        m.forget(SECRET)  # forgotten, not erased: --erase-forgotten would erase it
+    assert run(["forget", "--agent", "ada", *command]) == 2
+    assert capsys.readouterr().err == f"tiermem: {said}\n"
+    assert files_holding(home, SECRET)  # nothing was erased
+
+
 def test_cli_forget_erase_leaves_the_text_in_no_file_of_the_agent_home(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
