@@ -11,7 +11,8 @@ a row leaves; with text typed, it discards the text.
 
 Piped, replies go to standard output and failures to standard error, and the
 exit status is 1 when any turn or command failed; a slash command used wrongly
-(unknown, or missing its argument) is such a failure, so a script's typo shows.
+(unknown, missing its argument, or given words it does not take) is such a failure, so
+a script's typo shows.
 With ``json_lines`` standard output carries one JSON object per line of input
 (agent/chat_output.py) and nothing else.
 
@@ -65,6 +66,8 @@ Commands:
   /model             which model (or the offline policy) is answering
   /help              this help
   /exit              leave (Ctrl-D, or Ctrl-C twice at an empty prompt)"""
+#: The slash commands that take no argument.
+_NO_ARGUMENT = frozenset({"/exit", "/quit", "/help", "/model", "/core", "/diagnostics"})
 #: A turn Ctrl-C cancelled; piped, the run ends with it (tiermem: ... on standard error).
 TURN_CANCELLED = f"cancelled; {UNANSWERED}"
 CANCELLED = f"{TURN_CANCELLED} (Ctrl-C again or /exit to leave)"
@@ -254,6 +257,10 @@ class ChatRepl:
         name, _, arg = text.partition(" ")
         arg = arg.strip()
         memory = self.agent.memory
+        if name in _NO_ARGUMENT and arg:
+            # Ignoring the extra words would hide a typo (`/core facts`, `/exit now`).
+            self.usage(f"usage: {name} (it takes nothing after it)")
+            return True
         try:
             if name in ("/exit", "/quit"):
                 return False
@@ -296,12 +303,15 @@ class ChatRepl:
         return True
 
     def forget(self, request: str, line: str) -> None:
-        if request == "--erase-forgotten":
+        first, _, rest = request.partition(" ")
+        if first == "--erase-forgotten":
+            if rest.strip():  # not text to forget: the whole request would be audited as one
+                self.usage("usage: /forget --erase-forgotten (it takes nothing after it)")
+                return
             report = self.agent.memory.erase_forgotten()
             self.console.print(f"erased: {report.facts} fact(s), {report.passages} "
                                f"passage(s), {report.messages} message(s) forgotten before")
             return
-        first, _, rest = request.partition(" ")
         erase = first == "--erase"
         request = rest.strip() if erase else request
         if not request:

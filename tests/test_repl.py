@@ -117,6 +117,22 @@ def test_a_slash_command_used_wrongly_is_an_error_on_stderr_and_fails_the_run(
     assert out.getvalue().startswith("model:")  # nothing else on standard output
 
 
+def test_a_slash_command_that_takes_nothing_refuses_extra_words(
+        memory: HierarchicalMemory) -> None:
+    repl, out = make_repl(memory)
+    memory.add_fact("User lives in Lisbon", "durable")
+    memory.forget("User lives in Lisbon")  # forgotten, not erased
+    wrong = ["/core extra", "/help me", "/model gpt", "/diagnostics --json", "/exit now",
+             "/quit please", "/forget --erase-forgotten User lives in Lisbon"]
+    assert repl.run_piped([*wrong, "/model"]) == 1  # the session went on past /exit now
+    assert errors_of(repl).splitlines() == [
+        f"usage: {line.split()[0]}{' --erase-forgotten' if 'forget' in line else ''} (it "
+        f"takes nothing after it)" for line in wrong]
+    assert out.getvalue().startswith("model:")  # nothing else on standard output
+    assert len(memory.forget_requests()) == 1  # no second request was made
+    assert memory.erase_forgotten().facts == 1  # still owed: nothing was erased
+
+
 def test_changing_a_policy_a_chat_lacks_names_the_chat_options_not_the_library(
         memory: HierarchicalMemory, tmp_path: Path) -> None:
     out = io.StringIO()
