@@ -40,7 +40,9 @@ from tiermem.memory.tiers.policies import DEFAULT_TAU, make_policy
 WALL_TAU = 86_400.0
 _TEXT_FIELDS = frozenset({"clock", "core_limit_unit", "policy"})
 
-Count = Annotated[int, Strict(), Field(ge=1, le=1_000_000_000)]
+#: The largest ``core_limit``; the command line's ``--core-limit`` checks against it too.
+MAX_CORE_LIMIT = 1_000_000_000
+Count = Annotated[int, Strict(), Field(ge=1, le=MAX_CORE_LIMIT)]
 Hits = Annotated[int, Strict(), Field(ge=1, le=1_000_000)]
 Positive = Annotated[float, Strict(), Field(gt=0)]
 
