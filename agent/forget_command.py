@@ -168,6 +168,10 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     else:
         print(f"nothing forgotten: {result.outcome} ({result.detail}; audit "
               f"#{result.audit_id})")
+        if result.outcome == "unmatched" and result.mode == "exact":
+            note(f"`tiermem chat --agent {args.agent}` with /recall TEXT, /archival TEXT or "
+                 f"/core shows how it was stored; --mode exact_then_top_k_llm with a model "
+                 f"matches by meaning when no text equals it")
     return 0 if result.outcome == "matched" else 1
 
 

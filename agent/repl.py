@@ -66,6 +66,11 @@ Commands:
   /model             which model (or the offline policy) is answering
   /help              this help
   /exit              leave (Ctrl-D, or Ctrl-C twice at an empty prompt)"""
+#: After an exact request matched nothing: how to find the stored wording, or match by
+#: meaning instead.
+UNMATCHED_HINT = ("/recall TEXT and /archival TEXT show how it was stored, and /core the "
+                  "facts; to match by meaning, set the forget mode to exact_then_top_k_llm "
+                  "in policy.yaml (it asks the model which stored items the request targets)")
 #: The slash commands that take no argument.
 _NO_ARGUMENT = frozenset({"/exit", "/quit", "/help", "/model", "/core", "/diagnostics"})
 #: A turn Ctrl-C cancelled; piped, the run ends with it (tiermem: ... on standard error).
@@ -331,6 +336,8 @@ class ChatRepl:
         else:
             self.console.print(f"nothing forgotten ({result.outcome}: "
                                f"{escape(result.detail)})")
+            if result.outcome == "unmatched" and result.mode == "exact":
+                self.console.print(UNMATCHED_HINT, markup=False)
         failure = judge_failure(memory.judge) if result.outcome == "failed" else None
         if failure is not None:
             self.error_console.print(failure, markup=False, style="yellow")

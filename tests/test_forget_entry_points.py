@@ -83,6 +83,39 @@ def test_slash_forget_forgets_and_leaves_no_trace_in_the_prompt_history() -> Non
         assert not any("4111" in entry for entry in m.prompt_history.lines())
 
 
+RULE = ("no stored text equals the request; exact matching compares whole texts, "
+        "punctuation included, ignoring only case and runs of whitespace")
+
+
+def test_slash_forget_that_matches_nothing_says_what_exact_compares_and_what_to_try() -> None:
+    with make_memory() as m:
+        out = io.StringIO()
+        repl = ChatRepl(Agent(m, OfflinePolicy()), console=Console(file=out, width=400),
+                        errors=io.StringIO())
+        assert repl.run_piped(["I live in Lisbon.", "/forget I live in Lisbon"]) == 0
+        assert out.getvalue().splitlines()[-2:] == [
+            f"nothing forgotten (unmatched: {RULE})",
+            "/recall TEXT and /archival TEXT show how it was stored, and /core the facts; to "
+            "match by meaning, set the forget mode to exact_then_top_k_llm in policy.yaml (it "
+            "asks the model which stored items the request targets)"]
+        assert [f.text for f in m.facts()] == ["User lives in Lisbon"]  # nothing forgotten
+
+
+def test_cli_forget_that_matches_nothing_says_what_exact_compares_and_what_to_try(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = _agent_with_secret(tmp_path, monkeypatch)
+    assert run(["forget", "--agent", "ada", SECRET + "."]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == f"nothing forgotten: unmatched ({RULE}; audit #1)\n"
+    assert captured.err == (
+        "tiermem: `tiermem chat --agent ada` with /recall TEXT, /archival TEXT or /core shows "
+        "how it was stored; --mode exact_then_top_k_llm with a model matches by meaning when "
+        "no text equals it\n")
+    with HierarchicalMemory(home, embedder=HashingEmbedder(), read_only=True) as m:
+        assert [f.text for f in m.facts()] == [SECRET]
+
+
 def _agent_with_secret(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
     home = tmp_path / "agents" / "ada"
