@@ -106,7 +106,8 @@ def run(argv: Sequence[str]) -> int:
         return _fail(str(exc), 2)
     except InvalidConfigError as exc:
         # Before any work: a policy file or a setting given is a bad value (usage).
-        return _fail(str(exc), 2 if args.command in ("chat", "config", "forget") else 1)
+        return _fail(cli_message(exc, args),
+                     2 if args.command in ("chat", "config", "forget") else 1)
     except TiermemError as exc:
         return _fail(cli_message(exc, args))
 

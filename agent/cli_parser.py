@@ -30,7 +30,7 @@ COMMANDS = {
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``tiermem`` parser, its subcommands in the order of ``COMMANDS``."""
-    from tiermem.agent.server_options import add_server_options, positive_int, positive_seconds
+    from tiermem.agent.server_options import add_server_options, core_limit, positive_seconds
 
     parser = argparse.ArgumentParser(prog="tiermem", add_help=False)
     sub = parser.add_subparsers(dest="command")
@@ -44,10 +44,10 @@ def build_parser() -> argparse.ArgumentParser:
     chat.add_argument("--offline", action="store_true",
                       help="use the rule-based offline policy even if a model is configured")
     add_server_options(chat)
-    chat.add_argument("--core-limit", type=positive_int, metavar="N",
-                      help="core capacity for this session only (default: the agent's stored "
-                           "value, 2000 tokens for a new agent; `tiermem config --agent NAME "
-                           "core_limit N` stores one)")
+    chat.add_argument("--core-limit", type=core_limit, metavar="N",
+                      help="core capacity for this session only, 1 to 1,000,000,000 (default: "
+                           "the agent's stored value, 2000 tokens for a new agent; `tiermem "
+                           "config --agent NAME core_limit N` stores one)")
     chat.add_argument("--embedder", choices=("local", "hashing"),
                       help=embedder_help + "; default: the one the agent's memory was built "
                            "with (local for a new agent)")
@@ -70,7 +70,9 @@ def build_parser() -> argparse.ArgumentParser:
     config.add_argument("setting", nargs="?",
                         help="one setting to show, e.g. core_limit (default: all of them)")
     config.add_argument("value", nargs="?",
-                        help="its new value, validated and stored for every later session")
+                        help="its new value, validated and stored for every later session: "
+                             "a number, true or false (recall_dense), a word (policy, "
+                             "core_limit_unit) or a JSON object (fusion)")
     _add_json(config, "the settings")
     _add_store(config)
 

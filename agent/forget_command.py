@@ -58,12 +58,12 @@ def add_forget_parser(sub: Any, description: str, agent_name: Callable[[str], st
                              "agent's memory (see README, Erasure)")
     forget.add_argument("--erase-forgotten", action="store_true",
                         help="instead of a request, erase everything forgotten before "
-                             "without --erase")
+                             "without --erase (the options for a request do not apply)")
     forget.add_argument("--finish-erasures", action="store_true",
                         help="instead of a request, finish the erasures earlier `--erase` "
                              "requests still owe (their process stopped before erasing; "
                              "`tiermem diagnostics` shows them as erasure_owed) and nothing "
-                             "else")
+                             "else (the options for a request do not apply)")
     forget.add_argument("--json", action="store_true",
                         help="print the outcome and the forgotten ids as JSON")
     return forget
@@ -107,6 +107,13 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     if len(chosen) > 1:
         note(f"give one of TEXT, --erase-forgotten or --finish-erasures, not "
              f"{' and '.join(chosen)}")
+        return 2
+    unused = _request_options(args)
+    if unused and (args.erase_forgotten or args.finish_erasures):
+        instead = "--erase-forgotten" if args.erase_forgotten else "--finish-erasures"
+        they = ("they say", "them") if len(unused) > 1 else ("it says", "it")
+        note(f"{instead} does not go with {' or '.join(unused)}: {they[0]} how a request is "
+             f"matched or erased, and {instead} takes no request; leave {they[1]} out")
         return 2
     if args.erase_forgotten:
         return _erase_forgotten(args, note)
@@ -161,7 +168,22 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     else:
         print(f"nothing forgotten: {result.outcome} ({result.detail}; audit "
               f"#{result.audit_id})")
+        if result.outcome == "unmatched" and result.mode == "exact":
+            note(f"`tiermem chat --agent {args.agent}` with /recall TEXT, /archival TEXT or "
+                 f"/core shows how it was stored; --mode exact_then_top_k_llm with a model "
+                 f"matches by meaning when no text equals it")
     return 0 if result.outcome == "matched" else 1
+
+
+#: The options only a request (TEXT) uses, by their destination in the parsed arguments.
+_REQUEST_OPTIONS = ("mode", "max_delete_count", "policy", "erase", "model", "base_url",
+                    "context_window", "timeout", "max_tokens", "text_tool_calls")
+
+
+def _request_options(args: argparse.Namespace) -> list[str]:
+    """The options given that only a request uses, as typed (``--max-delete-count``)."""
+    return [f"--{dest.replace('_', '-')}" for dest in _REQUEST_OPTIONS
+            if getattr(args, dest) not in (None, False)]
 
 
 def _request(given: str, note: Callable[[str], None]) -> str | None:

@@ -11,7 +11,8 @@ a row leaves; with text typed, it discards the text.
 
 Piped, replies go to standard output and failures to standard error, and the
 exit status is 1 when any turn or command failed; a slash command used wrongly
-(unknown, or missing its argument) is such a failure, so a script's typo shows.
+(unknown, missing its argument, or given words it does not take) is such a failure, so
+a script's typo shows.
 With ``json_lines`` standard output carries one JSON object per line of input
 (agent/chat_output.py) and nothing else.
 
@@ -45,7 +46,7 @@ from tiermem.agent.line_input import OverlongLine
 from tiermem.agent.loop import Agent
 from tiermem.agent.offline import OfflinePolicy
 from tiermem.agent.terminal import TerminalConsole
-from tiermem.memory.errors import InvalidInputError, TiermemError
+from tiermem.memory.errors import InvalidConfigError, InvalidInputError, TiermemError
 from tiermem.memory.output_file import write_atomic
 from tiermem.tools.safe_text import safe_text
 
@@ -65,6 +66,13 @@ Commands:
   /model             which model (or the offline policy) is answering
   /help              this help
   /exit              leave (Ctrl-D, or Ctrl-C twice at an empty prompt)"""
+#: After an exact request matched nothing: how to find the stored wording, or match by
+#: meaning instead.
+UNMATCHED_HINT = ("/recall TEXT and /archival TEXT show how it was stored, and /core the "
+                  "facts; to match by meaning, set the forget mode to exact_then_top_k_llm "
+                  "in policy.yaml (it asks the model which stored items the request targets)")
+#: The slash commands that take no argument.
+_NO_ARGUMENT = frozenset({"/exit", "/quit", "/help", "/model", "/core", "/diagnostics"})
 #: A turn Ctrl-C cancelled; piped, the run ends with it (tiermem: ... on standard error).
 TURN_CANCELLED = f"cancelled; {UNANSWERED}"
 CANCELLED = f"{TURN_CANCELLED} (Ctrl-C again or /exit to leave)"
@@ -254,6 +262,10 @@ class ChatRepl:
         name, _, arg = text.partition(" ")
         arg = arg.strip()
         memory = self.agent.memory
+        if name in _NO_ARGUMENT and arg:
+            # Ignoring the extra words would hide a typo (`/core facts`, `/exit now`).
+            self.usage(f"usage: {name} (it takes nothing after it)")
+            return True
         try:
             if name in ("/exit", "/quit"):
                 return False
@@ -296,12 +308,15 @@ class ChatRepl:
         return True
 
     def forget(self, request: str, line: str) -> None:
-        if request == "--erase-forgotten":
+        first, _, rest = request.partition(" ")
+        if first == "--erase-forgotten":
+            if rest.strip():  # not text to forget: the whole request would be audited as one
+                self.usage("usage: /forget --erase-forgotten (it takes nothing after it)")
+                return
             report = self.agent.memory.erase_forgotten()
             self.console.print(f"erased: {report.facts} fact(s), {report.passages} "
                                f"passage(s), {report.messages} message(s) forgotten before")
             return
-        first, _, rest = request.partition(" ")
         erase = first == "--erase"
         request = rest.strip() if erase else request
         if not request:
@@ -321,6 +336,8 @@ class ChatRepl:
         else:
             self.console.print(f"nothing forgotten ({result.outcome}: "
                                f"{escape(result.detail)})")
+            if result.outcome == "unmatched" and result.mode == "exact":
+                self.console.print(UNMATCHED_HINT, markup=False)
         failure = judge_failure(memory.judge) if result.outcome == "failed" else None
         if failure is not None:
             self.error_console.print(failure, markup=False, style="yellow")
@@ -328,18 +345,23 @@ class ChatRepl:
     def policy(self, arg: str) -> None:
         memory = self.agent.memory
         verb, _, rest = arg.partition(" ")
-        if verb == "set" and rest.strip():
-            memory.set_retention_policy([s.strip() for s in rest.split("|")])
-        elif verb == "clear" and not rest.strip():
-            memory.set_retention_policy([])
-        elif arg:
+        changing = (verb == "set" and rest.strip()) or (verb == "clear" and not rest.strip())
+        if arg and not changing:
             self.usage("usage: /policy, /policy set STATEMENT | STATEMENT, /policy clear")
             return
+        where = str(self.home) if self.home is not None else "the agent home"
+        start = f"start the chat with --policy FILE, or put policy.yaml in {where}"
         if memory.privacy is None:
-            where = escape(str(self.home)) if self.home is not None else "the agent home"
-            self.console.print(f"no privacy policy: start the chat with --policy FILE, or put "
-                               f"policy.yaml in {where}")
+            if changing:  # the library's refusal names privacy=, which a chat has no use for
+                self.fail("error", InvalidConfigError(
+                    f"this chat has no privacy policy to change: {start}", ("privacy",)))
+            else:
+                self.console.print(f"no privacy policy: {escape(start)}")
             return
+        if verb == "set":
+            memory.set_retention_policy([s.strip() for s in rest.split("|")])
+        elif verb == "clear":
+            memory.set_retention_policy([])
         active = memory.privacy.policies
         self.console.print("retention statements: " + (
             "; ".join(escape(s) for s in active) if active else "none"))

@@ -40,6 +40,18 @@ def positive_int(text: str) -> int:
     return value
 
 
+def core_limit(text: str) -> int:
+    """An argparse type for ``--core-limit``: a core capacity the memory accepts, refused
+    here so the error names the option rather than the setting ``core_limit``."""
+    from tiermem.memory.config import MAX_CORE_LIMIT
+
+    value = positive_int(text)
+    if value > MAX_CORE_LIMIT:
+        raise argparse.ArgumentTypeError(
+            f"core holds at most {MAX_CORE_LIMIT:,} tokens or facts, not {value:,}")
+    return value
+
+
 def positive_seconds(text: str) -> float:
     try:
         value = float(text)

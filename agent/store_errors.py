@@ -1,6 +1,6 @@
-"""How the command line words the store's refusals whose library messages speak to a
-Python caller (``read_only=True``, a database file's path) rather than to someone at a
-shell, who needs the agent's name and a command to run."""
+"""How the command line words the memory's refusals whose library messages speak to a
+Python caller (``read_only=True``, ``clock=``, a database file's path) rather than to
+someone at a shell, who needs the agent's name and a command to run."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import argparse
 from pathlib import Path
 
 from tiermem.memory.errors import (
+    ClockChangeError,
     NewerSchemaError,
     StoreLockedError,
     TiermemError,
@@ -37,6 +38,11 @@ def cli_message(exc: TiermemError, args: argparse.Namespace) -> str:
                 f"takes on the agent home; check that this user owns {Path(exc.path).parent} "
                 f"and may write in it. On a read-only file system, use a command that only "
                 f"reads, such as {_reader(args)}")
+    if isinstance(exc, ClockChangeError):
+        # No command changes the clock: it is chosen when a memory is created, from Python.
+        return (f"invalid memory config: clock: {whose or 'this memory'} {exc.situation}; "
+                f"an agent keeps the clock its memory was created with, and nothing was "
+                f"changed")
     return str(exc)
 
 

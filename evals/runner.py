@@ -162,7 +162,7 @@ def _run_cv(options: EvalOptions, conversations: Sequence[Any], configs: Sequenc
 
 def add_locomo_parser(evaluate: Any) -> None:
     """The options of ``tiermem eval locomo`` (``evaluate``: the ``eval`` command's parser)."""
-    from tiermem.agent.server_options import add_server_options, positive_int
+    from tiermem.agent.server_options import add_server_options, core_limit
 
     # Not required here: tiermem.agent.cli_parser.parse_args says what to run instead of
     # argparse's "required: benchmark".
@@ -203,10 +203,11 @@ def add_locomo_parser(evaluate: Any) -> None:
                           "the --model writes for each question, fused with the question's own "
                           "(a failed rewrite falls back to the question, and is counted)")
     add_server_options(loc)
-    loc.add_argument("--core-limit", type=positive_int, metavar="N",
-                     help="core capacity of every configuration's memory, in tokens (default "
-                          "2000); recorded in the report. QA: lower it when the conversation's "
-                          "core leaves no room for the question in the model's window")
+    loc.add_argument("--core-limit", type=core_limit, metavar="N",
+                     help="core capacity of every configuration's memory, in tokens (1 to "
+                          "1,000,000,000; default 2000); recorded in the report. QA: lower it "
+                          "when the conversation's core leaves no room for the question in the "
+                          "model's window")
     loc.add_argument("--embedder", choices=tuple(EMBEDDERS), default="local",
                      help="local MiniLM model (default), the model-free hashing embedder, or "
                           "another offline model to compare (evals/embedders.py)")

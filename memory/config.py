@@ -17,6 +17,7 @@ setting passed as its own keyword argument. The result is stored.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Literal
@@ -39,7 +40,9 @@ from tiermem.memory.tiers.policies import DEFAULT_TAU, make_policy
 WALL_TAU = 86_400.0
 _TEXT_FIELDS = frozenset({"clock", "core_limit_unit", "policy"})
 
-Count = Annotated[int, Strict(), Field(ge=1, le=1_000_000_000)]
+#: The largest ``core_limit``; the command line's ``--core-limit`` checks against it too.
+MAX_CORE_LIMIT = 1_000_000_000
+Count = Annotated[int, Strict(), Field(ge=1, le=MAX_CORE_LIMIT)]
 Hits = Annotated[int, Strict(), Field(ge=1, le=1_000_000)]
 Positive = Annotated[float, Strict(), Field(gt=0)]
 
@@ -187,6 +190,17 @@ def decode_meta(values: Mapping[str, str], what: str) -> dict[str, Any]:
     return decoded
 
 
+#: What a setting of each type accepts, in place of pydantic's wording ("Input should be
+#: a valid boolean"), which names no value to give.
+_ACCEPTS = {
+    "bool_type": "must be true or false",
+    "int_type": "must be a whole number",
+    "int_from_float": "must be a whole number",
+    "float_type": "must be a number",
+    "string_type": "must be text",
+}
+
+
 def config_error(exc: ValidationError) -> InvalidConfigError:
     """A pydantic error as InvalidConfigError, listing each field at fault."""
     fields: list[str] = []
@@ -195,8 +209,29 @@ def config_error(exc: ValidationError) -> InvalidConfigError:
         where = ".".join(str(p) for p in error["loc"])
         if where:
             fields.append(where)
-        message = str(error["msg"]).removeprefix("Value error, ")
+        expected = (error.get("ctx") or {}).get("expected")
+        message = _accepted(error["type"], where, expected) or str(error["msg"]).removeprefix(
+            "Value error, ").replace("Input should be", "must be", 1)
         shown = "" if isinstance(error.get("input"), dict) else f" (got {error.get('input')!r})"
         parts.append(f"{where}: {message}{shown}" if where else message)
     return InvalidConfigError("invalid memory config: " + "; ".join(parts), tuple(fields))
 
+
+
+def _accepted(kind: str, where: str, expected: Any) -> str | None:
+    """What the field ``where`` accepts, for an error of type ``kind`` (``expected``: the
+    choices of a literal); None to keep pydantic's message, which then names the bound."""
+    if kind in _ACCEPTS:
+        return _ACCEPTS[kind]
+    if kind == "literal_error" and expected:
+        return f"must be {expected}"
+    if where == "fusion" and kind in ("dataclass_type", "dict_type"):
+        return (f"must be an object of fusion weights, e.g. "
+                f"{json.dumps(dataclasses.asdict(FusionWeights()))}")
+    if kind in ("extra_forbidden", "unexpected_keyword_argument"):
+        section, _, _ = where.rpartition(".")
+        names = ([f.name for f in dataclasses.fields(FusionWeights)] if section == "fusion"
+                 else list(MemoryConfig.model_fields))
+        return (f"is not a{' fusion weight' if section else ' setting'}; they are "
+                + ", ".join(names))
+    return None

@@ -66,9 +66,11 @@ class WriterLockError(StoreError):
 
     def __init__(self, path: str, reason: str) -> None:
         self.path, self.reason = path, reason
+        #: What failed, without the advice (the command line gives its own).
+        self.situation = f"cannot open the writer lock {path}: {reason}"
         super().__init__(
-            f"cannot open the writer lock {path}: {reason}; check that the agent home is "
-            f"writable by this user, or open it with read_only=True to inspect it")
+            f"{self.situation}; check that the agent home is writable by this user, or open "
+            f"it with read_only=True to inspect it")
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.path, self.reason))
@@ -183,6 +185,23 @@ class InvalidConfigError(InvalidInputError):
     def __init__(self, message: str, fields: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         self.fields = fields
+
+
+class ClockChangeError(InvalidConfigError):
+    """A session asked for another clock than the one the memory keeps time on; the clock
+    is fixed when a memory is created. ``stored`` and ``asked`` name the two clocks."""
+
+    def __init__(self, stored: str, asked: str) -> None:
+        self.stored, self.asked = stored, asked
+        #: What cannot be done and why, without the advice (the command line gives its own).
+        self.situation = (f"keeps time on the {stored} clock and cannot switch to {asked!r} "
+                          f"(its access times would lose their meaning)")
+        super().__init__(
+            f"invalid memory config: clock: this memory {self.situation}; open it with "
+            f"clock={stored!r}, or restore a snapshot into a new memory", ("clock",))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.stored, self.asked))
 
 
 class SnapshotError(InvalidInputError):

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 from tiermem.memory.config import MemoryConfig
 from tiermem.memory.embed.embeddings import Embedder, default_embedder
 from tiermem.memory.errors import (
+    ClockChangeError,
     EmbedderMismatchError,
-    InvalidConfigError,
     InvalidInputError,
     TiermemError,
 )
@@ -102,11 +102,7 @@ def effective_config(
                   or MemoryConfig().updated(**overrides))
     stored_clock = store.settings.get("clock")
     if stored_clock is not None and config.clock != stored_clock:
-        raise InvalidConfigError(
-            f"invalid memory config: clock: this memory keeps time on the {stored_clock} "
-            f"clock and cannot switch to {config.clock!r} (its access times would lose "
-            f"their meaning); open it with clock={stored_clock!r}, or restore a snapshot "
-            f"into a new memory", ("clock",))
+        raise ClockChangeError(stored_clock, config.clock)
     return config
 
 

@@ -89,6 +89,7 @@ def _lock_unopenable(monkeypatch: pytest.MonkeyPatch, code: int) -> None:
 @pytest.mark.parametrize("command", [
     ["chat", "--agent", "ada", "--offline"],
     ["forget", "--agent", "ada", "User likes green tea"],
+    ["config", "--agent", "ada", "core_limit", "500"],
 ])
 def test_a_writing_command_whose_lock_cannot_be_opened_says_to_check_the_home_or_read(
         home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,

@@ -71,6 +71,43 @@ def test_an_invalid_setting_is_a_usage_error_naming_the_field(
     assert stored_core(home) == (2000, 1)  # nothing changed
 
 
+#: A value of the wrong kind for each kind of setting, and what the refusal says of it.
+WRONG_KINDS = {
+    ("recall_dense", "no"): "recall_dense: must be true or false (got 'no')",
+    ("recall_dense", "1"): "recall_dense: must be true or false (got 1)",
+    ("core_limit", "1.5"): "core_limit: must be a whole number (got 1.5)",
+    ("tau", "soon"): "tau: must be a number (got 'soon')",
+    ("tau", "0"): "tau: must be greater than 0 (got 0)",
+    ("core_limit_unit", "words"): "core_limit_unit: must be 'tokens' or 'facts' (got 'words')",
+    ("fusion", "[1]"): 'fusion: must be an object of fusion weights, e.g. {"lexical": 0.6, '
+                       '"dense": 0.4, "method": "convex", "rrf_k": 60, "depth": 100, '
+                       '"prune_common": true} (got [1])',
+    ("fusion", '{"weight": 1}'): "fusion.weight: is not a fusion weight; they are lexical, "
+                                 "dense, method, rrf_k, depth, prune_common (got 1)",
+}
+
+
+def test_a_value_of_the_wrong_kind_is_refused_naming_what_the_setting_takes(
+        home: Path) -> None:
+    chat(home, stdin="I am allergic to peanuts.\n")
+    before = tiermem(home, "config", "--agent", "a", "--json").stdout
+    for (setting, value), said in WRONG_KINDS.items():
+        done = tiermem(home, "config", "--agent", "a", setting, value)
+        assert (done.returncode, done.stderr) == (2, f"tiermem: invalid memory config: "
+                                                     f"{said}\n")
+    assert tiermem(home, "config", "--agent", "a", "--json").stdout == before  # unchanged
+
+
+def test_a_clock_change_is_refused_with_advice_for_the_command_line(home: Path) -> None:
+    chat(home, stdin="I am allergic to peanuts.\n")
+    done = tiermem(home, "config", "--agent", "a", "clock", "wall")
+    assert done.returncode == 2
+    assert done.stderr == (
+        "tiermem: invalid memory config: clock: agent a's memory keeps time on the logical "
+        "clock and cannot switch to 'wall' (its access times would lose their meaning); an "
+        "agent keeps the clock its memory was created with, and nothing was changed\n")
+
+
 def stored_fusion(home: Path) -> dict[str, object]:
     done = tiermem(home, "config", "--agent", "a", "fusion", "--json")
     assert done.returncode == 0, done.stderr

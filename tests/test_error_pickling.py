@@ -57,6 +57,7 @@ SAMPLES: dict[str, list[Sample]] = {
         lambda c: c("core_limit must be positive", ("core_limit",)),
         lambda c: c("the policy file is not YAML"),
     ],
+    "tiermem.memory.errors.ClockChangeError": [lambda c: c("logical", "wall")],
     "tiermem.memory.errors.SnapshotError": [
         lambda c: c("facts[0].text is missing", ("facts[0].text", "facts[1].id"))],
     "tiermem.memory.errors.RetentionDroppedError": [

@@ -111,3 +111,19 @@ def test_the_core_limit_must_be_positive(capsys: pytest.CaptureFixture[str]) -> 
     with pytest.raises(SystemExit) as exit_:
         build_parser().parse_args(["eval", "locomo", "--core-limit", "0"])
     assert exit_.value.code == 2 and "--core-limit" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", [["chat", "--offline"], ["eval", "locomo"]])
+def test_a_core_limit_past_the_most_names_the_option(
+        command: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    with pytest.raises(SystemExit) as exit_:
+        cli.run([*command, "--core-limit", "99999999999"])
+    assert exit_.value.code == 2
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert last.endswith("error: argument --core-limit: core holds at most 1,000,000,000 "
+                         "tokens or facts, not 99,999,999,999"), last
+    assert not (tmp_path / "agents").exists()  # refused before any agent was made
+    assert build_parser().parse_args([*command, "--core-limit", "1000000000"]).core_limit \
+        == 1_000_000_000

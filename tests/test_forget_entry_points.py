@@ -83,6 +83,39 @@ def test_slash_forget_forgets_and_leaves_no_trace_in_the_prompt_history() -> Non
         assert not any("4111" in entry for entry in m.prompt_history.lines())
 
 
+RULE = ("no stored text equals the request; exact matching compares whole texts, "
+        "punctuation included, ignoring only case and runs of whitespace")
+
+
+def test_slash_forget_that_matches_nothing_says_what_exact_compares_and_what_to_try() -> None:
+    with make_memory() as m:
+        out = io.StringIO()
+        repl = ChatRepl(Agent(m, OfflinePolicy()), console=Console(file=out, width=400),
+                        errors=io.StringIO())
+        assert repl.run_piped(["I live in Lisbon.", "/forget I live in Lisbon"]) == 0
+        assert out.getvalue().splitlines()[-2:] == [
+            f"nothing forgotten (unmatched: {RULE})",
+            "/recall TEXT and /archival TEXT show how it was stored, and /core the facts; to "
+            "match by meaning, set the forget mode to exact_then_top_k_llm in policy.yaml (it "
+            "asks the model which stored items the request targets)"]
+        assert [f.text for f in m.facts()] == ["User lives in Lisbon"]  # nothing forgotten
+
+
+def test_cli_forget_that_matches_nothing_says_what_exact_compares_and_what_to_try(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = _agent_with_secret(tmp_path, monkeypatch)
+    assert run(["forget", "--agent", "ada", SECRET + "."]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == f"nothing forgotten: unmatched ({RULE}; audit #1)\n"
+    assert captured.err == (
+        "tiermem: `tiermem chat --agent ada` with /recall TEXT, /archival TEXT or /core shows "
+        "how it was stored; --mode exact_then_top_k_llm with a model matches by meaning when "
+        "no text equals it\n")
+    with HierarchicalMemory(home, embedder=HashingEmbedder(), read_only=True) as m:
+        assert [f.text for f in m.facts()] == [SECRET]
+
+
 def _agent_with_secret(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
     home = tmp_path / "agents" / "ada"
@@ -136,6 +169,26 @@ def test_cli_forget_names_its_own_option_for_a_delete_count_past_the_most(
         assert [f.text for f in m.facts()] == [SECRET] and m.forget_requests() == []
     assert run(["forget", "--agent", "ada", "--embedder", "hashing", "--max-delete-count",
                 "1000", SECRET]) == 0
+
+
+@pytest.mark.parametrize(("command", "said"), [
+    (["--erase-forgotten", "--mode", "top_k_llm"],
+     "--erase-forgotten does not go with --mode: it says how a request is matched or erased, "
+     "and --erase-forgotten takes no request; leave it out"),
+    (["--finish-erasures", "--max-delete-count", "3", "--erase", "--model", "m"],
+     "--finish-erasures does not go with --max-delete-count or --erase or --model: they say "
+     "how a request is matched or erased, and --finish-erasures takes no request; leave "
+     "them out"),
+])
+def test_cli_forget_refuses_request_options_without_a_request(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        command: list[str], said: str) -> None:
+    home = _agent_with_secret(tmp_path, monkeypatch)
+    with HierarchicalMemory(home, embedder=HashingEmbedder()) as m:
+        m.forget(SECRET)  # forgotten, not erased: --erase-forgotten would erase it
+    assert run(["forget", "--agent", "ada", *command]) == 2
+    assert capsys.readouterr().err == f"tiermem: {said}\n"
+    assert files_holding(home, SECRET)  # nothing was erased
 
 
 def test_cli_forget_erase_leaves_the_text_in_no_file_of_the_agent_home(

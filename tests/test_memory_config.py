@@ -140,7 +140,7 @@ def test_a_store_from_before_the_config_opens_with_its_settings(tmp_path: Path) 
 def test_the_clock_cannot_change_once_a_memory_exists(tmp_path: Path) -> None:
     with make_memory(tmp_path):
         pass
-    with pytest.raises(InvalidConfigError, match="clock") as info:
+    with pytest.raises(InvalidConfigError, match="open it with clock='logical'") as info:
         make_memory(tmp_path, clock="wall")
     assert info.value.fields == ("clock",)
     with make_memory(tmp_path, clock="logical") as m:

@@ -117,6 +117,38 @@ def test_a_slash_command_used_wrongly_is_an_error_on_stderr_and_fails_the_run(
     assert out.getvalue().startswith("model:")  # nothing else on standard output
 
 
+def test_a_slash_command_that_takes_nothing_refuses_extra_words(
+        memory: HierarchicalMemory) -> None:
+    repl, out = make_repl(memory)
+    memory.add_fact("User lives in Lisbon", "durable")
+    memory.forget("User lives in Lisbon")  # forgotten, not erased
+    wrong = ["/core extra", "/help me", "/model gpt", "/diagnostics --json", "/exit now",
+             "/quit please", "/forget --erase-forgotten User lives in Lisbon"]
+    assert repl.run_piped([*wrong, "/model"]) == 1  # the session went on past /exit now
+    assert errors_of(repl).splitlines() == [
+        f"usage: {line.split()[0]}{' --erase-forgotten' if 'forget' in line else ''} (it "
+        f"takes nothing after it)" for line in wrong]
+    assert out.getvalue().startswith("model:")  # nothing else on standard output
+    assert len(memory.forget_requests()) == 1  # no second request was made
+    assert memory.erase_forgotten().facts == 1  # still owed: nothing was erased
+
+
+def test_changing_a_policy_a_chat_lacks_names_the_chat_options_not_the_library(
+        memory: HierarchicalMemory, tmp_path: Path) -> None:
+    out = io.StringIO()
+    repl = ChatRepl(Agent(memory, OfflinePolicy()), console=Console(file=out, width=300),
+                    errors=io.StringIO(), json_lines=True, home=tmp_path)
+    assert repl.run_piped(["/policy set Forget my birthday.", "/policy clear", "/policy"]) == 1
+    set_, clear, show = (json.loads(line) for line in out.getvalue().splitlines())
+    advice = f"start the chat with --policy FILE, or put policy.yaml in {tmp_path}"
+    for record in (set_, clear):
+        assert record["error"] == {"kind": "invalid_config", "message":
+                                   f"this chat has no privacy policy to change: {advice}"}
+    assert show == {"command": "/policy", "output": f"no privacy policy: {advice}\n",
+                    "error": None}
+    assert repl.failures == 2 and memory.privacy is None
+
+
 def test_a_slash_command_used_wrongly_has_its_error_in_the_json_record(
         memory: HierarchicalMemory) -> None:
     out = io.StringIO()

@@ -86,8 +86,17 @@ def exact_selection(memory: HierarchicalMemory, request: str, config: ForgetConf
         items += [("messages", i) for i, m in sorted(messages.items())
                   if normalised(m.content, config.exact) == wanted]
     if not items:
-        return Selection("unmatched", detail="no stored text equals the request")
+        return Selection("unmatched", detail=f"no stored text equals the request; exact "
+                                             f"matching {exact_rule(config.exact)}")
     return Selection("matched", items)
+
+
+def exact_rule(options: ExactOptions) -> str:
+    """What exact matching compares, so an unmatched request can be worded to match."""
+    ignored = [what for what, on in (("case", not options.case_sensitive),
+                                     ("runs of whitespace", options.normalize_whitespace)) if on]
+    return ("compares whole texts, punctuation included, ignoring only "
+            + (" and ".join(ignored) if ignored else "nothing"))
 
 
 def llm_selection(memory: HierarchicalMemory, request: str, config: ForgetConfig,
