@@ -8,6 +8,7 @@ import argparse
 from pathlib import Path
 
 from tiermem.memory.errors import (
+    NEWER_TIERMEM,
     NewerSchemaError,
     StoreLockedError,
     TiermemError,
@@ -22,8 +23,7 @@ def cli_message(exc: TiermemError, args: argparse.Namespace) -> str:
     if isinstance(exc, NewerSchemaError) and whose:
         text = (f"{whose} was written by a newer version of tiermem (schema "
                 f"{exc.found}; this version knows schemas up to {exc.current}) and was left "
-                f"as it was; upgrade tiermem (`pip install -U tiermem`) or use the version "
-                f"that wrote it")
+                f"as it was; {NEWER_TIERMEM}, or use the version that wrote it")
         if args.command == "upgrade":
             text += (" (`tiermem upgrade` brings a memory an older version wrote up to this "
                      "version, not tiermem itself)")
