@@ -6,7 +6,9 @@ commands that only read (``diagnostics``, ``config`` showing, ``migrate``'s
 source) cannot: they refuse it, naming this command (``upgrade_advice``). The
 same holds for a memory whose creation a stopped process cut short: an open for
 writing, this command's too, finishes creating it.
-On PostgreSQL the schema is the database's, so every agent in it is upgraded.
+On PostgreSQL the schema is the database's, so every agent in it is upgraded, even
+while the agent named is open for writing elsewhere: that is said, and the command
+succeeds, since the upgrade asked for was done.
 """
 
 from __future__ import annotations
@@ -47,6 +49,10 @@ def cmd_upgrade(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     if done.finished_creating:
         said = (f"finished creating agent {place.name}'s memory, which the process creating "
                 f"it left unfinished; it is at schema {done.current} and holds nothing yet")
+    elif done.held is not None:
+        said = (f"upgraded the schema of agent {place.name}'s database from {done.found} to "
+                f"{done.current}, for every agent in it; {done.held}, which the upgrade did "
+                f"not have to wait for")
     elif done.changed:
         said = f"upgraded agent {place.name}'s memory from schema {done.found} to {done.current}"
     else:
