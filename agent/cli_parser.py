@@ -219,9 +219,10 @@ def build_parser() -> argparse.ArgumentParser:
                              "it, such as diagnostics, refuse it until then; the writing "
                              "ones, such as chat, upgrade it too). A memory the process "
                              "creating it left unfinished is finished the same way",
-                             epilog="exit codes: 0 upgraded (or nothing to do), 1 failed (e.g. "
-                                    "the agent is open for writing, or a newer tiermem wrote "
-                                    "it), 2 usage error (an unknown agent)")
+                             epilog="exit codes: 0 upgraded (or nothing to do; in PostgreSQL "
+                                    "also while the agent is open for writing elsewhere), 1 "
+                                    "failed (e.g. the agent home is open for writing, or a "
+                                    "newer tiermem wrote it), 2 usage error (an unknown agent)")
     upgrade.add_argument("--agent", type=_agent_name,
                          help="an existing agent (default: default; with --home, the name of "
                               "its directory)")

@@ -17,6 +17,11 @@ many attempts were made are explicit, documented and testable:
   whole timeout was being worked on, and sending it again only queues the same
   work behind it (four attempts at the 300 s default would keep a user waiting
   20 minutes for an error);
+- connecting has its own timeout, ``min(timeout, CONNECT_TIMEOUT)`` (10 s), for
+  taking a connection from the SDK's pool too: a server that is up accepts a
+  connection at once, while an address nothing answers (a LAN or VPN host that
+  is off) would otherwise hold each of the four attempts for the whole request
+  timeout;
 - not retried: every other 4xx (bad request, auth, unknown model), responses
   that are not chat completions, and errors whose text says the prompt is over
   the context window or the request failed validation, whatever their status
@@ -79,8 +84,14 @@ from tiermem.agent.text_tool_calls import find_text_tool_calls, offered_names
 if TYPE_CHECKING:
     from openai import OpenAI
 
-__all__ = ["DEFAULT_BASE_DELAY", "DEFAULT_MAX_DELAY", "DEFAULT_MAX_RETRY_AFTER", "OpenAIClient"]
+__all__ = [
+    "CONNECT_TIMEOUT", "DEFAULT_BASE_DELAY", "DEFAULT_MAX_DELAY", "DEFAULT_MAX_RETRY_AFTER",
+    "OpenAIClient",
+]
 
+#: The longest wait, in seconds, for a connection to the server (never longer than the
+#: request timeout).
+CONNECT_TIMEOUT = 10.0
 DEFAULT_BASE_DELAY = 0.5
 DEFAULT_MAX_DELAY = 8.0
 DEFAULT_MAX_RETRY_AFTER = 30.0
@@ -127,6 +138,7 @@ class OpenAIClient:
         self.base_url = normalize_base_url(base_url) if base_url else OPENAI_API_BASE_URL
         self.timeout = float(default_timeout(self.base_url) if timeout is None
                              else check_timeout(timeout))
+        self.connect_timeout = min(self.timeout, CONNECT_TIMEOUT)
         self.max_retries = max_retries
         #: Whether a request whose answer timed out is sent again (module docstring);
         #: None: only to OpenAI's API. A connect timeout is always retried.
@@ -160,7 +172,9 @@ class OpenAIClient:
             self._client: OpenAI = openai.OpenAI(
                 api_key=api_key or PLACEHOLDER_API_KEY,
                 base_url=self.base_url,
-                timeout=self.timeout,
+                # The SDK's own Timeout class (its HTTP library's: httpx, or a fork of it).
+                timeout=openai.Timeout(self.timeout, connect=self.connect_timeout,
+                                       pool=self.connect_timeout),
                 max_retries=0,
             )
         except openai.OpenAIError as exc:
@@ -219,7 +233,8 @@ class OpenAIClient:
                 body = self._json(raw.http_response, attempt)
             except (openai.OpenAIError, ValueError, RecursionError) as exc:
                 error = provider_error(exc, attempt, url=self.base_url, model=self.model,
-                                       timeout=self.timeout)
+                                       timeout=self.timeout,
+                                       connect_timeout=self.connect_timeout)
                 final = error.kind == "timeout" and not self.retry_timeouts
                 if not error.retryable or final or attempt == attempts:
                     raise error from exc

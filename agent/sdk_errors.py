@@ -30,17 +30,19 @@ __all__ = ["provider_error", "retry_after_seconds"]
 
 
 def provider_error(exc: Exception, attempts: int, *, url: str, model: str,
-                   timeout: float) -> ProviderError:
+                   timeout: float, connect_timeout: float) -> ProviderError:
     """What ``exc``, raised by the ``openai`` package after ``attempts`` attempts at
-    ``url``, means for the user: a ``ProviderError`` whose kind decides retrying."""
+    ``url`` with the request and connect timeouts given, means for the user: a
+    ``ProviderError`` whose kind decides retrying."""
     import openai
 
     tries = f"{attempts} attempt" + ("" if attempts == 1 else "s")
 
     if isinstance(exc, openai.APITimeoutError) and _never_sent(exc.__cause__):
         return ProviderError(
-            f"could not connect to {url} within {timeout:g} s ({tries}): is the "
-            f"server running and reachable from here? check --base-url / OPENAI_BASE_URL",
+            f"could not connect to {url} within the {connect_timeout:g} s connect "
+            f"timeout ({tries}): is the server running and reachable from here? check "
+            f"--base-url / OPENAI_BASE_URL",
             kind="connection",
             attempts=attempts,
         )

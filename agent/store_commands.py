@@ -30,13 +30,8 @@ def cmd_reindex(args: argparse.Namespace, note: Callable[[str], None]) -> int:
 
 
 def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
-    from tiermem.agent.place import (
-        AgentPlace,
-        checked_dsn,
-        checked_home,
-        require_stored_agent,
-        store_flag,
-    )
+    from tiermem.agent.home import agent_home
+    from tiermem.agent.place import AgentPlace, checked_dsn, checked_home, require_stored_agent
     from tiermem.agent.upgrade_command import upgrade_advice, upgrade_option
     from tiermem.memory.errors import OlderSchemaError, UnfinishedStoreError
     from tiermem.memory.store.opening import is_dsn
@@ -67,9 +62,9 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     try:
         source = open_backend(args.source, agent, read_only=True)
     except (OlderSchemaError, UnfinishedStoreError) as exc:
-        where = (store_flag(args.source) if is_dsn(args.source)
-                 else upgrade_option(AgentPlace(agent, Path(args.source).expanduser()), None))
-        note(upgrade_advice(exc, agent, where))
+        place = (AgentPlace(agent, agent_home(agent), args.source) if is_dsn(args.source)
+                 else AgentPlace(agent, Path(args.source).expanduser()))
+        note(upgrade_advice(exc, agent, upgrade_option(place, args.source)))
         return 1
     try:
         target = open_backend(args.target, agent, read_only=False)

@@ -8,6 +8,7 @@ import argparse
 from pathlib import Path
 
 from tiermem.memory.errors import (
+    NEWER_TIERMEM,
     ClockChangeError,
     NewerSchemaError,
     StoreLockedError,
@@ -23,21 +24,23 @@ def cli_message(exc: TiermemError, args: argparse.Namespace) -> str:
     if isinstance(exc, NewerSchemaError) and whose:
         text = (f"{whose} was written by a newer version of tiermem (schema "
                 f"{exc.found}; this version knows schemas up to {exc.current}) and was left "
-                f"as it was; upgrade tiermem (`pip install -U tiermem`) or use the version "
-                f"that wrote it")
+                f"as it was; {NEWER_TIERMEM}, or use the version that wrote it")
         if args.command == "upgrade":
             text += (" (`tiermem upgrade` brings a memory an older version wrote up to this "
                      "version, not tiermem itself)")
         return text
+    reader = _reader(args)
     if isinstance(exc, StoreLockedError):
-        return (f"{exc.situation}; wait for that process to end (or end its session) and "
-                f"try again. Commands that only read, such as {_reader(args)}, work "
-                f"meanwhile")
+        text = (f"{exc.situation}; wait for that process to end (or end its session) and "
+                f"try again")
+        return text + (f". Commands that only read, such as {reader}, work meanwhile"
+                       if reader else "")
     if isinstance(exc, WriterLockError):
-        return (f"cannot open {exc.path} ({exc.reason}), the lock a command that writes "
+        text = (f"cannot open {exc.path} ({exc.reason}), the lock a command that writes "
                 f"takes on the agent home; check that this user owns {Path(exc.path).parent} "
-                f"and may write in it. On a read-only file system, use a command that only "
-                f"reads, such as {_reader(args)}")
+                f"and may write in it")
+        return text + (f". On a read-only file system, use a command that only reads, "
+                       f"such as {reader}" if reader else "")
     if isinstance(exc, ClockChangeError):
         # No command changes the clock: it is chosen when a memory is created, from Python.
         return (f"invalid memory config: clock: {whose or 'this memory'} {exc.situation}; "
@@ -46,14 +49,16 @@ def cli_message(exc: TiermemError, args: argparse.Namespace) -> str:
     return str(exc)
 
 
-def _reader(args: argparse.Namespace) -> str:
-    """A command that reads the memory ``args`` named while another process writes it."""
-    agent = getattr(args, "agent", None)
-    if not agent or getattr(args, "home", None) is not None:
-        return "`tiermem diagnostics`"  # it has no option naming a home directory
+def _reader(args: argparse.Namespace) -> str | None:
+    """A command that reads the memory ``args`` named while another process writes it;
+    None for a directory given with ``--home``, which no such command has an option for."""
+    if getattr(args, "home", None) is not None:
+        return None
     from tiermem.agent.place import store_flag
 
-    return f"`tiermem diagnostics --agent {agent}{store_flag(getattr(args, 'store', None))}`"
+    agent = getattr(args, "agent", None)
+    named = f" --agent {agent}" if agent else ""
+    return f"`tiermem diagnostics{named}{store_flag(getattr(args, 'store', None))}`"
 
 
 def _whose(args: argparse.Namespace) -> str | None:

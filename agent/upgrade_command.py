@@ -6,7 +6,9 @@ commands that only read (``diagnostics``, ``config`` showing, ``migrate``'s
 source) cannot: they refuse it, naming this command (``upgrade_advice``). The
 same holds for a memory whose creation a stopped process cut short: an open for
 writing, this command's too, finishes creating it.
-On PostgreSQL the schema is the database's, so every agent in it is upgraded.
+On PostgreSQL the schema is the database's, so every agent in it is upgraded, even
+while the agent named is open for writing elsewhere: that is said, and the command
+succeeds, since the upgrade asked for was done.
 """
 
 from __future__ import annotations
@@ -14,10 +16,10 @@ from __future__ import annotations
 import argparse
 import shlex
 from collections.abc import Callable
-from pathlib import Path
 
 from tiermem.agent.place import AgentPlace, store_flag
 from tiermem.memory.errors import InvalidInputError, OlderSchemaError, UnfinishedStoreError
+from tiermem.memory.validation import validate_agent_name
 
 
 def cmd_upgrade(args: argparse.Namespace, note: Callable[[str], None]) -> int:
@@ -47,6 +49,10 @@ def cmd_upgrade(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     if done.finished_creating:
         said = (f"finished creating agent {place.name}'s memory, which the process creating "
                 f"it left unfinished; it is at schema {done.current} and holds nothing yet")
+    elif done.held is not None:
+        said = (f"upgraded the schema of agent {place.name}'s database from {done.found} to "
+                f"{done.current}, for every agent in it; {done.held}, which the upgrade did "
+                f"not have to wait for")
     elif done.changed:
         said = f"upgraded agent {place.name}'s memory from schema {done.found} to {done.current}"
     else:
@@ -56,11 +62,11 @@ def cmd_upgrade(args: argparse.Namespace, note: Callable[[str], None]) -> int:
 
 
 def upgrade_advice(exc: OlderSchemaError | UnfinishedStoreError, agent: str,
-                   option: str = "") -> str:
-    """What a read-only command says of a memory an older version wrote, or one whose
-    creation was cut short: the command that upgrades or finishes it (``option``: the
-    ``--home`` or ``--store`` it needs, from ``upgrade_option``)."""
-    command = f"tiermem upgrade --agent {agent}{option}"
+                   options: str) -> str:
+    """What a read-only command says of agent ``agent``'s memory an older version wrote,
+    or one whose creation was cut short: the command that upgrades or finishes it
+    (``options``: what it needs to find the memory, from ``upgrade_option``)."""
+    command = f"tiermem upgrade{options}"
     if isinstance(exc, UnfinishedStoreError):
         return (f"agent {agent}'s memory was never finished being created (the process "
                 f"creating it stopped first) and holds nothing yet; run `{command}` to finish "
@@ -71,19 +77,30 @@ def upgrade_advice(exc: OlderSchemaError | UnfinishedStoreError, agent: str,
 
 
 def upgrade_option(place: AgentPlace, given_store: str | None) -> str:
-    """`` --store DSN`` or `` --home DIR`` for ``upgrade_advice``: what ``tiermem upgrade``
-    needs to find the agent at ``place``, given ``--store`` as the user gave it."""
+    """The options for ``upgrade_advice`` (`` --agent NAME``, with `` --store DSN`` or
+    `` --home DIR``): what ``tiermem upgrade`` needs to find the agent at ``place``,
+    given ``--store`` as the user gave it."""
     from tiermem.agent.home import agent_home
 
     if place.dsn is not None:
-        return store_flag(given_store)
+        return _agent_flag(place.name) + store_flag(given_store)
+    home = place.home.absolute()
     try:
         usual = agent_home(place.name).absolute()
     except InvalidInputError:
         usual = None  # a name no agent home can have (a scenario's): name the directory
-    return "" if place.home.absolute() == usual else _home_flag(place.home.absolute())
+    if home == usual:
+        return _agent_flag(place.name)
+    # With --home, upgrade names the agent after the directory unless --agent says
+    # otherwise; a directory name need not be a valid agent name (`my agent`).
+    agent = "" if place.name == home.name else _agent_flag(place.name)
+    return f"{agent} --home {shlex.quote(str(home))}"
 
 
-def _home_flag(home: Path) -> str:
-    """`` --home DIR`` naming the agent home directory ``home``."""
-    return f" --home {shlex.quote(str(home))}"
+def _agent_flag(name: str) -> str:
+    """`` --agent NAME``, or nothing for a name ``--agent`` would refuse."""
+    try:
+        validate_agent_name(name)
+    except InvalidInputError:
+        return ""
+    return f" --agent {shlex.quote(name)}"

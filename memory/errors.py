@@ -9,6 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+#: How to get a newer tiermem: it is installed from its checkout, not from a package
+#: index, where the name may be another project's.
+NEWER_TIERMEM = ("install a newer tiermem the way this one was installed (update the "
+                 "checkout and run `python -m pip install .` in it)")
+
 
 class TiermemError(Exception):
     """Base class of every error tiermem raises on purpose."""
@@ -156,8 +161,8 @@ class NewerSchemaError(StoreError):
         self.where, self.found, self.current = where, found, current
         super().__init__(
             f"{where} was written by a newer version of tiermem (schema {found}; this "
-            f"version knows schemas up to {current}) and was left as it was; upgrade "
-            f"tiermem (`pip install -U tiermem`) or use the version that wrote it")
+            f"version knows schemas up to {current}) and was left as it was; "
+            f"{NEWER_TIERMEM}, or use the version that wrote it")
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.where, self.found, self.current))

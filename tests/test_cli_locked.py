@@ -5,6 +5,7 @@ Python callers still get."""
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import errno
 import io
@@ -17,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from tiermem.agent.store_errors import cli_message
 from tiermem.cli import main
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.errors import StoreLockedError, WriterLockError
@@ -65,6 +67,35 @@ def test_a_writing_command_on_a_held_home_says_to_wait_or_read(
         f"tiermem: agent home {home} is open for writing by process {os.getpid()}; wait for "
         f"that process to end (or end its session) and try again. Commands that only read, "
         f"such as `tiermem diagnostics --agent ada`, work meanwhile\n")
+
+
+def test_upgrade_of_a_held_home_given_by_directory_names_no_reader_that_cannot_reach_it(
+        home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # diagnostics has no --home: it would read agent default under $TIERMEM_HOME instead.
+    elsewhere = home.rename(tmp_path / "elsewhere")
+    with contextlib.closing(sqlite3.connect(elsewhere / DB_FILE)) as conn:
+        conn.execute("DROP INDEX erasures_message")
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+    with _held(elsewhere):
+        assert main(["upgrade", "--home", str(elsewhere)]) == 1
+    assert capsys.readouterr().err == (
+        f"tiermem: agent home {elsewhere} is open for writing by process {os.getpid()}; wait "
+        f"for that process to end (or end its session) and try again\n")
+
+
+@pytest.mark.parametrize(("given", "reader"), [
+    ({"agent": None, "store": "postgresql://tm@db/mem"},
+     "`tiermem diagnostics --store postgresql://tm@db/mem`"),
+    ({"agent": "ada", "store": "postgresql://tm@db/mem"},
+     "`tiermem diagnostics --agent ada --store postgresql://tm@db/mem`"),
+    ({"agent": None, "store": None}, "`tiermem diagnostics`"),
+])
+def test_the_reader_named_for_a_held_agent_keeps_the_options_given(
+        given: dict[str, Any], reader: str) -> None:
+    args = argparse.Namespace(command="upgrade", home=None, **given)
+    held = StoreLockedError("agent home /h", 7)
+    assert cli_message(held, args).endswith(
+        f"try again. Commands that only read, such as {reader}, work meanwhile")
 
 
 def test_a_python_caller_is_still_told_of_read_only(home: Path) -> None:

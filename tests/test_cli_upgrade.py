@@ -8,6 +8,7 @@ import contextlib
 import io
 import json
 import os
+import shlex
 import sqlite3
 import subprocess
 import sys
@@ -144,12 +145,30 @@ def test_migrate_from_an_older_home_elsewhere_names_its_directory(
     home = _older_home(tmp_path / "elsewhere")  # not under $TIERMEM_HOME
     assert main(["migrate", "--from", str(home), "--to", str(tmp_path / "copy")]) == 1
     err = capsys.readouterr().err
-    assert f"run `tiermem upgrade --agent ada --home {home}`" in err
+    # Upgrade names the agent after the directory given with --home, as migrate does.
+    assert f"run `tiermem upgrade --home {home}`" in err
     assert not (tmp_path / "copy").exists()
     assert _schema(home) == SCHEMA_VERSION - 1
     assert main(["upgrade", "--agent", "ada", "--home", str(home)]) == 0
     assert capsys.readouterr().out.startswith("upgraded agent ada's memory")
     assert main(["migrate", "--from", str(home), "--to", str(tmp_path / "copy")]) == 0
+
+
+def test_migrate_s_advice_quotes_a_directory_no_agent_name_can_have(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    older = _older_home(tmp_path / "elsewhere")
+    home = older.rename(older.parent / "my agent")  # `my agent` is no valid --agent
+    assert main(["migrate", "--from", str(home), "--to", str(tmp_path / "copy")]) == 1
+    err = capsys.readouterr().err
+    command = f"tiermem upgrade --home '{home}'"
+    assert f"run `{command}` to upgrade it" in err
+    assert main(shlex.split(command)[1:]) == 0
+    assert _schema(home) == SCHEMA_VERSION
+    # An agent named apart from its directory is named, when --agent can take the name.
+    older = _older_home(tmp_path / "other")
+    assert main(["migrate", "--from", str(older), "--to", str(tmp_path / "copy"),
+                 "--agent", "bea"]) == 1
+    assert f"run `tiermem upgrade --agent bea --home {older}`" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("command", WRITING)

@@ -54,7 +54,9 @@ def test_an_open_of_a_newer_schema_is_refused_and_changes_no_byte(
         make_memory(home, read_only=read_only)
     refused = info.value
     assert (refused.found, refused.current) == (NEWER, SCHEMA_VERSION)
-    assert "pip install -U tiermem" in str(refused) and "left as it was" in str(refused)
+    assert "left as it was; install a newer tiermem the way this one was installed (update " \
+        "the checkout and run `python -m pip install .` in it)" in str(refused)
+    assert "pip install -U" not in str(refused)  # on PyPI, tiermem names another project
     assert _files(home) == before
     # Errors cross process boundaries (forked workers, the crash harness) by pickle.
     copy = pickle.loads(pickle.dumps(refused))
@@ -87,6 +89,7 @@ def test_a_command_on_a_newer_home_fails_saying_to_upgrade_tiermem(
     assert done.stderr.startswith(
         f"tiermem: agent ada's memory was written by a newer version of tiermem (schema "
         f"{NEWER}; this version knows schemas up to {SCHEMA_VERSION}) and was left as it "
-        f"was; upgrade tiermem (`pip install -U tiermem`) or use the version that wrote it")
+        f"was; install a newer tiermem the way this one was installed (update the checkout "
+        f"and run `python -m pip install .` in it), or use the version that wrote it")
     assert ("not tiermem itself" in done.stderr) == (command[0] == "upgrade")
     assert _files(home) == before

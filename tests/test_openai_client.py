@@ -276,9 +276,11 @@ def test_openai_s_api_retries_a_timeout() -> None:
     assert not OpenAIClient("qwen", base_url="http://10.0.0.5:8000/v1").retry_timeouts
 
 
-def _through(client: OpenAIClient, answers: list[str]) -> list[str]:
+def _through(client: OpenAIClient, answers: list[str],
+             timeouts: list[dict[str, float]] | None = None) -> list[str]:
     """Send ``client``'s requests to ``answers`` in turn (the name of a timeout the SDK's
-    HTTP library raises, or a reply's text); the URLs they went to."""
+    HTTP library raises, or a reply's text); the URLs they went to. Each request's
+    timeouts, as its transport receives them, go to ``timeouts``."""
     sdk = client._client
     # The SDK's own HTTP library (httpx, or the fork this SDK version uses).
     library = next(c for c in type(sdk._client).__mro__ if c.__name__ == "Client")
@@ -287,6 +289,8 @@ def _through(client: OpenAIClient, answers: list[str]) -> list[str]:
 
     def answer(request: Any) -> Any:
         sent.append(str(request.url))
+        if timeouts is not None:
+            timeouts.append(request.extensions["timeout"])
         step = answers[len(sent) - 1]
         if not step.endswith("Timeout"):
             return http.Response(200, json={
@@ -318,6 +322,30 @@ def test_a_connect_timeout_is_sent_again_to_any_server(sleeps: list[float]) -> N
     with pytest.raises(ProviderError, match="did not answer within"):
         client.complete(MESSAGES, TOOLS)
     assert len(sent) == 1
+
+
+def test_a_connect_timeout_is_short_whatever_the_request_timeout(sleeps: list[float]) -> None:
+    # An address nothing answers (a LAN host that is off) must not hold each attempt for
+    # the whole 300 s a local model may take to answer.
+    client = OpenAIClient("fake-model", base_url="http://192.168.1.50:8080/v1", max_retries=3,
+                          sleep=sleeps.append)
+    timeouts: list[dict[str, float]] = []
+    _through(client, ["ConnectTimeout"] * 4, timeouts)
+    with pytest.raises(ProviderError) as info:
+        client.complete(MESSAGES, TOOLS)
+    assert len(timeouts) == 4 and info.value.attempts == 4
+    assert timeouts[0] == {"connect": 10.0, "read": 300.0, "write": 300.0, "pool": 10.0}
+    assert str(info.value).startswith(
+        "could not connect to http://192.168.1.50:8080/v1 within the 10 s connect timeout "
+        "(4 attempts)")
+    # A request timeout shorter than that is the connect timeout too.
+    short = OpenAIClient("fake-model", base_url="http://192.168.1.50:8080/v1", timeout=3,
+                         max_retries=0)
+    timeouts.clear()
+    _through(short, ["ConnectTimeout"], timeouts)
+    with pytest.raises(ProviderError, match=r"within the 3 s connect timeout \(1 attempt\)"):
+        short.complete(MESSAGES, TOOLS)
+    assert timeouts == [{"connect": 3.0, "read": 3.0, "write": 3.0, "pool": 3.0}]
 
 
 def test_azure_openai_retries_a_timeout_as_openai_does(sleeps: list[float]) -> None:

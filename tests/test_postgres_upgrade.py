@@ -5,6 +5,7 @@ command upgrades it in place. One a newer version wrote is refused by every open
 
 from __future__ import annotations
 
+import os
 import pickle
 import shlex
 
@@ -23,6 +24,10 @@ def _older_agent(dsn: str) -> None:
     """Agent ada, in a database set back to the schema before the newest migration."""
     with HierarchicalMemory(store=dsn, agent="ada", embedder=HashingEmbedder()) as memory:
         memory.add_fact("User likes green tea", "durable")
+    _set_back(dsn)
+
+
+def _set_back(dsn: str) -> None:
     # Undone as the newest migration (passages linked to their message) did it.
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute("DROP INDEX tiermem.passages_source_message")
@@ -76,6 +81,23 @@ def test_diagnostics_names_upgrade_with_the_store_and_upgrade_upgrades(
     assert "nothing to do" in capsys.readouterr().out
     assert main(["upgrade", "--agent", "bob", "--store", postgres_dsn]) == 2
     assert "no agent named 'bob'" in capsys.readouterr().err
+
+
+def test_upgrade_of_an_agent_open_elsewhere_says_the_database_was_upgraded(
+        postgres_dsn: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # The database's migrations come before the agent's lock, so they are done regardless.
+    with HierarchicalMemory(store=postgres_dsn, agent="ada", embedder=HashingEmbedder()):
+        _set_back(postgres_dsn)  # as a chat an older tiermem started would have it
+        assert main(["upgrade", "--agent", "ada", "--store", postgres_dsn]) == 0
+        done = capsys.readouterr()
+        assert _schema(postgres_dsn) == SCHEMA_VERSION
+    said = " ".join(done.out.split())  # as the console wrapped it
+    assert said.startswith(
+        f"upgraded the schema of agent ada's database from {SCHEMA_VERSION - 1} to "
+        f"{SCHEMA_VERSION}, for every agent in it; agent 'ada' in ")
+    assert f"is open for writing by process {os.getpid()} on host " in said
+    assert said.endswith("which the upgrade did not have to wait for")
+    assert done.err == ""
 
 
 def _contents(dsn: str) -> list[tuple[object, ...]]:

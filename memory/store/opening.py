@@ -80,11 +80,14 @@ def open_backend(location: str, agent: str | None, *, read_only: bool) -> Storag
 @dataclass(frozen=True)
 class SchemaUpgrade:
     """What ``upgrade_backend`` did: the schema versions before and after (equal: nothing
-    to do), and whether it finished creating a memory whose creation was cut short."""
+    to do), and whether it finished creating a memory whose creation was cut short.
+    ``held`` says who has the memory open for writing when the schema was upgraded all
+    the same (a PostgreSQL database's schema is upgraded before the agent is locked)."""
 
     found: int
     current: int
     finished_creating: bool = False
+    held: str | None = None
 
     @property
     def changed(self) -> bool:
@@ -99,18 +102,36 @@ def upgrade_backend(location: str, agent: str | None) -> SchemaUpgrade:
     is needed, takes no writer lock when there is nothing to do, and refuses, as it does,
     a memory a newer version wrote.
     """
-    from tiermem.memory.errors import OlderSchemaError, UnfinishedStoreError
+    from tiermem.memory.errors import OlderSchemaError, StoreLockedError, UnfinishedStoreError
 
     current = _schema_version(location)
     try:
         open_backend(location, agent, read_only=True).close()
     except OlderSchemaError as exc:
-        open_backend(location, agent, read_only=False).close()
+        try:
+            open_backend(location, agent, read_only=False).close()
+        except StoreLockedError as locked:
+            # A database's migrations run before its agent's lock is taken: they may be
+            # done although the agent is someone else's. A home migrates under its lock.
+            if not _is_current(location, agent):
+                raise
+            return SchemaUpgrade(exc.found, exc.current, held=locked.situation)
         return SchemaUpgrade(exc.found, exc.current)
     except UnfinishedStoreError as exc:
         open_backend(location, agent, read_only=False).close()
         return SchemaUpgrade(exc.found, current, finished_creating=True)
     return SchemaUpgrade(current, current)
+
+
+def _is_current(location: str, agent: str | None) -> bool:
+    """Whether a read-only open finds the memory at this version's schema."""
+    from tiermem.memory.errors import OlderSchemaError
+
+    try:
+        open_backend(location, agent, read_only=True).close()
+    except OlderSchemaError:
+        return False
+    return True
 
 
 def _schema_version(location: str) -> int:
