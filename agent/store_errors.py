@@ -10,7 +10,9 @@ from pathlib import Path
 from tiermem.memory.errors import (
     NEWER_TIERMEM,
     ClockChangeError,
+    EmbedderMismatchError,
     NewerSchemaError,
+    ReindexIncompleteError,
     StoreLockedError,
     TiermemError,
     WriterLockError,
@@ -41,6 +43,18 @@ def cli_message(exc: TiermemError, args: argparse.Namespace) -> str:
                 f"and may write in it")
         return text + (f". On a read-only file system, use a command that only reads, "
                        f"such as {reader}" if reader else "")
+    reindex = _reindex(args)
+    if isinstance(exc, EmbedderMismatchError) and reindex:
+        embedder = getattr(args, "embedder", None)
+        return (f"{whose} was embedded with '{exc.stored}' (dim {exc.stored_dim}), not with "
+                f"the embedder asked for, '{exc.given}' (dim {exc.given_dim}); leave out "
+                f"--embedder to use the one it was embedded with, or re-embed it first with "
+                f"`{reindex}{f' --embedder {embedder}' if embedder else ''}`")
+    if isinstance(exc, ReindexIncompleteError) and reindex:
+        return (f"a reindex of {whose} to the embedder '{exc.target}' stopped after "
+                f"{exc.done} of {exc.total} passages, so search by meaning cannot work until "
+                f"it finishes; run `{reindex} --embedder EMBEDDER` again with the embedder it "
+                f"was started with (it continues where it stopped)")
     if isinstance(exc, ClockChangeError):
         # No command changes the clock: it is chosen when a memory is created, from Python.
         return (f"invalid memory config: clock: {whose or 'this memory'} {exc.situation}; "
@@ -59,6 +73,17 @@ def _reader(args: argparse.Namespace) -> str | None:
     agent = getattr(args, "agent", None)
     named = f" --agent {agent}" if agent else ""
     return f"`tiermem diagnostics{named}{store_flag(getattr(args, 'store', None))}`"
+
+
+def _reindex(args: argparse.Namespace) -> str | None:
+    """``tiermem reindex`` for the agent ``args`` named (None for a scenario's memory or a
+    directory given with ``--home``, which ``reindex`` has no option for)."""
+    agent = getattr(args, "agent", None)
+    if not agent or getattr(args, "scenario", None) or getattr(args, "home", None) is not None:
+        return None
+    from tiermem.agent.place import store_flag
+
+    return f"tiermem reindex --agent {agent}{store_flag(getattr(args, 'store', None))}"
 
 
 def _whose(args: argparse.Namespace) -> str | None:
