@@ -32,6 +32,7 @@ RUN_WORDS = 4
 ERASED_LINE = "[erased]"
 STATE_PREFIX = "state."
 _WORD = re.compile(r"\w+")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class ErasedRuns:
@@ -106,7 +107,7 @@ def _scrubbed(runs: ErasedRuns, raw: str) -> str | None:
     """The text to store for ``raw`` without what it quotes; None if it quotes nothing."""
     try:
         value: Any = json.loads(raw)
-        as_text: Callable[[Any], str] = json.dumps
+        as_text: Callable[[Any], str] = _json
     except ValueError:
         # Not JSON (not written by set_state): judged as one string, stored as it is.
         value, as_text = raw, str
@@ -120,11 +121,20 @@ def _scrubbed(runs: ErasedRuns, raw: str) -> str | None:
     if len(text) <= MAX_STATE_VALUE_CHARS or as_text is str:
         return text
     # Only a value set_state did not write can still be over: JSON text a snapshot restored,
-    # written more tightly than json.dumps writes it (no spaces, unescaped characters). The
-    # erasure must complete, and a value past the bound would stop every later snapshot
-    # from restoring: such a value becomes null if even the tight layout is over.
-    compact = json.dumps(runs.scrub_value(value, mark=False), separators=(",", ":"))
+    # written without the spaces json.dumps puts after "," and ":". Without them, and with
+    # characters unescaped, the text is never longer than the restored one (taking lines out
+    # only shortens it) but for one case: numbers the snapshot wrote shorter than Python
+    # does (1e5 read back as 100000.0). The erasure must complete, and a value past the
+    # bound would stop every later snapshot from restoring: such a value becomes null.
+    compact = _json(runs.scrub_value(value, mark=False), separators=(",", ":"))
     return compact if len(compact) <= MAX_STATE_VALUE_CHARS else "null"
+
+
+def _json(value: Any, separators: tuple[str, str] | None = None) -> str:
+    """``value`` as JSON text with its characters as they are (``ensure_ascii`` would write
+    one non-ASCII character as six), except a lone surrogate, which UTF-8 cannot store."""
+    text = json.dumps(value, ensure_ascii=False, separators=separators)
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def _words(text: str) -> list[str]:
