@@ -298,20 +298,26 @@ def _named_ids(column: str) -> str:
             f"THEN btrim(r.{column}, '[] ') ELSE '' END, ',')) AS n")
 
 
-def _mark(table: str, named: str) -> str:
-    """Raise each agent's erased-id setting of ``table`` to the highest id ``named`` that is
-    no row of it."""
+def _mark(table: str, named: str, agent: int | None) -> str:
+    """Raise each agent's erased-id setting of ``table`` (``agent``'s only, when given) to the
+    highest id ``named`` that is no row of it."""
+    only = "" if agent is None else f" AND named.agent_id = {int(agent)}"
     return (f"INSERT INTO tiermem.settings (agent_id, key, value) "
             f"SELECT named.agent_id, '{ERASED_ID_KEYS[table]}', max(named.id)::text "
-            f"FROM ({named}) AS named WHERE named.id > 0 AND NOT EXISTS (SELECT 1 FROM "
+            f"FROM ({named}) AS named WHERE named.id > 0{only} AND NOT EXISTS (SELECT 1 FROM "
             f"tiermem.{table} AS t WHERE t.agent_id = named.agent_id AND t.id = named.id) "
             f"GROUP BY named.agent_id ON CONFLICT (agent_id, key) DO UPDATE SET value = "
             f"greatest(tiermem.settings.value::bigint, excluded.value::bigint)::text;")
 
 
+def erased_id_marks(agent: int | None = None) -> str:
+    """The statements that mark erased facts' and passages' ids from what names them, for
+    every agent or for ``agent`` alone (rows a snapshot without the marks restored)."""
+    return (_mark("facts", f"SELECT agent_id, fact_id AS id FROM tiermem.events "
+                           f"UNION ALL {_named_ids('facts')}", agent)
+            + "\n" + _mark("passages", _named_ids("passages"), agent))
+
+
 #: Migration 10: erased facts' and passages' ids marked from what names them (SQLite's
 #: migration 11 says why).
-ERASED_ID_MARKS = (
-    _mark("facts", f"SELECT agent_id, fact_id AS id FROM tiermem.events "
-                   f"UNION ALL {_named_ids('facts')}")
-    + "\n" + _mark("passages", _named_ids("passages")))
+ERASED_ID_MARKS = erased_id_marks()
