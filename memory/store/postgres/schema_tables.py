@@ -291,11 +291,20 @@ PASSAGE_SOURCES = _linked_to_their_message("passages", "tool", also="r.fact_id I
 
 def _named_ids(column: str) -> str:
     """Each agent's ids in ``forget_requests.{column}`` (JSON lists of ids); a value that is
-    no such list names none, rather than stopping the upgrade."""
-    return (f"SELECT r.agent_id, btrim(n)::bigint AS id FROM tiermem.forget_requests AS r, "
+    no such list names none, rather than stopping the upgrade. Only ASCII digits match (``\\d``
+    may take others, which no cast reads), and an id past the range of BIGINT, which no row
+    can hold, names none rather than failing its cast (CASE decides before casting)."""
+    digits = f"btrim(n, {_BLANKS})"
+    return (f"SELECT r.agent_id, CASE WHEN {digits}::numeric <= {2**63 - 1} "
+            f"THEN {digits}::bigint END AS id FROM tiermem.forget_requests AS r, "
             f"unnest(string_to_array(CASE WHEN r.{column} ~ "
-            rf"'^\[\s*(\d{{1,18}}\s*(,\s*\d{{1,18}}\s*)*)?\]$' "
-            f"THEN btrim(r.{column}, '[] ') ELSE '' END, ',')) AS n")
+            rf"'^\[{_BLANK}*([0-9]{{1,19}}{_BLANK}*(,{_BLANK}*[0-9]{{1,19}}{_BLANK}*)*)?\]$' "
+            f"THEN btrim(r.{column}, '[]' || {_BLANKS}) ELSE '' END, ',')) AS n")
+
+
+#: JSON's whitespace, as a regular expression and as the characters btrim takes off.
+_BLANK = r"[ \t\n\r]"
+_BLANKS = "' ' || chr(9) || chr(10) || chr(13)"
 
 
 def _mark(table: str, named: str, agent: int | None) -> str:
