@@ -25,14 +25,13 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from tiermem.memory.store.contract import SettingsStore
-from tiermem.memory.validation import MAX_STATE_VALUE_CHARS
+from tiermem.memory.validation import MAX_STATE_VALUE_CHARS, unescaped_json
 
 #: Consecutive words a line must share with an erased text to be taken out.
 RUN_WORDS = 4
 ERASED_LINE = "[erased]"
 STATE_PREFIX = "state."
 _WORD = re.compile(r"\w+")
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class ErasedRuns:
@@ -107,7 +106,7 @@ def _scrubbed(runs: ErasedRuns, raw: str) -> str | None:
     """The text to store for ``raw`` without what it quotes; None if it quotes nothing."""
     try:
         value: Any = json.loads(raw)
-        as_text: Callable[[Any], str] = _json
+        as_text: Callable[[Any], str] = unescaped_json
     except ValueError:
         # Not JSON (not written by set_state): judged as one string, stored as it is.
         value, as_text = raw, str
@@ -126,15 +125,8 @@ def _scrubbed(runs: ErasedRuns, raw: str) -> str | None:
     # only shortens it) but for one case: numbers the snapshot wrote shorter than Python
     # does (1e5 read back as 100000.0). The erasure must complete, and a value past the
     # bound would stop every later snapshot from restoring: such a value becomes null.
-    compact = _json(runs.scrub_value(value, mark=False), separators=(",", ":"))
+    compact = unescaped_json(runs.scrub_value(value, mark=False), compact=True)
     return compact if len(compact) <= MAX_STATE_VALUE_CHARS else "null"
-
-
-def _json(value: Any, separators: tuple[str, str] | None = None) -> str:
-    """``value`` as JSON text with its characters as they are (``ensure_ascii`` would write
-    one non-ASCII character as six), except a lone surrogate, which UTF-8 cannot store."""
-    text = json.dumps(value, ensure_ascii=False, separators=separators)
-    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def _words(text: str) -> list[str]:
