@@ -328,6 +328,7 @@ def test_wall_clock_access_times_in_milliseconds_are_restored_as_seconds() -> No
 def test_on_the_interaction_clock_a_large_access_tick_is_left_as_it_is() -> None:
     snap = small_snapshot()
     assert snap["config"]["clock"] == "logical"
+    snap["settings"]["tick"] = int(WALL_NOW * 1000)
     _facts(snap)[0]["last_access"] = WALL_NOW * 1000  # a count, not a time
     with _restore(snap) as m:
         assert _facts(m.snapshot())[0]["last_access"] == WALL_NOW * 1000
