@@ -237,3 +237,14 @@ def state_json(value: Any) -> str:
             f"{MAX_STATE_VALUE_CHARS:,}; keep large text in archival (archival_insert) and "
             f"store its id in state, or split the value across several keys")
     return text
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def unescaped_json(value: Any, compact: bool = False) -> str:
+    """``value`` as JSON text with its characters as they are (``ensure_ascii`` would write
+    one non-ASCII character as six), except a lone surrogate, which UTF-8 cannot store;
+    ``compact`` leaves out the spaces after "," and ":"."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":") if compact else None)
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

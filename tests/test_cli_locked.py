@@ -10,20 +10,20 @@ import contextlib
 import errno
 import io
 import os
-import sqlite3
+import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from memory_helpers import sqlite_store_at_version
 
 from tiermem.agent.store_errors import cli_message
 from tiermem.cli import main
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.errors import StoreLockedError, WriterLockError
 from tiermem.memory.hierarchy import HierarchicalMemory
-from tiermem.memory.store.sqlite import DB_FILE
 from tiermem.memory.store.sqlite.schema import SCHEMA_VERSION
 from tiermem.memory.store.sqlite.writer_lock import LOCK_FILE, WriterLock
 
@@ -57,10 +57,10 @@ def _held(home: Path) -> Iterator[None]:
 ])
 def test_a_writing_command_on_a_held_home_says_to_wait_or_read(
         home: Path, capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
-    if command[0] == "upgrade":
-        with contextlib.closing(sqlite3.connect(home / DB_FILE)) as conn:
-            conn.execute("DROP INDEX erasures_message")
-            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+    if command[0] == "upgrade":  # the home as the version before the newest wrote it
+        shutil.rmtree(home)
+        with sqlite_store_at_version(home, SCHEMA_VERSION - 1):
+            pass
     with _held(home):
         assert main(command) == 1
     assert capsys.readouterr().err == (

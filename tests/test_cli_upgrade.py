@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from memory_helpers import database_digest
+from memory_helpers import database_digest, sqlite_store_at_version
 
 from tiermem.cli import main
 from tiermem.memory.embed.embeddings import HashingEmbedder
@@ -36,14 +36,20 @@ WRITING = [
 
 
 def _older_home(root: Path) -> Path:
+    """Agent ada's home as the version before the newest migration wrote it."""
     home = root / "agents" / "ada"
-    with HierarchicalMemory(home, embedder=HashingEmbedder()) as memory:
-        memory.add_fact("User likes green tea", "durable")
-    # Back to the schema before the newest migration (which only adds this index).
-    with sqlite3.connect(home / "memory.sqlite3") as conn:
-        conn.execute("DROP INDEX erasures_message")
-        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+    with sqlite_store_at_version(home, SCHEMA_VERSION - 1) as before, before.transaction():
+        before.execute("INSERT INTO facts (text, norm, durability, tier, created_at,"
+                       " created_tick, last_access, last_counted_tick, tokens) VALUES"
+                       " ('User likes green tea', 'user likes green tea', 'durable', 'core',"
+                       " 1, 0, 0, 0, 5)")
     return home
+
+
+def _schema_objects(database: Path) -> list[tuple[str, ...]]:
+    with contextlib.closing(sqlite3.connect(database)) as conn:
+        return sorted(conn.execute("SELECT type, name, tbl_name, coalesce(sql, '')"
+                                   " FROM sqlite_master"))
 
 
 @pytest.mark.parametrize("command", WRITING)
@@ -79,6 +85,9 @@ def test_upgrade_upgrades_an_older_home_then_has_nothing_to_do(
     assert capsys.readouterr().out.strip() == (
         f"upgraded agent ada's memory from schema {SCHEMA_VERSION - 1} to {SCHEMA_VERSION}")
     assert _schema(older) == SCHEMA_VERSION
+    SQLiteStore(older.parent / "fresh").close()
+    assert _schema_objects(older / "memory.sqlite3") == _schema_objects(
+        older.parent / "fresh" / "memory.sqlite3")
     with HierarchicalMemory(older, embedder=HashingEmbedder(), read_only=True) as memory:
         assert [f.text for f in memory.facts()] == ["User likes green tea"]
     assert main(["upgrade", "--agent", "ada", "--json"]) == 0

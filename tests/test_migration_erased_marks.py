@@ -97,3 +97,31 @@ def test_postgres_migration_marks_erased_ids_the_records_name(
         scope = Scope(conn, agent)
         assert (scope.next_id("facts"), scope.next_id("passages")) == (
             _ERASED_FACT + 1, _ERASED_PASSAGE + 1)
+
+
+@pytest.mark.parametrize(("facts", "passages", "marks"), [
+    # The highest id a BIGINT holds is 19 digits long, as are ids past it, which no row has.
+    ("[1000000000000000000]", "[9223372036854775807]",
+     [("max_erased_fact_id", "1000000000000000000"),
+      ("max_erased_passage_id", "9223372036854775807")]),
+    ("[2, 9999999999999999999]", "[12345678901234567890]", [("max_erased_fact_id", "2")]),
+    # Digits of other scripts are no JSON number.
+    ("[\u0663]", "[\uff17]", []),
+])
+def test_postgres_migration_reads_every_id_a_bigint_holds_and_passes_over_others(
+        postgres_dsn: str, monkeypatch: pytest.MonkeyPatch, facts: str, passages: str,
+        marks: list[tuple[str, str]]) -> None:
+    with psycopg.connect(postgres_dsn, autocommit=True) as conn:
+        before = [script for _, script in pg_schema.MIGRATIONS].index(ERASED_ID_MARKS)
+        monkeypatch.setattr(pg_schema, "MIGRATIONS", pg_schema.MIGRATIONS[:before])
+        monkeypatch.setattr(pg_schema, "SCHEMA_VERSION", len(pg_schema.MIGRATIONS))
+        pg_schema.migrate(conn)
+        agent = conn.execute("INSERT INTO tiermem.agents (name, store_id) VALUES ('ann', 'x') "
+                             "RETURNING id").fetchone()[0]
+        conn.execute("INSERT INTO tiermem.forget_requests (agent_id, id, created_at, "
+                     "request_hash, mode, outcome, facts, passages) VALUES (%s, 1, 1, %s, "
+                     "'exact', 'matched', %s, %s)", (agent, "0" * 64, facts, passages))
+        monkeypatch.undo()
+        pg_schema.migrate(conn)
+        assert conn.execute("SELECT key, value FROM tiermem.settings WHERE agent_id = %s "
+                            "ORDER BY key", (agent,)).fetchall() == marks

@@ -328,19 +328,37 @@ def test_wall_clock_access_times_in_milliseconds_are_restored_as_seconds() -> No
 def test_on_the_interaction_clock_a_large_access_tick_is_left_as_it_is() -> None:
     snap = small_snapshot()
     assert snap["config"]["clock"] == "logical"
+    snap["settings"]["tick"] = int(WALL_NOW * 1000)
     _facts(snap)[0]["last_access"] = WALL_NOW * 1000  # a count, not a time
     with _restore(snap) as m:
         assert _facts(m.snapshot())[0]["last_access"] == WALL_NOW * 1000
 
 
-def test_a_superseded_time_that_is_no_date_is_refused_naming_its_passage() -> None:
+# An integer past any float cannot even be divided as milliseconds.
+@pytest.mark.parametrize("when", [1e300, 10**400], ids=["a float", "a huge integer"])
+def test_a_superseded_time_that_is_no_date_is_refused_naming_its_passage(when: float) -> None:
     snap = _wall_clock_snapshot()
     passage = _superseded(snap)
-    passage["metadata"] = json.dumps({"superseded_at": 1e300})
+    passage["metadata"] = json.dumps({"superseded_at": when})
     i = snap["tables"]["passages"].index(passage)
     with pytest.raises(SnapshotError, match=r"superseded_at must be Unix seconds") as info:
         _restore(snap)
     assert info.value.fields == (f"tables.passages[{i}].metadata",)
+
+
+def test_a_superseded_time_in_milliseconds_keeps_its_metadata_within_the_bound() -> None:
+    # Near the bound with its characters as they are; about six times over it were each
+    # written as a \u escape when the time is rewritten in seconds.
+    note = "é" * (MAX_TEXT_CHARS - 100)
+    snap = _wall_clock_snapshot()
+    _superseded(snap)["metadata"] = json.dumps(
+        {"note": note, "superseded_at": WALL_NOW * 1000}, ensure_ascii=False)
+    with _restore(snap) as m:
+        again = json.loads(json.dumps(m.snapshot()))
+    stored = _superseded(again)["metadata"]
+    assert len(stored) <= MAX_TEXT_CHARS
+    assert json.loads(stored) == {"note": note, "superseded_at": WALL_NOW}
+    _restore(again).close()  # and that snapshot restores in turn
 
 
 def test_a_superseded_key_that_is_no_number_is_a_callers_own() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from memory_helpers import make_memory
 
 from tiermem.memory.hierarchy import HierarchicalMemory
@@ -45,9 +46,29 @@ def test_erasing_short_lines_of_a_value_at_the_bound_keeps_it_restorable() -> No
         assert restored.get_state("summary") == scrubbed
 
 
-def test_a_value_the_marks_keep_within_the_bound_is_marked() -> None:
+# A lone surrogate is stored escaped: UTF-8 cannot hold it as it is.
+@pytest.mark.parametrize("kept", [KEPT, "\ud800 é"])
+def test_a_value_the_marks_keep_within_the_bound_is_marked(kept: str) -> None:
     with make_memory() as m:
         fact = m.add_fact(SECRET, "durable")
-        m.set_state("summary", f"{SECRET}\n{KEPT}")
+        m.set_state("summary", f"{SECRET}\n{kept}")
         m.erase(facts=[fact], reason="user asked")
-        assert m.get_state("summary") == f"{ERASED_LINE}\n{KEPT}"
+        assert m.get_state("summary") == f"{ERASED_LINE}\n{kept}"
+
+
+def test_erasing_a_line_of_restored_non_ascii_text_keeps_the_rest() -> None:
+    # Within the bound as restored (characters unescaped), about six times over it were
+    # every character written as a \u escape.
+    lines = "日本語のメモ\n" * 300_000
+    with make_memory() as m:
+        fact = m.add_fact(SECRET, "durable")
+        m.set_state("summary", KEPT)
+        snap = json.loads(json.dumps(m.snapshot()))
+    snap["state"]["summary"] = json.dumps(f"{lines}{SECRET}", ensure_ascii=False)
+    assert len(json.dumps(lines)) > MAX_STATE_VALUE_CHARS
+    with HierarchicalMemory.restore(snap) as restored:
+        restored.erase(facts=[fact], reason="user asked")
+        stored = restored.store.settings.get("state.summary")
+        assert stored is not None and len(stored) <= MAX_STATE_VALUE_CHARS
+        assert restored.get_state("summary") == f"{lines}{ERASED_LINE}"
+

@@ -6,9 +6,11 @@ forget audit and the forgotten norms), forgotten rows included as tombstones,
 ids included, so access counts, timestamps, durability and tier membership
 come back exactly. Its settings hold the highest ids erased (with the erasure
 records, which hold the messages'), so the restored memory never gives a new
-row an id that named an erased one. Embeddings are included as base64 float32 by default so a
-restore needs no model; without them (or for another embedder), restore
-re-embeds with the embedder given.
+row an id that named an erased one; a snapshot without them (taken before they
+existed) gets them from its own events and forget audit, as a migrated memory
+does. Embeddings are included as base64 float32 by default so a restore needs
+no model; without them (or for another embedder), restore re-embeds with the
+embedder given.
 
 An erasure still owed (a forget asked to erase, killed before the erasure; a
 writer finishes it on opening, so it is seen mostly from a read-only open) is
@@ -197,6 +199,10 @@ def _write(store: StorageBackend, valid: ValidSnapshot, embedder: Embedder) -> N
     meta.update({f"state.{key}": value for key, value in valid.state.items()})
     for key, value in meta.items():
         store.settings.set(key, value)
+    if not valid.settings.model_fields_set >= _ONLY_WHEN_SET:
+        # Taken before the marks existed, or from a memory that never set one: the migration
+        # that would derive them from the events and forget audit ran on empty tables.
+        store.mark_erased_ids()
     for audit_id in valid.settings.erase_pending:
         promise_erasure(store, audit_id)
     _embed_missing(store, embedder, valid.config.recall_dense)

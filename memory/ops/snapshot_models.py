@@ -48,6 +48,7 @@ from tiermem.memory.validation import (
     MAX_STATE_VALUE_CHARS,
     MAX_TEXT_CHARS,
     clean_text,
+    unescaped_json,
 )
 
 SNAPSHOT_FORMAT = "tiermem-snapshot/2"
@@ -113,9 +114,23 @@ def _superseded_time(value: str) -> str:
         return value
     try:
         seconds = _moment(float(when))
+    except OverflowError:  # an integer past any float is past any date
+        raise ValueError(f"{SUPERSEDED_AT} must be Unix seconds (or milliseconds) of a date "
+                         f"in the years 1 to 9999, got an integer of {len(str(when))} "
+                         f"digits") from None
     except ValueError as exc:
         raise ValueError(f"{SUPERSEDED_AT} {exc}") from None
-    return value if seconds == when else json.dumps({**metadata, SUPERSEDED_AT: seconds})
+    if seconds == when:
+        return value
+    # Characters kept as they are, so the rewrite stays within the bound its text was held
+    # to (a number in seconds may be a few characters longer than the milliseconds were).
+    rewritten = unescaped_json({**metadata, SUPERSEDED_AT: seconds})
+    if len(rewritten) > MAX_TEXT_CHARS:
+        rewritten = unescaped_json({**metadata, SUPERSEDED_AT: seconds}, compact=True)
+    if len(rewritten) > MAX_TEXT_CHARS:
+        raise ValueError(f"is {len(rewritten):,} characters once {SUPERSEDED_AT} is in "
+                         f"seconds, over the limit of {MAX_TEXT_CHARS:,}")
+    return rewritten
 
 
 def _stored_text(value: str) -> str:

@@ -9,7 +9,8 @@ numbers; times of dates in the years 1 to 9999; ids within SQLite's
 integers; vectors of the stored dimension), then
 checks what must hold across rows: unique ids and facts, references that
 resolve (between facts and passages, from an owed erasure to its forget
-request), counters that are consistent. Anything wrong
+request), counters that are consistent, no fact read after its memory's clock
+(``_check_clock_readings``). Anything wrong
 raises ``SnapshotError`` naming the place (``tables.facts[3].text``).
 
 Format 1 snapshots are brought into format 2's shape first: their settings
@@ -21,6 +22,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -73,6 +75,7 @@ def parse_snapshot(data: Any) -> ValidSnapshot:
             tuple(f"config.{f}" for f in exc.fields) or ("config",)) from None
     vectors = _decode_vectors(snapshot)
     _check_invariants(snapshot)
+    _check_clock_readings(snapshot, config.clock, time.time())
     return ValidSnapshot(config, snapshot.settings, dict(snapshot.state),
                          snapshot.include_vectors, snapshot.tables, vectors)
 
@@ -215,6 +218,29 @@ def _check_invariants(snapshot: Snapshot) -> None:
     last = max((h.tick for h in tables.history), default=0)
     if settings.tick < last:
         raise _fail("settings.tick", f"is {settings.tick}, below the history's {last}")
+
+
+#: How far past the restoring machine's clock a fact's wall-clock reading may be: the clocks
+#: of the machine that took the snapshot and of the one restoring it may disagree a little.
+WALL_CLOCK_SKEW = 86_400.0
+
+
+def _check_clock_readings(snapshot: Snapshot, clock: str, now: float) -> None:
+    # A fact cannot have been created or accessed after its memory's clock last read: on the
+    # interaction clock the snapshot's tick, on the wall clock the restore's time. One read
+    # past it would outrank every fact accessed since, for as long as the memory lives.
+    if clock == "wall":
+        latest = now + WALL_CLOCK_SKEW
+        what = f"over a day past this machine's clock ({now:.0f}; check its date)"
+    else:
+        latest = float(snapshot.settings.tick)
+        what = f"past the snapshot's settings.tick ({snapshot.settings.tick})"
+    for i, fact in enumerate(snapshot.tables.facts):
+        for field in ("created_tick", "last_access"):
+            value = getattr(fact, field)
+            if value > latest:
+                raise _fail(f"tables.facts[{i}].{field}",
+                            f"is {value!r}, {what}: no fact is read after its memory's clock")
 
 
 def _unique(table: str, key: str, values: Sequence[int | str]) -> None:

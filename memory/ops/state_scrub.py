@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from tiermem.memory.store.contract import SettingsStore
-from tiermem.memory.validation import MAX_STATE_VALUE_CHARS
+from tiermem.memory.validation import MAX_STATE_VALUE_CHARS, unescaped_json
 
 #: Consecutive words a line must share with an erased text to be taken out.
 RUN_WORDS = 4
@@ -106,7 +106,7 @@ def _scrubbed(runs: ErasedRuns, raw: str) -> str | None:
     """The text to store for ``raw`` without what it quotes; None if it quotes nothing."""
     try:
         value: Any = json.loads(raw)
-        as_text: Callable[[Any], str] = json.dumps
+        as_text: Callable[[Any], str] = unescaped_json
     except ValueError:
         # Not JSON (not written by set_state): judged as one string, stored as it is.
         value, as_text = raw, str
@@ -120,10 +120,12 @@ def _scrubbed(runs: ErasedRuns, raw: str) -> str | None:
     if len(text) <= MAX_STATE_VALUE_CHARS or as_text is str:
         return text
     # Only a value set_state did not write can still be over: JSON text a snapshot restored,
-    # written more tightly than json.dumps writes it (no spaces, unescaped characters). The
-    # erasure must complete, and a value past the bound would stop every later snapshot
-    # from restoring: such a value becomes null if even the tight layout is over.
-    compact = json.dumps(runs.scrub_value(value, mark=False), separators=(",", ":"))
+    # written without the spaces json.dumps puts after "," and ":". Without them, and with
+    # characters unescaped, the text is never longer than the restored one (taking lines out
+    # only shortens it) but for one case: numbers the snapshot wrote shorter than Python
+    # does (1e5 read back as 100000.0). The erasure must complete, and a value past the
+    # bound would stop every later snapshot from restoring: such a value becomes null.
+    compact = unescaped_json(runs.scrub_value(value, mark=False), compact=True)
     return compact if len(compact) <= MAX_STATE_VALUE_CHARS else "null"
 
 

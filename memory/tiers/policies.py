@@ -135,8 +135,9 @@ def log_score(fact: Fact, tau: float) -> float:
 
 
 def score_at(fact: Fact, now: float, tau: float) -> float:
-    """The frequency x recency score itself, for display."""
-    return max(fact.access_count, 1) * math.exp(-(now - fact.last_access) / tau)
+    """The frequency x recency score itself, for display. A fact read after ``now`` (a clock
+    set back, or a stored time past it) counts as just read: its exponent would overflow."""
+    return max(fact.access_count, 1) * math.exp(min(0.0, -(now - fact.last_access) / tau))
 
 
 POLICY_NAMES = ("fifo", "lru", "lfu", "freq_recency", "freq_recency_durable")

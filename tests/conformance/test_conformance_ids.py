@@ -63,6 +63,21 @@ def test_a_restored_memory_gives_no_id_the_original_erased(backend: Backend, kin
         assert _store(restored, kind, "the printer is by the lifts") > erased
 
 
+@pytest.mark.parametrize("kind", ["fact", "passage"])
+def test_a_snapshot_from_before_the_marks_restores_them_from_its_records(
+        backend: Backend, kind: str) -> None:
+    # Such a snapshot holds no erased-id settings; its events (a fact's) and forget audit
+    # (a forgotten row's) still name what was erased, as an upgraded memory's do.
+    with backend.memory() as m:
+        _store(m, kind, "the office is on the third floor")
+        erased = _store(m, kind, "the gate code is 2291")
+        assert m.forget("the gate code is 2291", erase=True).outcome == "matched"
+        snapshot = json.loads(json.dumps(m.snapshot()))
+    assert snapshot["settings"].pop(f"max_erased_{kind}_id") == erased
+    with backend.restored(snapshot) as restored:
+        assert _store(restored, kind, "the printer is by the lifts") > erased
+
+
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_memory_restored_over_another_gives_no_id_the_original_erased(
         backend: Backend, kind: str) -> None:

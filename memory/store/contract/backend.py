@@ -33,6 +33,12 @@ class TableDump(Protocol):
         """Insert rows with the ids they carry (the table is empty, or the ids are new)."""
         ...
 
+    def mark_erased_ids(self) -> None:
+        """Raise the highest erased fact and passage ids (``ERASED_ID_KEYS``) to the highest
+        ids the events and the forget audit name but no row holds, as the migration that
+        added them did: rows imported from a snapshot without them get the same marks."""
+        ...
+
     def clear(self) -> None:
         """Remove every row and setting of this memory (a restore that replaces it)."""
         ...

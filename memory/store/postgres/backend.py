@@ -271,6 +271,9 @@ class PostgresBackend(NestedTransactions):
     def import_rows(self, table: DumpTable, rows: Sequence[DumpRow]) -> None:
         dump.import_rows(self.scope, table, rows)
 
+    def mark_erased_ids(self) -> None:
+        dump.mark_erased_ids(self.scope)
+
     def clear(self) -> None:
         dump.clear(self.scope)
 

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from tiermem.memory.store.postgres.facts import FACT_COLUMNS
+from tiermem.memory.store.postgres.schema_tables import erased_id_marks
 from tiermem.memory.store.postgres.scope import Scope, insert_rows, text_columns
 from tiermem.memory.store.records import DumpRow, DumpTable, ForgetRequest, tombstone_norm
 
@@ -96,6 +97,12 @@ def _stored_form(name: str, value: Any) -> Any:
         return np.frombuffer(value, dtype=np.float32) if isinstance(value, bytes) else \
             np.asarray(value, dtype=np.float32)
     return value
+
+
+def mark_erased_ids(scope: Scope) -> None:
+    """The agent's erased-id marks, by the rule of the migration that added them, for rows
+    imported after the migrations ran."""
+    scope.conn.execute(erased_id_marks(scope.agent).encode())
 
 
 def clear(scope: Scope) -> None:

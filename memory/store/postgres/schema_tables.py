@@ -291,27 +291,42 @@ PASSAGE_SOURCES = _linked_to_their_message("passages", "tool", also="r.fact_id I
 
 def _named_ids(column: str) -> str:
     """Each agent's ids in ``forget_requests.{column}`` (JSON lists of ids); a value that is
-    no such list names none, rather than stopping the upgrade."""
-    return (f"SELECT r.agent_id, btrim(n)::bigint AS id FROM tiermem.forget_requests AS r, "
+    no such list names none, rather than stopping the upgrade. Only ASCII digits match (``\\d``
+    may take others, which no cast reads), and an id past the range of BIGINT, which no row
+    can hold, names none rather than failing its cast (CASE decides before casting)."""
+    digits = f"btrim(n, {_BLANKS})"
+    return (f"SELECT r.agent_id, CASE WHEN {digits}::numeric <= {2**63 - 1} "
+            f"THEN {digits}::bigint END AS id FROM tiermem.forget_requests AS r, "
             f"unnest(string_to_array(CASE WHEN r.{column} ~ "
-            rf"'^\[\s*(\d{{1,18}}\s*(,\s*\d{{1,18}}\s*)*)?\]$' "
-            f"THEN btrim(r.{column}, '[] ') ELSE '' END, ',')) AS n")
+            rf"'^\[{_BLANK}*([0-9]{{1,19}}{_BLANK}*(,{_BLANK}*[0-9]{{1,19}}{_BLANK}*)*)?\]$' "
+            f"THEN btrim(r.{column}, '[]' || {_BLANKS}) ELSE '' END, ',')) AS n")
 
 
-def _mark(table: str, named: str) -> str:
-    """Raise each agent's erased-id setting of ``table`` to the highest id ``named`` that is
-    no row of it."""
+#: JSON's whitespace, as a regular expression and as the characters btrim takes off.
+_BLANK = r"[ \t\n\r]"
+_BLANKS = "' ' || chr(9) || chr(10) || chr(13)"
+
+
+def _mark(table: str, named: str, agent: int | None) -> str:
+    """Raise each agent's erased-id setting of ``table`` (``agent``'s only, when given) to the
+    highest id ``named`` that is no row of it."""
+    only = "" if agent is None else f" AND named.agent_id = {int(agent)}"
     return (f"INSERT INTO tiermem.settings (agent_id, key, value) "
             f"SELECT named.agent_id, '{ERASED_ID_KEYS[table]}', max(named.id)::text "
-            f"FROM ({named}) AS named WHERE named.id > 0 AND NOT EXISTS (SELECT 1 FROM "
+            f"FROM ({named}) AS named WHERE named.id > 0{only} AND NOT EXISTS (SELECT 1 FROM "
             f"tiermem.{table} AS t WHERE t.agent_id = named.agent_id AND t.id = named.id) "
             f"GROUP BY named.agent_id ON CONFLICT (agent_id, key) DO UPDATE SET value = "
             f"greatest(tiermem.settings.value::bigint, excluded.value::bigint)::text;")
 
 
+def erased_id_marks(agent: int | None = None) -> str:
+    """The statements that mark erased facts' and passages' ids from what names them, for
+    every agent or for ``agent`` alone (rows a snapshot without the marks restored)."""
+    return (_mark("facts", f"SELECT agent_id, fact_id AS id FROM tiermem.events "
+                           f"UNION ALL {_named_ids('facts')}", agent)
+            + "\n" + _mark("passages", _named_ids("passages"), agent))
+
+
 #: Migration 10: erased facts' and passages' ids marked from what names them (SQLite's
 #: migration 11 says why).
-ERASED_ID_MARKS = (
-    _mark("facts", f"SELECT agent_id, fact_id AS id FROM tiermem.events "
-                   f"UNION ALL {_named_ids('facts')}")
-    + "\n" + _mark("passages", _named_ids("passages")))
+ERASED_ID_MARKS = erased_id_marks()

@@ -41,10 +41,15 @@ def _run(script: str) -> Callable[[sqlite3.Connection], None]:
     """A migration that runs the statements of ``script`` in order."""
 
     def run(conn: sqlite3.Connection) -> None:
-        for statement in _split_sql(script):
-            conn.execute(statement)
+        run_script(script, conn.execute)
 
     return run
+
+
+def run_script(script: str, execute: Callable[[str], object]) -> None:
+    """Each statement of ``script`` in order, through ``execute``."""
+    for statement in _split_sql(script):
+        execute(statement)
 
 
 @dataclass(frozen=True)

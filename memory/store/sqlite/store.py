@@ -40,7 +40,12 @@ from tiermem.memory.store.records import (
     TextTable,
     VectorTable,
 )
-from tiermem.memory.store.sqlite.dump import clear_tables, export_rows, import_rows
+from tiermem.memory.store.sqlite.dump import (
+    clear_tables,
+    export_rows,
+    import_rows,
+    mark_erased_ids,
+)
 from tiermem.memory.store.sqlite.erasure import purge
 from tiermem.memory.store.sqlite.errors import corrupt_message, translate
 from tiermem.memory.store.sqlite.facts import SQLiteFacts
@@ -239,6 +244,9 @@ class SQLiteStore(NestedTransactions):
     def import_rows(self, table: DumpTable, rows: Sequence[DumpRow]) -> None:
         import_rows(self, table, rows)
         self._term_caches.clear()  # rows may come with any ids, not only appended ones
+
+    def mark_erased_ids(self) -> None:
+        mark_erased_ids(self)
 
     def clear(self) -> None:
         clear_tables(self)
