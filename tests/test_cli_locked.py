@@ -72,10 +72,9 @@ def test_a_writing_command_on_a_held_home_says_to_wait_or_read(
 def test_upgrade_of_a_held_home_given_by_directory_names_no_reader_that_cannot_reach_it(
         home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # diagnostics has no --home: it would read agent default under $TIERMEM_HOME instead.
-    elsewhere = home.rename(tmp_path / "elsewhere")
-    with contextlib.closing(sqlite3.connect(elsewhere / DB_FILE)) as conn:
-        conn.execute("DROP INDEX erasures_message")
-        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+    elsewhere = tmp_path / "elsewhere"  # the home as the version before the newest wrote it
+    with sqlite_store_at_version(elsewhere, SCHEMA_VERSION - 1):
+        pass
     with _held(elsewhere):
         assert main(["upgrade", "--home", str(elsewhere)]) == 1
     assert capsys.readouterr().err == (
