@@ -63,11 +63,21 @@ def cli_message(exc: TiermemError, args: argparse.Namespace) -> str:
     return str(exc)
 
 
+def _scenario(args: argparse.Namespace) -> str | None:
+    """The scenario whose memory ``args`` named (``diagnostics --scenario``, ``scenario``)."""
+    if args.command == "scenario":
+        return getattr(args, "name", None)
+    return getattr(args, "scenario", None)
+
+
 def _reader(args: argparse.Namespace) -> str | None:
     """A command that reads the memory ``args`` named while another process writes it;
     None for a directory given with ``--home``, which no such command has an option for."""
     if getattr(args, "home", None) is not None:
         return None
+    scenario = _scenario(args)
+    if scenario:
+        return f"`tiermem diagnostics --scenario {scenario}`"
     from tiermem.agent.place import store_flag
 
     agent = getattr(args, "agent", None)
@@ -79,7 +89,7 @@ def _reindex(args: argparse.Namespace) -> str | None:
     """``tiermem reindex`` for the agent ``args`` named (None for a scenario's memory or a
     directory given with ``--home``, which ``reindex`` has no option for)."""
     agent = getattr(args, "agent", None)
-    if not agent or getattr(args, "scenario", None) or getattr(args, "home", None) is not None:
+    if not agent or _scenario(args) or getattr(args, "home", None) is not None:
         return None
     from tiermem.agent.place import store_flag
 
@@ -89,7 +99,8 @@ def _reindex(args: argparse.Namespace) -> str | None:
 def _whose(args: argparse.Namespace) -> str | None:
     """``agent ada's memory`` (or a scenario's) as the command named it; None when it named
     only a directory."""
-    if getattr(args, "scenario", None):
-        return f"scenario {args.scenario}'s memory"
+    scenario = _scenario(args)
+    if scenario:
+        return f"scenario {scenario}'s memory"
     agent = getattr(args, "agent", None)
     return f"agent {agent}'s memory" if agent else None

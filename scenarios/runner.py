@@ -22,12 +22,14 @@ from tiermem.agent.offline import OfflinePolicy
 from tiermem.agent.tool_use import no_tool_calls_warning, tool_calls
 from tiermem.memory import Embedder, HierarchicalMemory
 from tiermem.memory.store.opening import open_backend
+from tiermem.memory.store.sqlite.writer_lock import WriterLock
 from tiermem.scenarios.model import Day, Question, Scenario
 
 #: Files a scenario home may hold; only these are removed before a new run.
+# The writer lock file stays: a process holding it keeps its lock on that file, so a new
+# file would let two runs write one home.
 _HOME_FILES = ("memory.sqlite3", "memory.sqlite3-wal", "memory.sqlite3-shm", "archival.faiss",
-               "archival.json", "archival.sq8", "recall.faiss", "recall.json", "recall.sq8",
-               "writer.lock")
+               "archival.json", "archival.sq8", "recall.faiss", "recall.json", "recall.sq8")
 
 
 @dataclass
@@ -153,10 +155,17 @@ def _fresh_agent(dsn: str, name: str) -> None:
 
 
 def _fresh_home(home: Path) -> None:
+    """Empty the scenario's home, under its writer lock: a run another process is still
+    making there is refused (StoreLockedError), not deleted from under it."""
     home.mkdir(parents=True, exist_ok=True)
-    for name in _HOME_FILES:
-        with contextlib.suppress(FileNotFoundError):
-            (home / name).unlink()
+    lock = WriterLock(home)
+    lock.acquire()
+    try:
+        for name in _HOME_FILES:
+            with contextlib.suppress(FileNotFoundError):
+                (home / name).unlink()
+    finally:
+        lock.release()
 
 
 def _log_events(memory: HierarchicalMemory, since: int, log: DayLog) -> None:

@@ -148,3 +148,22 @@ def test_a_python_caller_whose_lock_cannot_be_opened_is_told_of_read_only(
         f"cannot open the writer lock {home / LOCK_FILE}: {os.strerror(errno.ELOOP)}; check "
         f"that the agent home is writable by this user, or open it with read_only=True to "
         f"inspect it")
+
+
+def test_a_scenario_run_on_a_held_home_names_the_diagnostics_that_reads_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from tiermem.scenarios.runner import scenario_home
+
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    where = scenario_home("personal-assistant")
+    with HierarchicalMemory(where, embedder=HashingEmbedder()) as memory:
+        memory.add_fact("User is allergic to peanuts", "durable")
+    with _held(where):  # a run in progress: the new one must not empty its home under it
+        assert main(["scenario", "personal-assistant", "--embedder", "hashing"]) == 1
+    with HierarchicalMemory(where, embedder=HashingEmbedder(), read_only=True) as memory:
+        assert [fact.text for fact in memory.facts()] == ["User is allergic to peanuts"]
+    err = capsys.readouterr().err
+    assert err.startswith(f"tiermem: agent home {where} is open for writing by process ")
+    assert err.endswith("Commands that only read, such as "
+                        "`tiermem diagnostics --scenario personal-assistant`, work meanwhile\n")
