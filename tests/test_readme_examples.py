@@ -2,8 +2,8 @@
 
 Every command line of theirs that runs tiermem (fenced shell blocks, and `tiermem ...`
 spans in the prose) parses with the parser the command line uses, without running;
-every option a prose fragment names exists; every ```python block of the README runs;
-every ```yaml block loads as the policy file it shows. Placeholders (NAME, DSN, `…`)
+every option a prose fragment names exists; the exit codes the README lists are the
+command line's (its code blocks run in tests/test_readme_code.py). Placeholders (NAME, DSN, `…`)
 stand for plausible values. A renamed option or command fails here before a reader
 trips on it.
 """
@@ -19,16 +19,14 @@ import shlex
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
+from readme_docs import DOCS, ROOT, Block, blocks
 
 from tiermem.agent.cli_parser import COMMANDS, build_parser, parse_args
 from tiermem.cli import HANDLERS
 
-ROOT = Path(__file__).resolve().parents[1]
-DOCS = ("README.md", "SKILL.md")
 DSN = "postgresql://postgres@/postgres?host=/tmp"
 
 #: What each placeholder of the docs stands for when a line is parsed.
@@ -52,30 +50,6 @@ OTHER_OPTIONS = {
     "--enable-auto-tool-choice": "vLLM", "--tool-call-parser": "vLLM",
     "--max-model-len": "vLLM",
 }
-
-
-@dataclass(frozen=True)
-class Block:
-    doc: str
-    line: int
-    lang: str
-    heading: str
-    text: str
-
-    def __str__(self) -> str:
-        return f"{self.doc}:{self.line} ({self.heading})"
-
-
-def _blocks(doc: str) -> list[Block]:
-    text = (ROOT / doc).read_text(encoding="utf-8")
-    found = []
-    for match in re.finditer(r"^```(\w*)\n(.*?)^```$", text, re.MULTILINE | re.DOTALL):
-        before = text[:match.start()]
-        prose = re.sub(r"^```\w*\n.*?^```$", "", before, flags=re.MULTILINE | re.DOTALL)
-        headings = re.findall(r"^#+ (.+)$", prose, re.MULTILINE)
-        found.append(Block(doc, before.count("\n") + 1, match.group(1),
-                           headings[-1] if headings else "", match.group(2)))
-    return found
 
 
 def _prose(doc: str) -> str:
@@ -197,7 +171,7 @@ def _parse_module(module: str, argv: list[str]) -> str | None:
 def _fenced_invocations() -> list[tuple[str, Invocation]]:
     found = []
     for doc in DOCS:
-        for block in _blocks(doc):
+        for block in blocks(doc):
             # An unlabelled block is a listing; its lines that start with tiermem are commands.
             if block.lang not in ("bash", ""):
                 continue
@@ -367,99 +341,7 @@ def test_the_lists_of_commands_that_take_an_option_are_whole() -> None:
     assert checked >= 3
 
 
-# -- Python and YAML blocks ----------------------------------------------------------------------
-def _nothing(request: pytest.FixtureRequest, tmp: Path) -> dict[str, Any]:
-    return {}
-
-
-def _postgres_setup(request: pytest.FixtureRequest, tmp: Path) -> dict[str, Any]:
-    from tiermem import HierarchicalMemory
-
-    # The block's "postgresql://…" becomes a database of the suite's own local server.
-    return {"HierarchicalMemory": HierarchicalMemory,
-            "__dsn__": request.getfixturevalue("postgres_dsn")}
-
-
-def _forget_setup(request: pytest.FixtureRequest, tmp: Path) -> dict[str, Any]:
-    from tiermem import HierarchicalMemory
-    from tiermem.agent.judge import ModelJudge
-    from tiermem.agent.openai_client import OpenAIClient
-
-    # The block's `memory` holds the card number it forgets, and its LLM mode asks a judge
-    # on the suite's loopback server, which answers that no candidate is targeted.
-    server = request.getfixturevalue("server")
-    server.enqueue_reply('{"ids": []}')
-    client = OpenAIClient("fake-model", base_url=server.base_url, max_retries=0)
-    memory = HierarchicalMemory(tmp / "agent", judge=ModelJudge(client))
-    memory.process_interaction("my card number is 4111 1111", "Noted.")
-    return {"memory": memory}
-
-
-#: What the prose before each ```python block of the README has set up, by the heading the
-#: block is under: a block under another heading runs with nothing defined.
-SETUPS = {"Storage backends: SQLite or PostgreSQL": _postgres_setup,
-          "Forgetting": _forget_setup}
-PYTHON = [block for block in _blocks("README.md") if block.lang == "python"]
-
-
-def test_every_python_setup_has_its_block() -> None:
-    assert set(SETUPS) <= {block.heading for block in PYTHON}
-
-
-@pytest.mark.parametrize("block", PYTHON, ids=str)
-def test_every_python_block_runs(block: Block, request: pytest.FixtureRequest, tmp_path: Path,
-                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    from tiermem import HierarchicalMemory
-
-    # `~/.tiermem/...` and relative paths land in the test's own directory.
-    monkeypatch.setenv("HOME", str(tmp_path / "user"))
-    monkeypatch.chdir(tmp_path)
-    setup = SETUPS.get(block.heading, _nothing)
-    namespace: dict[str, Any] = {"__name__": "readme"} | setup(request, tmp_path)
-    code = block.text
-    if "__dsn__" in namespace:
-        code = code.replace('"postgresql://…"', repr(namespace["__dsn__"]))
-    try:
-        exec(compile(code, str(block), "exec"), namespace)
-    finally:
-        for value in namespace.values():
-            if isinstance(value, HierarchicalMemory):
-                value.close()
-
-
-def _policy_file(tmp: Path, text: str) -> Path:
-    path = tmp / "policy.yaml"
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-@pytest.mark.parametrize("block", [b for d in DOCS for b in _blocks(d) if b.lang == "yaml"],
-                         ids=str)
-def test_every_yaml_block_loads_as_a_policy_file(block: Block, tmp_path: Path) -> None:
-    from tiermem.memory.ops.forget_config import forget_config_from_file
-    from tiermem.memory.privacy.config import load_policy
-
-    path = _policy_file(tmp_path, block.text)
-    load_policy(path)
-    forget_config_from_file(path)
-
-
-# -- the first screen and the exit codes -------------------------------------------------------
-def test_the_first_screen_installs_what_it_names() -> None:
-    import tomllib
-
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    version = re.search(r"\(Python (3\.\d+)\+\)", readme)
-    assert version is not None and project["requires-python"] == f">={version.group(1)}"
-    assert project["scripts"]["tiermem"] == "tiermem.cli:main"
-    setup = next(block for block in _blocks("README.md") if block.lang == "bash")
-    assert "python -m pip install . && tiermem chat --offline" in setup.text
-    named = {extra for doc in DOCS
-             for extra in re.findall(r"install -e '\.\[(\w+)\]'", (ROOT / doc).read_text())}
-    assert "test" in named and named <= set(project["optional-dependencies"])
-
-
+# -- the exit codes ------------------------------------------------------------------------------
 def _exit_codes(text: str) -> list[int]:
     """The codes a list such as "0 ok, 1 failed, 2 usage error" gives, in its order."""
     return [int(code) for code in re.findall(r"(?:^|, )(\d+) ", text)]
