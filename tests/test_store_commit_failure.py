@@ -20,7 +20,7 @@ from memory_helpers import (
     mounted_tmpfs,
 )
 
-from tiermem.memory.errors import StoreFullError, TiermemError
+from tiermem.memory.errors import ReadOnlyError, StoreFullError, TiermemError
 from tiermem.memory.hierarchy import HierarchicalMemory
 
 SECRET = "the launch code for the orbital platform is 7243"
@@ -34,9 +34,11 @@ class CommitFails:
     transaction is left open, which SQLite also allows for some errors.
     """
 
-    def __init__(self, conn: sqlite3.Connection, sqlite_rolled_back: bool) -> None:
+    def __init__(self, conn: sqlite3.Connection, sqlite_rolled_back: bool,
+                 code: str = "SQLITE_FULL", message: str = "database or disk is full") -> None:
         self._conn = conn
         self._sqlite_rolled_back = sqlite_rolled_back
+        self._code, self._message = code, message
         self.failed = 0
 
     def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
@@ -44,9 +46,9 @@ class CommitFails:
             self.failed += 1
             if self._sqlite_rolled_back:
                 self._conn.execute("ROLLBACK")
-            error = sqlite3.OperationalError("database or disk is full")
-            error.sqlite_errorcode = sqlite3.SQLITE_FULL  # type: ignore[attr-defined]
-            error.sqlite_errorname = "SQLITE_FULL"  # type: ignore[attr-defined]
+            error = sqlite3.OperationalError(self._message)
+            error.sqlite_errorcode = getattr(sqlite3, self._code)  # type: ignore[attr-defined]
+            error.sqlite_errorname = self._code  # type: ignore[attr-defined]
             raise error
         return self._conn.execute(sql, *args)
 
@@ -154,6 +156,23 @@ def test_a_failed_commit_of_a_single_insert_leaves_no_vector(tmp_path: Path) -> 
             m.archival_insert(SECRET)
         assert _faiss_ids(m) == before == _rowids_with_vectors(m)
         assert len(m.archival) == 1
+
+
+def test_a_write_to_files_that_became_read_only_names_their_permissions(
+        tmp_path: Path) -> None:
+    # SQLite reports a database file or file system that cannot be written, under a memory
+    # opened for writing, as it reports a read-only open: the advice covers both.
+    with make_memory(tmp_path / "agent") as m:
+        m.archival_insert("the billing runbook lives in the ops wiki")
+        m.store.conn = CommitFails(  # type: ignore[assignment]
+            m.store.conn, True, "SQLITE_READONLY", "attempt to write a readonly database")
+        with pytest.raises(ReadOnlyError) as info:
+            m.archival_insert(SECRET)
+        said = str(info.value)
+        assert "its database file or the file system holding it is read-only" in said
+        assert f"make {tmp_path / 'agent'} writable" in said
+        assert "nothing was changed" in said
+        assert len(m.archival) == 1 and _faiss_ids(m) == _rowids_with_vectors(m)
 
 
 # -- a real full disk --------------------------------------------------------------------------

@@ -61,9 +61,13 @@ def translate(exc: BaseException, database: Path | None) -> StoreError | None:
     if code in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
         return StoreCorruptError(corrupt_message(database, str(exc)))
     if code == sqlite3.SQLITE_READONLY:
+        # SQLite says the same whether the memory was opened read-only or its files cannot
+        # be written (their permissions, a read-only file system): name both.
         return ReadOnlyError(
-            f"the memory in {where} is open read-only, so it cannot be changed ({exc}); open "
-            f"it without read_only=True (once no other session holds it) to write")
+            f"the memory in {where} cannot be changed ({exc}): it is open read-only, or its "
+            f"database file or the file system holding it is read-only for this user; "
+            f"nothing was changed. Open it without read_only=True (once no other session "
+            f"holds it), or make {where} writable, to write")
     if code == sqlite3.SQLITE_IOERR:
         return StoreError(
             f"cannot read or write the memory database in {where} ({exc}); nothing from "
