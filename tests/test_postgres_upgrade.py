@@ -17,7 +17,8 @@ from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.errors import NewerSchemaError, OlderSchemaError, StoreError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.opening import open_postgres
-from tiermem.memory.store.postgres.schema import SCHEMA_VERSION, applied_version
+from tiermem.memory.store.postgres.schema import MIGRATIONS, SCHEMA_VERSION, applied_version
+from tiermem.memory.store.postgres.schema_tables import ERASED_ID_MARKS
 
 
 def _older_agent(dsn: str) -> None:
@@ -28,10 +29,11 @@ def _older_agent(dsn: str) -> None:
 
 
 def _set_back(dsn: str) -> None:
-    # Undone as the newest migration (passages linked to their message) did it.
+    # Undone as the newest migration (erased ids marked from the events and the forget
+    # audit) did it: it only writes marks, and these agents erased nothing.
+    assert MIGRATIONS[-1][1] == ERASED_ID_MARKS, "set back what the newest migration does"
     with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute("DROP INDEX tiermem.passages_source_message")
-        conn.execute("ALTER TABLE tiermem.passages DROP COLUMN source_message_id")
+        conn.execute("DELETE FROM tiermem.settings WHERE key LIKE 'max_erased_%'")
         conn.execute("DELETE FROM tiermem.migrations WHERE version = %s", (SCHEMA_VERSION,))
 
 
