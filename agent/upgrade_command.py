@@ -43,9 +43,11 @@ def cmd_upgrade(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     with place.in_use(note):
         done = upgrade_backend(place.dsn or str(place.home), place.name)
     if args.json is not None:
+        # held_by: who had the agent open for writing while its database's schema was
+        # upgraded all the same (PostgreSQL), else null.
         emit_json({"agent": place.name, "from": done.found, "to": done.current,
-                   "upgraded": done.changed, "finished_creating": done.finished_creating},
-                  json_path)
+                   "upgraded": done.changed, "finished_creating": done.finished_creating,
+                   "held_by": done.held}, json_path)
     if done.finished_creating:
         said = (f"finished creating agent {place.name}'s memory, which the process creating "
                 f"it left unfinished; it is at schema {done.current} and holds nothing yet")

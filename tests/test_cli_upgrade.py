@@ -94,7 +94,7 @@ def test_upgrade_upgrades_an_older_home_then_has_nothing_to_do(
     done = capsys.readouterr()
     assert json.loads(done.out) == {"agent": "ada", "from": SCHEMA_VERSION,
                                     "to": SCHEMA_VERSION, "upgraded": False,
-                                    "finished_creating": False}
+                                    "finished_creating": False, "held_by": None}
     assert f"already at schema {SCHEMA_VERSION}; nothing to do" in done.err
 
 

@@ -5,6 +5,7 @@ command upgrades it in place. One a newer version wrote is refused by every open
 
 from __future__ import annotations
 
+import json
 import os
 import pickle
 import shlex
@@ -100,6 +101,14 @@ def test_upgrade_of_an_agent_open_elsewhere_says_the_database_was_upgraded(
     assert f"is open for writing by process {os.getpid()} on host " in said
     assert said.endswith("which the upgrade did not have to wait for")
     assert done.err == ""
+    # --json says who held it, so a script can tell this case from a plain upgrade.
+    with HierarchicalMemory(store=postgres_dsn, agent="ada", embedder=HashingEmbedder()):
+        _set_back(postgres_dsn)
+        assert main(["upgrade", "--agent", "ada", "--store", postgres_dsn, "--json"]) == 0
+        report = json.loads(capsys.readouterr().out)
+    assert (report["from"], report["to"], report["upgraded"]) == (
+        SCHEMA_VERSION - 1, SCHEMA_VERSION, True)
+    assert f"is open for writing by process {os.getpid()} on host " in report["held_by"]
 
 
 def _contents(dsn: str) -> list[tuple[object, ...]]:
