@@ -22,7 +22,6 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -75,7 +74,7 @@ def parse_snapshot(data: Any) -> ValidSnapshot:
             tuple(f"config.{f}" for f in exc.fields) or ("config",)) from None
     vectors = _decode_vectors(snapshot)
     _check_invariants(snapshot)
-    _check_clock_readings(snapshot, config.clock, time.time())
+    _check_clock_readings(snapshot, config.clock)
     return ValidSnapshot(config, snapshot.settings, dict(snapshot.state),
                          snapshot.include_vectors, snapshot.tables, vectors)
 
@@ -220,27 +219,23 @@ def _check_invariants(snapshot: Snapshot) -> None:
         raise _fail("settings.tick", f"is {settings.tick}, below the history's {last}")
 
 
-#: How far past the restoring machine's clock a fact's wall-clock reading may be: the clocks
-#: of the machine that took the snapshot and of the one restoring it may disagree a little.
-WALL_CLOCK_SKEW = 86_400.0
-
-
-def _check_clock_readings(snapshot: Snapshot, clock: str, now: float) -> None:
-    # A fact cannot have been created or accessed after its memory's clock last read: on the
-    # interaction clock the snapshot's tick, on the wall clock the restore's time. One read
-    # past it would outrank every fact accessed since, for as long as the memory lives.
+def _check_clock_readings(snapshot: Snapshot, clock: str) -> None:
+    # On the interaction clock a fact cannot have been created or accessed after the
+    # snapshot's tick, which is stored with the facts in one transaction: one read past it
+    # is damage, and would outrank every fact accessed since for as long as the memory
+    # lives. A wall clock has no such bound: a clock set back since, another machine's
+    # clock, or a simulated one can each leave readings in the future, and a memory scores
+    # them as just read (memory.tiers.policies.score_at), so they restore as they are.
     if clock == "wall":
-        latest = now + WALL_CLOCK_SKEW
-        what = f"over a day past this machine's clock ({now:.0f}; check its date)"
-    else:
-        latest = float(snapshot.settings.tick)
-        what = f"past the snapshot's settings.tick ({snapshot.settings.tick})"
+        return
+    latest = float(snapshot.settings.tick)
     for i, fact in enumerate(snapshot.tables.facts):
         for field in ("created_tick", "last_access"):
             value = getattr(fact, field)
             if value > latest:
                 raise _fail(f"tables.facts[{i}].{field}",
-                            f"is {value!r}, {what}: no fact is read after its memory's clock")
+                            f"is {value!r}, past the snapshot's settings.tick ({latest:g}): "
+                            f"no fact is read after its memory's clock")
 
 
 def _unique(table: str, key: str, values: Sequence[int | str]) -> None:
