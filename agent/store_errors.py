@@ -72,17 +72,20 @@ def _scenario(args: argparse.Namespace) -> str | None:
 
 def _reader(args: argparse.Namespace) -> str | None:
     """A command that reads the memory ``args`` named while another process writes it;
-    None for a directory given with ``--home``, which no such command has an option for."""
-    if getattr(args, "home", None) is not None:
+    None when none can: a directory given with ``--home`` or ``migrate``'s, which no such
+    command has an option for, and a memory ``upgrade`` found at an older schema (it opens
+    for writing only then), which the readers refuse until it is upgraded."""
+    if getattr(args, "home", None) is not None or args.command in ("migrate", "upgrade"):
         return None
-    scenario = _scenario(args)
-    if scenario:
-        return f"`tiermem diagnostics --scenario {scenario}`"
     from tiermem.agent.place import store_flag
 
+    store = store_flag(getattr(args, "store", None))
+    scenario = _scenario(args)
+    if scenario:
+        return f"`tiermem diagnostics --scenario {scenario}{store}`"
     agent = getattr(args, "agent", None)
     named = f" --agent {agent}" if agent else ""
-    return f"`tiermem diagnostics{named}{store_flag(getattr(args, 'store', None))}`"
+    return f"`tiermem diagnostics{named}{store}`"
 
 
 def _reindex(args: argparse.Namespace) -> str | None:

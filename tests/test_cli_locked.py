@@ -63,10 +63,14 @@ def test_a_writing_command_on_a_held_home_says_to_wait_or_read(
             pass
     with _held(home):
         assert main(command) == 1
+    # upgrade opens for writing only a memory at an older schema, which the readers refuse
+    # until it is upgraded: naming one would send the user back to upgrade.
+    readers = ("" if command[0] == "upgrade" else
+               ". Commands that only read, such as `tiermem diagnostics --agent ada`, work "
+               "meanwhile")
     assert capsys.readouterr().err == (
         f"tiermem: agent home {home} is open for writing by process {os.getpid()}; wait for "
-        f"that process to end (or end its session) and try again. Commands that only read, "
-        f"such as `tiermem diagnostics --agent ada`, work meanwhile\n")
+        f"that process to end (or end its session) and try again{readers}\n")
 
 
 def test_upgrade_of_a_held_home_given_by_directory_names_no_reader_that_cannot_reach_it(
@@ -91,10 +95,32 @@ def test_upgrade_of_a_held_home_given_by_directory_names_no_reader_that_cannot_r
 ])
 def test_the_reader_named_for_a_held_agent_keeps_the_options_given(
         given: dict[str, Any], reader: str) -> None:
-    args = argparse.Namespace(command="upgrade", home=None, **given)
+    args = argparse.Namespace(command="chat", home=None, **given)
     held = StoreLockedError("agent home /h", 7)
     assert cli_message(held, args).endswith(
         f"try again. Commands that only read, such as {reader}, work meanwhile")
+
+
+@pytest.mark.parametrize(("command", "options"), [
+    ("scenario", {"name": "changing-facts", "store": "postgresql://tm@db/mem"}),
+    ("diagnostics", {"agent": None, "scenario": "changing-facts",
+                     "store": "postgresql://tm@db/mem"}),
+])
+def test_the_reader_named_for_a_held_scenario_keeps_its_store(
+        command: str, options: dict[str, Any]) -> None:
+    args = argparse.Namespace(command=command, home=None, **options)
+    said = cli_message(StoreLockedError("agent scenario-changing-facts", 7), args)
+    assert said.endswith("such as `tiermem diagnostics --scenario changing-facts --store "
+                         "postgresql://tm@db/mem`, work meanwhile")
+
+
+@pytest.mark.parametrize("command", ["migrate", "upgrade"])
+def test_no_reader_is_named_where_none_reaches_the_held_memory(command: str) -> None:
+    # migrate names its homes by path, which diagnostics has no option for; upgrade only
+    # writes to a memory at an older schema, which the readers refuse.
+    args = argparse.Namespace(command=command, home=None, agent="ada", store=None)
+    said = cli_message(StoreLockedError("agent home /h", 7), args)
+    assert said.endswith("and try again") and "diagnostics" not in said
 
 
 def test_a_python_caller_is_still_told_of_read_only(home: Path) -> None:
