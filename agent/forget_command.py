@@ -94,7 +94,7 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     import json
 
     from tiermem.agent.judge import ModelJudge, judge_failure
-    from tiermem.agent.place import agent_place
+    from tiermem.agent.place import agent_place, store_flag
     from tiermem.agent.server_options import config_from_args, open_client
     from tiermem.agent.settings import session_embedder
     from tiermem.memory.errors import InvalidInputError
@@ -169,7 +169,8 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         print(f"nothing forgotten: {result.outcome} ({result.detail}; audit "
               f"#{result.audit_id})")
         if result.outcome == "unmatched" and result.mode == "exact":
-            note(f"`tiermem chat --agent {args.agent}` with /recall TEXT, /archival TEXT or "
+            note(f"`tiermem chat --agent {args.agent}{store_flag(args.store)}` with /recall "
+                 f"TEXT, /archival TEXT or "
                  f"/core shows how it was stored; --mode exact_then_top_k_llm with a model "
                  f"matches by meaning when no text equals it")
     return 0 if result.outcome == "matched" else 1

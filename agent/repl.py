@@ -69,8 +69,9 @@ Commands:
 #: After an exact request matched nothing: how to find the stored wording, or match by
 #: meaning instead.
 UNMATCHED_HINT = ("/recall TEXT and /archival TEXT show how it was stored, and /core the "
-                  "facts; to match by meaning, set the forget mode to exact_then_top_k_llm "
-                  "in policy.yaml (it asks the model which stored items the request targets)")
+                  "facts; to match by meaning, chat with a model (--model) and set the forget "
+                  "mode to exact_then_top_k_llm in policy.yaml (it asks the model which "
+                  "stored items the request targets)")
 #: The slash commands that take no argument.
 _NO_ARGUMENT = frozenset({"/exit", "/quit", "/help", "/model", "/core", "/diagnostics"})
 #: A turn Ctrl-C cancelled; piped, the run ends with it (tiermem: ... on standard error).

@@ -96,8 +96,9 @@ def test_slash_forget_that_matches_nothing_says_what_exact_compares_and_what_to_
         assert out.getvalue().splitlines()[-2:] == [
             f"nothing forgotten (unmatched: {RULE})",
             "/recall TEXT and /archival TEXT show how it was stored, and /core the facts; to "
-            "match by meaning, set the forget mode to exact_then_top_k_llm in policy.yaml (it "
-            "asks the model which stored items the request targets)"]
+            "match by meaning, chat with a model (--model) and set the forget mode to "
+            "exact_then_top_k_llm in policy.yaml (it asks the model which stored items the "
+            "request targets)"]
         assert [f.text for f in m.facts()] == ["User lives in Lisbon"]  # nothing forgotten
 
 
@@ -114,6 +115,17 @@ def test_cli_forget_that_matches_nothing_says_what_exact_compares_and_what_to_tr
         "no text equals it\n")
     with HierarchicalMemory(home, embedder=HashingEmbedder(), read_only=True) as m:
         assert [f.text for f in m.facts()] == [SECRET]
+
+
+def test_cli_forget_s_hint_for_a_database_agent_keeps_its_store(
+        postgres_dsn: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # Without --store, the chat it names would open (and create) a home agent instead.
+    with HierarchicalMemory(store=postgres_dsn, agent="ada", embedder=HashingEmbedder()) as m:
+        m.add_fact(SECRET, "durable")
+    assert run(["forget", "--agent", "ada", "--store", postgres_dsn, SECRET + "."]) == 1
+    chat = capsys.readouterr().err.split("`")[1]
+    assert chat.startswith("tiermem chat --agent ada --store ")
+    assert postgres_dsn.split("@")[-1] in chat
 
 
 def _agent_with_secret(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
