@@ -50,6 +50,11 @@ def cli_message(exc: TiermemError, args: argparse.Namespace) -> str:
                 f"the embedder asked for, '{exc.given}' (dim {exc.given_dim}); leave out "
                 f"--embedder to use the one it was embedded with, or re-embed it first with "
                 f"`{reindex}{f' --embedder {embedder}' if embedder else ''}`")
+    if isinstance(exc, EmbedderMismatchError) and whose:
+        # A scenario's memory (or a --home directory): reindex has no option reaching it.
+        return (f"{whose} was embedded with '{exc.stored}' (dim {exc.stored_dim}), not with "
+                f"the embedder asked for, '{exc.given}' (dim {exc.given_dim}); leave out "
+                f"--embedder to use the one it was embedded with")
     if isinstance(exc, ReindexIncompleteError) and reindex:
         return (f"a reindex of {whose} to the embedder '{exc.target}' stopped after "
                 f"{exc.done} of {exc.total} passages, so search by meaning cannot work until "

@@ -54,8 +54,13 @@ def test_an_unfinished_reindex_names_the_agent_s_reindex_command(
     assert command in said
 
 
-def test_a_scenario_s_memory_keeps_the_library_s_words() -> None:
-    # No reindex option names a scenario's memory: the library's message stands.
-    args = argparse.Namespace(command="diagnostics", agent="default", scenario="incident")
+def test_a_scenario_s_memory_is_told_to_leave_out_the_embedder() -> None:
+    # No reindex option reaches a scenario's memory: only leaving out --embedder helps.
+    args = argparse.Namespace(command="diagnostics", agent="default", scenario="incident",
+                              embedder="local")
     error = EmbedderMismatchError("hashing-uni-bi-256", 256, "all-MiniLM-L6-v2-int8", 384)
-    assert cli_message(error, args) == str(error)
+    said = cli_message(error, args)
+    assert said == ("scenario incident's memory was embedded with 'hashing-uni-bi-256' "
+                    "(dim 256), not with the embedder asked for, 'all-MiniLM-L6-v2-int8' "
+                    "(dim 384); leave out --embedder to use the one it was embedded with")
+    assert "reindex" not in said
