@@ -41,6 +41,18 @@ def database_digest(home: Path) -> str:
     return hashlib.sha256(dump.encode()).hexdigest()
 
 
+def migrate_postgres_up_to(conn: Any, monkeypatch: pytest.MonkeyPatch, script: str) -> None:
+    """Bring the database of ``conn`` to the schema just before the migration ``script``,
+    as the version before it made it; ``monkeypatch.undo()`` then ``migrate`` again
+    upgrades it as today's code does."""
+    from tiermem.memory.store.postgres import schema as pg_schema
+
+    before = [text for _, text in pg_schema.MIGRATIONS].index(script)
+    monkeypatch.setattr(pg_schema, "MIGRATIONS", pg_schema.MIGRATIONS[:before])
+    monkeypatch.setattr(pg_schema, "SCHEMA_VERSION", len(pg_schema.MIGRATIONS))
+    pg_schema.migrate(conn)
+
+
 @contextlib.contextmanager
 def sqlite_store_at_version(path: Path, version: int) -> Iterator[store_module.SQLiteStore]:
     """A SQLite store made with the first ``version`` migrations only, as that version's

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from memory_helpers import sqlite_store_at_version
+from memory_helpers import migrate_postgres_up_to, sqlite_store_at_version
 
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.hierarchy import HierarchicalMemory
@@ -59,11 +59,8 @@ def test_sqlite_migration_marks_nothing_when_nothing_was_erased(tmp_path: Path) 
 def test_postgres_migration_marks_erased_ids_the_records_name(
         postgres_dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
     with psycopg.connect(postgres_dsn, autocommit=True) as conn:
-        # The schema as it was before the marks, holding rows written then.
-        before = [script for _, script in pg_schema.MIGRATIONS].index(ERASED_ID_MARKS)
-        monkeypatch.setattr(pg_schema, "MIGRATIONS", pg_schema.MIGRATIONS[:before])
-        monkeypatch.setattr(pg_schema, "SCHEMA_VERSION", len(pg_schema.MIGRATIONS))
-        pg_schema.migrate(conn)
+        # The schema as it was before it, holding rows written then.
+        migrate_postgres_up_to(conn, monkeypatch, ERASED_ID_MARKS)
         with conn.transaction():
             agents = [conn.execute("INSERT INTO tiermem.agents (name, store_id) VALUES "
                                    "(%s, 'x') RETURNING id", (name,)).fetchone()[0]
@@ -112,10 +109,8 @@ def test_postgres_migration_reads_every_id_a_bigint_holds_and_passes_over_others
         postgres_dsn: str, monkeypatch: pytest.MonkeyPatch, facts: str, passages: str,
         marks: list[tuple[str, str]]) -> None:
     with psycopg.connect(postgres_dsn, autocommit=True) as conn:
-        before = [script for _, script in pg_schema.MIGRATIONS].index(ERASED_ID_MARKS)
-        monkeypatch.setattr(pg_schema, "MIGRATIONS", pg_schema.MIGRATIONS[:before])
-        monkeypatch.setattr(pg_schema, "SCHEMA_VERSION", len(pg_schema.MIGRATIONS))
-        pg_schema.migrate(conn)
+        # The schema as it was before it, holding rows written then.
+        migrate_postgres_up_to(conn, monkeypatch, ERASED_ID_MARKS)
         agent = conn.execute("INSERT INTO tiermem.agents (name, store_id) VALUES ('ann', 'x') "
                              "RETURNING id").fetchone()[0]
         conn.execute("INSERT INTO tiermem.forget_requests (agent_id, id, created_at, "

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
-from memory_helpers import sqlite_store_at_version
+from memory_helpers import migrate_postgres_up_to, sqlite_store_at_version
 
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.hierarchy import HierarchicalMemory
@@ -48,11 +48,8 @@ def test_sqlite_migration_links_passages_filed_in_a_turn(tmp_path: Path) -> None
 def test_postgres_migration_links_passages_filed_in_a_turn(
         postgres_dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
     with psycopg.connect(postgres_dsn, autocommit=True) as conn:
-        # The schema as it was before the link, holding rows written then.
-        before = [script for _, script in pg_schema.MIGRATIONS].index(PASSAGE_SOURCES)
-        monkeypatch.setattr(pg_schema, "MIGRATIONS", pg_schema.MIGRATIONS[:before])
-        monkeypatch.setattr(pg_schema, "SCHEMA_VERSION", len(pg_schema.MIGRATIONS))
-        pg_schema.migrate(conn)
+        # The schema as it was before it, holding rows written then.
+        migrate_postgres_up_to(conn, monkeypatch, PASSAGE_SOURCES)
         with conn.transaction():
             agent = conn.execute("INSERT INTO tiermem.agents (name, store_id) "
                                  "VALUES ('ann', 'x') RETURNING id").fetchone()[0]
