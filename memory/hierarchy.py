@@ -380,8 +380,9 @@ class HierarchicalMemory:
         """
         if self.privacy is None:
             raise InvalidConfigError(
-                "this memory has no privacy policy to change: open it with privacy= "
-                "(memory.privacy.load_policy), or on the command line with --policy FILE",
+                "this memory has no privacy policy to change: open it with one, "
+                "HierarchicalMemory(..., privacy=load_policy(path)) (load_policy is in "
+                "tiermem.memory.privacy)",
                 ("privacy",))
         self.privacy.set_retention_policy(policies)
 

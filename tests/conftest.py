@@ -106,6 +106,12 @@ def server() -> Iterator[Any]:
         yield fake
 
 
+@pytest.fixture
+def sleeps() -> list[float]:
+    """Where an LLM client given ``sleep=sleeps.append`` records each backoff, unslept."""
+    return []
+
+
 @pytest.fixture(autouse=True)
 def _isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "tiermem-home"

@@ -54,12 +54,21 @@ def migrate_postgres_up_to(conn: Any, monkeypatch: pytest.MonkeyPatch, script: s
 
 
 @contextlib.contextmanager
-def sqlite_store_at_version(path: Path, version: int) -> Iterator[store_module.SQLiteStore]:
-    """A SQLite store made with the first ``version`` migrations only, as that version's
-    code made it, to write old rows into before today's code upgrades it; closed on exit."""
+def sqlite_schema_at_version(version: int) -> Iterator[None]:
+    """Within it, every SQLite store opened (a forked child's too) knows the first
+    ``version`` migrations only: it makes or upgrades a database to that version's
+    schema, as that version's code did."""
     with pytest.MonkeyPatch.context() as old:
         old.setattr(schema, "MIGRATIONS", schema.MIGRATIONS[:version])
         old.setattr(store_module, "SCHEMA_VERSION", version)
+        yield
+
+
+@contextlib.contextmanager
+def sqlite_store_at_version(path: Path, version: int) -> Iterator[store_module.SQLiteStore]:
+    """A SQLite store made with the first ``version`` migrations only, as that version's
+    code made it, to write old rows into before today's code upgrades it; closed on exit."""
+    with sqlite_schema_at_version(version):
         before = store_module.SQLiteStore(path)
         try:
             yield before

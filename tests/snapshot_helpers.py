@@ -10,8 +10,11 @@ from typing import Any
 import faiss
 from memory_helpers import check_archival_consistent, check_core_invariants, make_memory
 
+from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.sqlite.restore import RESTORE_PREFIX
+
+Snap = dict[str, Any]
 
 
 @functools.cache
@@ -41,6 +44,20 @@ def _small_snapshot() -> dict[str, Any]:
 def small_snapshot() -> dict[str, Any]:
     """A fresh deep copy of the small snapshot, safe to mutate."""
     return copy.deepcopy(_small_snapshot())
+
+
+def restore(snap: Any, path: Path | None = None, **kwargs: Any) -> HierarchicalMemory:
+    """``snap`` restored on the hashing embedder, in memory or at ``path``."""
+    return HierarchicalMemory.restore(snap, path, embedder=HashingEmbedder(), **kwargs)
+
+
+def facts_of(snap: Snap) -> list[dict[str, Any]]:
+    return snap["tables"]["facts"]
+
+
+def row_index(rows: list[dict[str, Any]], **match: Any) -> int:
+    """The position of the first of ``rows`` with each of ``match``'s values."""
+    return next(i for i, r in enumerate(rows) if all(r[k] == v for k, v in match.items()))
 
 
 def check_restored(m: HierarchicalMemory) -> None:

@@ -24,11 +24,6 @@ def memory() -> Iterator[HierarchicalMemory]:
         yield m
 
 
-@pytest.fixture
-def sleeps() -> list[float]:
-    return []
-
-
 def client_for(url: str, sleeps: list[float], **kwargs: Any) -> OpenAIClient:
     kwargs.setdefault("max_retries", 2)
     return OpenAIClient("fake-model", base_url=url, sleep=sleeps.append, **kwargs)

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 import server_personalities as persona
 from fake_openai import FakeOpenAIServer, FakeResponse
+from openai_helpers import closed_port
 from rich.console import Console
-from test_openai_client import closed_port
 
 import tiermem.cli as cli
 from tiermem.agent.config import ENV_BASE_URL

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
 import subprocess
 import sys
 import uuid
@@ -15,14 +14,15 @@ from typing import Any
 
 import pytest
 from leak_helpers import files_holding, owe_an_erasure
-from memory_helpers import make_memory
+from memory_helpers import make_memory, sqlite_schema_at_version
 from snapshot_helpers import small_snapshot
 
 from tiermem.cli import run
 from tiermem.memory.embed.embeddings import HashingEmbedder
-from tiermem.memory.errors import SnapshotError
+from tiermem.memory.errors import OlderSchemaError, SnapshotError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.ops.erase import pending_erasures
+from tiermem.memory.store.sqlite.schema import SCHEMA_VERSION
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -159,11 +159,12 @@ def test_finish_erasures_finishes_an_erasure_owed_by_a_home_an_older_version_wro
     # is at the schema before the newest migration, which a read-only open refuses.
     monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
     home = tmp_path / "agents" / "ada"
-    owe_an_erasure(home, f"The vault phrase is {canary}")
-    with sqlite3.connect(home / "memory.sqlite3") as conn:
-        conn.execute("DROP INDEX erasures_message")
-        conn.execute("PRAGMA user_version = 9")
+    with sqlite_schema_at_version(SCHEMA_VERSION - 1):
+        owe_an_erasure(home, f"The vault phrase is {canary}")
+    with pytest.raises(OlderSchemaError):
+        make_memory(home, read_only=True)
     done = _cli("forget", "--agent", "ada", "--finish-erasures", "--json")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == {"finished": [1]}
     assert files_holding(home, canary) == []
+    make_memory(home, read_only=True).close()  # and the home is upgraded

@@ -176,8 +176,14 @@ def test_a_runtime_policy_replaces_the_last_and_its_rules_reach_the_recall_layer
 
 
 def test_a_memory_without_a_policy_says_how_to_set_one() -> None:
-    with make_memory() as memory, pytest.raises(InvalidConfigError, match="--policy"):
+    with make_memory() as memory, pytest.raises(InvalidConfigError) as info:
         memory.set_retention_policy([])
+    # Said to a Python caller: the CLI words its own (tests/test_repl.py).
+    assert str(info.value) == (
+        "this memory has no privacy policy to change: open it with one, "
+        "HierarchicalMemory(..., privacy=load_policy(path)) (load_policy is in "
+        "tiermem.memory.privacy)")
+    assert info.value.fields == ("privacy",) and memory.privacy is None
 
 
 def test_deep_pages_fetch_in_bounded_calls_and_bad_pages_are_refused(

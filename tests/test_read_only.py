@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from memory_helpers import child_process, make_memory, mounted_tmpfs
+from memory_helpers import child_process, make_memory, mounted_tmpfs, sqlite_schema_at_version
 
 from tiermem.bench.fault_os import Report, run_forked
 from tiermem.memory.errors import OlderSchemaError, ReadOnlyError, StoreError
@@ -180,16 +180,10 @@ def test_a_home_killed_while_being_created_is_reported_as_such_not_as_older(
         assert [f.text for f in m.facts()] == ["User likes tea"]
 
 
-def _filled_at_schema(home: Path, version: int) -> Path:
-    """A filled home whose database says it is at schema ``version``."""
-    _fill(home)
-    with contextlib.closing(sqlite3.connect(home / DB_FILE)) as conn:
-        conn.execute(f"PRAGMA user_version = {version}")
-    return home
-
-
 def test_a_database_of_an_older_schema_is_reported_as_older(tmp_path: Path) -> None:
-    home = _filled_at_schema(tmp_path / "agent", schema.SCHEMA_VERSION - 1)
+    home = tmp_path / "agent"
+    with sqlite_schema_at_version(schema.SCHEMA_VERSION - 1):  # as the version before wrote it
+        _fill(home)
     with pytest.raises(OlderSchemaError, match="older version of tiermem") as info:
         make_memory(home, read_only=True)
     older = info.value
@@ -204,7 +198,11 @@ def test_a_database_of_an_older_schema_is_reported_as_older(tmp_path: Path) -> N
 
 
 def test_a_database_of_a_newer_schema_is_not_reported_as_older(tmp_path: Path) -> None:
-    home = _filled_at_schema(tmp_path / "agent", schema.SCHEMA_VERSION + 1)
+    home = tmp_path / "agent"
+    _fill(home)
+    # A newer version's migrations are unknown here: its schema number is all that is read.
+    with contextlib.closing(sqlite3.connect(home / DB_FILE)) as conn:
+        conn.execute(f"PRAGMA user_version = {schema.SCHEMA_VERSION + 1}")
     with pytest.raises(StoreError, match="written by a newer version") as info:
         make_memory(home, read_only=True)
     assert not isinstance(info.value, OlderSchemaError)

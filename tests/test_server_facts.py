@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from fake_openai import FakeOpenAIServer, FakeResponse
-from test_openai_client import closed_port
+from openai_helpers import closed_port
 
 from tiermem.agent.config import LLMConfig, default_timeout, resolve_llm_config
 from tiermem.agent.errors import LLMConfigError

@@ -1,0 +1,116 @@
+"""A restore that fails, or is refused, leaves the home and the memory in it as they were."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from memory_helpers import make_memory
+from snapshot_helpers import (
+    check_restored,
+    database_bytes,
+    facts_of,
+    leftovers,
+    restore,
+    small_snapshot,
+)
+
+import tiermem.memory as memory
+import tiermem.memory.store.sqlite.restore  # noqa: F401
+from tiermem.memory.embed.embeddings import HashingEmbedder
+from tiermem.memory.errors import SnapshotError
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.store.sqlite.restore import RESTORE_PREFIX
+
+
+class FailingEmbedder(HashingEmbedder):
+    """Fails on its second batch, half-way through re-embedding a snapshot."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls = 0
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        self.calls += 1
+        if self.calls == 2:
+            raise RuntimeError("embedding service unavailable")
+        return super().embed_documents(texts)
+
+
+def _old_home(home: Path) -> dict[str, Any]:
+    with make_memory(home) as m:
+        m.add_fact("the old memory's fact")
+        m.archival_insert("an old passage")
+        before = m.snapshot()
+    return before
+
+
+def _sidecars(home: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in home.iterdir()
+            if p.name.startswith(("archival.", "recall."))}
+
+
+def test_a_restore_that_fails_midway_leaves_the_old_memory(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    before = _old_home(home)
+    files = database_bytes(home), _sidecars(home)
+    assert files[1]  # the FAISS files exist, and must survive the failure
+    snap = small_snapshot()
+    for table in ("passages", "messages"):
+        for row in snap["tables"][table]:
+            row["embedding"] = None  # so the restore re-embeds, in two batches
+    embedder = FailingEmbedder()
+    with pytest.raises(RuntimeError, match="unavailable"):
+        HierarchicalMemory.restore(snap, home, embedder=embedder, replace=True)
+    assert embedder.calls == 2
+    assert (database_bytes(home), _sidecars(home)) == files
+    assert leftovers(home) == []
+    with make_memory(home) as m:
+        assert m.snapshot() == before
+    with HierarchicalMemory.restore(snap, home, embedder=HashingEmbedder(), replace=True) as m:
+        check_restored(m)
+        assert [f.text for f in m.facts()] == [f["text"] for f in facts_of(snap)
+                                                if f["forgotten_at"] is None]
+
+
+def test_a_restore_that_fails_at_the_rename_leaves_the_old_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "home"
+    before = _old_home(home)
+
+    def disk_full(built: Path, target: Path) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(memory.store.sqlite.restore, "place", disk_full)
+    with pytest.raises(OSError, match="No space"):
+        restore(small_snapshot(), home, replace=True)
+    monkeypatch.undo()
+    assert leftovers(home) == []
+    with make_memory(home) as m:
+        assert m.snapshot() == before
+    with restore(small_snapshot(), home, replace=True) as m:
+        assert m.snapshot() == small_snapshot()
+
+
+def test_without_replace_a_home_that_holds_a_memory_is_refused(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    before = _old_home(home)
+    with pytest.raises(SnapshotError, match=r"already holds a memory.*replace=True"):
+        restore(small_snapshot(), home)
+    assert leftovers(home) == []
+    with make_memory(home) as m:
+        assert m.snapshot() == before
+
+
+def test_stale_restore_files_are_removed_on_open(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        (home / f"{RESTORE_PREFIX}123-deadbeef{suffix}").write_bytes(b"half a database")
+    assert len(leftovers(home)) == 4
+    with make_memory(home):
+        assert leftovers(home) == []
