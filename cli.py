@@ -3,8 +3,9 @@ command to its module in agent/, scenarios/, bench/ or evals/ (``HANDLERS``).
 
 ``tiermem --help`` lists the commands, then prints the skill card (SKILL.md).
 Exit codes: 0 ok; 1 a check, a turn or an operation failed; 2 a usage error
-(a bad option or policy file, an unknown agent, an output path that cannot be
-written, standard output closed, or standard input closed for chat or forget -);
+(a bad option or policy file, a model configuration that cannot make a client,
+an unknown agent, an output path that cannot be written, standard output closed,
+or standard input closed for chat or forget -);
 130 interrupted; 141 the reader of the output went away (``| head``).
 With standard error closed (``2>&-``) its messages are dropped and the exit
 status is the same; a command that reads no standard input runs with it closed
@@ -94,6 +95,7 @@ def run(argv: Sequence[str]) -> int:
     args = parse_args(argv)
     if args.command not in HANDLERS:
         return _fail("name a command: " + ", ".join(COMMANDS) + " (tiermem --help)", code=2)
+    from tiermem.agent.errors import LLMConfigError
     from tiermem.agent.home import NoSuchAgentError
     from tiermem.agent.place import StoreOptionError
     from tiermem.agent.store_errors import cli_message
@@ -103,6 +105,10 @@ def run(argv: Sequence[str]) -> int:
     try:
         return handler(args.command)(args, _note)
     except (NoSuchAgentError, OutputPathError, StoreOptionError) as exc:
+        return _fail(str(exc), 2)
+    except LLMConfigError as exc:
+        # The model options or their environment (a base URL without a model, a bad
+        # TIERMEM_MAX_TOKENS) cannot make a client: a bad value, as doctor treats one.
         return _fail(str(exc), 2)
     except InvalidConfigError as exc:
         # Before any work: a policy file or a setting given is a bad value (usage).

@@ -19,6 +19,7 @@ from tiermem.agent.config import (
     ENV_TEXT_TOOL_CALLS,
     LOCAL_TIMEOUT,
     OPENAI_TIMEOUT,
+    REASONING_MAX_TOKENS,
     TEXT_TOOL_CALL_MODES,
     LLMConfig,
     resolve_llm_config,
@@ -78,7 +79,8 @@ def add_server_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--max-tokens", type=positive_int, metavar="N",
         help=f"the reply budget sent with each request and kept free in the window; or set "
-             f"TIERMEM_MAX_TOKENS (default {DEFAULT_MAX_TOKENS}, at most a quarter of the window)")
+             f"TIERMEM_MAX_TOKENS (default {DEFAULT_MAX_TOKENS}, {REASONING_MAX_TOKENS} for "
+             f"o-series and gpt-5 models, at most a quarter of the window)")
     parser.add_argument(
         "--text-tool-calls", choices=TEXT_TOOL_CALL_MODES,
         help=f"auto (default): run tool calls the model writes as text "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -20,6 +21,7 @@ from tiermem.agent.errors import LLMConfigError
 from tiermem.agent.loop import Agent
 from tiermem.agent.openai_client import OpenAIClient
 from tiermem.agent.scripted import ScriptedCall, ScriptedModel, reply
+from tiermem.agent.server_options import add_server_options
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 from tiermem.memory.text.tokenizer import TokenCounter
 
@@ -149,6 +151,17 @@ def test_reply_budget_defaults_and_environment() -> None:
     assert config is not None and config.effective_max_tokens == 300
     config = resolve_llm_config(env={**LOCAL, "TIERMEM_MAX_TOKENS": "300"}, max_tokens=200)
     assert config is not None and config.effective_max_tokens == 200
+
+
+def test_the_max_tokens_help_gives_the_defaults_a_model_gets() -> None:
+    # A reader of --help for an o-series or gpt-5 model must not expect 1024.
+    parser = argparse.ArgumentParser()
+    add_server_options(parser)
+    action = next(a for a in parser._actions if "--max-tokens" in a.option_strings)
+    text = " ".join(str(action.help).split())
+    budgets = {default_max_tokens(model, 1_000_000) for model in ("llama3.1", "o3", "gpt-5")}
+    assert budgets == {1024, 8192}
+    assert "default 1024, 8192 for o-series and gpt-5 models" in text
 
 
 @pytest.mark.parametrize(("value", "fragment"), [

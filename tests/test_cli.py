@@ -137,9 +137,32 @@ def test_chat_against_an_openai_compatible_server(home: Path) -> None:
 def test_a_base_url_without_a_model_is_a_clear_error(home: Path) -> None:
     done = tiermem(home, "chat", "--agent", "a", "--embedder", "hashing", "--base-url",
                    "http://127.0.0.1:9/v1", stdin="hello\n")
-    assert done.returncode == 1
+    assert done.returncode == 2  # a usage error, as the README's exit code table says
     assert "no model" in done.stderr and "--model" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(("args", "env", "said"), [
+    (("chat", "--model", "m", "--base-url", "ftp://x"), {}, "not an http(s) URL"),
+    (("chat", "--model", "m", "--base-url", "http://127.0.0.1:9/v1", "--context-window",
+      "4096", "--max-tokens", "3000"), {}, "less than half"),
+    (("chat", "--model", "m", "--base-url", "http://127.0.0.1:9/v1"),
+     {"TIERMEM_MAX_TOKENS": "lots"}, "TIERMEM_MAX_TOKENS='lots'"),
+    (("chat", "--model", "gpt-4o-mini"), {}, "OPENAI_API_KEY"),
+    (("forget", "--agent", "a", "--mode", "top_k_llm", "--base-url", "ftp://x", "card"), {},
+     "not an http(s) URL"),
+    (("scenario", "changing-facts", "--base-url", "ftp://x"), {}, "not an http(s) URL"),
+])
+def test_a_model_configuration_that_cannot_work_is_a_usage_error(
+        home: Path, args: tuple[str, ...], env: dict[str, str], said: str) -> None:
+    # Refused before any request is sent (port 9 is never asked) and before a turn runs.
+    seeded = tiermem(home, "chat", "--agent", "a", "--embedder", "hashing", stdin="hi\n")
+    assert seeded.returncode == 0, seeded.stderr
+    done = subprocess.run([sys.executable, "cli.py", *args], cwd=ROOT,
+                          env={**cli_env(home), **env}, input="hello\n", capture_output=True,
+                          text=True, check=False)
+    assert done.returncode == 2, done.stderr
+    assert said in done.stderr and "Traceback" not in done.stderr
 
 
 @pytest.mark.slow
