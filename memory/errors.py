@@ -90,7 +90,8 @@ class EmbedderMismatchError(TiermemError):
         super().__init__(
             f"this memory was embedded with '{stored}' (dim {stored_dim}) but the embedder "
             f"given is '{given}' (dim {given_dim}); open it with the original embedder, or "
-            f"re-embed it with `tiermem reindex --agent NAME` (HierarchicalMemory.reindex)"
+            f"re-embed it first with HierarchicalMemory.reindex(path, embedder) (a "
+            f"PostgreSQL memory: reindex(embedder=embedder, store=dsn, agent=name))"
         )
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -105,8 +106,9 @@ class ReindexIncompleteError(TiermemError):
         super().__init__(
             f"a reindex of this memory to the embedder '{target}' was interrupted after "
             f"{done} of {total} passages; search by meaning cannot work until it finishes. "
-            f"Run `tiermem reindex --agent NAME` again (HierarchicalMemory.reindex) to finish "
-            f"it; with the same embedder it continues where it stopped")
+            f"Call HierarchicalMemory.reindex(path, embedder) again (a PostgreSQL memory: "
+            f"reindex(embedder=embedder, store=dsn, agent=name)) with the embedder it was "
+            f"started with, '{target}'; it continues where it stopped")
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.target, self.done, self.total))

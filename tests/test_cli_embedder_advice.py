@@ -1,6 +1,6 @@
 """A memory embedded with another embedder than the one a command asks for, or a reindex
 left unfinished: the command line names the agent's own `tiermem reindex` command, not the
-library's ``--agent NAME`` placeholder and ``HierarchicalMemory.reindex``."""
+library's ``HierarchicalMemory.reindex(path, embedder)``."""
 
 from __future__ import annotations
 
