@@ -170,6 +170,23 @@ class NewerSchemaError(StoreError):
         return (type(self), (self.where, self.found, self.current))
 
 
+class TargetHoldsMemoryError(StoreError):
+    """A migration into a store that already holds a memory; nothing was copied. ``where``
+    names the target, ``tables`` the tables that hold rows there."""
+
+    def __init__(self, where: str, tables: tuple[str, ...]) -> None:
+        self.where, self.tables = where, tuple(tables)
+        #: What was found, without the advice (the command line gives its own).
+        self.situation = f"{where} already holds a memory ({', '.join(self.tables)})"
+        super().__init__(
+            f"{self.situation}; migrate into a new agent or an empty database, or delete "
+            f"that agent first (PostgreSQL: delete_agent(dsn, name) from "
+            f"tiermem.memory.store.postgres.removal; an agent home: remove its directory)")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.where, self.tables))
+
+
 class StoreClosedError(StoreError):
     """The memory was closed; it must be opened again before use."""
 
