@@ -51,7 +51,7 @@ def cmd_chat(args: argparse.Namespace, note: Callable[[str], None]) -> int:
             forget=forget_config(place.home, args.policy)) as memory:
         _note_session_settings(memory, args.agent, args.store, note)
         repl = ChatRepl(Agent(memory, llm), console=console, agent_name=args.agent,
-                        json_lines=args.json, home=place.home)
+                        json_lines=args.json, home=place.home, store=args.store)
         if args.json or not sys.stdin.isatty():
             return repl.run_piped(decoded_lines(sys.stdin.buffer, sys.stderr))
         return repl.run_interactive(history=chat_history(

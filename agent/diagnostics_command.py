@@ -15,6 +15,7 @@ import argparse
 import io
 import sys
 from collections.abc import Callable
+from typing import Any
 
 #: ``--json`` given without a value (the parser's ``const``): JSON, to the --out file if
 #: one is named. ``--json -`` names standard output itself, which --out PATH contradicts.
@@ -48,6 +49,25 @@ def report_format(args: argparse.Namespace) -> tuple[str, str | None]:
     if args.format == "html" and target is None:
         target = f"{args.scenario or args.agent}-diagnostics.html"
     return args.format, target
+
+
+def command_line_advice(report: dict[str, Any], agent: str | None, store: str | None) -> None:
+    """Put the commands that act on the red flags ``erasure_owed`` and
+    ``rows_without_vectors`` in place of the library's Python calls: for agent ``agent``
+    (with ``store``, the ``--store`` given), or none for a scenario's own directory, which
+    neither ``forget`` nor ``reindex`` reaches."""
+    from tiermem.agent.place import store_flag
+    from tiermem.memory.ops.diagnostics import REINDEX_ADVICE, REOPEN_ADVICE
+
+    where = f" --agent {agent}{store_flag(store)}" if agent else None
+    advice = {
+        "erasure_owed": (REOPEN_ADVICE, f": run `tiermem forget{where} --finish-erasures`"),
+        "rows_without_vectors": (REINDEX_ADVICE, f"; embed them with `tiermem reindex{where}`"),
+    }
+    for flag in report["red_flags"]:
+        if flag["name"] in advice:
+            python, command = advice[flag["name"]]
+            flag["message"] = flag["message"].removesuffix(python) + (command if where else "")
 
 
 def cmd_diagnostics(args: argparse.Namespace, note: Callable[[str], None]) -> int:
@@ -91,6 +111,8 @@ def cmd_diagnostics(args: argparse.Namespace, note: Callable[[str], None]) -> in
         with place.in_use(note), place.open_memory(embedder=embedder,
                                                    read_only=True) as memory:
             report = memory.diagnostics()
+            command_line_advice(report, None if args.scenario and dsn is None else place.name,
+                                args.store)
             series = history_series(memory)
     except (OlderSchemaError, UnfinishedStoreError) as exc:
         note(upgrade_advice(exc, place.name, upgrade_option(place, args.store)))

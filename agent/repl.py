@@ -85,10 +85,12 @@ class ChatRepl:
 
     def __init__(self, agent: Agent, console: Console | None = None,
                  agent_name: str = "default", errors: TextIO | None = None,
-                 json_lines: bool = False, home: Path | None = None) -> None:
+                 json_lines: bool = False, home: Path | None = None,
+                 store: str | None = None) -> None:
         self.agent = agent
         #: Where the agent's policy.yaml is read from (with --store too), for /policy.
         self.home = home
+        self.store = store  # the --store given, for the commands /diagnostics names
         self.console = console or TerminalConsole()
         self.agent_name = agent_name
         self.errors = errors
@@ -280,9 +282,12 @@ class ChatRepl:
             elif name in ("/archival", "/recall"):
                 self.search(name, arg)
             elif name == "/diagnostics":
+                from tiermem.agent.diagnostics_command import command_line_advice
                 from tiermem.memory.ops.report import print_text
 
-                print_text(self.console, memory.diagnostics())
+                report = memory.diagnostics()
+                command_line_advice(report, self.agent_name, self.store)
+                print_text(self.console, report)
             elif name == "/snapshot":
                 if not arg:
                     self.usage("usage: /snapshot FILE")

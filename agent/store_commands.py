@@ -31,9 +31,15 @@ def cmd_reindex(args: argparse.Namespace, note: Callable[[str], None]) -> int:
 
 def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.agent.home import agent_home
-    from tiermem.agent.place import AgentPlace, checked_dsn, checked_home, require_stored_agent
+    from tiermem.agent.place import (
+        AgentPlace,
+        checked_dsn,
+        checked_home,
+        require_stored_agent,
+        store_flag,
+    )
     from tiermem.agent.upgrade_command import upgrade_advice, upgrade_option
-    from tiermem.memory.errors import OlderSchemaError, UnfinishedStoreError
+    from tiermem.memory.errors import OlderSchemaError, TargetHoldsMemoryError, UnfinishedStoreError
     from tiermem.memory.store.opening import is_dsn
     from tiermem.memory.store.transfer import migrate, open_backend
 
@@ -72,6 +78,15 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
             report = migrate(source, target, progress)
         finally:
             target.close()
+    except TargetHoldsMemoryError as exc:
+        # The library names its own call; a person needs the command, with the --to given.
+        remedy = (f"migrate into a new agent or an empty database, or delete that agent "
+                  f"first: `tiermem drop-agent --agent {agent}{store_flag(args.target)} "
+                  f"--yes`" if is_dsn(args.target) else
+                  f"migrate into a new agent home, or remove "
+                  f"{Path(args.target).expanduser()} first")
+        note(f"{exc.situation}; {remedy}")
+        return 1
     finally:
         source.close()
     rows = ", ".join(f"{n:,} {t}" for t, n in report.rows.items())

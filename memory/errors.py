@@ -90,7 +90,8 @@ class EmbedderMismatchError(TiermemError):
         super().__init__(
             f"this memory was embedded with '{stored}' (dim {stored_dim}) but the embedder "
             f"given is '{given}' (dim {given_dim}); open it with the original embedder, or "
-            f"re-embed it with `tiermem reindex --agent NAME` (HierarchicalMemory.reindex)"
+            f"re-embed it first with HierarchicalMemory.reindex(path, embedder) (a "
+            f"PostgreSQL memory: reindex(embedder=embedder, store=dsn, agent=name))"
         )
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -105,8 +106,9 @@ class ReindexIncompleteError(TiermemError):
         super().__init__(
             f"a reindex of this memory to the embedder '{target}' was interrupted after "
             f"{done} of {total} passages; search by meaning cannot work until it finishes. "
-            f"Run `tiermem reindex --agent NAME` again (HierarchicalMemory.reindex) to finish "
-            f"it; with the same embedder it continues where it stopped")
+            f"Call HierarchicalMemory.reindex(path, embedder) again (a PostgreSQL memory: "
+            f"reindex(embedder=embedder, store=dsn, agent=name)) with the embedder it was "
+            f"started with, '{target}'; it continues where it stopped")
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.target, self.done, self.total))
@@ -166,6 +168,23 @@ class NewerSchemaError(StoreError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.where, self.found, self.current))
+
+
+class TargetHoldsMemoryError(StoreError):
+    """A migration into a store that already holds a memory; nothing was copied. ``where``
+    names the target, ``tables`` the tables that hold rows there."""
+
+    def __init__(self, where: str, tables: tuple[str, ...]) -> None:
+        self.where, self.tables = where, tuple(tables)
+        #: What was found, without the advice (the command line gives its own).
+        self.situation = f"{where} already holds a memory ({', '.join(self.tables)})"
+        super().__init__(
+            f"{self.situation}; migrate into a new agent or an empty database, or delete "
+            f"that agent first (PostgreSQL: delete_agent(dsn, name) from "
+            f"tiermem.memory.store.postgres.removal; an agent home: remove its directory)")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.where, self.tables))
 
 
 class StoreClosedError(StoreError):

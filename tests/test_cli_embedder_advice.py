@@ -1,21 +1,25 @@
 """A memory embedded with another embedder than the one a command asks for, or a reindex
 left unfinished: the command line names the agent's own `tiermem reindex` command, not the
-library's ``--agent NAME`` placeholder and ``HierarchicalMemory.reindex``."""
+library's ``HierarchicalMemory.reindex(path, embedder)``."""
 
 from __future__ import annotations
 
 import argparse
 import io
+import json
+import sqlite3
 import sys
 from pathlib import Path
 
 import pytest
 
+from tiermem.agent.diagnostics_command import command_line_advice
 from tiermem.agent.store_errors import cli_message
 from tiermem.cli import main
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.errors import EmbedderMismatchError, ReindexIncompleteError
 from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.ops.diagnostics import REINDEX_ADVICE, REOPEN_ADVICE
 
 
 def test_chat_with_another_embedder_names_the_agent_s_reindex_command(
@@ -64,3 +68,44 @@ def test_a_scenario_s_memory_is_told_to_leave_out_the_embedder() -> None:
                     "(dim 256), not with the embedder asked for, 'all-MiniLM-L6-v2-int8' "
                     "(dim 384); leave out --embedder to use the one it was embedded with")
     assert "reindex" not in said
+
+
+def test_diagnostics_names_the_agent_s_reindex_for_rows_without_vectors(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    home = tmp_path / "agents" / "ada"
+    with HierarchicalMemory(home, embedder=HashingEmbedder()) as memory:
+        for i in range(4):
+            memory.archival_insert(f"passage {i} about invoice {i * 13}")
+    with sqlite3.connect(home / "memory.sqlite3") as conn:
+        conn.execute("UPDATE passages SET embedding = NULL, embedder_id = NULL WHERE id > 1")
+    conn.close()
+    assert main(["diagnostics", "--agent", "ada", "--json"]) == 0
+    out, err = capsys.readouterr()
+    (flag,) = [f for f in json.loads(out)["red_flags"] if f["name"] == "rows_without_vectors"]
+    assert flag["message"] == (
+        f"3 passage(s) have no vector from the current embedder ({HashingEmbedder().id}), "
+        f"so search by meaning cannot find them; embed them with `tiermem reindex --agent "
+        f"ada`")
+    assert "`tiermem reindex --agent ada`" in " ".join(err.split())
+    assert "HierarchicalMemory" not in out + err
+
+
+@pytest.mark.parametrize(("agent", "store", "erasure", "reindex"), [
+    ("ada", "postgresql://db.example/mem",
+     ": run `tiermem forget --agent ada --store postgresql://db.example/mem --finish-erasures`",
+     "; embed them with `tiermem reindex --agent ada --store postgresql://db.example/mem`"),
+    # A scenario's own directory: no command reaches it, so the flag says only what is wrong.
+    (None, None, "", ""),
+])
+def test_diagnostics_advice_names_the_options_used(
+        agent: str | None, store: str | None, erasure: str, reindex: str) -> None:
+    report = {"red_flags": [
+        {"name": "erasure_owed", "message": "owed" + REOPEN_ADVICE, "figures": {}},
+        {"name": "rows_without_vectors", "message": "unembedded" + REINDEX_ADVICE,
+         "figures": {}},
+        {"name": "recall_unbounded", "message": "grows" + REINDEX_ADVICE, "figures": {}}]}
+    command_line_advice(report, agent, store)
+    assert [f["message"] for f in report["red_flags"]] == [
+        "owed" + erasure, "unembedded" + reindex, "grows" + REINDEX_ADVICE]

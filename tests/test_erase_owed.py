@@ -99,7 +99,14 @@ def test_a_read_only_diagnostics_reports_an_owed_erasure_without_its_content(
         flags = {f["name"]: f for f in reader.diagnostics()["red_flags"]}
     owed = flags["erasure_owed"]
     assert owed["figures"] == {"requests": 1}
-    assert "tiermem forget --agent NAME --finish-erasures" in owed["message"]
+    # Said to a Python caller: `tiermem diagnostics` names the forget command (below).
+    assert owed["message"] == (
+        "1 forget request(s) asked for an erasure that has not run (the process stopped "
+        "between forgetting and erasing): what they forgot is out of every read but still "
+        "stored, and a snapshot carries it with the erasure owed; the next session to open "
+        "this memory for writing erases it first: open it without read_only, "
+        "HierarchicalMemory(path) (a PostgreSQL memory: HierarchicalMemory(store=dsn, "
+        "agent=name))")
     assert canary not in json.dumps(owed) and "vault" not in json.dumps(owed)
     with make_memory(home) as writer:
         assert "erasure_owed" not in {f["name"] for f in writer.diagnostics()["red_flags"]}
@@ -119,8 +126,13 @@ def test_cli_diagnostics_reports_an_owed_erasure_and_the_command_it_names_finish
     out, err = capsys.readouterr()
     (owed,) = [f for f in json.loads(out)["red_flags"] if f["name"] == "erasure_owed"]
     assert owed["figures"] == {"requests": 1}
+    assert owed["message"].endswith(
+        "the next session to open this memory for writing erases it first: run `tiermem "
+        "forget --agent ada --finish-erasures`")
     table = " ".join(err.split())  # the table for people, on standard error beside the JSON
     assert "red flag erasure owed: 1 forget request(s) asked for an erasure" in table
+    assert "`tiermem forget --agent ada --finish-erasures`" in table
+    assert "HierarchicalMemory" not in out + err
     assert canary not in out + err
     # The command the flag names, as a person would run it: it erases what was owed, and
     # keeps what another request only forgot.

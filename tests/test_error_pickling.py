@@ -58,6 +58,8 @@ SAMPLES: dict[str, list[Sample]] = {
         lambda c: c("the policy file is not YAML"),
     ],
     "tiermem.memory.errors.ClockChangeError": [lambda c: c("logical", "wall")],
+    "tiermem.memory.errors.TargetHoldsMemoryError": [
+        lambda c: c("agent ada in postgresql://db/app", ("facts", "passages"))],
     "tiermem.memory.errors.SnapshotError": [
         lambda c: c("facts[0].text is missing", ("facts[0].text", "facts[1].id"))],
     "tiermem.memory.errors.RetentionDroppedError": [

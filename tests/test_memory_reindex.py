@@ -31,8 +31,13 @@ def test_reindex_re_embeds_with_the_new_embedder(tmp_path: Path) -> None:
     _fill(home)
     with pytest.raises(EmbedderMismatchError) as refused:
         HierarchicalMemory(home, embedder=HashingEmbedder(128))
-    assert "hashing-uni-bi-256" in str(refused.value)
-    assert "hashing-uni-bi-128" in str(refused.value)
+    # Said to a Python caller: the command line names the agent's own reindex command
+    # (tests/test_cli_embedder_advice.py).
+    assert str(refused.value) == (
+        "this memory was embedded with 'hashing-uni-bi-256' (dim 256) but the embedder given "
+        "is 'hashing-uni-bi-128' (dim 128); open it with the original embedder, or re-embed "
+        "it first with HierarchicalMemory.reindex(path, embedder) (a PostgreSQL memory: "
+        "reindex(embedder=embedder, store=dsn, agent=name))")
 
     with HierarchicalMemory.reindex(home, HashingEmbedder(128)) as m:
         assert m.archival.vectors.dim == 128
@@ -131,9 +136,12 @@ def test_an_interrupted_reindex_refuses_to_open_and_resumes(
                                 (HashingEmbedder(256), True)):
         with pytest.raises(ReindexIncompleteError) as info:
             HierarchicalMemory(home, embedder=embedder, read_only=read_only)
-        message = str(info.value)
-        assert "hashing-uni-bi-128" in message and "tiermem reindex" in message
-        assert f"after 16 of {PASSAGES} passages" in message
+        assert str(info.value) == (
+            f"a reindex of this memory to the embedder 'hashing-uni-bi-128' was interrupted "
+            f"after 16 of {PASSAGES} passages; search by meaning cannot work until it "
+            f"finishes. Call HierarchicalMemory.reindex(path, embedder) again (a PostgreSQL "
+            f"memory: reindex(embedder=embedder, store=dsn, agent=name)) with the embedder it "
+            f"was started with, 'hashing-uni-bi-128'; it continues where it stopped")
     resumed = FailsAfter(128, calls=100)
     HierarchicalMemory.reindex(home, resumed).close()
     assert resumed.embedded == PASSAGES - 16 + 10  # the rest of the passages, then messages
@@ -202,5 +210,11 @@ def test_diagnostics_flags_rows_without_vectors(tmp_path: Path, recall_dense: bo
     assert flag["figures"]["messages"] == expected_messages
     assert report["archival"]["without_vectors"] == PASSAGES - 3
     assert report["recall"]["without_vectors"] == expected_messages
-    assert f"{PASSAGES - 3} passage(s)" in flag["message"]
-    assert "tiermem reindex" in flag["message"]
+    messages = " and 5 user and assistant message(s)" if recall_dense else ""
+    # Said to a Python caller: `tiermem diagnostics` names the agent's reindex command
+    # (tests/test_cli_embedder_advice.py).
+    assert flag["message"] == (
+        f"{PASSAGES - 3} passage(s){messages} have no vector from the current embedder "
+        f"(hashing-uni-bi-256), so search by meaning cannot find them; embed them with "
+        f"HierarchicalMemory.reindex(path, embedder) (a PostgreSQL memory: "
+        f"reindex(embedder=embedder, store=dsn, agent=name))")

@@ -9,9 +9,10 @@ import pytest
 from memory_helpers import turn_filing_a_passage
 from postgres_fixtures import fresh_database
 
+from tiermem.agent.place import store_flag
 from tiermem.cli import main
 from tiermem.memory.embed.embeddings import HashingEmbedder
-from tiermem.memory.errors import StoreError
+from tiermem.memory.errors import StoreError, TargetHoldsMemoryError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store import transfer
 from tiermem.memory.store.postgres.backend import PostgresBackend
@@ -66,7 +67,39 @@ def test_cli_moves_an_agent_between_databases_and_verifies_it(
             after.close()
         # A second run refuses: the target already holds the agent.
         assert main(args) == 1
-        assert "already holds a memory" in capsys.readouterr().err
+        err = capsys.readouterr().err
+        assert "already holds a memory" in err
+        assert err.endswith(
+            f"; migrate into a new agent or an empty database, or delete that agent first: "
+            f"`tiermem drop-agent --agent alice{store_flag(target)} --yes`\n")
+
+
+def test_a_target_holding_a_memory_is_refused_in_words_for_each_caller(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    for name in ("ada", "bea"):
+        with HierarchicalMemory(tmp_path / name, embedder=HashingEmbedder()) as memory:
+            memory.add_fact(f"{name} likes green tea", "durable")
+    source = open_backend(str(tmp_path / "ada"), None, read_only=True)
+    target = open_backend(str(tmp_path / "bea"), None, read_only=False)
+    try:
+        before = content_digest(target)
+        with pytest.raises(TargetHoldsMemoryError) as caught:
+            migrate(source, target)
+        assert content_digest(target) == before
+    finally:
+        source.close()
+        target.close()
+    assert str(caught.value) == (
+        f"{tmp_path / 'bea'} already holds a memory (facts, history, events); migrate into a "
+        f"new agent or an empty database, or delete that agent first (PostgreSQL: "
+        f"delete_agent(dsn, name) from tiermem.memory.store.postgres.removal; an agent home: "
+        f"remove its directory)")
+    assert main(["migrate", "--from", "ada", "--to", "bea"]) == 1
+    assert capsys.readouterr().err == (
+        f"tiermem: {tmp_path / 'bea'} already holds a memory (facts, history, events); "
+        f"migrate into a new agent home, or remove bea first\n")
 
 
 def test_a_copy_that_does_not_verify_is_rolled_back(postgres_dsn: str,

@@ -75,6 +75,20 @@ def test_a_bad_dsn_setting_is_refused_saying_what_is_allowed(dsn: str, named: st
                                            or "whole number" in str(caught.value))
 
 
+def test_a_dsn_without_an_agent_is_refused_naming_the_argument(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # Refused before any connection: the host need not exist.
+    with pytest.raises(InvalidInputError) as caught:
+        HierarchicalMemory(store="postgresql://u@db.invalid/mem")
+    assert str(caught.value) == ("a PostgreSQL database holds many agents, so name this one: "
+                                 "HierarchicalMemory(store=dsn, agent='NAME')")
+    # Every command names an agent by default but migrate, which asks for --agent itself.
+    assert main(["migrate", "--from", "postgresql://u@a.invalid/x",
+                 "--to", "postgresql://u@b.invalid/y"]) == 2
+    assert capsys.readouterr().err == (
+        "tiermem: name the agent to move between the databases with --agent\n")
+
+
 def test_vector_index_hnsw_in_the_dsn_searches_the_agents_own_index(postgres_dsn: str) -> None:
     big_vectors, small_vectors = _unit(1, 300), _unit(2, 5)
     big = PostgresBackend(f"{postgres_dsn} vector_index=hnsw ef_search=40", "big")

@@ -11,6 +11,7 @@ from memory_helpers import make_memory
 from tiermem.agent.context import ContextWindow, render_core
 from tiermem.agent.loop import Agent
 from tiermem.agent.scripted import ScriptedModel, call, reply
+from tiermem.cli import run
 from tiermem.memory.errors import InvalidConfigError, InvalidInputError, RetentionDroppedError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.privacy import parse_policy
@@ -184,6 +185,30 @@ def test_a_memory_without_a_policy_says_how_to_set_one() -> None:
         "HierarchicalMemory(..., privacy=load_policy(path)) (load_policy is in "
         "tiermem.memory.privacy)")
     assert info.value.fields == ("privacy",) and memory.privacy is None
+
+
+def test_a_judging_mode_without_a_judge_says_to_pass_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    text = "retention:\n  mode: llm\n  policies: ['no pets']\n"
+    with pytest.raises(InvalidConfigError) as info:
+        make_memory(privacy=parse_policy(text))
+    # Said to a Python caller: the chat refuses in its own words first (below).
+    assert str(info.value) == (
+        "invalid policy: retention.mode is 'llm', which asks a model to judge, and no judge "
+        "was given: pass judge= (e.g. tiermem.agent.judge.ModelJudge(client)), or set "
+        "retention.mode: deterministic")
+    assert info.value.fields == ("retention.mode",)
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    policy = tmp_path / "policy.yaml"
+    policy.write_text(text)
+    assert run(["chat", "--agent", "ada", "--offline", "--policy", str(policy)]) == 2
+    assert capsys.readouterr().err == (
+        f"tiermem: the privacy policy {policy} sets retention.mode: llm, which asks a model "
+        f"to judge, and this session has none: configure one (--model NAME, or TIERMEM_MODEL "
+        f"with OPENAI_BASE_URL; not --offline), or set retention.mode: deterministic in the "
+        f"policy\n")
+    assert not (tmp_path / "agents" / "ada").exists()
 
 
 def test_deep_pages_fetch_in_bounded_calls_and_bad_pages_are_refused(

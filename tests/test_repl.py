@@ -65,6 +65,18 @@ def test_piped_chat_prints_replies_and_memory_changes(memory: HierarchicalMemory
     assert {r["status"] for r in rows} == {"ok"}
 
 
+def test_diagnostics_in_a_chat_names_the_agent_s_reindex_command(
+        memory: HierarchicalMemory) -> None:
+    memory.archival_insert("The billing runbook lives in the ops wiki")
+    memory.store.execute("UPDATE passages SET embedding = NULL, embedder_id = NULL")
+    repl, out = make_repl(memory)
+    assert repl.run_piped(["/diagnostics\n"]) == 0
+    text = " ".join(out.getvalue().split())
+    assert "search by meaning cannot find them; embed them with `tiermem reindex --agent tester`"\
+        in text
+    assert "HierarchicalMemory" not in text
+
+
 def test_slash_commands(memory: HierarchicalMemory, tmp_path: Path) -> None:
     repl, out = make_repl(memory)
     snapshot = tmp_path / "snap.json"

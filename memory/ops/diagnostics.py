@@ -6,7 +6,7 @@ Each red flag carries the figures that raised it, so a person can judge it:
 - ``erasure_owed``: a forget asked to erase committed and its erasure did not
   (the process stopped between the two, memory/ops/erase.py): what it forgot is
   out of every read but still stored. A writer erases it on opening, so it
-  shows in a read-only report (``tiermem diagnostics``); the flag counts the
+  shows in a read-only report (``read_only=True``); the flag counts the
   requests and shows nothing of what they forgot.
 - ``core_thrashing``: core was at least 95% full in most recent interactions
   and more than one fact was evicted per interaction: promotion is too
@@ -23,7 +23,7 @@ Each red flag carries the figures that raised it, so a person can judge it:
 - ``rows_without_vectors``: passages (and, when recall is searched by meaning,
   user and assistant messages) without a vector from the current embedder:
   search by meaning cannot find them (an interrupted re-embedding, or rows
-  stored by an older version). ``tiermem reindex`` embeds them.
+  stored by an older version). ``HierarchicalMemory.reindex`` embeds them.
 - ``short_lived_dominates_core``: more than half of core is short-lived after
   enough interactions for the policy to have settled, and durable facts have
   been evicted: passing states are displacing lasting facts. (A core that
@@ -47,6 +47,12 @@ MIN_SEARCHES_FOR_HIT_RATE = 5
 RECALL_WARN_MESSAGES = 100_000
 SETTLE_INTERACTIONS = 20
 RECENT_WINDOW = 20
+#: The end of the ``erasure_owed`` and ``rows_without_vectors`` messages: what a Python
+#: caller does about them, which a front end with commands of its own replaces.
+REOPEN_ADVICE = (": open it without read_only, HierarchicalMemory(path) (a PostgreSQL "
+                 "memory: HierarchicalMemory(store=dsn, agent=name))")
+REINDEX_ADVICE = ("; embed them with HierarchicalMemory.reindex(path, embedder) (a "
+                  "PostgreSQL memory: reindex(embedder=embedder, store=dsn, agent=name))")
 
 
 def compute_diagnostics(memory: HierarchicalMemory) -> dict[str, Any]:
@@ -121,9 +127,7 @@ def compute_diagnostics(memory: HierarchicalMemory) -> dict[str, Any]:
             f"{owed} forget request(s) asked for an erasure that has not run (the process "
             f"stopped between forgetting and erasing): what they forgot is out of every read "
             f"but still stored, and a snapshot carries it with the erasure owed; the next "
-            f"session to open this memory for writing erases it first: run `tiermem forget "
-            f"--agent NAME --finish-erasures` (or open it for writing in Python: "
-            f"HierarchicalMemory(path))",
+            f"session to open this memory for writing erases it first{REOPEN_ADVICE}",
             requests=owed))
     if full_share >= 0.5 and recent_evictions > THRASH_EVICTIONS_PER_INTERACTION:
         flags.append(_flag(
@@ -159,8 +163,8 @@ def compute_diagnostics(memory: HierarchicalMemory) -> dict[str, Any]:
         flags.append(_flag(
             "rows_without_vectors",
             f"{unembedded['passages']} passage(s){messages} have no vector from the current "
-            f"embedder ({memory.embedder.id}), so search by meaning cannot find them; embed "
-            f"them with `tiermem reindex --agent NAME` (HierarchicalMemory.reindex)",
+            f"embedder ({memory.embedder.id}), so search by meaning cannot find them"
+            f"{REINDEX_ADVICE}",
             passages=unembedded["passages"], messages=unembedded["messages"],
             embedder=memory.embedder.id))
     durable_evicted = store.history.durable_evictions()

@@ -1,7 +1,7 @@
 """How ``forget`` selects what to delete: the ``forget`` section of an agent's policy file.
 
-One YAML file per agent or per run (``policy.yaml`` in the agent home, or
-``--policy FILE``) holds top-level sections; ``forget`` is this one, and
+One YAML policy file (the ``path`` of ``forget_config_from_file``) holds top-level
+sections; ``forget`` is this one, and
 ``rules``, ``retention`` and ``recall`` belong to the privacy policies
 (memory/policy_file.py reads the file and refuses any other top-level key).
 

@@ -67,9 +67,9 @@ class PrivacyGuard:
             if layer.enabled and layer.mode != "deterministic" and judge is None:
                 raise InvalidConfigError(
                     f"invalid policy: {name}.mode is {layer.mode!r}, which asks a model to "
-                    f"judge, and no model is configured: pass judge= (e.g. tiermem.agent.judge."
-                    f"ModelJudge(client)), on the command line configure a model (--model or "
-                    f"TIERMEM_MODEL), or set {name}.mode: deterministic", (f"{name}.mode",))
+                    f"judge, and no judge was given: pass judge= (e.g. tiermem.agent.judge."
+                    f"ModelJudge(client)), or set {name}.mode: deterministic",
+                    (f"{name}.mode",))
         self.config = config
         self.judge = judge
         self._retained = _Decisions()

@@ -38,7 +38,7 @@ def open_postgres(dsn: str, agent: str | None, *, read_only: bool = False,
     if agent is None:
         raise InvalidInputError(
             "a PostgreSQL database holds many agents, so name this one: "
-            "HierarchicalMemory(store=dsn, agent='NAME'), or --agent NAME on the command line")
+            "HierarchicalMemory(store=dsn, agent='NAME')")
     validate_agent_name(agent)
     try:
         from tiermem.memory.store.postgres.backend import PostgresBackend

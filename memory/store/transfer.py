@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tiermem.memory.errors import StoreError
+from tiermem.memory.errors import StoreError, TargetHoldsMemoryError
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.opening import open_backend
 from tiermem.memory.store.records import DUMP_TABLES, DumpRow
@@ -85,10 +85,7 @@ def migrate(source: StorageBackend, target: StorageBackend,
     counts, settings, digest = content_digest(source)
     held = [t for t in DUMP_TABLES if next(iter(target.export_rows(t)), None) is not None]
     if held:
-        raise StoreError(f"{target.location} already holds a memory ({', '.join(held)}); "
-                         f"migrate into a new agent or an empty database, or delete that "
-                         f"agent first (from PostgreSQL: `tiermem drop-agent --agent NAME "
-                         f"--store DSN --yes`; an agent home: remove its directory)")
+        raise TargetHoldsMemoryError(target.location, tuple(held))
     with target.transaction():
         for table in DUMP_TABLES:
             done = 0
