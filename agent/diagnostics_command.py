@@ -122,18 +122,18 @@ def cmd_diagnostics(args: argparse.Namespace, note: Callable[[str], None]) -> in
         if out is None:  # `--out -`
             sys.stdout.write(page)
             return 0
-        write_atomic(out, page)
+        write_atomic(out, page, private=True)  # it quotes facts the memory holds
         print(f"wrote {out}")
         return 0
     console = TerminalConsole(stderr=fmt == "json" and out is None)
     if fmt == "text" and out is not None:  # the table is the report: printed to the file only
         recorder = TerminalConsole(file=io.StringIO(), record=True, width=console.width)
         print_text(recorder, report)
-        write_atomic(out, recorder.export_text())
+        write_atomic(out, recorder.export_text(), private=True)
         print(f"wrote {out}")
         return 0
     # The file first: a reader of standard output that goes away (`| head`) ends the run.
     if fmt == "json":
-        emit_json(report, out)
+        emit_json(report, out, private=True)
     print_text(console, report)
     return 0

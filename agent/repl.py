@@ -293,7 +293,7 @@ class ChatRepl:
                     self.usage("usage: /snapshot FILE")
                     return True
                 path = Path(arg).expanduser()
-                write_atomic(path, json.dumps(memory.snapshot()))
+                write_atomic(path, json.dumps(memory.snapshot()), private=True)
                 self.console.print(f"snapshot written to {escape(str(path))}")
             elif name == "/forget":
                 self.forget(arg, text)

@@ -8,6 +8,10 @@ name should fail at once, not after the work is done.
 
 A path that exists and is not a regular file (``/dev/stdout``, a named pipe)
 cannot be replaced by a rename; it is written in place.
+
+A file holding what a memory holds (a snapshot, a report quoting facts) is written
+``private``: readable by this user only, as the memory's own files are, whatever the
+umask and whatever mode a file it replaces had.
 """
 
 from __future__ import annotations
@@ -57,19 +61,27 @@ def check_writable(path: Path) -> None:
         raise OutputPathError(path, "permission denied (the file is read-only)")
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` (UTF-8) in one rename; OutputPathError if it cannot."""
+#: The mode of a ``private`` file (module docstring).
+PRIVATE_MODE = 0o600
+
+
+def write_atomic(path: Path, text: str, private: bool = False) -> None:
+    """Replace ``path`` with ``text`` (UTF-8) in one rename; OutputPathError if it cannot.
+    A ``private`` file is readable by this user only (module docstring)."""
     check_writable(path)
     data = text.encode("utf-8")
     if path.exists() and not stat.S_ISREG(path.stat().st_mode):
         try:
             with path.open("wb") as stream:
-                stream.write(data)
+                stream.write(data)  # a pipe or device: its mode is not the file's to set
         except OSError as exc:
             raise OutputPathError(path, exc.strerror or str(exc)) from None
         return
     try:
-        mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else _default_mode()
+        if private:
+            mode = PRIVATE_MODE
+        else:
+            mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else _default_mode()
         fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as exc:
         raise OutputPathError(path, exc.strerror or str(exc)) from None
@@ -114,10 +126,11 @@ def output_path(value: str | None) -> Path | None:
     return path
 
 
-def emit_json(data: Any, path: Path | None) -> None:
-    """``data`` as indented JSON, to ``path`` (whole or not at all) or to standard output."""
+def emit_json(data: Any, path: Path | None, private: bool = False) -> None:
+    """``data`` as indented JSON, to ``path`` (whole or not at all, ``private`` as for
+    ``write_atomic``) or to standard output."""
     text = json.dumps(data, indent=2, default=str) + "\n"
     if path is None:
         sys.stdout.write(text)
     else:
-        write_atomic(path, text)
+        write_atomic(path, text, private)

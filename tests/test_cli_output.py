@@ -239,3 +239,49 @@ def test_output_options_that_conflict_are_a_usage_error_before_any_work(
     assert main([*diagnostics, "--json", "-", "--out", "-"]) == 0
     out, err = capsys.readouterr()
     assert json.loads(out)["core"]["facts"] == 1 and "memory health" in err
+
+
+# -- files that quote the memory are as private as the memory ---------------------------------
+def _under_umask_022(home: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "cli.py", *args], cwd=ROOT, env=cli_env(home),
+                          input=stdin, capture_output=True, text=True, check=False,
+                          preexec_fn=lambda: os.umask(0o022))
+
+
+def _mode(path: Path) -> int:
+    return path.stat().st_mode & 0o777
+
+
+def test_snapshots_and_diagnostics_files_are_readable_by_their_owner_only(
+        home: Path, tmp_path: Path) -> None:
+    snapshot, replaced = tmp_path / "snap.json", tmp_path / "old.json"
+    replaced.write_text("{}")
+    replaced.chmod(0o644)  # a file it replaces does not lend the snapshot its mode
+    done = _under_umask_022(home, "chat", "--agent", "a", "--embedder", "hashing",
+                            stdin=f"I am allergic to peanuts.\n/snapshot {snapshot}\n"
+                                  f"/snapshot {replaced}\n")
+    assert done.returncode == 0, done.stderr
+    assert "peanuts" in snapshot.read_text() and "peanuts" in replaced.read_text()
+    assert (_mode(snapshot), _mode(replaced)) == (0o600, 0o600)
+    for fmt in ("text", "json", "html"):
+        report = tmp_path / f"d.{fmt}"
+        done = _under_umask_022(home, "diagnostics", "--agent", "a", "--embedder", "hashing",
+                                "--format", fmt, "--out", str(report))
+        assert done.returncode == 0, done.stderr
+        assert _mode(report) == 0o600, fmt
+
+
+def test_other_reports_keep_the_mode_a_new_file_gets(tmp_path: Path) -> None:
+    from tiermem.memory.output_file import write_atomic
+
+    fresh, kept = tmp_path / "fresh.json", tmp_path / "kept.json"
+    kept.write_text("{}")
+    kept.chmod(0o640)
+    previous = os.umask(0o022)
+    try:
+        write_atomic(fresh, "{}")
+        write_atomic(kept, "[]")
+    finally:
+        os.umask(previous)
+    assert (_mode(fresh), _mode(kept)) == (0o644, 0o640)
+    assert kept.read_text() == "[]"
