@@ -18,7 +18,7 @@ import pytest
 
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.hierarchy import HierarchicalMemory
-from tiermem.memory.store.sqlite import schema
+from tiermem.memory.store.sqlite import connection, schema
 from tiermem.memory.store.sqlite import store as store_module
 from tiermem.memory.text.tokenizer import TokenCounter
 from tiermem.memory.tiers.recall import NewMessage
@@ -59,7 +59,7 @@ def sqlite_store_at_version(path: Path, version: int) -> Iterator[store_module.S
     code made it, to write old rows into before today's code upgrades it; closed on exit."""
     with pytest.MonkeyPatch.context() as old:
         old.setattr(schema, "MIGRATIONS", schema.MIGRATIONS[:version])
-        old.setattr(store_module, "SCHEMA_VERSION", version)
+        old.setattr(connection, "SCHEMA_VERSION", version)
         before = store_module.SQLiteStore(path)
         try:
             yield before
