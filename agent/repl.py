@@ -1,4 +1,5 @@
-"""The chat REPL: prompt-toolkit input, rich output, slash commands.
+"""The chat REPL: prompt-toolkit input, rich output; its slash commands are in
+agent/slash_commands.py.
 
 Input and output are injectable: ``ChatRepl(agent, console=..., errors=...)``
 runs under a prompt-toolkit pipe input in tests, and ``run_piped`` reads plain
@@ -37,43 +38,16 @@ from typing import Any, TextIO
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
 from tiermem.agent.chat_output import UNANSWERED, error_kind, provider_hint, show_turn, turn_record
 from tiermem.agent.errors import ProviderError
-from tiermem.agent.judge import judge_failure
 from tiermem.agent.line_input import OverlongLine
 from tiermem.agent.loop import Agent
-from tiermem.agent.offline import OfflinePolicy
+from tiermem.agent.slash_commands import SlashCommands
 from tiermem.agent.terminal import TerminalConsole
-from tiermem.memory.errors import InvalidConfigError, InvalidInputError, TiermemError
-from tiermem.memory.output_file import write_atomic
+from tiermem.memory.errors import InvalidInputError, TiermemError
 from tiermem.tools.safe_text import safe_text
 
-HELP = """\
-Commands:
-  /core              core facts with durability, access count and score
-  /archival QUERY    search archival memory
-  /recall QUERY      search what was said (/recall --all QUERY: tool results too)
-  /diagnostics       memory health report and red flags
-  /snapshot FILE     write a JSON snapshot of the whole memory
-  /history clear     erase the prompt history (what the up arrow brings back)
-  /forget TEXT       forget the stored facts, passages and messages TEXT targets
-  /forget --erase TEXT   forget them and erase their text from every file
-  /forget --erase-forgotten   erase everything forgotten before
-  /policy            the privacy policy's active retention statements
-  /policy set S1 | S2    replace them (/policy clear: none)
-  /model             which model (or the offline policy) is answering
-  /help              this help
-  /exit              leave (Ctrl-D, or Ctrl-C twice at an empty prompt)"""
-#: After an exact request matched nothing: how to find the stored wording, or match by
-#: meaning instead.
-UNMATCHED_HINT = ("/recall TEXT and /archival TEXT show how it was stored, and /core the "
-                  "facts; to match by meaning, chat with a model (--model) and set the forget "
-                  "mode to exact_then_top_k_llm in policy.yaml (it asks the model which "
-                  "stored items the request targets)")
-#: The slash commands that take no argument.
-_NO_ARGUMENT = frozenset({"/exit", "/quit", "/help", "/model", "/core", "/diagnostics"})
 #: A turn Ctrl-C cancelled; piped, the run ends with it (tiermem: ... on standard error).
 TURN_CANCELLED = f"cancelled; {UNANSWERED}"
 CANCELLED = f"{TURN_CANCELLED} (Ctrl-C again or /exit to leave)"
@@ -88,9 +62,6 @@ class ChatRepl:
                  json_lines: bool = False, home: Path | None = None,
                  store: str | None = None) -> None:
         self.agent = agent
-        #: Where the agent's policy.yaml is read from (with --store too), for /policy.
-        self.home = home
-        self.store = store  # the --store given, for the commands /diagnostics names
         self.console = console or TerminalConsole()
         self.agent_name = agent_name
         self.errors = errors
@@ -101,6 +72,7 @@ class ChatRepl:
         self.interactive = False
         self.cancelled = False  # the last line's turn was cancelled by Ctrl-C
         self._error: dict[str, str] | None = None
+        self.commands = SlashCommands(agent, self, home, store)
 
     # -- loops ----------------------------------------------------------------------------
     def banner(self) -> None:
@@ -245,14 +217,14 @@ class ChatRepl:
         self.console.file.write(json.dumps(record) + "\n")
         self.console.file.flush()
 
-    # -- slash commands ---------------------------------------------------------------------
+    # -- slash commands (agent/slash_commands.py) --------------------------------------------
     def command(self, text: str) -> bool:
         if not self.json_lines:
-            return self._command(text)
+            return self.commands.run(text)
         shown, self.console = self.console, TerminalConsole(file=io.StringIO(), width=120,
                                                              soft_wrap=True, highlight=False)
         try:
-            keep = self._command(text)
+            keep = self.commands.run(text)
             output = self.console.file.getvalue()  # type: ignore[attr-defined]
         finally:
             self.console = shown
@@ -260,155 +232,6 @@ class ChatRepl:
             self.emit({"command": text.partition(" ")[0], "output": output,
                        "error": self._error})
         return keep
-
-    def _command(self, text: str) -> bool:
-        name, _, arg = text.partition(" ")
-        arg = arg.strip()
-        memory = self.agent.memory
-        if name in _NO_ARGUMENT and arg:
-            # Ignoring the extra words would hide a typo (`/core facts`, `/exit now`).
-            self.usage(f"usage: {name} (it takes nothing after it)")
-            return True
-        try:
-            if name in ("/exit", "/quit"):
-                return False
-            if name == "/help":
-                self.console.print(HELP)
-            elif name == "/model":
-                self.console.print(f"model: {escape(self.agent.llm.name)} "
-                                   f"(context window {self.agent.llm.context_window} tokens)")
-            elif name == "/core":
-                self.show_core()
-            elif name in ("/archival", "/recall"):
-                self.search(name, arg)
-            elif name == "/diagnostics":
-                from tiermem.agent.diagnostics_command import command_line_advice
-                from tiermem.memory.ops.report import print_text
-
-                report = memory.diagnostics()
-                command_line_advice(report, self.agent_name, self.store)
-                print_text(self.console, report)
-            elif name == "/snapshot":
-                if not arg:
-                    self.usage("usage: /snapshot FILE")
-                    return True
-                path = Path(arg).expanduser()
-                write_atomic(path, json.dumps(memory.snapshot()), private=True)
-                self.console.print(f"snapshot written to {escape(str(path))}")
-            elif name == "/forget":
-                self.forget(arg, text)
-            elif name == "/policy":
-                self.policy(arg)
-            elif name == "/history":
-                if arg != "clear":
-                    self.usage("usage: /history clear")
-                    return True
-                erased = memory.prompt_history.clear()
-                self.console.print(f"erased {erased} line(s) of prompt history")
-            else:
-                self.usage(f"unknown command {name}; /help lists them")
-        except TiermemError as exc:
-            self.fail("error", exc)
-        except Exception as exc:
-            self.report_defect(exc, f"the command {name} failed")
-        return True
-
-    def forget(self, request: str, line: str) -> None:
-        first, _, rest = request.partition(" ")
-        if first == "--erase-forgotten":
-            if rest.strip():  # not text to forget: the whole request would be audited as one
-                self.usage("usage: /forget --erase-forgotten (it takes nothing after it)")
-                return
-            report = self.agent.memory.erase_forgotten()
-            self.console.print(f"erased: {report.facts} fact(s), {report.passages} "
-                               f"passage(s), {report.messages} message(s) forgotten before")
-            return
-        erase = first == "--erase"
-        request = rest.strip() if erase else request
-        if not request:
-            self.usage("usage: /forget [--erase] TEXT (the exact text of what to forget; "
-                       "--erase also erases it from every file)")
-            return
-        memory = self.agent.memory
-        # The command line quotes what is forgotten: it leaves the up-arrow history too.
-        memory.prompt_history.forget([line])
-        result = memory.forget(request, erase=erase)
-        self.agent.context.blank(set(result.forgotten.messages))
-        done = result.forgotten
-        if result.outcome == "matched":
-            self.console.print(f"{'erased' if erase else 'forgotten'}: {len(done.facts)} "
-                               f"fact(s), {len(done.passages)} passage(s), "
-                               f"{len(done.messages)} message(s)")
-        else:
-            self.console.print(f"nothing forgotten ({result.outcome}: "
-                               f"{escape(result.detail)})")
-            if result.outcome == "unmatched" and result.mode == "exact":
-                self.console.print(UNMATCHED_HINT, markup=False)
-        failure = judge_failure(memory.judge) if result.outcome == "failed" else None
-        if failure is not None:
-            self.error_console.print(failure, markup=False, style="yellow")
-
-    def policy(self, arg: str) -> None:
-        memory = self.agent.memory
-        verb, _, rest = arg.partition(" ")
-        changing = (verb == "set" and rest.strip()) or (verb == "clear" and not rest.strip())
-        if arg and not changing:
-            self.usage("usage: /policy, /policy set STATEMENT | STATEMENT, /policy clear")
-            return
-        where = str(self.home) if self.home is not None else "the agent home"
-        start = f"start the chat with --policy FILE, or put policy.yaml in {where}"
-        if memory.privacy is None:
-            if changing:  # the library's refusal names privacy=, which a chat has no use for
-                self.fail("error", InvalidConfigError(
-                    f"this chat has no privacy policy to change: {start}", ("privacy",)))
-            else:
-                self.console.print(f"no privacy policy: {escape(start)}")
-            return
-        if verb == "set":
-            memory.set_retention_policy([s.strip() for s in rest.split("|")])
-        elif verb == "clear":
-            memory.set_retention_policy([])
-        active = memory.privacy.policies
-        self.console.print("retention statements: " + (
-            "; ".join(escape(s) for s in active) if active else "none"))
-
-    def search(self, name: str, arg: str) -> None:
-        first, _, rest = arg.partition(" ")
-        everything = name == "/recall" and first == "--all"
-        query = rest.strip() if everything else arg
-        if not query:
-            self.usage(f"usage: {name} QUERY" + (" (or --all QUERY)" if name == "/recall"
-                                                 else ""))
-            return
-        memory = self.agent.memory
-        if name == "/archival":
-            result = memory.archival_search(query, k=10)
-        else:
-            result = memory.recall_search(query, k=10, roles=None if everything
-                                          else self.recall_roles())
-        count = (f"{result.total}" if result.total_exact
-                 else f"at least {result.total} (the newest ranked)")
-        self.console.print(f"{count} matches (page 1 of {result.pages})")
-        for hit in result.hits:
-            extra = " [dim](evicted from core)[/dim]" if hit.evicted_at is not None else ""
-            who = f"{hit.role}: " if hit.role else ""
-            line = " ".join(hit.text.split())  # one line per hit, however the text was laid out
-            self.console.print(f"  #{hit.id} {escape(who + line[:200])}{extra}")
-
-    def recall_roles(self) -> list[str]:
-        """What /recall lists by default: what was said. The offline policy's replies only
-        quote memory back, so with it that is what the user said."""
-        return ["user"] if isinstance(self.agent.llm, OfflinePolicy) else ["user", "assistant"]
-
-    def show_core(self) -> None:
-        memory = self.agent.memory
-        table = Table(title=f"core {memory.core.used}/{memory.core.limit} {memory.core.unit}")
-        for column in ("id", "fact", "durability", "accesses", "score"):
-            table.add_column(column)
-        for fact in memory.core:
-            table.add_row(str(fact.id), escape(fact.text), fact.durability,
-                          str(fact.access_count), f"{memory.fact_score(fact):.3f}")
-        self.console.print(table)
 
 
 def _read_line(session: Any) -> str:

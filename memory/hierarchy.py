@@ -33,8 +33,7 @@ from tiermem.memory.ops.forget_config import ForgetConfig
 from tiermem.memory.privacy.config import PrivacyConfig
 from tiermem.memory.privacy.guard import PrivacyGuard
 from tiermem.memory.prompt_history import PromptHistory
-from tiermem.memory.search.fusion import NEAREST_MATCHES, FusionWeights
-from tiermem.memory.search.hops import HopSettings
+from tiermem.memory.search.fusion import FusionWeights
 from tiermem.memory.search.query import CoreVectors
 from tiermem.memory.session import (
     build_tiers,
@@ -53,14 +52,13 @@ from tiermem.memory.tiers.journal import InteractionClock, Journal
 from tiermem.memory.tiers.lifecycle import FactLifecycle
 from tiermem.memory.tiers.policies import EvictionPolicy, score_at
 from tiermem.memory.tiers.recall import RecallTier
-from tiermem.memory.types import Fact, Hit, SearchResult
+from tiermem.memory.types import Fact
 from tiermem.memory.validation import (
     MAX_ID,
     MAX_STATE_KEY_CHARS,
     check_count,
     check_id,
     check_state_key,
-    clean_text,
     state_json,
 )
 
@@ -411,74 +409,10 @@ class HierarchicalMemory:
         return writes.archival_insert(self, text, tags, metadata, source, created_at,
                                       source_message_id)
 
-    @guarded
-    def archival_search(
-        self, query: str, k: int = 10, page: int = 1, tags: Sequence[str] | None = None,
-        start: Any = None, end: Any = None, hop: HopSettings | None = None, *,
-        query_embedder: Embedder | None = None, nearest: int = NEAREST_MATCHES,
-        touch: bool = False,
-    ) -> SearchResult:
-        """Hybrid search of archival, counted in diagnostics' archival searches (``query()``
-        reads archival without counting); ``hop`` adds a second round (memory.search.hops).
-        ``query_embedder`` embeds the query in place of the memory's embedder (the same
-        model). The ``nearest`` passages nearest in meaning match even somewhat below the
-        embedder's threshold when fewer clear it (memory.search.fusion); ``query()`` reads
-        with 0, as it ranks every tier on a scale that starts at the threshold.
-        With ``touch``, the page's archived facts the query is about count as hits toward
-        promotion, as in ``query(touch=True)`` (memory.ops.searches.facts_about); without,
-        nothing changes."""
-        _check_hop(hop)
-        result = searches.archival_page(self, query, k, page, tags, start, end, hop,
-                                        query_embedder, nearest)
-        self.counters["archival_searches"] += 1
-        self.counters["archival_searches_with_hits"] += bool(result.total)
-        if touch:
-            searches.count_used(self, query, result.hits)
-        return result
-
-    @guarded
-    def recall_search(
-        self, query: str, k: int = 10, page: int = 1, roles: Sequence[str] | None = None,
-        start: Any = None, end: Any = None, before_id: int | None = None,
-        hop: HopSettings | None = None, *, query_embedder: Embedder | None = None,
-    ) -> SearchResult:
-        """Search the conversation log; ``before_id`` leaves out that message and later ones;
-        ``hop`` adds a second round (memory.search.hops); ``query_embedder`` is as for
-        ``archival_search``."""
-        _check_hop(hop)
-        return searches.recall_page(self, query, k, page, roles, start, end, before_id, hop,
-                                    query_embedder)
-
-    @guarded
-    def query(self, q: str, k: int = 10, touch: bool = True,
-              hop: HopSettings | None = None) -> list[Hit]:
-        """Search all three tiers: the best ``k`` hits on one scale, best first.
-
-        Every tier is scored with the same hybrid formula. A core fact that
-        matches strongly (it holds every content word of the query, or its
-        embedding is at least ``strong_similarity(embedder)`` from the query's)
-        is never cut by ``k``: it takes the place of the weakest other hit, and
-        if more than ``k`` match strongly the ``k`` best-scoring are kept.
-        Weaker core matches, such as facts sharing only a name with the query,
-        compete on score (memory.search.query says why).
-
-        With ``touch``, the returned facts the query is about (those it matches
-        strongly, as above; memory.ops.searches.facts_about) count as used: a
-        core fact as accessed, an archived fact as a hit toward promotion, each
-        once per interaction. Facts that only share a name with the query or
-        are merely nearest in meaning do not count, and a read-only memory
-        counts nothing. Under a privacy policy, hits its recall layer withholds
-        for ``q`` are left out, as from every search.
-        ``hop`` adds a second round from the first's best hits (memory.search.hops);
-        core's matches among the first round's ``k`` keep their places.
-        """
-        check_count(k, "k")
-        _check_hop(hop)
-        q = clean_text(q, "query", max_chars=10_000)
-        found = searches.query_all(self, q, k, hop)
-        if touch:
-            searches.count_used(self, q, found.hits, found.core_strong)
-        return found.hits
+    # Searched in memory/ops/searches.py, which documents them.
+    archival_search = guarded(searches.archival_search)
+    recall_search = guarded(searches.recall_search)
+    query = guarded(searches.query)
 
     # -- forgetting -------------------------------------------------------------------------
     @guarded
@@ -592,9 +526,3 @@ class HierarchicalMemory:
 
         return compute_diagnostics(self)
 
-
-def _check_hop(hop: Any) -> None:
-    if hop is not None and not isinstance(hop, HopSettings):
-        raise InvalidInputError(
-            f"hop must be a HopSettings (memory.search.hops), or None for one round; got "
-            f"{type(hop).__name__}")

@@ -18,7 +18,7 @@ import pytest
 
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.hierarchy import HierarchicalMemory
-from tiermem.memory.store.sqlite import schema
+from tiermem.memory.store.sqlite import connection, schema
 from tiermem.memory.store.sqlite import store as store_module
 from tiermem.memory.text.tokenizer import TokenCounter
 from tiermem.memory.tiers.recall import NewMessage
@@ -60,7 +60,7 @@ def sqlite_schema_at_version(version: int) -> Iterator[None]:
     schema, as that version's code did."""
     with pytest.MonkeyPatch.context() as old:
         old.setattr(schema, "MIGRATIONS", schema.MIGRATIONS[:version])
-        old.setattr(store_module, "SCHEMA_VERSION", version)
+        old.setattr(connection, "SCHEMA_VERSION", version)
         yield
 
 

@@ -86,7 +86,7 @@ def test_the_readme_names_every_slash_command_and_the_real_agent_home() -> None:
     import re
 
     from tiermem.agent.home import agent_home
-    from tiermem.agent.repl import HELP
+    from tiermem.agent.slash_commands import HELP
 
     readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
     listed = readme[readme.index("Slash commands:"):]

@@ -274,7 +274,7 @@ def test_every_option_the_prose_names_exists() -> None:
     """A fragment such as `chat --no-history` or `--context-window N`: each option it names
     is one of that command's (any command's, when none is named), or the chat's slash
     commands', or another program's (OTHER_OPTIONS)."""
-    from tiermem.agent.repl import HELP
+    from tiermem.agent.slash_commands import HELP
 
     parsers = _parsers()
     everywhere = set().union(*map(_options, parsers.values()))

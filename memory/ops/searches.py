@@ -1,33 +1,183 @@
-"""The bodies of ``HierarchicalMemory``'s searches: one tier's page, and ``query()`` across
-all three, each with its optional second round (memory.search.hops) and the privacy
-policy's recall layer applied to what the rounds found."""
+"""``HierarchicalMemory``'s searches: ``archival_search``, ``recall_search`` and ``query``
+(the facade binds these as its methods) and their bodies: one tier's page, and ``query()``
+across all three, each with its optional second round (memory.search.hops) and the privacy
+policy's recall layer applied to what the rounds found.
+
+They read the memory through ``SearchedMemory``, the part of it they use, so this module
+does not import the facade that imports it."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from tiermem.memory.embed.embeddings import Embedder, strong_similarity
+from tiermem.memory.errors import InvalidInputError
+from tiermem.memory.privacy.guard import PrivacyGuard
+from tiermem.memory.search.fusion import NEAREST_MATCHES, FusionWeights
 from tiermem.memory.search.hops import HopSettings, hop_page, second_round
 from tiermem.memory.search.lexical import common_terms, query_terms
 from tiermem.memory.search.query import (
+    CoreVectors,
     TierRanking,
     Tiers,
     query_tiers,
     rank_tiers,
     strong_matches,
 )
+from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.records import TextTable
+from tiermem.memory.tiers.archival import ArchivalTier
+from tiermem.memory.tiers.core import CoreTier
+from tiermem.memory.tiers.lifecycle import FactLifecycle
+from tiermem.memory.tiers.recall import RecallTier
 from tiermem.memory.types import Hit, SearchResult
+from tiermem.memory.validation import check_count, clean_text
 
-if TYPE_CHECKING:
-    from tiermem.memory.hierarchy import HierarchicalMemory
 
+class SearchedMemory(Protocol):
+    """What the searches use of a memory (``HierarchicalMemory``)."""
+
+    @property
+    def store(self) -> StorageBackend:
+        ...
+
+    @property
+    def core(self) -> CoreTier:
+        ...
+
+    @property
+    def archival(self) -> ArchivalTier:
+        ...
+
+    @property
+    def recall(self) -> RecallTier:
+        ...
+
+    @property
+    def core_vectors(self) -> CoreVectors:
+        ...
+
+    @property
+    def embedder(self) -> Embedder:
+        ...
+
+    @property
+    def fusion(self) -> FusionWeights:
+        ...
+
+    @property
+    def lifecycle(self) -> FactLifecycle:
+        ...
+
+    @property
+    def privacy(self) -> PrivacyGuard | None:
+        ...
+
+    @property
+    def read_only(self) -> bool:
+        ...
+
+    @property
+    def counters(self) -> dict[str, int]:
+        ...
+
+    def now(self) -> float:
+        ...
+
+    def recall_search(
+        self, query: str, k: int = 10, page: int = 1, roles: Sequence[str] | None = None,
+        start: Any = None, end: Any = None, before_id: int | None = None,
+        hop: HopSettings | None = None, *, query_embedder: Embedder | None = None,
+    ) -> SearchResult:
+        ...
+
+
+# -- the entry points ------------------------------------------------------------------
+def archival_search(
+    memory: SearchedMemory, query: str, k: int = 10, page: int = 1,
+    tags: Sequence[str] | None = None, start: Any = None, end: Any = None,
+    hop: HopSettings | None = None, *, query_embedder: Embedder | None = None,
+    nearest: int = NEAREST_MATCHES, touch: bool = False,
+) -> SearchResult:
+    """Hybrid search of archival, counted in diagnostics' archival searches (``query()``
+    reads archival without counting); ``hop`` adds a second round (memory.search.hops).
+    ``query_embedder`` embeds the query in place of the memory's embedder (the same
+    model). The ``nearest`` passages nearest in meaning match even somewhat below the
+    embedder's threshold when fewer clear it (memory.search.fusion); ``query()`` reads
+    with 0, as it ranks every tier on a scale that starts at the threshold.
+    With ``touch``, the page's archived facts the query is about count as hits toward
+    promotion, as in ``query(touch=True)`` (memory.ops.searches.facts_about); without,
+    nothing changes."""
+    check_hop(hop)
+    result = archival_page(memory, query, k, page, tags, start, end, hop, query_embedder,
+                           nearest)
+    memory.counters["archival_searches"] += 1
+    memory.counters["archival_searches_with_hits"] += bool(result.total)
+    if touch:
+        count_used(memory, query, result.hits)
+    return result
+
+
+def recall_search(
+    memory: SearchedMemory, query: str, k: int = 10, page: int = 1,
+    roles: Sequence[str] | None = None, start: Any = None, end: Any = None,
+    before_id: int | None = None, hop: HopSettings | None = None, *,
+    query_embedder: Embedder | None = None,
+) -> SearchResult:
+    """Search the conversation log; ``before_id`` leaves out that message and later ones;
+    ``hop`` adds a second round (memory.search.hops); ``query_embedder`` is as for
+    ``archival_search``."""
+    check_hop(hop)
+    return recall_page(memory, query, k, page, roles, start, end, before_id, hop,
+                       query_embedder)
+
+
+def query(memory: SearchedMemory, q: str, k: int = 10, touch: bool = True,
+          hop: HopSettings | None = None) -> list[Hit]:
+    """Search all three tiers: the best ``k`` hits on one scale, best first.
+
+    Every tier is scored with the same hybrid formula. A core fact that
+    matches strongly (it holds every content word of the query, or its
+    embedding is at least ``strong_similarity(embedder)`` from the query's)
+    is never cut by ``k``: it takes the place of the weakest other hit, and
+    if more than ``k`` match strongly the ``k`` best-scoring are kept.
+    Weaker core matches, such as facts sharing only a name with the query,
+    compete on score (memory.search.query says why).
+
+    With ``touch``, the returned facts the query is about (those it matches
+    strongly, as above; memory.ops.searches.facts_about) count as used: a
+    core fact as accessed, an archived fact as a hit toward promotion, each
+    once per interaction. Facts that only share a name with the query or
+    are merely nearest in meaning do not count, and a read-only memory
+    counts nothing. Under a privacy policy, hits its recall layer withholds
+    for ``q`` are left out, as from every search.
+    ``hop`` adds a second round from the first's best hits (memory.search.hops);
+    core's matches among the first round's ``k`` keep their places.
+    """
+    check_count(k, "k")
+    check_hop(hop)
+    q = clean_text(q, "query", max_chars=10_000)
+    found = query_all(memory, q, k, hop)
+    if touch:
+        count_used(memory, q, found.hits, found.core_strong)
+    return found.hits
+
+
+def check_hop(hop: Any) -> None:
+    """Refuse a ``hop`` that is no HopSettings (None: one round)."""
+    if hop is not None and not isinstance(hop, HopSettings):
+        raise InvalidInputError(
+            f"hop must be a HopSettings (memory.search.hops), or None for one round; got "
+            f"{type(hop).__name__}")
+
+
+# -- their bodies ----------------------------------------------------------------------
 #: One search of a tier: ``(text, k, page)`` to one page of results.
 OneSearch = Callable[[str, int, int], SearchResult]
 
 
-def archival_page(memory: HierarchicalMemory, query: str, k: int, page: int,
+def archival_page(memory: SearchedMemory, query: str, k: int, page: int,
                   tags: Sequence[str] | None, start: Any, end: Any, hop: HopSettings | None,
                   query_embedder: Embedder | None, nearest: int) -> SearchResult:
     """One page of archival's hybrid search, as the recall layer lets ``query`` see it."""
@@ -38,7 +188,7 @@ def archival_page(memory: HierarchicalMemory, query: str, k: int, page: int,
     return _tier_page(memory, search, query, k, page, hop, "passages", len(memory.archival))
 
 
-def facts_about(memory: HierarchicalMemory, query: str, hits: Sequence[Hit],
+def facts_about(memory: SearchedMemory, query: str, hits: Sequence[Hit],
                 core_strong: frozenset[int] | None = None) -> list[int]:
     """The ids of the facts among ``hits`` (core's, or archived facts' passages) that
     ``query`` is about: those it matches strongly, as ``query`` decides which of core's
@@ -73,7 +223,7 @@ def facts_about(memory: HierarchicalMemory, query: str, hits: Sequence[Hit],
     return about
 
 
-def count_used(memory: HierarchicalMemory, query: str, hits: Sequence[Hit],
+def count_used(memory: SearchedMemory, query: str, hits: Sequence[Hit],
                core_strong: frozenset[int] | None = None) -> None:
     """Count the ``hits`` of ``query`` a caller used (``query(touch=True)``,
     ``archival_search(touch=True)``): a core fact's as an access, an archived fact's as a
@@ -90,7 +240,7 @@ def count_used(memory: HierarchicalMemory, query: str, hits: Sequence[Hit],
             memory.lifecycle.count_use(used)
 
 
-def recall_page(memory: HierarchicalMemory, query: str, k: int, page: int,
+def recall_page(memory: SearchedMemory, query: str, k: int, page: int,
                 roles: Sequence[str] | None, start: Any, end: Any, before_id: int | None,
                 hop: HopSettings | None, query_embedder: Embedder | None) -> SearchResult:
     """One page of the conversation log's search, as the recall layer lets ``query`` see it."""
@@ -101,7 +251,7 @@ def recall_page(memory: HierarchicalMemory, query: str, k: int, page: int,
     return _tier_page(memory, search, query, k, page, hop, "messages", len(memory.recall))
 
 
-def _tier_page(memory: HierarchicalMemory, search: OneSearch, query: str, k: int, page: int,
+def _tier_page(memory: SearchedMemory, search: OneSearch, query: str, k: int, page: int,
                hop: HopSettings | None, table: TextTable, rows: int) -> SearchResult:
     """One page of a tier's ``search``, screened by the privacy policy, with its optional
     second round."""
@@ -114,7 +264,7 @@ def _tier_page(memory: HierarchicalMemory, search: OneSearch, query: str, k: int
     return _with_hop(memory, one, query, k, page, hop, table, rows)
 
 
-def query_all(memory: HierarchicalMemory, request: str, k: int,
+def query_all(memory: SearchedMemory, request: str, k: int,
               hop: HopSettings | None) -> TierRanking:
     """The best ``k`` hits of all three tiers for ``request`` (``HierarchicalMemory.query``),
     and the core facts it pinned as strong matches (not with ``hop``, whose second round
@@ -153,13 +303,13 @@ def query_all(memory: HierarchicalMemory, request: str, k: int,
     return TierRanking(hits if privacy is None else privacy.filter_hits(request, hits), None)
 
 
-def _screened(memory: HierarchicalMemory, text: str, fetch: Callable[..., SearchResult],
+def _screened(memory: SearchedMemory, text: str, fetch: Callable[..., SearchResult],
               k: int, page: int) -> SearchResult:
     privacy = memory.privacy
     return fetch(k) if privacy is None else privacy.search_page(text, fetch, k, page)
 
 
-def _source_of(memory: HierarchicalMemory, hit: Hit) -> Hashable:
+def _source_of(memory: SearchedMemory, hit: Hit) -> Hashable:
     """The message a hit stands for (a fact, its source), else the hit's own row."""
     fact = memory.core.load(hit.fact_id) if hit.fact_id is not None else None
     if fact is not None and fact.source_message_id is not None:
@@ -169,7 +319,7 @@ def _source_of(memory: HierarchicalMemory, hit: Hit) -> Hashable:
     return hit.tier, hit.id
 
 
-def _with_hop(memory: HierarchicalMemory, one: OneSearch, query: str, k: int, page: int,
+def _with_hop(memory: SearchedMemory, one: OneSearch, query: str, k: int, page: int,
               hop: HopSettings | None, table: TextTable, rows: int) -> SearchResult:
     """``one(query, k, page)``, or its second round with ``hop``. The second round searches
     words the question lacks, so what a privacy policy withholds for the question is

@@ -11,7 +11,7 @@ symbol (Unicode category So: emoji, pictographs, dingbats) replaced by a
 stand-in word between spaces, ``sym`` + its code point in hex + ``x`` ("🥜"
 -> `` sym1f95cx ``): letters and digits only, which the porter stemmer
 leaves alone. memory/store/sqlite/schema_search.py calls it from SQL
-(memory/store/sqlite/store.py registers it), and a query's terms include the
+(memory/store/sqlite/connection.py registers it), and a query's terms include the
 stand-ins of its symbols (memory/search/lexical.py). Stored texts are unchanged.
 """
 

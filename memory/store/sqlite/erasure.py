@@ -4,7 +4,7 @@ in the database's files.
 Deleting a row is not enough for its bytes to leave the files:
 
 - a deleted cell stays in its page, and a freed page in the file, until reused;
-  ``secure_delete`` (on for every writer, memory/store/sqlite/store.py) zeroes both;
+  ``secure_delete`` (on for every writer, memory/store/sqlite/connection.py) zeroes both;
 - FTS5 records a deletion as a new index segment and keeps the old segment, tokens
   included, until segments are merged: ``optimize`` merges each index into one
   segment without the deleted rows;

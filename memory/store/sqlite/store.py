@@ -1,5 +1,6 @@
-"""The SQLite backend of the storage contract: opening (for writing, or read-only), the single
-writer, transactions, and the tables behind the contract's Protocols.
+"""The SQLite backend of the storage contract: opening (for writing, or read-only; the
+connection and its checks are in memory/store/sqlite/connection.py), the single writer,
+transactions, and the tables behind the contract's Protocols.
 
 SQLite is the single source of truth for every tier (its schema is in
 memory/store/sqlite/schema.py). The FAISS indexes are derived from it
@@ -14,7 +15,6 @@ rolled-back transaction leaves them exactly as the database is.
 from __future__ import annotations
 
 import contextlib
-import os
 import secrets
 import sqlite3
 import threading
@@ -24,21 +24,22 @@ from typing import Any
 
 from tiermem.memory.errors import (
     InvalidInputError,
-    NewerSchemaError,
-    OlderSchemaError,
     ReadOnlyError,
     StoreClosedError,
     StoreCorruptError,
     StoreError,
-    UnfinishedStoreError,
 )
 from tiermem.memory.store.nesting import NestedTransactions
-from tiermem.memory.store.records import (
-    DUMP_TABLES,
-    DumpRow,
-    DumpTable,
-    TextTable,
-    VectorTable,
+from tiermem.memory.store.records import DumpRow, DumpTable, TextTable, VectorTable
+from tiermem.memory.store.sqlite.connection import (
+    DURABILITY,
+    check_schema_readable,
+    configure_writer,
+    connect,
+    connect_read_only,
+    create_private,
+    make_home,
+    refuse_newer_schema,
 )
 from tiermem.memory.store.sqlite.dump import (
     clear_tables,
@@ -61,12 +62,10 @@ from tiermem.memory.store.sqlite.lexical import SQLiteLexical
 from tiermem.memory.store.sqlite.lexical_cache import TermCache
 from tiermem.memory.store.sqlite.messages import MESSAGE_APPENDS, SQLiteMessages
 from tiermem.memory.store.sqlite.passages import PASSAGE_APPENDS, SQLitePassages
-from tiermem.memory.store.sqlite.schema import SCHEMA_VERSION, migrate, register_functions
+from tiermem.memory.store.sqlite.schema import migrate
 from tiermem.memory.store.sqlite.vectors import FaissIndex
 from tiermem.memory.store.sqlite.writer_lock import WriterLock
 from tiermem.memory.store.vector_choice import checked_ef_search, checked_vector_index
-
-DURABILITY = {"normal": "NORMAL", "full": "FULL"}
 
 
 class SQLiteStore(NestedTransactions):
@@ -126,32 +125,25 @@ class SQLiteStore(NestedTransactions):
         self._init_transactions()
         if home is not None and not read_only:
             try:
-                _make_home(home)
+                make_home(home)
             except OSError as exc:
                 raise StoreError(f"cannot create the agent home {home}: {exc.strerror}; "
                                  f"choose a directory this user can write") from None
             self._writer = WriterLock(home)
             self._writer.acquire()
-            _create_private(home / db_file)
+            create_private(home / db_file)
         try:
             if self.database is not None and read_only:
-                self.conn = _connect_read_only(self.database)
-                self._check_schema_readable()
+                self.conn = connect_read_only(self.database)
+                check_schema_readable(self.conn, self.database)
             else:
-                self.conn = _connect(self.database)
+                self.conn = connect(self.database)
                 # Before anything is written, even the journal mode: what a newer version
                 # stored may rest on columns and invariants this one would break.
-                self._refuse_newer_schema()
+                refuse_newer_schema(self.conn, self.database)
                 if home is not None and db_file == DB_FILE:
                     discard_restore_leftovers(home)  # from a killed restore; we hold the lock
-                self.conn.row_factory = sqlite3.Row
-                self.conn.execute("PRAGMA foreign_keys = ON")
-                # Deleted content is overwritten with zeros, not left in free space
-                # (memory/store/sqlite/erasure.py).
-                self.conn.execute("PRAGMA secure_delete = ON")
-                if home is not None:
-                    self.conn.execute("PRAGMA journal_mode = WAL")
-                    self.conn.execute(f"PRAGMA synchronous = {DURABILITY[durability]}")
+                configure_writer(self.conn, home is not None, durability)
                 migrate(self.conn)
                 self._mark_open()
         except BaseException as exc:
@@ -177,32 +169,6 @@ class SQLiteStore(NestedTransactions):
             if self.settings.get("store_id") is None:
                 self.settings.set("store_id", secrets.token_hex(16))
             self.settings.set("writer_state", "open")
-
-    # -- schema -----------------------------------------------------------------------
-    def _check_schema_readable(self) -> None:
-        version = self.conn.execute("PRAGMA user_version").fetchone()[0]
-        if version < SCHEMA_VERSION and self._holds_nothing():
-            # Every open that creates a memory runs all migrations then stores its
-            # settings, and every older tiermem stored settings too: a database without
-            # any was left by a process that stopped while creating it.
-            raise UnfinishedStoreError(f"the memory database {self.database}", version)
-        if version < SCHEMA_VERSION:
-            raise OlderSchemaError(f"the memory database {self.database}", version,
-                                   SCHEMA_VERSION)
-        self._refuse_newer_schema()
-
-    def _refuse_newer_schema(self) -> None:
-        version = self.conn.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            raise NewerSchemaError(f"the memory database {self.database}", version,
-                                   SCHEMA_VERSION)
-
-    def _holds_nothing(self) -> bool:
-        """Whether no table of the database holds a row (or none was created yet)."""
-        tables = {row[0] for row in self.conn.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table'")}
-        return not any(self.conn.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchone()
-                       for table in ("meta", *DUMP_TABLES) if table in tables)
 
     # -- meta -------------------------------------------------------------------------
     @property
@@ -386,52 +352,3 @@ class SQLiteStore(NestedTransactions):
     def _writer_release(self) -> None:
         if self._writer is not None:
             self._writer.release()
-
-
-def _make_home(home: Path) -> None:
-    """Create ``home`` readable by this user only, whatever the umask: a memory holds what
-    its users said. A directory that exists is left as it is (the command line tightens
-    its agents' homes, agent/home.py)."""
-    try:
-        home.mkdir(parents=True)
-    except FileExistsError:
-        if home.is_dir():
-            return
-        raise
-    home.chmod(0o700)
-
-
-def _create_private(database: Path) -> None:
-    """Create ``database`` empty and 0600 if it does not exist; SQLite gives its ``-wal``
-    and ``-shm`` files the same mode."""
-    with contextlib.suppress(FileExistsError):
-        os.close(os.open(database, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-
-
-def _connect(database: Path | None) -> sqlite3.Connection:
-    conn = sqlite3.connect(database or ":memory:", isolation_level=None, check_same_thread=False)
-    register_functions(conn)
-    return conn
-
-
-def _connect_read_only(database: Path) -> sqlite3.Connection:
-    if not database.exists():
-        raise StoreError(f"no memory at {database.parent}: {database.name} does not exist")
-    conn: sqlite3.Connection | None = None
-    database = database.absolute()  # a file URI cannot hold a relative path
-    try:
-        conn = sqlite3.connect(f"{database.as_uri()}?mode=ro", uri=True, isolation_level=None,
-                               check_same_thread=False)
-        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-    except sqlite3.OperationalError as exc:
-        if conn is not None:
-            conn.close()
-        if (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF != sqlite3.SQLITE_CANTOPEN:
-            raise
-        # A WAL reader needs the -shm file, which SQLite cannot create in a read-only
-        # directory; no writer can be using such a home, so the file alone is the database.
-        conn = sqlite3.connect(f"{database.as_uri()}?mode=ro&immutable=1", uri=True,
-                               isolation_level=None, check_same_thread=False)
-    conn.row_factory = sqlite3.Row
-    conn.execute("PRAGMA query_only = ON")
-    return conn

@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 
 OUT_OF_DATE = "the file is out of date"
 #: The index files hold every vector of the memory: readable by their owner only, as the
-#: database is (memory/store/sqlite/store.py), whatever the umask.
+#: database is (memory/store/sqlite/connection.py), whatever the umask.
 PRIVATE_FILE = 0o600
 
 

@@ -1,0 +1,241 @@
+"""The chat's slash commands (/core, /archival, /recall, /forget, /policy, ...): what each
+prints and how each is used wrongly.
+
+``ChatRepl`` (agent/repl.py) owns the session: it hands each line that starts with "/"
+to ``SlashCommands.run`` and gives it the console to print to, which it swaps for a
+buffer under --json, and the ways to report a failure, which count toward the exit
+status. A command used wrongly (unknown, missing its argument, or given words it does
+not take) is reported as a usage error, so a script's typo shows.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Protocol
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from tiermem.agent.judge import judge_failure
+from tiermem.agent.loop import Agent
+from tiermem.agent.offline import OfflinePolicy
+from tiermem.memory.errors import InvalidConfigError, TiermemError
+from tiermem.memory.output_file import write_atomic
+
+HELP = """\
+Commands:
+  /core              core facts with durability, access count and score
+  /archival QUERY    search archival memory
+  /recall QUERY      search what was said (/recall --all QUERY: tool results too)
+  /diagnostics       memory health report and red flags
+  /snapshot FILE     write a JSON snapshot of the whole memory
+  /history clear     erase the prompt history (what the up arrow brings back)
+  /forget TEXT       forget the stored facts, passages and messages TEXT targets
+  /forget --erase TEXT   forget them and erase their text from every file
+  /forget --erase-forgotten   erase everything forgotten before
+  /policy            the privacy policy's active retention statements
+  /policy set S1 | S2    replace them (/policy clear: none)
+  /model             which model (or the offline policy) is answering
+  /help              this help
+  /exit              leave (Ctrl-D, or Ctrl-C twice at an empty prompt)"""
+#: After an exact request matched nothing: how to find the stored wording, or match by
+#: meaning instead.
+UNMATCHED_HINT = ("/recall TEXT and /archival TEXT show how it was stored, and /core the "
+                  "facts; to match by meaning, chat with a model (--model) and set the forget "
+                  "mode to exact_then_top_k_llm in policy.yaml (it asks the model which "
+                  "stored items the request targets)")
+#: The slash commands that take no argument.
+_NO_ARGUMENT = frozenset({"/exit", "/quit", "/help", "/model", "/core", "/diagnostics"})
+
+
+class ChatOutput(Protocol):
+    """Where the commands print, and how they report a failure (``ChatRepl``)."""
+
+    #: The agent's name, as the commands a report names need it.
+    agent_name: str
+
+    @property
+    def console(self) -> Console:
+        ...
+
+    @property
+    def error_console(self) -> Console:
+        ...
+
+    def usage(self, message: str) -> None:
+        ...
+
+    def fail(self, label: str, exc: Exception, hint: str | None = None) -> None:
+        ...
+
+    def report_defect(self, exc: Exception, outcome: str) -> None:
+        ...
+
+
+class SlashCommands:
+    """The slash commands of one chat session over an ``Agent``."""
+
+    def __init__(self, agent: Agent, chat: ChatOutput, home: Path | None = None,
+                 store: str | None = None) -> None:
+        self.agent = agent
+        self.chat = chat
+        #: Where the agent's policy.yaml is read from (with --store too), for /policy.
+        self.home = home
+        self.store = store  # the --store given, for the commands /diagnostics names
+
+    @property
+    def console(self) -> Console:
+        # Read at each print: under --json the chat swaps in a buffer for each command.
+        return self.chat.console
+
+    def run(self, text: str) -> bool:
+        """Run one slash command; False means the session should end."""
+        name, _, arg = text.partition(" ")
+        arg = arg.strip()
+        memory = self.agent.memory
+        if name in _NO_ARGUMENT and arg:
+            # Ignoring the extra words would hide a typo (`/core facts`, `/exit now`).
+            self.chat.usage(f"usage: {name} (it takes nothing after it)")
+            return True
+        try:
+            if name in ("/exit", "/quit"):
+                return False
+            if name == "/help":
+                self.console.print(HELP)
+            elif name == "/model":
+                self.console.print(f"model: {escape(self.agent.llm.name)} "
+                                   f"(context window {self.agent.llm.context_window} tokens)")
+            elif name == "/core":
+                self.show_core()
+            elif name in ("/archival", "/recall"):
+                self.search(name, arg)
+            elif name == "/diagnostics":
+                from tiermem.agent.diagnostics_command import command_line_advice
+                from tiermem.memory.ops.report import print_text
+
+                report = memory.diagnostics()
+                command_line_advice(report, self.chat.agent_name, self.store)
+                print_text(self.console, report)
+            elif name == "/snapshot":
+                if not arg:
+                    self.chat.usage("usage: /snapshot FILE")
+                    return True
+                path = Path(arg).expanduser()
+                write_atomic(path, json.dumps(memory.snapshot()), private=True)
+                self.console.print(f"snapshot written to {escape(str(path))}")
+            elif name == "/forget":
+                self.forget(arg, text)
+            elif name == "/policy":
+                self.policy(arg)
+            elif name == "/history":
+                if arg != "clear":
+                    self.chat.usage("usage: /history clear")
+                    return True
+                erased = memory.prompt_history.clear()
+                self.console.print(f"erased {erased} line(s) of prompt history")
+            else:
+                self.chat.usage(f"unknown command {name}; /help lists them")
+        except TiermemError as exc:
+            self.chat.fail("error", exc)
+        except Exception as exc:
+            self.chat.report_defect(exc, f"the command {name} failed")
+        return True
+
+    def forget(self, request: str, line: str) -> None:
+        first, _, rest = request.partition(" ")
+        if first == "--erase-forgotten":
+            if rest.strip():  # not text to forget: the whole request would be audited as one
+                self.chat.usage("usage: /forget --erase-forgotten (it takes nothing after it)")
+                return
+            report = self.agent.memory.erase_forgotten()
+            self.console.print(f"erased: {report.facts} fact(s), {report.passages} "
+                               f"passage(s), {report.messages} message(s) forgotten before")
+            return
+        erase = first == "--erase"
+        request = rest.strip() if erase else request
+        if not request:
+            self.chat.usage("usage: /forget [--erase] TEXT (the exact text of what to forget; "
+                       "--erase also erases it from every file)")
+            return
+        memory = self.agent.memory
+        # The command line quotes what is forgotten: it leaves the up-arrow history too.
+        memory.prompt_history.forget([line])
+        result = memory.forget(request, erase=erase)
+        self.agent.context.blank(set(result.forgotten.messages))
+        done = result.forgotten
+        if result.outcome == "matched":
+            self.console.print(f"{'erased' if erase else 'forgotten'}: {len(done.facts)} "
+                               f"fact(s), {len(done.passages)} passage(s), "
+                               f"{len(done.messages)} message(s)")
+        else:
+            self.console.print(f"nothing forgotten ({result.outcome}: "
+                               f"{escape(result.detail)})")
+            if result.outcome == "unmatched" and result.mode == "exact":
+                self.console.print(UNMATCHED_HINT, markup=False)
+        failure = judge_failure(memory.judge) if result.outcome == "failed" else None
+        if failure is not None:
+            self.chat.error_console.print(failure, markup=False, style="yellow")
+
+    def policy(self, arg: str) -> None:
+        memory = self.agent.memory
+        verb, _, rest = arg.partition(" ")
+        changing = (verb == "set" and rest.strip()) or (verb == "clear" and not rest.strip())
+        if arg and not changing:
+            self.chat.usage("usage: /policy, /policy set STATEMENT | STATEMENT, /policy clear")
+            return
+        where = str(self.home) if self.home is not None else "the agent home"
+        start = f"start the chat with --policy FILE, or put policy.yaml in {where}"
+        if memory.privacy is None:
+            if changing:  # the library's refusal names privacy=, which a chat has no use for
+                self.chat.fail("error", InvalidConfigError(
+                    f"this chat has no privacy policy to change: {start}", ("privacy",)))
+            else:
+                self.console.print(f"no privacy policy: {escape(start)}")
+            return
+        if verb == "set":
+            memory.set_retention_policy([s.strip() for s in rest.split("|")])
+        elif verb == "clear":
+            memory.set_retention_policy([])
+        active = memory.privacy.policies
+        self.console.print("retention statements: " + (
+            "; ".join(escape(s) for s in active) if active else "none"))
+
+    def search(self, name: str, arg: str) -> None:
+        first, _, rest = arg.partition(" ")
+        everything = name == "/recall" and first == "--all"
+        query = rest.strip() if everything else arg
+        if not query:
+            self.chat.usage(f"usage: {name} QUERY" + (" (or --all QUERY)" if name == "/recall"
+                                                 else ""))
+            return
+        memory = self.agent.memory
+        if name == "/archival":
+            result = memory.archival_search(query, k=10)
+        else:
+            result = memory.recall_search(query, k=10, roles=None if everything
+                                          else self.recall_roles())
+        count = (f"{result.total}" if result.total_exact
+                 else f"at least {result.total} (the newest ranked)")
+        self.console.print(f"{count} matches (page 1 of {result.pages})")
+        for hit in result.hits:
+            extra = " [dim](evicted from core)[/dim]" if hit.evicted_at is not None else ""
+            who = f"{hit.role}: " if hit.role else ""
+            line = " ".join(hit.text.split())  # one line per hit, however the text was laid out
+            self.console.print(f"  #{hit.id} {escape(who + line[:200])}{extra}")
+
+    def recall_roles(self) -> list[str]:
+        """What /recall lists by default: what was said. The offline policy's replies only
+        quote memory back, so with it that is what the user said."""
+        return ["user"] if isinstance(self.agent.llm, OfflinePolicy) else ["user", "assistant"]
+
+    def show_core(self) -> None:
+        memory = self.agent.memory
+        table = Table(title=f"core {memory.core.used}/{memory.core.limit} {memory.core.unit}")
+        for column in ("id", "fact", "durability", "accesses", "score"):
+            table.add_column(column)
+        for fact in memory.core:
+            table.add_row(str(fact.id), escape(fact.text), fact.durability,
+                          str(fact.access_count), f"{memory.fact_score(fact):.3f}")
+        self.console.print(table)

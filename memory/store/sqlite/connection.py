@@ -1,0 +1,113 @@
+"""Opening a SQLite database for ``SQLiteStore`` (memory/store/sqlite/store.py): the agent
+home and the database file, private to this user; the connection, for writing (with the
+settings every writer runs under) or read-only; and the checks that refuse a database this
+version cannot use, before anything is written to it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+from pathlib import Path
+
+from tiermem.memory.errors import (
+    NewerSchemaError,
+    OlderSchemaError,
+    StoreError,
+    UnfinishedStoreError,
+)
+from tiermem.memory.store.records import DUMP_TABLES
+from tiermem.memory.store.sqlite.schema import SCHEMA_VERSION, register_functions
+
+DURABILITY = {"normal": "NORMAL", "full": "FULL"}
+
+
+def make_home(home: Path) -> None:
+    """Create ``home`` readable by this user only, whatever the umask: a memory holds what
+    its users said. A directory that exists is left as it is (the command line tightens
+    its agents' homes, agent/home.py)."""
+    try:
+        home.mkdir(parents=True)
+    except FileExistsError:
+        if home.is_dir():
+            return
+        raise
+    home.chmod(0o700)
+
+
+def create_private(database: Path) -> None:
+    """Create ``database`` empty and 0600 if it does not exist; SQLite gives its ``-wal``
+    and ``-shm`` files the same mode."""
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(database, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+
+
+def connect(database: Path | None) -> sqlite3.Connection:
+    conn = sqlite3.connect(database or ":memory:", isolation_level=None, check_same_thread=False)
+    register_functions(conn)
+    return conn
+
+
+def connect_read_only(database: Path) -> sqlite3.Connection:
+    if not database.exists():
+        raise StoreError(f"no memory at {database.parent}: {database.name} does not exist")
+    conn: sqlite3.Connection | None = None
+    database = database.absolute()  # a file URI cannot hold a relative path
+    try:
+        conn = sqlite3.connect(f"{database.as_uri()}?mode=ro", uri=True, isolation_level=None,
+                               check_same_thread=False)
+        conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    except sqlite3.OperationalError as exc:
+        if conn is not None:
+            conn.close()
+        if (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF != sqlite3.SQLITE_CANTOPEN:
+            raise
+        # A WAL reader needs the -shm file, which SQLite cannot create in a read-only
+        # directory; no writer can be using such a home, so the file alone is the database.
+        conn = sqlite3.connect(f"{database.as_uri()}?mode=ro&immutable=1", uri=True,
+                               isolation_level=None, check_same_thread=False)
+    conn.row_factory = sqlite3.Row
+    conn.execute("PRAGMA query_only = ON")
+    return conn
+
+
+def configure_writer(conn: sqlite3.Connection, on_disk: bool, durability: str) -> None:
+    """The settings of a connection that writes (``on_disk``: to a file, not in memory)."""
+    conn.row_factory = sqlite3.Row
+    conn.execute("PRAGMA foreign_keys = ON")
+    # Deleted content is overwritten with zeros, not left in free space
+    # (memory/store/sqlite/erasure.py).
+    conn.execute("PRAGMA secure_delete = ON")
+    if on_disk:
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute(f"PRAGMA synchronous = {DURABILITY[durability]}")
+
+
+# -- schema -----------------------------------------------------------------------------
+def check_schema_readable(conn: sqlite3.Connection, database: Path | None) -> None:
+    """Refuse a database a read-only open cannot read as it is: older (it would have to
+    be migrated, which writes), left unfinished, or newer."""
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version < SCHEMA_VERSION and _holds_nothing(conn):
+        # Every open that creates a memory runs all migrations then stores its
+        # settings, and every older tiermem stored settings too: a database without
+        # any was left by a process that stopped while creating it.
+        raise UnfinishedStoreError(f"the memory database {database}", version)
+    if version < SCHEMA_VERSION:
+        raise OlderSchemaError(f"the memory database {database}", version, SCHEMA_VERSION)
+    refuse_newer_schema(conn, database)
+
+
+def refuse_newer_schema(conn: sqlite3.Connection, database: Path | None) -> None:
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version > SCHEMA_VERSION:
+        raise NewerSchemaError(f"the memory database {database}", version, SCHEMA_VERSION)
+
+
+def _holds_nothing(conn: sqlite3.Connection) -> bool:
+    """Whether no table of the database holds a row (or none was created yet)."""
+    tables = {row[0] for row in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    return not any(conn.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchone()
+                   for table in ("meta", *DUMP_TABLES) if table in tables)
