@@ -19,6 +19,7 @@ from tiermem.bench.postgres_only import PgAgent, stats_problems
 from tiermem.bench.sqlite_only import integrity_problems
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 from tiermem.memory.errors import TiermemError
+from tiermem.memory.ops.erase import pending_erasures
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.records import DumpRow, DumpTable
 from tiermem.memory.store.sqlite import SQLiteStore
@@ -91,10 +92,20 @@ def vectorless_rows(memory: HierarchicalMemory) -> list[str]:
     return problems
 
 
+def owed_erasures(memory: HierarchicalMemory) -> list[str]:
+    """An erasure a forget asked for and a writer's open did not finish."""
+    if memory.store.read_only:
+        return []  # a read-only open finishes nothing; it only reports what is owed
+    owed = pending_erasures(memory.store)
+    return [f"the erasure of forget requests {owed} is still owed after a writer opened "
+            f"the memory"] if owed else []
+
+
 def audit(memory: HierarchicalMemory) -> list[str]:
-    """Everything that must hold of a memory at rest."""
+    """Everything that must hold of a memory at rest (opened for writing, which finishes
+    an owed erasure first)."""
     return (integrity_problems(memory) + stats_problems(memory) + index_problems(memory)
-            + core_problems(memory) + vectorless_rows(memory))
+            + core_problems(memory) + vectorless_rows(memory) + owed_erasures(memory))
 
 
 def rows(memory: HierarchicalMemory, table: DumpTable,

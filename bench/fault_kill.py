@@ -76,8 +76,8 @@ def _judge_exit(outcome: ForkOutcome, result: FaultResult, trial: int) -> None:
 
 
 # -- what must be on disk ------------------------------------------------------------------
-def _starts(prefix: str) -> Callable[[DumpRow], bool]:
-    return lambda row: str(row["text"]).startswith(prefix)
+def _starts(prefix: str, column: str = "text") -> Callable[[DumpRow], bool]:
+    return lambda row: str(row[column]).startswith(prefix)
 
 
 def _turn_units(memory: HierarchicalMemory, ops: Ops) -> tuple[list[str], list[str]]:
@@ -97,21 +97,26 @@ def _batch_units(memory: HierarchicalMemory, ops: Ops) -> tuple[list[str], list[
     unit = (markers(memory, "facts", "text", _starts("Unit fact")),
             markers(memory, "passages", "text", _starts("Unit passage")))
     talk = markers(memory, "messages", "content")
+    said = markers(memory, "messages", "content", _starts("Talk [", "content"))
     erased = markers(memory, "erasures", "reason")
     whole_unit = (child.UNIT_FACTS, child.UNIT_PASSAGES)
+    # An interaction is whole, erased whole, or (forgotten and erased) its reply alone.
+    forgotten = {m for m in talk if (talk[m], said[m], erased[m]) == (1, 0, 0)}
+    whole = ((2, 0), (0, 2))
 
     def present(kind: str, m: str) -> bool:
         return {"fact": facts[m] > 0, "passage": passages[m] > 0,
                 "unit": (unit[0][m], unit[1][m]) == whole_unit,
-                "talk": (talk[m], erased[m]) in ((2, 0), (0, 2)),
-                "erase": (talk[m], erased[m]) == (0, 2)}.get(kind, True)
+                "talk": (talk[m], erased[m]) in whole or m in forgotten,
+                "erase": (talk[m], erased[m]) == (0, 2),
+                "forget": m in forgotten}.get(kind, True)
 
     lost = [f"{kind} {m}" for kind, m in ops if not present(kind, m)]
     torn = [f"unit {m}: {unit[0][m]} facts, {unit[1][m]} passages"
             for m in sorted(set(unit[0]) | set(unit[1])) if (unit[0][m], unit[1][m]) != whole_unit]
     torn += [f"talk {m}: {talk[m]} messages, {erased[m]} erasures"
              for m in sorted(set(talk) | set(erased))
-             if (talk[m], erased[m]) not in ((2, 0), (0, 2))]
+             if (talk[m], erased[m]) not in whole and m not in forgotten]
     return lost, torn
 
 

@@ -147,15 +147,22 @@ def turns(home: Place, trial: int, rng: random.Random, report: Report) -> None:
 
 
 # -- batches of writes, interactions and erasures ------------------------------------------
+def talk_text(marker: str) -> str:
+    """The user's side of the interaction ``marker``."""
+    return f"Talk [{marker}]: the production region for {marker} is eu-west-1."
+
+
 def batches(home: Place, trial: int, rng: random.Random, report: Report) -> None:
-    """Single writes, multi-write units, interactions and erasures of earlier interactions."""
+    """Single writes, multi-write units, interactions, and erasures of earlier interactions:
+    directly, or by a forget asked to erase (forgotten in one transaction, erased in the
+    next, so a kill between the two leaves the erasure owed to the next open)."""
     memory = open_memory(home)
     talks: list[str] = []
     report("READY")
     for i in itertools.count():
         marker = f"b{trial}o{i}"
-        kind = rng.choice(("fact", "passage", "talk", "unit", "unit", "erase"))
-        if kind == "erase" and not talks:
+        kind = rng.choice(("fact", "passage", "talk", "unit", "unit", "erase", "forget"))
+        if kind in ("erase", "forget") and not talks:
             kind = "talk"
         if kind == "fact":
             memory.add_fact(f"Batch fact [{marker}] {short_lived_sentence(rng)}",
@@ -163,8 +170,7 @@ def batches(home: Place, trial: int, rng: random.Random, report: Report) -> None
         elif kind == "passage":
             memory.archival_insert(f"Batch passage [{marker}] {durable_sentence(rng)}")
         elif kind == "talk":
-            memory.process_interaction(f"Talk [{marker}]: the production region for "
-                                       f"{marker} is eu-west-1.", f"Noted [{marker}].")
+            memory.process_interaction(talk_text(marker), f"Noted [{marker}].")
             talks.append(marker)
         elif kind == "unit":
             with memory.interaction():
@@ -173,6 +179,9 @@ def batches(home: Place, trial: int, rng: random.Random, report: Report) -> None
                                     rng.choice(("durable", "short-lived")))
                     if j < UNIT_PASSAGES:
                         memory.archival_insert(f"Unit passage [{marker}] part {j}")
+        elif kind == "forget":  # the user's message only: the reply does not quote it
+            marker = talks.pop(rng.randrange(len(talks)))
+            memory.forget(talk_text(marker), erase=True)
         else:
             marker = talks.pop(rng.randrange(len(talks)))
             ids = [r["id"] for r in memory.recall.iter_rows() if f"[{marker}]" in r["content"]]

@@ -2,8 +2,8 @@
 
 A few seeded kills of each workload against the test server must leave nothing
 for the audit to find; and the audit must find what is broken on purpose (a
-row without its vector, BM25 counters that disagree with the rows), so its
-silence means something.
+row without its vector, BM25 counters that disagree with the rows, an erasure
+left owed), so its silence means something.
 """
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ from backends import unavailable
 
 from tiermem.bench import fault_kill_pg
 from tiermem.bench.fault_audit import audit
-from tiermem.bench.fault_kill_child import open_memory
+from tiermem.bench.fault_kill_child import open_memory, talk_text
 from tiermem.bench.postgres_only import PgAgent
+from tiermem.memory.ops.erase import promise_erasure
 from tiermem.memory.store.postgres.backend import PostgresBackend
 from tiermem.memory.tiers.archival import ArchivalTier
 
@@ -88,3 +89,13 @@ def test_without_a_server_the_class_is_skipped_saying_what_to_install(
     rows = fault_kill_pg.run_kill_pg(0, True)
     assert len(rows) == len(fault_kill_pg.PG_WORKLOADS)
     assert all(row.skipped == "psycopg not installed: pip ..." and row.passed for row in rows)
+
+
+def test_an_erasure_left_owed_is_reported(postgres_dsn: str) -> None:
+    with open_memory(PgAgent(postgres_dsn, "owed")) as memory:
+        memory.process_interaction(talk_text("b1o1"), "Noted [b1o1].")
+        # Broken on purpose: an erasure marked owed that the open did not finish.
+        with memory.store.transaction():
+            promise_erasure(memory.store, 1)
+        problems = audit(memory)
+    assert any("still owed" in p for p in problems), problems
