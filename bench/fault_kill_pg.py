@@ -29,7 +29,7 @@ PG_WORKLOADS: dict[str, tuple[int, int, int]] = {
 
 
 def label(name: str) -> str:
-    return fault_kill.WORKLOADS[name].label.replace("kill:", "kill on PostgreSQL:", 1)
+    return fault_kill.WORKLOADS[name].label.replace("kill:", "kill pg:", 1)
 
 
 @contextlib.contextmanager

@@ -63,7 +63,7 @@ CLASSES: dict[str, tuple[str, Runner]] = {
                      _one(".fault_kill", "run_kill", "batches")),
     "kill-reindex": ("kill: reindex", _one(".fault_kill", "run_kill", "reindex")),
     "kill-restore": ("kill: snapshot restore", _one(".fault_kill", "run_kill", "restore")),
-    "kill-pg": ("kill on PostgreSQL", _kill_pg),
+    "kill-pg": ("kill pg", _kill_pg),
     "disk-full": ("disk full at COMMIT", _one(".fault_disk", "run_disk")),
     "read-only": ("read-only home", _one(".fault_readonly", "run_readonly")),
     "garbled-faiss": ("garbled FAISS file", _one(".fault_files", "garbled_faiss")),
