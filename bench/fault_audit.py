@@ -15,9 +15,12 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from tiermem.bench.postgres_only import PgAgent, stats_problems
 from tiermem.bench.sqlite_only import integrity_problems
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 from tiermem.memory.errors import TiermemError
+from tiermem.memory.ops.erase import pending_erasures
+from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.records import DumpRow, DumpTable
 from tiermem.memory.store.sqlite import SQLiteStore
 from tiermem.memory.tiers.recall import EMBEDDED_ROLES
@@ -29,6 +32,8 @@ CONTENT_TABLES: tuple[DumpTable, ...] = (
 DERIVED_META = ("passages_vector_generation", "messages_vector_generation", "recall_rewrites",
                 "archival_rewrites")
 MARKER = re.compile(r"\[([a-z]+\d+o\d+)\]")
+#: Where a memory lives: an agent home, or an agent in a PostgreSQL database.
+Place = Path | PgAgent
 
 
 def index_problems(memory: HierarchicalMemory) -> list[str]:
@@ -87,10 +92,20 @@ def vectorless_rows(memory: HierarchicalMemory) -> list[str]:
     return problems
 
 
+def owed_erasures(memory: HierarchicalMemory) -> list[str]:
+    """An erasure a forget asked for and a writer's open did not finish."""
+    if memory.store.read_only:
+        return []  # a read-only open finishes nothing; it only reports what is owed
+    owed = pending_erasures(memory.store)
+    return [f"the erasure of forget requests {owed} is still owed after a writer opened "
+            f"the memory"] if owed else []
+
+
 def audit(memory: HierarchicalMemory) -> list[str]:
-    """Everything that must hold of a memory at rest."""
-    return (integrity_problems(memory) + index_problems(memory) + core_problems(memory)
-            + vectorless_rows(memory))
+    """Everything that must hold of a memory at rest (opened for writing, which finishes
+    an owed erasure first)."""
+    return (integrity_problems(memory) + stats_problems(memory) + index_problems(memory)
+            + core_problems(memory) + vectorless_rows(memory) + owed_erasures(memory))
 
 
 def rows(memory: HierarchicalMemory, table: DumpTable,
@@ -151,11 +166,17 @@ def answers_from_sqlite(home: Path, queries: Sequence[str], **options: Any) -> A
             return answers(memory, queries)
 
 
-def stored_embedder(home: Path, default_dim: int = 64) -> HashingEmbedder:
-    """The hashing embedder an agent home was built with, read without opening it for writing
-    (``default_dim`` for a home killed before it recorded one)."""
+def stored_embedder(home: Place, default_dim: int = 64) -> HashingEmbedder:
+    """The hashing embedder a memory was built with, read without opening it for writing
+    (``default_dim`` for one killed before it recorded one)."""
     try:
-        store = SQLiteStore(home, read_only=True)
+        store: StorageBackend
+        if isinstance(home, PgAgent):
+            from tiermem.memory.store.opening import open_postgres
+
+            store = open_postgres(home.dsn, home.agent, read_only=True)
+        else:
+            store = SQLiteStore(home, read_only=True)
     except TiermemError:
         return HashingEmbedder(default_dim)
     try:

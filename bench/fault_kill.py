@@ -1,4 +1,4 @@
-"""SIGKILL loops: kill a writer at seeded points, reopen, and audit what is on disk.
+"""SIGKILL loops: kill a writer at seeded points, reopen, and audit what is stored.
 
 Four workloads (bench/fault_kill_child.py): agent turns, batches of writes
 with erasures, ``reindex`` and snapshot restore. After each kill the home is
@@ -7,6 +7,11 @@ reopened as a user would, and it must pass ``bench.fault_audit.audit``
 vector for every row), keep every operation the writer reported committed,
 and hold every multi-write unit whole or not at all. A home that failed an
 audit is replaced by a fresh one, so one defect is counted once.
+
+With ``store`` (a PostgreSQL DSN) the same loops run on agents in that
+database: the killed writer's advisory lock is the server's to release when
+it sees the connection die, and the audit recounts the BM25 statistics the
+triggers keep (bench/postgres_only.py) where SQLite's is its integrity check.
 """
 
 from __future__ import annotations
@@ -21,11 +26,13 @@ from pathlib import Path
 from typing import Any
 
 from tiermem.bench import fault_kill_child as child
-from tiermem.bench.fault_audit import audit, markers, stored_embedder
+from tiermem.bench.fault_audit import Place, audit, markers, stored_embedder
 from tiermem.bench.fault_os import ForkOutcome, Report, run_forked
 from tiermem.bench.fault_result import FaultResult, describe, is_clear
+from tiermem.bench.postgres_only import PgAgent, agent_exists, wait_for_writer_lock
 from tiermem.bench.workload import durable_sentence
-from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory import HierarchicalMemory
+from tiermem.memory.errors import StoreLockedError
 from tiermem.memory.store.records import DumpRow
 from tiermem.memory.store.sqlite import DB_FILE
 
@@ -69,8 +76,8 @@ def _judge_exit(outcome: ForkOutcome, result: FaultResult, trial: int) -> None:
 
 
 # -- what must be on disk ------------------------------------------------------------------
-def _starts(prefix: str) -> Callable[[DumpRow], bool]:
-    return lambda row: str(row["text"]).startswith(prefix)
+def _starts(prefix: str, column: str = "text") -> Callable[[DumpRow], bool]:
+    return lambda row: str(row[column]).startswith(prefix)
 
 
 def _turn_units(memory: HierarchicalMemory, ops: Ops) -> tuple[list[str], list[str]]:
@@ -90,21 +97,26 @@ def _batch_units(memory: HierarchicalMemory, ops: Ops) -> tuple[list[str], list[
     unit = (markers(memory, "facts", "text", _starts("Unit fact")),
             markers(memory, "passages", "text", _starts("Unit passage")))
     talk = markers(memory, "messages", "content")
+    said = markers(memory, "messages", "content", _starts("Talk [", "content"))
     erased = markers(memory, "erasures", "reason")
     whole_unit = (child.UNIT_FACTS, child.UNIT_PASSAGES)
+    # An interaction is whole, erased whole, or (forgotten and erased) its reply alone.
+    forgotten = {m for m in talk if (talk[m], said[m], erased[m]) == (1, 0, 0)}
+    whole = ((2, 0), (0, 2))
 
     def present(kind: str, m: str) -> bool:
         return {"fact": facts[m] > 0, "passage": passages[m] > 0,
                 "unit": (unit[0][m], unit[1][m]) == whole_unit,
-                "talk": (talk[m], erased[m]) in ((2, 0), (0, 2)),
-                "erase": (talk[m], erased[m]) == (0, 2)}.get(kind, True)
+                "talk": (talk[m], erased[m]) in whole or m in forgotten,
+                "erase": (talk[m], erased[m]) == (0, 2),
+                "forget": m in forgotten}.get(kind, True)
 
     lost = [f"{kind} {m}" for kind, m in ops if not present(kind, m)]
     torn = [f"unit {m}: {unit[0][m]} facts, {unit[1][m]} passages"
             for m in sorted(set(unit[0]) | set(unit[1])) if (unit[0][m], unit[1][m]) != whole_unit]
     torn += [f"talk {m}: {talk[m]} messages, {erased[m]} erasures"
              for m in sorted(set(talk) | set(erased))
-             if (talk[m], erased[m]) not in ((2, 0), (0, 2))]
+             if (talk[m], erased[m]) not in whole and m not in forgotten]
     return lost, torn
 
 
@@ -116,7 +128,7 @@ def _seeded_units(memory: HierarchicalMemory, ops: Ops) -> tuple[list[str], list
     return lost, []
 
 
-def _seed_reindex_home(home: Path, number: int) -> Ops:
+def _seed_reindex_home(home: Place, number: int) -> Ops:
     rng = random.Random(number)
     ops: Ops = []
     with child.open_memory(home) as memory:
@@ -134,17 +146,19 @@ def _seed_reindex_home(home: Path, number: int) -> Ops:
 class HomeLoop:
     """Kill a writer on one home over and over, auditing after each kill."""
 
-    def __init__(self, name: str, root: Path, result: FaultResult) -> None:
+    def __init__(self, name: str, root: Path | str, result: FaultResult) -> None:
         self.name = name
         self.root = root
         self.result = result
         self.homes = 0
-        self.home = root
+        self.home: Place = child.place_in(root, f"{name}-home0")
         self.ops: Ops = []
+        self.lock_waits = 0
 
     def fresh_home(self) -> None:
         self.homes += 1
-        self.home = self.root / f"home{self.homes}"
+        # Named by workload too: on PostgreSQL every workload's agents share one database.
+        self.home = child.place_in(self.root, f"{self.name}-home{self.homes}")
         self.ops = _seed_reindex_home(self.home, self.homes) if self.name == "reindex" else []
 
     def writer(self, trial: int, seed: int, at: int | None) -> Callable[[Report], None]:
@@ -161,16 +175,30 @@ class HomeLoop:
         where = f"reopen after kill {trial}"
         embedder = stored_embedder(self.home, child.DIM)
         try:
-            return child.open_memory(self.home, embedder)
+            return self._open_after_kill(embedder, where)
         except Exception as exc:
             self.result.exception(exc, where)
             if not is_clear(exc) or self.name != "reindex":
                 return None
         try:  # what the error tells the user to do: run reindex again
-            return HierarchicalMemory.reindex(self.home, embedder, core_limit=child.CORE_LIMIT)
+            return child.reindex(self.home, embedder)
         except Exception as exc:
             self.result.crash(f"{where}: reindex again raised {describe(exc)}")
             return None
+
+    def _open_after_kill(self, embedder: Any, where: str) -> HierarchicalMemory:
+        """Open the memory; on PostgreSQL, one refused because the server has not yet
+        ended the dead writer's session is opened again once it has, as the error tells
+        the user to do."""
+        try:
+            return child.open_memory(self.home, embedder)
+        except StoreLockedError:
+            if not isinstance(self.home, PgAgent):
+                raise
+        self.lock_waits += 1
+        if not wait_for_writer_lock(self.home):
+            self.result.diverge(f"{where}: the server kept the killed writer's lock")
+        return child.open_memory(self.home, embedder)
 
     def audit(self, trial: int) -> bool:
         """Audit the home; False when it must be replaced."""
@@ -188,7 +216,7 @@ class HomeLoop:
         return not (problems or torn or lost)
 
 
-def _restore_trial(snapshot: dict[str, Any], root: Path, trial: int, at: int | None,
+def _restore_trial(snapshot: dict[str, Any], root: Path | str, trial: int, at: int | None,
                    kill_after: int | None, result: FaultResult) -> int:
     """One killed restore; returns how many restores the writer reported done."""
     def work(report: Report) -> None:
@@ -199,16 +227,18 @@ def _restore_trial(snapshot: dict[str, Any], root: Path, trial: int, at: int | N
     outcome = run_forked(work, kill_after=kill_after)
     _judge_exit(outcome, result, trial)
     done = [target for kind, target in _reported(outcome) if kind == "restore"]
-    for target in done:
-        _check_restored(snapshot, root / target, result, f"restore {target}", lose=True)
-    interrupted = root / f"r{trial}o{len(done)}"
+    interrupted = child.place_in(root, f"r{trial}o{len(done)}")
     where = f"killed restore {interrupted.name}"
-    if (interrupted / DB_FILE).exists():
+    if isinstance(interrupted, PgAgent) and not wait_for_writer_lock(interrupted):
+        result.diverge(f"{where}: the server kept the killed writer's lock")
+    for target in done:
+        _check_restored(snapshot, child.place_in(root, target), result, f"restore {target}",
+                        lose=True)
+    if _restored_something(interrupted):
         _check_restored(snapshot, interrupted, result, where, lose=False)
     else:
         try:
-            HierarchicalMemory.restore(snapshot, interrupted, embedder=HashingEmbedder(child.DIM)
-                                       ).close()
+            child.restore(snapshot, interrupted).close()
         except Exception as exc:
             if is_clear(exc):
                 result.diverge(f"{where}: restoring again was refused: {describe(exc)}")
@@ -216,11 +246,27 @@ def _restore_trial(snapshot: dict[str, Any], root: Path, trial: int, at: int | N
                 result.crash(f"{where}: restoring again raised {describe(exc)}")
         else:
             _check_restored(snapshot, interrupted, result, f"{where}, restored again", lose=True)
-    shutil.rmtree(root, ignore_errors=True)
+    if isinstance(root, Path):
+        shutil.rmtree(root, ignore_errors=True)
     return len(done)
 
 
-def _check_restored(snapshot: dict[str, Any], target: Path, result: FaultResult, where: str,
+def _restored_something(target: Place) -> bool:
+    """Whether a killed restore left a memory there. An agent's row in a database is
+    created (and committed) before the restore's one transaction, so only rows beside it
+    tell that the transaction committed."""
+    if isinstance(target, Path):
+        return (target / DB_FILE).exists()
+    if not agent_exists(target):
+        return False
+    try:
+        with child.open_memory(target) as memory:
+            return any(memory.snapshot()["tables"].values())
+    except Exception:
+        return True  # what cannot open is for _check_restored to report
+
+
+def _check_restored(snapshot: dict[str, Any], target: Place, result: FaultResult, where: str,
                     lose: bool) -> None:
     try:
         memory = child.open_memory(target)
@@ -240,9 +286,9 @@ def _check_restored(snapshot: dict[str, Any], target: Path, result: FaultResult,
     result.diverge_all(problems, where)
 
 
-def _seed_snapshot(root: Path) -> dict[str, Any]:
+def _seed_snapshot(root: Path | str) -> dict[str, Any]:
     rng = random.Random(7)
-    with child.open_memory(root / "source") as memory:
+    with child.open_memory(child.place_in(root, "source")) as memory:
         for j in range(20):
             memory.add_fact(f"Source fact {j}: {durable_sentence(rng)}", "durable")
         for j in range(15):
@@ -252,26 +298,32 @@ def _seed_snapshot(root: Path) -> dict[str, Any]:
         return memory.snapshot()
 
 
-def run_kill(name: str, seed: int, quick: bool, trials: int | None = None) -> FaultResult:
-    """Run one SIGKILL workload; ``trials`` overrides the default count."""
+def run_kill(name: str, seed: int, quick: bool, trials: int | None = None, *,
+             store: str | None = None, label: str | None = None,
+             max_step: int | None = None) -> FaultResult:
+    """Run one SIGKILL workload; ``trials`` overrides the default count. With ``store``
+    (a PostgreSQL DSN) it runs on agents in that database, under ``label``, drawing its
+    tripwire steps from 1..``max_step``."""
     workload = WORKLOADS[name]
-    result = FaultResult(workload.label, "kill")
+    result = FaultResult(label or workload.label, "kill")
     rng = random.Random(f"{seed}:kill:{name}")
     count = trials if trials is not None else (workload.quick_trials if quick else workload.trials)
     kinds: Counter[str] = Counter()
     with tempfile.TemporaryDirectory(prefix="tiermem-kill-") as tmp:
-        loop = HomeLoop(name, Path(tmp), result)
-        snapshot = _seed_snapshot(Path(tmp)) if name == "restore" else None
+        root: Path | str = Path(tmp) if store is None else store
+        loop = HomeLoop(name, root, result)
+        snapshot = _seed_snapshot(root) if name == "restore" else None
         for trial in range(count):
             internal = rng.random() < INTERNAL_SHARE
-            at = rng.randint(1, workload.max_step) if internal else None
+            at = rng.randint(1, max_step or workload.max_step) if internal else None
             kill_after = None if internal else 1 + rng.randrange(4)
             child_seed = rng.randrange(2**31)
             kinds["inside" if internal else "after_reports"] += 1
             result.trials += 1
             if snapshot is not None:
-                kinds["ops_reported"] += _restore_trial(snapshot, Path(tmp) / "restores", trial,
-                                                        at, kill_after, result)
+                kinds["ops_reported"] += _restore_trial(
+                    snapshot, Path(tmp) / "restores" if store is None else store, trial, at,
+                    kill_after, result)
                 continue
             if trial % HOME_TRIALS == 0:
                 loop.fresh_home()
@@ -285,4 +337,6 @@ def run_kill(name: str, seed: int, quick: bool, trials: int | None = None) -> Fa
                       "kills_after_reports": kinds["after_reports"],
                       "ops_reported_committed": kinds["ops_reported"],
                       "homes": max(loop.homes, 1)}
+    if store is not None:
+        result.figures["reopens_that_waited_for_the_server"] = loop.lock_waits
     return result

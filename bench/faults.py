@@ -45,6 +45,12 @@ def _fuzz(function: str, label: str, module: str = ".fault_fuzz") -> Runner:
     return run
 
 
+def _kill_pg(seed: int, quick: bool) -> list[FaultResult]:
+    from tiermem.bench.fault_kill_pg import run_kill_pg
+
+    return run_kill_pg(seed, quick)
+
+
 def _provider(seed: int, quick: bool) -> list[FaultResult]:
     from tiermem.bench.fault_provider import run_provider
 
@@ -57,6 +63,7 @@ CLASSES: dict[str, tuple[str, Runner]] = {
                      _one(".fault_kill", "run_kill", "batches")),
     "kill-reindex": ("kill: reindex", _one(".fault_kill", "run_kill", "reindex")),
     "kill-restore": ("kill: snapshot restore", _one(".fault_kill", "run_kill", "restore")),
+    "kill-pg": ("kill pg", _kill_pg),
     "disk-full": ("disk full at COMMIT", _one(".fault_disk", "run_disk")),
     "read-only": ("read-only home", _one(".fault_readonly", "run_readonly")),
     "garbled-faiss": ("garbled FAISS file", _one(".fault_files", "garbled_faiss")),

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from tiermem.bench.postgres_only import PgAgent
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.hierarchy import HierarchicalMemory
 
@@ -99,11 +100,8 @@ class SQLiteBackend:
 
 # -- postgres -----------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class PostgresHome:
+class PostgresHome(PgAgent):
     """One agent in a database of the session's server."""
-
-    dsn: str
-    agent: str
 
     @property
     def spec(self) -> str:

@@ -8,24 +8,14 @@ server to use instead; its user must be allowed to create databases.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import shutil
-import tempfile
-import uuid
 from collections.abc import Iterator
-from pathlib import Path
 
-import psycopg
 import pytest
-from psycopg import sql
-from psycopg.conninfo import make_conninfo
 
-from tiermem.memory.store.postgres.local_server import LocalPostgres
+from tiermem.bench.postgres_only import fresh_database, throwaway_server
 
 DSN_VARIABLE = "TIERMEM_TEST_POSTGRES_DSN"
-#: A throwaway server needs no durability; these settings only make it faster.
-TEST_SETTINGS = {"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off"}
 
 
 @pytest.fixture(scope="session")
@@ -35,33 +25,8 @@ def postgres_server() -> Iterator[str]:
     if given:
         yield given
         return
-    # Not under pytest's own temporary directory: when root runs the tests the server
-    # runs as an unprivileged account, which cannot enter pytest's private directory.
-    # The base is passable (0711) so the server's account reaches the data directory and,
-    # when the virtualenv is private, the server programs linked beside it.
-    base = Path(tempfile.mkdtemp(prefix="tiermem-pg-"))
-    base.chmod(0o711)
-    server = LocalPostgres(base / "data", settings=TEST_SETTINGS)
-    try:
-        yield server.start()
-    finally:
-        try:
-            server.stop()
-        finally:
-            shutil.rmtree(base, ignore_errors=True)
-
-
-@contextlib.contextmanager
-def fresh_database(server: str) -> Iterator[str]:
-    """The DSN of a new, empty database on ``server``, dropped afterwards."""
-    name = f"tiermem_test_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(server, autocommit=True) as admin:
-        admin.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    try:
-        yield make_conninfo(server, dbname=name)
-    finally:
-        with psycopg.connect(server, autocommit=True) as admin:
-            admin.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
+    with throwaway_server() as dsn:
+        yield dsn
 
 
 @pytest.fixture
