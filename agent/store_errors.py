@@ -33,8 +33,14 @@ def cli_message(exc: TiermemError, args: argparse.Namespace) -> str:
         return text
     reader = _reader(args)
     if isinstance(exc, StoreLockedError):
-        text = (f"{exc.situation}; wait for that process to end (or end its session) and "
-                f"try again")
+        orphaned = getattr(exc, "orphaned_backend", None)  # PostgreSQL's AgentLockedError
+        if orphaned is not None:
+            text = (f"{exc.situation}, which has exited, but its database session has not "
+                    f"ended; end it with `SELECT pg_terminate_backend({orphaned})` and try "
+                    f"again")
+        else:
+            text = (f"{exc.situation}; wait for that process to end (or end its session) "
+                    f"and try again")
         return text + (f". Commands that only read, such as {reader}, work meanwhile"
                        if reader else "")
     if isinstance(exc, WriterLockError):

@@ -5,6 +5,16 @@ held by the writer's connection until it closes (or the server sees it die).
 Writers of different agents take different locks, from any number of processes
 and machines. The holder records its host and pid in ``tiermem.writers`` so a
 refused writer is told who has the agent.
+
+A writer killed outright (SIGKILL, the OOM killer) keeps the lock until the server
+ends its session. On the writer's own host the kernel closes its socket, and the
+server ends the session within moments; an opener that finds the holder's process
+gone from this host waits for the lock (the server wakes it) rather than refusing,
+up to ``ORPHAN_WAIT_MS``. A writer whose machine died sends nothing more, and its
+session would live until the server's TCP keepalives gave up (two hours by default):
+the writer's session asks the server to probe after ``KEEPALIVE`` settings instead,
+about two minutes of silence. They apply to TCP connections only; a unix socket
+closes with its process.
 """
 
 from __future__ import annotations
@@ -57,21 +67,29 @@ class AgentLockedError(StoreLockedError):
     """Another session holds this agent's writer lock in the database."""
 
     def __init__(self, where: str, host: str | None, pid: int | None,
-                 since: str | None) -> None:
+                 since: str | None, orphaned_backend: int | None = None) -> None:
         self.path = where
         self.holder_pid = pid
         self.holder_host = host
         self.since = since
         self.exited_pid = None  # a database lock ends with the session that took it
+        #: The server process of a session whose client has exited, still holding the lock.
+        self.orphaned_backend = orphaned_backend
         who = (f"process {pid} on host {host}" + (f" (since {since})" if since else "")
                if pid is not None else "another session")
         self.situation = f"{where} is open for writing by {who}"
-        StoreError.__init__(
-            self, f"{self.situation}; close that session (or wait for it to exit) and try "
-                  f"again, or open it with read_only=True to inspect it")
+        if orphaned_backend is not None:
+            advice = (f"that process has exited, but its database session has not ended; end "
+                      f"it with `SELECT pg_terminate_backend({orphaned_backend})` and try "
+                      f"again, or open it with read_only=True to inspect it")
+        else:
+            advice = ("close that session (or wait for it to exit) and try again, or open it "
+                      "with read_only=True to inspect it")
+        StoreError.__init__(self, f"{self.situation}; {advice}")
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.path, self.holder_host, self.holder_pid, self.since))
+        return (type(self), (self.path, self.holder_host, self.holder_pid, self.since,
+                             self.orphaned_backend))
 
 
 def connect(dsn: str) -> psycopg.Connection:
@@ -218,23 +236,65 @@ def stored_agents(dsn: str) -> list[str] | None:
         return [row[0] for row in conn.execute("SELECT name FROM tiermem.agents ORDER BY name")]
 
 
+#: How long an opener waits for a writer lock whose holder has exited on this host.
+ORPHAN_WAIT_MS = 30_000
+#: The writer's session's TCP keepalives (server side): seconds idle before the first
+#: probe, seconds between probes, probes unanswered before the session ends.
+KEEPALIVE = {"tcp_keepalives_idle": "60", "tcp_keepalives_interval": "15",
+             "tcp_keepalives_count": "4"}
+
+
 def take_writer_lock(conn: psycopg.Connection, agent: int, where: str) -> None:
-    """Hold the agent's writer lock on ``conn``, or raise AgentLockedError naming the holder."""
-    got = conn.execute("SELECT pg_try_advisory_lock(%s, %s)", (LOCK_CLASS, agent)).fetchone()
-    if got is None or not got[0]:
+    """Hold the agent's writer lock on ``conn``, or raise AgentLockedError naming the holder.
+    A holder that has exited on this host is waited for (module docstring)."""
+    if not _try_lock(conn, agent):
         holder = conn.execute(
-            "SELECT w.host, w.pid, to_char(w.since, 'YYYY-MM-DD HH24:MI:SS TZ') "
+            "SELECT w.host, w.pid, to_char(w.since, 'YYYY-MM-DD HH24:MI:SS TZ'), l.pid "
             "FROM tiermem.writers w JOIN pg_locks l ON l.pid = w.backend_pid "
             "WHERE w.agent_id = %s AND l.locktype = 'advisory' AND l.granted "
             "AND l.classid = %s AND l.objid = %s",
             (agent, LOCK_CLASS, agent)).fetchone()
-        host, pid, since = holder if holder is not None else (None, None, None)
-        raise AgentLockedError(where, host, pid, since)
+        host, pid, since, backend = holder if holder is not None else (None, None, None, None)
+        orphaned = (host == socket.gethostname() and pid is not None and pid != os.getpid()
+                    and not _process_exists(pid))
+        if holder is None and _try_lock(conn, agent):
+            pass  # its holder let it go between the two statements
+        elif not (orphaned and _wait_for_lock(conn, agent)):
+            raise AgentLockedError(where, host, pid, since, backend if orphaned else None)
+    for name, value in KEEPALIVE.items():
+        conn.execute("SELECT set_config(%s, %s, false)", (name, value))
     conn.execute(
         "INSERT INTO tiermem.writers (agent_id, host, pid, backend_pid) "
         "VALUES (%s, %s, %s, pg_backend_pid()) ON CONFLICT (agent_id) DO UPDATE SET "
         "host = excluded.host, pid = excluded.pid, backend_pid = excluded.backend_pid, "
         "since = now()", (agent, socket.gethostname(), os.getpid()))
+
+
+def _try_lock(conn: psycopg.Connection, agent: int) -> bool:
+    got = conn.execute("SELECT pg_try_advisory_lock(%s, %s)", (LOCK_CLASS, agent)).fetchone()
+    return bool(got and got[0])
+
+
+def _process_exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: it exists
+        return True
+    return True
+
+
+def _wait_for_lock(conn: psycopg.Connection, agent: int) -> bool:
+    """Wait, at most ``ORPHAN_WAIT_MS``, for the agent's writer lock; whether it was taken."""
+    conn.execute("SELECT set_config('lock_timeout', %s, false)", (f"{ORPHAN_WAIT_MS}ms",))
+    try:
+        conn.execute("SELECT pg_advisory_lock(%s, %s)", (LOCK_CLASS, agent))
+        return True
+    except pg_errors.LockNotAvailable:
+        return False
+    finally:
+        conn.execute("RESET lock_timeout")  # back to the server's or role's own
 
 
 def release_writer_lock(conn: psycopg.Connection, agent: int) -> None:

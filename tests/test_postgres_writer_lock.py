@@ -1,0 +1,143 @@
+"""An agent's writer lock on PostgreSQL when its holder dies: a holder gone from this host
+is waited for, a session left behind is named, and the writer's session asks the server to
+notice a silent client."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+
+import psycopg
+import pytest
+
+from tiermem.memory.store.postgres import connection
+from tiermem.memory.store.postgres.backend import PostgresBackend
+from tiermem.memory.store.postgres.connection import AgentLockedError, stored_agents
+from tiermem.memory.store.postgres.schema import LOCK_CLASS
+
+
+def _exited_pid() -> int:
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+@pytest.fixture
+def left_behind(postgres_dsn: str) -> Iterator[psycopg.Connection]:
+    """A session holding agent alice's writer lock for a process of this host that has
+    exited: what a writer killed outright leaves until the server ends its session."""
+    PostgresBackend(postgres_dsn, "alice").close()
+    session = psycopg.connect(postgres_dsn, autocommit=True)
+    session.execute("SELECT pg_advisory_lock(%s, a.id) FROM tiermem.agents a "
+                    "WHERE a.name = 'alice'", (LOCK_CLASS,))
+    session.execute("INSERT INTO tiermem.writers (agent_id, host, pid, backend_pid) "
+                    "SELECT id, %s, %s, pg_backend_pid() FROM tiermem.agents "
+                    "WHERE name = 'alice'", (socket.gethostname(), _exited_pid()))
+    yield session
+    session.close()
+
+
+def _waiting_for_a_lock(dsn: str) -> bool:
+    with psycopg.connect(dsn, autocommit=True) as probe:
+        row = probe.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' "
+                            "AND NOT granted").fetchone()
+    return bool(row and row[0])
+
+
+def test_an_open_waits_for_the_lock_of_a_writer_that_exited(
+        postgres_dsn: str, left_behind: psycopg.Connection) -> None:
+    opened: list[PostgresBackend | BaseException] = []
+
+    def open_alice() -> None:
+        try:
+            opened.append(PostgresBackend(postgres_dsn, "alice"))
+        except BaseException as exc:  # reported by the assertion below
+            opened.append(exc)
+
+    opener = threading.Thread(target=open_alice)
+    opener.start()
+    # The open is refused at once, or it waits on the server: one of the two shows first.
+    while opener.is_alive() and not _waiting_for_a_lock(postgres_dsn):
+        opener.join(0.01)
+    assert not opened, opened  # still waiting, not refused
+    left_behind.close()  # the server ends the dead writer's session
+    opener.join()
+    backend = opened[0]
+    assert isinstance(backend, PostgresBackend), backend
+    try:
+        with psycopg.connect(postgres_dsn, autocommit=True) as probe:
+            row = probe.execute("SELECT pid FROM tiermem.writers").fetchone()
+        assert row is not None and row[0] == connection.os.getpid()
+        # The wait's bound is the opener's own: the session keeps the server's setting.
+        assert backend.conn.execute("SHOW lock_timeout").fetchone() == ("0",)
+    finally:
+        backend.close()
+
+
+def test_a_session_that_outlives_its_writer_is_named_with_how_to_end_it(
+        postgres_dsn: str, left_behind: psycopg.Connection,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(connection, "ORPHAN_WAIT_MS", 50)
+    session = left_behind.execute("SELECT pg_backend_pid()").fetchone()
+    assert session is not None
+    with pytest.raises(AgentLockedError) as refused:
+        PostgresBackend(postgres_dsn, "alice")
+    assert refused.value.orphaned_backend == session[0]
+    advice = f"`SELECT pg_terminate_backend({session[0]})`"
+    assert f"that process has exited, but its database session has not ended; end it with "\
+           f"{advice} and try again" in str(refused.value)
+    # The advice works.
+    with psycopg.connect(postgres_dsn, autocommit=True) as admin:
+        admin.execute(advice.strip("`"))
+    PostgresBackend(postgres_dsn, "alice").close()
+
+
+def test_the_command_line_names_the_session_to_end(
+        postgres_dsn: str, left_behind: psycopg.Connection, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from tiermem.cli import main
+
+    monkeypatch.setattr(connection, "ORPHAN_WAIT_MS", 50)
+    session = left_behind.execute("SELECT pg_backend_pid()").fetchone()
+    assert session is not None
+    assert main(["drop-agent", "--agent", "alice", "--store", postgres_dsn, "--yes"]) == 1
+    err = " ".join(capsys.readouterr().err.split())
+    assert (f", which has exited, but its database session has not ended; end it with "
+            f"`SELECT pg_terminate_backend({session[0]})` and try again") in err
+    assert "wait for that process" not in err and "read_only" not in err
+    assert stored_agents(postgres_dsn) == ["alice"]
+
+
+def test_a_live_writer_is_not_waited_for(postgres_dsn: str, monkeypatch: pytest.MonkeyPatch
+                                         ) -> None:
+    waits: list[int] = []
+    monkeypatch.setattr(connection, "_wait_for_lock", lambda conn, agent: waits.append(agent))
+    holder = PostgresBackend(postgres_dsn, "alice")
+    try:
+        with pytest.raises(AgentLockedError) as refused:
+            PostgresBackend(postgres_dsn, "alice")
+        assert waits == [] and refused.value.orphaned_backend is None
+        assert "close that session (or wait for it to exit)" in str(refused.value)
+    finally:
+        holder.close()
+
+
+def test_the_writer_asks_the_server_to_probe_a_silent_client(postgres_dsn: str) -> None:
+    backend = PostgresBackend(postgres_dsn, "alice")
+    try:
+        rows = dict(backend.conn.execute(
+            "SELECT name, source FROM pg_settings WHERE name LIKE 'tcp_keepalives_%'"
+        ).fetchall())
+        assert rows == {name: "session" for name in connection.KEEPALIVE}
+    finally:
+        backend.close()
+    reader = PostgresBackend(postgres_dsn, "alice", read_only=True)
+    try:
+        row = reader.conn.execute("SELECT source FROM pg_settings "
+                                  "WHERE name = 'tcp_keepalives_idle'").fetchone()
+        assert row is not None and row[0] != "session"  # a reader holds nothing to free
+    finally:
+        reader.close()
