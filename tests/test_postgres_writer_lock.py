@@ -4,6 +4,7 @@ notice a silent client."""
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -26,17 +27,23 @@ def _exited_pid() -> int:
     return child.pid
 
 
-@pytest.fixture
-def left_behind(postgres_dsn: str) -> Iterator[psycopg.Connection]:
-    """A session holding agent alice's writer lock for a process of this host that has
-    exited: what a writer killed outright leaves until the server ends its session."""
-    PostgresBackend(postgres_dsn, "alice").close()
-    session = psycopg.connect(postgres_dsn, autocommit=True)
+def _holding_for(dsn: str, pid: int) -> psycopg.Connection:
+    """A session holding agent alice's writer lock, recorded for process ``pid`` of this host."""
+    PostgresBackend(dsn, "alice").close()
+    session = psycopg.connect(dsn, autocommit=True)
     session.execute("SELECT pg_advisory_lock(%s, a.id) FROM tiermem.agents a "
                     "WHERE a.name = 'alice'", (LOCK_CLASS,))
     session.execute("INSERT INTO tiermem.writers (agent_id, host, pid, backend_pid) "
                     "SELECT id, %s, %s, pg_backend_pid() FROM tiermem.agents "
-                    "WHERE name = 'alice'", (socket.gethostname(), _exited_pid()))
+                    "WHERE name = 'alice'", (socket.gethostname(), pid))
+    return session
+
+
+@pytest.fixture
+def left_behind(postgres_dsn: str) -> Iterator[psycopg.Connection]:
+    """A session holding agent alice's writer lock for a process of this host that has
+    exited: what a writer killed outright leaves until the server ends its session."""
+    session = _holding_for(postgres_dsn, _exited_pid())
     yield session
     session.close()
 
@@ -146,6 +153,22 @@ def test_the_wait_leaves_the_dsn_s_own_timeouts(
         assert shown == [("5s",), ("10min",)]
     finally:
         backend.close()
+
+
+@pytest.mark.skipif(not hasattr(os, "waitid"), reason="needs os.waitid to keep a zombie")
+def test_a_writer_killed_but_not_yet_reaped_is_waited_for(
+        postgres_dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A supervisor that kills its writer and reopens before reaping it: the process table
+    # still lists the dead writer, whose socket the kernel closed all the same.
+    monkeypatch.setattr(connection, "ORPHAN_WAIT_MS", 50)
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    os.waitid(os.P_PID, child.pid, os.WEXITED | os.WNOWAIT)  # exited, left unreaped
+    session = _holding_for(postgres_dsn, child.pid)
+    try:
+        _refused_naming(session, postgres_dsn)
+    finally:
+        session.close()
+        child.wait()
 
 
 def test_a_live_writer_is_not_waited_for(postgres_dsn: str, monkeypatch: pytest.MonkeyPatch

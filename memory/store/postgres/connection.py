@@ -280,9 +280,20 @@ def _process_exists(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except OSError:  # another user's process: it exists
-        return True
-    return True
+    except OSError:
+        pass  # another user's process: it exists
+    return not _unreaped(pid)
+
+
+def _unreaped(pid: int) -> bool:
+    """Whether ``pid`` has exited but is still listed until its parent reaps it (a zombie,
+    whose sockets the kernel has closed); False where /proc cannot tell."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
+            fields = stat.read().rpartition(")")[2].split()  # the name may hold ") "
+    except OSError:
+        return False
+    return fields[:1] == ["Z"]
 
 
 def _wait_for_lock(conn: psycopg.Connection, agent: int) -> bool:
