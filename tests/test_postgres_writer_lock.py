@@ -4,6 +4,7 @@ notice a silent client."""
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -12,6 +13,7 @@ from collections.abc import Iterator
 
 import psycopg
 import pytest
+from psycopg.conninfo import make_conninfo
 
 from tiermem.memory.store.postgres import connection
 from tiermem.memory.store.postgres.backend import PostgresBackend
@@ -25,17 +27,23 @@ def _exited_pid() -> int:
     return child.pid
 
 
-@pytest.fixture
-def left_behind(postgres_dsn: str) -> Iterator[psycopg.Connection]:
-    """A session holding agent alice's writer lock for a process of this host that has
-    exited: what a writer killed outright leaves until the server ends its session."""
-    PostgresBackend(postgres_dsn, "alice").close()
-    session = psycopg.connect(postgres_dsn, autocommit=True)
+def _holding_for(dsn: str, pid: int) -> psycopg.Connection:
+    """A session holding agent alice's writer lock, recorded for process ``pid`` of this host."""
+    PostgresBackend(dsn, "alice").close()
+    session = psycopg.connect(dsn, autocommit=True)
     session.execute("SELECT pg_advisory_lock(%s, a.id) FROM tiermem.agents a "
                     "WHERE a.name = 'alice'", (LOCK_CLASS,))
     session.execute("INSERT INTO tiermem.writers (agent_id, host, pid, backend_pid) "
                     "SELECT id, %s, %s, pg_backend_pid() FROM tiermem.agents "
-                    "WHERE name = 'alice'", (socket.gethostname(), _exited_pid()))
+                    "WHERE name = 'alice'", (socket.gethostname(), pid))
+    return session
+
+
+@pytest.fixture
+def left_behind(postgres_dsn: str) -> Iterator[psycopg.Connection]:
+    """A session holding agent alice's writer lock for a process of this host that has
+    exited: what a writer killed outright leaves until the server ends its session."""
+    session = _holding_for(postgres_dsn, _exited_pid())
     yield session
     session.close()
 
@@ -47,26 +55,44 @@ def _waiting_for_a_lock(dsn: str) -> bool:
     return bool(row and row[0])
 
 
-def test_an_open_waits_for_the_lock_of_a_writer_that_exited(
-        postgres_dsn: str, left_behind: psycopg.Connection) -> None:
+def _open_when_released(given: str, dsn: str, left_behind: psycopg.Connection
+                        ) -> PostgresBackend:
+    """Open alice at ``given`` (``dsn`` with options, or itself), which must wait on the lock
+    ``left_behind`` holds, not be refused; then end that session and return the open."""
     opened: list[PostgresBackend | BaseException] = []
 
     def open_alice() -> None:
         try:
-            opened.append(PostgresBackend(postgres_dsn, "alice"))
+            opened.append(PostgresBackend(given, "alice"))
         except BaseException as exc:  # reported by the assertion below
             opened.append(exc)
 
     opener = threading.Thread(target=open_alice)
     opener.start()
     # The open is refused at once, or it waits on the server: one of the two shows first.
-    while opener.is_alive() and not _waiting_for_a_lock(postgres_dsn):
+    while opener.is_alive() and not _waiting_for_a_lock(dsn):
         opener.join(0.01)
     assert not opened, opened  # still waiting, not refused
     left_behind.close()  # the server ends the dead writer's session
     opener.join()
     backend = opened[0]
     assert isinstance(backend, PostgresBackend), backend
+    return backend
+
+
+def _refused_naming(left_behind: psycopg.Connection, given: str) -> AgentLockedError:
+    """The refusal of an open of alice at ``given``, which names ``left_behind``'s session."""
+    session = left_behind.execute("SELECT pg_backend_pid()").fetchone()
+    assert session is not None
+    with pytest.raises(AgentLockedError) as refused:
+        PostgresBackend(given, "alice")
+    assert refused.value.orphaned_backend == session[0]
+    return refused.value
+
+
+def test_an_open_waits_for_the_lock_of_a_writer_that_exited(
+        postgres_dsn: str, left_behind: psycopg.Connection) -> None:
+    backend = _open_when_released(postgres_dsn, postgres_dsn, left_behind)
     try:
         with psycopg.connect(postgres_dsn, autocommit=True) as probe:
             row = probe.execute("SELECT pid FROM tiermem.writers").fetchone()
@@ -81,14 +107,10 @@ def test_a_session_that_outlives_its_writer_is_named_with_how_to_end_it(
         postgres_dsn: str, left_behind: psycopg.Connection,
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(connection, "ORPHAN_WAIT_MS", 50)
-    session = left_behind.execute("SELECT pg_backend_pid()").fetchone()
-    assert session is not None
-    with pytest.raises(AgentLockedError) as refused:
-        PostgresBackend(postgres_dsn, "alice")
-    assert refused.value.orphaned_backend == session[0]
-    advice = f"`SELECT pg_terminate_backend({session[0]})`"
+    refused = _refused_naming(left_behind, postgres_dsn)
+    advice = f"`SELECT pg_terminate_backend({refused.orphaned_backend})`"
     assert f"that process has exited, but its database session has not ended; end it with "\
-           f"{advice} and try again" in str(refused.value)
+           f"{advice} and try again" in str(refused)
     # The advice works.
     with psycopg.connect(postgres_dsn, autocommit=True) as admin:
         admin.execute(advice.strip("`"))
@@ -109,6 +131,44 @@ def test_the_command_line_names_the_session_to_end(
             f"`SELECT pg_terminate_backend({session[0]})` and try again") in err
     assert "wait for that process" not in err and "read_only" not in err
     assert stored_agents(postgres_dsn) == ["alice"]
+
+
+def test_a_statement_timeout_of_the_dsn_does_not_cut_the_wait_short(
+        postgres_dsn: str, left_behind: psycopg.Connection,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A role or DSN that bounds every statement still gets the wait, and the refusal
+    # that names the session, not the server's cancellation.
+    monkeypatch.setattr(connection, "ORPHAN_WAIT_MS", 300)
+    _refused_naming(left_behind, make_conninfo(postgres_dsn, options="-c statement_timeout=20"))
+
+
+def test_the_wait_leaves_the_dsn_s_own_timeouts(
+        postgres_dsn: str, left_behind: psycopg.Connection) -> None:
+    given = make_conninfo(postgres_dsn,
+                          options="-c lock_timeout=5s -c statement_timeout=10min")
+    backend = _open_when_released(given, postgres_dsn, left_behind)
+    try:
+        shown = [backend.conn.execute(f"SHOW {name}").fetchone()
+                 for name in ("lock_timeout", "statement_timeout")]
+        assert shown == [("5s",), ("10min",)]
+    finally:
+        backend.close()
+
+
+@pytest.mark.skipif(not hasattr(os, "waitid"), reason="needs os.waitid to keep a zombie")
+def test_a_writer_killed_but_not_yet_reaped_is_waited_for(
+        postgres_dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A supervisor that kills its writer and reopens before reaping it: the process table
+    # still lists the dead writer, whose socket the kernel closed all the same.
+    monkeypatch.setattr(connection, "ORPHAN_WAIT_MS", 50)
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    os.waitid(os.P_PID, child.pid, os.WEXITED | os.WNOWAIT)  # exited, left unreaped
+    session = _holding_for(postgres_dsn, child.pid)
+    try:
+        _refused_naming(session, postgres_dsn)
+    finally:
+        session.close()
+        child.wait()
 
 
 def test_a_live_writer_is_not_waited_for(postgres_dsn: str, monkeypatch: pytest.MonkeyPatch

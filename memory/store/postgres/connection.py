@@ -280,21 +280,36 @@ def _process_exists(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except OSError:  # another user's process: it exists
-        return True
-    return True
+    except OSError:
+        pass  # another user's process: it exists
+    return not _unreaped(pid)
+
+
+def _unreaped(pid: int) -> bool:
+    """Whether ``pid`` has exited but is still listed until its parent reaps it (a zombie,
+    whose sockets the kernel has closed); False where /proc cannot tell."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
+            fields = stat.read().rpartition(")")[2].split()  # the name may hold ") "
+    except OSError:
+        return False
+    return fields[:1] == ["Z"]
 
 
 def _wait_for_lock(conn: psycopg.Connection, agent: int) -> bool:
     """Wait, at most ``ORPHAN_WAIT_MS``, for the agent's writer lock; whether it was taken."""
-    conn.execute("SELECT set_config('lock_timeout', %s, false)", (f"{ORPHAN_WAIT_MS}ms",))
+    # The wait's bound is lock_timeout alone: a shorter statement_timeout of the DSN or the
+    # role would end it early, with an error that names no holder.
+    conn.execute("SELECT set_config('lock_timeout', %s, false), "
+                 "set_config('statement_timeout', '0', false)", (f"{ORPHAN_WAIT_MS}ms",))
     try:
         conn.execute("SELECT pg_advisory_lock(%s, %s)", (LOCK_CLASS, agent))
         return True
-    except pg_errors.LockNotAvailable:
+    except (pg_errors.LockNotAvailable, pg_errors.QueryCanceled):  # timed out, or cancelled
         return False
     finally:
-        conn.execute("RESET lock_timeout")  # back to the server's or role's own
+        conn.execute("RESET lock_timeout")  # back to the DSN's, the role's or the server's
+        conn.execute("RESET statement_timeout")
 
 
 def release_writer_lock(conn: psycopg.Connection, agent: int) -> None:
