@@ -53,6 +53,32 @@ def migrate_postgres_up_to(conn: Any, monkeypatch: pytest.MonkeyPatch, script: s
     pg_schema.migrate(conn)
 
 
+def postgres_schema_at_version(monkeypatch: pytest.MonkeyPatch, version: int) -> None:
+    """Until ``monkeypatch.undo()``, PostgreSQL stores open at the first ``version``
+    migrations, and take the writer lock as the code of that version did where today's
+    records a column it lacked (the writer's process scope)."""
+    from tiermem.memory.store.postgres import backend as pg_backend
+    from tiermem.memory.store.postgres import connection as pg_connection
+    from tiermem.memory.store.postgres import schema as pg_schema
+    from tiermem.memory.store.postgres.schema_tables import WRITER_SCOPE
+
+    scoped = [text for _, text in pg_schema.MIGRATIONS].index(WRITER_SCOPE)
+    monkeypatch.setattr(pg_schema, "MIGRATIONS", pg_schema.MIGRATIONS[:version])
+    monkeypatch.setattr(pg_schema, "SCHEMA_VERSION", version)
+    monkeypatch.setattr(pg_connection, "SCHEMA_VERSION", version)
+    if version <= scoped:
+        monkeypatch.setattr(pg_backend, "take_writer_lock", _unscoped_writer_lock)
+
+
+def _unscoped_writer_lock(conn: Any, agent: int, where: str) -> None:
+    from tiermem.memory.store.postgres.schema import LOCK_CLASS
+
+    got = conn.execute("SELECT pg_try_advisory_lock(%s, %s)", (LOCK_CLASS, agent)).fetchone()
+    assert got is not None and got[0], f"{where} is held"
+    conn.execute("INSERT INTO tiermem.writers (agent_id, host, pid, backend_pid) "
+                 "VALUES (%s, 'older-host', 1, pg_backend_pid())", (agent,))
+
+
 @contextlib.contextmanager
 def sqlite_schema_at_version(version: int) -> Iterator[None]:
     """Within it, every SQLite store opened (a forked child's too) knows the first

@@ -7,13 +7,13 @@ from __future__ import annotations
 import numpy as np
 import psycopg
 import pytest
+from memory_helpers import postgres_schema_at_version
 from psycopg.conninfo import conninfo_to_dict
 
 from tiermem.cli import main
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.hierarchy import HierarchicalMemory
-from tiermem.memory.store.postgres import connection, schema
 from tiermem.memory.store.postgres.backend import PostgresBackend
 from tiermem.memory.store.postgres.options import StoreOptions, split_dsn
 from tiermem.memory.store.postgres.schema_search import agent_lexeme
@@ -161,10 +161,7 @@ def test_a_database_of_the_first_schema_is_upgraded_with_its_rows(
         postgres_dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
     # A database as the first release of the schema wrote it: its rows have no agent
     # lexeme and no document counts yet.
-    first = schema.MIGRATIONS[:1]
-    monkeypatch.setattr(schema, "MIGRATIONS", first)
-    monkeypatch.setattr(schema, "SCHEMA_VERSION", 1)
-    monkeypatch.setattr(connection, "SCHEMA_VERSION", 1)
+    postgres_schema_at_version(monkeypatch, 1)
     backend = PostgresBackend(postgres_dsn, "old")
     try:
         with backend.transaction():

@@ -9,10 +9,11 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from memory_helpers import postgres_schema_at_version
 
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.hierarchy import HierarchicalMemory
-from tiermem.memory.store.postgres import connection, schema
+from tiermem.memory.store.postgres import schema
 from tiermem.memory.store.postgres.backend import PostgresBackend
 from tiermem.memory.store.postgres.schema_search import agent_lexeme
 from tiermem.memory.store.records import TextTable
@@ -176,9 +177,7 @@ def _old_store(postgres_dsn: str, monkeypatch: pytest.MonkeyPatch, migration: st
     """Five passages written, and ``forgotten`` forgotten, under the schema as it was before
     the migration named ``migration``; the row count it stored for them."""
     names = [name for name, _ in schema.MIGRATIONS]
-    monkeypatch.setattr(schema, "MIGRATIONS", schema.MIGRATIONS[:names.index(migration)])
-    monkeypatch.setattr(schema, "SCHEMA_VERSION", len(schema.MIGRATIONS))
-    monkeypatch.setattr(connection, "SCHEMA_VERSION", len(schema.MIGRATIONS))
+    postgres_schema_at_version(monkeypatch, names.index(migration))
     backend = PostgresBackend(postgres_dsn, agent)
     try:
         with backend.transaction():

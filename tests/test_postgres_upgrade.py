@@ -19,7 +19,7 @@ from tiermem.memory.errors import NewerSchemaError, OlderSchemaError, StoreError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.opening import open_postgres
 from tiermem.memory.store.postgres.schema import MIGRATIONS, SCHEMA_VERSION, applied_version
-from tiermem.memory.store.postgres.schema_tables import ERASED_ID_MARKS
+from tiermem.memory.store.postgres.schema_tables import WRITER_SCOPE
 
 
 def _older_agent(dsn: str) -> None:
@@ -30,11 +30,10 @@ def _older_agent(dsn: str) -> None:
 
 
 def _set_back(dsn: str) -> None:
-    # Undone as the newest migration (erased ids marked from the events and the forget
-    # audit) did it: it only writes marks, and these agents erased nothing.
-    assert MIGRATIONS[-1][1] == ERASED_ID_MARKS, "set back what the newest migration does"
+    # Undone as the newest migration (the writers' process scope) did it.
+    assert MIGRATIONS[-1][1] == WRITER_SCOPE, "set back what the newest migration does"
     with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute("DELETE FROM tiermem.settings WHERE key LIKE 'max_erased_%'")
+        conn.execute("ALTER TABLE tiermem.writers DROP COLUMN process_scope")
         conn.execute("DELETE FROM tiermem.migrations WHERE version = %s", (SCHEMA_VERSION,))
 
 

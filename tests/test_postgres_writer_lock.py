@@ -27,15 +27,17 @@ def _exited_pid() -> int:
     return child.pid
 
 
-def _holding_for(dsn: str, pid: int) -> psycopg.Connection:
-    """A session holding agent alice's writer lock, recorded for process ``pid`` of this host."""
+def _holding_for(dsn: str, pid: int, scope: str | None = None) -> psycopg.Connection:
+    """A session holding agent alice's writer lock, recorded for process ``pid`` of this host
+    (of this process table, unless ``scope`` names another)."""
     PostgresBackend(dsn, "alice").close()
     session = psycopg.connect(dsn, autocommit=True)
     session.execute("SELECT pg_advisory_lock(%s, a.id) FROM tiermem.agents a "
                     "WHERE a.name = 'alice'", (LOCK_CLASS,))
-    session.execute("INSERT INTO tiermem.writers (agent_id, host, pid, backend_pid) "
-                    "SELECT id, %s, %s, pg_backend_pid() FROM tiermem.agents "
-                    "WHERE name = 'alice'", (socket.gethostname(), pid))
+    session.execute("INSERT INTO tiermem.writers (agent_id, host, pid, backend_pid, "
+                    "process_scope) SELECT id, %s, %s, pg_backend_pid(), %s "
+                    "FROM tiermem.agents WHERE name = 'alice'",
+                    (socket.gethostname(), pid, scope or connection.process_scope()))
     return session
 
 
@@ -169,6 +171,24 @@ def test_a_writer_killed_but_not_yet_reaped_is_waited_for(
     finally:
         session.close()
         child.wait()
+
+
+@pytest.mark.parametrize("scope", ["another machine's boot pid:[4026531836]", None])
+def test_a_writer_of_another_process_table_is_not_waited_for(
+        postgres_dsn: str, monkeypatch: pytest.MonkeyPatch, scope: str | None) -> None:
+    # A container sharing this host's name (or a version that recorded no scope): its pid
+    # says nothing here, so the open refuses at once rather than wait and call it exited.
+    waits: list[int] = []
+    monkeypatch.setattr(connection, "_wait_for_lock", lambda conn, agent: waits.append(agent))
+    session = _holding_for(postgres_dsn, _exited_pid(), "placeholder")
+    try:
+        session.execute("UPDATE tiermem.writers SET process_scope = %s", (scope,))
+        with pytest.raises(AgentLockedError) as refused:
+            PostgresBackend(postgres_dsn, "alice")
+        assert waits == [] and refused.value.orphaned_backend is None
+        assert "close that session (or wait for it to exit)" in str(refused.value)
+    finally:
+        session.close()
 
 
 def test_a_live_writer_is_not_waited_for(postgres_dsn: str, monkeypatch: pytest.MonkeyPatch

@@ -10,11 +10,13 @@ A writer killed outright (SIGKILL, the OOM killer) keeps the lock until the serv
 ends its session. On the writer's own host the kernel closes its socket, and the
 server ends the session within moments; an opener that finds the holder's process
 gone from this host waits for the lock (the server wakes it) rather than refusing,
-up to ``ORPHAN_WAIT_MS``. A writer whose machine died sends nothing more, and its
-session would live until the server's TCP keepalives gave up (two hours by default):
-the writer's session asks the server to probe after ``KEEPALIVE`` settings instead,
-about two minutes of silence. They apply to TCP connections only; a unix socket
-closes with its process.
+up to ``ORPHAN_WAIT_MS``. "This host" is the host name and the process table
+(``process_scope``): a container sharing its host's name has pids of its own.
+
+A writer whose machine died sends nothing more, and its session would live until
+the server's TCP keepalives gave up (two hours by default): the writer's session
+asks the server to probe after ``KEEPALIVE`` settings instead, about two minutes of
+silence. They apply to TCP connections only; a unix socket closes with its process.
 """
 
 from __future__ import annotations
@@ -249,14 +251,15 @@ def take_writer_lock(conn: psycopg.Connection, agent: int, where: str) -> None:
     A holder that has exited on this host is waited for (module docstring)."""
     if not _try_lock(conn, agent):
         holder = conn.execute(
-            "SELECT w.host, w.pid, to_char(w.since, 'YYYY-MM-DD HH24:MI:SS TZ'), l.pid "
+            "SELECT w.host, w.pid, to_char(w.since, 'YYYY-MM-DD HH24:MI:SS TZ'), l.pid, "
+            "w.process_scope "
             "FROM tiermem.writers w JOIN pg_locks l ON l.pid = w.backend_pid "
             "WHERE w.agent_id = %s AND l.locktype = 'advisory' AND l.granted "
             "AND l.classid = %s AND l.objid = %s",
             (agent, LOCK_CLASS, agent)).fetchone()
-        host, pid, since, backend = holder if holder is not None else (None, None, None, None)
-        orphaned = (host == socket.gethostname() and pid is not None and pid != os.getpid()
-                    and not _process_exists(pid))
+        host, pid, since, backend, scope = holder if holder is not None else (None,) * 5
+        orphaned = (host == socket.gethostname() and scope == process_scope()
+                    and pid is not None and pid != os.getpid() and not _process_exists(pid))
         if holder is None and _try_lock(conn, agent):
             pass  # its holder let it go between the two statements
         elif not (orphaned and _wait_for_lock(conn, agent)):
@@ -264,10 +267,23 @@ def take_writer_lock(conn: psycopg.Connection, agent: int, where: str) -> None:
     for name, value in KEEPALIVE.items():
         conn.execute("SELECT set_config(%s, %s, false)", (name, value))
     conn.execute(
-        "INSERT INTO tiermem.writers (agent_id, host, pid, backend_pid) "
-        "VALUES (%s, %s, %s, pg_backend_pid()) ON CONFLICT (agent_id) DO UPDATE SET "
+        "INSERT INTO tiermem.writers (agent_id, host, pid, backend_pid, process_scope) "
+        "VALUES (%s, %s, %s, pg_backend_pid(), %s) ON CONFLICT (agent_id) DO UPDATE SET "
         "host = excluded.host, pid = excluded.pid, backend_pid = excluded.backend_pid, "
-        "since = now()", (agent, socket.gethostname(), os.getpid()))
+        "process_scope = excluded.process_scope, since = now()",
+        (agent, socket.gethostname(), os.getpid(), process_scope()))
+
+
+def process_scope() -> str | None:
+    """Which process table this process's pid belongs to: the machine's boot and the pid
+    namespace (Linux); None where the system does not say. Stored with a writer's pid, so
+    only an opener that reads pids in the same table judges whether the writer exited."""
+    try:
+        with open("/proc/sys/kernel/random/boot_id", encoding="ascii") as boot:
+            booted = boot.read().strip()
+        return f"{booted} {os.readlink('/proc/self/ns/pid')}"
+    except OSError:
+        return None
 
 
 def _try_lock(conn: psycopg.Connection, agent: int) -> bool:

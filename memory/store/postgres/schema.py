@@ -23,6 +23,7 @@ from tiermem.memory.store.postgres.schema_tables import (
     PASSAGE_SOURCES,
     TABLES,
     TOMBSTONES,
+    WRITER_SCOPE,
 )
 
 #: The advisory lock class of tiermem: (CLASS, agent id) is an agent's writer lock,
@@ -46,6 +47,7 @@ MIGRATIONS: list[tuple[str, str]] = [
     ("passages linked to their message", PASSAGE_SOURCES),
     ("erased facts' and passages' ids marked from the events and forget audit",
      ERASED_ID_MARKS),
+    ("the process table a writer's pid belongs to", WRITER_SCOPE),
 ]
 
 #: How many migrations a database with the whole schema has recorded.

@@ -330,3 +330,10 @@ def erased_id_marks(agent: int | None = None) -> str:
 #: Migration 10: erased facts' and passages' ids marked from what names them (SQLite's
 #: migration 11 says why).
 ERASED_ID_MARKS = erased_id_marks()
+
+#: Migration 11: where a writer's pid means something. Two writers on machines of one name,
+#: or in containers sharing their host's name (host networking), give pids of different
+#: process tables; the boot id and pid namespace of the writer tell them apart, so an
+#: opener waits only for a holder of its own process table that has exited
+#: (memory/store/postgres/connection.py). NULL: written by a version before this one.
+WRITER_SCOPE = "ALTER TABLE tiermem.writers ADD COLUMN process_scope TEXT;"
