@@ -173,34 +173,34 @@ def test_a_writer_killed_but_not_yet_reaped_is_waited_for(
         child.wait()
 
 
+def _refused_at_once(dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Opening alice is refused without waiting, as held by a live writer."""
+    waits: list[int] = []
+    monkeypatch.setattr(connection, "_wait_for_lock", lambda conn, agent: waits.append(agent))
+    with pytest.raises(AgentLockedError) as refused:
+        PostgresBackend(dsn, "alice")
+    assert waits == [] and refused.value.orphaned_backend is None
+    assert "close that session (or wait for it to exit)" in str(refused.value)
+
+
 @pytest.mark.parametrize("scope", ["another machine's boot pid:[4026531836]", None])
 def test_a_writer_of_another_process_table_is_not_waited_for(
         postgres_dsn: str, monkeypatch: pytest.MonkeyPatch, scope: str | None) -> None:
     # A container sharing this host's name (or a version that recorded no scope): its pid
     # says nothing here, so the open refuses at once rather than wait and call it exited.
-    waits: list[int] = []
-    monkeypatch.setattr(connection, "_wait_for_lock", lambda conn, agent: waits.append(agent))
     session = _holding_for(postgres_dsn, _exited_pid(), "placeholder")
     try:
         session.execute("UPDATE tiermem.writers SET process_scope = %s", (scope,))
-        with pytest.raises(AgentLockedError) as refused:
-            PostgresBackend(postgres_dsn, "alice")
-        assert waits == [] and refused.value.orphaned_backend is None
-        assert "close that session (or wait for it to exit)" in str(refused.value)
+        _refused_at_once(postgres_dsn, monkeypatch)
     finally:
         session.close()
 
 
 def test_a_live_writer_is_not_waited_for(postgres_dsn: str, monkeypatch: pytest.MonkeyPatch
                                          ) -> None:
-    waits: list[int] = []
-    monkeypatch.setattr(connection, "_wait_for_lock", lambda conn, agent: waits.append(agent))
     holder = PostgresBackend(postgres_dsn, "alice")
     try:
-        with pytest.raises(AgentLockedError) as refused:
-            PostgresBackend(postgres_dsn, "alice")
-        assert waits == [] and refused.value.orphaned_backend is None
-        assert "close that session (or wait for it to exit)" in str(refused.value)
+        _refused_at_once(postgres_dsn, monkeypatch)
     finally:
         holder.close()
 

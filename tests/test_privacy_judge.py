@@ -121,7 +121,7 @@ def test_recall_shows_the_query_to_the_judge_and_withholds_on_failure(tmp_path: 
 
 def test_a_judged_mode_without_a_judge_is_refused_before_any_file_is_made(
         tmp_path: Path) -> None:
-    with pytest.raises(InvalidConfigError, match=r"retention\.mode is 'hybrid'.*--model"):
+    with pytest.raises(InvalidConfigError, match=r"retention\.mode is 'hybrid'.*pass judge="):
         make_memory(tmp_path / "home", privacy=policy("hybrid"))
     assert not (tmp_path / "home" / DB_FILE).exists()
     disabled = parse_policy("recall:\n  enabled: false\n  mode: llm\n")
