@@ -30,6 +30,7 @@ from tiermem.memory.ops.erase import erase as erase_from
 from tiermem.memory.ops.erase import erase_forgotten as erase_all_forgotten
 from tiermem.memory.ops.forget import ForgetResult, ForgottenNorms, forget_request
 from tiermem.memory.ops.forget_config import ForgetConfig
+from tiermem.memory.ops.reindex import MemoryOpener
 from tiermem.memory.privacy.config import PrivacyConfig
 from tiermem.memory.privacy.guard import PrivacyGuard
 from tiermem.memory.prompt_history import PromptHistory
@@ -501,7 +502,9 @@ class HierarchicalMemory:
         """
         from tiermem.memory.ops.snapshot import restore_snapshot
 
-        return restore_snapshot(cls, snapshot, path, embedder, replace, store, agent)
+        # Typed first: mypy cannot infer the opener's type from the class alone.
+        opener: MemoryOpener[HierarchicalMemory] = cls
+        return restore_snapshot(opener, snapshot, path, embedder, replace, store, agent)
 
     @classmethod
     def reindex(
@@ -517,7 +520,8 @@ class HierarchicalMemory:
         """
         from tiermem.memory.ops.reindex import reindex_memory
 
-        return reindex_memory(cls, path, embedder, store, agent, options)
+        opener: MemoryOpener[HierarchicalMemory] = cls  # typed first, as in restore
+        return reindex_memory(opener, path, embedder, store, agent, options)
 
     @guarded
     def diagnostics(self) -> dict[str, Any]:

@@ -5,20 +5,28 @@ and the transaction a write runs in, with the history point an interaction recor
 Each write is checked whole (its text, the privacy policy's retention layer) before its
 transaction begins, so a refused write changes nothing. A fact too large for core is not
 refused: the lifecycle stores it in archival (memory/tiers/lifecycle.py).
+
+The bodies read the memory through ``WrittenMemory``, the part of it they use, so this
+module does not import the facade that imports it.
 """
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Collection, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from contextlib import AbstractContextManager
+from typing import Any, Protocol
 
 from tiermem.memory.errors import InvalidInputError, RetentionDroppedError
+from tiermem.memory.ops.forget import ForgottenNorms
+from tiermem.memory.ops.protocols import TieredMemory
 from tiermem.memory.privacy.guard import PrivacyGuard
 from tiermem.memory.privacy.retention import Masked
 from tiermem.memory.store.records import HistoryPoint
 from tiermem.memory.text.extract import extract_facts, fact_norm
 from tiermem.memory.tiers.archival import NewPassage
+from tiermem.memory.tiers.journal import InteractionClock
+from tiermem.memory.tiers.lifecycle import FactLifecycle
 from tiermem.memory.tiers.recall import NewMessage
 from tiermem.memory.types import DURABILITIES
 from tiermem.memory.validation import (
@@ -28,15 +36,46 @@ from tiermem.memory.validation import (
     clean_text,
 )
 
-if TYPE_CHECKING:
-    from tiermem.memory.hierarchy import HierarchicalMemory
-
 #: The source of a fact extracted from a user message, before its turn number.
 EXTRACTED = "extracted:turn:"
 
 
+class WrittenMemory(TieredMemory, Protocol):
+    """What the writes use of a memory (``HierarchicalMemory``)."""
+
+    @property
+    def lifecycle(self) -> FactLifecycle:
+        ...
+
+    @property
+    def forgotten_norms(self) -> ForgottenNorms:
+        ...
+
+    @property
+    def privacy(self) -> PrivacyGuard | None:
+        ...
+
+    @property
+    def interactions(self) -> InteractionClock:
+        ...
+
+    @property
+    def counters(self) -> dict[str, int]:
+        ...
+
+    @property
+    def totals(self) -> dict[str, int]:
+        ...
+
+    def now(self) -> float:
+        ...
+
+    def interaction(self) -> AbstractContextManager[int]:
+        ...
+
+
 @contextlib.contextmanager
-def writing(memory: HierarchicalMemory, advances_clock: bool = False) -> Iterator[None]:
+def writing(memory: WrittenMemory, advances_clock: bool = False) -> Iterator[None]:
     """The transaction of one write: with ``advances_clock``, an interaction of its own
     unless one is open; otherwise the store's (a savepoint inside an open one)."""
     if advances_clock and not memory.store.in_transaction:
@@ -47,7 +86,7 @@ def writing(memory: HierarchicalMemory, advances_clock: bool = False) -> Iterato
             yield
 
 
-def record_history(memory: HierarchicalMemory) -> None:
+def record_history(memory: WrittenMemory) -> None:
     """The history point that ends an interaction, with the search counters saved."""
     memory.store.history.record(HistoryPoint(
         tick=memory.interactions.tick, created_at=memory.now(), core_facts=len(memory.core),
@@ -58,7 +97,7 @@ def record_history(memory: HierarchicalMemory) -> None:
         memory.store.settings.set(key, value)
 
 
-def add_fact(memory: HierarchicalMemory, text: str, durability: str, source: str,
+def add_fact(memory: WrittenMemory, text: str, durability: str, source: str,
              source_message_id: int | None, source_stored: bool = False) -> int:
     """``HierarchicalMemory.add_fact``: a new fact admitted to core, or the one with the
     same normalised text re-asserted; returns its id. ``source_stored`` says the caller
@@ -86,7 +125,7 @@ def add_fact(memory: HierarchicalMemory, text: str, durability: str, source: str
                                       memory.core.size_of_text(text), source_message_id)
 
 
-def check_source_message(memory: HierarchicalMemory, message_id: int | None, what: str) -> None:
+def check_source_message(memory: WrittenMemory, message_id: int | None, what: str) -> None:
     """``message_id`` names a message of recall, or is None.
 
     A link to no message would bind the item to whichever message later takes that id:
@@ -104,7 +143,7 @@ def check_source_message(memory: HierarchicalMemory, message_id: int | None, wha
         f"erased); pass the id of the message the {what} came from, or None")
 
 
-def replace_in_core(memory: HierarchicalMemory, old_content: str, new_content: str) -> int:
+def replace_in_core(memory: WrittenMemory, old_content: str, new_content: str) -> int:
     """``HierarchicalMemory.replace_in_core``: the one core fact holding ``old_content``
     edited; returns its id."""
     old = clean_text(old_content, "old_content")
@@ -127,7 +166,7 @@ def replace_in_core(memory: HierarchicalMemory, old_content: str, new_content: s
         return memory.lifecycle.edit(matches[0], old, new_content)
 
 
-def process_interaction(memory: HierarchicalMemory, user_input: str, agent_response: str,
+def process_interaction(memory: WrittenMemory, user_input: str, agent_response: str,
                         created_at: float | None, speaker: str) -> list[int]:
     """``HierarchicalMemory.process_interaction``: both messages logged in one interaction,
     with the facts extracted from the user's; returns the facts' ids."""
@@ -160,7 +199,7 @@ def masked(privacy: PrivacyGuard | None, text: str) -> Masked:
 
 
 def archival_insert(
-    memory: HierarchicalMemory, text: str, tags: Sequence[str] | None,
+    memory: WrittenMemory, text: str, tags: Sequence[str] | None,
     metadata: dict[str, Any] | None, source: str, created_at: float | None,
     source_message_id: int | None,
 ) -> int:
