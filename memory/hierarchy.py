@@ -14,7 +14,6 @@ opens the SQLite one.
 from __future__ import annotations
 
 import contextlib
-import json
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -24,7 +23,7 @@ from tiermem.memory.config import MemoryConfig
 from tiermem.memory.embed.embeddings import Embedder
 from tiermem.memory.errors import InvalidConfigError, InvalidInputError
 from tiermem.memory.judge import Judge
-from tiermem.memory.ops import searches, writes
+from tiermem.memory.ops import searches, state, writes
 from tiermem.memory.ops.erase import ErasureReport, PurgeAfterErasure, erasure_count
 from tiermem.memory.ops.erase import erase as erase_from
 from tiermem.memory.ops.erase import erase_forgotten as erase_all_forgotten
@@ -45,7 +44,6 @@ from tiermem.memory.session import (
 )
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.guard import guarded, guarded_close
-from tiermem.memory.store.records import ForgetRequest
 from tiermem.memory.text.tokenizer import TokenCounter
 from tiermem.memory.tiers.archival import ArchivalTier
 from tiermem.memory.tiers.core import CoreTier
@@ -54,14 +52,7 @@ from tiermem.memory.tiers.lifecycle import FactLifecycle
 from tiermem.memory.tiers.policies import EvictionPolicy, score_at
 from tiermem.memory.tiers.recall import RecallTier
 from tiermem.memory.types import Fact
-from tiermem.memory.validation import (
-    MAX_ID,
-    MAX_STATE_KEY_CHARS,
-    check_count,
-    check_id,
-    check_state_key,
-    state_json,
-)
+from tiermem.memory.validation import check_id
 
 
 class HierarchicalMemory:
@@ -435,42 +426,12 @@ class HierarchicalMemory:
         from them: for tombstones left by forget requests made without ``erase``."""
         return erase_all_forgotten(self, reason)
 
-    @guarded
-    def forget_requests(self, newest: int | None = None) -> list[ForgetRequest]:
-        """The audit of forget requests, oldest first (or the ``newest``, newest first)."""
-        if newest is not None:
-            newest = min(check_count(newest, "newest"), MAX_ID)
-        return self.store.forgetting.requests(newest)
-
-    # -- state for the layers above ---------------------------------------------------------
-    @guarded
-    def get_state(self, key: str, default: Any = None) -> Any:
-        """A JSON value that a caller (e.g. an agent runtime) stored with ``set_state``."""
-        # No length limit here: a longer key that an earlier version stored is still read.
-        raw = self.store.settings.get(f"state.{check_state_key(key)}")
-        return default if raw is None else json.loads(raw)
-
-    @guarded
-    def set_state(self, key: str, value: Any) -> None:
-        """Store a JSON value in the current transaction (or its own); its JSON text may hold
-        up to ``MAX_STATE_VALUE_CHARS`` (memory/validation.py), which a snapshot restores."""
-        key, text = check_state_key(key, MAX_STATE_KEY_CHARS), state_json(value)
-        with writes.writing(self):
-            self.store.settings.set(f"state.{key}", text)
-
-    @guarded
-    def last_event_id(self) -> int:
-        return self.store.history.last_event_id()
-
-    @guarded
-    def events_since(self, event_id: int) -> list[dict[str, Any]]:
-        """Fact events (add, evict, promote, bypass, replace, ...) after ``event_id``.
-
-        Events store no text; ``text`` is the fact's text as it is now ("" for a fact
-        erased since), so an edit or an erasure leaves no old copy to read here.
-        """
-        check_id(event_id, "event_id", "an event id")
-        return self.journal.events_since(event_id, self.core.load)
+    # -- state and logs for the layers above (memory/ops/state.py documents them) -----------
+    get_state = guarded(state.get_state)
+    set_state = guarded(state.set_state)
+    last_event_id = guarded(state.last_event_id)
+    events_since = guarded(state.events_since)
+    forget_requests = guarded(state.forget_requests)
 
     # -- snapshots and diagnostics ----------------------------------------------------------
     @guarded
