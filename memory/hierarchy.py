@@ -21,9 +21,9 @@ from typing import Any
 
 from tiermem.memory.config import MemoryConfig
 from tiermem.memory.embed.embeddings import Embedder
-from tiermem.memory.errors import InvalidConfigError, InvalidInputError
+from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.judge import Judge
-from tiermem.memory.ops import searches, state, writes
+from tiermem.memory.ops import privacy_view, searches, state, writes
 from tiermem.memory.ops.erase import ErasureReport, PurgeAfterErasure, erasure_count
 from tiermem.memory.ops.erase import erase as erase_from
 from tiermem.memory.ops.erase import erase_forgotten as erase_all_forgotten
@@ -353,37 +353,10 @@ class HierarchicalMemory:
         return writes.process_interaction(self, user_input, agent_response, created_at,
                                           speaker)
 
-    @guarded
-    def retained(self, text: str) -> str:
-        """``text`` as memory may keep it: what the privacy policy drops is withheld."""
-        if not isinstance(text, str):  # without a policy, it would come back unchecked
-            raise InvalidInputError(f"text must be a string, got {type(text).__name__}")
-        return writes.masked(self.privacy, text).text
-
-    # -- privacy ----------------------------------------------------------------------------
-    @guarded
-    def set_retention_policy(self, policies: Sequence[str]) -> None:
-        """Replace the retention layer's active policy statements (never appends).
-
-        See ``memory.privacy.guard.PrivacyGuard.set_retention_policy``; a memory opened
-        without a privacy policy raises InvalidConfigError.
-        """
-        if self.privacy is None:
-            raise InvalidConfigError(
-                "this memory has no privacy policy to change: open it with one, "
-                "HierarchicalMemory(..., privacy=load_policy(path)) (load_policy is in "
-                "tiermem.memory.privacy)",
-                ("privacy",))
-        self.privacy.set_retention_policy(policies)
-
-    @guarded
-    def core_shown(self, request: str = "") -> list[tuple[Fact, str]]:
-        """Core's facts with the text the prompt may show for ``request`` (the current
-        query): a fact the privacy policy withholds shows as ``[withheld: CATEGORY]``."""
-        facts = list(self.core)
-        if self.privacy is None:
-            return [(f, f.text) for f in facts]
-        return list(zip(facts, self.privacy.core_view(request, facts), strict=True))
+    # -- privacy (memory/ops/privacy_view.py documents these) --------------------------------
+    retained = guarded(privacy_view.retained)
+    set_retention_policy = guarded(privacy_view.set_retention_policy)
+    core_shown = guarded(privacy_view.core_shown)
 
     # -- archival and recall ----------------------------------------------------------------
     @guarded
