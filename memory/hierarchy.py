@@ -290,36 +290,6 @@ class HierarchicalMemory:
         return self.core.tokens
 
     @guarded
-    def add_fact(self, text: str, durability: str = "durable", source: str = "user", *,
-                 source_message_id: int | None = None) -> int:
-        """Put a fact in core, evicting per policy; returns its id.
-
-        ``source_message_id`` names the recall message the fact was learned from:
-        erasing that message erases the fact too.
-
-        Re-adding the same normalised text counts as an access of the existing
-        fact (and may update its durability) instead of duplicating it. A fact
-        that alone exceeds ``core_limit`` goes straight to archival (an ``oversize``
-        event says so), as does one for which the policy protects every possible
-        victim (durable facts against a short-lived newcomer; a ``bypass`` event).
-        A fact the privacy policy drops raises RetentionDroppedError and is stored nowhere.
-        """
-        return writes.add_fact(self, text, durability, source, source_message_id)
-
-    @guarded
-    def replace_in_core(self, old_content: str, new_content: str) -> int:
-        """Edit the one core fact containing ``old_content``; returns its id.
-
-        ``old_content`` must occur exactly once across core. An empty result
-        retires the fact to archival, marked superseded (never deletes it); a result
-        larger than all of core moves to archival with its new text (an ``oversize``
-        event). The edit is validated before anything changes: if it cannot fit even
-        after evicting what the policy allows, MemoryLimitError is raised and core is
-        untouched.
-        """
-        return writes.replace_in_core(self, old_content, new_content)
-
-    @guarded
     def fact(self, fact_id: int) -> Fact | None:
         """A fact by id, in core or archived."""
         return self.core.load(check_id(fact_id, "fact_id", "a fact id"))
@@ -338,43 +308,18 @@ class HierarchicalMemory:
                 f"{type(fact).__name__}; fact(id) returns None for an id that names no fact")
         return score_at(fact, self.clock_now(), self.tau)
 
-    # -- interactions -----------------------------------------------------------------------
-    @guarded
-    def process_interaction(
-        self, user_input: str, agent_response: str, *, created_at: float | None = None,
-        speaker: str = "User",
-    ) -> list[int]:
-        """Log both messages to recall and add the facts extracted from the user's text.
-
-        Returns the ids of the facts added or re-asserted. Under a privacy policy, a
-        sentence its retention layer drops is stored as ``[withheld: CATEGORY]`` and no
-        fact is extracted from it.
-        """
-        return writes.process_interaction(self, user_input, agent_response, created_at,
-                                          speaker)
+    # -- writes of content (memory/ops/writes.py documents them) -----------------------------
+    add_fact = guarded(writes.add_fact)
+    replace_in_core = guarded(writes.replace_in_core)
+    process_interaction = guarded(writes.process_interaction)
+    archival_insert = guarded(writes.archival_insert)
 
     # -- privacy (memory/ops/privacy_view.py documents these) --------------------------------
     retained = guarded(privacy_view.retained)
     set_retention_policy = guarded(privacy_view.set_retention_policy)
     core_shown = guarded(privacy_view.core_shown)
 
-    # -- archival and recall ----------------------------------------------------------------
-    @guarded
-    def archival_insert(
-        self, text: str, tags: Sequence[str] | None = None,
-        metadata: dict[str, Any] | None = None, source: str = "agent",
-        created_at: float | None = None, *, source_message_id: int | None = None,
-    ) -> int:
-        """File a passage in archival; returns its id (RetentionDroppedError, storing nothing,
-        when the privacy policy drops it).
-
-        ``source_message_id`` names the recall message the passage was filed from:
-        erasing or forgetting that message takes the passage too.
-        """
-        return writes.archival_insert(self, text, tags, metadata, source, created_at,
-                                      source_message_id)
-
-    # Searched in memory/ops/searches.py, which documents them.
+    # -- searches (memory/ops/searches.py documents them) ------------------------------------
     archival_search = guarded(searches.archival_search)
     recall_search = guarded(searches.recall_search)
     query = guarded(searches.query)

@@ -1,6 +1,8 @@
-"""The bodies of ``HierarchicalMemory``'s writes of content: a fact into core (added or
-edited), a conversation turn with the facts extracted from it, a passage into archival;
-and the transaction a write runs in, with the history point an interaction records.
+"""``HierarchicalMemory``'s writes of content (the facade binds these as its methods): a
+fact into core (``add_fact``, ``replace_in_core``), a conversation turn with the facts
+extracted from it (``process_interaction``), a passage into archival
+(``archival_insert``); and the transaction a write runs in, with the history point an
+interaction records.
 
 Each write is checked whole (its text, the privacy policy's retention layer) before its
 transaction begins, so a refused write changes nothing. A fact too large for core is not
@@ -97,10 +99,27 @@ def record_history(memory: WrittenMemory) -> None:
         memory.store.settings.set(key, value)
 
 
-def add_fact(memory: WrittenMemory, text: str, durability: str, source: str,
-             source_message_id: int | None, source_stored: bool = False) -> int:
-    """``HierarchicalMemory.add_fact``: a new fact admitted to core, or the one with the
-    same normalised text re-asserted; returns its id. ``source_stored`` says the caller
+def add_fact(memory: WrittenMemory, text: str, durability: str = "durable",
+             source: str = "user", *, source_message_id: int | None = None) -> int:
+    """Put a fact in core, evicting per policy; returns its id.
+
+    ``source_message_id`` names the recall message the fact was learned from:
+    erasing that message erases the fact too.
+
+    Re-adding the same normalised text counts as an access of the existing
+    fact (and may update its durability) instead of duplicating it. A fact
+    that alone exceeds ``core_limit`` goes straight to archival (an ``oversize``
+    event says so), as does one for which the policy protects every possible
+    victim (durable facts against a short-lived newcomer; a ``bypass`` event).
+    A fact the privacy policy drops raises RetentionDroppedError and is stored nowhere.
+    """
+    return admit_fact(memory, text, durability, source, source_message_id)
+
+
+def admit_fact(memory: WrittenMemory, text: str, durability: str, source: str,
+               source_message_id: int | None, source_stored: bool = False) -> int:
+    """``add_fact``'s body: a new fact admitted to core, or the one with the same
+    normalised text re-asserted; returns its id. ``source_stored`` says the caller
     stored the source message itself, in this interaction: it is not read back."""
     text = clean_text(text, "fact")
     if durability not in DURABILITIES:
@@ -144,8 +163,15 @@ def check_source_message(memory: WrittenMemory, message_id: int | None, what: st
 
 
 def replace_in_core(memory: WrittenMemory, old_content: str, new_content: str) -> int:
-    """``HierarchicalMemory.replace_in_core``: the one core fact holding ``old_content``
-    edited; returns its id."""
+    """Edit the one core fact containing ``old_content``; returns its id.
+
+    ``old_content`` must occur exactly once across core. An empty result
+    retires the fact to archival, marked superseded (never deletes it); a result
+    larger than all of core moves to archival with its new text (an ``oversize``
+    event). The edit is validated before anything changes: if it cannot fit even
+    after evicting what the policy allows, MemoryLimitError is raised and core is
+    untouched.
+    """
     old = clean_text(old_content, "old_content")
     if not isinstance(new_content, str):
         raise InvalidInputError("new_content must be a string")
@@ -166,10 +192,16 @@ def replace_in_core(memory: WrittenMemory, old_content: str, new_content: str) -
         return memory.lifecycle.edit(matches[0], old, new_content)
 
 
-def process_interaction(memory: WrittenMemory, user_input: str, agent_response: str,
-                        created_at: float | None, speaker: str) -> list[int]:
-    """``HierarchicalMemory.process_interaction``: both messages logged in one interaction,
-    with the facts extracted from the user's; returns the facts' ids."""
+def process_interaction(
+    memory: WrittenMemory, user_input: str, agent_response: str, *,
+    created_at: float | None = None, speaker: str = "User",
+) -> list[int]:
+    """Log both messages to recall and add the facts extracted from the user's text.
+
+    Returns the ids of the facts added or re-asserted. Under a privacy policy, a
+    sentence its retention layer drops is stored as ``[withheld: CATEGORY]`` and no
+    fact is extracted from it.
+    """
     if not isinstance(speaker, str):
         raise InvalidInputError(
             f"speaker must be a string (the user's name, like 'Alice'), got "
@@ -187,8 +219,8 @@ def process_interaction(memory: WrittenMemory, user_input: str, agent_response: 
             if fact_norm(extracted.text) in memory.forgotten_norms:
                 continue  # forgotten on request: only an explicit add_fact stores it again
             with contextlib.suppress(RetentionDroppedError):
-                fact_ids.append(add_fact(memory, extracted.text, extracted.durability,
-                                         f"{EXTRACTED}{turn}", user_id, source_stored=True))
+                fact_ids.append(admit_fact(memory, extracted.text, extracted.durability,
+                                           f"{EXTRACTED}{turn}", user_id, source_stored=True))
     return fact_ids
 
 
@@ -199,11 +231,16 @@ def masked(privacy: PrivacyGuard | None, text: str) -> Masked:
 
 
 def archival_insert(
-    memory: WrittenMemory, text: str, tags: Sequence[str] | None,
-    metadata: dict[str, Any] | None, source: str, created_at: float | None,
-    source_message_id: int | None,
+    memory: WrittenMemory, text: str, tags: Sequence[str] | None = None,
+    metadata: dict[str, Any] | None = None, source: str = "agent",
+    created_at: float | None = None, *, source_message_id: int | None = None,
 ) -> int:
-    """``HierarchicalMemory.archival_insert``: one passage filed; returns its id."""
+    """File a passage in archival; returns its id (RetentionDroppedError, storing nothing,
+    when the privacy policy drops it).
+
+    ``source_message_id`` names the recall message the passage was filed from:
+    erasing or forgetting that message takes the passage too.
+    """
     # list("ops") would file it under 'o', 'p' and 's'; list(5) would raise TypeError.
     if isinstance(tags, str) or not isinstance(tags, Collection | None):
         raise InvalidInputError("tags must be a list of strings, like ['billing', 'acme']")
