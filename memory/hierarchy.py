@@ -24,10 +24,11 @@ from tiermem.memory.embed.embeddings import Embedder
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.judge import Judge
 from tiermem.memory.ops import privacy_view, searches, state, writes
+from tiermem.memory.ops.diagnostics import compute_diagnostics
 from tiermem.memory.ops.erase import ErasureReport, PurgeAfterErasure, erasure_count
 from tiermem.memory.ops.erase import erase as erase_from
 from tiermem.memory.ops.erase import erase_forgotten as erase_all_forgotten
-from tiermem.memory.ops.forget import ForgetResult, ForgottenNorms, forget_request
+from tiermem.memory.ops.forget import ForgottenNorms, forget_request
 from tiermem.memory.ops.forget_config import ForgetConfig
 from tiermem.memory.ops.reindex import MemoryOpener
 from tiermem.memory.privacy.config import PrivacyConfig
@@ -325,19 +326,7 @@ class HierarchicalMemory:
     query = guarded(searches.query)
 
     # -- forgetting -------------------------------------------------------------------------
-    @guarded
-    def forget(self, request: str, *, mode: str | None = None,
-               max_delete_count: int | None = None, erase: bool = False) -> ForgetResult:
-        """Forget the stored items ``request`` targets (memory/ops/forget.py).
-
-        ``mode`` (``exact``, ``top_k_llm`` or ``exact_then_top_k_llm``) and
-        ``max_delete_count`` override ``forget_config`` for this request. The LLM modes
-        ask ``judge``; without one they raise InvalidInputError. Nothing is forgotten
-        unless the outcome is ``matched``; every request is audited. ``erase`` then
-        erases what was forgotten (``erase``), with what was derived from it; the
-        result's ``erasure`` reports it.
-        """
-        return forget_request(self, request, mode, max_delete_count, erase)
+    forget = guarded(forget_request)
 
     def erase_forgotten(self, reason: str = "erasing what was forgotten") -> ErasureReport:
         """Erase every row forgotten so far (the audit lists them), with what was derived
@@ -402,10 +391,4 @@ class HierarchicalMemory:
         opener: MemoryOpener[HierarchicalMemory] = cls  # typed first, as in restore
         return reindex_memory(opener, path, embedder, store, agent, options)
 
-    @guarded
-    def diagnostics(self) -> dict[str, Any]:
-        """Health report: core composition, eviction and promotion rates, growth, red flags."""
-        from tiermem.memory.ops.diagnostics import compute_diagnostics
-
-        return compute_diagnostics(self)
-
+    diagnostics = guarded(compute_diagnostics)

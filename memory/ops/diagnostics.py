@@ -79,6 +79,7 @@ class DiagnosedMemory(TieredMemory, Protocol):
 
 
 def compute_diagnostics(memory: DiagnosedMemory) -> dict[str, Any]:
+    """Health report: core composition, eviction and promotion rates, growth, red flags."""
     store, core = memory.store, memory.core
     interactions = memory.tick
     facts_in_core = len(core)

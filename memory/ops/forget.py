@@ -181,10 +181,17 @@ def run_forget(memory: ForgettingMemory, request: str, config: ForgetConfig,
                         selection.detail, selection.candidates)
 
 
-def forget_request(memory: ForgettingMemory, request: str, mode: str | None,
-                   max_delete_count: int | None, erase: bool) -> ForgetResult:
-    """The body of ``HierarchicalMemory.forget``: ``request`` run with the memory's
-    ``forget_config`` as overridden, then, with ``erase`` and a match, what it forgot erased."""
+def forget_request(memory: ForgettingMemory, request: str, *, mode: str | None = None,
+                   max_delete_count: int | None = None, erase: bool = False) -> ForgetResult:
+    """Forget the stored items ``request`` targets (memory/ops/forget.py).
+
+    ``mode`` (``exact``, ``top_k_llm`` or ``exact_then_top_k_llm``) and
+    ``max_delete_count`` override ``forget_config`` for this request. The LLM modes
+    ask ``judge``; without one they raise InvalidInputError. Nothing is forgotten
+    unless the outcome is ``matched``; every request is audited. ``erase`` then
+    erases what was forgotten (``erase``), with what was derived from it; the
+    result's ``erasure`` reports it.
+    """
     config = memory.forget_config.updated(mode=mode, max_delete_count=max_delete_count)
     result = run_forget(memory, request, config, memory.judge, erase)
     if not erase or result.outcome != "matched":
