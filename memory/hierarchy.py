@@ -14,7 +14,6 @@ opens the SQLite one.
 from __future__ import annotations
 
 import contextlib
-import json
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -22,14 +21,16 @@ from typing import Any
 
 from tiermem.memory.config import MemoryConfig
 from tiermem.memory.embed.embeddings import Embedder
-from tiermem.memory.errors import InvalidConfigError, InvalidInputError
+from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.judge import Judge
-from tiermem.memory.ops import searches, writes
+from tiermem.memory.ops import privacy_view, searches, state, writes
+from tiermem.memory.ops.diagnostics import compute_diagnostics
 from tiermem.memory.ops.erase import ErasureReport, PurgeAfterErasure, erasure_count
 from tiermem.memory.ops.erase import erase as erase_from
 from tiermem.memory.ops.erase import erase_forgotten as erase_all_forgotten
-from tiermem.memory.ops.forget import ForgetResult, ForgottenNorms, forget_request
+from tiermem.memory.ops.forget import ForgottenNorms, forget_request
 from tiermem.memory.ops.forget_config import ForgetConfig
+from tiermem.memory.ops.reindex import MemoryOpener
 from tiermem.memory.privacy.config import PrivacyConfig
 from tiermem.memory.privacy.guard import PrivacyGuard
 from tiermem.memory.prompt_history import PromptHistory
@@ -44,7 +45,6 @@ from tiermem.memory.session import (
 )
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.guard import guarded, guarded_close
-from tiermem.memory.store.records import ForgetRequest
 from tiermem.memory.text.tokenizer import TokenCounter
 from tiermem.memory.tiers.archival import ArchivalTier
 from tiermem.memory.tiers.core import CoreTier
@@ -53,14 +53,7 @@ from tiermem.memory.tiers.lifecycle import FactLifecycle
 from tiermem.memory.tiers.policies import EvictionPolicy, score_at
 from tiermem.memory.tiers.recall import RecallTier
 from tiermem.memory.types import Fact
-from tiermem.memory.validation import (
-    MAX_ID,
-    MAX_STATE_KEY_CHARS,
-    check_count,
-    check_id,
-    check_state_key,
-    state_json,
-)
+from tiermem.memory.validation import check_id
 
 
 class HierarchicalMemory:
@@ -298,36 +291,6 @@ class HierarchicalMemory:
         return self.core.tokens
 
     @guarded
-    def add_fact(self, text: str, durability: str = "durable", source: str = "user", *,
-                 source_message_id: int | None = None) -> int:
-        """Put a fact in core, evicting per policy; returns its id.
-
-        ``source_message_id`` names the recall message the fact was learned from:
-        erasing that message erases the fact too.
-
-        Re-adding the same normalised text counts as an access of the existing
-        fact (and may update its durability) instead of duplicating it. A fact
-        that alone exceeds ``core_limit`` goes straight to archival (an ``oversize``
-        event says so), as does one for which the policy protects every possible
-        victim (durable facts against a short-lived newcomer; a ``bypass`` event).
-        A fact the privacy policy drops raises RetentionDroppedError and is stored nowhere.
-        """
-        return writes.add_fact(self, text, durability, source, source_message_id)
-
-    @guarded
-    def replace_in_core(self, old_content: str, new_content: str) -> int:
-        """Edit the one core fact containing ``old_content``; returns its id.
-
-        ``old_content`` must occur exactly once across core. An empty result
-        retires the fact to archival, marked superseded (never deletes it); a result
-        larger than all of core moves to archival with its new text (an ``oversize``
-        event). The edit is validated before anything changes: if it cannot fit even
-        after evicting what the policy allows, MemoryLimitError is raised and core is
-        untouched.
-        """
-        return writes.replace_in_core(self, old_content, new_content)
-
-    @guarded
     def fact(self, fact_id: int) -> Fact | None:
         """A fact by id, in core or archived."""
         return self.core.load(check_id(fact_id, "fact_id", "a fact id"))
@@ -346,130 +309,36 @@ class HierarchicalMemory:
                 f"{type(fact).__name__}; fact(id) returns None for an id that names no fact")
         return score_at(fact, self.clock_now(), self.tau)
 
-    # -- interactions -----------------------------------------------------------------------
-    @guarded
-    def process_interaction(
-        self, user_input: str, agent_response: str, *, created_at: float | None = None,
-        speaker: str = "User",
-    ) -> list[int]:
-        """Log both messages to recall and add the facts extracted from the user's text.
+    # -- writes of content (memory/ops/writes.py documents them) -----------------------------
+    add_fact = guarded(writes.add_fact)
+    replace_in_core = guarded(writes.replace_in_core)
+    process_interaction = guarded(writes.process_interaction)
+    archival_insert = guarded(writes.archival_insert)
 
-        Returns the ids of the facts added or re-asserted. Under a privacy policy, a
-        sentence its retention layer drops is stored as ``[withheld: CATEGORY]`` and no
-        fact is extracted from it.
-        """
-        return writes.process_interaction(self, user_input, agent_response, created_at,
-                                          speaker)
+    # -- privacy (memory/ops/privacy_view.py documents these) --------------------------------
+    retained = guarded(privacy_view.retained)
+    set_retention_policy = guarded(privacy_view.set_retention_policy)
+    core_shown = guarded(privacy_view.core_shown)
 
-    @guarded
-    def retained(self, text: str) -> str:
-        """``text`` as memory may keep it: what the privacy policy drops is withheld."""
-        if not isinstance(text, str):  # without a policy, it would come back unchecked
-            raise InvalidInputError(f"text must be a string, got {type(text).__name__}")
-        return writes.masked(self.privacy, text).text
-
-    # -- privacy ----------------------------------------------------------------------------
-    @guarded
-    def set_retention_policy(self, policies: Sequence[str]) -> None:
-        """Replace the retention layer's active policy statements (never appends).
-
-        See ``memory.privacy.guard.PrivacyGuard.set_retention_policy``; a memory opened
-        without a privacy policy raises InvalidConfigError.
-        """
-        if self.privacy is None:
-            raise InvalidConfigError(
-                "this memory has no privacy policy to change: open it with one, "
-                "HierarchicalMemory(..., privacy=load_policy(path)) (load_policy is in "
-                "tiermem.memory.privacy)",
-                ("privacy",))
-        self.privacy.set_retention_policy(policies)
-
-    @guarded
-    def core_shown(self, request: str = "") -> list[tuple[Fact, str]]:
-        """Core's facts with the text the prompt may show for ``request`` (the current
-        query): a fact the privacy policy withholds shows as ``[withheld: CATEGORY]``."""
-        facts = list(self.core)
-        if self.privacy is None:
-            return [(f, f.text) for f in facts]
-        return list(zip(facts, self.privacy.core_view(request, facts), strict=True))
-
-    # -- archival and recall ----------------------------------------------------------------
-    @guarded
-    def archival_insert(
-        self, text: str, tags: Sequence[str] | None = None,
-        metadata: dict[str, Any] | None = None, source: str = "agent",
-        created_at: float | None = None, *, source_message_id: int | None = None,
-    ) -> int:
-        """File a passage in archival; returns its id (RetentionDroppedError, storing nothing,
-        when the privacy policy drops it).
-
-        ``source_message_id`` names the recall message the passage was filed from:
-        erasing or forgetting that message takes the passage too.
-        """
-        return writes.archival_insert(self, text, tags, metadata, source, created_at,
-                                      source_message_id)
-
-    # Searched in memory/ops/searches.py, which documents them.
+    # -- searches (memory/ops/searches.py documents them) ------------------------------------
     archival_search = guarded(searches.archival_search)
     recall_search = guarded(searches.recall_search)
     query = guarded(searches.query)
 
     # -- forgetting -------------------------------------------------------------------------
-    @guarded
-    def forget(self, request: str, *, mode: str | None = None,
-               max_delete_count: int | None = None, erase: bool = False) -> ForgetResult:
-        """Forget the stored items ``request`` targets (memory/ops/forget.py).
-
-        ``mode`` (``exact``, ``top_k_llm`` or ``exact_then_top_k_llm``) and
-        ``max_delete_count`` override ``forget_config`` for this request. The LLM modes
-        ask ``judge``; without one they raise InvalidInputError. Nothing is forgotten
-        unless the outcome is ``matched``; every request is audited. ``erase`` then
-        erases what was forgotten (``erase``), with what was derived from it; the
-        result's ``erasure`` reports it.
-        """
-        return forget_request(self, request, mode, max_delete_count, erase)
+    forget = guarded(forget_request)
 
     def erase_forgotten(self, reason: str = "erasing what was forgotten") -> ErasureReport:
         """Erase every row forgotten so far (the audit lists them), with what was derived
         from them: for tombstones left by forget requests made without ``erase``."""
         return erase_all_forgotten(self, reason)
 
-    @guarded
-    def forget_requests(self, newest: int | None = None) -> list[ForgetRequest]:
-        """The audit of forget requests, oldest first (or the ``newest``, newest first)."""
-        if newest is not None:
-            newest = min(check_count(newest, "newest"), MAX_ID)
-        return self.store.forgetting.requests(newest)
-
-    # -- state for the layers above ---------------------------------------------------------
-    @guarded
-    def get_state(self, key: str, default: Any = None) -> Any:
-        """A JSON value that a caller (e.g. an agent runtime) stored with ``set_state``."""
-        # No length limit here: a longer key that an earlier version stored is still read.
-        raw = self.store.settings.get(f"state.{check_state_key(key)}")
-        return default if raw is None else json.loads(raw)
-
-    @guarded
-    def set_state(self, key: str, value: Any) -> None:
-        """Store a JSON value in the current transaction (or its own); its JSON text may hold
-        up to ``MAX_STATE_VALUE_CHARS`` (memory/validation.py), which a snapshot restores."""
-        key, text = check_state_key(key, MAX_STATE_KEY_CHARS), state_json(value)
-        with writes.writing(self):
-            self.store.settings.set(f"state.{key}", text)
-
-    @guarded
-    def last_event_id(self) -> int:
-        return self.store.history.last_event_id()
-
-    @guarded
-    def events_since(self, event_id: int) -> list[dict[str, Any]]:
-        """Fact events (add, evict, promote, bypass, replace, ...) after ``event_id``.
-
-        Events store no text; ``text`` is the fact's text as it is now ("" for a fact
-        erased since), so an edit or an erasure leaves no old copy to read here.
-        """
-        check_id(event_id, "event_id", "an event id")
-        return self.journal.events_since(event_id, self.core.load)
+    # -- state and logs for the layers above (memory/ops/state.py documents them) -----------
+    get_state = guarded(state.get_state)
+    set_state = guarded(state.set_state)
+    last_event_id = guarded(state.last_event_id)
+    events_since = guarded(state.events_since)
+    forget_requests = guarded(state.forget_requests)
 
     # -- snapshots and diagnostics ----------------------------------------------------------
     @guarded
@@ -501,7 +370,9 @@ class HierarchicalMemory:
         """
         from tiermem.memory.ops.snapshot import restore_snapshot
 
-        return restore_snapshot(cls, snapshot, path, embedder, replace, store, agent)
+        # Typed first: mypy cannot infer the opener's type from the class alone.
+        opener: MemoryOpener[HierarchicalMemory] = cls
+        return restore_snapshot(opener, snapshot, path, embedder, replace, store, agent)
 
     @classmethod
     def reindex(
@@ -517,12 +388,7 @@ class HierarchicalMemory:
         """
         from tiermem.memory.ops.reindex import reindex_memory
 
-        return reindex_memory(cls, path, embedder, store, agent, options)
+        opener: MemoryOpener[HierarchicalMemory] = cls  # typed first, as in restore
+        return reindex_memory(opener, path, embedder, store, agent, options)
 
-    @guarded
-    def diagnostics(self) -> dict[str, Any]:
-        """Health report: core composition, eviction and promotion rates, growth, red flags."""
-        from tiermem.memory.ops.diagnostics import compute_diagnostics
-
-        return compute_diagnostics(self)
-
+    diagnostics = guarded(compute_diagnostics)

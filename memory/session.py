@@ -5,13 +5,17 @@ The facade's constructor runs the opening steps in order. Bad arguments and, for
 memory, bad settings are refused before any file is made or any connection opened; a
 store that cannot be used with the embedder given is refused before anything is written
 to it.
+
+They build and read the memory through ``OpenedMemory``, the part of it they use, so this
+module does not import the facade that imports it.
 """
 
 from __future__ import annotations
 
 import contextlib
+from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from tiermem.memory.config import MemoryConfig
 from tiermem.memory.embed.embeddings import Embedder, default_embedder
@@ -21,9 +25,10 @@ from tiermem.memory.errors import (
     InvalidInputError,
     TiermemError,
 )
-from tiermem.memory.ops.erase import PurgeAfterErasure, resume_erasures
+from tiermem.memory.ops.erase import ErasedMemory, PurgeAfterErasure, resume_erasures
 from tiermem.memory.ops.forget import ForgottenNorms
 from tiermem.memory.ops.reindex import check_no_reindex_pending
+from tiermem.memory.privacy.guard import PrivacyGuard
 from tiermem.memory.prompt_history import PromptHistory
 from tiermem.memory.search.query import CoreVectors
 from tiermem.memory.store.contract import StorageBackend
@@ -37,8 +42,54 @@ from tiermem.memory.tiers.lifecycle import FactLifecycle
 from tiermem.memory.tiers.policies import EvictionPolicy, make_policy
 from tiermem.memory.tiers.recall import RecallTier
 
-if TYPE_CHECKING:
-    from tiermem.memory.hierarchy import HierarchicalMemory
+
+class OpenedMemory(ErasedMemory, Protocol):
+    """What opening and closing use of a memory (``HierarchicalMemory``): the members
+    ``build_tiers`` sets, and those it and ``close_session`` read."""
+
+    policy: EvictionPolicy
+    embedder: Embedder
+    core_vectors: CoreVectors
+    tokenizer: TokenCounter
+    core: CoreTier
+    archival: ArchivalTier
+    recall: RecallTier
+    prompt_history: PromptHistory
+    forgotten_norms: ForgottenNorms
+    interactions: InteractionClock
+    journal: Journal
+    lifecycle: FactLifecycle
+    purge: PurgeAfterErasure
+    moved_on_open: int
+    erased_on_open: list[int]
+
+    @property
+    def config(self) -> MemoryConfig:
+        ...
+
+    @property
+    def privacy(self) -> PrivacyGuard | None:
+        ...
+
+    @property
+    def read_only(self) -> bool:
+        ...
+
+    @property
+    def counters(self) -> dict[str, int]:
+        ...
+
+    def now(self) -> float:
+        ...
+
+    def stored_config(self) -> MemoryConfig:
+        ...
+
+    def retained(self, text: str) -> str:
+        ...
+
+    def interaction(self) -> AbstractContextManager[int]:
+        ...
 
 
 def open_backend(
@@ -121,7 +172,7 @@ def check_embedder(store: StorageBackend, embedder: Embedder) -> None:
         raise EmbedderMismatchError(stored_id, stored_dim, embedder.id, embedder.dim)
 
 
-def build_tiers(memory: HierarchicalMemory, policy: EvictionPolicy | None,
+def build_tiers(memory: OpenedMemory, policy: EvictionPolicy | None,
                 embedder: Embedder | None, store_settings: bool) -> None:
     """Give ``memory`` (its store and config set) its tiers, indexes and hooks, store its
     settings, and tidy what an earlier session left: a killed turn's pending messages,
@@ -177,7 +228,7 @@ def build_tiers(memory: HierarchicalMemory, policy: EvictionPolicy | None,
     _fit_core(memory)
 
 
-def _fit_core(memory: HierarchicalMemory) -> None:
+def _fit_core(memory: OpenedMemory) -> None:
     """Evict per policy until core is within its limit (after opening with a smaller one)."""
     if memory.core.used > memory.core.limit:
         held = len(memory.core)
@@ -186,12 +237,12 @@ def _fit_core(memory: HierarchicalMemory) -> None:
         memory.moved_on_open = held - len(memory.core)
 
 
-def _reload_tick(memory: HierarchicalMemory) -> None:
+def _reload_tick(memory: OpenedMemory) -> None:
     memory.interactions.tick = int(memory.store.settings.get("tick", "0") or 0)
     memory.journal.reload()
 
 
-def close_session(memory: HierarchicalMemory) -> None:
+def close_session(memory: OpenedMemory) -> None:
     """Save the search counters and the derived indexes, then close the store (a forked or
     read-only session has nothing to save)."""
     store = memory.store

@@ -28,17 +28,20 @@ Each red flag carries the figures that raised it, so a person can judge it:
   enough interactions for the policy to have settled, and durable facts have
   been evicted: passing states are displacing lasting facts. (A core that
   merely has spare room filled by short-lived facts is healthy.)
+
+The report reads the memory through ``DiagnosedMemory``, the members of it that it uses,
+so this module does not import the facade that imports it.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from tiermem.memory.embed.embeddings import Embedder
 from tiermem.memory.ops.erase import pending_erasures
+from tiermem.memory.ops.protocols import TieredMemory
+from tiermem.memory.tiers.policies import EvictionPolicy
 from tiermem.memory.tiers.recall import EMBEDDED_ROLES
-
-if TYPE_CHECKING:
-    from tiermem.memory.hierarchy import HierarchicalMemory
 
 THRASH_FILL = 0.95
 THRASH_EVICTIONS_PER_INTERACTION = 1.0
@@ -55,7 +58,28 @@ REINDEX_ADVICE = ("; embed them with HierarchicalMemory.reindex(path, embedder) 
                   "PostgreSQL memory: reindex(embedder=embedder, store=dsn, agent=name))")
 
 
-def compute_diagnostics(memory: HierarchicalMemory) -> dict[str, Any]:
+class DiagnosedMemory(TieredMemory, Protocol):
+    """What the health report uses of a memory (``HierarchicalMemory``)."""
+
+    @property
+    def embedder(self) -> Embedder:
+        ...
+
+    @property
+    def policy(self) -> EvictionPolicy:
+        ...
+
+    @property
+    def counters(self) -> dict[str, int]:
+        ...
+
+    @property
+    def tick(self) -> int:
+        ...
+
+
+def compute_diagnostics(memory: DiagnosedMemory) -> dict[str, Any]:
+    """Health report: core composition, eviction and promotion rates, growth, red flags."""
     store, core = memory.store, memory.core
     interactions = memory.tick
     facts_in_core = len(core)
@@ -182,7 +206,7 @@ def compute_diagnostics(memory: HierarchicalMemory) -> dict[str, Any]:
     return report
 
 
-def _rows_without_vectors(memory: HierarchicalMemory) -> dict[str, int | None]:
+def _rows_without_vectors(memory: DiagnosedMemory) -> dict[str, int | None]:
     """Rows that should have a vector from the current embedder and do not; messages
     count only when recall is searched by meaning (None otherwise)."""
     embedder_id = memory.embedder.id

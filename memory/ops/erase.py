@@ -31,23 +31,25 @@ one transaction and erases in the next. Its audit id is stored with the forget
 the memory for writing erases what is still listed (``resume_erasures``): else a
 process killed between the two would leave the text on disk, forgotten, and the
 same request made again would match nothing and say so.
+
+The bodies read the memory through ``ErasedMemory``, the part of it they use, so this
+module does not import the facade that imports it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from tiermem.memory.errors import InvalidInputError, TiermemError
+from tiermem.memory.ops.protocols import TieredMemory
 from tiermem.memory.ops.quoting import quoting
 from tiermem.memory.ops.state_scrub import scrub_state
 from tiermem.memory.store.contract import StorageBackend, VectorIndex
+from tiermem.memory.store.records import ForgetRequest
 from tiermem.memory.text.digest import digest_of_all
 from tiermem.memory.validation import MAX_ID, clean_text
-
-if TYPE_CHECKING:
-    from tiermem.memory.hierarchy import HierarchicalMemory
 
 #: The setting that counts erasures, so layers above can tell that one happened.
 ERASURES_KEY = "erasure_count"
@@ -80,7 +82,22 @@ class ErasureReport:
         return asdict(self)
 
 
-def erase(memory: HierarchicalMemory, facts: Iterable[int], passages: Iterable[int],
+class ErasedMemory(TieredMemory, Protocol):
+    """What erasure uses of a memory (``HierarchicalMemory``)."""
+
+    @property
+    def purge(self) -> PurgeAfterErasure:
+        ...
+
+    def forget_requests(self, newest: int | None = None) -> list[ForgetRequest]:
+        ...
+
+    def erase(self, *, facts: Sequence[int] = (), passages: Sequence[int] = (),
+              messages: Sequence[int] = (), reason: str) -> ErasureReport:
+        ...
+
+
+def erase(memory: ErasedMemory, facts: Iterable[int], passages: Iterable[int],
           messages: Iterable[int], reason: str, fulfils: int | None = None) -> ErasureReport:
     """The body of ``HierarchicalMemory.erase`` (module docstring); ``fulfils`` is the
     forget request this erasure was asked by, no longer pending once it commits."""
@@ -180,7 +197,7 @@ class PurgeAfterErasure:
                                 f"error names, then close the memory or erase again"]
 
 
-def erasure_count(memory: HierarchicalMemory) -> int:
+def erasure_count(memory: ErasedMemory) -> int:
     """How many erasures (and forget requests) removed something from this memory so far:
     a layer keeping its own copies, such as a summary, rebuilds them when it changes."""
     return int(memory.store.settings.get(ERASURES_KEY, "0") or 0)
@@ -197,7 +214,7 @@ def pending_erasures(store: StorageBackend) -> list[int]:
     return [int(part) for part in (store.settings.get(ERASE_PENDING_KEY) or "").split()]
 
 
-def resume_erasures(memory: HierarchicalMemory) -> list[int]:
+def resume_erasures(memory: ErasedMemory) -> list[int]:
     """Erase what the forget requests still pending forgot (module docstring); returns
     their audit ids."""
     pending = pending_erasures(memory.store)
@@ -226,7 +243,7 @@ def _set_pending(store: StorageBackend, audit_ids: list[int]) -> None:
         store.settings.delete([ERASE_PENDING_KEY])
 
 
-def erase_forgotten(memory: HierarchicalMemory, reason: str) -> ErasureReport:
+def erase_forgotten(memory: ErasedMemory, reason: str) -> ErasureReport:
     """The body of ``HierarchicalMemory.erase_forgotten``: every row the forget audit lists
     as forgotten, erased."""
     facts: set[int] = set()
@@ -250,6 +267,6 @@ def _ids(values: Iterable[int], what: str) -> list[int]:
     return list(dict.fromkeys(ids))
 
 
-__all__ = ["ERASE_PENDING_KEY", "ERASURES_KEY", "ErasureReport", "PurgeAfterErasure", "erase",
-           "erase_forgotten", "erasure_count", "forget_reason", "pending_erasures",
-           "promise_erasure", "resume_erasures"]
+__all__ = ["ERASE_PENDING_KEY", "ERASURES_KEY", "ErasedMemory", "ErasureReport",
+           "PurgeAfterErasure", "erase", "erase_forgotten", "erasure_count", "forget_reason",
+           "pending_erasures", "promise_erasure", "resume_erasures"]

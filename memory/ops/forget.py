@@ -25,6 +25,9 @@ its text (HMAC-SHA256 with the memory's ``store_id``; never the text, which
 quotes what is to be forgotten), the mode, the outcome and the ids forgotten.
 Nothing of the audit enters search or recall. The request runs as one
 transaction: either everything chosen is forgotten and audited, or nothing is.
+
+The bodies read the memory through ``ForgettingMemory``, the part of it they use, so this
+module does not import the facade that imports it.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ import dataclasses
 import hashlib
 import hmac
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -41,6 +44,7 @@ from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.judge import Judge
 from tiermem.memory.ops.erase import (
     ERASURES_KEY,
+    ErasedMemory,
     ErasureReport,
     erasure_count,
     forget_reason,
@@ -49,6 +53,7 @@ from tiermem.memory.ops.erase import (
 from tiermem.memory.ops.erase import erase as erase_rows
 from tiermem.memory.ops.forget_config import MODES, ForgetConfig
 from tiermem.memory.ops.forget_select import Selection, exact_selection, llm_selection
+from tiermem.memory.ops.protocols import RankedMemory
 from tiermem.memory.ops.quoting import quoting
 from tiermem.memory.ops.state_scrub import scrub_state
 from tiermem.memory.prompt_history import PromptHistory
@@ -56,9 +61,6 @@ from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.records import ForgetRequest, Forgotten
 from tiermem.memory.text.extract import fact_norm
 from tiermem.memory.validation import clean_text
-
-if TYPE_CHECKING:
-    from tiermem.memory.hierarchy import HierarchicalMemory
 
 #: The longest forget request accepted, in characters.
 MAX_REQUEST_CHARS = 10_000
@@ -94,7 +96,24 @@ class ForgetResult:
                 "erasure": None if self.erasure is None else self.erasure.to_dict()}
 
 
-def request_hash(memory: HierarchicalMemory, request: str) -> str:
+class ForgettingMemory(ErasedMemory, RankedMemory, Protocol):
+    """What a forget request uses of a memory (``HierarchicalMemory``): what selecting its
+    targets and erasing them use, and the settings and state of forgetting."""
+
+    @property
+    def forget_config(self) -> ForgetConfig:
+        ...
+
+    @property
+    def judge(self) -> Judge | None:
+        ...
+
+    @property
+    def forgotten_norms(self) -> ForgottenNorms:
+        ...
+
+
+def request_hash(memory: ForgettingMemory, request: str) -> str:
     """The audit's hash of a request: keyed by the memory, so a short secret's hash cannot
     be looked up in a table of common texts without the database."""
     key = (memory.store.store_id or "").encode()
@@ -135,7 +154,7 @@ class ForgottenNorms:
             self._hashes.discard(hashed)
 
 
-def run_forget(memory: HierarchicalMemory, request: str, config: ForgetConfig,
+def run_forget(memory: ForgettingMemory, request: str, config: ForgetConfig,
                judge: Judge | None, erase: bool = False) -> ForgetResult:
     """Select, tombstone and audit, in one transaction (module docstring); with ``erase``
     and a match, the transaction also marks the request's erasure as owed
@@ -162,10 +181,17 @@ def run_forget(memory: HierarchicalMemory, request: str, config: ForgetConfig,
                         selection.detail, selection.candidates)
 
 
-def forget_request(memory: HierarchicalMemory, request: str, mode: str | None,
-                   max_delete_count: int | None, erase: bool) -> ForgetResult:
-    """The body of ``HierarchicalMemory.forget``: ``request`` run with the memory's
-    ``forget_config`` as overridden, then, with ``erase`` and a match, what it forgot erased."""
+def forget_request(memory: ForgettingMemory, request: str, *, mode: str | None = None,
+                   max_delete_count: int | None = None, erase: bool = False) -> ForgetResult:
+    """Forget the stored items ``request`` targets (memory/ops/forget.py).
+
+    ``mode`` (``exact``, ``top_k_llm`` or ``exact_then_top_k_llm``) and
+    ``max_delete_count`` override ``forget_config`` for this request. The LLM modes
+    ask ``judge``; without one they raise InvalidInputError. Nothing is forgotten
+    unless the outcome is ``matched``; every request is audited. ``erase`` then
+    erases what was forgotten (``erase``), with what was derived from it; the
+    result's ``erasure`` reports it.
+    """
     config = memory.forget_config.updated(mode=mode, max_delete_count=max_delete_count)
     result = run_forget(memory, request, config, memory.judge, erase)
     if not erase or result.outcome != "matched":
@@ -176,7 +202,7 @@ def forget_request(memory: HierarchicalMemory, request: str, mode: str | None,
     return dataclasses.replace(result, erasure=report)
 
 
-def _asks_the_judge(memory: HierarchicalMemory, request: str, config: ForgetConfig) -> bool:
+def _asks_the_judge(memory: ForgettingMemory, request: str, config: ForgetConfig) -> bool:
     """Whether ``request`` reaches the judge: in ``top_k_llm`` always, in
     ``exact_then_top_k_llm`` only when no stored text equals it, which needs no model."""
     if config.mode == "exact":
@@ -184,7 +210,7 @@ def _asks_the_judge(memory: HierarchicalMemory, request: str, config: ForgetConf
     return config.mode == "top_k_llm" or not exact_selection(memory, request, config).items
 
 
-def _select(memory: HierarchicalMemory, request: str, config: ForgetConfig,
+def _select(memory: ForgettingMemory, request: str, config: ForgetConfig,
             judge: Judge | None) -> Selection:
     selection = Selection("unmatched")
     if config.mode in ("exact", "exact_then_top_k_llm"):
@@ -198,7 +224,7 @@ def _select(memory: HierarchicalMemory, request: str, config: ForgetConfig,
     return llm_selection(memory, request, config, judge)
 
 
-def apply_forget(memory: HierarchicalMemory, items: list[tuple[str, int]]) -> Forgotten:
+def apply_forget(memory: ForgettingMemory, items: list[tuple[str, int]]) -> Forgotten:
     """Tombstone ``items`` (with each fact's passage, each passage's fact, each message's
     learned facts and filed passages, and the messages of their turns quoting any of them),
     drop their vectors and prompt-history lines, and bring the tiers' in-memory state in
@@ -251,7 +277,7 @@ def apply_forget(memory: HierarchicalMemory, items: list[tuple[str, int]]) -> Fo
     return done
 
 
-def _audit(memory: HierarchicalMemory, request: str, mode: str, selection: Selection,
+def _audit(memory: ForgettingMemory, request: str, mode: str, selection: Selection,
            forgotten: Forgotten | None = None) -> int:
     with memory.store.transaction():
         return memory.store.forgetting.record(ForgetRequest(

@@ -13,6 +13,9 @@ marked as data, with ``<`` escaped so no text can close the block. The judge
 must answer with one JSON object, ``{"ids": [...]}`` (possibly empty) or
 ``{"ambiguous": true}``; anything else, an id it was not shown, or more ids
 than ``max_delete_count`` selects nothing (it fails closed).
+
+They read the memory through ``RankedMemory`` (memory/ops/protocols.py), the part of it
+they use, so this module does not import the facade that imports it.
 """
 
 from __future__ import annotations
@@ -20,16 +23,13 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from tiermem.memory.judge import Judge
 from tiermem.memory.ops.forget_config import ExactOptions, ForgetConfig
+from tiermem.memory.ops.protocols import RankedMemory
 from tiermem.memory.search.fusion import FusionWeights, query_terms
 from tiermem.memory.search.query import Tiers, query_tiers
 from tiermem.memory.types import Hit
-
-if TYPE_CHECKING:
-    from tiermem.memory.hierarchy import HierarchicalMemory
 
 #: A tier's letter in a candidate's id as the judge sees it (F3, P12, M40).
 _LETTER = {"core": "F", "archival": "P", "recall": "M"}
@@ -59,7 +59,7 @@ def normalised(text: str, options: ExactOptions) -> str:
     return text if options.case_sensitive else text.casefold()
 
 
-def exact_selection(memory: HierarchicalMemory, request: str, config: ForgetConfig
+def exact_selection(memory: RankedMemory, request: str, config: ForgetConfig
                     ) -> Selection:
     """Every active fact, passage and message whose text equals the request, normalised."""
     wanted = normalised(request, config.exact)
@@ -99,7 +99,7 @@ def exact_rule(options: ExactOptions) -> str:
             + (" and ".join(ignored) if ignored else "nothing"))
 
 
-def llm_selection(memory: HierarchicalMemory, request: str, config: ForgetConfig,
+def llm_selection(memory: RankedMemory, request: str, config: ForgetConfig,
                   judge: Judge) -> Selection:
     """The items the judge picks among the best ``candidate_k`` retrieved."""
     plan = request
@@ -127,7 +127,7 @@ def llm_selection(memory: HierarchicalMemory, request: str, config: ForgetConfig
     return read_answer(answer, labelled, config.max_delete_count)
 
 
-def candidates(memory: HierarchicalMemory, plan: str, config: ForgetConfig) -> list[Hit]:
+def candidates(memory: RankedMemory, plan: str, config: ForgetConfig) -> list[Hit]:
     """The best ``candidate_k`` items of all tiers for ``plan``, by the chosen retrieval."""
     kind, base = config.top_k_llm.retrieval, memory.fusion
     weights = (base if kind == "hybrid" else

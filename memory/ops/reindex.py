@@ -12,12 +12,15 @@ While the record is there the store holds vectors of two embedders, which no
 index can search; opening it raises ReindexIncompleteError. Running the
 reindex again with the same embedder continues after the last batch
 committed; with another embedder it starts over.
+
+The reindexed memory is opened through ``MemoryOpener`` (the facade's constructor, which
+calls this), so this module does not import the facade back.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, TypeVar
 
 from tiermem.memory.embed.embeddings import Embedder, default_embedder
 from tiermem.memory.errors import InvalidInputError, ReindexIncompleteError
@@ -26,12 +29,21 @@ from tiermem.memory.store.opening import open_store
 from tiermem.memory.store.sqlite import SQLiteStore
 from tiermem.memory.tiers.recall import EMBEDDED_ROLES
 
-if TYPE_CHECKING:
-    from tiermem.memory.hierarchy import HierarchicalMemory
+M = TypeVar("M")
+M_co = TypeVar("M_co", covariant=True)
 
 #: Rows embedded and committed together; a crash loses at most one batch of work.
 BATCH_ROWS = 256
 TARGET_KEY = "reindex_to"
+
+
+class MemoryOpener(Protocol[M_co]):
+    """What opens a memory (``HierarchicalMemory`` itself): in the agent home at ``path``,
+    or in ``store``, with ``embedder``."""
+
+    def __call__(self, path: str | Path | None = None, *, embedder: Embedder | None = None,
+                 store: StorageBackend | str | None = None, agent: str | None = None) -> M_co:
+        ...
 
 
 def check_no_reindex_pending(store: StorageBackend) -> None:
@@ -44,9 +56,9 @@ def check_no_reindex_pending(store: StorageBackend) -> None:
 
 
 def reindex_memory(
-    cls: type[HierarchicalMemory], path: str | Path | None, embedder: Embedder | None,
+    cls: MemoryOpener[M], path: str | Path | None, embedder: Embedder | None,
     store: str | None, agent: str | None, options: dict[str, Any],
-) -> HierarchicalMemory:
+) -> M:
     """The body of ``HierarchicalMemory.reindex``: the store re-embedded, then opened with
     ``embedder`` and ``options``."""
     embedder = embedder if embedder is not None else default_embedder()

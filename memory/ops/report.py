@@ -4,6 +4,9 @@ The HTML page fetches no scripts, fonts or stylesheets: it opens offline and can
 be attached to a ticket as it is. Its charts are inline SVG with labelled axes;
 series that differ tenfold or more get a chart each, so the smaller one is not
 drawn as a flat line on the larger one's scale.
+
+The history series read the memory through ``StoredMemory`` (memory/ops/protocols.py),
+so this module does not import the facade.
 """
 
 from __future__ import annotations
@@ -11,10 +14,9 @@ from __future__ import annotations
 import html
 import math
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.ops.protocols import StoredMemory
 
 WIDTH, HEIGHT = 720, 200
 LEFT, RIGHT, TOP, BOTTOM = 56, 20, 34, 34
@@ -90,7 +92,7 @@ def flag_title(name: str) -> str:
     return name.replace("_", " ")
 
 
-def history_series(memory: HierarchicalMemory) -> dict[str, list[float]]:
+def history_series(memory: StoredMemory) -> dict[str, list[float]]:
     """Per-interaction series from the history table, for charts."""
     rows = [(p.tick, p.core_facts, p.durable_in_core, p.archival_passages, p.recall_messages,
              p.evictions) for p in memory.store.history.points()]

@@ -13,58 +13,26 @@ from typing import Any, Protocol
 
 from tiermem.memory.embed.embeddings import Embedder, strong_similarity
 from tiermem.memory.errors import InvalidInputError
+from tiermem.memory.ops.protocols import RankedMemory
 from tiermem.memory.privacy.guard import PrivacyGuard
-from tiermem.memory.search.fusion import NEAREST_MATCHES, FusionWeights
+from tiermem.memory.search.fusion import NEAREST_MATCHES
 from tiermem.memory.search.hops import HopSettings, hop_page, second_round
 from tiermem.memory.search.lexical import common_terms, query_terms
 from tiermem.memory.search.query import (
-    CoreVectors,
     TierRanking,
     Tiers,
     query_tiers,
     rank_tiers,
     strong_matches,
 )
-from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.records import TextTable
-from tiermem.memory.tiers.archival import ArchivalTier
-from tiermem.memory.tiers.core import CoreTier
 from tiermem.memory.tiers.lifecycle import FactLifecycle
-from tiermem.memory.tiers.recall import RecallTier
 from tiermem.memory.types import Hit, SearchResult
 from tiermem.memory.validation import check_count, clean_text
 
 
-class SearchedMemory(Protocol):
+class SearchedMemory(RankedMemory, Protocol):
     """What the searches use of a memory (``HierarchicalMemory``)."""
-
-    @property
-    def store(self) -> StorageBackend:
-        ...
-
-    @property
-    def core(self) -> CoreTier:
-        ...
-
-    @property
-    def archival(self) -> ArchivalTier:
-        ...
-
-    @property
-    def recall(self) -> RecallTier:
-        ...
-
-    @property
-    def core_vectors(self) -> CoreVectors:
-        ...
-
-    @property
-    def embedder(self) -> Embedder:
-        ...
-
-    @property
-    def fusion(self) -> FusionWeights:
-        ...
 
     @property
     def lifecycle(self) -> FactLifecycle:
@@ -80,9 +48,6 @@ class SearchedMemory(Protocol):
 
     @property
     def counters(self) -> dict[str, int]:
-        ...
-
-    def now(self) -> float:
         ...
 
     def recall_search(

@@ -30,19 +30,26 @@ is built aside and renamed into place only when complete
 (memory/store/sqlite/restore.py), so a failed or killed restore leaves the directory
 as it was, and a retry works. Into another backend, the rows are written in one
 transaction of it.
+
+A snapshot reads the memory through ``SnapshottedMemory``, the members of it that it
+uses, and a restore opens the memory it wrote through ``MemoryOpener``, so this module
+does not import the facade that imports it.
 """
 
 from __future__ import annotations
 
 import base64
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
+from tiermem.memory.config import MemoryConfig
 from tiermem.memory.embed.embeddings import Embedder
 from tiermem.memory.errors import InvalidInputError, SnapshotError
 from tiermem.memory.ops.erase import pending_erasures, promise_erasure
+from tiermem.memory.ops.protocols import StoredMemory
+from tiermem.memory.ops.reindex import MemoryOpener
 from tiermem.memory.ops.snapshot_schema import (
     ROW_MODELS,
     SNAPSHOT_FORMAT,
@@ -58,15 +65,25 @@ from tiermem.memory.text.extract import fact_norm
 from tiermem.memory.text.tokenizer import TokenCounter
 from tiermem.memory.tiers.recall import EMBEDDED_ROLES
 
-if TYPE_CHECKING:
-    from tiermem.memory.hierarchy import HierarchicalMemory
-
 _SETTINGS = ("tick", "core_seq", "embedder_id", "embedder_dim", "archival_searches",
              "archival_searches_with_hits", *ERASED_ID_KEYS.values())
 _ONLY_WHEN_SET = frozenset(ERASED_ID_KEYS.values())
+M = TypeVar("M")
 
 
-def take_snapshot(memory: HierarchicalMemory, include_vectors: bool = True) -> dict[str, Any]:
+class SnapshottedMemory(StoredMemory, Protocol):
+    """What a snapshot uses of a memory (``HierarchicalMemory``)."""
+
+    @property
+    def config(self) -> MemoryConfig:
+        ...
+
+    @property
+    def counters(self) -> dict[str, int]:
+        ...
+
+
+def take_snapshot(memory: SnapshottedMemory, include_vectors: bool = True) -> dict[str, Any]:
     store = memory.store
     if not store.in_transaction and not store.read_only:
         with store.transaction():
@@ -107,14 +124,14 @@ def take_snapshot(memory: HierarchicalMemory, include_vectors: bool = True) -> d
 
 
 def restore_snapshot(
-    cls: type[HierarchicalMemory],
+    cls: MemoryOpener[M],
     snapshot: Any,
     path: str | Path | None,
     embedder: Embedder | None,
     replace: bool = False,
     store: StorageBackend | str | None = None,
     agent: str | None = None,
-) -> HierarchicalMemory:
+) -> M:
     """The body of ``HierarchicalMemory.restore``: into ``store`` (a PostgreSQL DSN names
     agent ``agent``), else into the home at ``path``, else into a new in-memory store."""
     if store is not None and path is not None:

@@ -1,24 +1,34 @@
-"""The bodies of ``HierarchicalMemory``'s writes of content: a fact into core (added or
-edited), a conversation turn with the facts extracted from it, a passage into archival;
-and the transaction a write runs in, with the history point an interaction records.
+"""``HierarchicalMemory``'s writes of content (the facade binds these as its methods): a
+fact into core (``add_fact``, ``replace_in_core``), a conversation turn with the facts
+extracted from it (``process_interaction``), a passage into archival
+(``archival_insert``); and the transaction a write runs in, with the history point an
+interaction records.
 
 Each write is checked whole (its text, the privacy policy's retention layer) before its
 transaction begins, so a refused write changes nothing. A fact too large for core is not
 refused: the lifecycle stores it in archival (memory/tiers/lifecycle.py).
+
+The bodies read the memory through ``WrittenMemory``, the part of it they use, so this
+module does not import the facade that imports it.
 """
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Collection, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from contextlib import AbstractContextManager
+from typing import Any, Protocol
 
 from tiermem.memory.errors import InvalidInputError, RetentionDroppedError
+from tiermem.memory.ops.forget import ForgottenNorms
+from tiermem.memory.ops.protocols import TieredMemory
 from tiermem.memory.privacy.guard import PrivacyGuard
 from tiermem.memory.privacy.retention import Masked
 from tiermem.memory.store.records import HistoryPoint
 from tiermem.memory.text.extract import extract_facts, fact_norm
 from tiermem.memory.tiers.archival import NewPassage
+from tiermem.memory.tiers.journal import InteractionClock
+from tiermem.memory.tiers.lifecycle import FactLifecycle
 from tiermem.memory.tiers.recall import NewMessage
 from tiermem.memory.types import DURABILITIES
 from tiermem.memory.validation import (
@@ -28,15 +38,46 @@ from tiermem.memory.validation import (
     clean_text,
 )
 
-if TYPE_CHECKING:
-    from tiermem.memory.hierarchy import HierarchicalMemory
-
 #: The source of a fact extracted from a user message, before its turn number.
 EXTRACTED = "extracted:turn:"
 
 
+class WrittenMemory(TieredMemory, Protocol):
+    """What the writes use of a memory (``HierarchicalMemory``)."""
+
+    @property
+    def lifecycle(self) -> FactLifecycle:
+        ...
+
+    @property
+    def forgotten_norms(self) -> ForgottenNorms:
+        ...
+
+    @property
+    def privacy(self) -> PrivacyGuard | None:
+        ...
+
+    @property
+    def interactions(self) -> InteractionClock:
+        ...
+
+    @property
+    def counters(self) -> dict[str, int]:
+        ...
+
+    @property
+    def totals(self) -> dict[str, int]:
+        ...
+
+    def now(self) -> float:
+        ...
+
+    def interaction(self) -> AbstractContextManager[int]:
+        ...
+
+
 @contextlib.contextmanager
-def writing(memory: HierarchicalMemory, advances_clock: bool = False) -> Iterator[None]:
+def writing(memory: WrittenMemory, advances_clock: bool = False) -> Iterator[None]:
     """The transaction of one write: with ``advances_clock``, an interaction of its own
     unless one is open; otherwise the store's (a savepoint inside an open one)."""
     if advances_clock and not memory.store.in_transaction:
@@ -47,7 +88,7 @@ def writing(memory: HierarchicalMemory, advances_clock: bool = False) -> Iterato
             yield
 
 
-def record_history(memory: HierarchicalMemory) -> None:
+def record_history(memory: WrittenMemory) -> None:
     """The history point that ends an interaction, with the search counters saved."""
     memory.store.history.record(HistoryPoint(
         tick=memory.interactions.tick, created_at=memory.now(), core_facts=len(memory.core),
@@ -58,10 +99,27 @@ def record_history(memory: HierarchicalMemory) -> None:
         memory.store.settings.set(key, value)
 
 
-def add_fact(memory: HierarchicalMemory, text: str, durability: str, source: str,
-             source_message_id: int | None, source_stored: bool = False) -> int:
-    """``HierarchicalMemory.add_fact``: a new fact admitted to core, or the one with the
-    same normalised text re-asserted; returns its id. ``source_stored`` says the caller
+def add_fact(memory: WrittenMemory, text: str, durability: str = "durable",
+             source: str = "user", *, source_message_id: int | None = None) -> int:
+    """Put a fact in core, evicting per policy; returns its id.
+
+    ``source_message_id`` names the recall message the fact was learned from:
+    erasing that message erases the fact too.
+
+    Re-adding the same normalised text counts as an access of the existing
+    fact (and may update its durability) instead of duplicating it. A fact
+    that alone exceeds ``core_limit`` goes straight to archival (an ``oversize``
+    event says so), as does one for which the policy protects every possible
+    victim (durable facts against a short-lived newcomer; a ``bypass`` event).
+    A fact the privacy policy drops raises RetentionDroppedError and is stored nowhere.
+    """
+    return admit_fact(memory, text, durability, source, source_message_id)
+
+
+def admit_fact(memory: WrittenMemory, text: str, durability: str, source: str,
+               source_message_id: int | None, source_stored: bool = False) -> int:
+    """``add_fact``'s body: a new fact admitted to core, or the one with the same
+    normalised text re-asserted; returns its id. ``source_stored`` says the caller
     stored the source message itself, in this interaction: it is not read back."""
     text = clean_text(text, "fact")
     if durability not in DURABILITIES:
@@ -86,7 +144,7 @@ def add_fact(memory: HierarchicalMemory, text: str, durability: str, source: str
                                       memory.core.size_of_text(text), source_message_id)
 
 
-def check_source_message(memory: HierarchicalMemory, message_id: int | None, what: str) -> None:
+def check_source_message(memory: WrittenMemory, message_id: int | None, what: str) -> None:
     """``message_id`` names a message of recall, or is None.
 
     A link to no message would bind the item to whichever message later takes that id:
@@ -104,9 +162,16 @@ def check_source_message(memory: HierarchicalMemory, message_id: int | None, wha
         f"erased); pass the id of the message the {what} came from, or None")
 
 
-def replace_in_core(memory: HierarchicalMemory, old_content: str, new_content: str) -> int:
-    """``HierarchicalMemory.replace_in_core``: the one core fact holding ``old_content``
-    edited; returns its id."""
+def replace_in_core(memory: WrittenMemory, old_content: str, new_content: str) -> int:
+    """Edit the one core fact containing ``old_content``; returns its id.
+
+    ``old_content`` must occur exactly once across core. An empty result
+    retires the fact to archival, marked superseded (never deletes it); a result
+    larger than all of core moves to archival with its new text (an ``oversize``
+    event). The edit is validated before anything changes: if it cannot fit even
+    after evicting what the policy allows, MemoryLimitError is raised and core is
+    untouched.
+    """
     old = clean_text(old_content, "old_content")
     if not isinstance(new_content, str):
         raise InvalidInputError("new_content must be a string")
@@ -127,10 +192,16 @@ def replace_in_core(memory: HierarchicalMemory, old_content: str, new_content: s
         return memory.lifecycle.edit(matches[0], old, new_content)
 
 
-def process_interaction(memory: HierarchicalMemory, user_input: str, agent_response: str,
-                        created_at: float | None, speaker: str) -> list[int]:
-    """``HierarchicalMemory.process_interaction``: both messages logged in one interaction,
-    with the facts extracted from the user's; returns the facts' ids."""
+def process_interaction(
+    memory: WrittenMemory, user_input: str, agent_response: str, *,
+    created_at: float | None = None, speaker: str = "User",
+) -> list[int]:
+    """Log both messages to recall and add the facts extracted from the user's text.
+
+    Returns the ids of the facts added or re-asserted. Under a privacy policy, a
+    sentence its retention layer drops is stored as ``[withheld: CATEGORY]`` and no
+    fact is extracted from it.
+    """
     if not isinstance(speaker, str):
         raise InvalidInputError(
             f"speaker must be a string (the user's name, like 'Alice'), got "
@@ -148,8 +219,8 @@ def process_interaction(memory: HierarchicalMemory, user_input: str, agent_respo
             if fact_norm(extracted.text) in memory.forgotten_norms:
                 continue  # forgotten on request: only an explicit add_fact stores it again
             with contextlib.suppress(RetentionDroppedError):
-                fact_ids.append(add_fact(memory, extracted.text, extracted.durability,
-                                         f"{EXTRACTED}{turn}", user_id, source_stored=True))
+                fact_ids.append(admit_fact(memory, extracted.text, extracted.durability,
+                                           f"{EXTRACTED}{turn}", user_id, source_stored=True))
     return fact_ids
 
 
@@ -160,11 +231,16 @@ def masked(privacy: PrivacyGuard | None, text: str) -> Masked:
 
 
 def archival_insert(
-    memory: HierarchicalMemory, text: str, tags: Sequence[str] | None,
-    metadata: dict[str, Any] | None, source: str, created_at: float | None,
-    source_message_id: int | None,
+    memory: WrittenMemory, text: str, tags: Sequence[str] | None = None,
+    metadata: dict[str, Any] | None = None, source: str = "agent",
+    created_at: float | None = None, *, source_message_id: int | None = None,
 ) -> int:
-    """``HierarchicalMemory.archival_insert``: one passage filed; returns its id."""
+    """File a passage in archival; returns its id (RetentionDroppedError, storing nothing,
+    when the privacy policy drops it).
+
+    ``source_message_id`` names the recall message the passage was filed from:
+    erasing or forgetting that message takes the passage too.
+    """
     # list("ops") would file it under 'o', 'p' and 's'; list(5) would raise TypeError.
     if isinstance(tags, str) or not isinstance(tags, Collection | None):
         raise InvalidInputError("tags must be a list of strings, like ['billing', 'acme']")

@@ -1,0 +1,60 @@
+"""What the privacy policy lets a ``HierarchicalMemory`` keep and show: ``retained``,
+``set_retention_policy`` and ``core_shown`` (the facade binds these as its methods).
+
+They read the memory through ``PrivateMemory``, the part of it they use, so this module
+does not import the facade that imports it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from tiermem.memory.errors import InvalidConfigError, InvalidInputError
+from tiermem.memory.ops.protocols import StoredMemory
+from tiermem.memory.ops.writes import masked
+from tiermem.memory.privacy.guard import PrivacyGuard
+from tiermem.memory.tiers.core import CoreTier
+from tiermem.memory.types import Fact
+
+
+class PrivateMemory(StoredMemory, Protocol):
+    """What the privacy entry points use of a memory (``HierarchicalMemory``)."""
+
+    @property
+    def core(self) -> CoreTier:
+        ...
+
+    @property
+    def privacy(self) -> PrivacyGuard | None:
+        ...
+
+
+def retained(memory: PrivateMemory, text: str) -> str:
+    """``text`` as memory may keep it: what the privacy policy drops is withheld."""
+    if not isinstance(text, str):  # without a policy, it would come back unchecked
+        raise InvalidInputError(f"text must be a string, got {type(text).__name__}")
+    return masked(memory.privacy, text).text
+
+
+def set_retention_policy(memory: PrivateMemory, policies: Sequence[str]) -> None:
+    """Replace the retention layer's active policy statements (never appends).
+
+    See ``memory.privacy.guard.PrivacyGuard.set_retention_policy``; a memory opened
+    without a privacy policy raises InvalidConfigError.
+    """
+    if memory.privacy is None:
+        raise InvalidConfigError(
+            "this memory has no privacy policy to change: open it with one, "
+            "HierarchicalMemory(..., privacy=load_policy(path)) (load_policy is in "
+            "tiermem.memory.privacy)",
+            ("privacy",))
+    memory.privacy.set_retention_policy(policies)
+
+
+def core_shown(memory: PrivateMemory, request: str = "") -> list[tuple[Fact, str]]:
+    """Core's facts with the text the prompt may show for ``request`` (the current
+    query): a fact the privacy policy withholds shows as ``[withheld: CATEGORY]``."""
+    facts = list(memory.core)
+    if memory.privacy is None:
+        return [(f, f.text) for f in facts]
+    return list(zip(facts, memory.privacy.core_view(request, facts), strict=True))
