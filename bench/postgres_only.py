@@ -21,8 +21,6 @@ from tiermem.memory import HierarchicalMemory
 
 #: A throwaway server needs no durability (the bench kills clients, never the server).
 THROWAWAY_SETTINGS = {"fsync": "off", "synchronous_commit": "off", "full_page_writes": "off"}
-#: A safety net only: how long to wait for the server to end a killed writer's session.
-LOCK_GUARD_MS = 60_000
 #: The tables with BM25 counters: each table's row count and its words per row.
 _COUNTED = {"facts": "n_words", "passages": "n_words", "messages": "n_words + context_words"}
 
@@ -100,27 +98,6 @@ def agent_exists(place: PgAgent) -> bool:
             return False
         return conn.execute("SELECT 1 FROM tiermem.agents WHERE name = %s",
                             (place.agent,)).fetchone() is not None
-
-
-def wait_for_writer_lock(place: PgAgent) -> bool:
-    """Wait until no session holds the agent's writer lock; False if one still does after
-    ``LOCK_GUARD_MS``. The server ends a killed writer's session, and with it the lock,
-    once it notices the connection is gone: waiting on the lock itself, not for a time,
-    tells when it has."""
-    import psycopg
-    from psycopg import errors
-
-    from tiermem.memory.store.postgres.schema import LOCK_CLASS
-
-    with psycopg.connect(place.dsn, autocommit=True) as conn:
-        conn.execute(f"SET lock_timeout = {LOCK_GUARD_MS}")
-        try:
-            conn.execute("SELECT pg_advisory_lock(%s, a.id) FROM tiermem.agents a "
-                         "WHERE a.name = %s", (LOCK_CLASS, place.agent))
-        except errors.LockNotAvailable:
-            return False
-        conn.execute("SELECT pg_advisory_unlock_all()")
-    return True
 
 
 def stats_problems(memory: HierarchicalMemory) -> list[str]:
