@@ -27,8 +27,8 @@ from tiermem.memory.errors import (
 )
 from tiermem.memory.ops.erase import ErasedMemory, PurgeAfterErasure, resume_erasures
 from tiermem.memory.ops.forget import ForgottenNorms
+from tiermem.memory.ops.protocols import GuardedMemory
 from tiermem.memory.ops.reindex import check_no_reindex_pending
-from tiermem.memory.privacy.guard import PrivacyGuard
 from tiermem.memory.prompt_history import PromptHistory
 from tiermem.memory.search.query import CoreVectors
 from tiermem.memory.store.contract import StorageBackend
@@ -43,7 +43,7 @@ from tiermem.memory.tiers.policies import EvictionPolicy, make_policy
 from tiermem.memory.tiers.recall import RecallTier
 
 
-class OpenedMemory(ErasedMemory, Protocol):
+class OpenedMemory(ErasedMemory, GuardedMemory, Protocol):
     """What opening and closing use of a memory (``HierarchicalMemory``): the members
     ``build_tiers`` sets, and those it and ``close_session`` read."""
 
@@ -65,18 +65,6 @@ class OpenedMemory(ErasedMemory, Protocol):
 
     @property
     def config(self) -> MemoryConfig:
-        ...
-
-    @property
-    def privacy(self) -> PrivacyGuard | None:
-        ...
-
-    @property
-    def read_only(self) -> bool:
-        ...
-
-    @property
-    def counters(self) -> dict[str, int]:
         ...
 
     def now(self) -> float:

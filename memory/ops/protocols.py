@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from tiermem.memory.embed.embeddings import Embedder
+from tiermem.memory.privacy.guard import PrivacyGuard
 from tiermem.memory.search.fusion import FusionWeights
 from tiermem.memory.search.query import CoreVectors
 from tiermem.memory.store.contract import StorageBackend
@@ -21,6 +22,23 @@ class StoredMemory(Protocol):
 
     @property
     def store(self) -> StorageBackend:
+        ...
+
+
+class GuardedMemory(Protocol):
+    """A memory's privacy policy, whether it was opened read-only, and its counters of use
+    (diagnostics)."""
+
+    @property
+    def privacy(self) -> PrivacyGuard | None:
+        ...
+
+    @property
+    def read_only(self) -> bool:
+        ...
+
+    @property
+    def counters(self) -> dict[str, int]:
         ...
 
 

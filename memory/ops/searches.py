@@ -13,8 +13,7 @@ from typing import Any, Protocol
 
 from tiermem.memory.embed.embeddings import Embedder, strong_similarity
 from tiermem.memory.errors import InvalidInputError
-from tiermem.memory.ops.protocols import RankedMemory
-from tiermem.memory.privacy.guard import PrivacyGuard
+from tiermem.memory.ops.protocols import GuardedMemory, RankedMemory
 from tiermem.memory.search.fusion import NEAREST_MATCHES
 from tiermem.memory.search.hops import HopSettings, hop_page, second_round
 from tiermem.memory.search.lexical import common_terms, query_terms
@@ -31,23 +30,11 @@ from tiermem.memory.types import Hit, SearchResult
 from tiermem.memory.validation import check_count, clean_text
 
 
-class SearchedMemory(RankedMemory, Protocol):
+class SearchedMemory(RankedMemory, GuardedMemory, Protocol):
     """What the searches use of a memory (``HierarchicalMemory``)."""
 
     @property
     def lifecycle(self) -> FactLifecycle:
-        ...
-
-    @property
-    def privacy(self) -> PrivacyGuard | None:
-        ...
-
-    @property
-    def read_only(self) -> bool:
-        ...
-
-    @property
-    def counters(self) -> dict[str, int]:
         ...
 
     def recall_search(

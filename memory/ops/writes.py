@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 from tiermem.memory.errors import InvalidInputError, RetentionDroppedError
 from tiermem.memory.ops.forget import ForgottenNorms
-from tiermem.memory.ops.protocols import TieredMemory
+from tiermem.memory.ops.protocols import GuardedMemory, TieredMemory
 from tiermem.memory.privacy.guard import PrivacyGuard
 from tiermem.memory.privacy.retention import Masked
 from tiermem.memory.store.records import HistoryPoint
@@ -42,7 +42,7 @@ from tiermem.memory.validation import (
 EXTRACTED = "extracted:turn:"
 
 
-class WrittenMemory(TieredMemory, Protocol):
+class WrittenMemory(TieredMemory, GuardedMemory, Protocol):
     """What the writes use of a memory (``HierarchicalMemory``)."""
 
     @property
@@ -54,15 +54,7 @@ class WrittenMemory(TieredMemory, Protocol):
         ...
 
     @property
-    def privacy(self) -> PrivacyGuard | None:
-        ...
-
-    @property
     def interactions(self) -> InteractionClock:
-        ...
-
-    @property
-    def counters(self) -> dict[str, int]:
         ...
 
     @property

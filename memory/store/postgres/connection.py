@@ -264,8 +264,8 @@ def take_writer_lock(conn: psycopg.Connection, agent: int, where: str) -> None:
             pass  # its holder let it go between the two statements
         elif not (orphaned and _wait_for_lock(conn, agent)):
             raise AgentLockedError(where, host, pid, since, backend if orphaned else None)
-    for name, value in KEEPALIVE.items():
-        conn.execute("SELECT set_config(%s, %s, false)", (name, value))
+    conn.execute("SELECT " + ", ".join(["set_config(%s, %s, false)"] * len(KEEPALIVE)),
+                 [part for setting in KEEPALIVE.items() for part in setting])
     conn.execute(
         "INSERT INTO tiermem.writers (agent_id, host, pid, backend_pid, process_scope) "
         "VALUES (%s, %s, %s, pg_backend_pid(), %s) ON CONFLICT (agent_id) DO UPDATE SET "
