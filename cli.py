@@ -97,13 +97,15 @@ def run(argv: Sequence[str]) -> int:
         return _fail("name a command: " + ", ".join(COMMANDS) + " (tiermem --help)", code=2)
     from tiermem.agent.errors import LLMConfigError
     from tiermem.agent.home import NoSuchAgentError
+    from tiermem.agent.library_notes import library_notes
     from tiermem.agent.place import StoreOptionError
     from tiermem.agent.store_errors import cli_message
     from tiermem.memory.errors import InvalidConfigError, TiermemError
     from tiermem.memory.output_file import OutputPathError
 
     try:
-        return handler(args.command)(args, _note)
+        with library_notes(_note):
+            return handler(args.command)(args, _note)
     except (NoSuchAgentError, OutputPathError, StoreOptionError) as exc:
         return _fail(str(exc), 2)
     except LLMConfigError as exc:

@@ -285,3 +285,26 @@ def test_other_reports_keep_the_mode_a_new_file_gets(tmp_path: Path) -> None:
         os.umask(previous)
     assert (_mode(fresh), _mode(kept)) == (0o644, 0o640)
     assert kept.read_text() == "[]"
+
+
+# -- the library's warnings ----------------------------------------------------------------
+def test_the_library_s_warnings_are_the_command_s_own_notes_while_it_runs(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import logging
+
+    from tiermem.agent.library_notes import library_notes
+    from tiermem.cli import _note
+
+    engine = logging.getLogger("tiermem.memory.store.sqlite.graph_upkeep")
+    before = list(logging.getLogger("tiermem").handlers)
+    engine.setLevel(logging.DEBUG)  # so the handler alone decides what is shown
+    try:
+        with library_notes(_note):
+            engine.warning("the %s graph could not be built", "passages")
+            engine.info("building the graph in the background")  # progress: not a note
+            logging.getLogger("elsewhere").warning("not ours")  # another library's
+    finally:
+        engine.setLevel(logging.NOTSET)
+    assert capsys.readouterr().err == "tiermem: the passages graph could not be built\n"
+    # The handler leaves with the command: the next one does not print each line twice.
+    assert logging.getLogger("tiermem").handlers == before

@@ -4,12 +4,13 @@ notice a silent client."""
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import psycopg
 import pytest
@@ -57,10 +58,11 @@ def _waiting_for_a_lock(dsn: str) -> bool:
     return bool(row and row[0])
 
 
-def _open_when_released(given: str, dsn: str, left_behind: psycopg.Connection
-                        ) -> PostgresBackend:
+def _open_when_released(given: str, dsn: str, left_behind: psycopg.Connection,
+                        until: Callable[[], bool] = lambda: True) -> PostgresBackend:
     """Open alice at ``given`` (``dsn`` with options, or itself), which must wait on the lock
-    ``left_behind`` holds, not be refused; then end that session and return the open."""
+    ``left_behind`` holds, not be refused; then, once ``until()`` holds too, end that session
+    and return the open."""
     opened: list[PostgresBackend | BaseException] = []
 
     def open_alice() -> None:
@@ -72,7 +74,7 @@ def _open_when_released(given: str, dsn: str, left_behind: psycopg.Connection
     opener = threading.Thread(target=open_alice)
     opener.start()
     # The open is refused at once, or it waits on the server: one of the two shows first.
-    while opener.is_alive() and not _waiting_for_a_lock(dsn):
+    while opener.is_alive() and not (_waiting_for_a_lock(dsn) and until()):
         opener.join(0.01)
     assert not opened, opened  # still waiting, not refused
     left_behind.close()  # the server ends the dead writer's session
@@ -93,8 +95,21 @@ def _refused_naming(left_behind: psycopg.Connection, given: str) -> AgentLockedE
 
 
 def test_an_open_waits_for_the_lock_of_a_writer_that_exited(
-        postgres_dsn: str, left_behind: psycopg.Connection) -> None:
-    backend = _open_when_released(postgres_dsn, postgres_dsn, left_behind)
+        postgres_dsn: str, left_behind: psycopg.Connection,
+        caplog: pytest.LogCaptureFixture) -> None:
+    session = left_behind.execute("SELECT pg_backend_pid()").fetchone()
+    assert session is not None
+    caplog.set_level(logging.WARNING, logger="tiermem")
+
+    def said() -> list[str]:
+        return [r.getMessage() for r in caplog.records if r.name == connection.__name__]
+
+    # A wait that outlasts the quiet part is explained while it lasts, not in silence.
+    backend = _open_when_released(postgres_dsn, postgres_dsn, left_behind,
+                                  until=lambda: bool(said()))
+    assert len(said()) == 1 and (
+        f"has exited, but its database session (server process {session[0]}) has not "
+        f"ended yet; waiting up to 29.5 s more for the server to end it") in said()[0]
     try:
         with psycopg.connect(postgres_dsn, autocommit=True) as probe:
             row = probe.execute("SELECT pid FROM tiermem.writers").fetchone()
@@ -103,6 +118,16 @@ def test_an_open_waits_for_the_lock_of_a_writer_that_exited(
         assert backend.conn.execute("SHOW lock_timeout").fetchone() == ("0",)
     finally:
         backend.close()
+
+
+def test_a_session_the_server_ends_at_once_is_waited_for_in_silence(
+        postgres_dsn: str, left_behind: psycopg.Connection, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    # The usual case after a crash on this host: nothing to explain.
+    monkeypatch.setattr(connection, "QUIET_WAIT_MS", 60_000)
+    caplog.set_level(logging.WARNING, logger="tiermem")
+    _open_when_released(postgres_dsn, postgres_dsn, left_behind).close()
+    assert not [r for r in caplog.records if r.name == connection.__name__]
 
 
 def test_a_session_that_outlives_its_writer_is_named_with_how_to_end_it(
@@ -125,10 +150,15 @@ def test_the_command_line_names_the_session_to_end(
     from tiermem.cli import main
 
     monkeypatch.setattr(connection, "ORPHAN_WAIT_MS", 50)
+    monkeypatch.setattr(connection, "QUIET_WAIT_MS", 10)
     session = left_behind.execute("SELECT pg_backend_pid()").fetchone()
     assert session is not None
     assert main(["drop-agent", "--agent", "alice", "--store", postgres_dsn, "--yes"]) == 1
     err = " ".join(capsys.readouterr().err.split())
+    # First why it paused, as one of its own notes, then why it gave up.
+    assert (f"tiermem: agent 'alice' in {connection.public_dsn(postgres_dsn)}: its last "
+            f"writer, process ") in err
+    assert "waiting up to 0.04 s more for the server to end it tiermem: " in err
     assert (f", which has exited, but its database session has not ended; end it with "
             f"`SELECT pg_terminate_backend({session[0]})` and try again") in err
     assert "wait for that process" not in err and "read_only" not in err
@@ -173,34 +203,40 @@ def test_a_writer_killed_but_not_yet_reaped_is_waited_for(
         child.wait()
 
 
-def _refused_at_once(dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Opening alice is refused without waiting, as held by a live writer."""
+def _refused_at_once(dsn: str, monkeypatch: pytest.MonkeyPatch,
+                     caplog: pytest.LogCaptureFixture) -> None:
+    """Opening alice is refused without waiting, as held by a live writer, and without
+    saying it waits."""
     waits: list[int] = []
-    monkeypatch.setattr(connection, "_wait_for_lock", lambda conn, agent: waits.append(agent))
+    monkeypatch.setattr(connection, "_wait_for_lock",
+                        lambda conn, agent, ms: bool(waits.append(agent)))
+    caplog.set_level(logging.WARNING, logger="tiermem")
     with pytest.raises(AgentLockedError) as refused:
         PostgresBackend(dsn, "alice")
     assert waits == [] and refused.value.orphaned_backend is None
+    assert not [r for r in caplog.records if r.name == connection.__name__]
     assert "close that session (or wait for it to exit)" in str(refused.value)
 
 
 @pytest.mark.parametrize("scope", ["another machine's boot pid:[4026531836]", None])
 def test_a_writer_of_another_process_table_is_not_waited_for(
-        postgres_dsn: str, monkeypatch: pytest.MonkeyPatch, scope: str | None) -> None:
+        postgres_dsn: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+        scope: str | None) -> None:
     # A container sharing this host's name (or a version that recorded no scope): its pid
     # says nothing here, so the open refuses at once rather than wait and call it exited.
     session = _holding_for(postgres_dsn, _exited_pid(), "placeholder")
     try:
         session.execute("UPDATE tiermem.writers SET process_scope = %s", (scope,))
-        _refused_at_once(postgres_dsn, monkeypatch)
+        _refused_at_once(postgres_dsn, monkeypatch, caplog)
     finally:
         session.close()
 
 
-def test_a_live_writer_is_not_waited_for(postgres_dsn: str, monkeypatch: pytest.MonkeyPatch
-                                         ) -> None:
+def test_a_live_writer_is_not_waited_for(postgres_dsn: str, monkeypatch: pytest.MonkeyPatch,
+                                         caplog: pytest.LogCaptureFixture) -> None:
     holder = PostgresBackend(postgres_dsn, "alice")
     try:
-        _refused_at_once(postgres_dsn, monkeypatch)
+        _refused_at_once(postgres_dsn, monkeypatch, caplog)
     finally:
         holder.close()
 

@@ -22,6 +22,7 @@ silence. They apply to TCP connections only; a unix socket closes with its proce
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import re
 import secrets
@@ -238,8 +239,12 @@ def stored_agents(dsn: str) -> list[str] | None:
         return [row[0] for row in conn.execute("SELECT name FROM tiermem.agents ORDER BY name")]
 
 
+log = logging.getLogger(__name__)
+
 #: How long an opener waits for a writer lock whose holder has exited on this host.
 ORPHAN_WAIT_MS = 30_000
+#: How long of that it waits before saying why it waits.
+QUIET_WAIT_MS = 500
 #: The writer's session's TCP keepalives (server side): seconds idle before the first
 #: probe, seconds between probes, probes unanswered before the session ends.
 KEEPALIVE = {"tcp_keepalives_idle": "60", "tcp_keepalives_interval": "15",
@@ -262,8 +267,21 @@ def take_writer_lock(conn: psycopg.Connection, agent: int, where: str) -> None:
                     and pid is not None and pid != os.getpid() and not _process_exists(pid))
         if holder is None and _try_lock(conn, agent):
             pass  # its holder let it go between the two statements
-        elif not (orphaned and _wait_for_lock(conn, agent)):
-            raise AgentLockedError(where, host, pid, since, backend if orphaned else None)
+        elif orphaned:
+            # The server normally ends a dead writer's session within moments: a wait that
+            # lasts longer is explained while it lasts, not suffered in silence.
+            quiet = min(QUIET_WAIT_MS, ORPHAN_WAIT_MS)
+            if not _wait_for_lock(conn, agent, quiet):
+                if quiet >= ORPHAN_WAIT_MS:
+                    raise AgentLockedError(where, host, pid, since, backend)
+                log.warning("%s: its last writer, process %s of this host, has exited, but "
+                            "its database session (server process %s) has not ended yet; "
+                            "waiting up to %s s more for the server to end it", where, pid,
+                            backend, _seconds(ORPHAN_WAIT_MS - quiet))
+                if not _wait_for_lock(conn, agent, ORPHAN_WAIT_MS - quiet):
+                    raise AgentLockedError(where, host, pid, since, backend)
+        else:
+            raise AgentLockedError(where, host, pid, since)
     conn.execute("SELECT " + ", ".join(["set_config(%s, %s, false)"] * len(KEEPALIVE)),
                  [part for setting in KEEPALIVE.items() for part in setting])
     conn.execute(
@@ -284,6 +302,10 @@ def process_scope() -> str | None:
         return f"{booted} {os.readlink('/proc/self/ns/pid')}"
     except OSError:
         return None
+
+
+def _seconds(ms: int) -> str:
+    return f"{ms / 1000:g}"
 
 
 def _try_lock(conn: psycopg.Connection, agent: int) -> bool:
@@ -312,12 +334,14 @@ def _unreaped(pid: int) -> bool:
     return fields[:1] == ["Z"]
 
 
-def _wait_for_lock(conn: psycopg.Connection, agent: int) -> bool:
-    """Wait, at most ``ORPHAN_WAIT_MS``, for the agent's writer lock; whether it was taken."""
+def _wait_for_lock(conn: psycopg.Connection, agent: int, ms: int) -> bool:
+    """Wait, at most ``ms`` milliseconds, for the agent's writer lock; whether it was taken."""
+    if ms <= 0:  # a lock_timeout of 0 would wait for ever
+        return _try_lock(conn, agent)
     # The wait's bound is lock_timeout alone: a shorter statement_timeout of the DSN or the
     # role would end it early, with an error that names no holder.
     conn.execute("SELECT set_config('lock_timeout', %s, false), "
-                 "set_config('statement_timeout', '0', false)", (f"{ORPHAN_WAIT_MS}ms",))
+                 "set_config('statement_timeout', '0', false)", (f"{ms}ms",))
     try:
         conn.execute("SELECT pg_advisory_lock(%s, %s)", (LOCK_CLASS, agent))
         return True
