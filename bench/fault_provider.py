@@ -176,8 +176,9 @@ def _judge_repl(session: ChaosSession, kind: str, chaos: Chaos, trial: int,
     """The chat REPL survives the fault and answers the next message."""
     what = f"{kind} #{trial} in the REPL"
     console = Console(file=io.StringIO(), width=120)
+    errors = io.StringIO()  # what the REPL tells its user belongs to the trial, not the report
     agent = session.agent(kind)
-    repl = ChatRepl(agent, console=console)
+    repl = ChatRepl(agent, console=console, errors=errors)
     marker = f"Recovered after {kind} #{trial}."
     try:
         session.server.push(*chaos.answers)
@@ -198,7 +199,8 @@ def _judge_repl(session: ChaosSession, kind: str, chaos: Chaos, trial: int,
                 for row in session.memory.recall.iter_rows())
     if not found:
         result.crash(f"{what}: the next message got no reply: "
-                     f"{console.file.getvalue()[-160:]!r}")  # type: ignore[attr-defined]
+                     f"{console.file.getvalue()[-160:]!r}"  # type: ignore[attr-defined]
+                     f" {errors.getvalue()[-160:]!r}")
 
 
 def run_provider(seed: int, quick: bool, trials: int | None = None) -> list[FaultResult]:

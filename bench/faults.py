@@ -94,7 +94,7 @@ def select_classes(only: Sequence[str] | None) -> list[str]:
 @contextlib.contextmanager
 def _quiet_engine() -> Iterator[None]:
     # Rebuilding a damaged index logs a warning each time; the table reports it instead.
-    logger = logging.getLogger("memory")
+    logger = logging.getLogger("tiermem.memory")
     level = logger.level
     logger.setLevel(logging.ERROR)
     try:

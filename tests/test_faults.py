@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -129,8 +130,10 @@ def test_snapshot_fuzzer_runs_the_known_attacks_then_mutations() -> None:
     assert row.passed, row.notes
 
 
-def test_provider_chaos_reports_a_row_per_kind() -> None:
+def test_provider_chaos_reports_a_row_per_kind(capsys: pytest.CaptureFixture[str]) -> None:
     rows = fault_provider.run_provider(0, True, trials=1)
+    # The REPL's messages to its user are the trial's: the report's output holds the table.
+    assert capsys.readouterr().err == ""
     assert [row.name for row in rows] == [f"provider: {kind}" for kind in fault_provider.KINDS]
     for row in rows:
         check_row(row)
@@ -140,6 +143,16 @@ def test_provider_chaos_reports_a_row_per_kind() -> None:
     for kind in ("HTTP 500", "HTTP 429", "truncated body", "hang"):
         assert held[f"provider: {kind}"].passed, held[f"provider: {kind}"].notes
         assert held[f"provider: {kind}"].clear_errors == 1
+
+
+def test_the_engine_s_warnings_stay_out_of_the_fault_report(
+        caplog: pytest.LogCaptureFixture) -> None:
+    # A damaged index rebuilt on purpose warns each time; the table reports it instead.
+    from tiermem.bench.faults import _quiet_engine
+
+    with _quiet_engine():
+        logging.getLogger("tiermem.memory.store.sqlite.vectors").warning("index rebuilt")
+    assert not [r for r in caplog.records if r.getMessage() == "index rebuilt"]
 
 
 # -- the harness finds what it is meant to find ----------------------------------------------
