@@ -15,13 +15,13 @@ Each scenario runs in a temporary home, so the last runs kept for
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from tiermem.memory.output_file import OutputPathError, emit_json, output_path
 from tiermem.scenarios.runner import ScenarioResult, run_scenario
 
 
@@ -73,16 +73,21 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      .split("\n\n")[0])
     parser.add_argument("--embedder", choices=("hashing", "local"), default="hashing",
                         help="the model-free hashing embedder (default) or the local MiniLM")
-    parser.add_argument("--json", type=Path, metavar="PATH", help="also write the figures here")
+    parser.add_argument("--json", metavar="PATH", help="also write the figures here")
     args = parser.parse_args(argv)
+    try:
+        json_path = output_path(args.json)  # before the scenarios run, not after
+    except OutputPathError as exc:
+        sys.stderr.write(f"scenarios.present: {exc}\n")
+        return 2
     shares = measure(args.embedder)
     total = overall(shares)
-    for share in [*shares, total]:
-        print(share.line())
+    if args.json != "-":  # with `--json -`, standard output holds the JSON alone
+        for share in [*shares, total]:
+            print(share.line())
     if args.json:
-        args.json.write_text(json.dumps(
-            [{"scenario": s.name, "asked": s.asked, "correct": s.correct,
-              "share": round(s.share, 4)} for s in [*shares, total]], indent=2))
+        emit_json([{"scenario": s.name, "asked": s.asked, "correct": s.correct,
+                    "share": round(s.share, 4)} for s in [*shares, total]], json_path)
     return 0
 
 

@@ -159,6 +159,29 @@ def test_questions_among_a_days_messages_are_asked_then_and_stale_values_fail() 
     assert overall([present_share(result), PresentShare("x", 3, 3)]).share == 4 / 5
 
 
+def test_the_present_share_s_json_path_is_checked_before_the_scenarios_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+        ) -> None:
+    from tiermem.scenarios import present
+
+    runs: list[str] = []
+
+    def measure(embedder: str) -> list[PresentShare]:
+        runs.append(embedder)
+        return [PresentShare("one", 2, 1)]
+
+    monkeypatch.setattr(present, "measure", measure)
+    assert present.main(["--json", str(tmp_path / "missing" / "share.json")]) == 2
+    assert runs == [] and "scenarios.present: " in capsys.readouterr().err
+    out = tmp_path / "share.json"
+    assert present.main(["--json", str(out)]) == 0
+    assert json.loads(out.read_text())[-1] == {"scenario": "all scenarios", "asked": 2,
+                                              "correct": 1, "share": 0.5}
+    capsys.readouterr()
+    assert present.main(["--json", "-"]) == 0  # to standard output, as JSON alone
+    assert json.loads(capsys.readouterr().out)[0]["scenario"] == "one"
+
+
 def test_a_reply_that_quotes_the_question_back_is_an_echo() -> None:
     question = Question("What am I allergic to?", "peanuts")
     echoed = Answer(question, "- From our conversation: what am I allergic to? peanuts", [],
