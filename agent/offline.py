@@ -36,7 +36,7 @@ from typing import Any
 from tiermem.agent.config import DEFAULT_MAX_TOKENS
 from tiermem.agent.llm import Completion, ToolCall
 from tiermem.agent.offline_answers import LONG_TEXT_CHARS, answer, core_facts
-from tiermem.memory.text.extract import extract_facts, is_question
+from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
 from tiermem.memory.text.sentences import chunk_text, split_sentences
 from tiermem.memory.text.tokenizer import DEFAULT_ENCODING
 from tiermem.memory.text.updates import read_statement, replaces, retracted
@@ -133,6 +133,7 @@ class OfflinePolicy:
     def _statement_calls(self, text: str, core: dict[str, str]) -> list[ToolCall]:
         """Retire what the statements change or deny, then append the facts they state."""
         current = dict(core)
+        stored_as = {normalize_fact(text): text for text in current}
         new: dict[str, str] = {}
         retire: list[str] = []
 
@@ -152,12 +153,15 @@ class OfflinePolicy:
                     drop(denied)
                 continue
             for extracted in extract_facts(statement.text):
+                # A fact an earlier version stored in its own words is re-asserted as it is.
+                fact = extracted.text if extracted.former is None else stored_as.get(
+                    normalize_fact(extracted.former), extracted.text)
                 replaced = [old for old in [*current, *new]
-                            if replaces(extracted.text, old, statement.change)]
+                            if replaces(fact, old, statement.change)]
                 durable = any({**current, **new}[old] == "durable" for old in replaced)
                 for old in replaced:
                     drop(old)
-                new.setdefault(extracted.text, "durable" if durable else extracted.durability)
+                new.setdefault(fact, "durable" if durable else extracted.durability)
         return ([self._call("core_memory_replace", old_content=old, new_content="",
                             request_heartbeat=True) for old in retire]
                 + [self._call("core_memory_append", content=fact, durability=durability,

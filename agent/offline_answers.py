@@ -147,7 +147,8 @@ def _still_current(sentence: str, current: list[str], superseded: set[str]) -> b
     if statement.change == "retraction":
         return False
     for fact in extract_facts(statement.text) if statement.text else []:
-        if normalize_fact(fact.text) in superseded:
+        # A fact an earlier version stored is superseded in the words it stored.
+        if any(normalize_fact(t) in superseded for t in (fact.text, fact.former) if t):
             return False
         if any(_older_value(fact.text, now) for now in current):
             return False

@@ -132,11 +132,47 @@ def test_machine_text_is_trimmed() -> None:
         ("Alice is my manager.", "Alice is User's manager", "short-lived"),
         ("I think the build is flaky.", "User: I think the build is flaky", "short-lived"),
         ("I like tea.", "User likes tea", "short-lived"),
+        # A later clause that opens in the first person reads as the head does.
+        ("My name is Dana and I live in Lisbon.",
+         "User's name is Dana and User lives in Lisbon", "durable"),
+        ("I have a dog, and I'm moving next week.",
+         "User has a dog, and User is moving next week", "short-lived"),
+        ("I was born in Lisbon but I moved to Porto.",
+         "User was born in Lisbon but User moved to Porto", "durable"),
+        ("I like Ian and Isaac.", "User likes Ian and Isaac", "short-lived"),
+        ("I moved to Porto, then I moved to Lisbon.",
+         "User moved to Porto, then User moved to Lisbon", "durable"),
+        ("I live in Lisbon — I work in Porto.", "User lives in Lisbon — User works in Porto",
+         "durable"),
+        ("I like tea,and I own a cat.", "User likes tea,and User owns a cat", "short-lived"),
+        # Not a clause of the speaker's own: a shared subject, a quotation, reported words.
+        ("My wife and I have two kids.", "User's wife and I have two kids", "durable"),
+        ("My little sister Ann and I live in Porto.",
+         "User's little sister Ann and I live in Porto", "durable"),
+        ("My wife and son and I live in Lisbon.", "User's wife and son and I live in Lisbon",
+         "durable"),
+        ("I like it when my friends and I have dinner.",
+         "User likes it when User's friends and I have dinner", "short-lived"),
+        ('My motto: "Work hard, and I am free".', 'User\'s motto: "Work hard, and I am free"',
+         "short-lived"),
+        ("My son says, I am hungry.", "User's son says, I am hungry", "durable"),
+        ("I live with my wife and I love her.", "User lives with User's wife and User loves her",
+         "durable"),
     ],
 )
 def test_personal_facts(text: str, expected_text: str, durability: str) -> None:
     fact = only_fact(text)
     assert (fact.text, fact.durability) == (expected_text, durability)
+
+
+def test_a_fact_says_what_earlier_versions_made_of_its_sentence() -> None:
+    # They rewrote only the head: a fact forgotten or stored in that form stays known by it.
+    fact = only_fact("My name is Dana and I live in Lisbon.")
+    assert fact.former == "User's name is Dana and I live in Lisbon"
+    assert only_fact("I live in Lisbon.").former is None  # the same text either way
+    # A first person that no head rule covers is left as it was.
+    assert only_fact("My wife is Ana but I call her Annie.").text == (
+        "User's wife is Ana but I call her Annie")
 
 
 def test_speaker_name_replaces_first_person() -> None:

@@ -227,3 +227,26 @@ def test_policy_file_accepts_every_section_and_refuses_other_keys(tmp_path: Path
     with pytest.raises(InvalidConfigError, match="unknown top-level key 'forgetting'") as raised:
         forget_config_from_file(bad)
     assert raised.value.fields == ("forgetting",)
+
+
+# -- facts stored or forgotten in an earlier version's words --------------------------------
+OLDER_TEXT = "User's name is Dana and I live in Lisbon"  # its head alone rewritten
+SENTENCE = "My name is Dana and I live in Lisbon."
+
+
+def test_a_fact_forgotten_in_an_earlier_version_s_words_is_not_extracted_again() -> None:
+    with make_memory() as m:
+        m.process_interaction(SENTENCE, "Noted.")
+        assert [f.text for f in m.facts()] == ["User's name is Dana and User lives in Lisbon"]
+    with make_memory() as m:
+        m.add_fact(OLDER_TEXT, "durable")
+        assert m.forget(OLDER_TEXT).forgotten.facts != ()
+        m.process_interaction(SENTENCE, "Noted.")
+        assert m.facts() == []
+
+
+def test_a_fact_stored_in_an_earlier_version_s_words_is_re_asserted() -> None:
+    with make_memory() as m:
+        first = m.add_fact(OLDER_TEXT, "durable")
+        assert m.process_interaction(SENTENCE, "Noted.") == [first]
+        assert [f.text for f in m.facts()] == [OLDER_TEXT]

@@ -150,3 +150,23 @@ def test_recall_pages_on_past_pages_full_of_questions(memory: HierarchicalMemory
     assert [a.get("page", 1) for a in searches] == [1, 2]
     assert "From our conversation" in reply and "We went to Crete on holiday." in reply
     assert "Where did we go on holiday?" not in reply
+
+
+OLDER = "User's name is Dana and I live in Lisbon"  # earlier versions rewrote the head only
+
+
+@pytest.mark.parametrize("stored", [OLDER, OLDER.replace("Lisbon", "lisbon").upper()])
+def test_a_fact_an_earlier_version_stored_is_re_asserted_not_doubled(
+        memory: HierarchicalMemory, stored: str) -> None:
+    memory.add_fact(stored, "durable")
+    _chat(memory, "My name is Dana and I live in Lisbon.")
+    assert list(_core(memory)) == [stored]
+
+
+def test_a_fact_an_earlier_version_stored_then_retired_is_not_current(
+        memory: HierarchicalMemory) -> None:
+    # Retired in the words it was stored in, the statement behind it is not quoted as current.
+    memory.add_fact(OLDER, "durable")
+    _chat(memory, "My name is Dana and I live in Lisbon.")
+    memory.replace_in_core(OLDER, "")
+    assert _chat(memory, "Where do I live?") == [NOTHING_CURRENT]

@@ -208,10 +208,13 @@ def process_interaction(
             NewMessage("assistant", reply.text, turn, created_at=created_at),
         ])
         for extracted in extract_facts(user.kept, speaker=speaker):
-            if fact_norm(extracted.text) in memory.forgotten_norms:
+            text, former = extracted.text, extracted.former
+            if any(fact_norm(t) in memory.forgotten_norms for t in (text, former) if t):
                 continue  # forgotten on request: only an explicit add_fact stores it again
+            if former and memory.core.find_by_norm(fact_norm(former)) is not None:
+                text = former  # stored in that form by an earlier version: re-assert it
             with contextlib.suppress(RetentionDroppedError):
-                fact_ids.append(admit_fact(memory, extracted.text, extracted.durability,
+                fact_ids.append(admit_fact(memory, text, extracted.durability,
                                            f"{EXTRACTED}{turn}", user_id, source_stored=True))
     return fact_ids
 

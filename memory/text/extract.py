@@ -26,14 +26,18 @@ Per sentence, ``extract_facts`` does this, in order:
    "don't forget (that) X" yield X (``lead_in`` in memory/text/durability.py,
    since the lead-in also makes the fact durable).
 5. First person becomes third person with the speaker's name, and only
-   through this small table, anchored at the start of the sentence:
+   through this small table, anchored at the start of the sentence (the head):
    "I am"/"I'm" -> "{speaker} is", "I was" -> "{speaker} was",
    "I have"/"I've" -> "{speaker} has", "My" -> "{speaker}'s", and
    "I <verb>" -> "{speaker} <verb>s" for like, love, hate, prefer, live,
    work, need, want, use, own, and "I moved"/"I relocated" -> "{speaker}
-   moved"/"{speaker} relocated". After such a rewrite, or when "my" is the
-   only first-person word ("Alice is my manager"), every "my" becomes
-   "{speaker}'s". Any other sentence with a first-person word is stored as
+   moved"/"{speaker} relocated". After such a head, a later clause that opens
+   with one of these (after a comma, semicolon, dash or conjunction: "My name
+   is Dana and I live in Lisbon") is rewritten the same way, except inside a
+   quotation, after "says," and the like, and in "my wife and I". After such
+   a rewrite, or when "my" is the only first-person word ("Alice is my
+   manager"), every "my" becomes "{speaker}'s"; other first-person words stay.
+   Any other sentence with a first-person word is stored as
    "{speaker}: <sentence>". Everything else ("We moved to Berlin", "The
    production region is eu-west-1") is kept as written.
 6. Durability by ``classify_durability`` (memory/text/durability.py, whose
@@ -84,6 +88,10 @@ class ExtractedFact:
     text: str
     durability: Durability
     cue: str | None
+    #: The text earlier versions of tiermem extracted from the same sentence, when it
+    #: differs: they rewrote only the first person of its head ("User's name is Dana and I
+    #: live in Lisbon"). A fact forgotten or stored in that form is still known by it.
+    former: str | None = None
 
 
 _IGNORECASE = re.IGNORECASE
@@ -201,7 +209,35 @@ _OTHER_FIRST_PERSON = re.compile(
 )
 
 
-def _rewrite_head(text: str, speaker: str) -> str | None:
+#: What ends the text before a later clause: a comma, semicolon or dash, or a conjunction.
+_CLAUSE_BREAK = re.compile(
+    r"(?:[,;]|\s[-–—])\s*(?:(?:and|but|so|or|yet)\s+)?(?:then\s+)?$"
+    r"|\s(?:and|but|so|or|while|because|though|although|since|(?:and\s+)?then)\s+$",
+    _IGNORECASE)
+#: "my wife and I have ...": the first person shares its verb with a noun of a "my" that
+#: opens the clause ("I live with my wife and I love her" is two clauses).
+_JOINT_SUBJECT = re.compile(
+    r"(?:^|[,;]\s*|\b(?:and|but|so|or|when|if|while|because|since|after|before|that)\s+)"
+    r"my(?:\s+(?!(?:is|are|was|were|has|have|had|does|did)\b)[\w'’-]+){1,4}\s+(?:and|or)\s+$",
+    _IGNORECASE)
+#: "My son says, I am hungry": someone else's words.
+_REPORTED = re.compile(
+    r"\b(?:says?|said|tells?|told|asks?|asked|thinks?|thought|writes?|wrote|repl(?:y|ies|ied)"
+    r"|yell(?:s|ed)?|shout(?:s|ed)?)\s*[,:]\s*$", _IGNORECASE)
+
+
+def _opens_clause(before: str) -> bool:
+    """Whether a first person right after ``before`` opens a clause of the speaker's own."""
+    if _JOINT_SUBJECT.search(before) or _REPORTED.search(before):
+        return False
+    if before.count('"') % 2 or before.count("“") > before.count("”"):
+        return False  # inside a quotation
+    return _CLAUSE_BREAK.search(before) is not None
+
+
+def _head(text: str, speaker: str) -> tuple[str, int] | None:
+    """The third-person form of ``text``'s first-person head ("I am", "my", "I live"), and
+    how many characters of ``text`` it replaces; None when it opens otherwise."""
     for pattern, replacement in (
         (_HEAD_IS, f"{speaker} is"),
         (_HEAD_WAS, f"{speaker} was"),
@@ -210,20 +246,49 @@ def _rewrite_head(text: str, speaker: str) -> str | None:
     ):
         match = pattern.match(text)
         if match:
-            return replacement + text[match.end():]
+            return replacement, match.end()
     verb = _HEAD_VERB.match(text)
     if verb:
-        return f"{speaker} {verb.group(1).casefold()}s{text[verb.end():]}"
+        return f"{speaker} {verb.group(1).casefold()}s", verb.end()
     past = _HEAD_PAST.match(text)
     if past:
-        return f"{speaker} {past.group(1).casefold()}{text[past.end():]}"
+        return f"{speaker} {past.group(1).casefold()}", past.end()
     return None
 
 
+def _later_clauses(text: str, start: int, speaker: str) -> str:
+    """``text`` with the first person that opens a clause after ``start`` rewritten as a
+    head is ("..., and I live in Lisbon" -> "..., and User lives in Lisbon"). A first
+    person no head rule covers stays ("but I call her Annie", "she loves me")."""
+    while (found := _OTHER_FIRST_PERSON.search(text, start)) is not None:
+        before = text[:found.start()]
+        head = _head(text[found.start():], speaker) if _opens_clause(before) else None
+        if head is None:
+            start = found.end()
+            continue
+        replacement, replaced = head
+        text = before + replacement + text[found.start() + replaced:]
+        start = found.start() + len(replacement)
+    return text
+
+
+def _head_only(text: str, speaker: str) -> str | None:
+    """What earlier versions made of a sentence with a first-person head (``former``)."""
+    head = _head(text, speaker)
+    if head is None:
+        return None
+    return _MY.sub(lambda _m: f"{speaker}'s", head[0] + text[head[1]:])
+
+
 def _third_person(text: str, speaker: str) -> str:
+    """``text`` told of ``speaker``: a first-person head and every "my" rewritten, and so
+    the first person that opens a later clause; a sentence that opens otherwise but speaks
+    in the first person is quoted as the speaker's ("User: I think ...")."""
     possessive = f"{speaker}'s"
-    rewritten = _rewrite_head(text, speaker)
-    if rewritten is not None:
+    head = _head(text, speaker)
+    if head is not None:
+        # Later clauses are read in the words as written ("my wife and I"), then the head.
+        rewritten = head[0] + _later_clauses(text, head[1], speaker)[head[1]:]
         return _MY.sub(lambda _m: possessive, rewritten)
     if _OTHER_FIRST_PERSON.search(text):
         return f"{speaker}: {text}"
@@ -281,7 +346,9 @@ def _fact_from_sentence(sentence: str, speaker: str) -> ExtractedFact | None:
     if not HAS_ALNUM.search(text):
         return None
     durability, cue = classify_durability(statement)
-    return ExtractedFact(text, durability, cue)
+    former = _head_only(body, speaker)
+    former = _trim(former) if former is not None else None
+    return ExtractedFact(text, durability, cue, former if former != text else None)
 
 
 def extract_facts(text: str, speaker: str = "User") -> list[ExtractedFact]:
