@@ -250,3 +250,33 @@ def test_a_fact_stored_in_an_earlier_version_s_words_is_re_asserted() -> None:
         first = m.add_fact(OLDER_TEXT, "durable")
         assert m.process_interaction(SENTENCE, "Noted.") == [first]
         assert [f.text for f in m.facts()] == [OLDER_TEXT]
+
+
+def test_exact_ignores_the_punctuation_that_ends_a_text() -> None:
+    # A request typed without the period the message had still names it, and the fact
+    # learned from it goes with it.
+    with make_memory() as m:
+        m.process_interaction("I am allergic to shellfish.", "Noted.")
+        result = m.forget("I am allergic to shellfish")
+        assert result.outcome == "matched"
+        assert (len(result.forgotten.messages), len(result.forgotten.facts)) == (1, 1)
+        assert m.facts() == []
+
+
+def test_final_punctuation_can_be_made_to_count() -> None:
+    with make_memory(forget=ForgetConfig.parse({"exact": {"ignore_final_punctuation": False}})
+                     ) as m:
+        m.archival_insert("Deploy freeze starts Friday!")
+        assert m.forget("Deploy freeze starts Friday").outcome == "unmatched"
+        assert m.forget("Deploy freeze starts Friday!").outcome == "matched"
+    # A text that is punctuation alone is compared as it is, not as an empty text.
+    from tiermem.memory.ops.forget_config import ExactOptions
+    from tiermem.memory.ops.forget_select import normalised
+
+    assert normalised(" ?! ", ExactOptions()) == "?!"
+    assert normalised("Friday !!", ExactOptions()) == "friday"
+    assert normalised("Lisboa。", ExactOptions()) == normalised("Lisboa؟", ExactOptions())
+    # Kept apart when whitespace is asked to count: only the punctuation itself goes.
+    strict = ExactOptions(normalize_whitespace=False)
+    assert (normalised("Friday! ", strict), normalised("Friday!", strict)) == ("friday! ",
+                                                                             "friday")

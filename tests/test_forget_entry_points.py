@@ -84,7 +84,8 @@ def test_slash_forget_forgets_and_leaves_no_trace_in_the_prompt_history() -> Non
 
 
 RULE = ("no stored text equals the request; exact matching compares whole texts, "
-        "punctuation included, ignoring only case and runs of whitespace")
+        "punctuation included, ignoring only case, runs of whitespace and the punctuation "
+        "that ends a text")
 
 
 def test_slash_forget_that_matches_nothing_says_what_exact_compares_and_what_to_try() -> None:
@@ -92,7 +93,7 @@ def test_slash_forget_that_matches_nothing_says_what_exact_compares_and_what_to_
         out = io.StringIO()
         repl = ChatRepl(Agent(m, OfflinePolicy()), console=Console(file=out, width=400),
                         errors=io.StringIO())
-        assert repl.run_piped(["I live in Lisbon.", "/forget I live in Lisbon"]) == 0
+        assert repl.run_piped(["I live in Lisbon.", "/forget I live in Lisbon, Portugal"]) == 0
         assert out.getvalue().splitlines()[-2:] == [
             f"nothing forgotten (unmatched: {RULE})",
             "/recall TEXT and /archival TEXT show how it was stored, and /core the facts; to "
@@ -106,7 +107,7 @@ def test_cli_forget_that_matches_nothing_says_what_exact_compares_and_what_to_tr
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     home = _agent_with_secret(tmp_path, monkeypatch)
-    assert run(["forget", "--agent", "ada", SECRET + "."]) == 1
+    assert run(["forget", "--agent", "ada", SECRET + ", the new one"]) == 1
     captured = capsys.readouterr()
     assert captured.out == f"nothing forgotten: unmatched ({RULE}; audit #1)\n"
     assert captured.err == (
@@ -122,7 +123,8 @@ def test_cli_forget_s_hint_for_a_database_agent_keeps_its_store(
     # Without --store, the chat it names would open (and create) a home agent instead.
     with HierarchicalMemory(store=postgres_dsn, agent="ada", embedder=HashingEmbedder()) as m:
         m.add_fact(SECRET, "durable")
-    assert run(["forget", "--agent", "ada", "--store", postgres_dsn, SECRET + "."]) == 1
+    assert run(["forget", "--agent", "ada", "--store", postgres_dsn, SECRET + ", the new one"]
+               ) == 1
     chat = capsys.readouterr().err.split("`")[1]
     assert chat.startswith("tiermem chat --agent ada --store ")
     assert postgres_dsn.split("@")[-1] in chat

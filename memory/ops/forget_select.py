@@ -53,9 +53,20 @@ class Selection:
     candidates: int = 0
 
 
+#: What ends a sentence (``ExactOptions.ignore_final_punctuation``), in the scripts whose
+#: full stops and question marks differ from ASCII's too.
+_FINAL_PUNCTUATION = re.compile(r"[.!?…‼⁇⁈⁉。．！？؟۔।॥]+$")
+_SPACED_FINAL_PUNCTUATION = re.compile(r"(?:\s*[.!?…‼⁇⁈⁉。．！？؟۔।॥])+$")
+
+
 def normalised(text: str, options: ExactOptions) -> str:
     if options.normalize_whitespace:
         text = " ".join(text.split())
+    if options.ignore_final_punctuation:
+        # "Friday !" ends in punctuation too, once whitespace is normalised; a text that is
+        # punctuation alone stays itself, not the empty string.
+        final = _SPACED_FINAL_PUNCTUATION if options.normalize_whitespace else _FINAL_PUNCTUATION
+        text = final.sub("", text) or text
     return text if options.case_sensitive else text.casefold()
 
 
@@ -93,10 +104,13 @@ def exact_selection(memory: RankedMemory, request: str, config: ForgetConfig
 
 def exact_rule(options: ExactOptions) -> str:
     """What exact matching compares, so an unmatched request can be worded to match."""
-    ignored = [what for what, on in (("case", not options.case_sensitive),
-                                     ("runs of whitespace", options.normalize_whitespace)) if on]
-    return ("compares whole texts, punctuation included, ignoring only "
-            + (" and ".join(ignored) if ignored else "nothing"))
+    ignored = [what for what, on in (
+        ("case", not options.case_sensitive),
+        ("runs of whitespace", options.normalize_whitespace),
+        ("the punctuation that ends a text", options.ignore_final_punctuation)) if on]
+    listed = (", ".join(ignored[:-1]) + " and " + ignored[-1] if len(ignored) > 1
+              else ignored[0] if ignored else "nothing")
+    return "compares whole texts, punctuation included, ignoring only " + listed
 
 
 def llm_selection(memory: RankedMemory, request: str, config: ForgetConfig,

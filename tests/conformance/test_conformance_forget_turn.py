@@ -39,7 +39,7 @@ def _turns(m: HierarchicalMemory) -> tuple[list[int], list[int], int]:
         fact = m.add_fact(FACT, source=f"tool:turn:{turn}", source_message_id=first[0])
     with m.interaction() as turn:
         second = m.recall.append_many([NewMessage("user", "what is my card number?", turn),
-                                       NewMessage("assistant", f"{FACT}.", turn)])
+                                       NewMessage("assistant", f"As noted: {FACT}.", turn)])
     return first, second, fact
 
 
