@@ -36,10 +36,15 @@ from typing import Any
 from tiermem.agent.config import DEFAULT_MAX_TOKENS
 from tiermem.agent.llm import Completion, ToolCall
 from tiermem.agent.offline_answers import LONG_TEXT_CHARS, answer, core_facts
-from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
+from tiermem.memory.text.extract import (
+    classify_durability,
+    extract_facts,
+    is_question,
+    normalize_fact,
+)
 from tiermem.memory.text.sentences import chunk_text, split_sentences
 from tiermem.memory.text.tokenizer import DEFAULT_ENCODING
-from tiermem.memory.text.updates import read_statement, replaces, retracted
+from tiermem.memory.text.updates import clauses_of, read_statement, replaces, retracted
 
 NAME = "offline policy (rule-based, no language model)"
 #: The largest part of a long text filed as one passage: well within what the archival
@@ -131,39 +136,70 @@ class OfflinePolicy:
         return calls + self._statement_calls(text, core)
 
     def _statement_calls(self, text: str, core: dict[str, str]) -> list[ToolCall]:
-        """Retire what the statements change or deny, then append the facts they state."""
+        """Retire what the statements change or deny, then append the facts they state.
+
+        Each statement of a compound fact ("The production region is eu-west-1 and the
+        staging region is us-east-2") counts on its own: a sentence that joins several is
+        stored as one fact for each, and when a statement held in a compound fact changes,
+        that fact is retired and the statements of it that still hold stay as facts."""
         current = dict(core)
         stored_as = {normalize_fact(text): text for text in current}
         new: dict[str, str] = {}
-        retire: list[str] = []
+        retired: list[str] = []
 
         def drop(fact: str) -> None:
             if fact in current:
                 del current[fact]
-                retire.append(fact)
+                retired.append(fact)
             else:
                 new.pop(fact, None)
+
+        def held() -> dict[str, str]:
+            """Each statement held, in a fact of its own or in a compound one: its fact."""
+            facts: dict[str, str] = {}
+            for fact in [*current, *new]:
+                for part in clauses_of(fact):
+                    facts.setdefault(part, fact)
+            return facts
+
+        def retire(parts: list[str]) -> bool:
+            """Retire the facts holding ``parts``, keeping the other statements of a compound
+            one; whether a fact retired was durable."""
+            facts = held()
+            durable = False
+            for fact in dict.fromkeys(facts[part] for part in parts):
+                kind = {**current, **new}[fact]
+                durable |= kind == "durable"
+                drop(fact)
+                for other in clauses_of(fact):
+                    if other not in parts and other != fact:
+                        new.setdefault(other, kind)
+            return durable
 
         for sentence in split_sentences(text):
             if is_question(sentence):
                 continue
             statement = read_statement(sentence)
             if statement.change == "retraction":
-                for denied in retracted(statement.denied, [*current, *new]):
-                    drop(denied)
+                retire(retracted(statement.denied, list(held())))
                 continue
             for extracted in extract_facts(statement.text):
                 # A fact an earlier version stored in its own words is re-asserted as it is.
                 fact = extracted.text if extracted.former is None else stored_as.get(
                     normalize_fact(extracted.former), extracted.text)
-                replaced = [old for old in [*current, *new]
-                            if replaces(fact, old, statement.change)]
-                durable = any({**current, **new}[old] == "durable" for old in replaced)
-                for old in replaced:
-                    drop(old)
-                new.setdefault(fact, "durable" if durable else extracted.durability)
+                parts = [fact] if fact in current else clauses_of(fact)
+                for part in parts:
+                    # Each statement of a sentence lasts as long as it says it does; one that
+                    # says nothing of it, as long as the sentence does.
+                    own, cue = classify_durability(part)
+                    kind = own if len(parts) > 1 and cue is not None else extracted.durability
+                    # A compound fact stated again changes none of its own statements.
+                    durable = retire([old for old, holder in held().items()
+                                      if holder != part and replaces(part, old,
+                                                                     statement.change)])
+                    new.setdefault(part, "durable" if durable else kind)
         return ([self._call("core_memory_replace", old_content=old, new_content="",
-                            request_heartbeat=True) for old in retire]
+                            request_heartbeat=True) for old in retired]
                 + [self._call("core_memory_append", content=fact, durability=durability,
                               request_heartbeat=True) for fact, durability in new.items()])
 

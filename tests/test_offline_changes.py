@@ -170,3 +170,61 @@ def test_a_fact_an_earlier_version_stored_then_retired_is_not_current(
     _chat(memory, "My name is Dana and I live in Lisbon.")
     memory.replace_in_core(OLDER, "")
     assert _chat(memory, "Where do I live?") == [NOTHING_CURRENT]
+
+
+def test_a_compound_fact_that_changes_in_one_statement_keeps_the_others(
+        memory: HierarchicalMemory) -> None:
+    replies = _chat(memory, "The production region is eu-west-1 and the staging region is "
+                            "us-east-2.", "Actually the staging region is now eu-central-1.",
+                    "What is the staging region?", "Which region is production?")
+    assert _core(memory) == {"The production region is eu-west-1": "durable",
+                             "The staging region is eu-central-1": "durable"}
+    assert "eu-central-1" in replies[2] and "us-east-2" not in replies[2]
+    assert "eu-west-1" in replies[3]
+    [retired] = [h for h in memory.archival_search("us-east-2", k=5).hits]
+    assert retired.metadata.get("superseded_at") is not None
+
+
+def test_each_statement_of_a_sentence_lasts_as_long_as_it_says(
+        memory: HierarchicalMemory) -> None:
+    _chat(memory, "My phone number is 555-1234 and my hotel room is 412 this week.")
+    assert _core(memory) == {"User's phone number is 555-1234": "durable",
+                             "User's hotel room is 412 this week": "short-lived"}
+
+
+def test_a_sentence_joining_statements_is_stored_as_one_fact_each(
+        memory: HierarchicalMemory) -> None:
+    _chat(memory, "My favourite bands are Queen and the Rolling Stones and my favourite food "
+                  "is sushi.", "Actually my favourite food is now ramen.")
+    assert list(_core(memory)) == ["User's favourite bands are Queen and the Rolling Stones",
+                                   "User's favourite food is ramen"]
+
+
+@pytest.mark.parametrize(("said", "left"), [
+    # Its first statement changes, or its last; or a retraction denies one.
+    ("Actually the production region is now eu-north-1.",
+     ["The staging region is us-east-2", "The production region is eu-north-1"]),
+    ("Actually the staging region is now eu-central-1.",
+     ["The production region is eu-west-1", "The staging region is eu-central-1"]),
+])
+def test_a_compound_fact_stored_before_changes_one_statement_at_a_time(
+        memory: HierarchicalMemory, said: str, left: list[str]) -> None:
+    memory.add_fact("The production region is eu-west-1 and the staging region is us-east-2",
+                    "durable")
+    _chat(memory, said)
+    assert list(_core(memory)) == left
+
+
+def test_a_compound_fact_stated_again_is_re_asserted_whole(memory: HierarchicalMemory
+                                                           ) -> None:
+    both = "The production region is eu-west-1 and the staging region is us-east-2"
+    memory.add_fact(both, "durable")
+    _chat(memory, both + ".")
+    assert list(_core(memory)) == [both]
+
+
+def test_a_retraction_takes_one_statement_of_a_compound_fact(
+        memory: HierarchicalMemory) -> None:
+    memory.add_fact("User lives in Lisbon and User works at Acme", "durable")
+    _chat(memory, "I no longer work at Acme.")
+    assert list(_core(memory)) == ["User lives in Lisbon"]

@@ -6,7 +6,14 @@ from __future__ import annotations
 import pytest
 
 from tiermem.memory.text.extract import extract_facts, normalize_fact
-from tiermem.memory.text.updates import Statement, read_statement, replaces, retracted, slot_of
+from tiermem.memory.text.updates import (
+    Statement,
+    clauses_of,
+    read_statement,
+    replaces,
+    retracted,
+    slot_of,
+)
 from tiermem.memory.text.wording import concepts, stem
 
 
@@ -104,3 +111,24 @@ def test_a_move_is_a_lasting_fact_in_the_third_person() -> None:
     assert normalize_fact("I moved to Porto") == normalize_fact(moved.text)
     [city] = extract_facts("My city is Faro.")
     assert (city.text, city.durability, city.cue) == ("User's city is Faro", "durable", "city")
+
+
+@pytest.mark.parametrize(("fact", "clauses"), [
+    ("The production region is eu-west-1 and the staging region is us-east-2",
+     ["The production region is eu-west-1", "The staging region is us-east-2"]),
+    ("User is on call this week, and User's backup is Priya",
+     ["User is on call this week", "User's backup is Priya"]),
+    ("User's city is Faro; User's employer is Acme", ["User's city is Faro",
+                                                      "User's employer is Acme"]),
+    ("User likes salt and pepper", ["User likes salt and pepper"]),  # no statement after it
+    # A part that states nothing of its own stays with the one before it.
+    ("User's favourite bands are Queen and the Rolling Stones and User's favourite food is "
+     "sushi", ["User's favourite bands are Queen and the Rolling Stones",
+               "User's favourite food is sushi"]),
+    ("The client is Procter and Gamble in Cincinnati",
+     ["The client is Procter and Gamble in Cincinnati"]),
+    ("Salt and pepper is on the table", ["Salt and pepper is on the table"]),
+    ("The production region is eu-west-1", ["The production region is eu-west-1"]),
+])
+def test_a_compound_fact_splits_into_its_statements(fact: str, clauses: list[str]) -> None:
+    assert clauses_of(fact) == clauses

@@ -30,7 +30,9 @@ share at least two concepts, which is at least half of the smaller one's
 ("prefers aisle seats on flights" replaces "prefers window seats on
 flights"). ``retracted(denied, facts)`` picks what a retraction retires: the
 facts holding the most of what it denies (at least 60%), and among those the
-ones with the least else besides.
+ones with the least else besides. ``clauses_of(fact)`` splits a compound fact ("The
+production region is eu-west-1 and the staging region is us-east-2") into the statements
+it joins, so each can change on its own.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ from dataclasses import dataclass
 from tiermem.memory.text.extract import normalize_fact
 from tiermem.memory.text.wording import concepts, stem
 
-__all__ = ["Statement", "read_statement", "replaces", "retracted", "slot_of"]
+__all__ = ["Statement", "clauses_of", "read_statement", "replaces", "retracted", "slot_of"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -193,6 +195,36 @@ def replaces(new: str, old: str, change: str | None) -> bool:
     new_concepts, old_concepts = _own_concepts(new), _own_concepts(old)
     shared = len(new_concepts & old_concepts)
     return shared >= _MIN_SHARED and 2 * shared >= min(len(new_concepts), len(old_concepts))
+
+
+#: Where a fact may join two statements: "X is A and Y is B", "X is A; Y is B".
+_CLAUSE_JOIN = re.compile(r"(,?\s+(?:and|but)\s+|;\s+)", re.IGNORECASE)
+#: A part that states something of its own: a subject, then a verb of being or having, or
+#: one the extractor writes ("User lives in ...").
+_STATEMENT = re.compile(
+    r"^[\w'’ .-]{1,40}?\s+(?:is|are|was|were|has|have|had|likes|loves|hates|prefers|lives"
+    r"|works|needs|wants|uses|owns|moved|relocated)\b", _I)
+
+
+def _states(part: str) -> bool:
+    return slot_of(part) is not None or _STATEMENT.match(part) is not None
+
+
+def clauses_of(fact: str) -> list[str]:
+    """The statements a compound fact joins ("The production region is eu-west-1 and the
+    staging region is us-east-2"), each opening with a capital; ``[fact]`` when it joins
+    none. A part that states nothing of its own stays with the one before it ("User's
+    favourite bands are Queen and the Rolling Stones")."""
+    pieces = _CLAUSE_JOIN.split(fact.strip())
+    parts = [pieces[0]]
+    for joint, piece in zip(pieces[1::2], pieces[2::2], strict=True):
+        if _states(parts[-1]) and _states(piece):
+            parts.append(piece)
+        else:
+            parts[-1] += joint + piece
+    if len(parts) < 2:
+        return [fact]
+    return [part[:1].upper() + part[1:] for part in parts]
 
 
 def retracted(denied: frozenset[str], facts: Sequence[str]) -> list[str]:
