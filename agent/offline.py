@@ -162,10 +162,9 @@ class OfflinePolicy:
                     facts.setdefault(part, fact)
             return facts
 
-        def retire(parts: list[str]) -> bool:
-            """Retire the facts holding ``parts``, keeping the other statements of a compound
-            one; whether a fact retired was durable."""
-            facts = held()
+        def retire(parts: list[str], facts: dict[str, str]) -> bool:
+            """Retire the facts holding ``parts`` (``facts``: ``held()``), keeping the other
+            statements of a compound one; whether a fact retired was durable."""
             durable = False
             for fact in dict.fromkeys(facts[part] for part in parts):
                 kind = {**current, **new}[fact]
@@ -181,7 +180,8 @@ class OfflinePolicy:
                 continue
             statement = read_statement(sentence)
             if statement.change == "retraction":
-                retire(retracted(statement.denied, list(held())))
+                facts = held()
+                retire(retracted(statement.denied, list(facts)), facts)
                 continue
             for extracted in extract_facts(statement.text):
                 # A fact an earlier version stored in its own words is re-asserted as it is.
@@ -194,9 +194,10 @@ class OfflinePolicy:
                     own, cue = classify_durability(part)
                     kind = own if len(parts) > 1 and cue is not None else extracted.durability
                     # A compound fact stated again changes none of its own statements.
-                    durable = retire([old for old, holder in held().items()
+                    facts = held()
+                    durable = retire([old for old, holder in facts.items()
                                       if holder != part and replaces(part, old,
-                                                                     statement.change)])
+                                                                     statement.change)], facts)
                     new.setdefault(part, "durable" if durable else kind)
         return ([self._call("core_memory_replace", old_content=old, new_content="",
                             request_heartbeat=True) for old in retired]

@@ -272,24 +272,17 @@ def _later_clauses(text: str, start: int, speaker: str) -> str:
     return text
 
 
-def _head_only(text: str, speaker: str) -> str | None:
-    """What earlier versions made of a sentence with a first-person head (``former``)."""
-    head = _head(text, speaker)
-    if head is None:
-        return None
-    return _MY.sub(lambda _m: f"{speaker}'s", head[0] + text[head[1]:])
-
-
-def _third_person(text: str, speaker: str) -> str:
+def _third_person(text: str, speaker: str, later_clauses: bool = True) -> str:
     """``text`` told of ``speaker``: a first-person head and every "my" rewritten, and so
-    the first person that opens a later clause; a sentence that opens otherwise but speaks
-    in the first person is quoted as the speaker's ("User: I think ...")."""
+    the first person that opens a later clause (not with ``later_clauses`` False, as earlier
+    versions did: ``ExtractedFact.former``); a sentence that opens otherwise but speaks in
+    the first person is quoted as the speaker's ("User: I think ...")."""
     possessive = f"{speaker}'s"
     head = _head(text, speaker)
     if head is not None:
         # Later clauses are read in the words as written ("my wife and I"), then the head.
-        rewritten = head[0] + _later_clauses(text, head[1], speaker)[head[1]:]
-        return _MY.sub(lambda _m: possessive, rewritten)
+        rest = _later_clauses(text, head[1], speaker) if later_clauses else text
+        return _MY.sub(lambda _m: possessive, head[0] + rest[head[1]:])
     if _OTHER_FIRST_PERSON.search(text):
         return f"{speaker}: {text}"
     return _MY.sub(lambda _m: possessive, text)
@@ -346,8 +339,7 @@ def _fact_from_sentence(sentence: str, speaker: str) -> ExtractedFact | None:
     if not HAS_ALNUM.search(text):
         return None
     durability, cue = classify_durability(statement)
-    former = _head_only(body, speaker)
-    former = _trim(former) if former is not None else None
+    former = _trim(_third_person(body, speaker, later_clauses=False))
     return ExtractedFact(text, durability, cue, former if former != text else None)
 
 

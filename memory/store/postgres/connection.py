@@ -267,21 +267,8 @@ def take_writer_lock(conn: psycopg.Connection, agent: int, where: str) -> None:
                     and pid is not None and pid != os.getpid() and not _process_exists(pid))
         if holder is None and _try_lock(conn, agent):
             pass  # its holder let it go between the two statements
-        elif orphaned:
-            # The server normally ends a dead writer's session within moments: a wait that
-            # lasts longer is explained while it lasts, not suffered in silence.
-            quiet = min(QUIET_WAIT_MS, ORPHAN_WAIT_MS)
-            if not _wait_for_lock(conn, agent, quiet):
-                if quiet >= ORPHAN_WAIT_MS:
-                    raise AgentLockedError(where, host, pid, since, backend)
-                log.warning("%s: its last writer, process %s of this host, has exited, but "
-                            "its database session (server process %s) has not ended yet; "
-                            "waiting up to %s s more for the server to end it", where, pid,
-                            backend, _seconds(ORPHAN_WAIT_MS - quiet))
-                if not _wait_for_lock(conn, agent, ORPHAN_WAIT_MS - quiet):
-                    raise AgentLockedError(where, host, pid, since, backend)
-        else:
-            raise AgentLockedError(where, host, pid, since)
+        elif not (orphaned and _wait_for_dead_writer(conn, agent, where, pid, backend)):
+            raise AgentLockedError(where, host, pid, since, backend if orphaned else None)
     conn.execute("SELECT " + ", ".join(["set_config(%s, %s, false)"] * len(KEEPALIVE)),
                  [part for setting in KEEPALIVE.items() for part in setting])
     conn.execute(
@@ -304,8 +291,21 @@ def process_scope() -> str | None:
         return None
 
 
-def _seconds(ms: int) -> str:
-    return f"{ms / 1000:g}"
+def _wait_for_dead_writer(conn: psycopg.Connection, agent: int, where: str, pid: int,
+                          backend: int | None) -> bool:
+    """Wait for the lock of a writer that exited (``ORPHAN_WAIT_MS`` in all); whether it was
+    taken. The server normally ends such a session within moments: a wait that lasts longer
+    than ``QUIET_WAIT_MS`` is explained while it lasts, not suffered in silence."""
+    quiet = min(QUIET_WAIT_MS, ORPHAN_WAIT_MS)
+    if _wait_for_lock(conn, agent, quiet):
+        return True
+    if quiet >= ORPHAN_WAIT_MS:
+        return False
+    log.warning("%s: its last writer, process %s of this host, has exited, but its database "
+                "session (server process %s) has not ended yet; waiting up to %s s more for "
+                "the server to end it", where, pid, backend,
+                f"{(ORPHAN_WAIT_MS - quiet) / 1000:g}")
+    return _wait_for_lock(conn, agent, ORPHAN_WAIT_MS - quiet)
 
 
 def _try_lock(conn: psycopg.Connection, agent: int) -> bool:
