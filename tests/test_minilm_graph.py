@@ -1,0 +1,153 @@
+"""MiniLM's attention fused at load: the same vectors, a graph rewritten whole or not at all."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tiermem.memory.embed import minilm_graph, onnx_format
+from tiermem.memory.embed.minilm import MiniLMEmbedder
+from tiermem.memory.embed.minilm_files import default_model_file
+
+pytestmark = pytest.mark.slow
+
+TEXTS = [
+    "When did Caroline go to the LGBTQ support group?",
+    "hi",
+    "",
+    "Melanie: I signed up for a pottery class yesterday, and it was so relaxing!",
+    " ".join(["a longer text that runs past the model's limit of tokens"] * 40),
+]
+
+
+@pytest.fixture(scope="module")
+def shipped() -> bytes:
+    return default_model_file().read_bytes()
+
+
+@pytest.fixture(scope="module")
+def fused(shipped: bytes) -> bytes:
+    rewritten = minilm_graph.fuse_attention(shipped)
+    assert rewritten is not None
+    return rewritten
+
+
+def _ops(model: bytes) -> Counter[str]:
+    return Counter(node.op_type for node in onnx_format.load_model(model).graph.node)
+
+
+def test_fused_attention_gives_the_exported_vectors() -> None:
+    # onnxruntime refuses a model without the fields the rewrite does not declare (the IR
+    # version, the opsets), so running at all shows they were written back.
+    fused, exported = MiniLMEmbedder(), MiniLMEmbedder(fuse_attention=False)
+    # One padded batch of every length, then each text alone (no padding).
+    together = fused.embed_documents(TEXTS)
+    assert fused.fused_attention and not exported.fused_attention
+    np.testing.assert_allclose(together, exported.embed_documents(TEXTS), atol=1e-5)
+    for text, row in zip(TEXTS, together, strict=True):
+        np.testing.assert_allclose(fused.embed_query(text), row, atol=1e-5)
+    # Not merely close to each other: each is still the model (a paraphrase is nearer).
+    query = fused.embed_query("Did Melanie take up a craft?")
+    assert float(query @ together[3]) > float(query @ together[0]) + 0.1
+
+
+def test_the_shipped_graph_gets_one_attention_operator_a_layer(
+        shipped: bytes, fused: bytes) -> None:
+    before, after = _ops(shipped), _ops(fused)
+    assert before["Softmax"] == 6 and before["Attention"] == 0
+    assert after["Attention"] == 6
+    for op in ("Softmax", "IsNaN", "Where", "Transpose", "Reshape", "GatherND"):
+        assert after[op] == 0, op
+    assert after["MatMul"] == before["MatMul"] - 5 * 6  # 3 projections packed, 2 products gone
+    assert sum(after.values()) < sum(before.values()) - 150
+    model = onnx_format.load_model(fused)
+    attention = [n for n in model.graph.node if n.op_type == "Attention"]
+    assert {n.domain for n in attention} == {"com.microsoft"}
+    settings = {(a.name, a.i or round(a.f, 6)) for n in attention for a in n.attribute}
+    assert settings == {("num_heads", 12), ("scale", round(32 ** -0.5, 6))}
+    assert [o.domain for o in model.opset_import].count("com.microsoft") == 1
+
+
+def test_a_graph_not_of_the_known_shape_is_left_whole(shipped: bytes) -> None:
+    model = onnx_format.load_model(shipped)
+    softmaxes = [n for n in model.graph.node if n.op_type == "Softmax"]
+    softmaxes[-1].attribute[0].i = 1  # the last layer's softmax over another axis
+    assert minilm_graph.fuse_attention(model.SerializeToString()) is None
+
+    empty = onnx_format.load_model(b"")
+    assert minilm_graph.fuse_attention(empty.SerializeToString()) is None
+    lone = onnx_format.load_model(b"")
+    lone.graph.node.append(onnx_format.make_node("MatMul", ["x", "w"], ["scores"], "product"))
+    lone.graph.node.append(onnx_format.make_node("Softmax", ["scores"], ["p"], "soft", axis=-1))
+    lone.graph.output.add(name="p")
+    assert minilm_graph.fuse_attention(lone.SerializeToString()) is None
+
+
+def _embedder_after(monkeypatch: pytest.MonkeyPatch, rewrite: Any) -> MiniLMEmbedder:
+    monkeypatch.setattr(minilm_graph, "fuse_attention", rewrite)
+    embedder = MiniLMEmbedder(threads=1)
+    assert embedder.embed_query("peanut allergy").shape == (384,)
+    return embedder
+
+
+def _fails(model: bytes) -> bytes:
+    raise RuntimeError("cannot parse")
+
+
+@pytest.mark.parametrize(("rewrite", "reason"), [
+    (_fails, "could not be fused (RuntimeError: cannot parse)"),
+    (lambda model: None, "not the shape the attention rewrite knows"),
+    (lambda model: b"not a model", "onnxruntime refused its fused graph"),
+])
+def test_a_failed_rewrite_costs_speed_not_the_embedder(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, rewrite: Any,
+        reason: str) -> None:
+    exported = MiniLMEmbedder(threads=1, fuse_attention=False).embed_query("peanut allergy")
+    with caplog.at_level(logging.WARNING, logger="tiermem.memory.embed.minilm"):
+        embedder = _embedder_after(monkeypatch, rewrite)
+    assert not embedder.fused_attention
+    assert [r.getMessage() for r in caplog.records if reason in r.getMessage()]
+    assert all("runs as exported" in r.getMessage() for r in caplog.records)
+    np.testing.assert_allclose(embedder.embed_query("peanut allergy"), exported, atol=1e-6)
+
+
+def test_only_the_published_file_is_rewritten(
+        tmp_path: Path, fused: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+
+    def counted(model: bytes) -> bytes | None:
+        calls.append(len(model))
+        return None
+
+    other = tmp_path / "model.onnx"
+    other.write_bytes(fused)  # a valid model file, with another hash
+    monkeypatch.setattr(minilm_graph, "fuse_attention", counted)
+    embedder = MiniLMEmbedder(model_path=other,
+                              model_sha256=hashlib.sha256(fused).hexdigest())
+    assert embedder.embed_query("peanut allergy").shape == (384,)
+    assert not embedder.fused_attention and calls == []
+    assert not MiniLMEmbedder(fuse_attention=False).fused_attention
+
+
+def test_tensor_values_read_numbers_kept_in_the_file() -> None:
+    tensor = onnx_format.load_model(b"").graph.initializer.add(name="t", data_type=1)
+    tensor.dims.extend([2, 2])
+    tensor.raw_data = np.arange(4, dtype="<f4").tobytes()
+    np.testing.assert_array_equal(onnx_format.tensor_values(tensor),
+                                  np.arange(4, dtype=np.float32).reshape(2, 2))
+    listed = onnx_format.load_model(b"").graph.initializer.add(name="s", data_type=7)
+    listed.dims.append(1)
+    listed.int64_data.append(32)
+    assert onnx_format.tensor_values(listed).tolist() == [32]  # type: ignore[union-attr]
+    listed.dims[0] = 3  # fewer values than its shape holds
+    assert onnx_format.tensor_values(listed) is None
+    tensor.data_location = 1  # the data lives in another file
+    assert onnx_format.tensor_values(tensor) is None
+    assert onnx_format.tensor_values(
+        onnx_format.load_model(b"").graph.initializer.add(name="b", data_type=9)) is None
