@@ -1,4 +1,5 @@
-"""MiniLM's attention fused at load: the same vectors, a graph rewritten whole or not at all."""
+"""MiniLM's attention and GELU fused at load: the same vectors, each kind rewritten in every
+layer or in none."""
 
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ def shipped() -> bytes:
 
 @pytest.fixture(scope="module")
 def fused(shipped: bytes) -> bytes:
-    rewritten = minilm_graph.fuse_attention(shipped)
+    rewritten = minilm_graph.fuse_layers(shipped)
     assert rewritten is not None
     return rewritten
 
@@ -42,13 +43,13 @@ def _ops(model: bytes) -> Counter[str]:
     return Counter(node.op_type for node in onnx_format.load_model(model).graph.node)
 
 
-def test_fused_attention_gives_the_exported_vectors() -> None:
+def test_fused_layers_gives_the_exported_vectors() -> None:
     # onnxruntime refuses a model without the fields the rewrite does not declare (the IR
     # version, the opsets), so running at all shows they were written back.
-    fused, exported = MiniLMEmbedder(), MiniLMEmbedder(fuse_attention=False)
+    fused, exported = MiniLMEmbedder(), MiniLMEmbedder(fuse_layers=False)
     # One padded batch of every length, then each text alone (no padding).
     together = fused.embed_documents(TEXTS)
-    assert fused.fused_attention and not exported.fused_attention
+    assert fused.fused_layers and not exported.fused_layers
     np.testing.assert_allclose(together, exported.embed_documents(TEXTS), atol=1e-5)
     for text, row in zip(TEXTS, together, strict=True):
         np.testing.assert_allclose(fused.embed_query(text), row, atol=1e-5)
@@ -57,12 +58,13 @@ def test_fused_attention_gives_the_exported_vectors() -> None:
     assert float(query @ together[3]) > float(query @ together[0]) + 0.1
 
 
-def test_the_shipped_graph_gets_one_attention_operator_a_layer(
+def test_the_shipped_graph_gets_one_attention_and_one_gelu_a_layer(
         shipped: bytes, fused: bytes) -> None:
     before, after = _ops(shipped), _ops(fused)
-    assert before["Softmax"] == 6 and before["Attention"] == 0
-    assert after["Attention"] == 6
-    for op in ("Softmax", "IsNaN", "Where", "Transpose", "Reshape", "GatherND"):
+    assert before["Softmax"] == before["Erf"] == 6
+    assert before["Attention"] == before["BiasGelu"] == 0
+    assert after["Attention"] == after["BiasGelu"] == 6
+    for op in ("Softmax", "IsNaN", "Where", "Transpose", "Reshape", "GatherND", "Erf", "Div"):
         assert after[op] == 0, op
     assert after["MatMul"] == before["MatMul"] - 5 * 6  # 3 projections packed, 2 products gone
     assert sum(after.values()) < sum(before.values()) - 150
@@ -71,6 +73,9 @@ def test_the_shipped_graph_gets_one_attention_operator_a_layer(
     assert {n.domain for n in attention} == {"com.microsoft"}
     settings = {(a.name, a.i or round(a.f, 6)) for n in attention for a in n.attribute}
     assert settings == {("num_heads", 12), ("scale", round(32 ** -0.5, 6))}
+    gelus = [n for n in model.graph.node if n.op_type == "BiasGelu"]
+    assert {n.domain for n in gelus} == {"com.microsoft"}
+    assert all(n.input[1].endswith("intermediate.dense.bias") for n in gelus)
     assert [o.domain for o in model.opset_import].count("com.microsoft") == 1
 
 
@@ -78,19 +83,30 @@ def test_a_graph_not_of_the_known_shape_is_left_whole(shipped: bytes) -> None:
     model = onnx_format.load_model(shipped)
     softmaxes = [n for n in model.graph.node if n.op_type == "Softmax"]
     softmaxes[-1].attribute[0].i = 1  # the last layer's softmax over another axis
-    assert minilm_graph.fuse_attention(model.SerializeToString()) is None
+    assert minilm_graph.fuse_layers(model.SerializeToString()) is None
+
+    # A GELU of another shape (here x * (0.5 * (1 + erf(x / 2)))) leaves every GELU as
+    # exported, and the attentions are still fused.
+    model = onnx_format.load_model(shipped)
+    divide = next(n for n in model.graph.node if n.op_type == "Div"
+                  and any(c.op_type == "Erf" and c.input[0] == n.output[0]
+                          for c in model.graph.node))
+    model.graph.initializer.add(name="two", data_type=1, raw_data=np.float32(2).tobytes())
+    divide.input[1] = "two"
+    ops = _ops(minilm_graph.fuse_layers(model.SerializeToString()) or b"")
+    assert (ops["Attention"], ops["BiasGelu"], ops["Erf"]) == (6, 0, 6)
 
     empty = onnx_format.load_model(b"")
-    assert minilm_graph.fuse_attention(empty.SerializeToString()) is None
+    assert minilm_graph.fuse_layers(empty.SerializeToString()) is None
     lone = onnx_format.load_model(b"")
     lone.graph.node.append(onnx_format.make_node("MatMul", ["x", "w"], ["scores"], "product"))
     lone.graph.node.append(onnx_format.make_node("Softmax", ["scores"], ["p"], "soft", axis=-1))
     lone.graph.output.add(name="p")
-    assert minilm_graph.fuse_attention(lone.SerializeToString()) is None
+    assert minilm_graph.fuse_layers(lone.SerializeToString()) is None
 
 
 def _embedder_after(monkeypatch: pytest.MonkeyPatch, rewrite: Any) -> MiniLMEmbedder:
-    monkeypatch.setattr(minilm_graph, "fuse_attention", rewrite)
+    monkeypatch.setattr(minilm_graph, "fuse_layers", rewrite)
     embedder = MiniLMEmbedder(threads=1)
     assert embedder.embed_query("peanut allergy").shape == (384,)
     return embedder
@@ -102,16 +118,16 @@ def _fails(model: bytes) -> bytes:
 
 @pytest.mark.parametrize(("rewrite", "reason"), [
     (_fails, "could not be fused (RuntimeError: cannot parse)"),
-    (lambda model: None, "not the shape the attention rewrite knows"),
+    (lambda model: None, "not the shape the rewrite knows"),
     (lambda model: b"not a model", "onnxruntime refused its fused graph"),
 ])
 def test_a_failed_rewrite_costs_speed_not_the_embedder(
         monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, rewrite: Any,
         reason: str) -> None:
-    exported = MiniLMEmbedder(threads=1, fuse_attention=False).embed_query("peanut allergy")
+    exported = MiniLMEmbedder(threads=1, fuse_layers=False).embed_query("peanut allergy")
     with caplog.at_level(logging.WARNING, logger="tiermem.memory.embed.minilm"):
         embedder = _embedder_after(monkeypatch, rewrite)
-    assert not embedder.fused_attention
+    assert not embedder.fused_layers
     assert [r.getMessage() for r in caplog.records if reason in r.getMessage()]
     assert all("runs as exported" in r.getMessage() for r in caplog.records)
     np.testing.assert_allclose(embedder.embed_query("peanut allergy"), exported, atol=1e-6)
@@ -127,12 +143,12 @@ def test_only_the_published_file_is_rewritten(
 
     other = tmp_path / "model.onnx"
     other.write_bytes(fused)  # a valid model file, with another hash
-    monkeypatch.setattr(minilm_graph, "fuse_attention", counted)
+    monkeypatch.setattr(minilm_graph, "fuse_layers", counted)
     embedder = MiniLMEmbedder(model_path=other,
                               model_sha256=hashlib.sha256(fused).hexdigest())
     assert embedder.embed_query("peanut allergy").shape == (384,)
-    assert not embedder.fused_attention and calls == []
-    assert not MiniLMEmbedder(fuse_attention=False).fused_attention
+    assert not embedder.fused_layers and calls == []
+    assert not MiniLMEmbedder(fuse_layers=False).fused_layers
 
 
 def test_tensor_values_read_numbers_kept_in_the_file() -> None:

@@ -9,7 +9,7 @@ The pipeline matches sentence-transformers' ``all-MiniLM-L6-v2``: at most 256
 tokens, mean pooling over the attention mask, L2 normalisation. The weights
 are int8 but the arithmetic is fp32, so a text's vector does not depend on
 which other texts share its padded batch beyond float rounding. Each layer's
-attention runs as one onnxruntime operator, rewritten at load
+attention and GELU run as onnxruntime's fused operators, rewritten at load
 (memory/embed/minilm_graph.py).
 
 Nothing loads at import or construction; the first embedding call loads the
@@ -72,9 +72,9 @@ class MiniLMEmbedder:
         model_sha256, tokenizer_sha256: the hashes those files must have; the
             defaults are the published files' hashes, so a file given without
             its own hash must be byte-identical to the published one.
-        fuse_attention: run each layer's attention as one onnxruntime operator
-            (memory/embed/minilm_graph.py): the same vectors, a pass about 0.7 ms
-            faster. Only the published model file is rewritten.
+        fuse_layers: run each layer's attention and GELU as onnxruntime's fused
+            operators (memory/embed/minilm_graph.py): the same vectors, a pass about
+            1 ms faster. Only the published model file is rewritten.
     """
 
     id = "all-MiniLM-L6-v2-int8"
@@ -98,7 +98,7 @@ class MiniLMEmbedder:
         model_sha256: str = MODEL_SHA256,
         tokenizer_path: Path | str | None = None,
         tokenizer_sha256: str = TOKENIZER_SHA256,
-        fuse_attention: bool = True,
+        fuse_layers: bool = True,
     ) -> None:
         if threads is not None and threads < 1:
             raise InvalidInputError("MiniLMEmbedder threads must be at least 1")
@@ -110,9 +110,9 @@ class MiniLMEmbedder:
         self._model_sha256 = model_sha256
         self._tokenizer_path = Path(tokenizer_path) if tokenizer_path is not None else None
         self._tokenizer_sha256 = tokenizer_sha256
-        self.fuse_attention = fuse_attention
-        #: Whether the loaded model runs with its attention fused (``fuse_attention``).
-        self.fused_attention = False
+        self.fuse_layers = fuse_layers
+        #: Whether the loaded model runs with its layers fused (``fuse_layers``).
+        self.fused_layers = False
         self._session: Any = None
         self._tokenizer: Any = None
         self._wants_token_types = False
@@ -204,33 +204,33 @@ class MiniLMEmbedder:
         self._session = session
 
     def _fused_session(self, ort: Any, model: bytes, options: Any) -> Any | None:
-        """A session of ``model`` with one attention operator a layer
+        """A session of ``model`` with each layer's attention and GELU fused
         (memory/embed/minilm_graph.py), or None to run the graph as exported.
 
         Only the published file is rewritten: the rewrite is proven on its graph (the
         tests compare its vectors with the export's). A failure here costs speed, never
         the embedder, so it is logged and the exported graph runs.
         """
-        if not self.fuse_attention or self._model_sha256.lower() != MODEL_SHA256:
+        if not self.fuse_layers or self._model_sha256.lower() != MODEL_SHA256:
             return None
         try:
-            fused = minilm_graph.fuse_attention(model)
+            fused = minilm_graph.fuse_layers(model)
         except Exception as exc:  # an optimisation must never cost the embedder
-            _log.warning("the embedding model runs as exported, about 0.7 ms slower a pass: "
-                         "its attention could not be fused (%s: %s)", type(exc).__name__, exc)
+            _log.warning("the embedding model runs as exported, about 1 ms slower a pass: "
+                         "its layers could not be fused (%s: %s)", type(exc).__name__, exc)
             return None
         if fused is None:
-            _log.warning("the embedding model runs as exported, about 0.7 ms slower a pass: "
-                         "its graph is not the shape the attention rewrite knows")
+            _log.warning("the embedding model runs as exported, about 1 ms slower a pass: "
+                         "its graph is not the shape the rewrite knows")
             return None
         try:
             session = ort.InferenceSession(fused, sess_options=options,
                                            providers=["CPUExecutionProvider"])
         except Exception as exc:
-            _log.warning("the embedding model runs as exported, about 0.7 ms slower a pass: "
+            _log.warning("the embedding model runs as exported, about 1 ms slower a pass: "
                          "onnxruntime refused its fused graph (%s)", exc)
             return None
-        self.fused_attention = True
+        self.fused_layers = True
         return session
 
     # -- embedding ----------------------------------------------------------
