@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import threading
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from tiermem.memory.embed import minilm_graph, onnx_format
+from tiermem.memory.embed import minilm, minilm_graph, onnx_format
 from tiermem.memory.embed.minilm import MiniLMEmbedder
 from tiermem.memory.embed.minilm_files import default_model_file
 
@@ -43,19 +44,40 @@ def _ops(model: bytes) -> Counter[str]:
     return Counter(node.op_type for node in onnx_format.load_model(model).graph.node)
 
 
-def test_fused_layers_gives_the_exported_vectors() -> None:
-    # onnxruntime refuses a model without the fields the rewrite does not declare (the IR
-    # version, the opsets), so running at all shows they were written back.
-    fused, exported = MiniLMEmbedder(), MiniLMEmbedder(fuse_layers=False)
-    # One padded batch of every length, then each text alone (no padding).
-    together = fused.embed_documents(TEXTS)
+def test_fused_layers_give_the_exported_vectors(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="tiermem.memory.embed.minilm"):
+        fused, exported = MiniLMEmbedder(), MiniLMEmbedder(fuse_layers=False)
+        # One padded batch of every length, then each text alone (no padding).
+        together = fused.embed_documents(TEXTS)
     assert fused.fused_layers and not exported.fused_layers
-    np.testing.assert_allclose(together, exported.embed_documents(TEXTS), atol=1e-5)
+    assert caplog.records == []  # a fused load says nothing
+    np.testing.assert_allclose(together, exported.embed_documents(TEXTS), atol=1e-6)
     for text, row in zip(TEXTS, together, strict=True):
-        np.testing.assert_allclose(fused.embed_query(text), row, atol=1e-5)
+        np.testing.assert_allclose(fused.embed_query(text), row, atol=1e-6)
+    # Batches of two on one thread: several passes a call, other kernels' splits.
+    small = MiniLMEmbedder(threads=1, batch_size=2)
+    np.testing.assert_allclose(small.embed_documents(TEXTS), together, atol=1e-6)
+    assert small.fused_layers
     # Not merely close to each other: each is still the model (a paraphrase is nearer).
     query = fused.embed_query("Did Melanie take up a craft?")
     assert float(query @ together[3]) > float(query @ together[0]) + 0.1
+
+
+def test_loads_at_once_all_fuse(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(onnx_format, "_classes_made", {})  # the message classes made anew
+    barrier = threading.Barrier(4)
+    embedders = [MiniLMEmbedder(threads=1) for _ in range(4)]
+
+    def load(embedder: MiniLMEmbedder) -> None:
+        barrier.wait()
+        embedder.embed_query("peanut allergy")
+
+    threads = [threading.Thread(target=load, args=(e,)) for e in embedders]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [e.fused_layers for e in embedders] == [True] * 4
 
 
 def test_the_shipped_graph_gets_one_attention_and_one_gelu_a_layer(
@@ -76,7 +98,27 @@ def test_the_shipped_graph_gets_one_attention_and_one_gelu_a_layer(
     gelus = [n for n in model.graph.node if n.op_type == "BiasGelu"]
     assert {n.domain for n in gelus} == {"com.microsoft"}
     assert all(n.input[1].endswith("intermediate.dense.bias") for n in gelus)
+    # Shapes are kept for the tensors still computed, and only for those.
+    computed = {name for node in model.graph.node for name in node.output}
+    kept = {v.name for v in model.graph.value_info}
+    assert kept and kept <= computed
+    assert len(kept) < len(onnx_format.load_model(shipped).graph.value_info)
     assert [o.domain for o in model.opset_import].count("com.microsoft") == 1
+
+
+def test_fields_the_rewrite_does_not_declare_are_written_back(
+        shipped: bytes, fused: bytes) -> None:
+    """The IR version, producer and graph name are not declared in onnx_format: protobuf
+    keeps them as unknown fields, and they must come out as they went in."""
+    from google.protobuf.unknown_fields import UnknownFieldSet
+
+    def undeclared(message: Any) -> list[tuple[int, Any]]:
+        return sorted((f.field_number, f.data) for f in UnknownFieldSet(message))
+
+    before, after = onnx_format.load_model(shipped), onnx_format.load_model(fused)
+    assert [n for n, _ in undeclared(before)] == [1, 2, 3]  # ir_version, producer, its version
+    assert undeclared(after) == undeclared(before)
+    assert undeclared(after.graph) == undeclared(before.graph) != []
 
 
 def test_a_graph_not_of_the_known_shape_is_left_whole(shipped: bytes) -> None:
@@ -131,6 +173,18 @@ def test_a_failed_rewrite_costs_speed_not_the_embedder(
     assert [r.getMessage() for r in caplog.records if reason in r.getMessage()]
     assert all("runs as exported" in r.getMessage() for r in caplog.records)
     np.testing.assert_allclose(embedder.embed_query("peanut allergy"), exported, atol=1e-6)
+
+
+def test_a_fused_graph_with_another_vector_is_not_used(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    monkeypatch.setattr(minilm, "PROBE_VECTOR", -minilm.PROBE_VECTOR)
+    with caplog.at_level(logging.WARNING, logger="tiermem.memory.embed.minilm"):
+        embedder = MiniLMEmbedder(threads=1)
+        vector = embedder.embed_query("peanut allergy")
+    assert not embedder.fused_layers
+    assert "vector for a test text differs" in caplog.text
+    exported = MiniLMEmbedder(threads=1, fuse_layers=False).embed_query("peanut allergy")
+    np.testing.assert_allclose(vector, exported, atol=1e-6)
 
 
 def test_only_the_published_file_is_rewritten(

@@ -57,6 +57,13 @@ _PAD_ID = 0
 _CLS_ID = 101
 
 
+#: A text, and the first values of the published model's unit vector for it (as exported,
+#: to 6 places): a fused graph that gives another vector is not used.
+PROBE_TEXT = "The fused graph must give the vectors of the exported one."
+PROBE_VECTOR = np.array([-0.03824, -0.034832, -0.06214, -0.03342, 0.040571, 0.004246,
+                         -0.073631, -0.000301], dtype=np.float32)
+
+
 def _default_threads() -> int:
     return max(1, min(2, os.cpu_count() or 1))
 
@@ -180,7 +187,7 @@ class MiniLMEmbedder:
         # a spinning 2-thread session measured 40% slower than 1 thread, while
         # a non-spinning one matched 1 thread then and was ~1.8x faster idle.
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        session = self._fused_session(ort, model, options)
+        session = self._fused_session(ort, model, options, tokenizer)
         if session is None:
             try:
                 session = ort.InferenceSession(
@@ -203,32 +210,41 @@ class MiniLMEmbedder:
         self._tokenizer = tokenizer
         self._session = session
 
-    def _fused_session(self, ort: Any, model: bytes, options: Any) -> Any | None:
+    def _fused_session(self, ort: Any, model: bytes, options: Any,
+                       tokenizer: Any) -> Any | None:
         """A session of ``model`` with each layer's attention and GELU fused
         (memory/embed/minilm_graph.py), or None to run the graph as exported.
 
         Only the published file is rewritten: the rewrite is proven on its graph (the
-        tests compare its vectors with the export's). A failure here costs speed, never
-        the embedder, so it is logged and the exported graph runs.
+        tests compare its vectors with the export's), and the fused session must give
+        that file's vector for ``PROBE_TEXT``. A failure here costs speed, never the
+        embedder, so it is logged and the exported graph runs.
         """
         if not self.fuse_layers or self._model_sha256.lower() != MODEL_SHA256:
             return None
+        slower = "the embedding model runs as exported (about a fifth slower): "
         try:
             fused = minilm_graph.fuse_layers(model)
         except Exception as exc:  # an optimisation must never cost the embedder
-            _log.warning("the embedding model runs as exported, about 1 ms slower a pass: "
-                         "its layers could not be fused (%s: %s)", type(exc).__name__, exc)
+            _log.warning(slower + "its layers could not be fused (%s: %s)",
+                         type(exc).__name__, exc)
             return None
         if fused is None:
-            _log.warning("the embedding model runs as exported, about 1 ms slower a pass: "
-                         "its graph is not the shape the rewrite knows")
+            _log.warning(slower + "its graph is not the shape the rewrite knows")
             return None
         try:
             session = ort.InferenceSession(fused, sess_options=options,
                                            providers=["CPUExecutionProvider"])
+            inputs = {i.name for i in session.get_inputs()}
+            probe = _pooled(session, session.get_outputs()[0].name, "token_type_ids" in inputs,
+                            [tokenizer.encode(PROBE_TEXT).ids])[0]
         except Exception as exc:
-            _log.warning("the embedding model runs as exported, about 1 ms slower a pass: "
-                         "onnxruntime refused its fused graph (%s)", exc)
+            _log.warning(slower + "onnxruntime refused its fused graph (%s)", exc)
+            return None
+        probe = probe / max(float(np.linalg.norm(probe)), 1e-12)
+        if not np.allclose(probe[: len(PROBE_VECTOR)], PROBE_VECTOR, atol=1e-4):
+            _log.warning(slower + "the fused graph's vector for a test text differs from "
+                         "the model's")
             return None
         self.fused_layers = True
         return session
@@ -236,20 +252,7 @@ class MiniLMEmbedder:
     # -- embedding ----------------------------------------------------------
 
     def _forward(self, batch: list[list[int]]) -> np.ndarray:
-        width = max(len(ids) for ids in batch)
-        input_ids = np.full((len(batch), width), _PAD_ID, dtype=np.int64)
-        mask = np.zeros((len(batch), width), dtype=np.int64)
-        for row, ids in enumerate(batch):
-            input_ids[row, : len(ids)] = ids
-            mask[row, : len(ids)] = 1
-        feeds = {"input_ids": input_ids, "attention_mask": mask}
-        if self._wants_token_types:
-            feeds["token_type_ids"] = np.zeros_like(input_ids)
-        hidden = self._session.run([self._output_name], feeds)[0]
-        weights = mask.astype(np.float32)
-        summed = np.einsum("bs,bsd->bd", weights, hidden)
-        counts = weights.sum(axis=1, keepdims=True)
-        return np.asarray(summed / np.maximum(counts, 1.0), dtype=np.float32)
+        return _pooled(self._session, self._output_name, self._wants_token_types, batch)
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         """``(n, 384)`` float32 unit rows, in the order of ``texts``.
@@ -301,6 +304,26 @@ class MiniLMEmbedder:
                 while len(self._queries) > QUERY_CACHE_SIZE:
                     self._queries.popitem(last=False)
         return [found[text] for text in texts]
+
+
+def _pooled(session: Any, output: str, token_types: bool, batch: list[list[int]]) -> np.ndarray:
+    """The mean of each text's token vectors (not normalised), padded per batch;
+    ``output`` names the session's token vectors, ``token_types`` says whether it takes
+    ``token_type_ids``."""
+    width = max(len(ids) for ids in batch)
+    input_ids = np.full((len(batch), width), _PAD_ID, dtype=np.int64)
+    mask = np.zeros((len(batch), width), dtype=np.int64)
+    for row, ids in enumerate(batch):
+        input_ids[row, : len(ids)] = ids
+        mask[row, : len(ids)] = 1
+    feeds = {"input_ids": input_ids, "attention_mask": mask}
+    if token_types:
+        feeds["token_type_ids"] = np.zeros_like(input_ids)
+    hidden = session.run([output], feeds)[0]
+    weights = mask.astype(np.float32)
+    summed = np.einsum("bs,bsd->bd", weights, hidden)
+    counts = weights.sum(axis=1, keepdims=True)
+    return np.asarray(summed / np.maximum(counts, 1.0), dtype=np.float32)
 
 
 _shared: MiniLMEmbedder | None = None

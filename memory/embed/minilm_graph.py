@@ -17,8 +17,13 @@ Nothing here assumes node names: each ``Softmax`` is traced to the projections
 that feed it and the reshape its context leaves through, each ``Erf`` to the
 bias and the product of its GELU. One attention that does not look as expected
 leaves the whole graph as exported, and one such GELU leaves every GELU. The
-graph is read and written in memory (memory/embed/onnx_format.py); nothing is
-written to disk.
+checks are structural (operators, constants, permutations, weight and bias
+shapes), not a proof: the embedder rewrites only the published file, whose
+rewrite the tests compare with the export, and checks the fused graph's vector
+for a pinned text when it loads (memory/embed/minilm.py). The rewrite is exact
+for what the embedder feeds: masks of 0 and 1 with at least one kept token a
+row. The graph is read and written in memory (memory/embed/onnx_format.py);
+nothing is written to disk.
 """
 
 from __future__ import annotations
@@ -101,11 +106,15 @@ def fuse_layers(model: bytes) -> bytes | None:
         nodes.extend(new_nodes.get(node.output[0], [node]) if node.output else [node])
     live = _live(nodes, [o.name for o in proto.graph.output])
     used = {name for node in live for name in node.input}
+    computed = {name for node in live for name in node.output}
     initializers = [i for i in proto.graph.initializer if i.name in used]
+    shapes = [v for v in proto.graph.value_info if v.name in computed]  # of live tensors only
     del proto.graph.node[:]
     proto.graph.node.extend(live)
     del proto.graph.initializer[:]
     proto.graph.initializer.extend(initializers)
+    del proto.graph.value_info[:]
+    proto.graph.value_info.extend(shapes)
     if not any(o.domain == _MS_DOMAIN for o in proto.opset_import):
         proto.opset_import.add(domain=_MS_DOMAIN, version=1)
     return bytes(proto.SerializeToString())
@@ -194,15 +203,16 @@ class _Graph:
         products = [self.producer.get(i) for i in scores.input]
         if not products or products[0] is None or products[0].op_type != "MatMul":
             return None
-        if not self.reaches(scores.input[1], "attention_mask"):
+        if not self._padding_mask(scores.input[1]):
             return None
         weighted = self._values_product(softmax.output[0])
         if weighted is None:
             return None
         transpose = self.only_consumer(weighted.output[0], "Transpose")
-        reshape = (None if transpose is None
+        reshape = (None if transpose is None or _perm(transpose) != _HEADS_FIRST
                    else self.only_consumer(transpose.output[0], "Reshape"))
-        if reshape is None:
+        values = self.producer.get(weighted.input[1])
+        if reshape is None or values is None or _perm(values) != _HEADS_FIRST:
             return None
         traced = [self.projection(products[0].input[0]), self.projection(products[0].input[1]),
                   self.projection(weighted.input[1])]
@@ -213,7 +223,8 @@ class _Graph:
         if (len({query.source, key.source, value.source}) != 1 or value.scale != 1.0
                 or head_size is None or shape is None or len(shape) != 2
                 or shape[1] % head_size
-                or any(self.shape(p.weight) != shape for p in (key, value))):
+                or any(self.shape(p.weight) != shape for p in (key, value))
+                or any(self.shape(p.bias) != shape[1:] for p in (query, key, value))):
             return None
         return _Layer(query.source, query, key, value, shape[1] // head_size, reshape.output[0])
 
@@ -246,6 +257,17 @@ class _Graph:
         return found is not None and found.size == 1 and abs(
             float(found.reshape(())) - value) <= 1e-6 * max(1.0, abs(value))
 
+    def _padding_mask(self, name: str) -> bool:
+        """Whether ``name`` is the export's padding mask: 0 where ``attention_mask`` keeps
+        a token, the lowest float where it does not (``Where(keep, 0, lowest)``)."""
+        where = self.producer.get(name)
+        if where is None or where.op_type != "Where" or len(where.input) != 3:
+            return False
+        lowest = self.constant(where.input[2])
+        return (self._is(where.input[1], 0.0) and lowest is not None and lowest.size == 1
+                and float(lowest.reshape(())) <= -1e30
+                and self.reaches(where.input[0], "attention_mask"))
+
     def _values_product(self, probabilities: str) -> Any | None:
         """The product of the attention probabilities with the values, past a guard that
         replaces NaNs (``Where(IsNaN(p), 0, p)``)."""
@@ -254,6 +276,17 @@ class _Graph:
         if guard and {u.op_type for u in users} == {"IsNaN", "Where"} and len(guard) == 1:
             return self.only_consumer(guard[0].output[0], "MatMul")
         return users[0] if len(users) == 1 and users[0].op_type == "MatMul" else None
+
+
+#: A Transpose that swaps the sequence and head axes, (batch, heads, seq, size) and back.
+_HEADS_FIRST = (0, 2, 1, 3)
+
+
+def _perm(node: Any) -> tuple[int, ...] | None:
+    """A Transpose node's permutation, or None for any other node."""
+    if node.op_type != "Transpose":
+        return None
+    return next((tuple(a.ints) for a in node.attribute if a.name == "perm"), None)
 
 
 def _other(node: Any, name: str) -> str | None:

@@ -12,8 +12,8 @@ fields and written back as it was read.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
-from functools import cache
 from typing import Any
 
 import numpy as np
@@ -31,7 +31,8 @@ _MESSAGES: list[tuple[str, list[tuple[str, int, str, bool, str | None]]]] = [
                      ("raw_data", 9, "bytes", False, None),
                      ("data_location", 14, "int32", False, None)]),
     ("AttributeProto", [("name", 1, "string", False, None), ("f", 2, "float", False, None),
-                        ("i", 3, "int64", False, None), ("type", 20, "int32", False, None)]),
+                        ("i", 3, "int64", False, None), ("ints", 8, "int64", True, None),
+                        ("type", 20, "int32", False, None)]),
     ("NodeProto", [("input", 1, "string", True, None), ("output", 2, "string", True, None),
                    ("name", 3, "string", False, None), ("op_type", 4, "string", False, None),
                    ("attribute", 5, "message", True, "AttributeProto"),
@@ -40,7 +41,8 @@ _MESSAGES: list[tuple[str, list[tuple[str, int, str, bool, str | None]]]] = [
     ("GraphProto", [("node", 1, "message", True, "NodeProto"),
                     ("initializer", 5, "message", True, "TensorProto"),
                     ("input", 11, "message", True, "ValueInfoProto"),
-                    ("output", 12, "message", True, "ValueInfoProto")]),
+                    ("output", 12, "message", True, "ValueInfoProto"),
+                    ("value_info", 13, "message", True, "ValueInfoProto")]),
     ("ModelProto", [("graph", 7, "message", False, "GraphProto"),
                     ("opset_import", 8, "message", True, "OperatorSetIdProto")]),
 ]
@@ -54,8 +56,19 @@ INT32 = 6
 _EXTERNAL = 1
 
 
-@cache
+_classes_made: dict[str, Any] = {}
+# Messages of two pools do not mix, so two threads loading at once must share one.
+_classes_lock = threading.Lock()
+
+
 def _classes() -> dict[str, Any]:
+    with _classes_lock:
+        if not _classes_made:
+            _classes_made.update(_make_classes())
+        return _classes_made
+
+
+def _make_classes() -> dict[str, Any]:
     from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 
     field = descriptor_pb2.FieldDescriptorProto
