@@ -17,11 +17,12 @@ umask and whatever mode a file it replaces had.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
+import secrets
 import stat
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -78,20 +79,20 @@ def write_atomic(path: Path, text: str, private: bool = False) -> None:
             raise OutputPathError(path, exc.strerror or str(exc)) from None
         return
     try:
-        if private:
-            mode = PRIVATE_MODE
-        else:
-            mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else _default_mode()
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        # A new report is created as open() creates a file, so the umask gives its mode; a
+        # replaced one keeps its mode, and a private one is the owner's whatever the umask.
+        mode = PRIVATE_MODE if private else (
+            stat.S_IMODE(path.stat().st_mode) if path.exists() else None)
+        fd, tmp = _new_temporary(path, 0o666 if mode is None else PRIVATE_MODE)
     except OSError as exc:
         raise OutputPathError(path, exc.strerror or str(exc)) from None
-    tmp = Path(tmp_name)
     try:
         with os.fdopen(fd, "wb") as stream:
             stream.write(data)
             stream.flush()
             os.fsync(stream.fileno())
-        os.chmod(tmp, mode)  # mkstemp makes 0600; a report gets the mode any new file would
+        if mode is not None:
+            os.chmod(tmp, mode)
         os.replace(tmp, path)
         fsync_path(path.parent)
     except OSError as exc:
@@ -100,11 +101,21 @@ def write_atomic(path: Path, text: str, private: bool = False) -> None:
         raise OutputPathError(path, exc.strerror or str(exc)) from None
 
 
-def _default_mode() -> int:
-    """The mode ``open(path, "w")`` would give a new file under the current umask."""
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
+def _new_temporary(path: Path, mode: int) -> tuple[int, Path]:
+    """A new file beside ``path`` for writing, created with ``mode`` less the umask.
+
+    Not ``tempfile.mkstemp``, which always creates 0600: a new report would then need the
+    umask to set its mode, and reading the umask means setting it, for every thread of
+    the process, for a moment.
+    """
+    for _ in range(100):
+        tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
+        try:
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+            return os.open(tmp, flags, mode), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no unused temporary name", str(path.parent))
 
 
 def fsync_path(path: Path) -> None:

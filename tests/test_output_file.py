@@ -40,6 +40,26 @@ def test_a_written_file_keeps_an_existing_mode_or_follows_the_umask(tmp_path: Pa
     assert stat.S_IMODE((tmp_path / "new.txt").stat().st_mode) == 0o644
 
 
+def test_writing_a_report_leaves_the_umask_alone(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Setting the umask, even to read it, would change it for every thread for a moment:
+    a file another thread created then could be readable by anyone."""
+    def refuse(mask: int) -> int:
+        raise AssertionError(f"os.umask({mask:o}) called")
+
+    previous = os.umask(0o027)
+    try:
+        monkeypatch.setattr(os, "umask", refuse)
+        write_atomic(tmp_path / "new.json", "{}")
+        write_atomic(tmp_path / "private.json", "{}", private=True)
+    finally:
+        monkeypatch.undo()
+        os.umask(previous)
+    assert stat.S_IMODE((tmp_path / "new.json").stat().st_mode) == 0o640
+    assert stat.S_IMODE((tmp_path / "private.json").stat().st_mode) == 0o600
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["new.json", "private.json"]
+
+
 @pytest.mark.parametrize("case", ["missing parent", "parent is a file", "is a directory"])
 def test_unwritable_paths_are_named_with_the_reason(tmp_path: Path, case: str) -> None:
     (tmp_path / "file").write_text("")
