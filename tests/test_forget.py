@@ -261,6 +261,10 @@ def test_exact_ignores_the_punctuation_that_ends_a_text() -> None:
         assert result.outcome == "matched"
         assert (len(result.forgotten.messages), len(result.forgotten.facts)) == (1, 1)
         assert m.facts() == []
+    with make_memory() as m:
+        m.archival_insert('The runbook says "restart the worker first."')
+        assert m.forget('the runbook says "restart the worker first"').outcome == "matched"
+        assert len(m.archival) == 0
 
 
 def test_final_punctuation_can_be_made_to_count() -> None:
@@ -276,6 +280,14 @@ def test_final_punctuation_can_be_made_to_count() -> None:
     assert normalised(" ?! ", ExactOptions()) == "?!"
     assert normalised("Friday !!", ExactOptions()) == "friday"
     assert normalised("Lisboa。", ExactOptions()) == normalised("Lisboa؟", ExactOptions())
+    # The stop may stand just inside the quotes or brackets that close the text.
+    quoted = {normalised(t, ExactOptions()) for t in
+              ('He said "stop."', 'He said "stop".', 'He said "stop"', 'he said "stop!" ')}
+    assert quoted == {'he said "stop"'}
+    assert normalised("(see the runbook.)", ExactOptions()) == "(see the runbook)"
+    assert normalised("「止まれ。」", ExactOptions()) == "「止まれ」"
+    assert normalised('"?"', ExactOptions()) == '"?"'  # punctuation alone stays itself
+    assert normalised('He said "stop." Then left', ExactOptions()) == 'he said "stop." then left'
     # Kept apart when whitespace is asked to count: only the punctuation itself goes.
     strict = ExactOptions(normalize_whitespace=False)
     assert (normalised("Friday! ", strict), normalised("Friday!", strict)) == ("friday! ",

@@ -54,9 +54,12 @@ class Selection:
 
 
 #: What ends a sentence (``ExactOptions.ignore_final_punctuation``), in the scripts whose
-#: full stops and question marks differ from ASCII's too.
-_FINAL_PUNCTUATION = re.compile(r"[.!?…‼⁇⁈⁉。．！？؟۔।॥]+$")
-_SPACED_FINAL_PUNCTUATION = re.compile(r"(?:\s*[.!?…‼⁇⁈⁉。．！？؟۔।॥])+$")
+#: full stops and question marks differ from ASCII's too, also just inside the quotes or
+#: brackets that close the text ('He said "stop."' and 'He said "stop"' are one text).
+_STOPS = "[.!?…‼⁇⁈⁉。．！？؟۔।॥]"
+_CLOSERS = r"""["'”’»)\]」』）]*"""
+_FINAL_PUNCTUATION = re.compile(rf"{_STOPS}+(?={_CLOSERS}$)")
+_SPACED_FINAL_PUNCTUATION = re.compile(rf"(?:\s*{_STOPS})+(?={_CLOSERS}$)")
 
 
 def normalised(text: str, options: ExactOptions) -> str:
@@ -64,9 +67,10 @@ def normalised(text: str, options: ExactOptions) -> str:
         text = " ".join(text.split())
     if options.ignore_final_punctuation:
         # "Friday !" ends in punctuation too, once whitespace is normalised; a text that is
-        # punctuation alone stays itself, not the empty string.
+        # punctuation alone stays itself, not the empty string (or '""' for '"?"').
         final = _SPACED_FINAL_PUNCTUATION if options.normalize_whitespace else _FINAL_PUNCTUATION
-        text = final.sub("", text) or text
+        stripped = final.sub("", text, count=1)
+        text = stripped if any(c.isalnum() for c in stripped) else text
     return text if options.case_sensitive else text.casefold()
 
 
