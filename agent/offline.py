@@ -36,15 +36,16 @@ from typing import Any
 from tiermem.agent.config import DEFAULT_MAX_TOKENS
 from tiermem.agent.llm import Completion, ToolCall
 from tiermem.agent.offline_answers import LONG_TEXT_CHARS, answer, core_facts
-from tiermem.memory.text.extract import (
-    classify_durability,
-    extract_facts,
-    is_question,
-    normalize_fact,
-)
+from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
 from tiermem.memory.text.sentences import chunk_text, split_sentences
 from tiermem.memory.text.tokenizer import DEFAULT_ENCODING
-from tiermem.memory.text.updates import clauses_of, read_statement, replaces, retracted
+from tiermem.memory.text.updates import (
+    clauses_of,
+    read_statement,
+    replaces,
+    retracted,
+    statements_of,
+)
 
 NAME = "offline policy (rule-based, no language model)"
 #: The largest part of a long text filed as one passage: well within what the archival
@@ -187,12 +188,9 @@ class OfflinePolicy:
                 # A fact an earlier version stored in its own words is re-asserted as it is.
                 fact = extracted.text if extracted.former is None else stored_as.get(
                     normalize_fact(extracted.former), extracted.text)
-                parts = [fact] if fact in current else clauses_of(fact)
-                for part in parts:
-                    # Each statement of a sentence lasts as long as it says it does; one that
-                    # says nothing of it, as long as the sentence does.
-                    own, cue = classify_durability(part)
-                    kind = own if len(parts) > 1 and cue is not None else extracted.durability
+                parts = ([(fact, extracted.durability)] if fact in current
+                         else statements_of(fact, extracted.durability))
+                for part, kind in parts:
                     # A compound fact stated again changes none of its own statements.
                     facts = held()
                     durable = retire([old for old, holder in facts.items()

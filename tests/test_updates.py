@@ -13,6 +13,7 @@ from tiermem.memory.text.updates import (
     replaces,
     retracted,
     slot_of,
+    statements_of,
 )
 from tiermem.memory.text.wording import concepts, stem
 
@@ -132,3 +133,16 @@ def test_a_move_is_a_lasting_fact_in_the_third_person() -> None:
 ])
 def test_a_compound_fact_splits_into_its_statements(fact: str, clauses: list[str]) -> None:
     assert clauses_of(fact) == clauses
+
+
+def test_each_statement_lasts_as_long_as_it_says() -> None:
+    fact = "User's phone number is 555-0100 and User's hotel room is 412 this week"
+    assert statements_of(fact, "durable") == [("User's phone number is 555-0100", "durable"),
+                                              ("User's hotel room is 412 this week",
+                                               "short-lived")]
+    # A statement that says nothing of time takes the sentence's; one fact stays whole.
+    assert statements_of("The staging region is us-east-2 and the queue is full",
+                         "durable") == [("The staging region is us-east-2", "durable"),
+                                        ("The queue is full", "durable")]
+    assert statements_of("User's hotel room is 412 this week", "durable") == [
+        ("User's hotel room is 412 this week", "durable")]

@@ -32,7 +32,8 @@ flights"). ``retracted(denied, facts)`` picks what a retraction retires: the
 facts holding the most of what it denies (at least 60%), and among those the
 ones with the least else besides. ``clauses_of(fact)`` splits a compound fact ("The
 production region is eu-west-1 and the staging region is us-east-2") into the statements
-it joins, so each can change on its own.
+it joins, so each can change on its own; ``statements_of(fact, durability)`` gives each its
+durability.
 """
 
 from __future__ import annotations
@@ -41,10 +42,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from tiermem.memory.text.durability import classify_durability
 from tiermem.memory.text.extract import normalize_fact
 from tiermem.memory.text.wording import concepts, stem
+from tiermem.memory.types import Durability
 
-__all__ = ["Statement", "clauses_of", "read_statement", "replaces", "retracted", "slot_of"]
+__all__ = ["Statement", "clauses_of", "read_statement", "replaces", "retracted", "slot_of",
+           "statements_of"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -225,6 +229,20 @@ def clauses_of(fact: str) -> list[str]:
     if len(parts) < 2:
         return [fact]
     return [part[:1].upper() + part[1:] for part in parts]
+
+
+def statements_of(fact: str, durability: Durability) -> list[tuple[str, Durability]]:
+    """The statements of ``fact`` (``clauses_of``), each with its durability: its own when it
+    says how long it holds ("my hotel room is 412 this week"), else ``durability``, the
+    sentence's."""
+    parts = clauses_of(fact)
+    if len(parts) < 2:
+        return [(fact, durability)]
+    statements = []
+    for part in parts:
+        own, cue = classify_durability(part)
+        statements.append((part, own if cue is not None else durability))
+    return statements
 
 
 def retracted(denied: frozenset[str], facts: Sequence[str]) -> list[str]:
