@@ -284,9 +284,12 @@ def test_final_punctuation_can_be_made_to_count() -> None:
     quoted = {normalised(t, ExactOptions()) for t in
               ('He said "stop."', 'He said "stop".', 'He said "stop"', 'he said "stop!" ')}
     assert quoted == {'he said "stop"'}
+    assert normalised('He said "stop.".', ExactOptions()) == 'he said "stop"'
     assert normalised("(see the runbook.)", ExactOptions()) == "(see the runbook)"
-    assert normalised("「止まれ。」", ExactOptions()) == "「止まれ」"
+    assert [normalised(t, ExactOptions()) for t in ("「止まれ。」", "„Halt.“", "»Halt.«")] == [
+        "「止まれ」", "„halt“", "»halt«"]
     assert normalised('"?"', ExactOptions()) == '"?"'  # punctuation alone stays itself
+    assert normalised("👍!", ExactOptions()) == "👍"  # a symbol is not punctuation
     assert normalised('He said "stop." Then left', ExactOptions()) == 'he said "stop." then left'
     # Kept apart when whitespace is asked to count: only the punctuation itself goes.
     strict = ExactOptions(normalize_whitespace=False)

@@ -80,8 +80,9 @@ class ExactOptions(_Section):
     case_sensitive: bool = False
     #: Runs of whitespace count as one space, and the ends are trimmed.
     normalize_whitespace: bool = True
-    #: The punctuation that ends a text ("." "!" "?" "…") does not count: a request
-    #: typed as "I live in Lisbon" matches the message "I live in Lisbon.".
+    #: The punctuation that ends a text ("." "!" "?" "…"), also just inside a closing quote
+    #: or bracket, does not count: a request typed as "I live in Lisbon" matches the message
+    #: "I live in Lisbon.".
     ignore_final_punctuation: bool = True
 
 

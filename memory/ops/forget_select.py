@@ -54,24 +54,35 @@ class Selection:
 
 
 #: What ends a sentence (``ExactOptions.ignore_final_punctuation``), in the scripts whose
-#: full stops and question marks differ from ASCII's too, also just inside the quotes or
-#: brackets that close the text ('He said "stop."' and 'He said "stop"' are one text).
-_STOPS = "[.!?…‼⁇⁈⁉。．！？؟۔।॥]"
-_CLOSERS = r"""["'”’»)\]」』）]*"""
-_FINAL_PUNCTUATION = re.compile(rf"{_STOPS}+(?={_CLOSERS}$)")
-_SPACED_FINAL_PUNCTUATION = re.compile(rf"(?:\s*{_STOPS})+(?={_CLOSERS}$)")
+#: full stops and question marks differ from ASCII's too.
+_STOPS = frozenset(".!?…‼⁇⁈⁉。．！？؟۔।॥")
+#: The quotes and brackets that may close a text after (or around) its final stop:
+#: 'He said "stop."', 'He said "stop".', „Halt.“, »Halt.«, (see the runbook.), 「止まれ。」.
+_CLOSERS = frozenset("\"'”’“‘»«›)]}」』）］》〉】〕")
 
 
 def normalised(text: str, options: ExactOptions) -> str:
     if options.normalize_whitespace:
         text = " ".join(text.split())
     if options.ignore_final_punctuation:
-        # "Friday !" ends in punctuation too, once whitespace is normalised; a text that is
-        # punctuation alone stays itself, not the empty string (or '""' for '"?"').
-        final = _SPACED_FINAL_PUNCTUATION if options.normalize_whitespace else _FINAL_PUNCTUATION
-        stripped = final.sub("", text, count=1)
-        text = stripped if any(c.isalnum() for c in stripped) else text
+        text = _without_final_stops(text, spaced=options.normalize_whitespace)
     return text if options.case_sensitive else text.casefold()
+
+
+def _without_final_stops(text: str, spaced: bool) -> str:
+    """``text`` without the stops among the punctuation that ends it (and, ``spaced``, the
+    spaces there: "Friday !" ends in punctuation too once whitespace is normalised). The
+    closing quotes and brackets stay. A text that is punctuation alone stays itself.
+
+    Read from the end, one character at a time: a regular expression searching for the
+    end's run tries every start, which is quadratic in a long run of stops."""
+    start = len(text)
+    while start and (text[start - 1] in _STOPS or text[start - 1] in _CLOSERS
+                     or (spaced and text[start - 1].isspace())):
+        start -= 1
+    if not text[:start].strip():
+        return text
+    return text[:start] + "".join(c for c in text[start:] if c in _CLOSERS)
 
 
 def exact_selection(memory: RankedMemory, request: str, config: ForgetConfig
