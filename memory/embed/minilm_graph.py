@@ -124,7 +124,6 @@ class _Graph:
     """Lookups over one ONNX graph, for tracing each layer's attention and GELU."""
 
     def __init__(self, graph: Any) -> None:
-        self.inputs = {i.name for i in graph.input}
         self.producer = {out: node for node in graph.node for out in node.output}
         self.consumers: dict[str, list[Any]] = defaultdict(list)
         for node in graph.node:
