@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import ipaddress
 import os
+import signal
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    _stop_cleanly_on_sigterm()
     # The tests and the processes they start import `tiermem`: it must be this
     # checkout, not another one installed in the same environment.
     spec = importlib.util.find_spec("tiermem")
@@ -39,6 +41,23 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(
             f"these tests check the checkout at {ROOT}, but {loaded}; install this checkout "
             f"in a virtualenv of its own: python -m pip install -e '.[test]'")
+
+
+def _stop_cleanly_on_sigterm() -> None:
+    """End the run on SIGTERM (a CI timeout, ``kill``) as on Ctrl-C, so the fixtures'
+    teardown runs: Python's default ends at once, and a PostgreSQL server the session
+    started (tests/postgres_fixtures.py) then went on running. A process forked from the
+    run still dies of the signal."""
+    session = os.getpid()
+
+    def interrupt(signum: int, frame: Any) -> None:
+        if os.getpid() != session:
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
+        raise KeyboardInterrupt(f"stopped by signal {signum}")
+
+    signal.signal(signal.SIGTERM, interrupt)
 
 
 _real_connect = socket.socket.connect
