@@ -136,10 +136,11 @@ class _Graph:
         return None if found is None else tensor_values(found)
 
     def shape(self, name: str) -> tuple[int, ...] | None:
-        """The static shape of a weight: an initializer, or one dequantized from it."""
+        """The static shape of a weight: an initializer, or one dequantized from it (a Cast
+        and a Mul by its scales, as the export writes them)."""
         while name not in self._initializers:
             node = self.producer.get(name)
-            if node is None or node.op_type not in {"Cast", "Mul", "DequantizeLinear"}:
+            if node is None or node.op_type not in {"Cast", "Mul"}:
                 return None
             name = node.input[0]
         return tuple(self._initializers[name].dims)
