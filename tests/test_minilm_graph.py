@@ -187,6 +187,61 @@ def test_a_fused_graph_with_another_vector_is_not_used(
     np.testing.assert_allclose(vector, exported, atol=1e-6)
 
 
+class _FailsOnLongBatches:
+    """A fused session that fails on inputs longer than the load-time probe's."""
+
+    def __init__(self, session: Any) -> None:
+        self._session = session
+        self.runs = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._session, name)
+
+    def run(self, outputs: Any, feeds: dict[str, np.ndarray]) -> Any:
+        self.runs += 1
+        if feeds["input_ids"].shape[1] > 20:
+            raise RuntimeError("Attention kernel: unsupported sequence length")
+        return self._session.run(outputs, feeds)
+
+
+def test_a_fused_graph_that_fails_on_a_batch_hands_over_to_the_exported_one(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    made = MiniLMEmbedder._fused_session
+    wrapped: list[_FailsOnLongBatches] = []
+
+    def failing_later(self: MiniLMEmbedder, *args: Any) -> Any:
+        session = made(self, *args)
+        if session is None:  # the exported embedder below
+            return None
+        wrapped.append(_FailsOnLongBatches(session))
+        return wrapped[-1]
+
+    monkeypatch.setattr(MiniLMEmbedder, "_fused_session", failing_later)
+    long_text = "the deploy failed because the migration locked the orders table " * 3
+    exported = MiniLMEmbedder(threads=1, fuse_layers=False)
+    embedder = MiniLMEmbedder(threads=1)
+    with caplog.at_level(logging.WARNING, logger="tiermem.memory.embed.minilm"):
+        short = embedder.embed_query("peanut allergy")
+        assert embedder.fused_layers and caplog.records == []
+        vectors = embedder.embed_documents([long_text, "peanut allergy"])
+    assert not embedder.fused_layers
+    assert "runs as exported from now on" in caplog.text and "unsupported sequence" in caplog.text
+    np.testing.assert_allclose(
+        vectors, exported.embed_documents([long_text, "peanut allergy"]), atol=1e-6)
+    np.testing.assert_allclose(short, exported.embed_query("peanut allergy"), atol=1e-6)
+    runs = wrapped[0].runs
+    embedder.embed_documents([long_text])  # the exported graph answers from now on
+    assert wrapped[0].runs == runs and len(caplog.records) == 1
+
+
+def test_an_exported_graph_that_fails_raises(monkeypatch: pytest.MonkeyPatch) -> None:
+    embedder = MiniLMEmbedder(threads=1, fuse_layers=False)
+    embedder.embed_query("peanut allergy")
+    monkeypatch.setattr(embedder, "_session", _FailsOnLongBatches(embedder._session))
+    with pytest.raises(RuntimeError, match="unsupported sequence length"):
+        embedder.embed_documents(["the deploy failed because the migration locked " * 3])
+
+
 def test_only_the_published_file_is_rewritten(
         tmp_path: Path, fused: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[int] = []

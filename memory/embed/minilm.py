@@ -124,6 +124,8 @@ class MiniLMEmbedder:
         self._tokenizer: Any = None
         self._wants_token_types = False
         self._output_name = ""
+        self._options: Any = None  # the session options of the load, kept for a fallback
+        self._loaded_from: Path = Path()
         self._lock = threading.Lock()
         # One turn often embeds the same query for archival and for recall.
         self._queries: OrderedDict[str, np.ndarray] = OrderedDict()
@@ -187,15 +189,10 @@ class MiniLMEmbedder:
         # a spinning 2-thread session measured 40% slower than 1 thread, while
         # a non-spinning one matched 1 thread then and was ~1.8x faster idle.
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        self._options, self._loaded_from = options, model_path
         session = self._fused_session(ort, model, options, tokenizer)
         if session is None:
-            try:
-                session = ort.InferenceSession(
-                    model, sess_options=options, providers=["CPUExecutionProvider"]
-                )
-            except Exception as exc:
-                raise ModelUnavailableError(
-                    f"onnxruntime cannot load {model_path}: {exc}") from exc
+            session = self._exported_session(model)
 
         inputs = {i.name for i in session.get_inputs()}
         missing = {"input_ids", "attention_mask"} - inputs
@@ -209,6 +206,17 @@ class MiniLMEmbedder:
         self._output_name = outputs[0].name
         self._tokenizer = tokenizer
         self._session = session
+
+    def _exported_session(self, model: bytes) -> Any:
+        """A session of ``model`` as exported, with the options of this load."""
+        import onnxruntime as ort
+
+        try:
+            return ort.InferenceSession(model, sess_options=self._options,
+                                        providers=["CPUExecutionProvider"])
+        except Exception as exc:
+            raise ModelUnavailableError(
+                f"onnxruntime cannot load {self._loaded_from}: {exc}") from exc
 
     def _fused_session(self, ort: Any, model: bytes, options: Any,
                        tokenizer: Any) -> Any | None:
@@ -252,7 +260,33 @@ class MiniLMEmbedder:
     # -- embedding ----------------------------------------------------------
 
     def _forward(self, batch: list[list[int]]) -> np.ndarray:
+        session = self._session
+        try:
+            return _pooled(session, self._output_name, self._wants_token_types, batch)
+        except MemoryError:
+            raise
+        except Exception as exc:
+            if not self.fused_layers:
+                raise
+            self._unfuse(session, exc)
         return _pooled(self._session, self._output_name, self._wants_token_types, batch)
+
+    def _unfuse(self, failed: Any, exc: Exception) -> None:
+        """Run the exported graph from now on, after the fused one ``failed`` on a batch.
+
+        The load-time probe runs one short text; a batch it did not cover must still
+        cost speed only, never the embedder.
+        """
+        with self._lock:
+            if self._session is not failed:
+                return  # another thread has already replaced it
+            _log.warning("the embedding model runs as exported from now on (about a fifth "
+                         "slower): its fused graph failed on a batch (%s: %s)",
+                         type(exc).__name__, exc)
+            model = read_verified(self._loaded_from, self._model_sha256,
+                                  "MiniLM embedding model", MODEL_REMEDY)
+            self._session = self._exported_session(model)
+            self.fused_layers = False
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         """``(n, 384)`` float32 unit rows, in the order of ``texts``.
