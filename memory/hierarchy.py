@@ -91,7 +91,10 @@ class HierarchicalMemory:
             (a power loss or a lost ``-wal`` file does not either; each write is slower).
         read_only: inspect an existing home without the writer lock (so while another
             session writes to it): searches and reports work, every write raises
-            ReadOnlyError, ``query`` does not count accesses, and nothing on disk changes.
+            ReadOnlyError, ``query`` does not count accesses, and nothing tiermem keeps on
+            disk changes (SQLite may add the ``-wal`` and ``-shm`` files it reads a
+            database in WAL mode through). Each call first catches up with what the
+            writer has committed since the last (``StorageBackend.catch_up``).
         store_settings: store the settings given here for the next open (the default);
             False applies them to this session only and leaves the stored ones as they
             were (a new memory stores the defaults).

@@ -114,8 +114,13 @@ def open_backend(
 def search_counters(store: StorageBackend) -> dict[str, int]:
     """Archival's search counters as ``store`` keeps them, rewound with its transactions."""
     counters = {"archival_searches": 0, "archival_searches_with_hits": 0}
-    for key in counters:
-        counters[key] = int(store.settings.get(key, "0") or 0)
+
+    def read() -> None:
+        for key in counters:
+            counters[key] = int(store.settings.get(key, "0") or 0)
+
+    read()
+    store.on_change_elsewhere(read)  # a read-only session: the writer's counts
     # The counters live in memory between commits; a rolled-back turn's searches must
     # not count, so they rewind with the transaction.
     at_begin = dict(counters)

@@ -8,11 +8,16 @@ any transaction, so a failure there reaches the method itself; the backend's
 reaching the store (a search with no word to look for, a fact held in memory); once
 the store is closed it raises StoreClosedError all the same, so a closed memory never
 answers as if it were empty.
+
+On a read-only memory the outermost guarded call first catches up with the writer
+(``StorageBackend.catch_up``): what a writer committed meanwhile, an erasure
+included, is what the call reads, never a copy held from an earlier call.
 """
 
 from __future__ import annotations
 
 import functools
+import weakref
 from collections.abc import Callable
 from typing import Concatenate, ParamSpec, Protocol, TypeVar
 
@@ -25,6 +30,9 @@ class _HasStore(Protocol):
     def store(self) -> StorageBackend:
         ...
 
+
+#: Guarded calls running on each store (its lock held), so only the outermost catches up.
+_calls_in_progress: weakref.WeakKeyDictionary[StorageBackend, int] = weakref.WeakKeyDictionary()
 
 S = TypeVar("S", bound=_HasStore)
 P = ParamSpec("P")
@@ -48,10 +56,18 @@ def _guard(method: Callable[Concatenate[S, P], R],
     @functools.wraps(method)
     def call(self: S, /, *args: P.args, **kwargs: P.kwargs) -> R:
         try:
-            with self.store.lock:
-                if open_only and self.store.closed:
+            store = self.store
+            with store.lock:
+                if open_only and store.closed:
                     raise StoreClosedError("this memory is closed; open it again to use it")
-                return method(self, *args, **kwargs)
+                depth = _calls_in_progress.get(store, 0)
+                if open_only and depth == 0 and store.read_only:
+                    store.catch_up()  # not mid-call: one call reads one state
+                _calls_in_progress[store] = depth + 1
+                try:
+                    return method(self, *args, **kwargs)
+                finally:
+                    _calls_in_progress[store] = depth
         except Exception as exc:
             mapped = self.store.translate_error(exc)
             if mapped is None:

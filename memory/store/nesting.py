@@ -29,6 +29,7 @@ class NestedTransactions:
         self._commit_hooks: list[Hook] = []
         self._rollback_hooks: list[Hook] = []
         self._release_hooks: list[Hook] = []
+        self._elsewhere_hooks: list[Hook] = []
 
     @property
     def in_transaction(self) -> bool:
@@ -54,6 +55,24 @@ class NestedTransactions:
     def on_release(self, hook: Hook) -> None:
         """Call ``hook`` after a savepoint is released into its enclosing transaction."""
         self._release_hooks.append(hook)
+
+    def on_change_elsewhere(self, hook: Hook) -> None:
+        """Call ``hook`` when ``catch_up`` finds another session's commit, after the
+        rollback hooks have reloaded what they keep."""
+        self._elsewhere_hooks.append(hook)
+
+    def catch_up(self) -> bool:
+        """Reload in-memory state if another session committed since the last call (or
+        the open): the rollback hooks, which reload from the database, then the
+        ``on_change_elsewhere`` hooks. True if it reloaded.
+
+        Only a read-only store is changed by another session; a writer's returns False.
+        """
+        if self._depth or not self._changed_elsewhere():
+            return False
+        for hook in (*self._rollback_hooks, *self._elsewhere_hooks):
+            hook()
+        return True
 
     def _nested(self) -> Iterator[None]:
         """The body of one transaction or savepoint.
@@ -106,6 +125,10 @@ class NestedTransactions:
 
     def _roll_back(self, savepoint: str | None) -> None:
         """Undo the savepoint, or the whole transaction if one is still open."""
+        raise NotImplementedError
+
+    def _changed_elsewhere(self) -> bool:
+        """Whether another session committed since the last call (read-only stores)."""
         raise NotImplementedError
 
     def translate_error(self, exc: BaseException) -> StoreError | None:

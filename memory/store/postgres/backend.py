@@ -95,6 +95,7 @@ class PostgresBackend(NestedTransactions):
         self._owner_pid = os.getpid()
         self._init_transactions()
         self._lock = threading.RLock()
+        self._notified = False  # a writer's commit was announced since the last catch_up
         self.conn = connect(server)
         self._agent_id: int | None = None
         try:
@@ -103,6 +104,10 @@ class PostgresBackend(NestedTransactions):
                                                       where=self._where)
             if not read_only:
                 take_writer_lock(self.conn, self._agent_id, self._where)
+            else:
+                # The writer announces each commit on this channel (``_commit``).
+                self.conn.add_notify_handler(self._on_notify)
+                self.conn.execute(f"LISTEN {_changes_channel(self._agent_id)}")
         except BaseException:
             with contextlib.suppress(psycopg.Error):
                 self.conn.close()
@@ -209,7 +214,24 @@ class PostgresBackend(NestedTransactions):
             raise self._mapped(exc) from exc
 
     def _commit(self) -> None:
+        # Delivered at COMMIT, and only if it commits: read-only sessions reload then.
+        self.conn.execute(f"NOTIFY {_changes_channel(self.agent_id)}")
         self.conn.execute("COMMIT")
+
+    def _on_notify(self, _: psycopg.Notify) -> None:
+        self._notified = True
+
+    def _changed_elsewhere(self) -> bool:
+        if not self._read_only or self._closed or self.forked:
+            return False
+        # Announcements that came with a query's results reached _on_notify; those
+        # waiting on the socket are read here without blocking.
+        with self.conn.lock:
+            self.conn.pgconn.consume_input()
+            while self.conn.pgconn.notifies() is not None:
+                self._notified = True
+        changed, self._notified = self._notified, False
+        return changed
 
     def _release(self, savepoint: str) -> None:
         self.conn.execute(f"RELEASE SAVEPOINT {savepoint}")
@@ -299,3 +321,8 @@ class PostgresBackend(NestedTransactions):
             release_writer_lock(self.conn, self._agent_id)
         with contextlib.suppress(psycopg.Error):
             self.conn.close()
+
+
+def _changes_channel(agent: int) -> str:
+    """The LISTEN/NOTIFY channel on which an agent's writer announces its commits."""
+    return f"tiermem_changes_{agent}"

@@ -122,6 +122,8 @@ class SQLiteStore(NestedTransactions):
         #: Whether opening ran SQLite's quick_check (it does after an unclean close).
         self.quick_checked = False
         self._writer: WriterLock | None = None
+        #: What ``PRAGMA data_version`` said when this reader last caught up.
+        self._data_version = 0
         self._init_transactions()
         if home is not None and not read_only:
             try:
@@ -136,6 +138,7 @@ class SQLiteStore(NestedTransactions):
             if self.database is not None and read_only:
                 self.conn = connect_read_only(self.database)
                 check_schema_readable(self.conn, self.database)
+                self._data_version = self._read_data_version()
             else:
                 self.conn = connect(self.database)
                 # Before anything is written, even the journal mode: what a newer version
@@ -276,6 +279,19 @@ class SQLiteStore(NestedTransactions):
 
     def _begin(self, savepoint: str | None) -> None:
         self.conn.execute("BEGIN IMMEDIATE" if savepoint is None else f"SAVEPOINT {savepoint}")
+
+    def _read_data_version(self) -> int:
+        return int(self.conn.execute("PRAGMA data_version").fetchone()[0])
+
+    def _changed_elsewhere(self) -> bool:
+        # data_version changes when another connection commits, and costs no disk read.
+        if not self.read_only or self.closed:
+            return False
+        version = self._read_data_version()
+        if version == self._data_version:
+            return False
+        self._data_version = version
+        return True
 
     def _commit(self) -> None:
         self.conn.execute("COMMIT")

@@ -82,6 +82,8 @@ class FaissIndex:
         store.on_commit(self._committed)
         store.on_release(self._released)
         store.on_close(self.graph_upkeep.let_go)
+        store.on_change_elsewhere(self._catch_up)
+        self._generation_held = 0
         self._open()
 
     def _new_index(self) -> faiss.IndexIDMap2:
@@ -97,10 +99,20 @@ class FaissIndex:
         return int(self.store.execute(sql).fetchone()[0])
 
     def _open(self) -> None:
+        # Read first: a commit made while the rows are read shows as a newer generation.
+        self._generation_held = self.generation
         if self.file is not None and load_saved(self):
             return
         self.rebuild()
         self.rebuilt_on_open = self.file is not None
+
+    def _catch_up(self) -> None:
+        """A read-only session's index, after a writer committed: the same as the
+        database's again (the writer's saved files if they are current, else a rebuild)."""
+        if self.generation != self._generation_held:
+            rebuilt_on_open = self.rebuilt_on_open  # about the open, not this
+            self._open()
+            self.rebuilt_on_open = rebuilt_on_open
 
     def rebuild(self) -> None:
         """Recreate the index from the embedding blobs in SQLite."""

@@ -1,0 +1,103 @@
+"""A read-only memory kept open while a writer works reads what the writer committed:
+facts, erasures, evictions, passages found by meaning alone, and counts. One call reads
+one state, and a call with nothing new reloads nothing."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from memory_helpers import make_memory
+
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.tiers.core import CoreTier
+
+CARD = "User card number is 4111 1111"
+
+
+Pair = tuple[HierarchicalMemory, HierarchicalMemory]
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def open_pair(request: pytest.FixtureRequest,
+              tmp_path: Path) -> Callable[[], contextlib.AbstractContextManager[Pair]]:
+    """A writer holding two facts in a core of two, and a reader opened after them."""
+    if request.param == "sqlite":
+        where: dict[str, Any] = {"path": tmp_path / "home"}
+    else:
+        where = {"store": request.getfixturevalue("postgres_dsn"), "agent": "alice"}
+
+    @contextlib.contextmanager
+    def pair() -> Iterator[Pair]:
+        with make_memory(**where, core_limit=2, core_limit_unit="facts") as writer:
+            writer.add_fact(CARD)
+            writer.add_fact("User likes green tea")
+            with make_memory(**where, read_only=True) as reader:
+                yield writer, reader
+
+    return pair
+
+
+def test_an_erasure_by_the_writer_leaves_what_an_open_reader_shows(open_pair: Any) -> None:
+    with open_pair() as (writer, reader):
+        assert CARD in [text for _, text in reader.core_shown()]
+        card_id = next(f.id for f in reader.facts() if f.text == CARD)
+        assert writer.forget(CARD, erase=True).outcome == "matched"
+        assert [text for _, text in reader.core_shown()] == ["User likes green tea"]
+        assert all(CARD not in hit.text for hit in reader.query("card number"))
+        assert reader.fact(card_id) is None
+        assert all(f.text != CARD for f in reader.facts())
+        assert len(reader.core) == 1
+
+
+def test_a_reader_lists_what_the_writer_evicted_as_archived(open_pair: Any) -> None:
+    with open_pair() as (writer, reader):
+        assert reader.tick == 2
+        writer.add_fact("User lives in Lisbon")
+        writer.add_fact("User works nights")
+        in_core = [f.text for f in reader.facts() if f.tier == "core"]
+        assert len(in_core) == 2 and set(in_core) == {f.text for f in writer.core}
+        assert reader.tick == writer.tick == 4
+        assert reader.totals["evictions"] == writer.totals["evictions"] == 2
+
+
+def test_a_reader_finds_a_new_passage_by_its_vector(open_pair: Any) -> None:
+    with open_pair() as (writer, reader):
+        assert reader.archival_search("feline rug nap").total == 0
+        writer.archival_insert("feline rug nap all afternoon")
+        hits = reader.archival_search("feline rug nap")
+        assert hits.total == 1 and hits.hits[0].similarity is not None
+        assert len(reader.archival) == 1
+        differences = getattr(reader.archival.vectors, "differences", None)
+        assert differences is None or differences() == []  # SQLite's FAISS index
+
+
+def test_a_reader_reloads_only_after_a_commit(open_pair: Any,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    reloads: list[int] = []
+    reload = CoreTier.reload
+
+    def counted(self: CoreTier) -> None:
+        reloads.append(1)
+        reload(self)
+
+    monkeypatch.setattr(CoreTier, "reload", counted)
+    with open_pair() as (writer, reader):
+        opened = len(reloads)
+        for _ in range(3):
+            reader.core_shown()
+            reader.query("tea")
+        assert len(reloads) == opened  # no commit: nothing reloaded
+        writer.add_fact("User drinks coffee at night")
+        writer.add_fact("User runs on Sundays")
+        reader.query("coffee")
+        assert len(reloads) == opened + 1  # once, though query() makes nested calls
+
+
+def test_a_writer_never_catches_up_with_itself(tmp_path: Path) -> None:
+    with make_memory(tmp_path / "home") as writer:
+        writer.add_fact("User likes green tea")
+        assert writer.store.catch_up() is False
