@@ -8,6 +8,7 @@ from tiermem.memory.config import MemoryConfig
 from tiermem.memory.embed.embeddings import Embedder, HashingEmbedder
 from tiermem.memory.errors import (
     EmbedderMismatchError,
+    EmbedderOutputError,
     InvalidConfigError,
     InvalidInputError,
     MemoryLimitError,
@@ -30,6 +31,7 @@ from tiermem.memory.types import Fact, Hit, SearchResult
 __all__ = [
     "Embedder",
     "EmbedderMismatchError",
+    "EmbedderOutputError",
     "Fact",
     "HashingEmbedder",
     "HierarchicalMemory",

@@ -98,6 +98,11 @@ class EmbedderMismatchError(TiermemError):
         return (type(self), (self.stored, self.stored_dim, self.given, self.given_dim))
 
 
+class EmbedderOutputError(TiermemError):
+    """An embedder returned vectors tiermem cannot store or search with: the wrong shape
+    or number of rows, or values that are not finite numbers. Nothing was stored."""
+
+
 class ReindexIncompleteError(TiermemError):
     """A reindex was started and not finished; the store holds vectors of two embedders."""
 

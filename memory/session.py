@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from tiermem.memory.config import MemoryConfig
+from tiermem.memory.embed.checked import checked
 from tiermem.memory.embed.embeddings import Embedder, default_embedder
 from tiermem.memory.errors import (
     ClockChangeError,
@@ -172,7 +173,7 @@ def build_tiers(memory: OpenedMemory, policy: EvictionPolicy | None,
     and a core larger than the limit it is opened with."""
     store, config = memory.store, memory.config
     memory.policy = policy if policy is not None else make_policy(config.policy, config.tau)
-    memory.embedder = embedder if embedder is not None else default_embedder()
+    memory.embedder = checked(embedder if embedder is not None else default_embedder())
     check_embedder(store, memory.embedder)
     memory.core_vectors = CoreVectors(memory.embedder)
     memory.tokenizer = TokenCounter()

@@ -45,6 +45,8 @@ SAMPLES: dict[str, list[Sample]] = {
         lambda c: c("/h/agents/ada/writer.lock", "Read-only file system")],
     "tiermem.memory.errors.EmbedderMismatchError": [
         lambda c: c("minilm-l6-v2", 384, "hashing-256", 256)],
+    "tiermem.memory.errors.EmbedderOutputError": [
+        lambda c: c("the embedder 'x' (dim 4) returned values that are not finite numbers")],
     "tiermem.memory.errors.ReindexIncompleteError": [lambda c: c("minilm-l6-v2", 40, 120)],
     "tiermem.memory.errors.OlderSchemaError": [lambda c: c("agent home /h/agents/ada", 7, 9)],
     "tiermem.memory.errors.UnfinishedStoreError": [lambda c: c("agent home /h/agents/ada", 3)],

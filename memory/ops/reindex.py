@@ -22,6 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+from tiermem.memory.embed.checked import checked
 from tiermem.memory.embed.embeddings import Embedder, default_embedder
 from tiermem.memory.errors import InvalidInputError, ReindexIncompleteError
 from tiermem.memory.store.contract import StorageBackend
@@ -104,7 +105,7 @@ def reembed_store(store: StorageBackend, embedder: Embedder, recall_dense: bool)
 def _reembed_batch(store: StorageBackend, table: str, rows: list[tuple[int, str]],
                    embedder: Embedder) -> int:
     """Embed and store one batch with the record of it; returns the batch's last id."""
-    vectors = embedder.embed_documents([text for _, text in rows])
+    vectors = checked(embedder).embed_documents([text for _, text in rows])
     ids = [i for i, _ in rows]
     with store.transaction():
         rows_of = store.passages if table == "passages" else store.messages

@@ -45,6 +45,7 @@ from typing import Any, Protocol, TypeVar
 import numpy as np
 
 from tiermem.memory.config import MemoryConfig
+from tiermem.memory.embed.checked import checked
 from tiermem.memory.embed.embeddings import Embedder
 from tiermem.memory.errors import InvalidInputError, SnapshotError
 from tiermem.memory.ops.erase import pending_erasures, promise_erasure
@@ -243,5 +244,5 @@ def _write_vectors(store: StorageBackend, table: str, rows: list[tuple[int, str]
     stored = store.passages if table == "passages" else store.messages
     for start in range(0, len(rows), 256):
         chunk = rows[start : start + 256]
-        matrix: np.ndarray = embedder.embed_documents([text for _, text in chunk])
+        matrix: np.ndarray = checked(embedder).embed_documents([text for _, text in chunk])
         stored.set_embeddings([i for i, _ in chunk], matrix, embedder.id)
