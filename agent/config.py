@@ -189,11 +189,14 @@ def normalize_base_url(url: str) -> str:
         raise LLMConfigError("the base URL is empty; expected e.g. http://127.0.0.1:11434/v1")
     if "://" not in text:
         text = "http://" + text
-    parts = urlsplit(text)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise LLMConfigError(
-            f"base URL {url!r} is not an http(s) URL; expected e.g. http://127.0.0.1:11434/v1"
-        )
+    expected = "expected e.g. http://127.0.0.1:11434/v1"
+    try:
+        parts = urlsplit(text)
+        host, _ = parts.hostname, parts.port  # both raise on a malformed address
+    except ValueError as exc:
+        raise LLMConfigError(f"base URL {url!r} is not a valid URL ({exc}); {expected}") from None
+    if parts.scheme not in ("http", "https") or not host:
+        raise LLMConfigError(f"base URL {url!r} is not an http(s) URL; {expected}")
     path = parts.path.rstrip("/")
     if path.endswith("/chat/completions"):
         path = path[: -len("/chat/completions")]

@@ -152,6 +152,11 @@ def test_a_base_url_without_a_model_is_a_clear_error(home: Path) -> None:
     (("forget", "--agent", "a", "--mode", "top_k_llm", "--base-url", "ftp://x", "card"), {},
      "not an http(s) URL"),
     (("scenario", "changing-facts", "--base-url", "ftp://x"), {}, "not an http(s) URL"),
+    (("chat", "--model", "m", "--base-url", "http://localhost:port/v1"), {}, "not a valid URL"),
+    (("chat",), {"OPENAI_BASE_URL": "http://[::1", "TIERMEM_MODEL": "m"}, "not a valid URL"),
+    (("scenario", "changing-facts", "--base-url", "http://[::1", "--model", "m"), {},
+     "not a valid URL"),
+    (("doctor", "--base-url", "http://[zz]/v1"), {}, "not a valid URL"),
 ])
 def test_a_model_configuration_that_cannot_work_is_a_usage_error(
         home: Path, args: tuple[str, ...], env: dict[str, str], said: str) -> None:

@@ -61,6 +61,13 @@ def test_normalize_base_url_rejects_other_schemes() -> None:
         normalize_base_url("ftp://host/v1")
 
 
+@pytest.mark.parametrize("given", ["http://host:port/v1", "http://[::1", "http://[zz]/v1",
+                                   "http://localhost:99999/v1"])
+def test_normalize_base_url_rejects_a_malformed_address(given: str) -> None:
+    with pytest.raises(LLMConfigError, match=r"is not a valid URL .*expected e\.g\. http://"):
+        normalize_base_url(given)
+
+
 def test_nothing_configured_means_offline() -> None:
     assert resolve_llm_config(env={}) is None
     assert resolve_llm_config(env={"OPENAI_API_KEY": "sk-x"}) is None
