@@ -79,6 +79,25 @@ def test_root_is_told_which_directory_the_server_account_cannot_enter(scratch_di
     assert closed.is_dir() and not (closed / "home").exists()
 
 
+@pytest.mark.parametrize("given", ["notes.txt", "memory.sqlite3"])
+def test_a_directory_holding_other_files_is_refused_untouched(scratch_dir: Path,
+                                                              given: str) -> None:
+    directory = scratch_dir / "victim"
+    directory.mkdir(mode=0o755)
+    (directory / given).write_text("x")
+    before = directory.stat()
+    with pytest.raises(LocalServerError, match=f"holds files \\({given}\\).*not a "
+                       "PostgreSQL data directory.*--dir"):
+        LocalPostgres(directory).start()
+    after = directory.stat()
+    assert (after.st_uid, after.st_gid, after.st_mode) == (before.st_uid, before.st_gid,
+                                                           before.st_mode)
+    assert [p.name for p in directory.iterdir()] == [given]
+    (scratch_dir / "file").write_text("x")
+    with pytest.raises(LocalServerError, match="is a file, not a directory"):
+        LocalPostgres(scratch_dir / "file").start()
+
+
 def test_a_failed_first_start_removes_the_empty_directories_it_made(
         scratch_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     written: list[str] = []

@@ -212,6 +212,7 @@ class LocalPostgres:
                 f"{self.data_dir} is too long a path for the server's unix socket (at most "
                 f"{SOCKET_PATH_LIMIT - len(_SOCKET_NAME) - 1} characters); choose a shorter "
                 f"directory")
+        self._refuse_other_files()
         try:
             self.data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
             if self.account is not None:
@@ -230,6 +231,29 @@ class LocalPostgres:
                     f"directory where it can, e.g. `tiermem pg start --dir "
                     f"/var/lib/tiermem/postgres`, or let it pass with `chmod o+x {blocked}`"
                     f"{self._root_hint()}")
+
+    def _refuse_other_files(self) -> None:
+        """Refuse a data directory that holds anything but a PostgreSQL cluster, before
+        its owner or mode is touched: it is someone's directory, not the server's."""
+        directory = self.data_dir
+        if not directory.exists() and not directory.is_symlink():
+            return
+        if not directory.is_dir():
+            raise LocalServerError(f"{directory} is a file, not a directory; choose a new or "
+                                   f"empty directory for the server (--dir)")
+        if (directory / "PG_VERSION").is_file():
+            return
+        try:
+            entries = sorted(entry.name for entry in directory.iterdir())
+        except OSError as exc:
+            raise LocalServerError(f"cannot read {directory}: {exc.strerror}; choose a new "
+                                   f"or empty directory for the server (--dir)") from None
+        if entries:
+            shown = ", ".join(entries[:3]) + (", ..." if len(entries) > 3 else "")
+            raise LocalServerError(
+                f"{directory} already holds files ({shown}) and is not a PostgreSQL data "
+                f"directory; nothing in it was changed. Choose a new or empty directory for "
+                f"the server (--dir)")
 
     def _root_hint(self) -> str:
         """What else root can do when its server cannot start."""
