@@ -18,7 +18,7 @@ from memory_helpers import database_digest
 
 from tiermem.cli import main
 from tiermem.memory.embed.embeddings import HashingEmbedder
-from tiermem.memory.errors import UnfinishedStoreError
+from tiermem.memory.errors import StoreError, UnfinishedStoreError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.sqlite import DB_FILE, schema
 
@@ -104,3 +104,28 @@ def test_upgrade_finishes_creating_it_then_has_nothing_to_do(
     assert main(["upgrade", "--agent", "ada"]) == 0
     assert capsys.readouterr().out.strip() == (
         f"agent ada's memory is already at schema {schema.SCHEMA_VERSION}; nothing to do")
+
+
+@pytest.mark.parametrize("user_version", [0, 3])
+def test_another_programs_database_is_never_taken_for_a_memory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        user_version: int) -> None:
+    home = tmp_path / "agents" / "shop"
+    home.mkdir(parents=True)
+    with contextlib.closing(sqlite3.connect(home / DB_FILE, isolation_level=None)) as conn:
+        conn.execute("CREATE TABLE customers (id INTEGER, name TEXT)")
+        conn.execute("INSERT INTO customers VALUES (1, 'Ada')")
+        conn.execute(f"PRAGMA user_version = {user_version}")
+    before = database_digest(home)
+    said = "is not a tiermem memory \\(its tables: customers\\); nothing in it was changed"
+    for read_only in (False, True):
+        with pytest.raises(StoreError, match=said):
+            HierarchicalMemory(home, embedder=HashingEmbedder(), read_only=read_only)
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    assert main(["upgrade", "--agent", "shop"]) == 1
+    assert "is not a tiermem memory" in capsys.readouterr().err
+    assert database_digest(home) == before
+    with contextlib.closing(sqlite3.connect(home / DB_FILE)) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == user_version
+

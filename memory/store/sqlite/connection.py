@@ -87,7 +87,8 @@ def configure_writer(conn: sqlite3.Connection, on_disk: bool, durability: str) -
 # -- schema -----------------------------------------------------------------------------
 def check_schema_readable(conn: sqlite3.Connection, database: Path | None) -> None:
     """Refuse a database a read-only open cannot read as it is: older (it would have to
-    be migrated, which writes), left unfinished, or newer."""
+    be migrated, which writes), left unfinished, newer, or not a memory at all."""
+    refuse_foreign(conn, database)
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if version < SCHEMA_VERSION and _holds_nothing(conn):
         # Every open that creates a memory runs all migrations then stores its
@@ -97,6 +98,26 @@ def check_schema_readable(conn: sqlite3.Connection, database: Path | None) -> No
     if version < SCHEMA_VERSION:
         raise OlderSchemaError(f"the memory database {database}", version, SCHEMA_VERSION)
     refuse_newer_schema(conn, database)
+
+
+#: Tables every tiermem database has held since its first migration.
+_OWN_TABLES = frozenset({"meta", "facts", "passages", "messages"})
+
+
+def refuse_foreign(conn: sqlite3.Connection, database: Path | None) -> None:
+    """Refuse a database that is neither a tiermem memory nor one whose creation was cut
+    short (no table yet), before anything writes to it: another program's file named like
+    ours must never be migrated into one."""
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    tables = sorted(row[0] for row in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"))
+    if (version == 0 and not tables) or (version > 0 and set(tables) >= _OWN_TABLES):
+        return
+    shown = ", ".join(tables[:4]) + (", ..." if len(tables) > 4 else "") or "none"
+    raise StoreError(
+        f"{database} is not a tiermem memory (its tables: {shown}); nothing in it was "
+        f"changed. Give tiermem a directory of its own for this agent, or move that file "
+        f"away")
 
 
 def refuse_newer_schema(conn: sqlite3.Connection, database: Path | None) -> None:

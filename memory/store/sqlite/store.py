@@ -39,6 +39,7 @@ from tiermem.memory.store.sqlite.connection import (
     connect_read_only,
     create_private,
     make_home,
+    refuse_foreign,
     refuse_newer_schema,
 )
 from tiermem.memory.store.sqlite.dump import (
@@ -144,6 +145,7 @@ class SQLiteStore(NestedTransactions):
                 # Before anything is written, even the journal mode: what a newer version
                 # stored may rest on columns and invariants this one would break.
                 refuse_newer_schema(self.conn, self.database)
+                refuse_foreign(self.conn, self.database)
                 if home is not None and db_file == DB_FILE:
                     discard_restore_leftovers(home)  # from a killed restore; we hold the lock
                 configure_writer(self.conn, home is not None, durability)
