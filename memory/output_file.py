@@ -42,9 +42,15 @@ class OutputPathError(TiermemError):
         return (type(self), (self.path, self.reason))
 
 
+#: Files whose directory holds a store: an agent home's database, a PostgreSQL data
+#: directory's version file. Nothing else is written there.
+STORE_MARKERS = ("memory.sqlite3", "PG_VERSION")
+
+
 def check_writable(path: Path) -> None:
     """Raise OutputPathError unless ``path`` can be created or replaced by this process."""
     parent = path.parent
+    _refuse_store_directory(path)
     if path.is_dir():
         raise OutputPathError(path, "it is a directory; give a file name")
     if not parent.exists():
@@ -60,6 +66,20 @@ def check_writable(path: Path) -> None:
                                     f"writable by this user)")
     if path.exists() and not os.access(path, os.W_OK):
         raise OutputPathError(path, "permission denied (the file is read-only)")
+
+
+def _refuse_store_directory(path: Path) -> None:
+    """A report written over a memory's own file (its database, an index, the lock)
+    would destroy what it holds, so a directory holding a store takes no report."""
+    try:
+        directory = path.resolve().parent
+    except (OSError, RuntimeError):  # a symlink loop: left to the checks that follow
+        return
+    for marker in STORE_MARKERS:
+        if (directory / marker).is_file():
+            raise OutputPathError(
+                path, f"{directory} holds a memory's files ({marker}), which a report there "
+                      f"could overwrite; write it to another directory")
 
 
 #: The mode of a ``private`` file (module docstring).
