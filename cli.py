@@ -15,6 +15,7 @@ status is the same; a command that reads no standard input runs with it closed
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
@@ -22,7 +23,7 @@ from collections.abc import Callable, Sequence
 
 from tiermem.agent.cli_parser import COMMANDS, parse_args
 from tiermem.agent.cli_parser import build_parser as build_parser  # re-exported for callers
-from tiermem.agent.closed_streams import settle_closed_streams
+from tiermem.agent.closed_streams import WatchedOutput, settle_closed_streams
 
 EXIT_CODES = ("exit codes: 0 ok, 1 a check or turn failed, 2 usage error "
               "(bad option, unknown agent, unwritable output path), 130 interrupted, "
@@ -126,6 +127,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if sys.stdout is None:  # `>&-`: every report would be lost
         return _fail("standard output is closed; redirect it to a file, or to /dev/null to "
                      "discard it", 2)
+    given = sys.stdout
+    sys.stdout = watched = WatchedOutput(given)
     try:
         code = run(sys.argv[1:] if argv is None else argv)
         sys.stdout.flush()  # a closed pipe shows here, not as a warning at exit
@@ -143,6 +146,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         raise
     except KeyboardInterrupt:
         return 130
+    except OSError:
+        # A full disk or a failing device behind `> FILE`: say so, not a traceback.
+        if watched.failure is None:
+            raise
+        # What was not written stays buffered: dropped, so the exit does not try again.
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, given.fileno())
+            os.close(devnull)
+        reason = watched.failure.strerror or str(watched.failure)
+        return _fail(f"cannot write standard output: {reason}; the command's output is "
+                     f"incomplete (its other effects stand). Redirect it where there is room")
+    finally:
+        if sys.stdout is watched:
+            sys.stdout = given
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Any
 
 
 def settle_closed_streams() -> None:
@@ -63,3 +64,33 @@ def _fill_descriptor(fd: int, flags: int) -> None:
         return
     os.dup2(null, fd)  # inheritable, as dup2 makes it
     os.close(null)
+
+
+class WatchedOutput:
+    """Standard output that remembers why a write to it failed, so the command can say
+    that its output could not be written (a full disk behind ``> FILE``) instead of
+    showing a traceback; everything else is the wrapped stream's."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        #: The first error a write or flush met, or None.
+        self.failure: OSError | None = None
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self.stream.write(text))
+        except OSError as exc:
+            self.failure = self.failure or exc
+            raise
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except OSError as exc:
+            self.failure = self.failure or exc
+            raise
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "stream":  # only while unpickling or copying, before __init__
+            raise AttributeError(name)
+        return getattr(self.stream, name)

@@ -186,3 +186,16 @@ def test_a_bad_core_limit_is_a_usage_error(home: Path, value: str) -> None:
                    stdin="hello\n")
     assert done.returncode == 2
     assert "--core-limit" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_full_disk_behind_standard_output_is_reported_not_a_traceback(home: Path) -> None:
+    seeded = tiermem(home, "chat", "--agent", "a", "--embedder", "hashing", stdin="hi\n")
+    assert seeded.returncode == 0, seeded.stderr
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "cli.py", "diagnostics", "--agent", "a"],
+                              cwd=ROOT, env=cli_env(home), stdout=full, stderr=subprocess.PIPE,
+                              text=True, check=False)
+    assert done.returncode == 1
+    assert "cannot write standard output: No space left on device" in done.stderr
+    assert "Traceback" not in done.stderr
+
