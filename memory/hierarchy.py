@@ -159,6 +159,15 @@ class HierarchicalMemory:
         self.privacy = PrivacyGuard(privacy, judge) if privacy is not None else None
         if config is not None and not isinstance(config, MemoryConfig):
             raise InvalidInputError("config must be a MemoryConfig")
+        if embedder is not None and not isinstance(embedder, Embedder):
+            raise InvalidInputError(
+                f"embedder must have id, dim, min_similarity, embed_documents and embed_query "
+                f"(the Embedder protocol, memory/embed/embeddings.py); got "
+                f"{type(embedder).__name__}")
+        if policy is not None and not isinstance(policy, str) and not isinstance(
+                getattr(policy, "name", None), str):
+            raise InvalidInputError(f"policy must be a policy's name or an EvictionPolicy; got "
+                                    f"{type(policy).__name__}")
         overrides = {
             "core_limit": core_limit, "core_limit_unit": core_limit_unit, "clock": clock,
             "tau": tau, "recall_dense": recall_dense, "fusion": fusion,

@@ -13,6 +13,7 @@ module does not import the facade that imports it.
 from __future__ import annotations
 
 import contextlib
+import os
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, Protocol
@@ -94,6 +95,13 @@ def open_backend(
     if agent is not None and not isinstance(store, str):
         raise InvalidInputError("agent names an agent in a PostgreSQL database: give it "
                                 "with store='postgresql://...'")
+    if path is not None and not isinstance(path, (str, os.PathLike)):
+        raise InvalidInputError(f"path must be a directory path (str or Path), or None for a "
+                                f"memory held in RAM; got {type(path).__name__}")
+    if path is not None and not str(path).strip():
+        # An unset variable expanded to "": the working directory is never meant.
+        raise InvalidInputError("path is empty; give the agent home's directory, or None "
+                                "for a memory held in RAM")
     home = Path(path).expanduser() if path is not None else None
     if store is None and (home is None or not (home / DB_FILE).exists()):
         # A new memory: refuse bad settings before creating any file.
