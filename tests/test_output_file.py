@@ -4,15 +4,12 @@ from __future__ import annotations
 
 import os
 import stat
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from test_cli import tiermem
 
 from tiermem.memory.output_file import OutputPathError, check_writable, write_atomic
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_a_failed_write_leaves_the_old_file_and_no_temporary_file(
@@ -75,32 +72,28 @@ def test_unwritable_paths_are_named_with_the_reason(tmp_path: Path, case: str) -
     assert str(raised.value).startswith(f"cannot write {path}: ")
 
 
-def _cli(home: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "TIERMEM_HOME": str(home), "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, str(ROOT / "cli.py"), *args], input=stdin,
-                          capture_output=True, text=True, env=env, cwd=home.parent, check=False)
 
 
 def test_no_report_is_written_over_a_memorys_own_files(tmp_path: Path) -> None:
     home = tmp_path / "home"
-    made = _cli(home, "chat", "--agent", "a", "--embedder", "hashing",
-                stdin="I live in Lisbon.\n")
+    made = tiermem(home, "chat", "--agent", "a", "--embedder", "hashing",
+                   stdin="I live in Lisbon.\n")
     assert made.returncode == 0, made.stderr
     agent = home / "agents" / "a"
     files = {p.name: p.read_bytes() for p in agent.iterdir() if p.is_file()}
     for args in (("diagnostics", "--agent", "a", "--out", str(agent / "memory.sqlite3")),
                  ("diagnostics", "--agent", "a", "--json", str(agent / "archival.faiss")),
                  ("config", "--agent", "a", "--json", str(agent / "report.json"))):
-        refused = _cli(home, *args)
+        refused = tiermem(home, *args)
         assert refused.returncode == 2, refused.stderr
         assert "holds a memory's files (memory.sqlite3)" in refused.stderr
         assert "write it to another directory" in refused.stderr
-    snapshot = _cli(home, "chat", "--agent", "a", "--embedder", "hashing",
-                    stdin=f"/snapshot {agent / 'memory.sqlite3'}\n/core\n")
+    snapshot = tiermem(home, "chat", "--agent", "a", "--embedder", "hashing",
+                       stdin=f"/snapshot {agent / 'memory.sqlite3'}\n/core\n")
     assert "holds a memory's files" in snapshot.stdout + snapshot.stderr
     assert {p.name: p.read_bytes() for p in agent.iterdir()
             if p.is_file() and p.name in files} == files
-    again = _cli(home, "chat", "--agent", "a", "--embedder", "hashing", stdin="/core\n")
+    again = tiermem(home, "chat", "--agent", "a", "--embedder", "hashing", stdin="/core\n")
     assert again.returncode == 0 and "Lisbon" in again.stdout
     (tmp_path / "pg").mkdir()
     (tmp_path / "pg" / "PG_VERSION").write_text("18\n")
