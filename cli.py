@@ -72,6 +72,7 @@ HANDLERS: dict[str, tuple[str, str]] = {
     "forget": ("tiermem.agent.forget_command", "cmd_forget"),
     "drop-agent": ("tiermem.agent.store_commands", "cmd_drop_agent"),
     "upgrade": ("tiermem.agent.upgrade_command", "cmd_upgrade"),
+    "restore": ("tiermem.agent.restore_command", "cmd_restore"),
 }
 
 

@@ -24,6 +24,7 @@ COMMANDS = {
     "migrate": "move an agent's memory between an agent home and PostgreSQL, verified",
     "forget": "forget the facts, passages and messages a request targets (audited)",
     "drop-agent": "delete an agent and all its memory from a PostgreSQL database (--yes)",
+    "restore": "rebuild an agent's memory from a snapshot file (the chat's /snapshot FILE)",
     "upgrade": "upgrade an agent's memory that an older tiermem wrote to this version, in place",
 }
 
@@ -213,6 +214,23 @@ def build_parser() -> argparse.ArgumentParser:
     drop.add_argument("--store", metavar="DSN",
                       help="the PostgreSQL database that holds it: a postgresql:// DSN; or set "
                            "TIERMEM_STORE")
+
+    restore = sub.add_parser("restore", help=COMMANDS["restore"],
+                             description=COMMANDS["restore"] + ". The snapshot is checked "
+                             "whole before anything is written; with --replace the agent's "
+                             "memory stays as it was until the restored one is complete",
+                             epilog="exit codes: 0 restored, 1 failed (the agent holds a memory "
+                                    "and --replace was not given, or it is open for writing), "
+                                    "2 usage error (a file that cannot be read or is no "
+                                    "snapshot)")
+    restore.add_argument("snapshot", metavar="FILE", help="a snapshot: the JSON file /snapshot "
+                         "or HierarchicalMemory.snapshot() wrote")
+    restore.add_argument("--agent", default="default", type=_agent_name,
+                         help="the agent to restore it as (default: default)")
+    restore.add_argument("--replace", action="store_true",
+                         help="replace the memory the agent holds (without this, an agent "
+                              "that holds one is refused)")
+    _add_store(restore, "restore it as an agent of this PostgreSQL database")
 
     upgrade = sub.add_parser("upgrade", help=COMMANDS["upgrade"],
                              description=COMMANDS["upgrade"] + " (the commands that only read "

@@ -83,6 +83,7 @@ def corrupt_message(database: Path | None, problem: str) -> str:
     return (
         f"the memory database {database} is damaged ({problem}); nothing was changed by "
         f"this call. Stop using this agent home and copy it aside, then either restore "
-        f"the latest snapshot into a new home (HierarchicalMemory.restore), or salvage "
+        f"the latest snapshot into a new home (`tiermem restore FILE --agent NEW`, or "
+        f"HierarchicalMemory.restore), or salvage "
         f"what is readable with `sqlite3 {database} .recover | sqlite3 recovered.sqlite3`"
     )

@@ -1,0 +1,51 @@
+"""``tiermem restore FILE``: an agent's memory rebuilt from a snapshot.
+
+A snapshot is what the chat's ``/snapshot FILE`` writes (``HierarchicalMemory.snapshot()``):
+every row of the memory as JSON. It is checked whole before anything is written, and
+restored into a new agent, or with ``--replace`` over an agent's memory, which stays as
+it was until the restored one is complete (memory/store/sqlite/restore.py; in PostgreSQL
+one transaction). The way back from a damaged agent home, from the command line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+#: The restore's own word for what the library calls ``replace=True``.
+_LIBRARY_ADVICE = "pass replace=True"
+
+
+def cmd_restore(args: argparse.Namespace, note: Callable[[str], None]) -> int:
+    from tiermem.agent.place import agent_place
+    from tiermem.memory import HierarchicalMemory
+    from tiermem.memory.errors import SnapshotError
+
+    source = Path(args.snapshot).expanduser()
+    try:
+        snapshot = json.loads(source.read_text(encoding="utf-8"))
+    except OSError as exc:
+        note(f"cannot read {source}: {exc.strerror or exc}")
+        return 2
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        note(f"{source} is not a snapshot (not JSON: {exc}); give a file that /snapshot or "
+             f"HierarchicalMemory.snapshot() wrote")
+        return 2
+    place = agent_place(args.agent, args.store)
+    where = ({"store": place.dsn, "agent": place.name} if place.dsn is not None
+             else {"path": place.home})
+    try:
+        with place.in_use(note), HierarchicalMemory.restore(
+                snapshot, replace=args.replace, **where) as memory:
+            print(f"restored agent {place.name} from {source}: {len(memory.core)} facts in "
+                  f"core, {len(memory.archival)} passages, {len(memory.recall)} messages")
+    except SnapshotError as exc:
+        said = str(exc)
+        if "already holds a memory" in said:
+            note(said.replace(_LIBRARY_ADVICE, "add --replace"))
+            return 1
+        note(f"{source} cannot be restored: {said}")
+        return 2
+    return 0

@@ -1,0 +1,51 @@
+"""``tiermem restore FILE``: a chat's /snapshot brought back as a new agent or over one,
+refused without --replace where a memory is, and a file that is no snapshot refused
+before anything is written."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from test_cli import tiermem
+
+
+def test_a_snapshot_comes_back_as_a_new_agent_and_over_one_with_replace(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    snapshot = tmp_path / "ada.json"
+    made = tiermem(home, "chat", "--agent", "ada", "--embedder", "hashing",
+                   stdin=f"I live in Lisbon.\n/snapshot {snapshot}\n")
+    assert made.returncode == 0 and snapshot.is_file(), made.stderr
+    restored = tiermem(home, "restore", str(snapshot), "--agent", "bea")
+    assert restored.returncode == 0, restored.stderr
+    assert restored.stdout.startswith(f"restored agent bea from {snapshot}: ")
+    shown = tiermem(home, "chat", "--agent", "bea", "--embedder", "hashing", stdin="/core\n")
+    assert shown.returncode == 0 and "Lisbon" in shown.stdout
+
+    tiermem(home, "chat", "--agent", "bea", "--embedder", "hashing", stdin="I work nights.\n")
+    refused = tiermem(home, "restore", str(snapshot), "--agent", "bea")
+    assert refused.returncode == 1
+    assert "already holds a memory" in refused.stderr and "add --replace" in refused.stderr
+    assert "replace=True" not in refused.stderr
+    recall = ("chat", "--agent", "bea", "--embedder", "hashing")
+    kept = tiermem(home, *recall, stdin="/recall nights\n")
+    assert "I work nights" in kept.stdout
+
+    replaced = tiermem(home, "restore", str(snapshot), "--agent", "bea", "--replace")
+    assert replaced.returncode == 0, replaced.stderr
+    gone = tiermem(home, *recall, stdin="/recall nights\n")
+    assert "I work nights" not in gone.stdout
+
+
+def test_a_file_that_is_no_snapshot_is_a_usage_error_and_writes_nothing(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    cases = {"missing.json": None, "text.json": "not json at all",
+             "other.json": json.dumps({"format": "something else"})}
+    for name, text in cases.items():
+        if text is not None:
+            (tmp_path / name).write_text(text)
+        done = tiermem(home, "restore", str(tmp_path / name), "--agent", "ada")
+        assert done.returncode == 2, (name, done.stderr)
+        assert done.stderr.startswith("tiermem: ") and "Traceback" not in done.stderr
+        assert str(tmp_path / name) in done.stderr
+    assert not (home / "agents" / "ada" / "memory.sqlite3").exists()
