@@ -129,7 +129,7 @@ def search_counters(store: StorageBackend) -> dict[str, int]:
             counters[key] = int(store.settings.get(key, "0") or 0)
 
     read()
-    store.on_change_elsewhere(read)  # a read-only session: the writer's counts
+    store.on_change_elsewhere(read)  # a read-only session: the counts the writer last saved
     # The counters live in memory between commits; a rolled-back turn's searches must
     # not count, so they rewind with the transaction.
     at_begin = dict(counters)
@@ -183,6 +183,8 @@ def build_tiers(memory: OpenedMemory, policy: EvictionPolicy | None,
     memory.policy = policy if policy is not None else make_policy(config.policy, config.tau)
     memory.embedder = checked(embedder if embedder is not None else default_embedder())
     check_embedder(store, memory.embedder)
+    # A read-only session whose writer re-embedded the memory cannot read its vectors.
+    store.on_change_elsewhere(lambda: check_embedder(store, memory.embedder), check=True)
     memory.core_vectors = CoreVectors(memory.embedder)
     memory.tokenizer = TokenCounter()
     if not store.read_only:

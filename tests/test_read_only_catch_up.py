@@ -101,3 +101,66 @@ def test_a_writer_never_catches_up_with_itself(tmp_path: Path) -> None:
     with make_memory(tmp_path / "home") as writer:
         writer.add_fact("User likes green tea")
         assert writer.store.catch_up() is False
+
+
+def test_a_reader_searches_by_vector_after_an_erasure_and_a_reopened_writer(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tiermem.memory.store.sqlite import vectors
+
+    monkeypatch.setattr(vectors, "PREFILTER_MIN_ROWS", 5)  # the 8-bit scan from 5 rows on
+    home = tmp_path / "home"
+    texts = [f"otter note {i} about kelp forests and tides" for i in range(12)]
+    with make_memory(home) as writer:
+        ids = [writer.archival_insert(text) for text in texts]
+        with make_memory(home, read_only=True) as reader:
+            assert reader.archival_search("kelp forests", k=20).total == 12
+            assert reader.archival.vectors.prefilter is not None
+            writer.erase(passages=[ids[5]], reason="asked")  # the writer saves its index
+            found = reader.archival_search("kelp forests", k=20)
+            assert found.total == 11 and all("note 5 " not in h.text for h in found.hits)
+    with make_memory(home) as writer, make_memory(home, read_only=True) as reader:
+        reader.archival_search("kelp forests", k=20)
+        writer.archival_insert("sea urchins graze the kelp forests")
+        writer.close()  # saved again, with the new row
+        hits = reader.archival_search("sea urchins graze", k=20).hits
+        assert hits[0].text.startswith("sea urchins") and hits[0].similarity is not None
+
+
+def test_a_reader_is_told_when_its_writer_re_embedded_the_memory(tmp_path: Path) -> None:
+    from tiermem.memory.embed.embeddings import HashingEmbedder
+    from tiermem.memory.errors import EmbedderMismatchError
+
+    home = tmp_path / "home"
+    with make_memory(home) as writer:
+        writer.archival_insert("otters hold hands while they sleep")
+    with make_memory(home, read_only=True) as reader:
+        assert reader.archival_search("otters").total == 1
+        HierarchicalMemory.reindex(home, HashingEmbedder(128)).close()
+        for _ in range(2):  # refused again: the catch-up stays owed
+            with pytest.raises(EmbedderMismatchError, match=r"\(dim 128\)"):
+                reader.archival_search("otters")
+
+
+def test_a_postgres_reader_without_listen_reloads_on_every_call(
+        postgres_dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tiermem.memory.store.postgres import backend
+
+    monkeypatch.setattr(backend, "_listen", lambda *args: False)  # as on a hot standby
+    reloads: list[int] = []
+    reload = CoreTier.reload
+
+    def counted(self: CoreTier) -> None:
+        reloads.append(1)
+        reload(self)
+
+    monkeypatch.setattr(CoreTier, "reload", counted)
+    where = {"store": postgres_dsn, "agent": "alice"}
+    with make_memory(**where) as writer:
+        writer.add_fact(CARD)
+        with make_memory(**where, read_only=True) as reader:
+            opened = len(reloads)
+            reader.core_shown()
+            reader.core_shown()
+            assert len(reloads) == opened + 2
+            assert writer.forget(CARD, erase=True).outcome == "matched"
+            assert reader.core_shown() == []

@@ -30,6 +30,8 @@ class NestedTransactions:
         self._rollback_hooks: list[Hook] = []
         self._release_hooks: list[Hook] = []
         self._elsewhere_hooks: list[Hook] = []
+        self._elsewhere_checks: list[Hook] = []
+        self._catch_up_owed = False  # a catch-up that raised is run again next time
 
     @property
     def in_transaction(self) -> bool:
@@ -56,22 +58,28 @@ class NestedTransactions:
         """Call ``hook`` after a savepoint is released into its enclosing transaction."""
         self._release_hooks.append(hook)
 
-    def on_change_elsewhere(self, hook: Hook) -> None:
+    def on_change_elsewhere(self, hook: Hook, *, check: bool = False) -> None:
         """Call ``hook`` when ``catch_up`` finds another session's commit, after the
-        rollback hooks have reloaded what they keep."""
-        self._elsewhere_hooks.append(hook)
+        rollback hooks have reloaded what they keep; a ``check`` (one that refuses what
+        this session cannot read, such as vectors of another embedder) runs first."""
+        (self._elsewhere_checks if check else self._elsewhere_hooks).append(hook)
 
     def catch_up(self) -> bool:
         """Reload in-memory state if another session committed since the last call (or
-        the open): the rollback hooks, which reload from the database, then the
-        ``on_change_elsewhere`` hooks. True if it reloaded.
+        the open): the checks, the rollback hooks, which reload from the database, then
+        the ``on_change_elsewhere`` hooks. True if it reloaded; if one raised, the next
+        call runs them all again.
 
         Only a read-only store is changed by another session; a writer's returns False.
         """
-        if self._depth or not self._changed_elsewhere():
+        if self._depth:
             return False
-        for hook in (*self._rollback_hooks, *self._elsewhere_hooks):
+        if not self._changed_elsewhere() and not self._catch_up_owed:
+            return False
+        self._catch_up_owed = True
+        for hook in (*self._elsewhere_checks, *self._rollback_hooks, *self._elsewhere_hooks):
             hook()
+        self._catch_up_owed = False
         return True
 
     def _nested(self) -> Iterator[None]:

@@ -80,15 +80,17 @@ class Transactions(Protocol):
         """Call ``hook`` after a savepoint is released into its enclosing transaction."""
         ...
 
-    def on_change_elsewhere(self, hook: Callable[[], None]) -> None:
+    def on_change_elsewhere(self, hook: Callable[[], None], *, check: bool = False) -> None:
         """Call ``hook`` when ``catch_up`` finds another session's commit, after the
-        rollback hooks (for state they do not reload, such as a vector index)."""
+        rollback hooks (for state they do not reload, such as a vector index); with
+        ``check``, before them (a hook that refuses what this session cannot read)."""
         ...
 
     def catch_up(self) -> bool:
         """For a read-only store: if a writer committed since the last call (or the
-        open), run the rollback hooks, then the ``on_change_elsewhere`` hooks, so
-        in-memory state is the database's again; True if it did. Never inside a
+        open), run the checks, the rollback hooks, then the ``on_change_elsewhere``
+        hooks, so in-memory state is the database's again; True if it did. A hook that
+        raises leaves the catch-up owed: the next call runs it again. Never inside a
         transaction, and a writer's store returns False. Every public method of
         HierarchicalMemory calls it first."""
         ...

@@ -10,10 +10,11 @@ with SQLite.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import threading
 import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import psycopg
 
@@ -50,6 +51,7 @@ from tiermem.memory.store.vector_choice import (
     checked_vector_index,
 )
 
+log = logging.getLogger(__name__)
 _open: weakref.WeakSet[PostgresBackend] = weakref.WeakSet()
 #: The tables whose rows (or rows' text) an erasure deletes or rewrites.
 _ERASED_FROM = ("facts", "passages", "messages", "events", "settings", "text_stats",
@@ -96,6 +98,7 @@ class PostgresBackend(NestedTransactions):
         self._init_transactions()
         self._lock = threading.RLock()
         self._notified = False  # a writer's commit was announced since the last catch_up
+        self._listening = False  # whether the server takes LISTEN (a hot standby does not)
         self.conn = connect(server)
         self._agent_id: int | None = None
         try:
@@ -105,9 +108,7 @@ class PostgresBackend(NestedTransactions):
             if not read_only:
                 take_writer_lock(self.conn, self._agent_id, self._where)
             else:
-                # The writer announces each commit on this channel (``_commit``).
-                self.conn.add_notify_handler(self._on_notify)
-                self.conn.execute(f"LISTEN {_changes_channel(self._agent_id)}")
+                self._listening = _listen(self.conn, self._agent_id, self._on_notify)
         except BaseException:
             with contextlib.suppress(psycopg.Error):
                 self.conn.close()
@@ -224,12 +225,11 @@ class PostgresBackend(NestedTransactions):
     def _changed_elsewhere(self) -> bool:
         if not self._read_only or self._closed or self.forked:
             return False
-        # Announcements that came with a query's results reached _on_notify; those
-        # waiting on the socket are read here without blocking.
-        with self.conn.lock:
-            self.conn.pgconn.consume_input()
-            while self.conn.pgconn.notifies() is not None:
-                self._notified = True
+        if not self._listening:
+            return True  # no announcements here: read everything again, every call
+        # The server sends what was committed before a statement with its answer, so one
+        # round trip brings every commit the writer had finished (to _on_notify).
+        self.conn.execute("SELECT 1")
         changed, self._notified = self._notified, False
         return changed
 
@@ -326,3 +326,17 @@ class PostgresBackend(NestedTransactions):
 def _changes_channel(agent: int) -> str:
     """The LISTEN/NOTIFY channel on which an agent's writer announces its commits."""
     return f"tiermem_changes_{agent}"
+
+
+def _listen(conn: psycopg.Connection, agent: int, on_notify: Callable[[psycopg.Notify], None]
+            ) -> bool:
+    """LISTEN for the agent's writer's commits; False where the server refuses LISTEN (a
+    hot standby, which receives no notifications), so every call must read again."""
+    conn.add_notify_handler(on_notify)
+    try:
+        conn.execute(f"LISTEN {_changes_channel(agent)}")
+    except psycopg.Error as exc:
+        log.info("a read-only session of agent %d reloads on every call: the server refused "
+                 "LISTEN (%s)", agent, exc)
+        return False
+    return True

@@ -111,6 +111,9 @@ class FaissIndex:
         database's again (the writer's saved files if they are current, else a rebuild)."""
         if self.generation != self._generation_held:
             rebuilt_on_open = self.rebuilt_on_open  # about the open, not this
+            # Derived from the index being replaced: the saved files may bring their own.
+            self.prefilter = None
+            self.graph_upkeep.forget()
             self._open()
             self.rebuilt_on_open = rebuilt_on_open
 
