@@ -49,3 +49,15 @@ def test_a_file_that_is_no_snapshot_is_a_usage_error_and_writes_nothing(tmp_path
         assert done.stderr.startswith("tiermem: ") and "Traceback" not in done.stderr
         assert str(tmp_path / name) in done.stderr
     assert not (home / "agents" / "ada" / "memory.sqlite3").exists()
+
+
+def test_a_non_snapshot_for_a_postgres_agent_creates_no_agent(tmp_path: Path,
+                                                             postgres_dsn: str) -> None:
+    from tiermem.memory.store.postgres.connection import stored_agents
+
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({"format": "something else"}))
+    done = tiermem(tmp_path / "home", "restore", str(other), "--agent", "cyd",
+                   "--store", postgres_dsn)
+    assert done.returncode == 2, done.stderr
+    assert "cyd" not in (stored_agents(postgres_dsn) or [])

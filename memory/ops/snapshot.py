@@ -137,13 +137,14 @@ def restore_snapshot(
     agent ``agent``), else into the home at ``path``, else into a new in-memory store."""
     if store is not None and path is not None:
         raise InvalidInputError("give a path or a store, not both")
+    # Checked whole before any store is opened: opening a DSN can create its agent.
+    valid = parse_snapshot(snapshot)
     if store is None and path is None:
         store = SQLiteStore(None)
     elif isinstance(store, str):
         store = open_store(store, agent)
     if store is not None:
         try:
-            valid = parse_snapshot(snapshot)
             embedder = embedder if embedder is not None else _embedder_for(valid)
             with store.transaction():
                 if store.facts.all() or store.passages.count() or store.messages.count():
@@ -159,7 +160,6 @@ def restore_snapshot(
             raise
         return cls(store=store, embedder=embedder)
     assert path is not None, "restore needs a path or a store"
-    valid = parse_snapshot(snapshot)
     if embedder is None:
         embedder = _embedder_for(valid)
     from tiermem.memory.store.sqlite.restore import database_aside
