@@ -234,6 +234,28 @@ def test_a_fused_graph_that_fails_on_a_batch_hands_over_to_the_exported_one(
     assert wrapped[0].runs == runs and len(caplog.records) == 1
 
 
+def test_a_batch_that_failed_while_another_thread_handed_over_runs_again(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    exported = MiniLMEmbedder(threads=1, fuse_layers=False)
+    expected = exported.embed_query("peanut allergy")
+    embedder = MiniLMEmbedder(threads=1)
+    embedder.embed_query("warm up")
+    assert embedder.fused_layers
+
+    class HandedOverMeanwhile:
+        """The fused session failing just after another thread replaced it."""
+
+        def run(self, outputs: Any, feeds: Any) -> Any:
+            embedder._session, embedder.fused_layers = exported._session, False
+            raise RuntimeError("fused kernel failed")
+
+    monkeypatch.setattr(embedder, "_session", HandedOverMeanwhile())
+    with caplog.at_level(logging.WARNING, logger="tiermem.memory.embed.minilm"):
+        vector = embedder.embed_documents(["peanut allergy"])[0]
+    np.testing.assert_allclose(vector, expected, atol=1e-6)
+    assert caplog.records == []  # the other thread said it already
+
+
 def test_an_exported_graph_that_fails_raises(monkeypatch: pytest.MonkeyPatch) -> None:
     embedder = MiniLMEmbedder(threads=1, fuse_layers=False)
     embedder.embed_query("peanut allergy")

@@ -266,9 +266,11 @@ class MiniLMEmbedder:
         except MemoryError:
             raise
         except Exception as exc:
-            if not self.fused_layers:
-                raise
-            self._unfuse(session, exc)
+            if session is self._session and not self.fused_layers:
+                raise  # the exported graph failed: nothing to fall back to
+            if session is self._session:
+                self._unfuse(session, exc)
+            # else another thread has already handed over: run on the exported graph
         return _pooled(self._session, self._output_name, self._wants_token_types, batch)
 
     def _unfuse(self, failed: Any, exc: Exception) -> None:
