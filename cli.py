@@ -147,14 +147,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         raise
     except KeyboardInterrupt:
         return 130
-    except OSError:
+    except OSError as exc:
         # A full disk or a failing device behind `> FILE`: say so, not a traceback.
-        if watched.failure is None:
+        if watched.failure is None or not _raised_by(exc, watched.failure):
             raise
         # What was not written stays buffered: dropped, so the exit does not try again.
-        with contextlib.suppress(OSError, ValueError):
+        with contextlib.suppress(OSError, ValueError, AttributeError):  # no descriptor
+            descriptor = given.fileno()
             devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, given.fileno())
+            os.dup2(devnull, descriptor)
             os.close(devnull)
         reason = watched.failure.strerror or str(watched.failure)
         return _fail(f"cannot write standard output: {reason}; the command's output is "
@@ -162,6 +163,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if sys.stdout is watched:
             sys.stdout = given
+
+
+def _raised_by(exc: BaseException, cause: BaseException) -> bool:
+    """Whether ``exc`` is ``cause`` or was raised while handling it."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if seen is cause:
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 if __name__ == "__main__":

@@ -199,3 +199,31 @@ def test_a_full_disk_behind_standard_output_is_reported_not_a_traceback(home: Pa
     assert "cannot write standard output: No space left on device" in done.stderr
     assert "Traceback" not in done.stderr
 
+
+def test_only_the_failed_write_is_reported_as_one(monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    import contextlib
+    import errno
+
+    import tiermem.cli as cli
+
+    class FullStream:
+        def write(self, text: str) -> int:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        def flush(self) -> None:
+            pass
+
+    def swallowed_then_other(argv: list[str]) -> int:
+        with contextlib.suppress(OSError):
+            print("a note")  # a write the command chose to lose
+        raise OSError(errno.EIO, "the database file went away")
+
+    monkeypatch.setattr(cli, "run", swallowed_then_other)
+    monkeypatch.setattr(sys, "stdout", FullStream())
+    with pytest.raises(OSError, match="database file went away"):
+        cli.main(["diagnostics"])
+    monkeypatch.setattr(cli, "run", lambda argv: print("the report") or 0)
+    assert cli.main(["diagnostics"]) == 1
+    assert "cannot write standard output: No space left on device" in capsys.readouterr().err
+
