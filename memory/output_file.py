@@ -72,7 +72,9 @@ def _refuse_store_directory(path: Path) -> None:
     """A report written over a memory's own file (its database, an index, the lock)
     would destroy what it holds, so a directory holding a store takes no report."""
     try:
-        directory = path.resolve().parent
+        # The parent, as the report is renamed into it: a symlink named PATH is replaced,
+        # not followed, and a symlinked directory is the directory it points to.
+        directory = path.parent.resolve()
     except (OSError, RuntimeError):  # a symlink loop: left to the checks that follow
         return
     for marker in STORE_MARKERS:

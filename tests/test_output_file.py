@@ -101,3 +101,15 @@ def test_no_report_is_written_over_a_memorys_own_files(tmp_path: Path) -> None:
         check_writable(tmp_path / "pg" / "postgresql.conf")
     check_writable(tmp_path / "report.json")  # beside the home, not in it
 
+
+
+def test_a_symlink_to_a_memorys_directory_is_refused_too(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "memory.sqlite3").write_bytes(b"")
+    (tmp_path / "link").symlink_to(home, target_is_directory=True)
+    with pytest.raises(OutputPathError, match="holds a memory's files"):
+        check_writable(tmp_path / "link" / "report.json")
+    # A symlink named like the report is replaced by the rename, not followed.
+    (tmp_path / "report.json").symlink_to(home / "memory.sqlite3")
+    check_writable(tmp_path / "report.json")
