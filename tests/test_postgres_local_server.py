@@ -96,6 +96,9 @@ def test_a_directory_holding_other_files_is_refused_untouched(scratch_dir: Path,
     (scratch_dir / "file").write_text("x")
     with pytest.raises(LocalServerError, match="is a file, not a directory"):
         LocalPostgres(scratch_dir / "file").start()
+    (scratch_dir / "dangling").symlink_to(scratch_dir / "nowhere")
+    with pytest.raises(LocalServerError, match="symbolic link to nothing"):
+        LocalPostgres(scratch_dir / "dangling").start()
 
 
 def test_a_failed_first_start_removes_the_empty_directories_it_made(

@@ -238,6 +238,9 @@ class LocalPostgres:
         directory = self.data_dir
         if not directory.exists() and not directory.is_symlink():
             return
+        if not directory.exists():
+            raise LocalServerError(f"{directory} is a symbolic link to nothing; choose a new "
+                                   f"or empty directory for the server (--dir)")
         if not directory.is_dir():
             raise LocalServerError(f"{directory} is a file, not a directory; choose a new or "
                                    f"empty directory for the server (--dir)")
