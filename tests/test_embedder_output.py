@@ -103,22 +103,3 @@ def test_the_checked_embedder_keeps_the_inner_ones_attributes() -> None:
     assert isinstance(copy, CheckedEmbedder) and copy.id == inner.id
     np.testing.assert_array_equal(copy.embed_query("otters"), inner.embed_query("otters"))
 
-
-@pytest.mark.parametrize(("options", "said"), [
-    ({"path": ""}, "path is empty"),
-    ({"path": "  "}, "path is empty"),
-    ({"path": 5}, "path must be a directory path"),
-    ({"path": None, "embedder": "minilm"}, "embedder must have id, dim"),
-    ({"path": None, "policy": 5}, "policy must be a policy's name or an EvictionPolicy"),
-])
-def test_bad_constructor_arguments_are_invalid_input_and_create_nothing(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, options: dict[str, object],
-        said: str) -> None:
-    from tiermem.memory.errors import InvalidInputError
-
-    monkeypatch.chdir(tmp_path)
-    options.setdefault("embedder", HashingEmbedder())
-    with pytest.raises(InvalidInputError, match=said):
-        HierarchicalMemory(**options)  # type: ignore[arg-type]
-    assert list(tmp_path.iterdir()) == []
-

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -378,3 +379,30 @@ def test_path_like_agent_names_are_refused(name: Any) -> None:
 @pytest.mark.parametrize("name", ["alice", "ops-bot_2", "v1.2", "A", "x" * 64])
 def test_ordinary_agent_names_pass(name: str) -> None:
     assert validate_agent_name(name) == name
+
+
+@pytest.mark.parametrize(("options", "said"), [
+    ({"path": ""}, "path is empty"),
+    ({"path": "  "}, "path is empty"),
+    ({"path": 5}, "path must be a directory path"),
+    ({"path": None, "embedder": "minilm"}, "embedder must have id, dim"),
+    ({"path": None, "policy": 5}, "policy must be a policy's name or an EvictionPolicy"),
+])
+def test_bad_constructor_arguments_are_invalid_input_and_create_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, options: dict[str, object],
+        said: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    options.setdefault("embedder", HashingEmbedder())
+    with pytest.raises(InvalidInputError, match=said):
+        HierarchicalMemory(**options)  # type: ignore[arg-type]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_nearest_is_checked_like_the_other_search_arguments() -> None:
+    with make_memory() as m:
+        m.archival_insert("sea otters hold hands while they sleep")
+        for bad in (-1, None, "20", 2**70, True, 1.5):
+            with pytest.raises(InvalidInputError, match="nearest must be an integer"):
+                m.archival_search("otters", nearest=bad)  # type: ignore[arg-type]
+        assert m.archival_search("otters", nearest=0).total == 1
+

@@ -62,6 +62,9 @@ def archival_search(
     promotion, as in ``query(touch=True)`` (memory.ops.searches.facts_about); without,
     nothing changes."""
     check_hop(hop)
+    if isinstance(nearest, bool) or not isinstance(nearest, int) or not 0 <= nearest <= 1000:
+        raise InvalidInputError(f"nearest must be an integer from 0 to 1000 (the passages "
+                                f"nearest in meaning that may match), got {nearest!r}")
     result = archival_page(memory, query, k, page, tags, start, end, hop, query_embedder,
                            nearest)
     memory.counters["archival_searches"] += 1
