@@ -43,7 +43,8 @@ class OutputPathError(TiermemError):
 
 
 #: Files whose directory holds a store: an agent home's database, a PostgreSQL data
-#: directory's version file. Nothing else is written there.
+#: directory's version file. Nothing else is written there. (The first is the SQLite
+#: store's DB_FILE, written out: importing that package would load FAISS for every report.)
 STORE_MARKERS = ("memory.sqlite3", "PG_VERSION")
 
 

@@ -75,16 +75,21 @@ def test_a_reader_finds_a_new_passage_by_its_vector(open_pair: Any) -> None:
         assert differences is None or differences() == []  # SQLite's FAISS index
 
 
-def test_a_reader_reloads_only_after_a_commit(open_pair: Any,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    reloads: list[int] = []
+@pytest.fixture
+def reloads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """One entry per reload of core, by any memory opened in the test."""
+    counted: list[int] = []
     reload = CoreTier.reload
 
-    def counted(self: CoreTier) -> None:
-        reloads.append(1)
+    def counting(self: CoreTier) -> None:
+        counted.append(1)
         reload(self)
 
-    monkeypatch.setattr(CoreTier, "reload", counted)
+    monkeypatch.setattr(CoreTier, "reload", counting)
+    return counted
+
+
+def test_a_reader_reloads_only_after_a_commit(open_pair: Any, reloads: list[int]) -> None:
     with open_pair() as (writer, reader):
         opened = len(reloads)
         for _ in range(3):
@@ -142,18 +147,10 @@ def test_a_reader_is_told_when_its_writer_re_embedded_the_memory(tmp_path: Path)
 
 
 def test_a_postgres_reader_without_listen_reloads_on_every_call(
-        postgres_dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
+        postgres_dsn: str, monkeypatch: pytest.MonkeyPatch, reloads: list[int]) -> None:
     from tiermem.memory.store.postgres import backend
 
     monkeypatch.setattr(backend, "_listen", lambda *args: False)  # as on a hot standby
-    reloads: list[int] = []
-    reload = CoreTier.reload
-
-    def counted(self: CoreTier) -> None:
-        reloads.append(1)
-        reload(self)
-
-    monkeypatch.setattr(CoreTier, "reload", counted)
     where = {"store": postgres_dsn, "agent": "alice"}
     with make_memory(**where) as writer:
         writer.add_fact(CARD)

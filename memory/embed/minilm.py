@@ -266,11 +266,10 @@ class MiniLMEmbedder:
         except MemoryError:
             raise
         except Exception as exc:
-            if session is self._session and not self.fused_layers:
-                raise  # the exported graph failed: nothing to fall back to
-            if session is self._session:
+            if session is self._session:  # else another thread has already handed over
+                if not self.fused_layers:
+                    raise  # the exported graph failed: nothing to fall back to
                 self._unfuse(session, exc)
-            # else another thread has already handed over: run on the exported graph
         return _pooled(self._session, self._output_name, self._wants_token_types, batch)
 
     def _unfuse(self, failed: Any, exc: Exception) -> None:
