@@ -7,6 +7,7 @@ knows the commands' handlers, so this module never imports the command line back
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 
 #: Each command and what it does, in the order ``tiermem --help`` lists them.
@@ -74,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="its new value, validated and stored for every later session: "
                              "a number, true or false (recall_dense), a word (policy, "
                              "core_limit_unit) or a JSON object (fusion)")
-    _add_json(config, "the settings")
+    _add_json(config, "the settings", argument="setting")
     _add_store(config)
 
     diag = sub.add_parser("diagnostics", help=COMMANDS["diagnostics"],
@@ -86,7 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
                                           "(`tiermem scenario --list` names them)")
     diag.add_argument("--format", choices=("text", "json", "html"), default="text",
                       help="a table (default), JSON, or an HTML page with charts")
-    diag.add_argument("--out", type=Path, metavar="PATH",
+    diag.add_argument("--out", type=given_path("a file name (- for standard output)"),
+                      metavar="PATH",
                       help="write the report to this file, not to standard output (- for "
                            "standard output; html: default NAME-diagnostics.html)")
     from tiermem.agent.diagnostics_command import JSON_NO_PATH
@@ -107,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_server_options(scen)
     scen.add_argument("--embedder", choices=("local", "hashing"), default="local",
                       help=embedder_help)
-    _add_json(scen, "the result")
+    _add_json(scen, "the result", argument="scenario")
     _add_store(scen, "run it in this PostgreSQL database (as agent scenario-NAME, replaced "
                      "each run)")
 
@@ -177,7 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
     pg.add_argument("action", choices=("start", "stop", "status"),
                     help="start the server (creating it the first time) and print its DSN, "
                          "stop it, or print its DSN if it is running")
-    pg.add_argument("--dir", type=Path, metavar="PATH",
+    pg.add_argument("--dir", type=given_path("the server's data directory"), metavar="PATH",
                     help="the server's data directory (default: $TIERMEM_HOME/postgres; "
                          "for root /var/lib/tiermem/postgres)")
 
@@ -190,8 +192,10 @@ def build_parser() -> argparse.ArgumentParser:
                                     "usage error (a path that is not an agent home, an unknown "
                                     "agent, a DSN that cannot be read)")
     migrate.add_argument("--from", dest="source", required=True, metavar="PATH|DSN",
+                         type=given("an agent home directory or a postgresql:// DSN"),
                          help="an agent home directory, or a postgresql:// DSN")
     migrate.add_argument("--to", dest="target", required=True, metavar="PATH|DSN",
+                         type=given("a new agent home directory or a postgresql:// DSN"),
                          help="a new agent home directory (missing parents are created), "
                               "or a postgresql:// DSN")
     migrate.add_argument("--agent", type=_agent_name,
@@ -246,7 +250,7 @@ def build_parser() -> argparse.ArgumentParser:
                               "its directory)")
     _add_json(upgrade, "the schema versions before and after")
     where = upgrade.add_mutually_exclusive_group()
-    where.add_argument("--home", type=Path, metavar="DIR",
+    where.add_argument("--home", type=given_path("the agent home's directory"), metavar="DIR",
                        help="the agent's home directory, when it is not "
                             "$TIERMEM_HOME/agents/NAME (e.g. what `tiermem migrate --from` "
                             "names)")
@@ -287,15 +291,44 @@ def _subcommand(parser: argparse.ArgumentParser | None,
 def _add_store(parser: argparse.ArgumentParser | argparse._MutuallyExclusiveGroup,
                what: str = "keep the agent in this PostgreSQL database") -> None:
     parser.add_argument("--store", metavar="DSN",
+                        type=given("a postgresql:// DSN, or leave out --store to use the "
+                                   "agent's home directory"),
                         help=f"{what} instead of its home directory: a postgresql:// DSN "
                              f"(`tiermem pg start` prints one for a local server); or set "
                              f"TIERMEM_STORE")
 
 
-def _add_json(parser: argparse.ArgumentParser, what: str, const: str = "-") -> None:
+def _add_json(parser: argparse.ArgumentParser, what: str, const: str = "-",
+              argument: str = "") -> None:
     parser.add_argument("--json", nargs="?", const=const, metavar="PATH",
+                        type=given("a file name, or leave out PATH for standard output"),
                         help=f"{what} as JSON: on standard output (the human report then goes "
-                             f"to standard error), or written to PATH")
+                             f"to standard error), or written to PATH"
+                             + (f" (a {argument}'s name after --json is the {argument}, "
+                                f"unless a file of that name exists; ./NAME names the file)"
+                                if argument else ""))
+
+
+def given(what: str) -> Callable[[str], str]:
+    """An argparse type refusing an empty value (often an unset shell variable), which
+    would otherwise name the working directory or quietly mean the default."""
+
+    def check(text: str) -> str:
+        if not text.strip():
+            raise argparse.ArgumentTypeError(f"the value is empty; give {what}")
+        return text
+
+    return check
+
+
+def given_path(what: str) -> Callable[[str], Path]:
+    """As ``given``, for an option whose value is a path."""
+    check = given(what)
+
+    def path(text: str) -> Path:
+        return Path(check(text)).expanduser()
+
+    return path
 
 
 def policy_file(text: str) -> Path:

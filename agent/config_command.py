@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from pathlib import Path
 
 
 def cmd_config(args: argparse.Namespace, note: Callable[[str], None]) -> int:
@@ -17,9 +18,14 @@ def cmd_config(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.agent.settings import change_setting, parse_value, print_settings, read_settings
     from tiermem.agent.terminal import report_console
     from tiermem.agent.upgrade_command import upgrade_advice, upgrade_option
+    from tiermem.memory.config import MemoryConfig
     from tiermem.memory.errors import OlderSchemaError, UnfinishedStoreError
     from tiermem.memory.output_file import emit_json, output_path
 
+    if (args.value is None and args.json in MemoryConfig.model_fields
+            and not Path(args.json).exists()):
+        # `config --json core_limit [VALUE]`: --json's optional PATH took the setting.
+        args.setting, args.value, args.json = args.json, args.setting, "-"
     place = agent_place(args.agent, args.store, existing=True)
     json_path = output_path(args.json)
     if args.setting is not None:

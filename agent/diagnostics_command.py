@@ -19,7 +19,8 @@ from typing import Any
 
 #: ``--json`` given without a value (the parser's ``const``): JSON, to the --out file if
 #: one is named. ``--json -`` names standard output itself, which --out PATH contradicts.
-JSON_NO_PATH = ""
+#: A NUL, which no command-line argument can hold, so no PATH is mistaken for it.
+JSON_NO_PATH = "\0"
 
 
 class OutputOptionsError(ValueError):
