@@ -6,7 +6,9 @@ Exit codes: 0 ok; 1 a check, a turn or an operation failed; 2 a usage error
 (a bad option or policy file, a model configuration that cannot make a client,
 an unknown agent, an output path that cannot be written, standard output closed,
 or standard input closed for chat or forget -);
-130 interrupted; 141 the reader of the output went away (``| head``).
+74 standard output could not be written (a full disk behind ``> FILE``; what the
+command did besides printing stands); 130 interrupted; 141 the reader of the output
+went away (``| head``).
 With standard error closed (``2>&-``) its messages are dropped and the exit
 status is the same; a command that reads no standard input runs with it closed
 (``<&-``) as with it empty.
@@ -26,10 +28,15 @@ from tiermem.agent.cli_parser import build_parser as build_parser  # re-exported
 from tiermem.agent.closed_streams import WatchedOutput, settle_closed_streams
 
 EXIT_CODES = ("exit codes: 0 ok, 1 a check or turn failed, 2 usage error "
-              "(bad option, unknown agent, unwritable output path), 130 interrupted, "
+              "(bad option, unknown agent, unwritable output path), 74 standard output "
+              "could not be written, 130 interrupted, "
               "141 output closed (| head)")
 #: The status of a process whose output pipe was closed: 128 + SIGPIPE.
 EXIT_BROKEN_PIPE = 141
+#: A write to standard output failed (sysexits' EX_IOERR). Not 1, which several
+#: commands give a meaning of their own (``forget``: nothing was forgotten), while
+#: the command's work is done by then.
+EXIT_OUTPUT_FAILED = 74
 
 
 def print_help() -> int:
@@ -159,7 +166,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             os.close(devnull)
         reason = watched.failure.strerror or str(watched.failure)
         return _fail(f"cannot write standard output: {reason}; the command's output is "
-                     f"incomplete (its other effects stand). Redirect it where there is room")
+                     f"incomplete (its other effects stand). Redirect it where there is room",
+                     EXIT_OUTPUT_FAILED)
     finally:
         if sys.stdout is watched:
             sys.stdout = given

@@ -195,7 +195,7 @@ def test_a_full_disk_behind_standard_output_is_reported_not_a_traceback(home: Pa
         done = subprocess.run([sys.executable, "cli.py", "diagnostics", "--agent", "a"],
                               cwd=ROOT, env=cli_env(home), stdout=full, stderr=subprocess.PIPE,
                               text=True, check=False)
-    assert done.returncode == 1
+    assert done.returncode == 74
     assert "cannot write standard output: No space left on device" in done.stderr
     assert "Traceback" not in done.stderr
 
@@ -224,6 +224,6 @@ def test_only_the_failed_write_is_reported_as_one(monkeypatch: pytest.MonkeyPatc
     with pytest.raises(OSError, match="database file went away"):
         cli.main(["diagnostics"])
     monkeypatch.setattr(cli, "run", lambda argv: print("the report") or 0)
-    assert cli.main(["diagnostics"]) == 1
+    assert cli.main(["diagnostics"]) == 74
     assert "cannot write standard output: No space left on device" in capsys.readouterr().err
 
