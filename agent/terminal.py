@@ -3,8 +3,9 @@
 A memory holds text from many hands: what a customer typed, what a model replied, a
 pasted log. Printed raw, an escape sequence in it would drive the terminal of whoever
 reads it later (recolour the screen, move the cursor, rewrite the window title, hide
-the lines before it). ``printable`` shows such characters as ``\\x1b``-style text;
-the stored text is not changed, and JSON output escapes them by itself.
+the lines before it), and a bidirectional override would reverse what follows it.
+``printable`` shows such characters as ``\\x1b``-style text; the stored text is not
+changed, and JSON output escapes them by itself.
 
 ``TerminalConsole`` is a rich ``Console`` that applies it to every string it renders
 (``print`` of a string, a table cell, a markup template filled with stored text), so
@@ -21,12 +22,20 @@ from rich.console import Console
 from rich.text import Text
 
 # C0 controls but tab and newline, DEL, and the C1 controls (0x9b opens a sequence alone).
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# Then the bidirectional embeddings, overrides and isolates: printed, they reorder the
+# text after them, so a stored "txt.exe" can read as "exe.txt" (Trojan Source).
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _shown(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def printable(text: str) -> str:
-    """``text`` with every terminal control character shown as ``\\xNN``."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    """``text`` with every terminal control character shown as ``\\xNN`` (and every
+    bidirectional control as ``\\uNNNN``)."""
+    return _CONTROL.sub(lambda m: _shown(m.group()), text)
 
 
 class TerminalConsole(Console):

@@ -22,6 +22,16 @@ def test_printable_shows_control_characters_and_keeps_the_rest() -> None:
     assert printable(text) == text
 
 
+def test_printable_shows_bidirectional_controls_that_would_reorder_the_line() -> None:
+    # An override makes "invoice_\u202excod.exe" read as "invoice_exe.docx".
+    assert printable("invoice_\u202excod.exe") == "invoice_\\u202excod.exe"
+    assert printable("\u202a\u202b\u202c\u202d \u2066\u2067\u2068\u2069") == (
+        "\\u202a\\u202b\\u202c\\u202d \\u2066\\u2067\\u2068\\u2069")
+    # Right-to-left text itself and the zero-width marks do not reorder what follows.
+    hebrew = "שלום, مرحبا \u200f\u200e"
+    assert printable(hebrew) == hebrew
+
+
 def test_the_console_keeps_its_own_colours_but_not_the_texts() -> None:
     out = io.StringIO()
     console = TerminalConsole(file=out, force_terminal=True, width=100, highlight=False)
