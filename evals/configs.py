@@ -314,8 +314,8 @@ def _ingest_archival(conv: Conversation, into: IngestedMemory, advance: Callable
             memory.archival.insert_many([
                 NewPassage(text=passage_text(conv, start + i, config), created_at=t.created_at,
                            metadata={"dia_id": t.dia_id, "conversation": conv.id},
-                           source=f"locomo:{t.dia_id}")
-                for i, t in enumerate(turns)])
+                           source=f"locomo:{t.dia_id}", source_message_id=message_id)
+                for i, (t, message_id) in enumerate(zip(turns, ids, strict=True))])
         advance(len(turns))
 
 
@@ -334,7 +334,7 @@ def _ingest_hierarchy(conv: Conversation, into: IngestedMemory,
                 memory.archival.insert_many([NewPassage(
                     text=passage_text(conv, index, config), created_at=turn.created_at,
                     metadata={"dia_id": turn.dia_id, "conversation": conv.id},
-                    source=f"locomo:{turn.dia_id}")])
+                    source=f"locomo:{turn.dia_id}", source_message_id=ids[0])])
             for fact in extract_facts(turn.text, speaker=turn.speaker):
                 # One larger than all of core is filed in archival, as process_interaction's are.
                 memory.add_fact(fact.text, fact.durability, source=f"locomo:{turn.dia_id}",

@@ -24,6 +24,7 @@ from tiermem.memory.search.query import (
     rank_tiers,
     strong_matches,
 )
+from tiermem.memory.search.replies import CONVERSATION_ROLES, next_message, next_messages
 from tiermem.memory.store.records import TextTable
 from tiermem.memory.tiers.lifecycle import FactLifecycle
 from tiermem.memory.types import Hit, SearchResult
@@ -138,7 +139,8 @@ def archival_page(memory: SearchedMemory, query: str, k: int, page: int,
     """One page of archival's hybrid search, as the recall layer lets ``query`` see it."""
     def search(text: str, m: int, at: int) -> SearchResult:
         return memory.archival.search(text, k=m, page=at, tags=tags, start=start, end=end,
-                                      query_embedder=query_embedder, nearest=nearest)
+                                      query_embedder=query_embedder, nearest=nearest,
+                                      lift_replies=True)
 
     return _tier_page(memory, search, query, k, page, hop, "passages", len(memory.archival))
 
@@ -201,7 +203,8 @@ def recall_page(memory: SearchedMemory, query: str, k: int, page: int,
     """One page of the conversation log's search, as the recall layer lets ``query`` see it."""
     def search(text: str, m: int, at: int) -> SearchResult:
         return memory.recall.search(text, k=m, page=at, roles=roles, start=start, end=end,
-                                    before_id=before_id, query_embedder=query_embedder)
+                                    before_id=before_id, query_embedder=query_embedder,
+                                    lift_replies=True)
 
     return _tier_page(memory, search, query, k, page, hop, "messages", len(memory.recall))
 
@@ -242,7 +245,8 @@ def query_all(memory: SearchedMemory, request: str, k: int,
             lambda hits: privacy.filter_hits(request, hits)),
         dense_queries=lambda text: [
             found for found in (memory.archival.dense_query(text),
-                                memory.recall.dense_query(text)) if found is not None])
+                                memory.recall.dense_query(text)) if found is not None],
+        replies=lambda hits: _replies(memory, request, hits))
     now = memory.now()
     if hop is None:
         return rank_tiers(tiers, request, k, now)
@@ -256,6 +260,36 @@ def query_all(memory: SearchedMemory, request: str, k: int,
                         key=lambda hit: _source_of(memory, hit))
     # The second round searched words the question lacks: screen for the question.
     return TierRanking(hits if privacy is None else privacy.filter_hits(request, hits), None)
+
+
+def _replies(memory: SearchedMemory, request: str,
+             hits: Sequence[Hit]) -> dict[int, tuple[int, Hit]]:
+    """For each of ``hits`` that stands for a question (a message, a fact learned from
+    one, a passage filed from one), the message that replies to it, as a recall hit the
+    privacy policy shows for ``request``, by the hit's position (memory.search.replies)."""
+    sources = memory.core.source_messages(h.fact_id for h in hits if h.fact_id is not None)
+    filed = memory.store.passages.get_many(
+        [h.id for h in hits if h.tier == "archival" and h.fact_id is None])
+    asking: dict[int, int] = {}
+    for position, hit in enumerate(hits):
+        message = hit.id if hit.tier == "recall" else (
+            sources.get(hit.fact_id) if hit.fact_id is not None
+            else filed[hit.id].source_message_id if hit.id in filed else None)
+        if message is not None:
+            asking[position] = message
+    if not asking:
+        return {}
+    messages = memory.store.messages
+    reply_to = next_messages(messages.texts(CONVERSATION_ROLES, ids=sorted(set(asking.values()))),
+                             lambda m: next_message(messages, m))
+    found = memory.recall.get_many(sorted(set(reply_to.values())))
+    shown = list(found.values())
+    if memory.privacy is not None:
+        shown = memory.privacy.filter_hits(request, shown)
+    by_id = {h.id: h for h in shown}
+    return {position: (reply_to[message], by_id[reply_to[message]])
+            for position, message in asking.items()
+            if message in reply_to and reply_to[message] in by_id}
 
 
 def _screened(memory: SearchedMemory, text: str, fetch: Callable[..., SearchResult],

@@ -89,6 +89,7 @@ from tiermem.memory.search.lexical import (
     query_terms,
     without_words,
 )
+from tiermem.memory.search.replies import Replies, lift_replies
 from tiermem.memory.store.contract import LexicalIndex, VectorIndex
 from tiermem.memory.store.records import RowFilter
 from tiermem.memory.types import Hit, SearchResult
@@ -268,12 +269,15 @@ def search_page(
     dense_filt: RowFilter | None = None,
     dense_cap: int | None = None,
     nearest: int = 0,
+    replies: Replies | None = None,
 ) -> SearchResult:
     """One page of a tier's hybrid search: the query checked and pruned, the rows fetched.
 
     ``fetch`` reads the hits of the chosen rowids; ``rows`` is the tier's row
     count; ``window`` (``hybrid_search``) grows to cover the page asked for, and so
-    does ``dense_cap``; ``nearest`` is ``hybrid_search``'s.
+    does ``dense_cap``; ``nearest`` is ``hybrid_search``'s. ``replies`` finds the
+    replies to the best hits that are questions, which rank beside them
+    (memory.search.replies); every page is cut from that one order.
     """
     query = clean_text(query, "query", max_chars=10_000)
     page, k = check_page(page, k)
@@ -296,6 +300,9 @@ def search_page(
         dense_cap=dense_cap,
         nearest=nearest,
     )
+    if replies is not None and not past_end:
+        ranked, added = lift_replies(ranked, replies)
+        ranked, total = ranked[:depth], total + added
     chosen = [] if past_end else ranked[(page - 1) * k : page * k]
     by_id = fetch([r.id for r in chosen])
     hits = []

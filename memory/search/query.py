@@ -71,6 +71,7 @@ from tiermem.memory.embed.embeddings import Embedder, embed_queries, strong_simi
 from tiermem.memory.search.fusion import query_terms
 from tiermem.memory.search.fusion_scores import MIN_SCORE, rank_scored
 from tiermem.memory.search.fusion_weights import FusionWeights
+from tiermem.memory.search.replies import QUESTIONS_READ, REPLY_SHARE
 from tiermem.memory.search.temporal import read_time_query, rerank_for_time
 from tiermem.memory.store.contract import LexicalIndex
 from tiermem.memory.tiers.core import CoreTier
@@ -166,6 +167,10 @@ class Tiers:
     #: words common to its own rows), embedded with core's in one batch; None: each
     #: search embeds its own when it runs.
     dense_queries: Callable[[str], list[str]] | None = None
+    #: The replies to the hits that are questions (memory.search.replies): for each given
+    #: hit's position, the id of the message that replies to it and that message as a
+    #: recall hit. None: replies are not lifted (forget's selection).
+    replies: Callable[[Sequence[Hit]], dict[int, tuple[int, Hit]]] | None = None
 
 
 @dataclass(frozen=True)
@@ -215,6 +220,8 @@ def rank_tiers(tiers: Tiers, q: str, k: int, now: float) -> TierRanking:
     ranked = rerank_for_time(ranked, asked)
     if tiers.by_source:
         ranked = _facts_with_their_sources(ranked, tiers.core, strong)
+    if tiers.replies is not None:
+        ranked = _with_replies(ranked, tiers.core, tiers.replies)
     # The best k strong matches claim their places; the other places go by score.
     strong_hits = [h for h in ranked if h.tier == "core" and h.id in strong][:k]
     chosen = {id(h) for h in strong_hits}
@@ -253,6 +260,37 @@ def _facts_with_their_sources(ranked: list[Hit], core: CoreTier,
     kept = [h for h in ranked if id(h) not in dropped]
     kept.sort(key=lambda h: -h.score)
     return kept
+
+
+def _with_replies(ranked: list[Hit], core: CoreTier,
+                  replies: Callable[[Sequence[Hit]], dict[int, tuple[int, Hit]]]) -> list[Hit]:
+    """``ranked`` with the reply to each of its first ``QUESTIONS_READ`` hits that is a
+    question ranked at least ``REPLY_SHARE`` of its score (memory.search.replies). The
+    hit that stands for the reply (the message, or a fact learned from it) is lifted;
+    the message is added when none does."""
+    asked = ranked[:QUESTIONS_READ]
+    found = replies(asked) if asked else {}
+    if not found:
+        return ranked
+    sources = core.source_messages(h.fact_id for h in ranked if h.fact_id is not None)
+    standing: dict[int, Hit] = {}
+    for hit in ranked:
+        message = hit.id if hit.tier == "recall" else (
+            sources.get(hit.fact_id) if hit.fact_id is not None else None)
+        if message is not None:
+            standing.setdefault(message, hit)
+    lifted = list(ranked)
+    for position, (message, reply) in sorted(found.items()):
+        share = REPLY_SHARE * asked[position].score
+        current = standing.get(message)
+        if current is None:
+            reply.score = share
+            standing[message] = reply
+            lifted.append(reply)
+        elif current.score < share:
+            current.score = share
+    lifted.sort(key=lambda h: -h.score)
+    return lifted
 
 
 def _on_one_scale(hits: list[Hit], tiers: Tiers, words: bool) -> None:

@@ -18,6 +18,7 @@ import numpy as np
 from tiermem.memory.embed.embeddings import Embedder
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.search.fusion import FusionWeights, date_range, dense_query_of, search_page
+from tiermem.memory.search.replies import CONVERSATION_ROLES, next_message, next_messages
 from tiermem.memory.store.contract import StorageBackend, VectorIndex
 from tiermem.memory.store.records import Passage, RowFilter
 from tiermem.memory.types import Hit, SearchResult
@@ -158,6 +159,7 @@ class ArchivalTier:
         weights: FusionWeights | None = None,
         query_embedder: Embedder | None = None,
         nearest: int = 0,
+        lift_replies: bool = False,
     ) -> SearchResult:
         """Hybrid search; ``total`` is the number of matches across all pages.
 
@@ -168,6 +170,8 @@ class ArchivalTier:
         ``nearest`` passages nearest in meaning match even somewhat below the
         embedder's threshold when fewer clear it (memory.search.fusion.hybrid_search);
         ``HierarchicalMemory.archival_search`` asks for ``NEAREST_MATCHES``.
+        With ``lift_replies``, a passage filed from the reply to a message whose passage
+        ranks among the best ranks beside it (memory.search.replies).
 
         With ``prune_common`` (the default), a word found in more than half
         of the passages is left out of a query that has other words: BM25
@@ -178,16 +182,40 @@ class ArchivalTier:
         it, the passages matching in meaning are counted only as far as ranking
         read them, and ``total_exact`` says whether that was all of them.
         """
+        filt = _filters(tags, start, end, was_in_core)
         return search_page(
             self.store.lexical("passages"), passing=self.store.passages.passing,
             vectors=self.vectors,
             embedder=query_embedder or self.embedder, weights=weights or self.weights,
             rows=self._count,
-            query=query, k=k, page=page, filt=_filters(tags, start, end, was_in_core),
+            query=query, k=k, page=page, filt=filt,
             fetch=self.get_many,
             query_vector=query_vector,
             dense_cap=DENSE_CAP if len(self.vectors) >= DENSE_CAP_FROM else None,
-            nearest=nearest)
+            nearest=nearest,
+            replies=(lambda ids: self._replies(ids, filt)) if lift_replies else None)
+
+    def _replies(self, ids: Sequence[int], filt: RowFilter) -> dict[int, int]:
+        """For each passage of ``ids`` filed from a question, the passage filed from the
+        reply to it, when that passes ``filt`` (memory.search.replies)."""
+        sources = {i: p.source_message_id for i, p in self.store.passages.get_many(ids).items()
+                   if p.source_message_id is not None}
+        if not sources:
+            return {}
+        messages = self.store.messages
+        spoken = messages.texts(CONVERSATION_ROLES, ids=sorted(set(sources.values())))
+        reply_to = next_messages(spoken, lambda m: next_message(messages, m))
+        found: dict[int, int] = {}
+        for passage_id, message_id in sources.items():
+            if message_id not in reply_to:
+                continue
+            filed = self.store.passages.filed_from([reply_to[message_id]])
+            passing = self.store.passages.passing(filed, filt)
+            kept = self.store.passages.get_many(passing)  # not the forgotten ones
+            shown = [i for i in passing if i in kept]
+            if shown:
+                found[passage_id] = shown[0]
+        return found
 
     def dense_query(self, query: str) -> str | None:
         """The text ``search`` embeds for ``query`` (memory.search.fusion.dense_query_of)."""

@@ -28,6 +28,7 @@ from tiermem.memory.embed.embeddings import Embedder
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.prompt_history import PromptHistory
 from tiermem.memory.search.fusion import FusionWeights, date_range, dense_query_of, search_page
+from tiermem.memory.search.replies import CONVERSATION_ROLES, next_message, next_messages
 from tiermem.memory.store.contract import StorageBackend, VectorIndex
 from tiermem.memory.store.records import Message, RowFilter
 from tiermem.memory.types import Hit, SearchResult
@@ -212,6 +213,7 @@ class RecallTier:
         before_id: int | None = None,
         weights: FusionWeights | None = None,
         query_embedder: Embedder | None = None,
+        lift_replies: bool = False,
     ) -> SearchResult:
         """Hybrid search over messages; ``total`` counts every match, up to a window.
 
@@ -236,6 +238,8 @@ class RecallTier:
         messages is left out of a query that has other words: FTS5's BM25
         gives it an idf of almost zero, so it ranks nothing, yet it would make
         most messages matches, crowding the window with rows that match only it.
+        With ``lift_replies``, the reply to a question among the best hits ranks beside
+        it (memory.search.replies).
         """
         filt = _filters(roles, start, end, before_id)
         return search_page(
@@ -249,7 +253,17 @@ class RecallTier:
             query=query, k=k, page=page, filt=filt,
             fetch=self.get_many,
             query_vector=query_vector, window=self.window,
-            dense_filt=_dense_filter(roles, start, end, before_id))
+            dense_filt=_dense_filter(roles, start, end, before_id),
+            replies=(lambda ids: self._replies(ids, filt)) if lift_replies else None)
+
+    def _replies(self, ids: Sequence[int], filt: RowFilter) -> dict[int, int]:
+        """For each message of ``ids`` that is a question, the message after it, when that
+        passes ``filt`` (memory.search.replies)."""
+        messages = self.store.messages
+        reply_to = next_messages(messages.texts(CONVERSATION_ROLES, ids=ids),
+                                 lambda m: next_message(messages, m))
+        shown = set(messages.passing(list(reply_to.values()), filt))
+        return {q: r for q, r in reply_to.items() if r in shown}
 
     def dense_query(self, query: str) -> str | None:
         """The text ``search`` embeds for ``query`` when no roles are asked for
