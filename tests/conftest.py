@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def pytest_configure(config: pytest.Config) -> None:
     _stop_cleanly_on_sigterm()
+    _let_ctrl_c_through()
     # The tests and the processes they start import `tiermem`: it must be this
     # checkout, not another one installed in the same environment.
     spec = importlib.util.find_spec("tiermem")
@@ -58,6 +59,15 @@ def _stop_cleanly_on_sigterm() -> None:
         raise KeyboardInterrupt(f"stopped by signal {signum}")
 
     signal.signal(signal.SIGTERM, interrupt)
+
+
+def _let_ctrl_c_through() -> None:
+    """Give SIGINT back its KeyboardInterrupt when the run started with it ignored, as a
+    shell without job control starts a background command (`bash .ci/run &`): the Ctrl-C
+    tests send real SIGINTs, to this process and to the chats it starts, which inherit an
+    ignored signal but not a handler."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 _real_connect = socket.socket.connect
