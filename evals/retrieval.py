@@ -59,6 +59,11 @@ def run_unit(conv: Conversation, config: MemoryConfig, embedder: Embedder, ks: S
             progress.advance(task, n)
 
     memory = ingest(conv, config, embedder, advance)
+    # Another configuration may have asked these questions: its query vectors, kept by the
+    # embedder, would time this one's searches without the model.
+    forget_queries = getattr(embedder, "forget_queries", None)
+    if callable(forget_queries):
+        forget_queries()
     try:
         if progress is not None:
             progress.update(task, description=f"{config.name} {conv.id}: queries", completed=0,

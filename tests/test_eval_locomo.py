@@ -7,7 +7,7 @@ import json
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -151,6 +151,37 @@ def test_timings_summarise_the_measured_times() -> None:
     assert report["timings"] == {"ingest_turns_per_s": 8.0, "ingest_seconds": 5.0,
                                  "query_p50_ms": 3.0, "query_p95_ms": 100.0}
     assert report["overall"]["questions"] == 5
+
+
+class CachingEmbedder(HashingEmbedder):
+    """Keeps query vectors as the local model does, and counts the texts it embeds."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.kept: dict[str, Any] = {}
+        self.embedded: list[str] = []
+
+    def embed_query(self, text: str) -> Any:
+        if text not in self.kept:
+            self.embedded.append(text)
+            self.kept[text] = super().embed_query(text)
+        return self.kept[text]
+
+    def embed_queries(self, texts: Sequence[str]) -> list[Any]:
+        return [self.embed_query(t) for t in texts]
+
+    def forget_queries(self) -> None:
+        self.kept.clear()
+
+
+def test_each_configuration_embeds_its_questions_itself(data_file: Path) -> None:
+    # Timed from another configuration's kept vectors, hybrid's searches ran no model.
+    embedder = CachingEmbedder()
+    run_retrieval(load_conversations([data_file]), resolve_configs(["dense", "hybrid"]),
+                  embedder)
+    questions = [q.question for c in load_conversations([data_file])
+                 for q in c.scored_questions()]
+    assert len(embedder.embedded) == 2 * len(questions)
 
 
 # -- report, resume, CLI ---------------------------------------------------------------------

@@ -315,6 +315,12 @@ class MiniLMEmbedder:
         """One ``(384,)`` float32 unit vector (same model and pooling as documents)."""
         return self.embed_queries([text])[0]
 
+    def forget_queries(self) -> None:
+        """Drop the query vectors kept from recent calls, so the next ones run the model
+        (a benchmark timing searches that another ran before it)."""
+        with self._queries_lock:
+            self._queries.clear()
+
     def embed_queries(self, texts: Sequence[str]) -> list[np.ndarray]:
         """One vector per text, as ``embed_query`` gives it; the texts not embedded
         recently run as one batch. For a handful of short queries a batch costs far
