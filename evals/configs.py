@@ -4,11 +4,13 @@ Every configuration writes every turn to recall, as ``"Speaker: text"`` with its
 session's date as the message time. What else it does:
 
 - ``archival`` layout (bm25, dense, hybrid and their variants): every turn is
-  also an archival passage, searched with ``archival_search``. The passage
-  text is the turn followed by a context block holding the turn before it in
-  the same session, which full-text search sees; the embedding is of the turn
-  alone. Why: conversational evidence is often split across a question and its
-  answer ("What did you research?" / "Adoption agencies"), and the answer's
+  also an archival passage, filed from its recall message (``source_message_id``,
+  so the reply to a question ranks beside it: memory.search.replies), searched
+  with ``archival_search``. The passage text is the turn followed by a context
+  block holding the turn before it in the same session, which full-text search
+  sees; the embedding is of the turn alone. Why: conversational evidence is
+  often split across a question and its answer ("What did you research?" /
+  "Adoption agencies"), and the answer's
   topic words are in the question. One vector for two turns blurs both, and
   the turn after adds more noise than evidence (``--config ablation`` measures
   both choices).

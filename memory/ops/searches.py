@@ -99,7 +99,8 @@ def query(memory: SearchedMemory, q: str, k: int = 10, touch: bool = True,
     is never cut by ``k``: it takes the place of the weakest other hit, and
     if more than ``k`` match strongly the ``k`` best-scoring are kept.
     Weaker core matches, such as facts sharing only a name with the query,
-    compete on score (memory.search.query says why).
+    compete on score (memory.search.query says why). The reply to a question
+    among the best hits ranks beside it (memory.search.replies).
 
     With ``touch``, the returned facts the query is about (those it matches
     strongly, as above; memory.ops.searches.facts_about) count as used: a
