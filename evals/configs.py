@@ -10,10 +10,9 @@ session's date as the message time. What else it does:
   block holding the turn before it in the same session, which full-text search
   sees; the embedding is of the turn alone. Why: conversational evidence is
   often split across a question and its answer ("What did you research?" /
-  "Adoption agencies"), and the answer's
-  topic words are in the question. One vector for two turns blurs both, and
-  the turn after adds more noise than evidence (``--config ablation`` measures
-  both choices).
+  "Adoption agencies"), and the answer's topic words are in the question. One
+  vector for two turns blurs both, and the turn after adds more noise than
+  evidence (``--config ablation`` measures both choices).
 - ``hierarchy`` layout: the full memory. Each turn is one interaction: the
   turn goes to recall (embedded), and the facts ``extract_facts`` finds in it
   go to core, which evicts to archival when full (``archive_turns`` also files

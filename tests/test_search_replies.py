@@ -112,11 +112,13 @@ def test_a_forgotten_reply_stays_forgotten(memory: HierarchicalMemory) -> None:
     assert ids["answer"] not in [h.id for h in hits]
 
 
-def test_pages_cut_one_order(memory: HierarchicalMemory) -> None:
+def test_pages_cut_one_order_and_give_one_total(memory: HierarchicalMemory) -> None:
     _conversation(memory)
     whole = [h.id for h in memory.recall_search(SEARCH, k=10).hits]
-    pages = [h.id for page in (1, 2) for h in memory.recall_search(SEARCH, k=5, page=page).hits]
-    assert pages == whole
+    pages = [memory.recall_search(SEARCH, k=5, page=page) for page in range(1, 9)]
+    assert [h.id for page in pages[:2] for h in page.hits] == whole
+    assert len({page.total for page in pages}) == 1
+    assert sum(len(page.hits) for page in pages) == pages[0].total
 
 
 def test_archival_lifts_the_passage_filed_from_the_reply(memory: HierarchicalMemory) -> None:
@@ -132,7 +134,11 @@ def test_archival_lifts_the_passage_filed_from_the_reply(memory: HierarchicalMem
     lifted = memory.archival_search(SEARCH, k=5)
     found = [h.id for h in lifted.hits]
     assert question in found and answer in found and loose not in found
-    assert lifted.total == plain.total + 1  # the reply is counted among the matches
+    # Counted among the matches when the ranking holds them all, so every page says one total.
+    assert lifted.total == plain.total
+    whole = memory.archival_search(SEARCH, k=100)
+    assert answer in [h.id for h in whole.hits] and whole.total == plain.total + 1
+    assert len(whole.hits) == whole.total
     # A filter the reply's passage fails keeps it out.
     assert answer in [h.id for h in memory.archival_search(SEARCH, k=5, tags=["art"]).hits]
     tagged = [h.id for h in memory.archival_search(SEARCH, k=5, tags=["x"]).hits]
@@ -180,3 +186,15 @@ def test_a_reply_the_privacy_policy_withholds_is_not_lifted(tmp_path: Path) -> N
         assert ("recall", question) in [(h.tier, h.id) for h in hits]
         assert all("insulin" not in h.text for h in hits)
         assert all("insulin" not in h.text for h in memory.recall_search(SEARCH, k=5).hits)
+
+
+def test_query_lifts_replies_for_time_questions_and_a_second_round(
+        memory: HierarchicalMemory) -> None:
+    from tiermem.memory.search.hops import HopSettings
+
+    ids = _conversation(memory)
+    for question in (SEARCH + " last week", "when " + SEARCH):
+        found = [(h.tier, h.id) for h in memory.query(question, k=5, touch=False)]
+        assert ("recall", ids["answer"]) in found, question
+    hopped = memory.query(SEARCH, k=5, touch=False, hop=HopSettings())
+    assert ("recall", ids["answer"]) in [(h.tier, h.id) for h in hopped]

@@ -136,12 +136,15 @@ OneSearch = Callable[[str, int, int], SearchResult]
 
 def archival_page(memory: SearchedMemory, query: str, k: int, page: int,
                   tags: Sequence[str] | None, start: Any, end: Any, hop: HopSettings | None,
-                  query_embedder: Embedder | None, nearest: int) -> SearchResult:
-    """One page of archival's hybrid search, as the recall layer lets ``query`` see it."""
+                  query_embedder: Embedder | None, nearest: int,
+                  lift_replies: bool = True) -> SearchResult:
+    """One page of archival's hybrid search, as the recall layer lets ``query`` see it;
+    ``lift_replies`` ranks replies beside their questions (``query()`` does so itself,
+    across the tiers)."""
     def search(text: str, m: int, at: int) -> SearchResult:
         return memory.archival.search(text, k=m, page=at, tags=tags, start=start, end=end,
                                       query_embedder=query_embedder, nearest=nearest,
-                                      lift_replies=True)
+                                      lift_replies=lift_replies)
 
     return _tier_page(memory, search, query, k, page, hop, "passages", len(memory.archival))
 
@@ -200,12 +203,14 @@ def count_used(memory: SearchedMemory, query: str, hits: Sequence[Hit],
 
 def recall_page(memory: SearchedMemory, query: str, k: int, page: int,
                 roles: Sequence[str] | None, start: Any, end: Any, before_id: int | None,
-                hop: HopSettings | None, query_embedder: Embedder | None) -> SearchResult:
-    """One page of the conversation log's search, as the recall layer lets ``query`` see it."""
+                hop: HopSettings | None, query_embedder: Embedder | None,
+                lift_replies: bool = True) -> SearchResult:
+    """One page of the conversation log's search, as the recall layer lets ``query`` see it;
+    ``lift_replies`` is as for ``archival_page``."""
     def search(text: str, m: int, at: int) -> SearchResult:
         return memory.recall.search(text, k=m, page=at, roles=roles, start=start, end=end,
                                     before_id=before_id, query_embedder=query_embedder,
-                                    lift_replies=True)
+                                    lift_replies=lift_replies)
 
     return _tier_page(memory, search, query, k, page, hop, "messages", len(memory.recall))
 
@@ -236,10 +241,12 @@ def query_all(memory: SearchedMemory, request: str, k: int,
         # archival's nearest rows below it would have no place on that scale. The page is
         # read past archival_search: its counters (diagnostics' hit rate, archival_never_hits)
         # measure the searches asked of archival, not the tier each query() reads.
+        # Replies are lifted once, across the tiers (memory.search.query): a tier's own lift
+        # would add rows the common scale puts last, in place of its real candidates.
         archival=lambda text, n, embedder: archival_page(
-            memory, text, n, 1, None, None, None, None, embedder, 0),
-        recall=lambda text, n, embedder: memory.recall_search(
-            text, k=n, query_embedder=embedder),
+            memory, text, n, 1, None, None, None, None, embedder, 0, lift_replies=False),
+        recall=lambda text, n, embedder: recall_page(
+            memory, text, n, 1, None, None, None, None, None, embedder, lift_replies=False),
         embedder=memory.embedder, fusion=memory.fusion,
         recall_by_meaning=memory.recall.vectors is not None,
         core_shown=None if privacy is None else (

@@ -301,8 +301,12 @@ def search_page(
         nearest=nearest,
     )
     if replies is not None and not past_end:
+        # A reply missing from a ranking cut at ``depth`` may match further down: it is
+        # counted only when the ranking holds every match.
+        every_match = len(ranked) < depth
         ranked, added = lift_replies(ranked, replies)
-        ranked, total = ranked[:depth], total + added
+        ranked = ranked[:depth]
+        total += added if every_match else 0
     chosen = [] if past_end else ranked[(page - 1) * k : page * k]
     by_id = fetch([r.id for r in chosen])
     hits = []

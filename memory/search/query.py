@@ -222,11 +222,11 @@ def rank_tiers(tiers: Tiers, q: str, k: int, now: float) -> TierRanking:
             if hit.fact_id is not None:
                 hit.score *= FACT_WEIGHT
     ranked.sort(key=lambda h: -h.score)  # stable: on a tie, core's hit comes first
+    if tiers.replies is not None:  # before the time: a reply is judged by its own date
+        ranked = _with_replies(ranked, tiers.core, tiers.replies)
     ranked = rerank_for_time(ranked, asked)
     if tiers.by_source:
         ranked = _facts_with_their_sources(ranked, tiers.core, strong)
-    if tiers.replies is not None:
-        ranked = _with_replies(ranked, tiers.core, tiers.replies)
     # The best k strong matches claim their places; the other places go by score.
     strong_hits = [h for h in ranked if h.tier == "core" and h.id in strong][:k]
     chosen = {id(h) for h in strong_hits}
@@ -285,8 +285,9 @@ def _with_replies(ranked: list[Hit], core: CoreTier,
         if message is not None:
             standing.setdefault(message, hit)
     lifted = list(ranked)
+    shares = [REPLY_SHARE * hit.score for hit in asked]  # before any is raised below
     for position, (message, reply) in sorted(found.items()):
-        share = REPLY_SHARE * asked[position].score
+        share = shares[position]
         current = standing.get(message)
         if current is None:
             reply.score = share

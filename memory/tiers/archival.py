@@ -205,16 +205,20 @@ class ArchivalTier:
         messages = self.store.messages
         spoken = messages.texts(CONVERSATION_ROLES, ids=sorted(set(sources.values())))
         reply_to = next_messages(spoken, lambda m: next_message(messages, m))
+        if not reply_to:
+            return {}
+        filed = self.store.passages.filed_from(sorted(set(reply_to.values())))
+        kept = self.store.passages.get_many(self.store.passages.passing(filed, filt))
+        by_message: dict[int, int] = {}
+        for passage_id in filed:  # in id order: the first passage filed from each reply
+            passage = kept.get(passage_id)  # forgotten ones and those filtered out are not
+            if passage is not None and passage.source_message_id is not None:
+                by_message.setdefault(passage.source_message_id, passage_id)
         found: dict[int, int] = {}
         for passage_id, message_id in sources.items():
-            if message_id not in reply_to:
-                continue
-            filed = self.store.passages.filed_from([reply_to[message_id]])
-            passing = self.store.passages.passing(filed, filt)
-            kept = self.store.passages.get_many(passing)  # not the forgotten ones
-            shown = [i for i in passing if i in kept]
-            if shown:
-                found[passage_id] = shown[0]
+            reply = by_message.get(reply_to.get(message_id, -1))
+            if reply is not None:
+                found[passage_id] = reply
         return found
 
     def dense_query(self, query: str) -> str | None:
