@@ -198,3 +198,23 @@ def test_query_lifts_replies_for_time_questions_and_a_second_round(
         assert ("recall", ids["answer"]) in found, question
     hopped = memory.query(SEARCH, k=5, touch=False, hop=HopSettings())
     assert ("recall", ids["answer"]) in [(h.tier, h.id) for h in hopped]
+
+
+def test_a_question_the_privacy_policy_withholds_lifts_no_reply(tmp_path: Path) -> None:
+    from test_privacy_paths import POLICY
+
+    home = tmp_path / "home"
+    secret_question = "Melanie: What inspired the painting for the art show, the insulin?"
+    with make_memory(home) as memory:
+        with memory.interaction() as turn:
+            asked = memory.recall.append("user", secret_question, turn)
+            replied = memory.recall.append("assistant", ANSWER, turn)
+        for text in FILLER:
+            memory.archival_insert(text)
+        question = memory.archival_insert(secret_question, source_message_id=asked)
+        answer = memory.archival_insert(ANSWER, source_message_id=replied)
+        assert answer in [h.id for h in memory.archival_search(SEARCH, k=5).hits]
+    with make_memory(home, privacy=POLICY) as memory:
+        found = [h.id for h in memory.archival_search(SEARCH, k=5).hits]
+        # Shown, the answer would tell that a withheld question matched the search.
+        assert question not in found and answer not in found

@@ -144,7 +144,7 @@ def archival_page(memory: SearchedMemory, query: str, k: int, page: int,
     def search(text: str, m: int, at: int) -> SearchResult:
         return memory.archival.search(text, k=m, page=at, tags=tags, start=start, end=end,
                                       query_embedder=query_embedder, nearest=nearest,
-                                      lift_replies=lift_replies)
+                                      lift_replies=lift_replies, shown=_shown(memory, text))
 
     return _tier_page(memory, search, query, k, page, hop, "passages", len(memory.archival))
 
@@ -210,7 +210,7 @@ def recall_page(memory: SearchedMemory, query: str, k: int, page: int,
     def search(text: str, m: int, at: int) -> SearchResult:
         return memory.recall.search(text, k=m, page=at, roles=roles, start=start, end=end,
                                     before_id=before_id, query_embedder=query_embedder,
-                                    lift_replies=lift_replies)
+                                    lift_replies=lift_replies, shown=_shown(memory, text))
 
     return _tier_page(memory, search, query, k, page, hop, "messages", len(memory.recall))
 
@@ -298,6 +298,13 @@ def _replies(memory: SearchedMemory, request: str,
     return {position: (reply_to[message], by_id[reply_to[message]])
             for position, message in asking.items()
             if message in reply_to and reply_to[message] in by_id}
+
+
+def _shown(memory: SearchedMemory,
+           request: str) -> Callable[[list[Hit]], list[Hit]] | None:
+    """The hits of a search for ``request`` the privacy policy shows (None: all)."""
+    privacy = memory.privacy
+    return None if privacy is None else (lambda hits: privacy.filter_hits(request, hits))
 
 
 def _screened(memory: SearchedMemory, text: str, fetch: Callable[..., SearchResult],

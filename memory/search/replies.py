@@ -33,6 +33,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from tiermem.memory.search.fusion_scores import Ranked
 from tiermem.memory.store.contract import MessageStore
+from tiermem.memory.types import Hit
 
 #: The share of a question's score its reply ranks at, at least.
 REPLY_SHARE = 0.8
@@ -92,3 +93,12 @@ def next_message(messages: MessageStore, after: int) -> int | None:
     """The id of the first message of the conversation's roles after message ``after``."""
     found = messages.texts(CONVERSATION_ROLES, after_id=after, limit=1)
     return found[0][0] if found else None
+
+
+def shown_ids(ids: Sequence[int], fetch: Callable[[Sequence[int]], Mapping[int, Hit]],
+              shown: Callable[[list[Hit]], list[Hit]] | None) -> list[int]:
+    """Those of ``ids`` whose hits (``fetch``) ``shown`` keeps; all of them without it."""
+    if shown is None or not ids:
+        return list(ids)
+    kept = {hit.id for hit in shown(list(fetch(ids).values()))}
+    return [i for i in ids if i in kept]

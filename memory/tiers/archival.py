@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,7 +18,12 @@ import numpy as np
 from tiermem.memory.embed.embeddings import Embedder
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.search.fusion import FusionWeights, date_range, dense_query_of, search_page
-from tiermem.memory.search.replies import CONVERSATION_ROLES, next_message, next_messages
+from tiermem.memory.search.replies import (
+    CONVERSATION_ROLES,
+    next_message,
+    next_messages,
+    shown_ids,
+)
 from tiermem.memory.store.contract import StorageBackend, VectorIndex
 from tiermem.memory.store.records import Passage, RowFilter
 from tiermem.memory.types import Hit, SearchResult
@@ -160,6 +165,7 @@ class ArchivalTier:
         query_embedder: Embedder | None = None,
         nearest: int = 0,
         lift_replies: bool = False,
+        shown: Callable[[list[Hit]], list[Hit]] | None = None,
     ) -> SearchResult:
         """Hybrid search; ``total`` is the number of matches across all pages.
 
@@ -172,6 +178,8 @@ class ArchivalTier:
         ``HierarchicalMemory.archival_search`` asks for ``NEAREST_MATCHES``.
         With ``lift_replies``, a passage filed from the reply to a message whose passage
         ranks among the best ranks beside it (memory.search.replies).
+        ``shown`` gives the hits a privacy policy lets this search show: a question it
+        withholds lifts no reply, whose place would tell that the question matched.
 
         With ``prune_common`` (the default), a word found in more than half
         of the passages is left out of a query that has other words: BM25
@@ -193,7 +201,8 @@ class ArchivalTier:
             query_vector=query_vector,
             dense_cap=DENSE_CAP if len(self.vectors) >= DENSE_CAP_FROM else None,
             nearest=nearest,
-            replies=(lambda ids: self._replies(ids, filt)) if lift_replies else None)
+            replies=(lambda ids: self._replies(shown_ids(ids, self.get_many, shown), filt))
+            if lift_replies else None)
 
     def _replies(self, ids: Sequence[int], filt: RowFilter) -> dict[int, int]:
         """For each passage of ``ids`` filed from a question, the passage filed from the

@@ -28,7 +28,12 @@ from tiermem.memory.embed.embeddings import Embedder
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.prompt_history import PromptHistory
 from tiermem.memory.search.fusion import FusionWeights, date_range, dense_query_of, search_page
-from tiermem.memory.search.replies import CONVERSATION_ROLES, next_message, next_messages
+from tiermem.memory.search.replies import (
+    CONVERSATION_ROLES,
+    next_message,
+    next_messages,
+    shown_ids,
+)
 from tiermem.memory.store.contract import StorageBackend, VectorIndex
 from tiermem.memory.store.records import Message, RowFilter
 from tiermem.memory.types import Hit, SearchResult
@@ -214,6 +219,7 @@ class RecallTier:
         weights: FusionWeights | None = None,
         query_embedder: Embedder | None = None,
         lift_replies: bool = False,
+        shown: Callable[[list[Hit]], list[Hit]] | None = None,
     ) -> SearchResult:
         """Hybrid search over messages; ``total`` counts every match, up to a window.
 
@@ -240,6 +246,8 @@ class RecallTier:
         most messages matches, crowding the window with rows that match only it.
         With ``lift_replies``, the reply to a question among the best hits ranks beside
         it (memory.search.replies).
+        ``shown`` gives the hits a privacy policy lets this search show: a question it
+        withholds lifts no reply, whose place would tell that the question matched.
         """
         filt = _filters(roles, start, end, before_id)
         return search_page(
@@ -254,7 +262,8 @@ class RecallTier:
             fetch=self.get_many,
             query_vector=query_vector, window=self.window,
             dense_filt=_dense_filter(roles, start, end, before_id),
-            replies=(lambda ids: self._replies(ids, filt)) if lift_replies else None)
+            replies=(lambda ids: self._replies(shown_ids(ids, self.get_many, shown), filt))
+            if lift_replies else None)
 
     def _replies(self, ids: Sequence[int], filt: RowFilter) -> dict[int, int]:
         """For each message of ``ids`` that is a question, the message after it, when that
