@@ -134,11 +134,12 @@ def test_archival_lifts_the_passage_filed_from_the_reply(memory: HierarchicalMem
     lifted = memory.archival_search(SEARCH, k=5)
     found = [h.id for h in lifted.hits]
     assert question in found and answer in found and loose not in found
-    # Counted among the matches when the ranking holds them all, so every page says one total.
-    assert lifted.total == plain.total
+    # Counted when the ranking holds every match; a page cut before that cannot tell
+    # whether the reply matches further down, and says its total may be short.
+    assert lifted.total == plain.total and not lifted.total_exact and plain.total_exact
     whole = memory.archival_search(SEARCH, k=100)
     assert answer in [h.id for h in whole.hits] and whole.total == plain.total + 1
-    assert len(whole.hits) == whole.total
+    assert len(whole.hits) == whole.total and whole.total_exact
     # A filter the reply's passage fails keeps it out.
     assert answer in [h.id for h in memory.archival_search(SEARCH, k=5, tags=["art"]).hits]
     tagged = [h.id for h in memory.archival_search(SEARCH, k=5, tags=["x"]).hits]
@@ -218,3 +219,35 @@ def test_a_question_the_privacy_policy_withholds_lifts_no_reply(tmp_path: Path) 
         found = [h.id for h in memory.archival_search(SEARCH, k=5).hits]
         # Shown, the answer would tell that a withheld question matched the search.
         assert question not in found and answer not in found
+
+
+class RoundsGuard:
+    """A privacy policy that withholds the question for the request itself but shows it
+    for a second round's words (and shows everything else), noting each request."""
+
+    def __init__(self, request: str) -> None:
+        self.request, self.asked = request, []  # type: list[str]
+
+    def allow_hits(self, request: str, hits: Sequence[Any]) -> list[bool]:
+        self.asked.append(request)
+        return [request != self.request or h.text != QUESTION for h in hits]
+
+    def filter_hits(self, request: str, hits: Sequence[Any]) -> list[Any]:
+        return [h for h, ok in zip(hits, self.allow_hits(request, hits), strict=True) if ok]
+
+
+def test_a_second_round_lifts_no_reply_to_a_question_withheld_for_the_request(
+        memory: HierarchicalMemory, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tiermem.memory.ops import searches
+
+    ids = _conversation(memory)
+    question = memory.recall.get_many([ids["question"]])[ids["question"]]
+    assert searches._replies(memory, SEARCH, [question])  # shown: its reply is lifted
+    guard = RoundsGuard(SEARCH)
+    monkeypatch.setattr(memory, "privacy", guard)
+    # query()'s second round: screened for its own words, the question is no question asked.
+    assert searches._replies(memory, SEARCH, [question]) == {}
+    # A tier's second round: its questions are screened for the round's text and the request.
+    shown = searches._shown(memory, SEARCH, SEARCH + " lake")
+    assert shown is not None and shown([question]) == []
+    assert guard.asked[-2:] == [SEARCH + " lake", SEARCH]

@@ -144,7 +144,8 @@ def archival_page(memory: SearchedMemory, query: str, k: int, page: int,
     def search(text: str, m: int, at: int) -> SearchResult:
         return memory.archival.search(text, k=m, page=at, tags=tags, start=start, end=end,
                                       query_embedder=query_embedder, nearest=nearest,
-                                      lift_replies=lift_replies, shown=_shown(memory, text))
+                                      lift_replies=lift_replies,
+                                      shown=_shown(memory, query, text))
 
     return _tier_page(memory, search, query, k, page, hop, "passages", len(memory.archival))
 
@@ -210,7 +211,8 @@ def recall_page(memory: SearchedMemory, query: str, k: int, page: int,
     def search(text: str, m: int, at: int) -> SearchResult:
         return memory.recall.search(text, k=m, page=at, roles=roles, start=start, end=end,
                                     before_id=before_id, query_embedder=query_embedder,
-                                    lift_replies=lift_replies, shown=_shown(memory, text))
+                                    lift_replies=lift_replies,
+                                    shown=_shown(memory, query, text))
 
     return _tier_page(memory, search, query, k, page, hop, "messages", len(memory.recall))
 
@@ -275,11 +277,17 @@ def _replies(memory: SearchedMemory, request: str,
     """For each of ``hits`` that stands for a question (a message, a fact learned from
     one, a passage filed from one), the message that replies to it, as a recall hit the
     privacy policy shows for ``request``, by the hit's position (memory.search.replies)."""
+    # A second round screened its hits for its own words: a question withheld for
+    # ``request`` lifts nothing.
+    allowed = ([True] * len(hits) if memory.privacy is None
+               else memory.privacy.allow_hits(request, list(hits)))
     sources = memory.core.source_messages(h.fact_id for h in hits if h.fact_id is not None)
     filed = memory.store.passages.get_many(
         [h.id for h in hits if h.tier == "archival" and h.fact_id is None])
     asking: dict[int, int] = {}
     for position, hit in enumerate(hits):
+        if not allowed[position]:
+            continue
         message = hit.id if hit.tier == "recall" else (
             sources.get(hit.fact_id) if hit.fact_id is not None
             else filed[hit.id].source_message_id if hit.id in filed else None)
@@ -300,11 +308,17 @@ def _replies(memory: SearchedMemory, request: str,
             if message in reply_to and reply_to[message] in by_id}
 
 
-def _shown(memory: SearchedMemory,
-           request: str) -> Callable[[list[Hit]], list[Hit]] | None:
-    """The hits of a search for ``request`` the privacy policy shows (None: all)."""
+def _shown(memory: SearchedMemory, request: str,
+           text: str) -> Callable[[list[Hit]], list[Hit]] | None:
+    """The hits of a search the privacy policy shows (None: all of them): for the
+    ``request`` asked, and for the ``text`` of the round searched (a second round searches
+    more words), as the page's hits are screened."""
     privacy = memory.privacy
-    return None if privacy is None else (lambda hits: privacy.filter_hits(request, hits))
+    if privacy is None:
+        return None
+    if text == request:
+        return lambda hits: privacy.filter_hits(request, hits)
+    return lambda hits: privacy.filter_hits(request, privacy.filter_hits(text, hits))
 
 
 def _screened(memory: SearchedMemory, text: str, fetch: Callable[..., SearchResult],

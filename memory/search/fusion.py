@@ -301,12 +301,15 @@ def search_page(
         nearest=nearest,
     )
     if replies is not None and not past_end:
-        # A reply missing from a ranking cut at ``depth`` may match further down: it is
-        # counted only when the ranking holds every match.
         every_match = len(ranked) < depth
         ranked, added = lift_replies(ranked, replies)
         ranked = ranked[:depth]
-        total += added if every_match else 0
+        if added and every_match:  # it matched nothing: one more row to page through
+            total += added
+        elif added:
+            # It may match further down the ranking, or not at all: the total counts the
+            # matches only, and says it may be short.
+            exact = False
     chosen = [] if past_end else ranked[(page - 1) * k : page * k]
     by_id = fetch([r.id for r in chosen])
     hits = []

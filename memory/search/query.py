@@ -44,10 +44,11 @@ LoCoMo's dev conversations where each conversation's own best agreed (0.4 and
 0.5 on both; README "Evaluation"). Forget's candidate list does not merge
 (``Tiers.by_source``): each item there is a thing to delete.
 
-The reply to a question among the first ``QUESTIONS_READ`` hits then ranks at
-least ``REPLY_SHARE`` of its score, whichever hit stands for its message (the
-message, or a fact learned from it), or as the message itself, added to the
-hits (memory.search.replies).
+Before that merge, and before the re-ranking by time below, the reply to a
+question among the first ``QUESTIONS_READ`` hits (a message, a fact learned from
+one, or a passage filed from one) ranks at least ``REPLY_SHARE`` of that
+question's score at that point: the hit that stands for the reply's message is
+lifted, or the message is added to the hits (memory.search.replies).
 
 A question about time ("When did ...", "... last May") is re-ranked by it
 (memory.search.temporal): each tier gives ``TIME_POOL`` times ``k`` hits, and those
