@@ -24,7 +24,7 @@ from tiermem.memory.search.query import (
     rank_tiers,
     strong_matches,
 )
-from tiermem.memory.search.replies import CONVERSATION_ROLES, next_message, next_messages
+from tiermem.memory.search.replies import replies_to
 from tiermem.memory.store.records import TextTable
 from tiermem.memory.tiers.lifecycle import FactLifecycle
 from tiermem.memory.types import Hit, SearchResult
@@ -295,9 +295,7 @@ def _replies(memory: SearchedMemory, request: str,
             asking[position] = message
     if not asking:
         return {}
-    messages = memory.store.messages
-    reply_to = next_messages(messages.texts(CONVERSATION_ROLES, ids=sorted(set(asking.values()))),
-                             lambda m: next_message(messages, m))
+    reply_to = replies_to(memory.store.messages, list(asking.values()))
     found = memory.recall.get_many(sorted(set(reply_to.values())))
     shown = list(found.values())
     if memory.privacy is not None:

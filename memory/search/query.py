@@ -251,9 +251,7 @@ def _facts_with_their_sources(ranked: list[Hit], core: CoreTier,
     groups: dict[int, list[Hit]] = {}
     sources = core.source_messages(h.fact_id for h in ranked if h.fact_id is not None)
     for hit in ranked:
-        source = hit.id if hit.tier == "recall" else None
-        if hit.fact_id is not None:
-            source = sources.get(hit.fact_id)
+        source = _message_of(hit, sources)
         if source is not None:
             groups.setdefault(source, []).append(hit)
     dropped: set[int] = set()
@@ -266,6 +264,14 @@ def _facts_with_their_sources(ranked: list[Hit], core: CoreTier,
     kept = [h for h in ranked if id(h) not in dropped]
     kept.sort(key=lambda h: -h.score)
     return kept
+
+
+def _message_of(hit: Hit, sources: Mapping[int, int]) -> int | None:
+    """The recall message ``hit`` stands for: itself, or the one its fact was learned
+    from (``sources``: fact id to message id)."""
+    if hit.fact_id is not None:
+        return sources.get(hit.fact_id)
+    return hit.id if hit.tier == "recall" else None
 
 
 def _with_replies(ranked: list[Hit], core: CoreTier,
@@ -281,8 +287,7 @@ def _with_replies(ranked: list[Hit], core: CoreTier,
     sources = core.source_messages(h.fact_id for h in ranked if h.fact_id is not None)
     standing: dict[int, Hit] = {}
     for hit in ranked:
-        message = hit.id if hit.tier == "recall" else (
-            sources.get(hit.fact_id) if hit.fact_id is not None else None)
+        message = _message_of(hit, sources)
         if message is not None:
             standing.setdefault(message, hit)
     lifted = list(ranked)

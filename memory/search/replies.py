@@ -76,23 +76,17 @@ def lift_replies(ranked: list[Ranked], replies: Replies) -> tuple[list[Ranked], 
     return sorted(by_id.values(), key=lambda r: -r.score), added
 
 
-def next_messages(questions: Sequence[tuple[int, str]],
-                  next_after: Callable[[int], int | None]) -> dict[int, int]:
-    """For each ``(message id, text)`` that is a question, the id of the message after it
-    (``next_after``), when there is one."""
+def replies_to(messages: MessageStore, message_ids: Sequence[int]) -> dict[int, int]:
+    """For each of ``message_ids`` that is a question of the conversation (not forgotten),
+    the id of the first message of the conversation's roles with text after it, when
+    there is one."""
     found: dict[int, int] = {}
-    for message_id, text in questions:
+    for message_id, text in messages.texts(CONVERSATION_ROLES, ids=sorted(set(message_ids))):
         if is_question(text):
-            reply = next_after(message_id)
-            if reply is not None:
-                found[message_id] = reply
+            after = messages.texts(CONVERSATION_ROLES, after_id=message_id, limit=1)
+            if after:
+                found[message_id] = after[0][0]
     return found
-
-
-def next_message(messages: MessageStore, after: int) -> int | None:
-    """The id of the first message of the conversation's roles after message ``after``."""
-    found = messages.texts(CONVERSATION_ROLES, after_id=after, limit=1)
-    return found[0][0] if found else None
 
 
 def shown_ids(ids: Sequence[int], fetch: Callable[[Sequence[int]], Mapping[int, Hit]],

@@ -18,12 +18,7 @@ import numpy as np
 from tiermem.memory.embed.embeddings import Embedder
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.search.fusion import FusionWeights, date_range, dense_query_of, search_page
-from tiermem.memory.search.replies import (
-    CONVERSATION_ROLES,
-    next_message,
-    next_messages,
-    shown_ids,
-)
+from tiermem.memory.search.replies import replies_to, shown_ids
 from tiermem.memory.store.contract import StorageBackend, VectorIndex
 from tiermem.memory.store.records import Passage, RowFilter
 from tiermem.memory.types import Hit, SearchResult
@@ -211,9 +206,7 @@ class ArchivalTier:
                    if p.source_message_id is not None}
         if not sources:
             return {}
-        messages = self.store.messages
-        spoken = messages.texts(CONVERSATION_ROLES, ids=sorted(set(sources.values())))
-        reply_to = next_messages(spoken, lambda m: next_message(messages, m))
+        reply_to = replies_to(self.store.messages, list(sources.values()))
         if not reply_to:
             return {}
         filed = self.store.passages.filed_from(sorted(set(reply_to.values())))
@@ -223,12 +216,9 @@ class ArchivalTier:
             passage = kept.get(passage_id)  # forgotten ones and those filtered out are not
             if passage is not None and passage.source_message_id is not None:
                 by_message.setdefault(passage.source_message_id, passage_id)
-        found: dict[int, int] = {}
-        for passage_id, message_id in sources.items():
-            reply = by_message.get(reply_to.get(message_id, -1))
-            if reply is not None:
-                found[passage_id] = reply
-        return found
+        return {passage_id: by_message[reply_to[message_id]]
+                for passage_id, message_id in sources.items()
+                if message_id in reply_to and reply_to[message_id] in by_message}
 
     def dense_query(self, query: str) -> str | None:
         """The text ``search`` embeds for ``query`` (memory.search.fusion.dense_query_of)."""

@@ -28,12 +28,7 @@ from tiermem.memory.embed.embeddings import Embedder
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.prompt_history import PromptHistory
 from tiermem.memory.search.fusion import FusionWeights, date_range, dense_query_of, search_page
-from tiermem.memory.search.replies import (
-    CONVERSATION_ROLES,
-    next_message,
-    next_messages,
-    shown_ids,
-)
+from tiermem.memory.search.replies import replies_to, shown_ids
 from tiermem.memory.store.contract import StorageBackend, VectorIndex
 from tiermem.memory.store.records import Message, RowFilter
 from tiermem.memory.types import Hit, SearchResult
@@ -268,10 +263,8 @@ class RecallTier:
     def _replies(self, ids: Sequence[int], filt: RowFilter) -> dict[int, int]:
         """For each message of ``ids`` that is a question, the message after it, when that
         passes ``filt`` (memory.search.replies)."""
-        messages = self.store.messages
-        reply_to = next_messages(messages.texts(CONVERSATION_ROLES, ids=ids),
-                                 lambda m: next_message(messages, m))
-        shown = set(messages.passing(list(reply_to.values()), filt))
+        reply_to = replies_to(self.store.messages, ids)
+        shown = set(self.store.messages.passing(list(reply_to.values()), filt))
         return {q: r for q, r in reply_to.items() if r in shown}
 
     def dense_query(self, query: str) -> str | None:
