@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from tiermem.memory.embed.embeddings import Embedder, strong_similarity
 from tiermem.memory.errors import InvalidInputError
+from tiermem.memory.ops.context_screen import shown_with_context
 from tiermem.memory.ops.protocols import GuardedMemory, RankedMemory
 from tiermem.memory.search.fusion import NEAREST_MATCHES
 from tiermem.memory.search.hops import HopSettings, hop_page, second_round
@@ -225,7 +226,7 @@ def _tier_page(memory: SearchedMemory, search: OneSearch, query: str, k: int, pa
         def fetch(m: int, page: int = at) -> SearchResult:
             return search(text, m, page)
 
-        return _screened(memory, text, fetch, n, at)
+        return _screened(memory, text, fetch, n, at, table)
 
     return _with_hop(memory, one, query, k, page, hop, table, rows)
 
@@ -279,8 +280,7 @@ def _replies(memory: SearchedMemory, request: str,
     privacy policy shows for ``request``, by the hit's position (memory.search.replies)."""
     # A second round screened its hits for its own words: a question withheld for
     # ``request`` lifts nothing.
-    allowed = ([True] * len(hits) if memory.privacy is None
-               else memory.privacy.allow_hits(request, list(hits)))
+    allowed = shown_with_context(memory, request, hits)
     sources = memory.core.source_messages(h.fact_id for h in hits if h.fact_id is not None)
     filed = memory.store.passages.get_many(
         [h.id for h in hits if h.tier == "archival" and h.fact_id is None])
@@ -311,18 +311,29 @@ def _shown(memory: SearchedMemory, request: str,
     """The hits of a search the privacy policy shows (None: all of them): for the
     ``request`` asked, and for the ``text`` of the round searched (a second round searches
     more words), as the page's hits are screened."""
-    privacy = memory.privacy
-    if privacy is None:
+    if memory.privacy is None:
         return None
+
+    def screen(hits: list[Hit], words: str) -> list[Hit]:
+        return [h for h, ok in zip(hits, shown_with_context(memory, words, hits), strict=True)
+                if ok]
+
     if text == request:
-        return lambda hits: privacy.filter_hits(request, hits)
-    return lambda hits: privacy.filter_hits(request, privacy.filter_hits(text, hits))
+        return lambda hits: screen(hits, request)
+    return lambda hits: screen(screen(hits, text), request)
 
 
 def _screened(memory: SearchedMemory, text: str, fetch: Callable[..., SearchResult],
-              k: int, page: int) -> SearchResult:
+              k: int, page: int, table: TextTable) -> SearchResult:
+    """A page of ``fetch`` as the privacy policy shows it for ``text``; recall's hits that
+    only their withheld context found are left out too (memory.ops.context_screen)."""
     privacy = memory.privacy
-    return fetch(k) if privacy is None else privacy.search_page(text, fetch, k, page)
+    if privacy is None:
+        return fetch(k)
+    if table != "messages":
+        return privacy.search_page(text, fetch, k, page)
+    return privacy.search_page(text, fetch, k, page,
+                               allow=lambda hits: shown_with_context(memory, text, hits))
 
 
 def _source_of(memory: SearchedMemory, hit: Hit) -> Hashable:

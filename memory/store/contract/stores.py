@@ -203,6 +203,16 @@ class MessageStore(Protocol):
         """Those of ``ids`` (in the order given) whose rows pass ``filt``."""
         ...
 
+    def context_sources(self, ids: Sequence[int]) -> dict[int, int]:
+        """For each of ``ids`` whose full-text entry holds a context (memory/tiers/recall.py),
+        the id of the message that context is the text of."""
+        ...
+
+    def matching_own_text(self, terms: Sequence[str], ids: Sequence[int]) -> set[int]:
+        """Those of ``ids`` (not forgotten) whose own text, without their context, holds one
+        of ``terms`` as full-text search reads words (stemmed alike)."""
+        ...
+
     def texts(self, roles: Sequence[str], *, after_id: int = 0, limit: int | None = None,
               ids: Sequence[int] | None = None,
               without_vector: bool = False) -> list[tuple[int, str]]:

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from tiermem.memory.store.postgres.schema_search import IN_CONTEXT
 from tiermem.memory.store.postgres.scope import (
     Scope,
     as_vector,
@@ -113,6 +114,28 @@ class PgMessages:
 
     def passing(self, ids: Sequence[int], filt: RowFilter) -> list[int]:
         return rows_passing(self.scope, "messages", ids, filt)
+
+    def context_sources(self, ids: Sequence[int]) -> dict[int, int]:
+        rows = self.scope.rows(
+            "SELECT m.id, (SELECT p.id FROM tiermem.messages p WHERE p.agent_id = m.agent_id"
+            f" AND p.id < m.id AND {IN_CONTEXT.format(r='p')} ORDER BY p.id DESC LIMIT 1)"
+            " FROM tiermem.messages m WHERE m.agent_id = %s AND m.id = ANY(%s)"
+            f" AND {IN_CONTEXT.format(r='m')}", (sorted(set(ids)),))
+        return {int(m): int(p) for m, p in rows if p is not None}
+
+    def matching_own_text(self, terms: Sequence[str], ids: Sequence[int]) -> set[int]:
+        if not terms or not ids:
+            return set()
+        # The row's own words, as its ``tsv`` holds them before its context is joined on
+        # (schema_search.py), against the terms' stems.
+        rows = self.scope.rows(
+            "SELECT id FROM tiermem.messages WHERE agent_id = %s AND id = ANY(%s)"
+            " AND forgotten_at IS NULL AND tsvector_to_array(to_tsvector('tiermem.english_all',"
+            " regexp_replace(coalesce(search_text, content), '[^[:alnum:]]+', ' ', 'g')))"
+            " && tsvector_to_array(to_tsvector('tiermem.english_all',"
+            " regexp_replace(%s, '[^[:alnum:]]+', ' ', 'g')))",
+            (sorted(set(ids)), " ".join(terms)))
+        return {int(r[0]) for r in rows}
 
     def texts(self, roles: Sequence[str], *, after_id: int = 0, limit: int | None = None,
               ids: Sequence[int] | None = None,

@@ -157,7 +157,7 @@ LEXEME_STATS = """
 
 
 #: A message that gives its text as context to the next one, and takes the previous one's.
-_IN_CONTEXT = "{r}.forgotten_at IS NULL AND {r}.role IN ('user', 'assistant') AND {r}.content <> ''"
+IN_CONTEXT = "{r}.forgotten_at IS NULL AND {r}.role IN ('user', 'assistant') AND {r}.content <> ''"
 
 #: Migration 6. Recall's full-text index also holds the text of the message before each
 #: one (memory/tiers/recall.py says why): ``context_text`` is that message's indexed text
@@ -181,15 +181,15 @@ RECALL_CONTEXT = f"""
                                             OUT txt TEXT, OUT words INTEGER)
     LANGUAGE sql STABLE AS $$
         SELECT coalesce(p.search_text, p.content), p.n_words FROM tiermem.messages p
-         WHERE p.agent_id = agent AND p.id < below AND {_IN_CONTEXT.format(r="p")}
+         WHERE p.agent_id = agent AND p.id < below AND {IN_CONTEXT.format(r="p")}
          ORDER BY p.id DESC LIMIT 1
     $$;
     UPDATE tiermem.messages m SET context_text = c.txt, context_words = coalesce(c.words, 0)
       FROM tiermem.messages m2, LATERAL tiermem.message_context(m2.agent_id, m2.id) c
-     WHERE m.agent_id = m2.agent_id AND m.id = m2.id AND {_IN_CONTEXT.format(r="m2")};
+     WHERE m.agent_id = m2.agent_id AND m.id = m2.id AND {IN_CONTEXT.format(r="m2")};
     CREATE FUNCTION tiermem.messages_take_context() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
-        IF {_IN_CONTEXT.format(r="new")} THEN
+        IF {IN_CONTEXT.format(r="new")} THEN
             SELECT c.txt, coalesce(c.words, 0) INTO new.context_text, new.context_words
               FROM tiermem.message_context(new.agent_id, new.id) c;
         ELSE
@@ -207,13 +207,13 @@ RECALL_CONTEXT = f"""
     DECLARE
         successor BIGINT;
     BEGIN
-        IF NOT ({_IN_CONTEXT.format(r="old")})
+        IF NOT ({IN_CONTEXT.format(r="old")})
            OR current_setting('tiermem.clearing', true) = 'on'
            OR NOT EXISTS (SELECT 1 FROM tiermem.agents WHERE id = old.agent_id) THEN
             RETURN NULL;
         END IF;
         SELECT n.id INTO successor FROM tiermem.messages n
-         WHERE n.agent_id = old.agent_id AND n.id > old.id AND {_IN_CONTEXT.format(r="n")}
+         WHERE n.agent_id = old.agent_id AND n.id > old.id AND {IN_CONTEXT.format(r="n")}
          ORDER BY n.id LIMIT 1;
         IF successor IS NOT NULL THEN
             UPDATE tiermem.messages m SET context_text = c.txt,

@@ -17,9 +17,10 @@ from tiermem.memory.store.records import Message, RowFilter
 from tiermem.memory.store.sqlite.files import REWRITES_KEY
 from tiermem.memory.store.sqlite.filters import CHUNK, passing_ids
 from tiermem.memory.store.sqlite.ids import next_ids
+from tiermem.memory.store.sqlite.lexical import fts_match
 from tiermem.memory.store.sqlite.lexical_appends import AppendSource
 from tiermem.memory.store.sqlite.passages import set_embeddings
-from tiermem.memory.store.sqlite.schema_search import context_of
+from tiermem.memory.store.sqlite.schema_search import context_of, context_source
 from tiermem.memory.store.sqlite.vectors import bump_generation, vector_blob
 from tiermem.memory.text.symbols import SQL_FUNCTION
 
@@ -163,6 +164,32 @@ class SQLiteMessages:
             f"SELECT id, content FROM messages WHERE {' AND '.join(where)} ORDER BY id LIMIT ?",
             (*params, -1 if limit is None else limit))
         return [(int(r[0]), str(r[1])) for r in rows]
+
+    def context_sources(self, ids: Sequence[int]) -> dict[int, int]:
+        found: dict[int, int] = {}
+        ordered = sorted(set(ids))
+        for start in range(0, len(ordered), CHUNK):
+            chunk = ordered[start : start + CHUNK]
+            found.update((int(m), int(p)) for m, p in self.store.execute(
+                f"SELECT m.id, {context_source('m')} FROM messages m"
+                f" WHERE m.id IN ({','.join('?' * len(chunk))})", tuple(chunk))
+                if p is not None)
+        return found
+
+    def matching_own_text(self, terms: Sequence[str], ids: Sequence[int]) -> set[int]:
+        if not terms or not ids:
+            return set()
+        # The index's ``content`` column holds the message's own words, ``context`` its
+        # neighbour's.
+        query = "content : (" + fts_match(terms) + ")"
+        found: set[int] = set()
+        ordered = sorted(set(ids))
+        for start in range(0, len(ordered), CHUNK):
+            chunk = ordered[start : start + CHUNK]
+            found.update(int(r[0]) for r in self.store.execute(
+                "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?"
+                f" AND rowid IN ({','.join('?' * len(chunk))})", (query, *chunk)))
+        return found
 
     def set_embeddings(self, ids: Sequence[int], vectors: np.ndarray,
                        embedder_id: str) -> None:

@@ -85,6 +85,13 @@ def _next_in_context(after: str) -> str:
             " ORDER BY n.id LIMIT 1)")
 
 
+def context_source(row: str) -> str:
+    """SQL for the id of the message whose text the index holds as the context of message
+    ``row`` (NULL when it holds none)."""
+    return (f"CASE WHEN {_in_context(row)} THEN (SELECT p.id FROM messages p"
+            f" WHERE p.id < {row}.id AND {_in_context('p')} ORDER BY p.id DESC LIMIT 1) END")
+
+
 def context_of(row: str) -> str:
     """SQL for what the index holds as the context of message ``row``: the text of the
     message in context before it, when it is in context itself; else ''."""
