@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 import pickle
 import sqlite3
@@ -16,6 +17,8 @@ from pathlib import Path
 import pytest
 from memory_helpers import make_memory
 
+from tiermem.memory import HierarchicalMemory
+from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.errors import NewerSchemaError, StoreError
 from tiermem.memory.store.sqlite import DB_FILE
 from tiermem.memory.store.sqlite.schema import SCHEMA_VERSION
@@ -93,3 +96,23 @@ def test_a_command_on_a_newer_home_fails_saying_to_upgrade_tiermem(
         f"and run `python -m pip install .` in it), or use the version that wrote it")
     assert ("not tiermem itself" in done.stderr) == (command[0] == "upgrade")
     assert _files(home) == before
+
+
+def test_a_restore_does_not_replace_a_newer_memory(tmp_path: Path) -> None:
+    with make_memory(tmp_path / "other") as other:
+        other.add_fact("User likes black coffee")
+        snapshot = other.snapshot(include_vectors=False)
+    (tmp_path / "snap.json").write_text(json.dumps(snapshot), encoding="utf-8")
+    home = _newer_home(tmp_path / "agents" / "ada")
+    before = _files(home)
+    with pytest.raises(NewerSchemaError):
+        HierarchicalMemory.restore(snapshot, path=home, replace=True,
+                                   embedder=HashingEmbedder())
+    assert _files(home) == before
+    done = _tiermem(tmp_path, "restore", str(tmp_path / "snap.json"), "--agent", "ada",
+                    "--replace")
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.startswith(
+        "tiermem: agent ada's memory was written by a newer version of tiermem"), done.stderr
+    assert _files(home) == before
+    assert [p.name for p in home.iterdir() if "restore" in p.name] == []

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from tiermem.memory.errors import SnapshotError
 from tiermem.memory.output_file import fsync_path
+from tiermem.memory.store.sqlite.connection import connect_read_only, refuse_newer_schema
 from tiermem.memory.store.sqlite.files import (
     ARCHIVAL_INDEX_FILE,
     DB_FILE,
@@ -54,10 +55,12 @@ def database_aside(home: Path, replace: bool) -> Iterator[SQLiteStore]:
     store = SQLiteStore(home, db_file=name)
     try:
         discard_restore_leftovers(home, keep=name)
-        if (home / DB_FILE).exists() and not replace:
-            raise SnapshotError(
-                f"{home} already holds a memory; restore into an empty directory so nothing "
-                f"stored there is overwritten, or pass replace=True to replace it")
+        if (home / DB_FILE).exists():
+            if not replace:
+                raise SnapshotError(
+                    f"{home} already holds a memory; restore into an empty directory so "
+                    f"nothing stored there is overwritten, or pass replace=True to replace it")
+            _refuse_newer(home / DB_FILE)
         yield store
         _move_into_place(store, home / name, home / DB_FILE)
     except BaseException:
@@ -67,6 +70,22 @@ def database_aside(home: Path, replace: bool) -> Iterator[SQLiteStore]:
         store.close()
         raise
     store.close()
+
+
+def _refuse_newer(database: Path) -> None:
+    """Raise NewerSchemaError if a newer version of tiermem wrote ``database``: replacing
+    it would lose what that version stored, as surely as writing to it. A database too
+    damaged to tell is replaced: a restore is the way back from one."""
+    try:
+        conn = connect_read_only(database)
+    except sqlite3.DatabaseError:
+        return
+    try:
+        refuse_newer_schema(conn, database)
+    except sqlite3.DatabaseError:
+        return
+    finally:
+        conn.close()
 
 
 def _move_into_place(store: SQLiteStore, built: Path, target: Path) -> None:
