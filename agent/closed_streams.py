@@ -94,3 +94,17 @@ class WatchedOutput:
         if name == "stream":  # only while unpickling or copying, before __init__
             raise AttributeError(name)
         return getattr(self.stream, name)
+
+
+def is_output_failure(exc: BaseException) -> bool:
+    """Whether ``exc`` is, or was raised while handling, the failed write to standard output
+    that ``WatchedOutput`` recorded: the command's output is lost, which no handler of a
+    single step can mend (``tiermem.cli.main`` ends the command, exit 74 or 141)."""
+    failure = getattr(sys.stdout, "failure", None) if isinstance(sys.stdout, WatchedOutput) \
+        else None
+    seen: BaseException | None = exc
+    while seen is not None and failure is not None:
+        if seen is failure:
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False

@@ -40,6 +40,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from tiermem.agent.chat_output import UNANSWERED, error_kind, provider_hint, show_turn, turn_record
+from tiermem.agent.closed_streams import is_output_failure
 from tiermem.agent.errors import ProviderError
 from tiermem.agent.line_input import OverlongLine
 from tiermem.agent.loop import Agent
@@ -164,6 +165,8 @@ class ChatRepl:
         except TiermemError as exc:
             self.fail("error", exc)
         except Exception as exc:
+            if is_output_failure(exc):
+                raise
             self.report_defect(exc, "this turn was not completed and its memory changes were "
                                     "rolled back")
         if self.json_lines:
@@ -172,6 +175,8 @@ class ChatRepl:
             try:
                 show_turn(self.console, result)
             except Exception as exc:
+                if is_output_failure(exc):
+                    raise
                 self.report_defect(exc, "the turn was saved but could not be shown; /recall "
                                         "finds it")
         return True

@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from tiermem.agent.closed_streams import is_output_failure
 from tiermem.agent.judge import judge_failure
 from tiermem.agent.loop import Agent
 from tiermem.agent.offline import OfflinePolicy
@@ -140,6 +141,8 @@ class SlashCommands:
         except TiermemError as exc:
             self.chat.fail("error", exc)
         except Exception as exc:
+            if is_output_failure(exc):
+                raise
             self.chat.report_defect(exc, f"the command {name} failed")
         return True
 

@@ -200,6 +200,19 @@ def test_a_full_disk_behind_standard_output_is_reported_not_a_traceback(home: Pa
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.parametrize("lines", ["I own a car.\nWhat do I own?\n", "/core\nI own a car.\n"])
+def test_a_chat_whose_output_cannot_be_written_stops_saying_so(home: Path, lines: str) -> None:
+    # A turn's or a slash command's output lost is no defect of the turn, and the session
+    # cannot go on without its output.
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "cli.py", "chat", "--agent", "a", "--embedder",
+                               "hashing"], cwd=ROOT, env=cli_env(home), input=lines,
+                              stdout=full, stderr=subprocess.PIPE, text=True, check=False)
+    assert done.returncode == 74, done.stderr
+    assert done.stderr.count("cannot write standard output: No space left on device") == 1
+    assert "internal error" not in done.stderr and "Traceback" not in done.stderr
+
+
 def test_only_the_failed_write_is_reported_as_one(monkeypatch: pytest.MonkeyPatch,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     import contextlib
