@@ -158,8 +158,13 @@ def load_conversations(paths: Sequence[str | Path]) -> list[Conversation]:
             files.append(path)
         else:
             raise DataError(f"no LoCoMo data at {path}")
-    conversations: list[Conversation] = []
+    # A file named twice (itself and in its directory) is read once.
+    unique: dict[Path, Path] = {}
     for file in files:
+        unique.setdefault(file.resolve(), file)
+    conversations: list[Conversation] = []
+    read_from: dict[str, Path] = {}
+    for file in unique.values():
         try:
             raw = json.loads(file.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
@@ -169,7 +174,13 @@ def load_conversations(paths: Sequence[str | Path]) -> list[Conversation]:
             if not isinstance(sample, dict):
                 raise DataError(f"{file}: expected a conversation object, got {type(sample)}")
             fallback = file.stem if len(samples) == 1 else f"{file.stem}-{number}"
-            conversations.append(parse_conversation(sample, _conv_id(sample, fallback)))
+            conv_id = _conv_id(sample, fallback)
+            if conv_id in read_from:
+                # Scored twice, it would count twice in every figure.
+                raise DataError(f"conversation {conv_id} is in both {read_from[conv_id]} and "
+                                f"{file}; give each conversation once")
+            read_from[conv_id] = file
+            conversations.append(parse_conversation(sample, conv_id))
     if not conversations:
         raise DataError(f"no conversations found in {', '.join(map(str, paths))}")
     return conversations

@@ -170,7 +170,8 @@ def add_locomo_parser(evaluate: Any) -> None:
     loc = benchmarks.add_parser(
         "locomo", help="LoCoMo: evidence recall@k per memory configuration, or QA with a model")
     loc.add_argument("--data", nargs="+", metavar="DIR_OR_FILE",
-                     help="LoCoMo JSON files, or directories of them")
+                     help="LoCoMo JSON files, or directories of them (a file named twice is read "
+                          "once; two conversations with one id are refused)")
     loc.add_argument("--k", default="1,5,10,20", help="cut-offs for recall@k (default 1,5,10,20)")
     loc.add_argument("--config", action="extend", nargs="+", metavar="NAME",
                      help="configurations to compare (default bm25 dense hybrid hierarchy; "

@@ -107,6 +107,19 @@ def test_loading_keeps_speakers_dates_captions_and_drops_unknown_evidence(
     assert other.dropped_evidence == 1
 
 
+def test_a_conversation_named_twice_counts_once_and_two_with_one_id_are_refused(
+        data_file: Path, tmp_path: Path) -> None:
+    # The file, by itself and in its directory: read once, so scored once.
+    assert [c.id for c in load_conversations([data_file.parent, data_file])] == ["7"]
+    assert [c.id for c in load_conversations([data_file, data_file.parent])] == ["7"]
+    other = tmp_path / "elsewhere" / "7.json"
+    other.parent.mkdir()
+    other.write_text(json.dumps(CONVERSATION))
+    with pytest.raises(DataError, match=r"conversation 7 is in both .*7\.json and .*"
+                                        r"elsewhere.7\.json; give each conversation once"):
+        load_conversations([data_file.parent, other.parent])
+
+
 def test_passages_keep_the_speaker_the_caption_and_the_previous_turn(data_file: Path) -> None:
     (conv,) = load_conversations([data_file])
     hybrid = CONFIGS["hybrid"]
