@@ -48,10 +48,11 @@ def cmd_config(args: argparse.Namespace, note: Callable[[str], None]) -> int:
             f"{change.describe(config.core_limit_unit)}; stored for agent {args.agent}",
             markup=False)
     else:
-        # The table for people always; on standard error when the JSON takes standard output.
-        print_settings(report_console(args.json == "-"), args.agent, config, args.setting,
-                       store_flag(args.store))
+        # The JSON first: a file of it is written even if the reader of the table goes away.
         if args.json is not None:
             chosen = {k: v for k, v in config.as_json().items() if args.setting in (None, k)}
             emit_json({"agent": args.agent, "settings": chosen}, json_path)
+        # The table for people always; on standard error when the JSON takes standard output.
+        print_settings(report_console(args.json == "-"), args.agent, config, args.setting,
+                       store_flag(args.store))
     return 0

@@ -49,3 +49,34 @@ def report_console(json_on_stdout: bool) -> TerminalConsole:
     """Where a command's human report goes: standard error when standard output carries
     its JSON."""
     return TerminalConsole(stderr=json_on_stdout)
+
+
+class Progress:
+    """A command's progress lines, shown through ``show`` until the reader of standard
+    output goes away (``| head``); the work goes on without them, so that a ``--json
+    PATH`` file is still written. ``gone`` holds the failed write, for the command to
+    raise once the file is written (the exit status of a closed pipe, 141)."""
+
+    def __init__(self, show: Any) -> None:
+        self.show = show
+        self.gone: BrokenPipeError | None = None
+
+    def __call__(self, *args: Any) -> None:
+        if self.gone is not None:
+            return
+        try:
+            self.show(*args)
+        except BrokenPipeError as exc:
+            self.gone = exc
+        except SystemExit as exc:
+            # rich meets a closed pipe by pointing standard output at /dev/null and raising
+            # SystemExit(1) from the BrokenPipeError.
+            if not isinstance(exc.__context__, BrokenPipeError):
+                raise
+            self.gone = exc.__context__
+
+    def finish(self, show: Any, *args: Any) -> None:
+        """Show the final report, or raise the closed pipe the progress met."""
+        if self.gone is not None:
+            raise self.gone
+        show(*args)

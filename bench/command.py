@@ -15,7 +15,7 @@ from collections.abc import Callable
 def cmd_benchmark(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     import time
 
-    from tiermem.agent.terminal import report_console
+    from tiermem.agent.terminal import Progress, report_console
     from tiermem.bench.battery import run_battery, select_checks
     from tiermem.bench.options import DEFAULT_POLICY
     from tiermem.bench.report import print_done, print_report, print_start, report_json
@@ -50,14 +50,15 @@ def cmd_benchmark(args: argparse.Namespace, note: Callable[[str], None]) -> int:
                          recall_dense=args.recall_dense, json_stdout=args.json == "-")
     console = report_console(args.json == "-")
     start = time.perf_counter()
+    progress = Progress(lambda show, *a: show(console, *a))
     results = run_battery(seed=args.seed, quick=args.quick, only=args.only, policy=policy,
-                          on_start=lambda *a: print_start(console, *a),
-                          on_result=lambda *a: print_done(console, *a))
+                          on_start=lambda *a: progress(print_start, *a),
+                          on_result=lambda *a: progress(print_done, *a))
     seconds = time.perf_counter() - start
-    print_report(console, results, seconds)
-    if args.json is not None:
+    if args.json is not None:  # first: a file of it is written even if the reader has gone
         emit_json(report_json(results, seed=args.seed, quick=args.quick, policy=policy,
                                seconds=round(seconds, 2)), json_path)
+    progress.finish(print_report, console, results, seconds)
     return 0 if all(r.passed for r in results) else 1
 
 

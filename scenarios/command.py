@@ -15,7 +15,7 @@ from pathlib import Path
 def cmd_scenario(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.agent.home import private_files
     from tiermem.agent.place import store_option
-    from tiermem.agent.terminal import report_console
+    from tiermem.agent.terminal import Progress, report_console
     from tiermem.memory import HashingEmbedder
     from tiermem.memory.output_file import emit_json, output_path
     from tiermem.scenarios import all_scenarios
@@ -52,10 +52,11 @@ def cmd_scenario(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         llm = open_client(config, note) if config else None
     console = report_console(args.json == "-")
     embedder = HashingEmbedder() if args.embedder == "hashing" else None
+    days = Progress(lambda day: print_day(console, day))
     with private_files():
-        result = run_scenario(scenarios[args.name], llm=llm, embedder=embedder,
-                              on_day=lambda day: print_day(console, day), store=store)
-    print_result(console, result)
-    if args.json is not None:
+        result = run_scenario(scenarios[args.name], llm=llm, embedder=embedder, on_day=days,
+                              store=store)
+    if args.json is not None:  # first: a file of it is written even if the reader has gone
         emit_json(result.to_dict(), json_path)
+    days.finish(print_result, console, result)
     return 0 if result.passed else 1
