@@ -62,10 +62,13 @@ def cli_message(exc: TiermemError, args: argparse.Namespace) -> str:
                 f"the embedder asked for, '{exc.given}' (dim {exc.given_dim}); leave out "
                 f"--embedder to use the one it was embedded with")
     if isinstance(exc, ReindexIncompleteError) and reindex:
+        flag = _embedder_option(exc.target)
+        again = (f"run `{reindex} --embedder {flag}` again" if flag else
+                 f"run `{reindex} --embedder EMBEDDER` again with the embedder it was started "
+                 f"with")
         return (f"a reindex of {whose} to the embedder '{exc.target}' stopped after "
                 f"{exc.done} of {exc.total} passages, so search by meaning cannot work until "
-                f"it finishes; run `{reindex} --embedder EMBEDDER` again with the embedder it "
-                f"was started with (it continues where it stopped)")
+                f"it finishes; {again} (it continues where it stopped)")
     if isinstance(exc, ClockChangeError):
         # No command changes the clock: it is chosen when a memory is created, from Python.
         return (f"invalid memory config: clock: {whose or 'this memory'} {exc.situation}; "
@@ -108,6 +111,16 @@ def _reindex(args: argparse.Namespace) -> str | None:
     from tiermem.agent.place import store_flag
 
     return f"tiermem reindex --agent {agent}{store_flag(getattr(args, 'store', None))}"
+
+
+def _embedder_option(embedder_id: str) -> str | None:
+    """The ``--embedder`` value that names the embedder ``embedder_id``; None for one only
+    the library can configure."""
+    from tiermem.memory.embed.minilm import MiniLMEmbedder
+
+    if embedder_id == MiniLMEmbedder.id:
+        return "local"
+    return "hashing" if embedder_id.startswith("hashing-") else None
 
 
 def _whose(args: argparse.Namespace) -> str | None:

@@ -44,17 +44,23 @@ def test_chat_with_another_embedder_names_the_agent_s_reindex_command(
     assert said[0] == "I like green tea" and "hello" not in said  # the refused chat stored nothing
 
 
-@pytest.mark.parametrize(("options", "command"), [
-    ({"agent": "ada"}, "`tiermem reindex --agent ada --embedder EMBEDDER`"),
-    ({"agent": "ada", "store": "postgresql://db.example/mem"},
-     "`tiermem reindex --agent ada --store postgresql://db.example/mem --embedder EMBEDDER`"),
+@pytest.mark.parametrize(("options", "target", "command"), [
+    ({"agent": "ada"}, "all-MiniLM-L6-v2-int8",
+     "run `tiermem reindex --agent ada --embedder local` again (it continues"),
+    ({"agent": "ada", "store": "postgresql://db.example/mem"}, "hashing-uni-bi-256",
+     "run `tiermem reindex --agent ada --store postgresql://db.example/mem --embedder "
+     "hashing` again (it continues"),
+    # An embedder only the library configures has no --embedder value to name.
+    ({"agent": "ada"}, "text-embedding-3-small",
+     "run `tiermem reindex --agent ada --embedder EMBEDDER` again with the embedder it was "
+     "started with (it continues"),
 ])
 def test_an_unfinished_reindex_names_the_agent_s_reindex_command(
-        options: dict[str, str], command: str) -> None:
+        options: dict[str, str], target: str, command: str) -> None:
     args = argparse.Namespace(command="chat", **options)
-    said = cli_message(ReindexIncompleteError("all-MiniLM-L6-v2-int8", 40, 120), args)
-    assert said.startswith("a reindex of agent ada's memory to the embedder "
-                           "'all-MiniLM-L6-v2-int8' stopped after 40 of 120 passages")
+    said = cli_message(ReindexIncompleteError(target, 40, 120), args)
+    assert said.startswith(f"a reindex of agent ada's memory to the embedder '{target}' "
+                           f"stopped after 40 of 120 passages")
     assert command in said
 
 
