@@ -16,12 +16,14 @@ from pathlib import Path
 
 #: The restore's own word for what the library calls ``replace=True``.
 _LIBRARY_ADVICE = "pass replace=True"
+_GIVE_A_SNAPSHOT = "give a file that /snapshot or HierarchicalMemory.snapshot() wrote"
 
 
 def cmd_restore(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.agent.place import agent_place
     from tiermem.memory import HierarchicalMemory
     from tiermem.memory.errors import SnapshotError
+    from tiermem.memory.ops.snapshot_schema import SNAPSHOT_FORMAT
 
     source = Path(args.snapshot).expanduser()
     try:
@@ -30,8 +32,7 @@ def cmd_restore(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         note(f"cannot read {source}: {exc.strerror or exc}")
         return 2
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        note(f"{source} is not a snapshot (not JSON: {exc}); give a file that /snapshot or "
-             f"HierarchicalMemory.snapshot() wrote")
+        note(f"{source} is not a snapshot (not JSON: {exc}); {_GIVE_A_SNAPSHOT}")
         return 2
     place = agent_place(args.agent, args.store)
     where = ({"store": place.dsn, "agent": place.name} if place.dsn is not None
@@ -46,6 +47,10 @@ def cmd_restore(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         if "already holds a memory" in said:
             note(said.replace(_LIBRARY_ADVICE, "add --replace"))
             return 1
-        note(f"{source} cannot be restored: {said}")
+        if exc.fields == ("format",):  # the library's advice is for a caller in Python
+            note(f"{source} is not a tiermem snapshot (no \"format\": \"{SNAPSHOT_FORMAT}\" "
+                 f"in it); {_GIVE_A_SNAPSHOT}")
+        else:
+            note(f"{source} cannot be restored: {said}")
         return 2
     return 0

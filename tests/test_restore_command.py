@@ -48,6 +48,10 @@ def test_a_file_that_is_no_snapshot_is_a_usage_error_and_writes_nothing(tmp_path
         assert done.returncode == 2, (name, done.stderr)
         assert done.stderr.startswith("tiermem: ") and "Traceback" not in done.stderr
         assert str(tmp_path / name) in done.stderr
+        if text is not None:  # advice for the command line, not for a caller in Python
+            assert done.stderr.rstrip().endswith(
+                "give a file that /snapshot or HierarchicalMemory.snapshot() wrote"), done.stderr
+            assert "json.load" not in done.stderr
     assert not (home / "agents" / "ada" / "memory.sqlite3").exists()
 
 
