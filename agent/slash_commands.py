@@ -28,8 +28,9 @@ from tiermem.memory.output_file import write_atomic
 HELP = """\
 Commands:
   /core              core facts with durability, access count and score
-  /archival QUERY    search archival memory
-  /recall QUERY      search what was said (/recall --all QUERY: tool results too)
+  /archival QUERY    search archival memory (/archival --page 2 QUERY: the next 10)
+  /recall QUERY      search what was said (/recall --all QUERY: tool results too;
+                     --page N as for /archival)
   /diagnostics       memory health report and red flags
   /snapshot FILE     write a JSON snapshot of the whole memory
   /history clear     erase the prompt history (what the up arrow brings back)
@@ -47,6 +48,8 @@ UNMATCHED_HINT = ("/recall TEXT and /archival TEXT show how it was stored, and /
                   "facts; to match by meaning, chat with a model (--model) and set the forget "
                   "mode to exact_then_top_k_llm in policy.yaml (it asks the model which "
                   "stored items the request targets)")
+#: Hits a page of /archival and /recall lists.
+PAGE = 10
 #: The slash commands that take no argument.
 _NO_ARGUMENT = frozenset({"/exit", "/quit", "/help", "/model", "/core", "/diagnostics"})
 
@@ -206,27 +209,43 @@ class SlashCommands:
             "; ".join(escape(s) for s in active) if active else "none"))
 
     def search(self, name: str, arg: str) -> None:
-        first, _, rest = arg.partition(" ")
-        everything = name == "/recall" and first == "--all"
-        query = rest.strip() if everything else arg
+        options = "[--all] [--page N]" if name == "/recall" else "[--page N]"
+        words = arg.split(" ")
+        everything, page = False, 1
+        while words and words[0].startswith("--"):
+            option = words.pop(0)
+            if option == "--all" and name == "/recall":
+                everything = True
+            elif option == "--page" and words and words[0].isdigit() and int(words[0]) > 0:
+                page = int(words.pop(0))
+            else:
+                self.chat.usage(f"usage: {name} {options} QUERY (N: a page number from 1)")
+                return
+        query = " ".join(words).strip()
         if not query:
-            self.chat.usage(f"usage: {name} QUERY" + (" (or --all QUERY)" if name == "/recall"
-                                                 else ""))
+            self.chat.usage(f"usage: {name} {options} QUERY")
             return
         memory = self.agent.memory
         if name == "/archival":
-            result = memory.archival_search(query, k=10)
+            result = memory.archival_search(query, k=PAGE, page=page)
         else:
-            result = memory.recall_search(query, k=10, roles=None if everything
+            result = memory.recall_search(query, k=PAGE, page=page, roles=None if everything
                                           else self.recall_roles())
         count = (f"{result.total}" if result.total_exact
                  else f"at least {result.total} (the newest ranked)")
-        self.console.print(f"{count} matches (page 1 of {result.pages})")
+        if page > max(result.pages, 1):
+            self.chat.usage(f"{count} matches fill {result.pages} page(s): there is no "
+                            f"page {page}")
+            return
+        self.console.print(f"{count} matches (page {page} of {result.pages})")
         for hit in result.hits:
             extra = " [dim](evicted from core)[/dim]" if hit.evicted_at is not None else ""
             who = f"{hit.role}: " if hit.role else ""
             line = " ".join(hit.text.split())  # one line per hit, however the text was laid out
             self.console.print(f"  #{hit.id} {escape(who + line[:200])}{extra}")
+        if page < result.pages:
+            more = f"{name}{' --all' if everything else ''} --page {page + 1} {query}"
+            self.console.print(f"[dim]next: {escape(more)}[/dim]")
 
     def recall_roles(self) -> list[str]:
         """What /recall lists by default: what was said. The offline policy's replies only

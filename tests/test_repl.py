@@ -120,8 +120,8 @@ def test_a_slash_command_used_wrongly_is_an_error_on_stderr_and_fails_the_run(
     assert repl.run_piped([*wrong, "/model"]) == 1
     assert repl.failures == len(wrong)
     assert errors_of(repl).splitlines() == [
-        "unknown command /frobnicate; /help lists them", "usage: /archival QUERY",
-        "usage: /recall QUERY (or --all QUERY)", "usage: /snapshot FILE",
+        "unknown command /frobnicate; /help lists them", "usage: /archival [--page N] QUERY",
+        "usage: /recall [--all] [--page N] QUERY", "usage: /snapshot FILE",
         "usage: /history clear",
         "usage: /forget [--erase] TEXT (the exact text of what to forget; --erase also "
         "erases it from every file)",
@@ -170,7 +170,7 @@ def test_a_slash_command_used_wrongly_has_its_error_in_the_json_record(
     bogus, archival, core = (json.loads(line) for line in out.getvalue().splitlines())
     assert bogus == {"command": "/bogus", "output": "", "error": {
         "kind": "usage", "message": "unknown command /bogus; /help lists them"}}
-    assert archival["error"] == {"kind": "usage", "message": "usage: /archival QUERY"}
+    assert archival["error"] == {"kind": "usage", "message": "usage: /archival [--page N] QUERY"}
     assert core["error"] is None
 
 
@@ -333,6 +333,34 @@ def test_recall_command_lists_what_was_said(memory: HierarchicalMemory) -> None:
     everything = "\n".join(command_output(repl, out, "/recall --all live"))
     assert "tool: core + User lives in Lisbon" in everything
     assert "assistant: Noted." in everything
+
+
+def test_search_commands_page_through_their_matches(memory: HierarchicalMemory) -> None:
+    for i in range(25):
+        memory.archival_insert(f"runbook {i}: restart the nginx pods")
+        memory.recall.append("user", f"nginx note {i}", turn=i)
+    repl, out = make_repl(memory)
+    first = command_output(repl, out, "/archival nginx")
+    assert first[0] == "25 matches (page 1 of 3)" and len(first) == 12
+    assert first[-1] == "next: /archival --page 2 nginx"
+    third = command_output(repl, out, "/archival --page 3 nginx")
+    assert third[0] == "25 matches (page 3 of 3)" and len(third) == 6  # the last five, no next
+    seen = {line.split()[0] for page in (first, command_output(repl, out, "/archival --page 2 "
+                                                                          "nginx"), third)
+            for line in page if line.startswith("  #")}
+    assert len(seen) == 25
+    second = command_output(repl, out, "/recall --all --page 2 nginx")
+    assert second[0] == "25 matches (page 2 of 3)"
+    assert second[-1] == "next: /recall --all --page 3 nginx"
+    failures = repl.failures
+    for line in ("/recall --page 4 nginx", "/recall --page 0 nginx", "/archival --all nginx",
+                 "/recall --page nginx"):
+        out.seek(0)
+        out.truncate()
+        assert repl.run_piped([line]) == 1 and out.getvalue() == "", line
+    assert repl.failures == failures + 4
+    assert "there is no page 4" in errors_of(repl)
+    assert "usage: /archival [--page N] QUERY" in errors_of(repl)
 
 
 def test_recall_command_shows_a_models_replies_but_not_tool_rows(
