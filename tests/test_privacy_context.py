@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -34,9 +35,13 @@ def where(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, Any]:
     return {"store": request.getfixturevalue("postgres_dsn"), "agent": "context"}
 
 
-def _written_before_the_policy(where: dict[str, Any], reply: str = REPLY) -> dict[str, int]:
-    """The secret and a reply, stored before any policy was set; their ids by name."""
+def _written_before_the_policy(where: dict[str, Any], reply: str = REPLY,
+                               before: Sequence[str] = ()) -> dict[str, int]:
+    """Messages ``before``, then the secret and a reply, stored before any policy was set;
+    the secret's and the reply's ids by name."""
     with make_memory(**where) as memory, memory.interaction() as turn:
+        for text in before:
+            memory.recall.append("user", text, turn)
         ids = {"secret": memory.recall.append("user", SECRET, turn),
                "reply": memory.recall.append("assistant", reply, turn)}
         memory.recall.append("user", "What time is it?", turn)
@@ -65,10 +70,13 @@ def test_the_reply_to_a_withheld_message_is_not_found_by_its_words(
             context=ToolContext(memory=memory, turn=9))
         assert json.loads(out.content)["results"] == []
         # Its own words still find it.
-        assert [h.id for h in memory.recall_search("remember", k=5).hits] == [ids["reply"]]
+        found = [h.id for h in memory.recall_search("noted", k=5).hits]
+        assert found[0] == ids["reply"] and ids["secret"] not in found
 
 
 def test_a_reply_that_holds_the_words_itself_is_still_found(where: dict[str, Any]) -> None:
+    # Recall without vectors: words are the only way a message is found.
+    where = {**where, "recall_dense": False}
     ids = _written_before_the_policy(where, reply=OWN)
     diabetes = parse_policy("""
 rules:
@@ -92,6 +100,39 @@ def test_a_question_found_through_a_withheld_context_lifts_no_reply(
         assert memory.query("insulin", k=5) == []
     with make_memory(**where) as memory:
         assert "It is noon." in [h.text for h in memory.recall_search("insulin", k=5).hits]
+
+
+def test_a_word_the_search_leaves_out_does_not_pass_the_reply(
+        where: dict[str, Any]) -> None:
+    # "Alice" is in most messages, so the search drops it: the reply's "Alice" is no match
+    # of its own, and only its withheld context matched "diabetes".
+    where = {**where, "recall_dense": False}
+    ids = _written_before_the_policy(where, reply="Noted Alice, filed away.",
+                                     before=[f"Alice logged ticket {n}" for n in range(60)])
+    with make_memory(**where) as memory:
+        assert ids["reply"] in [h.id for h in memory.recall_search("alice diabetes", k=5).hits]
+    with make_memory(**where, privacy=POLICY) as memory:
+        page = memory.recall_search("alice diabetes", k=5)
+        assert page.hits == [] and page.total == 0
+        assert memory.query("alice diabetes", k=5) == []
+
+
+def test_a_policy_without_a_recall_layer_looks_nothing_up(
+        where: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    ids = _written_before_the_policy(where)
+    retention_only = parse_policy("""
+rules:
+  - {rule_id: diagnosis, category: medical, content_substrings: [insulin]}
+recall:
+  enabled: false
+""")
+    with make_memory(**where, privacy=retention_only) as memory:
+        def looked_up(*args: Any) -> None:
+            raise AssertionError("no recall layer: nothing to look up")
+
+        monkeypatch.setattr(memory.store.messages, "context_sources", looked_up)
+        assert [h.id for h in memory.recall_search("diabetes", k=5).hits] == [
+            ids["secret"], ids["reply"]]
 
 
 def test_a_reply_that_matches_by_meaning_is_shown(where: dict[str, Any]) -> None:

@@ -225,6 +225,8 @@ class RoundsGuard:
     """A privacy policy that withholds the question for the request itself but shows it
     for a second round's words (and shows everything else), noting each request."""
 
+    recall_enabled = True
+
     def __init__(self, request: str) -> None:
         self.request, self.asked = request, []  # type: list[str]
 

@@ -7,10 +7,14 @@ request, its words still find the message after it: a search for a withheld diag
 list the reply "Noted, I will remember that.", and so tell that the diagnosis was said just
 before it. So a hit is shown only if the policy shows it and, when the policy withholds its
 context, it matches the request on its own: by its own words, or by meaning (its vector is
-of its own text). A hit that carries no similarity is read as found by words: the hits a
-search screens before ranking them (the questions of memory/search/replies.py) carry no
-scores yet. A reply the lift added has its question as context, and a question withheld
-lifts nothing, so the rule never removes a lifted reply.
+of its own text). Its own words are checked against the words the search matched, so a
+word of the request that search left out (one found in most messages, such as a speaker's
+name) does not pass it. A hit that carries no similarity is read as found by words: the hits
+a search screens before ranking them (the questions of memory/search/replies.py) carry no
+scores yet, and reciprocal rank fusion keeps none, so under it such a hit must match by its
+own words. A reply the lift added has its question as context, and a question withheld lifts
+nothing, so the rule never removes a lifted reply. Without a recall layer nothing is
+withheld, and nothing is looked up.
 """
 
 from __future__ import annotations
@@ -19,7 +23,6 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from tiermem.memory.ops.protocols import GuardedMemory, TieredMemory
-from tiermem.memory.search.lexical import query_terms
 from tiermem.memory.types import Hit
 
 
@@ -30,7 +33,7 @@ class ScreenedMemory(TieredMemory, GuardedMemory, Protocol):
 def shown_with_context(memory: ScreenedMemory, request: str, hits: Sequence[Hit]) -> list[bool]:
     """Whether each of ``hits`` may be shown for ``request`` (module docstring)."""
     privacy = memory.privacy
-    if privacy is None:
+    if privacy is None or not privacy.recall_enabled:
         return [True] * len(hits)
     shown = privacy.allow_hits(request, list(hits))
     by_words = [i for i, (h, ok) in enumerate(zip(hits, shown, strict=True))
@@ -45,7 +48,7 @@ def shown_with_context(memory: ScreenedMemory, request: str, hits: Sequence[Hit]
               and not context_shown.get(context_of[hits[i].id], True)]
     if not hidden:
         return shown
-    own = memory.store.messages.matching_own_text(query_terms(request),
+    own = memory.store.messages.matching_own_text(memory.recall.searched_terms(request),
                                                   [hits[i].id for i in hidden])
     for i in hidden:
         shown[i] = hits[i].id in own

@@ -280,7 +280,8 @@ def _replies(memory: SearchedMemory, request: str,
     privacy policy shows for ``request``, by the hit's position (memory.search.replies)."""
     # A second round screened its hits for its own words: a question withheld for
     # ``request`` lifts nothing.
-    allowed = shown_with_context(memory, request, hits)
+    allowed = ([True] * len(hits) if memory.privacy is None
+               else memory.privacy.allow_hits(request, list(hits)))
     sources = memory.core.source_messages(h.fact_id for h in hits if h.fact_id is not None)
     filed = memory.store.passages.get_many(
         [h.id for h in hits if h.tier == "archival" and h.fact_id is None])

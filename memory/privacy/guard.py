@@ -172,6 +172,11 @@ class PrivacyGuard:
             layer.mode, self.rules, self.config.recall.policies, self.judge, request,
             [items[i] for i in missing]))
 
+    @property
+    def recall_enabled(self) -> bool:
+        """Whether the recall layer screens reads (without it nothing is withheld)."""
+        return self.config.recall.enabled
+
     def allow_hits(self, request: str, hits: Sequence[Hit]) -> list[bool]:
         decisions = self._shown_many(request, [(h.text, h.metadata) for h in hits])
         return [d.allowed for d in decisions]

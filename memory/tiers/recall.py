@@ -28,6 +28,7 @@ from tiermem.memory.embed.embeddings import Embedder
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.prompt_history import PromptHistory
 from tiermem.memory.search.fusion import FusionWeights, date_range, dense_query_of, search_page
+from tiermem.memory.search.lexical import lexical_query_text, query_terms
 from tiermem.memory.search.replies import replies_to, shown_ids
 from tiermem.memory.store.contract import StorageBackend, VectorIndex
 from tiermem.memory.store.records import Message, RowFilter
@@ -266,6 +267,12 @@ class RecallTier:
         reply_to = replies_to(self.store.messages, ids)
         shown = set(self.store.messages.passing(list(reply_to.values()), filt))
         return {q: r for q, r in reply_to.items() if r in shown}
+
+    def searched_terms(self, query: str) -> list[str]:
+        """The words full-text search matches for ``query``: its content words, less those
+        found in most messages (memory.search.lexical.lexical_query_text)."""
+        return query_terms(lexical_query_text(self.store.lexical("messages"), query,
+                                              self.weights, self._count))
 
     def dense_query(self, query: str) -> str | None:
         """The text ``search`` embeds for ``query`` when no roles are asked for
