@@ -116,11 +116,12 @@ def _reindex(args: argparse.Namespace) -> str | None:
 def _embedder_option(embedder_id: str) -> str | None:
     """The ``--embedder`` value that names the embedder ``embedder_id``; None for one only
     the library can configure."""
+    from tiermem.memory.embed.embeddings import HashingEmbedder
     from tiermem.memory.embed.minilm import MiniLMEmbedder
 
-    if embedder_id == MiniLMEmbedder.id:
-        return "local"
-    return "hashing" if embedder_id.startswith("hashing-") else None
+    # --embedder hashing is HashingEmbedder() at its default size; another size is the
+    # library's to configure, and reindexing with the default would start over.
+    return {MiniLMEmbedder.id: "local", HashingEmbedder().id: "hashing"}.get(embedder_id)
 
 
 def _whose(args: argparse.Namespace) -> str | None:

@@ -51,6 +51,9 @@ def test_chat_with_another_embedder_names_the_agent_s_reindex_command(
      "run `tiermem reindex --agent ada --store postgresql://db.example/mem --embedder "
      "hashing` again (it continues"),
     # An embedder only the library configures has no --embedder value to name.
+    ({"agent": "ada"}, "hashing-uni-bi-512",
+     "run `tiermem reindex --agent ada --embedder EMBEDDER` again with the embedder it was "
+     "started with (it continues"),
     ({"agent": "ada"}, "text-embedding-3-small",
      "run `tiermem reindex --agent ada --embedder EMBEDDER` again with the embedder it was "
      "started with (it continues"),
