@@ -11,6 +11,7 @@ not take) is reported as a usage error, so a script's typo shows.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Protocol
 
@@ -214,12 +215,15 @@ class SlashCommands:
         everything, page = False, 1
         while words and words[0].startswith("--"):
             option = words.pop(0)
+            if option == "--":  # the query follows, even one that starts with --
+                break
             if option == "--all" and name == "/recall":
                 everything = True
-            elif option == "--page" and words and words[0].isdigit() and int(words[0]) > 0:
+            elif option == "--page" and words and re.fullmatch(r"[1-9][0-9]{0,5}", words[0]):
                 page = int(words.pop(0))
             else:
-                self.chat.usage(f"usage: {name} {options} QUERY (N: a page number from 1)")
+                self.chat.usage(f"usage: {name} {options} QUERY (N: a page number from 1; "
+                                f"-- before a query that starts with --)")
                 return
         query = " ".join(words).strip()
         if not query:

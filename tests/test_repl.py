@@ -354,11 +354,15 @@ def test_search_commands_page_through_their_matches(memory: HierarchicalMemory) 
     assert second[-1] == "next: /recall --all --page 3 nginx"
     failures = repl.failures
     for line in ("/recall --page 4 nginx", "/recall --page 0 nginx", "/archival --all nginx",
-                 "/recall --page nginx"):
+                 "/recall --page nginx", "/recall --page ² nginx", "/recall --force nginx"):
         out.seek(0)
         out.truncate()
         assert repl.run_piped([line]) == 1 and out.getvalue() == "", line
-    assert repl.failures == failures + 4
+    assert repl.failures == failures + 6
+    assert "internal error" not in errors_of(repl)
+    memory.recall.append("user", "--force was needed for nginx", turn=99)
+    fresh, out = make_repl(memory)
+    assert "--force was needed" in "\n".join(command_output(fresh, out, "/recall -- --force"))
     assert "there is no page 4" in errors_of(repl)
     assert "usage: /archival [--page N] QUERY" in errors_of(repl)
 
