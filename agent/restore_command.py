@@ -47,7 +47,7 @@ def cmd_restore(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         if "already holds a memory" in said:
             note(said.replace(_LIBRARY_ADVICE, "add --replace"))
             return 1
-        if exc.fields == ("format",):  # the library's advice is for a caller in Python
+        if said.startswith("not a tiermem snapshot"):  # its advice is for a caller in Python
             note(f"{source} is not a tiermem snapshot (no \"format\": \"{SNAPSHOT_FORMAT}\" "
                  f"in it); {_GIVE_A_SNAPSHOT}")
         else:

@@ -53,6 +53,11 @@ def test_a_file_that_is_no_snapshot_is_a_usage_error_and_writes_nothing(tmp_path
                 "give a file that /snapshot or HierarchicalMemory.snapshot() wrote"), done.stderr
             assert "json.load" not in done.stderr
     assert not (home / "agents" / "ada" / "memory.sqlite3").exists()
+    later = tmp_path / "later.json"
+    later.write_text(json.dumps({"format": "tiermem-snapshot/99", "tables": {}}))
+    done = tiermem(home, "restore", str(later), "--agent", "ada")
+    assert done.returncode == 2 and "a newer version of tiermem wrote" in done.stderr
+    assert "not a tiermem snapshot" not in done.stderr and "/snapshot or" not in done.stderr
 
 
 def test_a_non_snapshot_for_a_postgres_agent_creates_no_agent(tmp_path: Path,

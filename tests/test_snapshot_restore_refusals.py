@@ -204,3 +204,20 @@ def test_a_valid_snapshot_passes_every_check(tmp_path: Path) -> None:
     with restore(snap, tmp_path / "home") as m:
         check_restored(m)
         assert m.snapshot() == snap
+
+
+@pytest.mark.parametrize(("fmt", "newer"), [
+    ("tiermem-snapshot/3", True), ("tiermem-snapshot/10", True), ("tiermem-snapshot/0", False),
+    ("tiermem-snapshot/x", False), ("something else", False), (3, False)])
+def test_a_later_format_says_to_upgrade_and_any_other_says_what_a_snapshot_is(
+        tmp_path: Path, fmt: Any, newer: bool) -> None:
+    snap = small_snapshot()
+    snap["format"] = fmt
+    with pytest.raises(SnapshotError) as info:
+        restore(snap, tmp_path / "home")
+    said = str(info.value)
+    assert info.value.fields == ("format",)
+    assert ("a newer version of tiermem wrote" in said and "install a newer tiermem" in said
+            ) == newer, said
+    assert said.startswith("not a tiermem snapshot") != newer, said
+    assert not (tmp_path / "home" / "memory.sqlite3").exists()

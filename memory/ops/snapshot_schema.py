@@ -29,7 +29,7 @@ import numpy as np
 from pydantic import ValidationError
 
 from tiermem.memory.config import MemoryConfig, decode_meta
-from tiermem.memory.errors import InvalidConfigError, SnapshotError
+from tiermem.memory.errors import NEWER_TIERMEM, InvalidConfigError, SnapshotError
 from tiermem.memory.ops.snapshot_models import (
     ROW_MODELS,
     SNAPSHOT_FORMAT,
@@ -46,13 +46,27 @@ from tiermem.memory.text.extract import fact_norm
 __all__ = ["ROW_MODELS", "SNAPSHOT_FORMAT", "ValidSnapshot", "parse_snapshot"]
 
 _HINT = "restore a snapshot as HierarchicalMemory.snapshot() wrote it"
+_FAMILY, _NUMBER = SNAPSHOT_FORMAT.rsplit("/", 1)
+
+
+def _newer_format(given: Any) -> bool:
+    """Whether ``given`` names a snapshot format of a later version (``tiermem-snapshot/3``)."""
+    if not isinstance(given, str) or not given.startswith(_FAMILY + "/"):
+        return False
+    number = given[len(_FAMILY) + 1:]
+    return number.isascii() and number.isdigit() and int(number) > int(_NUMBER)
 
 
 # -- parsing ------------------------------------------------------------------------------------
 def parse_snapshot(data: Any) -> ValidSnapshot:
     """Validate ``data`` (a snapshot dict) or raise SnapshotError naming what is wrong."""
-    if not isinstance(data, dict) or data.get("format") not in (
-            SNAPSHOT_FORMAT, SNAPSHOT_FORMAT_V1):
+    given = data.get("format") if isinstance(data, dict) else None
+    if _newer_format(given):
+        raise SnapshotError(
+            f"the snapshot is in format {given!r}, which a newer version of tiermem wrote "
+            f"(this version reads {SNAPSHOT_FORMAT_V1!r} and {SNAPSHOT_FORMAT!r}); "
+            f"{NEWER_TIERMEM}, or restore it with the version that wrote it", ("format",))
+    if not isinstance(data, dict) or given not in (SNAPSHOT_FORMAT, SNAPSHOT_FORMAT_V1):
         raise SnapshotError(
             f"not a tiermem snapshot (expected format {SNAPSHOT_FORMAT!r}); pass the dict that "
             f"HierarchicalMemory.snapshot() returned, or its JSON loaded with json.load",
