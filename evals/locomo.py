@@ -176,9 +176,13 @@ def load_conversations(paths: Sequence[str | Path]) -> list[Conversation]:
             fallback = file.stem if len(samples) == 1 else f"{file.stem}-{number}"
             conv_id = _conv_id(sample, fallback)
             if conv_id in read_from:
-                # Scored twice, it would count twice in every figure.
-                raise DataError(f"conversation {conv_id} is in both {read_from[conv_id]} and "
-                                f"{file}; give each conversation once")
+                # Reports and --conversations name conversations by id: two with one id
+                # would mix, and one given twice would count twice in every figure.
+                raise DataError(
+                    f"two conversations have the id {conv_id}, in {read_from[conv_id]} and "
+                    f"{file} (an id is the last number of a conversation's sample_id, else its "
+                    f"file's name); give each conversation once, and distinct ones distinct "
+                    f"ids")
             read_from[conv_id] = file
             conversations.append(parse_conversation(sample, conv_id))
     if not conversations:

@@ -115,8 +115,8 @@ def test_a_conversation_named_twice_counts_once_and_two_with_one_id_are_refused(
     other = tmp_path / "elsewhere" / "7.json"
     other.parent.mkdir()
     other.write_text(json.dumps(CONVERSATION))
-    with pytest.raises(DataError, match=r"conversation 7 is in both .*7\.json and .*"
-                                        r"elsewhere.7\.json; give each conversation once"):
+    with pytest.raises(DataError, match=r"two conversations have the id 7, in .*7\.json and "
+                                        r".*elsewhere.7\.json .*give each conversation once"):
         load_conversations([data_file.parent, other.parent])
 
 
