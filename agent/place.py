@@ -21,7 +21,13 @@ from tiermem.agent.home import agent_home, existing_agent_home, no_such_agent, p
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.contract import StorageBackend
-from tiermem.memory.store.opening import STORE_VARIABLE, is_dsn, open_backend
+from tiermem.memory.store.opening import (
+    STORE_VARIABLE,
+    is_dsn,
+    looks_like_url,
+    open_backend,
+    without_password,
+)
 from tiermem.memory.store.sqlite import DB_FILE
 from tiermem.memory.validation import validate_agent_name
 
@@ -68,8 +74,9 @@ def store_option(given: str | None) -> str | None:
     if not is_dsn(store):
         raise StoreOptionError(
             f"{source} must be a PostgreSQL DSN like 'postgresql://USER@HOST:5432/DATABASE' "
-            f"(`tiermem pg start` prints one for a local server), not {store!r}; leave it "
-            f"unset to keep agents in their home directories")
+            f"(`tiermem pg start` prints one for a local server), not "
+            f"{without_password(repr(store), store)}; leave it unset to keep agents in their "
+            f"home directories")
     return checked_dsn(store, source)
 
 
@@ -81,7 +88,7 @@ def checked_dsn(dsn: str, source: str) -> str:
         return dsn  # opening the store then says what to install
     problem = dsn_problem(dsn)
     if problem is not None:
-        raise StoreOptionError(f"{source}: {problem}")
+        raise StoreOptionError(without_password(f"{source}: {problem}", dsn))
     return dsn
 
 
@@ -89,8 +96,13 @@ def checked_home(location: str, option: str, *, existing: bool) -> Path:
     """The agent home directory ``location`` names for ``option``: one that holds a memory
     (``existing``), else one that can be created; a usage error otherwise, found before
     anything is opened or created."""
-    home = Path(location).expanduser().absolute()
     example = agent_home("NAME")
+    if looks_like_url(location):
+        raise StoreOptionError(
+            f"{option}: {without_password(repr(location), location)} is neither a PostgreSQL "
+            f"DSN (postgresql://USER@HOST:PORT/DATABASE, or postgres://) nor a directory; "
+            f"give a DSN or an agent home directory (e.g. {example})")
+    home = Path(location).expanduser().absolute()
     if existing:
         if not home.exists():
             problem = f"no agent home at {home}"

@@ -197,6 +197,11 @@ def test_a_store_option_that_is_not_a_dsn_is_a_usage_error(
     ("postgresql://[::1/postgres", "IPv6"),
     ("host=/run/pg dbname=postgres nonsense=1", '"nonsense"'),
     ("postgresql://postgres@/postgres?vector_index=fast", "vector_index='fast'"),
+    # libpq reads these only when it connects, and would report a server out of reach.
+    ("postgresql://postgres@localhost:notaport/postgres", "port 'notaport' is not a port"),
+    ("postgresql://postgres@localhost:5432:1/postgres", "port '5432:1' is not a port"),
+    ("postgresql://postgres@/postgres?host=/run/pg&sslmode=bogus", "sslmode 'bogus' is not"),
+    ("host=/run/pg dbname=postgres connect_timeout=abc", "connect_timeout 'abc' is not"),
 ])
 def test_a_dsn_that_cannot_be_read_is_a_usage_error(
         dsn: str, said: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -221,3 +226,33 @@ def test_a_scenario_runs_in_the_database(postgres_dsn: str,
     assert main(args) == 0
     assert main(args) == 0  # a second run starts from an empty agent again
     assert "scenario-personal-assistant" in capsys.readouterr().out
+
+
+SECRET = "Hunter2Secret"
+
+
+@pytest.mark.parametrize("dsn", [
+    f"postgresq://alice:{SECRET}@127.0.0.1:5432/alicedb",  # a mistyped scheme
+    f"postgresql://alice:{SECRET}%zz@127.0.0.1/alicedb",  # a bad percent escape
+    f"postgres://alice:{SECRET}@[::1/alicedb",  # an unclosed IPv6 address
+    f"host=/run/pg password={SECRET} port=notaport",
+    f"mysql://alice:{SECRET}@db.example/app",
+])
+def test_no_usage_error_repeats_a_dsn_s_password(
+        dsn: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    home = tmp_path / "ada"
+    with HierarchicalMemory(home, embedder=HashingEmbedder()) as memory:
+        memory.add_fact("User likes tea")
+    monkeypatch.chdir(tmp_path)
+    for command in (["config", "--agent", "ada", "--store", dsn],
+                    ["migrate", "--from", str(home), "--to", dsn],
+                    ["migrate", "--from", dsn, "--agent", "ada", "--to", str(tmp_path / "a")]):
+        assert main(command) == 2, command
+        err = capsys.readouterr().err
+        assert SECRET not in err, (command, err)
+    monkeypatch.setenv("TIERMEM_STORE", dsn)
+    assert main(["config", "--agent", "ada"]) == 2
+    assert SECRET not in capsys.readouterr().err
+    # A location that is no DSN yet has a scheme is no directory to create either.
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ada"]

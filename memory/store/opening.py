@@ -29,6 +29,35 @@ def is_dsn(location: object) -> bool:
         or re.match(r"\s*[a-z_]+\s*=", location) is not None)
 
 
+# The password of a URI (``scheme://user:PASSWORD@host``) or a ``password=...`` pair.
+_URI_PASSWORD = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://[^/@:?#]*:([^@/?#]*)@")
+_PAIR_PASSWORD = re.compile(r"(?:^|\s)password\s*=\s*('(?:[^'\\]|\\.)*'|[^\s']+)",
+                            re.IGNORECASE)
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+
+
+def without_password(text: str, location: str) -> str:
+    """``text`` (a message about ``location``) with the password ``location`` holds, in
+    any form it may be quoted in, shown as ``***``: even a location too malformed to
+    parse may be echoed by the error about it."""
+    found = [m.group(1) for m in (_URI_PASSWORD.match(location),) if m]
+    found += [m.group(1) for m in _PAIR_PASSWORD.finditer(location)]
+    for password in found:
+        password = password.strip("'")
+        if not password:
+            continue
+        decoded = re.sub(r"%([0-9A-Fa-f]{2})", lambda m: chr(int(m.group(1), 16)), password)
+        for form in sorted({password, decoded}, key=len, reverse=True):
+            text = text.replace(form, "***")
+    return text
+
+
+def looks_like_url(location: str) -> bool:
+    """Whether ``location`` starts with a URL scheme (``mysql://``, ``postgressql://``):
+    a mistyped DSN, not a directory to create."""
+    return _URL.match(location) is not None
+
+
 def open_postgres(dsn: str, agent: str | None, *, read_only: bool = False,
                   hnsw: bool | None = None, vector_index: str | None = None,
                   ef_search: int | None = None) -> StorageBackend:
@@ -56,7 +85,8 @@ def open_store(location: str, agent: str | None, *, read_only: bool = False,
     (a directory is the ``path`` argument)."""
     if not is_dsn(location):
         raise InvalidInputError(
-            f"store={location!r} is not a PostgreSQL DSN; give one like "
+            f"store={without_password(repr(location), location)} is not a PostgreSQL DSN; "
+            f"give one like "
             f"'postgresql://USER@HOST:5432/DATABASE' (`tiermem pg start` prints one for a "
             f"local server), or an agent home directory as the path argument")
     return open_postgres(location, agent, read_only=read_only, vector_index=vector_index,

@@ -28,6 +28,7 @@ import re
 import secrets
 import shlex
 import socket
+from collections.abc import Callable
 from typing import Any
 
 import psycopg
@@ -45,6 +46,7 @@ from tiermem.memory.errors import (
     StoreFullError,
     StoreLockedError,
 )
+from tiermem.memory.store.opening import without_password
 from tiermem.memory.store.postgres.local_server import local_server_at
 from tiermem.memory.store.postgres.options import libpq_dsn, split_dsn
 from tiermem.memory.store.postgres.schema import (
@@ -103,7 +105,7 @@ def connect(dsn: str) -> psycopg.Connection:
         raise StoreError(f"cannot connect to PostgreSQL at {public_dsn(dsn)}: "
                          f"{_first_line(exc)}; {_connect_advice(dsn, exc)}") from None
     except psycopg.ProgrammingError as exc:
-        raise StoreError(_not_valid(exc)) from None
+        raise StoreError(without_password(_not_valid(exc), dsn)) from None
     return conn
 
 
@@ -155,12 +157,36 @@ def dsn_problem(dsn: str) -> str | None:
     """What makes ``dsn`` unusable as written (None: nothing), found without connecting."""
     try:
         libpq, _ = split_dsn(dsn)
-        conninfo_to_dict(libpq)
+        parts = conninfo_to_dict(libpq)
     except InvalidInputError as exc:
-        return str(exc)
+        return without_password(str(exc), dsn)
     except psycopg.ProgrammingError as exc:
-        return _not_valid(exc)
+        return without_password(_not_valid(exc), dsn)
+    # libpq reads these only when it connects, and then reports them as a failure to reach
+    # the server.
+    for key, fits, wanted in _CHECKED_PARTS:
+        value = parts.get(key)
+        if value is not None and not fits(str(value)):
+            return without_password(
+                f"the PostgreSQL DSN is not valid: {key} {str(value)!r} is not {wanted}; write "
+                f"it as postgresql://USER@HOST:PORT/DATABASE (`tiermem pg start` prints one "
+                f"for a local server)", dsn)
     return None
+
+
+def _ports(value: str) -> bool:
+    return all(p == "" or (p.isascii() and p.isdigit() and 0 < int(p) < 65536)
+               for p in value.split(","))
+
+
+_SSL_MODES = ("disable", "allow", "prefer", "require", "verify-ca", "verify-full")
+#: DSN parts checked before connecting: the key, a test of its value, what it must be.
+_CHECKED_PARTS: tuple[tuple[str, Callable[[str], bool], str], ...] = (
+    ("port", _ports, "a port number from 1 to 65535 (or a comma list of them)"),
+    ("sslmode", lambda v: v in _SSL_MODES, "one of " + ", ".join(_SSL_MODES)),
+    ("connect_timeout", lambda v: v.strip().lstrip("-").isascii()
+     and v.strip().lstrip("-").isdigit(), "a whole number of seconds"),
+)
 
 
 def _not_valid(exc: Exception) -> str:
