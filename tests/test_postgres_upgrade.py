@@ -137,4 +137,5 @@ def test_an_open_of_a_newer_schema_is_refused_and_changes_nothing(
     assert main(["chat", "--agent", "ada", "--store", postgres_dsn, "--offline",
                  "--embedder", "hashing"]) == 1
     assert main(["diagnostics", "--agent", "ada", "--store", postgres_dsn]) == 1
+    assert main(["drop-agent", "--agent", "ada", "--store", postgres_dsn, "--yes"]) == 1
     assert _contents(postgres_dsn) == before

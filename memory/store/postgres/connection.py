@@ -211,7 +211,7 @@ def prepare(conn: psycopg.Connection, *, read_only: bool, where: str) -> None:
     """Bring the schema up to date (a writer), or check it can be read (read-only)."""
     # Before a writer creates anything: what a newer version stored may rest on columns
     # and invariants this one would break.
-    _refuse_newer_schema(conn, where)
+    refuse_newer_schema(conn, where)
     if read_only:
         version = applied_version(conn)
         if version == 0:
@@ -230,13 +230,13 @@ def prepare(conn: psycopg.Connection, *, read_only: bool, where: str) -> None:
                 f"superuser: CREATE EXTENSION vector)") from None
         except pg_errors.FeatureNotSupported as exc:
             raise StoreError(f"{where} lacks what tiermem needs: {_first_line(exc)}") from None
-    _refuse_newer_schema(conn, where)  # a newer version may have migrated meanwhile
+    refuse_newer_schema(conn, where)  # a newer version may have migrated meanwhile
     from pgvector.psycopg import register_vector
 
     register_vector(conn)
 
 
-def _refuse_newer_schema(conn: psycopg.Connection, where: str) -> None:
+def refuse_newer_schema(conn: psycopg.Connection, where: str) -> None:
     version = applied_version(conn)
     if version > SCHEMA_VERSION:
         raise NewerSchemaError(where, version, SCHEMA_VERSION)

@@ -19,6 +19,7 @@ from tiermem.memory.store.postgres.connection import (
     agent_id,
     connect,
     public_dsn,
+    refuse_newer_schema,
     release_writer_lock,
     take_writer_lock,
 )
@@ -37,6 +38,8 @@ def delete_agent(dsn: str, name: str) -> None:
         found = conn.execute("SELECT to_regclass('tiermem.agents')").fetchone()
         if found is None or found[0] is None:
             raise StoreError(f"{where} does not exist: the database holds no tiermem memory")
+        # What a newer version stored is neither read nor written here: nor deleted.
+        refuse_newer_schema(conn, where)
         agent, _ = agent_id(conn, name, create=False, where=where)
         # Held until the agent is gone: no writer can open it meanwhile.
         take_writer_lock(conn, agent, where)
