@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -27,3 +28,50 @@ def test_an_interrupt_inside_the_full_text_function_is_raised_again(
         memory.archival_insert("the standup is at ten")
         texts = sorted(h.text for h in memory.archival_search("friday standup", k=5).hits)
         assert texts == ["the deploy runs every friday", "the standup is at ten"]
+
+
+def _source(home: Path) -> dict[str, object]:
+    with HierarchicalMemory(home, embedder=HashingEmbedder()) as memory:
+        memory.archival_insert("the deploy runs every friday")
+        memory.archival_insert("boom goes the dynamite")
+        snapshot: dict[str, object] = memory.snapshot()
+        return snapshot
+
+
+def test_an_interrupt_before_the_function_s_own_code_is_ctrl_c_too(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Python runs the SIGINT handler at the first instruction of the function SQLite calls,
+    # which may come before the code that would note the interrupt.
+    snapshot = _source(tmp_path / "source")
+
+    def unnoted(function: Callable[[str], str]) -> Callable[[str], str]:
+        def call(text: str) -> str:
+            if "boom" in text:
+                raise KeyboardInterrupt
+            return function(text)
+        return call
+
+    monkeypatch.setattr(schema, "interruptible", unnoted)
+    with pytest.raises(KeyboardInterrupt):  # not SQLite's "user-defined function raised"
+        HierarchicalMemory.restore(snapshot, path=tmp_path / "home", embedder=HashingEmbedder())
+    assert not (tmp_path / "home" / "memory.sqlite3").exists()
+    with HierarchicalMemory(tmp_path / "other", embedder=HashingEmbedder()) as memory:
+        with pytest.raises(KeyboardInterrupt):
+            memory.archival_insert("boom again")
+        memory.archival_insert("the standup is at ten")
+        assert [h.text for h in memory.archival_search("standup", k=5).hits] == [
+            "the standup is at ten"]
+
+
+def test_a_failure_of_the_function_is_logged_and_the_text_indexed_as_given(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    def broken(text: str) -> str:
+        raise ValueError("cannot read a symbol")
+
+    monkeypatch.setattr(schema, "indexed_text", broken)
+    with HierarchicalMemory(tmp_path / "agent", embedder=HashingEmbedder()) as memory:
+        memory.archival_insert("the deploy runs every friday")
+        assert [h.text for h in memory.archival_search("friday", k=5).hits] == [
+            "the deploy runs every friday"]
+    assert "indexed without its symbols' words (ValueError: cannot read a symbol)" in caplog.text

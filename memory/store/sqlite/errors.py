@@ -9,6 +9,7 @@ method whose reads step through a cursor after the statement returned.
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -23,20 +24,35 @@ class _Interrupts:
     SQLite reports any exception of such a function as ``OperationalError: user-defined
     function raised exception``, so the interrupt would reach the caller as a failed
     statement (a benchmark check failing, exit 1) instead of ending the program (130).
-    Signals reach the main thread only, so one flag serves every connection.
+    Signals reach the main thread only, so one flag serves every connection. The flag
+    alone is not enough: Python runs the signal handler at the first instruction of the
+    function SQLite calls, which may come before the ``try`` that would set it. So the
+    function never lets another exception out (``interruptible``), and SQLite's report of
+    one is read as Ctrl-C whether or not the flag was set.
     """
 
     pending = False
 
 
+#: What SQLite says of any exception a Python function it called raised.
+_FUNCTION_RAISED = "user-defined function raised exception"
+_log = logging.getLogger("tiermem")
+
+
 def interruptible(function: Callable[..., Any]) -> Callable[..., Any]:
-    """``function``, remembering a KeyboardInterrupt raised inside it for ``translate``."""
-    def call(*args: Any) -> Any:
+    """``function`` of one text, remembering a KeyboardInterrupt raised inside it for
+    ``translate``. Any other failure is logged and the text indexed as given: only Ctrl-C
+    may fail the statement."""
+    def call(text: Any) -> Any:
         try:
-            return function(*args)
+            return function(text)
         except KeyboardInterrupt:
             _Interrupts.pending = True
             raise
+        except Exception as exc:
+            _log.warning("tiermem: a text was indexed without its symbols' words (%s: %s)",
+                         type(exc).__name__, exc)
+            return text
     return call
 
 
@@ -49,7 +65,8 @@ def translate(exc: BaseException, database: Path | None) -> StoreError | None:
     """
     if not isinstance(exc, sqlite3.Error):
         return None
-    if _Interrupts.pending and isinstance(exc, sqlite3.OperationalError):
+    if isinstance(exc, sqlite3.OperationalError) and (
+            _Interrupts.pending or str(exc) == _FUNCTION_RAISED):
         _Interrupts.pending = False
         raise KeyboardInterrupt from exc
     code = (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF
