@@ -45,7 +45,8 @@ class OutputPathError(TiermemError):
 #: Files whose directory holds a store: an agent home's database, a PostgreSQL data
 #: directory's version file. Nothing else is written there. (The first is the SQLite
 #: store's DB_FILE, written out: importing that package would load FAISS for every report.)
-STORE_MARKERS = ("memory.sqlite3", "PG_VERSION")
+PG_MARKER = "PG_VERSION"
+STORE_MARKERS = ("memory.sqlite3", PG_MARKER)
 
 
 def check_writable(path: Path) -> None:
@@ -83,6 +84,12 @@ def _refuse_store_directory(path: Path) -> None:
             raise OutputPathError(
                 path, f"{directory} holds a memory's files ({marker}), which a report there "
                       f"could overwrite; write it to another directory")
+    # Every directory below a PostgreSQL data directory is the server's (base/, global/).
+    for above in directory.parents:
+        if (above / PG_MARKER).is_file():
+            raise OutputPathError(
+                path, f"{directory} is inside the PostgreSQL data directory {above}, whose "
+                      f"files a report there could overwrite; write it to another directory")
 
 
 #: The mode of a ``private`` file (module docstring).

@@ -99,6 +99,14 @@ def test_no_report_is_written_over_a_memorys_own_files(tmp_path: Path) -> None:
     (tmp_path / "pg" / "PG_VERSION").write_text("18\n")
     with pytest.raises(OutputPathError, match="PG_VERSION"):
         check_writable(tmp_path / "pg" / "postgresql.conf")
+    # Below the data directory, every folder is the server's.
+    (tmp_path / "pg" / "global").mkdir()
+    (tmp_path / "pg" / "global" / "pg_control").write_bytes(b"control")
+    for inside in (tmp_path / "pg" / "global" / "pg_control",
+                   tmp_path / "pg" / "global" / "new.json"):
+        with pytest.raises(OutputPathError, match=r"inside the PostgreSQL data directory"):
+            check_writable(inside)
+    assert (tmp_path / "pg" / "global" / "pg_control").read_bytes() == b"control"
     check_writable(tmp_path / "report.json")  # beside the home, not in it
 
 
