@@ -220,9 +220,17 @@ def test_a_lost_connection_to_a_local_server_names_the_pg_command_for_its_direct
                                              rf"server \(`tiermem pg status --dir "
                                              rf"{re.escape(str(server.data_dir))}`\)"):
             memory.add_fact("User likes figs")
+        # Later calls say the connection was lost, not that the memory was closed.
+        for _ in range(2):
+            with pytest.raises(StoreError, match=r"was lost earlier, so this memory cannot be "
+                                                 r"used any more; check the server") as later:
+                memory.add_fact("User likes dates")
+            assert "open it again to use it" not in str(later.value)
     finally:
         with contextlib.suppress(StoreError):
             memory.close()
+    with pytest.raises(StoreError, match="this memory is closed; open it again"):
+        memory.add_fact("User likes plums")
 
 
 def test_a_lost_connection_to_another_server_keeps_the_general_advice() -> None:

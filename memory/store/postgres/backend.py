@@ -27,6 +27,7 @@ from tiermem.memory.store.postgres.connection import (
     prepare,
     public_dsn,
     release_writer_lock,
+    status_advice,
     take_writer_lock,
     translate,
 )
@@ -255,7 +256,14 @@ class PostgresBackend(NestedTransactions):
             raise StoreClosedError("this memory is closed; open it again to use it")
 
     def translate_error(self, exc: BaseException) -> StoreError | None:
-        return translate(exc, self._where, self._server)
+        mapped = translate(exc, self._where, self._server)
+        if isinstance(mapped, StoreClosedError) and not self._closed and self.conn.broken:
+            # Closed by the server or the network, not by close(): what to do is not the same.
+            return StoreError(
+                f"the connection to PostgreSQL for {self._where} was lost earlier, so this "
+                f"memory cannot be used any more; check the server "
+                f"({status_advice(self._server)}) and open the memory again")
+        return mapped
 
     def purge_erased(self) -> list[str]:
         """VACUUM the tables erasure deletes from: the dead row versions that still hold

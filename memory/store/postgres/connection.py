@@ -406,12 +406,12 @@ def translate(exc: BaseException, where: str, dsn: str) -> StoreError | None:
             return StoreClosedError("this memory is closed; open it again to use it")
         return StoreError(f"lost the connection to PostgreSQL for {where}: "
                           f"{_first_line(exc)}; the last transaction was not committed. "
-                          f"Check the server ({_status_advice(dsn)}) and open the memory "
+                          f"Check the server ({status_advice(dsn)}) and open the memory "
                           f"again")
     return None
 
 
-def _status_advice(dsn: str) -> str:
+def status_advice(dsn: str) -> str:
     """How to look at the server of ``dsn``: the ``tiermem pg status`` that reaches it when
     it is a local server, since plain ``status`` looks at the default directory only."""
     server = local_server_at(_dsn_parts(dsn).get("host", ""))
