@@ -33,7 +33,7 @@ from tiermem.memory.tiers.recall import NewMessage
 from tiermem.memory.validation import MAX_TEXT_CHARS, clean_text
 from tiermem.tools.dispatch import Toolbox, ToolResult
 from tiermem.tools.memory_tools import ToolContext, memory_toolbox
-from tiermem.tools.safe_text import clipped, safe_text
+from tiermem.tools.safe_text import clipped, safe_text, storable_calls
 
 DEFAULT_MAX_STEPS = 10
 MAX_MALFORMED_STEPS = 3
@@ -218,7 +218,8 @@ class Agent:
             message = {**message, "content": content}  # the window shows what recall keeps
         message_id = self.memory.recall.append_many([NewMessage(
             role=message["role"], content=content if content.strip() else "", turn=turn,
-            tool_calls=message.get("tool_calls"), tool_call_id=message.get("tool_call_id"),
+            tool_calls=storable_calls(message.get("tool_calls"), MAX_TEXT_CHARS),
+            tool_call_id=message.get("tool_call_id"),
             tool_name=None if tool_name is None else safe_text(tool_name))])[0]
         self._remember(turn, message, message_id)
 

@@ -225,17 +225,24 @@ def check_state_key(key: Any, longest: int | None = None) -> str:
 def state_json(value: Any) -> str:
     """``value`` as the standard JSON ``get_state`` reads back, of at most
     ``MAX_STATE_VALUE_CHARS`` characters."""
+    return _json_of(
+        value, "state value", "store dicts with string keys, lists, strings, finite numbers, "
+        "booleans and None (a date as an ISO string)", MAX_STATE_VALUE_CHARS,
+        "keep large text in archival (archival_insert) and store its id in state, or split "
+        "the value across several keys")
+
+
+def _json_of(value: Any, what: str, fix: str, limit: int, advice: str,
+             sort_keys: bool = False) -> str:
+    """``value`` as standard JSON text of at most ``limit`` characters; InvalidInputError
+    saying ``fix`` when it is no JSON data, ``advice`` when it is too long."""
     try:
-        text = json.dumps(value, allow_nan=False)
+        text = json.dumps(value, sort_keys=sort_keys, allow_nan=False)
     except (TypeError, ValueError, RecursionError) as exc:
-        raise InvalidInputError(
-            f"state value is not JSON data ({exc}); store dicts with string keys, lists, "
-            f"strings, finite numbers, booleans and None (a date as an ISO string)") from None
-    if len(text) > MAX_STATE_VALUE_CHARS:
-        raise InvalidInputError(
-            f"state value is {len(text):,} characters as JSON, over the limit of "
-            f"{MAX_STATE_VALUE_CHARS:,}; keep large text in archival (archival_insert) and "
-            f"store its id in state, or split the value across several keys")
+        raise InvalidInputError(f"{what} is not JSON data ({exc}); {fix}") from None
+    if len(text) > limit:
+        raise InvalidInputError(f"{what} is {len(text):,} characters as JSON, over the limit "
+                                f"of {limit:,}; {advice}")
     return text
 
 
@@ -248,3 +255,12 @@ def unescaped_json(value: Any, compact: bool = False) -> str:
     ``compact`` leaves out the spaces after "," and ":"."""
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":") if compact else None)
     return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def check_stored_json(value: Any, what: str, example: str) -> None:
+    """Refuse ``value`` unless it is JSON data (string keys, finite numbers) whose JSON text
+    fits in ``MAX_TEXT_CHARS``: what the stores and a snapshot's restore accept, so that
+    nothing stored makes a snapshot of the memory impossible to restore."""
+    _json_of(value, what, f"give {example}, with string keys and finite numbers",
+             MAX_TEXT_CHARS, "keep large content in the text itself, or split it",
+             sort_keys=True)

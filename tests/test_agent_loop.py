@@ -335,3 +335,23 @@ def test_blank_content_beside_tool_calls_is_accepted(memory: HierarchicalMemory)
         result = Agent(memory, model).step("I like tea")
     assert result.reply == "ok"
     assert core_texts(memory) == ["User likes tea"]
+
+
+def test_a_tool_call_too_long_to_store_is_kept_cut_and_the_snapshot_restores(
+        memory: HierarchicalMemory) -> None:
+    # A runaway model: its arguments are longer than any text a memory stores.
+    huge = call("archival_memory_insert", content="é" * 60_000 + "x" * 150_000)
+    with ScriptedModel([huge, reply("I could not file that.")]) as model:
+        result = Agent(memory, model).step("file this document")
+    assert result.reply == "I could not file that."
+    stored_text = next(r["tool_calls"] for r in recall_rows(memory) if r["tool_calls"])
+    assert len(stored_text) <= 200_000
+    stored = json.loads(stored_text)[0]
+    assert stored["id"] == huge.tool_calls[0].id
+    assert stored["function"]["arguments"].endswith(
+        "that can be stored; the rest was dropped]")
+    # The tool itself refused the content, and told the model.
+    said = tool_message_for(model.calls[1].messages, huge.tool_calls[0].id)["content"]
+    assert said.startswith("Error:")
+    with HierarchicalMemory.restore(memory.snapshot(), embedder=HashingEmbedder()) as copy:
+        assert len(copy.recall) == len(memory.recall)

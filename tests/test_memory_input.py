@@ -149,7 +149,15 @@ def test_a_speaker_that_is_not_a_name_is_refused(stocked: HierarchicalMemory,
     ({"tags": "ops"}, "tags must be a list"),
     ({"tags": [1, 2]}, "tags must be a list"),
     ({"metadata": ["x"]}, "metadata must be a JSON object"),
-    ({"metadata": {"f": object()}}, "not JSON-serialisable"),
+    ({"metadata": {"f": object()}}, "metadata is not JSON data"),
+    # What a snapshot's restore would refuse, making the whole backup useless.
+    ({"metadata": {"body": "x" * 250_000}}, r"metadata is 250,\d{3} characters as JSON, "
+                                            r"over the limit of 200,000"),
+    ({"metadata": {"nested": {"body": "é" * 40_000}}}, "over the limit of 200,000"),
+    ({"tags": [f"t{i}" for i in range(30_000)]}, "tags is .* characters as JSON, over"),
+    ({"metadata": {"a": 1, 2: "b"}}, "metadata keys must be strings"),
+    ({"metadata": {"x": float("nan")}}, "metadata is not JSON data"),
+    ({"metadata": {"x": [float("inf")]}}, "metadata is not JSON data"),
     ({"tags": 5}, "tags must be a list"),
     ({"tags": ["ops\x00"]}, "tag contains a NUL byte"),
     ({"tags": ["\ud800"]}, "tag is not valid UTF-8"),
@@ -406,3 +414,32 @@ def test_nearest_is_checked_like_the_other_search_arguments() -> None:
                 m.archival_search("otters", nearest=bad)  # type: ignore[arg-type]
         assert m.archival_search("otters", nearest=0).total == 1
 
+
+
+def test_deeply_nested_metadata_is_refused(stocked: HierarchicalMemory) -> None:
+    deep: dict[str, Any] = {}
+    for _ in range(100_000):
+        deep = {"d": deep}
+    before = stocked.snapshot()
+    with pytest.raises(InvalidInputError, match="metadata is not JSON data"):
+        stocked.archival_insert("a fine passage", metadata=deep)
+    assert stocked.snapshot() == before
+
+
+@pytest.mark.parametrize("fields,message", [
+    ({"tool_calls": [{"id": "c", "function": {"arguments": "x" * 250_000}}]},
+     "tool_calls is .* characters as JSON, over the limit"),
+    ({"tool_calls": [{"id": "c", "function": {"arguments": float("nan")}}]},
+     "tool_calls is not JSON data"),
+    ({"tool_calls": "call it"}, "tool_calls must be a list of dicts"),
+    ({"tool_call_id": "c\x00"}, "tool_call_id contains a NUL byte"),
+    ({"tool_name": "x" * 250_000}, "tool_name is 250,000 characters"),
+])
+def test_a_message_a_snapshot_could_not_restore_is_refused(
+        stocked: HierarchicalMemory, fields: dict[str, Any], message: str) -> None:
+    from tiermem.memory.tiers.recall import NewMessage
+
+    before = stocked.snapshot()
+    with pytest.raises(InvalidInputError, match=message):
+        stocked.recall.append_many([NewMessage("assistant", "", turn=9, **fields)])
+    assert stocked.snapshot() == before

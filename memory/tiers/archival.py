@@ -7,7 +7,7 @@ is ever deleted by eviction; ``created_at`` is when the passage was learned,
 
 from __future__ import annotations
 
-import json
+import math
 import time
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -22,7 +22,12 @@ from tiermem.memory.search.replies import replies_to, shown_ids
 from tiermem.memory.store.contract import StorageBackend, VectorIndex
 from tiermem.memory.store.records import Passage, RowFilter
 from tiermem.memory.types import Hit, SearchResult
-from tiermem.memory.validation import check_created_at, clean_text
+from tiermem.memory.validation import (
+    MAX_TEXT_CHARS,
+    check_created_at,
+    check_stored_json,
+    clean_text,
+)
 
 #: From this many passages with vectors, a search takes the ``DENSE_CAP`` nearest in meaning
 #: (widened as needed, memory.search.fusion.hybrid_search) instead of every passage above
@@ -264,7 +269,10 @@ def _clean_tags(tags: Sequence[str] | None) -> list[str]:
         raise InvalidInputError("tags must be a list of strings, like ['billing', 'acme']")
     # A tag is stored text too: a NUL or a lone surrogate would be kept, and a search
     # filtering by it would fail to encode it.
-    return sorted({clean_text(t, "tag").lower() for t in tags if t.strip()})
+    cleaned = sorted({clean_text(t, "tag").lower() for t in tags if t.strip()})
+    if 6 * sum(len(t) + 4 for t in cleaned) >= MAX_TEXT_CHARS:
+        check_stored_json(cleaned, "tags", "a list of strings such as ['billing', 'acme']")
+    return cleaned
 
 
 #: Value types JSON always encodes.
@@ -272,14 +280,18 @@ _PLAIN = (str, int, float, bool, type(None))
 
 
 def _check_json_object(metadata: dict[str, Any] | None) -> None:
-    """Refuse metadata that is not a JSON object (a dict of JSON values)."""
+    """Refuse metadata that is not a JSON object (a dict of JSON values) of at most
+    ``MAX_TEXT_CHARS`` characters as JSON."""
     if metadata is None:
         return
     if not isinstance(metadata, dict):
         raise InvalidInputError("metadata must be a JSON object (a dict)")
-    if all(type(k) is str and type(v) in _PLAIN for k, v in metadata.items()):
-        return  # the common case, encoded without trying (the store encodes it once)
-    try:
-        json.dumps(metadata)
-    except (TypeError, ValueError) as exc:
-        raise InvalidInputError(f"metadata is not JSON-serialisable: {exc}") from None
+    # The common case, checked without encoding it (the store encodes it once): flat,
+    # finite, and short enough even if every character took JSON's six.
+    if all(type(k) is str and type(v) in _PLAIN and (type(v) is not float or math.isfinite(v))
+           for k, v in metadata.items()) and 6 * sum(
+            len(k) + len(str(v)) + 4 for k, v in metadata.items()) < MAX_TEXT_CHARS:
+        return
+    if not all(isinstance(k, str) for k in metadata):
+        raise InvalidInputError("metadata keys must be strings, like {'team': 'ops'}")
+    check_stored_json(metadata, "metadata", "a dict such as {'team': 'ops'}")

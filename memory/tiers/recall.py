@@ -37,6 +37,7 @@ from tiermem.memory.validation import (
     MAX_TEXT_CHARS,
     check_created_at,
     check_message_id,
+    check_stored_json,
     clean_text,
 )
 
@@ -57,6 +58,20 @@ class NewMessage:
     tool_call_id: str | None = None
     tool_name: str | None = None
     status: str = "ok"
+
+
+def _check_call_fields(message: NewMessage) -> None:
+    """Refuse tool-call fields a store or a snapshot's restore would not take."""
+    if message.tool_calls:
+        if not isinstance(message.tool_calls, list) or not all(
+                isinstance(c, dict) for c in message.tool_calls):
+            raise InvalidInputError("tool_calls must be a list of dicts, as the model sent them")
+        check_stored_json(message.tool_calls, "tool_calls",
+                          "the list of tool calls the model sent")
+    for name in ("tool_call_id", "tool_name"):
+        value = getattr(message, name)
+        if value is not None:
+            clean_text(value, name)
 
 
 class RecallTier:
@@ -114,6 +129,7 @@ class RecallTier:
             content = m.content if m.role in ("tool", "assistant") and m.content == "" else (
                 clean_text(m.content, f"{m.role} message", MAX_TEXT_CHARS)
             )
+            _check_call_fields(m)
             prepared.append((m, content, stamp))
         to_embed = [
             # ``is not None``: an empty VectorIndex is falsy (it has __len__).
