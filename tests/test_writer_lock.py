@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import gc
 import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 from memory_helpers import make_memory
 
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
 from tiermem.memory.errors import StoreError, StoreLockedError
 from tiermem.memory.store.sqlite import SQLiteStore
 from tiermem.memory.store.sqlite.writer_lock import LOCK_FILE
@@ -143,3 +145,14 @@ def test_a_lock_whose_recorded_holder_has_exited_does_not_name_it(tmp_path: Path
         assert f"process {pid}, which took the lock, has exited" in str(info.value)
     finally:
         os.close(fd)
+
+
+def test_a_memory_dropped_without_close_lets_the_home_be_opened_again(tmp_path: Path) -> None:
+    memory = HierarchicalMemory(tmp_path / "agent", embedder=HashingEmbedder())
+    memory.add_fact("User likes green tea")
+    with pytest.raises(StoreLockedError):  # held while the first one lives
+        HierarchicalMemory(tmp_path / "agent", embedder=HashingEmbedder())
+    del memory
+    gc.collect()
+    with HierarchicalMemory(tmp_path / "agent", embedder=HashingEmbedder()) as again:
+        assert [f.text for f in again.core] == ["User likes green tea"]

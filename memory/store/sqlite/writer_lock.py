@@ -81,6 +81,13 @@ class WriterLock:
             os.close(self._fd)
             self._fd = None
 
+    def __del__(self) -> None:
+        # A memory dropped without close() takes its lock with it; else the home would
+        # stay locked, by this very process, for as long as it runs.
+        if getattr(self, "_fd", None) is not None and not self.forked and (
+                os.getpid() == self.owner_pid):
+            self.release()
+
     def forget_after_fork(self) -> None:
         """In a forked child: close the inherited copy, which leaves the parent's lock held."""
         if self._fd is not None:
