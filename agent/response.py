@@ -7,6 +7,11 @@ The body is read as plain JSON and checked field by field:
 - accepted: ``tool_calls`` items of type ``function`` or ``custom``, the
   deprecated single ``function_call``, arguments sent as a JSON object rather
   than JSON text, content sent as a list of text parts, missing call ids;
+- a reasoning model's thinking, when the server leaves it in the content
+  (``<think>...</think>``, as Qwen3 and DeepSeek-R1 write it; R1's template opens
+  the block in the prompt, so the content may start inside it), is dropped: it is
+  no reply, its tool calls are drafts, and sent back in every later prompt it
+  would fill the context window;
 - ``usage`` is bookkeeping: a count that is missing, negative, not a number or
   not finite counts as 0 rather than failing a turn whose answer is fine;
 - anything else that is not the documented shape (a body that is not an
@@ -20,6 +25,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -81,7 +87,7 @@ def _parse(body: Any, model: str, call_id: Callable[[int], str]) -> Completion:
     finish_reason = choice.get("finish_reason")
     named = body.get("model")
     return Completion(
-        content=_content(message.get("content")),
+        content=without_thinking(_content(message.get("content"))),
         tool_calls=calls,
         usage=_usage(body.get("usage")),
         model=named if isinstance(named, str) and named else model,
@@ -131,6 +137,20 @@ def _content(value: Any) -> str | None:
                  if isinstance(part, dict) and isinstance(part.get("text"), str)]
         return "".join(texts) if texts else None
     raise MalformedResponseError(f"the message content is {_kind(value)}, not text")
+
+
+_THINKING = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL)
+
+
+def without_thinking(content: str | None) -> str | None:
+    """``content`` without the ``<think>`` blocks of a reasoning model (module docstring);
+    a block the reply ends inside (cut at ``max_tokens``) goes to the end."""
+    if content is None or "think>" not in content:
+        return content
+    before, closed, after = content.partition("</think>")
+    if closed and "<think>" not in before:  # opened by the template, in the prompt
+        content = after
+    return _THINKING.sub("", content).strip()
 
 
 def _usage(raw: Any) -> Usage:

@@ -173,6 +173,36 @@ def test_a_text_call_is_dispatched_and_never_stored_as_the_reply(
     assert call["tool_calls"][0]["id"] == answer["tool_call_id"] and call["content"] == ""
 
 
+@pytest.mark.parametrize("thinking", [
+    # Qwen3: the block in the reply, a draft call inside it.
+    "<think>\nMaybe <tool_call>{\"name\": \"core_memory_append\", \"arguments\": "
+    "{\"content\": \"User hates peanuts\"}}</tool_call> no.\n</think>\n\n",
+    # DeepSeek-R1: its template opened the block in the prompt.
+    "The user has an allergy; I should store it.\n</think>\n",
+])
+def test_a_reasoning_model_s_thinking_is_neither_run_nor_kept(
+        server: FakeOpenAIServer, memory: HierarchicalMemory, thinking: str) -> None:
+    server.enqueue_reply(thinking + TEXT_FORMS["tagged"])
+    server.enqueue_reply("<think>Done; now answer briefly.</think>I'll remember that.")
+    result = Agent(memory, client(server)).step("I'm allergic to peanuts")
+    assert [f.text for f in memory.core] == ["Allergic to peanuts"]
+    assert result.reply == "I'll remember that."
+    rows = memory.recall.rows(range(1, len(memory.recall) + 1))
+    assert all("think>" not in r["content"] for r in rows)
+    # Nor is it sent back to the model.
+    assert "think>" not in json.dumps(server.requests[1]["messages"])
+
+
+def test_a_reply_cut_while_thinking_is_empty_not_the_thinking(
+        server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
+    server.enqueue_reply("<think>Let me consider every option at great length")
+    server.enqueue_reply("Noted.")
+    result = Agent(memory, client(server)).step("hello")
+    assert "consider every option" not in (result.reply or "")
+    rows = memory.recall.rows(range(1, len(memory.recall) + 1))
+    assert all("consider every option" not in r["content"] for r in rows)
+
+
 def test_a_prose_mention_is_the_reply(server: FakeOpenAIServer,
                                       memory: HierarchicalMemory) -> None:
     text = "I could use core_memory_append to remember that."
