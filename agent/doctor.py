@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from tiermem.agent.config import ENV_CONTEXT_WINDOW, FALLBACK_CONTEXT_WINDOW
 from tiermem.agent.doctor_checks import Findings, advice_for, text_tool_call_names
@@ -38,7 +39,7 @@ from tiermem.agent.doctor_probes import (
     probe_tools,
     second_step_messages,
 )
-from tiermem.agent.http_json import StreamStart, Unreachable
+from tiermem.agent.http_json import StreamStart, Unreachable, shown_url, without_secrets
 from tiermem.agent.server_facts import discover_context_window, server_root
 
 Status = Literal["ok", "warn", "fail", "info", "skip"]
@@ -82,13 +83,19 @@ def run_doctor(base_url: str, model: str | None, api_key: str | None = None, *,
     started = clock()
     prober = Prober(base_url, model, api_key, clock=clock,
                     **({} if timeout is None else {"timeout": timeout}))
-    report = DoctorReport(base_url, model)
+    report = DoctorReport(shown_url(base_url), model)
     if _reach(prober, report):
         _probe(prober, report)
     report.works = report.findings.agent_can_work()
-    report.verdict, report.advice = advice_for(report.findings, base_url, prober.model)
+    report.verdict, report.advice = advice_for(report.findings, report.base_url, prober.model)
     report.model = prober.model
     report.seconds = clock() - started
+    # A server may quote the credentials back; the report says what it found without them.
+    secrets = (api_key, urlsplit(base_url).password)
+    for row in report.rows:
+        row.result = without_secrets(row.result.replace(base_url, report.base_url), *secrets)
+        row.detail = without_secrets(row.detail.replace(base_url, report.base_url), *secrets)
+    report.advice = [without_secrets(a, *secrets) for a in report.advice]
     return report
 
 

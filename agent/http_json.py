@@ -9,6 +9,7 @@ raised: only a server that cannot be reached at all raises ``Unreachable``.
 
 from __future__ import annotations
 
+import base64
 import json
 import socket
 import time
@@ -17,6 +18,7 @@ import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 #: The most of an answer read: enough for any listing or completion a probe asks for.
 MAX_BODY_BYTES = 4 * 1024 * 1024
@@ -47,7 +49,32 @@ def _request(method: str, url: str, payload: Any, headers: dict[str, str] | None
     merged = {"Accept": "application/json", **(headers or {})}
     if data is not None:
         merged["Content-Type"] = "application/json"
+    # urllib cannot send a URL's user:password@; the chat client (httpx) sends it as Basic
+    # authentication, and so does this.
+    parts = urlsplit(url)
+    if parts.username is not None or parts.password is not None:
+        pair = f"{unquote(parts.username or '')}:{unquote(parts.password or '')}"
+        merged["Authorization"] = "Basic " + base64.b64encode(pair.encode()).decode()
+        url = urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
     return urllib.request.Request(url, data=data, headers=merged, method=method)
+
+
+def shown_url(url: str) -> str:
+    """``url`` as messages show it: a password in it as ``***``."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    user = parts.netloc.rpartition("@")[0].partition(":")[0]
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{parts.netloc.rpartition('@')[2]}"))
+
+
+def without_secrets(text: str, *secrets: str | None) -> str:
+    """``text`` with each of ``secrets`` (an API key, a URL's password) shown as ``***``:
+    a server may quote a request's credentials back in its error."""
+    for secret in secrets:
+        if secret and len(secret) >= 4:
+            text = text.replace(secret, "***")
+    return text
 
 
 def _describe(exc: BaseException) -> str:

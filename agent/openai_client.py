@@ -57,6 +57,7 @@ import random
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from tiermem.agent.config import (
     DEFAULT_MAX_RETRIES,
@@ -75,6 +76,7 @@ from tiermem.agent.config import (
     resolve_encoding,
 )
 from tiermem.agent.errors import LLMConfigError, ProviderError
+from tiermem.agent.http_json import shown_url, without_secrets
 from tiermem.agent.llm import Completion, Usage
 from tiermem.agent.response import MalformedResponseError, parse_completion
 from tiermem.agent.sdk_errors import provider_error, retry_after_seconds
@@ -153,7 +155,10 @@ class OpenAIClient:
         self._budget_param = (
             "max_completion_tokens" if is_reasoning_model(self.model) else "max_tokens"
         )
-        self.name = f"openai:{self.model} @ {self.base_url}"
+        self.shown_url = shown_url(self.base_url)
+        self.name = f"openai:{self.model} @ {self.shown_url}"
+        #: What an error message must never repeat (a server may quote them back).
+        self._secrets = (api_key, urlsplit(self.base_url).password)
         self.base_delay = base_delay
         self.max_delay = max_delay
         self.max_retry_after = max_retry_after
@@ -178,7 +183,8 @@ class OpenAIClient:
                 max_retries=0,
             )
         except openai.OpenAIError as exc:
-            raise LLMConfigError(f"cannot build a client for {self.base_url}: {exc}") from exc
+            raise LLMConfigError(without_secrets(
+                f"cannot build a client for {self.shown_url}: {exc}", *self._secrets)) from exc
 
     @classmethod
     def from_config(cls, config: LLMConfig, **kwargs: Any) -> OpenAIClient:
@@ -232,9 +238,10 @@ class OpenAIClient:
                 raw = self._client.chat.completions.with_raw_response.create(**request)
                 body = self._json(raw.http_response, attempt)
             except (openai.OpenAIError, ValueError, RecursionError) as exc:
-                error = provider_error(exc, attempt, url=self.base_url, model=self.model,
-                                       timeout=self.timeout,
-                                       connect_timeout=self.connect_timeout)
+                error = _without_secrets(
+                    provider_error(exc, attempt, url=self.shown_url, model=self.model,
+                                   timeout=self.timeout, connect_timeout=self.connect_timeout),
+                    self._secrets)
                 final = error.kind == "timeout" and not self.retry_timeouts
                 if not error.retryable or final or attempt == attempts:
                     raise error from exc
@@ -286,7 +293,7 @@ class OpenAIClient:
                                     call_id=lambda index: f"call_{number}_{index}")
         except MalformedResponseError as exc:
             raise ProviderError(
-                f"{self.base_url} sent a response that is not a chat completion ({exc}); "
+                f"{self.shown_url} sent a response that is not a chat completion ({exc}); "
                 f"check that the base URL points at an OpenAI-compatible /v1 API and that "
                 f"the server supports tool calls",
                 kind="bad_response",
@@ -298,3 +305,14 @@ def _without_null_content(message: dict[str, Any]) -> dict[str, Any]:
     if "content" in message and message["content"] is not None:
         return message
     return {**message, "content": ""}
+
+
+def _without_secrets(error: ProviderError, secrets: tuple[str | None, ...]) -> ProviderError:
+    """``error`` with ``secrets`` hidden in its message and hint (http_json.without_secrets)."""
+    message = without_secrets(error.message, *secrets)
+    if message != error.message:
+        error.message = message
+        error.args = (message, *error.args[1:])
+    if error.hint:
+        error.hint = without_secrets(error.hint, *secrets)
+    return error

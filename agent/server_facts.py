@@ -39,7 +39,7 @@ from tiermem.agent.config import (
     is_openai_url,
     known_context_window,
 )
-from tiermem.agent.http_json import Unreachable, request_json
+from tiermem.agent.http_json import Unreachable, request_json, shown_url
 
 #: Seconds each discovery request may take; these are tiny GETs on a server we are about to use.
 DISCOVERY_TIMEOUT = 3.0
@@ -210,8 +210,8 @@ def assumed_window_notice(base_url: str, window: int, reached: bool = True) -> s
     """The one line saying the window was assumed, and how to set it."""
     said = ("does not report its context window" if reached
             else "did not answer when asked for its context window")
-    return (f"{base_url} {said}; assuming {window} tokens (pass --context-window N or set "
-            f"{ENV_CONTEXT_WINDOW} to the window the server runs with)")
+    return (f"{shown_url(base_url)} {said}; assuming {window} tokens (pass --context-window N "
+            f"or set {ENV_CONTEXT_WINDOW} to the window the server runs with)")
 
 
 def with_server_window(config: LLMConfig, note: Callable[[str], None]) -> LLMConfig:
