@@ -49,6 +49,11 @@ UNMATCHED_HINT = ("/recall TEXT and /archival TEXT show how it was stored, and /
                   "facts; to match by meaning, chat with a model (--model) and set the forget "
                   "mode to exact_then_top_k_llm in policy.yaml (it asks the model which "
                   "stored items the request targets)")
+class ForgetFailedError(TiermemError):
+    """A /forget request whose matching failed (its judge's model erred): nothing was
+    forgotten, and the request should be made again."""
+
+
 #: Hits a page of /archival and /recall lists.
 PAGE = 10
 #: The slash commands that take no argument.
@@ -176,14 +181,17 @@ class SlashCommands:
             self.console.print(f"{'erased' if erase else 'forgotten'}: {len(done.facts)} "
                                f"fact(s), {len(done.passages)} passage(s), "
                                f"{len(done.messages)} message(s)")
+        elif result.outcome == "failed":
+            # The request was not carried out: a script must see it fail (exit status 1,
+            # ``error`` under --json), not read it as nothing to forget.
+            self.chat.fail("error", ForgetFailedError(
+                f"nothing forgotten ({result.outcome}: {result.detail})"),
+                judge_failure(memory.judge))
         else:
             self.console.print(f"nothing forgotten ({result.outcome}: "
                                f"{escape(result.detail)})")
             if result.outcome == "unmatched" and result.mode == "exact":
                 self.console.print(UNMATCHED_HINT, markup=False)
-        failure = judge_failure(memory.judge) if result.outcome == "failed" else None
-        if failure is not None:
-            self.chat.error_console.print(failure, markup=False, style="yellow")
 
     def policy(self, arg: str) -> None:
         memory = self.agent.memory

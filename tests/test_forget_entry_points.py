@@ -281,8 +281,18 @@ def test_a_failing_judge_model_says_what_went_wrong_with_it(
             errors = io.StringIO()
             repl = ChatRepl(Agent(m, OfflinePolicy()), console=Console(file=io.StringIO()),
                             errors=errors)
-            repl.run_piped(iter(["/forget the card\n"]))
+            # Not carried out: the command failed, as the forget command's exit 1 says.
+            assert repl.run_piped(iter(["/forget the card\n"])) == 1
+            assert "nothing forgotten (failed: the judge failed" in errors.getvalue()
             assert "has no model 'nosuch'" in errors.getvalue()
+            server.enqueue_error(404)
+            out = io.StringIO()
+            scripted = ChatRepl(Agent(m, OfflinePolicy()), console=Console(file=out),
+                                errors=io.StringIO(), json_lines=True)
+            assert scripted.run_piped(iter(["/forget the card\n"])) == 1
+            record = json.loads(out.getvalue())
+            assert record["error"]["kind"] == "forget_failed"
+            assert "has no model 'nosuch'" in record["error"]["hint"]
             assert judge.take_failure() is None  # shown once
             assert [f.text for f in m.facts()] == [SECRET]
 
