@@ -40,17 +40,25 @@ _HINTS = {
 }
 
 
-def provider_hint(exc: ProviderError) -> str:
+def provider_hint(exc: ProviderError, window_in_use: int | None = None) -> str:
     """What to do after a model failure, by kind (resending helps only some kinds), or the
-    error's own hint when it has one."""
+    error's own hint when it has one. ``window_in_use``: the context window the prompt was
+    fitted to."""
     if exc.hint:
         return f"{UNANSWERED}; {exc.hint}"
     if exc.kind == "context_exceeded":
-        return f"{UNANSWERED}; {_window_hint(exc.context_window)}"
+        return f"{UNANSWERED}; {_window_hint(exc.context_window, window_in_use)}"
     return f"{UNANSWERED}; {_HINTS.get(exc.kind, 'send it again later')}"
 
 
-def _window_hint(window: int | None) -> str:
+def _window_hint(window: int | None, window_in_use: int | None = None) -> str:
+    if window is not None and window_in_use is not None and window_in_use <= window:
+        # The window is right: the server counted the prompt as longer than tiermem did.
+        lower = max(1, window * 85 // 100)
+        return (f"tiermem already fits the prompt and reply to {window_in_use} tokens, but "
+                f"the server counts text in its model's own tokenizer, which can come to "
+                f"more; start the chat with a smaller --context-window (e.g. {lower}) or "
+                f"a lower --max-tokens")
     smaller = "the server's context window is smaller than tiermem assumed"
     if window is not None:
         return (f"{smaller}; start the chat with --context-window {window} (or set "

@@ -161,7 +161,8 @@ class ChatRepl:
             self.console.print(f"[yellow]{CANCELLED}[/yellow]")
             return True
         except ProviderError as exc:
-            self.fail("model error", exc, provider_hint(exc))
+            self.fail("model error", exc,
+                      provider_hint(exc, getattr(self.agent.llm, "context_window", None)))
         except TiermemError as exc:
             self.fail("error", exc)
         except Exception as exc:

@@ -412,6 +412,19 @@ def test_the_hint_after_a_context_overflow_names_the_size_or_where_to_find_it(
     assert "/props" in said and "Ollama num_ctx" in said and "model's card" in said
 
 
+def test_a_context_overflow_at_the_window_in_use_does_not_send_the_user_in_a_circle(
+        memory: HierarchicalMemory) -> None:
+    # The chat already runs with the window the error names: saying to set it changes
+    # nothing. What can is counting the prompt as the server does, or asking for less.
+    named = ProviderError("too long", kind="context_exceeded", context_window=4096)
+    repl, _ = make_repl(memory, ScriptedModel([named], context_window=4096))
+    assert repl.run_piped(["hello"]) == 1
+    said = " ".join(errors_of(repl).split())
+    assert "--context-window 4096" not in said and "smaller than tiermem assumed" not in said
+    assert "tiermem already fits the prompt and reply to 4096 tokens" in said
+    assert "a smaller --context-window (e.g. 3481) or a lower --max-tokens" in said
+
+
 def test_a_web_page_for_an_answer_sends_the_user_to_the_url(
         memory: HierarchicalMemory, server: Any) -> None:
     from fake_openai import FakeResponse
