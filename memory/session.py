@@ -24,6 +24,7 @@ from tiermem.memory.embed.embeddings import Embedder, default_embedder
 from tiermem.memory.errors import (
     ClockChangeError,
     EmbedderMismatchError,
+    InvalidConfigError,
     InvalidInputError,
     TiermemError,
 )
@@ -147,7 +148,8 @@ def effective_config(
     store: StorageBackend, given: MemoryConfig | None, overrides: dict[str, Any]
 ) -> MemoryConfig:
     """This session's settings: ``given`` (else what ``store`` holds, else the defaults)
-    with ``overrides`` applied; a change of clock is refused."""
+    with ``overrides`` applied; a change of clock is refused, and so is a core of another
+    size on a read-only memory, which could not evict to fit it."""
     if given is not None:
         config = given.updated(**overrides)
     else:
@@ -156,6 +158,15 @@ def effective_config(
     stored_clock = store.settings.get("clock")
     if stored_clock is not None and config.clock != stored_clock:
         raise ClockChangeError(stored_clock, config.clock)
+    stored = MemoryConfig.from_meta(store.settings.get, {}) if store.read_only else None
+    if stored is not None and (config.core_limit, config.core_limit_unit) != (
+            stored.core_limit, stored.core_limit_unit):
+        raise InvalidConfigError(
+            f"this memory is open read-only, so its core keeps the size its writer set "
+            f"({stored.core_limit} {stored.core_limit_unit}), not {config.core_limit} "
+            f"{config.core_limit_unit}: a reader cannot evict to fit a smaller one; leave "
+            f"core_limit and core_limit_unit out, or open it for writing to change them",
+            ("core_limit",))
     return config
 
 

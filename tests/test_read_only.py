@@ -23,7 +23,12 @@ import pytest
 from memory_helpers import child_process, make_memory, mounted_tmpfs, sqlite_schema_at_version
 
 from tiermem.bench.fault_os import Report, run_forked
-from tiermem.memory.errors import OlderSchemaError, ReadOnlyError, StoreError
+from tiermem.memory.errors import (
+    InvalidConfigError,
+    OlderSchemaError,
+    ReadOnlyError,
+    StoreError,
+)
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.sqlite import DB_FILE, schema
 
@@ -152,6 +157,22 @@ def test_read_only_needs_an_existing_memory(tmp_path: Path) -> None:
     assert not (tmp_path / "nowhere").exists()
     with pytest.raises(ValueError, match="read_only needs"):
         make_memory(None, read_only=True)
+
+
+def test_a_reader_keeps_the_core_size_its_writer_set(tmp_path: Path) -> None:
+    home = tmp_path / "agent"
+    with make_memory(home, core_limit=10, core_limit_unit="facts") as writer:
+        for n in range(10):
+            writer.add_fact(f"User owns server number {n}")
+    # A reader cannot evict, so a smaller core would hold more than its limit.
+    for asked in ({"core_limit": 3}, {"core_limit_unit": "tokens"}):
+        with pytest.raises(InvalidConfigError, match=r"open read-only, so its core keeps the "
+                                                      r"size its writer set \(10 facts\)"):
+            make_memory(home, read_only=True, **asked)
+    with make_memory(home, read_only=True) as reader:
+        assert (reader.core.used, reader.core.limit) == (10, 10)
+    with make_memory(home, read_only=True, core_limit=10, core_limit_unit="facts") as reader:
+        assert reader.core.used <= reader.core.limit
 
 
 @pytest.mark.parametrize("dies_in", [1, 5])
