@@ -53,7 +53,7 @@ from tiermem.memory.tiers.lifecycle import FactLifecycle
 from tiermem.memory.tiers.policies import EvictionPolicy, score_at
 from tiermem.memory.tiers.recall import RecallTier
 from tiermem.memory.types import Fact
-from tiermem.memory.validation import check_id
+from tiermem.memory.validation import check_id, checked_clock
 
 
 class HierarchicalMemory:
@@ -175,7 +175,7 @@ class HierarchicalMemory:
             "hysteresis_window": hysteresis_window,
             "policy": policy if isinstance(policy, str) or policy is None else policy.name,
         }
-        self.now = now
+        self.now = checked_clock(now)
         self.path, self.store = open_backend(
             path, store, agent, config, overrides, durability=durability, read_only=read_only,
             vector_index=vector_index, ef_search=ef_search)

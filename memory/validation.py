@@ -8,6 +8,8 @@ import json
 import math
 import numbers
 import re
+import time
+from collections.abc import Callable
 from typing import Any
 
 from tiermem.memory.errors import InvalidInputError
@@ -264,3 +266,24 @@ def check_stored_json(value: Any, what: str, example: str) -> None:
     _json_of(value, what, f"give {example}, with string keys and finite numbers",
              MAX_TEXT_CHARS, "keep large content in the text itself, or split it",
              sort_keys=True)
+
+
+def checked_clock(now: Any) -> Callable[[], float]:
+    """``now`` (a memory's wall clock) with each reading checked: Unix seconds of a date,
+    else InvalidInputError; a NaN stored as a time would fail the write deep in the store."""
+    if not callable(now):
+        raise InvalidInputError(f"now must be a callable that returns Unix seconds, like "
+                                f"time.time, got {type(now).__name__}")
+    if now is time.time:
+        return now
+
+    def read() -> float:
+        value = now()
+        stamp = _seconds_of_a_date(value)
+        if stamp is None:
+            raise InvalidInputError(
+                f"the clock given as now returned {value!r:.80}, not Unix seconds of a date "
+                f"in the years 1 to 9999; give a callable like time.time")
+        return stamp
+
+    return read

@@ -443,3 +443,24 @@ def test_a_message_a_snapshot_could_not_restore_is_refused(
     with pytest.raises(InvalidInputError, match=message):
         stocked.recall.append_many([NewMessage("assistant", "", turn=9, **fields)])
     assert stocked.snapshot() == before
+
+
+@pytest.mark.parametrize(("speaker", "message"), [
+    ("\udc80", "speaker is not valid UTF-8"), ("Al\x00ice", "speaker contains a NUL byte"),
+    ("A" * 201, "speaker is 201 characters, over the limit of 200")])
+def test_a_speaker_that_cannot_be_stored_is_refused(stocked: HierarchicalMemory,
+                                                     speaker: str, message: str) -> None:
+    before = stocked.snapshot()
+    with pytest.raises(InvalidInputError, match=message):
+        stocked.process_interaction("My name is Bob.", "ok", speaker=speaker)
+    assert stocked.snapshot() == before
+
+
+@pytest.mark.parametrize("reading", [float("nan"), float("inf"), "now", None])
+def test_a_clock_that_reads_no_time_is_refused_at_the_write(reading: Any) -> None:
+    with make_memory(clock="wall", now=lambda: reading) as memory:
+        with pytest.raises(InvalidInputError, match="the clock given as now returned"):
+            memory.add_fact("User likes green tea")
+        assert len(memory.core) == 0 and memory.facts() == []
+    with pytest.raises(InvalidInputError, match="now must be a callable"):
+        make_memory(now=12.5)

@@ -198,6 +198,8 @@ def process_interaction(
         raise InvalidInputError(
             f"speaker must be a string (the user's name, like 'Alice'), got "
             f"{type(speaker).__name__}")
+    if speaker:  # stored in the facts it names: storable text, a name's length
+        clean_text(speaker, "speaker", max_chars=200)
     user = masked(memory.privacy, clean_text(user_input, "user_input"))
     reply = masked(memory.privacy, clean_text(agent_response, "agent_response"))
     created_at = check_created_at(created_at)
