@@ -53,7 +53,7 @@ from tiermem.memory.tiers.lifecycle import FactLifecycle
 from tiermem.memory.tiers.policies import EvictionPolicy, score_at
 from tiermem.memory.tiers.recall import RecallTier
 from tiermem.memory.types import Fact
-from tiermem.memory.validation import check_id, checked_clock
+from tiermem.memory.validation import check_flag, check_id, checked_clock
 
 
 class HierarchicalMemory:
@@ -177,8 +177,9 @@ class HierarchicalMemory:
         }
         self.now = checked_clock(now)
         self.path, self.store = open_backend(
-            path, store, agent, config, overrides, durability=durability, read_only=read_only,
-            vector_index=vector_index, ef_search=ef_search)
+            path, store, agent, config, overrides, durability=durability,
+            read_only=check_flag(read_only, "read_only"), vector_index=vector_index,
+            ef_search=ef_search)
         self.read_only = self.store.read_only
         try:
             # Set before the tiers: shrinking core on open evicts and records history.
@@ -232,8 +233,8 @@ class HierarchicalMemory:
     @property
     @guarded
     def totals(self) -> dict[str, int]:
-        """Evictions and promotions of every fact so far."""
-        return self.journal.totals
+        """Evictions and promotions of every fact so far (a copy)."""
+        return dict(self.journal.totals)
 
     # -- lifecycle ------------------------------------------------------------------------
     @guarded_close
@@ -358,7 +359,8 @@ class HierarchicalMemory:
         """Everything in this memory as JSON-serialisable data."""
         from tiermem.memory.ops.snapshot import take_snapshot
 
-        return take_snapshot(self, include_vectors=include_vectors)
+        return take_snapshot(self, include_vectors=check_flag(include_vectors,
+                                                               "include_vectors"))
 
     @classmethod
     def restore(
@@ -384,7 +386,8 @@ class HierarchicalMemory:
 
         # Typed first: mypy cannot infer the opener's type from the class alone.
         opener: MemoryOpener[HierarchicalMemory] = cls
-        return restore_snapshot(opener, snapshot, path, embedder, replace, store, agent)
+        return restore_snapshot(opener, snapshot, path, embedder,
+                                check_flag(replace, "replace"), store, agent)
 
     @classmethod
     def reindex(

@@ -173,12 +173,28 @@ def check_count(value: Any, name: str) -> int:
     return value
 
 
+#: The most results one search returns (a page, or ``query``'s best k).
+MAX_RESULTS = 1000
+
+
 def check_page(page: Any, k: Any) -> tuple[int, int]:
     check_count(page, "page")
+    return page, check_results(k)
+
+
+def check_results(k: Any) -> int:
+    """``k``, the results one search returns: from 1 to ``MAX_RESULTS``."""
     check_count(k, "k")
-    if k > 1000:
-        raise InvalidInputError(f"k is {k}; ask for at most 1000 results per page")
-    return page, k
+    if k > MAX_RESULTS:
+        raise InvalidInputError(f"k is {k}; ask for at most {MAX_RESULTS} results per page")
+    return int(k)
+
+
+def check_flag(value: Any, name: str) -> bool:
+    """A yes/no argument: True or False only (a string "no" would read as yes)."""
+    if not isinstance(value, bool):
+        raise InvalidInputError(f"{name} must be True or False, got {value!r:.40}")
+    return value
 
 
 #: The largest id a store holds: SQLite's and PostgreSQL's integers have 64 bits, and a

@@ -464,3 +464,28 @@ def test_a_clock_that_reads_no_time_is_refused_at_the_write(reading: Any) -> Non
         assert len(memory.core) == 0 and memory.facts() == []
     with pytest.raises(InvalidInputError, match="now must be a callable"):
         make_memory(now=12.5)
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda m: m.query("tea", touch="no"), "touch must be True or False, got 'no'"),
+    (lambda m: m.snapshot(include_vectors="no"), "include_vectors must be True or False"),
+    (lambda m: m.forget("User likes tea", erase="yes"), "erase must be True or False"),
+    (lambda m: m.query("tea", k=10**9), "ask for at most 1000 results"),
+    (lambda m: HierarchicalMemory.restore(m.snapshot(), replace=1), "replace must be True"),
+])
+def test_a_yes_or_no_given_as_anything_but_a_bool_is_refused(
+        stocked: HierarchicalMemory, call: Callable[[HierarchicalMemory], Any],
+        message: str) -> None:
+    # A string "no" is truthy: read as yes, it would erase or count what was not asked.
+    before = stocked.snapshot()
+    with pytest.raises(InvalidInputError, match=message):
+        call(stocked)
+    assert stocked.snapshot() == before
+    with pytest.raises(InvalidInputError, match="read_only must be True or False"):
+        make_memory(None, read_only="yes")
+
+
+def test_totals_are_a_copy(stocked: HierarchicalMemory) -> None:
+    totals = stocked.totals
+    totals["evictions"] = -1
+    assert stocked.totals.get("evictions") != -1

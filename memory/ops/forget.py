@@ -60,7 +60,7 @@ from tiermem.memory.prompt_history import PromptHistory
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.records import ForgetRequest, Forgotten
 from tiermem.memory.text.extract import fact_norm
-from tiermem.memory.validation import clean_text
+from tiermem.memory.validation import check_flag, clean_text
 
 #: The longest forget request accepted, in characters.
 MAX_REQUEST_CHARS = 10_000
@@ -160,6 +160,7 @@ def run_forget(memory: ForgettingMemory, request: str, config: ForgetConfig,
     and a match, the transaction also marks the request's erasure as owed
     (memory/ops/erase.py)."""
     request = clean_text(request, "forget request", MAX_REQUEST_CHARS)
+    check_flag(erase, "erase")
     if config.mode not in MODES:
         raise InvalidInputError(f"mode must be one of {', '.join(MODES)}, got {config.mode!r}")
     if judge is None and _asks_the_judge(memory, request, config):

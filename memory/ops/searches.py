@@ -29,7 +29,7 @@ from tiermem.memory.search.replies import replies_to
 from tiermem.memory.store.records import TextTable
 from tiermem.memory.tiers.lifecycle import FactLifecycle
 from tiermem.memory.types import Hit, SearchResult
-from tiermem.memory.validation import check_count, clean_text
+from tiermem.memory.validation import check_flag, check_results, clean_text
 
 
 class SearchedMemory(RankedMemory, GuardedMemory, Protocol):
@@ -113,7 +113,8 @@ def query(memory: SearchedMemory, q: str, k: int = 10, touch: bool = True,
     ``hop`` adds a second round from the first's best hits (memory.search.hops);
     core's matches among the first round's ``k`` keep their places.
     """
-    check_count(k, "k")
+    check_results(k)
+    check_flag(touch, "touch")
     check_hop(hop)
     q = clean_text(q, "query", max_chars=10_000)
     found = query_all(memory, q, k, hop)
