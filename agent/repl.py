@@ -154,8 +154,13 @@ class ChatRepl:
             result = self.agent.step(text)
         except KeyboardInterrupt:
             if not self.interactive:
-                # The run ends (exit 130); a script's log should say why it stopped.
+                # The run ends (exit 130); a script's log should say why it stopped, and a
+                # script reading records gets one for the line it sent.
                 self._write_error(f"tiermem: {TURN_CANCELLED}\n")
+                if self.json_lines:
+                    with contextlib.suppress(OSError, ValueError):
+                        self.emit(turn_record(text, None, {"kind": "cancelled",
+                                                           "message": TURN_CANCELLED}))
                 raise
             self.cancelled = True
             self.console.print(f"[yellow]{CANCELLED}[/yellow]")

@@ -449,3 +449,16 @@ def test_a_web_page_for_an_answer_sends_the_user_to_the_url(
 ])
 def test_error_kinds_are_snake_case_names(error: Exception, kind: str) -> None:
     assert error_kind(error) == kind
+
+
+def test_a_piped_json_chat_cancelled_by_ctrl_c_still_answers_the_line(
+        memory: HierarchicalMemory) -> None:
+    out = io.StringIO()
+    repl = ChatRepl(Agent(memory, ScriptedModel([KeyboardInterrupt()])),
+                    console=Console(file=out, width=200), errors=io.StringIO(), json_lines=True)
+    with pytest.raises(KeyboardInterrupt):  # the run ends, exit 130
+        repl.run_piped(["hello there"])
+    record = json.loads(out.getvalue())
+    assert record["message"] == "hello there" and record["reply"] is None
+    assert record["error"]["kind"] == "cancelled"
+    assert "cancelled" in errors_of(repl)
