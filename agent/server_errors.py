@@ -50,7 +50,9 @@ _VALIDATION = re.compile(
     re.IGNORECASE,
 )
 _WINDOW_NUMBER = re.compile(
-    r"(?:maximum context length is|context size \(|context window (?:is|of)|n_ctx\W{1,3})"
+    r"(?:maximum context length is|context size \(|context window (?:is|of)|n_ctx\W{1,3}"
+    # LM Studio: "... loaded with context length of only 4096 tokens"
+    r"|context length of(?: only)?)"
     r"\s*(\d+)",
     re.IGNORECASE,
 )

@@ -130,6 +130,10 @@ def test_a_validation_error_dressed_as_a_500_is_sent_once(server: FakeOpenAIServ
                                 "you requested 7033 tokens", "code": "context_length_exceeded"}},
      4096),
     (500, "llama_decode: prompt is too long for n_ctx", None),
+    # LM Studio's wording.
+    (400, {"error": "Trying to keep the first 5000 tokens when context the overflows. "
+                    "However, the model is loaded with context length of only 4096 tokens, "
+                    "which is not enough."}, 4096),
 ])
 def test_a_context_overflow_is_sent_once_and_names_the_flag(
         server: FakeOpenAIServer, status: int, body: Any, window: int | None) -> None:
