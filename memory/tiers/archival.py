@@ -270,7 +270,7 @@ def _clean_tags(tags: Sequence[str] | None) -> list[str]:
     # A tag is stored text too: a NUL or a lone surrogate would be kept, and a search
     # filtering by it would fail to encode it.
     cleaned = sorted({clean_text(t, "tag").lower() for t in tags if t.strip()})
-    if 6 * sum(len(t) + 4 for t in cleaned) >= MAX_TEXT_CHARS:
+    if 12 * sum(len(t) + 4 for t in cleaned) >= MAX_TEXT_CHARS:
         check_stored_json(cleaned, "tags", "a list of strings such as ['billing', 'acme']")
     return cleaned
 
@@ -287,9 +287,10 @@ def _check_json_object(metadata: dict[str, Any] | None) -> None:
     if not isinstance(metadata, dict):
         raise InvalidInputError("metadata must be a JSON object (a dict)")
     # The common case, checked without encoding it (the store encodes it once): flat,
-    # finite, and short enough even if every character took JSON's six.
+    # finite, and short enough even if every character took twelve (an emoji, written as
+    # two \u escapes).
     if all(type(k) is str and type(v) in _PLAIN and (type(v) is not float or math.isfinite(v))
-           for k, v in metadata.items()) and 6 * sum(
+           for k, v in metadata.items()) and 12 * sum(
             len(k) + len(str(v)) + 4 for k, v in metadata.items()) < MAX_TEXT_CHARS:
         return
     if not all(isinstance(k, str) for k in metadata):
