@@ -220,11 +220,15 @@ def test_a_lost_connection_to_a_local_server_names_the_pg_command_for_its_direct
                                              rf"server \(`tiermem pg status --dir "
                                              rf"{re.escape(str(server.data_dir))}`\)"):
             memory.add_fact("User likes figs")
-        # Later calls say the connection was lost, not that the memory was closed.
-        for _ in range(2):
+        # Later calls say the connection was lost, not that the memory was closed: reads,
+        # and writes that open a transaction first (a chat turn's process_interaction).
+        for call in (lambda: memory.add_fact("User likes dates"),
+                     lambda: memory.archival_insert("the figs are in the pantry"),
+                     lambda: memory.process_interaction("I like figs.", "Noted."),
+                     lambda: memory.add_fact("User likes dates")):
             with pytest.raises(StoreError, match=r"was lost earlier, so this memory cannot be "
                                                  r"used any more; check the server") as later:
-                memory.add_fact("User likes dates")
+                call()
             assert "open it again to use it" not in str(later.value)
     finally:
         with contextlib.suppress(StoreError):

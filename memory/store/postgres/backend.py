@@ -246,7 +246,7 @@ class PostgresBackend(NestedTransactions):
                 self.conn.execute("ROLLBACK")
 
     def _mapped(self, exc: BaseException) -> BaseException:
-        return translate(exc, self._where, self._server) or exc
+        return self.translate_error(exc) or exc
 
     def _check_usable(self) -> None:
         if self.forked:
