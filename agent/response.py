@@ -7,11 +7,12 @@ The body is read as plain JSON and checked field by field:
 - accepted: ``tool_calls`` items of type ``function`` or ``custom``, the
   deprecated single ``function_call``, arguments sent as a JSON object rather
   than JSON text, content sent as a list of text parts, missing call ids;
-- a reasoning model's thinking, when the server leaves it in the content
-  (``<think>...</think>``, as Qwen3 and DeepSeek-R1 write it; R1's template opens
-  the block in the prompt, so the content may start inside it), is dropped: it is
-  no reply, its tool calls are drafts, and sent back in every later prompt it
-  would fill the context window;
+- a reasoning model's thinking, when the server leaves it at the start of the
+  content (``<think>...</think>``, as Qwen3 and DeepSeek-R1 write it; R1's template
+  opens the block in the prompt, so the content may start inside it and close it
+  on a line of its own), is dropped: it is no reply, its tool calls are drafts, and
+  sent back in every later prompt it would fill the context window. A reply that
+  only mentions the tags is left as it is;
 - ``usage`` is bookkeeping: a count that is missing, negative, not a number or
   not finite counts as 0 rather than failing a turn whose answer is fine;
 - anything else that is not the documented shape (a body that is not an
@@ -139,18 +140,19 @@ def _content(value: Any) -> str | None:
     raise MalformedResponseError(f"the message content is {_kind(value)}, not text")
 
 
-_THINKING = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL)
+# The block a reasoning model starts its reply with (to the end, when the reply was cut
+# inside it), and the end of one its chat template opened in the prompt: the thinking,
+# then "</think>" on a line of its own. A reply that only mentions the tags matches neither.
+_LEADING_BLOCK = re.compile(r"\s*<think>.*?(?:</think>|\Z)", re.DOTALL)
+_OPENED_IN_PROMPT = re.compile(r"(?:(?!<think>).)*?\n[ \t]*</think>[ \t]*(?:\n|\Z)", re.DOTALL)
 
 
 def without_thinking(content: str | None) -> str | None:
-    """``content`` without the ``<think>`` blocks of a reasoning model (module docstring);
-    a block the reply ends inside (cut at ``max_tokens``) goes to the end."""
+    """``content`` without the thinking a reasoning model wrote into it (module docstring)."""
     if content is None or "think>" not in content:
         return content
-    before, closed, after = content.partition("</think>")
-    if closed and "<think>" not in before:  # opened by the template, in the prompt
-        content = after
-    return _THINKING.sub("", content).strip()
+    found = _LEADING_BLOCK.match(content) or _OPENED_IN_PROMPT.match(content)
+    return content[found.end():].strip() if found else content
 
 
 def _usage(raw: Any) -> Usage:

@@ -193,6 +193,18 @@ def test_a_reasoning_model_s_thinking_is_neither_run_nor_kept(
     assert "think>" not in json.dumps(server.requests[1]["messages"])
 
 
+@pytest.mark.parametrize("reply", [
+    "End the reasoning block with `</think>`, then write the answer.",
+    "Qwen3 begins its reasoning with a `<think>` tag; /no_think turns it off.",
+    "Models wrap it in `<think>` and `</think>` tags, then answer.",
+    "```\n<think>{reasoning}</think>\n{answer}\n```",
+])
+def test_a_reply_that_mentions_the_tags_is_kept_whole(
+        server: FakeOpenAIServer, memory: HierarchicalMemory, reply: str) -> None:
+    server.enqueue_reply(reply)
+    assert Agent(memory, client(server)).step("how do thinking models format it?").reply == reply
+
+
 def test_a_reply_cut_while_thinking_is_empty_not_the_thinking(
         server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
     server.enqueue_reply("<think>Let me consider every option at great length")
