@@ -40,6 +40,7 @@ from typing import Literal
 from urllib.parse import urlsplit, urlunsplit
 
 from tiermem.agent.errors import LLMConfigError
+from tiermem.memory.store.opening import without_password
 from tiermem.memory.text.tokenizer import SUPPORTED_ENCODINGS, encoding_for_model
 
 OPENAI_API_BASE_URL = "https://api.openai.com/v1"
@@ -194,9 +195,11 @@ def normalize_base_url(url: str) -> str:
         parts = urlsplit(text)
         host, _ = parts.hostname, parts.port  # both raise on a malformed address
     except ValueError as exc:
-        raise LLMConfigError(f"base URL {url!r} is not a valid URL ({exc}); {expected}") from None
+        raise LLMConfigError(without_password(
+            f"base URL {url!r} is not a valid URL ({exc}); {expected}", url)) from None
     if parts.scheme not in ("http", "https") or not host:
-        raise LLMConfigError(f"base URL {url!r} is not an http(s) URL; {expected}")
+        raise LLMConfigError(without_password(
+            f"base URL {url!r} is not an http(s) URL; {expected}", url))
     path = parts.path.rstrip("/")
     if path.endswith("/chat/completions"):
         path = path[: -len("/chat/completions")]

@@ -260,7 +260,8 @@ class OpenAIClient:
             return response.json()
         except ValueError:
             if is_web_page(response.headers.get("content-type", ""), response.text):
-                raise web_page_error(self.base_url, attempts) from None
+                raise _without_secrets(web_page_error(self.shown_url, attempts),
+                                       self._secrets) from None
             raise
 
     def _retry_delay(self, attempt: int, exc: Exception) -> float:

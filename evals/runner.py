@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tiermem.agent.http_json import shown_url
 from tiermem.evals.configs import resolve_configs, with_rewrite
 from tiermem.evals.embedders import EMBEDDERS, make_embedder
 from tiermem.evals.locomo import load_conversations, select
@@ -125,7 +126,7 @@ def _rewriter(options: EvalOptions, note: Callable[[str], None]) -> QueryRewrite
     def ask(prompt: str) -> str:
         return llm.complete([{"role": "user", "content": prompt}], []).content or ""
 
-    where = options.base_url or "the default endpoint"
+    where = shown_url(options.base_url) if options.base_url else "the default endpoint"
     return QueryRewriter(ask, model=f"{options.model} at {where}")
 
 

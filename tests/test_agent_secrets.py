@@ -64,3 +64,14 @@ def test_the_window_probe_reaches_a_server_behind_a_password(
     shown = str(report.to_dict())
     assert PASSWORD not in shown and KEY not in shown and "admin:***@" in shown
     assert any(row.check == "reachable" and row.status == "ok" for row in report.rows)
+
+
+def test_a_web_page_for_an_answer_names_the_url_without_its_password(
+        server: FakeOpenAIServer) -> None:
+    client = OpenAIClient("fake-model", base_url=_with_password(server), max_retries=0)
+    server.enqueue_raw(200, b"<!doctype html><html><body>Login</body></html>",
+                       {"Content-Type": "text/html"})
+    with pytest.raises(ProviderError) as failed:
+        _ask(client)
+    assert PASSWORD not in str(failed.value) and PASSWORD not in (failed.value.hint or "")
+    assert "admin:***@" in str(failed.value) + (failed.value.hint or "")

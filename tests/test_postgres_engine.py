@@ -237,6 +237,9 @@ SECRET = "Hunter2Secret"
     f"postgres://alice:{SECRET}@[::1/alicedb",  # an unclosed IPv6 address
     f"host=/run/pg password={SECRET} port=notaport",
     f"mysql://alice:{SECRET}@db.example/app",
+    f"postgresq://alice@db.example/app?password={SECRET}",  # in the query string
+    f"postgresql://alice@db.example/app?password={SECRET}%zz",
+    f"postgresq://alice:{SECRET}/x@db.example/app",  # an unencoded "/" in it
 ])
 def test_no_usage_error_repeats_a_dsn_s_password(
         dsn: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

@@ -30,9 +30,12 @@ def is_dsn(location: object) -> bool:
 
 
 # The password of a URI (``scheme://user:PASSWORD@host``) or a ``password=...`` pair.
-_URI_PASSWORD = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://[^/@:?#]*:([^@/?#]*)@")
-_PAIR_PASSWORD = re.compile(r"(?:^|\s)password\s*=\s*('(?:[^'\\]|\\.)*'|[^\s']+)",
-                            re.IGNORECASE)
+# Up to the last "@": a password may hold an unencoded "/" (libpq then cannot read it, and
+# says so quoting the whole URI); taking too much only hides more.
+_URI_PASSWORD = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://[^/@:?#]*:(.*)@")
+# As a key=value pair, or in a URI's query string (?password=...&...).
+_PAIR_PASSWORD = re.compile(
+    r"(?:^|[\s?&])password\s*=\s*('(?:[^'\\]|\\.)*'|[^\s'&]+)", re.IGNORECASE)
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 
 
@@ -48,7 +51,11 @@ def without_password(text: str, location: str) -> str:
             continue
         decoded = re.sub(r"%([0-9A-Fa-f]{2})", lambda m: chr(int(m.group(1), 16)), password)
         for form in sorted({password, decoded}, key=len, reverse=True):
-            text = text.replace(form, "***")
+            if len(form) >= 4:
+                text = text.replace(form, "***")
+            else:  # too short to hide wherever it occurs: where a DSN holds it
+                text = re.sub(rf"(:|password\s*=\s*'?){re.escape(form)}(?=[@'&\s]|$)",
+                              lambda m: m.group(1) + "***", text)
     return text
 
 
