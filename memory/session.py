@@ -158,7 +158,7 @@ def effective_config(
     stored_clock = store.settings.get("clock")
     if stored_clock is not None and config.clock != stored_clock:
         raise ClockChangeError(stored_clock, config.clock)
-    stored = MemoryConfig.from_meta(store.settings.get, {}) if store.read_only else None
+    stored = _stored_core(store, overrides) if store.read_only else None
     if stored is not None and (config.core_limit, config.core_limit_unit) != (
             stored.core_limit, stored.core_limit_unit):
         raise InvalidConfigError(
@@ -168,6 +168,17 @@ def effective_config(
             f"core_limit and core_limit_unit out, or open it for writing to change them",
             ("core_limit",))
     return config
+
+
+def _stored_core(store: StorageBackend, overrides: dict[str, Any]) -> MemoryConfig | None:
+    """The stored settings, with the caller's explicit ones but the core size, to compare
+    the core size with; None when there are none, or when the stored core size is itself
+    damaged (then nothing can be compared)."""
+    others = {k: v for k, v in overrides.items() if k not in ("core_limit", "core_limit_unit")}
+    try:
+        return MemoryConfig.from_meta(store.settings.get, others)
+    except InvalidConfigError:
+        return None
 
 
 def check_embedder(store: StorageBackend, embedder: Embedder) -> None:

@@ -173,6 +173,11 @@ def test_a_reader_keeps_the_core_size_its_writer_set(tmp_path: Path) -> None:
         assert (reader.core.used, reader.core.limit) == (10, 10)
     with make_memory(home, read_only=True, core_limit=10, core_limit_unit="facts") as reader:
         assert reader.core.used <= reader.core.limit
+    # A damaged stored setting is still repaired by giving it, as its error says to.
+    with contextlib.closing(sqlite3.connect(home / DB_FILE)) as conn, conn:
+        conn.execute("UPDATE meta SET value = 'garbage' WHERE key = 'tau'")
+    with make_memory(home, read_only=True, tau=50.0) as reader:
+        assert reader.config.tau == 50.0 and reader.core.used == 10
 
 
 @pytest.mark.parametrize("dies_in", [1, 5])
