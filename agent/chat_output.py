@@ -54,7 +54,7 @@ def provider_hint(exc: ProviderError, window_in_use: int | None = None) -> str:
 def _window_hint(window: int | None, window_in_use: int | None = None) -> str:
     if window is not None and window_in_use is not None and window_in_use <= window:
         # The window is right: the server counted the prompt as longer than tiermem did.
-        lower = max(1, window * 85 // 100)
+        lower = max(1, window_in_use * 85 // 100)
         return (f"tiermem already fits the prompt and reply to {window_in_use} tokens, but "
                 f"the server counts text in its model's own tokenizer, which can come to "
                 f"more; start the chat with a smaller --context-window (e.g. {lower}) or "

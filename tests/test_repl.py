@@ -462,3 +462,12 @@ def test_a_piped_json_chat_cancelled_by_ctrl_c_still_answers_the_line(
     assert record["message"] == "hello there" and record["reply"] is None
     assert record["error"]["kind"] == "cancelled"
     assert "cancelled" in errors_of(repl)
+
+
+def test_the_smaller_window_suggested_is_smaller_than_the_one_in_use() -> None:
+    from tiermem.agent.chat_output import provider_hint
+
+    error = ProviderError("too long", kind="context_exceeded", context_window=32768)
+    said = provider_hint(error, 8192)
+    assert "fits the prompt and reply to 8192 tokens" in said
+    assert "(e.g. 6963)" in said
