@@ -208,6 +208,7 @@ def test_a_valid_snapshot_passes_every_check(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("fmt", "newer"), [
     ("tiermem-snapshot/3", True), ("tiermem-snapshot/10", True), ("tiermem-snapshot/0", False),
+    ("tiermem-snapshot/" + "9" * 5000, True), ("tiermem-snapshot/002", False),
     ("tiermem-snapshot/x", False), ("something else", False), (3, False)])
 def test_a_later_format_says_to_upgrade_and_any_other_says_what_a_snapshot_is(
         tmp_path: Path, fmt: Any, newer: bool) -> None:

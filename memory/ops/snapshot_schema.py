@@ -54,7 +54,11 @@ def _newer_format(given: Any) -> bool:
     if not isinstance(given, str) or not given.startswith(_FAMILY + "/"):
         return False
     number = given[len(_FAMILY) + 1:]
-    return number.isascii() and number.isdigit() and int(number) > int(_NUMBER)
+    if not (number.isascii() and number.isdigit()):
+        return False
+    # int() refuses 4,300 digits and more; a number that long is later than ours anyway.
+    number = number.lstrip("0")
+    return len(number) > 9 or int(number or "0") > int(_NUMBER)
 
 
 # -- parsing ------------------------------------------------------------------------------------
