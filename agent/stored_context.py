@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tiermem.agent.context import ContextWindow, extractive_summary, with_calls_paired
+from tiermem.agent.errors import ProviderError
 from tiermem.agent.llm import Completion, LLMClient
 from tiermem.agent.stored_messages import as_chat
 from tiermem.memory import HierarchicalMemory
@@ -97,7 +98,9 @@ class StoredContext:
 
 
 def model_summary(llm: LLMClient, previous: str, messages: list[dict[str, Any]]) -> str:
-    """A recursive summary written by the model (falls back to extractive if empty)."""
+    """A recursive summary written by the model; the extractive one when its answer is
+    empty or the request fails (the summary is the turn's housekeeping: the turn's own
+    request reports a server that is down)."""
     transcript = "\n".join(
         f"{m['role']}: {m.get('content') or json.dumps(m.get('tool_calls'))}" for m in messages
     )
@@ -106,7 +109,10 @@ def model_summary(llm: LLMClient, previous: str, messages: list[dict[str, Any]])
         {"role": "user", "content": f"Earlier summary:\n{previous}\n\nNew messages:\n"
                                     f"{transcript}"},
     ]
-    completion: Completion = llm.complete(prompt, [])
+    try:
+        completion: Completion = llm.complete(prompt, [])
+    except ProviderError:
+        return extractive_summary(previous, messages)
     summary = safe_text(completion.content or "").strip()
     return summary or extractive_summary(previous, messages)
 

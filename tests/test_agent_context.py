@@ -19,6 +19,7 @@ from tiermem.agent.context import (
     extractive_summary,
     render_core,
 )
+from tiermem.agent.errors import ProviderError
 from tiermem.agent.llm import Completion
 from tiermem.agent.loop import Agent
 from tiermem.agent.scripted import ScriptedCall, ScriptedModel, call, reply
@@ -258,6 +259,25 @@ def test_online_agents_summarise_with_the_model(memory: HierarchicalMemory) -> N
     for recorded in model.calls:
         if recorded.tools:
             assert prompt_tokens(recorded) < WINDOW
+
+
+def test_a_failed_summary_request_falls_back_to_the_extractive_summary(
+        memory: HierarchicalMemory) -> None:
+    chat = chatty_model(12)
+    failed: list[int] = []
+
+    def step(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Completion:
+        if not tools:  # the summary request: the server refuses it
+            failed.append(1)
+            raise ProviderError("summary refused (HTTP 500)", kind="server")
+        return chat.complete(messages, tools)
+
+    model = ScriptedModel([step] * 40, context_window=WINDOW)
+    agent = Agent(memory, model)
+    results = [agent.step(user_text(i)) for i in range(12)]
+    assert failed, "the window is small enough to force compactions"
+    assert all(r.reply for r in results)  # every turn answered despite the failed summaries
+    assert agent.context.summary and "Topic" in agent.context.summary
 
 
 class CountingCounter(TokenCounter):
