@@ -136,6 +136,12 @@ class Agent:
         self._remember(turn, {"role": "user", "content": text}, user_id)
         turn_start = len(self.context.messages) - 1
         tools = self._tool_schemas()
+        # The offline policy stores facts from what it reads, so it reads the message as
+        # memory may keep it: a sentence the privacy policy drops gives no fact, as in
+        # process_interaction. A model reads it as typed (README "Privacy").
+        privacy = self.memory.privacy
+        read_text = privacy.mask(text).kept if privacy is not None and getattr(
+            self.llm, "shown_text", None) else text
         malformed_streak = 0
         ended_by = ""
         while result.steps < self.max_steps:
@@ -150,7 +156,8 @@ class Agent:
                     raise ContextOverflowError(
                         f"after summarising, the context needs {tokens} tokens but "
                         f"{self.context.describe_limit()}", tokens, self.context.budget)
-            completion = storable(self.llm.complete(_with_turn_text(messages, text), tools))
+            completion = storable(self.llm.complete(_with_turn_text(messages, read_text),
+                                                    tools))
             result.usage = result.usage + completion.usage
             if completion.finish_reason == "length":
                 completion = cut_at_length(completion, result, self.context.reserve)

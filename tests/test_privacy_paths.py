@@ -10,6 +10,7 @@ from memory_helpers import make_memory
 
 from tiermem.agent.context import ContextWindow, render_core
 from tiermem.agent.loop import Agent
+from tiermem.agent.offline import OfflinePolicy
 from tiermem.agent.scripted import ScriptedModel, call, reply
 from tiermem.cli import run
 from tiermem.memory.errors import InvalidConfigError, InvalidInputError, RetentionDroppedError
@@ -108,6 +109,23 @@ def test_an_agent_turn_stores_no_secret_in_messages_or_tool_call_arguments() -> 
         rows = memory.recall.rows(list(range(1, len(memory.recall) + 1)))
         assert rows[0]["content"] == "[withheld: medical] Any advice?"
         assert "[withheld: medical]" in json.dumps(rows[1]["tool_calls"])
+
+
+def test_the_offline_agent_stores_no_fact_of_a_withheld_sentence() -> None:
+    # It rewrites "my ex" as "User's ex", which a first-person rule no longer matches: it
+    # must read the message as memory keeps it, as process_interaction extracts facts.
+    policy = parse_policy("""
+rules:
+  - {rule_id: ex, category: relationships, content_substrings: [my ex]}
+""")
+    with make_memory(privacy=policy) as memory:
+        agent = Agent(memory, OfflinePolicy())
+        agent.step("My ex lives in Paris. I like green tea.")
+        facts = [f.text for f in memory.facts()]
+        assert facts == ["User likes green tea"]
+        assert "Paris" not in every_stored_text(memory)
+        reply = agent.step("Where does my ex live?").reply or ""
+        assert "Paris" not in reply
 
 
 @pytest.fixture
