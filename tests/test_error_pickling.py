@@ -88,6 +88,8 @@ SAMPLES: dict[str, list[Sample]] = {
                     context_window=8192, hint="use a larger model"),
     ],
     "tiermem.agent.errors.LLMConfigError": [lambda c: c("no API key")],
+    "tiermem.agent.slash_commands.ForgetFailedError": [
+        lambda c: c("nothing forgotten (failed: the judge failed: ProviderError)")],
     "tiermem.agent.errors.ScriptExhaustedError": [lambda c: c("no step left")],
     "tiermem.agent.errors.ScriptUnusedError": [lambda c: c("2 steps unused")],
     "tiermem.agent.context.ContextOverflowError": [
