@@ -53,6 +53,9 @@ def test_a_canary_in_every_tier_is_nowhere_in_the_home_after_erase(
     memory.set_state("context", {"summary": f"user: My locker code is {canary}.",
                                  "message_ids": [said]})
     memory.prompt_history.add(f"My locker code is {canary}.")
+    # A search for it typed at the chat prompt, as /forget's hint says to look it up.
+    memory.prompt_history.add(f"/recall --all {canary}")
+    memory.prompt_history.add("/recall ingest worker")
     memory.archival_search(canary)  # a search by meaning builds the 8-bit copy
     erased_vectors = _vector_bytes(memory, passage, said)  # and this the graphs
     memory.close()  # every file written, FAISS, 8-bit copies and graphs included
@@ -74,8 +77,8 @@ def test_a_canary_in_every_tier_is_nowhere_in_the_home_after_erase(
 
     assert (report.facts, report.passages, report.messages) == (len(told) + 1, 2, 1)
     # The summary was scrubbed; the prompt history line left with its message.
-    assert report.state_values == 1 and not report.purge_pending and report.not_reached == []
-    assert memory.prompt_history.lines() == []
+    assert report.state_values == 2 and not report.purge_pending and report.not_reached == []
+    assert memory.prompt_history.lines() == ["/recall ingest worker"]
     assert canary not in repr(report)
     assert read_paths_showing(memory, canary) == []
     assert memory.recall_search(canary).total == 0  # not through the reply's context either

@@ -40,18 +40,27 @@ class ErasedRuns:
     def __init__(self, texts: Iterable[str]) -> None:
         self.runs: set[tuple[str, ...]] = set()
         self.widths: set[int] = set()
+        self.texts: list[list[str]] = []
         for text in texts:
             words = _words(text)
             if not words:
                 continue
+            self.texts.append(words)
             width = min(RUN_WORDS, len(words))
             self.widths.add(width)
             self.runs.update(tuple(words[i : i + width]) for i in range(len(words) - width + 1))
 
     def quotes(self, line: str) -> bool:
         words = _words(line)
-        return any(tuple(words[i : i + width]) in self.runs
-                   for width in self.widths for i in range(len(words) - width + 1))
+        if any(tuple(words[i : i + width]) in self.runs
+               for width in self.widths for i in range(len(words) - width + 1)):
+            return True
+        # A short line wholly inside an erased text quotes it too: a search typed at the
+        # chat prompt ("/recall plumcanary4321"), its command and options aside.
+        asked = _words(_without_command(line))
+        return 0 < len(asked) < RUN_WORDS and any(
+            text[i : i + len(asked)] == asked
+            for text in self.texts for i in range(len(text) - len(asked) + 1))
 
     def scrub(self, text: str, mark: bool = True) -> str | None:
         """``text`` without the lines that quote an erased text, each replaced by
@@ -127,6 +136,19 @@ def _scrubbed(runs: ErasedRuns, raw: str) -> str | None:
     # bound would stop every later snapshot from restoring: such a value becomes null.
     compact = unescaped_json(runs.scrub_value(value, mark=False), compact=True)
     return compact if len(compact) <= MAX_STATE_VALUE_CHARS else "null"
+
+
+def _without_command(line: str) -> str:
+    """``line`` without a leading slash command and its options (``--page 2``)."""
+    tokens = line.split()
+    if not tokens or not tokens[0].startswith("/"):
+        return line
+    tokens = tokens[1:]
+    while tokens and tokens[0].startswith("--"):
+        option = tokens.pop(0)
+        if option == "--page" and tokens and tokens[0].isdigit():
+            tokens.pop(0)
+    return " ".join(tokens)
 
 
 def _words(text: str) -> list[str]:
