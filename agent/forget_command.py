@@ -83,10 +83,17 @@ def _delete_count(text: str) -> int:
 
 
 def forget_config(home: Path, policy: Path | None) -> ForgetConfig:
-    """The forget section of ``policy``, else of the agent home's policy file, else defaults."""
-    path = policy if policy is not None else home / POLICY_FILE
-    if policy is None and not path.is_file():
+    """The forget section of ``policy``, else of the agent home's policy file, else defaults.
+
+    The whole file is checked, as a chat checks it: a policy with a mistake anywhere is
+    refused by every command, not used in part by some."""
+    from tiermem.agent.policy_file import policy_path
+    from tiermem.memory.privacy import load_policy
+
+    path = policy_path(home, policy)
+    if path is None:
         return ForgetConfig()
+    load_policy(path)
     return forget_config_from_file(path)
 
 

@@ -20,7 +20,9 @@ def policy_path(home: Path, given: str | Path | None) -> Path | None:
     if given is not None:
         return Path(given).expanduser()
     found = home / POLICY_FILE
-    return found if found.is_file() else None
+    # One that is there but cannot be read (a directory, a broken link) is an error to
+    # report, not a session without the policy its owner meant to set.
+    return found if found.exists() or found.is_symlink() else None
 
 
 def session_policy(home: Path, given: str | Path | None) -> tuple[PrivacyConfig | None,

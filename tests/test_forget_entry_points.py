@@ -333,3 +333,26 @@ def test_cli_erase_forgotten_erases_what_earlier_requests_only_forgot(
     assert run(["forget", "--agent", "ada", "--erase-forgotten", SECRET]) == 2
     assert run(["forget", "--agent", "ada"]) == 2
     assert "say what to forget" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("broken", ["directory", "dangling link", "bad regex elsewhere"])
+def test_a_home_policy_that_cannot_be_used_stops_chat_and_forget_alike(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        broken: str) -> None:
+    # Read in part or skipped, it would leave a session without the policy its owner set.
+    home = _agent_with_secret(tmp_path, monkeypatch)
+    policy = home / "policy.yaml"
+    if broken == "directory":
+        policy.mkdir()
+    elif broken == "dangling link":
+        policy.symlink_to(tmp_path / "moved-away.yaml")
+    else:
+        policy.write_text('rules:\n  - {rule_id: a, category: c, regex: "[unclosed"}\n'
+                          "forget: {mode: exact}\n")
+    monkeypatch.setattr("sys.stdin", io.StringIO("I was diagnosed with asthma.\n"))
+    assert run(["chat", "--agent", "ada", "--offline", "--embedder", "hashing"]) == 2
+    assert run(["forget", "--agent", "ada", "--embedder", "hashing", SECRET]) == 2
+    err = capsys.readouterr().err
+    assert err.count(str(policy)) >= 2
+    with make_memory(home, read_only=True) as m:
+        assert [f.text for f in m.facts()] != [] and "asthma" not in str(m.snapshot())
