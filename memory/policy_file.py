@@ -24,13 +24,33 @@ POLICY_FILE = "policy.yaml"
 POLICY_SECTIONS = ("rules", "retention", "recall", "forget")
 
 
+class _StrictLoader(yaml.SafeLoader):
+    """YAML's safe loader, refusing a key given twice in one mapping: PyYAML keeps the
+    last, so a second ``rules:`` would silently drop every rule of the first."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if isinstance(key, str | int | float | bool) and key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"the key {key!r} is given twice in one mapping; keep one",
+                    key_node.start_mark)
+            if isinstance(key, str | int | float | bool):
+                seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
 def parse_policy_sections(text: str, source: str = "policy") -> dict[str, Any]:
     """The sections of a policy given as YAML text; ``source`` names it in errors."""
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_StrictLoader)  # a SafeLoader: builds plain data only
     except yaml.YAMLError as exc:
         raise InvalidConfigError(f"{source} is not valid YAML ({_yaml_problem(exc)}); fix "
                                  f"it, or remove the file", ("policy",)) from None
+    except RecursionError:
+        raise InvalidConfigError(f"{source} is not valid YAML (nested too deeply to read); "
+                                 f"fix it, or remove the file", ("policy",)) from None
     if data is None:
         return {}
     if not isinstance(data, dict):

@@ -80,6 +80,21 @@ def test_not_yaml_and_not_a_mapping_say_so(tmp_path: Path) -> None:
         load_policy(tmp_path / "missing.yaml")
 
 
+@pytest.mark.parametrize(("text", "words"), [
+    # PyYAML keeps the last of two keys: the first section's rules would be dropped.
+    ("rules: [{rule_id: a, category: m, content_substrings: [diagnosed]}]\n"
+     "retention: {mode: deterministic}\n"
+     "rules: [{rule_id: b, category: f, content_substrings: [card]}]\n",
+     "line 3, column 1: the key 'rules' is given twice in one mapping; keep one"),
+    ("rules:\n  - {rule_id: a, category: m, rule_id: b}\n", "the key 'rule_id' is given twice"),
+    ("forget: " + "[" * 5000 + "]" * 5000 + "\n", "nested too deeply to read"),
+])
+def test_a_policy_that_yaml_would_read_in_part_is_refused(text: str, words: str) -> None:
+    with pytest.raises(InvalidConfigError, match="not valid YAML") as refused:
+        parse_policy(text)
+    assert words in str(refused.value)
+
+
 def test_phrases_match_whole_words_case_insensitively_and_metadata_by_key() -> None:
     rules = RuleSet([PiiRule(rule_id="pet", category="pets", content_substrings=["cat"]),
                      PiiRule(rule_id="id", category="ids", metadata_fields=["ssn"])])
