@@ -166,8 +166,10 @@ def judge(llm: LLMClient, question: Question, answer: str) -> tuple[float, int]:
         f"{NO_INFORMATION} (the conversation does not say)")
     prompt = JUDGE_PROMPT.format(question=question.question, reference=reference, answer=answer)
     completion = llm.complete([{"role": "user", "content": prompt}], [])
-    verdict = (completion.content or "").upper()
-    return float("CORRECT" in verdict and "WRONG" not in verdict), completion.usage.total_tokens
+    # By whole words: "INCORRECT" and "NOT CORRECT" hold "CORRECT".
+    words = re.findall(r"[A-Z]+", (completion.content or "").upper())
+    right = "CORRECT" in words and not {"WRONG", "INCORRECT", "NOT"} & set(words)
+    return float(right), completion.usage.total_tokens
 
 
 def _prompt(conv: Conversation, question: Question) -> str:

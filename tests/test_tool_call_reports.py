@@ -177,3 +177,29 @@ def test_the_eval_says_what_it_assumed_on_standard_error(
     assert "does not report its context window" not in " ".join(captured.out.split())
     assert "tiermem: " + server.base_url + " does not report its context window" in (
         captured.err)
+
+
+def test_a_call_of_a_tool_that_does_not_exist_is_no_memory_tool_call() -> None:
+    from tiermem.agent.tool_use import tool_calls
+    from tiermem.tools.dispatch import ToolResult
+
+    made_up = [ToolResult(name=name, call_id="c", ok=False,
+                          content="Error: there is no tool named it")
+               for name in ("nosuch_tool", "")]
+    real = [ToolResult(name="archival_memory_search", call_id="a", ok=True, content="[]"),
+            ToolResult(name="send_message", call_id="b", ok=True, content="sent")]
+    assert tool_calls(made_up + real) == (4, 1)
+    assert tool_calls(made_up) == (2, 0)
+
+
+@pytest.mark.parametrize(("verdict", "right"), [
+    ("CORRECT", 1.0), ("correct.", 1.0), ("INCORRECT", 0.0), ("Not correct", 0.0),
+    ("WRONG", 0.0), ("Incorrect: the year differs", 0.0), ("", 0.0)])
+def test_the_judge_reads_its_verdict_by_whole_words(verdict: str, right: float) -> None:
+    from tiermem.evals.locomo import Question as LocomoQuestion
+    from tiermem.evals.qa import judge
+
+    question = LocomoQuestion("7:0", "When?", "1999", ("D1:1",), 2)
+    with ScriptedModel([reply(verdict) if verdict else reply(" ")]) as model:
+        score, _ = judge(model, question, "banana")
+    assert score == right
