@@ -16,6 +16,7 @@ from tiermem.evals.report import resumable_units
 from tiermem.evals.retrieval import DEFAULT_KS, run_retrieval
 from tiermem.memory.embed.embeddings import Embedder
 from tiermem.memory.search.rewrite import QueryRewriter
+from tiermem.memory.validation import MAX_RESULTS
 
 QA_METRICS = ("f1", "judge", "tokens_per_question", "tool_calls_per_question", "context_share",
               "answered")
@@ -46,7 +47,7 @@ class EvalOptions:
 
 
 def parse_ks(text: str) -> list[int]:
-    """``"1,5,10"`` -> [1, 5, 10]; each k at least 1."""
+    """``"1,5,10"`` -> [1, 5, 10]; each k from 1 to the most results a search returns."""
     try:
         ks = sorted({int(part) for part in text.split(",") if part.strip()})
     except ValueError:
@@ -54,6 +55,9 @@ def parse_ks(text: str) -> list[int]:
                          ) from None
     if not ks or ks[0] < 1:
         raise ValueError("--k needs at least one k, each at least 1")
+    if ks[-1] > MAX_RESULTS:
+        raise ValueError(f"--k {ks[-1]} is more than a search returns; give each k at most "
+                         f"{MAX_RESULTS}")
     return ks
 
 

@@ -403,3 +403,20 @@ def test_qa_reports_no_memory_and_full_context_baselines(
     assert "puppy named Rex" not in json.dumps(no_memory["messages"])
     assert "Ann: I adopted a puppy named Rex yesterday." in full["messages"][0]["content"]
     assert server.pending == 0
+
+
+@pytest.mark.parametrize(("ks", "words"), [
+    ("1,2000", "--k 2000 is more than a search returns; give each k at most 1000"),
+    ("0,5", "--k needs at least one k, each at least 1"),
+    ("a,b", "--k takes comma-separated integers")])
+def test_a_k_no_search_can_give_is_refused_before_any_work(
+        data_file: Path, ks: str, words: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tiermem.cli import build_parser
+    from tiermem.evals import runner
+
+    started: list[Any] = []
+    monkeypatch.setattr(runner, "run_locomo", lambda *args: started.append(args) or {})
+    args = build_parser().parse_args(["eval", "locomo", "--data", str(data_file), "--k", ks])
+    with pytest.raises(ValueError, match=words):
+        runner.run_command(args, None)
+    assert started == []
