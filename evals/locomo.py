@@ -184,7 +184,16 @@ def load_conversations(paths: Sequence[str | Path]) -> list[Conversation]:
                     f"file's name); give each conversation once, and distinct ones distinct "
                     f"ids")
             read_from[conv_id] = file
-            conversations.append(parse_conversation(sample, conv_id))
+            try:
+                conversations.append(parse_conversation(sample, conv_id))
+            except DataError as exc:
+                raise DataError(f"{file}: {exc}") from None
+            except (AttributeError, TypeError, ValueError, KeyError) as exc:
+                # A field of another shape than LoCoMo's: say where, not a traceback.
+                raise DataError(
+                    f"{file}: conversation {conv_id} is not in LoCoMo's format "
+                    f"({type(exc).__name__}: {exc}); see the README of the data for the "
+                    f"fields each conversation needs") from None
     if not conversations:
         raise DataError(f"no conversations found in {', '.join(map(str, paths))}")
     return conversations

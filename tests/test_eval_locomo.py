@@ -420,3 +420,19 @@ def test_a_k_no_search_can_give_is_refused_before_any_work(
     with pytest.raises(ValueError, match=words):
         runner.run_command(args, None)
     assert started == []
+
+
+@pytest.mark.parametrize("damage", ["session as text", "category null", "qa not a list"])
+def test_a_conversation_of_another_shape_is_a_data_error_naming_the_file(
+        tmp_path: Path, damage: str) -> None:
+    broken = json.loads(json.dumps(CONVERSATION))
+    if damage == "session as text":
+        broken["session_1"] = "oops"
+    elif damage == "category null":
+        broken["qa"][0]["category"] = None
+    else:
+        broken["qa"] = 5
+    path = tmp_path / "9.json"
+    path.write_text(json.dumps(broken))
+    with pytest.raises(DataError, match=rf"^{path}: "):
+        load_conversations([path])
