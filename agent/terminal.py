@@ -15,6 +15,7 @@ after, so colours still work.
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any
 
@@ -45,10 +46,19 @@ class TerminalConsole(Console):
         return super().render_str(printable(text), **options)
 
 
-def report_console(json_on_stdout: bool) -> TerminalConsole:
+#: The width of a report written to a file or a pipe (without COLUMNS): wide enough for
+#: every table at its natural width, which rich would otherwise squeeze into 80 columns.
+FILE_WIDTH = 160
+
+
+def report_console(json_on_stdout: bool, wide_when_not_a_terminal: bool = False
+                   ) -> TerminalConsole:
     """Where a command's human report goes: standard error when standard output carries
-    its JSON."""
-    return TerminalConsole(stderr=json_on_stdout)
+    its JSON; ``wide_when_not_a_terminal`` for reports of wide tables."""
+    console = TerminalConsole(stderr=json_on_stdout)
+    if wide_when_not_a_terminal and not console.is_terminal and "COLUMNS" not in os.environ:
+        console = TerminalConsole(stderr=json_on_stdout, width=FILE_WIDTH)
+    return console
 
 
 class Progress:

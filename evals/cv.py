@@ -148,7 +148,8 @@ def render_cv(console: Any, report: dict[str, Any]) -> None:
     table = Table(title=f"LoCoMo leave-one-conversation-out ({', '.join(report['conversations'])}"
                         f"), weights tuned by {report['tune_metric']}")
     for column in ("config", "figures", "R@1", "R@10", "mrr", "questions"):
-        table.add_column(column, justify="left" if column in ("config", "figures") else "right")
+        table.add_column(column, justify="left" if column in ("config", "figures") else "right",
+                         overflow="fold")
     for c in report["configs"]:
         for name, summary in ((f"dev, weights {c['default_weights']}", c["default"]),
                               ("cross-validated", c["overall"])):
@@ -163,9 +164,10 @@ def render_cv(console: Any, report: dict[str, Any]) -> None:
     console.print(table)
     categories = sorted({k for c in report["configs"] for k in c["by_category"]}, key=int)
     cat_table = Table(title="recall@10 by category: dev (default weights) / cross-validated")
-    cat_table.add_column("config")
+    cat_table.add_column("config", overflow="fold")
     for key in categories:
-        cat_table.add_column(f"{key} {CATEGORIES.get(int(key), '?')}", justify="right")
+        cat_table.add_column(f"{key} {CATEGORIES.get(int(key), '?')}", justify="right",
+                             overflow="fold")
     for c in report["configs"]:
         cat_table.add_row(c["name"], *(
             f"{c['default_by_category'].get(k, {}).get('recall@10', 0):.3f} / "

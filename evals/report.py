@@ -140,11 +140,14 @@ def render(console: Any, report: dict[str, Any], metrics: Sequence[str], per_cat
     title = (f"LoCoMo {report['mode']}: {report.get('questions_total', '?')} questions, "
              f"conversations {', '.join(report['conversations'])}")
     table = Table(title=title)
-    table.add_column("config")
+    # Never cut a name or a figure short ("hybrid-co…" stood for two configurations): in a
+    # terminal narrower than the table they fold onto a second line.
+    table.add_column("config", overflow="fold")
     for metric in metrics:
-        table.add_column(metric.replace("recall@", "R@").replace("_per_", "/"), justify="right")
+        table.add_column(metric.replace("recall@", "R@").replace("_per_", "/"), justify="right",
+                         overflow="fold")
     for _, label in timing_keys:
-        table.add_column(label, justify="right")
+        table.add_column(label, justify="right", overflow="fold")
     columns = [[c["overall"].get(m) for c in configs] for m in metrics]
     columns += [[c["timings"].get(key) for c in configs] for key, _ in timing_keys]
     shown = [format_column(values) for values in columns]
@@ -156,10 +159,11 @@ def render(console: Any, report: dict[str, Any], metrics: Sequence[str], per_cat
     if not categories:
         return
     cat_table = Table(title=f"{per_category} by category")
-    cat_table.add_column("config")
+    cat_table.add_column("config", overflow="fold")
     for key in categories:
         count = max(c["by_category"].get(key, {}).get("questions", 0) for c in configs)
-        cat_table.add_column(f"{key} {CATEGORIES.get(int(key), '?')} ({count})", justify="right")
+        cat_table.add_column(f"{key} {CATEGORIES.get(int(key), '?')} ({count})", justify="right",
+                             overflow="fold")
     shown = [format_column([c["by_category"].get(k, {}).get(per_category) for c in configs])
              for k in categories]
     for row, c in enumerate(configs):

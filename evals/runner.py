@@ -225,7 +225,8 @@ def cmd_eval(args: Any, note: Callable[[str], None]) -> int:
 
     try:
         # Notes go where every command's notes go, not into the tables on standard output.
-        return run_command(args, report_console(args.json == "-"), note)
+        return run_command(args, report_console(args.json == "-", wide_when_not_a_terminal=True),
+                           note)
     except ValueError as exc:  # bad data, configuration name or option
         note(str(exc))
         return 2

@@ -436,3 +436,20 @@ def test_a_conversation_of_another_shape_is_a_data_error_naming_the_file(
     path.write_text(json.dumps(broken))
     with pytest.raises(DataError, match=rf"^{path}: "):
         load_conversations([path])
+
+
+def test_a_report_to_a_file_shows_every_name_and_figure_whole(
+        data_file: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # Not a terminal, no COLUMNS: rich would squeeze the table into 80 columns and cut
+    # "hybrid-context-embedded" and "hybrid-context-both" to one "hybrid-co…".
+    from tiermem.cli import run
+
+    monkeypatch.delenv("COLUMNS", raising=False)
+    names = ["hierarchy-recall-only", "hybrid-context-embedded", "hybrid-context-both"]
+    assert run(["eval", "locomo", "--data", str(data_file), "--embedder", "hashing",
+                "--config", *names]) == 0
+    out = capsys.readouterr().out
+    assert "…" not in out
+    for name in names:
+        assert f"│ {name} " in out
