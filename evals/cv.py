@@ -129,9 +129,15 @@ def run_cv(conversations: Sequence[Conversation], configs: Sequence[MemoryConfig
                               "tune_metric": TUNE_METRIC, "configs": []}
     for config in configs:
         # The default must be among the candidates, so the dev figures come from the same run.
+        # A configuration of one list (bm25, dense) has no weights to tune: mixing in the
+        # other list would make it another configuration.
         default = config.fusion
-        weights = list(grid) if any(weights_label(w) == weights_label(default) for w in grid) \
-            else [*grid, default]
+        if not (default.lexical and default.dense):
+            weights = [default]
+        elif any(weights_label(w) == weights_label(default) for w in grid):
+            weights = list(grid)
+        else:
+            weights = [*grid, default]
         per_conv = {conv.id: grid_records(conv, config, embedder, ks, limit, weights, progress)
                     for conv in conversations}
         report["configs"].append({"name": config.name, "description": config.description,

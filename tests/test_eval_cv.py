@@ -64,3 +64,15 @@ def test_run_cv_records_its_splits_on_real_memories(tmp_path: Path) -> None:
     assert hybrid["overall"]["questions"] == 6 and hybrid["default"]["questions"] == 6
     assert hybrid["default_weights"] == weights_label(FusionWeights())
     assert len(GRID) >= 5
+
+
+def test_a_configuration_of_one_list_keeps_its_weights(tmp_path: Path) -> None:
+    # Tuned, "bm25" would mix in the dense list and be reported as cross-validated BM25.
+    for conv_id in ("7", "8"):
+        (tmp_path / f"{conv_id}.json").write_text(json.dumps(CONVERSATION))
+    conversations = load_conversations([tmp_path])
+    report = run_cv(conversations, resolve_configs(["bm25", "dense"]), HashingEmbedder(), KS,
+                    grid=(FusionWeights(0.3, 0.7), FusionWeights(0.9, 0.1)))
+    bm25, dense = report["configs"]
+    assert {s["weights"] for s in bm25["splits"]} == {"1:0"}
+    assert {s["weights"] for s in dense["splits"]} == {"0:1"}
