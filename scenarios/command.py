@@ -32,6 +32,12 @@ def cmd_scenario(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     scenarios = all_scenarios()
     if args.name is None and args.json in scenarios and not Path(args.json).exists():
         args.name, args.json = args.json, "-"  # `scenario --json NAME`: JSON on stdout
+    elif args.name is not None and args.json in scenarios and not Path(args.json).exists():
+        # `scenario --json A B`: one scenario runs at a time, and A is no file to write.
+        note(f"--json took the scenario name {args.json!r} as the file to write; one "
+             f"scenario runs at a time: `tiermem scenario {args.name} --json PATH`, or "
+             f"`tiermem scenario --json {args.name}` for the JSON on standard output")
+        return 2
     if args.list or not args.name:
         for scenario in scenarios.values():
             print(f"{scenario.name:24} {scenario.description}")

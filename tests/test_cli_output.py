@@ -78,6 +78,11 @@ def test_json_without_a_path_goes_to_standard_output(home: Path, tmp_path: Path)
     assert "entered core" in scen.stderr  # the people's report moved to standard error
     shorthand = tiermem(home, "scenario", "--json", "personal-assistant", "--embedder", "hashing")
     assert json.loads(shorthand.stdout)["scenario"] == "personal-assistant"
+    # Two names: the first would be taken as the file to write, named like a scenario.
+    two = tiermem(home, "scenario", "--json", "customer-support", "changing-facts",
+                  "--embedder", "hashing")
+    assert two.returncode == 2 and "one scenario runs at a time" in two.stderr
+    assert not (ROOT / "customer-support").exists()
 
     bench = tiermem(home, "benchmark", "--quick", "--only", "core_limit", "--json")
     assert bench.returncode == 0, bench.stderr
