@@ -120,6 +120,24 @@ def aggregate(config: MemoryConfig, embedder_id: str, units: Sequence[dict[str, 
     }
 
 
+def _check_resumed(unit: dict[str, Any], ks: Sequence[int], what: str,
+                   path: Path | None) -> None:
+    """Refuse a finished unit of a resumed report that its figures cannot be read from (a
+    file edited or cut by hand), before it fails the whole run with a traceback."""
+    numeric = (int, float)
+    fields = [f"recall@{k}" for k in ks] + ["rr", "ms"]
+    records = unit.get("questions")
+    well_formed = (
+        isinstance(records, list)
+        and isinstance(unit.get("turns"), int) and isinstance(unit.get("ingest_seconds"), numeric)
+        and all(isinstance(r, dict) and all(isinstance(r.get(f), numeric) for f in fields)
+                and isinstance(r.get("category"), int) for r in records))
+    if not well_formed:
+        raise ValueError(f"--resume: the record of {what} in {path} is damaged (a field "
+                         f"missing or of the wrong type); give --json another PATH, or drop "
+                         f"--resume to replace it")
+
+
 def run_retrieval(
     conversations: Sequence[Conversation],
     configs: Sequence[MemoryConfig],
@@ -146,6 +164,8 @@ def run_retrieval(
         units = []
         for conv in conversations:
             unit = report.finished(config.name, conv.id, fingerprint)
+            if unit is not None:
+                _check_resumed(unit, ks, f"{config.name} on conversation {conv.id}", json_path)
             if unit is None:
                 unit = {"fingerprint": fingerprint,
                         **run_unit(conv, config, embedder, ks, limit, progress, rewriter)}

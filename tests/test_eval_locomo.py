@@ -453,3 +453,28 @@ def test_a_report_to_a_file_shows_every_name_and_figure_whole(
     assert "…" not in out
     for name in names:
         assert f"│ {name} " in out
+
+
+@pytest.mark.parametrize("damage", ["a record without its R@1", "questions not a list",
+                                    "turns as text"])
+def test_resume_refuses_a_damaged_record_and_leaves_the_report(
+        data_file: Path, tmp_path: Path, damage: str) -> None:
+    conversations = load_conversations([data_file])
+    configs = resolve_configs(["bm25"])
+    out = tmp_path / "r.json"
+    run_retrieval(conversations, configs, HashingEmbedder(), ks=[1, 5], json_path=out)
+    saved = json.loads(out.read_text())
+    unit = saved["units"]["bm25"]["7"]
+    if damage == "a record without its R@1":
+        del unit["questions"][0]["recall@1"]
+    elif damage == "questions not a list":
+        unit["questions"] = "oops"
+    else:
+        unit["turns"] = "x"
+    out.write_text(json.dumps(saved))
+    before = out.read_text()
+    with pytest.raises(ValueError, match=r"--resume: the record of bm25 on conversation 7 in "
+                                         r".* is damaged"):
+        run_retrieval(conversations, configs, HashingEmbedder(), ks=[1, 5], json_path=out,
+                      resume=True)
+    assert out.read_text() == before
