@@ -212,3 +212,20 @@ def test_a_forget_with_erase_leaves_no_erasure_pending(tmp_path: Path, canary: s
         assert pending_erasures(memory.store) == []
     with make_memory(home) as reopened:  # only the request that asked is erased
         assert reopened.erase_forgotten().facts == 1
+
+
+
+def test_an_erasure_keeps_short_lines_that_only_share_a_word(tmp_path: Path) -> None:
+    # Only a search typed for the erased text goes; "yes" and a setting of "bike" stay.
+    with make_memory(tmp_path / "agent") as memory:
+        said = memory.process_interaction(
+            "Yes, thanks. My locker code is 4411 and I keep my bike in the shed.", "Noted.")
+        message = memory.recall_search("locker code 4411").hits[0].id
+        for line in ("yes", "thanks", "/recall 4411", "what is the weather?"):
+            memory.prompt_history.add(line)
+        memory.set_state("profile", {"commute": "bike"})
+        memory.erase(messages=[message], reason="user asked")
+        assert memory.prompt_history.lines() == ["yes", "thanks", "what is the weather?"]
+        assert memory.get_state("profile") == {"commute": "bike"}
+        assert said is not None
+

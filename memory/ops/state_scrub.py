@@ -55,8 +55,10 @@ class ErasedRuns:
         if any(tuple(words[i : i + width]) in self.runs
                for width in self.widths for i in range(len(words) - width + 1)):
             return True
-        # A short line wholly inside an erased text quotes it too: a search typed at the
-        # chat prompt ("/recall plumcanary4321"), its command and options aside.
+        # A search typed at the chat prompt for the erased text ("/recall plumcanary4321")
+        # quotes it too: a slash command whose words, options aside, lie wholly inside it.
+        if not line.lstrip().startswith("/"):
+            return False
         asked = _words(_without_command(line))
         return 0 < len(asked) < RUN_WORDS and any(
             text[i : i + len(asked)] == asked
