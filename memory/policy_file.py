@@ -24,20 +24,26 @@ POLICY_FILE = "policy.yaml"
 POLICY_SECTIONS = ("rules", "retention", "recall", "forget")
 
 
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
 class _StrictLoader(yaml.SafeLoader):
     """YAML's safe loader, refusing a key given twice in one mapping: PyYAML keeps the
     last, so a second ``rules:`` would silently drop every rule of the first."""
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        seen: set[Any] = set()
+        seen: set[tuple[type, Any]] = set()
         for key_node, _ in node.value:
+            # A merge key (<<: *anchor) is YAML's own, resolved by the loader below.
+            if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == _MERGE_TAG:
+                continue
             key = self.construct_object(key_node, deep=deep)
-            if isinstance(key, str | int | float | bool) and key in seen:
+            # By type too: 1 and true are equal in Python, not in the file.
+            if (type(key), key) in seen:
                 raise yaml.constructor.ConstructorError(
                     None, None, f"the key {key!r} is given twice in one mapping; keep one",
                     key_node.start_mark)
-            if isinstance(key, str | int | float | bool):
-                seen.add(key)
+            seen.add((type(key), key))
         return super().construct_mapping(node, deep=deep)
 
 

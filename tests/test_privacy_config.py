@@ -95,6 +95,15 @@ def test_a_policy_that_yaml_would_read_in_part_is_refused(text: str, words: str)
     assert words in str(refused.value)
 
 
+def test_yaml_merge_keys_and_keys_of_other_types_are_no_duplicates() -> None:
+    policy = parse_policy("""
+rules:
+  - &medical {rule_id: diagnosis, category: medical, content_substrings: [diagnosed]}
+  - {<<: *medical, rule_id: insulin, content_substrings: [insulin]}
+""")
+    assert [r.rule_id for r in policy.rules] == ["diagnosis", "insulin"]
+
+
 def test_phrases_match_whole_words_case_insensitively_and_metadata_by_key() -> None:
     rules = RuleSet([PiiRule(rule_id="pet", category="pets", content_substrings=["cat"]),
                      PiiRule(rule_id="id", category="ids", metadata_fields=["ssn"])])
