@@ -166,10 +166,20 @@ def judge(llm: LLMClient, question: Question, answer: str) -> tuple[float, int]:
         f"{NO_INFORMATION} (the conversation does not say)")
     prompt = JUDGE_PROMPT.format(question=question.question, reference=reference, answer=answer)
     completion = llm.complete([{"role": "user", "content": prompt}], [])
-    # By whole words: "INCORRECT" and "NOT CORRECT" hold "CORRECT".
-    words = re.findall(r"[A-Z]+", (completion.content or "").upper())
-    right = "CORRECT" in words and not {"WRONG", "INCORRECT", "NOT"} & set(words)
-    return float(right), completion.usage.total_tokens
+    return float(_judged_right(completion.content or "")), completion.usage.total_tokens
+
+
+def _judged_right(verdict: str) -> bool:
+    """Whether a judge's verdict says right: its first word, as the prompt asks for one;
+    else by whole words ("INCORRECT" holds "CORRECT"), a negation just before CORRECT
+    ("not correct", "isn't correct") or any WRONG / INCORRECT making it wrong."""
+    words = re.findall(r"[A-Z]+", verdict.upper())
+    if words and words[0] in ("CORRECT", "WRONG", "INCORRECT"):
+        return words[0] == "CORRECT"
+    negations = {"NOT", "T", "NO", "NEVER"}  # "isn't" is ISN, T
+    negated = any(w == "CORRECT" and negations & set(words[max(0, i - 2):i])
+                  for i, w in enumerate(words))
+    return "CORRECT" in words and not negated and not {"WRONG", "INCORRECT"} & set(words)
 
 
 def _prompt(conv: Conversation, question: Question) -> str:

@@ -194,6 +194,8 @@ def test_a_call_of_a_tool_that_does_not_exist_is_no_memory_tool_call() -> None:
 
 @pytest.mark.parametrize(("verdict", "right"), [
     ("CORRECT", 1.0), ("correct.", 1.0), ("INCORRECT", 0.0), ("Not correct", 0.0),
+    ("CORRECT. Not much else to say.", 1.0), ("CORRECT, nothing wrong", 1.0),
+    ("The given answer isn't correct.", 0.0), ("The answer is correct.", 1.0),
     ("WRONG", 0.0), ("Incorrect: the year differs", 0.0), ("", 0.0)])
 def test_the_judge_reads_its_verdict_by_whole_words(verdict: str, right: float) -> None:
     from tiermem.evals.locomo import Question as LocomoQuestion
