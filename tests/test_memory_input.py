@@ -437,6 +437,8 @@ def test_deeply_nested_metadata_is_refused(stocked: HierarchicalMemory) -> None:
     ({"tool_calls": "call it"}, "tool_calls must be a list of dicts"),
     ({"tool_call_id": "c\x00"}, "tool_call_id contains a NUL byte"),
     ({"tool_name": "x" * 250_000}, "tool_name is 250,000 characters"),
+    ({"tool_call_id": 0}, "tool_call_id must be a string"),
+    ({"tool_call_id": []}, "tool_call_id must be a string"),
 ])
 def test_a_message_a_snapshot_could_not_restore_is_refused(
         stocked: HierarchicalMemory, fields: dict[str, Any], message: str) -> None:

@@ -70,7 +70,7 @@ def _check_call_fields(message: NewMessage) -> None:
                           "the list of tool calls the model sent")
     for name in ("tool_call_id", "tool_name"):
         value = getattr(message, name)
-        if value:  # a model may send an empty one, which is stored as it is
+        if value is not None and value != "":  # a model may send an empty one, kept as it is
             clean_text(value, name)
 
 
