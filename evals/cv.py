@@ -16,6 +16,7 @@ not embeddings.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -131,13 +132,14 @@ def run_cv(conversations: Sequence[Conversation], configs: Sequence[MemoryConfig
         # The default must be among the candidates, so the dev figures come from the same run.
         # A configuration of one list (bm25, dense) has no weights to tune: mixing in the
         # other list would make it another configuration.
+        # The grid varies the weights only: a configuration keeps its method (RRF), list
+        # depth and pruning, or it would be reported as another configuration.
         default = config.fusion
         if not (default.lexical and default.dense):
             weights = [default]
-        elif any(weights_label(w) == weights_label(default) for w in grid):
-            weights = list(grid)
         else:
-            weights = [*grid, default]
+            tuned = [dataclasses.replace(default, lexical=w.lexical, dense=w.dense) for w in grid]
+            weights = tuned if default in tuned else [*tuned, default]
         per_conv = {conv.id: grid_records(conv, config, embedder, ks, limit, weights, progress)
                     for conv in conversations}
         report["configs"].append({"name": config.name, "description": config.description,

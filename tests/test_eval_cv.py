@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from test_eval_locomo import CONVERSATION
 
+import tiermem.evals.cv as cv_module
 from tiermem.evals.configs import resolve_configs
 from tiermem.evals.cv import GRID, cross_validate, run_cv, weights_label
 from tiermem.evals.locomo import load_conversations
@@ -76,3 +77,24 @@ def test_a_configuration_of_one_list_keeps_its_weights(tmp_path: Path) -> None:
     bm25, dense = report["configs"]
     assert {s["weights"] for s in bm25["splits"]} == {"1:0"}
     assert {s["weights"] for s in dense["splits"]} == {"0:1"}
+
+
+def test_tuning_varies_the_weights_only(tmp_path: Path,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # An RRF configuration tuned over the plain grid would be reported as a weighted one.
+    for conv_id in ("7", "8"):
+        (tmp_path / f"{conv_id}.json").write_text(json.dumps(CONVERSATION))
+    conversations = load_conversations([tmp_path])
+    seen: list[FusionWeights] = []
+    real = cv_module.grid_records
+
+    def recording(conv: Any, config: Any, embedder: Any, ks: Any, limit: Any,
+                  grid: Any, progress: Any = None) -> Any:
+        seen.extend(grid)
+        return real(conv, config, embedder, ks, limit, grid, progress)
+
+    monkeypatch.setattr(cv_module, "grid_records", recording)
+    run_cv(conversations, resolve_configs(["hybrid-rrf60"]), HashingEmbedder(), KS,
+           grid=(FusionWeights(0.3, 0.7), FusionWeights(0.9, 0.1)))
+    assert seen and all(w.method == "rrf" for w in seen)
+
