@@ -121,7 +121,7 @@ def aggregate(config: MemoryConfig, embedder_id: str, units: Sequence[dict[str, 
 
 
 def _check_resumed(unit: dict[str, Any], ks: Sequence[int], what: str,
-                   path: Path | None) -> None:
+                   path: Path | None, rewrite: bool = False) -> None:
     """Refuse a finished unit of a resumed report that its figures cannot be read from (a
     file edited or cut by hand), before it fails the whole run with a traceback."""
     numeric = (int, float)
@@ -131,7 +131,8 @@ def _check_resumed(unit: dict[str, Any], ks: Sequence[int], what: str,
         isinstance(records, list)
         and isinstance(unit.get("turns"), int) and isinstance(unit.get("ingest_seconds"), numeric)
         and all(isinstance(r, dict) and all(isinstance(r.get(f), numeric) for f in fields)
-                and isinstance(r.get("category"), int) for r in records))
+                and isinstance(r.get("category"), int)
+                and (not rewrite or "rewrite_failed" in r) for r in records))
     if not well_formed:
         raise ValueError(f"--resume: the record of {what} in {path} is damaged (a field "
                          f"missing or of the wrong type); give --json another PATH, or drop "
@@ -165,7 +166,8 @@ def run_retrieval(
         for conv in conversations:
             unit = report.finished(config.name, conv.id, fingerprint)
             if unit is not None:
-                _check_resumed(unit, ks, f"{config.name} on conversation {conv.id}", json_path)
+                _check_resumed(unit, ks, f"{config.name} on conversation {conv.id}", json_path,
+                               config.rewrite)
             if unit is None:
                 unit = {"fingerprint": fingerprint,
                         **run_unit(conv, config, embedder, ks, limit, progress, rewriter)}
