@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 
 from tiermem.agent.cli_parser import COMMANDS, parse_args
 from tiermem.agent.cli_parser import build_parser as build_parser  # re-exported for callers
-from tiermem.agent.closed_streams import WatchedOutput, settle_closed_streams
+from tiermem.agent.closed_streams import WatchedOutput, raised_by, settle_closed_streams
 
 EXIT_CODES = ("exit codes: 0 ok, 1 a check or turn failed, 2 usage error "
               "(bad option, unknown agent, unwritable output path), 74 standard output "
@@ -156,7 +156,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except OSError as exc:
         # A full disk or a failing device behind `> FILE`: say so, not a traceback.
-        if watched.failure is None or not _raised_by(exc, watched.failure):
+        if watched.failure is None or not raised_by(exc, watched.failure):
             raise
         # What was not written stays buffered: dropped, so the exit does not try again.
         with contextlib.suppress(OSError, ValueError, AttributeError):  # no descriptor
@@ -171,16 +171,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if sys.stdout is watched:
             sys.stdout = given
-
-
-def _raised_by(exc: BaseException, cause: BaseException) -> bool:
-    """Whether ``exc`` is ``cause`` or was raised while handling it."""
-    seen: BaseException | None = exc
-    while seen is not None:
-        if seen is cause:
-            return True
-        seen = seen.__cause__ or seen.__context__
-    return False
 
 
 if __name__ == "__main__":

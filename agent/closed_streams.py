@@ -100,11 +100,15 @@ def is_output_failure(exc: BaseException) -> bool:
     """Whether ``exc`` is, or was raised while handling, the failed write to standard output
     that ``WatchedOutput`` recorded: the command's output is lost, which no handler of a
     single step can mend (``tiermem.cli.main`` ends the command, exit 74 or 141)."""
-    failure = getattr(sys.stdout, "failure", None) if isinstance(sys.stdout, WatchedOutput) \
-        else None
+    failure = sys.stdout.failure if isinstance(sys.stdout, WatchedOutput) else None
+    return failure is not None and raised_by(exc, failure)
+
+
+def raised_by(exc: BaseException, cause: BaseException) -> bool:
+    """Whether ``exc`` is ``cause`` or was raised while handling it."""
     seen: BaseException | None = exc
-    while seen is not None and failure is not None:
-        if seen is failure:
+    while seen is not None:
+        if seen is cause:
             return True
         seen = seen.__cause__ or seen.__context__
     return False

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote, urlsplit, urlunsplit
 
+from tiermem.memory.store.opening import without_password
+
 #: The most of an answer read: enough for any listing or completion a probe asks for.
 MAX_BODY_BYTES = 4 * 1024 * 1024
 
@@ -61,11 +63,7 @@ def _request(method: str, url: str, payload: Any, headers: dict[str, str] | None
 
 def shown_url(url: str) -> str:
     """``url`` as messages show it: a password in it as ``***``."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    user = parts.netloc.rpartition("@")[0].partition(":")[0]
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{parts.netloc.rpartition('@')[2]}"))
+    return without_password(url, url)
 
 
 def without_secrets(text: str, *secrets: str | None) -> str:
