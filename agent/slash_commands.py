@@ -221,9 +221,11 @@ class SlashCommands:
         options = "[--all] [--page N]" if name == "/recall" else "[--page N]"
         words = arg.split(" ")
         everything, page = False, 1
+        separated = False
         while words and words[0].startswith("--"):
             option = words.pop(0)
             if option == "--":  # the query follows, even one that starts with --
+                separated = True
                 break
             if option == "--all" and name == "/recall":
                 everything = True
@@ -233,6 +235,10 @@ class SlashCommands:
                 self.chat.usage(f"usage: {name} {options} QUERY (N: a page number from 1; "
                                 f"-- before a query that starts with --)")
                 return
+        if not separated:
+            # Options typed after the query (`/recall deploy --all`) are options too, as
+            # on a command line; `--` before the query keeps them as words.
+            everything, page = self._trailing_options(name, words, everything, page)
         query = " ".join(words).strip()
         if not query:
             self.chat.usage(f"usage: {name} {options} QUERY")
@@ -258,6 +264,22 @@ class SlashCommands:
         if page < result.pages:
             more = f"{name}{' --all' if everything else ''} --page {page + 1} {query}"
             self.console.print(f"[dim]next: {escape(more)}[/dim]")
+
+    @staticmethod
+    def _trailing_options(name: str, words: list[str], everything: bool, page: int
+                          ) -> tuple[bool, int]:
+        """Take ``--all`` and ``--page N`` off the end of ``words`` (the query stays)."""
+        while len(words) > 1:
+            if words[-1] == "--all" and name == "/recall":
+                everything = True
+                del words[-1]
+            elif (len(words) > 2 and words[-2] == "--page"
+                  and re.fullmatch(r"[1-9][0-9]{0,5}", words[-1])):
+                page = int(words[-1])
+                del words[-2:]
+            else:
+                break
+        return everything, page
 
     def recall_roles(self) -> list[str]:
         """What /recall lists by default: what was said. The offline policy's replies only

@@ -367,6 +367,27 @@ def test_search_commands_page_through_their_matches(memory: HierarchicalMemory) 
     assert "usage: /archival [--page N] QUERY" in errors_of(repl)
 
 
+def test_search_options_after_the_query_are_options(memory: HierarchicalMemory) -> None:
+    for i in range(25):
+        memory.archival_insert(f"runbook {i}: restart the nginx pods")
+        memory.recall.append("user", f"nginx note {i}", turn=i)
+    repl, out = make_repl(memory)
+    assert repl.run_piped(["I live in Lisbon."]) == 0
+    # `/recall live --all` lists the tool rows as `/recall --all live` does, not a search
+    # for the words "live --all".
+    assert "tool: core + User lives in Lisbon" in "\n".join(
+        command_output(repl, out, "/recall live --all"))
+    assert command_output(repl, out, "/archival nginx --page 2")[0] == \
+        "25 matches (page 2 of 3)"
+    second = command_output(repl, out, "/recall nginx --page 2 --all")
+    assert second[0].endswith(" matches (page 2 of 3)")
+    assert second[-1] == "next: /recall --all --page 3 nginx"
+    # After `--` they are the query's words.
+    memory.recall.append("user", "deploy --all now", turn=99)
+    assert command_output(repl, out, "/recall -- deploy --all")[0] == "1 matches (page 1 of 1)"
+    assert repl.failures == 0
+
+
 def test_recall_command_shows_a_models_replies_but_not_tool_rows(
         memory: HierarchicalMemory) -> None:
     model = ScriptedModel([call("core_memory_append", content="User likes green tea"),
