@@ -13,7 +13,7 @@ a row leaves; with text typed, it discards the text.
 Piped, replies go to standard output and failures to standard error, and the
 exit status is 1 when any turn or command failed; a slash command used wrongly
 (unknown, missing its argument, or given words it does not take) is such a failure, so
-a script's typo shows.
+a script's typo shows, and so is a /forget that forgot nothing.
 With ``json_lines`` standard output carries one JSON object per line of input
 (agent/chat_output.py) and nothing else.
 
@@ -200,6 +200,11 @@ class ChatRepl:
         the exit status, ``error`` under --json), so a script notices its typo."""
         self._count_failure("usage", safe_text(message))
         self.error_console.print(message, markup=False, style="red")
+
+    def not_done(self, kind: str, message: str) -> None:
+        """A command that ran and said so on standard output but did nothing (a /forget
+        that matched nothing): counted for the exit status and as ``error`` under --json."""
+        self._count_failure(kind, safe_text(message))
 
     def _count_failure(self, kind: str, message: str, hint: str | None = None) -> None:
         self.failures += 1

@@ -83,6 +83,9 @@ class ChatOutput(Protocol):
     def report_defect(self, exc: Exception, outcome: str) -> None:
         ...
 
+    def not_done(self, kind: str, message: str) -> None:
+        ...
+
 
 class SlashCommands:
     """The slash commands of one chat session over an ``Agent``."""
@@ -188,10 +191,12 @@ class SlashCommands:
                 f"nothing forgotten ({result.outcome}: {result.detail})"),
                 judge_failure(memory.judge))
         else:
-            self.console.print(f"nothing forgotten ({result.outcome}: "
-                               f"{escape(result.detail)})")
+            said = f"nothing forgotten ({result.outcome}: {result.detail})"
+            self.console.print(said, markup=False)
             if result.outcome == "unmatched" and result.mode == "exact":
                 self.console.print(UNMATCHED_HINT, markup=False)
+            # A script must see that nothing went, as `tiermem forget` exits 1 for it.
+            self.chat.not_done("nothing_forgotten", said)
 
     def policy(self, arg: str) -> None:
         memory = self.agent.memory

@@ -93,7 +93,10 @@ def test_slash_forget_that_matches_nothing_says_what_exact_compares_and_what_to_
         out = io.StringIO()
         repl = ChatRepl(Agent(m, OfflinePolicy()), console=Console(file=out, width=400),
                         errors=io.StringIO())
-        assert repl.run_piped(["I live in Lisbon.", "/forget I live in Lisbon, Portugal"]) == 0
+        # Nothing forgotten is a failed command for a script (exit 1), as `tiermem forget`
+        # exits 1 for it; the words stay on standard output, as that command prints them.
+        assert repl.run_piped(["I live in Lisbon.", "/forget I live in Lisbon, Portugal"]) == 1
+        assert isinstance(repl.errors, io.StringIO) and repl.errors.getvalue() == ""
         assert out.getvalue().splitlines()[-2:] == [
             f"nothing forgotten (unmatched: {RULE})",
             "/recall TEXT and /archival TEXT show how it was stored, and /core the facts; to "
@@ -101,6 +104,14 @@ def test_slash_forget_that_matches_nothing_says_what_exact_compares_and_what_to_
             "exact_then_top_k_llm in policy.yaml (it asks the model which stored items the "
             "request targets)"]
         assert [f.text for f in m.facts()] == ["User lives in Lisbon"]  # nothing forgotten
+        out = io.StringIO()
+        scripted = ChatRepl(Agent(m, OfflinePolicy()), console=Console(file=out),
+                            errors=io.StringIO(), json_lines=True)
+        assert scripted.run_piped(["/forget nothing like it"]) == 1
+        record = json.loads(out.getvalue())
+        assert record["error"] == {"kind": "nothing_forgotten",
+                                   "message": f"nothing forgotten (unmatched: {RULE})"}
+        assert record["output"].startswith(f"nothing forgotten (unmatched: {RULE})")
 
 
 def test_cli_forget_that_matches_nothing_says_what_exact_compares_and_what_to_try(
