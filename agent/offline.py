@@ -8,7 +8,8 @@ calls, so every turn goes through the real tool dispatch:
   that changes an earlier one (memory/text/updates.py: "I moved to Porto", "my
   phone number is actually ...", "I no longer work at Acme") first retires
   the old fact with ``core_memory_replace(old, "")``, which marks it
-  superseded; a retraction stores nothing new. A new value of a durable
+  superseded; a retraction stores nothing new, unless it denies nothing held ("I
+  can't eat gluten anymore" is then stored as said). A new value of a durable
   fact is durable. A long pasted text (a log, a document) is filed with
   ``archival_memory_insert``, in parts of at most ``CHUNK_CHARS`` cut at
   sentence or line ends, and the reply says so;
@@ -40,6 +41,7 @@ from tiermem.memory.text.extract import extract_facts, is_question, normalize_fa
 from tiermem.memory.text.sentences import chunk_text, split_sentences
 from tiermem.memory.text.tokenizer import DEFAULT_ENCODING
 from tiermem.memory.text.updates import (
+    as_news,
     clauses_of,
     read_statement,
     replaces,
@@ -182,8 +184,13 @@ class OfflinePolicy:
             statement = read_statement(sentence)
             if statement.change == "retraction":
                 facts = held()
-                retire(retracted(statement.denied, list(facts)), facts)
-                continue
+                denied = retracted(statement.denied, list(facts))
+                if denied or not statement.denied:
+                    retire(denied, facts)
+                    continue
+                # Nothing held says what it denies: dropping it would lose what the user
+                # said ("I can't eat gluten anymore"), so it is stored as said.
+                statement = as_news(sentence)
             for extracted in extract_facts(statement.text):
                 # A fact an earlier version stored in its own words is re-asserted as it is.
                 fact = extracted.text if extracted.former is None else stored_as.get(

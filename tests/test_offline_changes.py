@@ -228,3 +228,66 @@ def test_a_retraction_takes_one_statement_of_a_compound_fact(
     memory.add_fact("User lives in Lisbon and User works at Acme", "durable")
     _chat(memory, "I no longer work at Acme.")
     assert list(_core(memory)) == ["User lives in Lisbon"]
+
+
+def test_dont_forget_that_keeps_what_follows(memory: HierarchicalMemory) -> None:
+    replies = _chat(memory, "Alice is on call for payments.",
+                    "Don't forget that Alice is on call for payments.",
+                    "Do not forget that the production region is eu-west-1.",
+                    "Who is on call for payments?", "What is the production region?")
+    assert [f.text.casefold() for f in memory.core] == [
+        "alice is on call for payments", "the production region is eu-west-1"]
+    assert "Alice is on call for payments" in replies[3]
+    assert "eu-west-1" in replies[4]
+
+
+@pytest.mark.parametrize(("said", "question", "kept"), [
+    # A change cue about one customer leaves the other's fact alone.
+    (["Customer Acme is on the Enterprise plan.", "Customer Globex is on the Starter plan.",
+      "Customer Acme is now on the Pro plan."], "What plan is Globex on?",
+     ["Customer Globex is on the Starter plan", "Customer Acme is on the Pro plan"]),
+    (["My wife is allergic to peanuts.", "Actually, I'm allergic to peanuts too."],
+     "Is my wife allergic to peanuts?",
+     ["User's wife is allergic to peanuts", "User is allergic to peanuts too"]),
+    # A state of a thing is one more fact about it, not a new value of it.
+    (["The database is PostgreSQL 15 in eu-west-1.", "The database is overloaded."],
+     "What version is the database?",
+     ["The database is PostgreSQL 15 in eu-west-1", "The database is overloaded"]),
+    (["My sister is Ana.", "My sister is pregnant."], "What is my sister's name?",
+     ["User's sister is Ana", "User's sister is pregnant"]),
+])
+def test_a_fact_about_someone_else_or_of_another_kind_is_not_replaced(
+        memory: HierarchicalMemory, said: list[str], question: str, kept: list[str]) -> None:
+    reply = _chat(memory, *said, question)[-1]
+    assert list(_core(memory)) == kept
+    assert kept[0] in reply
+
+
+@pytest.mark.parametrize(("said", "now"), [
+    (["I am vegetarian.", "I am not vegetarian."], "User is not vegetarian"),
+    (["I am not vegetarian.", "I am vegetarian."], "User is vegetarian"),
+    (["I live in Lisbon.", "I moved from Lisbon to Porto."], "User moved from Lisbon to Porto"),
+    (["My sister is Anna.", "My sister is Ana."], "User's sister is Ana"),
+])
+def test_a_negation_or_a_move_replaces_the_fact(memory: HierarchicalMemory, said: list[str],
+                                                now: str) -> None:
+    _chat(memory, *said)
+    assert list(_core(memory)) == [now]
+
+
+def test_a_retraction_that_denies_nothing_known_is_stored_as_said(
+        memory: HierarchicalMemory) -> None:
+    replies = _chat(memory, "I can't eat gluten anymore.", "I'm not allergic to peanuts "
+                    "anymore, forget that.", "Forget that.", "Do I eat gluten?")
+    assert list(_core(memory)) == ["User: I can't eat gluten anymore",
+                                   "User is not allergic to peanuts anymore"]
+    assert replies[2] == "(offline) Nothing in core memory matched that, so nothing changed."
+    assert "can't eat gluten" in replies[3]
+
+
+def test_a_clause_about_someone_named_before_it_stays_with_them(
+        memory: HierarchicalMemory) -> None:
+    _chat(memory, "My wife is Maria and she is allergic to cats.",
+          "Initech is on the Pro plan and their SLA is 8 hours.")
+    assert list(_core(memory)) == ["User's wife is Maria and she is allergic to cats",
+                                   "Initech is on the Pro plan and their SLA is 8 hours"]

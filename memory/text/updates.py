@@ -6,14 +6,16 @@ a pure function over strings. Three questions are answered:
 ``read_statement(sentence)`` sorts one sentence into
 
 - a *retraction*: "I no longer work at Acme", "I'm not allergic to peanuts
-  anymore", "..., forget that", "I quit my job at Acme", "I stopped eating
-  meat". It states no new fact; ``denied`` holds the
-  concepts (memory/text/wording.py) of what it says is no longer true;
+  anymore", "..., forget that" (not "don't forget that ...", which asks to keep
+  what follows), "I quit my job at Acme", "I stopped eating meat". It states
+  no new fact; ``denied`` holds the concepts (memory/text/wording.py) of what
+  it says is no longer true. When no fact holds them, ``as_news`` reads it as
+  a plain statement: it is then news;
 - an *update* or *correction*: a statement with a change cue. Leading
   "actually", "sorry", "correction", "now", "these days"; "actually" and
   "now" anywhere (not "right now", "for now", "just now", "now that"); "my
-  new X"; "moved to"; a closing ", not X". Its ``text`` drops the cue, and "I
-  changed (or updated, switched) my X to Y" reads as "my X is Y";
+  new X"; "moved (from X) to"; a closing ", not X". Its ``text`` drops the
+  cue, and "I changed (or updated, switched) my X to Y" reads as "my X is Y";
 - or a plain statement, returned as it is.
 
 ``slot_of(fact)`` names the single-valued attribute a fact sets, when that is
@@ -25,15 +27,22 @@ about a bare person ("User is vegan") or a named entity ("Acme is on the
 Enterprise plan") sets none, because several such facts are true at once.
 
 ``replaces(new, old, change)`` says whether a new fact supersedes an old one:
-they set the same slot; or the statement carried a change cue and the two
-share at least two concepts, which is at least half of the smaller one's
-("prefers aisle seats on flights" replaces "prefers window seats on
-flights"). ``retracted(denied, facts)`` picks what a retraction retires: the
-facts holding the most of what it denies (at least 60%), and among those the
-ones with the least else besides. ``clauses_of(fact)`` splits a compound fact ("The
-production region is eu-west-1 and the staging region is us-east-2") into the statements
-it joins, so each can change on its own; ``statements_of(fact, durability)`` gives each its
-durability.
+one says the other with "not" ("User is not vegetarian"); or they set the same
+slot, and for an "X is V" slot the values look alike (a name or code such as
+"Ana" or "eu-west-1", "a ..." or plain words: "The database is overloaded" is
+one more fact about a database on PostgreSQL 15, not a new value of it); or the
+statement carried a change cue, the two are about the same subject ("Customer
+Acme is now on the Pro plan" leaves Globex's plan) and share at least two
+concepts, which is at least half of the smaller one's ("prefers aisle seats on
+flights" replaces "prefers window seats on flights").
+
+``retracted(denied, facts)`` picks what a retraction retires: the facts holding
+the most of what it denies (at least 60%), and among those the ones with the
+least else besides. ``clauses_of(fact)`` splits a compound fact ("The production
+region is eu-west-1 and the staging region is us-east-2") into the statements it
+joins, so each can change on its own, but keeps a part that opens with a pronoun
+("... and she is allergic to cats") with the one before, which says who it is
+about; ``statements_of(fact, durability)`` gives each its durability.
 """
 
 from __future__ import annotations
@@ -47,8 +56,8 @@ from tiermem.memory.text.extract import normalize_fact
 from tiermem.memory.text.wording import concepts, stem
 from tiermem.memory.types import Durability
 
-__all__ = ["Statement", "clauses_of", "read_statement", "replaces", "retracted", "slot_of",
-           "statements_of"]
+__all__ = ["Statement", "as_news", "clauses_of", "read_statement", "replaces", "retracted",
+           "slot_of", "statements_of"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -69,7 +78,8 @@ class Statement:
 _RETRACTION = re.compile(
     r"\bno\s+longer\b"
     rf"|(?:\bnot|n{_APOS}t)\b[^.;]*?\b(?:any\s?more|any\s+longer)\b"
-    r"|\bforget\s+(?:about\s+)?(?:that|it)\b"
+    # Not "don't forget that ...", which asks to keep what follows.
+    r"|(?<!n't )(?<!n’t )(?<!not )(?<!never )(?<!dont )\bforget\s+(?:about\s+)?(?:that|it)\b"
     rf"|^i(?:\s+have|{_APOS}ve)?\s+(?:quit|stopped)\b",
     _I,
 )
@@ -93,8 +103,21 @@ _CHANGED_MY = re.compile(
 )
 _NOT_CLAUSE = re.compile(r",\s*(?:and\s+|but\s+)?not\s+[^,;]+$", _I)
 _OTHER_CUES = (("my new", re.compile(r"\bmy\s+new\b", _I)),
-               ("moved to", re.compile(r"\b(?:moved|relocated)\s+(?:back\s+)?to\b", _I)))
+               ("moved to", re.compile(
+                   r"\b(?:moved|relocated)\s+(?:back\s+)?(?:from\s+[^.;]{1,60}?\s+)?to\b",
+                   _I)))
 _SPACES = re.compile(r"\s{2,}")
+
+
+_FORGET_CLAUSE = re.compile(r"[,;:]?\s*\b(?:so\s+|please\s+)?forget\s+(?:about\s+)?(?:that|it)\b"
+                            r"[.!]?", _I)
+
+
+def as_news(sentence: str) -> Statement:
+    """A retraction read as a plain statement, without its "forget that": when it denies
+    nothing known, what it says is news ("I can't eat gluten anymore")."""
+    text = _SPACES.sub(" ", _FORGET_CLAUSE.sub("", sentence.strip())).strip(" ,")
+    return Statement(text[:1].upper() + text[1:])
 
 
 def read_statement(sentence: str) -> Statement:
@@ -128,7 +151,7 @@ def read_statement(sentence: str) -> Statement:
 _VERB_SLOT = re.compile(
     r"^(?P<owner>[\w' .-]{1,60}?)\s+(?:"
     r"(?P<residence>(?:lives|resides|is\s+living|is\s+based)\s+in"
-    r"|(?:has\s+)?(?:moved|relocated)\s+(?:back\s+)?to)"
+    r"|(?:has\s+)?(?:moved|relocated)\s+(?:back\s+)?(?:from\s+[^.;]{1,60}?\s+)?to)"
     r"|(?P<employer>(?:works|is\s+working)\s+(?:at|for))"
     r"|(?P<job>works\s+as))\b",
     _I,
@@ -187,14 +210,61 @@ def _own_concepts(fact: str) -> set[str]:
     return concepts(fact) - {"user"}
 
 
+#: Where a fact's subject ends: its first verb of being, having or doing.
+_VERB = re.compile(
+    rf"^(?P<subject>.{{1,60}}?)\s+(?:is|are|was|were|has|have|had|can|cannot|can{_APOS}t"
+    rf"|will|won{_APOS}t|does|doesn{_APOS}t|did|didn{_APOS}t|isn{_APOS}t|aren{_APOS}t"
+    # a verb in -s ("prefers"), not a plural after a possessive ("User's kids are ...")
+    r"|(?<!'s )(?<!’s )(?-i:[a-z]+[^s\W]s))\b", _I)
+_NEGATION = re.compile(rf"\s+not\b|n{_APOS}t\b", _I)
+
+
+def _subject(fact: str) -> str | None:
+    """Who or what ``fact`` is about ("Customer Acme", "User's wife"), or None if unclear."""
+    match = _VERB.match(fact.strip())
+    if match is None:
+        return None
+    words = [w for w in re.findall(r"[\w'’-]+", match["subject"].casefold())
+             if w not in _CHANGE_WORDS]
+    return " ".join(words) or None
+
+
+def _value_kind(fact: str) -> str:
+    """What an "X is V" fact's value looks like: a name or code ("Ana", "eu-west-1",
+    "555-0101"), a kind of thing ("a nurse") or plain words ("pregnant", "overloaded")."""
+    match = _ATTRIBUTE.match(fact.strip())
+    value = match["value"].strip() if match else ""
+    if re.match(r"(?:a|an)\s", value, _I):
+        return "kind"
+    if re.search(r"[\d@]|^[A-Z]|\w[-./:]\w", value):
+        return "name"
+    return "plain"
+
+
+def _negation_of(new: str, old: str) -> bool:
+    """Whether one fact says the other with "not" ("User is not vegetarian")."""
+    plain_new, plain_old = (normalize_fact(_NEGATION.sub("", t)) for t in (new, old))
+    return plain_new == plain_old and bool(_NEGATION.search(new)) != bool(_NEGATION.search(old))
+
+
 def replaces(new: str, old: str, change: str | None) -> bool:
-    """Whether the new fact ``new`` supersedes ``old`` (``change``: the statement's cue)."""
+    """Whether the new fact ``new`` supersedes ``old`` (``change``: the statement's cue).
+
+    Facts about different subjects never do ("Customer Acme is now on the Pro plan" leaves
+    Globex's plan). An attribute ("my sister is ...") changes only to a value of the same
+    look: "Ana" replaces "Anna", but "pregnant" is one more fact about her."""
     if normalize_fact(new) == normalize_fact(old):
         return False
+    if _negation_of(new, old):
+        return True
     new_slot, old_slot = slot_of(new), slot_of(old)
     if new_slot is not None and new_slot == old_slot:
-        return True
+        return (any(_VERB_SLOT.match(fact.strip()) for fact in (new, old))
+                or _value_kind(new) == _value_kind(old))
     if change is None or (new_slot is not None and old_slot is not None):
+        return False
+    new_subject, old_subject = _subject(new), _subject(old)
+    if new_subject is not None and old_subject is not None and new_subject != old_subject:
         return False
     new_concepts, old_concepts = _own_concepts(new), _own_concepts(old)
     shared = len(new_concepts & old_concepts)
@@ -210,6 +280,11 @@ _STATEMENT = re.compile(
     r"|works|needs|wants|uses|owns|moved|relocated)\b", _I)
 
 
+#: A part about someone named before it ("... and she is allergic to cats"): cut off, it
+#: would not say who.
+_REFERS_BACK = re.compile(r"^(?:he|she|they|it|his|her|their|its|them|him)\b", _I)
+
+
 def _states(part: str) -> bool:
     return slot_of(part) is not None or _STATEMENT.match(part) is not None
 
@@ -222,7 +297,7 @@ def clauses_of(fact: str) -> list[str]:
     pieces = _CLAUSE_JOIN.split(fact.strip())
     parts = [pieces[0]]
     for joint, piece in zip(pieces[1::2], pieces[2::2], strict=True):
-        if _states(parts[-1]) and _states(piece):
+        if _states(parts[-1]) and _states(piece) and not _REFERS_BACK.match(piece):
             parts.append(piece)
         else:
             parts[-1] += joint + piece
