@@ -4,7 +4,12 @@ Evidence, in order:
 
 1. core facts (read from the rendered core block, as a model would) sharing
    the most concepts with the question (memory/text/wording.py: stems and a few
-   synonyms, so "live" meets "lives" and "address"), up to ``MAX_CORE_QUOTES``;
+   synonyms, so "live" meets "lives" and "address"), up to ``MAX_CORE_QUOTES``.
+   Among those, the ones about whom the question asks come alone when there
+   are any ("Where do I live?" quotes "User lives in Porto", not "User's brother
+   Tom lives in Berlin"), and when the question names someone ("What is
+   Initech's SLA?"), facts about someone else who it does not name are left
+   out ("Acme's SLA is 4 hours"; "What SLAs do we have?" still quotes it);
 2. archival hits sharing a concept with the question. A hit marked
    superseded is quoted only for a question about the past, labelled so; an
    older value of a quoted core fact (same attribute, or a close variant) is
@@ -24,8 +29,8 @@ from typing import Any
 
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
 from tiermem.memory.text.sentences import split_sentences
-from tiermem.memory.text.updates import read_statement, replaces
-from tiermem.memory.text.wording import concepts
+from tiermem.memory.text.updates import read_statement, replaces, subject_of
+from tiermem.memory.text.wording import concepts, stem
 
 MAX_CORE_QUOTES = 3
 #: A message this long is a paste the policy files in archival rather than reads.
@@ -71,13 +76,40 @@ def about_past(question: str) -> bool:
     return _ABOUT_PAST.search(question) is not None
 
 
+_FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself)\b", re.IGNORECASE)
+#: A capitalised word after a space: in a question, a name, as its first word is not one.
+_NAME = re.compile(r"(?<=\s)[A-Z][\w-]*")
+
+
+def _names(text: str) -> set[str]:
+    """The capitalised words of ``text`` but its first, casefolded ("I" is no name)."""
+    return {stem(w.casefold()) for w in _NAME.findall(text) if w != "I"}
+
+
+def _core_quotes(core: list[str], question: str, wanted: set[str]) -> list[str]:
+    """The core facts that best answer ``question`` (at most ``MAX_CORE_QUOTES``)."""
+    asked = wanted | ({"user"} if _FIRST_PERSON.search(question) else set())
+    named = _names(question)
+    scored = []
+    for fact in core:
+        subject = subject_of(fact) or ""
+        own = (_names(" " + fact) & {stem(w) for w in re.findall(r"[\w-]+", subject)}) - {"user"}
+        if named - own and own - named:
+            continue  # about someone else than the one the question names
+        about = bool(concepts(subject)) and concepts(subject) <= asked
+        scored.append((len(wanted & concepts(fact)), about, fact))
+    best = max((score for score, _, _ in scored), default=0)
+    top = [(about, fact) for score, about, fact in scored if score == best and score > 0]
+    if any(about for about, _ in top):
+        top = [(about, fact) for about, fact in top if about]
+    return [fact for _, fact in top][:MAX_CORE_QUOTES]
+
+
 def answer(core: list[str], question: str, found: list[dict[str, Any]]) -> str:
     """The reply to ``question`` from core and this turn's search results."""
     wanted = concepts(question)
     past = about_past(question)
-    scored = [(len(wanted & concepts(fact)), fact) for fact in core]
-    best = max((score for score, _ in scored), default=0)
-    quoted = [fact for score, fact in scored if score == best and score > 0][:MAX_CORE_QUOTES]
+    quoted = _core_quotes(core, question, wanted)
     lines = [f"From core memory: {fact}" for fact in quoted]
     archival = [hit for p in found if p.get("tier") == "archival" for hit in p.get("results", [])]
     recall = [hit for p in found if p.get("tier") == "recall" for hit in p.get("results", [])]

@@ -291,3 +291,22 @@ def test_a_clause_about_someone_named_before_it_stays_with_them(
           "Initech is on the Pro plan and their SLA is 8 hours.")
     assert list(_core(memory)) == ["User's wife is Maria and she is allergic to cats",
                                    "Initech is on the Pro plan and their SLA is 8 hours"]
+
+
+def test_an_answer_quotes_the_facts_about_whom_the_question_asks(
+        memory: HierarchicalMemory) -> None:
+    replies = _chat(memory, "My brother Tom lives in Berlin.", "My sister Ana lives in Madrid.",
+                    "My parents live in Faro.", "I live in Porto.", "Where do I live?",
+                    "Where does Tom live?")
+    assert replies[4] == "(offline, quoting memory)\n- From core memory: User lives in Porto"
+    assert replies[5] == ("(offline, quoting memory)\n- From core memory: User's brother Tom "
+                          "lives in Berlin")
+
+
+def test_an_answer_about_one_customer_leaves_out_the_others(
+        memory: HierarchicalMemory) -> None:
+    memory.archival_insert("Initech's SLA is 8 hours")  # as when core evicted it
+    replies = _chat(memory, "Acme's SLA is 4 hours.", "Globex's SLA is 2 hours.",
+                    "Umbrella's SLA is 1 hour.", "What is Initech's SLA?", "What SLAs do we have?")
+    assert replies[3] == "(offline, quoting memory)\n- From archival: Initech's SLA is 8 hours"
+    assert "From core memory: Acme's SLA is 4 hours" in replies[4]  # no one named

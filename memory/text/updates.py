@@ -57,7 +57,7 @@ from tiermem.memory.text.wording import concepts, stem
 from tiermem.memory.types import Durability
 
 __all__ = ["Statement", "as_news", "clauses_of", "read_statement", "replaces", "retracted",
-           "slot_of", "statements_of"]
+           "slot_of", "statements_of", "subject_of"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -219,7 +219,7 @@ _VERB = re.compile(
 _NEGATION = re.compile(rf"\s+not\b|n{_APOS}t\b", _I)
 
 
-def _subject(fact: str) -> str | None:
+def subject_of(fact: str) -> str | None:
     """Who or what ``fact`` is about ("Customer Acme", "User's wife"), or None if unclear."""
     match = _VERB.match(fact.strip())
     if match is None:
@@ -263,7 +263,7 @@ def replaces(new: str, old: str, change: str | None) -> bool:
                 or _value_kind(new) == _value_kind(old))
     if change is None or (new_slot is not None and old_slot is not None):
         return False
-    new_subject, old_subject = _subject(new), _subject(old)
+    new_subject, old_subject = subject_of(new), subject_of(old)
     if new_subject is not None and old_subject is not None and new_subject != old_subject:
         return False
     new_concepts, old_concepts = _own_concepts(new), _own_concepts(old)
