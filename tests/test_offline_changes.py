@@ -310,3 +310,13 @@ def test_an_answer_about_one_customer_leaves_out_the_others(
                     "Umbrella's SLA is 1 hour.", "What is Initech's SLA?", "What SLAs do we have?")
     assert replies[3] == "(offline, quoting memory)\n- From archival: Initech's SLA is 8 hours"
     assert "From core memory: Acme's SLA is 4 hours" in replies[4]  # no one named
+
+
+def test_a_withdrawal_of_a_fact_core_evicted_is_what_the_answer_quotes() -> None:
+    with HierarchicalMemory(None, embedder=HashingEmbedder(), core_limit=12) as memory:
+        replies = _chat(memory, "I'm vegetarian.", "I live in Lisbon.", "My bus is late.",
+                        "My email is d@x.io.", "My name is Dana.", "I'm no longer vegetarian.",
+                        "Am I vegetarian?")
+        assert "User is vegetarian" not in _core(memory)  # evicted before the withdrawal
+        assert replies[-1] == ("(offline, quoting memory)\n- From core memory: User is no "
+                               "longer vegetarian")

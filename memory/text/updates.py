@@ -27,7 +27,7 @@ about a bare person ("User is vegan") or a named entity ("Acme is on the
 Enterprise plan") sets none, because several such facts are true at once.
 
 ``replaces(new, old, change)`` says whether a new fact supersedes an old one:
-one says the other with "not" ("User is not vegetarian"); or they set the same
+one says the other with "not" or "no longer" ("User is not vegetarian"); or they set the same
 slot, and for an "X is V" slot the values look alike (a name or code such as
 "Ana" or "eu-west-1", "a ..." or plain words: "The database is overloaded" is
 one more fact about a database on PostgreSQL 15, not a new value of it); or the
@@ -216,7 +216,8 @@ _VERB = re.compile(
     rf"|will|won{_APOS}t|does|doesn{_APOS}t|did|didn{_APOS}t|isn{_APOS}t|aren{_APOS}t"
     # a verb in -s ("prefers"), not a plural after a possessive ("User's kids are ...")
     r"|(?<!'s )(?<!’s )(?-i:[a-z]+[^s\W]s))\b", _I)
-_NEGATION = re.compile(rf"\s+not\b|n{_APOS}t\b", _I)
+_NEGATION = re.compile(rf"\s+not\b|n{_APOS}t\b|\s+no\s+longer\b", _I)
+_STILL_OR_NOT = re.compile(r",?\s+(?:any\s?more|any\s+longer)\b", _I)
 
 
 def subject_of(fact: str) -> str | None:
@@ -243,7 +244,8 @@ def _value_kind(fact: str) -> str:
 
 def _negation_of(new: str, old: str) -> bool:
     """Whether one fact says the other with "not" ("User is not vegetarian")."""
-    plain_new, plain_old = (normalize_fact(_NEGATION.sub("", t)) for t in (new, old))
+    plain_new, plain_old = (normalize_fact(_STILL_OR_NOT.sub("", _NEGATION.sub("", t)))
+                            for t in (new, old))
     return plain_new == plain_old and bool(_NEGATION.search(new)) != bool(_NEGATION.search(old))
 
 
