@@ -47,6 +47,7 @@ from tiermem.memory.text.updates import (
     replaces,
     retracted,
     statements_of,
+    still_held,
 )
 
 NAME = "offline policy (rule-based, no language model)"
@@ -186,7 +187,13 @@ class OfflinePolicy:
                 facts = held()
                 denied = retracted(statement.denied, list(facts))
                 if denied or not statement.denied:
+                    kinds = {part: {**current, **new}[facts[part]] for part in denied}
                     retire(denied, facts)
+                    for part, kind in kinds.items():
+                        # "not allergic to shellfish" leaves the peanuts of a list of two.
+                        rest = still_held(part, statement.denied)
+                        if rest is not None:
+                            new.setdefault(rest, kind)
                     continue
                 # Nothing held says what it denies: dropping it would lose what the user
                 # said ("I can't eat gluten anymore"), so it is stored as said.

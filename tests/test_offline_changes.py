@@ -320,3 +320,21 @@ def test_a_withdrawal_of_a_fact_core_evicted_is_what_the_answer_quotes() -> None
         assert "User is vegetarian" not in _core(memory)  # evicted before the withdrawal
         assert replies[-1] == ("(offline, quoting memory)\n- From core memory: User is no "
                                "longer vegetarian")
+
+
+@pytest.mark.parametrize(("said", "withdrawn", "left"), [
+    ("I'm allergic to peanuts and shellfish.", "I'm not allergic to shellfish anymore.",
+     ["User is allergic to peanuts"]),
+    ("I'm allergic to peanuts, shellfish and eggs.", "I'm no longer allergic to peanuts.",
+     ["User is allergic to shellfish and eggs"]),
+    ("I like green tea and black coffee.", "I no longer like green tea.",
+     ["User likes black coffee"]),
+    ("I'm allergic to peanuts and shellfish.",
+     "I'm not allergic to peanuts or shellfish anymore.", []),
+])
+def test_withdrawing_items_of_a_list_keeps_the_others(
+        memory: HierarchicalMemory, said: str, withdrawn: str, left: list[str]) -> None:
+    _chat(memory, said)
+    [kind] = _core(memory).values()
+    _chat(memory, withdrawn)
+    assert _core(memory) == dict.fromkeys(left, kind)  # as long-lived as the list was

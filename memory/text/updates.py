@@ -38,11 +38,14 @@ flights" replaces "prefers window seats on flights").
 
 ``retracted(denied, facts)`` picks what a retraction retires: the facts holding
 the most of what it denies (at least 60%), and among those the ones with the
-least else besides. ``clauses_of(fact)`` splits a compound fact ("The production
-region is eu-west-1 and the staging region is us-east-2") into the statements it
-joins, so each can change on its own, but keeps a part that opens with a pronoun
-("... and she is allergic to cats") with the one before, which says who it is
-about; ``statements_of(fact, durability)`` gives each its durability.
+least else besides; ``still_held(fact, denied)`` is what such a fact listing
+several items still says without the denied ones.
+
+``clauses_of(fact)`` splits a compound fact ("The production region is eu-west-1
+and the staging region is us-east-2") into the statements it joins, so each can
+change on its own, but keeps a part that opens with a pronoun ("... and she is
+allergic to cats") with the one before, which says who it is about;
+``statements_of(fact, durability)`` gives each its durability.
 """
 
 from __future__ import annotations
@@ -57,7 +60,7 @@ from tiermem.memory.text.wording import concepts, stem
 from tiermem.memory.types import Durability
 
 __all__ = ["Statement", "as_news", "clauses_of", "read_statement", "replaces", "retracted",
-           "slot_of", "statements_of", "subject_of"]
+           "slot_of", "statements_of", "still_held", "subject_of"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -336,3 +339,31 @@ def retracted(denied: frozenset[str], facts: Sequence[str]) -> list[str]:
         return []
     best = max(score for score, _ in scored)
     return [fact for score, fact in scored if score == best]
+
+
+#: Where a list of items is joined: "peanuts, shellfish and eggs".
+_ITEM_JOIN = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", _I)
+
+
+def still_held(fact: str, denied: frozenset[str]) -> str | None:
+    """What ``fact`` still says once a retraction denying ``denied`` takes its items out:
+    "User is allergic to peanuts and shellfish" less shellfish is "User is allergic to
+    peanuts". None when it lists nothing else, or the retraction denies the rest too."""
+    pieces = _ITEM_JOIN.split(fact.strip())
+    if len(pieces) < 2:
+        return None
+    head_words = pieces[0].split()
+    # The first item is the first piece's last content words; the words before are the head,
+    # at least a subject and its verb ("User likes").
+    cut = len(head_words)
+    while cut > 2 and concepts(head_words[cut - 1]) and concepts(head_words[cut - 1]) <= denied:
+        cut -= 1
+    if cut == len(head_words):  # the first item is not denied: it ends the first piece
+        cut -= 1
+    head = " ".join(head_words[:cut])
+    items = [" ".join(head_words[cut:]), *pieces[1:]]
+    kept = [item for item in items if not concepts(item) or not concepts(item) <= denied]
+    if len(kept) in (0, len(items)) or not head:
+        return None
+    listed = kept[0] if len(kept) == 1 else ", ".join(kept[:-1]) + " and " + kept[-1]
+    return f"{head} {listed}"
