@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -295,3 +296,27 @@ def test_final_punctuation_can_be_made_to_count() -> None:
     strict = ExactOptions(normalize_whitespace=False)
     assert (normalised("Friday! ", strict), normalised("Friday!", strict)) == ("friday! ",
                                                                              "friday")
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def where(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, Any]:
+    if request.param == "sqlite":
+        return {"path": tmp_path / "home"}
+    return {"store": request.getfixturevalue("postgres_dsn"),
+            "agent": f"nfc-{abs(hash(request.node.name)) % 10**8}"}
+
+
+@pytest.mark.parametrize(("stored", "asked"), [("NFC", "NFD"), ("NFD", "NFC")])
+def test_exact_matches_a_text_composed_or_decomposed(where: dict[str, Any], stored: str,
+                                                    asked: str) -> None:
+    # "José" typed on one system may arrive as "Jose" + U+0301 from another.
+    text = "José moved to São Paulo"
+    with make_memory(**where) as m:
+        m.add_fact(unicodedata.normalize(stored, text))
+        m.archival_insert(unicodedata.normalize(stored, "Filed: " + text))
+        m.recall.append("user", unicodedata.normalize(stored, text), turn=1)
+        result = m.forget(unicodedata.normalize(asked, text))
+        assert result.outcome == "matched"
+        assert (len(result.forgotten.facts), len(result.forgotten.messages)) == (1, 1)
+        assert m.forget(unicodedata.normalize(asked, "Filed: " + text)).outcome == "matched"
+        assert m.facts() == [] and m.recall_search("Paulo", k=5).hits == []

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
 from tiermem.memory.judge import Judge
@@ -29,6 +30,7 @@ from tiermem.memory.ops.forget_config import ExactOptions, ForgetConfig
 from tiermem.memory.ops.protocols import RankedMemory
 from tiermem.memory.search.fusion import FusionWeights, query_terms
 from tiermem.memory.search.query import Tiers, query_tiers
+from tiermem.memory.store.records import TextTable
 from tiermem.memory.types import Hit
 
 #: A tier's letter in a candidate's id as the judge sees it (F3, P12, M40).
@@ -62,6 +64,9 @@ _CLOSERS = frozenset("\"'”’“‘»«›)]}」』）］》〉】〕")
 
 
 def normalised(text: str, options: ExactOptions) -> str:
+    # One text typed on two systems may come composed ("é") or decomposed ("e" and U+0301):
+    # to the user they are the same text.
+    text = unicodedata.normalize("NFC", text)
     if options.normalize_whitespace:
         text = " ".join(text.split())
     if options.ignore_final_punctuation:
@@ -89,26 +94,30 @@ def exact_selection(memory: RankedMemory, request: str, config: ForgetConfig
                     ) -> Selection:
     """Every active fact, passage and message whose text equals the request, normalised."""
     wanted = normalised(request, config.exact)
-    terms = query_terms(request)
+    # The words of both spellings (composed and decomposed), so a text stored in either
+    # is a candidate: the full-text index may split a decomposed word at its accent.
+    spellings = {words for form in ("NFC", "NFD")
+                 if (words := tuple(query_terms(unicodedata.normalize(form, request))))}
+
+    def having_every_word(table: TextTable) -> list[int]:
+        found: set[int] = set()
+        for words in spellings:
+            found.update(memory.store.lexical(table).scores(list(words), every_term=True))
+        return sorted(found)
+
     items: list[tuple[str, int]] = []
     facts = {f.id: f for f in memory.core.all_rows()}
-    if terms:
-        found = memory.store.lexical("facts").scores(terms, every_term=True)
-        fact_ids = [i for i in found if i in facts]
-    else:  # no content word to look up: compare every fact (core and archived)
-        fact_ids = list(facts)
+    # With no content word to look up, every fact (core and archived) is compared.
+    fact_ids = [i for i in having_every_word("facts") if i in facts] if spellings else list(facts)
     items += [("facts", i) for i in sorted(fact_ids)
               if normalised(facts[i].text, config.exact) == wanted]
-    if terms:
+    if spellings:
         chosen = {i for _, i in items}
-        lexical = memory.store.lexical
-        passages = memory.store.passages.get_many(sorted(lexical("passages").scores(
-            terms, every_term=True)))
+        passages = memory.store.passages.get_many(having_every_word("passages"))
         # A fact's passage is the same item as the fact (forgetting one forgets both).
         items += [("passages", i) for i, p in sorted(passages.items())
                   if p.fact_id not in chosen and normalised(p.text, config.exact) == wanted]
-        messages = memory.store.messages.get_many(sorted(lexical("messages").scores(
-            terms, every_term=True)))
+        messages = memory.store.messages.get_many(having_every_word("messages"))
         items += [("messages", i) for i, m in sorted(messages.items())
                   if normalised(m.content, config.exact) == wanted]
     if not items:
