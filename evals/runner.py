@@ -11,7 +11,7 @@ from typing import Any
 from tiermem.agent.http_json import shown_url
 from tiermem.evals.configs import resolve_configs, with_rewrite
 from tiermem.evals.embedders import EMBEDDERS, make_embedder
-from tiermem.evals.locomo import load_conversations, select
+from tiermem.evals.locomo import Conversation, DataError, load_conversations, select
 from tiermem.evals.report import resumable_units
 from tiermem.evals.retrieval import DEFAULT_KS, run_retrieval
 from tiermem.memory.embed.embeddings import Embedder
@@ -68,6 +68,7 @@ def run_locomo(options: EvalOptions, console: Any,
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
     conversations = select(load_conversations(options.data), list(options.conversations))
+    _check_questions(conversations, options)
     default = ("hierarchy",) if options.mode == "qa" else ("hybrid", "hierarchy") \
         if options.cv else ()
     configs = resolve_configs(list(options.configs) or list(default) or None)
@@ -230,6 +231,20 @@ def cmd_eval(args: Any, note: Callable[[str], None]) -> int:
     except ValueError as exc:  # bad data, configuration name or option
         note(str(exc))
         return 2
+
+
+def _check_questions(conversations: Sequence[Conversation], options: EvalOptions) -> None:
+    """DataError when there is nothing to score: figures of no question would read 0.000."""
+    qa = options.mode == "qa"
+    empty = [c.id for c in conversations if not (c.questions if qa else c.scored_questions())]
+    what = "no question" if qa else "no question with evidence turns (retrieval scores those)"
+    ids = ", ".join(empty)
+    if len(empty) == len(conversations):
+        raise DataError(f"conversation {ids} holds {what}: there is nothing to score; give "
+                        "LoCoMo data with its qa list")
+    if empty and options.cv:
+        raise DataError(f"--cv reports each conversation held out, and {ids} holds {what}; "
+                        "leave it out with --conversations")
 
 
 def run_command(args: Any, console: Any, note: Callable[[str], None] | None = None) -> int:

@@ -438,6 +438,35 @@ def test_a_conversation_of_another_shape_is_a_data_error_naming_the_file(
         load_conversations([path])
 
 
+@pytest.mark.parametrize(("mode", "kept"), [("retrieval", "category 5 only"),
+                                            ("retrieval", "none"), ("qa", "none")])
+def test_a_run_with_nothing_to_score_is_a_data_error_not_zeros(
+        tmp_path: Path, mode: str, kept: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from tiermem.cli import run
+
+    empty = json.loads(json.dumps(CONVERSATION))
+    # Adversarial questions have no evidence turns: retrieval cannot score them.
+    empty["qa"] = [q for q in empty["qa"] if q["category"] == 5] if kept != "none" else []
+    (tmp_path / "9.json").write_text(json.dumps(empty))
+    model = ["--no-baselines", "--model", "m", "--base-url", "http://127.0.0.1:9/v1"]
+    assert run(["eval", "locomo", "--data", str(tmp_path / "9.json"), "--mode", mode,
+                "--config", "bm25", *(model if mode == "qa" else [])]) == 2
+    captured = capsys.readouterr()
+    assert "conversation 9 holds no question" in captured.err
+    assert "nothing to score" in captured.err and "0.000" not in captured.out
+
+
+def test_cv_refuses_a_conversation_with_nothing_to_score(
+        data_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tiermem.cli import run
+
+    empty = dict(CONVERSATION, qa=[])
+    (data_file.parent / "9.json").write_text(json.dumps(empty))
+    assert run(["eval", "locomo", "--data", str(data_file.parent), "--cv"]) == 2
+    assert "--cv reports each conversation held out, and 9 holds no question" in \
+        capsys.readouterr().err
+
+
 def test_a_report_to_a_file_shows_every_name_and_figure_whole(
         data_file: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
