@@ -205,7 +205,9 @@ def summarize(records: Sequence[Record]) -> dict[str, Any]:
             "tool_calls_per_question": mean([r["tool_calls"] for r in counted])
             if counted else None,
             "without_memory_tools": sum(not r["memory_tool_calls"] for r in counted),
-            "answered": len(records), "questions": len(records)}
+            # An empty reply (a model that stopped with no text) is asked but not answered.
+            "answered": sum(bool(str(r.get("answer") or "").strip()) for r in records),
+            "questions": len(records)}
 
 
 def tool_call_warning(records: Sequence[Record]) -> str | None:

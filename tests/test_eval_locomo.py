@@ -350,6 +350,15 @@ def test_qa_mode_answers_with_memory_tools_and_scores_f1(
     assert server.pending == 0 and json.loads(out.read_text())["configs"][0]["name"] == "hybrid"
 
 
+def test_answered_counts_the_questions_that_got_an_answer() -> None:
+    from tiermem.evals.qa import summarize
+
+    asked = [{"answer": "Rex", "f1": 1.0, "tokens": 10}, {"answer": "", "f1": 0.0, "tokens": 7},
+             {"answer": " \n", "f1": 0.0, "tokens": 7}]
+    summary = summarize(asked)
+    assert (summary["answered"], summary["questions"]) == (1, 3)
+
+
 def test_full_context_baseline_keeps_the_newest_turns_that_fit(data_file: Path) -> None:
     from tiermem.evals.baselines import baseline_prompt
     from tiermem.memory.text.tokenizer import TokenCounter
