@@ -176,6 +176,16 @@ class ContextWindow:
     def fits(self, tokens: int) -> bool:
         return tokens <= self.budget
 
+    def overflow_advice(self, memory: HierarchicalMemory, needed: int) -> str:
+        """What would make ``needed`` tokens fit; a lower --core-limit only when emptying
+        core would (with a window smaller than the instructions and tools, it would not)."""
+        core = self.counter.count(render_core(memory)) if self.count_core else 0
+        if needed - core <= self.budget:
+            return OVERFLOW_ADVICE
+        return (f"use a model with a larger window, lower TIERMEM_MAX_TOKENS, or send a shorter "
+                f"message (a smaller core would not do: without core's {core} tokens the "
+                f"context still needs {needed - core})")
+
     def describe_limit(self) -> str:
         """The window and its reply budget, for error messages."""
         if self.reserve <= 0:
@@ -255,7 +265,8 @@ class ContextWindow:
         if not cuts:
             raise ContextOverflowError(
                 f"the context needs {before} tokens but {self.describe_limit()}, and "
-                f"nothing older than the current turn is left to summarise", before, self.budget)
+                f"nothing older than the current turn is left to summarise", before, self.budget,
+                self.overflow_advice(memory, before))
         goal = COMPACT_TO * self.budget
         cut = cuts[-1]
         # What each cut drops, counted on from the cut before it: counting from the start
@@ -288,7 +299,7 @@ class ContextWindow:
             self.messages, self.message_ids, self.summary = old
             raise ContextOverflowError(
                 f"even with everything older summarised, the context needs {after} tokens but "
-                f"{self.describe_limit()}", after, self.budget)
+                f"{self.describe_limit()}", after, self.budget, self.overflow_advice(memory, after))
         self.pressure_alerted = False
         return after
 

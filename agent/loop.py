@@ -155,7 +155,8 @@ class Agent:
                 if not self.context.fits(tokens):  # the pressure alert tipped it over
                     raise ContextOverflowError(
                         f"after summarising, the context needs {tokens} tokens but "
-                        f"{self.context.describe_limit()}", tokens, self.context.budget)
+                        f"{self.context.describe_limit()}", tokens, self.context.budget,
+                        self.context.overflow_advice(self.memory, tokens))
             completion = storable(self.llm.complete(_with_turn_text(messages, read_text),
                                                     tools))
             result.usage = result.usage + completion.usage

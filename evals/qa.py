@@ -150,14 +150,20 @@ def overflow_advice(error: ContextOverflowError, memory: HierarchicalMemory,
             if error.needed is not None and error.budget is not None else 0)
     # A number only when core is counted as the context is: the same tokens, the same encoding.
     encoding = getattr(llm, "encoding", None) or memory.tokenizer.encoding
-    if core.unit == "tokens" and encoding == memory.tokenizer.encoding and 0 < over < core.used:
+    window = ("use a model with a larger window (--context-window N when the server's own is "
+              "larger than the one assumed)")
+    budget = "the reply budget (--max-tokens N or TIERMEM_MAX_TOKENS)"
+    counted_alike = core.unit == "tokens" and encoding == memory.tokenizer.encoding
+    if counted_alike and over > 0 and over >= core.used:
+        # Even an empty core would not fit: the instructions, tools and question are too big.
+        return (f"{window}, or lower {budget}; a lower --core-limit would not do (core holds "
+                f"{core.used} tokens and the context is {over} over)")
+    if counted_alike and 0 < over < core.used:
         core_limit = (f"--core-limit N (at most {core.used - over}: core holds {core.used} tokens "
                       f"and the context is {over} over)")
     else:
         core_limit = "--core-limit N"
-    return (f"use a model with a larger window (--context-window N when the server's own is "
-            f"larger than the one assumed), give a lower {core_limit}, or lower the reply "
-            f"budget (--max-tokens N or TIERMEM_MAX_TOKENS)")
+    return f"{window}, give a lower {core_limit}, or lower {budget}"
 
 
 def judge(llm: LLMClient, question: Question, answer: str) -> tuple[float, int]:

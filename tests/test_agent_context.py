@@ -12,6 +12,7 @@ import pytest
 
 from tiermem.agent.context import (
     MESSAGE_OVERHEAD,
+    OVERFLOW_ADVICE,
     ContextOverflowError,
     ContextWindow,
     coarse_count,
@@ -218,6 +219,28 @@ def test_a_huge_message_after_some_history_still_fails_instead_of_overflowing(
     after["tables"]["messages"] = [
         r for r in after["tables"]["messages"] if r["status"] != "unanswered"]
     assert after == before
+
+
+def test_overflow_advice_names_the_core_limit_only_when_a_smaller_core_would_fit(
+    memory: HierarchicalMemory,
+) -> None:
+    # A window smaller than the instructions and tools alone: core is empty, so a lower
+    # --core-limit cannot help, and the advice does not send the user there.
+    with pytest.raises(ContextOverflowError) as info:
+        Agent(memory, ScriptedModel([], context_window=400)).step("hello")
+    message = str(info.value)
+    assert "--core-limit" not in message
+    assert "a smaller core would not do: without core's" in message
+    assert "use a model with a larger window" in message
+    found = re.search(r"the context still needs (\d+)\)", message)
+    assert found is not None, message
+    # Core's facts are what overflows: emptying core would fit, so the limit is named.
+    for i in range(40):
+        memory.add_fact(f"Runbook step {i}: restart the billing worker on host {i}", "durable")
+    model = ScriptedModel([], context_window=int(found.group(1)) + 200)
+    with pytest.raises(ContextOverflowError) as info:
+        Agent(memory, model).step("hello")
+    assert str(info.value).endswith(OVERFLOW_ADVICE) and "--core-limit" in OVERFLOW_ADVICE
 
 
 def test_core_is_escaped_data_inside_its_block(memory: HierarchicalMemory) -> None:

@@ -70,6 +70,18 @@ def test_a_core_too_large_for_the_window_names_evals_options_and_a_limit_that_fi
     assert len(server.requests) == 2
 
 
+def test_a_window_too_small_for_the_instructions_does_not_send_the_user_to_the_core_limit(
+        data_dir: Path, server: FakeOpenAIServer, capsys: pytest.CaptureFixture[str]) -> None:
+    args = _qa(data_dir, server, "--core-limit", "50")
+    args[args.index("--context-window") + 1] = "600"  # less than the system prompt and tools
+    assert cli.main(args) == 1
+    error = " ".join(capsys.readouterr().err.split())
+    assert "--context-window N" in error and "--max-tokens N or TIERMEM_MAX_TOKENS" in error
+    assert "a lower --core-limit would not do (core holds" in error
+    assert "--core-limit N" not in error
+    assert not server.requests
+
+
 def test_chat_keeps_its_own_advice() -> None:
     from tiermem.agent.context import OVERFLOW_ADVICE, ContextOverflowError
 
