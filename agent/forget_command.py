@@ -104,7 +104,7 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.agent.place import agent_place, store_flag
     from tiermem.agent.server_options import config_from_args, open_client
     from tiermem.agent.settings import session_embedder
-    from tiermem.memory.errors import InvalidInputError
+    from tiermem.memory.errors import JudgeMissingError
     from tiermem.memory.ops.forget import ForgetResult
     from tiermem.memory.store.records import Forgotten
 
@@ -145,12 +145,10 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
                                                forget=config) as memory:
         try:
             result = memory.forget(request, erase=args.erase)
-        except InvalidInputError:
+        except JudgeMissingError:
             # Without a judge, a request the judge must decide (any in top_k_llm; in
             # exact_then_top_k_llm, one no stored text equals) is audited as failed and
             # refused with the library's remedies (a judge=...); a command line has options.
-            if judge is not None or config.mode == "exact":
-                raise
             note(f"mode {config.mode!r} (from {'--mode' if args.mode else 'the policy'}) asks "
                  f"a model which stored items the request targets, and none is configured: "
                  f"give --model and --base-url (or set TIERMEM_MODEL and OPENAI_BASE_URL), or "

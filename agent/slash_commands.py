@@ -23,7 +23,7 @@ from tiermem.agent.closed_streams import is_output_failure
 from tiermem.agent.judge import judge_failure
 from tiermem.agent.loop import Agent
 from tiermem.agent.offline import OfflinePolicy
-from tiermem.memory.errors import InvalidConfigError, TiermemError
+from tiermem.memory.errors import InvalidConfigError, JudgeMissingError, TiermemError
 from tiermem.memory.output_file import write_atomic
 
 HELP = """\
@@ -177,7 +177,17 @@ class SlashCommands:
         memory = self.agent.memory
         # The command line quotes what is forgotten: it leaves the up-arrow history too.
         memory.prompt_history.forget([line])
-        result = memory.forget(request, erase=erase)
+        try:
+            result = memory.forget(request, erase=erase)
+        except JudgeMissingError as exc:
+            # The library's remedies (judge=ModelJudge(client)) are no use in a chat.
+            self.chat.fail("error", ForgetFailedError(
+                f"nothing forgotten: the forget mode {exc.mode!r} asks a model which stored "
+                f"items the request targets, and this chat has none"),
+                "start the chat with --model and --base-url (or set TIERMEM_MODEL and "
+                "OPENAI_BASE_URL), or set `mode: exact` under `forget:` in the chat's policy "
+                "file")
+            return
         self.agent.context.blank(set(result.forgotten.messages))
         done = result.forgotten
         if result.outcome == "matched":

@@ -233,6 +233,22 @@ class ClockChangeError(InvalidConfigError):
         return (type(self), (self.stored, self.asked))
 
 
+class JudgeMissingError(InvalidConfigError):
+    """A forget request that ``mode`` would have a model judge, on a memory with no judge;
+    it was audited as failed and nothing was forgotten."""
+
+    def __init__(self, mode: str) -> None:
+        self.mode = mode
+        super().__init__(
+            f"mode {mode!r} asks a model which stored items the request targets, and none is "
+            f"configured: give HierarchicalMemory a judge (judge=ModelJudge(client)), "
+            f"configure a model for the agent (OPENAI_BASE_URL and TIERMEM_MODEL), or use "
+            f"mode 'exact', which needs none", ("judge",))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.mode,))
+
+
 class SnapshotError(InvalidInputError):
     """A snapshot that cannot be restored as given; ``fields`` names each place at fault.
 

@@ -230,6 +230,22 @@ def test_cli_forget_erase_leaves_the_text_in_no_file_of_the_agent_home(
         assert m.archival_search("billing worker").total == 1  # the rest stays
 
 
+def test_an_offline_slash_forget_in_a_judged_mode_names_the_chats_ways_out() -> None:
+    with make_memory(forget=ForgetConfig.parse({"mode": "exact_then_top_k_llm"})) as m:
+        m.add_fact(SECRET)
+        out, errors = io.StringIO(), io.StringIO()
+        repl = ChatRepl(Agent(m, OfflinePolicy()), console=Console(file=out, width=400),
+                        errors=errors)
+        assert repl.run_piped(["/forget the card"]) == 1
+        said = " ".join(errors.getvalue().split())
+        assert ("nothing forgotten: the forget mode 'exact_then_top_k_llm' asks a model which "
+                "stored items the request targets, and this chat has none") in said
+        assert "start the chat with --model and --base-url" in said
+        assert "`mode: exact` under `forget:`" in said and "judge=" not in said
+        assert [f.text for f in m.facts()] == [SECRET]
+        assert [r.outcome for r in m.forget_requests()] == ["failed"]
+
+
 def test_cli_forget_reads_the_policy_and_asks_the_configured_model(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -40,7 +40,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from tiermem.memory.errors import InvalidInputError
+from tiermem.memory.errors import InvalidInputError, JudgeMissingError
 from tiermem.memory.judge import Judge
 from tiermem.memory.ops.erase import (
     ERASURES_KEY,
@@ -165,11 +165,7 @@ def run_forget(memory: ForgettingMemory, request: str, config: ForgetConfig,
         raise InvalidInputError(f"mode must be one of {', '.join(MODES)}, got {config.mode!r}")
     if judge is None and _asks_the_judge(memory, request, config):
         _audit(memory, request, config.mode, Selection("failed", detail="no judge configured"))
-        raise InvalidInputError(
-            f"mode {config.mode!r} asks a model which stored items the request targets, and "
-            f"none is configured: give HierarchicalMemory a judge (judge=ModelJudge(client)), "
-            f"configure a model for the agent (OPENAI_BASE_URL and TIERMEM_MODEL), or use "
-            f"mode 'exact', which needs none")
+        raise JudgeMissingError(config.mode)
     with memory.store.transaction():
         selection = _select(memory, request, config, judge)
         forgotten = Forgotten()
