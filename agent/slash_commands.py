@@ -39,7 +39,7 @@ Commands:
   /forget --erase TEXT   forget them and erase their text from every file
   /forget --erase-forgotten   erase everything forgotten before
   /policy            the privacy policy's active retention statements
-  /policy set S1 | S2    replace them (/policy clear: none)
+  /policy set S1 | S2    replace them for this session (/policy clear: none)
   /model             which model (or the offline policy) is answering
   /help              this help
   /exit              leave (Ctrl-D, or Ctrl-C twice at an empty prompt)"""
@@ -231,6 +231,9 @@ class SlashCommands:
         active = memory.privacy.policies
         self.console.print("retention statements: " + (
             "; ".join(escape(s) for s in active) if active else "none"))
+        if changing:
+            # Set for the session only: the next chat reads the policy file again.
+            self.console.print("[dim](for this session; the policy file is unchanged)[/dim]")
 
     def search(self, name: str, arg: str) -> None:
         options = "[--all] [--page N]" if name == "/recall" else "[--page N]"

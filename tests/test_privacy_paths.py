@@ -270,6 +270,7 @@ def test_the_chat_shows_and_replaces_the_retention_statements() -> None:
         shown = out.getvalue()
         assert "retention statements: none" in shown
         assert "retention statements: Do not keep anything about my pets." in shown
+        assert shown.count("(for this session; the policy file is unchanged)") == 2  # set, clear
         assert "no rules in retention.policy_rules" in errors.getvalue()
         assert "usage: /policy" in errors.getvalue()
         assert memory.privacy is not None and memory.privacy.policies == ()
