@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
+import pytest
 from memory_helpers import PlacedEmbedder, check_core_invariants, make_memory
 
 from tiermem.memory.hierarchy import HierarchicalMemory
@@ -195,6 +199,31 @@ def test_promote_evict_cycles_are_counted_and_flagged() -> None:
         assert flag["figures"]["max_cycles"] == 3
         cycling = m.diagnostics()["promotions"]["cycling_facts"]
         assert cycling == [{"fact_id": fid, "text": "the flaky fact", "cycles": 3}]
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def where(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, Any]:
+    if request.param == "sqlite":
+        return {"path": tmp_path / "home"}
+    return {"store": request.getfixturevalue("postgres_dsn"),
+            "agent": f"cycles-{abs(hash(request.node.name)) % 10**8}"}
+
+
+def test_a_forgotten_fact_is_not_the_worst_cycler(where: dict[str, Any]) -> None:
+    with make_memory(core_limit=2, core_limit_unit="facts", policy="lru", promote_hits=1,
+                     recent_promote_hits=1, **where) as m:
+        fid = _evict_first(m, "the flaky fact")
+        for cycle in range(1, 4):
+            m.add_fact("the flaky fact")
+            m.add_fact(f"pusher x{cycle}")
+            m.add_fact(f"pusher y{cycle}")
+        assert m.diagnostics()["promotions"]["max_cycles_one_fact"] == 3
+        assert m.forget("the flaky fact").forgotten.facts == (fid,)
+        promotions = m.diagnostics()["promotions"]
+        # What happened stays counted; the worst cycler is one the report lists, and a
+        # forgotten fact is listed nowhere.
+        assert promotions["promote_evict_cycles"] == 3
+        assert (promotions["max_cycles_one_fact"], promotions["cycling_facts"]) == (0, [])
 
 
 def test_promotion_respects_the_durable_guard() -> None:

@@ -136,7 +136,7 @@ class Event:
 
 @dataclass(frozen=True)
 class FactTotals:
-    """Sums over every fact, in either tier."""
+    """Sums over every fact, in either tier; ``max_cycles`` over the facts not forgotten."""
 
     evictions: int = 0
     promotions: int = 0

@@ -88,7 +88,9 @@ class PgFacts:
     def totals(self) -> FactTotals:
         row = self.scope.one(
             "SELECT coalesce(sum(evictions), 0), coalesce(sum(promotions), 0), "
-            "coalesce(sum(cycles), 0), coalesce(max(cycles), 0) FROM tiermem.facts "
+            "coalesce(sum(cycles), 0), "
+            # The worst cycler is one the report can list: forgotten facts are not.
+            "coalesce(max(CASE WHEN forgotten_at IS NULL THEN cycles END), 0) FROM tiermem.facts "
             "WHERE agent_id = %s")
         assert row is not None
         return FactTotals(*(int(v) for v in row))

@@ -114,7 +114,10 @@ class SQLiteFacts:
     def totals(self) -> FactTotals:
         evictions, promotions, cycles, most = self.store.execute(
             "SELECT coalesce(sum(evictions), 0), coalesce(sum(promotions), 0),"
-            " coalesce(sum(cycles), 0), coalesce(max(cycles), 0) FROM facts").fetchone()
+            " coalesce(sum(cycles), 0),"
+            # The worst cycler is one the report can list: forgotten facts are not.
+            " coalesce(max(CASE WHEN forgotten_at IS NULL THEN cycles END), 0) FROM facts"
+        ).fetchone()
         return FactTotals(int(evictions), int(promotions), int(cycles), int(most))
 
     def cycling(self, min_cycles: int, limit: int) -> list[Fact]:
