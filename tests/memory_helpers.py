@@ -212,3 +212,12 @@ class PlacedEmbedder:
 
     def embed_query(self, text: str) -> np.ndarray:
         return np.array([1.0, 0.0, 0.0, 0.0], dtype=np.float32)
+
+
+def backend_place(request: pytest.FixtureRequest, tmp_path: Path, agent: str) -> dict[str, Any]:
+    """Where a test's memory lives for a fixture parametrized by "sqlite" and "postgres":
+    ``make_memory(**place)``. On PostgreSQL each test gets an agent of its own."""
+    if request.param == "sqlite":
+        return {"path": tmp_path / "home"}
+    return {"store": request.getfixturevalue("postgres_dsn"),
+            "agent": f"{agent}-{hashlib.sha256(request.node.nodeid.encode()).hexdigest()[:10]}"}

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from fake_openai import FakeOpenAIServer
-from memory_helpers import make_memory
+from memory_helpers import backend_place, make_memory
 
 from tiermem.agent.judge import ModelJudge
 from tiermem.agent.openai_client import OpenAIClient
@@ -300,10 +300,7 @@ def test_final_punctuation_can_be_made_to_count() -> None:
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def where(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, Any]:
-    if request.param == "sqlite":
-        return {"path": tmp_path / "home"}
-    return {"store": request.getfixturevalue("postgres_dsn"),
-            "agent": f"nfc-{abs(hash(request.node.name)) % 10**8}"}
+    return backend_place(request, tmp_path, "nfc")
 
 
 @pytest.mark.parametrize(("stored", "asked"), [("NFC", "NFD"), ("NFD", "NFC")])

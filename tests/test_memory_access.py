@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from memory_helpers import PlacedEmbedder, check_core_invariants, make_memory
+from memory_helpers import PlacedEmbedder, backend_place, check_core_invariants, make_memory
 
 from tiermem.memory.hierarchy import HierarchicalMemory
 
@@ -203,10 +203,7 @@ def test_promote_evict_cycles_are_counted_and_flagged() -> None:
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def where(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, Any]:
-    if request.param == "sqlite":
-        return {"path": tmp_path / "home"}
-    return {"store": request.getfixturevalue("postgres_dsn"),
-            "agent": f"cycles-{abs(hash(request.node.name)) % 10**8}"}
+    return backend_place(request, tmp_path, "cycles")
 
 
 def test_a_forgotten_fact_is_not_the_worst_cycler(where: dict[str, Any]) -> None:
