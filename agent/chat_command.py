@@ -16,7 +16,7 @@ from typing import Any
 
 
 def cmd_chat(args: argparse.Namespace, note: Callable[[str], None]) -> int:
-    from tiermem.agent.chat_history import chat_history
+    from tiermem.agent.chat_history import adopt_history_file, chat_history
     from tiermem.agent.forget_command import forget_config
     from tiermem.agent.judge import ModelJudge
     from tiermem.agent.line_input import decoded_lines
@@ -53,6 +53,7 @@ def cmd_chat(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         repl = ChatRepl(Agent(memory, llm), console=console, agent_name=args.agent,
                         json_lines=args.json, home=place.home, store=args.store)
         if args.json or not sys.stdin.isatty():
+            adopt_history_file(place.home, memory.prompt_history, note)
             return repl.run_piped(decoded_lines(sys.stdin.buffer, sys.stderr))
         return repl.run_interactive(history=chat_history(
             place.home, memory.prompt_history, not args.no_history, sys.stderr))

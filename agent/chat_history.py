@@ -7,7 +7,7 @@ a file's lines into the database and deletes it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TextIO
 
@@ -58,6 +58,16 @@ def move_history_file(home: Path, stored: PromptHistory) -> int | None:
     return len(lines)
 
 
+def adopt_history_file(home: Path, stored: PromptHistory, note: Callable[[str], None]) -> None:
+    """Move an old history file into ``stored``, and ``note`` that it was. Every command
+    that writes the agent does so (a piped chat, ``forget``), so that an erasure reaches
+    its lines: left as a file, no erasure would."""
+    moved = move_history_file(home, stored)
+    if moved is not None:
+        note(f"moved {moved} line(s) of prompt history from {home / OLD_HISTORY_FILE} into the "
+             "agent's database and deleted the file")
+
+
 def chat_history(home: Path, stored: PromptHistory, keep: bool, warn: TextIO) -> History:
     """The history for an interactive chat: the database's, or with ``keep=False`` one that
     lasts only this session. An old history file is moved in, and ``warn`` says so."""
@@ -67,8 +77,8 @@ def chat_history(home: Path, stored: PromptHistory, keep: bool, warn: TextIO) ->
             warn.write(f"tiermem: {old} is a plain-text prompt history from an older version; "
                        "tiermem no longer reads it, so delete it\n")
         return InMemoryHistory()
-    moved = move_history_file(home, stored)
-    if moved is not None:
-        warn.write(f"tiermem: moved {moved} line(s) of prompt history from {old} into the "
-                   "agent's database and deleted the file\n")
+    def say(text: str) -> None:
+        warn.write(f"tiermem: {text}\n")
+
+    adopt_history_file(home, stored, say)
     return StoredHistory(stored, warn)

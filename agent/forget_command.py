@@ -100,6 +100,7 @@ def forget_config(home: Path, policy: Path | None) -> ForgetConfig:
 def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     import json
 
+    from tiermem.agent.chat_history import adopt_history_file
     from tiermem.agent.judge import ModelJudge, judge_failure
     from tiermem.agent.place import agent_place, store_flag
     from tiermem.agent.server_options import config_from_args, open_client
@@ -143,6 +144,7 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     embedder = session_embedder(place, args.embedder, writer=True)
     with place.in_use(note), place.open_memory(embedder=embedder, judge=judge,
                                                forget=config) as memory:
+        adopt_history_file(place.home, memory.prompt_history, note)
         try:
             result = memory.forget(request, erase=args.erase)
         except JudgeMissingError:

@@ -138,3 +138,26 @@ def test_a_history_that_cannot_be_saved_is_said_once_and_the_chat_goes_on(
     assert warnings.getvalue().count("the prompt history could not be saved") == 1
     users = [r["content"] for r in memory.recall.iter_rows() if r["role"] == "user"]
     assert users == ["one", "two"]
+
+
+@pytest.mark.parametrize("first", ["piped chat", "forget"])
+def test_an_old_history_file_is_moved_by_every_writer_so_an_erasure_reaches_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        first: str) -> None:
+    from leak_helpers import files_holding
+
+    from tiermem.cli import run
+
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    secret = "My card number is 4111 2222."
+    home = tmp_path / "agents" / "legacy"
+    with HierarchicalMemory(home, embedder=HashingEmbedder()) as memory:
+        memory.recall.append("user", secret, turn=1)
+    FileHistory(str(home / "history")).append_string(secret)  # as an older version kept it
+    if first == "piped chat":
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"/core\n")))
+        assert run(["chat", "--offline", "--agent", "legacy", "--embedder", "hashing"]) == 0
+        assert not (home / "history").exists()
+    assert run(["forget", "--agent", "legacy", "--embedder", "hashing", "--erase", secret]) == 0
+    assert "moved 1 line(s) of prompt history" in capsys.readouterr().err
+    assert files_holding(home, "4111 2222") == []
