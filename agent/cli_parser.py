@@ -41,8 +41,9 @@ def build_parser() -> argparse.ArgumentParser:
     chat = sub.add_parser("chat", help=COMMANDS["chat"], description=COMMANDS["chat"])
     chat.add_argument("--agent", default="default", type=_agent_name,
                       help="agent name; a new name creates the agent (default: default)")
-    chat.add_argument("--model", help="model name; or set TIERMEM_MODEL")
-    chat.add_argument("--base-url", help="OpenAI-compatible endpoint; or set OPENAI_BASE_URL")
+    chat.add_argument("--model", type=MODEL_NAME, help="model name; or set TIERMEM_MODEL")
+    chat.add_argument("--base-url", type=BASE_URL,
+                      help="OpenAI-compatible endpoint; or set OPENAI_BASE_URL")
     chat.add_argument("--offline", action="store_true",
                       help="use the rule-based offline policy even if a model is configured")
     add_server_options(chat)
@@ -104,8 +105,9 @@ def build_parser() -> argparse.ArgumentParser:
     scen.add_argument("name", nargs="?", help="scenario name (see --list)")
     scen.add_argument("--list", action="store_true",
                       help="list the scenarios (with no NAME: NAME runs one)")
-    scen.add_argument("--model", help="drive it with this model instead of the offline policy")
-    scen.add_argument("--base-url", help="OpenAI-compatible endpoint for --model")
+    scen.add_argument("--model", type=MODEL_NAME,
+                      help="drive it with this model instead of the offline policy")
+    scen.add_argument("--base-url", type=BASE_URL, help="OpenAI-compatible endpoint for --model")
     add_server_options(scen)
     scen.add_argument("--embedder", choices=("local", "hashing"), default="local",
                       help=embedder_help)
@@ -164,10 +166,12 @@ def build_parser() -> argparse.ArgumentParser:
     doctor = sub.add_parser("doctor", help=COMMANDS["doctor"], description=COMMANDS["doctor"],
                             epilog="exit codes: 0 the memory agent can work with this server "
                                    "and model, 1 it cannot, 2 usage error")
-    doctor.add_argument("--base-url", help="the server's OpenAI-compatible endpoint, e.g. "
-                                           "http://127.0.0.1:8080/v1; or set OPENAI_BASE_URL")
-    doctor.add_argument("--model", help="the model to probe; or set TIERMEM_MODEL (default: "
-                                        "the first model the server lists)")
+    doctor.add_argument("--base-url", type=BASE_URL,
+                        help="the server's OpenAI-compatible endpoint, e.g. "
+                             "http://127.0.0.1:8080/v1; or set OPENAI_BASE_URL")
+    doctor.add_argument("--model", type=MODEL_NAME,
+                        help="the model to probe; or set TIERMEM_MODEL (default: the first "
+                             "model the server lists)")
     doctor.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
                         help="seconds each probe may take (default 20); the probes stop "
                              "starting after 55 s in all")
@@ -227,8 +231,9 @@ def build_parser() -> argparse.ArgumentParser:
                                     "and --replace was not given, or it is open for writing), "
                                     "2 usage error (a file that cannot be read or is no "
                                     "snapshot)")
-    restore.add_argument("snapshot", metavar="FILE", help="a snapshot: the JSON file /snapshot "
-                         "or HierarchicalMemory.snapshot() wrote")
+    restore.add_argument("snapshot", metavar="FILE", type=given("a snapshot file"),
+                         help="a snapshot: the JSON file /snapshot or "
+                              "HierarchicalMemory.snapshot() wrote")
     restore.add_argument("--agent", default="default", type=_agent_name,
                          help="the agent to restore it as (default: default)")
     restore.add_argument("--replace", action="store_true",
@@ -319,6 +324,13 @@ def given(what: str) -> Callable[[str], str]:
         return text
 
     return check
+
+
+#: ``--model`` and ``--base-url``: empty (an unset shell variable), they would quietly mean
+#: the default, OpenAI's API, and send the conversation there.
+MODEL_NAME = given("a model name, or leave out --model")
+BASE_URL = given("an OpenAI-compatible endpoint like http://localhost:11434/v1, or leave out "
+                 "--base-url")
 
 
 def given_path(what: str) -> Callable[[str], Path]:

@@ -26,7 +26,7 @@ from tiermem.memory.policy_file import POLICY_FILE
 
 
 def add_forget_parser(sub: Any, description: str, agent_name: Callable[[str], str]) -> Any:
-    from tiermem.agent.cli_parser import policy_file
+    from tiermem.agent.cli_parser import BASE_URL, MODEL_NAME, policy_file
     from tiermem.agent.server_options import add_server_options
 
     forget = sub.add_parser("forget", help=description, description=description,
@@ -46,8 +46,9 @@ def add_forget_parser(sub: Any, description: str, agent_name: Callable[[str], st
                         help=f"a policy file whose forget section to use (default: "
                              f"$TIERMEM_HOME/agents/NAME/{POLICY_FILE}, with --store too, "
                              f"when present)")
-    forget.add_argument("--model", help="the model the LLM modes ask; or set TIERMEM_MODEL")
-    forget.add_argument("--base-url",
+    forget.add_argument("--model", type=MODEL_NAME,
+                        help="the model the LLM modes ask; or set TIERMEM_MODEL")
+    forget.add_argument("--base-url", type=BASE_URL,
                         help="OpenAI-compatible endpoint; or set OPENAI_BASE_URL")
     add_server_options(forget)
     forget.add_argument("--embedder", choices=("local", "hashing"),

@@ -168,6 +168,7 @@ def _run_cv(options: EvalOptions, conversations: Sequence[Any], configs: Sequenc
 
 def add_locomo_parser(evaluate: Any) -> None:
     """The options of ``tiermem eval locomo`` (``evaluate``: the ``eval`` command's parser)."""
+    from tiermem.agent.cli_parser import BASE_URL, MODEL_NAME, given
     from tiermem.agent.server_options import add_server_options, core_limit
 
     # Not required here: tiermem.agent.cli_parser.parse_args says what to run instead of
@@ -176,6 +177,7 @@ def add_locomo_parser(evaluate: Any) -> None:
     loc = benchmarks.add_parser(
         "locomo", help="LoCoMo: evidence recall@k per memory configuration, or QA with a model")
     loc.add_argument("--data", nargs="+", metavar="DIR_OR_FILE",
+                     type=given("LoCoMo JSON files or directories of them"),
                      help="LoCoMo JSON files, or directories of them (a file named twice is read "
                           "once; two conversations with one id are refused)")
     loc.add_argument("--k", default="1,5,10,20", help="cut-offs for recall@k (default 1,5,10,20)")
@@ -195,9 +197,10 @@ def add_locomo_parser(evaluate: Any) -> None:
     loc.add_argument("--conversations", metavar="IDS", help="comma list of ids, e.g. 26,30")
     loc.add_argument("--mode", choices=("retrieval", "qa"), default="retrieval",
                      help="retrieval: evidence recall@k, offline (default); qa: a model answers")
-    loc.add_argument("--model", help="QA and --rewrite: model name; or set TIERMEM_MODEL")
-    loc.add_argument("--base-url", help="QA and --rewrite: OpenAI-compatible endpoint; or set "
-                                         "OPENAI_BASE_URL")
+    loc.add_argument("--model", type=MODEL_NAME,
+                     help="QA and --rewrite: model name; or set TIERMEM_MODEL")
+    loc.add_argument("--base-url", type=BASE_URL,
+                     help="QA and --rewrite: OpenAI-compatible endpoint; or set OPENAI_BASE_URL")
     loc.add_argument("--judge", action="store_true", help="QA: also have the model judge answers")
     loc.add_argument("--no-baselines", dest="baselines", action="store_false",
                      help="QA: skip the no-memory and full-context baselines (by default they "

@@ -65,3 +65,27 @@ def test_config_json_followed_by_a_setting_shows_or_changes_that_setting(
     again = run_in(tmp_path, home, "config", "--agent", "a", "--json", "core_limit")
     assert again.returncode == 0, again.stderr
     assert json.loads((tmp_path / "core_limit").read_text())["settings"] == written
+
+
+@pytest.mark.parametrize(("args", "option"), [
+    # Empty, --base-url would quietly mean OpenAI's API and send the conversation there.
+    (("chat", "--base-url", ""), "--base-url"),
+    (("chat", "--model", " "), "--model"),
+    (("doctor", "--base-url", ""), "--base-url"),
+    (("doctor", "--model", ""), "--model"),
+    (("forget", "--model", "", "some text"), "--model"),
+    (("forget", "--base-url", "", "some text"), "--base-url"),
+    (("scenario", "--model", ""), "--model"),
+    (("eval", "locomo", "--data", "x", "--base-url", ""), "--base-url"),
+    # Empty, --data and FILE read the working directory.
+    (("eval", "locomo", "--data", ""), "--data"),
+    (("restore", ""), "FILE"),
+])
+def test_an_empty_model_endpoint_or_input_is_a_usage_error(
+        args: tuple[str, ...], option: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from tiermem.agent.cli_parser import build_parser
+
+    with pytest.raises(SystemExit) as stopped:
+        build_parser().parse_args(list(args))
+    assert stopped.value.code == 2
+    assert f"argument {option}: the value is empty; give " in capsys.readouterr().err
