@@ -52,23 +52,31 @@ def report_format(args: argparse.Namespace) -> tuple[str, str | None]:
     return args.format, target
 
 
-def command_line_advice(report: dict[str, Any], agent: str | None, store: str | None) -> None:
+def command_line_advice(report: dict[str, Any], agent: str | None, store: str | None,
+                        embedder_id: str) -> None:
     """Put the commands that act on the red flags ``erasure_owed`` and
     ``rows_without_vectors`` in place of the library's Python calls: for agent ``agent``
     (with ``store``, the ``--store`` given), or none for a scenario's own directory, which
-    neither ``forget`` nor ``reindex`` reaches."""
+    neither ``forget`` nor ``reindex`` reaches. The reindex named keeps the memory's
+    embedder ``embedder_id`` (reindex's own default would switch it); for an embedder only
+    the library configures, the library's call stays."""
     from tiermem.agent.place import store_flag
+    from tiermem.agent.store_errors import embedder_option
     from tiermem.memory.ops.diagnostics import REINDEX_ADVICE, REOPEN_ADVICE
 
     where = f" --agent {agent}{store_flag(store)}" if agent else None
+    keep = embedder_option(embedder_id)
     advice = {
         "erasure_owed": (REOPEN_ADVICE, f": run `tiermem forget{where} --finish-erasures`"),
-        "rows_without_vectors": (REINDEX_ADVICE, f"; embed them with `tiermem reindex{where}`"),
+        "rows_without_vectors": (REINDEX_ADVICE, None if keep is None else
+                                 f"; embed them with `tiermem reindex{where} --embedder {keep}`"),
     }
     for flag in report["red_flags"]:
         if flag["name"] in advice:
             python, command = advice[flag["name"]]
-            flag["message"] = flag["message"].removesuffix(python) + (command if where else "")
+            if command is not None:
+                flag["message"] = flag["message"].removesuffix(python) + (
+                    command if where else "")
 
 
 def cmd_diagnostics(args: argparse.Namespace, note: Callable[[str], None]) -> int:
@@ -113,7 +121,7 @@ def cmd_diagnostics(args: argparse.Namespace, note: Callable[[str], None]) -> in
                                                    read_only=True) as memory:
             report = memory.diagnostics()
             command_line_advice(report, None if args.scenario and dsn is None else place.name,
-                                args.store)
+                                args.store, memory.embedder.id)
             series = history_series(memory)
     except (OlderSchemaError, UnfinishedStoreError) as exc:
         note(upgrade_advice(exc, place.name, upgrade_option(place, args.store)))

@@ -129,7 +129,8 @@ class SlashCommands:
                 from tiermem.memory.ops.report import print_text
 
                 report = memory.diagnostics()
-                command_line_advice(report, self.chat.agent_name, self.store)
+                command_line_advice(report, self.chat.agent_name, self.store,
+                                    memory.embedder.id)
                 print_text(self.console, report)
             elif name == "/snapshot":
                 if not arg:

@@ -62,7 +62,7 @@ def cli_message(exc: TiermemError, args: argparse.Namespace) -> str:
                 f"the embedder asked for, '{exc.given}' (dim {exc.given_dim}); leave out "
                 f"--embedder to use the one it was embedded with")
     if isinstance(exc, ReindexIncompleteError) and reindex:
-        flag = _embedder_option(exc.target)
+        flag = embedder_option(exc.target)
         again = (f"run `{reindex} --embedder {flag}` again" if flag else
                  f"run `{reindex} --embedder EMBEDDER` again with the embedder it was started "
                  f"with")
@@ -113,7 +113,7 @@ def _reindex(args: argparse.Namespace) -> str | None:
     return f"tiermem reindex --agent {agent}{store_flag(getattr(args, 'store', None))}"
 
 
-def _embedder_option(embedder_id: str) -> str | None:
+def embedder_option(embedder_id: str) -> str | None:
     """The ``--embedder`` value that names the embedder ``embedder_id``; None for one only
     the library can configure."""
     from tiermem.memory.embed.embeddings import HashingEmbedder

@@ -17,6 +17,7 @@ from tiermem.agent.diagnostics_command import command_line_advice
 from tiermem.agent.store_errors import cli_message
 from tiermem.cli import main
 from tiermem.memory.embed.embeddings import HashingEmbedder
+from tiermem.memory.embed.minilm import MiniLMEmbedder
 from tiermem.memory.errors import EmbedderMismatchError, ReindexIncompleteError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.ops.diagnostics import REINDEX_ADVICE, REOPEN_ADVICE
@@ -96,25 +97,29 @@ def test_diagnostics_names_the_agent_s_reindex_for_rows_without_vectors(
     assert flag["message"] == (
         f"3 passage(s) have no vector from the current embedder ({HashingEmbedder().id}), "
         f"so search by meaning cannot find them; embed them with `tiermem reindex --agent "
-        f"ada`")
-    assert "`tiermem reindex --agent ada`" in " ".join(err.split())
+        f"ada --embedder hashing`")  # the memory's own: reindex alone would switch to local
+    assert "`tiermem reindex --agent ada --embedder hashing`" in " ".join(err.split())
     assert "HierarchicalMemory" not in out + err
 
 
-@pytest.mark.parametrize(("agent", "store", "erasure", "reindex"), [
-    ("ada", "postgresql://db.example/mem",
+@pytest.mark.parametrize(("agent", "store", "embedder", "erasure", "reindex"), [
+    ("ada", "postgresql://db.example/mem", MiniLMEmbedder.id,
      ": run `tiermem forget --agent ada --store postgresql://db.example/mem --finish-erasures`",
-     "; embed them with `tiermem reindex --agent ada --store postgresql://db.example/mem`"),
+     "; embed them with `tiermem reindex --agent ada --store postgresql://db.example/mem "
+     "--embedder local`"),
     # A scenario's own directory: no command reaches it, so the flag says only what is wrong.
-    (None, None, "", ""),
+    (None, None, MiniLMEmbedder.id, "", ""),
+    # An embedder only the library configures: the library's call stays.
+    ("ada", None, HashingEmbedder(dim=64).id, ": run `tiermem forget --agent ada "
+     "--finish-erasures`", REINDEX_ADVICE),
 ])
 def test_diagnostics_advice_names_the_options_used(
-        agent: str | None, store: str | None, erasure: str, reindex: str) -> None:
+        agent: str | None, store: str | None, embedder: str, erasure: str, reindex: str) -> None:
     report = {"red_flags": [
         {"name": "erasure_owed", "message": "owed" + REOPEN_ADVICE, "figures": {}},
         {"name": "rows_without_vectors", "message": "unembedded" + REINDEX_ADVICE,
          "figures": {}},
         {"name": "recall_unbounded", "message": "grows" + REINDEX_ADVICE, "figures": {}}]}
-    command_line_advice(report, agent, store)
+    command_line_advice(report, agent, store, embedder)
     assert [f["message"] for f in report["red_flags"]] == [
         "owed" + erasure, "unembedded" + reindex, "grows" + REINDEX_ADVICE]
