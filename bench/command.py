@@ -65,8 +65,15 @@ def cmd_benchmark(args: argparse.Namespace, note: Callable[[str], None]) -> int:
 def cmd_faults(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.bench.faults import main, select_classes
 
-    if args.perf or args.sizes or args.recall_dense:
+    if args.perf:
         note("--faults and --perf are separate runs; give one of them")
+        return 2
+    if args.sizes or args.recall_dense:
+        given = [o for o, on in (("--sizes", args.sizes), ("--recall-dense", args.recall_dense))
+                 if on]
+        many = len(given) > 1
+        note(f"{' and '.join(given)} {'go' if many else 'goes'} with --perf, not --faults; "
+             f"drop {'them' if many else 'it'}, or run --perf instead")
         return 2
     if args.policy is not None:
         return _policy_refused("--faults", note)

@@ -276,6 +276,13 @@ def test_benchmark_faults_usage_errors(capsys: pytest.CaptureFixture[str]) -> No
     assert cli.main(["benchmark", "--faults", "--only", "no-such-class"]) == 2
     assert "choose from" in capsys.readouterr().err
     assert cli.main(["benchmark", "--faults", "--perf"]) == 2
+    assert "--faults and --perf are separate runs" in capsys.readouterr().err
+    # Perf options without --perf: the message names them, not a --perf never given.
+    assert cli.main(["benchmark", "--faults", "--recall-dense"]) == 2
+    assert capsys.readouterr().err == ("tiermem: --recall-dense goes with --perf, not --faults; "
+                                       "drop it, or run --perf instead\n")
+    assert cli.main(["benchmark", "--faults", "--sizes", "1000", "--recall-dense"]) == 2
+    assert "--sizes and --recall-dense go with --perf" in capsys.readouterr().err
     assert select_classes(None) == list(CLASSES)
     assert select_classes(["provider,kill-turns"]) == ["kill-turns", "provider"]
 
