@@ -119,7 +119,8 @@ def build_parser() -> argparse.ArgumentParser:
                            description=COMMANDS["benchmark"])
     bench.add_argument("--seed", type=int, default=0, help="workload seed (default 0)")
     bench.add_argument("--quick", action="store_true",
-                       help="fewer crash kills and smaller timing sizes")
+                       help="fewer crash kills and smaller timing sizes (--perf: fewer "
+                            "repetitions, sizes 1000,10000 unless --sizes is given)")
     bench.add_argument("--only", action="append", metavar="NAME",
                        help="run only this check (with --faults, this fault class; not with "
                             "--perf, which runs every comparison); repeat it or give a comma "

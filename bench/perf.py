@@ -25,7 +25,7 @@ Figures are medians and p99 over every repetition; ratios are of medians.
    opening a home with a saved FAISS index against rebuilding it.
 
 Every size derives from ``--sizes`` (archival passages, default 10k and
-100k): the recall stores hold 10x those numbers of messages, the cores
+100k; with ``--quick``, 1k and 10k): the recall stores hold 10x those numbers of messages, the cores
 1/100, 1/10 and all of the largest size, and the agent's store the largest
 archival and recall sizes together.
 
@@ -301,7 +301,7 @@ def main(sizes: str | None = None, quick: bool = False, json_path: Path | None =
     if not console.is_terminal:  # a file or pipe: keep the table's rows on one line each
         console = Console(width=160, stderr=json_stdout)
     try:
-        opts = PerfOptions(sizes=parse_sizes(sizes), quick=quick, seed=seed,
+        opts = PerfOptions(sizes=parse_sizes(sizes, quick), quick=quick, seed=seed,
                            recall_dense=recall_dense)
     except ValueError as exc:
         sys.stderr.write(f"tiermem: {exc}\n")
@@ -324,7 +324,8 @@ def main(sizes: str | None = None, quick: bool = False, json_path: Path | None =
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--sizes", help="archival sizes, comma separated (default 10000,100000)")
-    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
+    parser.add_argument("--quick", action="store_true",
+                        help="fewer repetitions, and sizes 1000,10000 unless --sizes is given")
     parser.add_argument("--json", type=Path, help="write the report here")
     parser.add_argument("--work", type=Path, help="keep the stores in this directory")
     parser.add_argument("--recall-dense", action="store_true",

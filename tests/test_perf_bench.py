@@ -182,3 +182,10 @@ def test_the_reason_chroma_was_skipped_keeps_its_brackets() -> None:
         "skipped": perf_stores.CHROMA_MISSING}}]})
     printed = console.file.getvalue()  # type: ignore[attr-defined]
     assert "install the bench extra (pip install -e '.[bench]')" in printed
+
+
+def test_quick_without_sizes_is_a_smoke_run_of_smaller_stores() -> None:
+    assert perf_method.parse_sizes(None, quick=True) == perf_method.QUICK_SIZES
+    assert max(perf_method.QUICK_SIZES) < max(perf_method.DEFAULT_SIZES)
+    assert perf_method.parse_sizes(None) == perf_method.DEFAULT_SIZES
+    assert perf_method.parse_sizes("2000,500", quick=True) == (500, 2000)  # given sizes win
