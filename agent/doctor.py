@@ -40,6 +40,7 @@ from tiermem.agent.doctor_probes import (
     second_step_messages,
 )
 from tiermem.agent.http_json import StreamStart, Unreachable, shown_url, without_secrets
+from tiermem.agent.server_errors import is_web_page
 from tiermem.agent.server_facts import discover_context_window, server_root
 
 Status = Literal["ok", "warn", "fail", "info", "skip"]
@@ -115,7 +116,11 @@ def _reach(prober: Prober, report: DoctorReport) -> bool:
     report.add("reachable", "ok", f"yes ({answer.seconds:.2f} s)", prober.base_url)
     ids = _model_ids(answer.body) if answer.ok else []
     facts.models = ids
-    if not answer.ok:
+    if is_web_page(answer.headers.get("content-type", ""), answer.text):
+        # A web UI's page, not an API's listing: the URL is wrong, not the listing empty.
+        report.add("models listed", "warn", f"HTTP {answer.status}",
+                   "a web page (HTML), not an OpenAI-compatible API's JSON")
+    elif not answer.ok:
         report.add("models listed", "warn", f"HTTP {answer.status}", error_text(answer))
     elif not ids:
         report.add("models listed", "warn", "none", "the listing is empty")

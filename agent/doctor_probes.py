@@ -22,7 +22,7 @@ from tiermem.agent.http_json import (
     first_streamed_token,
     request_json,
 )
-from tiermem.agent.server_errors import clip
+from tiermem.agent.server_errors import clip, is_web_page
 from tiermem.tools.memory_tools import memory_toolbox
 
 #: The whole examination stops starting probes after this many seconds.
@@ -83,6 +83,10 @@ def error_text(answer: Answer) -> str:
 def read_completion(answer: Answer) -> Exchange:
     """An answer to a chat request as an ``Exchange``: failed when it is an error or no chat
     completion at all; odd fields of a completion read as empty."""
+    if not answer.ok and is_web_page(answer.headers.get("content-type", ""), answer.text):
+        # A web UI refusing the POST (404, 405): as wrong a URL as a page answered with 200.
+        return Exchange(answer.status, f"{NOT_A_COMPLETION}: a web page (HTML)",
+                        seconds=answer.seconds)
     if not answer.ok:
         return Exchange(answer.status, error_text(answer), seconds=answer.seconds)
     body = _mapping(answer.body)

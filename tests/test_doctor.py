@@ -216,3 +216,19 @@ def test_an_answer_that_is_no_completion_fails_plain_chat(
     assert "the answer is not a chat completion" in report.verdict
     assert "it ends in /v1" in advice(report)
     assert "instruct model" not in advice(report)
+
+
+@pytest.mark.parametrize("status", [404, 405])
+def test_a_web_ui_refusing_the_chat_request_is_a_wrong_url(
+        server: FakeOpenAIServer, status: int) -> None:
+    page = {"Content-Type": "text/html"}
+    server.routes[("GET", "/v1/models")] = FakeResponse(
+        body=b"<!doctype html><html><body>Open WebUI</body></html>", headers=page)
+    server.responder = lambda body: FakeResponse(
+        status=status, body=b"<html><body>Method Not Allowed</body></html>", headers=page)
+    report = run_doctor(server.base_url, server.model)
+    assert rows(report)["models listed"] == ("warn", "HTTP 200")
+    listed = next(r.detail for r in report.rows if r.check == "models listed")
+    assert listed == "a web page (HTML), not an OpenAI-compatible API's JSON"  # not "empty"
+    assert rows(report)["plain chat"] == ("fail", "no") and not report.works
+    assert "it ends in /v1" in advice(report)
