@@ -18,6 +18,8 @@ from tiermem.memory.embed.embeddings import Embedder
 from tiermem.memory.search.rewrite import QueryRewriter
 from tiermem.memory.validation import MAX_RESULTS
 
+#: ``--k`` when it is not given.
+K_DEFAULT = "1,5,10,20"
 QA_METRICS = ("f1", "judge", "tokens_per_question", "tool_calls_per_question", "context_share",
               "answered")
 
@@ -180,7 +182,8 @@ def add_locomo_parser(evaluate: Any) -> None:
                      type=given("LoCoMo JSON files or directories of them"),
                      help="LoCoMo JSON files, or directories of them (a file named twice is read "
                           "once; two conversations with one id are refused)")
-    loc.add_argument("--k", default="1,5,10,20", help="cut-offs for recall@k (default 1,5,10,20)")
+    loc.add_argument("--k", default=K_DEFAULT,
+                     help=f"retrieval: cut-offs for recall@k (default {K_DEFAULT})")
     loc.add_argument("--config", action="extend", nargs="+", metavar="NAME",
                      help="configurations to compare (default bm25 dense hybrid hierarchy; "
                           "'ablation' or 'all' for more; see --list-configs)")
@@ -278,6 +281,7 @@ def run_command(args: Any, console: Any, note: Callable[[str], None] | None = No
                          "it does not combine with --mode qa or --cv")
     if args.cv and args.resume:
         raise ValueError("--cv runs whole; drop --resume")
+    _check_mode_options(args)
     if args.limit is not None and args.limit < 1:
         raise ValueError(f"--limit must be at least 1, not {args.limit}")
     options = EvalOptions(
@@ -300,6 +304,29 @@ def run_command(args: Any, console: Any, note: Callable[[str], None] | None = No
     if args.json == "-":
         emit_json(report, None)
     return 0
+
+
+def _check_mode_options(args: Any) -> None:
+    """ValueError for an option the chosen mode would ignore: a run that quietly drops
+    ``--judge`` or ``--model`` is not the run its figures would be read as."""
+    if args.mode == "qa":
+        if args.k != K_DEFAULT:
+            raise ValueError("--k sets the cut-offs of retrieval's recall@k; QA scores answers: "
+                             "drop --k, or leave out --mode qa")
+        return
+    ignored = [flag for flag, given in (("--judge", args.judge),
+                                        ("--no-baselines", not args.baselines)) if given]
+    if not args.rewrite:  # the model options are --rewrite's too
+        ignored += [flag for flag, given in (
+            ("--model", args.model), ("--base-url", args.base_url),
+            ("--context-window", args.context_window), ("--timeout", args.timeout),
+            ("--max-tokens", args.max_tokens), ("--text-tool-calls", args.text_tool_calls))
+            if given is not None]
+    if ignored:
+        raise ValueError(f"{', '.join(ignored)} {'go' if len(ignored) > 1 else 'goes'} with "
+                         f"--mode qa (a model's options also with --rewrite), and retrieval "
+                         f"would ignore {'them' if len(ignored) > 1 else 'it'}: add --mode qa, "
+                         f"or drop {'them' if len(ignored) > 1 else 'it'}")
 
 
 def _names(given: Sequence[str] | None, option: str, advice: str) -> list[str]:

@@ -465,6 +465,22 @@ def test_a_run_with_nothing_to_score_is_a_data_error_not_zeros(
     assert "nothing to score" in captured.err and "0.000" not in captured.out
 
 
+@pytest.mark.parametrize(("extra", "named"), [
+    (["--judge"], "--judge goes with --mode qa"),
+    (["--model", "gpt-4o", "--no-baselines"], "--no-baselines, --model go with --mode qa"),
+    (["--timeout", "1"], "--timeout goes with --mode qa"),
+    (["--mode", "qa", "--k", "5"], "--k sets the cut-offs of retrieval's recall@k"),
+])
+def test_an_option_the_mode_would_ignore_is_refused(
+        data_file: Path, extra: list[str], named: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from tiermem.cli import run
+
+    assert run(["eval", "locomo", "--data", str(data_file), "--config", "bm25", *extra]) == 2
+    said = capsys.readouterr()
+    assert named in said.err and said.out == ""
+
+
 def test_cv_refuses_a_conversation_with_nothing_to_score(
         data_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from tiermem.cli import run
