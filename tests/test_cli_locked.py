@@ -22,7 +22,7 @@ from memory_helpers import sqlite_store_at_version
 from tiermem.agent.store_errors import cli_message
 from tiermem.cli import main
 from tiermem.memory.embed.embeddings import HashingEmbedder
-from tiermem.memory.errors import StoreLockedError, WriterLockError
+from tiermem.memory.errors import StoreError, StoreLockedError, WriterLockError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.sqlite.schema import SCHEMA_VERSION
 from tiermem.memory.store.sqlite.writer_lock import LOCK_FILE, WriterLock
@@ -193,3 +193,29 @@ def test_a_scenario_run_on_a_held_home_names_the_diagnostics_that_reads_it(
     assert err.startswith(f"tiermem: agent home {where} is open for writing by process ")
     assert err.endswith("Commands that only read, such as "
                         "`tiermem diagnostics --scenario personal-assistant`, work meanwhile\n")
+
+
+def test_a_writer_whose_lock_file_was_deleted_takes_it_again_or_stops_writing(
+        tmp_path: Path) -> None:
+    home = tmp_path / "agent"
+    # Two memories in one process stand for two processes: an flock belongs to the open
+    # file, so the second open of the file conflicts with the first as another process's.
+    first = HierarchicalMemory(home, embedder=HashingEmbedder())
+    try:
+        first.add_fact("User likes green tea")
+        (home / LOCK_FILE).unlink()  # a "stale lock" removed by hand
+        first.add_fact("User lives in Lisbon")  # takes the lock file at the path again
+        assert (home / LOCK_FILE).read_text() == str(os.getpid())
+        with pytest.raises(StoreLockedError):
+            HierarchicalMemory(home, embedder=HashingEmbedder())
+        (home / LOCK_FILE).unlink()
+        with HierarchicalMemory(home, embedder=HashingEmbedder()) as second:
+            second.add_fact("User works at Acme")
+            # The first would now write beside the second: it stops, saying why.
+            with pytest.raises(StoreError, match=r"was deleted while this session held it.*"
+                                                 r"stops writing"):
+                first.add_fact("User drinks coffee")
+            assert sorted(f.text for f in second.core) == [
+                "User likes green tea", "User lives in Lisbon", "User works at Acme"]
+    finally:
+        first.close()

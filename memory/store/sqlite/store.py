@@ -258,6 +258,8 @@ class SQLiteStore(NestedTransactions):
             raise ReadOnlyError(
                 f"this memory ({self.home}) is open read-only, so it cannot be changed; open it "
                 f"without read_only=True (once no other session holds it) to write")
+        if self._writer is not None and not self._depth:
+            self._writer.check_still_held()
         yield from self._nested()
 
     @contextlib.contextmanager

@@ -44,6 +44,41 @@ class WriterLock:
         if not _fork_hook_installed:
             os.register_at_fork(after_in_child=_drop_inherited_locks)
             _fork_hook_installed = True
+        fd, holder = self._take()
+        if fd is None:
+            if holder is not None and not _alive(holder):
+                raise StoreLockedError(str(self.path.parent), None, exited_pid=holder)
+            raise StoreLockedError(str(self.path.parent), holder)
+        self._fd = fd
+        self.owner_pid = os.getpid()
+        _held.add(self)
+
+    def check_still_held(self) -> None:
+        """Before a write: the lock held must still be the file at ``path``. Deleted by hand
+        (as a "stale lock"), it would let a second writer in beside this one; so this one
+        takes the file at ``path`` again, or stops writing when another process has."""
+        if self._fd is None:
+            return
+        held = os.fstat(self._fd)
+        with contextlib.suppress(FileNotFoundError):
+            found = os.stat(self.path)
+            if (found.st_ino, found.st_dev) == (held.st_ino, held.st_dev):
+                return
+        fd, holder = self._take()
+        if fd is None:
+            who = f"process {holder}" if holder else "another process"
+            raise StoreError(
+                f"the writer lock {self.path} was deleted while this session held it, and "
+                f"{who} has opened the agent home for writing since; this session stops "
+                f"writing so the two cannot overwrite each other: close it. (Never delete "
+                f"{LOCK_FILE}: the lock of a process that has exited is released by itself.)"
+            )
+        os.close(self._fd)
+        self._fd = fd
+
+    def _take(self) -> tuple[int | None, int | None]:
+        """(the locked file, None) with this pid recorded in it; or (None, the pid its
+        holder recorded, when it did) when another holds it."""
         fd = self._open()
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -52,14 +87,10 @@ class WriterLock:
             with contextlib.suppress(OSError, ValueError):
                 recorded = int(os.pread(fd, 32, 0).decode().strip() or 0) or None
             os.close(fd)
-            if recorded is not None and not _alive(recorded):
-                raise StoreLockedError(str(self.path.parent), None, exited_pid=recorded) from None
-            raise StoreLockedError(str(self.path.parent), recorded) from None
+            return None, recorded
         os.ftruncate(fd, 0)
         os.pwrite(fd, str(os.getpid()).encode(), 0)
-        self._fd = fd
-        self.owner_pid = os.getpid()
-        _held.add(self)
+        return fd, None
 
     def _open(self) -> int:
         try:
