@@ -66,6 +66,9 @@ class Agent:
                                      count_core=not offline)
         self.stored_context = StoredContext(memory, self.context, self._shown)
         self.stored_context.load()
+        #: Whether Ctrl-C was pressed while the last turn committed: held, it let the turn
+        #: finish, and a caller that stops on Ctrl-C (a piped run) stops now.
+        self.interrupted_at_commit = False
 
     def step(self, user_text: str) -> TurnResult:
         """Run one turn.
@@ -92,8 +95,10 @@ class Agent:
         transaction back (memory is as it was before the turn), marks the
         user's message ``unanswered`` and is re-raised; it is never stored as a
         reply or a memory. Ctrl-C waits while step 1, the rollback or the final
-        commit runs (agent/interrupts.py).
+        commit runs (agent/interrupts.py); one held until the turn was saved sets
+        ``interrupted_at_commit``.
         """
+        self.interrupted_at_commit = False
         with turn_interrupts() as interrupts:
             interrupts.hold()  # Ctrl-C right after Enter must not lose the message
             text = clean_text(user_text, "message")
@@ -118,6 +123,7 @@ class Agent:
                 interrupts.rearm()
                 self._embed_unanswered(user_id)
                 raise
+            self.interrupted_at_commit = interrupts.held
         return result
 
     def _embed_unanswered(self, message_id: int) -> None:

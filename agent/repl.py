@@ -51,6 +51,8 @@ from tiermem.tools.safe_text import safe_text
 
 #: A turn Ctrl-C cancelled; piped, the run ends with it (tiermem: ... on standard error).
 TURN_CANCELLED = f"cancelled; {UNANSWERED}"
+#: Piped, Ctrl-C pressed while a finished turn was being saved: the turn stands.
+INTERRUPTED_AT_COMMIT = "cancelled after the turn was saved; the run stops here"
 CANCELLED = f"{TURN_CANCELLED} (Ctrl-C again or /exit to leave)"
 LEAVE_HINT = "press Ctrl-C again or type /exit to leave"
 
@@ -185,6 +187,11 @@ class ChatRepl:
                     raise
                 self.report_defect(exc, "the turn was saved but could not be shown; /recall "
                                         "finds it")
+        if result is not None and self.agent.interrupted_at_commit and not self.interactive:
+            # Ctrl-C came as the turn was being saved: held, it let the turn finish, but the
+            # run must still stop, as for a press a moment earlier.
+            self._write_error(f"tiermem: {INTERRUPTED_AT_COMMIT}\n")
+            raise KeyboardInterrupt
         return True
 
     def fail(self, label: str, exc: Exception, hint: str | None = None) -> None:

@@ -137,6 +137,37 @@ def test_ctrl_c_during_the_commit_of_a_finished_turn_does_not_undo_it(
     assert commits == [0, 1]
     assert result.reply == "done"
     assert statuses(memory) == {"hello": "ok"}
+    assert agent.interrupted_at_commit  # held, not forgotten: a piped run stops on it
+
+
+def test_a_piped_run_stops_on_ctrl_c_pressed_while_a_turn_commits(
+    memory: HierarchicalMemory,
+) -> None:
+    import io
+
+    from rich.console import Console
+
+    from tiermem.agent.repl import INTERRUPTED_AT_COMMIT, ChatRepl
+
+    agent = Agent(memory, ScriptedModel([reply("one"), reply("two")]))
+    commits: list[int] = []
+
+    def pressed_at_the_second_turns_commit() -> None:
+        commits.append(memory.tick)
+        if len(commits) == 4:  # each line commits its message, then its turn: the second's
+            ctrl_c()
+
+    errors = io.StringIO()
+    repl = ChatRepl(agent, console=Console(file=io.StringIO()), errors=errors)
+    memory.store.on_commit(pressed_at_the_second_turns_commit)
+    try:
+        with pytest.raises(KeyboardInterrupt):  # the CLI's exit 130
+            repl.run_piped(["first", "second", "third"])
+    finally:
+        memory.store._commit_hooks.remove(pressed_at_the_second_turns_commit)
+    # The second turn stands, saved; the third line is never read.
+    assert statuses(memory) == {"first": "ok", "second": "ok"}
+    assert errors.getvalue() == f"tiermem: {INTERRUPTED_AT_COMMIT}\n"
 
 
 def test_ctrl_c_is_left_alone_when_the_program_handles_it(memory: HierarchicalMemory) -> None:
