@@ -222,3 +222,29 @@ def test_a_later_format_says_to_upgrade_and_any_other_says_what_a_snapshot_is(
             ) == newer, said
     assert said.startswith("not a tiermem snapshot") != newer, said
     assert not (tmp_path / "home" / "memory.sqlite3").exists()
+
+
+def test_replacing_a_memory_a_reader_holds_is_no_fault_of_the_snapshot(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from tiermem.cli import main
+    from tiermem.memory import HashingEmbedder, HierarchicalMemory
+    from tiermem.memory.errors import StoreError
+
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    home = tmp_path / "agents" / "a"
+    with HierarchicalMemory(home, embedder=HashingEmbedder()) as memory:
+        memory.add_fact("User lives in Lisbon")
+        snapshot = memory.snapshot()
+    (tmp_path / "a.json").write_text(json.dumps(snapshot))
+    with HierarchicalMemory(home, embedder=HashingEmbedder(), read_only=True) as reader:
+        reader.facts()  # a reader's connection holds the database open
+        with pytest.raises(StoreError, match="is open in another process") as refused:
+            HierarchicalMemory.restore(snapshot, home, replace=True, embedder=HashingEmbedder())
+        assert not isinstance(refused.value, SnapshotError)
+        # Exit 1, as for a memory in use, not 2 (a file that is no snapshot), nor blaming it.
+        assert main(["restore", str(tmp_path / "a.json"), "--agent", "a", "--replace"]) == 1
+        said = capsys.readouterr().err
+        assert "close every session reading it, then restore again" in said
+        assert "a.json cannot be restored" not in said
+        assert [f.text for f in reader.facts()] == ["User lives in Lisbon"]

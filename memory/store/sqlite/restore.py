@@ -28,7 +28,7 @@ import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
-from tiermem.memory.errors import SnapshotError
+from tiermem.memory.errors import SnapshotError, StoreCorruptError, StoreError
 from tiermem.memory.output_file import fsync_path
 from tiermem.memory.store.sqlite.connection import connect_read_only, refuse_newer_schema
 from tiermem.memory.store.sqlite.files import (
@@ -117,16 +117,17 @@ def _settle(database: Path) -> None:
             mode = conn.execute("PRAGMA journal_mode = DELETE").fetchone()[0]
         finally:
             conn.close()
+    # Not SnapshotError: the snapshot is fine, the memory it would replace is in the way.
     except sqlite3.OperationalError as exc:
-        raise SnapshotError(
+        raise StoreError(
             f"the memory at {database.parent} is open in another process ({exc}); close every "
             f"session reading it, then restore again") from None
     except sqlite3.DatabaseError as exc:
-        raise SnapshotError(
+        raise StoreCorruptError(
             f"the memory at {database.parent} cannot be read ({exc}); move {database.name} "
             f"and its -wal and -shm files out of the way, then restore again") from None
     if str(mode).lower() != "delete":
-        raise SnapshotError(
+        raise StoreError(
             f"the memory at {database.parent} is open in another process; close every "
             f"session reading it, then restore again")
 
