@@ -280,8 +280,12 @@ def close_session(memory: OpenedMemory) -> None:
             with store.transaction():
                 for key, value in memory.counters.items():
                     store.settings.set(key, value)
-        memory.archival.vectors.save()
-        if memory.recall.vectors is not None:
-            memory.recall.vectors.save()
+        for vectors in (memory.archival.vectors, memory.recall.vectors):
+            if vectors is not None:
+                # The saved index only spares the next open a rebuild from the database,
+                # which it does when the files are missing or do not match: a full disk
+                # here is no reason for the close to fail.
+                with contextlib.suppress(OSError):
+                    vectors.save()
     finally:
         store.close()

@@ -163,3 +163,62 @@ def test_differences_names_what_disagrees() -> None:
         found = m.archival.vectors.differences()
         assert any("FAISS but not in SQLite: [9]" in p for p in found)
         assert any("SQLite but not in FAISS: [2]" in p for p in found)
+
+
+@pytest.mark.parametrize("fails", ["index", "sidecar"])
+def test_a_full_disk_while_saving_the_index_at_close_is_no_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fails: str) -> None:
+    import errno
+
+    home = tmp_path / "agent"
+    _make(home, PASSAGES)
+    full = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    if fails == "index":
+        def short_write(index: object, path: Path) -> None:
+            path.write_bytes(b"\0" * 10)  # what FAISS had written when the disk filled
+            raise full
+
+        monkeypatch.setattr(vector_files, "write_index", short_write)
+    else:
+        real_write_text = Path.write_text
+
+        def refusing(path: Path, *args: object, **kwargs: object) -> int:
+            if path.name.endswith(".json.tmp"):
+                path.touch()
+                raise full
+            return real_write_text(path, *args, **kwargs)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(Path, "write_text", refusing)
+    with make_memory(home) as m:
+        m.archival_insert("the backup job runs nightly")  # so the close saves again
+    monkeypatch.undo()
+    assert sorted(p.name for p in home.iterdir() if p.name.endswith(".tmp")) == []
+    with make_memory(home) as m:  # the files no longer match: rebuilt from the database
+        assert _dense_top(m, "the backup job runs nightly") == "the backup job runs nightly"
+        assert len(m.archival.vectors) == len(PASSAGES) + 1
+
+
+def test_an_index_write_that_fails_raises_and_leaves_no_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+    import io
+
+    import faiss
+
+    from tiermem.memory.store.sqlite import index_io
+
+    class FillingDisk(io.FileIO):
+        def write(self, data: object) -> int:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    index = faiss.IndexFlatIP(4)
+    index.add(np.eye(4, dtype=np.float32))
+    monkeypatch.setattr(index_io, "open", lambda path, mode: FillingDisk(path, "w"),
+                        raising=False)
+    target = tmp_path / "archival.tmp"
+    with pytest.raises(OSError, match="No space left"):
+        index_io.write_index(index, target)  # faiss.write_index(index, str) would not raise
+    assert not target.exists()
+    monkeypatch.undo()
+    index_io.write_index(index, target)
+    assert faiss.read_index(str(target)).ntotal == 4

@@ -42,6 +42,8 @@ from typing import Any, cast
 import faiss
 import numpy as np
 
+from tiermem.memory.store.sqlite.index_io import write_index
+
 #: Links per node (HNSW's M). 16 rather than 32: half the build time and memory for a
 #: small loss of recall, measured on 100k vectors.
 LINKS = 16
@@ -115,7 +117,7 @@ class Graph:
         return graph
 
     def save(self, path: Path) -> None:
-        faiss.write_index(self.index, str(path))
+        write_index(self.index, path)
 
     @property
     def state(self) -> dict[str, Any]:

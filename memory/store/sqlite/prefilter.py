@@ -30,6 +30,8 @@ from typing import Any
 import faiss
 import numpy as np
 
+from tiermem.memory.store.sqlite.index_io import write_index
+
 #: Rebuild (retrain the range) when vectors clipped by the trained range push
 #: the error bound past this and past twice its value just after training;
 #: trained on the data it is about 0.011 for MiniLM.
@@ -96,7 +98,7 @@ class Prefilter:
         return prefilter
 
     def save(self, path: Path) -> None:
-        faiss.write_index(self.index, str(path))
+        write_index(self.index, path)
 
     def __len__(self) -> int:
         return int(self.index.ntotal)

@@ -25,6 +25,7 @@ import faiss
 import numpy as np
 
 from tiermem.memory.store.sqlite.graph import Graph
+from tiermem.memory.store.sqlite.index_io import write_index
 from tiermem.memory.store.sqlite.prefilter import Prefilter
 
 if TYPE_CHECKING:
@@ -114,22 +115,33 @@ def _sidecar_problem(index: FaissIndex, info: dict[str, object]) -> str | None:
 
 
 def save_files(index: FaissIndex) -> None:
-    """Write the index, its 8-bit copy, its graph and, last, the sidecar."""
+    """Write the index, its 8-bit copy, its graph and, last, the sidecar. On a failure
+    (a full disk) no temporary file is left; files already replaced no longer match the
+    sidecar, so the next open rebuilds from the database."""
     assert index.file is not None
-    tmp = index.file.with_suffix(".tmp")
-    faiss.write_index(index.index, str(tmp))
+    try:
+        _save_all(index, index.file)
+    except BaseException:
+        for leftover in (index.file.with_suffix(".tmp"), index.file.with_suffix(".json.tmp")):
+            leftover.unlink(missing_ok=True)
+        raise
+
+
+def _save_all(index: FaissIndex, file: Path) -> None:
+    tmp = file.with_suffix(".tmp")
+    write_index(index.index, tmp)
     info: dict[str, object] = {"generation": index.generation, "dim": index.dim,
                                "count": int(index.index.ntotal),
                                "store_id": index.store.store_id, "sha256": file_sha256(tmp)}
     os.chmod(tmp, PRIVATE_FILE)
-    os.replace(tmp, index.file)
-    _save_part(index.file, index.prefilter, ".sq8", "prefilter", info)
+    os.replace(tmp, file)
+    _save_part(file, index.prefilter, ".sq8", "prefilter", info)
     # Written whole from the live graph: removed rows' vectors are zeros by now.
-    _save_part(index.file, index.graph, ".hnsw", "graph", info)
-    sidecar_tmp = index.file.with_suffix(".json.tmp")
+    _save_part(file, index.graph, ".hnsw", "graph", info)
+    sidecar_tmp = file.with_suffix(".json.tmp")
     sidecar_tmp.write_text(json.dumps(info))
     os.chmod(sidecar_tmp, PRIVATE_FILE)
-    os.replace(sidecar_tmp, index.file.with_suffix(".json"))
+    os.replace(sidecar_tmp, file.with_suffix(".json"))
 
 
 def _save_part(file: Path, part: Prefilter | Graph | None, suffix: str, key: str,
