@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import glob
 import json
 import os
 import secrets
@@ -138,14 +139,35 @@ def _new_temporary(path: Path, mode: int) -> tuple[int, Path]:
     umask to set its mode, and reading the umask means setting it, for every thread of
     the process, for a moment.
     """
+    _remove_orphans(path)
     for _ in range(100):
-        tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
+        tmp = path.parent / f".{path.name}.{os.getpid()}-{secrets.token_hex(6)}.tmp"
         try:
             flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
             return os.open(tmp, flags, mode), tmp
         except FileExistsError:
             continue
     raise FileExistsError(errno.EEXIST, "no unused temporary name", str(path.parent))
+
+
+def _remove_orphans(path: Path) -> None:
+    """Delete the temporary files of writes to ``path`` whose process died before the
+    rename (killed): nothing else would, and a snapshot's holds the whole memory."""
+    for tmp in path.parent.glob(f".{glob.escape(path.name)}.*-*.tmp"):
+        pid = tmp.name[len(path.name) + 2:].split("-", 1)[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except (ProcessLookupError, OverflowError):  # gone, or a number no pid can be
+        return False
+    except PermissionError:  # another user's
+        return True
+    return True
 
 
 def fsync_path(path: Path) -> None:

@@ -121,3 +121,22 @@ def test_a_symlink_to_a_memorys_directory_is_refused_too(tmp_path: Path) -> None
     # A symlink named like the report is replaced by the rename, not followed.
     (tmp_path / "report.json").symlink_to(home / "memory.sqlite3")
     check_writable(tmp_path / "report.json")
+
+
+def test_a_write_removes_what_a_killed_write_to_the_same_file_left(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    target = tmp_path / "s.json"
+    # A process that has exited (as a `kill -9` during /snapshot leaves it) and a live one.
+    done = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    dead = tmp_path / f".s.json.{done.stdout.strip()}-0a1b2c3d4e5f.tmp"
+    live = tmp_path / f".s.json.{os.getpid()}-0a1b2c3d4e5f.tmp"
+    other = tmp_path / f".t.json.{done.stdout.strip()}-0a1b2c3d4e5f.tmp"  # another file's
+    for leftover in (dead, live, other):
+        leftover.write_text("the whole memory, half written")
+    write_atomic(target, '{"format": "x"}', private=True)
+    assert target.read_text() == '{"format": "x"}'
+    assert not dead.exists()
+    assert live.exists() and other.exists()  # a write still running, and another target's
