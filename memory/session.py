@@ -209,13 +209,7 @@ def build_tiers(memory: OpenedMemory, policy: EvictionPolicy | None,
     store.on_change_elsewhere(lambda: check_embedder(store, memory.embedder), check=True)
     memory.core_vectors = CoreVectors(memory.embedder)
     memory.tokenizer = TokenCounter()
-    if not store.read_only:
-        kept = config if store_settings else memory.stored_config()
-        with store.transaction():
-            for key, value in kept.to_meta().items():
-                store.settings.set(key, value)
-            store.settings.set("embedder_id", memory.embedder.id)
-            store.settings.set("embedder_dim", memory.embedder.dim)
+    kept = None if store.read_only else (config if store_settings else memory.stored_config())
     memory.core = CoreTier(store, memory.policy, config.core_limit, config.core_limit_unit,
                            memory.tokenizer.count)
     memory.archival = ArchivalTier(
@@ -251,7 +245,15 @@ def build_tiers(memory: OpenedMemory, policy: EvictionPolicy | None,
     # A forget asked to erase that committed without its erasure (the process was killed
     # between them) is erased now, before anything can read or copy what it forgot.
     memory.erased_on_open = resume_erasures(memory)
-    _fit_core(memory)
+    # The settings and the evictions a smaller core needs commit together: stored alone,
+    # a kill between the two left a core over its stored limit.
+    with store.transaction():
+        assert kept is not None
+        for key, value in kept.to_meta().items():
+            store.settings.set(key, value)
+        store.settings.set("embedder_id", memory.embedder.id)
+        store.settings.set("embedder_dim", memory.embedder.dim)
+        _fit_core(memory)
 
 
 def _fit_core(memory: OpenedMemory) -> None:

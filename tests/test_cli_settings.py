@@ -172,3 +172,27 @@ def test_without_the_postgres_extra_the_embedder_choice_leaves_the_error_to_open
     monkeypatch.setitem(sys.modules, "tiermem.memory.store.postgres.connection", None)
     place = AgentPlace("a", tmp_path / "a", "postgresql://localhost/x")
     assert session_embedder(place, None) is None  # the default; opening says what to install
+
+
+def test_a_smaller_core_limit_is_stored_with_its_evictions_or_not_at_all(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tiermem.memory.tiers.lifecycle import FactLifecycle
+
+    home = tmp_path / "agent"
+    with HierarchicalMemory(home, embedder=HashingEmbedder()) as memory:
+        for i in range(30):
+            memory.add_fact(f"Host db-{i} runs PostgreSQL 15 in rack R{i}", "durable")
+        held = memory.core.used
+
+    def killed(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt  # the process dies between the setting and the evictions
+
+    monkeypatch.setattr(FactLifecycle, "make_room", killed)
+    with pytest.raises(KeyboardInterrupt):
+        HierarchicalMemory(home, embedder=HashingEmbedder(), core_limit=40)
+    monkeypatch.undo()
+    with HierarchicalMemory(home, embedder=HashingEmbedder(), read_only=True) as memory:
+        # Neither stored: before, the limit of 40 was, over a core still of `held` tokens.
+        assert (memory.config.core_limit, memory.core.used) == (2000, held)
+    with HierarchicalMemory(home, embedder=HashingEmbedder(), core_limit=40) as memory:
+        assert memory.core.used <= 40 == memory.stored_config().core_limit
