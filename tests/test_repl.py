@@ -65,6 +65,14 @@ def test_piped_chat_prints_replies_and_memory_changes(memory: HierarchicalMemory
     assert {r["status"] for r in rows} == {"ok"}
 
 
+def test_questions_typed_without_a_question_mark_are_not_stored(
+        memory: HierarchicalMemory) -> None:
+    repl, out = make_repl(memory)
+    assert repl.run_piped(["have we paged Bob\n", "whats my sister called\n"]) == 0
+    assert "core +" not in out.getvalue()
+    assert memory.snapshot()["tables"]["facts"] == []
+
+
 def test_diagnostics_in_a_chat_names_the_agent_s_reindex_command(
         memory: HierarchicalMemory) -> None:
     memory.archival_insert("The billing runbook lives in the ops wiki")

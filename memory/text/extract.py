@@ -117,14 +117,24 @@ _FILLER_TOKEN = re.compile(r"[^\W\d_]+|\d+")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 
 _WH_WORDS = frozenset({"who", "whom", "whose", "what", "when", "where", "which", "why", "how"})
+# "what's" typed without its apostrophe; like "what's", the fused "s" is the verb.
+_WH_CONTRACTED = frozenset({"whats", "wheres", "whos", "hows", "whens", "whys"})
 _AUX_WORDS = frozenset(
     {"do", "does", "did", "is", "are", "was", "were", "am", "can", "could", "should",
-     "would", "will", "shall"}
+     "would", "will", "shall", "has"}
 )
 _NEGATED_AUX = {"don't": "do", "doesn't": "does", "didn't": "did", "isn't": "is",
                 "aren't": "are", "wasn't": "was", "weren't": "were", "can't": "can",
                 "couldn't": "could", "shouldn't": "should", "wouldn't": "would",
-                "won't": "will"}
+                "won't": "will", "haven't": "have", "hasn't": "has", "hadn't": "had"}
+# "have", "has" and "had" also open statements that drop their subject ("Had a great day",
+# "Had my car serviced") and requests ("Have a look at the logs", "Have someone check it"),
+# so "have" and "had" ask only before a personal pronoun. "has" opens no request, so it asks
+# like "is" does, but not before "a"/"an".
+_PERFECT_SUBJECTS = {
+    "have": frozenset({"i", "you", "we", "they", "u", "ya", "y'all"}),
+    "had": frozenset({"i", "you", "we", "they", "he", "she", "u", "ya", "y'all"}),
+}
 _SUBJECTS = frozenset(
     {"i", "you", "we", "they", "he", "she", "it", "this", "that", "these", "those", "there",
      "the", "a", "an", "my", "your", "our", "their", "his", "her", "its", "anyone",
@@ -161,7 +171,9 @@ def is_question(sentence: str) -> bool:
     It ends with "?", or opens (after words like "so", "hey,") with a
     question word followed by something other than a subject ("What is the
     region", not "What I need is coffee"), or with an auxiliary followed by a
-    subject ("Is the api up", not "Do not deploy on Fridays").
+    subject ("Is the api up", not "Do not deploy on Fridays"). "have" and "had" ask only
+    before a personal pronoun ("have we paged Bob", not "Have a look at the logs" or "Had a
+    great day"), "has" before a subject other than "a"/"an" ("has the deploy finished").
     """
     text = sentence.strip().rstrip(CLOSERS + " ")
     if not text:
@@ -176,6 +188,8 @@ def is_question(sentence: str) -> bool:
     nxt_raw = match.group(2)
     nxt = nxt_raw.casefold() if nxt_raw else None
     base, _, clitic = first.partition("'")
+    if first in _WH_CONTRACTED:
+        return True
     if base in _WH_WORDS:
         if clitic:  # "where's", "how's": the clitic is the verb
             return True
@@ -185,6 +199,11 @@ def is_question(sentence: str) -> bool:
             return False
         return nxt not in _SUBJECTS
     aux = _NEGATED_AUX.get(first, first if not clitic else None)
+    if aux in _PERFECT_SUBJECTS and nxt is not None:
+        # "Had I known, I would have stayed" inverts a condition; it asks nothing.
+        return nxt in _PERFECT_SUBJECTS[aux] and not (aux == "had" and "," in original)
+    if aux == "has" and nxt in ("a", "an"):  # "Has a dog named Rex": the subject dropped
+        return False
     if aux in _AUX_WORDS and nxt is not None and nxt != "not":
         # A capitalised name also fills the subject slot: "Is Alice on call".
         return nxt in _SUBJECTS or (nxt_raw is not None and nxt_raw[0].isupper())
