@@ -101,6 +101,12 @@ def _tick_below_history(snap: Snap) -> None:
     snap["settings"]["tick"] = 0
 
 
+def _archived_with_forgotten_passage(snap: Snap) -> None:
+    fact = facts_of(snap)[row_index(facts_of(snap), tier="archival", forgotten_at=None)]
+    passages = snap["tables"]["passages"]
+    passages[row_index(passages, id=fact["passage_id"])]["forgotten_at"] = 0
+
+
 def _dangling_passage(snap: Snap) -> None:
     i = row_index(facts_of(snap), tier="archival")
     facts_of(snap)[i]["passage_id"] = 9999
@@ -122,6 +128,8 @@ INVALID: list[tuple[str, Callable[[Snap], None], str]] = [
     ("the same fact twice", _same_fact_twice, "tables.facts[1].text"),
     ("a passage that does not exist", _dangling_passage, "passage_id"),
     ("an archived fact without its passage", _archived_without_passage, "passage_id"),
+    ("an archived fact whose passage is forgotten", _archived_with_forgotten_passage,
+     "passage_id"),
     ("an unknown tier", _set("tables", "facts", 0, "tier", value="attic"),
      "tables.facts[0].tier"),
     ("a count as text", _set("tables", "facts", 0, "access_count", value="3"),

@@ -9,7 +9,8 @@ numbers; times of dates in the years 1 to 9999; ids within SQLite's
 integers; vectors of the stored dimension), then
 checks what must hold across rows: unique ids and facts, references that
 resolve (between facts and passages, from an owed erasure to its forget
-request), counters that are consistent, no fact read after its memory's clock
+request), no archived fact whose passage is forgotten without it, counters
+that are consistent, no fact read after its memory's clock
 (``_check_clock_readings``). Anything wrong
 raises ``SnapshotError`` naming the place (``tables.facts[3].text``).
 
@@ -203,7 +204,7 @@ def _check_invariants(snapshot: Snapshot) -> None:
         _unique(table, key, [getattr(r, key) for r in getattr(tables, table)])
     # A forgotten norm is blocked once (the stores keep each hash once).
     _unique("forgotten_norms", "norm_hash", [r.norm_hash for r in tables.forgotten_norms])
-    passages = {p.id for p in tables.passages}
+    passages = {p.id: p for p in tables.passages}
     facts = {f.id for f in tables.facts}
     norms: dict[str, int] = {}
     for i, fact in enumerate(tables.facts):
@@ -215,8 +216,14 @@ def _check_invariants(snapshot: Snapshot) -> None:
         norms[norm] = i
         if fact.passage_id is not None and fact.passage_id not in passages:
             raise _fail(f"{where}.passage_id", f"passage {fact.passage_id} is not in the snapshot")
-        if fact.tier == "archival" and fact.passage_id is None and fact.forgotten_at is None:
-            raise _fail(f"{where}.passage_id", "an archived fact needs its passage")
+        if fact.tier == "archival" and fact.forgotten_at is None:
+            if fact.passage_id is None:
+                raise _fail(f"{where}.passage_id", "an archived fact needs its passage")
+            # Forgetting takes a fact and its passage together; a forgotten passage would
+            # leave the fact in archival where no search can find it.
+            if passages[fact.passage_id].forgotten_at is not None:
+                raise _fail(f"{where}.passage_id",
+                            f"passage {fact.passage_id} is forgotten but its fact is not")
     for i, passage in enumerate(tables.passages):
         if passage.fact_id is not None and passage.fact_id not in facts:
             raise _fail(f"tables.passages[{i}].fact_id",
