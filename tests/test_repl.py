@@ -73,6 +73,19 @@ def test_questions_typed_without_a_question_mark_are_not_stored(
     assert memory.snapshot()["tables"]["facts"] == []
 
 
+def test_family_and_names_outlast_trivia_in_a_small_core() -> None:
+    lines = ["My sister is called Ana.", "My mother is called Rosa.", "My dog is called Rex.",
+             "The kettle is boiling.", "The weather is nice.", "My bus is late.",
+             "The cat is sleeping."]
+    with HierarchicalMemory(None, embedder=HashingEmbedder(), core_limit=25) as memory:
+        repl, _ = make_repl(memory)
+        assert repl.run_piped(line + "\n" for line in lines) == 0
+        core = {fact.text for fact in memory.core}
+    assert {"User's sister is called Ana", "User's mother is called Rosa",
+            "User's dog is called Rex"} <= core
+    assert "The kettle is boiling" not in core
+
+
 def test_diagnostics_in_a_chat_names_the_agent_s_reindex_command(
         memory: HierarchicalMemory) -> None:
     memory.archival_insert("The billing runbook lives in the ops wiki")

@@ -33,7 +33,11 @@ row    rule                        result       cues (abridged)
                                                 customer, account, plan is,
                                                 contract, email, phone, works
                                                 at, job, wife, husband, son,
-                                                daughter, deadline, policy
+                                                daughter, sister, brother,
+                                                mother, father, mom, dad,
+                                                parents, cousin (and other
+                                                family), is called / named
+                                                Name, deadline, policy
 4      weak short-lived cue        short-lived  this week, this month,
                                                 currently, now, tomorrow,
                                                 yesterday
@@ -123,7 +127,13 @@ _DURABLE = _cues(
     ("allergic", r"\ballergic\b"),
     ("allergy", r"\ballerg(?:y|ies)\b"),
     ("my name", r"\bmy\s+name\b"),
-    ("name is", r"\bname\s+is\b"),
+    ("name is", rf"\bname(?:\s+is|{_APOS}s)\b"),
+    # "is called" alone would catch "the webhook is called on every push": a name follows
+    # as a capitalised word, or the thing named has an owner ("my dog is called rex").
+    ("is called", rf"\b(?:is|are|was|were|am|{_APOS}s|{_APOS}m)\s+(?:called|named)\s+(?-i:[A-Z])"
+                  r"|\b(?:my|our|your|his|her|their)\s+[\w-]+\s+(?:is|was)\s+"
+                  r"(?:called|named)\b"),
+    ("named", r"\bnamed\s+(?-i:[A-Z])"),
     ("birthday", r"\bbirthday\b"),
     ("born", r"\bborn\b"),
     ("live in", r"\bliv(?:e|es|ing)\s+in\b"),
@@ -153,6 +163,25 @@ _DURABLE = _cues(
     ("husband", r"\bhusband\b"),
     ("daughter", r"\bdaughters?\b"),
     ("son", r"\bsons?\b"),
+    ("sister", r"\b(?:step-?)?sisters?\b"),
+    ("brother", r"\b(?:step-?)?brothers?\b"),
+    ("sibling", r"\bsiblings?\b"),
+    ("mother", r"\b(?:step-?)?mothers?\b|\b(?:mom|mum|mommy|mummy)s?\b"),
+    ("father", r"\b(?:step-?)?fathers?\b|\b(?:dad|daddy)s?\b"),
+    ("grandparent", r"\bgrand(?:mother|father|parent|ma|pa)s?\b|\bgrann(?:y|ies)\b"),
+    ("grandchild", r"\bgrand(?:son|daughter|child|kid)s?\b|\bgrandchildren\b"),
+    ("aunt", r"\baunt(?:ie)?s?\b"),
+    ("uncle", r"\buncles?\b"),
+    ("cousin", r"\bcousins?\b"),
+    ("niece", r"\bnieces?\b"),
+    ("nephew", r"\bnephews?\b"),
+    ("in-laws", r"\bin-laws?\b"),
+    ("partner", r"\b(?:boyfriend|girlfriend|fianc[eé]e?)s?\b"),
+    # A parent, child or partner alone is as often a process, a commit or a company's;
+    # a person's comes with an owner ("my parents", "our kids"), "parents" plural aside.
+    ("parents", r"\bparents\b"),
+    ("family", r"\b(?:my|our|your|his|her|their)\s+(?:parent|kids?|child|children|partner"
+               r"|family)\b"),
     ("password policy", r"\bpassword\s+polic(?:y|ies)\b"),
     ("deadline", r"\bdeadlines?\b"),
     ("policy", r"\bpolic(?:y|ies)\b"),
