@@ -25,6 +25,7 @@ from tiermem.agent.loop import Agent
 from tiermem.agent.offline import OfflinePolicy
 from tiermem.memory.errors import InvalidConfigError, JudgeMissingError, TiermemError
 from tiermem.memory.output_file import write_atomic
+from tiermem.memory.tiers.lifecycle import SUPERSEDED_AT
 
 HELP = """\
 Commands:
@@ -276,7 +277,12 @@ class SlashCommands:
             return
         self.console.print(f"{count} matches (page {page} of {result.pages})")
         for hit in result.hits:
-            extra = " [dim](evicted from core)[/dim]" if hit.evicted_at is not None else ""
+            extra = ""
+            # A retired fact was evicted too; saying so would read as a fact still true.
+            if isinstance(hit.metadata.get(SUPERSEDED_AT), (int, float)):
+                extra = " [dim](superseded)[/dim]"
+            elif hit.evicted_at is not None:
+                extra = " [dim](evicted from core)[/dim]"
             who = f"{hit.role}: " if hit.role else ""
             line = " ".join(hit.text.split())  # one line per hit, however the text was laid out
             self.console.print(f"  #{hit.id} {escape(who + line[:200])}{extra}")

@@ -356,6 +356,16 @@ def test_recall_command_lists_what_was_said(memory: HierarchicalMemory) -> None:
     assert "assistant: Noted." in everything
 
 
+def test_archival_command_marks_a_superseded_fact_apart_from_an_evicted_one(
+        memory: HierarchicalMemory) -> None:
+    repl, out = make_repl(memory)
+    lines = ["I live in Lisbon.", "I live in Porto now.", "/archival Lisbon"]
+    assert repl.run_piped(line + "\n" for line in lines) == 0
+    text = out.getvalue()
+    assert "#1 User lives in Lisbon (superseded)" in text
+    assert "(evicted from core)" not in text
+
+
 def test_search_commands_page_through_their_matches(memory: HierarchicalMemory) -> None:
     for i in range(25):
         memory.archival_insert(f"runbook {i}: restart the nginx pods")
