@@ -10,6 +10,10 @@ keeps the message in recall as unanswered (agent/loop.py), and the prompt
 comes back. Ctrl-C at an empty prompt says how to leave, and a second one in
 a row leaves; with text typed, it discards the text.
 
+A line is a slash command when its first word starts with "/" and holds no other
+"/" (``is_command``): "/var/log is full" is a message. "//" at the start escapes
+a message that starts with "/": "//help" sends "/help".
+
 Piped, replies go to standard output and failures to standard error, and the
 exit status is 1 when any turn or command failed; a slash command used wrongly
 (unknown, missing its argument, or given words it does not take) is such a failure, so
@@ -44,7 +48,7 @@ from tiermem.agent.closed_streams import is_output_failure
 from tiermem.agent.errors import ProviderError
 from tiermem.agent.line_input import OverlongLine
 from tiermem.agent.loop import Agent
-from tiermem.agent.slash_commands import SlashCommands
+from tiermem.agent.slash_commands import SlashCommands, is_command
 from tiermem.agent.terminal import TerminalConsole
 from tiermem.memory.errors import InvalidInputError, TiermemError
 from tiermem.tools.safe_text import safe_text
@@ -149,7 +153,9 @@ class ChatRepl:
         text = line.strip()
         if not text:
             return True
-        if text.startswith("/"):
+        if text.startswith("//"):
+            text = text[1:]  # the escape: a message that starts with "/"
+        elif is_command(text):
             return self.command(text)
         result = None
         try:

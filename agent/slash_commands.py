@@ -1,10 +1,10 @@
 """The chat's slash commands (/core, /archival, /recall, /forget, /policy, ...): what each
 prints and how each is used wrongly.
 
-``ChatRepl`` (agent/repl.py) owns the session: it hands each line that starts with "/"
-to ``SlashCommands.run`` and gives it the console to print to, which it swaps for a
-buffer under --json, and the ways to report a failure, which count toward the exit
-status. A command used wrongly (unknown, missing its argument, or given words it does
+``ChatRepl`` (agent/repl.py) owns the session: it hands each line that ``is_command``
+takes for a command to ``SlashCommands.run`` and gives it the console to print to, which
+it swaps for a buffer under --json, and the ways to report a failure, which count toward
+the exit status. A command used wrongly (unknown, missing its argument, or given words it does
 not take) is reported as a usage error, so a script's typo shows.
 """
 
@@ -43,13 +43,24 @@ Commands:
   /policy set S1 | S2    replace them for this session (/policy clear: none)
   /model             which model (or the offline policy) is answering
   /help              this help
-  /exit              leave (Ctrl-D, or Ctrl-C twice at an empty prompt)"""
+  /exit              leave (Ctrl-D, or Ctrl-C twice at an empty prompt)
+A line whose first word holds a second "/" (/var/log is full) is a message, not a
+command; "//" at the start sends the rest as a message ("//help" sends "/help")."""
 #: After an exact request matched nothing: how to find the stored wording, or match by
 #: meaning instead.
 UNMATCHED_HINT = ("/recall TEXT and /archival TEXT show how it was stored, and /core the "
                   "facts; to match by meaning, chat with a model (--model) and set the forget "
                   "mode to exact_then_top_k_llm in policy.yaml (it asks the model which "
                   "stored items the request targets)")
+
+
+def is_command(text: str) -> bool:
+    """Whether a line of chat input is a slash command: its first word starts with "/"
+    and holds no other "/". A path such as /var/log opens a message, not a command."""
+    first = text.split(maxsplit=1)[0] if text.strip() else ""
+    return first.startswith("/") and "/" not in first[1:]
+
+
 class ForgetFailedError(TiermemError):
     """A /forget request whose matching failed (its judge's model erred): nothing was
     forgotten, and the request should be made again."""

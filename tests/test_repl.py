@@ -150,6 +150,21 @@ def test_a_slash_command_used_wrongly_is_an_error_on_stderr_and_fails_the_run(
     assert out.getvalue().startswith("model:")  # nothing else on standard output
 
 
+def test_a_line_that_opens_with_a_path_or_a_double_slash_is_a_message(
+        memory: HierarchicalMemory) -> None:
+    repl, out = make_repl(memory)
+    lines = ["/var/log is full on db-01.", "/etc/nginx/nginx.conf has a typo.",
+             "//help is what I typed", "/frobnicate"]
+    assert repl.run_piped(line + "\n" for line in lines) == 1
+    # Only the unknown command failed: the other three were sent as they read.
+    assert errors_of(repl).splitlines() == ["unknown command /frobnicate; /help lists them"]
+    rows = memory.snapshot()["tables"]["messages"]
+    assert [r["content"] for r in rows if r["role"] == "user"] == [
+        "/var/log is full on db-01.", "/etc/nginx/nginx.conf has a typo.",
+        "/help is what I typed"]
+    assert "core + /var/log is full on db-01" in out.getvalue()
+
+
 def test_a_slash_command_that_takes_nothing_refuses_extra_words(
         memory: HierarchicalMemory) -> None:
     repl, out = make_repl(memory)
