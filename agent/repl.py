@@ -55,6 +55,9 @@ from tiermem.tools.safe_text import safe_text
 
 #: A turn Ctrl-C cancelled; piped, the run ends with it (tiermem: ... on standard error).
 TURN_CANCELLED = f"cancelled; {UNANSWERED}"
+#: Piped, once the memory's database connection is gone: the lines left are not read.
+STORE_LOST = ("the memory's database connection was lost, so the lines after this one were "
+              "not read; check the server, then send them again")
 #: Piped, Ctrl-C pressed while a finished turn was being saved: the turn stands.
 INTERRUPTED_AT_COMMIT = "cancelled after the turn was saved; the run stops here"
 CANCELLED = f"{TURN_CANCELLED} (Ctrl-C again or /exit to leave)"
@@ -92,11 +95,18 @@ class ChatRepl:
         self.console.print("[dim]/help for commands, /exit or Ctrl-D to leave[/dim]")
 
     def run_piped(self, lines: Iterable[str | OverlongLine]) -> int:
-        """Handle each line of non-interactive input; 1 if any turn or command failed."""
+        """Handle each line of non-interactive input; 1 if any turn or command failed.
+
+        Once the memory's store is lost (its database connection ended by the server or
+        the network), every later line would fail the same way, and none be kept: the
+        run stops there."""
         for line in lines:
             if isinstance(line, OverlongLine):
                 self.refuse(line)
             elif not self.handle(line.rstrip("\r\n")):
+                break
+            if self.agent.memory.store.lost:
+                self._write_error(f"tiermem: {STORE_LOST}\n")
                 break
         return 1 if self.failures else 0
 

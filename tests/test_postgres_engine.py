@@ -4,6 +4,7 @@ user meets on the way (each saying what to do)."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 from pathlib import Path
@@ -259,3 +260,38 @@ def test_no_usage_error_repeats_a_dsn_s_password(
     assert SECRET not in capsys.readouterr().err
     # A location that is no DSN yet has a scheme is no directory to create either.
     assert sorted(p.name for p in tmp_path.iterdir()) == ["ada"]
+
+
+def test_a_piped_chat_stops_once_its_database_connection_is_lost(postgres_dsn: str) -> None:
+    import psycopg
+    from rich.console import Console
+
+    from tiermem.agent.offline import OfflinePolicy
+    from tiermem.agent.repl import STORE_LOST, ChatRepl
+
+    memory = _memory(postgres_dsn, "lost-connection")
+    try:
+        out, errors = io.StringIO(), io.StringIO()
+        repl = ChatRepl(Agent(memory, OfflinePolicy()), console=Console(file=out),
+                        errors=errors)
+        read: list[str] = []
+
+        def lines() -> Any:
+            for line in ["I live in Lisbon.", "I work at Acme.", "I like tea.", "I run."]:
+                read.append(line)
+                if len(read) == 2:  # the server ends the session (a restart, a network cut)
+                    with psycopg.connect(postgres_dsn, autocommit=True) as admin:
+                        admin.execute("SELECT pg_terminate_backend(%s)",
+                                      (memory.store.conn.info.backend_pid,))  # type: ignore[attr-defined]
+                yield line
+
+        assert repl.run_piped(lines()) == 1
+        assert memory.store.lost
+        # One failed turn, then the run stops rather than failing every line left.
+        assert read == ["I live in Lisbon.", "I work at Acme."] and repl.failures == 1
+        assert errors.getvalue().endswith(f"tiermem: {STORE_LOST}\n")
+    finally:
+        with contextlib.suppress(StoreError):
+            memory.close()
+    with _memory(postgres_dsn, "lost-connection") as memory:
+        assert [f.text for f in memory.core] == ["User lives in Lisbon"]

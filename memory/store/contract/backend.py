@@ -144,6 +144,13 @@ class StorageBackend(Transactions, TableDump, Protocol):
         ...
 
     @property
+    def lost(self) -> bool:
+        """Whether the store can no longer be used although nobody closed it (the server
+        or the network ended the connection): every later call fails until it is opened
+        again."""
+        ...
+
+    @property
     def location(self) -> str:
         """Where the memory lives, for messages (a directory, or a database and agent)."""
         ...

@@ -183,6 +183,10 @@ class PostgresBackend(NestedTransactions):
         return os.getpid() != self._owner_pid
 
     @property
+    def lost(self) -> bool:
+        return not self._closed and self.conn.broken
+
+    @property
     def location(self) -> str:
         return self._where
 

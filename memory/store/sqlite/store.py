@@ -338,6 +338,11 @@ class SQLiteStore(NestedTransactions):
         """Whether this is a forked copy of a store another process opened."""
         return self._writer is not None and self._writer.forked
 
+    @property
+    def lost(self) -> bool:
+        """Never: a file, unlike a connection, is not taken away by another party."""
+        return False
+
     def _check_usable(self) -> None:
         if self.closed:
             raise StoreClosedError("this memory is closed; open it again to use it")
