@@ -61,6 +61,10 @@ def cli_message(exc: TiermemError, args: argparse.Namespace) -> str:
         return (f"{whose} was embedded with '{exc.stored}' (dim {exc.stored_dim}), not with "
                 f"the embedder asked for, '{exc.given}' (dim {exc.given_dim}); leave out "
                 f"--embedder to use the one it was embedded with")
+    if isinstance(exc, ReindexIncompleteError) and exc.running:
+        return (f"a reindex of {whose or 'this memory'} to the embedder '{exc.target}' is "
+                f"running ({exc.done} of {exc.total} passages so far), so search by meaning "
+                f"cannot work until it finishes; wait for it, then try again")
     if isinstance(exc, ReindexIncompleteError) and reindex:
         flag = embedder_option(exc.target)
         again = (f"run `{reindex} --embedder {flag}` again" if flag else

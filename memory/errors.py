@@ -104,10 +104,17 @@ class EmbedderOutputError(TiermemError):
 
 
 class ReindexIncompleteError(TiermemError):
-    """A reindex was started and not finished; the store holds vectors of two embedders."""
+    """A reindex was started and not finished; the store holds vectors of two embedders.
+    ``running``: the process running it still holds the memory (a reader was told)."""
 
-    def __init__(self, target: str, done: int, total: int) -> None:
-        self.target, self.done, self.total = target, done, total
+    def __init__(self, target: str, done: int, total: int, running: bool = False) -> None:
+        self.target, self.done, self.total, self.running = target, done, total, running
+        if running:
+            super().__init__(
+                f"a reindex of this memory to the embedder '{target}' is running ({done} of "
+                f"{total} passages so far); search by meaning cannot work until it finishes: "
+                f"wait for it, then open the memory again")
+            return
         super().__init__(
             f"a reindex of this memory to the embedder '{target}' was interrupted after "
             f"{done} of {total} passages; search by meaning cannot work until it finishes. "
@@ -116,7 +123,7 @@ class ReindexIncompleteError(TiermemError):
             f"started with, '{target}'; it continues where it stopped")
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.target, self.done, self.total))
+        return (type(self), (self.target, self.done, self.total, self.running))
 
 
 class OlderSchemaError(StoreError):

@@ -181,6 +181,43 @@ def test_a_reindex_killed_between_batches_is_finished_by_the_next_one(tmp_path: 
     _check_fully_reindexed(home, 128)
 
 
+def test_a_reader_during_a_running_reindex_is_told_to_wait_not_to_run_it_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from tiermem.cli import main
+
+    monkeypatch.setattr(reindex, "BATCH_ROWS", 16)
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    home = tmp_path / "agents" / "ada"
+    _fill_many(home)
+    seen: list[ReindexIncompleteError] = []
+    codes: list[int] = []
+
+    class ReadMidway(HashingEmbedder):
+        batches = 0
+
+        def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+            self.batches += 1
+            if self.batches == 2:  # the reindex holds the home, one batch committed
+                with pytest.raises(ReindexIncompleteError) as info:
+                    HierarchicalMemory(home, embedder=HashingEmbedder(256), read_only=True)
+                seen.append(info.value)
+                codes.append(main(["diagnostics", "--agent", "ada", "--embedder", "hashing"]))
+            return super().embed_documents(texts)
+
+    HierarchicalMemory.reindex(home, ReadMidway(128)).close()
+    [running] = seen
+    assert running.running and str(running).startswith(
+        f"a reindex of this memory to the embedder 'hashing-uni-bi-128' is running (16 of "
+        f"{PASSAGES} passages so far); search by meaning cannot work until it finishes: wait "
+        f"for it")
+    assert codes == [1]
+    said = " ".join(capsys.readouterr().err.split())
+    assert "is running (16 of" in said and "wait for it, then try again" in said
+    assert "again (it continues where it stopped)" not in said
+    _check_fully_reindexed(home, 128)
+
+
 def test_a_new_embedder_is_refused_while_passages_lack_vectors(tmp_path: Path) -> None:
     # What an older reindex left when it stopped between its two transactions.
     home = tmp_path / "agent"

@@ -295,3 +295,12 @@ def test_a_piped_chat_stops_once_its_database_connection_is_lost(postgres_dsn: s
             memory.close()
     with _memory(postgres_dsn, "lost-connection") as memory:
         assert [f.text for f in memory.core] == ["User lives in Lisbon"]
+
+
+def test_a_reader_sees_whether_a_writer_holds_the_agent(postgres_dsn: str) -> None:
+    with _memory(postgres_dsn, "held-or-not") as writer:
+        writer.add_fact("User likes figs")
+        with _memory(postgres_dsn, "held-or-not", read_only=True) as reader:
+            assert writer.store.writer_active() and reader.store.writer_active()
+    with _memory(postgres_dsn, "held-or-not", read_only=True) as reader:
+        assert not reader.store.writer_active()

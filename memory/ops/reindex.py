@@ -53,7 +53,10 @@ def check_no_reindex_pending(store: StorageBackend) -> None:
     if target is None:
         return
     done, total = _progress(store)
-    raise ReindexIncompleteError(target, done, total)
+    # A reader may open while the reindex runs (it holds the writer lock): "stopped, run
+    # it again" would be wrong, and running it again is refused while it holds the lock.
+    raise ReindexIncompleteError(target, done, total,
+                                 running=store.read_only and store.writer_active())
 
 
 def reindex_memory(

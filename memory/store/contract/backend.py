@@ -143,6 +143,11 @@ class StorageBackend(Transactions, TableDump, Protocol):
         """Whether this object was inherited by a forked process (which must not use it)."""
         ...
 
+    def writer_active(self) -> bool:
+        """Whether a live process holds the memory's writer lock (this one, if it writes):
+        a reader tells a reindex or creation still running from one that stopped."""
+        ...
+
     @property
     def lost(self) -> bool:
         """Whether the store can no longer be used although nobody closed it (the server

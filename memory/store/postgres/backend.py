@@ -30,6 +30,7 @@ from tiermem.memory.store.postgres.connection import (
     status_advice,
     take_writer_lock,
     translate,
+    writer_lock_held,
 )
 from tiermem.memory.store.postgres.facts import PgFacts
 from tiermem.memory.store.postgres.folded_stats import PENDING_TABLES
@@ -185,6 +186,9 @@ class PostgresBackend(NestedTransactions):
     @property
     def lost(self) -> bool:
         return not self._closed and self.conn.broken
+
+    def writer_active(self) -> bool:
+        return not self._read_only or writer_lock_held(self.conn, self.agent_id)
 
     @property
     def location(self) -> str:

@@ -305,6 +305,14 @@ def take_writer_lock(conn: psycopg.Connection, agent: int, where: str) -> None:
         (agent, socket.gethostname(), os.getpid(), process_scope()))
 
 
+def writer_lock_held(conn: psycopg.Connection, agent: int) -> bool:
+    """Whether some session holds ``agent``'s writer lock now."""
+    row = conn.execute(
+        "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted "
+        "AND classid = %s AND objid = %s)", (LOCK_CLASS, agent)).fetchone()
+    return bool(row and row[0])
+
+
 def process_scope() -> str | None:
     """Which process table this process's pid belongs to: the machine's boot and the pid
     namespace (Linux); None where the system does not say. Stored with a writer's pid, so

@@ -65,7 +65,7 @@ from tiermem.memory.store.sqlite.messages import MESSAGE_APPENDS, SQLiteMessages
 from tiermem.memory.store.sqlite.passages import PASSAGE_APPENDS, SQLitePassages
 from tiermem.memory.store.sqlite.schema import migrate
 from tiermem.memory.store.sqlite.vectors import FaissIndex
-from tiermem.memory.store.sqlite.writer_lock import WriterLock
+from tiermem.memory.store.sqlite.writer_lock import WriterLock, writer_lock_held
 from tiermem.memory.store.vector_choice import checked_ef_search, checked_vector_index
 
 
@@ -337,6 +337,11 @@ class SQLiteStore(NestedTransactions):
     def forked(self) -> bool:
         """Whether this is a forked copy of a store another process opened."""
         return self._writer is not None and self._writer.forked
+
+    def writer_active(self) -> bool:
+        # An in-memory store (no home) has no other process to share it with.
+        return self._writer is not None or (self.home is not None
+                                            and writer_lock_held(self.home))
 
     @property
     def lost(self) -> bool:

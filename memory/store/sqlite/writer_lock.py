@@ -135,6 +135,16 @@ class WriterLock:
             f"other process has closed it)")
 
 
+def writer_lock_held(home: Path) -> bool:
+    """Whether a live process holds ``home``'s writer lock, read without taking it: its
+    holder records its pid in the file and clears it on release (one killed leaves it)."""
+    try:
+        recorded = int((home / LOCK_FILE).read_text().strip() or 0)
+    except (OSError, ValueError):
+        return False
+    return recorded > 0 and _alive(recorded)
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
