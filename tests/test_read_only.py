@@ -10,6 +10,7 @@ import hashlib
 import json
 import os
 import pickle
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -246,6 +247,26 @@ def test_a_home_on_a_read_only_filesystem_can_be_inspected(tmp_path: Path) -> No
             assert len(m.core) == 3
         with pytest.raises(StoreError, match="read_only=True"):
             make_memory(home)
+
+
+def test_a_read_only_copy_whose_wal_holds_commits_is_refused_not_read_without_them(
+        tmp_path: Path) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("mounting a file system needs root")
+    with mounted_tmpfs(tmp_path, "8m") as disk:
+        home, copy = tmp_path / "agent", disk / "agent"
+        copy.mkdir()
+        with make_memory(home) as m:
+            m.add_fact("User likes figs")
+            # A copy taken while the writer ran (or after it crashed): the commits are in
+            # the -wal, not yet in the database file, and there is no -shm.
+            for name in (DB_FILE, f"{DB_FILE}-wal"):
+                shutil.copy2(home / name, copy / name)
+        assert (copy / f"{DB_FILE}-wal").stat().st_size > 0
+        subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True)
+        with pytest.raises(StoreError, match=r"read-only, and memory.sqlite3-wal holds changes "
+                                             r"not yet in memory.sqlite3.*copy the agent home"):
+            make_memory(copy, read_only=True)
 
 
 # -- a turn killed mid-way --------------------------------------------------------------------

@@ -64,7 +64,18 @@ def connect_read_only(database: Path) -> sqlite3.Connection:
         if (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF != sqlite3.SQLITE_CANTOPEN:
             raise
         # A WAL reader needs the -shm file, which SQLite cannot create in a read-only
-        # directory; no writer can be using such a home, so the file alone is the database.
+        # directory; no writer can be using such a home, so the file alone is the database,
+        # unless a -wal file holds commits not yet copied into it (a home copied, or left
+        # on a file system remounted read-only, after a crash): read without them, the
+        # memory would be an older one, silently.
+        wal = database.with_name(database.name + "-wal")
+        with contextlib.suppress(OSError):
+            if wal.stat().st_size > 0:
+                raise StoreError(
+                    f"{database.parent} is read-only, and {wal.name} holds changes not yet "
+                    f"in {database.name}, which SQLite can only read with a -shm file it "
+                    f"cannot create there; copy the agent home to a writable directory and "
+                    f"open the copy (opening it once for writing folds them in)") from None
         conn = sqlite3.connect(f"{database.as_uri()}?mode=ro&immutable=1", uri=True,
                                isolation_level=None, check_same_thread=False)
     conn.row_factory = sqlite3.Row
