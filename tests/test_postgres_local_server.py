@@ -68,6 +68,31 @@ def test_restart_keeps_the_data(scratch_dir: Path) -> None:
         assert conn.execute("SELECT word FROM kept").fetchall() == [("persimmon",)]
 
 
+def test_two_starts_of_one_directory_take_turns(
+        scratch_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import fcntl
+
+    data_dir = scratch_dir / "pg"
+    held: list[bool] = []
+
+    def another_start_meanwhile(self: LocalPostgres, timeout: int) -> str:
+        # What a second `tiermem pg start --dir` finds while this one runs initdb.
+        fd = os.open(local_server.start_lock(self.data_dir), os.O_RDWR)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            held.append(False)
+        except BlockingIOError:
+            held.append(True)  # it would wait for this one
+        finally:
+            os.close(fd)
+        return "postgresql://test"
+
+    monkeypatch.setattr(LocalPostgres, "_start", another_start_meanwhile)
+    assert LocalPostgres(data_dir).start() == "postgresql://test"
+    assert LocalPostgres(data_dir).start() == "postgresql://test"  # let go after the first
+    assert held == [True, True]
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="only root's server runs as another account")
 def test_root_is_told_which_directory_the_server_account_cannot_enter(scratch_dir: Path) -> None:
     closed = scratch_dir / "private"
