@@ -26,6 +26,7 @@ from tiermem.memory.errors import (
     EmbedderMismatchError,
     InvalidConfigError,
     InvalidInputError,
+    StoreError,
     TiermemError,
 )
 from tiermem.memory.ops.erase import ErasedMemory, PurgeAfterErasure, resume_erasures
@@ -279,7 +280,9 @@ def close_session(memory: OpenedMemory) -> None:
         return
     try:
         if not store.in_transaction:
-            with store.transaction():
+            # The search counters feed diagnostics only: a session that may no longer write
+            # (its writer lock taken over) closes without them rather than failing.
+            with contextlib.suppress(StoreError), store.transaction():
                 for key, value in memory.counters.items():
                     store.settings.set(key, value)
         for vectors in (memory.archival.vectors, memory.recall.vectors):

@@ -219,3 +219,23 @@ def test_a_writer_whose_lock_file_was_deleted_takes_it_again_or_stops_writing(
                 "User likes green tea", "User lives in Lisbon", "User works at Acme"]
     finally:
         first.close()
+
+
+def test_a_writer_whose_lock_was_deleted_stops_once_another_has_written_meanwhile(
+        tmp_path: Path) -> None:
+    home = tmp_path / "agent"
+    first = HierarchicalMemory(home, embedder=HashingEmbedder())
+    try:
+        first.process_interaction("I like green tea.", "Noted.")
+        (home / LOCK_FILE).unlink()
+        with HierarchicalMemory(home, embedder=HashingEmbedder()) as second:  # came and went
+            second.process_interaction("I live in Lisbon.", "Noted.")
+        # Taking the lock back now would write turn 2 again over a database at turn 2.
+        with pytest.raises(StoreError, match="another process has written the agent home "
+                                             "since; this session stops writing"):
+            first.process_interaction("I work at Acme.", "Noted.")
+    finally:
+        first.close()
+    with HierarchicalMemory(home, embedder=HashingEmbedder(), read_only=True) as memory:
+        turns = [r["turn"] for r in memory.recall.iter_rows() if r["role"] == "user"]
+        assert turns == [1, 2] and memory.tick == 2

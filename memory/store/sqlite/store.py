@@ -174,6 +174,8 @@ class SQLiteStore(NestedTransactions):
             if self.settings.get("store_id") is None:
                 self.settings.set("store_id", secrets.token_hex(16))
             self.settings.set("writer_state", "open")
+        # Another connection's commits move it from here on; this writer's own do not.
+        self._data_version = self._read_data_version()
 
     # -- meta -------------------------------------------------------------------------
     @property
@@ -259,7 +261,8 @@ class SQLiteStore(NestedTransactions):
                 f"this memory ({self.home}) is open read-only, so it cannot be changed; open it "
                 f"without read_only=True (once no other session holds it) to write")
         if self._writer is not None and not self._depth:
-            self._writer.check_still_held()
+            self._writer.check_still_held(
+                written_meanwhile=lambda: self._read_data_version() != self._data_version)
         yield from self._nested()
 
     @contextlib.contextmanager

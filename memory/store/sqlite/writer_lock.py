@@ -15,6 +15,7 @@ import contextlib
 import fcntl
 import os
 import weakref
+from collections.abc import Callable
 from pathlib import Path
 
 from tiermem.memory.errors import StoreError, StoreLockedError, WriterLockError
@@ -53,10 +54,12 @@ class WriterLock:
         self.owner_pid = os.getpid()
         _held.add(self)
 
-    def check_still_held(self) -> None:
+    def check_still_held(self, written_meanwhile: Callable[[], bool]) -> None:
         """Before a write: the lock held must still be the file at ``path``. Deleted by hand
         (as a "stale lock"), it would let a second writer in beside this one; so this one
-        takes the file at ``path`` again, or stops writing when another process has."""
+        takes the file at ``path`` again, or stops writing when another process holds it,
+        or has written the memory meanwhile (``written_meanwhile``: this session's state
+        would then be behind the database)."""
         if self._fd is None:
             return
         held = os.fstat(self._fd)
@@ -65,14 +68,17 @@ class WriterLock:
             if (found.st_ino, found.st_dev) == (held.st_ino, held.st_dev):
                 return
         fd, holder = self._take()
+        if fd is not None and written_meanwhile():
+            os.ftruncate(fd, 0)  # not held after all: no pid for a reader to find alive
+            os.close(fd)
+            fd, holder = None, None
         if fd is None:
-            who = f"process {holder}" if holder else "another process"
+            who = f"process {holder} has opened" if holder else "another process has written"
             raise StoreError(
                 f"the writer lock {self.path} was deleted while this session held it, and "
-                f"{who} has opened the agent home for writing since; this session stops "
-                f"writing so the two cannot overwrite each other: close it. (Never delete "
-                f"{LOCK_FILE}: the lock of a process that has exited is released by itself.)"
-            )
+                f"{who} the agent home since; this session stops writing so the two cannot "
+                f"overwrite each other: close it. (Never delete {LOCK_FILE}: the lock of a "
+                f"process that has exited is released by itself.)")
         os.close(self._fd)
         self._fd = fd
 
