@@ -298,9 +298,26 @@ def test_a_piped_chat_stops_once_its_database_connection_is_lost(postgres_dsn: s
 
 
 def test_a_reader_sees_whether_a_writer_holds_the_agent(postgres_dsn: str) -> None:
+    import psycopg
+
     with _memory(postgres_dsn, "held-or-not") as writer:
         writer.add_fact("User likes figs")
         with _memory(postgres_dsn, "held-or-not", read_only=True) as reader:
             assert writer.store.writer_active() and reader.store.writer_active()
     with _memory(postgres_dsn, "held-or-not", read_only=True) as reader:
         assert not reader.store.writer_active()
+    # Agent ids start at 1 in every database: a writer of another database's agent 1 is not
+    # this one's.
+    dsns = []
+    with psycopg.connect(postgres_dsn, autocommit=True) as admin:
+        for name in ("held_a", "held_b"):
+            admin.execute(f"DROP DATABASE IF EXISTS {name}")
+            admin.execute(f"CREATE DATABASE {name}")
+            dsns.append(make_conninfo(postgres_dsn, dbname=name))
+    with _memory(dsns[1], "ag") as other:
+        other.add_fact("User likes plums")
+    with _memory(dsns[0], "ag") as writer:
+        assert writer.store.agent_id == 1  # type: ignore[attr-defined]
+        with _memory(dsns[1], "ag", read_only=True) as reader:
+            assert reader.store.agent_id == 1  # type: ignore[attr-defined]
+            assert not reader.store.writer_active()

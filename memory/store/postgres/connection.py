@@ -308,8 +308,10 @@ def take_writer_lock(conn: psycopg.Connection, agent: int, where: str) -> None:
 def writer_lock_held(conn: psycopg.Connection, agent: int) -> bool:
     """Whether some session holds ``agent``'s writer lock now."""
     row = conn.execute(
+        # pg_locks lists every database's locks, and agent ids repeat across databases.
         "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted "
-        "AND classid = %s AND objid = %s)", (LOCK_CLASS, agent)).fetchone()
+        "AND classid = %s AND objid = %s AND database = (SELECT oid FROM pg_database "
+        "WHERE datname = current_database()))", (LOCK_CLASS, agent)).fetchone()
     return bool(row and row[0])
 
 
