@@ -58,22 +58,28 @@ def move_history_file(home: Path, stored: PromptHistory) -> int | None:
     return len(lines)
 
 
-def adopt_history_file(home: Path, stored: PromptHistory, note: Callable[[str], None]) -> None:
+def adopt_history_file(home: Path | None, stored: PromptHistory,
+                       note: Callable[[str], None]) -> None:
     """Move an old history file into ``stored``, and ``note`` that it was. Every command
     that writes the agent does so (a piped chat, ``forget``), so that an erasure reaches
-    its lines: left as a file, no erasure would."""
+    its lines: left as a file, no erasure would. ``home`` is None for an agent in
+    PostgreSQL: a file in the directory of that name belongs to a SQLite agent."""
+    if home is None:
+        return
     moved = move_history_file(home, stored)
     if moved is not None:
         note(f"moved {moved} line(s) of prompt history from {home / OLD_HISTORY_FILE} into the "
              "agent's database and deleted the file")
 
 
-def chat_history(home: Path, stored: PromptHistory, keep: bool, warn: TextIO) -> History:
+def chat_history(home: Path | None, stored: PromptHistory, keep: bool, warn: TextIO
+                 ) -> History:
     """The history for an interactive chat: the database's, or with ``keep=False`` one that
-    lasts only this session. An old history file is moved in, and ``warn`` says so."""
-    old = home / OLD_HISTORY_FILE
+    lasts only this session. An old history file is moved in, and ``warn`` says so
+    (``home`` as for ``adopt_history_file``)."""
     if not keep:
-        if old.is_file():
+        old = home / OLD_HISTORY_FILE if home is not None else None
+        if old is not None and old.is_file():
             warn.write(f"tiermem: {old} is a plain-text prompt history from an older version; "
                        "tiermem no longer reads it, so delete it\n")
         return InMemoryHistory()

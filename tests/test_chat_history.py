@@ -140,7 +140,7 @@ def test_a_history_that_cannot_be_saved_is_said_once_and_the_chat_goes_on(
     assert users == ["one", "two"]
 
 
-@pytest.mark.parametrize("first", ["piped chat", "forget"])
+@pytest.mark.parametrize("first", ["piped chat", "forget", "forget, then erase-forgotten"])
 def test_an_old_history_file_is_moved_by_every_writer_so_an_erasure_reaches_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         first: str) -> None:
@@ -153,11 +153,36 @@ def test_an_old_history_file_is_moved_by_every_writer_so_an_erasure_reaches_it(
     home = tmp_path / "agents" / "legacy"
     with HierarchicalMemory(home, embedder=HashingEmbedder()) as memory:
         memory.recall.append("user", secret, turn=1)
+        if first == "forget, then erase-forgotten":
+            assert memory.forget(secret).outcome == "matched"  # forgotten, not erased
     FileHistory(str(home / "history")).append_string(secret)  # as an older version kept it
     if first == "piped chat":
         monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"/core\n")))
         assert run(["chat", "--offline", "--agent", "legacy", "--embedder", "hashing"]) == 0
         assert not (home / "history").exists()
-    assert run(["forget", "--agent", "legacy", "--embedder", "hashing", "--erase", secret]) == 0
+    erase = (["--erase-forgotten"] if first == "forget, then erase-forgotten"
+             else ["--erase", secret])
+    assert run(["forget", "--agent", "legacy", "--embedder", "hashing", *erase]) == 0
     assert "moved 1 line(s) of prompt history" in capsys.readouterr().err
     assert files_holding(home, "4111 2222") == []
+
+
+def test_an_old_history_file_is_no_postgresql_agents(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, postgres_dsn: str) -> None:
+    from tiermem.cli import run
+
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    home = tmp_path / "agents" / "twin"  # a SQLite agent of the same name as the one below
+    home.mkdir(parents=True)
+    FileHistory(str(home / "history")).append_string("a line of the SQLite agent")
+    with HierarchicalMemory(store=postgres_dsn, agent="twin", embedder=HashingEmbedder()):
+        pass
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"/core\n")))
+    assert run(["chat", "--offline", "--agent", "twin", "--store", postgres_dsn,
+                "--embedder", "hashing"]) == 0
+    assert run(["forget", "--agent", "twin", "--store", postgres_dsn, "--embedder", "hashing",
+                "no such text"]) == 1
+    assert (home / "history").read_text().count("a line of the SQLite agent") == 1
+    with HierarchicalMemory(store=postgres_dsn, agent="twin", embedder=HashingEmbedder(),
+                            read_only=True) as memory:
+        assert memory.prompt_history.lines() == []
