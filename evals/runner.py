@@ -323,10 +323,12 @@ def _check_mode_options(args: Any) -> None:
             ("--max-tokens", args.max_tokens), ("--text-tool-calls", args.text_tool_calls))
             if given is not None]
     if ignored:
+        them = "them" if len(ignored) > 1 else "it"
+        # --cv tunes retrieval and takes no --mode qa: dropping them is the only way there.
+        remedy = f"drop {them}" if args.cv else f"add --mode qa, or drop {them}"
         raise ValueError(f"{', '.join(ignored)} {'go' if len(ignored) > 1 else 'goes'} with "
                          f"--mode qa (a model's options also with --rewrite), and retrieval "
-                         f"would ignore {'them' if len(ignored) > 1 else 'it'}: add --mode qa, "
-                         f"or drop {'them' if len(ignored) > 1 else 'it'}")
+                         f"would ignore {them}: {remedy}")
 
 
 def _names(given: Sequence[str] | None, option: str, advice: str) -> list[str]:

@@ -470,6 +470,7 @@ def test_a_run_with_nothing_to_score_is_a_data_error_not_zeros(
     (["--model", "gpt-4o", "--no-baselines"], "--no-baselines, --model go with --mode qa"),
     (["--timeout", "1"], "--timeout goes with --mode qa"),
     (["--mode", "qa", "--k", "5"], "--k sets the cut-offs of retrieval's recall@k"),
+    (["--cv", "--judge"], "retrieval would ignore it: drop it"),  # --cv takes no --mode qa
 ])
 def test_an_option_the_mode_would_ignore_is_refused(
         data_file: Path, extra: list[str], named: str,
