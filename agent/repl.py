@@ -56,8 +56,9 @@ from tiermem.tools.safe_text import safe_text
 #: A turn Ctrl-C cancelled; piped, the run ends with it (tiermem: ... on standard error).
 TURN_CANCELLED = f"cancelled; {UNANSWERED}"
 #: Piped, once the memory's database connection is gone: the lines left are not read.
-STORE_LOST = ("the memory's database connection was lost, so the lines after this one were "
-              "not read; check the server, then send them again")
+STORE_LOST = ("the memory's database connection was lost, so the run stops here: the line "
+              "that met it was not kept, and any after it were not read; check the server, "
+              "then send them again")
 #: Piped, Ctrl-C pressed while a finished turn was being saved: the turn stands.
 INTERRUPTED_AT_COMMIT = "cancelled after the turn was saved; the run stops here"
 CANCELLED = f"{TURN_CANCELLED} (Ctrl-C again or /exit to leave)"
