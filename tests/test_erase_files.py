@@ -55,6 +55,8 @@ def test_a_canary_in_every_tier_is_nowhere_in_the_home_after_erase(
     memory.prompt_history.add(f"My locker code is {canary}.")
     # A search for it typed at the chat prompt, as /forget's hint says to look it up.
     memory.prompt_history.add(f"/recall --all {canary}")
+    memory.prompt_history.add(f"/recall {canary} --all")  # options after the query, too
+    memory.prompt_history.add(f"/archival {canary} --page 2")
     memory.prompt_history.add("/recall ingest worker")
     memory.archival_search(canary)  # a search by meaning builds the 8-bit copy
     erased_vectors = _vector_bytes(memory, passage, said)  # and this the graphs

@@ -141,15 +141,27 @@ def _scrubbed(runs: ErasedRuns, raw: str) -> str | None:
 
 
 def _without_command(line: str) -> str:
-    """``line`` without a leading slash command and its options (``--page 2``)."""
+    """``line`` without a leading slash command and its options (``--page 2``), given
+    before the query or, as the chat also reads them, after it (``/recall CODE --all``)."""
     tokens = line.split()
     if not tokens or not tokens[0].startswith("/"):
         return line
     tokens = tokens[1:]
+    separated = False
     while tokens and tokens[0].startswith("--"):
         option = tokens.pop(0)
+        if option == "--":
+            separated = True
+            break
         if option == "--page" and tokens and tokens[0].isdigit():
             tokens.pop(0)
+    while not separated and len(tokens) > 1:
+        if tokens[-1] == "--all":
+            tokens.pop()
+        elif len(tokens) > 2 and tokens[-2] == "--page" and tokens[-1].isdigit():
+            del tokens[-2:]
+        else:
+            break
     return " ".join(tokens)
 
 
