@@ -186,7 +186,8 @@ class OfflinePolicy:
             if statement.change == "retraction":
                 facts = held()
                 denied = retracted(statement.denied, list(facts))
-                if denied or not statement.denied:
+                news = as_news(sentence)
+                if denied or not statement.denied or news is None:
                     kinds = {part: {**current, **new}[facts[part]] for part in denied}
                     retire(denied, facts)
                     for part, kind in kinds.items():
@@ -196,8 +197,9 @@ class OfflinePolicy:
                             new.setdefault(rest, kind)
                     continue
                 # Nothing held says what it denies: dropping it would lose what the user
-                # said ("I can't eat gluten anymore"), so it is stored as said.
-                statement = as_news(sentence)
+                # said ("I can't eat gluten anymore"), so it is stored as said; a request
+                # to forget something is not (news is None).
+                statement = news
             for extracted in extract_facts(statement.text):
                 # A fact an earlier version stored in its own words is re-asserted as it is.
                 fact = extracted.text if extracted.former is None else stored_as.get(

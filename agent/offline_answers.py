@@ -5,11 +5,12 @@ Evidence, in order:
 1. core facts (read from the rendered core block, as a model would) sharing
    the most concepts with the question (memory/text/wording.py: stems and a few
    synonyms, so "live" meets "lives" and "address"), up to ``MAX_CORE_QUOTES``.
-   Among those, the ones about whom the question asks come alone when there
-   are any ("Where do I live?" quotes "User lives in Porto", not "User's brother
-   Tom lives in Berlin"), and when the question names someone ("What is
-   Initech's SLA?"), facts about someone else who it does not name are left
-   out ("Acme's SLA is 4 hours"; "What SLAs do we have?" still quotes it);
+   Among those, a question in the first person leaves out the user's relatives it
+   does not name when a fact of the user's own answers ("Where do I live?" quotes
+   "User lives in Porto", not "User's brother Tom lives in Berlin"), and one that
+   names someone ("What is Initech's SLA?") leaves out facts about someone else
+   it does not name ("Acme's SLA is 4 hours"; "What SLAs do we have?" still
+   quotes it);
 2. archival hits sharing a concept with the question. A hit marked
    superseded is quoted only for a question about the past, labelled so; an
    older value of a quoted core fact (same attribute, or a close variant) is
@@ -27,6 +28,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from tiermem.memory.search.lexical import STOPWORDS
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.updates import read_statement, replaces, subject_of
@@ -81,28 +83,38 @@ _FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself)\b", re.IGNORECASE)
 _NAME = re.compile(r"(?<=\s)[A-Z][\w-]*")
 
 
+#: A fact about someone of the user's: the relation, and the name that may follow it.
+_RELATIVE = re.compile(r"User['’]s\s+([\w-]+)(?:\s+([A-Z][\w-]*))?")
+
+
 def _names(text: str) -> set[str]:
-    """The capitalised words of ``text`` but its first, casefolded ("I" is no name)."""
-    return {stem(w.casefold()) for w in _NAME.findall(text) if w != "I"}
+    """The capitalised words of ``text`` but its first, casefolded: "I" and words such as
+    "The" that open a sentence are no names."""
+    return {stem(w.casefold()) for w in _NAME.findall(text)
+            if w != "I" and w.casefold() not in STOPWORDS}
 
 
 def _core_quotes(core: list[str], question: str, wanted: set[str]) -> list[str]:
     """The core facts that best answer ``question`` (at most ``MAX_CORE_QUOTES``)."""
-    asked = wanted | ({"user"} if _FIRST_PERSON.search(question) else set())
     named = _names(question)
+    first_person = _FIRST_PERSON.search(question) is not None
     scored = []
     for fact in core:
         subject = subject_of(fact) or ""
         own = (_names(" " + fact) & {stem(w) for w in re.findall(r"[\w-]+", subject)}) - {"user"}
         if named - own and own - named:
             continue  # about someone else than the one the question names
-        about = bool(concepts(subject)) and concepts(subject) <= asked
-        scored.append((len(wanted & concepts(fact)), about, fact))
-    best = max((score for score, _, _ in scored), default=0)
-    top = [(about, fact) for score, about, fact in scored if score == best and score > 0]
-    if any(about for about, _ in top):
-        top = [(about, fact) for about, fact in top if about]
-    return [fact for _, fact in top][:MAX_CORE_QUOTES]
+        # "User's brother Tom lives in Berlin" answers "Where do I live?" only when
+        # nothing of the user's own does; "Where does my brother live?" names him.
+        whose = _RELATIVE.match(fact)
+        relative = whose is not None and not concepts(" ".join(filter(None, whose.groups()))
+                                                      ) & wanted
+        scored.append((len(wanted & concepts(fact)), relative, subject == "user", fact))
+    best = max((score for score, *_ in scored), default=0)
+    top = [entry for entry in scored if entry[0] == best and best > 0]
+    if first_person and any(users for _, _, users, _ in top):
+        top = [entry for entry in top if not entry[1]]
+    return [fact for *_, fact in top][:MAX_CORE_QUOTES]
 
 
 def answer(core: list[str], question: str, found: list[dict[str, Any]]) -> str:

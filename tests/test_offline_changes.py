@@ -277,20 +277,31 @@ def test_a_negation_or_a_move_replaces_the_fact(memory: HierarchicalMemory, said
 
 def test_a_retraction_that_denies_nothing_known_is_stored_as_said(
         memory: HierarchicalMemory) -> None:
-    replies = _chat(memory, "I can't eat gluten anymore.", "I'm not allergic to peanuts "
-                    "anymore, forget that.", "Forget that.", "Do I eat gluten?")
+    replies = _chat(memory, "I can't eat gluten anymore.", "I'm no longer vegetarian.",
+                    "Forget that.", "Do I eat gluten?")
     assert list(_core(memory)) == ["User: I can't eat gluten anymore",
-                                   "User is not allergic to peanuts anymore"]
+                                   "User is no longer vegetarian"]
     assert replies[2] == "(offline) Nothing in core memory matched that, so nothing changed."
     assert "can't eat gluten" in replies[3]
 
 
-def test_a_clause_about_someone_named_before_it_stays_with_them(
-        memory: HierarchicalMemory) -> None:
+@pytest.mark.parametrize("request_text", [
+    "Forget that my locker code is 1234.", "My locker code is 1234, forget that.",
+    "I'm not allergic to peanuts anymore, forget that."])
+def test_a_request_to_forget_what_core_does_not_hold_stores_nothing(
+        memory: HierarchicalMemory, request_text: str) -> None:
+    reply = _chat(memory, request_text)[0]
+    assert list(_core(memory)) == []
+    assert reply == "(offline) Nothing in core memory matched that, so nothing changed."
+
+
+def test_a_clause_about_someone_named_before_it_says_who(memory: HierarchicalMemory) -> None:
     _chat(memory, "My wife is Maria and she is allergic to cats.",
-          "Initech is on the Pro plan and their SLA is 8 hours.")
-    assert list(_core(memory)) == ["User's wife is Maria and she is allergic to cats",
-                                   "Initech is on the Pro plan and their SLA is 8 hours"]
+          "Initech is on the Pro plan and their SLA is 8 hours.",
+          "My sister lives in Berlin and she works at Google.", "My sister moved to Paris.")
+    assert list(_core(memory)) == [
+        "User's wife is Maria", "User's wife is allergic to cats", "Initech is on the Pro plan",
+        "Initech's SLA is 8 hours", "User's sister works at Google", "User's sister moved to Paris"]
 
 
 def test_an_answer_quotes_the_facts_about_whom_the_question_asks(
@@ -331,6 +342,9 @@ def test_a_withdrawal_of_a_fact_core_evicted_is_what_the_answer_quotes() -> None
      ["User likes black coffee"]),
     ("I'm allergic to peanuts and shellfish.",
      "I'm not allergic to peanuts or shellfish anymore.", []),
+    # No list of items: the fact goes whole rather than in mangled pieces.
+    ("I'm allergic to peanuts, which is serious, and to shellfish.",
+     "I'm not allergic to shellfish anymore.", []),
 ])
 def test_withdrawing_items_of_a_list_keeps_the_others(
         memory: HierarchicalMemory, said: str, withdrawn: str, left: list[str]) -> None:

@@ -43,8 +43,8 @@ several items still says without the denied ones.
 
 ``clauses_of(fact)`` splits a compound fact ("The production region is eu-west-1
 and the staging region is us-east-2") into the statements it joins, so each can
-change on its own, but keeps a part that opens with a pronoun ("... and she is
-allergic to cats") with the one before, which says who it is about;
+change on its own; a part that opens with a pronoun ("... and she is allergic to
+cats") takes the subject of the one before it;
 ``statements_of(fact, durability)`` gives each its durability.
 """
 
@@ -112,14 +112,19 @@ _OTHER_CUES = (("my new", re.compile(r"\bmy\s+new\b", _I)),
 _SPACES = re.compile(r"\s{2,}")
 
 
-_FORGET_CLAUSE = re.compile(r"[,;:]?\s*\b(?:so\s+|please\s+)?forget\s+(?:about\s+)?(?:that|it)\b"
-                            r"[.!]?", _I)
+#: A request to forget, as a retraction reads it ("..., forget that", "forget that X").
+_FORGET_CLAUSE = re.compile(
+    r"(?<!n't )(?<!n’t )(?<!not )(?<!never )(?<!dont )\bforget\s+(?:about\s+)?(?:that|it)\b",
+    _I)
 
 
-def as_news(sentence: str) -> Statement:
-    """A retraction read as a plain statement, without its "forget that": when it denies
-    nothing known, what it says is news ("I can't eat gluten anymore")."""
-    text = _SPACES.sub(" ", _FORGET_CLAUSE.sub("", sentence.strip())).strip(" ,")
+def as_news(sentence: str) -> Statement | None:
+    """A retraction read as a plain statement: when it denies nothing known, what it says
+    is news ("I can't eat gluten anymore"). None for one that asks to forget ("forget that
+    my locker code is 1234"): that is never to be stored."""
+    if _FORGET_CLAUSE.search(sentence):
+        return None
+    text = _SPACES.sub(" ", sentence.strip()).strip(" ,")
     return Statement(text[:1].upper() + text[1:])
 
 
@@ -240,9 +245,30 @@ def _value_kind(fact: str) -> str:
     value = match["value"].strip() if match else ""
     if re.match(r"(?:a|an)\s", value, _I):
         return "kind"
+    value = re.sub(r"^the\s+", "", value, flags=_I)  # "the Beatles" is a name
     if re.search(r"[\d@]|^[A-Z]|\w[-./:]\w", value):
         return "name"
     return "plain"
+
+
+def _same_subject(new: str, old: str) -> bool:
+    """Whether two facts may be about one thing: the same subject (or one unclear), the same
+    predicate given to another subject, or one naming the other's subject itself (not as
+    the owner of something: "User's wife" does not name "User")."""
+    new_subject, old_subject = subject_of(new), subject_of(old)
+    if new_subject is None or old_subject is None or new_subject == old_subject:
+        return True
+    if _predicate(new) == _predicate(old):
+        return True
+    return any(re.search(rf"(?<![\w'’-]){re.escape(subject)}(?![\w-]|['’]s\b)",
+                         fact.casefold()) is not None
+               for subject, fact in ((old_subject, new), (new_subject, old)))
+
+
+def _predicate(fact: str) -> str:
+    """What ``fact`` says of its subject, normalised ("leads the payments team")."""
+    match = _VERB.match(fact.strip())
+    return normalize_fact(fact.strip()[match.end("subject"):]) if match else ""
 
 
 def _negation_of(new: str, old: str) -> bool:
@@ -255,21 +281,23 @@ def _negation_of(new: str, old: str) -> bool:
 def replaces(new: str, old: str, change: str | None) -> bool:
     """Whether the new fact ``new`` supersedes ``old`` (``change``: the statement's cue).
 
-    Facts about different subjects never do ("Customer Acme is now on the Pro plan" leaves
-    Globex's plan). An attribute ("my sister is ...") changes only to a value of the same
-    look: "Ana" replaces "Anna", but "pregnant" is one more fact about her."""
+    Without a change cue an attribute ("my sister is ...") changes only to a value of the
+    same look: "Ana" replaces "Anna", but "pregnant" is one more fact about her. With one,
+    facts about different subjects do only when the new one gives the old one's
+    predicate to another subject ("Alice now leads the payments team") or names the old
+    one's subject ("Alice is now the on-call engineer"): "Customer Acme is now on the Pro
+    plan" leaves Globex's plan."""
     if normalize_fact(new) == normalize_fact(old):
         return False
     if _negation_of(new, old):
         return True
     new_slot, old_slot = slot_of(new), slot_of(old)
     if new_slot is not None and new_slot == old_slot:
-        return (any(_VERB_SLOT.match(fact.strip()) for fact in (new, old))
+        return (change is not None or any(_VERB_SLOT.match(fact.strip()) for fact in (new, old))
                 or _value_kind(new) == _value_kind(old))
     if change is None or (new_slot is not None and old_slot is not None):
         return False
-    new_subject, old_subject = subject_of(new), subject_of(old)
-    if new_subject is not None and old_subject is not None and new_subject != old_subject:
+    if not _same_subject(new, old):
         return False
     new_concepts, old_concepts = _own_concepts(new), _own_concepts(old)
     shared = len(new_concepts & old_concepts)
@@ -285,13 +313,29 @@ _STATEMENT = re.compile(
     r"|works|needs|wants|uses|owns|moved|relocated)\b", _I)
 
 
-#: A part about someone named before it ("... and she is allergic to cats"): cut off, it
-#: would not say who.
-_REFERS_BACK = re.compile(r"^(?:he|she|they|it|his|her|their|its|them|him)\b", _I)
+#: A part about someone named before it ("... and she is allergic to cats"): cut off as it
+#: is, it would not say who, so the pronoun gives way to that subject.
+_REFERS_BACK = re.compile(r"^(?P<pronoun>he|she|they|it|his|her|their|its)\s+", _I)
+_POSSESSIVE_PRONOUNS = frozenset({"his", "her", "their", "its"})
 
 
 def _states(part: str) -> bool:
     return slot_of(part) is not None or _STATEMENT.match(part) is not None
+
+
+def _own_subject(piece: str, before: str) -> str | None:
+    """``piece`` with a leading pronoun replaced by the subject of the part ``before`` it
+    ("she works at Google" after "User's sister lives in Berlin": "User's sister works at
+    Google"); None when that subject is unclear."""
+    back = _REFERS_BACK.match(piece)
+    if back is None:
+        return piece
+    subject = _VERB.match(before.strip())
+    if subject is None:
+        return None
+    owner = subject["subject"]
+    joined = f"{owner}'s " if back["pronoun"].casefold() in _POSSESSIVE_PRONOUNS else f"{owner} "
+    return joined + piece[back.end():]
 
 
 def clauses_of(fact: str) -> list[str]:
@@ -302,8 +346,9 @@ def clauses_of(fact: str) -> list[str]:
     pieces = _CLAUSE_JOIN.split(fact.strip())
     parts = [pieces[0]]
     for joint, piece in zip(pieces[1::2], pieces[2::2], strict=True):
-        if _states(parts[-1]) and _states(piece) and not _REFERS_BACK.match(piece):
-            parts.append(piece)
+        own = _own_subject(piece, parts[-1])
+        if _states(parts[-1]) and own is not None and _states(own):
+            parts.append(own)
         else:
             parts[-1] += joint + piece
     if len(parts) < 2:
@@ -341,6 +386,11 @@ def retracted(denied: frozenset[str], facts: Sequence[str]) -> list[str]:
     return [fact for score, fact in scored if score == best]
 
 
+#: An item of a list is a few words ("green tea"), with no verb or clause of its own.
+_MAX_ITEM_WORDS = 4
+_NOT_AN_ITEM = re.compile(
+    rf"\b(?:is|are|was|were|has|have|had|does|do|did|which|who|that|works?|lives?"
+    rf"|[a-z]+n{_APOS}t)\b", _I)
 #: Where a list of items is joined: "peanuts, shellfish and eggs".
 _ITEM_JOIN = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", _I)
 
@@ -362,6 +412,8 @@ def still_held(fact: str, denied: frozenset[str]) -> str | None:
         cut -= 1
     head = " ".join(head_words[:cut])
     items = [" ".join(head_words[cut:]), *pieces[1:]]
+    if any(len(item.split()) > _MAX_ITEM_WORDS or _NOT_AN_ITEM.search(item) for item in items):
+        return None  # not a list of items ("lives in Porto, Portugal and works at Acme")
     kept = [item for item in items if not concepts(item) or not concepts(item) <= denied]
     if len(kept) in (0, len(items)) or not head:
         return None
