@@ -368,6 +368,12 @@ def test_remember_when_is_not_a_fact() -> None:
         ("We called Bob", ("short-lived", None)),
         ("The file is named config.yaml", ("short-lived", None)),
         ("The motherboard died", ("short-lived", None)),
+        ("A pod named Redis-0 keeps crashing", ("short-lived", None)),
+        ("The branch is called Main", ("short-lived", None)),
+        # Who a sentence is about does not make what it says last.
+        ("My mom is in the hospital this week", ("short-lived", "this week")),
+        ("My brother is visiting tomorrow", ("short-lived", "tomorrow")),
+        ("My wife's birthday is tomorrow", ("durable", "birthday")),
         # Word boundaries: no cue hidden inside a longer word.
         ("The nightly backup job finished", ("short-lived", None)),
         ("Post the json to slack", ("short-lived", None)),

@@ -32,18 +32,18 @@ row    rule                        result       cues (abridged)
                                                 region, incident commander, SLA,
                                                 customer, account, plan is,
                                                 contract, email, phone, works
-                                                at, job, wife, husband, son,
-                                                daughter, sister, brother,
-                                                mother, father, mom, dad,
-                                                parents, cousin (and other
-                                                family), is called / named
-                                                Name, deadline, policy
+                                                at, job, my X is called, a
+                                                dog named, deadline, policy
 4      weak short-lived cue        short-lived  this week, this month,
                                                 currently, now, tomorrow,
                                                 yesterday
-5      explicit lead-in            durable      remember, note, keep in mind
+5      person cue                  durable      wife, husband, son, daughter,
+                                                sister, brother, mother, mom,
+                                                father, dad, parents, cousin
+                                                (and other family)
+6      explicit lead-in            durable      remember, note, keep in mind
                                                 (``lead_in``)
-6      nothing matched             short-lived  (cue is None)
+7      nothing matched             short-lived  (cue is None)
 =====  ==========================  ===========  =================================
 
 Why this order:
@@ -56,10 +56,13 @@ Why this order:
 - Row 3 beats row 4 because rotations and attributes are often phrased with a
   time frame that does not make them transient: "The on-call rotation this
   week is Alice then Bob" and "I currently live in Berlin" are facts to keep.
-- Row 5 sits below the short-lived rows so "remember that the api is
+- Row 5 sits below row 4 because who a sentence is about does not make what
+  it says last: "My wife is Maria" is kept, "My mom is in the hospital this
+  week" passes.
+- Row 6 sits below the short-lived rows so "remember that the api is
   restarting right now" still rotates out, but an explicit request to
   remember otherwise makes the fact durable.
-- Row 6 is short-lived so that ordinary chit-chat cannot flood core with
+- Row 7 is short-lived so that ordinary chit-chat cannot flood core with
   durable facts: durability must be earned by a cue.
 """
 
@@ -128,12 +131,14 @@ _DURABLE = _cues(
     ("allergy", r"\ballerg(?:y|ies)\b"),
     ("my name", r"\bmy\s+name\b"),
     ("name is", rf"\bname(?:\s+is|{_APOS}s)\b"),
-    # "is called" alone would catch "the webhook is called on every push": a name follows
-    # as a capitalised word, or the thing named has an owner ("my dog is called rex").
-    ("is called", rf"\b(?:is|are|was|were|am|{_APOS}s|{_APOS}m)\s+(?:called|named)\s+(?-i:[A-Z])"
-                  r"|\b(?:my|our|your|his|her|their)\s+[\w-]+\s+(?:is|was)\s+"
-                  r"(?:called|named)\b"),
-    ("named", r"\bnamed\s+(?-i:[A-Z])"),
+    # "is called" alone would catch "the webhook is called on every push", and a capital
+    # after it "the branch is called Main": a person's or a pet's name has an owner ("my
+    # dog is called Rex"), or is one's own, or follows a word for one ("a cat named Miso").
+    ("is called", rf"\b(?:my|our|your|his|her|their)\s+(?:[\w-]+\s+){{1,2}}(?:is|are|was|were)"
+                  rf"\s+(?:called|named)\b|\bi(?:\s+am|{_APOS}m)\s+(?:called|named)\b"),
+    ("named", r"\b(?:dog|cat|pet|puppy|kitten|horse|son|daughter|baby|boy|girl|friend|boss"
+              r"|manager|colleague|brother|sister|cousin|partner|wife|husband)s?\s+"
+              r"(?:called|named)\b"),
     ("birthday", r"\bbirthday\b"),
     ("born", r"\bborn\b"),
     ("live in", r"\bliv(?:e|es|ing)\s+in\b"),
@@ -159,6 +164,14 @@ _DURABLE = _cues(
     ("works at", r"\bwork(?:s|ing)?\s+(?:at|for)\b"),
     # "job" alone would catch every cron and CI job; a person's job comes with an owner.
     ("job", rf"\b(?:my|new|day|his|her|their|\w+{_APOS}s)\s+job\b|\bjob\s+title\b"),
+    ("password policy", r"\bpassword\s+polic(?:y|ies)\b"),
+    ("deadline", r"\bdeadlines?\b"),
+    ("policy", r"\bpolic(?:y|ies)\b"),
+)
+
+#: Row 5: who a fact is about. Below the weak short-lived cues: "My wife is Maria" lasts,
+#: "My mom is in the hospital this week" does not.
+_PERSON = _cues(
     ("wife", r"\bwife\b"),
     ("husband", r"\bhusband\b"),
     ("daughter", r"\bdaughters?\b"),
@@ -182,9 +195,6 @@ _DURABLE = _cues(
     ("parents", r"\bparents\b"),
     ("family", r"\b(?:my|our|your|his|her|their)\s+(?:parent|kids?|child|children|partner"
                r"|family)\b"),
-    ("password policy", r"\bpassword\s+polic(?:y|ies)\b"),
-    ("deadline", r"\bdeadlines?\b"),
-    ("policy", r"\bpolic(?:y|ies)\b"),
 )
 
 _WEAK_SHORT_LIVED = _cues(
@@ -282,6 +292,9 @@ def classify_durability(sentence: str) -> tuple[Durability, str | None]:
     weak = _first_cue(_WEAK_SHORT_LIVED, text)
     if weak is not None:
         return SHORT_LIVED, weak
+    person = _first_cue(_PERSON, text)
+    if person is not None:
+        return DURABLE, person
     found = lead_in(strip_markers(text))
     if found is not None:
         return DURABLE, found[0]
