@@ -23,6 +23,7 @@ from tiermem.memory.errors import (
     StoreFullError,
     StoreLockedError,
     TiermemError,
+    UnfinishedMigrationError,
     UnfinishedStoreError,
     WriterLockError,
 )
@@ -53,6 +54,7 @@ __all__ = [
     "StoreFullError",
     "StoreLockedError",
     "TiermemError",
+    "UnfinishedMigrationError",
     "UnfinishedStoreError",
     "WriterLockError",
 ]

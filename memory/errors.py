@@ -163,6 +163,21 @@ class UnfinishedStoreError(StoreError):
         return (type(self), (self.where, self.found))
 
 
+class UnfinishedMigrationError(StoreError):
+    """A ``migrate`` into this memory stopped before its copy committed: it holds no memory
+    (the copy rolled back), and running the migrate again makes it. ``source`` is where the
+    migrate copied from."""
+
+    def __init__(self, where: str, source: str) -> None:
+        self.where, self.source = where, source
+        super().__init__(
+            f"a migrate into {where} (from {source}) stopped before it finished, so it holds "
+            f"no memory yet; run the migrate again, which copies it whole")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.where, self.source))
+
+
 class NewerSchemaError(StoreError):
     """A memory a newer version of tiermem wrote. This version neither reads nor writes it
     (writing could break the columns and invariants the newer one added) and leaves it as

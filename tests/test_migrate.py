@@ -12,12 +12,19 @@ from postgres_fixtures import fresh_database
 from tiermem.agent.place import store_flag
 from tiermem.cli import main
 from tiermem.memory.embed.embeddings import HashingEmbedder
-from tiermem.memory.errors import StoreError, TargetHoldsMemoryError
+from tiermem.memory.errors import StoreError, TargetHoldsMemoryError, UnfinishedMigrationError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store import transfer
 from tiermem.memory.store.postgres.backend import PostgresBackend
 from tiermem.memory.store.postgres.connection import stored_agents
-from tiermem.memory.store.records import DUMP_TABLES, Event, HistoryPoint, Message, Passage
+from tiermem.memory.store.records import (
+    DUMP_TABLES,
+    MIGRATING_KEY,
+    Event,
+    HistoryPoint,
+    Message,
+    Passage,
+)
 from tiermem.memory.store.transfer import content_digest, migrate, open_backend
 from tiermem.memory.types import Fact
 
@@ -122,7 +129,8 @@ def test_a_copy_that_does_not_verify_is_rolled_back(postgres_dsn: str,
         assert calls == ["alice", "bob"]
         monkeypatch.undo()
         assert all(next(iter(target.export_rows(t)), None) is None for t in DUMP_TABLES)
-        assert target.settings.items() == []
+        # Only the mark that says a migrate into it did not finish.
+        assert target.settings.items() == [(MIGRATING_KEY, source.location)]
         assert content_digest(source) == before
     finally:
         source.close()
@@ -260,3 +268,44 @@ def test_a_migrated_memory_gives_no_id_the_source_erased(
                       copy.archival_insert("the lifts are serviced on Fridays"),
                       copy.recall.append("user", "the car park is full", 2))
             assert all(new > old for new, old in zip(stored, erased, strict=True))
+
+
+@pytest.mark.parametrize("into", ["sqlite", "postgres"])
+def test_a_migrate_cut_short_leaves_a_target_that_says_so_and_is_run_again(
+        tmp_path: Path, into: str, request: pytest.FixtureRequest,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    home = tmp_path / "src"
+    with HierarchicalMemory(home, embedder=HashingEmbedder()) as memory:
+        for i in range(30):
+            memory.archival_insert(f"runbook step {i}: restart the worker")
+        memory.add_fact("User likes figs")
+    if into == "sqlite":
+        where: dict[str, object] = {"path": tmp_path / "dst"}
+        target_args = ["--to", str(tmp_path / "dst")]
+        target = open_backend(str(tmp_path / "dst"), None, read_only=False)
+    else:
+        dsn = request.getfixturevalue("postgres_dsn")
+        where = {"store": dsn, "agent": "cut-short"}
+        target_args = ["--to", dsn, "--agent", "cut-short"]
+        target = open_backend(dsn, "cut-short", read_only=False)
+    source = open_backend(str(home), None, read_only=True)
+
+    def killed(table: str, done: int, total: int) -> None:
+        raise KeyboardInterrupt  # Ctrl-C, or the process killed, mid-copy
+
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            migrate(source, target, killed)
+    finally:
+        source.close()
+        target.close()
+    # Not an empty memory that a session would then write to: every open says what happened.
+    for read_only in (True, False):
+        with pytest.raises(UnfinishedMigrationError, match="run the migrate again"):
+            HierarchicalMemory(embedder=HashingEmbedder(), read_only=read_only,
+                               **where)  # type: ignore[arg-type]
+    assert main(["migrate", "--from", str(home), *target_args]) == 0
+    capsys.readouterr()
+    with HierarchicalMemory(embedder=HashingEmbedder(), **where) as memory:  # type: ignore[arg-type]
+        assert [f.text for f in memory.facts()] == ["User likes figs"]
+        assert len(memory.archival) == 30

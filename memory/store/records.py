@@ -134,6 +134,11 @@ class Event:
     id: int = 0
 
 
+#: The setting a migrate into a store holds until its copy commits (memory/store/transfer.py):
+#: where it copies from.
+MIGRATING_KEY = "migrating_from"
+
+
 @dataclass(frozen=True)
 class FactTotals:
     """Sums over every fact, in either tier; ``max_cycles`` over the facts not forgotten."""

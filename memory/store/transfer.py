@@ -19,7 +19,7 @@ from typing import Any
 from tiermem.memory.errors import StoreError, TargetHoldsMemoryError
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.opening import open_backend
-from tiermem.memory.store.records import DUMP_TABLES, DumpRow
+from tiermem.memory.store.records import DUMP_TABLES, MIGRATING_KEY, DumpRow
 
 __all__ = ["MigrationReport", "content_digest", "migrate", "open_backend"]
 
@@ -28,7 +28,8 @@ __all__ = ["MigrationReport", "content_digest", "migrate", "open_backend"]
 #: FAISS files) and bumps them as rows arrive, so the count is the target's own.
 STORAGE_KEYS = frozenset({"store_id", "writer_state", "recall_rewrites",
                           "archival_rewrites", "purge_pending",
-                          "passages_vector_generation", "messages_vector_generation"})
+                          "passages_vector_generation", "messages_vector_generation",
+                          MIGRATING_KEY})
 BATCH = 5000
 
 Progress = Callable[[str, int, int], None]
@@ -86,6 +87,11 @@ def migrate(source: StorageBackend, target: StorageBackend,
     held = [t for t in DUMP_TABLES if next(iter(target.export_rows(t)), None) is not None]
     if held:
         raise TargetHoldsMemoryError(target.location, tuple(held))
+    # Committed first, on its own: a copy killed half-way leaves the target marked, so it
+    # is never taken for an empty memory (memory/session.py refuses to open it), and the
+    # migrate can be run again. The copy's own transaction takes the mark away.
+    with target.transaction():
+        target.settings.set(MIGRATING_KEY, source.location)
     with target.transaction():
         for table in DUMP_TABLES:
             done = 0
@@ -96,6 +102,7 @@ def migrate(source: StorageBackend, target: StorageBackend,
                     progress(table, done, counts[table])
         for key, value in _settings(source):
             target.settings.set(key, value)
+        target.settings.delete([MIGRATING_KEY])
         copied, copied_settings, copied_digest = content_digest(target)
         if (copied, copied_settings, copied_digest) != (counts, settings, digest):
             raise StoreError(_mismatch(counts, copied, digest, copied_digest, target.location))
