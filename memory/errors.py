@@ -166,16 +166,21 @@ class UnfinishedStoreError(StoreError):
 class UnfinishedMigrationError(StoreError):
     """A ``migrate`` into this memory stopped before its copy committed: it holds no memory
     (the copy rolled back), and running the migrate again makes it. ``source`` is where the
-    migrate copied from."""
+    migrate copied from; ``running``: the migrate still holds it (a reader was told)."""
 
-    def __init__(self, where: str, source: str) -> None:
-        self.where, self.source = where, source
+    def __init__(self, where: str, source: str, running: bool = False) -> None:
+        self.where, self.source, self.running = where, source, running
+        if running:  # a reader opened it while the migrate holds it
+            super().__init__(
+                f"a migrate into {where} (from {source}) is running, so it holds no memory "
+                f"yet; wait for it to finish")
+            return
         super().__init__(
             f"a migrate into {where} (from {source}) stopped before it finished, so it holds "
             f"no memory yet; run the migrate again, which copies it whole")
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.where, self.source))
+        return (type(self), (self.where, self.source, self.running))
 
 
 class NewerSchemaError(StoreError):

@@ -191,7 +191,8 @@ def check_embedder(store: StorageBackend, embedder: Embedder) -> None:
     if source is not None:
         # Else it would pass for an empty memory, and what a session wrote to it would make
         # the migrate's next run refuse it as one already holding a memory.
-        raise UnfinishedMigrationError(store.location, source)
+        raise UnfinishedMigrationError(store.location, source,
+                                       running=store.read_only and store.writer_active())
     check_no_reindex_pending(store)
     stored_id = store.settings.get("embedder_id")
     stored_dim = int(store.settings.get("embedder_dim", "0") or 0)

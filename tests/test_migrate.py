@@ -282,12 +282,13 @@ def test_a_migrate_cut_short_leaves_a_target_that_says_so_and_is_run_again(
     if into == "sqlite":
         where: dict[str, object] = {"path": tmp_path / "dst"}
         target_args = ["--to", str(tmp_path / "dst")]
-        target = open_backend(str(tmp_path / "dst"), None, read_only=False)
+        place: tuple[str, str | None] = (str(tmp_path / "dst"), None)
     else:
         dsn = request.getfixturevalue("postgres_dsn")
         where = {"store": dsn, "agent": "cut-short"}
         target_args = ["--to", dsn, "--agent", "cut-short"]
-        target = open_backend(dsn, "cut-short", read_only=False)
+        place = (dsn, "cut-short")
+    target = open_backend(*place, read_only=False)
     source = open_backend(str(home), None, read_only=True)
 
     def killed(table: str, done: int, total: int) -> None:
@@ -304,6 +305,15 @@ def test_a_migrate_cut_short_leaves_a_target_that_says_so_and_is_run_again(
         with pytest.raises(UnfinishedMigrationError, match="run the migrate again"):
             HierarchicalMemory(embedder=HashingEmbedder(), read_only=read_only,
                                **where)  # type: ignore[arg-type]
+    # A reader while a migrate holds the target is told to wait (here the migrate is this
+    # writer, which has marked it and not yet copied).
+    holder = open_backend(*place, read_only=False)
+    try:
+        with pytest.raises(UnfinishedMigrationError, match=r"is running.*wait for it"):
+            HierarchicalMemory(embedder=HashingEmbedder(), read_only=True,
+                               **where)  # type: ignore[arg-type]
+    finally:
+        holder.close()
     assert main(["migrate", "--from", str(home), *target_args]) == 0
     capsys.readouterr()
     with HierarchicalMemory(embedder=HashingEmbedder(), **where) as memory:  # type: ignore[arg-type]
