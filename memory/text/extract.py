@@ -135,6 +135,11 @@ _PERFECT_SUBJECTS = {
     "have": frozenset({"i", "you", "we", "they", "u", "ya", "y'all"}),
     "had": frozenset({"i", "you", "we", "they", "he", "she", "u", "ya", "y'all"}),
 }
+#: A past participle after "has ...": what a question with "has" asks about.
+_PARTICIPLE = re.compile(
+    r"^\W*\S+\s+\S+(?:\s+\S+)*?\s+(?:\w+(?:ed|en)|been|done|gone|run|begun|come|set|put|got"
+    r"|seen|made|left|sent|built|paid|sold|told|kept|found|held|brought|bought|said)\b",
+    re.IGNORECASE)
 _SUBJECTS = frozenset(
     {"i", "you", "we", "they", "he", "she", "it", "this", "that", "these", "those", "there",
      "the", "a", "an", "my", "your", "our", "their", "his", "her", "its", "anyone",
@@ -200,9 +205,11 @@ def is_question(sentence: str) -> bool:
         return nxt not in _SUBJECTS
     aux = _NEGATED_AUX.get(first, first if not clitic else None)
     if aux in _PERFECT_SUBJECTS and nxt is not None:
-        # "Had I known, I would have stayed" inverts a condition; it asks nothing.
-        return nxt in _PERFECT_SUBJECTS[aux] and not (aux == "had" and "," in original)
-    if aux == "has" and nxt in ("a", "an"):  # "Has a dog named Rex": the subject dropped
+        # "Had I known (,) I would have stayed" inverts a condition; it asks nothing.
+        return nxt in _PERFECT_SUBJECTS[aux] and not (aux == "had" and nxt == "i")
+    if aux == "has" and (nxt in ("a", "an") or not _PARTICIPLE.search(original)):
+        # "Has a dog named Rex", "Has the best coffee in town": the subject dropped. A
+        # question asks whether something has been done ("has the deploy finished").
         return False
     if aux in _AUX_WORDS and nxt is not None and nxt != "not":
         # A capitalised name also fills the subject slot: "Is Alice on call".
