@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from tiermem.memory.errors import TiermemError
+from tiermem.memory.process_check import process_alive
 
 
 class OutputPathError(TiermemError):
@@ -155,19 +156,9 @@ def _remove_orphans(path: Path) -> None:
     rename (killed): nothing else would, and a snapshot's holds the whole memory."""
     for tmp in path.parent.glob(f".{glob.escape(path.name)}.*-*.tmp"):
         pid = tmp.name[len(path.name) + 2:].split("-", 1)[0]
-        if pid.isdigit() and not _alive(int(pid)):
+        if pid.isdigit() and not process_alive(int(pid)):
             with contextlib.suppress(OSError):
                 tmp.unlink()
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except (ProcessLookupError, OverflowError):  # gone, or a number no pid can be
-        return False
-    except PermissionError:  # another user's
-        return True
-    return True
 
 
 def fsync_path(path: Path) -> None:

@@ -34,6 +34,7 @@ from typing import Any
 from urllib.parse import quote
 
 from tiermem.memory.errors import StoreError
+from tiermem.memory.process_check import process_alive
 
 #: The PostgreSQL major version the wheel ships and this module runs.
 PG_MAJOR = 18
@@ -156,7 +157,7 @@ class LocalPostgres:
         if len(lines) < 5 or not lines[0].strip().lstrip("-").isdigit():
             return None
         pid = int(lines[0])
-        if not _alive(pid):
+        if not process_alive(pid):
             return None
         ready = len(lines) >= 8 and lines[7].strip() == "ready"
         return ServerStatus(pid, Path(lines[1]), Path(lines[4] or self.data_dir), ready)
@@ -388,16 +389,6 @@ def _link_or_copy(source: str, target: str) -> None:
         os.link(source, target)
     except OSError:
         shutil.copy2(source, target)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _first_closed_parent(path: Path, account: pwd.struct_passwd) -> Path | None:

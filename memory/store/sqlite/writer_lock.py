@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tiermem.memory.errors import StoreError, StoreLockedError, WriterLockError
+from tiermem.memory.process_check import process_alive
 
 LOCK_FILE = "writer.lock"
 
@@ -47,7 +48,7 @@ class WriterLock:
             _fork_hook_installed = True
         fd, holder = self._take()
         if fd is None:
-            if holder is not None and not _alive(holder):
+            if holder is not None and not process_alive(holder):
                 raise StoreLockedError(str(self.path.parent), None, exited_pid=holder)
             raise StoreLockedError(str(self.path.parent), holder)
         self._fd = fd
@@ -148,14 +149,4 @@ def writer_lock_held(home: Path) -> bool:
         recorded = int((home / LOCK_FILE).read_text().strip() or 0)
     except (OSError, ValueError):
         return False
-    return recorded > 0 and _alive(recorded)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # it exists, owned by another user
-        return True
-    return True
+    return recorded > 0 and process_alive(recorded)
