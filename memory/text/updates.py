@@ -78,11 +78,15 @@ class Statement:
 # ---------------------------------------------------------------------------
 # Reading a sentence
 
+#: A request to forget ("..., forget that", "forget that X"); not "don't forget that ...",
+#: which asks to keep what follows.
+_FORGET_CLAUSE = re.compile(
+    r"(?<!n't )(?<!n’t )(?<!not )(?<!never )(?<!dont )\bforget\s+(?:about\s+)?(?:that|it)\b",
+    _I)
 _RETRACTION = re.compile(
     r"\bno\s+longer\b"
     rf"|(?:\bnot|n{_APOS}t)\b[^.;]*?\b(?:any\s?more|any\s+longer)\b"
-    # Not "don't forget that ...", which asks to keep what follows.
-    r"|(?<!n't )(?<!n’t )(?<!not )(?<!never )(?<!dont )\bforget\s+(?:about\s+)?(?:that|it)\b"
+    rf"|{_FORGET_CLAUSE.pattern}"
     rf"|^i(?:\s+have|{_APOS}ve)?\s+(?:quit|stopped)\b",
     _I,
 )
@@ -111,11 +115,6 @@ _OTHER_CUES = (("my new", re.compile(r"\bmy\s+new\b", _I)),
                    _I)))
 _SPACES = re.compile(r"\s{2,}")
 
-
-#: A request to forget, as a retraction reads it ("..., forget that", "forget that X").
-_FORGET_CLAUSE = re.compile(
-    r"(?<!n't )(?<!n’t )(?<!not )(?<!never )(?<!dont )\bforget\s+(?:about\s+)?(?:that|it)\b",
-    _I)
 
 
 def as_news(sentence: str) -> Statement | None:
