@@ -52,13 +52,11 @@ def cmd_chat(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         _note_session_settings(memory, args.agent, args.store, note)
         repl = ChatRepl(Agent(memory, llm), console=console, agent_name=args.agent,
                         json_lines=args.json, home=place.home, store=args.store)
-        # An old history file in the home directory is a SQLite agent's, not a --store one's.
-        legacy_home = place.home if place.dsn is None else None
         if args.json or not sys.stdin.isatty():
-            adopt_history_file(legacy_home, memory.prompt_history, note)
+            adopt_history_file(place.files_home, memory.prompt_history, note)
             return repl.run_piped(decoded_lines(sys.stdin.buffer, sys.stderr))
         return repl.run_interactive(history=chat_history(
-            legacy_home, memory.prompt_history, not args.no_history, sys.stderr))
+            place.files_home, memory.prompt_history, not args.no_history, sys.stderr))
 
 
 def _note_session_settings(memory: Any, agent: str, store: str | None,

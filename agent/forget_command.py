@@ -145,8 +145,7 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     embedder = session_embedder(place, args.embedder, writer=True)
     with place.in_use(note), place.open_memory(embedder=embedder, judge=judge,
                                                forget=config) as memory:
-        adopt_history_file(place.home if place.dsn is None else None, memory.prompt_history,
-                           note)
+        adopt_history_file(place.files_home, memory.prompt_history, note)
         try:
             result = memory.forget(request, erase=args.erase)
         except JudgeMissingError:
@@ -234,8 +233,7 @@ def _erase_forgotten(args: argparse.Namespace, note: Callable[[str], None]) -> i
         from tiermem.agent.chat_history import adopt_history_file
 
         # Before the erasure, so that it reaches an old history file's lines too.
-        adopt_history_file(place.home if place.dsn is None else None, memory.prompt_history,
-                           note)
+        adopt_history_file(place.files_home, memory.prompt_history, note)
         report = memory.erase_forgotten()
     if args.json:
         print(json.dumps(report.to_dict()))

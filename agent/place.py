@@ -45,6 +45,12 @@ class AgentPlace:
     home: Path
     dsn: str | None = None
 
+    @property
+    def files_home(self) -> Path | None:
+        """The directory whose files hold this agent's memory: ``home``, or None for an
+        agent in PostgreSQL (a directory of its name then belongs to a SQLite agent)."""
+        return self.home if self.dsn is None else None
+
     def open_store(self, *, read_only: bool) -> StorageBackend:
         """The agent's storage alone (no embedder, no tiers), e.g. to read its settings."""
         return open_backend(self.dsn or str(self.home), self.name, read_only=read_only)
