@@ -41,7 +41,7 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.agent.upgrade_command import upgrade_advice, upgrade_option
     from tiermem.memory.errors import OlderSchemaError, TargetHoldsMemoryError, UnfinishedStoreError
     from tiermem.memory.store.opening import is_dsn
-    from tiermem.memory.store.transfer import migrate, open_backend
+    from tiermem.memory.store.transfer import check_filled, migrate, open_backend
 
     places = (("--from", args.source), ("--to", args.target))
     for option, location in places:
@@ -73,6 +73,7 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         note(upgrade_advice(exc, agent, upgrade_option(place, args.source)))
         return 1
     try:
+        check_filled(source)  # before a target is made for a copy that cannot be whole
         target = open_backend(args.target, agent, read_only=False)
         try:
             report = migrate(source, target, progress)

@@ -23,7 +23,9 @@ from tiermem.memory.errors import (
     StoreFullError,
     StoreLockedError,
     TiermemError,
+    UnfinishedCopyError,
     UnfinishedMigrationError,
+    UnfinishedRestoreError,
     UnfinishedStoreError,
     WriterLockError,
 )
@@ -54,7 +56,9 @@ __all__ = [
     "StoreFullError",
     "StoreLockedError",
     "TiermemError",
+    "UnfinishedCopyError",
     "UnfinishedMigrationError",
+    "UnfinishedRestoreError",
     "UnfinishedStoreError",
     "WriterLockError",
 ]

@@ -163,24 +163,43 @@ class UnfinishedStoreError(StoreError):
         return (type(self), (self.where, self.found))
 
 
-class UnfinishedMigrationError(StoreError):
-    """A ``migrate`` into this memory stopped before its copy committed: it holds no memory
-    (the copy rolled back), and running the migrate again makes it. ``source`` is where the
-    migrate copied from; ``running``: the migrate still holds it (a reader was told)."""
+class UnfinishedCopyError(StoreError):
+    """A copy into this memory (``operation``) marked it and stopped before its rows
+    committed: it holds no memory yet (the copy rolled back), and running the copy again
+    makes it whole. ``source`` is what it copied from; ``running``: the copy still holds it
+    (a reader was told to wait)."""
+
+    operation = "copy"
+    again = "run it again"
 
     def __init__(self, where: str, source: str, running: bool = False) -> None:
         self.where, self.source, self.running = where, source, running
-        if running:  # a reader opened it while the migrate holds it
+        if running:
             super().__init__(
-                f"a migrate into {where} (from {source}) is running, so it holds no memory "
-                f"yet; wait for it to finish")
+                f"a {self.operation} into {where} (from {source}) is running, so it holds no "
+                f"memory yet; wait for it to finish")
             return
         super().__init__(
-            f"a migrate into {where} (from {source}) stopped before it finished, so it holds "
-            f"no memory yet; run the migrate again, which copies it whole")
+            f"a {self.operation} into {where} (from {source}) stopped before it finished, so "
+            f"it holds no memory yet; {self.again}")
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.where, self.source, self.running))
+
+
+class UnfinishedMigrationError(UnfinishedCopyError):
+    """A ``migrate`` into this memory stopped before its copy committed."""
+
+    operation = "migrate"
+    again = "run the migrate again, which copies it whole"
+
+
+class UnfinishedRestoreError(UnfinishedCopyError):
+    """A restore into this empty memory stopped before its rows committed."""
+
+    operation = "restore"
+    again = ("run the restore again (tiermem restore FILE with the same --store and "
+             "--agent), which writes it whole")
 
 
 class NewerSchemaError(StoreError):

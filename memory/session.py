@@ -28,7 +28,6 @@ from tiermem.memory.errors import (
     InvalidInputError,
     StoreError,
     TiermemError,
-    UnfinishedMigrationError,
 )
 from tiermem.memory.ops.erase import ErasedMemory, PurgeAfterErasure, resume_erasures
 from tiermem.memory.ops.forget import ForgottenNorms
@@ -38,8 +37,8 @@ from tiermem.memory.prompt_history import PromptHistory
 from tiermem.memory.search.query import CoreVectors
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.opening import open_store
-from tiermem.memory.store.records import MIGRATING_KEY
 from tiermem.memory.store.sqlite import DB_FILE, SQLiteStore
+from tiermem.memory.store.transfer import check_filled
 from tiermem.memory.text.tokenizer import TokenCounter
 from tiermem.memory.tiers.archival import ArchivalTier
 from tiermem.memory.tiers.core import CoreTier
@@ -185,14 +184,9 @@ def _stored_core(store: StorageBackend, overrides: dict[str, Any]) -> MemoryConf
 
 
 def check_embedder(store: StorageBackend, embedder: Embedder) -> None:
-    """Refuse ``embedder`` when ``store`` holds vectors of another one (or a reindex or a
-    migrate into it is unfinished)."""
-    source = store.settings.get(MIGRATING_KEY)
-    if source is not None:
-        # Else it would pass for an empty memory, and what a session wrote to it would make
-        # the migrate's next run refuse it as one already holding a memory.
-        raise UnfinishedMigrationError(store.location, source,
-                                       running=store.read_only and store.writer_active())
+    """Refuse ``embedder`` when ``store`` holds vectors of another one (or a reindex, or a
+    migrate or restore into it, is unfinished)."""
+    check_filled(store)
     check_no_reindex_pending(store)
     stored_id = store.settings.get("embedder_id")
     stored_dim = int(store.settings.get("embedder_dim", "0") or 0)

@@ -35,7 +35,10 @@ SAMPLES: dict[str, list[Sample]] = {
     "tiermem.memory.errors.TiermemError": [lambda c: c("something failed")],
     "tiermem.memory.errors.InvalidInputError": [lambda c: c("fact text is empty")],
     "tiermem.memory.errors.JudgeMissingError": [lambda c: c("top_k_llm")],
+    "tiermem.memory.errors.UnfinishedCopyError": [lambda c: c("/h/agents/a", "/h/src")],
     "tiermem.memory.errors.UnfinishedMigrationError": [lambda c: c("/h/agents/a", "/h/src")],
+    "tiermem.memory.errors.UnfinishedRestoreError": [lambda c: c("/h/agents/a", "a snapshot"),
+                                                     lambda c: c("pg", "a snapshot", True)],
     "tiermem.memory.errors.MemoryLimitError": [lambda c: c("the fact does not fit in core")],
     "tiermem.memory.errors.StoreError": [lambda c: c("cannot create the agent home /h")],
     "tiermem.memory.errors.StoreLockedError": [

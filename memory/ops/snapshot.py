@@ -29,7 +29,9 @@ interaction (the clock advances by one). Into a directory, the new database
 is built aside and renamed into place only when complete
 (memory/store/sqlite/restore.py), so a failed or killed restore leaves the directory
 as it was, and a retry works. Into another backend, the rows are written in one
-transaction of it.
+transaction of it; an empty store is marked first (``RESTORING_KEY``), so one killed
+before that transaction commits says so when opened instead of passing for an empty
+memory, and a retry works.
 
 A snapshot reads the memory through ``SnapshottedMemory``, the members of it that it
 uses, and a restore opens the memory it wrote through ``MemoryOpener``, so this module
@@ -59,7 +61,14 @@ from tiermem.memory.ops.snapshot_schema import (
 )
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.opening import open_store
-from tiermem.memory.store.records import DUMP_TABLES, ERASED_ID_KEYS, DumpRow, tombstone_norm
+from tiermem.memory.store.records import (
+    DUMP_TABLES,
+    ERASED_ID_KEYS,
+    RESTORING_KEY,
+    UNFINISHED_COPY_KEYS,
+    DumpRow,
+    tombstone_norm,
+)
 from tiermem.memory.store.sqlite import SQLiteStore
 from tiermem.memory.text.digest import is_replaced_detail, replaced_detail
 from tiermem.memory.text.extract import fact_norm
@@ -146,8 +155,14 @@ def restore_snapshot(
     if store is not None:
         try:
             embedder = embedder if embedder is not None else _embedder_for(valid)
+            if not _holds_memory(store):
+                # Committed on its own: a restore killed before its rows commit leaves the
+                # store marked, never taken for an empty memory (memory/session.py refuses
+                # to open it), and the restore can be run again. Its rows take the mark away.
+                with store.transaction():
+                    store.settings.set(RESTORING_KEY, "a snapshot")
             with store.transaction():
-                if store.facts.all() or store.passages.count() or store.messages.count():
+                if _holds_memory(store):
                     if not replace:
                         raise SnapshotError(
                             f"{store.location} already holds a memory; restore into an empty "
@@ -155,6 +170,7 @@ def restore_snapshot(
                             f"to replace it")
                     store.clear()
                 _write(store, valid, embedder)
+                store.settings.delete(list(UNFINISHED_COPY_KEYS))
         except BaseException:
             store.close()
             raise
@@ -169,6 +185,10 @@ def restore_snapshot(
         _write(aside, valid, embedder)
     # Opening rebuilds the FAISS indexes from the restored vectors and fits core.
     return cls(home, embedder=embedder)
+
+
+def _holds_memory(store: StorageBackend) -> bool:
+    return bool(store.facts.all() or store.passages.count() or store.messages.count())
 
 
 def _embedder_for(valid: ValidSnapshot) -> Embedder:

@@ -137,6 +137,11 @@ class Event:
 #: The setting a migrate into a store holds until its copy commits (memory/store/transfer.py):
 #: where it copies from.
 MIGRATING_KEY = "migrating_from"
+#: The setting a restore into an empty store holds until its rows commit
+#: (memory/ops/snapshot.py): what it restores from.
+RESTORING_KEY = "restoring_from"
+#: Either copy that fills a store removes both marks: the store then holds a whole memory.
+UNFINISHED_COPY_KEYS = (MIGRATING_KEY, RESTORING_KEY)
 
 
 @dataclass(frozen=True)

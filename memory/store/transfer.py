@@ -16,12 +16,23 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tiermem.memory.errors import StoreError, TargetHoldsMemoryError
+from tiermem.memory.errors import (
+    StoreError,
+    TargetHoldsMemoryError,
+    UnfinishedMigrationError,
+    UnfinishedRestoreError,
+)
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.opening import open_backend
-from tiermem.memory.store.records import DUMP_TABLES, MIGRATING_KEY, DumpRow
+from tiermem.memory.store.records import (
+    DUMP_TABLES,
+    MIGRATING_KEY,
+    RESTORING_KEY,
+    UNFINISHED_COPY_KEYS,
+    DumpRow,
+)
 
-__all__ = ["MigrationReport", "content_digest", "migrate", "open_backend"]
+__all__ = ["MigrationReport", "check_filled", "content_digest", "migrate", "open_backend"]
 
 #: Settings that describe one backend's storage rather than the memory: never copied.
 #: An agent home counts its vector rewrites (``*_vector_generation``, which date its
@@ -29,7 +40,7 @@ __all__ = ["MigrationReport", "content_digest", "migrate", "open_backend"]
 STORAGE_KEYS = frozenset({"store_id", "writer_state", "recall_rewrites",
                           "archival_rewrites", "purge_pending",
                           "passages_vector_generation", "messages_vector_generation",
-                          MIGRATING_KEY})
+                          *UNFINISHED_COPY_KEYS})
 BATCH = 5000
 
 Progress = Callable[[str, int, int], None]
@@ -80,9 +91,23 @@ def _batches(rows: Iterable[DumpRow], size: int) -> Iterable[list[DumpRow]]:
         yield batch
 
 
+def check_filled(store: StorageBackend) -> None:
+    """Raise when a migrate or a restore into ``store`` marked it and has not filled it.
+
+    Else such a store passes for an empty memory: a session would write to it, and the
+    copy's next run would refuse it as one already holding a memory.
+    """
+    for key, error in ((MIGRATING_KEY, UnfinishedMigrationError),
+                       (RESTORING_KEY, UnfinishedRestoreError)):
+        source = store.settings.get(key)
+        if source is not None:
+            raise error(store.location, source, running=store.read_only and store.writer_active())
+
+
 def migrate(source: StorageBackend, target: StorageBackend,
             progress: Progress | None = None) -> MigrationReport:
     """Copy ``source``'s memory into ``target``, which must hold none yet."""
+    check_filled(source)
     counts, settings, digest = content_digest(source)
     held = [t for t in DUMP_TABLES if next(iter(target.export_rows(t)), None) is not None]
     if held:
@@ -102,7 +127,7 @@ def migrate(source: StorageBackend, target: StorageBackend,
                     progress(table, done, counts[table])
         for key, value in _settings(source):
             target.settings.set(key, value)
-        target.settings.delete([MIGRATING_KEY])
+        target.settings.delete(list(UNFINISHED_COPY_KEYS))
         copied, copied_settings, copied_digest = content_digest(target)
         if (copied, copied_settings, copied_digest) != (counts, settings, digest):
             raise StoreError(_mismatch(counts, copied, digest, copied_digest, target.location))
