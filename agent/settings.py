@@ -20,6 +20,7 @@ from tiermem.memory.embed.embeddings import Embedder, HashingEmbedder, default_e
 from tiermem.memory.errors import InvalidConfigError, OlderSchemaError, UnfinishedStoreError
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.sqlite import DB_FILE
+from tiermem.memory.store.transfer import check_filled
 
 #: What each setting means, for ``tiermem config`` listings.
 SETTING_HELP = {
@@ -72,6 +73,9 @@ def read_settings(place: AgentPlace, writer: bool = False) -> MemoryConfig:
     ``writer``, a memory an older version wrote is upgraded: see ``stored_embedder``)."""
     store = _lookup_store(place, writer)
     try:
+        # A store a migrate or restore has not filled holds no settings of its own: its
+        # defaults shown as the agent's would be wrong.
+        check_filled(store)
         return MemoryConfig.from_meta(store.settings.get) or MemoryConfig()
     finally:
         store.close()

@@ -60,6 +60,23 @@ def cmd_upgrade(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     else:
         said = f"agent {place.name}'s memory is already at schema {done.current}; nothing to do"
     report_console(args.json == "-").print(said, markup=False)
+    return _copy_unfinished(place, note)
+
+
+def _copy_unfinished(place: AgentPlace, note: Callable[[str], None]) -> int:
+    """1 when a migrate or restore into the memory marked it and stopped before filling it:
+    its schema is current, but it holds no memory, which no upgrade makes."""
+    from tiermem.memory.errors import StoreError
+    from tiermem.memory.store.transfer import check_filled
+
+    store = place.open_store(read_only=True)
+    try:
+        check_filled(store)
+    except StoreError as exc:
+        note(str(exc))
+        return 1
+    finally:
+        store.close()
     return 0
 
 

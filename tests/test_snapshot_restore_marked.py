@@ -19,7 +19,7 @@ from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.errors import UnfinishedRestoreError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.records import RESTORING_KEY
-from tiermem.memory.store.transfer import open_backend
+from tiermem.memory.store.transfer import migrate, open_backend
 
 
 def _cut_short(*args: object) -> None:
@@ -77,3 +77,34 @@ def test_a_replace_cut_short_keeps_the_old_memory_openable(
                                        embedder=HashingEmbedder(), replace=True)
     with _open(postgres_dsn) as memory:
         assert [f.text for f in memory.facts()] == ["the staging cluster runs in eu-west-1"]
+
+
+def test_an_agent_a_killed_migrate_left_is_named_so_by_config_and_upgrade_and_restore_fills_it(
+        postgres_dsn: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    home = tmp_path / "cut"
+    with HierarchicalMemory(home, embedder=HashingEmbedder(), core_limit=200) as memory:
+        memory.add_fact("the staging cluster runs in eu-west-1", "durable")
+    source = open_backend(str(home), None, read_only=True)
+    target = open_backend(postgres_dsn, "cut", read_only=False)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            migrate(source, target, _cut_short)
+    finally:
+        source.close()
+        target.close()
+    where = ["--agent", "cut", "--store", postgres_dsn]
+    # Not the defaults shown as its settings, nor "nothing to do".
+    assert main(["config", *where, "core_limit"]) == 1
+    assert "run the migrate again" in capsys.readouterr().err
+    assert main(["upgrade", *where]) == 1
+    said = capsys.readouterr()
+    assert "nothing to do" in said.out and "run the migrate again" in said.err
+
+    snapshot_file = tmp_path / "snap.json"
+    snapshot_file.write_text(json.dumps(small_snapshot()))
+    assert main(["restore", str(snapshot_file), *where]) == 0
+    capsys.readouterr()
+    with _open(postgres_dsn) as memory:
+        assert "User is allergic to peanuts" in [f.text for f in memory.facts()]
+    assert main(["config", *where, "core_limit"]) == 0
+    assert main(["upgrade", *where]) == 0
