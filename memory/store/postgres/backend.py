@@ -17,6 +17,7 @@ import weakref
 from collections.abc import Callable, Iterator, Sequence
 
 import psycopg
+from psycopg import errors as pg_errors
 
 from tiermem.memory.errors import ReadOnlyError, StoreClosedError, StoreError
 from tiermem.memory.store.nesting import NestedTransactions
@@ -25,6 +26,7 @@ from tiermem.memory.store.postgres.connection import (
     agent_id,
     connect,
     prepare,
+    privilege_error,
     public_dsn,
     release_writer_lock,
     status_advice,
@@ -111,9 +113,11 @@ class PostgresBackend(NestedTransactions):
                 take_writer_lock(self.conn, self._agent_id, self._where)
             else:
                 self._listening = _listen(self.conn, self._agent_id, self._on_notify)
-        except BaseException:
+        except BaseException as exc:
             with contextlib.suppress(psycopg.Error):
                 self.conn.close()
+            if isinstance(exc, pg_errors.InsufficientPrivilege):
+                raise privilege_error(exc, self._where) from None
             raise
         self.scope = Scope(self.conn, self._agent_id)
         self._facts, self._passages = PgFacts(self.scope), PgPassages(self.scope)

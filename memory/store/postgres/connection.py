@@ -28,7 +28,7 @@ import re
 import secrets
 import shlex
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import psycopg
@@ -230,10 +230,48 @@ def prepare(conn: psycopg.Connection, *, read_only: bool, where: str) -> None:
                 f"superuser: CREATE EXTENSION vector)") from None
         except pg_errors.FeatureNotSupported as exc:
             raise StoreError(f"{where} lacks what tiermem needs: {_first_line(exc)}") from None
+        except pg_errors.UndefinedObject as exc:
+            if "vector" not in str(exc):
+                raise
+            raise _vector_not_found(where) from None
     refuse_newer_schema(conn, where)  # a newer version may have migrated meanwhile
     from pgvector.psycopg import register_vector
 
-    register_vector(conn)
+    try:
+        register_vector(conn)
+    except psycopg.ProgrammingError as exc:
+        if "vector type not found" not in str(exc):
+            raise
+        raise _vector_not_found(where) from None
+
+
+def _vector_not_found(where: str) -> StoreError:
+    # pgvector installed in a schema the connection's search_path leaves out.
+    return StoreError(
+        f"the PostgreSQL connection for {where} does not find pgvector's `vector` type: the "
+        f"extension is installed in a schema its search_path leaves out. Move it to one on "
+        f"the path (`ALTER EXTENSION vector SET SCHEMA public`), or add its schema to the "
+        f"role's search_path (`ALTER ROLE ... SET search_path = \"$user\", public, "
+        f"SCHEMA`)")
+
+
+def privilege_error(exc: pg_errors.InsufficientPrivilege, where: str) -> StoreError:
+    """What to do when the connection's role may not read or write tiermem's tables."""
+    return StoreError(
+        f"the PostgreSQL role used for {where} lacks a privilege tiermem needs "
+        f"({_first_line(exc)}); connect as the role that created tiermem's tables, or have "
+        f"that role grant this one `USAGE ON SCHEMA tiermem` and `SELECT` on its tables to "
+        f"read, plus `INSERT, UPDATE, DELETE` on the tables and `USAGE` on the sequences to "
+        f"write")
+
+
+@contextlib.contextmanager
+def privileges_checked(where: str) -> Iterator[None]:
+    """Raise a refused privilege in the block as ``privilege_error`` says it."""
+    try:
+        yield
+    except pg_errors.InsufficientPrivilege as exc:
+        raise privilege_error(exc, where) from None
 
 
 def refuse_newer_schema(conn: psycopg.Connection, where: str) -> None:
@@ -258,7 +296,8 @@ def agent_id(conn: psycopg.Connection, name: str, *, create: bool,
 def stored_agents(dsn: str) -> list[str] | None:
     """The names of the agents the database at ``dsn`` holds, sorted; None when it holds
     no tiermem memory at all."""
-    with connect(libpq_dsn(dsn)) as conn:
+    server = libpq_dsn(dsn)
+    with connect(server) as conn, privileges_checked(f"the agents of {public_dsn(server)}"):
         found = conn.execute("SELECT to_regclass('tiermem.agents')").fetchone()
         if found is None or found[0] is None:
             return None
@@ -407,6 +446,8 @@ def translate(exc: BaseException, where: str, dsn: str) -> StoreError | None:
     if isinstance(exc, (pg_errors.DataCorrupted, pg_errors.IndexCorrupted)):
         return StoreCorruptError(f"PostgreSQL reports damaged data in {where}: "
                                  f"{_first_line(exc)}; restore it from a backup or snapshot")
+    if isinstance(exc, pg_errors.InsufficientPrivilege):
+        return privilege_error(exc, where)
     if isinstance(exc, pg_errors.ReadOnlySqlTransaction):
         return ReadOnlyError(f"the PostgreSQL server of {where} accepts no writes (a standby "
                              f"or read-only database); connect to its primary to write")

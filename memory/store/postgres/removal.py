@@ -18,6 +18,7 @@ from tiermem.memory.errors import StoreError
 from tiermem.memory.store.postgres.connection import (
     agent_id,
     connect,
+    privileges_checked,
     public_dsn,
     refuse_newer_schema,
     release_writer_lock,
@@ -34,7 +35,7 @@ def delete_agent(dsn: str, name: str) -> None:
     while a writer has it open, and (StoreError) when the database does not hold it."""
     server = libpq_dsn(dsn)
     where = f"agent {name!r} in {public_dsn(server)}"
-    with connect(server) as conn:
+    with connect(server) as conn, privileges_checked(where):
         found = conn.execute("SELECT to_regclass('tiermem.agents')").fetchone()
         if found is None or found[0] is None:
             raise StoreError(f"{where} does not exist: the database holds no tiermem memory")

@@ -1,0 +1,78 @@
+"""A PostgreSQL role that may not use tiermem's tables, and a pgvector the connection does not
+find, are refused with what to do: never a psycopg traceback."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+
+import psycopg
+import pytest
+from psycopg.conninfo import make_conninfo
+
+from tiermem.bench.postgres_only import fresh_database
+from tiermem.cli import main
+from tiermem.memory.embed.embeddings import HashingEmbedder
+from tiermem.memory.errors import StoreError
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.store.postgres.connection import stored_agents
+
+
+@pytest.fixture
+def weak_role(postgres_dsn: str) -> Iterator[str]:
+    """The name of a new login role with no privilege on anything tiermem made."""
+    name = f"weak_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(postgres_dsn, autocommit=True) as admin:
+        try:
+            admin.execute(f"CREATE ROLE {name} LOGIN")
+        except psycopg.errors.InsufficientPrivilege:
+            pytest.skip("the test server's user may not create roles")
+    yield name
+    with psycopg.connect(postgres_dsn, autocommit=True) as admin:
+        admin.execute(f"DROP OWNED BY {name}")
+        admin.execute(f"DROP ROLE {name}")
+
+
+def _open(dsn: str, read_only: bool) -> HierarchicalMemory:
+    return HierarchicalMemory(store=dsn, agent="bob", embedder=HashingEmbedder(),
+                              read_only=read_only)
+
+
+def test_a_role_without_privileges_is_told_what_to_grant(
+        postgres_dsn: str, weak_role: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with _open(postgres_dsn, read_only=False) as memory:
+        memory.add_fact("the staging cluster runs in eu-west-1", "durable")
+    weak = make_conninfo(postgres_dsn, user=weak_role)
+
+    for read_only in (True, False):
+        with pytest.raises(StoreError, match=r"lacks a privilege.*USAGE ON SCHEMA tiermem"):
+            _open(weak, read_only)
+    with pytest.raises(StoreError, match="lacks a privilege"):
+        stored_agents(weak)
+    assert main(["drop-agent", "--agent", "bob", "--store", weak, "--yes"]) == 1
+    said = capsys.readouterr().err
+    assert "lacks a privilege" in said and "Traceback" not in said
+
+    with psycopg.connect(postgres_dsn, autocommit=True) as admin:
+        admin.execute(f"GRANT USAGE ON SCHEMA tiermem TO {weak_role}")
+        admin.execute(f"GRANT SELECT ON ALL TABLES IN SCHEMA tiermem TO {weak_role}")
+    with _open(weak, read_only=True) as reader:  # reading is all it was granted
+        assert [f.text for f in reader.facts()] == ["the staging cluster runs in eu-west-1"]
+    with pytest.raises(StoreError, match=r"lacks a privilege.*INSERT, UPDATE, DELETE"):
+        _open(weak, read_only=False)
+    with _open(postgres_dsn, read_only=True) as memory:  # nothing it tried changed a thing
+        assert [f.text for f in memory.facts()] == ["the staging cluster runs in eu-west-1"]
+
+
+def test_pgvector_outside_the_search_path_is_named(postgres_server: str) -> None:
+    with fresh_database(postgres_server) as dsn:
+        with psycopg.connect(dsn, autocommit=True) as admin:
+            admin.execute("CREATE SCHEMA ext")
+            admin.execute("CREATE EXTENSION vector SCHEMA ext")
+        with pytest.raises(StoreError, match=r"search_path.*ALTER EXTENSION vector SET SCHEMA"):
+            _open(dsn, read_only=False)
+        with psycopg.connect(dsn, autocommit=True) as admin:
+            admin.execute("ALTER EXTENSION vector SET SCHEMA public")
+        with _open(dsn, read_only=False) as memory:  # the advice given works
+            memory.add_fact("the staging cluster runs in eu-west-1", "durable")
+            assert len(memory.facts()) == 1
