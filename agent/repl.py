@@ -59,6 +59,10 @@ TURN_CANCELLED = f"cancelled; {UNANSWERED}"
 STORE_LOST = ("the memory's database connection was lost, so the run stops here: the line "
               "that met it was not kept, and any after it were not read; check the server, "
               "then send them again")
+#: Interactive, once the memory's database connection is gone: nothing more could be kept.
+STORE_LOST_INTERACTIVE = ("the memory's database connection was lost, so the chat ends "
+                          "here: the line that met it was not kept; check the server, then "
+                          "start the chat again")
 #: Piped, Ctrl-C pressed while a finished turn was being saved: the turn stands.
 INTERRUPTED_AT_COMMIT = "cancelled after the turn was saved; the run stops here"
 CANCELLED = f"{TURN_CANCELLED} (Ctrl-C again or /exit to leave)"
@@ -120,6 +124,8 @@ class ChatRepl:
 
     def run_interactive(self, session: Any = None, history: Any = None) -> int:
         """Prompt until /exit, Ctrl-D or a second Ctrl-C at an empty prompt; returns 0.
+        Once the memory's store is lost, every later line would fail and nothing typed be
+        kept, while /core went on showing what it last read: the chat ends, returning 1.
 
         A Ctrl-C can land anywhere, also between two prompts, where the terminal
         turns it into an interrupt rather than a key: outside a turn, every one
@@ -143,6 +149,9 @@ class ChatRepl:
                 leave_armed = False
                 if not self.handle(line):
                     return 0
+                if self.agent.memory.store.lost:
+                    self._write_error(f"tiermem: {STORE_LOST_INTERACTIVE}\n")
+                    return 1
                 leave_armed = self.cancelled
             except EOFError:
                 return self._bye()

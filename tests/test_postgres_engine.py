@@ -297,6 +297,39 @@ def test_a_piped_chat_stops_once_its_database_connection_is_lost(postgres_dsn: s
         assert [f.text for f in memory.core] == ["User lives in Lisbon"]
 
 
+def test_an_interactive_chat_ends_once_its_database_connection_is_lost(
+        postgres_dsn: str) -> None:
+    import psycopg
+    from prompt_toolkit import PromptSession
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+    from rich.console import Console
+
+    from tiermem.agent.offline import OfflinePolicy
+    from tiermem.agent.repl import STORE_LOST_INTERACTIVE, ChatRepl
+
+    memory = _memory(postgres_dsn, "lost-interactive")
+    try:
+        out, errors = io.StringIO(), io.StringIO()
+        repl = ChatRepl(Agent(memory, OfflinePolicy()), console=Console(file=out),
+                        errors=errors)
+        with psycopg.connect(postgres_dsn, autocommit=True) as admin:  # a server restart
+            admin.execute("SELECT pg_terminate_backend(%s)",
+                          (memory.store.conn.info.backend_pid,))  # type: ignore[attr-defined]
+        with create_pipe_input() as pipe:
+            pipe.send_text("I work at Acme.\r/core\rI like tea.\r")
+            pipe.close()
+            code = repl.run_interactive(
+                session=PromptSession(input=pipe, output=DummyOutput()))
+        # Not a session going on with /core showing what it last read and every turn failing.
+        assert code == 1 and repl.failures == 1
+        assert errors.getvalue().endswith(f"tiermem: {STORE_LOST_INTERACTIVE}\n")
+        assert "core" not in out.getvalue().split("/exit or Ctrl-D to leave", 1)[1]
+    finally:
+        with contextlib.suppress(StoreError):
+            memory.close()
+
+
 def test_a_reader_sees_whether_a_writer_holds_the_agent(postgres_dsn: str) -> None:
     import psycopg
 
