@@ -41,8 +41,9 @@ def cli_message(exc: TiermemError, args: argparse.Namespace) -> str:
         else:
             text = (f"{exc.situation}; wait for that process to end (or end its session) "
                     f"and try again")
-        return text + (f". Commands that only read, such as {reader}, work meanwhile"
-                       if reader else "")
+        # A reindex changes every vector, so a reader is refused until it ends.
+        return text + (f". Commands that only read, such as {reader}, work meanwhile "
+                       f"(unless it is a reindex, which they wait for)" if reader else "")
     if isinstance(exc, WriterLockError):
         text = (f"cannot open {exc.path} ({exc.reason}), the lock a command that writes "
                 f"takes on the agent home; check that this user owns {Path(exc.path).parent} "

@@ -67,7 +67,7 @@ def test_a_writing_command_on_a_held_home_says_to_wait_or_read(
     # until it is upgraded: naming one would send the user back to upgrade.
     readers = ("" if command[0] == "upgrade" else
                ". Commands that only read, such as `tiermem diagnostics --agent ada`, work "
-               "meanwhile")
+               "meanwhile (unless it is a reindex, which they wait for)")
     assert capsys.readouterr().err == (
         f"tiermem: agent home {home} is open for writing by process {os.getpid()}; wait for "
         f"that process to end (or end its session) and try again{readers}\n")
@@ -98,7 +98,8 @@ def test_the_reader_named_for_a_held_agent_keeps_the_options_given(
     args = argparse.Namespace(command="chat", home=None, **given)
     held = StoreLockedError("agent home /h", 7)
     assert cli_message(held, args).endswith(
-        f"try again. Commands that only read, such as {reader}, work meanwhile")
+        f"try again. Commands that only read, such as {reader}, work meanwhile (unless it "
+        f"is a reindex, which they wait for)")
 
 
 @pytest.mark.parametrize(("command", "options"), [
@@ -111,7 +112,8 @@ def test_the_reader_named_for_a_held_scenario_keeps_its_store(
     args = argparse.Namespace(command=command, home=None, **options)
     said = cli_message(StoreLockedError("agent scenario-changing-facts", 7), args)
     assert said.endswith("such as `tiermem diagnostics --scenario changing-facts --store "
-                         "postgresql://tm@db/mem`, work meanwhile")
+                         "postgresql://tm@db/mem`, work meanwhile (unless it is a reindex, "
+                         "which they wait for)")
 
 
 @pytest.mark.parametrize("command", ["migrate", "upgrade"])
@@ -192,7 +194,8 @@ def test_a_scenario_run_on_a_held_home_names_the_diagnostics_that_reads_it(
     err = capsys.readouterr().err
     assert err.startswith(f"tiermem: agent home {where} is open for writing by process ")
     assert err.endswith("Commands that only read, such as "
-                        "`tiermem diagnostics --scenario personal-assistant`, work meanwhile\n")
+                        "`tiermem diagnostics --scenario personal-assistant`, work meanwhile "
+                        "(unless it is a reindex, which they wait for)\n")
 
 
 def test_a_writer_whose_lock_file_was_deleted_takes_it_again_or_stops_writing(
