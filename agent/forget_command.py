@@ -63,7 +63,8 @@ def add_forget_parser(sub: Any, description: str, agent_name: Callable[[str], st
     forget.add_argument("--finish-erasures", action="store_true",
                         help="instead of a request, finish the erasures earlier `--erase` "
                              "requests still owe (their process stopped before erasing; "
-                             "`tiermem diagnostics` shows them as erasure_owed) and nothing "
+                             "`tiermem diagnostics` shows them as erasure_owed), and the "
+                             "purge of old copies an erasure left unfinished, and nothing "
                              "else (the options for a request do not apply)")
     forget.add_argument("--json", action="store_true",
                         help="print the outcome and the forgotten ids as JSON")
@@ -259,11 +260,19 @@ def _finish_erasures(args: argparse.Namespace, note: Callable[[str], None]) -> i
     with place.in_use(note), place.open_memory(
             embedder=session_embedder(place, args.embedder, writer=True)) as memory:
         finished = memory.erased_on_open
+        purged = memory.purge.finished_on_open
+        not_reached = memory.purge.not_reached if purged else []
     if args.json:
-        print(json.dumps({"finished": finished}))
-    elif not finished:
-        print("no erasure was owed: nothing to finish")
-    else:
+        print(json.dumps({"finished": finished, "purged": purged}))
+    elif finished:
         print(f"finished the erasure of {len(finished)} forget request(s): "
               + ", ".join(f"audit #{i}" for i in finished))
+    elif purged:
+        # The rows went with an earlier erasure; the clearing of their old bytes had not run.
+        print("finished the purge an earlier erasure left unfinished: the old copies of what "
+              "it erased are cleared from the database and index files")
+    else:
+        print("no erasure was owed: nothing to finish")
+    for gap in not_reached:
+        note(f"not reached by the erasure: {gap}")
     return 0

@@ -21,7 +21,7 @@ from tiermem.cli import run
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.errors import OlderSchemaError, SnapshotError
 from tiermem.memory.hierarchy import HierarchicalMemory
-from tiermem.memory.ops.erase import pending_erasures
+from tiermem.memory.ops.erase import PURGE_PENDING_KEY, pending_erasures
 from tiermem.memory.store.sqlite.schema import SCHEMA_VERSION
 
 REPO = Path(__file__).resolve().parents[1]
@@ -177,6 +177,25 @@ def test_finish_erasures_finishes_an_erasure_owed_by_a_home_an_older_version_wro
         make_memory(home, read_only=True)
     done = _cli("forget", "--agent", "ada", "--finish-erasures", "--json")
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == {"finished": [1]}
+    assert json.loads(done.stdout) == {"finished": [1], "purged": False}
     assert files_holding(home, canary) == []
     make_memory(home, read_only=True).close()  # and the home is upgraded
+
+
+def test_finish_erasures_says_it_finished_a_purge_an_erasure_left(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        canary: str) -> None:
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    home = tmp_path / "agents" / "ada"
+    with make_memory(home) as memory:
+        memory.add_fact(f"The vault phrase is {canary}", "durable")
+        memory.forget(f"The vault phrase is {canary}", erase=True)
+        # As when the process was killed after the erasure committed, before its purge ended.
+        memory.store.settings.set(PURGE_PENDING_KEY, 1)
+    assert run(["forget", "--agent", "ada", "--finish-erasures"]) == 0
+    said = capsys.readouterr().out
+    assert said.startswith("finished the purge an earlier erasure left unfinished")
+    with make_memory(home) as memory:
+        assert memory.store.settings.get(PURGE_PENDING_KEY) is None
+    assert run(["forget", "--agent", "ada", "--finish-erasures", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"finished": [], "purged": False}

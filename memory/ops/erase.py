@@ -164,11 +164,14 @@ class PurgeAfterErasure:
         self.pending = False
         #: What the last purge could not reach, in words (``purge_erased``).
         self.not_reached: list[str] = []
+        #: Whether opening finished the purge of an erasure an earlier process left.
+        self.finished_on_open = False
         store.on_commit(self._run)
         store.on_rollback(self._cancel)
         if not store.read_only and store.settings.get(PURGE_PENDING_KEY) is not None:
             self.pending = True
             self._run()
+            self.finished_on_open = not self.pending
 
     def request(self) -> None:
         """Purge when the current transaction commits (call inside it)."""
