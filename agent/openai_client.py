@@ -80,7 +80,7 @@ from tiermem.agent.http_json import shown_url, without_secrets
 from tiermem.agent.llm import Completion, Usage
 from tiermem.agent.response import MalformedResponseError, parse_completion
 from tiermem.agent.sdk_errors import provider_error, retry_after_seconds
-from tiermem.agent.server_errors import is_web_page, web_page_error
+from tiermem.agent.server_errors import is_web_page, not_json_error, web_page_error
 from tiermem.agent.text_tool_calls import find_text_tool_calls, offered_names
 
 if TYPE_CHECKING:
@@ -259,9 +259,14 @@ class OpenAIClient:
         try:
             return response.json()
         except ValueError:
-            if is_web_page(response.headers.get("content-type", ""), response.text):
+            content_type = response.headers.get("content-type", "")
+            if is_web_page(content_type, response.text):
                 raise _without_secrets(web_page_error(self.shown_url, attempts),
                                        self._secrets) from None
+            if "json" not in content_type.lower():
+                raise _without_secrets(
+                    not_json_error(self.shown_url, attempts, content_type, response.text),
+                    self._secrets) from None
             raise
 
     def _retry_delay(self, attempt: int, exc: Exception) -> float:

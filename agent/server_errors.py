@@ -16,7 +16,7 @@ else a server answers is judged by its status code alone.
 
 A web page (HTML) where a completion's JSON should be is no model's failure:
 the base URL is a web UI's, or not the API root. ``web_page_error`` says so,
-with the URL to try.
+with the URL to try; ``not_json_error`` words an event stream or plain text.
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ from urllib.parse import urlsplit, urlunsplit
 from tiermem.agent.errors import ProviderError
 from tiermem.tools.safe_text import safe_text
 
-__all__ = ["Refusal", "RefusalKind", "classify_refusal", "is_web_page", "server_message",
-           "web_page_error"]
+__all__ = ["Refusal", "RefusalKind", "classify_refusal", "is_web_page", "not_json_error",
+           "server_message", "web_page_error"]
 
 RefusalKind = Literal["context_exceeded", "bad_request"]
 
@@ -109,6 +109,28 @@ def web_page_error(url: str, attempts: int, status: int | None = None) -> Provid
         kind="bad_response", retryable=False, status_code=status, attempts=attempts,
         hint=(f"check the URL, not the model: {where}; set --base-url (or OPENAI_BASE_URL) to "
               f"{root}, and check it with `tiermem doctor --base-url {check}`"))
+
+
+def not_json_error(url: str, attempts: int, content_type: str, text: str) -> ProviderError:
+    """The error for an answer to a chat request that is neither JSON nor a web page: an
+    event stream (the server, or a proxy before it, streams every answer although the
+    request asks for one whole reply), or plain text. No model, and no sending again,
+    changes either."""
+    if "event-stream" in content_type.lower() or text.lstrip().startswith("data:"):
+        return ProviderError(
+            f"{url}/chat/completions answered with an event stream (server-sent events), "
+            f"not one JSON reply, although the request asked for one (stream: false)",
+            kind="bad_response", retryable=False, attempts=attempts,
+            hint=("the server, or a proxy in front of it, streams every answer: turn its "
+                  "forced streaming off, or point --base-url at an endpoint that honours "
+                  "stream: false"))
+    shown = clip(" ".join(text.split()), 80) or "an empty body"
+    return ProviderError(
+        f"{url}/chat/completions answered with {content_type or 'no content type'} "
+        f"({shown!r}), not an OpenAI-compatible API's JSON",
+        kind="bad_response", retryable=False, attempts=attempts,
+        hint=(f"check the URL, not the model: set --base-url (or OPENAI_BASE_URL) to the "
+              f"server's API root, and check it with `tiermem doctor --base-url {url}`"))
 
 
 def server_message(body: Any) -> str:

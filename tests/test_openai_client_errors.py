@@ -162,3 +162,23 @@ def test_provider_error_survives_pickling() -> None:
     assert not ProviderError("no", kind="auth").retryable
     overflow = ProviderError("long", kind="context_exceeded", context_window=4096)
     assert pickle.loads(pickle.dumps(overflow)).context_window == 4096
+
+
+@pytest.mark.parametrize(("content_type", "body", "said", "hinted"), [
+    ("text/event-stream", b'data: {"choices": [{"delta": {"content": "hi"}}]}\n\n',
+     "answered with an event stream", "stream: false"),
+    ("text/plain; charset=utf-8", b"OK", "answered with text/plain; charset=utf-8 ('OK')",
+     "check the URL, not the model"),
+])
+def test_an_event_stream_or_plain_text_answer_is_named_not_blamed_on_the_model(
+    server: FakeOpenAIServer, sleeps: list[float], content_type: str, body: bytes,
+    said: str, hinted: str,
+) -> None:
+    server.enqueue(FakeResponse(body=body, headers={"Content-Type": content_type}))
+    with pytest.raises(ProviderError) as info:
+        make_client(server, sleeps).complete(MESSAGES, TOOLS)
+    error = info.value
+    assert error.kind == "bad_response" and not error.retryable and sleeps == []
+    assert said in str(error) and "Expecting value" not in str(error)
+    assert error.hint is not None and hinted in error.hint
+    assert "tool calling" not in error.hint
