@@ -59,7 +59,9 @@ def _window_hint(window: int | None, window_in_use: int | None = None) -> str:
                 f"the server counts text in its model's own tokenizer, which can come to "
                 f"more; start the chat with a smaller --context-window (e.g. {lower}) or "
                 f"a lower --max-tokens")
-    smaller = "the server's context window is smaller than tiermem assumed"
+    smaller = ("the server's context window is smaller than the one tiermem fitted the prompt "
+               f"to ({window_in_use} tokens)" if window_in_use is not None else
+               "the server's context window is smaller than tiermem assumed")
     if window is not None:
         return (f"{smaller}; start the chat with --context-window {window} (or set "
                 f"{ENV_CONTEXT_WINDOW}={window}), the size the error names")

@@ -90,10 +90,12 @@ def _status_error(exc: Any, attempts: int, tries: str, url: str, model: str) -> 
     if refusal is not None and refusal.kind == "context_exceeded":
         window = refusal.context_window
         runs = f"the window it runs with ({window})" if window else "the window it runs with"
+        # Conditional: when the window tiermem fitted to is already that size, the server
+        # counted more tokens than tiermem did, and the hint says what to do instead.
         text = (
             f"{url} refused the prompt as longer than its context window (HTTP {status}): "
-            f"set --context-window or {ENV_CONTEXT_WINDOW} to {runs} so the agent "
-            f"summarises sooner"
+            f"if --context-window or {ENV_CONTEXT_WINDOW} is larger, set it to {runs} so "
+            f"the agent summarises sooner"
         )
         return ProviderError(text + said, kind="context_exceeded", status_code=status,
                              attempts=attempts, context_window=window)

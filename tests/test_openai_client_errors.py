@@ -66,8 +66,8 @@ def test_llama_servers_context_size_error_is_recognised(
         "code": 400, "type": "exceed_context_size_error", "n_prompt_tokens": 7038, "n_ctx": 4096,
         "message": "request (7038 tokens) exceeds the available context size (4096 tokens), "
                    "try increasing it"}})
-    with pytest.raises(ProviderError, match=r"TIERMEM_CONTEXT_WINDOW to the window it runs with "
-                                            r"\(4096\)"):
+    with pytest.raises(ProviderError, match=r"TIERMEM_CONTEXT_WINDOW is larger, set it to the "
+                                            r"window it runs with \(4096\)"):
         make_client(server, sleeps).complete(MESSAGES, TOOLS)
 
 

@@ -449,8 +449,9 @@ def test_recall_command_shows_a_models_replies_but_not_tool_rows(
     ("bad_response", "the model's answer could not be read"),
     ("bad_request", "the model refused this request"),
     ("auth", "fix the credentials"),
-    ("context_exceeded", "the server's context window is smaller than tiermem assumed, and "
-                         "the error names no size; start the chat with --context-window N"),
+    ("context_exceeded", "the server's context window is smaller than the one tiermem "
+                         "fitted the prompt to (8192 tokens), and the error names no size; "
+                         "start the chat with --context-window N"),
 ])
 def test_the_hint_after_a_model_error_fits_its_kind(
         memory: HierarchicalMemory, kind: str, hint: str) -> None:
@@ -490,6 +491,18 @@ def test_a_context_overflow_at_the_window_in_use_does_not_send_the_user_in_a_cir
     assert "--context-window 4096" not in said and "smaller than tiermem assumed" not in said
     assert "tiermem already fits the prompt and reply to 4096 tokens" in said
     assert "a smaller --context-window (e.g. 3481) or a lower --max-tokens" in said
+
+
+def test_a_context_overflow_below_a_window_given_names_that_window(
+        memory: HierarchicalMemory) -> None:
+    # The user gave --context-window 8192 and the server runs with 4096: nothing was assumed.
+    named = ProviderError("too long", kind="context_exceeded", context_window=4096)
+    repl, _ = make_repl(memory, ScriptedModel([named], context_window=8192))
+    assert repl.run_piped(["hello"]) == 1
+    said = " ".join(errors_of(repl).split())
+    assert ("the server's context window is smaller than the one tiermem fitted the prompt "
+            "to (8192 tokens); start the chat with --context-window 4096") in said
+    assert "assumed" not in said
 
 
 def test_a_web_page_for_an_answer_sends_the_user_to_the_url(

@@ -100,8 +100,8 @@ def test_a_recorded_context_overflow_is_sent_once_and_names_the_window(
     with pytest.raises(ProviderError) as info:
         client(server, max_retries=3).complete([{"role": "user", "content": "hi"}], [])
     assert len(server.requests) == 1 and info.value.kind == "context_exceeded"
-    assert "--context-window or TIERMEM_CONTEXT_WINDOW to the window it runs with (4096)" in str(
-        info.value)
+    assert ("if --context-window or TIERMEM_CONTEXT_WINDOW is larger, set it to the window it "
+            "runs with (4096)") in str(info.value)
 
 
 @pytest.mark.parametrize(("server_name", "name"), [
