@@ -49,6 +49,10 @@ def test_a_policy_file_parses_into_both_layers_and_one_shared_ruleset(tmp_path: 
     ("rules:\n  - rule_id: a\n    content_substrings: ['  ']\n",
      "rules[0].content_substrings", "blank"),
     ("rules:\n  - rule_id: a\n    regex: 'x*'\n", "rules[0].regex", "empty text"),
+    ("rules:\n  - rule_id: a\n    regex: '(?<!no )secret'\n", "rules[0].regex",
+     "lookaround or a backreference"),
+    ("rules:\n  - rule_id: a\n    regex: '(\\w+) \\1'\n", "rules[0].regex",
+     "lookaround or a backreference"),
 ])
 def test_errors_name_the_field_at_fault(text: str, field: str, words: str) -> None:
     with pytest.raises(InvalidConfigError) as caught:
@@ -120,3 +124,14 @@ def test_the_taxonomy_takes_one_description_per_category_from_the_rules() -> Non
         PiiRule(rule_id="c", category="financial"),
     ])
     assert rules.taxonomy() == [("medical", "health")]
+
+
+def test_a_rule_regex_matches_in_linear_time_and_refusals_print_nothing_else(
+        capfd: pytest.CaptureFixture[str]) -> None:
+    # Backtracking would take some 2**5000 steps here, on every text stored; RE2 does not.
+    rules = RuleSet([PiiRule(rule_id="runs", category="other", regex="(a+)+$")])
+    assert rules.matches("a" * 5000 + "!") == []
+    assert [m.found for m in rules.matches("b " + "a" * 5000)] == ["a" * 5000]
+    with pytest.raises(InvalidConfigError, match="RE2 syntax"):
+        parse_policy("rules:\n  - rule_id: a\n    regex: '(?=x)y'\n")
+    assert capfd.readouterr().err == ""

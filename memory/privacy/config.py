@@ -95,13 +95,36 @@ class PiiRule(_Strict):
     def _compiles(cls, pattern: str | None) -> str | None:
         if pattern is None:
             return None
-        try:
-            compiled = re.compile(pattern)
-        except re.error as exc:
-            raise ValueError(f"not a valid regular expression ({exc})") from None
-        if compiled.search(""):
+        if compile_rule_regex(pattern).search("") is not None:
             raise ValueError("matches the empty text, so it would match everything")
         return pattern
+
+
+def compile_rule_regex(pattern: str) -> Any:
+    """A rule's ``regex`` compiled with RE2, whose matching takes time linear in the text.
+
+    Python's ``re`` backtracks: a pattern such as ``(a+)+$`` takes exponential time on a
+    line of a's, and a policy applies to every message, fact and passage stored, so one
+    such rule would stall every write, beyond Ctrl-C's reach (the match runs in C).
+    RE2 has no lookarounds or backreferences, which is the price of that bound.
+    """
+    import re2
+
+    options = re2.Options()
+    options.log_errors = False  # else RE2 writes each refusal to standard error too
+    try:
+        return re2.compile(pattern, options)
+    except re2.error as exc:
+        reason = exc.args[0].decode(errors="replace") if exc.args and isinstance(
+            exc.args[0], bytes) else str(exc)
+        backreference = re.search(r"invalid escape sequence: \\[1-9]", reason)
+        if "invalid perl operator" in reason or backreference:
+            raise ValueError(
+                f"uses a lookaround or a backreference ({reason}), which cannot be matched "
+                f"in time linear in the text; rewrite it without (rules use RE2 syntax)"
+            ) from None
+        raise ValueError(f"not a valid regular expression ({reason}; rules use RE2 "
+                         f"syntax)") from None
 
 
 class RetentionConfig(_Strict):

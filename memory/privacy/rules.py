@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tiermem.memory.privacy.config import PiiRule
+from tiermem.memory.privacy.config import PiiRule, compile_rule_regex
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ class _CompiledRule:
         phrases = sorted({p.strip() for p in rule.content_substrings}, key=len, reverse=True)
         self.phrases = (re.compile("|".join(_phrase_pattern(p) for p in phrases), re.IGNORECASE)
                         if phrases else None)
-        self.regex = re.compile(rule.regex) if rule.regex else None
+        self.regex = compile_rule_regex(rule.regex) if rule.regex else None
         self.fields = tuple(rule.metadata_fields)
 
     def match(self, text: str, metadata: Mapping[str, Any]) -> RuleMatch | None:
