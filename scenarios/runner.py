@@ -236,12 +236,15 @@ def run_scenario(
 
 def _turn(agent: Agent, memory: HierarchicalMemory, message: str | Question, when: str,
           log: DayLog, answers: list[Answer]) -> TurnResult:
-    """One message of the day; a model's failure costs that turn, not the run."""
+    """One message of the day; a model's failure costs that turn, not the run, unless
+    every later turn would fail the same way (``_ends_the_run``)."""
     try:
         if not isinstance(message, Question):
             return agent.step(message)
         answer, turn = _ask(agent, memory, message, when)
     except (ProviderError, ContextOverflowError) as exc:
+        if _ends_the_run(exc):
+            raise
         # Memory was rolled back to before the turn; the checks show what it cost.
         said = message.ask if isinstance(message, Question) else message
         log.errors.append(f"{said[:60]}: {exc}")
@@ -251,6 +254,14 @@ def _turn(agent: Agent, memory: HierarchicalMemory, message: str | Question, whe
     answers.append(answer)
     log.recalled.append(f"{message.ask} -> {', '.join(answer.found_in) or 'nothing'}")
     return turn
+
+
+def _ends_the_run(exc: Exception) -> bool:
+    """A server that cannot be reached (after the client's retries), refused credentials,
+    or a model it does not have: every turn left would fail alike, and the checks would
+    then blame the model for what the server did."""
+    return isinstance(exc, ProviderError) and (
+        exc.kind in ("connection", "auth") or exc.status_code == 404)
 
 
 def _ask(agent: Agent, memory: HierarchicalMemory, question: Question,

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 import tiermem.cli as cli
+from tiermem.agent.errors import ProviderError
+from tiermem.agent.scripted import ScriptedModel, reply
 from tiermem.memory import HashingEmbedder
 from tiermem.memory.text.updates import read_statement
 from tiermem.scenarios import Day, Question, Scenario, all_scenarios
@@ -209,3 +211,29 @@ def test_every_scenario_asks_a_question_more_than_once() -> None:
         asked = [m.ask for day in scenario.days for m in day.messages if isinstance(m, Question)]
         asked += [q.ask for q in scenario.questions]
         assert max(asked.count(a) for a in asked) >= 2, scenario.name
+
+
+@pytest.mark.parametrize("failure", [
+    ProviderError("could not reach http://127.0.0.1:9/v1", kind="connection"),
+    ProviderError("the server refused the API key", kind="auth"),
+    ProviderError("model 'm' not found", kind="bad_request", status_code=404),
+])
+def test_a_server_no_turn_can_use_stops_the_scenario_at_its_first_turn(
+        failure: ProviderError, tmp_path: Path) -> None:
+    # Else every turn fails alike and the checks blame the model for the server.
+    model = ScriptedModel([failure])
+    with pytest.raises(ProviderError) as raised:
+        run_scenario(all_scenarios()["personal-assistant"], llm=model,
+                     embedder=HashingEmbedder(), home=tmp_path / "home")
+    assert raised.value is failure and len(model.calls) == 1
+
+
+def test_a_failure_of_one_turn_costs_that_turn_only(tmp_path: Path) -> None:
+    scenario = Scenario(name="two-turns", description="two messages", days=(
+        Day("monday", ("I am allergic to peanuts.", "I live in Lisbon.")),))
+    model = ScriptedModel([ProviderError("the server failed", kind="server", status_code=500),
+                           reply("Noted.")])
+    result = run_scenario(scenario, llm=model, embedder=HashingEmbedder(),
+                          home=tmp_path / "home")
+    assert len(result.days[0].errors) == 1 and "the server failed" in result.days[0].errors[0]
+    assert len(model.calls) == 2
