@@ -45,7 +45,7 @@ def cmd_config(args: argparse.Namespace, note: Callable[[str], None]) -> int:
                         "new": change.new, "moved_to_archival": change.moved_to_archival},
                        json_path)
         report_console(args.json == "-").print(
-            f"{change.describe(config.core_limit_unit)}; stored for agent {args.agent}",
+            f"{change.describe(config)}; stored for agent {args.agent}",
             markup=False)
     else:
         # The JSON first: a file of it is written even if the reader of the table goes away.

@@ -47,9 +47,18 @@ class SettingChange:
     new: Any
     moved_to_archival: int
 
-    def describe(self, unit: str) -> str:
-        """``core limit 2000 → 1200 tokens; 3 facts moved to archival``."""
-        return describe_change(self.name, self.old, self.new, unit, self.moved_to_archival)
+    def describe(self, config: MemoryConfig) -> str:
+        """``core limit 2000 → 1200 tokens; 3 facts moved to archival`` (``config``: the
+        settings after the change)."""
+        text = describe_change(self.name, self.old, self.new, config.core_limit_unit,
+                               self.moved_to_archival)
+        if self.name == "core_limit_unit" and self.old != self.new:
+            # The number stays as it was, now counting the other unit: 150 tokens become
+            # 150 facts. Said outright, a change the user did not mean shows at once.
+            before, _, after = text.partition(";")
+            text = (f"{before} (core limit now {config.core_limit} {config.core_limit_unit})"
+                    + (f";{after}" if after else ""))
+        return text
 
 
 def describe_change(name: str, old: Any, new: Any, unit: str, moved: int,

@@ -55,6 +55,16 @@ def test_config_shows_and_stores_a_validated_setting(home: Path) -> None:
     assert json.loads(one.stdout) == {"agent": "a", "settings": {"core_limit": 6}}
 
 
+def test_a_changed_core_limit_unit_says_the_limit_it_leaves(home: Path) -> None:
+    chat(home, stdin="I am allergic to peanuts.\nMy name is Ada.\nI live in Lisbon.\n")
+    assert tiermem(home, "config", "--agent", "a", "core_limit", "3").returncode == 0
+    # The number stays and counts the other unit: said outright, not left to be found.
+    changed = tiermem(home, "config", "--agent", "a", "core_limit_unit", "facts")
+    assert changed.returncode == 0, changed.stderr
+    assert ("core_limit_unit tokens → facts (core limit now 3 facts); stored for agent a"
+            in changed.stdout)
+
+
 @pytest.mark.parametrize(("setting", "value", "named"), [
     ("core_limit", "lots", "core_limit"),
     ("core_limit", "0", "core_limit"),
