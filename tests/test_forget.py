@@ -206,7 +206,11 @@ def test_a_chat_model_judges_through_the_scripted_model_and_the_loopback_server(
      "forget.top_k_llm.user_prompt_template", "unknown placeholder {x}"),
     ({"mode": "fuzzy"}, "forget.mode", "exact"),
     ({"max_delete_count": 0}, "forget.max_delete_count", "greater than or equal to 1"),
-    ({"exact": {"case": True}}, "forget.exact.case", "Extra inputs"),
+    ({"exact": {"case": True}}, "forget.exact.case",
+     r"unknown key; check its spelling \(the keys here are case_sensitive, "
+     r"normalize_whitespace, ignore_final_punctuation\)"),
+    ({"candidate_k": 3}, "forget.candidate_k", "the keys here are mode, max_delete_count, "
+                                               "exact, planning, top_k_llm"),
 ])
 def test_config_errors_name_the_field(section: dict[str, Any], field: str, message: str) -> None:
     with pytest.raises(InvalidConfigError, match=message) as raised:
@@ -223,6 +227,10 @@ def test_policy_file_accepts_every_section_and_refuses_other_keys(tmp_path: Path
     config = forget_config_from_file(good)
     assert (config.mode, config.max_delete_count, config.top_k_llm.candidate_k) == (
         "exact_then_top_k_llm", 2, 3)
+    misplaced = tmp_path / "misplaced.yaml"
+    misplaced.write_text("forget:\n  candidate_k: 3\n")
+    with pytest.raises(InvalidConfigError, match=f"^{misplaced}: invalid policy: "):
+        forget_config_from_file(misplaced)  # the file is named, as the other sections' are
     bad = tmp_path / "bad.yaml"
     bad.write_text("forget: {mode: exact}\nforgetting: {}\n")
     with pytest.raises(InvalidConfigError, match="unknown top-level key 'forgetting'") as raised:

@@ -143,10 +143,28 @@ def _config_error(exc: ValidationError, where: str) -> InvalidConfigError:
     for error in exc.errors(include_url=False):
         name = ".".join([where, *(str(p) for p in error["loc"])])
         fields.append(name)
-        parts.append(f"{name}: {str(error['msg']).removeprefix('Value error, ')}")
+        message = str(error["msg"]).removeprefix("Value error, ")
+        if error["type"] == "extra_forbidden":
+            message = (f"unknown key; check its spelling (the keys here are "
+                       f"{', '.join(_keys_at(error['loc'][:-1]))})")
+        parts.append(f"{name}: {message}")
     return InvalidConfigError("invalid policy: " + "; ".join(parts), tuple(fields))
+
+
+def _keys_at(loc: tuple[int | str, ...]) -> list[str]:
+    """The settings of the part of the section that ``loc`` leads to."""
+    model: type[BaseModel] = ForgetConfig
+    for part in loc:
+        inner = model.model_fields[str(part)].annotation
+        if not (isinstance(inner, type) and issubclass(inner, BaseModel)):
+            break
+        model = inner
+    return list(model.model_fields)
 
 
 def forget_config_from_file(path: str | Path) -> ForgetConfig:
     """The ``forget`` section of the policy file at ``path`` (defaults when absent)."""
-    return ForgetConfig.parse(read_policy_sections(path).get("forget"))
+    try:
+        return ForgetConfig.parse(read_policy_sections(path).get("forget"))
+    except InvalidConfigError as exc:
+        raise InvalidConfigError(f"{path}: {exc}", exc.fields) from None
