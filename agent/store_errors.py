@@ -10,6 +10,7 @@ from pathlib import Path
 from tiermem.memory.errors import (
     NEWER_TIERMEM,
     ClockChangeError,
+    ConnectionLostError,
     EmbedderMismatchError,
     NewerSchemaError,
     ReindexIncompleteError,
@@ -51,6 +52,13 @@ def cli_message(exc: TiermemError, args: argparse.Namespace) -> str:
         return text + (f". On a read-only file system, use a command that only reads, "
                        f"such as {reader}" if reader else "")
     reindex = _reindex(args)
+    if isinstance(exc, ConnectionLostError):
+        # "Open the memory again" speaks to a caller holding it; here the command ended.
+        embedder = getattr(args, "embedder", None)
+        again = (f"run `{reindex}{f' --embedder {embedder}' if embedder else ''}` again (it "
+                 f"continues where it stopped)" if args.command == "reindex" and reindex else
+                 "run the command again")
+        return f"{exc.situation}. Check the server ({exc.check}), then {again}"
     if isinstance(exc, EmbedderMismatchError) and reindex:
         embedder = getattr(args, "embedder", None)
         return (f"{whose} was embedded with '{exc.stored}' (dim {exc.stored_dim}), not with "

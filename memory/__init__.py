@@ -7,6 +7,7 @@ knows nothing of agents or language models.
 from tiermem.memory.config import MemoryConfig
 from tiermem.memory.embed.embeddings import Embedder, HashingEmbedder
 from tiermem.memory.errors import (
+    ConnectionLostError,
     EmbedderMismatchError,
     EmbedderOutputError,
     InvalidConfigError,
@@ -33,6 +34,7 @@ from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.types import Fact, Hit, SearchResult
 
 __all__ = [
+    "ConnectionLostError",
     "Embedder",
     "EmbedderMismatchError",
     "EmbedderOutputError",

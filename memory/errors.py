@@ -145,6 +145,19 @@ class OlderSchemaError(StoreError):
         return (type(self), (self.where, self.found, self.current))
 
 
+class ConnectionLostError(StoreError):
+    """The database connection of a memory ended (a server restart, a network cut): what
+    the last transaction wrote was not committed. ``situation`` says what was lost and
+    ``check`` how to look at the server; opening the memory again connects anew."""
+
+    def __init__(self, situation: str, check: str) -> None:
+        self.situation, self.check = situation, check
+        super().__init__(f"{situation}. Check the server ({check}) and open the memory again")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.situation, self.check))
+
+
 class UnfinishedStoreError(StoreError):
     """A memory database the process creating it stopped before finishing: it holds nothing
     yet, and an open for writing finishes creating it (a read-only open cannot).

@@ -22,7 +22,12 @@ from memory_helpers import sqlite_store_at_version
 from tiermem.agent.store_errors import cli_message
 from tiermem.cli import main
 from tiermem.memory.embed.embeddings import HashingEmbedder
-from tiermem.memory.errors import StoreError, StoreLockedError, WriterLockError
+from tiermem.memory.errors import (
+    ConnectionLostError,
+    StoreError,
+    StoreLockedError,
+    WriterLockError,
+)
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.sqlite.schema import SCHEMA_VERSION
 from tiermem.memory.store.sqlite.writer_lock import LOCK_FILE, WriterLock
@@ -242,3 +247,21 @@ def test_a_writer_whose_lock_was_deleted_stops_once_another_has_written_meanwhil
     with HierarchicalMemory(home, embedder=HashingEmbedder(), read_only=True) as memory:
         turns = [r["turn"] for r in memory.recall.iter_rows() if r["role"] == "user"]
         assert turns == [1, 2] and memory.tick == 2
+
+
+@pytest.mark.parametrize(("command", "extra", "again"), [
+    ("reindex", {"embedder": "hashing"},
+     "then run `tiermem reindex --agent ada --store postgresql://tm@db/mem --embedder "
+     "hashing` again (it continues where it stopped)"),
+    ("forget", {}, "then run the command again"),
+])
+def test_a_lost_connection_says_to_run_the_command_again(
+        command: str, extra: dict[str, Any], again: str) -> None:
+    args = argparse.Namespace(command=command, home=None, agent="ada",
+                              store="postgresql://tm@db/mem", **extra)
+    lost = ConnectionLostError("lost the connection to PostgreSQL for agent 'ada'",
+                               "`tiermem pg status`")
+    said = cli_message(lost, args)
+    assert said == (f"lost the connection to PostgreSQL for agent 'ada'. Check the server "
+                    f"(`tiermem pg status`), {again}")
+    assert "open the memory again" not in said

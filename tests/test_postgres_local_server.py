@@ -17,7 +17,7 @@ from psycopg.conninfo import make_conninfo
 
 from tiermem.cli import main
 from tiermem.memory.embed.embeddings import HashingEmbedder
-from tiermem.memory.errors import StoreError
+from tiermem.memory.errors import ConnectionLostError, StoreError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.postgres import connection, local_server
 from tiermem.memory.store.postgres.local_server import PG_MAJOR, LocalPostgres, LocalServerError
@@ -241,9 +241,10 @@ def test_a_lost_connection_to_a_local_server_names_the_pg_command_for_its_direct
         with psycopg.connect(server.dsn, autocommit=True) as admin:
             admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                           "WHERE application_name = 'tiermem'")
-        with pytest.raises(StoreError, match=rf"lost the connection to PostgreSQL.*Check the "
-                                             rf"server \(`tiermem pg status --dir "
-                                             rf"{re.escape(str(server.data_dir))}`\)"):
+        with pytest.raises(ConnectionLostError,
+                           match=rf"lost the connection to PostgreSQL.*Check the server "
+                                 rf"\(`tiermem pg status --dir "
+                                 rf"{re.escape(str(server.data_dir))}`\)"):
             memory.add_fact("User likes figs")
         # Later calls say the connection was lost, not that the memory was closed: reads,
         # and writes that open a transaction first (a chat turn's process_interaction).
@@ -251,8 +252,9 @@ def test_a_lost_connection_to_a_local_server_names_the_pg_command_for_its_direct
                      lambda: memory.archival_insert("the figs are in the pantry"),
                      lambda: memory.process_interaction("I like figs.", "Noted."),
                      lambda: memory.add_fact("User likes dates")):
-            with pytest.raises(StoreError, match=r"was lost earlier, so this memory cannot be "
-                                                 r"used any more; check the server") as later:
+            with pytest.raises(ConnectionLostError, match=r"was lost earlier, so this memory "
+                                                          r"cannot be used any more\. Check the "
+                                                          r"server") as later:
                 call()
             assert "open it again to use it" not in str(later.value)
     finally:

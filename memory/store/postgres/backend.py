@@ -19,7 +19,12 @@ from collections.abc import Callable, Iterator, Sequence
 import psycopg
 from psycopg import errors as pg_errors
 
-from tiermem.memory.errors import ReadOnlyError, StoreClosedError, StoreError
+from tiermem.memory.errors import (
+    ConnectionLostError,
+    ReadOnlyError,
+    StoreClosedError,
+    StoreError,
+)
 from tiermem.memory.store.nesting import NestedTransactions
 from tiermem.memory.store.postgres import dump
 from tiermem.memory.store.postgres.connection import (
@@ -271,10 +276,9 @@ class PostgresBackend(NestedTransactions):
         mapped = translate(exc, self._where, self._server)
         if isinstance(mapped, StoreClosedError) and not self._closed and self.conn.broken:
             # Closed by the server or the network, not by close(): what to do is not the same.
-            return StoreError(
+            return ConnectionLostError(
                 f"the connection to PostgreSQL for {self._where} was lost earlier, so this "
-                f"memory cannot be used any more; check the server "
-                f"({status_advice(self._server)}) and open the memory again")
+                f"memory cannot be used any more", status_advice(self._server))
         return mapped
 
     def purge_erased(self) -> list[str]:

@@ -36,6 +36,7 @@ from psycopg import errors as pg_errors
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 from tiermem.memory.errors import (
+    ConnectionLostError,
     InvalidInputError,
     NewerSchemaError,
     OlderSchemaError,
@@ -455,10 +456,9 @@ def translate(exc: BaseException, where: str, dsn: str) -> StoreError | None:
         closed = getattr(exc, "__cause__", None) is None and "closed" in str(exc)
         if closed:
             return StoreClosedError("this memory is closed; open it again to use it")
-        return StoreError(f"lost the connection to PostgreSQL for {where}: "
-                          f"{_first_line(exc)}; the last transaction was not committed. "
-                          f"Check the server ({status_advice(dsn)}) and open the memory "
-                          f"again")
+        return ConnectionLostError(f"lost the connection to PostgreSQL for {where}: "
+                                   f"{_first_line(exc)}; the last transaction was not "
+                                   f"committed", status_advice(dsn))
     return None
 
 
