@@ -184,6 +184,7 @@ class Agent:
             if malformed_streak >= MAX_MALFORMED_STEPS:
                 add_notice(result, f"the model sent unreadable tool arguments "
                                    f"{malformed_streak} times in a row; the turn was stopped")
+                result.stopped = "unreadable_tool_calls"
                 break
             if not any(r.heartbeat or not r.ok for r in outcomes):
                 if not ctx.replies and completion.content and completion.content.strip():
@@ -195,6 +196,7 @@ class Agent:
         else:
             add_notice(result, f"stopped after {self.max_steps} steps without a final reply "
                                "(the step cap); memory changes so far are kept")
+            result.stopped = "step_cap"
         if ctx.replies:
             # A plain-content reply that follows sent messages is part of the answer too.
             result.reply = safe_text(

@@ -203,6 +203,10 @@ class ChatRepl:
                 raise
             self.report_defect(exc, "this turn was not completed and its memory changes were "
                                     "rolled back")
+        if result is not None and result.stopped:
+            # The agent cut the turn short (the step cap, unreadable tool calls): what it
+            # did stands, but a script must not read the line as answered.
+            self._count_failure("turn_stopped", result.notice or result.stopped)
         if self.json_lines:
             self.emit(turn_record(text, result, self._error))
         elif result is not None:

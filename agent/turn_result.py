@@ -21,6 +21,9 @@ class TurnResult:
     usage: Usage = field(default_factory=Usage)
     notice: str | None = None
     compacted: bool = False
+    #: Set when the agent stopped the turn before the model ended it ("step_cap",
+    #: "unreadable_tool_calls"): what the turn did stands, but it did not finish.
+    stopped: str | None = None
 
 
 def add_notice(result: TurnResult, notice: str) -> None:

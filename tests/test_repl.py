@@ -22,7 +22,7 @@ from tiermem.agent.llm import LLMClient
 from tiermem.agent.loop import Agent
 from tiermem.agent.offline import OfflinePolicy
 from tiermem.agent.repl import ChatRepl
-from tiermem.agent.scripted import ScriptedModel, call, reply
+from tiermem.agent.scripted import ScriptedModel, call, raw_call, reply
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 from tiermem.memory.ops.report import print_text
 
@@ -239,6 +239,28 @@ def test_step_cap_notice_and_usage_are_shown(memory: HierarchicalMemory) -> None
     repl.agent.max_steps = 1
     repl.run_piped(["loop forever"])
     assert "stopped after 1 steps" in out.getvalue()
+
+
+@pytest.mark.parametrize(("steps", "max_steps", "said"), [
+    ([call("archival_memory_search", query="x", request_heartbeat=True)] * 2, 2,
+     "stopped after 2 steps without a final reply"),
+    ([raw_call("core_memory_append", '{"content": "User likes')] * 3, 10,
+     "unreadable tool arguments 3 times in a row"),
+])
+def test_a_turn_the_agent_stopped_counts_as_failed(
+        memory: HierarchicalMemory, steps: list[Any], max_steps: int, said: str) -> None:
+    # What the turn did stands, but a script reading the exit status or the records must
+    # not take the line for answered.
+    out = io.StringIO()
+    repl = ChatRepl(Agent(memory, ScriptedModel([*steps, reply("Noted.")])),
+                    console=Console(file=out, width=200), errors=io.StringIO(),
+                    json_lines=True)
+    repl.agent.max_steps = max_steps
+    assert repl.run_piped(["remember that I like tea", "hello"]) == 1
+    stopped, answered = (json.loads(line) for line in out.getvalue().splitlines())
+    assert stopped["error"]["kind"] == "turn_stopped" and said in stopped["error"]["message"]
+    assert said in stopped["notice"] and answered["error"] is None
+    assert repl.failures == 1
 
 
 def test_reply_text_is_not_read_as_markup(memory: HierarchicalMemory) -> None:
