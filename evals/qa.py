@@ -35,7 +35,7 @@ import statistics
 import string
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -234,21 +234,25 @@ def run_qa(
     judge_answers: bool = False,
     progress: Any = None,
     baselines: Sequence[str] = (),
+    chosen: Collection[str] = (),
 ) -> dict[str, Any]:
     """Answer and score every question; the report is saved after each answer.
 
     ``baselines`` (evals/baselines.py) are answered and scored the same way,
-    as rows of the same report.
+    as rows of the same report. ``chosen``: the model settings (evals/report.py
+    ``MODEL_SETTINGS``) this run set rather than left at their defaults, which a report
+    written before they were recorded cannot have had.
     """
+    settings = model_settings(llm)
     header = {"benchmark": "LoCoMo", "mode": "qa", "ks": None, "limit": limit,
               "conversations": [c.id for c in conversations], "embedder": embedder.id,
-              "model": getattr(llm, "name", "?"), "judge": judge_answers,
+              "model": getattr(llm, "name", "?"), "judge": judge_answers, **settings,
               "questions_total": sum(len(c.questions[:limit] if limit else c.questions)
                                      for c in conversations)}
-    report = Report(json_path, header, resume=resume)
+    report = Report(json_path, header, resume=resume, chosen=chosen)
     for config in configs:
         fingerprint = {"config": config.as_dict(), "embedder": embedder.id,
-                       "model": header["model"], "judge": judge_answers}
+                       "model": header["model"], "judge": judge_answers, **settings}
         units = []
         for conv in conversations:
             unit = report.partial(config.name, conv.id, fingerprint)
@@ -272,10 +276,21 @@ def run_qa(
     return report.as_dict()
 
 
+def model_settings(llm: LLMClient) -> dict[str, Any]:
+    """What of the model's settings changes what is asked and answered: the window and the
+    reply budget decide what fits in a prompt (how much of the conversation the
+    full-context baseline keeps), the budget how long an answer may be, the encoding how
+    prompts are counted, and text tool calls whether a call written as text is run."""
+    return {"context_window": llm.context_window,
+            "max_tokens": int(getattr(llm, "max_tokens", 0) or 0),
+            "text_tool_calls": getattr(llm, "text_tool_calls", None),
+            "encoding": getattr(llm, "encoding", None)}
+
+
 def _run_baseline(kind: str, conversations: Sequence[Conversation], llm: LLMClient,
                   report: Report, limit: int | None, judge_answers: bool, progress: Any) -> None:
     fingerprint = {"baseline": kind, "model": getattr(llm, "name", "?"), "judge": judge_answers,
-                   "context_window": llm.context_window}
+                   **model_settings(llm)}
     units = []
     for conv in conversations:
         unit = report.partial(kind, conv.id, fingerprint)

@@ -9,14 +9,15 @@ the aggregates that the issue's schema asks for::
 
 A unit is reused on ``--resume`` only if it was run with the same
 configuration and embedder; anything else is run again. A report of other
-settings (mode, k, limit) is refused rather than resumed.
+settings (mode, k, limit, and in QA mode the model's window, reply budget,
+text tool calls and encoding) is refused rather than resumed.
 """
 
 from __future__ import annotations
 
 import json
 import statistics
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,13 +30,14 @@ Record = dict[str, Any]
 class Report:
     """The report of one run, optionally mirrored to a JSON file."""
 
-    def __init__(self, path: Path | None, header: dict[str, Any], resume: bool = False) -> None:
+    def __init__(self, path: Path | None, header: dict[str, Any], resume: bool = False,
+                 chosen: Collection[str] = ()) -> None:
         self.path = path
         self.header = header
         self.units: dict[str, dict[str, dict[str, Any]]] = {}
         self.configs: list[dict[str, Any]] = []
         if resume and path is not None and path.exists():
-            self.units = resumable_units(path, header)
+            self.units = resumable_units(path, header, chosen)
 
     def finished(
         self, config: str, conv: str, fingerprint: dict[str, Any]
@@ -69,12 +71,22 @@ class Report:
         return {**self.header, "configs": self.configs, "units": self.units}
 
 
+#: The model's settings a QA report records (they change what is asked and answered), read
+#: from the client once its window is settled.
+MODEL_SETTINGS = {"context_window": "--context-window", "max_tokens": "--max-tokens",
+                  "text_tool_calls": "--text-tool-calls", "encoding": "TIERMEM_ENCODING"}
 # The settings every unit of a report shares, and the option that sets each.
-_SETTINGS = {"mode": "--mode", "ks": "--k", "limit": "--limit"}
+_SETTINGS = {"mode": "--mode", "ks": "--k", "limit": "--limit", **MODEL_SETTINGS}
 
 
-def resumable_units(path: Path, header: dict[str, Any]) -> dict[str, dict[str, dict[str, Any]]]:
+def resumable_units(path: Path, header: dict[str, Any], chosen: Collection[str] = ()
+                    ) -> dict[str, dict[str, dict[str, Any]]]:
     """The units of the report at ``path`` that a run with ``header`` resumes.
+
+    Only the settings in ``header`` are compared. ``chosen`` names the model settings this
+    run set itself (by option or environment) rather than left at their defaults: a report
+    written before they were recorded ran with the defaults, so it is resumed only by a run
+    that keeps them.
 
     ValueError when there is nothing to resume from: a resumed run rewrites the file, so
     reading a report of other settings as empty would throw away every answer it holds.
@@ -93,12 +105,22 @@ def resumable_units(path: Path, header: dict[str, Any]) -> dict[str, dict[str, d
             or not all(isinstance(unit, dict) for unit in units.values())):
         raise ValueError(f"--resume: {path} is not a report of `tiermem eval locomo`; {keep}")
     # Another mode differs in everything; its other settings would only add noise.
-    keys = ["mode"] if old.get("mode") != header.get("mode") else list(_SETTINGS)
+    keys = ["mode"] if old.get("mode") != header.get("mode") else \
+        [key for key in _SETTINGS if key in header]
+    unrecorded = [key for key in keys if key in MODEL_SETTINGS and key not in old]
     differ = [f"{_SETTINGS[key]} {_shown(old.get(key))} (this run: {_shown(header.get(key))})"
-              for key in keys if old.get(key) != header.get(key)]
+              for key in keys if key not in unrecorded and old.get(key) != header.get(key)]
+    differ += [f"{_SETTINGS[key]} at its default (the report predates its recording; this "
+               f"run: {_shown(header.get(key))})" for key in unrecorded if key in chosen]
     if differ:
         raise ValueError(f"--resume: {path} was run with {', '.join(differ)}; run with its "
                          f"settings to finish it, or {keep}")
+    # Its units were asked with the defaults, which this run keeps: recorded as such, so they
+    # match this run's units.
+    for unit in (unit for by_conv in units.values() for unit in by_conv.values()):
+        fingerprint = unit.get("fingerprint")
+        for key in unrecorded if isinstance(fingerprint, dict) else ():
+            fingerprint.setdefault(key, header[key])
     return units
 
 

@@ -96,7 +96,8 @@ def run_locomo(options: EvalOptions, console: Any,
             report = run_qa(conversations, configs, embedder, llm, limit=options.limit,
                             json_path=options.json_path, resume=options.resume,
                             judge_answers=options.judge, progress=progress,
-                            baselines=BASELINES if options.baselines else ())
+                            baselines=BASELINES if options.baselines else (),
+                            chosen=_chosen_model_settings(options))
         else:
             report = run_retrieval(conversations, configs, embedder, ks=options.ks,
                                    limit=options.limit, json_path=options.json_path,
@@ -122,6 +123,20 @@ def run_locomo(options: EvalOptions, console: Any,
     if options.json_path is not None:
         console.print(f"report written to {options.json_path}")
     return report
+
+
+def _chosen_model_settings(options: EvalOptions) -> list[str]:
+    """The model settings (evals/report.py ``MODEL_SETTINGS``) that the options or the
+    environment set, rather than leave at their defaults."""
+    from tiermem.agent.server_options import config_from_args
+
+    config = config_from_args(options)
+    if config is None:
+        return []
+    given = {"context_window": config.context_window, "max_tokens": config.max_tokens,
+             "encoding": config.encoding,
+             "text_tool_calls": None if config.text_tool_calls == "auto" else "given"}
+    return [key for key, value in given.items() if value is not None]
 
 
 def _rewriter(options: EvalOptions, note: Callable[[str], None]) -> QueryRewriter:
@@ -193,7 +208,9 @@ def add_locomo_parser(evaluate: Any) -> None:
                           "go to standard error), or written to PATH after each finished part")
     loc.add_argument("--resume", action="store_true",
                      help="reuse the finished parts of the --json PATH report (one run "
-                          "with another --mode, --k or --limit is refused, not replaced)")
+                          "with another --mode, --k or --limit, or in QA mode another "
+                          "--context-window, --max-tokens or --text-tool-calls, is refused, "
+                          "not replaced)")
     loc.add_argument("--limit", type=int, metavar="N",
                      help="only the first N questions of each conversation (in retrieval "
                           "mode, of those with evidence)")

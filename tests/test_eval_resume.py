@@ -1,0 +1,118 @@
+"""``eval locomo --resume``: a report is continued only by a run that asks what it asked."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fake_openai import FakeOpenAIServer, FakeResponse
+
+from tiermem.cli import run
+
+CONVERSATION: dict[str, Any] = {
+    "speaker_a": "Ann", "speaker_b": "Bob",
+    "session_1_date_time": "1:56 pm on 8 May, 2023",
+    "session_1": [
+        {"speaker": "Ann", "dia_id": "D1:1", "text": "I adopted a puppy named Rex yesterday."},
+        {"speaker": "Bob", "dia_id": "D1:2", "text": "I started learning the violin."},
+        {"speaker": "Ann", "dia_id": "D1:3", "text": "My beagle loves the park."},
+    ],
+    "qa": [
+        {"question": "What is the name of Ann's puppy?", "answer": "Rex",
+         "evidence": ["D1:1"], "category": 4},
+        {"question": "Which instrument did Bob start learning?", "answer": "violin",
+         "evidence": ["D1:2"], "category": 4},
+        {"question": "Where does the beagle like to go?", "answer": "the park",
+         "evidence": ["D1:3"], "category": 4},
+    ],
+}
+
+
+@pytest.fixture
+def data_file(tmp_path: Path) -> Path:
+    path = tmp_path / "locomo" / "7.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(CONVERSATION))
+    return path
+
+
+@pytest.fixture
+def answering(server: FakeOpenAIServer) -> FakeOpenAIServer:
+    server.responder = lambda body: FakeResponse(
+        message={"role": "assistant", "content": "Rex"})
+    return server
+
+
+def _qa(data_file: Path, server: FakeOpenAIServer, report: Path, *extra: str) -> list[str]:
+    return ["eval", "locomo", "--data", str(data_file), "--mode", "qa", "--config", "bm25",
+            "--embedder", "hashing", "--model", server.model, "--base-url", server.base_url,
+            "--context-window", "8192", "--json", str(report), *extra]
+
+
+def _cut_short(report: Path, unit: str = "bm25", keep: int = 1) -> None:
+    """The report as a run killed after ``keep`` answers of ``unit`` leaves it."""
+    saved = json.loads(report.read_text())
+    stored = saved["units"][unit]["7"]
+    stored["done"] = False
+    del stored["questions"][keep:]
+    report.write_text(json.dumps(saved))
+
+
+def test_a_resume_with_another_reply_budget_is_refused_and_the_budget_recorded(
+        data_file: Path, tmp_path: Path, answering: FakeOpenAIServer,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    report = tmp_path / "qa.json"
+    assert run(_qa(data_file, answering, report, "--max-tokens", "100")) == 0
+    saved = json.loads(report.read_text())
+    assert (saved["max_tokens"], saved["context_window"], saved["text_tool_calls"]) == (
+        100, 8192, "auto")
+    for name in ("bm25", "no-memory", "full-context"):
+        assert saved["units"][name]["7"]["fingerprint"]["max_tokens"] == 100
+    _cut_short(report)
+    before = report.read_text()
+    capsys.readouterr()
+    asked = len(answering.requests)
+    for other in (["--max-tokens", "200"], ["--max-tokens", "100", "--text-tool-calls", "off"]):
+        assert run(_qa(data_file, answering, report, "--resume", *other)) == 2
+        error = " ".join(capsys.readouterr().err.split())
+        assert "was run with" in error and "drop --resume to replace it" in error
+        assert ("--max-tokens 100 (this run: 200)" in error if "200" in other
+                else "--text-tool-calls auto (this run: off)" in error)
+        assert report.read_text() == before and len(answering.requests) == asked
+    assert run(_qa(data_file, answering, report, "--resume", "--max-tokens", "100")) == 0
+    # only the two answers the cut left out were asked (the baselines were finished)
+    assert all(r["max_tokens"] == 100 for r in answering.requests[asked:])
+    assert len(answering.requests) == asked + 2
+
+
+def test_a_report_from_before_the_settings_were_recorded_resumes_only_with_the_defaults(
+        data_file: Path, tmp_path: Path, answering: FakeOpenAIServer,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    report = tmp_path / "qa.json"
+    args = _qa(data_file, answering, report, "--no-baselines")
+    at = args.index("--context-window")
+    del args[at:at + 2]  # the window the server gives, as a run of the defaults has it
+    assert run(args) == 0
+    saved = json.loads(report.read_text())
+    for key in ("context_window", "max_tokens", "text_tool_calls", "encoding"):
+        del saved[key]
+        del saved["units"]["bm25"]["7"]["fingerprint"][key]
+    report.write_text(json.dumps(saved))
+    _cut_short(report)
+    before = report.read_text()
+    monkeypatch.setenv("TIERMEM_MAX_TOKENS", "200")
+    capsys.readouterr()
+    assert run([*args, "--resume"]) == 2
+    error = " ".join(capsys.readouterr().err.split())
+    assert ("--max-tokens at its default (the report predates its recording; this run: 200)"
+            in error)
+    assert report.read_text() == before
+    monkeypatch.delenv("TIERMEM_MAX_TOKENS")
+    asked = len(answering.requests)
+    assert run([*args, "--resume"]) == 0
+    assert len(answering.requests) == asked + 2  # the first answer was kept
+    resumed = json.loads(report.read_text())
+    assert resumed["max_tokens"] == answering.requests[-1]["max_tokens"]
+    assert len(resumed["units"]["bm25"]["7"]["questions"]) == 3
