@@ -47,7 +47,7 @@ from tiermem.evals.baselines import BASELINE_DESCRIPTIONS, baseline_prompt
 from tiermem.evals.baselines import answer as baseline_answer
 from tiermem.evals.configs import MemoryConfig, ingest
 from tiermem.evals.locomo import Conversation, Question
-from tiermem.evals.report import Record, Report, by_category, mean, percentile
+from tiermem.evals.report import Expected, Record, Report, by_category, mean, percentile
 from tiermem.memory import HierarchicalMemory
 from tiermem.memory.embed.embeddings import Embedder
 from tiermem.memory.store.sqlite.stemmer import PorterStemmer
@@ -247,15 +247,22 @@ def run_qa(
     header = {"benchmark": "LoCoMo", "mode": "qa", "ks": None, "limit": limit,
               "conversations": [c.id for c in conversations], "embedder": embedder.id,
               "model": getattr(llm, "name", "?"), "judge": judge_answers, **settings,
-              "questions_total": sum(len(c.questions[:limit] if limit else c.questions)
-                                     for c in conversations)}
+              "questions_total": sum(len(questions_of(c, limit)) for c in conversations)}
     report = Report(json_path, header, resume=resume, chosen=chosen)
+    asked = {"model": header["model"], "judge": judge_answers, **settings}
+    plans = {(config.name, conv.id): Expected.of(
+        {"config": config.as_dict(), "embedder": embedder.id, **asked},
+        questions_of(conv, limit), _RECORD_FIELDS)
+        for config in configs for conv in conversations}
+    plans.update({(kind, conv.id): Expected.of(
+        {"baseline": kind, **asked}, questions_of(conv, limit),
+        _RECORD_FIELDS + (("turns_kept", "turns_total") if kind == "full-context" else ()))
+        for kind in baselines for conv in conversations})
+    report.check(plans)
     for config in configs:
-        fingerprint = {"config": config.as_dict(), "embedder": embedder.id,
-                       "model": header["model"], "judge": judge_answers, **settings}
         units = []
         for conv in conversations:
-            unit = report.partial(config.name, conv.id, fingerprint)
+            unit = report.partial(config.name, conv.id, plans[config.name, conv.id])
             if not unit["done"]:
                 _answer_all(conv, config, embedder, llm, unit, report, limit, judge_answers,
                             progress)
@@ -272,8 +279,17 @@ def run_qa(
         })
         report.save()
     for kind in baselines:
-        _run_baseline(kind, conversations, llm, report, limit, judge_answers, progress)
+        _run_baseline(kind, conversations, llm, report, plans, limit, judge_answers, progress)
     return report.as_dict()
+
+
+#: The numbers every answer's record holds (its figures are read from them).
+_RECORD_FIELDS = ("f1", "tokens", "seconds")
+
+
+def questions_of(conv: Conversation, limit: int | None) -> list[Question]:
+    """The questions QA asks of ``conv``: all of them, evidence or not."""
+    return conv.questions[:limit] if limit else conv.questions
 
 
 def model_settings(llm: LLMClient) -> dict[str, Any]:
@@ -288,12 +304,11 @@ def model_settings(llm: LLMClient) -> dict[str, Any]:
 
 
 def _run_baseline(kind: str, conversations: Sequence[Conversation], llm: LLMClient,
-                  report: Report, limit: int | None, judge_answers: bool, progress: Any) -> None:
-    fingerprint = {"baseline": kind, "model": getattr(llm, "name", "?"), "judge": judge_answers,
-                   **model_settings(llm)}
+                  report: Report, plans: dict[tuple[str, str], Expected], limit: int | None,
+                  judge_answers: bool, progress: Any) -> None:
     units = []
     for conv in conversations:
-        unit = report.partial(kind, conv.id, fingerprint)
+        unit = report.partial(kind, conv.id, plans[kind, conv.id])
         if not unit["done"]:
             _answer_baseline(kind, conv, llm, unit, report, limit, judge_answers, progress)
         units.append(unit)
@@ -304,7 +319,7 @@ def _run_baseline(kind: str, conversations: Sequence[Conversation], llm: LLMClie
                                          if r["turns_total"]])
     report.configs.append({
         "name": kind, "description": BASELINE_DESCRIPTIONS[kind], "config": {"baseline": kind},
-        "embedder": None, "model": fingerprint["model"], "overall": overall,
+        "embedder": None, "model": getattr(llm, "name", "?"), "overall": overall,
         "by_category": by_category(records, summarize), "warning": None,
         "timings": {"answer_p50_s": percentile([r["seconds"] for r in records], 0.5)},
     })
@@ -314,7 +329,7 @@ def _run_baseline(kind: str, conversations: Sequence[Conversation], llm: LLMClie
 def _answer_baseline(kind: str, conv: Conversation, llm: LLMClient, unit: dict[str, Any],
                      report: Report, limit: int | None, judge_answers: bool,
                      progress: Any) -> None:
-    questions = conv.questions[:limit] if limit else conv.questions
+    questions = questions_of(conv, limit)
     done = {r["qid"] for r in unit["questions"]}
     task = progress.add_task(f"{kind} {conv.id}: answers", total=len(questions),
                              completed=len(done)) if progress is not None else None
@@ -353,7 +368,7 @@ def _answer_baseline(kind: str, conv: Conversation, llm: LLMClient, unit: dict[s
 def _answer_all(conv: Conversation, config: MemoryConfig, embedder: Embedder, llm: LLMClient,
                 unit: dict[str, Any], report: Report, limit: int | None, judge_answers: bool,
                 progress: Any) -> None:
-    questions = conv.questions[:limit] if limit else conv.questions
+    questions = questions_of(conv, limit)
     done = {r["qid"] for r in unit["questions"]}
     task = progress.add_task(f"{config.name} {conv.id}: ingest", total=len(conv.turns)) \
         if progress is not None else None

@@ -10,21 +10,82 @@ the aggregates that the issue's schema asks for::
 A unit is reused on ``--resume`` only if it was run with the same
 configuration and embedder; anything else is run again. A report of other
 settings (mode, k, limit, and in QA mode the model's window, reply budget,
-text tool calls and encoding) is refused rather than resumed.
+text tool calls and encoding) is refused rather than resumed, and so is a
+unit asked of other questions (each fingerprint holds a digest of the unit's
+questions) or whose records are not its questions (edited or cut by hand).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import statistics
 from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tiermem.evals.locomo import CATEGORIES
+from tiermem.evals.locomo import CATEGORIES, Question
 from tiermem.memory.output_file import write_atomic
 
 Record = dict[str, Any]
+
+
+KEEP = "give --json another PATH, or drop --resume to replace it"
+_DIGEST = "questions_digest"
+
+
+def questions_digest(questions: Sequence[Question]) -> str:
+    """What identifies the questions a unit asks: their ids, text, reference, evidence and
+    category (another data file of the same ids gives another digest)."""
+    text = json.dumps([[q.qid, q.question, q.answer, list(q.evidence), q.category]
+                       for q in questions])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Expected:
+    """What this run asks of one unit: how it is run (its fingerprint, the questions' digest
+    included), which questions, and the numbers each record and a finished unit hold."""
+
+    fingerprint: dict[str, Any]
+    qids: tuple[str, ...]
+    record_fields: tuple[str, ...] = ()
+    unit_fields: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, settings: dict[str, Any], questions: Sequence[Question],
+           record_fields: Sequence[str] = (), unit_fields: Sequence[str] = ()) -> Expected:
+        return cls({**settings, _DIGEST: questions_digest(questions)},
+                   tuple(q.qid for q in questions), tuple(record_fields), tuple(unit_fields))
+
+
+def _settings(fingerprint: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in fingerprint.items() if key != _DIGEST}
+
+
+def _fault(unit: dict[str, Any], expected: Expected) -> str | None:
+    """What makes ``unit``'s records not those of ``expected``'s questions, if anything."""
+    numeric = (int, float)
+    records = unit.get("questions")
+    if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
+        return "its questions are not a list of records"
+    done = bool(unit.get("done"))
+    if not all(all(isinstance(r.get(f), numeric) for f in expected.record_fields)
+               and isinstance(r.get("category"), int) for r in records) or (
+            done and not all(isinstance(unit.get(f), numeric) for f in expected.unit_fields)):
+        return "a field missing or of the wrong type"
+    held = [r.get("qid") for r in records]
+    wanted = set(expected.qids)
+    if len(set(map(str, held))) != len(held):
+        return "it holds a question twice"
+    other = [qid for qid in held if qid not in wanted]
+    if other:
+        return f"it holds question {other[0]}, which this run does not ask"
+    if done and len(held) != len(wanted):
+        return (f"it is marked finished with {len(held)} of the {len(wanted)} questions this "
+                f"run asks")
+    return None
 
 
 class Report:
@@ -39,21 +100,44 @@ class Report:
         if resume and path is not None and path.exists():
             self.units = resumable_units(path, header, chosen)
 
-    def finished(
-        self, config: str, conv: str, fingerprint: dict[str, Any]
-    ) -> dict[str, Any] | None:
+    def finished(self, config: str, conv: str, expected: Expected) -> dict[str, Any] | None:
         """The stored unit, if it is complete and was run the same way."""
-        unit = self.units.get(config, {}).get(conv)
-        if unit and unit.get("done") and unit.get("fingerprint") == fingerprint:
-            return unit
-        return None
+        unit = self._stored(config, conv, expected)
+        return unit if unit is not None and unit.get("done") else None
 
-    def partial(self, config: str, conv: str, fingerprint: dict[str, Any]) -> dict[str, Any]:
+    def partial(self, config: str, conv: str, expected: Expected) -> dict[str, Any]:
         """The stored unit run the same way (possibly unfinished), or a new empty one."""
-        unit = self.units.get(config, {}).get(conv)
-        if unit and unit.get("fingerprint") == fingerprint:
+        unit = self._stored(config, conv, expected)
+        if unit is not None:
             return unit
-        return {"fingerprint": fingerprint, "done": False, "questions": []}
+        return {"fingerprint": expected.fingerprint, "done": False, "questions": []}
+
+    def check(self, plans: dict[tuple[str, str], Expected]) -> None:
+        """ValueError for any stored unit ``_stored`` refuses, ``plans`` giving each unit
+        (configuration, conversation) of the run: checked before any work, as a unit refused
+        later would stop a run that had already rewritten the report."""
+        for (config, conv), expected in plans.items():
+            self._stored(config, conv, expected)
+
+    def _stored(self, config: str, conv: str, expected: Expected) -> dict[str, Any] | None:
+        """The stored unit run as ``expected`` says, or None (one run another way is run
+        again). ValueError for one whose figures this run cannot stand behind: asked other
+        questions (the data changed), or edited or cut so its records are not this run's."""
+        unit = self.units.get(config, {}).get(conv)
+        stored = unit.get("fingerprint") if unit is not None else None
+        if not isinstance(stored, dict) or _settings(stored) != _settings(expected.fingerprint):
+            return None
+        assert unit is not None
+        where = f"{config} on conversation {conv}"
+        # A report written before the questions were fingerprinted is checked by its qids.
+        if stored.get(_DIGEST, expected.fingerprint[_DIGEST]) != expected.fingerprint[_DIGEST]:
+            raise ValueError(f"--resume: {self.path} holds {where} asked of other questions than "
+                             f"--data holds now (the data changed since); {KEEP}")
+        fault = _fault(unit, expected)
+        if fault:
+            raise ValueError(f"--resume: the record of {where} in {self.path} is damaged or "
+                             f"stale ({fault}); {KEEP}")
+        return unit
 
     def put(self, config: str, conv: str, unit: dict[str, Any]) -> None:
         self.units.setdefault(config, {})[conv] = unit
@@ -91,19 +175,18 @@ def resumable_units(path: Path, header: dict[str, Any], chosen: Collection[str] 
     ValueError when there is nothing to resume from: a resumed run rewrites the file, so
     reading a report of other settings as empty would throw away every answer it holds.
     """
-    keep = "give --json another PATH, or drop --resume to replace it"
     try:
         old = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         raise ValueError(f"--resume cannot read the report {path}: it is not JSON ({exc.msg}, "
-                         f"line {exc.lineno}); {keep}") from None
+                         f"line {exc.lineno}); {KEEP}") from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"--resume cannot read the report {path}: {exc}; {keep}") from None
+        raise ValueError(f"--resume cannot read the report {path}: {exc}; {KEEP}") from None
     units = old.get("units") if isinstance(old, dict) else None
     if (not isinstance(old, dict) or old.get("benchmark") != header.get("benchmark")
             or not isinstance(units, dict)
             or not all(isinstance(unit, dict) for unit in units.values())):
-        raise ValueError(f"--resume: {path} is not a report of `tiermem eval locomo`; {keep}")
+        raise ValueError(f"--resume: {path} is not a report of `tiermem eval locomo`; {KEEP}")
     # Another mode differs in everything; its other settings would only add noise.
     keys = ["mode"] if old.get("mode") != header.get("mode") else \
         [key for key in _SETTINGS if key in header]
@@ -114,7 +197,7 @@ def resumable_units(path: Path, header: dict[str, Any], chosen: Collection[str] 
                f"run: {_shown(header.get(key))})" for key in unrecorded if key in chosen]
     if differ:
         raise ValueError(f"--resume: {path} was run with {', '.join(differ)}; run with its "
-                         f"settings to finish it, or {keep}")
+                         f"settings to finish it, or {KEEP}")
     # Its units were asked with the defaults, which this run keeps: recorded as such, so they
     # match this run's units.
     for unit in (unit for by_conv in units.values() for unit in by_conv.values()):

@@ -16,7 +16,7 @@ from typing import Any
 
 from tiermem.evals.configs import MemoryConfig, ingest
 from tiermem.evals.locomo import Conversation, Question, evidence_recall, reciprocal_rank
-from tiermem.evals.report import Record, Report, by_category, mean, percentile
+from tiermem.evals.report import Expected, Record, Report, by_category, mean, percentile
 from tiermem.memory.embed.embeddings import Embedder
 from tiermem.memory.search.rewrite import QueryRewriter, rewritten_search
 
@@ -120,23 +120,13 @@ def aggregate(config: MemoryConfig, embedder_id: str, units: Sequence[dict[str, 
     }
 
 
-def _check_resumed(unit: dict[str, Any], ks: Sequence[int], what: str,
-                   path: Path | None, rewrite: bool = False) -> None:
-    """Refuse a finished unit of a resumed report that its figures cannot be read from (a
-    file edited or cut by hand), before it fails the whole run with a traceback."""
-    numeric = (int, float)
-    fields = [f"recall@{k}" for k in ks] + ["rr", "ms"]
-    records = unit.get("questions")
-    well_formed = (
-        isinstance(records, list)
-        and isinstance(unit.get("turns"), int) and isinstance(unit.get("ingest_seconds"), numeric)
-        and all(isinstance(r, dict) and all(isinstance(r.get(f), numeric) for f in fields)
-                and isinstance(r.get("category"), int)
-                and (not rewrite or "rewrite_failed" in r) for r in records))
-    if not well_formed:
-        raise ValueError(f"--resume: the record of {what} in {path} is damaged (a field "
-                         f"missing or of the wrong type); give --json another PATH, or drop "
-                         f"--resume to replace it")
+def _fingerprint(config: MemoryConfig, embedder: Embedder,
+                 rewriter: QueryRewriter | None) -> dict[str, Any]:
+    fingerprint: dict[str, Any] = {"config": config.as_dict(), "embedder": embedder.id}
+    if config.rewrite and rewriter is not None:
+        # Another model's queries are another result: --resume runs the unit again.
+        fingerprint["rewriter"] = {"model": rewriter.model, "most": rewriter.most}
+    return fingerprint
 
 
 def run_retrieval(
@@ -157,19 +147,19 @@ def run_retrieval(
               "conversations": [c.id for c in conversations], "embedder": embedder.id,
               "questions_total": sum(len(questions_of(c, limit)) for c in conversations)}
     report = Report(json_path, header, resume=resume)
+    fields = [f"recall@{k}" for k in ks] + ["rr", "ms"]
+    plans = {(config.name, conv.id): Expected.of(
+        _fingerprint(config, embedder, rewriter), questions_of(conv, limit),
+        fields + (["rewrite_failed"] if config.rewrite else []), ("turns", "ingest_seconds"))
+        for config in configs for conv in conversations}
+    report.check(plans)
     for config in configs:
-        fingerprint: dict[str, Any] = {"config": config.as_dict(), "embedder": embedder.id}
-        if config.rewrite and rewriter is not None:
-            # Another model's queries are another result: --resume runs the unit again.
-            fingerprint["rewriter"] = {"model": rewriter.model, "most": rewriter.most}
         units = []
         for conv in conversations:
-            unit = report.finished(config.name, conv.id, fingerprint)
-            if unit is not None:
-                _check_resumed(unit, ks, f"{config.name} on conversation {conv.id}", json_path,
-                               config.rewrite)
+            plan = plans[config.name, conv.id]
+            unit = report.finished(config.name, conv.id, plan)
             if unit is None:
-                unit = {"fingerprint": fingerprint,
+                unit = {"fingerprint": plan.fingerprint,
                         **run_unit(conv, config, embedder, ks, limit, progress, rewriter)}
                 report.put(config.name, conv.id, unit)
             units.append(unit)

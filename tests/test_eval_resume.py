@@ -116,3 +116,84 @@ def test_a_report_from_before_the_settings_were_recorded_resumes_only_with_the_d
     resumed = json.loads(report.read_text())
     assert resumed["max_tokens"] == answering.requests[-1]["max_tokens"]
     assert len(resumed["units"]["bm25"]["7"]["questions"]) == 3
+
+
+def _retrieval(data_file: Path, report: Path, *extra: str) -> list[str]:
+    return ["eval", "locomo", "--data", str(data_file), "--config", "bm25", "dense",
+            "--embedder", "hashing", "--json", str(report), *extra]
+
+
+@pytest.mark.parametrize("change", ["a question's text", "another question", "evidence",
+                                    "a record cut", "a finished unit emptied",
+                                    "a record of another question"])
+def test_a_unit_of_other_questions_is_refused_before_any_work(
+        data_file: Path, tmp_path: Path, change: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    report = tmp_path / "r.json"
+    assert run(_retrieval(data_file, report)) == 0
+    saved = json.loads(report.read_text())
+    del saved["units"]["bm25"]["7"]  # left to run: it must not run, and rewrite the report
+    records = saved["units"]["dense"]["7"]["questions"]
+    data = json.loads(data_file.read_text())
+    if change == "a question's text":
+        data["qa"][1]["question"] = "Which instrument did Ann start learning?"
+    elif change == "another question":
+        data["qa"].append({"question": "Who has a beagle?", "answer": "Ann",
+                           "evidence": ["D1:3"], "category": 4})
+    elif change == "evidence":
+        data["qa"][0]["evidence"] = ["D1:3"]
+    elif change == "a record cut":
+        del records[1:]
+    elif change == "a finished unit emptied":
+        records.clear()
+    else:
+        records[0]["qid"] = "7:9"
+    data_file.write_text(json.dumps(data))
+    report.write_text(json.dumps(saved))
+    before = report.read_text()
+    capsys.readouterr()
+    assert run(_retrieval(data_file, report, "--resume")) == 2
+    error = " ".join(capsys.readouterr().err.split())
+    assert "dense on conversation 7" in error, error
+    assert "give --json another PATH, or drop --resume to replace it" in error
+    if change in ("a question's text", "another question", "evidence"):
+        assert "asked of other questions than --data holds now (the data changed" in error
+    else:
+        assert "is damaged or stale (" + {
+            "a record cut": "it is marked finished with 1 of the 3 questions",
+            "a finished unit emptied": "it is marked finished with 0 of the 3 questions",
+            "a record of another question": "it holds question 7:9, which this run does not",
+        }[change] in error
+    assert report.read_text() == before
+
+
+def test_a_report_from_before_the_questions_were_fingerprinted_is_checked_by_its_qids(
+        data_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    report = tmp_path / "r.json"
+    assert run(_retrieval(data_file, report)) == 0
+    saved = json.loads(report.read_text())
+    for by_conv in saved["units"].values():
+        del by_conv["7"]["fingerprint"]["questions_digest"]
+    report.write_text(json.dumps(saved))
+    assert run(_retrieval(data_file, report, "--resume")) == 0
+    assert json.loads(report.read_text())["units"] == saved["units"]  # reused, not run again
+    del saved["units"]["dense"]["7"]["questions"][2]
+    report.write_text(json.dumps(saved))
+    assert run(_retrieval(data_file, report, "--resume")) == 2
+    assert "marked finished with 2 of the 3 questions" in capsys.readouterr().err
+
+
+def test_a_qa_unit_holding_an_answer_to_another_question_is_refused(
+        data_file: Path, tmp_path: Path, answering: FakeOpenAIServer,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    report = tmp_path / "qa.json"
+    assert run(_qa(data_file, answering, report, "--no-baselines")) == 0
+    _cut_short(report, keep=2)
+    saved = json.loads(report.read_text())
+    saved["units"]["bm25"]["7"]["questions"][1]["qid"] = "7:0"
+    report.write_text(json.dumps(saved))
+    asked = len(answering.requests)
+    capsys.readouterr()
+    assert run(_qa(data_file, answering, report, "--no-baselines", "--resume")) == 2
+    assert "it holds a question twice" in capsys.readouterr().err
+    assert len(answering.requests) == asked
