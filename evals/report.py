@@ -184,9 +184,15 @@ def resumable_units(path: Path, header: dict[str, Any], chosen: Collection[str] 
         raise ValueError(f"--resume cannot read the report {path}: {exc}; {KEEP}") from None
     units = old.get("units") if isinstance(old, dict) else None
     if (not isinstance(old, dict) or old.get("benchmark") != header.get("benchmark")
-            or not isinstance(units, dict)
-            or not all(isinstance(unit, dict) for unit in units.values())):
+            or not isinstance(units, dict)):
         raise ValueError(f"--resume: {path} is not a report of `tiermem eval locomo`; {KEEP}")
+    for config, by_conv in units.items():
+        stored = by_conv.items() if isinstance(by_conv, dict) else [("", by_conv)]
+        for conv, unit in stored:
+            if not isinstance(unit, dict):
+                where = f"{config} on conversation {conv}" if conv else f"{config}'s parts"
+                raise ValueError(f"--resume: the record of {where} in {path} is damaged (not "
+                                 f"an object); {KEEP}")
     # Another mode differs in everything; its other settings would only add noise.
     keys = ["mode"] if old.get("mode") != header.get("mode") else \
         [key for key in _SETTINGS if key in header]

@@ -197,3 +197,20 @@ def test_a_qa_unit_holding_an_answer_to_another_question_is_refused(
     assert run(_qa(data_file, answering, report, "--no-baselines", "--resume")) == 2
     assert "it holds a question twice" in capsys.readouterr().err
     assert len(answering.requests) == asked
+
+
+@pytest.mark.parametrize(("units", "named"), [({"bm25": {"7": "x"}}, "bm25 on conversation 7"),
+                                              ({"bm25": [1]}, "bm25's parts")])
+def test_a_part_that_is_not_an_object_is_refused_as_damaged(
+        data_file: Path, tmp_path: Path, units: dict[str, Any], named: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    report = tmp_path / "r.json"
+    assert run(_retrieval(data_file, report)) == 0
+    saved = json.loads(report.read_text())
+    report.write_text(json.dumps({**saved, "units": units}))
+    before = report.read_text()
+    capsys.readouterr()
+    assert run(_retrieval(data_file, report, "--resume")) == 2
+    error = " ".join(capsys.readouterr().err.split())
+    assert f"the record of {named} in {report} is damaged (not an object)" in error, error
+    assert report.read_text() == before
