@@ -13,7 +13,14 @@ Quirks handled here, because the released data has them:
   and a few ids are malformed (``"D:11:26"``, ``"D30:05"``); every
   ``D<session>:<turn>`` pair in an entry is read and normalised.
 - Evidence that names no turn of the conversation is dropped; a question left
-  with no evidence is not scored for retrieval.
+  with no evidence is not scored for retrieval. How many were dropped is said
+  once, as the run starts (``dropped_note``).
+
+Anything else that would fail the run part-way or mislead its figures is
+refused as the file loads (``DataError``, naming the file, the conversation and
+the question or turn): text the memory cannot store, an empty question, a
+category that is not a whole number, evidence that is not a list, two turns
+with one dia_id.
 """
 
 from __future__ import annotations
@@ -25,6 +32,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from tiermem.memory.validation import MAX_TEXT_CHARS
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 
@@ -42,6 +51,14 @@ _MONTHS = {
 }
 _EVIDENCE = re.compile(r"D\s*:?\s*(\d+)\s*:\s*(\d+)", re.IGNORECASE)
 _SESSION_KEY = re.compile(r"session_(\d+)")
+#: The longest turn taken, in characters: the memory stores a turn with its two neighbours
+#: in one passage of at most MAX_TEXT_CHARS.
+MAX_TURN_CHARS = MAX_TEXT_CHARS // 4
+#: The longest question taken, in characters: the most a search takes (memory/search/fusion.py).
+MAX_QUESTION_CHARS = 10_000
+#: Longer integers are refused as they are read: Python refuses to convert them, with
+#: advice for programmers.
+_MOST_DIGITS = 100
 
 
 class DataError(ValueError):
@@ -74,7 +91,8 @@ class Conversation:
     speakers: tuple[str, str]
     turns: list[Turn] = field(default_factory=list)
     questions: list[Question] = field(default_factory=list)
-    dropped_evidence: int = 0
+    dropped_evidence: int = 0  # evidence ids that name no turn of the conversation
+    dropped_questions: int = 0  # questions all of whose evidence was dropped
 
     def scored_questions(self) -> list[Question]:
         """Questions with at least one evidence turn (the ones retrieval can be scored on)."""
@@ -102,13 +120,67 @@ def parse_evidence(entries: Iterable[Any]) -> list[str]:
     return list(seen)
 
 
-def _answer_text(qa: dict[str, Any]) -> str:
+def _answer_text(qa: dict[str, Any], where: str) -> str:
     value = qa.get("answer", qa.get("adversarial_answer", ""))
-    return "" if value is None else str(value)
+    if value is None:
+        return ""
+    # A few released answers are numbers (a year).
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    return _text(value, f"{where}: answer")
+
+
+def _text(value: Any, what: str, *, most: int = MAX_TURN_CHARS) -> str:
+    """``value`` when it is text the memory can store: a string with no NUL and no lone
+    surrogate, at most ``most`` characters; DataError (naming ``what``) otherwise."""
+    if value is None:
+        raise DataError(f"{what} is missing; give its text")
+    if not isinstance(value, str):
+        raise DataError(f"{what} is {type(value).__name__} {json.dumps(value)[:40]}, not text; "
+                        "give a string")
+    if "\x00" in value:
+        raise DataError(f"{what} contains a NUL character (at {value.index(chr(0))}); remove it")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise DataError(f"{what} is not valid UTF-8 (a lone surrogate at {exc.start}); fix "
+                        "the file's encoding") from None
+    if len(value) > most:
+        raise DataError(f"{what} is {len(value):,} characters, over the {most:,} the memory "
+                        f"takes; shorten it")
+    return value
+
+
+def _optional_text(value: Any, what: str) -> str:
+    return "" if value is None else _text(value, what).strip()
+
+
+def _category(qa: dict[str, Any], where: str) -> int:
+    value = qa.get("category", 0)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise DataError(f"{where}: category is {json.dumps(value)[:40]}, not a whole number; "
+                        "give one of 1 to 5 (see the README of the data)")
+    return value
+
+
+def _evidence(qa: dict[str, Any], where: str) -> list[str]:
+    entries = qa.get("evidence")
+    if entries is None:
+        return []
+    # A string would be read character by character, and no id found in it.
+    if not isinstance(entries, list) or not all(isinstance(e, str) for e in entries):
+        raise DataError(f"{where}: evidence is {json.dumps(entries)[:40]}; give a list of "
+                        'dia_ids like ["D1:3"]')
+    return parse_evidence(entries)
 
 
 def parse_conversation(raw: dict[str, Any], conv_id: str) -> Conversation:
-    """One conversation from its JSON object (either layout)."""
+    """One conversation from its JSON object (either layout).
+
+    DataError for a field that would fail or mislead the run: text the memory cannot store,
+    an empty question, a category that is not a whole number, evidence that is not a list,
+    two turns with one dia_id.
+    """
     body = raw.get("conversation", raw)
     try:
         speakers = (str(body["speaker_a"]), str(body["speaker_b"]))
@@ -118,26 +190,41 @@ def parse_conversation(raw: dict[str, Any], conv_id: str) -> Conversation:
     sessions = sorted(
         int(m.group(1)) for key in body if (m := _SESSION_KEY.fullmatch(key))
     )
+    where_turn: dict[str, str] = {}
     for number in sessions:
         turns = body.get(f"session_{number}") or []
         if not turns:
             continue
         stamp = parse_session_date(str(body.get(f"session_{number}_date_time", ""))).timestamp()
         for index, turn in enumerate(turns):
+            where = f"conversation {conv_id}, turn session_{number}[{index}]"
             dia_id = parse_evidence([turn.get("dia_id", "")])
-            text = str(turn.get("text") or "").strip()
-            caption = str(turn.get("blip_caption") or "").strip() or None
+            text = _optional_text(turn.get("text"), f"{where}: text")
+            caption = _optional_text(turn.get("blip_caption"), f"{where}: blip_caption") or None
+            speaker = _optional_text(turn.get("speaker"), f"{where}: speaker")
             if not dia_id or not (text or caption):
                 continue
-            conv.turns.append(Turn(dia_id[0], number, index, str(turn.get("speaker", "")),
-                                   text, caption, stamp))
-    known = {t.dia_id for t in conv.turns}
+            if dia_id[0] in where_turn:
+                raise DataError(f"{where} has the dia_id {dia_id[0]} of "
+                                f"{where_turn[dia_id[0]]}; give each turn its own")
+            where_turn[dia_id[0]] = f"session_{number}[{index}]"
+            length = len(speaker) + len(text) + len(caption or "")
+            if length > MAX_TURN_CHARS:
+                raise DataError(f"{where} ({dia_id[0]}) is {length:,} characters, over the "
+                                f"{MAX_TURN_CHARS:,} the memory takes; shorten it")
+            conv.turns.append(Turn(dia_id[0], number, index, speaker, text, caption, stamp))
     for index, qa in enumerate(raw.get("qa", [])):
-        evidence = parse_evidence(qa.get("evidence") or [])
-        kept = tuple(e for e in evidence if e in known)
+        qid = f"{conv_id}:{index}"
+        where = f"conversation {conv_id}, question {qid} (qa[{index}])"
+        question = _text(qa.get("question"), f"{where}: question", most=MAX_QUESTION_CHARS)
+        if not question.strip():
+            raise DataError(f"{where}: the question is empty; give its text, or remove it")
+        evidence = _evidence(qa, where)
+        kept = tuple(e for e in evidence if e in where_turn)
         conv.dropped_evidence += len(evidence) - len(kept)
-        conv.questions.append(Question(f"{conv_id}:{index}", str(qa.get("question", "")),
-                                       _answer_text(qa), kept, int(qa.get("category", 0))))
+        conv.dropped_questions += bool(evidence) and not kept
+        conv.questions.append(Question(qid, question, _answer_text(qa, where), kept,
+                                       _category(qa, where)))
     return conv
 
 
@@ -166,9 +253,12 @@ def load_conversations(paths: Sequence[str | Path]) -> list[Conversation]:
     read_from: dict[str, Path] = {}
     for file in unique.values():
         try:
-            raw = json.loads(file.read_text(encoding="utf-8"))
+            raw = json.loads(file.read_text(encoding="utf-8"), parse_int=_json_int)
         except (OSError, ValueError) as exc:
             raise DataError(f"cannot read {file}: {exc}") from None
+        except RecursionError:
+            raise DataError(f"cannot read {file}: its arrays or objects nest too deeply to be "
+                            "LoCoMo data") from None
         samples = raw if isinstance(raw, list) else [raw]
         for number, sample in enumerate(samples):
             if not isinstance(sample, dict):
@@ -197,6 +287,27 @@ def load_conversations(paths: Sequence[str | Path]) -> list[Conversation]:
     if not conversations:
         raise DataError(f"no conversations found in {', '.join(map(str, paths))}")
     return conversations
+
+
+def _json_int(digits: str) -> int:
+    if len(digits.lstrip("-")) > _MOST_DIGITS:
+        raise DataError(f"it holds a number of {len(digits.lstrip('-')):,} digits, which no "
+                        f"LoCoMo field has (at most {_MOST_DIGITS} are read)")
+    return int(digits)
+
+
+def dropped_note(conversations: Sequence[Conversation]) -> str | None:
+    """What loading dropped, in one line: evidence ids that name no turn, and the questions
+    left with none (retrieval does not score those)."""
+    ids = sum(c.dropped_evidence for c in conversations)
+    if not ids:
+        return None
+    where = ", ".join(f"{c.id}: {c.dropped_evidence}" for c in conversations
+                      if c.dropped_evidence)
+    questions = sum(c.dropped_questions for c in conversations)
+    return (f"evidence ids that name no turn of their conversation, dropped: {ids} "
+            f"(by conversation, {where}); questions left with no evidence, which retrieval "
+            f"does not score: {questions}")
 
 
 def select(conversations: list[Conversation], wanted: Sequence[str] | None) -> list[Conversation]:

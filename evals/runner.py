@@ -11,7 +11,13 @@ from typing import Any
 from tiermem.agent.http_json import shown_url
 from tiermem.evals.configs import resolve_configs, with_rewrite
 from tiermem.evals.embedders import EMBEDDERS, make_embedder
-from tiermem.evals.locomo import Conversation, DataError, load_conversations, select
+from tiermem.evals.locomo import (
+    Conversation,
+    DataError,
+    dropped_note,
+    load_conversations,
+    select,
+)
 from tiermem.evals.report import resumable_units
 from tiermem.evals.retrieval import DEFAULT_KS, run_retrieval
 from tiermem.memory.embed.embeddings import Embedder
@@ -69,16 +75,19 @@ def run_locomo(options: EvalOptions, console: Any,
     the console) is told what was assumed about the model's server."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
+    if note is None:
+        def note(text: str) -> None:
+            console.print(f"tiermem: {text}", markup=False, highlight=False)
     conversations = select(load_conversations(options.data), list(options.conversations))
     _check_questions(conversations, options)
+    dropped = dropped_note(conversations)
+    if dropped is not None:
+        note(dropped)
     default = ("hierarchy",) if options.mode == "qa" else ("hybrid", "hierarchy") \
         if options.cv else ()
     configs = resolve_configs(list(options.configs) or list(default) or None)
     if options.core_limit is not None:
         configs = [dataclasses.replace(c, core_limit=options.core_limit) for c in configs]
-    if note is None:
-        def note(text: str) -> None:
-            console.print(f"tiermem: {text}", markup=False, highlight=False)
     rewriter = _rewriter(options, note) if options.rewrite else None
     if rewriter is not None:  # each configuration with and without, side by side
         configs = [*configs, *(with_rewrite(c) for c in configs)]

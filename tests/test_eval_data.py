@@ -1,0 +1,111 @@
+"""LoCoMo data that would fail or mislead a run is refused as it loads, naming where."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tiermem.cli import run
+from tiermem.evals.locomo import DataError, load_conversations
+
+CONVERSATION: dict[str, Any] = {
+    "speaker_a": "Ann", "speaker_b": "Bob",
+    "session_1_date_time": "1:56 pm on 8 May, 2023",
+    "session_1": [
+        {"speaker": "Ann", "dia_id": "D1:1", "text": "I adopted a puppy named Rex yesterday."},
+        {"speaker": "Bob", "dia_id": "D1:2", "text": "I started learning the violin."},
+    ],
+    "qa": [
+        {"question": "What is the name of Ann's puppy?", "answer": "Rex",
+         "evidence": ["D1:1"], "category": 4},
+        {"question": "What did Bob start learning?", "answer": "violin",
+         "evidence": ["D1:2"], "category": 4},
+    ],
+}
+
+
+def _turn(field: str, value: Any) -> Callable[[dict[str, Any]], None]:
+    return lambda data: data["session_1"][1].__setitem__(field, value)
+
+
+def _question(field: str, value: Any) -> Callable[[dict[str, Any]], None]:
+    return lambda data: data["qa"][1].__setitem__(field, value)
+
+
+TURN = r"conversation 7, turn session_1\[1\]"
+QUESTION = r"conversation 7, question 7:1 \(qa\[1\]\)"
+DAMAGE: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
+    "an empty question": (_question("question", ""), QUESTION + ": the question is empty"),
+    "a blank question": (_question("question", " \n"), QUESTION + ": the question is empty"),
+    "a null question": (_question("question", None), QUESTION + ": question is missing"),
+    "a NUL in a question": (_question("question", "a\x00b"),
+                            QUESTION + r": question contains a NUL character \(at 1\)"),
+    "a question longer than a search": (_question("question", "why " * 3000),
+                                        QUESTION + ": question is 12,000 characters, over "
+                                                   "the 10,000"),
+    "a NUL in a turn": (_turn("text", "hi\x00there"),
+                        TURN + r": text contains a NUL character \(at 2\)"),
+    "a turn too long to store": (_turn("text", "x" * 60_000),
+                                 TURN + ": text is 60,000 characters, over the 50,000"),
+    "a turn and its photo too long to store": (
+        lambda data: data["session_1"][1].update(text="x" * 40_000, blip_caption="y" * 20_000),
+        TURN + r" \(D1:2\) is 60,003 characters, over the 50,000"),
+    "a list as a turn's text": (_turn("text", ["a", "b"]),
+                                TURN + r": text is list \[\"a\", \"b\"\], not text"),
+    "two turns with one dia_id": (_turn("dia_id", "D1:01"),
+                                  TURN + r" has the dia_id D1:1 of session_1\[0\]"),
+    "evidence as a string": (_question("evidence", "D1:2"),
+                             QUESTION + ": evidence is \"D1:2\"; give a list of dia_ids"),
+    "a fractional category": (_question("category", 2.7),
+                              QUESTION + ": category is 2.7, not a whole number"),
+    "an infinite category": (_question("category", float("inf")),
+                             QUESTION + ": category is Infinity, not a whole number"),
+    "a category as text": (_question("category", "2"),
+                           QUESTION + ": category is \"2\", not a whole number"),
+}
+
+
+@pytest.mark.parametrize("damage", list(DAMAGE))
+def test_a_field_the_run_would_fail_on_is_refused_as_the_file_loads(
+        tmp_path: Path, damage: str) -> None:
+    data = json.loads(json.dumps(CONVERSATION))
+    change, message = DAMAGE[damage]
+    change(data)
+    path = tmp_path / "7.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(DataError, match=rf"^{path}: {message}"):
+        load_conversations([path])
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ('{"qa": [{"category": ' + "9" * 5000 + "}]}",
+     "it holds a number of 5,000 digits, which no LoCoMo field has"),
+    ("[" * 100_000 + "]" * 100_000, "its arrays or objects nest too deeply to be LoCoMo data"),
+])
+def test_json_python_cannot_read_is_a_data_error_not_a_traceback(
+        tmp_path: Path, text: str, said: str, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "7.json"
+    path.write_text(text)
+    assert run(["eval", "locomo", "--data", str(path), "--embedder", "hashing"]) == 2
+    error = capsys.readouterr().err
+    assert f"cannot read {path}: {said}" in error
+    assert "Traceback" not in error and "set_int_max_str_digits" not in error
+
+
+def test_dropped_evidence_is_said_once(tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    data = json.loads(json.dumps(CONVERSATION))
+    data["qa"][0]["evidence"] = ["D1:1", "D4:4"]
+    data["qa"][1]["evidence"] = ["D9:1; D9:2"]
+    path = tmp_path / "7.json"
+    path.write_text(json.dumps(data))
+    assert run(["eval", "locomo", "--data", str(path), "--embedder", "hashing",
+                "--config", "bm25", "dense"]) == 0
+    error = capsys.readouterr().err
+    said = ("evidence ids that name no turn of their conversation, dropped: 3 (by conversation, "
+            "7: 3); questions left with no evidence, which retrieval does not score: 1")
+    assert error.count("dropped") == 1 and said in " ".join(error.split())
