@@ -47,7 +47,7 @@ from tiermem.evals.baselines import BASELINE_DESCRIPTIONS, baseline_prompt
 from tiermem.evals.baselines import answer as baseline_answer
 from tiermem.evals.configs import MemoryConfig, ingest
 from tiermem.evals.locomo import Conversation, Question
-from tiermem.evals.report import Expected, Record, Report, by_category, mean, percentile
+from tiermem.evals.report import Expected, Record, Report, UnitLog, by_category, mean, percentile
 from tiermem.memory import HierarchicalMemory
 from tiermem.memory.embed.embeddings import Embedder
 from tiermem.memory.store.sqlite.stemmer import PorterStemmer
@@ -235,14 +235,16 @@ def run_qa(
     progress: Any = None,
     baselines: Sequence[str] = (),
     chosen: Collection[str] = (),
+    log: UnitLog | None = None,
 ) -> dict[str, Any]:
     """Answer and score every question; the report is saved after each answer.
 
     ``baselines`` (evals/baselines.py) are answered and scored the same way,
     as rows of the same report. ``chosen``: the model settings (evals/report.py
     ``MODEL_SETTINGS``) this run set rather than left at their defaults, which a report
-    written before they were recorded cannot have had.
+    written before they were recorded cannot have had. ``log`` is told of each unit.
     """
+    log = log or UnitLog()
     settings = model_settings(llm)
     header = {"benchmark": "LoCoMo", "mode": "qa", "ks": None, "limit": limit,
               "conversations": [c.id for c in conversations], "embedder": embedder.id,
@@ -263,9 +265,12 @@ def run_qa(
         units = []
         for conv in conversations:
             unit = report.partial(config.name, conv.id, plans[config.name, conv.id])
-            if not unit["done"]:
+            ran = not unit["done"]
+            if ran:
+                log.started(config.name, conv.id)
                 _answer_all(conv, config, embedder, llm, unit, report, limit, judge_answers,
                             progress)
+            log.finished(config.name, conv.id, summarize(unit["questions"]), ran)
             units.append(unit)
         records = [r for u in units for r in u["questions"]]
         report.configs.append({
@@ -279,7 +284,8 @@ def run_qa(
         })
         report.save()
     for kind in baselines:
-        _run_baseline(kind, conversations, llm, report, plans, limit, judge_answers, progress)
+        _run_baseline(kind, conversations, llm, report, plans, limit, judge_answers, progress,
+                      log)
     return report.as_dict()
 
 
@@ -305,12 +311,15 @@ def model_settings(llm: LLMClient) -> dict[str, Any]:
 
 def _run_baseline(kind: str, conversations: Sequence[Conversation], llm: LLMClient,
                   report: Report, plans: dict[tuple[str, str], Expected], limit: int | None,
-                  judge_answers: bool, progress: Any) -> None:
+                  judge_answers: bool, progress: Any, log: UnitLog) -> None:
     units = []
     for conv in conversations:
         unit = report.partial(kind, conv.id, plans[kind, conv.id])
-        if not unit["done"]:
+        ran = not unit["done"]
+        if ran:
+            log.started(kind, conv.id)
             _answer_baseline(kind, conv, llm, unit, report, limit, judge_answers, progress)
+        log.finished(kind, conv.id, summarize(unit["questions"]), ran)
         units.append(unit)
     records = [r for u in units for r in u["questions"]]
     overall = summarize(records)

@@ -213,6 +213,63 @@ def resumable_units(path: Path, header: dict[str, Any], chosen: Collection[str] 
     return units
 
 
+class UnitLog:
+    """One plain line as each unit starts and finishes, with its figures, for output that is
+    no terminal (``eval locomo > log 2>&1``), where a progress bar shows nothing until the
+    end of a run that may take hours. Without ``write`` it says nothing."""
+
+    def __init__(self, total: int = 0, shown: Sequence[str] = (),
+                 write: Callable[[str], None] | None = None) -> None:
+        self.total = total
+        self.shown = shown  # the figures each finished line gives
+        self.write = write
+        self.count = 0
+
+    def started(self, config: str, conv: str) -> None:
+        self.count += 1
+        self._say(f"{config} on conversation {conv}: started")
+
+    def finished(self, config: str, conv: str, figures: dict[str, Any], ran: bool) -> None:
+        if not ran:  # kept from the report: it starts and finishes at once
+            self.count += 1
+        given = [f"{key} {_figure(figures[key])}" for key in self.shown
+                 if figures.get(key) is not None]
+        kept = "" if ran else " (kept from the report)"
+        self._say(f"{config} on conversation {conv}{kept}: {', '.join(given)} "
+                  f"({figures.get('questions', 0)} questions)")
+
+    def _say(self, text: str) -> None:
+        if self.write is not None:
+            self.write(f"[{self.count}/{self.total}] {text}")
+
+
+def _figure(value: Any) -> str:
+    return f"{value:.3f}" if isinstance(value, float) else str(value)
+
+
+def kept_note(path: Path | None) -> str:
+    """What an interrupted run leaves: how much of it the report at ``path`` keeps."""
+    if path is None:
+        return ("interrupted: nothing was kept (with --json PATH each finished part is kept, "
+                "and --resume continues the run)")
+    if not path.exists():
+        return f"interrupted: nothing was kept (no part had finished, so {path} was not written)"
+    try:
+        units = json.loads(path.read_text(encoding="utf-8"))["units"]
+        parts = [unit for by_conv in units.values() for unit in by_conv.values()]
+        finished = sum(bool(unit.get("done")) for unit in parts)
+        answers = sum(len(unit.get("questions", ())) for unit in parts if not unit.get("done"))
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        return f"interrupted: nothing was kept ({path} holds no report of this run)"
+    unfinished = f", and {_count(answers, 'answer')} of parts not finished" if answers else ""
+    return (f"interrupted: the report at {path} keeps {_count(finished, 'finished part')}"
+            f"{unfinished}; the same command with --resume continues it")
+
+
+def _count(number: int, thing: str) -> str:
+    return f"{number} {thing}{'' if number == 1 else 's'}"
+
+
 def _shown(value: Any) -> str:
     if value is None:
         return "unset"

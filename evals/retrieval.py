@@ -16,7 +16,7 @@ from typing import Any
 
 from tiermem.evals.configs import MemoryConfig, ingest
 from tiermem.evals.locomo import Conversation, Question, evidence_recall, reciprocal_rank
-from tiermem.evals.report import Expected, Record, Report, by_category, mean, percentile
+from tiermem.evals.report import Expected, Record, Report, UnitLog, by_category, mean, percentile
 from tiermem.memory.embed.embeddings import Embedder
 from tiermem.memory.search.rewrite import QueryRewriter, rewritten_search
 
@@ -140,9 +140,12 @@ def run_retrieval(
     resume: bool = False,
     progress: Any = None,
     rewriter: QueryRewriter | None = None,
+    log: UnitLog | None = None,
 ) -> dict[str, Any]:
     """Every configuration on every conversation; the report (also written to ``json_path``).
-    ``rewriter`` serves the configurations that rewrite questions with a model."""
+    ``rewriter`` serves the configurations that rewrite questions with a model; ``log`` is
+    told of each unit."""
+    log = log or UnitLog()
     header = {"benchmark": "LoCoMo", "mode": "retrieval", "ks": list(ks), "limit": limit,
               "conversations": [c.id for c in conversations], "embedder": embedder.id,
               "questions_total": sum(len(questions_of(c, limit)) for c in conversations)}
@@ -158,10 +161,13 @@ def run_retrieval(
         for conv in conversations:
             plan = plans[config.name, conv.id]
             unit = report.finished(config.name, conv.id, plan)
+            ran = unit is None
             if unit is None:
+                log.started(config.name, conv.id)
                 unit = {"fingerprint": plan.fingerprint,
                         **run_unit(conv, config, embedder, ks, limit, progress, rewriter)}
                 report.put(config.name, conv.id, unit)
+            log.finished(config.name, conv.id, summarize(unit["questions"], ks), ran)
             units.append(unit)
         report.configs.append(aggregate(config, embedder.id, units, ks))
         report.save()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +19,7 @@ from tiermem.evals.locomo import (
     load_conversations,
     select,
 )
-from tiermem.evals.report import resumable_units
+from tiermem.evals.report import UnitLog, kept_note, resumable_units
 from tiermem.evals.retrieval import DEFAULT_KS, run_retrieval
 from tiermem.memory.embed.embeddings import Embedder
 from tiermem.memory.search.rewrite import QueryRewriter
@@ -102,16 +103,21 @@ def run_locomo(options: EvalOptions, console: Any,
             from tiermem.evals.qa import make_llm, run_qa
 
             llm = make_llm(options, note)
+            baselines = BASELINES if options.baselines else ()
+            log = _unit_log(console, len(conversations) * (len(configs) + len(baselines)),
+                            ("f1", "judge", "answered"))
             report = run_qa(conversations, configs, embedder, llm, limit=options.limit,
                             json_path=options.json_path, resume=options.resume,
                             judge_answers=options.judge, progress=progress,
-                            baselines=BASELINES if options.baselines else (),
-                            chosen=_chosen_model_settings(options))
+                            baselines=baselines, chosen=_chosen_model_settings(options),
+                            log=log)
         else:
+            log = _unit_log(console, len(conversations) * len(configs),
+                            [f"recall@{k}" for k in options.ks] + ["mrr"])
             report = run_retrieval(conversations, configs, embedder, ks=options.ks,
                                    limit=options.limit, json_path=options.json_path,
                                    resume=options.resume, progress=progress,
-                                   rewriter=rewriter)
+                                   rewriter=rewriter, log=log)
     from rich.markup import escape
 
     from tiermem.evals.report import render
@@ -132,6 +138,18 @@ def run_locomo(options: EvalOptions, console: Any,
     if options.json_path is not None:
         console.print(f"report written to {options.json_path}")
     return report
+
+
+def _unit_log(console: Any, total: int, shown: Sequence[str]) -> UnitLog:
+    """Plain lines on standard error when the output is no terminal: the progress bar
+    shows nothing there."""
+    if console.is_terminal:
+        return UnitLog()
+
+    def write(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    return UnitLog(total, shown, write)
 
 
 def _chosen_model_settings(options: EvalOptions) -> list[str]:
@@ -263,6 +281,9 @@ def cmd_eval(args: Any, note: Callable[[str], None]) -> int:
     except ValueError as exc:  # bad data, configuration name or option
         note(str(exc))
         return 2
+    except KeyboardInterrupt:  # Ctrl-C: what of the run is kept, and how to go on
+        note(kept_note(Path(args.json).expanduser() if args.json not in (None, "-") else None))
+        return 130
 
 
 def _check_questions(conversations: Sequence[Conversation], options: EvalOptions) -> None:

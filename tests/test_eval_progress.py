@@ -1,0 +1,103 @@
+"""``eval locomo`` into a file: a line per part as it runs, and what Ctrl-C leaves kept."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fake_openai import FakeOpenAIServer, FakeResponse
+
+import tiermem.evals.qa as qa
+import tiermem.evals.retrieval as retrieval
+from tiermem.cli import main, run
+
+CONVERSATION: dict[str, Any] = {
+    "speaker_a": "Ann", "speaker_b": "Bob",
+    "session_1_date_time": "1:56 pm on 8 May, 2023",
+    "session_1": [
+        {"speaker": "Ann", "dia_id": "D1:1", "text": "I adopted a puppy named Rex yesterday."},
+        {"speaker": "Bob", "dia_id": "D1:2", "text": "I started learning the violin."},
+    ],
+    "qa": [{"question": "What is the name of Ann's puppy?", "answer": "Rex",
+            "evidence": ["D1:1"], "category": 4},
+           {"question": "What did Bob start learning?", "answer": "violin",
+            "evidence": ["D1:2"], "category": 4}],
+}
+
+
+@pytest.fixture
+def data_file(tmp_path: Path) -> Path:
+    path = tmp_path / "locomo" / "7.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(CONVERSATION))
+    return path
+
+
+def _retrieval(data_file: Path, *extra: str) -> list[str]:
+    return ["eval", "locomo", "--data", str(data_file), "--config", "bm25", "dense",
+            "--embedder", "hashing", "--k", "1,5", *extra]
+
+
+def test_output_to_a_file_gets_a_line_per_part_with_its_figures(
+        data_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    report = tmp_path / "r.json"
+    assert run(_retrieval(data_file, "--json", str(report))) == 0
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("[")]
+    assert lines[0] == "[1/2] bm25 on conversation 7: started"
+    assert lines[1].startswith("[1/2] bm25 on conversation 7: recall@1 ")
+    assert ", mrr " in lines[1] and lines[1].endswith("(2 questions)")
+    assert lines[2:4] == ["[2/2] dense on conversation 7: started", lines[3]]
+    assert run(_retrieval(data_file, "--json", str(report), "--resume")) == 0
+    kept = [line for line in capsys.readouterr().err.splitlines() if line.startswith("[")]
+    assert kept == [lines[1].replace(": recall", " (kept from the report): recall"),
+                    lines[3].replace(": recall", " (kept from the report): recall")]
+
+
+@pytest.mark.parametrize("json_given", [True, False])
+def test_ctrl_c_says_what_the_report_keeps_and_how_to_go_on(
+        data_file: Path, tmp_path: Path, json_given: bool, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    real = retrieval.run_unit
+
+    def second_interrupted(conv: Any, config: Any, *args: Any, **kwargs: Any) -> Any:
+        if config.name == "dense":
+            raise KeyboardInterrupt
+        return real(conv, config, *args, **kwargs)
+
+    monkeypatch.setattr(retrieval, "run_unit", second_interrupted)
+    report = tmp_path / "r.json"
+    assert main(_retrieval(data_file, *(["--json", str(report)] if json_given else []))) == 130
+    error = " ".join(capsys.readouterr().err.split())
+    if json_given:
+        assert (f"interrupted: the report at {report} keeps 1 finished part; the same command "
+                "with --resume continues it") in error
+    else:
+        assert "interrupted: nothing was kept (with --json PATH each finished part is kept" \
+            in error
+
+
+def test_ctrl_c_mid_qa_part_counts_its_answers(
+        data_file: Path, tmp_path: Path, server: FakeOpenAIServer,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    server.responder = lambda body: FakeResponse(
+        message={"role": "assistant", "content": "Rex"})
+    real = qa.ask
+    asked: list[str] = []
+
+    def second_interrupted(*args: Any) -> Any:
+        asked.append("once")
+        if len(asked) == 2:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(qa, "ask", second_interrupted)
+    report = tmp_path / "qa.json"
+    assert main(["eval", "locomo", "--data", str(data_file), "--mode", "qa", "--config", "bm25",
+                 "--embedder", "hashing", "--model", server.model, "--base-url",
+                 server.base_url, "--context-window", "8192", "--json", str(report)]) == 130
+    error = " ".join(capsys.readouterr().err.split())
+    assert "[1/3] bm25 on conversation 7: started" in error
+    assert (f"the report at {report} keeps 0 finished parts, and 1 answer of parts not "
+            "finished; the same command with --resume continues it") in error
