@@ -154,11 +154,18 @@ def with_rewrite(config: MemoryConfig) -> MemoryConfig:
                     f"{config.description}; plus up to 3 queries a model wrote", rewrite=True)
 
 
+#: Names that stand for several configurations in ``--config``, and what each holds.
+GROUPS: dict[str, tuple[list[str], str]] = {
+    "all": (list(CONFIGS), "every configuration"),
+    "ablation": ([c.name for c in ABLATIONS], "every configuration but the defaults (*)"),
+}
+
+
 def resolve_configs(names: Sequence[str] | None) -> list[MemoryConfig]:
     """Configurations by name; ``all`` is every one, ``ablation`` the variants."""
     chosen: dict[str, MemoryConfig] = {}
     for name in names or DEFAULT_CONFIGS:
-        group = {"all": list(CONFIGS), "ablation": [c.name for c in ABLATIONS]}.get(name, [name])
+        group = GROUPS[name][0] if name in GROUPS else [name]
         for item in group:
             if item not in CONFIGS:
                 raise ValueError(f"no configuration {item!r}; choose from all, ablation, "

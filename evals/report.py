@@ -183,6 +183,9 @@ def resumable_units(path: Path, header: dict[str, Any], chosen: Collection[str] 
     except (OSError, UnicodeDecodeError) as exc:
         raise ValueError(f"--resume cannot read the report {path}: {exc}; {KEEP}") from None
     units = old.get("units") if isinstance(old, dict) else None
+    if isinstance(old, dict) and old.get("benchmark") == "LoCoMo" and old.get("mode") == "cv":
+        raise ValueError(f"--resume: {path} is a report of --cv, which runs whole and keeps no "
+                         f"parts: --cv reports cannot be resumed; {KEEP}")
     if (not isinstance(old, dict) or old.get("benchmark") != header.get("benchmark")
             or not isinstance(units, dict)):
         raise ValueError(f"--resume: {path} is not a report of `tiermem eval locomo`; {KEEP}")

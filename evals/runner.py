@@ -302,7 +302,7 @@ def _check_questions(conversations: Sequence[Conversation], options: EvalOptions
 
 def run_command(args: Any, console: Any, note: Callable[[str], None] | None = None) -> int:
     """``tiermem eval locomo``; a usage error raises ValueError before any work starts."""
-    from tiermem.evals.configs import CONFIGS, DEFAULT_CONFIGS
+    from tiermem.evals.configs import CONFIGS, DEFAULT_CONFIGS, GROUPS
     from tiermem.memory.output_file import emit_json, output_path
 
     if args.list_configs:
@@ -312,6 +312,9 @@ def run_command(args: Any, console: Any, note: Callable[[str], None] | None = No
         for config in CONFIGS.values():
             mark = "*" if config.name in DEFAULT_CONFIGS else " "
             print(f"{mark} {config.name:26} {config.description}")
+        print("\n--config also takes these groups (* marks the default configurations):")
+        for name, (_, holds) in GROUPS.items():
+            print(f"  {name:26} {holds}")
         return 0
     if not args.data:
         raise ValueError("eval locomo needs --data DIR_OR_FILE (e.g. the LoCoMo JSON files)")

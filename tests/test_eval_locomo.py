@@ -285,6 +285,20 @@ def test_resume_refuses_a_report_it_would_throw_away(data_file: Path, tmp_path: 
 
 
 
+def test_the_list_of_configurations_shows_the_groups_config_takes(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from tiermem.cli import run
+
+    assert run(["eval", "locomo", "--list-configs"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert "* bm25" in listed[0]
+    groups = listed[listed.index("--config also takes these groups (* marks the default "
+                                 "configurations):") + 1:]
+    assert [line.split()[0] for line in groups] == ["all", "ablation"]
+    assert resolve_configs(["ablation"]) == [c for c in CONFIGS.values()
+                                             if c.name not in DEFAULT_CONFIGS]
+
+
 @pytest.mark.parametrize("option", [["--conversations", ""], ["--conversations", " , "],
                                     ["--config", ""], ["--config", ","]])
 def test_an_option_that_names_nothing_runs_nothing(data_file: Path, option: list[str],

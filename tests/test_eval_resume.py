@@ -214,3 +214,13 @@ def test_a_part_that_is_not_an_object_is_refused_as_damaged(
     error = " ".join(capsys.readouterr().err.split())
     assert f"the record of {named} in {report} is damaged (not an object)" in error, error
     assert report.read_text() == before
+
+
+def test_resuming_a_cv_report_says_cv_reports_cannot_be(
+        data_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    report = tmp_path / "cv.json"
+    report.write_text(json.dumps({"benchmark": "LoCoMo", "mode": "cv", "configs": []}))
+    assert run(_retrieval(data_file, report, "--resume")) == 2
+    error = " ".join(capsys.readouterr().err.split())
+    assert f"--resume: {report} is a report of --cv, which runs whole and keeps no parts: " \
+        "--cv reports cannot be resumed; give --json another PATH" in error
