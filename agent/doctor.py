@@ -241,9 +241,11 @@ def _text_row(prober: Prober, report: DoctorReport, auto: Exchange | None,
             if label == "auto":
                 facts.text_calls_auto = names
                 _soften(report, "tool calls, tool_choice auto")
-            report.add("tool calls as text", "ok" if label == "auto" else "info",
-                       f"{names[0]}() in the content",
-                       f"with tool_choice {label}; tiermem reads it (--text-tool-calls auto)")
+            known = names[0] in PROBE_TOOLS
+            report.add("tool calls as text", "warn" if not known else
+                       "ok" if label == "auto" else "info", f"{names[0]}() in the content",
+                       f"with tool_choice {label}; tiermem reads it (--text-tool-calls auto)"
+                       + ("" if known else ", but it names a tool the request did not offer"))
             return
     structured = facts.auto_calls or facts.required_calls
     report.add("tool calls as text", "info", "none",

@@ -4,18 +4,23 @@ A server parses tool calls out of the model's output only when its chat
 template knows the model's format; otherwise, and with small models that drift
 from it, the call arrives as plain content. These forms are recognised:
 
-- Hermes / Qwen tags: ``<tool_call>{"name": ..., "arguments": {...}}</tool_call>``,
-  one or several, with text around them allowed (a last tag may be unclosed);
+- the markup model families write calls in (agent/text_call_markup.py): Hermes / Qwen
+  ``<tool_call>{...}</tool_call>``, Llama 3.1 ``<|python_tag|>{...}``, Llama 3.2
+  ``<function=NAME>{...}</function>`` and Mistral ``[TOOL_CALLS] [...]`` or
+  ``[TOOL_CALLS]NAME[ARGS]{...}``;
 - a bare JSON object ``{"name": ..., "arguments": ...}`` (or a list of them,
-  or several one after another) that is the whole content;
+  or several one after another) that is the whole content, or that ends it after
+  some prose;
 - a fenced block (```json ... ```) holding such an object or list.
 
 ``arguments`` may be an object or JSON text, and may be called
 ``parameters``; the OpenAI item shape ``{"type": "function", "function":
-{...}}`` counts too. Only names of the offered tools count, so JSON that
-merely mentions a tool, or echoes a tool's schema, is not a call. Content that
-a server HTML-escaped (llama-cpp-python's chatml-function-calling renders
-``&lt;tool_call&gt;`` and ``&#34;``) is read unescaped.
+{...}}`` counts too. Inside call markup any tool name makes a call (one to a tool
+that was not offered is answered as such); elsewhere only names of the offered
+tools count, so JSON that merely mentions a tool, or echoes a tool's schema, is
+not a call (agent/text_call_objects.py). Content that a server HTML-escaped
+(llama-cpp-python's chatml-function-calling renders ``&lt;tool_call&gt;`` and
+``&#34;``) is read unescaped.
 
 With ``cut=True`` (the reply stopped at ``max_tokens``), a call that begins
 but never ends is returned too, with its unfinished text as ``arguments``,
@@ -26,32 +31,26 @@ fragment for a reply. Such arguments are never valid JSON.
 from __future__ import annotations
 
 import html
-import json
 import re
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from tiermem.agent.llm import ToolCall, is_whole_json
+from tiermem.agent.llm import ToolCall
+from tiermem.agent.text_call_markup import MARKUP_FORMS
+from tiermem.agent.text_call_objects import (
+    FENCE,
+    TextToolCalls,
+    call_sequence,
+    calls_in,
+    cut_call,
+)
 
 __all__ = ["TextToolCalls", "find_text_tool_calls", "offered_names", "parse_text_tool_calls"]
 
-_OPEN, _CLOSE = "<tool_call>", "</tool_call>"
-_FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL)
-_NAME = re.compile(r'"name"\s*:\s*"([^"\\]{1,200})"')
 _ESCAPED = ("&lt;tool_call&gt;", "&#34;", "&quot;")
-# A call object holds these keys and no others: a tool's schema (with a description)
-# or any other JSON that happens to have a "name" is not a call.
-_CALL_KEYS = frozenset({"name", "arguments", "parameters", "id", "type"})
-
-
-@dataclass
-class TextToolCalls:
-    """What content held: the ``calls`` (complete ones first, then any cut one) and the
-    ``rest`` of the text with the calls taken out, stripped."""
-
-    calls: list[ToolCall] = field(default_factory=list)
-    rest: str = ""
+# Where a call written after prose may start: an object (or a list of them) whose first
+# key is one a call object has.
+_CALL_START = re.compile(r'(?:\[\s*)?\{\s*"(?:name|type|function|arguments|parameters)"\s*:')
 
 
 def offered_names(tools: Sequence[dict[str, Any]]) -> list[str]:
@@ -78,12 +77,12 @@ def find_text_tool_calls(
 ) -> TextToolCalls:
     """The calls in ``content`` and the text around them (see the module docstring).
 
-    ``call_id(index)`` names each call (default ``text_call_<index>``). When
-    nothing is found, ``rest`` is the content unchanged.
+    No tools offered means no calls. ``call_id(index)`` names each call (default
+    ``text_call_<index>``). When nothing is found, ``rest`` is the content unchanged.
     """
     names = frozenset(tool_names)
     found = _find(content, names, cut) if names else TextToolCalls(rest=content)
-    if not found.calls and any(mark in content for mark in _ESCAPED):
+    if names and not found.calls and any(mark in content for mark in _ESCAPED):
         unescaped = _find(html.unescape(content), names, cut)
         if unescaped.calls:
             found = unescaped
@@ -96,46 +95,21 @@ def find_text_tool_calls(
 
 
 def _find(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
-    for form in (_tagged, _fenced, _bare):
+    for form in (*MARKUP_FORMS, _fenced, _bare, _after_prose):
         found = form(content, names, cut)
         if found.calls:
             return found
     return TextToolCalls(rest=content)
 
 
-def _tagged(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
-    calls: list[ToolCall] = []
-    kept: list[str] = []
-    position = 0
-    while (start := content.find(_OPEN, position)) >= 0:
-        body_start = start + len(_OPEN)
-        end = content.find(_CLOSE, body_start)
-        following = content.find(_OPEN, body_start)
-        closed = end >= 0 and (following < 0 or end < following)
-        body_end = end if closed else (following if following >= 0 else len(content))
-        after = body_end + len(_CLOSE) if closed else body_end
-        found = _calls_in(_unfenced(content[body_start:body_end]), names, lenient=True)
-        if found is None and cut and not closed and following < 0:
-            found = _cut_call(content[body_start:body_end], names)
-        if found is None:
-            # Not a call (a tag followed by prose, say): the text stays as it was.
-            kept.append(content[position:after])
-        else:
-            kept.append(content[position:start])
-            calls += found
-        position = after
-    kept.append(content[position:])
-    return TextToolCalls(calls, "".join(kept).strip()) if calls else TextToolCalls(rest=content)
-
-
 def _fenced(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
     calls: list[ToolCall] = []
     kept: list[str] = []
     position = 0
-    for match in _FENCE.finditer(content):
-        found = _calls_in(match.group(1), names, lenient=False)
+    for match in FENCE.finditer(content):
+        found = calls_in(match.group(1), names, marked=False)
         if found is None and cut and not match.group(0).endswith("```"):  # cut inside it
-            found = _cut_call(match.group(1), names)
+            found = cut_call(match.group(1), names, marked=False)
         if found is not None:
             kept.append(content[position:match.start()])
             calls += found
@@ -145,78 +119,19 @@ def _fenced(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
 
 
 def _bare(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
-    text = content.strip()
-    if not text.startswith(("{", "[")):
+    calls = call_sequence(content, names, marked=False, cut=cut)
+    return TextToolCalls(calls, "") if calls else TextToolCalls(rest=content)
+
+
+def _after_prose(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
+    """Calls that end the content after some prose ("Sure, saving it. {...}"). JSON in
+    the middle of a sentence is an example the model gave, not a call."""
+    text = content.rstrip()
+    if not cut and not text.endswith(("}", "]")):
         return TextToolCalls(rest=content)
-    decoder = json.JSONDecoder()
-    calls: list[ToolCall] = []
-    position = 0
-    while position < len(text):
-        try:
-            value, end = decoder.raw_decode(text, position)
-        except (ValueError, RecursionError):
-            cut_call = _cut_call(text[position:], names) if cut else None
-            return TextToolCalls(calls + cut_call, "") if cut_call else TextToolCalls(rest=content)
-        found = _calls_from(value, names, lenient=False)
-        if found is None:
-            return TextToolCalls(rest=content)
-        calls += found
-        position = end
-        while position < len(text) and text[position] in " \t\r\n,":
-            position += 1
-    return TextToolCalls(calls, "")
-
-
-def _unfenced(body: str) -> str:
-    match = _FENCE.search(body)
-    return match.group(1) if match and not body[: match.start()].strip() else body
-
-
-def _calls_in(text: str, names: frozenset[str], *, lenient: bool) -> list[ToolCall] | None:
-    try:
-        value = json.loads(text)
-    except (ValueError, RecursionError):
-        return None
-    return _calls_from(value, names, lenient=lenient)
-
-
-def _calls_from(value: Any, names: frozenset[str], *, lenient: bool) -> list[ToolCall] | None:
-    """The calls in a decoded value (an object or a list of them), or None if any item is
-    not a call: a list that is half calls is data, not a batch of calls."""
-    items = value if isinstance(value, list) else [value]
-    calls = [_call(item, names, lenient) for item in items]
-    if not items or any(c is None for c in calls):
-        return None
-    return [c for c in calls if c is not None]
-
-
-def _call(item: Any, names: frozenset[str], lenient: bool) -> ToolCall | None:
-    if not isinstance(item, dict):
-        return None
-    if "name" not in item and isinstance(item.get("function"), dict):
-        item = item["function"]  # the OpenAI item shape, written out
-    name = item.get("name")
-    if not isinstance(name, str) or name not in names or not set(item) <= _CALL_KEYS:
-        return None
-    key = "arguments" if "arguments" in item else "parameters" if "parameters" in item else None
-    if key is None:
-        # Inside <tool_call> tags the intent is plain; a bare {"name": ...} may be data.
-        return ToolCall("", name, "{}") if lenient else None
-    arguments = item[key]
-    if key == "parameters" and _looks_like_schema(arguments):
-        return None
-    text = arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
-    return ToolCall("", name, text)
-
-
-def _looks_like_schema(value: Any) -> bool:
-    return isinstance(value, dict) and value.get("type") == "object" and "properties" in value
-
-
-def _cut_call(fragment: str, names: frozenset[str]) -> list[ToolCall] | None:
-    """A call cut off mid-way, if the fragment names an offered tool; its arguments are the
-    unfinished text, which is not valid JSON."""
-    match = _NAME.search(fragment)
-    if match is None or match.group(1) not in names or is_whole_json(fragment):
-        return None
-    return [ToolCall("", match.group(1), fragment.strip())]
+    for start in _CALL_START.finditer(text):
+        prose = text[:start.start()].strip()
+        calls = call_sequence(text[start.start():], names, marked=False, cut=cut) if prose else None
+        if calls:
+            return TextToolCalls(calls, prose)
+    return TextToolCalls(rest=content)

@@ -71,8 +71,8 @@ def _structured_call(body: dict[str, Any]) -> FakeResponse:
                   calls=[("core_memory_append", json.dumps({"content": FACT}))])
 
 
-def _text_call(body: dict[str, Any]) -> FakeResponse:
-    call = {"name": "core_memory_append", "arguments": {"content": FACT}}
+def _text_call(body: dict[str, Any], tool: str = "core_memory_append") -> FakeResponse:
+    call = {"name": tool, "arguments": {"content": FACT}}
     return _reply(body, f"<tool_call>\n{json.dumps(call)}\n</tool_call>", tools_shown=True)
 
 
@@ -117,16 +117,17 @@ def llama_server_without_tool_template(server: FakeOpenAIServer) -> None:
     server.responder = respond
 
 
-def text_tool_calls(server: FakeOpenAIServer) -> None:
-    """Shows the tools, but the model's calls come back as Hermes ``<tool_call>`` text (a
-    server without a tool-call parser); a cut reply is marked "stop"."""
+def text_tool_calls(server: FakeOpenAIServer, tool: str = "core_memory_append") -> None:
+    """Shows the tools, but the model's calls (to ``tool``) come back as Hermes
+    ``<tool_call>`` text (a server without a tool-call parser); a cut reply is marked
+    "stop"."""
     server.model_fields["max_model_len"] = 32768
 
     def respond(body: dict[str, Any]) -> FakeResponse:
         shown = bool(body.get("tools"))
         if body.get("max_tokens") == 8:
             return _reply(body, "One, two, three,", finish="stop", tools_shown=shown)
-        return _answer(body, shown, _text_call)
+        return _answer(body, shown, lambda asked: _text_call(asked, tool))
 
     server.responder = respond
 

@@ -103,6 +103,13 @@ def test_text_tool_calls_are_enough(examine: Callable[..., DoctorReport]) -> Non
     assert "writes its tool calls as text" in said and "not 'length'" in said
 
 
+def test_a_text_call_to_a_tool_not_offered_is_a_warning(
+        examine: Callable[..., DoctorReport]) -> None:
+    report = examine(lambda server: persona.text_tool_calls(server, tool="memory_store"))
+    assert rows(report)["tool calls as text"] == ("warn", "memory_store() in the content")
+    assert "a tool the request did not offer" in rendered(report)
+
+
 def test_a_capable_server_needs_no_advice(examine: Callable[..., DoctorReport]) -> None:
     report = examine(persona.capable, model=None)  # the model is taken from the listing
     assert report.works and report.model == "fake-model"
@@ -168,6 +175,14 @@ def test_the_doctors_usage_errors_go_to_stderr(capsys: pytest.CaptureFixture[str
     ('{"name": "core_memory_append", "arguments": {"content": "x"}}', ["core_memory_append"]),
     ('&lt;tool_call&gt;{&#34;name&#34;: &#34;core_memory_append&#34;, &#34;arguments&#34;: '
      '{}}&lt;/tool_call&gt;', ["core_memory_append"]),  # llama-cpp-python escapes its prompt
+    ('<|python_tag|>{"name": "core_memory_append", "parameters": {"content": "x"}}',
+     ["core_memory_append"]),
+    ('[TOOL_CALLS] [{"name": "send_message", "arguments": {"message": "hi"}}]', ["send_message"]),
+    ('[TOOL_CALLS]send_message[ARGS]{"message": "hi"}', ["send_message"]),
+    ('<function=core_memory_append>{"content": "x"}</function>', ["core_memory_append"]),
+    ('Noted. {"name": "core_memory_append", "arguments": {"content": "x"}}',
+     ["core_memory_append"]),
+    ('<tool_call>{"name": "memory_store", "arguments": {}}</tool_call>', ["memory_store"]),
     ('{"name": "rm_rf", "arguments": {}}', []),
     ("I will remember that you are allergic to peanuts.", []),
 ])

@@ -120,9 +120,11 @@ def test_a_call_cut_at_the_length_limit_is_found_only_when_cut(content: str) -> 
     assert find_text_tool_calls(content, NAMES, cut=True).rest == ""
 
 
-def test_a_cut_fragment_naming_no_offered_tool_is_text() -> None:
-    content = '<tool_call>{"name": "weather", "arguments": {"ci'
-    assert find_text_tool_calls(content, NAMES, cut=True).calls == []
+def test_a_cut_fragment_naming_no_offered_tool_is_text_unless_in_call_markup() -> None:
+    bare = '{"name": "weather", "arguments": {"ci'
+    assert find_text_tool_calls(bare, NAMES, cut=True).calls == []
+    [call] = find_text_tool_calls(f"<tool_call>{bare}", NAMES, cut=True).calls
+    assert call.name == "weather" and call.arguments == bare  # cut: never run
 
 
 # -- the agent, over the loopback server -------------------------------------------------
@@ -148,6 +150,14 @@ TEXT_FORMS = {
                         '"Allergic to peanuts", "request_heartbeat": true}}',
     "fenced": '```json\n{"name": "core_memory_append", "arguments": {"content": '
               '"Allergic to peanuts", "request_heartbeat": true}}\n```',
+    "Llama 3.1": '<|python_tag|>{"name": "core_memory_append", "parameters": {"content": '
+                 '"Allergic to peanuts", "request_heartbeat": true}}',
+    "Llama 3.2": '<function=core_memory_append>{"content": "Allergic to peanuts", '
+                 '"request_heartbeat": true}</function>',
+    "Mistral": '[TOOL_CALLS] [{"name": "core_memory_append", "arguments": {"content": '
+               '"Allergic to peanuts", "request_heartbeat": true}}]',
+    "Mistral, name then arguments": '[TOOL_CALLS]core_memory_append[ARGS]{"content": '
+                                    '"Allergic to peanuts", "request_heartbeat": true}',
 }
 
 
@@ -166,6 +176,7 @@ def test_a_text_call_is_dispatched_and_never_stored_as_the_reply(
     stored = [r for r in rows if r["role"] == "assistant"]
     assert stored[0]["tool_calls"][0]["function"]["name"] == "core_memory_append"
     assert all('"name"' not in r["content"] for r in rows if r["role"] != "user")
+    assert all(mark not in r["content"] for r in rows for mark in ("<", "[TOOL_CALLS]"))
     # The model sees its call as a call, answered by the tool's result.
     second = server.requests[1]["messages"]
     [call] = [m for m in second if m.get("tool_calls")]

@@ -1,0 +1,140 @@
+"""Tool calls in the markup model families write them in (agent/text_tool_calls.py).
+
+Each form is what a model's chat template teaches it, arriving as content when the
+server's template or parser does not take it out:
+
+- Hermes / Qwen: ``<tool_call>{"name": ..., "arguments": {...}}</tool_call>``, one or
+  several, with text around them allowed (a last tag may be unclosed);
+- Llama 3.1: ``<|python_tag|>{"name": ..., "parameters": {...}}``, several separated by
+  ``;``, text before the tag allowed;
+- Llama 3.2: ``<function=NAME>{...}</function>``, one or several, text around them
+  allowed (a last tag may be unclosed);
+- Mistral: ``[TOOL_CALLS] [{"name": ..., "arguments": {...}}, ...]`` and the newer
+  ``[TOOL_CALLS]NAME[ARGS]{...}`` (with ``[CALL_ID]...`` before ``[ARGS]`` in some
+  versions), text before the first marker allowed.
+
+Inside this markup any tool name makes a call (agent/text_call_objects.py). An end-of-turn
+token a server left in (``</s>``, ``<|eom_id|>``, ``<|eot_id|>``) is ignored.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from tiermem.agent.llm import ToolCall
+from tiermem.agent.text_call_objects import (
+    FENCE,
+    TextToolCalls,
+    call_sequence,
+    calls_in,
+    cut_call,
+    named_call,
+)
+
+__all__ = ["MARKUP_FORMS"]
+
+_HERMES_OPEN, _HERMES_CLOSE = re.compile(re.escape("<tool_call>")), "</tool_call>"
+_FUNCTION_OPEN, _FUNCTION_CLOSE = re.compile(r"<function=([\w.\-]{1,200})>"), "</function>"
+_PYTHON_TAG = "<|python_tag|>"
+_MISTRAL_CALLS, _MISTRAL_ARGS = "[TOOL_CALLS]", "[ARGS]"
+_MISTRAL_CALL_ID = re.compile(r"\[CALL_ID\].*", re.DOTALL)
+_MISTRAL_NAME = re.compile(r"[\w.\-]{1,200}")
+_END_TOKENS = ("</s>", "<|eom_id|>", "<|eot_id|>")
+
+# What a tag's body holds, given the tag, the body and whether the reply was cut inside it.
+BodyReader = Callable[[re.Match[str], str, bool], "list[ToolCall] | None"]
+# What the text after a marker holds, given it and whether the reply may have been cut in it.
+SegmentReader = Callable[[str, bool], "list[ToolCall] | None"]
+
+
+def hermes_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
+    def read(_tag: re.Match[str], body: str, unfinished: bool) -> list[ToolCall] | None:
+        found = calls_in(_unfenced(body), names, marked=True)
+        return cut_call(body, names, marked=True) if found is None and unfinished else found
+
+    return _tagged(content, _HERMES_OPEN, _HERMES_CLOSE, read, cut)
+
+
+def function_tag_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
+    def read(tag: re.Match[str], body: str, unfinished: bool) -> list[ToolCall] | None:
+        return named_call(tag.group(1), _without_end_tokens(body), unfinished=unfinished)
+
+    return _tagged(content, _FUNCTION_OPEN, _FUNCTION_CLOSE, read, cut)
+
+
+def python_tag_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
+    def read(segment: str, last: bool) -> list[ToolCall] | None:
+        return call_sequence(segment, names, marked=True, cut=cut and last)
+
+    return _after_marker(content, _PYTHON_TAG, read)
+
+
+def mistral_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
+    def read(segment: str, last: bool) -> list[ToolCall] | None:
+        if _MISTRAL_ARGS not in segment:
+            return call_sequence(segment, names, marked=True, cut=cut and last)
+        name, arguments = segment.split(_MISTRAL_ARGS, 1)
+        name = _MISTRAL_CALL_ID.sub("", name).strip()
+        if not _MISTRAL_NAME.fullmatch(name):
+            return None
+        return named_call(name, arguments, unfinished=cut and last)
+
+    return _after_marker(content, _MISTRAL_CALLS, read)
+
+
+#: The markup forms, in the order they are tried.
+MARKUP_FORMS = (hermes_calls, python_tag_calls, mistral_calls, function_tag_calls)
+
+
+def _tagged(content: str, opening: re.Pattern[str], closing: str, read: BodyReader,
+            cut: bool) -> TextToolCalls:
+    """Calls in tags: each body runs to its closing tag, the next opening tag or the end.
+    A tag whose body is no call (a tag followed by prose, say) stays as it was."""
+    calls: list[ToolCall] = []
+    kept: list[str] = []
+    position = 0
+    while (tag := opening.search(content, position)) is not None:
+        body_start = tag.end()
+        end = content.find(closing, body_start)
+        following = opening.search(content, body_start)
+        closed = end >= 0 and (following is None or end < following.start())
+        body_end = end if closed else following.start() if following else len(content)
+        after = body_end + len(closing) if closed else body_end
+        found = read(tag, content[body_start:body_end], cut and not closed and not following)
+        if found is None:
+            kept.append(content[position:after])
+        else:
+            kept.append(content[position:tag.start()])
+            calls += found
+        position = after
+    kept.append(content[position:])
+    return TextToolCalls(calls, "".join(kept).strip()) if calls else TextToolCalls(rest=content)
+
+
+def _after_marker(content: str, marker: str, read: SegmentReader) -> TextToolCalls:
+    """Calls after a marker (repeated before each call in some forms): all the text after
+    the first marker must be calls; the text before it is the rest."""
+    start = content.find(marker)
+    if start < 0:
+        return TextToolCalls(rest=content)
+    segments = content[start + len(marker):].split(marker)
+    calls: list[ToolCall] = []
+    for index, segment in enumerate(segments):
+        found = read(_without_end_tokens(segment), index == len(segments) - 1)
+        if found is None:
+            return TextToolCalls(rest=content)
+        calls += found
+    return TextToolCalls(calls, content[:start].strip()) if calls else TextToolCalls(rest=content)
+
+
+def _unfenced(body: str) -> str:
+    match = FENCE.search(body)
+    return match.group(1) if match and not body[: match.start()].strip() else body
+
+
+def _without_end_tokens(text: str) -> str:
+    text = text.strip()
+    while text.endswith(_END_TOKENS):
+        text = text[: text.rfind("<")].rstrip()
+    return text

@@ -1,0 +1,140 @@
+"""Reading the text of one tool call a model wrote as text (agent/text_tool_calls.py).
+
+A call object is ``{"name": ..., "arguments": ...}``: ``arguments`` an object or JSON
+text, or called ``parameters``; the OpenAI item shape ``{"type": "function", "function":
+{...}}`` counts too. It holds no other keys, so a tool's schema (with a description) or
+any other JSON that happens to have a "name" is not a call.
+
+Where the call was written decides which names count (``marked``). Inside markup that
+only ever holds calls (``<tool_call>`` tags, Llama's ``<|python_tag|>`` and
+``<function=...>``, Mistral's ``[TOOL_CALLS]``) any name makes a call, so that a call to
+a tool the request did not offer is answered the way a structured one is (with the tools
+there are, and the likeliest one meant) rather than shown as the reply; there
+``arguments`` may be left out too. JSON without such markup is a call only when it names an offered
+tool and gives its arguments; otherwise an ordinary JSON reply would be taken for one.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from tiermem.agent.llm import ToolCall, is_whole_json
+
+__all__ = ["FENCE", "TextToolCalls", "call_sequence", "calls_in", "cut_call", "named_call"]
+
+#: A fenced block (```json ... ```), to its end or, when the reply was cut inside it, to
+#: the end of the text.
+FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL)
+_NAME_FIELD = re.compile(r'"name"\s*:\s*"([^"\\]{1,200})"')
+_CALL_KEYS = frozenset({"name", "arguments", "parameters", "id", "type"})
+#: What may separate calls written one after another (Llama 3.1 puts ";" between them).
+_SEPARATORS = " \t\r\n,;"
+
+
+@dataclass
+class TextToolCalls:
+    """What content held: the ``calls`` (complete ones first, then any cut one) and the
+    ``rest`` of the text with the calls taken out, stripped."""
+
+    calls: list[ToolCall] = field(default_factory=list)
+    rest: str = ""
+
+
+def calls_in(text: str, names: frozenset[str], *, marked: bool) -> list[ToolCall] | None:
+    """The calls in ``text``, one JSON value that is a call or a list of them; else None."""
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return _calls_from(value, names, marked=marked)
+
+
+def call_sequence(text: str, names: frozenset[str], *, marked: bool,
+                  cut: bool) -> list[ToolCall] | None:
+    """The calls in ``text`` when all of it is calls: JSON values one after another (each a
+    call or a list of them), the last one possibly cut off (with ``cut``); else None."""
+    text = text.strip()
+    if not text.startswith(("{", "[")):
+        return None
+    decoder = json.JSONDecoder()
+    calls: list[ToolCall] = []
+    position = 0
+    while position < len(text):
+        try:
+            value, end = decoder.raw_decode(text, position)
+        except (ValueError, RecursionError):
+            cut_off = cut_call(text[position:], names, marked=marked) if cut else None
+            return calls + cut_off if cut_off else None
+        found = _calls_from(value, names, marked=marked)
+        if found is None:
+            return None
+        calls += found
+        position = end
+        while position < len(text) and text[position] in _SEPARATORS:
+            position += 1
+    return calls
+
+
+def named_call(name: str, arguments: str, *, unfinished: bool) -> list[ToolCall] | None:
+    """The call when markup gave the tool's name and its arguments' text follows
+    (``<function=NAME>{...}``, ``[TOOL_CALLS]NAME[ARGS]{...}``): no text is ``{}``;
+    text that is not a JSON object is no call, unless ``unfinished`` (cut off mid-way)."""
+    arguments = arguments.strip()
+    if not arguments:
+        return [ToolCall("", name, "{}")]
+    try:
+        value = json.loads(arguments)
+    except (ValueError, RecursionError):
+        return [ToolCall("", name, arguments)] if unfinished else None
+    return [ToolCall("", name, arguments)] if isinstance(value, dict) else None
+
+
+def cut_call(fragment: str, names: frozenset[str], *, marked: bool) -> list[ToolCall] | None:
+    """A call cut off mid-way, if the fragment names a tool that counts; its arguments are
+    the unfinished text, which is not valid JSON."""
+    match = _NAME_FIELD.search(fragment)
+    if match is None or not _counts(match.group(1), names, marked) or is_whole_json(fragment):
+        return None
+    return [ToolCall("", match.group(1), fragment.strip())]
+
+
+def _calls_from(value: Any, names: frozenset[str], *, marked: bool) -> list[ToolCall] | None:
+    """The calls in a decoded value (an object or a list of them), or None if any item is
+    not a call: a list that is half calls is data, not a batch of calls."""
+    items = value if isinstance(value, list) else [value]
+    calls = [_call(item, names, marked) for item in items]
+    if not items or any(c is None for c in calls):
+        return None
+    return [c for c in calls if c is not None]
+
+
+def _call(item: Any, names: frozenset[str], marked: bool) -> ToolCall | None:
+    if not isinstance(item, dict):
+        return None
+    if "name" not in item and isinstance(item.get("function"), dict):
+        item = item["function"]  # the OpenAI item shape, written out
+    name = item.get("name")
+    if not isinstance(name, str) or not _counts(name, names, marked):
+        return None
+    if not set(item) <= _CALL_KEYS:
+        return None
+    key = "arguments" if "arguments" in item else "parameters" if "parameters" in item else None
+    if key is None:
+        # Inside call markup the intent is plain; a bare {"name": ...} may be data.
+        return ToolCall("", name, "{}") if marked else None
+    arguments = item[key]
+    if key == "parameters" and _looks_like_schema(arguments):
+        return None
+    text = arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
+    return ToolCall("", name, text)
+
+
+def _counts(name: str, names: frozenset[str], marked: bool) -> bool:
+    return name in names or (marked and bool(name.strip()))
+
+
+def _looks_like_schema(value: Any) -> bool:
+    return isinstance(value, dict) and value.get("type") == "object" and "properties" in value

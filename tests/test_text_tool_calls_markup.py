@@ -1,0 +1,133 @@
+"""Tool calls in the markup of Llama and Mistral models, prose before a call, and calls in
+call markup to tools the request did not offer."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from fake_openai import FakeOpenAIServer
+
+from tiermem.agent.loop import Agent
+from tiermem.agent.openai_client import OpenAIClient
+from tiermem.agent.text_tool_calls import find_text_tool_calls
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+
+NAMES = ["core_memory_append", "send_message"]
+FACT = {"content": "Allergic to peanuts"}
+FACT_JSON = json.dumps(FACT)
+APPEND_JSON = json.dumps({"name": "core_memory_append", "arguments": FACT})
+LLAMA_APPEND = json.dumps({"name": "core_memory_append", "parameters": FACT})
+SEND = {"message": "Noted."}
+SEND_JSON = json.dumps({"name": "send_message", "arguments": SEND})
+
+
+def found(content: str, **kwargs: Any) -> tuple[list[tuple[str, Any]], str]:
+    result = find_text_tool_calls(content, NAMES, **kwargs)
+    assert all(c.from_text for c in result.calls)
+    return [(c.name, _loaded(c.arguments)) for c in result.calls], result.rest
+
+
+def _loaded(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text  # a cut call's unfinished arguments
+
+
+@pytest.mark.parametrize(("content", "rest"), [
+    # Llama 3.1
+    (f"<|python_tag|>{LLAMA_APPEND}", ""),
+    (f"<|python_tag|>{LLAMA_APPEND}<|eom_id|>", ""),
+    (f"I'll note that.\n<|python_tag|>{LLAMA_APPEND}", "I'll note that."),
+    # Mistral, the JSON list and the newer name-then-arguments form
+    (f"[TOOL_CALLS] [{APPEND_JSON}]", ""),
+    (f"[TOOL_CALLS]{APPEND_JSON}</s>", ""),
+    (f"[TOOL_CALLS]core_memory_append[ARGS]{FACT_JSON}", ""),
+    (f"[TOOL_CALLS]core_memory_append[CALL_ID]a1b2c3d4e[ARGS]{FACT_JSON}", ""),
+    (f"Saving it. [TOOL_CALLS]core_memory_append[ARGS]{FACT_JSON}", "Saving it."),
+    # Llama 3.2
+    (f"<function=core_memory_append>{FACT_JSON}</function>", ""),
+    (f"<function=core_memory_append>{FACT_JSON}", ""),  # the stop token came first
+    (f"Sure.\n<function=core_memory_append>{FACT_JSON}</function>\nDone.", "Sure.\n\nDone."),
+    # prose, then the call as bare JSON
+    (f"Sure! I will remember that. {APPEND_JSON}", "Sure! I will remember that."),
+    (f"Noted:\n{LLAMA_APPEND}\n", "Noted:"),
+    (f"Noted:\n[{APPEND_JSON}]", "Noted:"),
+])
+def test_each_form_is_one_call(content: str, rest: str) -> None:
+    assert found(content) == ([("core_memory_append", FACT)], rest)
+
+
+@pytest.mark.parametrize("content", [
+    f"<|python_tag|>{LLAMA_APPEND}; {SEND_JSON}",
+    f"[TOOL_CALLS] [{APPEND_JSON}, {SEND_JSON}]",
+    f"[TOOL_CALLS]core_memory_append[ARGS]{FACT_JSON}[TOOL_CALLS]send_message[ARGS]"
+    f"{json.dumps(SEND)}",
+    f"<function=core_memory_append>{FACT_JSON}</function>"
+    f"<function=send_message>{json.dumps(SEND)}</function>",
+    f"Here goes. {APPEND_JSON}\n{SEND_JSON}",
+])
+def test_several_calls_in_one_form(content: str) -> None:
+    calls, _ = found(content)
+    assert calls == [("core_memory_append", FACT), ("send_message", SEND)]
+
+
+@pytest.mark.parametrize("content", [
+    f'<tool_call>{{"name": "memory_store", "arguments": {FACT_JSON}}}</tool_call>',
+    f'<|python_tag|>{{"name": "memory_store", "parameters": {FACT_JSON}}}',
+    f'[TOOL_CALLS] [{{"name": "memory_store", "arguments": {FACT_JSON}}}]',
+    f"[TOOL_CALLS]memory_store[ARGS]{FACT_JSON}",
+    f"<function=memory_store>{FACT_JSON}</function>",
+])
+def test_in_call_markup_a_tool_that_was_not_offered_is_still_a_call(content: str) -> None:
+    assert found(content) == ([("memory_store", FACT)], "")
+
+
+@pytest.mark.parametrize("content", [
+    f'Try this: {{"name": "memory_store", "arguments": {FACT_JSON}}}',  # not offered
+    'Like so: {"name": "core_memory_append"}',  # without arguments: data
+    f"Use {APPEND_JSON} whenever you like.",  # in the middle of a sentence
+    "Write `<function=name>{...}</function>` to call a tool.",  # the syntax, described
+    "[TOOL_CALLS] are how Mistral marks its calls.",
+    '<|python_tag|>brave_search.call(query="peanut allergy")',
+    '<tool_call>\n\nI could not find that.',
+])
+def test_text_that_is_not_a_call(content: str) -> None:
+    assert found(content) == ([], content)
+
+
+@pytest.mark.parametrize(("content", "rest"), [
+    ('<|python_tag|>{"name": "core_memory_append", "parameters": {"content": "Allergic', ""),
+    ('[TOOL_CALLS]core_memory_append[ARGS]{"content": "Allergic', ""),
+    ('<function=core_memory_append>{"content": "Allergic', ""),
+    ('Sure. {"name": "core_memory_append", "arguments": {"content": "Allergic', "Sure."),
+])
+def test_a_call_cut_at_the_length_limit_is_found_only_when_cut(content: str, rest: str) -> None:
+    assert found(content) == ([], content)
+    [(name, arguments)], left = found(content, cut=True)
+    assert name == "core_memory_append" and isinstance(arguments, str)  # not valid JSON
+    assert left == rest
+
+
+# -- the agent, over the loopback server -------------------------------------------------
+
+def test_a_text_call_to_a_tool_not_offered_is_answered_like_a_structured_one(
+        server: FakeOpenAIServer) -> None:
+    server.enqueue_reply(f'<tool_call>{{"name": "memory_store", "arguments": {FACT_JSON}}}'
+                         f"</tool_call>")
+    server.enqueue_reply(f"<tool_call>{APPEND_JSON}</tool_call>")
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        client = OpenAIClient("fake-model", base_url=server.base_url, max_retries=0)
+        result = Agent(memory, client).step("I'm allergic to peanuts")
+        rows = memory.recall.rows(range(1, len(memory.recall) + 1))
+        assert [f.text for f in memory.core] == ["Allergic to peanuts"]
+    unknown, stored = result.tool_results
+    assert not unknown.ok and unknown.error_kind == "unknown_tool" and unknown.from_text
+    assert "there is no tool named 'memory_store'; available tools:" in unknown.content
+    assert stored.ok and stored.name == "core_memory_append"
+    assert all("<tool_call>" not in r["content"] for r in rows)
+    # The model was told, as an answer to its call.
+    [told] = [m for m in server.requests[1]["messages"] if m["role"] == "tool"]
+    assert told["content"] == unknown.content
