@@ -9,6 +9,7 @@ server speaks them and the tool layer already emits those schemas.
 from __future__ import annotations
 
 import json
+import secrets
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -47,6 +48,18 @@ def is_whole_json(text: str) -> bool:
     except (ValueError, RecursionError):
         return False
     return True
+
+
+def unique_id_prefix(kind: str) -> str:
+    """``kind`` and random hex, to start the ids a client makes up for tool calls.
+
+    An agent's history spans sessions, each with a new client, and is sent back to the
+    model whole: ids that only counted up from the start of each session would give two
+    different calls (and their results) the same id. Counters follow the random part,
+    so that a server which keeps only an id's end (vLLM keeps the last 9 characters for
+    Mistral models) still sees them and some of it.
+    """
+    return f"{kind}_{secrets.token_hex(6)}"
 
 
 @dataclass

@@ -35,7 +35,7 @@ import re
 from typing import Any
 
 from tiermem.agent.config import DEFAULT_MAX_TOKENS
-from tiermem.agent.llm import Completion, ToolCall
+from tiermem.agent.llm import Completion, ToolCall, unique_id_prefix
 from tiermem.agent.offline_answers import LONG_TEXT_CHARS, answer, core_facts
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
 from tiermem.memory.text.sentences import chunk_text, split_sentences
@@ -96,6 +96,7 @@ class OfflinePolicy:
         self.context_window = context_window
         self.max_tokens = max_tokens
         self._ids = 0
+        self._id_prefix = unique_id_prefix("offline")  # a model may read this history later
 
     def shown_text(self, text: str) -> str:
         """What the context window shows, and counts, of a user message.
@@ -109,7 +110,8 @@ class OfflinePolicy:
 
     def _call(self, name: str, **arguments: Any) -> ToolCall:
         self._ids += 1
-        return ToolCall(id=f"offline-{self._ids}", name=name, arguments=json.dumps(arguments))
+        return ToolCall(id=f"{self._id_prefix}_{self._ids}", name=name,
+                        arguments=json.dumps(arguments))
 
     def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Completion:
         start = max(i for i, m in enumerate(messages) if m["role"] == "user")

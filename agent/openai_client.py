@@ -77,7 +77,7 @@ from tiermem.agent.config import (
 )
 from tiermem.agent.errors import LLMConfigError, ProviderError
 from tiermem.agent.http_json import shown_url, without_secrets
-from tiermem.agent.llm import Completion, Usage
+from tiermem.agent.llm import Completion, Usage, unique_id_prefix
 from tiermem.agent.response import MalformedResponseError, parse_completion
 from tiermem.agent.sdk_errors import provider_error, retry_after_seconds
 from tiermem.agent.server_errors import is_web_page, not_json_error, web_page_error
@@ -167,6 +167,7 @@ class OpenAIClient:
         self._sleep = sleep
         self._rng = rng or random.Random()
         self._responses = 0
+        self._call_ids = unique_id_prefix("call")  # see _made_up_id
 
         # Imported here so that offline use never pays for loading the SDK.
         import openai
@@ -282,21 +283,23 @@ class OpenAIClient:
         server returned none; the text that was a call is no longer content."""
         if completion.tool_calls or not completion.content:
             return completion
-        number = self._responses
         found = find_text_tool_calls(completion.content, offered_names(tools),
                                      cut=completion.finish_reason == "length",
-                                     call_id=lambda index: f"call_{number}_text_{index}")
+                                     call_id=self._made_up_id)
         if not found.calls:
             return completion
         return dataclasses.replace(completion, content=found.rest or None,
                                    tool_calls=found.calls)
 
+    def _made_up_id(self, index: int) -> str:
+        """The id of the ``index``th call in the latest response that sent it without one,
+        or wrote it as text (never both: text is read only when no call came)."""
+        return f"{self._call_ids}_{self._responses}_{index}"
+
     def _parse(self, body: Any, attempts: int) -> Completion:
         self._responses += 1
-        number = self._responses
         try:
-            return parse_completion(body, model=self.model,
-                                    call_id=lambda index: f"call_{number}_{index}")
+            return parse_completion(body, model=self.model, call_id=self._made_up_id)
         except MalformedResponseError as exc:
             raise ProviderError(
                 f"{self.shown_url} sent a response that is not a chat completion ({exc}); "

@@ -25,6 +25,15 @@ def test_is_an_llm_client_and_says_what_it_is() -> None:
     assert "offline" in policy.name and "no language model" in policy.name
 
 
+def test_call_ids_differ_from_one_session_to_the_next(memory: HierarchicalMemory) -> None:
+    # A model the agent is later switched to reads the whole history, ids and all.
+    for text in ("I like tea.", "I like jazz."):
+        Agent(memory, OfflinePolicy()).step(text)
+    rows = memory.recall.rows(range(1, len(memory.recall) + 1))
+    called = [c["id"] for r in rows for c in r["tool_calls"] or []]
+    assert len(called) >= 4 and len(set(called)) == len(called)
+
+
 def test_statements_become_core_appends_with_their_durability(
     memory: HierarchicalMemory,
 ) -> None:

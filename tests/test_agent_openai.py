@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from fake_openai import FakeOpenAIServer
+from fake_openai import FakeOpenAIServer, FakeResponse
 
 from tiermem.agent.errors import ProviderError
 from tiermem.agent.llm import Usage
@@ -173,3 +173,27 @@ def test_malformed_and_unknown_calls_are_reported_back(
     sent = {m.get("tool_call_id"): m["content"] for m in server.requests[1]["messages"]}
     assert sent[bad].startswith("Error:") and "not valid JSON" in sent[bad]
     assert sent[unknown].startswith("Error: there is no tool named 'forget_everything'")
+
+
+def test_call_ids_the_client_makes_up_differ_from_one_session_to_the_next(
+    server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float]
+) -> None:
+    without_id = {"role": "assistant", "content": None, "tool_calls": [
+        {"type": "function", "function": {"name": "core_memory_append",
+                                          "arguments": args(content="Likes tea")}}]}
+    as_text = ('<tool_call>{"name": "core_memory_append", "arguments": '
+               '{"content": "Likes jazz"}}</tool_call>')
+    for _ in range(2):  # two sessions, each with its own client
+        agent = Agent(memory, client_for(server.base_url, sleeps))
+        server.enqueue(FakeResponse(message=without_id, finish_reason="tool_calls"))
+        agent.step("I like tea")
+        server.enqueue_reply(as_text)
+        agent.step("I like jazz")
+    server.enqueue_reply("Noted.")
+    Agent(memory, client_for(server.base_url, sleeps)).step("hello")
+
+    history = server.requests[-1]["messages"]
+    called = [c["id"] for m in history for c in m.get("tool_calls", [])]
+    answered = [m["tool_call_id"] for m in history if m["role"] == "tool"]
+    assert len(called) == 4 and len(set(called)) == 4
+    assert answered == called

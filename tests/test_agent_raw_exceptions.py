@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections.abc import Iterator
 from typing import Any, cast
 
@@ -229,10 +230,14 @@ def test_documented_variants_still_parse(server: FakeOpenAIServer) -> None:
     client = OpenAIClient("fake-model", base_url=server.base_url)
     messages = [{"role": "user", "content": "hi"}]
     assert client.complete(messages, []).content == "Hello there."
-    assert [(c.id, c.name, c.arguments) for c in client.complete(messages, []).tool_calls] == [
-        ("call_2_0", "send_message", '{"message": "hi"}')]
-    assert [(c.id, c.name, c.arguments) for c in client.complete(messages, []).tool_calls] == [
-        ("call_3_0", "archival_memory_search", '{"query": "tea"}'), ("c2", "send_message", "{}")]
+    [legacy_call] = client.complete(messages, []).tool_calls
+    assert (legacy_call.name, legacy_call.arguments) == ("send_message", '{"message": "hi"}')
+    made_up, given = client.complete(messages, []).tool_calls
+    assert (made_up.name, made_up.arguments) == ("archival_memory_search", '{"query": "tea"}')
+    assert (given.id, given.name, given.arguments) == ("c2", "send_message", "{}")
+    # Ids made up for calls sent without one: the client's own, then response and index.
+    assert re.fullmatch(r"call_[0-9a-f]{12}_2_0", legacy_call.id)
+    assert made_up.id == legacy_call.id.removesuffix("_2_0") + "_3_0"
 
 
 CALL_SHAPE = st.one_of(JSON_VALUE, st.fixed_dictionaries({}, optional={
