@@ -89,6 +89,10 @@ class Completion:
     usage: Usage = field(default_factory=Usage)
     model: str = ""
     finish_reason: str | None = None
+    #: Whether the model thought before (or instead of) replying: reasoning the server
+    #: sent apart from the content, or a <think> block taken out of it. A reply cut at
+    #: max_tokens with no content and this set ran out of budget while thinking.
+    thought: bool = False
 
     def as_message(self) -> dict[str, Any]:
         """The assistant message to append to the conversation before the tool results.

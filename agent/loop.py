@@ -22,6 +22,7 @@ from tiermem.agent.stored_context import StoredContext, Summarizer, model_summar
 from tiermem.agent.stored_messages import (
     cut_at_length,
     sent_text,
+    stopped_by_filter,
     storable,
     without_oversized_arguments,
 )
@@ -83,7 +84,9 @@ class Agent:
         5. Dispatch each tool call (validated; errors go back as text) and
            append the results as tool messages.
            A reply cut at ``max_tokens`` never runs a tool call cut mid-way, and
-           a cut plain reply is stored marked as cut; the user is told.
+           a cut plain reply is stored marked as cut; the user is told, also when
+           the model spent the budget thinking, or the server's content filter
+           stopped the reply.
         6. Repeat 3-5 while a tool call asks for a heartbeat
            (``request_heartbeat=true``) or a tool call failed (so the model can
            correct it), up to ``max_steps``. Otherwise the turn ends after the
@@ -168,6 +171,8 @@ class Agent:
             result.usage = result.usage + completion.usage
             if completion.finish_reason == "length":
                 completion = cut_at_length(completion, result, self.context.reserve)
+            elif completion.finish_reason == "content_filter":
+                completion = stopped_by_filter(completion, result)
             if not completion.tool_calls:
                 result.reply = (completion.content or "").strip() or None
                 if result.reply:

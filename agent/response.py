@@ -12,7 +12,8 @@ The body is read as plain JSON and checked field by field:
   opens the block in the prompt, so the content may start inside it and close it
   on a line of its own), is dropped: it is no reply, its tool calls are drafts, and
   sent back in every later prompt it would fill the context window. A reply that
-  only mentions the tags is left as it is;
+  only mentions the tags is left as it is. That the model thought, there or in a
+  reasoning field beside the content, is kept (``Completion.thought``);
 - ``usage`` is bookkeeping: a count that is missing, negative, not a number or
   not finite counts as 0 rather than failing a turn whose answer is fine;
 - anything else that is not the documented shape (a body that is not an
@@ -34,6 +35,9 @@ from tiermem.agent.llm import Completion, ToolCall, Usage
 from tiermem.agent.server_errors import clip
 
 _MAX_SHOWN = 120
+# Where servers that split a reasoning model's thinking out of the content put it:
+# llama-server, LM Studio and DeepSeek's API "reasoning_content", vLLM and Ollama "reasoning".
+_REASONING_FIELDS = ("reasoning_content", "reasoning")
 
 
 class MalformedResponseError(ValueError):
@@ -87,12 +91,17 @@ def _parse(body: Any, model: str, call_id: Callable[[int], str]) -> Completion:
 
     finish_reason = choice.get("finish_reason")
     named = body.get("model")
+    written = _content(message.get("content"))
+    content = without_thinking(written)
     return Completion(
-        content=without_thinking(_content(message.get("content"))),
+        content=content,
         tool_calls=calls,
         usage=_usage(body.get("usage")),
         model=named if isinstance(named, str) and named else model,
         finish_reason=finish_reason if isinstance(finish_reason, str) else None,
+        thought=content != written or any(
+            isinstance(message.get(key), str) and message[key].strip()
+            for key in _REASONING_FIELDS),
     )
 
 

@@ -1,8 +1,9 @@
 """Messages as the agent stores them in recall and reads them back (agent/loop.py).
 
 A completion is made storable before anything keeps it (``storable``), a reply cut at
-max_tokens keeps only what is whole (``cut_at_length``), and a tool call's arguments over
-the dispatch limit give way to a note (``without_oversized_arguments``).
+max_tokens keeps only what is whole (``cut_at_length``), a reply the server's content
+filter stopped is marked so (``stopped_by_filter``), and a tool call's arguments over the
+dispatch limit give way to a note (``without_oversized_arguments``).
 What ``send_message`` sent is stored as the text of the assistant message that called it,
 so conversation_search finds it (``sent_text``), and taken out of that text again when
 the window is read back from recall (``as_chat``).
@@ -43,7 +44,8 @@ def storable(completion: Completion) -> Completion:
 def cut_at_length(completion: Completion, result: TurnResult, reserve: int) -> Completion:
     """A reply that stopped at max_tokens (``reserve``), made safe to keep: a tool call cut
     mid-way (its arguments do not parse) is dropped, never stored or run; a plain reply is
-    kept, marked as cut. The user is told either way (a notice on ``result``)."""
+    kept, marked as cut. The user is told either way (a notice on ``result``), and also
+    when a reasoning model spent the whole budget thinking and left no reply at all."""
     limit = f"max_tokens={reserve}" if reserve else "its limit"
     raise_it = "raise it with --max-tokens / TIERMEM_MAX_TOKENS"
     cut = [call for call in completion.tool_calls if not is_whole_json(call.arguments)]
@@ -54,10 +56,27 @@ def cut_at_length(completion: Completion, result: TurnResult, reserve: int) -> C
         kept = [call for call in completion.tool_calls if is_whole_json(call.arguments)]
         return dataclasses.replace(completion, tool_calls=kept)
     content = (completion.content or "").rstrip()
-    if completion.tool_calls or not content.strip():
+    if completion.tool_calls:
+        return completion
+    if not content.strip():
+        if completion.thought:
+            add_notice(result, f"the model used its whole reply budget "
+                               f"({limit}) thinking and gave no reply; {raise_it}")
         return completion
     add_notice(result, f"the reply was cut at {limit}; {raise_it}")
     return dataclasses.replace(completion, content=f"{content} [cut off at {limit}]")
+
+
+def stopped_by_filter(completion: Completion, result: TurnResult) -> Completion:
+    """A reply the server's content filter stopped (``finish_reason`` "content_filter"):
+    the user is told (a notice on ``result``), and text that came before the stop is kept,
+    marked as stopped, for it is not what the model would have said."""
+    content = (completion.content or "").rstrip()
+    if completion.tool_calls or not content.strip():
+        add_notice(result, "the server's content filter stopped the reply")
+        return completion
+    add_notice(result, "the server's content filter stopped the reply part-way")
+    return dataclasses.replace(completion, content=f"{content} [stopped by the content filter]")
 
 
 def without_oversized_arguments(message: dict[str, Any]) -> dict[str, Any]:
@@ -110,4 +129,5 @@ def as_chat(row: dict[str, Any]) -> dict[str, Any]:
     return message
 
 
-__all__ = ["as_chat", "cut_at_length", "sent_text", "storable", "without_oversized_arguments"]
+__all__ = ["as_chat", "cut_at_length", "sent_text", "stopped_by_filter", "storable",
+           "without_oversized_arguments"]

@@ -270,3 +270,44 @@ def test_with_text_calls_off_a_cut_one_is_a_cut_reply(
     result = Agent(memory, OpenAIClient("fake-model", base_url=server.base_url, max_tokens=9,
                                         text_tool_calls="off")).step("I'm allergic")
     assert result.reply == CUT_TEXT_CALL + " [cut off at max_tokens=9]"
+
+
+RAISE_IT = "raise it with --max-tokens / TIERMEM_MAX_TOKENS"
+
+
+@pytest.mark.parametrize("message", [
+    {"role": "assistant", "content": "<think>The user wants me to remember. Which tool"},
+    # llama-server with the thinking split out of the content; vLLM and Ollama
+    {"role": "assistant", "content": "", "reasoning_content": "The user wants me to"},
+    {"role": "assistant", "content": None, "reasoning": "The user wants me to"},
+])
+def test_a_reply_budget_spent_thinking_says_so_and_to_raise_it(
+        server: FakeOpenAIServer, memory: HierarchicalMemory, message: dict[str, Any]) -> None:
+    server.enqueue(FakeResponse(finish_reason="length", message=message))
+    result = Agent(memory, OpenAIClient("fake-model", base_url=server.base_url,
+                                        max_tokens=9)).step("I like tea")
+    assert result.reply is None and [r["role"] for r in recall_rows(memory)] == ["user"]
+    assert result.notice == (f"the model used its whole reply budget (max_tokens=9) thinking "
+                             f"and gave no reply; {RAISE_IT}")
+
+
+def test_an_empty_reply_cut_without_thinking_is_no_reply(
+        server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
+    server.enqueue_reply("", finish_reason="length")
+    result = Agent(memory, OpenAIClient("fake-model", base_url=server.base_url,
+                                        max_tokens=9)).step("I like tea")
+    assert result.reply is None and result.notice == "the model ended its turn without a reply"
+
+
+@pytest.mark.parametrize(("content", "reply", "notice"), [
+    ("", None, "the server's content filter stopped the reply"),
+    ("The first part", "The first part [stopped by the content filter]",
+     "the server's content filter stopped the reply part-way"),
+])
+def test_a_reply_the_content_filter_stopped_says_so(
+        server: FakeOpenAIServer, memory: HierarchicalMemory, content: str,
+        reply: str | None, notice: str) -> None:
+    server.enqueue_reply(content, finish_reason="content_filter")
+    result = Agent(memory, OpenAIClient("fake-model", base_url=server.base_url)).step("hello")
+    assert (result.reply, result.notice) == (reply, notice)
+    assert [r["content"] for r in recall_rows(memory)][1:] == ([reply] if reply else [])
