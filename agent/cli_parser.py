@@ -165,8 +165,11 @@ def build_parser() -> argparse.ArgumentParser:
     _add_store(index)
 
     doctor = sub.add_parser("doctor", help=COMMANDS["doctor"], description=COMMANDS["doctor"],
-                            epilog="exit codes: 0 the memory agent can work with this server "
-                                   "and model, 1 it cannot, 2 usage error")
+                            epilog="the window the server reports is weighed against the "
+                                   "agent's own prompt and the reply budget (TIERMEM_MAX_TOKENS "
+                                   "when set, else the chat's default); exit codes: 0 the "
+                                   "memory agent can work with this server and model, 1 it "
+                                   "cannot, 2 usage error")
     doctor.add_argument("--base-url", type=BASE_URL,
                         help="the server's OpenAI-compatible endpoint, e.g. "
                              "http://127.0.0.1:8080/v1; or set OPENAI_BASE_URL")

@@ -348,7 +348,7 @@ def resolve_llm_config(
             f"pass --context-window N or set {ENV_CONTEXT_WINDOW}"
         )
     if max_tokens is None:
-        max_tokens = _token_count(environ, ENV_MAX_TOKENS)
+        max_tokens = configured_max_tokens(environ)
     if timeout is None:
         timeout = _seconds(environ, ENV_TIMEOUT)
 
@@ -364,6 +364,12 @@ def resolve_llm_config(
         text_tool_calls=check_text_tool_calls(
             _clean(text_tool_calls) or _clean(environ.get(ENV_TEXT_TOOL_CALLS)) or "auto"),
     )
+
+
+def configured_max_tokens(env: Mapping[str, str] | None = None) -> int | None:
+    """The reply budget ``TIERMEM_MAX_TOKENS`` sets, or None when unset; ``LLMConfigError``
+    when it is not a whole number. ``env`` defaults to ``os.environ``."""
+    return _token_count(os.environ if env is None else env, ENV_MAX_TOKENS)
 
 
 def _token_count(environ: Mapping[str, str], name: str) -> int | None:

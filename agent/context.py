@@ -176,6 +176,12 @@ class ContextWindow:
     def fits(self, tokens: int) -> bool:
         return tokens <= self.budget
 
+    def fixed_tokens(self, tools: list[dict[str, Any]]) -> int:
+        """What every prompt costs whatever memory holds: the instructions, as the one
+        system message ``build`` sends, and the tool schemas. Core, the summary, the
+        statistics line and the messages all come on top."""
+        return self.count_message({"content": SYSTEM_PROMPT}) + self._tool_tokens(tools)
+
     def overflow_advice(self, memory: HierarchicalMemory, needed: int) -> str:
         """What would make ``needed`` tokens fit; a lower --core-limit only when emptying
         core would (with a window smaller than the instructions and tools, it would not)."""

@@ -5,6 +5,8 @@ reports one row per question:
 
 - reachable, and the models it lists;
 - the context window, and where it came from (agent/server_facts.py);
+- the room it leaves once the agent's own prompt and reply budget are counted
+  (agent/doctor_window.py);
 - plain chat;
 - structured tool calls with ``tool_choice`` "auto" (what tiermem sends) and
   "required";
@@ -16,15 +18,16 @@ reports one row per question:
 - time to first token of a streamed reply.
 
 It ends with a verdict and what to change. The agent can work when the server
-answers and the model calls a memory tool with ``tool_choice`` "auto", as a
-structured call or as text tiermem can read.
+answers, its window (when it says it) holds the agent's prompt, and the model
+calls a memory tool with ``tool_choice`` "auto", as a structured call or as text
+tiermem can read.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
@@ -39,6 +42,7 @@ from tiermem.agent.doctor_probes import (
     probe_tools,
     second_step_messages,
 )
+from tiermem.agent.doctor_window import window_fit
 from tiermem.agent.http_json import StreamStart, Unreachable, shown_url, without_secrets
 from tiermem.agent.server_errors import is_web_page
 from tiermem.agent.server_facts import discover_context_window, server_root
@@ -73,19 +77,23 @@ class DoctorReport:
     def to_dict(self) -> dict[str, Any]:
         return {"base_url": self.base_url, "model": self.model, "works": self.works,
                 "verdict": self.verdict, "advice": self.advice,
-                "rows": [vars(r) for r in self.rows], "facts": vars(self.findings),
+                "rows": [vars(r) for r in self.rows], "facts": asdict(self.findings),
                 "seconds": round(self.seconds, 2)}
 
 
 def run_doctor(base_url: str, model: str | None, api_key: str | None = None, *,
-               timeout: float | None = None, clock: Callable[[], float] = time.monotonic
-               ) -> DoctorReport:
-    """Examine the server at ``base_url`` (an API root, e.g. ``http://127.0.0.1:8080/v1``)."""
+               timeout: float | None = None, max_tokens: int | None = None,
+               clock: Callable[[], float] = time.monotonic) -> DoctorReport:
+    """Examine the server at ``base_url`` (an API root, e.g. ``http://127.0.0.1:8080/v1``).
+
+    ``max_tokens`` is the reply budget the chat will keep free in the window (default:
+    the chat's default for the window the server reports)."""
     started = clock()
     prober = Prober(base_url, model, api_key, clock=clock,
                     **({} if timeout is None else {"timeout": timeout}))
     report = DoctorReport(shown_url(base_url), model)
     if _reach(prober, report):
+        _window(prober, report, max_tokens)
         _probe(prober, report)
     report.works = report.findings.agent_can_work()
     report.verdict, report.advice = advice_for(report.findings, report.base_url, prober.model)
@@ -137,7 +145,6 @@ def _reach(prober: Prober, report: DoctorReport) -> bool:
     if prober.model is None:
         report.add("plain chat", "fail", "no model", "pass --model NAME")
         return False
-    _window(prober, report)
     return True
 
 
@@ -148,7 +155,7 @@ def _model_ids(body: Any) -> list[str]:
     return [str(e["id"]) for e in entries if isinstance(e, dict) and e.get("id")]
 
 
-def _window(prober: Prober, report: DoctorReport) -> None:
+def _window(prober: Prober, report: DoctorReport, max_tokens: int | None) -> None:
     facts = report.findings
     assert prober.model is not None
     limit = prober.time_left() or 1.0
@@ -166,6 +173,9 @@ def _window(prober: Prober, report: DoctorReport) -> None:
         facts.context_window, facts.context_source = found.window.tokens, found.window.source
         report.add("context window", "ok", f"{found.window.tokens} tokens",
                    f"from {found.window.source}")
+        fit = window_fit(prober.model, found.window.tokens, max_tokens)
+        facts.window_fit = fit
+        report.add("room in the window", *fit.row())
     else:
         report.add("context window", "warn", "not reported",
                    f"tiermem assumes {FALLBACK_CONTEXT_WINDOW}; pass --context-window N or set "

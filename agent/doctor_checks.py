@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from tiermem.agent.config import ENV_CONTEXT_WINDOW, FALLBACK_CONTEXT_WINDOW
 from tiermem.agent.doctor_probes import NOT_A_COMPLETION
+from tiermem.agent.doctor_window import WindowFit
 from tiermem.agent.text_tool_calls import parse_text_tool_calls
 
 #: First token later than this on a short prompt means long prompts will take minutes.
@@ -27,6 +28,8 @@ class Findings:
     model_chosen: bool = False
     context_window: int | None = None
     context_source: str = ""
+    #: The window against the agent's fixed prompt and reply budget, when the window is known.
+    window_fit: WindowFit | None = None
     template_supports_tools: bool | None = None
     plain_chat: bool = False
     plain_chat_error: str = ""
@@ -43,9 +46,14 @@ class Findings:
     first_token_seconds: float | None = None
 
     def agent_can_work(self) -> bool:
-        """The server answers and, with tool_choice "auto", the model calls a tool tiermem
-        can run: structured, or written as text tiermem reads."""
-        return self.plain_chat and bool(self.auto_calls or self.text_calls_auto)
+        """The server answers, its window holds the agent's prompt, and with tool_choice
+        "auto" the model calls a tool tiermem can run: structured, or written as text
+        tiermem reads."""
+        return (self.plain_chat and not self.window_too_small()
+                and bool(self.auto_calls or self.text_calls_auto))
+
+    def window_too_small(self) -> bool:
+        return self.window_fit is not None and self.window_fit.status == "fail"
 
 
 def advice_for(facts: Findings, base_url: str, model: str | None) -> tuple[str, list[str]]:
@@ -75,6 +83,10 @@ def advice_for(facts: Findings, base_url: str, model: str | None) -> tuple[str, 
     if facts.first_token_seconds is not None and facts.first_token_seconds > SLOW_FIRST_TOKEN:
         advice.append(f"the first token took {facts.first_token_seconds:.0f} s on a short prompt:"
                       f" a full turn may take minutes; raise --timeout if requests time out")
+    if facts.window_too_small():
+        assert facts.window_fit is not None
+        return (f"the memory agent cannot work with {model}: the server's window of "
+                f"{facts.window_fit.window} tokens cannot hold the agent's own prompt", advice)
     if facts.agent_can_work():
         how = ("structured tool calls" if facts.auto_calls
                else "tool calls written as text, which tiermem reads")
@@ -84,6 +96,8 @@ def advice_for(facts: Findings, base_url: str, model: str | None) -> tuple[str, 
 
 
 def _window_advice(facts: Findings) -> list[str]:
+    if facts.window_fit is not None:
+        return facts.window_fit.advice()
     if facts.context_window is not None:
         return []
     return [f"the server does not report its context window: pass --context-window N (or set "

@@ -10,7 +10,13 @@ from typing import Any
 from rich.markup import escape
 from rich.table import Table
 
-from tiermem.agent.config import ENV_API_KEY, ENV_BASE_URL, ENV_MODEL, normalize_base_url
+from tiermem.agent.config import (
+    ENV_API_KEY,
+    ENV_BASE_URL,
+    ENV_MODEL,
+    configured_max_tokens,
+    normalize_base_url,
+)
 from tiermem.agent.doctor import DoctorReport, run_doctor
 from tiermem.agent.errors import LLMConfigError
 
@@ -60,9 +66,15 @@ def doctor_main(base_url: str | None, model: str | None, timeout: float | None,
     except LLMConfigError as exc:
         note(str(exc))
         return 2
+    try:
+        max_tokens = configured_max_tokens()
+    except LLMConfigError as exc:
+        note(str(exc))
+        return 2
     json_path = output_path(json_target)
     report = run_doctor(url, model or os.environ.get(ENV_MODEL, "").strip() or None,
-                        os.environ.get(ENV_API_KEY, "").strip() or None, timeout=timeout)
+                        os.environ.get(ENV_API_KEY, "").strip() or None, timeout=timeout,
+                        max_tokens=max_tokens)
     print_report(console, report)
     if json_target is not None:
         emit_json(report.to_dict(), json_path)

@@ -140,3 +140,12 @@ def capable(server: FakeOpenAIServer) -> None:
         return _answer(body, bool(body.get("tools")), _structured_call)
 
     server.responder = respond
+
+
+def llama_server_with_window(server: FakeOpenAIServer, n_ctx: int) -> None:
+    """A capable llama-server (``--jinja``, a tool template) started with ``-c n_ctx``."""
+    capable(server)
+    del server.model_fields["max_model_len"]
+    server.routes[("GET", "/props")] = {
+        "default_generation_settings": {"n_ctx": n_ctx}, "total_slots": 1,
+        "chat_template_caps": {"supports_tools": True, "supports_tool_calls": True}}

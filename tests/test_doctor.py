@@ -114,7 +114,7 @@ def test_a_capable_server_needs_no_advice(examine: Callable[..., DoctorReport]) 
     report = examine(persona.capable, model=None)  # the model is taken from the listing
     assert report.works and report.model == "fake-model"
     assert report.advice == []
-    assert [r.status for r in report.rows].count("ok") == 10
+    assert [r.status for r in report.rows].count("ok") == 11
     assert "using the first one, --model fake-model" in rendered(report)
 
 

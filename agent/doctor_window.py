@@ -1,0 +1,104 @@
+"""Whether the agent's own prompt fits the server's context window, for ``tiermem doctor``.
+
+Every prompt the chat sends starts with the same instructions and the schemas of
+all its tools, and keeps the reply budget (``max_tokens``) free in the window
+(agent/context.py). A server started with a small window (``llama-server -c
+2048``, an Ollama model at its default ``num_ctx``) answers the doctor's short
+probes well, yet every turn of the chat would overflow before it began. So the
+doctor counts that fixed part as the chat counts it, in the encoding the chat
+would use, and compares it with the window the server reported.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from tiermem.agent.config import ENV_MAX_TOKENS, default_max_tokens, resolve_encoding
+from tiermem.agent.context import ContextWindow
+from tiermem.memory.text.tokenizer import TokenCounter
+from tiermem.tools.memory_tools import memory_toolbox
+
+#: Tokens beyond the fixed prompt for core's facts, a few messages and a tool result: with
+#: less, a conversation is summarised away after a turn or two.
+WORKING_ROOM = 1024
+#: Tokens beyond the fixed prompt for an empty core, the statistics line and one short
+#: message: with less, not even a first turn fits.
+FIRST_TURN_ROOM = 64
+#: The smallest reply budget worth suggesting: a tool call with a fact, or a short answer.
+SMALLEST_REPLY = 256
+
+
+@dataclass(frozen=True)
+class WindowFit:
+    """A server's window against what the agent's prompts need of it."""
+
+    model: str
+    window: int
+    #: The instructions and tool schemas, in every prompt.
+    fixed: int
+    #: The reply budget kept free in the window.
+    reply: int
+    #: Whether ``reply`` was configured (``TIERMEM_MAX_TOKENS``) rather than the default.
+    reply_configured: bool = False
+
+    @property
+    def left(self) -> int:
+        """Tokens left for core, the summary and the conversation."""
+        return self.window - self.reply - self.fixed
+
+    @property
+    def status(self) -> Literal["ok", "warn", "fail"]:
+        if self.left < FIRST_TURN_ROOM:
+            return "fail"
+        return "warn" if self.left < WORKING_ROOM else "ok"
+
+    def row(self) -> tuple[Literal["ok", "warn", "fail"], str, str]:
+        """(status, result, detail) of the doctor's row."""
+        return (self.status, f"{max(self.left, 0)} tokens left",
+                f"of {self.window}: {self.fixed} for the instructions and tool schemas, "
+                f"{self.reply} kept for the reply")
+
+    def advice(self) -> list[str]:
+        if self.status == "ok":
+            return []
+        bigger = self.window_needed()
+        if self.status == "fail":
+            said = (f"the server's context window ({self.window} tokens) cannot hold even an "
+                    f"empty conversation: the agent's instructions and tool schemas take "
+                    f"{self.fixed} tokens and {self.reply} are kept for the reply, so every "
+                    f"turn would fail")
+        else:
+            said = (f"the server's context window ({self.window} tokens) leaves {self.left} "
+                    f"tokens for core and the conversation once the agent's instructions and "
+                    f"tool schemas ({self.fixed}) and the reply budget ({self.reply}) are "
+                    f"counted: older turns will be summarised away after a turn or two")
+        said += (f". Restart the server with a window of at least {bigger} tokens "
+                 f"(llama-server -c {bigger}, Ollama num_ctx {bigger} or "
+                 f"OLLAMA_CONTEXT_LENGTH={bigger}, vLLM --max-model-len {bigger}, "
+                 f"llama-cpp-python --n_ctx {bigger})")
+        lower = self.window - self.fixed - WORKING_ROOM
+        if SMALLEST_REPLY <= lower < self.reply:
+            said += (f", or lower the reply budget to {lower} (chat --max-tokens {lower}, or "
+                     f"{ENV_MAX_TOKENS}={lower} for both chat and doctor)")
+        return [said]
+
+    def window_needed(self) -> int:
+        """The smallest power of two that leaves ``WORKING_ROOM`` with its reply budget."""
+        size = 1024
+        while size - self._reply_for(size) - self.fixed < WORKING_ROOM:
+            size *= 2
+        return size
+
+    def _reply_for(self, window: int) -> int:
+        return self.reply if self.reply_configured else default_max_tokens(self.model, window)
+
+
+def window_fit(model: str, window: int, max_tokens: int | None = None) -> WindowFit:
+    """What the chat would need of ``window`` for ``model``: its fixed prompt counted as
+    the chat counts it, and ``max_tokens`` (default: the chat's default for that window)."""
+    reply = default_max_tokens(model, window) if max_tokens is None else max_tokens
+    context = ContextWindow(window=window, counter=TokenCounter(resolve_encoding(None, model)),
+                            reserve=reply)
+    return WindowFit(model, window, context.fixed_tokens(memory_toolbox().schemas()), reply,
+                     reply_configured=max_tokens is not None)
