@@ -9,7 +9,8 @@ reports one row per question:
   (agent/doctor_window.py);
 - plain chat;
 - structured tool calls with ``tool_choice`` "auto" (what tiermem sends) and
-  "required";
+  "required", each checked as a turn checks it (tools/dispatch.py ``Toolbox.check``):
+  a tool the request offered, with arguments that fit its schema;
 - tool calls written as text in the content instead;
 - whether tools reach the model without ``tool_choice`` (prompt tokens with no
   tools, with tools, with tools and ``tool_choice``);
@@ -19,8 +20,8 @@ reports one row per question:
 
 It ends with a verdict and what to change. The agent can work when the server
 answers, its window (when it says it) holds the agent's prompt, and the model
-calls a memory tool with ``tool_choice`` "auto", as a structured call or as text
-tiermem can read.
+calls a memory tool with ``tool_choice`` "auto" in a way a turn would run, as a
+structured call or as text tiermem can read.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from tiermem.agent.config import ENV_CONTEXT_WINDOW, FALLBACK_CONTEXT_WINDOW
-from tiermem.agent.doctor_checks import Findings, advice_for, text_tool_call_names
+from tiermem.agent.doctor_checks import Findings, advice_for, call_fault, text_tool_call_names
 from tiermem.agent.doctor_probes import (
     PROBE_TOOLS,
     Exchange,
@@ -40,6 +41,7 @@ from tiermem.agent.doctor_probes import (
     error_text,
     fact_messages,
     probe_tools,
+    refused_call,
     second_step_messages,
 )
 from tiermem.agent.doctor_window import window_fit
@@ -200,7 +202,7 @@ def _probe(prober: Prober, report: DoctorReport) -> None:
     unasked = prober.chat(fact_messages(), max_tokens=1, tools=tools)
     auto = prober.chat(fact_messages(), max_tokens=128, tools=tools, tool_choice="auto")
     required = prober.chat(fact_messages(), max_tokens=128, tools=tools, tool_choice="required")
-    _tool_row(report, "tool calls, tool_choice auto", auto, needed=True)
+    facts.auto_refused = _tool_row(report, "tool calls, tool_choice auto", auto, needed=True)
     _tool_row(report, "tool calls, tool_choice required", required, needed=False)
     facts.auto_calls = _called(auto)
     facts.required_calls = _called(required)
@@ -219,25 +221,34 @@ def _quote(text: str | None, limit: int = 70) -> str:
 
 
 def _called(exchange: Exchange | None) -> list[str]:
-    return [] if exchange is None else [name for name, _ in exchange.tool_calls]
+    """The tools the model called in ways a turn would run."""
+    return [] if exchange is None else [name for name, arguments in exchange.tool_calls
+                                        if refused_call(name, arguments) is None]
 
 
 def _tool_row(report: DoctorReport, check: str, exchange: Exchange | None,
-              needed: bool) -> None:
+              needed: bool) -> str:
+    """The row for one tool-call probe; what was wrong with the model's calls when a turn
+    would refuse every one of them, else ""."""
+    failed: Status = "fail" if needed else "warn"
     if exchange is None:
         report.add(check, "skip", "-", "out of time")
     elif not exchange.ok:
-        report.add(check, "fail" if needed else "warn", "error", exchange.failure())
+        report.add(check, failed, "error", exchange.failure())
     elif exchange.tool_calls:
-        name, arguments = exchange.tool_calls[0]
-        known = name in PROBE_TOOLS
-        report.add(check, "ok" if known else "warn", f"{name}()",
-                   f"arguments {_quote(arguments, 60)}" if known
-                   else "a tool the request did not offer")
+        checked = [(name, arguments, refused_call(name, arguments))
+                   for name, arguments in exchange.tool_calls]
+        name, arguments, refusal = next((c for c in checked if c[2] is None), checked[0])
+        if refusal is None:
+            report.add(check, "ok", f"{name}()", f"arguments {_quote(arguments, 60)}")
+            return ""
+        fault = call_fault(refusal)
+        report.add(check, failed, f"{name}() refused", fault)
+        return fault
     else:
         what = _quote(exchange.content) or "an empty reply"
-        report.add(check, "fail" if needed else "warn", "no call",
-                   f"{what}, finish_reason {exchange.finish_reason}")
+        report.add(check, failed, "no call", f"{what}, finish_reason {exchange.finish_reason}")
+    return ""
 
 
 def _text_row(prober: Prober, report: DoctorReport, auto: Exchange | None,
@@ -257,7 +268,8 @@ def _text_row(prober: Prober, report: DoctorReport, auto: Exchange | None,
                        f"with tool_choice {label}; tiermem reads it (--text-tool-calls auto)"
                        + ("" if known else ", but it names a tool the request did not offer"))
             return
-    structured = facts.auto_calls or facts.required_calls
+    structured = any(exchange is not None and exchange.tool_calls
+                     for exchange in (auto, required))
     report.add("tool calls as text", "info", "none",
                "the calls came structured" if structured else "no call in the content either")
 

@@ -11,12 +11,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from tiermem.agent.config import ENV_CONTEXT_WINDOW, FALLBACK_CONTEXT_WINDOW
-from tiermem.agent.doctor_probes import NOT_A_COMPLETION
+from tiermem.agent.doctor_probes import NOT_A_COMPLETION, PROBE_TOOLS
 from tiermem.agent.doctor_window import WindowFit
 from tiermem.agent.text_tool_calls import parse_text_tool_calls
+from tiermem.tools.dispatch import ToolResult
 
 #: First token later than this on a short prompt means long prompts will take minutes.
 SLOW_FIRST_TOKEN = 10.0
+TOOL_MODELS = ("an instruct model trained for tool calls (for example Qwen2.5-1.5B-Instruct or "
+               "larger, Llama 3.1 8B Instruct)")
 
 
 @dataclass
@@ -35,6 +38,9 @@ class Findings:
     plain_chat_error: str = ""
     auto_calls: list[str] = field(default_factory=list)
     auto_error: str = ""
+    #: What was wrong with the calls made with tool_choice "auto", when a turn would refuse
+    #: every one of them (a tool not offered, arguments that do not fit the schema).
+    auto_refused: str = ""
     required_calls: list[str] = field(default_factory=list)
     required_error: str = ""
     text_calls_auto: list[str] = field(default_factory=list)
@@ -87,6 +93,9 @@ def advice_for(facts: Findings, base_url: str, model: str | None) -> tuple[str, 
         assert facts.window_fit is not None
         return (f"the memory agent cannot work with {model}: the server's window of "
                 f"{facts.window_fit.window} tokens cannot hold the agent's own prompt", advice)
+    if facts.auto_refused and not facts.agent_can_work():
+        return (f"the memory agent cannot work with {model}: its tool calls with tool_choice "
+                f"\"auto\" cannot run ({facts.auto_refused})", advice)
     if facts.agent_can_work():
         how = ("structured tool calls" if facts.auto_calls
                else "tool calls written as text, which tiermem reads")
@@ -132,13 +141,28 @@ def _tool_advice(facts: Findings) -> list[str]:
         advice.append("the server refuses content null beside tool_calls; tiermem sends an "
                       "empty string instead")
     if not (facts.auto_calls or facts.text_calls_auto or facts.tools_never_shown):
-        if facts.required_calls:
+        if facts.auto_refused:
+            advice.append(f"the model calls tools, but not in a way a turn can run (the "
+                          f"verdict says what was wrong): use {TOOL_MODELS}, or a server whose "
+                          f"tool-call parser fits the model (vLLM --tool-call-parser, "
+                          f"llama-server --jinja with the model's own template)")
+        elif facts.required_calls:
             advice.append("the model calls tools only when forced (tool_choice \"required\"); "
                           "a larger instruct model with tool support will call them by itself")
         else:
-            advice.append("use an instruct model trained for tool calls (for example "
-                          "Qwen2.5-1.5B-Instruct or larger, Llama 3.1 8B Instruct)")
+            advice.append(f"use {TOOL_MODELS}")
     return advice
+
+
+def call_fault(refusal: ToolResult) -> str:
+    """What was wrong with a call a turn refused, on one line for a person, not the model."""
+    if refusal.error_kind == "unknown_tool":
+        return (f"it called {refusal.name!r}, a tool the request did not offer (it offered "
+                f"{', '.join(PROBE_TOOLS)})")
+    # The error is written for the model: a heading, "- " items, then "Call ... again".
+    lines = [line.removeprefix("- ") for line in (refusal.error or "").splitlines()
+             if not line.startswith("Call ")]
+    return " ".join([*lines[:1], "; ".join(lines[1:])]).strip()
 
 
 # -- tool calls written as text -----------------------------------------------------------

@@ -23,6 +23,7 @@ from tiermem.agent.http_json import (
     request_json,
 )
 from tiermem.agent.server_errors import clip, is_web_page
+from tiermem.tools.dispatch import Toolbox, ToolResult
 from tiermem.tools.memory_tools import memory_toolbox
 
 #: The whole examination stops starting probes after this many seconds.
@@ -39,9 +40,22 @@ FACT = "Remember that I am allergic to peanuts."
 PROBE_TOOLS = ("core_memory_append", "send_message")
 
 
+def probe_toolbox() -> Toolbox:
+    """The agent's own tools for ``PROBE_TOOLS``."""
+    tools = memory_toolbox()
+    return Toolbox(tool for name in PROBE_TOOLS if (tool := tools.get(name)) is not None)
+
+
 def probe_tools() -> list[dict[str, Any]]:
     """The agent's own schemas for ``PROBE_TOOLS``, exactly as a turn sends them."""
-    return [s for s in memory_toolbox().schemas() if s["function"]["name"] in PROBE_TOOLS]
+    return probe_toolbox().schemas()
+
+
+def refused_call(name: str, arguments: str) -> ToolResult | None:
+    """Why a turn would refuse the model's call to ``name`` had the probe's tools been
+    offered: a tool they do not include, arguments that are not a JSON object or do not
+    fit the tool's schema. None for a call that would run."""
+    return probe_toolbox().check(name, arguments)
 
 
 @dataclass

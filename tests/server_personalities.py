@@ -149,3 +149,15 @@ def llama_server_with_window(server: FakeOpenAIServer, n_ctx: int) -> None:
     server.routes[("GET", "/props")] = {
         "default_generation_settings": {"n_ctx": n_ctx}, "total_slots": 1,
         "chat_template_caps": {"supports_tools": True, "supports_tool_calls": True}}
+
+
+def calling(server: FakeOpenAIServer, name: str, arguments: str) -> None:
+    """A capable server whose model, shown tools, calls ``name`` with ``arguments`` (the JSON
+    text it wrote, whether or not it is valid)."""
+    capable(server)
+
+    def call(body: dict[str, Any]) -> FakeResponse:
+        return _reply(body, None, finish="tool_calls", tools_shown=True,
+                      calls=[(name, arguments)])
+
+    server.responder = lambda body: _answer(body, bool(body.get("tools")), call)

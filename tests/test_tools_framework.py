@@ -520,3 +520,30 @@ def test_many_invalid_items_are_summarised_not_listed(box: Toolbox) -> None:
     _assert_error(result, "- tags[9]: should be a valid string; got 9", "and 490 more")
     assert "tags[10]" not in result.content
     assert len(result.content) < 1500
+
+
+@pytest.mark.parametrize(("name", "arguments"), [
+    ("serch_notes", "{}"), ("search_notes", '{"query": "x",'), ("echo", "[1, 2]"),
+    ("search_notes", '{"limit": "lots"}'), ("add_note", '{"text": "a", "page": 0}'),
+])
+def test_check_refuses_what_dispatch_refuses_and_runs_nothing(
+        box: Toolbox, name: str, arguments: str) -> None:
+    checked = box.check(name, arguments)
+    assert checked is not None
+    assert vars(checked) == vars(box.dispatch(name, arguments))
+
+
+def test_check_passes_a_call_dispatch_would_run_without_running_it() -> None:
+    ran: list[str] = []
+
+    @tool
+    def remember(text: str) -> None:
+        """Remember a text.
+
+        Args:
+            text: What to remember.
+        """
+        ran.append(text)
+
+    assert Toolbox([remember]).check("remember", '{"text": "milk"}') is None
+    assert ran == []

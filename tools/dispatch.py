@@ -106,61 +106,87 @@ class Toolbox:
         try:
             return self._dispatch(name, arguments, call_id, context)
         except Exception as exc:  # the contract above: nothing the model sends may raise
-            log.debug("dispatching %r raised", name, exc_info=True)
-            message = (f"the call to {_shown(name)} could not be processed "
-                       f"({type(exc).__name__}: {_shown(str(exc), 200)}); check its name "
-                       f"and arguments and call it again")
-            return ToolResult(safe_text(str(name)), call_id, f"Error: {message}", False,
-                              error=message, error_kind="crashed", exception=exc)
+            return self._crashed(name, call_id, exc)
 
-    def _dispatch(
-        self, name: str, arguments: str | dict[str, Any], call_id: str, context: Any
-    ) -> ToolResult:
-        def fail(kind: ErrorKind, message: str, **extra: Any) -> ToolResult:
-            # A tool's message may quote anything, a lone surrogate included; what goes
-            # back to the model must be storable and sendable (tools/safe_text.py).
-            message = safe_text(message)
-            content = f"Error: {message}"
-            # Only text a tool produced can be arbitrarily long; the framework's
-            # own messages are bounded and must reach the model whole.
-            if kind in ("tool_error", "crashed"):
-                content = self._truncate(content, tool_=None, args=None)
-            return ToolResult(
-                safe_text(name), call_id, content, False, error=message, error_kind=kind, **extra
-            )
+    def check(self, name: str, arguments: str | dict[str, Any]) -> ToolResult | None:
+        """The error ``dispatch`` would answer for a call it refuses before running it (an
+        unknown tool, arguments that are not a JSON object or do not fit the schema), or
+        None for a call it would run. Runs nothing; never raises."""
+        try:
+            checked = self._checked(name, arguments, "")
+        except Exception as exc:  # as in dispatch: nothing the model sends may raise
+            return self._crashed(name, "", exc)
+        return checked if isinstance(checked, ToolResult) else None
 
+    def _crashed(self, name: str, call_id: str, exc: Exception) -> ToolResult:
+        log.debug("dispatching %r raised", name, exc_info=True)
+        message = (f"the call to {_shown(name)} could not be processed "
+                   f"({type(exc).__name__}: {_shown(str(exc), 200)}); check its name "
+                   f"and arguments and call it again")
+        return ToolResult(safe_text(str(name)), call_id, f"Error: {message}", False,
+                          error=message, error_kind="crashed", exception=exc)
+
+    def _failed(self, name: str, call_id: str, kind: ErrorKind, message: str,
+                **extra: Any) -> ToolResult:
+        # A tool's message may quote anything, a lone surrogate included; what goes
+        # back to the model must be storable and sendable (tools/safe_text.py).
+        message = safe_text(message)
+        content = f"Error: {message}"
+        # Only text a tool produced can be arbitrarily long; the framework's
+        # own messages are bounded and must reach the model whole.
+        if kind in ("tool_error", "crashed"):
+            content = self._truncate(content, tool_=None, args=None)
+        return ToolResult(
+            safe_text(name), call_id, content, False, error=message, error_kind=kind, **extra
+        )
+
+    def _checked(
+        self, name: str, arguments: str | dict[str, Any], call_id: str
+    ) -> ToolResult | tuple[Tool, dict[str, Any], bool]:
+        """The tool, its validated arguments and whether they ask for a heartbeat; or the
+        failed result when the call cannot run."""
         t = self._tools.get(name)
         if t is None:
             close = difflib.get_close_matches(str(name), self.names, n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             available = ", ".join(self.names) or "(none)"
-            return fail(
-                "unknown_tool",
+            return self._failed(
+                name, call_id, "unknown_tool",
                 f"there is no tool named {name!r}; available tools: {available}{hint}",
             )
 
         raw = _parse_arguments(t, arguments)
         if isinstance(raw, tuple):
-            return fail(*raw)
+            return self._failed(name, call_id, *raw)
         heartbeat = t.heartbeat and raw.get(HEARTBEAT_PARAM) is True
         unusable = _unusable_part(t, raw)
         if unusable is not None:
-            return fail("invalid_arguments", unusable, heartbeat=heartbeat)
+            return self._failed(name, call_id, "invalid_arguments", unusable, heartbeat=heartbeat)
 
         try:
             args = t.validate(raw)
         except ValidationError as exc:
-            return fail("invalid_arguments", _explain(t, exc), heartbeat=heartbeat)
-        heartbeat = t.heartbeat and bool(args.get(HEARTBEAT_PARAM))
+            return self._failed(name, call_id, "invalid_arguments", _explain(t, exc),
+                                heartbeat=heartbeat)
+        return t, args, t.heartbeat and bool(args.get(HEARTBEAT_PARAM))
 
+    def _dispatch(
+        self, name: str, arguments: str | dict[str, Any], call_id: str, context: Any
+    ) -> ToolResult:
+        checked = self._checked(name, arguments, call_id)
+        if isinstance(checked, ToolResult):
+            return checked
+        t, args, heartbeat = checked
         try:
             value = t.run(args, context)
         except TiermemError as exc:  # ToolError included: an expected, user-facing failure
-            return fail("tool_error", str(exc) or type(exc).__name__, heartbeat=heartbeat)
+            return self._failed(name, call_id, "tool_error", str(exc) or type(exc).__name__,
+                                heartbeat=heartbeat)
         except Exception as exc:
             log.debug("tool %s raised", name, exc_info=True)
             message = f"{name} failed: {type(exc).__name__}: {exc}"
-            return fail("crashed", message, heartbeat=heartbeat, exception=exc)
+            return self._failed(name, call_id, "crashed", message, heartbeat=heartbeat,
+                                exception=exc)
 
         content = self._truncate(safe_text(render(value)), tool_=t, args=args)
         return ToolResult(name, call_id, content, True, heartbeat=heartbeat, value=value)

@@ -1,0 +1,74 @@
+"""``tiermem doctor`` counts only the tool calls a turn would run."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+import server_personalities as persona
+from fake_openai import FakeOpenAIServer, FakeResponse
+
+import tiermem.cli as cli
+from tiermem.agent.doctor import DoctorReport, run_doctor
+
+FACT = json.dumps({"content": "User is allergic to peanuts"})
+
+
+def row(report: DoctorReport, check: str) -> tuple[str, str, str]:
+    found = next(r for r in report.rows if r.check == check)
+    return found.status, found.result, found.detail
+
+
+@pytest.mark.parametrize(("name", "arguments", "fault"), [
+    ("core_memory_append", FACT[:-2], "the arguments of core_memory_append are not valid JSON"),
+    ("core_memory_append", "{'content': 'User is allergic to peanuts'}", "not valid JSON"),
+    ("memory_save", FACT, "it called 'memory_save', a tool the request did not offer (it "
+                          "offered core_memory_append, send_message)"),
+    ("core_memory_append", json.dumps({"fact": "User is allergic to peanuts"}),
+     "the arguments of core_memory_append are invalid: missing required field(s): 'content' "
+     "(string); unexpected field(s): 'fact'; core_memory_append takes only: content"),
+    ("core_memory_append", '["User is allergic to peanuts"]', "must be a JSON object, not an "
+                                                             "array"),
+])
+def test_a_tool_call_a_turn_would_refuse_does_not_work(
+        server: FakeOpenAIServer, name: str, arguments: str, fault: str) -> None:
+    persona.calling(server, name, arguments)
+    report = run_doctor(server.base_url, server.model)
+    status, result, detail = row(report, "tool calls, tool_choice auto")
+    assert (status, result) == ("fail", f"{name}() refused") and fault in detail
+    assert row(report, "tool calls, tool_choice required")[:2] == ("warn", f"{name}() refused")
+    assert report.findings.auto_calls == [] and not report.works
+    assert report.verdict.startswith('the memory agent cannot work with fake-model: its tool '
+                                     'calls with tool_choice "auto" cannot run (')
+    assert fault in report.verdict
+    said = "\n".join(report.advice)
+    assert "not in a way a turn can run" in said and "trained for tool calls" in said
+    assert row(report, "tool calls as text")[2] == "the calls came structured"
+    assert "calls tools only when forced" not in said
+
+
+def test_the_doctor_command_fails_a_model_whose_calls_cannot_run(
+        server: FakeOpenAIServer, capsys: pytest.CaptureFixture[str]) -> None:
+    persona.calling(server, "memory_save", FACT)
+    assert cli.main(["doctor", "--base-url", server.base_url, "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["works"] is False
+
+
+def test_one_call_that_runs_is_enough(server: FakeOpenAIServer) -> None:
+    persona.capable(server)
+    answer = server.responder
+    assert answer is not None
+
+    def with_a_stray_call(body: dict[str, Any]) -> FakeResponse:
+        held = answer(body)
+        if body.get("tools") and held.message is not None:
+            stray = {"id": "call_x", "type": "function",
+                     "function": {"name": "memory_save", "arguments": "{}"}}
+            held.message["tool_calls"] = [stray, *(held.message.get("tool_calls") or [])]
+        return held
+
+    server.responder = with_a_stray_call
+    report = run_doctor(server.base_url, server.model)
+    assert row(report, "tool calls, tool_choice auto")[:2] == ("ok", "core_memory_append()")
+    assert report.works and report.findings.auto_calls == ["core_memory_append"]
