@@ -209,6 +209,9 @@ def _probe(prober: Prober, report: DoctorReport) -> None:
     facts.required_error = required.failure() if required and not required.ok else ""
     facts.auto_error = auto.failure() if auto and not auto.ok else ""
     _text_row(prober, report, auto, required)
+    facts.tools_reached = bool(facts.text_calls_auto) or any(
+        name in PROBE_TOOLS for exchange in (auto, required) if exchange is not None
+        for name, _ in exchange.tool_calls)
     _tool_choice_row(report, bare, unasked, auto)
     _finish_row(prober, report)
     _null_content_row(prober, report)
@@ -299,6 +302,12 @@ def _tool_choice_row(report: DoctorReport, bare: Exchange | None, unasked: Excha
         facts.tools_need_choice = True
         report.add("tools without tool_choice", "warn", "dropped", shown
                    + "; tiermem sends tool_choice")
+    elif facts.tools_reached:
+        # Counts that ignore the tools (some servers report a constant) cannot outweigh a
+        # call to an offered tool: the model saw them.
+        report.add("tools without tool_choice", "info", "unknown",
+                   f"{shown}; the counts do not move, but the model called the tools it "
+                   f"was offered with tool_choice, so they reached it")
     else:
         facts.tools_never_shown = True
         report.add("tools without tool_choice", "fail", "never shown", shown)

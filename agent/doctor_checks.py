@@ -47,6 +47,9 @@ class Findings:
     prompt_tokens: list[int] = field(default_factory=list)
     tools_need_choice: bool | None = None
     tools_never_shown: bool = False
+    #: The model called an offered tool (structured or as text): the tools reached it,
+    #: whatever the prompt token counts or the chat template's capabilities say.
+    tools_reached: bool = False
     finish_reason: str = ""
     null_content_refused: bool | None = None
     first_token_seconds: float | None = None
@@ -119,7 +122,8 @@ def _tool_advice(facts: Findings) -> list[str]:
     advice = []
     if facts.tools_need_choice:
         advice.append("this server drops tools unless tool_choice is sent; tiermem sends it")
-    if facts.tools_never_shown or facts.template_supports_tools is False:
+    if (facts.tools_never_shown or facts.template_supports_tools is False) \
+            and not facts.tools_reached:
         advice.append(
             "the server never shows the tools to the model: its chat template has no tool "
             "support. Start llama-server with --jinja and a tool-capable template "

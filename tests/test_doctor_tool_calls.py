@@ -72,3 +72,28 @@ def test_one_call_that_runs_is_enough(server: FakeOpenAIServer) -> None:
     report = run_doctor(server.base_url, server.model)
     assert row(report, "tool calls, tool_choice auto")[:2] == ("ok", "core_memory_append()")
     assert report.works and report.findings.auto_calls == ["core_memory_append"]
+
+
+def test_tool_calls_outweigh_prompt_token_counts_that_never_move(
+        server: FakeOpenAIServer) -> None:
+    persona.capable(server)
+    answer = server.responder
+    assert answer is not None
+
+    def constant_usage(body: dict[str, Any]) -> FakeResponse:
+        held = answer(body)
+        held.usage = (100, 5)  # whatever was sent
+        return held
+
+    server.responder = constant_usage
+    # A template that claims no tool support, yet the calls came back.
+    server.routes[("GET", "/props")] = {"chat_template_caps": {"supports_tools": False}}
+    report = run_doctor(server.base_url, server.model)
+    status, result, detail = row(report, "tools without tool_choice")
+    assert (status, result) == ("info", "unknown")
+    assert "100 no tools, 100 tools, 100 tools + tool_choice" in detail
+    assert "the model called the tools it was offered" in detail
+    assert not report.findings.tools_never_shown and report.findings.tools_reached
+    assert report.works and "it makes structured tool calls" in report.verdict
+    assert "never shows the tools" not in "\n".join(report.advice)
+    assert "--jinja" not in "\n".join(report.advice)
