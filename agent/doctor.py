@@ -94,6 +94,7 @@ def run_doctor(base_url: str, model: str | None, api_key: str | None = None, *,
     prober = Prober(base_url, model, api_key, clock=clock,
                     **({} if timeout is None else {"timeout": timeout}))
     report = DoctorReport(shown_url(base_url), model)
+    report.findings.probe_timeout = prober.timeout
     if _reach(prober, report):
         _window(prober, report, max_tokens)
         _probe(prober, report)
@@ -192,6 +193,7 @@ def _probe(prober: Prober, report: DoctorReport) -> None:
         report.add("plain chat", "fail", "no" if plain else "skipped",
                    plain.failure() if plain else "out of time")
         facts.plain_chat_error = plain.failure() if plain else "out of time"
+        facts.plain_chat_status = plain.status if plain else None
         return
     facts.plain_chat = True
     report.add("plain chat", "ok" if (plain.content or "").strip() else "warn",

@@ -10,8 +10,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from tiermem.agent.config import ENV_CONTEXT_WINDOW, FALLBACK_CONTEXT_WINDOW
-from tiermem.agent.doctor_probes import NOT_A_COMPLETION, PROBE_TOOLS
+from tiermem.agent.config import (
+    ENV_CONTEXT_WINDOW,
+    ENV_TIMEOUT,
+    FALLBACK_CONTEXT_WINDOW,
+    default_timeout,
+)
+from tiermem.agent.doctor_probes import BUDGET_SECONDS, NOT_A_COMPLETION, PROBE_TOOLS
 from tiermem.agent.doctor_window import WindowFit
 from tiermem.agent.text_tool_calls import parse_text_tool_calls
 from tiermem.tools.dispatch import ToolResult
@@ -36,6 +41,10 @@ class Findings:
     template_supports_tools: bool | None = None
     plain_chat: bool = False
     plain_chat_error: str = ""
+    #: The HTTP status of a failed plain chat; None when there was no answer.
+    plain_chat_status: int | None = None
+    #: Seconds each probe could wait for its answer.
+    probe_timeout: float = 0.0
     auto_calls: list[str] = field(default_factory=list)
     auto_error: str = ""
     #: What was wrong with the calls made with tool_choice "auto", when a turn would refuse
@@ -64,6 +73,11 @@ class Findings:
     def window_too_small(self) -> bool:
         return self.window_fit is not None and self.window_fit.status == "fail"
 
+    def model_missing(self) -> bool:
+        """The chat was refused because the server has no such model (Ollama: "model ...
+        not found, try pulling it first"; LM Studio: "... Please load a model first")."""
+        return self.plain_chat_status == 404 and "model" in self.plain_chat_error.lower()
+
 
 def advice_for(facts: Findings, base_url: str, model: str | None) -> tuple[str, list[str]]:
     """(the verdict, what to change), from what the probes found."""
@@ -73,15 +87,12 @@ def advice_for(facts: Findings, base_url: str, model: str | None) -> tuple[str, 
                 ["start the server, or point --base-url at it (the URL ends in /v1, e.g. "
                  "http://127.0.0.1:8080/v1)"])
     advice: list[str] = []
-    if facts.model_listed is False and facts.models:
+    if facts.model_listed is False and facts.models and not facts.model_missing():
         advice.append(f"the server lists {', '.join(facts.models[:3])}; pass --model with one "
                       f"of them" + (" (it answered to this name anyway)"
                                     if facts.plain_chat else ""))
     if not facts.plain_chat:
-        if NOT_A_COMPLETION in facts.plain_chat_error:
-            advice.append(f"{base_url}/chat/completions answered, but not as an "
-                          f"OpenAI-compatible server: check that --base-url is the server's "
-                          f"API root (it ends in /v1), and the server's log")
+        advice.extend(_plain_chat_advice(facts, base_url, model))
         return (f"the memory agent cannot work: a plain chat request failed "
                 f"({facts.plain_chat_error or 'no model'})", advice)
     advice.extend(_window_advice(facts))
@@ -105,6 +116,31 @@ def advice_for(facts: Findings, base_url: str, model: str | None) -> tuple[str, 
         return f"the memory agent can work with {model}: it makes {how}", advice
     return (f"the memory agent cannot work with {model}: it made no tool call with "
             f"tool_choice \"auto\", so it would chat but never store a memory", advice)
+
+
+def _plain_chat_advice(facts: Findings, base_url: str, model: str | None) -> list[str]:
+    error = facts.plain_chat_error
+    if NOT_A_COMPLETION in error or (facts.plain_chat_status == 404
+                                     and not facts.model_missing()):
+        return [f"{base_url}/chat/completions answered, but not as an OpenAI-compatible "
+                f"server: check that --base-url is the server's API root (it ends in /v1), "
+                f"and the server's log"]
+    if facts.model_missing():
+        listed = (f" ({', '.join(facts.models[:3])})" if facts.models
+                  else f" ({base_url}/models lists them)")
+        return [f"the server has no model named {model!r}: pull it (ollama pull {model}) or "
+                f"load it in the server, or pass --model with a model the server has{listed}"]
+    if facts.plain_chat_status == 503:
+        return ["the server is not ready (HTTP 503): a llama.cpp or vLLM server answers so "
+                "while it loads the model. Wait until its log says the model is loaded, then "
+                "run the doctor again"]
+    if "within the timeout" in error:
+        return [f"the server did not answer a short chat request within "
+                f"{facts.probe_timeout:g} s: a model still loading or a slow machine. Run the "
+                f"doctor again with a larger --timeout (the probes stop starting after "
+                f"{BUDGET_SECONDS:g} s); the chat waits {default_timeout(base_url):g} s for "
+                f"each answer unless --timeout or {ENV_TIMEOUT} says otherwise"]
+    return []
 
 
 def _window_advice(facts: Findings) -> list[str]:

@@ -78,7 +78,9 @@ class Exchange:
     def failure(self) -> str:
         """The failure in a few words: "HTTP 500: message" or why there was no answer."""
         if self.status is None:
-            return f"no answer ({self.error})"
+            # A timeout already reads "no answer within the timeout".
+            return self.error if self.error.startswith("no answer") else \
+                f"no answer ({self.error})"
         return f"HTTP {self.status}" + (f": {self.error}" if self.error else "")
 
 

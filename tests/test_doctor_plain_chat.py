@@ -1,0 +1,74 @@
+"""``tiermem doctor`` when the plain chat fails: a slow, loading or missing model."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+import server_personalities as persona
+from fake_openai import FakeOpenAIServer, FakeResponse
+
+from tiermem.agent.doctor import DoctorReport, run_doctor
+
+
+def refusing(server: FakeOpenAIServer, status: int, body: dict[str, Any]) -> None:
+    server.responder = lambda request: FakeResponse(
+        status=status, body=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"})
+
+
+def advice(report: DoctorReport) -> str:
+    return "\n".join(report.advice)
+
+
+def test_a_chat_answered_after_the_timeout_says_to_pass_a_longer_one(
+        server: FakeOpenAIServer) -> None:
+    persona.capable(server)
+    answer = server.responder
+    assert answer is not None
+
+    def slow(body: dict[str, Any]) -> FakeResponse:
+        held = answer(body)
+        held.delay = math.inf  # answered only when the server closes
+        return held
+
+    server.responder = slow
+    report = run_doctor(server.base_url, server.model, timeout=2)
+    assert report.verdict == ("the memory agent cannot work: a plain chat request failed (no "
+                              "answer within the timeout)")
+    said = advice(report)
+    assert "did not answer a short chat request within 2 s" in said
+    assert "with a larger --timeout" in said and "the chat waits 300 s" in said
+
+
+def test_a_model_still_loading_says_to_wait(server: FakeOpenAIServer) -> None:
+    # llama-server's answer to every request while it loads the model.
+    refusing(server, 503, {"error": {"code": 503, "message": "Loading model",
+                                     "type": "unavailable_error"}})
+    report = run_doctor(server.base_url, server.model)
+    assert not report.works and "HTTP 503: Loading model" in report.verdict
+    assert "Wait until its log says the model is loaded, then run the doctor again" \
+        in advice(report)
+
+
+def test_a_model_the_server_does_not_have_says_to_pull_it(server: FakeOpenAIServer) -> None:
+    # Ollama's answer for a model it has not pulled.
+    refusing(server, 404, {"error": {"message": 'model "qwen2.5:7b" not found, try pulling it '
+                                                "first", "type": "api_error", "param": None,
+                                     "code": None}})
+    report = run_doctor(server.base_url, "qwen2.5:7b")
+    assert not report.works and "not found, try pulling it first" in report.verdict
+    said = advice(report)
+    assert "the server has no model named 'qwen2.5:7b': pull it (ollama pull qwen2.5:7b)" \
+        in said
+    assert "pass --model with a model the server has (fake-model)" in said
+    assert "the server lists" not in said  # said once, with the pull
+    assert "--base-url" not in said
+
+
+def test_a_404_that_names_no_model_is_a_wrong_url(server: FakeOpenAIServer) -> None:
+    refusing(server, 404, {"detail": "Not Found"})
+    report = run_doctor(server.base_url, server.model)
+    assert not report.works
+    assert "it ends in /v1" in advice(report) and "pull" not in advice(report)
