@@ -25,6 +25,7 @@ The body is read as plain JSON and checked field by field:
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import re
@@ -83,7 +84,8 @@ def _parse(body: Any, model: str, call_id: Callable[[int], str]) -> Completion:
         raw_calls = []
     if not isinstance(raw_calls, list):
         raise MalformedResponseError(f"'tool_calls' is {_kind(raw_calls)}, not a list")
-    calls = [_tool_call(raw, index, call_id) for index, raw in enumerate(raw_calls)]
+    calls = _distinct_ids(
+        [_tool_call(raw, index, call_id) for index, raw in enumerate(raw_calls)], call_id)
     legacy = message.get("function_call")
     if not calls and legacy is not None:
         # Older servers still answer with the deprecated single function_call.
@@ -103,6 +105,20 @@ def _parse(body: Any, model: str, call_id: Callable[[int], str]) -> Completion:
             isinstance(message.get(key), str) and message[key].strip()
             for key in _REASONING_FIELDS),
     )
+
+
+def _distinct_ids(calls: list[ToolCall], call_id: Callable[[int], str]) -> list[ToolCall]:
+    """``calls`` with an id one of them repeats (some servers number every call ``call_0``)
+    made up anew: each result is sent back under its call's id, and two calls under one id
+    leave the model, or the server's template, unable to tell which result is whose."""
+    seen: set[str] = set()
+    distinct = []
+    for index, call in enumerate(calls):
+        if call.id in seen:
+            call = dataclasses.replace(call, id=call_id(index))
+        seen.add(call.id)
+        distinct.append(call)
+    return distinct
 
 
 def _tool_call(raw: Any, index: int, call_id: Callable[[int], str]) -> ToolCall:

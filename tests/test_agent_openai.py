@@ -197,3 +197,22 @@ def test_call_ids_the_client_makes_up_differ_from_one_session_to_the_next(
     answered = [m["tool_call_id"] for m in history if m["role"] == "tool"]
     assert len(called) == 4 and len(set(called)) == 4
     assert answered == called
+
+
+def test_two_calls_a_server_gives_one_id_are_answered_under_distinct_ids(
+    server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float]
+) -> None:
+    same_id = {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "call_0", "type": "function",
+         "function": {"name": "core_memory_append",
+                      "arguments": args(content=text, request_heartbeat=True)}}
+        for text in ("Likes tea", "Likes jazz")]}
+    server.enqueue(FakeResponse(message=same_id, finish_reason="tool_calls"))
+    server.enqueue_reply("Noted both.")
+    Agent(memory, client_for(server.base_url, sleeps)).step("I like tea and jazz")
+
+    history = server.requests[-1]["messages"]
+    called = [c["id"] for m in history for c in m.get("tool_calls", [])]
+    answered = [m["tool_call_id"] for m in history if m["role"] == "tool"]
+    assert called[0] == "call_0" and len(set(called)) == 2  # the first keeps the server's
+    assert answered == called
