@@ -27,7 +27,6 @@ it, and every error names the field at fault (``rules[2].regex``).
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -101,30 +100,15 @@ class PiiRule(_Strict):
 
 
 def compile_rule_regex(pattern: str) -> Any:
-    """A rule's ``regex`` compiled with RE2, whose matching takes time linear in the text.
+    """A rule's ``regex``, compiled with the ``regex`` package: Python's own syntax and
+    Unicode classes (``\\w`` matches "é", ``\\d`` Arabic-Indic digits), and a time limit on
+    each match (memory/privacy/rules.py), which Python's ``re`` has not."""
+    import regex
 
-    Python's ``re`` backtracks: a pattern such as ``(a+)+$`` takes exponential time on a
-    line of a's, and a policy applies to every message, fact and passage stored, so one
-    such rule would stall every write, beyond Ctrl-C's reach (the match runs in C).
-    RE2 has no lookarounds or backreferences, which is the price of that bound.
-    """
-    import re2
-
-    options = re2.Options()
-    options.log_errors = False  # else RE2 writes each refusal to standard error too
     try:
-        return re2.compile(pattern, options)
-    except re2.error as exc:
-        reason = exc.args[0].decode(errors="replace") if exc.args and isinstance(
-            exc.args[0], bytes) else str(exc)
-        backreference = re.search(r"invalid escape sequence: \\[1-9]", reason)
-        if "invalid perl operator" in reason or backreference:
-            raise ValueError(
-                f"uses a lookaround or a backreference ({reason}), which cannot be matched "
-                f"in time linear in the text; rewrite it without (rules use RE2 syntax)"
-            ) from None
-        raise ValueError(f"not a valid regular expression ({reason}; rules use RE2 "
-                         f"syntax)") from None
+        return regex.compile(pattern)
+    except regex.error as exc:
+        raise ValueError(f"not a valid regular expression ({exc})") from None
 
 
 class RetentionConfig(_Strict):

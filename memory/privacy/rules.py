@@ -14,6 +14,12 @@ from typing import Any
 
 from tiermem.memory.privacy.config import PiiRule, compile_rule_regex
 
+#: How long a rule's regex may search one text. A pattern such as ``(a|aa)+$`` takes time
+#: exponential in the text; rules run on every write, and a match running in C is beyond
+#: Ctrl-C's reach, so a search past this limit ends, and counts as a match (``TIMED_OUT``).
+MATCH_SECONDS = 1.0
+TIMED_OUT = "(the rule's regex ran past its time limit on this text)"
+
 
 @dataclass(frozen=True)
 class RuleMatch:
@@ -43,10 +49,16 @@ class _CompiledRule:
         self.fields = tuple(rule.metadata_fields)
 
     def match(self, text: str, metadata: Mapping[str, Any]) -> RuleMatch | None:
-        for pattern in (self.phrases, self.regex):
-            found = pattern.search(text) if pattern is not None else None
-            if found is not None:
-                return RuleMatch(self.rule.rule_id, self.rule.category, found.group(0))
+        found = self.phrases.search(text) if self.phrases is not None else None
+        if found is None and self.regex is not None:
+            try:
+                found = self.regex.search(text, timeout=MATCH_SECONDS)
+            except TimeoutError:
+                # A pattern that backtracks without end on this text: it may hold what the
+                # rule is for, so the text counts as matching rather than going through.
+                return RuleMatch(self.rule.rule_id, self.rule.category, TIMED_OUT)
+        if found is not None:
+            return RuleMatch(self.rule.rule_id, self.rule.category, found.group(0))
         for name in self.fields:
             value = metadata.get(name)
             if value not in (None, "", [], {}):
