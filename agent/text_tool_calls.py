@@ -9,16 +9,20 @@ from it, the call arrives as plain content. These forms are recognised:
   ``<function=NAME>{...}</function>`` and Mistral ``[TOOL_CALLS] [...]`` or
   ``[TOOL_CALLS]NAME[ARGS]{...}``;
 - a bare JSON object ``{"name": ..., "arguments": ...}`` (or a list of them,
-  or several one after another) that is the whole content, or that ends it after
-  some prose;
+  or several one after another) that is the whole content;
 - a fenced block (```json ... ```) holding such an object or list.
+
+Bare JSON after prose is not read: it cannot be told from an example the model
+gives ("a call looks like: {...}"), and a write must not run from an example.
 
 ``arguments`` may be an object or JSON text, and may be called
 ``parameters``; the OpenAI item shape ``{"type": "function", "function":
-{...}}`` counts too. Inside call markup any tool name makes a call (one to a tool
-that was not offered is answered as such); elsewhere only names of the offered
-tools count, so JSON that merely mentions a tool, or echoes a tool's schema, is
-not a call (agent/text_call_objects.py). Content that a server HTML-escaped
+{...}}`` counts too. Only names of the offered tools make calls, so JSON that
+merely mentions a tool, or echoes a tool's schema, is not a call
+(agent/text_call_objects.py); but a reply that is nothing except call markup
+makes calls whatever their names, and one to a tool that was not offered is
+answered as such. Markup naming such a tool amid prose is an explanation, left
+as the reply. Content that a server HTML-escaped
 (llama-cpp-python's chatml-function-calling renders ``&lt;tool_call&gt;`` and
 ``&#34;``) is read unescaped.
 
@@ -31,7 +35,6 @@ fragment for a reply. Such arguments are never valid JSON.
 from __future__ import annotations
 
 import html
-import re
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
@@ -48,9 +51,6 @@ from tiermem.agent.text_call_objects import (
 __all__ = ["TextToolCalls", "find_text_tool_calls", "offered_names", "parse_text_tool_calls"]
 
 _ESCAPED = ("&lt;tool_call&gt;", "&#34;", "&quot;")
-# Where a call written after prose may start: an object (or a list of them) whose first
-# key is one a call object has.
-_CALL_START = re.compile(r'(?:\[\s*)?\{\s*"(?:name|type|function|arguments|parameters)"\s*:')
 
 
 def offered_names(tools: Sequence[dict[str, Any]]) -> list[str]:
@@ -95,8 +95,12 @@ def find_text_tool_calls(
 
 
 def _find(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
-    for form in (*MARKUP_FORMS, _fenced, _bare, _after_prose):
+    for form in (*MARKUP_FORMS, _fenced, _bare):
         found = form(content, names, cut)
+        if found.calls and found.rest and any(c.name not in names for c in found.calls):
+            # "Llama writes <function=get_weather>{...}</function>": markup for a tool
+            # nobody offered, amid prose, is the model explaining, not calling.
+            return TextToolCalls(rest=content)
         if found.calls:
             return found
     return TextToolCalls(rest=content)
@@ -121,17 +125,3 @@ def _fenced(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
 def _bare(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
     calls = call_sequence(content, names, marked=False, cut=cut)
     return TextToolCalls(calls, "") if calls else TextToolCalls(rest=content)
-
-
-def _after_prose(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
-    """Calls that end the content after some prose ("Sure, saving it. {...}"). JSON in
-    the middle of a sentence is an example the model gave, not a call."""
-    text = content.rstrip()
-    if not cut and not text.endswith(("}", "]")):
-        return TextToolCalls(rest=content)
-    for start in _CALL_START.finditer(text):
-        prose = text[:start.start()].strip()
-        calls = call_sequence(text[start.start():], names, marked=False, cut=cut) if prose else None
-        if calls:
-            return TextToolCalls(calls, prose)
-    return TextToolCalls(rest=content)

@@ -1,4 +1,4 @@
-"""Tool calls in the markup of Llama and Mistral models, prose before a call, and calls in
+"""Tool calls in the markup of Llama and Mistral models, prose around a call, and calls in
 call markup to tools the request did not offer."""
 
 from __future__ import annotations
@@ -51,10 +51,6 @@ def _loaded(text: str) -> Any:
     (f"<function=core_memory_append>{FACT_JSON}</function>", ""),
     (f"<function=core_memory_append>{FACT_JSON}", ""),  # the stop token came first
     (f"Sure.\n<function=core_memory_append>{FACT_JSON}</function>\nDone.", "Sure.\n\nDone."),
-    # prose, then the call as bare JSON
-    (f"Sure! I will remember that. {APPEND_JSON}", "Sure! I will remember that."),
-    (f"Noted:\n{LLAMA_APPEND}\n", "Noted:"),
-    (f"Noted:\n[{APPEND_JSON}]", "Noted:"),
 ])
 def test_each_form_is_one_call(content: str, rest: str) -> None:
     assert found(content) == ([("core_memory_append", FACT)], rest)
@@ -67,7 +63,6 @@ def test_each_form_is_one_call(content: str, rest: str) -> None:
     f"{json.dumps(SEND)}",
     f"<function=core_memory_append>{FACT_JSON}</function>"
     f"<function=send_message>{json.dumps(SEND)}</function>",
-    f"Here goes. {APPEND_JSON}\n{SEND_JSON}",
 ])
 def test_several_calls_in_one_form(content: str) -> None:
     calls, _ = found(content)
@@ -93,6 +88,14 @@ def test_in_call_markup_a_tool_that_was_not_offered_is_still_a_call(content: str
     "[TOOL_CALLS] are how Mistral marks its calls.",
     '<|python_tag|>brave_search.call(query="peanut allergy")',
     '<tool_call>\n\nI could not find that.',
+    # Bare JSON after prose: an example cannot be told from a call, and must not write.
+    f"Sure! I will remember that. {APPEND_JSON}",
+    f"To save a note the model would emit:\n{APPEND_JSON}",
+    # Markup for a tool nobody offered, amid prose: an explanation.
+    f"Llama 3.2 writes a call as <function=get_weather>{FACT_JSON}</function> - your "
+    f"parser must read it.",
+    'Example: <tool_call>{"name": "weather", "arguments": {}}</tool_call> is Hermes format.',
+    f'Llama 3.1 ends with <|python_tag|>{{"name": "x", "parameters": {FACT_JSON}}}',
 ])
 def test_text_that_is_not_a_call(content: str) -> None:
     assert found(content) == ([], content)
@@ -102,7 +105,6 @@ def test_text_that_is_not_a_call(content: str) -> None:
     ('<|python_tag|>{"name": "core_memory_append", "parameters": {"content": "Allergic', ""),
     ('[TOOL_CALLS]core_memory_append[ARGS]{"content": "Allergic', ""),
     ('<function=core_memory_append>{"content": "Allergic', ""),
-    ('Sure. {"name": "core_memory_append", "arguments": {"content": "Allergic', "Sure."),
 ])
 def test_a_call_cut_at_the_length_limit_is_found_only_when_cut(content: str, rest: str) -> None:
     assert found(content) == ([], content)
