@@ -33,7 +33,7 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from tiermem.agent.config import ENV_CONTEXT_WINDOW, FALLBACK_CONTEXT_WINDOW
-from tiermem.agent.doctor_checks import Findings, advice_for, call_fault, text_tool_call_names
+from tiermem.agent.doctor_checks import Findings, advice_for, call_fault
 from tiermem.agent.doctor_probes import (
     PROBE_TOOLS,
     Exchange,
@@ -48,6 +48,7 @@ from tiermem.agent.doctor_window import window_fit
 from tiermem.agent.http_json import StreamStart, Unreachable, shown_url, without_secrets
 from tiermem.agent.server_errors import is_web_page
 from tiermem.agent.server_facts import discover_context_window, server_root
+from tiermem.agent.text_tool_calls import parse_text_tool_calls
 
 Status = Literal["ok", "warn", "fail", "info", "skip"]
 #: More prompt tokens than this over the no-tools baseline means the tools reached the model.
@@ -262,16 +263,22 @@ def _text_row(prober: Prober, report: DoctorReport, auto: Exchange | None,
     for label, exchange in (("auto", auto), ("required", required)):
         if exchange is None or exchange.tool_calls or not exchange.content:
             continue
-        names = text_tool_call_names(exchange.content, PROBE_TOOLS)
-        if names:
-            if label == "auto":
-                facts.text_calls_auto = names
-                _soften(report, "tool calls, tool_choice auto")
-            known = names[0] in PROBE_TOOLS
-            report.add("tool calls as text", "warn" if not known else
-                       "ok" if label == "auto" else "info", f"{names[0]}() in the content",
-                       f"with tool_choice {label}; tiermem reads it (--text-tool-calls auto)"
-                       + ("" if known else ", but it names a tool the request did not offer"))
+        calls = parse_text_tool_calls(exchange.content, PROBE_TOOLS)
+        if calls:
+            # As for structured calls: only a call a turn would run counts.
+            usable = [c.name for c in calls if refused_call(c.name, c.arguments) is None]
+            if usable:
+                if label == "auto":
+                    facts.text_calls_auto = usable
+                    _soften(report, "tool calls, tool_choice auto")
+                report.add("tool calls as text", "ok" if label == "auto" else "info",
+                           f"{usable[0]}() in the content", f"with tool_choice {label}; "
+                           f"tiermem reads it (--text-tool-calls auto)")
+            else:
+                refusal = refused_call(calls[0].name, calls[0].arguments)
+                assert refusal is not None
+                report.add("tool calls as text", "warn", f"{calls[0].name}() refused",
+                           f"in the content, with tool_choice {label}: {call_fault(refusal)}")
             return
     structured = any(exchange is not None and exchange.tool_calls
                      for exchange in (auto, required))

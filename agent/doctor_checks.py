@@ -7,7 +7,6 @@ concrete changes, each naming the flag or server option to use.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from tiermem.agent.config import (
@@ -18,7 +17,6 @@ from tiermem.agent.config import (
 )
 from tiermem.agent.doctor_probes import BUDGET_SECONDS, NOT_A_COMPLETION, PROBE_TOOLS
 from tiermem.agent.doctor_window import WindowFit
-from tiermem.agent.text_tool_calls import parse_text_tool_calls
 from tiermem.tools.dispatch import ToolResult
 
 #: First token later than this on a short prompt means long prompts will take minutes.
@@ -203,10 +201,3 @@ def call_fault(refusal: ToolResult) -> str:
     lines = [line.removeprefix("- ") for line in (refusal.error or "").splitlines()
              if not line.startswith("Call ")]
     return " ".join([*lines[:1], "; ".join(lines[1:])]).strip()
-
-
-# -- tool calls written as text -----------------------------------------------------------
-
-def text_tool_call_names(content: str, names: Sequence[str]) -> list[str]:
-    """The names of the tool calls written as text in ``content``, in order."""
-    return [call.name for call in parse_text_tool_calls(content, names)]

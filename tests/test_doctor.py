@@ -106,8 +106,10 @@ def test_text_tool_calls_are_enough(examine: Callable[..., DoctorReport]) -> Non
 def test_a_text_call_to_a_tool_not_offered_is_a_warning(
         examine: Callable[..., DoctorReport]) -> None:
     report = examine(lambda server: persona.text_tool_calls(server, tool="memory_store"))
-    assert rows(report)["tool calls as text"] == ("warn", "memory_store() in the content")
+    assert rows(report)["tool calls as text"] == ("warn", "memory_store() refused")
     assert "a tool the request did not offer" in rendered(report)
+    # A call no turn would run is no way round the missing structured calls.
+    assert not report.works and report.findings.text_calls_auto == []
 
 
 def test_a_capable_server_needs_no_advice(examine: Callable[..., DoctorReport]) -> None:
@@ -187,9 +189,10 @@ def test_the_doctors_usage_errors_go_to_stderr(capsys: pytest.CaptureFixture[str
 ])
 def test_the_doctor_reads_text_tool_calls_as_the_agent_does(
         content: str, names: list[str]) -> None:
-    from tiermem.agent.doctor_checks import text_tool_call_names
+    from tiermem.agent.text_tool_calls import parse_text_tool_calls
 
-    assert text_tool_call_names(content, ("core_memory_append", "send_message")) == names
+    found = parse_text_tool_calls(content, ("core_memory_append", "send_message"))
+    assert [call.name for call in found] == names
 
 
 def test_a_probe_that_times_out_says_so(server: FakeOpenAIServer) -> None:
