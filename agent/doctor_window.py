@@ -22,9 +22,8 @@ from tiermem.tools.memory_tools import memory_toolbox
 #: Tokens beyond the fixed prompt for core's facts, a few messages and a tool result: with
 #: less, a conversation is summarised away after a turn or two.
 WORKING_ROOM = 1024
-#: Tokens beyond the fixed prompt for an empty core, the statistics line and one short
-#: message: with less, not even a first turn fits.
-FIRST_TURN_ROOM = 64
+#: The message a first turn is measured with: short, as a greeting is.
+FIRST_MESSAGE = "Hello there, I'm Sam."
 #: The smallest reply budget worth suggesting: a tool call with a fact, or a short answer.
 SMALLEST_REPLY = 256
 
@@ -39,6 +38,9 @@ class WindowFit:
     fixed: int
     #: The reply budget kept free in the window.
     reply: int
+    #: The first prompt of an empty memory with a short message, as the chat builds it
+    #: (empty core, the statistics line, a memory pressure alert if it is near the limit).
+    first_turn: int = 0
     #: Whether ``reply`` was configured (``TIERMEM_MAX_TOKENS``) rather than the default.
     reply_configured: bool = False
 
@@ -49,7 +51,7 @@ class WindowFit:
 
     @property
     def status(self) -> Literal["ok", "warn", "fail"]:
-        if self.left < FIRST_TURN_ROOM:
+        if self.first_turn > self.window - max(self.reply, 1):  # ContextWindow.fits
             return "fail"
         return "warn" if self.left < WORKING_ROOM else "ok"
 
@@ -97,8 +99,14 @@ class WindowFit:
 def window_fit(model: str, window: int, max_tokens: int | None = None) -> WindowFit:
     """What the chat would need of ``window`` for ``model``: its fixed prompt counted as
     the chat counts it, and ``max_tokens`` (default: the chat's default for that window)."""
+    from tiermem.memory import HashingEmbedder, HierarchicalMemory
+
     reply = default_max_tokens(model, window) if max_tokens is None else max_tokens
     context = ContextWindow(window=window, counter=TokenCounter(resolve_encoding(None, model)),
-                            reserve=reply)
-    return WindowFit(model, window, context.fixed_tokens(memory_toolbox().schemas()), reply,
-                     reply_configured=max_tokens is not None)
+                            reserve=reply,
+                            messages=[{"role": "user", "content": FIRST_MESSAGE}])
+    schemas = memory_toolbox().schemas()
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as empty:
+        _, first_turn = context.build(empty, schemas)
+    return WindowFit(model, window, context.fixed_tokens(schemas), reply,
+                     first_turn=first_turn, reply_configured=max_tokens is not None)

@@ -77,3 +77,28 @@ def test_the_doctor_counts_the_configured_reply_budget(
     monkeypatch.setenv(ENV_MAX_TOKENS, "many")
     assert cli.main(["doctor", "--base-url", server.base_url]) == 2
     assert "TIERMEM_MAX_TOKENS='many' is not a whole number" in capsys.readouterr().err
+
+
+def test_the_doctor_fails_a_window_exactly_when_a_first_turn_overflows() -> None:
+    # At the edge, the empty core block, the statistics line and the memory pressure alert
+    # decide it: measured as the chat builds the prompt, not estimated.
+    from tiermem.agent.context import ContextOverflowError
+    from tiermem.agent.doctor_window import FIRST_MESSAGE
+    from tiermem.agent.loop import Agent
+    from tiermem.agent.scripted import ScriptedModel, reply
+    from tiermem.memory import HashingEmbedder, HierarchicalMemory
+
+    fixed = window_fit("llama3.1:8b", 4096).fixed
+    verdicts = set()
+    for window in range(fixed + 300, fixed + 400, 2):
+        fit = window_fit("llama3.1:8b", window, max_tokens=256)
+        model = ScriptedModel([reply("Hi Sam.")], context_window=window, max_tokens=256)
+        with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+            try:
+                Agent(memory, model).step(FIRST_MESSAGE)
+                overflowed = False
+            except ContextOverflowError:
+                overflowed = True
+        assert (fit.status == "fail") == overflowed, (window, fit)
+        verdicts.add(overflowed)
+    assert verdicts == {True, False}  # the range crosses the edge
