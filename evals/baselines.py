@@ -10,7 +10,7 @@
   the share kept is reported, so a truncated ceiling is never mistaken for a
   whole one.
 
-Both are scored exactly as the memory configurations are (evals/qa.py).
+Both are scored exactly as the memory configurations are (evals/qa_scores.py).
 """
 
 from __future__ import annotations

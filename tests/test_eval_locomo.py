@@ -25,7 +25,8 @@ from tiermem.evals.locomo import (
     parse_session_date,
     reciprocal_rank,
 )
-from tiermem.evals.qa import locomo_f1, normalize_answer, run_qa, token_f1
+from tiermem.evals.qa import run_qa
+from tiermem.evals.qa_scores import locomo_f1, normalize_answer, token_f1
 from tiermem.evals.retrieval import run_retrieval
 from tiermem.memory import HashingEmbedder
 
