@@ -53,6 +53,31 @@ def test_an_erasure_by_the_writer_leaves_what_an_open_reader_shows(open_pair: An
         assert len(reader.core) == 1
 
 
+def test_a_readers_tier_views_catch_up_without_another_call_first(open_pair: Any) -> None:
+    # len(), iteration and core.used are what a dashboard reads: not a copy from the last
+    # call, which would still show what the writer has since erased.
+    with open_pair() as (writer, reader):
+        assert len(reader.archival) == 0 and len(reader.recall) == 0
+        writer.forget(CARD, erase=True)
+        writer.archival_insert("the runbook lives in the wiki")
+        writer.recall.append("user", "hello", writer.tick)
+        assert [f.text for f in reader.core] == ["User likes green tea"]
+        assert (len(reader.core), reader.core.used) == (1, 1)
+        assert (len(reader.archival), len(reader.recall)) == (1, 1)
+
+
+def test_a_closed_memorys_tier_views_refuse_rather_than_answer(open_pair: Any) -> None:
+    from tiermem.memory.errors import StoreClosedError
+
+    with open_pair() as (writer, reader):
+        pass
+    for closed in (writer, reader):
+        for read in (lambda m: len(m.core), lambda m: list(m.core), lambda m: m.core.used,
+                     lambda m: len(m.archival), lambda m: len(m.recall)):
+            with pytest.raises(StoreClosedError):
+                read(closed)
+
+
 def test_a_reader_lists_what_the_writer_evicted_as_archived(open_pair: Any) -> None:
     with open_pair() as (writer, reader):
         assert reader.tick == 2

@@ -75,3 +75,24 @@ def _guard(method: Callable[Concatenate[S, P], R],
             raise mapped from exc
 
     return call
+
+
+def read_fresh(store: StorageBackend) -> None:
+    """Before a tier answers from what it holds in memory (``len(memory.core)``, iterating
+    core, ``core.used``) outside any guarded call: as ``guarded`` would, refuse once the
+    store is closed, and on a read-only memory catch up with the writer first, so an
+    erasure the writer committed is not shown from an earlier read. Inside a guarded call
+    it only checks the store is open: the call caught up already."""
+    if store.closed:
+        raise StoreClosedError("this memory is closed; open it again to use it")
+    if not store.read_only:
+        return
+    try:
+        with store.lock:
+            if _calls_in_progress.get(store, 0) == 0:
+                store.catch_up()
+    except Exception as exc:
+        mapped = store.translate_error(exc)
+        if mapped is None:
+            raise
+        raise mapped from exc

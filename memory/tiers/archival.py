@@ -20,6 +20,7 @@ from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.search.fusion import FusionWeights, date_range, dense_query_of, search_page
 from tiermem.memory.search.replies import replies_to, shown_ids
 from tiermem.memory.store.contract import StorageBackend, VectorIndex
+from tiermem.memory.store.guard import read_fresh
 from tiermem.memory.store.records import Passage, RowFilter
 from tiermem.memory.types import Hit, SearchResult
 from tiermem.memory.validation import (
@@ -71,6 +72,7 @@ class ArchivalTier:
         self._count = self.store.passages.count()
 
     def __len__(self) -> int:
+        read_fresh(self.store)
         return self._count
 
     def insert_many(self, items: Sequence[NewPassage]) -> list[int]:

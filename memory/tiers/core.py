@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 
 from tiermem.memory.store.contract import StorageBackend
+from tiermem.memory.store.guard import read_fresh
 from tiermem.memory.tiers.policies import EvictionHeap, EvictionPolicy
 from tiermem.memory.types import Fact
 
@@ -59,12 +60,15 @@ class CoreTier:
         self._heap.reset(facts)
 
     def __len__(self) -> int:
+        read_fresh(self.store)
         return len(self._facts)
 
     def __iter__(self) -> Iterator[Fact]:
+        read_fresh(self.store)
         return iter(sorted(self._facts.values(), key=lambda f: f.id))
 
     def __contains__(self, fact_id: object) -> bool:
+        read_fresh(self.store)
         return fact_id in self._facts
 
     def ids(self) -> list[int]:
@@ -77,6 +81,7 @@ class CoreTier:
     @property
     def used(self) -> int:
         """Size in the limit's unit."""
+        read_fresh(self.store)
         return self._used
 
     @property

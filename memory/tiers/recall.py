@@ -31,6 +31,7 @@ from tiermem.memory.search.fusion import FusionWeights, date_range, dense_query_
 from tiermem.memory.search.lexical import lexical_query_text, query_terms
 from tiermem.memory.search.replies import replies_to, shown_ids
 from tiermem.memory.store.contract import StorageBackend, VectorIndex
+from tiermem.memory.store.guard import read_fresh
 from tiermem.memory.store.records import Message, RowFilter
 from tiermem.memory.types import Hit, SearchResult
 from tiermem.memory.validation import (
@@ -104,6 +105,7 @@ class RecallTier:
         self._count = self.store.messages.count()
 
     def __len__(self) -> int:
+        read_fresh(self.store)
         return self._count
 
     def append_many(self, messages: Sequence[NewMessage], *, bulk: bool = False,
