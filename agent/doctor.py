@@ -105,10 +105,20 @@ def run_doctor(base_url: str, model: str | None, api_key: str | None = None, *,
     report.seconds = clock() - started
     # A server may quote the credentials back; the report says what it found without them.
     secrets = (api_key, urlsplit(base_url).password)
+
+    def shown(text: str) -> str:
+        return without_secrets(text.replace(base_url, report.base_url), *secrets)
+
     for row in report.rows:
-        row.result = without_secrets(row.result.replace(base_url, report.base_url), *secrets)
-        row.detail = without_secrets(row.detail.replace(base_url, report.base_url), *secrets)
-    report.advice = [without_secrets(a, *secrets) for a in report.advice]
+        row.result, row.detail = shown(row.result), shown(row.detail)
+    report.verdict = shown(report.verdict)
+    report.advice = [shown(a) for a in report.advice]
+    # The findings quote the server's errors too, and go out whole with --json.
+    for name, value in vars(report.findings).items():
+        if isinstance(value, str):
+            setattr(report.findings, name, shown(value))
+        elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+            setattr(report.findings, name, [shown(v) for v in value])
     return report
 
 

@@ -249,3 +249,15 @@ def test_a_web_ui_refusing_the_chat_request_is_a_wrong_url(
     assert listed == "a web page (HTML), not an OpenAI-compatible API's JSON"  # not "empty"
     assert rows(report)["plain chat"] == ("fail", "no") and not report.works
     assert "it ends in /v1" in advice(report)
+
+
+def test_credentials_a_server_quotes_back_are_masked_in_the_verdict_and_json(
+        server: FakeOpenAIServer) -> None:
+    key, password = "sk-KEYSECRET-abcdef123", "PWSECRET99"
+    echoed = {"error": {"message": f"internal: auth=Bearer {key} pw {password}"}}
+    server.responder = lambda body: FakeResponse(status=500, body=json.dumps(echoed).encode())
+    base_url = server.base_url.replace("http://", f"http://admin:{password}@")
+    report = run_doctor(base_url, server.model, api_key=key)
+    said = json.dumps(report.to_dict())
+    assert "cannot work" in report.verdict and "internal: auth=Bearer" in said
+    assert key not in said and password not in said
