@@ -93,6 +93,8 @@ class Agent:
            tools run, as in Letta/MemGPT: a plain reply or ``send_message``
            ends it, and so does any other tool called without a heartbeat.
         7. Append the reply to recall, save the in-context window, commit.
+           Under a privacy policy, the window is then read back from recall, so
+           later turns see what memory kept of this one, not what was typed.
 
         A provider error, or Ctrl-C (``KeyboardInterrupt``), rolls the
         transaction back (memory is as it was before the turn), marks the
@@ -127,6 +129,10 @@ class Agent:
                 self._embed_unanswered(user_id)
                 raise
             self.interrupted_at_commit = interrupts.held
+            if self.memory.privacy is not None:
+                # The turn saw the message as typed; the turns after it see what memory
+                # kept of it (withheld sentences, masked arguments), read back from recall.
+                self.stored_context.load()
         return result
 
     def _embed_unanswered(self, message_id: int) -> None:

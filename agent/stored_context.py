@@ -51,12 +51,38 @@ class StoredContext:
         ids = [int(i) for i in state.get("message_ids", [])]
         rows = self.memory.recall.rows(ids)
         self.context.messages, self.context.message_ids = with_calls_paired(
-            [self.shown(as_chat(r)) for r in rows], [r["id"] for r in rows])
+            self._screened([self.shown(as_chat(r)) for r in rows]), [r["id"] for r in rows])
         self.context.summary = state.get("summary", "")
         self.context.pressure_alerted = bool(state.get("pressure_alerted", False))
         # A context saved before erasures were counted has seen every one so far.
         self.erasures_seen = int(state.get("erasures", self.memory.erasure_count()))
         self.follow_erasures()
+
+    def _screened(self, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The messages as a privacy policy's recall layer lets the prompt show them: text
+        stored before the policy was given, withheld as core's facts are, content and
+        tool-call arguments alike."""
+        if self.memory.privacy is None:
+            return messages
+        texts = [m.get("content") or "" for m in messages]
+        arguments = [c["function"]["arguments"] for m in messages
+                     for c in m.get("tool_calls") or []]
+        shown = self.memory.texts_shown([*texts, *arguments])
+        contents, calls = shown[:len(texts)], iter(zip(arguments, shown[len(texts):],
+                                                       strict=True))
+        screened = []
+        for message, content in zip(messages, contents, strict=True):
+            message = {**message, "content": content if message.get("content") else
+                       message.get("content")}
+            if message.get("tool_calls"):
+                # A call's withheld arguments go as an empty object: still a valid call.
+                message["tool_calls"] = [
+                    {**c, "function": {**c["function"], "arguments": given if kept == given
+                                       else "{}"}}
+                    # calls runs on across messages: each takes as many as it has
+                    for c, (given, kept) in zip(message["tool_calls"], calls, strict=False)]
+            screened.append(message)
+        return screened
 
     def save(self) -> None:
         """Store the window, after following any erasure since it was loaded."""

@@ -332,6 +332,7 @@ class HierarchicalMemory:
     retained = guarded(privacy_view.retained)
     set_retention_policy = guarded(privacy_view.set_retention_policy)
     core_shown = guarded(privacy_view.core_shown)
+    texts_shown = guarded(privacy_view.texts_shown)
 
     # -- searches (memory/ops/searches.py documents them) ------------------------------------
     archival_search = guarded(searches.archival_search)

@@ -311,3 +311,34 @@ recall: {mode: deterministic}
                               call_id="c", context=ctx)
         assert result.ok and "core -> archival: [withheld: medical]" in result.content
         assert "asthma" not in result.content
+
+
+CARD = "4111 1111 1111 1111"
+
+
+def _sent(model: ScriptedModel) -> str:
+    """Everything the last request sent to the model, as one string."""
+    return json.dumps(model.calls[-1].messages)
+
+
+def test_messages_stored_before_a_policy_reach_the_prompt_withheld(tmp_path: Path) -> None:
+    with make_memory(tmp_path / "home") as memory:
+        Agent(memory, ScriptedModel([call("core_memory_append", content=f"card {CARD}")])
+              ).step(f"My card is {CARD}.")
+    with make_memory(tmp_path / "home", privacy=POLICY) as memory:
+        model = ScriptedModel([reply("Hello.")])
+        Agent(memory, model).step("hello")
+        sent = _sent(model)
+        assert CARD not in sent and "[withheld: financial]" in sent
+
+
+def test_what_retention_withheld_leaves_the_window_after_its_turn() -> None:
+    with make_memory(privacy=POLICY) as memory:
+        model = ScriptedModel([
+            call("core_memory_append", content=f"card {CARD}", request_heartbeat=True),
+            reply(f"Your card {CARD} is not kept."), reply("Hello.")])
+        agent = Agent(memory, model)
+        agent.step(f"My card is {CARD}.")
+        assert CARD in json.dumps(model.calls[1].messages)  # the live turn saw it as typed
+        agent.step("hello")
+        assert CARD not in _sent(model) and "withheld" in _sent(model)

@@ -51,6 +51,16 @@ def set_retention_policy(memory: PrivateMemory, policies: Sequence[str]) -> None
     memory.privacy.set_retention_policy(policies)
 
 
+def texts_shown(memory: PrivateMemory, texts: Sequence[str], request: str = "") -> list[str]:
+    """Each of ``texts`` (stored messages read back, say) as a prompt may show it for
+    ``request``: one the privacy policy's recall layer withholds as ``[withheld:
+    CATEGORY]``, as core's facts show. Text stored before the policy was given is
+    screened on the way out like any other."""
+    if memory.privacy is None or not texts:
+        return list(texts)
+    return memory.privacy.text_view(request, texts)
+
+
 def core_shown(memory: PrivateMemory, request: str = "") -> list[tuple[Fact, str]]:
     """Core's facts with the text the prompt may show for ``request`` (the current
     query): a fact the privacy policy withholds shows as ``[withheld: CATEGORY]``."""

@@ -194,6 +194,10 @@ class PrivacyGuard:
 
     def core_view(self, request: str, facts: Sequence[Fact]) -> list[str]:
         """Each fact's text as the prompt may show it: withheld ones as ``[withheld: ...]``."""
-        decisions = self._shown_many(request, [(f.text, {}) for f in facts])
-        return [f.text if d.allowed else f"[withheld: {d.category or DEFAULT_CATEGORY}]"
-                for f, d in zip(facts, decisions, strict=True)]
+        return self.text_view(request, [f.text for f in facts])
+
+    def text_view(self, request: str, texts: Sequence[str]) -> list[str]:
+        """Each text as the prompt may show it: withheld ones as ``[withheld: ...]``."""
+        decisions = self._shown_many(request, [(text, {}) for text in texts])
+        return [text if d.allowed else f"[withheld: {d.category or DEFAULT_CATEGORY}]"
+                for text, d in zip(texts, decisions, strict=True)]
