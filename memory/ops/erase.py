@@ -38,6 +38,7 @@ module does not import the facade that imports it.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
@@ -48,7 +49,8 @@ from tiermem.memory.ops.quoting import quoting
 from tiermem.memory.ops.state_scrub import scrub_state
 from tiermem.memory.store.contract import StorageBackend, VectorIndex
 from tiermem.memory.store.records import ForgetRequest
-from tiermem.memory.text.digest import digest_of_all
+from tiermem.memory.text.digest import digest_of_all, norm_hash
+from tiermem.memory.text.extract import fact_norm
 from tiermem.memory.validation import MAX_ID, clean_text
 
 #: The setting that counts erasures, so layers above can tell that one happened.
@@ -134,7 +136,13 @@ def erase(memory: ErasedMemory, facts: Iterable[int], passages: Iterable[int],
                  + [(f"message:{m.id}", m.content) for m in gone_messages])
         scrubbed = scrub_state(store.settings, erased_texts)
         erased = bool(texts) or scrubbed > 0
+        # What else names the erased text by a digest, which a short secret is recovered
+        # from by trying every candidate: the hash that blocks a forgotten fact's
+        # extraction, and the audit's hash of the request that forgot it.
+        for fact in gone_facts:
+            store.forgetting.unblock(norm_hash(fact_norm(fact.text)))
         if fulfils is not None:
+            conceal_requests(store, [fulfils])
             _set_pending(store, [i for i in pending_erasures(store) if i != fulfils])
         if erased:
             store.settings.set(ERASURES_KEY, erasure_count(memory) + 1)
@@ -200,6 +208,12 @@ class PurgeAfterErasure:
                                 f"error names, then close the memory or erase again"]
 
 
+def conceal_requests(store: StorageBackend, audit_ids: Sequence[int]) -> None:
+    """Replace the audit's hashes of these forget requests with random values: the
+    request stays recorded, but its text can no longer be checked against it."""
+    store.forgetting.conceal(audit_ids, [secrets.token_hex(32) for _ in audit_ids])
+
+
 def erasure_count(memory: ErasedMemory) -> int:
     """How many erasures (and forget requests) removed something from this memory so far:
     a layer keeping its own copies, such as a summary, rebuilds them when it changes."""
@@ -252,10 +266,16 @@ def erase_forgotten(memory: ErasedMemory, reason: str) -> ErasureReport:
     facts: set[int] = set()
     passages: set[int] = set()
     messages: set[int] = set()
-    for request in memory.forget_requests():
+    requests = memory.forget_requests()
+    for request in requests:
         facts.update(request.forgotten.facts)
         passages.update(request.forgotten.passages)
         messages.update(request.forgotten.messages)
+    if requests:
+        # First, in its own commit: stopped between the two, the audit holds no checkable
+        # hash of a request whose rows are still there, never the other way round.
+        with memory.store.transaction():
+            conceal_requests(memory.store, [r.id for r in requests])
     return memory.erase(facts=sorted(facts), passages=sorted(passages),
                         messages=sorted(messages), reason=reason)
 

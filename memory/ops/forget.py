@@ -59,6 +59,7 @@ from tiermem.memory.ops.state_scrub import scrub_state
 from tiermem.memory.prompt_history import PromptHistory
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.records import ForgetRequest, Forgotten
+from tiermem.memory.text.digest import norm_hash
 from tiermem.memory.text.extract import fact_norm
 from tiermem.memory.validation import check_flag, clean_text
 
@@ -118,11 +119,6 @@ def request_hash(memory: ForgettingMemory, request: str) -> str:
     be looked up in a table of common texts without the database."""
     key = (memory.store.store_id or "").encode()
     return hmac.new(key, request.encode(), hashlib.sha256).hexdigest()
-
-
-def norm_hash(norm: str) -> str:
-    """The hash a forgotten fact's norm is remembered by (``ForgetStore.block``)."""
-    return hashlib.sha256(norm.encode()).hexdigest()
 
 
 class ForgottenNorms:

@@ -37,3 +37,10 @@ def digest_of_all(texts: Iterable[str]) -> str:
 
 
 __all__ = ["digest_of_all", "is_replaced_detail", "replaced_detail"]
+
+
+def norm_hash(norm: str) -> str:
+    """The hash a forgotten fact's norm is remembered by (``ForgetStore.block``), so that
+    extraction does not store the fact again. A digest of a short text can be reversed:
+    an erasure of the fact takes its hash away too (memory/ops/erase.py)."""
+    return hashlib.sha256(norm.encode()).hexdigest()

@@ -288,8 +288,13 @@ class ForgetStore(Protocol):
         """The audit in id order, or only the ``newest`` requests, newest first."""
         ...
 
+    def conceal(self, audit_ids: Sequence[int], hashes: Sequence[str]) -> None:
+        """Give these audit rows the request hashes ``hashes`` (in order), which an erasure
+        makes up: the text a request was made with is then no longer checkable."""
+        ...
+
     def block(self, norm_hashes: Sequence[str], blocked_at: float) -> None:
-        """Remember these norm hashes (``memory.ops.forget.norm_hash``) as forgotten."""
+        """Remember these norm hashes (``memory.text.digest.norm_hash``) as forgotten."""
         ...
 
     def unblock(self, norm_hash: str) -> None:

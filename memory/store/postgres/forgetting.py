@@ -64,6 +64,12 @@ class PgForgetting:
                 self.scope.rows(f"{select} ORDER BY id DESC LIMIT %s", (newest,)))
         return [ForgetRequest.from_row(tuple(r)) for r in rows]
 
+    def conceal(self, audit_ids: Sequence[int], hashes: Sequence[str]) -> None:
+        for audit_id, hashed in zip(audit_ids, hashes, strict=True):
+            self.scope.conn.execute(
+                "UPDATE tiermem.forget_requests SET request_hash = %s "
+                "WHERE agent_id = %s AND id = %s", (hashed, self.scope.agent, audit_id))
+
     def block(self, norm_hashes: Sequence[str], blocked_at: float) -> None:
         known = self.blocked_norms()
         for norm_hash in dict.fromkeys(norm_hashes):

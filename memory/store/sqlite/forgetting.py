@@ -69,6 +69,10 @@ class SQLiteForgetting:
             rows = self.store.execute(f"{columns} ORDER BY id DESC LIMIT ?", (newest,))
         return [ForgetRequest.from_row(tuple(r)) for r in rows]
 
+    def conceal(self, audit_ids: Sequence[int], hashes: Sequence[str]) -> None:
+        self.store.executemany("UPDATE forget_requests SET request_hash = ? WHERE id = ?",
+                               list(zip(hashes, audit_ids, strict=True)))
+
     def block(self, norm_hashes: Sequence[str], blocked_at: float) -> None:
         self.store.executemany(
             "INSERT OR IGNORE INTO forgotten_norms (norm_hash, forgotten_at) VALUES (?, ?)",

@@ -1,0 +1,51 @@
+"""An erasure leaves no digest of what it erased: a SHA-256 of a short secret (a PIN) is
+reversed by trying every candidate, so neither the hash that blocks a forgotten fact's
+extraction nor the audit's hash of the forget request may survive it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from memory_helpers import backend_place, make_memory
+
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.ops.forget import request_hash
+from tiermem.memory.text.digest import norm_hash
+from tiermem.memory.text.extract import fact_norm
+
+PIN_FACT = "User's PIN is 8675309"
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def where(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, Any]:
+    return backend_place(request, tmp_path, "digests")
+
+
+def _digests(memory: HierarchicalMemory) -> tuple[bool, bool]:
+    """Whether the memory still holds the fact's norm hash, and the request's hash."""
+    blocked = norm_hash(fact_norm(PIN_FACT)) in memory.store.forgetting.blocked_norms()
+    audited = request_hash(memory, PIN_FACT) in {
+        r.request_hash for r in memory.store.forgetting.requests()}
+    return blocked, audited
+
+
+def test_a_forget_that_erases_keeps_no_digest_of_the_secret(where: dict[str, Any]) -> None:
+    with make_memory(**where) as memory:
+        memory.add_fact(PIN_FACT, "durable")
+        assert memory.forget(PIN_FACT, erase=True).outcome == "matched"
+        assert _digests(memory) == (False, False)
+        assert len(memory.forget_requests()) == 1  # the request stays recorded
+
+
+def test_erasing_what_was_forgotten_before_takes_its_digests_too(
+        where: dict[str, Any]) -> None:
+    with make_memory(**where) as memory:
+        memory.add_fact(PIN_FACT, "durable")
+        assert memory.forget(PIN_FACT).outcome == "matched"
+        # Forgotten, not erased: the text is still stored, and extraction must not store
+        # the fact again.
+        assert _digests(memory) == (True, True)
+        memory.erase_forgotten()
+        assert _digests(memory) == (False, False)
