@@ -12,9 +12,11 @@ from tiermem.tools.declare import tool
 from tiermem.tools.dispatch import Toolbox
 from tiermem.tools.memory_tools import MEMORY_TOOLS, ToolContext
 
-SECRET = "the locker code is QX-5521"
-# What a model's summary might say: no run of four words in common with the message.
-PARAPHRASE = "Summary: user shared locker combination QX-5521 earlier."
+SECRET = "the locker code is QX-55"
+# What a model's summary might say: no run of four words in common with the message, and
+# no word that looks like a secret on its own (a long number, a code of letters and
+# digits), which the memory would take out itself.
+PARAPHRASE = "Summary: user shared locker combination QX-55 earlier."
 
 
 @tool(heartbeat=True)
@@ -50,18 +52,18 @@ def test_an_erasure_between_turns_rebuilds_a_paraphrasing_summary(tmp_path: Path
     with ScriptedModel(steps) as model:
         agent = _agent_with_a_paraphrasing_summary(memory, model)
         memory.erase(messages=[1, 2], reason="the user asked")
-        assert "QX-5521" in _saved_summary(memory)  # the memory cannot see a paraphrase
+        assert "QX-55" in _saved_summary(memory)  # the memory cannot see a paraphrase
 
         agent.step("Anything else?")
 
-    assert "QX-5521" not in agent.context.summary
-    assert "QX-5521" not in _saved_summary(memory)
+    assert "QX-55" not in agent.context.summary
+    assert "QX-55" not in _saved_summary(memory)
     # Rebuilt from what recall still holds before the window.
     assert agent.context.summary == "user: Say hello.\nassistant: Hello."
     assert agent.context.message_ids[0] == 5
     memory.close()
     with HierarchicalMemory(tmp_path, embedder=HashingEmbedder()) as reopened:
-        assert "QX-5521" not in repr(reopened.snapshot(include_vectors=False))
+        assert "QX-55" not in repr(reopened.snapshot(include_vectors=False))
 
 
 def test_an_erasure_by_a_tool_in_the_turn_is_not_saved_back(tmp_path: Path) -> None:
@@ -76,12 +78,12 @@ def test_an_erasure_by_a_tool_in_the_turn_is_not_saved_back(tmp_path: Path) -> N
         agent.step("Please erase what I said first.")
 
     assert agent.context.message_ids[0] == 2  # the reply stays; the message went
-    assert "QX-5521" not in _saved_summary(memory)
-    assert not any("QX-5521" in str(m.get("content")) for m in agent.context.messages)
+    assert "QX-55" not in _saved_summary(memory)
+    assert not any("QX-55" in str(m.get("content")) for m in agent.context.messages)
     memory.close()
     reopened = HierarchicalMemory(tmp_path, embedder=HashingEmbedder())
     try:
-        assert "QX-5521" not in repr(reopened.snapshot(include_vectors=False))
+        assert "QX-55" not in repr(reopened.snapshot(include_vectors=False))
     finally:
         reopened.close()
 
@@ -113,7 +115,7 @@ def test_a_forget_between_turns_rebuilds_a_paraphrasing_summary_too(tmp_path: Pa
         agent.step("Anything else?")
 
     # The summary goes into every prompt: a forgotten message leaves it as it leaves search.
-    assert "QX-5521" not in agent.context.summary
-    assert "QX-5521" not in _saved_summary(memory)
-    assert all("QX-5521" not in str(m) for m in model.calls[-1].messages)
+    assert "QX-55" not in agent.context.summary
+    assert "QX-55" not in _saved_summary(memory)
+    assert all("QX-55" not in str(m) for m in model.calls[-1].messages)
     memory.close()

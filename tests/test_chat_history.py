@@ -99,6 +99,18 @@ def test_erasing_a_message_erases_its_line(memory: HierarchicalMemory) -> None:
     assert memory.prompt_history.lines() == ["/core"]
 
 
+def test_an_erasure_takes_the_searches_and_mentions_of_its_secret_out_of_the_history(
+        memory: HierarchicalMemory) -> None:
+    # Neither is a run of the erased message's words: the search names two of them out of
+    # order, and the mention carries only the number.
+    typed = "my PIN is 8675309\r/recall 8675309 PIN --all\rremind me of 8675309 later\r" \
+            "/recall weather\r/core\r\x04"
+    run_chat(memory, StoredHistory(memory.prompt_history), typed)
+    pin = next(r["id"] for r in memory.recall.iter_rows() if r["content"] == "my PIN is 8675309")
+    memory.erase(messages=[pin], reason="asked by the user")
+    assert memory.prompt_history.lines() == ["/recall weather", "/core"]
+
+
 def test_history_clear_command(memory: HierarchicalMemory) -> None:
     errors = io.StringIO()
     text = run_chat(memory, StoredHistory(memory.prompt_history),

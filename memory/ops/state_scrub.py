@@ -3,8 +3,11 @@
 The layers above keep their own values in the memory: an agent's running
 summary, the prompt history. The memory cannot know how such a value was
 written, so it looks for the erased words themselves: a line of a stored
-string that shares a run of ``RUN_WORDS`` consecutive words with an erased
-text (all of its words, for a shorter text) is taken out. In a list, a string
+string is taken out when it shares a run of ``RUN_WORDS`` consecutive words
+with an erased text (all of its words, for a shorter text), when it holds a
+word of one that looks like a secret (``_secret_like``: a number of four
+digits or more, a code mixing letters and digits), or when it is a slash
+command (a search typed at the chat prompt) whose words all come from one. In a list, a string
 with no line left goes; elsewhere it keeps ``ERASED_LINE`` in place of each
 line taken out, so a reader sees that something was there. A mark longer than
 the line it replaces lengthens the value: when the marks would take its JSON
@@ -40,12 +43,14 @@ class ErasedRuns:
     def __init__(self, texts: Iterable[str]) -> None:
         self.runs: set[tuple[str, ...]] = set()
         self.widths: set[int] = set()
-        self.texts: list[list[str]] = []
+        self.texts: list[set[str]] = []
+        self.secrets: set[str] = set()
         for text in texts:
             words = _words(text)
             if not words:
                 continue
-            self.texts.append(words)
+            self.texts.append(set(words))
+            self.secrets.update(w for w in words if _secret_like(w))
             width = min(RUN_WORDS, len(words))
             self.widths.add(width)
             self.runs.update(tuple(words[i : i + width]) for i in range(len(words) - width + 1))
@@ -55,14 +60,15 @@ class ErasedRuns:
         if any(tuple(words[i : i + width]) in self.runs
                for width in self.widths for i in range(len(words) - width + 1)):
             return True
-        # A search typed at the chat prompt for the erased text ("/recall plumcanary4321")
-        # quotes it too: a slash command whose words, options aside, lie wholly inside it.
+        if self.secrets.intersection(words):  # "remind me of 8675309", in any words
+            return True
+        # A search typed at the chat prompt for the erased text ("/recall PIN 8675309" for
+        # "My PIN is 8675309") quotes it too: a slash command whose words, options aside,
+        # all come from it, in any order.
         if not line.lstrip().startswith("/"):
             return False
-        asked = _words(_without_command(line))
-        return 0 < len(asked) < RUN_WORDS and any(
-            text[i : i + len(asked)] == asked
-            for text in self.texts for i in range(len(text) - len(asked) + 1))
+        asked = set(_words(_without_command(line)))
+        return bool(asked) and any(asked <= text for text in self.texts)
 
     def scrub(self, text: str, mark: bool = True) -> str | None:
         """``text`` without the lines that quote an erased text, each replaced by
@@ -170,3 +176,11 @@ def _words(text: str) -> list[str]:
 
 
 __all__ = ["ERASED_LINE", "RUN_WORDS", "ErasedRuns", "scrub_state"]
+
+
+def _secret_like(word: str) -> bool:
+    """A word an erased text holds that names it on its own wherever it appears: a number
+    of four digits or more (a PIN, a card or phone number), or a code of six characters or
+    more mixing letters and digits (a key, a password)."""
+    digits = sum(c.isdigit() for c in word)
+    return digits >= 4 or (len(word) >= 6 and 0 < digits < len(word))
