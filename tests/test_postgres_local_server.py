@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import pwd
 import re
 import shlex
 import shutil
+import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -94,6 +96,25 @@ def test_two_starts_of_one_directory_take_turns(
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="only root's server runs as another account")
+@pytest.mark.skipif(os.geteuid() != 0, reason="only a server root starts runs as another account")
+def test_a_server_root_started_lets_in_root_and_not_its_own_account(scratch_dir: Path) -> None:
+    # The server runs as nobody and nobody owns its socket: every process of that shared
+    # account could connect if the socket were trusted.
+    server = LocalPostgres(scratch_dir / "pg")
+    server.start()
+    psql = [str(server._programs() / "psql"), "-h", str(server.data_dir), "-U", "postgres",
+            "-d", "postgres", "-Atc", "SELECT 1"]
+    env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"}
+    as_root = subprocess.run(psql, capture_output=True, text=True, env=env, check=False)
+    assert as_root.returncode == 0 and as_root.stdout.strip() == "1", as_root.stderr
+    account = pwd.getpwnam(local_server.ROOT_SERVER_ACCOUNT)
+    as_nobody = subprocess.run(psql, capture_output=True, text=True, env=env, check=False,
+                               cwd="/", user=account.pw_uid, group=account.pw_gid,
+                               extra_groups=[])
+    assert as_nobody.returncode != 0
+    assert "Peer authentication failed" in as_nobody.stderr
+
+
 def test_root_is_told_which_directory_the_server_account_cannot_enter(scratch_dir: Path) -> None:
     closed = scratch_dir / "private"
     closed.mkdir(mode=0o700)

@@ -7,7 +7,9 @@ only (no TCP port), ``pg_ctl stop``. Only the owner of the server (and root)
 can reach the socket, and it trusts them without a password.
 
 PostgreSQL refuses to run as root. When root starts one, the server runs as
-the unprivileged account ``nobody``, which then owns the data directory; every
+the unprivileged account ``nobody``, which then owns the data directory and the
+socket; the server then lets in only root's connections (``peer`` authentication),
+not every process of that shared account. Every
 directory above it must let that account pass (``/tmp`` does, root's home does
 not), and the error says so rather than widening anyone's permissions. A start
 that fails removes the directories it created and left empty, so the next
@@ -188,6 +190,8 @@ class LocalPostgres:
             self._run("initdb", "--auth=trust", "--encoding=UTF8", "--locale=C.UTF-8",
                       f"--username={SUPERUSER}", "--pgdata", str(self.data_dir),
                       what="initialise the data directory")
+            if self.account is not None:
+                self._only_root_connects()
         version = (self.data_dir / "PG_VERSION").read_text().strip()
         if version != str(PG_MAJOR):
             raise LocalServerError(
@@ -211,6 +215,22 @@ class LocalPostgres:
         return True
 
     # -- internals ----------------------------------------------------------------------
+    def _only_root_connects(self) -> None:
+        """Started by root, the server runs as ``nobody``, which owns its socket: trusting
+        whoever reaches the socket would trust every process of that shared account.
+        Connections are checked by the peer's account instead (``peer``, which the kernel
+        vouches for), and only root's are let in, as any database user."""
+        assert self.account is not None
+        files = {"pg_hba.conf": "# tiermem: the server runs as the account 'nobody' for root; "
+                                "only root connects\nlocal all all peer map=starter\n",
+                 "pg_ident.conf": "# MAPNAME SYSTEM-USERNAME PG-USERNAME\n"
+                                  "starter root all\n"}
+        for name, text in files.items():
+            path = self.data_dir / name
+            path.write_text(text)
+            os.chown(path, self.account.pw_uid, self.account.pw_gid)
+            path.chmod(0o600)
+
     def _prepare_directory(self) -> None:
         if len(str(self.data_dir / _SOCKET_NAME)) > SOCKET_PATH_LIMIT:
             raise LocalServerError(
