@@ -74,6 +74,7 @@ def test_wheel_carries_its_data_and_entry_point(wheel: Path) -> None:
     for data in ("pii_labelled.jsonl", "starter_rules.yaml"):  # `benchmark --only privacy`
         assert f"tiermem/memory/privacy/data/{data}" in names
     assert "tiermem/SKILL.md" in names
+    assert "tiermem/py.typed" in names  # PEP 561: a user's type checker reads our hints
     assert f"tiermem-{VERSION}.data/data/share/tiermem/SKILL.md" in names
     entry_points = archive.read(f"tiermem-{VERSION}.dist-info/entry_points.txt").decode()
     assert "tiermem = tiermem.cli:main" in entry_points
