@@ -2,7 +2,7 @@
 
 ``from tiermem import HierarchicalMemory, Agent`` is the public entry point;
 every name ``tiermem.memory`` exports (its errors, ``MemoryConfig``, the
-embedders, ``Fact``, ``Hit``, ``SearchResult``) is here too. They are imported
+embedders, ``Fact``, ``Hit``, ``SearchResult``) is here too, and ``__version__``. They are imported
 on first use, so ``import tiermem`` loads nothing and ``import tiermem.memory``
 does not load the agent or its model client.
 """
@@ -20,6 +20,13 @@ if TYPE_CHECKING:
 def __getattr__(name: str) -> Any:
     if name == "Agent":
         value = importlib.import_module("tiermem.agent.loop").Agent
+    elif name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            value = version("tiermem")
+        except PackageNotFoundError:  # a source tree that was never installed
+            value = "0+unknown"
     elif name.startswith("__") and name != "__all__":
         # Introspection (``__wrapped__``, ``__test__``, ...) must not import anything.
         raise AttributeError(f"module 'tiermem' has no attribute {name!r}")
@@ -32,3 +39,7 @@ def __getattr__(name: str) -> Any:
         value = getattr(memory, name)
     globals()[name] = value  # later look-ups skip this function
     return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__getattr__("__all__"), "__version__"})

@@ -7,6 +7,7 @@ knows nothing of agents or language models.
 from tiermem.memory.config import MemoryConfig
 from tiermem.memory.embed.embeddings import Embedder, HashingEmbedder
 from tiermem.memory.errors import (
+    ClockChangeError,
     ConnectionLostError,
     EmbedderMismatchError,
     EmbedderOutputError,
@@ -18,11 +19,14 @@ from tiermem.memory.errors import (
     OlderSchemaError,
     ReadOnlyError,
     ReindexIncompleteError,
+    RetentionDroppedError,
     SnapshotError,
+    StoreClosedError,
     StoreCorruptError,
     StoreError,
     StoreFullError,
     StoreLockedError,
+    TargetHoldsMemoryError,
     TiermemError,
     UnfinishedCopyError,
     UnfinishedMigrationError,
@@ -34,6 +38,7 @@ from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.types import Fact, Hit, SearchResult
 
 __all__ = [
+    "ClockChangeError",
     "ConnectionLostError",
     "Embedder",
     "EmbedderMismatchError",
@@ -51,12 +56,15 @@ __all__ = [
     "OlderSchemaError",
     "ReadOnlyError",
     "ReindexIncompleteError",
+    "RetentionDroppedError",
     "SearchResult",
     "SnapshotError",
+    "StoreClosedError",
     "StoreCorruptError",
     "StoreError",
     "StoreFullError",
     "StoreLockedError",
+    "TargetHoldsMemoryError",
     "TiermemError",
     "UnfinishedCopyError",
     "UnfinishedMigrationError",

@@ -133,6 +133,20 @@ def test_importing_tiermem_loads_nothing_until_a_name_is_used(tmp_path: Path) ->
     assert done.stdout.strip() == "module 'tiermem' has no attribute 'no_such_name'"
 
 
+def test_every_error_the_api_raises_and_the_version_are_exported() -> None:
+    import inspect
+
+    import tiermem
+    import tiermem.memory.errors as errors
+
+    raised = {name for name, value in vars(errors).items()
+              if inspect.isclass(value) and issubclass(value, errors.TiermemError)}
+    assert raised <= set(tiermem.__all__), raised - set(tiermem.__all__)
+    assert all(getattr(tiermem, name) is getattr(errors, name) for name in raised)
+    assert tiermem.__version__ == VERSION
+    assert {"StoreClosedError", "__version__", "HierarchicalMemory"} <= set(dir(tiermem))
+
+
 def test_the_tests_refuse_to_check_another_tiermem(tmp_path: Path) -> None:
     other = tmp_path / "elsewhere" / "tiermem"
     other.mkdir(parents=True)
