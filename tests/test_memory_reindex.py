@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from tiermem.memory import EmbedderMismatchError, HashingEmbedder, HierarchicalMemory
-from tiermem.memory.errors import ReindexIncompleteError
+from tiermem.memory.errors import InvalidInputError, ReindexIncompleteError
 from tiermem.memory.ops import reindex
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -255,3 +255,21 @@ def test_diagnostics_flags_rows_without_vectors(tmp_path: Path, recall_dense: bo
         f"(hashing-uni-bi-256), so search by meaning cannot find them; embed them with "
         f"HierarchicalMemory.reindex(path, embedder) (a PostgreSQL memory: "
         f"reindex(embedder=embedder, store=dsn, agent=name))")
+
+
+def test_reindex_refuses_a_mistake_before_it_writes_anything(tmp_path: Path) -> None:
+    missing = tmp_path / "no-such-home"
+    with pytest.raises(InvalidInputError, match=r"no memory at .*reindex re-embeds a memory"):
+        HierarchicalMemory.reindex(missing, HashingEmbedder())
+    assert not missing.exists()  # no empty memory made at a mistyped path
+    home = tmp_path / "home"
+    with HierarchicalMemory(home, embedder=HashingEmbedder()) as memory:
+        memory.archival_insert("the runbook lives in the wiki")
+    before = (home / "memory.sqlite3").read_bytes()
+    with pytest.raises(InvalidInputError, match="embedder must be an Embedder"):
+        HierarchicalMemory.reindex(home, "hashing")  # type: ignore[arg-type]
+    with pytest.raises(InvalidInputError, match="core_limt"):
+        HierarchicalMemory.reindex(home, HashingEmbedder(dim=64), core_limt=5)
+    with pytest.raises(InvalidInputError, match="path must be a str or a Path"):
+        HierarchicalMemory.reindex(5, HashingEmbedder())  # type: ignore[arg-type]
+    assert (home / "memory.sqlite3").read_bytes() == before

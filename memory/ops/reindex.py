@@ -19,6 +19,8 @@ calls this), so this module does not import the facade back.
 
 from __future__ import annotations
 
+import inspect
+import os
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
@@ -27,7 +29,7 @@ from tiermem.memory.embed.embeddings import Embedder, default_embedder
 from tiermem.memory.errors import InvalidInputError, ReindexIncompleteError
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.opening import open_store
-from tiermem.memory.store.sqlite import SQLiteStore
+from tiermem.memory.store.sqlite import DB_FILE, SQLiteStore
 from tiermem.memory.tiers.recall import EMBEDDED_ROLES
 
 M = TypeVar("M")
@@ -65,9 +67,28 @@ def reindex_memory(
 ) -> M:
     """The body of ``HierarchicalMemory.reindex``: the store re-embedded, then opened with
     ``embedder`` and ``options``."""
-    embedder = embedder if embedder is not None else default_embedder()
     if (path is None) == (store is None):
         raise InvalidInputError("give the path of an agent home or a store, one of them")
+    # Checked before any vector is rewritten: a mistake found after a long re-embed, or a
+    # new empty memory made at a mistyped path, would cost the user the whole run.
+    if embedder is not None and not isinstance(embedder, Embedder):
+        raise InvalidInputError(
+            f"embedder must be an Embedder (memory/embed/embeddings.py), not "
+            f"{type(embedder).__name__}; to name one, pass HashingEmbedder() or leave it out "
+            f"for the default")
+    try:
+        inspect.signature(cls).bind(path, embedder=embedder, **options)
+    except TypeError as exc:
+        raise InvalidInputError(f"reindex: {exc}; it takes HierarchicalMemory's options") from None
+    embedder = embedder if embedder is not None else default_embedder()
+    if store is None:
+        if not isinstance(path, str | os.PathLike):
+            raise InvalidInputError(f"path must be a str or a Path, not {type(path).__name__}")
+        home = Path(path).expanduser()
+        if not (home / DB_FILE).is_file():
+            raise InvalidInputError(
+                f"no memory at {home} ({DB_FILE} does not exist): reindex re-embeds a memory "
+                f"that exists; give the directory of an agent home")
     backend = (open_store(store, agent) if store is not None
                else SQLiteStore(Path(path).expanduser()))  # type: ignore[arg-type]
     try:
