@@ -16,7 +16,7 @@ from tiermem.agent.context import (
     extractive_summary,
 )
 from tiermem.agent.interrupts import turn_interrupts
-from tiermem.agent.llm import LLMClient, ToolCall
+from tiermem.agent.llm import Completion, LLMClient, ToolCall
 from tiermem.agent.offline import OfflinePolicy
 from tiermem.agent.stored_context import StoredContext, Summarizer, model_summary
 from tiermem.agent.stored_messages import (
@@ -52,6 +52,7 @@ class Agent:
         toolbox: Toolbox | None = None,
         summarizer: Summarizer | None = None,
     ) -> None:
+        _check_arguments(memory, llm, max_steps)
         self.memory = memory
         self.llm = llm
         offline = isinstance(llm, OfflinePolicy)
@@ -172,8 +173,11 @@ class Agent:
                         f"after summarising, the context needs {tokens} tokens but "
                         f"{self.context.describe_limit()}", tokens, self.context.budget,
                         self.context.overflow_advice(self.memory, tokens))
-            completion = storable(self.llm.complete(_with_turn_text(messages, read_text),
-                                                    tools))
+            answered = self.llm.complete(_with_turn_text(messages, read_text), tools)
+            if not isinstance(answered, Completion):
+                raise TypeError(f"{type(self.llm).__name__}.complete() returned "
+                                f"{type(answered).__name__}, not a Completion (agent/llm.py)")
+            completion = storable(answered)
             result.usage = result.usage + completion.usage
             if completion.finish_reason == "length":
                 completion = cut_at_length(completion, result, self.context.reserve)
@@ -293,3 +297,19 @@ def _prompt_counter(memory: HierarchicalMemory, llm: LLMClient) -> TokenCounter:
 
 
 __all__ = ["Agent", "TurnResult"]
+
+
+def _check_arguments(memory: Any, llm: Any, max_steps: Any) -> None:
+    """Mistakes a caller makes building an Agent, said at once rather than as an
+    AttributeError deep in the first turn (with its message left unanswered)."""
+    if not isinstance(memory, HierarchicalMemory):
+        raise TypeError(f"memory must be a HierarchicalMemory, not {type(memory).__name__}")
+    if not isinstance(llm, LLMClient):
+        raise TypeError(f"llm must follow the LLMClient protocol (agent/llm.py: name, "
+                        f"context_window, complete), not {type(llm).__name__}")
+    window = getattr(llm, "context_window", None)
+    if not isinstance(window, int) or isinstance(window, bool) or window < 1:
+        raise TypeError(f"llm.context_window must be a whole number of tokens, not "
+                        f"{window!r}")
+    if not isinstance(max_steps, int) or isinstance(max_steps, bool) or max_steps < 1:
+        raise ValueError(f"max_steps must be a whole number of at least 1, not {max_steps!r}")

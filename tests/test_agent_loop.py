@@ -355,3 +355,34 @@ def test_a_tool_call_too_long_to_store_is_kept_cut_and_the_snapshot_restores(
     assert said.startswith("Error:")
     with HierarchicalMemory.restore(memory.snapshot(), embedder=HashingEmbedder()) as copy:
         assert len(copy.recall) == len(memory.recall)
+
+
+class _DictModel:
+    """A client written against the OpenAI SDK's shapes: it returns the message dict."""
+
+    name, context_window = "dict-model", 8192
+
+    def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Any:
+        return {"role": "assistant", "content": "hi"}
+
+
+@pytest.mark.parametrize(("build", "error", "said"), [
+    (lambda m: Agent("/tmp/home", ScriptedModel()), TypeError,  # type: ignore[arg-type]
+     "memory must be a HierarchicalMemory, not str"),
+    (lambda m: Agent(m, object()), TypeError,  # type: ignore[arg-type]
+     "llm must follow the LLMClient protocol"),
+    (lambda m: Agent(m, ScriptedModel(context_window="8k")), TypeError,  # type: ignore[arg-type]
+     "context_window must be a whole number"),
+    (lambda m: Agent(m, ScriptedModel(), max_steps=0), ValueError,
+     "max_steps must be a whole number of at least 1"),
+])
+def test_an_agent_built_wrongly_says_so_at_once(
+        memory: HierarchicalMemory, build: Any, error: type[Exception], said: str) -> None:
+    with pytest.raises(error, match=said):
+        build(memory)
+
+
+def test_a_client_returning_no_completion_is_named(memory: HierarchicalMemory) -> None:
+    with pytest.raises(TypeError, match=r"_DictModel.complete\(\) returned dict, not a "
+                                        r"Completion"):
+        Agent(memory, _DictModel()).step("hello")
