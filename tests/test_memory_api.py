@@ -75,6 +75,7 @@ CLOSED_CALLS: dict[str, Callable[[HierarchicalMemory, Fact], object]] = {
     "fact": lambda m, f: m.fact(f.id),
     "facts": lambda m, f: m.facts(),
     "core_shown": lambda m, f: m.core_shown("tea"),
+    "texts_shown": lambda m, f: m.texts_shown(["tea"]),
     "core_tokens": lambda m, f: m.core_tokens(),
     "totals": lambda m, f: m.totals,
     "tick": lambda m, f: m.tick,
