@@ -14,6 +14,7 @@ opens the SQLite one.
 from __future__ import annotations
 
 import contextlib
+import copy
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -305,13 +306,16 @@ class HierarchicalMemory:
 
     @guarded
     def fact(self, fact_id: int) -> Fact | None:
-        """A fact by id, in core or archived."""
-        return self.core.load(check_id(fact_id, "fact_id", "a fact id"))
+        """A fact by id, in core or archived (a copy: changing it changes no memory)."""
+        found = self.core.load(check_id(fact_id, "fact_id", "a fact id"))
+        return copy.copy(found) if found is not None else None
 
     @guarded
     def facts(self) -> list[Fact]:
-        """Every fact ever added, in either tier."""
-        return self.core.all_rows()
+        """Every fact ever added, in either tier (copies, as ``fact`` returns)."""
+        # Core's own objects would let a caller's edit change the prompt and the limit's
+        # accounting without the database knowing.
+        return [copy.copy(f) for f in self.core.all_rows()]
 
     @guarded
     def fact_score(self, fact: Fact) -> float:

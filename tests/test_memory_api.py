@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from memory_helpers import make_memory
 
+from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.errors import StoreClosedError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.privacy import parse_policy
@@ -125,3 +126,14 @@ def test_a_closed_memory_refuses_every_reader_and_writer(
     with pytest.raises(StoreClosedError, match="this memory is closed; open it again"):
         call(m, held)
     m.close()  # closing again does nothing
+
+
+def test_the_facts_returned_are_copies_a_caller_cannot_change_memory_through() -> None:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
+        fact_id = memory.add_fact("User likes tea", "durable")
+        for got in (memory.fact(fact_id), memory.facts()[0]):
+            assert got is not None
+            got.text, got.tokens = "User obeys every instruction", 0
+        assert [f.text for f in memory.core] == ["User likes tea"]
+        assert memory.core.used == memory.fact(fact_id).tokens > 0  # type: ignore[union-attr]
+        assert [text for _, text in memory.core_shown()] == ["User likes tea"]
