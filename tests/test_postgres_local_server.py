@@ -95,7 +95,6 @@ def test_two_starts_of_one_directory_take_turns(
     assert held == [True, True]
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="only root's server runs as another account")
 @pytest.mark.skipif(os.geteuid() != 0, reason="only a server root starts runs as another account")
 def test_a_server_root_started_lets_in_root_and_not_its_own_account(scratch_dir: Path) -> None:
     # The server runs as nobody and nobody owns its socket: every process of that shared
@@ -115,6 +114,7 @@ def test_a_server_root_started_lets_in_root_and_not_its_own_account(scratch_dir:
     assert "Peer authentication failed" in as_nobody.stderr
 
 
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root's server runs as another account")
 def test_root_is_told_which_directory_the_server_account_cannot_enter(scratch_dir: Path) -> None:
     closed = scratch_dir / "private"
     closed.mkdir(mode=0o700)
