@@ -46,6 +46,7 @@ from tiermem.agent.doctor_probes import (
 )
 from tiermem.agent.doctor_window import window_fit
 from tiermem.agent.http_json import StreamStart, Unreachable, shown_url, without_secrets
+from tiermem.agent.response import without_thinking
 from tiermem.agent.server_errors import is_web_page
 from tiermem.agent.server_facts import discover_context_window, server_root
 from tiermem.agent.text_tool_calls import parse_text_tool_calls
@@ -273,7 +274,8 @@ def _text_row(prober: Prober, report: DoctorReport, auto: Exchange | None,
     for label, exchange in (("auto", auto), ("required", required)):
         if exchange is None or exchange.tool_calls or not exchange.content:
             continue
-        calls = parse_text_tool_calls(exchange.content, PROBE_TOOLS)
+        # As a turn reads it: a call inside the model's thinking never runs.
+        calls = parse_text_tool_calls(without_thinking(exchange.content) or "", PROBE_TOOLS)
         if calls:
             # As for structured calls: only a call a turn would run counts.
             usable = [c.name for c in calls if refused_call(c.name, c.arguments) is None]

@@ -112,6 +112,13 @@ def test_a_text_call_to_a_tool_not_offered_is_a_warning(
     assert not report.works and report.findings.text_calls_auto == []
 
 
+def test_a_call_only_in_the_models_thinking_is_no_call(
+        examine: Callable[..., DoctorReport]) -> None:
+    report = examine(lambda server: persona.text_tool_calls(server, thinking=True))
+    assert rows(report)["tool calls as text"][1] == "none"
+    assert not report.works and report.findings.text_calls_auto == []
+
+
 def test_a_capable_server_needs_no_advice(examine: Callable[..., DoctorReport]) -> None:
     report = examine(persona.capable, model=None)  # the model is taken from the listing
     assert report.works and report.model == "fake-model"
