@@ -52,16 +52,18 @@ class StoredContext:
         rows = self.memory.recall.rows(ids)
         self.context.messages, self.context.message_ids = with_calls_paired(
             self._screened([self.shown(as_chat(r)) for r in rows]), [r["id"] for r in rows])
-        self.context.summary = state.get("summary", "")
+        self.context.summary = self._screened_summary(state.get("summary", ""))
         self.context.pressure_alerted = bool(state.get("pressure_alerted", False))
         # A context saved before erasures were counted has seen every one so far.
         self.erasures_seen = int(state.get("erasures", self.memory.erasure_count()))
         self.follow_erasures()
 
     def _screened(self, messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """The messages as a privacy policy's recall layer lets the prompt show them: text
-        stored before the policy was given, withheld as core's facts are, content and
-        tool-call arguments alike."""
+        """The messages as a privacy policy's recall layer lets the prompt show them,
+        content and tool-call arguments alike: what it withholds shows as ``[withheld:
+        CATEGORY]``, as core's facts do, whether it was stored before the policy or typed
+        in an earlier turn. They are screened between turns, with no request to judge
+        against (a judged mode then decides as for a request that asks for nothing)."""
         if self.memory.privacy is None:
             return messages
         texts = [m.get("content") or "" for m in messages]
@@ -83,6 +85,14 @@ class StoredContext:
                     for c, (given, kept) in zip(message["tool_calls"], calls, strict=False)]
             screened.append(message)
         return screened
+
+    def _screened_summary(self, summary: str) -> str:
+        """The running summary as the recall layer lets the prompt show it, line by line: a
+        summary written before the policy, or from messages as typed, may quote what it
+        withholds."""
+        if self.memory.privacy is None or not summary:
+            return summary
+        return "\n".join(self.memory.texts_shown(summary.split("\n")))
 
     def save(self) -> None:
         """Store the window, after following any erasure since it was loaded."""

@@ -325,11 +325,15 @@ def test_messages_stored_before_a_policy_reach_the_prompt_withheld(tmp_path: Pat
     with make_memory(tmp_path / "home") as memory:
         Agent(memory, ScriptedModel([call("core_memory_append", content=f"card {CARD}")])
               ).step(f"My card is {CARD}.")
+        # A running summary written then quotes it too.
+        memory.set_state("context", {**memory.get_state("context", {}),
+                                     "summary": f"Talked about cards.\nThe card is {CARD}."})
     with make_memory(tmp_path / "home", privacy=POLICY) as memory:
         model = ScriptedModel([reply("Hello.")])
         Agent(memory, model).step("hello")
         sent = _sent(model)
         assert CARD not in sent and "[withheld: financial]" in sent
+        assert "Talked about cards." in sent  # the summary's other lines stay
 
 
 def test_what_retention_withheld_leaves_the_window_after_its_turn() -> None:
