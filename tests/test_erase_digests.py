@@ -49,3 +49,21 @@ def test_erasing_what_was_forgotten_before_takes_its_digests_too(
         assert _digests(memory) == (True, True)
         memory.erase_forgotten()
         assert _digests(memory) == (False, False)
+
+
+def test_the_erasure_reports_digest_cannot_be_checked_against_guesses() -> None:
+    import hashlib
+
+    with make_memory() as memory:
+        fact_id = memory.add_fact(PIN_FACT, "durable")
+        report = memory.erase(facts=[fact_id], reason="asked")
+    # What anyone could compute from a guess: the plain digest of "fact:ID" and the text.
+    plain = hashlib.sha256()
+    for part in (f"fact:{fact_id}", PIN_FACT):
+        data = part.encode()
+        plain.update(len(data).to_bytes(8, "big") + data)
+    assert plain.hexdigest() not in report.digest
+    assert report.digest.startswith("hmac-sha256:")
+    with make_memory() as other:  # in this process, two reports still compare
+        again = other.erase(facts=[other.add_fact(PIN_FACT, "durable")], reason="asked")
+    assert again.digest == report.digest

@@ -1,14 +1,18 @@
 """What records say of texts they must not keep.
 
 A replace event keeps only the replaced text's length. An erasure report,
-returned to its caller and never stored, names what went by one sha256 over
-all of it, so two reports can be compared without either holding the content.
+returned to its caller and never stored, names what went by one HMAC-SHA256 over
+all of it, keyed by a key this process makes up and never shows: two reports
+of one process can be compared without either holding the content, and a
+report printed or logged is no digest to try guesses of a short secret against.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import re
+import secrets
 from collections.abc import Iterable
 
 
@@ -25,18 +29,23 @@ def is_replaced_detail(detail: str) -> bool:
     return re.fullmatch(r"old_chars=\d+", detail) is not None
 
 
+_PROCESS_KEY: list[bytes] = []
+
+
 def digest_of_all(texts: Iterable[str]) -> str:
-    """One digest over several texts, in the order given (each length-prefixed, so the
-    boundaries between them count)."""
-    digest = hashlib.sha256()
+    """One keyed digest over several texts, in the order given (each length-prefixed, so
+    the boundaries between them count), with this process's key (module docstring)."""
+    if not _PROCESS_KEY:
+        _PROCESS_KEY.append(secrets.token_bytes(32))
+    digest = hmac.new(_PROCESS_KEY[0], digestmod=hashlib.sha256)
     for text in texts:
         data = text.encode("utf-8")
         digest.update(len(data).to_bytes(8, "big"))
         digest.update(data)
-    return "sha256:" + digest.hexdigest()
+    return "hmac-sha256:" + digest.hexdigest()
 
 
-__all__ = ["digest_of_all", "is_replaced_detail", "replaced_detail"]
+__all__ = ["digest_of_all", "is_replaced_detail", "norm_hash", "replaced_detail"]
 
 
 def norm_hash(norm: str) -> str:
