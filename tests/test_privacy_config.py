@@ -146,3 +146,14 @@ def test_rule_regexes_keep_python_syntax_and_unicode_classes() -> None:
                               regex=r"(?<![\w.])@[A-Za-z][\w.]{2,}")])
     assert [m.found for m in handle.matches("hi @alice_b")] == ["@alice_b"]
     assert handle.matches("mail bob@alice_b") == []
+
+
+def test_the_starter_rules_pass_a_long_run_of_word_characters_quickly() -> None:
+    # A DNA sequence, a hash, a base64 blob: one run of 60,000 word characters. A rule that
+    # tries an e-mail address from every position in it backtracks quadratically, runs into
+    # the time limit, and then holds the harmless text back as if it matched.
+    rules = RuleSet(load_policy(STARTER_RULES).rules)
+    sequence = "".join("ACGT"[(i * 7 + i // 3) % 4] for i in range(60_000))
+    assert rules.matches(f"Plasmid insert sequence: {sequence}") == []
+    assert [m.rule_id for m in rules.matches("mail bob.smith+news@example.com")] == [
+        "contact-details"]
