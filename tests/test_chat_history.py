@@ -198,3 +198,15 @@ def test_an_old_history_file_is_no_postgresql_agents(
     with HierarchicalMemory(store=postgres_dsn, agent="twin", embedder=HashingEmbedder(),
                             read_only=True) as memory:
         assert memory.prompt_history.lines() == []
+
+
+def test_an_erasure_leaves_lines_that_share_only_a_year_or_common_words(
+        memory: HierarchicalMemory) -> None:
+    typed = "I broke my leg skiing in 2019\r/recall my\rWe visited Rome in 2019\r/core\r\x04"
+    run_chat(memory, StoredHistory(memory.prompt_history), typed)
+    leg = next(r["id"] for r in memory.recall.iter_rows()
+               if r["content"] == "I broke my leg skiing in 2019")
+    memory.set_state("notes", "Trip to Rome in 2019\nLikes tea")
+    memory.erase(messages=[leg], reason="asked by the user")
+    assert memory.prompt_history.lines() == ["/recall my", "We visited Rome in 2019", "/core"]
+    assert memory.get_state("notes") == "Trip to Rome in 2019\nLikes tea"

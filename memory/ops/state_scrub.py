@@ -27,6 +27,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from tiermem.memory.search.lexical import STOPWORDS
 from tiermem.memory.store.contract import SettingsStore
 from tiermem.memory.validation import MAX_STATE_VALUE_CHARS, unescaped_json
 
@@ -68,7 +69,8 @@ class ErasedRuns:
         if not line.lstrip().startswith("/"):
             return False
         asked = set(_words(_without_command(line)))
-        return bool(asked) and any(asked <= text for text in self.texts)
+        # "/recall my" names nothing: a search of common words alone is no quote.
+        return bool(asked - STOPWORDS) and any(asked <= text for text in self.texts)
 
     def scrub(self, text: str, mark: bool = True) -> str | None:
         """``text`` without the lines that quote an erased text, each replaced by
@@ -180,7 +182,9 @@ __all__ = ["ERASED_LINE", "RUN_WORDS", "ErasedRuns", "scrub_state"]
 
 def _secret_like(word: str) -> bool:
     """A word an erased text holds that names it on its own wherever it appears: a number
-    of four digits or more (a PIN, a card or phone number), or a code of six characters or
-    more mixing letters and digits (a key, a password)."""
+    of four digits or more (a PIN, a card or phone number) that is not a year, or a code of
+    six characters or more mixing letters and digits (a key, a password)."""
     digits = sum(c.isdigit() for c in word)
+    if digits == len(word) == 4 and 1900 <= int(word) <= 2099:
+        return False  # a year: other lines mention it without quoting the secret
     return digits >= 4 or (len(word) >= 6 and 0 < digits < len(word))
