@@ -13,7 +13,8 @@ from it, the call arrives as plain content. These forms are recognised:
 - a fenced block (```json ... ```) holding such an object or list.
 
 Bare JSON after prose is not read: it cannot be told from an example the model
-gives ("a call looks like: {...}"), and a write must not run from an example.
+gives ("a call looks like: {...}"). A fenced block or markup after prose is read, as
+models write their calls that way; an example written so would run.
 
 ``arguments`` may be an object or JSON text, and may be called
 ``parameters``; the OpenAI item shape ``{"type": "function", "function":
