@@ -121,7 +121,8 @@ def test_importing_tiermem_loads_nothing_until_a_name_is_used(tmp_path: Path) ->
         "from tiermem import Agent\n"
         "from tiermem.agent.loop import Agent as Defined\n"
         "import tiermem.memory\n"
-        "assert Agent is Defined and tiermem.__all__ == ['Agent', *tiermem.memory.__all__]\n"
+        "assert Agent is Defined and tiermem.__all__ == ['Agent', 'ProviderError', "
+        "'ContextOverflowError', *tiermem.memory.__all__]\n"
         "try:\n"
         "    tiermem.no_such_name\n"
         "except AttributeError as exc:\n"
@@ -145,6 +146,12 @@ def test_every_error_the_api_raises_and_the_version_are_exported() -> None:
     assert all(getattr(tiermem, name) is getattr(errors, name) for name in raised)
     assert tiermem.__version__ == VERSION
     assert {"StoreClosedError", "__version__", "HierarchicalMemory"} <= set(dir(tiermem))
+    from tiermem.agent.context import ContextOverflowError
+    from tiermem.agent.errors import ProviderError
+
+    # What Agent.step raises besides the memory's errors.
+    assert (tiermem.ProviderError, tiermem.ContextOverflowError) == (
+        ProviderError, ContextOverflowError)
 
 
 def test_the_tests_refuse_to_check_another_tiermem(tmp_path: Path) -> None:
