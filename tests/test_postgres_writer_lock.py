@@ -16,7 +16,7 @@ import psycopg
 import pytest
 from psycopg.conninfo import make_conninfo
 
-from tiermem.memory.store.postgres import connection
+from tiermem.memory.store.postgres import connection, writer_lock
 from tiermem.memory.store.postgres.backend import PostgresBackend
 from tiermem.memory.store.postgres.connection import AgentLockedError, stored_agents
 from tiermem.memory.store.postgres.schema import LOCK_CLASS
@@ -38,7 +38,7 @@ def _holding_for(dsn: str, pid: int, scope: str | None = None) -> psycopg.Connec
     session.execute("INSERT INTO tiermem.writers (agent_id, host, pid, backend_pid, "
                     "process_scope) SELECT id, %s, %s, pg_backend_pid(), %s "
                     "FROM tiermem.agents WHERE name = 'alice'",
-                    (socket.gethostname(), pid, scope or connection.process_scope()))
+                    (socket.gethostname(), pid, scope or writer_lock.process_scope()))
     return session
 
 
@@ -102,7 +102,7 @@ def test_an_open_waits_for_the_lock_of_a_writer_that_exited(
     caplog.set_level(logging.WARNING, logger="tiermem")
 
     def said() -> list[str]:
-        return [r.getMessage() for r in caplog.records if r.name == connection.__name__]
+        return [r.getMessage() for r in caplog.records if r.name == writer_lock.__name__]
 
     # A wait that outlasts the quiet part is explained while it lasts, not in silence.
     backend = _open_when_released(postgres_dsn, postgres_dsn, left_behind,
@@ -113,7 +113,7 @@ def test_an_open_waits_for_the_lock_of_a_writer_that_exited(
     try:
         with psycopg.connect(postgres_dsn, autocommit=True) as probe:
             row = probe.execute("SELECT pid FROM tiermem.writers").fetchone()
-        assert row is not None and row[0] == connection.os.getpid()
+        assert row is not None and row[0] == writer_lock.os.getpid()
         # The wait's bound is the opener's own: the session keeps the server's setting.
         assert backend.conn.execute("SHOW lock_timeout").fetchone() == ("0",)
     finally:
@@ -124,16 +124,16 @@ def test_a_session_the_server_ends_at_once_is_waited_for_in_silence(
         postgres_dsn: str, left_behind: psycopg.Connection, monkeypatch: pytest.MonkeyPatch,
         caplog: pytest.LogCaptureFixture) -> None:
     # The usual case after a crash on this host: nothing to explain.
-    monkeypatch.setattr(connection, "QUIET_WAIT_MS", 60_000)
+    monkeypatch.setattr(writer_lock, "QUIET_WAIT_MS", 60_000)
     caplog.set_level(logging.WARNING, logger="tiermem")
     _open_when_released(postgres_dsn, postgres_dsn, left_behind).close()
-    assert not [r for r in caplog.records if r.name == connection.__name__]
+    assert not [r for r in caplog.records if r.name == writer_lock.__name__]
 
 
 def test_a_session_that_outlives_its_writer_is_named_with_how_to_end_it(
         postgres_dsn: str, left_behind: psycopg.Connection,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(connection, "ORPHAN_WAIT_MS", 50)
+    monkeypatch.setattr(writer_lock, "ORPHAN_WAIT_MS", 50)
     refused = _refused_naming(left_behind, postgres_dsn)
     advice = f"`SELECT pg_terminate_backend({refused.orphaned_backend})`"
     assert f"that process has exited, but its database session has not ended; end it with "\
@@ -149,8 +149,8 @@ def test_the_command_line_names_the_session_to_end(
         capsys: pytest.CaptureFixture[str]) -> None:
     from tiermem.cli import main
 
-    monkeypatch.setattr(connection, "ORPHAN_WAIT_MS", 50)
-    monkeypatch.setattr(connection, "QUIET_WAIT_MS", 10)
+    monkeypatch.setattr(writer_lock, "ORPHAN_WAIT_MS", 50)
+    monkeypatch.setattr(writer_lock, "QUIET_WAIT_MS", 10)
     session = left_behind.execute("SELECT pg_backend_pid()").fetchone()
     assert session is not None
     assert main(["drop-agent", "--agent", "alice", "--store", postgres_dsn, "--yes"]) == 1
@@ -170,7 +170,7 @@ def test_a_statement_timeout_of_the_dsn_does_not_cut_the_wait_short(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # A role or DSN that bounds every statement still gets the wait, and the refusal
     # that names the session, not the server's cancellation.
-    monkeypatch.setattr(connection, "ORPHAN_WAIT_MS", 300)
+    monkeypatch.setattr(writer_lock, "ORPHAN_WAIT_MS", 300)
     _refused_naming(left_behind, make_conninfo(postgres_dsn, options="-c statement_timeout=20"))
 
 
@@ -192,7 +192,7 @@ def test_a_writer_killed_but_not_yet_reaped_is_waited_for(
         postgres_dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
     # A supervisor that kills its writer and reopens before reaping it: the process table
     # still lists the dead writer, whose socket the kernel closed all the same.
-    monkeypatch.setattr(connection, "ORPHAN_WAIT_MS", 50)
+    monkeypatch.setattr(writer_lock, "ORPHAN_WAIT_MS", 50)
     child = subprocess.Popen([sys.executable, "-c", "pass"])
     os.waitid(os.P_PID, child.pid, os.WEXITED | os.WNOWAIT)  # exited, left unreaped
     session = _holding_for(postgres_dsn, child.pid)
@@ -208,13 +208,13 @@ def _refused_at_once(dsn: str, monkeypatch: pytest.MonkeyPatch,
     """Opening alice is refused without waiting, as held by a live writer, and without
     saying it waits."""
     waits: list[int] = []
-    monkeypatch.setattr(connection, "_wait_for_lock",
+    monkeypatch.setattr(writer_lock, "_wait_for_lock",
                         lambda conn, agent, ms: bool(waits.append(agent)))
     caplog.set_level(logging.WARNING, logger="tiermem")
     with pytest.raises(AgentLockedError) as refused:
         PostgresBackend(dsn, "alice")
     assert waits == [] and refused.value.orphaned_backend is None
-    assert not [r for r in caplog.records if r.name == connection.__name__]
+    assert not [r for r in caplog.records if r.name == writer_lock.__name__]
     assert "close that session (or wait for it to exit)" in str(refused.value)
 
 
@@ -247,7 +247,7 @@ def test_the_writer_asks_the_server_to_probe_a_silent_client(postgres_dsn: str) 
         rows = dict(backend.conn.execute(
             "SELECT name, source FROM pg_settings WHERE name LIKE 'tcp_keepalives_%'"
         ).fetchall())
-        assert rows == {name: "session" for name in connection.KEEPALIVE}
+        assert rows == {name: "session" for name in writer_lock.KEEPALIVE}
     finally:
         backend.close()
     reader = PostgresBackend(postgres_dsn, "alice", read_only=True)

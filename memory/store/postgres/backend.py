@@ -33,11 +33,8 @@ from tiermem.memory.store.postgres.connection import (
     prepare,
     privilege_error,
     public_dsn,
-    release_writer_lock,
     status_advice,
-    take_writer_lock,
     translate,
-    writer_lock_held,
 )
 from tiermem.memory.store.postgres.facts import PgFacts
 from tiermem.memory.store.postgres.folded_stats import PENDING_TABLES
@@ -52,6 +49,11 @@ from tiermem.memory.store.postgres.vectors import (
     HNSW_EF_SEARCH,
     PgVectorIndex,
     create_hnsw_index,
+)
+from tiermem.memory.store.postgres.writer_lock import (
+    release_writer_lock,
+    take_writer_lock,
+    writer_lock_held,
 )
 from tiermem.memory.store.records import DumpRow, DumpTable, TextTable, VectorTable
 from tiermem.memory.store.vector_choice import (

@@ -21,10 +21,9 @@ from tiermem.memory.store.postgres.connection import (
     privileges_checked,
     public_dsn,
     refuse_newer_schema,
-    release_writer_lock,
-    take_writer_lock,
 )
 from tiermem.memory.store.postgres.options import libpq_dsn
+from tiermem.memory.store.postgres.writer_lock import release_writer_lock, take_writer_lock
 
 #: The tables that hold an agent's search statistics without referencing the agent.
 _STATS_TABLES = ("text_stats", "lexeme_stats", "text_pending", "lexeme_pending")

@@ -1,0 +1,162 @@
+"""The writer lock of an agent kept in PostgreSQL.
+
+An agent's writer lock is a session advisory lock on ``(LOCK_CLASS, agent id)``,
+held by the writer's connection until it closes (or the server sees it die).
+Writers of different agents take different locks, from any number of processes
+and machines. The holder records its host and pid in ``tiermem.writers`` so a
+refused writer is told who has the agent.
+
+A writer killed outright (SIGKILL, the OOM killer) keeps the lock until the server
+ends its session. On the writer's own host the kernel closes its socket, and the
+server ends the session within moments; an opener that finds the holder's process
+gone from this host waits for the lock (the server wakes it) rather than refusing,
+up to ``ORPHAN_WAIT_MS``. "This host" is the host name and the process table
+(``process_scope``): a container sharing its host's name has pids of its own.
+
+A writer whose machine died sends nothing more, and its session would live until
+the server's TCP keepalives gave up (two hours by default): the writer's session
+asks the server to probe after ``KEEPALIVE`` settings instead, about two minutes of
+silence. They apply to TCP connections only; a unix socket closes with its process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import socket
+
+import psycopg
+from psycopg import errors as pg_errors
+
+from tiermem.memory.store.postgres.connection import AgentLockedError
+from tiermem.memory.store.postgres.schema import LOCK_CLASS
+
+log = logging.getLogger(__name__)
+
+#: How long an opener waits for a writer lock whose holder has exited on this host.
+ORPHAN_WAIT_MS = 30_000
+#: How long of that it waits before saying why it waits.
+QUIET_WAIT_MS = 500
+#: The writer's session's TCP keepalives (server side): seconds idle before the first
+#: probe, seconds between probes, probes unanswered before the session ends.
+KEEPALIVE = {"tcp_keepalives_idle": "60", "tcp_keepalives_interval": "15",
+             "tcp_keepalives_count": "4"}
+
+
+def take_writer_lock(conn: psycopg.Connection, agent: int, where: str) -> None:
+    """Hold the agent's writer lock on ``conn``, or raise AgentLockedError naming the holder.
+    A holder that has exited on this host is waited for (module docstring)."""
+    if not _try_lock(conn, agent):
+        holder = conn.execute(
+            "SELECT w.host, w.pid, to_char(w.since, 'YYYY-MM-DD HH24:MI:SS TZ'), l.pid, "
+            "w.process_scope "
+            "FROM tiermem.writers w JOIN pg_locks l ON l.pid = w.backend_pid "
+            "WHERE w.agent_id = %s AND l.locktype = 'advisory' AND l.granted "
+            "AND l.classid = %s AND l.objid = %s",
+            (agent, LOCK_CLASS, agent)).fetchone()
+        host, pid, since, backend, scope = holder if holder is not None else (None,) * 5
+        orphaned = (host == socket.gethostname() and scope == process_scope()
+                    and pid is not None and pid != os.getpid() and not _process_exists(pid))
+        if holder is None and _try_lock(conn, agent):
+            pass  # its holder let it go between the two statements
+        elif not (orphaned and _wait_for_dead_writer(conn, agent, where, pid, backend)):
+            raise AgentLockedError(where, host, pid, since, backend if orphaned else None)
+    conn.execute("SELECT " + ", ".join(["set_config(%s, %s, false)"] * len(KEEPALIVE)),
+                 [part for setting in KEEPALIVE.items() for part in setting])
+    conn.execute(
+        "INSERT INTO tiermem.writers (agent_id, host, pid, backend_pid, process_scope) "
+        "VALUES (%s, %s, %s, pg_backend_pid(), %s) ON CONFLICT (agent_id) DO UPDATE SET "
+        "host = excluded.host, pid = excluded.pid, backend_pid = excluded.backend_pid, "
+        "process_scope = excluded.process_scope, since = now()",
+        (agent, socket.gethostname(), os.getpid(), process_scope()))
+
+
+def writer_lock_held(conn: psycopg.Connection, agent: int) -> bool:
+    """Whether some session holds ``agent``'s writer lock now."""
+    row = conn.execute(
+        # pg_locks lists every database's locks, and agent ids repeat across databases.
+        "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted "
+        "AND classid = %s AND objid = %s AND database = (SELECT oid FROM pg_database "
+        "WHERE datname = current_database()))", (LOCK_CLASS, agent)).fetchone()
+    return bool(row and row[0])
+
+
+def process_scope() -> str | None:
+    """Which process table this process's pid belongs to: the machine's boot and the pid
+    namespace (Linux); None where the system does not say. Stored with a writer's pid, so
+    only an opener that reads pids in the same table judges whether the writer exited."""
+    try:
+        with open("/proc/sys/kernel/random/boot_id", encoding="ascii") as boot:
+            booted = boot.read().strip()
+        return f"{booted} {os.readlink('/proc/self/ns/pid')}"
+    except OSError:
+        return None
+
+
+def _wait_for_dead_writer(conn: psycopg.Connection, agent: int, where: str, pid: int,
+                          backend: int | None) -> bool:
+    """Wait for the lock of a writer that exited (``ORPHAN_WAIT_MS`` in all); whether it was
+    taken. The server normally ends such a session within moments: a wait that lasts longer
+    than ``QUIET_WAIT_MS`` is explained while it lasts, not suffered in silence."""
+    quiet = min(QUIET_WAIT_MS, ORPHAN_WAIT_MS)
+    if _wait_for_lock(conn, agent, quiet):
+        return True
+    if quiet >= ORPHAN_WAIT_MS:
+        return False
+    log.warning("%s: its last writer, process %s of this host, has exited, but its database "
+                "session (server process %s) has not ended yet; waiting up to %s s more for "
+                "the server to end it", where, pid, backend,
+                f"{(ORPHAN_WAIT_MS - quiet) / 1000:g}")
+    return _wait_for_lock(conn, agent, ORPHAN_WAIT_MS - quiet)
+
+
+def _try_lock(conn: psycopg.Connection, agent: int) -> bool:
+    got = conn.execute("SELECT pg_try_advisory_lock(%s, %s)", (LOCK_CLASS, agent)).fetchone()
+    return bool(got and got[0])
+
+
+def _process_exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        pass  # another user's process: it exists
+    return not _unreaped(pid)
+
+
+def _unreaped(pid: int) -> bool:
+    """Whether ``pid`` has exited but is still listed until its parent reaps it (a zombie,
+    whose sockets the kernel has closed); False where /proc cannot tell."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
+            fields = stat.read().rpartition(")")[2].split()  # the name may hold ") "
+    except OSError:
+        return False
+    return fields[:1] == ["Z"]
+
+
+def _wait_for_lock(conn: psycopg.Connection, agent: int, ms: int) -> bool:
+    """Wait, at most ``ms`` milliseconds, for the agent's writer lock; whether it was taken."""
+    if ms <= 0:  # a lock_timeout of 0 would wait for ever
+        return _try_lock(conn, agent)
+    # The wait's bound is lock_timeout alone: a shorter statement_timeout of the DSN or the
+    # role would end it early, with an error that names no holder.
+    conn.execute("SELECT set_config('lock_timeout', %s, false), "
+                 "set_config('statement_timeout', '0', false)", (f"{ms}ms",))
+    try:
+        conn.execute("SELECT pg_advisory_lock(%s, %s)", (LOCK_CLASS, agent))
+        return True
+    except (pg_errors.LockNotAvailable, pg_errors.QueryCanceled):  # timed out, or cancelled
+        return False
+    finally:
+        conn.execute("RESET lock_timeout")  # back to the DSN's, the role's or the server's
+        conn.execute("RESET statement_timeout")
+
+
+def release_writer_lock(conn: psycopg.Connection, agent: int) -> None:
+    with contextlib.suppress(psycopg.Error):
+        conn.execute("DELETE FROM tiermem.writers WHERE agent_id = %s "
+                     "AND backend_pid = pg_backend_pid()", (agent,))
+        conn.execute("SELECT pg_advisory_unlock(%s, %s)", (LOCK_CLASS, agent))
