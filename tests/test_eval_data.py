@@ -8,24 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from locomo_helpers import two_turns
 
 from tiermem.cli import run
 from tiermem.evals.locomo import DataError, load_conversations
-
-CONVERSATION: dict[str, Any] = {
-    "speaker_a": "Ann", "speaker_b": "Bob",
-    "session_1_date_time": "1:56 pm on 8 May, 2023",
-    "session_1": [
-        {"speaker": "Ann", "dia_id": "D1:1", "text": "I adopted a puppy named Rex yesterday."},
-        {"speaker": "Bob", "dia_id": "D1:2", "text": "I started learning the violin."},
-    ],
-    "qa": [
-        {"question": "What is the name of Ann's puppy?", "answer": "Rex",
-         "evidence": ["D1:1"], "category": 4},
-        {"question": "What did Bob start learning?", "answer": "violin",
-         "evidence": ["D1:2"], "category": 4},
-    ],
-}
 
 
 def _turn(field: str, value: Any) -> Callable[[dict[str, Any]], None]:
@@ -72,7 +58,7 @@ DAMAGE: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
 @pytest.mark.parametrize("damage", list(DAMAGE))
 def test_a_field_the_run_would_fail_on_is_refused_as_the_file_loads(
         tmp_path: Path, damage: str) -> None:
-    data = json.loads(json.dumps(CONVERSATION))
+    data = two_turns()
     change, message = DAMAGE[damage]
     change(data)
     path = tmp_path / "7.json"
@@ -98,7 +84,7 @@ def test_json_python_cannot_read_is_a_data_error_not_a_traceback(
 
 def test_dropped_evidence_is_said_once(tmp_path: Path,
                                        capsys: pytest.CaptureFixture[str]) -> None:
-    data = json.loads(json.dumps(CONVERSATION))
+    data = two_turns()
     data["qa"][0]["evidence"] = ["D1:1", "D4:4"]
     data["qa"][1]["evidence"] = ["D9:1; D9:2"]
     path = tmp_path / "7.json"

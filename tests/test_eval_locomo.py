@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from fake_openai import FakeOpenAIServer
+from locomo_helpers import write_conversation
 
 import tiermem.evals.retrieval as retrieval
 from tiermem.agent.openai_client import OpenAIClient
@@ -65,10 +66,7 @@ CONVERSATION: dict[str, Any] = {
 
 @pytest.fixture
 def data_file(tmp_path: Path) -> Path:
-    path = tmp_path / "locomo" / "7.json"
-    path.parent.mkdir()
-    path.write_text(json.dumps(CONVERSATION))
-    return path
+    return write_conversation(tmp_path / "locomo" / "7.json", CONVERSATION)
 
 
 # -- data ------------------------------------------------------------------------------------

@@ -2,37 +2,21 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fake_openai import FakeOpenAIServer, FakeResponse
+from locomo_helpers import two_turns, write_conversation
 
 import tiermem.evals.qa as qa
 import tiermem.evals.retrieval as retrieval
 from tiermem.cli import main, run
 
-CONVERSATION: dict[str, Any] = {
-    "speaker_a": "Ann", "speaker_b": "Bob",
-    "session_1_date_time": "1:56 pm on 8 May, 2023",
-    "session_1": [
-        {"speaker": "Ann", "dia_id": "D1:1", "text": "I adopted a puppy named Rex yesterday."},
-        {"speaker": "Bob", "dia_id": "D1:2", "text": "I started learning the violin."},
-    ],
-    "qa": [{"question": "What is the name of Ann's puppy?", "answer": "Rex",
-            "evidence": ["D1:1"], "category": 4},
-           {"question": "What did Bob start learning?", "answer": "violin",
-            "evidence": ["D1:2"], "category": 4}],
-}
-
 
 @pytest.fixture
 def data_file(tmp_path: Path) -> Path:
-    path = tmp_path / "locomo" / "7.json"
-    path.parent.mkdir()
-    path.write_text(json.dumps(CONVERSATION))
-    return path
+    return write_conversation(tmp_path / "locomo" / "7.json", two_turns())
 
 
 def _retrieval(data_file: Path, *extra: str) -> list[str]:

@@ -8,34 +8,23 @@ from typing import Any
 
 import pytest
 from fake_openai import FakeOpenAIServer, FakeResponse
+from locomo_helpers import two_turns, write_conversation
 
 from tiermem.cli import run
 
-CONVERSATION: dict[str, Any] = {
-    "speaker_a": "Ann", "speaker_b": "Bob",
-    "session_1_date_time": "1:56 pm on 8 May, 2023",
-    "session_1": [
-        {"speaker": "Ann", "dia_id": "D1:1", "text": "I adopted a puppy named Rex yesterday."},
-        {"speaker": "Bob", "dia_id": "D1:2", "text": "I started learning the violin."},
-        {"speaker": "Ann", "dia_id": "D1:3", "text": "My beagle loves the park."},
-    ],
-    "qa": [
-        {"question": "What is the name of Ann's puppy?", "answer": "Rex",
-         "evidence": ["D1:1"], "category": 4},
-        {"question": "Which instrument did Bob start learning?", "answer": "violin",
-         "evidence": ["D1:2"], "category": 4},
-        {"question": "Where does the beagle like to go?", "answer": "the park",
-         "evidence": ["D1:3"], "category": 4},
-    ],
-}
+
+def _three_turns() -> dict[str, Any]:
+    conversation = two_turns()
+    conversation["session_1"].append(
+        {"speaker": "Ann", "dia_id": "D1:3", "text": "My beagle loves the park."})
+    conversation["qa"].append({"question": "Where does the beagle like to go?",
+                               "answer": "the park", "evidence": ["D1:3"], "category": 4})
+    return conversation
 
 
 @pytest.fixture
 def data_file(tmp_path: Path) -> Path:
-    path = tmp_path / "locomo" / "7.json"
-    path.parent.mkdir()
-    path.write_text(json.dumps(CONVERSATION))
-    return path
+    return write_conversation(tmp_path / "locomo" / "7.json", _three_turns())
 
 
 @pytest.fixture
