@@ -148,6 +148,23 @@ def capable(server: FakeOpenAIServer) -> None:
     server.responder = respond
 
 
+def capable_but(server: FakeOpenAIServer,
+                change: Callable[[dict[str, Any], FakeResponse], None]) -> None:
+    """``capable``, with ``change(request body, answer)`` made to each answer before it goes
+    out (a delay, other usage figures, a stray call)."""
+    capable(server)
+    answer = server.responder
+    assert answer is not None
+
+    def respond(body: dict[str, Any]) -> FakeResponse:
+        held = answer(body)
+        assert held is not None
+        change(body, held)
+        return held
+
+    server.responder = respond
+
+
 def llama_server_with_window(server: FakeOpenAIServer, n_ctx: int) -> None:
     """A capable llama-server (``--jinja``, a tool template) started with ``-c n_ctx``."""
     capable(server)

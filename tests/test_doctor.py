@@ -203,17 +203,11 @@ def test_the_doctor_reads_text_tool_calls_as_the_agent_does(
 
 
 def test_a_probe_that_times_out_says_so(server: FakeOpenAIServer) -> None:
-    persona.capable(server)
-    answer = server.responder
-    assert answer is not None
-
-    def slow_tools(body: dict[str, Any]) -> Any:
-        held = answer(body)
+    def slow_tools(body: dict[str, Any], held: FakeResponse) -> None:
         if body.get("tool_choice") == "auto":
             held.delay = math.inf  # answered only when the server closes
-        return held
 
-    server.responder = slow_tools
+    persona.capable_but(server, slow_tools)
     # Long enough for every probe that is answered, even on a busy machine; the held one
     # gets no answer however long it waits.
     report = run_doctor(server.base_url, server.model, timeout=5)

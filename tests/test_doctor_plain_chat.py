@@ -24,16 +24,10 @@ def advice(report: DoctorReport) -> str:
 
 def test_a_chat_answered_after_the_timeout_says_to_pass_a_longer_one(
         server: FakeOpenAIServer) -> None:
-    persona.capable(server)
-    answer = server.responder
-    assert answer is not None
-
-    def slow(body: dict[str, Any]) -> FakeResponse:
-        held = answer(body)
+    def slow(body: dict[str, Any], held: FakeResponse) -> None:
         held.delay = math.inf  # answered only when the server closes
-        return held
 
-    server.responder = slow
+    persona.capable_but(server, slow)
     report = run_doctor(server.base_url, server.model, timeout=2)
     assert report.verdict == ("the memory agent cannot work: a plain chat request failed (no "
                               "answer within the timeout)")

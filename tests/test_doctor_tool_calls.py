@@ -56,19 +56,13 @@ def test_the_doctor_command_fails_a_model_whose_calls_cannot_run(
 
 
 def test_one_call_that_runs_is_enough(server: FakeOpenAIServer) -> None:
-    persona.capable(server)
-    answer = server.responder
-    assert answer is not None
-
-    def with_a_stray_call(body: dict[str, Any]) -> FakeResponse:
-        held = answer(body)
+    def with_a_stray_call(body: dict[str, Any], held: FakeResponse) -> None:
         if body.get("tools") and held.message is not None:
             stray = {"id": "call_x", "type": "function",
                      "function": {"name": "memory_save", "arguments": "{}"}}
             held.message["tool_calls"] = [stray, *(held.message.get("tool_calls") or [])]
-        return held
 
-    server.responder = with_a_stray_call
+    persona.capable_but(server, with_a_stray_call)
     report = run_doctor(server.base_url, server.model)
     assert row(report, "tool calls, tool_choice auto")[:2] == ("ok", "core_memory_append()")
     assert report.works and report.findings.auto_calls == ["core_memory_append"]
@@ -76,16 +70,10 @@ def test_one_call_that_runs_is_enough(server: FakeOpenAIServer) -> None:
 
 def test_tool_calls_outweigh_prompt_token_counts_that_never_move(
         server: FakeOpenAIServer) -> None:
-    persona.capable(server)
-    answer = server.responder
-    assert answer is not None
-
-    def constant_usage(body: dict[str, Any]) -> FakeResponse:
-        held = answer(body)
+    def constant_usage(body: dict[str, Any], held: FakeResponse) -> None:
         held.usage = (100, 5)  # whatever was sent
-        return held
 
-    server.responder = constant_usage
+    persona.capable_but(server, constant_usage)
     # A template that claims no tool support, yet the calls came back.
     server.routes[("GET", "/props")] = {"chat_template_caps": {"supports_tools": False}}
     report = run_doctor(server.base_url, server.model)
