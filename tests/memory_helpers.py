@@ -221,3 +221,21 @@ def backend_place(request: pytest.FixtureRequest, tmp_path: Path, agent: str) ->
         return {"path": tmp_path / "home"}
     return {"store": request.getfixturevalue("postgres_dsn"),
             "agent": f"{agent}-{hashlib.sha256(request.node.nodeid.encode()).hexdigest()[:10]}"}
+
+
+def migrate_cut_short(source_home: Path, place: tuple[str, str | None]) -> None:
+    """A migrate of the agent home ``source_home`` into ``place`` (a path or DSN, and an
+    agent) stopped mid-copy, as by Ctrl-C or a killed process."""
+    from tiermem.memory.store.transfer import migrate, open_backend
+
+    def killed(table: str, done: int, total: int) -> None:
+        raise KeyboardInterrupt
+
+    target = open_backend(*place, read_only=False)
+    source = open_backend(str(source_home), None, read_only=True)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            migrate(source, target, killed)
+    finally:
+        source.close()
+        target.close()

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from memory_helpers import turn_filing_a_passage
+from memory_helpers import migrate_cut_short, turn_filing_a_passage
 from postgres_fixtures import fresh_database
 
 from tiermem.agent.place import store_flag
@@ -288,18 +288,7 @@ def test_a_migrate_cut_short_leaves_a_target_that_says_so_and_is_run_again(
         where = {"store": dsn, "agent": "cut-short"}
         target_args = ["--to", dsn, "--agent", "cut-short"]
         place = (dsn, "cut-short")
-    target = open_backend(*place, read_only=False)
-    source = open_backend(str(home), None, read_only=True)
-
-    def killed(table: str, done: int, total: int) -> None:
-        raise KeyboardInterrupt  # Ctrl-C, or the process killed, mid-copy
-
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            migrate(source, target, killed)
-    finally:
-        source.close()
-        target.close()
+    migrate_cut_short(home, place)
     # Not an empty memory that a session would then write to: every open says what happened.
     for read_only in (True, False):
         with pytest.raises(UnfinishedMigrationError, match="run the migrate again"):

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
+from memory_helpers import migrate_cut_short
 from snapshot_helpers import small_snapshot
 
 import tiermem.memory.ops.snapshot as snapshot_module
@@ -19,7 +20,7 @@ from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.errors import UnfinishedRestoreError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.records import RESTORING_KEY
-from tiermem.memory.store.transfer import migrate, open_backend
+from tiermem.memory.store.transfer import open_backend
 
 
 def _cut_short(*args: object) -> None:
@@ -84,14 +85,7 @@ def test_an_agent_a_killed_migrate_left_is_named_so_by_config_and_upgrade_and_re
     home = tmp_path / "cut"
     with HierarchicalMemory(home, embedder=HashingEmbedder(), core_limit=200) as memory:
         memory.add_fact("the staging cluster runs in eu-west-1", "durable")
-    source = open_backend(str(home), None, read_only=True)
-    target = open_backend(postgres_dsn, "cut", read_only=False)
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            migrate(source, target, _cut_short)
-    finally:
-        source.close()
-        target.close()
+    migrate_cut_short(home, (postgres_dsn, "cut"))
     where = ["--agent", "cut", "--store", postgres_dsn]
     # Not the defaults shown as its settings, nor "nothing to do".
     assert main(["config", *where, "core_limit"]) == 1
