@@ -16,9 +16,10 @@ included, is what the call reads, never a copy held from an earlier call.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Concatenate, ParamSpec, Protocol, TypeVar
 
 from tiermem.memory.errors import StoreClosedError
@@ -31,6 +32,8 @@ class _HasStore(Protocol):
         ...
 
 
+#: What a closed memory says to every call.
+CLOSED = "this memory is closed; open it again to use it"
 #: Guarded calls running on each store (its lock held), so only the outermost catches up.
 _calls_in_progress: weakref.WeakKeyDictionary[StorageBackend, int] = weakref.WeakKeyDictionary()
 
@@ -55,26 +58,33 @@ def _guard(method: Callable[Concatenate[S, P], R],
            open_only: bool) -> Callable[Concatenate[S, P], R]:
     @functools.wraps(method)
     def call(self: S, /, *args: P.args, **kwargs: P.kwargs) -> R:
-        try:
-            store = self.store
-            with store.lock:
-                if open_only and store.closed:
-                    raise StoreClosedError("this memory is closed; open it again to use it")
-                depth = _calls_in_progress.get(store, 0)
-                if open_only and depth == 0 and store.read_only:
-                    store.catch_up()  # not mid-call: one call reads one state
-                _calls_in_progress[store] = depth + 1
-                try:
-                    return method(self, *args, **kwargs)
-                finally:
-                    _calls_in_progress[store] = depth
-        except Exception as exc:
-            mapped = self.store.translate_error(exc)
-            if mapped is None:
-                raise
-            raise mapped from exc
+        store = self.store
+        with _backend_errors(store), store.lock:
+            if open_only and store.closed:
+                raise StoreClosedError(CLOSED)
+            depth = _calls_in_progress.get(store, 0)
+            if open_only and depth == 0 and store.read_only:
+                store.catch_up()  # not mid-call: one call reads one state
+            _calls_in_progress[store] = depth + 1
+            try:
+                return method(self, *args, **kwargs)
+            finally:
+                _calls_in_progress[store] = depth
 
     return call
+
+
+@contextlib.contextmanager
+def _backend_errors(store: StorageBackend) -> Iterator[None]:
+    """A backend failure that escapes the block as the tiermem error the backend maps it
+    to (``translate_error``), when it maps it."""
+    try:
+        yield
+    except Exception as exc:
+        mapped = store.translate_error(exc)
+        if mapped is None:
+            raise
+        raise mapped from exc
 
 
 def read_fresh(store: StorageBackend) -> None:
@@ -84,15 +94,9 @@ def read_fresh(store: StorageBackend) -> None:
     erasure the writer committed is not shown from an earlier read. Inside a guarded call
     it only checks the store is open: the call caught up already."""
     if store.closed:
-        raise StoreClosedError("this memory is closed; open it again to use it")
+        raise StoreClosedError(CLOSED)
     if not store.read_only:
         return
-    try:
-        with store.lock:
-            if _calls_in_progress.get(store, 0) == 0:
-                store.catch_up()
-    except Exception as exc:
-        mapped = store.translate_error(exc)
-        if mapped is None:
-            raise
-        raise mapped from exc
+    with _backend_errors(store), store.lock:
+        if _calls_in_progress.get(store, 0) == 0:
+            store.catch_up()
