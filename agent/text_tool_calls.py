@@ -10,6 +10,8 @@ from it, the call arrives as plain content. These forms are recognised:
   ``[TOOL_CALLS]NAME[ARGS]{...}``;
 - a bare JSON object ``{"name": ..., "arguments": ...}`` (or a list of them,
   or several one after another) that is the whole content;
+- a Python list of calls ``[NAME(key=value, ...), ...]`` that is the whole content (Llama
+  3.2's small models and Llama 4; agent/text_call_pythonic.py), parsed, never run;
 - a fenced block (```json ... ```) holding such an object or list.
 
 Bare JSON after prose is not read: it cannot be told from an example the model
@@ -48,6 +50,7 @@ from tiermem.agent.text_call_objects import (
     calls_in,
     cut_call,
 )
+from tiermem.agent.text_call_pythonic import pythonic_calls
 
 __all__ = ["TextToolCalls", "find_text_tool_calls", "offered_names", "parse_text_tool_calls"]
 
@@ -96,7 +99,7 @@ def find_text_tool_calls(
 
 
 def _find(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
-    for form in (*MARKUP_FORMS, _fenced, _bare):
+    for form in (*MARKUP_FORMS, _fenced, _bare, pythonic_calls):
         found = form(content, names, cut)
         if found.calls and found.rest and any(c.name not in names for c in found.calls):
             # "Llama writes <function=get_weather>{...}</function>": markup for a tool

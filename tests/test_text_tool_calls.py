@@ -158,6 +158,8 @@ TEXT_FORMS = {
                '"Allergic to peanuts", "request_heartbeat": true}}]',
     "Mistral, name then arguments": '[TOOL_CALLS]core_memory_append[ARGS]{"content": '
                                     '"Allergic to peanuts", "request_heartbeat": true}',
+    "Llama 3.2 small, pythonic": '[core_memory_append(content="Allergic to peanuts", '
+                                 'request_heartbeat=True)]<|eot_id|>',
 }
 
 

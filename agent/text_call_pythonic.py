@@ -1,0 +1,117 @@
+"""Tool calls written as a Python list of calls (agent/text_tool_calls.py).
+
+Llama 3.2's small models (1B, 3B) and Llama 4, given their tools in the prompt, answer
+with ``[core_memory_append(content="Allergic to peanuts"), send_message(message="Noted.")]``:
+the "pythonic" format of their chat templates. A server whose template or parser does not
+know it passes the list on as content.
+
+The text is parsed, never run: ``ast`` reads it, and only literal values (strings,
+numbers, lists, objects, ``True``/``true`` and the like) are accepted as arguments, each
+given by keyword. As with bare JSON, the list must be the whole reply and every call must
+name an offered tool, so a model showing the syntax in prose, or Python code that happens
+to call something, is not taken for calls.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import math
+import re
+from typing import Any
+
+from tiermem.agent.llm import ToolCall
+from tiermem.agent.text_call_objects import TextToolCalls
+
+__all__ = ["pythonic_calls"]
+
+_START = re.compile(r"\[\s*([A-Za-z_][\w.]{0,199})\s*\(")
+_NAMED_LITERALS = {"True": True, "true": True, "False": False, "false": False,
+                   "None": None, "null": None}
+_END_TOKENS = ("<|eom_id|>", "<|eot_id|>", "<|eom|>", "<|eot|>", "</s>")
+#: Longer replies are prose or data, and parsing them would only cost time.
+_MAX_CHARS = 200_000
+
+
+class _NotLiteral(Exception):
+    """An argument that is an expression, not a value."""
+
+
+def pythonic_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
+    """The calls when all of ``content`` is ``[name(key=value, ...), ...]`` naming offered
+    tools; with ``cut`` (the reply stopped at max_tokens), a list that begins so but does
+    not parse is one cut call, its text as arguments."""
+    text = _without_end_tokens(content)
+    start = _START.match(text)
+    if start is None or start.group(1) not in names or len(text) > _MAX_CHARS:
+        return TextToolCalls(rest=content)
+    calls = _parse(text, names)
+    if calls is None and cut and not text.endswith("]"):
+        calls = [ToolCall("", start.group(1), text)]
+    return TextToolCalls(calls, "") if calls else TextToolCalls(rest=content)
+
+
+def _parse(text: str, names: frozenset[str]) -> list[ToolCall] | None:
+    try:
+        tree = ast.parse(text, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if not isinstance(tree.body, ast.List) or not tree.body.elts:
+        return None
+    calls = []
+    for node in tree.body.elts:
+        call = _call(node, names)
+        if call is None:
+            return None
+        calls.append(call)
+    return calls
+
+
+def _call(node: ast.expr, names: frozenset[str]) -> ToolCall | None:
+    if not isinstance(node, ast.Call) or node.args:
+        return None  # positional arguments cannot be matched to parameters here
+    name = _dotted(node.func)
+    if name not in names or any(k.arg is None for k in node.keywords):  # **kwargs
+        return None
+    try:
+        arguments = {k.arg: _literal(k.value) for k in node.keywords if k.arg is not None}
+    except (_NotLiteral, RecursionError):
+        return None
+    return ToolCall("", name, json.dumps(arguments, ensure_ascii=False))
+
+
+def _dotted(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        owner = _dotted(node.value)
+        return f"{owner}.{node.attr}" if owner else None
+    return None
+
+
+def _literal(node: ast.expr) -> Any:
+    if isinstance(node, ast.Constant) and not isinstance(node.value, bytes | complex):
+        if isinstance(node.value, float) and not math.isfinite(node.value):
+            raise _NotLiteral  # 1e999: JSON has no infinity
+        return node.value
+    if isinstance(node, ast.Name) and node.id in _NAMED_LITERALS:
+        return _NAMED_LITERALS[node.id]
+    if isinstance(node, ast.List | ast.Tuple):
+        return [_literal(item) for item in node.elts]
+    if isinstance(node, ast.Dict):
+        keys = [_literal(k) if k is not None else None for k in node.keys]
+        if not all(isinstance(k, str) for k in keys):
+            raise _NotLiteral
+        return {k: _literal(v) for k, v in zip(keys, node.values, strict=True)}
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        value = _literal(node.operand)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return -value if isinstance(node.op, ast.USub) else value
+    raise _NotLiteral
+
+
+def _without_end_tokens(text: str) -> str:
+    text = text.strip()
+    while text.endswith(_END_TOKENS):
+        text = text[: text.rfind("<")].rstrip()
+    return text
