@@ -207,10 +207,11 @@ def fact_messages() -> list[dict[str, Any]]:
 
 def second_step_messages() -> list[dict[str, Any]]:
     """The fact turn after its tool call ran, with the assistant's content null."""
-    call = {"id": "call_doctor_1", "type": "function",
+    # Nine letters and digits, as Mistral's templates require (agent/wire_ids.py).
+    call = {"id": "doctor001", "type": "function",
             "function": {"name": "core_memory_append",
                          "arguments": json.dumps({"content": "User is allergic to peanuts"})}}
     return [*fact_messages(),
             {"role": "assistant", "content": None, "tool_calls": [call]},
-            {"role": "tool", "tool_call_id": "call_doctor_1",
+            {"role": "tool", "tool_call_id": "doctor001",
              "content": "Appended to core: User is allergic to peanuts"}]

@@ -39,7 +39,8 @@ also keeps free in the context window. A request with tools says
 ``tool_choice: "auto"``: llama-cpp-python's function-calling chat formats drop
 the tools from the prompt without it. No message goes out with ``content:
 null``: some servers refuse it (llama-cpp-python answers HTTP 500), so it is
-sent as ``""``.
+sent as ``""``. Tool-call ids go out as nine letters or digits, one per call, as
+Mistral's chat templates demand (agent/wire_ids.py).
 
 When a request offered tools and the server returned none, tool calls the
 model wrote as text in its content are recognised (agent/text_tool_calls.py)
@@ -82,6 +83,7 @@ from tiermem.agent.response import MalformedResponseError, parse_completion
 from tiermem.agent.sdk_errors import provider_error, retry_after_seconds
 from tiermem.agent.server_errors import is_web_page, not_json_error, web_page_error
 from tiermem.agent.text_tool_calls import find_text_tool_calls, offered_names
+from tiermem.agent.wire_ids import with_wire_ids
 
 if TYPE_CHECKING:
     from openai import OpenAI
@@ -221,7 +223,8 @@ class OpenAIClient:
         import openai
 
         request: dict[str, Any] = {
-            "model": self.model, "messages": [_without_null_content(m) for m in messages],
+            "model": self.model,
+            "messages": with_wire_ids([_without_null_content(m) for m in messages]),
             self._budget_param: self.max_tokens,
         }
         if tools:

@@ -194,7 +194,8 @@ class FakeOpenAIServer:
         """
         with self._lock:
             base = len(self.requests) + sum(len(q) for q in self._queues.values())
-        ids = [f"call_fake_{base}_{i}" for i in range(len(calls))]
+        # Nine letters and digits, the form every request sends (agent/wire_ids.py).
+        ids = [f"fake{base:03d}{i:02d}" for i in range(len(calls))]
         tool_calls = [
             {"id": call_id, "type": "function", "function": {"name": name, "arguments": args}}
             for call_id, (name, args) in zip(ids, calls, strict=True)
