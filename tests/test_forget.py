@@ -219,6 +219,22 @@ def test_config_errors_name_the_field(section: dict[str, Any], field: str, messa
     assert field in str(raised.value)
 
 
+@pytest.mark.parametrize(("arguments", "message"), [
+    ({"mode": "nuke"}, "mode='nuke': Input should be 'exact', 'top_k_llm' or "),
+    ({"max_delete_count": 0}, "max_delete_count=0: Input should be greater than or equal to 1"),
+    ({"max_delete_count": 5000}, "max_delete_count=5000: Input should be less than or equal"),
+])
+def test_a_bad_forget_argument_is_named_as_the_caller_s_not_the_policy_s(
+        arguments: dict[str, Any], message: str) -> None:
+    with make_memory() as m:
+        m.add_fact("Likes tea")
+        with pytest.raises(InvalidInputError) as raised:
+            m.forget("Likes tea", **arguments)
+        assert not isinstance(raised.value, InvalidConfigError)
+        assert str(raised.value).startswith("invalid forget argument: " + message)
+        assert [f.text for f in m.core] == ["Likes tea"] and m.forget_requests() == []
+
+
 def test_policy_file_accepts_every_section_and_refuses_other_keys(tmp_path: Path) -> None:
     good = tmp_path / "policy.yaml"
     good.write_text("rules: []\nretention: {mode: deterministic}\nrecall: {}\n"

@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
-from tiermem.memory.errors import InvalidConfigError
+from tiermem.memory.errors import InvalidConfigError, InvalidInputError
 from tiermem.memory.policy_file import read_policy_sections
 
 MODES = ("exact", "top_k_llm", "exact_then_top_k_llm")
@@ -133,9 +133,18 @@ class ForgetConfig(_Section):
             raise _config_error(exc, where) from None
 
     def updated(self, **changes: Any) -> ForgetConfig:
-        """This config with ``changes`` (None values ignored), validated again."""
+        """This config with ``changes`` (None values ignored), validated again; a bad
+        change raises InvalidInputError naming the argument (the policy is not at fault)."""
         given = {k: v for k, v in changes.items() if v is not None}
-        return ForgetConfig.parse({**self.model_dump(), **given}) if given else self
+        if not given:
+            return self
+        try:
+            return ForgetConfig.model_validate({**self.model_dump(), **given})
+        except ValidationError as exc:
+            parts = [f"{'.'.join(str(p) for p in error['loc'])}="
+                     f"{given.get(str(error['loc'][0]))!r}: {error['msg']}"
+                     for error in exc.errors(include_url=False)]
+            raise InvalidInputError("invalid forget argument: " + "; ".join(parts)) from None
 
 
 def _config_error(exc: ValidationError, where: str) -> InvalidConfigError:
