@@ -9,7 +9,7 @@ import pytest
 from fake_openai import FakeOpenAIServer, FakeResponse, fake_embedding
 from openai_helpers import MESSAGES, TOOLS, make_client
 
-from tiermem.agent.errors import ProviderError
+from tiermem.agent.errors import LLMConfigError, ProviderError
 from tiermem.agent.openai_client import OpenAIClient
 
 
@@ -182,3 +182,27 @@ def test_an_event_stream_or_plain_text_answer_is_named_not_blamed_on_the_model(
     assert said in str(error) and "Expecting value" not in str(error)
     assert error.hint is not None and hinted in error.hint
     assert "tool calling" not in error.hint
+
+
+@pytest.mark.parametrize(("arguments", "message"), [
+    ({"model": None}, "model must be the model's name as text, got NoneType"),
+    ({"base_url": 8080}, "base_url must be a URL as text"),
+    ({"max_retries": "3"}, "max_retries must be a whole number, got str '3'"),
+    ({"context_window": "8k"}, "context_window must be a whole number of tokens"),
+    ({"context_window": 8192.0}, "context_window must be a whole number of tokens"),
+    ({"max_tokens": "100"}, "max_tokens must be a whole number of tokens"),
+    ({"timeout": "30"}, "timeout must be a number of seconds"),
+    ({"encoding": 5}, "encoding must be an encoding's name as text"),
+    ({"text_tool_calls": None}, "text_tool_calls must be 'auto' or 'off'"),
+])
+def test_an_argument_of_the_wrong_type_is_named(arguments: dict[str, object],
+                                                message: str) -> None:
+    given = {"model": "m", "base_url": "http://127.0.0.1:9/v1", **arguments}
+    with pytest.raises(LLMConfigError, match=message):
+        OpenAIClient(**given)  # type: ignore[arg-type]
+
+
+def test_a_key_of_the_wrong_type_is_not_echoed() -> None:
+    with pytest.raises(LLMConfigError, match="api_key must be text, or None") as raised:
+        OpenAIClient("m", base_url="http://127.0.0.1:9/v1", api_key=b"sk-secret-123")  # type: ignore[arg-type]
+    assert "secret" not in str(raised.value)
