@@ -547,3 +547,13 @@ def test_check_passes_a_call_dispatch_would_run_without_running_it() -> None:
 
     assert Toolbox([remember]).check("remember", '{"text": "milk"}') is None
     assert ran == []
+
+
+def test_a_tool_that_takes_a_context_dispatched_without_one_is_the_caller_s_error(
+        box: Toolbox) -> None:
+    with pytest.raises(TypeError, match=r"the tool 'add_note' needs context=\.\.\."):
+        box.dispatch("add_note", {"text": "eggs"})
+    # The model's mistakes are still answered, context or not: nothing would have run.
+    refused = box.dispatch("add_note", {"text": "eggs", "page": 0})
+    assert not refused.ok and refused.error_kind != "crashed"
+    assert box.dispatch("echo", {"text": "hi"}).content == "hi"  # takes none: runs

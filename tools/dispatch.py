@@ -102,10 +102,22 @@ class Toolbox:
         call_id: str = "",
         context: Any = None,
     ) -> ToolResult:
-        """Validate and run one call. Never raises for the model's mistakes or a tool's failure."""
+        """Validate and run one call. Never raises for the model's mistakes or a tool's
+        failure; raises TypeError for the caller's: a tool that takes a context (the
+        memory tools take a ``ToolContext``) dispatched without one."""
         try:
-            return self._dispatch(name, arguments, call_id, context)
+            checked = self._checked(name, arguments, call_id)
         except Exception as exc:  # the contract above: nothing the model sends may raise
+            return self._crashed(name, call_id, exc)
+        if isinstance(checked, ToolResult):
+            return checked
+        if checked[0].takes_ctx and context is None:
+            raise TypeError(f"the tool {name!r} needs context=...: pass what it works on "
+                            f"(for the memory tools, ToolContext(memory, turn) of "
+                            f"tiermem.tools.memory_tools)")
+        try:
+            return self._run(checked, name, call_id, context)
+        except Exception as exc:
             return self._crashed(name, call_id, exc)
 
     def check(self, name: str, arguments: str | dict[str, Any]) -> ToolResult | None:
@@ -170,12 +182,8 @@ class Toolbox:
                                 heartbeat=heartbeat)
         return t, args, t.heartbeat and bool(args.get(HEARTBEAT_PARAM))
 
-    def _dispatch(
-        self, name: str, arguments: str | dict[str, Any], call_id: str, context: Any
-    ) -> ToolResult:
-        checked = self._checked(name, arguments, call_id)
-        if isinstance(checked, ToolResult):
-            return checked
+    def _run(self, checked: tuple[Tool, dict[str, Any], bool], name: str, call_id: str,
+             context: Any) -> ToolResult:
         t, args, heartbeat = checked
         try:
             value = t.run(args, context)
