@@ -25,6 +25,15 @@ def test_a_memory_on_a_store_object_is_the_memory_at_its_path(tmp_path: Path) ->
         assert reopened.snapshot() == snap
 
 
+def test_a_store_takes_its_home_as_text_too(tmp_path: Path) -> None:
+    home = str(tmp_path / "agent")
+    with HierarchicalMemory(store=SQLiteStore(home, vector_index="exact"),
+                            embedder=HashingEmbedder()) as m:
+        m.add_fact("the staging cluster is amber", "durable")
+    with make_memory(Path(home)) as reopened:
+        assert [f.text for f in reopened.core] == ["the staging cluster is amber"]
+
+
 def test_a_path_and_a_store_together_are_refused(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "agent")
     try:

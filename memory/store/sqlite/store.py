@@ -87,7 +87,7 @@ class SQLiteStore(NestedTransactions):
     home's writer lock (a snapshot restore), then moved into place.
     """
 
-    def __init__(self, home: Path | None, *, durability: str = "normal",
+    def __init__(self, home: Path | str | None, *, durability: str = "normal",
                  read_only: bool = False, db_file: str = DB_FILE,
                  vector_index: str = "auto", ef_search: int | None = None) -> None:
         if durability not in DURABILITY:
@@ -98,6 +98,7 @@ class SQLiteStore(NestedTransactions):
         #: How vectors are searched (memory.store.vector_choice).
         self.vector_index = checked_vector_index(vector_index)
         self.ef_search = checked_ef_search(ef_search)
+        home = Path(home) if home is not None else None  # a str is a path too
         self.home = home
         self.database = home / db_file if home is not None else None
         self.durability = durability
