@@ -40,7 +40,15 @@ def printable(text: str) -> str:
 
 
 class TerminalConsole(Console):
-    """A rich console that never passes a control character of the text it shows."""
+    """A rich console that never passes a control character of the text it shows.
+
+    Writing to a pipe or a file, it does not wrap lines (unless told ``soft_wrap=False``):
+    a hint's command split over two lines at column 80 cannot be copied from a log."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if "soft_wrap" not in kwargs and not self.is_terminal:
+            self.soft_wrap = True
 
     def render_str(self, text: str, **options: Any) -> Text:
         return super().render_str(printable(text), **options)

@@ -55,3 +55,13 @@ def test_a_chat_shows_an_escape_sequence_it_stored_as_text(tmp_path: Path) -> No
     with HierarchicalMemory(home / "agents" / "a", embedder=HashingEmbedder(),
                             read_only=True) as memory:
         assert [f.text for f in memory.facts()] == [f"User's name is {RED} Ana"]  # as given
+
+
+def test_into_a_pipe_or_file_a_long_line_stays_one_line() -> None:
+    hint = "embed them with `tiermem reindex --agent ops --embedder local` " * 3
+    out = io.StringIO()
+    TerminalConsole(file=out).print(hint.strip())
+    assert out.getvalue() == hint.strip() + "\n"  # a command in it can be copied whole
+    wrapped = io.StringIO()
+    TerminalConsole(file=wrapped, soft_wrap=False, width=80).print(hint.strip())
+    assert wrapped.getvalue().count("\n") > 1  # asked for explicitly, it still wraps
