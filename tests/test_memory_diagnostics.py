@@ -61,8 +61,21 @@ def test_empty_memory_reports_without_dividing_by_zero() -> None:
         report = m.diagnostics()
         assert report["core"]["pct_durable"] is None
         assert report["archival"]["hit_rate"] is None
-        assert report["evictions"]["per_interaction"] == 0.0
+        assert report["evictions"]["per_interaction"] is None
         assert report["red_flags"] == []
+
+
+def test_rates_need_two_interactions_on_record_not_one() -> None:
+    with make_memory() as m:
+        m.process_interaction("I like tea.", "Noted.")
+        once = m.diagnostics()
+        assert once["recall"]["messages"] == 2
+        # One point is no rate: n/a, not a 0.00 that reads as "nothing grows".
+        assert once["recall"]["growth_per_interaction"] is None
+        assert once["archival"]["growth_per_interaction"] is None
+        assert once["evictions"]["recent_per_interaction"] is None
+        m.process_interaction("I like jazz.", "Noted.")
+        assert m.diagnostics()["recall"]["growth_per_interaction"] == pytest.approx(2.0)
 
 
 def test_core_thrashing_is_flagged() -> None:

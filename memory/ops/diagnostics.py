@@ -97,9 +97,11 @@ def compute_diagnostics(memory: DiagnosedMemory) -> dict[str, Any]:
         if recent else 0.0
     )
     span = (recent[0][0] - recent[-1][0]) if len(recent) > 1 else 0
-    recent_evictions = (recent[0][2] - recent[-1][2]) / span if span else 0.0
-    archival_growth = (recent[0][3] - recent[-1][3]) / span if span else 0.0
-    recall_growth = (recent[0][4] - recent[-1][4]) / span if span else 0.0
+    # None until two interactions are on record: one point is no rate, and 0.00 would
+    # read as "nothing grows".
+    recent_evictions = (recent[0][2] - recent[-1][2]) / span if span else None
+    archival_growth = (recent[0][3] - recent[-1][3]) / span if span else None
+    recall_growth = (recent[0][4] - recent[-1][4]) / span if span else None
     searches = memory.counters["archival_searches"]
     with_hits = memory.counters["archival_searches_with_hits"]
     hit_rate = with_hits / searches if searches else None
@@ -122,7 +124,7 @@ def compute_diagnostics(memory: DiagnosedMemory) -> dict[str, Any]:
         },
         "evictions": {
             "total": evictions,
-            "per_interaction": evictions / interactions if interactions else 0.0,
+            "per_interaction": evictions / interactions if interactions else None,
             "recent_per_interaction": recent_evictions,
         },
         "promotions": {
@@ -153,7 +155,8 @@ def compute_diagnostics(memory: DiagnosedMemory) -> dict[str, Any]:
             f"but still stored, and a snapshot carries it with the erasure owed; the next "
             f"session to open this memory for writing erases it first{REOPEN_ADVICE}",
             requests=owed))
-    if full_share >= 0.5 and recent_evictions > THRASH_EVICTIONS_PER_INTERACTION:
+    if (full_share >= 0.5 and recent_evictions is not None
+            and recent_evictions > THRASH_EVICTIONS_PER_INTERACTION):
         flags.append(_flag(
             "core_thrashing",
             f"core was >= {THRASH_FILL:.0%} full in {full_share:.0%} of recent interactions "
@@ -175,8 +178,10 @@ def compute_diagnostics(memory: DiagnosedMemory) -> dict[str, Any]:
     if len(memory.recall) >= RECALL_WARN_MESSAGES:
         flags.append(_flag(
             "recall_unbounded",
-            f"recall holds {len(memory.recall):,} messages and grows by {recall_growth:.1f} per "
-            f"interaction with no retention policy; plan erasure or summarise-and-replace",
+            f"recall holds {len(memory.recall):,} messages"
+            + (f" and grows by {recall_growth:.1f} per interaction" if recall_growth is not None
+               else "")
+            + " with no retention policy; plan erasure or summarise-and-replace",
             messages=len(memory.recall), growth=recall_growth))
     unembedded = _rows_without_vectors(memory)
     report["archival"]["without_vectors"] = unembedded["passages"]
