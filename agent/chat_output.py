@@ -93,8 +93,9 @@ def show_turn(console: Console, result: TurnResult) -> None:
             console.print(f"[yellow]  ↳ {name}: {escape(outcome.content[:160])}[/yellow]")
         elif outcome.name.endswith("search") and isinstance(outcome.value, dict):
             found = outcome.value
+            total = found["total"]
             console.print(f"[dim]  ↳ {name}({escape(found['query'][:60])})"
-                          f": {found['total']} matches[/dim]")
+                          f": {total} match{'' if total == 1 else 'es'}[/dim]")
         elif outcome.from_text:
             console.print(f"[dim]  ↳ {name}: ok[/dim]")
     reply = result.reply or ""

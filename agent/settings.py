@@ -68,7 +68,7 @@ def describe_change(name: str, old: Any, new: Any, unit: str, moved: int,
     if old == new:
         text = f"{name} unchanged: {_shown(new)}"
     elif name == "core_limit":
-        text = f"core limit {old} → {new} {unit}"
+        text = f"core limit {old} → {new} {unit.removesuffix('s') if new == 1 else unit}"
     else:
         text = f"{name} {_shown(old)} → {_shown(new)}"
     text += f" {scope}" if scope else ""

@@ -286,7 +286,8 @@ class SlashCommands:
             self.chat.usage(f"{count} matches fill {result.pages} page(s): there is no "
                             f"page {page}")
             return
-        self.console.print(f"{count} matches (page {page} of {result.pages})")
+        matches = "1 match" if result.total_exact and result.total == 1 else f"{count} matches"
+        self.console.print(f"{matches} (page {page} of {result.pages})")
         for hit in result.hits:
             extra = ""
             # A retired fact was evicted too; saying so would read as a fact still true.

@@ -92,7 +92,8 @@ def print_report(console: Any, results: Sequence[CheckResult], seconds: float) -
     if failed:
         console.print(f"[bold red]{len(failed)} of {len(results)} checks failed[/bold red]")
     else:
-        console.print(f"[green]all {len(results)} checks passed[/green]")
+        console.print("[green]the check passed[/green]" if len(results) == 1
+                      else f"[green]all {len(results)} checks passed[/green]")
 
 
 def report_json(results: Sequence[CheckResult], **meta: Any) -> dict[str, Any]:

@@ -55,7 +55,7 @@ def test_piped_chat_prints_replies_and_memory_changes(memory: HierarchicalMemory
     # The offline policy's reply lists what it stored: each change is shown once.
     assert text.count("core + User is allergic to peanuts") == 1
     assert "- core + User is allergic to peanuts (core 5/12 tokens)" in text
-    assert "↳ conversation_search(What am I allergic to?): 1 matches" in text  # the user's
+    assert "↳ conversation_search(What am I allergic to?): 1 match" in text  # the user's
     assert "(offline, quoting memory)" in text
     assert "- From core memory: User is allergic to peanuts" in text
     rows = memory.snapshot()["tables"]["messages"]
@@ -371,7 +371,7 @@ def test_recall_command_says_when_the_total_is_a_lower_bound(
     # At least the 10 ranked words matches, plus older rows matched by meaning alone.
     assert re.search(r"at least 1\d \(the newest ranked\) matches", text)
     assert "#15 user: banana bread recipe number 14" in text
-    assert "\n1 matches (page 1 of 1)" in text  # under the window: the exact count
+    assert "\n1 match (page 1 of 1)" in text  # under the window: the exact count
 
 
 def command_output(repl: ChatRepl, out: io.StringIO, line: str) -> list[str]:
@@ -452,7 +452,7 @@ def test_search_options_after_the_query_are_options(memory: HierarchicalMemory) 
     assert second[-1] == "next: /recall --all --page 3 nginx"
     # After `--` they are the query's words.
     memory.recall.append("user", "deploy --all now", turn=99)
-    assert command_output(repl, out, "/recall -- deploy --all")[0] == "1 matches (page 1 of 1)"
+    assert command_output(repl, out, "/recall -- deploy --all")[0] == "1 match (page 1 of 1)"
     assert repl.failures == 0
 
 

@@ -282,7 +282,8 @@ def print_text(console: Any, report: dict[str, Any]) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    table = Table(title=f"memory health after {report['interactions']:,} interactions")
+    done = report["interactions"]
+    table = Table(title=f"memory health after {done:,} interaction{'' if done == 1 else 's'}")
     table.add_column("section")
     table.add_column("figure")
     table.add_column("value", justify="right")
