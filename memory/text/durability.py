@@ -41,6 +41,10 @@ row    rule                        result       cues (abridged)
                                                 sister, brother, mother, mom,
                                                 father, dad, parents, cousin
                                                 (and other family)
+5      preference cue              durable      I / we / the user like(s),
+                                                love(s), hate(s), enjoy(s),
+                                                dislike(s), can't stand X
+                                                (not "it", "that", "you")
 6      explicit lead-in            durable      remember, note, keep in mind
                                                 (``lead_in``)
 7      nothing matched             short-lived  (cue is None)
@@ -59,6 +63,9 @@ Why this order:
 - Row 5 sits below row 4 because who a sentence is about does not make what
   it says last: "My wife is Maria" is kept, "My mom is in the hospital this
   week" passes.
+- Preferences share row 5: "I hate onions" and "User loves jazz" are as lasting as
+  "I prefer window seats" (row 3), but "I love the weather now" is a passing
+  remark, and a reaction ("I love it", "I like that idea") is no fact at all.
 - Row 6 sits below the short-lived rows so "remember that the api is
   restarting right now" still rotates out, but an explicit request to
   remember otherwise makes the fact durable.
@@ -197,6 +204,17 @@ _PERSON = _cues(
                r"|family)\b"),
 )
 
+#: Row 5 too: a stated liking or dislike of something ("I hate onions", "User loves jazz").
+#: A reaction to what was just said ("I love it", "I like your idea") names no object.
+_PREFERENCE = _cues(
+    ("likes", rf"\b(?:i|we|user|the\s+user|he|she|they)\s+"
+              rf"(?:(?:really|also|just|do|does|don{_APOS}?t|doesn{_APOS}?t|do\s+not|does\s+not)"
+              rf"\s+){{0,2}}"
+              rf"(?:likes?|loves?|hates?|enjoys?|dislikes?|adores?|detests?"
+              rf"|can{_APOS}?t\s+stand|cannot\s+stand)\s+"
+              rf"(?!(?:it|that|this|these|those|you|your|yours|how|what|when|the\s+idea)\b)\w"),
+)
+
 _WEAK_SHORT_LIVED = _cues(
     ("this week", r"\bthis\s+week\b"),
     ("this month", r"\bthis\s+month\b"),
@@ -292,7 +310,7 @@ def classify_durability(sentence: str) -> tuple[Durability, str | None]:
     weak = _first_cue(_WEAK_SHORT_LIVED, text)
     if weak is not None:
         return SHORT_LIVED, weak
-    person = _first_cue(_PERSON, text)
+    person = _first_cue(_PERSON, text) or _first_cue(_PREFERENCE, text)
     if person is not None:
         return DURABLE, person
     found = lead_in(strip_markers(text))
