@@ -212,7 +212,7 @@ def _request(given: str, note: Callable[[str], None]) -> str | None:
         read = read_bounded(sys.stdin.buffer, MAX_REQUEST_CHARS + 1024)
         if read is None:
             note(f"the request on standard input is over {MAX_REQUEST_CHARS:,} characters, "
-                 "the longest forget request; give the exact text of one item")
+                 "longer than any stored text; give the exact text of one item")
             return None
         given = read
     try:

@@ -17,6 +17,8 @@ from tiermem.memory.errors import InvalidInputError
 #: Upper bound for one stored text (a message or a passage). Larger inputs are
 #: almost always a pasted file, which belongs in archival as several passages.
 MAX_TEXT_CHARS = 200_000
+#: Upper bound for a search query: the words of a question or a request, not a document.
+MAX_QUERY_CHARS = 10_000
 # Used with fullmatch: ``$`` would also match before a trailing newline.
 _AGENT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 

@@ -91,14 +91,32 @@ def test_forget_dash_reads_standard_input_bounded(
     stream = CountingStream(None)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(stream)))
     assert run(["forget", "--agent", "ada", "--embedder", "hashing", "-"]) == 2
-    assert "over 10,000 characters" in capsys.readouterr().err
-    assert stream.handed < 64 * 1024
+    assert ("the request on standard input is over 200,000 characters, longer than any "
+            "stored text" in capsys.readouterr().err)
+    assert stream.handed < MAX_TEXT_CHARS + 64 * 1024
     for empty in ("", "  "):
         assert run(["forget", "--agent", "ada", "--embedder", "hashing", empty]) == 2
         assert "forget request is empty" in capsys.readouterr().err
     with make_memory(tmp_path / "agents" / "ada") as memory:
         assert [f.text for f in memory.facts()] == ["User's card number is 4111"]
 
+
+def test_forget_dash_takes_a_message_as_long_as_chat_stores(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # A chat keeps messages up to 200,000 characters; exact matching compares whole texts,
+    # so the whole of such a message must be a request `forget -` takes.
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    text = " ".join(f"word{i}" for i in range(1600)) + "."
+    assert 10_000 < len(text) < MAX_TEXT_CHARS
+    for command in (["chat", "--agent", "ada", "--offline"], ["forget", "--agent", "ada", "-"]):
+        stdin = io.TextIOWrapper(io.BytesIO(f"{text}\n".encode()))
+        monkeypatch.setattr(sys, "stdin", stdin)
+        assert run([*command, "--embedder", "hashing"]) == 0, capsys.readouterr().err
+    assert capsys.readouterr().out.endswith(" message(s) (audit #1)\n")
+    with make_memory(tmp_path / "agents" / "ada", read_only=True) as memory:
+        assert memory.recall_search("word1599", k=5).hits == []
+        assert [r.outcome for r in memory.forget_requests()] == ["matched"]
 
 def test_closed_standard_streams_are_one_line_usage_errors(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

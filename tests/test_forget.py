@@ -341,3 +341,55 @@ def test_exact_matches_a_text_composed_or_decomposed(where: dict[str, Any], stor
         assert (len(result.forgotten.facts), len(result.forgotten.messages)) == (1, 1)
         assert m.forget(unicodedata.normalize(asked, "Filed: " + text)).outcome == "matched"
         assert m.facts() == [] and m.recall_search("Paulo", k=5).hits == []
+
+
+def _distinct_words(chars: int) -> str:
+    """A text of about ``chars`` characters, every word another one (each a full-text term)."""
+    words = " ".join(f"w{i:x}q" for i in range(chars // 5 + 1))
+    return words[:chars].rsplit(" ", 1)[0] + "."
+
+
+def test_exact_forgets_and_erases_a_stored_text_of_any_length(where: dict[str, Any]) -> None:
+    # Exact matching compares whole texts, so a request as long as the longest message a
+    # store keeps must be taken; the audit keeps a hash, whatever the request's length.
+    from tiermem.memory.ops.forget import request_hash
+    from tiermem.memory.validation import MAX_TEXT_CHARS
+
+    text = _distinct_words(MAX_TEXT_CHARS)
+    assert MAX_TEXT_CHARS - 10 < len(text) <= MAX_TEXT_CHARS
+    with make_memory(**where) as m:
+        m.recall.append("user", text, turn=1)
+        m.recall.append("user", "w0q w1q", turn=2)
+        result = m.forget(f"  {text}\n", erase=True)
+        assert result.outcome == "matched" and len(result.forgotten.messages) == 1
+        assert result.erasure is not None and result.erasure.messages == 1
+        [audit] = m.forget_requests()
+        assert (audit.outcome, audit.forgotten) == ("matched", result.forgotten)
+        # Erased: the hash of the request gave way to a random value.
+        assert len(audit.request_hash) == 64 and audit.request_hash != request_hash(m, text)
+        assert [h.text for h in m.recall_search("w0q w1q", k=5).hits] == ["w0q w1q"]
+        with pytest.raises(InvalidInputError, match="over the limit of 200,000"):
+            m.forget(text + " w" * MAX_TEXT_CHARS)
+
+
+def test_a_request_too_long_for_the_judge_is_refused_naming_exact_mode(
+        where: dict[str, Any]) -> None:
+    # The judge's search query and prompt hold at most 10,000 characters; a longer
+    # request is refused before anything is judged, forgotten or audited.
+    asked: list[str] = []
+    judge = FunctionJudge(lambda system, user: asked.append(user) or '{"ids": []}')
+    text = _distinct_words(12_000)
+    with make_memory(**where, judge=judge, forget=ForgetConfig(mode="top_k_llm")) as m:
+        m.recall.append("user", text, turn=1)
+        with pytest.raises(InvalidInputError, match=rf"{len(text):,} characters, over the 10,000 a "
+                           r"model is asked to judge \(mode 'top_k_llm'\); a longer text "
+                           r"is forgotten in mode 'exact'"):
+            m.forget(text)
+        with pytest.raises(InvalidInputError, match="'exact_then_top_k_llm', and no stored "
+                                                    "text equals it"):
+            m.forget(text[:-1] + " w1q.", mode="exact_then_top_k_llm")
+        assert m.forget_requests() == [] and asked == []
+        # Equal to a stored text, it needs no judge.
+        result = m.forget(text, mode="exact_then_top_k_llm")
+        assert result.outcome == "matched" and len(result.forgotten.messages) == 1
+        assert asked == []

@@ -61,10 +61,14 @@ from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.records import ForgetRequest, Forgotten
 from tiermem.memory.text.digest import norm_hash
 from tiermem.memory.text.extract import fact_norm
-from tiermem.memory.validation import check_flag, clean_text
+from tiermem.memory.validation import MAX_QUERY_CHARS, MAX_TEXT_CHARS, check_flag, clean_text
 
-#: The longest forget request accepted, in characters.
-MAX_REQUEST_CHARS = 10_000
+#: The longest forget request accepted, in characters: any text a store holds, since exact
+#: matching compares a stored text whole.
+MAX_REQUEST_CHARS = MAX_TEXT_CHARS
+#: The longest request a model is asked about (``top_k_llm``, and ``exact_then_top_k_llm``
+#: when no stored text equals it): it is a search query and part of the judge's prompt.
+MAX_JUDGED_REQUEST_CHARS = MAX_QUERY_CHARS
 
 
 @dataclass(frozen=True)
@@ -159,6 +163,8 @@ def run_forget(memory: ForgettingMemory, request: str, config: ForgetConfig,
     check_flag(erase, "erase")
     if config.mode not in MODES:
         raise InvalidInputError(f"mode must be one of {', '.join(MODES)}, got {config.mode!r}")
+    if len(request) > MAX_JUDGED_REQUEST_CHARS and _asks_the_judge(memory, request, config):
+        raise InvalidInputError(_too_long_to_judge(request, config.mode))
     if judge is None and _asks_the_judge(memory, request, config):
         _audit(memory, request, config.mode, Selection("failed", detail="no judge configured"))
         raise JudgeMissingError(config.mode)
@@ -201,6 +207,15 @@ def _asks_the_judge(memory: ForgettingMemory, request: str, config: ForgetConfig
     if config.mode == "exact":
         return False
     return config.mode == "top_k_llm" or not exact_selection(memory, request, config).items
+
+
+def _too_long_to_judge(request: str, mode: str) -> str:
+    """Why a request this long is refused in ``mode``, and the ways that take such a text."""
+    unmatched = ", and no stored text equals it" if mode == "exact_then_top_k_llm" else ""
+    return (f"forget request is {len(request):,} characters, over the "
+            f"{MAX_JUDGED_REQUEST_CHARS:,} a model is asked to judge (mode {mode!r}"
+            f"{unmatched}); a longer text is forgotten in mode 'exact', which needs no model, "
+            f"given whole as stored, or erased by its id (HierarchicalMemory.erase)")
 
 
 def _select(memory: ForgettingMemory, request: str, config: ForgetConfig,

@@ -37,6 +37,11 @@ from tiermem.memory.types import Hit
 _LETTER = {"core": "F", "archival": "P", "recall": "M"}
 #: The longest search query a planner may return.
 MAX_PLAN_CHARS = 1000
+#: How many of a request's words exact matching looks its candidates up by. A text equal to
+#: the request holds every one of them, so a few (its longest, the rarest as a rule) find
+#: the same texts to compare as all would, and a request as long as a stored text (tens of
+#: thousands of words) stays a small query, within what PostgreSQL takes in one statement.
+LOOKUP_WORDS = 32
 ANSWER_FORMAT = (
     '\n\nAnswer with one JSON object and nothing else: {"ids": ["F3", "M12"]} listing the '
     'candidate ids the request directly targets ({"ids": []} when it targets none of '
@@ -97,7 +102,7 @@ def exact_selection(memory: RankedMemory, request: str, config: ForgetConfig
     # The words of both spellings (composed and decomposed), so a text stored in either
     # is a candidate: the full-text index may split a decomposed word at its accent.
     spellings = {words for form in ("NFC", "NFD")
-                 if (words := tuple(query_terms(unicodedata.normalize(form, request))))}
+                 if (words := _lookup_words(unicodedata.normalize(form, request)))}
 
     def having_every_word(table: TextTable) -> list[int]:
         found: set[int] = set()
@@ -124,6 +129,12 @@ def exact_selection(memory: RankedMemory, request: str, config: ForgetConfig
         return Selection("unmatched", detail=f"no stored text equals the request; exact "
                                              f"matching {exact_rule(config.exact)}")
     return Selection("matched", items)
+
+
+def _lookup_words(text: str) -> tuple[str, ...]:
+    """The words of ``text`` its equals are looked up by (``LOOKUP_WORDS``)."""
+    longest = sorted(query_terms(text), key=lambda word: (-len(word), word))
+    return tuple(longest[:LOOKUP_WORDS])
 
 
 def exact_rule(options: ExactOptions) -> str:

@@ -29,7 +29,7 @@ from tiermem.memory.search.replies import replies_to
 from tiermem.memory.store.records import TextTable
 from tiermem.memory.tiers.lifecycle import FactLifecycle
 from tiermem.memory.types import Hit, SearchResult
-from tiermem.memory.validation import check_flag, check_results, clean_text
+from tiermem.memory.validation import MAX_QUERY_CHARS, check_flag, check_results, clean_text
 
 
 class SearchedMemory(RankedMemory, GuardedMemory, Protocol):
@@ -116,7 +116,7 @@ def query(memory: SearchedMemory, q: str, k: int = 10, touch: bool = True,
     check_results(k)
     check_flag(touch, "touch")
     check_hop(hop)
-    q = clean_text(q, "query", max_chars=10_000)
+    q = clean_text(q, "query", max_chars=MAX_QUERY_CHARS)
     found = query_all(memory, q, k, hop)
     if touch:
         count_used(memory, q, found.hits, found.core_strong)

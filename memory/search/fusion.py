@@ -93,7 +93,13 @@ from tiermem.memory.search.replies import Replies, lift_replies
 from tiermem.memory.store.contract import LexicalIndex, VectorIndex
 from tiermem.memory.store.records import RowFilter
 from tiermem.memory.types import Hit, SearchResult
-from tiermem.memory.validation import check_page, clean_text, end_of_day, to_timestamp
+from tiermem.memory.validation import (
+    MAX_QUERY_CHARS,
+    check_page,
+    clean_text,
+    end_of_day,
+    to_timestamp,
+)
 
 # The query-text helpers live in memory.search.lexical, the weights in
 # memory.search.fusion_weights and the fused scores in memory.search.fusion_scores;
@@ -279,7 +285,7 @@ def search_page(
     replies to the best hits that are questions, which rank beside them
     (memory.search.replies); every page is cut from that one order.
     """
-    query = clean_text(query, "query", max_chars=10_000)
+    query = clean_text(query, "query", max_chars=MAX_QUERY_CHARS)
     page, k = check_page(page, k)
     # A page past the tier's last row is empty whatever matches; ranking to its depth would
     # also overflow SQLite's and FAISS's integers. One page's worth still yields the total.
@@ -334,5 +340,5 @@ def dense_query_of(
     asks each tier first, so all the texts run through the model in one batch."""
     if vectors is None or not len(vectors) or weights.dense <= 0:
         return None
-    return lexical_query_text(lexical, clean_text(query, "query", max_chars=10_000), weights,
-                              rows)
+    return lexical_query_text(lexical, clean_text(query, "query", max_chars=MAX_QUERY_CHARS),
+                              weights, rows)
