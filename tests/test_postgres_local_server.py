@@ -21,7 +21,7 @@ from tiermem.cli import main
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.errors import ConnectionLostError, StoreError
 from tiermem.memory.hierarchy import HierarchicalMemory
-from tiermem.memory.store.postgres import connection, local_server
+from tiermem.memory.store.postgres import connection, local_server, start_lock
 from tiermem.memory.store.postgres.local_server import PG_MAJOR, LocalPostgres, LocalServerError
 
 
@@ -42,6 +42,8 @@ def test_server_starts_with_pgvector_listens_on_a_socket_only_and_stops(scratch_
     assert server.status() is None
     dsn = server.start()
     assert server.start() == dsn  # a running server is reused, not started twice
+    # Each start took its lock file away: none pile up in the temporary directory.
+    assert not start_lock.start_lock(server.data_dir).exists()
     status = server.status()
     assert status is not None and status.ready and status.socket_dir == server.data_dir
     with psycopg.connect(dsn) as conn:
@@ -79,7 +81,7 @@ def test_two_starts_of_one_directory_take_turns(
 
     def another_start_meanwhile(self: LocalPostgres, timeout: int) -> str:
         # What a second `tiermem pg start --dir` finds while this one runs initdb.
-        fd = os.open(local_server.start_lock(self.data_dir), os.O_RDWR)
+        fd = os.open(start_lock.start_lock(self.data_dir), os.O_RDWR)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             held.append(False)
@@ -91,8 +93,58 @@ def test_two_starts_of_one_directory_take_turns(
 
     monkeypatch.setattr(LocalPostgres, "_start", another_start_meanwhile)
     assert LocalPostgres(data_dir).start() == "postgresql://test"
+    assert not start_lock.start_lock(data_dir).exists()  # removed, not left in $TMPDIR
     assert LocalPostgres(data_dir).start() == "postgresql://test"  # let go after the first
     assert held == [True, True]
+    assert not start_lock.start_lock(data_dir).exists()
+
+
+def test_a_start_that_waited_on_a_removed_lock_file_waits_for_the_next_holder(
+        scratch_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # W waits on the lock file start A holds; A removes it as it ends, and start C takes
+    # a new file at the same path. W's lock on the removed file locks nothing: W must
+    # open the path again and wait for C, not run beside it.
+    import threading
+
+    data_dir = scratch_dir / "pg"
+    path = start_lock.start_lock(data_dir)
+    events: list[str] = []
+    w_waits, c_holds, w_moved = threading.Event(), threading.Event(), threading.Event()
+    real_open = start_lock._open
+
+    def watched_open(where: Path) -> int:
+        if threading.current_thread().name != "W":
+            return real_open(where)
+        if w_waits.is_set():  # W opens the path again: once C holds the file there
+            assert c_holds.wait(30)
+            fd = real_open(where)
+            events.append("W opened again")
+            w_moved.set()
+            return fd
+        fd = real_open(where)
+        events.append("W opened")
+        w_waits.set()
+        return fd
+
+    def waiter() -> None:
+        with start_lock.starting(data_dir):
+            events.append("W entered")
+            w_moved.set()
+
+    monkeypatch.setattr(start_lock, "_open", watched_open)
+    w = threading.Thread(target=waiter, name="W", daemon=True)
+    with start_lock.starting(data_dir):  # A
+        w.start()
+        assert w_waits.wait(30)  # W has A's file open, and waits to lock it
+    assert not path.exists()
+    with start_lock.starting(data_dir):  # C
+        c_holds.set()
+        assert w_moved.wait(30)  # W entered (beside C) or opened C's file to wait for it
+        events.append("C left")
+    w.join(30)
+    # C removed its file too: W, let in, found the path free and made its own.
+    assert events == ["W opened", "W opened again", "C left", "W opened again", "W entered"]
+    assert not path.exists()
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="only a server root starts runs as another account")

@@ -19,8 +19,6 @@ attempt (as another user, say) starts clean.
 from __future__ import annotations
 
 import contextlib
-import fcntl
-import hashlib
 import importlib.util
 import os
 import pwd
@@ -29,7 +27,7 @@ import shutil
 import stat
 import subprocess
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,6 +35,7 @@ from urllib.parse import quote
 
 from tiermem.memory.errors import StoreError
 from tiermem.memory.process_check import process_alive
+from tiermem.memory.store.postgres.start_lock import starting
 
 #: The PostgreSQL major version the wheel ships and this module runs.
 PG_MAJOR = 18
@@ -170,7 +169,7 @@ class LocalPostgres:
         A server already running on the directory is left as it is. Two starts of one
         directory at once take turns: the second finds the first's server running.
         """
-        with _starting(self.data_dir):
+        with starting(self.data_dir):
             running = self.status()
             if running is not None and running.ready:
                 return running.dsn
@@ -355,31 +354,6 @@ class LocalPostgres:
                 f"could not {what} in {self.data_dir} ({program} exited with "
                 f"{result.returncode}): {said}{self._root_hint()}"
                 + (f"\nserver log ({log}):\n{tail}" if tail else ""))
-
-
-def start_lock(data_dir: Path) -> Path:
-    """The file a start of ``data_dir``'s server locks (``_starting``)."""
-    digest = hashlib.sha256(str(data_dir.absolute()).encode()).hexdigest()[:16]
-    return Path(tempfile.gettempdir()) / f"tiermem-pg-start-{digest}.lock"
-
-
-@contextlib.contextmanager
-def _starting(data_dir: Path) -> Iterator[None]:
-    """Held while one process starts the server of ``data_dir``: two at once would both run
-    initdb on it, and as root both rebuild the programs' copy under each other (which left
-    it broken for every later start). The lock file is in the temporary directory, named
-    after the data directory, so nothing is added beside it; where it cannot be opened the
-    start goes on without it."""
-    try:
-        fd = os.open(start_lock(data_dir), os.O_RDWR | os.O_CREAT, 0o600)
-    except OSError:
-        yield
-        return
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)
 
 
 def _missing_directories(path: Path) -> list[Path]:
