@@ -74,7 +74,7 @@ def run_locomo(options: EvalOptions, console: Any,
                note: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Run the evaluation, print its tables, and return the report; ``note`` (by default
     the console) is told what was assumed about the model's server."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, TimeElapsedColumn
 
     if note is None:
         def note(text: str) -> None:
@@ -97,12 +97,18 @@ def run_locomo(options: EvalOptions, console: Any,
                TimeElapsedColumn())
     if options.cv:
         return _run_cv(options, conversations, configs, embedder, console, columns)
-    with Progress(*columns, console=console, transient=True) as progress:
-        if options.mode == "qa":
-            from tiermem.evals.baselines import BASELINES
-            from tiermem.evals.qa import make_llm, run_qa
+    # The model before the progress bar: a model that cannot be made stops the run with
+    # nothing of the bar written.
+    llm = None
+    if options.mode == "qa":
+        from tiermem.evals.qa import make_llm
 
-            llm = make_llm(options, note)
+        llm = make_llm(options, note)
+    with _progress(console, columns) as progress:
+        if llm is not None:
+            from tiermem.evals.baselines import BASELINES
+            from tiermem.evals.qa import run_qa
+
             baselines = BASELINES if options.baselines else ()
             log = _unit_log(console, len(conversations) * (len(configs) + len(baselines)),
                             ("f1", "judge", "answered"))
@@ -138,6 +144,16 @@ def run_locomo(options: EvalOptions, console: Any,
     if options.json_path is not None:
         console.print(f"report written to {options.json_path}")
     return report
+
+
+def _progress(console: Any, columns: Sequence[Any]) -> Any:
+    """The progress bar, shown on a terminal only: elsewhere it would show nothing but
+    still end with a line break (on an error or Ctrl-C too), and ``_unit_log``'s lines on
+    standard error stand in for it."""
+    from rich.progress import Progress
+
+    return Progress(*columns, console=console, transient=True,
+                    disable=not console.is_terminal)
 
 
 def _unit_log(console: Any, total: int, shown: Sequence[str]) -> UnitLog:
@@ -192,13 +208,11 @@ def _note_rewrites(console: Any, report: dict[str, Any], rewriter: QueryRewriter
 
 def _run_cv(options: EvalOptions, conversations: Sequence[Any], configs: Sequence[Any],
             embedder: Embedder, console: Any, columns: Sequence[Any]) -> dict[str, Any]:
-    from rich.progress import Progress
-
     from tiermem.evals.cv import render_cv, run_cv
     from tiermem.memory.output_file import write_atomic
 
     ks = sorted({1, 10, *options.ks})  # tuning and the tables read recall@1 and recall@10
-    with Progress(*columns, console=console, transient=True) as progress:
+    with _progress(console, columns) as progress:
         report = run_cv(conversations, configs, embedder, ks, limit=options.limit,
                         progress=progress)
     render_cv(console, report)

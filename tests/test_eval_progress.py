@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from fake_openai import FakeOpenAIServer, FakeResponse
 from locomo_helpers import two_turns, write_conversation
+from test_cli import tiermem
 
 import tiermem.evals.qa as qa
 import tiermem.evals.retrieval as retrieval
@@ -53,7 +54,9 @@ def test_ctrl_c_says_what_the_report_keeps_and_how_to_go_on(
     monkeypatch.setattr(retrieval, "run_unit", second_interrupted)
     report = tmp_path / "r.json"
     assert main(_retrieval(data_file, *(["--json", str(report)] if json_given else []))) == 130
-    error = " ".join(capsys.readouterr().err.split())
+    captured = capsys.readouterr()
+    assert captured.out == ""  # nothing of the progress bar, not even a line break
+    error = " ".join(captured.err.split())
     if json_given:
         assert (f"interrupted: the report at {report} keeps 1 finished part; the same command "
                 "with --resume continues it") in error
@@ -81,7 +84,21 @@ def test_ctrl_c_mid_qa_part_counts_its_answers(
     assert main(["eval", "locomo", "--data", str(data_file), "--mode", "qa", "--config", "bm25",
                  "--embedder", "hashing", "--model", server.model, "--base-url",
                  server.base_url, "--context-window", "8192", "--json", str(report)]) == 130
-    error = " ".join(capsys.readouterr().err.split())
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    error = " ".join(captured.err.split())
     assert "[1/3] bm25 on conversation 7: started" in error
     assert (f"the report at {report} keeps 0 finished parts, and 1 answer of parts not "
             "finished; the same command with --resume continues it") in error
+
+
+def test_a_run_that_cannot_start_prints_nothing_on_standard_output(
+        data_file: Path, tmp_path: Path) -> None:
+    # QA with no model configured stops before any work: the error goes to standard
+    # error, and standard output (the tables, or the report with --json -) stays empty.
+    for extra in ((), ("--json", "-")):
+        done = tiermem(tmp_path / "home", "eval", "locomo", "--data", str(data_file),
+                       "--mode", "qa", "--embedder", "hashing", *extra)
+        assert done.returncode == 2, done.stderr
+        assert done.stdout == "", extra
+        assert done.stderr.startswith("tiermem: QA mode and --rewrite need a model")
