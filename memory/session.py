@@ -213,8 +213,12 @@ def build_tiers(memory: OpenedMemory, policy: EvictionPolicy | None,
     memory.core_vectors = CoreVectors(memory.embedder)
     memory.tokenizer = TokenCounter()
     kept = None if store.read_only else (config if store_settings else memory.stored_config())
+    # Before core, whose eviction keys read the clock: a fact read after it counts as read
+    # now. The tick is loaded here too, so core's first keys are taken at the right time.
+    memory.interactions = InteractionClock(config.clock, memory.now)
+    memory.interactions.tick = int(store.settings.get("tick", "0") or 0)
     memory.core = CoreTier(store, memory.policy, config.core_limit, config.core_limit_unit,
-                           memory.tokenizer.count)
+                           memory.tokenizer.count, memory.interactions.clock_now)
     memory.archival = ArchivalTier(
         store, memory.embedder, store.vectors("passages", memory.embedder.dim), config.fusion)
     recall_vectors = (
@@ -225,7 +229,6 @@ def build_tiers(memory: OpenedMemory, policy: EvictionPolicy | None,
     memory.prompt_history = PromptHistory(
         store, screen=memory.retained if memory.privacy is not None else None)
     memory.forgotten_norms = ForgottenNorms(store)
-    memory.interactions = InteractionClock(config.clock, memory.now)
     memory.journal = Journal(store, memory.interactions)
     memory.lifecycle = FactLifecycle(memory.core, memory.archival, store.settings,
                                      memory.interactions, memory.journal, config,

@@ -66,3 +66,55 @@ def test_a_fact_read_after_a_wall_clock_set_back_scores_as_just_read() -> None:
         now[0] = WALL_NOW - 1000 * WALL_TAU  # about three years back: exp(1000) overflows
         (fact,) = m.facts()
         assert m.fact_score(fact) == max(fact.access_count, 1)
+
+
+def test_a_fact_read_ahead_of_a_clock_set_back_is_evicted_by_its_score() -> None:
+    # Its key took the reading as it was: read "30 days ahead", it outranked e^30 accesses
+    # and stayed in core whatever its score, while the fact used most was evicted.
+    now = [WALL_NOW + 30 * 86_400.0]  # the clock runs 30 days fast
+    with make_memory(core_limit=2, core_limit_unit="facts", clock="wall",
+                     now=lambda: now[0]) as m:
+        ahead = m.add_fact("alpha fact read once while the clock was fast", "durable")
+        now[0] = WALL_NOW  # corrected
+        used = m.add_fact("bravo fact used often", "durable")
+        for _ in range(5):
+            now[0] += 60
+            with m.interaction():
+                m.query("bravo fact used often")
+        now[0] += 60
+        scores = {f.id: m.fact_score(f) for f in m.core}
+        assert scores[ahead] < scores[used]
+        m.add_fact("charlie new fact", "durable")
+        assert m.fact(ahead).tier == "archival" and m.fact(used).tier == "core"
+
+
+def test_the_heap_pops_in_score_order_as_the_clock_moves_both_ways() -> None:
+    import dataclasses
+    import random
+
+    from tiermem.memory.tiers.policies import EvictionHeap, make_policy
+    from tiermem.memory.types import Fact
+
+    rng = random.Random(7)
+    now = [100.0]
+    for name in ("freq_recency_durable", "freq_recency", "lru"):
+        policy = make_policy(name, tau=5.0)
+        heap = EvictionHeap(policy, lambda: now[0])
+        facts: dict[int, Fact] = {}
+        for i in range(1, 300):
+            now[0] = rng.uniform(50, 150)  # set back and forward between pushes
+            fact = Fact(id=i, text=str(i), durability=rng.choice(("durable", "short-lived")),
+                        created_at=0, created_tick=0, last_access=rng.uniform(0, 200),
+                        access_count=rng.randint(1, 9), source="", tokens=1,
+                        entered_core_seq=i)
+            facts[i] = fact
+            heap.push(fact)
+        while facts:
+            now[0] = rng.uniform(50, 150)
+            # The score order at the time of the pop: a reading after it counts as now.
+            expected = min(facts.values(), key=lambda f: policy.key(
+                dataclasses.replace(f, last_access=min(f.last_access, now[0]))))
+            got = heap.pop_min()
+            assert got is not None and got.id == expected.id, name
+            del facts[got.id]
+        assert heap.pop_min() is None

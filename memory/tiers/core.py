@@ -31,7 +31,10 @@ class CoreTier:
         limit: int,
         unit: str,
         count_tokens: Callable[[str], int],
+        clock: Callable[[], float] | None = None,
     ) -> None:
+        """``clock`` is the time facts' ``last_access`` is on; the heap keys a fact read
+        after it as read now, as its score does (memory/tiers/policies.py)."""
         if unit not in UNITS:
             raise ValueError(f"core_limit_unit must be 'tokens' or 'facts', got {unit!r}")
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
@@ -43,7 +46,7 @@ class CoreTier:
         self.count_tokens = count_tokens
         self._facts: dict[int, Fact] = {}
         self._counted: dict[int, tuple[int, int, int]] = {}
-        self._heap = EvictionHeap(policy)
+        self._heap = EvictionHeap(policy, clock)
         self._used = 0
         self._tokens = 0
         self._durable = 0

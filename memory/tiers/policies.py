@@ -9,6 +9,12 @@ including frequency x recency: with exponential decay
 
 the order of scores is the order of ``ln f_i + t_i / tau``, and ``t`` drops out.
 
+One reading breaks that: a last access after ``t`` (a wall clock set back since, another
+machine's snapshot). Its score counts it as just read (``score_at``), so its key must be
+taken with ``t_i = t``, and that key does move with ``t``. The heap keys such a fact as
+read now and keys it again whenever the clock has moved (``EvictionHeap``), until the clock
+passes its reading; every other key stays fixed.
+
 A policy may also *protect* a fact: under ``freq_recency_durable`` a durable
 fact is never evicted to make room for a short-lived one. When the next victim
 is protected, the incoming fact goes straight to archival instead.
@@ -19,6 +25,7 @@ policy under test in the benchmark battery) next to the five built-ins.
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 import itertools
 import math
@@ -40,7 +47,8 @@ class EvictionPolicy(Protocol):
         ...
 
     def key(self, fact: Fact) -> tuple[float, ...]:
-        """Sort key; the smallest key is evicted first. Must not depend on the clock."""
+        """Sort key; the smallest key is evicted first. Must not depend on the clock (a
+        reading after the clock is the heap's to cap: ``EvictionHeap``)."""
         ...
 
     def may_evict_for(self, victim: Fact, incoming: Fact) -> bool:
@@ -194,14 +202,27 @@ class EvictionHeap:
     pass for live when the same fact is pushed again later (retired, then
     promoted back). The heap is compacted when stale entries outnumber live
     ones, so memory stays O(n) and each operation O(log n) amortised.
+
+    ``clock`` is the memory's clock (the time ``last_access`` is on). A fact read after
+    it is keyed as read at that time, as its score counts it (module docstring). A second
+    heap, of the latest readings, finds the facts the clock has fallen behind (it was set
+    back) without a scan; those are keyed again before a pop whenever the clock has moved,
+    so the order popped is the order of the scores at the time of the pop. Without a
+    clock, keys take the readings as they are.
     """
 
-    def __init__(self, policy: EvictionPolicy) -> None:
+    def __init__(self, policy: EvictionPolicy,
+                 clock: Callable[[], float] | None = None) -> None:
         self.policy = policy
+        self._clock = clock
         self._heap: list[tuple[tuple[float, ...], int, int]] = []
+        #: (-last_access, version, id) of the facts keyed with their own reading.
+        self._latest: list[tuple[float, int, int]] = []
         self._version: dict[int, int] = {}
         self._facts: dict[int, Fact] = {}
         self._next_version = itertools.count()
+        #: The facts read after the clock, by id: the time they were keyed as read at.
+        self._ahead: dict[int, float] = {}
 
     def __len__(self) -> int:
         return len(self._facts)
@@ -209,32 +230,79 @@ class EvictionHeap:
     def reset(self, facts: Iterable[Fact]) -> None:
         self._facts = {f.id: f for f in facts}
         self._version = {fact_id: next(self._next_version) for fact_id in self._facts}
-        self._heap = [(self.policy.key(f), self._version[f.id], f.id)
-                      for f in self._facts.values()]
+        self._ahead = {}
+        now = self._now()
+        self._heap, self._latest = [], []
+        for fact in self._facts.values():
+            version = self._version[fact.id]
+            self._heap.append((self._key(fact, now), version, fact.id))
+            if fact.id not in self._ahead:
+                self._latest.append((-fact.last_access, version, fact.id))
         heapq.heapify(self._heap)
+        heapq.heapify(self._latest)
 
     def push(self, fact: Fact) -> None:
         """Insert ``fact`` or re-key it after it changed."""
+        self._push(fact, self._now())
+
+    def _push(self, fact: Fact, now: float | None) -> None:
         version = next(self._next_version)
         self._version[fact.id] = version
         self._facts[fact.id] = fact
-        heapq.heappush(self._heap, (self.policy.key(fact), version, fact.id))
+        heapq.heappush(self._heap, (self._key(fact, now), version, fact.id))
+        if fact.id not in self._ahead:
+            heapq.heappush(self._latest, (-fact.last_access, version, fact.id))
         if len(self._heap) > 2 * len(self._facts) + 64:
             self._compact()
 
     def remove(self, fact_id: int) -> None:
         self._facts.pop(fact_id, None)
         self._version.pop(fact_id, None)
+        self._ahead.pop(fact_id, None)
 
     def pop_min(self) -> Fact | None:
         """Remove and return the fact with the smallest key."""
+        self._rekey_ahead()
         while self._heap:
             _, version, fact_id = heapq.heappop(self._heap)
             if self._version.get(fact_id) == version:
                 self._version.pop(fact_id)
+                self._ahead.pop(fact_id, None)
                 return self._facts.pop(fact_id)
         return None
+
+    def _now(self) -> float | None:
+        return self._clock() if self._clock is not None else None
+
+    def _key(self, fact: Fact, now: float | None) -> tuple[float, ...]:
+        if now is not None and fact.last_access > now:
+            # Scored as just read (score_at): with its own reading, a fact read "30 days
+            # ahead" would outrank e^30 accesses and never leave core.
+            self._ahead[fact.id] = now
+            return self.policy.key(dataclasses.replace(fact, last_access=now))
+        self._ahead.pop(fact.id, None)
+        return self.policy.key(fact)
+
+    def _rekey_ahead(self) -> None:
+        """Key as read now the facts whose reading the clock is behind: those it fell
+        behind since they were keyed (the latest readings first, so only they are looked
+        at), and those keyed as read at another time. Usually there are none, and a pop
+        stays O(log n)."""
+        now = self._now()
+        if now is None:
+            return
+        while self._latest and (self._version.get(self._latest[0][2]) != self._latest[0][1]
+                                or -self._latest[0][0] > now):
+            # (self._latest, not a name for it: a push may compact it into a new list)
+            _, version, fact_id = heapq.heappop(self._latest)
+            if self._version.get(fact_id) == version:
+                self._push(self._facts[fact_id], now)  # now ahead: keyed as read now
+        for fact_id, keyed_at in list(self._ahead.items()):
+            if keyed_at != now:
+                self._push(self._facts[fact_id], now)
 
     def _compact(self) -> None:
         self._heap = [e for e in self._heap if self._version.get(e[2]) == e[1]]
         heapq.heapify(self._heap)
+        self._latest = [e for e in self._latest if self._version.get(e[2]) == e[1]]
+        heapq.heapify(self._latest)
