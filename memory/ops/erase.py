@@ -50,7 +50,7 @@ from tiermem.memory.ops.state_scrub import scrub_state
 from tiermem.memory.store.contract import StorageBackend, VectorIndex
 from tiermem.memory.store.records import ForgetRequest
 from tiermem.memory.text.digest import digest_of_all, norm_hash
-from tiermem.memory.text.extract import fact_norm
+from tiermem.memory.text.extract import fact_norms
 from tiermem.memory.validation import MAX_ID, clean_text
 
 #: The setting that counts erasures, so layers above can tell that one happened.
@@ -140,7 +140,9 @@ def erase(memory: ErasedMemory, facts: Iterable[int], passages: Iterable[int],
         # from by trying every candidate: the hash that blocks a forgotten fact's
         # extraction, and the audit's hash of the request that forgot it.
         for fact in gone_facts:
-            store.forgetting.unblock(norm_hash(fact_norm(fact.text)))
+            # Every key it may be blocked under, an earlier version's included.
+            for norm in fact_norms(fact.text):
+                store.forgetting.unblock(norm_hash(norm))
         if fulfils is not None:
             conceal_requests(store, [fulfils])
             _set_pending(store, [i for i in pending_erasures(store) if i != fulfils])

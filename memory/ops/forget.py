@@ -60,7 +60,7 @@ from tiermem.memory.prompt_history import PromptHistory
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.records import ForgetRequest, Forgotten
 from tiermem.memory.text.digest import norm_hash
-from tiermem.memory.text.extract import fact_norm
+from tiermem.memory.text.extract import fact_norm, fact_norms
 from tiermem.memory.validation import MAX_QUERY_CHARS, MAX_TEXT_CHARS, check_flag, clean_text
 
 #: The longest forget request accepted, in characters: any text a store holds, since exact
@@ -141,17 +141,24 @@ class ForgottenNorms:
     def __contains__(self, norm: object) -> bool:
         return isinstance(norm, str) and norm_hash(norm) in self._hashes
 
+    def blocks(self, text: str) -> bool:
+        """Whether extraction must not store ``text``: forgotten under its key, or under
+        one an earlier version gave it and kept the hash of (memory/text/fact_keys.py)."""
+        return any(norm in self for norm in fact_norms(text))
+
     def add(self, norms: set[str], at: float) -> None:
         hashes = sorted({norm_hash(n) for n in norms})
         self.store.forgetting.block(hashes, at)
         self._hashes.update(hashes)
 
-    def lift(self, norm: str) -> None:
-        """The fact is stated again explicitly: extraction may store it again too."""
-        hashed = norm_hash(norm)
-        if hashed in self._hashes:
-            self.store.forgetting.unblock(hashed)
-            self._hashes.discard(hashed)
+    def lift(self, text: str) -> None:
+        """The fact is stated again explicitly: extraction may store it again too, in any
+        spelling (every key it may have been blocked under goes)."""
+        for norm in fact_norms(text):
+            hashed = norm_hash(norm)
+            if hashed in self._hashes:
+                self.store.forgetting.unblock(hashed)
+                self._hashes.discard(hashed)
 
 
 def run_forget(memory: ForgettingMemory, request: str, config: ForgetConfig,

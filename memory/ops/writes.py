@@ -124,14 +124,14 @@ def admit_fact(memory: WrittenMemory, text: str, durability: str, source: str,
     if not source_stored:
         check_source_message(memory, source_message_id, "fact")
     norm = fact_norm(text)
-    existing = memory.core.find_by_norm(norm)
+    existing = memory.core.find_same(text)
     with writing(memory, advances_clock=True):
         if existing is not None:
             return memory.lifecycle.reassert(existing, durability)
         if not source.startswith(EXTRACTED):
             # Stated explicitly: a fact forgotten before is stored again, and extraction
             # may find it again too (memory/ops/forget.py).
-            memory.forgotten_norms.lift(norm)
+            memory.forgotten_norms.lift(text)
         return memory.lifecycle.admit(text, norm, durability, source,
                                       memory.core.size_of_text(text), source_message_id)
 
@@ -211,9 +211,9 @@ def process_interaction(
         ])
         for extracted in extract_facts(user.kept, speaker=speaker):
             text, former = extracted.text, extracted.former
-            if any(fact_norm(t) in memory.forgotten_norms for t in (text, former) if t):
+            if any(memory.forgotten_norms.blocks(t) for t in (text, former) if t):
                 continue  # forgotten on request: only an explicit add_fact stores it again
-            if former and memory.core.find_by_norm(fact_norm(former)) is not None:
+            if former and memory.core.find_same(former) is not None:
                 text = former  # stored in that form by an earlier version: re-assert it
             with contextlib.suppress(RetentionDroppedError):
                 fact_ids.append(admit_fact(memory, text, extracted.durability,

@@ -58,6 +58,9 @@ from tiermem.memory.text.durability import (
     lead_in,
     strip_markers,
 )
+
+# The de-duplication key lives in its own module; re-exported, as callers import it here.
+from tiermem.memory.text.fact_keys import earlier_fact_norms, fact_norm, fact_norms, normalize_fact
 from tiermem.memory.text.sentences import (
     CLOSERS,
     HAS_ALNUM,
@@ -72,7 +75,10 @@ __all__ = [
     "MAX_FACT_CHARS",
     "ExtractedFact",
     "classify_durability",
+    "earlier_fact_norms",
     "extract_facts",
+    "fact_norm",
+    "fact_norms",
     "is_question",
     "normalize_fact",
 ]
@@ -388,60 +394,3 @@ def extract_facts(text: str, speaker: str = "User") -> list[ExtractedFact]:
         seen.add(key)
         facts.append(fact)
     return facts
-
-
-# ---------------------------------------------------------------------------
-# De-duplication key
-
-_SPACES = re.compile(r"\s+")
-_QUOTE_FOLD = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "«": '"', "»": '"'})
-_SURROUNDING = " .,;:!?…\"'`()[]{}"
-_USER_PREFIX = re.compile(r"^(?:user\s*:\s*)+")
-_THE_USER = re.compile(r"\b(?:the\s+)+user\b")
-_KEY_HEADS = (
-    (re.compile(r"^(?:i am|i'm)\b"), "user is"),
-    (re.compile(r"^i was\b"), "user was"),
-    (re.compile(r"^(?:i have|i've)\b"), "user has"),
-    (re.compile(r"^my\b"), "user's"),
-)
-_KEY_HEAD_VERB = re.compile(r"^i (like|love|hate|prefer|live|work|need|want|use|own)\b")
-_KEY_HEAD_PAST = re.compile(r"^i (moved|relocated)\b")
-_NORMALIZE_PASSES = 8
-
-
-def _normalize_once(key: str) -> str:
-    key = key.strip(_SURROUNDING)
-    key = _USER_PREFIX.sub("", key).strip(_SURROUNDING)
-    key = _THE_USER.sub("user", key)
-    for pattern, replacement in _KEY_HEADS:
-        key = pattern.sub(replacement, key, count=1)
-    key = _KEY_HEAD_VERB.sub(lambda m: f"user {m.group(1)}s", key, count=1)
-    key = _KEY_HEAD_PAST.sub(lambda m: f"user {m.group(1)}", key, count=1)
-    return key.strip(_SURROUNDING)
-
-
-def normalize_fact(text: str) -> str:
-    """The de-duplication key of a fact.
-
-    Casefolded, curly quotes made straight, whitespace collapsed, surrounding
-    punctuation and quotes removed; a leading "user:" dropped, "the user" read
-    as "user", and a leading "I am"/"I'm"/"I was"/"I have"/"I've"/"my"/"I
-    <verb>"/"I moved" read as the user's, the same table ``extract_facts`` rewrites by.
-    Nothing else is touched, so distinct facts keep distinct keys.
-    """
-    key = _SPACES.sub(" ", text.casefold().translate(_QUOTE_FOLD))
-    # Each pass can expose another strippable layer ('"user: I am ..."'); a few passes
-    # reach the fixed point for any realistic text.
-    for _ in range(_NORMALIZE_PASSES):
-        nxt = _normalize_once(key)
-        if nxt == key:
-            break
-        key = nxt
-    return key
-
-
-
-def fact_norm(text: str) -> str:
-    """The key that makes a fact unique: its normalised text, or the text itself casefolded
-    when normalising leaves nothing."""
-    return normalize_fact(text) or text.casefold()

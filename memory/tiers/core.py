@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.guard import read_fresh
+from tiermem.memory.text.fact_keys import fact_norms
 from tiermem.memory.tiers.policies import EvictionHeap, EvictionPolicy
 from tiermem.memory.types import Fact
 
@@ -194,6 +195,15 @@ class CoreTier:
         if found is None:
             return None
         return self._facts.get(found.id) or found
+
+    def find_same(self, text: str) -> Fact | None:
+        """The fact that states ``text``, in either tier: stored under its key, or under
+        one an earlier version gave it (memory/text/fact_keys.py)."""
+        for norm in fact_norms(text):
+            found = self.find_by_norm(norm)
+            if found is not None:
+                return found
+        return None
 
     def load(self, fact_id: int) -> Fact | None:
         if fact_id in self._facts:

@@ -277,7 +277,7 @@ class FactLifecycle:
             return fact.id
         new_text = clean_text(new_text, "new fact text")
         norm = fact_norm(new_text)
-        other = self.core.find_by_norm(norm)
+        other = self.core.find_same(new_text)
         if other is not None and other.id != fact.id:
             raise InvalidInputError(
                 f"memory already has that fact (#{other.id}, in {other.tier}); "

@@ -1,0 +1,88 @@
+"""A fact's key reads its text composed (NFC): "é" typed as one character or as "e" and
+U+0301 is one fact, and a fact forgotten in one spelling is not extracted again in the
+other. Keys and forgotten hashes an earlier version stored, without that rule, still find
+and block what they did (memory/text/fact_keys.py)."""
+
+from __future__ import annotations
+
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+import pytest
+from memory_helpers import backend_place, make_memory
+
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.text.digest import norm_hash
+from tiermem.memory.text.extract import earlier_fact_norms, fact_norm
+
+SAID = "I live in Café Street."
+FACT = "User lives in Café Street"
+SPELLINGS = [("NFC", "NFD"), ("NFD", "NFC")]
+
+
+def _spelled(form: str, text: str) -> str:
+    return unicodedata.normalize(form, text)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def where(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, Any]:
+    return backend_place(request, tmp_path, "spellings")
+
+
+@pytest.mark.parametrize(("first", "then"), SPELLINGS)
+def test_a_fact_forgotten_is_not_extracted_again_in_the_other_spelling(
+        where: dict[str, Any], first: str, then: str) -> None:
+    with make_memory(**where) as m:
+        m.process_interaction(_spelled(first, SAID), "ok")
+        assert m.forget(_spelled(first, SAID)).forgotten.facts != ()
+        assert m.process_interaction(_spelled(then, SAID), "ok") == []
+        assert list(m.core) == []
+
+
+@pytest.mark.parametrize(("first", "then"), SPELLINGS)
+def test_a_fact_in_either_spelling_is_stored_once(where: dict[str, Any], first: str,
+                                                  then: str) -> None:
+    with make_memory(**where) as m:
+        one = m.add_fact(_spelled(first, "User likes Café Noir"), "durable")
+        assert m.add_fact(_spelled(then, "User likes Café Noir"), "durable") == one
+        assert [f.id for f in m.facts()] == [one]
+        other = m.add_fact("User likes tea", "durable")
+        with pytest.raises(Exception, match="already has that fact"):
+            m.replace_in_core("tea", _spelled(then, "Café Noir"))
+        assert m.fact(other) is not None and m.fact(other).text == "User likes tea"
+
+
+def _as_an_earlier_version_stored(m: HierarchicalMemory, fact_id: int, norm: str) -> None:
+    """The fact's key as a version before the NFC rule wrote it."""
+    fact = m.store.facts.get(fact_id)
+    assert fact is not None
+    with m.store.transaction():
+        m.store.facts.update(fact, norm)
+
+
+def test_keys_an_earlier_version_stored_still_find_and_block(where: dict[str, Any]) -> None:
+    decomposed = _spelled("NFD", FACT)
+    (earlier,) = earlier_fact_norms(decomposed)  # what that version keyed it by
+    assert earlier != fact_norm(decomposed)
+    with make_memory(**where) as m:
+        stored = m.add_fact(decomposed, "durable")
+        _as_an_earlier_version_stored(m, stored, earlier)
+    with make_memory(**where) as m:  # a fact stored then is found in both spellings
+        assert m.add_fact(_spelled("NFC", FACT), "durable") == stored
+        assert m.process_interaction(_spelled("NFC", SAID), "ok") == [stored]
+        assert len(m.facts()) == 1
+        m.erase(facts=[stored], reason="test")
+        with m.store.transaction():  # that version forgot it, decomposed, and kept the hash
+            m.store.forgetting.block([norm_hash(earlier)], 1.0)
+    with make_memory(**where) as m:
+        assert m.process_interaction(_spelled("NFC", SAID), "ok") == []
+        assert m.process_interaction(_spelled("NFD", SAID), "ok") == []
+        # Stating it explicitly lifts the block, whatever key it was kept under.
+        again = m.add_fact(_spelled("NFC", FACT), "durable")
+        assert m.store.forgetting.blocked_norms() == set()
+        # An erasure takes away every hash the fact may be blocked under.
+        with m.store.transaction():
+            m.store.forgetting.block([norm_hash(earlier)], 1.0)
+        m.erase(facts=[again], reason="test")
+        assert m.store.forgetting.blocked_norms() == set()
