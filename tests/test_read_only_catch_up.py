@@ -89,6 +89,55 @@ def test_a_reader_lists_what_the_writer_evicted_as_archived(open_pair: Any) -> N
         assert reader.totals["evictions"] == writer.totals["evictions"] == 2
 
 
+def test_one_call_of_a_reader_reads_one_state_though_the_writer_commits_during_it(
+        open_pair: Any) -> None:
+    # The catch-up and the rows read after it saw two states: core's copy from before
+    # the commit beside rows from after it showed four facts in a core of two.
+    with open_pair() as (writer, reader):
+        before = sorted(f.text for f in writer.core)
+        read_rows = reader.store.facts.all
+
+        def committed_meanwhile() -> Any:
+            writer.add_fact("User lives in Lisbon")
+            writer.add_fact("User works nights")
+            return read_rows()
+
+        reader.store.facts.all = committed_meanwhile  # type: ignore[method-assign]
+        facts = reader.facts()
+        reader.store.facts.all = read_rows  # type: ignore[method-assign]
+        assert sorted(f.text for f in facts if f.tier == "core") == before
+        assert len(facts) == 2  # the state the call began in: the writer's two adds after it
+        in_core = sorted(f.text for f in reader.facts() if f.tier == "core")
+        assert in_core == sorted(f.text for f in writer.core)  # the next call: the new state
+
+
+def test_a_postgres_reader_lists_one_state_when_a_commit_beats_its_snapshot(
+        postgres_dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A commit between the notices and the read transaction is in the state read, but
+    # reloaded by the next call: the facts listed are the rows, not core's older copy.
+    from tiermem.memory.store.postgres.backend import PostgresBackend
+
+    where = {"store": postgres_dsn, "agent": "alice"}
+    with make_memory(**where, core_limit=2, core_limit_unit="facts") as writer:
+        writer.add_fact(CARD)
+        writer.add_fact("User likes green tea")
+        with make_memory(**where, read_only=True) as reader:
+            noticed = PostgresBackend._changed_elsewhere
+
+            def commit_after_the_notices(self: PostgresBackend) -> bool:
+                changed = noticed(self)
+                if self is reader.store and not self.in_transaction and changed is False:
+                    monkeypatch.setattr(PostgresBackend, "_changed_elsewhere", noticed)
+                    writer.add_fact("User lives in Lisbon")
+                    writer.add_fact("User works nights")
+                return changed
+
+            monkeypatch.setattr(PostgresBackend, "_changed_elsewhere",
+                                commit_after_the_notices)
+            in_core = [f.text for f in reader.facts() if f.tier == "core"]
+            assert sorted(in_core) == sorted(f.text for f in writer.core)
+
+
 def test_a_reader_finds_a_new_passage_by_its_vector(open_pair: Any) -> None:
     with open_pair() as (writer, reader):
         assert reader.archival_search("feline rug nap").total == 0

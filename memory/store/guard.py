@@ -11,7 +11,10 @@ answers as if it were empty.
 
 On a read-only memory the outermost guarded call first catches up with the writer
 (``StorageBackend.catch_up``): what a writer committed meanwhile, an erasure
-included, is what the call reads, never a copy held from an earlier call.
+included, is what the call reads, never a copy held from an earlier call. The
+catch-up and the call run in one read transaction (``StorageBackend.reading``), so
+a commit made during the call is not half seen: the core reloaded before it and
+the rows read after it would disagree (a core over its limit in one ``facts()``).
 """
 
 from __future__ import annotations
@@ -63,13 +66,14 @@ def _guard(method: Callable[Concatenate[S, P], R],
             if open_only and store.closed:
                 raise StoreClosedError(CLOSED)
             depth = _calls_in_progress.get(store, 0)
-            if open_only and depth == 0 and store.read_only:
-                store.catch_up()  # not mid-call: one call reads one state
-            _calls_in_progress[store] = depth + 1
-            try:
-                return method(self, *args, **kwargs)
-            finally:
-                _calls_in_progress[store] = depth
+            # Not mid-call: one call reads one state.
+            outermost = open_only and depth == 0 and store.read_only
+            with store.reading() if outermost else contextlib.nullcontext():
+                _calls_in_progress[store] = depth + 1
+                try:
+                    return method(self, *args, **kwargs)
+                finally:
+                    _calls_in_progress[store] = depth
 
     return call
 
@@ -99,4 +103,5 @@ def read_fresh(store: StorageBackend) -> None:
         return
     with _backend_errors(store), store.lock:
         if _calls_in_progress.get(store, 0) == 0:
-            store.catch_up()
+            with store.reading():  # the reload reads one state
+                pass

@@ -226,4 +226,11 @@ class CoreTier:
         return found
 
     def all_rows(self) -> list[Fact]:
-        return [self._facts.get(f.id) or f for f in self.store.facts.all()]
+        """Every fact, core's as the objects core holds (a writer mutates those in place).
+        A reader's are the rows as read: its copy of core may lag them by a commit made
+        just before its call's read transaction (PostgreSQL, ``StorageBackend.reading``),
+        and mixing the two would show facts in both tiers' places at once."""
+        rows = self.store.facts.all()
+        if self.store.read_only:
+            return rows
+        return [self._facts.get(f.id) or f for f in rows]

@@ -92,7 +92,14 @@ class Transactions(Protocol):
         hooks, so in-memory state is the database's again; True if it did. A hook that
         raises leaves the catch-up owed: the next call runs it again. Never inside a
         transaction, and a writer's store returns False. Every public method of
-        HierarchicalMemory calls it first."""
+        HierarchicalMemory calls it first, through ``reading``."""
+        ...
+
+    def reading(self) -> AbstractContextManager[None]:
+        """For a read-only store: ``catch_up``, then hold one state of the database until
+        the block ends (a read transaction), so what the catch-up reloaded and what the
+        block reads agree although a writer commits meanwhile. Inside a transaction or
+        another ``reading`` it only catches up; on a writer's store it does nothing."""
         ...
 
 

@@ -239,6 +239,31 @@ class PostgresBackend(NestedTransactions):
         self.conn.execute(f"NOTIFY {_changes_channel(self.agent_id)}")
         self.conn.execute("COMMIT")
 
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[None]:
+        """``catch_up`` and the block in one REPEATABLE READ transaction (the contract's
+        ``reading``). The writer's notices arrive only between transactions, so they are
+        collected first; the catch-up's reload then runs in the transaction, whose first
+        statement fixes the state it and the block read. A commit between the two is in
+        that state but reloaded by the next call only: ``CoreTier.all_rows`` reads a
+        reader's facts from the rows, not from its copy of core, for that."""
+        self._check_usable()
+        with self._lock:
+            idle = self.conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+            if not self._read_only or not idle:
+                self.catch_up()
+                yield
+                return
+            if self._changed_elsewhere():
+                self._catch_up_owed = True  # reloaded inside, from the transaction's state
+            self.conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            try:
+                self.catch_up()
+                yield
+            finally:
+                with contextlib.suppress(psycopg.Error):
+                    self.conn.execute("ROLLBACK")  # it wrote nothing: nothing to keep
+
     def _on_notify(self, _: psycopg.Notify) -> None:
         self._notified = True
 

@@ -285,6 +285,18 @@ class SQLiteStore(NestedTransactions):
                 if self.conn.in_transaction:
                     self.conn.execute("COMMIT")
 
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[None]:
+        """``catch_up`` and the block in one read transaction (the contract's ``reading``).
+        Its first read, ``PRAGMA data_version``, fixes the state read: the version it
+        checks is that of the rows the catch-up reloads and the block reads."""
+        if not self.read_only:
+            yield
+            return
+        with self.read_snapshot():
+            self.catch_up()
+            yield
+
     def _begin(self, savepoint: str | None) -> None:
         self.conn.execute("BEGIN IMMEDIATE" if savepoint is None else f"SAVEPOINT {savepoint}")
 
