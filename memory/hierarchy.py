@@ -41,11 +41,12 @@ from tiermem.memory.session import (
     build_tiers,
     close_session,
     effective_config,
+    follow_stored_settings,
     open_backend,
     search_counters,
 )
 from tiermem.memory.store.contract import StorageBackend
-from tiermem.memory.store.guard import guarded, guarded_close
+from tiermem.memory.store.guard import guarded, guarded_close, read_fresh
 from tiermem.memory.text.tokenizer import TokenCounter
 from tiermem.memory.tiers.archival import ArchivalTier
 from tiermem.memory.tiers.core import CoreTier
@@ -190,12 +191,26 @@ class HierarchicalMemory:
             self.moved_on_open = 0
             #: The forget requests whose owed erasure this open finished (audit ids).
             self.erased_on_open: list[int] = []
-            build_tiers(self, policy if not isinstance(policy, str) else None, embedder,
-                        store_settings)
+            given_policy = policy if not isinstance(policy, str) else None
+            build_tiers(self, given_policy, embedder, store_settings)
+            if self.read_only:
+                follow_stored_settings(self, config, overrides, given_policy)
         except BaseException:
             self.store.close()
             raise
         self._closed = False
+
+    @property
+    def config(self) -> MemoryConfig:
+        """This session's settings; a reader's are its writer's as last stored (memory/
+        session.py, follow_stored_settings), so it catches up first, as its calls do."""
+        if self.read_only and getattr(self, "_closed", True) is False:  # opened, not closed
+            read_fresh(self.store)
+        return self._config
+
+    @config.setter
+    def config(self, config: MemoryConfig) -> None:
+        self._config = config
 
     # The settings, as attributes for the tiers and the layers above.
     @property

@@ -53,6 +53,7 @@ class OpenedMemory(ErasedMemory, GuardedMemory, Protocol):
     ``build_tiers`` sets, and those it and ``close_session`` read."""
 
     policy: EvictionPolicy
+    config: MemoryConfig
     embedder: Embedder
     core_vectors: CoreVectors
     tokenizer: TokenCounter
@@ -67,10 +68,6 @@ class OpenedMemory(ErasedMemory, GuardedMemory, Protocol):
     purge: PurgeAfterErasure
     moved_on_open: int
     erased_on_open: list[int]
-
-    @property
-    def config(self) -> MemoryConfig:
-        ...
 
     def now(self) -> float:
         ...
@@ -170,6 +167,41 @@ def effective_config(
             f"core_limit and core_limit_unit out, or open it for writing to change them",
             ("core_limit",))
     return config
+
+
+def follow_stored_settings(memory: OpenedMemory, given: MemoryConfig | None,
+                           overrides: dict[str, Any], policy: EvictionPolicy | None) -> None:
+    """Make a read-only ``memory`` take the settings its writer stores, whenever it catches
+    up: a writer opened since with another ``core_limit`` has a core of that size, and a
+    reader measuring it by the old one reported it at 350% of its limit. The settings the
+    reader was opened with explicitly still win, as they did at the open, but for the
+    core's size (its writer's), and ``recall_dense`` stays the open's: whether recall has
+    a vector index is decided when it opens. ``policy`` is the policy object it was
+    given, if any."""
+    store = memory.store
+
+    def follow() -> None:
+        try:
+            stored = MemoryConfig.from_meta(store.settings.get)
+        except InvalidConfigError:
+            stored = None
+        if stored is None:
+            return  # none stored, or damaged: the open's settings stand
+        kept = {"core_limit": stored.core_limit, "core_limit_unit": stored.core_limit_unit,
+                "recall_dense": memory.lifecycle.config.recall_dense}
+        try:
+            config = (given or stored).updated(**overrides).updated(**kept)
+        except InvalidConfigError:
+            config = stored.updated(**kept)  # the reader's own no longer fit: the writer's
+        if config == memory.lifecycle.config:  # memory.config's value, read without a catch-up
+            return
+        memory.config = memory.lifecycle.config = config
+        if policy is None:
+            memory.policy = memory.lifecycle.policy = make_policy(config.policy, config.tau)
+        memory.archival.weights = memory.recall.weights = config.fusion
+        memory.core.reconfigure(config.core_limit, config.core_limit_unit, memory.policy)
+
+    store.on_change_elsewhere(follow)
 
 
 def _stored_core(store: StorageBackend, overrides: dict[str, Any]) -> MemoryConfig | None:

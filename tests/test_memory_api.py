@@ -105,7 +105,7 @@ CLOSED_CALLS: dict[str, Callable[[HierarchicalMemory, Fact], object]] = {
 }
 #: What answers without the store, as it did when the memory was open: the settings it was
 #: opened with, closing (again), and the constructors of another memory.
-ANSWER_WHEN_CLOSED = {"clock", "tau", "core_limit_unit", "fusion", "promote_hits",
+ANSWER_WHEN_CLOSED = {"config", "clock", "tau", "core_limit_unit", "fusion", "promote_hits",
                       "recent_promote_hits", "hysteresis_window", "close", "restore",
                       "reindex"}
 

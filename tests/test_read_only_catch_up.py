@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from memory_helpers import make_memory
+from memory_helpers import backend_place, make_memory
 
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.tiers.core import CoreTier
@@ -136,6 +136,41 @@ def test_a_postgres_reader_lists_one_state_when_a_commit_beats_its_snapshot(
                                 commit_after_the_notices)
             in_core = [f.text for f in reader.facts() if f.tier == "core"]
             assert sorted(in_core) == sorted(f.text for f in writer.core)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def where(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, Any]:
+    return backend_place(request, tmp_path, "settings")
+
+
+def test_a_reader_takes_the_settings_a_writer_opened_since_stored(where: dict[str, Any]
+                                                                  ) -> None:
+    # It kept its open's core_limit while the writer's core grew to the new one, and
+    # reported that core at 350% of its limit.
+    with make_memory(**where, core_limit=20) as first:
+        first.add_fact("durable fact number one here", "durable")
+    with make_memory(**where, read_only=True) as reader:
+        assert reader.core.limit == 20
+        with make_memory(**where, core_limit=3, core_limit_unit="facts",
+                         policy="lru", promote_hits=3) as writer:
+            for i in range(3):
+                writer.add_fact(f"durable fact number {i} again here", "durable")
+            assert reader.config == writer.config == reader.stored_config()
+            assert (reader.core.used, reader.core.limit, reader.core.unit) == (3, 3, "facts")
+            assert reader.diagnostics()["core"]["fill"] == 1.0
+            assert reader.policy.name == "lru"
+
+
+def test_a_reader_keeps_the_settings_it_was_opened_with(where: dict[str, Any]) -> None:
+    with make_memory(**where, core_limit=20) as first:
+        first.add_fact("durable fact number one here", "durable")
+    with make_memory(**where, read_only=True, promote_hits=3) as reader:
+        with make_memory(**where, core_limit=30, promote_hits=1) as writer:
+            writer.add_fact("another durable fact", "durable")
+            assert (reader.config.core_limit, reader.config.promote_hits) == (30, 3)
+        with make_memory(**where, recent_promote_hits=2, promote_hits=1):
+            pass  # the reader's promote_hits no longer fits: the writer's settings stand
+        assert (reader.config.promote_hits, reader.config.recent_promote_hits) == (1, 2)
 
 
 def test_a_reader_finds_a_new_passage_by_its_vector(open_pair: Any) -> None:

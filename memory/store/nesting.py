@@ -32,6 +32,7 @@ class NestedTransactions:
         self._elsewhere_hooks: list[Hook] = []
         self._elsewhere_checks: list[Hook] = []
         self._catch_up_owed = False  # a catch-up that raised is run again next time
+        self._catching_up = False  # its hooks are running: what they read is caught up
 
     @property
     def in_transaction(self) -> bool:
@@ -72,13 +73,17 @@ class NestedTransactions:
 
         Only a read-only store is changed by another session; a writer's returns False.
         """
-        if self._depth:
+        if self._depth or self._catching_up:
             return False
         if not self._changed_elsewhere() and not self._catch_up_owed:
             return False
-        self._catch_up_owed = True
-        for hook in (*self._elsewhere_checks, *self._rollback_hooks, *self._elsewhere_hooks):
-            hook()
+        self._catch_up_owed = self._catching_up = True
+        try:
+            for hook in (*self._elsewhere_checks, *self._rollback_hooks,
+                         *self._elsewhere_hooks):
+                hook()
+        finally:
+            self._catching_up = False
         self._catch_up_owed = False
         return True
 

@@ -63,6 +63,15 @@ class CoreTier:
             self._add(fact)
         self._heap.reset(facts)
 
+    def reconfigure(self, limit: int, unit: str, policy: EvictionPolicy) -> None:
+        """Take another size and policy, and recount core by them (a reader following the
+        settings its writer stored; a writer's core is sized when it opens)."""
+        if (limit, unit, policy) == (self.limit, self.unit, self.policy):
+            return
+        self.limit, self.unit, self.policy = limit, unit, policy
+        self._heap.policy = policy
+        self.reload()
+
     def __len__(self) -> int:
         read_fresh(self.store)
         return len(self._facts)
