@@ -51,6 +51,7 @@ from tiermem.memory.store.contract import StorageBackend, VectorIndex
 from tiermem.memory.store.records import ForgetRequest
 from tiermem.memory.text.digest import digest_of_all, norm_hash
 from tiermem.memory.text.extract import fact_norms
+from tiermem.memory.tiers.journal import Journal
 from tiermem.memory.validation import MAX_ID, clean_text
 
 #: The setting that counts erasures, so layers above can tell that one happened.
@@ -91,6 +92,10 @@ class ErasedMemory(TieredMemory, Protocol):
     def purge(self) -> PurgeAfterErasure:
         ...
 
+    @property
+    def journal(self) -> Journal:
+        ...
+
     def forget_requests(self, newest: int | None = None) -> list[ForgetRequest]:
         ...
 
@@ -116,6 +121,10 @@ def erase(memory: ErasedMemory, facts: Iterable[int], passages: Iterable[int],
         owners = [p.fact_id for p in gone_passages if p.fact_id is not None]
         all_facts = list(dict.fromkeys([*fact_ids, *learned, *owners]))
         gone_facts = memory.core.delete(all_facts)
+        if gone_facts:
+            # The totals are those of the facts stored (what diagnostics() and a reopen
+            # sum): an erased fact's evictions and promotions leave them with it.
+            memory.journal.reload()
         if all_facts:
             gone_passages += memory.archival.delete(store.passages.made_from(all_facts))
         # The messages of their turns that quote what goes (memory/ops/quoting.py), forgotten

@@ -174,3 +174,25 @@ def test_forget_with_erase_forgets_then_erases_what_it_chose(backend: Backend) -
         # Nothing matched: nothing erased, and the result says so.
         missed = m.forget("no such text", erase=True)
         assert missed.outcome == "unmatched" and missed.erasure is None
+
+
+def test_the_totals_after_an_erasure_are_what_diagnostics_and_a_reopen_count(
+        backend: Backend) -> None:
+    # The live totals kept counting an erased fact's eviction and promotion, while
+    # diagnostics() and a reopen sum those of the facts stored.
+    home = backend.home()
+    with home.open(core_limit=1, core_limit_unit="facts", promote_hits=1,
+                   recent_promote_hits=1) as m:
+        first = m.add_fact("first fact", "durable")
+        m.add_fact("second fact", "durable")  # evicts the first
+        m.add_fact("first fact", "durable")  # a hit: promoted back, evicting the second
+        m.add_fact("third fact", "durable")  # evicts the first again
+        assert m.totals == {"evictions": 3, "promotions": 1}
+        m.erase(facts=[first], reason="asked")
+        live = m.totals
+        diagnosed = m.diagnostics()
+        assert live == {"evictions": 1, "promotions": 0}  # the second fact's
+        assert (diagnosed["evictions"]["total"], diagnosed["promotions"]["total"]) == (
+            live["evictions"], live["promotions"])
+    with home.open() as reopened:
+        assert reopened.totals == live
