@@ -8,11 +8,14 @@ per interaction, so repeating a planted fact within one turn cannot raise its
 frequency. For an archived fact the same events count as *hits* toward
 promotion: it returns to core after ``promote_hits`` hits, or
 ``recent_promote_hits`` if it was evicted within ``hysteresis_window``
-interactions, so a fact cannot flap between the tiers. A used search hit is
+interactions: an archived fact counts at most one hit per interaction, so a fact
+evicted recently returns only after hits in that many separate interactions, which
+slows a fact's cycling between the tiers but does not forbid it (diagnostics flag a
+fact that keeps cycling: ``promote_evict_cycles``). A used search hit is
 one of ``query(touch=True)`` or ``archival_search(touch=True)`` (which the
 agent's ``archival_memory_search`` tool passes). An archived fact stated again
 while core has room for it returns at once: nothing is evicted for it, so it
-cannot flap; with core full, the re-assertion is a hit like any other.
+moves nothing out; with core full, the re-assertion is a hit like any other.
 
 A fact larger than all of core (``CoreTier.holds``) never enters it: added, it goes
 straight to archival; edited to that size, it moves there with its new text, as an
@@ -261,6 +264,9 @@ class FactLifecycle:
         self.journal.totals["promotions"] += 1
         fact.hits_since_eviction = 0
         fact.entered_core_seq = self.next_seq()
+        # Evicted no longer, as its passage says below: a fact in core carries no eviction
+        # date (the next eviction sets both anew, and only an archived fact's is read).
+        fact.evicted_at = fact.evicted_tick = None
         self.core.save(fact)
         if fact.passage_id is not None:
             # The passage stays as the fact's archival copy, but it is evicted no longer:

@@ -100,8 +100,12 @@ def test_a_promoted_fact_s_passage_is_no_longer_marked_evicted(backend: Backend)
         assert (passage().was_in_core, passage().evicted_at) == (True, now[0])
         m.add_fact("the staging cluster is amber")  # promoted back
         assert a in m.core
-        # Still its archival copy, but not evicted, so nothing dates an undone eviction.
+        # Still its archival copy, but not evicted, so nothing dates an undone eviction:
+        # neither the passage nor the fact.
         assert (passage().was_in_core, passage().evicted_at) == (True, None)
+        promoted = m.fact(a)
+        assert promoted is not None and (promoted.evicted_at, promoted.evicted_tick) == (
+            None, None)
         now[0] += 60
         m.add_fact("dune note", "durable")
         m.add_fact("ember note", "durable")  # evicts a again, at the new time
