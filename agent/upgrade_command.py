@@ -40,8 +40,12 @@ def cmd_upgrade(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     else:
         place = agent_place(args.agent or DEFAULT_AGENT, args.store, existing=True)
     json_path = output_path(args.json)
-    with place.in_use(note):
-        done = upgrade_backend(place.dsn or str(place.home), place.name)
+    try:
+        with place.in_use(note):
+            done = upgrade_backend(place.dsn or str(place.home), place.name)
+    except KeyboardInterrupt:
+        note(interrupted_upgrade(place, args.store))
+        raise
     if args.json is not None:
         # held_by: who had the agent open for writing while its database's schema was
         # upgraded all the same (PostgreSQL), else null.
@@ -61,6 +65,28 @@ def cmd_upgrade(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         said = f"agent {place.name}'s memory is already at schema {done.current}; nothing to do"
     report_console(args.json == "-").print(said, markup=False)
     return _copy_unfinished(place, note)
+
+
+def interrupted_upgrade(place: AgentPlace, given_store: str | None) -> str:
+    """What an upgrade Ctrl-C stopped left: each migration commits on its own, so the
+    memory is at the schema of the last one that completed, and another upgrade runs the
+    rest."""
+    from tiermem.memory.errors import StoreError
+    from tiermem.memory.store.opening import open_backend
+
+    again = f"`tiermem upgrade{upgrade_option(place, given_store)}`"
+    try:
+        open_backend(place.dsn or str(place.home), place.name, read_only=True).close()
+    except OlderSchemaError as exc:
+        return (f"upgrade stopped (Ctrl-C) at schema {exc.found} of {exc.current}; agent "
+                f"{place.name}'s memory is not damaged: run {again} again to continue")
+    except (StoreError, KeyboardInterrupt):
+        pass
+    else:
+        return (f"upgrade stopped (Ctrl-C) after agent {place.name}'s memory reached this "
+                f"version's schema; nothing is left to do")
+    return (f"upgrade stopped (Ctrl-C); each step of it that completed was saved: run "
+            f"{again} again to continue")
 
 
 def _copy_unfinished(place: AgentPlace, note: Callable[[str], None]) -> int:

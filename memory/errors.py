@@ -259,6 +259,12 @@ class StoreCorruptError(StoreError):
     """The SQLite database itself is unreadable (the derived index is rebuilt instead)."""
 
 
+class StoreBusyError(StoreError):
+    """Another process holds a lock on the memory's database file itself (a program that
+    opened it without tiermem, such as the sqlite3 shell inside a transaction), so SQLite
+    could not read or write it in time; what was being done was not saved."""
+
+
 class ReadOnlyError(StoreError):
     """A write to a memory opened with ``read_only=True``; nothing changed."""
 

@@ -198,3 +198,74 @@ def test_a_writing_command_opens_a_current_home_for_writing_once(
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
     assert main(command) == 0
     assert len(writers) == 1
+
+
+def _home_at_schema_2(root: Path) -> Path:
+    """Agent ada's home before migration 3, which indexes every fact's text again through
+    the SQL function tiermem registers (and so can be stopped inside SQLite)."""
+    home = root / "agents" / "ada"
+    with sqlite_store_at_version(home, 2) as before, before.transaction():
+        before.execute("INSERT INTO facts (text, norm, durability, tier, created_at,"
+                       " created_tick, last_access, last_counted_tick, tokens) VALUES"
+                       " ('User likes green tea', 'user likes green tea', 'durable', 'core',"
+                       " 1, 0, 0, 0, 5)")
+    return home
+
+
+def test_ctrl_c_inside_a_migration_stops_the_upgrade_and_says_where_not_damage(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    home = _home_at_schema_2(tmp_path)
+
+    def ctrl_c(text: str) -> str:
+        raise KeyboardInterrupt  # as the signal handler does, inside SQLite's call
+
+    monkeypatch.setattr("tiermem.memory.store.sqlite.schema.indexed_text", ctrl_c)
+    with pytest.raises(KeyboardInterrupt):
+        SQLiteStore(home)
+    assert _schema(home) == 2  # migration 3 rolled back whole
+    assert main(["upgrade", "--agent", "ada"]) == 130
+    err = capsys.readouterr().err
+    assert err == (f"tiermem: upgrade stopped (Ctrl-C) at schema 2 of {SCHEMA_VERSION}; agent "
+                   f"ada's memory is not damaged: run `tiermem upgrade --agent ada` again to "
+                   f"continue\n")
+    monkeypatch.undo()
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    assert main(["upgrade", "--agent", "ada"]) == 0
+    assert _schema(home) == SCHEMA_VERSION
+    with HierarchicalMemory(home, embedder=HashingEmbedder(), read_only=True) as memory:
+        assert [f.text for f in memory.facts()] == ["User likes green tea"]
+
+
+def test_a_lock_another_program_holds_on_the_database_is_busy_not_damage(
+        older: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from tiermem.memory.errors import StoreBusyError
+    from tiermem.memory.store.sqlite import connection
+
+    monkeypatch.setattr(connection, "BUSY_SECONDS", 0.0)  # fail at once, not after 5 s
+    holder = sqlite3.connect(older / "memory.sqlite3", isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")  # the sqlite3 shell inside a transaction
+    try:
+        with pytest.raises(StoreBusyError, match=r"is busy .*database is locked"):
+            SQLiteStore(older)
+        assert main(["upgrade", "--agent", "ada"]) == 1
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    err = capsys.readouterr().err
+    assert "is busy (database is locked): another process holds a lock" in err
+    assert "damaged" not in err.replace("is not damaged", "")
+    assert _schema(older) == SCHEMA_VERSION - 1
+    assert main(["upgrade", "--agent", "ada"]) == 0
+
+
+def test_a_database_that_is_not_one_is_still_damage(tmp_path: Path) -> None:
+    from tiermem.memory.errors import StoreCorruptError
+
+    home = tmp_path / "ada"
+    home.mkdir()
+    (home / "memory.sqlite3").write_bytes(b"not a database at all, " * 200)
+    with pytest.raises(StoreCorruptError, match=r"is damaged .*file is not a database"):
+        SQLiteStore(home)

@@ -58,6 +58,7 @@ SAMPLES: dict[str, list[Sample]] = {
     "tiermem.memory.errors.OlderSchemaError": [lambda c: c("agent home /h/agents/ada", 7, 9)],
     "tiermem.memory.errors.UnfinishedStoreError": [lambda c: c("agent home /h/agents/ada", 3)],
     "tiermem.memory.errors.NewerSchemaError": [lambda c: c("agent home /h/agents/ada", 12, 9)],
+    "tiermem.memory.errors.StoreBusyError": [lambda c: c("the database is locked")],
     "tiermem.memory.errors.StoreClosedError": [lambda c: c("the memory was closed")],
     "tiermem.memory.errors.StoreCorruptError": [lambda c: c("the database is damaged")],
     "tiermem.memory.errors.ReadOnlyError": [lambda c: c("the memory is open read-only")],

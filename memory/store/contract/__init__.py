@@ -23,8 +23,8 @@ Rules every backend keeps (the conformance suite, tests/conformance/, checks the
   index) reloads to match the database. ``depth`` tells a hook which level rolled
   back.
 - **Errors are tiermem's.** Failures a user can act on surface as the errors of
-  memory/errors.py (``StoreFullError``, ``StoreCorruptError``, ``ReadOnlyError``,
-  ``StoreClosedError``, ``StoreError``), never as driver exceptions;
+  memory/errors.py (``StoreFullError``, ``StoreCorruptError``, ``StoreBusyError``,
+  ``ReadOnlyError``, ``StoreClosedError``, ``StoreError``), never as driver exceptions;
   ``translate_error`` maps one that escaped a read.
 - **Ids are the backend's.** Facts, passages, messages and events get increasing
   integer ids; a passage's id is also its key in the vector index. An id names one

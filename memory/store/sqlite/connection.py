@@ -21,6 +21,9 @@ from tiermem.memory.store.records import DUMP_TABLES
 from tiermem.memory.store.sqlite.schema import SCHEMA_VERSION, register_functions
 
 DURABILITY = {"normal": "NORMAL", "full": "FULL"}
+#: How long a statement waits for a lock another program holds on the database file
+#: before it fails (memory.errors.StoreBusyError).
+BUSY_SECONDS = 5.0
 
 
 def make_home(home: Path) -> None:
@@ -44,7 +47,8 @@ def create_private(database: Path) -> None:
 
 
 def connect(database: Path | None) -> sqlite3.Connection:
-    conn = sqlite3.connect(database or ":memory:", isolation_level=None, check_same_thread=False)
+    conn = sqlite3.connect(database or ":memory:", timeout=BUSY_SECONDS, isolation_level=None,
+                           check_same_thread=False)
     register_functions(conn)
     return conn
 

@@ -15,7 +15,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tiermem.memory.errors import ReadOnlyError, StoreCorruptError, StoreError, StoreFullError
+from tiermem.memory.errors import (
+    ReadOnlyError,
+    StoreBusyError,
+    StoreCorruptError,
+    StoreError,
+    StoreFullError,
+)
 
 
 class _Interrupts:
@@ -85,12 +91,36 @@ def translate(exc: BaseException, database: Path | None) -> StoreError | None:
             f"database file or the file system holding it is read-only for this user; "
             f"nothing was changed. Open it without read_only=True (once no other session "
             f"holds it), or make {where} writable, to write")
+    if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+        # The writer lock keeps other tiermem processes out; this is a program that opened
+        # the file itself (the sqlite3 shell in a transaction, a backup tool).
+        return StoreBusyError(
+            f"the memory database in {where} is busy ({exc}): another process holds a lock "
+            f"on it (a program that opened the file itself, such as the sqlite3 shell in a "
+            f"transaction); what this call was doing was not saved and the database is not "
+            f"damaged. End that program's transaction (or the program), then try again")
     if code == sqlite3.SQLITE_IOERR:
         return StoreError(
             f"cannot read or write the memory database in {where} ({exc}); nothing from "
             f"this call was saved. Check the disk and that no other program moved or "
             f"deleted the files in the agent home, then open it again")
     return None
+
+
+def opening_error(exc: sqlite3.Error, database: Path | None) -> StoreError:
+    """What opening the memory says of an SQLite failure while it sets up the connection,
+    migrates or marks the database open: damage only when SQLite says the file is damaged
+    or not a database. Ctrl-C inside one of our SQL functions (a migration indexing rows
+    again) raises KeyboardInterrupt, as ``translate`` does."""
+    known = translate(exc, database)
+    if known is not None:
+        return known
+    if type(exc) is sqlite3.DatabaseError:  # SQLite named no error code: not its data
+        return StoreCorruptError(corrupt_message(database, str(exc)))
+    where = str(database) if database is not None else "the in-memory database"
+    return StoreError(
+        f"cannot open the memory database {where} ({exc}); an upgrade of its schema stops "
+        f"at the last step that completed, and opening it again continues from there")
 
 
 def corrupt_message(database: Path | None, problem: str) -> str:

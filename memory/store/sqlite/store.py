@@ -49,7 +49,7 @@ from tiermem.memory.store.sqlite.dump import (
     mark_erased_ids,
 )
 from tiermem.memory.store.sqlite.erasure import purge
-from tiermem.memory.store.sqlite.errors import corrupt_message, translate
+from tiermem.memory.store.sqlite.errors import corrupt_message, opening_error, translate
 from tiermem.memory.store.sqlite.facts import SQLiteFacts
 from tiermem.memory.store.sqlite.files import (
     ARCHIVAL_INDEX_FILE,
@@ -158,7 +158,9 @@ class SQLiteStore(NestedTransactions):
                     self.conn.close()
             self._writer_release()
             if isinstance(exc, sqlite3.DatabaseError):
-                raise StoreCorruptError(corrupt_message(self.database, str(exc))) from exc
+                # Ctrl-C inside a migration, a lock another program holds, a full disk:
+                # each its own error; only what SQLite calls damage is StoreCorruptError.
+                raise opening_error(exc, self.database) from exc
             raise
 
     def _mark_open(self) -> None:
