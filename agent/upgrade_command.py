@@ -46,12 +46,19 @@ def cmd_upgrade(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     except KeyboardInterrupt:
         note(interrupted_upgrade(place, args.store))
         raise
+    # A migrate or restore that marked the memory and stopped: its schema is current but
+    # it holds no memory, which no upgrade makes. That is all there is to say then.
+    unfinished = _copy_unfinished(place)
     if args.json is not None:
         # held_by: who had the agent open for writing while its database's schema was
-        # upgraded all the same (PostgreSQL), else null.
+        # upgraded all the same (PostgreSQL), else null; error: why the memory cannot be
+        # used although its schema is current, else null.
         emit_json({"agent": place.name, "from": done.found, "to": done.current,
                    "upgraded": done.changed, "finished_creating": done.finished_creating,
-                   "held_by": done.held}, json_path)
+                   "held_by": done.held, "error": unfinished}, json_path)
+    if unfinished is not None:
+        note(unfinished)
+        return 1
     if done.finished_creating:
         said = (f"finished creating agent {place.name}'s memory, which the process creating "
                 f"it left unfinished; it is at schema {done.current} and holds nothing yet")
@@ -64,7 +71,23 @@ def cmd_upgrade(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     else:
         said = f"agent {place.name}'s memory is already at schema {done.current}; nothing to do"
     report_console(args.json == "-").print(said, markup=False)
-    return _copy_unfinished(place, note)
+    return 0
+
+
+def _copy_unfinished(place: AgentPlace) -> str | None:
+    """Why the memory holds none when a migrate or restore into it marked it and stopped
+    before filling it; None when it is not such a memory."""
+    from tiermem.memory.errors import StoreError
+    from tiermem.memory.store.transfer import check_filled
+
+    store = place.open_store(read_only=True)
+    try:
+        check_filled(store)
+    except StoreError as exc:
+        return str(exc)
+    finally:
+        store.close()
+    return None
 
 
 def interrupted_upgrade(place: AgentPlace, given_store: str | None) -> str:
@@ -87,23 +110,6 @@ def interrupted_upgrade(place: AgentPlace, given_store: str | None) -> str:
                 f"version's schema; nothing is left to do")
     return (f"upgrade stopped (Ctrl-C); each step of it that completed was saved: run "
             f"{again} again to continue")
-
-
-def _copy_unfinished(place: AgentPlace, note: Callable[[str], None]) -> int:
-    """1 when a migrate or restore into the memory marked it and stopped before filling it:
-    its schema is current, but it holds no memory, which no upgrade makes."""
-    from tiermem.memory.errors import StoreError
-    from tiermem.memory.store.transfer import check_filled
-
-    store = place.open_store(read_only=True)
-    try:
-        check_filled(store)
-    except StoreError as exc:
-        note(str(exc))
-        return 1
-    finally:
-        store.close()
-    return 0
 
 
 def upgrade_advice(exc: OlderSchemaError | UnfinishedStoreError, agent: str,

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from memory_helpers import database_digest, sqlite_store_at_version
+from memory_helpers import database_digest, migrate_cut_short, sqlite_store_at_version
 
 from tiermem.cli import main
 from tiermem.memory.embed.embeddings import HashingEmbedder
@@ -94,7 +94,8 @@ def test_upgrade_upgrades_an_older_home_then_has_nothing_to_do(
     done = capsys.readouterr()
     assert json.loads(done.out) == {"agent": "ada", "from": SCHEMA_VERSION,
                                     "to": SCHEMA_VERSION, "upgraded": False,
-                                    "finished_creating": False, "held_by": None}
+                                    "finished_creating": False, "held_by": None,
+                                    "error": None}
     assert f"already at schema {SCHEMA_VERSION}; nothing to do" in done.err
 
 
@@ -269,3 +270,23 @@ def test_a_database_that_is_not_one_is_still_damage(tmp_path: Path) -> None:
     (home / "memory.sqlite3").write_bytes(b"not a database at all, " * 200)
     with pytest.raises(StoreCorruptError, match=r"is damaged .*file is not a database"):
         SQLiteStore(home)
+
+
+def test_upgrade_of_a_migrate_target_cut_short_says_only_what_is_wrong(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    with HierarchicalMemory(tmp_path / "src", embedder=HashingEmbedder()) as memory:
+        memory.add_fact("User likes figs")
+    target = tmp_path / "agents" / "cut"
+    migrate_cut_short(tmp_path / "src", (str(target), None))
+    assert main(["upgrade", "--agent", "cut"]) == 1
+    done = capsys.readouterr()
+    assert done.out == ""  # not "already at schema ...; nothing to do" as well
+    assert "a migrate into" in done.err and "run the migrate again" in done.err
+    assert main(["upgrade", "--agent", "cut", "--json"]) == 1
+    done = capsys.readouterr()
+    report = json.loads(done.out)
+    assert report["upgraded"] is False
+    assert "a migrate into" in report["error"] and "run the migrate again" in report["error"]
+    assert report["error"] in done.err
