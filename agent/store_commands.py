@@ -11,8 +11,32 @@ from __future__ import annotations
 
 import argparse
 import shlex
+import time
 from collections.abc import Callable
 from pathlib import Path
+
+#: A long copy or re-embedding says how far it is each time it passes this many rows of a
+#: table, or this many seconds after it last said (a re-embedding with a model does
+#: about a hundred rows a second), and when a table is done.
+PROGRESS_ROWS = 50_000
+PROGRESS_SECONDS = 15.0
+
+
+def row_progress(note: Callable[[str], None],
+                 clock: Callable[[], float] = time.monotonic) -> Callable[[str, int, int], None]:
+    """The ``progress`` of ``migrate`` and ``reindex``: ``TABLE: DONE of TOTAL rows`` on
+    standard error, throttled (never on standard output, which a report may be)."""
+    said = {"rows": 0, "at": clock()}
+
+    def progress(table: str, done: int, total: int) -> None:
+        now = clock()
+        if (done == total or done // PROGRESS_ROWS > said["rows"] // PROGRESS_ROWS
+                or now - said["at"] >= PROGRESS_SECONDS):
+            note(f"{table}: {done:,} of {total:,} rows")
+            said["at"] = now
+        said["rows"] = 0 if done == total else done
+
+    return progress
 
 
 def cmd_reindex(args: argparse.Namespace, note: Callable[[str], None]) -> int:
@@ -23,7 +47,8 @@ def cmd_reindex(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     embedder = HashingEmbedder() if args.embedder == "hashing" else None
     where = ({"store": place.dsn, "agent": place.name} if place.dsn is not None
              else {"path": place.home})
-    with place.in_use(note), HierarchicalMemory.reindex(embedder=embedder, **where) as memory:
+    with place.in_use(note), HierarchicalMemory.reindex(
+            embedder=embedder, progress=row_progress(note), **where) as memory:
         print(f"re-embedded {len(memory.archival)} passages and the recall log "
               f"with {memory.embedder.id}")
     return 0
@@ -61,10 +86,6 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     if is_dsn(args.source):
         require_stored_agent(agent, args.source, args.source)
 
-    def progress(table: str, done: int, total: int) -> None:
-        if done == total or done % 50_000 == 0:
-            note(f"{table}: {done:,} of {total:,} rows")
-
     try:
         source = open_backend(args.source, agent, read_only=True)
     except (OlderSchemaError, UnfinishedStoreError) as exc:
@@ -76,7 +97,7 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         check_filled(source)  # before a target is made for a copy that cannot be whole
         target = open_backend(args.target, agent, read_only=False)
         try:
-            report = migrate(source, target, progress)
+            report = migrate(source, target, row_progress(note))
         finally:
             target.close()
     except TargetHoldsMemoryError as exc:

@@ -412,18 +412,21 @@ class HierarchicalMemory:
     @classmethod
     def reindex(
         cls, path: str | Path | None = None, embedder: Embedder | None = None, *,
-        store: str | None = None, agent: str | None = None, **options: Any
+        store: str | None = None, agent: str | None = None,
+        progress: Callable[[str, int, int], None] | None = None, **options: Any
     ) -> HierarchicalMemory:
         """Re-embed every passage and message of the memory at ``path`` (or of agent
         ``agent`` in the PostgreSQL database ``store``) with ``embedder``.
 
         Texts are untouched; only the derived vectors change. If the process
         stops half-way, the memory refuses to open until reindex is run again,
-        which continues where it stopped (memory/ops/reindex.py).
+        which continues where it stopped (memory/ops/reindex.py). ``progress``, if
+        given, is called after each batch with the table ("passages" or "messages"),
+        its rows done so far and its rows in all.
         """
         from tiermem.memory.ops.reindex import reindex_memory
 
         opener: MemoryOpener[HierarchicalMemory] = cls  # typed first, as in restore
-        return reindex_memory(opener, path, embedder, store, agent, options)
+        return reindex_memory(opener, path, embedder, store, agent, options, progress)
 
     diagnostics = guarded(compute_diagnostics)

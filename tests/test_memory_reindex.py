@@ -273,3 +273,69 @@ def test_reindex_refuses_a_mistake_before_it_writes_anything(tmp_path: Path) -> 
     with pytest.raises(InvalidInputError, match="path must be a str or a Path"):
         HierarchicalMemory.reindex(5, HashingEmbedder())  # type: ignore[arg-type]
     assert (home / "memory.sqlite3").read_bytes() == before
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_reindex_reports_its_progress_after_each_batch_counting_an_earlier_attempt(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest,
+        backend: str) -> None:
+    monkeypatch.setattr(reindex, "BATCH_ROWS", 16)
+    home = tmp_path / "agent"
+    _fill_many(home)
+    where: dict[str, object] = {"path": home}
+    if backend == "postgres":
+        from tiermem.memory.store.transfer import migrate, open_backend
+
+        dsn = request.getfixturevalue("postgres_dsn")
+        source, target = (open_backend(str(home), None, read_only=True),
+                          open_backend(dsn, "ada", read_only=False))
+        try:
+            migrate(source, target)
+        finally:
+            source.close()
+            target.close()
+        where = {"store": dsn, "agent": "ada"}
+    with pytest.raises(RuntimeError, match="went away"):
+        HierarchicalMemory.reindex(embedder=FailsAfter(128, calls=1),
+                                   **where)  # type: ignore[arg-type]
+    calls: list[tuple[str, int, int]] = []
+    HierarchicalMemory.reindex(embedder=HashingEmbedder(128),
+                               progress=lambda *call: calls.append(call),
+                               **where).close()  # type: ignore[arg-type]
+    # The first batch of 16 passages was done before; 10 user and assistant messages.
+    assert calls == [("passages", 32, PASSAGES), ("passages", PASSAGES, PASSAGES),
+                     ("messages", 10, 10)]
+
+
+def test_cli_reindex_says_how_far_it_is_on_standard_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from tiermem.cli import main
+
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    monkeypatch.setattr(reindex, "BATCH_ROWS", 16)
+    _fill_many(tmp_path / "agents" / "ada")
+    assert main(["reindex", "--agent", "ada", "--embedder", "hashing"]) == 0
+    done = capsys.readouterr()
+    assert "rows" not in done.out
+    assert f"tiermem: passages: {PASSAGES} of {PASSAGES} rows\n" in done.err
+    assert "tiermem: messages: 10 of 10 rows\n" in done.err
+
+
+def test_progress_is_said_every_so_many_rows_or_seconds_and_at_each_table_s_end() -> None:
+    from tiermem.agent.store_commands import PROGRESS_ROWS, PROGRESS_SECONDS, row_progress
+
+    said: list[str] = []
+    now = [0.0]
+    progress = row_progress(said.append, clock=lambda: now[0])
+    step = PROGRESS_ROWS // 3 + 1  # batches that never land on a multiple of it
+    for done in range(step, 2 * PROGRESS_ROWS + step, step):
+        progress("passages", done, 10 * PROGRESS_ROWS)
+    assert said == [f"passages: {3 * step:,} of {10 * PROGRESS_ROWS:,} rows",
+                    f"passages: {6 * step:,} of {10 * PROGRESS_ROWS:,} rows"]
+    said.clear()
+    now[0] = PROGRESS_SECONDS  # a slow table: time, not rows
+    progress("messages", 256, 1_000)
+    progress("messages", 512, 1_000)
+    progress("messages", 1_000, 1_000)
+    assert said == ["messages: 256 of 1,000 rows", "messages: 1,000 of 1,000 rows"]

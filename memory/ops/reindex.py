@@ -30,6 +30,7 @@ from tiermem.memory.errors import InvalidInputError, ReindexIncompleteError
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.opening import open_store
 from tiermem.memory.store.sqlite import DB_FILE, SQLiteStore
+from tiermem.memory.store.transfer import Progress
 from tiermem.memory.tiers.recall import EMBEDDED_ROLES
 
 M = TypeVar("M")
@@ -64,9 +65,10 @@ def check_no_reindex_pending(store: StorageBackend) -> None:
 def reindex_memory(
     cls: MemoryOpener[M], path: str | Path | None, embedder: Embedder | None,
     store: str | None, agent: str | None, options: dict[str, Any],
+    progress: Progress | None = None,
 ) -> M:
     """The body of ``HierarchicalMemory.reindex``: the store re-embedded, then opened with
-    ``embedder`` and ``options``."""
+    ``embedder`` and ``options``; ``progress`` as in ``reembed_store``."""
     if (path is None) == (store is None):
         raise InvalidInputError("give the path of an agent home or a store, one of them")
     # Checked before any vector is rewritten: a mistake found after a long re-embed, or a
@@ -92,7 +94,7 @@ def reindex_memory(
     backend = (open_store(store, agent) if store is not None
                else SQLiteStore(Path(path).expanduser()))  # type: ignore[arg-type]
     try:
-        reembed_store(backend, embedder, options.get("recall_dense", True))
+        reembed_store(backend, embedder, options.get("recall_dense", True), progress)
     finally:
         backend.close()
     if store is not None:
@@ -100,10 +102,12 @@ def reindex_memory(
     return cls(path, embedder=embedder, **options)
 
 
-def reembed_store(store: StorageBackend, embedder: Embedder, recall_dense: bool) -> None:
+def reembed_store(store: StorageBackend, embedder: Embedder, recall_dense: bool,
+                  progress: Progress | None = None) -> None:
     """Re-embed every passage (and, with ``recall_dense``, every user and assistant
     message) of ``store`` with ``embedder``, resuming an earlier attempt with the same
-    embedder."""
+    embedder. ``progress`` is called after each batch commits with the table, its rows
+    done (those an earlier attempt did too) and its rows in all."""
     settings = store.settings
     if settings.get(TARGET_KEY) != embedder.id:
         with store.transaction():
@@ -111,12 +115,20 @@ def reembed_store(store: StorageBackend, embedder: Embedder, recall_dense: bool)
             for table in ("passages", "messages"):
                 settings.set(_done_key(table), 0)
     last = int(settings.get(_done_key("passages"), "0") or 0)
+    done, total = store.passages.count_through(last), store.passages.count()
     while rows := store.passages.texts(after_id=last, limit=BATCH_ROWS):
         last = _reembed_batch(store, "passages", rows, embedder)
+        done += len(rows)
+        if progress is not None:
+            progress("passages", done, total)
     if recall_dense:
         last = int(settings.get(_done_key("messages"), "0") or 0)
+        done, total = _messages_through(store, last)
         while rows := store.messages.texts(EMBEDDED_ROLES, after_id=last, limit=BATCH_ROWS):
             last = _reembed_batch(store, "messages", rows, embedder)
+            done += len(rows)
+            if progress is not None:
+                progress("messages", done, total)
     with store.transaction():
         if not recall_dense:
             # Vectors of the old embedder would not fit the new one's index.
@@ -136,6 +148,17 @@ def _reembed_batch(store: StorageBackend, table: str, rows: list[tuple[int, str]
         rows_of.set_embeddings(ids, vectors, embedder.id)
         store.settings.set(_done_key(table), ids[-1])
     return ids[-1]
+
+
+def _messages_through(store: StorageBackend, last_id: int) -> tuple[int, int]:
+    """Messages a reindex embeds whose id is at most ``last_id``, and such messages in
+    all (one pass over their ids, in pages: recall holds far more than one batch)."""
+    through = total = after = 0
+    while rows := store.messages.texts(EMBEDDED_ROLES, after_id=after, limit=50_000):
+        total += len(rows)
+        through += sum(1 for i, _ in rows if i <= last_id)
+        after = rows[-1][0]
+    return through, total
 
 
 def _done_key(table: str) -> str:
