@@ -7,8 +7,9 @@ Exit codes: 0 ok; 1 a check, a turn or an operation failed; 2 a usage error
 an unknown agent, an output path that cannot be written, standard output closed,
 or standard input closed for chat or forget -);
 74 standard output could not be written (a full disk behind ``> FILE``; what the
-command did besides printing stands); 130 interrupted; 141 the reader of the output
-went away (``| head``).
+command did besides printing stands); 130 interrupted (forget, reindex, upgrade, migrate
+and restore first say on standard error what Ctrl-C left and what to run next, each from
+its own module); 141 the reader of the output went away (``| head``).
 With standard error closed (``2>&-``) its messages are dropped and the exit
 status is the same; a command that reads no standard input runs with it closed
 (``<&-``) as with it empty.

@@ -104,7 +104,7 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
 
     from tiermem.agent.chat_history import adopt_history_file
     from tiermem.agent.judge import ModelJudge, judge_failure
-    from tiermem.agent.place import agent_place, store_flag
+    from tiermem.agent.place import agent_place
     from tiermem.agent.server_options import config_from_args, open_client
     from tiermem.agent.settings import session_embedder
     from tiermem.memory.errors import JudgeMissingError
@@ -144,27 +144,44 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         llm_config = config_from_args(args)
         judge = ModelJudge(open_client(llm_config, note)) if llm_config else None
     embedder = session_embedder(place, args.embedder, writer=True)
-    with place.in_use(note), place.open_memory(embedder=embedder, judge=judge,
-                                               forget=config) as memory:
-        adopt_history_file(place.files_home, memory.prompt_history, note)
-        try:
-            result = memory.forget(request, erase=args.erase)
-        except JudgeMissingError:
-            # Without a judge, a request the judge must decide (any in top_k_llm; in
-            # exact_then_top_k_llm, one no stored text equals) is audited as failed and
-            # refused with the library's remedies (a judge=...); a command line has options.
-            note(f"mode {config.mode!r} (from {'--mode' if args.mode else 'the policy'}) asks "
-                 f"a model which stored items the request targets, and none is configured: "
-                 f"give --model and --base-url (or set TIERMEM_MODEL and OPENAI_BASE_URL), or "
-                 f"--mode exact, which needs none")
-            if args.json:
-                [audited] = memory.forget_requests(newest=1)
-                print(json.dumps(ForgetResult("failed", audited.mode, Forgotten(), audited.id,
-                                              audited.detail).to_dict()))
-            return 1
-    failure = judge_failure(judge) if result.outcome == "failed" else None
-    if failure is not None:
-        note(failure)
+    before: list[int] = []  # the newest audit id before the request, once read
+    try:
+        with place.in_use(note), place.open_memory(embedder=embedder, judge=judge,
+                                                   forget=config) as memory:
+            adopt_history_file(place.files_home, memory.prompt_history, note)
+            before.append(max((r.id for r in memory.forget_requests(newest=1)), default=0))
+            try:
+                result = memory.forget(request, erase=args.erase)
+            except JudgeMissingError:
+                # Without a judge, a request the judge must decide (any in top_k_llm; in
+                # exact_then_top_k_llm, one no stored text equals) is audited as failed and
+                # refused with the library's remedies (a judge=...); a command line has
+                # options.
+                note(f"mode {config.mode!r} (from {'--mode' if args.mode else 'the policy'}) "
+                     f"asks a model which stored items the request targets, and none is "
+                     f"configured: give --model and --base-url (or set TIERMEM_MODEL and "
+                     f"OPENAI_BASE_URL), or --mode exact, which needs none")
+                if args.json:
+                    [audited] = memory.forget_requests(newest=1)
+                    print(json.dumps(ForgetResult("failed", audited.mode, Forgotten(),
+                                                  audited.id, audited.detail).to_dict()))
+                return 1
+        failure = judge_failure(judge) if result.outcome == "failed" else None
+        if failure is not None:
+            note(failure)
+        _report(args, note, result)
+    except KeyboardInterrupt:
+        note(interrupted_forget(place, before[0] if before else None, args))
+        raise
+    return 0 if result.outcome == "matched" else 1
+
+
+def _report(args: argparse.Namespace, note: Callable[[str], None], result: Any) -> None:
+    """What a request did (a ForgetResult), on standard output."""
+    import json
+
+    from tiermem.agent.place import store_flag
+
     if args.json:
         print(json.dumps(result.to_dict()))
     elif result.outcome == "matched":
@@ -182,7 +199,52 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
                  f"TEXT, /archival TEXT or "
                  f"/core shows how it was stored; --mode exact_then_top_k_llm with a model "
                  f"matches by meaning when no text equals it")
-    return 0 if result.outcome == "matched" else 1
+
+
+def interrupted_forget(place: Any, before: int | None, args: argparse.Namespace) -> str:
+    """What a forget request Ctrl-C stopped left, read back from the memory: whether its
+    audit was saved (a newer audit than ``before``, the newest one before it), and whether
+    the erasure it asked for committed and its purge of old copies finished
+    (memory/ops/erase.py: the forget commits first, then the erasure, then the purge)."""
+    from tiermem.agent.place import store_flag
+    from tiermem.memory.errors import TiermemError
+    from tiermem.memory.ops.erase import PURGE_PENDING_KEY, pending_erasures
+
+    finish = f"`tiermem forget --agent {args.agent}{store_flag(args.store)} --finish-erasures`"
+    unknown = (f"forget stopped (Ctrl-C), and what it saved could not be read back; run "
+               f"{finish} to complete any erasure it owes (it says when none is)")
+    if before is None:
+        return "forget stopped (Ctrl-C) before the request was made: nothing was forgotten"
+    try:
+        store = place.open_store(read_only=True)
+        try:
+            newest = store.forgetting.requests(1)
+            owed = pending_erasures(store)
+            purging = store.settings.get(PURGE_PENDING_KEY) is not None
+        finally:
+            store.close()
+    except (TiermemError, KeyboardInterrupt):
+        return unknown
+    if not newest or newest[0].id <= before:
+        return "forget stopped (Ctrl-C) before the request was saved: nothing was forgotten"
+    audit = newest[0]
+    if audit.outcome != "matched":
+        return (f"forget stopped (Ctrl-C) after the request was saved (audit #{audit.id}): "
+                f"nothing forgotten ({audit.outcome})")
+    if audit.id in owed:
+        return (f"forget stopped (Ctrl-C) after what the request matched was forgotten "
+                f"(audit #{audit.id}) and before it was erased: run {finish} to erase it "
+                f"now (any command that opens the memory for writing does it first)")
+    if not args.erase:
+        return (f"forget stopped (Ctrl-C) after the request was saved: what it matched is "
+                f"forgotten (audit #{audit.id})")
+    if purging:
+        return (f"forget stopped (Ctrl-C) after the erasure was saved (audit #{audit.id}): "
+                f"what it matched is gone from the memory, but old copies may remain in its "
+                f"files until {finish} clears them (any command that opens the memory for "
+                f"writing does it first)")
+    return (f"forget stopped (Ctrl-C) after the erasure was saved and its old copies "
+            f"cleared (audit #{audit.id})")
 
 
 #: The options only a request (TEXT) uses, by their destination in the parsed arguments.

@@ -37,11 +37,16 @@ def cmd_restore(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     place = agent_place(args.agent, args.store)
     where = ({"store": place.dsn, "agent": place.name} if place.dsn is not None
              else {"path": place.home})
+    restored = False
     try:
         with place.in_use(note), HierarchicalMemory.restore(
                 snapshot, replace=args.replace, **where) as memory:
+            restored = True
             print(f"restored agent {place.name} from {source}: {len(memory.core)} facts in "
                   f"core, {len(memory.archival)} passages, {len(memory.recall)} messages")
+    except KeyboardInterrupt:
+        note(_interrupted(place.name, source, restored, place.dsn is not None))
+        raise
     except SnapshotError as exc:
         said = str(exc)
         if "already holds a memory" in said:
@@ -54,3 +59,16 @@ def cmd_restore(args: argparse.Namespace, note: Callable[[str], None]) -> int:
             note(f"{source} cannot be restored: {said}")
         return 2
     return 0
+
+
+def _interrupted(agent: str, source: Path, restored: bool, postgres: bool) -> str:
+    """What a restore Ctrl-C stopped left (``restored``: it had committed)."""
+    if restored:
+        return f"restore stopped (Ctrl-C) after agent {agent}'s memory was restored from {source}"
+    kept = ("its rows are written in one transaction, which did not commit: agent "
+            f"{agent}'s memory is as it was (a new agent stays marked as an unfinished "
+            f"restore until one completes)" if postgres else
+            f"the new database is built aside and was never moved into place: agent {agent}'s "
+            f"home is as it was")
+    return (f"restore stopped (Ctrl-C) before it finished; {kept}. Run the same "
+            f"`tiermem restore` again")

@@ -14,6 +14,10 @@ import shlex
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tiermem.agent.place import AgentPlace
 
 #: A long copy or re-embedding says how far it is each time it passes this many rows of a
 #: table, or this many seconds after it last said (a re-embedding with a model does
@@ -47,11 +51,51 @@ def cmd_reindex(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     embedder = HashingEmbedder() if args.embedder == "hashing" else None
     where = ({"store": place.dsn, "agent": place.name} if place.dsn is not None
              else {"path": place.home})
-    with place.in_use(note), HierarchicalMemory.reindex(
-            embedder=embedder, progress=row_progress(note), **where) as memory:
-        print(f"re-embedded {len(memory.archival)} passages and the recall log "
-              f"with {memory.embedder.id}")
+    shown = row_progress(note)
+    last: list[tuple[str, int, int]] = []
+
+    def progress(table: str, done: int, total: int) -> None:
+        last[:] = [(table, done, total)]
+        shown(table, done, total)
+
+    try:
+        with place.in_use(note), HierarchicalMemory.reindex(
+                embedder=embedder, progress=progress, **where) as memory:
+            print(f"re-embedded {len(memory.archival)} passages and the recall log "
+                  f"with {memory.embedder.id}")
+    except KeyboardInterrupt:
+        note(_interrupted_reindex(args, place, last[0] if last else None))
+        raise
     return 0
+
+
+def _interrupted_reindex(args: argparse.Namespace, place: AgentPlace,
+                         last: tuple[str, int, int] | None) -> str:
+    """Where a reindex Ctrl-C stopped is: each batch commits with the record of it, so a
+    reindex run again continues after the last one (``last``: the table, its rows done
+    and in all when the last batch committed)."""
+    from tiermem.agent.store_errors import reindex_command
+    from tiermem.memory.errors import ReindexIncompleteError, TiermemError
+    from tiermem.memory.ops.reindex import check_no_reindex_pending
+
+    again = f"{reindex_command(args)} --embedder {args.embedder}"
+    try:
+        store = place.open_store(read_only=True)
+        try:
+            check_no_reindex_pending(store)
+        finally:
+            store.close()
+    except ReindexIncompleteError as exc:
+        table, done, total = last if last is not None else ("passages", exc.done, exc.total)
+        return (f"reindex stopped (Ctrl-C) after {done:,} of {total:,} {table}; search by "
+                f"meaning cannot work until it finishes: run `{again}` again to continue "
+                f"where it stopped")
+    except (TiermemError, KeyboardInterrupt):
+        return (f"reindex stopped (Ctrl-C); what it re-embedded is saved: run `{again}` "
+                f"again to continue where it stopped")
+    if last is not None:
+        return "reindex stopped (Ctrl-C) after it finished; nothing is left to do"
+    return "reindex stopped (Ctrl-C) before it changed anything"
 
 
 def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
@@ -93,13 +137,19 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
                  else AgentPlace(agent, Path(args.source).expanduser()))
         note(upgrade_advice(exc, agent, upgrade_option(place, args.source)))
         return 1
+    stage = "before"
     try:
         check_filled(source)  # before a target is made for a copy that cannot be whole
         target = open_backend(args.target, agent, read_only=False)
+        stage = "copying"
         try:
             report = migrate(source, target, row_progress(note))
+            stage = "done"
         finally:
             target.close()
+    except KeyboardInterrupt:
+        note(_interrupted_migrate(stage, args.target))
+        raise
     except TargetHoldsMemoryError as exc:
         # The library names its own call; a person needs the command, with the --to given.
         remedy = (f"migrate into a new agent or an empty database, or delete that agent "
@@ -115,6 +165,19 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     print(f"moved agent {agent}: {rows}, {report.settings} settings; content hash "
           f"{report.digest[:16]} matches")
     return 0
+
+
+def _interrupted_migrate(stage: str, target: str) -> str:
+    """What a migrate Ctrl-C stopped at ``stage`` left: the source is only ever read, and
+    the copy commits whole or not at all, the target marked meanwhile (memory.store.transfer)."""
+    if stage == "done":
+        return f"migrate stopped (Ctrl-C) after its copy into {target} committed and matched"
+    if stage == "before":
+        return ("migrate stopped (Ctrl-C) before it copied anything; the source was only read: "
+                "run the same `tiermem migrate` again")
+    return (f"migrate stopped (Ctrl-C) before its copy committed: {target} holds no memory "
+            f"yet (it is marked, so nothing takes it for an empty one) and the source was only "
+            f"read; run the same `tiermem migrate` again, which copies it whole")
 
 
 def cmd_drop_agent(args: argparse.Namespace, note: Callable[[str], None]) -> int:

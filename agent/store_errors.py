@@ -115,15 +115,21 @@ def _reader(args: argparse.Namespace) -> str | None:
     return f"`tiermem diagnostics{named}{store}`"
 
 
+def reindex_command(args: argparse.Namespace) -> str:
+    """``tiermem reindex`` with the options that found the memory of the reindex ``args``
+    parsed."""
+    from tiermem.agent.place import store_flag
+
+    return f"tiermem reindex --agent {args.agent}{store_flag(getattr(args, 'store', None))}"
+
+
 def _reindex(args: argparse.Namespace) -> str | None:
     """``tiermem reindex`` for the agent ``args`` named (None for a scenario's memory or a
     directory given with ``--home``, which ``reindex`` has no option for)."""
     agent = getattr(args, "agent", None)
     if not agent or _scenario(args) or getattr(args, "home", None) is not None:
         return None
-    from tiermem.agent.place import store_flag
-
-    return f"tiermem reindex --agent {agent}{store_flag(getattr(args, 'store', None))}"
+    return reindex_command(args)
 
 
 def embedder_option(embedder_id: str) -> str | None:
