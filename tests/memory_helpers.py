@@ -41,6 +41,17 @@ def database_digest(home: Path) -> str:
     return hashlib.sha256(dump.encode()).hexdigest()
 
 
+def writable_database(database: Path) -> sqlite3.Connection:
+    """A raw connection that writes to a memory database as tiermem's own do: with the SQL
+    functions its triggers call, without which SQLite refuses every write (the guard an
+    older tiermem meets, memory/store/sqlite/schema_tables.py)."""
+    from tiermem.memory.store.sqlite.schema import register_functions
+
+    conn = sqlite3.connect(database)
+    register_functions(conn)
+    return conn
+
+
 def migrate_postgres_up_to(conn: Any, monkeypatch: pytest.MonkeyPatch, script: str) -> None:
     """Bring the database of ``conn`` to the schema just before the migration ``script``,
     as the version before it made it; ``monkeypatch.undo()`` then ``migrate`` again

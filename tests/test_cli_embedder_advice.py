@@ -7,11 +7,11 @@ from __future__ import annotations
 import argparse
 import io
 import json
-import sqlite3
 import sys
 from pathlib import Path
 
 import pytest
+from memory_helpers import writable_database
 
 from tiermem.agent.diagnostics_command import command_line_advice
 from tiermem.agent.store_errors import cli_message
@@ -88,7 +88,7 @@ def test_diagnostics_names_the_agent_s_reindex_for_rows_without_vectors(
     with HierarchicalMemory(home, embedder=HashingEmbedder()) as memory:
         for i in range(4):
             memory.archival_insert(f"passage {i} about invoice {i * 13}")
-    with sqlite3.connect(home / "memory.sqlite3") as conn:
+    with writable_database(home / "memory.sqlite3") as conn:
         conn.execute("UPDATE passages SET embedding = NULL, embedder_id = NULL WHERE id > 1")
     conn.close()
     assert main(["diagnostics", "--agent", "ada", "--json"]) == 0

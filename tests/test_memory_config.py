@@ -5,12 +5,11 @@ from __future__ import annotations
 import json
 import math
 import re
-import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pytest
-from memory_helpers import make_memory
+from memory_helpers import make_memory, writable_database
 
 from tiermem.memory.config import WALL_TAU, MemoryConfig
 from tiermem.memory.embed.embeddings import HashingEmbedder
@@ -128,7 +127,7 @@ def test_a_store_from_before_the_config_opens_with_its_settings(tmp_path: Path) 
     with make_memory(tmp_path, core_limit=40, policy="lfu", tau=12.0, promote_hits=1):
         pass
     # Stores written before MemoryConfig had only these keys, with str() values.
-    with sqlite3.connect(tmp_path / "memory.sqlite3") as conn:
+    with writable_database(tmp_path / "memory.sqlite3") as conn:
         conn.execute("DELETE FROM meta WHERE key IN ('recall_dense', 'fusion', 'promote_hits',"
                      " 'recent_promote_hits', 'hysteresis_window')")
         conn.execute("UPDATE meta SET value = '12.0' WHERE key = 'tau'")
@@ -213,7 +212,7 @@ def test_unknown_settings_are_refused_by_name() -> None:
 def test_an_invalid_stored_setting_is_named_on_open(tmp_path: Path) -> None:
     with make_memory(tmp_path):
         pass
-    with sqlite3.connect(tmp_path / "memory.sqlite3") as conn:
+    with writable_database(tmp_path / "memory.sqlite3") as conn:
         conn.execute("UPDATE meta SET value = 'NaN' WHERE key = 'tau'")
     conn.close()
     with pytest.raises(InvalidConfigError, match="tau") as info:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sqlite3
 import subprocess
 import sys
 import textwrap
@@ -12,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from memory_helpers import writable_database
 
 from tiermem.memory import EmbedderMismatchError, HashingEmbedder, HierarchicalMemory
 from tiermem.memory.errors import InvalidInputError, ReindexIncompleteError
@@ -222,7 +222,7 @@ def test_a_new_embedder_is_refused_while_passages_lack_vectors(tmp_path: Path) -
     # What an older reindex left when it stopped between its two transactions.
     home = tmp_path / "agent"
     _fill_many(home)
-    with sqlite3.connect(home / "memory.sqlite3") as conn:
+    with writable_database(home / "memory.sqlite3") as conn:
         conn.execute("UPDATE passages SET embedding = NULL, embedder_id = NULL")
         conn.execute("UPDATE messages SET embedding = NULL, embedder_id = NULL")
     with pytest.raises(EmbedderMismatchError):
@@ -233,7 +233,7 @@ def test_a_new_embedder_is_refused_while_passages_lack_vectors(tmp_path: Path) -
 def test_diagnostics_flags_rows_without_vectors(tmp_path: Path, recall_dense: bool) -> None:
     home = tmp_path / "agent"
     _fill_many(home)
-    with sqlite3.connect(home / "memory.sqlite3") as conn:
+    with writable_database(home / "memory.sqlite3") as conn:
         conn.execute("UPDATE passages SET embedding = NULL, embedder_id = NULL WHERE id > 3")
         conn.execute("UPDATE messages SET embedding = NULL, embedder_id = NULL"
                      " WHERE role = 'assistant'")

@@ -116,3 +116,61 @@ def test_a_restore_does_not_replace_a_newer_memory(tmp_path: Path) -> None:
         "tiermem: agent ada's memory was written by a newer version of tiermem"), done.stderr
     assert _files(home) == before
     assert [p.name for p in home.iterdir() if "restore" in p.name] == []
+
+
+#: What tiermem writes, and what a version that ignored the schema version wrote on its
+#: first open (the open session's mark), then in a session.
+_OLD_WRITES = (
+    "UPDATE meta SET value = 'open' WHERE key = 'writer_state'",
+    "INSERT INTO meta (key, value) VALUES ('old_setting', '1')",
+    "INSERT INTO facts (text, norm, durability, tier, created_at, created_tick, last_access,"
+    " last_counted_tick, tokens) VALUES ('Old code wrote this', 'old code wrote this',"
+    " 'durable', 'core', 1, 0, 0, 0, 4)",
+    "INSERT INTO messages (role, content, created_at) VALUES ('user', 'hi', 1)",
+    "UPDATE passages SET text = 'changed'",
+    "DELETE FROM facts",
+    "DELETE FROM messages",
+    "INSERT INTO erasures (message_id, reason, erased_at) VALUES (99, 'x', 1)",
+)
+
+
+@pytest.mark.parametrize("write", _OLD_WRITES)
+def test_a_version_that_ignores_the_schema_version_fails_at_its_first_write(
+        tmp_path: Path, write: str) -> None:
+    """Versions before the check of the schema version on every open (commit 612317d) wrote
+    into a memory this one had upgraded; its triggers now call a function they do not
+    register, so their first write fails and changes nothing."""
+    from memory_helpers import database_digest
+
+    from tiermem.memory.text.symbols import SQL_FUNCTION, indexed_text
+
+    home = tmp_path / "agent"
+    with make_memory(home) as memory:
+        memory.add_fact("User likes green tea", "durable")
+        memory.archival_insert("the billing runbook lives in the wiki")
+        memory.process_interaction("Hello there.", "Hi.")
+    before = database_digest(home)
+    with contextlib.closing(sqlite3.connect(home / DB_FILE, isolation_level=None)) as old:
+        old.create_function(SQL_FUNCTION, 1, indexed_text)  # what those versions registered
+        with pytest.raises(sqlite3.OperationalError,
+                           match="no such function: tiermem_needs_a_newer_version"):
+            old.execute(write)
+    assert database_digest(home) == before
+    with make_memory(home) as memory:  # this version writes on as before
+        memory.add_fact("User likes figs", "durable")
+        assert [f.text for f in memory.facts()] == ["User likes green tea", "User likes figs"]
+
+
+def test_every_table_tiermem_writes_is_guarded_against_older_writers(tmp_path: Path) -> None:
+    with make_memory(tmp_path / "agent"):
+        pass
+    with contextlib.closing(sqlite3.connect(tmp_path / "agent" / DB_FILE)) as conn:
+        objects = conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master").fetchall()
+    fts = {name for kind, name, _, sql in objects
+           if kind == "table" and sql and "VIRTUAL TABLE" in sql.upper()}
+    tables = {name for kind, name, _, _ in objects if kind == "table"
+              and not name.startswith("sqlite_") and name not in fts
+              and not any(name.startswith(f"{f}_") for f in fts)}
+    guarded = {(table, sql.split()[4]) for kind, _, table, sql in objects
+               if kind == "trigger" and "tiermem_needs_a_newer_version()" in sql}
+    assert guarded == {(table, op) for table in tables for op in ("INSERT", "UPDATE", "DELETE")}

@@ -21,7 +21,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from memory_helpers import child_process, make_memory, mounted_tmpfs, sqlite_schema_at_version
+from memory_helpers import (
+    child_process,
+    make_memory,
+    mounted_tmpfs,
+    sqlite_schema_at_version,
+    writable_database,
+)
 
 from tiermem.bench.fault_os import Report, run_forked
 from tiermem.memory.errors import (
@@ -175,7 +181,7 @@ def test_a_reader_keeps_the_core_size_its_writer_set(tmp_path: Path) -> None:
     with make_memory(home, read_only=True, core_limit=10, core_limit_unit="facts") as reader:
         assert reader.core.used <= reader.core.limit
     # A damaged stored setting is still repaired by giving it, as its error says to.
-    with contextlib.closing(sqlite3.connect(home / DB_FILE)) as conn, conn:
+    with contextlib.closing(writable_database(home / DB_FILE)) as conn, conn:
         conn.execute("UPDATE meta SET value = 'garbage' WHERE key = 'tau'")
     with make_memory(home, read_only=True, tau=50.0) as reader:
         assert reader.config.tau == 50.0 and reader.core.used == 10

@@ -27,6 +27,8 @@ from tiermem.memory.store.sqlite.schema_search import (
 from tiermem.memory.store.sqlite.schema_tables import (
     ERASED_ID_MARKS,
     FORGET_TABLES,
+    NEWER_VERSION_FUNCTION,
+    NEWER_VERSION_GUARDS,
     TIERS,
     UNSPOKEN,
     UNSPOKEN_INDEX,
@@ -96,6 +98,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         "CREATE INDEX erasures_message ON erasures (message_id);")),
     Migration(11, "erased facts' and passages' ids marked from the events and forget audit",
               _run(ERASED_ID_MARKS)),
+    # Versions that do not check the schema version fail at their first write
+    # (memory/store/sqlite/schema_tables.py); every connection of this one registers the
+    # function (``register_functions``).
+    Migration(12, "writes refused to versions that ignore the schema version",
+              _run(NEWER_VERSION_GUARDS)),
 )
 
 #: The user_version of a database with every migration run.
@@ -106,6 +113,12 @@ def register_functions(conn: sqlite3.Connection) -> None:
     """The SQL functions the schema's triggers call; every connection that writes needs them
     (a tool without them cannot insert into the tiers: SQLite says "no such function")."""
     conn.create_function(_FTS, 1, interruptible(indexed_text), deterministic=True)
+    # The guard triggers' question "does this write need a newer version?": never.
+    conn.create_function(NEWER_VERSION_FUNCTION, 0, _no, deterministic=True)
+
+
+def _no() -> int:
+    return 0
 
 
 def migrate(conn: sqlite3.Connection) -> None:

@@ -248,3 +248,30 @@ ERASED_ID_MARKS = (
     _mark("facts", f"SELECT fact_id AS id FROM events WHERE fact_id > 0"
                    f" UNION ALL {_named_ids('facts')}")
     + "\n" + _mark("passages", _named_ids("passages")))
+
+
+#: The SQL function every connection this version opens registers (schema.register_functions)
+#: and the guard triggers call; its name is what an older tiermem, which does not have it,
+#: says when it tries to write: "no such function: tiermem_needs_a_newer_version".
+NEWER_VERSION_FUNCTION = "tiermem_needs_a_newer_version"
+#: Every table tiermem writes to (the full-text indexes are written only by triggers of
+#: these).
+_GUARDED = ("meta", "facts", "passages", "messages", "erasures", "history", "events",
+            "forget_requests", "forgotten_norms")
+
+
+def _guard(table: str, operation: str) -> str:
+    return (f"CREATE TRIGGER {table}_needs_this_version_{operation.lower()} BEFORE {operation} "
+            f"ON {table} WHEN {NEWER_VERSION_FUNCTION}() BEGIN SELECT RAISE(ABORT, "
+            f"'{NEWER_VERSION_FUNCTION}'); END;")
+
+
+#: Migration 12. Versions before the check of the schema version on every open (commit
+#: 612317d) wrote into a memory a newer version had upgraded: new rows beside columns and
+#: invariants they do not know, ids an erasure had retired given out again. They cannot be
+#: changed, so the database stops them: each write to a table runs a trigger that calls a
+#: function only this version and later ones register (it says no), and SQLite refuses the
+#: statement of a connection without it, before it writes anything. Readers never call it.
+NEWER_VERSION_GUARDS = "\n".join(
+    _guard(table, operation)
+    for table in _GUARDED for operation in ("INSERT", "UPDATE", "DELETE"))
