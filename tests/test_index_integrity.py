@@ -141,6 +141,28 @@ def test_a_save_killed_before_its_sidecar_is_rebuilt_without_a_warning(
     assert [r.levelno for r in rebuilt] == [logging.INFO], [r.getMessage() for r in rebuilt]
 
 
+def test_an_index_an_older_tiermem_saved_is_rebuilt_once_without_a_warning(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """After an upgrade: the files of a version that did not record the database's id are
+    rebuilt (they cannot be matched to it), and saved with it, without alarming anyone."""
+    home = tmp_path / "agent"
+    _make(home, PASSAGES)
+    sidecar = home / "archival.json"
+    older = {k: v for k, v in json.loads(sidecar.read_text()).items()
+             if k in ("generation", "dim", "count")}  # all an older tiermem wrote
+    sidecar.write_text(json.dumps(older))
+    with caplog.at_level(logging.INFO), make_memory(home) as m:
+        assert m.archival.vectors.rebuilt_on_open
+        assert _dense_top(m, "cats purr") == "cats purr when they are content"
+    rebuilt = [r for r in caplog.records if r.getMessage().startswith("rebuilding passages")]
+    assert [(r.levelno, r.getMessage()) for r in rebuilt] == [(
+        logging.INFO, "rebuilding passages index: the file was saved by an older tiermem, "
+                      "which did not record the database it belongs to; it is rebuilt once")]
+    caplog.clear()
+    with caplog.at_level(logging.INFO), make_memory(home) as m:
+        assert not m.archival.vectors.rebuilt_on_open
+
+
 def test_the_sidecar_records_the_store_id_and_checksums(tmp_path: Path) -> None:
     home = tmp_path / "agent"
     _make(home, PASSAGES)

@@ -52,8 +52,9 @@ def load_saved(index: FaissIndex) -> bool:
         reading = index.file
         problem = _sidecar_problem(index, info)
         if problem is not None:
-            # Out of date is expected after a crash; damage or another database is not.
-            (log.info if problem == OUT_OF_DATE else log.warning)(
+            # Out of date is expected after a crash, and files an older tiermem saved after
+            # an upgrade; damage or another database is not.
+            (log.info if problem in (OUT_OF_DATE, OLDER_FILE) else log.warning)(
                 "rebuilding %s index: %s", index.table, problem)
             return False
         saved = faiss.read_index(str(index.file))
@@ -102,10 +103,18 @@ def _saved_graph(index: FaissIndex, state: object) -> Graph | None:
     return graph
 
 
+#: Why the files an older tiermem saved are rebuilt once after an upgrade: they cannot
+#: be matched to their database, whose id (``SQLiteStore.store_id``) they do not record.
+OLDER_FILE = ("the file was saved by an older tiermem, which did not record the database it "
+              "belongs to; it is rebuilt once")
+
+
 def _sidecar_problem(index: FaissIndex, info: dict[str, object]) -> str | None:
     """Why the saved files cannot stand for this database's vectors, or None."""
     assert index.file is not None
-    if info.get("store_id") is None or info.get("store_id") != index.store.store_id:
+    if info.get("store_id") is None:
+        return OLDER_FILE
+    if info.get("store_id") != index.store.store_id:
         return "the file was saved for another database"
     if info.get("generation") != index.generation or info.get("dim") != index.dim:
         return OUT_OF_DATE
