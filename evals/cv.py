@@ -22,7 +22,7 @@ from typing import Any
 
 from tiermem.evals.configs import MemoryConfig, ingest
 from tiermem.evals.locomo import Conversation
-from tiermem.evals.report import Record, by_category
+from tiermem.evals.report import Record, UnitLog, by_category
 from tiermem.evals.retrieval import questions_of, score_question, summarize
 from tiermem.memory import HierarchicalMemory
 from tiermem.memory.embed.embeddings import Embedder
@@ -122,8 +122,12 @@ def cross_validate(per_conv: dict[str, dict[str, list[Record]]], ks: Sequence[in
 
 def run_cv(conversations: Sequence[Conversation], configs: Sequence[MemoryConfig],
            embedder: Embedder, ks: Sequence[int], limit: int | None = None,
-           grid: Sequence[FusionWeights] = GRID, progress: Any = None) -> dict[str, Any]:
-    """Leave-one-conversation-out figures for each configuration (its fusion is tuned)."""
+           grid: Sequence[FusionWeights] = GRID, progress: Any = None,
+           log: UnitLog | None = None) -> dict[str, Any]:
+    """Leave-one-conversation-out figures for each configuration (its fusion is tuned);
+    ``log`` gets a line as each conversation starts and finishes, with its figures at the
+    default weights."""
+    log = log or UnitLog()
     report: dict[str, Any] = {"benchmark": "LoCoMo", "mode": "cv", "ks": list(ks),
                               "limit": limit, "conversations": [c.id for c in conversations],
                               "embedder": embedder.id, "grid": [weights_label(w) for w in grid],
@@ -140,8 +144,15 @@ def run_cv(conversations: Sequence[Conversation], configs: Sequence[MemoryConfig
         else:
             tuned = [dataclasses.replace(default, lexical=w.lexical, dense=w.dense) for w in grid]
             weights = tuned if default in tuned else [*tuned, default]
-        per_conv = {conv.id: grid_records(conv, config, embedder, ks, limit, weights, progress)
-                    for conv in conversations}
+        per_conv = {}
+        shown = f"{config.name} ({weights_label(default)})"
+        for conv in conversations:
+            log.started(shown, conv.id)
+            per_conv[conv.id] = grid_records(conv, config, embedder, ks, limit, weights,
+                                             progress)
+            records = per_conv[conv.id][weights_label(default)]
+            log.finished(shown, conv.id, {**summarize(records, ks), "questions": len(records)},
+                         ran=True)
         report["configs"].append({"name": config.name, "description": config.description,
                                   **cross_validate(per_conv, ks, default)})
     return report

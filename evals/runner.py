@@ -212,9 +212,10 @@ def _run_cv(options: EvalOptions, conversations: Sequence[Any], configs: Sequenc
     from tiermem.memory.output_file import write_atomic
 
     ks = sorted({1, 10, *options.ks})  # tuning and the tables read recall@1 and recall@10
+    log = _unit_log(console, len(conversations) * len(configs), ("recall@1", "recall@10", "mrr"))
     with _progress(console, columns) as progress:
         report = run_cv(conversations, configs, embedder, ks, limit=options.limit,
-                        progress=progress)
+                        progress=progress, log=log)
     render_cv(console, report)
     if options.json_path is not None:
         import json

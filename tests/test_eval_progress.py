@@ -40,6 +40,20 @@ def test_output_to_a_file_gets_a_line_per_part_with_its_figures(
                     lines[3].replace(": recall", " (kept from the report): recall")]
 
 
+def test_a_cross_validated_run_into_a_file_gets_a_line_per_conversation(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    first = write_conversation(tmp_path / "locomo" / "7.json", two_turns())
+    second = write_conversation(tmp_path / "locomo" / "8.json", two_turns())
+    assert run(["eval", "locomo", "--data", str(first), str(second), "--config", "hybrid",
+                "--embedder", "hashing", "--cv"]) == 0
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("[")]
+    assert [line.split(": ")[0] for line in lines] == [
+        "[1/2] hybrid (0.6:0.4) on conversation 7", "[1/2] hybrid (0.6:0.4) on conversation 7",
+        "[2/2] hybrid (0.6:0.4) on conversation 8", "[2/2] hybrid (0.6:0.4) on conversation 8"]
+    assert lines[0].endswith(": started") and ", recall@10 " in lines[1]
+    assert lines[3].endswith("(2 questions)")
+
+
 @pytest.mark.parametrize("json_given", [True, False])
 def test_ctrl_c_says_what_the_report_keeps_and_how_to_go_on(
         data_file: Path, tmp_path: Path, json_given: bool, monkeypatch: pytest.MonkeyPatch,
