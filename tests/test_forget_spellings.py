@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 from memory_helpers import backend_place, make_memory
 
+from tiermem.memory import HashingEmbedder
+from tiermem.memory.errors import SnapshotError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.text.digest import norm_hash
 from tiermem.memory.text.extract import earlier_fact_norms, fact_norm
@@ -86,3 +88,34 @@ def test_keys_an_earlier_version_stored_still_find_and_block(where: dict[str, An
             m.store.forgetting.block([norm_hash(earlier)], 1.0)
         m.erase(facts=[again], reason="test")
         assert m.store.forgetting.blocked_norms() == set()
+
+
+def test_a_snapshot_holding_both_spellings_as_two_facts_restores_as_taken(
+        tmp_path: Path) -> None:
+    # Versions before the NFC rule kept the two spellings as two facts; their snapshots
+    # (and snapshots of memories they wrote) must still restore, each fact under the key
+    # that version gave it.
+    with make_memory() as m:
+        m.add_fact(_spelled("NFC", FACT), "durable")
+        m.add_fact("User likes tea", "durable")
+        snapshot = m.snapshot()
+    second = snapshot["tables"]["facts"][1]
+    assert second["text"] == "User likes tea"
+    second["text"] = _spelled("NFD", FACT)  # as the earlier version stored it
+    with _restored(snapshot, tmp_path / "a") as m:
+        assert [f.text for f in m.facts()] == [_spelled("NFC", FACT), _spelled("NFD", FACT)]
+        first_id = m.facts()[0].id
+        assert m.add_fact(_spelled("NFD", FACT), "durable") == first_id  # found, not added
+        again = m.snapshot()
+    with _restored(again, tmp_path / "b") as m:  # a snapshot of it restores too
+        assert len(m.facts()) == 2
+    twice = dict(snapshot)
+    twice["tables"] = dict(snapshot["tables"])
+    twice["tables"]["facts"] = [*snapshot["tables"]["facts"],
+                                {**second, "id": second["id"] + 100}]
+    with pytest.raises(SnapshotError, match=r"states the same fact as tables.facts\[0\]"):
+        _restored(twice, tmp_path / "c")  # a third copy is one too many: no key is left
+
+
+def _restored(snapshot: dict[str, Any], path: Path) -> HierarchicalMemory:
+    return HierarchicalMemory.restore(snapshot, path, HashingEmbedder())

@@ -58,6 +58,7 @@ from tiermem.memory.ops.snapshot_schema import (
     SNAPSHOT_FORMAT,
     ValidSnapshot,
     parse_snapshot,
+    restored_norms,
 )
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.opening import open_store
@@ -67,11 +68,9 @@ from tiermem.memory.store.records import (
     RESTORING_KEY,
     UNFINISHED_COPY_KEYS,
     DumpRow,
-    tombstone_norm,
 )
 from tiermem.memory.store.sqlite import SQLiteStore
 from tiermem.memory.text.digest import is_replaced_detail, replaced_detail
-from tiermem.memory.text.extract import fact_norm
 from tiermem.memory.text.tokenizer import TokenCounter
 from tiermem.memory.tiers.recall import EMBEDDED_ROLES
 
@@ -210,11 +209,11 @@ def _write(store: StorageBackend, valid: ValidSnapshot, embedder: Embedder) -> N
         # Column names come from the row models, never from the snapshot.
         columns = tuple(model.model_fields)
         rows: list[DumpRow] = []
-        for row in getattr(valid.tables, table):
+        norms = restored_norms(valid.tables.facts) if table == "facts" else []
+        for index, row in enumerate(getattr(valid.tables, table)):
             values = row.model_dump()
             if table == "facts":
-                values["norm"] = (fact_norm(row.text) if values["forgotten_at"] is None
-                                  else tombstone_norm(row.id))
+                values["norm"] = norms[index]
                 values["tokens"] = count(row.text)
             if table == "events":
                 # A snapshot taken before events stopped keeping text: restored without it.

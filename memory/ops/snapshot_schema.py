@@ -41,7 +41,7 @@ from tiermem.memory.ops.snapshot_models import (
     ValidSnapshot,
 )
 from tiermem.memory.store.records import tombstone_norm
-from tiermem.memory.text.extract import fact_norm
+from tiermem.memory.text.extract import fact_norms
 
 # The models live in memory.ops.snapshot_models; callers may import them from here too.
 __all__ = ["ROW_MODELS", "SNAPSHOT_FORMAT", "ValidSnapshot", "parse_snapshot"]
@@ -197,6 +197,31 @@ def _vector(encoded: str, dim: int, where: str) -> bytes:
 
 
 # -- invariants across rows ---------------------------------------------------------------------
+def restored_norms(facts: Sequence[Any]) -> list[str]:
+    """The key each fact is restored under, in order; raises SnapshotError for a fact that
+    states one another already states.
+
+    A forgotten fact holds no key (``tombstone_norm``): the same text may be stated again.
+    A live fact whose key another holds takes the key its spelling had before keys were
+    composed (``earlier_fact_norms``): such versions kept "Café" typed composed and typed
+    decomposed as two facts, and their snapshots restore as they were taken.
+    """
+    holder: dict[str, int] = {}
+    norms = []
+    for i, fact in enumerate(facts):
+        if fact.forgotten_at is not None:
+            norms.append(tombstone_norm(fact.id))
+            continue
+        keys = fact_norms(fact.text)
+        norm = next((key for key in keys if key not in holder), None)
+        if norm is None:
+            raise _fail(f"tables.facts[{i}].text",
+                        f"states the same fact as tables.facts[{holder[keys[0]]}]")
+        holder[norm] = i
+        norms.append(norm)
+    return norms
+
+
 def _check_invariants(snapshot: Snapshot) -> None:
     tables = snapshot.tables
     for table in ROW_MODELS:
@@ -206,14 +231,9 @@ def _check_invariants(snapshot: Snapshot) -> None:
     _unique("forgotten_norms", "norm_hash", [r.norm_hash for r in tables.forgotten_norms])
     passages = {p.id: p for p in tables.passages}
     facts = {f.id for f in tables.facts}
-    norms: dict[str, int] = {}
+    restored_norms(tables.facts)
     for i, fact in enumerate(tables.facts):
         where = f"tables.facts[{i}]"
-        # A forgotten fact no longer holds its norm: the same text may be stated again.
-        norm = fact_norm(fact.text) if fact.forgotten_at is None else tombstone_norm(fact.id)
-        if norm in norms:
-            raise _fail(f"{where}.text", f"states the same fact as tables.facts[{norms[norm]}]")
-        norms[norm] = i
         if fact.passage_id is not None and fact.passage_id not in passages:
             raise _fail(f"{where}.passage_id", f"passage {fact.passage_id} is not in the snapshot")
         if fact.tier == "archival" and fact.forgotten_at is None:
