@@ -18,6 +18,7 @@ import ast
 import json
 import math
 import re
+import warnings
 from typing import Any
 
 from tiermem.agent.llm import ToolCall
@@ -28,7 +29,9 @@ __all__ = ["pythonic_calls"]
 _START = re.compile(r"\[\s*([A-Za-z_][\w.]{0,199})\s*\(")
 _NAMED_LITERALS = {"True": True, "true": True, "False": False, "false": False,
                    "None": None, "null": None}
-_END_TOKENS = ("<|eom_id|>", "<|eot_id|>", "<|eom|>", "<|eot|>", "</s>")
+_END_TOKENS = ("<|eom_id|>", "<|eot_id|>", "<|eom|>", "<|eot|>", "<|python_end|>", "</s>")
+#: Llama 4 may open its calls with this marker.
+_START_TOKEN = "<|python_start|>"
 #: Longer replies are prose or data, and parsing them would only cost time.
 _MAX_CHARS = 200_000
 
@@ -53,7 +56,9 @@ def pythonic_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCa
 
 def _parse(text: str, names: frozenset[str]) -> list[ToolCall] | None:
     try:
-        tree = ast.parse(text, mode="eval")
+        with warnings.catch_warnings():  # "\d" in a string warns; it is the model's text
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text, mode="eval")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     if not isinstance(tree.body, ast.List) or not tree.body.elts:
@@ -75,9 +80,10 @@ def _call(node: ast.expr, names: frozenset[str]) -> ToolCall | None:
         return None
     try:
         arguments = {k.arg: _literal(k.value) for k in node.keywords if k.arg is not None}
-    except (_NotLiteral, RecursionError):
+        text = json.dumps(arguments, ensure_ascii=False)
+    except (_NotLiteral, RecursionError, TypeError, ValueError):
         return None
-    return ToolCall("", name, json.dumps(arguments, ensure_ascii=False))
+    return ToolCall("", name, text)
 
 
 def _dotted(node: ast.expr) -> str | None:
@@ -90,7 +96,8 @@ def _dotted(node: ast.expr) -> str | None:
 
 
 def _literal(node: ast.expr) -> Any:
-    if isinstance(node, ast.Constant) and not isinstance(node.value, bytes | complex):
+    if isinstance(node, ast.Constant) and node.value is not Ellipsis and not isinstance(
+            node.value, bytes | complex):
         if isinstance(node.value, float) and not math.isfinite(node.value):
             raise _NotLiteral  # 1e999: JSON has no infinity
         return node.value
@@ -111,7 +118,7 @@ def _literal(node: ast.expr) -> Any:
 
 
 def _without_end_tokens(text: str) -> str:
-    text = text.strip()
+    text = text.strip().removeprefix(_START_TOKEN).lstrip()
     while text.endswith(_END_TOKENS):
         text = text[: text.rfind("<")].rstrip()
     return text

@@ -28,6 +28,9 @@ def calls(content: str, *, cut: bool = False) -> list[tuple[str, object]]:
                                   "strict": True, "extra": {"k": None}, "flag": False})]),
     ('[send_message(message="ünïcode ✓", count=1.5)]',
      [("send_message", {"message": "ünïcode ✓", "count": 1.5})]),
+    # Llama 4's markers around the list, and a backslash Python would warn about
+    ('<|python_start|>[send_message(message="C:\\d")]<|python_end|>',
+     [("send_message", {"message": "C:\\d"})]),
 ])
 def test_a_python_list_of_calls_to_offered_tools_is_read(content: str,
                                                          expected: list[object]) -> None:
@@ -45,6 +48,7 @@ def test_a_python_list_of_calls_to_offered_tools_is_read(content: str,
     '[core_memory_append(content=f"{secret}")]',
     '[core_memory_append(**{"content": "x"})]',
     '[core_memory_append(content=1e999)]',  # no JSON for infinity
+    "[send_message(message=...)]",  # copied from an example
     '[core_memory_append(content={1: "x"})]',  # keys must be text
     "[1, 2, 3]",
     "[]",
