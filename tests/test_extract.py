@@ -383,6 +383,11 @@ def test_remember_when_is_not_a_fact() -> None:
         ("I love it", ("short-lived", None)),
         ("I like that idea", ("short-lived", None)),
         ("I'd like a coffee", ("short-lived", None)),
+        ("I hate to say it but prod is down", ("short-lived", None)),
+        ("I hate to bother you, but the build is red again", ("short-lived", None)),
+        ("I like to keep it short", ("short-lived", None)),
+        ("I love them", ("short-lived", None)),
+        ("I like to run in the mornings", ("durable", "likes")),
         ("I love the weather now", ("short-lived", "now")),
         # Who a sentence is about does not make what it says last.
         ("My mom is in the hospital this week", ("short-lived", "this week")),

@@ -205,14 +205,18 @@ _PERSON = _cues(
 )
 
 #: Row 5 too: a stated liking or dislike of something ("I hate onions", "User loves jazz").
-#: A reaction to what was just said ("I love it", "I like your idea") names no object.
+#: A reaction to what was just said ("I love it", "I like your idea") names no object, a
+#: pronoun ("I like him") none that lasts, and "I hate to say it, but ..." is a manner of
+#: speaking.
 _PREFERENCE = _cues(
     ("likes", rf"\b(?:i|we|user|the\s+user|he|she|they)\s+"
               rf"(?:(?:really|also|just|do|does|don{_APOS}?t|doesn{_APOS}?t|do\s+not|does\s+not)"
               rf"\s+){{0,2}}"
               rf"(?:likes?|loves?|hates?|enjoys?|dislikes?|adores?|detests?"
               rf"|can{_APOS}?t\s+stand|cannot\s+stand)\s+"
-              rf"(?!(?:it|that|this|these|those|you|your|yours|how|what|when|the\s+idea)\b)\w"),
+              rf"(?!(?:it|that|this|these|those|you|your|yours|him|her|them|us|how|what|when"
+              rf"|the\s+idea|to\s+(?:say|admit|ask|bother|interrupt|break|tell|report|be\s+that"
+              rf"|keep\s+it))\b)\w"),
 )
 
 _WEAK_SHORT_LIVED = _cues(
