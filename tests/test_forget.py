@@ -372,6 +372,21 @@ def test_exact_forgets_and_erases_a_stored_text_of_any_length(where: dict[str, A
             m.forget(text + " w" * MAX_TEXT_CHARS)
 
 
+def test_exact_forgets_a_text_holding_a_word_too_long_for_a_full_text_index(
+        where: dict[str, Any]) -> None:
+    # PostgreSQL's index leaves out words of 2,048 bytes or more; looking the text up by
+    # such a word found nothing there. The whole-text comparison still decides.
+    blob = "QUJD" * 700  # 2,800 characters of base64, one word
+    text = f"the certificate is {blob} keep it"
+    with make_memory(**where) as m:
+        m.recall.append("user", text, turn=1)
+        m.recall.append("user", "the certificate is short", turn=2)
+        result = m.forget(text)
+        assert result.outcome == "matched" and len(result.forgotten.messages) == 1
+        assert [h.text for h in m.recall_search("certificate", k=5).hits] == [
+            "the certificate is short"]
+
+
 def test_a_request_too_long_for_the_judge_is_refused_naming_exact_mode(
         where: dict[str, Any]) -> None:
     # The judge's search query and prompt hold at most 10,000 characters; a longer

@@ -131,9 +131,16 @@ def exact_selection(memory: RankedMemory, request: str, config: ForgetConfig
     return Selection("matched", items)
 
 
+#: PostgreSQL's full-text index leaves out a word of this many bytes or more (a base64
+#: blob, say): looked up, it would find nothing, not even the text that holds it.
+UNINDEXED_WORD_BYTES = 2048
+
+
 def _lookup_words(text: str) -> tuple[str, ...]:
-    """The words of ``text`` its equals are looked up by (``LOOKUP_WORDS``)."""
-    longest = sorted(query_terms(text), key=lambda word: (-len(word), word))
+    """The words of ``text`` its equals are looked up by (``LOOKUP_WORDS``): the longest
+    that every backend's index keeps."""
+    kept = [w for w in query_terms(text) if len(w.encode()) < UNINDEXED_WORD_BYTES]
+    longest = sorted(kept, key=lambda word: (-len(word), word))
     return tuple(longest[:LOOKUP_WORDS])
 
 
