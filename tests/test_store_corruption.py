@@ -18,6 +18,7 @@ from memory_helpers import make_memory
 
 from tiermem.memory.errors import InvalidInputError, StoreCorruptError
 from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.store.sqlite.errors import corrupt_message, salvage_command
 from tiermem.memory.tiers.recall import NewMessage
 
 REPO = Path(__file__).resolve().parents[1]
@@ -70,7 +71,7 @@ def test_corruption_found_at_query_time_is_a_store_corrupt_error(tmp_path: Path,
             call(m)
         message = str(info.value)
         assert "is damaged" in message and str(info.value.__cause__) in message
-        assert "HierarchicalMemory.restore" in message and ".recover" in message
+        assert "HierarchicalMemory.restore" in message and ".dump" in message
         assert isinstance(info.value.__cause__, sqlite3.DatabaseError)
         assert not m.store.in_transaction
 
@@ -127,7 +128,7 @@ def test_damage_after_an_unclean_close_is_found_at_open(tmp_path: Path) -> None:
     _damage_pages_of(home, "passages_created")
     with pytest.raises(StoreCorruptError) as info:
         make_memory(home)
-    assert "quick_check" in str(info.value) and ".recover" in str(info.value)
+    assert "quick_check" in str(info.value) and ".dump" in str(info.value)
 
 
 # -- durability ----------------------------------------------------------------------------------
@@ -159,3 +160,20 @@ def test_full_durability_puts_every_commit_in_the_database_file(tmp_path: Path,
 def test_an_unknown_durability_is_refused(tmp_path: Path) -> None:
     with pytest.raises(InvalidInputError, match="'normal' or 'full'"):
         make_memory(tmp_path / "agent", durability="paranoid")
+
+
+def test_the_salvage_command_the_message_gives_makes_a_memory_tiermem_opens(
+        tmp_path: Path) -> None:
+    home = tmp_path / "agent"
+    _fill(home)
+    with make_memory(home) as m:
+        before = sorted(f.text for f in m.facts())
+    database = home / "memory.sqlite3"
+    command = salvage_command(database)
+    assert command in corrupt_message(database, "test")
+    if shutil.which("sqlite3") is None:
+        pytest.skip("the salvage command runs the sqlite3 shell, which is not installed")
+    subprocess.run(["bash", "-c", command], cwd=tmp_path, check=True)
+    with make_memory(tmp_path / "NEW") as salvaged:
+        assert sorted(f.text for f in salvaged.facts()) == before
+        salvaged.add_fact("User likes jazz")  # a memory to go on with, not a read-only copy

@@ -10,6 +10,7 @@ method whose reads step through a cursor after the statement returned.
 from __future__ import annotations
 
 import logging
+import shlex
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -131,6 +132,16 @@ def corrupt_message(database: Path | None, problem: str) -> str:
         f"the memory database {database} is damaged ({problem}); nothing was changed by "
         f"this call. Stop using this agent home and copy it aside, then either restore "
         f"the latest snapshot into a new home (`tiermem restore FILE --agent NEW`, or "
-        f"HierarchicalMemory.restore), or salvage "
-        f"what is readable with `sqlite3 {database} .recover | sqlite3 recovered.sqlite3`"
+        f"HierarchicalMemory.restore), or salvage what is readable into a new agent home "
+        f"NEW with `{salvage_command(database)}`"
     )
+
+
+def salvage_command(database: Path) -> str:
+    """A shell command that copies what is readable of ``database`` into ``NEW/`` as a
+    memory tiermem opens: the rows as SQL (``.dump`` writes what it can read past damage;
+    ``.recover`` fails on full-text tables in sqlite3 3.40), then the schema version, which
+    a dump leaves out and without which the copy is no memory."""
+    quoted = shlex.quote(str(database))
+    return (f"mkdir NEW && (sqlite3 {quoted} .dump; echo \"PRAGMA user_version=$(sqlite3 "
+            f"{quoted} 'PRAGMA user_version');\") | sqlite3 NEW/memory.sqlite3")
