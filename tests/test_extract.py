@@ -229,6 +229,33 @@ def test_not_facts(text: str) -> None:
     assert extract_facts(text) == []
 
 
+@pytest.mark.parametrize("text", [
+    # cut off before the point: the copula, verb or preposition has nothing after it
+    "My name is", "I am allergic to", "The prod region is", "I like", "Alice has",
+    "My favourite foods are peanuts and", "We would", "I hope not.", "I'd love to!",
+    # a heading introduces the lines that follow
+    "Notes from the meeting:", "The root cause was:", "Action items:",
+])
+def test_statements_that_say_nothing_yet_are_not_facts(text: str) -> None:
+    assert extract_facts(text) == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("My name is Dana.", "User's name is Dana"),
+    ("I know where it is.", "User: I know where it is"),
+    ("She is the one I talk to.", "User: She is the one I talk to"),
+    ("I need someone to talk to.", "User needs someone to talk to"),
+    ("The results are in.", "The results are in"),
+    ("My birthday is in May.", "User's birthday is in May"),
+    ("Note: the deploy is frozen.", "the deploy is frozen"),
+    ("I love her.", "User loves her"),
+    ("The SLA: 4 hours.", "The SLA: 4 hours"),
+])
+def test_statements_ending_on_a_word_that_may_end_them_are_facts(text: str,
+                                                                 expected: str) -> None:
+    assert only_fact(text).text == expected
+
+
 @pytest.mark.parametrize(
     ("sentence", "expected"),
     [

@@ -20,8 +20,10 @@ Per sentence, ``extract_facts`` does this, in order:
    short-lived.
 3. Not facts: questions (``is_question``), greetings and acknowledgements
    ("hi", "thanks!", "ok", "sounds good"), fragments of fewer than two
-   words, and requests to the assistant ("please ...", "remind me ...",
-   "tell me ...", "can you ...", "remember to ...").
+   words, headings ("Notes from the meeting:"), statements cut off before
+   their point ("My name is", "I am allergic to", "I like": memory/text/
+   fragments.py), and requests to the assistant ("please ...", "remind me
+   ...", "tell me ...", "can you ...", "remember to ...").
 4. "remember (that) X", "note that X", "note: X", "keep in mind (that) X",
    "don't forget (that) X" yield X (``lead_in`` in memory/text/durability.py,
    since the lead-in also makes the fact durable).
@@ -61,6 +63,7 @@ from tiermem.memory.text.durability import (
 
 # The de-duplication key lives in its own module; re-exported, as callers import it here.
 from tiermem.memory.text.fact_keys import earlier_fact_norms, fact_norm, fact_norms, normalize_fact
+from tiermem.memory.text.fragments import is_heading, stops_short
 from tiermem.memory.text.sentences import (
     CLOSERS,
     HAS_ALNUM,
@@ -349,7 +352,7 @@ def _fact_from_sentence(sentence: str, speaker: str) -> ExtractedFact | None:
         return ExtractedFact(text, SHORT_LIVED, machine) if text else None
 
     cleaned = _clean(raw)
-    if not cleaned or is_question(cleaned):
+    if not cleaned or is_question(cleaned) or is_heading(raw):
         return None
     statement = strip_markers(cleaned)
     if not statement or _is_filler(statement):
@@ -365,8 +368,11 @@ def _fact_from_sentence(sentence: str, speaker: str) -> ExtractedFact | None:
     else:
         body = statement
 
-    if len(_WORD.findall(body)) < 2 or _is_filler(body):
+    if len(_WORD.findall(body)) < 2 or _is_filler(body) or stops_short(body):
         return None
+    head = _head(body, speaker)
+    if head is not None and not HAS_ALNUM.search(body[head[1]:]):
+        return None  # "I like", "My": a head with nothing after it
     text = _trim(_third_person(body, speaker))
     if not HAS_ALNUM.search(text):
         return None
