@@ -10,6 +10,7 @@ from offline_helpers import RecordingPolicy
 from tiermem.agent.llm import LLMClient
 from tiermem.agent.loop import Agent
 from tiermem.agent.offline import OfflinePolicy
+from tiermem.agent.offline_answers import NOTHING_FOUND
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 
@@ -117,6 +118,24 @@ def test_unknown_answers_say_so(memory: HierarchicalMemory) -> None:
     agent.step("I am allergic to peanuts.")
     reply = agent.step("Which train do I take tomorrow?").reply
     assert reply == "(offline) I found nothing in memory about that."
+
+
+@pytest.mark.parametrize("question", ["What's 2+2?", "Is it 2 or 3?", "Is db 2 up?"])
+def test_a_number_in_a_question_does_not_match_one_inside_an_identifier(
+        memory: HierarchicalMemory, question: str) -> None:
+    agent = Agent(memory, OfflinePolicy())
+    agent.step("The prod region is ap-southeast-2.")
+    assert agent.step(question).reply == NOTHING_FOUND
+
+
+@pytest.mark.parametrize("question", ["Which region is ap-southeast-2?", "What is the prod region?",
+                                      "What is in southeast?"])
+def test_an_identifier_and_its_words_still_match(memory: HierarchicalMemory,
+                                                 question: str) -> None:
+    agent = Agent(memory, OfflinePolicy())
+    agent.step("The prod region is ap-southeast-2.")
+    assert "- From core memory: The prod region is ap-southeast-2" in (
+        agent.step(question).reply or "")
 
 
 def test_a_long_text_is_filed_in_archival_whole(memory: HierarchicalMemory) -> None:

@@ -37,6 +37,14 @@ def test_synonyms_are_one_concept_and_stopwords_none() -> None:
     assert concepts("I'm allergic") == concepts("allergies") == {"allergy"}
 
 
+def test_an_identifier_is_one_concept_and_its_numbers_none_of_their_own() -> None:
+    assert concepts("The prod region is ap-southeast-2.") == {
+        "prod", "region", "ap", "southeast", "ap-southeast-2"}
+    assert concepts("Postgres 15 on db-01, v1.2.3 at 10.0.0.1") == {
+        "postgr", "15", "db", "db-01", "v1", "v1.2.3", "10.0.0.1"}
+    assert concepts("What's 2+2?") == {"2"}  # a number on its own is a concept
+
+
 @pytest.mark.parametrize(("sentence", "expected"), [
     ("I moved to Porto.", Statement("I moved to Porto.", "moved to")),
     ("I live in Braga now.", Statement("I live in Braga.", "now")),

@@ -7,9 +7,17 @@ for the few words in ``SYNONYMS``, the name of their group. So "live",
 matches "User's address is ..." and "User moved to Porto". The stemmer only
 strips common English endings; it is meant to make inflections meet, not to
 be a linguist's stemmer.
+
+An identifier with a digit ("ap-southeast-2", "db-01", "v1.2.3", "10.0.0.1",
+"2024-03-05") is one concept, whole; its words stay concepts ("southeast"), but
+its numbers do not stand on their own: the "2" of "ap-southeast-2" is no answer
+to "What's 2+2?". A number standing alone ("port 8080", "Postgres 15") is a
+concept like any word.
 """
 
 from __future__ import annotations
+
+import re
 
 from tiermem.memory.search.lexical import query_terms
 
@@ -51,10 +59,24 @@ def stem(word: str) -> str:
 _GROUP_OF = {stem(word): group for group, words in SYNONYMS.items() for word in words}
 
 
+#: Words joined by "-", ".", "/", ":" or "_" into one token: an identifier when one holds a digit.
+_JOINED = re.compile(r"[^\W_]+(?:[-./:_][^\W_]+)+")
+_JOINT = re.compile(r"[-./:_]")
+
+
 def concepts(text: str) -> set[str]:
-    """The concepts of ``text``: its content words stemmed, synonyms as their group's name."""
+    """The concepts of ``text``: its content words stemmed, synonyms as their group's name,
+    and each identifier with a digit whole (module docstring)."""
     found = set()
-    for word in query_terms(text):
+
+    def identifier(match: re.Match[str]) -> str:
+        token = match.group(0)
+        if not any(ch.isdigit() for ch in token):
+            return token
+        found.add(token.casefold())
+        return " ".join(part for part in _JOINT.split(token) if not part.isdigit())
+
+    for word in query_terms(_JOINED.sub(identifier, text)):
         stemmed = stem(word)
         found.add(_GROUP_OF.get(stemmed, stemmed))
     return found
