@@ -16,7 +16,10 @@ calls, so every turn goes through the real tool dispatch:
 - questions: it calls ``archival_memory_search`` and ``conversation_search``
   (the user's messages; more pages while a page holds only questions), reads
   core from its own context, then answers with ``send_message`` quoting its
-  best evidence (agent/offline_answers.py), and says that it is offline.
+  best evidence (agent/offline_answers.py), and says that it is offline. A
+  question or request about the user, or memory, in general ("What do you know
+  about me?", "Tell me everything you remember") lists core's facts, with no
+  search;
 
 It has no language model, so it never paraphrases or reasons: it quotes.
 
@@ -36,7 +39,7 @@ from typing import Any
 
 from tiermem.agent.config import DEFAULT_MAX_TOKENS
 from tiermem.agent.llm import Completion, ToolCall, unique_id_prefix
-from tiermem.agent.offline_answers import LONG_TEXT_CHARS, answer, core_facts
+from tiermem.agent.offline_answers import LONG_TEXT_CHARS, answer, asks_in_general, core_facts
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
 from tiermem.memory.text.sentences import chunk_text, split_sentences
 from tiermem.memory.text.tokenizer import DEFAULT_ENCODING
@@ -131,7 +134,7 @@ class OfflinePolicy:
     def _first_step(self, text: str, core: dict[str, str]) -> list[ToolCall]:
         calls: list[ToolCall] = []
         query = _question_text(text)
-        if query:
+        if query and asks_in_general(query) is None:  # a general one lists core: no search
             calls.append(self._call("archival_memory_search", query=query, request_heartbeat=True))
             calls.append(self._call("conversation_search", query=query, roles=["user"],
                                     request_heartbeat=True))
@@ -246,7 +249,9 @@ class OfflinePolicy:
                 stored.append(content)
             elif (payload := _payload(message)) is not None:
                 found.append(payload)
-        question = _question_text(user_text)
+        # "Tell me everything you remember" asks, as a request rather than a question.
+        question = _question_text(user_text) or (
+            user_text if asks_in_general(user_text) is not None else "")
         parts: list[str] = []
         if question:
             parts.append(answer(list(core_facts(messages)), question, found))

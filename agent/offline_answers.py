@@ -21,6 +21,13 @@ Evidence, in order:
    superseded and long pastes (filed in archival) are never evidence.
 
 Evidence longer than ``QUOTE_CHARS`` is quoted by its best-matching sentence.
+
+A question about the user in general ("What do you know about me?", "What do you
+remember about me?", "Who am I?") shares no concept with any fact, so it is not
+matched: it lists core's facts about the user, durable ones first, at most
+``MAX_LISTED``, and says how many more there are. One about memory in general
+("What do you remember?", "Tell me everything you remember") lists the user's
+facts first, then core's others (``asks_in_general``).
 """
 
 from __future__ import annotations
@@ -35,6 +42,8 @@ from tiermem.memory.text.updates import read_statement, replaces, subject_of
 from tiermem.memory.text.wording import concepts, stem
 
 MAX_CORE_QUOTES = 3
+#: Facts listed for a question about the user, or memory, in general.
+MAX_LISTED = 12
 #: A message this long is a paste the policy files in archival rather than reads.
 LONG_TEXT_CHARS = 600
 #: Longer evidence is quoted by its sentence that best matches the question.
@@ -50,6 +59,20 @@ _ABOUT_PAST = re.compile(
 )
 #: How this policy's answers begin; one quoted back as a user's text is still an echo.
 OWN_ANSWER = "(offline"
+NOTHING_ABOUT_YOU = ("(offline) Core memory holds nothing about you yet; ask about something "
+                     "specific and I will search the rest of memory.")
+#: A question, or request, about the user or memory in general; "about me" in ``me``.
+_IN_GENERAL = re.compile(
+    r"^\W*(?:(?:so|and|ok|okay|well|hey|now|then)\W+)*(?:"
+    r"what\s+(?:else\s+)?(?:do|did|can)\s+you\s+(?:know|remember|recall)"
+    r"|what\s+have\s+you\s+(?:got|learned|learnt|stored|kept|remembered)"
+    r"|(?:please\s+)?tell\s+me\s+(?:everything|all|what)\s+(?:that\s+)?you\s+"
+    r"(?:know|remember|recall)"
+    r"|(?P<who>who\s+am\s+i))"
+    r"(?P<me>\s+(?:about|of|on)\s+me)?(?:\s+so\s+far)?[\s?.!]*$",
+    re.IGNORECASE)
+_USERS = re.compile(r"^(?:the\s+)?user\b", re.IGNORECASE)
+_WITHHELD = "[withheld"
 
 
 def _unescape(text: str) -> str:
@@ -117,8 +140,36 @@ def _core_quotes(core: list[str], question: str, wanted: set[str]) -> list[str]:
     return [fact for *_, fact in top][:MAX_CORE_QUOTES]
 
 
+def asks_in_general(text: str) -> str | None:
+    """Which sentence of ``text`` asks about the user ("me") or memory ("all") in general,
+    as "me" or "all"; None when none does."""
+    for sentence in split_sentences(text):
+        match = _IN_GENERAL.match(sentence)
+        if match:
+            return "me" if match["me"] or match["who"] else "all"
+    return None
+
+
+def _listing(core: list[str], scope: str) -> str:
+    """Core's facts about the user (and, for "all", its others after them), bounded."""
+    shown = [fact for fact in core if not fact.startswith(_WITHHELD)]
+    facts = [fact for fact in shown if _USERS.match(fact)]
+    if scope == "all":
+        facts += [fact for fact in shown if not _USERS.match(fact)]
+    if not facts:
+        return NOTHING_ABOUT_YOU if scope == "me" else NOTHING_FOUND
+    lines = [f"- From core memory: {fact}" for fact in facts[:MAX_LISTED]]
+    if len(facts) > MAX_LISTED:
+        lines.append(f"- … and {len(facts) - MAX_LISTED} more in core memory; ask about any "
+                     "of them.")
+    return "(offline, quoting memory)\n" + "\n".join(lines)
+
+
 def answer(core: list[str], question: str, found: list[dict[str, Any]]) -> str:
     """The reply to ``question`` from core and this turn's search results."""
+    scope = asks_in_general(question)
+    if scope is not None:
+        return _listing(core, scope)
     wanted = concepts(question)
     past = about_past(question)
     quoted = _core_quotes(core, question, wanted)

@@ -10,7 +10,7 @@ from offline_helpers import RecordingPolicy
 from tiermem.agent.llm import LLMClient
 from tiermem.agent.loop import Agent
 from tiermem.agent.offline import OfflinePolicy
-from tiermem.agent.offline_answers import NOTHING_FOUND
+from tiermem.agent.offline_answers import MAX_LISTED, NOTHING_ABOUT_YOU, NOTHING_FOUND
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 
@@ -136,6 +136,48 @@ def test_an_identifier_and_its_words_still_match(memory: HierarchicalMemory,
     agent.step("The prod region is ap-southeast-2.")
     assert "- From core memory: The prod region is ap-southeast-2" in (
         agent.step(question).reply or "")
+
+
+_USERS_FACTS = ["User's name is Dana", "User is allergic to peanuts", "User lives in Lisbon"]
+
+
+@pytest.mark.parametrize(("question", "listed"), [
+    *[(q, _USERS_FACTS) for q in ("What do you know about me?", "Who am I?",
+                                  "What do you remember about me?",
+                                  "Tell me everything you know about me.",
+                                  "So, what else do you know about me")],
+    # memory in general: the user's facts first, then the others
+    *[(q, [*_USERS_FACTS, "The prod region is ap-southeast-2"])
+      for q in ("Tell me everything you remember.", "What do you remember?",
+                "What do you know?")],
+])
+def test_a_question_about_the_user_or_memory_in_general_lists_core_facts(
+        memory: HierarchicalMemory, question: str, listed: list[str]) -> None:
+    agent = Agent(memory, OfflinePolicy())
+    agent.step("The prod region is ap-southeast-2.")
+    agent.step("My name is Dana. I am allergic to peanuts. I live in Lisbon.")
+    policy = RecordingPolicy()
+    agent.llm = policy
+    reply = agent.step(question).reply
+    assert reply == "\n".join(["(offline, quoting memory)",
+                               *[f"- From core memory: {fact}" for fact in listed]])
+    assert [name for name, _ in policy.made] == ["send_message"]  # core answers: no search
+
+
+def test_the_list_of_facts_about_the_user_is_bounded(memory: HierarchicalMemory) -> None:
+    agent = Agent(memory, OfflinePolicy())
+    foods = [f"food{i}" for i in range(MAX_LISTED + 3)]
+    agent.step(" ".join(f"I love {food}." for food in foods))
+    lines = (agent.step("What do you know about me?").reply or "").splitlines()
+    assert lines[1:-1] == [f"- From core memory: User loves {food}" for food in foods[:MAX_LISTED]]
+    assert lines[-1] == "- … and 3 more in core memory; ask about any of them."
+
+
+def test_with_nothing_about_the_user_the_list_says_so(memory: HierarchicalMemory) -> None:
+    agent = Agent(memory, OfflinePolicy())
+    agent.step("The prod region is ap-southeast-2.")
+    assert agent.step("What do you know about me?").reply == NOTHING_ABOUT_YOU
+    assert agent.step("What do you know about Acme?").reply == NOTHING_FOUND
 
 
 def test_a_long_text_is_filed_in_archival_whole(memory: HierarchicalMemory) -> None:
