@@ -27,21 +27,11 @@ Per sentence, ``extract_facts`` does this, in order:
 4. "remember (that) X", "note that X", "note: X", "keep in mind (that) X",
    "don't forget (that) X" yield X (``lead_in`` in memory/text/durability.py,
    since the lead-in also makes the fact durable).
-5. First person becomes third person with the speaker's name, and only
-   through this small table, anchored at the start of the sentence (the head):
-   "I am"/"I'm" -> "{speaker} is", "I was" -> "{speaker} was",
-   "I have"/"I've" -> "{speaker} has", "My" -> "{speaker}'s", and
-   "I <verb>" -> "{speaker} <verb>s" for like, love, hate, prefer, live,
-   work, need, want, use, own, and "I moved"/"I relocated" -> "{speaker}
-   moved"/"{speaker} relocated". After such a head, a later clause that opens
-   with one of these (after a comma, semicolon, dash or conjunction: "My name
-   is Dana and I live in Lisbon") is rewritten the same way, except inside a
-   quotation, after "says," and the like, and in "my wife and I". After such
-   a rewrite, or when "my" is the only first-person word ("Alice is my
-   manager"), every "my" becomes "{speaker}'s"; other first-person words stay.
-   Any other sentence with a first-person word is stored as
-   "{speaker}: <sentence>". Everything else ("We moved to Berlin", "The
-   production region is eu-west-1") is kept as written.
+5. First person becomes third person with the speaker's name
+   (memory/text/person.py, whose docstring has the table): "I'm vegan" ->
+   "{speaker} is vegan", "My name is Dana and I live in Lisbon" -> "{speaker}'s
+   name is Dana and {speaker} lives in Lisbon"; a sentence that speaks in the
+   first person otherwise is quoted, "{speaker}: <sentence>".
 6. Durability by ``classify_durability`` (memory/text/durability.py, whose
    docstring has the precedence table), applied to the sentence as stated,
    before the lead-in is removed.
@@ -64,6 +54,7 @@ from tiermem.memory.text.durability import (
 # The de-duplication key lives in its own module; re-exported, as callers import it here.
 from tiermem.memory.text.fact_keys import earlier_fact_norms, fact_norm, fact_norms, normalize_fact
 from tiermem.memory.text.fragments import is_heading, stops_short
+from tiermem.memory.text.person import head, third_person
 from tiermem.memory.text.sentences import (
     CLOSERS,
     HAS_ALNUM,
@@ -227,103 +218,6 @@ def is_question(sentence: str) -> bool:
 
 
 # ---------------------------------------------------------------------------
-# First person to third person
-
-_HEAD_IS = re.compile(rf"^(?:i\s+am|i{_APOS}m)\b", _IGNORECASE)
-_HEAD_WAS = re.compile(r"^i\s+was\b", _IGNORECASE)
-_HEAD_HAS = re.compile(rf"^(?:i\s+have|i{_APOS}ve)\b", _IGNORECASE)
-_HEAD_VERB = re.compile(
-    r"^i\s+(like|love|hate|prefer|live|work|need|want|use|own)\b", _IGNORECASE
-)
-_HEAD_PAST = re.compile(r"^i\s+(moved|relocated)\b", _IGNORECASE)
-_HEAD_MY = re.compile(r"^my\b", _IGNORECASE)
-_MY = re.compile(r"\bmy\b", _IGNORECASE)
-_OTHER_FIRST_PERSON = re.compile(
-    rf"(?<![\w'’.\-/])(?:i(?:{_APOS}(?:m|ve|d|ll))?|me|myself|mine)(?![\w'’/\-]|\.\w)",
-    _IGNORECASE,
-)
-
-
-#: What ends the text before a later clause: a comma, semicolon or dash, or a conjunction.
-_CLAUSE_BREAK = re.compile(
-    r"(?:[,;]|\s[-–—])\s*(?:(?:and|but|so|or|yet)\s+)?(?:then\s+)?$"
-    r"|\s(?:and|but|so|or|while|because|though|although|since|(?:and\s+)?then)\s+$",
-    _IGNORECASE)
-#: "my wife and I have ...": the first person shares its verb with a noun of a "my" that
-#: opens the clause ("I live with my wife and I love her" is two clauses).
-_JOINT_SUBJECT = re.compile(
-    r"(?:^|[,;]\s*|\b(?:and|but|so|or|when|if|while|because|since|after|before|that)\s+)"
-    r"my(?:\s+(?!(?:is|are|was|were|has|have|had|does|did)\b)[\w'’-]+){1,4}\s+(?:and|or)\s+$",
-    _IGNORECASE)
-#: "My son says, I am hungry": someone else's words.
-_REPORTED = re.compile(
-    r"\b(?:says?|said|tells?|told|asks?|asked|thinks?|thought|writes?|wrote|repl(?:y|ies|ied)"
-    r"|yell(?:s|ed)?|shout(?:s|ed)?)\s*[,:]\s*$", _IGNORECASE)
-
-
-def _opens_clause(before: str) -> bool:
-    """Whether a first person right after ``before`` opens a clause of the speaker's own."""
-    if _JOINT_SUBJECT.search(before) or _REPORTED.search(before):
-        return False
-    if before.count('"') % 2 or before.count("“") > before.count("”"):
-        return False  # inside a quotation
-    return _CLAUSE_BREAK.search(before) is not None
-
-
-def _head(text: str, speaker: str) -> tuple[str, int] | None:
-    """The third-person form of ``text``'s first-person head ("I am", "my", "I live"), and
-    how many characters of ``text`` it replaces; None when it opens otherwise."""
-    for pattern, replacement in (
-        (_HEAD_IS, f"{speaker} is"),
-        (_HEAD_WAS, f"{speaker} was"),
-        (_HEAD_HAS, f"{speaker} has"),
-        (_HEAD_MY, f"{speaker}'s"),
-    ):
-        match = pattern.match(text)
-        if match:
-            return replacement, match.end()
-    verb = _HEAD_VERB.match(text)
-    if verb:
-        return f"{speaker} {verb.group(1).casefold()}s", verb.end()
-    past = _HEAD_PAST.match(text)
-    if past:
-        return f"{speaker} {past.group(1).casefold()}", past.end()
-    return None
-
-
-def _later_clauses(text: str, start: int, speaker: str) -> str:
-    """``text`` with the first person that opens a clause after ``start`` rewritten as a
-    head is ("..., and I live in Lisbon" -> "..., and User lives in Lisbon"). A first
-    person no head rule covers stays ("but I call her Annie", "she loves me")."""
-    while (found := _OTHER_FIRST_PERSON.search(text, start)) is not None:
-        before = text[:found.start()]
-        head = _head(text[found.start():], speaker) if _opens_clause(before) else None
-        if head is None:
-            start = found.end()
-            continue
-        replacement, replaced = head
-        text = before + replacement + text[found.start() + replaced:]
-        start = found.start() + len(replacement)
-    return text
-
-
-def _third_person(text: str, speaker: str, later_clauses: bool = True) -> str:
-    """``text`` told of ``speaker``: a first-person head and every "my" rewritten, and so
-    the first person that opens a later clause (not with ``later_clauses`` False, as earlier
-    versions did: ``ExtractedFact.former``); a sentence that opens otherwise but speaks in
-    the first person is quoted as the speaker's ("User: I think ...")."""
-    possessive = f"{speaker}'s"
-    head = _head(text, speaker)
-    if head is not None:
-        # Later clauses are read in the words as written ("my wife and I"), then the head.
-        rest = _later_clauses(text, head[1], speaker) if later_clauses else text
-        return _MY.sub(lambda _m: possessive, head[0] + rest[head[1]:])
-    if _OTHER_FIRST_PERSON.search(text):
-        return f"{speaker}: {text}"
-    return _MY.sub(lambda _m: possessive, text)
-
-
-# ---------------------------------------------------------------------------
 # Cleaning
 
 _OPEN_TO_CLOSE = {'"': '"', "'": "'", "“": "”", "‘": "’", "«": "»", "(": ")"}
@@ -370,14 +264,14 @@ def _fact_from_sentence(sentence: str, speaker: str) -> ExtractedFact | None:
 
     if len(_WORD.findall(body)) < 2 or _is_filler(body) or stops_short(body):
         return None
-    head = _head(body, speaker)
-    if head is not None and not HAS_ALNUM.search(body[head[1]:]):
+    opening = head(body, speaker)
+    if opening is not None and not HAS_ALNUM.search(body[opening[1]:]):
         return None  # "I like", "My": a head with nothing after it
-    text = _trim(_third_person(body, speaker))
+    text = _trim(third_person(body, speaker))
     if not HAS_ALNUM.search(text):
         return None
     durability, cue = classify_durability(statement)
-    former = _trim(_third_person(body, speaker, later_clauses=False))
+    former = _trim(third_person(body, speaker, later_clauses=False))
     return ExtractedFact(text, durability, cue, former if former != text else None)
 
 

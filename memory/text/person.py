@@ -1,0 +1,128 @@
+"""First person told as third: "I'm vegan" -> "User is vegan", for fact extraction.
+
+memory/text/extract.py stores a user's statement as a fact about the speaker; this module
+rewrites its first person. Pure functions over strings; the regular expressions are
+compiled once at import.
+
+First person becomes third person with the speaker's name, and only
+through this small table, anchored at the start of the sentence (the head):
+"I am"/"I'm" -> "{speaker} is", "I was" -> "{speaker} was",
+"I have"/"I've" -> "{speaker} has", "My" -> "{speaker}'s", and
+"I <verb>" -> "{speaker} <verb>s" for like, love, hate, prefer, live,
+work, need, want, use, own, and "I moved"/"I relocated" -> "{speaker}
+moved"/"{speaker} relocated". After such a head, a later clause that opens
+with one of these (after a comma, semicolon, dash or conjunction: "My name
+is Dana and I live in Lisbon") is rewritten the same way, except inside a
+quotation, after "says," and the like, and in "my wife and I". After such
+a rewrite, or when "my" is the only first-person word ("Alice is my
+manager"), every "my" becomes "{speaker}'s"; other first-person words stay.
+Any other sentence with a first-person word is stored as
+"{speaker}: <sentence>". Everything else ("We moved to Berlin", "The
+production region is eu-west-1") is kept as written.
+
+The head table is also the de-duplication key's (memory/text/fact_keys.py), so a fact
+stored as "User likes tea" and one typed "I like tea" are the same fact.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["head", "third_person"]
+
+_IGNORECASE = re.IGNORECASE
+_APOS = "['’]"
+
+_HEAD_IS = re.compile(rf"^(?:i\s+am|i{_APOS}m)\b", _IGNORECASE)
+_HEAD_WAS = re.compile(r"^i\s+was\b", _IGNORECASE)
+_HEAD_HAS = re.compile(rf"^(?:i\s+have|i{_APOS}ve)\b", _IGNORECASE)
+_HEAD_VERB = re.compile(
+    r"^i\s+(like|love|hate|prefer|live|work|need|want|use|own)\b", _IGNORECASE
+)
+_HEAD_PAST = re.compile(r"^i\s+(moved|relocated)\b", _IGNORECASE)
+_HEAD_MY = re.compile(r"^my\b", _IGNORECASE)
+_MY = re.compile(r"\bmy\b", _IGNORECASE)
+_OTHER_FIRST_PERSON = re.compile(
+    rf"(?<![\w'’.\-/])(?:i(?:{_APOS}(?:m|ve|d|ll))?|me|myself|mine)(?![\w'’/\-]|\.\w)",
+    _IGNORECASE,
+)
+
+
+#: What ends the text before a later clause: a comma, semicolon or dash, or a conjunction.
+_CLAUSE_BREAK = re.compile(
+    r"(?:[,;]|\s[-–—])\s*(?:(?:and|but|so|or|yet)\s+)?(?:then\s+)?$"
+    r"|\s(?:and|but|so|or|while|because|though|although|since|(?:and\s+)?then)\s+$",
+    _IGNORECASE)
+#: "my wife and I have ...": the first person shares its verb with a noun of a "my" that
+#: opens the clause ("I live with my wife and I love her" is two clauses).
+_JOINT_SUBJECT = re.compile(
+    r"(?:^|[,;]\s*|\b(?:and|but|so|or|when|if|while|because|since|after|before|that)\s+)"
+    r"my(?:\s+(?!(?:is|are|was|were|has|have|had|does|did)\b)[\w'’-]+){1,4}\s+(?:and|or)\s+$",
+    _IGNORECASE)
+#: "My son says, I am hungry": someone else's words.
+_REPORTED = re.compile(
+    r"\b(?:says?|said|tells?|told|asks?|asked|thinks?|thought|writes?|wrote|repl(?:y|ies|ied)"
+    r"|yell(?:s|ed)?|shout(?:s|ed)?)\s*[,:]\s*$", _IGNORECASE)
+
+
+def _opens_clause(before: str) -> bool:
+    """Whether a first person right after ``before`` opens a clause of the speaker's own."""
+    if _JOINT_SUBJECT.search(before) or _REPORTED.search(before):
+        return False
+    if before.count('"') % 2 or before.count("“") > before.count("”"):
+        return False  # inside a quotation
+    return _CLAUSE_BREAK.search(before) is not None
+
+
+def head(text: str, speaker: str) -> tuple[str, int] | None:
+    """The third-person form of ``text``'s first-person head ("I am", "my", "I live"), and
+    how many characters of ``text`` it replaces; None when it opens otherwise."""
+    for pattern, replacement in (
+        (_HEAD_IS, f"{speaker} is"),
+        (_HEAD_WAS, f"{speaker} was"),
+        (_HEAD_HAS, f"{speaker} has"),
+        (_HEAD_MY, f"{speaker}'s"),
+    ):
+        match = pattern.match(text)
+        if match:
+            return replacement, match.end()
+    verb = _HEAD_VERB.match(text)
+    if verb:
+        return f"{speaker} {verb.group(1).casefold()}s", verb.end()
+    past = _HEAD_PAST.match(text)
+    if past:
+        return f"{speaker} {past.group(1).casefold()}", past.end()
+    return None
+
+
+def _later_clauses(text: str, start: int, speaker: str) -> str:
+    """``text`` with the first person that opens a clause after ``start`` rewritten as a
+    head is ("..., and I live in Lisbon" -> "..., and User lives in Lisbon"). A first
+    person no head rule covers stays ("but I call her Annie", "she loves me")."""
+    while (found := _OTHER_FIRST_PERSON.search(text, start)) is not None:
+        before = text[:found.start()]
+        opening = head(text[found.start():], speaker) if _opens_clause(before) else None
+        if opening is None:
+            start = found.end()
+            continue
+        replacement, replaced = opening
+        text = before + replacement + text[found.start() + replaced:]
+        start = found.start() + len(replacement)
+    return text
+
+
+def third_person(text: str, speaker: str, later_clauses: bool = True) -> str:
+    """``text`` told of ``speaker``: a first-person head and every "my" rewritten, and so
+    the first person that opens a later clause (not with ``later_clauses`` False, as earlier
+    versions did: memory/text/extract.py's ``ExtractedFact.former``); a sentence that opens
+    otherwise but speaks in the first person is quoted as the speaker's ("User: I think
+    ...")."""
+    possessive = f"{speaker}'s"
+    opening = head(text, speaker)
+    if opening is not None:
+        # Later clauses are read in the words as written ("my wife and I"), then the head.
+        rest = _later_clauses(text, opening[1], speaker) if later_clauses else text
+        return _MY.sub(lambda _m: possessive, opening[0] + rest[opening[1]:])
+    if _OTHER_FIRST_PERSON.search(text):
+        return f"{speaker}: {text}"
+    return _MY.sub(lambda _m: possessive, text)
