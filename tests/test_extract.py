@@ -175,6 +175,24 @@ def test_a_fact_says_what_earlier_versions_made_of_its_sentence() -> None:
         "User's wife is Ana but I call her Annie")
 
 
+@pytest.mark.parametrize(("text", "name"), [
+    ("Call me Sammy", "Sammy"), ("Please call me Sammy.", "Sammy"),
+    ("You can call me Dr. Lee", "Dr. Lee"), ("Just call me Sam, please", "Sam"),
+])
+def test_call_me_states_the_speakers_name(text: str, name: str) -> None:
+    fact = only_fact(text)
+    assert (fact.text, fact.durability, fact.cue) == (f"User's name is {name}", "durable",
+                                                      "my name")
+    # Earlier versions stored it as said: forgotten or stored so, it is still known.
+    assert fact.former == f"User: {text.rstrip('.')}"
+
+
+@pytest.mark.parametrize("text", ["call me back", "Call me Monday", "Call me when it is done.",
+                                  "Call me later", "Call me crazy, but I like it"])
+def test_call_me_with_no_name_states_none(text: str) -> None:
+    assert not only_fact(text).text.startswith("User's name")
+
+
 def test_speaker_name_replaces_first_person() -> None:
     assert only_fact("I'm vegetarian.", speaker="Ada").text == "Ada is vegetarian"
     assert only_fact("My phone is 555-0100.", speaker="Ada").text == "Ada's phone is 555-0100"

@@ -70,6 +70,14 @@ def test_an_update_retires_the_old_fact_as_superseded(memory: HierarchicalMemory
     assert hit.metadata.get("superseded_at") is not None
 
 
+@pytest.mark.parametrize("update", ["Call me Sammy", "Please call me Sammy.", "My name is Sammy."])
+def test_call_me_replaces_the_name_as_my_name_is_does(memory: HierarchicalMemory,
+                                                       update: str) -> None:
+    answer = _chat(memory, "My name is Samantha.", update, "What is my name?")[-1]
+    assert _core(memory) == {"User's name is Sammy": "durable"}
+    assert answer == "(offline, quoting memory)\n- From core memory: User's name is Sammy"
+
+
 def test_a_retraction_retires_the_fact_and_is_not_stored(memory: HierarchicalMemory) -> None:
     policy = RecordingPolicy()
     agent = Agent(memory, policy)

@@ -26,15 +26,17 @@ Per sentence, ``extract_facts`` does this, in order:
    ...", "tell me ...", "can you ...", "remember to ...").
 4. "remember (that) X", "note that X", "note: X", "keep in mind (that) X",
    "don't forget (that) X" yield X (``lead_in`` in memory/text/durability.py,
-   since the lead-in also makes the fact durable).
+   since the lead-in also makes the fact durable). "Call me X" on its own is
+   read as "My name is X" (``called`` in memory/text/person.py), so it states
+   the speaker's name like that sentence, and replaces a name as it does.
 5. First person becomes third person with the speaker's name
    (memory/text/person.py, whose docstring has the table): "I'm vegan" ->
    "{speaker} is vegan", "My name is Dana and I live in Lisbon" -> "{speaker}'s
    name is Dana and {speaker} lives in Lisbon"; a sentence that speaks in the
    first person otherwise is quoted, "{speaker}: <sentence>".
 6. Durability by ``classify_durability`` (memory/text/durability.py, whose
-   docstring has the precedence table), applied to the sentence as stated,
-   before the lead-in is removed.
+   docstring has the precedence table), applied to the sentence as stated
+   ("Call me X" as "My name is X"), before the lead-in is removed.
 7. Facts are de-duplicated by ``normalize_fact``; the first occurrence wins.
 """
 
@@ -54,7 +56,7 @@ from tiermem.memory.text.durability import (
 # The de-duplication key lives in its own module; re-exported, as callers import it here.
 from tiermem.memory.text.fact_keys import earlier_fact_norms, fact_norm, fact_norms, normalize_fact
 from tiermem.memory.text.fragments import is_heading, stops_short
-from tiermem.memory.text.person import head, third_person
+from tiermem.memory.text.person import called, head, third_person
 from tiermem.memory.text.sentences import (
     CLOSERS,
     HAS_ALNUM,
@@ -90,7 +92,8 @@ class ExtractedFact:
     cue: str | None
     #: The text earlier versions of tiermem extracted from the same sentence, when it
     #: differs: they rewrote only the first person of its head ("User's name is Dana and I
-    #: live in Lisbon"). A fact forgotten or stored in that form is still known by it.
+    #: live in Lisbon"), and kept "Call me X" as said ("User: Call me X"). A fact forgotten
+    #: or stored in that form is still known by it.
     former: str | None = None
 
 
@@ -249,6 +252,8 @@ def _fact_from_sentence(sentence: str, speaker: str) -> ExtractedFact | None:
     if not cleaned or is_question(cleaned) or is_heading(raw):
         return None
     statement = strip_markers(cleaned)
+    said = statement
+    statement = called(statement) or statement  # "Call me Sammy": "My name is Sammy"
     if not statement or _is_filler(statement):
         return None
 
@@ -271,7 +276,9 @@ def _fact_from_sentence(sentence: str, speaker: str) -> ExtractedFact | None:
     if not HAS_ALNUM.search(text):
         return None
     durability, cue = classify_durability(statement)
-    former = _trim(third_person(body, speaker, later_clauses=False))
+    # Earlier versions stored "Call me Sammy" as said ("User: Call me Sammy").
+    former = _trim(third_person(body if said == statement else said, speaker,
+                                later_clauses=False))
     return ExtractedFact(text, durability, cue, former if former != text else None)
 
 

@@ -20,6 +20,10 @@ Any other sentence with a first-person word is stored as
 "{speaker}: <sentence>". Everything else ("We moved to Berlin", "The
 production region is eu-west-1") is kept as written.
 
+"Call me X" on its own, X one or two capitalised words, names the speaker: it reads as
+"My name is X" (``called``), and is then a name like any other ("Please call me Sammy",
+"You can call me Dr Lee"; not "Call me Monday", "call me back", "call me when it's done").
+
 The head table is also the de-duplication key's (memory/text/fact_keys.py), so a fact
 stored as "User likes tea" and one typed "I like tea" are the same fact.
 """
@@ -28,7 +32,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["head", "third_person"]
+__all__ = ["called", "head", "third_person"]
 
 _IGNORECASE = re.IGNORECASE
 _APOS = "['’]"
@@ -126,3 +130,26 @@ def third_person(text: str, speaker: str, later_clauses: bool = True) -> str:
     if _OTHER_FIRST_PERSON.search(text):
         return f"{speaker}: {text}"
     return _MY.sub(lambda _m: possessive, text)
+
+
+_NAME_WORD = r"(?-i:[A-Z])[\w'’.-]*"
+_CALL_ME = re.compile(
+    r"^(?:(?:please|pls|just|you\s+can|you\s+may|feel\s+free\s+to"
+    rf"|i{_APOS}?d\s+like\s+you\s+to|i\s+would\s+like\s+you\s+to),?\s+)*"
+    rf"call\s+me\s+(?P<name>{_NAME_WORD}(?:\s+{_NAME_WORD})?)(?:,?\s+(?:please|pls))?$",
+    _IGNORECASE)
+#: Capitalised words after "call me" that say when, not what.
+_NOT_NAMES = frozenset({
+    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "asap",
+    "today", "tonight", "tomorrow", "later", "back", "when", "if", "after", "before", "now",
+    "anytime", "sometime", "maybe", "at", "on", "in",
+})
+
+
+def called(statement: str) -> str | None:
+    """"My name is X" for a statement "call me X" (module docstring); None otherwise."""
+    match = _CALL_ME.match(statement.strip())
+    if match is None or any(w.casefold().strip(".") in _NOT_NAMES
+                            for w in match["name"].split()):
+        return None
+    return f"My name is {match['name']}"
