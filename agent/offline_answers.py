@@ -18,7 +18,11 @@ Evidence, in order:
 3. the user's own statements from recall, only when the question is about
    the past or nothing above answered it. Questions, the assistant's replies
    (including this policy's earlier answers), statements of facts now
-   superseded and long pastes (filed in archival) are never evidence.
+   superseded and long pastes (filed in archival) are never evidence;
+4. when nothing above answered, the user's withdrawals from recall that deny
+   most of what the question asks about ("Am I allergic to peanuts?" after
+   "I'm no longer allergic to peanuts" quotes that), rather than only saying
+   that what was known is no longer current.
 
 Evidence longer than ``QUOTE_CHARS`` is quoted by its best-matching sentence.
 
@@ -42,6 +46,8 @@ from tiermem.memory.text.updates import read_statement, replaces, subject_of
 from tiermem.memory.text.wording import concepts, stem
 
 MAX_CORE_QUOTES = 3
+#: How much of what a question asks about a withdrawal must deny to answer it.
+_MIN_DENIED_SHARE = 0.6
 #: Facts listed for a question about the user, or memory, in general.
 MAX_LISTED = 12
 #: A message this long is a paste the policy files in archival rather than reads.
@@ -187,6 +193,10 @@ def answer(core: list[str], question: str, found: list[dict[str, Any]]) -> str:
             if text and wanted & concepts(text):
                 lines.append(f"From our conversation ({hit.get('sent')}): {text}")
     if not lines:
+        # "Am I allergic to peanuts?" after "I'm no longer allergic to peanuts": say so.
+        lines = [f"From our conversation ({hit.get('sent')}): {text}"
+                 for hit in recall if (text := _withdrawal(hit, wanted))][:MAX_CORE_QUOTES]
+    if not lines:
         retired = any(h.get("superseded") and wanted & concepts(str(h.get("text", "")))
                       for h in archival)
         return NOTHING_CURRENT if retired else NOTHING_FOUND
@@ -234,6 +244,20 @@ def _user_statements(hit: dict[str, Any], current: list[str], superseded: set[st
         if not past and not _still_current(sentence, current, superseded):
             continue
         kept.append(sentence)
+    return " ".join(kept)
+
+
+def _withdrawal(hit: dict[str, Any], wanted: set[str]) -> str:
+    """The user's withdrawals in a recalled message that deny most of what the question
+    asks about ('' if none)."""
+    text = str(hit.get("text", ""))
+    if hit.get("role") != "user" or text.startswith(OWN_ANSWER) or len(text) >= LONG_TEXT_CHARS:
+        return ""
+    kept = []
+    for sentence in split_sentences(text):
+        denied = read_statement(sentence).denied
+        if wanted and len(wanted & denied) >= _MIN_DENIED_SHARE * len(wanted):
+            kept.append(sentence)
     return " ".join(kept)
 
 

@@ -105,10 +105,24 @@ def test_no_longer_and_not_anymore_retire_what_they_deny(
     assert list(_core(memory)) == ["User prefers window seats"]
 
 
-def test_nothing_current_is_said_without_quoting_the_withdrawn_fact(
+@pytest.mark.parametrize(("said", "withdrawal", "question"), [
+    ("I work at Acme Robotics.", "I no longer work at Acme Robotics.", "Where do I work?"),
+    ("I'm allergic to peanuts.", "I'm no longer allergic to peanuts.",
+     "Am I allergic to peanuts?"),
+    ("I eat meat.", "I stopped eating meat.", "Do I eat meat?"),
+])
+def test_a_question_about_a_withdrawn_fact_quotes_the_withdrawal_not_the_fact(
+        memory: HierarchicalMemory, said: str, withdrawal: str, question: str) -> None:
+    reply = _chat(memory, said, withdrawal, question)[-1]
+    [(first, quote)] = [line.split("): ", 1) for line in reply.splitlines()[1:]]
+    assert reply.startswith("(offline, quoting memory)\n")
+    assert first.startswith("- From our conversation (") and quote == withdrawal
+
+
+def test_a_withdrawal_of_something_else_answers_nothing_current(
         memory: HierarchicalMemory) -> None:
-    reply = _chat(memory, "I work at Acme Robotics.", "I no longer work at Acme Robotics.",
-                  "Where do I work?")[-1]
+    reply = _chat(memory, "I'm allergic to peanuts.", "I'm no longer allergic to peanuts.",
+                  "Am I allergic to shellfish?")[-1]
     assert reply == NOTHING_CURRENT
 
 
