@@ -20,6 +20,8 @@ calls, so every turn goes through the real tool dispatch:
   question or request about the user, or memory, in general ("What do you know
   about me?", "Tell me everything you remember") lists core's facts, with no
   search;
+- a request for a reminder ("Remind me to ..."): it says that it can set none
+  and that the message stays in recall, where a later question finds it;
 
 It has no language model, so it never paraphrases or reasons: it quotes.
 
@@ -62,6 +64,14 @@ _FILED = re.compile(r"^Filed in archival as passage (\d+)")
 #: Recall pages read for a question while each page holds only questions.
 MAX_RECALL_PAGES = 3
 _PAGE = re.compile(r"^(\d+) of (\d+)$")
+#: A request for a reminder, which the policy can only keep in recall.
+_REMINDER = re.compile(
+    r"^\W*(?:(?:please|pls|can\s+you|could\s+you|would\s+you)\s+)?"
+    r"(?:remind\s+(?:me|us)\b|remember\s+to\b|don['’]?t\s+(?:let\s+me\s+)?forget\s+to\b)",
+    re.IGNORECASE)
+REMINDER_NOTE = ("(offline) I can't set reminders: offline, I have no clock and send no "
+                 "notifications. Your message is kept in recall, so asking about it later "
+                 "(\"What did I ask you to remind me about?\") finds it.")
 
 
 #: The most of a message's questions searched for; a paste may hold many.
@@ -266,6 +276,8 @@ class OfflinePolicy:
             parts.append("Noted.\n" + "\n".join(f"- {note}" for note in stored))
         if errors:
             parts.append("Could not store everything: " + " ".join(errors))
+        if any(_REMINDER.match(s) for s in split_sentences(user_text)):
+            parts.append(REMINDER_NOTE)
         if not parts and any(read_statement(s).change == "retraction"
                              for s in split_sentences(user_text)):
             parts.append("(offline) Nothing in core memory matched that, so nothing changed.")

@@ -9,7 +9,7 @@ from offline_helpers import RecordingPolicy
 
 from tiermem.agent.llm import LLMClient
 from tiermem.agent.loop import Agent
-from tiermem.agent.offline import OfflinePolicy
+from tiermem.agent.offline import REMINDER_NOTE, OfflinePolicy
 from tiermem.agent.offline_answers import MAX_LISTED, NOTHING_ABOUT_YOU, NOTHING_FOUND
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
@@ -188,6 +188,18 @@ def test_a_long_text_is_filed_in_archival_whole(memory: HierarchicalMemory) -> N
     assert [name for name, _ in policy.made] == ["archival_memory_insert", "send_message"]
     assert len(memory.archival) == 1 and len(memory.core) == 0
     assert result.reply is not None and "Filed in archival as passage 1" in result.reply
+
+
+@pytest.mark.parametrize("request_", ["Remind me to renew the TLS cert on Friday.",
+                                      "Please remind us to renew the TLS cert on Friday",
+                                      "Remember to renew the TLS cert on Friday."])
+def test_a_reminder_is_acknowledged_as_kept_in_recall_not_set(memory: HierarchicalMemory,
+                                                              request_: str) -> None:
+    agent = Agent(memory, OfflinePolicy())
+    assert agent.step(request_).reply == REMINDER_NOTE
+    assert "can't set reminders" in REMINDER_NOTE and "recall" in REMINDER_NOTE
+    later = agent.step("When do I renew the TLS cert?").reply or ""
+    assert f"): {request_}" in later  # recall finds it, as the note says
 
 
 def test_small_talk_gets_the_offline_explanation(memory: HierarchicalMemory) -> None:
