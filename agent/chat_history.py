@@ -13,6 +13,7 @@ from typing import TextIO
 
 from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 
+from tiermem.agent.line_input import typed_text
 from tiermem.memory.errors import TiermemError
 from tiermem.memory.prompt_history import PromptHistory
 
@@ -38,7 +39,8 @@ class StoredHistory(History):
 
     def store_string(self, string: str) -> None:
         try:
-            self.stored.add(string)
+            # As the message is sent: bytes typed that are not UTF-8 as U+FFFD.
+            self.stored.add(typed_text(string)[0])
         except TiermemError as exc:
             if not self.failed and self.warn is not None:
                 self.warn.write(f"tiermem: the prompt history could not be saved ({exc}); "

@@ -60,14 +60,38 @@ def decoded_lines(stream: IO[bytes], warn: TextIO,
 
 
 def _checked(raw: bytes, number: int, warn: TextIO) -> str:
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        warn.write(f"tiermem: line {number} of the input is not valid UTF-8 (byte "
-                   f"{exc.start + 1}); it was sent with U+FFFD in place of the bytes that "
-                   "are not\n")
+    text, warning = _decoded(raw, f"line {number} of the input")
+    if warning:
+        warn.write(f"tiermem: {warning}\n")
         warn.flush()
-        return raw.decode("utf-8", errors="replace")
+    return text
+
+
+def typed_text(line: str) -> tuple[str, str | None]:
+    """A line typed at the prompt, with the bytes that were not UTF-8 as U+FFFD, and the
+    warning to give when there were any (as for piped input), else None.
+
+    The terminal's reader (prompt-toolkit) keeps such a byte as a lone surrogate
+    (surrogateescape), which memory refuses to store."""
+    try:
+        line.encode("utf-8")
+        return line, None
+    except UnicodeEncodeError:
+        pass
+    try:
+        raw = line.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a surrogate no byte became: only its place can be told
+        raw = line.encode("utf-8", "surrogatepass")
+    return _decoded(raw, "the line typed")
+
+
+def _decoded(raw: bytes, where: str) -> tuple[str, str | None]:
+    try:
+        return raw.decode("utf-8"), None
+    except UnicodeDecodeError as exc:
+        return raw.decode("utf-8", errors="replace"), (
+            f"{where} is not valid UTF-8 (byte {exc.start + 1}); it was sent with U+FFFD in "
+            "place of the bytes that are not")
 
 
 def read_bounded(stream: IO[bytes], limit: int) -> str | None:

@@ -46,7 +46,7 @@ from rich.markup import escape
 from tiermem.agent.chat_output import UNANSWERED, error_kind, provider_hint, show_turn, turn_record
 from tiermem.agent.closed_streams import is_output_failure
 from tiermem.agent.errors import ProviderError
-from tiermem.agent.line_input import OverlongLine
+from tiermem.agent.line_input import OverlongLine, typed_text
 from tiermem.agent.loop import Agent
 from tiermem.agent.slash_commands import SlashCommands, is_command
 from tiermem.agent.terminal import TerminalConsole
@@ -145,7 +145,9 @@ class ChatRepl:
                 if note:
                     self.console.print(f"[dim]{note}[/dim]")
                     note = None
-                line = _read_line(session)
+                line, warning = typed_text(_read_line(session))
+                if warning:
+                    self._write_error(f"tiermem: {warning}\n")
                 leave_armed = False
                 if not self.handle(line):
                     return 0

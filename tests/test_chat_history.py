@@ -210,3 +210,22 @@ def test_an_erasure_leaves_lines_that_share_only_a_year_or_common_words(
     memory.erase(messages=[leg], reason="asked by the user")
     assert memory.prompt_history.lines() == ["/recall my", "We visited Rome in 2019", "/core"]
     assert memory.get_state("notes") == "Trip to Rome in 2019\nLikes tea"
+
+
+def test_bytes_typed_that_are_not_utf8_are_sent_and_kept_as_u_fffd(
+        home: Path, memory: HierarchicalMemory) -> None:
+    out, errors = io.StringIO(), io.StringIO()
+    repl = ChatRepl(Agent(memory, OfflinePolicy()), console=Console(file=out, width=200),
+                    errors=errors)
+    with create_pipe_input() as pipe:
+        pipe.send_bytes(b"I use caf\xe9 wifi.\r\x04")  # a Latin-1 terminal's e-acute
+        pipe.close()
+        session: PromptSession[str] = PromptSession(
+            input=pipe, output=DummyOutput(),
+            history=chat_history(home, memory.prompt_history, True, io.StringIO()))
+        assert repl.run_interactive(session=session) == 0
+    assert errors.getvalue() == ("tiermem: the line typed is not valid UTF-8 (byte 10); it "
+                                 "was sent with U+FFFD in place of the bytes that are not\n")
+    assert [r["content"] for r in memory.recall.iter_rows() if r["role"] == "user"] == [
+        "I use caf\ufffd wifi."]
+    assert memory.prompt_history.lines() == ["I use caf\ufffd wifi."]
