@@ -1,5 +1,5 @@
 """The chat REPL: prompt-toolkit input, rich output; its slash commands are in
-agent/slash_commands.py.
+agent/slash_commands.py, and what the prompt's keys do in agent/prompt_keys.py.
 
 Input and output are injectable: ``ChatRepl(agent, console=..., errors=...)``
 runs under a prompt-toolkit pipe input in tests, and ``run_piped`` reads plain
@@ -30,7 +30,6 @@ once the turn is rolled back, with a line on standard error saying so.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import io
 import json
@@ -39,7 +38,6 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TextIO
 
-from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from rich.console import Console
 from rich.markup import escape
 
@@ -48,6 +46,7 @@ from tiermem.agent.closed_streams import is_output_failure
 from tiermem.agent.errors import ProviderError
 from tiermem.agent.line_input import OverlongLine, typed_text
 from tiermem.agent.loop import Agent
+from tiermem.agent.prompt_keys import read_line
 from tiermem.agent.slash_commands import SlashCommands, is_command
 from tiermem.agent.terminal import TerminalConsole
 from tiermem.memory.errors import InvalidInputError, TiermemError
@@ -145,7 +144,7 @@ class ChatRepl:
                 if note:
                     self.console.print(f"[dim]{note}[/dim]")
                     note = None
-                line, warning = typed_text(_read_line(session))
+                line, warning = typed_text(read_line(session))
                 if warning:
                     self._write_error(f"tiermem: {warning}\n")
                 leave_armed = False
@@ -287,26 +286,3 @@ class ChatRepl:
             self.emit({"command": text.partition(" ")[0], "output": output,
                        "error": self._error})
         return keep
-
-
-def _read_line(session: Any) -> str:
-    """One line from the prompt. Ctrl-C over typed text discards the text, as in a
-    shell; at an empty prompt it raises ``KeyboardInterrupt``."""
-    try:
-        return str(session.prompt("you> ", key_bindings=_PROMPT_KEYS))
-    except asyncio.CancelledError:
-        # A Ctrl-C in the instant before the prompt takes the terminal reaches asyncio's
-        # own handler, which cancels the prompt instead.
-        raise KeyboardInterrupt from None
-
-
-def _ctrl_c(event: KeyPressEvent) -> None:
-    if event.current_buffer.text.strip():
-        event.current_buffer.reset()
-    else:
-        event.app.exit(exception=KeyboardInterrupt, style="class:aborting")
-
-
-_PROMPT_KEYS = KeyBindings()
-_PROMPT_KEYS.add("c-c")(_ctrl_c)
-

@@ -1,0 +1,40 @@
+"""The chat prompt (``read_line``) and what its keys do beyond prompt-toolkit's Emacs keys.
+
+Ctrl-C over typed text discards the text, as in a shell; at an empty prompt it
+raises ``KeyboardInterrupt`` (agent/repl.py says what the chat does then).
+Ctrl-Space (the NUL byte) does nothing: Emacs keys set the mark with it, and
+the next keys then cut the line short without a sign.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+
+
+def read_line(session: Any) -> str:
+    """One line from the prompt of ``session`` (a prompt-toolkit ``PromptSession``)."""
+    try:
+        return str(session.prompt("you> ", key_bindings=PROMPT_KEYS))
+    except asyncio.CancelledError:
+        # A Ctrl-C in the instant before the prompt takes the terminal reaches asyncio's
+        # own handler, which cancels the prompt instead.
+        raise KeyboardInterrupt from None
+
+
+def _ctrl_c(event: KeyPressEvent) -> None:
+    if event.current_buffer.text.strip():
+        event.current_buffer.reset()
+    else:
+        event.app.exit(exception=KeyboardInterrupt, style="class:aborting")
+
+
+def _nothing(event: KeyPressEvent) -> None:
+    """A key that does nothing at the prompt."""
+
+
+PROMPT_KEYS = KeyBindings()
+PROMPT_KEYS.add("c-c")(_ctrl_c)
+PROMPT_KEYS.add("c-@")(_nothing)  # Ctrl-Space, the NUL byte

@@ -1,0 +1,43 @@
+"""Keys typed at the chat prompt (agent/prompt_keys.py), through a prompt-toolkit pipe input."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+
+import pytest
+from prompt_toolkit import PromptSession
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+from rich.console import Console
+
+from tiermem.agent.loop import Agent
+from tiermem.agent.offline import OfflinePolicy
+from tiermem.agent.repl import ChatRepl
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+
+
+@pytest.fixture
+def memory() -> Iterator[HierarchicalMemory]:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as m:
+        yield m
+
+
+def typed(memory: HierarchicalMemory, keys: bytes) -> tuple[list[str], str, str]:
+    """The messages sent when ``keys`` are typed, what the chat printed, and its errors."""
+    out, errors = io.StringIO(), io.StringIO()
+    repl = ChatRepl(Agent(memory, OfflinePolicy()), console=Console(file=out, width=200),
+                    errors=errors)
+    with create_pipe_input() as pipe:
+        pipe.send_bytes(keys)
+        pipe.close()  # the keys are all there is: the prompt then ends (EOF)
+        session: PromptSession[str] = PromptSession(input=pipe, output=DummyOutput())
+        assert repl.run_interactive(session=session) == 0
+    sent = [r["content"] for r in memory.recall.iter_rows() if r["role"] == "user"]
+    return sent, out.getvalue(), errors.getvalue()
+
+
+def test_ctrl_space_does_not_cut_the_line(memory: HierarchicalMemory) -> None:
+    sent, text, errors = typed(memory, b"My team is\x00 Blue.\r")
+    assert sent == ["My team is Blue."]
+    assert "core + User's team is Blue" in text and errors == ""
