@@ -3,7 +3,10 @@
 Ctrl-C over typed text discards the text, as in a shell; at an empty prompt it
 raises ``KeyboardInterrupt`` (agent/repl.py says what the chat does then).
 Ctrl-Space (the NUL byte) does nothing: Emacs keys set the mark with it, and
-the next keys then cut the line short without a sign.
+the next keys then cut the line short without a sign. Tab inserts four spaces,
+as Python's own prompt does: the prompt completes nothing, and prompt-toolkit
+would drop the key; spaces, not a tab character, so that what the line shows
+is what is sent, and a slash command still parts from its argument.
 """
 
 from __future__ import annotations
@@ -31,10 +34,18 @@ def _ctrl_c(event: KeyPressEvent) -> None:
         event.app.exit(exception=KeyboardInterrupt, style="class:aborting")
 
 
+def _tab(event: KeyPressEvent) -> None:
+    event.current_buffer.insert_text(TAB)
+
+
 def _nothing(event: KeyPressEvent) -> None:
     """A key that does nothing at the prompt."""
 
 
+#: What Tab inserts at the prompt.
+TAB = " " * 4
+
 PROMPT_KEYS = KeyBindings()
 PROMPT_KEYS.add("c-c")(_ctrl_c)
 PROMPT_KEYS.add("c-@")(_nothing)  # Ctrl-Space, the NUL byte
+PROMPT_KEYS.add("tab")(_tab)

@@ -41,3 +41,9 @@ def test_ctrl_space_does_not_cut_the_line(memory: HierarchicalMemory) -> None:
     sent, text, errors = typed(memory, b"My team is\x00 Blue.\r")
     assert sent == ["My team is Blue."]
     assert "core + User's team is Blue" in text and errors == ""
+
+
+def test_tab_inserts_spaces_rather_than_vanishing(memory: HierarchicalMemory) -> None:
+    sent, text, _ = typed(memory, b"tab\tcompletion?\r/recall\ttab\r")
+    assert sent == ["tab    completion?"]
+    assert "user: tab completion?" in text  # the command took its argument
