@@ -7,6 +7,12 @@ the next keys then cut the line short without a sign. Tab inserts four spaces,
 as Python's own prompt does: the prompt completes nothing, and prompt-toolkit
 would drop the key; spaces, not a tab character, so that what the line shows
 is what is sent, and a slash command still parts from its argument.
+
+An escape sequence typed or pasted without bracketed paste that reads as a
+mouse report (ESC[0m, a colour reset copied from a terminal) is dropped: the
+prompt asks the terminal for no mouse reports, so none is one, and
+prompt-toolkit's own handler fails on such a sequence, prints a traceback and
+takes the next line typed for its "Press ENTER to continue".
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import asyncio
 from typing import Any
 
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
 
 
 def read_line(session: Any) -> str:
@@ -49,3 +56,4 @@ PROMPT_KEYS = KeyBindings()
 PROMPT_KEYS.add("c-c")(_ctrl_c)
 PROMPT_KEYS.add("c-@")(_nothing)  # Ctrl-Space, the NUL byte
 PROMPT_KEYS.add("tab")(_tab)
+PROMPT_KEYS.add(Keys.Vt100MouseEvent)(_nothing)  # the prompt asks for no mouse reports

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from prompt_toolkit import PromptSession
+from prompt_toolkit.application import Application
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from rich.console import Console
@@ -21,6 +23,16 @@ from tiermem.memory import HashingEmbedder, HierarchicalMemory
 def memory() -> Iterator[HierarchicalMemory]:
     with HierarchicalMemory(None, embedder=HashingEmbedder()) as m:
         yield m
+
+
+@pytest.fixture(autouse=True)
+def loop_errors_fail(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An exception in the prompt's event loop ends the prompt with it, failing the test at
+    once: prompt-toolkit's own handler prints it and waits for ENTER, for ever at EOF."""
+    def end_prompt(app: Application[Any], loop: Any, context: dict[str, Any]) -> None:
+        app.exit(exception=context.get("exception") or RuntimeError(context["message"]))
+
+    monkeypatch.setattr(Application, "_handle_exception", end_prompt)
 
 
 def typed(memory: HierarchicalMemory, keys: bytes) -> tuple[list[str], str, str]:
@@ -47,3 +59,11 @@ def test_tab_inserts_spaces_rather_than_vanishing(memory: HierarchicalMemory) ->
     sent, text, _ = typed(memory, b"tab\tcompletion?\r/recall\ttab\r")
     assert sent == ["tab    completion?"]
     assert "user: tab completion?" in text  # the command took its argument
+
+
+def test_an_escape_sequence_typed_that_reads_as_a_mouse_report_is_dropped(
+        memory: HierarchicalMemory) -> None:
+    # ESC[0m (a colour reset, copied from a terminal) parses as a mouse report; the chat
+    # asks for none, and prompt-toolkit's handler failed on it, then took the next line.
+    sent, _, errors = typed(memory, b"x\x1b[0my\rnext\r")
+    assert sent == ["xy", "next"] and errors == ""
