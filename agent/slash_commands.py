@@ -288,6 +288,10 @@ class SlashCommands:
             return
         matches = "1 match" if result.total_exact and result.total == 1 else f"{count} matches"
         self.console.print(f"{matches} (page {page} of {result.pages})")
+        # A message whose turn was cancelled or failed is ``unanswered`` (``pending`` while
+        # its turn runs, or until a chat cut short is next opened); ``ok`` goes unsaid.
+        statuses = {row["id"]: row["status"] for row in memory.recall.rows(
+            [hit.id for hit in result.hits])} if name == "/recall" else {}
         for hit in result.hits:
             extra = ""
             # A retired fact was evicted too; saying so would read as a fact still true.
@@ -295,7 +299,8 @@ class SlashCommands:
                 extra = " [dim](superseded)[/dim]"
             elif hit.evicted_at is not None:
                 extra = " [dim](evicted from core)[/dim]"
-            who = f"{hit.role}: " if hit.role else ""
+            status = statuses.get(hit.id, "ok")
+            who = f"{hit.role}{'' if status == 'ok' else f' ({status})'}: " if hit.role else ""
             line = " ".join(hit.text.split())  # one line per hit, however the text was laid out
             self.console.print(f"  #{hit.id} {escape(who + line[:200])}{extra}")
         if page < result.pages:

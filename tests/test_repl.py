@@ -324,6 +324,15 @@ def test_interactive_ctrl_c_mid_turn_cancels_it_and_the_session_goes_on(
     assert [f.text for f in memory.core] == []  # the cancelled turn's change was rolled back
 
 
+def test_recall_marks_the_message_of_a_cancelled_turn_unanswered(
+        memory: HierarchicalMemory) -> None:
+    model = ScriptedModel([KeyboardInterrupt(), reply("Noted.")])
+    code, text = _interactive(memory, "I like tea\rI like green tea\r/recall tea\r\x04", model)
+    assert code == 0
+    assert re.search(r"#\d+ user \(unanswered\): I like tea\n", text)
+    assert re.search(r"#\d+ user: I like green tea\n", text)
+
+
 def test_interactive_ctrl_c_right_after_a_cancelled_turn_leaves(
         memory: HierarchicalMemory) -> None:
     code, text = _interactive(memory, "I like tea\r\x03never sent\r",
