@@ -7,9 +7,11 @@ Exit codes: 0 ok; 1 a check, a turn or an operation failed; 2 a usage error
 an unknown agent, an output path that cannot be written, standard output closed,
 or standard input closed for chat or forget -);
 74 standard output could not be written (a full disk behind ``> FILE``; what the
-command did besides printing stands); 130 interrupted (forget, reindex, upgrade, migrate
-and restore first say on standard error what Ctrl-C left and what to run next, each from
-its own module); 141 the reader of the output went away (``| head``).
+command did besides printing stands); 129 hung up (SIGHUP: as for 143); 130 interrupted
+(forget, reindex, upgrade, migrate and restore first say on standard error what Ctrl-C
+left and what to run next, each from its own module); 141 the reader of the output went
+away (``| head``); 143 terminated (SIGTERM: a chat first cancels a turn under way, as
+Ctrl-C does, and gives the terminal back; agent/interrupts.py).
 With standard error closed (``2>&-``) its messages are dropped and the exit
 status is the same; a command that reads no standard input runs with it closed
 (``<&-``) as with it empty.
@@ -30,8 +32,8 @@ from tiermem.agent.closed_streams import WatchedOutput, raised_by, settle_closed
 
 EXIT_CODES = ("exit codes: 0 ok, 1 a check or turn failed, 2 usage error "
               "(bad option, unknown agent, unwritable output path), 74 standard output "
-              "could not be written, 130 interrupted, "
-              "141 output closed (| head)")
+              "could not be written, 129 hung up (SIGHUP), 130 interrupted, "
+              "141 output closed (| head), 143 terminated (SIGTERM)")
 #: The status of a process whose output pipe was closed: 128 + SIGPIPE.
 EXIT_BROKEN_PIPE = 141
 #: A write to standard output failed (sysexits' EX_IOERR). Not 1, which several

@@ -6,6 +6,12 @@ the user's message, rolling a cancelled turn back (a second Ctrl-C there
 would leave the in-memory tiers out of step with the database) and the
 commit of a finished turn. ``TurnInterrupts`` holds Ctrl-C back during those
 steps and lets it cancel the turn everywhere else.
+
+SIGTERM and SIGHUP (a ``kill``, a closed terminal) unwind the same way inside
+``terminate_on_signals``: they raise ``Terminated``, a ``SystemExit`` whose
+status is 128 + the signal's number, so a turn rolls back as for Ctrl-C (held
+back during the same steps), and the chat prompt gives the terminal back as it
+does when it ends, where a killed process would leave it raw.
 """
 
 from __future__ import annotations
@@ -13,17 +19,107 @@ from __future__ import annotations
 import contextlib
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import FrameType
 
 
-class TurnInterrupts:
-    """What Ctrl-C does during one turn; see ``turn_interrupts``."""
+class Terminated(SystemExit):
+    """SIGTERM or SIGHUP, raised where the program was; its exit status is 128 + its number
+    (143, 129)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(128 + signum)
+        self.signum = signum
+
+    @property
+    def name(self) -> str:
+        return signal.Signals(self.signum).name
+
+
+#: The signals ``terminate_on_signals`` turns into ``Terminated`` (no SIGHUP on Windows).
+TERMINATING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP")
+                    if hasattr(signal, name))
+
+
+class _Terminator:
+    """The handler ``terminate_on_signals`` installs: the first signal raises ``Terminated``
+    (or hands it to ``deliver``: ``signals_to``), and any later one is ignored while the
+    program unwinds from it."""
 
     def __init__(self) -> None:
+        self.raised = False
+        self.deliver: Callable[[Terminated], bool] | None = None
+
+    def __call__(self, signum: int, frame: FrameType | None) -> None:
+        if not self.raised:
+            self.raised = True
+            ended = Terminated(signum)
+            if self.deliver is None or not self.deliver(ended):
+                raise ended
+
+
+@contextlib.contextmanager
+def signals_to(deliver: Callable[[Terminated], bool]) -> Iterator[None]:
+    """Inside ``terminate_on_signals``, hand a SIGTERM or SIGHUP to ``deliver`` for the
+    length of the block rather than raising it wherever the program is; it is raised
+    after all when ``deliver`` returns False (it could not take it). The chat prompt
+    ends with it that way, as with Ctrl-C, and gives the terminal back."""
+    terminators = {handler for signum in TERMINATING
+                   if isinstance(handler := signal.getsignal(signum), _Terminator)}
+    for terminator in terminators:
+        terminator.deliver = deliver
+    try:
+        yield
+    finally:
+        for terminator in terminators:
+            terminator.deliver = None
+
+
+@contextlib.contextmanager
+def terminate_on_signals() -> Iterator[None]:
+    """Raise ``Terminated`` at SIGTERM or SIGHUP for the length of the block. Only in the
+    main thread, and only for a signal left to its default action (under ``nohup``
+    SIGHUP stays ignored)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    terminator = _Terminator()
+    previous = {signum: signal.signal(signum, terminator) for signum in TERMINATING
+                if signal.getsignal(signum) is signal.SIG_DFL}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+class TurnInterrupts:
+    """What Ctrl-C does during one turn, and inside ``terminate_on_signals`` SIGTERM and
+    SIGHUP; see ``turn_interrupts``."""
+
+    def __init__(self, terminator: _Terminator | None = None) -> None:
         self.holding = False
         self.held = False
         self.cancelling = False
+        self.terminator = terminator
+        #: A SIGTERM or SIGHUP received: the program ends once the turn is saved or undone.
+        self.terminating: int | None = None
+
+    def on_terminate(self, signum: int, frame: FrameType | None) -> None:
+        if self.terminator is not None:
+            self.terminator.raised = True  # one more after the turn is ignored
+        if self.terminating is not None:
+            return
+        self.terminating = signum
+        if not (self.holding or self.cancelling):
+            self.cancelling = True
+            raise Terminated(signum)
+
+    def ended(self) -> None:
+        """Once a cancelled turn is rolled back: raise ``Terminated`` if a SIGTERM or SIGHUP
+        came (held during the rollback, or the cancellation itself)."""
+        if self.terminating is not None:
+            raise Terminated(self.terminating)
 
     def on_sigint(self, signum: int, frame: FrameType | None) -> None:
         if self.holding or self.cancelling:
@@ -38,8 +134,12 @@ class TurnInterrupts:
         self.holding = True
 
     def release(self) -> None:
-        """Let Ctrl-C cancel again; one pressed while held cancels now."""
+        """Let Ctrl-C cancel again; one pressed while held cancels now, as does a SIGTERM
+        or SIGHUP held."""
         self.holding = False
+        if self.terminating is not None and not self.cancelling:
+            self.cancelling = True
+            raise Terminated(self.terminating)
         if self.held and not self.cancelling:
             self.held = False
             self.cancelling = True
@@ -58,15 +158,26 @@ def turn_interrupts() -> Iterator[TurnInterrupts]:
     A press held until the block ends is dropped: the turn it meant to cancel
     has already finished or failed. Only Python's default handling is taken
     over; outside the main thread, or when the program handles or ignores
-    SIGINT its own way, the block runs with that handling unchanged.
+    SIGINT its own way, the block runs with that handling unchanged. A SIGTERM
+    or SIGHUP held until the block ends is kept as ``terminating``: the program
+    must still end.
     """
-    guard = TurnInterrupts()
-    if threading.current_thread() is not threading.main_thread() or (
-            signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
-        yield guard
+    if threading.current_thread() is not threading.main_thread():
+        yield TurnInterrupts()
         return
-    signal.signal(signal.SIGINT, guard.on_sigint)
+    # SIGTERM and SIGHUP only as ``terminate_on_signals`` takes them.
+    terminating = {signum: handler for signum in TERMINATING
+                   if isinstance(handler := signal.getsignal(signum), _Terminator)}
+    guard = TurnInterrupts(next(iter(terminating.values()), None))
+    for signum in terminating:
+        signal.signal(signum, guard.on_terminate)
+    sigint = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    if sigint:
+        signal.signal(signal.SIGINT, guard.on_sigint)
     try:
         yield guard
     finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
+        if sigint:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+        for signum, handler in terminating.items():
+            signal.signal(signum, handler)

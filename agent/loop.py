@@ -71,6 +71,8 @@ class Agent:
         #: Whether Ctrl-C was pressed while the last turn committed: held, it let the turn
         #: finish, and a caller that stops on Ctrl-C (a piped run) stops now.
         self.interrupted_at_commit = False
+        #: A SIGTERM or SIGHUP held while the last turn was saved (agent/interrupts.py).
+        self.terminated_at_commit: int | None = None
 
     def step(self, user_text: str) -> TurnResult:
         """Run one turn.
@@ -102,9 +104,12 @@ class Agent:
         user's message ``unanswered`` and is re-raised; it is never stored as a
         reply or a memory. Ctrl-C waits while step 1, the rollback or the final
         commit runs (agent/interrupts.py); one held until the turn was saved sets
-        ``interrupted_at_commit``.
+        ``interrupted_at_commit``. Inside ``terminate_on_signals`` SIGTERM and SIGHUP
+        cancel the turn as Ctrl-C does, then end the program (``Terminated``); one held
+        until the turn was saved sets ``terminated_at_commit``.
         """
         self.interrupted_at_commit = False
+        self.terminated_at_commit = None
         with turn_interrupts() as interrupts:
             interrupts.hold()  # Ctrl-C right after Enter must not lose the message
             text = clean_text(user_text, "message")
@@ -127,9 +132,11 @@ class Agent:
                 self.memory.recall.set_status(user_id, "unanswered")
                 self.stored_context.load()
                 interrupts.rearm()
+                interrupts.ended()
                 self._embed_unanswered(user_id)
                 raise
             self.interrupted_at_commit = interrupts.held
+            self.terminated_at_commit = interrupts.terminating
             if self.memory.privacy is not None:
                 # The turn saw the message as typed; the turns after it see what memory
                 # kept of it (withheld sentences, masked arguments), read back from recall.

@@ -23,15 +23,32 @@ from typing import Any
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 
+from tiermem.agent.interrupts import signals_to
+
 
 def read_line(session: Any) -> str:
-    """One line from the prompt of ``session`` (a prompt-toolkit ``PromptSession``)."""
+    """One line from the prompt of ``session`` (a prompt-toolkit ``PromptSession``).
+
+    A SIGTERM or SIGHUP (agent/interrupts.py) ends the prompt as Ctrl-C does, from
+    inside, so prompt-toolkit gives the terminal back (cooked mode, bracketed paste
+    off) before ``Terminated`` is raised here; raised wherever the prompt happened
+    to be, it could unwind past that."""
     try:
-        return str(session.prompt("you> ", key_bindings=PROMPT_KEYS))
+        with signals_to(lambda ended: _end_prompt(session, ended)):
+            return str(session.prompt("you> ", key_bindings=PROMPT_KEYS))
     except asyncio.CancelledError:
         # A Ctrl-C in the instant before the prompt takes the terminal reaches asyncio's
         # own handler, which cancels the prompt instead.
         raise KeyboardInterrupt from None
+
+
+def _end_prompt(session: Any, ended: BaseException) -> bool:
+    app = getattr(session, "app", None)
+    future = getattr(app, "future", None)
+    if app is None or not app.is_running or future is None or future.done():
+        return False  # no prompt waiting (not yet, or no more): raised where it is
+    app.exit(exception=ended)
+    return True
 
 
 def _ctrl_c(event: KeyPressEvent) -> None:

@@ -26,6 +26,11 @@ other expected errors (``TiermemError``) are shown as errors; any other
 exception is a defect, reported as one line on standard error while the
 session goes on. Piped, Ctrl-C ends the run as it ends any command (exit 130),
 once the turn is rolled back, with a line on standard error saying so.
+
+SIGTERM and SIGHUP, piped or at the prompt, end the chat as that Ctrl-C ends a
+piped run (agent/interrupts.py): a turn under way is rolled back and its
+message kept as unanswered, with a line on standard error saying so; the
+prompt gives the terminal back; the exit status is 143 or 129 (``Terminated``).
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ from rich.markup import escape
 from tiermem.agent.chat_output import UNANSWERED, error_kind, provider_hint, show_turn, turn_record
 from tiermem.agent.closed_streams import is_output_failure
 from tiermem.agent.errors import ProviderError
+from tiermem.agent.interrupts import Terminated, terminate_on_signals
 from tiermem.agent.line_input import OverlongLine, typed_text
 from tiermem.agent.loop import Agent
 from tiermem.agent.prompt_keys import read_line
@@ -64,6 +70,8 @@ STORE_LOST_INTERACTIVE = ("the memory's database connection was lost, so the cha
                           "start the chat again")
 #: Piped, Ctrl-C pressed while a finished turn was being saved: the turn stands.
 INTERRUPTED_AT_COMMIT = "cancelled after the turn was saved; the run stops here"
+#: SIGTERM or SIGHUP came while a finished turn was being saved: the turn stands.
+TERMINATED_AT_COMMIT = "the turn was saved; the chat stops here"
 CANCELLED = f"{TURN_CANCELLED} (Ctrl-C again or /exit to leave)"
 LEAVE_HINT = "press Ctrl-C again or type /exit to leave"
 
@@ -104,6 +112,10 @@ class ChatRepl:
         Once the memory's store is lost (its database connection ended by the server or
         the network), every later line would fail the same way, and none be kept: the
         run stops there."""
+        with terminate_on_signals():
+            return self._read_piped(lines)
+
+    def _read_piped(self, lines: Iterable[str | OverlongLine]) -> int:
         for line in lines:
             if isinstance(line, OverlongLine):
                 self.refuse(line)
@@ -135,6 +147,10 @@ class ChatRepl:
 
         if session is None:
             session = PromptSession(history=history)
+        with terminate_on_signals():
+            return self._prompt(session)
+
+    def _prompt(self, session: Any) -> int:
         self.interactive = True
         self.banner()
         leave_armed = False  # the last Ctrl-C left an empty prompt: one more leaves
@@ -181,11 +197,13 @@ class ChatRepl:
         result = None
         try:
             result = self.agent.step(text)
-        except KeyboardInterrupt:
-            if not self.interactive:
-                # The run ends (exit 130); a script's log should say why it stopped, and a
-                # script reading records gets one for the line it sent.
-                self._write_error(f"tiermem: {TURN_CANCELLED}\n")
+        except (KeyboardInterrupt, Terminated) as exc:
+            ending = isinstance(exc, Terminated)
+            if ending or not self.interactive:
+                # The run ends (exit 130; 143 or 129); a script's log should say why it
+                # stopped, and a script reading records gets one for the line it sent.
+                why = f"{exc.name}: " if isinstance(exc, Terminated) else ""
+                self._write_error(f"tiermem: {why}{TURN_CANCELLED}\n")
                 if self.json_lines:
                     with contextlib.suppress(OSError, ValueError):
                         self.emit(turn_record(text, None, {"kind": "cancelled",
@@ -223,6 +241,10 @@ class ChatRepl:
             # run must still stop, as for a press a moment earlier.
             self._write_error(f"tiermem: {INTERRUPTED_AT_COMMIT}\n")
             raise KeyboardInterrupt
+        if result is not None and self.agent.terminated_at_commit is not None:
+            ended = Terminated(self.agent.terminated_at_commit)  # as the turn was saved
+            self._write_error(f"tiermem: {ended.name}: {TERMINATED_AT_COMMIT}\n")
+            raise ended
         return True
 
     def fail(self, label: str, exc: Exception, hint: str | None = None) -> None:

@@ -18,6 +18,7 @@ import termios
 import threading
 from pathlib import Path
 
+import pytest
 from fake_openai import FakeOpenAIServer
 
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
@@ -138,3 +139,24 @@ def test_ctrl_c_mid_turn_keeps_a_60_kb_paste_and_the_session_goes_on(
     # and no plain-text history file is written.
     assert typed == ["How are the backups?"]
     assert not (home / "agents" / "a" / "history").exists()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_at_the_prompt_gives_the_terminal_back_and_sets_the_exit_status(
+        tmp_path: Path, signum: int) -> None:
+    chat = PtyChat(tmp_path / "home", "--agent", "a", "--embedder", "hashing", "--offline")
+    try:
+        chat.expect("you>")
+        chat.send(b"I like tea.\r")
+        chat.expect("core + User likes tea")
+        chat.expect("\x1b[?2004h")  # the next prompt has the terminal: raw, bracketed paste
+        chat.expect("you>")
+        os.kill(chat.pid, signum)
+        code = chat.exit_code()
+        modes = termios.tcgetattr(chat.fd)[3]
+    finally:
+        chat.close()
+    assert code == 128 + signum, chat.tail()
+    assert modes & termios.ECHO and modes & termios.ICANON and modes & termios.ISIG
+    assert chat.output.rfind(b"\x1b[?2004l") > chat.output.rfind(b"\x1b[?2004h")
+    assert b"Traceback" not in chat.output

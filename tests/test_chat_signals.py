@@ -1,0 +1,164 @@
+"""SIGTERM and SIGHUP during a chat: the turn under way is cancelled as Ctrl-C cancels it,
+then the chat ends with status 143 or 129 (agent/interrupts.py ``Terminated``).
+
+The signals are real (``signal.raise_signal``), sent from inside the step being
+tested, so where each lands is fixed by the test, not by timing. That the
+prompt gives the terminal back is tested in a real terminal (test_chat_pty.py).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import signal
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from prompt_toolkit import PromptSession
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+from rich.console import Console
+
+from tiermem.agent.interrupts import Terminated
+from tiermem.agent.llm import Completion
+from tiermem.agent.loop import Agent
+from tiermem.agent.repl import TERMINATED_AT_COMMIT, TURN_CANCELLED, ChatRepl
+from tiermem.agent.scripted import ScriptedModel, reply
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+
+
+@pytest.fixture
+def memory() -> Iterator[HierarchicalMemory]:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as m:
+        yield m
+
+
+@pytest.fixture(autouse=True)
+def default_signals() -> Iterator[None]:
+    """SIGTERM and SIGHUP left to their default action, as a chat starts with them (the
+    test session stops cleanly on SIGTERM: tests/conftest.py)."""
+    previous = {s: signal.signal(s, signal.SIG_DFL) for s in (signal.SIGTERM, signal.SIGHUP)}
+    yield
+    for signum, handler in previous.items():
+        signal.signal(signum, handler)
+
+
+def statuses(memory: HierarchicalMemory) -> dict[str, str]:
+    return {r["content"]: r["status"] for r in memory.recall.iter_rows() if r["role"] == "user"}
+
+
+def send(signum: int) -> None:
+    """``signum`` to this process, unless the chat left it to its default action, which
+    would end the test run, not the chat."""
+    assert signal.getsignal(signum) is not signal.SIG_DFL, "the chat does not handle it"
+    signal.raise_signal(signum)
+
+
+def killed(signum: int) -> Any:
+    """A model step that receives ``signum`` while the model is thinking."""
+    def step(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Completion:
+        send(signum)
+        return reply("never shown")
+    return step
+
+
+def chat(memory: HierarchicalMemory, *steps: Any, json_lines: bool = False
+         ) -> tuple[ChatRepl, io.StringIO, io.StringIO]:
+    out, errors = io.StringIO(), io.StringIO()
+    repl = ChatRepl(Agent(memory, ScriptedModel([*steps])), console=Console(file=out),
+                    errors=errors, json_lines=json_lines)
+    return repl, out, errors
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_mid_turn_cancels_the_turn_and_ends_a_piped_run(
+        memory: HierarchicalMemory, signum: int) -> None:
+    repl, out, errors = chat(memory, reply("Noted."), killed(signum), reply("never asked"),
+                             json_lines=True)
+    with pytest.raises(Terminated) as ended:
+        repl.run_piped(["I like tea", "I like coffee", "never read"])
+    assert ended.value.code == 128 + signum
+    assert statuses(memory) == {"I like tea": "ok", "I like coffee": "unanswered"}
+    name = signal.Signals(signum).name
+    assert errors.getvalue() == f"tiermem: {name}: {TURN_CANCELLED}\n"
+    records = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [r["error"] for r in records] == [None, {"kind": "cancelled",
+                                                    "message": TURN_CANCELLED}]
+    # The handlers are the program's own again once the chat is over.
+    assert signal.getsignal(signum) is signal.SIG_DFL
+
+
+def test_sigterm_while_a_finished_turn_is_saved_keeps_it_then_ends_the_run(
+        memory: HierarchicalMemory) -> None:
+    repl, out, errors = chat(memory, reply("Noted."), reply("never asked"))
+    commits: list[int] = []
+
+    def killed_at_the_turns_commit() -> None:
+        commits.append(memory.tick)
+        if len(commits) == 2:  # the first commit stores the message, the second the turn
+            send(signal.SIGTERM)
+
+    memory.store.on_commit(killed_at_the_turns_commit)
+    try:
+        with pytest.raises(Terminated) as ended:
+            repl.run_piped(["I like tea", "never read"])
+    finally:
+        memory.store._commit_hooks.remove(killed_at_the_turns_commit)
+    assert ended.value.code == 143
+    assert statuses(memory) == {"I like tea": "ok"}
+    assert "Noted." in out.getvalue()
+    assert errors.getvalue() == f"tiermem: SIGTERM: {TERMINATED_AT_COMMIT}\n"
+
+
+class KilledAtSecondPrompt:
+    """A prompt session that receives SIGTERM as its second prompt starts waiting."""
+
+    def __init__(self, session: PromptSession[str]) -> None:
+        self.session, self.prompts = session, 0
+
+    def prompt(self, *args: Any, **options: Any) -> str:
+        self.prompts += 1
+        if self.prompts == 2:
+            options["pre_run"] = lambda: send(signal.SIGTERM)
+        return self.session.prompt(*args, **options)
+
+
+def test_sigterm_at_the_prompt_ends_an_interactive_chat_with_143(
+        memory: HierarchicalMemory) -> None:
+    repl, _, errors = chat(memory, reply("Noted."))
+    with create_pipe_input() as pipe:
+        pipe.send_text("I like tea\rnever sent\r")
+        pipe.close()
+        session = KilledAtSecondPrompt(PromptSession(input=pipe, output=DummyOutput()))
+        with pytest.raises(Terminated) as ended:
+            repl.run_interactive(session=session)
+    assert ended.value.code == 143
+    assert statuses(memory) == {"I like tea": "ok"}
+    assert errors.getvalue() == ""
+
+
+def test_sigterm_mid_turn_at_the_prompt_cancels_the_turn_and_ends_the_chat(
+        memory: HierarchicalMemory) -> None:
+    repl, _, errors = chat(memory, killed(signal.SIGTERM))
+    with create_pipe_input() as pipe:
+        pipe.send_text("I like tea\rnever sent\r")
+        pipe.close()
+        with pytest.raises(Terminated):
+            repl.run_interactive(session=PromptSession(input=pipe, output=DummyOutput()))
+    assert statuses(memory) == {"I like tea": "unanswered"}
+    assert errors.getvalue() == f"tiermem: SIGTERM: {TURN_CANCELLED}\n"
+
+
+def test_a_signal_the_program_ignores_stays_ignored(memory: HierarchicalMemory) -> None:
+    def hung_up(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Completion:
+        signal.raise_signal(signal.SIGHUP)
+        return reply("Noted.")
+
+    previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)  # as under nohup
+    try:
+        repl, _, _ = chat(memory, hung_up)
+        assert repl.run_piped(["I like tea"]) == 0
+    finally:
+        signal.signal(signal.SIGHUP, previous)
+    assert statuses(memory) == {"I like tea": "ok"}
