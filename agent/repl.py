@@ -45,7 +45,9 @@ from typing import Any, TextIO
 
 from rich.console import Console
 from rich.markup import escape
+from rich.text import Text
 
+from tiermem.agent.chat_help import hanging
 from tiermem.agent.chat_output import UNANSWERED, error_kind, provider_hint, show_turn, turn_record
 from tiermem.agent.closed_streams import is_output_failure
 from tiermem.agent.errors import ProviderError
@@ -99,12 +101,15 @@ class ChatRepl:
     # -- loops ----------------------------------------------------------------------------
     def banner(self) -> None:
         memory = self.agent.memory
-        self.console.print(
-            f"[bold]tiermem[/bold] agent [cyan]{escape(self.agent_name)}[/cyan] · model: "
-            f"{escape(self.agent.llm.name)} · core {memory.core.used}/{memory.core.limit} "
-            f"{memory.core.unit}, {len(memory.archival)} archival, {len(memory.recall)} recall"
-        )
-        self.console.print("[dim]/help for commands, /exit or Ctrl-D to leave[/dim]")
+        # Each line wrapped between words with a hanging indent at a narrow width.
+        self.console.print(hanging(self.console, Text.assemble(
+            ("tiermem", "bold"), " agent ", (self.agent_name, "cyan"),
+            f" · model: {self.agent.llm.name}")))
+        self.console.print(hanging(self.console, Text(
+            f"core {memory.core.used}/{memory.core.limit} {memory.core.unit}, "
+            f"{len(memory.archival)} archival, {len(memory.recall)} recall")))
+        self.console.print(hanging(self.console, Text(
+            "/help for commands, /exit or Ctrl-D to leave", style="dim")))
 
     def run_piped(self, lines: Iterable[str | OverlongLine]) -> int:
         """Handle each line of non-interactive input; 1 if any turn or command failed.

@@ -17,8 +17,9 @@ from typing import Protocol
 
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table
 
+from tiermem.agent.chat_help import HELP as HELP  # re-exported: the README's checks read it
+from tiermem.agent.chat_help import core_view, help_text
 from tiermem.agent.closed_streams import is_output_failure
 from tiermem.agent.judge import judge_failure
 from tiermem.agent.loop import Agent
@@ -27,25 +28,6 @@ from tiermem.memory.errors import InvalidConfigError, JudgeMissingError, Tiermem
 from tiermem.memory.output_file import write_atomic
 from tiermem.memory.tiers.lifecycle import SUPERSEDED_AT
 
-HELP = """\
-Commands:
-  /core              core facts with durability, access count and score
-  /archival QUERY    search archival memory (/archival --page 2 QUERY: the next 10)
-  /recall QUERY      search what was said (/recall --all QUERY: tool results too;
-                     --page N as for /archival)
-  /diagnostics       memory health report and red flags
-  /snapshot FILE     write a JSON snapshot of the whole memory
-  /history clear     erase the prompt history (what the up arrow brings back)
-  /forget TEXT       forget the stored facts, passages and messages TEXT targets
-  /forget --erase TEXT   forget them and erase their text from every file
-  /forget --erase-forgotten   erase everything forgotten before
-  /policy            the privacy policy's active retention statements
-  /policy set S1 | S2    replace them for this session (/policy clear: none)
-  /model             which model (or the offline policy) is answering
-  /help              this help
-  /exit              leave (Ctrl-D, or Ctrl-C twice at an empty prompt)
-A line whose first word holds a second "/" (/var/log is full) is a message, not a
-command; "//" at the start sends the rest as a message ("//help" sends "/help")."""
 #: After an exact request matched nothing: how to find the stored wording, or match by
 #: meaning instead.
 UNMATCHED_HINT = ("/recall TEXT and /archival TEXT show how it was stored, and /core the "
@@ -128,7 +110,8 @@ class SlashCommands:
             if name in ("/exit", "/quit"):
                 return False
             if name == "/help":
-                self.console.print(HELP)
+                self.console.print(help_text(self.console.width), markup=False,
+                                   highlight=False)
             elif name == "/model":
                 self.console.print(f"model: {escape(self.agent.llm.name)} "
                                    f"(context window {self.agent.llm.context_window} tokens)")
@@ -330,10 +313,7 @@ class SlashCommands:
 
     def show_core(self) -> None:
         memory = self.agent.memory
-        table = Table(title=f"core {memory.core.used}/{memory.core.limit} {memory.core.unit}")
-        for column in ("id", "fact", "durability", "accesses", "score"):
-            table.add_column(column)
-        for fact in memory.core:
-            table.add_row(str(fact.id), escape(fact.text), fact.durability,
-                          str(fact.access_count), f"{memory.fact_score(fact):.3f}")
-        self.console.print(table)
+        rows = [(str(fact.id), fact.text, fact.durability, str(fact.access_count),
+                 f"{memory.fact_score(fact):.3f}") for fact in memory.core]
+        title = f"core {memory.core.used}/{memory.core.limit} {memory.core.unit}"
+        self.console.print(core_view(self.console, title, rows))

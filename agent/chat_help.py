@@ -1,0 +1,105 @@
+"""What the chat prints for people at its own width: /help, the banner's lines, /core.
+
+A terminal of 80 columns shows every line whole: a line too long for the
+width is wrapped between words with a hanging indent, never back to column 0,
+and /core drops columns below some width rather than squeezing every cell to
+an ellipsis.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+
+#: The slash commands: each a command, then what it does, each piece on a line of its own.
+COMMANDS: tuple[tuple[str, ...], ...] = (
+    ("/core", "core facts with durability, access count and score"),
+    ("/archival QUERY", "search archival memory, 10 matches a page",
+     "(/archival --page 2 QUERY: the next 10)"),
+    ("/recall QUERY", "search what was said, 10 matches a page",
+     "(/recall --all QUERY: tool results too; --page N too)"),
+    ("/diagnostics", "memory health report and red flags"),
+    ("/snapshot FILE", "write a JSON snapshot of the whole memory"),
+    ("/history clear", "erase the prompt history (what the up arrow brings back)"),
+    ("/forget TEXT", "forget the stored facts, passages and messages TEXT targets"),
+    ("/forget --erase TEXT", "forget them and erase their text from every file"),
+    ("/forget --erase-forgotten", "erase everything forgotten before"),
+    ("/policy", "the privacy policy's active retention statements"),
+    ("/policy set S1 | S2", "replace them for this session (/policy clear: none)"),
+    ("/model", "which model (or the offline policy) is answering"),
+    ("/help", "this help"),
+    ("/exit", "leave (Ctrl-D, or Ctrl-C twice at an empty prompt)"),
+)
+NOTE = ('A line whose first word holds a second "/" (/var/log is full) is a message, not a '
+        'command; "//" at the start sends the rest as a message ("//help" sends "/help").')
+#: Where the descriptions start; a longer command is followed by two spaces instead.
+COLUMN = 21
+#: Below this width a command's description starts on the line after it.
+NARROW = 60
+#: Below these widths /core drops its counts, then shows a list rather than a table.
+CORE_COUNTS, CORE_TABLE = 60, 40
+
+
+def help_text(width: int = 80) -> str:
+    """/help laid out for a terminal ``width`` columns wide."""
+    width = max(width, 20)
+    indent = COLUMN if width >= NARROW else 6 if width >= 40 else 4
+    lines = ["Commands:"]
+    for command, *said in COMMANDS:
+        head = f"  {command}"
+        if width >= NARROW and len(head) + 2 <= indent:
+            first = head.ljust(indent)
+        elif width >= NARROW:
+            first = head + "  "
+        else:
+            lines.append(head)
+            first = " " * indent
+        for piece in said:
+            wrapped = textwrap.wrap(piece, width - indent, break_long_words=False,
+                                    break_on_hyphens=False)
+            lines.append(first + wrapped[0])
+            lines.extend(" " * indent + more for more in wrapped[1:])
+            first = " " * indent
+    lines.extend(textwrap.wrap(NOTE, width, break_long_words=False, break_on_hyphens=False))
+    return "\n".join(lines)
+
+
+#: /help at 80 columns.
+HELP = help_text()
+
+
+def hanging(console: Console, text: Text, indent: int = 2) -> Text:
+    """``text`` wrapped between words to the console's width, the lines after the first
+    indented by ``indent``."""
+    out = Text()
+    for number, line in enumerate(text.wrap(console, max(console.width - indent, 10))):
+        if number:
+            out.append("\n" + " " * indent)
+        line.rstrip()
+        out.append_text(line)
+    return out
+
+
+def core_view(console: Console, title: str, rows: list[tuple[str, str, str, str, str]]
+              ) -> Table | Text:
+    """The /core table (id, fact, durability, accesses, score) for the console's width:
+    without the counts below ``CORE_COUNTS`` columns, and below ``CORE_TABLE`` a list
+    of ``#id (durability) fact`` lines, so a fact is never cut to an ellipsis."""
+    if console.width < CORE_TABLE:
+        listed = Text(title)
+        for fact_id, fact, durability, _, _ in rows:
+            listed.append("\n")
+            listed.append_text(hanging(console, Text(f"#{fact_id} ({durability}) {fact}")))
+        return listed
+    columns = ("id", "fact", "durability", "accesses", "score")
+    shown = len(columns) if console.width >= CORE_COUNTS else 3
+    table = Table(title=escape(title))
+    for column in columns[:shown]:
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        table.add_row(*(escape(cell) for cell in row[:shown]))
+    return table

@@ -1,0 +1,88 @@
+"""What the chat prints for people fits the terminal: /help, the banner and /core at 80
+columns and narrower, wrapped between words with a hanging indent, never cut."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+
+import pytest
+from rich.console import Console
+
+from tiermem.agent.llm import LLMClient
+from tiermem.agent.loop import Agent
+from tiermem.agent.offline import OfflinePolicy
+from tiermem.agent.repl import ChatRepl
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+
+
+@pytest.fixture
+def memory() -> Iterator[HierarchicalMemory]:
+    with HierarchicalMemory(None, embedder=HashingEmbedder(), core_limit=200) as m:
+        yield m
+
+
+def shown(memory: HierarchicalMemory, width: int, line: str,
+          llm: LLMClient | None = None) -> list[str]:
+    """The lines ``line`` prints on a terminal ``width`` columns wide."""
+    out = io.StringIO()
+    repl = ChatRepl(Agent(memory, llm or OfflinePolicy()),
+                    console=Console(file=out, width=width, color_system=None),
+                    errors=io.StringIO())
+    repl.interactive = True
+    if line == "banner":
+        repl.banner()
+    else:
+        repl.handle(line)
+    return out.getvalue().splitlines()
+
+
+@pytest.mark.parametrize("width", [80, 50])
+def test_help_fits_the_width_with_its_descriptions_indented(
+        memory: HierarchicalMemory, width: int) -> None:
+    lines = shown(memory, width, "/help")
+    assert max(map(len, lines)) <= width
+    commands = lines[1:lines.index(next(line for line in lines if line.startswith("A line")))]
+    # Every line of the list is a command or the indented rest of one: none at column 0.
+    assert all(line.startswith("  ") for line in commands), commands
+    text = " ".join(" ".join(lines).split())
+    assert "(/archival --page 2 QUERY: the next 10)" in text
+    assert "/forget --erase-forgotten" in text and '("//help" sends "/help")' in text
+
+
+class LongNamedModel(OfflinePolicy):
+    name = "a-very-long-model-name-from-a-local-server (served by llama.cpp, quantised Q4_K_M)"
+
+
+def test_the_banner_wraps_with_a_hanging_indent(memory: HierarchicalMemory) -> None:
+    lines = shown(memory, 80, "banner", LongNamedModel())
+    assert max(map(len, lines)) <= 80
+    assert lines[0].startswith("tiermem agent default · model: a-very-long-model-name")
+    assert lines[1].startswith("  ") and lines[1].strip().endswith("Q4_K_M)")
+    assert lines[2].startswith("core 0/200 tokens, 0 archival, 0 recall")
+
+
+def facts(memory: HierarchicalMemory) -> None:
+    shown(memory, 200, "My favourite seat is a window seat on long flights.")
+    shown(memory, 200, "I live in Lyon.")
+    assert [f.text for f in memory.core] == [
+        "User's favourite seat is a window seat on long flights", "User lives in Lyon"]
+
+
+def test_core_at_80_columns_shows_every_column(memory: HierarchicalMemory) -> None:
+    facts(memory)
+    text = "\n".join(shown(memory, 80, "/core"))
+    assert all(column in text for column in ("fact", "durability", "accesses", "score"))
+
+
+@pytest.mark.parametrize("width", [40, 20])
+def test_core_at_a_narrow_width_keeps_each_fact_readable(
+        memory: HierarchicalMemory, width: int) -> None:
+    facts(memory)
+    lines = shown(memory, width, "/core")
+    assert max(map(len, lines)) <= width
+    text = "\n".join(lines)
+    assert "…" not in text
+    words = text.replace("│", " ").split()
+    for word in " ".join(fact.text for fact in memory.core).split():
+        assert word in words, (word, text)
