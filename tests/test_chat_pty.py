@@ -40,6 +40,10 @@ class PtyChat:
                "PROMPT_TOOLKIT_NO_CPR": "1", **extra_env}
         pid, fd = pty.fork()
         if pid == 0:  # the child: a terminal of 200 columns, then the chat
+            # As a terminal session starts it: under nohup, or a background job of a
+            # script, the test runner may have inherited these signals ignored.
+            for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+                signal.signal(signum, signal.SIG_DFL)
             fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 200, 0, 0))
             os.chdir(ROOT)
             os.execve(sys.executable, [sys.executable, "cli.py", "chat", *args], env)
