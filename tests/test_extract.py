@@ -193,24 +193,6 @@ def test_call_me_with_no_name_states_none(text: str) -> None:
     assert not only_fact(text).text.startswith("User's name")
 
 
-@pytest.mark.parametrize(("text", "expected", "former"), [
-    ("My favourite emoji is 🦄 and I speak עברית.",
-     "User's favourite emoji is 🦄 and User speaks עברית",
-     "User's favourite emoji is 🦄 and I speak עברית"),
-    ("I moved to Porto, and I study law.", "User moved to Porto, and User studies law",
-     "User moved to Porto, and I study law"),
-    ("I live in Lisbon and I play the piano.", "User lives in Lisbon and User plays the piano",
-     "User lives in Lisbon and I play the piano"),
-    # not the speaker's own clause, or not after a head: as before
-    ("My wife and I speak French.", "User's wife and I speak French", None),
-    ("I speak Hebrew.", "User: I speak Hebrew", None),
-])
-def test_a_later_clause_of_habit_or_skill_is_told_of_the_speaker(
-        text: str, expected: str, former: str | None) -> None:
-    fact = only_fact(text)
-    assert (fact.text, fact.former) == (expected, former)  # former: what earlier versions made
-
-
 def test_speaker_name_replaces_first_person() -> None:
     assert only_fact("I'm vegetarian.", speaker="Ada").text == "Ada is vegetarian"
     assert only_fact("My phone is 555-0100.", speaker="Ada").text == "Ada's phone is 555-0100"

@@ -78,12 +78,6 @@ def test_call_me_replaces_the_name_as_my_name_is_does(memory: HierarchicalMemory
     assert answer == "(offline, quoting memory)\n- From core memory: User's name is Sammy"
 
 
-def test_a_first_person_clause_of_skill_is_a_fact_of_its_own(memory: HierarchicalMemory) -> None:
-    _chat(memory, "My favourite emoji is 🦄 and I speak עברית.")
-    assert _core(memory) == {"User's favourite emoji is 🦄": "durable",
-                             "User speaks עברית": "durable"}
-
-
 def test_a_retraction_retires_the_fact_and_is_not_stored(memory: HierarchicalMemory) -> None:
     policy = RecordingPolicy()
     agent = Agent(memory, policy)

@@ -12,9 +12,7 @@ through this small table, anchored at the start of the sentence (the head):
 work, need, want, use, own, and "I moved"/"I relocated" -> "{speaker}
 moved"/"{speaker} relocated". After such a head, a later clause that opens
 with one of these (after a comma, semicolon, dash or conjunction: "My name
-is Dana and I live in Lisbon") is rewritten the same way, and so is one that
-opens with "I" and a verb of habit or skill (``LATER_VERBS``: "..., and I
-speak Hebrew" -> "..., and {speaker} speaks Hebrew"), except inside a
+is Dana and I live in Lisbon") is rewritten the same way, except inside a
 quotation, after "says," and the like, and in "my wife and I". After such
 a rewrite, or when "my" is the only first-person word ("Alice is my
 manager"), every "my" becomes "{speaker}'s"; other first-person words stay.
@@ -27,17 +25,14 @@ production region is eu-west-1") is kept as written.
 "You can call me Dr Lee"; not "Call me Monday", "call me back", "call me when it's done").
 
 The head table is also the de-duplication key's (memory/text/fact_keys.py), so a fact
-stored as "User likes tea" and one typed "I like tea" are the same fact. ``LATER_VERBS``
-are not in it: a sentence opening with them ("I speak Hebrew") is quoted as before, so no
-stored key changes; in a later clause, the fact's ``former`` text keeps what earlier
-versions stored.
+stored as "User likes tea" and one typed "I like tea" are the same fact.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["LATER_VERBS", "called", "head", "third_person", "third_singular"]
+__all__ = ["called", "head", "third_person"]
 
 _IGNORECASE = re.IGNORECASE
 _APOS = "['’]"
@@ -104,41 +99,13 @@ def head(text: str, speaker: str) -> tuple[str, int] | None:
     return None
 
 
-#: Verbs that open a later clause of the speaker's own beyond the head table's ("..., and I
-#: speak Hebrew"): habits and skills, which hold like the head table's likes and dislikes.
-LATER_VERBS = ("speak", "know", "play", "teach", "study", "drink", "eat", "cook", "drive",
-               "ride", "read", "write", "run", "visit", "enjoy", "collect", "paint", "watch",
-               "practice", "practise", "sing", "dance", "swim", "volunteer", "go")
-_LATER_VERB = re.compile(rf"^i\s+({'|'.join(LATER_VERBS)})\b", _IGNORECASE)
-
-
-def third_singular(verb: str) -> str:
-    """``verb`` after "he" or "she": speaks, teaches, studies, goes."""
-    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
-        return verb + "es"
-    if verb.endswith("y") and verb[-2:-1] not in ("a", "e", "o", "u"):
-        return verb[:-1] + "ies"
-    return verb + "s"
-
-
-def _later_head(text: str, speaker: str) -> tuple[str, int] | None:
-    """A head, or one of ``LATER_VERBS`` after "I", for a later clause."""
-    opening = head(text, speaker)
-    if opening is not None:
-        return opening
-    verb = _LATER_VERB.match(text)
-    if verb is None:
-        return None
-    return f"{speaker} {third_singular(verb.group(1).casefold())}", verb.end()
-
-
 def _later_clauses(text: str, start: int, speaker: str) -> str:
     """``text`` with the first person that opens a clause after ``start`` rewritten as a
     head is ("..., and I live in Lisbon" -> "..., and User lives in Lisbon"). A first
     person no head rule covers stays ("but I call her Annie", "she loves me")."""
     while (found := _OTHER_FIRST_PERSON.search(text, start)) is not None:
         before = text[:found.start()]
-        opening = _later_head(text[found.start():], speaker) if _opens_clause(before) else None
+        opening = head(text[found.start():], speaker) if _opens_clause(before) else None
         if opening is None:
             start = found.end()
             continue

@@ -56,7 +56,6 @@ from dataclasses import dataclass
 
 from tiermem.memory.text.durability import classify_durability
 from tiermem.memory.text.extract import normalize_fact
-from tiermem.memory.text.person import LATER_VERBS, third_singular
 from tiermem.memory.text.wording import concepts, stem
 from tiermem.memory.types import Durability
 
@@ -310,8 +309,7 @@ _CLAUSE_JOIN = re.compile(r"(,?\s+(?:and|but)\s+|;\s+)", re.IGNORECASE)
 #: one the extractor writes ("User lives in ...").
 _STATEMENT = re.compile(
     r"^[\w'’ .-]{1,40}?\s+(?:is|are|was|were|has|have|had|likes|loves|hates|prefers|lives"
-    rf"|works|needs|wants|uses|owns|moved|relocated|{'|'.join(map(third_singular, LATER_VERBS))})"
-    r"\b", _I)
+    r"|works|needs|wants|uses|owns|moved|relocated)\b", _I)
 
 
 #: A part about someone named before it ("... and she is allergic to cats"): cut off as it
