@@ -274,6 +274,24 @@ def test_statements_ending_on_a_word_that_may_end_them_are_facts(text: str,
     assert only_fact(text).text == expected
 
 
+@pytest.mark.parametrize("text", [
+    # a relative clause with no "that" ends on its preposition
+    "Acme is the company my wife works for.", "Lyon is the town my family comes from.",
+    "Spiders are the one thing my son is afraid of.", "He is the person my team reports to.",
+    # a contracted pronoun opens such a clause too
+    "That's the team I'm part of.", "Acme is the client we're waiting for.",
+    # a short second half
+    "I'm not vegetarian but my wife is.", "My wife is vegan but I'm not.",
+    "Prod is locked down, staging is not.",
+    # a capital A names something
+    "My blood type is A.", "Our office is in Building A.",
+    # an emoticon's colon is no heading
+    "I got promoted today :)", "My daughter was born today :')",
+])
+def test_complete_sentences_ending_on_such_a_word_are_kept(text: str) -> None:
+    assert len(extract_facts(text)) == 1
+
+
 @pytest.mark.parametrize(
     ("sentence", "expected"),
     [

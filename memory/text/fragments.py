@@ -16,7 +16,11 @@ says, and nothing in it accounts for that:
   "We would"), "not", an article or a possessive ("I am allergic to the"), a
   preposition that needs an object (to, of, from, with, at, for, by, into, onto,
   than, about), or a conjunction (and, or, but, because, nor);
-- and nothing before it leaves that word where it belongs: a question word or
+- the sentence has at most ``MAX_CUT_OFF_WORDS`` words (a longer one ending so is
+  nearly always complete: "Acme is the company my wife works for"), its last word is not
+  a capital "A" ("My blood type is A"), and nothing before it leaves that word where it
+  belongs: a second half after "but", "and", "like", "as" ("I'm not vegan but my wife
+  is"), a question word or
   "that", "than", "as", "if", "whether" ("I know where it is", "taller than I
   am"), a subject pronoun after the first word ("She is the one I talk to"),
   or, before a closing preposition, a "to" that opens an infinitive ("someone to
@@ -30,8 +34,6 @@ results are in", "the lights are on").
 from __future__ import annotations
 
 import re
-
-from tiermem.memory.text.sentences import CLOSERS
 
 __all__ = ["is_heading", "stops_short"]
 
@@ -52,23 +54,35 @@ _CLAUSE_OPENERS = frozenset({
     "what", "where", "who", "whom", "whose", "which", "when", "why", "how", "whatever",
     "wherever", "whoever", "that", "than", "as", "if", "whether",
 })
-_PRONOUNS = frozenset({"i", "you", "we", "they", "he", "she", "it"})
+_PRONOUNS = frozenset({"i", "you", "we", "they", "he", "she", "it",
+                       "i'm", "you're", "we're", "they're", "he's", "she's", "it's", "that's",
+                       "i've", "we've", "you've", "they've", "i'd", "we'd", "i'll", "we'll"})
+#: Words after which a clause ends where it may: "I'm not vegan but my wife is".
+_SECOND_HALF = frozenset({"but", "and", "like", "as", "so", "though", "although"})
+#: Longer sentences that end on such a word are nearly always complete: "Acme is the
+#: company my wife works for", "Spiders are the one thing my son is afraid of". What is
+#: typed cut off is short: "My name is", "I am allergic to", "The prod region is".
+MAX_CUT_OFF_WORDS = 6
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 
 
 def is_heading(sentence: str) -> bool:
-    """Whether ``sentence`` introduces what follows (it ends with a colon) rather than
-    stating something."""
-    return sentence.strip().rstrip(CLOSERS + " ").endswith((":", "："))
+    """Whether ``sentence`` introduces what follows (it ends with a colon, quotes aside)
+    rather than stating something; an emoticon's colon (":)") is not one."""
+    return sentence.strip().rstrip("\"'”’»」 ").endswith((":", "："))
 
 
 def stops_short(text: str) -> bool:
     """Whether ``text`` stops before saying what it is about (module docstring)."""
-    words = [w.casefold() for w in _WORD.findall(text)]
-    if not words or words[-1] not in _DANGLING:
+    typed = _WORD.findall(text)
+    words = [w.casefold().replace("’", "'") for w in typed]
+    if not words or len(words) > MAX_CUT_OFF_WORDS or words[-1] not in _DANGLING:
+        return False
+    if typed[-1] == "A":  # "My blood type is A", "Building A": a name, not an article
         return False
     before = words[:-1]
-    if any(w in _CLAUSE_OPENERS for w in before) or any(w in _PRONOUNS for w in before[1:]):
+    if any(w in _CLAUSE_OPENERS or w in _SECOND_HALF for w in before) or any(
+            w in _PRONOUNS for w in before[1:]):
         return False
     # "someone to talk to": an infinitive's "to" leaves its preposition at the end.
     return words[-1] not in _PREPOSITIONS or "to" not in before
