@@ -188,7 +188,9 @@ def test_call_me_states_the_speakers_name(text: str, name: str) -> None:
 
 
 @pytest.mark.parametrize("text", ["call me back", "Call me Monday", "Call me when it is done.",
-                                  "Call me later", "Call me crazy, but I like it"])
+                                  "Call me later", "Call me crazy, but I like it",
+                                  "Call me Soon.", "Call me Next Week.", "Call me Tues.",
+                                  "Call me Noon.", "Call me Mom."])
 def test_call_me_with_no_name_states_none(text: str) -> None:
     assert not only_fact(text).text.startswith("User's name")
 

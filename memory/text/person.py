@@ -143,6 +143,10 @@ _NOT_NAMES = frozenset({
     "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "asap",
     "today", "tonight", "tomorrow", "later", "back", "when", "if", "after", "before", "now",
     "anytime", "sometime", "maybe", "at", "on", "in",
+    # more times of day and week, and what a person is called by others, not by name
+    "soon", "whenever", "next", "this", "noon", "midnight", "morning", "afternoon", "evening",
+    "weekend", "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun",
+    "mom", "mum", "dad",
 })
 
 
