@@ -67,8 +67,9 @@ _PAGE = re.compile(r"^(\d+) of (\d+)$")
 #: A request for a reminder, which the policy can only keep in recall.
 _REMINDER = re.compile(
     r"^\W*(?:(?:please|pls|can\s+you|could\s+you|would\s+you)\s+)?"
-    r"(?:remind\s+(?:me|us)\b|remember\s+to\b|don['’]?t\s+(?:let\s+me\s+)?forget\s+to\b)",
-    re.IGNORECASE)
+    r"(?:remind\s+(?:me|us)\b(?!\s*(?:what|where|who|when|how|which|whether|if|:))"
+    r"|remember\s+to\b|don['’]?t\s+(?:let\s+me\s+)?forget\s+to\b)(?!.*\?\s*$)",
+    re.IGNORECASE | re.DOTALL)
 REMINDER_NOTE = ("(offline) I can't set reminders: offline, I have no clock and send no "
                  "notifications. Your message is kept in recall, so asking about it later "
                  "(\"What did I ask you to remind me about?\") finds it.")

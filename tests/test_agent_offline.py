@@ -202,6 +202,17 @@ def test_a_reminder_is_acknowledged_as_kept_in_recall_not_set(memory: Hierarchic
     assert f"): {request_}" in later  # recall finds it, as the note says
 
 
+@pytest.mark.parametrize("question", ["Remind me what I'm allergic to?",
+                                      "Can you remind me what I'm allergic to?",
+                                      "Remind me: what am I allergic to?"])
+def test_a_question_asked_as_remind_me_gets_its_answer_without_the_reminder_note(
+        memory: HierarchicalMemory, question: str) -> None:
+    agent = Agent(memory, OfflinePolicy())
+    agent.step("I'm allergic to peanuts.")
+    reply = agent.step(question).reply or ""
+    assert "peanuts" in reply and REMINDER_NOTE not in reply
+
+
 def test_small_talk_gets_the_offline_explanation(memory: HierarchicalMemory) -> None:
     reply = Agent(memory, OfflinePolicy()).step("ok").reply
     assert reply is not None and "offline without a language model" in reply
