@@ -148,12 +148,16 @@ def _core_quotes(core: list[str], question: str, wanted: set[str]) -> list[str]:
 
 def asks_in_general(text: str) -> str | None:
     """Which sentence of ``text`` asks about the user ("me") or memory ("all") in general,
-    as "me" or "all"; None when none does."""
+    as "me" or "all"; None when none does, or when another question is asked beside it
+    (that one is searched and answered, rather than lost under a list)."""
+    scope = None
     for sentence in split_sentences(text):
         match = _IN_GENERAL.match(sentence)
         if match:
-            return "me" if match["me"] or match["who"] else "all"
-    return None
+            scope = scope or ("me" if match["me"] or match["who"] else "all")
+        elif is_question(sentence):
+            return None
+    return scope
 
 
 def _listing(core: list[str], scope: str) -> str:

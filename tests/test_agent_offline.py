@@ -164,6 +164,15 @@ def test_a_question_about_the_user_or_memory_in_general_lists_core_facts(
     assert [name for name, _ in policy.made] == ["send_message"]  # core answers: no search
 
 
+def test_a_specific_question_beside_a_general_one_is_still_answered(
+        memory: HierarchicalMemory) -> None:
+    agent = Agent(memory, OfflinePolicy())
+    agent.step("The prod region is ap-southeast-2.")
+    agent.step("My name is Dana.")
+    reply = agent.step("What do you know about me? Where is the prod region?").reply or ""
+    assert "The prod region is ap-southeast-2" in reply
+
+
 def test_the_list_of_facts_about_the_user_is_bounded(memory: HierarchicalMemory) -> None:
     agent = Agent(memory, OfflinePolicy())
     foods = [f"food{i}" for i in range(MAX_LISTED + 3)]
