@@ -30,6 +30,24 @@ def test_an_interrupt_inside_the_full_text_function_is_raised_again(
         assert texts == ["the deploy runs every friday", "the standup is at ten"]
 
 
+def test_a_signal_s_exit_inside_the_full_text_function_ends_the_program_as_itself(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A chat turns SIGTERM into SystemExit(143) (agent/interrupts.py); raised while SQLite
+    # runs the trigger, it must not come back as Ctrl-C or a failed statement.
+    def terminated_on_boom(text: str) -> str:
+        if "boom" in text:
+            raise SystemExit(143)
+        return indexed_text(text)
+
+    monkeypatch.setattr(schema, "indexed_text", terminated_on_boom)
+    with HierarchicalMemory(tmp_path / "agent", embedder=HashingEmbedder()) as memory:
+        with pytest.raises(SystemExit) as ended:
+            memory.archival_insert("boom goes the dynamite")
+        assert ended.value.code == 143
+        memory.archival_insert("the standup is at ten")  # the next statement is its own
+        assert memory.archival_search("standup", k=5).total == 1
+
+
 def _source(home: Path) -> dict[str, object]:
     with HierarchicalMemory(home, embedder=HashingEmbedder()) as memory:
         memory.archival_insert("the deploy runs every friday")

@@ -35,10 +35,12 @@ class _Interrupts:
     alone is not enough: Python runs the signal handler at the first instruction of the
     function SQLite calls, which may come before the ``try`` that would set it. So the
     function never lets another exception out (``interruptible``), and SQLite's report of
-    one is read as Ctrl-C whether or not the flag was set.
+    one is read as Ctrl-C whether or not the flag was set. What is kept is the exception
+    itself: a ``SystemExit`` a SIGTERM handler raised there (agent/interrupts.py) must
+    end the program as it would have anywhere else, not as Ctrl-C.
     """
 
-    pending = False
+    pending: BaseException | None = None
 
 
 #: What SQLite says of any exception a Python function it called raised.
@@ -47,14 +49,14 @@ _log = logging.getLogger("tiermem")
 
 
 def interruptible(function: Callable[..., Any]) -> Callable[..., Any]:
-    """``function`` of one text, remembering a KeyboardInterrupt raised inside it for
-    ``translate``. Any other failure is logged and the text indexed as given: only Ctrl-C
-    may fail the statement."""
+    """``function`` of one text, remembering a KeyboardInterrupt (or a signal's SystemExit)
+    raised inside it for ``translate``. Any other failure is logged and the text indexed
+    as given: only Ctrl-C (or such a signal) may fail the statement."""
     def call(text: Any) -> Any:
         try:
             return function(text)
-        except KeyboardInterrupt:
-            _Interrupts.pending = True
+        except (KeyboardInterrupt, SystemExit) as exc:
+            _Interrupts.pending = exc
             raise
         except Exception as exc:
             _log.warning("tiermem: a text was indexed without its symbols' words (%s: %s)",
@@ -73,9 +75,9 @@ def translate(exc: BaseException, database: Path | None) -> StoreError | None:
     if not isinstance(exc, sqlite3.Error):
         return None
     if isinstance(exc, sqlite3.OperationalError) and (
-            _Interrupts.pending or str(exc) == _FUNCTION_RAISED):
-        _Interrupts.pending = False
-        raise KeyboardInterrupt from exc
+            _Interrupts.pending is not None or str(exc) == _FUNCTION_RAISED):
+        pending, _Interrupts.pending = _Interrupts.pending, None
+        raise (pending if pending is not None else KeyboardInterrupt()) from exc
     code = (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF
     where = str(database.parent) if database is not None else "memory"
     if code == sqlite3.SQLITE_FULL:
