@@ -123,7 +123,8 @@ def reembed_store(store: StorageBackend, embedder: Embedder, recall_dense: bool,
             progress("passages", done, total)
     if recall_dense:
         last = int(settings.get(_done_key("messages"), "0") or 0)
-        done, total = _messages_through(store, last)
+        done = store.messages.count_texts(EMBEDDED_ROLES, through_id=last)
+        total = store.messages.count_texts(EMBEDDED_ROLES)
         while rows := store.messages.texts(EMBEDDED_ROLES, after_id=last, limit=BATCH_ROWS):
             last = _reembed_batch(store, "messages", rows, embedder)
             done += len(rows)
@@ -148,17 +149,6 @@ def _reembed_batch(store: StorageBackend, table: str, rows: list[tuple[int, str]
         rows_of.set_embeddings(ids, vectors, embedder.id)
         store.settings.set(_done_key(table), ids[-1])
     return ids[-1]
-
-
-def _messages_through(store: StorageBackend, last_id: int) -> tuple[int, int]:
-    """Messages a reindex embeds whose id is at most ``last_id``, and such messages in
-    all (one pass over their ids, in pages: recall holds far more than one batch)."""
-    through = total = after = 0
-    while rows := store.messages.texts(EMBEDDED_ROLES, after_id=after, limit=50_000):
-        total += len(rows)
-        through += sum(1 for i, _ in rows if i <= last_id)
-        after = rows[-1][0]
-    return through, total
 
 
 def _done_key(table: str) -> str:

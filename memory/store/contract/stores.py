@@ -238,6 +238,11 @@ class MessageStore(Protocol):
         """Non-empty messages of ``roles`` with no vector, or one from another embedder."""
         ...
 
+    def count_texts(self, roles: Sequence[str], through_id: int | None = None) -> int:
+        """Messages ``texts(roles)`` returns, those with an id of at most ``through_id``
+        only when it is given (progress of a re-embedding)."""
+        ...
+
 
 class HistoryStore(Protocol):
     """Events (what happened to facts) and history (the memory's size per interaction)."""

@@ -18,6 +18,7 @@ from tiermem.memory.store.postgres.scope import (
     text_columns,
 )
 from tiermem.memory.store.records import Message, RowFilter
+from tiermem.memory.validation import MAX_ID
 
 MESSAGE_COLUMNS = ("id, turn, role, content, created_at, tool_calls, tool_call_id, tool_name, "
                    "status")
@@ -164,6 +165,12 @@ class PgMessages:
     def has_vectors(self) -> bool:
         return self.scope.one("SELECT 1 FROM tiermem.messages WHERE agent_id = %s "
                               "AND embedding IS NOT NULL LIMIT 1") is not None
+
+    def count_texts(self, roles: Sequence[str], through_id: int | None = None) -> int:
+        return int(self.scope.value(
+            "SELECT count(*) FROM tiermem.messages WHERE agent_id = %s AND role = ANY(%s) "
+            "AND content <> '' AND forgotten_at IS NULL AND id <= %s",
+            (list(roles), MAX_ID if through_id is None else through_id)))
 
     def count_without_vector(self, embedder_id: str, roles: Sequence[str]) -> int:
         return int(self.scope.value(

@@ -23,6 +23,7 @@ from tiermem.memory.store.sqlite.passages import set_embeddings
 from tiermem.memory.store.sqlite.schema_search import context_of, context_source
 from tiermem.memory.store.sqlite.vectors import bump_generation, vector_blob
 from tiermem.memory.text.symbols import SQL_FUNCTION
+from tiermem.memory.validation import MAX_ID
 
 if TYPE_CHECKING:
     from tiermem.memory.store.sqlite.store import SQLiteStore
@@ -203,6 +204,13 @@ class SQLiteMessages:
     def has_vectors(self) -> bool:
         return bool(self.store.execute(
             "SELECT EXISTS (SELECT 1 FROM messages WHERE embedding IS NOT NULL)").fetchone()[0])
+
+    def count_texts(self, roles: Sequence[str], through_id: int | None = None) -> int:
+        marks = ",".join("?" * len(roles))
+        return int(self.store.execute(
+            f"SELECT count(*) FROM messages WHERE role IN ({marks}) AND content != ''"
+            " AND forgotten_at IS NULL AND id <= ?",
+            (*roles, MAX_ID if through_id is None else through_id)).fetchone()[0])
 
     def count_without_vector(self, embedder_id: str, roles: Sequence[str]) -> int:
         marks = ",".join("?" * len(roles))
