@@ -30,6 +30,7 @@ from tiermem.agent.text_call_objects import (
     calls_in,
     cut_call,
     named_call,
+    without_end_tokens,
 )
 
 __all__ = ["MARKUP_FORMS"]
@@ -134,7 +135,4 @@ def _unfenced(body: str) -> str:
 
 
 def _without_end_tokens(text: str) -> str:
-    text = text.strip()
-    while text.endswith(_END_TOKENS):
-        text = text[: text.rfind("<")].rstrip()
-    return text
+    return without_end_tokens(text, _END_TOKENS)

@@ -23,7 +23,8 @@ from typing import Any
 
 from tiermem.agent.llm import ToolCall, is_whole_json
 
-__all__ = ["FENCE", "TextToolCalls", "call_sequence", "calls_in", "cut_call", "named_call"]
+__all__ = ["FENCE", "TextToolCalls", "call_sequence", "calls_in", "cut_call", "named_call",
+           "without_end_tokens"]
 
 #: A fenced block (```json ... ```), to its end or, when the reply was cut inside it, to
 #: the end of the text.
@@ -41,6 +42,14 @@ class TextToolCalls:
 
     calls: list[ToolCall] = field(default_factory=list)
     rest: str = ""
+
+
+def without_end_tokens(text: str, tokens: tuple[str, ...]) -> str:
+    """``text`` stripped, without the end-of-turn ``tokens`` a server left after it."""
+    text = text.strip()
+    while text.endswith(tokens):
+        text = text[: text.rfind("<")].rstrip()
+    return text
 
 
 def calls_in(text: str, names: frozenset[str], *, marked: bool) -> list[ToolCall] | None:

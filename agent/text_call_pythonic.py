@@ -22,7 +22,7 @@ import warnings
 from typing import Any
 
 from tiermem.agent.llm import ToolCall
-from tiermem.agent.text_call_objects import TextToolCalls
+from tiermem.agent.text_call_objects import TextToolCalls, without_end_tokens
 
 __all__ = ["pythonic_calls"]
 
@@ -118,7 +118,4 @@ def _literal(node: ast.expr) -> Any:
 
 
 def _without_end_tokens(text: str) -> str:
-    text = text.strip().removeprefix(_START_TOKEN).lstrip()
-    while text.endswith(_END_TOKENS):
-        text = text[: text.rfind("<")].rstrip()
-    return text
+    return without_end_tokens(text.strip().removeprefix(_START_TOKEN), _END_TOKENS)
