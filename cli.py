@@ -73,7 +73,7 @@ HANDLERS: dict[str, tuple[str, str]] = {
     "diagnostics": ("tiermem.agent.diagnostics_command", "cmd_diagnostics"),
     "scenario": ("tiermem.scenarios.command", "cmd_scenario"),
     "benchmark": ("tiermem.bench.command", "cmd_benchmark"),
-    "eval": ("tiermem.evals.runner", "cmd_eval"),
+    "eval": ("tiermem.evals.locomo_command", "cmd_eval"),
     "reindex": ("tiermem.agent.store_commands", "cmd_reindex"),
     "index": ("tiermem.agent.index_command", "cmd_index"),
     "doctor": ("tiermem.agent.doctor_render", "cmd_doctor"),

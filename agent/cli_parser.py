@@ -141,7 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="the fault harness: SIGKILLs, a full disk, damaged files, fuzzing "
                             "and provider chaos; exit 1 if any class crashes, loses or diverges")
 
-    from tiermem.evals.runner import add_locomo_parser
+    from tiermem.evals.locomo_command import add_locomo_parser
 
     add_locomo_parser(sub.add_parser("eval", help=COMMANDS["eval"],
                                      description=COMMANDS["eval"]))

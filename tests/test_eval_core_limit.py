@@ -17,7 +17,7 @@ from rich.console import Console
 import tiermem.cli as cli
 from tiermem.cli import build_parser
 from tiermem.evals.configs import CONFIGS
-from tiermem.evals.runner import run_command
+from tiermem.evals.locomo_command import run_command
 
 PLACES = ("Lisbon", "Oslo", "Kyoto", "Lima", "Cairo", "Quito", "Hanoi", "Perth", "Tunis", "Riga")
 # Every turn is a fact for core: 80 of them fill about 1,300 tokens of it.

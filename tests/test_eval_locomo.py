@@ -304,7 +304,7 @@ def test_an_option_that_names_nothing_runs_nothing(data_file: Path, option: list
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     # An empty shell variable (--conversations "$IDS") must not start the run of everything.
     from tiermem.cli import build_parser
-    from tiermem.evals import runner
+    from tiermem.evals import locomo_command as runner
 
     started: list[Any] = []
     monkeypatch.setattr(runner, "run_locomo", lambda *args: started.append(args) or {})
@@ -434,7 +434,7 @@ def test_qa_reports_no_memory_and_full_context_baselines(
 def test_a_k_no_search_can_give_is_refused_before_any_work(
         data_file: Path, ks: str, words: str, monkeypatch: pytest.MonkeyPatch) -> None:
     from tiermem.cli import build_parser
-    from tiermem.evals import runner
+    from tiermem.evals import locomo_command as runner
 
     started: list[Any] = []
     monkeypatch.setattr(runner, "run_locomo", lambda *args: started.append(args) or {})

@@ -144,7 +144,7 @@ def test_a_failed_turn_costs_the_turn_not_the_run() -> None:
 def test_no_baselines_flag_leaves_only_the_configs(data_file: Path,
                                                    server: FakeOpenAIServer) -> None:
     from tiermem.cli import build_parser
-    from tiermem.evals.runner import run_command
+    from tiermem.evals.locomo_command import run_command
 
     server.responder = lambda body: FakeResponse(
         message={"role": "assistant", "content": "No information available"})
