@@ -49,7 +49,7 @@ from tiermem.agent.http_json import StreamStart, Unreachable, shown_url, without
 from tiermem.agent.response import without_thinking
 from tiermem.agent.server_errors import is_web_page
 from tiermem.agent.server_facts import discover_context_window, server_root
-from tiermem.agent.text_tool_calls import parse_text_tool_calls
+from tiermem.agent.text_tool_calls import offered_parameters, parse_text_tool_calls
 
 Status = Literal["ok", "warn", "fail", "info", "skip"]
 #: More prompt tokens than this over the no-tools baseline means the tools reached the model.
@@ -275,7 +275,8 @@ def _text_row(prober: Prober, report: DoctorReport, auto: Exchange | None,
         if exchange is None or exchange.tool_calls or not exchange.content:
             continue
         # As a turn reads it: a call inside the model's thinking never runs.
-        calls = parse_text_tool_calls(without_thinking(exchange.content) or "", PROBE_TOOLS)
+        calls = parse_text_tool_calls(without_thinking(exchange.content) or "", PROBE_TOOLS,
+                                      schemas=offered_parameters(probe_tools()))
         if calls:
             # As for structured calls: only a call a turn would run counts.
             usable = [c.name for c in calls if refused_call(c.name, c.arguments) is None]

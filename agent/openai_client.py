@@ -82,7 +82,11 @@ from tiermem.agent.llm import Completion, Usage, unique_id_prefix
 from tiermem.agent.response import MalformedResponseError, parse_completion
 from tiermem.agent.sdk_errors import provider_error, retry_after_seconds
 from tiermem.agent.server_errors import is_web_page, not_json_error, web_page_error
-from tiermem.agent.text_tool_calls import find_text_tool_calls, offered_names
+from tiermem.agent.text_tool_calls import (
+    find_text_tool_calls,
+    offered_names,
+    offered_parameters,
+)
 from tiermem.agent.wire_ids import with_wire_ids
 
 if TYPE_CHECKING:
@@ -291,7 +295,8 @@ class OpenAIClient:
             return completion
         found = find_text_tool_calls(completion.content, offered_names(tools),
                                      cut=completion.finish_reason == "length",
-                                     call_id=self._made_up_id)
+                                     call_id=self._made_up_id,
+                                     schemas=offered_parameters(tools))
         if not found.calls:
             return completion
         return dataclasses.replace(completion, content=found.rest or None,

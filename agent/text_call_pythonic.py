@@ -6,10 +6,18 @@ the "pythonic" format of their chat templates. A server whose template or parser
 know it passes the list on as content.
 
 The text is parsed, never run: ``ast`` reads it, and only literal values (strings,
-numbers, lists, objects, ``True``/``true`` and the like) are accepted as arguments, each
-given by keyword. As with bare JSON, the list must be the whole reply and every call must
-name an offered tool, so a model showing the syntax in prose, or Python code that happens
-to call something, is not taken for calls.
+numbers, lists, objects, ``True``/``true`` and the like) are accepted as arguments. As
+with bare JSON, the list must be the whole reply and every call must name an offered
+tool, so a model showing the syntax in prose, or Python code that happens to call
+something, is not taken for calls.
+
+Arguments are given by keyword, or by position, as the small models also write them
+(``[core_memory_append("Allergic to peanuts")]``): positional values take the tool's
+parameters in the order its JSON schema declares them, only when their count leaves no
+doubt which ones are meant: all the declared parameters, or exactly the required ones
+when those are the first ones declared. Any other count (``archival_memory_search("tea",
+2)`` of six parameters, one required), a parameter given both ways, or a tool whose
+schema is unknown leaves the text as the reply.
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ import json
 import math
 import re
 import warnings
+from collections.abc import Mapping
 from typing import Any
 
 from tiermem.agent.llm import ToolCall
@@ -40,21 +49,24 @@ class _NotLiteral(Exception):
     """An argument that is an expression, not a value."""
 
 
-def pythonic_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
+def pythonic_calls(content: str, names: frozenset[str], cut: bool,
+                   schemas: Mapping[str, Any] | None = None) -> TextToolCalls:
     """The calls when all of ``content`` is ``[name(key=value, ...), ...]`` naming offered
     tools; with ``cut`` (the reply stopped at max_tokens), a list that begins so but does
-    not parse is one cut call, its text as arguments."""
+    not parse is one cut call, its text as arguments. ``schemas`` maps a tool's name to
+    its parameters' JSON schema, which positional arguments need (module docstring)."""
     text = _without_end_tokens(content)
     start = _START.match(text)
     if start is None or start.group(1) not in names or len(text) > _MAX_CHARS:
         return TextToolCalls(rest=content)
-    calls = _parse(text, names)
+    calls = _parse(text, names, schemas or {})
     if calls is None and cut and not text.endswith("]"):
         calls = [ToolCall("", start.group(1), text)]
     return TextToolCalls(calls, "") if calls else TextToolCalls(rest=content)
 
 
-def _parse(text: str, names: frozenset[str]) -> list[ToolCall] | None:
+def _parse(text: str, names: frozenset[str],
+           schemas: Mapping[str, Any]) -> list[ToolCall] | None:
     try:
         with warnings.catch_warnings():  # "\d" in a string warns; it is the model's text
             warnings.simplefilter("ignore")
@@ -65,25 +77,48 @@ def _parse(text: str, names: frozenset[str]) -> list[ToolCall] | None:
         return None
     calls = []
     for node in tree.body.elts:
-        call = _call(node, names)
+        call = _call(node, names, schemas)
         if call is None:
             return None
         calls.append(call)
     return calls
 
 
-def _call(node: ast.expr, names: frozenset[str]) -> ToolCall | None:
-    if not isinstance(node, ast.Call) or node.args:
-        return None  # positional arguments cannot be matched to parameters here
+def _call(node: ast.expr, names: frozenset[str], schemas: Mapping[str, Any]) -> ToolCall | None:
+    if not isinstance(node, ast.Call):
+        return None
     name = _dotted(node.func)
-    if name not in names or any(k.arg is None for k in node.keywords):  # **kwargs
+    keywords = [k.arg for k in node.keywords]
+    if name not in names or None in keywords or len(set(keywords)) < len(keywords):
+        return None  # **kwargs, or a parameter given twice
+    given = [k for k in keywords if k is not None]
+    positional = _positional(schemas.get(name), len(node.args), given) if node.args else []
+    if positional is None:
         return None
     try:
-        arguments = {k.arg: _literal(k.value) for k in node.keywords if k.arg is not None}
+        arguments = {key: _literal(value) for key, value in zip(positional, node.args,
+                                                                 strict=True)}
+        arguments.update((k.arg, _literal(k.value)) for k in node.keywords if k.arg is not None)
         text = json.dumps(arguments, ensure_ascii=False)
     except (_NotLiteral, RecursionError, TypeError, ValueError):
         return None
     return ToolCall("", name, text)
+
+
+def _positional(schema: Any, count: int, keywords: list[str]) -> list[str] | None:
+    """The parameters ``count`` positional values stand for, in the order ``schema``
+    declares them, when the count leaves no doubt (module docstring); else None."""
+    properties = schema.get("properties") if isinstance(schema, Mapping) else None
+    required = schema.get("required", []) if isinstance(schema, Mapping) else None
+    if not isinstance(properties, Mapping) or not isinstance(required, list):
+        return None
+    declared = [key for key in properties if isinstance(key, str)]
+    leading = declared[:count]
+    if count > len(declared) or any(key in leading for key in keywords):
+        return None
+    if count == len(declared) or (count == len(required) and set(required) == set(leading)):
+        return leading
+    return None
 
 
 def _dotted(node: ast.expr) -> str | None:

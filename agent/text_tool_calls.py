@@ -12,6 +12,8 @@ from it, the call arrives as plain content. These forms are recognised:
   or several one after another) that is the whole content;
 - a Python list of calls ``[NAME(key=value, ...), ...]`` that is the whole content (Llama
   3.2's small models and Llama 4; agent/text_call_pythonic.py), parsed, never run;
+  positional values (``[NAME("value")]``) take the parameters the offered tool's schema
+  declares, in order, when their count leaves no doubt;
 - a fenced block (```json ... ```) holding such an object or list.
 
 Bare JSON after prose is not read: it cannot be told from an example the model
@@ -38,7 +40,7 @@ fragment for a reply. Such arguments are never valid JSON.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
 from tiermem.agent.llm import ToolCall
@@ -52,7 +54,8 @@ from tiermem.agent.text_call_objects import (
 )
 from tiermem.agent.text_call_pythonic import pythonic_calls
 
-__all__ = ["TextToolCalls", "find_text_tool_calls", "offered_names", "parse_text_tool_calls"]
+__all__ = ["TextToolCalls", "find_text_tool_calls", "offered_names", "offered_parameters",
+           "parse_text_tool_calls"]
 
 _ESCAPED = ("&lt;tool_call&gt;", "&#34;", "&quot;")
 
@@ -67,9 +70,20 @@ def offered_names(tools: Sequence[dict[str, Any]]) -> list[str]:
     return names
 
 
-def parse_text_tool_calls(content: str, tool_names: Collection[str]) -> list[ToolCall]:
+def offered_parameters(tools: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Each function's parameters schema in OpenAI tool schemas, by its name."""
+    schemas = {}
+    for tool in tools:
+        function = tool.get("function") if isinstance(tool, dict) else None
+        if isinstance(function, dict) and isinstance(function.get("name"), str):
+            schemas[function["name"]] = function.get("parameters")
+    return schemas
+
+
+def parse_text_tool_calls(content: str, tool_names: Collection[str], *,
+                          schemas: Mapping[str, Any] | None = None) -> list[ToolCall]:
     """The complete tool calls written as text in ``content``, in order; [] if none."""
-    return find_text_tool_calls(content, tool_names).calls
+    return find_text_tool_calls(content, tool_names, schemas=schemas).calls
 
 
 def find_text_tool_calls(
@@ -78,16 +92,19 @@ def find_text_tool_calls(
     *,
     cut: bool = False,
     call_id: Callable[[int], str] | None = None,
+    schemas: Mapping[str, Any] | None = None,
 ) -> TextToolCalls:
     """The calls in ``content`` and the text around them (see the module docstring).
 
     No tools offered means no calls. ``call_id(index)`` names each call (default
-    ``text_call_<index>``). When nothing is found, ``rest`` is the content unchanged.
+    ``text_call_<index>``). ``schemas`` maps an offered tool's name to its parameters'
+    JSON schema (``offered_parameters``), which values given by position need. When
+    nothing is found, ``rest`` is the content unchanged.
     """
     names = frozenset(tool_names)
-    found = _find(content, names, cut) if names else TextToolCalls(rest=content)
+    found = _find(content, names, cut, schemas) if names else TextToolCalls(rest=content)
     if names and not found.calls and any(mark in content for mark in _ESCAPED):
-        unescaped = _find(html.unescape(content), names, cut)
+        unescaped = _find(html.unescape(content), names, cut, schemas)
         if unescaped.calls:
             found = unescaped
     if not found.calls:
@@ -98,8 +115,12 @@ def find_text_tool_calls(
     return found
 
 
-def _find(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
-    for form in (*MARKUP_FORMS, _fenced, _bare, pythonic_calls):
+def _find(content: str, names: frozenset[str], cut: bool,
+          schemas: Mapping[str, Any] | None) -> TextToolCalls:
+    def pythonic(text: str, offered: frozenset[str], unfinished: bool) -> TextToolCalls:
+        return pythonic_calls(text, offered, unfinished, schemas)
+
+    for form in (*MARKUP_FORMS, _fenced, _bare, pythonic):
         found = form(content, names, cut)
         if found.calls and found.rest and any(c.name not in names for c in found.calls):
             # "Llama writes <function=get_weather>{...}</function>": markup for a tool

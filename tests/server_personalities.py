@@ -72,9 +72,11 @@ def _structured_call(body: dict[str, Any]) -> FakeResponse:
 
 
 def _text_call(body: dict[str, Any], tool: str = "core_memory_append",
-               thinking: bool = False) -> FakeResponse:
-    written = json.dumps({"name": tool, "arguments": {"content": FACT}})
-    call = f"<tool_call>\n{written}\n</tool_call>"
+               thinking: bool = False, written: str | None = None) -> FakeResponse:
+    if written is not None:
+        return _reply(body, written, tools_shown=True)
+    call = json.dumps({"name": tool, "arguments": {"content": FACT}})
+    call = f"<tool_call>\n{call}\n</tool_call>"
     if thinking:  # a reasoning model that only considers the call, then answers
         return _reply(body, f"<think>I could write {call} but I will simply answer.</think>"
                             f"Noted.", tools_shown=True)
@@ -123,17 +125,18 @@ def llama_server_without_tool_template(server: FakeOpenAIServer) -> None:
 
 
 def text_tool_calls(server: FakeOpenAIServer, tool: str = "core_memory_append",
-                    thinking: bool = False) -> None:
+                    thinking: bool = False, written: str | None = None) -> None:
     """Shows the tools, but the model's calls (to ``tool``) come back as Hermes
     ``<tool_call>`` text (a server without a tool-call parser), or with ``thinking`` only
-    inside the model's ``<think>`` block; a cut reply is marked "stop"."""
+    inside the model's ``<think>`` block, or as the content ``written``; a cut reply is
+    marked "stop"."""
     server.model_fields["max_model_len"] = 32768
 
     def respond(body: dict[str, Any]) -> FakeResponse:
         shown = bool(body.get("tools"))
         if body.get("max_tokens") == 8:
             return _reply(body, "One, two, three,", finish="stop", tools_shown=shown)
-        return _answer(body, shown, lambda asked: _text_call(asked, tool, thinking))
+        return _answer(body, shown, lambda asked: _text_call(asked, tool, thinking, written))
 
     server.responder = respond
 

@@ -103,6 +103,15 @@ def test_text_tool_calls_are_enough(examine: Callable[..., DoctorReport]) -> Non
     assert "writes its tool calls as text" in said and "not 'length'" in said
 
 
+def test_a_python_list_call_with_a_positional_value_counts(
+        examine: Callable[..., DoctorReport]) -> None:
+    # Llama 3.2 1B/3B; a turn maps the value onto the schema's one required parameter.
+    report = examine(lambda server: persona.text_tool_calls(
+        server, written='[core_memory_append("User is allergic to peanuts")]'))
+    assert rows(report)["tool calls as text"] == ("ok", "core_memory_append() in the content")
+    assert report.works and report.findings.text_calls_auto == ["core_memory_append"]
+
+
 def test_a_text_call_to_a_tool_not_offered_is_a_warning(
         examine: Callable[..., DoctorReport]) -> None:
     report = examine(lambda server: persona.text_tool_calls(server, tool="memory_store"))

@@ -186,6 +186,17 @@ def test_a_text_call_is_dispatched_and_never_stored_as_the_reply(
     assert call["tool_calls"][0]["id"] == answer["tool_call_id"] and call["content"] == ""
 
 
+def test_a_python_list_call_with_positional_values_is_run(
+        server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
+    # Llama 3.2 1B/3B: the tool's schema, sent with the request, names the parameter.
+    server.enqueue_reply('[core_memory_append("Allergic to peanuts")]<|eot_id|>')
+    result = Agent(memory, client(server)).step("I'm allergic to peanuts")
+    assert [f.text for f in memory.core] == ["Allergic to peanuts"]
+    [outcome] = result.tool_results
+    assert outcome.ok and outcome.from_text and outcome.name == "core_memory_append"
+    assert "core_memory_append(" not in (result.reply or "")
+
+
 @pytest.mark.parametrize("thinking", [
     # Qwen3: the block in the reply, a draft call inside it.
     "<think>\nMaybe <tool_call>{\"name\": \"core_memory_append\", \"arguments\": "

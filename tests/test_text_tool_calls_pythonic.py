@@ -69,3 +69,68 @@ def test_a_list_cut_off_at_max_tokens_is_one_cut_call() -> None:
 def test_deep_nesting_is_refused_not_raised() -> None:
     content = "[core_memory_append(content=" + "[" * 5000 + "]" * 5000 + ")]"
     assert find_text_tool_calls(content, NAMES).calls == []
+
+
+SCHEMAS = {
+    "core_memory_append": {"type": "object", "properties": {
+        "content": {"type": "string"}, "durability": {"type": "string"},
+        "request_heartbeat": {"type": "boolean"}}, "required": ["content"]},
+    "core_memory_replace": {"type": "object", "properties": {
+        "old_content": {"type": "string"}, "new_content": {"type": "string"},
+        "request_heartbeat": {"type": "boolean"}}, "required": ["old_content", "new_content"]},
+    "send_message": {"type": "object", "properties": {"message": {"type": "string"}},
+                     "required": ["message"]},
+    "archival_memory_search": {"type": "object", "properties": {
+        "query": {"type": "string"}, "page": {"type": "integer"}, "tags": {"type": "array"}},
+        "required": ["query"]},
+    # required parameters that are not the first ones declared
+    "odd": {"type": "object", "properties": {"a": {}, "b": {}}, "required": ["b"]},
+}
+
+
+def positional(content: str) -> list[tuple[str, object]]:
+    found = find_text_tool_calls(content, SCHEMAS, schemas=SCHEMAS)
+    if found.calls:
+        assert found.rest == ""
+    return [(c.name, json.loads(c.arguments)) for c in found.calls]
+
+
+@pytest.mark.parametrize(("content", "expected"), [
+    # Llama 3.2 1B/3B: the value of the only required parameter, by position
+    ('[core_memory_append("Allergic to peanuts")]',
+     [("core_memory_append", {"content": "Allergic to peanuts"})]),
+    ('[core_memory_replace("Lives in Oslo", "Lives in Bergen")]',
+     [("core_memory_replace", {"old_content": "Lives in Oslo", "new_content": "Lives in Bergen"})]),
+    # every declared parameter, in order
+    ('[archival_memory_search("tea", 2, ["drinks"])]',
+     [("archival_memory_search", {"query": "tea", "page": 2, "tags": ["drinks"]})]),
+    # the required one by position, an optional one by keyword
+    ('[archival_memory_search("tea", page=2), send_message("Noted.")]',
+     [("archival_memory_search", {"query": "tea", "page": 2}),
+      ("send_message", {"message": "Noted."})]),
+])
+def test_positional_values_take_the_schemas_parameters_in_order(
+        content: str, expected: list[object]) -> None:
+    assert positional(content) == expected
+
+
+@pytest.mark.parametrize("content", [
+    '[archival_memory_search("tea", 2)]',  # two of three, one required: which two?
+    '[core_memory_append("x", "y")]',
+    '[core_memory_append("a", "b", True, "extra")]',  # more values than parameters
+    '[archival_memory_search(2, query="tea")]',  # the first parameter given twice
+    '[odd("x")]',  # the one required parameter is not the first declared
+    '[core_memory_append(*["x"])]',
+    '[send_message(message="a", message="b")]',  # not Python: a keyword repeated
+    '[core_memory_append(open("/etc/passwd"))]',  # an expression, never run
+])
+def test_positional_values_that_leave_doubt_stay_the_reply(content: str) -> None:
+    found = find_text_tool_calls(content, SCHEMAS, schemas=SCHEMAS)
+    assert found.calls == [] and found.rest == content
+
+
+def test_without_the_schemas_positional_values_stay_the_reply() -> None:
+    content = '[core_memory_append("Allergic to peanuts")]'
+    assert find_text_tool_calls(content, NAMES).calls == []
+    broken = {"core_memory_append": {"properties": ["content"], "required": "content"}}
+    assert find_text_tool_calls(content, NAMES, schemas=broken).calls == []
