@@ -46,10 +46,14 @@ from tiermem.agent.doctor_probes import (
 )
 from tiermem.agent.doctor_window import window_fit
 from tiermem.agent.http_json import StreamStart, Unreachable, shown_url, without_secrets
-from tiermem.agent.response import without_thinking
+from tiermem.agent.response import CUT_SHORT, unclosed_thinking, without_thinking
 from tiermem.agent.server_errors import is_web_page
 from tiermem.agent.server_facts import discover_context_window, server_root
-from tiermem.agent.text_tool_calls import offered_parameters, parse_text_tool_calls
+from tiermem.agent.text_tool_calls import (
+    calls_ending_thinking,
+    offered_parameters,
+    parse_text_tool_calls,
+)
 
 Status = Literal["ok", "warn", "fail", "info", "skip"]
 #: More prompt tokens than this over the no-tools baseline means the tools reached the model.
@@ -274,9 +278,14 @@ def _text_row(prober: Prober, report: DoctorReport, auto: Exchange | None,
     for label, exchange in (("auto", auto), ("required", required)):
         if exchange is None or exchange.tool_calls or not exchange.content:
             continue
-        # As a turn reads it: a call inside the model's thinking never runs.
+        # As a turn reads it: a call inside the model's thinking never runs, unless it
+        # ends a block the model never closed, in a reply that was not cut short.
+        schemas = offered_parameters(probe_tools())
         calls = parse_text_tool_calls(without_thinking(exchange.content) or "", PROBE_TOOLS,
-                                      schemas=offered_parameters(probe_tools()))
+                                      schemas=schemas)
+        thinking = unclosed_thinking(exchange.content)
+        if not calls and thinking and exchange.finish_reason not in CUT_SHORT:
+            calls = calls_ending_thinking(thinking, PROBE_TOOLS, schemas=schemas).calls
         if calls:
             # As for structured calls: only a call a turn would run counts.
             usable = [c.name for c in calls if refused_call(c.name, c.arguments) is None]

@@ -93,6 +93,10 @@ class Completion:
     #: sent apart from the content, or a <think> block taken out of it. A reply cut at
     #: max_tokens with no content and this set ran out of budget while thinking.
     thought: bool = False
+    #: The text of a ``<think>`` block the content began and never closed, which is not
+    #: in ``content``: in a reply that was not cut short, a tool call it ends with is the
+    #: model's call (agent/text_tool_calls.py, ``calls_ending_thinking``).
+    open_thinking: str | None = None
 
     def as_message(self) -> dict[str, Any]:
         """The assistant message to append to the conversation before the tool results.

@@ -79,10 +79,11 @@ from tiermem.agent.config import (
 from tiermem.agent.errors import LLMConfigError, ProviderError
 from tiermem.agent.http_json import shown_url, without_secrets
 from tiermem.agent.llm import Completion, Usage, unique_id_prefix
-from tiermem.agent.response import MalformedResponseError, parse_completion
+from tiermem.agent.response import CUT_SHORT, MalformedResponseError, parse_completion
 from tiermem.agent.sdk_errors import provider_error, retry_after_seconds
 from tiermem.agent.server_errors import is_web_page, not_json_error, web_page_error
 from tiermem.agent.text_tool_calls import (
+    calls_ending_thinking,
     find_text_tool_calls,
     offered_names,
     offered_parameters,
@@ -291,12 +292,20 @@ class OpenAIClient:
                               tools: list[dict[str, Any]]) -> Completion:
         """The completion with tool calls written in its text made real calls, when the
         server returned none; the text that was a call is no longer content."""
-        if completion.tool_calls or not completion.content:
+        if completion.tool_calls:
             return completion
-        found = find_text_tool_calls(completion.content, offered_names(tools),
-                                     cut=completion.finish_reason == "length",
-                                     call_id=self._made_up_id,
-                                     schemas=offered_parameters(tools))
+        if completion.content:
+            found = find_text_tool_calls(completion.content, offered_names(tools),
+                                         cut=completion.finish_reason == "length",
+                                         call_id=self._made_up_id,
+                                         schemas=offered_parameters(tools))
+        elif completion.open_thinking and completion.finish_reason not in CUT_SHORT:
+            # The model ended its turn inside its thinking: a call it ended with is its call.
+            found = calls_ending_thinking(completion.open_thinking, offered_names(tools),
+                                          call_id=self._made_up_id,
+                                          schemas=offered_parameters(tools))
+        else:
+            return completion
         if not found.calls:
             return completion
         return dataclasses.replace(completion, content=found.rest or None,

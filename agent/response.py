@@ -13,7 +13,10 @@ The body is read as plain JSON and checked field by field:
   on a line of its own), is dropped: it is no reply, its tool calls are drafts, and
   sent back in every later prompt it would fill the context window. A reply that
   only mentions the tags is left as it is. That the model thought, there or in a
-  reasoning field beside the content, is kept (``Completion.thought``);
+  reasoning field beside the content, is kept (``Completion.thought``), and so is the
+  text of a block the model never closed (``Completion.open_thinking``): a small model
+  may forget ``</think>`` and write its tool call after its thinking, in the block;
+
 - ``usage`` is bookkeeping: a count that is missing, negative, not a number or
   not finite counts as 0 rather than failing a turn whose answer is fine;
 - anything else that is not the documented shape (a body that is not an
@@ -36,6 +39,9 @@ from tiermem.agent.llm import Completion, ToolCall, Usage
 from tiermem.agent.server_errors import clip
 
 _MAX_SHOWN = 120
+#: The finish reasons of a reply the server stopped before the model ended it: at
+#: max_tokens, or by its content filter.
+CUT_SHORT = frozenset({"length", "content_filter"})
 # Where servers that split a reasoning model's thinking out of the content put it:
 # llama-server, LM Studio and DeepSeek's API "reasoning_content", vLLM and Ollama "reasoning".
 _REASONING_FIELDS = ("reasoning_content", "reasoning")
@@ -104,6 +110,7 @@ def _parse(body: Any, model: str, call_id: Callable[[int], str]) -> Completion:
         thought=content != written or any(
             isinstance(message.get(key), str) and message[key].strip()
             for key in _REASONING_FIELDS),
+        open_thinking=unclosed_thinking(written),
     )
 
 
@@ -168,7 +175,7 @@ def _content(value: Any) -> str | None:
 # The block a reasoning model starts its reply with (to the end, when the reply was cut
 # inside it), and the end of one its chat template opened in the prompt: the thinking,
 # then "</think>" on a line of its own. A reply that only mentions the tags matches neither.
-_LEADING_BLOCK = re.compile(r"\s*<think>.*?(?:</think>|\Z)", re.DOTALL)
+_LEADING_BLOCK = re.compile(r"\s*<think>(.*?)(</think>|\Z)", re.DOTALL)
 _OPENED_IN_PROMPT = re.compile(r"(?:(?!<think>).)*?\n[ \t]*</think>[ \t]*(?:\n|\Z)", re.DOTALL)
 
 
@@ -178,6 +185,15 @@ def without_thinking(content: str | None) -> str | None:
         return content
     found = _LEADING_BLOCK.match(content) or _OPENED_IN_PROMPT.match(content)
     return content[found.end():].strip() if found else content
+
+
+def unclosed_thinking(content: str | None) -> str | None:
+    """The text of the ``<think>`` block ``content`` starts with when the block never ends
+    (the model forgot ``</think>``, or the reply was cut inside it); None otherwise."""
+    if content is None or "<think>" not in content:
+        return None
+    found = _LEADING_BLOCK.match(content)
+    return found.group(1) if found is not None and not found.group(2) else None
 
 
 def _usage(raw: Any) -> Usage:

@@ -31,6 +31,14 @@ as the reply. Content that a server HTML-escaped
 (llama-cpp-python's chatml-function-calling renders ``&lt;tool_call&gt;`` and
 ``&#34;``) is read unescaped.
 
+A reasoning model's thinking is no reply, and calls inside it are drafts; but a small
+model may forget to close its ``<think>`` block and write its call at the end of it
+(``<think>The user is allergic, I'll save it. <tool_call>{...}</tool_call>``, then the end
+of its turn). ``calls_ending_thinking`` reads such a block: the calls it ends with run,
+when nothing but calls follows them, in any form read after prose, or as bare JSON or a
+Python list on lines of their own; the thinking before them is dropped. A call followed
+by more thinking is a draft, and a block that was closed is never read.
+
 With ``cut=True`` (the reply stopped at ``max_tokens``), a call that begins
 but never ends is returned too, with its unfinished text as ``arguments``,
 so that the caller can see a tool call was cut off rather than take the
@@ -40,6 +48,7 @@ fragment for a reply. Such arguments are never valid JSON.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any
 
@@ -54,10 +63,18 @@ from tiermem.agent.text_call_objects import (
 )
 from tiermem.agent.text_call_pythonic import pythonic_calls
 
-__all__ = ["TextToolCalls", "find_text_tool_calls", "offered_names", "offered_parameters",
-           "parse_text_tool_calls"]
+__all__ = ["TextToolCalls", "calls_ending_thinking", "find_text_tool_calls", "offered_names",
+           "offered_parameters", "parse_text_tool_calls"]
 
 _ESCAPED = ("&lt;tool_call&gt;", "&#34;", "&quot;")
+#: Where a call the thinking ends with may begin: call markup, a fence, or a line that
+#: starts with JSON or a Python list.
+_CALL_START = re.compile(r"<tool_call>|&lt;tool_call&gt;|<function=|<\|python_tag\|>"
+                         r"|<\|python_start\|>|\[TOOL_CALLS\]|```|^[ \t]*[\[{]", re.MULTILINE)
+#: How many of the last such places are tried, and how far back from the end: the calls
+#: a model ends with are short, and its thinking may be long.
+_MAX_STARTS = 32
+_MAX_TAIL = 50_000
 
 
 def offered_names(tools: Sequence[dict[str, Any]]) -> list[str]:
@@ -113,6 +130,26 @@ def find_text_tool_calls(
     found.calls = [ToolCall(make_id(i), c.name, c.arguments, from_text=True)
                    for i, c in enumerate(found.calls)]
     return found
+
+
+def calls_ending_thinking(
+    thinking: str,
+    tool_names: Collection[str],
+    *,
+    call_id: Callable[[int], str] | None = None,
+    schemas: Mapping[str, Any] | None = None,
+) -> TextToolCalls:
+    """The calls the text of an unclosed ``<think>`` block ends with (module docstring);
+    ``rest`` is always empty, for the thinking is no reply. Only for a reply that ended
+    its turn: one cut at max_tokens stopped in the middle of its thinking."""
+    floor = max(0, len(thinking) - _MAX_TAIL)
+    starts = [m.start() for m in _CALL_START.finditer(thinking, floor)][-_MAX_STARTS:]
+    for start in starts:  # the earliest first: all the calls the block ends with
+        found = find_text_tool_calls(thinking[start:], tool_names, call_id=call_id,
+                                     schemas=schemas)
+        if found.calls and not found.rest:
+            return found
+    return TextToolCalls()
 
 
 def _find(content: str, names: frozenset[str], cut: bool,

@@ -112,6 +112,17 @@ def test_a_python_list_call_with_a_positional_value_counts(
     assert report.works and report.findings.text_calls_auto == ["core_memory_append"]
 
 
+def test_a_call_ending_an_unclosed_thinking_block_counts(
+        examine: Callable[..., DoctorReport]) -> None:
+    # A small reasoning model that forgot </think> and ended its turn with its call.
+    call = json.dumps({"name": "core_memory_append",
+                       "arguments": {"content": "User is allergic to peanuts"}})
+    report = examine(lambda server: persona.text_tool_calls(
+        server, written=f"<think>\nAn allergy: save it.\n<tool_call>{call}</tool_call>"))
+    assert rows(report)["tool calls as text"] == ("ok", "core_memory_append() in the content")
+    assert report.works
+
+
 def test_a_text_call_to_a_tool_not_offered_is_a_warning(
         examine: Callable[..., DoctorReport]) -> None:
     report = examine(lambda server: persona.text_tool_calls(server, tool="memory_store"))

@@ -18,10 +18,16 @@ from tiermem.agent.errors import LLMConfigError
 from tiermem.agent.loop import Agent
 from tiermem.agent.openai_client import OpenAIClient
 from tiermem.agent.repl import ChatRepl
-from tiermem.agent.text_tool_calls import find_text_tool_calls, parse_text_tool_calls
+from tiermem.agent.text_tool_calls import (
+    calls_ending_thinking,
+    find_text_tool_calls,
+    parse_text_tool_calls,
+)
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 NAMES = ["core_memory_append", "send_message", "archival_memory_search"]
+SCHEMAS = {"core_memory_append": {"type": "object", "properties": {"content": {}},
+                                  "required": ["content"]}}
 APPEND = {"name": "core_memory_append", "arguments": {"content": "Allergic to peanuts"}}
 APPEND_JSON = json.dumps(APPEND)
 
@@ -215,6 +221,87 @@ def test_a_reasoning_model_s_thinking_is_neither_run_nor_kept(
     assert all("think>" not in r["content"] for r in rows)
     # Nor is it sent back to the model.
     assert "think>" not in json.dumps(server.requests[1]["messages"])
+
+
+TAGGED_PLAIN = '<tool_call>{"name": "core_memory_append", "arguments": {"content": ' \
+               '"Allergic to peanuts"}}</tool_call>'
+
+
+@pytest.mark.parametrize("thinking", [
+    f"The user is allergic. I'll save it.\n{TAGGED_PLAIN}",
+    f"The user is allergic. I'll save it. {TAGGED_PLAIN}\n",
+    f"Save it.\n<tool_call>{APPEND_JSON}",  # nor the call's closing tag
+    f"Save it.\n```json\n{APPEND_JSON}\n```",
+    f"Save it. The call:\n{APPEND_JSON}",  # bare JSON on lines of its own
+    'Save it.\n[core_memory_append("Allergic to peanuts")]',
+    # a draft earlier in the thinking is not run; the call that ends it is
+    'Maybe <tool_call>{"name": "send_message", "arguments": {"message": "hi"}}</tool_call>? '
+    f"No, save it first.\n{TAGGED_PLAIN}",
+])
+def test_the_call_an_unclosed_thinking_block_ends_with_is_read(thinking: str) -> None:
+    found = calls_ending_thinking(thinking, NAMES, schemas=SCHEMAS)
+    assert [(c.name, json.loads(c.arguments)) for c in found.calls] == [
+        ("core_memory_append", FACT)]
+    assert found.rest == "" and all(c.from_text for c in found.calls)
+
+
+def test_every_call_an_unclosed_thinking_block_ends_with_is_read() -> None:
+    reply = json.dumps({"name": "send_message", "arguments": {"message": "Noted."}})
+    found = calls_ending_thinking(f"Two things.\n{TAGGED_PLAIN}\n<tool_call>{reply}</tool_call>",
+                                  NAMES)
+    assert [c.name for c in found.calls] == ["core_memory_append", "send_message"]
+
+
+@pytest.mark.parametrize("thinking", [
+    f"Maybe {TAGGED_PLAIN} but no, I'll simply answer.",  # more thinking after it
+    f"I could write {APPEND_JSON}",  # bare JSON amid the prose
+    'I could write [core_memory_append("x")]',
+    "The user said hello. I should greet them.",
+    "",
+])
+def test_an_unclosed_thinking_block_not_ending_with_a_call_has_none(thinking: str) -> None:
+    assert calls_ending_thinking(thinking, NAMES, schemas=SCHEMAS).calls == []
+
+
+def test_an_unclosed_block_that_ended_the_turn_runs_its_last_call(
+        server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
+    # The model forgot </think>; the server ended the reply at its end-of-turn token.
+    server.enqueue_reply("<think>\nThe user has an allergy; it belongs in core.\n"
+                         + TEXT_FORMS["tagged"])
+    server.enqueue_reply("I'll remember that.")
+    result = Agent(memory, client(server)).step("I'm allergic to peanuts")
+    assert [f.text for f in memory.core] == ["Allergic to peanuts"]
+    [outcome] = result.tool_results
+    assert outcome.ok and outcome.from_text and result.reply == "I'll remember that."
+    rows = memory.recall.rows(range(1, len(memory.recall) + 1))
+    assert all("belongs in core" not in r["content"] for r in rows)
+    assert "belongs in core" not in json.dumps(server.requests[1]["messages"])
+
+
+@pytest.mark.parametrize(("thinking", "finish"), [
+    # cut at max_tokens: it was still thinking, whatever it wrote last
+    (f"<think>Maybe this: {TAGGED_PLAIN}", "length"),
+    (f"<think>Maybe this: {TAGGED_PLAIN}", "content_filter"),
+    # ended inside its thinking, but the call was a draft
+    (f"<think>Maybe {TAGGED_PLAIN}, or maybe not. Hello!", "stop"),
+    # a closed block: an example in it is never run, whatever ends it
+    (f"<think>Like this:\n{TAGGED_PLAIN}</think>", "stop"),
+    (f"<think>Like this:\n{TAGGED_PLAIN}\n</think>\nHello!", "stop"),
+])
+def test_a_call_in_thinking_that_did_not_end_the_turn_is_never_run(
+        server: FakeOpenAIServer, memory: HierarchicalMemory, thinking: str,
+        finish: str) -> None:
+    server.enqueue_reply(thinking, finish_reason=finish)
+    result = Agent(memory, client(server)).step("I'm allergic to peanuts")
+    assert result.tool_results == [] and len(memory.core) == 0
+    assert "Allergic" not in (result.reply or "")
+
+
+def test_text_tool_calls_off_leaves_an_unclosed_block_unread(
+        server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
+    server.enqueue_reply(f"<think>Save it.\n{TAGGED_PLAIN}")
+    result = Agent(memory, client(server, text_tool_calls="off")).step("I'm allergic")
+    assert result.tool_results == [] and len(memory.core) == 0
 
 
 @pytest.mark.parametrize("reply", [
