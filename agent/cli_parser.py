@@ -165,9 +165,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_store(index)
 
     doctor = sub.add_parser("doctor", help=COMMANDS["doctor"], description=COMMANDS["doctor"],
-                            epilog="the window the server reports is weighed against the "
-                                   "agent's own prompt and the reply budget (TIERMEM_MAX_TOKENS "
-                                   "when set, else the chat's default); exit codes: 0 the "
+                            epilog="the window the chat would use (TIERMEM_CONTEXT_WINDOW when "
+                                   "set, said when larger than the server's; else the one the "
+                                   "server reports) is weighed against the agent's own prompt, "
+                                   "counted in TIERMEM_ENCODING when set, and the reply budget "
+                                   "(TIERMEM_MAX_TOKENS when set, else the chat's default); "
+                                   "exit codes: 0 the "
                                    "memory agent can work with this server and model, 1 it "
                                    "cannot, 2 usage error")
     doctor.add_argument("--base-url", type=BASE_URL,

@@ -372,6 +372,26 @@ def configured_max_tokens(env: Mapping[str, str] | None = None) -> int | None:
     return _token_count(os.environ if env is None else env, ENV_MAX_TOKENS)
 
 
+def configured_context_window(env: Mapping[str, str] | None = None) -> int | None:
+    """The context window ``TIERMEM_CONTEXT_WINDOW`` sets, or None when unset;
+    ``LLMConfigError`` when it is not a positive whole number. ``env`` defaults to
+    ``os.environ``."""
+    window = _token_count(os.environ if env is None else env, ENV_CONTEXT_WINDOW)
+    if window is not None and window <= 0:
+        raise LLMConfigError(
+            f"the context window must be a positive token count, not {window}; "
+            f"pass --context-window N or set {ENV_CONTEXT_WINDOW}"
+        )
+    return window
+
+
+def configured_encoding(env: Mapping[str, str] | None = None) -> str | None:
+    """The tokenizer encoding ``TIERMEM_ENCODING`` names (its full name), or None when
+    unset; ``LLMConfigError`` when it is none tiermem knows."""
+    name = _clean((os.environ if env is None else env).get(ENV_ENCODING))
+    return None if name is None else resolve_encoding(name, "")
+
+
 def _token_count(environ: Mapping[str, str], name: str) -> int | None:
     number = _env_number(environ, name, int, "a whole number of tokens")
     return None if number is None else int(number)

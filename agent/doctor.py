@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
@@ -44,7 +44,7 @@ from tiermem.agent.doctor_probes import (
     refused_call,
     second_step_messages,
 )
-from tiermem.agent.doctor_window import window_fit
+from tiermem.agent.doctor_window import window_fit, window_mismatch
 from tiermem.agent.http_json import StreamStart, Unreachable, shown_url, without_secrets
 from tiermem.agent.response import CUT_SHORT, unclosed_thinking, without_thinking
 from tiermem.agent.server_errors import is_web_page
@@ -91,18 +91,22 @@ class DoctorReport:
 
 def run_doctor(base_url: str, model: str | None, api_key: str | None = None, *,
                timeout: float | None = None, max_tokens: int | None = None,
+               context_window: int | None = None, encoding: str | None = None,
                clock: Callable[[], float] = time.monotonic) -> DoctorReport:
     """Examine the server at ``base_url`` (an API root, e.g. ``http://127.0.0.1:8080/v1``).
 
     ``max_tokens`` is the reply budget the chat will keep free in the window (default:
-    the chat's default for the window the server reports)."""
+    the chat's default for the window), ``context_window`` the window the chat was told
+    to use (``TIERMEM_CONTEXT_WINDOW``; default: the one the server reports), and
+    ``encoding`` the tokenizer it counts prompts with (``TIERMEM_ENCODING``; default: the
+    model's)."""
     started = clock()
     prober = Prober(base_url, model, api_key, clock=clock,
                     **({} if timeout is None else {"timeout": timeout}))
     report = DoctorReport(shown_url(base_url), model)
     report.findings.probe_timeout = prober.timeout
     if _reach(prober, report):
-        _window(prober, report, max_tokens)
+        _window(prober, report, max_tokens, context_window, encoding)
         _probe(prober, report)
     report.works = report.findings.agent_can_work()
     report.verdict, report.advice = advice_for(report.findings, report.base_url, prober.model)
@@ -174,7 +178,8 @@ def _model_ids(body: Any) -> list[str]:
     return [str(e["id"]) for e in entries if isinstance(e, dict) and e.get("id")]
 
 
-def _window(prober: Prober, report: DoctorReport, max_tokens: int | None) -> None:
+def _window(prober: Prober, report: DoctorReport, max_tokens: int | None,
+            configured: int | None, encoding: str | None) -> None:
     facts = report.findings
     assert prober.model is not None
     limit = prober.time_left() or 1.0
@@ -188,11 +193,36 @@ def _window(prober: Prober, report: DoctorReport, max_tokens: int | None) -> Non
         caps = props.body.get("chat_template_caps")
         if isinstance(caps, dict) and isinstance(caps.get("supports_tools"), bool):
             facts.template_supports_tools = caps["supports_tools"]
-    if found.window is not None:
+    if configured is not None:
+        # The chat uses the user's window whatever the server says; the doctor measures
+        # that one, and says when the server's is smaller.
+        facts.context_window, facts.context_source = configured, ENV_CONTEXT_WINDOW
+        fit = window_fit(prober.model, configured, max_tokens, encoding=encoding,
+                         configured=True)
+        facts.window_fit = fit
+        server = found.window
+        mismatch = None
+        if server is None:
+            detail = (f"from {ENV_CONTEXT_WINDOW}; the server does not report its own, so "
+                      f"it cannot be checked")
+        else:
+            facts.server_window, facts.server_window_source = server.tokens, server.source
+            fit = replace(fit, server_window=server.tokens)
+            facts.window_fit = fit
+            mismatch = window_mismatch(fit, server.tokens, server.source, encoding)
+            detail = (f"from {ENV_CONTEXT_WINDOW}; "
+                      + (f"larger than the server's {server.tokens}" if mismatch
+                         else f"the server's is {server.tokens}") + f" (from {server.source})")
+        if mismatch is not None:
+            facts.window_mismatch, facts.window_mismatch_advice = mismatch
+        report.add("context window", mismatch[0] if mismatch else "ok", f"{configured} tokens",
+                   detail)
+        report.add("room in the window", *fit.row())
+    elif found.window is not None:
         facts.context_window, facts.context_source = found.window.tokens, found.window.source
         report.add("context window", "ok", f"{found.window.tokens} tokens",
                    f"from {found.window.source}")
-        fit = window_fit(prober.model, found.window.tokens, max_tokens)
+        fit = window_fit(prober.model, found.window.tokens, max_tokens, encoding=encoding)
         facts.window_fit = fit
         report.add("room in the window", *fit.row())
     else:

@@ -36,6 +36,14 @@ class Findings:
     context_source: str = ""
     #: The window against the agent's fixed prompt and reply budget, when the window is known.
     window_fit: WindowFit | None = None
+    #: The window the server reported, and where, when ``context_window`` is the user's
+    #: (TIERMEM_CONTEXT_WINDOW) instead.
+    server_window: int | None = None
+    server_window_source: str = ""
+    #: "warn" or "fail" when the user's window is larger than the server's ("fail": a
+    #: first turn would not fit the server's), with what to do about it.
+    window_mismatch: str = ""
+    window_mismatch_advice: str = ""
     template_supports_tools: bool | None = None
     plain_chat: bool = False
     plain_chat_error: str = ""
@@ -69,7 +77,8 @@ class Findings:
                 and bool(self.auto_calls or self.text_calls_auto))
 
     def window_too_small(self) -> bool:
-        return self.window_fit is not None and self.window_fit.status == "fail"
+        return (self.window_fit is not None and self.window_fit.status == "fail") \
+            or self.window_mismatch == "fail"
 
     def model_missing(self) -> bool:
         """The chat was refused because the server has no such model (Ollama: "model ...
@@ -103,8 +112,14 @@ def advice_for(facts: Findings, base_url: str, model: str | None) -> tuple[str, 
                       f" a full turn may take minutes; raise --timeout if requests time out")
     if facts.window_too_small():
         assert facts.window_fit is not None
-        return (f"the memory agent cannot work with {model}: the server's window of "
-                f"{facts.window_fit.window} tokens cannot hold the agent's own prompt", advice)
+        if facts.window_mismatch == "fail":
+            window = f"the server's window of {facts.server_window} tokens"
+        elif facts.window_fit.window_configured:
+            window = f"the window of {facts.window_fit.window} tokens {ENV_CONTEXT_WINDOW} sets"
+        else:
+            window = f"the server's window of {facts.window_fit.window} tokens"
+        return (f"the memory agent cannot work with {model}: {window} cannot hold the "
+                f"agent's own prompt", advice)
     if facts.auto_refused and not facts.agent_can_work():
         return (f"the memory agent cannot work with {model}: its tool calls with tool_choice "
                 f"\"auto\" cannot run ({facts.auto_refused})", advice)
@@ -143,7 +158,8 @@ def _plain_chat_advice(facts: Findings, base_url: str, model: str | None) -> lis
 
 def _window_advice(facts: Findings) -> list[str]:
     if facts.window_fit is not None:
-        return facts.window_fit.advice()
+        mismatch = [facts.window_mismatch_advice] if facts.window_mismatch_advice else []
+        return mismatch + facts.window_fit.advice()
     if facts.context_window is not None:
         return []
     return [f"the server does not report its context window: pass --context-window N (or set "

@@ -14,6 +14,8 @@ from tiermem.agent.config import (
     ENV_API_KEY,
     ENV_BASE_URL,
     ENV_MODEL,
+    configured_context_window,
+    configured_encoding,
     configured_max_tokens,
     normalize_base_url,
 )
@@ -67,14 +69,18 @@ def doctor_main(base_url: str | None, model: str | None, timeout: float | None,
         note(str(exc))
         return 2
     try:
+        # What the chat would use: its reply budget, window and encoding settings.
         max_tokens = configured_max_tokens()
+        context_window = configured_context_window()
+        encoding = configured_encoding()
     except LLMConfigError as exc:
         note(str(exc))
         return 2
     json_path = output_path(json_target)
     report = run_doctor(url, model or os.environ.get(ENV_MODEL, "").strip() or None,
                         os.environ.get(ENV_API_KEY, "").strip() or None, timeout=timeout,
-                        max_tokens=max_tokens)
+                        max_tokens=max_tokens, context_window=context_window,
+                        encoding=encoding)
     print_report(console, report)
     if json_target is not None:
         emit_json(report.to_dict(), json_path)

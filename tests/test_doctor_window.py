@@ -9,7 +9,7 @@ import server_personalities as persona
 from fake_openai import FakeOpenAIServer
 
 import tiermem.cli as cli
-from tiermem.agent.config import ENV_MAX_TOKENS
+from tiermem.agent.config import ENV_CONTEXT_WINDOW, ENV_ENCODING, ENV_MAX_TOKENS
 from tiermem.agent.context import ContextWindow
 from tiermem.agent.doctor import DoctorReport, run_doctor
 from tiermem.agent.doctor_window import window_fit
@@ -102,3 +102,123 @@ def test_the_doctor_fails_a_window_exactly_when_a_first_turn_overflows() -> None
         assert (fit.status == "fail") == overflowed, (window, fit)
         verdicts.add(overflowed)
     assert verdicts == {True, False}  # the range crosses the edge
+
+
+def doctor_json(server: FakeOpenAIServer, capsys: pytest.CaptureFixture[str]) -> tuple[
+        int, dict[str, object]]:
+    status = cli.main(["doctor", "--base-url", server.base_url, "--json"])
+    return status, json.loads(capsys.readouterr().out)
+
+
+def json_row(data: dict[str, object], check: str) -> dict[str, str]:
+    rows = data["rows"]
+    assert isinstance(rows, list)
+    return next(r for r in rows if r["check"] == check)
+
+
+def test_the_doctor_measures_the_window_the_chat_was_told_to_use(
+        server: FakeOpenAIServer, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    persona.llama_server_with_window(server, 32768)
+    monkeypatch.setenv(ENV_CONTEXT_WINDOW, "4096")
+    status, data = doctor_json(server, capsys)
+    assert status == 0
+    window = json_row(data, "context window")
+    assert (window["status"], window["result"]) == ("ok", "4096 tokens")
+    assert window["detail"] == ("from TIERMEM_CONTEXT_WINDOW; the server's is 32768 (from "
+                                "llama.cpp /props)")
+    fixed = window_fit(server.model, 4096).fixed
+    room_row = json_row(data, "room in the window")
+    assert room_row["result"] == f"{4096 - 1024 - fixed} tokens left"
+    assert room_row["detail"].startswith("of 4096:")
+    facts = data["facts"]
+    assert isinstance(facts, dict)
+    assert facts["context_window"] == 4096 and facts["server_window"] == 32768
+
+
+def test_a_window_set_larger_than_the_servers_is_said(
+        server: FakeOpenAIServer, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    persona.llama_server_with_window(server, 4096)
+    monkeypatch.setenv(ENV_CONTEXT_WINDOW, "16384")
+    status, data = doctor_json(server, capsys)
+    assert status == 0  # a first turn fits the server's window: the chat works, for a while
+    window = json_row(data, "context window")
+    assert (window["status"], window["result"]) == ("warn", "16384 tokens")
+    assert "larger than the server's 4096" in window["detail"]
+    assert json_row(data, "room in the window")["detail"].startswith("of 16384:")
+    said = "\n".join(data["advice"])  # type: ignore[arg-type]
+    assert "TIERMEM_CONTEXT_WINDOW=16384 is larger than the window the server runs with " \
+           "(4096 tokens" in said
+    assert "Set TIERMEM_CONTEXT_WINDOW=4096" in said
+
+
+def test_a_window_set_larger_than_a_server_too_small_for_a_first_turn_fails(
+        server: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    persona.llama_server_with_window(server, 2048)
+    report = run_doctor(server.base_url, server.model, context_window=16384)
+    assert room(report)[0] == "ok"  # in the window the chat believes it has
+    assert next(r.status for r in report.rows if r.check == "context window") == "fail"
+    assert not report.works
+    assert report.verdict == ("the memory agent cannot work with fake-model: the server's "
+                              "window of 2048 tokens cannot hold the agent's own prompt")
+    assert "even a first turn" in "\n".join(report.advice)
+
+
+def test_a_window_set_too_small_for_the_agent_names_the_setting(
+        server: FakeOpenAIServer) -> None:
+    persona.llama_server_with_window(server, 32768)
+    report = run_doctor(server.base_url, server.model, context_window=2048)
+    assert room(report)[0] == "fail" and not report.works
+    assert report.verdict == ("the memory agent cannot work with fake-model: the window of "
+                              "2048 tokens TIERMEM_CONTEXT_WINDOW sets cannot hold the agent's "
+                              "own prompt")
+    said = "\n".join(report.advice)
+    assert "Set TIERMEM_CONTEXT_WINDOW to at least 4096, or unset it: the server runs with " \
+           "32768" in said
+    assert "llama-server -c" not in said  # the server's window is large enough
+
+
+def test_a_window_set_for_a_server_that_reports_none_is_measured(
+        server: FakeOpenAIServer) -> None:
+    persona.llama_server_with_window(server, 4096)
+    del server.routes[("GET", "/props")]
+    report = run_doctor(server.base_url, server.model, context_window=8192)
+    status, result, detail = next((r.status, r.result, r.detail) for r in report.rows
+                                  if r.check == "context window")
+    assert (status, result) == ("ok", "8192 tokens")
+    assert "does not report its own" in detail
+    assert room(report)[0] == "ok" and report.findings.window_fit is not None
+    assert report.findings.window_fit.window == 8192
+    assert "does not report its context window" not in "\n".join(report.advice)
+
+
+def test_the_doctor_counts_in_the_encoding_the_chat_was_told_to_use(
+        server: FakeOpenAIServer, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    persona.llama_server_with_window(server, 4096)
+    tools = memory_toolbox().schemas()
+    counts = {name: ContextWindow(window=100_000, counter=TokenCounter(name)).fixed_tokens(tools)
+              for name in ("cl100k_base", "o200k_base")}
+    assert counts["cl100k_base"] != counts["o200k_base"]
+    for name, fixed in counts.items():
+        monkeypatch.setenv(ENV_ENCODING, name.removesuffix("_base"))
+        status, data = doctor_json(server, capsys)
+        facts = data["facts"]
+        assert isinstance(facts, dict)
+        assert status == 0 and facts["window_fit"]["fixed"] == fixed
+
+
+@pytest.mark.parametrize(("variable", "value", "said"), [
+    (ENV_ENCODING, "p50k", "unknown tokenizer encoding 'p50k'"),
+    (ENV_CONTEXT_WINDOW, "big", "TIERMEM_CONTEXT_WINDOW='big' is not a whole number"),
+    (ENV_CONTEXT_WINDOW, "0", "the context window must be a positive token count"),
+])
+def test_a_bad_window_or_encoding_setting_is_a_usage_error(
+        server: FakeOpenAIServer, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch, variable: str, value: str, said: str) -> None:
+    persona.llama_server_with_window(server, 4096)
+    monkeypatch.setenv(variable, value)
+    assert cli.main(["doctor", "--base-url", server.base_url]) == 2
+    assert said in capsys.readouterr().err
+    assert server.requests == []
