@@ -85,6 +85,7 @@ from tiermem.agent.server_errors import is_web_page, not_json_error, web_page_er
 from tiermem.agent.text_tool_calls import (
     calls_ending_thinking,
     find_text_tool_calls,
+    offered_name,
     offered_names,
     offered_parameters,
 )
@@ -260,6 +261,8 @@ class OpenAIClient:
                 self._sleep(self._retry_delay(attempt, exc))
                 continue
             completion = self._parse(body, attempt)
+            if tools:
+                completion = _with_offered_names(completion, tools)
             if tools and self.text_tool_calls == "auto":
                 completion = self._with_text_tool_calls(completion, tools)
             self.total_usage = self.total_usage + completion.usage
@@ -353,6 +356,18 @@ def _check_types(**arguments: Any) -> None:
             shown = "" if name == "api_key" else f" {value!r:.60}"  # a key is never echoed
             raise LLMConfigError(f"OpenAIClient's {name} must be {wanted}, "
                                  f"got {type(value).__name__}{shown}")
+
+
+def _with_offered_names(completion: Completion, tools: list[dict[str, Any]]) -> Completion:
+    """``completion`` with each call's name written without the namespace some models put
+    before it (``functions.core_memory_append``) when only that keeps it from naming an
+    offered tool; the turn then runs the tool, and records the call under its name."""
+    names = frozenset(offered_names(tools))
+    renamed = [dataclasses.replace(call, name=offered_name(call.name, names))
+               for call in completion.tool_calls]
+    if all(new.name == old.name for new, old in zip(renamed, completion.tool_calls, strict=True)):
+        return completion
+    return dataclasses.replace(completion, tool_calls=renamed)
 
 
 def _without_null_content(message: dict[str, Any]) -> dict[str, Any]:

@@ -12,19 +12,25 @@ a tool the request did not offer is answered the way a structured one is (with t
 there are, and the likeliest one meant) rather than shown as the reply; there
 ``arguments`` may be left out too. JSON without such markup is a call only when it names an offered
 tool and gives its arguments; otherwise an ordinary JSON reply would be taken for one.
+
+A name may come with the namespace a model family puts before its tools' names
+(``functions.NAME``, as OpenAI's harmony format and models trained on it write it;
+``default_api.NAME``, as Gemma and Gemini write Python calls): when only that keeps it
+from naming an offered tool, it names that tool (``offered_name``).
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
 from tiermem.agent.llm import ToolCall, is_whole_json
 
 __all__ = ["FENCE", "TextToolCalls", "call_sequence", "calls_in", "cut_call", "named_call",
-           "without_end_tokens"]
+           "offered_name", "without_end_tokens"]
 
 #: A fenced block (```json ... ```), to its end or, when the reply was cut inside it, to
 #: the end of the text.
@@ -33,6 +39,8 @@ _NAME_FIELD = re.compile(r'"name"\s*:\s*"([^"\\]{1,200})"')
 _CALL_KEYS = frozenset({"name", "arguments", "parameters", "id", "type"})
 #: What may separate calls written one after another (Llama 3.1 puts ";" between them).
 _SEPARATORS = " \t\r\n,;"
+#: The namespaces models write before a tool's name (module docstring).
+_NAMESPACES = ("functions.", "default_api.")
 
 
 @dataclass
@@ -42,6 +50,17 @@ class TextToolCalls:
 
     calls: list[ToolCall] = field(default_factory=list)
     rest: str = ""
+
+
+def offered_name(name: str, names: Collection[str]) -> str:
+    """``name`` without the namespace before it when only that keeps it from being one of
+    ``names`` (``functions.core_memory_append``); else ``name`` as it is."""
+    if name in names:
+        return name
+    for namespace in _NAMESPACES:
+        if name.startswith(namespace) and name[len(namespace):] in names:
+            return name[len(namespace):]
+    return name
 
 
 def without_end_tokens(text: str, tokens: tuple[str, ...]) -> str:
@@ -107,7 +126,7 @@ def cut_call(fragment: str, names: frozenset[str], *, marked: bool) -> list[Tool
     match = _NAME_FIELD.search(fragment)
     if match is None or not _counts(match.group(1), names, marked) or is_whole_json(fragment):
         return None
-    return [ToolCall("", match.group(1), fragment.strip())]
+    return [ToolCall("", offered_name(match.group(1), names), fragment.strip())]
 
 
 def _calls_from(value: Any, names: frozenset[str], *, marked: bool) -> list[ToolCall] | None:
@@ -128,6 +147,7 @@ def _call(item: Any, names: frozenset[str], marked: bool) -> ToolCall | None:
     name = item.get("name")
     if not isinstance(name, str) or not _counts(name, names, marked):
         return None
+    name = offered_name(name, names)
     if not set(item) <= _CALL_KEYS:
         return None
     key = "arguments" if "arguments" in item else "parameters" if "parameters" in item else None
@@ -142,7 +162,7 @@ def _call(item: Any, names: frozenset[str], marked: bool) -> ToolCall | None:
 
 
 def _counts(name: str, names: frozenset[str], marked: bool) -> bool:
-    return name in names or (marked and bool(name.strip()))
+    return offered_name(name, names) in names or (marked and bool(name.strip()))
 
 
 def _looks_like_schema(value: Any) -> bool:

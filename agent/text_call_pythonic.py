@@ -31,7 +31,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from tiermem.agent.llm import ToolCall
-from tiermem.agent.text_call_objects import TextToolCalls, without_end_tokens
+from tiermem.agent.text_call_objects import TextToolCalls, offered_name, without_end_tokens
 
 __all__ = ["pythonic_calls"]
 
@@ -57,7 +57,8 @@ def pythonic_calls(content: str, names: frozenset[str], cut: bool,
     its parameters' JSON schema, which positional arguments need (module docstring)."""
     text = _without_end_tokens(content)
     start = _START.match(text)
-    if start is None or start.group(1) not in names or len(text) > _MAX_CHARS:
+    if start is None or offered_name(start.group(1), names) not in names \
+            or len(text) > _MAX_CHARS:
         return TextToolCalls(rest=content)
     calls = _parse(text, names, schemas or {})
     if calls is None and cut and not text.endswith("]"):
@@ -87,7 +88,7 @@ def _parse(text: str, names: frozenset[str],
 def _call(node: ast.expr, names: frozenset[str], schemas: Mapping[str, Any]) -> ToolCall | None:
     if not isinstance(node, ast.Call):
         return None
-    name = _dotted(node.func)
+    name = offered_name(_dotted(node.func) or "", names)
     keywords = [k.arg for k in node.keywords]
     if name not in names or None in keywords or len(set(keywords)) < len(keywords):
         return None  # **kwargs, or a parameter given twice

@@ -60,11 +60,12 @@ from tiermem.agent.text_call_objects import (
     call_sequence,
     calls_in,
     cut_call,
+    offered_name,
 )
 from tiermem.agent.text_call_pythonic import pythonic_calls
 
-__all__ = ["TextToolCalls", "calls_ending_thinking", "find_text_tool_calls", "offered_names",
-           "offered_parameters", "parse_text_tool_calls"]
+__all__ = ["TextToolCalls", "calls_ending_thinking", "find_text_tool_calls", "offered_name",
+           "offered_names", "offered_parameters", "parse_text_tool_calls"]
 
 _ESCAPED = ("&lt;tool_call&gt;", "&#34;", "&quot;")
 #: Where a call the thinking ends with may begin: call markup, a fence, or a line that
@@ -127,8 +128,8 @@ def find_text_tool_calls(
     if not found.calls:
         return TextToolCalls(rest=content)
     make_id = call_id or (lambda index: f"text_call_{index}")
-    found.calls = [ToolCall(make_id(i), c.name, c.arguments, from_text=True)
-                   for i, c in enumerate(found.calls)]
+    found.calls = [ToolCall(make_id(i), offered_name(c.name, names), c.arguments,
+                            from_text=True) for i, c in enumerate(found.calls)]
     return found
 
 
@@ -159,7 +160,8 @@ def _find(content: str, names: frozenset[str], cut: bool,
 
     for form in (*MARKUP_FORMS, _fenced, _bare, pythonic):
         found = form(content, names, cut)
-        if found.calls and found.rest and any(c.name not in names for c in found.calls):
+        if found.calls and found.rest and any(offered_name(c.name, names) not in names
+                                              for c in found.calls):
             # "Llama writes <function=get_weather>{...}</function>": markup for a tool
             # nobody offered, amid prose, is the model explaining, not calling.
             return TextToolCalls(rest=content)

@@ -133,6 +133,34 @@ def test_a_cut_fragment_naming_no_offered_tool_is_text_unless_in_call_markup() -
     assert call.name == "weather" and call.arguments == bare  # cut: never run
 
 
+@pytest.mark.parametrize("content", [
+    json.dumps({"name": "functions.core_memory_append", "arguments": FACT}),
+    f"<tool_call>{json.dumps({'name': 'functions.core_memory_append', 'arguments': FACT})}"
+    "</tool_call>",
+    'Saving it. <function=functions.core_memory_append>{"content": "Allergic to peanuts"}'
+    "</function>",
+    '[default_api.core_memory_append(content="Allergic to peanuts")]',
+])
+def test_a_tool_name_in_a_models_namespace_names_the_offered_tool(content: str) -> None:
+    assert calls(content) == [("core_memory_append", FACT)]
+
+
+@pytest.mark.parametrize("content", [
+    json.dumps({"name": "functions.delete_everything", "arguments": {}}),
+    json.dumps({"name": "tools.core_memory_append", "arguments": FACT}),
+    json.dumps({"name": "functions.functions.core_memory_append", "arguments": FACT}),
+])
+def test_other_namespaced_names_are_no_call(content: str) -> None:
+    assert calls(content) == []
+
+
+def test_an_offered_name_with_a_dot_is_kept_as_it_is() -> None:
+    named = ["functions.core_memory_append", "core_memory_append"]
+    found = find_text_tool_calls(
+        json.dumps({"name": "functions.core_memory_append", "arguments": FACT}), named)
+    assert [c.name for c in found.calls] == ["functions.core_memory_append"]
+
+
 # -- the agent, over the loopback server -------------------------------------------------
 
 @pytest.fixture
@@ -201,6 +229,20 @@ def test_a_python_list_call_with_positional_values_is_run(
     [outcome] = result.tool_results
     assert outcome.ok and outcome.from_text and outcome.name == "core_memory_append"
     assert "core_memory_append(" not in (result.reply or "")
+
+
+def test_a_structured_call_in_the_functions_namespace_runs_the_offered_tool(
+        server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
+    # Models trained on OpenAI's harmony format (gpt-oss) name it functions.NAME.
+    server.enqueue_tool_calls([("functions.core_memory_append",
+                                '{"content": "Allergic to peanuts"}')])
+    result = Agent(memory, client(server)).step("I'm allergic to peanuts")
+    assert [f.text for f in memory.core] == ["Allergic to peanuts"]
+    [outcome] = result.tool_results
+    assert outcome.ok and outcome.name == "core_memory_append" and not outcome.from_text
+    rows = memory.recall.rows(range(1, len(memory.recall) + 1))
+    [stored] = [r for r in rows if r["role"] == "assistant" and r["tool_calls"]]
+    assert stored["tool_calls"][0]["function"]["name"] == "core_memory_append"
 
 
 @pytest.mark.parametrize("thinking", [
