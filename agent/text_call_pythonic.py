@@ -11,6 +11,13 @@ with bare JSON, the list must be the whole reply and every call must name an off
 tool, so a model showing the syntax in prose, or Python code that happens to call
 something, is not taken for calls.
 
+Gemma, prompted as Google's guides show, wraps its calls in a fenced block labelled
+``tool_code`` (```` ```tool_code ````): one call per line (``core_memory_append(content=
+"...")``), a list of them, or each inside ``print(...)``, as in
+``print(default_api.core_memory_append(...))``. The label marks the block as calls, so it is
+read after prose too, as other call markup is (``tool_code_calls``); it must hold nothing
+but calls to offered tools. A block labelled ``python`` is code, never read.
+
 Arguments are given by keyword, or by position, as the small models also write them
 (``[core_memory_append("Allergic to peanuts")]``): positional values take the tool's
 parameters in the order its JSON schema declares them, only when their count leaves no
@@ -33,9 +40,12 @@ from typing import Any
 from tiermem.agent.llm import ToolCall
 from tiermem.agent.text_call_objects import TextToolCalls, offered_name, without_end_tokens
 
-__all__ = ["pythonic_calls"]
+__all__ = ["pythonic_calls", "tool_code_calls"]
 
 _START = re.compile(r"\[\s*([A-Za-z_][\w.]{0,199})\s*\(")
+_CALL = re.compile(r"(?:print\(\s*)?\[?\s*([A-Za-z_][\w.]{0,199})\s*\(")
+#: A block labelled tool_code, to its end or, when the reply was cut inside it, the text's.
+_TOOL_CODE = re.compile(r"```[ \t]*tool_code[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL)
 _NAMED_LITERALS = {"True": True, "true": True, "False": False, "false": False,
                    "None": None, "null": None}
 _END_TOKENS = ("<|eom_id|>", "<|eot_id|>", "<|eom|>", "<|eot|>", "<|python_end|>", "</s>")
@@ -64,6 +74,55 @@ def pythonic_calls(content: str, names: frozenset[str], cut: bool,
     if calls is None and cut and not text.endswith("]"):
         calls = [ToolCall("", start.group(1), text)]
     return TextToolCalls(calls, "") if calls else TextToolCalls(rest=content)
+
+
+def tool_code_calls(content: str, names: frozenset[str], cut: bool,
+                    schemas: Mapping[str, Any] | None = None) -> TextToolCalls:
+    """The calls in ```` ```tool_code ```` blocks (module docstring), and the text around
+    them; with ``cut``, a block the reply stopped inside that begins with a call to an
+    offered tool is one cut call, its text as arguments."""
+    calls: list[ToolCall] = []
+    kept: list[str] = []
+    position = 0
+    for match in _TOOL_CODE.finditer(content):
+        body = match.group(1)
+        found = _code_calls(body, names, schemas or {}) if len(body) <= _MAX_CHARS else None
+        start = _CALL.match(body.strip())
+        if found is None and cut and not match.group(0).endswith("```") and start \
+                and offered_name(start.group(1), names) in names:
+            found = [ToolCall("", offered_name(start.group(1), names), body.strip())]
+        if found:
+            kept.append(content[position:match.start()])
+            calls += found
+            position = match.end()
+    kept.append(content[position:])
+    return TextToolCalls(calls, "".join(kept).strip()) if calls else TextToolCalls(rest=content)
+
+
+def _code_calls(body: str, names: frozenset[str],
+                schemas: Mapping[str, Any]) -> list[ToolCall] | None:
+    """The calls when every statement of ``body`` is a call, ``print(call)`` or a list of
+    calls, each to an offered tool with literal arguments; else None."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(body, mode="exec")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    calls: list[ToolCall] = []
+    for statement in tree.body:
+        if not isinstance(statement, ast.Expr):
+            return None
+        value = statement.value
+        if isinstance(value, ast.Call) and _dotted(value.func) == "print" \
+                and len(value.args) == 1 and not value.keywords:
+            value = value.args[0]
+        for node in value.elts if isinstance(value, ast.List) else [value]:
+            call = _call(node, names, schemas)
+            if call is None:
+                return None
+            calls.append(call)
+    return calls or None
 
 
 def _parse(text: str, names: frozenset[str],

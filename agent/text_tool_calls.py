@@ -14,11 +14,12 @@ from it, the call arrives as plain content. These forms are recognised:
   3.2's small models and Llama 4; agent/text_call_pythonic.py), parsed, never run;
   positional values (``[NAME("value")]``) take the parameters the offered tool's schema
   declares, in order, when their count leaves no doubt;
-- a fenced block (```json ... ```) holding such an object or list.
+- a fenced block (```json ... ```) holding such an object or list;
+- Gemma's fenced ```tool_code``` block of Python calls (agent/text_call_pythonic.py).
 
 Bare JSON after prose is not read: it cannot be told from an example the model
-gives ("a call looks like: {...}"). A fenced block or markup after prose is read, as
-models write their calls that way; an example written so would run.
+gives ("a call looks like: {...}"). A fenced block, a tool_code block or markup after
+prose is read, as models write their calls that way; an example written so would run.
 
 ``arguments`` may be an object or JSON text, and may be called
 ``parameters``; the OpenAI item shape ``{"type": "function", "function":
@@ -62,7 +63,7 @@ from tiermem.agent.text_call_objects import (
     cut_call,
     offered_name,
 )
-from tiermem.agent.text_call_pythonic import pythonic_calls
+from tiermem.agent.text_call_pythonic import pythonic_calls, tool_code_calls
 
 __all__ = ["TextToolCalls", "calls_ending_thinking", "find_text_tool_calls", "offered_name",
            "offered_names", "offered_parameters", "parse_text_tool_calls"]
@@ -158,7 +159,10 @@ def _find(content: str, names: frozenset[str], cut: bool,
     def pythonic(text: str, offered: frozenset[str], unfinished: bool) -> TextToolCalls:
         return pythonic_calls(text, offered, unfinished, schemas)
 
-    for form in (*MARKUP_FORMS, _fenced, _bare, pythonic):
+    def tool_code(text: str, offered: frozenset[str], unfinished: bool) -> TextToolCalls:
+        return tool_code_calls(text, offered, unfinished, schemas)
+
+    for form in (*MARKUP_FORMS, _fenced, tool_code, _bare, pythonic):
         found = form(content, names, cut)
         if found.calls and found.rest and any(offered_name(c.name, names) not in names
                                               for c in found.calls):

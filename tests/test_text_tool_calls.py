@@ -194,6 +194,8 @@ TEXT_FORMS = {
                                     '"Allergic to peanuts", "request_heartbeat": true}',
     "Llama 3.2 small, pythonic": '[core_memory_append(content="Allergic to peanuts", '
                                  'request_heartbeat=True)]<|eot_id|>',
+    "Gemma tool_code": '```tool_code\nprint(default_api.core_memory_append(content='
+                       '"Allergic to peanuts", request_heartbeat=True))\n```',
 }
 
 

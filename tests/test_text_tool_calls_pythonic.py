@@ -134,3 +134,47 @@ def test_without_the_schemas_positional_values_stay_the_reply() -> None:
     assert find_text_tool_calls(content, NAMES).calls == []
     broken = {"core_memory_append": {"properties": ["content"], "required": "content"}}
     assert find_text_tool_calls(content, NAMES, schemas=broken).calls == []
+
+
+@pytest.mark.parametrize(("content", "rest"), [
+    ('```tool_code\ncore_memory_append(content="Allergic to peanuts")\n```', ""),
+    ('```tool_code\nprint(default_api.core_memory_append(content="Allergic to peanuts"))\n```',
+     ""),
+    ('```tool_code\n[core_memory_append(content="Allergic to peanuts")]\n```', ""),
+    # read after prose, as call markup is; the positional value through the schema
+    ('I will save that.\n```tool_code\ncore_memory_append("Allergic to peanuts")\n```\n',
+     "I will save that."),
+])
+def test_gemmas_tool_code_block_is_read(content: str, rest: str) -> None:
+    found = find_text_tool_calls(content, NAMES, schemas=SCHEMAS)
+    assert [(c.name, json.loads(c.arguments)) for c in found.calls] == [
+        ("core_memory_append", {"content": "Allergic to peanuts"})]
+    assert found.rest == rest
+
+
+def test_a_tool_code_block_may_hold_several_calls() -> None:
+    content = ('```tool_code\ncore_memory_append(content="Likes tea")\n'
+               'send_message(message="Noted.")\n```')
+    assert calls(content) == [("core_memory_append", {"content": "Likes tea"}),
+                              ("send_message", {"message": "Noted."})]
+
+
+@pytest.mark.parametrize("content", [
+    '```python\ncore_memory_append(content="x")\n```',  # code, not a call
+    '```tool_code\nimport os\ncore_memory_append(content="x")\n```',
+    '```tool_code\nx = core_memory_append(content="x")\n```',
+    '```tool_code\nos.system(command="ls")\n```',  # not an offered tool
+    '```tool_code\ncore_memory_append(content=open("f").read())\n```',
+    '```tool_code\nprint("hello")\n```',
+    '```tool_code\n\n```',
+])
+def test_a_tool_code_block_that_is_not_only_calls_stays_the_reply(content: str) -> None:
+    found = find_text_tool_calls(content, NAMES, schemas=SCHEMAS)
+    assert found.calls == [] and found.rest == content
+
+
+def test_a_tool_code_block_cut_off_at_max_tokens_is_one_cut_call() -> None:
+    content = '```tool_code\ncore_memory_append(content="Allergic to pea'
+    assert find_text_tool_calls(content, NAMES).calls == []
+    [call] = find_text_tool_calls(content, NAMES, cut=True).calls
+    assert call.name == "core_memory_append" and call.arguments.endswith("pea")
