@@ -21,6 +21,7 @@ from tiermem.agent.offline import OfflinePolicy
 from tiermem.agent.stored_context import StoredContext, Summarizer, model_summary
 from tiermem.agent.stored_messages import (
     cut_at_length,
+    lost_tool_calls,
     sent_text,
     stopped_by_filter,
     storable,
@@ -190,6 +191,8 @@ class Agent:
                 completion = cut_at_length(completion, result, self.context.reserve)
             elif completion.finish_reason == "content_filter":
                 completion = stopped_by_filter(completion, result)
+            elif completion.finish_reason == "tool_calls":
+                lost_tool_calls(completion, result)
             if not completion.tool_calls:
                 result.reply = (completion.content or "").strip() or None
                 if result.reply:

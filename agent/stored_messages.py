@@ -79,6 +79,19 @@ def stopped_by_filter(completion: Completion, result: TurnResult) -> Completion:
     return dataclasses.replace(completion, content=f"{content} [stopped by the content filter]")
 
 
+def lost_tool_calls(completion: Completion, result: TurnResult) -> None:
+    """A reply the server marked as tool calls (``finish_reason`` "tool_calls") that holds
+    no call and no text: the model called something the server's tool-call parser could
+    not read, and dropped. The user is told (a notice on ``result``) rather than shown
+    nothing."""
+    if completion.tool_calls or (completion.content or "").strip():
+        return
+    add_notice(result, "the server said the model called a tool but sent no call and no "
+                       "text: its tool-call parser may not fit the model (see the server's "
+                       "log; vLLM --tool-call-parser, llama-server --jinja and the model's "
+                       "own template)")
+
+
 def without_oversized_arguments(message: dict[str, Any]) -> dict[str, Any]:
     """The assistant message with arguments over the dispatch limit replaced by a note.
 

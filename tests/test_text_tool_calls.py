@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_openai import FakeOpenAIServer
+from fake_openai import FakeOpenAIServer, FakeResponse
 from rich.console import Console
 from test_cli import tiermem
 
@@ -245,6 +245,27 @@ def test_a_structured_call_in_the_functions_namespace_runs_the_offered_tool(
     rows = memory.recall.rows(range(1, len(memory.recall) + 1))
     [stored] = [r for r in rows if r["role"] == "assistant" and r["tool_calls"]]
     assert stored["tool_calls"][0]["function"]["name"] == "core_memory_append"
+
+
+@pytest.mark.parametrize("message", [
+    {"role": "assistant", "content": None},
+    {"role": "assistant", "content": "", "tool_calls": []},
+])
+def test_a_reply_marked_as_tool_calls_with_none_says_so(
+        server: FakeOpenAIServer, memory: HierarchicalMemory, message: dict[str, Any]) -> None:
+    # The server's tool-call parser took the model's output and found no call in it.
+    server.enqueue(FakeResponse(message=message, finish_reason="tool_calls"))
+    result = Agent(memory, client(server)).step("I'm allergic to peanuts")
+    assert result.tool_results == [] and not result.reply
+    assert result.notice is not None
+    assert "the server said the model called a tool but sent no call" in result.notice
+
+
+def test_a_reply_marked_as_tool_calls_with_text_is_the_reply(
+        server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
+    server.enqueue_reply("Hello!", finish_reason="tool_calls")
+    result = Agent(memory, client(server)).step("hi")
+    assert result.reply == "Hello!" and result.notice is None
 
 
 @pytest.mark.parametrize("thinking", [
