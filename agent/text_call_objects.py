@@ -29,8 +29,8 @@ from typing import Any
 
 from tiermem.agent.llm import ToolCall, is_whole_json
 
-__all__ = ["FENCE", "TextToolCalls", "call_sequence", "calls_in", "cut_call", "named_call",
-           "offered_name", "without_end_tokens"]
+__all__ = ["END_OF_TURN", "FENCE", "TextToolCalls", "call_sequence", "calls_in", "cut_call",
+           "named_call", "offered_name", "without_end_tokens"]
 
 #: A fenced block (```json ... ```), to its end or, when the reply was cut inside it, to
 #: the end of the text.
@@ -39,6 +39,10 @@ _NAME_FIELD = re.compile(r'"name"\s*:\s*"([^"\\]{1,200})"')
 _CALL_KEYS = frozenset({"name", "arguments", "parameters", "id", "type"})
 #: What may separate calls written one after another (Llama 3.1 puts ";" between them).
 _SEPARATORS = " \t\r\n,;"
+#: End-of-turn tokens a server may leave at the end of the text when its template and the
+#: model disagree on them: Llama's, ChatML's (Qwen, SmolLM), Gemma's, Phi's, Mistral's.
+END_OF_TURN = ("</s>", "<|eom_id|>", "<|eot_id|>", "<|eom|>", "<|eot|>", "<|im_end|>",
+               "<|endoftext|>", "<end_of_turn>", "<|end|>")
 #: The namespaces models write before a tool's name (module docstring).
 _NAMESPACES = ("functions.", "default_api.")
 

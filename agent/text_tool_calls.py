@@ -56,12 +56,14 @@ from typing import Any
 from tiermem.agent.llm import ToolCall
 from tiermem.agent.text_call_markup import MARKUP_FORMS
 from tiermem.agent.text_call_objects import (
+    END_OF_TURN,
     FENCE,
     TextToolCalls,
     call_sequence,
     calls_in,
     cut_call,
     offered_name,
+    without_end_tokens,
 )
 from tiermem.agent.text_call_pythonic import pythonic_calls, tool_code_calls
 
@@ -121,7 +123,9 @@ def find_text_tool_calls(
     nothing is found, ``rest`` is the content unchanged.
     """
     names = frozenset(tool_names)
-    found = _find(content, names, cut, schemas) if names else TextToolCalls(rest=content)
+    # An end-of-turn token left after the calls is neither a call nor a reply.
+    text = without_end_tokens(content, END_OF_TURN) if names else content
+    found = _find(text, names, cut, schemas) if names else TextToolCalls(rest=content)
     if names and not found.calls and any(mark in content for mark in _ESCAPED):
         unescaped = _find(html.unescape(content), names, cut, schemas)
         if unescaped.calls:

@@ -133,3 +133,25 @@ def test_a_text_call_to_a_tool_not_offered_is_answered_like_a_structured_one(
     # The model was told, as an answer to its call.
     [told] = [m for m in server.requests[1]["messages"] if m["role"] == "tool"]
     assert told["content"] == unknown.content
+
+
+@pytest.mark.parametrize("end", ["<|im_end|>", "<end_of_turn>", "<|endoftext|>", "<|end|>",
+                                 "</s>"])
+@pytest.mark.parametrize("call", [
+    '<tool_call>\n{"name": "core_memory_append", "arguments": {"content": "x"}}\n</tool_call>',
+    '{"name": "core_memory_append", "arguments": {"content": "x"}}',
+    '```json\n{"name": "core_memory_append", "arguments": {"content": "x"}}\n```',
+    '```tool_code\ncore_memory_append(content="x")\n```',
+    '[core_memory_append(content="x")]',
+])
+def test_an_end_of_turn_token_left_after_a_call_is_neither_call_nor_reply(
+        call: str, end: str) -> None:
+    found = find_text_tool_calls(f"{call}{end}\n", ["core_memory_append"])
+    assert [(c.name, c.arguments) for c in found.calls] == [
+        ("core_memory_append", '{"content": "x"}')]
+    assert found.rest == ""
+
+
+def test_an_end_of_turn_token_after_a_plain_reply_is_left_alone() -> None:
+    found = find_text_tool_calls("Hello!<|im_end|>", ["core_memory_append"])
+    assert found.calls == [] and found.rest == "Hello!<|im_end|>"
