@@ -4,7 +4,9 @@ Each form is what a model's chat template teaches it, arriving as content when t
 server's template or parser does not take it out:
 
 - Hermes / Qwen: ``<tool_call>{"name": ..., "arguments": {...}}</tool_call>``, one or
-  several, with text around them allowed (a last tag may be unclosed);
+  several, with text around them allowed (a last tag may be unclosed); the small Qwen
+  models also write the object as a Python dict (``{'name': ..., 'arguments': {...}}``),
+  which is read as a literal, never run;
 - Llama 3.1: ``<|python_tag|>{"name": ..., "parameters": {...}}``, several separated by
   ``;``, text before the tag allowed;
 - Llama 3.2: ``<function=NAME>{...}</function>``, one or several, text around them
@@ -30,8 +32,10 @@ from tiermem.agent.text_call_objects import (
     calls_in,
     cut_call,
     named_call,
+    python_calls_in,
     without_end_tokens,
 )
+from tiermem.agent.text_call_pythonic import literal_value
 
 __all__ = ["MARKUP_FORMS"]
 
@@ -52,6 +56,9 @@ SegmentReader = Callable[[str, bool], "list[ToolCall] | None"]
 def hermes_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
     def read(_tag: re.Match[str], body: str, unfinished: bool) -> list[ToolCall] | None:
         found = calls_in(_unfenced(body), names, marked=True)
+        if found is None and not unfinished and "'" in body:
+            # Small Qwen models write the call as a Python dict, in single quotes.
+            found = python_calls_in(literal_value(_unfenced(body)), names, marked=True)
         return cut_call(body, names, marked=True) if found is None and unfinished else found
 
     return _tagged(content, _HERMES_OPEN, _HERMES_CLOSE, read, cut)

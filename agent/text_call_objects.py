@@ -30,7 +30,7 @@ from typing import Any
 from tiermem.agent.llm import ToolCall, is_whole_json
 
 __all__ = ["END_OF_TURN", "FENCE", "TextToolCalls", "call_sequence", "calls_in", "cut_call",
-           "named_call", "offered_name", "without_end_tokens"]
+           "named_call", "offered_name", "python_calls_in", "without_end_tokens"]
 
 #: A fenced block (```json ... ```), to its end or, when the reply was cut inside it, to
 #: the end of the text.
@@ -81,6 +81,12 @@ def calls_in(text: str, names: frozenset[str], *, marked: bool) -> list[ToolCall
         value = json.loads(text)
     except (ValueError, RecursionError):
         return None
+    return _calls_from(value, names, marked=marked)
+
+
+def python_calls_in(value: Any, names: frozenset[str], *, marked: bool) -> list[ToolCall] | None:
+    """The calls in ``value``, a call object (or a list of them) read from Python literal
+    text (``{'name': ..., 'arguments': {...}}``) rather than JSON; else None."""
     return _calls_from(value, names, marked=marked)
 
 

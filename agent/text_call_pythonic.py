@@ -40,7 +40,7 @@ from typing import Any
 from tiermem.agent.llm import ToolCall
 from tiermem.agent.text_call_objects import TextToolCalls, offered_name, without_end_tokens
 
-__all__ = ["pythonic_calls", "tool_code_calls"]
+__all__ = ["literal_value", "pythonic_calls", "tool_code_calls"]
 
 _START = re.compile(r"\[\s*([A-Za-z_][\w.]{0,199})\s*\(")
 _CALL = re.compile(r"(?:print\(\s*)?\[?\s*([A-Za-z_][\w.]{0,199})\s*\(")
@@ -179,6 +179,22 @@ def _positional(schema: Any, count: int, keywords: list[str]) -> list[str] | Non
     if count == len(declared) or (count == len(required) and set(required) == set(leading)):
         return leading
     return None
+
+
+def literal_value(text: str) -> Any:
+    """The value of ``text`` when it is one Python literal (``{'name': 'x', 'on': True}``),
+    read as the arguments of a call are; else None. Never runs anything."""
+    if len(text) > _MAX_CHARS:
+        return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(text.strip(), mode="eval")
+        value = _literal(tree.body)
+        json.dumps(value)
+    except (SyntaxError, ValueError, TypeError, RecursionError, MemoryError, _NotLiteral):
+        return None
+    return value
 
 
 def _dotted(node: ast.expr) -> str | None:

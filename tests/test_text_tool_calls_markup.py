@@ -155,3 +155,25 @@ def test_an_end_of_turn_token_left_after_a_call_is_neither_call_nor_reply(
 def test_an_end_of_turn_token_after_a_plain_reply_is_left_alone() -> None:
     found = find_text_tool_calls("Hello!<|im_end|>", ["core_memory_append"])
     assert found.calls == [] and found.rest == "Hello!<|im_end|>"
+
+
+@pytest.mark.parametrize("content", [
+    "<tool_call>{'name': 'core_memory_append', 'arguments': {'content': 'x'}}</tool_call>",
+    "<tool_call>\n{'name': 'core_memory_append', 'arguments': {'content': 'x', "
+    "'request_heartbeat': True}}\n</tool_call>",
+    "Saving.\n<tool_call>[{'name': 'core_memory_append', 'arguments': {'content': 'x'}}]",
+])
+def test_a_python_dict_in_call_markup_is_read_as_a_literal(content: str) -> None:
+    [call] = find_text_tool_calls(content, ["core_memory_append"]).calls
+    assert call.name == "core_memory_append" and json.loads(call.arguments)["content"] == "x"
+
+
+@pytest.mark.parametrize("content", [
+    "<tool_call>{'name': 'core_memory_append', 'arguments': {'content': open('f').read()}}"
+    "</tool_call>",
+    "<tool_call>{'name': 'core_memory_append', 'arguments': {'content': x}}</tool_call>",
+    "{'name': 'core_memory_append', 'arguments': {'content': 'x'}}",  # no markup: data
+])
+def test_python_that_is_no_literal_call_in_markup_is_no_call(content: str) -> None:
+    found = find_text_tool_calls(content, ["core_memory_append"])
+    assert found.calls == [] and found.rest == content
