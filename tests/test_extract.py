@@ -192,7 +192,26 @@ def test_call_me_states_the_speakers_name(text: str, name: str) -> None:
                                   "Call me Soon.", "Call me Next Week.", "Call me Tues.",
                                   "Call me Noon.", "Call me Mom."])
 def test_call_me_with_no_name_states_none(text: str) -> None:
-    assert not only_fact(text).text.startswith("User's name")
+    assert not any(f.text.startswith("User's name") for f in extract_facts(text))
+
+
+@pytest.mark.parametrize("text", ["Call me back.", "Call me back later", "call me back later, "
+                                  "thanks!", "Call me later.", "Call me Mom.", "Call me Monday",
+                                  "Call me when it is done.", "Call us back tomorrow",
+                                  "Call me back at 3pm", "Call me if the deploy fails."])
+def test_asking_for_a_call_is_a_request_not_a_fact(text: str) -> None:
+    assert extract_facts(text) == []
+
+
+@pytest.mark.parametrize(("text", "fact"), [
+    # a number to call, an idiom, and a fact said after the call are still stored
+    ("Call me at 555-0101.", "User: Call me at 555-0101"),
+    ("Call me old-fashioned, but I prefer paper books.",
+     "User: Call me old-fashioned, but I prefer paper books"),
+    ("Call me back, I live in Lisbon now.", "User: Call me back, I live in Lisbon now"),
+])
+def test_call_me_that_says_more_than_when_to_call_is_kept(text: str, fact: str) -> None:
+    assert only_fact(text).text == fact
 
 
 def test_speaker_name_replaces_first_person() -> None:

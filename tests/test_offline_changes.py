@@ -78,6 +78,12 @@ def test_call_me_replaces_the_name_as_my_name_is_does(memory: HierarchicalMemory
     assert answer == "(offline, quoting memory)\n- From core memory: User's name is Sammy"
 
 
+def test_asking_for_a_call_stores_nothing_and_leaves_the_name(memory: HierarchicalMemory
+                                                              ) -> None:
+    _chat(memory, "Call me Sammy", "Call me back later.", "Call me back", "Call me Mom.")
+    assert _core(memory) == {"User's name is Sammy": "durable"}
+
+
 def test_a_retraction_retires_the_fact_and_is_not_stored(memory: HierarchicalMemory) -> None:
     policy = RecordingPolicy()
     agent = Agent(memory, policy)

@@ -23,7 +23,8 @@ Per sentence, ``extract_facts`` does this, in order:
    words, headings ("Notes from the meeting:"), statements cut off before
    their point ("My name is", "I am allergic to", "I like": memory/text/
    fragments.py), and requests to the assistant ("please ...", "remind me
-   ...", "tell me ...", "can you ...", "remember to ...").
+   ...", "tell me ...", "can you ...", "remember to ...", "call me back later":
+   ``asks_a_call`` in memory/text/person.py).
 4. "remember (that) X", "note that X", "note: X", "keep in mind (that) X",
    "don't forget (that) X" yield X (``lead_in`` in memory/text/durability.py,
    since the lead-in also makes the fact durable). "Call me X" on its own is
@@ -56,7 +57,7 @@ from tiermem.memory.text.durability import (
 # The de-duplication key lives in its own module; re-exported, as callers import it here.
 from tiermem.memory.text.fact_keys import earlier_fact_norms, fact_norm, fact_norms, normalize_fact
 from tiermem.memory.text.fragments import is_heading, stops_short
-from tiermem.memory.text.person import called, head, third_person
+from tiermem.memory.text.person import asks_a_call, called, head, third_person
 from tiermem.memory.text.sentences import (
     CLOSERS,
     HAS_ALNUM,
@@ -262,7 +263,7 @@ def _fact_from_sentence(sentence: str, speaker: str) -> ExtractedFact | None:
         body = _clean(found[1])
         if is_question(body):
             return None
-    elif _REQUEST.match(statement):
+    elif _REQUEST.match(statement) or asks_a_call(statement):
         return None
     else:
         body = statement

@@ -23,6 +23,10 @@ production region is eu-west-1") is kept as written.
 "Call me X" on its own, X one or two capitalised words, names the speaker: it reads as
 "My name is X" (``called``), and is then a name like any other ("Please call me Sammy",
 "You can call me Dr Lee"; not "Call me Monday", "call me back", "call me when it's done").
+Those ask for a call (``asks_a_call``: "call me (back)" alone, or followed by when or how:
+"later", "Monday", "when it's done", "at 3pm"), which is a request, not a fact; one that
+gives a number to call ("Call me at 555-0101") and an idiom ("Call me crazy, but I like
+it") are not such requests.
 
 The head table is also the de-duplication key's (memory/text/fact_keys.py), so a fact
 stored as "User likes tea" and one typed "I like tea" are the same fact.
@@ -32,7 +36,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["called", "head", "third_person"]
+__all__ = ["asks_a_call", "called", "head", "third_person"]
 
 _IGNORECASE = re.IGNORECASE
 _APOS = "['’]"
@@ -148,6 +152,33 @@ _NOT_NAMES = frozenset({
     "weekend", "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun",
     "mom", "mum", "dad",
 })
+
+
+#: "Call me (back)", alone or followed by when or how: a request for a call.
+_CALL_REQUEST = re.compile(
+    r"^(?:(?:please|pls|just|and|then|so),?\s+)*call\s+(?:me|us)(?:\s+(?:back|again|up))?"
+    r"(?P<rest>\s+(?P<word>[\w'’]+).*)?$", _IGNORECASE | re.DOTALL)
+#: Words that open what follows such a call: when, or how to reach the speaker.
+_WHEN_WORDS = _NOT_NAMES | frozenset({
+    "once", "as", "until", "till", "around", "by", "between", "any", "first", "asap",
+    "please", "pls", "whenever", "right", "tmrw", "tmr", "either",
+})
+#: A number to call: seven digits or more, with the separators phone numbers are written with.
+_PHONE_NUMBER = re.compile(r"\d(?:[\s().+-]*\d){6,}")
+#: Another clause after the call ("Call me back, I live in Lisbon now"): it may state a fact.
+_ANOTHER_CLAUSE = re.compile(
+    r"[,;:–—]\s*(?!(?:please|pls|thanks|thank\s+you|ok|okay)\W*$)\w", _IGNORECASE)
+
+
+def asks_a_call(statement: str) -> bool:
+    """Whether ``statement`` only asks the assistant to call ("Call me back later", "call me
+    when it's done", "Call me Mom"): a request, no fact. Not when it gives a number to call
+    ("Call me at 555-0101"), or goes on to say more ("Call me back, I live in Lisbon now"),
+    nor for "Call me crazy, but ...": module docstring."""
+    match = _CALL_REQUEST.match(statement.strip().rstrip(".!"))
+    if match is None or _PHONE_NUMBER.search(statement) or _ANOTHER_CLAUSE.search(statement):
+        return False
+    return match["rest"] is None or match["word"].casefold() in _WHEN_WORDS
 
 
 def called(statement: str) -> str | None:
