@@ -201,7 +201,9 @@ def test_a_long_text_is_filed_in_archival_whole(memory: HierarchicalMemory) -> N
 
 @pytest.mark.parametrize("request_", ["Remind me to renew the TLS cert on Friday.",
                                       "Please remind us to renew the TLS cert on Friday",
-                                      "Remember to renew the TLS cert on Friday."])
+                                      "Remember to renew the TLS cert on Friday.",
+                                      "Don't let me forget to renew the TLS cert on Friday.",
+                                      "Don't forget about the TLS cert renewal on Friday."])
 def test_a_reminder_is_acknowledged_as_kept_in_recall_not_set(memory: HierarchicalMemory,
                                                               request_: str) -> None:
     agent = Agent(memory, OfflinePolicy())

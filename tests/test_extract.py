@@ -259,6 +259,9 @@ def test_blank_speaker_falls_back_to_user() -> None:
         "Let me know when the deploy is done.",
         "Remember to buy milk.",
         "Don't forget to restart the worker.",
+        "Don't let me forget to renew the passport.",
+        "Do not let us forget to rotate the keys.",
+        "Don't forget about the meeting with Acme.",
         "I want you to draft the postmortem.",
         "Search the archive for Acme.",
         "Deployed.",
@@ -401,6 +404,12 @@ def test_is_question(sentence: str, expected: bool) -> None:
             "User is on-call this week",
             "durable",
             "on-call",
+        ),
+        (
+            "Don't let me forget that my passport expires in May.",
+            "User's passport expires in May",
+            "durable",
+            "don't let me forget",
         ),
     ],
 )

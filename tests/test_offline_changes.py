@@ -84,6 +84,16 @@ def test_asking_for_a_call_stores_nothing_and_leaves_the_name(memory: Hierarchic
     assert _core(memory) == {"User's name is Sammy": "durable"}
 
 
+def test_dont_let_me_forget_that_keeps_the_fact_it_names(memory: HierarchicalMemory) -> None:
+    # "forget that" inside it asks to keep, not to forget: nothing held is retired, and the
+    # fact said again so is kept for good.
+    _chat(memory, "My passport expires in May.",
+          "Don't let me forget that my passport expires in May.",
+          "Don't let me forget that the visa needs two photos.")
+    assert _core(memory) == {"User's passport expires in May": "durable",
+                             "the visa needs two photos": "durable"}
+
+
 def test_a_retraction_retires_the_fact_and_is_not_stored(memory: HierarchicalMemory) -> None:
     policy = RecordingPolicy()
     agent = Agent(memory, policy)

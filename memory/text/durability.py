@@ -250,15 +250,16 @@ _MARKERS = re.compile(
     _IGNORECASE,
 )
 
-#: What follows "remember" when it states nothing: "remember when we ..." reminisces
-#: and "remember to ..." asks for a reminder.
-NOT_STATED = r"(?:to|when|how|what|where|who|why|if|whether|me|us)\b"
+#: What follows "remember" when it states nothing: "remember when we ..." reminisces,
+#: and "remember to ...", "don't forget about ..." ask for a reminder.
+NOT_STATED = r"(?:to|about|when|how|what|where|who|why|if|whether|me|us)\b"
 _NOT_A_REMEMBERED_FACT = re.compile(rf"^{NOT_STATED}", _IGNORECASE)
 
 _LEAD_IN = re.compile(
     r"^(?:(?:please|pls|also|and)\s+)?"
     r"(?:"
-    rf"(?P<soft>remember|keep\s+in\s+mind|bear\s+in\s+mind|don{_APOS}?t\s+forget|do\s+not\s+forget)"
+    rf"(?P<soft>remember|keep\s+in\s+mind|bear\s+in\s+mind"
+    rf"|(?:don{_APOS}?t|do\s+not)\s+(?:let\s+(?:me|us)\s+)?forget)"
     r"(?:\s*[:,\-–—]\s*|\s+)(?P<that>that\s+)?"
     r"|(?P<hard>note\s+to\s+self|make\s+a\s+note|take\s+note|note)"
     r"(?:\s*[:\-–—]\s*(?:that\s+)?|\s+that\s+)"

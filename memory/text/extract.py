@@ -23,12 +23,13 @@ Per sentence, ``extract_facts`` does this, in order:
    words, headings ("Notes from the meeting:"), statements cut off before
    their point ("My name is", "I am allergic to", "I like": memory/text/
    fragments.py), and requests to the assistant ("please ...", "remind me
-   ...", "tell me ...", "can you ...", "remember to ...", "call me back later":
+   ...", "tell me ...", "can you ...", "remember to ...", "don't let me forget to
+   ...", "don't forget about ...", "call me back later":
    ``asks_a_call`` in memory/text/person.py).
 4. "remember (that) X", "note that X", "note: X", "keep in mind (that) X",
-   "don't forget (that) X" yield X (``lead_in`` in memory/text/durability.py,
-   since the lead-in also makes the fact durable). "Call me X" on its own is
-   read as "My name is X" (``called`` in memory/text/person.py), so it states
+   "don't forget (that) X", "don't let me forget that X" yield X (``lead_in`` in
+   memory/text/durability.py, since the lead-in also makes the fact durable). "Call me
+   X" on its own is read as "My name is X" (``called`` in memory/text/person.py), so it states
    the speaker's name like that sentence, and replaces a name as it does.
 5. First person becomes third person with the speaker's name
    (memory/text/person.py, whose docstring has the table): "I'm vegan" ->
@@ -162,7 +163,7 @@ _REQUEST = re.compile(
     r"|let\s+me\s+know\b"
     rf"|let{_APOS}?s\b"
     rf"|i\s+(?:want|need|would\s+like|{_APOS}d\s+like)\s+you\s+to\b"
-    rf"|(?:remember|don{_APOS}?t\s+forget|do\s+not\s+forget)\s+{NOT_STATED}"
+    rf"|(?:remember|(?:don{_APOS}?t|do\s+not)\s+(?:let\s+(?:me|us)\s+)?forget)\s+{NOT_STATED}"
     r"|(?:can|could|would|will)\s+you\b"
     r")",
     _IGNORECASE,

@@ -6,7 +6,7 @@ a pure function over strings. Three questions are answered:
 ``read_statement(sentence)`` sorts one sentence into
 
 - a *retraction*: "I no longer work at Acme", "I'm not allergic to peanuts
-  anymore", "..., forget that" (not "don't forget that ...", which asks to keep
+  anymore", "..., forget that" (not "don't (let me) forget that ...", which asks to keep
   what follows), "I quit my job at Acme", "I stopped eating meat". It states
   no new fact; ``denied`` holds the concepts (memory/text/wording.py) of what
   it says is no longer true. When no fact holds them, ``as_news`` reads it as
@@ -78,10 +78,11 @@ class Statement:
 # ---------------------------------------------------------------------------
 # Reading a sentence
 
-#: A request to forget ("..., forget that", "forget that X"); not "don't forget that ...",
-#: which asks to keep what follows.
+#: A request to forget ("..., forget that", "forget that X"); not "don't forget that ..." or
+#: "don't let me forget that ...", which ask to keep what follows.
 _FORGET_CLAUSE = re.compile(
-    r"(?<!n't )(?<!n’t )(?<!not )(?<!never )(?<!dont )\bforget\s+(?:about\s+)?(?:that|it)\b",
+    r"(?<!n't )(?<!n’t )(?<!not )(?<!never )(?<!dont )(?<!let me )(?<!let us )"
+    r"\bforget\s+(?:about\s+)?(?:that|it)\b",
     _I)
 _RETRACTION = re.compile(
     r"\bno\s+longer\b"
