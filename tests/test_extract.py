@@ -175,6 +175,25 @@ def test_a_fact_says_what_earlier_versions_made_of_its_sentence() -> None:
         "User's wife is Ana but I call her Annie")
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I speak Hebrew.", ("User speaks Hebrew", "durable", "language")),
+    ("I speak English, Spanish and a little Japanese",
+     ("User speaks English, Spanish and a little Japanese", "durable", "language")),
+    ("I'm fluent in German.", ("User is fluent in German", "durable", "language")),
+    ("My native language is Portuguese.",
+     ("User's native language is Portuguese", "durable", "language")),
+    # speaking, not a language: no lasting cue
+    ("I speak at PyCon on Friday.", ("User speaks at PyCon on Friday", "short-lived", None)),
+    ("The API speaks JSON.", ("The API speaks JSON", "short-lived", None)),
+])
+def test_a_language_spoken_is_a_durable_fact_of_the_speaker(
+        text: str, expected: tuple[str, str, str | None]) -> None:
+    fact = only_fact(text)
+    assert (fact.text, fact.durability, fact.cue) == expected
+    if text.startswith("I speak"):  # earlier versions quoted it: still known by that
+        assert fact.former == "User: " + text.rstrip(".")
+
+
 @pytest.mark.parametrize(("text", "name"), [
     ("Call me Sammy", "Sammy"), ("Please call me Sammy.", "Sammy"),
     ("You can call me Dr. Lee", "Dr. Lee"), ("Just call me Sam, please", "Sam"),

@@ -277,6 +277,27 @@ def test_a_fact_stored_in_an_earlier_version_s_words_is_re_asserted() -> None:
         assert [f.text for f in m.facts()] == [OLDER_TEXT]
 
 
+@pytest.mark.parametrize(("older", "sentence", "now"), [
+    ("User: I speak Hebrew", "I speak Hebrew.", "User speaks Hebrew"),  # quoted before
+    ("User's name is Dana and I speak Hebrew", "My name is Dana and I speak Hebrew.",
+     "User's name is Dana and User speaks Hebrew"),
+])
+def test_a_language_fact_in_an_earlier_version_s_words_is_known_by_them(
+        older: str, sentence: str, now: str) -> None:
+    with make_memory() as m:
+        m.process_interaction(sentence, "Noted.")
+        assert [(f.text, f.durability) for f in m.facts()] == [(now, "durable")]
+    with make_memory() as m:  # stored so: re-asserted, not stored twice
+        first = m.add_fact(older, "short-lived")
+        assert m.process_interaction(sentence, "Noted.") == [first]
+        assert [f.text for f in m.facts()] == [older]
+    with make_memory() as m:  # forgotten so: not extracted again
+        m.add_fact(older, "short-lived")
+        assert m.forget(older).forgotten.facts != ()
+        m.process_interaction(sentence, "Noted.")
+        assert m.facts() == []
+
+
 def test_exact_ignores_the_punctuation_that_ends_a_text() -> None:
     # A request typed without the period the message had still names it, and the fact
     # learned from it goes with it.

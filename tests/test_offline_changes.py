@@ -94,6 +94,20 @@ def test_dont_let_me_forget_that_keeps_the_fact_it_names(memory: HierarchicalMem
                              "the visa needs two photos": "durable"}
 
 
+def test_a_language_spoken_is_kept_as_the_user_s_and_answered(memory: HierarchicalMemory
+                                                               ) -> None:
+    answer = _chat(memory, "I speak Hebrew.", "Which languages do I speak?")[-1]
+    assert _core(memory) == {"User speaks Hebrew": "durable"}
+    assert answer == "(offline, quoting memory)\n- From core memory: User speaks Hebrew"
+
+
+def test_a_language_fact_stored_quoted_by_an_earlier_version_is_not_stored_twice(
+        memory: HierarchicalMemory) -> None:
+    memory.add_fact("User: I speak Hebrew", "short-lived")
+    _chat(memory, "I speak Hebrew.")
+    assert list(_core(memory)) == ["User: I speak Hebrew"]
+
+
 def test_a_retraction_retires_the_fact_and_is_not_stored(memory: HierarchicalMemory) -> None:
     policy = RecordingPolicy()
     agent = Agent(memory, policy)

@@ -28,7 +28,7 @@ row    rule                        result       cues (abridged)
                                                 is, birthday, born, live(s) in,
                                                 address, city, moved to, prefer,
                                                 favo(u)rite, vegetarian, vegan,
-                                                on-call, rotation, production
+                                                speaks LANGUAGE, on-call, rotation, production
                                                 region, incident commander, SLA,
                                                 customer, account, plan is,
                                                 contract, email, phone, works
@@ -99,6 +99,21 @@ _APOS = "['’]"
 # Durability cues. Order inside each list is priority (see the module docstring).
 
 
+#: Languages people speak, for the "language" cue: a language spoken lasts ("I speak
+#: Hebrew"), where "speaks" alone does not ("I speak at PyCon on Friday").
+_LANGUAGES = (
+    r"(?:english|spanish|french|german|italian|portuguese|dutch|flemish|hebrew|arabic|russian"
+    r"|ukrainian|polish|czech|slovak|slovenian|croatian|serbian|bosnian|bulgarian|romanian"
+    r"|hungarian|greek|turkish|kurdish|armenian|georgian|persian|farsi|dari|pashto|urdu"
+    r"|hindi|bengali|bangla|punjabi|gujarati|marathi|tamil|telugu|kannada|malayalam|sinhala"
+    r"|nepali|japanese|korean|chinese|mandarin|cantonese|vietnamese|thai|khmer|lao|burmese"
+    r"|indonesian|malay|tagalog|filipino|swahili|amharic|somali|yoruba|igbo|hausa|zulu|xhosa"
+    r"|afrikaans|swedish|norwegian|danish|finnish|icelandic|estonian|latvian|lithuanian"
+    r"|catalan|basque|galician|irish|welsh|gaelic|yiddish|latin|esperanto|albanian"
+    r"|macedonian|maltese|mongolian|kazakh|uzbek|tibetan|quechua|guarani|creole|asl"
+    r"|sign\s+language)")
+
+
 def _cues(*entries: tuple[str, str]) -> tuple[tuple[str, re.Pattern[str]], ...]:
     return tuple((name, re.compile(pattern, _IGNORECASE)) for name, pattern in entries)
 
@@ -156,6 +171,10 @@ _DURABLE = _cues(
     ("favorite", r"\bfavou?rites?\b"),
     ("vegetarian", r"\bvegetarian\b"),
     ("vegan", r"\bvegan\b"),
+    ("language", rf"\b(?:speak(?:s|ing)?|fluent\s+in|native\s+speaker\s+of)\s+"
+                 rf"(?:(?:fluent|native|basic|conversational|some|good|decent|perfect|a\s+little"
+                 rf"|a\s+bit\s+of|a\s+few\s+words\s+of)\s+)?{_LANGUAGES}\b"
+                 r"|\b(?:native|first|mother)\s+(?:language|tongue)\b"),
     ("on-call", r"\bon[-\s]?call\b"),
     ("rotation", r"\brotations?\b"),
     ("production region", r"\b(?:production|prod)\s+region\b"),

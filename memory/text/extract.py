@@ -94,8 +94,9 @@ class ExtractedFact:
     cue: str | None
     #: The text earlier versions of tiermem extracted from the same sentence, when it
     #: differs: they rewrote only the first person of its head ("User's name is Dana and I
-    #: live in Lisbon"), and kept "Call me X" as said ("User: Call me X"). A fact forgotten
-    #: or stored in that form is still known by it.
+    #: live in Lisbon"), quoted "I speak Hebrew" ("User: I speak Hebrew") and kept "Call me
+    #: X" as said ("User: Call me X"). A fact forgotten or stored in that form is still
+    #: known by it.
     former: str | None = None
 
 
@@ -279,8 +280,7 @@ def _fact_from_sentence(sentence: str, speaker: str) -> ExtractedFact | None:
         return None
     durability, cue = classify_durability(statement)
     # Earlier versions stored "Call me Sammy" as said ("User: Call me Sammy").
-    former = _trim(third_person(body if said == statement else said, speaker,
-                                later_clauses=False))
+    former = _trim(third_person(body if said == statement else said, speaker, earlier=True))
     return ExtractedFact(text, durability, cue, former if former != text else None)
 
 

@@ -9,7 +9,7 @@ through this small table, anchored at the start of the sentence (the head):
 "I am"/"I'm" -> "{speaker} is", "I was" -> "{speaker} was",
 "I have"/"I've" -> "{speaker} has", "My" -> "{speaker}'s", and
 "I <verb>" -> "{speaker} <verb>s" for like, love, hate, prefer, live,
-work, need, want, use, own, and "I moved"/"I relocated" -> "{speaker}
+work, need, want, use, own, speak, and "I moved"/"I relocated" -> "{speaker}
 moved"/"{speaker} relocated". After such a head, a later clause that opens
 with one of these (after a comma, semicolon, dash or conjunction: "My name
 is Dana and I live in Lisbon") is rewritten the same way, except inside a
@@ -29,14 +29,21 @@ gives a number to call ("Call me at 555-0101") and an idiom ("Call me crazy, but
 it") are not such requests.
 
 The head table is also the de-duplication key's (memory/text/fact_keys.py), so a fact
-stored as "User likes tea" and one typed "I like tea" are the same fact.
+stored as "User likes tea" and one typed "I like tea" are the same fact. "speak"
+(``NEWER_HEAD_VERBS``) is the exception: earlier versions stored "I speak Hebrew" as
+"User: I speak Hebrew", under the key "i speak hebrew", and forgotten facts are blocked by
+their key's hash. A key table that read "I speak" as "User speaks" would give that stored
+fact the key of "User speaks Hebrew", which may be stored beside it (a model wrote it so):
+two stored facts with one key, which a snapshot cannot restore. So keys stay as they were,
+and the extracted fact's ``former`` text (third_person's ``earlier``) is what earlier
+versions stored, by which a fact stored or forgotten in that form is still known.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["asks_a_call", "called", "head", "third_person"]
+__all__ = ["NEWER_HEAD_VERBS", "asks_a_call", "called", "head", "third_person"]
 
 _IGNORECASE = re.IGNORECASE
 _APOS = "['’]"
@@ -44,9 +51,12 @@ _APOS = "['’]"
 _HEAD_IS = re.compile(rf"^(?:i\s+am|i{_APOS}m)\b", _IGNORECASE)
 _HEAD_WAS = re.compile(r"^i\s+was\b", _IGNORECASE)
 _HEAD_HAS = re.compile(rf"^(?:i\s+have|i{_APOS}ve)\b", _IGNORECASE)
-_HEAD_VERB = re.compile(
-    r"^i\s+(like|love|hate|prefer|live|work|need|want|use|own)\b", _IGNORECASE
-)
+_HEAD_VERBS = ("like", "love", "hate", "prefer", "live", "work", "need", "want", "use", "own")
+#: Head verbs earlier versions did not rewrite (module docstring): "I speak Hebrew" was
+#: quoted, "User: I speak Hebrew".
+NEWER_HEAD_VERBS = ("speak",)
+_HEAD_VERB = re.compile(rf"^i\s+({'|'.join(_HEAD_VERBS + NEWER_HEAD_VERBS)})\b", _IGNORECASE)
+_EARLIER_HEAD_VERB = re.compile(rf"^i\s+({'|'.join(_HEAD_VERBS)})\b", _IGNORECASE)
 _HEAD_PAST = re.compile(r"^i\s+(moved|relocated)\b", _IGNORECASE)
 _HEAD_MY = re.compile(r"^my\b", _IGNORECASE)
 _MY = re.compile(r"\bmy\b", _IGNORECASE)
@@ -82,9 +92,10 @@ def _opens_clause(before: str) -> bool:
     return _CLAUSE_BREAK.search(before) is not None
 
 
-def head(text: str, speaker: str) -> tuple[str, int] | None:
+def head(text: str, speaker: str, earlier: bool = False) -> tuple[str, int] | None:
     """The third-person form of ``text``'s first-person head ("I am", "my", "I live"), and
-    how many characters of ``text`` it replaces; None when it opens otherwise."""
+    how many characters of ``text`` it replaces; None when it opens otherwise. ``earlier``:
+    as earlier versions read it, without ``NEWER_HEAD_VERBS``."""
     for pattern, replacement in (
         (_HEAD_IS, f"{speaker} is"),
         (_HEAD_WAS, f"{speaker} was"),
@@ -94,7 +105,7 @@ def head(text: str, speaker: str) -> tuple[str, int] | None:
         match = pattern.match(text)
         if match:
             return replacement, match.end()
-    verb = _HEAD_VERB.match(text)
+    verb = (_EARLIER_HEAD_VERB if earlier else _HEAD_VERB).match(text)
     if verb:
         return f"{speaker} {verb.group(1).casefold()}s", verb.end()
     past = _HEAD_PAST.match(text)
@@ -119,17 +130,17 @@ def _later_clauses(text: str, start: int, speaker: str) -> str:
     return text
 
 
-def third_person(text: str, speaker: str, later_clauses: bool = True) -> str:
+def third_person(text: str, speaker: str, earlier: bool = False) -> str:
     """``text`` told of ``speaker``: a first-person head and every "my" rewritten, and so
-    the first person that opens a later clause (not with ``later_clauses`` False, as earlier
-    versions did: memory/text/extract.py's ``ExtractedFact.former``); a sentence that opens
-    otherwise but speaks in the first person is quoted as the speaker's ("User: I think
-    ...")."""
+    the first person that opens a later clause; a sentence that opens otherwise but speaks
+    in the first person is quoted as the speaker's ("User: I think ..."). ``earlier``: as
+    earlier versions told it (memory/text/extract.py's ``ExtractedFact.former``), with no
+    later clause rewritten and without ``NEWER_HEAD_VERBS``."""
     possessive = f"{speaker}'s"
-    opening = head(text, speaker)
+    opening = head(text, speaker, earlier)
     if opening is not None:
         # Later clauses are read in the words as written ("my wife and I"), then the head.
-        rest = _later_clauses(text, opening[1], speaker) if later_clauses else text
+        rest = text if earlier else _later_clauses(text, opening[1], speaker)
         return _MY.sub(lambda _m: possessive, opening[0] + rest[opening[1]:])
     if _OTHER_FIRST_PERSON.search(text):
         return f"{speaker}: {text}"
