@@ -24,7 +24,12 @@ from tiermem.agent.closed_streams import is_output_failure
 from tiermem.agent.judge import judge_failure
 from tiermem.agent.loop import Agent
 from tiermem.agent.offline import OfflinePolicy
-from tiermem.memory.errors import InvalidConfigError, JudgeMissingError, TiermemError
+from tiermem.memory.errors import (
+    ForgetRequestTooLongError,
+    InvalidConfigError,
+    JudgeMissingError,
+    TiermemError,
+)
 from tiermem.memory.output_file import write_atomic
 from tiermem.memory.tiers.lifecycle import SUPERSEDED_AT
 
@@ -175,6 +180,15 @@ class SlashCommands:
         memory.prompt_history.forget([line])
         try:
             result = memory.forget(request, erase=erase)
+        except ForgetRequestTooLongError as exc:
+            # The library's remedy (HierarchicalMemory.erase) is no use in a chat either.
+            self.chat.fail("error", ForgetFailedError(f"nothing forgotten: {exc.situation}"),
+                           "a longer text is forgotten in mode exact, which needs no model: "
+                           "set `mode: exact` under `forget:` in the chat's policy file and "
+                           "give the text whole as stored (/core, /archival TEXT and "
+                           "/recall TEXT show it), or run `tiermem forget --mode exact -` "
+                           "with the text on standard input")
+            return
         except JudgeMissingError as exc:
             # The library's remedies (judge=ModelJudge(client)) are no use in a chat.
             self.chat.fail("error", ForgetFailedError(

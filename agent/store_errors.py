@@ -12,6 +12,7 @@ from tiermem.memory.errors import (
     ClockChangeError,
     ConnectionLostError,
     EmbedderMismatchError,
+    ForgetRequestTooLongError,
     NewerSchemaError,
     ReindexIncompleteError,
     StoreLockedError,
@@ -32,6 +33,15 @@ def cli_message(exc: TiermemError, args: argparse.Namespace) -> str:
             text += (" (`tiermem upgrade` brings a memory an older version wrote up to this "
                      "version, not tiermem itself)")
         return text
+    if isinstance(exc, ForgetRequestTooLongError) and args.command == "forget":
+        # The library's remedy is a Python call (HierarchicalMemory.erase); a shell has these.
+        from tiermem.agent.place import store_flag
+
+        agent = f"--agent {args.agent}{store_flag(getattr(args, 'store', None))}"
+        return (f"{exc.situation}; forget a longer text with --mode exact, which needs no "
+                f"model, giving it whole as stored (`tiermem forget {agent} --mode exact -` "
+                f"reads it from standard input); `tiermem chat {agent}` with /core, "
+                f"/archival TEXT or /recall TEXT shows how it was stored")
     reader = _reader(args)
     if isinstance(exc, StoreLockedError):
         orphaned = getattr(exc, "orphaned_backend", None)  # PostgreSQL's AgentLockedError

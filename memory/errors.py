@@ -314,6 +314,29 @@ class JudgeMissingError(InvalidConfigError):
         return (type(self), (self.mode,))
 
 
+class ForgetRequestTooLongError(InvalidInputError):
+    """A forget request of ``chars`` characters that ``mode`` would have a model judge, over
+    the ``limit`` a model is asked to judge; nothing was forgotten or audited.
+
+    ``situation`` says what was refused, without the remedies, so that a command line or a
+    chat can name its own ways to forget a text this long."""
+
+    def __init__(self, chars: int, mode: str, limit: int) -> None:
+        self.chars, self.mode, self.limit = chars, mode, limit
+        super().__init__(
+            f"{self.situation}; a longer text is forgotten in mode 'exact', which needs no "
+            f"model, given whole as stored, or erased by its id (HierarchicalMemory.erase)")
+
+    @property
+    def situation(self) -> str:
+        unmatched = ", and no stored text equals it" if self.mode == "exact_then_top_k_llm" else ""
+        return (f"forget request is {self.chars:,} characters, over the {self.limit:,} a model "
+                f"is asked to judge (mode {self.mode!r}{unmatched})")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.chars, self.mode, self.limit))
+
+
 class SnapshotError(InvalidInputError):
     """A snapshot that cannot be restored as given; ``fields`` names each place at fault.
 

@@ -35,6 +35,7 @@ SAMPLES: dict[str, list[Sample]] = {
     "tiermem.memory.errors.TiermemError": [lambda c: c("something failed")],
     "tiermem.memory.errors.InvalidInputError": [lambda c: c("fact text is empty")],
     "tiermem.memory.errors.JudgeMissingError": [lambda c: c("top_k_llm")],
+    "tiermem.memory.errors.ForgetRequestTooLongError": [lambda c: c(12_000, "top_k_llm", 10_000)],
     "tiermem.memory.errors.ConnectionLostError": [
         lambda c: c("lost the connection to PostgreSQL for agent 'a'", "`tiermem pg status`")],
     "tiermem.memory.errors.UnfinishedCopyError": [lambda c: c("/h/agents/a", "/h/src")],

@@ -20,6 +20,7 @@ from tiermem.agent.repl import ChatRepl
 from tiermem.agent.scripted import ScriptedModel, call
 from tiermem.cli import run
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.errors import ForgetRequestTooLongError
 from tiermem.memory.ops.forget_config import ForgetConfig
 
 SECRET = "my card number is 4111 1111"
@@ -383,3 +384,39 @@ def test_a_home_policy_that_cannot_be_used_stops_chat_and_forget_alike(
     assert err.count(str(policy)) >= 2
     with make_memory(home, read_only=True) as m:
         assert [f.text for f in m.facts()] != [] and "asthma" not in str(m.snapshot())
+
+
+#: A request longer than a model is asked to judge (memory/ops/forget.py).
+LONG_REQUEST = "forget the long paste " * 500
+
+
+def test_a_request_too_long_to_judge_names_the_library_call_to_a_library_caller() -> None:
+    with make_memory(forget=ForgetConfig(mode="top_k_llm")) as m, pytest.raises(
+            ForgetRequestTooLongError) as raised:
+        m.forget(LONG_REQUEST)
+    assert "HierarchicalMemory.erase" in str(raised.value)
+
+
+def test_cli_forget_of_a_request_too_long_to_judge_names_the_command_line_s_ways(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _agent_with_secret(tmp_path, monkeypatch)
+    assert run(["forget", "--agent", "ada", "--mode", "top_k_llm", LONG_REQUEST]) == 1
+    err = capsys.readouterr().err
+    assert err == (
+        f"tiermem: forget request is {len(LONG_REQUEST.strip()):,} characters, over the 10,000 a "
+        "model is asked to judge (mode 'top_k_llm'); forget a longer text with --mode exact, "
+        "which needs no model, giving it whole as stored (`tiermem forget --agent ada --mode "
+        "exact -` reads it from standard input); `tiermem chat --agent ada` with /core, "
+        "/archival TEXT or /recall TEXT shows how it was stored\n")
+
+
+def test_slash_forget_of_a_request_too_long_to_judge_names_the_chat_s_ways() -> None:
+    with make_memory(forget=ForgetConfig(mode="top_k_llm")) as m:
+        errors = io.StringIO()
+        repl = ChatRepl(Agent(m, OfflinePolicy()), console=Console(file=io.StringIO()),
+                        errors=errors)
+        assert repl.run_piped(["/forget " + LONG_REQUEST.strip()]) == 1
+    said = " ".join(errors.getvalue().split())
+    assert "over the 10,000 a model is asked to judge" in said
+    assert "HierarchicalMemory" not in said and "`mode: exact`" in said

@@ -9,7 +9,7 @@ says what the user can do instead.
 
 from __future__ import annotations
 
-from tiermem.memory.errors import InvalidInputError
+from tiermem.memory.errors import ForgetRequestTooLongError, InvalidInputError
 from tiermem.tools.declare import ToolError, tool
 from tiermem.tools.memory_tools import ToolContext
 
@@ -36,6 +36,11 @@ def forget(ctx: ToolContext, request: str) -> str:
         raise ToolError("request is empty; say what the user asked to forget")
     try:
         result = ctx.memory.forget(request)
+    except ForgetRequestTooLongError as exc:
+        # The library's remedy (HierarchicalMemory.erase) is no call a model can make.
+        raise ToolError(f"{exc.situation}; nothing was forgotten. Pass the exact text of the "
+                        "item as memory shows it, or tell the user that `tiermem forget "
+                        "--mode exact` forgets a text this long given whole") from None
     except InvalidInputError as exc:
         raise ToolError(str(exc)) from None
     ctx.forgotten_messages.update(result.forgotten.messages)

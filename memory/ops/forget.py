@@ -40,7 +40,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from tiermem.memory.errors import InvalidInputError, JudgeMissingError
+from tiermem.memory.errors import ForgetRequestTooLongError, InvalidInputError, JudgeMissingError
 from tiermem.memory.judge import Judge
 from tiermem.memory.ops.erase import (
     ERASURES_KEY,
@@ -171,7 +171,7 @@ def run_forget(memory: ForgettingMemory, request: str, config: ForgetConfig,
     if config.mode not in MODES:
         raise InvalidInputError(f"mode must be one of {', '.join(MODES)}, got {config.mode!r}")
     if len(request) > MAX_JUDGED_REQUEST_CHARS and _asks_the_judge(memory, request, config):
-        raise InvalidInputError(_too_long_to_judge(request, config.mode))
+        raise ForgetRequestTooLongError(len(request), config.mode, MAX_JUDGED_REQUEST_CHARS)
     if judge is None and _asks_the_judge(memory, request, config):
         _audit(memory, request, config.mode, Selection("failed", detail="no judge configured"))
         raise JudgeMissingError(config.mode)
@@ -214,15 +214,6 @@ def _asks_the_judge(memory: ForgettingMemory, request: str, config: ForgetConfig
     if config.mode == "exact":
         return False
     return config.mode == "top_k_llm" or not exact_selection(memory, request, config).items
-
-
-def _too_long_to_judge(request: str, mode: str) -> str:
-    """Why a request this long is refused in ``mode``, and the ways that take such a text."""
-    unmatched = ", and no stored text equals it" if mode == "exact_then_top_k_llm" else ""
-    return (f"forget request is {len(request):,} characters, over the "
-            f"{MAX_JUDGED_REQUEST_CHARS:,} a model is asked to judge (mode {mode!r}"
-            f"{unmatched}); a longer text is forgotten in mode 'exact', which needs no model, "
-            f"given whole as stored, or erased by its id (HierarchicalMemory.erase)")
 
 
 def _select(memory: ForgettingMemory, request: str, config: ForgetConfig,
