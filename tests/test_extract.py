@@ -194,6 +194,27 @@ def test_a_language_spoken_is_a_durable_fact_of_the_speaker(
         assert fact.former == "User: " + text.rstrip(".")
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    ("My manager is Priya.", ("User's manager is Priya", "durable", "relation named")),
+    ("My doctor is Dr. Lee", ("User's doctor is Dr. Lee", "durable", "relation named")),
+    ("My dog is Rex.", ("User's dog is Rex", "durable", "relation named")),
+    ("My dog's name is Rex.", ("User's dog's name is Rex", "durable", "name is")),
+    ("My editor is vim.", ("User's editor is vim", "durable", "own tool")),
+    ("My IDE is PyCharm", ("User's IDE is PyCharm", "durable", "own tool")),
+    # a state, a booking, a day or someone no tool names: no lasting cue
+    ("My manager is angry.", ("User's manager is angry", "short-lived", None)),
+    ("My flight is AA123.", ("User's flight is AA123", "short-lived", None)),
+    ("My dentist is Tuesday.", ("User's dentist is Tuesday", "short-lived", None)),
+    ("My editor is angry.", ("User's editor is angry", "short-lived", None)),
+    ("My manager is in Berlin this week.",
+     ("User's manager is in Berlin this week", "short-lived", "this week")),
+])
+def test_a_lasting_relation_or_tool_named_is_durable(
+        text: str, expected: tuple[str, str, str | None]) -> None:
+    fact = only_fact(text)
+    assert (fact.text, fact.durability, fact.cue) == expected
+
+
 @pytest.mark.parametrize(("text", "name"), [
     ("Call me Sammy", "Sammy"), ("Please call me Sammy.", "Sammy"),
     ("You can call me Dr. Lee", "Dr. Lee"), ("Just call me Sam, please", "Sam"),

@@ -28,7 +28,11 @@ row    rule                        result       cues (abridged)
                                                 is, birthday, born, live(s) in,
                                                 address, city, moved to, prefer,
                                                 favo(u)rite, vegetarian, vegan,
-                                                speaks LANGUAGE, on-call, rotation, production
+                                                speaks LANGUAGE, my manager
+                                                (doctor, dog, ...) is Name
+                                                (relation named), my editor
+                                                (IDE, browser, OS) is TOOL
+                                                (own tool), on-call, rotation, production
                                                 region, incident commander, SLA,
                                                 customer, account, plan is,
                                                 contract, email, phone, works
@@ -114,6 +118,11 @@ _LANGUAGES = (
     r"|sign\s+language)")
 
 
+#: Capitalised words that say when: days and months.
+_WHEN_NAMES = (r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may"
+               r"|june|july|august|september|october|november|december")
+
+
 def _cues(*entries: tuple[str, str]) -> tuple[tuple[str, re.Pattern[str]], ...]:
     return tuple((name, re.compile(pattern, _IGNORECASE)) for name, pattern in entries)
 
@@ -175,6 +184,23 @@ _DURABLE = _cues(
                  rf"(?:(?:fluent|native|basic|conversational|some|good|decent|perfect|a\s+little"
                  rf"|a\s+bit\s+of|a\s+few\s+words\s+of)\s+)?{_LANGUAGES}\b"
                  r"|\b(?:native|first|mother)\s+(?:language|tongue)\b"),
+    # "My manager is Priya": a lasting relation named, the name ending the sentence ("My
+    # manager is angry", "My flight is AA123" are no such thing), or a tool of one's own
+    # ("My editor is vim"; a human editor is named like a manager).
+    ("relation named", rf"\b(?:my|our|user{_APOS}s)\s+(?:best\s+friend|(?:team|tech)\s+lead"
+                     r"|manager|boss|supervisor|mentor|coach|doctor|gp|dentist|therapist"
+                     r"|physio|vet|landlord|landlady|accountant|lawyer|attorney|neighbou?r"
+                     r"|roommate|flatmate|housemate|dog|cat|pet)\s+is\s+"
+                     rf"(?!{_WHEN_NAMES}\b)"  # "My dentist is Tuesday": when, not who
+                     r"(?-i:(?:Dr\.?\s+)?[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)?"
+                     r"(?:\s+[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)?)?)\W*$"),
+    ("own tool", rf"\b(?:my|our|user{_APOS}s)\s+(?:(?:text\s+|code\s+)?editor|ide|browser"
+                     r"|terminal|os|operating\s+system|distro)\s+(?:of\s+choice\s+)?is\s+"
+                     r"(?:n?vim|neovim|emacs|vs\s?code|visual\s+studio(?:\s+code)?|sublime"
+                     r"(?:\s+text)?|nano|helix|zed|pycharm|intellij|webstorm|goland|clion|rider"
+                     r"|xcode|eclipse|firefox|chrome|chromium|safari|edge|brave|vivaldi|iterm2?"
+                     r"|alacritty|kitty|wezterm|ghostty|windows|macos|linux|ubuntu|debian"
+                     r"|fedora|arch(?:\s+linux)?|nixos)\W*$"),
     ("on-call", r"\bon[-\s]?call\b"),
     ("rotation", r"\brotations?\b"),
     ("production region", r"\b(?:production|prod)\s+region\b"),
