@@ -10,7 +10,9 @@ Evidence, in order:
    "User lives in Porto", not "User's brother Tom lives in Berlin"), and one that
    names someone ("What is Initech's SLA?") leaves out facts about someone else
    it does not name ("Acme's SLA is 4 hours"; "What SLAs do we have?" still
-   quotes it);
+   quotes it), and one that identifies a thing ("What plan is customer 9034 on?")
+   leaves out facts that identify only another of its kind ("Customer 8812 is on
+   the Pro plan");
 2. archival hits sharing a concept with the question. A hit marked
    superseded is quoted only for a question about the past, labelled so; an
    older value of a quoted core fact (same attribute, or a close variant) is
@@ -116,6 +118,25 @@ _NAME = re.compile(r"(?<=\s)[A-Z][\w-]*")
 _RELATIVE = re.compile(r"User['’]s\s+([\w-]+)(?:\s+([A-Z][\w-]*))?")
 
 
+#: A thing named by a noun and an identifier: "customer 8812", "order 55-A", "ticket INC-4411".
+_IDENTIFIED = re.compile(r"\b([^\W\d_]{3,})\s+#?([^\W_]*\d[\w-]*)")
+
+
+def _identifiers(text: str) -> dict[str, set[str]]:
+    """The identifiers ``text`` gives each kind of thing: {"custom": {"8812"}}."""
+    found: dict[str, set[str]] = {}
+    for noun, ident in _IDENTIFIED.findall(text):
+        found.setdefault(stem(noun.casefold()), set()).add(ident.casefold())
+    return found
+
+
+def _other_identified(fact: str, asked: dict[str, set[str]]) -> bool:
+    """Whether ``fact`` names another thing of a kind the question identifies ("Customer 8812
+    ..." for "What plan is customer 9034 on?"), and not the one asked about."""
+    given = _identifiers(fact)
+    return any(noun in given and not given[noun] & ids for noun, ids in asked.items())
+
+
 def _names(text: str) -> set[str]:
     """The capitalised words of ``text`` but its first, casefolded: "I" and words such as
     "The" that open a sentence are no names."""
@@ -126,9 +147,12 @@ def _names(text: str) -> set[str]:
 def _core_quotes(core: list[str], question: str, wanted: set[str]) -> list[str]:
     """The core facts that best answer ``question`` (at most ``MAX_CORE_QUOTES``)."""
     named = _names(question)
+    asked = _identifiers(question)
     first_person = _FIRST_PERSON.search(question) is not None
     scored = []
     for fact in core:
+        if _other_identified(fact, asked):
+            continue  # "Customer 8812 is on the Pro plan" does not answer for customer 9034
         subject = subject_of(fact) or ""
         own = (_names(" " + fact) & {stem(w) for w in re.findall(r"[\w-]+", subject)}) - {"user"}
         if named - own and own - named:

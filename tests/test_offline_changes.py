@@ -404,3 +404,15 @@ def test_withdrawing_items_of_a_list_keeps_the_others(
     [kind] = _core(memory).values()
     _chat(memory, withdrawn)
     assert _core(memory) == dict.fromkeys(left, kind)  # as long-lived as the list was
+
+
+def test_a_question_about_one_customer_quotes_no_other_customer_s_facts(
+        memory: HierarchicalMemory) -> None:
+    replies = _chat(memory, "Customer 8812 wants a refund for order 55-A.",
+                    "Customer 9034 reported a damaged package on order 77-C.",
+                    "Customer 8812 is on the Pro plan.", "What plan is customer 9034 on?",
+                    "What plan is customer 8812 on?", "Which customer wanted the refund?")
+    assert "8812" not in replies[3]
+    assert replies[4] == ("(offline, quoting memory)\n- From core memory: Customer 8812 is on "
+                          "the Pro plan")
+    assert "Customer 8812 wants a refund for order 55-A" in replies[5]
