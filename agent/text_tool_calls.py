@@ -126,8 +126,8 @@ def find_text_tool_calls(
     # An end-of-turn token left after the calls is neither a call nor a reply.
     text = without_end_tokens(content, END_OF_TURN) if names else content
     found = _find(text, names, cut, schemas) if names else TextToolCalls(rest=content)
-    if names and not found.calls and any(mark in content for mark in _ESCAPED):
-        unescaped = _find(html.unescape(content), names, cut, schemas)
+    if names and not found.calls and any(mark in text for mark in _ESCAPED):
+        unescaped = _find(html.unescape(text), names, cut, schemas)
         if unescaped.calls:
             found = unescaped
     if not found.calls:

@@ -152,6 +152,16 @@ def test_an_end_of_turn_token_left_after_a_call_is_neither_call_nor_reply(
     assert found.rest == ""
 
 
+def test_an_end_of_turn_token_after_an_html_escaped_call_is_no_reply() -> None:
+    # llama-cpp-python's chatml-function-calling escapes the markup; the token is not escaped.
+    escaped = ('&lt;tool_call&gt;{&#34;name&#34;: &#34;core_memory_append&#34;, '
+               '&#34;arguments&#34;: {&#34;content&#34;: &#34;x&#34;}}&lt;/tool_call&gt;')
+    found = find_text_tool_calls(f"{escaped}<|im_end|>", ["core_memory_append"])
+    assert [(c.name, c.arguments) for c in found.calls] == [
+        ("core_memory_append", '{"content": "x"}')]
+    assert found.rest == ""
+
+
 def test_an_end_of_turn_token_after_a_plain_reply_is_left_alone() -> None:
     found = find_text_tool_calls("Hello!<|im_end|>", ["core_memory_append"])
     assert found.calls == [] and found.rest == "Hello!<|im_end|>"
