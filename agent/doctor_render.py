@@ -14,6 +14,7 @@ from tiermem.agent.config import (
     ENV_API_KEY,
     ENV_BASE_URL,
     ENV_MODEL,
+    check_max_tokens,
     configured_context_window,
     configured_encoding,
     configured_max_tokens,
@@ -73,6 +74,10 @@ def doctor_main(base_url: str | None, model: str | None, timeout: float | None,
         max_tokens = configured_max_tokens()
         context_window = configured_context_window()
         encoding = configured_encoding()
+        if max_tokens is not None and (max_tokens < 1 or context_window is not None):
+            # The chat refuses such a budget before its first request: one that is not
+            # positive, or that leaves less than half of the window it was set for the prompt.
+            check_max_tokens(max_tokens, context_window or 0)
     except LLMConfigError as exc:
         note(str(exc))
         return 2

@@ -222,3 +222,22 @@ def test_a_bad_window_or_encoding_setting_is_a_usage_error(
     assert cli.main(["doctor", "--base-url", server.base_url]) == 2
     assert said in capsys.readouterr().err
     assert server.requests == []
+
+
+@pytest.mark.parametrize(("settings", "said"), [
+    ({ENV_CONTEXT_WINDOW: "32768", ENV_MAX_TOKENS: "20000"},
+     "max_tokens=20000 would leave less than half of the 32768-token context window"),
+    ({ENV_MAX_TOKENS: "0"}, "must be a positive token count, not 0"),
+    ({ENV_MAX_TOKENS: "-5"}, "must be a positive token count, not -5"),
+])
+def test_a_reply_budget_the_chat_refuses_is_a_usage_error(
+        server: FakeOpenAIServer, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch, settings: dict[str, str], said: str) -> None:
+    # tiermem chat refuses these before its first request (exit 2); the doctor must not
+    # say the agent can work with them.
+    persona.llama_server_with_window(server, 32768)
+    for variable, value in settings.items():
+        monkeypatch.setenv(variable, value)
+    assert cli.main(["doctor", "--base-url", server.base_url]) == 2
+    assert said in capsys.readouterr().err
+    assert server.requests == []
