@@ -56,8 +56,9 @@ SegmentReader = Callable[[str, bool], "list[ToolCall] | None"]
 def hermes_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
     def read(_tag: re.Match[str], body: str, unfinished: bool) -> list[ToolCall] | None:
         found = calls_in(_unfenced(body), names, marked=True)
-        if found is None and not unfinished and "'" in body:
-            # Small Qwen models write the call as a Python dict, in single quotes.
+        if found is None and not unfinished:
+            # Small Qwen models write the call as a Python dict: in single quotes, or in
+            # double ones with Python's True, False or None, or a trailing comma.
             found = python_calls_in(literal_value(_unfenced(body)), names, marked=True)
         return cut_call(body, names, marked=True) if found is None and unfinished else found
 

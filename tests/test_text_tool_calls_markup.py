@@ -172,6 +172,10 @@ def test_an_end_of_turn_token_after_a_plain_reply_is_left_alone() -> None:
     "<tool_call>\n{'name': 'core_memory_append', 'arguments': {'content': 'x', "
     "'request_heartbeat': True}}\n</tool_call>",
     "Saving.\n<tool_call>[{'name': 'core_memory_append', 'arguments': {'content': 'x'}}]",
+    # Python without a single quote in it: whether the fact has an apostrophe must not matter
+    '<tool_call>{"name": "core_memory_append", "arguments": {"content": "x", '
+    '"request_heartbeat": True}}</tool_call>',
+    '<tool_call>{"name": "core_memory_append", "arguments": {"content": "x"},}</tool_call>',
 ])
 def test_a_python_dict_in_call_markup_is_read_as_a_literal(content: str) -> None:
     [call] = find_text_tool_calls(content, ["core_memory_append"]).calls
