@@ -23,6 +23,7 @@ from tiermem.agent.http_json import (
     request_json,
 )
 from tiermem.agent.server_errors import clip, is_web_page
+from tiermem.agent.text_call_objects import offered_name
 from tiermem.tools.dispatch import Toolbox, ToolResult
 from tiermem.tools.memory_tools import memory_toolbox
 
@@ -118,7 +119,9 @@ def read_completion(answer: Answer) -> Exchange:
         function = call.get("function") if isinstance(call, dict) else None
         if isinstance(function, dict):
             arguments = function.get("arguments")
-            calls.append((str(function.get("name")), arguments if isinstance(arguments, str)
+            # As a turn runs it: functions.NAME (gpt-oss) names the offered tool NAME.
+            name = offered_name(str(function.get("name")), PROBE_TOOLS)
+            calls.append((name, arguments if isinstance(arguments, str)
                           else json.dumps(arguments)))
     prompt = _mapping(body.get("usage")).get("prompt_tokens")
     content, finish = message.get("content"), choice.get("finish_reason")

@@ -112,6 +112,19 @@ def test_a_python_list_call_with_a_positional_value_counts(
     assert report.works and report.findings.text_calls_auto == ["core_memory_append"]
 
 
+def test_structured_calls_in_the_functions_namespace_count(
+        examine: Callable[..., DoctorReport]) -> None:
+    # gpt-oss names its calls functions.NAME; a turn runs them as NAME (ee065e9).
+    def namespaced(body: dict[str, Any], answer: FakeResponse) -> None:
+        for call in (answer.message or {}).get("tool_calls") or []:
+            call["function"]["name"] = f"functions.{call['function']['name']}"
+
+    report = examine(lambda server: persona.capable_but(server, namespaced))
+    assert rows(report)["tool calls, tool_choice auto"] == ("ok", "core_memory_append()")
+    assert report.works and report.findings.auto_calls == ["core_memory_append"]
+    assert report.findings.tools_reached
+
+
 def test_a_call_ending_an_unclosed_thinking_block_counts(
         examine: Callable[..., DoctorReport]) -> None:
     # A small reasoning model that forgot </think> and ended its turn with its call.
