@@ -28,6 +28,7 @@ def cmd_chat(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.agent.server_options import config_from_args, open_client
     from tiermem.agent.settings import session_embedder
     from tiermem.agent.terminal import TerminalConsole
+    from tiermem.memory.text.shown import shown_path
 
     if sys.stdin is None:  # `<&-`
         note("standard input is closed; pipe the messages to `tiermem chat`, or run it in a "
@@ -41,7 +42,7 @@ def cmd_chat(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     judge = session_judge(privacy, policy_file, llm if config else None) or (
         ModelJudge(llm) if config else None)
     if policy_file is not None:
-        note(f"privacy policy {policy_file}")
+        note(f"privacy policy {shown_path(policy_file)}")
     # Piped output is read by programs: lines are not broken at 80 columns.
     console = TerminalConsole(soft_wrap=not sys.stdout.isatty())
     # --core-limit holds for this session; `tiermem config` is how a setting is stored.

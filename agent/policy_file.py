@@ -13,6 +13,7 @@ from tiermem.agent.judge import ModelJudge
 from tiermem.agent.llm import LLMClient
 from tiermem.memory.errors import InvalidConfigError
 from tiermem.memory.privacy import POLICY_FILE, PrivacyConfig, load_policy
+from tiermem.memory.text.shown import shown_path
 
 
 def policy_path(home: Path, given: str | Path | None) -> Path | None:
@@ -47,8 +48,9 @@ def session_judge(policy: PrivacyConfig | None, path: Path | None,
                      if part.enabled and part.mode != "deterministic")
         mode = getattr(policy, layer).mode
         raise InvalidConfigError(
-            f"the privacy policy {path} sets {layer}.mode: {mode}, which asks a model to judge, "
-            f"and this session has none: configure one (--model NAME, or TIERMEM_MODEL with "
-            f"OPENAI_BASE_URL; not --offline), or set {layer}.mode: deterministic in the policy",
+            f"the privacy policy {shown_path(path or '')} sets {layer}.mode: {mode}, which "
+            f"asks a model to judge, and this session has none: configure one (--model NAME, "
+            f"or TIERMEM_MODEL with OPENAI_BASE_URL; not --offline), or set {layer}.mode: "
+            f"deterministic in the policy",
             (f"{layer}.mode",))
     return ModelJudge(model)

@@ -17,6 +17,7 @@ from typing import Any
 import yaml
 
 from tiermem.memory.errors import InvalidConfigError
+from tiermem.memory.text.shown import shown_path
 
 #: The file an agent home may hold; read when present.
 POLICY_FILE = "policy.yaml"
@@ -89,13 +90,13 @@ def read_policy_sections(path: str | Path) -> dict[str, Any]:
     try:
         text = file.read_text(encoding="utf-8")
     except OSError as exc:
-        raise InvalidConfigError(f"cannot read the policy file {file}: "
+        raise InvalidConfigError(f"cannot read the policy file {shown_path(file)}: "
                                  f"{exc.strerror or exc}; check the path", ("policy",)) from None
     except UnicodeDecodeError as exc:
         raise InvalidConfigError(
-            f"the policy file {file} is not UTF-8 text (byte {exc.start + 1}); save it as "
-            f"UTF-8 YAML, or remove the file", ("policy",)) from None
-    return parse_policy_sections(text, str(file))
+            f"the policy file {shown_path(file)} is not UTF-8 text (byte {exc.start + 1}); "
+            f"save it as UTF-8 YAML, or remove the file", ("policy",)) from None
+    return parse_policy_sections(text, shown_path(file))
 
 
 def _yaml_problem(exc: yaml.YAMLError) -> str:

@@ -77,3 +77,37 @@ def test_a_policy_file_that_is_not_utf8_or_not_yaml_is_named_in_one_line(
         done = tiermem(home, "chat", "--agent", "a", "--policy", policy, stdin="hello\n")
         assert done.returncode == 2 and says in done.stderr, done.stderr
     assert "User's name is Dana" in messages(home, "a")  # nothing was lost or changed
+
+
+def test_a_policy_path_with_control_characters_is_shown_quoted_on_one_line(
+        tmp_path: Path) -> None:
+    """A path is the user's text: a newline in it must not split the error, nor an escape
+    sequence in it drive the terminal; it is shown as a quoted literal instead."""
+    home = tmp_path / "home"
+    with HierarchicalMemory(home / "agents" / "a", embedder=HashingEmbedder()) as memory:
+        memory.add_fact("User's name is Dana")
+    odd = tmp_path / "p\n\x1b[31mred\u202e.yaml"
+    missing = tiermem(home, "chat", "--agent", "a", "--offline", "--policy", str(odd),
+                      stdin="hello\n")
+    assert missing.returncode == 2 and "Traceback" not in missing.stderr, missing.stderr
+    assert missing.stderr == (f"tiermem: cannot read the policy file {str(odd)!r}: No such "
+                              f"file or directory; check the path\n")
+    odd.write_text("rules: [\n", encoding="utf-8")
+    for args in (("chat", "--offline"), ("forget", "x")):
+        done = tiermem(home, *args, "--agent", "a", "--embedder", "hashing",
+                       "--policy", str(odd), stdin="hello\n")
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.startswith(f"tiermem: {str(odd)!r} is not valid YAML (line ")
+        assert len(done.stderr.splitlines()) == 1 and "\x1b" not in done.stderr
+        assert "\u202e" not in done.stderr
+    odd.write_text("retention:\n  mode: llm\n", encoding="utf-8")
+    done = tiermem(home, "chat", "--agent", "a", "--embedder", "hashing", "--offline",
+                   "--policy", str(odd), stdin="hello\n")
+    assert done.returncode == 2, done.stderr
+    assert f"the privacy policy {str(odd)!r} sets retention.mode: llm" in done.stderr
+    assert len(done.stderr.splitlines()) == 1 and "\x1b" not in done.stderr
+    odd.write_text("rules: []\n", encoding="utf-8")
+    done = tiermem(home, "chat", "--agent", "a", "--embedder", "hashing", "--offline",
+                   "--policy", str(odd), stdin="hello\n")
+    assert done.returncode == 0, done.stderr
+    assert f"tiermem: privacy policy {str(odd)!r}\n" in done.stderr
