@@ -7,9 +7,11 @@ Exit codes: 0 ok; 1 a check, a turn or an operation failed; 2 a usage error
 an unknown agent, an output path that cannot be written, standard output closed,
 or standard input closed for chat or forget -);
 74 standard output could not be written (a full disk behind ``> FILE``; what the
-command did besides printing stands); 129 hung up (SIGHUP: as for 143); 130 interrupted
-(forget, reindex, upgrade, migrate and restore first say on standard error what Ctrl-C
-left and what to run next, each from its own module); 141 the reader of the output went
+command did besides printing stands); 129 hung up (SIGHUP: as for 143); 130 interrupted,
+after one line on standard error saying what Ctrl-C stopped and what it left (forget,
+reindex, upgrade, migrate, restore, eval and a chat's turn read back or know that, each
+in its own module, and raise ``InterruptReported``; agent/interrupted.py has the line of
+every other command, or of those before their work starts); 141 the reader of the output went
 away (``| head``); 143 terminated (SIGTERM: a chat first cancels a turn under way, as
 Ctrl-C does, and gives the terminal back; agent/interrupts.py).
 With standard error closed (``2>&-``) its messages are dropped and the exit
@@ -29,6 +31,7 @@ from collections.abc import Callable, Sequence
 from tiermem.agent.cli_parser import COMMANDS, parse_args
 from tiermem.agent.cli_parser import build_parser as build_parser  # re-exported for callers
 from tiermem.agent.closed_streams import WatchedOutput, raised_by, settle_closed_streams
+from tiermem.agent.interrupts import InterruptReported
 
 EXIT_CODES = ("exit codes: 0 ok, 1 a check or turn failed, 2 usage error "
               "(bad option, unknown agent, unwritable output path), 74 standard output "
@@ -104,7 +107,19 @@ def run(argv: Sequence[str]) -> int:
 
         print(f"tiermem {version()}")
         return 0
-    args = parse_args(argv)
+    args = None
+    try:
+        args = parse_args(argv)
+        return _run(args)
+    except InterruptReported:
+        return 130  # the command said what Ctrl-C left
+    except KeyboardInterrupt:
+        from tiermem.agent.interrupted import interrupted_note
+
+        return _fail(interrupted_note(args), 130)
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.command not in HANDLERS:
         return _fail("name a command: " + ", ".join(COMMANDS) + " (tiermem --help)", code=2)
     from tiermem.agent.errors import LLMConfigError
@@ -142,7 +157,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     sys.stdout = watched = WatchedOutput(given)
     try:
         code = run(sys.argv[1:] if argv is None else argv)
-        sys.stdout.flush()  # a closed pipe shows here, not as a warning at exit
+        try:
+            sys.stdout.flush()  # a closed pipe shows here, not as a warning at exit
+        except KeyboardInterrupt:
+            return _fail("stopped (Ctrl-C) while writing the last of the output, which may "
+                         "be cut short; what the command did stands", 130)
         return code
     except BrokenPipeError:
         # The reader (`| head`) has gone: stop quietly, as other command-line tools do.
@@ -155,8 +174,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if isinstance(exc.__context__, BrokenPipeError):
             return EXIT_BROKEN_PIPE
         raise
-    except KeyboardInterrupt:
-        return 130
+    except KeyboardInterrupt:  # --help, --version: they change nothing
+        return _fail("stopped (Ctrl-C); nothing was changed", 130)
     except OSError as exc:
         # A full disk or a failing device behind `> FILE`: say so, not a traceback.
         if watched.failure is None or not raised_by(exc, watched.failure):

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tiermem.agent.interrupts import InterruptReported
 from tiermem.memory.ops.forget_config import (
     MAX_DELETE_COUNT,
     MODES,
@@ -170,9 +171,9 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         if failure is not None:
             note(failure)
         _report(args, note, result)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         note(interrupted_forget(place, before[0] if before else None, args))
-        raise
+        raise InterruptReported from exc
     return 0 if result.outcome == "matched" else 1
 
 

@@ -36,6 +36,12 @@ class Terminated(SystemExit):
         return signal.Signals(self.signum).name
 
 
+class InterruptReported(KeyboardInterrupt):
+    """Ctrl-C, once the command it stopped has said on standard error what it left: the
+    command line (cli.py) exits 130 without a line of its own. A plain KeyboardInterrupt
+    reaching it gets the command's generic line (agent/interrupted.py)."""
+
+
 #: The signals ``terminate_on_signals`` turns into ``Terminated`` (no SIGHUP on Windows).
 TERMINATING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP")
                     if hasattr(signal, name))

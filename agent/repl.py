@@ -51,12 +51,12 @@ from tiermem.agent.chat_help import hanging
 from tiermem.agent.chat_output import UNANSWERED, error_kind, provider_hint, show_turn, turn_record
 from tiermem.agent.closed_streams import is_output_failure
 from tiermem.agent.errors import ProviderError
-from tiermem.agent.interrupts import Terminated, terminate_on_signals
+from tiermem.agent.interrupts import InterruptReported, Terminated, terminate_on_signals
 from tiermem.agent.line_input import OverlongLine, typed_text
 from tiermem.agent.loop import Agent
 from tiermem.agent.prompt_keys import read_line
 from tiermem.agent.slash_commands import SlashCommands, is_command
-from tiermem.agent.terminal import TerminalConsole
+from tiermem.agent.terminal import TerminalConsole, printable
 from tiermem.memory.errors import InvalidInputError, TiermemError
 from tiermem.tools.safe_text import safe_text
 
@@ -78,6 +78,43 @@ CANCELLED = f"{TURN_CANCELLED} (Ctrl-C again or /exit to leave)"
 LEAVE_HINT = "press Ctrl-C again or type /exit to leave"
 
 
+#: What each slash command that writes leaves when Ctrl-C stops it; the others only read
+#: or hold for the session, and leave nothing changed.
+_STOPPED_WRITES = {
+    "/snapshot": "a snapshot file is written whole or not at all",
+    "/history": "the prompt history is cleared whole or not at all",
+}
+
+
+#: ``ChatRepl.running`` once a turn is saved, while it is shown.
+SHOWING_TURN = "turn"
+
+
+def piped_stop_note(command: str | None, agent: str, store: str | None) -> str:
+    """The line a piped chat ends with when Ctrl-C stops it between lines or during the
+    slash command ``command`` (not a turn: that rolls back and says so itself)."""
+    rest = "the lines before it were handled, and none after it was read"
+    if command is None:
+        return f"chat stopped (Ctrl-C) while waiting for the next line; {rest}"
+    if command == SHOWING_TURN:
+        return (f"chat stopped (Ctrl-C) after its turn was saved, while showing it (/recall "
+                f"finds it); {rest}")
+    return f"chat stopped (Ctrl-C) during {stopped_command(command, agent, store)}; {rest}"
+
+
+def stopped_command(command: str, agent: str, store: str | None) -> str:
+    """The slash command ``command`` that Ctrl-C stopped, and what it left."""
+    from tiermem.agent.place import store_flag
+
+    if command == "/forget":
+        finish = f"tiermem forget --agent {agent}{store_flag(store)} --finish-erasures"
+        effect = (f"what it forgot before that stays forgotten, and `{finish}` completes an "
+                  f"erasure it left")
+    else:
+        effect = _STOPPED_WRITES.get(command, "it changed nothing")
+    return f"{printable(command)}: {effect}"
+
+
 class ChatRepl:
     """One chat session over an ``Agent``."""
 
@@ -96,6 +133,9 @@ class ChatRepl:
         self.interactive = False
         self.cancelled = False  # the last line's turn was cancelled by Ctrl-C
         self._error: dict[str, str] | None = None
+        self.store = store
+        #: The slash command under way (its name), for what Ctrl-C stopped.
+        self.running: str | None = None
         self.commands = SlashCommands(agent, self, home, store)
 
     # -- loops ----------------------------------------------------------------------------
@@ -121,14 +161,29 @@ class ChatRepl:
             return self._read_piped(lines)
 
     def _read_piped(self, lines: Iterable[str | OverlongLine]) -> int:
-        for line in lines:
-            if isinstance(line, OverlongLine):
-                self.refuse(line)
-            elif not self.handle(line.rstrip("\r\n")):
-                break
-            if self.agent.memory.store.lost:
-                self._write_error(f"tiermem: {STORE_LOST}\n")
-                break
+        try:
+            for line in lines:
+                if isinstance(line, OverlongLine):
+                    self.refuse(line)
+                elif not self.handle(line.rstrip("\r\n")):
+                    break
+                self.running = None
+                if self.agent.memory.store.lost:
+                    self._write_error(f"tiermem: {STORE_LOST}\n")
+                    break
+        except InterruptReported:
+            raise  # a turn: it said what it rolled back or kept
+        except KeyboardInterrupt as exc:
+            # Between lines, or during a slash command: the run ends as for a turn (130),
+            # saying where it stopped, and with --json a record for the command's line.
+            command, self.running = self.running, None
+            said = piped_stop_note(command, self.agent_name, self.store)
+            self._write_error(f"tiermem: {said}\n")
+            if command is not None and self.json_lines:
+                with contextlib.suppress(OSError, ValueError):
+                    self.emit({"command": command, "output": "",
+                               "error": {"kind": "cancelled", "message": said}})
+            raise InterruptReported from exc
         return 1 if self.failures else 0
 
     def refuse(self, line: OverlongLine) -> None:
@@ -171,6 +226,7 @@ class ChatRepl:
                 leave_armed = False
                 if not self.handle(line):
                     return 0
+                self.running = None
                 if self.agent.memory.store.lost:
                     self._write_error(f"tiermem: {STORE_LOST_INTERACTIVE}\n")
                     return 1
@@ -178,9 +234,14 @@ class ChatRepl:
             except EOFError:
                 return self._bye()
             except KeyboardInterrupt:
+                stopped, self.running = self.running, None
                 if leave_armed:
                     return self._bye()
                 leave_armed, note = True, LEAVE_HINT
+                if stopped is not None and stopped != SHOWING_TURN:
+                    # A slash command cut short: say so, or it reads as having had no effect.
+                    said = stopped_command(stopped, self.agent_name, self.store)
+                    note = f"stopped (Ctrl-C) {escape(said)}; {LEAVE_HINT}"
 
     def _bye(self) -> int:
         with contextlib.suppress(KeyboardInterrupt):  # pressed again while leaving: leave
@@ -213,7 +274,9 @@ class ChatRepl:
                     with contextlib.suppress(OSError, ValueError):
                         self.emit(turn_record(text, None, {"kind": "cancelled",
                                                            "message": TURN_CANCELLED}))
-                raise
+                if ending:
+                    raise
+                raise InterruptReported from exc
             self.cancelled = True
             self.console.print(f"[yellow]{CANCELLED}[/yellow]")
             return True
@@ -227,6 +290,7 @@ class ChatRepl:
                 raise
             self.report_defect(exc, "this turn was not completed and its memory changes were "
                                     "rolled back")
+        self.running = SHOWING_TURN if result is not None else None
         if result is not None and result.stopped:
             # The agent cut the turn short (the step cap, unreadable tool calls): what it
             # did stands, but a script must not read the line as answered.
@@ -245,7 +309,7 @@ class ChatRepl:
             # Ctrl-C came as the turn was being saved: held, it let the turn finish, but the
             # run must still stop, as for a press a moment earlier.
             self._write_error(f"tiermem: {INTERRUPTED_AT_COMMIT}\n")
-            raise KeyboardInterrupt
+            raise InterruptReported
         if result is not None and self.agent.terminated_at_commit is not None:
             ended = Terminated(self.agent.terminated_at_commit)  # as the turn was saved
             self._write_error(f"tiermem: {ended.name}: {TERMINATED_AT_COMMIT}\n")
@@ -300,6 +364,12 @@ class ChatRepl:
 
     # -- slash commands (agent/slash_commands.py) --------------------------------------------
     def command(self, text: str) -> bool:
+        self.running = text.partition(" ")[0]
+        keep = self._command(text)
+        self.running = None
+        return keep
+
+    def _command(self, text: str) -> bool:
         if not self.json_lines:
             return self.commands.run(text)
         shown, self.console = self.console, TerminalConsole(file=io.StringIO(), width=120,

@@ -14,6 +14,8 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+from tiermem.agent.interrupts import InterruptReported
+
 #: The restore's own word for what the library calls ``replace=True``.
 _LIBRARY_ADVICE = "pass replace=True"
 _GIVE_A_SNAPSHOT = "give a file that /snapshot or HierarchicalMemory.snapshot() wrote"
@@ -44,9 +46,9 @@ def cmd_restore(args: argparse.Namespace, note: Callable[[str], None]) -> int:
             restored = True
             print(f"restored agent {place.name} from {source}: {len(memory.core)} facts in "
                   f"core, {len(memory.archival)} passages, {len(memory.recall)} messages")
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         note(_interrupted(place.name, source, restored, place.dsn is not None))
-        raise
+        raise InterruptReported from exc
     except SnapshotError as exc:
         said = str(exc)
         if "already holds a memory" in said:

@@ -16,6 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tiermem.agent.interrupts import InterruptReported
+
 if TYPE_CHECKING:
     from tiermem.agent.place import AgentPlace
 
@@ -63,9 +65,9 @@ def cmd_reindex(args: argparse.Namespace, note: Callable[[str], None]) -> int:
                 embedder=embedder, progress=progress, **where) as memory:
             print(f"re-embedded {len(memory.archival)} passages and the recall log "
                   f"with {memory.embedder.id}")
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         note(_interrupted_reindex(args, place, last[0] if last else None))
-        raise
+        raise InterruptReported from exc
     return 0
 
 
@@ -147,9 +149,9 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
             stage = "done"
         finally:
             target.close()
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         note(_interrupted_migrate(stage, args.target))
-        raise
+        raise InterruptReported from exc
     except TargetHoldsMemoryError as exc:
         # The library names its own call; a person needs the command, with the --to given.
         remedy = (f"migrate into a new agent or an empty database, or delete that agent "

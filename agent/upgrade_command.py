@@ -17,6 +17,7 @@ import argparse
 import shlex
 from collections.abc import Callable
 
+from tiermem.agent.interrupts import InterruptReported
 from tiermem.agent.place import AgentPlace, store_flag
 from tiermem.memory.errors import InvalidInputError, OlderSchemaError, UnfinishedStoreError
 from tiermem.memory.validation import validate_agent_name
@@ -43,9 +44,9 @@ def cmd_upgrade(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     try:
         with place.in_use(note):
             done = upgrade_backend(place.dsn or str(place.home), place.name)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         note(interrupted_upgrade(place, args.store))
-        raise
+        raise InterruptReported from exc
     # A migrate or restore that marked the memory and stopped: its schema is current but
     # it holds no memory, which no upgrade makes. That is all there is to say then.
     unfinished = _copy_unfinished(place)

@@ -4,7 +4,9 @@ signal handler raises KeyboardInterrupt the same way), never by a timer."""
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -158,3 +160,154 @@ def test_restore_stopped_says_the_home_is_as_it_was(
         "aside and was never moved into place: agent ada's home is as it was. Run the same "
         "`tiermem restore` again\n")
     assert database_digest(ada) == before
+
+
+class _Stdin(io.BytesIO):
+    """Piped standard input whose reads raise KeyboardInterrupt once ``lines`` are read
+    (Ctrl-C while the chat waits for more)."""
+
+    def __init__(self, lines: bytes, then_ctrl_c: bool) -> None:
+        super().__init__(lines)
+        self.then_ctrl_c = then_ctrl_c
+
+    def isatty(self) -> bool:
+        return False
+
+    def _ended(self, got: bytes) -> bytes:
+        if not got and self.then_ctrl_c:
+            raise KeyboardInterrupt
+        return got
+
+    def read(self, size: int | None = -1) -> bytes:
+        return self._ended(super().read(size))
+
+    def read1(self, size: int = -1) -> bytes:
+        return self._ended(super().read1(size))
+
+    def readinto(self, buffer: Any) -> int:
+        got = super().readinto(buffer)
+        self._ended(b"x" if got else b"")
+        return got
+
+
+def _pipe_in(monkeypatch: pytest.MonkeyPatch, text: str, then_ctrl_c: bool = False) -> None:
+    stream = io.TextIOWrapper(_Stdin(text.encode(), then_ctrl_c), encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", stream)
+
+
+def test_piped_chat_stopped_during_a_slash_command_says_so_and_what_it_left(
+        ada: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    _ctrl_c_once(monkeypatch, HierarchicalMemory, "diagnostics")
+    _pipe_in(monkeypatch, "hello there\n/diagnostics\nnever read\n")
+    command = ["chat", "--agent", "ada", "--embedder", "hashing", "--offline"]
+    assert main(command) == 130
+    err = capsys.readouterr().err
+    assert err.endswith(
+        "tiermem: chat stopped (Ctrl-C) during /diagnostics: it changed nothing; the lines "
+        "before it were handled, and none after it was read\n"), err
+    with HierarchicalMemory(ada, embedder=HashingEmbedder(), read_only=True) as memory:
+        said = [r["content"] for r in memory.recall.iter_rows() if r["role"] == "user"]
+    assert "hello there" in said and "never read" not in said
+    # With --json the command's line gets its record, as a cancelled turn's does.
+    _ctrl_c_once(monkeypatch, HierarchicalMemory, "diagnostics")
+    _pipe_in(monkeypatch, "/diagnostics\n")
+    assert main([*command, "--json"]) == 130
+    done = capsys.readouterr()
+    [record] = [json.loads(line) for line in done.out.splitlines()]
+    assert record["command"] == "/diagnostics" and record["error"]["kind"] == "cancelled"
+    assert done.err.endswith(record["error"]["message"] + "\n")
+
+
+def test_piped_chat_stopped_while_waiting_for_input_says_what_was_handled(
+        ada: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    _pipe_in(monkeypatch, "hello there\n", then_ctrl_c=True)
+    assert main(["chat", "--agent", "ada", "--embedder", "hashing", "--offline"]) == 130
+    done = capsys.readouterr()
+    assert done.err.endswith(
+        "tiermem: chat stopped (Ctrl-C) while waiting for the next line; the lines before it "
+        "were handled, and none after it was read\n"), done.err
+    assert "Traceback" not in done.err
+
+
+def test_diagnostics_and_config_stopped_say_nothing_was_changed(
+        ada: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from tiermem.agent import settings
+
+    before = database_digest(ada)
+    _ctrl_c_once(monkeypatch, HierarchicalMemory, "diagnostics")
+    assert main(["diagnostics", "--agent", "ada"]) == 130
+    assert capsys.readouterr() == ("", (
+        "tiermem: diagnostics stopped (Ctrl-C); nothing was changed: it only reads the memory "
+        "(a report file is written whole or not at all)\n"))
+    _ctrl_c_once(monkeypatch, settings, "print_settings")
+    assert main(["config", "--agent", "ada"]) == 130
+    assert capsys.readouterr().err == (
+        "tiermem: config stopped (Ctrl-C); nothing was changed: it only showed the settings\n")
+    assert database_digest(ada) == before
+    _ctrl_c_once(monkeypatch, settings, "change_setting")
+    assert main(["config", "--agent", "ada", "core_limit", "500"]) == 130
+    assert capsys.readouterr().err == (
+        "tiermem: config stopped (Ctrl-C); the change to core_limit is stored whole or not at "
+        "all: `tiermem config --agent ada core_limit` shows which\n")
+
+
+@pytest.mark.parametrize(("argv", "says"), [
+    (["doctor", "--base-url", "http://127.0.0.1:9/v1"],
+     "doctor stopped (Ctrl-C); nothing was changed: it only sends test requests to the model "
+     "server"),
+    (["index", "--agent", "ada"],
+     "index stopped (Ctrl-C); a search graph is saved whole or not at all, and the memory's "
+     "data is unchanged: run `tiermem index --agent ada` again to build what is missing"),
+    (["scenario", "allergy"],
+     "scenario stopped (Ctrl-C) before its report; its memory under $TIERMEM_HOME/scenarios "
+     "is left partial, and the next run starts it afresh"),
+    (["benchmark", "--quick"],
+     "benchmark stopped (Ctrl-C) before its report; it works in temporary directories, so "
+     "nothing else was changed"),
+    (["pg", "status"],
+     "pg status stopped (Ctrl-C); nothing was changed: it only asks whether the server runs"),
+    (["pg", "start", "--dir", "/tmp/x"],
+     "pg start stopped (Ctrl-C); the server may be left starting or stopping: `tiermem pg "
+     "status --dir /tmp/x` says whether it runs, `tiermem pg stop --dir /tmp/x` stops it"),
+    (["drop-agent", "--agent", "ada", "--store", "postgresql:///x", "--yes"],
+     "drop-agent stopped (Ctrl-C); agent 'ada' is deleted in one transaction, so it is "
+     "either gone or as it was: the same `tiermem drop-agent` again deletes it, or says it "
+     "is gone"),
+    (["forget", "--agent", "ada", "--erase-forgotten"],
+     "forget stopped (Ctrl-C); an erasure commits whole or not at all: run the same command "
+     "again to finish it (it says when nothing is left to erase)"),
+    (["forget", "--agent", "ada", "some text"],
+     "forget stopped (Ctrl-C) before it changed anything"),
+    (["chat", "--agent", "ada"],
+     "chat stopped (Ctrl-C) before it read any input; no message was sent or kept"),
+    (["eval", "locomo", "--data", "x"], "eval stopped (Ctrl-C) before it changed anything"),
+])
+def test_every_command_stopped_where_it_says_nothing_itself_gets_one_line(
+        ada: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        argv: list[str], says: str) -> None:
+    """Ctrl-C as a command starts (loading its modules, opening the memory): one line on
+    standard error, exit 130, never a bare exit or a traceback."""
+    import tiermem.cli as cli
+
+    def stopped(command: str) -> Any:
+        def body(args: Any, note: Any) -> int:
+            raise KeyboardInterrupt
+        return body
+
+    monkeypatch.setattr(cli, "handler", stopped)
+    assert main(argv) == 130
+    assert capsys.readouterr() == ("", f"tiermem: {says}\n")
+
+
+def test_every_command_has_a_line_for_ctrl_c() -> None:
+    from tiermem.agent.cli_parser import COMMANDS, parse_args
+    from tiermem.agent.interrupted import interrupted_note
+
+    samples = {"pg": ["pg", "stop"], "migrate": ["migrate", "--from", "a", "--to", "b"],
+               "restore": ["restore", "f.json", "--agent", "a"],
+               "eval": ["eval", "locomo", "--data", "x"],
+               "drop-agent": ["drop-agent", "--agent", "a"]}
+    for command in COMMANDS:
+        args = parse_args(samples.get(command, [command]))
+        said = interrupted_note(args)
+        assert said.startswith(f"{command} ") and " stopped (Ctrl-C)" in said, said

@@ -1,0 +1,70 @@
+"""The line Ctrl-C leaves on standard error when the command it stopped said nothing itself.
+
+``forget``, ``reindex``, ``migrate``, ``upgrade``, ``restore``, ``eval`` and a chat
+read back or know what they left and say so (raising ``InterruptReported``); every
+other command gets one line here, from what the command can have changed: which
+is nothing for the commands that only read, and for the others what stands and
+how to check. cli.py writes it and exits 130.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from tiermem.agent.place import store_flag
+
+#: What each command that only reads can have changed: nothing.
+_READS_ONLY = {
+    "diagnostics": "it only reads the memory (a report file is written whole or not at all)",
+    "doctor": "it only sends test requests to the model server",
+    "pg status": "it only asks whether the server runs",
+}
+
+
+def interrupted_note(args: argparse.Namespace | None) -> str:
+    """The ``tiermem:`` line for Ctrl-C during ``args``'s command (None: before one was
+    read from the command line)."""
+    command = getattr(args, "command", None)
+    if args is None or command is None:
+        return "stopped (Ctrl-C) before a command started; nothing was changed"
+    if command == "pg":
+        command = f"pg {args.action}"  # start, stop or status: each leaves its own
+    if command in _READS_ONLY:
+        return f"{command} stopped (Ctrl-C); nothing was changed: {_READS_ONLY[command]}"
+    agent = getattr(args, "agent", None)
+    where = store_flag(getattr(args, "store", None))
+    if command == "config":
+        if getattr(args, "value", None) is None:
+            return "config stopped (Ctrl-C); nothing was changed: it only showed the settings"
+        return (f"config stopped (Ctrl-C); the change to {args.setting} is stored whole or not "
+                f"at all: `tiermem config{where} --agent {agent} {args.setting}` shows which")
+    if command == "chat":
+        return "chat stopped (Ctrl-C) before it read any input; no message was sent or kept"
+    if command == "index":
+        return (f"index stopped (Ctrl-C); a search graph is saved whole or not at all, and "
+                f"the memory's data is unchanged: run `tiermem index{where} --agent {agent}` "
+                f"again to build what is missing")
+    if command == "scenario":
+        return ("scenario stopped (Ctrl-C) before its report; its memory under "
+                "$TIERMEM_HOME/scenarios is left partial, and the next run starts it afresh")
+    if command == "benchmark":
+        return ("benchmark stopped (Ctrl-C) before its report; it works in temporary "
+                "directories, so nothing else was changed")
+    if command in ("pg start", "pg stop"):
+        option = f" --dir {args.dir}" if getattr(args, "dir", None) else ""
+        return (f"{command} stopped (Ctrl-C); the server may be left starting or stopping: "
+                f"`tiermem pg status{option}` says whether it runs, `tiermem pg stop{option}` "
+                f"stops it")
+    if command == "drop-agent":
+        return (f"drop-agent stopped (Ctrl-C); agent {agent!r} is deleted in one transaction, "
+                f"so it is either gone or as it was: the same `tiermem drop-agent` again "
+                f"deletes it, or says it is gone")
+    if command == "forget" and (args.erase_forgotten or args.finish_erasures):
+        return ("forget stopped (Ctrl-C); an erasure commits whole or not at all: run the "
+                "same command again to finish it (it says when nothing is left to erase)")
+    # forget, reindex, migrate, upgrade, restore and eval say what they left once their
+    # work starts; this is Ctrl-C before it, while they check and open what they need.
+    return f"{command} stopped (Ctrl-C) before it changed anything"
+
+
+__all__ = ["interrupted_note"]
