@@ -123,7 +123,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.command not in HANDLERS:
         return _fail("name a command: " + ", ".join(COMMANDS) + " (tiermem --help)", code=2)
     from tiermem.agent.errors import LLMConfigError
-    from tiermem.agent.home import NoSuchAgentError
+    from tiermem.agent.home import EmptyHomeVariableError, NoSuchAgentError
     from tiermem.agent.library_notes import library_notes
     from tiermem.agent.place import StoreOptionError
     from tiermem.agent.store_errors import cli_message
@@ -133,7 +133,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         with library_notes(_note):
             return handler(args.command)(args, _note)
-    except (NoSuchAgentError, OutputPathError, StoreOptionError) as exc:
+    except (NoSuchAgentError, OutputPathError, StoreOptionError, EmptyHomeVariableError) as exc:
         return _fail(str(exc), 2)
     except LLMConfigError as exc:
         # The model options or their environment (a base URL without a model, a bad

@@ -29,9 +29,35 @@ class NoSuchAgentError(InvalidInputError):
     """An inspection or maintenance command named an agent that has no home."""
 
 
+class EmptyHomeVariableError(InvalidInputError):
+    """``TIERMEM_HOME`` is set to nothing: a usage error, not a quiet ``~/.tiermem``."""
+
+
+#: The variable that moves every agent home (and ``tiermem pg``'s server) elsewhere.
+HOME_VARIABLE = "TIERMEM_HOME"
+
+
+def home_variable() -> str | None:
+    """``$TIERMEM_HOME``, None when it is unset; set but empty (or only spaces) it is
+    refused. ``TIERMEM_HOME=$DIR`` with ``DIR`` unset means some directory, not the
+    user's real agents in ``~/.tiermem``, which a forget, a restore --replace or a
+    config change would then act on."""
+    given = os.environ.get(HOME_VARIABLE)
+    if given is None:
+        return None
+    if not given.strip():
+        raise EmptyHomeVariableError(
+            f"{HOME_VARIABLE} is set but empty (an unset shell variable?); set it to the "
+            f"directory to keep agent homes in, or unset it (`unset {HOME_VARIABLE}`) to "
+            f"use ~/.tiermem")
+    return given
+
+
 def tiermem_home() -> Path:
-    """The root of all agent homes; ``$TIERMEM_HOME`` overrides ``~/.tiermem``."""
-    return Path(os.environ.get("TIERMEM_HOME") or Path.home() / ".tiermem").expanduser()
+    """The root of all agent homes; ``$TIERMEM_HOME`` overrides ``~/.tiermem``
+    (``EmptyHomeVariableError`` when it is set but empty)."""
+    given = home_variable()
+    return Path(given).expanduser() if given is not None else Path.home() / ".tiermem"
 
 
 def agent_home(name: str) -> Path:

@@ -208,8 +208,11 @@ def cmd_drop_agent(args: argparse.Namespace, note: Callable[[str], None]) -> int
 
 
 def cmd_pg(args: argparse.Namespace, note: Callable[[str], None]) -> int:
+    from tiermem.agent.home import home_variable
     from tiermem.memory.store.postgres.local_server import LocalPostgres, default_data_dir
 
+    if args.dir is None:
+        home_variable()  # refused set but empty, as every other command refuses it
     server = LocalPostgres(args.dir or default_data_dir())
     if args.action == "start":
         dsn = server.start()

@@ -89,3 +89,28 @@ def test_an_empty_model_endpoint_or_input_is_a_usage_error(
         build_parser().parse_args(list(args))
     assert stopped.value.code == 2
     assert f"argument {option}: the value is empty; give " in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value", ["", "  "])
+def test_an_empty_tiermem_home_is_a_usage_error_not_the_default_home(
+        tmp_path: Path, value: str) -> None:
+    """`TIERMEM_HOME=$DIR tiermem ...` with DIR unset: the real agents in ~/.tiermem must
+    not stand in for the ones meant (a forget or a config change would act on them)."""
+    user = tmp_path / "user"
+    real = user / ".tiermem"
+    seeded = tiermem(real, "chat", "--agent", "a", "--embedder", "hashing", stdin="hi\n")
+    assert seeded.returncode == 0, seeded.stderr
+    before = sorted(str(p) for p in user.rglob("*"))
+    env = {**cli_env(real), "TIERMEM_HOME": value, "HOME": str(user)}
+    for args in (("diagnostics", "--agent", "a"), ("config", "--agent", "a", "core_limit", "9"),
+                 ("chat", "--agent", "b"), ("forget", "--agent", "a", "hi"),
+                 ("pg", "status")):
+        done = subprocess.run([sys.executable, str(ROOT / "cli.py"), *args], cwd=tmp_path,
+                              env=env, input="hello\n", capture_output=True, text=True,
+                              check=False)
+        assert done.returncode == 2, (args, done.stdout, done.stderr)
+        assert done.stderr == (
+            "tiermem: TIERMEM_HOME is set but empty (an unset shell variable?); set it to the "
+            "directory to keep agent homes in, or unset it (`unset TIERMEM_HOME`) to use "
+            "~/.tiermem\n"), args
+    assert sorted(str(p) for p in user.rglob("*")) == before
