@@ -19,7 +19,14 @@ from collections.abc import Callable
 
 from tiermem.agent.interrupts import InterruptReported
 from tiermem.agent.place import AgentPlace, store_flag
-from tiermem.memory.errors import InvalidInputError, OlderSchemaError, UnfinishedStoreError
+from tiermem.memory.errors import (
+    EMPTY_FILE_CAUSES,
+    EmptyStoreFileError,
+    InvalidInputError,
+    OlderSchemaError,
+    UnfinishedStoreError,
+)
+from tiermem.memory.text.shown import shown_path
 from tiermem.memory.validation import validate_agent_name
 
 
@@ -30,6 +37,7 @@ def cmd_upgrade(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.memory.output_file import emit_json, output_path
     from tiermem.memory.store.opening import upgrade_backend
     from tiermem.memory.store.sqlite import DB_FILE
+    from tiermem.memory.store.sqlite.connection import is_empty_file
 
     if args.home is not None:
         home = args.home.expanduser().absolute()
@@ -41,6 +49,7 @@ def cmd_upgrade(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     else:
         place = agent_place(args.agent or DEFAULT_AGENT, args.store, existing=True)
     json_path = output_path(args.json)
+    was_empty = place.dsn is None and is_empty_file(place.home / DB_FILE)
     try:
         with place.in_use(note):
             done = upgrade_backend(place.dsn or str(place.home), place.name)
@@ -60,7 +69,10 @@ def cmd_upgrade(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     if unfinished is not None:
         note(unfinished)
         return 1
-    if done.finished_creating:
+    if done.finished_creating and was_empty:
+        said = (f"created a new, empty memory for agent {place.name} in its empty {DB_FILE} "
+                f"(0 bytes before); it is at schema {done.current}")
+    elif done.finished_creating:
         said = (f"finished creating agent {place.name}'s memory, which the process creating "
                 f"it left unfinished; it is at schema {done.current} and holds nothing yet")
     elif done.held is not None:
@@ -119,6 +131,15 @@ def upgrade_advice(exc: OlderSchemaError | UnfinishedStoreError, agent: str,
     or one whose creation was cut short: the command that upgrades or finishes it
     (``options``: what it needs to find the memory, from ``upgrade_option``)."""
     command = f"tiermem upgrade{options}"
+    if isinstance(exc, EmptyStoreFileError):
+        # restore takes an agent's name, not a directory (--home).
+        restore = ("" if "--home" in options else
+                   f", or bring a snapshot back with `tiermem restore FILE --agent "
+                   f"{shlex.quote(agent)} --replace`")
+        return (f"agent {agent}'s memory file {shown_path(exc.path)} is empty (0 bytes): "
+                f"{EMPTY_FILE_CAUSES}. If the agent had a memory, it is not in this file: copy "
+                f"it again from where it came (with no session open){restore}; to start the "
+                f"agent afresh, run `{command}`, which creates an empty memory there")
     if isinstance(exc, UnfinishedStoreError):
         return (f"agent {agent}'s memory was never finished being created (the process "
                 f"creating it stopped first) and holds nothing yet; run `{command}` to finish "

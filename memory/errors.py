@@ -176,6 +176,30 @@ class UnfinishedStoreError(StoreError):
         return (type(self), (self.where, self.found))
 
 
+#: What an empty memory database file is, and the way to keep a memory it should hold.
+EMPTY_FILE_CAUSES = ("nothing was ever written to it (a process creating the memory stopped "
+                     "at its very start, or the file was made outside tiermem: `touch`, a "
+                     "copy or download cut short by a full disk)")
+
+
+class EmptyStoreFileError(UnfinishedStoreError):
+    """A memory database that is an empty file (0 bytes): as an unfinished creation, an
+    open for writing creates a new, empty memory in it; but the file may be a copy cut
+    short, whose memory is still where it was copied from. ``path`` is the file."""
+
+    def __init__(self, path: str, found: int = 0) -> None:
+        self.path = path
+        self.where, self.found = f"the memory database {path}", found
+        StoreError.__init__(
+            self, f"{self.where} is an empty file (0 bytes): {EMPTY_FILE_CAUSES}. If it "
+                  f"should hold a memory, that memory is not in it: copy it again from where "
+                  f"it came (with no session open), or restore a snapshot; else open it once "
+                  f"for writing (without read_only) to create a new, empty memory in it")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.path, self.found))
+
+
 class UnfinishedCopyError(StoreError):
     """A copy into this memory (``operation``) marked it and stopped before its rows
     committed: it holds no memory yet (the copy rolled back), and running the copy again

@@ -58,6 +58,8 @@ SAMPLES: dict[str, list[Sample]] = {
     "tiermem.memory.errors.ReindexIncompleteError": [lambda c: c("minilm-l6-v2", 40, 120)],
     "tiermem.memory.errors.OlderSchemaError": [lambda c: c("agent home /h/agents/ada", 7, 9)],
     "tiermem.memory.errors.UnfinishedStoreError": [lambda c: c("agent home /h/agents/ada", 3)],
+    "tiermem.memory.errors.EmptyStoreFileError": [
+        lambda c: c("/h/agents/ada/memory.sqlite3"), lambda c: c("/h/a/memory.sqlite3", 0)],
     "tiermem.memory.errors.NewerSchemaError": [lambda c: c("agent home /h/agents/ada", 12, 9)],
     "tiermem.memory.errors.StoreBusyError": [lambda c: c("the database is locked")],
     "tiermem.memory.errors.StoreClosedError": [lambda c: c("the memory was closed")],
@@ -106,6 +108,7 @@ SAMPLES: dict[str, list[Sample]] = {
         lambda c: c("the prompt does not fit", advice=None),
     ],
     "tiermem.agent.home.NoSuchAgentError": [lambda c: c("no agent named ada")],
+    "tiermem.agent.home.EmptyHomeVariableError": [lambda c: c("TIERMEM_HOME is set but empty")],
     "tiermem.agent.place.StoreOptionError": [lambda c: c("--store names no database")],
     "tiermem.tools.declare.ToolDefinitionError": [lambda c: c("the tool has no docstring")],
     "tiermem.tools.declare.ToolError": [lambda c: c("no fact with that id")],

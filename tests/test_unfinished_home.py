@@ -129,3 +129,60 @@ def test_another_programs_database_is_never_taken_for_a_memory(
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
         assert conn.execute("PRAGMA user_version").fetchone()[0] == user_version
 
+
+
+@pytest.fixture
+def empty_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Agent ada's home whose database is a file of 0 bytes (`touch`, a copy cut short)."""
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    home = tmp_path / "agents" / "ada"
+    home.mkdir(parents=True, mode=0o700)
+    (home / DB_FILE).touch(mode=0o600)
+    return home
+
+
+def test_an_empty_database_file_is_named_as_such_with_the_ways_to_keep_a_memory(
+        empty_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Not 'the process creating it stopped': the file may be a copy cut short, whose
+    memory is still at its source; the reading commands say so and change nothing."""
+    from tiermem.memory.errors import EmptyStoreFileError
+
+    with pytest.raises(EmptyStoreFileError, match=r"is an empty file \(0 bytes\)") as info:
+        HierarchicalMemory(empty_file, embedder=HashingEmbedder(), read_only=True)
+    assert isinstance(info.value, UnfinishedStoreError)  # callers catching that still do
+    copy = pickle.loads(pickle.dumps(info.value))
+    assert (type(copy), str(copy), copy.path) == (EmptyStoreFileError, str(info.value),
+                                                  info.value.path)
+    for command in (["diagnostics", "--agent", "ada"], ["config", "--agent", "ada"]):
+        assert main(command) == 1
+        done = capsys.readouterr()
+        assert done.out == ""
+        assert done.err == (
+            f"tiermem: agent ada's memory file {empty_file / DB_FILE} is empty (0 bytes): "
+            f"nothing was ever written to it (a process creating the memory stopped at its "
+            f"very start, or the file was made outside tiermem: `touch`, a copy or download "
+            f"cut short by a full disk). If the agent had a memory, it is not in this file: "
+            f"copy it again from where it came (with no session open), or bring a snapshot "
+            f"back with `tiermem restore FILE --agent ada --replace`; to start the agent "
+            f"afresh, run `tiermem upgrade --agent ada`, which creates an empty memory "
+            f"there\n")
+        assert (empty_file / DB_FILE).stat().st_size == 0
+    assert main(["upgrade", "--agent", "ada"]) == 0
+    done = capsys.readouterr()
+    assert done.out.startswith("created a new, empty memory for agent ada in its empty "
+                               "memory.sqlite3 (0 bytes before); it is at schema ")
+    assert "was an empty file (0 bytes)" in done.err and "copy it again" in done.err
+    assert main(["diagnostics", "--agent", "ada", "--json"]) == 0
+    assert "empty file" not in capsys.readouterr().err  # said once, when it was made
+
+
+def test_a_chat_on_an_empty_database_file_says_it_made_a_new_memory_there(
+        empty_file: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"hello\n")))
+    assert main(["chat", "--agent", "ada", "--embedder", "hashing", "--offline"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("was an empty file (0 bytes)") == 1, err
+    assert "A new, empty memory was created in it" in err

@@ -12,6 +12,7 @@ import sqlite3
 from pathlib import Path
 
 from tiermem.memory.errors import (
+    EmptyStoreFileError,
     NewerSchemaError,
     OlderSchemaError,
     StoreError,
@@ -99,12 +100,23 @@ def configure_writer(conn: sqlite3.Connection, on_disk: bool, durability: str) -
         conn.execute(f"PRAGMA synchronous = {DURABILITY[durability]}")
 
 
+def is_empty_file(database: Path) -> bool:
+    """Whether ``database`` is a file of 0 bytes (a ``touch``, a copy cut short, a
+    creation stopped before SQLite wrote its first page)."""
+    try:
+        return database.stat().st_size == 0
+    except OSError:
+        return False
+
+
 # -- schema -----------------------------------------------------------------------------
 def check_schema_readable(conn: sqlite3.Connection, database: Path | None) -> None:
     """Refuse a database a read-only open cannot read as it is: older (it would have to
     be migrated, which writes), left unfinished, newer, or not a memory at all."""
     refuse_foreign(conn, database)
     version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if database is not None and is_empty_file(database):
+        raise EmptyStoreFileError(str(database), version)
     if version < SCHEMA_VERSION and _holds_nothing(conn):
         # Every open that creates a memory runs all migrations then stores its
         # settings, and every older tiermem stored settings too: a database without

@@ -15,6 +15,7 @@ rolled-back transaction leaves them exactly as the database is.
 from __future__ import annotations
 
 import contextlib
+import logging
 import secrets
 import sqlite3
 import threading
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from tiermem.memory.errors import (
+    EMPTY_FILE_CAUSES,
     InvalidInputError,
     ReadOnlyError,
     StoreClosedError,
@@ -38,6 +40,7 @@ from tiermem.memory.store.sqlite.connection import (
     connect,
     connect_read_only,
     create_private,
+    is_empty_file,
     make_home,
     refuse_foreign,
     refuse_newer_schema,
@@ -67,6 +70,8 @@ from tiermem.memory.store.sqlite.schema import migrate
 from tiermem.memory.store.sqlite.vectors import FaissIndex
 from tiermem.memory.store.sqlite.writer_lock import WriterLock, writer_lock_held
 from tiermem.memory.store.vector_choice import checked_ef_search, checked_vector_index
+
+_log = logging.getLogger(__name__)
 
 
 class SQLiteStore(NestedTransactions):
@@ -127,6 +132,8 @@ class SQLiteStore(NestedTransactions):
         #: What ``PRAGMA data_version`` said when this reader last caught up.
         self._data_version = 0
         self._init_transactions()
+        #: The database was an empty file (0 bytes) before this open made a memory of it.
+        self.was_empty_file = False
         if home is not None and not read_only:
             try:
                 make_home(home)
@@ -135,6 +142,7 @@ class SQLiteStore(NestedTransactions):
                                  f"choose a directory this user can write") from None
             self._writer = WriterLock(home)
             self._writer.acquire()
+            self.was_empty_file = is_empty_file(home / db_file)
             create_private(home / db_file)
         try:
             if self.database is not None and read_only:
@@ -152,6 +160,12 @@ class SQLiteStore(NestedTransactions):
                 configure_writer(self.conn, home is not None, durability)
                 migrate(self.conn)
                 self._mark_open()
+                if self.was_empty_file:
+                    _log.warning(
+                        "%s was an empty file (0 bytes): %s. A new, empty memory was created "
+                        "in it; if it should have held one, that memory is where it was "
+                        "copied from: copy it again (with no session open) before this one "
+                        "holds anything to keep", self.database, EMPTY_FILE_CAUSES)
         except BaseException as exc:
             if hasattr(self, "conn"):
                 with contextlib.suppress(sqlite3.Error):
