@@ -116,7 +116,11 @@ def run(argv: Sequence[str]) -> int:
     except KeyboardInterrupt:
         from tiermem.agent.interrupted import interrupted_note
 
-        return _fail(interrupted_note(args), 130)
+        try:
+            said = interrupted_note(args)
+        except Exception:  # never a traceback for a Ctrl-C
+            said = "stopped (Ctrl-C)"
+        return _fail(said, 130)
 
 
 def _run(args: argparse.Namespace) -> int:

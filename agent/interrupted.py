@@ -5,13 +5,15 @@ read back or know what they left and say so (raising ``InterruptReported``); eve
 other command gets one line here, from what the command can have changed: which
 is nothing for the commands that only read, and for the others what stands and
 how to check. cli.py writes it and exits 130.
+
+Ctrl-C often lands while a command imports its modules, and leaves the one it cut short
+half made: this module imports none of tiermem's, and the one helper it borrows is
+imported only when needed and given up on if that import fails.
 """
 
 from __future__ import annotations
 
 import argparse
-
-from tiermem.agent.place import store_flag
 
 #: What each command that only reads can have changed: nothing.
 _READS_ONLY = {
@@ -32,7 +34,7 @@ def interrupted_note(args: argparse.Namespace | None) -> str:
     if command in _READS_ONLY:
         return f"{command} stopped (Ctrl-C); nothing was changed: {_READS_ONLY[command]}"
     agent = getattr(args, "agent", None)
-    where = store_flag(getattr(args, "store", None))
+    where = _store_flag(getattr(args, "store", None))
     if command == "config":
         if getattr(args, "value", None) is None:
             return "config stopped (Ctrl-C); nothing was changed: it only showed the settings"
@@ -65,6 +67,17 @@ def interrupted_note(args: argparse.Namespace | None) -> str:
     # forget, reindex, migrate, upgrade, restore and eval say what they left once their
     # work starts; this is Ctrl-C before it, while they check and open what they need.
     return f"{command} stopped (Ctrl-C) before it changed anything"
+
+
+def _store_flag(given: str | None) -> str:
+    """`` --store DSN`` as the command suggestions write it (agent/place.py)."""
+    if given is None:
+        return ""
+    try:
+        from tiermem.agent.place import store_flag
+    except Exception:  # a module Ctrl-C cut short; the DSN may hold a password
+        return " --store DSN"
+    return store_flag(given)
 
 
 __all__ = ["interrupted_note"]

@@ -311,3 +311,21 @@ def test_every_command_has_a_line_for_ctrl_c() -> None:
         args = parse_args(samples.get(command, [command]))
         said = interrupted_note(args)
         assert said.startswith(f"{command} ") and " stopped (Ctrl-C)" in said, said
+
+
+def test_the_line_for_ctrl_c_needs_no_module_ctrl_c_may_have_cut_short() -> None:
+    """Ctrl-C lands most often while a command imports its modules, and leaves the one it
+    cut short half made: importing it again for the message failed with an ImportError
+    traceback (exit 1). The message's module imports none of tiermem's own."""
+    import subprocess
+
+    code = ("import sys, tiermem.agent.interrupted as m, argparse; "
+            "a = argparse.Namespace(command='index', agent='a', store='postgresql:///x'); "
+            "sys.modules['tiermem.agent.place'] = None; print(m.interrupted_note(a)); "
+            "print(sorted(n for n in sys.modules if n.startswith('tiermem.') "
+            "and n not in ('tiermem.agent', 'tiermem.agent.interrupted', 'tiermem.agent.place')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    said, loaded = done.stdout.splitlines()
+    assert said.startswith("index stopped (Ctrl-C); ") and "--store DSN --agent a" in said
+    assert loaded == "[]"
