@@ -99,11 +99,12 @@ def piped_stop_note(command: str | None, agent: str, store: str | None) -> str:
     if command == SHOWING_TURN:
         return (f"chat stopped (Ctrl-C) after its turn was saved, while showing it (/recall "
                 f"finds it); {rest}")
-    return f"chat stopped (Ctrl-C) during {stopped_command(command, agent, store)}; {rest}"
+    said = stopped_command(command, agent, store)
+    return f"chat stopped (Ctrl-C) during {printable(command)}: {said}; {rest}"
 
 
 def stopped_command(command: str, agent: str, store: str | None) -> str:
-    """The slash command ``command`` that Ctrl-C stopped, and what it left."""
+    """What the slash command ``command`` that Ctrl-C stopped left."""
     from tiermem.agent.place import store_flag
 
     if command == "/forget":
@@ -112,7 +113,7 @@ def stopped_command(command: str, agent: str, store: str | None) -> str:
                   f"erasure it left")
     else:
         effect = _STOPPED_WRITES.get(command, "it changed nothing")
-    return f"{printable(command)}: {effect}"
+    return effect
 
 
 class ChatRepl:
@@ -241,7 +242,8 @@ class ChatRepl:
                 if stopped is not None and stopped != SHOWING_TURN:
                     # A slash command cut short: say so, or it reads as having had no effect.
                     said = stopped_command(stopped, self.agent_name, self.store)
-                    note = f"stopped (Ctrl-C) {escape(said)}; {LEAVE_HINT}"
+                    note = (f"{escape(printable(stopped))} stopped (Ctrl-C): {escape(said)}; "
+                            f"{LEAVE_HINT}")
 
     def _bye(self) -> int:
         with contextlib.suppress(KeyboardInterrupt):  # pressed again while leaving: leave

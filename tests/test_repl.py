@@ -582,3 +582,25 @@ def test_the_smaller_window_suggested_is_smaller_than_the_one_in_use() -> None:
     said = provider_hint(error, 8192)
     assert "fits the prompt and reply to 8192 tokens" in said
     assert "(e.g. 6963)" in said
+
+
+def test_interactive_ctrl_c_during_a_slash_command_says_it_stopped_and_goes_on(
+        memory: HierarchicalMemory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not only 'press Ctrl-C again': the command's output was cut short, and a user must
+    know what it left; the prompt comes back, and one more Ctrl-C leaves as usual."""
+    calls = [0]
+    diagnostics = HierarchicalMemory.diagnostics
+
+    def interrupted(self: HierarchicalMemory) -> Any:
+        calls[0] += 1
+        if calls[0] == 1:
+            raise KeyboardInterrupt
+        return diagnostics(self)
+
+    monkeypatch.setattr(HierarchicalMemory, "diagnostics", interrupted)
+    code, text = _interactive(memory, "/diagnostics\rI am allergic to peanuts.\r\x03\x03")
+    assert code == 0
+    assert ("/diagnostics stopped (Ctrl-C): it changed nothing; press Ctrl-C again or type "
+            "/exit to leave") in text
+    assert "core + User is allergic to peanuts" in text  # the session went on
+    assert text.rstrip().endswith("bye")
