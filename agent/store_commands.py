@@ -202,8 +202,10 @@ def cmd_drop_agent(args: argparse.Namespace, note: Callable[[str], None]) -> int
              f"run `tiermem drop-agent --agent {args.agent}{store_flag(args.store)} --yes` "
              f"to do it")
         return 2
-    delete_agent(dsn, args.agent)
+    left = delete_agent(dsn, args.agent)
     note(f"deleted agent {args.agent!r} from {where}")
+    for what in left:
+        note(f"not reached: {what}")
     return 0
 
 

@@ -44,6 +44,7 @@ from tiermem.memory.store.postgres.lexical import PgLexicalIndex
 from tiermem.memory.store.postgres.messages import PgMessages
 from tiermem.memory.store.postgres.options import split_dsn
 from tiermem.memory.store.postgres.passages import PgPassages
+from tiermem.memory.store.postgres.purge import vacuum_and_analyze
 from tiermem.memory.store.postgres.scope import Scope
 from tiermem.memory.store.postgres.vectors import (
     HNSW_EF_SEARCH,
@@ -309,8 +310,11 @@ class PostgresBackend(NestedTransactions):
         return mapped
 
     def purge_erased(self) -> list[str]:
-        """VACUUM the tables erasure deletes from: the dead row versions that still hold
-        the content are removed and no query (nor a snapshot of this agent) reaches them.
+        """VACUUM (ANALYZE) the tables erasure deletes from: the dead row versions that
+        still hold the content are removed, the planner's statistics (``pg_stats``, which
+        show whole column values) are rebuilt from the rows that remain, and no query (nor
+        a snapshot of this agent) reaches them (memory/store/postgres/purge.py; what a role
+        that does not own the tables could not do comes first in what is returned).
 
         What PostgreSQL keeps beyond that is the server's, not this backend's: the
         freed space of a page keeps old bytes until reused (``VACUUM FULL`` by the
@@ -328,10 +332,10 @@ class PostgresBackend(NestedTransactions):
                                  "transaction")
             try:
                 # The connection is in autocommit mode, which VACUUM needs.
-                self.conn.execute("VACUUM " + ", ".join(f"tiermem.{t}" for t in _ERASED_FROM))
+                left = vacuum_and_analyze(self.conn, _ERASED_FROM)
             except psycopg.Error as exc:
                 raise self._mapped(exc) from exc
-        return [f"PostgreSQL ({self._where}): freed space in the tables' pages keeps old "
+        return [*left, f"PostgreSQL ({self._where}): freed space in the tables' pages keeps old "
                 f"bytes until reused (VACUUM FULL by the database owner rewrites them), and "
                 f"a transaction open elsewhere since before the erasure keeps the old rows "
                 f"until it ends; the write-ahead log, replicas, WAL archives and backups keep "

@@ -23,15 +23,17 @@ from tiermem.memory.store.postgres.connection import (
     refuse_newer_schema,
 )
 from tiermem.memory.store.postgres.options import libpq_dsn
+from tiermem.memory.store.postgres.purge import vacuum_and_analyze
 from tiermem.memory.store.postgres.writer_lock import release_writer_lock, take_writer_lock
 
 #: The tables that hold an agent's search statistics without referencing the agent.
 _STATS_TABLES = ("text_stats", "lexeme_stats", "text_pending", "lexeme_pending")
 
 
-def delete_agent(dsn: str, name: str) -> None:
+def delete_agent(dsn: str, name: str) -> list[str]:
     """Delete agent ``name`` from the database at ``dsn``; refused (StoreLockedError)
-    while a writer has it open, and (StoreError) when the database does not hold it."""
+    while a writer has it open, and (StoreError) when the database does not hold it.
+    Returns what the vacuum after it could not reach (memory/store/postgres/purge.py)."""
     server = libpq_dsn(dsn)
     where = f"agent {name!r} in {public_dsn(server)}"
     with connect(server) as conn, privileges_checked(where):
@@ -59,7 +61,6 @@ def delete_agent(dsn: str, name: str) -> None:
             tables = [row[0] for row in conn.execute(
                 "SELECT tablename FROM pg_tables WHERE schemaname = 'tiermem' "
                 "ORDER BY tablename")]
-            conn.execute(sql.SQL("VACUUM {}").format(sql.SQL(", ").join(
-                sql.Identifier("tiermem", t) for t in tables)))
+            return vacuum_and_analyze(conn, tables)
         finally:
             release_writer_lock(conn, agent)
