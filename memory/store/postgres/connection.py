@@ -34,6 +34,7 @@ from tiermem.memory.store.postgres.options import libpq_dsn, split_dsn
 from tiermem.memory.store.postgres.schema import (
     SCHEMA_VERSION,
     VECTOR_EXTENSION,
+    SchemaMismatchError,
     applied_version,
     migrate,
 )
@@ -211,6 +212,13 @@ def prepare(conn: psycopg.Connection, *, read_only: bool, where: str) -> None:
                 f"superuser: CREATE EXTENSION vector)") from None
         except pg_errors.FeatureNotSupported as exc:
             raise StoreError(f"{where} lacks what tiermem needs: {_first_line(exc)}") from None
+        except SchemaMismatchError as exc:
+            raise StoreError(
+                f"cannot upgrade the schema of {where}, left at schema "
+                f"{applied_version(conn)}: {exc}. A development version of "
+                f"tiermem wrote it; open it with that version and move each agent to an "
+                f"agent home (`tiermem migrate --from DSN --agent NAME --to PATH`), then "
+                f"into a new database with this one") from None
         except pg_errors.UndefinedObject as exc:
             if "vector" not in str(exc):
                 raise
