@@ -107,6 +107,12 @@ MIGRATIONS: tuple[Migration, ...] = (
 
 #: The user_version of a database with every migration run.
 SCHEMA_VERSION = MIGRATIONS[-1].number
+#: The number of the migration that takes the text out of events (``migrate`` says why).
+_EVENTS_WITHOUT_TEXT = 4
+
+
+def _has_column(conn: sqlite3.Connection, table: str, column: str) -> bool:
+    return any(row[1] == column for row in conn.execute(f"PRAGMA table_info({table})"))
 
 
 def register_functions(conn: sqlite3.Connection) -> None:
@@ -122,8 +128,25 @@ def _no() -> int:
 
 
 def migrate(conn: sqlite3.Connection) -> None:
-    """Run the migrations ``conn``'s database has not run yet."""
+    """Run the migrations ``conn``'s database has not run yet.
+
+    The merge that brought forgetting (383af96) numbered the tombstones 5 without a
+    migration 4, so a database it wrote is at 5 without the events' migration (4); so is
+    one a later version upgraded from there, up to this check. Migration 4 runs then,
+    first: it changes nothing the later ones did (events lose their text, facts gain
+    the message they were learned from), and the schema's version stays as it was.
+    """
     version = conn.execute("PRAGMA user_version").fetchone()[0]
+    events = next((m for m in MIGRATIONS if m.number == _EVENTS_WITHOUT_TEXT), None)
+    if (events is not None and version >= events.number
+            and not _has_column(conn, "facts", "source_message_id")):
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            events.apply(conn)
+            conn.execute("COMMIT")
+        except Exception:
+            conn.execute("ROLLBACK")
+            raise
     for migration in MIGRATIONS:
         if migration.number <= version:
             continue
