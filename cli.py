@@ -100,6 +100,8 @@ def handler(command: str) -> Callable[[argparse.Namespace, Callable[[str], None]
 def run(argv: Sequence[str]) -> int:
     """One command; the exit status (see the module docstring)."""
     argv = list(argv)
+    if argv[:1] == ["help"] and len(argv) > 1:
+        argv = [*argv[1:], "--help"]  # `tiermem help eval locomo` is `tiermem eval locomo --help`
     if not argv or argv[0] in ("-h", "--help", "help"):
         return print_help()
     if argv[0] in ("-V", "--version"):

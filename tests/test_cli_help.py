@@ -25,6 +25,15 @@ def test_help_starts_with_one_line_per_command(tmp_path: Path) -> None:
     assert "# tiermem" in lines  # the skill card follows
 
 
+def test_help_of_a_command_is_that_commands_help(tmp_path: Path) -> None:
+    asked = tiermem(tmp_path, "help", "eval", "locomo")
+    assert asked.returncode == 0, asked.stderr
+    assert asked.stdout == tiermem(tmp_path, "eval", "locomo", "--help").stdout
+    assert asked.stdout.startswith("usage: tiermem eval locomo")
+    unknown = tiermem(tmp_path, "help", "nosuch")
+    assert unknown.returncode == 2 and "invalid choice: 'nosuch'" in unknown.stderr
+
+
 def test_version(tmp_path: Path) -> None:
     done = tiermem(tmp_path, "--version")
     expected = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
