@@ -1,16 +1,18 @@
-"""Shared fixtures. Every test runs with the network blocked outside loopback."""
+"""Shared fixtures. Every test, and every process a test starts, runs with the network blocked
+outside loopback (tests/network_guard.py)."""
 
 from __future__ import annotations
 
 import importlib.util
-import ipaddress
 import os
 import signal
 import socket
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import network_guard
 import pytest
 from hypothesis import HealthCheck, settings
 
@@ -33,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def pytest_configure(config: pytest.Config) -> None:
     _stop_cleanly_on_sigterm()
     _let_ctrl_c_through()
+    _block_network_in_children()
     # The tests and the processes they start import `tiermem`: it must be this
     # checkout, not another one installed in the same environment.
     spec = importlib.util.find_spec("tiermem")
@@ -70,52 +73,31 @@ def _let_ctrl_c_through() -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
-_real_connect = socket.socket.connect
-_real_connect_ex = socket.socket.connect_ex
-_real_getaddrinfo = socket.getaddrinfo
-
-
-def _is_loopback(address: Any) -> bool:
-    if isinstance(address, (str, bytes)):  # AF_UNIX path
-        return True
-    host = address[0]
-    if host in ("localhost", ""):
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-class NetworkBlockedError(RuntimeError):
-    pass
-
-
-def _guarded_connect(self: socket.socket, address: Any) -> Any:
-    if not _is_loopback(address):
-        raise NetworkBlockedError(f"tests may not reach the network (tried {address!r})")
-    return _real_connect(self, address)
-
-
-def _guarded_connect_ex(self: socket.socket, address: Any) -> Any:
-    if not _is_loopback(address):
-        raise NetworkBlockedError(f"tests may not reach the network (tried {address!r})")
-    return _real_connect_ex(self, address)
-
-
-def _guarded_getaddrinfo(host: Any, *args: Any, **kwargs: Any) -> Any:
-    name = host.decode() if isinstance(host, bytes) else host
-    if name not in (None, "localhost") and not _is_loopback((name,)):
-        raise NetworkBlockedError(f"tests may not resolve {name!r}")
-    return _real_getaddrinfo(host, *args, **kwargs)
-
-
 @pytest.fixture(autouse=True)
 def _block_network(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(socket.socket, "connect", _guarded_connect)
-    monkeypatch.setattr(socket.socket, "connect_ex", _guarded_connect_ex)
-    monkeypatch.setattr(socket, "getaddrinfo", _guarded_getaddrinfo)
+    monkeypatch.setattr(socket.socket, "connect", network_guard.guarded_connect)
+    monkeypatch.setattr(socket.socket, "connect_ex", network_guard.guarded_connect_ex)
+    monkeypatch.setattr(socket, "getaddrinfo", network_guard.guarded_getaddrinfo)
     yield
+
+
+_real_popen_init = subprocess.Popen.__init__
+
+
+def _guarded_popen_init(self: subprocess.Popen[Any], *args: Any, **kwargs: Any) -> None:
+    if kwargs.get("env") is not None:
+        kwargs["env"] = network_guard.guarded_env(kwargs["env"])
+    _real_popen_init(self, *args, **kwargs)
+
+
+def _block_network_in_children() -> None:
+    """Every Python process the run starts blocks the network as this one does (see
+    tests/network_guard.py): the run's environment, which a child inherits, and every
+    ``env=`` a test gives ``subprocess`` put the guard's ``sitecustomize`` first on
+    ``PYTHONPATH``. (A test that calls ``os.execve`` passes its environment through
+    ``network_guard.guarded_env`` itself.)"""
+    os.environ.update(network_guard.guarded_env(os.environ))
+    subprocess.Popen.__init__ = _guarded_popen_init  # type: ignore[method-assign]
 
 
 @pytest.fixture(autouse=True)

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from fake_openai import FakeOpenAIServer
+from network_guard import guarded_env
 
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
@@ -46,7 +47,8 @@ class PtyChat:
                 signal.signal(signum, signal.SIG_DFL)
             fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 200, 0, 0))
             os.chdir(ROOT)
-            os.execve(sys.executable, [sys.executable, "cli.py", "chat", *args], env)
+            os.execve(sys.executable, [sys.executable, "cli.py", "chat", *args],
+                      guarded_env(env))
         self.pid, self.fd = pid, fd
         self.running = True
         self.output = bytearray()
