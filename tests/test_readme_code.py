@@ -1,6 +1,6 @@
-"""The README's code runs: every ```python block of the README runs as written, every
-```yaml block of the README and the skill card loads as the policy file it shows, and the
-first screen installs what it names."""
+"""The README's code runs: every ```python block of the README runs as written and does what
+its text says, every ```yaml block of the README and the skill card loads as the policy file
+it shows, with the settings it shows, and the first screen installs what it names."""
 
 from __future__ import annotations
 
@@ -43,16 +43,49 @@ def _forget_setup(request: pytest.FixtureRequest, tmp: Path) -> dict[str, Any]:
 #: block is under: a block under another heading runs with nothing defined.
 SETUPS = {"Storage backends: SQLite or PostgreSQL": _postgres_setup,
           "Forgetting": _forget_setup}
+
+
+def _library_did(namespace: dict[str, Any], printed: str, tmp: Path) -> None:
+    from tiermem import HierarchicalMemory
+
+    # The question finds the fact in core first, and the memory is kept under ~/.tiermem.
+    assert printed.splitlines()[0] == "core User is allergic to peanuts", printed
+    with HierarchicalMemory(tmp / "user" / ".tiermem" / "agents" / "demo") as reopened:
+        assert ("User is allergic to peanuts", "durable") in [
+            (f.text, f.durability) for f in reopened.core]
+
+
+def _postgres_did(namespace: dict[str, Any], printed: str, tmp: Path) -> None:
+    from tiermem.memory.store.postgres.connection import stored_agents
+
+    assert stored_agents(namespace["__dsn__"]) == ["alice"]  # "a new name creates the agent"
+
+
+def _forget_did(namespace: dict[str, Any], printed: str, tmp: Path) -> None:
+    # The exact request forgot the message that held the card number and the fact learned
+    # from it, so no read finds the number; each of the three requests is in the audit.
+    result, memory = namespace["result"], namespace["memory"]
+    assert result.outcome == "matched"
+    assert len(result.forgotten.facts) == len(result.forgotten.messages) == 1
+    assert not [h.text for h in memory.query("card number 4111 1111") if "4111" in h.text]
+    assert [r.mode for r in memory.forget_requests()] == ["exact", "top_k_llm", "exact"]
+
+
+#: What each block did that its README text says, by heading, checked once it has run.
+CHECKS = {"Library": _library_did, "Storage backends: SQLite or PostgreSQL": _postgres_did,
+          "Forgetting": _forget_did}
 PYTHON = [block for block in blocks("README.md") if block.lang == "python"]
 
 
-def test_every_python_setup_has_its_block() -> None:
-    assert set(SETUPS) <= {block.heading for block in PYTHON}
+def test_every_python_setup_and_check_has_its_block() -> None:
+    assert set(SETUPS) | set(CHECKS) <= {block.heading for block in PYTHON}
+    assert {block.heading for block in PYTHON} <= set(CHECKS)  # every block is checked
 
 
 @pytest.mark.parametrize("block", PYTHON, ids=str)
 def test_every_python_block_runs(block: Block, request: pytest.FixtureRequest, tmp_path: Path,
-                                 monkeypatch: pytest.MonkeyPatch) -> None:
+                                 monkeypatch: pytest.MonkeyPatch,
+                                 capsys: pytest.CaptureFixture[str]) -> None:
     from tiermem import HierarchicalMemory
 
     # `~/.tiermem/...` and relative paths land in the test's own directory.
@@ -65,6 +98,7 @@ def test_every_python_block_runs(block: Block, request: pytest.FixtureRequest, t
         code = code.replace('"postgresql://…"', repr(namespace["__dsn__"]))
     try:
         exec(compile(code, str(block), "exec"), namespace)
+        CHECKS[block.heading](namespace, capsys.readouterr().out, tmp_path)
     finally:
         for value in namespace.values():
             if isinstance(value, HierarchicalMemory):
@@ -80,12 +114,34 @@ def _policy_file(tmp: Path, text: str) -> Path:
 @pytest.mark.parametrize("block", [b for d in DOCS for b in blocks(d) if b.lang == "yaml"],
                          ids=str)
 def test_every_yaml_block_loads_as_a_policy_file(block: Block, tmp_path: Path) -> None:
+    import yaml
+
     from tiermem.memory.ops.forget_config import forget_config_from_file
     from tiermem.memory.privacy.config import load_policy
 
     path = _policy_file(tmp_path, block.text)
-    load_policy(path)
-    forget_config_from_file(path)
+    policy = load_policy(path)
+    forget = forget_config_from_file(path)
+    # Every setting the block shows is the one loaded, not a default in its place.
+    given = yaml.safe_load(block.text)
+    assert set(given) <= {"forget", "rules", "retention", "recall"}, block
+    _assert_holds(forget, given.get("forget", {}), "forget")
+    for section in ("rules", "retention", "recall"):
+        _assert_holds(getattr(policy, section), given.get(section, {}), section)
+
+
+def _assert_holds(loaded: Any, given: Any, where: str) -> None:
+    """Each value ``given`` (the YAML's, nested) is the one ``loaded`` has at its place."""
+    if isinstance(given, dict):
+        for key, value in given.items():
+            inner = loaded[key] if isinstance(loaded, dict) else getattr(loaded, key)
+            _assert_holds(inner, value, f"{where}.{key}")
+    elif isinstance(given, list):
+        assert len(loaded) == len(given), where
+        for index, (inner, value) in enumerate(zip(loaded, given, strict=True)):
+            _assert_holds(inner, value, f"{where}[{index}]")
+    else:
+        assert loaded == given, where
 
 
 def test_the_first_screen_installs_what_it_names() -> None:
