@@ -163,8 +163,14 @@ def print_table(console: Any, results: Sequence[FaultResult], seconds: float, ti
             console.print(f"[bold red]FAIL[/bold red] {escape(r.name)}: "
                           f"{escape(r.first_problem())}", highlight=False)
     failed = sum(not r.passed for r in results)
-    console.print(f"[bold red]{failed} of {len(results)} fault classes failed[/bold red]"
-                  if failed else f"[green]all {len(results)} fault classes passed[/green]")
+    # A skipped class checked nothing: it is counted as skipped, never among those passed.
+    skipped = sum(bool(r.skipped) for r in results)
+    also = f"; {skipped} skipped" if skipped else ""
+    ran = len(results) - skipped
+    console.print(f"[bold red]{failed} of {len(results)} fault classes failed{also}[/bold red]"
+                  if failed else
+                  f"[green]all {ran} fault classes {'that ran ' if skipped else ''}passed"
+                  f"{also}[/green]")
 
 
 def report_json(results: Sequence[FaultResult], **meta: Any) -> dict[str, Any]:
