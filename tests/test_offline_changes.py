@@ -94,6 +94,30 @@ def test_dont_let_me_forget_that_keeps_the_fact_it_names(memory: HierarchicalMem
                              "the visa needs two photos": "durable"}
 
 
+@pytest.mark.parametrize("said", ["Let me forget that I live in Lisbon.",
+                                  "Let me forget about that, I live in Lisbon."])
+def test_let_me_forget_that_retires_the_fact(memory: HierarchicalMemory, said: str) -> None:
+    # Not read as "don't let me forget that X", which keeps X: it asks to forget, so the
+    # fact is retired and the request is not stored as a quote of itself.
+    _chat(memory, "I live in Lisbon.", said)
+    assert _core(memory) == {}
+
+
+@pytest.mark.parametrize("said", ["Let us forget about it.", "Let me forget that."])
+def test_let_me_forget_with_nothing_matched_stores_no_quote(memory: HierarchicalMemory,
+                                                            said: str) -> None:
+    _chat(memory, "I live in Lisbon.", said)
+    assert _core(memory) == {"User lives in Lisbon": "durable"}
+
+
+@pytest.mark.parametrize("said", ["They won't let me forget that I live in Lisbon.",
+                                  "Do not let us forget that I live in Lisbon."])
+def test_a_negated_let_me_forget_that_retires_nothing(memory: HierarchicalMemory,
+                                                      said: str) -> None:
+    _chat(memory, "I live in Lisbon.", said)
+    assert "User lives in Lisbon" in _core(memory)
+
+
 def test_a_language_spoken_is_kept_as_the_user_s_and_answered(memory: HierarchicalMemory
                                                                ) -> None:
     answer = _chat(memory, "I speak Hebrew.", "Which languages do I speak?")[-1]

@@ -78,11 +78,12 @@ class Statement:
 # ---------------------------------------------------------------------------
 # Reading a sentence
 
-#: A request to forget ("..., forget that", "forget that X"); not "don't forget that ..." or
-#: "don't let me forget that ...", which ask to keep what follows.
+#: A request to forget ("..., forget that", "forget that X", "let me forget that"); not
+#: "don't forget that ..." or "don't let me forget that ...", which ask to keep what follows.
+_NEGATIONS = ("n't ", "n’t ", "not ", "never ", "dont ")
 _FORGET_CLAUSE = re.compile(
-    r"(?<!n't )(?<!n’t )(?<!not )(?<!never )(?<!dont )(?<!let me )(?<!let us )"
-    r"\bforget\s+(?:about\s+)?(?:that|it)\b",
+    "".join(f"(?<!{no}{let})" for no in _NEGATIONS for let in ("", "let me ", "let us "))
+    + r"\bforget\s+(?:about\s+)?(?:that|it)\b",
     _I)
 _RETRACTION = re.compile(
     r"\bno\s+longer\b"
