@@ -68,7 +68,7 @@ _PAGE = re.compile(r"^(\d+) of (\d+)$")
 _REMINDER = re.compile(
     r"^\W*(?:(?:please|pls|can\s+you|could\s+you|would\s+you)\s+)?"
     r"(?:remind\s+(?:me|us)\b(?!\s*(?:what|where|who|when|how|which|whether|if|:))"
-    r"|remember\s+to\b|(?:don['’]?t|do\s+not)\s+(?:let\s+(?:me|us)\s+)?forget\s+(?:to|about)\b)"
+    r"|remember\s+to\b|(?:don['’]?t|do\s+not)\s+(?:let\s+(?:me|us)\s+)?forget\s+(?:to|about(?!\s+(?:my|our)\b))\b)"
     r"(?!.*\?\s*$)",
     re.IGNORECASE | re.DOTALL)
 REMINDER_NOTE = ("(offline) I can't set reminders: offline, I have no clock and send no "

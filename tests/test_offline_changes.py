@@ -118,6 +118,26 @@ def test_a_negated_let_me_forget_that_retires_nothing(memory: HierarchicalMemory
     assert "User lives in Lisbon" in _core(memory)
 
 
+@pytest.mark.parametrize("said", ["Don't forget about my peanut allergy.",
+                                  "Remember about my peanut allergy.",
+                                  "Please don't forget about my peanut allergy."])
+def test_dont_forget_about_my_x_keeps_x_as_dont_forget_my_x_does(memory: HierarchicalMemory,
+                                                                  said: str) -> None:
+    # "about" after "don't forget" asks for a reminder ("... about the meeting"); about
+    # the speaker's own it states what is theirs, as "Don't forget my peanut allergy" does,
+    # and is neither lost nor met with the reminder note.
+    replies = _chat(memory, said, "What am I allergic to?")
+    assert _core(memory) == {"User's peanut allergy": "durable"}
+    assert "can't set reminders" not in replies[0]
+    assert replies[1] == "(offline, quoting memory)\n- From core memory: User's peanut allergy"
+
+
+def test_dont_forget_about_a_meeting_is_still_a_reminder(memory: HierarchicalMemory) -> None:
+    reply = _chat(memory, "Don't forget about the meeting with Acme.")[0]
+    assert _core(memory) == {}
+    assert "can't set reminders" in reply
+
+
 def test_a_language_spoken_is_kept_as_the_user_s_and_answered(memory: HierarchicalMemory
                                                                ) -> None:
     answer = _chat(memory, "I speak Hebrew.", "Which languages do I speak?")[-1]

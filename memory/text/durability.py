@@ -296,8 +296,11 @@ _MARKERS = re.compile(
 )
 
 #: What follows "remember" when it states nothing: "remember when we ..." reminisces,
-#: and "remember to ...", "don't forget about ..." ask for a reminder.
-NOT_STATED = r"(?:to|about|when|how|what|where|who|why|if|whether|me|us)\b"
+#: and "remember to ...", "don't forget about ..." ask for a reminder; "don't forget about
+#: my peanut allergy" states what is the speaker's (``ABOUT_MINE``), as "... my X" does.
+NOT_STATED = r"(?:to|about(?!\s+(?:my|our)\b)|when|how|what|where|who|why|if|whether|me|us)\b"
+#: "about my X" after "remember" or "don't forget": X is the speaker's, kept as "my X" is.
+ABOUT_MINE = re.compile(r"^about\s+(?=(?:my|our)\b)", re.IGNORECASE)
 _NOT_A_REMEMBERED_FACT = re.compile(rf"^{NOT_STATED}", _IGNORECASE)
 
 _LEAD_IN = re.compile(
@@ -332,6 +335,8 @@ def lead_in(sentence: str) -> tuple[str, str] | None:
     rest = match.group("rest").strip()
     if match.group("soft") and not match.group("that") and _NOT_A_REMEMBERED_FACT.match(rest):
         return None
+    if match.group("soft") and not match.group("that"):
+        rest = ABOUT_MINE.sub("", rest, count=1)
     keyword = match.group("soft") or match.group("hard")
     cue = _SPACES.sub(" ", keyword.casefold().replace("’", "'"))
     return cue, rest
