@@ -12,7 +12,8 @@ Evidence, in order:
    it does not name ("Acme's SLA is 4 hours"; "What SLAs do we have?" still
    quotes it), and one that identifies a thing ("What plan is customer 9034 on?")
    leaves out facts that identify only another of its kind ("Customer 8812 is on
-   the Pro plan");
+   the Pro plan"), as it leaves out such archival passages and messages (a date,
+   "since 2019" or "May 2027", identifies nothing);
 2. archival hits sharing a concept with the question. A hit marked
    superseded is quoted only for a question about the past, labelled so; an
    older value of a quoted core fact (same attribute, or a close variant) is
@@ -122,11 +123,24 @@ _RELATIVE = re.compile(r"User['’]s\s+([\w-]+)(?:\s+([A-Z][\w-]*))?")
 _IDENTIFIED = re.compile(r"\b([^\W\d_]{3,})\s+#?([^\W_]*\d[\w-]*)")
 
 
+#: Words before a number that say when, not which thing: "since 2019", "in May 2027".
+_WHEN = frozenset({
+    "since", "till", "through", "around", "circa", "january", "february", "march", "april",
+    "may", "june", "july", "august", "september", "october", "november", "december", "jan",
+    "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "monday",
+    "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+})
+
+
 def _identifiers(text: str) -> dict[str, set[str]]:
-    """The identifiers ``text`` gives each kind of thing: {"custom": {"8812"}}."""
+    """The identifiers ``text`` gives each kind of thing: {"custom": {"8812"}}; a date or
+    a time ("since 2019", "May 2027", "after 5pm") identifies nothing."""
     found: dict[str, set[str]] = {}
     for noun, ident in _IDENTIFIED.findall(text):
-        found.setdefault(stem(noun.casefold()), set()).add(ident.casefold())
+        word = noun.casefold()
+        if word in STOPWORDS or word in _WHEN:
+            continue
+        found.setdefault(stem(word), set()).add(ident.casefold())
     return found
 
 
@@ -208,17 +222,20 @@ def answer(core: list[str], question: str, found: list[dict[str, Any]]) -> str:
     past = about_past(question)
     quoted = _core_quotes(core, question, wanted)
     lines = [f"From core memory: {fact}" for fact in quoted]
+    asked = _identifiers(question)  # "customer 9034": nothing about customer 8812 is quoted
     archival = [hit for p in found if p.get("tier") == "archival" for hit in p.get("results", [])]
     recall = [hit for p in found if p.get("tier") == "recall" for hit in p.get("results", [])]
     superseded = {normalize_fact(h.get("text", "")) for h in archival if h.get("superseded")}
     for hit in archival:
+        if _other_identified(str(hit.get("text", "")), asked):
+            continue
         line = _archival_line(hit, wanted, quoted, past)
         if line:
             lines.append(line)
     if past or not lines:
         for hit in recall:
             text = _user_statements(hit, quoted, superseded, past)
-            if text and wanted & concepts(text):
+            if text and wanted & concepts(text) and not _other_identified(text, asked):
                 lines.append(f"From our conversation ({hit.get('sent')}): {text}")
     if not lines:
         # "Am I allergic to peanuts?" after "I'm no longer allergic to peanuts": say so.

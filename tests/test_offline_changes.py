@@ -460,3 +460,23 @@ def test_a_question_about_one_customer_quotes_no_other_customer_s_facts(
     assert replies[4] == ("(offline, quoting memory)\n- From core memory: Customer 8812 is on "
                           "the Pro plan")
     assert "Customer 8812 wants a refund for order 55-A" in replies[5]
+
+
+def test_a_question_about_one_customer_quotes_no_other_customer_s_message(
+        memory: HierarchicalMemory) -> None:
+    # With no message about customer 9034 to rank first, the conversation's message about
+    # customer 8812 was quoted in place of the core fact left out.
+    reply = _chat(memory, "Customer 8812 is on the Pro plan.", "What plan is customer 9034 on?")[1]
+    assert "8812" not in reply
+
+
+@pytest.mark.parametrize(("fact", "question", "quoted"), [
+    ("I have lived in Lisbon since 2019.", "Have I lived in Lisbon since 2020?",
+     "User has lived in Lisbon since 2019"),
+    ("My passport expires in May 2027.", "Does my passport expire before May 2026?",
+     "User's passport expires in May 2027"),
+])
+def test_a_date_in_the_question_is_no_identifier_that_leaves_a_fact_out(
+        memory: HierarchicalMemory, fact: str, question: str, quoted: str) -> None:
+    reply = _chat(memory, fact, question)[1]
+    assert f"- From core memory: {quoted}" in reply
