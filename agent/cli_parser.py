@@ -197,11 +197,14 @@ def build_parser() -> argparse.ArgumentParser:
     migrate = sub.add_parser("migrate", help=COMMANDS["migrate"],
                              description=COMMANDS["migrate"] + ". The source is only read; "
                              "the copy is checked (row counts and a content hash) before it "
-                             "is committed.",
+                             "is committed. The agent's privacy policy (policy.yaml) goes "
+                             "with it; a target with a different one is refused.",
                              epilog="exit codes: 0 moved and verified, 1 failed (the target "
-                                    "holds a memory already, or the copy did not verify), 2 "
-                                    "usage error (a path that is not an agent home, an unknown "
-                                    "agent, a DSN that cannot be read)")
+                                    "holds a memory already or another privacy policy, the "
+                                    "copy did not verify, or the policy could not be copied), "
+                                    "2 usage error (a path that is not an agent home, an "
+                                    "unknown agent, a DSN or a policy.yaml that cannot be "
+                                    "read)")
     migrate.add_argument("--from", dest="source", required=True, metavar="PATH|DSN",
                          type=given("an agent home directory or a postgresql:// DSN"),
                          help="an agent home directory, or a postgresql:// DSN")

@@ -109,9 +109,15 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         require_stored_agent,
         store_flag,
     )
+    from tiermem.agent.policy_carry import PolicyConflictError, plan_policy_carry
     from tiermem.agent.upgrade_command import upgrade_advice, upgrade_option
-    from tiermem.memory.errors import OlderSchemaError, TargetHoldsMemoryError, UnfinishedStoreError
-    from tiermem.memory.store.opening import is_dsn
+    from tiermem.memory.errors import (
+        InvalidConfigError,
+        OlderSchemaError,
+        TargetHoldsMemoryError,
+        UnfinishedStoreError,
+    )
+    from tiermem.memory.store.opening import is_dsn, without_password
     from tiermem.memory.store.transfer import check_filled, migrate, open_backend
 
     places = (("--from", args.source), ("--to", args.target))
@@ -131,6 +137,16 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
 
     if is_dsn(args.source):
         require_stored_agent(agent, args.source, args.source)
+    # The privacy policy lives beside the memory, not in it: checked before anything is
+    # copied, so a target with another policy is refused while nothing has moved yet.
+    try:
+        policy = plan_policy_carry(args.source, args.target, agent)
+    except PolicyConflictError as exc:
+        note(str(exc))
+        return 1
+    except InvalidConfigError as exc:
+        note(str(exc))
+        return 2
 
     try:
         source = open_backend(args.source, agent, read_only=True)
@@ -146,11 +162,20 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         stage = "copying"
         try:
             report = migrate(source, target, row_progress(note))
-            stage = "done"
+            stage = "policy"
         finally:
             target.close()
+        try:
+            copied = policy.copy()
+        except OSError as exc:
+            note(without_password(
+                f"moved agent {agent} to {args.target}, but its privacy policy could not be "
+                f"copied ({exc.strerror or exc}); {policy.advice()}", args.target))
+            return 1
+        stage = "done"
     except KeyboardInterrupt as exc:
-        note(_interrupted_migrate(stage, args.target))
+        note(_interrupted_migrate(stage, args.target,
+                                  policy.advice() if policy.text is not None else None))
         raise InterruptReported from exc
     except TargetHoldsMemoryError as exc:
         # The library names its own call; a person needs the command, with the --to given.
@@ -166,14 +191,20 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     rows = ", ".join(f"{n:,} {t}" for t, n in report.rows.items())
     print(f"moved agent {agent}: {rows}, {report.settings} settings; content hash "
           f"{report.digest[:16]} matches")
+    if copied is not None:
+        note(copied)
     return 0
 
 
-def _interrupted_migrate(stage: str, target: str) -> str:
+def _interrupted_migrate(stage: str, target: str, policy_advice: str | None) -> str:
     """What a migrate Ctrl-C stopped at ``stage`` left: the source is only ever read, and
-    the copy commits whole or not at all, the target marked meanwhile (memory.store.transfer)."""
-    if stage == "done":
+    the copy commits whole or not at all, the target marked meanwhile (memory.store.transfer);
+    ``policy_advice`` says how to give the target the policy it is to have, if it needs one."""
+    if stage == "done" or (stage == "policy" and policy_advice is None):
         return f"migrate stopped (Ctrl-C) after its copy into {target} committed and matched"
+    if stage == "policy":
+        return (f"migrate stopped (Ctrl-C) after its copy into {target} committed and "
+                f"matched, before the agent's privacy policy was copied: {policy_advice}")
     if stage == "before":
         return ("migrate stopped (Ctrl-C) before it copied anything; the source was only read: "
                 "run the same `tiermem migrate` again")
