@@ -46,6 +46,7 @@ def cmd_restore(args: argparse.Namespace, note: Callable[[str], None]) -> int:
             restored = True
             print(f"restored agent {place.name} from {source}: {len(memory.core)} facts in "
                   f"core, {len(memory.archival)} passages, {len(memory.recall)} messages")
+        note(policy_note(place.name, place.home))
     except KeyboardInterrupt as exc:
         note(_interrupted(place.name, source, restored, place.dsn is not None))
         raise InterruptReported from exc
@@ -61,6 +62,22 @@ def cmd_restore(args: argparse.Namespace, note: Callable[[str], None]) -> int:
             note(f"{source} cannot be restored: {said}")
         return 2
     return 0
+
+
+def policy_note(agent: str, home: Path) -> str:
+    """Which privacy policy the restored agent runs under. A snapshot holds the memory,
+    not the policy file beside it (agent/policy_file.py): restored as a new agent, the
+    policy of the agent it was taken from is not there unless it is copied, and the user
+    must not believe it is."""
+    from tiermem.memory.policy_file import POLICY_FILE
+    from tiermem.memory.text.shown import shown_path
+
+    policy = home / POLICY_FILE
+    if policy.exists() or policy.is_symlink():
+        return f"agent {agent} runs under the privacy policy {shown_path(policy)}"
+    return (f"agent {agent} has no privacy policy: a snapshot holds the memory, not the "
+            f"policy file; if the agent it was taken from had one (its policy.yaml), copy it "
+            f"to {shown_path(policy)} before the agent is used")
 
 
 def _interrupted(agent: str, source: Path, restored: bool, postgres: bool) -> str:

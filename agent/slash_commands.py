@@ -139,6 +139,12 @@ class SlashCommands:
                 path = Path(arg).expanduser()
                 write_atomic(path, json.dumps(memory.snapshot()), private=True)
                 self.console.print(f"snapshot written to {escape(str(path))}")
+                if memory.privacy is not None:
+                    # A snapshot is the memory: the policy is a file of its own, which a
+                    # restore into another agent does not bring back by itself.
+                    self.console.print("the privacy policy is not in it: a snapshot holds the "
+                                       "memory, so an agent restored from it elsewhere needs "
+                                       "the policy file (policy.yaml) copied into its home")
             elif name == "/forget":
                 self.forget(arg, text)
             elif name == "/policy":

@@ -70,3 +70,34 @@ def test_a_non_snapshot_for_a_postgres_agent_creates_no_agent(tmp_path: Path,
                    "--store", postgres_dsn)
     assert done.returncode == 2, done.stderr
     assert "cyd" not in (stored_agents(postgres_dsn) or [])
+
+
+def test_a_snapshot_holds_no_policy_and_restore_says_which_one_the_agent_runs_under(
+        tmp_path: Path) -> None:
+    from test_cli_policy import POLICY
+
+    home = tmp_path / "home"
+    (home / "agents" / "ada").mkdir(parents=True)
+    (home / "agents" / "ada" / "policy.yaml").write_text(POLICY, encoding="utf-8")
+    snapshot = tmp_path / "ada.json"
+    made = tiermem(home, "chat", "--agent", "ada", "--embedder", "hashing",
+                   stdin=f"I live in Lisbon.\n/snapshot {snapshot}\n")
+    assert made.returncode == 0 and snapshot.is_file(), made.stderr
+    assert "the privacy policy is not in it" in made.stdout
+    # Restored as another agent, nothing says the policy came along: the user is told.
+    policy = home / "agents" / "bea" / "policy.yaml"
+    restored = tiermem(home, "restore", str(snapshot), "--agent", "bea")
+    assert restored.returncode == 0, restored.stderr
+    assert restored.stderr == (
+        f"tiermem: agent bea has no privacy policy: a snapshot holds the memory, not the "
+        f"policy file; if the agent it was taken from had one (its policy.yaml), copy it to "
+        f"{policy} before the agent is used\n")
+    policy.write_text(POLICY, encoding="utf-8")
+    policy.chmod(0o600)  # else the home is tightened first, and says so
+    replaced = tiermem(home, "restore", str(snapshot), "--agent", "bea", "--replace")
+    assert replaced.returncode == 0, replaced.stderr
+    assert replaced.stderr == f"tiermem: agent bea runs under the privacy policy {policy}\n"
+    # A chat with no policy says nothing about one in its snapshot.
+    plain = tiermem(home, "chat", "--agent", "cyd", "--embedder", "hashing",
+                    stdin=f"/snapshot {tmp_path / 'cyd.json'}\n")
+    assert plain.returncode == 0 and "privacy policy" not in plain.stdout, plain.stderr
