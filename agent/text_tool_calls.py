@@ -35,10 +35,12 @@ as the reply. Content that a server HTML-escaped
 A reasoning model's thinking is no reply, and calls inside it are drafts; but a small
 model may forget to close its ``<think>`` block and write its call at the end of it
 (``<think>The user is allergic, I'll save it. <tool_call>{...}</tool_call>``, then the end
-of its turn). ``calls_ending_thinking`` reads such a block: the calls it ends with run,
-when nothing but calls follows them, in any form read after prose, or as bare JSON or a
-Python list on lines of their own; the thinking before them is dropped. A call followed
-by more thinking is a draft, and a block that was closed is never read.
+of its turn). ``calls_ending_thinking`` reads such a block no more loosely than a reply:
+the calls it ends with run, when nothing but calls follows them, in the forms read after
+prose (markup, a fenced block, a tool_code block); bare JSON or a Python list only when it
+is the whole block, as it must be the whole reply, since after thinking it cannot be told
+from an example of the format either. The thinking before the calls is dropped. A call
+followed by more thinking is a draft, and a block that was closed is never read.
 
 With ``cut=True`` (the reply stopped at ``max_tokens``), a call that begins
 but never ends is returned too, with its unfinished text as ``arguments``,
@@ -71,10 +73,11 @@ __all__ = ["TextToolCalls", "calls_ending_thinking", "find_text_tool_calls", "of
            "offered_names", "offered_parameters", "parse_text_tool_calls"]
 
 _ESCAPED = ("&lt;tool_call&gt;", "&#34;", "&quot;")
-#: Where a call the thinking ends with may begin: call markup, a fence, or a line that
-#: starts with JSON or a Python list.
+#: Where a call the thinking ends with may begin after thinking: call markup or a fence
+#: (```json or ```tool_code), the forms a reply is read in after prose. Bare JSON and a
+#: Python list count only as the whole block, as they count only as the whole reply.
 _CALL_START = re.compile(r"<tool_call>|&lt;tool_call&gt;|<function=|<\|python_tag\|>"
-                         r"|<\|python_start\|>|\[TOOL_CALLS\]|```|^[ \t]*[\[{]", re.MULTILINE)
+                         r"|<\|python_start\|>|\[TOOL_CALLS\]|```")
 #: How many of the last such places are tried, and how far back from the end: the calls
 #: a model ends with are short, and its thinking may be long.
 _MAX_STARTS = 32
@@ -148,10 +151,13 @@ def calls_ending_thinking(
     """The calls the text of an unclosed ``<think>`` block ends with (module docstring);
     ``rest`` is always empty, for the thinking is no reply. Only for a reply that ended
     its turn: one cut at max_tokens stopped in the middle of its thinking."""
+    names = frozenset(tool_names)
     floor = max(0, len(thinking) - _MAX_TAIL)
     starts = [m.start() for m in _CALL_START.finditer(thinking, floor)][-_MAX_STARTS:]
+    if floor == 0 and starts[:1] != [0]:
+        starts.insert(0, 0)  # the whole block: bare JSON or a Python list, as a whole reply
     for start in starts:  # the earliest first: all the calls the block ends with
-        found = find_text_tool_calls(thinking[start:], tool_names, call_id=call_id,
+        found = find_text_tool_calls(thinking[start:], names, call_id=call_id,
                                      schemas=schemas)
         if found.calls and not found.rest:
             return found

@@ -297,8 +297,11 @@ TAGGED_PLAIN = '<tool_call>{"name": "core_memory_append", "arguments": {"content
     f"The user is allergic. I'll save it. {TAGGED_PLAIN}\n",
     f"Save it.\n<tool_call>{APPEND_JSON}",  # nor the call's closing tag
     f"Save it.\n```json\n{APPEND_JSON}\n```",
-    f"Save it. The call:\n{APPEND_JSON}",  # bare JSON on lines of its own
-    'Save it.\n[core_memory_append("Allergic to peanuts")]',
+    'Save it.\n```tool_code\ncore_memory_append(content="Allergic to peanuts")\n```',
+    # bare JSON or a Python list only as the whole block, as only as the whole reply
+    APPEND_JSON,
+    f"\n{APPEND_JSON}\n",
+    '[core_memory_append("Allergic to peanuts")]',
     # a draft earlier in the thinking is not run; the call that ends it is
     'Maybe <tool_call>{"name": "send_message", "arguments": {"message": "hi"}}</tool_call>? '
     f"No, save it first.\n{TAGGED_PLAIN}",
@@ -321,11 +324,24 @@ def test_every_call_an_unclosed_thinking_block_ends_with_is_read() -> None:
     f"Maybe {TAGGED_PLAIN} but no, I'll simply answer.",  # more thinking after it
     f"I could write {APPEND_JSON}",  # bare JSON amid the prose
     'I could write [core_memory_append("x")]',
+    # Bare JSON or a Python list after thinking, even on lines of its own, cannot be told
+    # from an example of the format, as after a reply's prose.
+    f"I'd explain the format:\n{APPEND_JSON}",
+    f"The call would be:\n\n  {APPEND_JSON}\n",
+    'In Python it reads:\n[core_memory_append("Allergic to peanuts")]',
     "The user said hello. I should greet them.",
     "",
 ])
 def test_an_unclosed_thinking_block_not_ending_with_a_call_has_none(thinking: str) -> None:
     assert calls_ending_thinking(thinking, NAMES, schemas=SCHEMAS).calls == []
+
+
+def test_bare_json_ending_an_unclosed_block_writes_no_memory(
+        server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
+    server.enqueue_reply("<think>\nThe user asks how tools are called. I'd explain the "
+                         f"format:\n{APPEND_JSON}")
+    result = Agent(memory, client(server)).step("how do you call a tool?")
+    assert result.tool_results == [] and len(memory.core) == 0
 
 
 def test_an_unclosed_block_that_ended_the_turn_runs_its_last_call(
