@@ -39,8 +39,10 @@ of its turn). ``calls_ending_thinking`` reads such a block no more loosely than 
 the calls it ends with run, when nothing but calls follows them, in the forms read after
 prose (markup, a fenced block, a tool_code block); bare JSON or a Python list only when it
 is the whole block, as it must be the whole reply, since after thinking it cannot be told
-from an example of the format either. The thinking before the calls is dropped. A call
-followed by more thinking is a draft, and a block that was closed is never read.
+from an example of the format either. Markup naming a tool that was not offered, after
+thinking, is an explanation, as amid a reply's prose. The thinking before the calls is
+dropped. A call followed by more thinking is a draft, and a block that was closed is never
+read.
 
 With ``cut=True`` (the reply stopped at ``max_tokens``), a call that begins
 but never ends is returned too, with its unfinished text as ``arguments``,
@@ -159,8 +161,13 @@ def calls_ending_thinking(
     for start in starts:  # the earliest first: all the calls the block ends with
         found = find_text_tool_calls(thinking[start:], names, call_id=call_id,
                                      schemas=schemas)
-        if found.calls and not found.rest:
-            return found
+        if not found.calls or found.rest:
+            continue
+        if thinking[:start].strip() and any(c.name not in names for c in found.calls):
+            # As in a reply: markup for a tool nobody offered, after prose, is the model
+            # explaining a format, not calling.
+            return TextToolCalls()
+        return found
     return TextToolCalls()
 
 

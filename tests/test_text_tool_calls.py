@@ -336,6 +336,20 @@ def test_an_unclosed_thinking_block_not_ending_with_a_call_has_none(thinking: st
     assert calls_ending_thinking(thinking, NAMES, schemas=SCHEMAS).calls == []
 
 
+UNOFFERED = '<tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call>'
+
+
+def test_markup_for_a_tool_not_offered_after_thinking_is_an_explanation_as_in_a_reply() -> None:
+    explained = f"Hermes models write calls like this:\n{UNOFFERED}"
+    assert calls(explained) == []  # the reply: prose, then the markup
+    assert calls_ending_thinking(explained, NAMES).calls == []
+    # Nor does an offered call after it run: the markup is all one explanation.
+    assert calls_ending_thinking(f"{explained}\n{TAGGED_PLAIN}", NAMES).calls == []
+    # Nothing but the markup is a call, answered as one to a tool there is not.
+    assert [c.name for c in calls_ending_thinking(UNOFFERED, NAMES).calls] == ["get_weather"]
+    assert [c.name for c in find_text_tool_calls(UNOFFERED, NAMES).calls] == ["get_weather"]
+
+
 def test_bare_json_ending_an_unclosed_block_writes_no_memory(
         server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
     server.enqueue_reply("<think>\nThe user asks how tools are called. I'd explain the "
