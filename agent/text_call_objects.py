@@ -33,8 +33,8 @@ __all__ = ["END_OF_TURN", "FENCE", "TextToolCalls", "call_sequence", "calls_in",
            "named_call", "offered_name", "python_calls_in", "without_end_tokens"]
 
 #: A fenced block (```json ... ```), to its end or, when the reply was cut inside it, to
-#: the end of the text.
-FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL)
+#: the end of the text; its label line may end in "\r\n".
+FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\r?\n(.*?)(?:```|\Z)", re.DOTALL)
 _NAME_FIELD = re.compile(r'"name"\s*:\s*"([^"\\]{1,200})"')
 _CALL_KEYS = frozenset({"name", "arguments", "parameters", "id", "type"})
 #: What may separate calls written one after another (Llama 3.1 puts ";" between them).

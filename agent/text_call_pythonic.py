@@ -15,8 +15,9 @@ Gemma, prompted as Google's guides show, wraps its calls in a fenced block label
 ``tool_code`` (```` ```tool_code ````): one call per line (``core_memory_append(content=
 "...")``), a list of them, or each inside ``print(...)``, as in
 ``print(default_api.core_memory_append(...))``. The label marks the block as calls, so it is
-read after prose too, as other call markup is (``tool_code_calls``); it must hold nothing
-but calls to offered tools. A block labelled ``python`` is code, never read.
+read after prose too, as other call markup is (``tool_code_calls``), and indented as a
+markdown list item indents it; it must hold nothing but calls to offered tools. A block
+labelled ``python`` is code, never read.
 
 Arguments are given by keyword, or by position, as the small models also write them
 (``[core_memory_append("Allergic to peanuts")]``): positional values take the tool's
@@ -33,6 +34,7 @@ import ast
 import json
 import math
 import re
+import textwrap
 import warnings
 from collections.abc import Mapping
 from typing import Any
@@ -44,8 +46,9 @@ __all__ = ["literal_value", "pythonic_calls", "tool_code_calls"]
 
 _START = re.compile(r"\[\s*([A-Za-z_][\w.]{0,199})\s*\(")
 _CALL = re.compile(r"(?:print\(\s*)?\[?\s*([A-Za-z_][\w.]{0,199})\s*\(")
-#: A block labelled tool_code, to its end or, when the reply was cut inside it, the text's.
-_TOOL_CODE = re.compile(r"```[ \t]*tool_code[ \t]*\n(.*?)(?:```|\Z)", re.DOTALL)
+#: A block labelled tool_code, to its end or, when the reply was cut inside it, the text's;
+#: its label line may end in "\r\n".
+_TOOL_CODE = re.compile(r"```[ \t]*tool_code[ \t]*\r?\n(.*?)(?:```|\Z)", re.DOTALL)
 _NAMED_LITERALS = {"True": True, "true": True, "False": False, "false": False,
                    "None": None, "null": None}
 _END_TOKENS = ("<|eom_id|>", "<|eot_id|>", "<|eom|>", "<|eot|>", "<|python_end|>", "</s>")
@@ -85,7 +88,9 @@ def tool_code_calls(content: str, names: frozenset[str], cut: bool,
     kept: list[str] = []
     position = 0
     for match in _TOOL_CODE.finditer(content):
-        body = match.group(1)
+        # A block in a markdown list item is indented, body and all: Python would refuse
+        # the indented first statement.
+        body = textwrap.dedent(match.group(1))
         found = _code_calls(body, names, schemas or {}) if len(body) <= _MAX_CHARS else None
         start = _CALL.match(body.strip())
         if found is None and cut and not match.group(0).endswith("```") and start \

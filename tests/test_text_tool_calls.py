@@ -61,6 +61,9 @@ FACT = {"content": "Allergic to peanuts"}
     f"```json\n{APPEND_JSON}\n```",
     f"```\n{APPEND_JSON}\n```",
     f"```json\n[{APPEND_JSON}]\n```",
+    f"```json\r\n{APPEND_JSON}\r\n```",  # a Windows line end after the label
+    f"```\r\n{APPEND_JSON}\r\n```",
+    f"<tool_call>\r\n```json\r\n{APPEND_JSON}\r\n```\r\n</tool_call>",
     # llama-cpp-python's chatml-function-calling HTML-escapes what the model echoes.
     "&lt;tool_call&gt;{&#34;name&#34;: &#34;core_memory_append&#34;, &#34;arguments&#34;: "
     "{&#34;content&#34;: &#34;Allergic to peanuts&#34;}}&lt;/tool_call&gt;",

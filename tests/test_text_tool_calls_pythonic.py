@@ -144,6 +144,13 @@ def test_without_the_schemas_positional_values_stay_the_reply() -> None:
     # read after prose, as call markup is; the positional value through the schema
     ('I will save that.\n```tool_code\ncore_memory_append("Allergic to peanuts")\n```\n',
      "I will save that."),
+    # in a markdown list item: the fence and its body indented, by spaces or a tab
+    ('1. Save it:\n   ```tool_code\n   core_memory_append(content="Allergic to peanuts")\n'
+     '   ```', "1. Save it:"),
+    ('- Save it:\n\t```tool_code\n\tcore_memory_append(\n\t    content="Allergic to peanuts")'
+     '\n\t```', "- Save it:"),
+    # a Windows line end after the label
+    ('```tool_code\r\ncore_memory_append(content="Allergic to peanuts")\r\n```', ""),
 ])
 def test_gemmas_tool_code_block_is_read(content: str, rest: str) -> None:
     found = find_text_tool_calls(content, NAMES, schemas=SCHEMAS)
