@@ -175,8 +175,9 @@ def _positional(schema: Any, count: int, keywords: list[str]) -> list[str] | Non
     declares them, when the count leaves no doubt (module docstring); else None."""
     properties = schema.get("properties") if isinstance(schema, Mapping) else None
     required = schema.get("required", []) if isinstance(schema, Mapping) else None
-    if not isinstance(properties, Mapping) or not isinstance(required, list):
-        return None
+    if not isinstance(properties, Mapping) or not isinstance(required, list) \
+            or not all(isinstance(key, str) for key in required):
+        return None  # a schema that is not JSON Schema (a server's, a plugin's) says nothing
     declared = [key for key in properties if isinstance(key, str)]
     leading = declared[:count]
     if count > len(declared) or any(key in leading for key in keywords):

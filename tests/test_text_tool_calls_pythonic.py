@@ -136,6 +136,19 @@ def test_without_the_schemas_positional_values_stay_the_reply() -> None:
     assert find_text_tool_calls(content, NAMES, schemas=broken).calls == []
 
 
+@pytest.mark.parametrize("required", [[{"name": "content"}], [["content"]], [1], ["content", {}]])
+def test_a_schema_whose_required_items_are_not_names_maps_no_positional_value(
+        required: list[object]) -> None:
+    # Items that are not text (unhashable ones above all) must not raise out of a turn.
+    content = '[core_memory_append("Allergic to peanuts")]'
+    schema = {"type": "object", "properties": {"content": {}, "tags": {}}, "required": required}
+    found = find_text_tool_calls(content, NAMES, schemas={"core_memory_append": schema})
+    assert found.calls == [] and found.rest == content
+    tool_code = f"```tool_code\n{content[1:-1]}\n```"
+    assert find_text_tool_calls(tool_code, NAMES,
+                                schemas={"core_memory_append": schema}).calls == []
+
+
 @pytest.mark.parametrize(("content", "rest"), [
     ('```tool_code\ncore_memory_append(content="Allergic to peanuts")\n```', ""),
     ('```tool_code\nprint(default_api.core_memory_append(content="Allergic to peanuts"))\n```',
