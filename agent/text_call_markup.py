@@ -103,9 +103,13 @@ def _tagged(content: str, opening: re.Pattern[str], closing: str, read: BodyRead
     calls: list[ToolCall] = []
     kept: list[str] = []
     position = 0
+    end = 0  # the first closing tag at or after the last body's start, -1 when none is
     while (tag := opening.search(content, position)) is not None:
         body_start = tag.end()
-        end = content.find(closing, body_start)
+        if 0 <= end < body_start:
+            # Searched again only past the last one found: a reply of many opening tags
+            # and no closing one would otherwise be scanned to its end once per tag.
+            end = content.find(closing, body_start)
         following = opening.search(content, body_start)
         closed = end >= 0 and (following is None or end < following.start())
         body_end = end if closed else following.start() if following else len(content)

@@ -4,11 +4,13 @@ call markup to tools the request did not offer."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
 from fake_openai import FakeOpenAIServer
 
+from tiermem.agent import text_call_markup
 from tiermem.agent.loop import Agent
 from tiermem.agent.openai_client import OpenAIClient
 from tiermem.agent.text_tool_calls import find_text_tool_calls
@@ -191,3 +193,44 @@ def test_a_python_dict_in_call_markup_is_read_as_a_literal(content: str) -> None
 def test_python_that_is_no_literal_call_in_markup_is_no_call(content: str) -> None:
     found = find_text_tool_calls(content, ["core_memory_append"])
     assert found.calls == [] and found.rest == content
+
+
+class _Counted(str):
+    """Text that counts the characters its searches for a closing tag pass over."""
+
+    scanned = 0
+
+    def find(self, sub: str, start: Any = None, end: Any = None) -> int:  # type: ignore[override]
+        begin = 0 if start is None else start
+        found = super().find(sub, start, end)
+        _Counted.scanned += (found if found >= 0 else len(self)) - begin
+        return found
+
+
+class _CountedPattern:
+    """An opening tag's pattern that counts the characters its searches pass over."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern = pattern
+
+    def search(self, text: str, position: int = 0) -> re.Match[str] | None:
+        match = self.pattern.search(text, position)
+        _Counted.scanned += (match.start() if match else len(text)) - position
+        return match
+
+
+@pytest.mark.parametrize(("form", "pattern", "tag"), [
+    (text_call_markup.hermes_calls, "_HERMES_OPEN", "<tool_call>"),
+    (text_call_markup.function_tag_calls, "_FUNCTION_OPEN", "<function=send_message>"),
+])
+def test_many_opening_tags_and_no_closing_one_take_linear_work(
+        monkeypatch: pytest.MonkeyPatch, form: Any, pattern: str, tag: str) -> None:
+    # 240k characters of such tags once took 3 s: each tag searched to the end for the
+    # closing one. The characters searched are counted, which no machine's load changes.
+    monkeypatch.setattr(text_call_markup, pattern,
+                        _CountedPattern(getattr(text_call_markup, pattern)))
+    content = _Counted((tag + "x ") * 4000)
+    _Counted.scanned = 0
+    result = form(content, frozenset(NAMES), False)
+    assert result.calls == [] and result.rest == content
+    assert _Counted.scanned <= 4 * len(content)
