@@ -375,12 +375,14 @@ def configured_max_tokens(env: Mapping[str, str] | None = None) -> int | None:
 def configured_context_window(env: Mapping[str, str] | None = None) -> int | None:
     """The context window ``TIERMEM_CONTEXT_WINDOW`` sets, or None when unset;
     ``LLMConfigError`` when it is not a positive whole number. ``env`` defaults to
-    ``os.environ``."""
+    ``os.environ``. For commands that take no ``--context-window`` (the doctor): the
+    message names only the variable."""
     window = _token_count(os.environ if env is None else env, ENV_CONTEXT_WINDOW)
     if window is not None and window <= 0:
         raise LLMConfigError(
-            f"the context window must be a positive token count, not {window}; "
-            f"pass --context-window N or set {ENV_CONTEXT_WINDOW}"
+            f"the context window must be a positive token count, not {window}: set "
+            f"{ENV_CONTEXT_WINDOW} to the window the server runs with, or unset it to use "
+            f"the one the server reports"
         )
     return window
 

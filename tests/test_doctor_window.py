@@ -212,7 +212,9 @@ def test_the_doctor_counts_in_the_encoding_the_chat_was_told_to_use(
 @pytest.mark.parametrize(("variable", "value", "said"), [
     (ENV_ENCODING, "p50k", "unknown tokenizer encoding 'p50k'"),
     (ENV_CONTEXT_WINDOW, "big", "TIERMEM_CONTEXT_WINDOW='big' is not a whole number"),
-    (ENV_CONTEXT_WINDOW, "0", "the context window must be a positive token count"),
+    (ENV_CONTEXT_WINDOW, "0", "the context window must be a positive token count, not 0: "
+                              "set TIERMEM_CONTEXT_WINDOW to the window the server runs with, "
+                              "or unset it"),
 ])
 def test_a_bad_window_or_encoding_setting_is_a_usage_error(
         server: FakeOpenAIServer, capsys: pytest.CaptureFixture[str],
@@ -220,7 +222,9 @@ def test_a_bad_window_or_encoding_setting_is_a_usage_error(
     persona.llama_server_with_window(server, 4096)
     monkeypatch.setenv(variable, value)
     assert cli.main(["doctor", "--base-url", server.base_url]) == 2
-    assert said in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert said in err
+    assert "--context-window" not in err  # the doctor has no such option
     assert server.requests == []
 
 
