@@ -251,9 +251,14 @@ class LLMConfig:
     text_tool_calls: TextToolCallMode = "auto"
 
     def __post_init__(self) -> None:
-        # Checked now, so a bad value is reported before the first turn, not during it.
-        if self.max_tokens is not None:
-            check_max_tokens(self.max_tokens, self.effective_context_window)
+        # Checked now, so a bad value is reported before the first turn, not during it;
+        # against the window only once it is known: without one the server is asked for
+        # it (agent/server_facts.py ``with_server_window``, which checks again), and a
+        # budget too large for a window assumed before asking may fit the server's.
+        if self.max_tokens is not None and self.context_window is not None:
+            check_max_tokens(self.max_tokens, self.context_window)
+        elif self.max_tokens is not None and self.max_tokens < 1:
+            check_max_tokens(self.max_tokens, 0)
         if self.timeout is not None:
             check_timeout(self.timeout)
         resolve_encoding(self.encoding, self.model)

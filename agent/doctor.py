@@ -32,7 +32,12 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from tiermem.agent.config import ENV_CONTEXT_WINDOW, FALLBACK_CONTEXT_WINDOW
+from tiermem.agent.config import (
+    ENV_CONTEXT_WINDOW,
+    ENV_MAX_TOKENS,
+    FALLBACK_CONTEXT_WINDOW,
+    default_context_window,
+)
 from tiermem.agent.doctor_checks import Findings, advice_for, call_fault
 from tiermem.agent.doctor_probes import (
     PROBE_TOOLS,
@@ -229,6 +234,31 @@ def _window(prober: Prober, report: DoctorReport, max_tokens: int | None,
         report.add("context window", "warn", "not reported",
                    f"tiermem assumes {FALLBACK_CONTEXT_WINDOW}; pass --context-window N or set "
                    f"{ENV_CONTEXT_WINDOW}")
+    if max_tokens is not None:
+        _reply_budget(report, max_tokens, configured, found.window.tokens if found.window
+                      else None, prober.model)
+
+
+def _reply_budget(report: DoctorReport, max_tokens: int, configured: int | None,
+                  server: int | None, model: str) -> None:
+    """A fail row when tiermem chat would refuse ``max_tokens`` (TIERMEM_MAX_TOKENS) with
+    the window it would use: the user's, else the server's, else the one it assumes. The
+    chat weighs the budget against that window, as this does, once it is settled."""
+    window = configured or server or default_context_window(model)
+    if max_tokens <= window // 2:
+        return
+    whose = (f"the window {ENV_CONTEXT_WINDOW} sets ({window} tokens)" if configured
+             else f"the server's window ({window} tokens)" if server
+             else f"the window tiermem assumes ({window} tokens; the server does not report "
+                  f"its own)")
+    said = (f"{ENV_MAX_TOKENS}={max_tokens} would leave less than half of {whose} for the "
+            f"prompt, so tiermem chat refuses to start: lower it to at most {window // 2}")
+    said += (f", or set {ENV_CONTEXT_WINDOW} to the window the server runs with" if not server
+             and not configured else
+             f", or restart the server with a window of at least {2 * max_tokens}")
+    report.findings.reply_budget_refused = said
+    report.add("reply budget", "fail", f"{max_tokens} tokens",
+               f"from {ENV_MAX_TOKENS}; more than half of the {window}-token window")
 
 
 def _probe(prober: Prober, report: DoctorReport) -> None:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from tiermem.agent.config import (
     ENV_CONTEXT_WINDOW,
+    ENV_MAX_TOKENS,
     ENV_TIMEOUT,
     FALLBACK_CONTEXT_WINDOW,
     default_timeout,
@@ -68,12 +69,16 @@ class Findings:
     finish_reason: str = ""
     null_content_refused: bool | None = None
     first_token_seconds: float | None = None
+    #: Why tiermem chat would refuse the reply budget TIERMEM_MAX_TOKENS sets with the
+    #: window it would use (the server's, or the one it assumes), and what to change.
+    reply_budget_refused: str = ""
 
     def agent_can_work(self) -> bool:
         """The server answers, its window holds the agent's prompt, and with tool_choice
         "auto" the model calls a tool tiermem can run: structured, or written as text
         tiermem reads."""
         return (self.plain_chat and not self.window_too_small()
+                and not self.reply_budget_refused
                 and bool(self.auto_calls or self.text_calls_auto))
 
     def window_too_small(self) -> bool:
@@ -103,6 +108,8 @@ def advice_for(facts: Findings, base_url: str, model: str | None) -> tuple[str, 
         return (f"the memory agent cannot work: a plain chat request failed "
                 f"({facts.plain_chat_error or 'no model'})", advice)
     advice.extend(_window_advice(facts))
+    if facts.reply_budget_refused:
+        advice.append(facts.reply_budget_refused)
     advice.extend(_tool_advice(facts))
     if facts.finish_reason and facts.finish_reason != "length":
         advice.append(f"the server marks a reply cut at max_tokens as {facts.finish_reason!r}, "
@@ -120,6 +127,9 @@ def advice_for(facts: Findings, base_url: str, model: str | None) -> tuple[str, 
             window = f"the server's window of {facts.window_fit.window} tokens"
         return (f"the memory agent cannot work with {model}: {window} cannot hold the "
                 f"agent's own prompt", advice)
+    if facts.reply_budget_refused:
+        return (f"the memory agent cannot work with {model}: tiermem chat refuses the reply "
+                f"budget {ENV_MAX_TOKENS} sets with this window", advice)
     if facts.auto_refused and not facts.agent_can_work():
         return (f"the memory agent cannot work with {model}: its tool calls with tool_choice "
                 f"\"auto\" cannot run ({facts.auto_refused})", advice)

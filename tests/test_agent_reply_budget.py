@@ -167,13 +167,24 @@ def test_the_max_tokens_help_gives_the_defaults_a_model_gets() -> None:
 @pytest.mark.parametrize(("value", "fragment"), [
     ("many", "TIERMEM_MAX_TOKENS='many' is not a whole number"),
     ("0", "must be a positive token count"),
-    ("5000", "less than half of the 8192-token context window"),
 ])
 def test_bad_reply_budgets_are_refused_before_any_turn(value: str, fragment: str) -> None:
     with pytest.raises(LLMConfigError, match=fragment):
         resolve_llm_config(env={**LOCAL, "TIERMEM_MAX_TOKENS": value})
     with pytest.raises(LLMConfigError):
         LLMConfig(model="llama3.1", max_tokens=int(value) if value.isdigit() else -1)
+
+
+def test_a_reply_budget_is_weighed_against_the_window_once_it_is_known() -> None:
+    # Before the server is asked for its window, a budget too large for the 8192 tokens
+    # assumed without one may still fit the server's (agent/server_facts.py checks it then).
+    config = resolve_llm_config(env={**LOCAL, "TIERMEM_MAX_TOKENS": "5000"})
+    assert config is not None and config.max_tokens == 5000
+    with pytest.raises(LLMConfigError, match="less than half of the 8192-token context window"):
+        resolve_llm_config(env={**LOCAL, "TIERMEM_MAX_TOKENS": "5000",
+                                "TIERMEM_CONTEXT_WINDOW": "8192"})
+    with pytest.raises(LLMConfigError, match="less than half of the 8192-token context window"):
+        OpenAIClient.from_config(config)  # no window settled: the one assumed
 
 
 def test_request_carries_max_tokens(server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:

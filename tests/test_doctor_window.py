@@ -9,10 +9,17 @@ import server_personalities as persona
 from fake_openai import FakeOpenAIServer
 
 import tiermem.cli as cli
-from tiermem.agent.config import ENV_CONTEXT_WINDOW, ENV_ENCODING, ENV_MAX_TOKENS
+from tiermem.agent.config import (
+    ENV_CONTEXT_WINDOW,
+    ENV_ENCODING,
+    ENV_MAX_TOKENS,
+    resolve_llm_config,
+)
 from tiermem.agent.context import ContextWindow
 from tiermem.agent.doctor import DoctorReport, run_doctor
 from tiermem.agent.doctor_window import window_fit
+from tiermem.agent.errors import LLMConfigError
+from tiermem.agent.server_options import open_client
 from tiermem.memory.text.tokenizer import TokenCounter
 from tiermem.tools.memory_tools import memory_toolbox
 
@@ -245,3 +252,34 @@ def test_a_reply_budget_the_chat_refuses_is_a_usage_error(
     assert cli.main(["doctor", "--base-url", server.base_url]) == 2
     assert said in capsys.readouterr().err
     assert server.requests == []
+
+
+@pytest.mark.parametrize(("n_ctx", "works"), [
+    (32768, True),  # the server's window holds it, though 8192 would not
+    (8192, False),  # more than half the server's window
+    (None, False),  # more than half the 8192 tokens assumed when the server says nothing
+])
+def test_the_doctor_and_the_chat_weigh_the_reply_budget_against_the_same_window(
+        server: FakeOpenAIServer, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch, n_ctx: int | None, works: bool) -> None:
+    persona.llama_server_with_window(server, n_ctx or 4096)
+    if n_ctx is None:
+        del server.routes[("GET", "/props")]
+    monkeypatch.setenv(ENV_MAX_TOKENS, "5000")
+    status, data = doctor_json(server, capsys)
+    assert (status, data["works"]) == ((0, True) if works else (1, False))
+    said = "\n".join(str(a) for a in data["advice"])  # type: ignore[attr-defined]
+    assert ("tiermem chat refuses to start" in said) is not works
+    if not works:
+        assert json_row(data, "reply budget")["status"] == "fail"
+        assert str(data["verdict"]).endswith("tiermem chat refuses the reply budget "
+                                             "TIERMEM_MAX_TOKENS sets with this window")
+        assert "lower it to at most 4096" in said
+    # The chat, settling its window as it starts: the same answer.
+    config = resolve_llm_config(model=server.model, base_url=server.base_url)
+    assert config is not None
+    if works:
+        assert open_client(config, lambda _: None).max_tokens == 5000
+    else:
+        with pytest.raises(LLMConfigError, match="max_tokens=5000 would leave less than half"):
+            open_client(config, lambda _: None)
