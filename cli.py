@@ -9,7 +9,7 @@ or standard input closed for chat or forget -);
 74 standard output could not be written (a full disk behind ``> FILE``; what the
 command did besides printing stands); 129 hung up (SIGHUP: as for 143); 130 interrupted,
 after one line on standard error saying what Ctrl-C stopped and what it left (forget,
-reindex, upgrade, migrate, restore, eval and a chat's turn read back or know that, each
+reindex, upgrade, migrate, restore, drop-agent, eval and a chat's turn read back or know that, each
 in its own module, and raise ``InterruptReported``; agent/interrupted.py has the line of
 every other command, or of those before their work starts); 141 the reader of the output went
 away (``| head``); 143 terminated (SIGTERM: a chat first cancels a turn under way, as

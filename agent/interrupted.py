@@ -1,7 +1,7 @@
 """The line Ctrl-C leaves on standard error when the command it stopped said nothing itself.
 
-``forget``, ``reindex``, ``migrate``, ``upgrade``, ``restore``, ``eval`` and a chat
-read back or know what they left and say so (raising ``InterruptReported``); every
+``forget``, ``reindex``, ``migrate``, ``upgrade``, ``restore``, ``drop-agent``, ``eval``
+and a chat read back or know what they left and say so (raising ``InterruptReported``); every
 other command gets one line here, from what the command can have changed: which
 is nothing for the commands that only read, and for the others what stands and
 how to check. cli.py writes it and exits 130.
@@ -58,9 +58,9 @@ def interrupted_note(args: argparse.Namespace | None) -> str:
                 f"`tiermem pg status{option}` says whether it runs, `tiermem pg stop{option}` "
                 f"stops it")
     if command == "drop-agent":
-        return (f"drop-agent stopped (Ctrl-C); agent {agent!r} is deleted in one transaction, "
-                f"so it is either gone or as it was: the same `tiermem drop-agent` again "
-                f"deletes it, or says it is gone")
+        # Once its deletion may have begun, drop-agent reads back what it left and says so.
+        return (f"drop-agent stopped (Ctrl-C) before it deleted anything: agent {agent!r} is "
+                f"as it was, if it is there")
     if command == "forget" and (args.erase_forgotten or args.finish_erasures):
         return ("forget stopped (Ctrl-C); an erasure commits whole or not at all: run the "
                 "same command again to finish it (it says when nothing is left to erase)")

@@ -215,7 +215,7 @@ def _interrupted_migrate(stage: str, target: str, policy_advice: str | None) -> 
 
 def cmd_drop_agent(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.agent.home import agent_home
-    from tiermem.agent.place import require_stored_agent, store_flag, store_option
+    from tiermem.agent.place import store_flag, store_option
 
     dsn = store_option(args.store)
     if dsn is None:
@@ -223,21 +223,75 @@ def cmd_drop_agent(args: argparse.Namespace, note: Callable[[str], None]) -> int
              f"TIERMEM_STORE); an agent home is deleted by removing its directory, "
              f"{agent_home(args.agent)}")
         return 2
-    from tiermem.memory.store.postgres.connection import public_dsn
-    from tiermem.memory.store.postgres.removal import delete_agent
+    again = f"`tiermem drop-agent --agent {args.agent}{store_flag(args.store)} --yes`"
+    started = [False]  # set once a deletion, or the finishing of one, may have begun
+    try:
+        return _drop_agent(args, dsn, again, started, note)
+    except KeyboardInterrupt as exc:
+        if not started[0]:
+            raise  # agent/interrupted.py: before it deleted anything
+        note(_interrupted_drop(dsn, args.agent, again))
+        raise InterruptReported from exc
 
-    require_stored_agent(args.agent, dsn, args.store)
+
+def _drop_agent(args: argparse.Namespace, dsn: str, again: str, started: list[bool],
+                note: Callable[[str], None]) -> int:
+    from tiermem.agent.home import NoSuchAgentError
+    from tiermem.agent.place import require_stored_agent
+    from tiermem.memory.store.postgres.connection import public_dsn
+    from tiermem.memory.store.postgres.removal import delete_agent, finish_dropped
+
     where = public_dsn(dsn)
+    try:
+        require_stored_agent(args.agent, dsn, args.store)
+    except NoSuchAgentError:
+        if not args.yes:
+            raise
+        # Gone already: perhaps by a drop-agent that Ctrl-C stopped after the deletion
+        # committed, whose clearing of what the agent left this finishes.
+        started[0] = True
+        left = finish_dropped(dsn)
+        if left is None:
+            raise
+        note(f"agent {args.agent!r} is not in {where}; finished the clearing a drop-agent cut "
+             f"short left: the deleted agent's search statistics are removed and the "
+             f"schema's tables vacuumed")
+        for what in left:
+            note(f"not reached: {what}")
+        return 0
     if not args.yes:
         note(f"this deletes agent {args.agent!r} and all its memory from {where}, for good; "
-             f"run `tiermem drop-agent --agent {args.agent}{store_flag(args.store)} --yes` "
-             f"to do it")
+             f"run {again} to do it")
         return 2
+    started[0] = True
     left = delete_agent(dsn, args.agent)
     note(f"deleted agent {args.agent!r} from {where}")
     for what in left:
         note(f"not reached: {what}")
     return 0
+
+
+def _interrupted_drop(dsn: str, agent: str, again: str) -> str:
+    """What a drop-agent Ctrl-C stopped left, read back from the database: the agent is
+    deleted in one transaction, and what it leaves is cleared once that has committed
+    (memory/store/postgres/removal.py)."""
+    try:
+        from tiermem.memory.store.postgres.removal import dropped_unfinished
+
+        unfinished = dropped_unfinished(dsn, agent)
+    except (Exception, KeyboardInterrupt):  # a server out of reach now, or Ctrl-C again
+        return (f"drop-agent stopped (Ctrl-C), and what it left could not be read back: run "
+                f"{again} again; it deletes the agent, finishes the clearing after a "
+                f"deletion cut short, or says the agent is gone")
+    if unfinished is None:
+        return (f"drop-agent stopped (Ctrl-C) before agent {agent!r} was deleted: it is as "
+                f"it was, and {again} deletes it")
+    if unfinished:
+        return (f"drop-agent stopped (Ctrl-C) after agent {agent!r} was deleted, before the "
+                f"clearing after it finished: its search statistics, and the dead row "
+                f"versions and planner statistics (pg_stats) holding its text, may be left; "
+                f"run {again} again to clear them")
+    return f"drop-agent stopped (Ctrl-C) after agent {agent!r} was deleted and cleared"
 
 
 def cmd_pg(args: argparse.Namespace, note: Callable[[str], None]) -> int:

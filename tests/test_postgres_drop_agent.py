@@ -89,3 +89,67 @@ def test_drop_agent_needs_a_database(capsys: pytest.CaptureFixture[str],
     assert main(["drop-agent", "--agent", "alice", "--yes"]) == 2
     err = capsys.readouterr().err
     assert "give --store DSN" in err and str(_isolated_home / "agents" / "alice") in err
+
+
+def test_drop_agent_stopped_during_the_vacuum_after_the_deletion_is_finished_by_running_it_again(
+        postgres_dsn: str, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C after the deletion committed, during the vacuum that clears the agent's text
+    from dead row versions and pg_stats: the line says the agent is deleted and the clearing
+    unfinished, and the same command again finishes it (the agent being gone already)."""
+    from tiermem.memory.store.postgres import removal
+
+    _fill(postgres_dsn, "alice")
+    _fill(postgres_dsn, "bob")
+    with psycopg.connect(postgres_dsn) as conn:
+        row = conn.execute("SELECT id FROM tiermem.agents WHERE name = 'alice'").fetchone()
+    assert row is not None
+    alice = int(row[0])
+    vacuum = removal.vacuum_and_analyze
+
+    def ctrl_c(*args: object) -> list[str]:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(removal, "vacuum_and_analyze", ctrl_c)
+    drop = ["drop-agent", "--agent", "alice", "--store", postgres_dsn, "--yes"]
+    vacuums = _vacuum_count(postgres_dsn)
+    assert main(drop) == 130
+    again = f"`tiermem drop-agent --agent alice --store {shlex.quote(postgres_dsn)} --yes`"
+    assert capsys.readouterr().err == (
+        f"tiermem: drop-agent stopped (Ctrl-C) after agent 'alice' was deleted, before the "
+        f"clearing after it finished: its search statistics, and the dead row versions and "
+        f"planner statistics (pg_stats) holding its text, may be left; run {again} again to "
+        f"clear them\n")
+    assert stored_agents(postgres_dsn) == ["bob"]
+    assert _left_of(postgres_dsn, alice) == ["text_stats"]  # the mark of what is owed
+    assert _vacuum_count(postgres_dsn) == vacuums
+
+    monkeypatch.setattr(removal, "vacuum_and_analyze", vacuum)
+    assert main(drop) == 0
+    assert capsys.readouterr().err.startswith(
+        "tiermem: agent 'alice' is not in ")
+    assert _vacuum_count(postgres_dsn) > vacuums
+    assert _left_of(postgres_dsn, alice) == []
+    # Nothing is owed any more: the same command says the agent is gone.
+    assert main(drop) == 2
+    assert "no agent named 'alice'" in capsys.readouterr().err
+    assert main(["drop-agent", "--agent", "bob", "--store", postgres_dsn]) == 2
+
+
+def test_drop_agent_stopped_before_its_deletion_committed_says_the_agent_is_as_it_was(
+        postgres_dsn: str, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tiermem.memory.store.postgres import removal
+
+    _fill(postgres_dsn, "alice")
+
+    def ctrl_c(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(removal, "take_writer_lock", ctrl_c)
+    assert main(["drop-agent", "--agent", "alice", "--store", postgres_dsn, "--yes"]) == 130
+    assert capsys.readouterr().err == (
+        f"tiermem: drop-agent stopped (Ctrl-C) before agent 'alice' was deleted: it is as it "
+        f"was, and `tiermem drop-agent --agent alice --store {shlex.quote(postgres_dsn)} "
+        f"--yes` deletes it\n")
+    assert stored_agents(postgres_dsn) == ["alice"]
