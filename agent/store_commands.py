@@ -118,7 +118,12 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         UnfinishedStoreError,
     )
     from tiermem.memory.store.opening import is_dsn, without_password
-    from tiermem.memory.store.transfer import check_filled, migrate, open_backend
+    from tiermem.memory.store.transfer import (
+        check_filled,
+        migrate,
+        open_backend,
+        target_holds_memory,
+    )
 
     places = (("--from", args.source), ("--to", args.target))
     for option, location in places:
@@ -137,6 +142,22 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
 
     if is_dsn(args.source):
         require_stored_agent(agent, args.source, args.source)
+
+    def holds_memory(exc: TargetHoldsMemoryError) -> int:
+        # The library names its own call; a person needs the command, with the --to given.
+        remedy = (f"migrate into a new agent or an empty database, or delete that agent "
+                  f"first: `tiermem drop-agent --agent {agent}{store_flag(args.target)} "
+                  f"--yes`" if is_dsn(args.target) else
+                  f"migrate into a new agent home, or remove "
+                  f"{Path(args.target).expanduser()} first")
+        note(f"{exc.situation}; {remedy}")
+        return 1
+
+    # A target holding another memory is refused as such before its policy is compared:
+    # the policy there is that memory's, which the advice for a conflict must not touch.
+    held = target_holds_memory(args.target, agent)
+    if held is not None:
+        return holds_memory(held)
     # The privacy policy lives beside the memory, not in it: checked before anything is
     # copied, so a target with another policy is refused while nothing has moved yet.
     try:
@@ -178,14 +199,7 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
                                   policy.advice() if policy.text is not None else None))
         raise InterruptReported from exc
     except TargetHoldsMemoryError as exc:
-        # The library names its own call; a person needs the command, with the --to given.
-        remedy = (f"migrate into a new agent or an empty database, or delete that agent "
-                  f"first: `tiermem drop-agent --agent {agent}{store_flag(args.target)} "
-                  f"--yes`" if is_dsn(args.target) else
-                  f"migrate into a new agent home, or remove "
-                  f"{Path(args.target).expanduser()} first")
-        note(f"{exc.situation}; {remedy}")
-        return 1
+        return holds_memory(exc)
     finally:
         source.close()
     rows = ", ".join(f"{n:,} {t}" for t, n in report.rows.items())

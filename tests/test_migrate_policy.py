@@ -92,6 +92,47 @@ def test_a_target_with_another_policy_is_refused_before_anything_is_copied(
     assert (target / DB_FILE).is_file()
 
 
+def test_a_target_holding_a_memory_is_refused_as_such_before_its_policy_is_compared(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The policy at a target that holds a memory is that memory's: the refusal names the
+    memory, not a policy conflict whose advice (copy the source's policy over it) would
+    change the other agent's policy."""
+    source = _agent(tmp_path / "ada", OTHER)
+    target = _agent(tmp_path / "other" / "ada", POLICY)
+    before = {p.name: p.read_bytes() for p in target.iterdir()
+              if not p.name.endswith(("-shm", "-wal"))}
+    assert main(["migrate", "--from", str(source), "--to", str(target)]) == 1
+    assert _said(capsys) == (
+        f"tiermem: {target} already holds a memory (facts, history, events); migrate into a "
+        f"new agent home, or remove {target} first\n")
+    assert (target / "policy.yaml").read_text(encoding="utf-8") == POLICY
+    # The look at the target wrote nothing (SQLite's shared-memory file aside).
+    assert {p.name: p.read_bytes() for p in target.iterdir()
+            if not p.name.endswith(("-shm", "-wal"))} == before
+
+
+def test_a_postgres_target_holding_the_agent_is_refused_as_such_before_its_policy(
+        tmp_path: Path, postgres_dsn: str, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from tiermem.agent.place import store_flag
+
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path / "tiermem"))
+    source = _agent(tmp_path / "ada", OTHER)
+    with HierarchicalMemory(store=postgres_dsn, agent="ada", embedder=HashingEmbedder()) as held:
+        held.add_fact("User's locker code is 4412", "durable")
+    policy = tmp_path / "tiermem" / "agents" / "ada" / "policy.yaml"
+    policy.parent.mkdir(parents=True, exist_ok=True)
+    policy.write_text(POLICY, encoding="utf-8")
+    assert main(["migrate", "--from", str(source), "--to", postgres_dsn]) == 1
+    err = _said(capsys)
+    assert "already holds a memory (facts, history, events)" in err, err
+    assert err.endswith(f"; migrate into a new agent or an empty database, or delete that "
+                        f"agent first: `tiermem drop-agent --agent ada"
+                        f"{store_flag(postgres_dsn)} --yes`\n")
+    assert "privacy policy" not in err
+    assert policy.read_text(encoding="utf-8") == POLICY
+
+
 def test_a_policy_only_the_target_has_is_named_and_kept(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = _agent(tmp_path / "ada", None)

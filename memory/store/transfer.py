@@ -104,6 +104,36 @@ def check_filled(store: StorageBackend) -> None:
             raise error(store.location, source, running=store.read_only and store.writer_active())
 
 
+def target_holds_memory(location: str, agent: str | None) -> TargetHoldsMemoryError | None:
+    """Whether the memory at ``location`` (an agent home, or agent ``agent`` of a DSN)
+    already holds a memory, looked at read-only, creating nothing: the refusal ``migrate``
+    would give, for a caller that checks anything else about the target after this. None
+    when there is no memory there, or when it cannot be opened to read (``migrate``'s own
+    opening then says why)."""
+    from pathlib import Path
+
+    from tiermem.memory.errors import TiermemError
+    from tiermem.memory.store.opening import is_dsn
+    from tiermem.memory.store.sqlite.files import DB_FILE
+
+    if is_dsn(location):
+        from tiermem.memory.store.postgres.connection import stored_agents
+
+        if agent not in (stored_agents(location) or []):
+            return None
+    elif not (Path(location).expanduser().absolute() / DB_FILE).is_file():
+        return None
+    try:
+        store = open_backend(location, agent, read_only=True)
+    except TiermemError:
+        return None
+    try:
+        held = [t for t in DUMP_TABLES if next(iter(store.export_rows(t)), None) is not None]
+        return TargetHoldsMemoryError(store.location, tuple(held)) if held else None
+    finally:
+        store.close()
+
+
 def migrate(source: StorageBackend, target: StorageBackend,
             progress: Progress | None = None) -> MigrationReport:
     """Copy ``source``'s memory into ``target``, which must hold none yet."""
