@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import argparse
 
-#: What each command that only reads can have changed: nothing.
+#: What each command that only reads left unchanged, and why. Not "nothing": opening a home
+#: made before homes were private makes it private first (and says so on its own line).
 _READS_ONLY = {
-    "diagnostics": "it only reads the memory (a report file is written whole or not at all)",
-    "doctor": "it only sends test requests to the model server",
-    "pg status": "it only asks whether the server runs",
+    "diagnostics": "the memory was not changed: it only reads it (a report file is written "
+                   "whole or not at all)",
+    "doctor": "nothing was changed: it only sends test requests to the model server",
+    "pg status": "nothing was changed: it only asks whether the server runs",
 }
 
 
@@ -32,12 +34,13 @@ def interrupted_note(args: argparse.Namespace | None) -> str:
     if command == "pg":
         command = f"pg {args.action}"  # start, stop or status: each leaves its own
     if command in _READS_ONLY:
-        return f"{command} stopped (Ctrl-C); nothing was changed: {_READS_ONLY[command]}"
+        return f"{command} stopped (Ctrl-C); {_READS_ONLY[command]}"
     agent = getattr(args, "agent", None)
     where = _store_flag(getattr(args, "store", None))
     if command == "config":
         if getattr(args, "value", None) is None:
-            return "config stopped (Ctrl-C); nothing was changed: it only showed the settings"
+            return ("config stopped (Ctrl-C); the settings were not changed: it only showed "
+                    "them")
         return (f"config stopped (Ctrl-C); the change to {args.setting} is stored whole or not "
                 f"at all: `tiermem config{where} --agent {agent} {args.setting}` shows which")
     if command == "chat":
@@ -65,8 +68,11 @@ def interrupted_note(args: argparse.Namespace | None) -> str:
         return ("forget stopped (Ctrl-C); an erasure commits whole or not at all: run the "
                 "same command again to finish it (it says when nothing is left to erase)")
     # forget, reindex, migrate, upgrade, restore and eval say what they left once their
-    # work starts; this is Ctrl-C before it, while they check and open what they need.
-    return f"{command} stopped (Ctrl-C) before it changed anything"
+    # work starts; this is Ctrl-C before it, while they check and open what they need (an
+    # open may upgrade an older schema, which commits whole, or make a home private).
+    if command == "eval":
+        return "eval stopped (Ctrl-C) before it changed anything"
+    return f"{command} stopped (Ctrl-C) before it changed what the memory holds"
 
 
 def _store_flag(given: str | None) -> str:

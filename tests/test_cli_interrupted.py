@@ -237,12 +237,20 @@ def test_diagnostics_and_config_stopped_say_nothing_was_changed(
     _ctrl_c_once(monkeypatch, HierarchicalMemory, "diagnostics")
     assert main(["diagnostics", "--agent", "ada"]) == 130
     assert capsys.readouterr() == ("", (
-        "tiermem: diagnostics stopped (Ctrl-C); nothing was changed: it only reads the memory "
+        "tiermem: diagnostics stopped (Ctrl-C); the memory was not changed: it only reads it "
         "(a report file is written whole or not at all)\n"))
     _ctrl_c_once(monkeypatch, settings, "print_settings")
     assert main(["config", "--agent", "ada"]) == 130
     assert capsys.readouterr().err == (
-        "tiermem: config stopped (Ctrl-C); nothing was changed: it only showed the settings\n")
+        "tiermem: config stopped (Ctrl-C); the settings were not changed: it only showed them\n")
+    assert database_digest(ada) == before
+    ada.chmod(0o755)  # a home made before homes were private: opening it changes that
+    _ctrl_c_once(monkeypatch, HierarchicalMemory, "diagnostics")
+    assert main(["diagnostics", "--agent", "ada"]) == 130
+    said = capsys.readouterr().err
+    assert "private" in said and "nothing was changed" not in said, said
+    assert said.endswith("diagnostics stopped (Ctrl-C); the memory was not changed: it only "
+                         "reads it (a report file is written whole or not at all)\n"), said
     assert database_digest(ada) == before
     _ctrl_c_once(monkeypatch, settings, "change_setting")
     assert main(["config", "--agent", "ada", "core_limit", "500"]) == 130
@@ -276,7 +284,7 @@ def test_diagnostics_and_config_stopped_say_nothing_was_changed(
      "forget stopped (Ctrl-C); an erasure commits whole or not at all: run the same command "
      "again to finish it (it says when nothing is left to erase)"),
     (["forget", "--agent", "ada", "some text"],
-     "forget stopped (Ctrl-C) before it changed anything"),
+     "forget stopped (Ctrl-C) before it changed what the memory holds"),
     (["chat", "--agent", "ada"],
      "chat stopped (Ctrl-C) before it read any input; no message was sent or kept"),
     (["eval", "locomo", "--data", "x"], "eval stopped (Ctrl-C) before it changed anything"),
