@@ -118,6 +118,28 @@ def test_a_negated_let_me_forget_that_retires_nothing(memory: HierarchicalMemory
     assert "User lives in Lisbon" in _core(memory)
 
 
+@pytest.mark.parametrize("said", ["Don't ever let me forget that I live in Lisbon.",
+                                  "Don't let me ever forget that I live in Lisbon.",
+                                  "Do not ever forget that I live in Lisbon.",
+                                  "Don't just forget that I live in Lisbon.",
+                                  "Never, ever forget that I live in Lisbon.",
+                                  "I cannot forget that I live in Lisbon."])
+def test_a_negation_a_word_or_two_before_forget_that_retires_nothing(
+        memory: HierarchicalMemory, said: str) -> None:
+    # "ever", "just" or "let me" between the negation and "forget that" still ask to
+    # keep what follows: the fact must not be retired.
+    _chat(memory, "I live in Lisbon.", said)
+    assert "User lives in Lisbon" in _core(memory)
+
+
+@pytest.mark.parametrize("said", ["It's not you, just forget that I live in Lisbon.",
+                                  "Don't worry, just forget that I live in Lisbon."])
+def test_a_negation_in_another_clause_leaves_forget_that_a_request(
+        memory: HierarchicalMemory, said: str) -> None:
+    _chat(memory, "I live in Lisbon.", said)
+    assert "User lives in Lisbon" not in _core(memory)
+
+
 @pytest.mark.parametrize("said", ["Don't forget about my peanut allergy.",
                                   "Remember about my peanut allergy.",
                                   "Please don't forget about my peanut allergy."])

@@ -79,16 +79,26 @@ class Statement:
 # Reading a sentence
 
 #: A request to forget ("..., forget that", "forget that X", "let me forget that"); not
-#: "don't forget that ..." or "don't let me forget that ...", which ask to keep what follows.
-_NEGATIONS = ("n't ", "n’t ", "not ", "never ", "dont ")
-_FORGET_CLAUSE = re.compile(
-    "".join(f"(?<!{no}{let})" for no in _NEGATIONS for let in ("", "let me ", "let us "))
-    + r"\bforget\s+(?:about\s+)?(?:that|it)\b",
+#: "don't forget that ...", "don't let me forget that ..." or "don't ever let me forget that
+#: ...", which ask to keep what follows (``_asks_to_forget``).
+_FORGET_CLAUSE = re.compile(r"\bforget\s+(?:about\s+)?(?:that|it)\b", _I)
+#: What, right before "forget that", makes it a request to keep: a negation, then the words
+#: that may stand between it and "forget" ("don't ever let me", "don't you ever", "do not
+#: let us ever", "never, ever").
+_KEPT_BY = re.compile(
+    rf"(?:n{_APOS}t|not|\bnever|\bdont),?\s+(?:(?:ever|you|just|let|me|us)\s+){{0,4}}$",
     _I)
+
+
+def _asks_to_forget(text: str) -> bool:
+    """Whether ``text`` asks to forget: a "forget that" no negation before it keeps."""
+    return any(not _KEPT_BY.search(text[max(0, m.start() - 60):m.start()])
+               for m in _FORGET_CLAUSE.finditer(text))
+
+
 _RETRACTION = re.compile(
     r"\bno\s+longer\b"
     rf"|(?:\bnot|n{_APOS}t)\b[^.;]*?\b(?:any\s?more|any\s+longer)\b"
-    rf"|{_FORGET_CLAUSE.pattern}"
     rf"|^i(?:\s+have|{_APOS}ve)?\s+(?:quit|stopped)\b",
     _I,
 )
@@ -123,7 +133,7 @@ def as_news(sentence: str) -> Statement | None:
     """A retraction read as a plain statement: when it denies nothing known, what it says
     is news ("I can't eat gluten anymore"). None for one that asks to forget ("forget that
     my locker code is 1234"): that is never to be stored."""
-    if _FORGET_CLAUSE.search(sentence):
+    if _asks_to_forget(sentence):
         return None
     text = _SPACES.sub(" ", sentence.strip()).strip(" ,")
     return Statement(text[:1].upper() + text[1:])
@@ -132,7 +142,7 @@ def as_news(sentence: str) -> Statement | None:
 def read_statement(sentence: str) -> Statement:
     """``sentence`` as a retraction, an update without its cue, or a plain statement."""
     text = sentence.strip()
-    if _RETRACTION.search(text):
+    if _RETRACTION.search(text) or _asks_to_forget(text):
         return Statement("", "retraction", frozenset(concepts(text) - _RETRACTION_WORDS))
     cue = None
     for name, pattern in (("actually", _ACTUALLY), ("now", _NOW), (", not", _NOT_CLAUSE)):
