@@ -128,7 +128,11 @@ _WHEN = frozenset({
     "since", "till", "through", "around", "circa", "january", "february", "march", "april",
     "may", "june", "july", "august", "september", "october", "november", "december", "jan",
     "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "monday",
-    "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+    "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "mon", "tue", "tues",
+    "wed", "thu", "thur", "thurs", "fri", "sat", "sun", "spring", "summer", "autumn", "fall",
+    "winter", "christmas", "easter", "weekend", "day", "days", "week", "weeks", "month",
+    "months", "year", "years", "hour", "hours", "minute", "minutes", "early", "mid", "late",
+    "last", "next",
 })
 
 

@@ -497,6 +497,15 @@ def test_a_question_about_one_customer_quotes_no_other_customer_s_message(
      "User has lived in Lisbon since 2019"),
     ("My passport expires in May 2027.", "Does my passport expire before May 2026?",
      "User's passport expires in May 2027"),
+    # A season, a weekday's short name, a day or a week of something: times, no things.
+    ("I moved to Lisbon in summer 2019.", "Did I move to Lisbon in summer 2020?",
+     "User moved to Lisbon in summer 2019"),
+    ("My dentist appointment is on Fri 14 March.", "Is my dentist appointment on Fri 21 March?",
+     "User's dentist appointment is on Fri 14 March"),
+    ("My rent is due on day 5 of each month.", "Is my rent due on day 1?",
+     "User's rent is due on day 5 of each month"),
+    ("My lease ends in winter 2026.", "Does my lease end in winter 2025?",
+     "User's lease ends in winter 2026"),
 ])
 def test_a_date_in_the_question_is_no_identifier_that_leaves_a_fact_out(
         memory: HierarchicalMemory, fact: str, question: str, quoted: str) -> None:
