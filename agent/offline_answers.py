@@ -123,28 +123,25 @@ _RELATIVE = re.compile(r"User['’]s\s+([\w-]+)(?:\s+([A-Z][\w-]*))?")
 _IDENTIFIED = re.compile(r"\b([^\W\d_]{3,})\s+#?([^\W_]*\d[\w-]*)")
 
 
-#: Words before a number that say when, not which thing: "since 2019", "in May 2027".
-_WHEN = frozenset({
-    "since", "till", "through", "around", "circa", "january", "february", "march", "april",
-    "may", "june", "july", "august", "september", "october", "november", "december", "jan",
-    "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "monday",
-    "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "mon", "tue", "tues",
-    "wed", "thu", "thur", "thurs", "fri", "sat", "sun", "spring", "summer", "autumn", "fall",
-    "winter", "christmas", "easter", "weekend", "day", "days", "week", "weeks", "month",
-    "months", "year", "years", "hour", "hours", "minute", "minutes", "early", "mid", "late",
-    "last", "next",
-})
+#: Kinds of record a number names one of, among many alike: a question about customer 9034
+#: wants nothing said of customer 8812. Any other noun before a number ("gate 14", "port
+#: 5432", "summer 2019", "version 2") gives a value the question may be checking, and a
+#: fact with another value is its answer ("Does my flight leave from gate 12?").
+_RECORD_KINDS = frozenset(stem(word) for word in (
+    "customer", "client", "account", "order", "ticket", "incident", "case", "invoice",
+    "employee", "patient", "member", "subscriber", "user", "shipment", "booking",
+    "reservation", "claim", "contract", "tenant", "vendor", "supplier", "student",
+))
 
 
 def _identifiers(text: str) -> dict[str, set[str]]:
-    """The identifiers ``text`` gives each kind of thing: {"custom": {"8812"}}; a date or
-    a time ("since 2019", "May 2027", "after 5pm") identifies nothing."""
+    """The records ``text`` identifies, by kind: {"custom": {"8812"}} for "customer 8812";
+    a value such as "gate 14", a date or a time identifies none (``_RECORD_KINDS``)."""
     found: dict[str, set[str]] = {}
     for noun, ident in _IDENTIFIED.findall(text):
-        word = noun.casefold()
-        if word in STOPWORDS or word in _WHEN:
-            continue
-        found.setdefault(stem(word), set()).add(ident.casefold())
+        kind = stem(noun.casefold())
+        if kind in _RECORD_KINDS:
+            found.setdefault(kind, set()).add(ident.casefold())
     return found
 
 

@@ -506,8 +506,15 @@ def test_a_question_about_one_customer_quotes_no_other_customer_s_message(
      "User's rent is due on day 5 of each month"),
     ("My lease ends in winter 2026.", "Does my lease end in winter 2025?",
      "User's lease ends in winter 2026"),
+    # A value the question checks: the fact with another value is the answer.
+    ("My flight leaves from gate 14.", "Does my flight leave from gate 12?",
+     "User's flight leaves from gate 14"),
+    ("The prod database listens on port 5432.", "Is the prod database on port 5433?",
+     "The prod database listens on port 5432"),
+    ("We are on version 2 of the API.", "Should we move to version 3 of the API?",
+     "We are on version 2 of the API"),
 ])
-def test_a_date_in_the_question_is_no_identifier_that_leaves_a_fact_out(
+def test_a_date_or_a_value_in_the_question_leaves_no_fact_out(
         memory: HierarchicalMemory, fact: str, question: str, quoted: str) -> None:
     reply = _chat(memory, fact, question)[1]
     assert f"- From core memory: {quoted}" in reply
