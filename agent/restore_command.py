@@ -73,8 +73,12 @@ def policy_note(agent: str, home: Path) -> str:
     from tiermem.memory.text.shown import shown_path
 
     policy = home / POLICY_FILE
-    if policy.exists() or policy.is_symlink():
+    if policy.is_file():
         return f"agent {agent} runs under the privacy policy {shown_path(policy)}"
+    if policy.exists() or policy.is_symlink():  # a directory, a broken link
+        return (f"agent {agent}'s privacy policy {shown_path(policy)} is not a file that can "
+                f"be read, so a chat with the agent refuses to start: put the policy file "
+                f"there, or remove what is there to run the agent with none")
     return (f"agent {agent} has no privacy policy: a snapshot holds the memory, not the "
             f"policy file; if the agent it was taken from had one (its policy.yaml), copy it "
             f"to {shown_path(policy)} before the agent is used")

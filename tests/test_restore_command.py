@@ -97,6 +97,12 @@ def test_a_snapshot_holds_no_policy_and_restore_says_which_one_the_agent_runs_un
     replaced = tiermem(home, "restore", str(snapshot), "--agent", "bea", "--replace")
     assert replaced.returncode == 0, replaced.stderr
     assert replaced.stderr == f"tiermem: agent bea runs under the privacy policy {policy}\n"
+    # A broken link where the policy goes is no policy the agent runs under.
+    policy.unlink()
+    policy.symlink_to(tmp_path / "gone.yaml")
+    broken = tiermem(home, "restore", str(snapshot), "--agent", "bea", "--replace")
+    assert broken.returncode == 0, broken.stderr
+    assert "runs under" not in broken.stderr and "is not a file that can be read" in broken.stderr
     # A chat with no policy says nothing about one in its snapshot.
     plain = tiermem(home, "chat", "--agent", "cyd", "--embedder", "hashing",
                     stdin=f"/snapshot {tmp_path / 'cyd.json'}\n")
