@@ -1,7 +1,7 @@
 """``tiermem doctor``: can the memory agent work with this server and model?
 
-It probes the server the way a turn uses it (agent/doctor_probes.py) and
-reports one row per question:
+It probes the server the way a turn uses it (agent/doctor_probes.py; the rows about tool
+calling are agent/doctor_tool_rows.py) and reports one row per question:
 
 - reachable, and the models it lists;
 - the context window, and where it came from (agent/server_facts.py);
@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, replace
-from typing import Any, Literal
+from dataclasses import replace
+from typing import Any
 from urllib.parse import urlsplit
 
 from tiermem.agent.config import (
@@ -38,60 +38,17 @@ from tiermem.agent.config import (
     FALLBACK_CONTEXT_WINDOW,
     default_context_window,
 )
-from tiermem.agent.doctor_checks import Findings, advice_for, call_fault
+from tiermem.agent.doctor_checks import advice_for
 from tiermem.agent.doctor_probes import (
-    PROBE_TOOLS,
-    Exchange,
     Prober,
     error_text,
-    fact_messages,
-    probe_tools,
-    refused_call,
-    second_step_messages,
 )
+from tiermem.agent.doctor_report import DoctorReport
+from tiermem.agent.doctor_tool_rows import probe_tool_calls
 from tiermem.agent.doctor_window import window_fit, window_mismatch
-from tiermem.agent.http_json import StreamStart, Unreachable, shown_url, without_secrets
-from tiermem.agent.response import CUT_SHORT, unclosed_thinking, without_thinking
+from tiermem.agent.http_json import Unreachable, shown_url, without_secrets
 from tiermem.agent.server_errors import is_web_page
 from tiermem.agent.server_facts import discover_context_window, server_root
-from tiermem.agent.text_tool_calls import (
-    calls_ending_thinking,
-    offered_parameters,
-    parse_text_tool_calls,
-)
-
-Status = Literal["ok", "warn", "fail", "info", "skip"]
-#: More prompt tokens than this over the no-tools baseline means the tools reached the model.
-TOOLS_SHOWN_MARGIN = 20
-
-
-@dataclass
-class Row:
-    check: str
-    status: Status
-    result: str
-    detail: str = ""
-
-
-@dataclass
-class DoctorReport:
-    base_url: str
-    model: str | None
-    rows: list[Row] = field(default_factory=list)
-    findings: Findings = field(default_factory=Findings)
-    works: bool = False
-    verdict: str = ""
-    advice: list[str] = field(default_factory=list)
-    seconds: float = 0.0
-
-    def add(self, check: str, status: Status, result: str, detail: str = "") -> None:
-        self.rows.append(Row(check, status, result, detail))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"base_url": self.base_url, "model": self.model, "works": self.works,
-                "verdict": self.verdict, "advice": self.advice,
-                "rows": [vars(r) for r in self.rows], "facts": asdict(self.findings),
-                "seconds": round(self.seconds, 2)}
 
 
 def run_doctor(base_url: str, model: str | None, api_key: str | None = None, *,
@@ -112,7 +69,7 @@ def run_doctor(base_url: str, model: str | None, api_key: str | None = None, *,
     report.findings.probe_timeout = prober.timeout
     if _reach(prober, report):
         _window(prober, report, max_tokens, context_window, encoding)
-        _probe(prober, report)
+        probe_tool_calls(prober, report)
     report.works = report.findings.agent_can_work()
     report.verdict, report.advice = advice_for(report.findings, report.base_url, prober.model)
     report.model = prober.model
@@ -259,187 +216,3 @@ def _reply_budget(report: DoctorReport, max_tokens: int, configured: int | None,
     report.findings.reply_budget_refused = said
     report.add("reply budget", "fail", f"{max_tokens} tokens",
                f"from {ENV_MAX_TOKENS}; more than half of the {window}-token window")
-
-
-def _probe(prober: Prober, report: DoctorReport) -> None:
-    facts = report.findings
-    plain = prober.chat([{"role": "user", "content": "Say hello in three words."}],
-                        max_tokens=16)
-    if plain is None or not plain.ok:
-        report.add("plain chat", "fail", "no" if plain else "skipped",
-                   plain.failure() if plain else "out of time")
-        facts.plain_chat_error = plain.failure() if plain else "out of time"
-        facts.plain_chat_status = plain.status if plain else None
-        return
-    facts.plain_chat = True
-    report.add("plain chat", "ok" if (plain.content or "").strip() else "warn",
-               f"{plain.seconds:.2f} s", _quote(plain.content) or "an empty reply")
-
-    tools = probe_tools()
-    bare = prober.chat(fact_messages(), max_tokens=1)
-    unasked = prober.chat(fact_messages(), max_tokens=1, tools=tools)
-    auto = prober.chat(fact_messages(), max_tokens=128, tools=tools, tool_choice="auto")
-    required = prober.chat(fact_messages(), max_tokens=128, tools=tools, tool_choice="required")
-    facts.auto_refused = _tool_row(report, "tool calls, tool_choice auto", auto, needed=True)
-    _tool_row(report, "tool calls, tool_choice required", required, needed=False)
-    facts.auto_calls = _called(auto)
-    facts.required_calls = _called(required)
-    facts.required_error = required.failure() if required and not required.ok else ""
-    facts.auto_error = auto.failure() if auto and not auto.ok else ""
-    _text_row(prober, report, auto, required)
-    facts.tools_reached = bool(facts.text_calls_auto) or any(
-        name in PROBE_TOOLS for exchange in (auto, required) if exchange is not None
-        for name, _ in exchange.tool_calls)
-    _tool_choice_row(report, bare, unasked, auto)
-    _finish_row(prober, report)
-    _null_content_row(prober, report)
-    _first_token_row(prober, report)
-
-
-def _quote(text: str | None, limit: int = 70) -> str:
-    flat = " ".join((text or "").split())
-    return repr(flat if len(flat) <= limit else flat[: limit - 3] + "...") if flat else ""
-
-
-def _called(exchange: Exchange | None) -> list[str]:
-    """The tools the model called in ways a turn would run."""
-    return [] if exchange is None else [name for name, arguments in exchange.tool_calls
-                                        if refused_call(name, arguments) is None]
-
-
-def _tool_row(report: DoctorReport, check: str, exchange: Exchange | None,
-              needed: bool) -> str:
-    """The row for one tool-call probe; what was wrong with the model's calls when a turn
-    would refuse every one of them, else ""."""
-    failed: Status = "fail" if needed else "warn"
-    if exchange is None:
-        report.add(check, "skip", "-", "out of time")
-    elif not exchange.ok:
-        report.add(check, failed, "error", exchange.failure())
-    elif exchange.tool_calls:
-        checked = [(name, arguments, refused_call(name, arguments))
-                   for name, arguments in exchange.tool_calls]
-        name, arguments, refusal = next((c for c in checked if c[2] is None), checked[0])
-        if refusal is None:
-            report.add(check, "ok", f"{name}()", f"arguments {_quote(arguments, 60)}")
-            return ""
-        fault = call_fault(refusal)
-        report.add(check, failed, f"{name}() refused", fault)
-        return fault
-    else:
-        what = _quote(exchange.content) or "an empty reply"
-        report.add(check, failed, "no call", f"{what}, finish_reason {exchange.finish_reason}")
-    return ""
-
-
-def _text_row(prober: Prober, report: DoctorReport, auto: Exchange | None,
-              required: Exchange | None) -> None:
-    facts = report.findings
-    for label, exchange in (("auto", auto), ("required", required)):
-        if exchange is None or exchange.tool_calls or not exchange.content:
-            continue
-        # As a turn reads it: a call inside the model's thinking never runs, unless it
-        # ends a block the model never closed, in a reply that was not cut short.
-        schemas = offered_parameters(probe_tools())
-        calls = parse_text_tool_calls(without_thinking(exchange.content) or "", PROBE_TOOLS,
-                                      schemas=schemas)
-        thinking = unclosed_thinking(exchange.content)
-        if not calls and thinking and exchange.finish_reason not in CUT_SHORT:
-            calls = calls_ending_thinking(thinking, PROBE_TOOLS, schemas=schemas).calls
-        if calls:
-            # As for structured calls: only a call a turn would run counts.
-            usable = [c.name for c in calls if refused_call(c.name, c.arguments) is None]
-            if usable:
-                if label == "auto":
-                    facts.text_calls_auto = usable
-                    _soften(report, "tool calls, tool_choice auto")
-                report.add("tool calls as text", "ok" if label == "auto" else "info",
-                           f"{usable[0]}() in the content", f"with tool_choice {label}; "
-                           f"tiermem reads it (--text-tool-calls auto)")
-            else:
-                refusal = refused_call(calls[0].name, calls[0].arguments)
-                assert refusal is not None
-                report.add("tool calls as text", "warn", f"{calls[0].name}() refused",
-                           f"in the content, with tool_choice {label}: {call_fault(refusal)}")
-            return
-    structured = any(exchange is not None and exchange.tool_calls
-                     for exchange in (auto, required))
-    report.add("tool calls as text", "info", "none",
-               "the calls came structured" if structured else "no call in the content either")
-
-
-def _soften(report: DoctorReport, check: str) -> None:
-    """A failed row becomes a warning: another way round it was found."""
-    for row in report.rows:
-        if row.check == check and row.status == "fail":
-            row.status = "warn"
-
-
-def _tool_choice_row(report: DoctorReport, bare: Exchange | None, unasked: Exchange | None,
-                     auto: Exchange | None) -> None:
-    facts = report.findings
-    counts = [e.prompt_tokens if e is not None and e.ok else None for e in (bare, unasked, auto)]
-    if None in counts:
-        report.add("tools without tool_choice", "info", "unknown",
-                   "the server reported no prompt token counts")
-        return
-    base, without, with_choice = (int(c or 0) for c in counts)
-    shown = f"prompt tokens: {base} no tools, {without} tools, {with_choice} tools + tool_choice"
-    facts.prompt_tokens = [base, without, with_choice]
-    if without > base + TOOLS_SHOWN_MARGIN:
-        facts.tools_need_choice = False
-        report.add("tools without tool_choice", "ok", "reach the model", shown)
-    elif with_choice > base + TOOLS_SHOWN_MARGIN:
-        facts.tools_need_choice = True
-        report.add("tools without tool_choice", "warn", "dropped", shown
-                   + "; tiermem sends tool_choice")
-    elif facts.tools_reached:
-        # Counts that ignore the tools (some servers report a constant) cannot outweigh a
-        # call to an offered tool: the model saw them.
-        report.add("tools without tool_choice", "info", "unknown",
-                   f"{shown}; the counts do not move, but the model called the tools it "
-                   f"was offered with tool_choice, so they reached it")
-    else:
-        facts.tools_never_shown = True
-        report.add("tools without tool_choice", "fail", "never shown", shown)
-
-
-def _finish_row(prober: Prober, report: DoctorReport) -> None:
-    cut = prober.chat([{"role": "user", "content": "Count from one to fifty in words."}],
-                      max_tokens=8)
-    if cut is None or not cut.ok:
-        report.add("finish_reason at max_tokens", "skip" if cut is None else "warn", "-",
-                   "out of time" if cut is None else cut.failure())
-        return
-    report.findings.finish_reason = cut.finish_reason or ""
-    good = cut.finish_reason == "length"
-    report.add("finish_reason at max_tokens", "ok" if good else "warn",
-               repr(cut.finish_reason), "cut replies are reported" if good
-               else "a reply cut at max_tokens 8 is not marked \"length\"")
-
-
-def _null_content_row(prober: Prober, report: DoctorReport) -> None:
-    step = prober.chat(second_step_messages(), max_tokens=8)
-    if step is None:
-        report.add("content null beside tool_calls", "skip", "-", "out of time")
-        return
-    report.findings.null_content_refused = not step.ok
-    report.add("content null beside tool_calls", "ok" if step.ok else "info",
-               "accepted" if step.ok else "refused",
-               "" if step.ok else f"{step.failure()}; tiermem sends \"\" instead")
-
-
-def _first_token_row(prober: Prober, report: DoctorReport) -> None:
-    started = prober.first_token([{"role": "user", "content": "Name three colours."}],
-                                 max_tokens=16)
-    check = "time to first token"
-    if started is None:
-        report.add(check, "skip", "-", "out of time")
-    elif isinstance(started, str):
-        report.add(check, "warn", "no answer", started)
-    elif not isinstance(started, StreamStart) or started.first_token_seconds is None:
-        report.add(check, "warn", "no tokens streamed",
-                   f"HTTP {started.status}, {started.events} events")
-    else:
-        report.findings.first_token_seconds = round(started.first_token_seconds, 3)
-        report.add(check, "ok", f"{started.first_token_seconds:.2f} s", "streamed, short prompt")
