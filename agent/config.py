@@ -5,9 +5,8 @@
 ``TIERMEM_CONTEXT_WINDOW``, ``TIERMEM_MAX_TOKENS``, ``TIERMEM_TIMEOUT``,
 ``TIERMEM_ENCODING``, ``TIERMEM_TEXT_TOOL_CALLS``) and
 returns None when neither a model nor a base URL is set, which means offline
-mode. ``normalize_base_url`` accepts the URL
-forms servers document and returns the API root; ``is_openai_url`` tells
-OpenAI's own API, which needs a real key, from local servers, which need none.
+mode. agent/base_url.py reads the URL forms servers document and tells OpenAI's own
+API, which needs a real key, from local servers, which need none.
 
 ``context_window`` comes from the configuration when given (``--context-window``
 or ``TIERMEM_CONTEXT_WINDOW``). Otherwise agent/server_facts.py asks the server,
@@ -37,13 +36,11 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
-from urllib.parse import urlsplit, urlunsplit
 
+from tiermem.agent.base_url import OPENAI_API_BASE_URL, is_openai_url, normalize_base_url
 from tiermem.agent.errors import LLMConfigError
-from tiermem.memory.store.opening import without_password
 from tiermem.memory.text.tokenizer import SUPPORTED_ENCODINGS, encoding_for_model
 
-OPENAI_API_BASE_URL = "https://api.openai.com/v1"
 #: Sent to servers that ignore keys; the ``openai`` package refuses an empty one.
 PLACEHOLDER_API_KEY = "not-needed"
 
@@ -175,58 +172,6 @@ def check_text_tool_calls(mode: str) -> TextToolCallMode:
             f"(--text-tool-calls / {ENV_TEXT_TOOL_CALLS})"
         )
     return wanted
-
-
-def normalize_base_url(url: str) -> str:
-    """Accept ``http://host:port``, ``http://host:port/v1`` and similar; return the API root.
-
-    A bare host gets ``/v1`` appended because every supported server mounts
-    the API there; any other path is kept, since some gateways use their own
-    prefix (``/api/v1``). A pasted ``.../chat/completions`` is trimmed back to
-    the root.
-    """
-    text = url.strip()
-    if not text:
-        raise LLMConfigError("the base URL is empty; expected e.g. http://127.0.0.1:11434/v1")
-    if "://" not in text:
-        text = "http://" + text
-    expected = "expected e.g. http://127.0.0.1:11434/v1"
-    try:
-        parts = urlsplit(text)
-        host, _ = parts.hostname, parts.port  # both raise on a malformed address
-    except ValueError as exc:
-        raise LLMConfigError(without_password(
-            f"base URL {url!r} is not a valid URL ({exc}); {expected}", url)) from None
-    if parts.scheme not in ("http", "https") or not host:
-        raise LLMConfigError(without_password(
-            f"base URL {url!r} is not an http(s) URL; {expected}", url))
-    path = parts.path.rstrip("/")
-    if path.endswith("/chat/completions"):
-        path = path[: -len("/chat/completions")]
-    if not path:
-        path = "/v1"
-    return urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
-
-
-def is_openai_url(url: str) -> bool:
-    """Whether ``url`` is OpenAI's own API, which needs a real key."""
-    host = (urlsplit(url).hostname or "").lower()
-    return host == "openai.com" or host.endswith(".openai.com")
-
-
-def is_openai_service(url: str) -> bool:
-    """Whether ``url`` is OpenAI's API as OpenAI or Azure OpenAI
-    (``https://NAME.openai.azure.com/...``, or the Azure AI services addresses that also
-    serve its models, ``NAME.cognitiveservices.azure.com`` and
-    ``NAME.services.ai.azure.com``) serves it: many machines behind one address, where a
-    request sent again after a timeout need not wait behind the first."""
-    host = (urlsplit(url).hostname or "").lower()
-    return is_openai_url(url) or host.endswith(_AZURE_OPENAI_HOSTS)
-
-
-#: The ends of the Azure host names that serve OpenAI's models (``is_openai_service``).
-_AZURE_OPENAI_HOSTS = (".openai.azure.com", ".cognitiveservices.azure.com",
-                       ".services.ai.azure.com")
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from typing import Any
 from rich.markup import escape
 from rich.table import Table
 
+from tiermem.agent.base_url import normalize_base_url
 from tiermem.agent.config import (
     ENV_API_KEY,
     ENV_BASE_URL,
@@ -18,7 +19,6 @@ from tiermem.agent.config import (
     configured_context_window,
     configured_encoding,
     configured_max_tokens,
-    normalize_base_url,
 )
 from tiermem.agent.doctor import DoctorReport, run_doctor
 from tiermem.agent.errors import LLMConfigError

@@ -60,9 +60,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from tiermem.agent.base_url import OPENAI_API_BASE_URL, is_openai_service, normalize_base_url
 from tiermem.agent.config import (
     DEFAULT_MAX_RETRIES,
-    OPENAI_API_BASE_URL,
     PLACEHOLDER_API_KEY,
     LLMConfig,
     check_max_tokens,
@@ -71,9 +71,7 @@ from tiermem.agent.config import (
     default_context_window,
     default_max_tokens,
     default_timeout,
-    is_openai_service,
     is_reasoning_model,
-    normalize_base_url,
     resolve_encoding,
 )
 from tiermem.agent.errors import LLMConfigError, ProviderError

@@ -32,11 +32,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import quote, urlsplit, urlunsplit
 
+from tiermem.agent.base_url import is_openai_url
 from tiermem.agent.config import (
     ENV_CONTEXT_WINDOW,
     FALLBACK_CONTEXT_WINDOW,
     LLMConfig,
-    is_openai_url,
     known_context_window,
 )
 from tiermem.agent.http_json import Unreachable, request_json, shown_url

@@ -7,12 +7,11 @@ import pytest
 from fake_openai import FakeOpenAIServer
 from openai_helpers import MESSAGES, TOOLS
 
+from tiermem.agent.base_url import OPENAI_API_BASE_URL, normalize_base_url
 from tiermem.agent.config import (
-    OPENAI_API_BASE_URL,
     PLACEHOLDER_API_KEY,
     LLMConfig,
     default_context_window,
-    normalize_base_url,
     resolve_llm_config,
 )
 from tiermem.agent.errors import LLMConfigError, ProviderError
