@@ -43,6 +43,7 @@ from tiermem.agent.config import DEFAULT_MAX_TOKENS
 from tiermem.agent.llm import Completion, ToolCall, unique_id_prefix
 from tiermem.agent.offline_answers import LONG_TEXT_CHARS, answer, asks_in_general, core_facts
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
+from tiermem.memory.text.retractions import retracted, still_held
 from tiermem.memory.text.sentences import chunk_text, split_sentences
 from tiermem.memory.text.tokenizer import DEFAULT_ENCODING
 from tiermem.memory.text.updates import (
@@ -50,9 +51,7 @@ from tiermem.memory.text.updates import (
     clauses_of,
     read_statement,
     replaces,
-    retracted,
     statements_of,
-    still_held,
 )
 
 NAME = "offline policy (rule-based, no language model)"

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 
 from tiermem.memory.text.extract import extract_facts, normalize_fact
+from tiermem.memory.text.retractions import retracted
 from tiermem.memory.text.updates import (
     Statement,
     clauses_of,
     read_statement,
     replaces,
-    retracted,
     slot_of,
     statements_of,
 )

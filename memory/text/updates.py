@@ -36,10 +36,8 @@ Acme is now on the Pro plan" leaves Globex's plan) and share at least two
 concepts, which is at least half of the smaller one's ("prefers aisle seats on
 flights" replaces "prefers window seats on flights").
 
-``retracted(denied, facts)`` picks what a retraction retires: the facts holding
-the most of what it denies (at least 60%), and among those the ones with the
-least else besides; ``still_held(fact, denied)`` is what such a fact listing
-several items still says without the denied ones.
+What a retraction retires, and what a fact listing several items still says without
+the denied ones, is memory/text/retractions.py's.
 
 ``clauses_of(fact)`` splits a compound fact ("The production region is eu-west-1
 and the staging region is us-east-2") into the statements it joins, so each can
@@ -51,7 +49,6 @@ cats") takes the subject of the one before it;
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tiermem.memory.text.durability import classify_durability
@@ -59,8 +56,8 @@ from tiermem.memory.text.extract import normalize_fact
 from tiermem.memory.text.wording import concepts, stem
 from tiermem.memory.types import Durability
 
-__all__ = ["Statement", "as_news", "clauses_of", "read_statement", "replaces", "retracted",
-           "slot_of", "statements_of", "still_held", "subject_of"]
+__all__ = ["Statement", "as_news", "clauses_of", "read_statement", "replaces", "slot_of",
+           "statements_of", "subject_of"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -222,7 +219,6 @@ def slot_of(fact: str) -> str | None:
 # Which old facts a statement changes
 
 _MIN_SHARED = 2
-_MIN_DENIED_SHARE = 0.6
 
 
 def _own_concepts(fact: str) -> set[str]:
@@ -379,54 +375,3 @@ def statements_of(fact: str, durability: Durability) -> list[tuple[str, Durabili
         own, cue = classify_durability(part)
         statements.append((part, own if cue is not None else durability))
     return statements
-
-
-def retracted(denied: frozenset[str], facts: Sequence[str]) -> list[str]:
-    """The facts a retraction denying ``denied`` retires (none if nothing matches well)."""
-    if not denied:
-        return []
-    scored = []
-    for fact in facts:
-        own = _own_concepts(fact)
-        held = len(denied & own)
-        if own and held >= _MIN_DENIED_SHARE * len(denied):
-            scored.append(((held / len(denied), held / len(own)), fact))
-    if not scored:
-        return []
-    best = max(score for score, _ in scored)
-    return [fact for score, fact in scored if score == best]
-
-
-#: An item of a list is a few words ("green tea"), with no verb or clause of its own.
-_MAX_ITEM_WORDS = 4
-_NOT_AN_ITEM = re.compile(
-    rf"\b(?:is|are|was|were|has|have|had|does|do|did|which|who|that|works?|lives?"
-    rf"|[a-z]+n{_APOS}t)\b", _I)
-#: Where a list of items is joined: "peanuts, shellfish and eggs".
-_ITEM_JOIN = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", _I)
-
-
-def still_held(fact: str, denied: frozenset[str]) -> str | None:
-    """What ``fact`` still says once a retraction denying ``denied`` takes its items out:
-    "User is allergic to peanuts and shellfish" less shellfish is "User is allergic to
-    peanuts". None when it lists nothing else, or the retraction denies the rest too."""
-    pieces = _ITEM_JOIN.split(fact.strip())
-    if len(pieces) < 2:
-        return None
-    head_words = pieces[0].split()
-    # The first item is the first piece's last content words; the words before are the head,
-    # at least a subject and its verb ("User likes").
-    cut = len(head_words)
-    while cut > 2 and concepts(head_words[cut - 1]) and concepts(head_words[cut - 1]) <= denied:
-        cut -= 1
-    if cut == len(head_words):  # the first item is not denied: it ends the first piece
-        cut -= 1
-    head = " ".join(head_words[:cut])
-    items = [" ".join(head_words[cut:]), *pieces[1:]]
-    if any(len(item.split()) > _MAX_ITEM_WORDS or _NOT_AN_ITEM.search(item) for item in items):
-        return None  # not a list of items ("lives in Porto, Portugal and works at Acme")
-    kept = [item for item in items if not concepts(item) or not concepts(item) <= denied]
-    if len(kept) in (0, len(items)) or not head:
-        return None
-    listed = kept[0] if len(kept) == 1 else ", ".join(kept[:-1]) + " and " + kept[-1]
-    return f"{head} {listed}"

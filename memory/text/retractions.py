@@ -1,0 +1,77 @@
+"""What a retraction ("I'm not allergic to shellfish anymore") retires among stored facts.
+
+``retracted(denied, facts)`` picks the facts holding the most of what it denies (at least
+60%), and among those the ones with the least else besides; ``still_held(fact, denied)``
+is what such a fact listing several items still says without the denied ones. ``denied``
+is the concepts (memory/text/wording.py) a retraction read by memory/text/updates.py says
+are no longer true. Pure functions over strings.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from tiermem.memory.text.wording import concepts
+
+__all__ = ["retracted", "still_held"]
+
+_I = re.IGNORECASE
+_APOS = "['’]"
+#: The share of what a retraction denies that a fact must hold to be retired by it.
+_MIN_DENIED_SHARE = 0.6
+
+
+def _own_concepts(fact: str) -> set[str]:
+    return concepts(fact) - {"user"}
+
+
+def retracted(denied: frozenset[str], facts: Sequence[str]) -> list[str]:
+    """The facts a retraction denying ``denied`` retires (none if nothing matches well)."""
+    if not denied:
+        return []
+    scored = []
+    for fact in facts:
+        own = _own_concepts(fact)
+        held = len(denied & own)
+        if own and held >= _MIN_DENIED_SHARE * len(denied):
+            scored.append(((held / len(denied), held / len(own)), fact))
+    if not scored:
+        return []
+    best = max(score for score, _ in scored)
+    return [fact for score, fact in scored if score == best]
+
+
+#: An item of a list is a few words ("green tea"), with no verb or clause of its own.
+_MAX_ITEM_WORDS = 4
+_NOT_AN_ITEM = re.compile(
+    rf"\b(?:is|are|was|were|has|have|had|does|do|did|which|who|that|works?|lives?"
+    rf"|[a-z]+n{_APOS}t)\b", _I)
+#: Where a list of items is joined: "peanuts, shellfish and eggs".
+_ITEM_JOIN = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", _I)
+
+
+def still_held(fact: str, denied: frozenset[str]) -> str | None:
+    """What ``fact`` still says once a retraction denying ``denied`` takes its items out:
+    "User is allergic to peanuts and shellfish" less shellfish is "User is allergic to
+    peanuts". None when it lists nothing else, or the retraction denies the rest too."""
+    pieces = _ITEM_JOIN.split(fact.strip())
+    if len(pieces) < 2:
+        return None
+    head_words = pieces[0].split()
+    # The first item is the first piece's last content words; the words before are the head,
+    # at least a subject and its verb ("User likes").
+    cut = len(head_words)
+    while cut > 2 and concepts(head_words[cut - 1]) and concepts(head_words[cut - 1]) <= denied:
+        cut -= 1
+    if cut == len(head_words):  # the first item is not denied: it ends the first piece
+        cut -= 1
+    head = " ".join(head_words[:cut])
+    items = [" ".join(head_words[cut:]), *pieces[1:]]
+    if any(len(item.split()) > _MAX_ITEM_WORDS or _NOT_AN_ITEM.search(item) for item in items):
+        return None  # not a list of items ("lives in Porto, Portugal and works at Acme")
+    kept = [item for item in items if not concepts(item) or not concepts(item) <= denied]
+    if len(kept) in (0, len(items)) or not head:
+        return None
+    listed = kept[0] if len(kept) == 1 else ", ".join(kept[:-1]) + " and " + kept[-1]
+    return f"{head} {listed}"
