@@ -27,7 +27,7 @@ from tiermem.agent.stored_messages import (
     storable,
     without_oversized_arguments,
 )
-from tiermem.agent.trimming import shown_call_tokens, trimmed_for_context
+from tiermem.agent.trimming import shown_in_window
 from tiermem.agent.turn_result import TurnResult, add_notice
 from tiermem.memory import HierarchicalMemory
 from tiermem.memory.text.tokenizer import TokenCounter
@@ -269,10 +269,9 @@ class Agent:
         self.context.message_ids.append(message_id)
 
     def _shown(self, message: dict[str, Any]) -> dict[str, Any]:
-        """The message as the window shows it: long tool-call arguments trimmed, and a user
-        message as the client shows it (``shown_text``), if it says."""
-        shown = trimmed_for_context(message, shown_call_tokens(self.context.budget),
-                                    self.context.counter)
+        """The message as the window shows it: long tool-call arguments and results trimmed,
+        and a user message as the client shows it (``shown_text``), if it says."""
+        shown = shown_in_window(message, self.context.budget, self.context.counter)
         stand_in = getattr(self.llm, "shown_text", None)
         if stand_in is not None and shown["role"] == "user" and shown.get("content"):
             shown = {**shown, "content": stand_in(shown["content"])}

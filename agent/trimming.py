@@ -1,4 +1,4 @@
-"""What the model is shown of its own long tool calls: trimmed to fit, stored in full.
+"""What the model is shown of long tool calls and results: trimmed to fit, stored in full.
 
 A legal call can carry tens of thousands of characters: a document filed with
 ``archival_memory_insert``, a long ``send_message``. Recall stores the call in
@@ -7,6 +7,10 @@ the prompt budget, each with a marker saying how much was left out. Otherwise
 one such call fills a small window, and since the current turn can never be
 summarised away, the turn would end with ``ContextOverflowError``. The model
 wrote that text itself; the start of it is enough to carry on.
+
+A tool result is cut the same way, to a larger share (``RESULT_SHARE``): a page of
+search hits can hold 15,000 characters, more than a 4,096-token window, and the
+turn that asked for it could only fail. The marker tells the model how to ask for less.
 """
 
 from __future__ import annotations
@@ -20,6 +24,22 @@ from tiermem.tools.dispatch import MAX_ARGUMENT_NESTING
 MIN_SHOWN_TOKENS = 64
 #: One assistant message's arguments may take this fraction of the prompt budget.
 SHOWN_SHARE = 1 / 8
+#: One tool result may take this fraction of the prompt budget.
+RESULT_SHARE = 1 / 4
+
+
+def shown_in_window(message: dict[str, Any], budget: int,
+                    counter: TokenCounter) -> dict[str, Any]:
+    """``message`` as the window shows it for a prompt ``budget``: its calls' arguments
+    trimmed (``trimmed_for_context``), or, for a tool result, its text cut to
+    ``RESULT_SHARE`` of the budget."""
+    if message.get("role") != "tool":
+        return trimmed_for_context(message, shown_call_tokens(budget), counter)
+    content = message.get("content")
+    limit = max(MIN_SHOWN_TOKENS, int(budget * RESULT_SHARE))
+    if not isinstance(content, str) or counter.count(content) <= limit:
+        return message
+    return {**message, "content": _head(content, limit, counter, RESULT_ADVICE)}
 
 
 def shown_call_tokens(budget: int) -> int:
@@ -84,8 +104,13 @@ def _trimmed_strings(value: Any, cap: int, counter: TokenCounter, depth: int) ->
     return value
 
 
-def _head(text: str, tokens: int, counter: TokenCounter) -> str:
+#: What the marker of a trimmed tool result advises.
+RESULT_ADVICE = "ask for less (a narrower query, tags or dates) to see the rest"
+
+
+def _head(text: str, tokens: int, counter: TokenCounter,
+          advice: str = "the full text is stored in recall") -> str:
     encoding = get_encoding(counter.encoding)
     head = encoding.decode(encoding.encode(text, disallowed_special=())[:tokens])
     return (f"{head}… [trimmed for the context window: {len(text) - len(head):,} of "
-            f"{len(text):,} characters not shown; the full text is stored in recall]")
+            f"{len(text):,} characters not shown; {advice}]")

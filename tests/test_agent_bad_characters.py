@@ -3,7 +3,7 @@
 Text tiermem generates or relays (tool results, error messages, the model's
 replies) is made storable before it is stored: lone surrogates become U+FFFD,
 NUL is dropped, an over-long reply is cut with a marker. Long tool arguments
-are stored in full and shown to the model trimmed.
+and results are stored in full and shown to the model trimmed.
 """
 
 from __future__ import annotations
@@ -145,6 +145,30 @@ def test_long_legal_arguments_on_a_small_window_are_stored_in_full_and_shown_tri
     assert shown["content"].startswith(document[:200])
     assert "characters not shown; the full text is stored in recall]" in shown["content"]
     assert len(shown["content"]) < len(document) // 5
+
+
+def test_a_page_of_long_hits_on_a_small_window_is_stored_whole_and_shown_trimmed(
+    memory: HierarchicalMemory,
+) -> None:
+    # Five hits of 3,000 characters: one tool result larger than a 4,096-token window.
+    # The turn that asked for it could only end with ContextOverflowError, advising the
+    # user to send a shorter message.
+    for i in range(6):
+        memory.archival_insert(f"Passage {i} about tea: {words(1_500)}")
+    search = call("archival_memory_search", query="tea", request_heartbeat=True)
+    with ScriptedModel([search, reply("Found it.")], context_window=4096) as model:
+        result = Agent(memory, model).step("what about tea?")
+
+    assert result.reply == "Found it." and result.notice is None
+    full = result.tool_results[0].content
+    assert len(full) > 15_000
+    assert rows(memory)[2]["content"] == full  # recall keeps the result whole
+    second = model.calls[1]
+    assert prompt_tokens(second) < 4096
+    shown = second.messages[-1]["content"]
+    assert shown.startswith(full[:200]) and len(shown) < len(full) // 2
+    assert shown.endswith("characters not shown; ask for less (a narrower query, tags or "
+                          "dates) to see the rest]")
 
 
 def test_a_long_sent_message_is_shown_trimmed_after_a_restart_too(tmp_path: Path) -> None:
