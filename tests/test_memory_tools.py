@@ -214,6 +214,43 @@ def test_replace_matching_nothing_or_twice_explains_what_to_send(
     assert [f.to_dict() for f in memory.core] == before
 
 
+def test_replacing_a_fact_core_let_go_says_where_it_went_and_what_to_call(
+    box: Toolbox, clock: Clock
+) -> None:
+    # A small model reads core a few turns late and edits a fact evicted meanwhile:
+    # "copy the text exactly as core shows it" sent it looking for text core no longer has.
+    with HierarchicalMemory(None, core_limit=12, embedder=HashingEmbedder(),
+                            now=clock) as memory:
+        run(box, memory, "core_memory_append",
+            {"content": "User's car is a red Volvo", "durability": "short-lived"})
+        clock.value = T1
+        run(box, memory, "core_memory_append", {"content": "User lives in Oslo by the fjord"})
+        run(box, memory, "core_memory_append", {"content": "User is on call today",
+                                                "durability": "short-lived"})
+        assert core_texts(memory) == ["User lives in Oslo by the fjord"]
+        before = [f.to_dict() for f in memory.facts()]
+
+        edit = run(box, memory, "core_memory_replace",
+                   {"old_content": "red Volvo", "new_content": "blue Saab"})
+        assert edit.content == (
+            "Error: no core fact contains 'red Volvo': the fact holding it left core for "
+            "archival (evicted 2024-03-06T06:07Z), where archival_memory_search still finds "
+            "it; to record the change, call core_memory_append with the new fact")
+        retire = run(box, memory, "core_memory_replace",
+                     {"old_content": "red Volvo", "new_content": ""})
+        assert retire.content.endswith("; nothing is left in core to retire")
+        assert [f.to_dict() for f in memory.facts()] == before
+
+        run(box, memory, "core_memory_replace",
+            {"old_content": "User lives in Oslo by the fjord", "new_content": ""})
+        again = run(box, memory, "core_memory_replace",
+                    {"old_content": "Oslo", "new_content": "Bergen"})
+        assert "the fact holding it was retired as no longer true" in again.content
+        never = run(box, memory, "core_memory_replace", {"old_content": "Saab",
+                                                         "new_content": "x"})
+        assert "copy the text exactly as core shows it" in never.content
+
+
 def test_replace_with_empty_new_content_retires_to_archival(
     box: Toolbox, memory: HierarchicalMemory
 ) -> None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from tiermem.memory import HierarchicalMemory, Hit, SearchResult
+from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.tiers.lifecycle import OVERSIZE, SUPERSEDED_AT
 from tiermem.memory.validation import single_line
 from tiermem.tools.declare import Tool, ToolError, tool
@@ -156,8 +157,35 @@ def core_memory_replace(ctx: ToolContext, old_content: str, new_content: str) ->
     if not old_content.strip():
         raise ToolError("old_content is empty; copy the exact text of the fact to change")
     since = ctx.memory.last_event_id()
-    ctx.memory.replace_in_core(old_content, new_content)
+    try:
+        ctx.memory.replace_in_core(old_content, new_content)
+    except InvalidInputError:
+        left = _left_core(ctx.memory, old_content, new_content)
+        if left is None:
+            raise
+        raise ToolError(left) from None
     return "; ".join(_describe_changes(ctx, since)) + f" ({_core_status(ctx.memory)})"
+
+
+def _left_core(memory: HierarchicalMemory, old: str, new: str) -> str | None:
+    """Why no core fact holds ``old`` when one did (evicted or retired since the model read
+    core, as a small model reads it several turns late), and what to call instead; None
+    when no fact ever held it. Copying "exactly as core shows it" cannot help there."""
+    if any(old in f.text for f in memory.core):
+        return None
+    gone = [f for f in memory.facts() if f.tier != "core" and old in f.text]
+    if not gone:
+        return None
+    fact = max(gone, key=lambda f: f.evicted_at or 0.0)
+    when = iso(fact.evicted_at)
+    if memory.lifecycle.superseded(fact):
+        why = f"was retired as no longer true ({when})"
+    else:
+        why = (f"left core for archival (evicted {when}), where archival_memory_search "
+               "still finds it")
+    then = ("nothing is left in core to retire" if not new.strip() else
+            "to record the change, call core_memory_append with the new fact")
+    return f"no core fact contains {old!r}: the fact holding it {why}; {then}"
 
 
 @tool(heartbeat=True)
