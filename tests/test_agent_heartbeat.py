@@ -95,6 +95,20 @@ def test_send_message_ends_the_turn(memory: HierarchicalMemory) -> None:
     assert len(model.calls) == 1 and result.reply == "Hello." and result.notice is None
 
 
+def test_send_message_asking_for_a_heartbeat_still_sends_and_ends_the_turn(
+    memory: HierarchicalMemory,
+) -> None:
+    # The prompt says any call may set request_heartbeat; a small model sets it on
+    # send_message too. Refused, its reply never reached the user, and a model that kept
+    # sending it so ran to the step cap with nothing said.
+    sent = call("send_message", message="Hello!", request_heartbeat=True)
+    with ScriptedModel([sent]) as model:
+        result = Agent(memory, model).step("hi")
+
+    assert result.reply == "Hello!" and result.notice is None and result.steps == 1
+    assert result.tool_results[0].ok and len(model.calls) == 1
+
+
 def test_prompt_and_schemas_say_a_call_without_heartbeat_ends_the_turn() -> None:
     assert "ends your turn when it returns, unless you set request_heartbeat" in SYSTEM_PROMPT
     for schema in memory_toolbox().schemas():

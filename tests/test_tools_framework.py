@@ -464,9 +464,13 @@ def test_constraint_violation_and_unasked_heartbeat(box: Toolbox) -> None:
     result = box.dispatch("add_note", '{"text": "a", "page": 0, "request_heartbeat": true}')
     _assert_error(result, "- page: should be greater than or equal to 1; got 0")
     assert result.heartbeat  # the model asked for control back even though the call failed
+    # A tool without a heartbeat ignores one rather than refusing the call: small models
+    # told any call may ask for one send it to send_message too, and lost the reply.
     no_hb = box.dispatch("echo", '{"text": "a", "request_heartbeat": true}')
-    _assert_error(no_hb, "unexpected field(s): 'request_heartbeat'")
-    assert not no_hb.heartbeat
+    assert no_hb.ok and no_hb.content == "a" and not no_hb.heartbeat
+    other = box.dispatch("echo", '{"text": "a", "request_heartbeat": "yes", "colour": 1}')
+    _assert_error(other, "unexpected field(s): 'colour'; echo takes only: text, page")
+    assert "request_heartbeat" not in other.content and not other.heartbeat
 
 
 def test_oversized_arguments_rejected_without_parsing(box: Toolbox) -> None:

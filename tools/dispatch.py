@@ -5,7 +5,9 @@ forgets required fields, nests arrays thousands deep, sends text that is not
 valid Unicode. None of these raise; each comes back as a `ToolResult` whose
 content starts with ``Error:`` and says what to send instead, so the model can
 correct itself on the next step. ``dispatch`` never raises an ``Exception``:
-anything unforeseen becomes an ``Error:`` result of kind ``crashed`` too.
+anything unforeseen becomes an ``Error:`` result of kind ``crashed`` too. A
+``request_heartbeat`` sent to a tool that takes none (``send_message``, which ends
+the turn) is ignored, not refused: the call runs and asks for no heartbeat.
 """
 
 from __future__ import annotations
@@ -170,6 +172,10 @@ class Toolbox:
         raw = _parse_arguments(t, arguments)
         if isinstance(raw, tuple):
             return self._failed(name, call_id, *raw)
+        if not t.heartbeat and HEARTBEAT_PARAM in raw:
+            # Models told that any call may ask for a heartbeat send one to a tool that
+            # ends the turn (send_message) too; refused, the reply never reached the user.
+            raw = {k: v for k, v in raw.items() if k != HEARTBEAT_PARAM}
         heartbeat = t.heartbeat and raw.get(HEARTBEAT_PARAM) is True
         unusable = _unusable_part(t, raw)
         if unusable is not None:
