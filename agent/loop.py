@@ -28,7 +28,7 @@ from tiermem.agent.stored_messages import (
     without_oversized_arguments,
 )
 from tiermem.agent.trimming import shown_in_window
-from tiermem.agent.turn_result import TurnResult, add_notice
+from tiermem.agent.turn_result import TurnResult, add_notice, note_failed_beside_reply
 from tiermem.memory import HierarchicalMemory
 from tiermem.memory.text.tokenizer import TokenCounter
 from tiermem.memory.tiers.recall import NewMessage
@@ -86,7 +86,8 @@ class Agent:
         3. Build the context; at the window's limit, compact it first.
         4. Call the model with the messages and the tool schemas.
         5. Dispatch each tool call (validated; errors go back as text) and
-           append the results as tool messages.
+           append the results as tool messages. A reply sent in the same step as a
+           call that failed comes with a notice saying so.
            A reply cut at ``max_tokens`` never runs a tool call cut mid-way, and
            a cut plain reply is stored marked as cut; the user is told, also when
            the model spent the budget thinking, or the server's content filter
@@ -201,6 +202,7 @@ class Agent:
             self._store(turn, without_oversized_arguments(completion.as_message()),
                         recall_text=sent_text(completion))
             outcomes = [self._dispatch(call, ctx, turn) for call in completion.tool_calls]
+            note_failed_beside_reply(result, outcomes)
             self.context.blank(ctx.forgotten_messages)
             result.tool_calls.extend(completion.tool_calls)
             result.tool_results.extend(outcomes)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tiermem.agent.llm import ToolCall, Usage
+from tiermem.agent.tool_use import REPLY_TOOL
 from tiermem.tools.dispatch import ToolResult
 
 
@@ -30,4 +31,14 @@ def add_notice(result: TurnResult, notice: str) -> None:
     result.notice = f"{result.notice}; {notice}" if result.notice else notice
 
 
-__all__ = ["TurnResult", "add_notice"]
+def note_failed_beside_reply(result: TurnResult, outcomes: list[ToolResult]) -> None:
+    """Tell the user when a reply went out in the same step as a call that failed: the
+    model wrote both at once ("Done, updated." beside an edit that found nothing), so the
+    reply may say the failed call was done. The model is told of the failure as usual."""
+    failed = [r.name for r in outcomes if not r.ok and r.name != REPLY_TOOL]
+    if failed and any(r.ok and r.name == REPLY_TOOL for r in outcomes):
+        add_notice(result, f"{', '.join(dict.fromkeys(failed))} failed in the step that "
+                           "sent the reply; what the reply says of it may not have happened")
+
+
+__all__ = ["TurnResult", "add_notice", "note_failed_beside_reply"]

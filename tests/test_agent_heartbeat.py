@@ -81,6 +81,27 @@ def test_a_failed_call_continues_even_without_heartbeat(memory: HierarchicalMemo
     assert model.calls[1].messages[-1]["content"].startswith("Error:")
 
 
+def test_a_reply_sent_beside_a_failed_call_comes_with_a_notice(
+    memory: HierarchicalMemory,
+) -> None:
+    # A small model writes the edit and the confirmation at once: the user was shown
+    # "Done, I updated it." with nothing saying the edit found nothing to change.
+    both = calls(("core_memory_replace", {"old_content": "dog", "new_content": "cat"}),
+                 ("send_message", {"message": "Done, I updated it."}))
+    with ScriptedModel([both, reply("Sorry, there was nothing to update.")]) as model:
+        result = Agent(memory, model).step("I have a cat now, not a dog")
+
+    assert len(model.calls) == 2  # the failure gives the model its step, as before
+    assert result.reply == "Done, I updated it.\n\nSorry, there was nothing to update."
+    assert result.notice == ("core_memory_replace failed in the step that sent the reply; "
+                             "what the reply says of it may not have happened")
+
+    fine = calls(("core_memory_append", {"content": "User has a cat"}),
+                 ("send_message", {"message": "Noted."}))
+    with ScriptedModel([fine]) as model:
+        assert Agent(memory, model).step("I have a cat").notice is None
+
+
 def test_one_heartbeat_among_parallel_calls_continues(memory: HierarchicalMemory) -> None:
     both = calls(("core_memory_append", {"content": "User lives in Oslo"}),
                  ("archival_memory_search", {"query": "Oslo", HEARTBEAT_PARAM: True}))
