@@ -23,6 +23,7 @@ import pydantic_core
 from pydantic import BaseModel, ValidationError
 
 from tiermem.memory.errors import TiermemError
+from tiermem.tools.argument_advice import example_arguments, explain_invalid, shown_value
 from tiermem.tools.declare import HEARTBEAT_PARAM, Tool, ToolDefinitionError, ToolError
 from tiermem.tools.safe_text import lone_surrogate_at, safe_text
 
@@ -134,8 +135,8 @@ class Toolbox:
 
     def _crashed(self, name: str, call_id: str, exc: Exception) -> ToolResult:
         log.debug("dispatching %r raised", name, exc_info=True)
-        message = (f"the call to {_shown(name)} could not be processed "
-                   f"({type(exc).__name__}: {_shown(str(exc), 200)}); check its name "
+        message = (f"the call to {shown_value(name)} could not be processed "
+                   f"({type(exc).__name__}: {shown_value(str(exc), 200)}); check its name "
                    f"and arguments and call it again")
         return ToolResult(safe_text(str(name)), call_id, f"Error: {message}", False,
                           error=message, error_kind="crashed", exception=exc)
@@ -184,7 +185,7 @@ class Toolbox:
         try:
             args = t.validate(raw)
         except ValidationError as exc:
-            return self._failed(name, call_id, "invalid_arguments", _explain(t, exc),
+            return self._failed(name, call_id, "invalid_arguments", explain_invalid(t, exc),
                                 heartbeat=heartbeat)
         return t, args, t.heartbeat and bool(args.get(HEARTBEAT_PARAM))
 
@@ -273,7 +274,7 @@ def _parse_arguments(
     except ValueError as exc:  # JSONDecodeError, and numbers of over 4300 digits
         return (
             "invalid_json",
-            f"the arguments of {t.name} are not valid JSON ({_shown(str(exc), 200)}); "
+            f"the arguments of {t.name} are not valid JSON ({shown_value(str(exc), 200)}); "
             f"send a JSON object like {example_arguments(t)}",
         )
     if not isinstance(parsed, dict):
@@ -324,86 +325,3 @@ def _not_object(t: Tool, value: Any) -> str:
         f"the arguments of {t.name} must be a JSON object, not {kind}; "
         f"send a JSON object like {example_arguments(t)}"
     )
-
-
-def example_arguments(t: Tool) -> str:
-    """A JSON object with a placeholder for each required parameter of ``t``."""
-    params = t.parameters()
-    props = params.get("properties", {})
-    example = {k: _placeholder(props[k]) for k in params.get("required", [])}
-    return json.dumps(example, ensure_ascii=False)
-
-
-def _placeholder(schema: dict[str, Any]) -> Any:
-    if "enum" in schema:
-        return schema["enum"][0]
-    if "anyOf" in schema:
-        return _placeholder(next((s for s in schema["anyOf"] if s.get("type") != "null"), {}))
-    kind = schema.get("type")
-    if isinstance(kind, list):
-        kind = next((k for k in kind if k != "null"), None)
-    if kind == "integer":
-        return schema.get("minimum", 1)
-    if kind == "number":
-        return schema.get("minimum", 1.0)
-    if kind == "boolean":
-        return True
-    if kind == "array":
-        return [_placeholder(schema.get("items", {}))]
-    if kind == "object":
-        return {}
-    return "..."
-
-
-# A list of 10,000 wrong items would otherwise yield 10,000 lines of error.
-_MAX_LISTED = 10
-
-
-def _explain(t: Tool, exc: ValidationError) -> str:
-    """List every bad, missing and unexpected field, in terms the model can act on."""
-    props = t.parameters().get("properties", {})
-    bad, missing, extra = [], [], []
-    for err in exc.errors():
-        loc = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err["loc"]).lstrip(".")
-        if err["type"] == "missing" and len(err["loc"]) == 1:
-            missing.append(f"{loc!r} ({_describe(props.get(loc, {}))})")
-        elif err["type"] == "extra_forbidden" and len(err["loc"]) == 1:
-            extra.append(repr(loc))
-        else:
-            msg = err["msg"].replace("Input should", "should")
-            bad.append(f"- {loc or 'arguments'}: {msg}; got {_shown(err['input'])}")
-    if len(bad) > _MAX_LISTED:
-        bad[_MAX_LISTED:] = [f"- ... and {len(bad) - _MAX_LISTED} more invalid values"]
-    if len(extra) > _MAX_LISTED:
-        extra[_MAX_LISTED:] = [f"and {len(extra) - _MAX_LISTED} more"]
-    lines = [f"the arguments of {t.name} are invalid:", *bad]
-    if missing:
-        lines.append(f"- missing required field(s): {', '.join(missing)}")
-    if extra:
-        lines.append(
-            f"- unexpected field(s): {', '.join(extra)}; "
-            f"{t.name} takes only: {', '.join(props) or 'no arguments'}"
-        )
-    lines.append(f"Call {t.name} again with corrected arguments.")
-    return "\n".join(lines)
-
-
-def _describe(schema: dict[str, Any]) -> str:
-    if "enum" in schema:
-        return "one of " + ", ".join(json.dumps(v) for v in schema["enum"])
-    kind = schema.get("type", "value")
-    if kind == "array":
-        return f"array of {_describe(schema.get('items', {}))}"
-    return " or ".join(kind) if isinstance(kind, list) else str(kind)
-
-
-def _shown(value: Any, limit: int = 80) -> str:
-    try:
-        text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError, RecursionError):
-        try:
-            text = repr(value)
-        except (ValueError, RecursionError):  # repr of an int of over 4300 digits
-            text = f"a {type(value).__name__} too large to show"
-    text = safe_text(text)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
