@@ -53,7 +53,9 @@ def add_locomo_parser(evaluate: Any) -> None:
                      help="QA and --rewrite: model name; or set TIERMEM_MODEL")
     loc.add_argument("--base-url", type=BASE_URL,
                      help="QA and --rewrite: OpenAI-compatible endpoint; or set OPENAI_BASE_URL")
-    loc.add_argument("--judge", action="store_true", help="QA: also have the model judge answers")
+    loc.add_argument("--judge", action="store_true",
+                     help="QA: also have the model judge answers (with --resume, only the kept "
+                          "answers without a verdict are judged)")
     loc.add_argument("--no-baselines", dest="baselines", action="store_false",
                      help="QA: skip the no-memory and full-context baselines (by default they "
                           "are answered by the same model and reported beside the configs)")

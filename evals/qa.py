@@ -141,7 +141,11 @@ def _day(stamp: float) -> str:
 
 
 def summarize(records: Sequence[Record]) -> dict[str, Any]:
+    # A mean of the judged part of a row would read as the row's: judged only when all are
+    # (a run without --judge keeps the verdicts of the answers it kept, and judges no others).
     judged = [r["judge"] for r in records if r.get("judge") is not None]
+    if len(judged) < len(records):
+        judged = []
     # Records from a report written before tool calls were counted have none.
     counted = [r for r in records if "tool_calls" in r]
     return {"f1": mean([r["f1"] for r in records]), "judge": mean(judged) if judged else None,
@@ -189,7 +193,9 @@ def run_qa(
               "model": getattr(llm, "name", "?"), "judge": judge_answers, **settings,
               "questions_total": sum(len(questions_of(c, limit)) for c in conversations)}
     report = Report(json_path, header, resume=resume, chosen=chosen)
-    asked = {"model": header["model"], "judge": judge_answers, **settings}
+    # Not whether answers are judged: a verdict belongs to its answer, so a resume with
+    # --judge judges the kept answers that have none and keeps those that have one.
+    asked = {"model": header["model"], **settings}
     plans = {(config.name, conv.id): Expected.of(
         {"config": config.as_dict(), "embedder": embedder.id, **asked},
         questions_of(conv, limit), _RECORD_FIELDS)
@@ -203,9 +209,13 @@ def run_qa(
         units = []
         for conv in conversations:
             unit = report.partial(config.name, conv.id, plans[config.name, conv.id])
-            ran = not unit["done"]
+            unjudged = judge_answers and _unjudged(unit)
+            ran = not unit["done"] or unjudged
             if ran:
                 log.started(config.name, conv.id)
+            if unjudged:
+                _judge_kept(config.name, conv, unit, llm, report, limit, progress)
+            if not unit["done"]:
                 _answer_all(conv, config, embedder, llm, unit, report, limit, judge_answers,
                             progress)
             log.finished(config.name, conv.id, summarize(unit["questions"]), ran)
@@ -225,6 +235,33 @@ def run_qa(
         _run_baseline(kind, conversations, llm, report, plans, limit, judge_answers, progress,
                       log)
     return report.as_dict()
+
+
+def _unjudged(unit: dict[str, Any]) -> bool:
+    """Whether ``unit`` holds an answer kept without a verdict (from a run without --judge)."""
+    return any(r.get("judge") is None for r in unit["questions"])
+
+
+def _judge_kept(name: str, conv: Conversation, unit: dict[str, Any], llm: LLMClient,
+                report: Report, limit: int | None, progress: Any) -> None:
+    """Judge the answers ``unit`` kept from a run without ``--judge``.
+
+    Kept verdicts are kept: judging an answer again costs a request and may give another
+    verdict for the same answer. Each verdict is saved as it comes, as each answer is."""
+    unjudged = [r for r in unit["questions"] if r.get("judge") is None]
+    questions = {q.qid: q for q in questions_of(conv, limit)}
+    task = progress.add_task(f"{name} {conv.id}: judging kept answers", total=len(unjudged)
+                             ) if progress is not None else None
+    try:
+        for record in unjudged:
+            record["judge"], record["judge_tokens"] = judge(
+                llm, questions[record["qid"]], str(record.get("answer") or ""))
+            report.put(name, conv.id, unit)
+            if task is not None:
+                progress.advance(task, 1)
+    finally:
+        if task is not None:
+            progress.remove_task(task)
 
 
 #: The numbers every answer's record holds (its figures are read from them).
@@ -253,9 +290,13 @@ def _run_baseline(kind: str, conversations: Sequence[Conversation], llm: LLMClie
     units = []
     for conv in conversations:
         unit = report.partial(kind, conv.id, plans[kind, conv.id])
-        ran = not unit["done"]
+        unjudged = judge_answers and _unjudged(unit)
+        ran = not unit["done"] or unjudged
         if ran:
             log.started(kind, conv.id)
+        if unjudged:
+            _judge_kept(kind, conv, unit, llm, report, limit, progress)
+        if not unit["done"]:
             _answer_baseline(kind, conv, llm, unit, report, limit, judge_answers, progress)
         log.finished(kind, conv.id, summarize(unit["questions"]), ran)
         units.append(unit)

@@ -8,7 +8,8 @@ the aggregates that the issue's schema asks for::
                   "by_category": {"1": {...}, ...}, "timings": {...}}, ...], ...}
 
 A unit is reused on ``--resume`` only if it was run with the same
-configuration and embedder; anything else is run again. A report of other
+configuration and embedder; anything else is run again. Whether its answers
+were judged does not tell units apart: a verdict is kept with its answer. A report of other
 settings (mode, k, limit, and in QA mode the model's window, reply budget,
 text tool calls and encoding) is refused rather than resumed, and so is a
 unit asked of other questions (each fingerprint holds a digest of the unit's
@@ -60,8 +61,14 @@ class Expected:
                    tuple(q.qid for q in questions), tuple(record_fields), tuple(unit_fields))
 
 
+#: Fingerprint keys a unit is not told apart by: its questions' digest (checked on its own),
+#: and whether its answers were judged, which reports before verdicts were reused recorded
+#: (a verdict is kept with its answer; a resume with --judge judges those without one).
+_NOT_SETTINGS = (_DIGEST, "judge")
+
+
 def _settings(fingerprint: dict[str, Any]) -> dict[str, Any]:
-    return {key: value for key, value in fingerprint.items() if key != _DIGEST}
+    return {key: value for key, value in fingerprint.items() if key not in _NOT_SETTINGS}
 
 
 def _fault(unit: dict[str, Any], expected: Expected) -> str | None:

@@ -213,3 +213,66 @@ def test_resuming_a_cv_report_says_cv_reports_cannot_be(
     error = " ".join(capsys.readouterr().err.split())
     assert f"--resume: {report} is a report of --cv, which runs whole and keeps no parts: " \
         "--cv reports cannot be resumed; give --json another PATH" in error
+
+
+def _judging(server: FakeOpenAIServer, verdict: str) -> None:
+    """Answers "Rex"; judges every answer ``verdict``."""
+    def respond(body: dict[str, Any]) -> FakeResponse:
+        judging = "CORRECT or WRONG" in body["messages"][-1]["content"]
+        return FakeResponse(message={"role": "assistant",
+                                     "content": verdict if judging else "Rex"})
+    server.responder = respond
+
+
+def _judge_requests(server: FakeOpenAIServer, since: int) -> list[bool]:
+    return ["CORRECT or WRONG" in r["messages"][-1]["content"] for r in server.requests[since:]]
+
+
+def test_a_resume_keeps_answers_and_verdicts_and_judges_only_answers_without_one(
+        data_file: Path, tmp_path: Path, server: FakeOpenAIServer) -> None:
+    report = tmp_path / "qa.json"
+    _judging(server, "CORRECT")
+    assert run(_qa(data_file, server, report, "--no-baselines", "--judge")) == 0
+    _cut_short(report)
+    asked = len(server.requests)
+    # Without --judge: the kept answer and its verdict stay; the two missing are answered.
+    assert run(_qa(data_file, server, report, "--no-baselines", "--resume")) == 0
+    assert _judge_requests(server, asked) == [False, False]
+    saved = json.loads(report.read_text())
+    records = saved["units"]["bm25"]["7"]["questions"]
+    assert [r["judge"] for r in records] == [1.0, None, None]
+    # a mean of one verdict in three would read as the row's
+    assert saved["configs"][0]["overall"]["judge"] is None
+    # With --judge: only the two answers without a verdict are judged; no answer is asked
+    # again, and the kept verdict is not asked again (it would now come out WRONG).
+    _judging(server, "WRONG")
+    asked = len(server.requests)
+    assert run(_qa(data_file, server, report, "--no-baselines", "--judge", "--resume")) == 0
+    assert _judge_requests(server, asked) == [True, True]
+    saved = json.loads(report.read_text())
+    records = saved["units"]["bm25"]["7"]["questions"]
+    assert [r["judge"] for r in records] == [1.0, 0.0, 0.0]
+    assert all(r["judge_tokens"] >= 0 for r in records)
+    assert saved["configs"][0]["overall"]["judge"] == pytest.approx(1 / 3, abs=1e-4)
+    # Everything judged: a further resume asks nothing.
+    asked = len(server.requests)
+    assert run(_qa(data_file, server, report, "--no-baselines", "--judge", "--resume")) == 0
+    assert len(server.requests) == asked
+
+
+def test_a_report_whose_parts_recorded_judging_resumes_with_or_without_judge(
+        data_file: Path, tmp_path: Path, server: FakeOpenAIServer) -> None:
+    """Reports written before verdicts were reused held ``judge`` in each part's
+    fingerprint; their answers are kept, not asked again."""
+    report = tmp_path / "qa.json"
+    _judging(server, "CORRECT")
+    assert run(_qa(data_file, server, report, "--judge")) == 0
+    saved = json.loads(report.read_text())
+    for by_conv in saved["units"].values():
+        by_conv["7"]["fingerprint"]["judge"] = True
+    report.write_text(json.dumps(saved))
+    asked = len(server.requests)
+    assert run(_qa(data_file, server, report, "--resume")) == 0
+    assert len(server.requests) == asked
+    assert all(r["judge"] == 1.0 for by_conv in json.loads(report.read_text())["units"].values()
+               for r in by_conv["7"]["questions"])
