@@ -128,6 +128,28 @@ def _ask_server(base_url: str, model: str, api_key: str | None,
     return None
 
 
+def served_model(base_url: str, model: str, api_key: str | None = None,
+                 timeout: float = DISCOVERY_TIMEOUT) -> str | None:
+    """The id the server at ``base_url`` lists for ``model`` in ``GET /v1/models``, or None
+    (not said, not reached, or OpenAI's own API, whose names are its models).
+
+    A llama.cpp server answers to any model name with the one model it loaded and lists
+    that model by its file (or ``--alias``): ``--model local`` names no model, this does.
+    """
+    if is_openai_url(base_url):
+        return None
+    headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+    try:
+        answer = request_json("GET", f"{base_url}/models", None, timeout=timeout,
+                              headers=headers)
+    except Unreachable:
+        return None
+    body = answer.body if answer.ok else None
+    entry = _model_entry(body.get("data") if isinstance(body, dict) else None, model)
+    found = entry.get("id") if entry is not None else None
+    return found.strip() if isinstance(found, str) and found.strip() else None
+
+
 def _window(value: Any) -> int | None:
     # bool is an int; a window of "true" tokens is a malformed body, not 1.
     if isinstance(value, bool) or not isinstance(value, int | float | str):

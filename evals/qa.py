@@ -63,6 +63,23 @@ def make_llm(options: Any, note: Callable[[str], None]) -> LLMClient:
     return open_client(config, note)
 
 
+def served_model_of(options: Any) -> str | None:
+    """The id the server lists for the model ``options`` name (agent/server_facts.py
+    ``served_model``), which tells one model loaded as ``--model local`` from another."""
+    from tiermem.agent.server_facts import served_model
+    from tiermem.agent.server_options import config_from_args
+
+    config = config_from_args(options)
+    return None if config is None else served_model(config.base_url, config.model,
+                                                    config.api_key)
+
+
+def model_name(llm: LLMClient) -> str:
+    """The model's name as the requests send it (not where the server listens: a server
+    restarted on another port, or named localhost rather than 127.0.0.1, runs the same)."""
+    return str(getattr(llm, "model", None) or getattr(llm, "name", "?"))
+
+
 class _Discard(Exception):
     """Raised to roll a question's turn back."""
 
@@ -178,6 +195,7 @@ def run_qa(
     baselines: Sequence[str] = (),
     chosen: Collection[str] = (),
     log: UnitLog | None = None,
+    served_model: str | None = None,
 ) -> dict[str, Any]:
     """Answer and score every question; the report is saved after each answer.
 
@@ -185,17 +203,21 @@ def run_qa(
     as rows of the same report. ``chosen``: the model settings (evals/report.py
     ``MODEL_SETTINGS``) this run set rather than left at their defaults, which a report
     written before they were recorded cannot have had. ``log`` is told of each unit.
+    ``served_model``: the id the server lists for the model (``served_model_of``), when it
+    said; a report of another model, by name or by that id, is refused rather than resumed.
     """
     log = log or UnitLog()
     settings = model_settings(llm)
     header = {"benchmark": "LoCoMo", "mode": "qa", "ks": None, "limit": limit,
               "conversations": [c.id for c in conversations], "embedder": embedder.id,
-              "model": getattr(llm, "name", "?"), "judge": judge_answers, **settings,
+              "model": model_name(llm), "served_model": served_model,
+              "judge": judge_answers, **settings,
               "questions_total": sum(len(questions_of(c, limit)) for c in conversations)}
     report = Report(json_path, header, resume=resume, chosen=chosen)
     # Not whether answers are judged: a verdict belongs to its answer, so a resume with
     # --judge judges the kept answers that have none and keeps those that have one.
-    asked = {"model": header["model"], **settings}
+    # Nor the model: the report holds one model's answers (Report refuses another).
+    asked = dict(settings)
     plans = {(config.name, conv.id): Expected.of(
         {"config": config.as_dict(), "embedder": embedder.id, **asked},
         questions_of(conv, limit), _RECORD_FIELDS)
@@ -307,7 +329,7 @@ def _run_baseline(kind: str, conversations: Sequence[Conversation], llm: LLMClie
                                          if r["turns_total"]])
     report.configs.append({
         "name": kind, "description": BASELINE_DESCRIPTIONS[kind], "config": {"baseline": kind},
-        "embedder": None, "model": getattr(llm, "name", "?"), "overall": overall,
+        "embedder": None, "model": model_name(llm), "overall": overall,
         "by_category": by_category(records, summarize), "warning": None,
         "timings": {"answer_p50_s": percentile([r["seconds"] for r in records], 0.5)},
     })

@@ -10,8 +10,9 @@ the aggregates that the issue's schema asks for::
 A unit is reused on ``--resume`` only if it was run with the same
 configuration and embedder; anything else is run again. Whether its answers
 were judged does not tell units apart: a verdict is kept with its answer. A report of other
-settings (mode, k, limit, and in QA mode the model's window, reply budget,
-text tool calls and encoding) is refused rather than resumed, and so is a
+settings (mode, k, limit, and in QA mode the model, by name and by the id its
+server lists, its window, reply budget, text tool calls and encoding; not the
+server's address) is refused rather than resumed, and so is a
 unit asked of other questions (each fingerprint holds a digest of the unit's
 questions) or whose records are not its questions (edited or cut by hand).
 """
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import statistics
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
@@ -61,10 +63,12 @@ class Expected:
                    tuple(q.qid for q in questions), tuple(record_fields), tuple(unit_fields))
 
 
-#: Fingerprint keys a unit is not told apart by: its questions' digest (checked on its own),
-#: and whether its answers were judged, which reports before verdicts were reused recorded
-#: (a verdict is kept with its answer; a resume with --judge judges those without one).
-_NOT_SETTINGS = (_DIGEST, "judge")
+#: Fingerprint keys a unit is not told apart by: its questions' digest (checked on its own);
+#: whether its answers were judged, which reports before verdicts were reused recorded (a
+#: verdict is kept with its answer; a resume with --judge judges those without one); and the
+#: model, which older reports recorded with the server's address in each unit (a report holds
+#: one model's answers: ``resumable_units`` refuses another, by name, not by address).
+_NOT_SETTINGS = (_DIGEST, "judge", "model")
 
 
 def _settings(fingerprint: dict[str, Any]) -> dict[str, Any]:
@@ -214,6 +218,8 @@ def resumable_units(path: Path, header: dict[str, Any], chosen: Collection[str] 
     if differ:
         raise ValueError(f"--resume: {path} was run with {', '.join(differ)}; run with its "
                          f"settings to finish it, or {KEEP}")
+    if "model" in header:
+        _check_model(path, old, header)
     # Its units were asked with the defaults, which this run keeps: recorded as such, so they
     # match this run's units.
     for unit in (unit for by_conv in units.values() for unit in by_conv.values()):
@@ -221,6 +227,35 @@ def resumable_units(path: Path, header: dict[str, Any], chosen: Collection[str] 
         for key in unrecorded if isinstance(fingerprint, dict) else ():
             fingerprint.setdefault(key, header[key])
     return units
+
+
+#: How reports before the model was recorded by name held it: the client's name, with the
+#: server's address (``openai:NAME @ URL``).
+_NAMED_AT = re.compile(r"openai:(.*) @ \S+")
+
+
+def _model_name(recorded: Any) -> Any:
+    """The model's name in a report's ``model``, as this run records it."""
+    match = _NAMED_AT.fullmatch(recorded) if isinstance(recorded, str) else None
+    return match.group(1) if match else recorded
+
+
+def _check_model(path: Path, old: dict[str, Any], header: dict[str, Any]) -> None:
+    """ValueError when the report at ``path`` holds another model's answers than this run
+    asks: another name, or another model the server lists under the name (a llama.cpp
+    server answers to any name with the model it loaded). Where the server listens is not
+    the model: a server restarted on another port, or reached as localhost rather than
+    127.0.0.1, resumes."""
+    name, then = header.get("model"), _model_name(old.get("model"))
+    if then != name:
+        raise ValueError(f"--resume: {path} holds the answers of the model {_shown(then)} and "
+                         f"this run asks {_shown(name)}: pass --model {_shown(then)} (at any "
+                         f"--base-url that serves it) to finish it, or {KEEP}")
+    served, served_then = header.get("served_model"), old.get("served_model")
+    if served is not None and served_then is not None and served != served_then:
+        raise ValueError(f"--resume: {path} holds the answers of {served_then}, as the server "
+                         f"listed the model {_shown(name)} then, and the server now lists "
+                         f"{served}: load {served_then} again to finish it, or {KEEP}")
 
 
 class UnitLog:

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tiermem.agent.http_json import shown_url
 from tiermem.evals.configs import resolve_configs, with_rewrite
 from tiermem.evals.embedders import make_embedder
 from tiermem.evals.locomo import (
@@ -99,11 +98,12 @@ def run_locomo(options: EvalOptions, console: Any,
         return _run_cv(options, conversations, configs, embedder, console, columns)
     # The model before the progress bar: a model that cannot be made stops the run with
     # nothing of the bar written.
-    llm = None
+    llm, served = None, None
     if options.mode == "qa":
-        from tiermem.evals.qa import make_llm
+        from tiermem.evals.qa import make_llm, served_model_of
 
         llm = make_llm(options, note)
+        served = served_model_of(options)
     with _progress(console, columns) as progress:
         if llm is not None:
             from tiermem.evals.baselines import BASELINES
@@ -116,7 +116,7 @@ def run_locomo(options: EvalOptions, console: Any,
                             json_path=options.json_path, resume=options.resume,
                             judge_answers=options.judge, progress=progress,
                             baselines=baselines, chosen=_chosen_model_settings(options),
-                            log=log)
+                            log=log, served_model=served)
         else:
             log = _unit_log(console, len(conversations) * len(configs),
                             [f"recall@{k}" for k in options.ks] + ["mrr"])
@@ -183,16 +183,18 @@ def _chosen_model_settings(options: EvalOptions) -> list[str]:
 
 
 def _rewriter(options: EvalOptions, note: Callable[[str], None]) -> QueryRewriter:
-    """The model that rewrites questions into search queries (``--rewrite``)."""
-    from tiermem.evals.qa import make_llm
+    """The model that rewrites questions into search queries (``--rewrite``), known by its
+    name and the id its server lists for it, not by the server's address: a unit it rewrote
+    is reused when the server restarts on another port."""
+    from tiermem.evals.qa import make_llm, model_name, served_model_of
 
     llm = make_llm(options, note)
 
     def ask(prompt: str) -> str:
         return llm.complete([{"role": "user", "content": prompt}], []).content or ""
 
-    where = shown_url(options.base_url) if options.base_url else "the default endpoint"
-    return QueryRewriter(ask, model=f"{options.model} at {where}")
+    name, served = model_name(llm), served_model_of(options)
+    return QueryRewriter(ask, model=name if served in (None, name) else f"{name} ({served})")
 
 
 def _note_rewrites(console: Any, report: dict[str, Any], rewriter: QueryRewriter) -> None:

@@ -276,3 +276,92 @@ def test_a_report_whose_parts_recorded_judging_resumes_with_or_without_judge(
     assert len(server.requests) == asked
     assert all(r["judge"] == 1.0 for by_conv in json.loads(report.read_text())["units"].values()
                for r in by_conv["7"]["questions"])
+
+
+def _at(args: list[str], option: str, value: str) -> list[str]:
+    """``args`` with ``option``'s value replaced."""
+    changed = list(args)
+    changed[changed.index(option) + 1] = value
+    return changed
+
+
+def test_a_resume_from_another_address_of_the_same_model_continues(
+        data_file: Path, tmp_path: Path, answering: FakeOpenAIServer) -> None:
+    """The server restarted on another port, or named localhost: the same model answers."""
+    report = tmp_path / "qa.json"
+    assert run(_qa(data_file, answering, report, "--no-baselines")) == 0
+    saved = json.loads(report.read_text())
+    assert saved["model"] == "fake-model" and saved["served_model"] == "fake-model"
+    assert "127.0.0.1" not in json.dumps(saved["units"])
+    _cut_short(report)
+    with FakeOpenAIServer() as restarted:
+        restarted.responder = answering.responder
+        args = _qa(data_file, restarted, report, "--no-baselines", "--resume")
+        assert run(args) == 0
+        assert len(restarted.requests) == 2  # only the two answers the cut left out
+        _cut_short(report)
+        assert run(_at(args, "--base-url", restarted.base_url.replace("127.0.0.1",
+                                                                      "localhost"))) == 0
+        assert len(restarted.requests) == 4
+    assert len(json.loads(report.read_text())["units"]["bm25"]["7"]["questions"]) == 3
+
+
+def test_a_resume_with_another_model_is_refused_saying_which_to_pass(
+        data_file: Path, tmp_path: Path, answering: FakeOpenAIServer,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    report = tmp_path / "qa.json"
+    args = _qa(data_file, answering, report, "--no-baselines")
+    assert run(args) == 0
+    _cut_short(report)
+    before, asked = report.read_text(), len(answering.requests)
+    capsys.readouterr()
+    assert run([*_at(args, "--model", "other-model"), "--resume"]) == 2
+    error = " ".join(capsys.readouterr().err.split())
+    assert (f"--resume: {report} holds the answers of the model fake-model and this run asks "
+            "other-model: pass --model fake-model (at any --base-url that serves it) to "
+            "finish it, or give --json another PATH, or drop --resume to replace it") in error
+    assert report.read_text() == before and len(answering.requests) == asked
+
+
+def test_a_resume_when_a_llama_server_loaded_another_file_is_refused(
+        data_file: Path, tmp_path: Path, answering: FakeOpenAIServer,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """llama-server answers to any --model with the file it loaded, and lists that file."""
+    report = tmp_path / "qa.json"
+    answering.model = "/models/qwen2.5-7b-q4.gguf"
+    args = _at(_qa(data_file, answering, report, "--no-baselines"), "--model", "local")
+    assert run(args) == 0
+    assert json.loads(report.read_text())["served_model"] == "/models/qwen2.5-7b-q4.gguf"
+    _cut_short(report)
+    before, asked = report.read_text(), len(answering.requests)
+    answering.model = "/models/llama3.1-8b-q4.gguf"
+    capsys.readouterr()
+    assert run([*args, "--resume"]) == 2
+    error = " ".join(capsys.readouterr().err.split())
+    assert ("holds the answers of /models/qwen2.5-7b-q4.gguf, as the server listed the model "
+            "local then, and the server now lists /models/llama3.1-8b-q4.gguf: load "
+            "/models/qwen2.5-7b-q4.gguf again to finish it") in error
+    assert report.read_text() == before and len(answering.requests) == asked
+    answering.model = "/models/qwen2.5-7b-q4.gguf"
+    assert run([*args, "--resume"]) == 0
+    assert len(answering.requests) == asked + 2
+
+
+def test_a_report_that_recorded_the_model_with_its_address_resumes_at_another(
+        data_file: Path, tmp_path: Path, answering: FakeOpenAIServer) -> None:
+    """Older reports recorded ``openai:NAME @ URL``, in each part's fingerprint too."""
+    report = tmp_path / "qa.json"
+    assert run(_qa(data_file, answering, report)) == 0
+    saved = json.loads(report.read_text())
+    old = "openai:fake-model @ http://127.0.0.1:8091/v1"
+    saved["model"] = old
+    del saved["served_model"]
+    for by_conv in saved["units"].values():
+        by_conv["7"]["fingerprint"]["model"] = old
+    report.write_text(json.dumps(saved))
+    asked = len(answering.requests)
+    assert run(_qa(data_file, answering, report, "--resume")) == 0
+    assert len(answering.requests) == asked
+    resumed = json.loads(report.read_text())
+    assert resumed["units"]["bm25"]["7"]["questions"] == saved["units"]["bm25"]["7"][
+        "questions"]

@@ -131,3 +131,24 @@ def test_the_cli_rewrites_with_the_configured_model(
         [sys.executable, str(ROOT / "cli.py"), "eval", "locomo", "--data", str(data_file),
          "--rewrite", "--cv"], capture_output=True, text=True, cwd=tmp_path)
     assert refused.returncode == 2 and "--rewrite" in refused.stderr
+
+
+def test_a_rewritten_part_is_known_by_its_model_not_the_server_address(
+        data_file: Path, tmp_path: Path, server: FakeOpenAIServer,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The model named by TIERMEM_MODEL is recorded by name (not as None), and a server
+    reached at another address resumes the rewritten part rather than asking again."""
+    from tiermem.cli import run
+
+    monkeypatch.setenv("TIERMEM_MODEL", "fake-model")
+    out = tmp_path / "report.json"
+    args = ["eval", "locomo", "--data", str(data_file), "--embedder", "hashing", "--config",
+            "bm25", "--rewrite", "--base-url", server.base_url, "--json", str(out)]
+    server.enqueue_reply("beagle park")
+    assert run(args) == 0
+    fingerprint = json.loads(out.read_text())["units"]["bm25+rewrite"]["7"]["fingerprint"]
+    assert fingerprint["rewriter"]["model"] == "fake-model"
+    asked = len(server.requests)
+    args[args.index("--base-url") + 1] = server.base_url.replace("127.0.0.1", "localhost")
+    assert run([*args, "--resume"]) == 0
+    assert len(server.requests) == asked
