@@ -243,11 +243,12 @@ def run_qa(
             log.finished(config.name, conv.id, summarize(unit["questions"]), ran)
             units.append(unit)
         records = [r for u in units for r in u["questions"]]
+        warning = tool_call_warning(records)
         report.configs.append({
             "name": config.name, "description": config.description,
             "config": config.as_dict(), "embedder": embedder.id, "model": header["model"],
             "overall": summarize(records), "by_category": by_category(records, summarize),
-            "warning": tool_call_warning(records),
+            "warning": warning, "no_tool_calls": warning is not None,
             "timings": {"answer_p50_s": percentile([r["seconds"] for r in records], 0.5),
                         "ingest_seconds": round(sum(u.get("ingest_seconds", 0.0)
                                                     for u in units), 2)},
@@ -331,6 +332,7 @@ def _run_baseline(kind: str, conversations: Sequence[Conversation], llm: LLMClie
         "name": kind, "description": BASELINE_DESCRIPTIONS[kind], "config": {"baseline": kind},
         "embedder": None, "model": model_name(llm), "overall": overall,
         "by_category": by_category(records, summarize), "warning": None,
+        "no_tool_calls": False,  # offered none
         "timings": {"answer_p50_s": percentile([r["seconds"] for r in records], 0.5)},
     })
     report.save()

@@ -104,7 +104,7 @@ def test_qa_counts_tool_calls_per_question(data_file: Path,
     (hybrid,) = report["configs"]
     assert hybrid["overall"]["tool_calls_per_question"] == 0.5
     assert hybrid["overall"]["without_memory_tools"] == 1
-    assert hybrid["warning"] is None
+    assert hybrid["warning"] is None and hybrid["no_tool_calls"] is False
 
 
 def test_qa_without_any_tool_call_is_flagged(data_file: Path,
@@ -117,11 +117,12 @@ def test_qa_without_any_tool_call_is_flagged(data_file: Path,
                           base_url=server.base_url, context_window=8192)
     report = run_locomo(options, Console(file=out, width=200))
     hybrid, no_memory, full_context = report["configs"]
-    assert hybrid["warning"] == NO_TOOL_CALLS
+    assert hybrid["warning"] == NO_TOOL_CALLS and hybrid["no_tool_calls"] is True
     assert hybrid["overall"]["tool_calls_per_question"] == 0
     # The baselines are given no tools, so they are never flagged for not calling one.
     assert (no_memory["name"], no_memory["warning"]) == ("no-memory", None)
     assert (full_context["name"], full_context["warning"]) == ("full-context", None)
+    assert not no_memory["no_tool_calls"] and not full_context["no_tool_calls"]
     text = " ".join(out.getvalue().split())
     assert f"hybrid: {NO_TOOL_CALLS}" in text and "tool_calls/question" in text
     assert f"no-memory: {NO_TOOL_CALLS}" not in text
