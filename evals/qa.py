@@ -9,13 +9,12 @@ another's search or answer.
 
 Answers are scored as LoCoMo scores them (evals/qa_scores.py).
 
-``--judge`` also asks the model whether each answer is right (an LLM judge,
-as Mem0 and others report it). Tokens are the provider's usage counts.
+``--judge`` also asks the model whether each answer is right (evals/qa_judge.py).
+Tokens are the provider's usage counts.
 """
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
@@ -29,13 +28,13 @@ from tiermem.evals.baselines import BASELINE_DESCRIPTIONS, baseline_prompt
 from tiermem.evals.baselines import answer as baseline_answer
 from tiermem.evals.configs import MemoryConfig, ingest
 from tiermem.evals.locomo import Conversation, Question
+from tiermem.evals.qa_judge import NO_INFORMATION, has_unjudged, judge, judge_kept
 from tiermem.evals.qa_scores import locomo_f1
 from tiermem.evals.report import Expected, Record, Report, UnitLog, by_category, mean, percentile
 from tiermem.memory import HierarchicalMemory
 from tiermem.memory.embed.embeddings import Embedder
 from tiermem.memory.text.tokenizer import DEFAULT_ENCODING, TokenCounter
 
-NO_INFORMATION = "No information available"
 QA_PROMPT = """\
 Your memory holds a long conversation between {a} and {b}, in sessions from {first} to {last}; \
 every message is stored with the date it was said. Answer the question below from that memory: \
@@ -43,14 +42,8 @@ search it with your tools first. Reply with a short answer (a few words; a date 
 year). If your memory has no information about it, reply exactly: {none}.
 
 Question: {question}"""
-JUDGE_PROMPT = """\
-Question: {question}
-Reference answer: {reference}
-Given answer: {answer}
 
-Is the given answer correct? It is correct when it states the same thing as the reference; \
-wording, detail and date format may differ, and a relative date that resolves to the reference \
-is correct. Reply with one word: CORRECT or WRONG."""
+
 def make_llm(options: Any, note: Callable[[str], None]) -> LLMClient:
     """The model QA asks, from ``options``' model, base URL, window, timeout and budget."""
     from tiermem.agent.server_options import config_from_args, open_client
@@ -119,28 +112,6 @@ def overflow_advice(error: ContextOverflowError, memory: HierarchicalMemory,
     else:
         core_limit = "--core-limit N"
     return f"{window}, give a lower {core_limit}, or lower {budget}"
-
-
-def judge(llm: LLMClient, question: Question, answer: str) -> tuple[float, int]:
-    """(1.0 if the model judges ``answer`` right else 0.0, tokens the judging used)."""
-    reference = question.answer if question.category != 5 else (
-        f"{NO_INFORMATION} (the conversation does not say)")
-    prompt = JUDGE_PROMPT.format(question=question.question, reference=reference, answer=answer)
-    completion = llm.complete([{"role": "user", "content": prompt}], [])
-    return float(_judged_right(completion.content or "")), completion.usage.total_tokens
-
-
-def _judged_right(verdict: str) -> bool:
-    """Whether a judge's verdict says right: its first word, as the prompt asks for one;
-    else by whole words ("INCORRECT" holds "CORRECT"), a negation just before CORRECT
-    ("not correct", "isn't correct") or any WRONG / INCORRECT making it wrong."""
-    words = re.findall(r"[A-Z]+", verdict.upper())
-    if words and words[0] in ("CORRECT", "WRONG", "INCORRECT"):
-        return words[0] == "CORRECT"
-    negations = {"NOT", "T", "NO", "NEVER"}  # "isn't" is ISN, T
-    negated = any(w == "CORRECT" and negations & set(words[max(0, i - 2):i])
-                  for i, w in enumerate(words))
-    return "CORRECT" in words and not negated and not {"WRONG", "INCORRECT"} & set(words)
 
 
 def _prompt(conv: Conversation, question: Question) -> str:
@@ -231,12 +202,13 @@ def run_qa(
         units = []
         for conv in conversations:
             unit = report.partial(config.name, conv.id, plans[config.name, conv.id])
-            unjudged = judge_answers and _unjudged(unit)
+            unjudged = judge_answers and has_unjudged(unit)
             ran = not unit["done"] or unjudged
             if ran:
                 log.started(config.name, conv.id)
             if unjudged:
-                _judge_kept(config.name, conv, unit, llm, report, limit, progress)
+                judge_kept(config.name, unit, llm, report, conv, questions_of(conv, limit),
+                           progress)
             if not unit["done"]:
                 _answer_all(conv, config, embedder, llm, unit, report, limit, judge_answers,
                             progress)
@@ -258,33 +230,6 @@ def run_qa(
         _run_baseline(kind, conversations, llm, report, plans, limit, judge_answers, progress,
                       log)
     return report.as_dict()
-
-
-def _unjudged(unit: dict[str, Any]) -> bool:
-    """Whether ``unit`` holds an answer kept without a verdict (from a run without --judge)."""
-    return any(r.get("judge") is None for r in unit["questions"])
-
-
-def _judge_kept(name: str, conv: Conversation, unit: dict[str, Any], llm: LLMClient,
-                report: Report, limit: int | None, progress: Any) -> None:
-    """Judge the answers ``unit`` kept from a run without ``--judge``.
-
-    Kept verdicts are kept: judging an answer again costs a request and may give another
-    verdict for the same answer. Each verdict is saved as it comes, as each answer is."""
-    unjudged = [r for r in unit["questions"] if r.get("judge") is None]
-    questions = {q.qid: q for q in questions_of(conv, limit)}
-    task = progress.add_task(f"{name} {conv.id}: judging kept answers", total=len(unjudged)
-                             ) if progress is not None else None
-    try:
-        for record in unjudged:
-            record["judge"], record["judge_tokens"] = judge(
-                llm, questions[record["qid"]], str(record.get("answer") or ""))
-            report.put(name, conv.id, unit)
-            if task is not None:
-                progress.advance(task, 1)
-    finally:
-        if task is not None:
-            progress.remove_task(task)
 
 
 #: The numbers every answer's record holds (its figures are read from them).
@@ -313,12 +258,12 @@ def _run_baseline(kind: str, conversations: Sequence[Conversation], llm: LLMClie
     units = []
     for conv in conversations:
         unit = report.partial(kind, conv.id, plans[kind, conv.id])
-        unjudged = judge_answers and _unjudged(unit)
+        unjudged = judge_answers and has_unjudged(unit)
         ran = not unit["done"] or unjudged
         if ran:
             log.started(kind, conv.id)
         if unjudged:
-            _judge_kept(kind, conv, unit, llm, report, limit, progress)
+            judge_kept(kind, unit, llm, report, conv, questions_of(conv, limit), progress)
         if not unit["done"]:
             _answer_baseline(kind, conv, llm, unit, report, limit, judge_answers, progress)
         log.finished(kind, conv.id, summarize(unit["questions"]), ran)

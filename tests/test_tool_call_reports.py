@@ -200,7 +200,7 @@ def test_a_call_of_a_tool_that_does_not_exist_is_no_memory_tool_call() -> None:
     ("WRONG", 0.0), ("Incorrect: the year differs", 0.0), ("", 0.0)])
 def test_the_judge_reads_its_verdict_by_whole_words(verdict: str, right: float) -> None:
     from tiermem.evals.locomo import Question as LocomoQuestion
-    from tiermem.evals.qa import judge
+    from tiermem.evals.qa_judge import judge
 
     question = LocomoQuestion("7:0", "When?", "1999", ("D1:1",), 2)
     with ScriptedModel([reply(verdict) if verdict else reply(" ")]) as model:
