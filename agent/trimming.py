@@ -10,7 +10,11 @@ wrote that text itself; the start of it is enough to carry on.
 
 A tool result is cut the same way, to a larger share (``RESULT_SHARE``): a page of
 search hits can hold 15,000 characters, more than a 4,096-token window, and the
-turn that asked for it could only fail. The marker tells the model how to ask for less.
+turn that asked for it could only fail. A result in JSON (a page of hits) has its
+long strings cut alike, so every hit of the page keeps its id, dates and the start
+of its text: cut from the end, the page would show its first hit or two, and the
+others could be reached by no call (the next page starts after them). The marker
+tells the model how to reach the rest.
 """
 
 from __future__ import annotations
@@ -19,9 +23,11 @@ import json
 from typing import Any
 
 from tiermem.memory.text.tokenizer import TokenCounter, get_encoding
-from tiermem.tools.dispatch import MAX_ARGUMENT_NESTING
+from tiermem.tools.dispatch import MAX_ARGUMENT_NESTING, render
 
 MIN_SHOWN_TOKENS = 64
+#: What the marker of the model's own trimmed call advises.
+RECALL_ADVICE = "the full text is stored in recall"
 #: One assistant message's arguments may take this fraction of the prompt budget.
 SHOWN_SHARE = 1 / 8
 #: One tool result may take this fraction of the prompt budget.
@@ -39,7 +45,29 @@ def shown_in_window(message: dict[str, Any], budget: int,
     limit = max(MIN_SHOWN_TOKENS, int(budget * RESULT_SHARE))
     if not isinstance(content, str) or counter.count(content) <= limit:
         return message
-    return {**message, "content": _head(content, limit, counter, RESULT_ADVICE)}
+    return {**message, "content": _trimmed_result(content, limit, counter)}
+
+
+#: The fewest tokens of each long string a trimmed JSON result shows before it is cut
+#: from the end instead (too many strings to show each one's start).
+MIN_RESULT_STRING_TOKENS = 16
+
+
+def _trimmed_result(content: str, limit: int, counter: TokenCounter) -> str:
+    """``content`` within ``limit`` tokens: in JSON, each long string cut to a share (every
+    hit of a page still shown, by id and the start of its text); else cut from the end."""
+    try:
+        parsed = json.loads(content)
+    except (ValueError, RecursionError):
+        parsed = None
+    if isinstance(parsed, dict | list):
+        cap = limit // 2
+        while cap >= MIN_RESULT_STRING_TOKENS:
+            shown = render(_trimmed_strings(parsed, cap, counter, 0, RESULT_STRING_ADVICE))
+            if counter.count(shown) <= limit:
+                return shown
+            cap = cap * 3 // 4
+    return _head(content, limit, counter, RESULT_ADVICE)
 
 
 def shown_call_tokens(budget: int) -> int:
@@ -91,25 +119,27 @@ def _trimmed_call(call: dict[str, Any], limit: int, counter: TokenCounter) -> di
     return {**call, "function": {**function, "arguments": shown}}
 
 
-def _trimmed_strings(value: Any, cap: int, counter: TokenCounter, depth: int) -> Any:
+def _trimmed_strings(value: Any, cap: int, counter: TokenCounter, depth: int,
+                     advice: str = RECALL_ADVICE) -> Any:
     if isinstance(value, str):
-        return _head(value, cap, counter) if counter.count(value) > cap else value
+        return _head(value, cap, counter, advice) if counter.count(value) > cap else value
     if depth >= MAX_ARGUMENT_NESTING:  # dispatch refused it; no need to look deeper
         return value
     if isinstance(value, dict):
-        return {key: _trimmed_strings(item, cap, counter, depth + 1)
+        return {key: _trimmed_strings(item, cap, counter, depth + 1, advice)
                 for key, item in value.items()}
     if isinstance(value, list):
-        return [_trimmed_strings(item, cap, counter, depth + 1) for item in value]
+        return [_trimmed_strings(item, cap, counter, depth + 1, advice) for item in value]
     return value
 
 
 #: What the marker of a trimmed tool result advises.
 RESULT_ADVICE = "ask for less (a narrower query, tags or dates) to see the rest"
+#: What the marker of one string cut in a JSON tool result (a hit's text) advises.
+RESULT_STRING_ADVICE = "search with words from further on to find the rest"
 
 
-def _head(text: str, tokens: int, counter: TokenCounter,
-          advice: str = "the full text is stored in recall") -> str:
+def _head(text: str, tokens: int, counter: TokenCounter, advice: str = RECALL_ADVICE) -> str:
     encoding = get_encoding(counter.encoding)
     head = encoding.decode(encoding.encode(text, disallowed_special=())[:tokens])
     return (f"{head}… [trimmed for the context window: {len(text) - len(head):,} of "

@@ -166,9 +166,17 @@ def test_a_page_of_long_hits_on_a_small_window_is_stored_whole_and_shown_trimmed
     second = model.calls[1]
     assert prompt_tokens(second) < 4096
     shown = second.messages[-1]["content"]
-    assert shown.startswith(full[:200]) and len(shown) < len(full) // 2
-    assert shown.endswith("characters not shown; ask for less (a narrower query, tags or "
-                          "dates) to see the rest]")
+    assert shown.startswith(full[:100]) and len(shown) < len(full) // 2
+    # Every hit of the page is shown, by id and the start of its text: cut from the end,
+    # the page showed its first hit or two, and no call reached the others (page 2 starts
+    # after them).
+    page, whole = json.loads(shown), json.loads(full)
+    assert [h["id"] for h in page["results"]] == [h["id"] for h in whole["results"]]
+    assert len(page["results"]) == 5 and page["page"] == whole["page"]
+    for hit, kept in zip(page["results"], whole["results"], strict=True):
+        assert hit["text"].startswith(kept["text"][:40])
+        assert hit["text"].endswith("characters not shown; search with words from further "
+                                    "on to find the rest]")
 
 
 def test_a_long_sent_message_is_shown_trimmed_after_a_restart_too(tmp_path: Path) -> None:
