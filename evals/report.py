@@ -252,6 +252,11 @@ def _check_model(path: Path, old: dict[str, Any], header: dict[str, Any]) -> Non
                          f"this run asks {_shown(name)}: pass --model {_shown(then)} (at any "
                          f"--base-url that serves it) to finish it, or {KEEP}")
     served, served_then = header.get("served_model"), old.get("served_model")
+    if served is None and served_then is not None:
+        # The server does not say now (unreached, or listing several models but not this
+        # name): the report still holds that model's answers, and a later resume must still
+        # tell another model from it, so the id it recorded stays.
+        header["served_model"] = served_then
     if served is not None and served_then is not None and served != served_then:
         raise ValueError(f"--resume: {path} holds the answers of {served_then}, as the server "
                          f"listed the model {_shown(name)} then, and the server now lists "

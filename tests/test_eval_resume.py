@@ -365,3 +365,27 @@ def test_a_report_that_recorded_the_model_with_its_address_resumes_at_another(
     resumed = json.loads(report.read_text())
     assert resumed["units"]["bm25"]["7"]["questions"] == saved["units"]["bm25"]["7"][
         "questions"]
+
+
+def test_a_resume_while_the_server_lists_no_model_keeps_the_one_recorded(
+        data_file: Path, tmp_path: Path, answering: FakeOpenAIServer,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A resume that cannot learn the served id continues, and the report keeps the one it
+    recorded: else a later resume with another file loaded would be taken for the same."""
+    report = tmp_path / "qa.json"
+    answering.model = "/models/qwen2.5-7b-q4.gguf"
+    args = _at(_qa(data_file, answering, report, "--no-baselines"), "--model", "local")
+    assert run(args) == 0
+    _cut_short(report)
+    answering.routes[("GET", "/v1/models")] = {"object": "list", "data": [
+        {"id": "/models/a.gguf", "object": "model"}, {"id": "/models/b.gguf", "object": "model"}]}
+    assert run([*args, "--resume"]) == 0
+    assert json.loads(report.read_text())["served_model"] == "/models/qwen2.5-7b-q4.gguf"
+    del answering.routes[("GET", "/v1/models")]
+    _cut_short(report)
+    before, asked = report.read_text(), len(answering.requests)
+    answering.model = "/models/llama3.1-8b-q4.gguf"
+    capsys.readouterr()
+    assert run([*args, "--resume"]) == 2
+    assert "load /models/qwen2.5-7b-q4.gguf again" in " ".join(capsys.readouterr().err.split())
+    assert report.read_text() == before and len(answering.requests) == asked
