@@ -473,6 +473,23 @@ def test_constraint_violation_and_unasked_heartbeat(box: Toolbox) -> None:
     assert "request_heartbeat" not in other.content and not other.heartbeat
 
 
+@tool
+def _remote_ping(request_heartbeat: bool) -> str:
+    """Ping a remote service.
+
+    Args:
+        request_heartbeat: Whether the service should start sending heartbeats.
+    """
+    return f"heartbeats {'on' if request_heartbeat else 'off'}"
+
+
+def test_a_tool_that_takes_a_parameter_named_request_heartbeat_is_given_it() -> None:
+    # Only a heartbeat sent to a tool that takes none is dropped; dropping a tool's own
+    # required parameter refused every call as missing the field the model had sent.
+    result = Toolbox([_remote_ping]).dispatch("_remote_ping", '{"request_heartbeat": true}')
+    assert result.ok and result.content == "heartbeats on" and not result.heartbeat
+
+
 def test_oversized_arguments_rejected_without_parsing(box: Toolbox) -> None:
     # Invalid JSON past the limit: a parse attempt would report a JSON error instead.
     payload = '{"text": "' + "x" * MAX_ARGUMENT_BYTES + "]]]"

@@ -173,9 +173,10 @@ class Toolbox:
         raw = _parse_arguments(t, arguments)
         if isinstance(raw, tuple):
             return self._failed(name, call_id, *raw)
-        if not t.heartbeat and HEARTBEAT_PARAM in raw:
+        if not t.heartbeat and HEARTBEAT_PARAM in raw and not _declares(t, HEARTBEAT_PARAM):
             # Models told that any call may ask for a heartbeat send one to a tool that
             # ends the turn (send_message) too; refused, the reply never reached the user.
+            # A tool that declares a parameter of that name itself is given it.
             raw = {k: v for k, v in raw.items() if k != HEARTBEAT_PARAM}
         heartbeat = t.heartbeat and raw.get(HEARTBEAT_PARAM) is True
         unusable = _unusable_part(t, raw)
@@ -220,6 +221,12 @@ class Toolbox:
             f"{content[:limit]}\n[truncated: showing {limit} of {len(content)} characters, "
             f"{cut} cut; {how}]"
         )
+
+
+def _declares(t: Tool, parameter: str) -> bool:
+    """Whether ``t``'s function takes ``parameter`` (by the name the model sends)."""
+    return any((info.alias or field) == parameter
+               for field, info in t.args_model.model_fields.items())
 
 
 def render(value: Any) -> str:
