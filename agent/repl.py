@@ -58,6 +58,7 @@ from tiermem.agent.prompt_keys import read_line
 from tiermem.agent.slash_commands import SlashCommands, is_command
 from tiermem.agent.terminal import TerminalConsole, printable
 from tiermem.memory.errors import InvalidInputError, TiermemError
+from tiermem.memory.text.shown import shown_path
 from tiermem.tools.safe_text import safe_text
 
 #: A turn Ctrl-C cancelled; piped, the run ends with it (tiermem: ... on standard error).
@@ -149,6 +150,11 @@ class ChatRepl:
         self.console.print(hanging(self.console, Text(
             f"core {memory.core.used}/{memory.core.limit} {memory.core.unit}, "
             f"{len(memory.archival)} archival, {len(memory.recall)} recall")))
+        # Where it is kept: the agent home's directory, or the agent in its database (no
+        # password); a memory held only in this process says nothing.
+        where = memory.store.location
+        if where != "memory":
+            self.console.print(hanging(self.console, Text(f"memory: {shown_path(where)}")))
         self.console.print(hanging(self.console, Text(
             "/help for commands, /exit or Ctrl-D to leave", style="dim")))
 

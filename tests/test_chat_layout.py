@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -61,6 +62,16 @@ def test_the_banner_wraps_with_a_hanging_indent(memory: HierarchicalMemory) -> N
     assert lines[1].startswith("  ") and lines[1].strip().endswith("Q4_K_M)")
     assert lines[2].startswith("core 0/200 tokens, 0 archival, 0 recall")
 
+    assert not any(line.startswith("memory:") for line in lines)  # held in this process
+
+
+def test_the_banner_says_where_the_memory_is_kept(tmp_path: Path) -> None:
+    """A first chat creates the agent home without a word: the banner names it."""
+    home = tmp_path / "agents" / "default"
+    with HierarchicalMemory(home, embedder=HashingEmbedder(), core_limit=200) as m:
+        lines = shown(m, 200, "banner")
+    assert lines[1].startswith("core 0/200 tokens")
+    assert lines[2] == f"memory: {home}"
 
 def facts(memory: HierarchicalMemory) -> None:
     shown(memory, 200, "My favourite seat is a window seat on long flights.")
