@@ -43,6 +43,23 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return built
 
 
+
+def test_a_module_deleted_since_a_build_is_not_installed_again(tmp_path: Path) -> None:
+    """`pip install .` builds in the checkout's build/; a module the checkout no longer
+    has (deleted by a `git pull`) must not come back from an earlier build's copy."""
+    source = tmp_path / "source"
+    shutil.copytree(ROOT, source, ignore=_NOT_COPIED)
+    gone = source / "memory" / "deleted_since.py"
+    gone.write_text("X = 1\n", encoding="utf-8")
+    for out in ("first", "second"):
+        _pip("wheel", "--no-deps", "--no-build-isolation", "--no-index", "--quiet",
+             "--wheel-dir", str(tmp_path / out), str(source), cwd=tmp_path)
+        gone.unlink(missing_ok=True)
+    (first,), (second,) = ((tmp_path / out).glob("tiermem-*.whl") for out in ("first", "second"))
+    assert "tiermem/memory/deleted_since.py" in zipfile.ZipFile(first).namelist()
+    assert (source / "build").is_dir()  # built in the checkout, as pip does
+    assert "tiermem/memory/deleted_since.py" not in zipfile.ZipFile(second).namelist()
+
 def _packages_on_disk() -> set[str]:
     """Every folder of the shipped packages that holds Python code, as a dotted name."""
     found = {"tiermem"}
