@@ -339,8 +339,9 @@ def extractive_summary(previous: str, messages: list[dict[str, Any]]) -> str:
     A reply is an assistant's plain content or the text it sent with send_message.
     """
     lines = [previous] if previous else []
+    refused = refused_calls(messages)
     for message in messages:
-        text = (message.get("content") or "").strip() or _sent_text(message)
+        text = (message.get("content") or "").strip() or _sent_text(message, refused)
         if message["role"] not in ("user", "assistant") or not text:
             continue
         first = text.split("\n", 1)[0]
@@ -352,12 +353,13 @@ def extractive_summary(previous: str, messages: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def _sent_text(message: dict[str, Any]) -> str:
-    """The text of the replies an assistant message sent with send_message."""
+def _sent_text(message: dict[str, Any], refused: set[str]) -> str:
+    """The text of the replies an assistant message sent with send_message (not those of
+    the calls in ``refused``, which sent nothing)."""
     sent = []
     for tool_call in message.get("tool_calls") or []:
         function = tool_call.get("function") or {}
-        if function.get("name") != "send_message":
+        if function.get("name") != "send_message" or tool_call.get("id") in refused:
             continue
         try:
             arguments = json.loads(function.get("arguments") or "")
@@ -366,6 +368,14 @@ def _sent_text(message: dict[str, Any]) -> str:
         if isinstance(arguments, dict) and isinstance(arguments.get("message"), str):
             sent.append(arguments["message"].strip())
     return "\n".join(t for t in sent if t)
+
+
+def refused_calls(messages: list[dict[str, Any]]) -> set[str]:
+    """The ids of the tool calls among ``messages`` (chat messages or recall rows) whose
+    result is an error (``Error:``, tools/dispatch.py): a ``send_message`` among them sent
+    nothing."""
+    return {m["tool_call_id"] for m in messages if m.get("role") == "tool"
+            and m.get("tool_call_id") and (m.get("content") or "").startswith("Error:")}
 
 
 def with_calls_paired(messages: list[dict[str, Any]],

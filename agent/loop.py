@@ -200,7 +200,7 @@ class Agent:
                     self._store(turn, completion.as_message())
                 break
             self._store(turn, without_oversized_arguments(completion.as_message()),
-                        recall_text=sent_text(completion))
+                        recall_text=sent_text(completion, self.toolbox))
             outcomes = [self._dispatch(call, ctx, turn) for call in completion.tool_calls]
             note_failed_beside_reply(result, outcomes)
             self.context.blank(ctx.forgotten_messages)

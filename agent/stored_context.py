@@ -17,7 +17,7 @@ from typing import Any
 from tiermem.agent.context import ContextWindow, extractive_summary, with_calls_paired
 from tiermem.agent.errors import ProviderError
 from tiermem.agent.llm import Completion, LLMClient
-from tiermem.agent.stored_messages import as_chat
+from tiermem.agent.stored_messages import as_chats
 from tiermem.memory import HierarchicalMemory
 from tiermem.tools.safe_text import safe_text
 
@@ -51,7 +51,7 @@ class StoredContext:
         ids = [int(i) for i in state.get("message_ids", [])]
         rows = self.memory.recall.rows(ids)
         self.context.messages, self.context.message_ids = with_calls_paired(
-            self._screened([self.shown(as_chat(r)) for r in rows]), [r["id"] for r in rows])
+            self._screened([self.shown(m) for m in as_chats(rows)]), [r["id"] for r in rows])
         self.context.summary = self._screened_summary(state.get("summary", ""))
         self.context.pressure_alerted = bool(state.get("pressure_alerted", False))
         # A context saved before erasures were counted has seen every one so far.
@@ -130,7 +130,7 @@ class StoredContext:
                      else self.memory.store.messages.max_id() + 1)
             before = range(max(1, first - SUMMARY_REBUILD_MESSAGES), first)
             rows = self.memory.recall.rows(list(before))
-            self.context.summary = extractive_summary("", [as_chat(r) for r in rows])
+            self.context.summary = extractive_summary("", as_chats(rows))
 
 
 def model_summary(llm: LLMClient, previous: str, messages: list[dict[str, Any]]) -> str:

@@ -5,20 +5,24 @@ max_tokens keeps only what is whole (``cut_at_length``), a reply the server's co
 filter stopped is marked so (``stopped_by_filter``), and a tool call's arguments over the
 dispatch limit give way to a note (``without_oversized_arguments``).
 What ``send_message`` sent is stored as the text of the assistant message that called it,
-so conversation_search finds it (``sent_text``), and taken out of that text again when
-the window is read back from recall (``as_chat``).
+so conversation_search finds it (``sent_text``; a call dispatch refuses sent nothing and
+adds nothing), and taken out of that text again when the window is read back from recall
+(``as_chat``, which knows a refused call by its ``Error:`` result).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Collection
 from typing import Any
 
+from tiermem.agent.context import refused_calls
 from tiermem.agent.llm import Completion, ToolCall, is_whole_json
 from tiermem.agent.turn_result import TurnResult, add_notice
 from tiermem.memory.validation import MAX_TEXT_CHARS
-from tiermem.tools.dispatch import MAX_ARGUMENT_BYTES
+from tiermem.tools.dispatch import MAX_ARGUMENT_BYTES, Toolbox
+from tiermem.tools.memory_tools import nothing_to_send
 from tiermem.tools.safe_text import clipped, safe_text
 
 
@@ -110,37 +114,68 @@ def _oversized(arguments: str) -> bool:
     return len(arguments.encode(errors="replace")) > MAX_ARGUMENT_BYTES
 
 
-def sent_text(completion: Completion) -> str | None:
+def sent_text(completion: Completion, toolbox: Toolbox | None = None) -> str:
     """What recall stores as an assistant message's text: its content, then the messages
-    its ``send_message`` calls sent."""
-    texts = []
-    for call in completion.tool_calls:
-        if call.name == "send_message" and not _oversized(call.arguments):
-            try:
-                texts.append(str(json.loads(call.arguments).get("message", "")))
-            except (ValueError, AttributeError):
-                continue
-    joined = "\n\n".join(t for t in texts if t)
+    its ``send_message`` calls sent.
+
+    A call ``toolbox`` refuses (a number for the text, a field the tool does not take,
+    nothing but spaces) sent nothing and adds nothing: recall must not say the agent said
+    it. The call stays among the message's tool calls, paired with its ``Error:`` result.
+    """
+    joined = "\n\n".join(_sent(completion.tool_calls, toolbox))
     return (completion.content or "") + ("\n\n" if completion.content and joined else "") + joined
 
 
-def as_chat(row: dict[str, Any]) -> dict[str, Any]:
-    """A recall row as the chat message it was, without the sent text recall added to it."""
+def _sent(calls: list[ToolCall], toolbox: Toolbox | None) -> list[str]:
+    """The texts of the ``send_message`` calls among ``calls`` that ``toolbox`` would run
+    (all of them without one)."""
+    texts = []
+    for call in calls:
+        if call.name != "send_message" or _oversized(call.arguments) or (
+                toolbox is not None and toolbox.check(call.name, call.arguments) is not None):
+            continue
+        try:
+            arguments = json.loads(call.arguments)
+            if isinstance(arguments, str):  # JSON of JSON, which dispatch reads too
+                arguments = json.loads(arguments)
+            text = str(arguments.get("message", ""))
+        except (ValueError, AttributeError):
+            continue
+        if not nothing_to_send(text):
+            texts.append(text)
+    return texts
+
+
+def as_chats(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Recall rows as the chat messages they were (``as_chat``), a ``send_message`` call
+    answered by an ``Error:`` among them known as one that sent nothing."""
+    refused = refused_calls(rows)
+    return [as_chat(row, refused) for row in rows]
+
+
+def as_chat(row: dict[str, Any], refused: Collection[str] = ()) -> dict[str, Any]:
+    """A recall row as the chat message it was, without the sent text recall added to it.
+
+    The calls in ``refused`` (ids of calls answered by an error) sent nothing, so none of
+    their text is taken off the content. Each sent text is taken off its end, the last
+    first; one that is not there (a call refused whose result is not at hand) is skipped.
+    A message stored before refused sends were left out keeps their text as content.
+    """
     message: dict[str, Any] = {"role": row["role"], "content": row["content"]}
     if row.get("tool_calls"):
         message["tool_calls"] = row["tool_calls"]
-        sent = sent_text(Completion(content=None, tool_calls=[
-            ToolCall(c["id"], c["function"]["name"], c["function"]["arguments"])
-            for c in row["tool_calls"]]))
-        sent = (sent or "").strip()  # recall stored it trimmed
         content = row["content"] or ""
-        if sent and content.endswith(sent):
-            content = content[: -len(sent)].rstrip()
+        for text in reversed(_sent([
+                ToolCall(c["id"], c["function"]["name"], c["function"]["arguments"])
+                for c in row["tool_calls"] if c.get("id") not in refused], None)):
+            text = text.strip()  # recall stored it trimmed
+            if text and content.endswith(text):
+                content = content[: -len(text)].rstrip()
         message["content"] = content  # "" rather than null, which some servers refuse
     if row.get("tool_call_id"):
         message["tool_call_id"] = row["tool_call_id"]
     return message
 
 
-__all__ = ["as_chat", "cut_at_length", "sent_text", "stopped_by_filter", "storable",
+__all__ = ["as_chat", "as_chats", "cut_at_length", "sent_text", "stopped_by_filter", "storable",
            "without_oversized_arguments"]

@@ -14,6 +14,7 @@ from tiermem.agent.errors import ProviderError
 from tiermem.agent.llm import Completion
 from tiermem.agent.loop import Agent
 from tiermem.agent.scripted import ScriptedModel, call, calls, raw_call, reply
+from tiermem.agent.stored_messages import as_chat
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 TOOL_NAMES = ["send_message", "core_memory_append", "core_memory_replace",
@@ -184,6 +185,33 @@ def test_a_plain_reply_after_send_message_is_not_lost(memory: HierarchicalMemory
     with ScriptedModel([mixed, reply("Correction: nothing matched.")]) as model:
         result = Agent(memory, model).step("update it")
     assert result.reply == "Done!\n\nCorrection: nothing matched."
+
+
+def _sends(*arguments: dict[str, Any]) -> list[dict[str, Any]]:
+    return [{"id": f"c{i}", "type": "function",
+             "function": {"name": "send_message", "arguments": json.dumps(a)}}
+            for i, a in enumerate(arguments)]
+
+
+def test_the_summary_leaves_out_a_send_that_was_refused() -> None:
+    messages = [{"role": "user", "content": "book it"},
+                {"role": "assistant", "content": "",
+                 "tool_calls": _sends({"message": "Booked.", "to": "user"},
+                                      {"message": "Could not."})},
+                {"role": "tool", "tool_call_id": "c0", "content": "Error: no field 'to'"},
+                {"role": "tool", "tool_call_id": "c1", "content": "Sent."}]
+    assert extractive_summary("", messages) == "user: book it\nassistant: Could not."
+
+
+def test_a_message_stored_with_a_refused_send_as_said_still_reads_back() -> None:
+    # Before refused sends were left out of recall, their text was stored as said too.
+    calls_ = _sends({"message": "Booked.", "to": "user"}, {"message": "Could not."})
+    old = {"role": "assistant", "content": "Booked.\n\nCould not.", "tool_calls": calls_}
+    new = {**old, "content": "Could not."}
+    assert as_chat(new, {"c0"})["content"] == ""
+    assert as_chat(old, {"c0"}) == {"role": "assistant", "content": "Booked.",
+                                     "tool_calls": calls_}
+    assert as_chat(old)["content"] == ""  # its result not at hand: every text was sent
 
 
 def _without(snapshot: dict[str, Any], message_id: int) -> dict[str, Any]:

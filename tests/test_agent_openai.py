@@ -217,3 +217,47 @@ def test_two_calls_a_server_gives_one_id_are_answered_under_distinct_ids(
     answered = [m["tool_call_id"] for m in history if m["role"] == "tool"]
     assert len(set(called)) == 2 and all(re.fullmatch(r"[A-Za-z0-9]{9}", i) for i in called)
     assert answered == called
+
+
+def test_a_send_message_dispatch_refuses_is_not_stored_as_said(
+    server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float]
+) -> None:
+    # A small model's sends with a number for the text, and with a field the tool does not
+    # take: the user receives neither, so recall must not say the agent said them.
+    [number, extra] = server.enqueue_tool_calls(
+        [("send_message", args(message=123)),
+         ("send_message", args(message="Your flight is booked.", urgent=True))])
+    server.enqueue_tool_calls([("send_message", args(message="I could not book it."))])
+    agent = Agent(memory, client_for(server.base_url, sleeps))
+
+    result = agent.step("book my flight")
+
+    assert result.reply == "I could not book it."
+    assert [r.ok for r in result.tool_results] == [False, False, True]
+    rows = list(memory.recall.iter_rows())
+    said = [r["content"] for r in rows if r["role"] == "assistant"]
+    assert said == ["", "I could not book it."]
+    found = memory.recall_search("flight booked", roles=["assistant"]).hits
+    assert not any("booked" in hit.text or "123" in hit.text for hit in found)
+    # The refused calls stay in the history, each paired with its error.
+    [refused] = [r for r in rows if r["role"] == "assistant" and not r["content"]]
+    assert [c["id"] for c in json.loads(refused["tool_calls"])] == [number, extra]
+    results = {r["tool_call_id"]: r["content"] for r in rows if r["role"] == "tool"}
+    assert results[number].startswith("Error:") and results[extra].startswith("Error:")
+
+
+def test_a_refused_send_beside_the_same_text_reloads_as_it_was(
+    server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float]
+) -> None:
+    # The model wrote its answer as text and sent it too, with a field send_message does
+    # not take: the text is what it said (and recall's content); the send added nothing,
+    # so reading the window back from recall must not take the text away as sent.
+    server.enqueue_tool_calls([("send_message", args(message="Sure.", to="user"))],
+                              content="Sure.")
+    server.enqueue_tool_calls([("send_message", args(message="Done."))], content="Sure.")
+    agent = Agent(memory, client_for(server.base_url, sleeps))
+    assert agent.step("do it").reply == "Done."
+    said = [r["content"] for r in memory.recall.iter_rows() if r["role"] == "assistant"]
+    assert said == ["Sure.", "Sure.\n\nDone."]
+    live = json.loads(json.dumps(agent.context.messages))
+    assert Agent(memory, client_for(server.base_url, sleeps)).context.messages == live

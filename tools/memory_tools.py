@@ -88,6 +88,15 @@ def _core_status(memory: HierarchicalMemory) -> str:
     return f"core {memory.core.used}/{memory.core.limit} {memory.core.unit}"
 
 
+def nothing_to_send(message: str) -> bool:
+    """Whether ``send_message`` refuses ``message`` as empty.
+
+    NUL is dropped from a reply (tools/safe_text.py) and control characters show as
+    nothing a user can read: a reply of only those would be "Sent." yet reach no one.
+    """
+    return all(c.isspace() or unicodedata.category(c) == "Cc" for c in message)
+
+
 @tool
 def send_message(ctx: ToolContext, message: str) -> str:
     """Send a reply to the user. This ends your turn.
@@ -95,9 +104,7 @@ def send_message(ctx: ToolContext, message: str) -> str:
     Args:
         message: The full text of the reply, in the user's language.
     """
-    # NUL is dropped from a reply (tools/safe_text.py) and control characters show as
-    # nothing a user can read: a reply of only those would be "Sent." yet reach no one.
-    if all(c.isspace() or unicodedata.category(c) == "Cc" for c in message):
+    if nothing_to_send(message):
         raise ToolError("message is empty (nothing but spaces or control characters); write "
                         "the reply text in 'message'")
     ctx.replies.append(message)
