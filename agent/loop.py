@@ -18,6 +18,7 @@ from tiermem.agent.context import (
 from tiermem.agent.interrupts import turn_interrupts
 from tiermem.agent.llm import Completion, LLMClient, ToolCall
 from tiermem.agent.offline import OfflinePolicy
+from tiermem.agent.repeated_calls import RepeatedCalls
 from tiermem.agent.stored_context import StoredContext, Summarizer, model_summary
 from tiermem.agent.stored_messages import (
     cut_at_length,
@@ -87,7 +88,8 @@ class Agent:
         4. Call the model with the messages and the tool schemas.
         5. Dispatch each tool call (validated; errors go back as text) and
            append the results as tool messages. A reply sent in the same step as a
-           call that failed comes with a notice saying so.
+           call that failed comes with a notice saying so; a call repeating one of
+           the turn exactly gets a note saying so in its result.
            A reply cut at ``max_tokens`` never runs a tool call cut mid-way, and
            a cut plain reply is stored marked as cut; the user is told, also when
            the model spent the budget thinking, or the server's content filter
@@ -169,6 +171,7 @@ class Agent:
             self.llm, "shown_text", None) else text
         malformed_streak = 0
         ended_by = ""
+        seen = RepeatedCalls()  # the turn's calls: one made again says so in its result
         while result.steps < self.max_steps:
             result.steps += 1
             messages, tokens = self.context.build(self.memory, tools)
@@ -201,7 +204,7 @@ class Agent:
                 break
             self._store(turn, without_oversized_arguments(completion.as_message()),
                         recall_text=sent_text(completion, self.toolbox))
-            outcomes = [self._dispatch(call, ctx, turn) for call in completion.tool_calls]
+            outcomes = [self._dispatch(call, ctx, turn, seen) for call in completion.tool_calls]
             note_failed_beside_reply(result, outcomes)
             self.context.blank(ctx.forgotten_messages)
             result.tool_calls.extend(completion.tool_calls)
@@ -241,8 +244,10 @@ class Agent:
             self._schemas = (self.toolbox, self.toolbox.schemas())
         return self._schemas[1]
 
-    def _dispatch(self, call: ToolCall, ctx: ToolContext, turn: int) -> ToolResult:
-        outcome = self.toolbox.dispatch(call.name, call.arguments, call_id=call.id, context=ctx)
+    def _dispatch(self, call: ToolCall, ctx: ToolContext, turn: int,
+                  seen: RepeatedCalls) -> ToolResult:
+        outcome = seen.noted(call, self.toolbox.dispatch(call.name, call.arguments,
+                                                         call_id=call.id, context=ctx))
         outcome.from_text = call.from_text
         self._store(turn, {"role": "tool", "tool_call_id": call.id, "content": outcome.content},
                     tool_name=call.name)

@@ -15,6 +15,7 @@ from tiermem.agent.errors import ProviderError
 from tiermem.agent.llm import Usage
 from tiermem.agent.loop import Agent
 from tiermem.agent.openai_client import OpenAIClient
+from tiermem.agent.repeated_calls import NEW_RESULT, SAME_RESULT
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 from tiermem.tools.dispatch import MAX_ARGUMENT_BYTES
 
@@ -261,3 +262,41 @@ def test_a_refused_send_beside_the_same_text_reloads_as_it_was(
     assert said == ["Sure.", "Sure.\n\nDone."]
     live = json.loads(json.dumps(agent.context.messages))
     assert Agent(memory, client_for(server.base_url, sleeps)).context.messages == live
+
+
+def test_a_call_repeated_exactly_in_a_turn_says_so_in_its_result(
+    server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float]
+) -> None:
+    # A small model in a loop: the same search again (its keys in another order), then a
+    # changed one, then the first again, then a note it files twice.
+    search = args(query="dog", request_heartbeat=True)
+    same = json.dumps({"request_heartbeat": True, "query": "dog"})
+    note = args(content="User has a dog", request_heartbeat=True)
+    ids = [server.enqueue_tool_calls([(name, arguments)])[0] for name, arguments in [
+        ("archival_memory_search", search), ("archival_memory_search", same),
+        ("archival_memory_search", args(query="cat", request_heartbeat=True)),
+        ("archival_memory_search", search),
+        ("core_memory_append", note), ("core_memory_append", note)]]
+    server.enqueue_reply("I found nothing about your dog.")
+    agent = Agent(memory, client_for(server.base_url, sleeps))
+
+    result = agent.step("what is my dog called?")
+
+    assert result.reply == "I found nothing about your dog." and result.stopped is None
+    assert result.steps == 7
+    contents = [r.content for r in result.tool_results]
+    assert [c.endswith(SAME_RESULT) for c in contents] == [
+        False, True, False, True, False, False]
+    assert contents[1] == f"{contents[0]}\n\n{SAME_RESULT}"
+    assert contents[5].endswith(NEW_RESULT)  # filed again: its result says what it did now
+    sent = {m.get("tool_call_id"): m["content"] for m in server.requests[-1]["messages"]}
+    assert [sent[i] for i in ids] == contents
+    stored = {r["tool_call_id"]: r["content"] for r in memory.recall.iter_rows()
+              if r["role"] == "tool"}
+    assert [stored[i] for i in ids] == contents
+
+    # Another turn starts afresh: the same search is a new call there.
+    server.enqueue_tool_calls([("archival_memory_search", search)])
+    server.enqueue_reply("Still nothing.")
+    [again] = agent.step("look again").tool_results
+    assert "you already made this exact call" not in again.content

@@ -1,0 +1,62 @@
+"""A note for a model that repeats the exact same tool call within one turn (agent/loop.py).
+
+A small model stuck in a loop calls the same tool with the same arguments again and
+again, reading the same result each time, until the turn's step cap. The repeated call
+still runs and its result still goes back whole, with a short note after it that says
+so and what to do instead. Only a call identical to an earlier one of the same turn
+gets it: same tool, same arguments (as JSON objects, so spacing and key order do not
+matter); a changed argument is a new call. ``send_message`` gets none: it ends the turn.
+"""
+
+from __future__ import annotations
+
+import json
+
+from tiermem.agent.llm import ToolCall
+from tiermem.agent.tool_use import REPLY_TOOL
+from tiermem.tools.dispatch import MAX_ARGUMENT_BYTES, ToolResult
+
+SAME_RESULT = ("[Note: you already made this exact call in this turn; its result is unchanged. "
+               "Answer the user with send_message, or try something else.]")
+NEW_RESULT = ("[Note: you already made this exact call in this turn. Answer the user with "
+              "send_message, or try something else.]")
+
+
+class RepeatedCalls:
+    """The calls one turn has made, and the result each first gave."""
+
+    def __init__(self) -> None:
+        self._results: dict[tuple[str, str], str] = {}
+
+    def noted(self, call: ToolCall, outcome: ToolResult) -> ToolResult:
+        """``outcome`` with the note added to its content when ``call`` repeats one made
+        earlier in the turn."""
+        if call.name == REPLY_TOOL:
+            return outcome
+        key = (call.name, _same_arguments(call.arguments))
+        earlier = self._results.get(key)
+        if earlier is None:
+            self._results[key] = outcome.content
+            return outcome
+        note = SAME_RESULT if earlier == outcome.content else NEW_RESULT
+        outcome.content = f"{outcome.content}\n\n{note}"
+        return outcome
+
+
+def _same_arguments(arguments: str) -> str:
+    """The arguments in one spelling: a JSON object with its keys sorted, else as sent."""
+    if len(arguments) > MAX_ARGUMENT_BYTES:  # refused unread by dispatch; not read here
+        return arguments
+    try:
+        parsed = json.loads(arguments)
+    except (ValueError, RecursionError):
+        return arguments.strip()
+    if not isinstance(parsed, dict):
+        return arguments.strip()
+    try:
+        return json.dumps(parsed, sort_keys=True, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        return arguments.strip()
+
+
+__all__ = ["NEW_RESULT", "SAME_RESULT", "RepeatedCalls"]
