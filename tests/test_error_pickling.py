@@ -110,6 +110,8 @@ SAMPLES: dict[str, list[Sample]] = {
     "tiermem.agent.home.NoSuchAgentError": [lambda c: c("no agent named ada")],
     "tiermem.agent.home.EmptyHomeVariableError": [lambda c: c("TIERMEM_HOME is set but empty")],
     "tiermem.agent.place.StoreOptionError": [lambda c: c("--store names no database")],
+    "tiermem.agent.policy_carry.PolicyConflictError": [
+        lambda c: c("/h/agents/bob/policy.yaml differs from the policy of agent ada")],
     "tiermem.tools.declare.ToolDefinitionError": [lambda c: c("the tool has no docstring")],
     "tiermem.tools.declare.ToolError": [lambda c: c("no fact with that id")],
 }
