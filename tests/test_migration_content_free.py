@@ -3,6 +3,7 @@ learned in a turn are linked to that turn's user message."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import psycopg
@@ -83,4 +84,5 @@ def test_a_snapshot_taken_when_events_kept_text_restores_without_it() -> None:
         rows = list(restored.store.export_rows("events"))
         assert [r["text"] for r in rows] == ["", ""]
         assert rows[1]["detail"] == replaced_detail('9931')
-        assert "9931" not in repr(restored.snapshot())
+        # As a word: a timestamp or a hash may hold the digits 9931 by chance.
+        assert re.search(r"\b9931\b", repr(restored.snapshot())) is None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -57,7 +58,8 @@ def test_an_edit_that_would_store_a_secret_is_refused_and_core_is_unchanged() ->
         with pytest.raises(RetentionDroppedError, match="financial"):
             memory.replace_in_core("on file", "4111 1111 1111 1111")
         assert [f.text for f in memory.core] == ["my card is on file"]
-        assert "4111" not in every_stored_text(memory)
+        # As a word: a timestamp or a hash may hold the digits 4111 by chance.
+        assert re.search(r"\b4111\b", every_stored_text(memory)) is None
 
 
 def test_a_passage_is_dropped_by_its_text_or_by_a_metadata_field() -> None:
