@@ -30,7 +30,7 @@ from tiermem.memory.tiers.archival import NewPassage
 from tiermem.memory.tiers.journal import InteractionClock
 from tiermem.memory.tiers.lifecycle import FactLifecycle
 from tiermem.memory.tiers.recall import NewMessage
-from tiermem.memory.types import DURABILITIES
+from tiermem.memory.types import DURABILITIES, Fact
 from tiermem.memory.validation import (
     check_created_at,
     check_label,
@@ -163,14 +163,21 @@ def replace_in_core(memory: WrittenMemory, old_content: str, new_content: str) -
     event). The edit is validated before anything changes: if it cannot fit even
     after evicting what the policy allows, MemoryLimitError is raised and core is
     untouched.
+
+    Under a privacy policy only the facts its recall layer shows are matched: a fact
+    shown as ``[withheld: CATEGORY]`` is found by no text, so neither an error (which
+    quotes the facts matched) nor the edit's success confirms what it says.
     """
     old = clean_text(old_content, "old_content")
     if not isinstance(new_content, str):
         raise InvalidInputError("new_content must be a string")
-    matches = [f for f in memory.core if old in f.text]
+    shown, withheld = shown_core_facts(memory)
+    matches = [f for f in shown if old in f.text]
     if not matches:
+        hidden = (" (a fact the privacy policy withholds, shown as [withheld: CATEGORY], "
+                  "is matched by no text)" if withheld else "")
         raise InvalidInputError(
-            f"no core fact contains {old!r}; copy the text exactly as core shows it"
+            f"no core fact contains {old!r}; copy the text exactly as core shows it{hidden}"
         )
     if len(matches) > 1 or matches[0].text.count(old) > 1:
         listed = "; ".join(f"#{f.id}: {f.text[:60]!r}" for f in matches)
@@ -182,6 +189,17 @@ def replace_in_core(memory: WrittenMemory, old_content: str, new_content: str) -
                                    what="fact")
     with writing(memory):
         return memory.lifecycle.edit(matches[0], old, new_content)
+
+
+def shown_core_facts(memory: WrittenMemory) -> tuple[list[Fact], int]:
+    """Core's facts whose text the privacy policy's recall layer shows (read with no
+    current query, as a tool's result is), and how many it withholds."""
+    facts = list(memory.core)
+    if memory.privacy is None or not facts:
+        return facts, 0
+    views = memory.privacy.core_view("", facts)
+    shown = [f for f, view in zip(facts, views, strict=True) if view == f.text]
+    return shown, len(facts) - len(shown)
 
 
 def process_interaction(

@@ -1,0 +1,57 @@
+"""What the memory tools tell the model of stored text is what the privacy policy shows it:
+an error, a notice or a suggestion quotes no withheld text and confirms no guess at it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from memory_helpers import make_memory
+
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.privacy import parse_policy
+from tiermem.tools.dispatch import ToolResult
+from tiermem.tools.memory_tools import ToolContext, memory_toolbox
+
+# Shown only: retention is off, so what the rules match is stored, and withheld on reading
+# (as with text stored before the policy was set).
+POLICY = parse_policy(r"""
+rules:
+  - rule_id: dose
+    category: medical
+    regex: '\b\d+\s?mg\b'
+retention: {enabled: false}
+recall: {mode: deterministic}
+""")
+SECRET = "User takes 20 mg of propranolol daily"
+
+
+@pytest.fixture
+def memory() -> Iterator[HierarchicalMemory]:
+    with make_memory(privacy=POLICY, core_limit=3, core_limit_unit="facts") as memory:
+        yield memory
+
+
+def call(memory: HierarchicalMemory, name: str, **args: Any) -> ToolResult:
+    return memory_toolbox().dispatch(name, json.dumps(args), call_id="c",
+                                     context=ToolContext(memory=memory, turn=1))
+
+
+def test_an_ambiguous_edit_quotes_no_withheld_fact(memory: HierarchicalMemory) -> None:
+    memory.add_fact(SECRET)
+    memory.add_fact("User lives in Lyon")
+    memory.add_fact("User works daily shifts")
+    result = call(memory, "core_memory_replace", old_content="User", new_content="They")
+    assert not result.ok and "more than one place" in result.content
+    assert "propranolol" not in result.content and "Lyon" in result.content
+    # A guess that only the withheld fact holds is answered as one that nothing holds.
+    guesses = {guess: call(memory, "core_memory_replace", old_content=guess,
+                           new_content="x").content.replace(repr(guess), "GUESS")
+               for guess in ("propranolol", "aspirin")}
+    assert guesses["propranolol"] == guesses["aspirin"]
+    assert "withholds" in guesses["aspirin"]
+    edit = call(memory, "core_memory_replace", old_content="daily", new_content="nightly")
+    assert edit.ok and "User works nightly shifts" in edit.content  # the one shown, alone
+    assert memory.fact(memory.facts()[0].id).text == SECRET  # never edited by a guess
