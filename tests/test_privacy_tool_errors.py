@@ -55,3 +55,34 @@ def test_an_ambiguous_edit_quotes_no_withheld_fact(memory: HierarchicalMemory) -
     edit = call(memory, "core_memory_replace", old_content="daily", new_content="nightly")
     assert edit.ok and "User works nightly shifts" in edit.content  # the one shown, alone
     assert memory.fact(memory.facts()[0].id).text == SECRET  # never edited by a guess
+
+
+def test_a_withheld_fact_that_left_core_is_not_confirmed(memory: HierarchicalMemory) -> None:
+    memory.add_fact(SECRET, "short-lived")
+    memory.add_fact("User lives in Lyon")
+    memory.add_fact("User walks daily")
+    memory.add_fact("User likes green tea")  # evicts the secret, short-lived, to archival
+    assert memory.facts()[0].tier == "archival"
+    guesses = {guess: call(memory, "core_memory_replace", old_content=guess,
+                           new_content="x").content.replace(repr(guess), "GUESS")
+               for guess in ("propranolol", "aspirin")}
+    assert guesses["propranolol"] == guesses["aspirin"]
+    assert "left core" not in guesses["propranolol"]
+    # A shown fact that left core is still explained.
+    memory.add_fact("User drinks coffee")  # evicts the least used shown fact
+    gone = next(f for f in memory.facts() if f.tier != "core" and f.text != SECRET)
+    word = gone.text.split()[-1]
+    assert "left core for archival" in call(memory, "core_memory_replace", old_content=word,
+                                            new_content="x").content
+
+
+def test_a_withheld_core_fact_does_not_hide_that_a_shown_one_left(
+        memory: HierarchicalMemory) -> None:
+    memory.add_fact("User walked daily in Porto", "short-lived")
+    memory.add_fact("User lives in Lyon")
+    memory.add_fact("User likes green tea")
+    memory.add_fact("User drinks coffee")  # evicts the Porto fact
+    memory.add_fact(SECRET)  # evicts another; the secret, in core, also holds "daily"
+    assert any(f.text == SECRET and f.tier == "core" for f in memory.facts())
+    result = call(memory, "core_memory_replace", old_content="daily", new_content="x")
+    assert "left core for archival" in result.content and "propranolol" not in result.content

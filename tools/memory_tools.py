@@ -177,10 +177,15 @@ def core_memory_replace(ctx: ToolContext, old_content: str, new_content: str) ->
 def _left_core(memory: HierarchicalMemory, old: str, new: str) -> str | None:
     """Why no core fact holds ``old`` when one did (evicted or retired since the model read
     core, as a small model reads it several turns late), and what to call instead; None
-    when no fact ever held it. Copying "exactly as core shows it" cannot help there."""
-    if any(old in f.text for f in memory.core):
+    when no fact ever held it. Copying "exactly as core shows it" cannot help there.
+
+    Only text the privacy policy shows is matched, in core and out of it: a withheld fact
+    holding ``old`` is never confirmed (the model could probe hidden text by guessing)."""
+    if any(old in text for _, text in memory.core_shown()):
         return None
-    gone = [f for f in memory.facts() if f.tier != "core" and old in f.text]
+    facts = [f for f in memory.facts() if f.tier != "core" and old in f.text]
+    shown = memory.texts_shown([f.text for f in facts])
+    gone = [f for f, text in zip(facts, shown, strict=True) if text == f.text]
     if not gone:
         return None
     fact = max(gone, key=lambda f: f.evicted_at or 0.0)
