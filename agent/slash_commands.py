@@ -333,7 +333,9 @@ class SlashCommands:
 
     def show_core(self) -> None:
         memory = self.agent.memory
-        rows = [(str(fact.id), fact.text, fact.durability, str(fact.access_count),
-                 f"{memory.fact_score(fact):.3f}") for fact in memory.core]
+        # As the prompt shows core: a fact the privacy policy withholds as [withheld: ...],
+        # as /archival and /recall leave it out.
+        rows = [(str(fact.id), text, fact.durability, str(fact.access_count),
+                 f"{memory.fact_score(fact):.3f}") for fact, text in memory.core_shown()]
         title = f"core {memory.core.used}/{memory.core.limit} {memory.core.unit}"
         self.console.print(core_view(self.console, title, rows))

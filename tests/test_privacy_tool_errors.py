@@ -86,3 +86,24 @@ def test_a_withheld_core_fact_does_not_hide_that_a_shown_one_left(
     assert any(f.text == SECRET and f.tier == "core" for f in memory.facts())
     result = call(memory, "core_memory_replace", old_content="daily", new_content="x")
     assert "left core for archival" in result.content and "propranolol" not in result.content
+
+
+def test_the_chat_core_command_shows_core_as_the_prompt_does(
+        memory: HierarchicalMemory) -> None:
+    import io
+
+    from rich.console import Console
+
+    from tiermem.agent.loop import Agent
+    from tiermem.agent.offline import OfflinePolicy
+    from tiermem.agent.repl import ChatRepl
+
+    memory.add_fact(SECRET)
+    memory.add_fact("User lives in Lyon")
+    out = io.StringIO()
+    repl = ChatRepl(Agent(memory, OfflinePolicy()), console=Console(file=out, width=200),
+                    errors=io.StringIO())
+    assert repl.run_piped(iter(["/core\n", "/archival propranolol\n"])) == 0
+    shown = out.getvalue()
+    assert "propranolol" not in shown.replace("/archival propranolol", "")
+    assert "[withheld: medical]" in shown and "User lives in Lyon" in shown
