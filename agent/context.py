@@ -26,7 +26,10 @@ one tokenizer, the model's own encoding, for both the trigger and the goal. At
 75% of the budget the agent gets one memory-pressure alert; past 100% the
 oldest messages are folded into the summary at a turn boundary (a tool call
 never leaves without its result). Compaction must shrink the count; if it
-cannot, ``ContextOverflowError`` ends the turn instead of looping.
+cannot, ``ContextOverflowError`` ends the turn instead of looping. The current
+turn is never summarised: when it alone is too long, its tool results share what
+the window leaves them (``make_room``), trimmed again from their full text, and
+the turn ends only when even that cannot fit, with advice naming what is too long.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tiermem.agent.trimming import shared_results
 from tiermem.memory import HierarchicalMemory
 from tiermem.memory.errors import TiermemError
 from tiermem.memory.text.tokenizer import TokenCounter, get_encoding
@@ -75,6 +79,8 @@ or reply). A call that fails always gives you another step to correct it.
 #: What to do when a prompt cannot fit the window, in every overflow message.
 OVERFLOW_ADVICE = ("use a model with a larger window, lower --core-limit or TIERMEM_MAX_TOKENS, "
                    "or send a shorter message")
+#: The last advice when the current turn's tool results are what cannot fit.
+ASK_FOR_LESS = "ask for less in one message"
 
 
 class ContextOverflowError(TiermemError):
@@ -140,12 +146,25 @@ class ContextWindow:
     message_ids: list[int] = field(default_factory=list)
     summary: str = ""
     pressure_alerted: bool = False
+    #: The full text of the current turn's tool results that the window shows trimmed, by
+    #: message id: what ``make_room`` trims them again from.
+    full_results: dict[int, str] = field(default_factory=dict)
     # The token count of the in-context messages, kept as a running total: the
     # window only ever appends to its list of messages (compaction and loading
     # replace the list), and messages are never edited once in it. Re-counting
     # all of them on every model call cost about 3 ms at 500 messages.
     _counted: tuple[list[dict[str, Any]], int, int] | None = field(default=None, repr=False)
     _tools_counted: tuple[list[dict[str, Any]], int] | None = field(default=None, repr=False)
+
+    def remember(self, message: dict[str, Any], shown: dict[str, Any], message_id: int) -> None:
+        """Append ``shown``, the window's copy of ``message``. A user message begins a turn;
+        a tool result shown trimmed keeps its full text until then."""
+        if message.get("role") == "user":
+            self.full_results = {}
+        elif message.get("role") == "tool" and shown is not message:
+            self.full_results[message_id] = str(message.get("content") or "")
+        self.messages.append(shown)
+        self.message_ids.append(message_id)
 
     def blank(self, message_ids: set[int]) -> int:
         """Show forgotten messages as a placeholder (their place stays, so tool calls keep
@@ -154,6 +173,7 @@ class ContextWindow:
         messages = list(self.messages)
         for i, message_id in enumerate(self.message_ids):
             if message_id in message_ids:
+                self.full_results.pop(message_id, None)
                 message = {**messages[i], "content": FORGOTTEN}
                 if message.get("tool_calls"):
                     message["tool_calls"] = [{**c, "function": {**c["function"],
@@ -182,15 +202,18 @@ class ContextWindow:
         statistics line and the messages all come on top."""
         return self.count_message({"content": SYSTEM_PROMPT}) + self._tool_tokens(tools)
 
-    def overflow_advice(self, memory: HierarchicalMemory, needed: int) -> str:
+    def overflow_advice(self, memory: HierarchicalMemory, needed: int,
+                        less: str = "send a shorter message") -> str:
         """What would make ``needed`` tokens fit; a lower --core-limit only when emptying
-        core would (with a window smaller than the instructions and tools, it would not)."""
+        core would (with a window smaller than the instructions and tools, it would not).
+        ``less`` is what the user could ask for instead."""
         core = self.counter.count(render_core(memory)) if self.count_core else 0
         if needed - core <= self.budget:
-            return OVERFLOW_ADVICE
-        return (f"use a model with a larger window, lower TIERMEM_MAX_TOKENS, or send a shorter "
-                f"message (a smaller core would not do: without core's {core} tokens the "
-                f"context still needs {needed - core})")
+            return ("use a model with a larger window, lower --core-limit or TIERMEM_MAX_TOKENS, "
+                    f"or {less}")
+        return (f"use a model with a larger window, lower TIERMEM_MAX_TOKENS, or {less} (a "
+                f"smaller core would not do: without core's {core} tokens the context still "
+                f"needs {needed - core})")
 
     def describe_limit(self) -> str:
         """The window and its reply budget, for error messages."""
@@ -264,15 +287,81 @@ class ContextWindow:
         """Fold the oldest turns into the summary until under COMPACT_TO of the budget.
 
         ``keep_from`` is the index of the current turn's first message, which
-        never leaves. Returns the new token count.
+        never leaves. Returns the new token count. Raises ContextOverflowError, with the
+        window as it was, when nothing older is left, when folding does not shrink the
+        count, or when the prompt still does not fit (``make_room`` goes on from there).
         """
         _, before = self.build(memory, tools)
-        cuts = [i for i in self.turn_starts() if 0 < i <= keep_from]
-        if not cuts:
+        if not self._foldable(keep_from):
+            raise self._overflow(memory, before, NOTHING_OLDER)
+        old = (self.messages, self.message_ids, self.summary)
+        after = self._fold(memory, tools, summarize, keep_from, before)
+        if after is None:
             raise ContextOverflowError(
-                f"the context needs {before} tokens but {self.describe_limit()}, and "
-                f"nothing older than the current turn is left to summarise", before, self.budget,
-                self.overflow_advice(memory, before))
+                f"summarising did not shrink the context from its {before} tokens; "
+                "the turn stops here instead of looping", advice=None)
+        if not self.fits(after):
+            self.messages, self.message_ids, self.summary = old
+            raise self._overflow(memory, after, ALL_SUMMARISED)
+        return after
+
+    def make_room(
+        self,
+        memory: HierarchicalMemory,
+        tools: list[dict[str, Any]],
+        summarize: Callable[[str, list[dict[str, Any]]], str],
+        keep_from: int,
+    ) -> tuple[list[dict[str, Any]], int, bool]:
+        """The prompt to send (``build``), its token count, and whether older turns were
+        summarised to fit it in the budget.
+
+        A prompt over the budget first has its oldest turns folded into the summary (as
+        ``compact``). When the current turn (from ``keep_from``) alone is still too long,
+        its tool results share what is left: the largest are trimmed again from their full
+        text (``full_results``; recall keeps them whole), down to the ids and the start of
+        the text of every hit (trimming.py ``shared_results``). Raises ContextOverflowError,
+        with the window as it was, when even that cannot fit; its advice names what is too
+        long: the results, or the rest (the user's message, core).
+        """
+        alerted = self.pressure_alerted
+        messages, tokens = self.build(memory, tools)
+        if self.fits(tokens):
+            return messages, tokens, False
+        old = (self.messages, self.message_ids, self.summary, alerted)
+        compacted, older = False, NOTHING_OLDER
+        if self._foldable(keep_from):
+            after = self._fold(memory, tools, summarize, keep_from, tokens)
+            older = NOT_SMALLER if after is None else ALL_SUMMARISED
+            if after is not None:
+                compacted, keep_from = True, self.turn_starts()[-1]
+                alerted = self.pressure_alerted  # the alert may be given again
+                messages, tokens = self.build(memory, tools)
+        for _ in range(3):  # a result cut from the end may count a token or two over
+            if self.fits(tokens) or not self._share_results(keep_from, tokens - self.budget):
+                break
+            self.pressure_alerted = alerted  # counted as sent: with the alert if it is due
+            messages, tokens = self.build(memory, tools)
+        if self.fits(tokens):
+            return messages, tokens, compacted
+        error = self._turn_overflow(memory, tokens, older, keep_from)
+        self.messages, self.message_ids, self.summary, self.pressure_alerted = old
+        raise error
+
+    def _foldable(self, keep_from: int) -> bool:
+        return any(0 < i <= keep_from for i in self.turn_starts())
+
+    def _fold(
+        self,
+        memory: HierarchicalMemory,
+        tools: list[dict[str, Any]],
+        summarize: Callable[[str, list[dict[str, Any]]], str],
+        keep_from: int,
+        before: int,
+    ) -> int | None:
+        """Fold the oldest turns before ``keep_from`` into the summary, aiming at COMPACT_TO
+        of the budget; the new token count, or None (the window as it was) when folding
+        did not make the ``before`` tokens fewer."""
+        cuts = [i for i in self.turn_starts() if 0 < i <= keep_from]
         goal = COMPACT_TO * self.budget
         cut = cuts[-1]
         # What each cut drops, counted on from the cut before it: counting from the start
@@ -298,16 +387,60 @@ class ContextWindow:
         _, after = self.build(memory, tools)
         if after >= before:
             self.messages, self.message_ids, self.summary = old
-            raise ContextOverflowError(
-                f"summarising did not shrink the context ({before} -> {after} tokens); "
-                "the turn stops here instead of looping", advice=None)
-        if not self.fits(after):
-            self.messages, self.message_ids, self.summary = old
-            raise ContextOverflowError(
-                f"even with everything older summarised, the context needs {after} tokens but "
-                f"{self.describe_limit()}", after, self.budget, self.overflow_advice(memory, after))
+            return None
         self.pressure_alerted = False
         return after
+
+    def _turn_results(self, keep_from: int) -> tuple[list[int], list[tuple[str, str]]]:
+        """Where the current turn's tool results are, and each as (shown, full text)."""
+        indexes = [i for i in range(keep_from, len(self.messages))
+                   if self.messages[i].get("role") == "tool"
+                   and isinstance(self.messages[i].get("content"), str)]
+        return indexes, [(self.messages[i]["content"],
+                          self.full_results.get(self.message_ids[i], self.messages[i]["content"]))
+                         for i in indexes]
+
+    def _share_results(self, keep_from: int, excess: int) -> bool:
+        """Trim the current turn's tool results to ``excess`` tokens fewer together; False
+        when they cannot be."""
+        indexes, results = self._turn_results(keep_from)
+        room = sum(self.counter.count(shown) for shown, _ in results) - excess
+        shown, _ = shared_results(results, room, self.counter)
+        if shown is None:
+            return False
+        messages = list(self.messages)  # a new list: the running token count starts again
+        for i, text in zip(indexes, shown, strict=True):
+            if text is not messages[i]["content"]:
+                messages[i] = {**messages[i], "content": text}
+        self.messages = messages
+        return True
+
+    def _turn_overflow(self, memory: HierarchicalMemory, tokens: int, older: str,
+                       keep_from: int) -> ContextOverflowError:
+        """Why the current turn cannot fit: its tool results, when the rest would fit
+        without them, else the rest (the user's message, core), as before any result."""
+        _, results = self._turn_results(keep_from)
+        shown = sum(self.counter.count(text) for text, _ in results)
+        if not results or tokens - shown > self.budget:
+            return self._overflow(memory, tokens, older)
+        _, least = shared_results(results, -1, self.counter)
+        needed = tokens - shown + least
+        return self._overflow(
+            memory, needed, older,
+            f"; the {len(results)} tool results of this turn take {least} of them even with "
+            f"every long text in them cut to its start", ASK_FOR_LESS)
+
+    def _overflow(self, memory: HierarchicalMemory, needed: int, older: str, why: str = "",
+                  less: str = "send a shorter message") -> ContextOverflowError:
+        needs = f"the context needs {needed} tokens but {self.describe_limit()}"
+        return ContextOverflowError(older.format(needs=needs) + why, needed, self.budget,
+                                    self.overflow_advice(memory, needed, less))
+
+
+#: How an overflow message says what became of the turns before the current one.
+NOTHING_OLDER = "{needs}, and nothing older than the current turn is left to summarise"
+ALL_SUMMARISED = "even with everything older summarised, {needs}"
+NOT_SMALLER = "{needs}, and summarising what is older would not make it smaller"
 
 
 def memory_statistics(memory: HierarchicalMemory) -> str:

@@ -10,11 +10,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from tiermem.agent.context import (
-    ContextOverflowError,
-    ContextWindow,
-    extractive_summary,
-)
+from tiermem.agent.context import ContextWindow, extractive_summary
 from tiermem.agent.interrupts import turn_interrupts
 from tiermem.agent.llm import Completion, LLMClient, ToolCall
 from tiermem.agent.offline import OfflinePolicy
@@ -84,7 +80,8 @@ class Agent:
            kept whatever happens to the turn.
         2. Open the turn's transaction (one memory interaction) and embed the
            message.
-        3. Build the context; at the window's limit, compact it first.
+        3. Build the context; at the window's limit, make room first (summarise older
+           turns, then trim this turn's tool results to share the window).
         4. Call the model with the messages and the tool schemas.
         5. Dispatch each tool call (validated; errors go back as text) and
            append the results as tool messages. A reply sent in the same step as a
@@ -174,17 +171,11 @@ class Agent:
         seen = RepeatedCalls()  # the turn's calls: one made again says so in its result
         while result.steps < self.max_steps:
             result.steps += 1
-            messages, tokens = self.context.build(self.memory, tools)
-            if not self.context.fits(tokens):
-                self.context.compact(self.memory, tools, self.summarizer, turn_start)
+            messages, _, compacted = self.context.make_room(self.memory, tools, self.summarizer,
+                                                            turn_start)
+            if compacted:
                 turn_start = self.context.turn_starts()[-1]
                 result.compacted = True
-                messages, tokens = self.context.build(self.memory, tools)
-                if not self.context.fits(tokens):  # the pressure alert tipped it over
-                    raise ContextOverflowError(
-                        f"after summarising, the context needs {tokens} tokens but "
-                        f"{self.context.describe_limit()}", tokens, self.context.budget,
-                        self.context.overflow_advice(self.memory, tokens))
             answered = self.llm.complete(_with_turn_text(messages, read_text), tools)
             if not isinstance(answered, Completion):
                 raise TypeError(f"{type(self.llm).__name__}.complete() returned "
@@ -272,8 +263,7 @@ class Agent:
         self._remember(turn, message, message_id)
 
     def _remember(self, turn: int, message: dict[str, Any], message_id: int) -> None:
-        self.context.messages.append(self._shown(message))
-        self.context.message_ids.append(message_id)
+        self.context.remember(message, self._shown(message), message_id)
 
     def _shown(self, message: dict[str, Any]) -> dict[str, Any]:
         """The message as the window shows it: long tool-call arguments and results trimmed,

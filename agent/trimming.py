@@ -15,6 +15,11 @@ long strings cut alike, so every hit of the page keeps its id, dates and the sta
 of its text: cut from the end, the page would show its first hit or two, and the
 others could be reached by no call (the next page starts after them). The marker
 tells the model how to reach the rest.
+
+Each result alone fits its share, but a turn may ask for several: three pages of long
+hits fill a 4,096-token window. When the current turn no longer fits once everything
+older is summarised, its results share what is left (``shared_results``): the largest
+are cut again from their full text, down to every hit's id and the start of its text.
 """
 
 from __future__ import annotations
@@ -62,12 +67,73 @@ def _trimmed_result(content: str, limit: int, counter: TokenCounter) -> str:
         parsed = None
     if isinstance(parsed, dict | list):
         cap = limit // 2
-        while cap >= MIN_RESULT_STRING_TOKENS:
-            shown = render(_trimmed_strings(parsed, cap, counter, 0, RESULT_STRING_ADVICE))
+        while True:
+            cap = max(cap, MIN_RESULT_STRING_TOKENS)
+            shown = _strings_cut(parsed, cap, counter)
             if counter.count(shown) <= limit:
                 return shown
+            if cap == MIN_RESULT_STRING_TOKENS:
+                break
             cap = cap * 3 // 4
     return _head(content, limit, counter, RESULT_ADVICE)
+
+
+def _strings_cut(parsed: Any, cap: int, counter: TokenCounter) -> str:
+    return render(_trimmed_strings(parsed, cap, counter, 0, RESULT_STRING_ADVICE))
+
+
+def shared_results(results: list[tuple[str, str]], room: int,
+                   counter: TokenCounter) -> tuple[list[str] | None, int]:
+    """One turn's tool results, each given as (what the window shows, its full text), shown
+    within ``room`` tokens together, and the fewest tokens they could take.
+
+    The largest are cut first, to one cap for all, each again from its full text with the
+    markers of ``_trimmed_result``, so every hit of a page keeps its id and the start of
+    its text; none is cut below that (``least_shown``), none grows past what it shows now,
+    and a result within the cap is returned unchanged (the same object). None when even
+    the least of each would take more than ``room``.
+    """
+    sizes = [counter.count(shown) for shown, _ in results]
+    floors = [min(size, counter.count(least_shown(full, counter)))
+              for size, (_, full) in zip(sizes, results, strict=True)]
+    if sum(floors) > room:
+        return None, sum(floors)
+
+    def total(cap: int) -> int:
+        return sum(min(size, max(cap, floor)) for size, floor in zip(sizes, floors, strict=True))
+
+    low, high = 0, max(sizes, default=0)
+    while low < high:  # the largest cap that fits
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if total(middle) <= room else (low, middle - 1)
+    shown = []
+    for size, floor, (text, full) in zip(sizes, floors, results, strict=True):
+        limit = max(low, floor)
+        shown.append(text if size <= limit else _result_within(full, limit, counter))
+    return shown, sum(floors)
+
+
+def least_shown(content: str, counter: TokenCounter) -> str:
+    """The least of a tool result the window shows when results must share it: in JSON,
+    every string cut to ``MIN_RESULT_STRING_TOKENS`` (each hit's id and the start of its
+    text); else its first ``MIN_SHOWN_TOKENS``, marker included."""
+    try:
+        parsed = json.loads(content)
+    except (ValueError, RecursionError):
+        parsed = None
+    if isinstance(parsed, dict | list):
+        return _strings_cut(parsed, MIN_RESULT_STRING_TOKENS, counter)
+    return _result_within(content, MIN_SHOWN_TOKENS, counter)
+
+
+def _result_within(content: str, limit: int, counter: TokenCounter) -> str:
+    """``_trimmed_result``, with the marker of a result cut from the end counted in
+    ``limit`` too."""
+    shown = _trimmed_result(content, limit, counter)
+    over = counter.count(shown) - limit
+    if over > 0 and shown.endswith(f"; {RESULT_ADVICE}]"):
+        shown = _head(content, max(1, limit - over), counter, RESULT_ADVICE)
+    return shown
 
 
 def shown_call_tokens(budget: int) -> int:

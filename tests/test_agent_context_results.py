@@ -1,0 +1,135 @@
+"""A turn of several long tool results on a small window: the results share the window.
+
+Each result alone is trimmed to a quarter of the prompt budget (agent/trimming.py), but
+three pages of long hits in one turn still filled a 4,096-token window, and the current
+turn is never summarised away: the turn ended with ContextOverflowError, advising a
+shorter message, and the user's message was left unanswered.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fake_openai import FakeOpenAIServer
+from test_agent_context import assert_no_orphans
+
+from tiermem.agent.context import ContextOverflowError, extractive_summary
+from tiermem.agent.loop import Agent
+from tiermem.agent.openai_client import OpenAIClient
+from tiermem.agent.trimming import shared_results
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.text.tokenizer import TokenCounter
+
+WINDOW, MAX_TOKENS = 4096, 512
+STRING_MARKER = "characters not shown; search with words from further on to find the rest]"
+
+
+@pytest.fixture
+def memory() -> Iterator[HierarchicalMemory]:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as m:
+        for i in range(12):  # a dozen passages of 3,000 characters
+            m.archival_insert(f"Passage {i} about tea: {words(1_500)}"[:3_000])
+        yield m
+
+
+def words(n: int) -> str:
+    return " ".join(f"item{i % 997}" if i % 3 else f"note-{i}" for i in range(n))
+
+
+def searches(server: FakeOpenAIServer, *queries: str) -> None:
+    for query in queries:
+        server.enqueue_tool_calls([("archival_memory_search", json.dumps(
+            {"query": query, "request_heartbeat": True}))])
+
+
+def small_agent(memory: HierarchicalMemory, server: FakeOpenAIServer) -> Agent:
+    client = OpenAIClient("fake-model", base_url=server.base_url, context_window=WINDOW,
+                          max_tokens=MAX_TOKENS)
+    return Agent(memory, client, summarizer=extractive_summary)
+
+
+def prompt_size(agent: Agent, request: dict[str, Any]) -> int:
+    """A request as the window counts it, tool schemas included."""
+    return (sum(agent.context.count_message(m) for m in request["messages"])
+            + agent.context.counter.count(json.dumps(request["tools"])))
+
+
+def test_three_pages_of_long_hits_in_one_turn_share_a_small_window(
+        server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
+    searches(server, "tea", "about tea", "passage tea")
+    server.enqueue_reply("Found it.")
+    agent = small_agent(memory, server)
+    result = agent.step("what about tea?")
+
+    assert result.reply == "Found it." and result.notice is None
+    assert len(server.requests) == 4
+    for request in server.requests:
+        assert prompt_size(agent, request) <= WINDOW - MAX_TOKENS
+        assert_no_orphans(request["messages"][1:])
+    # Recall keeps every result whole; the window shows each cut, every hit still there
+    # by id and the start of its text, with a marker saying how to reach the rest.
+    fulls = [r.content for r in result.tool_results]
+    stored = [r["content"] for r in memory.recall.iter_rows() if r["role"] == "tool"]
+    assert stored == fulls and all(len(full) > 15_000 for full in fulls)
+    last = server.requests[-1]["messages"]
+    shown = [m for m in last if m["role"] == "tool"]
+    assert [m["tool_call_id"] for m in shown] == [c.id for c in result.tool_calls]
+    for message, full in zip(shown, fulls, strict=True):
+        page, whole = json.loads(message["content"]), json.loads(full)
+        assert [h["id"] for h in page["results"]] == [h["id"] for h in whole["results"]]
+        assert page["page"] == whole["page"] and len(page["results"]) == 5
+        for hit, kept in zip(page["results"], whole["results"], strict=True):
+            assert hit["text"].startswith(kept["text"][:20])
+            assert hit["text"].endswith(STRING_MARKER)
+
+    # A next turn that searches again folds the trimmed one into the summary as usual.
+    searches(server, "tea note")
+    server.enqueue_reply("Yes, tea.")
+    second = agent.step("and was it about tea?")
+    assert second.reply == "Yes, tea." and second.compacted
+    for request in server.requests[4:]:
+        assert prompt_size(agent, request) <= WINDOW - MAX_TOKENS
+
+
+def test_results_that_cannot_fit_even_cut_to_their_ids_fail_with_advice_about_them(
+        server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
+    searches(server, "tea", "about tea", "passage tea", "tea note", "tea item")
+    agent = small_agent(memory, server)
+    with pytest.raises(ContextOverflowError) as info:
+        agent.step("what about tea?")
+    message = str(info.value)
+    assert "tool results of this turn take" in message
+    assert "or ask for less in one message" in message
+    assert "shorter message" not in message
+    for request in server.requests:  # nothing larger than the window was sent
+        assert prompt_size(agent, request) <= WINDOW - MAX_TOKENS
+    statuses = [r["status"] for r in memory.recall.iter_rows() if r["role"] == "user"]
+    assert statuses == ["unanswered"]
+
+
+def test_a_message_too_long_beside_results_is_still_the_message_to_shorten(
+        server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
+    agent = small_agent(memory, server)
+    with pytest.raises(ContextOverflowError) as info:
+        agent.step("tea? " + words(3_000))
+    assert "send a shorter message" in str(info.value) and server.requests == []
+
+
+def test_shared_results_cut_the_largest_and_leave_the_rest_as_they_are() -> None:
+    counter = TokenCounter()
+    small = json.dumps({"status": "ok", "stored": "User likes tea"})
+    page = json.dumps({"results": [{"id": i, "text": words(400)} for i in range(5)]})
+    results = [(small, small), (page, page), (page, page)]
+    size = counter.count(page)
+    shown, least = shared_results(results, size, counter)
+    assert shown is not None and shown[0] is small
+    assert sum(counter.count(s) for s in shown) <= size < 2 * counter.count(page)
+    for text in shown[1:]:
+        assert [h["id"] for h in json.loads(text)["results"]] == list(range(5))
+    assert shared_results(results, least - 1, counter)[0] is None
+    # Room enough for all: nothing changes, nothing grows.
+    unchanged, _ = shared_results(results, 3 * size, counter)
+    assert unchanged is not None and all(a is b[0] for a, b in zip(unchanged, results, strict=True))
