@@ -10,7 +10,8 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from tiermem.agent.context import ContextWindow, extractive_summary
+from tiermem.agent.context import ContextWindow
+from tiermem.agent.earlier_turns import extractive_summary
 from tiermem.agent.interrupts import turn_interrupts
 from tiermem.agent.llm import Completion, LLMClient, ToolCall
 from tiermem.agent.offline import OfflinePolicy

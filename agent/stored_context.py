@@ -14,7 +14,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from tiermem.agent.context import ContextWindow, extractive_summary, with_calls_paired
+from tiermem.agent.context import ContextWindow
+from tiermem.agent.earlier_turns import extractive_summary, with_calls_paired
 from tiermem.agent.errors import ProviderError
 from tiermem.agent.llm import Completion, LLMClient
 from tiermem.agent.stored_messages import as_chats

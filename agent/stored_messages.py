@@ -17,7 +17,7 @@ import json
 from collections.abc import Collection
 from typing import Any
 
-from tiermem.agent.context import refused_calls
+from tiermem.agent.earlier_turns import refused_calls
 from tiermem.agent.llm import Completion, ToolCall, is_whole_json
 from tiermem.agent.turn_result import TurnResult, add_notice
 from tiermem.memory.validation import MAX_TEXT_CHARS

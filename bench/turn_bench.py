@@ -25,10 +25,11 @@ from typing import Any
 
 import numpy as np
 
-from tiermem.agent.context import ContextWindow, render_core
+from tiermem.agent.context import ContextWindow
 from tiermem.agent.llm import Completion, LLMClient, ToolCall
 from tiermem.agent.loop import Agent
 from tiermem.agent.offline import OfflinePolicy
+from tiermem.agent.system_message import render_core
 from tiermem.memory import HierarchicalMemory
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.output_file import write_atomic

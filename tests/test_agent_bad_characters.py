@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from test_agent_context import prompt_tokens
 
-from tiermem.agent.context import extractive_summary
+from tiermem.agent.earlier_turns import extractive_summary
 from tiermem.agent.llm import Completion
 from tiermem.agent.loop import Agent
 from tiermem.agent.scripted import ScriptedModel, call, reply

@@ -15,15 +15,13 @@ from tiermem.agent.context import (
     OVERFLOW_ADVICE,
     ContextOverflowError,
     ContextWindow,
-    coarse_count,
-    escape_data,
-    extractive_summary,
-    render_core,
 )
+from tiermem.agent.earlier_turns import extractive_summary
 from tiermem.agent.errors import ProviderError
 from tiermem.agent.llm import Completion
 from tiermem.agent.loop import Agent
 from tiermem.agent.scripted import ScriptedCall, ScriptedModel, call, reply
+from tiermem.agent.system_message import coarse_count, escape_data, render_core
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 from tiermem.memory.text.tokenizer import TokenCounter
 

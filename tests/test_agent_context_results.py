@@ -16,7 +16,8 @@ import pytest
 from fake_openai import FakeOpenAIServer
 from test_agent_context import assert_no_orphans
 
-from tiermem.agent.context import ContextOverflowError, extractive_summary
+from tiermem.agent.context import ContextOverflowError
+from tiermem.agent.earlier_turns import extractive_summary
 from tiermem.agent.loop import Agent
 from tiermem.agent.openai_client import OpenAIClient
 from tiermem.agent.trimming import shared_results

@@ -89,7 +89,7 @@ def test_an_erasure_by_a_tool_in_the_turn_is_not_saved_back(tmp_path: Path) -> N
 
 
 def test_a_reloaded_window_never_holds_half_a_tool_call() -> None:
-    from tiermem.agent.context import with_calls_paired
+    from tiermem.agent.earlier_turns import with_calls_paired
 
     call_a = {"id": "a", "type": "function", "function": {"name": "x", "arguments": "{}"}}
     call_b = {"id": "b", "type": "function", "function": {"name": "y", "arguments": "{}"}}

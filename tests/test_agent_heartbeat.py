@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from tiermem.agent.context import SYSTEM_PROMPT
 from tiermem.agent.llm import Completion
 from tiermem.agent.loop import Agent
 from tiermem.agent.offline import OfflinePolicy
 from tiermem.agent.scripted import ScriptedModel, call, calls, reply
+from tiermem.agent.system_message import SYSTEM_PROMPT
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 from tiermem.tools.declare import HEARTBEAT_PARAM
 from tiermem.tools.memory_tools import memory_toolbox

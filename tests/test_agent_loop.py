@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tiermem.agent.context import extractive_summary
+from tiermem.agent.earlier_turns import extractive_summary
 from tiermem.agent.errors import ProviderError
 from tiermem.agent.llm import Completion
 from tiermem.agent.loop import Agent

@@ -16,7 +16,8 @@ from tiermem.agent.config import (
     default_max_tokens,
     resolve_llm_config,
 )
-from tiermem.agent.context import ContextOverflowError, ContextWindow, extractive_summary
+from tiermem.agent.context import ContextOverflowError, ContextWindow
+from tiermem.agent.earlier_turns import extractive_summary
 from tiermem.agent.errors import LLMConfigError
 from tiermem.agent.loop import Agent
 from tiermem.agent.openai_client import OpenAIClient

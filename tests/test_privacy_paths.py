@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 from memory_helpers import make_memory
 
-from tiermem.agent.context import ContextWindow, render_core
+from tiermem.agent.context import ContextWindow
 from tiermem.agent.loop import Agent
 from tiermem.agent.offline import OfflinePolicy
 from tiermem.agent.scripted import ScriptedModel, call, reply
+from tiermem.agent.system_message import render_core
 from tiermem.cli import run
 from tiermem.memory.errors import InvalidConfigError, InvalidInputError, RetentionDroppedError
 from tiermem.memory.hierarchy import HierarchicalMemory

@@ -14,7 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tiermem.agent.context import ContextWindow, escape_data, render_core
+from tiermem.agent.context import ContextWindow
+from tiermem.agent.system_message import escape_data, render_core
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 from tiermem.memory.text.tokenizer import TokenCounter
 from tiermem.memory.validation import single_line
