@@ -5,6 +5,13 @@ memory's forget config decides how the request is matched
 (memory/ops/forget.py). Its result tells the model how many items were
 forgotten, never their text, and a request that matched nothing, or too many,
 says what the user can do instead.
+
+Under a privacy policy the tool matches only what the policy shows the model
+(``forget(..., shown_only=True)``): an item shown as ``[withheld: CATEGORY]`` is
+matched by no request, so the answer to a guess at its text is the answer to a
+guess at nothing and confirms nothing. Every answer then says the same, whatever
+is stored: the user forgets such an item with their own commands, which match
+everything.
 """
 
 from __future__ import annotations
@@ -20,6 +27,11 @@ _NEXT = {
     "failed": "the request could not be judged; nothing was forgotten, try again or ask the "
               "user for the exact words",
 }
+#: Said under a privacy policy whatever the outcome, so that it tells nothing of what is
+#: stored.
+WITHHELD = (" Items the privacy policy withholds (shown to you as [withheld: CATEGORY]) are "
+            "matched by no request of yours: if the user asked to forget one, tell them they "
+            "can forget it themselves with /forget in the chat or `tiermem forget`.")
 
 
 @tool(heartbeat=True)
@@ -35,7 +47,7 @@ def forget(ctx: ToolContext, request: str) -> str:
     if not request.strip():
         raise ToolError("request is empty; say what the user asked to forget")
     try:
-        result = ctx.memory.forget(request)
+        result = ctx.memory.forget(request, shown_only=True)
     except ForgetRequestTooLongError as exc:
         # The library's remedy (HierarchicalMemory.erase) is no call a model can make.
         raise ToolError(f"{exc.situation}; nothing was forgotten. Pass the exact text of the "
@@ -44,10 +56,12 @@ def forget(ctx: ToolContext, request: str) -> str:
     except InvalidInputError as exc:
         raise ToolError(str(exc)) from None
     ctx.forgotten_messages.update(result.forgotten.messages)
+    privacy = ctx.memory.privacy
+    withheld = WITHHELD if privacy is not None and privacy.recall_enabled else ""
     if result.outcome != "matched":
-        return f"Nothing forgotten: {_NEXT[result.outcome]} ({result.detail})."
+        return f"Nothing forgotten: {_NEXT[result.outcome]} ({result.detail}).{withheld}"
     done = result.forgotten
     ctx.changes.append(f"forgotten: {len(done.facts)} fact(s), {len(done.passages)} "
                        f"passage(s), {len(done.messages)} message(s)")
     return (f"Forgotten: {len(done.facts)} fact(s), {len(done.passages)} passage(s), "
-            f"{len(done.messages)} message(s). Do not repeat what was forgotten.")
+            f"{len(done.messages)} message(s). Do not repeat what was forgotten.{withheld}")

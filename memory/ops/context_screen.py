@@ -30,12 +30,16 @@ class ScreenedMemory(TieredMemory, GuardedMemory, Protocol):
     """What the screen reads of a memory (``HierarchicalMemory``)."""
 
 
-def shown_with_context(memory: ScreenedMemory, request: str, hits: Sequence[Hit]) -> list[bool]:
-    """Whether each of ``hits`` may be shown for ``request`` (module docstring)."""
+def shown_with_context(memory: ScreenedMemory, request: str, hits: Sequence[Hit],
+                       decided_for: str | None = None) -> list[bool]:
+    """Whether each of ``hits`` may be shown for ``request`` (module docstring): the words
+    searched. The policy decides for ``decided_for`` when given (``""``: for no query, as a
+    tool's result is read), else for ``request``."""
     privacy = memory.privacy
     if privacy is None or not privacy.recall_enabled:
         return [True] * len(hits)
-    shown = privacy.allow_hits(request, list(hits))
+    asked = request if decided_for is None else decided_for
+    shown = privacy.allow_hits(asked, list(hits))
     by_words = [i for i, (h, ok) in enumerate(zip(hits, shown, strict=True))
                 if ok and h.tier == "recall" and h.similarity is None]
     if not by_words:
@@ -43,7 +47,7 @@ def shown_with_context(memory: ScreenedMemory, request: str, hits: Sequence[Hit]
     context_of = memory.store.messages.context_sources([hits[i].id for i in by_words])
     contexts = list(memory.recall.get_many(sorted(set(context_of.values()))).values())
     context_shown = dict(zip((c.id for c in contexts),
-                             privacy.allow_hits(request, contexts), strict=True))
+                             privacy.allow_hits(asked, contexts), strict=True))
     hidden = [i for i in by_words if hits[i].id in context_of
               and not context_shown.get(context_of[hits[i].id], True)]
     if not hidden:

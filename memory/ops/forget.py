@@ -26,6 +26,12 @@ quotes what is to be forgotten), the mode, the outcome and the ids forgotten.
 Nothing of the audit enters search or recall. The request runs as one
 transaction: either everything chosen is forgotten and audited, or nothing is.
 
+A request the model makes (the ``forget`` tool, ``shown_only``) matches only what
+the privacy policy shows the model, as ``replace_in_core`` does: a withheld
+fact, passage or message is no candidate, so a guess at its text forgets
+nothing and is answered as a guess at nothing. The user's own requests
+(``/forget``, ``tiermem forget``, the library's default) match everything.
+
 The bodies read the memory through ``ForgettingMemory``, the part of it they use, so this
 module does not import the facade that imports it.
 """
@@ -35,6 +41,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import hmac
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -42,6 +49,7 @@ import numpy as np
 
 from tiermem.memory.errors import ForgetRequestTooLongError, InvalidInputError, JudgeMissingError
 from tiermem.memory.judge import Judge
+from tiermem.memory.ops.context_screen import ScreenedMemory, shown_with_context
 from tiermem.memory.ops.erase import (
     ERASURES_KEY,
     ErasedMemory,
@@ -52,7 +60,7 @@ from tiermem.memory.ops.erase import (
 )
 from tiermem.memory.ops.erase import erase as erase_rows
 from tiermem.memory.ops.forget_config import MODES, ForgetConfig
-from tiermem.memory.ops.forget_select import Selection, exact_selection, llm_selection
+from tiermem.memory.ops.forget_select import Selection, Shown, exact_selection, llm_selection
 from tiermem.memory.ops.protocols import RankedMemory
 from tiermem.memory.ops.quoting import quoting
 from tiermem.memory.ops.state_scrub import scrub_state
@@ -61,6 +69,7 @@ from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.records import ForgetRequest, Forgotten
 from tiermem.memory.text.digest import norm_hash
 from tiermem.memory.text.extract import fact_norm, fact_norms
+from tiermem.memory.types import Hit
 from tiermem.memory.validation import MAX_QUERY_CHARS, MAX_TEXT_CHARS, check_flag, clean_text
 
 #: The longest forget request accepted, in characters: any text a store holds, since exact
@@ -101,7 +110,7 @@ class ForgetResult:
                 "erasure": None if self.erasure is None else self.erasure.to_dict()}
 
 
-class ForgettingMemory(ErasedMemory, RankedMemory, Protocol):
+class ForgettingMemory(ErasedMemory, RankedMemory, ScreenedMemory, Protocol):
     """What a forget request uses of a memory (``HierarchicalMemory``): what selecting its
     targets and erasing them use, and the settings and state of forgetting."""
 
@@ -162,21 +171,26 @@ class ForgottenNorms:
 
 
 def run_forget(memory: ForgettingMemory, request: str, config: ForgetConfig,
-               judge: Judge | None, erase: bool = False) -> ForgetResult:
+               judge: Judge | None, erase: bool = False, shown_only: bool = False
+               ) -> ForgetResult:
     """Select, tombstone and audit, in one transaction (module docstring); with ``erase``
     and a match, the transaction also marks the request's erasure as owed
-    (memory/ops/erase.py)."""
+    (memory/ops/erase.py). ``shown_only`` matches only what the privacy policy shows the
+    model (module docstring)."""
     request = clean_text(request, "forget request", MAX_REQUEST_CHARS)
     check_flag(erase, "erase")
+    check_flag(shown_only, "shown_only")
     if config.mode not in MODES:
         raise InvalidInputError(f"mode must be one of {', '.join(MODES)}, got {config.mode!r}")
-    if len(request) > MAX_JUDGED_REQUEST_CHARS and _asks_the_judge(memory, request, config):
+    shown = shown_to_model(memory) if shown_only else None
+    if len(request) > MAX_JUDGED_REQUEST_CHARS and _asks_the_judge(memory, request, config,
+                                                                   shown):
         raise ForgetRequestTooLongError(len(request), config.mode, MAX_JUDGED_REQUEST_CHARS)
-    if judge is None and _asks_the_judge(memory, request, config):
+    if judge is None and _asks_the_judge(memory, request, config, shown):
         _audit(memory, request, config.mode, Selection("failed", detail="no judge configured"))
         raise JudgeMissingError(config.mode)
     with memory.store.transaction():
-        selection = _select(memory, request, config, judge)
+        selection = _select(memory, request, config, judge, shown)
         forgotten = Forgotten()
         if selection.outcome == "matched":
             forgotten = apply_forget(memory, selection.items)
@@ -188,7 +202,8 @@ def run_forget(memory: ForgettingMemory, request: str, config: ForgetConfig,
 
 
 def forget_request(memory: ForgettingMemory, request: str, *, mode: str | None = None,
-                   max_delete_count: int | None = None, erase: bool = False) -> ForgetResult:
+                   max_delete_count: int | None = None, erase: bool = False,
+                   shown_only: bool = False) -> ForgetResult:
     """Forget the stored items ``request`` targets (memory/ops/forget.py).
 
     ``mode`` (``exact``, ``top_k_llm`` or ``exact_then_top_k_llm``) and
@@ -196,10 +211,12 @@ def forget_request(memory: ForgettingMemory, request: str, *, mode: str | None =
     ask ``judge``; without one they raise InvalidInputError. Nothing is forgotten
     unless the outcome is ``matched``; every request is audited. ``erase`` then
     erases what was forgotten (``erase``), with what was derived from it; the
-    result's ``erasure`` reports it.
+    result's ``erasure`` reports it. ``shown_only`` (for a request the model made, the
+    ``forget`` tool) matches only the items the privacy policy shows the model: one it
+    withholds is no candidate, in every mode, as if it were not stored.
     """
     config = memory.forget_config.updated(mode=mode, max_delete_count=max_delete_count)
-    result = run_forget(memory, request, config, memory.judge, erase)
+    result = run_forget(memory, request, config, memory.judge, erase, shown_only)
     if not erase or result.outcome != "matched":
         return result
     done = result.forgotten
@@ -208,26 +225,45 @@ def forget_request(memory: ForgettingMemory, request: str, *, mode: str | None =
     return dataclasses.replace(result, erasure=report)
 
 
-def _asks_the_judge(memory: ForgettingMemory, request: str, config: ForgetConfig) -> bool:
+def shown_to_model(memory: ForgettingMemory) -> Shown | None:
+    """Which items the privacy policy shows the model, decided as for a tool's result, with
+    no current query; of those a search found, a message only its withheld context found is
+    left out too (None: every item, with no policy or no recall layer)."""
+    guard = memory.privacy
+    if guard is None or not guard.recall_enabled:
+        return None
+
+    def shown(words: str | None, hits: Sequence[Hit]) -> list[bool]:
+        if words is None:  # compared whole: their context found none of them
+            return guard.allow_hits("", hits)
+        return shown_with_context(memory, words, hits, decided_for="")
+
+    return shown
+
+
+def _asks_the_judge(memory: ForgettingMemory, request: str, config: ForgetConfig,
+                    shown: Shown | None) -> bool:
     """Whether ``request`` reaches the judge: in ``top_k_llm`` always, in
-    ``exact_then_top_k_llm`` only when no stored text equals it, which needs no model."""
+    ``exact_then_top_k_llm`` only when no stored text (``shown``) equals it, which needs
+    no model."""
     if config.mode == "exact":
         return False
-    return config.mode == "top_k_llm" or not exact_selection(memory, request, config).items
+    return (config.mode == "top_k_llm"
+            or not exact_selection(memory, request, config, shown).items)
 
 
 def _select(memory: ForgettingMemory, request: str, config: ForgetConfig,
-            judge: Judge | None) -> Selection:
+            judge: Judge | None, shown: Shown | None) -> Selection:
     selection = Selection("unmatched")
     if config.mode in ("exact", "exact_then_top_k_llm"):
-        selection = exact_selection(memory, request, config)
+        selection = exact_selection(memory, request, config, shown)
         if len(selection.items) > config.max_delete_count:
             return Selection("ambiguous", detail=f"{len(selection.items)} stored texts equal "
                              f"the request, over max_delete_count {config.max_delete_count}")
         if selection.outcome == "matched" or config.mode == "exact":
             return selection
     assert judge is not None  # run_forget refuses a request that needs one without
-    return llm_selection(memory, request, config, judge)
+    return llm_selection(memory, request, config, judge, shown)
 
 
 def apply_forget(memory: ForgettingMemory, items: list[tuple[str, int]]) -> Forgotten:

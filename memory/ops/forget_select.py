@@ -14,6 +14,11 @@ must answer with one JSON object, ``{"ids": [...]}`` (possibly empty) or
 ``{"ambiguous": true}``; anything else, an id it was not shown, or more ids
 than ``max_delete_count`` selects nothing (it fails closed).
 
+Both take ``shown``, for a request the model made (the ``forget`` tool): which
+items the privacy policy shows the model. The others are no candidates, in
+either mode, so a guess at a withheld text is answered as a guess at nothing
+(and the judge never reads a withheld text for it).
+
 They read the memory through ``RankedMemory`` (memory/ops/protocols.py), the part of it
 they use, so this module does not import the facade that imports it.
 """
@@ -23,6 +28,7 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from tiermem.memory.judge import Judge
@@ -47,6 +53,12 @@ ANSWER_FORMAT = (
     'candidate ids the request directly targets ({"ids": []} when it targets none of '
     'them), or {"ambiguous": true} when you cannot tell which.')
 _FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.DOTALL)
+#: Which of some hits the model is shown (one flag a hit): what the privacy policy shows,
+#: and of hits a search found for the text given, not a message only its withheld context
+#: found (memory/ops/context_screen.py); None as the text: hits compared whole, not searched.
+Shown = Callable[[str | None, Sequence[Hit]], list[bool]]
+#: The most items retrieved to find ``candidate_k`` the model is shown.
+MAX_SHOWN_FETCH = 1000
 
 
 @dataclass
@@ -95,9 +107,10 @@ def _without_final_stops(text: str, spaced: bool) -> str:
     return text[:start] + "".join(c for c in text[start:] if c in _CLOSERS)
 
 
-def exact_selection(memory: RankedMemory, request: str, config: ForgetConfig
-                    ) -> Selection:
-    """Every active fact, passage and message whose text equals the request, normalised."""
+def exact_selection(memory: RankedMemory, request: str, config: ForgetConfig,
+                    shown: Shown | None = None) -> Selection:
+    """Every active fact, passage and message whose text equals the request, normalised
+    (with ``shown``, only those it lets through: module docstring)."""
     wanted = normalised(request, config.exact)
     # The words of both spellings (composed and decomposed), so a text stored in either
     # is a candidate: the full-text index may split a decomposed word at its accent.
@@ -125,6 +138,8 @@ def exact_selection(memory: RankedMemory, request: str, config: ForgetConfig
         messages = memory.store.messages.get_many(having_every_word("messages"))
         items += [("messages", i) for i, m in sorted(messages.items())
                   if normalised(m.content, config.exact) == wanted]
+    if shown is not None:
+        items = shown_items(memory, items, shown)
     if not items:
         return Selection("unmatched", detail=f"no stored text equals the request; exact "
                                              f"matching {exact_rule(config.exact)}")
@@ -134,6 +149,24 @@ def exact_selection(memory: RankedMemory, request: str, config: ForgetConfig
 #: PostgreSQL's full-text index leaves out a word of this many bytes or more (a base64
 #: blob, say): looked up, it would find nothing, not even the text that holds it.
 UNINDEXED_WORD_BYTES = 2048
+
+
+def shown_items(memory: RankedMemory, items: list[tuple[str, int]], shown: Shown
+                ) -> list[tuple[str, int]]:
+    """Those of ``items`` that ``shown`` lets through, each read as the model would see it
+    (a fact as core's, a passage as archival's, a message as recall's hit)."""
+    hits: dict[tuple[str, int], Hit] = {}
+    for table, i in items:
+        if table == "facts" and (fact := memory.core.load(i)) is not None:
+            hits[table, i] = Hit(text=fact.text, tier="core", score=0.0,
+                                 created_at=fact.created_at, id=fact.id, fact_id=fact.id)
+    passages = memory.archival.get_many([i for table, i in items if table == "passages"])
+    messages = memory.recall.get_many([i for table, i in items if table == "messages"])
+    hits.update({("passages", i): hit for i, hit in passages.items()})
+    hits.update({("messages", i): hit for i, hit in messages.items()})
+    keys = [item for item in items if item in hits]
+    allowed = shown(None, [hits[key] for key in keys]) if keys else []
+    return [key for key, ok in zip(keys, allowed, strict=True) if ok]
 
 
 def _lookup_words(text: str) -> tuple[str, ...]:
@@ -156,8 +189,9 @@ def exact_rule(options: ExactOptions) -> str:
 
 
 def llm_selection(memory: RankedMemory, request: str, config: ForgetConfig,
-                  judge: Judge) -> Selection:
-    """The items the judge picks among the best ``candidate_k`` retrieved."""
+                  judge: Judge, shown: Shown | None = None) -> Selection:
+    """The items the judge picks among the best ``candidate_k`` retrieved (with ``shown``,
+    among those it lets through: module docstring)."""
     plan = request
     if config.planning.mode == "llm":
         try:
@@ -168,7 +202,7 @@ def llm_selection(memory: RankedMemory, request: str, config: ForgetConfig,
         plan = answer.strip() if isinstance(answer, str) else ""
         if not plan or len(plan) > MAX_PLAN_CHARS:
             return Selection("failed", detail="the planner gave no usable search query")
-    hits = candidates(memory, plan, config)
+    hits = candidates(memory, plan, config, shown)
     if not hits:
         return Selection("unmatched", detail="nothing stored resembles the request")
     labelled = {f"{_LETTER[h.tier]}{h.id}": h for h in hits}
@@ -183,8 +217,11 @@ def llm_selection(memory: RankedMemory, request: str, config: ForgetConfig,
     return read_answer(answer, labelled, config.max_delete_count)
 
 
-def candidates(memory: RankedMemory, plan: str, config: ForgetConfig) -> list[Hit]:
-    """The best ``candidate_k`` items of all tiers for ``plan``, by the chosen retrieval."""
+def candidates(memory: RankedMemory, plan: str, config: ForgetConfig,
+               shown: Shown | None = None) -> list[Hit]:
+    """The best ``candidate_k`` items of all tiers for ``plan``, by the chosen retrieval
+    (with ``shown``, the best it lets through: more are retrieved until ``candidate_k`` are
+    let through or no more are found)."""
     kind, base = config.top_k_llm.retrieval, memory.fusion
     weights = (base if kind == "hybrid" else
                FusionWeights(lexical=1.0, dense=0.0, depth=base.depth) if kind == "bm25" else
@@ -198,7 +235,17 @@ def candidates(memory: RankedMemory, plan: str, config: ForgetConfig) -> list[Hi
             text, k=n, weights=weights, query_embedder=embedder),
         embedder=memory.embedder, fusion=weights,
         recall_by_meaning=memory.recall.vectors is not None, by_source=False)
-    return query_tiers(tiers, plan, config.top_k_llm.candidate_k, memory.now())
+    k, now = config.top_k_llm.candidate_k, memory.now()
+    if shown is None:
+        return query_tiers(tiers, plan, k, now)
+    asked = k
+    while True:
+        hits = query_tiers(tiers, plan, asked, now)
+        kept = [h for h, ok in zip(hits, shown(plan, hits) if hits else [], strict=True)
+                if ok]
+        if len(kept) >= k or len(hits) < asked or asked >= MAX_SHOWN_FETCH:
+            return kept[:k]
+        asked = min(asked * 4, MAX_SHOWN_FETCH)
 
 
 def render_candidates(labelled: dict[str, Hit]) -> str:
