@@ -10,7 +10,6 @@ not take) is reported as a usage error, so a script's typo shows.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Protocol
@@ -30,7 +29,6 @@ from tiermem.memory.errors import (
     JudgeMissingError,
     TiermemError,
 )
-from tiermem.memory.output_file import write_atomic
 from tiermem.memory.tiers.lifecycle import SUPERSEDED_AT
 
 #: After an exact request matched nothing: how to find the stored wording, or match by
@@ -137,7 +135,14 @@ class SlashCommands:
                     self.chat.usage("usage: /snapshot FILE")
                     return True
                 path = Path(arg).expanduser()
-                write_atomic(path, json.dumps(memory.snapshot()), private=True)
+                from tiermem.agent.store_commands import snapshot_progress
+
+                errors = self.chat.error_console
+                # Written a row at a time, so a memory of any size takes bounded memory; a
+                # long one says how far it is on standard error.
+                memory.write_snapshot(path, progress=snapshot_progress(
+                    lambda line: errors.print(f"tiermem: {line}", markup=False,
+                                              highlight=False)))
                 self.console.print(f"snapshot written to {escape(str(path))}")
                 if memory.privacy is not None:
                     # A snapshot is the memory: the policy is a file of its own, which a

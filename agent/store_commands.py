@@ -45,6 +45,41 @@ def row_progress(note: Callable[[str], None],
     return progress
 
 
+#: A snapshot file read says how far it is each time it passes this many bytes.
+PROGRESS_BYTES = 50_000_000
+#: What each step of a snapshot or a restore (memory/ops/snapshot.py) has done, as said.
+_SNAPSHOT_STEPS = {
+    "snapshot": "snapshot: {done:,} of {total:,} rows written",
+    "reading": "restore: {done_mb:,} of {total_mb:,} MB of the snapshot read and checked",
+    "restoring": "restore: {done:,} of {total:,} rows written",
+    "embedding": "restore: {done:,} of {total:,} rows without a vector embedded",
+}
+
+
+def snapshot_progress(note: Callable[[str], None],
+                      clock: Callable[[], float] = time.monotonic
+                      ) -> Callable[[str, int, int], None]:
+    """The ``progress`` of a snapshot or a restore: ``restore: DONE of TOTAL rows written``
+    and the like on standard error, each time a step passes ``PROGRESS_ROWS`` rows (or
+    ``PROGRESS_BYTES`` of the file) or ``PROGRESS_SECONDS`` after the last line, and when a
+    step that said how far it was ends. A short one says nothing."""
+    start = clock()
+    said: dict[str, tuple[int, float, bool]] = {}
+
+    def progress(step: str, done: int, total: int) -> None:
+        now = clock()
+        before, at, shown = said.get(step, (0, start, False))
+        unit = PROGRESS_BYTES if step == "reading" else PROGRESS_ROWS
+        if (done // unit > before // unit or now - at >= PROGRESS_SECONDS
+                or (done >= total and shown)):
+            note(_SNAPSHOT_STEPS[step].format(
+                done=done, total=total, done_mb=round(done / 1e6), total_mb=round(total / 1e6)))
+            at, shown = now, True
+        said[step] = (done, at, shown)
+
+    return progress
+
+
 def cmd_reindex(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.agent.place import agent_place
     from tiermem.memory import HashingEmbedder, HierarchicalMemory

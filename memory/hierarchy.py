@@ -382,6 +382,19 @@ class HierarchicalMemory:
         return take_snapshot(self, include_vectors=check_flag(include_vectors,
                                                                "include_vectors"))
 
+    @guarded
+    def write_snapshot(self, file: str | Path, include_vectors: bool = True,
+                       progress: Callable[[str, int, int], None] | None = None) -> None:
+        """``snapshot()`` written to ``file`` as JSON, the bytes ``json.dumps`` gives, a row at
+        a time: a memory of any size is written in bounded memory. The file is replaced
+        whole or not at all (OutputPathError if it cannot be); ``progress("snapshot", done,
+        total)`` is called every thousand rows and at the end."""
+        from tiermem.memory.ops.snapshot import snapshot_text
+        from tiermem.memory.output_file import write_atomic_pieces
+
+        write_atomic_pieces(Path(file).expanduser(), snapshot_text(
+            self, check_flag(include_vectors, "include_vectors"), progress), private=True)
+
     @classmethod
     def restore(
         cls, snapshot: dict[str, Any], path: str | Path | None = None,

@@ -24,6 +24,7 @@ import os
 import secrets
 import stat
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -101,12 +102,19 @@ PRIVATE_MODE = 0o600
 def write_atomic(path: Path, text: str, private: bool = False) -> None:
     """Replace ``path`` with ``text`` (UTF-8) in one rename; OutputPathError if it cannot.
     A ``private`` file is readable by this user only (module docstring)."""
+    write_atomic_pieces(path, (text,), private)
+
+
+def write_atomic_pieces(path: Path, pieces: Iterable[str], private: bool = False) -> None:
+    """``write_atomic`` of the text ``pieces`` make, joined, written as they come: a
+    snapshot of any size is never held whole. Whatever stops the pieces (an error, Ctrl-C)
+    leaves ``path`` as it was and no temporary file."""
     check_writable(path)
-    data = text.encode("utf-8")
     if path.exists() and not stat.S_ISREG(path.stat().st_mode):
         try:
             with path.open("wb") as stream:
-                stream.write(data)  # a pipe or device: its mode is not the file's to set
+                for piece in pieces:  # a pipe or device: its mode is not the file's to set
+                    stream.write(piece.encode("utf-8"))
         except OSError as exc:
             raise OutputPathError(path, exc.strerror or str(exc)) from None
         return
@@ -119,18 +127,25 @@ def write_atomic(path: Path, text: str, private: bool = False) -> None:
     except OSError as exc:
         raise OutputPathError(path, exc.strerror or str(exc)) from None
     try:
-        with os.fdopen(fd, "wb") as stream:
-            stream.write(data)
+        with os.fdopen(fd, "wb", buffering=_BUFFER) as stream:
+            for piece in pieces:
+                stream.write(piece.encode("utf-8"))
             stream.flush()
             os.fsync(stream.fileno())
         if mode is not None:
             os.chmod(tmp, mode)
         os.replace(tmp, path)
         fsync_path(path.parent)
-    except OSError as exc:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             tmp.unlink()
-        raise OutputPathError(path, exc.strerror or str(exc)) from None
+        if isinstance(exc, OSError):
+            raise OutputPathError(path, exc.strerror or str(exc)) from None
+        raise
+
+
+#: Bytes gathered before each write to a file: a snapshot comes in one piece a row.
+_BUFFER = 1 << 20
 
 
 def _new_temporary(path: Path, mode: int) -> tuple[int, Path]:

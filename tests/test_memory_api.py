@@ -101,6 +101,7 @@ CLOSED_CALLS: dict[str, Callable[[HierarchicalMemory, Fact], object]] = {
     "last_event_id": lambda m, f: m.last_event_id(),
     "events_since": lambda m, f: m.events_since(0),
     "snapshot": lambda m, f: m.snapshot(),
+    "write_snapshot": lambda m, f: m.write_snapshot("never-written.json"),
     "diagnostics": lambda m, f: m.diagnostics(),
 }
 #: What answers without the store, as it did when the memory was open: the settings it was

@@ -10,7 +10,9 @@ row an id that named an erased one; a snapshot without them (taken before they
 existed) gets them from its own events and forget audit, as a migrated memory
 does. Embeddings are included as base64 float32 by default so a restore needs
 no model; without them (or for another embedder), restore re-embeds with the
-embedder given.
+embedder given. ``snapshot_text`` gives the same snapshot as its JSON text, the bytes
+``json.dumps`` gives, a row at a time (``HierarchicalMemory.write_snapshot``, the chat's
+``/snapshot``), so a memory of any size is written in bounded memory.
 
 An erasure still owed (a forget asked to erase, killed before the erasure; a
 writer finishes it on opening, so it is seen mostly from a read-only open) is
@@ -41,6 +43,8 @@ does not import the facade that imports it.
 from __future__ import annotations
 
 import base64
+import json
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
@@ -68,6 +72,7 @@ from tiermem.memory.store.records import (
     RESTORING_KEY,
     UNFINISHED_COPY_KEYS,
     DumpRow,
+    DumpTable,
 )
 from tiermem.memory.store.sqlite import SQLiteStore
 from tiermem.memory.text.digest import is_replaced_detail, replaced_detail
@@ -78,6 +83,10 @@ _SETTINGS = ("tick", "core_seq", "embedder_id", "embedder_dim", "archival_search
              "archival_searches_with_hits", *ERASED_ID_KEYS.values())
 _ONLY_WHEN_SET = frozenset(ERASED_ID_KEYS.values())
 M = TypeVar("M")
+#: ``progress(step, done, total)`` of a snapshot or a restore (module docstring).
+Progress = Callable[[str, int, int], None]
+#: Rows between two calls of ``progress``.
+PROGRESS_EVERY = 1000
 
 
 class SnapshottedMemory(StoredMemory, Protocol):
@@ -93,22 +102,47 @@ class SnapshottedMemory(StoredMemory, Protocol):
 
 
 def take_snapshot(memory: SnapshottedMemory, include_vectors: bool = True) -> dict[str, Any]:
+    snapshot = _header(memory, include_vectors)
+    snapshot["tables"] = {table: list(_rows(memory.store, table, include_vectors))
+                          for table in DUMP_TABLES}
+    return snapshot
+
+
+def snapshot_text(memory: SnapshottedMemory, include_vectors: bool = True,
+                  progress: Progress | None = None) -> Iterator[str]:
+    """The JSON text of ``take_snapshot(memory)``, ``json.dumps``'s exactly, piece by piece:
+    one row at a time is held, so a memory of any size is written in bounded memory.
+    ``progress("snapshot", done, total)`` is called as rows are written (every
+    ``PROGRESS_EVERY`` and at the end)."""
+    store = memory.store
+    header = _header(memory, include_vectors)
+    total = sum(store.count_rows(table) for table in DUMP_TABLES) if progress else 0
+    # What json.dumps writes for a dict: ", " between items, ": " after keys.
+    yield "{" + "".join(f"{json.dumps(k)}: {json.dumps(v)}, " for k, v in header.items())
+    yield '"tables": {'
+    done = 0
+    for n, table in enumerate(DUMP_TABLES):
+        yield f'{", " if n else ""}{json.dumps(table)}: ['
+        first = True
+        for row in _rows(store, table, include_vectors):
+            yield json.dumps(row) if first else ", " + json.dumps(row)
+            first = False
+            done += 1
+            if progress is not None and done % PROGRESS_EVERY == 0 and done < total:
+                progress("snapshot", done, total)
+        yield "]"
+    yield "}}"
+    if progress is not None:
+        progress("snapshot", done, max(total, done))
+
+
+def _header(memory: SnapshottedMemory, include_vectors: bool) -> dict[str, Any]:
+    """Everything of a snapshot but its tables, in the order a snapshot holds it."""
     store = memory.store
     if not store.in_transaction and not store.read_only:
         with store.transaction():
             for key, value in memory.counters.items():
                 store.settings.set(key, value)
-    tables: dict[str, list[dict[str, Any]]] = {}
-    for table in DUMP_TABLES:
-        rows = []
-        for record in store.export_rows(table):
-            if "embedding" in record:
-                blob = record["embedding"]
-                record["embedding"] = (
-                    base64.b64encode(blob).decode("ascii") if blob and include_vectors else None
-                )
-            rows.append(record)
-        tables[table] = rows
     settings: dict[str, Any] = {}
     for key in _SETTINGS:
         stored = store.settings.get(key)
@@ -128,8 +162,19 @@ def take_snapshot(memory: SnapshottedMemory, include_vectors: bool = True) -> di
         "settings": settings,
         "state": state,
         "include_vectors": include_vectors,
-        "tables": tables,
     }
+
+
+def _rows(store: StorageBackend, table: DumpTable, include_vectors: bool
+          ) -> Iterator[dict[str, Any]]:
+    """The rows of ``table`` as a snapshot holds them, one at a time."""
+    for record in store.export_rows(table):
+        if "embedding" in record:
+            blob = record["embedding"]
+            record["embedding"] = (
+                base64.b64encode(blob).decode("ascii") if blob and include_vectors else None
+            )
+        yield record
 
 
 def restore_snapshot(

@@ -29,6 +29,10 @@ class TableDump(Protocol):
         """Every row of ``table`` in id order (tick order for history)."""
         ...
 
+    def count_rows(self, table: DumpTable) -> int:
+        """How many rows ``export_rows(table)`` gives (a snapshot's progress)."""
+        ...
+
     def import_rows(self, table: DumpTable, rows: Sequence[DumpRow]) -> None:
         """Insert rows with the ids they carry (the table is empty, or the ids are new)."""
         ...

@@ -345,6 +345,9 @@ class PostgresBackend(NestedTransactions):
     def export_rows(self, table: DumpTable) -> Iterator[DumpRow]:
         return dump.export_rows(self.scope, table)
 
+    def count_rows(self, table: DumpTable) -> int:
+        return dump.count_rows(self.scope, table)
+
     def import_rows(self, table: DumpTable, rows: Sequence[DumpRow]) -> None:
         dump.import_rows(self.scope, table, rows)
 

@@ -53,6 +53,12 @@ def export_rows(scope: Scope, table: DumpTable) -> Iterator[DumpRow]:
         last = rows[-1][columns.index(order)]
 
 
+def count_rows(scope: Scope, table: DumpTable) -> int:
+    if table not in COLUMNS:  # interpolated into SQL: only the known tables pass
+        raise ValueError(f"not a table of the memory: {table!r}")
+    return int(scope.value(f"SELECT count(*) FROM tiermem.{table} WHERE agent_id = %s"))
+
+
 def _dump_form(table: str, row: dict[str, Any]) -> DumpRow:
     if "was_in_core" in row:
         row["was_in_core"] = int(bool(row["was_in_core"]))

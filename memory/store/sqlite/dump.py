@@ -29,6 +29,10 @@ def export_rows(store: SQLiteStore, table: DumpTable) -> Iterator[DumpRow]:
         yield dict(row)
 
 
+def count_rows(store: SQLiteStore, table: DumpTable) -> int:
+    return int(store.execute(f"SELECT count(*) FROM {_checked(table)}").fetchone()[0])
+
+
 def import_rows(store: SQLiteStore, table: DumpTable, rows: Sequence[DumpRow]) -> None:
     if not rows:
         return

@@ -47,6 +47,7 @@ from tiermem.memory.store.sqlite.connection import (
 )
 from tiermem.memory.store.sqlite.dump import (
     clear_tables,
+    count_rows,
     export_rows,
     import_rows,
     mark_erased_ids,
@@ -230,6 +231,9 @@ class SQLiteStore(NestedTransactions):
 
     def export_rows(self, table: DumpTable) -> Iterator[DumpRow]:
         return export_rows(self, table)
+
+    def count_rows(self, table: DumpTable) -> int:
+        return count_rows(self, table)
 
     def import_rows(self, table: DumpTable, rows: Sequence[DumpRow]) -> None:
         import_rows(self, table, rows)

@@ -1,0 +1,90 @@
+"""Snapshots of any size written in bounded memory: a row at a time, the bytes
+``json.dumps(memory.snapshot())`` gives, whole or not at all; a long snapshot or restore
+says how far it is."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from snapshot_helpers import restore, small_snapshot
+
+from tiermem.agent.store_commands import PROGRESS_ROWS, snapshot_progress
+from tiermem.memory.ops.snapshot import snapshot_text
+from tiermem.memory.output_file import write_atomic_pieces
+
+
+@pytest.fixture
+def memory(tmp_path: Path) -> Iterator[Any]:
+    with restore(small_snapshot(), tmp_path / "home") as m:
+        yield m
+
+
+def test_the_file_written_is_json_dumps_of_the_snapshot_byte_for_byte(
+        memory: Any, tmp_path: Path) -> None:
+    expected = json.dumps(memory.snapshot())
+    memory.write_snapshot(tmp_path / "a.json")
+    assert (tmp_path / "a.json").read_text() == expected
+    assert (tmp_path / "a.json").stat().st_mode & 0o777 == 0o600
+    without = json.dumps(memory.snapshot(include_vectors=False))
+    memory.write_snapshot(tmp_path / "b.json", include_vectors=False)
+    assert (tmp_path / "b.json").read_text() == without
+
+
+def test_the_writer_holds_one_row_at_a_time(memory: Any) -> None:
+    store = memory.store
+    fetched = {"rows": 0}
+    export = store.export_rows
+
+    def counted(table: Any) -> Iterator[Any]:
+        for row in export(table):
+            fetched["rows"] += 1
+            yield row
+
+    store.export_rows = counted
+    try:
+        ahead = 0
+        for pieces, _ in enumerate(snapshot_text(memory), start=1):
+            # Every row read is written as its own piece before the next is read.
+            ahead = max(ahead, fetched["rows"] - pieces)
+    finally:
+        del store.export_rows
+    assert fetched["rows"] > 10 and ahead <= 0
+
+
+def test_a_write_stopped_midway_leaves_the_old_file_and_no_temporary(tmp_path: Path) -> None:
+    target = tmp_path / "snap.json"
+    target.write_text("old")
+
+    def pieces() -> Iterator[str]:
+        yield "{"
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        write_atomic_pieces(target, pieces(), private=True)
+    assert target.read_text() == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["snap.json"]
+
+
+def test_progress_says_how_far_a_long_step_is_and_nothing_for_a_short_one() -> None:
+    lines: list[str] = []
+    now = [0.0]
+    progress = snapshot_progress(lines.append, clock=lambda: now[0])
+    progress("snapshot", 1000, 900)  # a short one, done
+    assert lines == []
+    total = 3 * PROGRESS_ROWS + 10
+    for done in range(1000, total, 1000):
+        progress("restoring", done, total)
+    progress("restoring", total, total)
+    assert lines == [f"restore: {n:,} of {total:,} rows written"
+                     for n in (PROGRESS_ROWS, 2 * PROGRESS_ROWS, 3 * PROGRESS_ROWS, total)]
+    lines.clear()
+    progress("reading", 1_000_000, 10_000_000)
+    now[0] = 60.0  # a slow one says how far it is all the same
+    progress("reading", 2_000_000, 10_000_000)
+    progress("reading", 10_000_000, 10_000_000)
+    assert lines == ["restore: 2 of 10 MB of the snapshot read and checked",
+                     "restore: 10 of 10 MB of the snapshot read and checked"]
