@@ -1,10 +1,13 @@
 """``tiermem restore FILE``: an agent's memory rebuilt from a snapshot.
 
 A snapshot is what the chat's ``/snapshot FILE`` writes (``HierarchicalMemory.snapshot()``):
-every row of the memory as JSON. It is checked whole before anything is written, and
+every row of the memory as JSON. It is read a row at a time (bounded memory, whatever its
+size), checked whole before anything is written, and
 restored into a new agent, or with ``--replace`` over an agent's memory, which stays as
 it was until the restored one is complete (memory/store/sqlite/restore.py; in PostgreSQL
-one transaction). The way back from a damaged agent home, from the command line.
+one transaction). The way back from a damaged agent home, from the command line. A long
+restore says how far it is on standard error: the file read and checked, then the rows
+written.
 """
 
 from __future__ import annotations
@@ -23,26 +26,32 @@ _GIVE_A_SNAPSHOT = "give a file that /snapshot or HierarchicalMemory.snapshot() 
 
 def cmd_restore(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.agent.place import agent_place
+    from tiermem.agent.store_commands import snapshot_progress
     from tiermem.memory import HierarchicalMemory
     from tiermem.memory.errors import SnapshotError
-    from tiermem.memory.ops.snapshot_schema import SNAPSHOT_FORMAT
+    from tiermem.memory.ops.snapshot import read_snapshot
 
     source = Path(args.snapshot).expanduser()
+    progress = snapshot_progress(note)
     try:
-        snapshot = json.loads(source.read_text(encoding="utf-8"))
+        # Checked whole first, a row at a time, as it was before anything is opened; its
+        # rows are read again as they are written.
+        snapshot = read_snapshot(source, progress)
     except OSError as exc:
         note(f"cannot read {source}: {exc.strerror or exc}")
         return 2
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         note(f"{source} is not a snapshot (not JSON: {exc}); {_GIVE_A_SNAPSHOT}")
         return 2
+    except SnapshotError as exc:
+        return _refused(exc, source, note)
     place = agent_place(args.agent, args.store)
     where = ({"store": place.dsn, "agent": place.name} if place.dsn is not None
              else {"path": place.home})
     restored = False
     try:
         with place.in_use(note), HierarchicalMemory.restore(
-                snapshot, replace=args.replace, **where) as memory:
+                snapshot, replace=args.replace, progress=progress, **where) as memory:
             restored = True
             print(f"restored agent {place.name} from {source}: {len(memory.core)} facts in "
                   f"core, {len(memory.archival)} passages, {len(memory.recall)} messages")
@@ -51,17 +60,24 @@ def cmd_restore(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         note(_interrupted(place.name, source, restored, place.dsn is not None))
         raise InterruptReported from exc
     except SnapshotError as exc:
-        said = str(exc)
-        if "already holds a memory" in said:
-            note(said.replace(_LIBRARY_ADVICE, "add --replace"))
-            return 1
-        if said.startswith("not a tiermem snapshot"):  # its advice is for a caller in Python
-            note(f"{source} is not a tiermem snapshot (no \"format\": \"{SNAPSHOT_FORMAT}\" "
-                 f"in it); {_GIVE_A_SNAPSHOT}")
-        else:
-            note(f"{source} cannot be restored: {said}")
-        return 2
+        return _refused(exc, source, note)
     return 0
+
+
+def _refused(exc: Exception, source: Path, note: Callable[[str], None]) -> int:
+    """The exit status of a restore the snapshot or the agent refused, said."""
+    from tiermem.memory.ops.snapshot_schema import SNAPSHOT_FORMAT
+
+    said = str(exc)
+    if "already holds a memory" in said:
+        note(said.replace(_LIBRARY_ADVICE, "add --replace"))
+        return 1
+    if said.startswith("not a tiermem snapshot"):  # its advice is for a caller in Python
+        note(f"{source} is not a tiermem snapshot (no \"format\": \"{SNAPSHOT_FORMAT}\" "
+             f"in it); {_GIVE_A_SNAPSHOT}")
+    else:
+        note(f"{source} cannot be restored: {said}")
+    return 2
 
 
 def policy_note(agent: str, home: Path) -> str:

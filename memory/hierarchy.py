@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tiermem.memory.config import MemoryConfig
 from tiermem.memory.embed.embeddings import Embedder
@@ -56,6 +57,9 @@ from tiermem.memory.tiers.policies import EvictionPolicy, score_at
 from tiermem.memory.tiers.recall import RecallTier
 from tiermem.memory.types import Fact
 from tiermem.memory.validation import check_flag, check_id, checked_clock
+
+if TYPE_CHECKING:
+    from tiermem.memory.ops.snapshot import ReadSnapshot
 
 
 class HierarchicalMemory:
@@ -397,11 +401,20 @@ class HierarchicalMemory:
 
     @classmethod
     def restore(
-        cls, snapshot: dict[str, Any], path: str | Path | None = None,
-        embedder: Embedder | None = None, *, replace: bool = False,
+        cls, snapshot: dict[str, Any] | os.PathLike[str] | ReadSnapshot,
+        path: str | Path | None = None, embedder: Embedder | None = None, *, replace: bool = False,
         store: StorageBackend | str | None = None, agent: str | None = None,
+        progress: Callable[[str, int, int], None] | None = None,
     ) -> HierarchicalMemory:
         """A memory rebuilt exactly from ``snapshot()`` output, at ``path``.
+
+        ``snapshot`` is the dict, or the path (a ``pathlib.Path``) of the file
+        ``write_snapshot`` or ``json.dump`` wrote: a file is read a row at a time, checked
+        whole first and then read again as its rows are written, so a memory of any size
+        is restored in bounded memory (one whose ``"tables"`` is not its last member, or
+        that gives a key twice, is read whole). ``progress(step, done, total)`` is called
+        as it goes: ``"reading"`` (bytes of a file checked), ``"restoring"`` (rows
+        written), ``"embedding"`` (rows restored without a vector, embedded).
 
         The snapshot is validated first; anything wrong with it raises
         SnapshotError and writes nothing. A time that is no date in the years 1 to 9999 as
@@ -420,7 +433,7 @@ class HierarchicalMemory:
         # Typed first: mypy cannot infer the opener's type from the class alone.
         opener: MemoryOpener[HierarchicalMemory] = cls
         return restore_snapshot(opener, snapshot, path, embedder,
-                                check_flag(replace, "replace"), store, agent)
+                                check_flag(replace, "replace"), store, agent, progress)
 
     @classmethod
     def reindex(

@@ -23,7 +23,12 @@ forgotten rows back without the promise to erase them.
 
 Restore trusts nothing in the snapshot (memory/ops/snapshot_schema.py): fields
 outside the allow-list, values out of bounds and broken invariants raise
-``SnapshotError`` before anything is written. Token counts are counted again.
+``SnapshotError`` before anything is written. A snapshot file is read in a stream
+(memory/ops/snapshot_source.py): checked whole a row at a time, keeping of each row only
+its id and references, then read again as its rows are written, a batch at a time, so a
+memory of any size is restored in bounded memory; a file that changed between the two
+readings (its SHA-256) restores nothing. ``progress`` hears of both readings. Token
+counts are counted again.
 A core that is over its limit after the recount (a snapshot edited by hand,
 or taken with another tokenizer) is brought within it the way opening with a
 smaller limit does: the snapshot's own policy evicts to archival, in one
@@ -44,7 +49,9 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
@@ -60,10 +67,14 @@ from tiermem.memory.ops.reindex import MemoryOpener
 from tiermem.memory.ops.snapshot_schema import (
     ROW_MODELS,
     SNAPSHOT_FORMAT,
-    ValidSnapshot,
+    CheckedSnapshot,
+    SnapshotSource,
+    check_snapshot,
+    checked_rows,
     parse_snapshot,
-    restored_norms,
+    vector_of,
 )
+from tiermem.memory.ops.snapshot_source import DictSource, NotStreamable, SnapshotFile
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.opening import open_store
 from tiermem.memory.store.records import (
@@ -177,6 +188,41 @@ def _rows(store: StorageBackend, table: DumpTable, include_vectors: bool
         yield record
 
 
+@dataclass(frozen=True)
+class ReadSnapshot:
+    """A snapshot checked whole (``read_snapshot``), to be restored: its rows are read
+    again from ``source`` as they are written."""
+
+    source: SnapshotSource
+    checked: CheckedSnapshot
+    #: A file's SHA-256 when it was checked (None for a dict), to tell it is read unchanged.
+    digest: str | None = None
+
+
+def read_snapshot(snapshot: Any, progress: Progress | None = None) -> ReadSnapshot:
+    """``snapshot`` (a dict, or the path of a snapshot file) checked whole, a row at a time;
+    SnapshotError naming what is wrong, OSError if a file cannot be read,
+    json.JSONDecodeError or UnicodeDecodeError if it is not JSON.
+
+    A file is read in a stream, in bounded memory, with ``progress("reading", bytes read,
+    size)``; one laid out otherwise than tiermem writes one (``NotStreamable``) is read
+    whole, as every snapshot once was."""
+    if isinstance(snapshot, ReadSnapshot):
+        return snapshot
+    if isinstance(snapshot, os.PathLike):
+        file = SnapshotFile(snapshot)
+        on_read = None if progress is None else (
+            lambda done, size: progress("reading", done, size))
+        try:
+            return ReadSnapshot(file, check_snapshot(file, on_read), file.digest)
+        except NotStreamable:
+            snapshot = json.loads(file.path.read_text(encoding="utf-8"))
+    if not isinstance(snapshot, dict):
+        parse_snapshot(snapshot)  # raises: no snapshot
+    source = DictSource(snapshot)
+    return ReadSnapshot(source, check_snapshot(source))
+
+
 def restore_snapshot(
     cls: MemoryOpener[M],
     snapshot: Any,
@@ -185,13 +231,15 @@ def restore_snapshot(
     replace: bool = False,
     store: StorageBackend | str | None = None,
     agent: str | None = None,
+    progress: Progress | None = None,
 ) -> M:
     """The body of ``HierarchicalMemory.restore``: into ``store`` (a PostgreSQL DSN names
     agent ``agent``), else into the home at ``path``, else into a new in-memory store."""
     if store is not None and path is not None:
         raise InvalidInputError("give a path or a store, not both")
     # Checked whole before any store is opened: opening a DSN can create its agent.
-    valid = parse_snapshot(snapshot)
+    read = read_snapshot(snapshot, progress)
+    valid = read.checked
     if store is None and path is None:
         store = SQLiteStore(None)
     elif isinstance(store, str):
@@ -213,7 +261,7 @@ def restore_snapshot(
                             f"one so nothing stored there is overwritten, or pass replace=True "
                             f"to replace it")
                     store.clear()
-                _write(store, valid, embedder)
+                _write(store, read, embedder, progress)
                 store.settings.delete(list(UNFINISHED_COPY_KEYS))
         except BaseException:
             store.close()
@@ -226,7 +274,7 @@ def restore_snapshot(
 
     home = Path(path).expanduser()
     with database_aside(home, replace) as aside, aside.transaction():
-        _write(aside, valid, embedder)
+        _write(aside, read, embedder, progress)
     # Opening rebuilds the FAISS indexes from the restored vectors and fits core.
     return cls(home, embedder=embedder)
 
@@ -235,7 +283,7 @@ def _holds_memory(store: StorageBackend) -> bool:
     return bool(store.facts.all() or store.passages.count() or store.messages.count())
 
 
-def _embedder_for(valid: ValidSnapshot) -> Embedder:
+def _embedder_for(valid: CheckedSnapshot) -> Embedder:
     from tiermem.memory.embed.embeddings import HashingEmbedder, default_embedder
 
     stored, dim = valid.settings.embedder_id or "", valid.settings.embedder_dim
@@ -244,21 +292,27 @@ def _embedder_for(valid: ValidSnapshot) -> Embedder:
     return default_embedder()
 
 
-def _write(store: StorageBackend, valid: ValidSnapshot, embedder: Embedder) -> None:
-    """Every row and setting of ``valid`` into ``store`` (inside its transaction)."""
+#: Rows written to a store at a time.
+WRITE_BATCH = 2000
+
+
+def _write(store: StorageBackend, read: ReadSnapshot, embedder: Embedder,
+           progress: Progress | None) -> None:
+    """Every row and setting of ``read`` into ``store`` (inside its transaction), its rows
+    read again a batch at a time."""
+    valid = read.checked
     same_model = valid.include_vectors and (embedder.id, embedder.dim) == (
         valid.settings.embedder_id, valid.settings.embedder_dim)
     count = TokenCounter().count
-    for table in DUMP_TABLES:
-        model = ROW_MODELS[table]
+    total, done = sum(valid.rows.values()), 0
+    for table, table_rows in checked_rows(read.source, valid):
         # Column names come from the row models, never from the snapshot.
-        columns = tuple(model.model_fields)
+        columns = tuple(ROW_MODELS[table].model_fields)
         rows: list[DumpRow] = []
-        norms = restored_norms(valid.tables.facts) if table == "facts" else []
-        for index, row in enumerate(getattr(valid.tables, table)):
+        for row, norm in table_rows:
             values = row.model_dump()
             if table == "facts":
-                values["norm"] = norms[index]
+                values["norm"] = norm
                 values["tokens"] = count(row.text)
             if table == "events":
                 # A snapshot taken before events stopped keeping text: restored without it.
@@ -266,13 +320,25 @@ def _write(store: StorageBackend, valid: ValidSnapshot, embedder: Embedder) -> N
                 if values["kind"] == "replace" and not is_replaced_detail(values["detail"]):
                     values["detail"] = replaced_detail(values["detail"])
             if "embedding" in values:
-                vector = valid.vectors.get((table, row.id)) if same_model and (
-                    values["embedder_id"] == embedder.id and _wants_vector(table, values)
-                ) else None
+                wanted = same_model and values["embedding"] is not None and (
+                    values["embedder_id"] == embedder.id and _wants_vector(table, values))
+                vector = vector_of(values["embedding"]) if wanted else None
                 values["embedding"] = vector
                 values["embedder_id"] = embedder.id if vector is not None else None
             rows.append({c: values[c] for c in columns})
+            if len(rows) >= WRITE_BATCH:
+                store.import_rows(table, rows)
+                done += len(rows)
+                rows = []
+                if progress is not None and done < total:
+                    progress("restoring", done, total)
         store.import_rows(table, rows)
+        done += len(rows)
+    if read.digest is not None and getattr(read.source, "digest", None) != read.digest:
+        raise SnapshotError("the snapshot file changed while it was restored; nothing was "
+                            "restored: restore it again", ("tables",))
+    if progress is not None:
+        progress("restoring", done, total)
     settings = {key: value for key, value in valid.settings.model_dump(
         exclude={"embedder_id", "embedder_dim", "erase_pending"}).items()
         if value or key not in _ONLY_WHEN_SET}  # as the memory snapshotted had them
@@ -287,7 +353,7 @@ def _write(store: StorageBackend, valid: ValidSnapshot, embedder: Embedder) -> N
         store.mark_erased_ids()
     for audit_id in valid.settings.erase_pending:
         promise_erasure(store, audit_id)
-    _embed_missing(store, embedder, valid.config.recall_dense)
+    _embed_missing(store, embedder, valid.config.recall_dense, progress)
 
 
 def _wants_vector(table: str, values: dict[str, Any]) -> bool:
@@ -295,18 +361,24 @@ def _wants_vector(table: str, values: dict[str, Any]) -> bool:
     return table == "passages" or (values["role"] in EMBEDDED_ROLES and values["content"] != "")
 
 
-def _embed_missing(store: StorageBackend, embedder: Embedder, recall_dense: bool) -> None:
+def _embed_missing(store: StorageBackend, embedder: Embedder, recall_dense: bool,
+                   progress: Progress | None) -> None:
     """Embed every row that should have a vector and was restored without one."""
-    _write_vectors(store, "passages", store.passages.texts(without_vector=True), embedder)
-    if recall_dense:
-        _write_vectors(store, "messages",
-                       store.messages.texts(EMBEDDED_ROLES, without_vector=True), embedder)
+    passages = store.passages.texts(without_vector=True)
+    messages = store.messages.texts(EMBEDDED_ROLES, without_vector=True) if recall_dense else []
+    total = len(passages) + len(messages)
+    done = _write_vectors(store, "passages", passages, embedder, 0, total, progress)
+    _write_vectors(store, "messages", messages, embedder, done, total, progress)
 
 
 def _write_vectors(store: StorageBackend, table: str, rows: list[tuple[int, str]],
-                   embedder: Embedder) -> None:
+                   embedder: Embedder, done: int, total: int, progress: Progress | None) -> int:
     stored = store.passages if table == "passages" else store.messages
     for start in range(0, len(rows), 256):
         chunk = rows[start : start + 256]
         matrix: np.ndarray = checked(embedder).embed_documents([text for _, text in chunk])
         stored.set_embeddings([i for i, _ in chunk], matrix, embedder.id)
+        done += len(chunk)
+        if progress is not None:
+            progress("embedding", done, total)
+    return done

@@ -353,13 +353,17 @@ class Snapshot(_Strict):
 
 
 @dataclass(frozen=True)
-class ValidSnapshot:
-    """A snapshot that passed every check, with its vectors decoded."""
+class CheckedSnapshot:
+    """What a snapshot that passed every check holds besides its rows, which are read
+    again to be written (memory/ops/snapshot_schema.py ``checked_rows``)."""
 
     config: MemoryConfig
     settings: Settings
     state: dict[str, str]
     include_vectors: bool
-    tables: Tables
-    #: (table, row id) -> float32 bytes, for rows whose embedding was included.
-    vectors: dict[tuple[str, int], bytes]
+    #: Rows per table.
+    rows: dict[str, int]
+    #: The context its rows are validated in (the memory's clock).
+    context: dict[str, Any]
+    #: The tables in the order the snapshot holds them.
+    order: tuple[str, ...] = ()

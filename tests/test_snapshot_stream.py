@@ -1,0 +1,141 @@
+"""Snapshot files of any size restored in bounded memory: read a row at a time, checked
+whole before anything is written, with the same errors the snapshot as a dict gets (and
+the JSON errors ``json.loads`` gives), and restored to the same memory."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from snapshot_helpers import check_restored, leftovers, restore, small_snapshot
+
+import tiermem.memory.ops.snapshot_source as snapshot_source
+from tiermem.memory.errors import SnapshotError
+from tiermem.memory.ops.snapshot import read_snapshot
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture
+def memory(tmp_path: Path) -> Iterator[Any]:
+    with restore(small_snapshot(), tmp_path / "home") as m:
+        yield m
+
+
+def _snapshot_of(m: Any) -> dict[str, Any]:
+    return json.loads(json.dumps(m.snapshot()))
+
+
+def test_a_file_restores_the_memory_its_dict_restores(memory: Any, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(snapshot_source, "CHUNK", 7)  # every value split across reads
+    memory.write_snapshot(tmp_path / "s.json")
+    steps: list[tuple[str, int, int]] = []
+    with restore(tmp_path / "s.json", tmp_path / "from-file",
+                 progress=lambda *step: steps.append(step)) as from_file:
+        check_restored(from_file)
+        got = _snapshot_of(from_file)
+    with restore(json.loads((tmp_path / "s.json").read_text()), tmp_path / "from-dict") as m:
+        assert got == _snapshot_of(m)
+    size = (tmp_path / "s.json").stat().st_size
+    assert ("reading", size, size) in steps
+    rows = sum(len(t) for t in memory.snapshot()["tables"].values())
+    assert ("restoring", rows, rows) in steps
+
+
+def test_a_format_1_file_with_its_tables_in_another_order_restores(tmp_path: Path) -> None:
+    # Its keys are sorted: "tables" is last, its members in another order than written now.
+    source = DATA / "snapshot_v1.json"
+    with restore(source, tmp_path / "a") as from_file:
+        got = _snapshot_of(from_file)
+    with restore(json.loads(source.read_text()), tmp_path / "b") as from_dict:
+        assert got == _snapshot_of(from_dict)
+
+
+def test_the_reader_holds_a_bounded_piece_of_the_file(memory: Any, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    snap = memory.snapshot()
+    rows = snap["tables"]["messages"]
+    snap["tables"]["messages"] = [{**rows[i % len(rows)], "id": i + 1} for i in range(3000)]
+    (tmp_path / "big.json").write_text(json.dumps(snap))
+    monkeypatch.setattr(snapshot_source, "CHUNK", 4096)
+    held = {"most": 0}
+    fill = snapshot_source.JsonStream._fill
+
+    def watched(self: Any, at_least: int = 4096) -> bool:
+        more = fill(self, at_least)
+        held["most"] = max(held["most"], len(self._buf))
+        return more
+
+    monkeypatch.setattr(snapshot_source.JsonStream, "_fill", watched)
+    read = read_snapshot(tmp_path / "big.json")
+    assert read.checked.rows["messages"] == 3000
+    assert held["most"] < 3 * 4096 < (tmp_path / "big.json").stat().st_size // 100
+
+
+def _error(snap: Any) -> str:
+    with pytest.raises(SnapshotError) as caught:
+        read_snapshot(snap)
+    return f"{caught.value} {caught.value.fields}"
+
+
+@pytest.mark.parametrize("edit", [
+    lambda s: s["tables"]["facts"][0].update(text="\x00"),
+    lambda s: s["tables"]["facts"][0].update(extra=1),
+    lambda s: s["tables"]["passages"].append(s["tables"]["passages"][0]),
+    lambda s: s["tables"].update(facts=3),
+    lambda s: s["tables"].update(other=[]),
+    lambda s: s["settings"].update(tick=0),
+    lambda s: s["tables"]["messages"][0].update(embedding="AAAA"),
+    lambda s: s.update(extra=1),
+])
+def test_a_file_is_refused_with_the_error_its_dict_gets(edit: Any, tmp_path: Path) -> None:
+    snap = small_snapshot()
+    edit(snap)
+    (tmp_path / "bad.json").write_text(json.dumps(snap))
+    assert _error(tmp_path / "bad.json") == _error(snap)
+
+
+def test_a_file_that_is_no_json_says_where_as_json_loads_does(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch
+                                                             ) -> None:
+    monkeypatch.setattr(snapshot_source, "CHUNK", 5)
+    text = json.dumps(small_snapshot(), indent=1)
+    for cut in (len(text) // 3, len(text) // 2, len(text) - 2):
+        # Cut short, and a control character (refused in a string too).
+        for broken in (text[:cut], text[:cut] + "\x01" + text[cut:]):
+            (tmp_path / "broken.json").write_text(broken)
+            with pytest.raises(json.JSONDecodeError) as expected:
+                json.loads(broken)
+            with pytest.raises(json.JSONDecodeError) as got:
+                read_snapshot(tmp_path / "broken.json")
+            assert str(got.value) == str(expected.value)
+
+
+def test_a_file_laid_out_otherwise_is_read_whole_as_json_loads_reads_it(tmp_path: Path) -> None:
+    snap = small_snapshot()
+    tables_first = {"tables": snap["tables"], **{k: v for k, v in snap.items() if k != "tables"}}
+    (tmp_path / "first.json").write_text(json.dumps(tables_first))
+    twice = json.dumps(snap)[:-1] + ', "tables": ' + json.dumps(snap["tables"]) + "}"
+    (tmp_path / "twice.json").write_text(twice)
+    for name in ("first.json", "twice.json"):
+        with restore(tmp_path / name, tmp_path / f"home-{name}") as m:
+            assert len(m.recall) == sum(1 for r in snap["tables"]["messages"])
+
+
+def test_a_file_changed_between_its_check_and_its_rows_restores_nothing(
+        memory: Any, tmp_path: Path) -> None:
+    memory.write_snapshot(tmp_path / "s.json")
+    read = read_snapshot(tmp_path / "s.json")
+    snap = json.loads((tmp_path / "s.json").read_text())
+    snap["tables"]["facts"][0]["text"] = "User lives in Porto"
+    (tmp_path / "s.json").write_text(json.dumps(snap))
+    home = tmp_path / "home2"
+    with pytest.raises(SnapshotError, match="changed while it was restored"):
+        restore(read, home)
+    assert not (home / "memory.sqlite3").exists() and leftovers(home) == []
+
+
