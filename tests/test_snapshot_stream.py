@@ -139,3 +139,13 @@ def test_a_file_changed_between_its_check_and_its_rows_restores_nothing(
     assert not (home / "memory.sqlite3").exists() and leftovers(home) == []
 
 
+
+
+def test_a_file_restores_into_postgres_as_its_dict_does(tmp_path: Path,
+                                                       postgres_dsn: str) -> None:
+    snap = small_snapshot()
+    (tmp_path / "s.json").write_text(json.dumps(snap))
+    with restore(tmp_path / "s.json", store=postgres_dsn, agent="streamed") as m:
+        got = _snapshot_of(m)
+    with restore(snap, tmp_path / "home") as m:
+        assert got == _snapshot_of(m)

@@ -310,7 +310,7 @@ class _Checks:
                 Tables.model_validate({table: value}, context=self.context)
             except ValidationError as exc:
                 # No list (a list's rows are checked below, the same way).
-                self._table_errors[table] = [{**e, "loc": ("tables", *e["loc"])}
+                self._table_errors[table] = [_slim(e, ("tables",))
                                              for e in exc.errors(include_url=False)]
                 return
             value = Table(iter(value))
@@ -322,7 +322,7 @@ class _Checks:
             try:
                 row = model.model_validate(raw, context=self.context)
             except ValidationError as exc:
-                found.extend({**e, "loc": ("tables", table, i, *e["loc"])}
+                found.extend(_slim(e, ("tables", table, i))
                              for e in exc.errors(include_url=False))
                 continue
             self._row(table, i, row)
@@ -456,6 +456,12 @@ class _Checks:
         if settings.tick < self._last_tick:
             raise _fail("settings.tick", f"is {settings.tick}, below the history's "
                                          f"{self._last_tick}")
+
+
+def _slim(error: Any, place: tuple[Any, ...]) -> dict[str, Any]:
+    """What an error says, placed in the snapshot; not the input it quotes, which may be
+    a whole row (and every row of a large snapshot may be wrong the same way)."""
+    return {"type": error["type"], "loc": (*place, *error["loc"]), "msg": error["msg"]}
 
 
 def _first_repeat(ids: array[int]) -> tuple[int, int, int] | None:
