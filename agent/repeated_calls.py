@@ -22,6 +22,20 @@ NEW_RESULT = ("[Note: you already made this exact call in this turn. Answer the 
               "send_message, or try something else.]")
 
 
+#: What goes between a result and its note.
+NOTE_SEPARATOR = "\n\n"
+
+
+def split_note(content: str) -> tuple[str, str]:
+    """``content`` as the result and the note after it (with its separator; "" for none),
+    so that a result trimmed for the window is trimmed as the tool gave it (a page of
+    hits, in JSON) and keeps its note (agent/trimming.py)."""
+    for note in (SAME_RESULT, NEW_RESULT):
+        if content.endswith(NOTE_SEPARATOR + note):
+            return content[: -len(NOTE_SEPARATOR + note)], NOTE_SEPARATOR + note
+    return content, ""
+
+
 class RepeatedCalls:
     """The calls one turn has made, and the result each first gave."""
 
@@ -39,7 +53,7 @@ class RepeatedCalls:
             self._results[key] = outcome.content
             return outcome
         note = SAME_RESULT if earlier == outcome.content else NEW_RESULT
-        outcome.content = f"{outcome.content}\n\n{note}"
+        outcome.content = f"{outcome.content}{NOTE_SEPARATOR}{note}"
         return outcome
 
 
@@ -59,4 +73,4 @@ def _same_arguments(arguments: str) -> str:
         return arguments.strip()
 
 
-__all__ = ["NEW_RESULT", "SAME_RESULT", "RepeatedCalls"]
+__all__ = ["NEW_RESULT", "SAME_RESULT", "RepeatedCalls", "split_note"]

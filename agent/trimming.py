@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from tiermem.agent.repeated_calls import split_note
 from tiermem.memory.text.tokenizer import TokenCounter, get_encoding
 from tiermem.tools.dispatch import MAX_ARGUMENT_NESTING, render
 
@@ -60,7 +61,12 @@ MIN_RESULT_STRING_TOKENS = 16
 
 def _trimmed_result(content: str, limit: int, counter: TokenCounter) -> str:
     """``content`` within ``limit`` tokens: in JSON, each long string cut to a share (every
-    hit of a page still shown, by id and the start of its text); else cut from the end."""
+    hit of a page still shown, by id and the start of its text); else cut from the end.
+    The note a repeated call's result ends with (agent/repeated_calls.py) is kept whole
+    after the result it follows, trimmed as the tool gave it."""
+    body, note = split_note(content)
+    if note:
+        return _trimmed_result(body, max(1, limit - counter.count(note)), counter) + note
     try:
         parsed = json.loads(content)
     except (ValueError, RecursionError):
@@ -116,7 +122,11 @@ def shared_results(results: list[tuple[str, str]], room: int,
 def least_shown(content: str, counter: TokenCounter) -> str:
     """The least of a tool result the window shows when results must share it: in JSON,
     every string cut to ``MIN_RESULT_STRING_TOKENS`` (each hit's id and the start of its
-    text); else its first ``MIN_SHOWN_TOKENS``, marker included."""
+    text); else its first ``MIN_SHOWN_TOKENS``, marker included. A repeated call's note
+    stays whole."""
+    body, note = split_note(content)
+    if note:
+        return least_shown(body, counter) + note
     try:
         parsed = json.loads(content)
     except (ValueError, RecursionError):
@@ -128,7 +138,10 @@ def least_shown(content: str, counter: TokenCounter) -> str:
 
 def _result_within(content: str, limit: int, counter: TokenCounter) -> str:
     """``_trimmed_result``, with the marker of a result cut from the end counted in
-    ``limit`` too."""
+    ``limit`` too (and a repeated call's note, kept whole)."""
+    body, note = split_note(content)
+    if note:
+        return _result_within(body, max(1, limit - counter.count(note)), counter) + note
     shown = _trimmed_result(content, limit, counter)
     over = counter.count(shown) - limit
     if over > 0 and shown.endswith(f"; {RESULT_ADVICE}]"):

@@ -20,6 +20,7 @@ from tiermem.agent.context import ContextOverflowError
 from tiermem.agent.earlier_turns import extractive_summary
 from tiermem.agent.loop import Agent
 from tiermem.agent.openai_client import OpenAIClient
+from tiermem.agent.repeated_calls import SAME_RESULT
 from tiermem.agent.trimming import shared_results
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 from tiermem.memory.text.tokenizer import TokenCounter
@@ -134,3 +135,32 @@ def test_shared_results_cut_the_largest_and_leave_the_rest_as_they_are() -> None
     # Room enough for all: nothing changes, nothing grows.
     unchanged, _ = shared_results(results, 3 * size, counter)
     assert unchanged is not None and all(a is b[0] for a, b in zip(unchanged, results, strict=True))
+
+
+def test_a_repeated_search_trimmed_keeps_every_hit_and_its_note(
+        server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
+    # The note after a repeated call's result made the page no JSON to the trimming: it
+    # was cut from the end, showing its first hit alone, and the note with the rest.
+    searches(server, "tea", "tea")
+    server.enqueue_reply("Found it.")
+    agent = small_agent(memory, server)
+    result = agent.step("what about tea?")
+
+    assert result.tool_results[1].content.endswith(SAME_RESULT)
+    shown = [m["content"] for m in server.requests[-1]["messages"] if m["role"] == "tool"]
+    assert not shown[0].endswith(SAME_RESULT) and shown[1].endswith("\n\n" + SAME_RESULT)
+    whole = json.loads(result.tool_results[0].content)
+    for text in shown:
+        page = json.loads(text.removesuffix("\n\n" + SAME_RESULT))
+        assert [h["id"] for h in page["results"]] == [h["id"] for h in whole["results"]]
+    for request in server.requests:
+        assert prompt_size(agent, request) <= WINDOW - MAX_TOKENS
+    # Shared with other results too, each page keeps its hits and the note.
+    counter = agent.context.counter
+    full = result.tool_results[1].content
+    least = shared_results([(full, full), (full, full)], 1_200, counter)[0]
+    assert least is not None
+    for text in least:
+        assert text.endswith(SAME_RESULT)
+        page = json.loads(text.removesuffix("\n\n" + SAME_RESULT))
+        assert len(page["results"]) == 5
