@@ -238,8 +238,9 @@ class Agent:
 
     def _dispatch(self, call: ToolCall, ctx: ToolContext, turn: int,
                   seen: RepeatedCalls) -> ToolResult:
-        outcome = seen.noted(call, self.toolbox.dispatch(call.name, call.arguments,
-                                                         call_id=call.id, context=ctx))
+        before = len(ctx.changes)
+        outcome = self.toolbox.dispatch(call.name, call.arguments, call_id=call.id, context=ctx)
+        outcome = seen.noted(call, outcome, (before, len(ctx.changes)))
         outcome.from_text = call.from_text
         self._store(turn, {"role": "tool", "tool_call_id": call.id, "content": outcome.content},
                     tool_name=call.name)

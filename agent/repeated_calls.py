@@ -5,7 +5,8 @@ again, reading the same result each time, until the turn's step cap. The repeate
 still runs and its result still goes back whole, with a short note after it that says
 so and what to do instead. Only a call identical to an earlier one of the same turn
 gets it: same tool, same arguments (as JSON objects, so spacing and key order do not
-matter); a changed argument is a new call. ``send_message`` gets none: it ends the turn.
+matter), and nothing changed in memory since (a search again after an insert asks
+anew); a changed argument is a new call. ``send_message`` gets none: it ends the turn.
 """
 
 from __future__ import annotations
@@ -37,22 +38,31 @@ def split_note(content: str) -> tuple[str, str]:
 
 
 class RepeatedCalls:
-    """The calls one turn has made, and the result each first gave."""
+    """The calls one turn has made, and the result each last gave.
+
+    A call is a repeat only when memory has not changed since the same call last ran:
+    a search again after an insert (or anything else the turn's tools changed) is a new
+    question, and gets no note. ``changes`` counts what the turn changed so far (the
+    length of ``ToolContext.changes``), before the call ran and after.
+    """
 
     def __init__(self) -> None:
-        self._results: dict[tuple[str, str], str] = {}
+        self._results: dict[tuple[str, str], tuple[str, int]] = {}
 
-    def noted(self, call: ToolCall, outcome: ToolResult) -> ToolResult:
+    def noted(self, call: ToolCall, outcome: ToolResult,
+              changes: tuple[int, int] = (0, 0)) -> ToolResult:
         """``outcome`` with the note added to its content when ``call`` repeats one made
-        earlier in the turn."""
+        earlier in the turn, with nothing changed in memory since; "unchanged" compares
+        the result with the one that call last gave."""
         if call.name == REPLY_TOOL:
             return outcome
+        before, after = changes
         key = (call.name, _same_arguments(call.arguments))
         earlier = self._results.get(key)
-        if earlier is None:
-            self._results[key] = outcome.content
+        self._results[key] = (outcome.content, after)
+        if earlier is None or earlier[1] != before:
             return outcome
-        note = SAME_RESULT if earlier == outcome.content else NEW_RESULT
+        note = SAME_RESULT if earlier[0] == outcome.content else NEW_RESULT
         outcome.content = f"{outcome.content}{NOTE_SEPARATOR}{note}"
         return outcome
 

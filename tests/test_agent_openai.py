@@ -300,3 +300,28 @@ def test_a_call_repeated_exactly_in_a_turn_says_so_in_its_result(
     server.enqueue_reply("Still nothing.")
     [again] = agent.step("look again").tool_results
     assert "you already made this exact call" not in again.content
+
+
+def test_a_call_made_again_after_memory_changed_is_a_new_call(
+    server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float]
+) -> None:
+    # Search, file what the user said, search again to check: the second search asks
+    # anew (its result changed because the insert did), so no note tells the model it
+    # is looping. Searched once more with nothing changed, it is a repeat, and its result
+    # is the same as the last one's, which the note says.
+    search = args(query="dog", request_heartbeat=True)
+    for name, arguments in [
+            ("archival_memory_search", search),
+            ("archival_memory_insert", args(content="User's dog is called Rex",
+                                            request_heartbeat=True)),
+            ("archival_memory_search", search), ("archival_memory_search", search)]:
+        server.enqueue_tool_calls([(name, arguments)])
+    server.enqueue_reply("Your dog is Rex.")
+    agent = Agent(memory, client_for(server.base_url, sleeps))
+
+    result = agent.step("my dog is called Rex; check you have it")
+
+    contents = [r.content for r in result.tool_results]
+    assert "Rex" not in contents[0] and "Rex" in contents[2]
+    assert "you already made this exact call" not in contents[2]
+    assert contents[3] == f"{contents[2]}\n\n{SAME_RESULT}"
