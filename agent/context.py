@@ -362,6 +362,9 @@ class ContextWindow:
         messages = list(self.messages)  # a new list: the running token count starts again
         for i, text in zip(indexes, shown, strict=True):
             if text is not messages[i]["content"]:
+                # A result shown whole until now keeps its full text: cut again later in
+                # the turn, it is cut from that, not from what it shows now.
+                self.full_results.setdefault(self.message_ids[i], messages[i]["content"])
                 messages[i] = {**messages[i], "content": text}
         self.messages = messages
         return True

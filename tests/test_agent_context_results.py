@@ -16,7 +16,7 @@ import pytest
 from fake_openai import FakeOpenAIServer
 from test_agent_context import assert_no_orphans
 
-from tiermem.agent.context import ContextOverflowError
+from tiermem.agent.context import ContextOverflowError, ContextWindow
 from tiermem.agent.earlier_turns import extractive_summary
 from tiermem.agent.loop import Agent
 from tiermem.agent.openai_client import OpenAIClient
@@ -164,3 +164,29 @@ def test_a_repeated_search_trimmed_keeps_every_hit_and_its_note(
         assert text.endswith(SAME_RESULT)
         page = json.loads(text.removesuffix("\n\n" + SAME_RESULT))
         assert len(page["results"]) == 5
+
+
+def test_a_result_first_shown_whole_is_trimmed_again_from_its_full_text(
+        memory: HierarchicalMemory) -> None:
+    # Pages that each fit their share are shown whole; shared once, they are cut; a result
+    # more, and they are cut again: from their full text, so each hit's marker still says
+    # how much of the stored text is not shown, not how much of the page shown before.
+    window = ContextWindow(window=WINDOW, counter=TokenCounter(), reserve=MAX_TOKENS)
+    user = {"role": "user", "content": "what about tea?"}
+    window.remember(user, user, 1)
+    text = words(60)
+    page = json.dumps({"results": [{"id": i, "text": text} for i in range(5)]})
+    for n in range(2, 9):
+        call = {"role": "assistant", "content": "", "tool_calls": [{
+            "id": f"c{n}", "type": "function",
+            "function": {"name": "archival_memory_search", "arguments": "{}"}}]}
+        result = {"role": "tool", "tool_call_id": f"c{n}", "content": page}
+        window.remember(call, call, 2 * n)
+        window.remember(result, result, 2 * n + 1)  # within its share: shown whole
+        window.make_room(memory, [], extractive_summary, 0)
+    shown = [m["content"] for m in window.messages if m["role"] == "tool"]
+    assert all(content != page for content in shown)  # all cut, some more than once
+    for content in shown:
+        for hit in json.loads(content)["results"]:
+            assert hit["text"].endswith(STRING_MARKER)
+            assert f" of {len(text):,} characters not shown" in hit["text"]
