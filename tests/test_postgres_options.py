@@ -15,6 +15,7 @@ from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.postgres.backend import PostgresBackend
+from tiermem.memory.store.postgres.connection import public_dsn
 from tiermem.memory.store.postgres.options import StoreOptions, split_dsn
 from tiermem.memory.store.postgres.schema_search import agent_lexeme
 from tiermem.memory.store.postgres.vectors import HNSW_EF_SEARCH
@@ -60,6 +61,15 @@ def test_dsn_settings_are_taken_out_of_both_dsn_forms() -> None:
     assert split_dsn("host='/run/a b' vector_index = 'exact'") == (
         "host='/run/a b'", StoreOptions())
     assert split_dsn("postgresql://u@h/db") == ("postgresql://u@h/db", StoreOptions())
+
+
+def test_the_dsn_shown_in_messages_and_the_banner_holds_no_password() -> None:
+    # The chat's banner prints it at every start ('memory: agent ... in DSN').
+    for dsn in ("postgresql://ann:pw1@db.example/mem?sslpassword=keypw2",
+                "host=db.example user=ann password=pw1 sslpassword=keypw2 dbname=mem"):
+        shown = public_dsn(dsn)
+        assert "pw1" not in shown and "keypw2" not in shown
+        assert "db.example" in shown and "ann" in shown and "mem" in shown
 
 
 @pytest.mark.parametrize("dsn, named", [

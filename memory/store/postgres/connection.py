@@ -41,12 +41,14 @@ from tiermem.memory.store.postgres.schema import (
 
 
 def public_dsn(dsn: str) -> str:
-    """``dsn`` without its password (or tiermem's settings), for messages."""
+    """``dsn`` without its passwords (or tiermem's settings), for messages and the chat's
+    banner: the login's, and ``sslpassword``, which unlocks the client's SSL key."""
     try:
         parts = conninfo_to_dict(libpq_dsn(dsn))
     except psycopg.ProgrammingError:
         return "the PostgreSQL database given"
-    parts.pop("password", None)
+    for secret in ("password", "sslpassword"):
+        parts.pop(secret, None)
     return make_conninfo("", **{k: v for k, v in parts.items() if v is not None})
 
 
