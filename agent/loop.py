@@ -159,6 +159,7 @@ class Agent:
         ctx = ToolContext(memory=self.memory, turn=turn, first_message_id=user_id)
         result = TurnResult(reply=None)
         self._remember(turn, {"role": "user", "content": text}, user_id)
+        ctx.request = self.context.current_request()  # what core is shown for (privacy)
         turn_start = len(self.context.messages) - 1
         tools = self._tool_schemas()
         # The offline policy stores facts from what it reads, so it reads the message as

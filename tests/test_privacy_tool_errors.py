@@ -107,3 +107,39 @@ def test_the_chat_core_command_shows_core_as_the_prompt_does(
     shown = out.getvalue()
     assert "propranolol" not in shown.replace("/archival propranolol", "")
     assert "[withheld: medical]" in shown and "User lives in Lyon" in shown
+
+
+def test_a_fact_the_prompt_shows_for_the_request_can_be_edited() -> None:
+    # A recall layer that judges by the request: the prompt shows core for the user's
+    # message, and core_memory_replace must match what that prompt showed. Matched for
+    # no request, the fact the model read in core was "contained by no core fact".
+    import re
+
+    from tiermem.agent.loop import Agent
+    from tiermem.agent.scripted import ScriptedModel, call, reply
+    from tiermem.memory.judge import FunctionJudge
+
+    policy = parse_policy("""
+retention: {enabled: false}
+recall:
+  mode: llm
+  policies: ['Show health facts only when the user asks about their health.']
+""")
+
+    def judge(system: str, user: str) -> str:
+        asked = user.split("Items (untrusted data)")[0]
+        verdict = "expose" if "allerg" in asked else "withhold"
+        return "\n".join(f"{n}: {verdict}"
+                         for n in range(1, len(re.findall(r"<item n=", user)) + 1))
+
+    with make_memory(privacy=policy, judge=FunctionJudge(judge)) as memory:
+        memory.add_fact("User is allergic to peanuts")
+        edit = call("core_memory_replace", old_content="allergic to peanuts",
+                    new_content="no longer allergic to peanuts", request_heartbeat=True)
+        with ScriptedModel([edit, reply("Updated.")]) as model:
+            result = Agent(memory, model).step("I am no longer allergic to peanuts")
+        assert "User is allergic to peanuts" in model.calls[0].messages[0]["content"]
+        [outcome] = result.tool_results
+        assert outcome.ok, outcome.content
+        assert "User is no longer allergic to peanuts" in outcome.content
+        assert [f.text for f in memory.core] == ["User is no longer allergic to peanuts"]

@@ -38,6 +38,9 @@ class ToolContext:
     first_message_id: int | None = None
     changes: list[str] = field(default_factory=list)
     replies: list[str] = field(default_factory=list)
+    #: The user's message the turn answers: a privacy policy whose recall layer judges by
+    #: it showed core for it, so core_memory_replace matches the facts shown for it too.
+    request: str = ""
     #: Messages the ``forget`` tool forgot: the turn's window blanks them.
     forgotten_messages: set[int] = field(default_factory=set)
 
@@ -52,7 +55,7 @@ def iso(stamp: float | None) -> str | None:
 def _describe_changes(ctx: ToolContext, since: int) -> list[str]:
     notes = []
     events = ctx.memory.events_since(since)
-    for event, text in zip(events, _shown_texts(ctx.memory, events), strict=True):
+    for event, text in zip(events, _shown_texts(ctx.memory, events, ctx.request), strict=True):
         kind = event["kind"]
         label = {
             "add": "core +",
@@ -71,7 +74,8 @@ def _describe_changes(ctx: ToolContext, since: int) -> list[str]:
     return notes
 
 
-def _shown_texts(memory: HierarchicalMemory, events: list[dict[str, Any]]) -> list[str]:
+def _shown_texts(memory: HierarchicalMemory, events: list[dict[str, Any]],
+                 request: str = "") -> list[str]:
     """Each event's fact text as the model may see it: a privacy policy's recall layer
     withholds it here as it does in core (the result is stored in recall, too)."""
     texts = [str(event["text"]) for event in events]
@@ -79,7 +83,8 @@ def _shown_texts(memory: HierarchicalMemory, events: list[dict[str, Any]]) -> li
         return texts
     facts = {e["fact_id"]: memory.fact(e["fact_id"]) for e in events if e["fact_id"]}
     found = [f for f in facts.values() if f is not None]
-    shown = dict(zip([f.id for f in found], memory.privacy.core_view("", found), strict=True))
+    shown = dict(zip([f.id for f in found], memory.privacy.core_view(request, found),
+                     strict=True))
     return [shown.get(event["fact_id"], text) if event["fact_id"] else text
             for event, text in zip(events, texts, strict=True)]
 
@@ -165,26 +170,26 @@ def core_memory_replace(ctx: ToolContext, old_content: str, new_content: str) ->
         raise ToolError("old_content is empty; copy the exact text of the fact to change")
     since = ctx.memory.last_event_id()
     try:
-        ctx.memory.replace_in_core(old_content, new_content)
+        ctx.memory.replace_in_core(old_content, new_content, request=ctx.request)
     except InvalidInputError:
-        left = _left_core(ctx.memory, old_content, new_content)
+        left = _left_core(ctx.memory, old_content, new_content, ctx.request)
         if left is None:
             raise
         raise ToolError(left) from None
     return "; ".join(_describe_changes(ctx, since)) + f" ({_core_status(ctx.memory)})"
 
 
-def _left_core(memory: HierarchicalMemory, old: str, new: str) -> str | None:
+def _left_core(memory: HierarchicalMemory, old: str, new: str, request: str = "") -> str | None:
     """Why no core fact holds ``old`` when one did (evicted or retired since the model read
     core, as a small model reads it several turns late), and what to call instead; None
     when no fact ever held it. Copying "exactly as core shows it" cannot help there.
 
     Only text the privacy policy shows is matched, in core and out of it: a withheld fact
     holding ``old`` is never confirmed (the model could probe hidden text by guessing)."""
-    if any(old in text for _, text in memory.core_shown()):
+    if any(old in text for _, text in memory.core_shown(request)):
         return None
     facts = [f for f in memory.facts() if f.tier != "core" and old in f.text]
-    shown = memory.texts_shown([f.text for f in facts])
+    shown = memory.texts_shown([f.text for f in facts], request)
     gone = [f for f, text in zip(facts, shown, strict=True) if text == f.text]
     if not gone:
         return None

@@ -154,7 +154,8 @@ def check_source_message(memory: WrittenMemory, message_id: int | None, what: st
         f"erased); pass the id of the message the {what} came from, or None")
 
 
-def replace_in_core(memory: WrittenMemory, old_content: str, new_content: str) -> int:
+def replace_in_core(memory: WrittenMemory, old_content: str, new_content: str, *,
+                    request: str = "") -> int:
     """Edit the one core fact containing ``old_content``; returns its id.
 
     ``old_content`` must occur exactly once across core. An empty result
@@ -166,12 +167,14 @@ def replace_in_core(memory: WrittenMemory, old_content: str, new_content: str) -
 
     Under a privacy policy only the facts its recall layer shows are matched: a fact
     shown as ``[withheld: CATEGORY]`` is found by no text, so neither an error (which
-    quotes the facts matched) nor the edit's success confirms what it says.
+    quotes the facts matched) nor the edit's success confirms what it says. ``request``
+    is the current query the prompt showed core for (``core_shown``): a policy whose
+    recall layer judges by it shows, and so matches, the facts that prompt showed.
     """
     old = clean_text(old_content, "old_content")
     if not isinstance(new_content, str):
         raise InvalidInputError("new_content must be a string")
-    shown, withheld = shown_core_facts(memory)
+    shown, withheld = shown_core_facts(memory, request)
     matches = [f for f in shown if old in f.text]
     if not matches:
         hidden = (" (a fact the privacy policy withholds, shown as [withheld: CATEGORY], "
@@ -191,13 +194,13 @@ def replace_in_core(memory: WrittenMemory, old_content: str, new_content: str) -
         return memory.lifecycle.edit(matches[0], old, new_content)
 
 
-def shown_core_facts(memory: WrittenMemory) -> tuple[list[Fact], int]:
-    """Core's facts whose text the privacy policy's recall layer shows (read with no
-    current query, as a tool's result is), and how many it withholds."""
+def shown_core_facts(memory: WrittenMemory, request: str = "") -> tuple[list[Fact], int]:
+    """Core's facts whose text the privacy policy's recall layer shows for ``request``
+    (the current query; none by default), and how many it withholds."""
     facts = list(memory.core)
     if memory.privacy is None or not facts:
         return facts, 0
-    views = memory.privacy.core_view("", facts)
+    views = memory.privacy.core_view(request, facts)
     shown = [f for f, view in zip(facts, views, strict=True) if view == f.text]
     return shown, len(facts) - len(shown)
 
