@@ -46,6 +46,18 @@ def test_a_file_restores_the_memory_its_dict_restores(memory: Any, tmp_path: Pat
     assert ("restoring", rows, rows) in steps
 
 
+def test_a_smaller_chunk_reads_the_file_in_pieces_of_it(memory: Any, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    # The tests that split values across reads set CHUNK: each read must take it, not the
+    # size it had when the reader was defined.
+    monkeypatch.setattr(snapshot_source, "CHUNK", 64)
+    memory.write_snapshot(tmp_path / "s.json")
+    reads: list[int] = []
+    read_snapshot(tmp_path / "s.json", lambda step, done, size: reads.append(done))
+    size = (tmp_path / "s.json").stat().st_size
+    assert reads[0] == 64 < size and len(reads) > 10
+
+
 def test_a_format_1_file_with_its_tables_in_another_order_restores(tmp_path: Path) -> None:
     # Its keys are sorted: "tables" is last, its members in another order than written now.
     source = DATA / "snapshot_v1.json"

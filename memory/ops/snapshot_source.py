@@ -63,7 +63,7 @@ class JsonStream:
         self._line_start = 0  # where the line of _buf's start begins, in the file
         self._eof = False
 
-    def _fill(self, at_least: int = CHUNK) -> bool:
+    def _fill(self, at_least: int = 0) -> bool:
         """Read more text; False at the end of the file."""
         if self._eof:
             return False
