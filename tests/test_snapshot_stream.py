@@ -4,6 +4,7 @@ the JSON errors ``json.loads`` gives), and restored to the same memory."""
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -125,6 +126,19 @@ def test_a_file_that_is_no_json_says_where_as_json_loads_does(tmp_path: Path,
             with pytest.raises(json.JSONDecodeError) as got:
                 read_snapshot(tmp_path / "broken.json")
             assert str(got.value) == str(expected.value)
+
+
+@pytest.mark.parametrize("text", [
+    '{"a": -Infinity, "b": [Infinity, NaN]}', "[-Infinity]", "1.5", "-2e-3", "1E+5",
+    '"\\ud83d\\ude00 \\u0000"',
+])
+def test_a_value_cut_anywhere_by_a_read_is_read_as_json_loads_reads_it(
+        text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The first read ends at each place of the text in turn.
+    for chunk in range(1, len(text) + 1):
+        monkeypatch.setattr(snapshot_source, "CHUNK", chunk)
+        stream = snapshot_source.JsonStream(io.BytesIO(text.encode()))
+        assert repr(stream.value()) == repr(json.loads(text)), chunk
 
 
 def test_a_file_laid_out_otherwise_is_read_whole_as_json_loads_reads_it(tmp_path: Path) -> None:

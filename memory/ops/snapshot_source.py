@@ -34,6 +34,9 @@ from typing import Any, BinaryIO
 CHUNK = 1 << 20
 _WHITESPACE = re.compile(r"[ \t\n\r]*")
 _DECODER = json.JSONDecoder()
+#: The longest run of text json.loads reads as one token besides strings and numbers: an
+#: error this close to the end of what is read may be a token cut off there.
+_LONGEST_TOKEN = len("-Infinity")
 
 
 class NotStreamable(Exception):
@@ -113,13 +116,13 @@ class JsonStream:
             except json.JSONDecodeError as exc:
                 # Cut off by the end of what is read so far, or wrong: read more (twice
                 # what is held, so a long value is decoded a bounded number of times).
-                incomplete = exc.pos >= len(self._buf) - 6 or exc.msg.startswith(
+                incomplete = exc.pos >= len(self._buf) - _LONGEST_TOKEN or exc.msg.startswith(
                     "Unterminated string")
                 if incomplete and self._fill(2 * (len(self._buf) - self._pos)):
                     continue
                 raise self.error(exc.msg, exc.pos) from None
-            if end >= len(self._buf) and self._fill():
-                continue  # a number may go on in the text not read yet
+            if end >= len(self._buf) - 2 and self._fill():
+                continue  # a number may go on in the text not read yet ("1." "1e+" "12")
             self._pos = end
             return value
 
