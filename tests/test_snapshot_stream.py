@@ -59,6 +59,36 @@ def test_a_smaller_chunk_reads_the_file_in_pieces_of_it(memory: Any, tmp_path: P
     assert reads[0] == 64 < size and len(reads) > 10
 
 
+def test_rows_restored_without_a_vector_are_embedded_a_page_at_a_time(
+        memory: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tiermem.memory.ops import snapshot as snapshot_ops
+    from tiermem.memory.store.sqlite.messages import SQLiteMessages
+    from tiermem.memory.store.sqlite.passages import SQLitePassages
+
+    memory.write_snapshot(tmp_path / "s.json", include_vectors=False)
+    monkeypatch.setattr(snapshot_ops, "_EMBED_PAGE", 2)
+    limits: list[int | None] = []
+    for cls in (SQLitePassages, SQLiteMessages):
+        texts = cls.texts
+
+        def paged(self: Any, *args: Any, _texts: Any = texts, **kwargs: Any) -> Any:
+            limits.append(kwargs.get("limit"))
+            return _texts(self, *args, **kwargs)
+
+        monkeypatch.setattr(cls, "texts", paged)
+    steps: list[tuple[str, int, int]] = []
+    with restore(tmp_path / "s.json", tmp_path / "home2",
+                 progress=lambda *step: steps.append(step)) as m:
+        check_restored(m)
+        vectors = m.store.execute("SELECT count(*) FROM passages WHERE embedding IS NOT NULL"
+                                  ).fetchone()[0]
+        assert vectors == len(m.archival) > 2
+    assert limits and set(limits) == {2}  # never every row at once
+    embedded = [done for step, done, _ in steps if step == "embedding"]
+    total = {total for step, _, total in steps if step == "embedding"}
+    assert embedded == sorted(embedded) and total == {embedded[-1]}
+
+
 def test_a_format_1_file_with_its_tables_in_another_order_restores(tmp_path: Path) -> None:
     # Its keys are sorted: "tables" is last, its members in another order than written now.
     source = DATA / "snapshot_v1.json"

@@ -363,21 +363,33 @@ def _wants_vector(table: str, values: dict[str, Any]) -> bool:
 
 def _embed_missing(store: StorageBackend, embedder: Embedder, recall_dense: bool,
                    progress: Progress | None) -> None:
-    """Embed every row that should have a vector and was restored without one."""
-    passages = store.passages.texts(without_vector=True)
-    messages = store.messages.texts(EMBEDDED_ROLES, without_vector=True) if recall_dense else []
-    total = len(passages) + len(messages)
-    done = _write_vectors(store, "passages", passages, embedder, 0, total, progress)
-    _write_vectors(store, "messages", messages, embedder, done, total, progress)
+    """Embed every row that should have a vector and was restored without one, a page at a
+    time (the rows restored have a vector of ``embedder`` or none)."""
+    total = store.passages.count_without_vector(embedder.id)
+    if recall_dense:
+        total += store.messages.count_without_vector(embedder.id, EMBEDDED_ROLES)
+    done = _write_vectors(store, "passages", lambda after: store.passages.texts(
+        after_id=after, limit=_EMBED_PAGE, without_vector=True), embedder, 0, total, progress)
+    if recall_dense:
+        _write_vectors(store, "messages", lambda after: store.messages.texts(
+            EMBEDDED_ROLES, after_id=after, limit=_EMBED_PAGE, without_vector=True),
+            embedder, done, total, progress)
 
 
-def _write_vectors(store: StorageBackend, table: str, rows: list[tuple[int, str]],
-                   embedder: Embedder, done: int, total: int, progress: Progress | None) -> int:
+#: Rows embedded at a time.
+_EMBED_PAGE = 256
+
+
+def _write_vectors(store: StorageBackend, table: str,
+                   page: Callable[[int], list[tuple[int, str]]], embedder: Embedder,
+                   done: int, total: int, progress: Progress | None) -> int:
+    """Embed the rows ``page(after id)`` gives, page by page; ``done`` counted on."""
     stored = store.passages if table == "passages" else store.messages
-    for start in range(0, len(rows), 256):
-        chunk = rows[start : start + 256]
+    after = 0
+    while chunk := page(after):
         matrix: np.ndarray = checked(embedder).embed_documents([text for _, text in chunk])
         stored.set_embeddings([i for i, _ in chunk], matrix, embedder.id)
+        after = chunk[-1][0]
         done += len(chunk)
         if progress is not None:
             progress("embedding", done, total)
