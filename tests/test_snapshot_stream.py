@@ -205,3 +205,16 @@ def test_a_file_restores_into_postgres_as_its_dict_does(tmp_path: Path,
         got = _snapshot_of(m)
     with restore(snap, tmp_path / "home") as m:
         assert got == _snapshot_of(m)
+
+
+def test_the_checks_keep_no_fact_text_while_they_read() -> None:
+    from types import SimpleNamespace
+
+    from tiermem.memory.ops.snapshot_checks import FactNorms
+
+    norms = FactNorms()
+    fact = SimpleNamespace(id=1, forgotten_at=None, text="User's vault phrase is quietmoth")
+    assert "quietmoth" in norms.of(0, fact)  # the key the row is written under
+    assert "quietmoth" not in repr(vars(norms))  # kept as a digest only
+    with pytest.raises(SnapshotError, match=r"states the same fact as tables.facts\[0\]"):
+        norms.of(1, SimpleNamespace(id=2, forgotten_at=None, text=fact.text))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 from array import array
 from typing import Any
 
@@ -93,19 +94,26 @@ class FactNorms:
     """
 
     def __init__(self) -> None:
-        self._holder: dict[str, int] = {}
+        # Keyed by a digest of each key, not the key: a key is a fact's text, normalised,
+        # and the checks keep no text of a snapshot that may be large.
+        self._holder: dict[bytes, int] = {}
 
     def of(self, i: int, fact: Any) -> str:
         """Fact ``i``'s key; SnapshotError when an earlier fact states the same."""
         if fact.forgotten_at is not None:
             return tombstone_norm(fact.id)
         keys = fact_norms(fact.text)
-        norm = next((key for key in keys if key not in self._holder), None)
-        if norm is None:
+        digests = [_digest(key) for key in keys]
+        free = next((n for n, d in enumerate(digests) if d not in self._holder), None)
+        if free is None:
             raise _fail(f"tables.facts[{i}].text",
-                        f"states the same fact as tables.facts[{self._holder[keys[0]]}]")
-        self._holder[norm] = i
-        return norm
+                        f"states the same fact as tables.facts[{self._holder[digests[0]]}]")
+        self._holder[digests[free]] = i
+        return keys[free]
+
+
+def _digest(key: str) -> bytes:
+    return hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
 class SnapshotChecks:
