@@ -12,26 +12,15 @@ from typing import Any
 
 import pytest
 from memory_helpers import make_memory
+from test_privacy_tool_errors import POLICY, POLICY_TEXT, SECRET
 
 from tiermem.cli import run
 from tiermem.memory import HashingEmbedder
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.judge import FunctionJudge
 from tiermem.memory.ops.forget_config import ForgetConfig
-from tiermem.memory.privacy import parse_policy
 from tiermem.tools.memory_tools import ToolContext, memory_toolbox
 
-POLICY_TEXT = r"""
-rules:
-  - rule_id: dose
-    category: medical
-    regex: '\b\d+\s?mg\b'
-retention: {enabled: false}
-recall: {mode: deterministic}
-"""
-# Shown only: retention is off, so what the rules match is stored, and withheld on reading.
-POLICY = parse_policy(POLICY_TEXT)
-SECRET = "User takes 20 mg of propranolol daily"
 WRONG = "User takes 40 mg of aspirin daily"
 SHOWN = "User lives in Lyon"
 

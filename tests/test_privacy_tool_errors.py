@@ -17,14 +17,15 @@ from tiermem.tools.memory_tools import ToolContext, memory_toolbox
 
 # Shown only: retention is off, so what the rules match is stored, and withheld on reading
 # (as with text stored before the policy was set).
-POLICY = parse_policy(r"""
+POLICY_TEXT = r"""
 rules:
   - rule_id: dose
     category: medical
     regex: '\b\d+\s?mg\b'
 retention: {enabled: false}
 recall: {mode: deterministic}
-""")
+"""
+POLICY = parse_policy(POLICY_TEXT)
 SECRET = "User takes 20 mg of propranolol daily"
 
 
