@@ -48,6 +48,9 @@ def cmd_restore(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     place = agent_place(args.agent, args.store)
     where = ({"store": place.dsn, "agent": place.name} if place.dsn is not None
              else {"path": place.home})
+    # What the home's database is before: a Ctrl-C that lands after the restored one took
+    # its place (as the restored memory opens) must not be said to have left the old one.
+    before = None if place.dsn is not None else _database_file(place.home)
     restored = False
     try:
         with place.in_use(note), HierarchicalMemory.restore(
@@ -57,11 +60,26 @@ def cmd_restore(args: argparse.Namespace, note: Callable[[str], None]) -> int:
                   f"core, {len(memory.archival)} passages, {len(memory.recall)} messages")
         note(policy_note(place.name, place.home))
     except KeyboardInterrupt as exc:
+        if not restored and place.dsn is None:
+            now = _database_file(place.home)
+            restored = now is not None and now != before
         note(_interrupted(place.name, source, restored, place.dsn is not None))
         raise InterruptReported from exc
     except SnapshotError as exc:
         return _refused(exc, source, note)
     return 0
+
+
+def _database_file(home: Path) -> tuple[int, int] | None:
+    """Which file the agent home's database is (device and inode), None for none: the
+    restore renames the one it built over it (memory/store/sqlite/restore.py)."""
+    from tiermem.memory.store.sqlite.files import DB_FILE
+
+    try:
+        found = (home / DB_FILE).stat()
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
 
 
 def _refused(exc: Exception, source: Path, note: Callable[[str], None]) -> int:

@@ -5,8 +5,10 @@ before anything is written."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
+import pytest
 from test_cli import tiermem
 
 
@@ -107,3 +109,79 @@ def test_a_snapshot_holds_no_policy_and_restore_says_which_one_the_agent_runs_un
     plain = tiermem(home, "chat", "--agent", "cyd", "--embedder", "hashing",
                     stdin=f"/snapshot {tmp_path / 'cyd.json'}\n")
     assert plain.returncode == 0 and "privacy policy" not in plain.stdout, plain.stderr
+
+
+def test_ctrl_c_after_the_restored_database_took_its_place_says_so(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C as the restored memory opens (rebuilding its indexes, the long part of a large
+    restore): the home already holds the restored memory, the old one is gone, and a restore
+    run again without --replace is refused. The note must not say the home is as it was."""
+    import argparse
+
+    from tiermem.agent.interrupts import InterruptReported
+    from tiermem.agent.restore_command import cmd_restore
+    from tiermem.memory.embed.embeddings import HashingEmbedder
+    from tiermem.memory.hierarchy import HierarchicalMemory
+
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path / "home"))
+    snapshot = tmp_path / "snap.json"
+    with HierarchicalMemory(tmp_path / "source", embedder=HashingEmbedder()) as source:
+        source.add_fact("the new memory's fact")
+        source.write_snapshot(snapshot)
+    for replace in (False, True):
+        if replace:  # an old memory there, to be replaced
+            with HierarchicalMemory(tmp_path / "home" / "agents" / "ada",
+                                    embedder=HashingEmbedder()) as old:
+                old.add_fact("the old memory's fact")
+        opened = HierarchicalMemory.__init__
+
+        def interrupted(*args: object, **kwargs: object) -> None:
+            raise KeyboardInterrupt  # the restored memory opening, after the rename
+
+        notes: list[str] = []
+        monkeypatch.setattr(HierarchicalMemory, "__init__", interrupted)
+        args = argparse.Namespace(snapshot=str(snapshot), agent="ada", store=None,
+                                  replace=replace)
+        with pytest.raises(InterruptReported):
+            cmd_restore(args, notes.append)
+        monkeypatch.setattr(HierarchicalMemory, "__init__", opened)
+        said = notes[-1]
+        assert "as it was" not in said and "never moved into place" not in said, said
+        assert said.startswith("restore stopped (Ctrl-C) after agent ada's memory was restored")
+        with HierarchicalMemory(tmp_path / "home" / "agents" / "ada",
+                                embedder=HashingEmbedder()) as restored:
+            assert [f.text for f in restored.core] == ["the new memory's fact"]
+        shutil.rmtree(tmp_path / "home" / "agents" / "ada")
+
+
+def test_ctrl_c_before_the_rename_says_the_home_is_as_it_was(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import argparse
+
+    import tiermem.memory.store.sqlite.restore as restore_file
+    from tiermem.agent.interrupts import InterruptReported
+    from tiermem.agent.restore_command import cmd_restore
+    from tiermem.memory.embed.embeddings import HashingEmbedder
+    from tiermem.memory.hierarchy import HierarchicalMemory
+
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path / "home"))
+    snapshot = tmp_path / "snap.json"
+    with HierarchicalMemory(tmp_path / "source", embedder=HashingEmbedder()) as source:
+        source.add_fact("the new memory's fact")
+        source.write_snapshot(snapshot)
+    with HierarchicalMemory(tmp_path / "home" / "agents" / "ada",
+                            embedder=HashingEmbedder()) as old:
+        old.add_fact("the old memory's fact")
+
+    def interrupted(built: Path, target: Path) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(restore_file, "place", interrupted)
+    notes: list[str] = []
+    args = argparse.Namespace(snapshot=str(snapshot), agent="ada", store=None, replace=True)
+    with pytest.raises(InterruptReported):
+        cmd_restore(args, notes.append)
+    assert "home is as it was" in notes[-1], notes
+    with HierarchicalMemory(tmp_path / "home" / "agents" / "ada",
+                            embedder=HashingEmbedder()) as kept:
+        assert [f.text for f in kept.core] == ["the old memory's fact"]
