@@ -145,7 +145,7 @@ def migrate(conn: sqlite3.Connection) -> None:
             events.apply(conn)
             conn.execute("COMMIT")
         except Exception:
-            conn.execute("ROLLBACK")
+            _roll_back(conn)
             raise
     for migration in MIGRATIONS:
         if migration.number <= version:
@@ -156,8 +156,17 @@ def migrate(conn: sqlite3.Connection) -> None:
             conn.execute(f"PRAGMA user_version = {int(migration.number)}")
             conn.execute("COMMIT")
         except Exception:
-            conn.execute("ROLLBACK")
+            _roll_back(conn)
             raise
+
+
+def _roll_back(conn: sqlite3.Connection) -> None:
+    """End a failed migration's transaction, if SQLite has not: on some errors (a full
+    disk, SQLITE_FULL; an I/O error) it rolls the transaction back itself, and a ROLLBACK
+    then raises "cannot rollback - no transaction is active", which would be reported in
+    place of what went wrong."""
+    if conn.in_transaction:
+        conn.execute("ROLLBACK")
 
 
 def _split_sql(script: str) -> list[str]:
