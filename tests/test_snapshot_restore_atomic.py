@@ -21,7 +21,7 @@ from snapshot_helpers import (
 import tiermem.memory as memory
 import tiermem.memory.store.sqlite.restore  # noqa: F401
 from tiermem.memory.embed.embeddings import HashingEmbedder
-from tiermem.memory.errors import SnapshotError
+from tiermem.memory.errors import SnapshotError, StoreError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.sqlite.restore import RESTORE_PREFIX
 
@@ -114,3 +114,30 @@ def test_stale_restore_files_are_removed_on_open(tmp_path: Path) -> None:
     assert len(leftovers(home)) == 4
     with make_memory(home):
         assert leftovers(home) == []
+
+
+def test_a_restore_whose_new_database_cannot_be_set_up_leaves_no_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk as the new database's schema is written (inside SQLiteStore's opening,
+    before the restore holds the store): its files are removed, not left to fill the disk."""
+    import sqlite3
+
+    import tiermem.memory.store.sqlite.store as sqlite_store
+
+    home = tmp_path / "home"
+    before = _old_home(home)
+    snap = small_snapshot()
+    migrate = sqlite_store.migrate
+
+    def disk_full(conn: sqlite3.Connection) -> None:
+        migrate(conn)
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(sqlite_store, "migrate", disk_full)
+    with pytest.raises(StoreError, match="disk is full"):
+        restore(snap, home, replace=True)
+    monkeypatch.undo()
+    assert leftovers(home) == []
+    with make_memory(home) as m:
+        assert m.snapshot() == before

@@ -52,7 +52,14 @@ def database_aside(home: Path, replace: bool) -> Iterator[SQLiteStore]:
     already holds a memory is refused before anything is written.
     """
     name = f"{RESTORE_PREFIX}{os.getpid()}-{secrets.token_hex(4)}"
-    store = SQLiteStore(home, db_file=name)
+    try:
+        store = SQLiteStore(home, db_file=name)
+    except BaseException:
+        # Created and set up in the home before it failed (a full disk, Ctrl-C): its files
+        # are this restore's alone (the name is), so they go without the lock it released.
+        for leftover in home.glob(f"{name}*"):
+            leftover.unlink(missing_ok=True)
+        raise
     try:
         discard_restore_leftovers(home, keep=name)
         if (home / DB_FILE).exists():
