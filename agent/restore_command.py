@@ -67,6 +67,19 @@ def cmd_restore(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         raise InterruptReported from exc
     except SnapshotError as exc:
         return _refused(exc, source, note)
+    except OSError as exc:
+        # A file step of the restore failed (the rename, a sync, removing the old indexes:
+        # a full disk, a failing device, permissions): said, not a traceback.
+        placed = place.dsn is None and _database_file(place.home) not in (None, before)
+        reason = exc.strerror or str(exc)
+        if exc.filename:
+            reason += f" ({exc.filename})"
+        kept = (f"agent {place.name}'s home holds the restored memory, but what followed "
+                f"failed: check it with `tiermem diagnostics --agent {place.name}`" if placed
+                else f"agent {place.name}'s memory is as it was; once the cause is fixed, run "
+                     f"the same `tiermem restore` again")
+        note(f"cannot restore agent {place.name} from {source}: {reason}; {kept}")
+        return 1
     return 0
 
 

@@ -185,3 +185,40 @@ def test_ctrl_c_before_the_rename_says_the_home_is_as_it_was(
     with HierarchicalMemory(tmp_path / "home" / "agents" / "ada",
                             embedder=HashingEmbedder()) as kept:
         assert [f.text for f in kept.core] == ["the old memory's fact"]
+
+
+def test_a_file_step_that_fails_is_said_not_a_traceback(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rename that installs the restored database failing (a failing device, a full
+    disk): exit 1, one line saying why and that the old memory is as it was."""
+    import argparse
+    import errno
+
+    import tiermem.memory.store.sqlite.restore as restore_file
+    from tiermem.agent.restore_command import cmd_restore
+    from tiermem.memory.embed.embeddings import HashingEmbedder
+    from tiermem.memory.hierarchy import HierarchicalMemory
+
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path / "home"))
+    snapshot = tmp_path / "snap.json"
+    with HierarchicalMemory(tmp_path / "source", embedder=HashingEmbedder()) as source:
+        source.add_fact("the new memory's fact")
+        source.write_snapshot(snapshot)
+    with HierarchicalMemory(tmp_path / "home" / "agents" / "ada",
+                            embedder=HashingEmbedder()) as old:
+        old.add_fact("the old memory's fact")
+
+    def failing(built: Path, target: Path) -> None:
+        raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr(restore_file, "place", failing)
+    notes: list[str] = []
+    args = argparse.Namespace(snapshot=str(snapshot), agent="ada", store=None, replace=True)
+    assert cmd_restore(args, notes.append) == 1
+    assert notes == [f"cannot restore agent ada from {snapshot}: Input/output error; agent "
+                     f"ada's memory is as it was; once the cause is fixed, run the same "
+                     f"`tiermem restore` again"]
+    monkeypatch.undo()
+    with HierarchicalMemory(tmp_path / "home" / "agents" / "ada",
+                            embedder=HashingEmbedder()) as kept:
+        assert [f.text for f in kept.core] == ["the old memory's fact"]
