@@ -13,11 +13,21 @@ mouse report (ESC[0m, a colour reset copied from a terminal) is dropped: the
 prompt asks the terminal for no mouse reports, so none is one, and
 prompt-toolkit's own handler fails on such a sequence, prints a traceback and
 takes the next line typed for its "Press ENTER to continue".
+
+A Ctrl-C pressed as the prompt starts, before it takes the terminal (a second press right
+after the first, which printed the hint), is held until prompt-toolkit handles Ctrl-C
+itself, and then ends the prompt as a press at it does. Raised where it landed, it cut
+asyncio's event loop or prompt-toolkit's coroutine in half (a traceback of the broken
+loop, a warning of a coroutine never awaited), or reached asyncio's own handler, which
+cancelled the prompt so that the press did not count.
 """
 
 from __future__ import annotations
 
 import asyncio
+import signal
+import threading
+from types import FrameType
 from typing import Any
 
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
@@ -32,14 +42,50 @@ def read_line(session: Any) -> str:
     A SIGTERM or SIGHUP (agent/interrupts.py) ends the prompt as Ctrl-C does, from
     inside, so prompt-toolkit gives the terminal back (cooked mode, bracketed paste
     off) before ``Terminated`` is raised here; raised wherever the prompt happened
-    to be, it could unwind past that."""
+    to be, it could unwind past that. A Ctrl-C before the prompt handles it is held
+    (module docstring) and raised as ``KeyboardInterrupt`` once it is safe to."""
+    held = _HeldPress()
     try:
-        with signals_to(lambda ended: _end_prompt(session, ended)):
-            return str(session.prompt("you> ", key_bindings=PROMPT_KEYS))
+        with held, signals_to(lambda ended: _end_prompt(session, ended)):
+            line = str(session.prompt("you> ", key_bindings=PROMPT_KEYS,
+                                      pre_run=lambda: held.deliver(session)))
     except asyncio.CancelledError:
         # A Ctrl-C in the instant before the prompt takes the terminal reaches asyncio's
         # own handler, which cancels the prompt instead.
         raise KeyboardInterrupt from None
+    if held.pressed:
+        # Pressed after the prompt gave the terminal back: outside a turn, as at the prompt.
+        raise KeyboardInterrupt
+    return line
+
+
+class _HeldPress:
+    """For the length of the block, Ctrl-C (while Python's default handling is in place, in
+    the main thread) only sets ``pressed``; prompt-toolkit puts its own handler in place
+    while the prompt runs, and this one back after it."""
+
+    def __init__(self) -> None:
+        self.pressed = False
+        self.previous: Any = None
+
+    def __enter__(self) -> _HeldPress:
+        if (threading.current_thread() is threading.main_thread()
+                and signal.getsignal(signal.SIGINT) is signal.default_int_handler):
+            self.previous = signal.signal(signal.SIGINT, self._press)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+
+    def _press(self, signum: int, frame: FrameType | None) -> None:
+        self.pressed = True
+
+    def deliver(self, session: Any) -> None:
+        """Once the prompt has started: end it as a Ctrl-C at it does, if one was pressed."""
+        if self.pressed:
+            self.pressed = False
+            session.app.exit(exception=KeyboardInterrupt, style="class:aborting")
 
 
 def _end_prompt(session: Any, ended: BaseException) -> bool:

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import io
+import signal
+import sys
+import warnings
 from collections.abc import Iterator
 from typing import Any
 
@@ -67,3 +72,32 @@ def test_an_escape_sequence_typed_that_reads_as_a_mouse_report_is_dropped(
     # asks for none, and prompt-toolkit's handler failed on it, then took the next line.
     sent, _, errors = typed(memory, b"x\x1b[0my\rnext\r")
     assert sent == ["xy", "next"] and errors == ""
+
+
+def test_ctrl_c_as_the_prompt_starts_counts_as_a_press_and_breaks_nothing(
+        memory: HierarchicalMemory, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Ctrl-C twice in quick succession: each lands as a prompt's event loop starts, before
+    # prompt-toolkit handles Ctrl-C itself (in a terminal, between the hint the first press
+    # prints and the prompt drawn after it).
+    real_run = asyncio.run
+    presses = iter([True, True])
+
+    def run(main: Any, **kwargs: Any) -> Any:
+        if next(presses, False):
+            signal.raise_signal(signal.SIGINT)
+        return real_run(main, **kwargs)
+
+    monkeypatch.setattr(asyncio, "run", run)
+    unraisable: list[Any] = []
+    monkeypatch.setattr(sys, "unraisablehook", unraisable.append)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        sent, text, errors = typed(memory, b"never read\r")
+        gc.collect()
+    # The first press gives the hint, the second leaves: no line is read after them.
+    assert text.count("press Ctrl-C again") == 1 and text.rstrip().endswith("bye")
+    assert sent == [] and errors == ""
+    # Neither cut asyncio or prompt-toolkit in half: no coroutine left never awaited, no
+    # half-made event loop failing as it is collected.
+    assert [str(w.message) for w in caught if issubclass(w.category, RuntimeWarning)] == []
+    assert unraisable == []
