@@ -7,7 +7,7 @@ a file's lines into the database and deletes it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncGenerator, Callable, Iterable
 from pathlib import Path
 from typing import TextIO
 
@@ -36,6 +36,16 @@ class StoredHistory(History):
 
     def load_history_strings(self) -> Iterable[str]:
         return list(reversed(self.stored.lines()))  # prompt-toolkit wants the newest first
+
+    async def load(self) -> AsyncGenerator[str, None]:
+        """The lines as the database holds them now, read again for every prompt:
+        ``/history clear``, a ``/forget`` line and an erasure take lines out of it, and
+        the up arrow must not bring them back from what an earlier prompt read. Once the
+        database refused a line, what was read stays, with the lines it could not keep."""
+        if not self.failed:
+            self._loaded = False
+        async for line in super().load():
+            yield line
 
     def store_string(self, string: str) -> None:
         try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 from collections.abc import Iterator
 from pathlib import Path
@@ -118,6 +119,25 @@ def test_history_clear_command(memory: HierarchicalMemory) -> None:
     assert "erased 2 line(s) of prompt history" in text
     assert "usage: /history clear" in errors.getvalue()  # the terminal shows both streams
     assert memory.prompt_history.lines() == ["/history"]
+
+
+def test_the_up_arrow_brings_back_no_line_cleared_or_forgotten_in_the_session(
+        memory: HierarchicalMemory) -> None:
+    # Every prompt's buffer reads the history anew (History.load), in the session that
+    # typed the lines too: what /history clear or a /forget took out of the database
+    # must not come back from what an earlier prompt read.
+    async def lines(history: StoredHistory) -> list[str]:
+        return [line async for line in history.load()]
+
+    history = StoredHistory(memory.prompt_history)
+    for line in ("my PIN is 4321", "/recall PIN", "/history clear"):
+        history.append_string(line)  # as each prompt keeps the line sent
+    assert asyncio.run(lines(history)) == ["/history clear", "/recall PIN", "my PIN is 4321"]
+    memory.prompt_history.clear()
+    assert asyncio.run(lines(history)) == []
+    history.append_string("/forget my PIN is 4321")
+    memory.prompt_history.forget(["/forget my PIN is 4321"])
+    assert asyncio.run(lines(history)) == []
 
 
 def test_long_pastes_are_not_kept_and_the_history_stays_bounded(
