@@ -18,6 +18,7 @@ from typing import Any
 def cmd_chat(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.agent.chat_history import adopt_history_file, chat_history
     from tiermem.agent.forget_command import forget_config
+    from tiermem.agent.interrupts import InterruptReported
     from tiermem.agent.judge import ModelJudge
     from tiermem.agent.line_input import decoded_lines
     from tiermem.agent.loop import Agent
@@ -46,19 +47,36 @@ def cmd_chat(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     # Piped output is read by programs: lines are not broken at 80 columns.
     console = TerminalConsole(soft_wrap=not sys.stdout.isatty())
     # --core-limit holds for this session; `tiermem config` is how a setting is stored.
-    with place.in_use(note), place.open_memory(
-            core_limit=args.core_limit, embedder=session_embedder(place, args.embedder, True),
-            store_settings=False, privacy=privacy, judge=judge,
-            forget=forget_config(place.home, args.policy)) as memory:
-        _note_session_settings(memory, args.agent, args.store, note)
-        repl = ChatRepl(Agent(memory, llm), console=console, agent_name=args.agent,
-                        json_lines=args.json, home=place.home, store=args.store)
-        if args.json or not sys.stdin.isatty():
-            adopt_history_file(place.files_home, memory.prompt_history, note)
-            return repl.run_piped(decoded_lines(sys.stdin.buffer, sys.stderr))
-        return repl.run_interactive(history=chat_history(
-            place.files_home, memory.prompt_history, not args.no_history, sys.stderr))
+    ended = False  # the session is over: what is left is closing the memory
+    try:
+        with place.in_use(note), place.open_memory(
+                core_limit=args.core_limit,
+                embedder=session_embedder(place, args.embedder, True),
+                store_settings=False, privacy=privacy, judge=judge,
+                forget=forget_config(place.home, args.policy)) as memory:
+            _note_session_settings(memory, args.agent, args.store, note)
+            repl = ChatRepl(Agent(memory, llm), console=console, agent_name=args.agent,
+                            json_lines=args.json, home=place.home, store=args.store)
+            if args.json or not sys.stdin.isatty():
+                adopt_history_file(place.files_home, memory.prompt_history, note)
+                code = repl.run_piped(decoded_lines(sys.stdin.buffer, sys.stderr))
+            else:
+                code = repl.run_interactive(history=chat_history(
+                    place.files_home, memory.prompt_history, not args.no_history, sys.stderr))
+            ended = True
+    except KeyboardInterrupt as exc:
+        if not ended or isinstance(exc, InterruptReported):
+            raise
+        # Pressed once more after "bye" (or the piped input's end): not "before it read any
+        # input", the line a Ctrl-C before the session gets.
+        note(CLOSING_STOPPED)
+        raise InterruptReported from exc
+    return code
 
+
+#: Ctrl-C while the memory closes after the session ended.
+CLOSING_STOPPED = ("chat stopped (Ctrl-C) as it closed the memory, after the session ended; "
+                   "every turn and command it finished was saved")
 
 def _note_session_settings(memory: Any, agent: str, store: str | None,
                            note: Callable[[str], None]) -> None:

@@ -229,6 +229,22 @@ def test_piped_chat_stopped_while_waiting_for_input_says_what_was_handled(
     assert "Traceback" not in done.err
 
 
+def test_chat_stopped_as_it_closes_the_memory_says_so_not_that_it_read_nothing(
+        ada: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    # Ctrl-C pressed again after "bye" (or the input's end) lands as the memory closes.
+    _ctrl_c_once(monkeypatch, HierarchicalMemory, "close")
+    _pipe_in(monkeypatch, "hello there\n")
+    assert main(["chat", "--agent", "ada", "--embedder", "hashing", "--offline"]) == 130
+    err = capsys.readouterr().err
+    assert err.endswith(
+        "tiermem: chat stopped (Ctrl-C) as it closed the memory, after the session ended; "
+        "every turn and command it finished was saved\n"), err
+    assert "before it read any input" not in err
+    with HierarchicalMemory(ada, embedder=HashingEmbedder(), read_only=True) as memory:
+        said = [r["content"] for r in memory.recall.iter_rows() if r["role"] == "user"]
+    assert "hello there" in said
+
+
 def test_diagnostics_and_config_stopped_say_nothing_was_changed(
         ada: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     from tiermem.agent import settings
