@@ -166,7 +166,9 @@ class Agent:
         # memory may keep it: a sentence the privacy policy drops gives no fact, as in
         # process_interaction. A model reads it as typed (README "Privacy").
         privacy = self.memory.privacy
-        read_text = privacy.mask(text).kept if privacy is not None and getattr(
+        # It gets each dropped sentence as ``[withheld: CATEGORY]`` (``?`` after a question's),
+        # to say why nothing was stored or searched; the sentence's words never reach it.
+        read_text = privacy.mask(text, mark_questions=True).text if privacy is not None and getattr(
             self.llm, "shown_text", None) else text
         malformed_streak = 0
         ended_by = ""

@@ -21,7 +21,10 @@ calls, so every turn goes through the real tool dispatch:
   about me?", "Tell me everything you remember") lists core's facts, with no
   search;
 - a request for a reminder ("Remind me to ..."): it says that it can set none
-  and that the message stays in recall, where a later question finds it;
+  and that the message stays in recall, where a later question finds it; one to be
+  called back ("Call me back tomorrow at 9.") that it can make no call, likewise;
+- a sentence the privacy policy drops comes as ``[withheld: CATEGORY]`` (``?`` after a
+  question's): it gives no fact and no search, and the reply names the category;
 
 It has no language model, so it never paraphrases or reasons: it quotes.
 
@@ -43,6 +46,7 @@ from tiermem.agent.config import DEFAULT_MAX_TOKENS
 from tiermem.agent.llm import Completion, ToolCall, unique_id_prefix
 from tiermem.agent.offline_answers import LONG_TEXT_CHARS, answer, asks_in_general, core_facts
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
+from tiermem.memory.text.person import asks_a_call
 from tiermem.memory.text.retractions import retracted, still_held
 from tiermem.memory.text.sentences import chunk_text, split_sentences
 from tiermem.memory.text.tokenizer import DEFAULT_ENCODING
@@ -74,6 +78,16 @@ REMINDER_NOTE = ("(offline) I can't set reminders: offline, I have no clock and 
                  "notifications. Your message is kept in recall, so asking about it later "
                  "(\"What did I ask you to remind me about?\") finds it.")
 
+#: A request to be called ("Call me back tomorrow at 9."): no fact, and no call the policy
+#: can make; ``asks_a_call`` tells it from "Call me Sammy" or "Call me at 555-0101".
+_CALL_BACK = re.compile(
+    r"^\W*(?:(?:please|pls|just|and|then|so),?\s+)*call\s+(?:me|us)\b"
+    r"(?:\s+(?:back|again|up)\b|\W*$|\s+(?:at|on|in|by|around|after|before|when|once|as"
+    r"|asap|soon|later|today|tonight|tomorrow|tmrw|next|this|whenever|until|till)\b)",
+    re.IGNORECASE)
+CALL_NOTE = ("(offline) I can't make calls or set reminders: offline, I have no clock and "
+             "no phone. Your message is kept in recall, so asking about it later finds it.")
+
 
 #: The most of a message's questions searched for; a paste may hold many.
 MAX_QUERY_CHARS = 500
@@ -90,6 +104,25 @@ def _question_text(text: str) -> str:
             break
         kept.insert(0, question[:MAX_QUERY_CHARS])
     return " ".join(kept)
+
+
+#: A sentence the privacy policy dropped, as the agent loop passes it (``?`` after a
+#: question's): ``[withheld: CATEGORY]`` (memory/privacy/retention.py).
+_WITHHELD_SENTENCE = re.compile(r"\[withheld: ([\w .&/-]{1,60})\](\?)?")
+
+
+def _without_withheld(text: str) -> tuple[str, tuple[list[str], list[str]]]:
+    """``text`` as memory keeps it (each withheld sentence out, as ``Masked.kept`` has it),
+    and the categories withheld: of statements, of questions."""
+    stated: list[str] = []
+    asked: list[str] = []
+    for match in _WITHHELD_SENTENCE.finditer(text):
+        (asked if match[2] else stated).append(match[1])
+    return _WITHHELD_SENTENCE.sub("\n", text), (stated, asked)
+
+
+def _listed(categories: list[str]) -> str:
+    return ", ".join(dict.fromkeys(categories))
 
 
 def _tool_names(messages: list[dict[str, Any]]) -> dict[str, str]:
@@ -129,7 +162,7 @@ class OfflinePolicy:
 
     def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Completion:
         start = max(i for i, m in enumerate(messages) if m["role"] == "user")
-        user_text = messages[start].get("content") or ""
+        user_text, withheld = _without_withheld(messages[start].get("content") or "")
         results = [m for m in messages[start + 1 :] if m["role"] == "tool"]
         calls = (self._first_step(user_text, core_facts(messages)) if not results
                  else self._more_recall(user_text, results))
@@ -138,7 +171,7 @@ class OfflinePolicy:
         return Completion(
             content=None,
             tool_calls=[self._call("send_message", message=self._reply(messages, user_text,
-                                                                       results))],
+                                                                       results, withheld))],
             model="offline",
         )
 
@@ -249,7 +282,8 @@ class OfflinePolicy:
                            page=int(page[1]) + 1, request_heartbeat=True)]
 
     def _reply(self, messages: list[dict[str, Any]], user_text: str,
-               results: list[dict[str, Any]]) -> str:
+               results: list[dict[str, Any]],
+               withheld: tuple[list[str], list[str]] = ([], [])) -> str:
         stored, found, errors = [], [], []
         names = _tool_names(messages)
         for message in results:
@@ -279,6 +313,15 @@ class OfflinePolicy:
             parts.append("Could not store everything: " + " ".join(errors))
         if any(_REMINDER.match(s) for s in split_sentences(user_text)):
             parts.append(REMINDER_NOTE)
+        elif any(_CALL_BACK.match(s) and asks_a_call(s) for s in split_sentences(user_text)):
+            parts.append(CALL_NOTE)
+        stated, asked = withheld
+        if stated:
+            parts.append(f"(offline) The privacy policy kept the {_listed(stated)} part of your "
+                         "message out of memory.")
+        if asked:
+            parts.append(f"(offline) The privacy policy withholds your {_listed(asked)} question, "
+                         "so I did not search memory for it.")
         if not parts and any(read_statement(s).change == "retraction"
                              for s in split_sentences(user_text)):
             parts.append("(offline) Nothing in core memory matched that, so nothing changed.")

@@ -122,11 +122,12 @@ class PrivacyGuard:
             raise RetentionDroppedError(what, decision.category or DEFAULT_CATEGORY,
                                         decision.rule_id, decision.by)
 
-    def mask(self, text: str) -> Masked:
-        """``text`` as recall may keep it: dropped sentences withheld."""
+    def mask(self, text: str, mark_questions: bool = False) -> Masked:
+        """``text`` as recall may keep it: dropped sentences withheld (``retention.mask``)."""
         if not self.config.retention.enabled or not text:
             return Masked(text, text)
-        return mask(text, lambda sentences: self._retain_many([(s, {}) for s in sentences]))
+        return mask(text, lambda sentences: self._retain_many([(s, {}) for s in sentences]),
+                    mark_questions)
 
     def screen_messages(self, messages: Sequence[NewMessage]) -> list[NewMessage]:
         """Messages as recall may keep them: content and tool-call arguments masked."""

@@ -29,6 +29,7 @@ from tiermem.memory.judge import Judge
 from tiermem.memory.privacy.config import DEFAULT_CATEGORY
 from tiermem.memory.privacy.judging import RETENTION_VERDICTS, JudgedItem, ask, retention_prompt
 from tiermem.memory.privacy.rules import RuleSet
+from tiermem.memory.text.extract import is_question
 from tiermem.memory.text.sentences import split_sentences
 
 #: A span already withheld; never judged again, so masking twice changes nothing.
@@ -131,8 +132,11 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def mask(text: str, decide: Callable[[list[str]], list[Decision]]) -> Masked:
-    """``text`` with each sentence ``decide`` drops replaced by ``[withheld: CATEGORY]``."""
+def mask(text: str, decide: Callable[[list[str]], list[Decision]],
+         mark_questions: bool = False) -> Masked:
+    """``text`` with each sentence ``decide`` drops replaced by ``[withheld: CATEGORY]``;
+    with ``mark_questions``, a dropped question's as ``[withheld: CATEGORY]?`` (for the
+    offline policy, which says that it withheld a question rather than a statement)."""
     spans = sentence_spans(text)
     if not spans:
         return Masked(text, PLACEHOLDER.sub("\n", text))
@@ -147,7 +151,8 @@ def mask(text: str, decide: Callable[[list[str]], list[Decision]]) -> Masked:
             kept.append(text[start:end])
         else:
             category = decision.category or DEFAULT_CATEGORY
-            out.append(f"[withheld: {category}]")
+            asked = mark_questions and is_question(text[start:end])
+            out.append(f"[withheld: {category}]" + ("?" if asked else ""))
             kept.append("\n")
             withheld.append(category)
         cursor = end

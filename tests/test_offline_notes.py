@@ -1,0 +1,56 @@
+"""The offline policy says why a message stored nothing: the privacy policy dropped it, or
+it asked for a call the policy cannot make."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tiermem.agent.loop import Agent
+from tiermem.agent.offline import CALL_NOTE, OfflinePolicy
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.privacy import parse_policy
+
+POLICY = parse_policy("""
+rules:
+  - rule_id: diagnosis
+    category: medical
+    content_substrings: [diagnosed, diabetes]
+retention: {mode: deterministic}
+""")
+
+
+@pytest.fixture
+def memory() -> Iterator[HierarchicalMemory]:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as m:
+        yield m
+
+
+@pytest.fixture
+def private() -> Iterator[HierarchicalMemory]:
+    with HierarchicalMemory(None, embedder=HashingEmbedder(), privacy=POLICY) as m:
+        yield m
+
+
+def test_a_dropped_statement_is_said_to_be_kept_out_of_memory(private: HierarchicalMemory
+                                                               ) -> None:
+    reply = Agent(private, OfflinePolicy()).step("I was diagnosed with diabetes.").reply or ""
+    assert reply == ("(offline) The privacy policy kept the medical part of your message out "
+                     "of memory.")
+    assert "diabetes" not in reply and list(private.core) == []
+
+
+def test_a_withheld_question_is_said_to_be_withheld_and_not_searched(
+        private: HierarchicalMemory) -> None:
+    result = Agent(private, OfflinePolicy()).step("Am I diagnosed with diabetes?")
+    assert result.reply == ("(offline) The privacy policy withholds your medical question, "
+                            "so I did not search memory for it.")
+    assert [c.name for c in result.tool_calls] == ["send_message"]
+
+
+def test_a_call_back_request_gets_the_call_note_and_stores_nothing(memory: HierarchicalMemory
+                                                                   ) -> None:
+    reply = Agent(memory, OfflinePolicy()).step("Call me back tomorrow at 9.").reply
+    assert reply == CALL_NOTE
+    assert list(memory.core) == []
