@@ -58,6 +58,18 @@ class StoredHistory(History):
             self.failed = True
 
 
+class SessionHistory(InMemoryHistory):
+    """The history of ``chat --no-history``: this session's lines, in memory only.
+    ``/history clear`` empties it, as it empties the database's (``clear``)."""
+
+    def clear(self) -> int:
+        """Take every line out, so the up arrow brings none back; returns how many."""
+        count = len(self._storage)
+        self._storage.clear()
+        self._loaded_strings = []  # what each prompt's buffer reads (History.load)
+        return count
+
+
 def move_history_file(home: Path, stored: PromptHistory) -> int | None:
     """Move the lines of an old plain-text history file into ``stored`` and delete the
     file; returns how many lines it held, or None when there was no such file."""
@@ -94,7 +106,8 @@ def chat_history(home: Path | None, stored: PromptHistory, keep: bool, warn: Tex
         if old is not None and old.is_file():
             warn.write(f"tiermem: {old} is a plain-text prompt history from an older version; "
                        "tiermem no longer reads it, so delete it\n")
-        return InMemoryHistory()
+        return SessionHistory()
+
     def say(text: str) -> None:
         warn.write(f"tiermem: {text}\n")
 

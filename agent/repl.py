@@ -214,6 +214,8 @@ class ChatRepl:
 
         if session is None:
             session = PromptSession(history=history)
+        # /history clear empties a history kept for the session only (--no-history) too.
+        self.commands.session_history = getattr(session, "history", None)
         with terminate_on_signals():
             return self._prompt(session)
 

@@ -19,6 +19,7 @@ from rich.markup import escape
 
 from tiermem.agent.chat_help import HELP as HELP  # re-exported: the README's checks read it
 from tiermem.agent.chat_help import core_view, help_text
+from tiermem.agent.chat_history import SessionHistory
 from tiermem.agent.closed_streams import is_output_failure
 from tiermem.agent.judge import judge_failure
 from tiermem.agent.loop import Agent
@@ -94,6 +95,9 @@ class SlashCommands:
         #: Where the agent's policy.yaml is read from (with --store too), for /policy.
         self.home = home
         self.store = store  # the --store given, for the commands /diagnostics names
+        #: The interactive prompt's history (``ChatRepl.run_interactive``): with
+        #: --no-history it holds this session's lines, which /history clear empties too.
+        self.session_history: object = None
 
     @property
     def console(self) -> Console:
@@ -159,6 +163,8 @@ class SlashCommands:
                     self.chat.usage("usage: /history clear")
                     return True
                 erased = memory.prompt_history.clear()
+                if isinstance(self.session_history, SessionHistory):
+                    erased += self.session_history.clear()
                 self.console.print(f"erased {erased} line(s) of prompt history")
             else:
                 self.chat.usage(f"unknown command {name}; /help lists them")

@@ -121,6 +121,23 @@ def test_history_clear_command(memory: HierarchicalMemory) -> None:
     assert memory.prompt_history.lines() == ["/history"]
 
 
+def test_history_clear_empties_a_history_kept_for_the_session_only(
+        home: Path, memory: HierarchicalMemory) -> None:
+    # --no-history: the session's lines are in memory, not the database, and the up arrow
+    # brought them back after a /history clear that said it erased none.
+    history = chat_history(home, memory.prompt_history, False, io.StringIO())
+    text = run_chat(memory, history, f"my PIN is 4321\r/history clear\r{UP}\r\x04")
+    assert "erased 2 line(s) of prompt history" in text
+    said = [r["content"] for r in memory.recall.iter_rows() if r["role"] == "user"]
+    assert said == ["my PIN is 4321"]  # the up arrow brought nothing back to send again
+
+    async def lines() -> list[str]:
+        return [line async for line in history.load()]
+
+    assert asyncio.run(lines()) == []
+    assert memory.prompt_history.lines() == []
+
+
 def test_the_up_arrow_brings_back_no_line_cleared_or_forgotten_in_the_session(
         memory: HierarchicalMemory) -> None:
     # Every prompt's buffer reads the history anew (History.load), in the session that
