@@ -108,7 +108,8 @@ def write_atomic(path: Path, text: str, private: bool = False) -> None:
 def write_atomic_pieces(path: Path, pieces: Iterable[str], private: bool = False) -> None:
     """``write_atomic`` of the text ``pieces`` make, joined, written as they come: a
     snapshot of any size is never held whole. Whatever stops the pieces (an error, Ctrl-C)
-    leaves ``path`` as it was and no temporary file."""
+    leaves ``path`` as it was and no temporary file. Once the new file is in place, a
+    failure to sync its directory is a warning on standard error, not an error."""
     check_writable(path)
     if path.exists() and not stat.S_ISREG(path.stat().st_mode):
         try:
@@ -135,13 +136,22 @@ def write_atomic_pieces(path: Path, pieces: Iterable[str], private: bool = False
         if mode is not None:
             os.chmod(tmp, mode)
         os.replace(tmp, path)
-        fsync_path(path.parent)
     except BaseException as exc:
         with contextlib.suppress(OSError):
             tmp.unlink()
         if isinstance(exc, OSError):
             raise OutputPathError(path, exc.strerror or str(exc)) from None
         raise
+    try:
+        fsync_path(path.parent)
+    except OSError as exc:
+        # The new file is in place and whole, and reads back as such: failing here would
+        # tell a user (and a script, by the exit status) that it was not written, and send
+        # them to write it again into the same directory, failing the same way. What is not
+        # sure is its directory entry on disk, which is what a warning says.
+        sys.stderr.write(f"tiermem: warning: {path} is written, but its directory could not "
+                         f"be synced ({exc.strerror or exc}), so a power loss soon could "
+                         f"leave the old file or none in its place\n")
 
 
 #: Bytes gathered before each write to a file: a snapshot comes in one piece a row.

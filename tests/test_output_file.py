@@ -27,6 +27,28 @@ def test_a_failed_write_leaves_the_old_file_and_no_temporary_file(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report.json"]
 
 
+def test_a_directory_that_cannot_be_synced_leaves_the_file_written_with_a_warning(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The rename is done: "cannot write" would be false, and send the user to write again.
+    target = tmp_path / "report.json"
+    target.write_text("old report")
+    sync = os.fsync
+
+    def refuse_directory(fd: int) -> None:
+        if stat.S_ISDIR(os.fstat(fd).st_mode):
+            raise OSError(5, "Input/output error")
+        sync(fd)
+
+    monkeypatch.setattr(os, "fsync", refuse_directory)
+    write_atomic(target, "new report")
+    assert target.read_text() == "new report"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.json"]
+    err = capsys.readouterr().err
+    assert f"{target} is written" in err and "Input/output error" in err
+    assert "power loss" in err and "cannot write" not in err
+
+
 def test_a_written_file_keeps_an_existing_mode_or_follows_the_umask(tmp_path: Path) -> None:
     kept = tmp_path / "kept.txt"
     kept.write_text("x")
