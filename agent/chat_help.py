@@ -1,4 +1,5 @@
-"""What the chat prints for people at its own width: /help, the banner's lines, /core.
+"""What the chat prints for people at its own width: /help, the banner's lines, /core,
+and the indented lines of tool calls and /recall and /archival hits.
 
 A terminal of 80 columns shows every line whole: a line too long for the
 width is wrapped between words with a hanging indent, never back to column 0,
@@ -82,6 +83,15 @@ def hanging(console: Console, text: Text, indent: int = 2) -> Text:
         line.rstrip()
         out.append_text(line)
     return out
+
+
+def indented_line(console: Console, markup: str, indent: int = 4) -> Text:
+    """A line of the chat (``markup``, as ``console.print`` takes it) that starts indented,
+    such as a tool call's ``  ↳`` or a /recall hit, wrapped as ``hanging`` makes the banner:
+    its later lines indented by ``indent``, under its text. Left whole where the console does
+    not wrap (``soft_wrap``: a piped chat, --json), as every other line is there."""
+    text = console.render_str(markup)
+    return text if console.soft_wrap else hanging(console, text, indent)
 
 
 def core_view(console: Console, title: str, rows: list[tuple[str, str, str, str, str]]

@@ -22,6 +22,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
+from tiermem.agent.chat_help import indented_line
 from tiermem.agent.config import ENV_CONTEXT_WINDOW
 from tiermem.agent.errors import ProviderError
 from tiermem.agent.turn_result import TurnResult
@@ -87,21 +88,25 @@ def show_turn(console: Console, result: TurnResult) -> None:
     A memory change the reply already states (the offline policy lists what it
     stored) is not printed a second time.
     """
+    def line(markup: str) -> None:
+        # Wrapped at a narrow width under its text, not back to column 0 (chat_help).
+        console.print(indented_line(console, markup))
+
     for outcome in result.tool_results:
         name = escape(outcome.name) + (" (parsed from text)" if outcome.from_text else "")
         if not outcome.ok:
-            console.print(f"[yellow]  ↳ {name}: {escape(outcome.content[:160])}[/yellow]")
+            line(f"[yellow]  ↳ {name}: {escape(outcome.content[:160])}[/yellow]")
         elif outcome.name.endswith("search") and isinstance(outcome.value, dict):
             found = outcome.value
             total = found["total"]
-            console.print(f"[dim]  ↳ {name}({escape(found['query'][:60])})"
-                          f": {total} match{'' if total == 1 else 'es'}[/dim]")
+            line(f"[dim]  ↳ {name}({escape(found['query'][:60])})"
+                 f": {total} match{'' if total == 1 else 'es'}[/dim]")
         elif outcome.from_text:
-            console.print(f"[dim]  ↳ {name}: ok[/dim]")
+            line(f"[dim]  ↳ {name}: ok[/dim]")
     reply = result.reply or ""
     for change in result.memory_changes:
         if change not in reply:
-            console.print(f"[dim]  · {escape(change[:160])}[/dim]")
+            line(f"[dim]  · {escape(change[:160])}[/dim]")
     if reply:
         console.print(escape(reply))
     if result.notice:

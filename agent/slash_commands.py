@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from tiermem.agent.chat_help import HELP as HELP  # re-exported: the README's checks read it
-from tiermem.agent.chat_help import core_view, help_text
+from tiermem.agent.chat_help import core_view, help_text, indented_line
 from tiermem.agent.chat_history import SessionHistory
 from tiermem.agent.closed_streams import is_output_failure
 from tiermem.agent.judge import judge_failure
@@ -316,7 +316,9 @@ class SlashCommands:
             status = statuses.get(hit.id, "ok")
             who = f"{hit.role}{'' if status == 'ok' else f' ({status})'}: " if hit.role else ""
             line = " ".join(hit.text.split())  # one line per hit, however the text was laid out
-            self.console.print(f"  #{hit.id} {escape(who + line[:200])}{extra}")
+            # Wrapped under the hit's text at a narrow width, not back to column 0.
+            self.console.print(indented_line(
+                self.console, f"  #{hit.id} {escape(who + line[:200])}{extra}"))
         if page < result.pages:
             more = f"{name}{' --all' if everything else ''} --page {page + 1} {query}"
             self.console.print(f"[dim]next: {escape(more)}[/dim]")

@@ -1,5 +1,6 @@
-"""What the chat prints for people fits the terminal: /help, the banner and /core at 80
-columns and narrower, wrapped between words with a hanging indent, never cut."""
+"""What the chat prints for people fits the terminal: /help, the banner, /core, tool calls
+and /recall hits at 80 columns and narrower, wrapped between words with a hanging indent,
+never cut."""
 
 from __future__ import annotations
 
@@ -97,3 +98,33 @@ def test_core_at_a_narrow_width_keeps_each_fact_readable(
     words = text.replace("│", " ").split()
     for word in " ".join(fact.text for fact in memory.core).split():
         assert word in words, (word, text)
+
+
+def indented_entries(lines: list[str], start: str) -> list[list[str]]:
+    """The entries of ``lines`` that begin with ``start``, each with the lines up to the
+    next entry or the first line indented less than 4 columns (what follows the entries,
+    or a line wrapped back to column 0, which the entry takes so that a test sees it)."""
+    entries: list[list[str]] = []
+    for line in lines:
+        if line.startswith(start):
+            entries.append([line])
+        elif entries and (line.startswith("    ") or entries[-1][-1].startswith(start)):
+            entries[-1].append(line)
+    return entries
+
+
+def test_tool_calls_and_recall_hits_wrap_with_a_hanging_indent(
+        memory: HierarchicalMemory) -> None:
+    facts(memory)
+    lines = shown(memory, 40, "What is my favourite seat on long flights these days?")
+    calls = indented_entries(lines, "  ↳ ")
+    assert [entry[0].split("(")[0] for entry in calls] == [
+        "  ↳ archival_memory_search", "  ↳ conversation_search"]
+    for entry in calls:
+        assert len(entry) > 1 and all(more.startswith("    ") for more in entry[1:]), lines
+        assert " ".join(" ".join(entry).split()).endswith("flights these days?): " + (
+            "0 matches" if "archival" in entry[0] else "2 matches"))
+    hits = indented_entries(shown(memory, 40, "/recall window seat long flights")[1:], "  #")
+    assert any(len(entry) > 1 for entry in hits), hits  # a hit too long for one line
+    assert all(more.startswith("    ") for entry in hits for more in entry[1:]), hits
+    assert max(map(len, lines)) <= 40
