@@ -109,6 +109,9 @@ def _question_text(text: str) -> str:
 #: A sentence the privacy policy dropped, as the agent loop passes it (``?`` after a
 #: question's): ``[withheld: CATEGORY]`` (memory/privacy/retention.py).
 _WITHHELD_SENTENCE = re.compile(r"\[withheld: ([\w .&/-]{1,60})\](\?)?")
+#: The key the agent loop sets on a user message whose withheld sentences it marked: only
+#: then is ``[withheld: CATEGORY]`` read as a mark, not as text the user typed.
+MASKED_KEY = "tiermem_masked"
 
 
 def _without_withheld(text: str) -> tuple[str, tuple[list[str], list[str]]]:
@@ -162,7 +165,9 @@ class OfflinePolicy:
 
     def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Completion:
         start = max(i for i, m in enumerate(messages) if m["role"] == "user")
-        user_text, withheld = _without_withheld(messages[start].get("content") or "")
+        content = messages[start].get("content") or ""
+        user_text, withheld = (_without_withheld(content) if messages[start].get(MASKED_KEY)
+                               else (content, ([], [])))
         results = [m for m in messages[start + 1 :] if m["role"] == "tool"]
         calls = (self._first_step(user_text, core_facts(messages)) if not results
                  else self._more_recall(user_text, results))

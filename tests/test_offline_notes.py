@@ -54,3 +54,11 @@ def test_a_call_back_request_gets_the_call_note_and_stores_nothing(memory: Hiera
     reply = Agent(memory, OfflinePolicy()).step("Call me back tomorrow at 9.").reply
     assert reply == CALL_NOTE
     assert list(memory.core) == []
+
+
+def test_a_withheld_mark_typed_with_no_policy_is_read_as_typed(memory: HierarchicalMemory
+                                                               ) -> None:
+    typed = "The log line reads [withheld: medical] when redacted."
+    reply = Agent(memory, OfflinePolicy()).step(typed).reply or ""
+    assert "privacy policy" not in reply
+    assert [f.text for f in memory.core] == [typed.rstrip(".")]
