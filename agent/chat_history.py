@@ -69,6 +69,16 @@ class SessionHistory(InMemoryHistory):
         self._loaded_strings = []  # what each prompt's buffer reads (History.load)
         return count
 
+    def forget(self, texts: list[str]) -> int:
+        """Take out every line equal to one of ``texts`` (stripped), as ``/forget`` takes its
+        own line out of the database's history; returns how many."""
+        unwanted = {text.strip() for text in texts}
+        kept = [line for line in self._storage if line.strip() not in unwanted]
+        taken = len(self._storage) - len(kept)
+        self._storage[:] = kept
+        self._loaded_strings = [s for s in self._loaded_strings if s.strip() not in unwanted]
+        return taken
+
 
 def move_history_file(home: Path, stored: PromptHistory) -> int | None:
     """Move the lines of an old plain-text history file into ``stored`` and delete the

@@ -195,6 +195,8 @@ class SlashCommands:
         memory = self.agent.memory
         # The command line quotes what is forgotten: it leaves the up-arrow history too.
         memory.prompt_history.forget([line])
+        if isinstance(self.session_history, SessionHistory):  # --no-history keeps it here
+            self.session_history.forget([line])
         try:
             result = memory.forget(request, erase=erase)
         except ForgetRequestTooLongError as exc:

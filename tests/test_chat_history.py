@@ -138,6 +138,19 @@ def test_history_clear_empties_a_history_kept_for_the_session_only(
     assert memory.prompt_history.lines() == []
 
 
+def test_a_forget_line_leaves_a_history_kept_for_the_session_only(
+        home: Path, memory: HierarchicalMemory) -> None:
+    # --no-history: /forget took its own line (which quotes the secret) out of the database's
+    # history only, so the up arrow still brought it back.
+    history = chat_history(home, memory.prompt_history, False, io.StringIO())
+    run_chat(memory, history, "/core\r/forget my PIN is 4321\r\x04")
+
+    async def lines() -> list[str]:
+        return [line async for line in history.load()]
+
+    assert asyncio.run(lines()) == ["/core"]
+
+
 def test_the_up_arrow_brings_back_no_line_cleared_or_forgotten_in_the_session(
         memory: HierarchicalMemory) -> None:
     # Every prompt's buffer reads the history anew (History.load), in the session that
