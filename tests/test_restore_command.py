@@ -161,17 +161,8 @@ def test_ctrl_c_before_the_rename_says_the_home_is_as_it_was(
     import tiermem.memory.store.sqlite.restore as restore_file
     from tiermem.agent.interrupts import InterruptReported
     from tiermem.agent.restore_command import cmd_restore
-    from tiermem.memory.embed.embeddings import HashingEmbedder
-    from tiermem.memory.hierarchy import HierarchicalMemory
 
-    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path / "home"))
-    snapshot = tmp_path / "snap.json"
-    with HierarchicalMemory(tmp_path / "source", embedder=HashingEmbedder()) as source:
-        source.add_fact("the new memory's fact")
-        source.write_snapshot(snapshot)
-    with HierarchicalMemory(tmp_path / "home" / "agents" / "ada",
-                            embedder=HashingEmbedder()) as old:
-        old.add_fact("the old memory's fact")
+    snapshot = _snapshot_over_an_old_agent(tmp_path, monkeypatch)
 
     def interrupted(built: Path, target: Path) -> None:
         raise KeyboardInterrupt
@@ -182,9 +173,7 @@ def test_ctrl_c_before_the_rename_says_the_home_is_as_it_was(
     with pytest.raises(InterruptReported):
         cmd_restore(args, notes.append)
     assert "home is as it was" in notes[-1], notes
-    with HierarchicalMemory(tmp_path / "home" / "agents" / "ada",
-                            embedder=HashingEmbedder()) as kept:
-        assert [f.text for f in kept.core] == ["the old memory's fact"]
+    assert _facts_of_ada(tmp_path) == ["the old memory's fact"]
 
 
 def test_a_file_step_that_fails_is_said_not_a_traceback(
@@ -196,17 +185,8 @@ def test_a_file_step_that_fails_is_said_not_a_traceback(
 
     import tiermem.memory.store.sqlite.restore as restore_file
     from tiermem.agent.restore_command import cmd_restore
-    from tiermem.memory.embed.embeddings import HashingEmbedder
-    from tiermem.memory.hierarchy import HierarchicalMemory
 
-    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path / "home"))
-    snapshot = tmp_path / "snap.json"
-    with HierarchicalMemory(tmp_path / "source", embedder=HashingEmbedder()) as source:
-        source.add_fact("the new memory's fact")
-        source.write_snapshot(snapshot)
-    with HierarchicalMemory(tmp_path / "home" / "agents" / "ada",
-                            embedder=HashingEmbedder()) as old:
-        old.add_fact("the old memory's fact")
+    snapshot = _snapshot_over_an_old_agent(tmp_path, monkeypatch)
 
     def failing(built: Path, target: Path) -> None:
         raise OSError(errno.EIO, "Input/output error")
@@ -219,6 +199,29 @@ def test_a_file_step_that_fails_is_said_not_a_traceback(
                      f"ada's memory is as it was; once the cause is fixed, run the same "
                      f"`tiermem restore` again"]
     monkeypatch.undo()
+    assert _facts_of_ada(tmp_path) == ["the old memory's fact"]
+
+
+def _snapshot_over_an_old_agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A snapshot of one memory, and agent ada holding another in $TIERMEM_HOME."""
+    from tiermem.memory.embed.embeddings import HashingEmbedder
+    from tiermem.memory.hierarchy import HierarchicalMemory
+
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path / "home"))
+    snapshot = tmp_path / "snap.json"
+    with HierarchicalMemory(tmp_path / "source", embedder=HashingEmbedder()) as source:
+        source.add_fact("the new memory's fact")
+        source.write_snapshot(snapshot)
+    with HierarchicalMemory(tmp_path / "home" / "agents" / "ada",
+                            embedder=HashingEmbedder()) as old:
+        old.add_fact("the old memory's fact")
+    return snapshot
+
+
+def _facts_of_ada(tmp_path: Path) -> list[str]:
+    from tiermem.memory.embed.embeddings import HashingEmbedder
+    from tiermem.memory.hierarchy import HierarchicalMemory
+
     with HierarchicalMemory(tmp_path / "home" / "agents" / "ada",
                             embedder=HashingEmbedder()) as kept:
-        assert [f.text for f in kept.core] == ["the old memory's fact"]
+        return [f.text for f in kept.core]
