@@ -225,7 +225,8 @@ def test_the_local_embedder_leaves_no_onnxruntime_telemetry(tmp_path: Path) -> N
                             capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
     assert sorted(str(p.relative_to(home)) for p in home.rglob("*")) == []
-    assert result.stdout.split() == ["(384,)", "1"]
+    # Set only for the import: the host's children get the environment it had.
+    assert result.stdout.split() == ["(384,)", "None"]
 
 
 @pytest.mark.slow
@@ -255,7 +256,34 @@ def test_onnxruntime_imported_before_has_its_telemetry_events_switched_off(
     monkeypatch.delenv("ORT_DISABLE_TELEMETRY", raising=False)
     assert onnxruntime() is fake
     assert calls == ["off"]
-    assert os.environ["ORT_DISABLE_TELEMETRY"] == "1"
+    assert "ORT_DISABLE_TELEMETRY" not in os.environ
+
+
+def test_the_telemetry_variable_is_set_for_the_import_only(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """onnxruntime reads the variable as it initialises; left set, it would change the
+    environment of the host application and every process it starts."""
+    import builtins
+    from types import SimpleNamespace
+
+    from tiermem.memory.embed.onnx_runtime import onnxruntime
+
+    seen: list[str | None] = []
+    fake = SimpleNamespace()
+    real_import = builtins.__import__
+
+    def importing(name: str, *args: object, **kwargs: object) -> object:
+        if name == "onnxruntime":
+            seen.append(os.environ.get("ORT_DISABLE_TELEMETRY"))
+            return fake
+        return real_import(name, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.delitem(sys.modules, "onnxruntime", raising=False)
+    monkeypatch.delenv("ORT_DISABLE_TELEMETRY", raising=False)
+    monkeypatch.setattr(builtins, "__import__", importing)
+    assert onnxruntime() is fake
+    assert seen == ["1"]
+    assert "ORT_DISABLE_TELEMETRY" not in os.environ
 
 
 @pytest.mark.slow
