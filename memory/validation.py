@@ -7,6 +7,7 @@ import datetime as dt
 import json
 import math
 import numbers
+import operator
 import re
 import time
 from collections.abc import Callable
@@ -205,19 +206,28 @@ MAX_ID = 2**63 - 1
 
 
 def check_id(value: Any, what: str, kind: str = "an id") -> int:
-    """An id the caller looks something up by: an int the store can hold (one that names
-    nothing just finds nothing)."""
-    if isinstance(value, bool) or not isinstance(value, int) or abs(value) > MAX_ID:
+    """An id the caller looks something up by, as an int: any integral number the store can
+    hold (one that names nothing just finds nothing). A numpy integer, as an array of ids
+    gives, is one; a bool, a float or a string is not."""
+    number = integral(value)
+    if number is None or abs(number) > MAX_ID:
         raise InvalidInputError(f"{what} must be {kind} tiermem returned (an integer below "
                                 f"2**63), got {value!r:.80}")
-    return value
+    return number
 
 
-def check_message_id(value: Any, what: str = "source_message_id") -> None:
+def integral(value: Any) -> int | None:
+    """``value`` as an int when it is an integral number other than a bool (an int, a numpy
+    integer: ``numbers.Integral``), else None. The stores' drivers bind only a plain int."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return operator.index(value)
+    return None
+
+
+def check_message_id(value: Any, what: str = "source_message_id") -> int | None:
     """A message named by its id (the one a fact or passage came from, or where a search
-    stops), or not at all (None)."""
-    if value is not None:
-        check_id(value, what, "a message id")
+    stops), as an int, or not at all (None)."""
+    return None if value is None else check_id(value, what, "a message id")
 
 
 #: The longest key of stored state: a snapshot holds keys up to this length.

@@ -281,6 +281,45 @@ def test_ids_the_store_cannot_hold_are_refused(stocked: HierarchicalMemory,
     assert stocked.snapshot() == before
 
 
+@pytest.mark.parametrize("bad", [True, np.True_, 1.0, np.float64(1), "1", Fraction(1), None,
+                                 np.uint64(2**64 - 1)])
+def test_an_id_that_is_no_integer_is_refused_whatever_its_type(stocked: HierarchicalMemory,
+                                                               bad: Any) -> None:
+    before = stocked.snapshot()
+    calls: list[tuple[Callable[[], Any], str]] = [
+        (lambda: stocked.fact(bad), "fact_id must be a fact id tiermem returned"),
+        (lambda: stocked.events_since(bad), "event_id must be an event id"),
+        (lambda: stocked.erase(facts=[bad], reason="r"), "facts must hold ids")]
+    if bad is not None:  # no before_id: no limit
+        calls.append((lambda: stocked.recall_search("pod", before_id=bad),
+                      "before_id must be a message id"))
+    for call, message in calls:
+        with pytest.raises(InvalidInputError, match=message):
+            call()
+    assert stocked.snapshot() == before
+
+
+def test_ids_from_a_numpy_array_work_as_ints(stocked: HierarchicalMemory) -> None:
+    # Ids gathered into an array (a search's hits, a FAISS result) come back as numpy
+    # integers; the stores' drivers bind only a plain int, so each is converted.
+    stocked.process_interaction("The deploy is on Friday.", "Noted.")
+    said = np.array([stocked.store.messages.max_id() - 1], dtype=np.int64)[0]
+    facts = np.array([f.id for f in stocked.facts()], dtype=np.int32)
+    fact = stocked.fact(facts[0])
+    assert fact is not None and type(fact.id) is int and fact.id == int(facts[0])
+    assert stocked.events_since(np.int64(0)) == stocked.events_since(0)
+    assert stocked.recall_search("deploy", before_id=said).hits == []
+    assert [h.id for h in stocked.recall_search("deploy", before_id=np.uint64(said + 1))] == [
+        int(said)]
+    added = stocked.add_fact("Deploys happen on Fridays", source_message_id=said)
+    filed = stocked.archival_insert("deploy calendar notes", source_message_id=said)
+    assert stocked.fact(added).source_message_id == int(said)
+    report = stocked.erase(facts=facts[:1], messages=np.array([said]), reason="r")
+    assert (report.passages, report.messages) == (1, 1) and report.facts >= 2
+    assert stocked.fact(facts[0]) is None and stocked.fact(added) is None
+    assert filed not in [h.id for h in stocked.archival_search("deploy calendar")]
+
+
 @pytest.mark.parametrize("key,value,message", [
     ("sum\ud800", "a summary", "state key must be a string"),
     ("sum\x00", "a summary", "state key must be a string"),

@@ -52,7 +52,7 @@ from tiermem.memory.store.records import ForgetRequest
 from tiermem.memory.text.digest import digest_of_all, norm_hash
 from tiermem.memory.text.extract import fact_norms
 from tiermem.memory.tiers.journal import Journal
-from tiermem.memory.validation import MAX_ID, clean_text
+from tiermem.memory.validation import MAX_ID, clean_text, integral
 
 #: The setting that counts erasures, so layers above can tell that one happened.
 ERASURES_KEY = "erasure_count"
@@ -294,10 +294,12 @@ def erase_forgotten(memory: ErasedMemory, reason: str) -> ErasureReport:
 def _ids(values: Iterable[int], what: str) -> list[int]:
     if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
         raise InvalidInputError(f"{what} must be a list of ids (integers), like [3, 7]")
-    ids = list(values)
-    for value in ids:
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ID:
+    ids = []
+    for value in values:
+        number = integral(value)
+        if number is None or not 1 <= number <= MAX_ID:
             raise InvalidInputError(f"{what} must hold ids (positive integers), got {value!r}")
+        ids.append(number)
     return list(dict.fromkeys(ids))
 
 

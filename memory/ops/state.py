@@ -62,8 +62,8 @@ def events_since(memory: StateMemory, event_id: int) -> list[dict[str, Any]]:
     Events store no text; ``text`` is the fact's text as it is now ("" for a fact
     erased since), so an edit or an erasure leaves no old copy to read here.
     """
-    check_id(event_id, "event_id", "an event id")
-    return memory.journal.events_since(event_id, memory.core.load)
+    return memory.journal.events_since(check_id(event_id, "event_id", "an event id"),
+                                       memory.core.load)
 
 
 def forget_requests(memory: StateMemory, newest: int | None = None) -> list[ForgetRequest]:

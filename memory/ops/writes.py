@@ -122,7 +122,7 @@ def admit_fact(memory: WrittenMemory, text: str, durability: str, source: str,
     if memory.privacy is not None:
         memory.privacy.check_write(text, what="fact")
     if not source_stored:
-        check_source_message(memory, source_message_id, "fact")
+        source_message_id = check_source_message(memory, source_message_id, "fact")
     norm = fact_norm(text)
     existing = memory.core.find_same(text)
     with writing(memory, advances_clock=True):
@@ -136,19 +136,20 @@ def admit_fact(memory: WrittenMemory, text: str, durability: str, source: str,
                                       memory.core.size_of_text(text), source_message_id)
 
 
-def check_source_message(memory: WrittenMemory, message_id: int | None, what: str) -> None:
-    """``message_id`` names a message of recall, or is None.
+def check_source_message(memory: WrittenMemory, message_id: int | None,
+                         what: str) -> int | None:
+    """``message_id``, as an int, when it names a message of recall; None for None.
 
     A link to no message would bind the item to whichever message later takes that id:
     erasing or forgetting that one would take the item with it. A forgotten message keeps
     its row until it is erased, so an item may still name it.
     """
-    check_message_id(message_id)
+    message_id = check_message_id(message_id)
     if message_id is None or memory.store.messages.get_many([message_id]):
-        return
+        return message_id
     if any(m.id == message_id for m in memory.store.messages.in_turns_of([message_id],
                                                                         forgotten=True)):
-        return
+        return message_id
     raise InvalidInputError(
         f"source_message_id {message_id} names no message in recall (never stored, or "
         f"erased); pass the id of the message the {what} came from, or None")
@@ -262,7 +263,7 @@ def archival_insert(
     # list("ops") would file it under 'o', 'p' and 's'; list(5) would raise TypeError.
     if isinstance(tags, str) or not isinstance(tags, Collection | None):
         raise InvalidInputError("tags must be a list of strings, like ['billing', 'acme']")
-    check_source_message(memory, source_message_id, "passage")
+    source_message_id = check_source_message(memory, source_message_id, "passage")
     # Stored as given: bytes, a NUL or a lone surrogate would break snapshot() or restore().
     check_label(source, "source", "who filed the passage, like 'agent'")
     if memory.privacy is not None:

@@ -263,6 +263,7 @@ class RecallTier:
         ``shown`` gives the hits a privacy policy lets this search show: a question it
         withholds lifts no reply, whose place would tell that the question matched.
         """
+        before_id = check_message_id(before_id, "before_id")
         filt = _filters(roles, start, end, before_id)
         return search_page(
             self.store.lexical("messages"), passing=self.store.messages.passing,
@@ -341,7 +342,7 @@ def _filters(
     if roles is not None and (isinstance(roles, str) or not isinstance(roles, Collection)
                               or any(r not in ROLES for r in roles)):
         raise InvalidInputError(f"roles must be a list drawn from {', '.join(ROLES)}")
-    check_message_id(before_id, "before_id")
+    below = check_message_id(before_id, "before_id")
     lo, hi = date_range(start, end)
-    return RowFilter(start=lo, end=hi, below=before_id, roles=tuple(roles or ()),
+    return RowFilter(start=lo, end=hi, below=below, roles=tuple(roles or ()),
                      hide_tool=SEARCH_TOOL_NAME)
