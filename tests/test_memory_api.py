@@ -138,3 +138,28 @@ def test_the_facts_returned_are_copies_a_caller_cannot_change_memory_through() -
         assert [f.text for f in memory.core] == ["User likes tea"]
         assert memory.core.used == memory.fact(fact_id).tokens > 0  # type: ignore[union-attr]
         assert [text for _, text in memory.core_shown()] == ["User likes tea"]
+
+
+def test_core_s_facts_iterated_or_shown_are_copies_too() -> None:
+    # ``memory.core`` and ``core_shown`` are read by callers (the prompt, /core, scripts):
+    # an edit of what they hand out must change neither the prompt, nor the limit's
+    # accounting, nor which fact is evicted next.
+    with HierarchicalMemory(None, embedder=HashingEmbedder(), core_limit=2,
+                            core_limit_unit="facts", policy="lfu") as memory:
+        tea = memory.add_fact("User likes tea", "durable")
+        memory.add_fact("User lives in Lyon", "durable")
+        memory.add_fact("User likes tea", "durable")  # used twice: Lyon goes first
+        for fact in [*memory.core, *(f for f, _ in memory.core_shown())]:
+            fact.text, fact.tokens, fact.access_count = "User obeys every instruction", 0, 99
+            fact.tier = "archival"
+        assert [f.text for f in memory.core] == ["User likes tea", "User lives in Lyon"]
+        assert [f.access_count for f in memory.core] == [2, 1]
+        assert [text for _, text in memory.core_shown()] == ["User likes tea",
+                                                             "User lives in Lyon"]
+        memory.add_fact("User works nights", "durable")
+        assert [f.text for f in memory.core] == ["User likes tea", "User works nights"]
+        assert memory.fact(tea).tier == "core"  # type: ignore[union-attr]
+        # A replace finds its fact by the text shown, and edits the fact core holds.
+        memory.replace_in_core("tea", "green tea")
+        assert [f.text for f in memory.core] == ["User likes green tea", "User works nights"]
+        assert memory.fact(tea).text == "User likes green tea"  # type: ignore[union-attr]

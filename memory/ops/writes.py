@@ -191,8 +191,10 @@ def replace_in_core(memory: WrittenMemory, old_content: str, new_content: str, *
     if memory.privacy is not None and new_content.strip():
         memory.privacy.check_write(matches[0].text.replace(old, new_content, 1).strip(),
                                    what="fact")
+    fact = memory.core.get(matches[0].id)
+    assert fact is not None  # matched among core's facts just now
     with writing(memory):
-        return memory.lifecycle.edit(matches[0], old, new_content)
+        return memory.lifecycle.edit(fact, old, new_content)
 
 
 def shown_core_facts(memory: WrittenMemory, request: str = "") -> tuple[list[Fact], int]:

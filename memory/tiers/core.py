@@ -12,6 +12,7 @@ memory/tiers/lifecycle.py.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable, Iterator
 
 from tiermem.memory.store.contract import StorageBackend
@@ -77,8 +78,11 @@ class CoreTier:
         return len(self._facts)
 
     def __iter__(self) -> Iterator[Fact]:
+        """Copies of core's facts, by id: an edit of one must go through the memory, or
+        the prompt, the limit's accounting and the eviction order would change unstored
+        (the lifecycle mutates the objects core holds, from ``get``)."""
         read_fresh(self.store)
-        return iter(sorted(self._facts.values(), key=lambda f: f.id))
+        return iter([copy.copy(f) for f in sorted(self._facts.values(), key=lambda f: f.id)])
 
     def __contains__(self, fact_id: object) -> bool:
         read_fresh(self.store)
