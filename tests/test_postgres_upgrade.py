@@ -19,7 +19,7 @@ from tiermem.memory.errors import NewerSchemaError, OlderSchemaError, StoreError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.opening import open_postgres
 from tiermem.memory.store.postgres.schema import MIGRATIONS, SCHEMA_VERSION, applied_version
-from tiermem.memory.store.postgres.schema_tables import WRITER_SCOPE
+from tiermem.memory.store.postgres.schema_tables import UNDONE_EVICTIONS
 
 
 def _older_agent(dsn: str) -> None:
@@ -30,10 +30,10 @@ def _older_agent(dsn: str) -> None:
 
 
 def _set_back(dsn: str) -> None:
-    # Undone as the newest migration (the writers' process scope) did it.
-    assert MIGRATIONS[-1][1] == WRITER_SCOPE, "set back what the newest migration does"
+    # The newest migration changes rows only (eviction dates a promotion left): its record
+    # is all there is to undo.
+    assert MIGRATIONS[-1][1] == UNDONE_EVICTIONS, "set back what the newest migration does"
     with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute("ALTER TABLE tiermem.writers DROP COLUMN process_scope")
         conn.execute("DELETE FROM tiermem.migrations WHERE version = %s", (SCHEMA_VERSION,))
 
 

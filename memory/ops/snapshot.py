@@ -351,6 +351,8 @@ def _write(store: StorageBackend, read: ReadSnapshot, embedder: Embedder,
         # Taken before the marks existed, or from a memory that never set one: the migration
         # that would derive them from the events and forget audit ran on empty tables.
         store.mark_erased_ids()
+    # Taken by a version whose promotions left the eviction date on, the rows hold it still.
+    store.clear_undone_evictions()
     for audit_id in valid.settings.erase_pending:
         promise_erasure(store, audit_id)
     _embed_missing(store, embedder, valid.config.recall_dense, progress)

@@ -43,6 +43,12 @@ class TableDump(Protocol):
         added them did: rows imported from a snapshot without them get the same marks."""
         ...
 
+    def clear_undone_evictions(self) -> None:
+        """Take the eviction date off every fact in core and off its passage, as the migration
+        that did so for older versions' rows did: rows imported from a snapshot one took get
+        the same."""
+        ...
+
     def clear(self) -> None:
         """Remove every row and setting of this memory (a restore that replaces it)."""
         ...

@@ -354,6 +354,9 @@ class PostgresBackend(NestedTransactions):
     def mark_erased_ids(self) -> None:
         dump.mark_erased_ids(self.scope)
 
+    def clear_undone_evictions(self) -> None:
+        dump.clear_undone_evictions(self.scope)
+
     def clear(self) -> None:
         dump.clear(self.scope)
 

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from tiermem.memory.store.postgres.facts import FACT_COLUMNS
-from tiermem.memory.store.postgres.schema_tables import erased_id_marks
+from tiermem.memory.store.postgres.schema_tables import erased_id_marks, undone_evictions
 from tiermem.memory.store.postgres.scope import Scope, insert_rows, text_columns
 from tiermem.memory.store.records import DumpRow, DumpTable, ForgetRequest, tombstone_norm
 
@@ -109,6 +109,12 @@ def mark_erased_ids(scope: Scope) -> None:
     """The agent's erased-id marks, by the rule of the migration that added them, for rows
     imported after the migrations ran."""
     scope.conn.execute(erased_id_marks(scope.agent).encode())
+
+
+def clear_undone_evictions(scope: Scope) -> None:
+    """The agent's facts back in core and their passages without an eviction date, by the
+    rule of the migration that took it off, for rows imported after the migrations ran."""
+    scope.conn.execute(undone_evictions(scope.agent).encode())
 
 
 def clear(scope: Scope) -> None:

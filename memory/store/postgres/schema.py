@@ -26,6 +26,7 @@ from tiermem.memory.store.postgres.schema_tables import (
     PASSAGE_SOURCES,
     TABLES,
     TOMBSTONES,
+    UNDONE_EVICTIONS,
     WRITER_SCOPE,
 )
 
@@ -51,6 +52,7 @@ MIGRATIONS: list[tuple[str, str]] = [
     ("erased facts' and passages' ids marked from the events and forget audit",
      ERASED_ID_MARKS),
     ("the process table a writer's pid belongs to", WRITER_SCOPE),
+    ("no eviction date on a fact back in core, nor on its passage", UNDONE_EVICTIONS),
 ]
 
 #: How many migrations a database with the whole schema has recorded.

@@ -331,6 +331,20 @@ def erased_id_marks(agent: int | None = None) -> str:
 #: migration 11 says why).
 ERASED_ID_MARKS = erased_id_marks()
 
+def undone_evictions(agent: int | None = None) -> str:
+    """The statements that take the eviction date off each fact back in core and off its
+    passage, for every agent or for ``agent`` alone (SQLite's migration 13 says why)."""
+    only = "" if agent is None else f" AND agent_id = {int(agent)}"
+    return (f"UPDATE tiermem.facts SET evicted_at = NULL, evicted_tick = NULL WHERE tier = "
+            f"'core' AND (evicted_at IS NOT NULL OR evicted_tick IS NOT NULL){only};\n"
+            f"UPDATE tiermem.passages AS p SET evicted_at = NULL FROM tiermem.facts AS f "
+            f"WHERE p.evicted_at IS NOT NULL AND f.agent_id = p.agent_id AND f.id = p.fact_id "
+            f"AND f.tier = 'core'{only.replace('agent_id', 'p.agent_id')};")
+
+
+#: Migration 12: no eviction date on a fact back in core, nor on its passage.
+UNDONE_EVICTIONS = undone_evictions()
+
 #: Migration 11: where a writer's pid means something. Two writers on machines of one name,
 #: or in containers sharing their host's name (host networking), give pids of different
 #: process tables; the boot id and pid namespace of the writer tell them apart, so an

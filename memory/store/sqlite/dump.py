@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from tiermem.memory.store.records import DUMP_TABLES, DumpRow, DumpTable
 from tiermem.memory.store.sqlite.files import FILE_META_KEYS, REWRITES_KEY
 from tiermem.memory.store.sqlite.schema import run_script
-from tiermem.memory.store.sqlite.schema_tables import ERASED_ID_MARKS
+from tiermem.memory.store.sqlite.schema_tables import ERASED_ID_MARKS, UNDONE_EVICTIONS
 from tiermem.memory.store.sqlite.vectors import bump_generation
 
 if TYPE_CHECKING:
@@ -54,6 +54,11 @@ def import_rows(store: SQLiteStore, table: DumpTable, rows: Sequence[DumpRow]) -
 def mark_erased_ids(store: SQLiteStore) -> None:
     """Migration 11 once more, for rows imported after the migrations ran on empty tables."""
     run_script(ERASED_ID_MARKS, store.execute)
+
+
+def clear_undone_evictions(store: SQLiteStore) -> None:
+    """Migration 13 once more, for rows imported after the migrations ran on empty tables."""
+    run_script(UNDONE_EVICTIONS, store.execute)
 
 
 def _count_rewrite(store: SQLiteStore) -> None:

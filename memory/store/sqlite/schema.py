@@ -30,6 +30,7 @@ from tiermem.memory.store.sqlite.schema_tables import (
     NEWER_VERSION_FUNCTION,
     NEWER_VERSION_GUARDS,
     TIERS,
+    UNDONE_EVICTIONS,
     UNSPOKEN,
     UNSPOKEN_INDEX,
     content_free_events_and_fact_sources,
@@ -103,6 +104,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     # function (``register_functions``).
     Migration(12, "writes refused to versions that ignore the schema version",
               _run(NEWER_VERSION_GUARDS)),
+    Migration(13, "no eviction date on a fact back in core, nor on its passage",
+              _run(UNDONE_EVICTIONS)),
 )
 
 #: The user_version of a database with every migration run.

@@ -250,6 +250,18 @@ ERASED_ID_MARKS = (
     + "\n" + _mark("passages", _named_ids("passages")))
 
 
+#: Migration 13. Versions before promotion cleared them left a fact promoted back to core
+#: with the date and tick of the eviction it undid, and its passage dated by it too: a
+#: search showed the fact as evicted while it was in core. A fact in core carries no
+#: eviction date, and neither does its passage (the next eviction sets both anew).
+UNDONE_EVICTIONS = """
+UPDATE facts SET evicted_at = NULL, evicted_tick = NULL
+ WHERE tier = 'core' AND (evicted_at IS NOT NULL OR evicted_tick IS NOT NULL);
+UPDATE passages SET evicted_at = NULL
+ WHERE evicted_at IS NOT NULL AND fact_id IN (SELECT id FROM facts WHERE tier = 'core');
+"""
+
+
 #: The SQL function every connection this version opens registers (schema.register_functions)
 #: and the guard triggers call; its name is what an older tiermem, which does not have it,
 #: says when it tries to write: "no such function: tiermem_needs_a_newer_version".

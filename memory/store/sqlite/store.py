@@ -47,6 +47,7 @@ from tiermem.memory.store.sqlite.connection import (
 )
 from tiermem.memory.store.sqlite.dump import (
     clear_tables,
+    clear_undone_evictions,
     count_rows,
     export_rows,
     import_rows,
@@ -241,6 +242,9 @@ class SQLiteStore(NestedTransactions):
 
     def mark_erased_ids(self) -> None:
         mark_erased_ids(self)
+
+    def clear_undone_evictions(self) -> None:
+        clear_undone_evictions(self)
 
     def clear(self) -> None:
         clear_tables(self)
