@@ -144,3 +144,49 @@ recall:
         assert outcome.ok, outcome.content
         assert "User is no longer allergic to peanuts" in outcome.content
         assert [f.text for f in memory.core] == ["User is no longer allergic to peanuts"]
+
+
+def _answers(tool: str, **args: str) -> dict[str, str]:
+    """The answer ``tool`` gives to the secret stated whole and to a withheld text never
+    stored, each in a memory holding the secret (in core, and one in archival)."""
+    answers = {}
+    for guess in (SECRET, "User takes 40 mg of aspirin daily"):
+        with make_memory(privacy=POLICY, core_limit=3, core_limit_unit="facts") as memory:
+            memory.add_fact(SECRET)
+            memory.add_fact("User lives in Lyon")
+            stored = [(f.id, f.text, f.tier) for f in memory.facts()]
+            answers[guess] = call(memory, tool, **{k: v.replace("GUESS", guess)
+                                                   for k, v in args.items()}).content
+            assert [(f.id, f.text, f.tier) for f in memory.facts()] == stored
+            assert memory.fact(stored[0][0]) is not None  # the secret is kept
+    return answers
+
+
+def test_appending_a_withheld_fact_whole_confirms_nothing() -> None:
+    answers = _answers("core_memory_append", content="GUESS")
+    assert answers[SECRET] == answers["User takes 40 mg of aspirin daily"]
+    assert "Already" not in answers[SECRET] and "propranolol" not in answers[SECRET]
+    assert "filed in archival" in answers[SECRET]  # kept, as retention allows, not lost
+
+
+def test_an_appended_withheld_fact_is_kept_in_archival(memory: HierarchicalMemory) -> None:
+    result = call(memory, "core_memory_append", content=SECRET)
+    assert result.ok and "[withheld: medical]" in result.content
+    assert list(memory.core) == []
+    guard, memory.privacy = memory.privacy, None
+    try:
+        assert [h.text for h in memory.archival_search("propranolol").hits] == [SECRET]
+    finally:
+        memory.privacy = guard
+    assert memory.archival_search("propranolol").total == 0  # withheld from the model
+    # A fact the policy shows still goes to core.
+    assert "core + User lives in Lyon" in call(memory, "core_memory_append",
+                                               content="User lives in Lyon").content
+
+
+def test_editing_a_fact_into_a_withheld_one_confirms_nothing() -> None:
+    answers = _answers("core_memory_replace", old_content="User lives in Lyon",
+                       new_content="GUESS")
+    assert answers[SECRET] == answers["User takes 40 mg of aspirin daily"]
+    assert "already has" not in answers[SECRET] and "#" not in answers[SECRET]
+    assert "nothing was changed" in answers[SECRET]

@@ -18,7 +18,7 @@ from typing import Any, Literal
 from tiermem.memory import HierarchicalMemory, Hit, SearchResult
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.tiers.lifecycle import OVERSIZE, SUPERSEDED_AT
-from tiermem.memory.validation import single_line
+from tiermem.memory.validation import clean_text, single_line
 from tiermem.tools.declare import Tool, ToolError, tool
 from tiermem.tools.dispatch import Toolbox
 
@@ -130,6 +130,9 @@ def core_memory_append(
         content: One self-contained fact, e.g. "User is allergic to peanuts".
         durability: "durable" for lasting facts, "short-lived" for current states.
     """
+    withheld = _withheld_fact(ctx, content)
+    if withheld is not None:
+        return withheld
     since = ctx.memory.last_event_id()
     fact_id = ctx.memory.add_fact(content, durability, source=f"tool:turn:{ctx.turn}",
                                   source_message_id=ctx.first_message_id)
@@ -137,6 +140,32 @@ def core_memory_append(
     if not notes:
         return f"{_restated(ctx.memory, fact_id)} ({_core_status(ctx.memory)})."
     return "; ".join(notes) + f" ({_core_status(ctx.memory)})"
+
+
+def _withheld_fact(ctx: ToolContext, content: str) -> str | None:
+    """A fact the privacy policy would show the model as ``[withheld: CATEGORY]``, filed in
+    archival instead of core, and the answer saying so; None for a fact it shows.
+
+    Core holds one fact per text: appended there, a text already stored would be "already
+    in core" (a guess at a withheld fact confirmed) and a new one would not. Archival keeps
+    every passage filed, so the answer is the same whatever is stored, and the text is kept
+    as the policy's retention layer allows, where a search finds it when the policy shows
+    it. Retention is asked first, as ``add_fact`` would: a text it drops is refused as
+    one."""
+    memory = ctx.memory
+    if memory.privacy is None or not memory.privacy.recall_enabled:
+        return None
+    text = clean_text(content, "fact")
+    memory.privacy.check_write(text, what="fact")
+    [view] = memory.texts_shown([text], ctx.request)
+    if view == text:
+        return None
+    passage_id = memory.archival_insert(text, source=f"tool:turn:{ctx.turn}",
+                                        source_message_id=ctx.first_message_id)
+    ctx.changes.append(f"archival + {view}")
+    return (f"Not added to core: the privacy policy withholds this fact from you (it would "
+            f"show as {view}), so it was filed in archival as passage {passage_id} "
+            f"({len(memory.archival)} passages) ({_core_status(memory)}).")
 
 
 def _restated(memory: HierarchicalMemory, fact_id: int) -> str:

@@ -170,7 +170,10 @@ def replace_in_core(memory: WrittenMemory, old_content: str, new_content: str, *
     shown as ``[withheld: CATEGORY]`` is found by no text, so neither an error (which
     quotes the facts matched) nor the edit's success confirms what it says. ``request``
     is the current query the prompt showed core for (``core_shown``): a policy whose
-    recall layer judges by it shows, and so matches, the facts that prompt showed.
+    recall layer judges by it shows, and so matches, the facts that prompt showed. An
+    edit whose result the recall layer would withhold for ``request`` is refused whatever
+    is stored, since its success (or "memory already has that fact") would confirm that
+    text as a withheld fact's.
     """
     old = clean_text(old_content, "old_content")
     if not isinstance(new_content, str):
@@ -189,8 +192,16 @@ def replace_in_core(memory: WrittenMemory, old_content: str, new_content: str, *
             f"{old!r} matches more than one place ({listed}); quote more of the fact"
         )
     if memory.privacy is not None and new_content.strip():
-        memory.privacy.check_write(matches[0].text.replace(old, new_content, 1).strip(),
-                                   what="fact")
+        edited = matches[0].text.replace(old, new_content, 1).strip()
+        memory.privacy.check_write(edited, what="fact")
+        [view] = memory.privacy.text_view(request, [edited])
+        if view != edited:
+            # Refused before anything is compared with what is stored: the edit's answer
+            # (done, or "memory already has that fact") would confirm a withheld fact.
+            raise InvalidInputError(
+                f"the edited fact would show as {view}: the privacy policy withholds it, so "
+                f"it cannot be written over a fact shown; nothing was changed (add it as a "
+                f"new fact instead, and replace this one with '' if it is no longer true)")
     fact = memory.core.get(matches[0].id)
     assert fact is not None  # matched among core's facts just now
     with writing(memory):
