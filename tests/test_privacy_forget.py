@@ -147,3 +147,33 @@ def test_without_a_policy_the_tool_forgets_any_text(no_policy_memory: Hierarchic
                                                       ) -> None:
     reply = _forget(no_policy_memory, SECRET)
     assert reply.startswith("Forgotten: 1 fact(s)") and "/forget" not in reply
+
+
+def _with_derived(derived: str | None) -> HierarchicalMemory:
+    """A shown message, with a fact learned from it and a passage filed from it holding
+    ``derived`` (none for None)."""
+    memory = make_memory(privacy=POLICY, forget=ForgetConfig(mode="exact"))
+    memory.process_interaction("Here is the list from my pharmacist", "Thanks.")
+    [message] = memory.recall_search("pharmacist", k=5, roles=["user"]).hits
+    if derived is not None:
+        memory.add_fact(derived, source_message_id=message.id)
+        memory.archival_insert(f"Pharmacy note: {derived}", source_message_id=message.id)
+    return memory
+
+
+def test_the_model_is_told_no_count_of_withheld_items_forgotten_with_a_shown_one() -> None:
+    request = "Here is the list from my pharmacist"
+    replies = {}
+    for derived in (None, SECRET, SHOWN):
+        with _with_derived(derived) as memory:
+            replies[derived] = _forget(memory, request)
+            assert _without_policy(memory) == 0  # the derived items went too
+    # Told of what it was shown alone, as if nothing withheld had been derived from it.
+    assert replies[SECRET] == replies[None]
+    assert replies[SHOWN] != replies[None]  # a shown derived item is counted
+    # The user, who may see everything, is told of all of them.
+    with _with_derived(SECRET) as memory:
+        secret = next(f.id for f in memory.facts() if f.text == SECRET)
+        result = memory.forget(request)
+        assert secret in result.forgotten.facts and len(result.forgotten.passages) == 1
+        assert result.shown is None

@@ -3,8 +3,9 @@
 Only a user's request should lead to it (the description says so); the
 memory's forget config decides how the request is matched
 (memory/ops/forget.py). Its result tells the model how many items were
-forgotten, never their text, and a request that matched nothing, or too many,
-says what the user can do instead.
+forgotten, never their text (under a privacy policy, of the items it shows the
+model only), and a request that matched nothing, or too many, says what the
+user can do instead.
 
 Under a privacy policy the tool matches only what the policy shows the model
 (``forget(..., shown_only=True)``): an item shown as ``[withheld: CATEGORY]`` is
@@ -61,7 +62,12 @@ def forget(ctx: ToolContext, request: str) -> str:
     if result.outcome != "matched":
         return f"Nothing forgotten: {_NEXT[result.outcome]} ({result.detail}).{withheld}"
     done = result.forgotten
+    # The user's own lines (the chat's memory changes) count everything; the model is told
+    # only of the items it was shown: one forgotten with them that the policy withholds
+    # (a fact learned from a shown message) would otherwise be counted to it.
     ctx.changes.append(f"forgotten: {len(done.facts)} fact(s), {len(done.passages)} "
                        f"passage(s), {len(done.messages)} message(s)")
+    if result.shown is not None:
+        done = result.shown
     return (f"Forgotten: {len(done.facts)} fact(s), {len(done.passages)} passage(s), "
             f"{len(done.messages)} message(s). Do not repeat what was forgotten.{withheld}")

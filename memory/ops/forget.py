@@ -66,10 +66,10 @@ from tiermem.memory.ops.quoting import quoting
 from tiermem.memory.ops.state_scrub import scrub_state
 from tiermem.memory.prompt_history import PromptHistory
 from tiermem.memory.store.contract import StorageBackend
-from tiermem.memory.store.records import ForgetRequest, Forgotten
+from tiermem.memory.store.records import ForgetRequest, Forgotten, Message
 from tiermem.memory.text.digest import norm_hash
 from tiermem.memory.text.extract import fact_norm, fact_norms
-from tiermem.memory.types import Hit
+from tiermem.memory.types import Fact, Hit
 from tiermem.memory.validation import MAX_QUERY_CHARS, MAX_TEXT_CHARS, check_flag, clean_text
 
 #: The longest forget request accepted, in characters: any text a store holds, since exact
@@ -94,6 +94,10 @@ class ForgetResult:
     candidates: int = 0
     #: What physical erasure removed, when the request asked for it (``erase=True``).
     erasure: ErasureReport | None = None
+    #: Of ``forgotten``, what the privacy policy shows the model, for a request it made
+    #: (``shown_only``; None otherwise): all its answer may count. An item forgotten with
+    #: one it was shown (a withheld fact learned from a shown message) stays uncounted.
+    shown: Forgotten | None = None
 
     @property
     def count(self) -> int:
@@ -192,13 +196,14 @@ def run_forget(memory: ForgettingMemory, request: str, config: ForgetConfig,
     with memory.store.transaction():
         selection = _select(memory, request, config, judge, shown)
         forgotten = Forgotten()
+        counted: Forgotten | None = Forgotten() if shown_only else None
         if selection.outcome == "matched":
-            forgotten = apply_forget(memory, selection.items)
+            forgotten, counted = apply_forget(memory, selection.items, counted is not None)
         audit_id = _audit(memory, request, config.mode, selection, forgotten)
         if erase and selection.outcome == "matched":
             promise_erasure(memory.store, audit_id)
     return ForgetResult(selection.outcome, config.mode, forgotten, audit_id,
-                        selection.detail, selection.candidates)
+                        selection.detail, selection.candidates, shown=counted)
 
 
 def forget_request(memory: ForgettingMemory, request: str, *, mode: str | None = None,
@@ -266,11 +271,13 @@ def _select(memory: ForgettingMemory, request: str, config: ForgetConfig,
     return llm_selection(memory, request, config, judge, shown)
 
 
-def apply_forget(memory: ForgettingMemory, items: list[tuple[str, int]]) -> Forgotten:
+def apply_forget(memory: ForgettingMemory, items: list[tuple[str, int]],
+                 count_shown: bool = False) -> tuple[Forgotten, Forgotten | None]:
     """Tombstone ``items`` (with each fact's passage, each passage's fact, each message's
     learned facts and filed passages, and the messages of their turns quoting any of them),
     drop their vectors and prompt-history lines, and bring the tiers' in-memory state in
-    step."""
+    step. Returns what was forgotten, and with ``count_shown`` which of it the privacy
+    policy shows the model (``shown_of``)."""
     store = memory.store
     facts = {i for table, i in items if table == "facts"}
     passages = {i for table, i in items if table == "passages"}
@@ -298,6 +305,9 @@ def apply_forget(memory: ForgettingMemory, items: list[tuple[str, int]]) -> Forg
         [i for i in sources if i is not None]), quoted) if m.id not in taken]
     messages = sorted(m.id for m in message_rows)
     user_lines = [m.content for m in message_rows if m.role == "user"]
+    # Decided before the rows are tombstoned, when every one of them can still be read.
+    shown = (shown_of(memory, fact_rows, sorted(passages), message_rows) if count_shown
+             else None)
     now = memory.now()
     done = store.forgetting.forget(sorted(facts), sorted(passages), messages, now)
     memory.forgotten_norms.add({fact_norm(f.text) for f in fact_rows if f.id in done.facts},
@@ -316,7 +326,32 @@ def apply_forget(memory: ForgettingMemory, items: list[tuple[str, int]]) -> Forg
     memory.core.reload()
     memory.archival.reload()
     memory.recall.reload()
-    return done
+    if shown is None:
+        return done, None
+    return done, Forgotten(*(tuple(i for i in ids if i in kept) for ids, kept in
+                             zip((done.facts, done.passages, done.messages), shown,
+                                 strict=True)))
+
+
+def shown_of(memory: ForgettingMemory, facts: Sequence[Fact], passage_ids: Sequence[int],
+             messages: Sequence[Message]) -> tuple[set[int], set[int], set[int]] | None:
+    """Of these rows about to be forgotten, the ids of the facts, passages and messages
+    whose own text the privacy policy shows the model, decided as ``shown_to_model``
+    decides (None: all of them)."""
+    guard = memory.privacy
+    if guard is None or not guard.recall_enabled:
+        return None
+    passages = memory.store.passages.get_many(list(passage_ids)).values()
+    tables = ([Hit(f.text, "core", 0.0, f.created_at, f.id) for f in facts],
+              [Hit(p.text, "archival", 0.0, p.created_at, p.id, metadata=p.metadata)
+               for p in passages],
+              [Hit(m.content, "recall", 0.0, m.created_at, m.id) for m in messages])
+    shown = guard.allow_hits("", [h for hits in tables for h in hits])
+    out: list[set[int]] = []
+    for hits in tables:
+        out.append({h.id for h, ok in zip(hits, shown[:len(hits)], strict=True) if ok})
+        shown = shown[len(hits):]
+    return out[0], out[1], out[2]
 
 
 def _audit(memory: ForgettingMemory, request: str, mode: str, selection: Selection,
