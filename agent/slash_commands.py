@@ -32,12 +32,16 @@ from tiermem.memory.errors import (
 )
 from tiermem.memory.tiers.lifecycle import SUPERSEDED_AT
 
-#: After an exact request matched nothing: how to find the stored wording, or match by
-#: meaning instead.
+#: After an exact request matched nothing: how to find the stored wording (``{withheld}``:
+#: ``WITHHELD_HINT`` under a privacy policy that withholds things), or match by meaning.
 UNMATCHED_HINT = ("/recall TEXT and /archival TEXT show how it was stored, and /core the "
-                  "facts; to match by meaning, chat with a model (--model) and set the forget "
-                  "mode to exact_then_top_k_llm in policy.yaml (it asks the model which "
-                  "stored items the request targets)")
+                  "facts{withheld}; to match by meaning, chat with a model (--model) and set "
+                  "the forget mode to exact_then_top_k_llm in policy.yaml (it asks the model "
+                  "which stored items the request targets)")
+#: /core shows a withheld fact as the prompt does, and the searches leave withheld items out:
+#: the user forgets one by the text they know.
+WITHHELD_HINT = (" (not what the privacy policy withholds: /core shows that as [withheld: "
+                 "CATEGORY] and the searches leave it out, so give its text as you know it)")
 
 
 def is_command(text: str) -> bool:
@@ -205,8 +209,8 @@ class SlashCommands:
                            "a longer text is forgotten in mode exact, which needs no model: "
                            "set `mode: exact` under `forget:` in the chat's policy file and "
                            "give the text whole as stored (/core, /archival TEXT and "
-                           "/recall TEXT show it), or run `tiermem forget --mode exact -` "
-                           "with the text on standard input")
+                           f"/recall TEXT show it{self._withheld_hint()}), or run `tiermem "
+                           "forget --mode exact -` with the text on standard input")
             return
         except JudgeMissingError as exc:
             # The library's remedies (judge=ModelJudge(client)) are no use in a chat.
@@ -233,9 +237,16 @@ class SlashCommands:
             said = f"nothing forgotten ({result.outcome}: {result.detail})"
             self.console.print(said, markup=False)
             if result.outcome == "unmatched" and result.mode == "exact":
-                self.console.print(UNMATCHED_HINT, markup=False)
+                self.console.print(UNMATCHED_HINT.format(withheld=self._withheld_hint()),
+                                   markup=False)
             # A script must see that nothing went, as `tiermem forget` exits 1 for it.
             self.chat.not_done("nothing_forgotten", said)
+
+    def _withheld_hint(self) -> str:
+        """What a hint naming /core and the searches must add under a privacy policy that
+        withholds things from them ("" under none)."""
+        privacy = self.agent.memory.privacy
+        return WITHHELD_HINT if privacy is not None and privacy.recall_enabled else ""
 
     def policy(self, arg: str) -> None:
         memory = self.agent.memory

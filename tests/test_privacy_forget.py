@@ -177,3 +177,22 @@ def test_the_model_is_told_no_count_of_withheld_items_forgotten_with_a_shown_one
         result = memory.forget(request)
         assert secret in result.forgotten.facts and len(result.forgotten.passages) == 1
         assert result.shown is None
+
+
+def test_the_chat_forget_hint_says_core_shows_no_withheld_text() -> None:
+    from rich.console import Console
+
+    from tiermem.agent.loop import Agent
+    from tiermem.agent.offline import OfflinePolicy
+    from tiermem.agent.repl import ChatRepl
+
+    with _memory(mode="exact") as memory:
+        out = io.StringIO()
+        repl = ChatRepl(Agent(memory, OfflinePolicy()), console=Console(file=out, width=1000),
+                        errors=io.StringIO())
+        assert repl.run_piped(iter(["/forget User takes propranolol\n"])) == 1
+        hint = out.getvalue().splitlines()[-1]
+        assert hint.startswith("/recall TEXT and /archival TEXT show how it was stored, and "
+                               "/core the facts (not what the privacy policy withholds: /core "
+                               "shows that as [withheld: CATEGORY]")
+        assert "give its text as you know it" in hint
