@@ -168,11 +168,12 @@ class Agent:
         privacy = self.memory.privacy
         # It gets each dropped sentence as ``[withheld: CATEGORY]`` (``?`` after a question's),
         # to say why nothing was stored or searched; the sentence's words never reach it. The
-        # message is flagged as masked, so such text typed by the user is read as typed.
+        # message carries where the marks are, so such text typed by the user (or pasted
+        # from /recall) is read as typed.
         masked = privacy.mask(text, mark_questions=True) if privacy is not None and getattr(
             self.llm, "shown_text", None) else None
         read_text = masked.text if masked is not None else text
-        marked = masked is not None and bool(masked.withheld)
+        marks = masked.marks if masked is not None else ()
         malformed_streak = 0
         ended_by = ""
         seen = RepeatedCalls()  # the turn's calls: one made again says so in its result
@@ -183,7 +184,7 @@ class Agent:
             if compacted:
                 turn_start = self.context.turn_starts()[-1]
                 result.compacted = True
-            answered = self.llm.complete(_with_turn_text(messages, read_text, marked), tools)
+            answered = self.llm.complete(_with_turn_text(messages, read_text, marks), tools)
             if not isinstance(answered, Completion):
                 raise TypeError(f"{type(self.llm).__name__}.complete() returned "
                                 f"{type(answered).__name__}, not a Completion (agent/llm.py)")
@@ -287,19 +288,19 @@ class Agent:
         return model_summary(self.llm, previous, messages)
 
 
-def _with_turn_text(messages: list[dict[str, Any]], text: str, masked: bool = False
-                    ) -> list[dict[str, Any]]:
+def _with_turn_text(messages: list[dict[str, Any]], text: str,
+                    marks: tuple[tuple[int, int], ...] = ()) -> list[dict[str, Any]]:
     """The prompt with the turn's own message whole, where the window shows a stand-in.
 
     Only a client with ``shown_text`` (the offline policy, which files a long text
-    rather than reading it into a prompt) gets more than the window counted. ``masked``:
-    the privacy policy withheld sentences of it, which ``text`` marks (``MASKED_KEY``).
+    rather than reading it into a prompt) gets more than the window counted. ``marks``:
+    where in ``text`` the privacy policy's marks of withheld sentences are (``MASKED_KEY``).
     """
     users = [i for i, m in enumerate(messages) if m["role"] == "user"]
     if not users or messages[users[-1]].get("content") == text:
         return messages
     last = users[-1]
-    turn = {**messages[last], "content": text, **({MASKED_KEY: True} if masked else {})}
+    turn = {**messages[last], "content": text, **({MASKED_KEY: marks} if marks else {})}
     return [*messages[:last], turn, *messages[last + 1:]]
 
 

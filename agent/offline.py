@@ -109,19 +109,27 @@ def _question_text(text: str) -> str:
 #: A sentence the privacy policy dropped, as the agent loop passes it (``?`` after a
 #: question's): ``[withheld: CATEGORY]`` (memory/privacy/retention.py).
 _WITHHELD_SENTENCE = re.compile(r"\[withheld: ([\w .&/-]{1,60})\](\?)?")
-#: The key the agent loop sets on a user message whose withheld sentences it marked: only
-#: then is ``[withheld: CATEGORY]`` read as a mark, not as text the user typed.
+#: The key the agent loop sets on a user message whose withheld sentences it marked, to
+#: where the marks are (``Masked.marks``): only those are read as marks, and a
+#: ``[withheld: CATEGORY]`` the user typed (or pasted from /recall) is read as typed.
 MASKED_KEY = "tiermem_masked"
 
 
-def _without_withheld(text: str) -> tuple[str, tuple[list[str], list[str]]]:
-    """``text`` as memory keeps it (each withheld sentence out, as ``Masked.kept`` has it),
+def _without_withheld(text: str, marks: Any) -> tuple[str, tuple[list[str], list[str]]]:
+    """``text`` with each withheld sentence at ``marks`` out (as ``Masked.kept`` has it),
     and the categories withheld: of statements, of questions."""
     stated: list[str] = []
     asked: list[str] = []
-    for match in _WITHHELD_SENTENCE.finditer(text):
+    out: list[str] = []
+    cursor = 0
+    for start, end in sorted(tuple(span) for span in marks):
+        match = _WITHHELD_SENTENCE.fullmatch(text, start, end) if start >= cursor else None
+        if match is None:  # not a mark where it was said to be: read as typed
+            continue
         (asked if match[2] else stated).append(match[1])
-    return _WITHHELD_SENTENCE.sub("\n", text), (stated, asked)
+        out += [text[cursor:start], "\n"]
+        cursor = end
+    return "".join([*out, text[cursor:]]), (stated, asked)
 
 
 def _listed(categories: list[str]) -> str:
@@ -166,8 +174,7 @@ class OfflinePolicy:
     def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Completion:
         start = max(i for i, m in enumerate(messages) if m["role"] == "user")
         content = messages[start].get("content") or ""
-        user_text, withheld = (_without_withheld(content) if messages[start].get(MASKED_KEY)
-                               else (content, ([], [])))
+        user_text, withheld = _without_withheld(content, messages[start].get(MASKED_KEY) or ())
         results = [m for m in messages[start + 1 :] if m["role"] == "tool"]
         calls = (self._first_step(user_text, core_facts(messages)) if not results
                  else self._more_recall(user_text, results))

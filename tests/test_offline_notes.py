@@ -62,3 +62,24 @@ def test_a_withheld_mark_typed_with_no_policy_is_read_as_typed(memory: Hierarchi
     reply = Agent(memory, OfflinePolicy()).step(typed).reply or ""
     assert "privacy policy" not in reply
     assert [f.text for f in memory.core] == [typed.rstrip(".")]
+
+
+def test_a_withheld_mark_typed_beside_a_withheld_sentence_is_read_as_typed(
+        private: HierarchicalMemory) -> None:
+    # Pasted from /recall, say: only the marks the policy wrote for this message are marks.
+    typed = "The log line reads [withheld: finance] when redacted."
+    reply = Agent(private, OfflinePolicy()).step(f"{typed} I was diagnosed with diabetes."
+                                                 ).reply or ""
+    assert reply.endswith("(offline) The privacy policy kept the medical part of your "
+                          "message out of memory.")
+    assert "finance" not in reply.splitlines()[-1]
+    assert [f.text for f in private.core] == [typed.rstrip(".")]
+
+
+def test_the_masks_marks_are_where_it_wrote_them() -> None:
+    text = "See [withheld: finance] here. I was diagnosed with diabetes. Am I diagnosed?"
+    with HierarchicalMemory(None, embedder=HashingEmbedder(), privacy=POLICY) as m:
+        assert m.privacy is not None
+        masked = m.privacy.mask(text, mark_questions=True)
+    assert [masked.text[a:b] for a, b in masked.marks] == ["[withheld: medical]",
+                                                           "[withheld: medical]?"]

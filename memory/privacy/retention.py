@@ -105,11 +105,14 @@ def decide_retention(mode: str, rules: RuleSet, policies: Sequence[str], judge: 
 @dataclass(frozen=True)
 class Masked:
     """A message after retention: ``text`` to store, ``kept`` with withheld spans removed
-    (what facts may be extracted from), and the categories withheld."""
+    (what facts may be extracted from), and the categories withheld. ``marks`` are the
+    ``(start, end)`` in ``text`` of the marks this masking wrote: a ``[withheld: X]`` the
+    text held already (typed, or pasted from a search) is none of them."""
 
     text: str
     kept: str
     withheld: tuple[str, ...] = ()
+    marks: tuple[tuple[int, int], ...] = ()
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
@@ -141,21 +144,27 @@ def mask(text: str, decide: Callable[[list[str]], list[Decision]],
     if not spans:
         return Masked(text, PLACEHOLDER.sub("\n", text))
     decisions = decide([text[start:end] for start, end in spans])
-    out, kept, withheld = [], [], []
-    cursor = 0
+    out, kept, withheld, marks = [], [], [], []
+    cursor = written = 0
     for (start, end), decision in zip(spans, decisions, strict=True):
         out.append(text[cursor:start])
         kept.append(text[cursor:start])
+        written += start - cursor
         if decision.allowed:
             out.append(text[start:end])
             kept.append(text[start:end])
+            written += end - start
         else:
             category = decision.category or DEFAULT_CATEGORY
             asked = mark_questions and is_question(text[start:end])
-            out.append(f"[withheld: {category}]" + ("?" if asked else ""))
+            mark = f"[withheld: {category}]" + ("?" if asked else "")
+            out.append(mark)
             kept.append("\n")
             withheld.append(category)
+            marks.append((written, written + len(mark)))
+            written += len(mark)
         cursor = end
     out.append(text[cursor:])
     kept.append(text[cursor:])
-    return Masked("".join(out), PLACEHOLDER.sub("\n", "".join(kept)), tuple(withheld))
+    return Masked("".join(out), PLACEHOLDER.sub("\n", "".join(kept)), tuple(withheld),
+                  tuple(marks))
