@@ -13,10 +13,14 @@ server's template or parser does not take it out:
   allowed (a last tag may be unclosed);
 - Mistral: ``[TOOL_CALLS] [{"name": ..., "arguments": {...}}, ...]`` and the newer
   ``[TOOL_CALLS]NAME[ARGS]{...}`` (with ``[CALL_ID]...`` before ``[ARGS]`` in some
-  versions), text before the first marker allowed.
+  versions), text before the first marker allowed;
+- Phi-4-mini: ``<|tool_call|>[{"name": ..., "arguments": {...}}]<|/tool_call|>``, read as
+  the Hermes tags are (a call object or a list of them, text around allowed, a last tag
+  may be unclosed).
 
 Inside this markup any tool name makes a call (agent/text_call_objects.py). An end-of-turn
-token a server left in (``</s>``, ``<|eom_id|>``, ``<|eot_id|>``) is ignored.
+token a server left in (``</s>``, ``<|eom_id|>``, ``<|eot_id|>``, Phi's ``<|end|>``) is
+ignored.
 """
 
 from __future__ import annotations
@@ -40,12 +44,13 @@ from tiermem.agent.text_call_pythonic import literal_value
 __all__ = ["MARKUP_FORMS"]
 
 _HERMES_OPEN, _HERMES_CLOSE = re.compile(re.escape("<tool_call>")), "</tool_call>"
+_PHI_OPEN, _PHI_CLOSE = re.compile(re.escape("<|tool_call|>")), "<|/tool_call|>"
 _FUNCTION_OPEN, _FUNCTION_CLOSE = re.compile(r"<function=([\w.\-]{1,200})>"), "</function>"
 _PYTHON_TAG = "<|python_tag|>"
 _MISTRAL_CALLS, _MISTRAL_ARGS = "[TOOL_CALLS]", "[ARGS]"
 _MISTRAL_CALL_ID = re.compile(r"\[CALL_ID\].*", re.DOTALL)
 _MISTRAL_NAME = re.compile(r"[\w.\-]{1,200}")
-_END_TOKENS = ("</s>", "<|eom_id|>", "<|eot_id|>")
+_END_TOKENS = ("</s>", "<|eom_id|>", "<|eot_id|>", "<|end|>")
 
 # What a tag's body holds, given the tag, the body and whether the reply was cut inside it.
 BodyReader = Callable[[re.Match[str], str, bool], "list[ToolCall] | None"]
@@ -63,6 +68,16 @@ def hermes_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCall
         return cut_call(body, names, marked=True) if found is None and unfinished else found
 
     return _tagged(content, _HERMES_OPEN, _HERMES_CLOSE, read, cut)
+
+
+def phi_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
+    def read(_tag: re.Match[str], body: str, unfinished: bool) -> list[ToolCall] | None:
+        # An unclosed last tag runs to the end of the reply, where Phi's <|end|> may be.
+        body = _unfenced(_without_end_tokens(body))
+        found = calls_in(body, names, marked=True)
+        return cut_call(body, names, marked=True) if found is None and unfinished else found
+
+    return _tagged(content, _PHI_OPEN, _PHI_CLOSE, read, cut)
 
 
 def function_tag_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCalls:
@@ -93,7 +108,7 @@ def mistral_calls(content: str, names: frozenset[str], cut: bool) -> TextToolCal
 
 
 #: The markup forms, in the order they are tried.
-MARKUP_FORMS = (hermes_calls, python_tag_calls, mistral_calls, function_tag_calls)
+MARKUP_FORMS = (hermes_calls, phi_calls, python_tag_calls, mistral_calls, function_tag_calls)
 
 
 def _tagged(content: str, opening: re.Pattern[str], closing: str, read: BodyReader,

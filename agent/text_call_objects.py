@@ -6,12 +6,13 @@ text, or called ``parameters``; the OpenAI item shape ``{"type": "function", "fu
 any other JSON that happens to have a "name" is not a call.
 
 Where the call was written decides which names count (``marked``). Inside markup that
-only ever holds calls (``<tool_call>`` tags, Llama's ``<|python_tag|>`` and
-``<function=...>``, Mistral's ``[TOOL_CALLS]``) any name makes a call, so that a call to
-a tool the request did not offer is answered the way a structured one is (with the tools
-there are, and the likeliest one meant) rather than shown as the reply; there
-``arguments`` may be left out too. JSON without such markup is a call only when it names an offered
-tool and gives its arguments; otherwise an ordinary JSON reply would be taken for one.
+only ever holds calls (``<tool_call>`` tags, Phi's ``<|tool_call|>``, Llama's
+``<|python_tag|>`` and ``<function=...>``, Mistral's ``[TOOL_CALLS]``) any name makes a
+call, so that a call to a tool the request did not offer is answered the way a structured
+one is (with the tools there are, and the likeliest one meant) rather than shown as the
+reply; there ``arguments`` may be left out too. JSON without such markup is a call only
+when it names an offered tool and gives its arguments; otherwise an ordinary JSON reply
+would be taken for one.
 
 A name may come with the namespace a model family puts before its tools' names
 (``functions.NAME``, as OpenAI's harmony format and models trained on it write it;

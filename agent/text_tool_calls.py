@@ -6,8 +6,8 @@ from it, the call arrives as plain content. These forms are recognised:
 
 - the markup model families write calls in (agent/text_call_markup.py): Hermes / Qwen
   ``<tool_call>{...}</tool_call>``, Llama 3.1 ``<|python_tag|>{...}``, Llama 3.2
-  ``<function=NAME>{...}</function>`` and Mistral ``[TOOL_CALLS] [...]`` or
-  ``[TOOL_CALLS]NAME[ARGS]{...}``;
+  ``<function=NAME>{...}</function>``, Mistral ``[TOOL_CALLS] [...]`` or
+  ``[TOOL_CALLS]NAME[ARGS]{...}``, and Phi-4-mini ``<|tool_call|>[...]<|/tool_call|>``;
 - a bare JSON object ``{"name": ..., "arguments": ...}`` (or a list of them,
   or several one after another) that is the whole content;
 - a Python list of calls ``[NAME(key=value, ...), ...]`` that is the whole content (Llama
@@ -78,8 +78,8 @@ _ESCAPED = ("&lt;tool_call&gt;", "&#34;", "&quot;")
 #: Where a call the thinking ends with may begin after thinking: call markup or a fence
 #: (```json or ```tool_code), the forms a reply is read in after prose. Bare JSON and a
 #: Python list count only as the whole block, as they count only as the whole reply.
-_CALL_START = re.compile(r"<tool_call>|&lt;tool_call&gt;|<function=|<\|python_tag\|>"
-                         r"|<\|python_start\|>|\[TOOL_CALLS\]|```")
+_CALL_START = re.compile(r"<tool_call>|&lt;tool_call&gt;|<\|tool_call\|>|<function="
+                         r"|<\|python_tag\|>|<\|python_start\|>|\[TOOL_CALLS\]|```")
 #: How many of the last such places are tried, and how far back from the end: the calls
 #: a model ends with are short, and its thinking may be long.
 _MAX_STARTS = 32

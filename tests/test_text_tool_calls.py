@@ -299,6 +299,7 @@ TAGGED_PLAIN = '<tool_call>{"name": "core_memory_append", "arguments": {"content
     f"The user is allergic. I'll save it.\n{TAGGED_PLAIN}",
     f"The user is allergic. I'll save it. {TAGGED_PLAIN}\n",
     f"Save it.\n<tool_call>{APPEND_JSON}",  # nor the call's closing tag
+    f"Save it.\n<|tool_call|>[{APPEND_JSON}]<|/tool_call|>",  # Phi-4-mini's
     f"Save it.\n```json\n{APPEND_JSON}\n```",
     'Save it.\n```tool_code\ncore_memory_append(content="Allergic to peanuts")\n```',
     # bare JSON or a Python list only as the whole block, as only as the whole reply

@@ -11,7 +11,7 @@ import pytest
 from fake_openai import FakeOpenAIServer
 
 from tiermem.agent import text_call_markup
-from tiermem.agent.loop import Agent
+from tiermem.agent.loop import Agent, TurnResult
 from tiermem.agent.openai_client import OpenAIClient
 from tiermem.agent.text_tool_calls import find_text_tool_calls
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
@@ -53,6 +53,11 @@ def _loaded(text: str) -> Any:
     (f"<function=core_memory_append>{FACT_JSON}</function>", ""),
     (f"<function=core_memory_append>{FACT_JSON}", ""),  # the stop token came first
     (f"Sure.\n<function=core_memory_append>{FACT_JSON}</function>\nDone.", "Sure.\n\nDone."),
+    # Phi-4-mini: a list in its tags, its end-of-turn token after them or in place of them
+    (f"<|tool_call|>[{APPEND_JSON}]<|/tool_call|><|end|>", ""),
+    (f"<|tool_call|>{APPEND_JSON}<|/tool_call|>", ""),
+    (f"<|tool_call|>[{APPEND_JSON}]<|end|>", ""),
+    (f"Saving it.\n<|tool_call|>[{APPEND_JSON}]<|/tool_call|>", "Saving it."),
 ])
 def test_each_form_is_one_call(content: str, rest: str) -> None:
     assert found(content) == ([("core_memory_append", FACT)], rest)
@@ -65,6 +70,8 @@ def test_each_form_is_one_call(content: str, rest: str) -> None:
     f"{json.dumps(SEND)}",
     f"<function=core_memory_append>{FACT_JSON}</function>"
     f"<function=send_message>{json.dumps(SEND)}</function>",
+    f"<|tool_call|>[{APPEND_JSON}, {SEND_JSON}]<|/tool_call|><|end|>",
+    f"<|tool_call|>[{APPEND_JSON}]<|/tool_call|><|tool_call|>[{SEND_JSON}]<|/tool_call|>",
 ])
 def test_several_calls_in_one_form(content: str) -> None:
     calls, _ = found(content)
@@ -77,6 +84,7 @@ def test_several_calls_in_one_form(content: str) -> None:
     f'[TOOL_CALLS] [{{"name": "memory_store", "arguments": {FACT_JSON}}}]',
     f"[TOOL_CALLS]memory_store[ARGS]{FACT_JSON}",
     f"<function=memory_store>{FACT_JSON}</function>",
+    f'<|tool_call|>[{{"name": "memory_store", "arguments": {FACT_JSON}}}]<|/tool_call|>',
 ])
 def test_in_call_markup_a_tool_that_was_not_offered_is_still_a_call(content: str) -> None:
     assert found(content) == ([("memory_store", FACT)], "")
@@ -98,6 +106,11 @@ def test_in_call_markup_a_tool_that_was_not_offered_is_still_a_call(content: str
     f"parser must read it.",
     'Example: <tool_call>{"name": "weather", "arguments": {}}</tool_call> is Hermes format.',
     f'Llama 3.1 ends with <|python_tag|>{{"name": "x", "parameters": {FACT_JSON}}}',
+    "<|tool_call|> and <|/tool_call|> are how Phi marks its calls.",
+    f'Phi writes <|tool_call|>[{{"name": "weather", "arguments": {FACT_JSON}}}]<|/tool_call|>.',
+    # Only JSON in Phi's tags: the Python dict is the small Qwen models' habit, not Phi's.
+    "<|tool_call|>[{'name': 'core_memory_append', 'arguments': {'content': 'x'}}]"
+    "<|/tool_call|>",
 ])
 def test_text_that_is_not_a_call(content: str) -> None:
     assert found(content) == ([], content)
@@ -107,6 +120,7 @@ def test_text_that_is_not_a_call(content: str) -> None:
     ('<|python_tag|>{"name": "core_memory_append", "parameters": {"content": "Allergic', ""),
     ('[TOOL_CALLS]core_memory_append[ARGS]{"content": "Allergic', ""),
     ('<function=core_memory_append>{"content": "Allergic', ""),
+    ('<|tool_call|>[{"name": "core_memory_append", "arguments": {"content": "Allergic', ""),
 ])
 def test_a_call_cut_at_the_length_limit_is_found_only_when_cut(content: str, rest: str) -> None:
     assert found(content) == ([], content)
@@ -117,16 +131,23 @@ def test_a_call_cut_at_the_length_limit_is_found_only_when_cut(content: str, res
 
 # -- the agent, over the loopback server -------------------------------------------------
 
-def test_a_text_call_to_a_tool_not_offered_is_answered_like_a_structured_one(
-        server: FakeOpenAIServer) -> None:
-    server.enqueue_reply(f'<tool_call>{{"name": "memory_store", "arguments": {FACT_JSON}}}'
-                         f"</tool_call>")
-    server.enqueue_reply(f"<tool_call>{APPEND_JSON}</tool_call>")
+def _told_of_an_allergy(server: FakeOpenAIServer) -> tuple[TurnResult, list[dict[str, Any]]]:
+    """One turn over the server's replies: what it did, and recall after it (which must
+    hold the fact the replies store in core)."""
     with HierarchicalMemory(None, embedder=HashingEmbedder()) as memory:
         client = OpenAIClient("fake-model", base_url=server.base_url, max_retries=0)
         result = Agent(memory, client).step("I'm allergic to peanuts")
         rows = memory.recall.rows(range(1, len(memory.recall) + 1))
         assert [f.text for f in memory.core] == ["Allergic to peanuts"]
+    return result, rows
+
+
+def test_a_text_call_to_a_tool_not_offered_is_answered_like_a_structured_one(
+        server: FakeOpenAIServer) -> None:
+    server.enqueue_reply(f'<tool_call>{{"name": "memory_store", "arguments": {FACT_JSON}}}'
+                         f"</tool_call>")
+    server.enqueue_reply(f"<tool_call>{APPEND_JSON}</tool_call>")
+    result, rows = _told_of_an_allergy(server)
     unknown, stored = result.tool_results
     assert not unknown.ok and unknown.error_kind == "unknown_tool" and unknown.from_text
     assert "there is no tool named 'memory_store'; available tools:" in unknown.content
@@ -137,6 +158,15 @@ def test_a_text_call_to_a_tool_not_offered_is_answered_like_a_structured_one(
     assert told["content"] == unknown.content
 
 
+def test_phi_4_mini_s_calls_run_and_leave_no_markup_in_recall(
+        server: FakeOpenAIServer) -> None:
+    server.enqueue_reply(f"<|tool_call|>[{APPEND_JSON}, {SEND_JSON}]<|/tool_call|><|end|>")
+    result, rows = _told_of_an_allergy(server)
+    assert result.reply == "Noted." and result.notice is None
+    assert all(r.ok and r.from_text for r in result.tool_results)
+    assert all("tool_call|>" not in r["content"] and "<|end|>" not in r["content"] for r in rows)
+
+
 @pytest.mark.parametrize("end", ["<|im_end|>", "<end_of_turn>", "<|endoftext|>", "<|end|>",
                                  "</s>"])
 @pytest.mark.parametrize("call", [
@@ -145,6 +175,7 @@ def test_a_text_call_to_a_tool_not_offered_is_answered_like_a_structured_one(
     '```json\n{"name": "core_memory_append", "arguments": {"content": "x"}}\n```',
     '```tool_code\ncore_memory_append(content="x")\n```',
     '[core_memory_append(content="x")]',
+    '<|tool_call|>[{"name": "core_memory_append", "arguments": {"content": "x"}}]<|/tool_call|>',
 ])
 def test_an_end_of_turn_token_left_after_a_call_is_neither_call_nor_reply(
         call: str, end: str) -> None:
