@@ -128,6 +128,15 @@ def test_send_message_asking_for_a_heartbeat_still_sends_and_ends_the_turn(
 
     assert result.reply == "Hello!" and result.notice is None and result.steps == 1
     assert result.tool_results[0].ok and len(model.calls) == 1
+    # What the model is told agrees: neither the prompt nor the tool lets it expect a step
+    # after a reply (in Letta, a heartbeat on send_message gives one).
+    [schema] = [s["function"] for s in model.calls[0].tools if s["function"]["name"] ==
+                "send_message"]
+    assert HEARTBEAT_PARAM not in schema["parameters"]["properties"]
+    assert "ends your turn, even with request_heartbeat" in schema["description"]
+    system = model.calls[0].messages[0]["content"]
+    assert "Either ends your turn, even with request_heartbeat" in system
+    assert "Any other tool call also ends your turn" in system
 
 
 def test_prompt_and_schemas_say_a_call_without_heartbeat_ends_the_turn() -> None:

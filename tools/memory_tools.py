@@ -104,7 +104,8 @@ def nothing_to_send(message: str) -> bool:
 
 @tool
 def send_message(ctx: ToolContext, message: str) -> str:
-    """Send a reply to the user. This ends your turn.
+    """Send a reply to the user. This ends your turn, even with request_heartbeat: store and
+    search first, reply last.
 
     Args:
         message: The full text of the reply, in the user's language.
