@@ -18,7 +18,7 @@ from tiermem.agent.context import ContextWindow
 from tiermem.agent.earlier_turns import extractive_summary, with_calls_paired
 from tiermem.agent.errors import ProviderError
 from tiermem.agent.llm import Completion, LLMClient
-from tiermem.agent.stored_messages import as_chats
+from tiermem.agent.stored_messages import as_chats, as_said
 from tiermem.memory import HierarchicalMemory
 from tiermem.tools.safe_text import safe_text
 
@@ -131,7 +131,7 @@ class StoredContext:
                      else self.memory.store.messages.max_id() + 1)
             before = range(max(1, first - SUMMARY_REBUILD_MESSAGES), first)
             rows = self.memory.recall.rows(list(before))
-            self.context.summary = extractive_summary("", as_chats(rows))
+            self.context.summary = extractive_summary("", as_said(rows))
 
 
 def model_summary(llm: LLMClient, previous: str, messages: list[dict[str, Any]]) -> str:

@@ -7,7 +7,8 @@ dispatch limit give way to a note (``without_oversized_arguments``).
 What ``send_message`` sent is stored as the text of the assistant message that called it,
 so conversation_search finds it (``sent_text``; a call dispatch refuses sent nothing and
 adds nothing), and taken out of that text again when the window is read back from recall
-(``as_chat``, which knows a refused call by its ``Error:`` result).
+(``as_chat``, which knows a refused call by its ``Error:`` result); a summary of recall
+reads that text (``as_said``), never a call's arguments.
 """
 
 from __future__ import annotations
@@ -159,23 +160,71 @@ def as_chat(row: dict[str, Any], refused: Collection[str] = ()) -> dict[str, Any
     The calls in ``refused`` (ids of calls answered by an error) sent nothing, so none of
     their text is taken off the content. Each sent text is taken off its end, the last
     first; one that is not there (a call refused whose result is not at hand) is skipped.
-    A message stored before refused sends were left out keeps their text as content.
+    A message stored before refused sends were left out ends with every send's text, the
+    refused ones' too: all of them are taken off, so a refused send never reads as the
+    model's own words either.
     """
     message: dict[str, Any] = {"role": row["role"], "content": row["content"]}
     if row.get("tool_calls"):
         message["tool_calls"] = row["tool_calls"]
-        content = row["content"] or ""
-        for text in reversed(_sent([
-                ToolCall(c["id"], c["function"]["name"], c["function"]["arguments"])
-                for c in row["tool_calls"] if c.get("id") not in refused], None)):
-            text = text.strip()  # recall stored it trimmed
-            if text and content.endswith(text):
-                content = content[: -len(text)].rstrip()
-        message["content"] = content  # "" rather than null, which some servers refuse
+        # "" rather than null, which some servers refuse
+        message["content"] = _own_text(row, refused)[0]
     if row.get("tool_call_id"):
         message["tool_call_id"] = row["tool_call_id"]
     return message
 
 
-__all__ = ["as_chat", "as_chats", "cut_at_length", "sent_text", "stopped_by_filter", "storable",
-           "without_oversized_arguments"]
+def as_said(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Recall rows as what was said in them, for a summary: the user's messages and the
+    assistant's, each as its text, without tool calls.
+
+    Recall keeps what ``send_message`` sent as the text of the message that called it, and
+    never a send dispatch refused, so the text is all a summary needs. Read from the calls
+    instead, a refused send whose ``Error:`` result is not among ``rows`` (erased, or past
+    the end of the range read) would be quoted as said. A message stored before refused
+    sends were left out has the text of those answered by an error among ``rows`` taken
+    out.
+    """
+    refused = refused_calls(rows)
+    said = []
+    for row in rows:
+        if row["role"] not in ("user", "assistant"):
+            continue
+        text = row["content"] or ""
+        if row.get("tool_calls"):
+            own, sent = _own_text(row, refused)
+            if sent is not None:
+                text = "\n\n".join(t for t in (own, *sent) if t)
+        said.append({"role": row["role"], "content": text})
+    return said
+
+
+def _own_text(row: dict[str, Any], refused: Collection[str]) -> tuple[str, list[str] | None]:
+    """An assistant row's content without the sent texts recall added to it, and, when it
+    was stored by a version that added refused sends' texts too, the texts that were sent
+    (None otherwise: the content holds just those)."""
+    content = row["content"] or ""
+    calls = [ToolCall(c["id"], c["function"]["name"], c["function"]["arguments"])
+             for c in row["tool_calls"]]
+    every = [text.strip() for text in _sent(calls, None)]  # recall stored them trimmed
+    sent = [text.strip() for text in _sent([c for c in calls if c.id not in refused], None)]
+    if len(sent) < len(every):
+        own = _taken_off(content, every, all_there=True)
+        if own is not None:
+            return own, sent
+    return _taken_off(content, sent, all_there=False) or "", None
+
+
+def _taken_off(content: str, texts: list[str], *, all_there: bool) -> str | None:
+    """``content`` without ``texts`` at its end, the last first: one that is not there is
+    skipped, or, with ``all_there``, gives None."""
+    for text in reversed(texts):
+        if content.rstrip().endswith(text):
+            content = content.rstrip()[: -len(text)].rstrip()
+        elif all_there:
+            return None
+    return content
+
+
+__all__ = ["as_chat", "as_chats", "as_said", "cut_at_length", "sent_text", "stopped_by_filter",
+           "storable", "without_oversized_arguments"]

@@ -14,7 +14,7 @@ from tiermem.agent.errors import ProviderError
 from tiermem.agent.llm import Completion
 from tiermem.agent.loop import Agent
 from tiermem.agent.scripted import ScriptedModel, call, calls, raw_call, reply
-from tiermem.agent.stored_messages import as_chat
+from tiermem.agent.stored_messages import as_chat, as_said
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 TOOL_NAMES = ["send_message", "core_memory_append", "core_memory_replace",
@@ -203,15 +203,52 @@ def test_the_summary_leaves_out_a_send_that_was_refused() -> None:
     assert extractive_summary("", messages) == "user: book it\nassistant: Could not."
 
 
-def test_a_message_stored_with_a_refused_send_as_said_still_reads_back() -> None:
-    # Before refused sends were left out of recall, their text was stored as said too.
+def test_a_message_stored_with_a_refused_send_as_said_reads_back_without_it() -> None:
+    # Before refused sends were left out of recall, their text was stored as said too: read
+    # back as the model's own words, the window said the agent had said it.
     calls_ = _sends({"message": "Booked.", "to": "user"}, {"message": "Could not."})
     old = {"role": "assistant", "content": "Booked.\n\nCould not.", "tool_calls": calls_}
     new = {**old, "content": "Could not."}
     assert as_chat(new, {"c0"})["content"] == ""
-    assert as_chat(old, {"c0"}) == {"role": "assistant", "content": "Booked.",
-                                     "tool_calls": calls_}
+    assert as_chat(old, {"c0"}) == {"role": "assistant", "content": "", "tool_calls": calls_}
     assert as_chat(old)["content"] == ""  # its result not at hand: every text was sent
+    own = {**old, "content": "Let me check.\n\nBooked.\n\nCould not."}
+    assert as_chat(own, {"c0"})["content"] == "Let me check."
+    # What the summary reads of them: what was sent, never the refused text.
+    results = [{"role": "tool", "tool_call_id": "c0", "content": "Error: no field 'to'"},
+               {"role": "tool", "tool_call_id": "c1", "content": "Sent."}]
+    for row in (old, new, own):
+        assert [m["content"] for m in as_said([row, *results])] == [
+            "Let me check.\n\nCould not." if row is own else "Could not."]
+
+
+def test_a_summary_of_recall_never_quotes_a_refused_send_whose_result_is_gone(
+    memory: HierarchicalMemory,
+) -> None:
+    # The summary is written again from recall after an erasure; read from the calls, a
+    # refused send was known only by its Error: result, and rows without it (erased here,
+    # or past the end of the range read) quoted it as said.
+    refused = calls(("send_message", {"message": "Booked.", "to": "user"}),
+                    ("send_message", {"message": "Could not book it."}))
+    model = ScriptedModel([refused, reply("Sorry."), reply("Hi.")])
+    agent = Agent(memory, model)
+    agent.step("book my flight")
+    agent.step("hello")
+    rows = memory.recall.rows(range(1, len(memory.recall) + 1))
+    [error] = [r["id"] for r in rows if r["content"].startswith("Error:")]
+    # The window holds the second turn alone, the first summarised out of it.
+    keep = [i for i, m in enumerate(agent.context.message_ids) if m >= rows[-2]["id"]]
+    agent.context.messages = [agent.context.messages[i] for i in keep]
+    agent.context.message_ids = [agent.context.message_ids[i] for i in keep]
+    agent.context.summary = "user: book my flight"
+    agent.stored_context.save()
+
+    memory.erase(messages=[error], reason="the user asked")
+    reloaded = Agent(memory, model)
+
+    assert "Booked" not in reloaded.context.summary
+    assert reloaded.context.summary == ("user: book my flight\nassistant: Could not book it."
+                                        "\nassistant: Sorry.")
 
 
 def _without(snapshot: dict[str, Any], message_id: int) -> dict[str, Any]:

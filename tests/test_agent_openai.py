@@ -247,12 +247,14 @@ def test_a_send_message_dispatch_refuses_is_not_stored_as_said(
     assert results[number].startswith("Error:") and results[extra].startswith("Error:")
 
 
-def test_a_refused_send_beside_the_same_text_reloads_as_it_was(
+def test_a_refused_send_beside_the_same_text_reloads_without_it(
     server: FakeOpenAIServer, memory: HierarchicalMemory, sleeps: list[float]
 ) -> None:
     # The model wrote its answer as text and sent it too, with a field send_message does
-    # not take: the text is what it said (and recall's content); the send added nothing,
-    # so reading the window back from recall must not take the text away as sent.
+    # not take: recall keeps the text, and the send added nothing. An older version stored
+    # a refused send alone the same way, so read back the text is taken away as that send's:
+    # a refused send never reads as said. Nothing the user saw goes: text beside a call that
+    # failed is never the reply (the turn goes on), and the call keeps its words.
     server.enqueue_tool_calls([("send_message", args(message="Sure.", to="user"))],
                               content="Sure.")
     server.enqueue_tool_calls([("send_message", args(message="Done."))], content="Sure.")
@@ -261,6 +263,7 @@ def test_a_refused_send_beside_the_same_text_reloads_as_it_was(
     said = [r["content"] for r in memory.recall.iter_rows() if r["role"] == "assistant"]
     assert said == ["Sure.", "Sure.\n\nDone."]
     live = json.loads(json.dumps(agent.context.messages))
+    live[1]["content"] = ""
     assert Agent(memory, client_for(server.base_url, sleeps)).context.messages == live
 
 
