@@ -27,9 +27,10 @@ one tokenizer, the model's own encoding, for both the trigger and the goal. At
 oldest messages are folded into the summary at a turn boundary (a tool call
 never leaves without its result). Compaction must shrink the count; if it
 cannot, ``ContextOverflowError`` ends the turn instead of looping. The current
-turn is never summarised: when it alone is too long, its tool results share what
-the window leaves them (``make_room``), trimmed again from their full text, and
-the turn ends only when even that cannot fit, with advice naming what is too long.
+turn is never summarised: when it alone is too long, the arguments of its tool calls,
+then its tool results, share what the window leaves them (``make_room``), trimmed again
+from their full text, and the turn ends only when even that cannot fit, with advice
+naming what is too long.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tiermem.agent.system_message import SYSTEM_PROMPT, escape_data, memory_statistics, render_core
-from tiermem.agent.trimming import shared_results
+from tiermem.agent.trimming import shared_calls, shared_results
 from tiermem.memory import HierarchicalMemory
 from tiermem.memory.errors import TiermemError
 from tiermem.memory.text.tokenizer import TokenCounter, get_encoding
@@ -100,6 +101,9 @@ class ContextWindow:
     #: The full text of the current turn's tool results that the window shows trimmed, by
     #: message id: what ``make_room`` trims them again from.
     full_results: dict[int, str] = field(default_factory=dict)
+    #: The current turn's assistant messages whose calls the window shows trimmed, as
+    #: stored, by message id: what ``make_room`` trims their arguments again from.
+    full_calls: dict[int, dict[str, Any]] = field(default_factory=dict)
     # The token count of the in-context messages, kept as a running total: the
     # window only ever appends to its list of messages (compaction and loading
     # replace the list), and messages are never edited once in it. Re-counting
@@ -109,11 +113,13 @@ class ContextWindow:
 
     def remember(self, message: dict[str, Any], shown: dict[str, Any], message_id: int) -> None:
         """Append ``shown``, the window's copy of ``message``. A user message begins a turn;
-        a tool result shown trimmed keeps its full text until then."""
+        a tool result or call shown trimmed keeps its full text until then."""
         if message.get("role") == "user":
-            self.full_results = {}
+            self.full_results, self.full_calls = {}, {}
         elif message.get("role") == "tool" and shown is not message:
             self.full_results[message_id] = str(message.get("content") or "")
+        elif message.get("tool_calls") and shown is not message:
+            self.full_calls[message_id] = message
         self.messages.append(shown)
         self.message_ids.append(message_id)
 
@@ -125,6 +131,7 @@ class ContextWindow:
         for i, message_id in enumerate(self.message_ids):
             if message_id in message_ids:
                 self.full_results.pop(message_id, None)
+                self.full_calls.pop(message_id, None)
                 message = {**messages[i], "content": FORGOTTEN}
                 if message.get("tool_calls"):
                     message["tool_calls"] = [{**c, "function": {**c["function"],
@@ -268,9 +275,11 @@ class ContextWindow:
 
         A prompt over the budget first has its oldest turns folded into the summary (as
         ``compact``). When the current turn (from ``keep_from``) alone is still too long,
-        its tool results share what is left: the largest are trimmed again from their full
-        text (``full_results``; recall keeps them whole), down to the ids and the start of
-        the text of every hit (trimming.py ``shared_results``). Raises ContextOverflowError,
+        the arguments of its tool calls are trimmed again from the calls as stored
+        (``full_calls``; recall keeps them whole), down to the start of each (trimming.py
+        ``shared_calls``); then its tool results share what is left: the largest are
+        trimmed again from their full text (``full_results``), down to the ids and the
+        start of the text of every hit (``shared_results``). Raises ContextOverflowError,
         with the window as it was, when even that cannot fit; its advice names what is too
         long: the results, or the rest (the user's message, core).
         """
@@ -287,6 +296,9 @@ class ContextWindow:
                 compacted, keep_from = True, self.turn_starts()[-1]
                 alerted = self.pressure_alerted  # the alert may be given again
                 messages, tokens = self.build(memory, tools)
+        if not self.fits(tokens) and self._share_calls(keep_from, tokens - self.budget):
+            self.pressure_alerted = alerted
+            messages, tokens = self.build(memory, tools)
         for _ in range(3):  # a result cut from the end may count a token or two over
             if self.fits(tokens) or not self._share_results(keep_from, tokens - self.budget):
                 break
@@ -368,6 +380,24 @@ class ContextWindow:
                 messages[i] = {**messages[i], "content": text}
         self.messages = messages
         return True
+
+    def _share_calls(self, keep_from: int, excess: int) -> bool:
+        """Trim the arguments of the current turn's calls to ``excess`` tokens fewer
+        together, or as far as they go; False when none could be trimmed more."""
+        indexes = [i for i in range(keep_from, len(self.messages))
+                   if self.messages[i].get("tool_calls")]
+        calls = [(self.messages[i], self.full_calls.get(self.message_ids[i], self.messages[i]))
+                 for i in indexes]
+        room = sum(self.count_message(shown) for shown, _ in calls) - excess
+        shown = shared_calls(calls, room, self.count_message, self.counter)
+        changed = [(i, new) for i, new, (now, _) in zip(indexes, shown, calls, strict=True)
+                   if new is not now]
+        messages = list(self.messages)  # a new list: the running token count starts again
+        for i, new in changed:
+            self.full_calls.setdefault(self.message_ids[i], messages[i])
+            messages[i] = new
+        self.messages = messages if changed else self.messages
+        return bool(changed)
 
     def _turn_overflow(self, memory: HierarchicalMemory, tokens: int, older: str,
                        keep_from: int) -> ContextOverflowError:

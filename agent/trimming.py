@@ -20,11 +20,17 @@ Each result alone fits its share, but a turn may ask for several: three pages of
 hits fill a 4,096-token window. When the current turn no longer fits once everything
 older is summarised, its results share what is left (``shared_results``): the largest
 are cut again from their full text, down to every hit's id and the start of its text.
+
+So do the turn's own calls, first (``shared_calls``): a long document filed in many steps
+takes an eighth of the budget a step, and by the seventh the turn no longer fits. Their
+arguments are cut again from the calls as stored, to one cap for all, down to the start
+of each call; the model wrote them, and what it reads next is the results.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from tiermem.agent.repeated_calls import split_note
@@ -117,6 +123,33 @@ def shared_results(results: list[tuple[str, str]], room: int,
         limit = max(low, floor)
         shown.append(text if size <= limit else _result_within(full, limit, counter))
     return shown, sum(floors)
+
+
+def shared_calls(calls: list[tuple[dict[str, Any], dict[str, Any]]], room: int,
+                 count: Callable[[dict[str, Any]], int],
+                 counter: TokenCounter) -> list[dict[str, Any]]:
+    """One turn's assistant messages of tool calls, each given as (what the window shows,
+    the message as stored), with their arguments cut again from the stored ones
+    (``trimmed_for_context``) to the largest cap, one for all, at which they take at most
+    ``room`` tokens together (``count`` counts a message as the prompt does); at the
+    least, each call ``MIN_SHOWN_TOKENS``, which may take more than ``room``. None grows
+    past what it shows now, and one within the cap is returned unchanged (the same
+    object)."""
+    sizes = [count(shown) for shown, _ in calls]
+
+    def at(cap: int) -> list[dict[str, Any]]:
+        shown = []
+        for (now, full), size in zip(calls, sizes, strict=True):
+            cut = trimmed_for_context(full, cap, counter)
+            shown.append(cut if cut is not full and count(cut) < size else now)
+        return shown
+
+    low, high = MIN_SHOWN_TOKENS, max([MIN_SHOWN_TOKENS, *sizes])
+    while low < high:  # the largest cap that fits
+        middle = (low + high + 1) // 2
+        fits = sum(count(message) for message in at(middle)) <= room
+        low, high = (middle, high) if fits else (low, middle - 1)
+    return at(low)
 
 
 def least_shown(content: str, counter: TokenCounter) -> str:

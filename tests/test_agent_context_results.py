@@ -190,3 +190,38 @@ def test_a_result_first_shown_whole_is_trimmed_again_from_its_full_text(
         for hit in json.loads(content)["results"]:
             assert hit["text"].endswith(STRING_MARKER)
             assert f" of {len(text):,} characters not shown" in hit["text"]
+
+
+def test_a_document_filed_in_many_long_calls_shares_the_window_with_its_results(
+        server: FakeOpenAIServer, memory: HierarchicalMemory) -> None:
+    # Each call's arguments alone are cut to an eighth of the prompt budget, but a long
+    # document filed in six steps took six eighths: the sixth request no longer fit, and
+    # the turn failed, advising a shorter message, with none of the parts filed.
+    parts = [f"Part {k} of the manual: " + words(1_500).replace("item", f"p{k}-")
+             for k in range(6)]
+    for part in parts:
+        server.enqueue_tool_calls([("archival_memory_insert", json.dumps(
+            {"content": part, "request_heartbeat": True}))])
+    server.enqueue_reply("Filed all six parts.")
+    before = len(memory.archival)
+    agent = small_agent(memory, server)
+    result = agent.step("file this manual")
+
+    assert result.reply == "Filed all six parts." and result.notice is None
+    assert len(server.requests) == 7 and len(memory.archival) == before + 6
+    for request in server.requests:
+        assert prompt_size(agent, request) <= WINDOW - MAX_TOKENS
+        assert_no_orphans(request["messages"][1:])
+    # Recall keeps every call whole; the window shows each cut, saying where the rest is.
+    stored = [json.loads(c["function"]["arguments"])["content"]
+              for r in memory.recall.rows(range(1, len(memory.recall) + 1))
+              for c in r.get("tool_calls") or ()]
+    assert stored == parts
+    shown = [json.loads(m["tool_calls"][0]["function"]["arguments"])["content"]
+             for m in server.requests[-1]["messages"] if m.get("tool_calls")]
+    assert len(shown) == 6
+    for text, part in zip(shown, parts, strict=True):
+        head = text.split("…", 1)[0]
+        assert part.startswith(head) and len(head) > 100
+        assert text.endswith(f" of {len(part):,} characters not shown; the full text is "
+                             "stored in recall]")
