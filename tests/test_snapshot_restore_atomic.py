@@ -141,3 +141,36 @@ def test_a_restore_whose_new_database_cannot_be_set_up_leaves_no_file(
     assert leftovers(home) == []
     with make_memory(home) as m:
         assert m.snapshot() == before
+
+
+def test_a_retry_sweeps_a_killed_restore_s_files_before_it_creates_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a nearly full disk the files a killed restore left are the space the retry's new
+    database needs: they are gone before it is created."""
+    import sqlite3
+
+    import tiermem.memory.store.sqlite.store as sqlite_store
+
+    home = tmp_path / "home"
+    before = _old_home(home)
+    killed = f"{RESTORE_PREFIX}123-deadbeef"
+    for suffix in ("", "-wal", "-shm"):
+        (home / f"{killed}{suffix}").write_bytes(b"half a database")
+    migrate = sqlite_store.migrate
+    seen: list[list[str]] = []
+
+    def disk_full(conn: sqlite3.Connection) -> None:
+        seen.append([name for name in leftovers(home) if name.startswith(killed)])
+        migrate(conn)
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(sqlite_store, "migrate", disk_full)
+    with pytest.raises(StoreError, match="disk is full"):
+        restore(small_snapshot(), home, replace=True)
+    monkeypatch.undo()
+    assert seen == [[]]
+    assert leftovers(home) == []
+    with make_memory(home) as m:
+        assert m.snapshot() == before
+

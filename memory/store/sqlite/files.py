@@ -22,8 +22,7 @@ RECALL_INDEX_FILE = "recall.faiss"
 RESTORE_PREFIX = f"{DB_FILE}.restore-"
 
 
-def discard_restore_leftovers(home: Path, keep: str | None = None) -> None:
+def discard_restore_leftovers(home: Path) -> None:
     """Delete what unfinished restores left in ``home``; call only under its writer lock."""
     for path in home.glob(f"{RESTORE_PREFIX}*"):
-        if keep is None or not path.name.startswith(keep):
-            path.unlink(missing_ok=True)
+        path.unlink(missing_ok=True)

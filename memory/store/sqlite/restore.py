@@ -53,7 +53,7 @@ def database_aside(home: Path, replace: bool) -> Iterator[SQLiteStore]:
     """
     name = f"{RESTORE_PREFIX}{os.getpid()}-{secrets.token_hex(4)}"
     try:
-        store = SQLiteStore(home, db_file=name)
+        store = SQLiteStore(home, db_file=name)  # what killed restores left is swept first
     except BaseException:
         # Created and set up in the home before it failed (a full disk, Ctrl-C): its files
         # are this restore's alone (the name is), so they go without the lock it released.
@@ -61,7 +61,6 @@ def database_aside(home: Path, replace: bool) -> Iterator[SQLiteStore]:
             leftover.unlink(missing_ok=True)
         raise
     try:
-        discard_restore_leftovers(home, keep=name)
         if (home / DB_FILE).exists():
             if not replace:
                 raise SnapshotError(

@@ -144,6 +144,10 @@ class SQLiteStore(NestedTransactions):
                                  f"choose a directory this user can write") from None
             self._writer = WriterLock(home)
             self._writer.acquire()
+            if db_file != DB_FILE:
+                # Before this one is created: on a nearly full disk, what a killed restore
+                # left is the space the new database needs.
+                discard_restore_leftovers(home)
             self.was_empty_file = is_empty_file(home / db_file)
             create_private(home / db_file)
         try:
