@@ -174,3 +174,34 @@ def test_a_retry_sweeps_a_killed_restore_s_files_before_it_creates_its_own(
     with make_memory(home) as m:
         assert m.snapshot() == before
 
+
+@pytest.mark.parametrize("step", ["set up", "rename"])
+def test_a_failed_restore_into_a_new_home_leaves_no_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, step: str
+) -> None:
+    """A home the restore created goes with it when the restore fails: a directory holding
+    only the writer lock would pass for an agent that holds no memory. One that was there
+    before stays."""
+    import sqlite3
+
+    import tiermem.memory.store.sqlite.store as sqlite_store
+
+    def disk_full(*args: object) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    def failing_rename(built: Path, target: Path) -> None:
+        raise OSError(28, "No space left on device")
+
+    if step == "set up":
+        monkeypatch.setattr(sqlite_store, "migrate", disk_full)
+    else:
+        monkeypatch.setattr(memory.store.sqlite.restore, "place", failing_rename)
+    home = tmp_path / "agents" / "new"
+    with pytest.raises((StoreError, OSError)):
+        restore(small_snapshot(), home)
+    assert not home.exists()
+    assert (tmp_path / "agents").is_dir()  # a parent may hold other agents: kept
+    home.mkdir()
+    with pytest.raises((StoreError, OSError)):
+        restore(small_snapshot(), home)
+    assert home.is_dir() and list(home.iterdir()) == [home / "writer.lock"]

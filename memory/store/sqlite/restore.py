@@ -16,7 +16,8 @@ committed does the new file replace ``memory.sqlite3``, by one rename:
 A failure or a kill before step 4 leaves the old database as it was (steps
 2 and 3 change how it is stored, not what it holds); after step 4 the home
 holds the new one. The temporary files a killed restore leaves are removed by
-the next restore or open of the home, which hold the writer lock.
+the next restore (before it creates its own) or open of the home, which hold the
+writer lock. A restore that failed into a home it created removes the home again.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from tiermem.memory.store.sqlite.files import (
 )
 from tiermem.memory.store.sqlite.store import SQLiteStore
 from tiermem.memory.store.sqlite.vector_files import remove_index_files
+from tiermem.memory.store.sqlite.writer_lock import LOCK_FILE, WriterLock
 
 INDEX_FILES = (ARCHIVAL_INDEX_FILE, RECALL_INDEX_FILE)
 
@@ -52,6 +54,7 @@ def database_aside(home: Path, replace: bool) -> Iterator[SQLiteStore]:
     already holds a memory is refused before anything is written.
     """
     name = f"{RESTORE_PREFIX}{os.getpid()}-{secrets.token_hex(4)}"
+    created = not home.exists()
     try:
         store = SQLiteStore(home, db_file=name)  # what killed restores left is swept first
     except BaseException:
@@ -59,6 +62,8 @@ def database_aside(home: Path, replace: bool) -> Iterator[SQLiteStore]:
         # are this restore's alone (the name is), so they go without the lock it released.
         for leftover in home.glob(f"{name}*"):
             leftover.unlink(missing_ok=True)
+        if created:
+            remove_made_home(home)
         raise
     try:
         if (home / DB_FILE).exists():
@@ -74,8 +79,29 @@ def database_aside(home: Path, replace: bool) -> Iterator[SQLiteStore]:
             store.conn.close()
         discard_restore_leftovers(home)  # still under the lock: only ours can be there
         store.close()
+        if created:
+            remove_made_home(home)
         raise
     store.close()
+
+
+def remove_made_home(home: Path) -> None:
+    """Remove ``home``, made by a restore that failed, if nothing but its writer lock is
+    there: else a directory holding no memory passes for an agent. The lock file goes while
+    it is held, so a process that opened the home meanwhile keeps it (its lock file and
+    what it wrote make the directory not empty)."""
+    lock = WriterLock(home)
+    try:
+        lock.acquire()
+    except StoreError:
+        return  # another process has the home now
+    try:
+        if {p.name for p in home.iterdir()} == {LOCK_FILE}:
+            lock.path.unlink(missing_ok=True)
+    finally:
+        lock.release()
+    with contextlib.suppress(OSError):
+        home.rmdir()  # only when empty
 
 
 def _refuse_newer(database: Path) -> None:
