@@ -5,7 +5,8 @@ every row of the memory as JSON. It is read a row at a time (bounded memory, wha
 size), checked whole before anything is written, and
 restored into a new agent, or with ``--replace`` over an agent's memory, which stays as
 it was until the restored one is complete (memory/store/sqlite/restore.py; in PostgreSQL
-one transaction). The way back from a damaged agent home, from the command line. A long
+one transaction). Without ``--replace``, an agent that holds a memory is refused before the
+file is read. The way back from a damaged agent home, from the command line. A long
 restore says how far it is on standard error: the file read and checked, then the rows
 written.
 """
@@ -29,10 +30,20 @@ def cmd_restore(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.agent.store_commands import snapshot_progress
     from tiermem.memory import HierarchicalMemory
     from tiermem.memory.errors import SnapshotError
+    from tiermem.memory.ops.restore_target import restore_refusal
     from tiermem.memory.ops.snapshot import read_snapshot
 
     source = Path(args.snapshot).expanduser()
     progress = snapshot_progress(note)
+    place = agent_place(args.agent, args.store)
+    where = ({"store": place.dsn, "agent": place.name} if place.dsn is not None
+             else {"path": place.home})
+    if not args.replace:
+        # Before the file is read, which takes minutes for a large one: the agent alone
+        # says whether it is refused. The restore refuses it again if one came meanwhile.
+        refusal = restore_refusal(**where)
+        if refusal is not None:
+            return _refused(refusal, source, note)
     try:
         # Checked whole first, a row at a time, as it was before anything is opened; its
         # rows are read again as they are written.
@@ -45,9 +56,6 @@ def cmd_restore(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         return 2
     except SnapshotError as exc:
         return _refused(exc, source, note)
-    place = agent_place(args.agent, args.store)
-    where = ({"store": place.dsn, "agent": place.name} if place.dsn is not None
-             else {"path": place.home})
     # What the home's database is before: a Ctrl-C that lands after the restored one took
     # its place (as the restored memory opens) must not be said to have left the old one.
     before = None if place.dsn is not None else _database_file(place.home)

@@ -74,6 +74,51 @@ def test_a_non_snapshot_for_a_postgres_agent_creates_no_agent(tmp_path: Path,
     assert "cyd" not in (stored_agents(postgres_dsn) or [])
 
 
+def _refused_before_reading(snapshot: Path, monkeypatch: pytest.MonkeyPatch,
+                            **where: str | None) -> list[str]:
+    """What ``tiermem restore SNAPSHOT`` (no --replace) says, failing if the file is read."""
+    import argparse
+
+    from tiermem.agent.restore_command import cmd_restore
+    from tiermem.memory.ops.snapshot_source import SnapshotFile
+
+    def read(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the snapshot was read before the agent was refused")
+
+    notes: list[str] = []
+    args = argparse.Namespace(snapshot=str(snapshot), agent="ada", replace=False, **where)
+    with monkeypatch.context() as patched:
+        patched.setattr(SnapshotFile, "members", read)
+        assert cmd_restore(args, notes.append) == 1
+    return notes
+
+
+def test_an_agent_that_holds_a_memory_is_refused_before_the_file_is_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    snapshot = _snapshot_over_an_old_agent(tmp_path, monkeypatch)
+    notes = _refused_before_reading(snapshot, monkeypatch, store=None)
+    assert len(notes) == 1 and "already holds a memory" in notes[0], notes
+    assert "add --replace" in notes[0] and "replace=True" not in notes[0]
+    assert _facts_of_ada(tmp_path) == ["the old memory's fact"]
+
+
+def test_a_postgres_agent_that_holds_a_memory_is_refused_before_the_file_is_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, postgres_dsn: str) -> None:
+    from tiermem.memory.embed.embeddings import HashingEmbedder
+    from tiermem.memory.hierarchy import HierarchicalMemory
+
+    snapshot = _snapshot_over_an_old_agent(tmp_path, monkeypatch)
+    with HierarchicalMemory(store=postgres_dsn, agent="ada", embedder=HashingEmbedder()) as old:
+        old.add_fact("the old memory's fact")
+    notes = _refused_before_reading(snapshot, monkeypatch, store=postgres_dsn)
+    assert len(notes) == 1 and "already holds a memory" in notes[0], notes
+    assert "add --replace" in notes[0]
+    # An agent with no memory yet is not refused: its restore reads the file and writes it.
+    done = tiermem(tmp_path / "home", "restore", str(snapshot), "--agent", "bea",
+                   "--store", postgres_dsn)
+    assert done.returncode == 0, done.stderr
+
+
 def test_a_snapshot_holds_no_policy_and_restore_says_which_one_the_agent_runs_under(
         tmp_path: Path) -> None:
     from test_cli_policy import POLICY

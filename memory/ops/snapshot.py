@@ -64,6 +64,7 @@ from tiermem.memory.errors import InvalidInputError, SnapshotError
 from tiermem.memory.ops.erase import pending_erasures, promise_erasure
 from tiermem.memory.ops.protocols import StoredMemory
 from tiermem.memory.ops.reindex import MemoryOpener
+from tiermem.memory.ops.restore_target import holds_memory, store_refusal
 from tiermem.memory.ops.snapshot_schema import (
     ROW_MODELS,
     SNAPSHOT_FORMAT,
@@ -247,19 +248,16 @@ def restore_snapshot(
     if store is not None:
         try:
             embedder = embedder if embedder is not None else _embedder_for(valid)
-            if not _holds_memory(store):
+            if not holds_memory(store):
                 # Committed on its own: a restore killed before its rows commit leaves the
                 # store marked, never taken for an empty memory (memory/session.py refuses
                 # to open it), and the restore can be run again. Its rows take the mark away.
                 with store.transaction():
                     store.settings.set(RESTORING_KEY, "a snapshot")
             with store.transaction():
-                if _holds_memory(store):
+                if holds_memory(store):
                     if not replace:
-                        raise SnapshotError(
-                            f"{store.location} already holds a memory; restore into an empty "
-                            f"one so nothing stored there is overwritten, or pass replace=True "
-                            f"to replace it")
+                        raise store_refusal(store.location)
                     store.clear()
                 _write(store, read, embedder, progress)
                 store.settings.delete(list(UNFINISHED_COPY_KEYS))
@@ -277,10 +275,6 @@ def restore_snapshot(
         _write(aside, read, embedder, progress)
     # Opening rebuilds the FAISS indexes from the restored vectors and fits core.
     return cls(home, embedder=embedder)
-
-
-def _holds_memory(store: StorageBackend) -> bool:
-    return bool(store.facts.all() or store.passages.count() or store.messages.count())
 
 
 def _embedder_for(valid: CheckedSnapshot) -> Embedder:

@@ -66,11 +66,10 @@ def database_aside(home: Path, replace: bool) -> Iterator[SQLiteStore]:
             remove_made_home(home)
         raise
     try:
-        if (home / DB_FILE).exists():
+        refusal = home_refusal(home)
+        if refusal is not None:
             if not replace:
-                raise SnapshotError(
-                    f"{home} already holds a memory; restore into an empty directory so "
-                    f"nothing stored there is overwritten, or pass replace=True to replace it")
+                raise refusal
             _refuse_newer(home / DB_FILE)
         yield store
         _move_into_place(store, home / name, home / DB_FILE)
@@ -102,6 +101,15 @@ def remove_made_home(home: Path) -> None:
         lock.release()
     with contextlib.suppress(OSError):
         home.rmdir()  # only when empty
+
+
+def home_refusal(home: Path) -> SnapshotError | None:
+    """What a restore into ``home`` without ``replace`` raises: a memory is there."""
+    if not (home / DB_FILE).exists():
+        return None
+    return SnapshotError(
+        f"{home} already holds a memory; restore into an empty directory so nothing stored "
+        f"there is overwritten, or pass replace=True to replace it")
 
 
 def _refuse_newer(database: Path) -> None:

@@ -1,0 +1,54 @@
+"""Whether a restore without ``replace`` is refused where it would write, found first.
+
+A snapshot file is read and checked whole before a restore writes anything, which takes
+minutes for a large one; a target that already holds a memory is refused all the same.
+``restore_refusal`` looks at the target alone, read-only and creating nothing, so a caller
+(``tiermem restore``) can refuse before reading the file. The restore itself refuses such
+a target again (memory/ops/snapshot.py, memory/store/sqlite/restore.py), with the same
+words, whatever happened in between.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tiermem.memory.errors import SnapshotError, TiermemError
+from tiermem.memory.store.contract import StorageBackend
+
+
+def holds_memory(store: StorageBackend) -> bool:
+    """Whether ``store`` holds a memory a restore without ``replace`` must not overwrite."""
+    return bool(store.facts.all() or store.passages.count() or store.messages.count())
+
+
+def store_refusal(location: str) -> SnapshotError:
+    return SnapshotError(
+        f"{location} already holds a memory; restore into an empty one so nothing stored "
+        f"there is overwritten, or pass replace=True to replace it")
+
+
+def restore_refusal(path: str | Path | None = None, store: str | None = None,
+                    agent: str | None = None) -> SnapshotError | None:
+    """The SnapshotError a restore without ``replace`` into ``path`` (an agent home) or
+    agent ``agent`` of the PostgreSQL database ``store`` would raise because a memory is
+    there; None when there is none, or when the target cannot be looked at (the restore
+    then says why)."""
+    if store is None:
+        from tiermem.memory.store.sqlite.restore import home_refusal
+
+        return None if path is None else home_refusal(Path(path).expanduser())
+    from tiermem.memory.store.opening import open_backend
+    from tiermem.memory.store.postgres.connection import stored_agents
+
+    try:
+        if agent not in (stored_agents(store) or []):
+            return None
+        backend = open_backend(store, agent, read_only=True)
+    except TiermemError:
+        return None
+    try:
+        return store_refusal(backend.location) if holds_memory(backend) else None
+    except TiermemError:
+        return None
+    finally:
+        backend.close()
