@@ -34,7 +34,16 @@ def cmd_restore(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.memory.ops.snapshot import read_snapshot
 
     source = Path(args.snapshot).expanduser()
-    progress = snapshot_progress(note)
+    shown = snapshot_progress(note)
+    committed = False
+
+    def progress(step: str, done: int, total: int) -> None:
+        nonlocal committed
+        if step == "committed":
+            committed = True  # what a Ctrl-C from here on leaves is the restored memory
+        else:
+            shown(step, done, total)
+
     place = agent_place(args.agent, args.store)
     where = ({"store": place.dsn, "agent": place.name} if place.dsn is not None
              else {"path": place.home})
@@ -68,6 +77,7 @@ def cmd_restore(args: argparse.Namespace, note: Callable[[str], None]) -> int:
                   f"core, {len(memory.archival)} passages, {len(memory.recall)} messages")
         note(policy_note(place.name, place.home))
     except KeyboardInterrupt as exc:
+        restored = restored or committed
         if not restored and place.dsn is None:
             now = _database_file(place.home)
             restored = now is not None and now != before

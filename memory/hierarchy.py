@@ -414,7 +414,8 @@ class HierarchicalMemory:
         is restored in bounded memory (one whose ``"tables"`` is not its last member, or
         that gives a key twice, is read whole). ``progress(step, done, total)`` is called
         as it goes: ``"reading"`` (bytes of a file checked), ``"restoring"`` (rows
-        written), ``"embedding"`` (rows restored without a vector, embedded).
+        written), ``"embedding"`` (rows restored without a vector, embedded), then once
+        ``"committed"`` (the restored memory is in place; what is left is opening it).
 
         The snapshot is validated first; anything wrong with it raises
         SnapshotError and writes nothing. A time that is no date in the years 1 to 9999 as

@@ -199,6 +199,41 @@ def test_ctrl_c_after_the_restored_database_took_its_place_says_so(
         shutil.rmtree(tmp_path / "home" / "agents" / "ada")
 
 
+def test_ctrl_c_after_the_postgres_restore_committed_says_so(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, postgres_dsn: str) -> None:
+    """On PostgreSQL too: Ctrl-C as the restored memory opens, after the restore's one
+    transaction committed, is not said to have left the agent as it was."""
+    import argparse
+
+    from tiermem.agent.interrupts import InterruptReported
+    from tiermem.agent.restore_command import cmd_restore
+    from tiermem.memory.embed.embeddings import HashingEmbedder
+    from tiermem.memory.hierarchy import HierarchicalMemory
+
+    snapshot = _snapshot_over_an_old_agent(tmp_path, monkeypatch)
+    for agent in ("ada", "bea"):  # over an agent's memory, and a new agent
+        if agent == "ada":
+            with HierarchicalMemory(store=postgres_dsn, agent=agent,
+                                    embedder=HashingEmbedder()) as old:
+                old.add_fact("the old memory's fact")
+        notes: list[str] = []
+        args = argparse.Namespace(snapshot=str(snapshot), agent=agent, store=postgres_dsn,
+                                  replace=True)
+        with monkeypatch.context() as patched, pytest.raises(InterruptReported):
+            patched.setattr(HierarchicalMemory, "__init__", _interrupted_opening)
+            cmd_restore(args, notes.append)
+        assert notes[-1].startswith(f"restore stopped (Ctrl-C) after agent {agent}'s memory "
+                                    f"was restored"), notes
+        assert "did not commit" not in notes[-1]
+        with HierarchicalMemory(store=postgres_dsn, agent=agent,
+                                embedder=HashingEmbedder()) as restored:
+            assert [f.text for f in restored.core] == ["the new memory's fact"]
+
+
+def _interrupted_opening(*args: object, **kwargs: object) -> None:
+    raise KeyboardInterrupt  # the restored memory opening, after the restore committed
+
+
 def test_ctrl_c_before_the_rename_says_the_home_is_as_it_was(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import argparse

@@ -45,6 +45,8 @@ def test_a_file_restores_the_memory_its_dict_restores(memory: Any, tmp_path: Pat
     assert ("reading", size, size) in steps
     rows = sum(len(t) for t in memory.snapshot()["tables"].values())
     assert ("restoring", rows, rows) in steps
+    assert steps[-1] == ("committed", rows, rows)  # once, when the memory is in place
+    assert [step for step, _, _ in steps].count("committed") == 1
 
 
 def test_a_smaller_chunk_reads_the_file_in_pieces_of_it(memory: Any, tmp_path: Path,

@@ -264,6 +264,7 @@ def restore_snapshot(
         except BaseException:
             store.close()
             raise
+        _committed(read, progress)
         return cls(store=store, embedder=embedder)
     assert path is not None, "restore needs a path or a store"
     if embedder is None:
@@ -273,8 +274,19 @@ def restore_snapshot(
     home = Path(path).expanduser()
     with database_aside(home, replace) as aside, aside.transaction():
         _write(aside, read, embedder, progress)
+    _committed(read, progress)
     # Opening rebuilds the FAISS indexes from the restored vectors and fits core.
     return cls(home, embedder=embedder)
+
+
+def _committed(read: ReadSnapshot, progress: Progress | None) -> None:
+    """``progress("committed", rows, rows)``: the restored memory is in place (its
+    transaction committed, or its database renamed into the home); what is left is
+    opening it, and a caller stopped from here on must not say it left the memory as it
+    was."""
+    if progress is not None:
+        rows = sum(read.checked.rows.values())
+        progress("committed", rows, rows)
 
 
 def _embedder_for(valid: CheckedSnapshot) -> Embedder:
