@@ -88,3 +88,36 @@ def test_progress_says_how_far_a_long_step_is_and_nothing_for_a_short_one() -> N
     progress("reading", 10_000_000, 10_000_000)
     assert lines == ["restore: 2 of 10 MB of the snapshot read and checked",
                      "restore: 10 of 10 MB of the snapshot read and checked"]
+
+
+@pytest.mark.parametrize("step", ["a row", "the count"])
+def test_an_sqlite_failure_reading_the_memory_is_a_store_error_and_writes_nothing(
+        memory: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, step: str) -> None:
+    """A failure SQLite names no known cause for (here a table another program dropped), as
+    the snapshot reads the rows: said as the memory not read, with what to do, not as
+    sqlite3's own error; the file there before is kept."""
+    import sqlite3
+
+    from tiermem.memory.errors import StoreError
+    from tiermem.memory.store.sqlite import SQLiteStore
+
+    execute = SQLiteStore.execute
+    failing = "SELECT * FROM passages" if step == "a row" else "SELECT count(*) FROM passages"
+
+    def dropped(self: SQLiteStore, sql: str, *args: Any) -> Any:
+        if sql.startswith(failing):
+            raise sqlite3.OperationalError("no such table: passages")
+        return execute(self, sql, *args)
+
+    target = tmp_path / "snap.json"
+    target.write_text("the snapshot taken before")
+    monkeypatch.setattr(SQLiteStore, "execute", dropped)
+    with pytest.raises(StoreError) as raised:
+        memory.write_snapshot(target, progress=lambda *_: None)
+    said = str(raised.value)
+    assert said.startswith(f"cannot read the passages table of the memory database in "
+                           f"{tmp_path / 'home'} (no such table: passages); nothing was "
+                           f"changed. Check that no other program"), said
+    assert "tiermem restore FILE --agent NEW" in said
+    assert target.read_text() == "the snapshot taken before"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["home", "snap.json"]  # no temporary

@@ -6,6 +6,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from tiermem.memory.store.records import DUMP_TABLES, DumpRow, DumpTable
+from tiermem.memory.store.sqlite.errors import read_errors
 from tiermem.memory.store.sqlite.files import FILE_META_KEYS, REWRITES_KEY
 from tiermem.memory.store.sqlite.schema import run_script
 from tiermem.memory.store.sqlite.schema_tables import ERASED_ID_MARKS, UNDONE_EVICTIONS
@@ -25,12 +26,16 @@ def _checked(table: str) -> str:
 
 
 def export_rows(store: SQLiteStore, table: DumpTable) -> Iterator[DumpRow]:
-    for row in store.execute(f"SELECT * FROM {_checked(table)} ORDER BY rowid"):
-        yield dict(row)
+    # Rows copied out (a snapshot, a migrate's source) are read a cursor step at a time,
+    # after the statement returned: a failure there is said as a failed read of the memory.
+    with read_errors(store.database, f"the {table} table"):
+        for row in store.execute(f"SELECT * FROM {_checked(table)} ORDER BY rowid"):
+            yield dict(row)
 
 
 def count_rows(store: SQLiteStore, table: DumpTable) -> int:
-    return int(store.execute(f"SELECT count(*) FROM {_checked(table)}").fetchone()[0])
+    with read_errors(store.database, f"the {table} table"):
+        return int(store.execute(f"SELECT count(*) FROM {_checked(table)}").fetchone()[0])
 
 
 def import_rows(store: SQLiteStore, table: DumpTable, rows: Sequence[DumpRow]) -> None:

@@ -9,10 +9,11 @@ method whose reads step through a cursor after the statement returned.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import shlex
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -108,6 +109,26 @@ def translate(exc: BaseException, database: Path | None) -> StoreError | None:
             f"this call was saved. Check the disk and that no other program moved or "
             f"deleted the files in the agent home, then open it again")
     return None
+
+
+@contextlib.contextmanager
+def read_errors(database: Path | None, what: str) -> Iterator[None]:
+    """An SQLite failure while ``what`` of ``database`` is read, as a tiermem error: the one
+    ``translate`` gives, else a StoreError saying the memory could not be read (a schema
+    another program changed, no room for SQLite's temporary files, no memory left)."""
+    try:
+        yield
+    except sqlite3.Error as exc:
+        known = translate(exc, database)
+        if known is not None:
+            raise known from exc
+        where = str(database.parent) if database is not None else "memory"
+        raise StoreError(
+            f"cannot read {what} of the memory database in {where} ({exc}); nothing was "
+            f"changed. Check that no other program changed the agent home's files and that "
+            f"the disk (and the temporary directory) has room, then try again; if it fails "
+            f"again, restore the latest snapshot into a new agent home (`tiermem restore "
+            f"FILE --agent NEW`)") from exc
 
 
 def opening_error(exc: sqlite3.Error, database: Path | None) -> StoreError:
