@@ -12,6 +12,7 @@ import contextlib
 import io
 import json
 import logging
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,7 @@ from tiermem.bench.fault_os import tmpfs
 from tiermem.bench.fault_readonly import run_readonly
 from tiermem.bench.fault_result import FaultResult
 from tiermem.bench.fault_snapshot import fuzz_snapshot
+from tiermem.bench.fault_snapshot_file import damaged_snapshots, kill_snapshot_writes
 from tiermem.bench.faults import CLASSES, print_table, report_json, select_classes
 from tiermem.memory import HierarchicalMemory
 from tiermem.memory.store.sqlite.vectors import FaissIndex
@@ -129,6 +131,59 @@ def test_snapshot_fuzzer_runs_the_known_attacks_then_mutations() -> None:
     check_row(row)
     assert row.trials == len(ATTACKS) + 4
     assert row.passed, row.notes
+
+
+def test_snapshot_file_classes_report_rows() -> None:
+    from tiermem.bench.fault_snapshot_file import DAMAGES, REFUSED
+
+    killed = kill_snapshot_writes(0, True, trials=6)
+    check_row(killed)
+    assert killed.trials == 6 and killed.passed, killed.notes
+    assert killed.figures["kills_from_inside"] + killed.figures["kills_after_reports"] == 6
+    damaged = damaged_snapshots(0, True)
+    check_row(damaged)
+    assert damaged.figures["damage"] == dict.fromkeys(DAMAGES, 1)
+    assert damaged.clear_errors >= len(REFUSED) and damaged.passed, damaged.notes
+
+
+def test_a_snapshot_written_in_place_is_reported_half_written(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A writer that writes over the file instead of renaming a whole one into place: a
+    kill leaves half a snapshot, which the class must count."""
+    from collections.abc import Iterable
+
+    import tiermem.memory.output_file as output_file
+
+    def in_place(path: Path, pieces: Iterable[str], private: bool = False) -> None:
+        with path.open("w") as stream:
+            for piece in pieces:
+                stream.write(piece)
+                stream.flush()
+
+    monkeypatch.setattr(output_file, "write_atomic_pieces", in_place)
+    row = kill_snapshot_writes(0, True, trials=8)
+    assert not row.passed and row.crashes == 0, row.to_dict()
+    # Killed in its first write, or in a later one over the snapshot it reported written.
+    found = row.notes.get("diverged", []) + row.notes.get("lost", [])
+    assert any("not the one there before or the new one whole" in note
+               or "reported written is not the one written" in note for note in found), found
+
+
+def test_a_refused_restore_that_changed_the_memory_is_reported(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import tiermem.memory.ops.snapshot as snapshot
+
+    read = snapshot.read_snapshot
+
+    def written_first(source: Any, progress: Any = None) -> Any:
+        with open_memory(Path(os.environ["TIERMEM_HOME"]) / "agents" / "ada") as memory:
+            memory.add_fact("written before the file was checked", "durable")
+        return read(source, progress)
+
+    monkeypatch.setattr(snapshot, "read_snapshot", written_first)
+    row = damaged_snapshots(0, True, trials=2)
+    assert row.diverged == 2, row.to_dict()
+    assert "refused, yet the agent's memory changed" in row.first_problem()
 
 
 def test_provider_chaos_reports_a_row_per_kind(capsys: pytest.CaptureFixture[str]) -> None:
