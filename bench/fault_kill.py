@@ -12,6 +12,9 @@ With ``store`` (a PostgreSQL DSN) the same loops run on agents in that
 database: the killed writer's advisory lock is the server's to release when
 it sees the connection die, and the audit recounts the BM25 statistics the
 triggers keep (bench/postgres_only.py) where SQLite's is its integrity check.
+A restore killed after marking its new agent leaves it refusing every open
+(``UnfinishedRestoreError``): it is restored again, as the error says, and must
+then hold the snapshot whole.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from tiermem.bench.fault_result import FaultResult, describe, is_clear
 from tiermem.bench.postgres_only import PgAgent, agent_exists
 from tiermem.bench.workload import durable_sentence
 from tiermem.memory import HierarchicalMemory
-from tiermem.memory.errors import StoreLockedError
+from tiermem.memory.errors import StoreLockedError, UnfinishedRestoreError
 from tiermem.memory.store.records import DumpRow
 from tiermem.memory.store.sqlite import DB_FILE
 
@@ -250,7 +253,9 @@ def _restore_trial(snapshot: dict[str, Any], root: Path | str, trial: int, at: i
 def _restored_something(target: Place) -> bool:
     """Whether a killed restore left a memory there. An agent's row in a database is
     created (and committed) before the restore's one transaction, so only rows beside it
-    tell that the transaction committed."""
+    tell that the transaction committed. The mark a restore commits before that
+    transaction, left by a kill inside it, is no memory: its ``UnfinishedRestoreError``
+    says to restore again (README), which the caller then does."""
     if isinstance(target, Path):
         return (target / DB_FILE).exists()
     if not agent_exists(target):
@@ -258,6 +263,8 @@ def _restored_something(target: Place) -> bool:
     try:
         with child.open_memory(target) as memory:
             return any(memory.snapshot()["tables"].values())
+    except UnfinishedRestoreError:
+        return False
     except Exception:
         return True  # what cannot open is for _check_restored to report
 

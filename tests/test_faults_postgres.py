@@ -8,18 +8,23 @@ left owed), so its silence means something.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+import signal
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
 from backends import unavailable
 
-from tiermem.bench import fault_kill_pg
+from tiermem.bench import fault_kill, fault_kill_child, fault_kill_pg
 from tiermem.bench.fault_audit import audit
 from tiermem.bench.fault_kill_child import open_memory, talk_text
+from tiermem.bench.fault_result import FaultResult
 from tiermem.bench.postgres_only import PgAgent
 from tiermem.memory.ops.erase import promise_erasure
 from tiermem.memory.store.postgres.backend import PostgresBackend
+from tiermem.memory.store.records import RESTORING_KEY, DumpRow, DumpTable
+from tiermem.memory.store.transfer import open_backend
 from tiermem.memory.tiers.archival import ArchivalTier
 
 pytestmark = pytest.mark.skipif(unavailable("postgres") is not None,
@@ -44,6 +49,41 @@ def test_seeded_kills_of_every_workload_leave_nothing_to_find(postgres_server: s
         assert row.figures["kills_from_inside"] + row.figures["kills_after_reports"] == 4
         assert row.passed, (row.name, row.notes)
     assert sum(row.figures["ops_reported_committed"] for row in rows) > 0
+
+
+def test_a_restore_killed_after_marking_its_agent_is_restored_again(
+        postgres_dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Killed at its first row, inside its transaction: the mark committed before it stays
+    # (every open says UnfinishedRestoreError), and restoring again, as the error says,
+    # writes the agent whole. That state is documented, not a half-restored memory.
+    snapshot = fault_kill._seed_snapshot(postgres_dsn)
+    parent = os.getpid()
+    real_import, real_restore = PostgresBackend.import_rows, fault_kill_child.restore
+
+    def import_rows(self: PostgresBackend, table: DumpTable, rows: Sequence[DumpRow]) -> None:
+        if os.getpid() != parent:  # the forked writer only
+            os.kill(os.getpid(), signal.SIGKILL)
+        real_import(self, table, rows)
+
+    marks: list[str | None] = []
+
+    def restore(snapshot: dict[str, Any], target: PgAgent) -> Any:
+        if os.getpid() == parent:
+            store = open_backend(target.dsn, target.agent, read_only=True)
+            try:
+                marks.append(store.settings.get(RESTORING_KEY))
+            finally:
+                store.close()
+        return real_restore(snapshot, target)
+
+    monkeypatch.setattr(PostgresBackend, "import_rows", import_rows)
+    monkeypatch.setattr(fault_kill_child, "restore", restore)
+    result = FaultResult("kill pg: snapshot restore", "kill")
+    assert fault_kill._restore_trial(snapshot, postgres_dsn, 0, None, None, result) == 0
+    assert result.passed, result.notes
+    assert marks == ["a snapshot"]  # restored again over the mark, once
+    with open_memory(PgAgent(postgres_dsn, "r0o0")) as memory:
+        assert memory.snapshot()["tables"] == snapshot["tables"]
 
 
 def test_a_row_stripped_of_its_vector_is_reported(postgres_server: str,
