@@ -1,7 +1,8 @@
 """A PostgreSQL database an older version of tiermem wrote: a read-only open refuses it as
 older (OlderSchemaError), the read-only commands name ``tiermem upgrade --store``, and that
 command upgrades it in place. One a newer version wrote is refused by every open
-(NewerSchemaError) and left as it was."""
+(NewerSchemaError) and left as it was, and a writer open when a newer version upgrades the
+database is refused each write after that."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import shlex
 
 import psycopg
 import pytest
+from psycopg.pq import TransactionStatus
 
 from tiermem.cli import main
 from tiermem.memory.embed.embeddings import HashingEmbedder
@@ -119,15 +121,20 @@ def _contents(dsn: str) -> list[tuple[object, ...]]:
             f"SELECT * FROM tiermem.{table} ORDER BY 1").fetchall()]
 
 
+def _upgrade_by_a_newer_version(dsn: str) -> None:
+    """What a newer tiermem's upgrade records: a migration this version does not know."""
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("INSERT INTO tiermem.migrations (version, name) VALUES (%s, 'newer')",
+                     (SCHEMA_VERSION + 1,))
+
+
 @pytest.mark.parametrize("read_only", [False, True])
 def test_an_open_of_a_newer_schema_is_refused_and_changes_nothing(
         postgres_dsn: str, read_only: bool) -> None:
     with HierarchicalMemory(store=postgres_dsn, agent="ada",
                             embedder=HashingEmbedder()) as memory:
         memory.add_fact("User likes green tea", "durable")
-    with psycopg.connect(postgres_dsn, autocommit=True) as conn:
-        conn.execute("INSERT INTO tiermem.migrations (version, name) VALUES (%s, 'newer')",
-                     (SCHEMA_VERSION + 1,))
+    _upgrade_by_a_newer_version(postgres_dsn)
     before = _contents(postgres_dsn)
     for agent in ("ada", "bob"):  # a writer would create bob
         with pytest.raises(NewerSchemaError, match="newer version of tiermem") as info:
@@ -139,3 +146,25 @@ def test_an_open_of_a_newer_schema_is_refused_and_changes_nothing(
     assert main(["diagnostics", "--agent", "ada", "--store", postgres_dsn]) == 1
     assert main(["drop-agent", "--agent", "ada", "--store", postgres_dsn, "--yes"]) == 1
     assert _contents(postgres_dsn) == before
+
+
+def test_a_writer_open_when_a_newer_version_upgrades_the_database_writes_no_more(
+        postgres_dsn: str) -> None:
+    # The schema is the database's: a newer tiermem opening any agent there upgrades it
+    # while this writer goes on with its own, whose writes could break what it added.
+    with HierarchicalMemory(store=postgres_dsn, agent="ada",
+                            embedder=HashingEmbedder()) as memory:
+        memory.add_fact("User likes green tea", "durable")
+        _upgrade_by_a_newer_version(postgres_dsn)
+        before = _contents(postgres_dsn)
+        for write in (lambda: memory.add_fact("User lives in Lyon", "durable"),
+                      lambda: memory.archival_insert("the billing runbook"),
+                      lambda: memory.process_interaction("hello", "hi")):
+            with pytest.raises(NewerSchemaError, match="install a newer tiermem") as info:
+                write()
+            assert (info.value.found, info.value.current) == (SCHEMA_VERSION + 1,
+                                                              SCHEMA_VERSION)
+            # Rolled back: the connection is left out of any transaction.
+            assert memory.store.conn.info.transaction_status == TransactionStatus.IDLE
+        assert _contents(postgres_dsn) == before
+        assert [f.text for f in memory.core] == ["User likes green tea"]

@@ -33,6 +33,7 @@ from tiermem.memory.store.postgres.connection import (
     prepare,
     privilege_error,
     public_dsn,
+    refuse_newer_schema_since,
     status_advice,
     translate,
 )
@@ -231,7 +232,17 @@ class PostgresBackend(NestedTransactions):
 
     def _begin(self, savepoint: str | None) -> None:
         try:
-            self.conn.execute("BEGIN" if savepoint is None else f"SAVEPOINT {savepoint}")
+            if savepoint is not None:
+                self.conn.execute(f"SAVEPOINT {savepoint}")
+                return
+            self.conn.execute("BEGIN")
+            try:
+                # The schema is the database's: a newer tiermem opening any agent there
+                # upgrades it while this writer is open (connection.py).
+                refuse_newer_schema_since(self.conn, self._where)
+            except BaseException:
+                self._roll_back(None)  # nothing written: the transaction never began
+                raise
         except psycopg.Error as exc:
             raise self._mapped(exc) from exc
 

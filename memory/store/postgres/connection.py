@@ -271,6 +271,18 @@ def refuse_newer_schema(conn: psycopg.Connection, where: str) -> None:
         raise NewerSchemaError(where, version, SCHEMA_VERSION)
 
 
+def refuse_newer_schema_since(conn: psycopg.Connection, where: str) -> None:
+    """``refuse_newer_schema`` for a store opened before, first thing in each of its write
+    transactions. The schema is the database's: a newer tiermem opening any agent there
+    upgrades it while this writer is open, and writes after that could break what the
+    newer schema rests on, as an open of it would. It costs one read of the migrations'
+    primary key (its last entry) per transaction; a transaction already running when an
+    upgrade commits is not stopped by it."""
+    row = conn.execute("SELECT max(version) FROM tiermem.migrations").fetchone()
+    if row is not None and row[0] is not None and int(row[0]) > SCHEMA_VERSION:
+        raise NewerSchemaError(where, int(row[0]), SCHEMA_VERSION)
+
+
 def agent_id(conn: psycopg.Connection, name: str, *, create: bool,
              where: str) -> tuple[int, str]:
     """The agent's id and store id, creating the agent when ``create``."""
