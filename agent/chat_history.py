@@ -60,7 +60,14 @@ class StoredHistory(History):
 
 class SessionHistory(InMemoryHistory):
     """The history of ``chat --no-history``: this session's lines, in memory only.
-    ``/history clear`` empties it, as it empties the database's (``clear``)."""
+    ``/history clear`` empties it, as it empties the database's (``clear``), and a forget
+    or an erasure takes out of it what it takes out of the database's (``rewrite``)."""
+
+    def rewrite(self, change: Callable[[list[str]], list[str]]) -> None:
+        """Replace the lines (oldest first) by ``change`` of them (memory/prompt_history.py's
+        ``HistoryCopy``)."""
+        self._storage[:] = change(list(self._storage))
+        self._loaded_strings = list(reversed(self._storage))  # what each prompt reads
 
     def clear(self) -> int:
         """Take every line out, so the up arrow brings none back; returns how many."""
@@ -116,7 +123,9 @@ def chat_history(home: Path | None, stored: PromptHistory, keep: bool, warn: Tex
         if old is not None and old.is_file():
             warn.write(f"tiermem: {old} is a plain-text prompt history from an older version; "
                        "tiermem no longer reads it, so delete it\n")
-        return SessionHistory()
+        session = SessionHistory()
+        stored.copies.append(session)
+        return session
 
     def say(text: str) -> None:
         warn.write(f"tiermem: {text}\n")

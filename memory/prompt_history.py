@@ -5,6 +5,11 @@ live where the rest of the agent's data lives: a snapshot carries them,
 erasing a message from recall erases the same line here (``forget``), and
 ``clear`` removes them all. Nothing is written anywhere else.
 
+A layer above may keep lines typed at the prompt outside the database (the chat's
+history under ``--no-history``): registered in ``copies``, such a copy loses what a
+forget or an erasure takes out of the stored lines (``scrub``), the lines equal to a
+user message removed and those quoting a text removed (memory/ops/state_scrub.py).
+
 Only the newest lines are kept, up to ``MAX_JSON_CHARS`` of stored JSON, and
 a line longer than ``MAX_LINE_CHARS`` is not kept at all: that is a paste,
 which recall keeps, and the up arrow would only bring back a wall of text.
@@ -14,13 +19,23 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
+from typing import Protocol
 
+from tiermem.memory.ops.state_scrub import ErasedRuns
 from tiermem.memory.store.contract import StorageBackend
 
 META_KEY = "state.prompt_history"
 MAX_LINE_CHARS = 2_000
 #: Well under what one state value may hold in a snapshot (200,000 characters).
 MAX_JSON_CHARS = 100_000
+
+
+class HistoryCopy(Protocol):
+    """Lines typed at the prompt that a layer above keeps outside the database."""
+
+    def rewrite(self, change: Callable[[list[str]], list[str]]) -> None:
+        """Replace the lines (oldest first) by ``change`` of them."""
+        ...
 
 
 class PromptHistory:
@@ -32,6 +47,8 @@ class PromptHistory:
         #: What a privacy policy lets memory keep of a line (the facade sets it): a line
         #: typed at the prompt is stored data like the message it becomes.
         self.screen = screen
+        #: Copies of typed lines kept outside the database (module docstring).
+        self.copies: list[HistoryCopy] = []
 
     def lines(self) -> list[str]:
         raw = self.store.settings.get(META_KEY)
@@ -69,6 +86,23 @@ class PromptHistory:
             if len(kept) != len(lines):
                 self._save(kept)
         return len(lines) - len(kept)
+
+    def scrub(self, lines: Iterable[str], texts: Iterable[str]) -> None:
+        """Take out of every copy what a forget or an erasure takes out of the stored lines:
+        each line equal to one of ``lines`` (the user messages removed, stripped), and each
+        quoting one of ``texts`` (the texts removed), as ``scrub_state`` takes it out of
+        the stored value."""
+        if not self.copies:
+            return
+        unwanted = {line.strip() for line in lines}
+        runs = ErasedRuns(texts)
+
+        def scrubbed(kept: list[str]) -> list[str]:
+            kept = [line for line in kept if line.strip() not in unwanted]
+            return list(runs.scrub_value(kept)) if runs.runs else kept
+
+        for copy in self.copies:
+            copy.rewrite(scrubbed)
 
     def clear(self) -> int:
         """Remove every line; returns how many there were."""

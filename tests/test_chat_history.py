@@ -151,6 +151,27 @@ def test_a_forget_line_leaves_a_history_kept_for_the_session_only(
     assert asyncio.run(lines()) == ["/core"]
 
 
+@pytest.mark.parametrize("forget", ["/forget User's PIN is 8675309",
+                                    "/forget --erase User's PIN is 8675309"])
+def test_a_forget_takes_out_of_a_session_only_history_what_it_takes_out_of_the_stored_one(
+        tmp_path: Path, forget: str) -> None:
+    # --no-history: the message stating the secret, a search for it and a mention of it left
+    # the database's history, and stayed where the up arrow brought them back.
+    typed = (f"My PIN is 8675309.\r/recall PIN 8675309\rremind me of 8675309 later\r"
+             f"I like tea.\r{forget}\r\x04")
+    kept = {}
+    for keep in (True, False):
+        with HierarchicalMemory(tmp_path / str(keep), embedder=HashingEmbedder()) as memory:
+            history = chat_history(None, memory.prompt_history, keep, io.StringIO())
+            assert "fact(s)" in run_chat(memory, history, typed)
+
+            async def lines() -> list[str]:
+                return [line async for line in history.load()]  # noqa: B023
+
+            kept[keep] = asyncio.run(lines())
+    assert kept[True] == kept[False] == ["I like tea."]
+
+
 def test_the_up_arrow_brings_back_no_line_cleared_or_forgotten_in_the_session(
         memory: HierarchicalMemory) -> None:
     # Every prompt's buffer reads the history anew (History.load), in the session that

@@ -15,7 +15,8 @@
   erased, in their content or their tool calls' arguments, the same way
   (memory/ops/quoting.py);
 - every line of a stored state value (the agent's summary) that quotes what
-  was erased (memory/ops/state_scrub.py).
+  was erased (memory/ops/state_scrub.py), and of the copies of the prompt history
+  a layer above keeps outside the database (memory/prompt_history.py).
 
 Once that commits, the backend purges its storage (``purge_erased``: for SQLite,
 merged full-text segments, an emptied write-ahead log and a rebuilt database)
@@ -47,6 +48,7 @@ from tiermem.memory.errors import InvalidInputError, TiermemError
 from tiermem.memory.ops.protocols import TieredMemory
 from tiermem.memory.ops.quoting import quoting
 from tiermem.memory.ops.state_scrub import scrub_state
+from tiermem.memory.prompt_history import PromptHistory
 from tiermem.memory.store.contract import StorageBackend, VectorIndex
 from tiermem.memory.store.records import ForgetRequest
 from tiermem.memory.text.digest import digest_of_all, norm_hash
@@ -94,6 +96,10 @@ class ErasedMemory(TieredMemory, Protocol):
 
     @property
     def journal(self) -> Journal:
+        ...
+
+    @property
+    def prompt_history(self) -> PromptHistory:
         ...
 
     def forget_requests(self, newest: int | None = None) -> list[ForgetRequest]:
@@ -144,6 +150,9 @@ def erase(memory: ErasedMemory, facts: Iterable[int], passages: Iterable[int],
                  + [(f"passage:{p.id}", p.text) for p in gone_passages]
                  + [(f"message:{m.id}", m.content) for m in gone_messages])
         scrubbed = scrub_state(store.settings, erased_texts)
+        # Lines kept outside the database (a chat's history under --no-history) too.
+        memory.prompt_history.scrub([m.content for m in gone_messages if m.role == "user"],
+                                    erased_texts)
         erased = bool(texts) or scrubbed > 0
         # What else names the erased text by a digest, which a short secret is recovered
         # from by trying every candidate: the hash that blocks a forgotten fact's

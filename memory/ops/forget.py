@@ -317,6 +317,8 @@ def apply_forget(memory: ForgettingMemory, items: list[tuple[str, int]],
     if done.messages and memory.recall.vectors is not None:
         memory.recall.vectors.remove(np.asarray(done.messages, dtype=np.int64))
     PromptHistory(store).forget(user_lines)
+    # Lines kept outside the database (a chat's history under --no-history) lose the same.
+    memory.prompt_history.scrub(user_lines, quoted)
     # Stored state (the agent's running summary, which goes into every prompt) loses the
     # lines quoting what was forgotten, and the count tells the agent to write its summary
     # again, as after an erasure.
