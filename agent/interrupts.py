@@ -99,6 +99,26 @@ def terminate_on_signals() -> Iterator[None]:
             signal.signal(signum, handler)
 
 
+@contextlib.contextmanager
+def ctrl_c_held() -> Iterator[None]:
+    """Hold Ctrl-C back until the block ends, then raise it as ``KeyboardInterrupt``: for a
+    line that must be written whole, once. Rich keeps what a print cut short by Ctrl-C had
+    not yet marked written, and writes it again with the next print. Only Python's default
+    handling is taken over, in the main thread, as ``turn_interrupts`` does."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield
+        return
+    pressed: list[int] = []
+    signal.signal(signal.SIGINT, lambda signum, frame: pressed.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if pressed:
+        raise KeyboardInterrupt
+
+
 class TurnInterrupts:
     """What Ctrl-C does during one turn, and inside ``terminate_on_signals`` SIGTERM and
     SIGHUP; see ``turn_interrupts``."""

@@ -51,7 +51,12 @@ from tiermem.agent.chat_help import hanging
 from tiermem.agent.chat_output import UNANSWERED, error_kind, provider_hint, show_turn, turn_record
 from tiermem.agent.closed_streams import is_output_failure
 from tiermem.agent.errors import ProviderError
-from tiermem.agent.interrupts import InterruptReported, Terminated, terminate_on_signals
+from tiermem.agent.interrupts import (
+    InterruptReported,
+    Terminated,
+    ctrl_c_held,
+    terminate_on_signals,
+)
 from tiermem.agent.line_input import OverlongLine, typed_text
 from tiermem.agent.loop import Agent
 from tiermem.agent.prompt_keys import read_line
@@ -227,8 +232,9 @@ class ChatRepl:
         while True:
             try:
                 if note:
-                    self.console.print(f"[dim]{note}[/dim]")
-                    note = None
+                    shown, note = note, None
+                    with ctrl_c_held():  # a press meanwhile leaves, after the hint is whole
+                        self.console.print(f"[dim]{shown}[/dim]")
                 line, warning = typed_text(read_line(session))
                 if warning:
                     self._write_error(f"tiermem: {warning}\n")
@@ -244,7 +250,7 @@ class ChatRepl:
                 return self._bye()
             except KeyboardInterrupt:
                 stopped, self.running = self.running, None
-                if leave_armed:
+                if leave_armed or self.cancelled:  # a second press, after a cancelled turn
                     return self._bye()
                 leave_armed, note = True, LEAVE_HINT
                 if stopped is not None and stopped != SHOWING_TURN:
@@ -288,7 +294,8 @@ class ChatRepl:
                     raise
                 raise InterruptReported from exc
             self.cancelled = True
-            self.console.print(f"[yellow]{CANCELLED}[/yellow]")
+            with ctrl_c_held():  # a press meanwhile is the second: it leaves (``_prompt``)
+                self.console.print(f"[yellow]{CANCELLED}[/yellow]")
             return True
         except ProviderError as exc:
             self.fail("model error", exc,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -340,6 +341,41 @@ def test_interactive_ctrl_c_right_after_a_cancelled_turn_leaves(
     assert code == 0
     assert "cancelled" in text and "press Ctrl-C again" not in text
     assert [r["content"] for r in memory.recall.iter_rows()] == ["I like tea"]
+
+
+class PressWhileWriting(io.StringIO):
+    """Standard output on which Ctrl-C is pressed, once, as ``marker`` is being written."""
+
+    def __init__(self, marker: str) -> None:
+        super().__init__()
+        self.marker = marker
+        self.pressed = False
+
+    def write(self, text: str) -> int:
+        written = super().write(text)
+        if self.marker in text and not self.pressed:
+            self.pressed = True
+            signal.raise_signal(signal.SIGINT)  # rich has written it, not yet marked so
+        return written
+
+
+@pytest.mark.parametrize(("keys", "llm", "marker"), [
+    ("\x03never sent\r", None, "press Ctrl-C again"),  # the hint at an empty prompt
+    ("I like tea\rnever sent\r", ScriptedModel([KeyboardInterrupt()]), "Ctrl-C again or"),
+])
+def test_a_second_ctrl_c_while_the_hint_is_written_leaves_with_the_hint_once(
+        memory: HierarchicalMemory, keys: str, llm: LLMClient | None, marker: str) -> None:
+    out = PressWhileWriting(marker)
+    repl = ChatRepl(Agent(memory, llm or OfflinePolicy()), console=Console(file=out, width=200),
+                    errors=io.StringIO())
+    with create_pipe_input() as pipe:
+        pipe.send_text(keys)
+        pipe.close()
+        code = repl.run_interactive(session=PromptSession(input=pipe, output=DummyOutput()))
+    text = out.getvalue()
+    assert out.pressed and code == 0
+    assert text.count(marker) == 1 and text.rstrip().endswith("bye"), text
+    assert "never sent" not in [r["content"] for r in memory.recall.iter_rows()]
 
 
 def test_interactive_exit_command(memory: HierarchicalMemory) -> None:
