@@ -1,5 +1,5 @@
 """What the chat prints for people at its own width: /help, the banner's lines, /core,
-and the indented lines of tool calls and /recall and /archival hits.
+the indented lines of tool calls and /recall and /archival hits, and the replies.
 
 A terminal of 80 columns shows every line whole: a line too long for the
 width is wrapped between words with a hanging indent, never back to column 0,
@@ -92,6 +92,23 @@ def indented_line(console: Console, markup: str, indent: int = 4) -> Text:
     not wrap (``soft_wrap``: a piped chat, --json), as every other line is there."""
     text = console.render_str(markup)
     return text if console.soft_wrap else hanging(console, text, indent)
+
+
+def reply_text(console: Console, markup: str) -> Text:
+    """A reply or notice (``markup``, as ``console.print`` takes it) with each of its lines
+    wrapped as ``indented_line`` wraps a tool call's, under its text: indented two more
+    than the line itself (a list item's text after its "- "). Left whole where the console
+    does not wrap, as ``indented_line`` leaves it."""
+    text = console.render_str(markup)
+    if console.soft_wrap:
+        return text
+    out = Text()
+    for number, line in enumerate(text.split("\n", allow_blank=True)):
+        if number:
+            out.append("\n")
+        lead = len(line.plain) - len(line.plain.lstrip(" "))
+        out.append_text(hanging(console, line, min(lead + 2, console.width // 2)))
+    return out
 
 
 def core_view(console: Console, title: str, rows: list[tuple[str, str, str, str, str]]

@@ -22,7 +22,7 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from tiermem.agent.chat_help import indented_line
+from tiermem.agent.chat_help import indented_line, reply_text
 from tiermem.agent.config import ENV_CONTEXT_WINDOW
 from tiermem.agent.errors import ProviderError
 from tiermem.agent.turn_result import TurnResult
@@ -108,9 +108,9 @@ def show_turn(console: Console, result: TurnResult) -> None:
         if change not in reply:
             line(f"[dim]  · {escape(change[:160])}[/dim]")
     if reply:
-        console.print(escape(reply))
+        console.print(reply_text(console, escape(reply)))
     if result.notice:
-        console.print(f"[yellow]{escape(result.notice)}[/yellow]")
+        console.print(reply_text(console, f"[yellow]{escape(result.notice)}[/yellow]"))
     if result.usage.total_tokens:
         console.print(f"[dim]  tokens: {result.usage.prompt_tokens} in, "
                       f"{result.usage.completion_tokens} out[/dim]")

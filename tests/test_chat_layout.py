@@ -15,6 +15,8 @@ from tiermem.agent.llm import LLMClient
 from tiermem.agent.loop import Agent
 from tiermem.agent.offline import OfflinePolicy
 from tiermem.agent.repl import ChatRepl
+from tiermem.agent.scripted import ScriptedModel
+from tiermem.agent.scripted import reply as reply_with
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 
@@ -128,3 +130,31 @@ def test_tool_calls_and_recall_hits_wrap_with_a_hanging_indent(
     assert any(len(entry) > 1 for entry in hits), hits  # a hit too long for one line
     assert all(more.startswith("    ") for entry in hits for more in entry[1:]), hits
     assert max(map(len, lines)) <= 40
+
+
+def test_replies_wrap_with_a_hanging_indent(memory: HierarchicalMemory) -> None:
+    facts(memory)
+    lines = shown(memory, 40, "What is my favourite seat on long flights these days?")
+    reply = lines[lines.index("(offline, quoting memory)") + 1:]
+    assert reply[0].startswith("- From core memory: ")
+    assert len(reply) > 1 and all(more.startswith("  ") for more in reply[1:]), lines
+    assert " ".join(" ".join(reply).split()) == (
+        "- From core memory: User's favourite seat is a window seat on long flights")
+    assert max(map(len, lines)) <= 40
+    # An indented line of a model's reply keeps its indent, and wraps under its text.
+    said = "Steps:\n    run the migration script before the deploy window opens"
+    lines = shown(memory, 40, "How do I deploy?", ScriptedModel([reply_with(said)]))
+    step = lines[lines.index("Steps:") + 1:]
+    assert step[0].startswith("    run") and len(step) > 1
+    assert all(more.startswith("      ") for more in step[1:]), lines
+
+
+def test_a_reply_printed_where_lines_are_not_wrapped_is_left_whole(
+        memory: HierarchicalMemory) -> None:
+    out = io.StringIO()
+    said = "- From memory: " + "a long line of the reply " * 8
+    repl = ChatRepl(Agent(memory, ScriptedModel([reply_with(said)])),
+                    console=Console(file=out, width=40, soft_wrap=True, color_system=None),
+                    errors=io.StringIO())
+    repl.handle("tell me")
+    assert said.rstrip() in out.getvalue().splitlines()
