@@ -206,6 +206,10 @@ def test_a_language_spoken_is_a_durable_fact_of_the_speaker(
     ("My flight is AA123.", ("User's flight is AA123", "short-lived", None)),
     ("My dentist is Tuesday.", ("User's dentist is Tuesday", "short-lived", None)),
     ("My editor is angry.", ("User's editor is angry", "short-lived", None)),
+    # an editor who is a person is named like a manager; one that is a tool, as a tool
+    ("My editor is Jane.", ("User's editor is Jane", "durable", "relation named")),
+    ("My editor is Vim.", ("User's editor is Vim", "durable", "own tool")),
+    ("My lawyer is Friday.", ("User's lawyer is Friday", "short-lived", None)),
     ("My manager is in Berlin this week.",
      ("User's manager is in Berlin this week", "short-lived", "this week")),
 ])

@@ -32,8 +32,11 @@ row    rule                        result       cues (abridged)
                                                 (doctor, dog, ...) is Name
                                                 (relation named), my editor
                                                 (IDE, browser, OS) is TOOL
-                                                (own tool), on-call, rotation, production
-                                                region, incident commander, SLA,
+                                                (own tool; before relation
+                                                named, as a human editor is
+                                                named too), on-call, rotation,
+                                                production region, incident
+                                                commander, SLA,
                                                 customer, account, plan is,
                                                 contract, email, phone, works
                                                 at, job, my X is called, a
@@ -184,16 +187,7 @@ _DURABLE = _cues(
                  rf"(?:(?:fluent|native|basic|conversational|some|good|decent|perfect|a\s+little"
                  rf"|a\s+bit\s+of|a\s+few\s+words\s+of)\s+)?{_LANGUAGES}\b"
                  r"|\b(?:native|first|mother)\s+(?:language|tongue)\b"),
-    # "My manager is Priya": a lasting relation named, the name ending the sentence ("My
-    # manager is angry", "My flight is AA123" are no such thing), or a tool of one's own
-    # ("My editor is vim"; a human editor is named like a manager).
-    ("relation named", rf"\b(?:my|our|user{_APOS}s)\s+(?:best\s+friend|(?:team|tech)\s+lead"
-                     r"|manager|boss|supervisor|mentor|coach|doctor|gp|dentist|therapist"
-                     r"|physio|vet|landlord|landlady|accountant|lawyer|attorney|neighbou?r"
-                     r"|roommate|flatmate|housemate|dog|cat|pet)\s+is\s+"
-                     rf"(?!{_WHEN_NAMES}\b)"  # "My dentist is Tuesday": when, not who
-                     r"(?-i:(?:Dr\.?\s+)?[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)?"
-                     r"(?:\s+[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)?)?)\W*$"),
+    # A tool of one's own ("My editor is vim").
     ("own tool", rf"\b(?:my|our|user{_APOS}s)\s+(?:(?:text\s+|code\s+)?editor|ide|browser"
                      r"|terminal|os|operating\s+system|distro)\s+(?:of\s+choice\s+)?is\s+"
                      r"(?:n?vim|neovim|emacs|vs\s?code|visual\s+studio(?:\s+code)?|sublime"
@@ -201,6 +195,17 @@ _DURABLE = _cues(
                      r"|xcode|eclipse|firefox|chrome|chromium|safari|edge|brave|vivaldi|iterm2?"
                      r"|alacritty|kitty|wezterm|ghostty|windows|macos|linux|ubuntu|debian"
                      r"|fedora|arch(?:\s+linux)?|nixos)\W*$"),
+    # "My manager is Priya": a lasting relation named, the name ending the sentence ("My
+    # manager is angry", "My flight is AA123" are no such thing). A human editor is named
+    # like a manager ("My editor is Jane"), after the tools ("My editor is Vim").
+    ("relation named", rf"\b(?:my|our|user{_APOS}s)\s+(?:best\s+friend|(?:team|tech)\s+lead"
+                     r"|manager|boss|supervisor|mentor|coach|doctor|gp|dentist|therapist"
+                     r"|physio|vet|landlord|landlady|accountant|lawyer|attorney|neighbou?r"
+                     r"|editor|tutor|nanny|babysitter|pediatrician"
+                     r"|roommate|flatmate|housemate|dog|cat|pet)\s+is\s+"
+                     rf"(?!{_WHEN_NAMES}\b)"  # "My dentist is Tuesday": when, not who
+                     r"(?-i:(?:Dr\.?\s+)?[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)?"
+                     r"(?:\s+[A-Z][a-z]+(?:[-'’][A-Z]?[a-z]+)?)?)\W*$"),
     ("on-call", r"\bon[-\s]?call\b"),
     ("rotation", r"\brotations?\b"),
     ("production region", r"\b(?:production|prod)\s+region\b"),
