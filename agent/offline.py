@@ -22,7 +22,8 @@ calls, so every turn goes through the real tool dispatch:
   search;
 - a request for a reminder ("Remind me to ..."): it says that it can set none
   and that the message stays in recall, where a later question finds it; one to be
-  called back ("Call me back tomorrow at 9.") that it can make no call, likewise;
+  called back ("Call me back tomorrow at 9.") or to have a taxi called ("Call me a
+  taxi") that it can make no call, likewise;
 - a sentence the privacy policy drops comes as ``[withheld: CATEGORY]`` (``?`` after a
   question's): it gives no fact and no search, and the reply names the category;
 
@@ -78,11 +79,12 @@ REMINDER_NOTE = ("(offline) I can't set reminders: offline, I have no clock and 
                  "notifications. Your message is kept in recall, so asking about it later "
                  "(\"What did I ask you to remind me about?\") finds it.")
 
-#: A request to be called ("Call me back tomorrow at 9."): no fact, and no call the policy
-#: can make; ``asks_a_call`` tells it from "Call me Sammy" or "Call me at 555-0101".
+#: A request to be called ("Call me back tomorrow at 9.", "Call me a taxi"): no fact, and
+#: no call the policy can make; ``asks_a_call`` tells it from "Call me Sammy" or "Call me
+#: at 555-0101".
 _CALL_BACK = re.compile(
     r"^\W*(?:(?:please|pls|just|and|then|so),?\s+)*call\s+(?:me|us)\b"
-    r"(?:\s+(?:back|again|up)\b|\W*$|\s+(?:at|on|in|by|around|after|before|when|once|as"
+    r"(?:\s+(?:back|again|up|an?)\b|\W*$|\s+(?:at|on|in|by|around|after|before|when|once|as"
     r"|asap|soon|later|today|tonight|tomorrow|tmrw|next|this|whenever|until|till)\b)",
     re.IGNORECASE)
 CALL_NOTE = ("(offline) I can't make calls or set reminders: offline, I have no clock and "

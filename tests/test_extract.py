@@ -222,6 +222,7 @@ def test_a_lasting_relation_or_tool_named_is_durable(
 @pytest.mark.parametrize(("text", "name"), [
     ("Call me Sammy", "Sammy"), ("Please call me Sammy.", "Sammy"),
     ("You can call me Dr. Lee", "Dr. Lee"), ("Just call me Sam, please", "Sam"),
+    ("Call me Liz, everyone does", "Liz"), ("Call me Liz - all my friends do.", "Liz"),
 ])
 def test_call_me_states_the_speakers_name(text: str, name: str) -> None:
     fact = only_fact(text)
@@ -242,7 +243,9 @@ def test_call_me_with_no_name_states_none(text: str) -> None:
 @pytest.mark.parametrize("text", ["Call me back.", "Call me back later", "call me back later, "
                                   "thanks!", "Call me later.", "Call me Mom.", "Call me Monday",
                                   "Call me when it is done.", "Call us back tomorrow",
-                                  "Call me back at 3pm", "Call me if the deploy fails."])
+                                  "Call me back at 3pm", "Call me if the deploy fails.",
+                                  "Call me Tomorrow.", "Call me a taxi",
+                                  "Call me an Uber to the airport."])
 def test_asking_for_a_call_is_a_request_not_a_fact(text: str) -> None:
     assert extract_facts(text) == []
 
@@ -253,9 +256,21 @@ def test_asking_for_a_call_is_a_request_not_a_fact(text: str) -> None:
     ("Call me old-fashioned, but I prefer paper books.",
      "User: Call me old-fashioned, but I prefer paper books"),
     ("Call me back, I live in Lisbon now.", "User: Call me back, I live in Lisbon now"),
+    ("Call me a romantic, but I write letters.", "User: Call me a romantic, but I write letters"),
 ])
 def test_call_me_that_says_more_than_when_to_call_is_kept(text: str, fact: str) -> None:
     assert only_fact(text).text == fact
+
+
+def test_dont_forget_about_x_with_a_clause_about_x_states_it() -> None:
+    fact = only_fact("Don't forget about the 401k rollover, it's due in March.")
+    assert (fact.text, fact.durability) == ("the 401k rollover, it's due in March", "durable")
+    assert only_fact("Remember about the party - it starts at 8").text == (
+        "the party, it starts at 8")
+    # X alone, or a clause about something else, states nothing of X.
+    for said in ("Don't forget about the rollover.", "Don't forget about it, it matters.",
+                 "Don't forget about the gym, I'm going at 6."):
+        assert extract_facts(said) == [], said
 
 
 def test_speaker_name_replaces_first_person() -> None:

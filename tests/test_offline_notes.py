@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from tiermem.agent.loop import Agent
-from tiermem.agent.offline import CALL_NOTE, OfflinePolicy
+from tiermem.agent.offline import CALL_NOTE, REMINDER_NOTE, OfflinePolicy
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 from tiermem.memory.privacy import parse_policy
 
@@ -49,11 +49,29 @@ def test_a_withheld_question_is_said_to_be_withheld_and_not_searched(
     assert [c.name for c in result.tool_calls] == ["send_message"]
 
 
-def test_a_call_back_request_gets_the_call_note_and_stores_nothing(memory: HierarchicalMemory
-                                                                   ) -> None:
-    reply = Agent(memory, OfflinePolicy()).step("Call me back tomorrow at 9.").reply
+@pytest.mark.parametrize("said", ["Call me back tomorrow at 9.", "Call me Tomorrow.",
+                                  "Call me a taxi", "Please call me a cab to the station."])
+def test_a_call_back_request_gets_the_call_note_and_stores_nothing(memory: HierarchicalMemory,
+                                                                   said: str) -> None:
+    reply = Agent(memory, OfflinePolicy()).step(said).reply
     assert reply == CALL_NOTE
     assert list(memory.core) == []
+
+
+def test_call_me_with_who_else_does_states_the_name(memory: HierarchicalMemory) -> None:
+    reply = Agent(memory, OfflinePolicy()).step("Call me Liz, everyone does").reply or ""
+    assert [(f.text, f.durability) for f in memory.core] == [("User's name is Liz", "durable")]
+    assert CALL_NOTE not in reply
+
+
+def test_a_reminder_that_says_something_of_its_subject_keeps_it_and_gets_the_note(
+        memory: HierarchicalMemory) -> None:
+    agent = Agent(memory, OfflinePolicy())
+    reply = agent.step("Don't forget about the 401k rollover, it's due in March").reply or ""
+    assert [f.text for f in memory.core] == ["the 401k rollover, it's due in March"]
+    assert reply.endswith(REMINDER_NOTE) and "core + the 401k rollover" in reply
+    later = agent.step("When is the 401k rollover due?").reply or ""
+    assert "From core memory: the 401k rollover, it's due in March" in later
 
 
 def test_a_withheld_mark_typed_with_no_policy_is_read_as_typed(memory: HierarchicalMemory

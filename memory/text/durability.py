@@ -307,6 +307,12 @@ NOT_STATED = r"(?:to|about(?!\s+(?:my|our)\b)|when|how|what|where|who|why|if|whe
 #: "about my X" after "remember" or "don't forget": X is the speaker's, kept as "my X" is.
 ABOUT_MINE = re.compile(r"^about\s+(?=(?:my|our)\b)", re.IGNORECASE)
 _NOT_A_REMEMBERED_FACT = re.compile(rf"^{NOT_STATED}", _IGNORECASE)
+#: "don't forget about X, it's due in March": what follows X says something of it, so the
+#: request states a fact as "... about my X" does; X alone ("about the rollover") does not.
+_ABOUT_THEN_SAID = re.compile(
+    r"^about\s+(?!(?:my|our|it|this|that|these|those|them|him|her|me|us|you)\b)(?P<what>\w[^,;:–—]*?)\s*(?:[,;:]|\s[-–—])\s*"
+    rf"(?P<said>(?:it|they|that|this|which)(?:{_APOS}(?:s|re|ll))?\s+\w.*)$",
+    _IGNORECASE | re.DOTALL)
 
 _LEAD_IN = re.compile(
     r"^(?:(?:please|pls|also|and)\s+)?"
@@ -332,13 +338,17 @@ def lead_in(sentence: str) -> tuple[str, str] | None:
     """``(cue, X)`` when ``sentence`` is "remember (that) X", "note: X" and the like, else None.
 
     "remember to ...", "remember when ..." and their kin ask or reminisce, so
-    they are not lead-ins unless "that" follows the keyword.
+    they are not lead-ins unless "that" follows the keyword; "don't forget about X"
+    is one only when a clause about X follows ("..., it's due in March": X, then it).
     """
     match = _LEAD_IN.match(sentence)
     if match is None:
         return None
     rest = match.group("rest").strip()
-    if match.group("soft") and not match.group("that") and _NOT_A_REMEMBERED_FACT.match(rest):
+    said = _ABOUT_THEN_SAID.match(rest) if match.group("soft") else None
+    if said is not None and not match.group("that"):
+        rest = f"{said['what']}, {said['said']}"
+    elif match.group("soft") and not match.group("that") and _NOT_A_REMEMBERED_FACT.match(rest):
         return None
     if match.group("soft") and not match.group("that"):
         rest = ABOUT_MINE.sub("", rest, count=1)

@@ -25,7 +25,8 @@ Per sentence, ``extract_facts`` does this, in order:
    fragments.py), and requests to the assistant ("please ...", "remind me
    ...", "tell me ...", "can you ...", "remember to ...", "don't let me forget to
    ...", "don't forget about ..." (not "... about my X", which yields "my X" as
-   "don't forget my X" does), "call me back later":
+   "don't forget my X" does, nor "... about X, it's due in March", which yields "X,
+   it's due in March"), "call me back later", "call me a taxi":
    ``asks_a_call`` in memory/text/person.py).
 4. "remember (that) X", "note that X", "note: X", "keep in mind (that) X",
    "don't forget (that) X", "don't let me forget that X" yield X (``lead_in`` in

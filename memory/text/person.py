@@ -23,8 +23,10 @@ production region is eu-west-1") is kept as written.
 "Call me X" on its own, X one or two capitalised words, names the speaker: it reads as
 "My name is X" (``called``), and is then a name like any other ("Please call me Sammy",
 "You can call me Dr Lee"; not "Call me Monday", "call me back", "call me when it's done").
-Those ask for a call (``asks_a_call``: "call me (back)" alone, or followed by when or how:
-"later", "Monday", "when it's done", "at 3pm"), which is a request, not a fact; one that
+"Call me Liz, everyone does" says no more than "Call me Liz". Those ask for a call
+(``asks_a_call``: "call me (back)" alone, or followed by when or how: "later", "Monday",
+"when it's done", "at 3pm"), or for a service called for the speaker ("Call me a taxi"),
+which is a request, not a fact; one that
 gives a number to call ("Call me at 555-0101") and an idiom ("Call me crazy, but I like
 it") are not such requests.
 
@@ -151,7 +153,10 @@ _NAME_WORD = r"(?-i:[A-Z])[\w'’.-]*"
 _CALL_ME = re.compile(
     r"^(?:(?:please|pls|just|you\s+can|you\s+may|feel\s+free\s+to"
     rf"|i{_APOS}?d\s+like\s+you\s+to|i\s+would\s+like\s+you\s+to),?\s+)*"
-    rf"call\s+me\s+(?P<name>{_NAME_WORD}(?:\s+{_NAME_WORD})?)(?:,?\s+(?:please|pls))?$",
+    rf"call\s+me\s+(?P<name>{_NAME_WORD}(?:\s+{_NAME_WORD})?)(?:,?\s+(?:please|pls)"
+    # "Call me Liz, everyone does": who else calls the speaker so, which names no one else.
+    r"|\s*(?:[,;:]|\s[-–—])\s*(?:everyone|everybody|people|most\s+people|(?:all\s+)?my"
+    r"\s+(?:friends|family|colleagues)|friends)(?:\s+else)?\s+(?:does|do)(?:,?\s+too)?)?$",
     _IGNORECASE)
 #: Capitalised words after "call me" that say when, not what.
 _NOT_NAMES = frozenset({
@@ -174,6 +179,11 @@ _WHEN_WORDS = _NOT_NAMES | frozenset({
     "once", "as", "until", "till", "around", "by", "between", "any", "first", "asap",
     "please", "pls", "whenever", "right", "tmrw", "tmr", "either",
 })
+#: What the speaker asks to be called ("Call me a taxi"): a request, as a call back is.
+_CALLED_FOR = frozenset({
+    "taxi", "cab", "minicab", "uber", "lyft", "car", "ride", "ambulance", "doctor", "nurse",
+    "plumber", "electrician", "locksmith", "mechanic", "tow",
+})
 #: A number to call: seven digits or more, with the separators phone numbers are written with.
 _PHONE_NUMBER = re.compile(r"\d(?:[\s().+-]*\d){6,}")
 #: Another clause after the call ("Call me back, I live in Lisbon now"): it may state a fact.
@@ -183,13 +193,20 @@ _ANOTHER_CLAUSE = re.compile(
 
 def asks_a_call(statement: str) -> bool:
     """Whether ``statement`` only asks the assistant to call ("Call me back later", "call me
-    when it's done", "Call me Mom"): a request, no fact. Not when it gives a number to call
+    when it's done", "Call me Mom") or to call something for the speaker ("Call me a
+    taxi"): a request, no fact. Not when it gives a number to call
     ("Call me at 555-0101"), or goes on to say more ("Call me back, I live in Lisbon now"),
     nor for "Call me crazy, but ...": module docstring."""
     match = _CALL_REQUEST.match(statement.strip().rstrip(".!"))
     if match is None or _PHONE_NUMBER.search(statement) or _ANOTHER_CLAUSE.search(statement):
         return False
-    return match["rest"] is None or match["word"].casefold() in _WHEN_WORDS
+    if match["rest"] is None:
+        return True
+    word = match["word"].casefold()
+    if word in ("a", "an"):  # "Call me a taxi", not "Call me a romantic"
+        thing = re.match(r"\s+\S+\s+([\w'’-]+)", match["rest"])
+        return thing is not None and thing[1].casefold() in _CALLED_FOR
+    return word in _WHEN_WORDS
 
 
 def called(statement: str) -> str | None:
