@@ -19,7 +19,8 @@ Evidence, in order:
    older value of a quoted core fact (same attribute, or a close variant) is
    left out;
 3. the user's own statements from recall, only when the question is about
-   the past or nothing above answered it. Questions, the assistant's replies
+   the past or nothing above answered it, but for a sentence stating only facts quoted
+   above (it would say them twice). Questions, the assistant's replies
    (including this policy's earlier answers), statements of facts now
    superseded and long pastes (filed in archival) are never evidence;
 4. when nothing above answered, the user's withdrawals from recall that deny
@@ -45,7 +46,7 @@ from typing import Any
 from tiermem.memory.search.lexical import STOPWORDS
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
 from tiermem.memory.text.sentences import split_sentences
-from tiermem.memory.text.updates import read_statement, replaces, subject_of
+from tiermem.memory.text.updates import clauses_of, read_statement, replaces, subject_of
 from tiermem.memory.text.wording import concepts, stem
 
 MAX_CORE_QUOTES = 3
@@ -227,15 +228,17 @@ def answer(core: list[str], question: str, found: list[dict[str, Any]]) -> str:
     archival = [hit for p in found if p.get("tier") == "archival" for hit in p.get("results", [])]
     recall = [hit for p in found if p.get("tier") == "recall" for hit in p.get("results", [])]
     superseded = {normalize_fact(h.get("text", "")) for h in archival if h.get("superseded")}
+    said = {normalize_fact(fact) for fact in quoted}
     for hit in archival:
         if _other_identified(str(hit.get("text", "")), asked):
             continue
         line = _archival_line(hit, wanted, quoted, past)
         if line:
             lines.append(line)
+            said.add(normalize_fact(str(hit.get("text", ""))))
     if past or not lines:
         for hit in recall:
-            text = _user_statements(hit, quoted, superseded, past)
+            text = _user_statements(hit, quoted, superseded, past, said)
             if text and wanted & concepts(text) and not _other_identified(text, asked):
                 lines.append(f"From our conversation ({hit.get('sent')}): {text}")
     if not lines:
@@ -278,19 +281,30 @@ def _older_value(text: str, current: str) -> bool:
 
 
 def _user_statements(hit: dict[str, Any], current: list[str], superseded: set[str],
-                     past: bool) -> str:
-    """What the user stated in a recalled message that may stand as evidence ('' if none)."""
+                     past: bool, said: set[str]) -> str:
+    """What the user stated in a recalled message that may stand as evidence ('' if none);
+    ``said``: the facts the answer quotes already (their ``normalize_fact``)."""
     text = str(hit.get("text", ""))
     if hit.get("role") != "user" or text.startswith(OWN_ANSWER) or len(text) >= LONG_TEXT_CHARS:
         return ""  # a long paste was filed in archival, whose parts are quoted instead
     kept = []
     for sentence in split_sentences(text):
-        if is_question(sentence):
+        if is_question(sentence) or _quoted_already(sentence, said):
             continue
         if not past and not _still_current(sentence, current, superseded):
             continue
         kept.append(sentence)
     return " ".join(kept)
+
+
+def _quoted_already(sentence: str, said: set[str]) -> bool:
+    """Whether every fact ``sentence`` states is among ``said``, the facts the answer quotes
+    from core or archival: quoted as well, the sentence would say the same thing twice."""
+    facts = extract_facts(sentence)
+    return bool(facts) and all(
+        any(normalize_fact(text) in said for text in (fact.text, fact.former) if text)
+        or all(normalize_fact(part) in said for part in clauses_of(fact.text))
+        for fact in facts)
 
 
 def _withdrawal(hit: dict[str, Any], wanted: set[str]) -> str:

@@ -11,6 +11,8 @@ from offline_helpers import RecordingPolicy
 from tiermem.agent.loop import Agent
 from tiermem.agent.offline import OfflinePolicy
 from tiermem.agent.offline_answers import NOTHING_CURRENT
+from tiermem.agent.scripted import ScriptedModel
+from tiermem.agent.scripted import reply as model_reply
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 
@@ -256,9 +258,27 @@ def test_a_question_about_the_past_quotes_superseded_facts_as_such(
                and line.endswith(", no longer current): User lives in Lisbon") for line in lines)
 
 
+def test_a_past_question_quotes_a_fact_once_not_again_from_the_conversation(
+        memory: HierarchicalMemory) -> None:
+    replies = _chat(memory, "I live in Lisbon.", "Where did I live?", "I moved to Porto.",
+                    "Where did I live before?", "My name is Dana and I like tea.",
+                    "What was my name?")[1::2]
+    assert replies[0] == "(offline, quoting memory)\n- From core memory: User lives in Lisbon"
+    lines = replies[1].splitlines()[1:]
+    assert lines[0] == "- From core memory: User moved to Porto"
+    assert lines[1].endswith(", no longer current): User lives in Lisbon") and len(lines) == 2
+    # A sentence that says more than the facts quoted is still quoted.
+    assert replies[2].splitlines()[1:] == [
+        "- From core memory: User's name is Dana",
+        next(line for line in replies[2].splitlines() if line.startswith("- From our conv"))]
+    assert replies[2].endswith("): My name is Dana and I like tea.")
+
+
 def test_recall_pages_on_past_pages_full_of_questions(memory: HierarchicalMemory) -> None:
+    # Said to a model that stored nothing: only recall holds it (quoted from core, it would
+    # not be quoted from the conversation a second time).
+    Agent(memory, ScriptedModel([model_reply("Nice.")])).step("We went to Crete on holiday.")
     agent = Agent(memory, OfflinePolicy())
-    agent.step("We went to Crete on holiday.")
     for _ in range(5):
         agent.step("Where did we go on holiday?")
     policy = RecordingPolicy()
