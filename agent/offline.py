@@ -54,6 +54,7 @@ from tiermem.memory.text.tokenizer import DEFAULT_ENCODING
 from tiermem.memory.text.updates import (
     as_news,
     clauses_of,
+    own_clauses,
     read_statement,
     replaces,
     statements_of,
@@ -242,7 +243,18 @@ class OfflinePolicy:
                         new.setdefault(other, kind)
             return durable
 
-        for sentence in split_sentences(text):
+        def parts_of(sentence: str) -> list[str]:
+            """A retraction joined to another statement of the speaker's ("I'm not
+            vegetarian anymore, I eat fish now") is read apart from it, when on its own it
+            denies something held: read whole, the other's words outweighed what it denies."""
+            parts = own_clauses(sentence)
+            if len(parts) > 1 and read_statement(sentence).change == "retraction" and any(
+                    retracted(read_statement(part).denied, list(held())) for part in parts
+                    if read_statement(part).change == "retraction"):
+                return parts
+            return [sentence]
+
+        for sentence in [part for whole in split_sentences(text) for part in parts_of(whole)]:
             if is_question(sentence):
                 continue
             statement = read_statement(sentence)

@@ -203,6 +203,24 @@ def test_no_longer_and_not_anymore_retire_what_they_deny(
     assert list(_core(memory)) == ["User prefers window seats"]
 
 
+@pytest.mark.parametrize(("said", "retraction", "left"), [
+    ("I am vegetarian.", "I'm not vegetarian anymore, I eat fish now.", "User: I eat fish"),
+    ("I work at Acme.", "I no longer work at Acme, I work at Globex now.",
+     "User works at Globex"),
+    ("I'm allergic to peanuts.", "I'm not allergic to peanuts anymore, my doctor checked.",
+     "User's doctor checked"),
+])
+def test_a_retraction_joined_to_another_statement_still_retires_what_it_denies(
+        memory: HierarchicalMemory, said: str, retraction: str, left: str) -> None:
+    # Read whole, the other statement's words outweighed what the retraction denies: the
+    # old fact stayed, beside the sentence stored as a fact that contradicts it.
+    _chat(memory, said, retraction)
+    assert list(_core(memory)) == [left]
+    # One that denies nothing held stays one statement, stored as said.
+    _chat(memory, "I can't eat gluten anymore, I found out last week.")
+    assert "User: I can't eat gluten anymore, I found out last week" in _core(memory)
+
+
 @pytest.mark.parametrize(("said", "withdrawal", "question"), [
     ("I work at Acme Robotics.", "I no longer work at Acme Robotics.", "Where do I work?"),
     ("I'm allergic to peanuts.", "I'm no longer allergic to peanuts.",

@@ -43,7 +43,9 @@ the denied ones, is memory/text/retractions.py's.
 and the staging region is us-east-2") into the statements it joins, so each can
 change on its own; a part that opens with a pronoun ("... and she is allergic to
 cats") takes the subject of the one before it;
-``statements_of(fact, durability)`` gives each its durability.
+``statements_of(fact, durability)`` gives each its durability. ``own_clauses(sentence)``
+cuts a sentence where a clause of the speaker's own opens, so that a retraction joined to
+another statement ("I'm not vegetarian anymore, I eat fish now") can be read alone.
 """
 
 from __future__ import annotations
@@ -56,8 +58,8 @@ from tiermem.memory.text.extract import normalize_fact
 from tiermem.memory.text.wording import concepts, stem
 from tiermem.memory.types import Durability
 
-__all__ = ["Statement", "as_news", "clauses_of", "read_statement", "replaces", "slot_of",
-           "statements_of", "subject_of"]
+__all__ = ["Statement", "as_news", "clauses_of", "own_clauses", "read_statement", "replaces",
+           "slot_of", "statements_of", "subject_of"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -124,6 +126,19 @@ _OTHER_CUES = (("my new", re.compile(r"\bmy\s+new\b", _I)),
                    _I)))
 _SPACES = re.compile(r"\s{2,}")
 
+
+
+#: Where a clause of the speaker's own opens after another: a comma, semicolon or dash
+#: ("and", "but" or "so" may follow), then "I", "I'm", "my" or "we".
+_OWN_CLAUSE = re.compile(
+    rf"\s*(?:[,;]|\s[-–—])\s*(?:(?:and|but|so)\s+)?(?=(?:i|i{_APOS}(?:m|ve)|my|we)\b)", _I)
+
+
+def own_clauses(sentence: str) -> list[str]:
+    """``sentence`` cut where a clause of the speaker's own opens ("I'm not vegetarian
+    anymore, I eat fish now": two), so that a retraction joined to another statement can
+    be read on its own; ``[sentence]`` when it has no such clause."""
+    return [part for part in _OWN_CLAUSE.split(sentence.strip()) if part]
 
 
 def as_news(sentence: str) -> Statement | None:
