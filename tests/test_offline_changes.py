@@ -221,6 +221,11 @@ def test_a_retraction_joined_to_another_statement_still_retires_what_it_denies(
     assert "User: I can't eat gluten anymore, I found out last week" in _core(memory)
 
 
+def test_a_retraction_of_one_liking_keeps_the_other(memory: HierarchicalMemory) -> None:
+    _chat(memory, "I like jazz and hate country music.", "Forget that I like jazz.")
+    assert _core(memory) == {"User hates country music": "durable"}
+
+
 @pytest.mark.parametrize(("said", "withdrawal", "question"), [
     ("I work at Acme Robotics.", "I no longer work at Acme Robotics.", "Where do I work?"),
     ("I'm allergic to peanuts.", "I'm no longer allergic to peanuts.",

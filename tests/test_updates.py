@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tiermem.memory.text.extract import extract_facts, normalize_fact
-from tiermem.memory.text.retractions import retracted
+from tiermem.memory.text.retractions import retracted, still_held
 from tiermem.memory.text.updates import (
     Statement,
     clauses_of,
@@ -138,9 +138,20 @@ def test_a_move_is_a_lasting_fact_in_the_third_person() -> None:
      ["The client is Procter and Gamble in Cincinnati"]),
     ("Salt and pepper is on the table", ["Salt and pepper is on the table"]),
     ("The production region is eu-west-1", ["The production region is eu-west-1"]),
+    # A verb of liking with no subject of its own shares the one before it.
+    ("User likes jazz and hate country music", ["User likes jazz", "User hates country music"]),
+    ("We like tea and love coffee", ["We like tea and love coffee"]),  # no subject read
 ])
 def test_a_compound_fact_splits_into_its_statements(fact: str, clauses: list[str]) -> None:
     assert clauses_of(fact) == clauses
+
+
+def test_what_a_list_still_holds_is_never_a_verb_read_as_an_item() -> None:
+    # "likes hate country music" said the reverse of what the user had said.
+    liked = "User likes jazz and hate country music"
+    assert still_held(liked, frozenset(concepts("I like jazz"))) is None
+    assert still_held("User likes jazz and blues", frozenset(concepts("I like jazz"))) == (
+        "User likes blues")
 
 
 def test_each_statement_lasts_as_long_as_it_says() -> None:

@@ -339,6 +339,10 @@ _STATEMENT = re.compile(
 #: is, it would not say who, so the pronoun gives way to that subject.
 _REFERS_BACK = re.compile(r"^(?P<pronoun>he|she|they|it|his|her|their|its)\s+", _I)
 _POSSESSIVE_PRONOUNS = frozenset({"his", "her", "their", "its"})
+#: A part that shares the subject of the one before it ("User likes jazz and hate country
+#: music", as "I like jazz and hate country music" is told): a verb of liking, unconjugated.
+_SHARED_SUBJECT = re.compile(r"^(?P<verb>like|love|hate|prefer|enjoy|dislike)\s+(?=\w)", _I)
+_PLURAL_SUBJECTS = frozenset({"i", "we", "they", "you"})
 
 
 def _states(part: str) -> bool:
@@ -348,16 +352,25 @@ def _states(part: str) -> bool:
 def _own_subject(piece: str, before: str) -> str | None:
     """``piece`` with a leading pronoun replaced by the subject of the part ``before`` it
     ("she works at Google" after "User's sister lives in Berlin": "User's sister works at
-    Google"); None when that subject is unclear."""
+    Google"), or that subject given to a verb of liking that has none ("hate country music"
+    after "User likes jazz": "User hates country music"); None when that subject is
+    unclear."""
     back = _REFERS_BACK.match(piece)
-    if back is None:
+    shared = _SHARED_SUBJECT.match(piece)
+    if back is None and shared is None:
         return piece
     subject = _VERB.match(before.strip())
     if subject is None:
         return None
     owner = subject["subject"]
-    joined = f"{owner}'s " if back["pronoun"].casefold() in _POSSESSIVE_PRONOUNS else f"{owner} "
-    return joined + piece[back.end():]
+    if back is not None:
+        pronoun = back["pronoun"].casefold()
+        joined = f"{owner}'s " if pronoun in _POSSESSIVE_PRONOUNS else f"{owner} "
+        return joined + piece[back.end():]
+    if shared is None:
+        return piece
+    verb = shared["verb"].casefold() + ("" if owner.casefold() in _PLURAL_SUBJECTS else "s")
+    return f"{owner} {verb} {piece[shared.end():]}"
 
 
 def clauses_of(fact: str) -> list[str]:
