@@ -116,8 +116,10 @@ _FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself)\b", re.IGNORECASE)
 _NAME = re.compile(r"(?<=\s)[A-Z][\w-]*")
 
 
-#: A fact about someone of the user's: the relation, and the name that may follow it.
-_RELATIVE = re.compile(r"User['’]s\s+([\w-]+)(?:\s+([A-Z][\w-]*))?")
+#: A fact about someone of the user's: the relation, and the name that may follow it ("new"
+#: or "current" before it says which value, not whose: "User's new address" is the user's).
+_RELATIVE = re.compile(
+    r"User['’]s\s+(?:(?:new|current|latest|updated|actual)\s+)?([\w-]+)(?:\s+([A-Z][\w-]*))?")
 
 
 #: A thing named by a noun and an identifier: "customer 8812", "order 55-A", "ticket INC-4411".

@@ -475,6 +475,18 @@ def test_an_answer_quotes_the_facts_about_whom_the_question_asks(
                           "lives in Berlin")
 
 
+def test_a_move_answers_where_the_user_lives_without_the_relatives(
+        memory: HierarchicalMemory) -> None:
+    # "User moved to ..." had no subject read, so it did not count as the user's own fact.
+    reply = _chat(memory, "My sister Ana lives in Boston.", "I moved to Seattle last year.",
+                  "Where do I live?")[-1]
+    assert reply == "(offline, quoting memory)\n- From core memory: User moved to Seattle last year"
+    # Nor is the user's new address someone of the user's, left out beside the move.
+    reply = _chat(memory, "I moved last weekend. My new address is 12 Elm Street, York.",
+                  "What is my address?")[-1]
+    assert "- From core memory: User's new address is 12 Elm Street, York" in reply.splitlines()
+
+
 def test_an_answer_about_one_customer_leaves_out_the_others(
         memory: HierarchicalMemory) -> None:
     memory.archival_insert("Initech's SLA is 8 hours")  # as when core evicted it

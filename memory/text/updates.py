@@ -244,6 +244,8 @@ def _own_concepts(fact: str) -> set[str]:
 _VERB = re.compile(
     rf"^(?P<subject>.{{1,60}}?)\s+(?:is|are|was|were|has|have|had|can|cannot|can{_APOS}t"
     rf"|will|won{_APOS}t|does|doesn{_APOS}t|did|didn{_APOS}t|isn{_APOS}t|aren{_APOS}t"
+    # the past the extractor writes ("User moved to Porto", person.py's head table)
+    r"|moved|relocated"
     # a verb in -s ("prefers"), not a plural after a possessive ("User's kids are ...")
     r"|(?<!'s )(?<!’s )(?-i:[a-z]+[^s\W]s))\b", _I)
 _NEGATION = re.compile(rf"\s+not\b|n{_APOS}t\b|\s+no\s+longer\b", _I)
