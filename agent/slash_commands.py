@@ -308,7 +308,8 @@ class SlashCommands:
             result = memory.recall_search(query, k=PAGE, page=page, roles=None if everything
                                           else self.recall_roles())
         count = (f"{result.total}" if result.total_exact
-                 else f"at least {result.total} (the newest ranked)")
+                 else f"at least {result.total} (counted to the next page)"
+                 if result.unchecked else f"at least {result.total} (the newest ranked)")
         if page > max(result.pages, 1):
             self.chat.usage(f"{count} matches fill {result.pages} page(s): there is no "
                             f"page {page}")

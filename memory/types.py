@@ -84,7 +84,10 @@ class SearchResult:
 
     ``total_exact`` is False when ``total`` is a lower bound: more matched
     than were ranked (recall ranks a window of the newest matches), and
-    ``pages`` counts the pages of those ranked.
+    ``pages`` counts the pages of those ranked. ``unchecked`` is True when a
+    privacy policy's recall layer stopped checking matches one past the page
+    asked: ``total`` counts the shown ones up to there, and later pages may
+    hold more (memory.privacy.recall.filtered_page).
     """
 
     hits: list[Hit]
@@ -92,6 +95,7 @@ class SearchResult:
     page: int
     page_size: int
     total_exact: bool = True
+    unchecked: bool = False
 
     @property
     def pages(self) -> int:

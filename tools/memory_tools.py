@@ -260,7 +260,13 @@ def _page_of(result: SearchResult, tier: str, query: str) -> dict[str, Any]:
         "page": f"{result.page} of {result.pages}",
         "total": result.total,
     }
-    if not result.total_exact:
+    if result.unchecked:
+        # The privacy policy counted shown matches only up to the next page: saying how many
+        # more it holds would count the withheld ones too.
+        out["total"] = f"at least {result.total}"
+        out["more"] = (f"matches are counted up to page {result.pages}; ask it to see "
+                       "whether more follow")
+    elif not result.total_exact:
         # A bare number would read as "that is all there is"; say there may be more and how
         # to reach them.
         out["total"] = f"at least {result.total}"

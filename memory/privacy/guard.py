@@ -189,9 +189,10 @@ class PrivacyGuard:
                     page: int, allow: Allow | None = None) -> SearchResult:
         """One page of a search, over-fetched and filtered (privacy.recall.filtered_page)
         by ``allow``: by default, the hits the recall layer shows for ``request``."""
-        multiplier = self.config.recall.window_multiplier if self.config.recall.enabled else 1
+        screened = self.config.recall.enabled
+        multiplier = self.config.recall.window_multiplier if screened else 1
         return filtered_page(fetch, allow or (lambda hits: self.allow_hits(request, hits)), k,
-                             page, multiplier)
+                             page, multiplier, screened)
 
     def core_view(self, request: str, facts: Sequence[Fact]) -> list[str]:
         """Each fact's text as the prompt may show it: withheld ones as ``[withheld: ...]``."""

@@ -7,7 +7,9 @@ fails withholds. There is no ``ambiguous`` here: an item is exposed or withheld.
 Searches over-fetch: they ask the tier for ``window_multiplier`` times the
 results a page needs, withhold what the layer withholds, and cut the rest to
 the page (``filtered_page``). When too much was withheld to fill the page, they
-fetch as much again, until the page is full or the tier has nothing more.
+fetch as much again, until the page is full and one more shown match follows it, or the
+tier has nothing more. The total counts shown matches only, so that no answer tells how
+many withheld ones matched.
 """
 
 from __future__ import annotations
@@ -53,16 +55,22 @@ MAX_PAGE = 1000
 
 
 def filtered_page(fetch: Callable[[int, int], SearchResult], allow: Allow, k: int, page: int,
-                  multiplier: int) -> SearchResult:
+                  multiplier: int, screened: bool = True) -> SearchResult:
     """Page ``page`` (of ``k``) of the results ``fetch(size, page)`` pages through that
     ``allow`` lets through.
 
     Results are fetched ``multiplier`` pages' worth at a time until the page is full or the
-    tier has no more. ``total`` is what the tier matched less what was withheld among the
-    results fetched: exact only when every match was fetched.
+    tier has no more. Under a recall layer (``screened``), ``total`` counts only matches
+    ``allow`` was seen to let through, never one it did not check: the fetching goes on
+    until one shown match past the page is found, and the total is then ``page * k + 1``
+    at least (``unchecked``), whatever else the last fetch held; only a search that checked
+    every match counts what it shows, exact as the tier's count is. So the answer is the
+    same however many withheld items matched, and counting costs one match past the page.
+    Without one (nothing is withheld), ``total`` is the tier's.
     """
     page, k = check_page(page, k)
     wanted = page * k
+    enough = wanted + 1 if screened else wanted
     chunk = min(k * multiplier, MAX_PAGE)
     kept: list[Hit] = []
     seen = 0
@@ -71,8 +79,17 @@ def filtered_page(fetch: Callable[[int, int], SearchResult], allow: Allow, k: in
         kept += [h for h, ok in zip(result.hits, allow(result.hits), strict=True) if ok]
         seen += len(result.hits)
         exhausted = len(result.hits) < chunk or seen >= result.total
-        if len(kept) >= wanted or exhausted:
+        if len(kept) >= enough or exhausted:
             break
-    total = max(result.total - (seen - len(kept)), len(kept))
-    return SearchResult(hits=kept[(page - 1) * k:wanted], total=total, page=page, page_size=k,
-                        total_exact=result.total_exact and exhausted)
+    hits = kept[(page - 1) * k:wanted]
+    if not screened:
+        return SearchResult(hits=hits, total=max(result.total - (seen - len(kept)), len(kept)),
+                            page=page, page_size=k, total_exact=result.total_exact and exhausted)
+    if len(kept) > wanted:
+        # Even when every match was fetched: an exact count here would say whether the
+        # matches past the last one shown were checked, that is, whether withheld ones
+        # filled the fetch.
+        return SearchResult(hits=hits, total=wanted + 1, page=page, page_size=k,
+                            total_exact=False, unchecked=True)
+    return SearchResult(hits=hits, total=len(kept), page=page, page_size=k,
+                        total_exact=result.total_exact)

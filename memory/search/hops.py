@@ -168,4 +168,4 @@ def hop_page(search: Callable[[str, int], SearchResult], question: str, k: int, 
     found = second_round(hits, question, k, settings, common=common)
     first = totals[0]
     return SearchResult(hits=found, total=max(first.total, len(found)), page=1, page_size=k,
-                        total_exact=first.total_exact)
+                        total_exact=first.total_exact, unchecked=first.unchecked)

@@ -1,0 +1,125 @@
+"""Under a recall policy, a search's answer tells nothing of the withheld items it matched:
+its totals and pages count only matches the policy was seen to show."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+
+import pytest
+from memory_helpers import make_memory
+from rich.console import Console
+
+from tiermem.agent.loop import Agent
+from tiermem.agent.offline import OfflinePolicy
+from tiermem.agent.repl import ChatRepl
+from tiermem.memory.judge import FunctionJudge
+from tiermem.memory.privacy import PrivacyConfig, parse_policy
+from tiermem.memory.tiers.recall import NewMessage
+from tiermem.tools.memory_tools import ToolContext, memory_toolbox
+
+T0 = 1_700_000_000.0
+SHOWN = 12
+
+
+def policy(mode: str) -> PrivacyConfig:
+    return parse_policy(f"""
+rules:
+  - rule_id: dose
+    category: medical
+    category_description: the user's medication
+    regex: '\\b\\d+\\s?mg\\b'
+recall: {{mode: {mode}}}
+""")
+
+
+def by_dose(system: str, user: str) -> str:
+    """A recall judge withholding every item that names a dose."""
+    items = re.findall(r'<item n="(\d+)"[^>]*>(.*?)</item>', user)
+    dose = re.compile(r"\d+ mg")
+    return "\n".join(f"{n}: {'withhold' if dose.search(text) else 'expose'}"
+                     for n, text in items)
+
+
+def written(home: Path, withheld: int) -> Path:
+    """The same shown items at the same ids, then ``withheld`` items that rank before them
+    (they say the searched word twice), stored before any policy."""
+    with make_memory(home) as memory:
+        for i in range(SHOWN):
+            memory.archival_insert(f"propranolol note {i} about the clinic", created_at=T0)
+        memory.recall.append_many([NewMessage("user", f"asked about propranolol {i}", turn=i,
+                                              created_at=T0) for i in range(SHOWN)])
+        for i in range(withheld):
+            memory.archival_insert(f"propranolol propranolol {20 + i} mg", created_at=T0)
+        memory.recall.append_many([NewMessage("user", f"propranolol propranolol {10 + i} mg",
+                                              turn=SHOWN + i, created_at=T0)
+                                   for i in range(withheld)])
+    return home
+
+
+def answers(home: Path, mode: str) -> list[str]:
+    """What the model reads of both search tools, page after page, and the user's views."""
+    judge = FunctionJudge(by_dose) if mode != "deterministic" else None
+    box = memory_toolbox()
+    out = []
+    with make_memory(home, privacy=policy(mode), judge=judge) as memory:
+        ctx = ToolContext(memory=memory, turn=99)
+        for tool in ("archival_memory_search", "conversation_search"):
+            for page in (1, 2, 3, 4):
+                result = box.dispatch(tool, json.dumps({"query": "propranolol", "page": page}),
+                                      call_id="c", context=ctx)
+                out.append(result.content)
+        for search in (memory.archival_search, memory.recall_search):
+            for page in (1, 2):
+                found = search("propranolol", k=10, page=page)
+                out.append(repr((found.total, found.total_exact, found.pages, found.unchecked,
+                                 [h.id for h in found.hits])))
+    return out
+
+
+@pytest.mark.parametrize("mode", ["deterministic", "hybrid", "llm"])
+def test_the_answer_with_withheld_matches_is_the_answer_without_them(
+        tmp_path: Path, mode: str) -> None:
+    none = answers(written(tmp_path / "none", 0), mode)
+    many = answers(written(tmp_path / "many", 40), mode)
+    assert many == none
+    first = json.loads(none[0])
+    assert (first["total"], first["page"]) == ("at least 6", "1 of 2")
+    assert first["more"] == "matches are counted up to page 2; ask it to see whether more follow"
+    last = json.loads(none[2])
+    assert (last["total"], last["page"], len(last["results"])) == (SHOWN, "3 of 3", 2)
+    assert "past the last page (3)" in none[3]
+    assert "mg" not in "".join(many)
+
+
+def test_a_judged_search_checks_only_as_far_as_the_page_and_one_more(tmp_path: Path) -> None:
+    home = tmp_path / "a"
+    with make_memory(home) as memory:
+        for i in range(200):
+            memory.archival_insert(f"propranolol note {i} about the clinic", created_at=T0)
+    judge = FunctionJudge(by_dose)
+    with make_memory(home, privacy=policy("llm"), judge=judge) as memory:
+        found = memory.archival_search("propranolol", k=5)
+    judged = sum(len(re.findall(r"<item n=", user)) for _, user in judge.asked)
+    assert judged == 15  # one fetch of window_multiplier (3) pages, of 200 matches
+    assert (found.total, found.total_exact, found.unchecked) == (6, False, True)
+
+
+def user_views(home: Path) -> str:
+    """What the user's /archival and /recall print, page after page."""
+    out = io.StringIO()
+    with make_memory(home, privacy=policy("deterministic")) as memory:
+        repl = ChatRepl(Agent(memory, OfflinePolicy()), console=Console(file=out, width=200),
+                        agent_name="tester", errors=io.StringIO())
+        assert repl.run_piped([f"/{view} {page}propranolol\n" for view in ("archival", "recall")
+                               for page in ("", "--page 2 ")]) == 0
+    return out.getvalue()
+
+
+def test_the_user_s_views_count_as_the_tools_do(tmp_path: Path) -> None:
+    none = user_views(written(tmp_path / "none", 0))
+    assert user_views(written(tmp_path / "many", 40)) == none
+    assert none.count("at least 11 (counted to the next page) matches (page 1 of 2)") == 2
+    assert none.count("\n12 matches (page 2 of 2)") == 2
