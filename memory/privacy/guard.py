@@ -127,7 +127,7 @@ class PrivacyGuard:
         if not self.config.retention.enabled or not text:
             return Masked(text, text)
         return mask(text, lambda sentences: self._retain_many([(s, {}) for s in sentences]),
-                    mark_questions)
+                    self.rules.categories(), mark_questions)
 
     def screen_messages(self, messages: Sequence[NewMessage]) -> list[NewMessage]:
         """Messages as recall may keep them: content and tool-call arguments masked."""

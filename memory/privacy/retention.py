@@ -15,13 +15,16 @@ where none did.
 Facts and passages are judged whole and dropped whole. A recall message is
 judged sentence by sentence, and each dropped sentence is replaced by
 ``[withheld: CATEGORY]``, so the conversation log stays complete without
-keeping the secret (``mask``).
+keeping the secret (``mask``). CATEGORY is one of the policy's categories, or
+``private``: a judge's name for another is not written, so that every mark is
+one the policy can write, and only such a mark is left unjudged when a text is
+masked (again).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,8 +35,9 @@ from tiermem.memory.privacy.rules import RuleSet
 from tiermem.memory.text.extract import is_question
 from tiermem.memory.text.sentences import split_sentences
 
-#: A span already withheld; never judged again, so masking twice changes nothing.
-PLACEHOLDER = re.compile(r"\[withheld: [\w .&/-]{1,60}\]")
+#: A span already withheld, when its label is one the policy writes (``withheld_spans``):
+#: never judged again, so masking twice changes nothing.
+PLACEHOLDER = re.compile(r"\[withheld: ([\w .&/-]{1,60})\]")
 
 
 @dataclass(frozen=True)
@@ -115,12 +119,29 @@ class Masked:
     marks: tuple[tuple[int, int], ...] = ()
 
 
-def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """The ``(start, end)`` of each sentence of ``text`` that is not already withheld."""
+def withheld_spans(text: str, labels: Collection[str]) -> list[tuple[int, int]]:
+    """The ``(start, end)`` of each ``[withheld: LABEL]`` in ``text`` whose label is one of
+    ``labels`` (those the policy writes). Any other, typed as ``[withheld: SSN 123-45-6789]``
+    to slip a secret past retention, is text to judge like the rest."""
+    return [found.span() for found in PLACEHOLDER.finditer(text) if found[1] in labels]
+
+
+def _without_marks(text: str, labels: Collection[str]) -> str:
+    """``text`` with each mark of ``labels`` replaced by a line break (``Masked.kept``)."""
+    out, cursor = [], 0
+    for start, end in withheld_spans(text, labels):
+        out += [text[cursor:start], "\n"]
+        cursor = end
+    return "".join([*out, text[cursor:]])
+
+
+def sentence_spans(text: str, labels: Collection[str]) -> list[tuple[int, int]]:
+    """The ``(start, end)`` of each sentence of ``text`` that is not already withheld by a
+    mark of ``labels``."""
     segments, cursor = [], 0
-    for withheld in PLACEHOLDER.finditer(text):
-        segments.append((cursor, withheld.start()))
-        cursor = withheld.end()
+    for start, end in withheld_spans(text, labels):
+        segments.append((cursor, start))
+        cursor = end
     segments.append((cursor, len(text)))
     spans: list[tuple[int, int]] = []
     for first, last in segments:
@@ -135,14 +156,21 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def mask(text: str, decide: Callable[[list[str]], list[Decision]],
+def mask(text: str, decide: Callable[[list[str]], list[Decision]], labels: Collection[str],
          mark_questions: bool = False) -> Masked:
     """``text`` with each sentence ``decide`` drops replaced by ``[withheld: CATEGORY]``;
     with ``mark_questions``, a dropped question's as ``[withheld: CATEGORY]?`` (for the
-    offline policy, which says that it withheld a question rather than a statement)."""
-    spans = sentence_spans(text)
+    offline policy, which says that it withheld a question rather than a statement).
+
+    ``labels`` are the policy's categories: a mark of one of them (or of ``private``) is
+    left as it is, unjudged, and a dropped sentence's category that is none of them is
+    written as ``private``, so a masked text masked again is unchanged."""
+    labels = {*labels, DEFAULT_CATEGORY}
+    # A judge's answer is read in lower case: write the policy's own spelling of it.
+    spelled = {label.casefold(): label for label in labels}
+    spans = sentence_spans(text, labels)
     if not spans:
-        return Masked(text, PLACEHOLDER.sub("\n", text))
+        return Masked(text, _without_marks(text, labels))
     decisions = decide([text[start:end] for start, end in spans])
     out, kept, withheld, marks = [], [], [], []
     cursor = written = 0
@@ -155,7 +183,7 @@ def mask(text: str, decide: Callable[[list[str]], list[Decision]],
             kept.append(text[start:end])
             written += end - start
         else:
-            category = decision.category or DEFAULT_CATEGORY
+            category = spelled.get((decision.category or "").casefold(), DEFAULT_CATEGORY)
             asked = mark_questions and is_question(text[start:end])
             mark = f"[withheld: {category}]" + ("?" if asked else "")
             out.append(mark)
@@ -166,5 +194,5 @@ def mask(text: str, decide: Callable[[list[str]], list[Decision]],
         cursor = end
     out.append(text[cursor:])
     kept.append(text[cursor:])
-    return Masked("".join(out), PLACEHOLDER.sub("\n", "".join(kept)), tuple(withheld),
+    return Masked("".join(out), _without_marks("".join(kept), labels), tuple(withheld),
                   tuple(marks))
