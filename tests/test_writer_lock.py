@@ -156,3 +156,31 @@ def test_a_memory_dropped_without_close_lets_the_home_be_opened_again(tmp_path: 
     gc.collect()
     with HierarchicalMemory(tmp_path / "agent", embedder=HashingEmbedder()) as again:
         assert [f.text for f in again.core] == ["User likes green tea"]
+
+
+def test_a_lock_file_removed_between_its_open_and_its_lock_is_not_held(tmp_path: Path) -> None:
+    """A failed restore removes the home it made, lock file and all, while it holds the
+    lock. A process that opened that lock file just before, and locks it once the restore
+    lets go, must not take the lock of a file no longer in the home: a third process would
+    lock a new one there beside it."""
+    from tiermem.memory.store.sqlite.restore import remove_made_home
+    from tiermem.memory.store.sqlite.writer_lock import WriterLock
+
+    home = tmp_path / "agent"
+    home.mkdir()
+    (home / LOCK_FILE).write_text("")
+    late = WriterLock(home)
+    real_open = late._open
+
+    def open_then_removed() -> int:
+        fd = real_open()
+        remove_made_home(home)  # the restore, between this open and the flock
+        return fd
+
+    late._open = open_then_removed  # type: ignore[method-assign]
+    with pytest.raises(StoreError):
+        late.acquire()
+    home.mkdir()
+    other = WriterLock(home)
+    other.acquire()  # the home's one writer
+    other.release()

@@ -63,11 +63,8 @@ class WriterLock:
         would then be behind the database)."""
         if self._fd is None:
             return
-        held = os.fstat(self._fd)
-        with contextlib.suppress(FileNotFoundError):
-            found = os.stat(self.path)
-            if (found.st_ino, found.st_dev) == (held.st_ino, held.st_dev):
-                return
+        if _is_at(self._fd, self.path):
+            return
         fd, holder = self._take()
         if fd is not None and written_meanwhile():
             os.ftruncate(fd, 0)  # not held after all: no pid for a reader to find alive
@@ -85,19 +82,28 @@ class WriterLock:
 
     def _take(self) -> tuple[int | None, int | None]:
         """(the locked file, None) with this pid recorded in it; or (None, the pid its
-        holder recorded, when it did) when another holds it."""
-        fd = self._open()
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            recorded = None
-            with contextlib.suppress(OSError, ValueError):
-                recorded = int(os.pread(fd, 32, 0).decode().strip() or 0) or None
+        holder recorded, when it did) when another holds it.
+
+        The file locked must still be the one at ``path``: its holder may have removed it
+        between this open and the flock (a failed restore removes the home it made), and
+        a lock on a file no longer there would let the next process lock a new one beside
+        this. So the file there now is taken instead."""
+        for _ in range(_TAKE_TRIES):
+            fd = self._open()
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                recorded = None
+                with contextlib.suppress(OSError, ValueError):
+                    recorded = int(os.pread(fd, 32, 0).decode().strip() or 0) or None
+                os.close(fd)
+                return None, recorded
+            if _is_at(fd, self.path):
+                os.ftruncate(fd, 0)
+                os.pwrite(fd, str(os.getpid()).encode(), 0)
+                return fd, None
             os.close(fd)
-            return None, recorded
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, str(os.getpid()).encode(), 0)
-        return fd, None
+        return None, None  # removed again each time: another process is at work there
 
     def _open(self) -> int:
         try:
@@ -140,6 +146,20 @@ class WriterLock:
             f"this memory was opened by process {self.owner_pid}, and process {os.getpid()} "
             f"is a fork of it; a forked process must open the agent home itself (after the "
             f"other process has closed it)")
+
+
+#: How often ``_take`` opens the lock file again when the one it locked was removed.
+_TAKE_TRIES = 5
+
+
+def _is_at(fd: int, path: Path) -> bool:
+    """Whether the open file ``fd`` is the one at ``path``."""
+    held = os.fstat(fd)
+    try:
+        found = os.stat(path)
+    except FileNotFoundError:
+        return False
+    return (found.st_ino, found.st_dev) == (held.st_ino, held.st_dev)
 
 
 def writer_lock_held(home: Path) -> bool:
