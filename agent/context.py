@@ -41,7 +41,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tiermem.agent.system_message import SYSTEM_PROMPT, escape_data, memory_statistics, render_core
-from tiermem.agent.trimming import shared_calls, shared_results
+from tiermem.agent.trimming import shared_results
+from tiermem.agent.turn_sharing import share_calls, share_results, turn_results
 from tiermem.memory import HierarchicalMemory
 from tiermem.memory.errors import TiermemError
 from tiermem.memory.text.tokenizer import TokenCounter, get_encoding
@@ -296,11 +297,11 @@ class ContextWindow:
                 compacted, keep_from = True, self.turn_starts()[-1]
                 alerted = self.pressure_alerted  # the alert may be given again
                 messages, tokens = self.build(memory, tools)
-        if not self.fits(tokens) and self._share_calls(keep_from, tokens - self.budget):
+        if not self.fits(tokens) and share_calls(self, keep_from, tokens - self.budget):
             self.pressure_alerted = alerted
             messages, tokens = self.build(memory, tools)
         for _ in range(3):  # a result cut from the end may count a token or two over
-            if self.fits(tokens) or not self._share_results(keep_from, tokens - self.budget):
+            if self.fits(tokens) or not share_results(self, keep_from, tokens - self.budget):
                 break
             self.pressure_alerted = alerted  # counted as sent: with the alert if it is due
             messages, tokens = self.build(memory, tools)
@@ -354,56 +355,11 @@ class ContextWindow:
         self.pressure_alerted = False
         return after
 
-    def _turn_results(self, keep_from: int) -> tuple[list[int], list[tuple[str, str]]]:
-        """Where the current turn's tool results are, and each as (shown, full text)."""
-        indexes = [i for i in range(keep_from, len(self.messages))
-                   if self.messages[i].get("role") == "tool"
-                   and isinstance(self.messages[i].get("content"), str)]
-        return indexes, [(self.messages[i]["content"],
-                          self.full_results.get(self.message_ids[i], self.messages[i]["content"]))
-                         for i in indexes]
-
-    def _share_results(self, keep_from: int, excess: int) -> bool:
-        """Trim the current turn's tool results to ``excess`` tokens fewer together; False
-        when they cannot be."""
-        indexes, results = self._turn_results(keep_from)
-        room = sum(self.counter.count(shown) for shown, _ in results) - excess
-        shown, _ = shared_results(results, room, self.counter)
-        if shown is None:
-            return False
-        messages = list(self.messages)  # a new list: the running token count starts again
-        for i, text in zip(indexes, shown, strict=True):
-            if text is not messages[i]["content"]:
-                # A result shown whole until now keeps its full text: cut again later in
-                # the turn, it is cut from that, not from what it shows now.
-                self.full_results.setdefault(self.message_ids[i], messages[i]["content"])
-                messages[i] = {**messages[i], "content": text}
-        self.messages = messages
-        return True
-
-    def _share_calls(self, keep_from: int, excess: int) -> bool:
-        """Trim the arguments of the current turn's calls to ``excess`` tokens fewer
-        together, or as far as they go; False when none could be trimmed more."""
-        indexes = [i for i in range(keep_from, len(self.messages))
-                   if self.messages[i].get("tool_calls")]
-        calls = [(self.messages[i], self.full_calls.get(self.message_ids[i], self.messages[i]))
-                 for i in indexes]
-        room = sum(self.count_message(shown) for shown, _ in calls) - excess
-        shown = shared_calls(calls, room, self.count_message, self.counter)
-        changed = [(i, new) for i, new, (now, _) in zip(indexes, shown, calls, strict=True)
-                   if new is not now]
-        messages = list(self.messages)  # a new list: the running token count starts again
-        for i, new in changed:
-            self.full_calls.setdefault(self.message_ids[i], messages[i])
-            messages[i] = new
-        self.messages = messages if changed else self.messages
-        return bool(changed)
-
     def _turn_overflow(self, memory: HierarchicalMemory, tokens: int, older: str,
                        keep_from: int) -> ContextOverflowError:
         """Why the current turn cannot fit: its tool results, when the rest would fit
         without them, else the rest (the user's message, core), as before any result."""
-        _, results = self._turn_results(keep_from)
+        _, results = turn_results(self, keep_from)
         shown = sum(self.counter.count(text) for text, _ in results)
         if not results or tokens - shown > self.budget:
             return self._overflow(memory, tokens, older)
