@@ -96,8 +96,10 @@ class Agent:
            (``request_heartbeat=true``) or a tool call failed (so the model can
            correct it), up to ``max_steps``. Otherwise the turn ends after the
            tools run, as in Letta/MemGPT: a plain reply or ``send_message`` ends
-           it (even with a heartbeat, unlike Letta: the instructions say a reply
-           ends the turn), and so does any other tool called without a heartbeat.
+           it (even with a heartbeat on ``send_message``, unlike Letta: the
+           instructions say a reply ends the turn; another call beside it that asks
+           for a heartbeat or fails still gives a step, whose reply is added), and
+           so does any other tool called without a heartbeat.
         7. Append the reply to recall, save the in-context window, commit.
            Under a privacy policy, the window is then read back from recall, so
            later turns see what memory kept of this one, not what was typed.

@@ -139,6 +139,18 @@ def test_send_message_asking_for_a_heartbeat_still_sends_and_ends_the_turn(
     assert "Any other tool call also ends your turn" in system
 
 
+def test_a_reply_beside_a_call_asking_for_a_heartbeat_gets_the_step_and_keeps_both_texts(
+    memory: HierarchicalMemory,
+) -> None:
+    # SKILL.md: the reply ends the turn unless a call beside it asks for a heartbeat.
+    both = calls(("send_message", {"message": "Hello!"}),
+                 ("core_memory_append", {"content": "User says hello", HEARTBEAT_PARAM: True}))
+    with ScriptedModel([both, reply("And one more thing.")]) as model:
+        result = Agent(memory, model).step("hi")
+    assert len(model.calls) == 2 and result.steps == 2
+    assert result.reply == "Hello!\n\nAnd one more thing."
+
+
 def test_prompt_and_schemas_say_a_call_without_heartbeat_ends_the_turn() -> None:
     assert "ends your turn when it returns, unless you set request_heartbeat" in SYSTEM_PROMPT
     for schema in memory_toolbox().schemas():
