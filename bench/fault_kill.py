@@ -12,9 +12,10 @@ With ``store`` (a PostgreSQL DSN) the same loops run on agents in that
 database: the killed writer's advisory lock is the server's to release when
 it sees the connection die, and the audit recounts the BM25 statistics the
 triggers keep (bench/postgres_only.py) where SQLite's is its integrity check.
-A restore killed after marking its new agent leaves it refusing every open
-(``UnfinishedRestoreError``): it is restored again, as the error says, and must
-then hold the snapshot whole.
+A restore killed before its rows commit leaves no new agent, or one marked as it
+was created that refuses every open (``UnfinishedRestoreError``): it is restored
+again, as the error says, and must then hold the snapshot whole. An agent left that
+opens must hold the snapshot whole already.
 """
 
 from __future__ import annotations
@@ -251,18 +252,18 @@ def _restore_trial(snapshot: dict[str, Any], root: Path | str, trial: int, at: i
 
 
 def _restored_something(target: Place) -> bool:
-    """Whether a killed restore left a memory there. An agent's row in a database is
-    created (and committed) before the restore's one transaction, so only rows beside it
-    tell that the transaction committed. The mark a restore commits before that
-    transaction, left by a kill inside it, is no memory: its ``UnfinishedRestoreError``
-    says to restore again (README), which the caller then does."""
+    """Whether a killed restore left a memory there. An agent a restore creates in a
+    database is marked in the transaction that creates it, and the mark stays until the
+    restore's rows commit: a marked agent is no memory (its ``UnfinishedRestoreError``
+    says to restore again, README), which the caller then does. Any agent that opens is
+    one, then to hold the snapshot whole (an empty one would pass for an empty memory)."""
     if isinstance(target, Path):
         return (target / DB_FILE).exists()
     if not agent_exists(target):
         return False
     try:
-        with child.open_memory(target) as memory:
-            return any(memory.snapshot()["tables"].values())
+        child.open_memory(target).close()
+        return True
     except UnfinishedRestoreError:
         return False
     except Exception:

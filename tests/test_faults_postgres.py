@@ -8,8 +8,10 @@ left owed), so its silence means something.
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -19,11 +21,13 @@ from backends import unavailable
 from tiermem.bench import fault_kill, fault_kill_child, fault_kill_pg
 from tiermem.bench.fault_audit import audit
 from tiermem.bench.fault_kill_child import open_memory, talk_text
+from tiermem.bench.fault_os import Report, run_forked
 from tiermem.bench.fault_result import FaultResult
-from tiermem.bench.postgres_only import PgAgent
+from tiermem.bench.postgres_only import PgAgent, agent_exists
+from tiermem.memory.errors import UnfinishedRestoreError
 from tiermem.memory.ops.erase import promise_erasure
 from tiermem.memory.store.postgres.backend import PostgresBackend
-from tiermem.memory.store.records import RESTORING_KEY, DumpRow, DumpTable
+from tiermem.memory.store.records import DUMP_TABLES, RESTORING_KEY, DumpRow, DumpTable
 from tiermem.memory.store.transfer import open_backend
 from tiermem.memory.tiers.archival import ArchivalTier
 
@@ -84,6 +88,49 @@ def test_a_restore_killed_after_marking_its_agent_is_restored_again(
     assert marks == ["a snapshot"]  # restored again over the mark, once
     with open_memory(PgAgent(postgres_dsn, "r0o0")) as memory:
         assert memory.snapshot()["tables"] == snapshot["tables"]
+
+
+@pytest.mark.slow
+def test_a_restore_killed_at_any_statement_before_its_rows_commit_leaves_a_marked_agent_or_none(
+        postgres_dsn: str) -> None:
+    # Killed before each statement in turn, from its first to the COMMIT of its rows: the
+    # new agent is not there, or it is marked (every open says so) and a restore again
+    # fills it. Never an empty agent that opens as a memory.
+    snapshot = fault_kill._seed_snapshot(postgres_dsn)
+    outcomes: Counter[str] = Counter()
+    for at in itertools.count(1):
+        target = PgAgent(postgres_dsn, f"k{at}")
+
+        def work(report: Report, at: int = at, target: PgAgent = target) -> None:
+            fault_kill_child.Tripwire(at).arm()
+            fault_kill_child.restore(snapshot, target).close()
+            report("restored")
+
+        outcome = run_forked(work)
+        assert outcome.killed, (at, outcome)
+        if not agent_exists(target):
+            outcomes["no agent"] += 1
+            continue
+        store = open_backend(target.dsn, target.agent, read_only=True)
+        try:
+            mark = store.settings.get(RESTORING_KEY)
+            rows = sum(1 for table in DUMP_TABLES for _ in store.export_rows(table))
+        finally:
+            store.close()
+        if mark is None:  # the rows committed: the kill came after the restore's last step
+            assert rows > 0, f"killed before statement {at}: an empty agent, unmarked"
+            with open_memory(target) as memory:
+                assert memory.snapshot()["tables"] == snapshot["tables"]
+            break
+        assert rows == 0, (at, rows)
+        outcomes["marked"] += 1
+        with pytest.raises(UnfinishedRestoreError, match="run the restore again"):
+            open_memory(target)
+        fault_kill_child.restore(snapshot, target).close()
+        with open_memory(target) as memory:
+            assert memory.snapshot()["tables"] == snapshot["tables"]
+    # Killed before the agent's creation commits, and at each statement after it.
+    assert outcomes["no agent"] > 0 and outcomes["marked"] > 10, outcomes
 
 
 def test_a_row_stripped_of_its_vector_is_reported(postgres_server: str,

@@ -36,9 +36,10 @@ interaction (the clock advances by one). Into a directory, the new database
 is built aside and renamed into place only when complete
 (memory/store/sqlite/restore.py), so a failed or killed restore leaves the directory
 as it was, and a retry works. Into another backend, the rows are written in one
-transaction of it; an empty store is marked first (``RESTORING_KEY``), so one killed
-before that transaction commits says so when opened instead of passing for an empty
-memory, and a retry works.
+transaction of it; an empty store is marked first (``RESTORING_KEY``), a PostgreSQL
+agent the restore creates in the transaction that creates it, so one killed before that
+transaction commits says so when opened instead of passing for an empty memory, and a
+retry works.
 
 A snapshot reads the memory through ``SnapshottedMemory``, the members of it that it
 uses, and a restore opens the memory it wrote through ``MemoryOpener``, so this module
@@ -99,6 +100,8 @@ M = TypeVar("M")
 Progress = Callable[[str, int, int], None]
 #: Rows between two calls of ``progress``.
 PROGRESS_EVERY = 1000
+#: The setting that marks a store a restore is filling (``RESTORING_KEY``: what from).
+_MARK = (RESTORING_KEY, "a snapshot")
 
 
 class SnapshottedMemory(StoredMemory, Protocol):
@@ -244,16 +247,18 @@ def restore_snapshot(
     if store is None and path is None:
         store = SQLiteStore(None)
     elif isinstance(store, str):
-        store = open_store(store, agent)
+        # An agent this creates is marked as it is created: a kill between the two would
+        # leave an empty agent that opens as a memory.
+        store = open_store(store, agent, mark_if_new=_MARK)
     if store is not None:
         try:
             embedder = embedder if embedder is not None else _embedder_for(valid)
-            if not holds_memory(store):
+            if not holds_memory(store) and store.settings.get(RESTORING_KEY) is None:
                 # Committed on its own: a restore killed before its rows commit leaves the
                 # store marked, never taken for an empty memory (memory/session.py refuses
                 # to open it), and the restore can be run again. Its rows take the mark away.
                 with store.transaction():
-                    store.settings.set(RESTORING_KEY, "a snapshot")
+                    store.settings.set(*_MARK)
             with store.transaction():
                 if holds_memory(store):
                     if not replace:

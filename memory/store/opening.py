@@ -67,10 +67,11 @@ def looks_like_url(location: str) -> bool:
 
 def open_postgres(dsn: str, agent: str | None, *, read_only: bool = False,
                   hnsw: bool | None = None, vector_index: str | None = None,
-                  ef_search: int | None = None) -> StorageBackend:
+                  ef_search: int | None = None,
+                  mark_if_new: tuple[str, str] | None = None) -> StorageBackend:
     """Agent ``agent``'s memory in the PostgreSQL database at ``dsn`` (created on first
-    write); ``hnsw``, ``vector_index`` and ``ef_search`` None leave the choice to the DSN
-    (memory/store/vector_choice.py)."""
+    write, with the setting ``mark_if_new`` if given); ``hnsw``, ``vector_index`` and
+    ``ef_search`` None leave the choice to the DSN (memory/store/vector_choice.py)."""
     if agent is None:
         raise InvalidInputError(
             "a PostgreSQL database holds many agents, so name this one: "
@@ -83,13 +84,16 @@ def open_postgres(dsn: str, agent: str | None, *, read_only: bool = False,
             raise
         raise StoreError(f"PostgreSQL support is not installed ({exc}); {_INSTALL_HINT}") from None
     return PostgresBackend(dsn, agent, read_only=read_only, hnsw=hnsw,
-                           vector_index=vector_index, ef_search=ef_search)
+                           vector_index=vector_index, ef_search=ef_search,
+                           mark_if_new=mark_if_new)
 
 
 def open_store(location: str, agent: str | None, *, read_only: bool = False,
-               vector_index: str | None = None, ef_search: int | None = None) -> StorageBackend:
+               vector_index: str | None = None, ef_search: int | None = None,
+               mark_if_new: tuple[str, str] | None = None) -> StorageBackend:
     """The store ``HierarchicalMemory(store=location)`` names: only a DSN is a name here
-    (a directory is the ``path`` argument)."""
+    (a directory is the ``path`` argument). An agent this creates is given the setting
+    ``mark_if_new`` (key, value), if any, as it is created."""
     if not is_dsn(location):
         raise InvalidInputError(
             f"store={without_password(repr(location), location)} is not a PostgreSQL DSN; "
@@ -97,7 +101,7 @@ def open_store(location: str, agent: str | None, *, read_only: bool = False,
             f"'postgresql://USER@HOST:5432/DATABASE' (`tiermem pg start` prints one for a "
             f"local server), or an agent home directory as the path argument")
     return open_postgres(location, agent, read_only=read_only, vector_index=vector_index,
-                         ef_search=ef_search)
+                         ef_search=ef_search, mark_if_new=mark_if_new)
 
 
 def open_backend(location: str, agent: str | None, *, read_only: bool) -> StorageBackend:

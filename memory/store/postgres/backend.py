@@ -88,12 +88,15 @@ class PostgresBackend(NestedTransactions):
     default); ``"auto"`` does so for a table holding at least ``HNSW_MIN_ROWS``
     of the agent's vectors when it is opened (memory/store/vector_choice.py).
     ``vector_index=...`` in the DSN says the same (memory/store/postgres/options.py),
-    and an argument given here wins over the DSN.
+    and an argument given here wins over the DSN. ``mark_if_new`` (a setting's key and
+    value) is stored with the agent if this open creates it, in the transaction that
+    creates it: a restore's mark, so no kill leaves the new agent unmarked and empty.
     """
 
     def __init__(self, dsn: str, agent: str, *, read_only: bool = False,
                  hnsw: bool | None = None, ef_search: int | None = None,
-                 vector_index: str | None = None) -> None:
+                 vector_index: str | None = None,
+                 mark_if_new: tuple[str, str] | None = None) -> None:
         global _fork_hook_installed
         server, options = split_dsn(dsn)
         self.dsn, self.agent_name = dsn, agent
@@ -117,7 +120,8 @@ class PostgresBackend(NestedTransactions):
         try:
             prepare(self.conn, read_only=read_only, where=self._where)
             self._agent_id, self._store_id = agent_id(self.conn, agent, create=not read_only,
-                                                      where=self._where)
+                                                      where=self._where,
+                                                      mark_if_new=mark_if_new)
             if not read_only:
                 take_writer_lock(self.conn, self._agent_id, self._where)
             else:

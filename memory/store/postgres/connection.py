@@ -283,10 +283,13 @@ def refuse_newer_schema_since(conn: psycopg.Connection, where: str) -> None:
         raise NewerSchemaError(where, int(row[0]), SCHEMA_VERSION)
 
 
-def agent_id(conn: psycopg.Connection, name: str, *, create: bool,
-             where: str) -> tuple[int, str]:
-    """The agent's id and store id, creating the agent when ``create``."""
-    if create:
+def agent_id(conn: psycopg.Connection, name: str, *, create: bool, where: str,
+             mark_if_new: tuple[str, str] | None = None) -> tuple[int, str]:
+    """The agent's id and store id, creating the agent when ``create``; an agent created
+    here is given the setting ``mark_if_new`` (key, value), if any, in the same transaction."""
+    if create and mark_if_new is not None:
+        _create_marked(conn, name, mark_if_new)
+    elif create:
         conn.execute("INSERT INTO tiermem.agents (name, store_id) VALUES (%s, %s) "
                      "ON CONFLICT (name) DO NOTHING", (name, secrets.token_hex(16)))
     row = conn.execute("SELECT id, store_id FROM tiermem.agents WHERE name = %s",
@@ -294,6 +297,25 @@ def agent_id(conn: psycopg.Connection, name: str, *, create: bool,
     if row is None:
         raise StoreError(f"{where} does not exist; open it for writing once to create it")
     return int(row[0]), str(row[1])
+
+
+def _create_marked(conn: psycopg.Connection, name: str, mark: tuple[str, str]) -> None:
+    # One transaction: a process killed between creating the agent and marking it would
+    # leave an empty agent that opens as a memory (a restore's mark says it is not one).
+    conn.execute("BEGIN")
+    try:
+        created = conn.execute(
+            "INSERT INTO tiermem.agents (name, store_id) VALUES (%s, %s) "
+            "ON CONFLICT (name) DO NOTHING RETURNING id",
+            (name, secrets.token_hex(16))).fetchone()
+        if created is not None:
+            conn.execute("INSERT INTO tiermem.settings (agent_id, key, value) "
+                         "VALUES (%s, %s, %s)", (created[0], *mark))
+        conn.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(psycopg.Error):
+            conn.execute("ROLLBACK")
+        raise
 
 
 def stored_agents(dsn: str) -> list[str] | None:
