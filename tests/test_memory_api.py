@@ -163,3 +163,27 @@ def test_core_s_facts_iterated_or_shown_are_copies_too() -> None:
         memory.replace_in_core("tea", "green tea")
         assert [f.text for f in memory.core] == ["User likes green tea", "User works nights"]
         assert memory.fact(tea).text == "User likes green tea"  # type: ignore[union-attr]
+
+
+def test_a_query_copies_none_of_core_s_facts(monkeypatch: pytest.MonkeyPatch) -> None:
+    # query() runs on every turn and search; it reads core's facts without handing them out,
+    # so it scores the objects core holds rather than a copy of each, per call.
+    import copy
+
+    with HierarchicalMemory(None, embedder=HashingEmbedder(), core_limit=50,
+                            core_limit_unit="facts") as memory:
+        for i in range(20):
+            memory.add_fact(f"User keeps plant number {i} on shelf {i % 4}", "durable")
+        copied: list[Fact] = []
+        real = copy.copy
+
+        def counting(value: object) -> object:
+            if isinstance(value, Fact):
+                copied.append(value)
+            return real(value)
+
+        monkeypatch.setattr(copy, "copy", counting)
+        hits = memory.query("plant on shelf 2", k=5)
+        assert [h.tier for h in hits] == ["core"] * 5
+        assert copied == []
+        assert len(list(memory.core)) == len(copied) == 20  # iterating still hands out copies

@@ -349,7 +349,7 @@ def _core_hits(tiers: Tiers, q: str, embeddings: QueryEmbeddings
     dense: dict[int, float] = {}
     embedder = tiers.embedder
     if fusion.dense > 0:
-        facts = list(core)
+        facts = core.held()
         cosines = tiers.core_vectors.matrix(facts) @ embeddings.embed_query(q)
         dense = {f.id: float(c) for f, c in zip(facts, cosines, strict=True)
                  if c >= embedder.min_similarity}

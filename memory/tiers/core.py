@@ -81,8 +81,14 @@ class CoreTier:
         """Copies of core's facts, by id: an edit of one must go through the memory, or
         the prompt, the limit's accounting and the eviction order would change unstored
         (the lifecycle mutates the objects core holds, from ``get``)."""
+        return iter([copy.copy(f) for f in self.held()])
+
+    def held(self) -> list[Fact]:
+        """Core's facts by id, the very objects core holds: for the memory's own reads that
+        change none of them, such as every ``query()``, which copying each fact would slow
+        by a share that grows with core."""
         read_fresh(self.store)
-        return iter([copy.copy(f) for f in sorted(self._facts.values(), key=lambda f: f.id)])
+        return sorted(self._facts.values(), key=lambda f: f.id)
 
     def __contains__(self, fact_id: object) -> bool:
         read_fresh(self.store)
