@@ -196,3 +196,38 @@ def test_the_chat_forget_hint_says_core_shows_no_withheld_text() -> None:
                                "/core the facts (not what the privacy policy withholds: /core "
                                "shows that as [withheld: CATEGORY]")
         assert "give its text as you know it" in hint
+
+
+def _with_the_call_that_stored(derived: str | None) -> HierarchicalMemory:
+    """A shown message, the model's own call in its turn that appended ``SECRET`` (its
+    arguments quote it, its content is empty) and, unless None, ``derived`` filed from the
+    message as that call files a withheld fact."""
+    from tiermem.memory.tiers.recall import NewMessage
+
+    memory = make_memory(privacy=POLICY, forget=ForgetConfig(mode="exact"))
+    memory.process_interaction("Here is the list from my pharmacist", "Thanks.")
+    [message] = memory.recall_search("pharmacist", k=5, roles=["user"]).hits
+    turn = memory.store.messages.get_many([message.id])[message.id].turn
+    call = {"id": "c1", "type": "function", "function": {
+        "name": "core_memory_append", "arguments": json.dumps({"content": SECRET})}}
+    memory.recall.append_many([
+        NewMessage("assistant", "", turn, tool_calls=[call]),
+        NewMessage("tool", "Filed.", turn, tool_call_id="c1", tool_name="core_memory_append")])
+    if derived is not None:
+        memory.archival_insert(derived, source_message_id=message.id)
+    return memory
+
+
+def test_no_message_quoting_only_a_withheld_item_is_counted_to_the_model() -> None:
+    # The call quoting the withheld passage goes with it, but counted to the model it would
+    # tell that the passage was still there.
+    replies = {}
+    for derived in (None, SECRET):
+        with _with_the_call_that_stored(derived) as memory:
+            replies[derived] = _forget(memory, "Here is the list from my pharmacist")
+            assert _without_policy(memory) == 0
+    assert replies[SECRET] == replies[None]
+    with _with_the_call_that_stored(SECRET) as memory:  # the user is told of everything
+        calls = [m.id for m in memory.store.messages.in_turns_of([1]) if m.tool_calls]
+        result = memory.forget("Here is the list from my pharmacist")
+        assert len(calls) == 1 and calls[0] in result.forgotten.messages

@@ -96,7 +96,8 @@ class ForgetResult:
     erasure: ErasureReport | None = None
     #: Of ``forgotten``, what the privacy policy shows the model, for a request it made
     #: (``shown_only``; None otherwise): all its answer may count. An item forgotten with
-    #: one it was shown (a withheld fact learned from a shown message) stays uncounted.
+    #: one it was shown (a withheld fact learned from a shown message, a message taken only
+    #: for quoting such a fact) stays uncounted.
     shown: Forgotten | None = None
 
     @property
@@ -301,13 +302,14 @@ def apply_forget(memory: ForgettingMemory, items: list[tuple[str, int]],
     sources = [*messages, *(f.source_message_id for f in fact_rows),
                *(p.source_message_id for p in named_passages)]
     taken = set(messages)
-    message_rows += [m for m in quoting(store.messages.in_turns_of(
+    quoting_rows = [m for m in quoting(store.messages.in_turns_of(
         [i for i in sources if i is not None]), quoted) if m.id not in taken]
+    # Decided before the rows are tombstoned, when every one of them can still be read.
+    shown = (shown_of(memory, fact_rows, sorted(passages), message_rows, quoting_rows)
+             if count_shown else None)
+    message_rows += quoting_rows
     messages = sorted(m.id for m in message_rows)
     user_lines = [m.content for m in message_rows if m.role == "user"]
-    # Decided before the rows are tombstoned, when every one of them can still be read.
-    shown = (shown_of(memory, fact_rows, sorted(passages), message_rows) if count_shown
-             else None)
     now = memory.now()
     done = store.forgetting.forget(sorted(facts), sorted(passages), messages, now)
     memory.forgotten_norms.add({fact_norm(f.text) for f in fact_rows if f.id in done.facts},
@@ -336,23 +338,33 @@ def apply_forget(memory: ForgettingMemory, items: list[tuple[str, int]],
 
 
 def shown_of(memory: ForgettingMemory, facts: Sequence[Fact], passage_ids: Sequence[int],
-             messages: Sequence[Message]) -> tuple[set[int], set[int], set[int]] | None:
+             messages: Sequence[Message], quoting_rows: Sequence[Message] = (),
+             ) -> tuple[set[int], set[int], set[int]] | None:
     """Of these rows about to be forgotten, the ids of the facts, passages and messages
     whose own text the privacy policy shows the model, decided as ``shown_to_model``
-    decides (None: all of them)."""
+    decides (None: all of them). Of ``quoting_rows``, the messages taken for quoting the
+    others, only those quoting a text shown count: one taken for quoting a withheld fact
+    alone (the model's own call that stored it, whose content is empty) would tell that
+    the fact was there."""
     guard = memory.privacy
     if guard is None or not guard.recall_enabled:
         return None
-    passages = memory.store.passages.get_many(list(passage_ids)).values()
+    passages = list(memory.store.passages.get_many(list(passage_ids)).values())
     tables = ([Hit(f.text, "core", 0.0, f.created_at, f.id) for f in facts],
               [Hit(p.text, "archival", 0.0, p.created_at, p.id, metadata=p.metadata)
                for p in passages],
-              [Hit(m.content, "recall", 0.0, m.created_at, m.id) for m in messages])
+              [Hit(m.content, "recall", 0.0, m.created_at, m.id)
+               for m in [*messages, *quoting_rows]])
     shown = guard.allow_hits("", [h for hits in tables for h in hits])
     out: list[set[int]] = []
     for hits in tables:
         out.append({h.id for h, ok in zip(hits, shown[:len(hits)], strict=True) if ok})
         shown = shown[len(hits):]
+    texts = ([f.text for f in facts if f.id in out[0]]
+             + [p.text for p in passages if p.id in out[1]]
+             + [m.content for m in messages if m.id in out[2]])
+    quoting_shown = {m.id for m in quoting(quoting_rows, texts)}
+    out[2] -= {m.id for m in quoting_rows if m.id not in quoting_shown}
     return out[0], out[1], out[2]
 
 
