@@ -11,6 +11,7 @@ from tiermem.memory.search.fusion import (
     dense_query_text,
     without_words,
 )
+from tiermem.memory.search.fusion_scores import weighted_ranking
 
 TOPICS = ["violin lessons", "adoption agencies", "pottery class", "camping trip", "charity race",
           "dance studio", "clothing store", "job interview", "road trip", "book club"]
@@ -74,3 +75,24 @@ def test_rrf_is_still_available_and_weights_are_checked() -> None:
         FusionWeights(method="borda")
     with pytest.raises(ValueError, match="weights"):
         FusionWeights(0.0, 0.0)
+
+
+def test_the_weighted_ranking_gives_each_row_its_own_scores_as_plain_numbers() -> None:
+    # Rows 3 and 8 match on words alone, 5 in meaning alone, 2 both; 7 and 9 tie.
+    lexical = {8: 4.0, 2: 2.0, 3: 1.0, 7: 1.0, 9: 1.0}
+    dense = {5: 0.7, 2: 0.5}
+    floor, span, w_lex, w_dense = 0.3, 0.4, 0.6, 0.4
+    ranked = weighted_ranking(lexical, dense, floor, span, w_lex, w_dense, limit=6)
+
+    def fused(i: int) -> float:
+        near = (dense[i] - floor) / span if i in dense else 0.0
+        return (w_lex * lexical.get(i, 0.0) / 4.0 + w_dense * near) / (w_lex + w_dense)
+
+    expected = sorted(lexical.keys() | dense, key=lambda i: (-fused(i), i))[:6]
+    assert [r.id for r in ranked] == expected  # the tie of 3, 7 and 9 goes by id
+    for r in ranked:
+        assert type(r.id) is int and type(r.score) is float and type(r.relevance) is float
+        assert r.score == pytest.approx(fused(r.id))
+        assert r.relevance == lexical.get(r.id, 0.0)
+        assert r.similarity == dense.get(r.id)  # None for a row that matched on words alone
+        assert r.similarity is None or type(r.similarity) is float

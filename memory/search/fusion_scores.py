@@ -24,6 +24,7 @@ RRF stays available as ``FusionWeights(method="rrf")`` (it fuses the top
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import isnan
 
 import numpy as np
 
@@ -62,22 +63,26 @@ def weighted_ranking(
     dense_ids = np.fromiter(dense, dtype=np.int64, count=len(dense))
     dense_cos = np.fromiter(dense.values(), dtype=np.float64, count=len(dense))
     ids = np.union1d(lex_ids, dense_ids)  # sorted, so a stable sort breaks ties by id
+    lex_at, dense_at = np.searchsorted(ids, lex_ids), np.searchsorted(ids, dense_ids)
     lex = np.zeros(len(ids))
     best = float(lex_bm25.max()) if len(lex_bm25) else 0.0
     if best > 0:
-        lex[np.searchsorted(ids, lex_ids)] = lex_bm25 / best
+        lex[lex_at] = lex_bm25 / best
     near = np.zeros(len(ids))
     if span > 0:
-        near[np.searchsorted(ids, dense_ids)] = (dense_cos - floor) / span
+        near[dense_at] = (dense_cos - floor) / span
     # A match at exactly the threshold still ranks above rows that do not match.
     scores = np.maximum((w_lex * lex + w_dense * near) / (w_lex + w_dense), MIN_SCORE)
     order = np.argsort(-scores, kind="stable")[:limit]
     relevance = np.zeros(len(ids))
-    relevance[np.searchsorted(ids, lex_ids)] = lex_bm25
+    relevance[lex_at] = lex_bm25
     cosine = np.full(len(ids), np.nan)
-    cosine[np.searchsorted(ids, dense_ids)] = dense_cos
-    return [Ranked(int(ids[i]), float(scores[i]), float(relevance[i]),
-                   None if np.isnan(cosine[i]) else float(cosine[i])) for i in order]
+    cosine[dense_at] = dense_cos
+    # The chosen rows leave numpy as Python lists at once: indexing the arrays element by
+    # element cost as much as the rest of the ranking.
+    return [Ranked(i, s, r, None if isnan(c) else c) for i, s, r, c in zip(
+        ids[order].tolist(), scores[order].tolist(), relevance[order].tolist(),
+        cosine[order].tolist(), strict=True)]
 
 
 def rank_scored(
