@@ -182,3 +182,26 @@ def test_touching_counts_the_core_facts_query_pinned_with_no_second_lookup(
         assert {m.core.get(i).text for i in used} == used_texts  # type: ignore[union-attr]
         core_hits = {h.text for h in hits if h.tier == "core"}
         assert used_texts <= core_hits
+
+
+def test_the_messages_behind_the_facts_are_read_once_when_replies_are_lifted() -> None:
+    with make_memory(core_limit=1, core_limit_unit="facts") as m:
+        for i in range(4):  # each fact evicts the one before it to archival
+            m.process_interaction(f"Does my sister play the cello in orchestra {i}?",
+                                  "She does.")
+            m.add_fact(f"User's sister plays the cello in orchestra {i}", "durable",
+                       source_message_id=m.recall_search(f"orchestra {i}", k=1).hits[0].id)
+        archived = m.archival_search("sister cello orchestra", k=10).hits
+        assert sum(h.fact_id is not None for h in archived) >= 3
+        reads: Counter[str] = Counter()
+        facts = m.store.facts
+        sources = facts.source_messages
+        facts.source_messages = lambda ids: (  # type: ignore[method-assign]
+            reads.update(["source_messages"]), sources(ids))[1]
+        hits = m.query("sister cello orchestra", k=10, touch=False)
+        # The archived facts were candidates, each taking one place with the question it
+        # was learned from, whose reply ranks beside it: what lifts the replies and what
+        # merges facts with their messages share one read of the messages behind them.
+        assert any(h.tier == "recall" and h.text == "She does." for h in hits)
+        assert not any(h.tier == "archival" for h in hits)
+        assert reads == Counter({"source_messages": 1})

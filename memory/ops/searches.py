@@ -8,7 +8,7 @@ does not import the facade that imports it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, Protocol
 
 from tiermem.memory.embed.embeddings import Embedder, strong_similarity
@@ -258,7 +258,7 @@ def query_all(memory: SearchedMemory, request: str, k: int,
         dense_queries=lambda text: [
             found for found in (memory.archival.dense_query(text),
                                 memory.recall.dense_query(text)) if found is not None],
-        replies=lambda hits: _replies(memory, request, hits))
+        replies=lambda hits, sources: _replies(memory, request, hits, sources))
     now = memory.now()
     if hop is None:
         return rank_tiers(tiers, request, k, now)
@@ -274,16 +274,20 @@ def query_all(memory: SearchedMemory, request: str, k: int,
     return TierRanking(hits if privacy is None else privacy.filter_hits(request, hits), None)
 
 
-def _replies(memory: SearchedMemory, request: str,
-             hits: Sequence[Hit]) -> dict[int, tuple[int, Hit]]:
+def _replies(memory: SearchedMemory, request: str, hits: Sequence[Hit],
+             sources: Mapping[int, int] | None = None) -> dict[int, tuple[int, Hit]]:
     """For each of ``hits`` that stands for a question (a message, a fact learned from
     one, a passage filed from one), the message that replies to it, as a recall hit the
-    privacy policy shows for ``request``, by the hit's position (memory.search.replies)."""
+    privacy policy shows for ``request``, by the hit's position (memory.search.replies).
+    ``sources`` gives the message each fact among the hits was learned from, when the
+    caller has read them (fact id to message id); else they are read here."""
     # A second round screened its hits for its own words: a question withheld for
     # ``request`` lifts nothing.
     allowed = ([True] * len(hits) if memory.privacy is None
                else memory.privacy.allow_hits(request, list(hits)))
-    sources = memory.core.source_messages(h.fact_id for h in hits if h.fact_id is not None)
+    if sources is None:
+        sources = memory.core.source_messages(
+            h.fact_id for h in hits if h.fact_id is not None)
     filed = memory.store.passages.get_many(
         [h.id for h in hits if h.tier == "archival" and h.fact_id is None])
     asking: dict[int, int] = {}

@@ -89,6 +89,9 @@ TierSearch = Callable[[str, int, Embedder], SearchResult]
 
 #: How many times ``k`` hits each tier gives a question about time, to re-rank.
 TIME_POOL = 3
+#: The replies to some hits that are questions, given the message each fact among the
+#: candidates was learned from (``Tiers.replies``).
+Replies = Callable[[Sequence[Hit], Mapping[int, int]], dict[int, tuple[int, Hit]]]
 
 
 class CoreVectors:
@@ -175,8 +178,9 @@ class Tiers:
     dense_queries: Callable[[str], list[str]] | None = None
     #: The replies to the hits that are questions (memory.search.replies): for each given
     #: hit's position, the id of the message that replies to it and that message as a
-    #: recall hit. None: replies are not lifted (forget's selection).
-    replies: Callable[[Sequence[Hit]], dict[int, tuple[int, Hit]]] | None = None
+    #: recall hit; it is also given the message each fact among the candidates was learned
+    #: from (fact id to message id). None: replies are not lifted (forget's selection).
+    replies: Replies | None = None
 
 
 @dataclass(frozen=True)
@@ -223,11 +227,15 @@ def rank_tiers(tiers: Tiers, q: str, k: int, now: float) -> TierRanking:
             if hit.fact_id is not None:
                 hit.score *= FACT_WEIGHT
     ranked.sort(key=lambda h: -h.score)  # stable: on a tie, core's hit comes first
+    # The message each fact was learned from, read once: lifting replies adds messages only.
+    sources = tiers.core.source_messages(
+        h.fact_id for h in ranked if h.fact_id is not None
+    ) if tiers.replies is not None or tiers.by_source else {}
     if tiers.replies is not None:  # before the time: a reply is judged by its own date
-        ranked = _with_replies(ranked, tiers.core, tiers.replies)
+        ranked = _with_replies(ranked, sources, tiers.replies)
     ranked = rerank_for_time(ranked, asked)
     if tiers.by_source:
-        ranked = _facts_with_their_sources(ranked, tiers.core, strong)
+        ranked = _facts_with_their_sources(ranked, sources, strong)
     # The best k strong matches claim their places; the other places go by score.
     strong_hits = [h for h in ranked if h.tier == "core" and h.id in strong][:k]
     chosen = {id(h) for h in strong_hits}
@@ -242,14 +250,14 @@ FACT_WEIGHT = 0.4
 SOURCE_BONUS = 0.5
 
 
-def _facts_with_their_sources(ranked: list[Hit], core: CoreTier,
+def _facts_with_their_sources(ranked: list[Hit], sources: Mapping[int, int],
                               strong: set[int]) -> list[Hit]:
     """One place for the hits that stand for one message: the message and the facts
-    learned from it (in core or archived). The best of them keeps the place and gains
-    ``SOURCE_BONUS`` of the second best's score; the list is sorted again. A core fact
-    that matches strongly (``strong``) keeps its own place whatever stands beside it."""
+    learned from it (in core or archived; ``sources``: fact id to message id). The best of
+    them keeps the place and gains ``SOURCE_BONUS`` of the second best's score; the list is
+    sorted again. A core fact that matches strongly (``strong``) keeps its own place
+    whatever stands beside it."""
     groups: dict[int, list[Hit]] = {}
-    sources = core.source_messages(h.fact_id for h in ranked if h.fact_id is not None)
     for hit in ranked:
         source = _message_of(hit, sources)
         if source is not None:
@@ -274,17 +282,16 @@ def _message_of(hit: Hit, sources: Mapping[int, int]) -> int | None:
     return hit.id if hit.tier == "recall" else None
 
 
-def _with_replies(ranked: list[Hit], core: CoreTier,
-                  replies: Callable[[Sequence[Hit]], dict[int, tuple[int, Hit]]]) -> list[Hit]:
+def _with_replies(ranked: list[Hit], sources: Mapping[int, int], replies: Replies
+                  ) -> list[Hit]:
     """``ranked`` with the reply to each of its first ``QUESTIONS_READ`` hits that is a
     question ranked at least ``REPLY_SHARE`` of its score (memory.search.replies). The
-    hit that stands for the reply (the message, or a fact learned from it) is lifted;
-    the message is added when none does."""
+    hit that stands for the reply (the message, or a fact learned from it; ``sources``:
+    fact id to message id) is lifted; the message is added when none does."""
     asked = ranked[:QUESTIONS_READ]
-    found = replies(asked) if asked else {}
+    found = replies(asked, sources) if asked else {}
     if not found:
         return ranked
-    sources = core.source_messages(h.fact_id for h in ranked if h.fact_id is not None)
     standing: dict[int, Hit] = {}
     for hit in ranked:
         message = _message_of(hit, sources)
@@ -351,8 +358,9 @@ def _core_hits(tiers: Tiers, q: str, embeddings: QueryEmbeddings
     if fusion.dense > 0:
         facts = core.held()
         cosines = tiers.core_vectors.matrix(facts) @ embeddings.embed_query(q)
-        dense = {f.id: float(c) for f, c in zip(facts, cosines, strict=True)
-                 if c >= embedder.min_similarity}
+        near = np.flatnonzero(cosines >= embedder.min_similarity)
+        dense = dict(zip([facts[i].id for i in near.tolist()], cosines[near].tolist(),
+                         strict=True))
     every = holding_every_term(tiers.facts_text, terms, lexical, holding_one=True)
     strong = strong_matches(tiers.facts_text, terms, dense, strong_similarity(embedder),
                             every=every)
