@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import threading
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -375,6 +376,53 @@ def test_minilm_embeds_new_queries_in_one_pass_and_reuses_known_ones() -> None:
     again = model.embed_query("When did Melanie paint a sunrise?")
     assert passes == [2, 1] and again is not vectors[2]
     np.testing.assert_allclose(again, vectors[2], atol=1e-6)
+
+
+class _CountingTokenizer:
+    """A tokenizer's two entry points, counted."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner, self.calls = inner, Counter[str]()
+
+    def encode(self, text: str, add_special_tokens: bool = True) -> Any:
+        self.calls["encode"] += 1
+        return self.inner.encode(text, add_special_tokens=add_special_tokens)
+
+    def encode_batch(self, texts: list[str], add_special_tokens: bool = True) -> Any:
+        self.calls["encode_batch"] += 1
+        return self.inner.encode_batch(texts, add_special_tokens=add_special_tokens)
+
+
+class _BatchOnly:
+    """A tokenizer that encodes by batches only (as every call did before)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def encode(self, text: str, add_special_tokens: bool = True) -> Any:
+        return self.inner.encode_batch([text], add_special_tokens=add_special_tokens)[0]
+
+    def encode_batch(self, texts: list[str], add_special_tokens: bool = True) -> Any:
+        return self.inner.encode_batch(texts, add_special_tokens=add_special_tokens)
+
+
+@pytest.mark.slow
+def test_minilm_tokenizes_a_query_batch_text_by_text_with_the_same_vectors() -> None:
+    model = MiniLMEmbedder()
+    texts = [f"Caroline: sentence number {i} about painting" for i in range(6)]
+    batched = model.embed_documents(texts)  # more texts than SERIAL_ENCODE: one batch call
+    counted = _CountingTokenizer(model._tokenizer)
+    model._tokenizer = counted
+    queries = ["Where does Caroline keep her bees?", "Where does keep her bees?"]
+    vectors = model.embed_queries(queries)
+    # A query's texts skip the batch call and its thread pool, one encode each.
+    assert counted.calls == Counter({"encode": 2})
+    assert model.embed_documents(texts).tolist() == batched.tolist()
+    assert counted.calls == Counter({"encode": 2, "encode_batch": 1})
+    whole = MiniLMEmbedder()
+    whole.embed_documents(["x"])  # loaded, then kept to batch calls only
+    whole._tokenizer = _BatchOnly(whole._tokenizer)
+    assert [v.tolist() for v in vectors] == [v.tolist() for v in whole.embed_queries(queries)]
 
 
 @pytest.mark.slow
