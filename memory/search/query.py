@@ -125,10 +125,10 @@ class QueryEmbeddings:
     Core embeds the query as written; archival and recall each leave out the words
     common to their own rows first (memory.search.lexical), which on LoCoMo drops the
     speaker's name from recall's text alone. Giving every tier one embedding instead
-    (the query's, or recall's) cost 0.01 to 0.035 of R@10 on each dev conversation, so
-    each tier keeps its text, and a text two tiers share is embedded once. The texts
-    known before the tiers are searched run through the model together
-    (``prefetch``): two texts in one batch cost about 1.6 runs of one.
+    (the query's, or recall's) cost 0.005 to 0.04 of R@10 on each dev conversation
+    (README "Evaluation"), so each tier keeps its text, and a text two tiers share is
+    embedded once. The texts known before the tiers are searched run through the model
+    together (``prefetch``): two texts in one batch cost about 1.6 runs of one.
     """
 
     def __init__(self, embedder: Embedder) -> None:
