@@ -47,7 +47,7 @@ from tiermem.agent.config import DEFAULT_MAX_TOKENS
 from tiermem.agent.llm import Completion, ToolCall, unique_id_prefix
 from tiermem.agent.offline_answers import LONG_TEXT_CHARS, answer, asks_in_general, core_facts
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
-from tiermem.memory.text.person import asks_a_call
+from tiermem.memory.text.person import asks_a_call, with_introductions
 from tiermem.memory.text.retractions import retracted, still_held
 from tiermem.memory.text.sentences import chunk_text, split_sentences
 from tiermem.memory.text.tokenizer import DEFAULT_ENCODING
@@ -254,7 +254,9 @@ class OfflinePolicy:
                 return parts
             return [sentence]
 
-        for sentence in [part for whole in split_sentences(text) for part in parts_of(whole)]:
+        # "Hi!" and "I'm Maya" name the speaker only together.
+        for sentence in [part for whole in with_introductions(split_sentences(text))
+                         for part in parts_of(whole)]:
             if is_question(sentence):
                 continue
             statement = read_statement(sentence)

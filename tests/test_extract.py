@@ -240,6 +240,35 @@ def test_call_me_with_no_name_states_none(text: str) -> None:
     assert not any(f.text.startswith("User's name") for f in extract_facts(text))
 
 
+@pytest.mark.parametrize(("text", "name"), [
+    ("Hi! I'm Maya", "Maya"), ("Hello, I'm Maya.", "Maya"), ("Hey there, I'm Maya", "Maya"),
+    ("Hi, I am Maya Lopez!", "Maya Lopez"), ("Hello. I'm Siobhan O'Brien.", "Siobhan O'Brien"),
+    ("hi, i'm José", "José"),
+])
+def test_a_greeting_then_i_am_a_name_states_the_speakers_name(text: str, name: str) -> None:
+    fact = only_fact(text)
+    assert (fact.text, fact.durability, fact.cue) == (f"User's name is {name}", "durable",
+                                                      "my name")
+    # Earlier versions stored it as "User is Maya": forgotten or stored so, still known.
+    assert fact.former == f"User is {name}"
+
+
+def test_an_introduction_said_after_its_greeting_keeps_the_rest_of_the_message() -> None:
+    assert [f.text for f in extract_facts("Hi! I'm Maya. I live in Portland.")] == [
+        "User's name is Maya", "User lives in Portland"]
+
+
+@pytest.mark.parametrize("text", [
+    "I'm Maya.",  # no greeting: not an introduction for sure
+    "Hi, I'm British.", "Hi! I'm Catholic", "Hello, I'm Vegan.", "Hi, I'm Tired",
+    "Hi, I'm French.", "Hey, I'm South African", "Hi. I'm Vegetarian", "Hi, I'm maya",
+    "Hi, I'm NASA", "Hey, I'm Back!", "Hi, I'm Maya and I live in Lisbon",
+    "Hi Maya, I'm Tom",
+])
+def test_what_the_speaker_is_after_a_greeting_names_no_one(text: str) -> None:
+    assert not any(f.text.startswith("User's name") for f in extract_facts(text))
+
+
 @pytest.mark.parametrize("text", ["Call me back.", "Call me back later", "call me back later, "
                                   "thanks!", "Call me later.", "Call me Mom.", "Call me Monday",
                                   "Call me when it is done.", "Call us back tomorrow",

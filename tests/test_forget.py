@@ -281,8 +281,9 @@ def test_a_fact_stored_in_an_earlier_version_s_words_is_re_asserted() -> None:
     ("User: I speak Hebrew", "I speak Hebrew.", "User speaks Hebrew"),  # quoted before
     ("User's name is Dana and I speak Hebrew", "My name is Dana and I speak Hebrew.",
      "User's name is Dana and User speaks Hebrew"),
+    ("User is Maya", "Hi! I'm Maya", "User's name is Maya"),  # an introduction
 ])
-def test_a_language_fact_in_an_earlier_version_s_words_is_known_by_them(
+def test_a_fact_told_anew_is_known_by_an_earlier_version_s_words(
         older: str, sentence: str, now: str) -> None:
     with make_memory() as m:
         m.process_interaction(sentence, "Noted.")

@@ -162,6 +162,21 @@ def test_dont_forget_about_a_meeting_is_still_a_reminder(memory: HierarchicalMem
     assert "can't set reminders" in reply
 
 
+@pytest.mark.parametrize("said", ["Hi! I'm Maya", "Hello, I'm Maya.", "Hey there, I'm Maya"])
+def test_an_introduction_is_the_user_s_name_and_answered(memory: HierarchicalMemory,
+                                                         said: str) -> None:
+    answer = _chat(memory, said, "What's my name?")[-1]
+    assert _core(memory) == {"User's name is Maya": "durable"}
+    assert answer == "(offline, quoting memory)\n- From core memory: User's name is Maya"
+
+
+def test_an_introduction_stored_by_an_earlier_version_is_not_stored_twice(
+        memory: HierarchicalMemory) -> None:
+    memory.add_fact("User is Maya", "short-lived")
+    _chat(memory, "Hi! I'm Maya")
+    assert list(_core(memory)) == ["User is Maya"]
+
+
 def test_a_language_spoken_is_kept_as_the_user_s_and_answered(memory: HierarchicalMemory
                                                                ) -> None:
     answer = _chat(memory, "I speak Hebrew.", "Which languages do I speak?")[-1]

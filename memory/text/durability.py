@@ -89,6 +89,7 @@ from tiermem.memory.types import Durability
 
 __all__ = [
     "DURABLE",
+    "LANGUAGES",
     "NOT_STATED",
     "SHORT_LIVED",
     "classify_durability",
@@ -108,7 +109,7 @@ _APOS = "['’]"
 
 #: Languages people speak, for the "language" cue: a language spoken lasts ("I speak
 #: Hebrew"), where "speaks" alone does not ("I speak at PyCon on Friday").
-_LANGUAGES = (
+LANGUAGES = (
     r"(?:english|spanish|french|german|italian|portuguese|dutch|flemish|hebrew|arabic|russian"
     r"|ukrainian|polish|czech|slovak|slovenian|croatian|serbian|bosnian|bulgarian|romanian"
     r"|hungarian|greek|turkish|kurdish|armenian|georgian|persian|farsi|dari|pashto|urdu"
@@ -185,7 +186,7 @@ _DURABLE = _cues(
     ("vegan", r"\bvegan\b"),
     ("language", rf"\b(?:speak(?:s|ing)?|fluent\s+in|native\s+speaker\s+of)\s+"
                  rf"(?:(?:fluent|native|basic|conversational|some|good|decent|perfect|a\s+little"
-                 rf"|a\s+bit\s+of|a\s+few\s+words\s+of)\s+)?{_LANGUAGES}\b"
+                 rf"|a\s+bit\s+of|a\s+few\s+words\s+of)\s+)?{LANGUAGES}\b"
                  r"|\b(?:native|first|mother)\s+(?:language|tongue)\b"),
     # A tool of one's own ("My editor is vim").
     ("own tool", rf"\b(?:my|our|user{_APOS}s)\s+(?:(?:text\s+|code\s+)?editor|ide|browser"

@@ -32,7 +32,9 @@ Per sentence, ``extract_facts`` does this, in order:
    "don't forget (that) X", "don't let me forget that X" yield X (``lead_in`` in
    memory/text/durability.py, since the lead-in also makes the fact durable). "Call me
    X" on its own is read as "My name is X" (``called`` in memory/text/person.py), so it states
-   the speaker's name like that sentence, and replaces a name as it does.
+   the speaker's name like that sentence, and replaces a name as it does; so is a greeting
+   followed by "I'm X" and nothing more ("Hi! I'm Maya": ``introduced``), the greeting
+   said in the same sentence or the one before.
 5. First person becomes third person with the speaker's name
    (memory/text/person.py, whose docstring has the table): "I'm vegan" ->
    "{speaker} is vegan", "My name is Dana and I live in Lisbon" -> "{speaker}'s
@@ -60,7 +62,14 @@ from tiermem.memory.text.durability import (
 # The de-duplication key lives in its own module; re-exported, as callers import it here.
 from tiermem.memory.text.fact_keys import earlier_fact_norms, fact_norm, fact_norms, normalize_fact
 from tiermem.memory.text.fragments import is_heading, stops_short
-from tiermem.memory.text.person import asks_a_call, called, head, third_person
+from tiermem.memory.text.person import (
+    asks_a_call,
+    called,
+    head,
+    introduced,
+    third_person,
+    with_introductions,
+)
 from tiermem.memory.text.sentences import (
     CLOSERS,
     HAS_ALNUM,
@@ -96,9 +105,9 @@ class ExtractedFact:
     cue: str | None
     #: The text earlier versions of tiermem extracted from the same sentence, when it
     #: differs: they rewrote only the first person of its head ("User's name is Dana and I
-    #: live in Lisbon"), quoted "I speak Hebrew" ("User: I speak Hebrew") and kept "Call me
-    #: X" as said ("User: Call me X"). A fact forgotten or stored in that form is still
-    #: known by it.
+    #: live in Lisbon"), quoted "I speak Hebrew" ("User: I speak Hebrew"), kept "Call me
+    #: X" as said ("User: Call me X") and "Hi! I'm Maya" as "User is Maya". A fact forgotten
+    #: or stored in that form is still known by it.
     former: str | None = None
 
 
@@ -258,7 +267,10 @@ def _fact_from_sentence(sentence: str, speaker: str) -> ExtractedFact | None:
         return None
     statement = strip_markers(cleaned)
     said = statement
-    statement = called(statement) or statement  # "Call me Sammy": "My name is Sammy"
+    introduction = introduced(cleaned)
+    if introduction is not None:  # "Hi! I'm Sammy": "My name is Sammy"
+        statement, said = introduction[0], introduction[1] or said
+    statement = called(statement) or statement  # "Call me Sammy" likewise
     if not statement or _is_filler(statement):
         return None
 
@@ -295,7 +307,7 @@ def extract_facts(text: str, speaker: str = "User") -> list[ExtractedFact]:
     speaker = speaker.strip() or "User"
     facts: list[ExtractedFact] = []
     seen: set[str] = set()
-    for sentence in split_sentences(text):
+    for sentence in with_introductions(split_sentences(text)):
         fact = _fact_from_sentence(sentence, speaker)
         if fact is None:
             continue

@@ -30,6 +30,15 @@ which is a request, not a fact; one that
 gives a number to call ("Call me at 555-0101") and an idiom ("Call me crazy, but I like
 it") are not such requests.
 
+A greeting followed by "I'm X" and nothing more, X one or two capitalised words, is an
+introduction: it reads as "My name is X" too (``introduced``: "Hi! I'm Maya", "Hello, I'm
+Maya Lopez.", "Hey there, I'm Maya"), the greeting said in a sentence of its own or not
+(``with_introductions`` joins them). Without the greeting "I'm X" stays "{speaker} is X",
+and a capitalised word that says what, not who, names no one ("Hi, I'm British", "Hi, I'm
+Catholic", "Hi, I'm Vegan", "Hi, I'm Tired"): a language or nationality, a faith, a
+diet, a mood, a word "Call me" does not take for a name, or one the durability rules
+already read ("vegan").
+
 The head table is also the de-duplication key's (memory/text/fact_keys.py), so a fact
 stored as "User likes tea" and one typed "I like tea" are the same fact. "speak"
 (``NEWER_HEAD_VERBS``) is the exception: earlier versions stored "I speak Hebrew" as
@@ -45,7 +54,10 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["NEWER_HEAD_VERBS", "asks_a_call", "called", "head", "third_person"]
+from tiermem.memory.text.durability import LANGUAGES, classify_durability
+
+__all__ = ["NEWER_HEAD_VERBS", "asks_a_call", "called", "head", "introduced", "third_person",
+           "with_introductions"]
 
 _IGNORECASE = re.IGNORECASE
 _APOS = "['’]"
@@ -216,3 +228,71 @@ def called(statement: str) -> str | None:
                             for w in match["name"].split()):
         return None
     return f"My name is {match['name']}"
+
+
+#: A greeting, as an introduction opens ("Hi", "Hello there", "Good morning, everyone").
+_GREETING = (r"(?:hi|hello|hey|hiya|howdy|greetings|good\s+(?:morning|afternoon|evening))"
+             r"(?:\s+(?:there|all|everyone|everybody|folks))?")
+_GREETING_ALONE = re.compile(rf"^\W*{_GREETING}\W*$", _IGNORECASE)
+_INTRODUCTION = re.compile(
+    rf"^\W*{_GREETING}\s*(?:(?P<end>[!.;])[,!.:;]*|[,:]+|\s[-–—])?\s*"
+    rf"(?P<own>(?:i\s+am|i{_APOS}m)\s+"
+    r"(?P<name>[^\W\d_]+(?:[-'’][^\W\d_]+)*(?:\s+[^\W\d_]+(?:[-'’][^\W\d_]+)*)?))"
+    r"\s*[.!]*$", _IGNORECASE)
+_LANGUAGE = re.compile(rf"^{LANGUAGES}$", _IGNORECASE)
+#: Capitalised words after "I'm" that say what the speaker is, not who: nationalities
+#: (languages are ``LANGUAGES``), faiths, politics, diets and states of mind or body.
+_NOT_A_NAME = _NOT_NAMES | frozenset({
+    "american", "british", "canadian", "australian", "aussie", "kiwi", "mexican",
+    "brazilian", "argentinian", "argentine", "chilean", "colombian", "peruvian", "cuban",
+    "venezuelan", "jamaican", "haitian", "dominican", "puerto", "indian", "pakistani",
+    "bangladeshi", "sri", "nigerian", "kenyan", "ghanaian", "ethiopian", "egyptian",
+    "moroccan", "algerian", "tunisian", "israeli", "palestinian", "iranian", "iraqi",
+    "syrian", "lebanese", "jordanian", "saudi", "emirati", "scottish", "scots", "belgian",
+    "swiss", "austrian", "european", "asian", "african", "latino", "latina", "latinx",
+    "hispanic", "south", "north", "new", "native", "indigenous", "texan", "californian",
+    "catholic", "christian", "protestant", "orthodox", "jewish", "muslim", "hindu",
+    "buddhist", "sikh", "jain", "mormon", "lutheran", "baptist", "methodist", "anglican",
+    "evangelical", "quaker", "atheist", "agnostic", "pagan", "democrat", "republican",
+    "liberal", "conservative", "libertarian", "socialist", "green", "pescatarian",
+    "keto", "kosher", "halal", "gluten", "tired", "exhausted", "sleepy", "hungry", "thirsty",
+    "fine", "good", "great", "ok", "okay", "well", "sick", "ill", "sorry", "here", "home",
+    "ready", "done", "busy", "bored", "happy", "sad", "excited", "stressed", "confused",
+    "lost", "stuck", "curious", "glad", "sure", "free", "single", "married", "divorced",
+    "pregnant", "retired", "unemployed", "human", "alive", "awake", "online", "offline",
+    "out", "off", "gay", "straight", "bi", "trans", "deaf", "blind", "autistic", "diabetic",
+    "left", "right", "not", "so", "just", "also", "still", "really", "very", "a", "an",
+    "the", "your", "yours", "his", "her",
+})
+
+
+def _a_name(word: str) -> bool:
+    """Whether ``word`` may be a name: capitalised, not all capitals, and not a word that
+    says what the speaker is (``_NOT_A_NAME``, ``LANGUAGES``)."""
+    return (word[:1].isupper() and any(c.islower() for c in word)
+            and word.casefold() not in _NOT_A_NAME and _LANGUAGE.match(word) is None)
+
+
+def introduced(sentence: str) -> tuple[str, str | None] | None:
+    """``("My name is X", said)`` for a greeting followed by "I'm X" and nothing more (module
+    docstring), None otherwise. ``said`` is "I'm X" when the greeting ended a sentence of its
+    own ("Hi! I'm X"), which earlier versions read apart from it, else None."""
+    match = _INTRODUCTION.match(sentence.strip())
+    if match is None or not all(map(_a_name, match["name"].split())):
+        return None
+    if classify_durability(f"I'm {match['name']}")[1] is not None:
+        return None  # the durability rules read it as a lasting trait ("Vegan")
+    return f"My name is {match['name']}", match["own"] if match["end"] else None
+
+
+def with_introductions(sentences: list[str]) -> list[str]:
+    """``sentences`` with a greeting said alone joined to the introduction after it ("Hi!",
+    "I'm Maya": "Hi! I'm Maya"), which only together name the speaker."""
+    joined: list[str] = []
+    for sentence in sentences:
+        if (joined and _GREETING_ALONE.match(joined[-1])
+                and introduced(f"{joined[-1]} {sentence}") is not None):
+            joined[-1] = f"{joined[-1]} {sentence}"
+        else:
+            joined.append(sentence)
+    return joined
