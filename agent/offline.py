@@ -279,8 +279,8 @@ class OfflinePolicy:
                 statement = news
             for extracted in extract_facts(statement.text):
                 # A fact an earlier version stored in its own words is re-asserted as it is.
-                fact = extracted.text if extracted.former is None else stored_as.get(
-                    normalize_fact(extracted.former), extracted.text)
+                fact = next((stored_as[key] for key in map(normalize_fact, extracted.formers)
+                             if key in stored_as), extracted.text)
                 parts = ([(fact, extracted.durability)] if fact in current
                          else statements_of(fact, extracted.durability))
                 for part, kind in parts:

@@ -304,7 +304,7 @@ def _quoted_already(sentence: str, said: set[str]) -> bool:
     from core or archival: quoted as well, the sentence would say the same thing twice."""
     facts = extract_facts(sentence)
     return bool(facts) and all(
-        any(normalize_fact(text) in said for text in (fact.text, fact.former) if text)
+        any(normalize_fact(text) in said for text in (fact.text, *fact.formers))
         or all(normalize_fact(part) in said for part in clauses_of(fact.text))
         for fact in facts)
 
@@ -329,7 +329,7 @@ def _still_current(sentence: str, current: list[str], superseded: set[str]) -> b
         return False
     for fact in extract_facts(statement.text) if statement.text else []:
         # A fact an earlier version stored is superseded in the words it stored.
-        if any(normalize_fact(t) in superseded for t in (fact.text, fact.former) if t):
+        if any(normalize_fact(t) in superseded for t in (fact.text, *fact.formers)):
             return False
         if any(_older_value(fact.text, now) for now in current):
             return False

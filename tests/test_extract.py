@@ -194,6 +194,30 @@ def test_a_language_spoken_is_a_durable_fact_of_the_speaker(
         assert fact.former == "User: " + text.rstrip(".")
 
 
+@pytest.mark.parametrize(("text", "told"), [
+    ("I don't drink coffee.", "User doesn't drink coffee"),
+    ("I do not eat pork", "User does not eat pork"),
+    ("I don’t like tea.", "User doesn’t like tea"),
+    ("I dont smoke.", "User doesn't smoke"),
+    ("I'm vegetarian, and I don't drink coffee.",
+     "User is vegetarian, and User doesn't drink coffee"),
+])
+def test_i_dont_is_told_of_the_speaker(text: str, told: str) -> None:
+    fact = only_fact(text)
+    assert fact.text == told
+    # Earlier versions quoted it, or kept it as said after another statement.
+    assert fact.former == ("User: " + text.rstrip(".") if text.startswith("I d")
+                           else "User is vegetarian, and I don't drink coffee")
+
+
+def test_a_fact_says_what_each_earlier_version_made_of_its_sentence() -> None:
+    fact = only_fact("My name is Dana, I live in Lisbon and I don't drink coffee.")
+    assert fact.text == "User's name is Dana, User lives in Lisbon and User doesn't drink coffee"
+    assert fact.formers == ("User's name is Dana, I live in Lisbon and I don't drink coffee",
+                            "User's name is Dana, User lives in Lisbon and I don't drink coffee")
+    assert only_fact("I don't drink coffee.").formers == ("User: I don't drink coffee",)
+
+
 @pytest.mark.parametrize(("text", "expected"), [
     ("My manager is Priya.", ("User's manager is Priya", "durable", "relation named")),
     ("My doctor is Dr. Lee", ("User's doctor is Dr. Lee", "durable", "relation named")),

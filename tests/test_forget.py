@@ -282,6 +282,13 @@ def test_a_fact_stored_in_an_earlier_version_s_words_is_re_asserted() -> None:
     ("User's name is Dana and I speak Hebrew", "My name is Dana and I speak Hebrew.",
      "User's name is Dana and User speaks Hebrew"),
     ("User is Maya", "Hi! I'm Maya", "User's name is Maya"),  # an introduction
+    ("User: I don't like mushrooms", "I don't like mushrooms.", "User doesn't like mushrooms"),
+    # quoted whole, and in the words of the version that rewrote later clauses but not this
+    ("User is vegetarian, and I don't drink coffee", "I'm vegetarian, and I don't drink coffee.",
+     "User is vegetarian, and User doesn't drink coffee"),
+    ("User's name is Dana, User lives in Lisbon and I don't drink coffee",
+     "My name is Dana, I live in Lisbon and I don't drink coffee.",
+     "User's name is Dana, User lives in Lisbon and User doesn't drink coffee"),
 ])
 def test_a_fact_told_anew_is_known_by_an_earlier_version_s_words(
         older: str, sentence: str, now: str) -> None:

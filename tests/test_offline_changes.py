@@ -406,6 +406,35 @@ def test_a_retraction_takes_one_statement_of_a_compound_fact(
     assert list(_core(memory)) == ["User lives in Lisbon"]
 
 
+@pytest.mark.parametrize("said", ["I'm vegetarian, and I don't drink coffee.",
+                                  "I am vegetarian and I do not drink coffee."])
+def test_withdrawing_one_of_two_statements_keeps_a_negated_other(
+        memory: HierarchicalMemory, said: str) -> None:
+    reply = _chat(memory, said, "I'm not vegetarian anymore.", "Do I drink coffee?")[-1]
+    kept = "User doesn't drink coffee" if "don't" in said else "User does not drink coffee"
+    assert _core(memory) == {kept: "durable"}
+    assert reply == f"(offline, quoting memory)\n- From core memory: {kept}"
+
+
+def test_a_negated_statement_stored_whole_by_an_earlier_version_is_kept_when_the_other_goes(
+        memory: HierarchicalMemory) -> None:
+    memory.add_fact("User is vegetarian, and I don't drink coffee", "durable")
+    _chat(memory, "I'm not vegetarian anymore.")
+    assert _core(memory) == {"I don't drink coffee": "durable"}
+
+
+def test_a_negated_statement_stored_by_an_earlier_version_is_not_stored_twice(
+        memory: HierarchicalMemory) -> None:
+    older = ["User: I don't drink coffee", "User is vegetarian, and I don't drink coffee",
+             # the version before rewrote later clauses, but not "I don't"
+             "User's name is Dana, User lives in Lisbon and I don't drink coffee"]
+    for text in older:
+        memory.add_fact(text, "durable")
+    _chat(memory, "I don't drink coffee.", "I'm vegetarian, and I don't drink coffee.",
+          "My name is Dana, I live in Lisbon and I don't drink coffee.")
+    assert list(_core(memory)) == older
+
+
 def test_dont_forget_that_keeps_what_follows(memory: HierarchicalMemory) -> None:
     replies = _chat(memory, "Alice is on call for payments.",
                     "Don't forget that Alice is on call for payments.",

@@ -245,11 +245,12 @@ def process_interaction(
             NewMessage("assistant", reply.text, turn, created_at=created_at),
         ])
         for extracted in extract_facts(user.kept, speaker=speaker):
-            text, former = extracted.text, extracted.former
-            if any(memory.forgotten_norms.blocks(t) for t in (text, former) if t):
+            text, formers = extracted.text, extracted.formers
+            if any(memory.forgotten_norms.blocks(t) for t in (text, *formers)):
                 continue  # forgotten on request: only an explicit add_fact stores it again
-            if former and memory.core.find_same(former) is not None:
-                text = former  # stored in that form by an earlier version: re-assert it
+            # Stored in the words of an earlier version: re-assert it in them.
+            text = next((former for former in formers
+                         if memory.core.find_same(former) is not None), text)
             with contextlib.suppress(RetentionDroppedError):
                 fact_ids.append(admit_fact(memory, text, extracted.durability,
                                            f"{EXTRACTED}{turn}", user_id, source_stored=True))

@@ -63,6 +63,8 @@ from tiermem.memory.text.durability import (
 from tiermem.memory.text.fact_keys import earlier_fact_norms, fact_norm, fact_norms, normalize_fact
 from tiermem.memory.text.fragments import is_heading, stops_short
 from tiermem.memory.text.person import (
+    BEFORE_NEGATION,
+    FIRST,
     asks_a_call,
     called,
     head,
@@ -109,6 +111,14 @@ class ExtractedFact:
     #: X" as said ("User: Call me X") and "Hi! I'm Maya" as "User is Maya". A fact forgotten
     #: or stored in that form is still known by it.
     former: str | None = None
+    #: The text the version before "I don't" was rewritten extracted, when it differs from
+    #: both: it read later clauses, but kept "..., and I don't drink coffee" as said.
+    previous: str | None = None
+
+    @property
+    def formers(self) -> tuple[str, ...]:
+        """The texts earlier versions extracted from the sentence (``former``, ``previous``)."""
+        return tuple(text for text in (self.former, self.previous) if text is not None)
 
 
 _IGNORECASE = re.IGNORECASE
@@ -294,8 +304,10 @@ def _fact_from_sentence(sentence: str, speaker: str) -> ExtractedFact | None:
         return None
     durability, cue = classify_durability(statement)
     # Earlier versions stored "Call me Sammy" as said ("User: Call me Sammy").
-    former = _trim(third_person(body if said == statement else said, speaker, earlier=True))
-    return ExtractedFact(text, durability, cue, former if former != text else None)
+    former, previous = (_trim(third_person(body if said == statement else said, speaker,
+                                           version)) for version in (FIRST, BEFORE_NEGATION))
+    return ExtractedFact(text, durability, cue, former if former != text else None,
+                         previous if previous not in (text, former) else None)
 
 
 def extract_facts(text: str, speaker: str = "User") -> list[ExtractedFact]:

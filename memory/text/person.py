@@ -9,8 +9,9 @@ through this small table, anchored at the start of the sentence (the head):
 "I am"/"I'm" -> "{speaker} is", "I was" -> "{speaker} was",
 "I have"/"I've" -> "{speaker} has", "My" -> "{speaker}'s", and
 "I <verb>" -> "{speaker} <verb>s" for like, love, hate, prefer, live,
-work, need, want, use, own, speak, and "I moved"/"I relocated" -> "{speaker}
-moved"/"{speaker} relocated". After such a head, a later clause that opens
+work, need, want, use, own, speak, "I moved"/"I relocated" -> "{speaker}
+moved"/"{speaker} relocated", and "I don't"/"I do not" -> "{speaker} doesn't"/"{speaker}
+does not". After such a head, a later clause that opens
 with one of these (after a comma, semicolon, dash or conjunction: "My name
 is Dana and I live in Lisbon") is rewritten the same way, except inside a
 quotation, after "says," and the like, and in "my wife and I". After such
@@ -41,13 +42,17 @@ already read ("vegan").
 
 The head table is also the de-duplication key's (memory/text/fact_keys.py), so a fact
 stored as "User likes tea" and one typed "I like tea" are the same fact. "speak"
-(``NEWER_HEAD_VERBS``) is the exception: earlier versions stored "I speak Hebrew" as
-"User: I speak Hebrew", under the key "i speak hebrew", and forgotten facts are blocked by
-their key's hash. A key table that read "I speak" as "User speaks" would give that stored
-fact the key of "User speaks Hebrew", which may be stored beside it (a model wrote it so):
-two stored facts with one key, which a snapshot cannot restore. So keys stay as they were,
-and the extracted fact's ``former`` text (third_person's ``earlier``) is what earlier
-versions stored, by which a fact stored or forgotten in that form is still known.
+(``NEWER_HEAD_VERBS``) and "I don't" are the exceptions: earlier versions stored "I speak
+Hebrew" as "User: I speak Hebrew", under the key "i speak hebrew" (and "I'm vegetarian, and
+I don't drink coffee" whole, as "User is vegetarian, and I don't drink coffee"), and
+forgotten facts are blocked by their key's hash. A key table that read "I speak" as "User
+speaks" would give that stored fact the key of "User speaks Hebrew", which may be stored
+beside it (a model wrote it so): two stored facts with one key, which a snapshot cannot
+restore. So keys stay as they were, and the extracted fact says what earlier versions
+stored (third_person's ``version``: ``FIRST``, the head alone without "speak", is
+``ExtractedFact.former``; ``BEFORE_NEGATION``, later clauses and "speak" but not "I
+don't", is its ``previous``), by which a fact stored or forgotten in that form is still
+known.
 """
 
 from __future__ import annotations
@@ -56,8 +61,8 @@ import re
 
 from tiermem.memory.text.durability import LANGUAGES, classify_durability
 
-__all__ = ["NEWER_HEAD_VERBS", "asks_a_call", "called", "head", "introduced", "third_person",
-           "with_introductions"]
+__all__ = ["BEFORE_NEGATION", "FIRST", "LATEST", "NEWER_HEAD_VERBS", "asks_a_call", "called",
+           "head", "introduced", "third_person", "with_introductions"]
 
 _IGNORECASE = re.IGNORECASE
 _APOS = "['’]"
@@ -72,6 +77,13 @@ NEWER_HEAD_VERBS = ("speak",)
 _HEAD_VERB = re.compile(rf"^i\s+({'|'.join(_HEAD_VERBS + NEWER_HEAD_VERBS)})\b", _IGNORECASE)
 _EARLIER_HEAD_VERB = re.compile(rf"^i\s+({'|'.join(_HEAD_VERBS)})\b", _IGNORECASE)
 _HEAD_PAST = re.compile(r"^i\s+(moved|relocated)\b", _IGNORECASE)
+#: "I don't drink coffee": added last (``LATEST``), and the one head that keeps its
+#: negation ("{speaker} doesn't drink coffee").
+_HEAD_DONT = re.compile(rf"^i\s+(?:(?P<full>do\s+not)|don(?P<apos>{_APOS})?t)\b", _IGNORECASE)
+
+#: The versions of the head table, oldest first (module docstring): the head alone, without
+#: ``NEWER_HEAD_VERBS``; later clauses too, and those verbs; "I don't" too.
+FIRST, BEFORE_NEGATION, LATEST = 0, 1, 2
 _HEAD_MY = re.compile(r"^my\b", _IGNORECASE)
 _MY = re.compile(r"\bmy\b", _IGNORECASE)
 _OTHER_FIRST_PERSON = re.compile(
@@ -106,10 +118,10 @@ def _opens_clause(before: str) -> bool:
     return _CLAUSE_BREAK.search(before) is not None
 
 
-def head(text: str, speaker: str, earlier: bool = False) -> tuple[str, int] | None:
+def head(text: str, speaker: str, version: int = LATEST) -> tuple[str, int] | None:
     """The third-person form of ``text``'s first-person head ("I am", "my", "I live"), and
-    how many characters of ``text`` it replaces; None when it opens otherwise. ``earlier``:
-    as earlier versions read it, without ``NEWER_HEAD_VERBS``."""
+    how many characters of ``text`` it replaces; None when it opens otherwise. ``version``:
+    as that version of the table read it (``FIRST``, ``BEFORE_NEGATION``)."""
     for pattern, replacement in (
         (_HEAD_IS, f"{speaker} is"),
         (_HEAD_WAS, f"{speaker} was"),
@@ -119,22 +131,28 @@ def head(text: str, speaker: str, earlier: bool = False) -> tuple[str, int] | No
         match = pattern.match(text)
         if match:
             return replacement, match.end()
-    verb = (_EARLIER_HEAD_VERB if earlier else _HEAD_VERB).match(text)
+    verb = (_EARLIER_HEAD_VERB if version == FIRST else _HEAD_VERB).match(text)
     if verb:
         return f"{speaker} {verb.group(1).casefold()}s", verb.end()
     past = _HEAD_PAST.match(text)
     if past:
         return f"{speaker} {past.group(1).casefold()}", past.end()
+    negated = _HEAD_DONT.match(text) if version >= LATEST else None
+    if negated:
+        apostrophe = negated["apos"] or "'"  # "I dont" is written "doesn't"
+        said = "does not" if negated["full"] else f"doesn{apostrophe}t"
+        return f"{speaker} {said}", negated.end()
     return None
 
 
-def _later_clauses(text: str, start: int, speaker: str) -> str:
+def _later_clauses(text: str, start: int, speaker: str, version: int) -> str:
     """``text`` with the first person that opens a clause after ``start`` rewritten as a
     head is ("..., and I live in Lisbon" -> "..., and User lives in Lisbon"). A first
     person no head rule covers stays ("but I call her Annie", "she loves me")."""
     while (found := _OTHER_FIRST_PERSON.search(text, start)) is not None:
         before = text[:found.start()]
-        opening = head(text[found.start():], speaker) if _opens_clause(before) else None
+        opening = (head(text[found.start():], speaker, version) if _opens_clause(before)
+                   else None)
         if opening is None:
             start = found.end()
             continue
@@ -144,17 +162,18 @@ def _later_clauses(text: str, start: int, speaker: str) -> str:
     return text
 
 
-def third_person(text: str, speaker: str, earlier: bool = False) -> str:
+def third_person(text: str, speaker: str, version: int = LATEST) -> str:
     """``text`` told of ``speaker``: a first-person head and every "my" rewritten, and so
     the first person that opens a later clause; a sentence that opens otherwise but speaks
-    in the first person is quoted as the speaker's ("User: I think ..."). ``earlier``: as
-    earlier versions told it (memory/text/extract.py's ``ExtractedFact.former``), with no
-    later clause rewritten and without ``NEWER_HEAD_VERBS``."""
+    in the first person is quoted as the speaker's ("User: I think ..."). ``version``: as
+    that version of the table told it (memory/text/extract.py's ``ExtractedFact.former``
+    and ``previous``); ``FIRST`` rewrote no later clause."""
     possessive = f"{speaker}'s"
-    opening = head(text, speaker, earlier)
+    opening = head(text, speaker, version)
     if opening is not None:
         # Later clauses are read in the words as written ("my wife and I"), then the head.
-        rest = text if earlier else _later_clauses(text, opening[1], speaker)
+        rest = (text if version == FIRST
+                else _later_clauses(text, opening[1], speaker, version))
         return _MY.sub(lambda _m: possessive, opening[0] + rest[opening[1]:])
     if _OTHER_FIRST_PERSON.search(text):
         return f"{speaker}: {text}"

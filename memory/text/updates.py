@@ -334,7 +334,9 @@ _CLAUSE_JOIN = re.compile(r"(,?\s+(?:and|but)\s+|;\s+)", re.IGNORECASE)
 #: one the extractor writes ("User lives in ...").
 _STATEMENT = re.compile(
     r"^[\w'’ .-]{1,40}?\s+(?:is|are|was|were|has|have|had|likes|loves|hates|prefers|lives"
-    r"|works|needs|wants|uses|owns|moved|relocated)\b", _I)
+    rf"|works|needs|wants|uses|owns|moved|relocated|doesn{_APOS}?t|does\s+not)\b"
+    # the speaker's own, as versions that did not rewrite it kept it in a compound fact
+    rf"|^i\s+(?:don{_APOS}?t|do\s+not)\b", _I)
 
 
 #: A part about someone named before it ("... and she is allergic to cats"): cut off as it
