@@ -10,7 +10,10 @@ calls, so every turn goes through the real tool dispatch:
   the old fact with ``core_memory_replace(old, "")``, which marks it
   superseded; a retraction stores nothing new, unless it denies nothing held ("I
   can't eat gluten anymore" is then stored as said). A new value of a durable
-  fact is durable. A long pasted text (a log, a document) is filed with
+  fact is durable. A slip corrected ("Sorry, I meant Portland, not Seattle":
+  memory/text/corrections.py) retires the fact that said it and appends it as meant, and the
+  reply says so (agent/offline_corrections.py), or why nothing changed. A long pasted text
+  (a log, a document) is filed with
   ``archival_memory_insert``, in parts of at most ``CHUNK_CHARS`` cut at
   sentence or line ends, and the reply says so;
 - questions: it calls ``archival_memory_search`` and ``conversation_search``
@@ -46,6 +49,8 @@ from typing import Any
 from tiermem.agent.config import DEFAULT_MAX_TOKENS
 from tiermem.agent.llm import Completion, ToolCall, unique_id_prefix
 from tiermem.agent.offline_answers import LONG_TEXT_CHARS, answer, asks_in_general, core_facts
+from tiermem.agent.offline_corrections import correction_notes, recent_statements
+from tiermem.memory.text.corrections import corrected, correction_of, target_of
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
 from tiermem.memory.text.person import asks_a_call, with_introductions
 from tiermem.memory.text.retractions import retracted, still_held
@@ -179,8 +184,8 @@ class OfflinePolicy:
         content = messages[start].get("content") or ""
         user_text, withheld = _without_withheld(content, messages[start].get(MASKED_KEY) or ())
         results = [m for m in messages[start + 1 :] if m["role"] == "tool"]
-        calls = (self._first_step(user_text, core_facts(messages)) if not results
-                 else self._more_recall(user_text, results))
+        calls = (self._first_step(user_text, core_facts(messages), recent_statements(messages))
+                 if not results else self._more_recall(user_text, results))
         if calls:
             return Completion(content=None, tool_calls=calls, model="offline")
         return Completion(
@@ -190,7 +195,7 @@ class OfflinePolicy:
             model="offline",
         )
 
-    def _first_step(self, text: str, core: dict[str, str]) -> list[ToolCall]:
+    def _first_step(self, text: str, core: dict[str, str], recent: list[str]) -> list[ToolCall]:
         calls: list[ToolCall] = []
         query = _question_text(text)
         if query and asks_in_general(query) is None:  # a general one lists core: no search
@@ -201,15 +206,21 @@ class OfflinePolicy:
             return calls + [self._call("archival_memory_insert", content=part,
                                        request_heartbeat=True)
                             for part in chunk_text(text, CHUNK_CHARS)]
-        return calls + self._statement_calls(text, core)
+        return calls + self._statement_calls(text, core, recent)
 
-    def _statement_calls(self, text: str, core: dict[str, str]) -> list[ToolCall]:
+    def _statement_calls(self, text: str, core: dict[str, str],
+                         recent: list[str] | None = None) -> list[ToolCall]:
         """Retire what the statements change or deny, then append the facts they state.
 
         Each statement of a compound fact ("The production region is eu-west-1 and the
         staging region is us-east-2") counts on its own: a sentence that joins several is
         stored as one fact for each, and when a statement held in a compound fact changes,
-        that fact is retired and the statements of it that still hold stay as facts."""
+        that fact is retired and the statements of it that still hold stay as facts.
+
+        A slip corrected ("Sorry, I meant Portland, not Seattle") retires the statement that
+        said it (``target_of``: one of this message, else of the most recent of ``recent``,
+        the user's earlier messages newest first, else the only one held) and states it
+        again as meant; when none is found, nothing is stored."""
         current = dict(core)
         stored_as = {normalize_fact(text): text for text in current}
         new: dict[str, str] = {}
@@ -258,6 +269,17 @@ class OfflinePolicy:
         for sentence in [part for whole in with_introductions(split_sentences(text))
                          for part in parts_of(whole)]:
             if is_question(sentence):
+                continue
+            correction = correction_of(sentence)
+            if correction is not None:
+                facts = held()
+                target = target_of(correction, list(facts), [p for f in new for p in clauses_of(f)],
+                                   recent or [])
+                meant = corrected(target, correction) if target is not None else None
+                if target is not None and meant is not None:
+                    kind = {**current, **new}[facts[target]]
+                    retire([target], facts)
+                    new.setdefault(meant, kind)
                 continue
             statement = read_statement(sentence)
             if statement.change == "retraction":
@@ -339,6 +361,7 @@ class OfflinePolicy:
             parts.append("Noted.\n" + "\n".join(f"- {note}" for note in stored))
         if errors:
             parts.append("Could not store everything: " + " ".join(errors))
+        parts += correction_notes(messages, user_text)
         if any(_REMINDER.match(s) for s in split_sentences(user_text)):
             parts.append(REMINDER_NOTE)
         elif any(_CALL_BACK.match(s) and asks_a_call(s) for s in split_sentences(user_text)):

@@ -6,7 +6,20 @@ import json
 from typing import Any
 
 from tiermem.agent.llm import Completion
+from tiermem.agent.loop import Agent
 from tiermem.agent.offline import OfflinePolicy
+from tiermem.memory import HierarchicalMemory
+
+
+def chat(memory: HierarchicalMemory, *messages: str) -> list[str]:
+    """The offline policy's reply to each message, said in turn to one agent."""
+    agent = Agent(memory, OfflinePolicy())
+    return [agent.step(message).reply or "" for message in messages]
+
+
+def core_of(memory: HierarchicalMemory) -> dict[str, str]:
+    """Core's facts, text -> durability."""
+    return {f.text: f.durability for f in memory.core}
 
 
 class RecordingPolicy(OfflinePolicy):

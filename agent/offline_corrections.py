@@ -1,0 +1,82 @@
+"""What the offline policy says of a slip the user corrected ("Sorry, I meant Portland,
+not Seattle"): which fact it changed, or why it changed none.
+
+The policy's reply is written after its tool calls have run, from the messages alone, so
+the notes are read back from what the turn did: a fact appended that is a statement held
+before (one the turn retired, or one the message itself stated) with the slip corrected.
+When no such fact was appended, the turn changed nothing the slip is in, so core as it
+stands says why: no fact says it, or more than one does and nothing said which.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tiermem.agent.offline_answers import LONG_TEXT_CHARS, core_facts
+from tiermem.memory.text.corrections import corrected, correction_of, mentioning
+from tiermem.memory.text.extract import extract_facts
+from tiermem.memory.text.sentences import split_sentences
+from tiermem.memory.text.updates import clauses_of
+
+__all__ = ["RECENT_MESSAGES", "correction_notes", "recent_statements"]
+
+#: How many of the user's earlier messages a correction looks back through for the
+#: statement it corrects.
+RECENT_MESSAGES = 10
+
+
+def recent_statements(messages: list[dict[str, Any]]) -> list[str]:
+    """The user's messages before the last one, newest first (at most ``RECENT_MESSAGES``;
+    a long paste, filed in archival rather than read, is left out)."""
+    users = [str(m.get("content") or "") for m in messages if m.get("role") == "user"][:-1]
+    return [text for text in reversed(users) if len(text) < LONG_TEXT_CHARS][:RECENT_MESSAGES]
+
+
+def _turn_calls(messages: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    """The calls made since the user's message, as (tool name, arguments)."""
+    start = max(i for i, m in enumerate(messages) if m["role"] == "user")
+    calls = []
+    for message in messages[start + 1:]:
+        for call in message.get("tool_calls") or []:
+            try:
+                arguments = json.loads(call["function"].get("arguments") or "{}")
+            except ValueError:
+                continue
+            calls.append((call["function"]["name"], arguments))
+    return calls
+
+
+def _parts(facts: list[str]) -> list[str]:
+    return [part for fact in facts for part in clauses_of(fact)]
+
+
+def correction_notes(messages: list[dict[str, Any]], text: str) -> list[str]:
+    """A note for each slip ``text``, the user's message, corrects, from the calls the turn
+    made and core after them, as ``messages`` show them (module docstring)."""
+    calls = _turn_calls(messages)
+    core = list(core_facts(messages))
+    appended = [str(args.get("content", "")) for name, args in calls
+                if name == "core_memory_append"]
+    retired = [str(args.get("old_content", "")) for name, args in calls
+               if name == "core_memory_replace" and not args.get("new_content")]
+    before = _parts(retired) + _parts([fact.text for fact in extract_facts(text)])
+    notes = []
+    for sentence in split_sentences(text):
+        correction = correction_of(sentence)
+        if correction is None:
+            continue
+        said, meant = correction.said, correction.meant
+        done = [fact for fact in appended
+                if any(corrected(part, correction) == fact for part in before)]
+        if done:
+            notes.append(f'(offline) Corrected "{said}" to "{meant}": {"; ".join(done)}.')
+            continue
+        holding = mentioning(correction, _parts(core))
+        if not holding:
+            notes.append(f'(offline) No fact in core memory says "{said}", so I could not '
+                         f'correct it to "{meant}"; nothing was stored.')
+        else:
+            notes.append(f'(offline) More than one fact says "{said}" ({"; ".join(holding)}), '
+                         f'so I corrected none; say which one you meant.')
+    return notes

@@ -1,0 +1,123 @@
+"""A slip corrected: "Sorry, I meant Portland, not Seattle" puts Portland where Seattle was.
+
+``correction_of(sentence)`` reads "(sorry/oops/no,) I meant X, not Y" (also "I meant X
+rather than Y", "... instead of Y", "I meant to say X, not Y") as a ``Correction``: what was
+meant, X, and what was said by mistake, Y, each a few words. It states no fact of its own:
+Y is to be replaced by X in the fact that said it.
+
+``target_of(correction, held, new, recent)`` picks that fact among the statements held
+(memory/text/updates.py's ``clauses_of`` parts of the facts in core, and of those stated in
+this message): one stated in this message first, else the one the user's most recent
+message stated, else the only one that mentions Y. When several mention it and nothing
+says which was meant, it picks none, as it does when none does; ``mentioning`` lists them
+so the caller can say why. ``corrected(fact, correction)`` is that fact with Y replaced.
+
+Pure functions over strings; the regular expressions are compiled once at import.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from tiermem.memory.text.extract import extract_facts, normalize_fact
+from tiermem.memory.text.person import third_person
+from tiermem.memory.text.sentences import split_sentences
+from tiermem.memory.text.updates import clauses_of, read_statement
+
+__all__ = ["Correction", "corrected", "correction_of", "mentioning", "target_of"]
+
+_I = re.IGNORECASE
+_CORRECTION = re.compile(
+    r"^\W*(?:(?:sorry|oops|whoops|oh|no|nope|wait|my\s+bad|correction|actually)\b[\s,:;!.-]*)*"
+    r"i\s+meant(?:\s+to\s+(?:say|write|type))?\s*[:,]?\s+(?P<meant>\S.*?)"
+    r"(?:\s*,\s*(?:and\s+)?not|\s+not|\s+rather\s+than|\s+instead\s+of)\s+"
+    r"(?P<said>\S.*?)[\s.!]*$", _I | re.DOTALL)
+#: The most words of X or Y: a slip is a word or a name, not a clause.
+_MAX_WORDS = 5
+_QUOTES = "\"'“”‘’`"
+#: What "I meant" is followed by when it explains rather than corrects a word: "I meant it,
+#: not as a joke", "I meant to call, not email", "I meant you, not him".
+_NOT_A_SLIP = frozenset({"it", "that", "this", "what", "to", "well", "no", "nothing",
+                         "everything", "business", "every", "each", "you", "him", "her",
+                         "them", "us", "me", "myself", "so", "as", "for", "in", "at", "on"})
+
+
+@dataclass(frozen=True)
+class Correction:
+    """What the speaker meant, and what they said instead, told of the speaker ("my
+    brother" as "User's brother")."""
+
+    meant: str
+    said: str
+
+
+def _words(text: str, speaker: str) -> str | None:
+    text = text.strip().strip(_QUOTES).strip()
+    if not text or len(text.split()) > _MAX_WORDS or not re.search(r"[^\W_]", text):
+        return None
+    told = third_person(text, speaker)
+    # "I meant I live in Portland": a clause, not a slip of a word.
+    return None if told.startswith(f"{speaker}:") else told
+
+
+def correction_of(sentence: str, speaker: str = "User") -> Correction | None:
+    """The correction ``sentence`` makes ("I meant Portland, not Seattle"), or None."""
+    match = _CORRECTION.match(sentence.strip())
+    if match is None:
+        return None
+    if match["meant"].split()[0].casefold().strip(_QUOTES + ",") in _NOT_A_SLIP:
+        return None
+    meant, said = _words(match["meant"], speaker), _words(match["said"], speaker)
+    if meant is None or said is None or meant.casefold() == said.casefold():
+        return None
+    return Correction(meant, said)
+
+
+def _said_in(text: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w'’-]){re.escape(text)}(?![\w-])", _I)
+
+
+def corrected(fact: str, correction: Correction) -> str | None:
+    """``fact`` with what was said by mistake replaced by what was meant; None when it does
+    not say it."""
+    pattern = _said_in(correction.said)
+    if pattern.search(fact) is None:
+        return None
+    return pattern.sub(lambda _m: correction.meant, fact)
+
+
+def mentioning(correction: Correction, facts: Sequence[str]) -> list[str]:
+    """The facts that say what the correction takes back."""
+    pattern = _said_in(correction.said)
+    return [fact for fact in facts if pattern.search(fact)]
+
+
+def _stated(message: str) -> set[str]:
+    """The keys of the statements ``message`` made, as the offline policy stores them."""
+    keys: set[str] = set()
+    for sentence in split_sentences(message):
+        statement = read_statement(sentence)
+        if statement.change == "retraction" or not statement.text:
+            continue
+        for fact in extract_facts(statement.text):
+            for text in (fact.text, *fact.formers):
+                keys.update(normalize_fact(part) for part in (text, *clauses_of(text)))
+    return keys
+
+
+def target_of(correction: Correction, held: Sequence[str], new: Sequence[str],
+              recent: Sequence[str]) -> str | None:
+    """The statement among ``held`` the correction changes (module docstring): ``new``
+    holds this message's statements, ``recent`` the user's earlier messages, newest first."""
+    candidates = mentioning(correction, held)
+    this_message = [part for part in candidates if part in new]
+    if this_message:
+        return this_message[-1]
+    for message in recent:
+        stated = _stated(message)
+        said = [part for part in candidates if normalize_fact(part) in stated]
+        if said:
+            return said[0] if len(said) == 1 else None
+    return candidates[0] if len(candidates) == 1 else None

@@ -1,0 +1,103 @@
+"""A slip corrected ("Sorry, I meant Portland, not Seattle"): the offline policy replaces the
+word in the fact that said it, or says why it could not, and stores nothing else."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from offline_helpers import RecordingPolicy
+from offline_helpers import chat as _chat
+from offline_helpers import core_of as _core
+
+from tiermem.agent.loop import Agent
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.text.corrections import Correction, correction_of
+
+
+@pytest.fixture
+def memory() -> Iterator[HierarchicalMemory]:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as m:
+        yield m
+
+
+@pytest.mark.parametrize(("said", "meant", "slip"), [
+    ("Sorry, I meant Portland, not Seattle", "Portland", "Seattle"),
+    ("Oops, I meant Portland rather than Seattle.", "Portland", "Seattle"),
+    ("No, I meant to say Portland instead of Seattle!", "Portland", "Seattle"),
+    ('I meant "Portland, Oregon", not "Seattle".', "Portland, Oregon", "Seattle"),
+    ("My bad, I meant my sister, not my brother.", "User's sister", "User's brother"),
+    ("I meant the 14th, not the 15th.", "the 14th", "the 15th"),
+])
+def test_a_slip_corrected_is_read_as_what_was_meant(said: str, meant: str, slip: str) -> None:
+    assert correction_of(said) == Correction(meant, slip)
+
+
+@pytest.mark.parametrize("said", [
+    "I meant it, not as a joke.", "I meant to call, not email.", "I meant you, not him.",
+    "I meant that I live in Portland, not Seattle.", "I meant Portland.",
+    "I meant a very long name of some kind, not Seattle.",
+])
+def test_what_i_meant_otherwise_corrects_no_word(said: str) -> None:
+    assert correction_of(said) is None
+
+
+@pytest.mark.parametrize("correction", [
+    "Sorry, I meant Portland, not Seattle", "Oops, I meant Portland rather than Seattle.",
+    "No, I meant Portland instead of Seattle"])
+def test_a_correction_replaces_the_word_in_the_fact_that_said_it(
+        memory: HierarchicalMemory, correction: str) -> None:
+    replies = _chat(memory, "I live in Seattle.", correction, "Where do I live?")
+    assert _core(memory) == {"User lives in Portland": "durable"}
+    assert replies[1].endswith('(offline) Corrected "Seattle" to "Portland": '
+                               "User lives in Portland.")
+    assert replies[2] == "(offline, quoting memory)\n- From core memory: User lives in Portland"
+    [retired] = memory.archival_search("Seattle", k=5).hits
+    assert retired.metadata.get("superseded_at") is not None
+
+
+def test_a_correction_of_a_word_no_fact_says_stores_nothing(memory: HierarchicalMemory
+                                                             ) -> None:
+    policy = RecordingPolicy()
+    agent = Agent(memory, policy)
+    agent.step("I live in Seattle.")
+    made = len(policy.made)
+    reply = agent.step("Sorry, I meant Boston, not Chicago.").reply or ""
+    assert [name for name, _ in policy.made[made:]] == ["send_message"]
+    assert _core(memory) == {"User lives in Seattle": "durable"}
+    assert reply == ('(offline) No fact in core memory says "Chicago", so I could not '
+                     'correct it to "Boston"; nothing was stored.')
+
+
+def test_the_fact_said_last_is_the_one_corrected(memory: HierarchicalMemory) -> None:
+    reply = _chat(memory, "I live in Seattle.", "My sister lives in Seattle.",
+                  "I meant Portland, not Seattle.")[-1]
+    assert _core(memory) == {"User lives in Seattle": "durable",
+                             "User's sister lives in Portland": "durable"}
+    assert 'Corrected "Seattle" to "Portland"' in reply
+
+
+def test_a_correction_that_could_mean_either_of_two_facts_changes_neither(
+        memory: HierarchicalMemory) -> None:
+    reply = _chat(memory, "I live in Seattle and my sister lives in Seattle.",
+                  "I meant Portland, not Seattle.")[-1]
+    assert _core(memory) == {"User lives in Seattle": "durable",
+                             "User's sister lives in Seattle": "durable"}
+    assert reply == ('(offline) More than one fact says "Seattle" (User lives in Seattle; '
+                     "User's sister lives in Seattle), so I corrected none; say which one you "
+                     "meant.")
+
+
+def test_a_slip_corrected_in_the_same_message_is_stored_as_meant(memory: HierarchicalMemory
+                                                                  ) -> None:
+    reply = _chat(memory, "I live in Seattle. Sorry, I meant Portland, not Seattle.")[0]
+    assert _core(memory) == {"User lives in Portland": "durable"}
+    assert 'Corrected "Seattle" to "Portland": User lives in Portland.' in reply
+
+
+def test_a_correction_in_a_compound_fact_keeps_its_other_statements(
+        memory: HierarchicalMemory) -> None:
+    memory.add_fact("User lives in Seattle and User works at Acme", "durable")
+    _chat(memory, "Sorry, I meant Portland, not Seattle.")
+    assert _core(memory) == {"User works at Acme": "durable",
+                             "User lives in Portland": "durable"}
