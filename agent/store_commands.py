@@ -154,8 +154,10 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     )
     from tiermem.memory.store.opening import is_dsn, without_password
     from tiermem.memory.store.transfer import (
+        builds_aside,
         check_filled,
         migrate,
+        migration_target,
         open_backend,
         target_holds_memory,
     )
@@ -212,15 +214,13 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         note(upgrade_advice(exc, agent, upgrade_option(place, args.source)))
         return 1
     stage = "before"
+    aside = builds_aside(args.target)
     try:
         check_filled(source)  # before a target is made for a copy that cannot be whole
-        target = open_backend(args.target, agent, read_only=False)
-        stage = "copying"
-        try:
+        with migration_target(args.target, agent, source) as target:
+            stage = "copying"
             report = migrate(source, target, row_progress(note))
-            stage = "policy"
-        finally:
-            target.close()
+        stage = "policy"
         try:
             copied = policy.copy()
         except OSError as exc:
@@ -231,7 +231,7 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         stage = "done"
     except KeyboardInterrupt as exc:
         note(_interrupted_migrate(stage, args.target,
-                                  policy.advice() if policy.text is not None else None))
+                                  policy.advice() if policy.text is not None else None, aside))
         raise InterruptReported from exc
     except TargetHoldsMemoryError as exc:
         return holds_memory(exc)
@@ -245,10 +245,12 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     return 0
 
 
-def _interrupted_migrate(stage: str, target: str, policy_advice: str | None) -> str:
+def _interrupted_migrate(stage: str, target: str, policy_advice: str | None,
+                         aside: bool) -> str:
     """What a migrate Ctrl-C stopped at ``stage`` left: the source is only ever read, and
-    the copy commits whole or not at all, the target marked meanwhile (memory.store.transfer);
-    ``policy_advice`` says how to give the target the policy it is to have, if it needs one."""
+    the copy commits whole or not at all, the target marked meanwhile or, ``aside``, its
+    database built aside (memory.store.transfer); ``policy_advice`` says how to give the
+    target the policy it is to have, if it needs one."""
     if stage == "done" or (stage == "policy" and policy_advice is None):
         return f"migrate stopped (Ctrl-C) after its copy into {target} committed and matched"
     if stage == "policy":
@@ -257,9 +259,11 @@ def _interrupted_migrate(stage: str, target: str, policy_advice: str | None) -> 
     if stage == "before":
         return ("migrate stopped (Ctrl-C) before it copied anything; the source was only read: "
                 "run the same `tiermem migrate` again")
+    left = ("its database is built aside and was never moved into place" if aside else
+            "it is marked, so nothing takes it for an empty one")
     return (f"migrate stopped (Ctrl-C) before its copy committed: {target} holds no memory "
-            f"yet (it is marked, so nothing takes it for an empty one) and the source was only "
-            f"read; run the same `tiermem migrate` again, which copies it whole")
+            f"yet ({left}) and the source was only read; run the same `tiermem migrate` "
+            f"again, which copies it whole")
 
 
 def cmd_drop_agent(args: argparse.Namespace, note: Callable[[str], None]) -> int:

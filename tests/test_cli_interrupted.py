@@ -138,8 +138,9 @@ def test_migrate_stopped_mid_copy_says_the_target_holds_nothing_and_to_run_it_ag
     assert main(["migrate", "--from", str(ada), "--to", str(target)]) == 130
     assert capsys.readouterr().err == (
         f"tiermem: migrate stopped (Ctrl-C) before its copy committed: {target} holds no "
-        f"memory yet (it is marked, so nothing takes it for an empty one) and the source was "
-        f"only read; run the same `tiermem migrate` again, which copies it whole\n")
+        f"memory yet (its database is built aside and was never moved into place) and the "
+        f"source was only read; run the same `tiermem migrate` again, which copies it whole\n")
+    assert not target.exists()  # the home it made goes with it
     monkeypatch.undo()
     monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
     assert main(["migrate", "--from", str(ada), "--to", str(target)]) == 0

@@ -104,10 +104,15 @@ def open_store(location: str, agent: str | None, *, read_only: bool = False,
                          ef_search=ef_search, mark_if_new=mark_if_new)
 
 
-def open_backend(location: str, agent: str | None, *, read_only: bool) -> StorageBackend:
-    """The backend at ``location``: a DSN (with ``agent``) or an agent home directory."""
+def open_backend(location: str, agent: str | None, *, read_only: bool,
+                 mark_if_new: tuple[str, str] | None = None) -> StorageBackend:
+    """The backend at ``location``: a DSN (with ``agent``) or an agent home directory.
+    ``mark_if_new`` (a setting's key and value) is given to a PostgreSQL agent this open
+    creates, as ``open_store`` does; an agent home's database cannot be created holding a
+    setting in one step, so a caller that needs that builds it aside and renames it into
+    place (memory/store/sqlite/restore.py)."""
     if is_dsn(location):
-        return open_postgres(location, agent, read_only=read_only)
+        return open_postgres(location, agent, read_only=read_only, mark_if_new=mark_if_new)
     from tiermem.memory.store.sqlite.store import SQLiteStore
 
     home = Path(location).expanduser().absolute()

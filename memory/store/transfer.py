@@ -6,14 +6,22 @@ snapshot's column form (memory/store/records.py) and every setting, then
 counted and hashed again inside that transaction. When the counts or the
 content hash differ from the source's, the transaction rolls back and the
 target is left as it was.
+
+Until that transaction commits the target is marked (``MIGRATING_KEY``), so a
+copy cut short is never taken for an empty memory. ``migration_target`` makes a
+new target so that no kill leaves it unmarked: a PostgreSQL agent is created with
+the mark in one transaction, and a new agent home gets its database built aside
+and renamed into place once the copy committed, so until then it holds none.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from tiermem.memory.errors import (
@@ -23,7 +31,7 @@ from tiermem.memory.errors import (
     UnfinishedRestoreError,
 )
 from tiermem.memory.store.contract import StorageBackend
-from tiermem.memory.store.opening import open_backend
+from tiermem.memory.store.opening import is_dsn, open_backend
 from tiermem.memory.store.records import (
     DUMP_TABLES,
     MIGRATING_KEY,
@@ -32,7 +40,8 @@ from tiermem.memory.store.records import (
     DumpRow,
 )
 
-__all__ = ["MigrationReport", "check_filled", "content_digest", "migrate", "open_backend"]
+__all__ = ["MigrationReport", "builds_aside", "check_filled", "content_digest", "migrate",
+           "migration_target", "open_backend"]
 
 #: Settings that describe one backend's storage rather than the memory: never copied.
 #: An agent home counts its vector rewrites (``*_vector_generation``, which date its
@@ -134,6 +143,48 @@ def target_holds_memory(location: str, agent: str | None) -> TargetHoldsMemoryEr
         store.close()
 
 
+def builds_aside(location: str) -> bool:
+    """Whether ``migration_target(location, ...)`` builds the target's database aside: an
+    agent home that holds no memory database yet."""
+    from tiermem.memory.store.sqlite.files import DB_FILE
+
+    return not is_dsn(location) and not (Path(location).expanduser() / DB_FILE).exists()
+
+
+@contextlib.contextmanager
+def migration_target(location: str, agent: str | None,
+                     source: StorageBackend) -> Iterator[StorageBackend]:
+    """The target a migrate of ``source`` writes into, at ``location`` (as ``open_backend``),
+    closed after the block. A new agent home's database is built aside and renamed into
+    place when the block succeeds, under the home's writer lock: a kill before that leaves
+    the home without one (memory/store/sqlite/restore.py; the next open sweeps the file
+    aside), where a database created in place would pass for an empty memory until the
+    mark committed. A PostgreSQL agent this creates is marked in the transaction that
+    creates it. An existing memory is opened where it is (``migrate`` marks it)."""
+    if builds_aside(location):
+        from tiermem.memory.store.sqlite.restore import database_aside
+
+        with database_aside(Path(location).expanduser().absolute(), replace=False,
+                            refusal=_made_meanwhile) as aside:
+            yield aside
+        return
+    target = open_backend(location, agent, read_only=False,
+                          mark_if_new=(MIGRATING_KEY, source.location))
+    try:
+        yield target
+    finally:
+        target.close()
+
+
+def _made_meanwhile(home: Path) -> StoreError | None:
+    from tiermem.memory.store.sqlite.files import DB_FILE
+
+    if not (home / DB_FILE).exists():
+        return None
+    return StoreError(f"another process created a memory in {home} as this migrate began; "
+                      f"nothing was copied: run the migrate again")
+
+
 def migrate(source: StorageBackend, target: StorageBackend,
             progress: Progress | None = None) -> MigrationReport:
     """Copy ``source``'s memory into ``target``, which must hold none yet."""
@@ -144,9 +195,11 @@ def migrate(source: StorageBackend, target: StorageBackend,
         raise TargetHoldsMemoryError(target.location, tuple(held))
     # Committed first, on its own: a copy killed half-way leaves the target marked, so it
     # is never taken for an empty memory (memory/session.py refuses to open it), and the
-    # migrate can be run again. The copy's own transaction takes the mark away.
-    with target.transaction():
-        target.settings.set(MIGRATING_KEY, source.location)
+    # migrate can be run again. The copy's own transaction takes the mark away. A
+    # PostgreSQL agent ``migration_target`` created is marked already.
+    if target.settings.get(MIGRATING_KEY) != source.location:
+        with target.transaction():
+            target.settings.set(MIGRATING_KEY, source.location)
     with target.transaction():
         for table in DUMP_TABLES:
             done = 0

@@ -26,7 +26,7 @@ import contextlib
 import os
 import secrets
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from tiermem.memory.errors import SnapshotError, StoreCorruptError, StoreError
@@ -47,11 +47,14 @@ INDEX_FILES = (ARCHIVAL_INDEX_FILE, RECALL_INDEX_FILE)
 
 
 @contextlib.contextmanager
-def database_aside(home: Path, replace: bool) -> Iterator[SQLiteStore]:
+def database_aside(home: Path, replace: bool, *,
+                   refusal: Callable[[Path], Exception | None] | None = None,
+                   ) -> Iterator[SQLiteStore]:
     """A new, empty store in ``home`` that becomes its database if the block succeeds.
 
     The home's writer lock is held throughout. Without ``replace`` a home that
-    already holds a memory is refused before anything is written.
+    already holds a memory is refused before anything is written, with what
+    ``refusal(home)`` gives (by default a restore's ``home_refusal``).
     """
     name = f"{RESTORE_PREFIX}{os.getpid()}-{secrets.token_hex(4)}"
     created = not home.exists()
@@ -66,10 +69,10 @@ def database_aside(home: Path, replace: bool) -> Iterator[SQLiteStore]:
             remove_made_home(home)
         raise
     try:
-        refusal = home_refusal(home)
-        if refusal is not None:
+        refused = (refusal or home_refusal)(home)
+        if refused is not None:
             if not replace:
-                raise refusal
+                raise refused
             _refuse_newer(home / DB_FILE)
         yield store
         _move_into_place(store, home / name, home / DB_FILE)
