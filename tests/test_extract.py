@@ -298,7 +298,8 @@ def test_what_the_speaker_is_after_a_greeting_names_no_one(text: str) -> None:
                                   "Call me when it is done.", "Call us back tomorrow",
                                   "Call me back at 3pm", "Call me if the deploy fails.",
                                   "Call me Tomorrow.", "Call me a taxi",
-                                  "Call me an Uber to the airport."])
+                                  "Call me an Uber to the airport.", "Call me a cab, please",
+                                  "Call me a tow truck"])
 def test_asking_for_a_call_is_a_request_not_a_fact(text: str) -> None:
     assert extract_facts(text) == []
 
@@ -310,6 +311,9 @@ def test_asking_for_a_call_is_a_request_not_a_fact(text: str) -> None:
      "User: Call me old-fashioned, but I prefer paper books"),
     ("Call me back, I live in Lisbon now.", "User: Call me back, I live in Lisbon now"),
     ("Call me a romantic, but I write letters.", "User: Call me a romantic, but I write letters"),
+    # what is called for, then more of a noun: the speaker described, not a ride asked for
+    ("Call me a car guy.", "User: Call me a car guy"),
+    ("Call me a cab driver's daughter", "User: Call me a cab driver's daughter"),
 ])
 def test_call_me_that_says_more_than_when_to_call_is_kept(text: str, fact: str) -> None:
     assert only_fact(text).text == fact

@@ -26,8 +26,9 @@ production region is eu-west-1") is kept as written.
 "You can call me Dr Lee"; not "Call me Monday", "call me back", "call me when it's done").
 "Call me Liz, everyone does" says no more than "Call me Liz". Those ask for a call
 (``asks_a_call``: "call me (back)" alone, or followed by when or how: "later", "Monday",
-"when it's done", "at 3pm"), or for a service called for the speaker ("Call me a taxi"),
-which is a request, not a fact; one that
+"when it's done", "at 3pm"), or for a service called for the speaker ("Call me a taxi",
+"... a cab to the station"; not "Call me a car guy", a noun after it), which is a request,
+not a fact; one that
 gives a number to call ("Call me at 555-0101") and an idiom ("Call me crazy, but I like
 it") are not such requests.
 
@@ -215,6 +216,14 @@ _CALLED_FOR = frozenset({
     "taxi", "cab", "minicab", "uber", "lyft", "car", "ride", "ambulance", "doctor", "nurse",
     "plumber", "electrician", "locksmith", "mechanic", "tow",
 })
+#: What is called for, then nothing or when, where or how ("Call me a taxi to the station"):
+#: a noun after it makes it a description of the speaker ("Call me a car guy").
+_CALLED_THING = re.compile(
+    r"\s+an?\s+(?P<thing>[\w'’-]+)(?:\s+(?:truck|cab|service))?"
+    r"(?:\W*|[\s,]+(?P<next>[\w'’]+).*)$",
+    _IGNORECASE | re.DOTALL)
+#: Words that may follow what is called for: when, or where it goes.
+_AFTER_CALLED = _WHEN_WORDS | frozenset({"to", "for", "from", "here", "there", "now", "quickly"})
 #: A number to call: seven digits or more, with the separators phone numbers are written with.
 _PHONE_NUMBER = re.compile(r"\d(?:[\s().+-]*\d){6,}")
 #: Another clause after the call ("Call me back, I live in Lisbon now"): it may state a fact.
@@ -235,8 +244,9 @@ def asks_a_call(statement: str) -> bool:
         return True
     word = match["word"].casefold()
     if word in ("a", "an"):  # "Call me a taxi", not "Call me a romantic"
-        thing = re.match(r"\s+\S+\s+([\w'’-]+)", match["rest"])
-        return thing is not None and thing[1].casefold() in _CALLED_FOR
+        thing = _CALLED_THING.match(match["rest"])
+        return (thing is not None and thing["thing"].casefold() in _CALLED_FOR
+                and (thing["next"] is None or thing["next"].casefold() in _AFTER_CALLED))
     return word in _WHEN_WORDS
 
 
