@@ -241,6 +241,16 @@ def test_a_retraction_of_one_liking_keeps_the_other(memory: HierarchicalMemory) 
     assert _core(memory) == {"User hates country music": "durable"}
 
 
+@pytest.mark.parametrize("retraction", ["I don't work at Google anymore, my wife does.",
+                                        "I don't work at Google anymore - my brother does too"])
+def test_a_retraction_joined_to_a_clause_that_points_back_is_read_whole(
+        memory: HierarchicalMemory, retraction: str) -> None:
+    # Cut off, "my wife does" was stored as the fact "User's wife does", which says nothing.
+    _chat(memory, "I work at Google.", retraction)
+    assert list(_core(memory)) == []
+    assert "work at Google anymore" in _chat(memory, "Who works at Google?")[0]
+
+
 @pytest.mark.parametrize(("said", "withdrawal", "question"), [
     ("I work at Acme Robotics.", "I no longer work at Acme Robotics.", "Where do I work?"),
     ("I'm allergic to peanuts.", "I'm no longer allergic to peanuts.",

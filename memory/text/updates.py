@@ -134,11 +134,22 @@ _OWN_CLAUSE = re.compile(
     rf"\s*(?:[,;]|\s[-–—])\s*(?:(?:and|but|so)\s+)?(?=(?:i|i{_APOS}(?:m|ve)|my|we)\b)", _I)
 
 
+#: A clause that only points back to the one before it ("..., my wife does", "..., we
+#: still do", "..., my son is"): cut off, it would say nothing, and lose what it said.
+_ELLIPTICAL = re.compile(
+    rf"\b(?:does|do|did|is|are|was|were|has|have|had|can|could|will|would|am|too|also"
+    rf"|{_APOS}s|{_APOS}re|{_APOS}m)\W*$", _I)
+
+
 def own_clauses(sentence: str) -> list[str]:
     """``sentence`` cut where a clause of the speaker's own opens ("I'm not vegetarian
     anymore, I eat fish now": two), so that a retraction joined to another statement can
-    be read on its own; ``[sentence]`` when it has no such clause."""
-    return [part for part in _OWN_CLAUSE.split(sentence.strip()) if part]
+    be read on its own; ``[sentence]`` when it has no such clause, or one of them only
+    points back to another ("I don't work at Google anymore, my wife does")."""
+    parts = [part for part in _OWN_CLAUSE.split(sentence.strip()) if part]
+    if any(_ELLIPTICAL.search(part) for part in parts[1:]):
+        return [sentence]
+    return parts
 
 
 def as_news(sentence: str) -> Statement | None:
