@@ -299,10 +299,20 @@ def _user_statements(hit: dict[str, Any], current: list[str], superseded: set[st
     return " ".join(kept)
 
 
+#: The words of a cue that marks a statement as news and says nothing more (updates.py).
+_NEWS_CUES = frozenset({"now", "actually", "sorry", "oops", "correction", "update", "in", "fact",
+                        "these", "days", "nowadays"})
+_WORD = re.compile(r"[\w'’]+")
+
+
 def _quoted_already(sentence: str, said: set[str]) -> bool:
     """Whether every fact ``sentence`` states is among ``said``, the facts the answer quotes
-    from core or archival: quoted as well, the sentence would say the same thing twice."""
-    facts = extract_facts(sentence)
+    from core or archival: quoted as well, the sentence would say the same thing twice.
+    Read as the policy stored it, without a cue that says only that it is news: "I live in
+    Lisbon now." states "User lives in Lisbon" (not so "..., not Porto", which says more)."""
+    text = read_statement(sentence).text
+    dropped = set(_WORD.findall(sentence.casefold())) - set(_WORD.findall(text.casefold()))
+    facts = extract_facts(text if text and dropped <= _NEWS_CUES else sentence)
     return bool(facts) and all(
         any(normalize_fact(text) in said for text in (fact.text, *fact.formers))
         or all(normalize_fact(part) in said for part in clauses_of(fact.text))

@@ -322,6 +322,18 @@ def test_a_past_question_quotes_a_fact_once_not_again_from_the_conversation(
     assert replies[2].endswith("): My name is Dana and I like tea.")
 
 
+def test_a_past_question_quotes_a_fact_said_as_news_once(memory: HierarchicalMemory) -> None:
+    # "I live in Lisbon now." is stored as "User lives in Lisbon": its "now" made it quoted a
+    # second time from the conversation.
+    reply = _chat(memory, "I live in Porto.", "I live in Lisbon now.", "Where did I live?")[2]
+    lines = reply.splitlines()[1:]
+    assert lines[0] == "- From core memory: User lives in Lisbon"
+    assert lines[1].endswith(", no longer current): User lives in Porto") and len(lines) == 2
+    # A cue that says more ("not Porto") is still quoted.
+    reply = _chat(memory, "Actually I live in Madrid, not Lisbon.", "Where did I live?")[1]
+    assert reply.endswith("): Actually I live in Madrid, not Lisbon."), reply
+
+
 def test_recall_pages_on_past_pages_full_of_questions(memory: HierarchicalMemory) -> None:
     # Said to a model that stored nothing: only recall holds it (quoted from core, it would
     # not be quoted from the conversation a second time).
