@@ -141,6 +141,13 @@ def test_a_move_is_a_lasting_fact_in_the_third_person() -> None:
     # A verb of liking with no subject of its own shares the one before it.
     ("User likes jazz and hate country music", ["User likes jazz", "User hates country music"]),
     ("We like tea and love coffee", ["We like tea and love coffee"]),  # no subject read
+    # ... but not when, cut off, the part would point back at nothing ("it"), or the verb
+    # may continue a relative clause: then whose it is is unclear.
+    ("User likes tea and prefer it green", ["User likes tea and prefer it green"]),
+    ("User likes coffee and hate that it keeps me up",
+     ["User likes coffee and hate that it keeps me up"]),
+    ("User likes people who like jazz and hate noise",
+     ["User likes people who like jazz and hate noise"]),
 ])
 def test_a_compound_fact_splits_into_its_statements(fact: str, clauses: list[str]) -> None:
     assert clauses_of(fact) == clauses

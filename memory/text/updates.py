@@ -358,6 +358,10 @@ _POSSESSIVE_PRONOUNS = frozenset({"his", "her", "their", "its"})
 #: music", as "I like jazz and hate country music" is told): a verb of liking, unconjugated.
 _SHARED_SUBJECT = re.compile(r"^(?P<verb>like|love|hate|prefer|enjoy|dislike)\s+(?=\w)", _I)
 _PLURAL_SUBJECTS = frozenset({"i", "we", "they", "you"})
+#: A word of a part that points back into the one before it ("... and prefer it green").
+_POINTS_BACK = re.compile(r"\b(?:it|its|them|they|that|this|those|these|one|ones)\b", _I)
+#: A relative clause, which a verb after "and" may continue ("people who like jazz and ...").
+_RELATIVE = re.compile(r"\b(?:who|whom|that|which)\b", _I)
 
 
 def _states(part: str) -> bool:
@@ -382,8 +386,10 @@ def _own_subject(piece: str, before: str) -> str | None:
         pronoun = back["pronoun"].casefold()
         joined = f"{owner}'s " if pronoun in _POSSESSIVE_PRONOUNS else f"{owner} "
         return joined + piece[back.end():]
-    if shared is None:
-        return piece
+    if shared is None or _POINTS_BACK.search(piece) or _RELATIVE.search(before):
+        # "prefer it green", "hate that it keeps me up": cut off, "it" would name nothing;
+        # "people who like jazz and hate noise": whose the verb is is unclear.
+        return None
     verb = shared["verb"].casefold() + ("" if owner.casefold() in _PLURAL_SUBJECTS else "s")
     return f"{owner} {verb} {piece[shared.end():]}"
 
