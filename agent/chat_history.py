@@ -124,7 +124,7 @@ def chat_history(home: Path | None, stored: PromptHistory, keep: bool, warn: Tex
             warn.write(f"tiermem: {old} is a plain-text prompt history from an older version; "
                        "tiermem no longer reads it, so delete it\n")
         session = SessionHistory()
-        stored.copies.append(session)
+        stored.copies.add(session)
         return session
 
     def say(text: str) -> None:

@@ -6,9 +6,10 @@ erasing a message from recall erases the same line here (``forget``), and
 ``clear`` removes them all. Nothing is written anywhere else.
 
 A layer above may keep lines typed at the prompt outside the database (the chat's
-history under ``--no-history``): registered in ``copies``, such a copy loses what a
-forget or an erasure takes out of the stored lines (``scrub``), the lines equal to a
-user message removed and those quoting a text removed (memory/ops/state_scrub.py).
+history under ``--no-history``): registered in ``copies`` while it lives, such a copy
+loses what a forget or an erasure takes out of the stored lines (``scrub``), the lines
+equal to a user message removed and those quoting a text removed
+(memory/ops/state_scrub.py).
 
 Only the newest lines are kept, up to ``MAX_JSON_CHARS`` of stored JSON, and
 a line longer than ``MAX_LINE_CHARS`` is not kept at all: that is a paste,
@@ -18,6 +19,7 @@ which recall keeps, and the up arrow would only bring back a wall of text.
 from __future__ import annotations
 
 import json
+import weakref
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
@@ -47,8 +49,10 @@ class PromptHistory:
         #: What a privacy policy lets memory keep of a line (the facade sets it): a line
         #: typed at the prompt is stored data like the message it becomes.
         self.screen = screen
-        #: Copies of typed lines kept outside the database (module docstring).
-        self.copies: list[HistoryCopy] = []
+        #: Copies of typed lines kept outside the database (module docstring), held weakly:
+        #: a copy its chat no longer holds is gone, not kept (and scrubbed) for the memory's
+        #: lifetime, one more for every chat on the same memory.
+        self.copies: weakref.WeakSet[HistoryCopy] = weakref.WeakSet()
 
     def lines(self) -> list[str]:
         raw = self.store.settings.get(META_KEY)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import io
 from collections.abc import Iterator
 from pathlib import Path
@@ -170,6 +171,19 @@ def test_a_forget_takes_out_of_a_session_only_history_what_it_takes_out_of_the_s
 
             kept[keep] = asyncio.run(lines())
     assert kept[True] == kept[False] == ["I like tea."]
+
+
+def test_a_session_only_history_is_not_held_by_the_memory_after_its_chat(
+        memory: HierarchicalMemory) -> None:
+    # Each chat on the same memory added its lines to a list the memory held until closed.
+    for _ in range(3):
+        history = chat_history(None, memory.prompt_history, False, io.StringIO())
+        run_chat(memory, history, "My PIN is 8675309.\r\x04")
+        gc.collect()  # a chat's prompt session holds its history in reference cycles
+        assert list(memory.prompt_history.copies) == [history]
+    del history
+    gc.collect()
+    assert list(memory.prompt_history.copies) == []
 
 
 def test_the_up_arrow_brings_back_no_line_cleared_or_forgotten_in_the_session(
