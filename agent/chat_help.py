@@ -107,7 +107,28 @@ def reply_text(console: Console, markup: str) -> Text:
         if number:
             out.append("\n")
         lead = len(line.plain) - len(line.plain.lstrip(" "))
-        out.append_text(hanging(console, line, min(lead + 2, console.width // 2)))
+        indent = min(lead + 2, console.width // 2)
+        if lead < console.width - indent:
+            out.append_text(hanging(console, line, indent))
+        else:
+            out.append_text(_deeply_indented(console, line, lead, indent))
+    return out
+
+
+def _deeply_indented(console: Console, line: Text, lead: int, indent: int) -> Text:
+    """``line``, indented ``lead`` (more than its later lines' ``indent`` leaves room for),
+    wrapped with its first words after that indent: wrapped whole, the indent alone
+    filled the first line, which showed as a blank line."""
+    body = line[lead:]
+    first = body.wrap(console, max(console.width - lead, 10))[0]
+    rest = body[len(first.plain):]
+    rest = rest[len(rest.plain) - len(rest.plain.lstrip()):]
+    first.rstrip()
+    out = Text(" " * lead)
+    out.append_text(first)
+    if rest.plain:
+        out.append("\n" + " " * indent)
+        out.append_text(hanging(console, rest, indent))
     return out
 
 

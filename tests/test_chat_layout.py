@@ -149,6 +149,18 @@ def test_replies_wrap_with_a_hanging_indent(memory: HierarchicalMemory) -> None:
     assert all(more.startswith("      ") for more in step[1:]), lines
 
 
+def test_a_reply_line_indented_past_half_the_width_wraps_with_no_blank_line(
+        memory: HierarchicalMemory) -> None:
+    # Its indent alone filled the first wrapped line: a blank line, then its words.
+    said = "Steps:\n" + " " * 24 + "return compute(alpha, beta) + other(delta)\nDone."
+    lines = shown(memory, 40, "How do I deploy?", ScriptedModel([reply_with(said)]))
+    step = lines[lines.index("Steps:") + 1:lines.index("Done.")]
+    assert step[0] == " " * 24 + "return", lines
+    assert len(step) > 1 and all(more.startswith(" " * 20) and more.strip() for more in step)
+    assert " ".join(" ".join(step).split()) == "return compute(alpha, beta) + other(delta)"
+    assert max(map(len, lines)) <= 40
+
+
 def test_a_reply_printed_where_lines_are_not_wrapped_is_left_whole(
         memory: HierarchicalMemory) -> None:
     out = io.StringIO()
