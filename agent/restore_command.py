@@ -60,10 +60,10 @@ def cmd_restore(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     except OSError as exc:
         note(f"cannot read {source}: {exc.strerror or exc}")
         return 2
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        note(f"{source} is not a snapshot (not JSON: {exc}); {_GIVE_A_SNAPSHOT}")
-        return 2
     except SnapshotError as exc:
+        if isinstance(exc.__cause__, (UnicodeDecodeError, json.JSONDecodeError)):
+            note(f"{source} is not a snapshot (not JSON: {exc.__cause__}); {_GIVE_A_SNAPSHOT}")
+            return 2
         return _refused(exc, source, note)
     # What the home's database is before: a Ctrl-C that lands after the restored one took
     # its place (as the restored memory opens) must not be said to have left the old one.

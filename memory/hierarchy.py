@@ -417,8 +417,9 @@ class HierarchicalMemory:
         written), ``"embedding"`` (rows restored without a vector, embedded), then once
         ``"committed"`` (the restored memory is in place; what is left is opening it).
 
-        The snapshot is validated first; anything wrong with it raises
-        SnapshotError and writes nothing. A time that is no date in the years 1 to 9999 as
+        The snapshot is validated first; anything wrong with it (a file cut short or not
+        JSON included) raises SnapshotError and writes nothing; a file that cannot be read
+        raises OSError. A time that is no date in the years 1 to 9999 as
         Unix seconds is read as milliseconds, as older versions stored some (its value
         divided by 1000 must then be such a date); so is a fact's last access and creation
         on a memory whose clock is "wall", and a superseded passage's time (counts of

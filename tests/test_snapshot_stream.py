@@ -1,6 +1,7 @@
 """Snapshot files of any size restored in bounded memory: read a row at a time, checked
-whole before anything is written, with the same errors the snapshot as a dict gets (and
-the JSON errors ``json.loads`` gives), and restored to the same memory."""
+whole before anything is written, with the same errors the snapshot as a dict gets (and,
+as the cause of a SnapshotError, the JSON errors ``json.loads`` gives), and restored to
+the same memory."""
 
 from __future__ import annotations
 
@@ -155,9 +156,27 @@ def test_a_file_that_is_no_json_says_where_as_json_loads_does(tmp_path: Path,
             (tmp_path / "broken.json").write_text(broken)
             with pytest.raises(json.JSONDecodeError) as expected:
                 json.loads(broken)
-            with pytest.raises(json.JSONDecodeError) as got:
+            with pytest.raises(SnapshotError) as got:
                 read_snapshot(tmp_path / "broken.json")
-            assert str(got.value) == str(expected.value)
+            assert isinstance(got.value.__cause__, json.JSONDecodeError)
+            assert str(got.value.__cause__) == str(expected.value)
+            assert f"not JSON: {expected.value}" in str(got.value)
+
+
+def test_a_damaged_file_raises_the_snapshot_error_and_writes_nothing(memory: Any,
+                                                                      tmp_path: Path) -> None:
+    # A caller restoring a file catches SnapshotError, as for a dict: a snapshot cut short
+    # (a full disk, a copy stopped half-way) or not UTF-8 is a damaged snapshot too.
+    memory.write_snapshot(tmp_path / "s.json")
+    whole = (tmp_path / "s.json").read_bytes()
+    for name, data in {"cut.json": whole[: len(whole) // 2],
+                       "latin1.json": whole.replace(b'"tables"', b'"t\xe4bles"'),
+                       "binary.json": b"\xff\xfe" + whole[2:]}.items():
+        (tmp_path / name).write_bytes(data)
+        home = tmp_path / f"home-{name}"
+        with pytest.raises(SnapshotError, match="is not a snapshot \\(not JSON: "):
+            restore(tmp_path / name, home)
+        assert not (home / "memory.sqlite3").exists() and leftovers(home) == []
 
 
 @pytest.mark.parametrize("text", [

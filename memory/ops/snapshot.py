@@ -205,8 +205,9 @@ class ReadSnapshot:
 
 def read_snapshot(snapshot: Any, progress: Progress | None = None) -> ReadSnapshot:
     """``snapshot`` (a dict, or the path of a snapshot file) checked whole, a row at a time;
-    SnapshotError naming what is wrong, OSError if a file cannot be read,
-    json.JSONDecodeError or UnicodeDecodeError if it is not JSON.
+    SnapshotError naming what is wrong (a file that is not JSON, cut short or not UTF-8,
+    included: its ``__cause__`` is the decoding error, with the place), OSError if a file
+    cannot be read.
 
     A file is read in a stream, in bounded memory, with ``progress("reading", bytes read,
     size)``; one laid out otherwise than tiermem writes one (``NotStreamable``) is read
@@ -218,9 +219,14 @@ def read_snapshot(snapshot: Any, progress: Progress | None = None) -> ReadSnapsh
         on_read = None if progress is None else (
             lambda done, size: progress("reading", done, size))
         try:
-            return ReadSnapshot(file, check_snapshot(file, on_read), file.digest)
-        except NotStreamable:
-            snapshot = json.loads(file.path.read_text(encoding="utf-8"))
+            try:
+                return ReadSnapshot(file, check_snapshot(file, on_read), file.digest)
+            except NotStreamable:
+                snapshot = json.loads(file.path.read_text(encoding="utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            # A damaged file is a damaged snapshot: the caller catches one error for both.
+            raise SnapshotError(f"{file.path} is not a snapshot (not JSON: {exc}); restore a "
+                                f"file that write_snapshot() wrote") from exc
     if not isinstance(snapshot, dict):
         parse_snapshot(snapshot)  # raises: no snapshot
     source = DictSource(snapshot)
