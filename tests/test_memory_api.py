@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import os
 import subprocess
 import sys
@@ -109,6 +110,32 @@ CLOSED_CALLS: dict[str, Callable[[HierarchicalMemory, Fact], object]] = {
 ANSWER_WHEN_CLOSED = {"config", "clock", "tau", "core_limit_unit", "fusion", "promote_hits",
                       "recent_promote_hits", "hysteresis_window", "close", "restore",
                       "reindex"}
+
+
+def test_every_public_method_of_the_exported_classes_is_annotated() -> None:
+    # py.typed promises types: an unannotated method is Any to a caller's type checker,
+    # so ``for hit in memory.archival_search(q)`` would check nothing about ``hit``.
+    import tiermem
+
+    unannotated = []
+    for name in tiermem.__all__:
+        cls = getattr(tiermem, name)
+        if not inspect.isclass(cls) or issubclass(cls, BaseException):
+            continue
+        for attr, member in vars(cls).items():
+            if attr.startswith("_") and attr not in ("__iter__", "__len__", "__enter__"):
+                continue
+            function = member.fget if isinstance(member, property) else member
+            function = getattr(function, "__func__", function)
+            if not inspect.isfunction(function):
+                continue
+            signature = inspect.signature(function)
+            parameters = list(signature.parameters.values())[1:]  # self or cls
+            if signature.return_annotation is inspect.Signature.empty or any(
+                    p.annotation is inspect.Parameter.empty for p in parameters):
+                unannotated.append(f"{name}.{attr}")
+    assert unannotated == []
+    assert inspect.signature(SearchResult.__iter__).return_annotation == "Iterator[Hit]"
 
 
 def test_every_public_member_is_checked_on_a_closed_memory() -> None:
