@@ -14,7 +14,7 @@ from memory_helpers import make_memory
 
 from tiermem.memory.embed.checked import CheckedEmbedder, checked
 from tiermem.memory.embed.embeddings import HashingEmbedder
-from tiermem.memory.errors import EmbedderOutputError, TiermemError
+from tiermem.memory.errors import EmbedderOutputError, InvalidInputError, TiermemError
 from tiermem.memory.hierarchy import HierarchicalMemory
 
 
@@ -77,6 +77,24 @@ def test_a_query_vector_of_the_wrong_shape_is_refused() -> None:
             m.archival_search("SHORT otters")
         with pytest.raises(EmbedderOutputError):
             m.query("SHORT otters")
+
+
+def test_a_search_s_query_embedder_is_checked_as_the_memory_s_own_is() -> None:
+    # query_embedder (archival_search, recall_search) embeds the query in place of the
+    # memory's embedder: its vectors get the same checks, and one of another model is
+    # refused by name, not met as a reshape error inside the vector search.
+    with make_memory(embedder=HashingEmbedder()) as m:
+        m.archival_insert("sea otters hold hands while they sleep")
+        m.process_interaction("do sea otters sleep?", "They hold hands.")
+        for search in (m.archival_search, m.recall_search):
+            with pytest.raises(EmbedderOutputError, match=r"shape \(10,\) where \(256,\)"):
+                search("SHORT otters", query_embedder=Faulty())
+            with pytest.raises(InvalidInputError, match=r"of 64 dimensions .* of 256"):
+                search("otters", query_embedder=HashingEmbedder(dim=64))
+            with pytest.raises(InvalidInputError, match=r"must be an Embedder .* got str"):
+                search("otters", query_embedder="hashing")  # type: ignore[arg-type]
+            assert search("otters", query_embedder=Faulty()).hits[0].text.startswith(
+                ("sea otters", "do sea otters"))
 
 
 def test_a_reindex_with_a_broken_embedder_stops_before_storing(tmp_path: Path) -> None:

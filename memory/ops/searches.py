@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, Protocol
 
+from tiermem.memory.embed.checked import checked
 from tiermem.memory.embed.embeddings import Embedder, strong_similarity
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.ops.context_screen import shown_with_context
@@ -67,8 +68,8 @@ def archival_search(
     if isinstance(nearest, bool) or not isinstance(nearest, int) or not 0 <= nearest <= 1000:
         raise InvalidInputError(f"nearest must be an integer from 0 to 1000 (the passages "
                                 f"nearest in meaning that may match), got {nearest!r}")
-    result = archival_page(memory, query, k, page, tags, start, end, hop, query_embedder,
-                           nearest)
+    result = archival_page(memory, query, k, page, tags, start, end, hop,
+                           checked_query_embedder(memory, query_embedder), nearest)
     memory.counters["archival_searches"] += 1
     memory.counters["archival_searches_with_hits"] += bool(result.total)
     if touch:
@@ -87,7 +88,7 @@ def recall_search(
     ``archival_search``."""
     check_hop(hop)
     return recall_page(memory, query, k, page, roles, start, end, before_id, hop,
-                       query_embedder)
+                       checked_query_embedder(memory, query_embedder))
 
 
 def query(memory: SearchedMemory, q: str, k: int = 10, touch: bool = True,
@@ -129,6 +130,25 @@ def check_hop(hop: Any) -> None:
         raise InvalidInputError(
             f"hop must be a HopSettings (memory.search.hops), or None for one round; got "
             f"{type(hop).__name__}")
+
+
+def checked_query_embedder(memory: SearchedMemory, given: Any) -> Embedder | None:
+    """A search's ``query_embedder``: None, or an Embedder of the memory's dimension whose
+    vectors are checked as the memory's own embedder's are (memory/embed/checked.py), so
+    a wrong one is refused by name instead of failing inside the vector search."""
+    if given is None:
+        return None
+    if not isinstance(given, Embedder):
+        raise InvalidInputError(
+            f"query_embedder must be an Embedder of the memory's model (id, dim, "
+            f"min_similarity, embed_documents and embed_query), or None for the memory's "
+            f"own; got {type(given).__name__}")
+    if given.dim != memory.embedder.dim:
+        raise InvalidInputError(
+            f"query_embedder {given.id!r} makes vectors of {given.dim!r} dimensions and this "
+            f"memory's embedder {memory.embedder.id!r} of {memory.embedder.dim}: pass the "
+            f"model the memory was embedded with, or None for the memory's own")
+    return checked(given)
 
 
 # -- their bodies ----------------------------------------------------------------------
