@@ -159,6 +159,18 @@ class HierarchicalMemory:
         vector_index: str | None = None,
         ef_search: int | None = None,
     ) -> None:
+        # Checked here, before anything is opened: used unchecked, a wrong one surfaced
+        # only at the first forget, as an AttributeError or a failed request.
+        if judge is not None and not isinstance(judge, Judge):
+            raise InvalidInputError(
+                f"judge must have an ask(system, user) method that returns the model's answer "
+                f"(memory.judge.Judge; tiermem.agent.judge.ModelJudge(client) is one), or be "
+                f"None; got {type(judge).__name__}")
+        if forget is not None and not isinstance(forget, ForgetConfig):
+            raise InvalidInputError(
+                f"forget must be a ForgetConfig (memory.ops.forget_config; "
+                f"forget_config_from_file(path) reads one from a policy file), or None for "
+                f"mode exact; got {type(forget).__name__}")
         self.judge = judge
         self.forget_config = forget if forget is not None else ForgetConfig()
         #: The privacy policy in force (refused here, before any file is made, if unusable).

@@ -437,6 +437,9 @@ def test_ordinary_agent_names_pass(name: str) -> None:
     ({"path": 5}, "path must be a directory path"),
     ({"path": None, "embedder": "minilm"}, "embedder must have id, dim"),
     ({"path": None, "policy": 5}, "policy must be a policy's name or an EvictionPolicy"),
+    # Unchecked, these failed only at the first forget (AttributeError, a failed request).
+    ({"path": "agent", "judge": "gpt-4o"}, r"judge must have an ask\(system, user\) method"),
+    ({"path": "agent", "forget": {"mode": "exact"}}, "forget must be a ForgetConfig"),
 ])
 def test_bad_constructor_arguments_are_invalid_input_and_create_nothing(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, options: dict[str, object],
