@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from tiermem.memory.config import MemoryConfig
 from tiermem.memory.embed.embeddings import Embedder
-from tiermem.memory.errors import InvalidInputError
+from tiermem.memory.errors import InvalidConfigError, InvalidInputError
 from tiermem.memory.judge import Judge
 from tiermem.memory.ops import privacy_view, searches, state, writes
 from tiermem.memory.ops.diagnostics import compute_diagnostics
@@ -53,7 +53,7 @@ from tiermem.memory.tiers.archival import ArchivalTier
 from tiermem.memory.tiers.core import CoreTier
 from tiermem.memory.tiers.journal import InteractionClock, Journal
 from tiermem.memory.tiers.lifecycle import FactLifecycle
-from tiermem.memory.tiers.policies import EvictionPolicy, score_at
+from tiermem.memory.tiers.policies import EvictionPolicy, policy_names, score_at
 from tiermem.memory.tiers.recall import RecallTier
 from tiermem.memory.types import Fact
 from tiermem.memory.validation import check_flag, check_id, checked_clock
@@ -186,6 +186,13 @@ class HierarchicalMemory:
                 getattr(policy, "name", None), str):
             raise InvalidInputError(f"policy must be a policy's name or an EvictionPolicy; got "
                                     f"{type(policy).__name__}")
+        if policy is not None and not isinstance(policy, str) and (
+                policy.name not in policy_names()):
+            # Only its name is stored, and a reopen finds the policy by it.
+            raise InvalidConfigError(
+                f"eviction policy {policy.name!r} is not registered; register it first with "
+                f"tiermem.memory.tiers.policies.register_policy({policy.name!r}, lambda tau: "
+                f"{type(policy).__name__}(...)), then pass it or its name", ("policy",))
         overrides = {
             "core_limit": core_limit, "core_limit_unit": core_limit_unit, "clock": clock,
             "tau": tau, "recall_dense": recall_dense, "fusion": fusion,

@@ -6,6 +6,7 @@ broken in the way it guards against, so none of them is a tautology.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -19,7 +20,12 @@ from tiermem.bench import battery
 from tiermem.bench.battery import CHECKS, BatteryOptions, run_battery, select_checks
 from tiermem.bench.crash import verify_home
 from tiermem.bench.snapshot_check import check_snapshot_roundtrip
-from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory import (
+    HashingEmbedder,
+    HierarchicalMemory,
+    InvalidConfigError,
+    InvalidInputError,
+)
 from tiermem.memory.store.sqlite.vectors import FaissIndex
 from tiermem.memory.tiers import policies
 from tiermem.memory.tiers.archival import ArchivalTier
@@ -223,10 +229,21 @@ def test_register_policy(registry: None) -> None:
     policies.register_policy("durable_first", lambda tau: DurableFirst())
     assert policies.make_policy("durable_first").name == "durable_first"
     assert policies.policy_names()[-1] == "durable_first"
-    with pytest.raises(ValueError, match="already registered"):
+    # Mistakes are tiermem's InvalidInputError (still a ValueError), saying what to do.
+    with pytest.raises(InvalidInputError, match="already registered; pass replace=True"):
         policies.register_policy("durable_first", lambda tau: DurableFirst())
-    with pytest.raises(ValueError, match="builds a policy named 'durable_first'"):
+    with pytest.raises(InvalidInputError, match="builds a policy named 'durable_first'"):
         policies.register_policy("other", lambda tau: DurableFirst())
+    with pytest.raises(InvalidInputError, match="must be a callable that takes tau"):
+        policies.register_policy("other", DurableFirst())  # type: ignore[arg-type]
+    with pytest.raises(InvalidInputError, match="non-empty string"):
+        policies.register_policy(" ", lambda tau: DurableFirst())
+    assert "other" not in policies.policy_names()
+    # A policy object passed unregistered says how to register it (a reopen finds a
+    # policy by its stored name only).
+    unregistered = dataclasses.replace(DurableFirst(), name="unregistered")
+    with pytest.raises(InvalidConfigError, match=r"register_policy\('unregistered', "):
+        HierarchicalMemory(None, policy=unregistered, embedder=HashingEmbedder())
     with pytest.raises(ValueError, match="freq_recency_durable, durable_first"):
         policies.make_policy("nope")
     # A memory reopened later finds a registered policy by the name it stored.

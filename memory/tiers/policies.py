@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
+from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.types import Fact
 
 DEFAULT_TAU = 50.0
@@ -166,15 +167,21 @@ def register_policy(name: str, factory: PolicyFactory, *, replace: bool = False)
     """Make ``make_policy(name)`` (and so ``HierarchicalMemory(policy=name)``) use ``factory``.
 
     The policy's ``name`` must equal ``name``: it is stored with the memory,
-    and reopening the memory looks the policy up by it.
+    and reopening the memory looks the policy up by it. A mistake raises
+    InvalidInputError (a ValueError).
     """
     if not isinstance(name, str) or not name.strip():
-        raise ValueError("a policy name must be a non-empty string")
+        raise InvalidInputError(f"a policy name must be a non-empty string, got {name!r}")
+    if not callable(factory):
+        raise InvalidInputError(
+            f"the factory for {name!r} must be a callable that takes tau (a float) and "
+            f"returns the policy, like lambda tau: MyPolicy(); got {type(factory).__name__}")
     if name in _REGISTRY and not replace:
-        raise ValueError(f"eviction policy {name!r} is already registered; pass replace=True")
-    built = factory(DEFAULT_TAU).name
+        raise InvalidInputError(
+            f"eviction policy {name!r} is already registered; pass replace=True")
+    built = getattr(factory(DEFAULT_TAU), "name", None)
     if built != name:
-        raise ValueError(f"the factory for {name!r} builds a policy named {built!r}")
+        raise InvalidInputError(f"the factory for {name!r} builds a policy named {built!r}")
     _REGISTRY[name] = factory
 
 
