@@ -38,6 +38,7 @@ from tiermem.memory.errors import (
     WriterLockError,
 )
 from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.output_file import OutputPathError
 from tiermem.memory.types import Fact, Hit, SearchResult
 
 __all__ = [
@@ -59,6 +60,7 @@ __all__ = [
     "MemoryLimitError",
     "NewerSchemaError",
     "OlderSchemaError",
+    "OutputPathError",
     "ReadOnlyError",
     "ReindexIncompleteError",
     "RetentionDroppedError",

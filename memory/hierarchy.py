@@ -410,7 +410,7 @@ class HierarchicalMemory:
                        progress: Callable[[str, int, int], None] | None = None) -> None:
         """``snapshot()`` written to ``file`` as JSON, the bytes ``json.dumps`` gives, a row at
         a time: a memory of any size is written in bounded memory. The file is replaced
-        whole or not at all (OutputPathError if it cannot be); ``progress("snapshot", done,
+        whole or not at all (tiermem.OutputPathError if it cannot be); ``progress("snapshot", done,
         total)`` is called every thousand rows and at the end."""
         from tiermem.memory.ops.snapshot import snapshot_text
         from tiermem.memory.output_file import write_atomic_pieces

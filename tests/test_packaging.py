@@ -161,6 +161,11 @@ def test_every_error_the_api_raises_and_the_version_are_exported() -> None:
               if inspect.isclass(value) and issubclass(value, errors.TiermemError)}
     assert raised <= set(tiermem.__all__), raised - set(tiermem.__all__)
     assert all(getattr(tiermem, name) is getattr(errors, name) for name in raised)
+    # Defined beside what raises it: HierarchicalMemory.write_snapshot, for a file it
+    # cannot write.
+    from tiermem.memory.output_file import OutputPathError
+
+    assert tiermem.OutputPathError is OutputPathError and "OutputPathError" in tiermem.__all__
     assert tiermem.__version__ == VERSION
     assert {"StoreClosedError", "__version__", "HierarchicalMemory"} <= set(dir(tiermem))
     from tiermem.agent.context import ContextOverflowError
