@@ -13,6 +13,7 @@ import pytest
 from snapshot_helpers import restore, small_snapshot
 
 from tiermem.agent.store_commands import PROGRESS_ROWS, snapshot_progress
+from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.ops.snapshot import snapshot_text
 from tiermem.memory.output_file import write_atomic_pieces
 
@@ -67,6 +68,16 @@ def test_a_write_stopped_midway_leaves_the_old_file_and_no_temporary(tmp_path: P
         write_atomic_pieces(target, pieces(), private=True)
     assert target.read_text() == "old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["snap.json"]
+
+
+def test_a_file_that_is_no_path_is_invalid_input_and_writes_nothing(memory: Any,
+                                                                    tmp_path: Path) -> None:
+    for bad in (None, 3, b"snap.json"):
+        with pytest.raises(InvalidInputError, match=r"file must be the snapshot file's path"):
+            memory.write_snapshot(bad)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["home"]
+    memory.write_snapshot(str(tmp_path / "snap.json"))  # a str is a path too
+    assert json.loads((tmp_path / "snap.json").read_text()) == memory.snapshot()
 
 
 def test_progress_says_how_far_a_long_step_is_and_nothing_for_a_short_one() -> None:
