@@ -55,8 +55,10 @@ def test_hashing_edge_cases() -> None:
     assert embedder.id == "hashing-uni-bi-256"
     assert embedder.embed_documents([]).shape == (0, 256)
     assert not embedder.embed_query("?!").any()  # no words: a zero row, not NaN
-    with pytest.raises(ValueError):
-        HashingEmbedder(dim=4)
+    # tiermem's error (still a ValueError), for a size that is no whole number too.
+    for bad in (4, "256", 8.5, True, None):
+        with pytest.raises(InvalidInputError, match="dim must be a whole number of at least 8"):
+            HashingEmbedder(dim=bad)  # type: ignore[arg-type]
 
 
 # -- MiniLM: no model needed ----------------------------------------------------

@@ -22,6 +22,8 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from tiermem.memory.errors import InvalidInputError
+
 _WORD = re.compile(r"[a-z0-9]+")
 
 
@@ -123,8 +125,9 @@ class HashingEmbedder:
     near_similarity = 0.2
 
     def __init__(self, dim: int = 256) -> None:
-        if dim < 8:
-            raise ValueError("HashingEmbedder dim must be at least 8")
+        if isinstance(dim, bool) or not isinstance(dim, int) or dim < 8:
+            raise InvalidInputError(
+                f"HashingEmbedder dim must be a whole number of at least 8, got {dim!r}")
         self.dim = dim
         self.id = f"hashing-uni-bi-{dim}"
 
