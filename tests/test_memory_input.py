@@ -541,3 +541,27 @@ def test_totals_are_a_copy(stocked: HierarchicalMemory) -> None:
     totals = stocked.totals
     totals["evictions"] = -1
     assert stocked.totals.get("evictions") != -1
+
+
+@pytest.mark.parametrize("with_policy", [False, True])
+def test_what_the_prompt_shows_is_asked_for_with_strings(with_policy: bool) -> None:
+    # A str as texts came back as its characters; a non-string text or request passed
+    # without a policy and failed inside the rules once one was given.
+    from tiermem.memory.privacy import parse_policy
+
+    privacy = parse_policy("rules:\n  - {rule_id: diagnosis, category: medical, "
+                           "content_substrings: [diagnosed]}\nrecall: {mode: deterministic}\n")
+    with make_memory(privacy=privacy if with_policy else None) as m:
+        m.add_fact("User likes tea", "durable")
+        for texts in ("I was diagnosed", [None], ["fine", 5], None):
+            with pytest.raises(InvalidInputError, match="texts must be a list of strings"):
+                m.texts_shown(texts)  # type: ignore[arg-type]
+        for request in (None, 5, ["tea"]):
+            with pytest.raises(InvalidInputError, match="request must be a string"):
+                m.core_shown(request)  # type: ignore[arg-type]
+            with pytest.raises(InvalidInputError, match="request must be a string"):
+                m.texts_shown(["tea"], request)  # type: ignore[arg-type]
+        shown = m.texts_shown(["I was diagnosed", "I like tea"], "")
+        assert shown == ["[withheld: medical]" if with_policy else "I was diagnosed",
+                         "I like tea"]
+        assert [text for _, text in m.core_shown("tea")] == ["User likes tea"]

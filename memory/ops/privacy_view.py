@@ -56,6 +56,12 @@ def texts_shown(memory: PrivateMemory, texts: Sequence[str], request: str = "") 
     ``request``: one the privacy policy's recall layer withholds as ``[withheld:
     CATEGORY]``, as core's facts show. Text stored before the policy was given is
     screened on the way out like any other."""
+    # Checked with no policy too: a str would come back as its characters, and a code that
+    # works until a policy is given would then fail inside the rules.
+    if isinstance(texts, str) or not isinstance(texts, Sequence) or not all(
+            isinstance(text, str) for text in texts):
+        raise InvalidInputError("texts must be a list of strings, like ['I live in Porto']")
+    _check_request(request)
     if memory.privacy is None or not texts:
         return list(texts)
     return memory.privacy.text_view(request, texts)
@@ -64,7 +70,14 @@ def texts_shown(memory: PrivateMemory, texts: Sequence[str], request: str = "") 
 def core_shown(memory: PrivateMemory, request: str = "") -> list[tuple[Fact, str]]:
     """Core's facts with the text the prompt may show for ``request`` (the current
     query): a fact the privacy policy withholds shows as ``[withheld: CATEGORY]``."""
+    _check_request(request)
     facts = list(memory.core)
     if memory.privacy is None:
         return [(f, f.text) for f in facts]
     return list(zip(facts, memory.privacy.core_view(request, facts), strict=True))
+
+
+def _check_request(request: object) -> None:
+    if not isinstance(request, str):
+        raise InvalidInputError(f"request must be a string (the current query, or '' for "
+                                f"none), got {type(request).__name__}")
