@@ -232,6 +232,18 @@ def test_a_later_format_says_to_upgrade_and_any_other_says_what_a_snapshot_is(
     assert not (tmp_path / "home" / "memory.sqlite3").exists()
 
 
+def test_a_file_name_given_as_a_str_says_to_pass_a_path(tmp_path: Path) -> None:
+    # The skill card restores a file as restore(Path(path)); a str named no snapshot, and
+    # was told to pass the dict snapshot() returns, with no word of the Path it wanted.
+    (tmp_path / "s.json").write_text(json.dumps(small_snapshot()))
+    for given in (str(tmp_path / "s.json"), json.dumps(small_snapshot())):
+        with pytest.raises(SnapshotError, match=r"as a pathlib.Path, not a str: pass Path"):
+            restore(given, tmp_path / "home")
+    assert not (tmp_path / "home" / "memory.sqlite3").exists()
+    with restore(tmp_path / "s.json", tmp_path / "home") as m, restore(small_snapshot()) as d:
+        assert [f.text for f in m.facts()] == [f.text for f in d.facts()] != []
+
+
 def test_replacing_a_memory_a_reader_holds_is_no_fault_of_the_snapshot(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:

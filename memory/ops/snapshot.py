@@ -227,6 +227,13 @@ def read_snapshot(snapshot: Any, progress: Progress | None = None) -> ReadSnapsh
             # A damaged file is a damaged snapshot: the caller catches one error for both.
             raise SnapshotError(f"{file.path} is not a snapshot (not JSON: {exc}); restore a "
                                 f"file that write_snapshot() wrote") from exc
+    if isinstance(snapshot, str):
+        # A file name given as a str is the likely mistake; it is not taken for a path, as
+        # the text of a snapshot is a str too.
+        raise SnapshotError(
+            "restore takes the dict snapshot() returned, or a snapshot file's path as a "
+            "pathlib.Path, not a str: pass Path(name) for a file, or json.loads(text) for "
+            "JSON text")
     if not isinstance(snapshot, dict):
         parse_snapshot(snapshot)  # raises: no snapshot
     source = DictSource(snapshot)
