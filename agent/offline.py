@@ -233,19 +233,25 @@ class OfflinePolicy:
             else:
                 new.pop(fact, None)
 
-        def held() -> dict[str, str]:
-            """Each statement held, in a fact of its own or in a compound one: its fact."""
-            facts: dict[str, str] = {}
+        def held() -> dict[str, list[str]]:
+            """Each statement held, in a fact of its own or in compound ones: every fact
+            that holds it (one it changes must leave none of them saying it)."""
+            facts: dict[str, list[str]] = {}
             for fact in [*current, *new]:
                 for part in clauses_of(fact):
-                    facts.setdefault(part, fact)
+                    holders = facts.setdefault(part, [])
+                    if fact not in holders:
+                        holders.append(fact)
             return facts
 
-        def retire(parts: list[str], facts: dict[str, str]) -> bool:
-            """Retire the facts holding ``parts`` (``facts``: ``held()``), keeping the other
-            statements of a compound one; whether a fact retired was durable."""
+        def retire(parts: list[str], facts: dict[str, list[str]], keep: str | None = None
+                   ) -> bool:
+            """Retire the facts holding ``parts`` (``facts``: ``held()``) but ``keep``,
+            keeping the other statements of a compound one; whether a fact retired was
+            durable."""
             durable = False
-            for fact in dict.fromkeys(facts[part] for part in parts):
+            for fact in dict.fromkeys(holder for part in parts for holder in facts[part]
+                                      if holder != keep):
                 kind = {**current, **new}[fact]
                 durable |= kind == "durable"
                 drop(fact)
@@ -277,9 +283,9 @@ class OfflinePolicy:
                                    recent or [])
                 meant = corrected(target, correction) if target is not None else None
                 if target is not None and meant is not None:
-                    kind = {**current, **new}[facts[target]]
-                    retire([target], facts)
-                    new.setdefault(meant, kind)
+                    kind = {**current, **new}[facts[target][0]]
+                    durable = retire([target], facts)
+                    new.setdefault(meant, "durable" if durable else kind)
                 continue
             statement = read_statement(sentence)
             if statement.change == "retraction":
@@ -287,7 +293,7 @@ class OfflinePolicy:
                 denied = retracted(statement.denied, list(facts))
                 news = as_news(sentence)
                 if denied or not statement.denied or news is None:
-                    kinds = {part: {**current, **new}[facts[part]] for part in denied}
+                    kinds = {part: {**current, **new}[facts[part][0]] for part in denied}
                     retire(denied, facts)
                     for part, kind in kinds.items():
                         # "not allergic to shellfish" leaves the peanuts of a list of two.
@@ -308,9 +314,10 @@ class OfflinePolicy:
                 for part, kind in parts:
                     # A compound fact stated again changes none of its own statements.
                     facts = held()
-                    durable = retire([old for old, holder in facts.items()
-                                      if holder != part and replaces(part, old,
-                                                                     statement.change)], facts)
+                    durable = retire([old for old, holders in facts.items()
+                                      if holders != [part] and replaces(part, old,
+                                                                        statement.change)],
+                                     facts, keep=part)
                     new.setdefault(part, "durable" if durable else kind)
         return ([self._call("core_memory_replace", old_content=old, new_content="",
                             request_heartbeat=True) for old in retired]

@@ -101,3 +101,18 @@ def test_a_correction_in_a_compound_fact_keeps_its_other_statements(
     _chat(memory, "Sorry, I meant Portland, not Seattle.")
     assert _core(memory) == {"User works at Acme": "durable",
                              "User lives in Portland": "durable"}
+
+
+@pytest.mark.parametrize(("said", "now"), [
+    ("I no longer live in Seattle.", {}),
+    ("Sorry, I meant Portland, not Seattle.", {"User lives in Portland": "durable"}),
+    ("I moved to Portland.", {"User moved to Portland": "durable"}),
+])
+def test_a_statement_held_in_two_facts_is_changed_in_both(
+        memory: HierarchicalMemory, said: str, now: dict[str, str]) -> None:
+    # One fact of its own and a part of a compound one say the same: changed in one only,
+    # the other would still say it.
+    memory.add_fact("User lives in Seattle and User works at Acme", "durable")
+    memory.add_fact("User lives in Seattle", "durable")
+    _chat(memory, said)
+    assert _core(memory) == {"User works at Acme": "durable", **now}
