@@ -442,7 +442,21 @@ def test_a_negated_statement_stored_whole_by_an_earlier_version_is_kept_when_the
         memory: HierarchicalMemory) -> None:
     memory.add_fact("User is vegetarian, and I don't drink coffee", "durable")
     _chat(memory, "I'm not vegetarian anymore.")
-    assert _core(memory) == {"I don't drink coffee": "durable"}
+    # Kept as said, "I don't drink coffee" would say of no one who does not.
+    assert _core(memory) == {"User doesn't drink coffee": "durable"}
+
+
+@pytest.mark.parametrize(("older", "said", "now"), [
+    ("User is vegetarian, and I don't drink coffee", "Sorry, I meant tea, not coffee.",
+     {"User is vegetarian": "durable", "User doesn't drink tea": "durable"}),
+    ("User's sister is vegan and I do not eat pork", "My sister isn't vegan anymore.",
+     {"User does not eat pork": "durable"}),
+])
+def test_the_speaker_s_own_words_in_an_earlier_version_s_compound_fact_are_told_of_the_speaker(
+        memory: HierarchicalMemory, older: str, said: str, now: dict[str, str]) -> None:
+    memory.add_fact(older, "durable")
+    _chat(memory, said)
+    assert _core(memory) == now
 
 
 def test_a_negated_statement_stored_by_an_earlier_version_is_not_stored_twice(

@@ -172,3 +172,19 @@ def test_each_statement_lasts_as_long_as_it_says() -> None:
                                         ("The queue is full", "durable")]
     assert statements_of("User's hotel room is 412 this week", "durable") == [
         ("User's hotel room is 412 this week", "durable")]
+
+
+@pytest.mark.parametrize(("fact", "parts"), [
+    ("User is vegetarian, and I don't drink coffee", ["User is vegetarian",
+                                                      "User doesn't drink coffee"]),
+    ("User's name is Dana and I do not eat pork", ["User's name is Dana",
+                                                   "User does not eat pork"]),
+    # no speaker at the head to tell it of: kept as said
+    ("It is raining and I don't have an umbrella", ["It is raining",
+                                                   "I don't have an umbrella"]),
+    ("The meeting is at 3 and I don't know where", ["The meeting is at 3",
+                                                    "I don't know where"]),
+])
+def test_an_earlier_version_s_i_dont_in_a_compound_fact_is_told_of_its_speaker(
+        fact: str, parts: list[str]) -> None:
+    assert clauses_of(fact) == parts

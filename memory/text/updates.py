@@ -42,7 +42,9 @@ the denied ones, is memory/text/retractions.py's.
 ``clauses_of(fact)`` splits a compound fact ("The production region is eu-west-1
 and the staging region is us-east-2") into the statements it joins, so each can
 change on its own; a part that opens with a pronoun ("... and she is allergic to
-cats") takes the subject of the one before it;
+cats") takes the subject of the one before it, and one in the speaker's own words, as
+earlier versions left "I don't" ("User is vegetarian, and I don't drink coffee"), is told
+of the speaker the fact opens with ("User doesn't drink coffee");
 ``statements_of(fact, durability)`` gives each its durability. ``own_clauses(sentence)``
 cuts a sentence where a clause of the speaker's own opens, so that a retraction joined to
 another statement ("I'm not vegetarian anymore, I eat fish now") can be read alone.
@@ -55,6 +57,7 @@ from dataclasses import dataclass
 
 from tiermem.memory.text.durability import classify_durability
 from tiermem.memory.text.extract import normalize_fact
+from tiermem.memory.text.person import third_person
 from tiermem.memory.text.wording import concepts, stem
 from tiermem.memory.types import Durability
 
@@ -362,6 +365,15 @@ _PLURAL_SUBJECTS = frozenset({"i", "we", "they", "you"})
 _POINTS_BACK = re.compile(r"\b(?:it|its|them|they|that|this|those|these|one|ones)\b", _I)
 #: A relative clause, which a verb after "and" may continue ("people who like jazz and ...").
 _RELATIVE = re.compile(r"\b(?:who|whom|that|which)\b", _I)
+#: A later part in the speaker's own words: versions that did not yet tell "I don't" of the
+#: speaker kept it so in a compound fact ("User is vegetarian, and I don't drink coffee").
+_SPEAKERS_OWN = re.compile(rf"^i\s+(?:don{_APOS}?t|do\s+not)\b", _I)
+#: The speaker such a fact's head was told of: its first word ("User is vegetarian", "User's
+#: sister lives in Lyon"), a capitalised one that is no pronoun or determiner.
+_HEAD_WORD = re.compile(rf"^(?P<word>[^\W\d_][\w-]*)(?:{_APOS}s)?\s")
+_NO_SPEAKER = frozenset({"a", "an", "the", "this", "that", "these", "those", "there", "here",
+                         "it", "he", "she", "they", "we", "you", "i", "my", "our", "your",
+                         "his", "her", "their", "its"})
 
 
 def _states(part: str) -> bool:
@@ -409,6 +421,13 @@ def clauses_of(fact: str) -> list[str]:
             parts[-1] += joint + piece
     if len(parts) < 2:
         return [fact]
+    # Cut off from the head that says whose they are, the speaker's own words would read as
+    # anyone's (and be stored so): they are told of the speaker, as a fact is told now.
+    head = _HEAD_WORD.match(parts[0])
+    if head is not None and head["word"][:1].isupper() and (
+            head["word"].casefold() not in _NO_SPEAKER):
+        parts = [parts[0], *(third_person(part, head["word"]) if _SPEAKERS_OWN.match(part)
+                             else part for part in parts[1:])]
     return [part[:1].upper() + part[1:] for part in parts]
 
 
