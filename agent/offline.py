@@ -10,10 +10,11 @@ calls, so every turn goes through the real tool dispatch:
   the old fact with ``core_memory_replace(old, "")``, which marks it
   superseded; a retraction stores nothing new, unless it denies nothing held ("I
   can't eat gluten anymore" is then stored as said). A new value of a durable
-  fact is durable. A slip corrected ("Sorry, I meant Portland, not Seattle":
-  memory/text/corrections.py) retires the fact that said it and appends it as meant, and the
-  reply says so (agent/offline_corrections.py), or why nothing changed. A long pasted text
-  (a log, a document) is filed with
+  fact is durable; a greeting's "I'm X" names the user only while no other name is
+  held ("Hi, I'm Nervous" leaves "User's name is Maya"). A slip corrected ("Sorry, I
+  meant Portland, not Seattle": memory/text/corrections.py) retires the fact that said it
+  and appends it as meant, and the reply says so (agent/offline_corrections.py), or why
+  nothing changed. A long pasted text (a log, a document) is filed with
   ``archival_memory_insert``, in parts of at most ``CHUNK_CHARS`` cut at
   sentence or line ends, and the reply says so;
 - questions: it calls ``archival_memory_search`` and ``conversation_search``
@@ -62,6 +63,7 @@ from tiermem.memory.text.updates import (
     own_clauses,
     read_statement,
     replaces,
+    stated_beside,
     statements_of,
 )
 
@@ -305,7 +307,9 @@ class OfflinePolicy:
                 # said ("I can't eat gluten anymore"), so it is stored as said; a request
                 # to forget something is not (news is None).
                 statement = news
-            for extracted in extract_facts(statement.text):
+            for said in extract_facts(statement.text):
+                # "Hi, I'm Nervous" beside "User's name is Maya" is no new name.
+                extracted = stated_beside(said, held())
                 # A fact an earlier version stored in its own words is re-asserted as it is.
                 fact = next((stored_as[key] for key in map(normalize_fact, extracted.formers)
                              if key in stored_as), extracted.text)

@@ -275,6 +275,15 @@ def test_a_greeting_then_i_am_a_name_states_the_speakers_name(text: str, name: s
                                                       "my name")
     # Earlier versions stored it as "User is Maya": forgotten or stored so, still known.
     assert fact.former == f"User is {name}"
+    # Beside another name of the speaker it is read so (memory/text/updates.py).
+    assert fact.plain is not None
+    assert (fact.plain.text, fact.plain.durability) == (f"User is {name}", "short-lived")
+
+
+@pytest.mark.parametrize("text", ["My name is Maya.", "Call me Maya", "I'm Maya.",
+                                  "Hi, I'm Tired"])
+def test_only_an_introduction_has_a_plain_reading(text: str) -> None:
+    assert only_fact(text).plain is None
 
 
 def test_an_introduction_said_after_its_greeting_keeps_the_rest_of_the_message() -> None:

@@ -306,6 +306,17 @@ def test_a_fact_told_anew_is_known_by_an_earlier_version_s_words(
         assert m.facts() == []
 
 
+@pytest.mark.parametrize("told", [["My name is Maya.", "Hi, I'm Nervous."],
+                                  ["My name is Maya. Hi! I'm Nervous"],
+                                  ["My name is Dana and I speak Hebrew.", "Hi, I'm Nervous."]])
+def test_an_interaction_s_greeting_names_no_one_beside_a_name_held(told: list[str]) -> None:
+    with make_memory() as m:
+        for said in told:
+            m.process_interaction(said, "Noted.")
+        assert not any(f.text == "User's name is Nervous" for f in m.facts())
+        assert ("User is Nervous", "short-lived") in [(f.text, f.durability) for f in m.facts()]
+
+
 def test_exact_ignores_the_punctuation_that_ends_a_text() -> None:
     # A request typed without the period the message had still names it, and the fact
     # learned from it goes with it.

@@ -170,6 +170,32 @@ def test_an_introduction_is_the_user_s_name_and_answered(memory: HierarchicalMem
     assert answer == "(offline, quoting memory)\n- From core memory: User's name is Maya"
 
 
+@pytest.mark.parametrize("said", ["Hi, I'm Nervous.", "Hi! I'm Late", "Hello, I'm Anxious.",
+                                  "Hey, I'm Engaged", "Hi, I'm Sober", "Hi. I'm Early",
+                                  "Hi, I'm Ana"])
+@pytest.mark.parametrize("apart", [True, False])
+def test_a_greeting_changes_no_name_the_user_gave(memory: HierarchicalMemory, said: str,
+                                                  apart: bool) -> None:
+    # "I'm X" after a greeting may say what the user is as well as who: read as it was
+    # before introductions named anyone, it is short-lived and retires nothing.
+    messages = ("My name is Maya.", said) if apart else (f"My name is Maya. {said}",)
+    answer = _chat(memory, *messages, "What's my name?")[-1]
+    word = said.rstrip(".!").split("I'm ")[1]
+    assert _core(memory) == {"User's name is Maya": "durable", f"User is {word}": "short-lived"}
+    assert answer == "(offline, quoting memory)\n- From core memory: User's name is Maya"
+
+
+@pytest.mark.parametrize(("first", "then", "name"), [
+    ("Hi! I'm Maya", "Hi! I'm Maya", "Maya"),  # the same name: re-asserted
+    ("My name is Maya.", "My name is Ana.", "Ana"), ("My name is Maya.", "Call me Liz", "Liz"),
+    ("Hi! I'm Maya", "My name is Ana.", "Ana"),
+])
+def test_only_the_same_name_or_an_explicit_one_is_stored_beside_a_name(
+        memory: HierarchicalMemory, first: str, then: str, name: str) -> None:
+    _chat(memory, first, then)
+    assert _core(memory) == {f"User's name is {name}": "durable"}
+
+
 def test_an_introduction_stored_by_an_earlier_version_is_not_stored_twice(
         memory: HierarchicalMemory) -> None:
     memory.add_fact("User is Maya", "short-lived")

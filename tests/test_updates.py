@@ -13,6 +13,7 @@ from tiermem.memory.text.updates import (
     read_statement,
     replaces,
     slot_of,
+    stated_beside,
     statements_of,
 )
 from tiermem.memory.text.wording import concepts, stem
@@ -188,3 +189,38 @@ def test_each_statement_lasts_as_long_as_it_says() -> None:
 def test_an_earlier_version_s_i_dont_in_a_compound_fact_is_told_of_its_speaker(
         fact: str, parts: list[str]) -> None:
     assert clauses_of(fact) == parts
+
+
+def _stated(text: str, held: list[str], speaker: str = "User") -> tuple[str, str]:
+    (fact,) = extract_facts(text, speaker)
+    beside = stated_beside(fact, held)
+    return beside.text, beside.durability
+
+
+@pytest.mark.parametrize("held", [
+    ["User's name is Maya"], ["User likes tea", "User's name is Maya Lopez"],
+    ["User's name is Dana", "User speaks Hebrew"],  # clauses of a compound fact
+])
+def test_a_greeting_beside_another_name_of_the_speaker_is_no_new_name(held: list[str]
+                                                                      ) -> None:
+    assert _stated("Hi, I'm Nervous.", held) == ("User is Nervous", "short-lived")
+    assert _stated("Hi! I'm Ana", held) == ("User is Ana", "short-lived")
+
+
+@pytest.mark.parametrize(("text", "held", "stated"), [
+    ("Hi! I'm Maya", [], "User's name is Maya"),  # no name held: an introduction
+    ("Hi! I'm Maya", ["User lives in Lisbon", "Tom's name is Tom"], "User's name is Maya"),
+    ("Hi! I'm Maya", ["User's name is Maya"], "User's name is Maya"),  # the same name
+    ("Hey there, I am Maya.", ["User's name is Maya"], "User's name is Maya"),
+    # only a greeting's "I'm X" gives way: the explicit forms change a name
+    ("My name is Ana.", ["User's name is Maya"], "User's name is Ana"),
+    ("Call me Liz", ["User's name is Maya"], "User's name is Liz"),
+])
+def test_a_name_stated_beside_what_is_held(text: str, held: list[str], stated: str) -> None:
+    assert _stated(text, held)[0] == stated
+
+
+def test_a_greeting_beside_another_speaker_s_name_names_this_one() -> None:
+    assert _stated("Hi, I'm Mel.", ["Caroline's name is Caroline"], "Mel")[0] == (
+        "Mel's name is Mel")
+    assert _stated("Hi, I'm Melanie.", ["Mel's name is Mel"], "Mel")[0] == "Mel is Melanie"

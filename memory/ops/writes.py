@@ -26,6 +26,7 @@ from tiermem.memory.privacy.guard import PrivacyGuard
 from tiermem.memory.privacy.retention import Masked
 from tiermem.memory.store.records import HistoryPoint
 from tiermem.memory.text.extract import extract_facts, fact_norm
+from tiermem.memory.text.updates import clauses_of, stated_beside
 from tiermem.memory.tiers.archival import NewPassage
 from tiermem.memory.tiers.journal import InteractionClock
 from tiermem.memory.tiers.lifecycle import FactLifecycle
@@ -227,7 +228,8 @@ def process_interaction(
 
     Returns the ids of the facts added or re-asserted. Under a privacy policy, a
     sentence its retention layer drops is stored as ``[withheld: CATEGORY]`` and no
-    fact is extracted from it.
+    fact is extracted from it. A greeting's "I'm X" ("Hi, I'm Maya") names the speaker
+    only while core holds no other name of theirs (``stated_beside``).
     """
     if not isinstance(speaker, str):
         raise InvalidInputError(
@@ -244,7 +246,11 @@ def process_interaction(
             NewMessage("user", user.text, turn, created_at=created_at),
             NewMessage("assistant", reply.text, turn, created_at=created_at),
         ])
-        for extracted in extract_facts(user.kept, speaker=speaker):
+        for said in extract_facts(user.kept, speaker=speaker):
+            # "Hi, I'm Nervous" beside "User's name is Maya" is no new name; only an
+            # introduction needs core's statements read.
+            extracted = said if said.plain is None else stated_beside(
+                said, [part for fact in memory.core for part in clauses_of(fact.text)])
             text, formers = extracted.text, extracted.formers
             if any(memory.forgotten_norms.blocks(t) for t in (text, *formers)):
                 continue  # forgotten on request: only an explicit add_fact stores it again

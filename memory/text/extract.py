@@ -32,9 +32,11 @@ Per sentence, ``extract_facts`` does this, in order:
    "don't forget (that) X", "don't let me forget that X" yield X (``lead_in`` in
    memory/text/durability.py, since the lead-in also makes the fact durable). "Call me
    X" on its own is read as "My name is X" (``called`` in memory/text/person.py), so it states
-   the speaker's name like that sentence, and replaces a name as it does; so is a greeting
+   the speaker's name like that sentence, and replaces a name as it does. So is a greeting
    followed by "I'm X" and nothing more ("Hi! I'm Maya": ``introduced``), the greeting
-   said in the same sentence or the one before.
+   said in the same sentence or the one before, but it names only a speaker with no name
+   held: beside another it is read as earlier versions read it ("User is Maya":
+   ``ExtractedFact.plain``), since "Hi, I'm Nervous" is no new name.
 5. First person becomes third person with the speaker's name
    (memory/text/person.py, whose docstring has the table): "I'm vegan" ->
    "{speaker} is vegan", "My name is Dana and I live in Lisbon" -> "{speaker}'s
@@ -114,6 +116,11 @@ class ExtractedFact:
     #: The text the version before "I don't" was rewritten extracted, when it differs from
     #: both: it read later clauses, but kept "..., and I don't drink coffee" as said.
     previous: str | None = None
+    #: For an introduction ("Hi, I'm Maya"), the fact read as no introduction ("User is
+    #: Maya", short-lived, as earlier versions stored it): a greeting never changes a name
+    #: the speaker has given, so where another is held ("Hi, I'm Nervous" after "My name is
+    #: Maya") this is stored instead (``stated_beside`` in memory/text/updates.py).
+    plain: ExtractedFact | None = None
 
     @property
     def formers(self) -> tuple[str, ...]:
@@ -265,7 +272,8 @@ def _trim(text: str) -> str:
 # Extraction
 
 
-def _fact_from_sentence(sentence: str, speaker: str) -> ExtractedFact | None:
+def _fact_from_sentence(sentence: str, speaker: str, introductions: bool = True
+                        ) -> ExtractedFact | None:
     raw = sentence.strip()
     machine = machine_cue(raw)
     if machine is not None:
@@ -277,9 +285,12 @@ def _fact_from_sentence(sentence: str, speaker: str) -> ExtractedFact | None:
         return None
     statement = strip_markers(cleaned)
     said = statement
-    introduction = introduced(cleaned)
+    introduction = introduced(cleaned) if introductions else None
+    plain = None
     if introduction is not None:  # "Hi! I'm Sammy": "My name is Sammy"
         statement, said = introduction[0], introduction[1] or said
+        # A greeting said apart ("Hi!") is no fact of its own: "I'm Sammy" alone is read.
+        plain = _fact_from_sentence(introduction[1] or raw, speaker, introductions=False)
     statement = called(statement) or statement  # "Call me Sammy" likewise
     if not statement or _is_filler(statement):
         return None
@@ -307,7 +318,7 @@ def _fact_from_sentence(sentence: str, speaker: str) -> ExtractedFact | None:
     former, previous = (_trim(third_person(body if said == statement else said, speaker,
                                            version)) for version in (FIRST, BEFORE_NEGATION))
     return ExtractedFact(text, durability, cue, former if former != text else None,
-                         previous if previous not in (text, former) else None)
+                         previous if previous not in (text, former) else None, plain)
 
 
 def extract_facts(text: str, speaker: str = "User") -> list[ExtractedFact]:

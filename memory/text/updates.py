@@ -39,6 +39,11 @@ flights" replaces "prefers window seats on flights").
 What a retraction retires, and what a fact listing several items still says without
 the denied ones, is memory/text/retractions.py's.
 
+``stated_beside(fact, held)`` is what an extracted fact states beside the facts ``held``:
+a greeting's introduction ("Hi, I'm Nervous") names the speaker only when no other name
+of theirs is held, and is otherwise read as no introduction ("User is Nervous",
+short-lived), so that only "My name is X" and "Call me X" change a name.
+
 ``clauses_of(fact)`` splits a compound fact ("The production region is eu-west-1
 and the staging region is us-east-2") into the statements it joins, so each can
 change on its own; a part that opens with a pronoun ("... and she is allergic to
@@ -53,16 +58,17 @@ another statement ("I'm not vegetarian anymore, I eat fish now") can be read alo
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from tiermem.memory.text.durability import classify_durability
-from tiermem.memory.text.extract import normalize_fact
+from tiermem.memory.text.extract import ExtractedFact, normalize_fact
 from tiermem.memory.text.person import third_person
 from tiermem.memory.text.wording import concepts, stem
 from tiermem.memory.types import Durability
 
 __all__ = ["Statement", "as_news", "clauses_of", "own_clauses", "read_statement", "replaces",
-           "slot_of", "statements_of", "subject_of"]
+           "slot_of", "stated_beside", "statements_of", "subject_of"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -340,6 +346,18 @@ def replaces(new: str, old: str, change: str | None) -> bool:
     new_concepts, old_concepts = _own_concepts(new), _own_concepts(old)
     shared = len(new_concepts & old_concepts)
     return shared >= _MIN_SHARED and 2 * shared >= min(len(new_concepts), len(old_concepts))
+
+
+def stated_beside(fact: ExtractedFact, held: Iterable[str]) -> ExtractedFact:
+    """``fact``, or, for an introduction ("Hi, I'm Nervous"), its plain reading ("User is
+    Nervous") when one of the statements ``held`` gives the speaker another name: a greeting
+    can be followed by what the speaker is as well as by who, so it never changes a name."""
+    slot, key = slot_of(fact.text), normalize_fact(fact.text)
+    if fact.plain is None or slot is None:
+        return fact
+    if any(slot_of(old) == slot and normalize_fact(old) != key for old in held):
+        return fact.plain
+    return fact
 
 
 #: Where a fact may join two statements: "X is A and Y is B", "X is A; Y is B".
