@@ -51,6 +51,7 @@ from tiermem.agent.config import DEFAULT_MAX_TOKENS
 from tiermem.agent.llm import Completion, ToolCall, unique_id_prefix
 from tiermem.agent.offline_answers import LONG_TEXT_CHARS, answer, asks_in_general, core_facts
 from tiermem.agent.offline_corrections import correction_notes, recent_statements
+from tiermem.memory.text.clauses import clauses_of, statements_of
 from tiermem.memory.text.corrections import corrected, correction_of, target_of
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
 from tiermem.memory.text.person import asks_a_call, with_introductions
@@ -59,12 +60,10 @@ from tiermem.memory.text.sentences import chunk_text, split_sentences
 from tiermem.memory.text.tokenizer import DEFAULT_ENCODING
 from tiermem.memory.text.updates import (
     as_news,
-    clauses_of,
     own_clauses,
     read_statement,
     replaces,
     stated_beside,
-    statements_of,
 )
 
 NAME = "offline policy (rule-based, no language model)"

@@ -44,9 +44,10 @@ import re
 from typing import Any
 
 from tiermem.memory.search.lexical import STOPWORDS
+from tiermem.memory.text.clauses import clauses_of
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
 from tiermem.memory.text.sentences import split_sentences
-from tiermem.memory.text.updates import clauses_of, read_statement, replaces, subject_of
+from tiermem.memory.text.updates import read_statement, replaces, subject_of
 from tiermem.memory.text.wording import concepts, stem
 
 MAX_CORE_QUOTES = 3

@@ -14,10 +14,10 @@ import json
 from typing import Any
 
 from tiermem.agent.offline_answers import LONG_TEXT_CHARS, core_facts
+from tiermem.memory.text.clauses import clauses_of
 from tiermem.memory.text.corrections import corrected, correction_of, mentioning
 from tiermem.memory.text.extract import extract_facts
 from tiermem.memory.text.sentences import split_sentences
-from tiermem.memory.text.updates import clauses_of
 
 __all__ = ["RECENT_MESSAGES", "correction_notes", "recent_statements"]
 

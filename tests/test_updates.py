@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import pytest
 
+from tiermem.memory.text.clauses import clauses_of, statements_of
 from tiermem.memory.text.extract import extract_facts, normalize_fact
 from tiermem.memory.text.retractions import retracted, still_held
 from tiermem.memory.text.updates import (
     Statement,
-    clauses_of,
     read_statement,
     replaces,
     slot_of,
     stated_beside,
-    statements_of,
 )
 from tiermem.memory.text.wording import concepts, stem
 

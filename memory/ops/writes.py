@@ -25,8 +25,9 @@ from tiermem.memory.ops.protocols import GuardedMemory, TieredMemory
 from tiermem.memory.privacy.guard import PrivacyGuard
 from tiermem.memory.privacy.retention import Masked
 from tiermem.memory.store.records import HistoryPoint
+from tiermem.memory.text.clauses import clauses_of
 from tiermem.memory.text.extract import extract_facts, fact_norm
-from tiermem.memory.text.updates import clauses_of, stated_beside
+from tiermem.memory.text.updates import stated_beside
 from tiermem.memory.tiers.archival import NewPassage
 from tiermem.memory.tiers.journal import InteractionClock
 from tiermem.memory.tiers.lifecycle import FactLifecycle

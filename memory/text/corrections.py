@@ -6,7 +6,7 @@ meant, X, and what was said by mistake, Y, each a few words. It states no fact o
 Y is to be replaced by X in the fact that said it.
 
 ``target_of(correction, held, new, recent)`` picks that fact among the statements held
-(memory/text/updates.py's ``clauses_of`` parts of the facts in core, and of those stated in
+(memory/text/clauses.py's ``clauses_of`` parts of the facts in core, and of those stated in
 this message): one stated in this message first, else the one the user's most recent
 message stated, else the only one that mentions Y. When several mention it and nothing
 says which was meant, it picks none, as it does when none does; ``mentioning`` lists them
@@ -21,10 +21,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from tiermem.memory.text.clauses import clauses_of
 from tiermem.memory.text.extract import extract_facts, normalize_fact
 from tiermem.memory.text.person import third_person
 from tiermem.memory.text.sentences import split_sentences
-from tiermem.memory.text.updates import clauses_of, read_statement
+from tiermem.memory.text.updates import read_statement
 
 __all__ = ["Correction", "corrected", "correction_of", "mentioning", "target_of"]
 

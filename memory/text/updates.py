@@ -44,15 +44,10 @@ a greeting's introduction ("Hi, I'm Nervous") names the speaker only when no oth
 of theirs is held, and is otherwise read as no introduction ("User is Nervous",
 short-lived), so that only "My name is X" and "Call me X" change a name.
 
-``clauses_of(fact)`` splits a compound fact ("The production region is eu-west-1
-and the staging region is us-east-2") into the statements it joins, so each can
-change on its own; a part that opens with a pronoun ("... and she is allergic to
-cats") takes the subject of the one before it, and one in the speaker's own words, as
-earlier versions left "I don't" ("User is vegetarian, and I don't drink coffee"), is told
-of the speaker the fact opens with ("User doesn't drink coffee");
-``statements_of(fact, durability)`` gives each its durability. ``own_clauses(sentence)``
-cuts a sentence where a clause of the speaker's own opens, so that a retraction joined to
-another statement ("I'm not vegetarian anymore, I eat fish now") can be read alone.
+``own_clauses(sentence)`` cuts a sentence where a clause of the speaker's own opens, so
+that a retraction joined to another statement ("I'm not vegetarian anymore, I eat fish now")
+can be read alone. How a stored compound fact splits into its statements is
+memory/text/clauses.py's.
 """
 
 from __future__ import annotations
@@ -61,14 +56,11 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from tiermem.memory.text.durability import classify_durability
 from tiermem.memory.text.extract import ExtractedFact, normalize_fact
-from tiermem.memory.text.person import third_person
 from tiermem.memory.text.wording import concepts, stem
-from tiermem.memory.types import Durability
 
-__all__ = ["Statement", "as_news", "clauses_of", "own_clauses", "read_statement", "replaces",
-           "slot_of", "stated_beside", "statements_of", "subject_of"]
+__all__ = ["SUBJECT_VERB", "Statement", "as_news", "own_clauses", "read_statement", "replaces",
+           "slot_of", "stated_beside", "subject_of"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -261,7 +253,7 @@ def _own_concepts(fact: str) -> set[str]:
 
 
 #: Where a fact's subject ends: its first verb of being, having or doing.
-_VERB = re.compile(
+SUBJECT_VERB = re.compile(
     rf"^(?P<subject>.{{1,60}}?)\s+(?:is|are|was|were|has|have|had|can|cannot|can{_APOS}t"
     rf"|will|won{_APOS}t|does|doesn{_APOS}t|did|didn{_APOS}t|isn{_APOS}t|aren{_APOS}t"
     # the past the extractor writes ("User moved to Porto", person.py's head table)
@@ -274,7 +266,7 @@ _STILL_OR_NOT = re.compile(r",?\s+(?:any\s?more|any\s+longer)\b", _I)
 
 def subject_of(fact: str) -> str | None:
     """Who or what ``fact`` is about ("Customer Acme", "User's wife"), or None if unclear."""
-    match = _VERB.match(fact.strip())
+    match = SUBJECT_VERB.match(fact.strip())
     if match is None:
         return None
     words = [w for w in re.findall(r"[\w'’-]+", match["subject"].casefold())
@@ -311,7 +303,7 @@ def _same_subject(new: str, old: str) -> bool:
 
 def _predicate(fact: str) -> str:
     """What ``fact`` says of its subject, normalised ("leads the payments team")."""
-    match = _VERB.match(fact.strip())
+    match = SUBJECT_VERB.match(fact.strip())
     return normalize_fact(fact.strip()[match.end("subject"):]) if match else ""
 
 
@@ -358,106 +350,3 @@ def stated_beside(fact: ExtractedFact, held: Iterable[str]) -> ExtractedFact:
     if any(slot_of(old) == slot and normalize_fact(old) != key for old in held):
         return fact.plain
     return fact
-
-
-#: Where a fact may join two statements: "X is A and Y is B", "X is A; Y is B".
-_CLAUSE_JOIN = re.compile(r"(,?\s+(?:and|but)\s+|;\s+)", re.IGNORECASE)
-#: A part that states something of its own: a subject, then a verb of being or having, or
-#: one the extractor writes ("User lives in ...").
-_STATEMENT = re.compile(
-    r"^[\w'’ .-]{1,40}?\s+(?:is|are|was|were|has|have|had|likes|loves|hates|prefers|lives"
-    rf"|works|needs|wants|uses|owns|moved|relocated|doesn{_APOS}?t|does\s+not)\b"
-    # the speaker's own, as versions that did not rewrite it kept it in a compound fact
-    rf"|^i\s+(?:don{_APOS}?t|do\s+not)\b", _I)
-
-
-#: A part about someone named before it ("... and she is allergic to cats"): cut off as it
-#: is, it would not say who, so the pronoun gives way to that subject.
-_REFERS_BACK = re.compile(r"^(?P<pronoun>he|she|they|it|his|her|their|its)\s+", _I)
-_POSSESSIVE_PRONOUNS = frozenset({"his", "her", "their", "its"})
-#: A part that shares the subject of the one before it ("User likes jazz and hate country
-#: music", as "I like jazz and hate country music" is told): a verb of liking, unconjugated.
-_SHARED_SUBJECT = re.compile(r"^(?P<verb>like|love|hate|prefer|enjoy|dislike)\s+(?=\w)", _I)
-_PLURAL_SUBJECTS = frozenset({"i", "we", "they", "you"})
-#: A word of a part that points back into the one before it ("... and prefer it green").
-_POINTS_BACK = re.compile(r"\b(?:it|its|them|they|that|this|those|these|one|ones)\b", _I)
-#: A relative clause, which a verb after "and" may continue ("people who like jazz and ...").
-_RELATIVE = re.compile(r"\b(?:who|whom|that|which)\b", _I)
-#: A later part in the speaker's own words: versions that did not yet tell "I don't" of the
-#: speaker kept it so in a compound fact ("User is vegetarian, and I don't drink coffee").
-_SPEAKERS_OWN = re.compile(rf"^i\s+(?:don{_APOS}?t|do\s+not)\b", _I)
-#: The speaker such a fact's head was told of: its first word ("User is vegetarian", "User's
-#: sister lives in Lyon"), a capitalised one that is no pronoun or determiner.
-_HEAD_WORD = re.compile(rf"^(?P<word>[^\W\d_][\w-]*)(?:{_APOS}s)?\s")
-_NO_SPEAKER = frozenset({"a", "an", "the", "this", "that", "these", "those", "there", "here",
-                         "it", "he", "she", "they", "we", "you", "i", "my", "our", "your",
-                         "his", "her", "their", "its"})
-
-
-def _states(part: str) -> bool:
-    return slot_of(part) is not None or _STATEMENT.match(part) is not None
-
-
-def _own_subject(piece: str, before: str) -> str | None:
-    """``piece`` with a leading pronoun replaced by the subject of the part ``before`` it
-    ("she works at Google" after "User's sister lives in Berlin": "User's sister works at
-    Google"), or that subject given to a verb of liking that has none ("hate country music"
-    after "User likes jazz": "User hates country music"); None when that subject is
-    unclear."""
-    back = _REFERS_BACK.match(piece)
-    shared = _SHARED_SUBJECT.match(piece)
-    if back is None and shared is None:
-        return piece
-    subject = _VERB.match(before.strip())
-    if subject is None:
-        return None
-    owner = subject["subject"]
-    if back is not None:
-        pronoun = back["pronoun"].casefold()
-        joined = f"{owner}'s " if pronoun in _POSSESSIVE_PRONOUNS else f"{owner} "
-        return joined + piece[back.end():]
-    if shared is None or _POINTS_BACK.search(piece) or _RELATIVE.search(before):
-        # "prefer it green", "hate that it keeps me up": cut off, "it" would name nothing;
-        # "people who like jazz and hate noise": whose the verb is is unclear.
-        return None
-    verb = shared["verb"].casefold() + ("" if owner.casefold() in _PLURAL_SUBJECTS else "s")
-    return f"{owner} {verb} {piece[shared.end():]}"
-
-
-def clauses_of(fact: str) -> list[str]:
-    """The statements a compound fact joins ("The production region is eu-west-1 and the
-    staging region is us-east-2"), each opening with a capital; ``[fact]`` when it joins
-    none. A part that states nothing of its own stays with the one before it ("User's
-    favourite bands are Queen and the Rolling Stones")."""
-    pieces = _CLAUSE_JOIN.split(fact.strip())
-    parts = [pieces[0]]
-    for joint, piece in zip(pieces[1::2], pieces[2::2], strict=True):
-        own = _own_subject(piece, parts[-1])
-        if _states(parts[-1]) and own is not None and _states(own):
-            parts.append(own)
-        else:
-            parts[-1] += joint + piece
-    if len(parts) < 2:
-        return [fact]
-    # Cut off from the head that says whose they are, the speaker's own words would read as
-    # anyone's (and be stored so): they are told of the speaker, as a fact is told now.
-    head = _HEAD_WORD.match(parts[0])
-    if head is not None and head["word"][:1].isupper() and (
-            head["word"].casefold() not in _NO_SPEAKER):
-        parts = [parts[0], *(third_person(part, head["word"]) if _SPEAKERS_OWN.match(part)
-                             else part for part in parts[1:])]
-    return [part[:1].upper() + part[1:] for part in parts]
-
-
-def statements_of(fact: str, durability: Durability) -> list[tuple[str, Durability]]:
-    """The statements of ``fact`` (``clauses_of``), each with its durability: its own when it
-    says how long it holds ("my hotel room is 412 this week"), else ``durability``, the
-    sentence's."""
-    parts = clauses_of(fact)
-    if len(parts) < 2:
-        return [(fact, durability)]
-    statements = []
-    for part in parts:
-        own, cue = classify_durability(part)
-        statements.append((part, own if cue is not None else durability))
-    return statements
