@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from tiermem.memory.config import MemoryConfig
 from tiermem.memory.embed.embeddings import Embedder
-from tiermem.memory.errors import InvalidConfigError, InvalidInputError
+from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.judge import Judge
 from tiermem.memory.ops import privacy_view, searches, state, writes
 from tiermem.memory.ops.diagnostics import compute_diagnostics
@@ -40,6 +40,7 @@ from tiermem.memory.search.fusion import FusionWeights
 from tiermem.memory.search.query import CoreVectors
 from tiermem.memory.session import (
     build_tiers,
+    check_open_arguments,
     close_session,
     effective_config,
     follow_stored_settings,
@@ -53,7 +54,7 @@ from tiermem.memory.tiers.archival import ArchivalTier
 from tiermem.memory.tiers.core import CoreTier
 from tiermem.memory.tiers.journal import InteractionClock, Journal
 from tiermem.memory.tiers.lifecycle import FactLifecycle
-from tiermem.memory.tiers.policies import EvictionPolicy, policy_names, score_at
+from tiermem.memory.tiers.policies import EvictionPolicy, score_at
 from tiermem.memory.tiers.recall import RecallTier
 from tiermem.memory.types import Fact
 from tiermem.memory.validation import check_flag, check_id, checked_clock
@@ -159,40 +160,12 @@ class HierarchicalMemory:
         vector_index: str | None = None,
         ef_search: int | None = None,
     ) -> None:
-        # Checked here, before anything is opened: used unchecked, a wrong one surfaced
-        # only at the first forget, as an AttributeError or a failed request.
-        if judge is not None and not isinstance(judge, Judge):
-            raise InvalidInputError(
-                f"judge must have an ask(system, user) method that returns the model's answer "
-                f"(memory.judge.Judge; tiermem.agent.judge.ModelJudge(client) is one), or be "
-                f"None; got {type(judge).__name__}")
-        if forget is not None and not isinstance(forget, ForgetConfig):
-            raise InvalidInputError(
-                f"forget must be a ForgetConfig (memory.ops.forget_config; "
-                f"forget_config_from_file(path) reads one from a policy file), or None for "
-                f"mode exact; got {type(forget).__name__}")
+        check_open_arguments(judge=judge, forget=forget, config=config, embedder=embedder,
+                             policy=policy)
         self.judge = judge
         self.forget_config = forget if forget is not None else ForgetConfig()
         #: The privacy policy in force (refused here, before any file is made, if unusable).
         self.privacy = PrivacyGuard(privacy, judge) if privacy is not None else None
-        if config is not None and not isinstance(config, MemoryConfig):
-            raise InvalidInputError("config must be a MemoryConfig")
-        if embedder is not None and not isinstance(embedder, Embedder):
-            raise InvalidInputError(
-                f"embedder must have id, dim, min_similarity, embed_documents and embed_query "
-                f"(the Embedder protocol, memory/embed/embeddings.py); got "
-                f"{type(embedder).__name__}")
-        if policy is not None and not isinstance(policy, str) and not isinstance(
-                getattr(policy, "name", None), str):
-            raise InvalidInputError(f"policy must be a policy's name or an EvictionPolicy; got "
-                                    f"{type(policy).__name__}")
-        if policy is not None and not isinstance(policy, str) and (
-                policy.name not in policy_names()):
-            # Only its name is stored, and a reopen finds the policy by it.
-            raise InvalidConfigError(
-                f"eviction policy {policy.name!r} is not registered; register it first with "
-                f"tiermem.memory.tiers.policies.register_policy({policy.name!r}, lambda tau: "
-                f"{type(policy).__name__}(...)), then pass it or its name", ("policy",))
         overrides = {
             "core_limit": core_limit, "core_limit_unit": core_limit_unit, "clock": clock,
             "tau": tau, "recall_dense": recall_dense, "fusion": fusion,

@@ -29,8 +29,10 @@ from tiermem.memory.errors import (
     StoreError,
     TiermemError,
 )
+from tiermem.memory.judge import Judge
 from tiermem.memory.ops.erase import ErasedMemory, PurgeAfterErasure, resume_erasures
 from tiermem.memory.ops.forget import ForgottenNorms
+from tiermem.memory.ops.forget_config import ForgetConfig
 from tiermem.memory.ops.protocols import GuardedMemory
 from tiermem.memory.ops.reindex import check_no_reindex_pending
 from tiermem.memory.prompt_history import PromptHistory
@@ -44,7 +46,7 @@ from tiermem.memory.tiers.archival import ArchivalTier
 from tiermem.memory.tiers.core import CoreTier
 from tiermem.memory.tiers.journal import InteractionClock, Journal
 from tiermem.memory.tiers.lifecycle import FactLifecycle
-from tiermem.memory.tiers.policies import EvictionPolicy, make_policy
+from tiermem.memory.tiers.policies import EvictionPolicy, make_policy, policy_names
 from tiermem.memory.tiers.recall import RecallTier
 
 
@@ -80,6 +82,42 @@ class OpenedMemory(ErasedMemory, GuardedMemory, Protocol):
 
     def interaction(self) -> AbstractContextManager[int]:
         ...
+
+
+def check_open_arguments(*, judge: object, forget: object, config: object, embedder: object,
+                         policy: object) -> None:
+    """Refuse an argument of ``HierarchicalMemory`` of the wrong kind, before anything is
+    opened or made: used unchecked, a wrong judge or forget setting surfaced only at the
+    first forget, as an AttributeError or a failed request."""
+    if judge is not None and not isinstance(judge, Judge):
+        raise InvalidInputError(
+            f"judge must have an ask(system, user) method that returns the model's answer "
+            f"(memory.judge.Judge; tiermem.agent.judge.ModelJudge(client) is one), or be "
+            f"None; got {type(judge).__name__}")
+    if forget is not None and not isinstance(forget, ForgetConfig):
+        raise InvalidInputError(
+            f"forget must be a ForgetConfig (memory.ops.forget_config; "
+            f"forget_config_from_file(path) reads one from a policy file), or None for "
+            f"mode exact; got {type(forget).__name__}")
+    if config is not None and not isinstance(config, MemoryConfig):
+        raise InvalidInputError("config must be a MemoryConfig")
+    if embedder is not None and not isinstance(embedder, Embedder):
+        raise InvalidInputError(
+            f"embedder must have id, dim, min_similarity, embed_documents and embed_query "
+            f"(the Embedder protocol, memory/embed/embeddings.py); got "
+            f"{type(embedder).__name__}")
+    if policy is None or isinstance(policy, str):
+        return
+    name = getattr(policy, "name", None)
+    if not isinstance(name, str):
+        raise InvalidInputError(f"policy must be a policy's name or an EvictionPolicy; got "
+                                f"{type(policy).__name__}")
+    if name not in policy_names():
+        # Only its name is stored, and a reopen finds the policy by it.
+        raise InvalidConfigError(
+            f"eviction policy {name!r} is not registered; register it first with "
+            f"tiermem.memory.tiers.policies.register_policy({name!r}, lambda tau: "
+            f"{type(policy).__name__}(...)), then pass it or its name", ("policy",))
 
 
 def open_backend(
