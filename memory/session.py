@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from tiermem.memory.config import MemoryConfig
 from tiermem.memory.embed.checked import checked
-from tiermem.memory.embed.embeddings import Embedder, default_embedder
+from tiermem.memory.embed.embeddings import Embedder, check_embedder_argument, default_embedder
 from tiermem.memory.errors import (
     ClockChangeError,
     EmbedderMismatchError,
@@ -101,11 +101,7 @@ def check_open_arguments(*, judge: object, forget: object, config: object, embed
             f"mode exact; got {type(forget).__name__}")
     if config is not None and not isinstance(config, MemoryConfig):
         raise InvalidInputError("config must be a MemoryConfig")
-    if embedder is not None and not isinstance(embedder, Embedder):
-        raise InvalidInputError(
-            f"embedder must have id, dim, min_similarity, embed_documents and embed_query "
-            f"(the Embedder protocol, memory/embed/embeddings.py); got "
-            f"{type(embedder).__name__}")
+    check_embedder_argument(embedder)
     if policy is None or isinstance(policy, str):
         return
     name = getattr(policy, "name", None)

@@ -266,7 +266,7 @@ def test_reindex_refuses_a_mistake_before_it_writes_anything(tmp_path: Path) -> 
     with HierarchicalMemory(home, embedder=HashingEmbedder()) as memory:
         memory.archival_insert("the runbook lives in the wiki")
     before = (home / "memory.sqlite3").read_bytes()
-    with pytest.raises(InvalidInputError, match="embedder must be an Embedder"):
+    with pytest.raises(InvalidInputError, match=r"embedder must have id.*HashingEmbedder"):
         HierarchicalMemory.reindex(home, "hashing")  # type: ignore[arg-type]
     with pytest.raises(InvalidInputError, match="core_limt"):
         HierarchicalMemory.reindex(home, HashingEmbedder(dim=64), core_limt=5)

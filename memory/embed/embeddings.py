@@ -55,6 +55,16 @@ class Embedder(Protocol):
 STRONG_SHARE = 0.7
 
 
+def check_embedder_argument(embedder: object) -> None:
+    """Refuse an ``embedder`` argument that is neither None nor an Embedder, naming what
+    one needs and how to get one."""
+    if embedder is not None and not isinstance(embedder, Embedder):
+        raise InvalidInputError(
+            f"embedder must have id, dim, min_similarity, embed_documents and embed_query "
+            f"(the Embedder protocol, memory/embed/embeddings.py); got "
+            f"{type(embedder).__name__}; to name one, pass HashingEmbedder() or leave it out "
+            f"for the default")
+
 def strong_similarity(embedder: Embedder) -> float:
     """Cosine at or above which a text says what the query says, in other words.
 

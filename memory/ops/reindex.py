@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from tiermem.memory.embed.checked import checked
-from tiermem.memory.embed.embeddings import Embedder, default_embedder
+from tiermem.memory.embed.embeddings import Embedder, check_embedder_argument, default_embedder
 from tiermem.memory.errors import InvalidInputError, ReindexIncompleteError
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.opening import open_store
@@ -73,11 +73,7 @@ def reindex_memory(
         raise InvalidInputError("give the path of an agent home or a store, one of them")
     # Checked before any vector is rewritten: a mistake found after a long re-embed, or a
     # new empty memory made at a mistyped path, would cost the user the whole run.
-    if embedder is not None and not isinstance(embedder, Embedder):
-        raise InvalidInputError(
-            f"embedder must be an Embedder (memory/embed/embeddings.py), not "
-            f"{type(embedder).__name__}; to name one, pass HashingEmbedder() or leave it out "
-            f"for the default")
+    check_embedder_argument(embedder)
     try:
         inspect.signature(cls).bind(path, embedder=embedder, **options)
     except TypeError as exc:
