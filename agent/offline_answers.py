@@ -168,12 +168,17 @@ def _core_quotes(core: list[str], question: str, wanted: set[str]) -> list[str]:
     named = _names(question)
     asked = _identifiers(question)
     first_person = _FIRST_PERSON.search(question) is not None
+    # Words the question writes in lower case, as no name is written.
+    common = {stem(w) for w in re.findall(r"[\w-]+", question) if w[:1].islower()}
     scored = []
     for fact in core:
         if _other_identified(fact, asked):
             continue  # "Customer 8812 is on the Pro plan" does not answer for customer 9034
         subject = subject_of(fact) or ""
-        own = (_names(" " + fact) & {stem(w) for w in re.findall(r"[\w-]+", subject)}) - {"user"}
+        # A word the question writes in lower case names no one, capitalised only where it
+        # opens the fact ("Customer 8812 doesn't use SSO" for "Does customer 8812 use SSO?").
+        own = (_names(" " + fact) & {stem(w) for w in re.findall(r"[\w-]+", subject)}
+               ) - {"user"} - common
         if named - own and own - named:
             continue  # about someone else than the one the question names
         # "User's brother Tom lives in Berlin" answers "Where do I live?" only when

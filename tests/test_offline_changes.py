@@ -645,6 +645,17 @@ def test_a_question_about_one_customer_quotes_no_other_customer_s_facts(
     assert "Customer 8812 wants a refund for order 55-A" in replies[5]
 
 
+def test_a_question_naming_an_acronym_quotes_the_customer_it_identifies(
+        memory: HierarchicalMemory) -> None:
+    # "SSO" read as a name, and "Customer" opening the fact as someone else's: the fact
+    # was left out, and a fact sharing only "use" quoted in its place.
+    replies = _chat(memory, "The alerts go to Opsgenie, and I don't use PagerDuty.",
+                    "Customer 8812 is on the Enterprise plan, and they don't use SSO.",
+                    "Does customer 8812 use SSO?")
+    assert replies[2] == ("(offline, quoting memory)\n- From core memory: Customer 8812 is on "
+                          "the Enterprise plan, and they don't use SSO")
+
+
 def test_a_question_about_one_customer_quotes_no_other_customer_s_message(
         memory: HierarchicalMemory) -> None:
     # With no message about customer 9034 to rank first, the conversation's message about
