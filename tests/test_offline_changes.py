@@ -277,6 +277,16 @@ def test_a_retraction_joined_to_a_clause_that_points_back_is_read_whole(
     assert "work at Google anymore" in _chat(memory, "Who works at Google?")[0]
 
 
+def test_a_question_about_who_is_on_call_quotes_no_request_for_a_call(
+        memory: HierarchicalMemory) -> None:
+    # "on call" and "Call me" shared the concept "call": the request was quoted as evidence.
+    replies = _chat(memory, "Call me if sev1 fires.", "Priya is on-call this week.",
+                    "Who is on call?", "Is Marco on call?")
+    assert replies[2] == ("(offline, quoting memory)\n- From core memory: Priya is on-call "
+                          "this week")
+    assert "sev1" not in replies[3]
+
+
 @pytest.mark.parametrize(("said", "withdrawal", "question"), [
     ("I work at Acme Robotics.", "I no longer work at Acme Robotics.", "Where do I work?"),
     ("I'm allergic to peanuts.", "I'm no longer allergic to peanuts.",

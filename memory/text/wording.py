@@ -12,7 +12,7 @@ An identifier with a digit ("ap-southeast-2", "db-01", "v1.2.3", "10.0.0.1",
 "2024-03-05") is one concept, whole; its words stay concepts ("southeast"), but
 its numbers do not stand on their own: the "2" of "ap-southeast-2" is no answer
 to "What's 2+2?". A number standing alone ("port 8080", "Postgres 15") is a
-concept like any word.
+concept like any word. "On call" ("on-call", "oncall") is one concept, not "call".
 """
 
 from __future__ import annotations
@@ -62,6 +62,8 @@ _GROUP_OF = {stem(word): group for group, words in SYNONYMS.items() for word in 
 #: Words joined by "-", ".", "/", ":" or "_" into one token: an identifier when one holds a digit.
 _JOINED = re.compile(r"[^\W_]+(?:[-./:_][^\W_]+)+")
 _JOINT = re.compile(r"[-./:_]")
+#: "On call" is one concept, a duty: "Who is on call?" asks nothing of "Call me if sev1 fires".
+_ON_CALL = re.compile(r"\bon[-\s]?call\b", re.IGNORECASE)
 
 
 def concepts(text: str) -> set[str]:
@@ -76,6 +78,7 @@ def concepts(text: str) -> set[str]:
         found.add(token.casefold())
         return " ".join(part for part in _JOINT.split(token) if not part.isdigit())
 
+    text = _ON_CALL.sub("oncall", text)
     for word in query_terms(_JOINED.sub(identifier, text)):
         stemmed = stem(word)
         found.add(_GROUP_OF.get(stemmed, stemmed))
