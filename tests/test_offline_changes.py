@@ -277,6 +277,22 @@ def test_a_retraction_joined_to_a_clause_that_points_back_is_read_whole(
     assert "work at Google anymore" in _chat(memory, "Who works at Google?")[0]
 
 
+@pytest.mark.parametrize(("said", "retraction", "question"), [
+    ("I'm on call this week for the payments cluster.", "I'm not on call anymore, Priya is.",
+     "Am I on call?"),
+    ("I'm the incident commander for the outage.",
+     "I'm no longer the incident commander, Marco Rossi is.", "Who is the incident commander?"),
+])
+def test_a_retraction_someone_else_takes_over_retires_the_fact(
+        memory: HierarchicalMemory, said: str, retraction: str, question: str) -> None:
+    # The name taken over was counted as denied, so too little of the fact was denied:
+    # it stayed current, quoted beside the retraction stored as a fact.
+    reply = _chat(memory, said, retraction, question)[-1]
+    assert list(_core(memory)) == []
+    assert reply.splitlines()[1:] == [line for line in reply.splitlines()[1:]
+                                      if line.endswith(retraction)]
+
+
 def test_a_question_about_who_is_on_call_quotes_no_request_for_a_call(
         memory: HierarchicalMemory) -> None:
     # "on call" and "Call me" shared the concept "call": the request was quoted as evidence.

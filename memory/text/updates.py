@@ -142,6 +142,14 @@ _ELLIPTICAL = re.compile(
     rf"|{_APOS}s|{_APOS}re|{_APOS}m)\W*$", _I)
 
 
+#: A last clause in which someone else takes over what a retraction denies ("I'm not on
+#: call anymore, Priya is", "..., but my wife still does"): who it names is not denied.
+_TAKEN_OVER = re.compile(
+    r"\s*(?:[,;]|\s[-–—])\s*(?:(?:and|but|so)\s+)?(?:now\s+)?[\w'’-]+(?:\s+[\w'’-]+){0,3}?"
+    r"\s+(?:still\s+)?(?:does|do|is|are|has|have|will|can)(?:\s+(?:too|now|instead))?\W*$",
+    _I)
+
+
 def own_clauses(sentence: str) -> list[str]:
     """``sentence`` cut where a clause of the speaker's own opens ("I'm not vegetarian
     anymore, I eat fish now": two), so that a retraction joined to another statement can
@@ -167,7 +175,8 @@ def read_statement(sentence: str) -> Statement:
     """``sentence`` as a retraction, an update without its cue, or a plain statement."""
     text = sentence.strip()
     if _RETRACTION.search(text) or _asks_to_forget(text):
-        return Statement("", "retraction", frozenset(concepts(text) - _RETRACTION_WORDS))
+        denied = concepts(_TAKEN_OVER.sub("", text)) or concepts(text)
+        return Statement("", "retraction", frozenset(denied - _RETRACTION_WORDS))
     cue = None
     for name, pattern in (("actually", _ACTUALLY), ("now", _NOW), (", not", _NOT_CLAUSE)):
         stripped = pattern.sub("", text)
