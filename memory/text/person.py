@@ -293,6 +293,11 @@ _NOT_A_NAME = _NOT_NAMES | frozenset({
     "out", "off", "gay", "straight", "bi", "trans", "deaf", "blind", "autistic", "diabetic",
     "left", "right", "not", "so", "just", "also", "still", "really", "very", "a", "an",
     "the", "your", "yours", "his", "her",
+    # where one is, and one's part on a shift ("Hi, I'm Late", "Hi, I'm Primary")
+    "late", "early", "away", "back", "remote", "around", "available", "unavailable", "afk",
+    "ooo", "swamped", "slammed", "covering", "paging", "working", "leaving", "driving",
+    "travelling", "traveling", "primary", "secondary", "backup", "senior", "junior", "staff",
+    "lead", "temp", "interim", "acting", "escalating", "investigating", "onboarding",
 })
 
 
