@@ -246,7 +246,7 @@ def answer(core: list[str], question: str, found: list[dict[str, Any]]) -> str:
             said.add(normalize_fact(str(hit.get("text", ""))))
     if past or not lines:
         for hit in recall:
-            text = _user_statements(hit, quoted, superseded, past, said)
+            text = _user_statements(hit, quoted, superseded, past, said, wanted)
             if text and wanted & concepts(text) and not _other_identified(text, asked):
                 lines.append(f"From our conversation ({hit.get('sent')}): {text}")
     if not lines:
@@ -289,15 +289,19 @@ def _older_value(text: str, current: str) -> bool:
 
 
 def _user_statements(hit: dict[str, Any], current: list[str], superseded: set[str],
-                     past: bool, said: set[str]) -> str:
+                     past: bool, said: set[str], wanted: set[str]) -> str:
     """What the user stated in a recalled message that may stand as evidence ('' if none);
     ``said``: the facts the answer quotes already (their ``normalize_fact``)."""
     text = str(hit.get("text", ""))
     if hit.get("role") != "user" or text.startswith(OWN_ANSWER) or len(text) >= LONG_TEXT_CHARS:
         return ""  # a long paste was filed in archival, whose parts are quoted instead
+    # The facts of it the user asked to forget (the search result lists them): the message
+    # was kept, what it says of them is not evidence.
+    forgotten = {normalize_fact(str(fact)) for fact in hit.get("forgotten") or ()}
     kept = []
     for sentence in split_sentences(text):
-        if is_question(sentence) or _quoted_already(sentence, said):
+        if (is_question(sentence) or _quoted_already(sentence, said)
+                or _forgotten_answer(sentence, forgotten, wanted)):
             continue
         if not past and not _still_current(sentence, current, superseded):
             continue
@@ -323,6 +327,23 @@ def _quoted_already(sentence: str, said: set[str]) -> bool:
         any(normalize_fact(text) in said for text in (fact.text, *fact.formers))
         or all(normalize_fact(part) in said for part in clauses_of(fact.text))
         for fact in facts)
+
+
+def _forgotten_answer(sentence: str, forgotten: set[str], wanted: set[str]) -> bool:
+    """Whether ``sentence`` answers the question only with facts the user forgot: it states
+    nothing else, or what else it states shares nothing with the question ("My gym is
+    FitLife and I live in Porto", its gym forgotten, answers "What's my gym?" only so).
+    A sentence whose other statements answer too is quoted whole. It is read as the policy
+    stored it ("Actually my gym is FitLife, not Gold's" stated "User's gym is FitLife")."""
+    stated = read_statement(sentence).text if forgotten else ""
+    facts = extract_facts(stated) if stated else []  # a withdrawal states no fact
+    if not facts:
+        return False
+    parts = [(part, {normalize_fact(fact.text), normalize_fact(part),
+                     *map(normalize_fact, fact.formers)}) for fact in facts
+             for part in clauses_of(fact.text)]
+    rest = [part for part, keys in parts if not keys & forgotten]
+    return len(rest) < len(parts) and not wanted & concepts(" ".join(rest))
 
 
 def _withdrawal(hit: dict[str, Any], wanted: set[str]) -> str:

@@ -30,8 +30,9 @@ from tiermem.memory.ops.diagnostics import compute_diagnostics
 from tiermem.memory.ops.erase import ErasureReport, PurgeAfterErasure, erasure_count
 from tiermem.memory.ops.erase import erase as erase_from
 from tiermem.memory.ops.erase import erase_forgotten as erase_all_forgotten
-from tiermem.memory.ops.forget import ForgottenNorms, forget_request
+from tiermem.memory.ops.forget import forget_request
 from tiermem.memory.ops.forget_config import ForgetConfig
+from tiermem.memory.ops.forgotten_norms import ForgottenNorms
 from tiermem.memory.ops.reindex import MemoryOpener
 from tiermem.memory.privacy.config import PrivacyConfig
 from tiermem.memory.privacy.guard import PrivacyGuard

@@ -31,8 +31,8 @@ from tiermem.memory.errors import (
 )
 from tiermem.memory.judge import Judge
 from tiermem.memory.ops.erase import ErasedMemory, PurgeAfterErasure, resume_erasures
-from tiermem.memory.ops.forget import ForgottenNorms
 from tiermem.memory.ops.forget_config import ForgetConfig
+from tiermem.memory.ops.forgotten_norms import ForgottenNorms
 from tiermem.memory.ops.protocols import GuardedMemory
 from tiermem.memory.ops.reindex import check_no_reindex_pending
 from tiermem.memory.prompt_history import PromptHistory

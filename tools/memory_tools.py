@@ -351,7 +351,8 @@ def conversation_search(
     """Search the full history of this conversation (recall memory), including old sessions.
 
     When very many messages share the query's words, the newest of them are searched;
-    add dates to reach older ones.
+    add dates to reach older ones. A user's message with "forgotten" states facts the user
+    asked to forget (listed there): the message was kept, but do not use or repeat them.
 
     Args:
         query: What to look for, in plain words.
@@ -370,12 +371,22 @@ def conversation_search(
         before_id=ctx.first_message_id,
     )
     out = _page_of(result, "recall", query)
-    out["results"] = [
-        {"id": h.id, "role": h.role, "text": _hit_text(h.text), "sent": iso(h.created_at),
-         "turn": h.turn}
-        for h in result.hits
-    ]
+    out["results"] = [_recall_item(h, ctx.memory) for h in result.hits]
     return out
+
+
+def _recall_item(hit: Hit, memory: HierarchicalMemory) -> dict[str, Any]:
+    text = _hit_text(hit.text)
+    item: dict[str, Any] = {"id": hit.id, "role": hit.role, "text": text,
+                            "sent": iso(hit.created_at), "turn": hit.turn}
+    if hit.role == "user":
+        # Forgetting a fact leaves the message it was learned from: the user asked for the
+        # fact to be forgotten, and the message would bring it back. Read from the text
+        # shown, so nothing the privacy policy or the cut withholds is named.
+        forgotten = memory.forgotten_norms.stated_in(text[:HIT_TEXT_CHARS])
+        if forgotten:
+            item["forgotten"] = forgotten
+    return item
 
 
 MEMORY_TOOLS: tuple[Tool, ...] = (

@@ -15,10 +15,10 @@ are forgotten with it (memory/ops/quoting.py says how they are found). The rows
 stay, for the audit and for an erasure (``ForgetResult`` lists them per table),
 but are never un-forgotten.
 
-A forgotten fact's normalised text is remembered as a hash: extraction from
-conversation (``process_interaction``) does not store it again. Stating it
-again explicitly (``add_fact``, the ``core_memory_append`` tool) does, as a new
-fact, and lifts that block.
+A forgotten fact's normalised text is remembered as a hash (memory/ops/forgotten_norms.py):
+extraction from conversation (``process_interaction``) does not store it again. Stating
+it again explicitly (``add_fact``, the ``core_memory_append`` tool) does, as a new fact,
+and lifts that block.
 
 Every request, whatever its outcome, is one row of the audit: a keyed hash of
 its text (HMAC-SHA256 with the memory's ``store_id``; never the text, which
@@ -61,14 +61,13 @@ from tiermem.memory.ops.erase import (
 from tiermem.memory.ops.erase import erase as erase_rows
 from tiermem.memory.ops.forget_config import MODES, ForgetConfig
 from tiermem.memory.ops.forget_select import Selection, Shown, exact_selection, llm_selection
+from tiermem.memory.ops.forgotten_norms import ForgottenNorms
 from tiermem.memory.ops.protocols import RankedMemory
 from tiermem.memory.ops.quoting import quoting
 from tiermem.memory.ops.state_scrub import scrub_state
 from tiermem.memory.prompt_history import PromptHistory
-from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.records import ForgetRequest, Forgotten, Message
-from tiermem.memory.text.digest import norm_hash
-from tiermem.memory.text.extract import fact_norm, fact_norms
+from tiermem.memory.text.extract import fact_norm
 from tiermem.memory.types import Fact, Hit
 from tiermem.memory.validation import MAX_QUERY_CHARS, MAX_TEXT_CHARS, check_flag, clean_text
 
@@ -137,42 +136,6 @@ def request_hash(memory: ForgettingMemory, request: str) -> str:
     be looked up in a table of common texts without the database."""
     key = (memory.store.store_id or "").encode()
     return hmac.new(key, request.encode(), hashlib.sha256).hexdigest()
-
-
-class ForgottenNorms:
-    """The hashes of forgotten facts' norms, held in memory so extraction can test every
-    fact it finds, and an explicit add lift one, without asking the store each time."""
-
-    def __init__(self, store: StorageBackend) -> None:
-        self.store = store
-        self._hashes: set[str] = set()
-        self.reload()
-        store.on_rollback(self.reload)
-
-    def reload(self) -> None:
-        self._hashes = self.store.forgetting.blocked_norms()
-
-    def __contains__(self, norm: object) -> bool:
-        return isinstance(norm, str) and norm_hash(norm) in self._hashes
-
-    def blocks(self, text: str) -> bool:
-        """Whether extraction must not store ``text``: forgotten under its key, or under
-        one an earlier version gave it and kept the hash of (memory/text/fact_keys.py)."""
-        return any(norm in self for norm in fact_norms(text))
-
-    def add(self, norms: set[str], at: float) -> None:
-        hashes = sorted({norm_hash(n) for n in norms})
-        self.store.forgetting.block(hashes, at)
-        self._hashes.update(hashes)
-
-    def lift(self, text: str) -> None:
-        """The fact is stated again explicitly: extraction may store it again too, in any
-        spelling (every key it may have been blocked under goes)."""
-        for norm in fact_norms(text):
-            hashed = norm_hash(norm)
-            if hashed in self._hashes:
-                self.store.forgetting.unblock(hashed)
-                self._hashes.discard(hashed)
 
 
 def run_forget(memory: ForgettingMemory, request: str, config: ForgetConfig,

@@ -20,7 +20,7 @@ from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 from tiermem.memory.errors import InvalidInputError, RetentionDroppedError
-from tiermem.memory.ops.forget import ForgottenNorms
+from tiermem.memory.ops.forgotten_norms import ForgottenNorms
 from tiermem.memory.ops.protocols import GuardedMemory, TieredMemory
 from tiermem.memory.privacy.guard import PrivacyGuard
 from tiermem.memory.privacy.retention import Masked
