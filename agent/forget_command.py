@@ -167,14 +167,38 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
                     print(json.dumps(ForgetResult("failed", audited.mode, Forgotten(),
                                                   audited.id, audited.detail).to_dict()))
                 return 1
+            # Read while the memory is open; said after the result, once it is closed.
+            hints = [] if args.json else _sources_kept(args, memory, result.sources_kept)
         failure = judge_failure(judge) if result.outcome == "failed" else None
         if failure is not None:
             note(failure)
         _report(args, note, result)
+        if hints:
+            note("\n".join(hints))
     except KeyboardInterrupt as exc:
         note(interrupted_forget(place, before[0] if before else None, args))
         raise InterruptReported from exc
     return 0 if result.outcome == "matched" else 1
+
+
+def _sources_kept(args: argparse.Namespace, memory: Any, ids: tuple[int, ...]) -> list[str]:
+    """The lines saying which messages the facts forgotten were learned from stay, and the
+    command that forgets each too (agent/forget_sources.py)."""
+    import shlex
+
+    from tiermem.agent.forget_sources import sources_kept_lines
+    from tiermem.agent.place import store_flag
+
+    command = (f"tiermem forget --agent {args.agent}{store_flag(args.store)}"
+               f"{' --erase' if args.erase else ''}")
+    # A request read from standard input kept its text out of the shell's history: the
+    # hint puts no message's text on a command line either.
+    quoted = None if args.request == "-" else (
+        lambda text: f"{command} {shlex.quote(text)}")
+    return sources_kept_lines(memory, ids, quoted,
+                              f"{command} - with its whole text on standard input",
+                              f"`tiermem chat --agent {args.agent}{store_flag(args.store)}` "
+                              "with /recall")
 
 
 def _report(args: argparse.Namespace, note: Callable[[str], None], result: Any) -> None:

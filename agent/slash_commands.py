@@ -21,6 +21,7 @@ from tiermem.agent.chat_help import HELP as HELP  # re-exported: the README's ch
 from tiermem.agent.chat_help import core_view, help_text, indented_line
 from tiermem.agent.chat_history import SessionHistory
 from tiermem.agent.closed_streams import is_output_failure
+from tiermem.agent.forget_sources import sources_kept_lines
 from tiermem.agent.judge import judge_failure
 from tiermem.agent.loop import Agent
 from tiermem.agent.offline import OfflinePolicy
@@ -227,6 +228,11 @@ class SlashCommands:
             self.console.print(f"{'erased' if erase else 'forgotten'}: {len(done.facts)} "
                                f"fact(s), {len(done.passages)} passage(s), "
                                f"{len(done.messages)} message(s)")
+            command = "/forget --erase" if erase else "/forget"
+            for hint in sources_kept_lines(memory, result.sources_kept,
+                                           lambda text: f"{command} {text}",
+                                           f"{command} and its whole text", "/recall"):
+                self.console.print(hint, markup=False)
         elif result.outcome == "failed":
             # The request was not carried out: a script must see it fail (exit status 1,
             # ``error`` under --json), not read it as nothing to forget.

@@ -1,14 +1,24 @@
 """Forgetting a fact leaves the message it was learned from: answers do not quote that
-message's statement of it back."""
+message's statement of it back, and ``/forget`` and ``tiermem forget`` say the message is
+kept and how to forget it too."""
 
 from __future__ import annotations
 
+import io
 import json
+from pathlib import Path
 
+import pytest
 from memory_helpers import make_memory
 from offline_helpers import chat, core_of
+from rich.console import Console
+from test_privacy_tool_errors import POLICY
 
-from tiermem.memory import HierarchicalMemory
+from tiermem.agent.loop import Agent
+from tiermem.agent.offline import OfflinePolicy
+from tiermem.agent.repl import ChatRepl
+from tiermem.cli import run
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
 from tiermem.tools.memory_tools import ToolContext, memory_toolbox
 
 SAID = "My gym is FitLife on 5th street"
@@ -58,3 +68,68 @@ def test_the_fact_stated_again_is_stored_and_quoted_again() -> None:
         assert "From core memory: " + FACT in answer
         # No longer forgotten: the first message says nothing the user forgot.
         assert not any("forgotten" in h for h in _search(m, "FitLife"))
+
+
+def _repl(m: HierarchicalMemory) -> tuple[ChatRepl, io.StringIO]:
+    out = io.StringIO()
+    return ChatRepl(Agent(m, OfflinePolicy()), console=Console(file=out, width=300),
+                    errors=io.StringIO()), out
+
+
+def test_slash_forget_says_the_source_message_is_kept_and_how_to_forget_it() -> None:
+    with make_memory() as m:
+        repl, out = _repl(m)
+        assert repl.run_piped([SAID, f"/forget {FACT}"]) == 0
+        assert out.getvalue().splitlines()[-3:] == [
+            "forgotten: 1 fact(s), 0 passage(s), 3 message(s)",
+            "the message it was learned from is kept, and conversation search still finds "
+            "what it says; to forget it too:",
+            f"  /forget {SAID}"]
+        repl, out = _repl(m)
+        assert repl.run_piped([f"/forget {SAID}"]) == 0
+        assert out.getvalue() == "forgotten: 0 fact(s), 0 passage(s), 1 message(s)\n"
+        assert m.recall_search("FitLife").total == 0
+        # Forgotten with its message: nothing is left to say.
+        repl, out = _repl(m)
+        assert repl.run_piped(["My cat is Tom", "/forget --erase My cat is Tom"]) == 0
+        assert out.getvalue().splitlines()[-1] == "erased: 1 fact(s), 0 passage(s), 4 message(s)"
+
+
+def test_slash_forget_names_a_withheld_source_message_by_its_id_only() -> None:
+    with make_memory(privacy=POLICY) as m:
+        m.process_interaction("I take 20 mg of propranolol daily", "Noted.")
+        [fact] = m.facts()
+        repl, out = _repl(m)
+        assert repl.run_piped([f"/forget {fact.text}"]) == 0
+        said = out.getvalue()
+        assert said.splitlines()[-1] == (
+            "  message #1, which the privacy policy keeps out of /recall: /forget and its "
+            "whole text as you know it")
+        assert "mg" not in said and "propranolol" not in said
+
+
+def test_cli_forget_says_the_source_message_is_kept_and_how_to_forget_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    with HierarchicalMemory(tmp_path / "agents" / "ada", embedder=HashingEmbedder()) as m:
+        chat(m, SAID, "My cat's name is O'Malley")
+        [cat] = [h.id for h in m.recall_search("O'Malley", roles=["user"]).hits]
+    assert run(["forget", "--agent", "ada", FACT]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "forgotten: 1 fact(s), 0 passage(s), 3 message(s) (audit #1)\n"
+    assert captured.err == (
+        "tiermem: the message it was learned from is kept, and conversation search still "
+        "finds what it says; to forget it too:\n"
+        f"  tiermem forget --agent ada '{SAID}'\n")
+    # A request read from standard input puts no message's text on a command line.
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(
+        b"User's cat's name is O'Malley")))
+    assert run(["forget", "--agent", "ada", "--erase", "-"]) == 0
+    err = capsys.readouterr().err
+    assert err.endswith(
+        f"  message #{cat} (`tiermem chat --agent ada` with /recall shows it): tiermem forget "
+        "--agent ada --erase - with its whole text on standard input\n")
+    assert "Malley" not in err
+    assert run(["forget", "--agent", "ada", "--json", SAID]) == 0
+    assert json.loads(capsys.readouterr().out)["sources_kept"] == []

@@ -18,7 +18,8 @@ but are never un-forgotten.
 A forgotten fact's normalised text is remembered as a hash (memory/ops/forgotten_norms.py):
 extraction from conversation (``process_interaction``) does not store it again. Stating
 it again explicitly (``add_fact``, the ``core_memory_append`` tool) does, as a new fact,
-and lifts that block.
+and lifts that block. The message a fact was learned from is not forgotten with it: the
+result names it (``ForgetResult.sources_kept``), for the user to forget it too.
 
 Every request, whatever its outcome, is one row of the audit: a keyed hash of
 its text (HMAC-SHA256 with the memory's ``store_id``; never the text, which
@@ -98,6 +99,10 @@ class ForgetResult:
     #: one it was shown (a withheld fact learned from a shown message, a message taken only
     #: for quoting such a fact) stays uncounted.
     shown: Forgotten | None = None
+    #: The messages the facts forgotten were learned from (``Fact.source_message_id``) that
+    #: were not forgotten with them: they still say what the facts said, and conversation
+    #: search still finds it (forget them too, by their text, to have it gone).
+    sources_kept: tuple[int, ...] = ()
 
     @property
     def count(self) -> int:
@@ -111,7 +116,8 @@ class ForgetResult:
                 "passages": list(done.passages), "messages": list(done.messages),
                 "audit_id": self.audit_id, "detail": self.detail,
                 "candidates": self.candidates,
-                "erasure": None if self.erasure is None else self.erasure.to_dict()}
+                "erasure": None if self.erasure is None else self.erasure.to_dict(),
+                "sources_kept": list(self.sources_kept)}
 
 
 class ForgettingMemory(ErasedMemory, RankedMemory, ScreenedMemory, Protocol):
@@ -161,13 +167,16 @@ def run_forget(memory: ForgettingMemory, request: str, config: ForgetConfig,
         selection = _select(memory, request, config, judge, shown)
         forgotten = Forgotten()
         counted: Forgotten | None = Forgotten() if shown_only else None
+        kept: tuple[int, ...] = ()
         if selection.outcome == "matched":
-            forgotten, counted = apply_forget(memory, selection.items, counted is not None)
+            forgotten, counted, kept = apply_forget(memory, selection.items,
+                                                    counted is not None)
         audit_id = _audit(memory, request, config.mode, selection, forgotten)
         if erase and selection.outcome == "matched":
             promise_erasure(memory.store, audit_id)
     return ForgetResult(selection.outcome, config.mode, forgotten, audit_id,
-                        selection.detail, selection.candidates, shown=counted)
+                        selection.detail, selection.candidates, shown=counted,
+                        sources_kept=kept)
 
 
 def forget_request(memory: ForgettingMemory, request: str, *, mode: str | None = None,
@@ -236,12 +245,14 @@ def _select(memory: ForgettingMemory, request: str, config: ForgetConfig,
 
 
 def apply_forget(memory: ForgettingMemory, items: list[tuple[str, int]],
-                 count_shown: bool = False) -> tuple[Forgotten, Forgotten | None]:
+                 count_shown: bool = False
+                 ) -> tuple[Forgotten, Forgotten | None, tuple[int, ...]]:
     """Tombstone ``items`` (with each fact's passage, each passage's fact, each message's
     learned facts and filed passages, and the messages of their turns quoting any of them),
     drop their vectors and prompt-history lines, and bring the tiers' in-memory state in
-    step. Returns what was forgotten, and with ``count_shown`` which of it the privacy
-    policy shows the model (``shown_of``)."""
+    step. Returns what was forgotten, with ``count_shown`` which of it the privacy
+    policy shows the model (``shown_of``), and the messages the facts forgotten were
+    learned from that stay (``ForgetResult.sources_kept``)."""
     store = memory.store
     facts = {i for table, i in items if table == "facts"}
     passages = {i for table, i in items if table == "passages"}
@@ -293,11 +304,15 @@ def apply_forget(memory: ForgettingMemory, items: list[tuple[str, int]],
     memory.core.reload()
     memory.archival.reload()
     memory.recall.reload()
+    # Read after the tombstones: a message forgotten, with them or before, is not kept.
+    sources_kept = tuple(sorted(store.messages.get_many(sorted(
+        {f.source_message_id for f in fact_rows
+         if f.id in done.facts and f.source_message_id is not None}))))
     if shown is None:
-        return done, None
+        return done, None, sources_kept
     return done, Forgotten(*(tuple(i for i in ids if i in kept) for ids, kept in
                              zip((done.facts, done.passages, done.messages), shown,
-                                 strict=True)))
+                                 strict=True))), sources_kept
 
 
 def shown_of(memory: ForgettingMemory, facts: Sequence[Fact], passage_ids: Sequence[int],

@@ -1,0 +1,48 @@
+"""What ``/forget`` and ``tiermem forget`` add when a fact forgotten was learned from a
+message that stays (``ForgetResult.sources_kept``).
+
+Forgetting a fact leaves the message the user said it in: conversation search still finds
+it, and an answer may quote it. To the user that reads as a forget that did not work, so
+the reply says so and gives the command that forgets the message too, with its text when
+that is one line the user could type and the privacy policy shows it (a text it
+withholds is named by its id only: the hint must not show what /recall would not).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from tiermem.memory import HierarchicalMemory
+
+#: The longest message text a hint quotes in its command; a longer one is named by its id.
+QUOTED_CHARS = 300
+
+
+def sources_kept_lines(memory: HierarchicalMemory, ids: Sequence[int],
+                       quoted: Callable[[str], str] | None, unquoted: str,
+                       where: str) -> list[str]:
+    """The lines saying that the messages ``ids`` are kept and how to forget them too:
+    ``quoted(text)`` is the command that forgets ``text`` (None: quote no text), ``unquoted``
+    how to forget one whose text is not quoted, and ``where`` where the user sees a
+    message's text (``/recall`` in the chat)."""
+    hits = memory.recall.get_many(list(ids))
+    messages = [hits[i] for i in ids if i in hits]
+    if not messages:
+        return []
+    shown = memory.texts_shown([m.text for m in messages])
+    lines = ["the message it was learned from is kept, and conversation search still finds "
+             "what it says; to forget it too:" if len(messages) == 1 else
+             "the messages they were learned from are kept, and conversation search still "
+             "finds what they say; to forget them too:"]
+    for message, view in zip(messages, shown, strict=True):
+        text = message.text
+        if view != text:
+            lines.append(f"  message #{message.id}, which the privacy policy keeps out of "
+                         f"{where}: {unquoted} as you know it")
+        elif (quoted is None or "\n" in text or len(text) > QUOTED_CHARS
+              or text.lstrip().startswith("-")):
+            # Not one line to type, or read as an option ("--erase ...") rather than text.
+            lines.append(f"  message #{message.id} ({where} shows it): {unquoted}")
+        else:
+            lines.append(f"  {quoted(text)}")
+    return lines
