@@ -133,3 +133,15 @@ def test_cli_forget_says_the_source_message_is_kept_and_how_to_forget_it(
     assert "Malley" not in err
     assert run(["forget", "--agent", "ada", "--json", SAID]) == 0
     assert json.loads(capsys.readouterr().out)["sources_kept"] == []
+
+
+def test_an_erasure_takes_the_fact_s_key_out_of_the_open_memory_too() -> None:
+    with make_memory() as m:
+        chat(m, SAID)
+        assert m.forget(FACT, erase=True).sources_kept
+        # Nothing is left that knows the fact was forgotten, in the database or in the
+        # memory open on it: the message is an ordinary message again, and the statement
+        # is extracted again, as after a reopen.
+        assert m.forgotten_norms.stated_in(SAID) == []
+        assert not any("forgotten" in h for h in _search(m, "FitLife"))
+        assert m.process_interaction(SAID, "Noted.") != []

@@ -45,6 +45,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 from tiermem.memory.errors import InvalidInputError, TiermemError
+from tiermem.memory.ops.forgotten_norms import ForgottenNorms
 from tiermem.memory.ops.protocols import TieredMemory
 from tiermem.memory.ops.quoting import quoting
 from tiermem.memory.ops.state_scrub import scrub_state
@@ -100,6 +101,10 @@ class ErasedMemory(TieredMemory, Protocol):
 
     @property
     def prompt_history(self) -> PromptHistory:
+        ...
+
+    @property
+    def forgotten_norms(self) -> ForgottenNorms:
         ...
 
     def forget_requests(self, newest: int | None = None) -> list[ForgetRequest]:
@@ -161,6 +166,10 @@ def erase(memory: ErasedMemory, facts: Iterable[int], passages: Iterable[int],
             # Every key it may be blocked under, an earlier version's included.
             for norm in fact_norms(fact.text):
                 store.forgetting.unblock(norm_hash(norm))
+        if gone_facts:
+            # The open memory's copy of the keys too: until it is reopened, extraction
+            # would still refuse the fact, and a search name it as forgotten.
+            memory.forgotten_norms.reload()
         if fulfils is not None:
             conceal_requests(store, [fulfils])
             _set_pending(store, [i for i in pending_erasures(store) if i != fulfils])

@@ -62,7 +62,6 @@ from tiermem.memory.ops.erase import (
 from tiermem.memory.ops.erase import erase as erase_rows
 from tiermem.memory.ops.forget_config import MODES, ForgetConfig
 from tiermem.memory.ops.forget_select import Selection, Shown, exact_selection, llm_selection
-from tiermem.memory.ops.forgotten_norms import ForgottenNorms
 from tiermem.memory.ops.protocols import RankedMemory
 from tiermem.memory.ops.quoting import quoting
 from tiermem.memory.ops.state_scrub import scrub_state
@@ -130,10 +129,6 @@ class ForgettingMemory(ErasedMemory, RankedMemory, ScreenedMemory, Protocol):
 
     @property
     def judge(self) -> Judge | None:
-        ...
-
-    @property
-    def forgotten_norms(self) -> ForgottenNorms:
         ...
 
 
