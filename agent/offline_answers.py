@@ -49,6 +49,7 @@ from tiermem.memory.text.extract import extract_facts, is_question, normalize_fa
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.updates import read_statement, replaces, subject_of
 from tiermem.memory.text.wording import concepts, stem
+from tiermem.tools.memory_tools import FORGOTTEN_KEY
 
 MAX_CORE_QUOTES = 3
 #: How much of what a question asks about a withdrawal must deny to answer it.
@@ -297,7 +298,7 @@ def _user_statements(hit: dict[str, Any], current: list[str], superseded: set[st
         return ""  # a long paste was filed in archival, whose parts are quoted instead
     # The facts of it the user asked to forget (the search result lists them): the message
     # was kept, what it says of them is not evidence.
-    forgotten = {normalize_fact(str(fact)) for fact in hit.get("forgotten") or ()}
+    forgotten = {normalize_fact(str(fact)) for fact in hit.get(FORGOTTEN_KEY) or ()}
     kept = []
     for sentence in split_sentences(text):
         if (is_question(sentence) or _quoted_already(sentence, said)

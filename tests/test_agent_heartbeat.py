@@ -136,7 +136,7 @@ def test_send_message_asking_for_a_heartbeat_still_sends_and_ends_the_turn(
     assert "ends your turn, even with request_heartbeat" in schema["description"]
     system = model.calls[0].messages[0]["content"]
     assert "Either ends your turn, even with request_heartbeat" in system
-    assert "Any other tool call also ends your turn" in system
+    assert "Any other tool call ends your turn" in system
 
 
 def test_a_reply_beside_a_call_asking_for_a_heartbeat_gets_the_step_and_keeps_both_texts(
@@ -152,7 +152,7 @@ def test_a_reply_beside_a_call_asking_for_a_heartbeat_gets_the_step_and_keeps_bo
 
 
 def test_prompt_and_schemas_say_a_call_without_heartbeat_ends_the_turn() -> None:
-    assert "ends your turn when it returns, unless you set request_heartbeat" in SYSTEM_PROMPT
+    assert "ends your turn when it returns unless you set request_heartbeat" in SYSTEM_PROMPT
     for schema in memory_toolbox().schemas():
         params = schema["function"]["parameters"]["properties"]
         if HEARTBEAT_PARAM in params:

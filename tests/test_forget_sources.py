@@ -19,7 +19,7 @@ from tiermem.agent.offline import OfflinePolicy
 from tiermem.agent.repl import ChatRepl
 from tiermem.cli import run
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
-from tiermem.tools.memory_tools import ToolContext, memory_toolbox
+from tiermem.tools.memory_tools import FORGOTTEN_KEY, ToolContext, memory_toolbox
 
 SAID = "My gym is FitLife on 5th street"
 FACT = "User's gym is FitLife on 5th street"
@@ -40,8 +40,8 @@ def test_an_offline_answer_does_not_quote_the_message_of_a_forgotten_fact() -> N
         assert SAID in [h.text for h in m.recall_search("FitLife", roles=["user"]).hits]
         # The search result says which facts of the message were forgotten, the model's too.
         hits = {h["text"]: h for h in _search(m, "gym")}
-        assert hits[SAID]["forgotten"] == [FACT]
-        assert "forgotten" not in hits["My dentist is Dr. Lee and my gym is Iron Works"]
+        assert hits[SAID][FORGOTTEN_KEY] == [FACT]
+        assert FORGOTTEN_KEY not in hits["My dentist is Dr. Lee and my gym is Iron Works"]
         now, before = chat(m, "What's my gym?", "What was my gym?")
         assert "FitLife" not in now and "Iron Works" in now
         # A question about the past read recall, and left the forgotten statement out.
@@ -67,7 +67,7 @@ def test_the_fact_stated_again_is_stored_and_quoted_again() -> None:
         assert FACT in core_of(m) and "core + " + FACT in stored
         assert "From core memory: " + FACT in answer
         # No longer forgotten: the first message says nothing the user forgot.
-        assert not any("forgotten" in h for h in _search(m, "FitLife"))
+        assert not any(FORGOTTEN_KEY in h for h in _search(m, "FitLife"))
 
 
 def _repl(m: HierarchicalMemory) -> tuple[ChatRepl, io.StringIO]:
@@ -143,5 +143,5 @@ def test_an_erasure_takes_the_fact_s_key_out_of_the_open_memory_too() -> None:
         # memory open on it: the message is an ordinary message again, and the statement
         # is extracted again, as after a reopen.
         assert m.forgotten_norms.stated_in(SAID) == []
-        assert not any("forgotten" in h for h in _search(m, "FitLife"))
+        assert not any(FORGOTTEN_KEY in h for h in _search(m, "FitLife"))
         assert m.process_interaction(SAID, "Noted.") != []

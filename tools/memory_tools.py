@@ -104,8 +104,7 @@ def nothing_to_send(message: str) -> bool:
 
 @tool
 def send_message(ctx: ToolContext, message: str) -> str:
-    """Send a reply to the user. This ends your turn, even with request_heartbeat: store and
-    search first, reply last.
+    """Send a reply to the user. This ends your turn, even with request_heartbeat.
 
     Args:
         message: The full text of the reply, in the user's language.
@@ -351,8 +350,7 @@ def conversation_search(
     """Search the full history of this conversation (recall memory), including old sessions.
 
     When very many messages share the query's words, the newest of them are searched;
-    add dates to reach older ones. A user's message with "forgotten" states facts the user
-    asked to forget (listed there): the message was kept, but do not use or repeat them.
+    add dates to reach older ones.
 
     Args:
         query: What to look for, in plain words.
@@ -375,6 +373,10 @@ def conversation_search(
     return out
 
 
+#: A user message's facts the user asked to forget, in a conversation_search result.
+FORGOTTEN_KEY = "forgotten_by_user_do_not_use"
+
+
 def _recall_item(hit: Hit, memory: HierarchicalMemory) -> dict[str, Any]:
     text = _hit_text(hit.text)
     item: dict[str, Any] = {"id": hit.id, "role": hit.role, "text": text,
@@ -382,10 +384,11 @@ def _recall_item(hit: Hit, memory: HierarchicalMemory) -> dict[str, Any]:
     if hit.role == "user":
         # Forgetting a fact leaves the message it was learned from: the user asked for the
         # fact to be forgotten, and the message would bring it back. Read from the text
-        # shown, so nothing the privacy policy or the cut withholds is named.
+        # shown, so nothing the privacy policy or the cut withholds is named. The key says
+        # what to do with them, so the tool's description (in every prompt) need not.
         forgotten = memory.forgotten_norms.stated_in(text[:HIT_TEXT_CHARS])
         if forgotten:
-            item["forgotten"] = forgotten
+            item[FORGOTTEN_KEY] = forgotten
     return item
 
 
