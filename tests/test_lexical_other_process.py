@@ -43,7 +43,8 @@ class OtherProcess:
     ``settings``)."""
 
     def __init__(self, home: Path) -> None:
-        self.conn = sqlite3.connect(home / DB_FILE, isolation_level=None)
+        self.database = home / DB_FILE  # named in a failed read's error, as the store's is
+        self.conn = sqlite3.connect(self.database, isolation_level=None)
         self.conn.row_factory = sqlite3.Row
         register_functions(self.conn)  # the index's triggers call them
         self.settings = SQLiteSettings(self)  # type: ignore[arg-type]
