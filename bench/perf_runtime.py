@@ -45,9 +45,36 @@ def measure_eviction(opts: PerfOptions) -> dict[str, Any]:
 
 
 # -- 5: agent step -------------------------------------------------------------------------
+class TimedSearches:
+    """Counts a memory's archival searches and adds up their seconds, embedding taken out.
+
+    It stands in for ``archival_search`` on the memory instance, where the tools
+    look it up, so a turn's search is timed as the model's tool call runs it.
+    """
+
+    def __init__(self, memory: Any, embedder: TimedEmbedder) -> None:
+        self.inner, self.embedder = memory.archival_search, embedder
+        self.calls, self.seconds = 0, 0.0
+        memory.archival_search = self
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        start, embedding = time.perf_counter(), self.embedder.seconds
+        try:
+            return self.inner(*args, **kwargs)
+        finally:
+            self.calls += 1
+            self.seconds += time.perf_counter() - start - (self.embedder.seconds - embedding)
+
+
 def measure_step(opts: PerfOptions, bag: BagEmbedder, corpus: Corpus, recall_home: Path,
                  work: Path) -> dict[str, Any]:
-    """Turn overhead with the largest archival and recall stores, against an empty store."""
+    """Turn overhead with the largest archival and recall stores, against an empty store.
+
+    Each turn the scripted model makes three calls: ``core_memory_append``,
+    ``archival_memory_search`` and ``send_message`` (bench.turn_bench.CyclingScript),
+    so a turn holds one hybrid archival search; its share of the overhead is
+    reported apart (``search_full``), and how many searches the timed turns ran.
+    """
     from tiermem.agent.loop import Agent
     from tiermem.memory import HierarchicalMemory
 
@@ -62,6 +89,8 @@ def measure_step(opts: PerfOptions, bag: BagEmbedder, corpus: Corpus, recall_hom
     texts = [f"The {TOPICS[i % len(TOPICS)]} lead is {('Ann', 'Raj', 'Mo')[i % 3]}. Where is the"
              f" {TOPICS[(i * 7) % len(TOPICS)]} runbook?" for i in range(50)]
     overhead: dict[str, list[float]] = {name: [] for name in homes}
+    search: dict[str, list[float]] = {name: [] for name in homes}
+    searches = 0
     blocks = 4
     per_block = max(1, opts.turns // blocks)
     for block in range(blocks):
@@ -71,16 +100,22 @@ def measure_step(opts: PerfOptions, bag: BagEmbedder, corpus: Corpus, recall_hom
                 model = TimedModel(CyclingScript())
                 agent = Agent(memory, model)
                 agent.step("warm up")  # first turn loads the context window
+                searched = TimedSearches(memory, embedder)
                 with settled_heap():
                     for i in range(per_block):
-                        model.seconds = embedder.seconds = 0.0
+                        model.seconds = embedder.seconds = searched.seconds = 0.0
                         start = time.perf_counter()
                         agent.step(texts[(block * per_block + i) % len(texts)])
                         total = time.perf_counter() - start
                         overhead[name].append(total - model.seconds - embedder.seconds)
+                        search[name].append(searched.seconds)
+                searches += searched.calls
     return {**sizes, "turns": per_block * blocks,
             "overhead_full": _stats(overhead["full"]),
             "overhead_empty": _stats(overhead["empty"]),
+            "search_full": _stats(search["full"]),
+            "search_empty": _stats(search["empty"]),
+            "searches_per_turn": searches / (2 * per_block * blocks),
             "ratio_p50": _ratio(statistics.median(overhead["full"]),
                                 statistics.median(overhead["empty"]))}
 

@@ -76,6 +76,10 @@ def test_perf_command_writes_a_complete_report(tmp_path: Path,
     assert set(report["eviction"]["facts"]) == {"5", "50", "500"}
     assert report["eviction"]["every_add_evicted"] is True
     assert report["step"]["passages"] == 500 and report["step"]["messages"] >= 5000
+    # Every timed turn runs the one archival search the scripted model asks for, timed apart.
+    assert report["step"]["searches_per_turn"] == 1
+    assert any(row[0].startswith("5 of which the archival search") for row in
+               perf.table_rows(report))
     assert report["cold_start"]["open_home"]["passages"] == 500
     assert any("HNSW graph" in row[0] for row in perf.table_rows(report))
     names = {t["name"] for t in report["targets"]}
