@@ -168,7 +168,8 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
                                                   audited.id, audited.detail).to_dict()))
                 return 1
             # Read while the memory is open; said after the result, once it is closed.
-            hints = [] if args.json else _sources_kept(args, memory, result.sources_kept)
+            hints = [] if args.json else _sources_kept(args, place.home, memory,
+                                                         result.sources_kept)
         failure = judge_failure(judge) if result.outcome == "failed" else None
         if failure is not None:
             note(failure)
@@ -181,13 +182,16 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     return 0 if result.outcome == "matched" else 1
 
 
-def _sources_kept(args: argparse.Namespace, memory: Any, ids: tuple[int, ...]) -> list[str]:
+def _sources_kept(args: argparse.Namespace, home: Path, memory: Any,
+                  ids: tuple[int, ...]) -> list[str]:
     """The lines saying which messages the facts forgotten were learned from stay, and the
     command that forgets each too (agent/forget_sources.py)."""
     import shlex
 
-    from tiermem.agent.forget_sources import sources_kept_lines
+    from tiermem.agent.forget_sources import policy_view, sources_kept_lines
     from tiermem.agent.place import store_flag
+    from tiermem.agent.policy_file import policy_path
+    from tiermem.memory.privacy import load_policy
 
     command = (f"tiermem forget --agent {args.agent}{store_flag(args.store)}"
                f"{' --erase' if args.erase else ''}")
@@ -195,10 +199,14 @@ def _sources_kept(args: argparse.Namespace, memory: Any, ids: tuple[int, ...]) -
     # hint puts no message's text on a command line either.
     quoted = None if args.request == "-" else (
         lambda text: f"{command} {shlex.quote(text)}")
+    # The memory is opened without the agent's privacy policy (forgetting shows nothing):
+    # the hint screens the texts it would print with it, as /recall in a chat does.
+    path = policy_path(home, args.policy)
+    shown = None if path is None else policy_view(load_policy(path))
     return sources_kept_lines(memory, ids, quoted,
                               f"{command} - with its whole text on standard input",
                               f"`tiermem chat --agent {args.agent}{store_flag(args.store)}` "
-                              "with /recall")
+                              "with /recall", shown)
 
 
 def _report(args: argparse.Namespace, note: Callable[[str], None], result: Any) -> None:

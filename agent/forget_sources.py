@@ -13,6 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from tiermem.memory import HierarchicalMemory
+from tiermem.memory.errors import InvalidConfigError
+from tiermem.memory.privacy import PrivacyConfig
+from tiermem.memory.privacy.guard import PrivacyGuard
 
 #: The longest message text a hint quotes in its command; a longer one is named by its id.
 QUOTED_CHARS = 300
@@ -20,21 +23,23 @@ QUOTED_CHARS = 300
 
 def sources_kept_lines(memory: HierarchicalMemory, ids: Sequence[int],
                        quoted: Callable[[str], str] | None, unquoted: str,
-                       where: str) -> list[str]:
+                       where: str, shown: Callable[[list[str]], list[str]] | None = None
+                       ) -> list[str]:
     """The lines saying that the messages ``ids`` are kept and how to forget them too:
     ``quoted(text)`` is the command that forgets ``text`` (None: quote no text), ``unquoted``
-    how to forget one whose text is not quoted, and ``where`` where the user sees a
-    message's text (``/recall`` in the chat)."""
+    how to forget one whose text is not quoted, ``where`` where the user sees a message's
+    text (``/recall`` in the chat), and ``shown`` how the privacy policy shows texts there
+    (None: as ``memory`` shows them)."""
     hits = memory.recall.get_many(list(ids))
     messages = [hits[i] for i in ids if i in hits]
     if not messages:
         return []
-    shown = memory.texts_shown([m.text for m in messages])
+    views = (shown or memory.texts_shown)([m.text for m in messages])
     lines = ["the message it was learned from is kept, and conversation search still finds "
              "what it says; to forget it too:" if len(messages) == 1 else
              "the messages they were learned from are kept, and conversation search still "
              "finds what they say; to forget them too:"]
-    for message, view in zip(messages, shown, strict=True):
+    for message, view in zip(messages, views, strict=True):
         text = message.text
         if view != text:
             lines.append(f"  message #{message.id}, which the privacy policy keeps out of "
@@ -46,3 +51,13 @@ def sources_kept_lines(memory: HierarchicalMemory, ids: Sequence[int],
         else:
             lines.append(f"  {quoted(text)}")
     return lines
+
+
+def policy_view(policy: PrivacyConfig) -> Callable[[list[str]], list[str]]:
+    """How ``policy`` shows texts, for a command that opens the memory without it: one a
+    model would have to judge is taken as withheld (a hint asks no model)."""
+    try:
+        guard = PrivacyGuard(policy, None)
+    except InvalidConfigError:
+        return lambda texts: ["[withheld]"] * len(texts)
+    return lambda texts: guard.text_view("", texts)

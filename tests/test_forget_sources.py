@@ -12,7 +12,7 @@ import pytest
 from memory_helpers import make_memory
 from offline_helpers import chat, core_of
 from rich.console import Console
-from test_privacy_tool_errors import POLICY
+from test_privacy_tool_errors import POLICY, POLICY_TEXT
 
 from tiermem.agent.loop import Agent
 from tiermem.agent.offline import OfflinePolicy
@@ -145,3 +145,23 @@ def test_an_erasure_takes_the_fact_s_key_out_of_the_open_memory_too() -> None:
         assert m.forgotten_norms.stated_in(SAID) == []
         assert not any(FORGOTTEN_KEY in h for h in _search(m, "FitLife"))
         assert m.process_interaction(SAID, "Noted.") != []
+
+
+def test_cli_forget_names_a_source_message_the_agent_s_policy_withholds_by_its_id_only(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    # `tiermem forget` opens the memory without the agent's policy.yaml: the hint must
+    # still print nothing of a message that policy keeps out of /recall.
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    home = tmp_path / "agents" / "ada"
+    home.mkdir(parents=True)
+    (home / "policy.yaml").write_text(POLICY_TEXT)
+    with HierarchicalMemory(home, embedder=HashingEmbedder(), privacy=POLICY) as m:
+        m.process_interaction("My gym is FitLife. I take 20 mg of propranolol daily", "Noted.")
+        assert "User's gym is FitLife" in [f.text for f in m.facts()]
+    assert run(["forget", "--agent", "ada", "User's gym is FitLife"]) == 0
+    err = capsys.readouterr().err
+    assert "  message #1, which the privacy policy keeps out of `tiermem chat --agent ada` " \
+        "with /recall: tiermem forget --agent ada - with its whole text on standard input " \
+        "as you know it" in err
+    assert "mg" not in err and "propranolol" not in err
