@@ -44,9 +44,10 @@ def sources_kept_lines(memory: HierarchicalMemory, ids: Sequence[int],
         if view != text:
             lines.append(f"  message #{message.id}, which the privacy policy keeps out of "
                          f"{where}: {unquoted} as you know it")
-        elif (quoted is None or "\n" in text or len(text) > QUOTED_CHARS
+        elif (quoted is None or not text.isprintable() or len(text) > QUOTED_CHARS
               or text.lstrip().startswith("-")):
-            # Not one line to type, or read as an option ("--erase ...") rather than text.
+            # Not one line to type (a line break of any kind, an escape sequence that would
+            # colour or rewrite the terminal's line), or read as an option ("--erase ...").
             lines.append(f"  message #{message.id} ({where} shows it): {unquoted}")
         else:
             lines.append(f"  {quoted(text)}")

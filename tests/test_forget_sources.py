@@ -165,3 +165,18 @@ def test_cli_forget_names_a_source_message_the_agent_s_policy_withholds_by_its_i
         "with /recall: tiermem forget --agent ada - with its whole text on standard input " \
         "as you know it" in err
     assert "mg" not in err and "propranolol" not in err
+
+
+@pytest.mark.parametrize("said", ["My gym is \x1b[31mIron Works\x1b[0m",
+                                  "My gym is Iron Works\rand my cat is Tom",
+                                  "My gym is Iron Works\u2028My cat is Tom"])
+def test_a_source_message_with_a_control_character_is_named_by_its_id(said: str) -> None:
+    # Not one line the user could type: printed, it would colour or overwrite the terminal
+    # line, or break the command in two.
+    with make_memory() as m:
+        m.process_interaction(said, "Noted.")
+        [fact] = [f.text for f in m.facts() if "gym" in f.text]
+        repl, out = _repl(m)
+        assert repl.run_piped([f"/forget {fact}"]) == 0
+        assert out.getvalue().splitlines()[-1] == (
+            "  message #1 (/recall shows it): /forget and its whole text")
