@@ -3,9 +3,14 @@
 Every tool receives a ``ToolContext`` (injected, never shown to the model)
 holding the memory and a log of what the turn changed, so the REPL can show
 memory changes next to the reply. Search results report the tier, the number
-of matches (a lower bound, said so, when recall ranked only its newest
-matches) and pages, and when each item was stored; a long text shows its
-first ``HIT_TEXT_CHARS`` characters, so a page is never cut mid-result.
+of matches and pages, and when each item was stored; a long text shows its
+first ``HIT_TEXT_CHARS`` characters, so a page is never cut mid-result. The
+number is a lower bound, said so, when recall ranked only its newest matches,
+archival counted its matches in meaning only as far as it ranked them, or a
+privacy policy counted the matches it shows only up to the next page (so that
+no total counts withheld ones). A user's message in a conversation_search
+result lists the facts it states that the user asked to forget
+(``FORGOTTEN_KEY``), as the message itself stays.
 """
 
 from __future__ import annotations
