@@ -20,9 +20,10 @@ Evidence, in order:
    left out;
 3. the user's own statements from recall, only when the question is about
    the past or nothing above answered it, but for a sentence stating only facts quoted
-   above (it would say them twice). Questions, the assistant's replies
-   (including this policy's earlier answers), statements of facts now
-   superseded and long pastes (filed in archival) are never evidence;
+   above (it would say them twice) and one that answers only with facts the user asked
+   to forget (listed with the message under ``FORGOTTEN_KEY``). Questions, the
+   assistant's replies (including this policy's earlier answers), statements of facts
+   now superseded and long pastes (filed in archival) are never evidence;
 4. when nothing above answered, the user's withdrawals from recall that deny
    most of what the question asks about ("Am I allergic to peanuts?" after
    "I'm no longer allergic to peanuts" quotes that), rather than only saying

@@ -1,7 +1,7 @@
 """What a statement changes: new values, corrections and retractions of earlier facts.
 
 Rule-based, like memory/text/extract.py, whose facts it compares; everything here is
-a pure function over strings. Three questions are answered:
+a pure function over strings. It answers:
 
 ``read_statement(sentence)`` sorts one sentence into
 
