@@ -37,10 +37,11 @@ introduction: it reads as "My name is X" too (``introduced``: "Hi! I'm Maya", "H
 Maya Lopez.", "Hey there, I'm Maya"), the greeting said in a sentence of its own or not
 (``with_introductions`` joins them). Without the greeting "I'm X" stays "{speaker} is X",
 and a capitalised word that says what, not who, names no one ("Hi, I'm British", "Hi, I'm
-Catholic", "Hi, I'm Vegan", "Hi, I'm Tired"): a language or nationality, a faith, a
-diet, a mood, a word "Call me" does not take for a name, or one the durability rules
-already read ("vegan"). No list of such words is whole ("Hi, I'm Nervous"), so an
-introduction never replaces a name held (``stated_beside`` in memory/text/updates.py).
+Catholic", "Hi, I'm Vegan", "Hi, I'm Tired", "Hi, I'm Late"): a language or nationality,
+a faith, a diet, a mood, where one is or one's part on a shift ("Away", "Primary"), a word
+"Call me" does not take for a name, or one the durability rules already read ("vegan").
+No list of such words is whole ("Hi, I'm Nervous"), so an introduction never replaces a
+name held (``stated_beside`` in memory/text/updates.py).
 
 The head table is also the de-duplication key's (memory/text/fact_keys.py), so a fact
 stored as "User likes tea" and one typed "I like tea" are the same fact. "speak"
