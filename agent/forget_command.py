@@ -173,7 +173,7 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         failure = judge_failure(judge) if result.outcome == "failed" else None
         if failure is not None:
             note(failure)
-        _report(args, note, result)
+        _report(args, note, result, withheld=_withholds(place.home, args))
         if hints:
             note("\n".join(hints))
     except KeyboardInterrupt as exc:
@@ -209,11 +209,24 @@ def _sources_kept(args: argparse.Namespace, home: Path, memory: Any,
                               "with /recall", shown)
 
 
-def _report(args: argparse.Namespace, note: Callable[[str], None], result: Any) -> None:
-    """What a request did (a ForgetResult), on standard output."""
+def _withholds(home: Path, args: argparse.Namespace) -> bool:
+    """Whether the agent's privacy policy (policy.yaml, or --policy) withholds things from
+    /core and the searches, which a hint naming them must then say."""
+    from tiermem.agent.policy_file import policy_path
+    from tiermem.memory.privacy import load_policy
+
+    path = policy_path(home, args.policy)
+    return path is not None and load_policy(path).recall.enabled
+
+
+def _report(args: argparse.Namespace, note: Callable[[str], None], result: Any, *,
+            withheld: bool = False) -> None:
+    """What a request did (a ForgetResult), on standard output; ``withheld``: the agent's
+    privacy policy withholds things from /core and the searches."""
     import json
 
     from tiermem.agent.place import store_flag
+    from tiermem.agent.slash_commands import WITHHELD_HINT
 
     if args.json:
         print(json.dumps(result.to_dict()))
@@ -230,8 +243,8 @@ def _report(args: argparse.Namespace, note: Callable[[str], None], result: Any) 
         if result.outcome == "unmatched" and result.mode == "exact":
             note(f"`tiermem chat --agent {args.agent}{store_flag(args.store)}` with /recall "
                  f"TEXT, /archival TEXT or "
-                 f"/core shows how it was stored; --mode exact_then_top_k_llm with a model "
-                 f"matches by meaning when no text equals it")
+                 f"/core shows how it was stored{WITHHELD_HINT if withheld else ''}; --mode "
+                 f"exact_then_top_k_llm with a model matches by meaning when no text equals it")
 
 
 def interrupted_forget(place: Any, before: int | None, args: argparse.Namespace) -> str:

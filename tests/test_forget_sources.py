@@ -180,3 +180,23 @@ def test_a_source_message_with_a_control_character_is_named_by_its_id(said: str)
         assert repl.run_piped([f"/forget {fact}"]) == 0
         assert out.getvalue().splitlines()[-1] == (
             "  message #1 (/recall shows it): /forget and its whole text")
+
+
+@pytest.mark.parametrize("with_policy", [True, False])
+def test_cli_forget_unmatched_says_core_shows_no_withheld_text_under_a_policy(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        with_policy: bool,
+) -> None:
+    # /core and /recall show a withheld fact as [withheld: CATEGORY]: pointed at them for
+    # the stored wording, the user must be told to give a withheld item's text as known.
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    home = tmp_path / "agents" / "ada"
+    home.mkdir(parents=True)
+    if with_policy:
+        (home / "policy.yaml").write_text(POLICY_TEXT)
+    with HierarchicalMemory(home, embedder=HashingEmbedder()) as m:
+        m.process_interaction("My gym is FitLife", "Noted.")
+    assert run(["forget", "--agent", "ada", "User takes propranolol"]) == 1
+    err = capsys.readouterr().err
+    assert "/core shows how it was stored" in err
+    assert ("not what the privacy policy withholds" in err) is with_policy
