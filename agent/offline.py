@@ -216,7 +216,8 @@ class OfflinePolicy:
         Each statement of a compound fact ("The production region is eu-west-1 and the
         staging region is us-east-2") counts on its own: a sentence that joins several is
         stored as one fact for each, and when a statement held in a compound fact changes,
-        that fact is retired and the statements of it that still hold stay as facts.
+        that fact is retired and the statements of it that still hold stay as facts; one
+        said again is that fact said again.
 
         A slip corrected ("Sorry, I meant Portland, not Seattle") retires the statement that
         said it (``target_of``: one of this message, else of the most recent of ``recent``,
@@ -314,13 +315,20 @@ class OfflinePolicy:
                              if key in stored_as), extracted.text)
                 parts = ([(fact, extracted.durability)] if fact in current
                          else statements_of(fact, extracted.durability))
+                # A compound fact stated again changes none of its own statements, and
+                # none of the statements one sentence joins changes another ("The incident
+                # is sev1 and is P1").
+                siblings = {part for part, _ in parts}
                 for part, kind in parts:
-                    # A compound fact stated again changes none of its own statements.
                     facts = held()
                     durable = retire([old for old, holders in facts.items()
-                                      if holders != [part] and replaces(part, old,
-                                                                        statement.change)],
+                                      if holders != [part] and old not in siblings
+                                      and replaces(part, old, statement.change)],
                                      facts, keep=part)
+                    # One an earlier version stored joined to another ("Customer 9034 uses
+                    # SSO and is on the Team plan") is that fact stated again.
+                    part = next((fact for fact in held().get(part, ()) if fact in current),
+                                part)
                     new.setdefault(part, "durable" if durable else kind)
         return ([self._call("core_memory_replace", old_content=old, new_content="",
                             request_heartbeat=True) for old in retired]

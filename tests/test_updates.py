@@ -223,3 +223,37 @@ def test_a_greeting_beside_another_speaker_s_name_names_this_one() -> None:
     assert _stated("Hi, I'm Mel.", ["Caroline's name is Caroline"], "Mel")[0] == (
         "Mel's name is Mel")
     assert _stated("Hi, I'm Melanie.", ["Mel's name is Mel"], "Mel")[0] == "Mel is Melanie"
+
+
+@pytest.mark.parametrize(("fact", "parts"), [
+    # A part that opens with a verb of the statement list shares the subject before it ...
+    ("Customer 9034 uses SSO and is on the Team plan",
+     ["Customer 9034 uses SSO", "Customer 9034 is on the Team plan"]),
+    ("User's sister lives in Lyon and has two kids",
+     ["User's sister lives in Lyon", "User's sister has two kids"]),
+    ("The servers are in Frankfurt and have 64GB of RAM",
+     ["The servers are in Frankfurt", "The servers have 64GB of RAM"]),
+    # ... told of it as the verb before it is, when the extractor left it as said
+    ("User uses SSO and am on the Team plan", ["User uses SSO", "User is on the Team plan"]),
+    ("User lives in Porto and work at Acme", ["User lives in Porto", "User works at Acme"]),
+    ("User is vegan and don't eat fish", ["User is vegan", "User doesn't eat fish"]),
+    ("User works at Acme and am on call this week",
+     ["User works at Acme", "User is on call this week"]),
+    # ... and not when what it says leans on the part before
+    ("User's favourite bands are Queen and the Rolling Stones",
+     ["User's favourite bands are Queen and the Rolling Stones"]),
+    ("User likes the product and is proud of it",
+     ["User likes the product and is proud of it"]),
+    ("User likes people who use SSO and are on Team",
+     ["User likes people who use SSO and are on Team"]),
+    ("User is vegetarian and has been for years", ["User is vegetarian and has been for years"]),
+    ("User never uses SSO and am on the Team plan",
+     ["User never uses SSO and am on the Team plan"]),
+    ("There is a bug in the parser and has been since 2.0",
+     ["There is a bug in the parser and has been since 2.0"]),
+    ("The servers are in Frankfurt and am happy", ["The servers are in Frankfurt and am happy"]),
+    ("User moved to Porto and work remotely", ["User moved to Porto and work remotely"]),
+])
+def test_a_part_with_no_subject_of_its_own_shares_the_one_before_it(
+        fact: str, parts: list[str]) -> None:
+    assert clauses_of(fact) == parts

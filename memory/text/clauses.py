@@ -3,7 +3,9 @@
 ``clauses_of(fact)`` splits a compound fact ("The production region is eu-west-1
 and the staging region is us-east-2") into the statements it joins, so each can
 change on its own; a part that opens with a pronoun ("... and she is allergic to
-cats") takes the subject of the one before it, and one in the speaker's own words, as
+cats") takes the subject of the one before it, as does one that opens with a verb of the
+statement list ("Customer 9034 uses SSO and is on the Team plan"; not "... and is proud of
+it", which leans on the part before), and one in the speaker's own words, as
 earlier versions left "I don't" ("User is vegetarian, and I don't drink coffee"), is told
 of the speaker the fact opens with ("User doesn't drink coffee");
 ``statements_of(fact, durability)`` gives each its durability. Pure functions over
@@ -29,8 +31,8 @@ _CLAUSE_JOIN = re.compile(r"(,?\s+(?:and|but)\s+|;\s+)", re.IGNORECASE)
 #: A part that states something of its own: a subject, then a verb of being or having, or
 #: one the extractor writes ("User lives in ...").
 _STATEMENT = re.compile(
-    r"^[\w'’ .-]{1,40}?\s+(?:is|are|was|were|has|have|had|likes|loves|hates|prefers|lives"
-    rf"|works|needs|wants|uses|owns|moved|relocated|doesn{_APOS}?t|does\s+not)\b"
+    r"^(?P<subject>[\w'’ .-]{1,40}?)\s+(?P<verb>is|are|was|were|has|have|had|likes|loves|hates"
+    rf"|prefers|lives|works|needs|wants|uses|owns|moved|relocated|doesn{_APOS}?t|does\s+not)\b"
     # the speaker's own, as versions that did not rewrite it kept it in a compound fact
     rf"|^i\s+(?:don{_APOS}?t|do\s+not)\b", _I)
 
@@ -43,8 +45,37 @@ _POSSESSIVE_PRONOUNS = frozenset({"his", "her", "their", "its"})
 #: music", as "I like jazz and hate country music" is told): a verb of liking, unconjugated.
 _SHARED_SUBJECT = re.compile(r"^(?P<verb>like|love|hate|prefer|enjoy|dislike)\s+(?=\w)", _I)
 _PLURAL_SUBJECTS = frozenset({"i", "we", "they", "you"})
+#: A part that shares the subject of the one before it and states something of its own
+#: ("Customer 9034 uses SSO and is on the Team plan"): a verb of being, having or doing,
+#: as told of the subject ("is", "uses") or, as the extractor leaves a later clause of the
+#: speaker's ("User uses SSO and am on the Team plan"), as the speaker said it ("am").
+_SHARED_STATEMENT = re.compile(
+    r"^(?P<verb>is|are|was|were|has|had|likes|loves|hates|prefers|lives|works|needs"
+    rf"|wants|uses|owns|moved|relocated|doesn{_APOS}?t|does\s+not"
+    rf"|(?P<said>am|have|live|work|need|want|use|own|don{_APOS}?t|do\s+not))\s+(?=\w)", _I)
+#: The verb as told of one subject, for one the speaker said ("am on call": "is on call").
+_TOLD_OF_ONE = {"am": "is", "have": "has", "don't": "doesn't", "dont": "doesn't",
+                "don’t": "doesn’t", "do not": "does not"}
+#: The verbs that say the subject before them is several ("The servers are in Frankfurt");
+#: "had", "moved" and "relocated" say neither that nor that it is one.
+_SEVERAL = frozenset({"are", "were", "have"})
+_EITHER = frozenset({"had", "moved", "relocated"})
+#: A part that only points back to the one before it ("... and has been for years", "...
+#: and is too"): with a subject of its own it would still say nothing.
+_ELLIPTICAL = re.compile(
+    r"^\w+(?:\s+(?:always|still|never|ever|not))?\s+(?:been|done|so|too|not)"
+    r"(?:\s+(?:for|since|ever|all|too|so|either|now|today)\b|\W*$)", _I)
+#: A word ending a subject read from the part before that qualifies its verb instead ("User
+#: never uses SSO": "never is on the Team plan" would say something else).
+_ADVERB = re.compile(r"(?:^|\s)(?:\w+ly|also|still|never|not|no|always|often|sometimes|just"
+                     r"|even|only|already|again|once|ever|too|longer)$", _I)
+#: Subjects that name nothing a statement could be about on its own ("There is ... and").
+_NO_SUBJECT = frozenset({"there", "here", "it", "this", "that"})
 #: A word of a part that points back into the one before it ("... and prefer it green").
 _POINTS_BACK = re.compile(r"\b(?:it|its|them|they|that|this|those|these|one|ones)\b", _I)
+#: A time a part is said of, which points back at nothing ("am on call this week").
+_THIS_TIME = re.compile(r"\bthis\s+(?:week|weekend|month|year|morning|afternoon|evening"
+                        r"|quarter|sprint|season|semester|term)\b", _I)
 #: A relative clause, which a verb after "and" may continue ("people who like jazz and ...").
 _RELATIVE = re.compile(r"\b(?:who|whom|that|which)\b", _I)
 #: A later part in the speaker's own words: versions that did not yet tell "I don't" of the
@@ -62,12 +93,45 @@ def _states(part: str) -> bool:
     return slot_of(part) is not None or _STATEMENT.match(part) is not None
 
 
+def _shared_statement(piece: str, stated: re.Match[str], before: str) -> str | None:
+    """``piece``, which opens with a verb of the statement list (``stated``), told of the
+    subject of the part ``before`` it ("is on the Team plan" after "Customer 9034 uses SSO":
+    "Customer 9034 is on the Team plan"); None when that subject is unclear."""
+    # Its subject is the one a verb of that list follows ("The servers are ..."), not one a
+    # plural after it might be read as the verb of ("The" + "servers").
+    statement = _STATEMENT.match(before.strip())
+    if statement is None or statement["subject"] is None:
+        return None
+    owner, number = statement["subject"], statement["verb"].casefold()
+    if (_POINTS_BACK.search(_THIS_TIME.sub("", piece)) or _RELATIVE.search(before)
+            or _ELLIPTICAL.match(piece)
+            or _ADVERB.search(owner) or owner.casefold() in _NO_SUBJECT):
+        # "and is proud of it", "people who use SSO and are on Team", "and has been for
+        # years", "never uses SSO and is ...": cut off, it would say something else.
+        return None
+    if stated["said"] is None:
+        return f"{owner} {piece}"
+    # As the speaker said it ("User uses SSO and am on the Team plan"): told of the subject
+    # as the verb before it is, when that says whether it is one or several.
+    verb = stated["verb"]
+    if number in _EITHER or owner.casefold() in _PLURAL_SUBJECTS:
+        return None
+    if number not in _SEVERAL:
+        verb = _TOLD_OF_ONE.get(re.sub(r"\s+", " ", verb.casefold()), f"{verb}s")
+    elif verb.casefold() == "am":
+        return None
+    return f"{owner} {verb} {piece[stated.end():]}"
+
+
 def _own_subject(piece: str, before: str) -> str | None:
     """``piece`` with a leading pronoun replaced by the subject of the part ``before`` it
     ("she works at Google" after "User's sister lives in Berlin": "User's sister works at
     Google"), or that subject given to a verb of liking that has none ("hate country music"
-    after "User likes jazz": "User hates country music"); None when that subject is
-    unclear."""
+    after "User likes jazz": "User hates country music") or to one that states something
+    (``_shared_statement``); None when that subject is unclear."""
+    stated = _SHARED_STATEMENT.match(piece)
+    if stated is not None:
+        return _shared_statement(piece, stated, before)
     back = _REFERS_BACK.match(piece)
     shared = _SHARED_SUBJECT.match(piece)
     if back is None and shared is None:

@@ -1,0 +1,80 @@
+"""The offline policy over facts that join statements: each statement of one sentence is
+kept, changed and withdrawn on its own, and a fact an earlier version stored joined is still
+known by each statement it holds."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from offline_helpers import chat as _chat
+from offline_helpers import core_of as _core
+
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+
+
+@pytest.fixture
+def memory() -> Iterator[HierarchicalMemory]:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as m:
+        yield m
+
+
+@pytest.mark.parametrize("withdrawal", [
+    "Forget that customer 9034 uses SSO.",
+    "Customer 9034 doesn't use SSO anymore.",
+])
+def test_withdrawing_one_statement_of_a_sentence_keeps_the_other(
+        memory: HierarchicalMemory, withdrawal: str) -> None:
+    replies = _chat(memory, "Customer 9034 uses SSO and is on the Team plan.", withdrawal,
+                    "What plan is customer 9034 on?")
+    assert _core(memory) == {"Customer 9034 is on the Team plan": "durable"}
+    assert "- From core memory: Customer 9034 is on the Team plan" in replies[2]
+
+
+@pytest.mark.parametrize(("said", "changed", "core"), [
+    ("I use SSO and am on the Team plan.", "I'm not on the Team plan anymore.",
+     {"User uses SSO"}),
+    ("I work at Acme and am on call this week.", "Actually I work at Globex.",
+     {"User is on call this week", "User works at Globex"}),
+    ("My wife works at Google and is a manager.", "My wife doesn't work at Google anymore.",
+     {"User's wife is a manager"}),
+])
+def test_a_statement_said_in_the_speaker_s_words_is_kept_told_of_the_speaker(
+        memory: HierarchicalMemory, said: str, changed: str, core: set[str]) -> None:
+    _chat(memory, said, changed)
+    assert set(_core(memory)) == core
+
+
+def test_an_earlier_version_s_joined_fact_keeps_the_statement_not_withdrawn(
+        memory: HierarchicalMemory) -> None:
+    memory.add_fact("Customer 9034 uses SSO and is on the Team plan", "durable")
+    _chat(memory, "Forget that customer 9034 uses SSO.")
+    assert _core(memory) == {"Customer 9034 is on the Team plan": "durable"}
+
+
+@pytest.mark.parametrize("said", ["Customer 9034 is on the Team plan.",
+                                  "Customer 9034 uses SSO and is on the Team plan."])
+def test_a_statement_an_earlier_version_stored_joined_is_not_stored_twice(
+        memory: HierarchicalMemory, said: str) -> None:
+    memory.add_fact("Customer 9034 uses SSO and is on the Team plan", "durable")
+    _chat(memory, said)
+    assert _core(memory) == {"Customer 9034 uses SSO and is on the Team plan": "durable"}
+
+
+def test_the_statements_of_one_sentence_do_not_replace_each_other(
+        memory: HierarchicalMemory) -> None:
+    _chat(memory, "The incident is sev1 and is P1.")
+    assert set(_core(memory)) == {"The incident is sev1", "The incident is P1"}
+
+
+@pytest.mark.parametrize("said", [
+    "My favourite bands are Queen and the Rolling Stones.",
+    "I like the product and am proud of it.",
+    "I like people who use SSO and are on Team.",
+    "I'm vegetarian and have been for years.",
+    "I never use SSO and am on the Team plan.",
+])
+def test_a_sentence_whose_later_part_leans_on_the_first_stays_one_fact(
+        memory: HierarchicalMemory, said: str) -> None:
+    _chat(memory, said)
+    assert len(memory.core) == 1
