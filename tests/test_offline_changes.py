@@ -548,6 +548,11 @@ def test_dont_forget_that_keeps_what_follows(memory: HierarchicalMemory) -> None
      ["The database is PostgreSQL 15 in eu-west-1", "The database is overloaded"]),
     (["My sister is Ana.", "My sister is pregnant."], "What is my sister's name?",
      ["User's sister is Ana", "User's sister is pregnant"]),
+    # A thing's move changes where or when it is, not what else is said of it.
+    (["The team is great.", "The team moved to the new office."], "How is the team?",
+     ["The team is great", "The team moved to the new office"]),
+    (["The server is Ubuntu.", "The server moved to Frankfurt."], "What OS is the server?",
+     ["The server is Ubuntu", "The server moved to Frankfurt"]),
 ])
 def test_a_fact_about_someone_else_or_of_another_kind_is_not_replaced(
         memory: HierarchicalMemory, said: list[str], question: str, kept: list[str]) -> None:
@@ -561,6 +566,10 @@ def test_a_fact_about_someone_else_or_of_another_kind_is_not_replaced(
     (["I am not vegetarian.", "I am vegetarian."], "User is vegetarian"),
     (["I live in Lisbon.", "I moved from Lisbon to Porto."], "User moved from Lisbon to Porto"),
     (["My sister is Anna.", "My sister is Ana."], "User's sister is Ana"),
+    (["The incident is sev1 right now.", "The incident moved to sev2."],
+     "The incident moved to sev2"),
+    (["The meeting is on Thursday.", "The meeting moved to Friday."],
+     "The meeting moved to Friday"),
 ])
 def test_a_negation_or_a_move_replaces_the_fact(memory: HierarchicalMemory, said: list[str],
                                                 now: str) -> None:

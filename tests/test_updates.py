@@ -257,3 +257,29 @@ def test_a_greeting_beside_another_speaker_s_name_names_this_one() -> None:
 def test_a_part_with_no_subject_of_its_own_shares_the_one_before_it(
         fact: str, parts: list[str]) -> None:
     assert clauses_of(fact) == parts
+
+
+@pytest.mark.parametrize(("new", "old", "replaced"), [
+    ("The incident moved to sev2", "The incident is sev1 right now", True),
+    ("The meeting moved to Friday", "The meeting is on Thursday", True),
+    ("The standup moved to 10:30", "The standup is at 9:30", True),
+    ("The kickoff was moved to May", "The kickoff is in April", True),
+    ("The deploy moved to Monday", "The deploy is Friday", True),
+    ("The deploy is on Tuesday", "The deploy moved to Friday", True),
+    # a value of another look, or no place or time, is one more fact about it
+    ("The team moved to the new office", "The team is great", False),
+    ("The meeting moved to Friday", "The meeting is with Alice", False),
+    ("The server moved to Frankfurt", "The server is Ubuntu", False),
+    ("The team moved to Berlin", "The team is 12 people", False),
+    ("The incident moved to sev2", "The incident is P1", False),
+    ("The incident moved to sev2", "The outage is sev1", False),
+    ("The meeting moved to Friday", "The meeting is on the 3rd floor", False),
+    ("The team moved to the new office", "The team is in a meeting", False),
+    ("Maria moved to Porto", "Maria is on Slack", False),
+    # a person, or a thing named without "the": where they are is not what they are
+    ("Alice moved to Berlin", "Alice is Portuguese", False),
+    ("Acme moved to Berlin", "Acme is on the Enterprise plan", False),
+])
+def test_a_thing_s_move_replaces_where_or_when_it_was(new: str, old: str,
+                                                      replaced: bool) -> None:
+    assert replaces(new, old, read_statement(new).change) is replaced

@@ -34,7 +34,10 @@ one more fact about a database on PostgreSQL 15, not a new value of it); or the
 statement carried a change cue, the two are about the same subject ("Customer
 Acme is now on the Pro plan" leaves Globex's plan) and share at least two
 concepts, which is at least half of the smaller one's ("prefers aisle seats on
-flights" replaces "prefers window seats on flights").
+flights" replaces "prefers window seats on flights"). A thing's move replaces where
+or when it was, to a value of the same look ("The meeting moved to Friday" replaces "The
+meeting is on Thursday", "The incident moved to sev2" replaces "The incident is sev1";
+"The team moved to the new office" leaves "The team is great").
 
 What a retraction retires, and what a fact listing several items still says without
 the denied ones, is memory/text/retractions.py's.
@@ -323,6 +326,54 @@ def _negation_of(new: str, old: str) -> bool:
     return plain_new == plain_old and bool(_NEGATION.search(new)) != bool(_NEGATION.search(old))
 
 
+#: A thing's move ("The meeting moved to Friday", "The incident was moved to sev2") and where
+#: or when it is ("The meeting is on Thursday"): "the" or such names the thing, as a person's
+#: move is ``slot_of``'s residence.
+_MOVED = re.compile(
+    r"^(?P<subject>[\w' .-]{2,60}?)\s+(?:(?:has\s+been|was|got|has)\s+)?(?:moved|relocated)"
+    r"\s+(?:back\s+)?(?:from\s+[^.;]{1,60}?\s+)?to\s+(?P<value>.+)$", _I)
+_STANDS = re.compile(r"^(?P<subject>[\w' .-]{2,60}?)\s+(?:is|are)\s+(?P<at>(?:on|at|in)\s+)?"
+                     r"(?P<value>.+)$", _I)
+#: When a value is said to hold, which is no part of it ("sev1 right now").
+_WHEN_SAID = re.compile(r"\s+(?:right\s+now|now|currently|at\s+the\s+moment|for\s+now|today"
+                        r"|tonight|this\s+(?:week|month|morning|afternoon|evening))$", _I)
+#: A value that is a day or a time ("Friday", "3pm", "14:30").
+_DAY_OR_TIME = re.compile(
+    r"^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june"
+    r"|july|august|september|october|november|december|\d{1,2}(?::\d\d)?\s?[ap]m"
+    r"|\d{1,2}:\d\d)\b", _I)
+
+
+def _moved_from(new: str, old: str) -> bool:
+    """Whether one fact moves a thing ("The meeting moved to Friday") from where or when the
+    other put it ("The meeting is on Thursday", or moved it): only to a value of the same
+    look ("sev1" and "sev2", "Thursday" and "Friday", "Building 4" and "Building 5"), so
+    "The team moved to the new office" leaves "The team is great", and "moved to
+    Frankfurt" leaves "The server is Ubuntu", which says what, not where."""
+    moved, other = _MOVED.match(new.strip()), _MOVED.match(old.strip())
+    if moved is None:
+        moved, other = other, _STANDS.match(new.strip())
+    elif other is None:
+        other = _STANDS.match(old.strip())
+    if moved is None or other is None:
+        return False
+    subjects = [[w for w in re.findall(r"[\w'’-]+", m["subject"].casefold())
+                 if w not in _CHANGE_WORDS] for m in (moved, other)]
+    if subjects[0] != subjects[1] or subjects[0][0] not in _DETERMINERS:
+        return False
+    values = [re.sub(r"^the\s+", "", _WHEN_SAID.sub("", m["value"].strip()), flags=_I)
+              for m in (moved, other)]
+    shapes = [re.sub(r"[A-Z]+", "A", re.sub(r"[a-z]+", "a", re.sub(r"\d+", "9", v)))
+              for v in values]
+    if shapes[0] != shapes[1] or not re.search(r"[A-Z\d]", values[0]):  # a name or code
+        return False
+    # A place or time: said with "on", "at" or "in", or moved to before, or a day or a
+    # time, or a code that differs in its number ("sev1", "sev2").
+    return (other.groupdict().get("at") is not None or other.re is _MOVED
+            or all(_DAY_OR_TIME.match(v) for v in values)
+            or len({re.sub(r"\d+", "", v) for v in values}) == 1)
+
+
 def replaces(new: str, old: str, change: str | None) -> bool:
     """Whether the new fact ``new`` supersedes ``old`` (``change``: the statement's cue).
 
@@ -334,7 +385,7 @@ def replaces(new: str, old: str, change: str | None) -> bool:
     plan" leaves Globex's plan."""
     if normalize_fact(new) == normalize_fact(old):
         return False
-    if _negation_of(new, old):
+    if _negation_of(new, old) or _moved_from(new, old):
         return True
     new_slot, old_slot = slot_of(new), slot_of(old)
     if new_slot is not None and new_slot == old_slot:
