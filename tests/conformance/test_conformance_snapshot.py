@@ -146,9 +146,14 @@ def test_restore_refuses_a_home_that_already_holds_a_memory(
         assert m.snapshot() == before
 
 
-@pytest.mark.parametrize("bad", [{}, {"format": "other/1"}, [], "snapshot"])
-def test_restore_refuses_what_is_not_a_snapshot(bad: Any) -> None:
-    with pytest.raises(InvalidInputError, match="not a tiermem snapshot"):
+@pytest.mark.parametrize(("bad", "said"), [
+    ({}, "not a tiermem snapshot"), ({"format": "other/1"}, "not a tiermem snapshot"),
+    ([], "not a tiermem snapshot"),
+    # A str may be a file's name or JSON text: the error says how to pass either.
+    ("snapshot", "not a str: pass Path"),
+])
+def test_restore_refuses_what_is_not_a_snapshot(bad: Any, said: str) -> None:
+    with pytest.raises(InvalidInputError, match=said):
         HierarchicalMemory.restore(bad)
 
 
