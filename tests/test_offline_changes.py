@@ -542,6 +542,15 @@ def test_dont_forget_that_keeps_what_follows(memory: HierarchicalMemory) -> None
     (["My wife is allergic to peanuts.", "Actually, I'm allergic to peanuts too."],
      "Is my wife allergic to peanuts?",
      ["User's wife is allergic to peanuts", "User is allergic to peanuts too"]),
+    # Another attribute of the same customer stays: only the customer's name is shared.
+    (["Customer Acme uses SSO.", "Customer Acme is on the Pro plan now."],
+     "Does Customer Acme use SSO?",
+     ["Customer Acme uses SSO", "Customer Acme is on the Pro plan"]),
+    (["Customer 9034 uses SSO and is on the Team plan.",
+      "Customer 9034 is now on the Pro plan."], "Does Customer 9034 use SSO?",
+     ["Customer 9034 uses SSO", "Customer 9034 is on the Pro plan"]),
+    (["My sister is a nurse.", "My sister now lives in Lyon."], "What does my sister do?",
+     ["User's sister is a nurse", "User's sister lives in Lyon"]),
     # A state of a thing is one more fact about it, not a new value of it.
     (["The database is PostgreSQL 15 in eu-west-1.", "The database is overloaded."],
      "What version is the database?",
@@ -570,6 +579,11 @@ def test_a_fact_about_someone_else_or_of_another_kind_is_not_replaced(
      "The incident moved to sev2"),
     (["The meeting is on Thursday.", "The meeting moved to Friday."],
      "The meeting moved to Friday"),
+    # A change cue and more than the subject shared: a new value of the same attribute.
+    (["Customer Acme is on the Team plan.", "Customer Acme is now on the Pro plan."],
+     "Customer Acme is on the Pro plan"),
+    (["User prefers window seats on flights.", "I prefer aisle seats on flights now."],
+     "User prefers aisle seats on flights"),
 ])
 def test_a_negation_or_a_move_replaces_the_fact(memory: HierarchicalMemory, said: list[str],
                                                 now: str) -> None:

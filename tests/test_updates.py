@@ -105,6 +105,27 @@ def test_what_replaces_what() -> None:
     assert not replaces("User prefers tea", window, "actually")
 
 
+@pytest.mark.parametrize(("new", "old", "replaced"), [
+    # What the two say of the subject is shared: a new value of it.
+    ("Customer Acme is now on the Pro plan", "Customer Acme is on the Team plan", True),
+    ("Customer Acme now has 50 seats", "Customer Acme has 40 seats", True),
+    ("Customer Acme now uses SAML SSO", "Customer Acme uses SSO", True),
+    ("I prefer aisle seats on flights now", "User prefers window seats on flights", True),
+    ("Alice is now the on-call engineer", "The on-call engineer is Bob", True),
+    # Only the subject's own words are shared: another attribute, which still holds.
+    ("Customer Acme is on the Pro plan now", "Customer Acme uses SSO", False),
+    ("Customer Acme is now on the Pro plan", "Customer Acme has 40 seats", False),
+    ("Actually, Customer Acme uses Okta", "Customer Acme is on the Team plan", False),
+    ("Customer Acme Corp is actually on the Pro plan", "Customer Acme Corp is in Berlin", False),
+    ("My manager Dana is now in the office", "User's manager Dana works remotely", False),
+])
+def test_a_change_cue_replaces_only_a_fact_sharing_more_than_its_subject(
+        new: str, old: str, replaced: bool) -> None:
+    statement = read_statement(new)
+    [fact] = extract_facts(statement.text)
+    assert replaces(fact.text, old, statement.change) is replaced
+
+
 def test_a_retraction_retires_the_closest_facts_only() -> None:
     facts = ["User is allergic to peanuts", "User is allergic to shellfish", "User is vegan",
              "User prefers vegan restaurants"]

@@ -33,8 +33,11 @@ slot, and for an "X is V" slot the values look alike (a name or code such as
 one more fact about a database on PostgreSQL 15, not a new value of it); or the
 statement carried a change cue, the two are about the same subject ("Customer
 Acme is now on the Pro plan" leaves Globex's plan) and share at least two
-concepts, which is at least half of the smaller one's ("prefers aisle seats on
-flights" replaces "prefers window seats on flights"). A thing's move replaces where
+concepts, which is at least half of the smaller one's, one of them not a word of the
+subject ("prefers aisle seats on flights" replaces "prefers window seats on flights",
+"Customer Acme is now on the Pro plan" replaces "Customer Acme is on the Team plan",
+sharing "plan", but leaves "Customer Acme uses SSO", which shares only the customer's
+name). A thing's move replaces where
 or when it was, to a value of the same look ("The meeting moved to Friday" replaces "The
 meeting is on Thursday", "The incident moved to sev2" replaces "The incident is sev1";
 "The team moved to the new office" leaves "The team is great").
@@ -299,6 +302,15 @@ def _value_kind(fact: str) -> str:
     return "plain"
 
 
+def _subject_concepts(new: str, old: str) -> set[str]:
+    """The concepts two facts share by naming one subject ("customer", "acme"); none when
+    either subject is unclear."""
+    subjects = [subject_of(fact) for fact in (new, old)]
+    if None in subjects:
+        return set()
+    return concepts(subjects[0] or "") & concepts(subjects[1] or "")
+
+
 def _same_subject(new: str, old: str) -> bool:
     """Whether two facts may be about one thing: the same subject (or one unclear), the same
     predicate given to another subject, or one naming the other's subject itself (not as
@@ -382,7 +394,8 @@ def replaces(new: str, old: str, change: str | None) -> bool:
     facts about different subjects do only when the new one gives the old one's
     predicate to another subject ("Alice now leads the payments team") or names the old
     one's subject ("Alice is now the on-call engineer"): "Customer Acme is now on the Pro
-    plan" leaves Globex's plan."""
+    plan" leaves Globex's plan. Facts about one subject share its words whatever they say
+    of it, so those words alone never make a new value ("Customer Acme uses SSO" stays)."""
     if normalize_fact(new) == normalize_fact(old):
         return False
     if _negation_of(new, old) or _moved_from(new, old):
@@ -396,8 +409,12 @@ def replaces(new: str, old: str, change: str | None) -> bool:
     if not _same_subject(new, old):
         return False
     new_concepts, old_concepts = _own_concepts(new), _own_concepts(old)
-    shared = len(new_concepts & old_concepts)
-    return shared >= _MIN_SHARED and 2 * shared >= min(len(new_concepts), len(old_concepts))
+    shared = new_concepts & old_concepts
+    # Any two facts about "Customer Acme" share its words; only what they say of it tells
+    # a new plan (shared "plan") from another attribute ("uses SSO") that still holds.
+    return (len(shared) >= _MIN_SHARED
+            and 2 * len(shared) >= min(len(new_concepts), len(old_concepts))
+            and bool(shared - _subject_concepts(new, old)))
 
 
 def stated_beside(fact: ExtractedFact, held: Iterable[str]) -> ExtractedFact:
