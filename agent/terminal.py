@@ -15,11 +15,12 @@ after, so colours still work.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, ConsoleDimensions
 from rich.text import Text
 
 # C0 controls but tab and newline, DEL, and the C1 controls (0x9b opens a sequence alone).
@@ -52,6 +53,37 @@ class TerminalConsole(Console):
 
     def render_str(self, text: str, **options: Any) -> Text:
         return super().render_str(printable(text), **options)
+
+    @property
+    def size(self) -> ConsoleDimensions:
+        """The terminal's size, also for a dumb one (TERM=dumb: Emacs's shell, an editor's
+        console). Rich takes any dumb terminal to be 80 by 25: on a narrower one, lines laid
+        out for 80 columns would wrap back to column 0 and a table's rows break apart."""
+        dims = Console.size.fget(self)  # type: ignore[attr-defined]
+        if not self.is_dumb_terminal or (self._width is not None and self._height is not None):
+            return dims
+        width, height = _terminal_size(self.file)
+        return ConsoleDimensions(self._width or width or dims.width,
+                                 self._height or height or dims.height)
+
+    @size.setter
+    def size(self, new_size: tuple[int, int]) -> None:
+        Console.size.fset(self, new_size)  # type: ignore[attr-defined]
+
+
+def _terminal_size(file: Any) -> tuple[int | None, int | None]:
+    """The size of the terminal ``file`` writes to, else of the one standard input, output
+    or error is (rich looks at those), else ``(None, None)``."""
+    descriptors: list[int] = []
+    with contextlib.suppress(AttributeError, ValueError, OSError):
+        descriptors.append(file.fileno())
+    for descriptor in [*descriptors, 0, 1, 2]:
+        try:
+            size = os.get_terminal_size(descriptor)
+        except (ValueError, OSError):
+            continue
+        return size.columns or None, size.lines or None
+    return None, None
 
 
 #: The width of a report written to a file or a pipe (without COLUMNS): wide enough for

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import fcntl
 import io
+import os
+import pty
+import struct
+import termios
 from pathlib import Path
 
 from rich.table import Table
@@ -65,3 +70,16 @@ def test_into_a_pipe_or_file_a_long_line_stays_one_line() -> None:
     wrapped = io.StringIO()
     TerminalConsole(file=wrapped, soft_wrap=False, width=80).print(hint.strip())
     assert wrapped.getvalue().count("\n") > 1  # asked for explicitly, it still wraps
+
+
+def test_a_dumb_terminal_is_as_wide_as_it_is() -> None:
+    # TERM=dumb (Emacs's shell, an editor's console): rich takes every such terminal to be
+    # 80 columns, so a 40-column one got lines and tables 80 wide.
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 20, 40, 0, 0))
+    with os.fdopen(leader, "wb"), open(follower, "w", encoding="utf-8") as terminal:
+        console = TerminalConsole(file=terminal, _environ={"TERM": "dumb"})
+        assert console.is_dumb_terminal and console.size == (40, 20)
+        assert console.color_system is None  # still no colours on a dumb terminal
+        told = TerminalConsole(file=terminal, _environ={"TERM": "dumb", "COLUMNS": "50"})
+        assert told.width == 50  # as Emacs's shell tells its programs
