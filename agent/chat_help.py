@@ -75,7 +75,10 @@ HELP = help_text()
 
 def hanging(console: Console, text: Text, indent: int = 2) -> Text:
     """``text`` wrapped between words to the console's width, the lines after the first
-    indented by ``indent``."""
+    indented by ``indent``; left whole where the console does not wrap (``soft_wrap``: the
+    chat's output piped to a file), as every other line is there."""
+    if console.soft_wrap:
+        return text
     out = Text()
     for number, line in enumerate(text.wrap(console, max(console.width - indent, 10))):
         if number:
@@ -88,10 +91,9 @@ def hanging(console: Console, text: Text, indent: int = 2) -> Text:
 def indented_line(console: Console, markup: str, indent: int = 4) -> Text:
     """A line of the chat (``markup``, as ``console.print`` takes it) that starts indented,
     such as a tool call's ``  ↳`` or a /recall hit, wrapped as ``hanging`` makes the banner:
-    its later lines indented by ``indent``, under its text. Left whole where the console does
-    not wrap (``soft_wrap``: a piped chat, --json), as every other line is there."""
-    text = console.render_str(markup)
-    return text if console.soft_wrap else hanging(console, text, indent)
+    its later lines indented by ``indent``, under its text (left whole where the console does
+    not wrap, as ``hanging`` leaves it)."""
+    return hanging(console, console.render_str(markup), indent)
 
 
 def reply_text(console: Console, markup: str) -> Text:

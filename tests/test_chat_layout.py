@@ -170,3 +170,16 @@ def test_a_reply_printed_where_lines_are_not_wrapped_is_left_whole(
                     errors=io.StringIO())
     repl.handle("tell me")
     assert said.rstrip() in out.getvalue().splitlines()
+
+
+def test_the_banner_written_to_a_file_is_left_whole(memory: HierarchicalMemory) -> None:
+    # `tiermem chat | tee chat.log`: lines written to a file are not broken at the
+    # terminal's width, the banner's no more than a reply's.
+    out = io.StringIO()
+    repl = ChatRepl(Agent(memory, LongNamedModel()),
+                    console=Console(file=out, width=40, soft_wrap=True, color_system=None),
+                    errors=io.StringIO())
+    repl.banner()
+    lines = out.getvalue().splitlines()
+    assert f"tiermem agent default · model: {LongNamedModel.name}" in lines
+    assert "/help for commands, /exit or Ctrl-D to leave" in lines
