@@ -47,7 +47,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from tiermem.agent.chat_help import hanging
+from tiermem.agent.chat_help import hanging, reply_text
 from tiermem.agent.chat_output import UNANSWERED, error_kind, provider_hint, show_turn, turn_record
 from tiermem.agent.closed_streams import is_output_failure
 from tiermem.agent.errors import ProviderError
@@ -234,7 +234,7 @@ class ChatRepl:
                 if note:
                     shown, note = note, None
                     with ctrl_c_held():  # a press meanwhile leaves, after the hint is whole
-                        self.console.print(f"[dim]{shown}[/dim]")
+                        self.console.print(reply_text(self.console, f"[dim]{shown}[/dim]"))
                 line, warning = typed_text(read_line(session))
                 if warning:
                     self._write_error(f"tiermem: {warning}\n")
@@ -295,7 +295,7 @@ class ChatRepl:
                 raise InterruptReported from exc
             self.cancelled = True
             with ctrl_c_held():  # a press meanwhile is the second: it leaves (``_prompt``)
-                self.console.print(f"[yellow]{CANCELLED}[/yellow]")
+                self.console.print(reply_text(self.console, f"[yellow]{CANCELLED}[/yellow]"))
             return True
         except ProviderError as exc:
             self.fail("model error", exc,

@@ -9,6 +9,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from prompt_toolkit import PromptSession
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
 from rich.console import Console
 
 from tiermem.agent.llm import LLMClient
@@ -183,3 +186,29 @@ def test_the_banner_written_to_a_file_is_left_whole(memory: HierarchicalMemory) 
     lines = out.getvalue().splitlines()
     assert f"tiermem agent default · model: {LongNamedModel.name}" in lines
     assert "/help for commands, /exit or Ctrl-D to leave" in lines
+
+
+def test_the_leave_hint_and_a_cancelled_turn_s_notice_wrap_under_their_text(
+        memory: HierarchicalMemory) -> None:
+    out = io.StringIO()
+    repl = ChatRepl(Agent(memory, ScriptedModel([KeyboardInterrupt()])),
+                    console=Console(file=out, width=30, color_system=None),
+                    errors=io.StringIO())
+    with create_pipe_input() as pipe:
+        pipe.send_text("\x03hello\r\x04")  # Ctrl-C at an empty prompt, then a turn it cancels
+        pipe.close()
+        repl.run_interactive(session=PromptSession(input=pipe, output=DummyOutput()))
+    lines = out.getvalue().splitlines()
+
+    def shown(start: str) -> list[str]:
+        first = lines.index(next(line for line in lines if line.startswith(start)))
+        rest = next(i for i in range(first + 1, len(lines)) if not lines[i].startswith(" "))
+        return lines[first:rest]
+
+    for start, said in [("press", "press Ctrl-C again or type /exit to leave"),
+                        ("cancelled;", "cancelled; your message is kept in recall as "
+                                       "unanswered (Ctrl-C again or /exit to leave)")]:
+        block = shown(start)
+        assert " ".join(" ".join(block).split()) == said, block
+        # Wrapped to the width, its later lines indented under its text, not at column 0.
+        assert len(block) > 1 and max(map(len, block)) <= 30, block
