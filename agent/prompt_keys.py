@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import sys
 import threading
 from types import FrameType
 from typing import Any
@@ -34,6 +35,22 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 
 from tiermem.agent.interrupts import signals_to
+
+
+def prompt_output() -> dict[str, Any]:
+    """The ``PromptSession`` option that draws the prompt on standard error when standard
+    output goes to a file or a pipe and standard error is the terminal (``tiermem chat |
+    tee chat.log``); else none. Drawn into the file, the prompt's redrawing would fill it with
+    blank lines and broken copies of each line typed, and the terminal show no prompt.
+    A dumb terminal (TERM=dumb) keeps prompt-toolkit's plain prompt, which it gets only
+    with no output given."""
+    from prompt_toolkit.output import create_output
+    from prompt_toolkit.utils import is_dumb_terminal
+
+    out, err = sys.stdout, sys.stderr
+    if out is None or out.isatty() or err is None or not err.isatty() or is_dumb_terminal():
+        return {}
+    return {"output": create_output(always_prefer_tty=True)}
 
 
 def read_line(session: Any) -> str:

@@ -59,7 +59,7 @@ from tiermem.agent.interrupts import (
 )
 from tiermem.agent.line_input import OverlongLine, typed_text
 from tiermem.agent.loop import Agent
-from tiermem.agent.prompt_keys import read_line
+from tiermem.agent.prompt_keys import prompt_output, read_line
 from tiermem.agent.slash_commands import SlashCommands, is_command
 from tiermem.agent.terminal import TerminalConsole, printable
 from tiermem.memory.errors import InvalidInputError, TiermemError
@@ -218,7 +218,7 @@ class ChatRepl:
         from prompt_toolkit import PromptSession
 
         if session is None:
-            session = PromptSession(history=history)
+            session = PromptSession(history=history, **prompt_output())
         # /history clear empties a history kept for the session only (--no-history) too.
         self.commands.session_history = getattr(session, "history", None)
         with terminate_on_signals():

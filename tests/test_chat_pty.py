@@ -33,7 +33,10 @@ WAIT = 120.0  # only bounds a failure; every wait ends on the awaited output
 class PtyChat:
     """A chat process on a pseudo-terminal: what it prints, and keys to send it."""
 
-    def __init__(self, home: Path, *args: str, **extra_env: str) -> None:
+    def __init__(self, home: Path, *args: str, stdout: int | None = None,
+                 **extra_env: str) -> None:
+        """``stdout``: a file descriptor the chat's standard output goes to instead of the
+        terminal (a pipe); standard error stays the terminal."""
         env = {"PATH": os.environ.get("PATH", ""), "TIERMEM_HOME": str(home),
                "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(ROOT), "TERM": "xterm",
                "NO_COLOR": "1", "COLUMNS": "200", "LINES": "50", "PYTHONIOENCODING": "utf-8",
@@ -46,6 +49,8 @@ class PtyChat:
             for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
                 signal.signal(signum, signal.SIG_DFL)
             fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 200, 0, 0))
+            if stdout is not None:
+                os.dup2(stdout, 1)
             os.chdir(ROOT)
             os.execve(sys.executable, [sys.executable, "cli.py", "chat", *args],
                       guarded_env(env))
@@ -166,3 +171,29 @@ def test_a_signal_at_the_prompt_gives_the_terminal_back_and_sets_the_exit_status
     assert modes & termios.ECHO and modes & termios.ICANON and modes & termios.ISIG
     assert chat.output.rfind(b"\x1b[?2004l") > chat.output.rfind(b"\x1b[?2004h")
     assert b"Traceback" not in chat.output
+
+
+def test_with_its_output_piped_the_prompt_is_drawn_on_the_terminal(tmp_path: Path) -> None:
+    # `tiermem chat | tee chat.log`: the replies go to the pipe, the prompt to the terminal
+    # (standard error); drawn into the pipe, its redrawing filled the log with blank lines
+    # and broken copies of each line typed, and the terminal showed no prompt.
+    read_end, write_end = os.pipe()
+    chat = PtyChat(tmp_path / "home", "--agent", "a", "--embedder", "hashing", "--offline",
+                   stdout=write_end)
+    os.close(write_end)
+    try:
+        chat.expect("\x1b[?2004h")  # the prompt has the terminal
+        chat.expect("you>")
+        chat.send(b"I like tea.\r")
+        chat.expect("I like tea.")
+        chat.expect("\x1b[?2004h")  # the next prompt: the turn is done
+        chat.send(b"\x04")
+        code = chat.exit_code()
+        with os.fdopen(read_end, "rb") as pipe:
+            piped = pipe.read().decode()
+    finally:
+        chat.close()
+    assert code == 0, chat.tail()
+    lines = piped.splitlines()
+    assert "core + User likes tea" in piped and lines[-1] == "bye", piped
+    assert "you>" not in piped and "" not in lines and "\x1b" not in piped, piped
