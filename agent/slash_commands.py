@@ -59,6 +59,8 @@ class ForgetFailedError(TiermemError):
 
 #: Hits a page of /archival and /recall lists.
 PAGE = 10
+#: How much of a hit's text /recall and /archival show; a longer one ends in "…".
+HIT_CHARS = 200
 #: The slash commands that take no argument.
 _NO_ARGUMENT = frozenset({"/exit", "/quit", "/help", "/model", "/core", "/diagnostics"})
 
@@ -336,9 +338,11 @@ class SlashCommands:
             status = statuses.get(hit.id, "ok")
             who = f"{hit.role}{'' if status == 'ok' else f' ({status})'}: " if hit.role else ""
             line = " ".join(hit.text.split())  # one line per hit, however the text was laid out
+            if len(line) > HIT_CHARS:  # marked as cut: a URL cut short must not read as whole
+                line = line[:HIT_CHARS].rstrip() + "…"
             # Wrapped under the hit's text at a narrow width, not back to column 0.
             self.console.print(indented_line(
-                self.console, f"  #{hit.id} {escape(who + line[:200])}{extra}"))
+                self.console, f"  #{hit.id} {escape(who + line)}{extra}"))
         if page < result.pages:
             more = f"{name}{' --all' if everything else ''} --page {page + 1} {query}"
             self.console.print(f"[dim]next: {escape(more)}[/dim]")

@@ -212,3 +212,19 @@ def test_the_leave_hint_and_a_cancelled_turn_s_notice_wrap_under_their_text(
         assert " ".join(" ".join(block).split()) == said, block
         # Wrapped to the width, its later lines indented under its text, not at column 0.
         assert len(block) > 1 and max(map(len, block)) <= 30, block
+
+
+def test_a_hit_cut_short_says_so(memory: HierarchicalMemory) -> None:
+    url = "https://ci.example.com/pipelines/14/" + "very/long/path/" * 12
+    memory.archival_insert(f"The deployment pipeline at {url} runs nightly.")
+    memory.archival_insert("The deployment pipeline pages the ops channel.")
+    out = io.StringIO()
+    repl = ChatRepl(Agent(memory, OfflinePolicy()),
+                    console=Console(file=out, width=400, color_system=None),
+                    errors=io.StringIO())
+    repl.handle("/archival deployment pipeline")
+    hits = {line.split()[0]: line for line in out.getvalue().splitlines()[1:]}
+    cut, whole = hits["#1"], hits["#2"]
+    # A URL cut at the hit's length must not read as the whole URL.
+    assert cut.endswith("…") and len(cut) < len(url) + 40
+    assert whole.endswith("The deployment pipeline pages the ops channel.")
