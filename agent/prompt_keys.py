@@ -31,6 +31,7 @@ import threading
 from types import FrameType
 from typing import Any
 
+from prompt_toolkit.application import get_app_or_none
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 
@@ -62,10 +63,15 @@ def read_line(session: Any) -> str:
     to be, it could unwind past that. A Ctrl-C before the prompt handles it is held
     (module docstring) and raised as ``KeyboardInterrupt`` once it is safe to."""
     held = _HeldPress()
+
+    def started() -> None:
+        if held.pressed:
+            held.deliver(session.app)
+
     try:
         with held, signals_to(lambda ended: _end_prompt(session, ended)):
-            line = str(session.prompt("you> ", key_bindings=PROMPT_KEYS,
-                                      pre_run=lambda: held.deliver(session)))
+            line = str(session.prompt(held.message, key_bindings=PROMPT_KEYS,
+                                      pre_run=started))
     except asyncio.CancelledError:
         # A Ctrl-C in the instant before the prompt takes the terminal reaches asyncio's
         # own handler, which cancels the prompt instead.
@@ -98,11 +104,23 @@ class _HeldPress:
     def _press(self, signum: int, frame: FrameType | None) -> None:
         self.pressed = True
 
-    def deliver(self, session: Any) -> None:
-        """Once the prompt has started: end it as a Ctrl-C at it does, if one was pressed."""
+    def deliver(self, app: Any) -> None:
+        """Once the prompt ``app`` has started: end it as a Ctrl-C at it does, if one was
+        pressed."""
         if self.pressed:
             self.pressed = False
-            session.app.exit(exception=KeyboardInterrupt, style="class:aborting")
+            app.exit(exception=KeyboardInterrupt, style="class:aborting")
+
+    def message(self) -> str:
+        """The prompt's text, read as each drawing of the prompt starts. On a dumb terminal
+        (TERM=dumb) prompt-toolkit runs the prompt as an application of its own, which
+        runs no ``pre_run``: its first drawing, once it has the terminal, delivers the
+        press instead. Left held, the press would go unseen until Enter, then discard
+        the line typed."""
+        app = get_app_or_none()
+        if self.pressed and app is not None and app.is_running and not app.is_done:
+            self.deliver(app)
+        return "you> "
 
 
 def _end_prompt(session: Any, ended: BaseException) -> bool:

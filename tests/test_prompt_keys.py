@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from prompt_toolkit import PromptSession
-from prompt_toolkit.application import Application
+from prompt_toolkit.application import Application, create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from rich.console import Console
@@ -101,3 +101,30 @@ def test_ctrl_c_as_the_prompt_starts_counts_as_a_press_and_breaks_nothing(
     # half-made event loop failing as it is collected.
     assert [str(w.message) for w in caught if issubclass(w.category, RuntimeWarning)] == []
     assert unraisable == []
+
+
+def test_on_a_dumb_terminal_ctrl_c_as_the_prompt_starts_keeps_the_line_typed_after_it(
+        memory: HierarchicalMemory, monkeypatch: pytest.MonkeyPatch) -> None:
+    # TERM=dumb (Emacs's shell): prompt-toolkit runs a plain prompt of its own. A press as
+    # it starts must end it then, not stay unseen until Enter and discard the line typed.
+    monkeypatch.setenv("TERM", "dumb")
+    real_run = asyncio.run
+    presses = iter([True])
+
+    def run(main: Any, **kwargs: Any) -> Any:
+        if next(presses, False):
+            signal.raise_signal(signal.SIGINT)
+        return real_run(main, **kwargs)
+
+    monkeypatch.setattr(asyncio, "run", run)
+    out = io.StringIO()
+    repl = ChatRepl(Agent(memory, OfflinePolicy()), console=Console(file=out, width=200),
+                    errors=io.StringIO())
+    with create_pipe_input() as pipe, create_app_session(input=pipe, output=DummyOutput()):
+        pipe.send_bytes(b"I like tea.\r")
+        pipe.close()
+        session: PromptSession[str] = PromptSession()  # no output given: the dumb prompt
+        assert repl.run_interactive(session=session) == 0
+    sent = [r["content"] for r in memory.recall.iter_rows() if r["role"] == "user"]
+    assert out.getvalue().count("press Ctrl-C again") == 1
+    assert sent == ["I like tea."]
