@@ -19,7 +19,7 @@ from rich.markup import escape
 
 from tiermem.agent.chat_help import HELP as HELP  # re-exported: the README's checks read it
 from tiermem.agent.chat_help import core_view, help_text, indented_line
-from tiermem.agent.chat_history import SessionHistory
+from tiermem.agent.chat_history import SessionHistory, StoredHistory
 from tiermem.agent.closed_streams import is_output_failure
 from tiermem.agent.forget_sources import sources_kept_lines
 from tiermem.agent.judge import judge_failure
@@ -169,9 +169,11 @@ class SlashCommands:
                 if arg != "clear":
                     self.chat.usage("usage: /history clear")
                     return True
+                own = self._own_line_kept(text)
                 erased = memory.prompt_history.clear()
                 if isinstance(self.session_history, SessionHistory):
                     erased += self.session_history.clear()
+                erased -= own  # the prompt kept this command's line: it was not there before
                 self.console.print(f"erased {erased} line(s) of prompt history")
             else:
                 self.chat.usage(f"unknown command {name}; /help lists them")
@@ -182,6 +184,19 @@ class SlashCommands:
                 raise
             self.chat.report_defect(exc, f"the command {name} failed")
         return True
+
+    def _own_line_kept(self, text: str) -> int:
+        """1 when the interactive prompt's history kept ``text``, the command being run, as
+        its newest line (a piped chat keeps no lines, and a database that refused the line
+        has not got it), else 0."""
+        history = self.session_history
+        if isinstance(history, SessionHistory):
+            lines = history.get_strings()
+        elif isinstance(history, StoredHistory) and not history.failed:
+            lines = self.agent.memory.prompt_history.lines()
+        else:
+            return 0
+        return int(bool(lines) and lines[-1].strip() == text.strip())
 
     def forget(self, request: str, line: str) -> None:
         first, _, rest = request.partition(" ")

@@ -117,7 +117,8 @@ def test_history_clear_command(memory: HierarchicalMemory) -> None:
     errors = io.StringIO()
     text = run_chat(memory, StoredHistory(memory.prompt_history),
                     "hello\r/history clear\r/history\r\x04", errors)
-    assert "erased 2 line(s) of prompt history" in text
+    # Only "hello" was there before: the command's own line is not counted.
+    assert "erased 1 line(s) of prompt history" in text
     assert "usage: /history clear" in errors.getvalue()  # the terminal shows both streams
     assert memory.prompt_history.lines() == ["/history"]
 
@@ -128,7 +129,7 @@ def test_history_clear_empties_a_history_kept_for_the_session_only(
     # brought them back after a /history clear that said it erased none.
     history = chat_history(home, memory.prompt_history, False, io.StringIO())
     text = run_chat(memory, history, f"my PIN is 4321\r/history clear\r{UP}\r\x04")
-    assert "erased 2 line(s) of prompt history" in text
+    assert "erased 1 line(s) of prompt history" in text
     said = [r["content"] for r in memory.recall.iter_rows() if r["role"] == "user"]
     assert said == ["my PIN is 4321"]  # the up arrow brought nothing back to send again
 
@@ -314,3 +315,16 @@ def test_bytes_typed_that_are_not_utf8_are_sent_and_kept_as_u_fffd(
     assert [r["content"] for r in memory.recall.iter_rows() if r["role"] == "user"] == [
         "I use caf\ufffd wifi."]
     assert memory.prompt_history.lines() == ["I use caf\ufffd wifi."]
+
+
+@pytest.mark.parametrize("keep", [True, False])
+def test_history_clear_counts_only_the_lines_typed_before_it(
+        home: Path, memory: HierarchicalMemory, keep: bool) -> None:
+    # It counted its own line: "erased 1" at an empty history, "erased 2" after one message.
+    history = chat_history(home, memory.prompt_history, keep, io.StringIO())
+    text = run_chat(memory, history, "/history clear\r/history clear\r\x04")
+    assert text.count("erased 0 line(s) of prompt history") == 2
+    piped = io.StringIO()
+    ChatRepl(Agent(memory, OfflinePolicy()), console=Console(file=piped, width=200),
+             errors=io.StringIO()).run_piped(["hello\n", "/history clear\n"])
+    assert "erased 0 line(s) of prompt history" in piped.getvalue()  # a pipe keeps no lines
