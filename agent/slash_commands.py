@@ -18,7 +18,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from tiermem.agent.chat_help import HELP as HELP  # re-exported: the README's checks read it
-from tiermem.agent.chat_help import core_view, help_text, indented_line
+from tiermem.agent.chat_help import core_view, help_text, indented_line, reply_text
 from tiermem.agent.chat_history import SessionHistory, StoredHistory
 from tiermem.agent.closed_streams import is_output_failure
 from tiermem.agent.forget_sources import sources_kept_lines
@@ -111,6 +111,12 @@ class SlashCommands:
         # Read at each print: under --json the chat swaps in a buffer for each command.
         return self.chat.console
 
+    def say(self, markup: str) -> None:
+        """Print a line of what a command did or how to go on (``markup``), wrapped as a
+        reply is: under its text at a narrow width, not back to column 0; whole where the
+        console does not wrap (piped, or --json)."""
+        self.console.print(reply_text(self.console, markup))
+
     def run(self, text: str) -> bool:
         """Run one slash command; False means the session should end."""
         name, _, arg = text.partition(" ")
@@ -127,8 +133,8 @@ class SlashCommands:
                 self.console.print(help_text(self.console.width), markup=False,
                                    highlight=False)
             elif name == "/model":
-                self.console.print(f"model: {escape(self.agent.llm.name)} "
-                                   f"(context window {self.agent.llm.context_window} tokens)")
+                self.say(f"model: {escape(self.agent.llm.name)} "
+                         f"(context window {self.agent.llm.context_window} tokens)")
             elif name == "/core":
                 self.show_core()
             elif name in ("/archival", "/recall"):
@@ -154,13 +160,13 @@ class SlashCommands:
                 memory.write_snapshot(path, progress=snapshot_progress(
                     lambda line: errors.print(f"tiermem: {line}", markup=False,
                                               highlight=False)))
-                self.console.print(f"snapshot written to {escape(str(path))}")
+                self.say(f"snapshot written to {escape(str(path))}")
                 if memory.privacy is not None:
                     # A snapshot is the memory: the policy is a file of its own, which a
                     # restore into another agent does not bring back by itself.
-                    self.console.print("the privacy policy is not in it: a snapshot holds the "
-                                       "memory, so an agent restored from it elsewhere needs "
-                                       "the policy file (policy.yaml) copied into its home")
+                    self.say("the privacy policy is not in it: a snapshot holds the memory, so "
+                             "an agent restored from it elsewhere needs the policy file "
+                             "(policy.yaml) copied into its home")
             elif name == "/forget":
                 self.forget(arg, text)
             elif name == "/policy":
@@ -174,7 +180,7 @@ class SlashCommands:
                 if isinstance(self.session_history, SessionHistory):
                     erased += self.session_history.clear()
                 erased -= own  # the prompt kept this command's line: it was not there before
-                self.console.print(f"erased {erased} line(s) of prompt history")
+                self.say(f"erased {erased} line(s) of prompt history")
             else:
                 self.chat.usage(f"unknown command {name}; /help lists them")
         except TiermemError as exc:
@@ -205,8 +211,8 @@ class SlashCommands:
                 self.chat.usage("usage: /forget --erase-forgotten (it takes nothing after it)")
                 return
             report = self.agent.memory.erase_forgotten()
-            self.console.print(f"erased: {report.facts} fact(s), {report.passages} "
-                               f"passage(s), {report.messages} message(s) forgotten before")
+            self.say(f"erased: {report.facts} fact(s), {report.passages} passage(s), "
+                     f"{report.messages} message(s) forgotten before")
             return
         erase = first == "--erase"
         request = rest.strip() if erase else request
@@ -242,14 +248,13 @@ class SlashCommands:
         self.agent.context.blank(set(result.forgotten.messages))
         done = result.forgotten
         if result.outcome == "matched":
-            self.console.print(f"{'erased' if erase else 'forgotten'}: {len(done.facts)} "
-                               f"fact(s), {len(done.passages)} passage(s), "
-                               f"{len(done.messages)} message(s)")
+            self.say(f"{'erased' if erase else 'forgotten'}: {len(done.facts)} fact(s), "
+                     f"{len(done.passages)} passage(s), {len(done.messages)} message(s)")
             command = "/forget --erase" if erase else "/forget"
             for hint in sources_kept_lines(memory, result.sources_kept,
                                            lambda text: f"{command} {text}",
                                            f"{command} and its whole text", "/recall"):
-                self.console.print(hint, markup=False)
+                self.say(escape(hint))
         elif result.outcome == "failed":
             # The request was not carried out: a script must see it fail (exit status 1,
             # ``error`` under --json), not read it as nothing to forget.
@@ -258,10 +263,9 @@ class SlashCommands:
                 judge_failure(memory.judge))
         else:
             said = f"nothing forgotten ({result.outcome}: {result.detail})"
-            self.console.print(said, markup=False)
+            self.say(escape(said))
             if result.outcome == "unmatched" and result.mode == "exact":
-                self.console.print(UNMATCHED_HINT.format(withheld=self._withheld_hint()),
-                                   markup=False)
+                self.say(escape(UNMATCHED_HINT.format(withheld=self._withheld_hint())))
             # A script must see that nothing went, as `tiermem forget` exits 1 for it.
             self.chat.not_done("nothing_forgotten", said)
 
@@ -285,18 +289,18 @@ class SlashCommands:
                 self.chat.fail("error", InvalidConfigError(
                     f"this chat has no privacy policy to change: {start}", ("privacy",)))
             else:
-                self.console.print(f"no privacy policy: {escape(start)}")
+                self.say(f"no privacy policy: {escape(start)}")
             return
         if verb == "set":
             memory.set_retention_policy([s.strip() for s in rest.split("|")])
         elif verb == "clear":
             memory.set_retention_policy([])
         active = memory.privacy.policies
-        self.console.print("retention statements: " + (
+        self.say("retention statements: " + (
             "; ".join(escape(s) for s in active) if active else "none"))
         if changing:
             # Set for the session only: the next chat reads the policy file again.
-            self.console.print("[dim](for this session; the policy file is unchanged)[/dim]")
+            self.say("[dim](for this session; the policy file is unchanged)[/dim]")
 
     def search(self, name: str, arg: str) -> None:
         options = "[--all] [--page N]" if name == "/recall" else "[--page N]"
@@ -338,7 +342,7 @@ class SlashCommands:
                             f"page {page}")
             return
         matches = "1 match" if result.total_exact and result.total == 1 else f"{count} matches"
-        self.console.print(f"{matches} (page {page} of {result.pages})")
+        self.say(f"{matches} (page {page} of {result.pages})")
         # A message whose turn was cancelled or failed is ``unanswered`` (``pending`` while
         # its turn runs, or until a chat cut short is next opened); ``ok`` goes unsaid.
         statuses = {row["id"]: row["status"] for row in memory.recall.rows(
@@ -360,7 +364,7 @@ class SlashCommands:
                 self.console, f"  #{hit.id} {escape(who + line)}{extra}"))
         if page < result.pages:
             more = f"{name}{' --all' if everything else ''} --page {page + 1} {query}"
-            self.console.print(f"[dim]next: {escape(more)}[/dim]")
+            self.say(f"[dim]next: {escape(more)}[/dim]")
 
     @staticmethod
     def _trailing_options(name: str, words: list[str], everything: bool, page: int

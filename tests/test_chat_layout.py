@@ -228,3 +228,24 @@ def test_a_hit_cut_short_says_so(memory: HierarchicalMemory) -> None:
     # A URL cut at the hit's length must not read as the whole URL.
     assert cut.endswith("…") and len(cut) < len(url) + 40
     assert whole.endswith("The deployment pipeline pages the ops channel.")
+
+
+def test_what_a_slash_command_says_wraps_under_its_text(memory: HierarchicalMemory) -> None:
+    # /forget's hints after a request that matched nothing wrapped back to column 0, with
+    # trailing spaces, while replies and hits hung under their text.
+    lines = shown(memory, 40, "/forget a thing never said")
+    assert lines[0].startswith("nothing forgotten (unmatched")
+    hint = lines[next(i for i, line in enumerate(lines) if line.startswith("/recall TEXT")):]
+    assert len(hint) > 1 and all(more.startswith("  ") for more in hint[1:]), lines
+    assert all(line == line.rstrip() for line in lines) and max(map(len, lines)) <= 40
+    assert "the forget mode to exact_then_top_k_llm in" in " ".join(" ".join(hint).split())
+    lines = shown(memory, 40, "/policy")
+    assert lines[0].startswith("no privacy policy: start the chat")
+    assert len(lines) > 1 and all(more.startswith("  ") for more in lines[1:]), lines
+    # Written where lines are not wrapped (a pipe), each is left whole.
+    out = io.StringIO()
+    ChatRepl(Agent(memory, OfflinePolicy()),
+             console=Console(file=out, width=40, soft_wrap=True, color_system=None),
+             errors=io.StringIO()).handle("/forget a thing never said")
+    assert any(line.startswith("/recall TEXT") and line.endswith(")")
+               for line in out.getvalue().splitlines()), out.getvalue()
