@@ -14,7 +14,7 @@ import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tiermem.agent.interrupts import InterruptReported
 from tiermem.memory.ops.forget_config import (
@@ -24,6 +24,9 @@ from tiermem.memory.ops.forget_config import (
     forget_config_from_file,
 )
 from tiermem.memory.policy_file import POLICY_FILE
+
+if TYPE_CHECKING:
+    from tiermem.memory.privacy import PrivacyConfig
 
 
 def add_forget_parser(sub: Any, description: str, agent_name: Callable[[str], str]) -> Any:
@@ -168,12 +171,14 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
                                                   audited.id, audited.detail).to_dict()))
                 return 1
             # Read while the memory is open; said after the result, once it is closed.
-            hints = [] if args.json else _sources_kept(args, place.home, memory,
+            policy = _agent_policy(place.home, args)
+            hints = [] if args.json else _sources_kept(args, policy, memory,
                                                          result.sources_kept)
         failure = judge_failure(judge) if result.outcome == "failed" else None
         if failure is not None:
             note(failure)
-        _report(args, note, result, withheld=_withholds(place.home, args))
+        _report(args, note, result,
+                withheld=policy is not None and policy.recall.enabled)
         if hints:
             note("\n".join(hints))
     except KeyboardInterrupt as exc:
@@ -182,7 +187,7 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     return 0 if result.outcome == "matched" else 1
 
 
-def _sources_kept(args: argparse.Namespace, home: Path, memory: Any,
+def _sources_kept(args: argparse.Namespace, policy: PrivacyConfig | None, memory: Any,
                   ids: tuple[int, ...]) -> list[str]:
     """The lines saying which messages the facts forgotten were learned from stay, and the
     command that forgets each too (agent/forget_sources.py)."""
@@ -190,8 +195,6 @@ def _sources_kept(args: argparse.Namespace, home: Path, memory: Any,
 
     from tiermem.agent.forget_sources import policy_view, sources_kept_lines
     from tiermem.agent.place import store_flag
-    from tiermem.agent.policy_file import policy_path
-    from tiermem.memory.privacy import load_policy
 
     command = (f"tiermem forget --agent {args.agent}{store_flag(args.store)}"
                f"{' --erase' if args.erase else ''}")
@@ -201,22 +204,21 @@ def _sources_kept(args: argparse.Namespace, home: Path, memory: Any,
         lambda text: f"{command} {shlex.quote(text)}")
     # The memory is opened without the agent's privacy policy (forgetting shows nothing):
     # the hint screens the texts it would print with it, as /recall in a chat does.
-    path = policy_path(home, args.policy)
-    shown = None if path is None else policy_view(load_policy(path))
+    shown = None if policy is None else policy_view(policy)
     return sources_kept_lines(memory, ids, quoted,
                               f"{command} - with its whole text on standard input",
                               f"`tiermem chat --agent {args.agent}{store_flag(args.store)}` "
                               "with /recall", shown)
 
 
-def _withholds(home: Path, args: argparse.Namespace) -> bool:
-    """Whether the agent's privacy policy (policy.yaml, or --policy) withholds things from
-    /core and the searches, which a hint naming them must then say."""
+def _agent_policy(home: Path, args: argparse.Namespace) -> PrivacyConfig | None:
+    """The agent's privacy policy (policy.yaml, or --policy), which the hints after a
+    request screen their texts with and describe /core and the searches by."""
     from tiermem.agent.policy_file import policy_path
     from tiermem.memory.privacy import load_policy
 
     path = policy_path(home, args.policy)
-    return path is not None and load_policy(path).recall.enabled
+    return None if path is None else load_policy(path)
 
 
 def _report(args: argparse.Namespace, note: Callable[[str], None], result: Any, *,

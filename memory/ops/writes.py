@@ -251,7 +251,7 @@ def process_interaction(
             # "Hi, I'm Nervous" beside "User's name is Maya" is no new name; only an
             # introduction needs core's statements read.
             extracted = said if said.plain is None else stated_beside(
-                said, [part for fact in memory.core for part in clauses_of(fact.text)])
+                said, [part for fact in memory.core.held() for part in clauses_of(fact.text)])
             text, formers = extracted.text, extracted.formers
             if any(memory.forgotten_norms.blocks(t) for t in (text, *formers)):
                 continue  # forgotten on request: only an explicit add_fact stores it again
