@@ -133,8 +133,9 @@ class ChatRepl:
         self.console = console or TerminalConsole()
         self.agent_name = agent_name
         self.errors = errors
-        self.error_console = TerminalConsole(file=errors, soft_wrap=True, highlight=False) \
-            if errors else TerminalConsole(stderr=True, soft_wrap=True, highlight=False)
+        # Wrapped under its text on a terminal, as replies are; whole into a pipe or a file.
+        self.error_console = TerminalConsole(file=errors, highlight=False) \
+            if errors else TerminalConsole(stderr=True, highlight=False)
         self.json_lines = json_lines
         self.failures = 0
         self.interactive = False
@@ -337,15 +338,16 @@ class ChatRepl:
         """A failed turn or command: shown on the error stream, counted for the exit status."""
         message = safe_text(str(exc))
         self._count_failure(error_kind(exc), message, hint)
-        self.error_console.print(f"[red]{label}:[/red] {escape(message)}")
+        errors = self.error_console
+        errors.print(reply_text(errors, f"[red]{escape(label)}:[/red] {escape(message)}"))
         if hint:
-            self.error_console.print(f"[dim]{escape(hint)}[/dim]")
+            errors.print(reply_text(errors, f"[dim]{escape(hint)}[/dim]"))
 
     def usage(self, message: str) -> None:
         """A slash command used wrongly: an error like a failed command (standard error,
         the exit status, ``error`` under --json), so a script notices its typo."""
         self._count_failure("usage", safe_text(message))
-        self.error_console.print(message, markup=False, style="red")
+        self.error_console.print(reply_text(self.error_console, f"[red]{escape(message)}[/red]"))
 
     def not_done(self, kind: str, message: str) -> None:
         """A command that ran and said so on standard output but did nothing (a /forget
@@ -365,10 +367,16 @@ class ChatRepl:
         self._write_error(line)
 
     def _write_error(self, line: str) -> None:
-        """A line on standard error, written at once; a closed or broken one is no reason
-        to end the session, or to replace the exception being raised."""
+        """A line on standard error, written at once (wrapped under its text on a terminal,
+        as ``fail`` writes); a closed or broken one is no reason to end the session, or to
+        replace the exception being raised."""
         stream = self.errors or sys.stderr
+        errors = self.error_console
         try:
+            if not errors.soft_wrap:
+                with errors.capture() as captured:
+                    errors.print(reply_text(errors, escape(line.rstrip("\n"))))
+                line = captured.get()
             stream.write(line)
             stream.flush()
         except (AttributeError, OSError, ValueError):  # AttributeError: sys.stderr is None

@@ -158,8 +158,7 @@ class SlashCommands:
                 # Written a row at a time, so a memory of any size takes bounded memory; a
                 # long one says how far it is on standard error.
                 memory.write_snapshot(path, progress=snapshot_progress(
-                    lambda line: errors.print(f"tiermem: {line}", markup=False,
-                                              highlight=False)))
+                    lambda line: errors.print(reply_text(errors, escape(f"tiermem: {line}")))))
                 self.say(f"snapshot written to {escape(str(path))}")
                 if memory.privacy is not None:
                     # A snapshot is the memory: the policy is a file of its own, which a

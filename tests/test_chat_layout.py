@@ -5,6 +5,7 @@ never cut."""
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -249,3 +250,38 @@ def test_what_a_slash_command_says_wraps_under_its_text(memory: HierarchicalMemo
              errors=io.StringIO()).handle("/forget a thing never said")
     assert any(line.startswith("/recall TEXT") and line.endswith(")")
                for line in out.getvalue().splitlines()), out.getvalue()
+
+
+class TerminalErrors(io.StringIO):
+    """Standard error as a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_errors_on_a_terminal_wrap_under_their_text(
+        memory: HierarchicalMemory, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # Usage lines, failed commands and tiermem: lines went out whole, so the terminal
+    # wrapped them back to column 0, while replies hung under their text.
+    monkeypatch.setenv("COLUMNS", "40")
+    monkeypatch.setenv("TERM", "xterm")
+    errors = TerminalErrors()
+    repl = ChatRepl(Agent(memory, OfflinePolicy()),
+                    console=Console(file=io.StringIO(), width=40, color_system=None),
+                    errors=errors)
+    repl.interactive = True
+    repl.handle("/forget")
+    repl.handle(f"/snapshot {tmp_path / 'no such directory' / 'snapshot.json'}")
+    repl.report_defect(ValueError("a detail long enough to need a second line"), "it went on")
+    lines = re.sub(r"\x1b\[[0-9;]*m", "", errors.getvalue()).splitlines()
+    starts = [i for i, line in enumerate(lines) if not line.startswith(" ")]
+    assert [lines[i].split()[0] for i in starts] == ["usage:", "error:", "tiermem:"], lines
+    assert len(lines) > 2 * len(starts) and max(map(len, lines)) <= 40, lines
+    assert all(line == line.rstrip() for line in lines), lines
+    text = " ".join(" ".join(lines).split())
+    assert "--erase also erases it from every file)" in text and "please report this." in text
+    # Piped, the same lines are left whole.
+    piped = io.StringIO()
+    ChatRepl(Agent(memory, OfflinePolicy()), console=Console(file=io.StringIO(), width=40),
+             errors=piped).handle("/forget")
+    assert piped.getvalue().count("\n") == 1 and len(piped.getvalue()) > 40
