@@ -3,18 +3,22 @@ the indented lines of tool calls and /recall and /archival hits, and the replies
 
 A terminal of 80 columns shows every line whole: a line too long for the
 width is wrapped between words with a hanging indent, never back to column 0,
-and /core drops columns below some width rather than squeezing every cell to
-an ellipsis.
+and /core drops columns below some width (or when a fact's word would not fit its
+column whole) rather than squeezing every cell to an ellipsis.
 """
 
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Sequence
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
+
+from tiermem.agent.terminal import printable
 
 #: The slash commands: each a command, then what it does, each piece on a line of its own.
 COMMANDS: tuple[tuple[str, ...], ...] = (
@@ -138,18 +142,32 @@ def core_view(console: Console, title: str, rows: list[tuple[str, str, str, str,
               ) -> Table | Text:
     """The /core table (id, fact, durability, accesses, score) for the console's width:
     without the counts below ``CORE_COUNTS`` columns, and below ``CORE_TABLE`` a list
-    of ``#id (durability) fact`` lines, so a fact is never cut to an ellipsis."""
-    if console.width < CORE_TABLE:
-        listed = Text(title)
-        for fact_id, fact, durability, _, _ in rows:
-            listed.append("\n")
-            listed.append_text(hanging(console, Text(f"#{fact_id} ({durability}) {fact}")))
-        return listed
+    of ``#id (durability) fact`` lines, so a fact is never cut to an ellipsis. A layout
+    whose fact column is narrower than a fact's longest word gives way to the next one,
+    which has more room for it: the table would fold the word (a URL, a path) mid-way."""
     columns = ("id", "fact", "durability", "accesses", "score")
-    shown = len(columns) if console.width >= CORE_COUNTS else 3
-    table = Table(title=escape(title))
-    for column in columns[:shown]:
-        table.add_column(column, overflow="fold")
-    for row in rows:
-        table.add_row(*(escape(cell) for cell in row[:shown]))
-    return table
+    longest = max((cell_len(word) for row in rows for word in printable(row[1]).split()),
+                  default=0)
+    for shown, least in ((len(columns), CORE_COUNTS), (3, CORE_TABLE)):
+        if console.width >= least and longest <= _fact_width(console.width, columns[:shown],
+                                                             rows):
+            table = Table(title=escape(title))
+            for column in columns[:shown]:
+                table.add_column(column, overflow="fold")
+            for row in rows:
+                table.add_row(*(escape(cell) for cell in row[:shown]))
+            return table
+    listed = Text(title)
+    for fact_id, fact, durability, _, _ in rows:
+        listed.append("\n")
+        listed.append_text(hanging(console, Text(f"#{fact_id} ({durability}) {fact}")))
+    return listed
+
+
+def _fact_width(width: int, columns: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> int:
+    """How wide the fact column of a /core table of ``columns`` comes out at ``width``:
+    what the other columns' widest cells, a space either side of each cell and the
+    borders between them leave."""
+    others = sum(max(cell_len(printable(cell)) for cell in (column, *(row[at] for row in rows)))
+                 for at, column in enumerate(columns) if column != "fact")
+    return width - others - 3 * len(columns) - 1

@@ -106,6 +106,22 @@ def test_core_at_a_narrow_width_keeps_each_fact_readable(
         assert word in words, (word, text)
 
 
+@pytest.mark.parametrize(("width", "columns"), [(40, None), (60, 3), (80, 5)])
+def test_core_shows_a_long_word_whole_where_a_layout_has_room_for_it(
+        memory: HierarchicalMemory, width: int, columns: int | None) -> None:
+    # At 40 columns the table's fact column is 18 wide, at 60 with the counts 19: a URL in
+    # a fact was folded mid-way while the list, or the table without the counts, had room.
+    shown(memory, 200, "My favourite website is https://example.com/docs/guide today.")
+    url = "https://example.com/docs/guide"
+    assert any(url in fact.text for fact in memory.core)
+    lines = shown(memory, width, "/core")
+    assert max(map(len, lines)) <= width
+    assert url in "\n".join(lines).replace("│", " ").split(), lines
+    text = "\n".join(lines)
+    assert ("durability" in text) == (columns is not None), lines
+    assert ("accesses" in text) == (columns == 5), lines
+
+
 def indented_entries(lines: list[str], start: str) -> list[list[str]]:
     """The entries of ``lines`` that begin with ``start``, each with the lines up to the
     next entry or the first line indented less than 4 columns (what follows the entries,
