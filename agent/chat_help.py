@@ -18,6 +18,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from tiermem.agent.line_breaks import wrap
 from tiermem.agent.terminal import printable
 
 #: The slash commands: each a command, then what it does, each piece on a line of its own.
@@ -84,7 +85,7 @@ def hanging(console: Console, text: Text, indent: int = 2) -> Text:
     if console.soft_wrap:
         return text
     out = Text()
-    for number, line in enumerate(text.wrap(console, max(console.width - indent, 10))):
+    for number, line in enumerate(wrap(text, max(console.width - indent, 10))):
         if number:
             out.append("\n" + " " * indent)
         line.rstrip()
@@ -126,7 +127,7 @@ def _deeply_indented(console: Console, line: Text, lead: int, indent: int) -> Te
     wrapped with its first words after that indent: wrapped whole, the indent alone
     filled the first line, which showed as a blank line."""
     body = line[lead:]
-    first = body.wrap(console, max(console.width - lead, 10))[0]
+    first = wrap(body, max(console.width - lead, 10))[0]
     rest = body[len(first.plain):]
     rest = rest[len(rest.plain) - len(rest.plain.lstrip()):]
     first.rstrip()

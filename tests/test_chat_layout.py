@@ -13,8 +13,10 @@ import pytest
 from prompt_toolkit import PromptSession
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
+from rich.cells import cell_len
 from rich.console import Console
 
+from tiermem.agent.line_breaks import break_offsets
 from tiermem.agent.llm import LLMClient
 from tiermem.agent.loop import Agent
 from tiermem.agent.offline import OfflinePolicy
@@ -150,6 +152,28 @@ def test_tool_calls_and_recall_hits_wrap_with_a_hanging_indent(
     assert any(len(entry) > 1 for entry in hits), hits  # a hit too long for one line
     assert all(more.startswith("    ") for entry in hits for more in entry[1:]), hits
     assert max(map(len, lines)) <= 40
+
+
+def test_a_cjk_run_in_a_tool_call_breaks_between_its_characters(
+        memory: HierarchicalMemory) -> None:
+    # A run written without spaces was one word: moved whole under the call's name, it
+    # left "  ↳" alone on the first line, then was folded at the width.
+    question = "東京の天気予報と大阪の天気予報はどうなっていますか?"
+    lines = shown(memory, 40, question)
+    calls = indented_entries(lines, "  ↳ ")
+    assert [entry[0].split("(")[0] for entry in calls] == [
+        "  ↳ archival_memory_search", "  ↳ conversation_search"], lines
+    for entry in calls:
+        # The first line is filled as the later ones are (to the width less their indent),
+        # within a wide character.
+        assert 34 < cell_len(entry[0]) <= 36 and len(entry) > 1, entry
+        assert all(more.startswith("    ") and cell_len(more) <= 40 for more in entry[1:])
+        # Closing punctuation stays with the character before it.
+        assert not any(more.lstrip().startswith(("?", ")")) for more in entry[1:]), entry
+        assert question in "".join(line.strip() for line in entry), entry
+    # A line of words only still breaks only between words.
+    assert break_offsets("one two three", 9) == [8]
+    assert break_offsets("丸の内、一丁目", 6) == [2, 5]  # not before "、": after it
 
 
 def test_replies_wrap_with_a_hanging_indent(memory: HierarchicalMemory) -> None:
