@@ -118,6 +118,9 @@ def test_what_replaces_what() -> None:
     ("Actually, Customer Acme uses Okta", "Customer Acme is on the Team plan", False),
     ("Customer Acme Corp is actually on the Pro plan", "Customer Acme Corp is in Berlin", False),
     ("My manager Dana is now in the office", "User's manager Dana works remotely", False),
+    # A plural after "The" is a noun: the subject is the team, whose name alone is shared.
+    ("The payments team now uses Go", "The payments team is in Berlin", False),
+    ("Our builds now run on Linux", "Our builds are slow", False),
 ])
 def test_a_change_cue_replaces_only_a_fact_sharing_more_than_its_subject(
         new: str, old: str, replaced: bool) -> None:

@@ -267,14 +267,20 @@ def _own_concepts(fact: str) -> set[str]:
     return concepts(fact) - {"user"}
 
 
+#: Words after which a noun comes: one ending in "s" there is a plural, not a verb.
+_NOUN_DETERMINERS = ("the", "a", "an", "my", "our", "your", "their", "his", "her", "its",
+                     "these", "those", "some", "all", "both", "many", "most",
+                     "several", "every", "no")
+_AFTER_DETERMINER = "".join(rf"(?<!\b{word}\s)" for word in _NOUN_DETERMINERS)
 #: Where a fact's subject ends: its first verb of being, having or doing.
 SUBJECT_VERB = re.compile(
     rf"^(?P<subject>.{{1,60}}?)\s+(?:is|are|was|were|has|have|had|can|cannot|can{_APOS}t"
     rf"|will|won{_APOS}t|does|doesn{_APOS}t|did|didn{_APOS}t|isn{_APOS}t|aren{_APOS}t"
     # the past the extractor writes ("User moved to Porto", person.py's head table)
     r"|moved|relocated"
-    # a verb in -s ("prefers"), not a plural after a possessive ("User's kids are ...")
-    r"|(?<!'s )(?<!’s )(?-i:[a-z]+[^s\W]s))\b", _I)
+    # a verb in -s ("prefers"), not a plural after a possessive ("User's kids are ...") or
+    # a determiner ("The payments team"), where a noun, not a verb, comes
+    rf"|(?<!'s )(?<!’s ){_AFTER_DETERMINER}(?-i:[a-z]+[^s\W]s))\b", _I)
 _NEGATION = re.compile(rf"\s+not\b|n{_APOS}t\b|\s+no\s+longer\b", _I)
 _STILL_OR_NOT = re.compile(r",?\s+(?:any\s?more|any\s+longer)\b", _I)
 
