@@ -56,6 +56,21 @@ def test_a_correction_replaces_the_word_in_the_fact_that_said_it(
     assert retired.metadata.get("superseded_at") is not None
 
 
+@pytest.mark.parametrize(("held", "correction", "now"), [
+    ("I live in Seattle.", "sorry i meant portland, not seattle", "User lives in Portland"),
+    ("I moved to New York.", "oops i meant san francisco, not new york",
+     "User moved to San Francisco"),
+    ("The region is EU-WEST.", "i meant us-east, not eu-west", "The region is US-EAST"),
+    ("My password hint is salt.", "i meant pepper, not salt", "User's password hint is pepper"),
+    ("I live in Seattle.", "I meant Portland, not seattle", "User lives in Portland"),
+])
+def test_a_correction_typed_in_lower_case_keeps_the_case_of_the_word_it_replaces(
+        memory: HierarchicalMemory, held: str, correction: str, now: str) -> None:
+    replies = _chat(memory, held, correction)
+    assert list(_core(memory)) == [now]
+    assert replies[1].endswith(f": {now}.")
+
+
 def test_a_correction_of_a_word_no_fact_says_stores_nothing(memory: HierarchicalMemory
                                                              ) -> None:
     policy = RecordingPolicy()

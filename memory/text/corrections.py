@@ -86,7 +86,20 @@ def corrected(fact: str, correction: Correction) -> str | None:
     pattern = _said_in(correction.said)
     if pattern.search(fact) is None:
         return None
-    return pattern.sub(lambda _m: correction.meant, fact)
+    return pattern.sub(lambda match: _cased_as(correction.meant, match[0]), fact)
+
+
+def _cased_as(meant: str, said: str) -> str:
+    """``meant`` in the case ``said`` was stored in, when typed all in lower case ("sorry i
+    meant portland, not seattle" corrects "Seattle" to "Portland"): a correction typed in
+    haste should not unmake the name it puts in place of another."""
+    if not meant.islower() or said.islower():
+        return meant
+    if len(said) > 1 and said.isupper():
+        return meant.upper()
+    if said[:1].isupper():
+        return " ".join(word[:1].upper() + word[1:] for word in meant.split(" "))
+    return meant
 
 
 def mentioning(correction: Correction, facts: Sequence[str]) -> list[str]:
