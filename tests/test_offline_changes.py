@@ -555,6 +555,8 @@ def test_dont_forget_that_keeps_what_follows(memory: HierarchicalMemory) -> None
     (["The database is PostgreSQL 15 in eu-west-1.", "The database is overloaded."],
      "What version is the database?",
      ["The database is PostgreSQL 15 in eu-west-1", "The database is overloaded"]),
+    (["The database is overloaded.", "The database is PostgreSQL 16 now."],
+     "What is the database?", ["The database is overloaded", "The database is PostgreSQL 16"]),
     (["My sister is Ana.", "My sister is pregnant."], "What is my sister's name?",
      ["User's sister is Ana", "User's sister is pregnant"]),
     # A thing's move changes where or when it is, not what else is said of it.

@@ -121,6 +121,15 @@ def test_what_replaces_what() -> None:
     # A plural after "The" is a noun: the subject is the team, whose name alone is shared.
     ("The payments team now uses Go", "The payments team is in Berlin", False),
     ("Our builds now run on Linux", "Our builds are slow", False),
+    # A new name or version, even "now", says what the thing is, not that a state ended.
+    ("The database is PostgreSQL 16 now", "The database is overloaded", False),
+    ("The database is PostgreSQL 16 now", "The database is PostgreSQL 15", True),
+    ("Actually, my phone is 555-0199", "User's phone is broken", False),
+    # A new state, or a state in capitals, still ends the one before.
+    ("The database is healthy now", "The database is overloaded", True),
+    ("The status page is OK now", "The status page is degraded", True),
+    ("The incident is resolved now", "The incident is sev1", True),
+    ("My city is Faro now", "User lives in Lisbon", True),
 ])
 def test_a_change_cue_replaces_only_a_fact_sharing_more_than_its_subject(
         new: str, old: str, replaced: bool) -> None:

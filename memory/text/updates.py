@@ -30,8 +30,9 @@ Enterprise plan") sets none, because several such facts are true at once.
 one says the other with "not" or "no longer" ("User is not vegetarian"); or they set the same
 slot, and for an "X is V" slot the values look alike (a name or code such as
 "Ana" or "eu-west-1", "a ..." or plain words: "The database is overloaded" is
-one more fact about a database on PostgreSQL 15, not a new value of it); or the
-statement carried a change cue, the two are about the same subject ("Customer
+one more fact about a database on PostgreSQL 15, not a new value of it, and with a change
+cue a new name still leaves a state: "The database is PostgreSQL 16 now" leaves
+"overloaded"); or the statement carried a change cue, the two are about the same subject ("Customer
 Acme is now on the Pro plan" leaves Globex's plan) and share at least two
 concepts, which is at least half of the smaller one's, one of them not a word of the
 subject ("prefers aisle seats on flights" replaces "prefers window seats on flights",
@@ -308,6 +309,16 @@ def _value_kind(fact: str) -> str:
     return "plain"
 
 
+def _names_over_state(new: str, old: str) -> bool:
+    """Whether ``new`` names what a thing is ("The database is PostgreSQL 16") where ``old``
+    says how it is ("The database is overloaded"): a change cue ("... 16 now") makes the
+    name a new one, not the end of the state. A word in capitals alone ("OK", "UP") may be
+    a state itself, so it names nothing here."""
+    match = _ATTRIBUTE.match(new.strip())
+    return (_value_kind(new) == "name" and _value_kind(old) == "plain" and match is not None
+            and re.search(r"[a-z\d]", match["value"]) is not None)
+
+
 def _subject_concepts(new: str, old: str) -> set[str]:
     """The concepts two facts share by naming one subject ("customer", "acme"); none when
     either subject is unclear."""
@@ -408,8 +419,10 @@ def replaces(new: str, old: str, change: str | None) -> bool:
         return True
     new_slot, old_slot = slot_of(new), slot_of(old)
     if new_slot is not None and new_slot == old_slot:
-        return (change is not None or any(_VERB_SLOT.match(fact.strip()) for fact in (new, old))
-                or _value_kind(new) == _value_kind(old))
+        if any(_VERB_SLOT.match(fact.strip()) for fact in (new, old)):
+            return True
+        return (_value_kind(new) == _value_kind(old)
+                or (change is not None and not _names_over_state(new, old)))
     if change is None or (new_slot is not None and old_slot is not None):
         return False
     if not _same_subject(new, old):
