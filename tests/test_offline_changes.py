@@ -577,6 +577,7 @@ def test_a_fact_about_someone_else_or_of_another_kind_is_not_replaced(
     (["I am not vegetarian.", "I am vegetarian."], "User is vegetarian"),
     (["I live in Lisbon.", "I moved from Lisbon to Porto."], "User moved from Lisbon to Porto"),
     (["My sister is Anna.", "My sister is Ana."], "User's sister is Ana"),
+    (["My name is Sam.", "My name isn't Sam, it's Samuel."], "User's name is Samuel"),
     (["The incident is sev1 right now.", "The incident moved to sev2."],
      "The incident moved to sev2"),
     (["The meeting is on Thursday.", "The meeting moved to Friday."],

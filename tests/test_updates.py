@@ -59,6 +59,12 @@ def test_an_identifier_is_one_concept_and_its_numbers_none_of_their_own() -> Non
     ("Right now I'm waiting for the tram.", Statement("Right now I'm waiting for the tram.")),
     ("For now the queue is empty.", Statement("For now the queue is empty.")),
     ("I don't eat pork.", Statement("I don't eat pork.")),
+    # What a thing is not, then what it is: a new value of it.
+    ("My name isn't Sam, it's Samuel.", Statement("My name is Samuel", "correction")),
+    ("Actually, my name's not Sam, it's Samuel!", Statement("My name is Samuel", "correction")),
+    ("The servers aren't in Berlin, they're in Frankfurt",
+     Statement("The servers are in Frankfurt", "correction")),
+    ("It isn't broken, it's slow.", Statement("It isn't broken, it's slow.")),
 ])
 def test_reading_updates_and_plain_statements(sentence: str, expected: Statement) -> None:
     assert read_statement(sentence) == expected

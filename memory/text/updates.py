@@ -15,7 +15,8 @@ a pure function over strings. It answers:
   "actually", "sorry", "correction", "now", "these days"; "actually" and
   "now" anywhere (not "right now", "for now", "just now", "now that"); "my
   new X"; "moved (from X) to"; a closing ", not X". Its ``text`` drops the
-  cue, and "I changed (or updated, switched) my X to Y" reads as "my X is Y";
+  cue, and "I changed (or updated, switched) my X to Y" reads as "my X is Y", and "my X
+  isn't Y, it's Z" as "my X is Z", a correction;
 - or a plain statement, returned as it is.
 
 ``slot_of(fact)`` names the single-valued attribute a fact sets, when that is
@@ -133,6 +134,15 @@ _OTHER_CUES = (("my new", re.compile(r"\bmy\s+new\b", _I)),
                    r"\b(?:moved|relocated)\s+(?:back\s+)?(?:from\s+[^.;]{1,60}?\s+)?to\b",
                    _I)))
 _SPACES = re.compile(r"\s{2,}")
+#: "My name isn't Sam, it's Samuel": what a thing is not, then what it is, is a new value of
+#: it ("My name is Samuel") given as a correction. Its subject names the thing: not a bare
+#: pronoun ("It isn't broken, it's slow" keeps both halves) nor the speaker.
+_NOT_THIS_BUT = re.compile(
+    rf"^(?P<subject>(?!(?:it|this|that|he|she|they|i|we|you)\b)[^,;]{{1,60}}?)"
+    rf"(?:\s+(?P<one>is)\s+not|\s+(?P<one_n>is)n{_APOS}?t|{_APOS}s\s+(?P<one_s>not)"
+    rf"|\s+(?P<several>are)\s+not|\s+aren{_APOS}?t|{_APOS}re\s+not)\s+[^,;]+?\s*[,;]\s*"
+    rf"(?:but\s+|rather\s+)?(?:it{_APOS}?s|it\s+is|they{_APOS}re|they\s+are)\s+(?P<value>\S.*?)"
+    r"[\s.!]*$", _I)
 
 
 
@@ -185,6 +195,11 @@ def read_statement(sentence: str) -> Statement:
         denied = concepts(_TAKEN_OVER.sub("", text)) or concepts(text)
         return Statement("", "retraction", frozenset(denied - _RETRACTION_WORDS))
     cue = None
+    leading = _LEADING_CUE.match(text)
+    contrast = _NOT_THIS_BUT.match(text[leading.end():] if leading else text)
+    if contrast is not None:  # "Actually, my name isn't Sam, it's Samuel": one correction
+        verb = "is" if contrast["one"] or contrast["one_n"] or contrast["one_s"] else "are"
+        cue, text = "correction", f"{contrast['subject']} {verb} {contrast['value']}"
     for name, pattern in (("actually", _ACTUALLY), ("now", _NOW), (", not", _NOT_CLAUSE)):
         stripped = pattern.sub("", text)
         if stripped != text:
