@@ -53,6 +53,7 @@ from tiermem.agent.offline_answers import LONG_TEXT_CHARS, answer, asks_in_gener
 from tiermem.agent.offline_corrections import correction_notes, recent_statements
 from tiermem.memory.text.clauses import clauses_of, statements_of
 from tiermem.memory.text.corrections import corrected, correction_of, target_of
+from tiermem.memory.text.durability import with_said_about
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
 from tiermem.memory.text.person import asks_a_call, with_introductions
 from tiermem.memory.text.retractions import retracted, still_held
@@ -273,9 +274,10 @@ class OfflinePolicy:
                 return parts
             return [sentence]
 
-        # "Hi!" and "I'm Maya" name the speaker only together.
-        for sentence in [part for whole in with_introductions(split_sentences(text))
-                         for part in parts_of(whole)]:
+        # "Hi!" and "I'm Maya" name the speaker only together, as "don't forget about X;"
+        # and "it starts at 2am" say something of X only together.
+        sentences = with_introductions(with_said_about(split_sentences(text)))
+        for sentence in [part for whole in sentences for part in parts_of(whole)]:
             if is_question(sentence):
                 continue
             correction = correction_of(sentence)

@@ -336,6 +336,11 @@ def test_dont_forget_about_x_with_a_clause_about_x_states_it() -> None:
     assert (fact.text, fact.durability) == ("the 401k rollover, it's due in March", "durable")
     assert only_fact("Remember about the party - it starts at 8").text == (
         "the party, it starts at 8")
+    # A semicolon cuts the sentence, not what the clause says of X.
+    assert only_fact("Don't forget about the maintenance window; it starts at 2am UTC").text == (
+        "the maintenance window, it starts at 2am UTC")
+    assert [f.text for f in extract_facts("Don't forget about the rollover; I'll handle it.")
+            ] == ["User: I'll handle it"]
     # X alone, or a clause about something else, states nothing of X.
     for said in ("Don't forget about the rollover.", "Don't forget about it, it matters.",
                  "Don't forget about the gym, I'm going at 6."):

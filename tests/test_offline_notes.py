@@ -64,10 +64,12 @@ def test_call_me_with_who_else_does_states_the_name(memory: HierarchicalMemory) 
     assert CALL_NOTE not in reply
 
 
+@pytest.mark.parametrize("said", ["Don't forget about the 401k rollover, it's due in March",
+                                  "Don't forget about the 401k rollover; it's due in March."])
 def test_a_reminder_that_says_something_of_its_subject_keeps_it_and_gets_the_note(
-        memory: HierarchicalMemory) -> None:
+        memory: HierarchicalMemory, said: str) -> None:
     agent = Agent(memory, OfflinePolicy())
-    reply = agent.step("Don't forget about the 401k rollover, it's due in March").reply or ""
+    reply = agent.step(said).reply or ""
     assert [f.text for f in memory.core] == ["the 401k rollover, it's due in March"]
     assert reply.endswith(REMINDER_NOTE) and "core + the 401k rollover" in reply
     later = agent.step("When is the 401k rollover due?").reply or ""

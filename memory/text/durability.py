@@ -95,6 +95,7 @@ __all__ = [
     "classify_durability",
     "lead_in",
     "strip_markers",
+    "with_said_about",
 ]
 
 DURABLE: Durability = "durable"
@@ -333,6 +334,23 @@ _SPACES = re.compile(r"\s+")
 def strip_markers(sentence: str) -> str:
     """``sentence`` without the discourse markers that open it ("so,", "btw", "hey,")."""
     return _MARKERS.sub("", sentence, count=1).strip()
+
+
+def with_said_about(sentences: list[str]) -> list[str]:
+    """``sentences`` with "don't forget about X;" joined to the clause after it that says
+    something of X ("...; it starts at 2am UTC"), which the semicolon cut off: together they
+    state a fact, as "don't forget about X, it starts at 2am UTC" does (``lead_in``), and
+    apart the clause would not say what "it" is."""
+    joined: list[str] = []
+    for sentence in sentences:
+        if joined and joined[-1].rstrip().endswith(";"):
+            match = _LEAD_IN.match(strip_markers(f"{joined[-1]} {sentence}"))
+            if (match is not None and match.group("soft") and not match.group("that")
+                    and _ABOUT_THEN_SAID.match(match.group("rest").strip()) is not None):
+                joined[-1] = f"{joined[-1]} {sentence}"
+                continue
+        joined.append(sentence)
+    return joined
 
 
 def lead_in(sentence: str) -> tuple[str, str] | None:

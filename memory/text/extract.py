@@ -26,8 +26,8 @@ Per sentence, ``extract_facts`` does this, in order:
    ...", "tell me ...", "can you ...", "remember to ...", "don't let me forget to
    ...", "don't forget about ..." (not "... about my X", which yields "my X" as
    "don't forget my X" does, nor "... about X, it's due in March", which yields "X,
-   it's due in March"), "call me back later", "call me a taxi":
-   ``asks_a_call`` in memory/text/person.py).
+   it's due in March", as "... about X; it's due in March" does: ``with_said_about``),
+   "call me back later", "call me a taxi": ``asks_a_call`` in memory/text/person.py).
 4. "remember (that) X", "note that X", "note: X", "keep in mind (that) X",
    "don't forget (that) X", "don't let me forget that X" yield X (``lead_in`` in
    memory/text/durability.py, since the lead-in also makes the fact durable). "Call me
@@ -59,6 +59,7 @@ from tiermem.memory.text.durability import (
     classify_durability,
     lead_in,
     strip_markers,
+    with_said_about,
 )
 
 # The de-duplication key lives in its own module; re-exported, as callers import it here.
@@ -330,7 +331,7 @@ def extract_facts(text: str, speaker: str = "User") -> list[ExtractedFact]:
     speaker = speaker.strip() or "User"
     facts: list[ExtractedFact] = []
     seen: set[str] = set()
-    for sentence in with_introductions(split_sentences(text)):
+    for sentence in with_introductions(with_said_about(split_sentences(text))):
         fact = _fact_from_sentence(sentence, speaker)
         if fact is None:
             continue
