@@ -170,6 +170,23 @@ def test_an_introduction_is_the_user_s_name_and_answered(memory: HierarchicalMem
     assert answer == "(offline, quoting memory)\n- From core memory: User's name is Maya"
 
 
+@pytest.mark.parametrize(("said", "name", "affiliation"), [
+    ("Hi, I'm Sam from the platform team", "Sam", "from the platform team"),
+    ("Hello! I'm Sam Lee from Boston.", "Sam Lee", "from Boston"),
+    ("Hey, I'm Sam on the payments team", "Sam", "on the payments team"),
+])
+def test_an_introduction_saying_where_the_user_is_from_names_the_user_and_keeps_that(
+        memory: HierarchicalMemory, said: str, name: str, affiliation: str) -> None:
+    answer = _chat(memory, said, "What's my name?")[-1]
+    assert list(_core(memory)) == [f"User's name is {name}", f"User is {affiliation}"]
+    assert f"User's name is {name}" in answer
+
+
+def test_being_back_from_somewhere_is_no_introduction(memory: HierarchicalMemory) -> None:
+    _chat(memory, "Hi, I'm back from vacation.")
+    assert list(_core(memory)) == ["User is back from vacation"]
+
+
 @pytest.mark.parametrize("said", ["Hi, I'm Nervous.", "Hi! I'm Late", "Hello, I'm Anxious.",
                                   "Hey, I'm Engaged", "Hi, I'm Sober", "Hi. I'm Early",
                                   "Hi, I'm Ana"])

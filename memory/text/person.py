@@ -35,13 +35,15 @@ it") are not such requests.
 A greeting followed by "I'm X" and nothing more, X one or two capitalised words, is an
 introduction: it reads as "My name is X" too (``introduced``: "Hi! I'm Maya", "Hello, I'm
 Maya Lopez.", "Hey there, I'm Maya"), the greeting said in a sentence of its own or not
-(``with_introductions`` joins them). Without the greeting "I'm X" stays "{speaker} is X",
-and a capitalised word that says what, not who, names no one ("Hi, I'm British", "Hi, I'm
-Catholic", "Hi, I'm Vegan", "Hi, I'm Tired", "Hi, I'm Late"): a language or nationality,
-a faith, a diet, a mood, where one is or one's part on a shift ("Away", "Primary"), a word
-"Call me" does not take for a name, or one the durability rules already read ("vegan").
-No list of such words is whole ("Hi, I'm Nervous"), so an introduction never replaces a
-name held (``stated_beside`` in memory/text/updates.py).
+(``with_introductions`` joins them). Where the speaker is from may follow the name ("Hi,
+I'm Sam from the platform team", "... on the payments team"): ``with_introductions`` cuts
+it off as a statement of its own, "I'm from the platform team". Without the greeting "I'm
+X" stays "{speaker} is X", and a capitalised word that says what, not who, names no one
+("Hi, I'm British", "Hi, I'm Catholic", "Hi, I'm Vegan", "Hi, I'm Tired", "Hi, I'm Late"):
+a language or nationality, a faith, a diet, a mood, where one is or one's part on a shift
+("Away", "Primary"), a word "Call me" does not take for a name, or one the durability
+rules already read ("vegan"). No list of such words is whole ("Hi, I'm Nervous"), so an
+introduction never replaces a name held (``stated_beside`` in memory/text/updates.py).
 
 The head table is also the de-duplication key's (memory/text/fact_keys.py), so a fact
 stored as "User likes tea" and one typed "I like tea" are the same fact. "speak"
@@ -321,14 +323,31 @@ def introduced(sentence: str) -> tuple[str, str | None] | None:
     return f"My name is {match['name']}", match["own"] if match["end"] else None
 
 
+#: Where an introduction may go on to say where the speaker is from ("Hi, I'm Sam from the
+#: platform team", "... on the payments team").
+_AFFILIATION = re.compile(r"\s+(?=(?:from|on\s+the)\s+\S)", _IGNORECASE)
+
+
+def _apart_from_affiliation(sentence: str) -> list[str]:
+    """``[introduction, "I'm from ..."]`` for an introduction followed by where the speaker is
+    from ("Hi, I'm Sam from the platform team": "Hi, I'm Sam", "I'm from the platform
+    team"), which names the speaker and states that too; ``[sentence]`` otherwise."""
+    for match in _AFFILIATION.finditer(sentence):
+        if introduced(sentence[:match.start()]) is not None:
+            return [sentence[:match.start()], f"I'm {sentence[match.end():]}"]
+    return [sentence]
+
+
 def with_introductions(sentences: list[str]) -> list[str]:
     """``sentences`` with a greeting said alone joined to the introduction after it ("Hi!",
-    "I'm Maya": "Hi! I'm Maya"), which only together name the speaker."""
+    "I'm Maya": "Hi! I'm Maya"), which only together name the speaker, and an introduction
+    cut from where the speaker is from (``_apart_from_affiliation``)."""
     joined: list[str] = []
     for sentence in sentences:
-        if (joined and _GREETING_ALONE.match(joined[-1])
-                and introduced(f"{joined[-1]} {sentence}") is not None):
-            joined[-1] = f"{joined[-1]} {sentence}"
-        else:
-            joined.append(sentence)
+        if joined and _GREETING_ALONE.match(joined[-1]):
+            parts = _apart_from_affiliation(f"{joined[-1]} {sentence}")
+            if introduced(parts[0]) is not None:
+                joined[-1:] = parts
+                continue
+        joined += _apart_from_affiliation(sentence)
     return joined
