@@ -154,7 +154,7 @@ def test_restore_stopped_says_the_home_is_as_it_was(
     with HierarchicalMemory(ada, embedder=HashingEmbedder()) as memory:
         (tmp_path / "ada.json").write_text(json.dumps(memory.snapshot()), encoding="utf-8")
     before = database_digest(ada)
-    _ctrl_c_once(monkeypatch, snapshot_module, "_write")
+    _ctrl_c_once(monkeypatch, snapshot_module, "write_rows")
     assert main(["restore", str(tmp_path / "ada.json"), "--agent", "ada", "--replace"]) == 130
     assert capsys.readouterr().err == (
         "tiermem: restore stopped (Ctrl-C) before it finished; the new database is built "

@@ -45,7 +45,7 @@ SEED = textwrap.dedent("""
 RESTORE = textwrap.dedent("""
     import json, os, signal, sys
     import tiermem.memory.store.sqlite.restore as restore_file
-    import tiermem.memory.ops.snapshot as snapshot
+    import tiermem.memory.ops.snapshot_rows as snapshot_rows
     from tiermem.memory.embed.embeddings import HashingEmbedder
     from tiermem.memory.hierarchy import HierarchicalMemory
 
@@ -56,7 +56,7 @@ RESTORE = textwrap.dedent("""
         while True:
             signal.pause()
 
-    embed_missing, place = snapshot._embed_missing, restore_file.place
+    embed_missing, place = snapshot_rows._embed_missing, restore_file.place
 
     def written(*args):
         embed_missing(*args)
@@ -67,7 +67,7 @@ RESTORE = textwrap.dedent("""
             place(built, target)
         wait_for_the_kill()
 
-    snapshot._embed_missing = written if point == "writing" else embed_missing
+    snapshot_rows._embed_missing = written if point == "writing" else embed_missing
     restore_file.place = placing
     with open(snapshot_file) as f:
         HierarchicalMemory.restore(json.load(f), home, embedder=HashingEmbedder(),

@@ -14,7 +14,7 @@ import pytest
 from memory_helpers import migrate_cut_short
 from snapshot_helpers import small_snapshot
 
-import tiermem.memory.ops.snapshot as snapshot_module
+import tiermem.memory.ops.snapshot_rows as snapshot_rows
 from tiermem.cli import main
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.errors import UnfinishedRestoreError
@@ -39,7 +39,7 @@ def test_a_restore_cut_short_leaves_an_agent_that_says_so_and_is_run_again(
     snapshot_file = tmp_path / "snap.json"
     snapshot_file.write_text(json.dumps(snap))
     with monkeypatch.context() as patched:
-        patched.setattr(snapshot_module, "_embed_missing", _cut_short)
+        patched.setattr(snapshot_rows, "_embed_missing", _cut_short)
         with pytest.raises(KeyboardInterrupt):
             HierarchicalMemory.restore(snap, store=postgres_dsn, agent="cut",
                                        embedder=HashingEmbedder())
@@ -72,7 +72,7 @@ def test_a_replace_cut_short_keeps_the_old_memory_openable(
     with _open(postgres_dsn) as memory:
         memory.add_fact("the staging cluster runs in eu-west-1", "durable")
     with monkeypatch.context() as patched:
-        patched.setattr(snapshot_module, "_embed_missing", _cut_short)
+        patched.setattr(snapshot_rows, "_embed_missing", _cut_short)
         with pytest.raises(KeyboardInterrupt):
             HierarchicalMemory.restore(small_snapshot(), store=postgres_dsn, agent="cut",
                                        embedder=HashingEmbedder(), replace=True)

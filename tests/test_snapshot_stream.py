@@ -64,12 +64,12 @@ def test_a_smaller_chunk_reads_the_file_in_pieces_of_it(memory: Any, tmp_path: P
 
 def test_rows_restored_without_a_vector_are_embedded_a_page_at_a_time(
         memory: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from tiermem.memory.ops import snapshot as snapshot_ops
+    from tiermem.memory.ops import snapshot_rows
     from tiermem.memory.store.sqlite.messages import SQLiteMessages
     from tiermem.memory.store.sqlite.passages import SQLitePassages
 
     memory.write_snapshot(tmp_path / "s.json", include_vectors=False)
-    monkeypatch.setattr(snapshot_ops, "_EMBED_PAGE", 2)
+    monkeypatch.setattr(snapshot_rows, "_EMBED_PAGE", 2)
     limits: list[int | None] = []
     for cls in (SQLitePassages, SQLiteMessages):
         texts = cls.texts

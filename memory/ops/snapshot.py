@@ -27,8 +27,8 @@ outside the allow-list, values out of bounds and broken invariants raise
 (memory/ops/snapshot_source.py): checked whole a row at a time, keeping of each row only
 its id and references, then read again as its rows are written, a batch at a time, so a
 memory of any size is restored in bounded memory; a file that changed between the two
-readings (its SHA-256) restores nothing. ``progress`` hears of both readings. Token
-counts are counted again.
+readings (its SHA-256) restores nothing. ``progress`` hears of both readings. The rows
+are written by memory/ops/snapshot_rows.py; token counts are counted again.
 A core that is over its limit after the recount (a snapshot edited by hand,
 or taken with another tokenizer) is brought within it the way opening with a
 smaller limit does: the snapshot's own policy evicts to archival, in one
@@ -51,30 +51,23 @@ from __future__ import annotations
 import base64
 import json
 import os
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-import numpy as np
-
 from tiermem.memory.config import MemoryConfig
-from tiermem.memory.embed.checked import checked
 from tiermem.memory.embed.embeddings import Embedder
 from tiermem.memory.errors import InvalidInputError, SnapshotError
-from tiermem.memory.ops.erase import pending_erasures, promise_erasure
+from tiermem.memory.ops.erase import pending_erasures
 from tiermem.memory.ops.protocols import StoredMemory
 from tiermem.memory.ops.reindex import MemoryOpener
 from tiermem.memory.ops.restore_target import holds_memory, store_refusal
+from tiermem.memory.ops.snapshot_rows import ONLY_WHEN_SET, Progress, ReadSnapshot, write_rows
 from tiermem.memory.ops.snapshot_schema import (
-    ROW_MODELS,
     SNAPSHOT_FORMAT,
     CheckedSnapshot,
-    SnapshotSource,
     check_snapshot,
-    checked_rows,
     parse_snapshot,
-    vector_of,
 )
 from tiermem.memory.ops.snapshot_source import DictSource, NotStreamable, SnapshotFile
 from tiermem.memory.store.contract import StorageBackend
@@ -84,20 +77,13 @@ from tiermem.memory.store.records import (
     ERASED_ID_KEYS,
     RESTORING_KEY,
     UNFINISHED_COPY_KEYS,
-    DumpRow,
     DumpTable,
 )
 from tiermem.memory.store.sqlite import SQLiteStore
-from tiermem.memory.text.digest import is_replaced_detail, replaced_detail
-from tiermem.memory.text.tokenizer import TokenCounter
-from tiermem.memory.tiers.recall import EMBEDDED_ROLES
 
 _SETTINGS = ("tick", "core_seq", "embedder_id", "embedder_dim", "archival_searches",
              "archival_searches_with_hits", *ERASED_ID_KEYS.values())
-_ONLY_WHEN_SET = frozenset(ERASED_ID_KEYS.values())
 M = TypeVar("M")
-#: ``progress(step, done, total)`` of a snapshot or a restore (module docstring).
-Progress = Callable[[str, int, int], None]
 #: Rows between two calls of ``progress``.
 PROGRESS_EVERY = 1000
 #: The setting that marks a store a restore is filling (``RESTORING_KEY``: what from).
@@ -161,7 +147,7 @@ def _header(memory: SnapshottedMemory, include_vectors: bool) -> dict[str, Any]:
     settings: dict[str, Any] = {}
     for key in _SETTINGS:
         stored = store.settings.get(key)
-        if key in _ONLY_WHEN_SET and not int(stored or 0):
+        if key in ONLY_WHEN_SET and not int(stored or 0):
             continue  # a memory that never erased a row restores in older versions too
         settings[key] = stored if key == "embedder_id" else int(stored or 0)
     owed = pending_erasures(store)
@@ -190,17 +176,6 @@ def _rows(store: StorageBackend, table: DumpTable, include_vectors: bool
                 base64.b64encode(blob).decode("ascii") if blob and include_vectors else None
             )
         yield record
-
-
-@dataclass(frozen=True)
-class ReadSnapshot:
-    """A snapshot checked whole (``read_snapshot``), to be restored: its rows are read
-    again from ``source`` as they are written."""
-
-    source: SnapshotSource
-    checked: CheckedSnapshot
-    #: A file's SHA-256 when it was checked (None for a dict), to tell it is read unchanged.
-    digest: str | None = None
 
 
 def read_snapshot(snapshot: Any, progress: Progress | None = None) -> ReadSnapshot:
@@ -277,7 +252,7 @@ def restore_snapshot(
                     if not replace:
                         raise store_refusal(store.location)
                     store.clear()
-                _write(store, read, embedder, progress)
+                write_rows(store, read, embedder, progress)
                 store.settings.delete(list(UNFINISHED_COPY_KEYS))
         except BaseException:
             store.close()
@@ -291,7 +266,7 @@ def restore_snapshot(
 
     home = Path(path).expanduser()
     with database_aside(home, replace) as aside, aside.transaction():
-        _write(aside, read, embedder, progress)
+        write_rows(aside, read, embedder, progress)
     _committed(read, progress)
     # Opening rebuilds the FAISS indexes from the restored vectors and fits core.
     return cls(home, embedder=embedder)
@@ -314,109 +289,3 @@ def _embedder_for(valid: CheckedSnapshot) -> Embedder:
     if stored.startswith("hashing-") and dim is not None and dim >= 8:
         return HashingEmbedder(dim)
     return default_embedder()
-
-
-#: Rows written to a store at a time.
-WRITE_BATCH = 2000
-
-
-def _write(store: StorageBackend, read: ReadSnapshot, embedder: Embedder,
-           progress: Progress | None) -> None:
-    """Every row and setting of ``read`` into ``store`` (inside its transaction), its rows
-    read again a batch at a time."""
-    valid = read.checked
-    same_model = valid.include_vectors and (embedder.id, embedder.dim) == (
-        valid.settings.embedder_id, valid.settings.embedder_dim)
-    count = TokenCounter().count
-    total, done = sum(valid.rows.values()), 0
-    for table, table_rows in checked_rows(read.source, valid):
-        # Column names come from the row models, never from the snapshot.
-        columns = tuple(ROW_MODELS[table].model_fields)
-        rows: list[DumpRow] = []
-        for row, norm in table_rows:
-            values = row.model_dump()
-            if table == "facts":
-                values["norm"] = norm
-                values["tokens"] = count(row.text)
-            if table == "events":
-                # A snapshot taken before events stopped keeping text: restored without it.
-                values["text"] = ""
-                if values["kind"] == "replace" and not is_replaced_detail(values["detail"]):
-                    values["detail"] = replaced_detail(values["detail"])
-            if "embedding" in values:
-                wanted = same_model and values["embedding"] is not None and (
-                    values["embedder_id"] == embedder.id and _wants_vector(table, values))
-                vector = vector_of(values["embedding"]) if wanted else None
-                values["embedding"] = vector
-                values["embedder_id"] = embedder.id if vector is not None else None
-            rows.append({c: values[c] for c in columns})
-            if len(rows) >= WRITE_BATCH:
-                store.import_rows(table, rows)
-                done += len(rows)
-                rows = []
-                if progress is not None and done < total:
-                    progress("restoring", done, total)
-        store.import_rows(table, rows)
-        done += len(rows)
-    if read.digest is not None and getattr(read.source, "digest", None) != read.digest:
-        raise SnapshotError("the snapshot file changed while it was restored; nothing was "
-                            "restored: restore it again", ("tables",))
-    if progress is not None:
-        progress("restoring", done, total)
-    settings = {key: value for key, value in valid.settings.model_dump(
-        exclude={"embedder_id", "embedder_dim", "erase_pending"}).items()
-        if value or key not in _ONLY_WHEN_SET}  # as the memory snapshotted had them
-    meta: dict[str, Any] = {**valid.config.to_meta(), **settings,
-                            "embedder_id": embedder.id, "embedder_dim": embedder.dim}
-    meta.update({f"state.{key}": value for key, value in valid.state.items()})
-    for key, value in meta.items():
-        store.settings.set(key, value)
-    if not valid.settings.model_fields_set >= _ONLY_WHEN_SET:
-        # Taken before the marks existed, or from a memory that never set one: the migration
-        # that would derive them from the events and forget audit ran on empty tables.
-        store.mark_erased_ids()
-    # Taken by a version whose promotions left the eviction date on, the rows hold it still.
-    store.clear_undone_evictions()
-    for audit_id in valid.settings.erase_pending:
-        promise_erasure(store, audit_id)
-    _embed_missing(store, embedder, valid.config.recall_dense, progress)
-
-
-def _wants_vector(table: str, values: dict[str, Any]) -> bool:
-    """Whether the engine keeps a vector for this row (recall: user and assistant text)."""
-    return table == "passages" or (values["role"] in EMBEDDED_ROLES and values["content"] != "")
-
-
-def _embed_missing(store: StorageBackend, embedder: Embedder, recall_dense: bool,
-                   progress: Progress | None) -> None:
-    """Embed every row that should have a vector and was restored without one, a page at a
-    time (the rows restored have a vector of ``embedder`` or none)."""
-    total = store.passages.count_without_vector(embedder.id)
-    if recall_dense:
-        total += store.messages.count_without_vector(embedder.id, EMBEDDED_ROLES)
-    done = _write_vectors(store, "passages", lambda after: store.passages.texts(
-        after_id=after, limit=_EMBED_PAGE, without_vector=True), embedder, 0, total, progress)
-    if recall_dense:
-        _write_vectors(store, "messages", lambda after: store.messages.texts(
-            EMBEDDED_ROLES, after_id=after, limit=_EMBED_PAGE, without_vector=True),
-            embedder, done, total, progress)
-
-
-#: Rows embedded at a time.
-_EMBED_PAGE = 256
-
-
-def _write_vectors(store: StorageBackend, table: str,
-                   page: Callable[[int], list[tuple[int, str]]], embedder: Embedder,
-                   done: int, total: int, progress: Progress | None) -> int:
-    """Embed the rows ``page(after id)`` gives, page by page; ``done`` counted on."""
-    stored = store.passages if table == "passages" else store.messages
-    after = 0
-    while chunk := page(after):
-        matrix: np.ndarray = checked(embedder).embed_documents([text for _, text in chunk])
-        stored.set_embeddings([i for i, _ in chunk], matrix, embedder.id)
-        after = chunk[-1][0]
-        done += len(chunk)
-        if progress is not None:
-            progress("embedding", done, total)
-    return done
