@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from tiermem.evals.configs import MemoryConfig, ingest
+from tiermem.evals.figures import Record, UnitLog, by_category
 from tiermem.evals.locomo import Conversation
-from tiermem.evals.report import Record, UnitLog, by_category
 from tiermem.evals.retrieval import questions_of, score_question, summarize
 from tiermem.memory import HierarchicalMemory
 from tiermem.memory.embed.embeddings import Embedder

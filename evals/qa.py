@@ -27,10 +27,11 @@ from tiermem.agent.tool_use import no_tool_calls_warning, tool_calls
 from tiermem.evals.baselines import BASELINE_DESCRIPTIONS, baseline_prompt
 from tiermem.evals.baselines import answer as baseline_answer
 from tiermem.evals.configs import MemoryConfig, ingest
+from tiermem.evals.figures import Record, UnitLog, by_category, mean, percentile
 from tiermem.evals.locomo import Conversation, Question
 from tiermem.evals.qa_judge import NO_INFORMATION, has_unjudged, judge, judge_kept
 from tiermem.evals.qa_scores import locomo_f1
-from tiermem.evals.report import Expected, Record, Report, UnitLog, by_category, mean, percentile
+from tiermem.evals.report import Expected, Report
 from tiermem.memory import HierarchicalMemory
 from tiermem.memory.embed.embeddings import Embedder
 from tiermem.memory.text.tokenizer import DEFAULT_ENCODING, TokenCounter

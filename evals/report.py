@@ -22,17 +22,22 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import statistics
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tiermem.evals.locomo import CATEGORIES, Question
+from tiermem.evals.figures import (
+    Record,
+    UnitLog,
+    by_category,
+    format_column,
+    mean,
+    percentile,
+    render,
+)
+from tiermem.evals.locomo import Question
 from tiermem.memory.output_file import write_atomic
-
-Record = dict[str, Any]
-
 
 KEEP = "give --json another PATH, or drop --resume to replace it"
 _DIGEST = "questions_digest"
@@ -263,40 +268,6 @@ def _check_model(path: Path, old: dict[str, Any], header: dict[str, Any]) -> Non
                          f"{served}: load {served_then} again to finish it, or {KEEP}")
 
 
-class UnitLog:
-    """One plain line as each unit starts and finishes, with its figures, for output that is
-    no terminal (``eval locomo > log 2>&1``), where a progress bar shows nothing until the
-    end of a run that may take hours. Without ``write`` it says nothing."""
-
-    def __init__(self, total: int = 0, shown: Sequence[str] = (),
-                 write: Callable[[str], None] | None = None) -> None:
-        self.total = total
-        self.shown = shown  # the figures each finished line gives
-        self.write = write
-        self.count = 0
-
-    def started(self, config: str, conv: str) -> None:
-        self.count += 1
-        self._say(f"{config} on conversation {conv}: started")
-
-    def finished(self, config: str, conv: str, figures: dict[str, Any], ran: bool) -> None:
-        if not ran:  # kept from the report: it starts and finishes at once
-            self.count += 1
-        given = [f"{key} {_figure(figures[key])}" for key in self.shown
-                 if figures.get(key) is not None]
-        kept = "" if ran else " (kept from the report)"
-        self._say(f"{config} on conversation {conv}{kept}: {', '.join(given)} "
-                  f"({figures.get('questions', 0)} questions)")
-
-    def _say(self, text: str) -> None:
-        if self.write is not None:
-            self.write(f"[{self.count}/{self.total}] {text}")
-
-
-def _figure(value: Any) -> str:
-    return f"{value:.3f}" if isinstance(value, float) else str(value)
-
-
 def kept_note(path: Path | None) -> str:
     """What an interrupted run leaves: how much of it the report at ``path`` keeps."""
     if path is None:
@@ -326,81 +297,7 @@ def _shown(value: Any) -> str:
     return ",".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
-def mean(values: Sequence[float]) -> float:
-    return round(statistics.fmean(values), 4) if values else 0.0
-
-
-def percentile(values: Sequence[float], q: float) -> float:
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
-    return round(ordered[index], 3)
-
-
-def by_category(records: Sequence[Record], summarize: Callable[[Sequence[Record]], dict[str, Any]]
-                ) -> dict[str, dict[str, Any]]:
-    """``summarize`` applied to each category's records, keyed "1".."5"."""
-    out: dict[str, dict[str, Any]] = {}
-    for category in sorted({int(r["category"]) for r in records}):
-        chosen = [r for r in records if int(r["category"]) == category]
-        out[str(category)] = {"name": CATEGORIES.get(category, "?"), **summarize(chosen)}
-    return out
-
-
-# -- rendering -------------------------------------------------------------------------------
-def render(console: Any, report: dict[str, Any], metrics: Sequence[str], per_category: str,
-           timing_keys: Sequence[tuple[str, str]]) -> None:
-    """The configs x metrics table, then configs x categories for ``per_category``."""
-    from rich.table import Table
-
-    configs = report["configs"]
-    title = (f"LoCoMo {report['mode']}: {report.get('questions_total', '?')} questions, "
-             f"conversations {', '.join(report['conversations'])}")
-    table = Table(title=title)
-    # Never cut a name or a figure short ("hybrid-co…" stood for two configurations): in a
-    # terminal narrower than the table they fold onto a second line.
-    table.add_column("config", overflow="fold")
-    for metric in metrics:
-        table.add_column(metric.replace("recall@", "R@").replace("_per_", "/"), justify="right",
-                         overflow="fold")
-    for _, label in timing_keys:
-        table.add_column(label, justify="right", overflow="fold")
-    columns = [[c["overall"].get(m) for c in configs] for m in metrics]
-    columns += [[c["timings"].get(key) for c in configs] for key, _ in timing_keys]
-    shown = [format_column(values) for values in columns]
-    for row, c in enumerate(configs):
-        table.add_row(c["name"], *(column[row] for column in shown))
-    console.print(table)
-
-    categories = sorted({k for c in configs for k in c["by_category"]}, key=int)
-    if not categories:
-        return
-    cat_table = Table(title=f"{per_category} by category")
-    cat_table.add_column("config", overflow="fold")
-    for key in categories:
-        count = max(c["by_category"].get(key, {}).get("questions", 0) for c in configs)
-        cat_table.add_column(f"{key} {CATEGORIES.get(int(key), '?')} ({count})", justify="right",
-                             overflow="fold")
-    shown = [format_column([c["by_category"].get(k, {}).get(per_category) for c in configs])
-             for k in categories]
-    for row, c in enumerate(configs):
-        cat_table.add_row(c["name"], *(column[row] for column in shown))
-    console.print(cat_table)
-    for c in configs:
-        embedder = f"; embedder {c['embedder']}" if c.get("embedder") else ""
-        console.print(f"[dim]{c['name']}: {c.get('description', '')}{embedder}[/dim]")
-
-
-def format_column(values: Sequence[Any]) -> list[str]:
-    """One table column with one number format: 3 decimals for scores between 0 and 1,
-    whole numbers for counts, 1 decimal otherwise; ``-`` where a value is missing."""
-    numbers = [v for v in values if isinstance(v, int | float) and not isinstance(v, bool)]
-    if all(abs(v) <= 1 for v in numbers) and any(isinstance(v, float) for v in numbers):
-        decimals = 3
-    elif all(float(v).is_integer() for v in numbers):
-        decimals = 0
-    else:
-        decimals = 1
-    return ["-" if v is None else f"{v:,.{decimals}f}" if v in numbers else str(v)
-            for v in values]
+# What is shown of a report (evals/figures.py) is importable from here too.
+__all__ = ["KEEP", "MODEL_SETTINGS", "Expected", "Record", "Report", "UnitLog", "by_category",
+           "format_column", "kept_note", "mean", "percentile", "questions_digest", "render",
+           "resumable_units"]

@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from tiermem.evals.configs import MemoryConfig, ingest
+from tiermem.evals.figures import Record, UnitLog, by_category, mean, percentile
 from tiermem.evals.locomo import Conversation, Question, evidence_recall, reciprocal_rank
-from tiermem.evals.report import Expected, Record, Report, UnitLog, by_category, mean, percentile
+from tiermem.evals.report import Expected, Report
 from tiermem.memory.embed.embeddings import Embedder
 from tiermem.memory.search.rewrite import QueryRewriter, rewritten_search
 

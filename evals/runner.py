@@ -11,6 +11,7 @@ from typing import Any
 
 from tiermem.evals.configs import resolve_configs, with_rewrite
 from tiermem.evals.embedders import make_embedder
+from tiermem.evals.figures import UnitLog
 from tiermem.evals.locomo import (
     Conversation,
     DataError,
@@ -18,7 +19,6 @@ from tiermem.evals.locomo import (
     load_conversations,
     select,
 )
-from tiermem.evals.report import UnitLog
 from tiermem.evals.retrieval import DEFAULT_KS, run_retrieval
 from tiermem.memory.embed.embeddings import Embedder
 from tiermem.memory.search.rewrite import QueryRewriter
@@ -126,7 +126,7 @@ def run_locomo(options: EvalOptions, console: Any,
                                    rewriter=rewriter, log=log)
     from rich.markup import escape
 
-    from tiermem.evals.report import render
+    from tiermem.evals.figures import render
 
     if options.mode == "qa":
         render(console, report, QA_METRICS, "f1", (("answer_p50_s", "answer p50 s"),))
