@@ -259,7 +259,7 @@ def test_a_postgres_reader_without_listen_reloads_on_every_call(
         postgres_dsn: str, monkeypatch: pytest.MonkeyPatch, reloads: list[int]) -> None:
     from tiermem.memory.store.postgres import backend
 
-    monkeypatch.setattr(backend, "_listen", lambda *args: False)  # as on a hot standby
+    monkeypatch.setattr(backend, "listen_for_commits", lambda *args: False)  # as on a hot standby
     where = {"store": postgres_dsn, "agent": "alice"}
     with make_memory(**where) as writer:
         writer.add_fact(CARD)

@@ -10,11 +10,10 @@ with SQLite.
 from __future__ import annotations
 
 import contextlib
-import logging
 import os
 import threading
 import weakref
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 import psycopg
 from psycopg import errors as pg_errors
@@ -38,14 +37,13 @@ from tiermem.memory.store.postgres.connection import (
     translate,
 )
 from tiermem.memory.store.postgres.facts import PgFacts
-from tiermem.memory.store.postgres.folded_stats import PENDING_TABLES
 from tiermem.memory.store.postgres.forgetting import PgForgetting
 from tiermem.memory.store.postgres.history import PgHistory, PgSettings
 from tiermem.memory.store.postgres.lexical import PgLexicalIndex
 from tiermem.memory.store.postgres.messages import PgMessages
 from tiermem.memory.store.postgres.options import split_dsn
 from tiermem.memory.store.postgres.passages import PgPassages
-from tiermem.memory.store.postgres.purge import vacuum_and_analyze
+from tiermem.memory.store.postgres.purge import purge_after_erasure
 from tiermem.memory.store.postgres.scope import Scope
 from tiermem.memory.store.postgres.vectors import (
     HNSW_EF_SEARCH,
@@ -53,6 +51,8 @@ from tiermem.memory.store.postgres.vectors import (
     create_hnsw_index,
 )
 from tiermem.memory.store.postgres.writer_lock import (
+    changes_channel,
+    listen_for_commits,
     release_writer_lock,
     take_writer_lock,
     writer_lock_held,
@@ -64,11 +64,7 @@ from tiermem.memory.store.vector_choice import (
     checked_vector_index,
 )
 
-log = logging.getLogger(__name__)
 _open: weakref.WeakSet[PostgresBackend] = weakref.WeakSet()
-#: The tables whose rows (or rows' text) an erasure deletes or rewrites.
-_ERASED_FROM = ("facts", "passages", "messages", "events", "settings", "text_stats",
-                "lexeme_stats", *PENDING_TABLES)
 _fork_hook_installed = False
 
 
@@ -125,7 +121,7 @@ class PostgresBackend(NestedTransactions):
             if not read_only:
                 take_writer_lock(self.conn, self._agent_id, self._where)
             else:
-                self._listening = _listen(self.conn, self._agent_id, self._on_notify)
+                self._listening = listen_for_commits(self.conn, self._agent_id, self._on_notify)
         except BaseException as exc:
             with contextlib.suppress(psycopg.Error):
                 self.conn.close()
@@ -252,7 +248,7 @@ class PostgresBackend(NestedTransactions):
 
     def _commit(self) -> None:
         # Delivered at COMMIT, and only if it commits: read-only sessions reload then.
-        self.conn.execute(f"NOTIFY {_changes_channel(self.agent_id)}")
+        self.conn.execute(f"NOTIFY {changes_channel(self.agent_id)}")
         self.conn.execute("COMMIT")
 
     @contextlib.contextmanager
@@ -347,14 +343,9 @@ class PostgresBackend(NestedTransactions):
                                  "transaction")
             try:
                 # The connection is in autocommit mode, which VACUUM needs.
-                left = vacuum_and_analyze(self.conn, _ERASED_FROM)
+                return purge_after_erasure(self.conn, self._where)
             except psycopg.Error as exc:
                 raise self._mapped(exc) from exc
-        return [*left, f"PostgreSQL ({self._where}): freed space in the tables' pages keeps old "
-                f"bytes until reused (VACUUM FULL by the database owner rewrites them), and "
-                f"a transaction open elsewhere since before the erasure keeps the old rows "
-                f"until it ends; the write-ahead log, replicas, WAL archives and backups keep "
-                f"the erased rows until they are recycled or expire"]
 
     # -- whole tables -------------------------------------------------------------------
     def export_rows(self, table: DumpTable) -> Iterator[DumpRow]:
@@ -397,22 +388,3 @@ class PostgresBackend(NestedTransactions):
             release_writer_lock(self.conn, self._agent_id)
         with contextlib.suppress(psycopg.Error):
             self.conn.close()
-
-
-def _changes_channel(agent: int) -> str:
-    """The LISTEN/NOTIFY channel on which an agent's writer announces its commits."""
-    return f"tiermem_changes_{agent}"
-
-
-def _listen(conn: psycopg.Connection, agent: int, on_notify: Callable[[psycopg.Notify], None]
-            ) -> bool:
-    """LISTEN for the agent's writer's commits; False where the server refuses LISTEN (a
-    hot standby, which receives no notifications), so every call must read again."""
-    conn.add_notify_handler(on_notify)
-    try:
-        conn.execute(f"LISTEN {_changes_channel(agent)}")
-    except psycopg.Error as exc:
-        log.info("a read-only session of agent %d reloads on every call: the server refused "
-                 "LISTEN (%s)", agent, exc)
-        return False
-    return True

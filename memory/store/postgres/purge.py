@@ -18,11 +18,28 @@ import psycopg
 from psycopg import errors as pg_errors
 from psycopg import sql
 
+from tiermem.memory.store.postgres.folded_stats import PENDING_TABLES
+
 #: A VACUUM or ANALYZE of a table the role may not maintain skips it with a plain warning
 #: (sqlstate 01000: 'permission denied to vacuum "facts", skipping it'), in the server's
 #: language (lc_messages): a warning naming a table in quotes, or one of this sqlstate,
 #: counts as that table skipped.
 _SKIPPED = pg_errors.InsufficientPrivilege.sqlstate
+#: The tables whose rows (or rows' text) an erasure deletes or rewrites.
+_ERASED_FROM = ("facts", "passages", "messages", "events", "settings", "text_stats",
+                "lexeme_stats", *PENDING_TABLES)
+
+
+def purge_after_erasure(conn: psycopg.Connection, where: str) -> list[str]:
+    """VACUUM (ANALYZE) the tables an erasure changes, on ``conn`` (in autocommit mode), the
+    store at ``where``: what was left, the server's own copies last
+    (``StorageBackend.purge_erased``)."""
+    left = vacuum_and_analyze(conn, _ERASED_FROM)
+    return [*left, f"PostgreSQL ({where}): freed space in the tables' pages keeps old "
+            f"bytes until reused (VACUUM FULL by the database owner rewrites them), and "
+            f"a transaction open elsewhere since before the erasure keeps the old rows "
+            f"until it ends; the write-ahead log, replicas, WAL archives and backups keep "
+            f"the erased rows until they are recycled or expire"]
 
 
 def vacuum_and_analyze(conn: psycopg.Connection, tables: Sequence[str]) -> list[str]:

@@ -17,6 +17,10 @@ A writer whose machine died sends nothing more, and its session would live until
 the server's TCP keepalives gave up (two hours by default): the writer's session
 asks the server to probe after ``KEEPALIVE`` settings instead, about two minutes of
 silence. They apply to TCP connections only; a unix socket closes with its process.
+
+The writer announces each commit on its agent's channel (``changes_channel``: a NOTIFY,
+delivered at COMMIT and only if it commits); a read-only session listens there
+(``listen_for_commits``) and reloads what it keeps only when a commit was announced.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import contextlib
 import logging
 import os
 import socket
+from collections.abc import Callable
 
 import psycopg
 from psycopg import errors as pg_errors
@@ -160,3 +165,22 @@ def release_writer_lock(conn: psycopg.Connection, agent: int) -> None:
         conn.execute("DELETE FROM tiermem.writers WHERE agent_id = %s "
                      "AND backend_pid = pg_backend_pid()", (agent,))
         conn.execute("SELECT pg_advisory_unlock(%s, %s)", (LOCK_CLASS, agent))
+
+
+def changes_channel(agent: int) -> str:
+    """The LISTEN/NOTIFY channel on which an agent's writer announces its commits."""
+    return f"tiermem_changes_{agent}"
+
+
+def listen_for_commits(conn: psycopg.Connection, agent: int,
+                       on_notify: Callable[[psycopg.Notify], None]) -> bool:
+    """LISTEN for the agent's writer's commits; False where the server refuses LISTEN (a
+    hot standby, which receives no notifications), so every call must read again."""
+    conn.add_notify_handler(on_notify)
+    try:
+        conn.execute(f"LISTEN {changes_channel(agent)}")
+    except psycopg.Error as exc:
+        log.info("a read-only session of agent %d reloads on every call: the server refused "
+                 "LISTEN (%s)", agent, exc)
+        return False
+    return True
