@@ -343,6 +343,7 @@ class HierarchicalMemory:
     replace_in_core = guarded(writes.replace_in_core)
     process_interaction = guarded(writes.process_interaction)
     archival_insert = guarded(writes.archival_insert)
+    archival_holding = guarded(writes.archival_holding)
 
     # -- privacy (memory/ops/privacy_view.py documents these) --------------------------------
     retained = guarded(privacy_view.retained)

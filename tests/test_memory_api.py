@@ -92,6 +92,7 @@ CLOSED_CALLS: dict[str, Callable[[HierarchicalMemory, Fact], object]] = {
     "replace_in_core": lambda m, f: m.replace_in_core("green", "black"),
     "process_interaction": lambda m, f: m.process_interaction("hello", "hi"),
     "archival_insert": lambda m, f: m.archival_insert("a runbook note"),
+    "archival_holding": lambda m, f: m.archival_holding("a runbook note"),
     "forget": lambda m, f: m.forget("User likes green tea"),
     "erase": lambda m, f: m.erase(facts=[f.id], reason="asked"),
     "erase_forgotten": lambda m, f: m.erase_forgotten(),

@@ -306,6 +306,41 @@ def test_archival_insert_then_search_shows_tier_paging_and_stored_time(
     assert tagged["total"] == 1
 
 
+def test_filing_a_passage_again_names_the_one_filed(
+    box: Toolbox, memory: HierarchicalMemory
+) -> None:
+    # A small model that echoes its earlier calls as text in a reply has them run again.
+    call = {"content": "Acme renewed their contract", "tags": ["acme", "Billing"]}
+    first = run(box, memory, "archival_memory_insert", call)
+    assert first.ok and first.content.startswith("Filed in archival as passage 1")
+    ctx = ToolContext(memory=memory, turn=2)
+    again = run(box, memory, "archival_memory_insert", call, ctx=ctx)
+    assert again.ok and again.content.startswith("Already in archival memory as passage 1")
+    assert len(memory.archival) == 1 and ctx.changes == []
+    # Fewer of its tags is the same passage too; a tag it lacks, or another text, is not.
+    assert "Already" in run(box, memory, "archival_memory_insert",
+                            {"content": " Acme renewed their contract\n", "tags": ["ACME"]}).content
+    for other in ({"content": "Acme renewed their contract", "tags": ["legal"]},
+                  {"content": "acme renewed their contract"}):
+        assert run(box, memory, "archival_memory_insert", other).content.startswith("Filed")
+    assert len(memory.archival) == 3
+
+
+def test_a_passage_filed_again_after_it_was_forgotten_or_retired_is_filed_anew(
+    box: Toolbox, memory: HierarchicalMemory
+) -> None:
+    run(box, memory, "archival_memory_insert", {"content": "The vpn key rotates on Fridays"})
+    memory.forget("The vpn key rotates on Fridays", erase=False)
+    assert run(box, memory, "archival_memory_insert",
+               {"content": "The vpn key rotates on Fridays"}).content.startswith("Filed")
+    # A retired fact's passage says it stopped being true: filing it says it is true again.
+    run(box, memory, "core_memory_append", {"content": "User is on call this week"})
+    run(box, memory, "core_memory_replace",
+        {"old_content": "User is on call this week", "new_content": ""})
+    assert run(box, memory, "archival_memory_insert",
+               {"content": "User is on call this week"}).content.startswith("Filed")
+
+
 def test_archival_date_filters_filter(box: Toolbox, memory: HierarchicalMemory) -> None:
     memory.archival_insert("Backup job moved to 02:00", created_at=T0)
     memory.archival_insert("Backup job moved to 03:00", created_at=T1)

@@ -20,6 +20,11 @@ from tiermem.memory.store.postgres import schema as pg_schema
 from tiermem.memory.store.sqlite import schema as sqlite_schema
 
 _EVICTED_AT, _EVICTED_TICK = 1_709_618_820.0, 2.0
+#: The numbers of the migrations under test.
+_SQLITE_MIGRATION = next(m.number for m in sqlite_schema.MIGRATIONS
+                         if m.name.startswith("no eviction date"))
+_PG_MIGRATION = next(n for n, (name, _) in enumerate(pg_schema.MIGRATIONS, start=1)
+                     if name.startswith("no eviction date"))
 
 
 @contextlib.contextmanager
@@ -57,7 +62,9 @@ def test_sqlite_upgrade_takes_the_eviction_date_off_a_fact_back_in_core(
         tmp_path: Path) -> None:
     with _promoted(path=tmp_path) as (m, back, out):
         _stale(m.store.execute, "", back)
-        m.store.execute(f"PRAGMA user_version = {sqlite_schema.SCHEMA_VERSION - 1}")
+        # As the version before migration 13 left it: without that one, and the later ones.
+        m.store.execute("DROP INDEX passages_text")
+        m.store.execute(f"PRAGMA user_version = {_SQLITE_MIGRATION - 1}")
     with HierarchicalMemory(tmp_path, embedder=HashingEmbedder()) as after:
         _check_cleared(after, back, out)
 
@@ -68,8 +75,8 @@ def test_postgres_upgrade_takes_the_eviction_date_off_a_fact_back_in_core(
         pass
     with psycopg.connect(postgres_dsn, autocommit=True) as conn:
         _stale(conn.execute, "tiermem.", back)
-        conn.execute("DELETE FROM tiermem.migrations WHERE version = %s",
-                     (pg_schema.SCHEMA_VERSION,))
+        conn.execute("DROP INDEX tiermem.passages_text")
+        conn.execute("DELETE FROM tiermem.migrations WHERE version >= %s", (_PG_MIGRATION,))
     with HierarchicalMemory(store=postgres_dsn, agent="ann",
                             embedder=HashingEmbedder()) as after:
         _check_cleared(after, back, out)

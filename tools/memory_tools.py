@@ -173,6 +173,12 @@ def _withheld_fact(ctx: ToolContext, content: str) -> str | None:
             f"({len(memory.archival)} passages) ({_core_status(memory)}).")
 
 
+def _filed(hit: Hit) -> bool:
+    """Whether ``hit`` is a passage filed as it is, for as long as it is kept: not a fact's
+    (an edit of the fact rewrites it), nor one marked as no longer true."""
+    return hit.fact_id is None and SUPERSEDED_AT not in hit.metadata
+
+
 def _restated(memory: HierarchicalMemory, fact_id: int) -> str:
     """What stating a stored fact again did, when it moved nothing."""
     fact = memory.fact(fact_id)
@@ -247,12 +253,37 @@ def archival_memory_insert(ctx: ToolContext, content: str, tags: list[str] | Non
         content: The text to keep; include who said it and enough context to stand alone.
         tags: Optional labels to filter searches by, e.g. ["billing", "acme"].
     """
+    filed = _filed_before(ctx, content, tags)
+    if filed is not None:
+        return (f"Already in archival memory as passage {filed}, with this text; nothing was "
+                f"filed again ({len(ctx.memory.archival)} passages).")
     # Linked to the user's message, as core_memory_append's fact is: the passage often
     # quotes it, and erasing or forgetting the message must not leave that copy behind.
     passage_id = ctx.memory.archival_insert(content, tags=tags, source=f"tool:turn:{ctx.turn}",
                                             source_message_id=ctx.first_message_id)
     ctx.changes.append(f"archival + {content[:80]}")
     return f"Filed in archival as passage {passage_id} ({len(ctx.memory.archival)} passages)."
+
+
+def _filed_before(ctx: ToolContext, content: str, tags: list[str] | None) -> int | None:
+    """The id of a passage filed earlier with exactly this text and these tags (among
+    others) that the privacy policy shows the model, or None.
+
+    Filing it again would store a second copy: a small model that echoes its earlier calls
+    as text in a reply has them run again. A withheld one is not named, which would
+    confirm its text; a text ``archival_insert`` refuses (empty, too long) is left to it
+    to refuse."""
+    try:
+        hits = [h for h in ctx.memory.archival_holding(content) if _filed(h)]
+    except InvalidInputError:
+        return None
+    wanted = {t.strip().lower() for t in tags or [] if isinstance(t, str) and t.strip()}
+    hits = [h for h in hits if wanted <= set(h.tags)]
+    privacy = ctx.memory.privacy
+    if hits and privacy is not None:
+        hits = [h for h, shown in zip(hits, privacy.allow_hits(ctx.request, hits), strict=True)
+                if shown]
+    return hits[0].id if hits else None
 
 
 def _page_of(result: SearchResult, tier: str, query: str) -> dict[str, Any]:

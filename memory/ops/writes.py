@@ -32,7 +32,7 @@ from tiermem.memory.tiers.archival import NewPassage
 from tiermem.memory.tiers.journal import InteractionClock
 from tiermem.memory.tiers.lifecycle import FactLifecycle
 from tiermem.memory.tiers.recall import NewMessage
-from tiermem.memory.types import DURABILITIES, Fact
+from tiermem.memory.types import DURABILITIES, Fact, Hit
 from tiermem.memory.validation import (
     check_created_at,
     check_label,
@@ -293,3 +293,10 @@ def archival_insert(
     return memory.archival.insert_many([NewPassage(
         text=text, tags=list(tags or []), metadata=metadata or {}, source=source,
         created_at=created_at, source_message_id=source_message_id)])[0]
+
+
+def archival_holding(memory: WrittenMemory, text: str) -> list[Hit]:
+    """The passages, not forgotten, whose text is ``text`` as ``archival_insert`` stores it
+    (stripped), oldest first: what filing it again would repeat. Read as stored: what the
+    privacy policy shows of them is for the caller to ask."""
+    return memory.archival.holding(clean_text(text, "passage"))

@@ -235,6 +235,11 @@ class ArchivalTier:
     def get_many(self, ids: Sequence[int]) -> dict[int, Hit]:
         return {i: _hit(p) for i, p in self.store.passages.get_many(ids).items()}
 
+    def holding(self, text: str) -> list[Hit]:
+        """The passages not forgotten whose text is ``text``, in id order."""
+        found = self.get_many(self.store.passages.holding(text))
+        return [found[i] for i in sorted(found)]
+
     def iter_rows(self) -> Iterator[dict[str, Any]]:
         """Every passage as stored (memory.store.records.DumpRow), in id order."""
         return self.store.export_rows("passages")

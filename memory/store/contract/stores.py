@@ -120,6 +120,11 @@ class PassageStore(Protocol):
         """Those of ``ids`` (in the order given) whose rows pass ``filt``."""
         ...
 
+    def holding(self, text: str) -> list[int]:
+        """Ids of the passages not forgotten whose text is exactly ``text``, in id order;
+        read through an index, not by reading every passage."""
+        ...
+
     def texts(self, *, after_id: int = 0, limit: int | None = None,
               without_vector: bool = False) -> list[tuple[int, str]]:
         """(id, text) of passages after ``after_id`` in id order, up to ``limit``;

@@ -93,6 +93,11 @@ class PgPassages:
     def passing(self, ids: Sequence[int], filt: RowFilter) -> list[int]:
         return rows_passing(self.scope, "passages", ids, filt)
 
+    def holding(self, text: str) -> list[int]:
+        return [int(r[0]) for r in self.scope.rows(
+            "SELECT id FROM tiermem.passages WHERE agent_id = %s AND md5(text) = md5(%s) "
+            "AND forgotten_at IS NULL AND text = %s ORDER BY id", (text, text))]
+
     def texts(self, *, after_id: int = 0, limit: int | None = None,
               without_vector: bool = False) -> list[tuple[int, str]]:
         rows = self.scope.rows(

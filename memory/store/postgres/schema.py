@@ -24,6 +24,7 @@ from tiermem.memory.store.postgres.schema_tables import (
     ERASED_ID_MARKS,
     EVENTS_WITHOUT_TEXT,
     PASSAGE_SOURCES,
+    PASSAGE_TEXTS,
     TABLES,
     TOMBSTONES,
     UNDONE_EVICTIONS,
@@ -53,6 +54,7 @@ MIGRATIONS: list[tuple[str, str]] = [
      ERASED_ID_MARKS),
     ("the process table a writer's pid belongs to", WRITER_SCOPE),
     ("no eviction date on a fact back in core, nor on its passage", UNDONE_EVICTIONS),
+    ("an index of passages by their text", PASSAGE_TEXTS),
 ]
 
 #: How many migrations a database with the whole schema has recorded.

@@ -351,3 +351,9 @@ UNDONE_EVICTIONS = undone_evictions()
 #: opener waits only for a holder of its own process table that has exited
 #: (memory/store/postgres/connection.py). NULL: written by a version before this one.
 WRITER_SCOPE = "ALTER TABLE tiermem.writers ADD COLUMN process_scope TEXT;"
+
+#: Migration 13: an index of passages by a digest of their text, for the passages holding
+#: a text exactly (``PgPassages.holding``; SQLite's migration 14 says why). A digest, as a
+#: B-tree entry holds at most about 2,700 bytes, and a passage may be longer.
+PASSAGE_TEXTS = ("CREATE INDEX passages_text ON tiermem.passages (agent_id, md5(text)) "
+                 "WHERE forgotten_at IS NULL;")

@@ -15,6 +15,7 @@ from tiermem.memory.store.sqlite.files import ARCHIVAL_REWRITES_KEY
 from tiermem.memory.store.sqlite.filters import passing_ids
 from tiermem.memory.store.sqlite.ids import next_ids
 from tiermem.memory.store.sqlite.lexical_appends import AppendSource
+from tiermem.memory.store.sqlite.schema_tables import TEXT_PREFIX
 from tiermem.memory.store.sqlite.vectors import bump_generation, vector_blob
 from tiermem.memory.text.symbols import SQL_FUNCTION
 
@@ -111,6 +112,16 @@ class SQLitePassages:
 
     def passing(self, ids: Sequence[int], filt: RowFilter) -> list[int]:
         return passing_ids(self.store, "passages", ids, filt)
+
+    def holding(self, text: str) -> list[int]:
+        # The index ``passages_text`` is read through its expression, spelled alike; the
+        # exact comparison is "+text", since with "text = ?1" SQLite puts ?1 in place of
+        # text in that expression, and then reads every row.
+        rows = self.store.execute(
+            f"SELECT id FROM passages WHERE substr(text, 1, {TEXT_PREFIX}) ="
+            f" substr(?1, 1, {TEXT_PREFIX}) AND forgotten_at IS NULL AND +text = ?1"
+            " ORDER BY id", (text,))
+        return [int(r[0]) for r in rows]
 
     def texts(self, *, after_id: int = 0, limit: int | None = None,
               without_vector: bool = False) -> list[tuple[int, str]]:

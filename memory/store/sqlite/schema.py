@@ -29,6 +29,7 @@ from tiermem.memory.store.sqlite.schema_tables import (
     FORGET_TABLES,
     NEWER_VERSION_FUNCTION,
     NEWER_VERSION_GUARDS,
+    PASSAGE_TEXTS,
     TIERS,
     UNDONE_EVICTIONS,
     UNSPOKEN,
@@ -106,6 +107,7 @@ MIGRATIONS: tuple[Migration, ...] = (
               _run(NEWER_VERSION_GUARDS)),
     Migration(13, "no eviction date on a fact back in core, nor on its passage",
               _run(UNDONE_EVICTIONS)),
+    Migration(14, "an index of passages by their text", _run(PASSAGE_TEXTS)),
 )
 
 #: The user_version of a database with every migration run.

@@ -262,6 +262,17 @@ UPDATE passages SET evicted_at = NULL
 """
 
 
+#: How many characters of a passage's text its index of texts holds: enough to tell most
+#: passages apart, without a second copy of every long one.
+TEXT_PREFIX = 200
+
+#: Migration 14. The memory tools file a passage only once (tools/memory_tools.py), asking
+#: for the passages holding a text exactly (``SQLitePassages.holding``): this index finds
+#: them by the start of their text.
+PASSAGE_TEXTS = (f"CREATE INDEX passages_text ON passages (substr(text, 1, {TEXT_PREFIX}))"
+                 " WHERE forgotten_at IS NULL;")
+
+
 #: The SQL function every connection this version opens registers (schema.register_functions)
 #: and the guard triggers call; its name is what an older tiermem, which does not have it,
 #: says when it tries to write: "no such function: tiermem_needs_a_newer_version".
