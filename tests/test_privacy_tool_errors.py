@@ -166,7 +166,32 @@ def test_appending_a_withheld_fact_whole_confirms_nothing() -> None:
     answers = _answers("core_memory_append", content="GUESS")
     assert answers[SECRET] == answers["User takes 40 mg of aspirin daily"]
     assert "Already" not in answers[SECRET] and "propranolol" not in answers[SECRET]
-    assert "filed in archival" in answers[SECRET]  # kept, as retention allows, not lost
+    assert "memory keeps it" in answers[SECRET]  # kept, as retention allows, not lost
+
+
+def test_the_same_fact_in_words_the_policy_shows_confirms_nothing() -> None:
+    fresh = _answers("core_memory_append", content="GUESS")["User takes 40 mg of aspirin daily"]
+    # "MG" is no match of the case-sensitive regex, yet states the secret again by core's
+    # key: "Already in core" would confirm the secret.
+    with make_memory(privacy=POLICY, core_limit=3, core_limit_unit="facts") as memory:
+        memory.add_fact(SECRET)
+        memory.add_fact("User lives in Lyon")
+        stored = [(f.id, f.text, f.tier) for f in memory.facts()]
+        same = call(memory, "core_memory_append",
+                    content="User takes 20 MG of propranolol daily").content
+        assert same == fresh
+        # Nothing a search would show is filed, which a fresh withheld fact never is.
+        assert [(f.id, f.text, f.tier) for f in memory.facts()] == stored
+        assert len(memory.archival) == 0
+
+
+def test_a_withheld_fact_appended_again_is_filed_once(memory: HierarchicalMemory) -> None:
+    answers = [call(memory, "core_memory_append", content=SECRET).content for _ in range(3)]
+    assert len(set(answers)) == 1 and "[withheld: medical]" in answers[0]
+    assert len(memory.archival) == 1
+    # A passage the policy withholds is never named as already filed: a copy is filed.
+    inserted = call(memory, "archival_memory_insert", content=SECRET).content
+    assert inserted.startswith("Filed") and len(memory.archival) == 2
 
 
 def test_an_appended_withheld_fact_is_kept_in_archival(memory: HierarchicalMemory) -> None:

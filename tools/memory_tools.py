@@ -148,15 +148,17 @@ def core_memory_append(
 
 
 def _withheld_fact(ctx: ToolContext, content: str) -> str | None:
-    """A fact the privacy policy would show the model as ``[withheld: CATEGORY]``, filed in
-    archival instead of core, and the answer saying so; None for a fact it shows.
+    """A fact the privacy policy would show the model as ``[withheld: CATEGORY]``, kept out
+    of core, and the answer saying so; None for a fact it shows.
 
     Core holds one fact per text: appended there, a text already stored would be "already
-    in core" (a guess at a withheld fact confirmed) and a new one would not. Archival keeps
-    every passage filed, so the answer is the same whatever is stored, and the text is kept
-    as the policy's retention layer allows, where a search finds it when the policy shows
-    it. Retention is asked first, as ``add_fact`` would: a text it drops is refused as
-    one."""
+    in core" (a guess at a withheld fact confirmed) and a new one would not. So the answer
+    is the same whatever is stored: the text is filed in archival, as the policy's
+    retention layer allows (where a search finds it when the policy shows it), unless a
+    passage filed earlier holds it already; and a text the policy shows that states a
+    withheld fact again (``find_same``: differing only in case, quotes, "my" or "user's")
+    gets that fact's answer, filing nothing a search would show. Retention is asked first,
+    as ``add_fact`` would: a text it drops is refused as one."""
     memory = ctx.memory
     if memory.privacy is None or not memory.privacy.recall_enabled:
         return None
@@ -164,13 +166,19 @@ def _withheld_fact(ctx: ToolContext, content: str) -> str | None:
     memory.privacy.check_write(text, what="fact")
     [view] = memory.texts_shown([text], ctx.request)
     if view == text:
-        return None
-    passage_id = memory.archival_insert(text, source=f"tool:turn:{ctx.turn}",
-                                        source_message_id=ctx.first_message_id)
-    ctx.changes.append(f"archival + {view}")
+        same = memory.core.find_same(text)
+        if same is None or same.text == text:
+            return None
+        [view] = memory.privacy.core_view(ctx.request, [same])
+        if view == same.text:
+            return None
+    elif not any(_filed(hit) for hit in memory.archival_holding(text)):
+        memory.archival_insert(text, source=f"tool:turn:{ctx.turn}",
+                               source_message_id=ctx.first_message_id)
+        ctx.changes.append(f"archival + {view}")
     return (f"Not added to core: the privacy policy withholds this fact from you (it would "
-            f"show as {view}), so it was filed in archival as passage {passage_id} "
-            f"({len(memory.archival)} passages) ({_core_status(memory)}).")
+            f"show as {view}); memory keeps it where you are not shown it "
+            f"({_core_status(memory)}).")
 
 
 def _filed(hit: Hit) -> bool:
