@@ -62,11 +62,14 @@ def snapshot_progress(note: Callable[[str], None],
     """The ``progress`` of a snapshot or a restore: ``restore: DONE of TOTAL rows written``
     and the like on standard error, each time a step passes ``PROGRESS_ROWS`` rows (or
     ``PROGRESS_BYTES`` of the file) or ``PROGRESS_SECONDS`` after the last line, and when a
-    step that said how far it was ends. A short one says nothing."""
+    step that said how far it was ends. A short one says nothing, nor does the restore's
+    ``"committed"``, which is no step of work."""
     start = clock()
     said: dict[str, tuple[int, float, bool]] = {}
 
     def progress(step: str, done: int, total: int) -> None:
+        if step not in _SNAPSHOT_STEPS:
+            return  # "committed" ends a restore: the memory is in place, no work is left
         now = clock()
         before, at, shown = said.get(step, (0, start, False))
         unit = PROGRESS_BYTES if step == "reading" else PROGRESS_ROWS

@@ -101,6 +101,20 @@ def test_progress_says_how_far_a_long_step_is_and_nothing_for_a_short_one() -> N
                      "restore: 10 of 10 MB of the snapshot read and checked"]
 
 
+def test_a_slow_restore_through_the_progress_lines_ends_in_the_restored_memory(
+        memory: Any, tmp_path: Path) -> None:
+    """The restore says once that its memory is in place (``"committed"``): that is no
+    amount of work, so the lines say nothing of it, however long the restore took."""
+    memory.write_snapshot(tmp_path / "s.json")
+    lines: list[str] = []
+    ticks = iter(range(0, 10**6, 60))  # every step reads the clock a minute on
+    with restore(tmp_path / "s.json", tmp_path / "copy", progress=snapshot_progress(
+            lines.append, clock=lambda: float(next(ticks)))) as restored:
+        assert restored.snapshot()["tables"] == memory.snapshot()["tables"]
+    assert lines and all(line.startswith("restore: ") for line in lines)
+    assert not any("committed" in line for line in lines)
+
+
 @pytest.mark.parametrize("step", ["a row", "the count"])
 def test_an_sqlite_failure_reading_the_memory_is_a_store_error_and_writes_nothing(
         memory: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, step: str) -> None:
