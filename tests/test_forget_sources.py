@@ -17,6 +17,7 @@ from test_privacy_tool_errors import POLICY, POLICY_TEXT
 from tiermem.agent.loop import Agent
 from tiermem.agent.offline import OfflinePolicy
 from tiermem.agent.repl import ChatRepl
+from tiermem.agent.scripted import ScriptedModel, call, reply
 from tiermem.cli import run
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 from tiermem.tools.memory_tools import FORGOTTEN_KEY, ToolContext, memory_toolbox
@@ -200,3 +201,38 @@ def test_cli_forget_unmatched_says_core_shows_no_withheld_text_under_a_policy(
     err = capsys.readouterr().err
     assert "/core shows how it was stored" in err
     assert ("not what the privacy policy withholds" in err) is with_policy
+
+
+def _model_turns(m: HierarchicalMemory, *turns: tuple[str, str | None]) -> None:
+    """Each (message, fact) said to a model that stores the fact in its own words."""
+    steps = [step for _, fact in turns for step in (
+        [call("core_memory_append", content=fact, request_heartbeat=True)] if fact else [])
+        + [reply("Noted.")]]
+    with ScriptedModel(steps) as model:
+        agent = Agent(m, model)
+        for message, _ in turns:
+            agent.step(message)
+
+
+def test_a_fact_a_model_stored_in_its_own_words_is_named_in_the_message_it_came_from(
+) -> None:
+    with make_memory() as m:
+        _model_turns(m, ("My gym is FitLife", "User works out at FitLife"),
+                     ("Is FitLife open on Sundays?", None),
+                     ("My sister goes to FitLife too", None),
+                     ("Hello there", "User's birthday is May 3"))
+        assert m.forget("User works out at FitLife").outcome == "matched"
+        assert m.forget("User's birthday is May 3").outcome == "matched"
+        hits = {h["text"]: h for h in _search(m, "FitLife")}
+        assert hits["My gym is FitLife"][FORGOTTEN_KEY] == ["User works out at FitLife"]
+        # Messages it was not learned from say nothing of it, a statement naming the gym
+        # included.
+        assert FORGOTTEN_KEY not in hits["Is FitLife open on Sundays?"]
+        assert FORGOTTEN_KEY not in hits["My sister goes to FitLife too"]
+        # A fact learned in a turn whose message does not say it is not named there: the
+        # note would tell the model what the user forgot.
+        [hello] = _search(m, "Hello")
+        assert FORGOTTEN_KEY not in hello and "May" not in json.dumps(hello)
+        # Stated again explicitly, it is no longer forgotten.
+        m.add_fact("User works out at FitLife")
+        assert not any(FORGOTTEN_KEY in h for h in _search(m, "FitLife"))

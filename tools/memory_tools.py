@@ -430,7 +430,7 @@ def _recall_item(hit: Hit, memory: HierarchicalMemory) -> dict[str, Any]:
         # fact to be forgotten, and the message would bring it back. Read from the text
         # shown, so nothing the privacy policy or the cut withholds is named. The key says
         # what to do with them, so the tool's description (in every prompt) need not.
-        forgotten = memory.forgotten_norms.stated_in(text[:HIT_TEXT_CHARS])
+        forgotten = memory.forgotten_norms.stated_in(text[:HIT_TEXT_CHARS], hit.id)
         if forgotten:
             item[FORGOTTEN_KEY] = forgotten
     return item

@@ -4,17 +4,24 @@ still states of what the user forgot.
 A forgotten fact's normalised text is kept as a hash (memory/ops/forget.py): extraction
 from conversation does not store it again, and stating it explicitly lifts the block. The
 message a fact was learned from is not forgotten with it, so it still says what was
-forgotten; ``ForgottenNorms.stated_in`` finds that, for a search result to say so.
+forgotten; ``ForgottenNorms.stated_in`` finds that, for a search result to say so: in
+the words extraction gives a statement, or, for a fact stored in other words (a model's
+"User works out at FitLife" for "My gym is FitLife"), by the link from the fact to the
+message it was learned from, when the message says what the fact names.
 """
 
 from __future__ import annotations
 
+import re
+
 from tiermem.memory.store.contract import StorageBackend
+from tiermem.memory.store.guard import guarded
 from tiermem.memory.text.clauses import clauses_of
 from tiermem.memory.text.digest import norm_hash
-from tiermem.memory.text.extract import extract_facts, fact_norms
+from tiermem.memory.text.extract import extract_facts, fact_norms, is_question
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.updates import read_statement
+from tiermem.memory.text.wording import concepts
 
 
 class ForgottenNorms:
@@ -52,13 +59,16 @@ class ForgottenNorms:
                 self.store.forgetting.unblock(hashed)
                 self._hashes.discard(hashed)
 
-    def stated_in(self, text: str) -> list[str]:
+    @guarded
+    def stated_in(self, text: str, message_id: int | None = None) -> list[str]:
         """The forgotten facts ``text`` (a user's message) states, in the words extraction
         gives them ("User's gym is FitLife" for "My gym is FitLife."): each sentence read as
         stated and without a cue that only says it is news ("Actually ..."), and a sentence
-        joining statements read for each (``clauses_of``), as the facts are stored. Empty
-        when nothing is forgotten, or the text states none of it; an erased fact's key is
-        gone, so what an erasure took is not found."""
+        joining statements read for each (``clauses_of``), as the facts are stored. With
+        the message's ``message_id``, also the forgotten facts learned from it, in any
+        words, that a statement of ``text`` says (``_says``). Empty when nothing is
+        forgotten, or the text states none of it; an erased fact's key is gone, so what an
+        erasure took is not found."""
         if not self._hashes:
             return []
         found: dict[str, None] = {}
@@ -68,4 +78,31 @@ class ForgottenNorms:
                 for said in (fact.text, *fact.formers, *clauses_of(fact.text)):
                     if self.blocks(said):
                         found[said] = None
+        if message_id is not None:
+            # Still forgotten: one stated again explicitly had its key lifted.
+            found.update(dict.fromkeys(
+                fact.text for fact in self.store.facts.forgotten_from([message_id])
+                if self.blocks(fact.text) and _says(text, fact.text)))
         return list(found)
+
+
+#: A word of a fact that names something (after its first, the subject): a capital or a digit.
+_NAME = re.compile(r"(?<=\s)[\w'’.-]*(?:[A-Z]|\d)[\w'’.-]*")
+
+
+def _says(text: str, fact: str) -> bool:
+    """Whether a statement of ``text`` (a sentence that is no question) says what ``fact``
+    names: every name and number of it, and at least half of its other concepts, the
+    subject left out. The fact was learned in the message's turn, but a model may have
+    stored there what the message never said ("Hello" and "User's birthday is May 3"): the
+    note would tell the model a forgotten fact the message does not show."""
+    head = fact.split(maxsplit=1)[0] if fact.strip() else ""
+    wanted = concepts(fact) - concepts(head)
+    names = concepts(" ".join(_NAME.findall(fact))) - concepts(head)
+    for sentence in split_sentences(text):
+        if is_question(sentence):
+            continue
+        said = concepts(sentence)
+        if names <= said and wanted & said and 2 * len(wanted & said) >= len(wanted):
+            return True
+    return False

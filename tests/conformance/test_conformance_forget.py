@@ -207,3 +207,18 @@ def test_the_messages_facts_came_from_are_read_together(backend: Backend) -> Non
         assert m.store.facts.source_messages(asked) == {lisbon: said}
         assert m.core.source_messages(asked) == {lisbon: said}
         assert m.store.facts.source_messages([]) == {}
+
+
+def test_the_facts_forgotten_from_a_message_are_read_until_erased(backend: Backend) -> None:
+    with backend.memory() as m:
+        [kept] = m.process_interaction("I moved to Lyon", "Noted.")
+        [gone] = m.process_interaction("my locker code is 7720", "Noted.")
+        [lyon, locker] = [m.store.facts.source_messages([i])[i] for i in (kept, gone)]
+        assert m.store.facts.forgotten_from([lyon, locker]) == []
+        assert m.forget("User's locker code is 7720").outcome == "matched"
+        # The forgotten one, whole; the live one learned from its message is not.
+        assert [(f.id, f.text, f.source_message_id)
+                for f in m.store.facts.forgotten_from([lyon, locker])] == [
+            (gone, "User's locker code is 7720", locker)]
+        m.erase_forgotten()
+        assert m.store.facts.forgotten_from([lyon, locker]) == []

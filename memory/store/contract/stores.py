@@ -78,6 +78,11 @@ class FactStore(Protocol):
         """Ids of the facts whose ``source_message_id`` is one of ``message_ids``, in order."""
         ...
 
+    def forgotten_from(self, message_ids: Sequence[int]) -> list[Fact]:
+        """The facts forgotten and not yet erased whose ``source_message_id`` is one of
+        ``message_ids``, in id order: what a kept message was the source of."""
+        ...
+
     def delete(self, fact_ids: Sequence[int]) -> list[Fact]:
         """Remove those of ``fact_ids`` that exist, with their full-text entries; returns
         them as they were. Their ids are never given again (``ERASED_ID_KEYS``)."""

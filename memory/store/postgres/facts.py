@@ -106,6 +106,12 @@ class PgFacts:
             "SELECT id FROM tiermem.facts WHERE agent_id = %s AND source_message_id = ANY(%s) "
             "ORDER BY id", (list(message_ids),))]
 
+    def forgotten_from(self, message_ids: Sequence[int]) -> list[Fact]:
+        return [_fact(r) for r in self.scope.rows(
+            f"SELECT {_FACT_SELECT} FROM tiermem.facts WHERE agent_id = %s "
+            f"AND source_message_id = ANY(%s) AND forgotten_at IS NOT NULL ORDER BY id",
+            (list(message_ids),))]
+
     def delete(self, fact_ids: Sequence[int]) -> list[Fact]:
         gone = sorted((_fact(r) for r in self.scope.rows(
             f"DELETE FROM tiermem.facts WHERE agent_id = %s AND id = ANY(%s) "

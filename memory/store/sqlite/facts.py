@@ -129,6 +129,16 @@ class SQLiteFacts:
     def learned_from(self, message_ids: Sequence[int]) -> list[int]:
         return ids_where(self.store, "facts", "source_message_id", message_ids)
 
+    def forgotten_from(self, message_ids: Sequence[int]) -> list[Fact]:
+        found: list[Fact] = []
+        unique = list(dict.fromkeys(message_ids))
+        for start in range(0, len(unique), CHUNK):
+            chunk = tuple(unique[start : start + CHUNK])
+            found += map(fact_from_row, self.store.execute(
+                f"SELECT {_COLUMNS} FROM facts WHERE source_message_id IN "
+                f"({','.join('?' * len(chunk))}) AND forgotten_at IS NOT NULL", chunk))
+        return sorted(found, key=lambda f: f.id)
+
     def delete(self, fact_ids: Sequence[int]) -> list[Fact]:
         # Forgotten facts too: forgetting keeps the row until it is erased.
         found = [fact for i in dict.fromkeys(fact_ids) if (fact := self._row(i)) is not None]
