@@ -21,7 +21,8 @@ Evidence, in order:
 3. the user's own statements from recall, only when the question is about
    the past or nothing above answered it, but for a sentence stating only facts quoted
    above (it would say them twice) and one that answers only with facts the user asked
-   to forget (listed with the message under ``FORGOTTEN_KEY``). Questions, the
+   to forget (listed with the message under ``FORGOTTEN_KEY``; beside other answers,
+   those statements are cut out of the quote when what is left stands alone). Questions, the
    assistant's replies (including this policy's earlier answers), statements of facts
    now superseded and long pastes (filed in archival) are never evidence;
 4. when nothing above answered, the user's withdrawals from recall that deny
@@ -45,7 +46,7 @@ import re
 from typing import Any
 
 from tiermem.memory.search.lexical import STOPWORDS
-from tiermem.memory.text.clauses import clauses_of
+from tiermem.memory.text.clauses import clauses_of, without_statements
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.updates import read_statement, replaces, subject_of
@@ -302,8 +303,15 @@ def _user_statements(hit: dict[str, Any], current: list[str], superseded: set[st
     forgotten = {normalize_fact(str(fact)) for fact in hit.get(FORGOTTEN_KEY) or ()}
     kept = []
     for sentence in split_sentences(text):
-        if (is_question(sentence) or _quoted_already(sentence, said)
-                or _forgotten_answer(sentence, forgotten, wanted)):
+        if is_question(sentence):
+            continue
+        # Beside another answer, a statement of what was forgotten is cut out of the quote.
+        rest = (without_statements(sentence, lambda part: _states_forgotten(part, forgotten))
+                if forgotten else None)
+        if rest is not None and not wanted & concepts(rest):
+            continue  # what is left answers nothing asked
+        sentence = rest or sentence
+        if _quoted_already(sentence, said) or _forgotten_answer(sentence, forgotten, wanted):
             continue
         if not past and not _still_current(sentence, current, superseded):
             continue
@@ -331,12 +339,22 @@ def _quoted_already(sentence: str, said: set[str]) -> bool:
         for fact in facts)
 
 
+def _states_forgotten(part: str, forgotten: set[str]) -> bool:
+    """Whether ``part``, one statement of a sentence, states a fact the user forgot, read
+    as the policy stored it."""
+    stated = read_statement(part).text
+    return any(key in forgotten for fact in (extract_facts(stated) if stated else [])
+               for key in map(normalize_fact, (fact.text, *fact.formers)))
+
+
 def _forgotten_answer(sentence: str, forgotten: set[str], wanted: set[str]) -> bool:
     """Whether ``sentence`` answers the question only with facts the user forgot: it states
     nothing else, or what else it states shares nothing with the question ("My gym is
     FitLife and I live in Porto", its gym forgotten, answers "What's my gym?" only so).
-    A sentence whose other statements answer too is quoted whole. It is read as the policy
-    stored it ("Actually my gym is FitLife, not Gold's" stated "User's gym is FitLife")."""
+    For a sentence whose other statements answer too and cannot be quoted without the
+    forgotten one (``without_statements``), the sentence is quoted whole. It is read as
+    the policy stored it ("Actually my gym is FitLife, not Gold's" stated "User's gym is
+    FitLife")."""
     stated = read_statement(sentence).text if forgotten else ""
     facts = extract_facts(stated) if stated else []  # a withdrawal states no fact
     if not facts:

@@ -236,3 +236,19 @@ def test_a_fact_a_model_stored_in_its_own_words_is_named_in_the_message_it_came_
         # Stated again explicitly, it is no longer forgotten.
         m.add_fact("User works out at FitLife")
         assert not any(FORGOTTEN_KEY in h for h in _search(m, "FitLife"))
+
+
+def test_an_offline_answer_quotes_the_statements_beside_a_forgotten_one_without_it() -> None:
+    with make_memory() as m:
+        chat(m, "My gym is FitLife and my dentist is Dr. Lee")
+        m.forget("User's gym is FitLife")
+        [before] = chat(m, "Who was my dentist?")
+        assert "Dr. Lee" in before and "FitLife" not in before, before
+    with make_memory() as m:
+        # A model stored only the gym: the dentist is in the message alone.
+        _model_turns(m, ("My gym is FitLife and my dentist is Dr. Lee",
+                         "User's gym is FitLife"))
+        m.forget("User's gym is FitLife")
+        dentist, gym = chat(m, "Who is my dentist?", "What is my gym?")
+        assert dentist.endswith("): My dentist is Dr. Lee"), dentist
+        assert "FitLife" not in gym

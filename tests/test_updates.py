@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tiermem.memory.text.clauses import clauses_of, statements_of
+from tiermem.memory.text.clauses import clauses_of, statements_of, without_statements
 from tiermem.memory.text.extract import extract_facts, normalize_fact
 from tiermem.memory.text.retractions import retracted, still_held
 from tiermem.memory.text.updates import (
@@ -322,3 +322,23 @@ def test_a_part_with_no_subject_of_its_own_shares_the_one_before_it(
 def test_a_thing_s_move_replaces_where_or_when_it_was(new: str, old: str,
                                                       replaced: bool) -> None:
     assert replaces(new, old, read_statement(new).change) is replaced
+
+
+@pytest.mark.parametrize(("sentence", "left"), [
+    ("My gym is FitLife and my dentist is Dr. Lee.", "My dentist is Dr. Lee."),
+    ("My dentist is Dr. Lee, and my gym is FitLife.", "My dentist is Dr. Lee"),
+    ("I live in Porto and my gym is FitLife and my cat is Tom",
+     "I live in Porto and my cat is Tom"),
+    # Read as clauses_of reads it: the verb takes the subject before it.
+    ("Customer 9034 uses SSO and is with FitLife", "Customer 9034 uses SSO"),
+    # What is left would lean on what was cut.
+    ("My gym is FitLife and she is my trainer", None),
+    ("My gym is FitLife and Gold's and my dentist is Dr. Lee", None),
+    ("My sister goes to FitLife and is a nurse", None),
+    # Nothing, or everything, cut.
+    ("My dentist is Dr. Lee", None),
+    ("My gym is FitLife", None),
+])
+def test_without_statements_cuts_whole_statements_out_in_the_speaker_s_words(
+        sentence: str, left: str | None) -> None:
+    assert without_statements(sentence, lambda part: "FitLife" in part) == left

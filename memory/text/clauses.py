@@ -8,20 +8,23 @@ statement list ("Customer 9034 uses SSO and is on the Team plan"; not "... and i
 it", which leans on the part before), and one in the speaker's own words, as
 earlier versions left "I don't" ("User is vegetarian, and I don't drink coffee"), is told
 of the speaker the fact opens with ("User doesn't drink coffee");
-``statements_of(fact, durability)`` gives each its durability. Pure functions over
+``statements_of(fact, durability)`` gives each its durability; ``without_statements``
+cuts chosen statements out of a sentence in the speaker's words. Pure functions over
 strings, like memory/text/updates.py, whose ``slot_of`` decides what states a value.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from tiermem.memory.text.durability import classify_durability
+from tiermem.memory.text.extract import extract_facts
 from tiermem.memory.text.person import third_person
 from tiermem.memory.text.updates import SUBJECT_VERB, slot_of
 from tiermem.memory.types import Durability
 
-__all__ = ["clauses_of", "statements_of"]
+__all__ = ["clauses_of", "statements_of", "without_statements"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -189,3 +192,28 @@ def statements_of(fact: str, durability: Durability) -> list[tuple[str, Durabili
         own, cue = classify_durability(part)
         statements.append((part, own if cue is not None else durability))
     return statements
+
+
+def without_statements(sentence: str, cut: Callable[[str], bool]) -> str | None:
+    """``sentence``, in the speaker's words, without the statements it joins that ``cut``
+    holds, each read as ``clauses_of`` reads it ("and is on the Team plan" after "Customer
+    9034 uses SSO" as "Customer 9034 is on the Team plan"): "My gym is FitLife and my
+    dentist is Dr. Lee" without the gym's is "My dentist is Dr. Lee". None when it cuts none
+    or all, or when a part left would lean on one cut: it opens with a pronoun or a verb
+    that takes the subject before it ("... and she works at Google"), or states nothing on
+    its own ("My gym is FitLife and Gold's ...")."""
+    pieces = _CLAUSE_JOIN.split(sentence.strip())
+    parts, joints = pieces[::2], ["", *pieces[1::2]]
+    read = [parts[0], *(_own_subject(part, before) or part
+                        for part, before in zip(parts[1:], parts, strict=False))]
+    gone = [cut(part) for part in read]
+    if not any(gone) or all(gone):
+        return None
+    kept = ""
+    for i, part in enumerate(parts):
+        if gone[i]:
+            continue
+        if i and gone[i - 1] and (read[i] != part or not extract_facts(part)):
+            return None
+        kept += (joints[i] if kept else "") + part
+    return kept[:1].upper() + kept[1:]
