@@ -317,6 +317,28 @@ def test_an_interaction_s_greeting_names_no_one_beside_a_name_held(told: list[st
         assert ("User is Nervous", "short-lived") in [(f.text, f.durability) for f in m.facts()]
 
 
+def test_an_interaction_s_new_name_retires_the_name_held() -> None:
+    # As the offline policy does: a name gives way to a name, so core never holds two;
+    # another value (where the user lives) is added beside the old one.
+    with make_memory() as m:
+        for said in ("My name is Maya.", "My sister's name is Ana.", "I live in Lisbon.",
+                     "My name is Ana and my cat is Tom.", "My sister's name is Bea.",
+                     "I live in Porto."):
+            m.process_interaction(said, "Noted.")
+        assert [f.text for f in m.core] == [
+            "User lives in Lisbon", "User's name is Ana and User's cat is Tom",
+            "User's sister's name is Bea", "User lives in Porto"]
+        retired = {f.text: f for f in m.facts() if f.tier == "archival"}
+        assert sorted(retired) == ["User's name is Maya", "User's sister's name is Ana"]
+        assert all(m.lifecycle.superseded(f) for f in retired.values())
+        # Stated again, the name is current again; the statement joined to the one it
+        # retires stays on its own.
+        m.process_interaction("Call me Maya", "Noted.")
+        assert sorted(f.text for f in m.core) == [
+            "User lives in Lisbon", "User lives in Porto", "User's cat is Tom",
+            "User's name is Maya", "User's sister's name is Bea"]
+
+
 def test_exact_ignores_the_punctuation_that_ends_a_text() -> None:
     # A request typed without the period the message had still names it, and the fact
     # learned from it goes with it.

@@ -15,6 +15,7 @@ module does not import the facade that imports it.
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Collection, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
@@ -27,7 +28,7 @@ from tiermem.memory.privacy.retention import Masked
 from tiermem.memory.store.records import HistoryPoint
 from tiermem.memory.text.clauses import clauses_of
 from tiermem.memory.text.extract import extract_facts, fact_norm
-from tiermem.memory.text.updates import stated_beside
+from tiermem.memory.text.updates import replaces, slot_of, stated_beside
 from tiermem.memory.tiers.archival import NewPassage
 from tiermem.memory.tiers.journal import InteractionClock
 from tiermem.memory.tiers.lifecycle import FactLifecycle
@@ -230,7 +231,8 @@ def process_interaction(
     Returns the ids of the facts added or re-asserted. Under a privacy policy, a
     sentence its retention layer drops is stored as ``[withheld: CATEGORY]`` and no
     fact is extracted from it. A greeting's "I'm X" ("Hi, I'm Maya") names the speaker
-    only while core holds no other name of theirs (``stated_beside``).
+    only while core holds no other name of theirs (``stated_beside``), and a new name
+    ("My name is Ana") retires the one held (``retire_names``).
     """
     if not isinstance(speaker, str):
         raise InvalidInputError(
@@ -261,7 +263,28 @@ def process_interaction(
             with contextlib.suppress(RetentionDroppedError):
                 fact_ids.append(admit_fact(memory, text, extracted.durability,
                                            f"{EXTRACTED}{turn}", user_id, source_stored=True))
+                retire_names(memory, text, fact_ids[-1])
     return fact_ids
+
+
+def retire_names(memory: WrittenMemory, fact: str, fact_id: int) -> None:
+    """Retire, as superseded, the core facts giving another name where ``fact`` gives one
+    (``fact_id``, just stored: "User's name is Ana" retires "User's name is Maya"; "User's
+    sister's name is Bea", the sister's), as the offline policy does: a name gives way to
+    a name. A fact joining the old name to other statements is retired, and those stay
+    as facts of their own. Other values stay beside the new one, as extraction only adds."""
+    names = [part for part in clauses_of(fact)
+             if re.search(r"(?:^|/|\s)name$", slot_of(part) or "")]
+    for old in [f for f in memory.core.held() if f.id != fact_id and names]:
+        parts = clauses_of(old.text)
+        gone = [p for p in parts if any(replaces(name, p, None) for name in names)]
+        if not gone:
+            continue
+        memory.lifecycle.retire(old)
+        for other in (p for p in parts if p not in gone and p != old.text):
+            with contextlib.suppress(RetentionDroppedError):
+                admit_fact(memory, other, old.durability, old.source, old.source_message_id,
+                           source_stored=True)
 
 
 def masked(privacy: PrivacyGuard | None, text: str) -> Masked:
