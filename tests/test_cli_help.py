@@ -143,3 +143,16 @@ def test_a_mistake_is_shown_with_the_usage_of_its_own_command(
         assert stopped.value.code == 2
         err = capsys.readouterr().err
         assert err.startswith(usage) and err.splitlines()[-1] == error, err
+
+
+def test_the_skill_card_names_every_tool_the_model_is_given() -> None:
+    import re
+
+    from tiermem.tools.memory_tools import memory_toolbox
+
+    skill = " ".join((ROOT / "SKILL.md").read_text(encoding="utf-8").split())
+    listed = skill[skill.index("the same steps happen through the agent's tools:"):]
+    listed = listed[:listed.index(". ")]
+    named = set(re.findall(r"`([a-z_]+)`", listed))
+    given = {schema["function"]["name"] for schema in memory_toolbox().schemas()}
+    assert named == given
