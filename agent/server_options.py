@@ -85,8 +85,9 @@ def add_server_options(parser: argparse.ArgumentParser) -> None:
         "--text-tool-calls", choices=TEXT_TOOL_CALL_MODES,
         help=f"auto (default): run tool calls the model writes as text "
              f"(<tool_call>, <|tool_call|>, <|python_tag|>, <function=NAME>, [TOOL_CALLS], "
-             f"a bare or fenced JSON call) when the server returns none; off: keep such text "
-             f"as the reply; or set {ENV_TEXT_TOOL_CALLS}")
+             f"a bare or fenced JSON call, a Python list of calls, a tool_code block) when "
+             f"the server returns none; off: keep such text as the reply; or set "
+             f"{ENV_TEXT_TOOL_CALLS}")
 
 
 def config_from_args(args: Any) -> LLMConfig | None:

@@ -494,3 +494,16 @@ def test_chat_runs_tool_calls_written_as_text_unless_told_not_to(
     assert ("core + User likes tea" in done.stdout) is stored
     assert ("core_memory_append (parsed from text): ok" in done.stdout) is stored
     assert ("<tool_call>" in done.stdout) is not stored
+
+
+@pytest.mark.parametrize(("form", "content"), [
+    ("a Python list of calls", '[core_memory_append(content="Allergic to peanuts")]'),
+    ("a tool_code block", '```tool_code\ncore_memory_append(content="Allergic to peanuts")\n```'),
+])
+def test_the_option_s_help_names_each_form_it_runs(tmp_path: Path, form: str,
+                                                   content: str) -> None:
+    """--text-tool-calls auto runs these forms, so its help, which lists the forms, names
+    them (README: Chat)."""
+    assert calls(content) == [("core_memory_append", FACT)]
+    helped = tiermem(tmp_path, "chat", "--help")
+    assert form in " ".join(helped.stdout.split())
