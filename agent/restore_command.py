@@ -20,8 +20,6 @@ from pathlib import Path
 
 from tiermem.agent.interrupts import InterruptReported
 
-#: The restore's own word for what the library calls ``replace=True``.
-_LIBRARY_ADVICE = "pass replace=True"
 _GIVE_A_SNAPSHOT = "give a file that /snapshot or HierarchicalMemory.snapshot() wrote"
 
 
@@ -119,7 +117,11 @@ def _refused(exc: Exception, source: Path, note: Callable[[str], None]) -> int:
 
     said = str(exc)
     if "already holds a memory" in said:
-        note(said.replace(_LIBRARY_ADVICE, "add --replace"))
+        # The library's advice (an empty directory, replace=True) names nothing this
+        # command takes: here the place is the agent's name.
+        where = said.split("; ", 1)[0]
+        note(f"{where}; restore the snapshot as a new agent (--agent NEW_NAME), so nothing "
+             f"stored there is overwritten, or add --replace to replace it")
         return 1
     if said.startswith("not a tiermem snapshot"):  # its advice is for a caller in Python
         note(f"{source} is not a tiermem snapshot (no \"format\": \"{SNAPSHOT_FORMAT}\" "

@@ -99,6 +99,8 @@ def test_an_agent_that_holds_a_memory_is_refused_before_the_file_is_read(
     notes = _refused_before_reading(snapshot, monkeypatch, store=None)
     assert len(notes) == 1 and "already holds a memory" in notes[0], notes
     assert "add --replace" in notes[0] and "replace=True" not in notes[0]
+    # The library's other way out, an empty directory, is no option of this command.
+    assert "as a new agent (--agent NEW_NAME)" in notes[0] and "directory" not in notes[0]
     assert _facts_of_ada(tmp_path) == ["the old memory's fact"]
 
 
@@ -112,7 +114,8 @@ def test_a_postgres_agent_that_holds_a_memory_is_refused_before_the_file_is_read
         old.add_fact("the old memory's fact")
     notes = _refused_before_reading(snapshot, monkeypatch, store=postgres_dsn)
     assert len(notes) == 1 and "already holds a memory" in notes[0], notes
-    assert "add --replace" in notes[0]
+    assert "add --replace" in notes[0] and "as a new agent (--agent NEW_NAME)" in notes[0]
+    assert "an empty one" not in notes[0]
     # An agent with no memory yet is not refused: its restore reads the file and writes it.
     done = tiermem(tmp_path / "home", "restore", str(snapshot), "--agent", "bea",
                    "--store", postgres_dsn)
