@@ -339,3 +339,6 @@ def test_progress_is_said_every_so_many_rows_or_seconds_and_at_each_table_s_end(
     progress("messages", 512, 1_000)
     progress("messages", 1_000, 1_000)
     assert said == ["messages: 256 of 1,000 rows", "messages: 1,000 of 1,000 rows"]
+    # So a short reindex or migrate says one line a table, which README says of both.
+    readme = " ".join((Path(__file__).parents[1] / "README.md").read_text("utf-8").split())
+    assert "every 50,000 rows or 15 seconds and when a table is done, as `migrate` does" in readme
