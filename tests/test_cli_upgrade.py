@@ -120,6 +120,21 @@ def test_upgrade_of_a_home_open_for_writing_fails_and_changes_nothing(
     assert _schema(older) == SCHEMA_VERSION - 1
 
 
+def test_upgrade_of_a_current_home_open_for_writing_has_nothing_to_do(
+        older: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["upgrade", "--agent", "ada"]) == 0
+    capsys.readouterr()
+    lock = WriterLock(older)
+    lock.acquire()
+    try:
+        assert main(["upgrade", "--agent", "ada"]) == 0  # nothing to write: not refused
+    finally:
+        lock.release()
+    assert f"already at schema {SCHEMA_VERSION}; nothing to do" in capsys.readouterr().out
+    readme = " ".join((Path(__file__).parents[1] / "README.md").read_text("utf-8").split())
+    assert "`index`, `upgrade` with something to upgrade) on an agent another process" in readme
+
+
 def test_upgrade_of_a_home_a_newer_version_wrote_fails_naming_it(
         older: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with contextlib.closing(sqlite3.connect(older / "memory.sqlite3")) as conn:
