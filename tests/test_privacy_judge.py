@@ -152,3 +152,22 @@ def test_the_judge_runs_through_an_openai_compatible_server(server: Any) -> None
             memory.add_fact("I like coffee")  # the server fails: fail closed
     assert len(server.requests) == 3
     assert "<request>tea</request>" in server.requests[1]["messages"][1]["content"]
+
+
+@pytest.mark.parametrize(("mode", "text", "answer", "shown"), [
+    ("llm", "I like tea", "withhold medical", "[withheld: medical]"),
+    ("llm", "I like tea", "Withhold (MEDICAL).", "[withheld: medical]"),
+    ("llm", "I like tea", "withhold", "[withheld: private]"),       # an answer naming none
+    ("llm", "I like tea", "withhold pets", "[withheld: private]"),  # a name the policy lacks
+    ("hybrid", "I like tea", "withhold medical", "[withheld: medical]"),  # unflagged
+    ("hybrid", "I was diagnosed with flu", "withhold", "[withheld: medical]"),  # the rule's
+    ("hybrid", "I was diagnosed with flu", "withhold pets", "[withheld: medical]"),
+    ("llm", "I like tea", "expose", "I like tea"),
+])
+def test_a_withheld_item_shows_the_category_the_judge_names_when_the_policy_has_it(
+        mode: str, text: str, answer: str, shown: str) -> None:
+    judge = answering(answer)
+    with make_memory(privacy=policy(recall=mode), judge=judge) as memory:
+        assert memory.privacy is not None
+        assert memory.privacy.text_view("tea?", [text]) == [shown]
+        assert "after withhold, name the category" in judge.asked[0][0]

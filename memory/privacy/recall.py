@@ -3,6 +3,9 @@
 The same three modes as retention, with the current query shown to the judge
 so that a flagged item the query really needs can be exposed. A judge that
 fails withholds. There is no ``ambiguous`` here: an item is exposed or withheld.
+A withheld item shows as ``[withheld: CATEGORY]``, CATEGORY being the one the
+judge names when the ruleset has it, else the flagging rule's, else ``private``,
+as in retention.
 
 Searches over-fetch: they ask the tier for ``window_multiplier`` times the
 results a page needs, withhold what the layer withholds, and cut the rest to
@@ -45,7 +48,8 @@ def decide_recall(mode: str, rules: RuleSet, policies: Sequence[str], judge: Jud
         elif answer.verdict == "expose":
             decisions.append(Decision(True, by="judge"))
         else:
-            decisions.append(Decision(False, category, rule_id, "judge"))
+            decisions.append(Decision(False, rules.category_named(answer.category) or category,
+                                      rule_id, "judge"))
     return decisions
 
 

@@ -95,3 +95,13 @@ class RuleSet:
 
     def categories(self) -> Sequence[str]:
         return list(dict.fromkeys(rule.category for rule in self.rules))
+
+    def category_named(self, name: str | None) -> str | None:
+        """The category a judge named (its answers are read in lower case) as the rules
+        spell it, or None when the rules have no such category: a judge talked round by
+        the text it reads could otherwise write words of that text into a mark or an
+        error."""
+        if not name:
+            return None
+        wanted = name.casefold()
+        return next((c for c in self.categories() if c.casefold() == wanted), None)
