@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -57,8 +58,8 @@ def test_llm_mode_asks_about_every_item_with_the_rules_descriptions_and_policies
     judge = answering("drop pets")
     config = policy("llm", extra="  policies: ['Do not keep my pets.']\n")
     with make_memory(privacy=config, judge=judge) as memory:
-        with pytest.raises(RetentionDroppedError, match="pets"):
-            memory.add_fact("my cat is called Tom")  # no rule matches it
+        with pytest.raises(RetentionDroppedError, match="keeps private information"):
+            memory.add_fact("my cat is called Tom")  # no rule matches it, nor its category
         system, user = judge.asked[0]
         assert "- medical: the user's own health, diagnoses and medication" in system
         assert "- Do not keep my pets." in system
@@ -171,3 +172,26 @@ def test_a_withheld_item_shows_the_category_the_judge_names_when_the_policy_has_
         assert memory.privacy is not None
         assert memory.privacy.text_view("tea?", [text]) == [shown]
         assert "after withhold, name the category" in judge.asked[0][0]
+
+
+@pytest.mark.parametrize(("mode", "text", "answer", "category"), [
+    ("llm", "my cat is called Tom", "drop Medical", "medical"),
+    ("llm", "my cat is called Tom", "drop cat called tom", "private"),
+    ("llm", "my cat is called Tom", "drop", "private"),
+    ("hybrid", "I was diagnosed with flu", "drop cat called tom", "medical"),  # the rule's
+])
+def test_a_drop_names_only_a_category_the_policy_has(mode: str, text: str, answer: str,
+                                                     category: str) -> None:
+    # The category reaches the model in the tool's result, and recall with it: a judge
+    # talked round by the text could otherwise repeat that text there.
+    from tiermem.tools.memory_tools import ToolContext, memory_toolbox
+
+    with make_memory(privacy=policy(mode), judge=answering(answer, answer)) as memory:
+        with pytest.raises(RetentionDroppedError) as dropped:
+            memory.add_fact(text)
+        assert dropped.value.category == category
+        result = memory_toolbox().dispatch(
+            "core_memory_append", json.dumps({"content": text}), call_id="c",
+            context=ToolContext(memory=memory, turn=1))
+        assert f"keeps {category} information" in result.content
+        assert "tom" not in result.content.lower() and stored(memory) == []

@@ -18,7 +18,8 @@ judged sentence by sentence, and each dropped sentence is replaced by
 keeping the secret (``mask``). CATEGORY is one of the policy's categories, or
 ``private``: a judge's name for another is not written, so that every mark is
 one the policy can write, and only such a mark is left unjudged when a text is
-masked (again).
+masked (again). A dropped fact or passage names its category the same way
+(``RetentionDroppedError``, which the tools give the model as text).
 """
 
 from __future__ import annotations
@@ -97,8 +98,8 @@ def decide_retention(mode: str, rules: RuleSet, policies: Sequence[str], judge: 
         elif answer.verdict == "store":
             decisions.append(Decision(True, by="judge"))
         elif answer.verdict == "drop":
-            decisions.append(Decision(False, answer.category or rule_category or
-                                      DEFAULT_CATEGORY, rule_id, "judge"))
+            decisions.append(Decision(False, rules.category_named(answer.category) or
+                                      rule_category or DEFAULT_CATEGORY, rule_id, "judge"))
         elif flag is not None:  # ambiguous: the rule's own verdict stands
             decisions.append(Decision(False, flag.category, flag.rule_id, "ambiguous"))
         else:
