@@ -215,3 +215,27 @@ def test_editing_a_fact_into_a_withheld_one_confirms_nothing() -> None:
     assert answers[SECRET] == answers["User takes 40 mg of aspirin daily"]
     assert "already has" not in answers[SECRET] and "#" not in answers[SECRET]
     assert "nothing was changed" in answers[SECRET]
+
+
+@pytest.mark.parametrize("tier", ["core", "archival"])
+def test_editing_a_fact_into_a_withheld_one_s_twin_confirms_nothing(tier: str) -> None:
+    fresh = _answers("core_memory_replace", old_content="User lives in Lyon",
+                     new_content="GUESS")["User takes 40 mg of aspirin daily"]
+    with make_memory(privacy=POLICY, core_limit=3, core_limit_unit="facts") as memory:
+        memory.add_fact(SECRET, "short-lived")
+        memory.add_fact("User lives in Lyon")
+        memory.add_fact("User walks daily")
+        if tier == "archival":
+            memory.add_fact("User likes green tea")  # evicts the secret, short-lived
+        assert memory.facts()[0].tier == tier
+        stored = [(f.id, f.text, f.tier) for f in memory.facts()]
+        # "MG" is no match of the case-sensitive regex, so the result alone is shown; it
+        # states the secret again by core's key, and "already has" would confirm it.
+        twin = call(memory, "core_memory_replace", old_content="User lives in Lyon",
+                    new_content="User takes 20 MG of propranolol daily").content
+        assert twin == fresh
+        assert [(f.id, f.text, f.tier) for f in memory.facts()] == stored
+        # A shown fact's twin is still named as one.
+        walks = call(memory, "core_memory_replace", old_content="User lives in Lyon",
+                     new_content="user walks daily").content
+        assert f"already has that fact (#{stored[2][0]}, in core)" in walks

@@ -174,9 +174,10 @@ def replace_in_core(memory: WrittenMemory, old_content: str, new_content: str, *
     quotes the facts matched) nor the edit's success confirms what it says. ``request``
     is the current query the prompt showed core for (``core_shown``): a policy whose
     recall layer judges by it shows, and so matches, the facts that prompt showed. An
-    edit whose result the recall layer would withhold for ``request`` is refused whatever
-    is stored, since its success (or "memory already has that fact") would confirm that
-    text as a withheld fact's.
+    edit whose result the recall layer would withhold for ``request``, or whose result is
+    the same fact as one it withholds (``find_same``), is refused whatever is stored, as
+    a withheld result is, since its success (or "memory already has that fact") would
+    confirm that text as a withheld fact's.
     """
     old = clean_text(old_content, "old_content")
     if not isinstance(new_content, str):
@@ -198,6 +199,12 @@ def replace_in_core(memory: WrittenMemory, old_content: str, new_content: str, *
         edited = matches[0].text.replace(old, new_content, 1).strip()
         memory.privacy.check_write(edited, what="fact")
         [view] = memory.privacy.text_view(request, [edited])
+        twin = memory.core.find_same(edited) if view == edited else None
+        if twin is not None and twin.id != matches[0].id:
+            # A shown text that is a withheld fact's twin by core's key (case, quotes, "my"
+            # or "user's"): "memory already has that fact" would confirm that fact.
+            [twin_view] = memory.privacy.core_view(request, [twin])
+            view = twin_view if twin_view != twin.text else view
         if view != edited:
             # Refused before anything is compared with what is stored: the edit's answer
             # (done, or "memory already has that fact") would confirm a withheld fact.
