@@ -180,18 +180,30 @@ def test_the_same_fact_in_words_the_policy_shows_confirms_nothing() -> None:
         same = call(memory, "core_memory_append",
                     content="User takes 20 MG of propranolol daily").content
         assert same == fresh
-        # Nothing a search would show is filed, which a fresh withheld fact never is.
         assert [(f.id, f.text, f.tier) for f in memory.facts()] == stored
-        assert len(memory.archival) == 0
+        # Filed as the secret, which no search shows, as a fresh withheld fact is filed.
+        assert [p["text"] for p in memory.archival.iter_rows()] == [SECRET]
 
 
-def test_a_withheld_fact_appended_again_is_filed_once(memory: HierarchicalMemory) -> None:
-    answers = [call(memory, "core_memory_append", content=SECRET).content for _ in range(3)]
-    assert len(set(answers)) == 1 and "[withheld: medical]" in answers[0]
-    assert len(memory.archival) == 1
-    # A passage the policy withholds is never named as already filed: a copy is filed.
-    inserted = call(memory, "archival_memory_insert", content=SECRET).content
-    assert inserted.startswith("Filed") and len(memory.archival) == 2
+@pytest.mark.parametrize("earlier", [True, False], ids=["filed-before", "never-filed"])
+def test_what_a_withheld_append_files_confirms_nothing_later(earlier: bool) -> None:
+    # The passage ids and counts of the calls after it are the same whether the guess was
+    # stored (whole, or in words the policy shows) or never was.
+    later = {}
+    for guess in (SECRET, "User takes 20 MG of propranolol daily",
+                  "User takes 40 mg of aspirin daily"):
+        with make_memory(privacy=POLICY, core_limit=3, core_limit_unit="facts") as memory:
+            memory.add_fact(SECRET)
+            if earlier:
+                call(memory, "core_memory_append", content=SECRET)  # an earlier turn's
+            calls = [("archival_memory_insert", {"content": "Lyon office opens at 9"}),
+                     ("core_memory_append", {"content": guess}),
+                     ("core_memory_append", {"content": guess}),
+                     ("archival_memory_insert", {"content": "Lyon office closes at 6"}),
+                     ("archival_memory_search", {"query": "daily"})]
+            later[guess] = [call(memory, name, **args).content for name, args in calls]
+    first, *others = later.values()
+    assert all(answers == first for answers in others), later
 
 
 def test_an_appended_withheld_fact_is_kept_in_archival(memory: HierarchicalMemory) -> None:
@@ -239,3 +251,20 @@ def test_editing_a_fact_into_a_withheld_one_s_twin_confirms_nothing(tier: str) -
         walks = call(memory, "core_memory_replace", old_content="User lives in Lyon",
                      new_content="user walks daily").content
         assert f"already has that fact (#{stored[2][0]}, in core)" in walks
+
+
+def test_the_same_fact_in_shown_words_is_refused_as_the_fact_retention_drops() -> None:
+    # Stored before the policy, which now keeps such facts out: stating it again, in words
+    # the recall layer shows or not, is refused in the same words.
+    dropping = parse_policy(POLICY_TEXT.replace("retention: {enabled: false}",
+                                                "retention: {mode: deterministic}"))
+    answers = set()
+    for guess in (SECRET, "User takes 20 MG of propranolol daily"):
+        with make_memory(privacy=dropping, core_limit=3, core_limit_unit="facts") as memory:
+            guard, memory.privacy = memory.privacy, None
+            memory.add_fact(SECRET)
+            memory.privacy = guard
+            result = call(memory, "core_memory_append", content=guess)
+            assert not result.ok and len(memory.archival) == 0
+            answers.add(result.content)
+    assert len(answers) == 1, answers

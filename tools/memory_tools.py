@@ -154,11 +154,13 @@ def _withheld_fact(ctx: ToolContext, content: str) -> str | None:
     Core holds one fact per text: appended there, a text already stored would be "already
     in core" (a guess at a withheld fact confirmed) and a new one would not. So the answer
     is the same whatever is stored: the text is filed in archival, as the policy's
-    retention layer allows (where a search finds it when the policy shows it), unless a
-    passage filed earlier holds it already; and a text the policy shows that states a
+    retention layer allows (where a search finds it when the policy shows it), every time,
+    a passage filed earlier holding it or not: filed only when new, the next passage's id
+    and count would tell whether it was stored. A text the policy shows that states a
     withheld fact again (``find_same``: differing only in case, quotes, "my" or "user's")
-    gets that fact's answer, filing nothing a search would show. Retention is asked first,
-    as ``add_fact`` would: a text it drops is refused as one."""
+    gets that fact's answer and files that fact's text, which no search shows, as a
+    withheld text never stored files its own. Retention is asked first, as ``add_fact``
+    would: a text it drops is refused as one."""
     memory = ctx.memory
     if memory.privacy is None or not memory.privacy.recall_enabled:
         return None
@@ -172,10 +174,12 @@ def _withheld_fact(ctx: ToolContext, content: str) -> str | None:
         [view] = memory.privacy.core_view(ctx.request, [same])
         if view == same.text:
             return None
-    elif not any(_filed(hit) for hit in memory.archival_holding(text)):
-        memory.archival_insert(text, source=f"tool:turn:{ctx.turn}",
-                               source_message_id=ctx.first_message_id)
-        ctx.changes.append(f"archival + {view}")
+        # Refused as the fact itself would be, where retention now drops it.
+        text = same.text
+        memory.privacy.check_write(text, what="fact")
+    memory.archival_insert(text, source=f"tool:turn:{ctx.turn}",
+                           source_message_id=ctx.first_message_id)
+    ctx.changes.append(f"archival + {view}")
     return (f"Not added to core: the privacy policy withholds this fact from you (it would "
             f"show as {view}); memory keeps it where you are not shown it "
             f"({_core_status(memory)}).")
