@@ -18,7 +18,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from tiermem.agent.line_breaks import wrap
+from tiermem.agent.line_breaks import widest_piece, wrap
 from tiermem.agent.terminal import printable
 
 #: The slash commands: each a command, then what it does, each piece on a line of its own.
@@ -145,10 +145,11 @@ def core_view(console: Console, title: str, rows: list[tuple[str, str, str, str,
     without the counts below ``CORE_COUNTS`` columns, and below ``CORE_TABLE`` a list
     of ``#id (durability) fact`` lines, so a fact is never cut to an ellipsis. A layout
     whose fact column is narrower than a fact's longest word gives way to the next one,
-    which has more room for it: the table would fold the word (a URL, a path) mid-way."""
+    which has more room for it: the table would fold the word (a URL, a path) mid-way. A
+    run of Chinese or Japanese, written without spaces, is no such word: a line may break
+    between its characters (agent/line_breaks.py)."""
     columns = ("id", "fact", "durability", "accesses", "score")
-    longest = max((cell_len(word) for row in rows for word in printable(row[1]).split()),
-                  default=0)
+    longest = max((widest_piece(printable(row[1])) for row in rows), default=0)
     for shown, least in ((len(columns), CORE_COUNTS), (3, CORE_TABLE)):
         if console.width >= least and longest <= _fact_width(console.width, columns[:shown],
                                                              rows):

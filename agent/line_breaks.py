@@ -45,6 +45,13 @@ def _pieces(text: str) -> Iterator[tuple[int, str]]:
         yield start + cut, word[cut:]
 
 
+def widest_piece(text: str) -> int:
+    """How many cells the widest part of ``text`` that no line break may split takes: a
+    word, or the part of one between a wide run's break points ("東京に住む" is 2 cells,
+    a URL all of it)."""
+    return max((cell_len(piece.strip()) for _, piece in _pieces(text)), default=0)
+
+
 def break_offsets(text: str, width: int) -> list[int]:
     """Where to break ``text`` (one line) so that each line fits ``width`` cells: between
     pieces, and within a piece wider than a whole line (rich's ``divide_line``, with the

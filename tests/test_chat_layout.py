@@ -124,6 +124,21 @@ def test_core_shows_a_long_word_whole_where_a_layout_has_room_for_it(
     assert ("accesses" in text) == (columns == 5), lines
 
 
+def test_core_keeps_its_columns_for_a_cjk_fact_a_line_may_break_between_characters(
+        memory: HierarchicalMemory) -> None:
+    # Written without spaces, the fact is one "word" 48 cells wide: read as one, it cost
+    # the table its counts at 80 columns, though the table breaks it between characters.
+    fact = "ユーザーは東京に住んでいて毎朝コーヒーを飲みます"
+    memory.add_fact(fact)
+    lines = shown(memory, 80, "/core")
+    text = "\n".join(lines)
+    assert "accesses" in text and "score" in text, lines
+    assert max(map(cell_len, lines)) <= 80
+    # The fact column's cells, read down: the fact whole, none of it cut to an ellipsis.
+    cells = "".join(line.split("│")[2].strip() for line in lines if line.count("│") == 6)
+    assert fact in cells, lines
+
+
 def indented_entries(lines: list[str], start: str) -> list[list[str]]:
     """The entries of ``lines`` that begin with ``start``, each with the lines up to the
     next entry or the first line indented less than 4 columns (what follows the entries,
