@@ -3,7 +3,7 @@
 ``retracted(denied, facts)`` picks the facts holding the most of what it denies (at least
 60%), and among those the ones with the least else besides; ``still_held(fact, denied)``
 is what such a fact listing several items still says without the denied ones. ``denied``
-is the concepts (memory/text/wording.py) a retraction read by memory/text/updates.py says
+is the concepts (memory/text/wording.py) a retraction read by memory/text/statements.py says
 are no longer true. Pure functions over strings.
 """
 

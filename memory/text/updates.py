@@ -1,23 +1,10 @@
 """What a statement changes: new values, corrections and retractions of earlier facts.
 
 Rule-based, like memory/text/extract.py, whose facts it compares; everything here is
-a pure function over strings. It answers:
-
-``read_statement(sentence)`` sorts one sentence into
-
-- a *retraction*: "I no longer work at Acme", "I'm not allergic to peanuts
-  anymore", "..., forget that" (not "don't (let me) forget that ...", which asks to keep
-  what follows), "I quit my job at Acme", "I stopped eating meat". It states
-  no new fact; ``denied`` holds the concepts (memory/text/wording.py) of what
-  it says is no longer true. When no fact holds them, ``as_news`` reads it as
-  a plain statement: it is then news;
-- an *update* or *correction*: a statement with a change cue. Leading
-  "actually", "sorry", "correction", "now", "these days"; "actually" and
-  "now" anywhere (not "right now", "for now", "just now", "now that"); "my
-  new X"; "moved (from X) to"; a closing ", not X". Its ``text`` drops the
-  cue, and "I changed (or updated, switched) my X to Y" reads as "my X is Y", and "my X
-  isn't Y, it's Z" as "my X is Z", a correction;
-- or a plain statement, returned as it is.
+a pure function over strings. How one sentence reads as a change (a retraction, an
+update or correction with its cue, or a plain statement: ``read_statement``,
+``as_news``, ``own_clauses``) is memory/text/statements.py's, re-exported here. This
+module answers what such a statement changes among the facts held:
 
 ``slot_of(fact)`` names the single-valued attribute a fact sets, when that is
 clear. "User's city is Faro", "User lives in Faro" and "User moved to Faro"
@@ -51,172 +38,25 @@ the denied ones, is memory/text/retractions.py's.
 a greeting's introduction ("Hi, I'm Nervous") names the speaker only when no other name
 of theirs is held, and is otherwise read as no introduction ("User is Nervous",
 short-lived), so that only "My name is X" and "Call me X" change a name.
-
-``own_clauses(sentence)`` cuts a sentence where a clause of the speaker's own opens, so
-that a retraction joined to another statement ("I'm not vegetarian anymore, I eat fish now")
-can be read alone. How a stored compound fact splits into its statements is
-memory/text/clauses.py's.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from tiermem.memory.text.extract import ExtractedFact, normalize_fact
-from tiermem.memory.text.wording import concepts, stem
+
+# How a sentence reads as a change lives in its own module; re-exported, as callers import
+# it here.
+from tiermem.memory.text.statements import Statement, as_news, own_clauses, read_statement
+from tiermem.memory.text.wording import concepts
 
 __all__ = ["SUBJECT_VERB", "Statement", "as_news", "own_clauses", "read_statement", "replaces",
            "slot_of", "stated_beside", "subject_of"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
-
-
-@dataclass(frozen=True)
-class Statement:
-    """One sentence as a change: its text without cues, the cue, and what it denies."""
-
-    text: str
-    change: str | None = None
-    denied: frozenset[str] = frozenset()
-
-
-# ---------------------------------------------------------------------------
-# Reading a sentence
-
-#: A request to forget ("..., forget that", "forget that X", "let me forget that"); not
-#: "don't forget that ...", "don't let me forget that ..." or "don't ever let me forget that
-#: ...", which ask to keep what follows (``_asks_to_forget``).
-_FORGET_CLAUSE = re.compile(r"\bforget\s+(?:about\s+)?(?:that|it)\b", _I)
-#: What, right before "forget that", makes it a request to keep: a negation, then the words
-#: that may stand between it and "forget" ("don't ever let me", "don't you ever", "do not
-#: let us ever", "never, ever").
-_KEPT_BY = re.compile(
-    rf"(?:n{_APOS}t|not|\bnever|\bdont),?\s+(?:(?:ever|you|just|let|me|us)\s+){{0,4}}$",
-    _I)
-
-
-def _asks_to_forget(text: str) -> bool:
-    """Whether ``text`` asks to forget: a "forget that" no negation before it keeps."""
-    return any(not _KEPT_BY.search(text[max(0, m.start() - 60):m.start()])
-               for m in _FORGET_CLAUSE.finditer(text))
-
-
-_RETRACTION = re.compile(
-    r"\bno\s+longer\b"
-    rf"|(?:\bnot|n{_APOS}t)\b[^.;]*?\b(?:any\s?more|any\s+longer)\b"
-    rf"|^i(?:\s+have|{_APOS}ve)?\s+(?:quit|stopped)\b",
-    _I,
-)
-#: Words of a retraction that say it is one, not what it denies.
-_RETRACTION_WORDS = frozenset(stem(w) for w in ("longer", "anymore", "forget", "true", "wrong",
-                                                "quit", "stopped"))
-
-_LEADING_CUE = re.compile(
-    r"^(?:(?:actually|sorry|oops|correction|update|in\s+fact|now|these\s+days|nowadays)"
-    r"\b[\s,:;!-]*)+",
-    _I,
-)
-_ACTUALLY = re.compile(r",?\s*\bactually\b,?", _I)
-# "now" as "from now on", not as "at this moment" (a short-lived cue) or "now that".
-_NOW = re.compile(r",?\s*(?<!right )(?<!for )(?<!just )(?<!until )(?<!by )\bnow\b(?!\s+that\b)",
-                  _I)
-_CHANGED_MY = re.compile(
-    rf"^i(?:\s+have|{_APOS}ve)?\s+(?:changed|updated|switched)\s+my\s+(?P<attribute>.+?)\s+to\s+"
-    r"(?P<value>.+)$",
-    _I,
-)
-_NOT_CLAUSE = re.compile(r",\s*(?:and\s+|but\s+)?not\s+[^,;]+$", _I)
-_OTHER_CUES = (("my new", re.compile(r"\bmy\s+new\b", _I)),
-               ("moved to", re.compile(
-                   r"\b(?:moved|relocated)\s+(?:back\s+)?(?:from\s+[^.;]{1,60}?\s+)?to\b",
-                   _I)))
-_SPACES = re.compile(r"\s{2,}")
-#: "My name isn't Sam, it's Samuel": what a thing is not, then what it is, is a new value of
-#: it ("My name is Samuel") given as a correction. Its subject names the thing: not a bare
-#: pronoun ("It isn't broken, it's slow" keeps both halves) nor the speaker.
-_NOT_THIS_BUT = re.compile(
-    rf"^(?P<subject>(?!(?:it|this|that|he|she|they|i|we|you)\b)[^,;]{{1,60}}?)"
-    rf"(?:\s+(?P<one>is)\s+not|\s+(?P<one_n>is)n{_APOS}?t|{_APOS}s\s+(?P<one_s>not)"
-    rf"|\s+(?P<several>are)\s+not|\s+aren{_APOS}?t|{_APOS}re\s+not)\s+[^,;]+?\s*[,;]\s*"
-    rf"(?:but\s+|rather\s+)?(?:it{_APOS}?s|it\s+is|they{_APOS}re|they\s+are)\s+(?P<value>\S.*?)"
-    r"[\s.!]*$", _I)
-
-
-
-#: Where a clause of the speaker's own opens after another: a comma, semicolon or dash
-#: ("and", "but" or "so" may follow), then "I", "I'm", "my" or "we".
-_OWN_CLAUSE = re.compile(
-    rf"\s*(?:[,;]|\s[-–—])\s*(?:(?:and|but|so)\s+)?(?=(?:i|i{_APOS}(?:m|ve)|my|we)\b)", _I)
-
-
-#: A clause that only points back to the one before it ("..., my wife does", "..., we
-#: still do", "..., my son is"): cut off, it would say nothing, and lose what it said.
-_ELLIPTICAL = re.compile(
-    rf"\b(?:does|do|did|is|are|was|were|has|have|had|can|could|will|would|am|too|also"
-    rf"|{_APOS}s|{_APOS}re|{_APOS}m)\W*$", _I)
-
-
-#: A last clause in which someone else takes over what a retraction denies ("I'm not on
-#: call anymore, Priya is", "..., but my wife still does"): who it names is not denied.
-_TAKEN_OVER = re.compile(
-    r"\s*(?:[,;]|\s[-–—])\s*(?:(?:and|but|so)\s+)?(?:now\s+)?[\w'’-]+(?:\s+[\w'’-]+){0,3}?"
-    r"\s+(?:still\s+)?(?:does|do|is|are|has|have|will|can)(?:\s+(?:too|now|instead))?\W*$",
-    _I)
-
-
-def own_clauses(sentence: str) -> list[str]:
-    """``sentence`` cut where a clause of the speaker's own opens ("I'm not vegetarian
-    anymore, I eat fish now": two), so that a retraction joined to another statement can
-    be read on its own; ``[sentence]`` when it has no such clause, or one of them only
-    points back to another ("I don't work at Google anymore, my wife does")."""
-    parts = [part for part in _OWN_CLAUSE.split(sentence.strip()) if part]
-    if any(_ELLIPTICAL.search(part) for part in parts[1:]):
-        return [sentence]
-    return parts
-
-
-def as_news(sentence: str) -> Statement | None:
-    """A retraction read as a plain statement: when it denies nothing known, what it says
-    is news ("I can't eat gluten anymore"). None for one that asks to forget ("forget that
-    my locker code is 1234"): that is never to be stored."""
-    if _asks_to_forget(sentence):
-        return None
-    text = _SPACES.sub(" ", sentence.strip()).strip(" ,")
-    return Statement(text[:1].upper() + text[1:])
-
-
-def read_statement(sentence: str) -> Statement:
-    """``sentence`` as a retraction, an update without its cue, or a plain statement."""
-    text = sentence.strip()
-    if _RETRACTION.search(text) or _asks_to_forget(text):
-        denied = concepts(_TAKEN_OVER.sub("", text)) or concepts(text)
-        return Statement("", "retraction", frozenset(denied - _RETRACTION_WORDS))
-    cue = None
-    leading = _LEADING_CUE.match(text)
-    contrast = _NOT_THIS_BUT.match(text[leading.end():] if leading else text)
-    if contrast is not None:  # "Actually, my name isn't Sam, it's Samuel": one correction
-        verb = "is" if contrast["one"] or contrast["one_n"] or contrast["one_s"] else "are"
-        cue, text = "correction", f"{contrast['subject']} {verb} {contrast['value']}"
-    for name, pattern in (("actually", _ACTUALLY), ("now", _NOW), (", not", _NOT_CLAUSE)):
-        stripped = pattern.sub("", text)
-        if stripped != text:
-            cue, text = cue or name, stripped
-    leading = _LEADING_CUE.match(text)
-    if leading and leading.end() < len(text):
-        cue = cue or leading.group(0).strip(" ,:;!-").casefold()
-        text = text[leading.end():]
-    changed = _CHANGED_MY.match(text.rstrip(".!"))
-    if changed:
-        cue = cue or "changed my"
-        text = f"my {changed['attribute']} is {changed['value']}"
-    for name, pattern in _OTHER_CUES:
-        if cue is None and pattern.search(text):
-            cue = name
-    text = _SPACES.sub(" ", text).strip(" ,")
-    return Statement(text[:1].upper() + text[1:], cue)
 
 
 # ---------------------------------------------------------------------------
