@@ -53,8 +53,8 @@ from tiermem.agent.offline_answers import LONG_TEXT_CHARS, answer, asks_in_gener
 from tiermem.agent.offline_corrections import correction_notes, recent_statements
 from tiermem.memory.text.clauses import clauses_of, statements_of
 from tiermem.memory.text.corrections import corrected, correction_of, target_of
-from tiermem.memory.text.durability import with_said_about
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
+from tiermem.memory.text.openings import with_said_about
 from tiermem.memory.text.person import asks_a_call, with_introductions
 from tiermem.memory.text.retractions import retracted, still_held
 from tiermem.memory.text.sentences import chunk_text, split_sentences

@@ -1,12 +1,11 @@
 """Durability of a stated fact: ``durable`` (keep it) or ``short-lived`` (let it rotate out).
 
 ``classify_durability`` decides for one sentence and names the cue that
-decided, so an operator can audit why a fact resisted eviction. This module
-also owns the two sentence openings that bear on durability, which fact
-extraction (memory/text/extract.py) reuses: discourse markers that add nothing
-("so,", "btw", "ok") are skipped by ``strip_markers``, and an explicit
-"remember (that) X" is recognised by ``lead_in``. Everything here is a pure
-function over strings; the regular expressions are compiled once at import.
+decided, so an operator can audit why a fact resisted eviction. It reads a
+sentence's opening as fact extraction does (memory/text/openings.py): discourse
+markers that add nothing ("so,", "btw", "ok") are skipped by ``strip_markers``,
+and an explicit "remember (that) X" is recognised by ``lead_in``. Everything here
+is a pure function over strings; the regular expressions are compiled once at import.
 
 Durability precedence. The first row that applies decides; within a row, the
 cue listed first in this module wins, whatever its position in the sentence.
@@ -84,18 +83,15 @@ from __future__ import annotations
 
 import re
 
+from tiermem.memory.text.openings import lead_in, strip_markers
 from tiermem.memory.text.sentences import TIMESTAMP, machine_cue
 from tiermem.memory.types import Durability
 
 __all__ = [
     "DURABLE",
     "LANGUAGES",
-    "NOT_STATED",
     "SHORT_LIVED",
     "classify_durability",
-    "lead_in",
-    "strip_markers",
-    "with_said_about",
 ]
 
 DURABLE: Durability = "durable"
@@ -286,94 +282,6 @@ def _first_cue(cues: tuple[tuple[str, re.Pattern[str]], ...], text: str) -> str 
         if pattern.search(text):
             return name
     return None
-
-
-# ---------------------------------------------------------------------------
-# Openings: discourse markers and the "remember that" lead-in
-
-# Words that open a sentence without adding to it. The first group needs punctuation
-# after it, because "No deploys on Friday" and "Well-known issue" are statements.
-_MARKERS = re.compile(
-    r"^(?:"
-    r"(?:(?:hi|hello|hey)(?:\s+there)?|yes|yeah|yep|yup|no|nope|well|alright|sure)\s*[,!:]\s*"
-    r"|(?:ok|okay|so|and|but|also|oh|btw|by\s+the\s+way|fyi|anyway|anyways|actually"
-    r"|just\s+so\s+you\s+know|for\s+the\s+record)(?:\s*[,:!]\s*|\s+)"
-    r")+",
-    _IGNORECASE,
-)
-
-#: What follows "remember" when it states nothing: "remember when we ..." reminisces,
-#: and "remember to ...", "don't forget about ..." ask for a reminder; "don't forget about
-#: my peanut allergy" states what is the speaker's (``ABOUT_MINE``), as "... my X" does.
-NOT_STATED = r"(?:to|about(?!\s+(?:my|our)\b)|when|how|what|where|who|why|if|whether|me|us)\b"
-#: "about my X" after "remember" or "don't forget": X is the speaker's, kept as "my X" is.
-ABOUT_MINE = re.compile(r"^about\s+(?=(?:my|our)\b)", re.IGNORECASE)
-_NOT_A_REMEMBERED_FACT = re.compile(rf"^{NOT_STATED}", _IGNORECASE)
-#: "don't forget about X, it's due in March": what follows X says something of it, so the
-#: request states a fact as "... about my X" does; X alone ("about the rollover") does not.
-_ABOUT_THEN_SAID = re.compile(
-    r"^about\s+(?!(?:my|our|it|this|that|these|those|them|him|her|me|us|you)\b)(?P<what>\w[^,;:–—]*?)\s*(?:[,;:]|\s[-–—])\s*"
-    rf"(?P<said>(?:it|they|that|this|which)(?:{_APOS}(?:s|re|ll))?\s+\w.*)$",
-    _IGNORECASE | re.DOTALL)
-
-_LEAD_IN = re.compile(
-    r"^(?:(?:please|pls|also|and)\s+)?"
-    r"(?:"
-    rf"(?P<soft>remember|keep\s+in\s+mind|bear\s+in\s+mind"
-    rf"|(?:don{_APOS}?t|do\s+not)\s+(?:let\s+(?:me|us)\s+)?forget)"
-    r"(?:\s*[:,\-–—]\s*|\s+)(?P<that>that\s+)?"
-    r"|(?P<hard>note\s+to\s+self|make\s+a\s+note|take\s+note|note)"
-    r"(?:\s*[:\-–—]\s*(?:that\s+)?|\s+that\s+)"
-    r")"
-    r"(?P<rest>\S.*)$",
-    _IGNORECASE | re.DOTALL,
-)
-_SPACES = re.compile(r"\s+")
-
-
-def strip_markers(sentence: str) -> str:
-    """``sentence`` without the discourse markers that open it ("so,", "btw", "hey,")."""
-    return _MARKERS.sub("", sentence, count=1).strip()
-
-
-def with_said_about(sentences: list[str]) -> list[str]:
-    """``sentences`` with "don't forget about X;" joined to the clause after it that says
-    something of X ("...; it starts at 2am UTC"), which the semicolon cut off: together they
-    state a fact, as "don't forget about X, it starts at 2am UTC" does (``lead_in``), and
-    apart the clause would not say what "it" is."""
-    joined: list[str] = []
-    for sentence in sentences:
-        if joined and joined[-1].rstrip().endswith(";"):
-            match = _LEAD_IN.match(strip_markers(f"{joined[-1]} {sentence}"))
-            if (match is not None and match.group("soft") and not match.group("that")
-                    and _ABOUT_THEN_SAID.match(match.group("rest").strip()) is not None):
-                joined[-1] = f"{joined[-1]} {sentence}"
-                continue
-        joined.append(sentence)
-    return joined
-
-
-def lead_in(sentence: str) -> tuple[str, str] | None:
-    """``(cue, X)`` when ``sentence`` is "remember (that) X", "note: X" and the like, else None.
-
-    "remember to ...", "remember when ..." and their kin ask or reminisce, so
-    they are not lead-ins unless "that" follows the keyword; "don't forget about X"
-    is one only when a clause about X follows ("..., it's due in March": X, then it).
-    """
-    match = _LEAD_IN.match(sentence)
-    if match is None:
-        return None
-    rest = match.group("rest").strip()
-    said = _ABOUT_THEN_SAID.match(rest) if match.group("soft") else None
-    if said is not None and not match.group("that"):
-        rest = f"{said['what']}, {said['said']}"
-    elif match.group("soft") and not match.group("that") and _NOT_A_REMEMBERED_FACT.match(rest):
-        return None
-    if match.group("soft") and not match.group("that"):
-        rest = ABOUT_MINE.sub("", rest, count=1)
-    keyword = match.group("soft") or match.group("hard")
-    cue = _SPACES.sub(" ", keyword.casefold().replace("’", "'"))
-    return cue, rest
 
 
 # ---------------------------------------------------------------------------

@@ -28,15 +28,16 @@ Per sentence, ``extract_facts`` does this, in order:
    "don't forget my X" does, nor "... about X, it's due in March", which yields "X,
    it's due in March", as "... about X; it's due in March" does: ``with_said_about``),
    "call me back later", "call me a taxi": ``asks_a_call`` in memory/text/person.py).
-4. "remember (that) X", "note that X", "note: X", "keep in mind (that) X",
-   "don't forget (that) X", "don't let me forget that X" yield X (``lead_in`` in
-   memory/text/durability.py, since the lead-in also makes the fact durable). "Call me
-   X" on its own is read as "My name is X" (``called`` in memory/text/person.py), so it states
-   the speaker's name like that sentence, and replaces a name as it does. So is a greeting
-   followed by "I'm X" and nothing more ("Hi! I'm Maya": ``introduced``), the greeting
-   said in the same sentence or the one before, but it names only a speaker with no name
-   held: beside another it is read as earlier versions read it ("User is Maya":
-   ``ExtractedFact.plain``), since "Hi, I'm Nervous" is no new name.
+4. "remember (that) X", "note that X", "note: X", "keep in mind (that) X", "don't forget
+   (that) X", "don't let me forget that X" yield X (``lead_in`` in
+   memory/text/openings.py, which durability reads too, since the lead-in also makes the
+   fact durable). "Call me X" on its own is read as "My name is X" (``called`` in
+   memory/text/person.py), so it states the speaker's name like that sentence, and
+   replaces a name as it does. So is a greeting followed by "I'm X" and nothing more
+   ("Hi! I'm Maya": ``introduced``), the greeting said in the same sentence or the one
+   before, but it names only a speaker with no name held: beside another it is read as
+   earlier versions read it ("User is Maya": ``ExtractedFact.plain``), since "Hi, I'm
+   Nervous" is no new name.
 5. First person becomes third person with the speaker's name
    (memory/text/person.py, whose docstring has the table): "I'm vegan" ->
    "{speaker} is vegan", "My name is Dana and I live in Lisbon" -> "{speaker}'s
@@ -53,18 +54,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from tiermem.memory.text.durability import (
-    NOT_STATED,
-    SHORT_LIVED,
-    classify_durability,
-    lead_in,
-    strip_markers,
-    with_said_about,
-)
+from tiermem.memory.text.durability import SHORT_LIVED, classify_durability
 
 # The de-duplication key lives in its own module; re-exported, as callers import it here.
 from tiermem.memory.text.fact_keys import earlier_fact_norms, fact_norm, fact_norms, normalize_fact
 from tiermem.memory.text.fragments import is_heading, stops_short
+from tiermem.memory.text.openings import NOT_STATED, lead_in, strip_markers, with_said_about
 from tiermem.memory.text.person import (
     BEFORE_NEGATION,
     FIRST,
