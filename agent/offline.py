@@ -4,7 +4,8 @@ It reads the same messages a model would and answers with the same tool
 calls, so every turn goes through the real tool dispatch:
 
 - statements: it extracts facts (memory/text/extract.py) with their durability
-  (memory/text/durability.py) and calls ``core_memory_append`` for each. A fact
+  (memory/text/durability.py) and calls ``core_memory_append`` for each
+  (agent/offline_statements.py decides which facts change). A fact
   that changes an earlier one (memory/text/updates.py: "I moved to Porto", "my
   phone number is actually ...", "I no longer work at Acme") first retires
   the old fact with ``core_memory_replace(old, "")``, which marks it
@@ -51,21 +52,12 @@ from tiermem.agent.config import DEFAULT_MAX_TOKENS
 from tiermem.agent.llm import Completion, ToolCall, unique_id_prefix
 from tiermem.agent.offline_answers import LONG_TEXT_CHARS, answer, asks_in_general, core_facts
 from tiermem.agent.offline_corrections import correction_notes, recent_statements
-from tiermem.memory.text.clauses import clauses_of, statements_of
-from tiermem.memory.text.corrections import corrected, correction_of, target_of
-from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
-from tiermem.memory.text.openings import with_said_about
-from tiermem.memory.text.person import asks_a_call, with_introductions
-from tiermem.memory.text.retractions import retracted, still_held
+from tiermem.agent.offline_statements import core_changes
+from tiermem.memory.text.extract import is_question
+from tiermem.memory.text.person import asks_a_call
 from tiermem.memory.text.sentences import chunk_text, split_sentences
 from tiermem.memory.text.tokenizer import DEFAULT_ENCODING
-from tiermem.memory.text.updates import (
-    as_news,
-    own_clauses,
-    read_statement,
-    replaces,
-    stated_beside,
-)
+from tiermem.memory.text.updates import read_statement
 
 NAME = "offline policy (rule-based, no language model)"
 #: The largest part of a long text filed as one passage: well within what the archival
@@ -212,126 +204,9 @@ class OfflinePolicy:
 
     def _statement_calls(self, text: str, core: dict[str, str],
                          recent: list[str] | None = None) -> list[ToolCall]:
-        """Retire what the statements change or deny, then append the facts they state.
-
-        Each statement of a compound fact ("The production region is eu-west-1 and the
-        staging region is us-east-2") counts on its own: a sentence that joins several is
-        stored as one fact for each, and when a statement held in a compound fact changes,
-        that fact is retired and the statements of it that still hold stay as facts; one
-        said again is that fact said again.
-
-        A slip corrected ("Sorry, I meant Portland, not Seattle") retires the statement that
-        said it (``target_of``: one of this message, else of the most recent of ``recent``,
-        the user's earlier messages newest first, else the only one held) and states it
-        again as meant; when none is found, nothing is stored."""
-        current = dict(core)
-        stored_as = {normalize_fact(text): text for text in current}
-        new: dict[str, str] = {}
-        retired: list[str] = []
-
-        def drop(fact: str) -> None:
-            if fact in current:
-                del current[fact]
-                retired.append(fact)
-            else:
-                new.pop(fact, None)
-
-        def held() -> dict[str, list[str]]:
-            """Each statement held, in a fact of its own or in compound ones: every fact
-            that holds it (one it changes must leave none of them saying it)."""
-            facts: dict[str, list[str]] = {}
-            for fact in [*current, *new]:
-                for part in clauses_of(fact):
-                    holders = facts.setdefault(part, [])
-                    if fact not in holders:
-                        holders.append(fact)
-            return facts
-
-        def retire(parts: list[str], facts: dict[str, list[str]], keep: str | None = None
-                   ) -> bool:
-            """Retire the facts holding ``parts`` (``facts``: ``held()``) but ``keep``,
-            keeping the other statements of a compound one; whether a fact retired was
-            durable."""
-            durable = False
-            for fact in dict.fromkeys(holder for part in parts for holder in facts[part]
-                                      if holder != keep):
-                kind = {**current, **new}[fact]
-                durable |= kind == "durable"
-                drop(fact)
-                for other in clauses_of(fact):
-                    if other not in parts and other != fact:
-                        new.setdefault(other, kind)
-            return durable
-
-        def parts_of(sentence: str) -> list[str]:
-            """A retraction joined to another statement of the speaker's ("I'm not
-            vegetarian anymore, I eat fish now") is read apart from it, when on its own it
-            denies something held: read whole, the other's words outweighed what it denies."""
-            parts = own_clauses(sentence)
-            if len(parts) > 1 and read_statement(sentence).change == "retraction" and any(
-                    retracted(read_statement(part).denied, list(held())) for part in parts
-                    if read_statement(part).change == "retraction"):
-                return parts
-            return [sentence]
-
-        # "Hi!" and "I'm Maya" name the speaker only together, as "don't forget about X;"
-        # and "it starts at 2am" say something of X only together.
-        sentences = with_introductions(with_said_about(split_sentences(text)))
-        for sentence in [part for whole in sentences for part in parts_of(whole)]:
-            if is_question(sentence):
-                continue
-            correction = correction_of(sentence)
-            if correction is not None:
-                facts = held()
-                target = target_of(correction, list(facts), [p for f in new for p in clauses_of(f)],
-                                   recent or [])
-                meant = corrected(target, correction) if target is not None else None
-                if target is not None and meant is not None:
-                    kind = {**current, **new}[facts[target][0]]
-                    durable = retire([target], facts)
-                    new.setdefault(meant, "durable" if durable else kind)
-                continue
-            statement = read_statement(sentence)
-            if statement.change == "retraction":
-                facts = held()
-                denied = retracted(statement.denied, list(facts))
-                news = as_news(sentence)
-                if denied or not statement.denied or news is None:
-                    kinds = {part: {**current, **new}[facts[part][0]] for part in denied}
-                    retire(denied, facts)
-                    for part, kind in kinds.items():
-                        # "not allergic to shellfish" leaves the peanuts of a list of two.
-                        rest = still_held(part, statement.denied)
-                        if rest is not None:
-                            new.setdefault(rest, kind)
-                    continue
-                # Nothing held says what it denies: dropping it would lose what the user
-                # said ("I can't eat gluten anymore"), so it is stored as said; a request
-                # to forget something is not (news is None).
-                statement = news
-            for said in extract_facts(statement.text):
-                # "Hi, I'm Nervous" beside "User's name is Maya" is no new name.
-                extracted = stated_beside(said, held())
-                # A fact an earlier version stored in its own words is re-asserted as it is.
-                fact = next((stored_as[key] for key in map(normalize_fact, extracted.formers)
-                             if key in stored_as), extracted.text)
-                parts = ([(fact, extracted.durability)] if fact in current
-                         else statements_of(fact, extracted.durability))
-                # A compound fact stated again changes none of its own statements, and
-                # none of the statements one sentence joins changes another ("The incident
-                # is sev1 and is P1").
-                siblings = {part for part, _ in parts}
-                for part, kind in parts:
-                    facts = held()
-                    durable = retire([old for old, holders in facts.items()
-                                      if holders != [part] and old not in siblings
-                                      and replaces(part, old, statement.change)],
-                                     facts, keep=part)
-                    # One an earlier version stored joined to another ("Customer 9034 uses
-                    # SSO and is on the Team plan") is that fact stated again.
-                    part = next((fact for fact in held().get(part, ()) if fact in current),
-                                part)
-                    new.setdefault(part, "durable" if durable else kind)
+        """Retire what the statements change or deny, then append the facts they state
+        (``core_changes``)."""
+        retired, new = core_changes(text, core, recent)
         return ([self._call("core_memory_replace", old_content=old, new_content="",
                             request_heartbeat=True) for old in retired]
                 + [self._call("core_memory_append", content=fact, durability=durability,
