@@ -1,5 +1,6 @@
 """The chat REPL: prompt-toolkit input, rich output; its slash commands are in
-agent/slash_commands.py, and what the prompt's keys do in agent/prompt_keys.py.
+agent/slash_commands.py, what the prompt's keys do in agent/prompt_keys.py, and how it
+reports failures and stops, and on which stream, in agent/chat_reports.py.
 
 Input and output are injectable: ``ChatRepl(agent, console=..., errors=...)``
 runs under a prompt-toolkit pipe input in tests, and ``run_piped`` reads plain
@@ -37,8 +38,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
-import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TextIO
@@ -48,7 +47,8 @@ from rich.markup import escape
 from rich.text import Text
 
 from tiermem.agent.chat_help import hanging, reply_text
-from tiermem.agent.chat_output import UNANSWERED, error_kind, provider_hint, show_turn, turn_record
+from tiermem.agent.chat_output import UNANSWERED, provider_hint, show_turn, turn_record
+from tiermem.agent.chat_reports import SHOWING_TURN, ChatReports, piped_stop_note, stopped_command
 from tiermem.agent.closed_streams import is_output_failure
 from tiermem.agent.errors import ProviderError
 from tiermem.agent.interrupts import (
@@ -64,7 +64,6 @@ from tiermem.agent.slash_commands import SlashCommands, is_command
 from tiermem.agent.terminal import TerminalConsole, printable
 from tiermem.memory.errors import InvalidInputError, TiermemError
 from tiermem.memory.text.shown import shown_path
-from tiermem.tools.safe_text import safe_text
 
 #: A turn Ctrl-C cancelled; piped, the run ends with it (tiermem: ... on standard error).
 TURN_CANCELLED = f"cancelled; {UNANSWERED}"
@@ -84,63 +83,19 @@ CANCELLED = f"{TURN_CANCELLED} (Ctrl-C again or /exit to leave)"
 LEAVE_HINT = "press Ctrl-C again or type /exit to leave"
 
 
-#: What each slash command that writes leaves when Ctrl-C stops it; the others only read
-#: or hold for the session, and leave nothing changed.
-_STOPPED_WRITES = {
-    "/snapshot": "a snapshot file is written whole or not at all",
-    "/history": "the prompt history is cleared whole or not at all",
-}
-
-
-#: ``ChatRepl.running`` once a turn is saved, while it is shown.
-SHOWING_TURN = "turn"
-
-
-def piped_stop_note(command: str | None, agent: str, store: str | None) -> str:
-    """The line a piped chat ends with when Ctrl-C stops it between lines or during the
-    slash command ``command`` (not a turn: that rolls back and says so itself)."""
-    rest = "the lines before it were handled, and none after it was read"
-    if command is None:
-        return f"chat stopped (Ctrl-C) while waiting for the next line; {rest}"
-    if command == SHOWING_TURN:
-        return (f"chat stopped (Ctrl-C) after its turn was saved, while showing it (/recall "
-                f"finds it); {rest}")
-    said = stopped_command(command, agent, store)
-    return f"chat stopped (Ctrl-C) during {printable(command)}: {said}; {rest}"
-
-
-def stopped_command(command: str, agent: str, store: str | None) -> str:
-    """What the slash command ``command`` that Ctrl-C stopped left."""
-    from tiermem.agent.place import store_flag
-
-    if command == "/forget":
-        finish = f"tiermem forget --agent {agent}{store_flag(store)} --finish-erasures"
-        effect = (f"what it forgot before that stays forgotten, and `{finish}` completes an "
-                  f"erasure it left")
-    else:
-        effect = _STOPPED_WRITES.get(command, "it changed nothing")
-    return effect
-
-
-class ChatRepl:
-    """One chat session over an ``Agent``."""
+class ChatRepl(ChatReports):
+    """One chat session over an ``Agent``; what it reports, and where, is ``ChatReports``'s
+    (agent/chat_reports.py)."""
 
     def __init__(self, agent: Agent, console: Console | None = None,
                  agent_name: str = "default", errors: TextIO | None = None,
                  json_lines: bool = False, home: Path | None = None,
                  store: str | None = None) -> None:
+        super().__init__(console, errors, json_lines)
         self.agent = agent
-        self.console = console or TerminalConsole()
         self.agent_name = agent_name
-        self.errors = errors
-        # Wrapped under its text on a terminal, as replies are; whole into a pipe or a file.
-        self.error_console = TerminalConsole(file=errors, highlight=False) \
-            if errors else TerminalConsole(stderr=True, highlight=False)
-        self.json_lines = json_lines
-        self.failures = 0
         self.interactive = False
         self.cancelled = False  # the last line's turn was cancelled by Ctrl-C
-        self._error: dict[str, str] | None = None
         self.store = store
         #: The slash command under way (its name), for what Ctrl-C stopped.
         self.running: str | None = None
@@ -333,59 +288,6 @@ class ChatRepl:
             self._write_error(f"tiermem: {ended.name}: {TERMINATED_AT_COMMIT}\n")
             raise ended
         return True
-
-    def fail(self, label: str, exc: Exception, hint: str | None = None) -> None:
-        """A failed turn or command: shown on the error stream, counted for the exit status."""
-        message = safe_text(str(exc))
-        self._count_failure(error_kind(exc), message, hint)
-        errors = self.error_console
-        errors.print(reply_text(errors, f"[red]{escape(label)}:[/red] {escape(message)}"))
-        if hint:
-            errors.print(reply_text(errors, f"[dim]{escape(hint)}[/dim]"))
-
-    def usage(self, message: str) -> None:
-        """A slash command used wrongly: an error like a failed command (standard error,
-        the exit status, ``error`` under --json), so a script notices its typo."""
-        self._count_failure("usage", safe_text(message))
-        self.error_console.print(reply_text(self.error_console, f"[red]{escape(message)}[/red]"))
-
-    def not_done(self, kind: str, message: str) -> None:
-        """A command that ran and said so on standard output but did nothing (a /forget
-        that matched nothing): counted for the exit status and as ``error`` under --json."""
-        self._count_failure(kind, safe_text(message))
-
-    def _count_failure(self, kind: str, message: str, hint: str | None = None) -> None:
-        self.failures += 1
-        self._error = {"kind": kind, "message": message, **({"hint": hint} if hint else {})}
-
-    def report_defect(self, exc: Exception, outcome: str) -> None:
-        """One line on standard error for an exception that should not have happened."""
-        detail = " ".join(safe_text(str(exc)).split())[:300]
-        self._count_failure("internal", f"{type(exc).__name__}: {detail}")
-        line = (f"tiermem: internal error ({type(exc).__name__}: {detail}); {outcome}. "
-                "The session goes on; please report this.\n")
-        self._write_error(line)
-
-    def _write_error(self, line: str) -> None:
-        """A line on standard error, written at once (wrapped under its text on a terminal,
-        as ``fail`` writes); a closed or broken one is no reason to end the session, or to
-        replace the exception being raised."""
-        stream = self.errors or sys.stderr
-        errors = self.error_console
-        try:
-            if not errors.soft_wrap:
-                with errors.capture() as captured:
-                    errors.print(reply_text(errors, escape(line.rstrip("\n"))))
-                line = captured.get()
-            stream.write(line)
-            stream.flush()
-        except (AttributeError, OSError, ValueError):  # AttributeError: sys.stderr is None
-            pass
-
-    def emit(self, record: dict[str, Any]) -> None:
-        """One JSON object on its own line of standard output."""
-        self.console.file.write(json.dumps(record) + "\n")
-        self.console.file.flush()
 
     # -- slash commands (agent/slash_commands.py) --------------------------------------------
     def command(self, text: str) -> bool:
