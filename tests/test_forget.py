@@ -339,6 +339,23 @@ def test_an_interaction_s_new_name_retires_the_name_held() -> None:
             "User's name is Maya", "User's sister's name is Bea"]
 
 
+@pytest.mark.parametrize("stored", ["interaction", "add_fact"])
+def test_a_new_name_does_not_bring_back_a_statement_forgotten_beside_the_old(
+        stored: str) -> None:
+    # The compound fact stays when the statement is forgotten on its own; retiring the
+    # compound for its name must not store that statement again, nor lift its block.
+    with make_memory() as m:
+        if stored == "interaction":
+            m.process_interaction("My name is Maya and I live in Lisbon.", "Noted.")
+        else:
+            m.add_fact("User's name is Maya and User lives in Lisbon")
+        m.process_interaction("I live in Lisbon.", "Noted.")
+        assert m.forget("User lives in Lisbon").outcome == "matched"
+        m.process_interaction("My name is Ana.", "Noted.")
+        assert [f.text for f in m.core] == ["User's name is Ana"]
+        assert m.forgotten_norms.blocks("User lives in Lisbon")
+
+
 def test_exact_ignores_the_punctuation_that_ends_a_text() -> None:
     # A request typed without the period the message had still names it, and the fact
     # learned from it goes with it.

@@ -279,7 +279,8 @@ def retire_names(memory: WrittenMemory, fact: str, fact_id: int) -> None:
     (``fact_id``, just stored: "User's name is Ana" retires "User's name is Maya"; "User's
     sister's name is Bea", the sister's), as the offline policy does: a name gives way to
     a name. A fact joining the old name to other statements is retired, and those stay
-    as facts of their own. Other values stay beside the new one, as extraction only adds."""
+    as facts of their own, but for one forgotten. Other values stay beside the new one, as
+    extraction only adds."""
     names = [part for part in clauses_of(fact)
              if re.search(r"(?:^|/|\s)name$", slot_of(part) or "")]
     for old in [f for f in memory.core.held() if f.id != fact_id and names]:
@@ -289,6 +290,10 @@ def retire_names(memory: WrittenMemory, fact: str, fact_id: int) -> None:
             continue
         memory.lifecycle.retire(old)
         for other in (p for p in parts if p not in gone and p != old.text):
+            if memory.forgotten_norms.blocks(other):
+                # Forgotten on its own ("I live in Lisbon") while the compound stayed: not
+                # brought back, and its block not lifted, as only an explicit add does.
+                continue
             with contextlib.suppress(RetentionDroppedError):
                 admit_fact(memory, other, old.durability, old.source, old.source_message_id,
                            source_stored=True)
