@@ -339,6 +339,17 @@ def test_an_interaction_s_new_name_retires_the_name_held() -> None:
             "User's name is Maya", "User's sister's name is Bea"]
 
 
+def test_a_name_given_of_him_or_her_retires_no_other_s() -> None:
+    # "His" and "her" stand for whoever the sentences before named: two people, two names.
+    with make_memory() as m:
+        for said in ("My boss is strict. His name is Bob.", "My dog is old. Its name is Rex.",
+                     "My neighbour is nice. Her name is Eva.", "My name is Maya."):
+            m.process_interaction(said, "Noted.")
+        assert [f.text for f in m.core if "name" in f.text] == [
+            "His name is Bob", "Its name is Rex", "Her name is Eva", "User's name is Maya"]
+        assert not [f for f in m.facts() if f.tier == "archival"]
+
+
 @pytest.mark.parametrize("stored", ["interaction", "add_fact"])
 def test_a_new_name_does_not_bring_back_a_statement_forgotten_beside_the_old(
         stored: str) -> None:

@@ -281,11 +281,11 @@ def retire_names(memory: WrittenMemory, fact: str, fact_id: int) -> None:
     a name. A fact joining the old name to other statements is retired, and those stay
     as facts of their own, but for one forgotten. Other values stay beside the new one, as
     extraction only adds."""
-    names = [part for part in clauses_of(fact)
-             if re.search(r"(?:^|/|\s)name$", slot_of(part) or "")]
+    names = [part for part in clauses_of(fact) if _names_someone_known(part)]
     for old in [f for f in memory.core.held() if f.id != fact_id and names]:
         parts = clauses_of(old.text)
-        gone = [p for p in parts if any(replaces(name, p, None) for name in names)]
+        gone = [p for p in parts if not _PRONOUN_OWNER.match(p)
+                and any(replaces(name, p, None) for name in names)]
         if not gone:
             continue
         memory.lifecycle.retire(old)
@@ -297,6 +297,18 @@ def retire_names(memory: WrittenMemory, fact: str, fact_id: int) -> None:
             with contextlib.suppress(RetentionDroppedError):
                 admit_fact(memory, other, old.durability, old.source, old.source_message_id,
                            source_stored=True)
+
+
+#: A name whose owner only the sentences before it said ("His name is Bob", "Her name is
+#: Eva"): slot_of reads both as the same "/name", but they may be two people.
+_PRONOUN_OWNER = re.compile(r"(?:his|her|its|their)\s", re.IGNORECASE)
+
+
+def _names_someone_known(part: str) -> bool:
+    """Whether ``part`` gives a name of someone the fact itself names ("User's name is Ana",
+    "User's sister's name is Bea"), not of whoever a pronoun stood for."""
+    return (re.search(r"(?:^|/|\s)name$", slot_of(part) or "") is not None
+            and _PRONOUN_OWNER.match(part) is None)
 
 
 def masked(privacy: PrivacyGuard | None, text: str) -> Masked:
