@@ -252,3 +252,18 @@ def test_an_offline_answer_quotes_the_statements_beside_a_forgotten_one_without_
         dentist, gym = chat(m, "Who is my dentist?", "What is my gym?")
         assert dentist.endswith("): My dentist is Dr. Lee"), dentist
         assert "FitLife" not in gym
+
+
+def test_a_model_worded_forgotten_fact_the_policy_withholds_is_not_named(
+        tmp_path: Path) -> None:
+    # Stored before the policy was set: the fact holds words ("20 mg") the message shown
+    # does not, and the note would show the model what the policy withholds.
+    said, fact = "I take 20 propranolol tablets daily", "User takes 20 mg of propranolol daily"
+    with make_memory(tmp_path / "a") as m:
+        _model_turns(m, (said, fact))
+        assert m.forget(fact).outcome == "matched"
+        [before] = _search(m, "propranolol tablets")
+        assert before[FORGOTTEN_KEY] == [fact]
+    with make_memory(tmp_path / "a", privacy=POLICY) as m:
+        [hit] = _search(m, "propranolol tablets")
+        assert hit["text"] == said and FORGOTTEN_KEY not in hit and "mg" not in json.dumps(hit)

@@ -417,7 +417,7 @@ def conversation_search(
         before_id=ctx.first_message_id,
     )
     out = _page_of(result, "recall", query)
-    out["results"] = [_recall_item(h, ctx.memory) for h in result.hits]
+    out["results"] = [_recall_item(h, ctx.memory, query) for h in result.hits]
     return out
 
 
@@ -425,7 +425,7 @@ def conversation_search(
 FORGOTTEN_KEY = "forgotten_by_user_do_not_use"
 
 
-def _recall_item(hit: Hit, memory: HierarchicalMemory) -> dict[str, Any]:
+def _recall_item(hit: Hit, memory: HierarchicalMemory, query: str) -> dict[str, Any]:
     text = _hit_text(hit.text)
     item: dict[str, Any] = {"id": hit.id, "role": hit.role, "text": text,
                             "sent": iso(hit.created_at), "turn": hit.turn}
@@ -435,6 +435,12 @@ def _recall_item(hit: Hit, memory: HierarchicalMemory) -> dict[str, Any]:
         # shown, so nothing the privacy policy or the cut withholds is named. The key says
         # what to do with them, so the tool's description (in every prompt) need not.
         forgotten = memory.forgotten_norms.stated_in(text[:HIT_TEXT_CHARS], hit.id)
+        if forgotten and memory.privacy is not None:
+            # One the model stored in its own words may hold words the message shown does
+            # not: only those the policy shows for the query the message was shown for.
+            forgotten = [fact for fact, view in zip(
+                forgotten, memory.privacy.text_view(query, forgotten), strict=True)
+                if view == fact]
         if forgotten:
             item[FORGOTTEN_KEY] = forgotten
     return item
