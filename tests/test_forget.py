@@ -339,6 +339,23 @@ def test_an_interaction_s_new_name_retires_the_name_held() -> None:
             "User's name is Maya", "User's sister's name is Bea"]
 
 
+def test_a_new_name_retires_none_of_two_held_for_it() -> None:
+    # Two sisters' names held: a third is a third sister, or corrects one of the two, which
+    # one unknown; retiring both would lose a name that is still true.
+    with make_memory() as m:
+        m.add_fact("User's sister's name is Ana")
+        m.add_fact("User's sister's name is Bea")
+        m.process_interaction("My sister's name is Cora.", "Noted.")
+        assert [f.text for f in m.core] == [
+            "User's sister's name is Ana", "User's sister's name is Bea",
+            "User's sister's name is Cora"]
+        # One name held, in two facts, is still one name: both give way.
+        m.add_fact("User's name is Maya")
+        m.add_fact("User's name is Maya and User lives in Lyon")
+        m.process_interaction("My name is Eva.", "Noted.")
+        assert [f.text for f in m.core if "User's name" in f.text] == ["User's name is Eva"]
+
+
 def test_a_name_given_of_him_or_her_retires_no_other_s() -> None:
     # "His" and "her" stand for whoever the sentences before named: two people, two names.
     with make_memory() as m:

@@ -280,12 +280,21 @@ def retire_names(memory: WrittenMemory, fact: str, fact_id: int) -> None:
     sister's name is Bea", the sister's), as the offline policy does: a name gives way to
     a name. A fact joining the old name to other statements is retired, and those stay
     as facts of their own, but for one forgotten. Other values stay beside the new one, as
-    extraction only adds."""
+    extraction only adds. Where core holds two names for it ("User's sister's name is Ana",
+    "... is Bea"), it names two people, and which one a new name corrects is unknown: both
+    stay."""
     names = [part for part in clauses_of(fact) if _names_someone_known(part)]
-    for old in [f for f in memory.core.held() if f.id != fact_id and names]:
-        parts = clauses_of(old.text)
-        gone = [p for p in parts if not _PRONOUN_OWNER.match(p)
-                and any(replaces(name, p, None) for name in names)]
+    if not names:
+        return
+    held = [(old, clauses_of(old.text)) for old in memory.core.held() if old.id != fact_id]
+    replaced: set[str] = set()
+    for name in names:
+        given = {fact_norm(p) for _, parts in held for p in parts
+                 if not _PRONOUN_OWNER.match(p) and replaces(name, p, None)}
+        if len(given) == 1:
+            replaced |= given
+    for old, parts in held:
+        gone = [p for p in parts if fact_norm(p) in replaced]
         if not gone:
             continue
         memory.lifecycle.retire(old)
