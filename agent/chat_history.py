@@ -16,6 +16,7 @@ from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 from tiermem.agent.line_input import typed_text
 from tiermem.memory.errors import TiermemError
 from tiermem.memory.prompt_history import PromptHistory
+from tiermem.memory.text.counts import counted
 
 #: The plain-text history file of older versions, in the agent home.
 OLD_HISTORY_FILE = "history"
@@ -109,8 +110,8 @@ def adopt_history_file(home: Path | None, stored: PromptHistory,
         return
     moved = move_history_file(home, stored)
     if moved is not None:
-        note(f"moved {moved} line(s) of prompt history from {home / OLD_HISTORY_FILE} into the "
-             "agent's database and deleted the file")
+        note(f"moved {counted(moved, 'line')} of prompt history from "
+             f"{home / OLD_HISTORY_FILE} into the agent's database and deleted the file")
 
 
 def chat_history(home: Path | None, stored: PromptHistory, keep: bool, warn: TextIO

@@ -26,6 +26,7 @@ from tiermem.agent.chat_help import indented_line, reply_text
 from tiermem.agent.config import ENV_CONTEXT_WINDOW
 from tiermem.agent.errors import ProviderError
 from tiermem.agent.turn_result import TurnResult
+from tiermem.memory.text.counts import counted
 
 UNANSWERED = "your message is kept in recall as unanswered"
 _HINTS = {
@@ -100,7 +101,7 @@ def show_turn(console: Console, result: TurnResult) -> None:
             found = outcome.value
             total = found["total"]
             line(f"[dim]  ↳ {name}({escape(found['query'][:60])})"
-                 f": {total} match{'' if total == 1 else 'es'}[/dim]")
+                 f": {counted(total, 'match', 'matches')}[/dim]")
         elif outcome.from_text:
             line(f"[dim]  ↳ {name}: ok[/dim]")
     reply = result.reply or ""

@@ -24,6 +24,7 @@ from tiermem.memory.ops.forget_config import (
     forget_config_from_file,
 )
 from tiermem.memory.policy_file import POLICY_FILE
+from tiermem.memory.text.counts import counted, items_counted
 
 if TYPE_CHECKING:
     from tiermem.memory.privacy import PrivacyConfig
@@ -234,8 +235,8 @@ def _report(args: argparse.Namespace, note: Callable[[str], None], result: Any, 
         print(json.dumps(result.to_dict()))
     elif result.outcome == "matched":
         done = result.forgotten
-        print(f"{'erased' if result.erasure else 'forgotten'}: {len(done.facts)} fact(s), "
-              f"{len(done.passages)} passage(s), {len(done.messages)} message(s) "
+        print(f"{'erased' if result.erasure else 'forgotten'}: "
+              f"{items_counted(len(done.facts), len(done.passages), len(done.messages))} "
               f"(audit #{result.audit_id})")
         for gap in result.erasure.not_reached if result.erasure else ():
             note(f"not reached by the erasure: {gap}")
@@ -349,8 +350,8 @@ def _erase_forgotten(args: argparse.Namespace, note: Callable[[str], None]) -> i
     if args.json:
         print(json.dumps(report.to_dict()))
     else:
-        print(f"erased: {report.facts} fact(s), {report.passages} passage(s), "
-              f"{report.messages} message(s) forgotten before")
+        print(f"erased: {items_counted(report.facts, report.passages, report.messages)} "
+              "forgotten before")
         for gap in report.not_reached:
             note(f"not reached by the erasure: {gap}")
     return 0
@@ -375,7 +376,7 @@ def _finish_erasures(args: argparse.Namespace, note: Callable[[str], None]) -> i
     if args.json:
         print(json.dumps({"finished": finished, "purged": purged}))
     elif finished:
-        print(f"finished the erasure of {len(finished)} forget request(s): "
+        print(f"finished the erasure of {counted(len(finished), 'forget request')}: "
               + ", ".join(f"audit #{i}" for i in finished))
     elif purged:
         # The rows went with an earlier erasure; the clearing of their old bytes had not run.

@@ -30,6 +30,7 @@ def cmd_restore(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.memory.errors import SnapshotError
     from tiermem.memory.ops.restore_target import restore_refusal
     from tiermem.memory.ops.snapshot import read_snapshot
+    from tiermem.memory.text.counts import counted
 
     source = Path(args.snapshot).expanduser()
     shown = snapshot_progress(note)
@@ -71,8 +72,10 @@ def cmd_restore(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         with place.in_use(note), HierarchicalMemory.restore(
                 snapshot, replace=args.replace, progress=progress, **where) as memory:
             restored = True
-            print(f"restored agent {place.name} from {source}: {len(memory.core)} facts in "
-                  f"core, {len(memory.archival)} passages, {len(memory.recall)} messages")
+            print(f"restored agent {place.name} from {source}: "
+                  f"{counted(len(memory.core), 'fact')} in core, "
+                  f"{counted(len(memory.archival), 'passage')}, "
+                  f"{counted(len(memory.recall), 'message')}")
         note(policy_note(place.name, place.home))
     except KeyboardInterrupt as exc:
         restored = restored or committed

@@ -31,6 +31,7 @@ from tiermem.memory.errors import (
     JudgeMissingError,
     TiermemError,
 )
+from tiermem.memory.text.counts import counted, items_counted
 from tiermem.memory.tiers.lifecycle import SUPERSEDED_AT
 
 #: After an exact request matched nothing: how to find the stored wording (``{withheld}``:
@@ -179,7 +180,7 @@ class SlashCommands:
                 if isinstance(self.session_history, SessionHistory):
                     erased += self.session_history.clear()
                 erased -= own  # the prompt kept this command's line: it was not there before
-                self.say(f"erased {erased} line(s) of prompt history")
+                self.say(f"erased {counted(erased, 'line')} of prompt history")
             else:
                 self.chat.usage(f"unknown command {name}; /help lists them")
         except TiermemError as exc:
@@ -210,8 +211,8 @@ class SlashCommands:
                 self.chat.usage("usage: /forget --erase-forgotten (it takes nothing after it)")
                 return
             report = self.agent.memory.erase_forgotten()
-            self.say(f"erased: {report.facts} fact(s), {report.passages} passage(s), "
-                     f"{report.messages} message(s) forgotten before")
+            self.say(f"erased: {items_counted(report.facts, report.passages, report.messages)} "
+                     "forgotten before")
             return
         erase = first == "--erase"
         request = rest.strip() if erase else request
@@ -247,8 +248,8 @@ class SlashCommands:
         self.agent.context.blank(set(result.forgotten.messages))
         done = result.forgotten
         if result.outcome == "matched":
-            self.say(f"{'erased' if erase else 'forgotten'}: {len(done.facts)} fact(s), "
-                     f"{len(done.passages)} passage(s), {len(done.messages)} message(s)")
+            self.say(f"{'erased' if erase else 'forgotten'}: "
+                     f"{items_counted(len(done.facts), len(done.passages), len(done.messages))}")
             command = "/forget --erase" if erase else "/forget"
             for hint in sources_kept_lines(memory, result.sources_kept,
                                            lambda text: f"{command} {text}",
@@ -333,14 +334,15 @@ class SlashCommands:
         else:
             result = memory.recall_search(query, k=PAGE, page=page, roles=None if everything
                                           else self.recall_roles())
-        count = (f"{result.total}" if result.total_exact
-                 else f"at least {result.total} (counted to the next page)"
-                 if result.unchecked else f"at least {result.total} (the newest ranked)")
+        matches = (counted(result.total, "match", "matches") if result.total_exact
+                   else f"at least {result.total} matches (counted to the next page)"
+                   if result.unchecked else f"at least {result.total} matches (the newest ranked)")
         if page > max(result.pages, 1):
-            self.chat.usage(f"{count} matches fill {result.pages} page(s): there is no "
-                            f"page {page}")
+            fill = ("nothing matches" if result.total_exact and not result.total
+                    else f"{matches} {'fills' if matches == '1 match' else 'fill'} "
+                         f"{counted(result.pages, 'page')}")
+            self.chat.usage(f"{fill}: there is no page {page}")
             return
-        matches = "1 match" if result.total_exact and result.total == 1 else f"{count} matches"
         self.say(f"{matches} (page {page} of {result.pages})")
         # A message whose turn was cancelled or failed is ``unanswered`` (``pending`` while
         # its turn runs, or until a chat cut short is next opened); ``ok`` goes unsaid.

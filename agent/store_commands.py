@@ -86,6 +86,7 @@ def snapshot_progress(note: Callable[[str], None],
 def cmd_reindex(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.agent.place import agent_place
     from tiermem.memory import HashingEmbedder, HierarchicalMemory
+    from tiermem.memory.text.counts import counted
 
     place = agent_place(args.agent, args.store, existing=True)
     embedder = HashingEmbedder() if args.embedder == "hashing" else None
@@ -101,7 +102,7 @@ def cmd_reindex(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     try:
         with place.in_use(note), HierarchicalMemory.reindex(
                 embedder=embedder, progress=progress, **where) as memory:
-            print(f"re-embedded {len(memory.archival)} passages and the recall log "
+            print(f"re-embedded {counted(len(memory.archival), 'passage')} and the recall log "
                   f"with {memory.embedder.id}")
     except KeyboardInterrupt as exc:
         note(_interrupted_reindex(args, place, last[0] if last else None))

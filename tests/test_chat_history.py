@@ -82,7 +82,7 @@ def test_an_old_history_file_is_moved_into_the_database(
     assert isinstance(history, StoredHistory)
     assert memory.prompt_history.lines() == ["first line", "second line"]
     assert not (home / "history").exists()
-    assert "moved 2 line(s) of prompt history" in warnings.getvalue()
+    assert "moved 2 lines of prompt history" in warnings.getvalue()
 
 
 def test_no_history_leaves_an_old_file_alone_and_says_so(
@@ -118,7 +118,7 @@ def test_history_clear_command(memory: HierarchicalMemory) -> None:
     text = run_chat(memory, StoredHistory(memory.prompt_history),
                     "hello\r/history clear\r/history\r\x04", errors)
     # Only "hello" was there before: the command's own line is not counted.
-    assert "erased 1 line(s) of prompt history" in text
+    assert "erased 1 line of prompt history" in text
     assert "usage: /history clear" in errors.getvalue()  # the terminal shows both streams
     assert memory.prompt_history.lines() == ["/history"]
 
@@ -129,7 +129,7 @@ def test_history_clear_empties_a_history_kept_for_the_session_only(
     # brought them back after a /history clear that said it erased none.
     history = chat_history(home, memory.prompt_history, False, io.StringIO())
     text = run_chat(memory, history, f"my PIN is 4321\r/history clear\r{UP}\r\x04")
-    assert "erased 1 line(s) of prompt history" in text
+    assert "erased 1 line of prompt history" in text
     said = [r["content"] for r in memory.recall.iter_rows() if r["role"] == "user"]
     assert said == ["my PIN is 4321"]  # the up arrow brought nothing back to send again
 
@@ -165,7 +165,7 @@ def test_a_forget_takes_out_of_a_session_only_history_what_it_takes_out_of_the_s
     for keep in (True, False):
         with HierarchicalMemory(tmp_path / str(keep), embedder=HashingEmbedder()) as memory:
             history = chat_history(None, memory.prompt_history, keep, io.StringIO())
-            assert "fact(s)" in run_chat(memory, history, typed)
+            assert "1 fact, " in run_chat(memory, history, typed)
 
             async def lines() -> list[str]:
                 return [line async for line in history.load()]  # noqa: B023
@@ -261,7 +261,7 @@ def test_an_old_history_file_is_moved_by_every_writer_so_an_erasure_reaches_it(
     erase = (["--erase-forgotten"] if first == "forget, then erase-forgotten"
              else ["--erase", secret])
     assert run(["forget", "--agent", "legacy", "--embedder", "hashing", *erase]) == 0
-    assert "moved 1 line(s) of prompt history" in capsys.readouterr().err
+    assert "moved 1 line of prompt history" in capsys.readouterr().err
     assert files_holding(home, "4111 2222") == []
 
 
@@ -323,8 +323,8 @@ def test_history_clear_counts_only_the_lines_typed_before_it(
     # It counted its own line: "erased 1" at an empty history, "erased 2" after one message.
     history = chat_history(home, memory.prompt_history, keep, io.StringIO())
     text = run_chat(memory, history, "/history clear\r/history clear\r\x04")
-    assert text.count("erased 0 line(s) of prompt history") == 2
+    assert text.count("erased 0 lines of prompt history") == 2
     piped = io.StringIO()
     ChatRepl(Agent(memory, OfflinePolicy()), console=Console(file=piped, width=200),
              errors=io.StringIO()).run_piped(["hello\n", "/history clear\n"])
-    assert "erased 0 line(s) of prompt history" in piped.getvalue()  # a pipe keeps no lines
+    assert "erased 0 lines of prompt history" in piped.getvalue()  # a pipe keeps no lines

@@ -95,7 +95,7 @@ def test_diagnostics_names_the_agent_s_reindex_for_rows_without_vectors(
     out, err = capsys.readouterr()
     (flag,) = [f for f in json.loads(out)["red_flags"] if f["name"] == "rows_without_vectors"]
     assert flag["message"] == (
-        f"3 passage(s) have no vector from the current embedder ({HashingEmbedder().id}), "
+        f"3 passages have no vector from the current embedder ({HashingEmbedder().id}), "
         f"so search by meaning cannot find them; embed them with `tiermem reindex --agent "
         f"ada --embedder hashing`")  # the memory's own: reindex alone would switch to local
     assert "`tiermem reindex --agent ada --embedder hashing`" in " ".join(err.split())

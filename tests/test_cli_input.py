@@ -113,7 +113,7 @@ def test_forget_dash_takes_a_message_as_long_as_chat_stores(
         stdin = io.TextIOWrapper(io.BytesIO(f"{text}\n".encode()))
         monkeypatch.setattr(sys, "stdin", stdin)
         assert run([*command, "--embedder", "hashing"]) == 0, capsys.readouterr().err
-    assert capsys.readouterr().out.endswith(" message(s) (audit #1)\n")
+    assert capsys.readouterr().out.endswith(" 2 messages (audit #1)\n")
     with make_memory(tmp_path / "agents" / "ada", read_only=True) as memory:
         assert memory.recall_search("word1599", k=5).hits == []
         assert [r.outcome for r in memory.forget_requests()] == ["matched"]

@@ -104,7 +104,7 @@ def test_a_read_only_diagnostics_reports_an_owed_erasure_without_its_content(
     assert owed["figures"] == {"requests": 1}
     # Said to a Python caller: `tiermem diagnostics` names the forget command (below).
     assert owed["message"] == (
-        "1 forget request(s) asked for an erasure that has not run (the process stopped "
+        "1 forget request asked for an erasure that has not run (the process stopped "
         "between forgetting and erasing): what they forgot is out of every read but still "
         "stored, and a snapshot carries it with the erasure owed; the next session to open "
         "this memory for writing erases it first: open it without read_only, "
@@ -133,7 +133,7 @@ def test_cli_diagnostics_reports_an_owed_erasure_and_the_command_it_names_finish
         "the next session to open this memory for writing erases it first: run `tiermem "
         "forget --agent ada --finish-erasures`")
     table = " ".join(err.split())  # the table for people, on standard error beside the JSON
-    assert "red flag erasure owed: 1 forget request(s) asked for an erasure" in table
+    assert "red flag erasure owed: 1 forget request asked for an erasure" in table
     assert "`tiermem forget --agent ada --finish-erasures`" in table
     assert "HierarchicalMemory" not in out + err
     assert canary not in out + err
@@ -141,7 +141,7 @@ def test_cli_diagnostics_reports_an_owed_erasure_and_the_command_it_names_finish
     # keeps what another request only forgot.
     done = _cli("forget", "--agent", "ada", "--finish-erasures")
     assert done.returncode == 0, done.stderr
-    assert done.stdout == "finished the erasure of 1 forget request(s): audit #2\n"
+    assert done.stdout == "finished the erasure of 1 forget request: audit #2\n"
     assert files_holding(home, canary) == []
     assert files_holding(home, only_forgotten) != []
     again = _cli("forget", "--agent", "ada", "--finish-erasures")

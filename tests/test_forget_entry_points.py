@@ -49,7 +49,7 @@ def test_the_tool_forgets_and_blanks_the_window_then_reports_nothing_matched_as_
         # Blanked during the turn; once it ends, the forgotten message leaves the window.
         assert 1 not in agent.context.message_ids
         assert not any(SECRET in str(msg.get("content")) for msg in agent.context.messages)
-        assert "forgotten: 1 fact(s), 0 passage(s), 1 message(s)" in result.memory_changes
+        assert "forgotten: 1 fact, 0 passages, 1 message" in result.memory_changes
         # A later model call no longer carries the forgotten message (the model's own
         # forget call still quotes the request: README "Forgetting" says so).
         assert {"role": "user", "content": SECRET} not in model.calls[-1].messages
@@ -76,7 +76,7 @@ def test_slash_forget_forgets_and_leaves_no_trace_in_the_prompt_history() -> Non
         text = out.getvalue()
         # The fact, with the tool call that stored it, its result and the reply quoting it;
         # the user's own words do not quote the fact's text and stay.
-        assert "forgotten: 1 fact(s), 0 passage(s), 3 message(s)" in text
+        assert "forgotten: 1 fact, 0 passages, 3 messages" in text
         assert isinstance(repl.errors, io.StringIO)
         assert "usage: /forget [--erase] TEXT" in repl.errors.getvalue()
         assert "nothing forgotten (unmatched" in text
@@ -334,13 +334,13 @@ def test_slash_forget_erase_erases_from_the_files(tmp_path: Path) -> None:
         repl = ChatRepl(Agent(m, OfflinePolicy()), console=Console(file=out, width=200),
                         errors=io.StringIO())
         assert repl.run_piped(iter([f"/forget --erase {SECRET}\n"])) == 0
-        assert "erased: 1 fact(s), 0 passage(s), 0 message(s)" in out.getvalue()
+        assert "erased: 1 fact, 0 passages, 0 messages" in out.getvalue()
         assert [f.text for f in m.facts()] == ["User's train leaves at nine"]
         assert files_holding(home, "4111 1111") == []
         m.forget("User's train leaves at nine")
         assert files_holding(home, "train leaves")
         assert repl.run_piped(iter(["/forget --erase-forgotten\n"])) == 0
-        assert "erased: 1 fact(s), 0 passage(s), 0 message(s) forgotten before" in (
+        assert "erased: 1 fact, 0 passages, 0 messages forgotten before" in (
             out.getvalue())
     assert files_holding(home, "train leaves") == []
 

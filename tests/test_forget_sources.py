@@ -82,18 +82,18 @@ def test_slash_forget_says_the_source_message_is_kept_and_how_to_forget_it() -> 
         repl, out = _repl(m)
         assert repl.run_piped([SAID, f"/forget {FACT}"]) == 0
         assert out.getvalue().splitlines()[-3:] == [
-            "forgotten: 1 fact(s), 0 passage(s), 3 message(s)",
+            "forgotten: 1 fact, 0 passages, 3 messages",
             "the message it was learned from is kept, and conversation search still finds "
             "what it says; to forget it too:",
             f"  /forget {SAID}"]
         repl, out = _repl(m)
         assert repl.run_piped([f"/forget {SAID}"]) == 0
-        assert out.getvalue() == "forgotten: 0 fact(s), 0 passage(s), 1 message(s)\n"
+        assert out.getvalue() == "forgotten: 0 facts, 0 passages, 1 message\n"
         assert m.recall_search("FitLife").total == 0
         # Forgotten with its message: nothing is left to say.
         repl, out = _repl(m)
         assert repl.run_piped(["My cat is Tom", "/forget --erase My cat is Tom"]) == 0
-        assert out.getvalue().splitlines()[-1] == "erased: 1 fact(s), 0 passage(s), 4 message(s)"
+        assert out.getvalue().splitlines()[-1] == "erased: 1 fact, 0 passages, 4 messages"
 
 
 def test_slash_forget_names_a_withheld_source_message_by_its_id_only() -> None:
@@ -118,7 +118,7 @@ def test_cli_forget_says_the_source_message_is_kept_and_how_to_forget_it(
         [cat] = [h.id for h in m.recall_search("O'Malley", roles=["user"]).hits]
     assert run(["forget", "--agent", "ada", FACT]) == 0
     captured = capsys.readouterr()
-    assert captured.out == "forgotten: 1 fact(s), 0 passage(s), 3 message(s) (audit #1)\n"
+    assert captured.out == "forgotten: 1 fact, 0 passages, 3 messages (audit #1)\n"
     assert captured.err == (
         "tiermem: the message it was learned from is kept, and conversation search still "
         "finds what it says; to forget it too:\n"

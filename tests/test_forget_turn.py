@@ -100,7 +100,7 @@ def test_forget_without_erase_tombstones_the_quoting_messages_out_of_every_read(
         agent = _offline_turns(m)
         kept = _unrelated(_stored(m))
         out = _chat(agent, f"/forget {SAID}")
-        assert "forgotten: 1 fact(s), 0 passage(s), 4 message(s)" in out
+        assert "forgotten: 1 fact, 0 passages, 4 messages" in out
         rows = _stored(m)
         taken = _holding(rows, CANARY)
         assert len(taken) == 4  # tombstones keep their rows, until erased

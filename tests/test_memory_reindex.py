@@ -247,11 +247,11 @@ def test_diagnostics_flags_rows_without_vectors(tmp_path: Path, recall_dense: bo
     assert flag["figures"]["messages"] == expected_messages
     assert report["archival"]["without_vectors"] == PASSAGES - 3
     assert report["recall"]["without_vectors"] == expected_messages
-    messages = " and 5 user and assistant message(s)" if recall_dense else ""
+    messages = " and 5 user and assistant messages" if recall_dense else ""
     # Said to a Python caller: `tiermem diagnostics` names the agent's reindex command
     # (tests/test_cli_embedder_advice.py).
     assert flag["message"] == (
-        f"{PASSAGES - 3} passage(s){messages} have no vector from the current embedder "
+        f"{PASSAGES - 3} passages{messages} have no vector from the current embedder "
         f"(hashing-uni-bi-256), so search by meaning cannot find them; embed them with "
         f"HierarchicalMemory.reindex(path, embedder) (a PostgreSQL memory: "
         f"reindex(embedder=embedder, store=dsn, agent=name))")

@@ -121,5 +121,5 @@ def user_views(home: Path) -> str:
 def test_the_user_s_views_count_as_the_tools_do(tmp_path: Path) -> None:
     none = user_views(written(tmp_path / "none", 0))
     assert user_views(written(tmp_path / "many", 40)) == none
-    assert none.count("at least 11 (counted to the next page) matches (page 1 of 2)") == 2
+    assert none.count("at least 11 matches (counted to the next page) (page 1 of 2)") == 2
     assert none.count("\n12 matches (page 2 of 2)") == 2

@@ -414,7 +414,7 @@ def test_recall_command_says_when_the_total_is_a_lower_bound(
     assert repl.run_piped(["/recall banana\n", "/recall plum\n"]) == 0
     text = out.getvalue()
     # At least the 10 ranked words matches, plus older rows matched by meaning alone.
-    assert re.search(r"at least 1\d \(the newest ranked\) matches", text)
+    assert re.search(r"at least 1\d matches \(the newest ranked\)", text)
     assert "#15 user: banana bread recipe number 14" in text
     assert "\n1 match (page 1 of 1)" in text  # under the window: the exact count
 
@@ -479,6 +479,22 @@ def test_search_commands_page_through_their_matches(memory: HierarchicalMemory) 
     assert "there is no page 4" in errors_of(repl)
     assert "usage: /archival [--page N] QUERY" in errors_of(repl)
 
+
+
+def test_a_page_past_the_end_counts_its_matches_and_pages_in_words(
+        memory: HierarchicalMemory) -> None:
+    memory.recall.append("user", "the nginx pods restarted", turn=1)
+    for i in range(12):
+        memory.archival_insert(f"runbook {i}: restart the nginx pods")
+    repl, _ = make_repl(memory)
+    for line in ("/recall --page 2 nginx", "/archival --page 3 nginx",
+                 "/archival --page 2 kubernetes"):
+        assert repl.run_piped([line]) == 1, line
+    errors = " ".join(errors_of(repl).split())
+    assert "1 match fills 1 page: there is no page 2" in errors
+    assert "12 matches fill 2 pages: there is no page 3" in errors
+    assert "nothing matches: there is no page 2" in errors
+    assert "(s)" not in errors and "1 matches" not in errors
 
 def test_search_options_after_the_query_are_options(memory: HierarchicalMemory) -> None:
     for i in range(25):

@@ -18,6 +18,7 @@ everything.
 from __future__ import annotations
 
 from tiermem.memory.errors import ForgetRequestTooLongError, InvalidInputError
+from tiermem.memory.text.counts import items_counted
 from tiermem.tools.declare import ToolError, tool
 from tiermem.tools.memory_tools import ToolContext
 
@@ -65,8 +66,8 @@ def forget(ctx: ToolContext, request: str) -> str:
     # The user's own lines (the chat's memory changes) count everything; the model is told
     # only of the items it was shown: one forgotten with them that the policy withholds
     # (a fact learned from a shown message) would otherwise be counted to it.
-    ctx.changes.append(f"forgotten: {len(done.facts)} fact(s), {len(done.passages)} "
-                       f"passage(s), {len(done.messages)} message(s)")
+    ctx.changes.append("forgotten: " + items_counted(
+        len(done.facts), len(done.passages), len(done.messages)))
     if result.shown is not None:
         done = result.shown
     return (f"Forgotten: {len(done.facts)} fact(s), {len(done.passages)} passage(s), "

@@ -40,6 +40,7 @@ from typing import Any, Protocol
 from tiermem.memory.embed.embeddings import Embedder
 from tiermem.memory.ops.erase import pending_erasures
 from tiermem.memory.ops.protocols import TieredMemory
+from tiermem.memory.text.counts import counted
 from tiermem.memory.tiers.policies import EvictionPolicy
 from tiermem.memory.tiers.recall import EMBEDDED_ROLES
 
@@ -150,10 +151,10 @@ def compute_diagnostics(memory: DiagnosedMemory) -> dict[str, Any]:
     if owed:
         flags.append(_flag(
             "erasure_owed",
-            f"{owed} forget request(s) asked for an erasure that has not run (the process "
-            f"stopped between forgetting and erasing): what they forgot is out of every read "
-            f"but still stored, and a snapshot carries it with the erasure owed; the next "
-            f"session to open this memory for writing erases it first{REOPEN_ADVICE}",
+            f"{counted(owed, 'forget request')} asked for an erasure that has not run "
+            f"(the process stopped between forgetting and erasing): what they forgot is out "
+            f"of every read but still stored, and a snapshot carries it with the erasure owed; "
+            f"the next session to open this memory for writing erases it first{REOPEN_ADVICE}",
             requests=owed))
     if (full_share >= 0.5 and recent_evictions is not None
             and recent_evictions > THRASH_EVICTIONS_PER_INTERACTION):
@@ -166,13 +167,15 @@ def compute_diagnostics(memory: DiagnosedMemory) -> dict[str, Any]:
     if cycling:
         flags.append(_flag(
             "promote_evict_cycles",
-            f"{len(cycling)} fact(s) went core -> archival -> core at least {CYCLE_LIMIT} times "
-            f"(worst: {max_cycles}); raise promote hits / hysteresis or weight frequency more",
+            f"{counted(len(cycling), 'fact')} went core -> archival -> core at least "
+            f"{CYCLE_LIMIT} times (worst: {max_cycles}); raise promote hits / hysteresis or "
+            f"weight frequency more",
             facts=len(cycling), max_cycles=max_cycles))
     if len(memory.archival) and searches >= MIN_SEARCHES_FOR_HIT_RATE and with_hits == 0:
         flags.append(_flag(
             "archival_never_hits",
-            f"{searches} archival searches found nothing in {len(memory.archival)} passages; "
+            f"{counted(searches, 'archival search', 'archival searches')} found nothing in "
+            f"{counted(len(memory.archival), 'passage')}; "
             f"check search with a query for a known archived fact",
             searches=searches, passages=len(memory.archival)))
     if len(memory.recall) >= RECALL_WARN_MESSAGES:
@@ -186,14 +189,16 @@ def compute_diagnostics(memory: DiagnosedMemory) -> dict[str, Any]:
     unembedded = _rows_without_vectors(memory)
     report["archival"]["without_vectors"] = unembedded["passages"]
     report["recall"]["without_vectors"] = unembedded["messages"]
-    if unembedded["passages"] or unembedded["messages"]:
-        messages = (f" and {unembedded['messages']} user and assistant message(s)"
-                    if unembedded["messages"] else "")
+    passages, unembedded_messages = unembedded["passages"] or 0, unembedded["messages"] or 0
+    if passages or unembedded_messages:
+        messages = (f" and {counted(unembedded_messages, 'user and assistant message')}"
+                    if unembedded_messages else "")
+        one = passages + unembedded_messages == 1
         flags.append(_flag(
             "rows_without_vectors",
-            f"{unembedded['passages']} passage(s){messages} have no vector from the current "
-            f"embedder ({memory.embedder.id}), so search by meaning cannot find them"
-            f"{REINDEX_ADVICE}",
+            f"{counted(passages, 'passage')}{messages} {'has' if one else 'have'} "
+            f"no vector from the current embedder ({memory.embedder.id}), so search by "
+            f"meaning cannot find them{REINDEX_ADVICE}",
             passages=unembedded["passages"], messages=unembedded["messages"],
             embedder=memory.embedder.id))
     durable_evicted = store.history.durable_evictions()
@@ -202,7 +207,8 @@ def compute_diagnostics(memory: DiagnosedMemory) -> dict[str, Any]:
         flags.append(_flag(
             "short_lived_dominates_core",
             f"{100 * short_share:.0f}% of core is short-lived after {interactions} interactions "
-            f"while {durable_evicted} durable fact(s) were evicted: passing states are pushing "
+            f"while {counted(durable_evicted, 'durable fact')} "
+            f"{'was' if durable_evicted == 1 else 'were'} evicted: passing states are pushing "
             f"out lasting facts; the policy ({memory.policy.name}) or the durability "
             f"classifier is mis-tuned for this workload",
             pct_short_lived=100 * short_share, interactions=interactions,
