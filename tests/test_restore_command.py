@@ -195,7 +195,15 @@ def test_ctrl_c_after_the_restored_database_took_its_place_says_so(
         monkeypatch.setattr(HierarchicalMemory, "__init__", opened)
         said = notes[-1]
         assert "as it was" not in said and "never moved into place" not in said, said
-        assert said.startswith("restore stopped (Ctrl-C) after agent ada's memory was restored")
+        assert said == ("restore stopped (Ctrl-C) after agent ada's memory was restored "
+                        f"from {snapshot}")
+        # The README quotes that line for a Ctrl-C after the restore committed.
+        readme = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text(
+            encoding="utf-8").split())
+        assert ("Stopped after, as the restored memory opens, the agent holds the restored "
+                "memory") in readme
+        assert ("(`tiermem: restore stopped (Ctrl-C) after agent NAME's memory was restored "
+                "from FILE`)") in readme
         with HierarchicalMemory(tmp_path / "home" / "agents" / "ada",
                                 embedder=HashingEmbedder()) as restored:
             assert [f.text for f in restored.core] == ["the new memory's fact"]
