@@ -106,8 +106,12 @@ def build_parser() -> argparse.ArgumentParser:
     scen.add_argument("--list", action="store_true",
                       help="list the scenarios (with no NAME: NAME runs one)")
     scen.add_argument("--model", type=MODEL_NAME,
-                      help="drive it with this model instead of the offline policy")
-    scen.add_argument("--base-url", type=BASE_URL, help="OpenAI-compatible endpoint for --model")
+                      help="drive it with this model; or set TIERMEM_MODEL (with neither, the "
+                           "offline policy drives it)")
+    scen.add_argument("--base-url", type=BASE_URL,
+                      help="OpenAI-compatible endpoint; or set OPENAI_BASE_URL")
+    scen.add_argument("--offline", action="store_true",
+                      help="use the rule-based offline policy even if a model is configured")
     add_server_options(scen)
     scen.add_argument("--embedder", choices=("local", "hashing"), default="local",
                       help=embedder_help)

@@ -51,7 +51,9 @@ def cmd_scenario(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     json_path = output_path(args.json)
     store = store_option(args.store)
     llm = None
-    if args.model or args.base_url:
+    # As for a chat: flags or TIERMEM_MODEL / OPENAI_BASE_URL name the model, --offline
+    # keeps the rule-based policy a scenario's checks were written against.
+    if not args.offline:
         from tiermem.agent.server_options import config_from_args, open_client
 
         config = config_from_args(args)

@@ -90,6 +90,26 @@ def test_the_scenario_command_reports_it_in_json(monkeypatch: pytest.MonkeyPatch
     assert NO_TOOL_CALLS in " ".join(captured.err.split())
 
 
+
+def test_the_scenario_command_takes_the_model_from_the_environment_as_chat_does(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("tiermem.scenarios.all_scenarios", lambda: {"tiny": TINY})
+    with FakeOpenAIServer() as server:
+        server.responder = lambda body: FakeResponse(
+            message={"role": "assistant", "content": "Noted."})
+        monkeypatch.setenv("TIERMEM_MODEL", server.model)
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        assert cli.main(["scenario", "tiny", "--embedder", "hashing", "--json"]) == 1
+        driven = json.loads(capsys.readouterr().out)
+        asked = len(server.requests)
+        # --offline keeps the rule-based policy, which passes, whatever is configured.
+        assert cli.main(["scenario", "tiny", "--embedder", "hashing", "--json",
+                         "--offline"]) == 0
+        offline = json.loads(capsys.readouterr().out)
+        assert len(server.requests) == asked
+    assert asked >= 2 and driven["no_tool_calls"] is True  # the server's replies drove it
+    assert offline["passed"] is True and offline["no_tool_calls"] is False
+
 def test_qa_counts_tool_calls_per_question(data_file: Path,
                                            server: FakeOpenAIServer) -> None:
     server.enqueue_tool_calls([("archival_memory_search",
