@@ -28,7 +28,10 @@ Evidence, in order:
 4. when nothing above answered, the user's withdrawals from recall that deny
    most of what the question asks about ("Am I allergic to peanuts?" after
    "I'm no longer allergic to peanuts" quotes that), rather than only saying
-   that what was known is no longer current.
+   that what was known is no longer current; and, for a question not about the
+   past, those that also deny all the question asks that the evidence above
+   leaves unsaid ("Am I allergic to shellfish?" answered by "User is allergic
+   to peanuts", what "I'm not allergic to shellfish anymore" left).
 
 Evidence longer than ``QUOTE_CHARS`` is quoted by its best-matching sentence.
 
@@ -240,6 +243,7 @@ def answer(core: list[str], question: str, found: list[dict[str, Any]]) -> str:
     recall = [hit for p in found if p.get("tier") == "recall" for hit in p.get("results", [])]
     superseded = {normalize_fact(h.get("text", "")) for h in archival if h.get("superseded")}
     said = {normalize_fact(fact) for fact in quoted}
+    evidence = list(quoted)
     for hit in archival:
         if _other_identified(str(hit.get("text", "")), asked):
             continue
@@ -247,15 +251,21 @@ def answer(core: list[str], question: str, found: list[dict[str, Any]]) -> str:
         if line:
             lines.append(line)
             said.add(normalize_fact(str(hit.get("text", ""))))
+            evidence.append(str(hit.get("text", "")))
     if past or not lines:
         for hit in recall:
             text = _user_statements(hit, quoted, superseded, past, said, wanted)
             if text and wanted & concepts(text) and not _other_identified(text, asked):
                 lines.append(f"From our conversation ({hit.get('sent')}): {text}")
+                evidence.append(text)
     if not lines:
         # "Am I allergic to peanuts?" after "I'm no longer allergic to peanuts": say so.
-        lines = [f"From our conversation ({hit.get('sent')}): {text}"
-                 for hit in recall if (text := _withdrawal(hit, wanted))][:MAX_CORE_QUOTES]
+        lines = _withdrawals(recall, wanted, frozenset())
+    elif not past and (unanswered := wanted - concepts(" ".join(evidence))):
+        # A fact partly withdrawn ("I'm not allergic to shellfish anymore" after "... to
+        # peanuts and shellfish") keeps its other part, which alone would leave "Am I
+        # allergic to shellfish?" answered with peanuts: the withdrawal answers the rest.
+        lines += _withdrawals(recall, wanted, unanswered)
     if not lines:
         retired = any(h.get("superseded") and wanted & concepts(str(h.get("text", "")))
                       for h in archival)
@@ -366,16 +376,26 @@ def _forgotten_answer(sentence: str, forgotten: set[str], wanted: set[str]) -> b
     return len(rest) < len(parts) and not wanted & concepts(" ".join(rest))
 
 
-def _withdrawal(hit: dict[str, Any], wanted: set[str]) -> str:
+def _withdrawals(recall: list[dict[str, Any]], wanted: set[str],
+                 unanswered: frozenset[str] | set[str]) -> list[str]:
+    """The answer's lines quoting the user's withdrawals that deny most of what the question
+    asks about, and all of ``unanswered``, what the other evidence leaves unsaid."""
+    return [f"From our conversation ({hit.get('sent')}): {text}" for hit in recall
+            if (text := _withdrawal(hit, wanted, unanswered))][:MAX_CORE_QUOTES]
+
+
+def _withdrawal(hit: dict[str, Any], wanted: set[str],
+                unanswered: frozenset[str] | set[str]) -> str:
     """The user's withdrawals in a recalled message that deny most of what the question
-    asks about ('' if none)."""
+    asks about, and all of ``unanswered`` ('' if none)."""
     text = str(hit.get("text", ""))
     if hit.get("role") != "user" or text.startswith(OWN_ANSWER) or len(text) >= LONG_TEXT_CHARS:
         return ""
     kept = []
     for sentence in split_sentences(text):
         denied = read_statement(sentence).denied
-        if wanted and len(wanted & denied) >= _MIN_DENIED_SHARE * len(wanted):
+        if (wanted and len(wanted & denied) >= _MIN_DENIED_SHARE * len(wanted)
+                and unanswered <= denied):
             kept.append(sentence)
     return " ".join(kept)
 

@@ -334,6 +334,20 @@ def test_a_question_about_a_withdrawn_fact_quotes_the_withdrawal_not_the_fact(
     assert first.startswith("- From our conversation (") and quote == withdrawal
 
 
+
+def test_a_question_about_the_withdrawn_part_of_a_fact_quotes_the_withdrawal_too(
+        memory: HierarchicalMemory) -> None:
+    replies = _chat(memory, "I'm allergic to peanuts and shellfish.",
+                    "I'm not allergic to shellfish anymore.", "Am I allergic to shellfish?",
+                    "Am I allergic to peanuts?", "I'm allergic to shellfish again.",
+                    "Am I allergic to shellfish?")
+    lines = [line.split("): ", 1)[-1] for line in replies[2].splitlines()[1:]]
+    assert lines == ["- From core memory: User is allergic to peanuts",
+                     "I'm not allergic to shellfish anymore."]
+    # What the other part answers whole, and a fact stated since, quote no withdrawal.
+    assert "shellfish" not in replies[3]
+    assert "anymore" not in replies[5] and "shellfish" in replies[5]
+
 def test_a_withdrawal_of_something_else_answers_nothing_current(
         memory: HierarchicalMemory) -> None:
     reply = _chat(memory, "I'm allergic to peanuts.", "I'm no longer allergic to peanuts.",
