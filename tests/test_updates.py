@@ -324,6 +324,23 @@ def test_a_thing_s_move_replaces_where_or_when_it_was(new: str, old: str,
     assert replaces(new, old, read_statement(new).change) is replaced
 
 
+@pytest.mark.parametrize(("said", "old", "replaced"), [
+    ("The on-call rotation is actually Bob then Carol",
+     "The on-call rotation this week is Alice then Bob", True),
+    ("The on-call engineer is actually Sam", "The on-call engineer right now is Priya", True),
+    ("Our build is now green", "Our build at the moment is red", True),
+    # said with no change cue, it may be one more fact beside what held for the week
+    ("The on-call rotation is Bob then Carol",
+     "The on-call rotation this week is Alice then Bob", False),
+    # what holds for a time leaves what holds in general, and another subject stays
+    ("The standup today is actually at 10am", "The standup is at 9am", False),
+    ("The deploy window is actually Friday", "The on-call rotation this week is Alice", False),
+])
+def test_a_change_said_in_general_replaces_what_held_for_a_time(
+        said: str, old: str, replaced: bool) -> None:
+    statement = read_statement(said)
+    assert replaces(statement.text, old, statement.change) is replaced
+
 @pytest.mark.parametrize(("sentence", "left"), [
     ("My gym is FitLife and my dentist is Dr. Lee.", "My dentist is Dr. Lee."),
     ("My dentist is Dr. Lee, and my gym is FitLife.", "My dentist is Dr. Lee"),

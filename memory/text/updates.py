@@ -20,7 +20,9 @@ slot, and for an "X is V" slot the values look alike (a name or code such as
 "Ana" or "eu-west-1", "a ..." or plain words: "The database is overloaded" is
 one more fact about a database on PostgreSQL 15, not a new value of it, and with a change
 cue a new name still leaves a state: "The database is PostgreSQL 16 now" leaves
-"overloaded"); or the statement carried a change cue, the two are about the same subject ("Customer
+"overloaded"; with a change cue, a slot said in general is the slot the old fact said for
+a time, "The on-call rotation this week is ...", but not the other way round); or the
+statement carried a change cue, the two are about the same subject ("Customer
 Acme is now on the Pro plan" leaves Globex's plan) and share at least two
 concepts, which is at least half of the smaller one's, one of them not a word of the
 subject ("prefers aisle seats on flights" replaces "prefers window seats on flights",
@@ -258,6 +260,22 @@ def _moved_from(new: str, old: str) -> bool:
             or len({re.sub(r"\d+", "", v) for v in values}) == 1)
 
 
+#: A time an old fact's subject was said to hold for ("The on-call rotation this week is ...").
+_TIMED_SUBJECT = re.compile(
+    r"^(?P<subject>[\w' .-]{2,60}?)\s+(?:right\s+now|currently|at\s+the\s+moment|for\s+now"
+    r"|today|tonight|this\s+(?:week|month|morning|afternoon|evening))(?=\s+(?:is|are)\s)", _I)
+
+
+def _general_slot(new_slot: str | None, old: str, change: str | None) -> bool:
+    """Whether ``new`` (its slot ``new_slot``), said as a change, sets in general what
+    ``old`` set for a time ("The on-call rotation this week is Alice then Bob", then "...
+    is actually Bob then Carol"). Never the other way: what holds today or this week
+    leaves what holds in general ("The standup today is at 10am" keeps "... at 9am")."""
+    timed = _TIMED_SUBJECT.match(old.strip())
+    return (change is not None and new_slot is not None and timed is not None
+            and slot_of(timed["subject"] + old.strip()[timed.end():]) == new_slot)
+
+
 def replaces(new: str, old: str, change: str | None) -> bool:
     """Whether the new fact ``new`` supersedes ``old`` (``change``: the statement's cue).
 
@@ -273,6 +291,8 @@ def replaces(new: str, old: str, change: str | None) -> bool:
     if _negation_of(new, old) or _moved_from(new, old):
         return True
     new_slot, old_slot = slot_of(new), slot_of(old)
+    if _general_slot(new_slot, old, change):
+        old_slot = new_slot
     if new_slot is not None and new_slot == old_slot:
         if any(_VERB_SLOT.match(fact.strip()) for fact in (new, old)):
             return True
