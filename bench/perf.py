@@ -223,9 +223,9 @@ def table_rows(report: dict[str, Any]) -> list[tuple[str, str, str, str, str]]:
         rows.append((f"3 recall{how} append, one turn (2 messages, committed)", size,
                      _ms(r["append_turn"]), "-", "-"))
         if "append_bulk_per_s" in r:
-            rows.append((f"3 recall{how} append, batches: bulk=True vs row trigger", size,
+            rows.append((f"3 recall{how} append, batches: bulk=True vs without", size,
                          _rate(r["append_bulk_per_s"]), _rate(r["append_rows_per_s"]),
-                         f"{r['append_bulk_per_s'] / r['append_rows_per_s']:.1f}x faster"))
+                         f"{r['append_bulk_per_s'] / r['append_rows_per_s']:.1f}x"))
         g = r.get("hnsw")
         if g and g["approximate"]:
             rows.append((f"3 recall{how}: HNSW graph, built in {g['build_s']:.0f} s",

@@ -13,6 +13,7 @@ from typing import Any
 
 import psycopg
 import pytest
+from memory_helpers import sqlite_schema_at_version
 
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.hierarchy import HierarchicalMemory
@@ -60,11 +61,9 @@ def _check_cleared(m: HierarchicalMemory, back: int, out: int) -> None:
 
 def test_sqlite_upgrade_takes_the_eviction_date_off_a_fact_back_in_core(
         tmp_path: Path) -> None:
-    with _promoted(path=tmp_path) as (m, back, out):
+    with sqlite_schema_at_version(_SQLITE_MIGRATION - 1), _promoted(path=tmp_path) as (
+            m, back, out):
         _stale(m.store.execute, "", back)
-        # As the version before migration 13 left it: without that one, and the later ones.
-        m.store.execute("DROP INDEX passages_text")
-        m.store.execute(f"PRAGMA user_version = {_SQLITE_MIGRATION - 1}")
     with HierarchicalMemory(tmp_path, embedder=HashingEmbedder()) as after:
         _check_cleared(after, back, out)
 

@@ -35,7 +35,7 @@ def test_bulk_append_indexes_exactly_like_row_by_row(tmp_path: Path) -> None:
         assert ids == list(range(ids[0], ids[0] + 40))
         for word in ("note", "banana", "number", "17"):
             assert _fts_rows(rows, word) == _fts_rows(bulk, word)
-        # The trigger is back: a later row-by-row append is indexed too.
+        # A later append on its own is indexed too.
         bulk.recall.append("user", "a late kiwi", turn=99)
         assert len(_fts_rows(bulk, "kiwi")) == 1
         bulk.store.execute("INSERT INTO messages_fts (messages_fts) VALUES ('integrity-check')")

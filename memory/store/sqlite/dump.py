@@ -52,6 +52,8 @@ def import_rows(store: SQLiteStore, table: DumpTable, rows: Sequence[DumpRow]) -
         [tuple(row[c] for c in columns) for row in rows])
     if table in _VECTOR_TABLES:
         bump_generation(store, table)
+    if table == "messages":
+        store.messages_appended()
     if table in ("messages", "erasures"):
         _count_rewrite(store)
 

@@ -48,6 +48,7 @@ class SQLiteLexical:
 
     def rank(self, terms: Sequence[str], filt: RowFilter,
              window: int | None = None) -> LexicalRanking:
+        self.store.index_appended()
         if window is None and self.bounded:
             from tiermem.memory.store.sqlite.lexical_bound import BoundedBM25
 
@@ -73,6 +74,7 @@ class SQLiteLexical:
 
     def scores(self, terms: Sequence[str], every_term: bool = False,
                among: Collection[int] | None = None) -> dict[int, float]:
+        self.store.index_appended()
         fts = self.fts_table
         sql = f"SELECT rowid, -bm25({fts}) FROM {fts} WHERE {fts} MATCH ?"
         params: list[Any] = [fts_match(terms, every_term)]
@@ -88,6 +90,7 @@ class SQLiteLexical:
         measured. An fts5vocab ``term = ?`` lookup is no faster: it counts the
         whole posting list (21 ms for the same word), and takes the stemmed form.
         """
+        self.store.index_appended()
         half = rows // 2
         fts = self.fts_table
         found = set()

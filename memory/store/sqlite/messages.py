@@ -20,17 +20,12 @@ from tiermem.memory.store.sqlite.ids import next_ids
 from tiermem.memory.store.sqlite.lexical import fts_match
 from tiermem.memory.store.sqlite.lexical_appends import AppendSource
 from tiermem.memory.store.sqlite.passages import set_embeddings
-from tiermem.memory.store.sqlite.schema_search import context_of, context_source
+from tiermem.memory.store.sqlite.schema_search import INDEXED_ROWS, context_source
 from tiermem.memory.store.sqlite.vectors import bump_generation, vector_blob
-from tiermem.memory.text.symbols import SQL_FUNCTION
 from tiermem.memory.validation import MAX_ID
 
 if TYPE_CHECKING:
     from tiermem.memory.store.sqlite.store import SQLiteStore
-
-#: What the full-text index holds for each message ``m``: its id, its text and its context
-#: (memory/tiers/recall.py), as the bulk insert writes them and ``TermCache`` reads them back.
-INDEXED_ROWS = f"SELECT m.id, {SQL_FUNCTION}(m.content), {context_of('m')} FROM messages m"
 
 #: The index's rows appended after an id, for ``TermCache``; a message is deleted only
 #: after its erasure is recorded (the schema's triggers), so the newest erasure marks deletes.
@@ -68,10 +63,10 @@ class SQLiteMessages:
         return int(self.store.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0])
 
     def append_many(self, messages: Sequence[Message], *, bulk: bool = False) -> list[int]:
-        """``bulk``: the full-text index takes the rows in one statement after they are in,
-        instead of one trigger call per row; 6-7x faster in batches of 5,000."""
+        """``bulk`` changes nothing here: the full-text index takes every message appended in
+        a transaction in one statement, before it commits or recall is searched
+        (``SQLiteStore.index_appended``)."""
         conn = self.store.conn
-        trigger = _suspend_fts_trigger(conn) if bulk and messages else None
         ids: list[int] = []
         # Past every id given before, an erased message's too (memory/store/sqlite/ids.py).
         for new_id, m in zip(next_ids(conn, "messages", len(messages)), messages, strict=True):
@@ -86,13 +81,8 @@ class SQLiteMessages:
                  vector_blob(m.embedding) if m.embedding is not None else None),
             )
             ids.append(int(cursor.lastrowid or 0))
-        if trigger is not None:
-            # The ids are consecutive and past every other row's, so the range holds
-            # exactly the rows just inserted.
-            conn.execute(
-                f"INSERT INTO messages_fts (rowid, content, context) {INDEXED_ROWS}"
-                " WHERE m.id BETWEEN ? AND ?", (min(ids), max(ids)))
-            conn.execute(trigger)
+        if ids:
+            self.store.messages_appended()
         return ids
 
     def get_many(self, ids: Sequence[int]) -> dict[int, Message]:
@@ -183,6 +173,7 @@ class SQLiteMessages:
         # The index's ``content`` column holds the message's own words, ``context`` its
         # neighbour's.
         query = "content : (" + fts_match(terms) + ")"
+        self.store.index_appended()
         found: set[int] = set()
         ordered = sorted(set(ids))
         for start in range(0, len(ordered), CHUNK):
@@ -220,15 +211,3 @@ class SQLiteMessages:
             " AND (embedding IS NULL OR embedder_id IS NOT ?)",
             (*roles, embedder_id)).fetchone()[0])
 
-
-def _suspend_fts_trigger(conn: sqlite3.Connection) -> str:
-    """Drop the insert trigger that feeds ``messages_fts``; returns the SQL that restores it.
-
-    Only ever called inside a write transaction, which restores the trigger
-    before it commits (or rolls the drop back with everything else).
-    """
-    row = conn.execute(
-        "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'messages_ai'"
-    ).fetchone()
-    conn.execute("DROP TRIGGER messages_ai")
-    return str(row[0])

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from tiermem.memory.store.sqlite.errors import interruptible
 from tiermem.memory.store.sqlite.schema_search import (
     ARCHIVAL_REWRITES,
+    INDEX_PER_TRANSACTION,
     RECALL_CONTEXT,
     indexed_through_function,
     tombstones,
@@ -108,6 +109,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(13, "no eviction date on a fact back in core, nor on its passage",
               _run(UNDONE_EVICTIONS)),
     Migration(14, "an index of passages by their text", _run(PASSAGE_TEXTS)),
+    Migration(15, "recall's full-text index written once a transaction",
+              _run(INDEX_PER_TRANSACTION)),
 )
 
 #: The user_version of a database with every migration run.

@@ -143,6 +143,37 @@ RECALL_CONTEXT = f"""
     """
 
 
+#: What the full-text index holds for each message ``m``: its id, its text and its context
+#: (memory/tiers/recall.py), as ``INDEX_APPENDED`` writes them and ``TermCache`` reads them
+#: back.
+INDEXED_ROWS = f"SELECT m.id, {_FTS}(m.content), {context_of('m')} FROM messages m"
+
+#: Recall's messages not in its full-text index yet: those past the highest id the index
+#: holds (its ``docsize`` table has a row per message in it), not forgotten. A message is
+#: given an id past every other (memory/store/sqlite/ids.py), and the index is written up
+#: to it before anything leaves the index, so no message below that id is missing.
+INDEX_APPENDED = (
+    f"INSERT INTO messages_fts (rowid, content, context) {INDEXED_ROWS}"
+    " WHERE m.id > (SELECT coalesce(max(id), 0) FROM messages_fts_docsize)"
+    " AND m.forgotten_at IS NULL;")
+
+#: Migration 15. The index took each message from a trigger, one statement per message; a
+#: statement that writes through a trigger opens a savepoint, and FTS5 writes its pending
+#: words out as a new segment at each one, so a turn wrote about seven one-page segments and
+#: merged them every dozen turns. The store writes a transaction's messages in one statement
+#: (``INDEX_APPENDED``) before it commits and before it searches the index
+#: (memory/store/sqlite/store.py); a message leaving the index, forgotten or erased, has the
+#: index written first, in SQL, so its removal and its neighbour's new context find every
+#: row they change.
+INDEX_PER_TRANSACTION = f"""
+    DROP TRIGGER messages_ai;
+    CREATE TRIGGER messages_indexed_before_forget BEFORE UPDATE OF forgotten_at ON messages
+    WHEN old.forgotten_at IS NULL BEGIN {INDEX_APPENDED} END;
+    CREATE TRIGGER messages_indexed_before_delete BEFORE DELETE ON messages
+    WHEN old.forgotten_at IS NULL BEGIN {INDEX_APPENDED} END;
+    """
+
+
 _COUNT_REWRITE = (f"INSERT INTO meta (key, value) VALUES ('{ARCHIVAL_REWRITES_KEY}', '1')"
                   " ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1;")
 #: Every change to archival's full-text index other than a passage added is counted, so a

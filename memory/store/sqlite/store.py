@@ -69,6 +69,7 @@ from tiermem.memory.store.sqlite.lexical_cache import TermCache
 from tiermem.memory.store.sqlite.messages import MESSAGE_APPENDS, SQLiteMessages
 from tiermem.memory.store.sqlite.passages import PASSAGE_APPENDS, SQLitePassages
 from tiermem.memory.store.sqlite.schema import migrate
+from tiermem.memory.store.sqlite.schema_search import INDEX_APPENDED
 from tiermem.memory.store.sqlite.vectors import FaissIndex
 from tiermem.memory.store.sqlite.writer_lock import WriterLock, writer_lock_held
 from tiermem.memory.store.vector_choice import checked_ef_search, checked_vector_index
@@ -117,6 +118,9 @@ class SQLiteStore(NestedTransactions):
         self.history = SQLiteHistory(self)
         self.settings = SQLiteSettings(self)
         self._term_caches: dict[str, TermCache] = {}
+        #: Messages were appended that recall's full-text index may not hold yet
+        #: (``index_appended``).
+        self._unindexed = False
         #: Whether ``read_snapshot`` holds the read transaction open now.
         self.reading_snapshot = False
         self._close_hooks: list[Callable[[], None]] = []
@@ -250,6 +254,25 @@ class SQLiteStore(NestedTransactions):
     def clear_undone_evictions(self) -> None:
         clear_undone_evictions(self)
 
+    # -- recall's full-text index ------------------------------------------------------
+    def messages_appended(self) -> None:
+        """Messages went into recall: its full-text index takes them before the
+        transaction commits or recall is searched (``index_appended``)."""
+        self._unindexed = True
+        if not self.conn.in_transaction:  # appended outside a transaction: committed now
+            self.index_appended()
+            self._unindexed = False
+
+    def index_appended(self) -> None:
+        """Write the messages appended since recall's full-text index was last written
+        into it, in one statement, so FTS5 makes one segment of them where a statement per
+        message made one each (memory/store/sqlite/schema_search.py,
+        ``INDEX_PER_TRANSACTION``). Once messages are appended it runs at every search and
+        at the commit, not only the first time: a rollback to a savepoint may undo what it
+        wrote and keep the messages."""
+        if self._unindexed:
+            self.execute(INDEX_APPENDED)
+
     def clear(self) -> None:
         clear_tables(self)
         self._term_caches.clear()
@@ -342,7 +365,9 @@ class SQLiteStore(NestedTransactions):
         return True
 
     def _commit(self) -> None:
+        self.index_appended()
         self.conn.execute("COMMIT")
+        self._unindexed = False
         if self.durability == "full" and self.home is not None:
             # Into the database file now, so the commit does not depend on the WAL.
             with contextlib.suppress(sqlite3.Error):
@@ -355,7 +380,9 @@ class SQLiteStore(NestedTransactions):
         if savepoint is not None:
             self.conn.execute(f"ROLLBACK TO {savepoint}")
             self.conn.execute(f"RELEASE {savepoint}")
-        elif self.conn.in_transaction:
+            return
+        self._unindexed = False  # the messages appended are gone with the rest
+        if self.conn.in_transaction:
             # After some errors (SQLITE_FULL at COMMIT among them) SQLite has
             # already rolled back; otherwise the transaction is still open.
             self.conn.execute("ROLLBACK")

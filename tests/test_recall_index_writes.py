@@ -1,0 +1,153 @@
+"""Recall's full-text index takes a transaction's messages in one statement
+(memory/store/sqlite/store.py, ``index_appended``), and holds after any mix of appends,
+searches, rollbacks, forgetting and erasure exactly what it would if each message had
+been indexed as it was appended."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from memory_helpers import make_memory, sqlite_schema_at_version
+
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.store.sqlite import SQLiteStore, schema
+from tiermem.memory.store.sqlite.schema_search import INDEXED_ROWS
+
+#: The migration that took the index's insert trigger away.
+INDEX_PER_TRANSACTION = next(m.number for m in schema.MIGRATIONS
+                             if m.name.startswith("recall's full-text index written"))
+
+WORDS = ("apple", "banana", "cherry", "damson", "elder", "fig", "grape", "hazel")
+
+
+class _Undone(Exception):
+    pass
+
+
+@pytest.fixture
+def memory() -> Iterator[HierarchicalMemory]:
+    m = make_memory(recall_dense=False)
+    yield m
+    m.close()
+
+
+def _store(m: HierarchicalMemory) -> SQLiteStore:
+    assert isinstance(m.store, SQLiteStore)
+    return m.store
+
+
+def _index_pages(m: HierarchicalMemory) -> int:
+    """Rows of the index's data table: every segment FTS5 writes adds at least one."""
+    return int(_store(m).execute("SELECT count(*) FROM messages_fts_data").fetchone()[0])
+
+
+def _found(m: HierarchicalMemory, query: str) -> list[int]:
+    return sorted(hit.id for hit in m.recall.search(query, k=20))
+
+
+def _turn(m: HierarchicalMemory, turn: int, messages: int = 7) -> None:
+    """A turn as the agent writes it: one transaction, each message appended on its own."""
+    with m.store.transaction():
+        for i in range(messages):
+            m.recall.append("assistant" if i % 2 else "user",
+                            f"turn{turn} {WORDS[(turn + i) % len(WORDS)]} {i}", turn)
+
+
+def test_a_turns_messages_make_one_segment(memory: HierarchicalMemory) -> None:
+    _turn(memory, 0)
+    before = _index_pages(memory)
+    _turn(memory, 1)
+    # One leaf for the turn's seven messages; one statement per message wrote seven.
+    assert _index_pages(memory) - before == 1
+    assert _found(memory, "turn1") == list(range(8, 15))
+
+
+def _index_contents(store: SQLiteStore, index: str, words: str) -> tuple[object, ...]:
+    """Every word's places (``words``, an fts5vocab table of ``index``), and the counts of
+    rows and words that BM25 reads (FTS5's averages record, row 1 of its data table)."""
+    places = {tuple(r) for r in store.execute(f"SELECT term, doc, col, offset FROM {words}")}
+    counts = store.execute(f"SELECT block FROM {index}_data WHERE id = 1").fetchone()
+    return places, bytes(counts[0])
+
+
+def _expected_contents(store: SQLiteStore) -> tuple[object, ...]:
+    """The index built afresh from the messages: each live one with its context."""
+    store.execute("CREATE VIRTUAL TABLE temp.fresh USING fts5 (content, context, content='',"
+                  " tokenize='porter unicode61')")
+    store.execute("CREATE VIRTUAL TABLE temp.fresh_words USING fts5vocab(temp, fresh,"
+                  " 'instance')")
+    try:
+        store.execute(f"INSERT INTO temp.fresh (rowid, content, context) {INDEXED_ROWS}"
+                      " WHERE m.forgotten_at IS NULL")
+        return _index_contents(store, "temp.fresh", "temp.fresh_words")
+    finally:
+        store.execute("DROP TABLE temp.fresh_words")
+        store.execute("DROP TABLE temp.fresh")
+
+
+def _check_index(m: HierarchicalMemory) -> None:
+    store = _store(m)
+    store.execute("INSERT INTO messages_fts (messages_fts) VALUES ('integrity-check')")
+    store.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.messages_fts_words USING"
+                  " fts5vocab(main, messages_fts, 'instance')")
+    held = _index_contents(store, "main.messages_fts", "temp.messages_fts_words")
+    assert held == _expected_contents(store)
+
+
+def test_the_index_holds_what_the_messages_say_after_mixed_writes(
+        memory: HierarchicalMemory) -> None:
+    store = _store(memory)
+    for turn in range(3):
+        _turn(memory, turn, messages=3)
+    with store.transaction():
+        kept = memory.recall.append("user", "a kiwi before the search", 10)
+        # Searched inside the transaction that appended it: found.
+        assert _found(memory, "kiwi") == [kept]
+        # Indexed inside the savepoint, by the search there; that rollback unindexes it.
+        early = memory.recall.append("assistant", "a walnut before the savepoint", 10)
+        with contextlib.suppress(_Undone), store.transaction():
+            memory.recall.append("assistant", "a mango undone with its savepoint", 10)
+            assert len(_found(memory, "mango")) == 1
+            raise _Undone
+        assert len(_found(memory, "mango")) == 0
+        assert _found(memory, "walnut") == [early]
+        memory.recall.append("assistant", "a lemon after the rollback", 10)
+    _check_index(memory)
+    with store.transaction():
+        held = memory.recall.append("user", "a plum forgotten before any search", 11)
+        after = memory.recall.append("assistant", "a pear said next", 11)
+        store.forgetting.forget((), (), [held], 1.0)
+        memory.recall.append("user", "a quince appended last", 11)
+    _check_index(memory)
+    assert _found(memory, "plum") == []
+    # The pear's own message, and the quince's, which holds it as context.
+    assert _found(memory, "pear") == [after, after + 1]
+    with store.transaction():
+        gone = memory.recall.append("user", "a date erased before the commit", 12)
+        memory.recall.append("assistant", "an olive said next", 12)
+        memory.recall.erase([gone, held], "not to be kept")
+    _check_index(memory)
+    with contextlib.suppress(_Undone), store.transaction():
+        memory.recall.append("user", "a lime in a turn rolled back", 13)
+        raise _Undone
+    assert len(_found(memory, "lime")) == 0
+    _turn(memory, 14, messages=2)
+    _check_index(memory)
+
+
+def test_a_store_indexed_by_the_old_trigger_upgrades_and_stays_whole(tmp_path: Path) -> None:
+    with (sqlite_schema_at_version(INDEX_PER_TRANSACTION - 1),
+          make_memory(tmp_path, recall_dense=False) as before):
+        for turn in range(3):
+            _turn(before, turn, messages=3)
+    with make_memory(tmp_path, recall_dense=False) as after:
+        _check_index(after)
+        with after.store.transaction():
+            forgotten = after.recall.append("user", "a plum said after the upgrade", 5)
+            after.store.forgetting.forget((), (), [forgotten - 1, forgotten], 1.0)
+            after.recall.append("assistant", "a pear said next", 5)
+        _check_index(after)
+        assert _found(after, "turn1") == [4, 5, 6, 7]  # 7 holds 6 as its context
