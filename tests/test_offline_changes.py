@@ -213,6 +213,20 @@ def test_only_the_same_name_or_an_explicit_one_is_stored_beside_a_name(
     assert _core(memory) == {f"User's name is {name}": "durable"}
 
 
+def test_a_value_given_of_him_or_her_changes_no_other_person_s(
+        memory: HierarchicalMemory) -> None:
+    # "His" and "her" stand for whoever the sentences before named: two people, two values.
+    _chat(memory, "My boss is strict. His name is Bob.", "My neighbour is nice. Her name is Eva.",
+          "His job is plumber.", "Her job is nurse.", "He works at Acme.", "He works at Globex.",
+          "My job is teacher.", "My job is actually engineer.")
+    assert list(_core(memory)) == [
+        "User's boss is strict", "His name is Bob", "User's neighbour is nice", "Her name is Eva",
+        "His job is plumber", "Her job is nurse", "He works at Acme", "He works at Globex",
+        "User's job is engineer"]
+    [superseded] = [f.text for f in memory.facts() if f.tier == "archival"]
+    assert superseded == "User's job is teacher"
+
+
 def test_an_introduction_stored_by_an_earlier_version_is_not_stored_twice(
         memory: HierarchicalMemory) -> None:
     memory.add_fact("User is Maya", "short-lived")

@@ -95,6 +95,12 @@ def test_reading_retractions(sentence: str, denied: set[str]) -> None:
     ("Acme is on the Enterprise plan", None),
     ("The meeting moved to Tuesday", None),
     ("User: I go to the gym on Mondays", None),
+    # Whose only the sentences before it say: two such facts may be of two people.
+    ("His name is Bob", None),
+    ("Her job is nurse", None),
+    ("He works at Acme", None),
+    ("They moved to Porto", None),
+    ("We moved to Porto", "we/residence"),
 ])
 def test_the_attribute_a_fact_sets(fact: str, slot: str | None) -> None:
     assert slot_of(fact) == slot

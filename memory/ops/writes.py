@@ -289,8 +289,7 @@ def retire_names(memory: WrittenMemory, fact: str, fact_id: int) -> None:
     held = [(old, clauses_of(old.text)) for old in memory.core.held() if old.id != fact_id]
     replaced: set[str] = set()
     for name in names:
-        given = {fact_norm(p) for _, parts in held for p in parts
-                 if not _PRONOUN_OWNER.match(p) and replaces(name, p, None)}
+        given = {fact_norm(p) for _, parts in held for p in parts if replaces(name, p, None)}
         if len(given) == 1:
             replaced |= given
     for old, parts in held:
@@ -308,16 +307,11 @@ def retire_names(memory: WrittenMemory, fact: str, fact_id: int) -> None:
                            source_stored=True)
 
 
-#: A name whose owner only the sentences before it said ("His name is Bob", "Her name is
-#: Eva"): slot_of reads both as the same "/name", but they may be two people.
-_PRONOUN_OWNER = re.compile(r"(?:his|her|its|their)\s", re.IGNORECASE)
-
-
 def _names_someone_known(part: str) -> bool:
     """Whether ``part`` gives a name of someone the fact itself names ("User's name is Ana",
-    "User's sister's name is Bea"), not of whoever a pronoun stood for."""
-    return (re.search(r"(?:^|/|\s)name$", slot_of(part) or "") is not None
-            and _PRONOUN_OWNER.match(part) is None)
+    "User's sister's name is Bea"); slot_of gives none to a name of whoever a pronoun stood
+    for ("His name is Bob"), which neither retires nor is retired."""
+    return re.search(r"(?:^|/|\s)name$", slot_of(part) or "") is not None
 
 
 def masked(privacy: PrivacyGuard | None, text: str) -> Masked:

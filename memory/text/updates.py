@@ -12,7 +12,9 @@ all set ``user/residence`` (city, address, home and town are one attribute);
 "works at/for" sets ``employer`` and "works as" or "job is" sets ``job``;
 "The production region is eu-west-1" sets ``/production region``. A fact
 about a bare person ("User is vegan") or a named entity ("Acme is on the
-Enterprise plan") sets none, because several such facts are true at once.
+Enterprise plan") sets none, because several such facts are true at once; nor does
+one whose owner is a pronoun ("His name is Bob", "She works at Acme"), which says
+whose only in the sentences before it: "Her name is Eva" may be another person's.
 
 ``replaces(new, old, change)`` says whether a new fact supersedes an old one:
 one says the other with "not" or "no longer" ("User is not vegetarian"); or they set the same
@@ -75,6 +77,9 @@ _VERB_SLOT = re.compile(
 _ATTRIBUTE = re.compile(r"^(?P<subject>[\w' .-]{2,60}?)\s+(?:is|are)\s+(?P<value>.+)$", _I)
 _CHANGE_WORDS = frozenset({"new", "now", "current", "updated", "latest", "actual", "correct"})
 _DETERMINERS = frozenset({"the", "our", "their", "his", "her", "its", "your", "this"})
+#: Owners only the sentences before a fact say ("He works at Acme", "Her name is Eva"): two
+#: such facts may be of two people, so neither sets a slot the other would change.
+_PRONOUN_OWNERS = frozenset({"he", "she", "it", "they", "his", "her", "its", "their"})
 _BARE_SUBJECTS = frozenset({"user", "i", "we", "he", "she", "they", "it", "this", "that",
                             "there", "here", "everything", "something"})
 _SAME_ATTRIBUTE = {
@@ -93,7 +98,9 @@ def slot_of(fact: str) -> str | None:
     if verb:
         owner = verb["owner"].casefold()
         kind = next(k for k in ("residence", "employer", "job") if verb[k])
-        return None if owner.startswith(("the ", "a ", "an ")) else f"{owner}/{kind}"
+        if owner.startswith(("the ", "a ", "an ")) or owner in _PRONOUN_OWNERS:
+            return None
+        return f"{owner}/{kind}"
     match = _ATTRIBUTE.match(text)
     if match is None:
         return None
@@ -105,6 +112,8 @@ def slot_of(fact: str) -> str | None:
     possessive = re.match(rf"^(.+?){_APOS}s$", words[0])
     if possessive:
         owner, words = possessive[1], words[1:]
+    elif words[0] in _PRONOUN_OWNERS:
+        return None
     elif words[0] in _DETERMINERS:
         words = words[1:]
     elif subject[0].isupper():
