@@ -21,7 +21,8 @@ Evidence, in order:
 3. the user's own statements from recall, only when the question is about
    the past or nothing above answered it, but for a sentence stating only facts quoted
    above (it would say them twice) and one that answers only with facts the user asked
-   to forget (listed with the message under ``FORGOTTEN_KEY``; beside other answers,
+   to forget (listed with the message under ``FORGOTTEN_KEY``, a model's wording of one
+   known by what it names, as the list itself finds it: ``says``; beside other answers,
    those statements are cut out of the quote when what is left stands alone). Questions, the
    assistant's replies (including this policy's earlier answers), statements of facts
    now superseded and long pastes (filed in archival) are never evidence;
@@ -46,8 +47,10 @@ facts first, then core's others (``asks_in_general``).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
+from tiermem.memory.ops.forgotten_norms import says
 from tiermem.memory.search.lexical import STOPWORDS
 from tiermem.memory.text.clauses import clauses_of, without_statements
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
@@ -310,7 +313,7 @@ def _user_statements(hit: dict[str, Any], current: list[str], superseded: set[st
         return ""  # a long paste was filed in archival, whose parts are quoted instead
     # The facts of it the user asked to forget (the search result lists them): the message
     # was kept, what it says of them is not evidence.
-    forgotten = {normalize_fact(str(fact)) for fact in hit.get(FORGOTTEN_KEY) or ()}
+    forgotten = _Forgotten.of(text, [str(fact) for fact in hit.get(FORGOTTEN_KEY) or ()])
     kept = []
     for sentence in split_sentences(text):
         if is_question(sentence):
@@ -349,15 +352,46 @@ def _quoted_already(sentence: str, said: set[str]) -> bool:
         for fact in facts)
 
 
-def _states_forgotten(part: str, forgotten: set[str]) -> bool:
+@dataclass(frozen=True)
+class _Forgotten:
+    """The facts a recalled message states that the user forgot, as its search result lists
+    them: their keys, and those of them that no statement of the message gives as its
+    key (a model stored "User works out at FitLife" for "My gym is FitLife"), which a
+    statement states when it says what they name (``says``, as the list was made)."""
+
+    keys: frozenset[str]
+    worded: tuple[str, ...]
+
+    @classmethod
+    def of(cls, text: str, listed: list[str]) -> _Forgotten:
+        keys = frozenset(map(normalize_fact, listed))
+        if not keys:
+            return cls(keys, ())
+        given = {normalize_fact(said) for sentence in split_sentences(text)
+                 for reading in dict.fromkeys(filter(None, (sentence,
+                                                            read_statement(sentence).text)))
+                 for fact in extract_facts(reading)
+                 for said in (fact.text, *fact.formers, *clauses_of(fact.text))}
+        return cls(keys, tuple(fact for fact in listed if normalize_fact(fact) not in given))
+
+    def __bool__(self) -> bool:
+        return bool(self.keys)
+
+    def stated(self, part: str, keys: set[str]) -> bool:
+        """Whether ``part``, a statement giving the facts of ``keys``, states one of them."""
+        return bool(keys & self.keys) or any(says(part, fact) for fact in self.worded)
+
+
+def _states_forgotten(part: str, forgotten: _Forgotten) -> bool:
     """Whether ``part``, one statement of a sentence, states a fact the user forgot, read
     as the policy stored it."""
     stated = read_statement(part).text
-    return any(key in forgotten for fact in (extract_facts(stated) if stated else [])
-               for key in map(normalize_fact, (fact.text, *fact.formers)))
+    facts = extract_facts(stated) if stated else []
+    return bool(facts) and forgotten.stated(part, {
+        normalize_fact(text) for fact in facts for text in (fact.text, *fact.formers)})
 
 
-def _forgotten_answer(sentence: str, forgotten: set[str], wanted: set[str]) -> bool:
+def _forgotten_answer(sentence: str, forgotten: _Forgotten, wanted: set[str]) -> bool:
     """Whether ``sentence`` answers the question only with facts the user forgot: it states
     nothing else, or what else it states shares nothing with the question ("My gym is
     FitLife and I live in Porto", its gym forgotten, answers "What's my gym?" only so).
@@ -372,7 +406,7 @@ def _forgotten_answer(sentence: str, forgotten: set[str], wanted: set[str]) -> b
     parts = [(part, {normalize_fact(fact.text), normalize_fact(part),
                      *map(normalize_fact, fact.formers)}) for fact in facts
              for part in clauses_of(fact.text)]
-    rest = [part for part, keys in parts if not keys & forgotten]
+    rest = [part for part, keys in parts if not forgotten.stated(part, keys)]
     return len(rest) < len(parts) and not wanted & concepts(" ".join(rest))
 
 

@@ -254,6 +254,21 @@ def test_an_offline_answer_quotes_the_statements_beside_a_forgotten_one_without_
         assert "FitLife" not in gym
 
 
+def test_an_offline_answer_quotes_no_sentence_saying_a_fact_a_model_worded_and_forgot(
+) -> None:
+    # The model's words ("works out at") are not the message's ("My gym is"): the sentence
+    # is known by what it names, as the search result's list of forgotten facts finds it.
+    with make_memory() as m:
+        _model_turns(m, ("My gym is FitLife", "User works out at FitLife"),
+                     ("My gym is Iron Works and my dentist is Dr. Lee",
+                      "User works out at Iron Works"))
+        assert m.forget("User works out at FitLife").outcome == "matched"
+        assert m.forget("User works out at Iron Works").outcome == "matched"
+        was, dentist = chat(m, "What was my gym?", "Who was my dentist?")
+        assert "FitLife" not in was and "Iron Works" not in was, was
+        assert dentist.endswith("): My dentist is Dr. Lee"), dentist
+
+
 def test_a_model_worded_forgotten_fact_the_policy_withholds_is_not_named(
         tmp_path: Path) -> None:
     # Stored before the policy was set: the fact holds words ("20 mg") the message shown

@@ -66,7 +66,7 @@ class ForgottenNorms:
         stated and without a cue that only says it is news ("Actually ..."), and a sentence
         joining statements read for each (``clauses_of``), as the facts are stored. With
         the message's ``message_id``, also the forgotten facts learned from it, in any
-        words, that a statement of ``text`` says (``_says``). Empty when nothing is
+        words, that a statement of ``text`` says (``says``). Empty when nothing is
         forgotten, or the text states none of it; an erased fact's key is gone, so what an
         erasure took is not found."""
         if not self._hashes:
@@ -82,7 +82,7 @@ class ForgottenNorms:
             # Still forgotten: one stated again explicitly had its key lifted.
             found.update(dict.fromkeys(
                 fact.text for fact in self.store.facts.forgotten_from([message_id])
-                if self.blocks(fact.text) and _says(text, fact.text)))
+                if self.blocks(fact.text) and says(text, fact.text)))
         return list(found)
 
 
@@ -90,12 +90,14 @@ class ForgottenNorms:
 _NAME = re.compile(r"(?<=\s)[\w'’.-]*(?:[A-Z]|\d)[\w'’.-]*")
 
 
-def _says(text: str, fact: str) -> bool:
+def says(text: str, fact: str) -> bool:
     """Whether a statement of ``text`` (a sentence that is no question) says what ``fact``
     names: every name and number of it, and at least half of its other concepts, the
     subject left out. The fact was learned in the message's turn, but a model may have
     stored there what the message never said ("Hello" and "User's birthday is May 3"): the
-    note would tell the model a forgotten fact the message does not show."""
+    note would tell the model a forgotten fact the message does not show. The offline
+    policy reads a message's statements by it too, to quote none of them that says such
+    a fact (agent/offline_answers.py)."""
     head = fact.split(maxsplit=1)[0] if fact.strip() else ""
     wanted = concepts(fact) - concepts(head)
     names = concepts(" ".join(_NAME.findall(fact))) - concepts(head)
