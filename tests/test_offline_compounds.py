@@ -45,6 +45,16 @@ def test_a_statement_said_in_the_speaker_s_words_is_kept_told_of_the_speaker(
     assert set(_core(memory)) == core
 
 
+def test_a_denial_of_the_speaker_s_keeps_the_statement_after_it_when_it_changes(
+        memory: HierarchicalMemory) -> None:
+    # "go" is no verb of being, but after "the alerts" and before "to", it is a statement's.
+    replies = _chat(memory, "I don't use PagerDuty, and the alerts go to Opsgenie.",
+                    "I use PagerDuty now.", "Where do the alerts go?")
+    assert _core(memory) == {"The alerts go to Opsgenie": "short-lived",
+                             "User uses PagerDuty": "short-lived"}
+    assert "- From core memory: The alerts go to Opsgenie" in replies[2]
+
+
 def test_an_earlier_version_s_joined_fact_keeps_the_statement_not_withdrawn(
         memory: HierarchicalMemory) -> None:
     memory.add_fact("Customer 9034 uses SSO and is on the Team plan", "durable")

@@ -193,6 +193,18 @@ def test_a_move_is_a_lasting_fact_in_the_third_person() -> None:
      ["User likes coffee and hate that it keeps me up"]),
     ("User likes people who like jazz and hate noise",
      ["User likes people who like jazz and hate noise"]),
+    # A determiner, a noun and a verb of the closed list, then where or when: a statement.
+    ("User doesn't use PagerDuty, and the alerts go to Opsgenie",
+     ["User doesn't use PagerDuty", "The alerts go to Opsgenie"]),
+    ("The deploy is done, and the build failed at noon",
+     ["The deploy is done", "The build failed at noon"]),
+    # A noun phrase, however it goes on, is an item of what the part before it says.
+    ("User loves the summer, and the smell of rain",
+     ["User loves the summer, and the smell of rain"]),
+    ("User likes User's flat, and the bus stop at the corner",
+     ["User likes User's flat, and the bus stop at the corner"]),
+    ("User likes the park, and the kids run around",
+     ["User likes the park, and the kids run around"]),
 ])
 def test_a_compound_fact_splits_into_its_statements(fact: str, clauses: list[str]) -> None:
     assert clauses_of(fact) == clauses

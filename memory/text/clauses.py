@@ -7,7 +7,10 @@ cats") takes the subject of the one before it, as does one that opens with a ver
 statement list ("Customer 9034 uses SSO and is on the Team plan"; not "... and is proud of
 it", which leans on the part before), and one in the speaker's own words, as
 earlier versions left "I don't" ("User is vegetarian, and I don't drink coffee"), is told
-of the speaker the fact opens with ("User doesn't drink coffee");
+of the speaker the fact opens with ("User doesn't drink coffee"). A part states something
+of its own with a verb of being or having, or with one of a closed list after a subject a
+determiner opens, then where or when ("... and the alerts go to Opsgenie"; not "... and
+the smell of rain");
 ``statements_of(fact, durability)`` gives each its durability; ``without_statements``
 cuts chosen statements out of a sentence in the speaker's words. Pure functions over
 strings, like memory/text/updates.py, whose ``slot_of`` decides what states a value.
@@ -38,6 +41,27 @@ _STATEMENT = re.compile(
     rf"|prefers|lives|works|needs|wants|uses|owns|moved|relocated|doesn{_APOS}?t|does\s+not)\b"
     # the speaker's own, as versions that did not rewrite it kept it in a compound fact
     rf"|^i\s+(?:don{_APOS}?t|do\s+not)\b", _I)
+
+#: A part whose subject a determiner opens, followed by a verb of a closed list, in any
+#: tense, and where or when it goes ("the alerts go to Opsgenie", "the build failed at
+#: noon"): such a verb after a noun is no noun itself, as a list item such as "the smell of
+#: rain" has none. The verb agrees with the noun before it: "go" only after a plural ("the
+#: alerts"), so "the bus stop at the corner" names a place.
+_VERB_STEMS = ("go", "come", "run", "start", "stop", "end", "fail", "send", "point", "route",
+               "belong", "expire", "renew", "ship", "deploy", "land", "live", "stay", "open",
+               "close", "arrive", "happen")
+_PASTS = ("went", "came", "ran", "started", "stopped", "ended", "failed", "sent", "pointed",
+          "routed", "belonged", "expired", "renewed", "shipped", "deployed", "landed", "lived",
+          "stayed", "opened", "closed", "arrived", "happened", "left")
+_PLURAL_NOUN = r"[\w-]*[^\Wsiu]s"
+_NOUN = (r"(?!(?:of|in|on|at|to|for|with|from|by|and|or|but|is|are|was|were|has|have|had)\b)"
+         r"[\w-]+")
+_DETERMINED = re.compile(
+    r"^(?:the|a|an|our|your|their|his|her|its|this|that|these|those|all|some|both)"
+    rf"(?:\s+{_NOUN})?(?:\s+(?:{_PLURAL_NOUN}\s+(?:{'|'.join(_VERB_STEMS)})"
+    rf"|{_NOUN}\s+(?:{'|'.join(_VERB_STEMS)})e?s|{_NOUN}\s+(?:{'|'.join(_PASTS)})))"
+    r"\s+(?:to|into|at|in|on|from|through|via|for|every|after|before|until|by|out|off|up"
+    r"|down|back|over|with)\b", _I)
 
 
 #: A part about someone named before it ("... and she is allergic to cats"): cut off as it
@@ -93,7 +117,8 @@ _NO_SPEAKER = frozenset({"a", "an", "the", "this", "that", "these", "those", "th
 
 
 def _states(part: str) -> bool:
-    return slot_of(part) is not None or _STATEMENT.match(part) is not None
+    return (slot_of(part) is not None or _STATEMENT.match(part) is not None
+            or _DETERMINED.match(part) is not None)
 
 
 def _shared_statement(piece: str, stated: re.Match[str], before: str) -> str | None:
