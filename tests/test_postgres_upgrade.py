@@ -21,7 +21,7 @@ from tiermem.memory.errors import NewerSchemaError, OlderSchemaError, StoreError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.opening import open_postgres
 from tiermem.memory.store.postgres.schema import MIGRATIONS, SCHEMA_VERSION, applied_version
-from tiermem.memory.store.postgres.schema_tables import UNDONE_EVICTIONS
+from tiermem.memory.store.postgres.schema_tables import PASSAGE_TEXTS
 
 
 def _older_agent(dsn: str) -> None:
@@ -32,10 +32,11 @@ def _older_agent(dsn: str) -> None:
 
 
 def _set_back(dsn: str) -> None:
-    # The newest migration changes rows only (eviction dates a promotion left): its record
-    # is all there is to undo.
-    assert MIGRATIONS[-1][1] == UNDONE_EVICTIONS, "set back what the newest migration does"
+    # The newest migration adds the index exact-text lookups of passages read: dropping it
+    # and its record undoes it.
+    assert MIGRATIONS[-1][1] == PASSAGE_TEXTS, "set back what the newest migration does"
     with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("DROP INDEX tiermem.passages_text")
         conn.execute("DELETE FROM tiermem.migrations WHERE version = %s", (SCHEMA_VERSION,))
 
 
