@@ -6,6 +6,8 @@ been indexed as it was appended."""
 from __future__ import annotations
 
 import contextlib
+import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,6 +15,7 @@ import pytest
 from memory_helpers import make_memory, sqlite_schema_at_version
 
 from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.store.records import Message
 from tiermem.memory.store.sqlite import SQLiteStore, schema
 from tiermem.memory.store.sqlite.schema_search import INDEXED_ROWS
 
@@ -151,3 +154,26 @@ def test_a_store_indexed_by_the_old_trigger_upgrades_and_stays_whole(tmp_path: P
             after.recall.append("assistant", "a pear said next", 5)
         _check_index(after)
         assert _found(after, "turn1") == [4, 5, 6, 7]  # 7 holds 6 as its context
+
+
+def test_a_message_committed_before_its_index_entry_is_indexed_at_the_next_open(
+        tmp_path: Path) -> None:
+    # Appended outside a transaction, each row commits on its own; a process killed
+    # before the index is written (or another program's insert) leaves one unindexed.
+    SQLiteStore(tmp_path).close()
+    pid = os.fork()
+    if pid == 0:  # the child: the row commits, then the process dies before the index
+        try:
+            store = SQLiteStore(tmp_path)
+            store.index_appended = lambda: os._exit(9)  # type: ignore[method-assign]
+            store.messages.append_many([Message(turn=1, role="user",
+                                                content="a zebra crossing",
+                                                created_at=time.time())])
+        finally:
+            os._exit(1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 9
+    with make_memory(tmp_path, recall_dense=False) as after:
+        assert len(after.recall) == 1
+        assert _found(after, "zebra") == [1]
+        _check_index(after)

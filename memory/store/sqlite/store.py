@@ -201,6 +201,10 @@ class SQLiteStore(NestedTransactions):
             if self.settings.get("store_id") is None:
                 self.settings.set("store_id", secrets.token_hex(16))
             self.settings.set("writer_state", "open")
+            # Messages appended outside a transaction commit row by row before the index
+            # takes them: a process killed in between, or another program's insert, left
+            # some that only a later append would index. The commit indexes them now.
+            self._unindexed = True
         # Another connection's commits move it from here on; this writer's own do not.
         self._data_version = self._read_data_version()
 
