@@ -668,6 +668,20 @@ def test_a_clause_about_someone_named_before_it_says_who(memory: HierarchicalMem
         "Initech's SLA is 8 hours", "User's sister works at Google", "User's sister moved to Paris"]
 
 
+def test_a_clause_after_a_name_is_about_whoever_bears_it(memory: HierarchicalMemory) -> None:
+    # Read as the name's own, "he" stored "His name works at the Berlin office".
+    _chat(memory, "His name is Tom Baker and he works at the Berlin office.",
+          "His name is John Reed and his title is CTO.",
+          "Her name is Ana and she is a nurse.",
+          "My boss's name is Dana and she works at Acme.", "My boss works at Globex now.",
+          "My sister's name is Eva and her phone is 555-0199.")
+    assert list(_core(memory)) == [
+        "His name is Tom Baker", "He works at the Berlin office", "His name is John Reed",
+        "His title is CTO", "Her name is Ana", "She is a nurse", "User's boss's name is Dana",
+        "User's boss works at Globex", "User's sister's name is Eva",
+        "User's sister's phone is 555-0199"]
+
+
 def test_an_answer_quotes_the_facts_about_whom_the_question_asks(
         memory: HierarchicalMemory) -> None:
     replies = _chat(memory, "My brother Tom lives in Berlin.", "My sister Ana lives in Madrid.",

@@ -205,6 +205,14 @@ def test_a_move_is_a_lasting_fact_in_the_third_person() -> None:
      ["User likes User's flat, and the bus stop at the corner"]),
     ("User likes the park, and the kids run around",
      ["User likes the park, and the kids run around"]),
+    # A part after a name is about whoever bears it: the one named before, else its own
+    # pronoun's; with no subject of its own and a pronoun's name before it, it says whose
+    # only joined to that name.
+    ("His name is Tom and he works at Acme", ["His name is Tom", "He works at Acme"]),
+    ("Her name is Ana and his name is Bob", ["Her name is Ana", "His name is Bob"]),
+    ("User's boss's name is Dana and is based in Berlin",
+     ["User's boss's name is Dana", "User's boss is based in Berlin"]),
+    ("His name is Tom and is a nurse", ["His name is Tom and is a nurse"]),
 ])
 def test_a_compound_fact_splits_into_its_statements(fact: str, clauses: list[str]) -> None:
     assert clauses_of(fact) == clauses

@@ -3,7 +3,9 @@
 ``clauses_of(fact)`` splits a compound fact ("The production region is eu-west-1
 and the staging region is us-east-2") into the statements it joins, so each can
 change on its own; a part that opens with a pronoun ("... and she is allergic to
-cats") takes the subject of the one before it, as does one that opens with a verb of the
+cats") takes the subject of the one before it (of a name, whoever bears it: "My boss's
+name is Dana and she ..." is about "User's boss"; after "His name is Tom" the part keeps
+its own pronoun), as does one that opens with a verb of the
 statement list ("Customer 9034 uses SSO and is on the Team plan"; not "... and is proud of
 it", which leans on the part before), and one in the speaker's own words, as
 earlier versions left "I don't" ("User is vegetarian, and I don't drink coffee"), is told
@@ -68,6 +70,10 @@ _DETERMINED = re.compile(
 #: is, it would not say who, so the pronoun gives way to that subject.
 _REFERS_BACK = re.compile(r"^(?P<pronoun>he|she|they|it|his|her|their|its)\s+", _I)
 _POSSESSIVE_PRONOUNS = frozenset({"his", "her", "their", "its"})
+#: A subject that is a name ("User's boss's name", "His name"): a part after it is about
+#: whoever bears the name, never the name itself ("... and she works remotely").
+_NAME_OF = re.compile(rf"^(?:(?P<pronoun>his|her|their|its)|(?P<bearer>.+?){_APOS}s)\s+name$",
+                      _I)
 #: A part that shares the subject of the one before it ("User likes jazz and hate country
 #: music", as "I like jazz and hate country music" is told): a verb of liking, unconjugated.
 _SHARED_SUBJECT = re.compile(r"^(?P<verb>like|love|hate|prefer|enjoy|dislike)\s+(?=\w)", _I)
@@ -121,6 +127,16 @@ def _states(part: str) -> bool:
             or _DETERMINED.match(part) is not None)
 
 
+def _bearer(subject: str) -> str | None:
+    """Who a part after one about ``subject`` is told of: ``subject`` itself, or whoever
+    bears the name ``subject`` is ("User's boss" for "User's boss's name"); None when the
+    name's is a pronoun ("His name"), whose only the sentences before say."""
+    name = _NAME_OF.match(subject.strip())
+    if name is None:
+        return subject
+    return name["bearer"]
+
+
 def _shared_statement(piece: str, stated: re.Match[str], before: str) -> str | None:
     """``piece``, which opens with a verb of the statement list (``stated``), told of the
     subject of the part ``before`` it ("is on the Team plan" after "Customer 9034 uses SSO":
@@ -130,7 +146,9 @@ def _shared_statement(piece: str, stated: re.Match[str], before: str) -> str | N
     statement = _STATEMENT.match(before.strip())
     if statement is None or statement["subject"] is None:
         return None
-    owner, number = statement["subject"], statement["verb"].casefold()
+    owner, number = _bearer(statement["subject"]), statement["verb"].casefold()
+    if owner is None:
+        return None  # "His name is Tom and is a nurse": whose is said before, not here
     if (_POINTS_BACK.search(_THIS_TIME.sub("", piece)) or _RELATIVE.search(before)
             or _ELLIPTICAL.match(piece)
             or _ADVERB.search(owner) or owner.casefold() in _NO_SUBJECT):
@@ -167,7 +185,11 @@ def _own_subject(piece: str, before: str) -> str | None:
     subject = SUBJECT_VERB.match(before.strip())
     if subject is None:
         return None
-    owner = subject["subject"]
+    owner = _bearer(subject["subject"])
+    if owner is None:
+        # "His name is Tom and he works in Berlin": the pronoun names whom as well as the
+        # name's does, and "His name works in Berlin" would say nothing.
+        return piece if back is not None else None
     if back is not None:
         pronoun = back["pronoun"].casefold()
         joined = f"{owner}'s " if pronoun in _POSSESSIVE_PRONOUNS else f"{owner} "
