@@ -47,12 +47,16 @@ facts first, then core's others (``asks_in_general``).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
-from tiermem.memory.ops.forgotten_norms import says
+from tiermem.agent.offline_quotable import (
+    Forgotten,
+    forgotten_answer,
+    quoted_already,
+    states_forgotten,
+)
 from tiermem.memory.search.lexical import STOPWORDS
-from tiermem.memory.text.clauses import clauses_of, without_statements
+from tiermem.memory.text.clauses import without_statements
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.updates import read_statement, replaces, subject_of
@@ -313,101 +317,23 @@ def _user_statements(hit: dict[str, Any], current: list[str], superseded: set[st
         return ""  # a long paste was filed in archival, whose parts are quoted instead
     # The facts of it the user asked to forget (the search result lists them): the message
     # was kept, what it says of them is not evidence.
-    forgotten = _Forgotten.of(text, [str(fact) for fact in hit.get(FORGOTTEN_KEY) or ()])
+    forgotten = Forgotten.of(text, [str(fact) for fact in hit.get(FORGOTTEN_KEY) or ()])
     kept = []
     for sentence in split_sentences(text):
         if is_question(sentence):
             continue
         # Beside another answer, a statement of what was forgotten is cut out of the quote.
-        rest = (without_statements(sentence, lambda part: _states_forgotten(part, forgotten))
+        rest = (without_statements(sentence, lambda part: states_forgotten(part, forgotten))
                 if forgotten else None)
         if rest is not None and not wanted & concepts(rest):
             continue  # what is left answers nothing asked
         sentence = rest or sentence
-        if _quoted_already(sentence, said) or _forgotten_answer(sentence, forgotten, wanted):
+        if quoted_already(sentence, said) or forgotten_answer(sentence, forgotten, wanted):
             continue
         if not past and not _still_current(sentence, current, superseded):
             continue
         kept.append(sentence)
     return " ".join(kept)
-
-
-#: The words of a cue that marks a statement as news and says nothing more (updates.py).
-_NEWS_CUES = frozenset({"now", "actually", "sorry", "oops", "correction", "update", "in", "fact",
-                        "these", "days", "nowadays"})
-_WORD = re.compile(r"[\w'’]+")
-
-
-def _quoted_already(sentence: str, said: set[str]) -> bool:
-    """Whether every fact ``sentence`` states is among ``said``, the facts the answer quotes
-    from core or archival: quoted as well, the sentence would say the same thing twice.
-    Read as the policy stored it, without a cue that says only that it is news: "I live in
-    Lisbon now." states "User lives in Lisbon" (not so "..., not Porto", which says more)."""
-    text = read_statement(sentence).text
-    dropped = set(_WORD.findall(sentence.casefold())) - set(_WORD.findall(text.casefold()))
-    facts = extract_facts(text if text and dropped <= _NEWS_CUES else sentence)
-    return bool(facts) and all(
-        any(normalize_fact(text) in said for text in (fact.text, *fact.formers))
-        or all(normalize_fact(part) in said for part in clauses_of(fact.text))
-        for fact in facts)
-
-
-@dataclass(frozen=True)
-class _Forgotten:
-    """The facts a recalled message states that the user forgot, as its search result lists
-    them: their keys, and those of them that no statement of the message gives as its
-    key (a model stored "User works out at FitLife" for "My gym is FitLife"), which a
-    statement states when it says what they name (``says``, as the list was made)."""
-
-    keys: frozenset[str]
-    worded: tuple[str, ...]
-
-    @classmethod
-    def of(cls, text: str, listed: list[str]) -> _Forgotten:
-        keys = frozenset(map(normalize_fact, listed))
-        if not keys:
-            return cls(keys, ())
-        given = {normalize_fact(said) for sentence in split_sentences(text)
-                 for reading in dict.fromkeys(filter(None, (sentence,
-                                                            read_statement(sentence).text)))
-                 for fact in extract_facts(reading)
-                 for said in (fact.text, *fact.formers, *clauses_of(fact.text))}
-        return cls(keys, tuple(fact for fact in listed if normalize_fact(fact) not in given))
-
-    def __bool__(self) -> bool:
-        return bool(self.keys)
-
-    def stated(self, part: str, keys: set[str]) -> bool:
-        """Whether ``part``, a statement giving the facts of ``keys``, states one of them."""
-        return bool(keys & self.keys) or any(says(part, fact) for fact in self.worded)
-
-
-def _states_forgotten(part: str, forgotten: _Forgotten) -> bool:
-    """Whether ``part``, one statement of a sentence, states a fact the user forgot, read
-    as the policy stored it."""
-    stated = read_statement(part).text
-    facts = extract_facts(stated) if stated else []
-    return bool(facts) and forgotten.stated(part, {
-        normalize_fact(text) for fact in facts for text in (fact.text, *fact.formers)})
-
-
-def _forgotten_answer(sentence: str, forgotten: _Forgotten, wanted: set[str]) -> bool:
-    """Whether ``sentence`` answers the question only with facts the user forgot: it states
-    nothing else, or what else it states shares nothing with the question ("My gym is
-    FitLife and I live in Porto", its gym forgotten, answers "What's my gym?" only so).
-    For a sentence whose other statements answer too and cannot be quoted without the
-    forgotten one (``without_statements``), the sentence is quoted whole. It is read as
-    the policy stored it ("Actually my gym is FitLife, not Gold's" stated "User's gym is
-    FitLife")."""
-    stated = read_statement(sentence).text if forgotten else ""
-    facts = extract_facts(stated) if stated else []  # a withdrawal states no fact
-    if not facts:
-        return False
-    parts = [(part, {normalize_fact(fact.text), normalize_fact(part),
-                     *map(normalize_fact, fact.formers)}) for fact in facts
-             for part in clauses_of(fact.text)]
-    rest = [part for part, keys in parts if not forgotten.stated(part, keys)]
-    return len(rest) < len(parts) and not wanted & concepts(" ".join(rest))
 
 
 def _withdrawals(recall: list[dict[str, Any]], wanted: set[str],

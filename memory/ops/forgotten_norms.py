@@ -97,7 +97,7 @@ def says(text: str, fact: str) -> bool:
     stored there what the message never said ("Hello" and "User's birthday is May 3"): the
     note would tell the model a forgotten fact the message does not show. The offline
     policy reads a message's statements by it too, to quote none of them that says such
-    a fact (agent/offline_answers.py)."""
+    a fact (agent/offline_quotable.py)."""
     head = fact.split(maxsplit=1)[0] if fact.strip() else ""
     wanted = concepts(fact) - concepts(head)
     names = concepts(" ".join(_NAME.findall(fact))) - concepts(head)
