@@ -609,6 +609,9 @@ def test_dont_forget_that_keeps_what_follows(memory: HierarchicalMemory) -> None
      ["The team is great", "The team moved to the new office"]),
     (["The server is Ubuntu.", "The server moved to Frankfurt."], "What OS is the server?",
      ["The server is Ubuntu", "The server moved to Frankfurt"]),
+    (["The incident commander is based in London.", "The incident is sev1.",
+      "The incident moved to sev2."], "Where is the incident commander based?",
+     ["The incident commander is based in London", "The incident moved to sev2"]),
 ])
 def test_a_fact_about_someone_else_or_of_another_kind_is_not_replaced(
         memory: HierarchicalMemory, said: list[str], question: str, kept: list[str]) -> None:

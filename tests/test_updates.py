@@ -338,6 +338,9 @@ def test_a_part_with_no_subject_of_its_own_shares_the_one_before_it(
     ("The team moved to Berlin", "The team is 12 people", False),
     ("The incident moved to sev2", "The incident is P1", False),
     ("The incident moved to sev2", "The outage is sev1", False),
+    # a longer subject that starts with the same words is another thing
+    ("The incident moved to sev2", "The incident commander is based in London", False),
+    ("The incident is now sev2", "The incident commander is Priya", False),
     ("The meeting moved to Friday", "The meeting is on the 3rd floor", False),
     ("The team moved to the new office", "The team is in a meeting", False),
     ("Maria moved to Porto", "Maria is on Slack", False),

@@ -203,9 +203,18 @@ def _same_subject(new: str, old: str) -> bool:
         return True
     if _predicate(new) == _predicate(old):
         return True
+    # Named in what the other says, not inside its subject: "The incident commander" is
+    # another subject than "The incident", though it starts with its words.
     return any(re.search(rf"(?<![\w'’-]){re.escape(subject)}(?![\w-]|['’]s\b)",
-                         fact.casefold()) is not None
+                         _said_of_subject(fact).casefold()) is not None
                for subject, fact in ((old_subject, new), (new_subject, old)))
+
+
+def _said_of_subject(fact: str) -> str:
+    """``fact`` after its subject ("is now the on-call engineer"), or all of it if the
+    subject is unclear."""
+    match = SUBJECT_VERB.match(fact.strip())
+    return fact.strip()[match.end("subject"):] if match else fact
 
 
 def _predicate(fact: str) -> str:
