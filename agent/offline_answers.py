@@ -61,7 +61,7 @@ from tiermem.memory.text.extract import extract_facts, is_question, normalize_fa
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.updates import read_statement, replaces, subject_of
 from tiermem.memory.text.wording import concepts, stem
-from tiermem.tools.memory_tools import FORGOTTEN_KEY
+from tiermem.tools.search_results import FORGOTTEN_KEY
 
 MAX_CORE_QUOTES = 3
 #: How much of what a question asks about a withdrawal must deny to answer it.
