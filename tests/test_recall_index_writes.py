@@ -1,7 +1,7 @@
 """Recall's full-text index takes a transaction's messages in one statement
-(memory/store/sqlite/store.py, ``index_appended``), and holds after any mix of appends,
-searches, rollbacks, forgetting and erasure exactly what it would if each message had
-been indexed as it was appended."""
+(memory/store/sqlite/transactions.py, ``index_appended``), and holds after any mix of
+appends, searches, rollbacks, forgetting and erasure exactly what it would if each message
+had been indexed as it was appended."""
 
 from __future__ import annotations
 

@@ -162,9 +162,9 @@ INDEX_APPENDED = (
 #: words out as a new segment at each one, so a turn wrote about seven one-page segments and
 #: merged them every dozen turns. The store writes a transaction's messages in one statement
 #: (``INDEX_APPENDED``) before it commits and before it searches the index
-#: (memory/store/sqlite/store.py); a message leaving the index, forgotten or erased, has the
-#: index written first, in SQL, so its removal and its neighbour's new context find every
-#: row they change.
+#: (memory/store/sqlite/transactions.py); a message leaving the index, forgotten or erased,
+#: has the index written first, in SQL, so its removal and its neighbour's new context find
+#: every row they change.
 INDEX_PER_TRANSACTION = f"""
     DROP TRIGGER messages_ai;
     CREATE TRIGGER messages_indexed_before_forget BEFORE UPDATE OF forgotten_at ON messages
