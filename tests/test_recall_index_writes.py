@@ -177,3 +177,11 @@ def test_a_message_committed_before_its_index_entry_is_indexed_at_the_next_open(
         assert len(after.recall) == 1
         assert _found(after, "zebra") == [1]
         _check_index(after)
+
+
+def test_the_open_indexes_messages_only_from_the_migration_that_drops_the_trigger() -> None:
+    from tiermem.memory.store.sqlite.schema import MIGRATIONS, STORE_INDEXES_RECALL
+
+    migration = MIGRATIONS[STORE_INDEXES_RECALL - 1]
+    assert migration.number == STORE_INDEXES_RECALL
+    assert migration.name == "recall's full-text index written once a transaction"

@@ -115,6 +115,8 @@ MIGRATIONS: tuple[Migration, ...] = (
 
 #: The user_version of a database with every migration run.
 SCHEMA_VERSION = MIGRATIONS[-1].number
+#: From this migration on the store, not a trigger, writes messages into recall's index.
+STORE_INDEXES_RECALL = 15
 #: The number of the migration that takes the text out of events (``migrate`` says why).
 _EVENTS_WITHOUT_TEXT = 4
 

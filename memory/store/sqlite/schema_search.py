@@ -157,6 +157,13 @@ INDEX_APPENDED = (
     " WHERE m.id > (SELECT coalesce(max(id), 0) FROM messages_fts_docsize)"
     " AND m.forgotten_at IS NULL;")
 
+#: Whether some message waits for ``INDEX_APPENDED``: read from the messages and the index's
+#: ``docsize`` table only, so damage to the index's own pages is found where it is searched.
+UNINDEXED_MESSAGE = (
+    "SELECT 1 FROM messages m"
+    " WHERE m.id > (SELECT coalesce(max(id), 0) FROM messages_fts_docsize)"
+    " AND m.forgotten_at IS NULL LIMIT 1")
+
 #: Migration 15. The index took each message from a trigger, one statement per message; a
 #: statement that writes through a trigger opens a savepoint, and FTS5 writes its pending
 #: words out as a new segment at each one, so a turn wrote about seven one-page segments and

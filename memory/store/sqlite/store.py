@@ -61,7 +61,8 @@ from tiermem.memory.store.sqlite.lexical import SQLiteLexical
 from tiermem.memory.store.sqlite.lexical_cache import TermCache
 from tiermem.memory.store.sqlite.messages import MESSAGE_APPENDS, SQLiteMessages
 from tiermem.memory.store.sqlite.passages import PASSAGE_APPENDS, SQLitePassages
-from tiermem.memory.store.sqlite.schema import migrate
+from tiermem.memory.store.sqlite.schema import STORE_INDEXES_RECALL, migrate
+from tiermem.memory.store.sqlite.schema_search import UNINDEXED_MESSAGE
 from tiermem.memory.store.sqlite.transactions import SQLiteTransactions
 from tiermem.memory.store.sqlite.vectors import FaissIndex
 from tiermem.memory.store.sqlite.writer_lock import WriterLock, writer_lock_held
@@ -192,8 +193,11 @@ class SQLiteStore(SQLiteTransactions):
             self.settings.set("writer_state", "open")
             # Messages appended outside a transaction commit row by row before the index
             # takes them: a process killed in between, or another program's insert, left
-            # some that only a later append would index. The commit indexes them now.
-            self._unindexed = True
+            # some that only a later append would index. The commit indexes them now; only
+            # then, as the index may be damaged, and the open must not fail for that.
+            self._unindexed = (
+                self.execute("PRAGMA user_version").fetchone()[0] >= STORE_INDEXES_RECALL
+                and self.execute(UNINDEXED_MESSAGE).fetchone() is not None)
         # Another connection's commits move it from here on; this writer's own do not.
         self._data_version = self._read_data_version()
 
