@@ -90,8 +90,8 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
         denies something held: read whole, the other's words outweighed what it denies."""
         parts = own_clauses(sentence)
         if len(parts) > 1 and read_statement(sentence).change == "retraction" and any(
-                retracted(read_statement(part).denied, list(held())) for part in parts
-                if read_statement(part).change == "retraction"):
+                retracted(reading.denied, list(held()), reading.about)
+                for reading in map(read_statement, parts) if reading.change == "retraction"):
             return parts
         return [sentence]
 
@@ -115,7 +115,7 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
         statement = read_statement(sentence)
         if statement.change == "retraction":
             facts = held()
-            denied = retracted(statement.denied, list(facts))
+            denied = retracted(statement.denied, list(facts), statement.about)
             news = as_news(sentence)
             if denied or not statement.denied or news is None:
                 kinds = {part: {**current, **new}[facts[part][0]] for part in denied}

@@ -80,7 +80,9 @@ def test_reading_updates_and_plain_statements(sentence: str, expected: Statement
     ("I've stopped being vegetarian.", {"vegetarian"}),
 ])
 def test_reading_retractions(sentence: str, denied: set[str]) -> None:
-    assert read_statement(sentence) == Statement("", "retraction", frozenset(denied))
+    statement = read_statement(sentence)
+    assert (statement.text, statement.change, statement.denied) == (
+        "", "retraction", frozenset(denied))
 
 
 @pytest.mark.parametrize(("fact", "slot"), [

@@ -1,7 +1,9 @@
 """What a retraction ("I'm not allergic to shellfish anymore") retires among stored facts.
 
-``retracted(denied, facts)`` picks the facts holding the most of what it denies (at least
-60%), and among those the ones with the least else besides; ``still_held(fact, denied)``
+``retracted(denied, facts, about)`` picks, among the facts that may be of the one the
+retraction is about (``about``: memory/text/owners.py; "My sister is not allergic to
+shellfish anymore" leaves the user's allergies), those holding the most of what it denies
+(at least 60%), and among those the ones with the least else besides; ``still_held(fact, denied)``
 is what such a fact listing several items still says without the denied ones. ``denied``
 is the concepts (memory/text/wording.py) a retraction read by memory/text/statements.py says
 are no longer true. Pure functions over strings.
@@ -12,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from tiermem.memory.text.owners import Owner, may_be_one, owner_of
 from tiermem.memory.text.wording import concepts
 
 __all__ = ["retracted", "still_held"]
@@ -26,12 +29,16 @@ def _own_concepts(fact: str) -> set[str]:
     return concepts(fact) - {"user"}
 
 
-def retracted(denied: frozenset[str], facts: Sequence[str]) -> list[str]:
-    """The facts a retraction denying ``denied`` retires (none if nothing matches well)."""
+def retracted(denied: frozenset[str], facts: Sequence[str], about: Owner | None = None
+              ) -> list[str]:
+    """The facts a retraction denying ``denied`` of ``about`` retires (none if nothing
+    matches well)."""
     if not denied:
         return []
     scored = []
     for fact in facts:
+        if not may_be_one(about, owner_of(fact)):
+            continue  # someone else's: the words it shares say nothing of theirs
         own = _own_concepts(fact)
         held = len(denied & own)
         if own and held >= _MIN_DENIED_SHARE * len(denied):

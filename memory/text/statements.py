@@ -9,7 +9,8 @@ What such a statement then changes among the facts held is memory/text/updates.p
   anymore", "..., forget that" (not "don't (let me) forget that ...", which asks to keep
   what follows), "I quit my job at Acme", "I stopped eating meat". It states
   no new fact; ``denied`` holds the concepts (memory/text/wording.py) of what
-  it says is no longer true. When no fact holds them, ``as_news`` reads it as
+  it says is no longer true, and ``about`` whose they are ("I ...": the user's, "My
+  sister ...": hers; memory/text/owners.py). When no fact holds them, ``as_news`` reads it as
   a plain statement: it is then news;
 - an *update* or *correction*: a statement with a change cue. Leading
   "actually", "sorry", "correction", "now", "these days"; "actually" and
@@ -30,6 +31,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from tiermem.memory.text.owners import Owner, owner_of
 from tiermem.memory.text.wording import concepts, stem
 
 __all__ = ["Statement", "as_news", "own_clauses", "read_statement"]
@@ -40,11 +42,14 @@ _APOS = "['’]"
 
 @dataclass(frozen=True)
 class Statement:
-    """One sentence as a change: its text without cues, the cue, and what it denies."""
+    """One sentence as a change: its text without cues, the cue, what it denies, and
+    whose it denies it (a retraction's ``about``: memory/text/owners.py; None when
+    unclear)."""
 
     text: str
     change: str | None = None
     denied: frozenset[str] = frozenset()
+    about: Owner | None = None
 
 
 # ---------------------------------------------------------------------------
@@ -157,7 +162,8 @@ def read_statement(sentence: str) -> Statement:
     text = sentence.strip()
     if _RETRACTION.search(text) or _asks_to_forget(text):
         denied = concepts(_TAKEN_OVER.sub("", text)) or concepts(text)
-        return Statement("", "retraction", frozenset(denied - _RETRACTION_WORDS))
+        return Statement("", "retraction", frozenset(denied - _RETRACTION_WORDS),
+                         owner_of(text))
     cue = None
     leading = _LEADING_CUE.match(text)
     contrast = _NOT_THIS_BUT.match(text[leading.end():] if leading else text)

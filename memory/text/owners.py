@@ -1,0 +1,164 @@
+"""Whose a statement is: the user's, someone of the user's, or someone named.
+
+A retraction ("My sister is not allergic to shellfish anymore") denies something of one
+person only, so it retires only facts that may be that person's. ``owner_of`` reads who a
+sentence in the user's words ("I'm ...", "My sister ...", "Priya is ...") or a stored
+fact ("User is ...", "User's sister Ana ...") is about, from how it opens; ``may_be_one``
+says whether two owners may be one person.
+
+An owner is the user, someone of the user's named by a relation ("sister", "boss",
+"dog"; "my phone number" is the user's own), with their name when it follows ("my
+brother Tom"), or someone or something named by capitalised words followed by a verb
+("Marco Rossi is ...", "Acme is ..."). Anything else ("The database is ...", "We ...",
+"She ...") is unclear: None, which may be anyone's. Pure functions over strings.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from tiermem.memory.text.openings import strip_markers
+
+__all__ = ["Owner", "may_be_one", "owner_of"]
+
+
+@dataclass(frozen=True)
+class Owner:
+    """Whom a text is about: the user (``user``), with the relations that lead from the
+    user to someone of theirs (``("sister",)``) and that one's ``name``; or, when not
+    ``user``, someone ``name`` names. ``words``: the text's words, casefolded, by which
+    it names others, which say nothing of who it is about."""
+
+    user: bool
+    relations: tuple[str, ...] = ()
+    name: str | None = None
+    words: frozenset[str] = field(default=frozenset(), compare=False)
+
+
+_RELATION_GROUPS = {
+    "wife": "wife", "husband": "husband", "spouse": "spouse", "partner": "partner",
+    "boyfriend": "partner", "girlfriend": "partner", "fiance": "partner",
+    "fiancé": "partner", "fiancee": "partner", "fiancée": "partner",
+    "son": "child", "daughter": "child", "kid": "child", "child": "child",
+    "children": "child", "baby": "child", "sister": "sister", "brother": "brother",
+    "sibling": "sibling", "mother": "mother", "mom": "mother", "mum": "mother",
+    "mommy": "mother", "mummy": "mother", "father": "father", "dad": "father",
+    "daddy": "father", "parent": "parent", "grandmother": "grandmother",
+    "grandma": "grandmother", "granny": "grandmother", "grandfather": "grandfather",
+    "grandpa": "grandfather", "grandparent": "grandparent", "grandson": "grandchild",
+    "granddaughter": "grandchild", "grandchild": "grandchild", "grandchildren": "grandchild",
+    "aunt": "aunt", "auntie": "aunt", "uncle": "uncle", "cousin": "cousin", "niece": "niece",
+    "nephew": "nephew", "friend": "friend", "roommate": "roommate", "flatmate": "roommate",
+    "housemate": "roommate", "neighbour": "neighbour", "neighbor": "neighbour",
+    "boss": "boss", "manager": "manager", "colleague": "colleague", "coworker": "colleague",
+    "co-worker": "colleague", "teammate": "colleague", "mentor": "mentor",
+    "doctor": "doctor", "dentist": "dentist", "therapist": "therapist",
+    "landlord": "landlord", "landlady": "landlord", "dog": "dog", "cat": "cat", "pet": "pet",
+    "puppy": "dog", "kitten": "cat",
+}
+#: Someone of the user's, by the noun for them, as one of several too ("my sisters").
+_RELATIONS = {**_RELATION_GROUPS,
+              **{word + ("es" if word.endswith("s") else "s"): group
+                 for word, group in _RELATION_GROUPS.items() if not word.endswith("ren")}}
+#: Words that end a subject: a verb of being, having or doing, a negation, a modal.
+_VERBS = frozenset({
+    "is", "isn't", "are", "aren't", "was", "wasn't", "were", "weren't", "am", "has", "hasn't",
+    "have", "haven't", "had", "hadn't", "does", "doesn't", "do", "don't", "did", "didn't",
+    "can", "can't", "cannot", "will", "won't", "would", "should", "no", "not", "never",
+    "quit", "stopped", "still", "now", "moved", "lives", "works", "uses", "likes", "loves",
+    "hates", "prefers", "needs", "wants", "owns",
+})
+_SPEAKER = frozenset({"i", "i'm", "i've", "i'd", "i'll", "user", "me", "myself"})
+_MINE = frozenset({"my", "user's", "mine"})
+#: Capitalised words that name no one: they open a sentence or stand for someone unsaid.
+_NO_NAMES = frozenset({
+    "the", "a", "an", "this", "that", "these", "those", "it", "he", "she", "they", "we",
+    "you", "our", "your", "his", "her", "their", "its", "there", "here", "my", "i",
+    "what", "who", "whom", "whose", "when", "where", "which", "why", "how", "is", "are",
+    "am", "was", "were", "do", "does", "did", "has", "have", "had", "can", "will", "should",
+    "could", "would", "please", "not", "no",
+})
+_WORD = re.compile(r"[\w-]+(?:['’]\w*)?")
+_POSSESSIVE = re.compile(r"['’]s?$")
+#: "Forget that ...", "Please forget about it: ...": what follows says whose.
+_FORGET_LEAD = re.compile(r"^(?:please\s+)?forget\s+(?:about\s+)?(?:that|it)\b\W*", re.IGNORECASE)
+#: How far past "my" the noun for someone may come ("my older half sister").
+_MAX_SUBJECT_WORDS = 4
+
+
+def _words(text: str) -> list[str]:
+    return [w.replace("’", "'") for w in _WORD.findall(text)]
+
+
+def _named(word: str) -> bool:
+    return word[:1].isupper() and word.isalpha() and word.casefold() not in _NO_NAMES
+
+
+def _mine(after: list[str], words: frozenset[str]) -> Owner | None:
+    """The owner "my" (or "User's") opens, from the words ``after`` it: someone of the
+    user's, when a relation names them before the verb ("my sister's husband"), else the
+    user ("my phone number"); None for several ("My wife and I ...")."""
+    relations: list[str] = []
+    name = None
+    for word in after[:_MAX_SUBJECT_WORDS + 2]:
+        base = _POSSESSIVE.sub("", word)
+        if word.casefold() in _VERBS or word.casefold() in _SPEAKER:
+            break
+        if word.casefold() in ("and", "or", "&"):
+            return None
+        relation = _RELATIONS.get(base.casefold())
+        if relation is not None:
+            relations.append(relation)
+            name = None
+        elif relations and name is None and _named(base):
+            name = base.casefold()  # "my brother Tom"
+    return Owner(True, tuple(relations), name, words)
+
+
+def owner_of(text: str) -> Owner | None:
+    """Whom ``text``, a statement in the user's words or a stored fact, is about, from how
+    it opens (module docstring); None when that is unclear."""
+    opened = _FORGET_LEAD.sub("", strip_markers(text.strip()))
+    words = _words(opened)
+    every = frozenset(w.casefold() for w in _words(text))
+    if not words:
+        return None
+    first = words[0].casefold()
+    if first == "the" and len(words) > 1 and words[1].casefold() in ("user", "user's"):
+        words, first = words[1:], words[1].casefold()
+    if first in _SPEAKER:
+        return Owner(True, words=every)
+    if first in _MINE:
+        return _mine(words[1:], every)
+    name: list[str] = []
+    for word in words[:3]:
+        base = _POSSESSIVE.sub("", word)
+        if not _named(base):
+            break
+        name.append(base.casefold())
+        if base != word:  # "Priya's team": Priya's
+            return Owner(False, name=" ".join(name), words=every)
+    if name and len(words) > len(name) and words[len(name)].casefold() in _VERBS:
+        return Owner(False, name=" ".join(name), words=every)
+    return None
+
+
+def may_be_one(one: Owner | None, other: Owner | None) -> bool:
+    """Whether two owners may be one person: unclear ones may be anyone; the user is no
+    one of theirs, nor someone named whom the user's text does not name ("Priya is not
+    allergic to shellfish anymore" is not about "User is allergic to shellfish"; "Sushi
+    isn't my favourite anymore" may be about "User's favourite food is sushi"); two of
+    the user's are one when the relations and any names they give agree."""
+    if one is None or other is None:
+        return True
+    if one.user and other.user:
+        return one.relations == other.relations and (
+            one.name is None or other.name is None or one.name == other.name)
+    if not one.user and not other.user:
+        return bool(set((one.name or "").split()) & set((other.name or "").split()))
+    mine, named = (one, other) if one.user else (other, one)
+    names = set((named.name or "").split())
+    if mine.relations:  # "Ana" may be the sister; not when the sister is named otherwise
+        return mine.name is None or mine.name in names
+    return names <= mine.words

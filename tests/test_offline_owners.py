@@ -1,0 +1,72 @@
+"""Whose a retraction is: the offline policy retires only facts of the one it is about."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from offline_helpers import chat, core_of
+
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.text.owners import Owner, may_be_one, owner_of
+
+
+@pytest.fixture
+def memory() -> Iterator[HierarchicalMemory]:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as m:
+        yield m
+
+
+@pytest.mark.parametrize(("said", "retraction", "left"), [
+    # The sister's word was one concept of three denied: the user's fact held the other two,
+    # and lost its shellfish.
+    (["I'm allergic to peanuts and shellfish."], "My sister is not allergic to shellfish anymore.",
+     ["User is allergic to peanuts and shellfish",
+      "User's sister is not allergic to shellfish anymore"]),
+    (["My sister is allergic to shellfish."], "I'm not allergic to shellfish anymore.",
+     ["User's sister is allergic to shellfish", "User is not allergic to shellfish anymore"]),
+    (["I'm allergic to shellfish."], "Priya is not allergic to shellfish anymore.",
+     ["User is allergic to shellfish", "Priya is not allergic to shellfish anymore"]),
+    # One of the user's: the same relation, and a name given only when it agrees.
+    (["My sister Ana is vegan.", "My sister Eva is vegan."], "My sister Eva isn't vegan anymore.",
+     ["User's sister Ana is vegan"]),
+    (["My sister is allergic to peanuts and shellfish."],
+     "My sister is not allergic to shellfish anymore.", ["User's sister is allergic to peanuts"]),
+    (["My brother Tom lives in Berlin.", "I live in Berlin."],
+     "Tom doesn't live in Berlin anymore.", ["User lives in Berlin"]),
+    # Of the user's own, or said of several, or of a thing the user's fact names: as before.
+    (["I work at Acme.", "My wife works at Acme."], "I no longer work at Acme.",
+     ["User's wife works at Acme"]),
+    (["My phone number is 555-0101."], "My phone number is no longer 555-0101.", []),
+    (["I live in Lisbon."], "My wife and I don't live in Lisbon anymore.", []),
+    (["My favourite food is sushi."], "Sushi isn't my favourite anymore.", []),
+])
+def test_a_retraction_retires_only_facts_of_the_one_it_is_about(
+        memory: HierarchicalMemory, said: list[str], retraction: str, left: list[str]) -> None:
+    chat(memory, *said, retraction)
+    assert list(core_of(memory)) == left
+
+
+@pytest.mark.parametrize(("text", "owner"), [
+    ("I'm not allergic to shellfish anymore.", Owner(True)),
+    ("Forget that I like jazz.", Owner(True)),
+    ("Actually, my older sister is no longer vegan.", Owner(True, ("sister",))),
+    ("My sister's husband is not a nurse anymore.", Owner(True, ("sister", "husband"))),
+    ("User's sister Ana lives in Madrid", Owner(True, ("sister",), "ana")),
+    ("User's phone number is 555-0101", Owner(True)),
+    ("Marco Rossi is no longer the incident commander.", Owner(False, name="marco rossi")),
+    ("The database is no longer overloaded.", None),
+    ("Customer 8812 is on the Pro plan", None),
+    ("She is not vegan anymore.", None),
+    ("My wife and I don't live in Lisbon anymore.", None),
+])
+def test_whom_a_statement_is_about(text: str, owner: Owner | None) -> None:
+    assert owner_of(text) == owner
+
+
+def test_the_user_is_no_one_named_the_user_s_text_does_not_name() -> None:
+    priya = owner_of("Priya is on call this week")
+    assert not may_be_one(owner_of("I'm not on call anymore."), priya)
+    assert may_be_one(owner_of("I no longer cover for Priya."), priya)
+    assert may_be_one(owner_of("My sister is on call."), priya)  # she may be Priya
+    assert not may_be_one(owner_of("My sister Ana is on call."), priya)
