@@ -32,7 +32,9 @@ Evidence, in order:
    that what was known is no longer current; and, for a question not about the
    past, those that also deny all the question asks that the evidence above
    leaves unsaid ("Am I allergic to shellfish?" answered by "User is allergic
-   to peanuts", what "I'm not allergic to shellfish anymore" left).
+   to peanuts", what "I'm not allergic to shellfish anymore" left). A withdrawal is of
+   the one it is about (memory/text/owners.py): "My sister is not allergic to shellfish
+   anymore" answers "Is my sister allergic to shellfish?", not "Am I ...?".
 
 Evidence longer than ``QUOTE_CHARS`` is quoted by its best-matching sentence.
 
@@ -58,6 +60,7 @@ from tiermem.agent.offline_quotable import (
 from tiermem.memory.search.lexical import STOPWORDS
 from tiermem.memory.text.clauses import without_statements
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
+from tiermem.memory.text.owners import Owner, may_be_one, owner_asked
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.updates import read_statement, replaces, subject_of
 from tiermem.memory.text.wording import concepts, stem
@@ -265,14 +268,15 @@ def answer(core: list[str], question: str, found: list[dict[str, Any]]) -> str:
             if text and wanted & concepts(text) and not _other_identified(text, asked):
                 lines.append(f"From our conversation ({hit.get('sent')}): {text}")
                 evidence.append(text)
+    whose = owner_asked(question)
     if not lines:
         # "Am I allergic to peanuts?" after "I'm no longer allergic to peanuts": say so.
-        lines = _withdrawals(recall, wanted, frozenset())
+        lines = _withdrawals(recall, wanted, frozenset(), whose)
     elif not past and (unanswered := wanted - concepts(" ".join(evidence))):
         # A fact partly withdrawn ("I'm not allergic to shellfish anymore" after "... to
         # peanuts and shellfish") keeps its other part, which alone would leave "Am I
         # allergic to shellfish?" answered with peanuts: the withdrawal answers the rest.
-        lines += _withdrawals(recall, wanted, unanswered)
+        lines += _withdrawals(recall, wanted, unanswered, whose)
     if not lines:
         retired = any(h.get("superseded") and wanted & concepts(str(h.get("text", "")))
                       for h in archival)
@@ -337,25 +341,28 @@ def _user_statements(hit: dict[str, Any], current: list[str], superseded: set[st
 
 
 def _withdrawals(recall: list[dict[str, Any]], wanted: set[str],
-                 unanswered: frozenset[str] | set[str]) -> list[str]:
+                 unanswered: frozenset[str] | set[str], whose: Owner | None) -> list[str]:
     """The answer's lines quoting the user's withdrawals that deny most of what the question
-    asks about, and all of ``unanswered``, what the other evidence leaves unsaid."""
+    asks about, and all of ``unanswered``, what the other evidence leaves unsaid, of the
+    one the question asks about (``whose``)."""
     return [f"From our conversation ({hit.get('sent')}): {text}" for hit in recall
-            if (text := _withdrawal(hit, wanted, unanswered))][:MAX_CORE_QUOTES]
+            if (text := _withdrawal(hit, wanted, unanswered, whose))][:MAX_CORE_QUOTES]
 
 
 def _withdrawal(hit: dict[str, Any], wanted: set[str],
-                unanswered: frozenset[str] | set[str]) -> str:
+                unanswered: frozenset[str] | set[str], whose: Owner | None) -> str:
     """The user's withdrawals in a recalled message that deny most of what the question
-    asks about, and all of ``unanswered`` ('' if none)."""
+    asks about, and all of ``unanswered``, of ``whose`` ('' if none): "My sister is not
+    allergic to shellfish anymore" says nothing of "Am I allergic to shellfish?"."""
     text = str(hit.get("text", ""))
     if hit.get("role") != "user" or text.startswith(OWN_ANSWER) or len(text) >= LONG_TEXT_CHARS:
         return ""
     kept = []
     for sentence in split_sentences(text):
-        denied = read_statement(sentence).denied
+        statement = read_statement(sentence)
+        denied = statement.denied
         if (wanted and len(wanted & denied) >= _MIN_DENIED_SHARE * len(wanted)
-                and unanswered <= denied):
+                and unanswered <= denied and may_be_one(whose, statement.about)):
             kept.append(sentence)
     return " ".join(kept)
 

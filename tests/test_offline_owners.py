@@ -8,7 +8,7 @@ import pytest
 from offline_helpers import chat, core_of
 
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
-from tiermem.memory.text.owners import Owner, may_be_one, owner_of
+from tiermem.memory.text.owners import Owner, may_be_one, owner_asked, owner_of
 
 
 @pytest.fixture
@@ -70,3 +70,31 @@ def test_the_user_is_no_one_named_the_user_s_text_does_not_name() -> None:
     assert may_be_one(owner_of("I no longer cover for Priya."), priya)
     assert may_be_one(owner_of("My sister is on call."), priya)  # she may be Priya
     assert not may_be_one(owner_of("My sister Ana is on call."), priya)
+
+
+@pytest.mark.parametrize(("said", "mine", "theirs"), [
+    (["My sister is allergic to shellfish.", "I'm allergic to peanuts.",
+      "My sister is not allergic to shellfish anymore."],
+     "Am I allergic to shellfish?", "Is my sister allergic to shellfish?"),
+    (["I'm allergic to shellfish.", "My sister is allergic to peanuts.",
+      "I'm not allergic to shellfish anymore."],
+     "Is my sister allergic to shellfish?", "Am I allergic to shellfish?"),
+])
+def test_a_withdrawal_answers_only_a_question_about_the_one_it_withdraws_of(
+        memory: HierarchicalMemory, said: list[str], mine: str, theirs: str) -> None:
+    # The withdrawal denied what the question asked, whoever of: "Am I allergic to
+    # shellfish?" quoted the sister's as if the user had withdrawn it.
+    other, own = chat(memory, *said, mine, theirs)[-2:]
+    assert "anymore" not in other
+    assert own.endswith(f"): {said[-1]}")
+
+
+@pytest.mark.parametrize(("question", "owner"), [
+    ("Am I allergic to shellfish?", Owner(True)),
+    ("Is my sister allergic to shellfish?", Owner(True, ("sister",))),
+    ("What is my brother Tom's job?", Owner(True, ("brother",), "tom")),
+    ("Is Priya on call?", Owner(False, name="priya")),
+    ("Who is the incident commander?", None),
+])
+def test_whom_a_question_asks_about(question: str, owner: Owner | None) -> None:
+    assert owner_asked(question) == owner

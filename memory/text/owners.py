@@ -1,10 +1,12 @@
 """Whose a statement is: the user's, someone of the user's, or someone named.
 
 A retraction ("My sister is not allergic to shellfish anymore") denies something of one
-person only, so it retires only facts that may be that person's. ``owner_of`` reads who a
-sentence in the user's words ("I'm ...", "My sister ...", "Priya is ...") or a stored
-fact ("User is ...", "User's sister Ana ...") is about, from how it opens; ``may_be_one``
-says whether two owners may be one person.
+person only, so it retires only facts that may be that person's, and answers only a
+question that may be about them. ``owner_of`` reads who a sentence in the user's words
+("I'm ...", "My sister ...", "Priya is ...") or a stored fact ("User is ...", "User's
+sister Ana ...") is about, from how it opens; ``owner_asked`` reads it from a question
+("Am I ...?", "Is my sister ...?", "Is Priya ...?"); ``may_be_one`` says whether two
+owners may be one person.
 
 An owner is the user, someone of the user's named by a relation ("sister", "boss",
 "dog"; "my phone number" is the user's own), with their name when it follows ("my
@@ -20,7 +22,7 @@ from dataclasses import dataclass, field
 
 from tiermem.memory.text.openings import strip_markers
 
-__all__ = ["Owner", "may_be_one", "owner_of"]
+__all__ = ["Owner", "may_be_one", "owner_asked", "owner_of"]
 
 
 @dataclass(frozen=True)
@@ -142,6 +144,29 @@ def owner_of(text: str) -> Owner | None:
     if name and len(words) > len(name) and words[len(name)].casefold() in _VERBS:
         return Owner(False, name=" ".join(name), words=every)
     return None
+
+
+def owner_asked(question: str) -> Owner | None:
+    """Whom ``question`` asks about: someone of the user's it names ("Is my sister ...?"),
+    else the user when it speaks in the first person, else the first one it names by
+    capitalised words after its first ("Is Priya on call?"); None when unclear."""
+    words = _words(question.strip())
+    every = frozenset(w.casefold() for w in words)
+    for i, word in enumerate(words):
+        if word.casefold() == "my":
+            mine = _mine(words[i + 1:], every)
+            if mine is not None and mine.relations:
+                return mine
+    if every & ((_SPEAKER | _MINE) - {"user", "user's"}):
+        return Owner(True, words=every)
+    name: list[str] = []
+    for word in words[1:]:
+        base = _POSSESSIVE.sub("", word)
+        if _named(base):
+            name.append(base.casefold())
+        elif name:
+            break
+    return Owner(False, name=" ".join(name), words=every) if name else None
 
 
 def may_be_one(one: Owner | None, other: Owner | None) -> bool:
