@@ -220,33 +220,51 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     stage = "before"
     aside = builds_aside(args.target)
     try:
-        check_filled(source)  # before a target is made for a copy that cannot be whole
-        with migration_target(args.target, agent, source) as target:
-            stage = "copying"
-            report = migrate(source, target, row_progress(note))
-        stage = "policy"
+        # Closing the source and saying what moved come after the copy: Ctrl-C there is
+        # said to have left it in place, not that nothing changed.
         try:
-            copied = policy.copy()
-        except OSError as exc:
-            note(without_password(
-                f"moved agent {agent} to {args.target}, but its privacy policy could not be "
-                f"copied ({exc.strerror or exc}); {policy.advice()}", args.target))
-            return 1
-        stage = "done"
+            check_filled(source)  # before a target is made for a copy that cannot be whole
+            with migration_target(args.target, agent, source) as target:
+                stage = "copying"
+                report = migrate(source, target, row_progress(note))
+                stage = "committed"  # built aside, it is not in the home until the block ends
+            stage = "policy"
+            try:
+                copied = policy.copy()
+            except OSError as exc:
+                note(without_password(
+                    f"moved agent {agent} to {args.target}, but its privacy policy could not "
+                    f"be copied ({exc.strerror or exc}); {policy.advice()}", args.target))
+                return 1
+            stage = "done"
+        finally:
+            source.close()
+        rows = ", ".join(f"{n:,} {t}" for t, n in report.rows.items())
+        print(f"moved agent {agent}: {rows}, {report.settings} settings; content hash "
+              f"{report.digest[:16]} matches")
+        if copied is not None:
+            note(copied)
     except KeyboardInterrupt as exc:
+        stage = _stage_reached(stage, aside, args.target)
         note(_interrupted_migrate(stage, args.target,
                                   policy.advice() if policy.text is not None else None, aside))
         raise InterruptReported from exc
     except TargetHoldsMemoryError as exc:
         return holds_memory(exc)
-    finally:
-        source.close()
-    rows = ", ".join(f"{n:,} {t}" for t, n in report.rows.items())
-    print(f"moved agent {agent}: {rows}, {report.settings} settings; content hash "
-          f"{report.digest[:16]} matches")
-    if copied is not None:
-        note(copied)
     return 0
+
+
+def _stage_reached(stage: str, aside: bool, target: str) -> str:
+    """The stage of a migrate Ctrl-C stopped at ``stage``, as what it left shows it. A
+    database built aside (``aside``) is renamed into the new home only once its copy
+    committed and matched, and statements still run after the rename (syncs, closing,
+    leaving the blocks): whether the home holds one now says which side of the rename
+    Ctrl-C landed on. Any other target's copy committed once ``migrate`` returned."""
+    from tiermem.memory.store.transfer import builds_aside
+
+    if aside and stage in ("copying", "committed"):
+        return "copying" if builds_aside(target) else "policy"
+    return "policy" if stage == "committed" else stage
 
 
 def _interrupted_migrate(stage: str, target: str, policy_advice: str | None,

@@ -146,6 +146,93 @@ def test_migrate_stopped_mid_copy_says_the_target_holds_nothing_and_to_run_it_ag
     assert main(["migrate", "--from", str(ada), "--to", str(target)]) == 0
 
 
+def test_migrate_stopped_after_the_new_home_s_database_took_its_place_says_it_is_in_place(
+        ada: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Ctrl-C at each statement from the rename that puts the database built aside into the
+    new home to the end of the copy (syncing, closing, leaving the blocks): the home holds
+    the verified copy, and the note must say so, not that it holds no memory yet."""
+    with HierarchicalMemory(ada, embedder=HashingEmbedder(), read_only=True) as source:
+        facts = [f.text for f in source.core]
+    stops = 0
+    while True:
+        left = _ctrl_c_after_the_rename(monkeypatch, stops)
+        target = tmp_path / f"copy{stops}"
+        try:
+            code = main(["migrate", "--from", str(ada), "--to", str(target)])
+        finally:
+            sys.settrace(None)
+        err = capsys.readouterr().err
+        if left[0] >= 0:
+            assert code == 0 and stops > 5, err  # the copy ran to its end uninterrupted
+            break
+        assert code == 130 and err.splitlines()[-1] == (
+            f"tiermem: migrate stopped (Ctrl-C) after its copy into {target} committed and "
+            f"matched"), (stops, err)
+        with HierarchicalMemory(target, embedder=HashingEmbedder(), read_only=True) as moved:
+            assert [f.text for f in moved.core] == facts
+        stops += 1
+
+
+def _ctrl_c_after_the_rename(monkeypatch: pytest.MonkeyPatch, stops: int) -> list[int]:
+    """Ctrl-C at the statement ``stops`` after the rename that puts a database built aside
+    into its home, counting those of the code that renames it and what it returns to until
+    the copy's blocks end; the list returned holds the statements left, -1 once raised."""
+    import contextlib
+
+    import tiermem.memory.output_file as output_file
+    import tiermem.memory.store.sqlite.restore as restore_file
+    import tiermem.memory.store.transfer as transfer
+    from tiermem.agent import store_commands
+
+    window = {module.__file__ for module in (restore_file, transfer, output_file)}
+    # The blocks the copy is made in end in contextlib, called from the command or transfer.
+    callers = {transfer.__file__, store_commands.__file__}
+    renamed = restore_file.place
+    left = [stops]
+
+    def counted(frame: Any) -> bool:
+        if frame.f_code.co_filename in window:
+            return True
+        return (frame.f_code.co_filename == contextlib.__file__ and frame.f_back is not None
+                and frame.f_back.f_code.co_filename in callers)
+
+    def tracer(frame: Any, event: str, arg: Any) -> Any:
+        if event == "line" and left[0] >= 0 and counted(frame):
+            left[0] -= 1
+            if left[0] < 0:
+                raise KeyboardInterrupt
+        return tracer
+
+    def place(built: Path, target: Path) -> None:
+        renamed(built, target)
+        sys.settrace(tracer)  # for the frames called from here on; those it returns to:
+        frame = sys._getframe(1)
+        while frame is not None:
+            frame.f_trace = tracer
+            frame = frame.f_back
+
+    monkeypatch.setattr(restore_file, "place", place)
+    return left
+
+
+def test_migrate_stopped_as_it_closes_its_source_says_the_copy_is_in_place(
+        ada: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    closed = SQLiteStore.close
+
+    def close(self: SQLiteStore) -> None:
+        closed(self)
+        if self.read_only:  # the source, closed once the copy is done
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(SQLiteStore, "close", close)
+    target = tmp_path / "copy"
+    assert main(["migrate", "--from", str(ada), "--to", str(target)]) == 130
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"tiermem: migrate stopped (Ctrl-C) after its copy into {target} committed and matched")
+
+
 def test_restore_stopped_says_the_home_is_as_it_was(
         ada: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
