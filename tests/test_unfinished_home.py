@@ -12,6 +12,7 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from memory_helpers import database_digest
@@ -133,12 +134,59 @@ def test_another_programs_database_is_never_taken_for_a_memory(
 
 @pytest.fixture
 def empty_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Agent ada's home whose database is a file of 0 bytes (`touch`, a copy cut short)."""
     monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
-    home = tmp_path / "agents" / "ada"
+    return _empty_file_home(tmp_path)
+
+
+def _empty_file_home(root: Path) -> Path:
+    """Agent ada's home whose database is a file of 0 bytes (`touch`, a copy cut short)."""
+    home = root / "agents" / "ada"
     home.mkdir(parents=True, mode=0o700)
     (home / DB_FILE).touch(mode=0o600)
     return home
+
+
+@pytest.mark.parametrize("made", [_empty_file_home, _unfinished_home])
+def test_a_migrate_or_restore_into_it_replaces_it_whole_as_no_memory(
+        made: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A home whose memory was never created holds nothing to overwrite: a migrate or a
+    restore (without --replace) puts the copy there, built aside and renamed over the file
+    as into a new home, so one cut short leaves the file as it was; and nothing says a new,
+    empty memory was made of a file about to be filled, or that it already holds one."""
+    import shutil
+
+    from tiermem.agent import store_commands
+
+    source = tmp_path / "source"
+    with HierarchicalMemory(source, embedder=HashingEmbedder()) as memory:
+        memory.add_fact("User's locker code is 4412")
+        memory.write_snapshot(tmp_path / "snap.json")
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    home = tmp_path / "agents" / "ada"
+    for command in (["migrate", "--from", str(source), "--to", str(home)],
+                    ["restore", str(tmp_path / "snap.json"), "--agent", "ada"]):
+        made(tmp_path)
+        before = (home / DB_FILE).read_bytes()
+        if command[0] == "migrate":
+            with monkeypatch.context() as patched:
+                patched.setattr(store_commands, "row_progress", _ctrl_c_at_the_first_rows)
+                assert main(command) == 130
+            assert "holds no memory yet" in capsys.readouterr().err
+            assert (home / DB_FILE).read_bytes() == before
+        assert main(command) == 0, command
+        err = capsys.readouterr().err
+        assert "empty file" not in err and "already holds" not in err, err
+        with HierarchicalMemory(home, embedder=HashingEmbedder(), read_only=True) as copy:
+            assert [f.text for f in copy.core] == ["User's locker code is 4412"]
+        shutil.rmtree(home)
+
+
+def _ctrl_c_at_the_first_rows(note: Any) -> Any:
+    def progress(table: str, done: int, total: int) -> None:
+        raise KeyboardInterrupt
+
+    return progress
 
 
 def test_an_empty_database_file_is_named_as_such_with_the_ways_to_keep_a_memory(

@@ -145,10 +145,17 @@ def target_holds_memory(location: str, agent: str | None) -> TargetHoldsMemoryEr
 
 def builds_aside(location: str) -> bool:
     """Whether ``migration_target(location, ...)`` builds the target's database aside: an
-    agent home that holds no memory database yet."""
+    agent home that holds no memory database yet, or only one whose creation never
+    finished (0 bytes, or cut short before it stored anything), which the copy replaces
+    whole as a restore does, rather than finishing its creation in place."""
+    return not is_dsn(location) and _holds_no_memory(Path(location).expanduser())
+
+
+def _holds_no_memory(home: Path) -> bool:
+    from tiermem.memory.store.sqlite.connection import holds_no_memory_yet
     from tiermem.memory.store.sqlite.files import DB_FILE
 
-    return not is_dsn(location) and not (Path(location).expanduser() / DB_FILE).exists()
+    return not (home / DB_FILE).exists() or holds_no_memory_yet(home / DB_FILE)
 
 
 @contextlib.contextmanager
@@ -177,9 +184,7 @@ def migration_target(location: str, agent: str | None,
 
 
 def _made_meanwhile(home: Path) -> StoreError | None:
-    from tiermem.memory.store.sqlite.files import DB_FILE
-
-    if not (home / DB_FILE).exists():
+    if _holds_no_memory(home):
         return None
     return StoreError(f"another process created a memory in {home} as this migrate began; "
                       f"nothing was copied: run the migrate again")

@@ -127,6 +127,29 @@ def check_schema_readable(conn: sqlite3.Connection, database: Path | None) -> No
     refuse_newer_schema(conn, database)
 
 
+def holds_no_memory_yet(database: Path) -> bool:
+    """Whether ``database`` is a memory whose creation never finished: a file of 0 bytes,
+    or a tiermem database short of the current schema with nothing stored (what
+    ``check_schema_readable`` calls unfinished). Nothing in it can be lost, so a migrate or
+    a restore takes it for no memory; anything else there (a memory, another program's
+    database, one too damaged to read) is taken for one."""
+    if is_empty_file(database):
+        return True
+    try:
+        conn = connect_read_only(database)
+    except (sqlite3.DatabaseError, StoreError):
+        return False
+    try:
+        check_schema_readable(conn, database)
+    except UnfinishedStoreError:
+        return True
+    except (StoreError, sqlite3.DatabaseError):
+        return False
+    finally:
+        conn.close()
+    return False
+
+
 #: Tables every tiermem database has held since its first migration.
 _OWN_TABLES = frozenset({"meta", "facts", "passages", "messages"})
 

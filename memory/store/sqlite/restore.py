@@ -31,7 +31,11 @@ from pathlib import Path
 
 from tiermem.memory.errors import SnapshotError, StoreCorruptError, StoreError
 from tiermem.memory.output_file import fsync_path
-from tiermem.memory.store.sqlite.connection import connect_read_only, refuse_newer_schema
+from tiermem.memory.store.sqlite.connection import (
+    connect_read_only,
+    holds_no_memory_yet,
+    refuse_newer_schema,
+)
 from tiermem.memory.store.sqlite.files import (
     ARCHIVAL_INDEX_FILE,
     DB_FILE,
@@ -107,8 +111,10 @@ def remove_made_home(home: Path) -> None:
 
 
 def home_refusal(home: Path) -> SnapshotError | None:
-    """What a restore into ``home`` without ``replace`` raises: a memory is there."""
-    if not (home / DB_FILE).exists():
+    """What a restore into ``home`` without ``replace`` raises: a memory is there. A
+    database whose creation never finished (0 bytes, or cut short before it stored
+    anything) is none: the restored one is renamed over it."""
+    if not (home / DB_FILE).exists() or holds_no_memory_yet(home / DB_FILE):
         return None
     return SnapshotError(
         f"{home} already holds a memory; restore into an empty directory so nothing stored "
