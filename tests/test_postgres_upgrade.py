@@ -2,7 +2,7 @@
 older (OlderSchemaError), the read-only commands name ``tiermem upgrade --store``, and that
 command upgrades it in place. One a newer version wrote is refused by every open
 (NewerSchemaError) and left as it was, and a writer open when a newer version upgrades the
-database is refused each write after that."""
+database is refused each write after that, a reader each read."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.opening import open_postgres
 from tiermem.memory.store.postgres.schema import MIGRATIONS, SCHEMA_VERSION, applied_version
 from tiermem.memory.store.postgres.schema_tables import PASSAGE_TEXTS
+from tiermem.memory.store.postgres.writer_lock import changes_channel
 
 
 def _older_agent(dsn: str) -> None:
@@ -169,3 +170,33 @@ def test_a_writer_open_when_a_newer_version_upgrades_the_database_writes_no_more
             assert memory.store.conn.info.transaction_status == TransactionStatus.IDLE
         assert _contents(postgres_dsn) == before
         assert [f.text for f in memory.core] == ["User likes green tea"]
+
+
+@pytest.mark.parametrize("listening", [True, False])
+def test_a_reader_open_when_a_newer_version_upgrades_the_database_reads_no_more(
+        postgres_dsn: str, listening: bool) -> None:
+    """A read-only session (a dashboard, a long diagnostics run) open as a newer tiermem
+    upgrades the database: what it read after that could leave out what the newer schema
+    withholds (a column it added), or fail with a raw driver error (one it changed). Each
+    read after the upgrade raises NewerSchemaError instead, with or without the writer's
+    announcements (a hot standby takes no LISTEN)."""
+    with HierarchicalMemory(store=postgres_dsn, agent="ada",
+                            embedder=HashingEmbedder()) as memory:
+        memory.add_fact("User likes green tea", "durable")
+        memory.archival_insert("the billing runbook")
+    with HierarchicalMemory(store=postgres_dsn, agent="ada", embedder=HashingEmbedder(),
+                            read_only=True) as reader:
+        reader.store._listening = listening and reader.store._listening
+        assert [f.text for f in reader.core] == ["User likes green tea"]
+        _upgrade_by_a_newer_version(postgres_dsn)
+        with psycopg.connect(postgres_dsn, autocommit=True) as conn:
+            # What that version might change: a column the old reader knows, renamed.
+            conn.execute("ALTER TABLE tiermem.facts RENAME COLUMN text TO body")
+            conn.execute(f"NOTIFY {changes_channel(reader.store.agent_id)}")
+        for read in (lambda: len(reader.core), lambda: reader.facts(),
+                     lambda: reader.archival_search("billing runbook")):
+            with pytest.raises(NewerSchemaError, match="install a newer tiermem") as info:
+                read()
+            assert (info.value.found, info.value.current) == (SCHEMA_VERSION + 1,
+                                                              SCHEMA_VERSION)
+            assert reader.store.conn.info.transaction_status == TransactionStatus.IDLE

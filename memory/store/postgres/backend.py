@@ -282,11 +282,16 @@ class PostgresBackend(NestedTransactions):
     def _changed_elsewhere(self) -> bool:
         if not self._read_only or self._closed or self.forked:
             return False
+        # The server sends what was committed before a statement with its answer, so one
+        # round trip brings every commit the writer had finished (to _on_notify). That
+        # statement reads the schema's newest migration: the schema is the database's, and
+        # a newer tiermem opening any agent there upgrades it while this reader is open,
+        # whose reads of it could then leave out what the newer one withholds, or fail on
+        # a column it changed. In ``reading`` it runs again as the read transaction's first
+        # statement, so the state the block reads is the one checked.
+        refuse_newer_schema_since(self.conn, self._where)
         if not self._listening:
             return True  # no announcements here: read everything again, every call
-        # The server sends what was committed before a statement with its answer, so one
-        # round trip brings every commit the writer had finished (to _on_notify).
-        self.conn.execute("SELECT 1")
         changed, self._notified = self._notified, False
         return changed
 

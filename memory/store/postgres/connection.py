@@ -273,11 +273,12 @@ def refuse_newer_schema(conn: psycopg.Connection, where: str) -> None:
 
 def refuse_newer_schema_since(conn: psycopg.Connection, where: str) -> None:
     """``refuse_newer_schema`` for a store opened before, first thing in each of its write
-    transactions. The schema is the database's: a newer tiermem opening any agent there
-    upgrades it while this writer is open, and writes after that could break what the
-    newer schema rests on, as an open of it would. It costs one read of the migrations'
-    primary key (its last entry) per transaction; a transaction already running when an
-    upgrade commits is not stopped by it."""
+    transactions, and in each read of a read-only one (its catch-up). The schema is the
+    database's: a newer tiermem opening any agent there upgrades it while this session is
+    open, and writes after that could break what the newer schema rests on, as an open of
+    it would; reads could leave out what it withholds. It costs one read of the
+    migrations' primary key (its last entry) per transaction; a transaction already
+    running when an upgrade commits is not stopped by it."""
     row = conn.execute("SELECT max(version) FROM tiermem.migrations").fetchone()
     if row is not None and row[0] is not None and int(row[0]) > SCHEMA_VERSION:
         raise NewerSchemaError(where, int(row[0]), SCHEMA_VERSION)
