@@ -136,6 +136,12 @@ def open_backend(
         # An unset variable expanded to "": the working directory is never meant.
         raise InvalidInputError("path is empty; give the agent home's directory, or None "
                                 "for a memory held in RAM")
+    if path is not None and str(path).strip() == ":memory:":
+        # SQLite's name for a database in RAM: read as a directory, it became one in the
+        # working directory, kept after the process ended.
+        raise InvalidInputError("path ':memory:' is SQLite's name for a database in RAM; "
+                                "here path is the agent home's directory: give None for a "
+                                "memory held in RAM")
     home = Path(path).expanduser() if path is not None else None
     if store is None and (home is None or not (home / DB_FILE).exists()):
         # A new memory: refuse bad settings before creating any file.

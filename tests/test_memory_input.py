@@ -435,6 +435,7 @@ def test_ordinary_agent_names_pass(name: str) -> None:
     ({"path": ""}, "path is empty"),
     ({"path": "  "}, "path is empty"),
     ({"path": 5}, "path must be a directory path"),
+    ({"path": ":memory:"}, "path ':memory:' is SQLite's name for a database in RAM"),
     ({"path": None, "embedder": "minilm"}, "embedder must have id, dim"),
     ({"path": None, "policy": 5}, "policy must be a policy's name or an EvictionPolicy"),
     # Unchecked, these failed only at the first forget (AttributeError, a failed request).
