@@ -231,3 +231,23 @@ def test_no_message_quoting_only_a_withheld_item_is_counted_to_the_model() -> No
         calls = [m.id for m in memory.store.messages.in_turns_of([1]) if m.tool_calls]
         result = memory.forget("Here is the list from my pharmacist")
         assert len(calls) == 1 and calls[0] in result.forgotten.messages
+
+
+def test_the_tool_says_a_forgotten_fact_s_source_message_is_kept() -> None:
+    with make_memory(forget=ForgetConfig(mode="exact")) as memory:
+        memory.process_interaction("My gym is FitLife.", "Noted.")
+        memory.add_fact("User likes green tea")  # stated by no message
+        learned = next(f.text for f in memory.facts() if "FitLife" in f.text)
+        from_message = _forget(memory, learned)
+        by_itself = _forget(memory, "User likes green tea")
+    assert from_message.startswith("Forgotten: 1 fact(s), 0 passage(s), 0 message(s)")
+    assert "message a forgotten fact was learned from is kept" in from_message
+    assert "pass that message's words to forget" in from_message
+    assert by_itself.startswith("Forgotten: 1 fact(s)")
+    assert "learned from is kept" not in by_itself
+
+
+def test_under_a_policy_every_match_says_a_source_may_be_kept() -> None:
+    with make_memory(privacy=POLICY, forget=ForgetConfig(mode="exact")) as memory:
+        memory.add_fact("User likes green tea")  # stated by no message
+        assert "learned from is kept" in _forget(memory, "User likes green tea")

@@ -35,6 +35,11 @@ WITHHELD = (" Items the privacy policy withholds (shown to you as [withheld: CAT
             "matched by no request of yours: if the user asked to forget one, tell them they "
             "can forget it themselves with /forget in the chat or `tiermem forget`.")
 
+#: A fact forgotten leaves the conversation message it was learned from (ForgetResult.
+#: sources_kept), which a search would still show.
+SOURCES_KEPT = (" A conversation message a forgotten fact was learned from is kept: if the user "
+                "wants it gone too, pass that message's words to forget.")
+
 
 @tool(heartbeat=True)
 def forget(ctx: ToolContext, request: str) -> str:
@@ -70,5 +75,9 @@ def forget(ctx: ToolContext, request: str) -> str:
         len(done.facts), len(done.passages), len(done.messages)))
     if result.shown is not None:
         done = result.shown
+    # Under a policy it is said after every match: said only when a source was kept, it
+    # would tell of the sources of items the model is not shown.
+    kept = SOURCES_KEPT if withheld or result.sources_kept else ""
     return (f"Forgotten: {len(done.facts)} fact(s), {len(done.passages)} passage(s), "
-            f"{len(done.messages)} message(s). Do not repeat what was forgotten.{withheld}")
+            f"{len(done.messages)} message(s). Do not repeat what was forgotten.{kept}"
+            f"{withheld}")
