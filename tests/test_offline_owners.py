@@ -47,6 +47,23 @@ def test_a_retraction_retires_only_facts_of_the_one_it_is_about(
     assert list(core_of(memory)) == left
 
 
+@pytest.mark.parametrize(("said", "left"), [
+    (["My sister is vegan.", "My sister is pregnant."],
+     ["User's sister is vegan", "User's sister is pregnant"]),
+    (["My partner is allergic to cats.", "My partner is vegan."],
+     ["User's partner is allergic to cats", "User's partner is vegan"]),
+    # A withdrawal that matches nothing is stored as said, beside her other states.
+    (["My sister is vegan.", "My sister is not pregnant anymore."],
+     ["User's sister is vegan", "User's sister is not pregnant anymore"]),
+    # Said as a change, the new state ends the one before.
+    (["My sister is vegan.", "My sister is vegetarian now."], ["User's sister is vegetarian"]),
+])
+def test_a_relative_s_new_state_keeps_the_others_unless_said_as_a_change(
+        memory: HierarchicalMemory, said: list[str], left: list[str]) -> None:
+    chat(memory, *said)
+    assert list(core_of(memory)) == left
+
+
 @pytest.mark.parametrize(("text", "owner"), [
     ("I'm not allergic to shellfish anymore.", Owner(True)),
     ("Forget that I like jazz.", Owner(True)),

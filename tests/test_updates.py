@@ -119,6 +119,26 @@ def test_what_replaces_what() -> None:
     assert not replaces("User prefers tea", window, "actually")
 
 
+@pytest.mark.parametrize(("new", "old", "change", "replaced"), [
+    # A person, or a pet, is in many states at once: without a cue, one more fact.
+    ("User's sister is pregnant", "User's sister is vegan", None, False),
+    ("User's partner is vegan", "User's partner is allergic to cats", None, False),
+    ("User's sister Ana is pregnant", "User's sister Ana is vegan", None, False),
+    ("User's sister is not pregnant anymore", "User's sister is vegan", None, False),
+    ("Our manager is remote", "Our manager is strict", None, False),
+    # ... said as a change, it ends the state before; a name still gives way to a name
+    ("User's sister is vegetarian", "User's sister is vegan", "now", True),
+    ("User's sister is Ana", "User's sister is Anna", None, True),
+    # A thing's state, or a thing of a person's, changes to another without a cue.
+    ("The incident is resolved", "The incident is ongoing", None, True),
+    ("User's phone is fixed", "User's phone is broken", None, True),
+    ("User's sister's car is red", "User's sister's car is blue", None, True),
+])
+def test_a_state_of_someone_is_one_more_fact_unless_said_as_a_change(
+        new: str, old: str, change: str | None, replaced: bool) -> None:
+    assert replaces(new, old, change) is replaced
+
+
 @pytest.mark.parametrize(("new", "old", "replaced"), [
     # What the two say of the subject is shared: a new value of it.
     ("Customer Acme is now on the Pro plan", "Customer Acme is on the Team plan", True),

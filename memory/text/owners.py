@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from tiermem.memory.text.openings import strip_markers
 
-__all__ = ["Owner", "may_be_one", "owner_asked", "owner_of"]
+__all__ = ["Owner", "may_be_one", "owner_asked", "owner_of", "relation_of"]
 
 
 @dataclass(frozen=True)
@@ -87,6 +87,12 @@ _POSSESSIVE = re.compile(r"['’]s?$")
 _FORGET_LEAD = re.compile(r"^(?:please\s+)?forget\s+(?:about\s+)?(?:that|it)\b\W*", re.IGNORECASE)
 #: How far past "my" the noun for someone may come ("my older half sister").
 _MAX_SUBJECT_WORDS = 4
+
+
+def relation_of(noun: str) -> str | None:
+    """The relation a noun for someone names ("sister", "mum" -> "mother", "kids" ->
+    "child"), or None for a noun that names no one ("name", "database")."""
+    return _RELATIONS.get(noun.casefold())
 
 
 def _words(text: str) -> list[str]:

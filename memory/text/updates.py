@@ -20,7 +20,9 @@ whose only in the sentences before it: "Her name is Eva" may be another person's
 one says the other with "not" or "no longer" ("User is not vegetarian"); or they set the same
 slot, and for an "X is V" slot the values look alike (a name or code such as
 "Ana" or "eu-west-1", "a ..." or plain words: "The database is overloaded" is
-one more fact about a database on PostgreSQL 15, not a new value of it, and with a change
+one more fact about a database on PostgreSQL 15, not a new value of it; plain words said of
+a person or pet by the noun for them, "User's sister is pregnant", are one more of the
+states they are in, "vegan" too, unless said with a change cue; and with a change
 cue a new name still leaves a state: "The database is PostgreSQL 16 now" leaves
 "overloaded"; with a change cue, a slot said in general is the slot the old fact said for
 a time, "The on-call rotation this week is ...", but not the other way round); or the
@@ -50,6 +52,7 @@ import re
 from collections.abc import Iterable
 
 from tiermem.memory.text.extract import ExtractedFact, normalize_fact
+from tiermem.memory.text.owners import relation_of
 
 # How a sentence reads as a change lives in its own module; re-exported, as callers import
 # it here.
@@ -175,6 +178,17 @@ def _value_kind(fact: str) -> str:
     return "plain"
 
 
+def _of_someone(fact: str) -> bool:
+    """Whether an "X is V" fact is said of a person, or a pet, by the noun for them
+    ("User's sister", "User's sister Ana", "Our manager"), not of a thing of theirs
+    ("User's phone", "User's sister's car")."""
+    match = _ATTRIBUTE.match(fact.strip())
+    words = re.findall(r"[\w'’-]+", match["subject"]) if match else []
+    while len(words) > 1 and words[-1][:1].isupper():
+        words.pop()  # the name after the noun: "sister Ana"
+    return bool(words) and relation_of(re.sub(rf"{_APOS}s?$", "", words[-1])) is not None
+
+
 def _names_over_state(new: str, old: str) -> bool:
     """Whether ``new`` names what a thing is ("The database is PostgreSQL 16") where ``old``
     says how it is ("The database is overloaded"): a change cue ("... 16 now") makes the
@@ -298,7 +312,9 @@ def replaces(new: str, old: str, change: str | None) -> bool:
     """Whether the new fact ``new`` supersedes ``old`` (``change``: the statement's cue).
 
     Without a change cue an attribute ("my sister is ...") changes only to a value of the
-    same look: "Ana" replaces "Anna", but "pregnant" is one more fact about her. With one,
+    same look: "Ana" replaces "Anna", but "pregnant" is one more fact about her, beside
+    "Ana" or "vegan" (the state of a thing, "The incident is resolved", still ends
+    "The incident is ongoing"). With one,
     facts about different subjects do only when the new one gives the old one's
     predicate to another subject ("Alice now leads the payments team") or names the old
     one's subject ("Alice is now the on-call engineer"): "Customer Acme is now on the Pro
@@ -314,8 +330,12 @@ def replaces(new: str, old: str, change: str | None) -> bool:
     if new_slot is not None and new_slot == old_slot:
         if any(_VERB_SLOT.match(fact.strip()) for fact in (new, old)):
             return True
-        return (_value_kind(new) == _value_kind(old)
-                or (change is not None and not _names_over_state(new, old)))
+        same_look = _value_kind(new) == _value_kind(old)
+        if change is None:
+            # "pregnant" after "vegan": a person is in many states at once, and only a
+            # cue says one of them ended.
+            return same_look and not (_value_kind(new) == "plain" and _of_someone(new))
+        return same_look or not _names_over_state(new, old)
     if change is None or (new_slot is not None and old_slot is not None):
         return False
     if not _same_subject(new, old):
