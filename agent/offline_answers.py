@@ -5,9 +5,12 @@ Evidence, in order:
 1. core facts (read from the rendered core block, as a model would) sharing
    the most concepts with the question (memory/text/wording.py: stems and a few
    synonyms, so "live" meets "lives" and "address"), up to ``MAX_CORE_QUOTES``.
-   Among those, a question in the first person leaves out the user's relatives it
-   does not name when a fact of the user's own answers ("Where do I live?" quotes
-   "User lives in Porto", not "User's brother Tom lives in Berlin"), and one that
+   Facts of another person than the one the question asks about are left out
+   (memory/text/owners.py, ``about_another``): "Where do I live?" quotes "User lives in
+   Porto", not "User's brother Tom lives in Berlin", and "Is my brother allergic to
+   shellfish?" not "User is allergic to shellfish", here and in archival and recall
+   alike; a question in the first person leaves out facts of something of the user's
+   it does not name ("User's car ...") when one of the user's own answers; one that
    names someone ("What is Initech's SLA?") leaves out facts about someone else
    it does not name ("Acme's SLA is 4 hours"; "What SLAs do we have?" still
    quotes it), and one that identifies a thing ("What plan is customer 9034 on?")
@@ -60,7 +63,7 @@ from tiermem.agent.offline_quotable import (
 from tiermem.memory.search.lexical import STOPWORDS
 from tiermem.memory.text.clauses import without_statements
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
-from tiermem.memory.text.owners import Owner, may_be_one, owner_asked
+from tiermem.memory.text.owners import Owner, about_another, may_be_one, owner_asked
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.updates import read_statement, replaces, subject_of
 from tiermem.memory.text.wording import concepts, stem
@@ -197,8 +200,10 @@ def _core_quotes(core: list[str], question: str, wanted: set[str]) -> list[str]:
                ) - {"user"} - common
         if named - own and own - named:
             continue  # about someone else than the one the question names
-        # "User's brother Tom lives in Berlin" answers "Where do I live?" only when
-        # nothing of the user's own does; "Where does my brother live?" names him.
+        if about_another(question, fact):
+            continue  # "User is allergic to shellfish" says nothing of the brother asked about
+        # "User's car is in Porto" is the user's, but "Where do I live?" does not name
+        # the car: "User lives in Lisbon" answers before it.
         whose = _RELATIVE.match(fact)
         relative = whose is not None and not concepts(" ".join(filter(None, whose.groups()))
                                                       ) & wanted
@@ -255,7 +260,8 @@ def answer(core: list[str], question: str, found: list[dict[str, Any]]) -> str:
     said = {normalize_fact(fact) for fact in quoted}
     evidence = list(quoted)
     for hit in archival:
-        if _other_identified(str(hit.get("text", "")), asked):
+        if (_other_identified(str(hit.get("text", "")), asked)
+                or about_another(question, str(hit.get("text", "")))):
             continue
         line = _archival_line(hit, wanted, quoted, past)
         if line:
@@ -264,7 +270,7 @@ def answer(core: list[str], question: str, found: list[dict[str, Any]]) -> str:
             evidence.append(str(hit.get("text", "")))
     if past or not lines:
         for hit in recall:
-            text = _user_statements(hit, quoted, superseded, past, said, wanted)
+            text = _user_statements(hit, question, quoted, superseded, past, said, wanted)
             if text and wanted & concepts(text) and not _other_identified(text, asked):
                 lines.append(f"From our conversation ({hit.get('sent')}): {text}")
                 evidence.append(text)
@@ -279,6 +285,7 @@ def answer(core: list[str], question: str, found: list[dict[str, Any]]) -> str:
         lines += _withdrawals(recall, wanted, unanswered, whose)
     if not lines:
         retired = any(h.get("superseded") and wanted & concepts(str(h.get("text", "")))
+                      and not about_another(question, str(h.get("text", "")))
                       for h in archival)
         return NOTHING_CURRENT if retired else NOTHING_FOUND
     return "(offline, quoting memory)\n" + "\n".join(f"- {line}" for line in dict.fromkeys(lines))
@@ -312,10 +319,11 @@ def _older_value(text: str, current: str) -> bool:
     return replaces(current, text, "compared with a current fact")
 
 
-def _user_statements(hit: dict[str, Any], current: list[str], superseded: set[str],
-                     past: bool, said: set[str], wanted: set[str]) -> str:
-    """What the user stated in a recalled message that may stand as evidence ('' if none);
-    ``said``: the facts the answer quotes already (their ``normalize_fact``)."""
+def _user_statements(hit: dict[str, Any], question: str, current: list[str],
+                     superseded: set[str], past: bool, said: set[str], wanted: set[str]) -> str:
+    """What the user stated in a recalled message that may stand as evidence for
+    ``question`` ('' if none); ``said``: the facts the answer quotes already (their
+    ``normalize_fact``)."""
     text = str(hit.get("text", ""))
     if hit.get("role") != "user" or text.startswith(OWN_ANSWER) or len(text) >= LONG_TEXT_CHARS:
         return ""  # a long paste was filed in archival, whose parts are quoted instead
@@ -324,7 +332,7 @@ def _user_statements(hit: dict[str, Any], current: list[str], superseded: set[st
     forgotten = Forgotten.of(text, [str(fact) for fact in hit.get(FORGOTTEN_KEY) or ()])
     kept = []
     for sentence in split_sentences(text):
-        if is_question(sentence):
+        if is_question(sentence) or about_another(question, sentence):
             continue
         # Beside another answer, a statement of what was forgotten is cut out of the quote.
         rest = (without_statements(sentence, lambda part: states_forgotten(part, forgotten))

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import pytest
 from offline_helpers import chat, core_of
 
+from tiermem.agent.offline_answers import NOTHING_FOUND
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 from tiermem.memory.text.owners import Owner, may_be_one, owner_asked, owner_of
 
@@ -115,3 +116,38 @@ def test_a_withdrawal_answers_only_a_question_about_the_one_it_withdraws_of(
 ])
 def test_whom_a_question_asks_about(question: str, owner: Owner | None) -> None:
     assert owner_asked(question) == owner
+
+
+_OURS = ["I live in Lisbon.", "I'm allergic to shellfish.", "My sister is allergic to cats."]
+
+
+@pytest.mark.parametrize(("said", "question", "quoted"), [
+    # Another person's fact, in core or as said, is no answer about someone.
+    (_OURS, "Is my brother allergic to shellfish?", []),
+    (_OURS, "Where does my sister live?", ["User's sister is allergic to cats"]),
+    (_OURS, "Am I allergic to cats?", ["User is allergic to shellfish"]),
+    (_OURS[2:], "Am I allergic to cats?", []),
+    # Nor is what was retired of another person's something of the user's retired.
+    (["My sister is vegan.", "My sister is vegetarian now."], "Am I vegan?", []),
+    # One of a relation the question names, or of someone the user may mean unnamed, or
+    # the user's for a question naming someone, which may be a thing of the user's.
+    (_OURS, "Do I have a sister?", ["User's sister is allergic to cats"]),
+    (["Acme is on the Enterprise plan."], "What plan am I on?",
+     ["Acme is on the Enterprise plan"]),
+    (["My Wi-Fi password is hunter2."], "What is the Wi-Fi password at Acme?",
+     ["User's Wi-Fi password is hunter2"]),
+])
+def test_an_answer_about_someone_quotes_no_one_else_s_facts(
+        memory: HierarchicalMemory, said: list[str], question: str, quoted: list[str]) -> None:
+    reply = chat(memory, *said, question)[-1]
+    assert reply == ("\n".join(["(offline, quoting memory)",
+                                *(f"- From core memory: {fact}" for fact in quoted)])
+                     if quoted else NOTHING_FOUND)
+
+
+def test_an_archived_fact_of_another_person_is_no_answer_about_someone(
+        memory: HierarchicalMemory) -> None:
+    memory.archival_insert("User is allergic to shellfish")  # as when core evicted it
+    memory.archival_insert("User's brother is allergic to peanuts")
+    assert chat(memory, "Is my brother allergic to shellfish?")[-1] == (
+        "(offline, quoting memory)\n- From archival: User's brother is allergic to peanuts")

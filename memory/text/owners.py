@@ -6,7 +6,8 @@ question that may be about them. ``owner_of`` reads who a sentence in the user's
 ("I'm ...", "My sister ...", "Priya is ...") or a stored fact ("User is ...", "User's
 sister Ana ...") is about, from how it opens; ``owner_asked`` reads it from a question
 ("Am I ...?", "Is my sister ...?", "Is Priya ...?"); ``may_be_one`` says whether two
-owners may be one person.
+owners may be one person, and ``about_another`` whether a fact is of another person than
+the one a question asks about, so that it is no answer about them.
 
 An owner is the user, someone of the user's named by a relation ("sister", "boss",
 "dog"; "my phone number" is the user's own), with their name when it follows ("my
@@ -22,7 +23,7 @@ from dataclasses import dataclass, field
 
 from tiermem.memory.text.openings import strip_markers
 
-__all__ = ["Owner", "may_be_one", "owner_asked", "owner_of", "relation_of"]
+__all__ = ["Owner", "about_another", "may_be_one", "owner_asked", "owner_of", "relation_of"]
 
 
 @dataclass(frozen=True)
@@ -193,3 +194,20 @@ def may_be_one(one: Owner | None, other: Owner | None) -> bool:
     if mine.relations:  # "Ana" may be the sister; not when the sister is named otherwise
         return mine.name is None or mine.name in names
     return names <= mine.words
+
+
+def about_another(question: str, text: str) -> bool:
+    """Whether ``text``, a stored fact or a statement in the user's words, is about another
+    person of the user's than the one ``question`` asks about: the user's own for "Is my
+    brother ...?", the sister's for "Am I ...?" or "Is my brother ...?". Not one of someone
+    the question names by the relation ("Do I have a sister?" is answered by the
+    sister's), nor when either is someone named: a question may name a thing of the
+    user's ("What is the Wi-Fi password at Acme?"), or mean someone it does not name
+    ("Acme is on the Enterprise plan" for "What plan am I on?")."""
+    asked, owner = owner_asked(question), owner_of(text)
+    if asked is None or owner is None or not (asked.user and owner.user):
+        return False
+    if owner.relations and owner.relations[-1] in {
+            relation_of(_POSSESSIVE.sub("", word)) for word in _words(question)}:
+        return False
+    return not may_be_one(asked, owner)
