@@ -174,3 +174,39 @@ def test_every_table_tiermem_writes_is_guarded_against_older_writers(tmp_path: P
     guarded = {(table, sql.split()[4]) for kind, _, table, sql in objects
                if kind == "trigger" and "tiermem_needs_a_newer_version()" in sql}
     assert guarded == {(table, op) for table in tables for op in ("INSERT", "UPDATE", "DELETE")}
+
+
+#: What a newer version might change under a reader: a column this one reads, renamed
+#: (reads would fail on it), or one added that withholds rows (reads would show them).
+_UPGRADES = ("ALTER TABLE facts RENAME COLUMN text TO body",
+             "ALTER TABLE facts ADD COLUMN withheld INTEGER NOT NULL DEFAULT 1")
+
+
+@pytest.mark.parametrize("change", _UPGRADES)
+def test_a_reader_open_when_a_newer_version_upgrades_the_file_reads_no_more(
+        tmp_path: Path, change: str) -> None:
+    """A read-only session (a dashboard, a long diagnostics run) needs no writer lock, so a
+    newer tiermem can take the lock and upgrade the file while it is open. Each read after
+    that raises NewerSchemaError, not a raw sqlite3 error nor rows of a schema this version
+    does not know, and leaves no read transaction open; a read with nothing new committed
+    runs no statement more than it did."""
+    home = tmp_path / "agent"
+    with make_memory(home) as memory:
+        memory.add_fact("User likes green tea", "durable")
+        memory.archival_insert("the billing runbook lives in the wiki")
+    with make_memory(home, read_only=True) as reader:
+        assert [f.text for f in reader.core] == ["User likes green tea"]
+        statements: list[str] = []
+        reader.store.conn.set_trace_callback(statements.append)
+        assert len(reader.core) == 1
+        assert statements == ["BEGIN DEFERRED", "PRAGMA data_version", "COMMIT"]
+        with contextlib.closing(sqlite3.connect(home / DB_FILE)) as newer:
+            newer.execute(change)
+            newer.execute(f"PRAGMA user_version = {NEWER}")
+            newer.commit()
+        for read in (lambda: len(reader.core), lambda: reader.facts(),
+                     lambda: reader.archival_search("billing runbook")):
+            with pytest.raises(NewerSchemaError, match="install a newer tiermem") as info:
+                read()
+            assert (info.value.found, info.value.current) == (NEWER, SCHEMA_VERSION)
+            assert not reader.store.conn.in_transaction

@@ -18,6 +18,7 @@ from typing import Any
 
 from tiermem.memory.errors import ReadOnlyError, StoreClosedError
 from tiermem.memory.store.nesting import NestedTransactions
+from tiermem.memory.store.sqlite.connection import refuse_newer_schema
 from tiermem.memory.store.sqlite.errors import translate
 from tiermem.memory.store.sqlite.schema_search import INDEX_APPENDED
 from tiermem.memory.store.sqlite.writer_lock import WriterLock
@@ -113,6 +114,12 @@ class SQLiteTransactions(NestedTransactions):
         version = self._read_data_version()
         if version == self._data_version:
             return False
+        # A newer tiermem may have been what committed: with no writer open it takes the
+        # writer lock and upgrades the file under this reader, whose reads of that schema
+        # could show what the newer one withholds or fail on a column it changed. Only
+        # after a commit, so a read with nothing new costs nothing more; the version is
+        # not taken as seen, so each read after the upgrade refuses it again.
+        refuse_newer_schema(self.conn, self.database)
         self._data_version = version
         return True
 
