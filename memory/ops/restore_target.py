@@ -13,18 +13,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from tiermem.memory.errors import SnapshotError, TiermemError
-from tiermem.memory.store.contract import StorageBackend
+from tiermem.memory.store.transfer import held_by
 
 
-def holds_memory(store: StorageBackend) -> bool:
-    """Whether ``store`` holds a memory a restore without ``replace`` must not overwrite."""
-    return bool(store.facts.all() or store.passages.count() or store.messages.count())
-
-
-def store_refusal(location: str) -> SnapshotError:
+def store_refusal(location: str, held: tuple[str, ...]) -> SnapshotError:
+    """What a restore without ``replace`` into a store that holds ``held`` (``held_by``)
+    raises."""
     return SnapshotError(
-        f"{location} already holds a memory; restore into an empty one so nothing stored "
-        f"there is overwritten, or pass replace=True to replace it")
+        f"{location} already holds a memory ({', '.join(held)}); restore into an empty one "
+        f"so nothing stored there is overwritten, or pass replace=True to replace it")
 
 
 def restore_refusal(path: str | Path | None = None, store: str | None = None,
@@ -47,7 +44,8 @@ def restore_refusal(path: str | Path | None = None, store: str | None = None,
     except TiermemError:
         return None
     try:
-        return store_refusal(backend.location) if holds_memory(backend) else None
+        held = held_by(backend)
+        return store_refusal(backend.location, held) if held else None
     except TiermemError:
         return None
     finally:

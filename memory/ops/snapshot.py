@@ -61,7 +61,7 @@ from tiermem.memory.errors import InvalidInputError, SnapshotError
 from tiermem.memory.ops.erase import pending_erasures
 from tiermem.memory.ops.protocols import StoredMemory
 from tiermem.memory.ops.reindex import MemoryOpener
-from tiermem.memory.ops.restore_target import holds_memory, store_refusal
+from tiermem.memory.ops.restore_target import store_refusal
 from tiermem.memory.ops.snapshot_rows import ONLY_WHEN_SET, Progress, ReadSnapshot, write_rows
 from tiermem.memory.ops.snapshot_schema import (
     SNAPSHOT_FORMAT,
@@ -80,6 +80,7 @@ from tiermem.memory.store.records import (
     DumpTable,
 )
 from tiermem.memory.store.sqlite import SQLiteStore
+from tiermem.memory.store.transfer import held_by
 
 _SETTINGS = ("tick", "core_seq", "embedder_id", "embedder_dim", "archival_searches",
              "archival_searches_with_hits", *ERASED_ID_KEYS.values())
@@ -241,16 +242,17 @@ def restore_snapshot(
     if store is not None:
         try:
             embedder = embedder if embedder is not None else _embedder_for(valid)
-            if not holds_memory(store) and store.settings.get(RESTORING_KEY) is None:
+            if not held_by(store) and store.settings.get(RESTORING_KEY) is None:
                 # Committed on its own: a restore killed before its rows commit leaves the
                 # store marked, never taken for an empty memory (memory/session.py refuses
                 # to open it), and the restore can be run again. Its rows take the mark away.
                 with store.transaction():
                     store.settings.set(*_MARK)
             with store.transaction():
-                if holds_memory(store):
+                held = held_by(store)
+                if held:
                     if not replace:
-                        raise store_refusal(store.location)
+                        raise store_refusal(store.location, held)
                     store.clear()
                 write_rows(store, read, embedder, progress)
                 store.settings.delete(list(UNFINISHED_COPY_KEYS))

@@ -29,12 +29,12 @@ from typing import Any
 
 from tiermem.memory.search.lexical import STOPWORDS
 from tiermem.memory.store.contract import SettingsStore
+from tiermem.memory.store.records import STATE_PREFIX
 from tiermem.memory.validation import MAX_STATE_VALUE_CHARS, unescaped_json
 
 #: Consecutive words a line must share with an erased text to be taken out.
 RUN_WORDS = 4
 ERASED_LINE = "[erased]"
-STATE_PREFIX = "state."
 _WORD = re.compile(r"\w+")
 
 

@@ -19,6 +19,7 @@ from tiermem.memory.types import Fact
 __all__ = [
     "DUMP_TABLES",
     "ERASED_ID_KEYS",
+    "STATE_PREFIX",
     "DumpRow",
     "DumpTable",
     "Event",
@@ -142,6 +143,8 @@ MIGRATING_KEY = "migrating_from"
 RESTORING_KEY = "restoring_from"
 #: Either copy that fills a store removes both marks: the store then holds a whole memory.
 UNFINISHED_COPY_KEYS = (MIGRATING_KEY, RESTORING_KEY)
+#: What the keys of the values ``set_state`` stores start with (memory/ops/state.py).
+STATE_PREFIX = "state."
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tiermem.memory.config import MemoryConfig
 from tiermem.memory.errors import (
     StoreError,
     TargetHoldsMemoryError,
@@ -36,12 +37,13 @@ from tiermem.memory.store.records import (
     DUMP_TABLES,
     MIGRATING_KEY,
     RESTORING_KEY,
+    STATE_PREFIX,
     UNFINISHED_COPY_KEYS,
     DumpRow,
 )
 
-__all__ = ["MigrationReport", "builds_aside", "check_filled", "content_digest", "migrate",
-           "migration_target", "open_backend"]
+__all__ = ["MigrationReport", "builds_aside", "check_filled", "content_digest", "held_by",
+           "migrate", "migration_target", "open_backend"]
 
 #: Settings that describe one backend's storage rather than the memory: never copied.
 #: An agent home counts its vector rewrites (``*_vector_generation``, which date its
@@ -100,6 +102,25 @@ def _batches(rows: Iterable[DumpRow], size: int) -> Iterable[list[DumpRow]]:
         yield batch
 
 
+def held_by(store: StorageBackend) -> tuple[str, ...]:
+    """What ``store`` holds that a migrate or a restore without ``replace`` into it would
+    overwrite or mix with its copy: each table with a row, the state values stored beside
+    them (the chat's prompt history among them; ``stored state: KEYS``), and settings other
+    than the defaults every new memory stores (``settings: NAMES``, a ``config`` change).
+    Empty for a memory created and never used, whose defaults the copy's settings replace
+    as they would a new one's."""
+    held: list[str] = [t for t in DUMP_TABLES
+                       if next(iter(store.export_rows(t)), None) is not None]
+    state = [key.removeprefix(STATE_PREFIX) for key, _ in store.settings.items(STATE_PREFIX)]
+    if state:
+        held.append(f"stored state: {', '.join(state)}")
+    changed = [name for name, default in MemoryConfig().to_meta().items()
+               if store.settings.get(name) not in (None, default)]
+    if changed:
+        held.append(f"settings: {', '.join(changed)}")
+    return tuple(held)
+
+
 def check_filled(store: StorageBackend) -> None:
     """Raise when a migrate or a restore into ``store`` marked it and has not filled it.
 
@@ -137,8 +158,8 @@ def target_holds_memory(location: str, agent: str | None) -> TargetHoldsMemoryEr
     except TiermemError:
         return None
     try:
-        held = [t for t in DUMP_TABLES if next(iter(store.export_rows(t)), None) is not None]
-        return TargetHoldsMemoryError(store.location, tuple(held)) if held else None
+        held = held_by(store)
+        return TargetHoldsMemoryError(store.location, held) if held else None
     finally:
         store.close()
 
@@ -195,9 +216,9 @@ def migrate(source: StorageBackend, target: StorageBackend,
     """Copy ``source``'s memory into ``target``, which must hold none yet."""
     check_filled(source)
     counts, settings, digest = content_digest(source)
-    held = [t for t in DUMP_TABLES if next(iter(target.export_rows(t)), None) is not None]
+    held = held_by(target)
     if held:
-        raise TargetHoldsMemoryError(target.location, tuple(held))
+        raise TargetHoldsMemoryError(target.location, held)
     # Committed first, on its own: a copy killed half-way leaves the target marked, so it
     # is never taken for an empty memory (memory/session.py refuses to open it), and the
     # migrate can be run again. The copy's own transaction takes the mark away. A

@@ -113,12 +113,36 @@ def remove_made_home(home: Path) -> None:
 def home_refusal(home: Path) -> SnapshotError | None:
     """What a restore into ``home`` without ``replace`` raises: a memory is there. A
     database whose creation never finished (0 bytes, or cut short before it stored
-    anything) is none: the restored one is renamed over it."""
+    anything) is none, nor is one that holds nothing a restore would lose (``held_by``,
+    as on PostgreSQL and for a migrate): the restored one is renamed over it. One that
+    cannot be read to tell (older, newer, damaged, another program's) is taken for one."""
     if not (home / DB_FILE).exists() or holds_no_memory_yet(home / DB_FILE):
         return None
+    held = _held_in(home)
+    if held == ():
+        return None
+    shown = f" ({', '.join(held)})" if held else ""
     return SnapshotError(
-        f"{home} already holds a memory; restore into an empty directory so nothing stored "
-        f"there is overwritten, or pass replace=True to replace it")
+        f"{home} already holds a memory{shown}; "
+        f"restore into an empty directory so nothing stored there is overwritten, or pass "
+        f"replace=True to replace it")
+
+
+def _held_in(home: Path) -> tuple[str, ...] | None:
+    """``held_by`` of the home's database, read-only; None when it cannot be read as this
+    version's memory."""
+    from tiermem.memory.store.transfer import held_by
+
+    try:
+        store = SQLiteStore(home, read_only=True)
+    except (StoreError, sqlite3.DatabaseError):
+        return None
+    try:
+        return held_by(store)
+    except (StoreError, sqlite3.DatabaseError):
+        return None
+    finally:
+        store.close()
 
 
 def _refuse_newer(database: Path) -> None:
