@@ -11,7 +11,8 @@ command did besides printing stands); 129 hung up (SIGHUP: as for 143); 130 inte
 after one line on standard error saying what Ctrl-C stopped and what it left (forget,
 reindex, upgrade, migrate, restore, drop-agent, eval and a chat's turn read back or know that, each
 in its own module, and raise ``InterruptReported``; agent/interrupted.py has the line of
-every other command, or of those before their work starts); 141 the reader of the output went
+every other command, or of those before their work starts, and the one for any command
+once its work is done); 141 the reader of the output went
 away (``| head``); 143 terminated (SIGTERM: a chat first cancels a turn under way, as
 Ctrl-C does, and gives the terminal back; agent/interrupts.py).
 With standard error closed (``2>&-``) its messages are dropped and the exit
@@ -130,6 +131,7 @@ def _run(args: argparse.Namespace) -> int:
         return _fail("name a command: " + ", ".join(COMMANDS) + " (tiermem --help)", code=2)
     from tiermem.agent.errors import LLMConfigError
     from tiermem.agent.home import EmptyHomeVariableError, NoSuchAgentError
+    from tiermem.agent.interrupted import work_done
     from tiermem.agent.library_notes import library_notes
     from tiermem.agent.place import StoreOptionError
     from tiermem.agent.store_errors import cli_message
@@ -138,7 +140,9 @@ def _run(args: argparse.Namespace) -> int:
 
     try:
         with library_notes(_note):
-            return handler(args.command)(args, _note)
+            code = handler(args.command)(args, _note)
+            work_done(args)  # the writing commands say so themselves, before they return
+        return code
     except (NoSuchAgentError, OutputPathError, StoreOptionError, EmptyHomeVariableError) as exc:
         return _fail(str(exc), 2)
     except LLMConfigError as exc:

@@ -18,6 +18,7 @@ from typing import Any
 def cmd_chat(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.agent.chat_history import adopt_history_file, chat_history
     from tiermem.agent.forget_command import forget_config
+    from tiermem.agent.interrupted import work_done
     from tiermem.agent.interrupts import InterruptReported
     from tiermem.agent.judge import ModelJudge
     from tiermem.agent.line_input import decoded_lines
@@ -64,6 +65,7 @@ def cmd_chat(args: argparse.Namespace, note: Callable[[str], None]) -> int:
                 code = repl.run_interactive(history=chat_history(
                     place.files_home, memory.prompt_history, not args.no_history, sys.stderr))
             ended = True
+        work_done(args)
     except KeyboardInterrupt as exc:
         if not ended or isinstance(exc, InterruptReported):
             raise

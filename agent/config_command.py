@@ -14,6 +14,7 @@ from pathlib import Path
 
 
 def cmd_config(args: argparse.Namespace, note: Callable[[str], None]) -> int:
+    from tiermem.agent.interrupted import work_done
     from tiermem.agent.place import agent_place, store_flag
     from tiermem.agent.settings import change_setting, parse_value, print_settings, read_settings
     from tiermem.agent.terminal import report_console
@@ -33,6 +34,7 @@ def cmd_config(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     with place.in_use(note):
         if args.value is not None:
             change = change_setting(place, args.setting, args.value)
+            work_done(args)
         try:
             config = read_settings(place)
         except (OlderSchemaError, UnfinishedStoreError) as exc:  # only showing: a change

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tiermem.agent.interrupted import work_done
 from tiermem.agent.interrupts import InterruptReported
 from tiermem.memory.ops.forget_config import (
     MAX_DELETE_COUNT,
@@ -182,6 +183,7 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
                 withheld=policy is not None and policy.recall.enabled)
         if hints:
             note("\n".join(hints))
+        work_done(args)
     except KeyboardInterrupt as exc:
         note(interrupted_forget(place, before[0] if before else None, args))
         raise InterruptReported from exc
@@ -347,6 +349,7 @@ def _erase_forgotten(args: argparse.Namespace, note: Callable[[str], None]) -> i
         # Before the erasure, so that it reaches an old history file's lines too.
         adopt_history_file(place.files_home, memory.prompt_history, note)
         report = memory.erase_forgotten()
+    work_done(args)
     if args.json:
         print(json.dumps(report.to_dict()))
     else:
@@ -373,6 +376,7 @@ def _finish_erasures(args: argparse.Namespace, note: Callable[[str], None]) -> i
         finished = memory.erased_on_open
         purged = memory.purge.finished_on_open
         not_reached = memory.purge.not_reached if purged else []
+    work_done(args)
     if args.json:
         print(json.dumps({"finished": finished, "purged": purged}))
     elif finished:

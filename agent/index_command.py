@@ -25,6 +25,7 @@ from tiermem.memory.ops.vector_graphs import (
 
 
 def cmd_index(args: argparse.Namespace, note: Callable[[str], None]) -> int:
+    from tiermem.agent.interrupted import work_done
     from tiermem.agent.place import agent_place
     from tiermem.memory.output_file import output_path
 
@@ -50,6 +51,7 @@ def cmd_index(args: argparse.Namespace, note: Callable[[str], None]) -> int:
             reports = build_graphs(store, progress)
         finally:
             store.close()
+        work_done(args)
     lines = [_describe(r, args.agent) for r in reports] or [
         f"agent {args.agent} has no vectors yet: nothing to build"]
     _report(args, json_path, "sqlite", reports, lines)

@@ -4,7 +4,8 @@
 and a chat read back or know what they left and say so (raising ``InterruptReported``); every
 other command gets one line here, from what the command can have changed: which
 is nothing for the commands that only read, and for the others what stands and
-how to check. cli.py writes it and exits 130.
+how to check. Once a command's work is done (``work_done``), the line says that instead,
+whatever the command. cli.py writes it and exits 130.
 
 Ctrl-C often lands while a command imports its modules, and leaves the one it cut short
 half made: this module imports none of tiermem's, and the one helper it borrows is
@@ -25,6 +26,15 @@ _READS_ONLY = {
 }
 
 
+def work_done(args: argparse.Namespace) -> None:
+    """Mark ``args``'s command as having done its work: a Ctrl-C from here on (as it writes
+    the last of its report, returns, or the command line ends) stopped it after that, and
+    the lines below, which say what a command stopped before then left, are not true of
+    it. A command calls this last inside the block whose own Ctrl-C handling says what it
+    left, so no moment falls between the two."""
+    args.work_done = True
+
+
 def interrupted_note(args: argparse.Namespace | None) -> str:
     """The ``tiermem:`` line for Ctrl-C during ``args``'s command (None: before one was
     read from the command line)."""
@@ -33,6 +43,9 @@ def interrupted_note(args: argparse.Namespace | None) -> str:
         return "stopped (Ctrl-C) before a command started; nothing was changed"
     if command == "pg":
         command = f"pg {args.action}"  # start, stop or status: each leaves its own
+    if getattr(args, "work_done", False):
+        return (f"{command} stopped (Ctrl-C) after its work was done, which stands; only "
+                f"output it had still to write may be missing")
     if command in _READS_ONLY:
         return f"{command} stopped (Ctrl-C); {_READS_ONLY[command]}"
     agent = getattr(args, "agent", None)
@@ -86,4 +99,4 @@ def _store_flag(given: str | None) -> str:
     return store_flag(given)
 
 
-__all__ = ["interrupted_note"]
+__all__ = ["interrupted_note", "work_done"]

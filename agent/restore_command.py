@@ -18,6 +18,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+from tiermem.agent.interrupted import work_done
 from tiermem.agent.interrupts import InterruptReported
 
 _GIVE_A_SNAPSHOT = "give a file that /snapshot or HierarchicalMemory.snapshot() wrote"
@@ -77,6 +78,7 @@ def cmd_restore(args: argparse.Namespace, note: Callable[[str], None]) -> int:
                   f"{counted(len(memory.archival), 'passage')}, "
                   f"{counted(len(memory.recall), 'message')}")
         note(policy_note(place.name, place.home))
+        work_done(args)
     except KeyboardInterrupt as exc:
         restored = restored or committed
         if not restored and place.dsn is None:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tiermem.agent.interrupted import work_done
 from tiermem.agent.interrupts import InterruptReported
 
 if TYPE_CHECKING:
@@ -104,6 +105,7 @@ def cmd_reindex(args: argparse.Namespace, note: Callable[[str], None]) -> int:
                 embedder=embedder, progress=progress, **where) as memory:
             print(f"re-embedded {counted(len(memory.archival), 'passage')} and the recall log "
                   f"with {memory.embedder.id}")
+        work_done(args)
     except KeyboardInterrupt as exc:
         note(_interrupted_reindex(args, place, last[0] if last else None))
         raise InterruptReported from exc
@@ -244,6 +246,7 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
               f"{report.digest[:16]} matches")
         if copied is not None:
             note(copied)
+        work_done(args)
     except KeyboardInterrupt as exc:
         stage = _stage_reached(stage, aside, args.target)
         note(_interrupted_migrate(stage, args.target,
@@ -301,7 +304,10 @@ def cmd_drop_agent(args: argparse.Namespace, note: Callable[[str], None]) -> int
     again = f"`tiermem drop-agent --agent {args.agent}{store_flag(args.store)} --yes`"
     started = [False]  # set once a deletion, or the finishing of one, may have begun
     try:
-        return _drop_agent(args, dsn, again, started, note)
+        code = _drop_agent(args, dsn, again, started, note)
+        if started[0]:
+            work_done(args)
+        return code
     except KeyboardInterrupt as exc:
         if not started[0]:
             raise  # agent/interrupted.py: before it deleted anything
@@ -378,13 +384,16 @@ def cmd_pg(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     server = LocalPostgres(args.dir or default_data_dir())
     if args.action == "start":
         dsn = server.start()
+        work_done(args)
         print(dsn)
         note(f"PostgreSQL runs on {server.data_dir}; use it with `export TIERMEM_STORE="
              f"{shlex.quote(dsn)}` or --store, stop it with `tiermem pg stop"
              f"{server.dir_option}`")
         return 0
     if args.action == "stop":
-        note(f"stopped the server on {server.data_dir}" if server.stop()
+        stopped = server.stop()
+        work_done(args)
+        note(f"stopped the server on {server.data_dir}" if stopped
              else f"no server was running on {server.data_dir}")
         return 0
     status = server.status()

@@ -17,6 +17,7 @@ import argparse
 import shlex
 from collections.abc import Callable
 
+from tiermem.agent.interrupted import work_done
 from tiermem.agent.interrupts import InterruptReported
 from tiermem.agent.place import AgentPlace, store_flag
 from tiermem.memory.errors import (
@@ -53,6 +54,7 @@ def cmd_upgrade(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     try:
         with place.in_use(note):
             done = upgrade_backend(place.dsn or str(place.home), place.name)
+        work_done(args)
     except KeyboardInterrupt as exc:
         note(interrupted_upgrade(place, args.store))
         raise InterruptReported from exc
