@@ -9,6 +9,7 @@ import contextlib
 import inspect
 import io
 import json
+import logging
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -28,6 +29,16 @@ from tiermem.agent import (
 from tiermem.cli import main
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.hierarchy import HierarchicalMemory
+
+
+@pytest.fixture(autouse=True)
+def _library_handlers_restored() -> Iterator[None]:
+    """A Ctrl-C raised before ``library_notes`` removes its handler leaves it on the logger,
+    where a process would end; later tests in this one would print each note again."""
+    logger = logging.getLogger(library_notes.LIBRARY_LOGGER)
+    handlers = list(logger.handlers)
+    yield
+    logger.handlers[:] = handlers
 
 
 def _last_line(function: Callable[..., Any], starts: str) -> int:
