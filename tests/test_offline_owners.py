@@ -41,6 +41,14 @@ def memory() -> Iterator[HierarchicalMemory]:
     (["My phone number is 555-0101."], "My phone number is no longer 555-0101.", []),
     (["I live in Lisbon."], "My wife and I don't live in Lisbon anymore.", []),
     (["My favourite food is sushi."], "Sushi isn't my favourite anymore.", []),
+    # The user's own tie to one of theirs: by the name the fact says they go by, or had.
+    (["My dentist is Dr. Silva.", "My therapist is Dr. Chen."], "I no longer see Dr. Silva.",
+     ["User's therapist is Dr. Chen"]),
+    (["My dog is named Rex."], "I don't have a dog anymore.", []),
+    (["My sister has a dog."], "I don't have a dog anymore.",
+     ["User's sister has a dog", "User doesn't have a dog anymore"]),
+    (["My sister lives in Madrid."], "I don't visit my sister in Madrid anymore.",
+     ["User's sister lives in Madrid", "User doesn't visit User's sister in Madrid anymore"]),
 ])
 def test_a_retraction_retires_only_facts_of_the_one_it_is_about(
         memory: HierarchicalMemory, said: list[str], retraction: str, left: list[str]) -> None:

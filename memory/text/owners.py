@@ -37,6 +37,10 @@ class Owner:
     relations: tuple[str, ...] = ()
     name: str | None = None
     words: frozenset[str] = field(default=frozenset(), compare=False)
+    #: The name a fact says someone of the user's goes by ("User's dentist is Dr. Silva":
+    #: "silva"), casefolded, titles left out: the user's own word of that name may be
+    #: about that one ("I no longer see Dr. Silva").
+    known_as: frozenset[str] = field(default=frozenset(), compare=False)
 
 
 _RELATION_GROUPS = {
@@ -88,6 +92,12 @@ _POSSESSIVE = re.compile(r"['’]s?$")
 _FORGET_LEAD = re.compile(r"^(?:please\s+)?forget\s+(?:about\s+)?(?:that|it)\b\W*", re.IGNORECASE)
 #: How far past "my" the noun for someone may come ("my older half sister").
 _MAX_SUBJECT_WORDS = 4
+#: Verbs by which the user's own sentence has someone of theirs ("I don't have a dog
+#: anymore" is about the user's dog as much as the user).
+_HAVING = frozenset({"have", "has", "had", "own", "owns", "owned"})
+#: What may stand between the verb and the name someone goes by, and titles before it.
+_NAMING = frozenset({"named", "called"})
+_TITLES = frozenset({"dr", "mr", "mrs", "ms", "miss", "prof", "sir"})
 
 
 def relation_of(noun: str) -> str | None:
@@ -110,9 +120,12 @@ def _mine(after: list[str], words: frozenset[str]) -> Owner | None:
     user ("my phone number"); None for several ("My wife and I ...")."""
     relations: list[str] = []
     name = None
-    for word in after[:_MAX_SUBJECT_WORDS + 2]:
+    known_as: frozenset[str] = frozenset()
+    for at, word in enumerate(after[:_MAX_SUBJECT_WORDS + 2]):
         base = _POSSESSIVE.sub("", word)
         if word.casefold() in _VERBS or word.casefold() in _SPEAKER:
+            if relations and word.casefold() in ("is", "was"):
+                known_as = _name_given(after[at + 1:])
             break
         if word.casefold() in ("and", "or", "&"):
             return None
@@ -122,7 +135,17 @@ def _mine(after: list[str], words: frozenset[str]) -> Owner | None:
             name = None
         elif relations and name is None and _named(base):
             name = base.casefold()  # "my brother Tom"
-    return Owner(True, tuple(relations), name, words)
+    return Owner(True, tuple(relations), name, words, known_as)
+
+
+def _name_given(predicate: list[str]) -> frozenset[str]:
+    """The name ``predicate`` ("Dr. Silva", "named Rex") is wholly, casefolded and
+    without titles; empty when it says more than a name ("in Madrid", "a nurse")."""
+    if predicate[:1] and predicate[0].casefold() in _NAMING:
+        predicate = predicate[1:]
+    if not predicate or not all(_named(word) for word in predicate):
+        return frozenset()
+    return frozenset(word.casefold() for word in predicate) - _TITLES
 
 
 def owner_of(text: str) -> Owner | None:
@@ -181,12 +204,14 @@ def may_be_one(one: Owner | None, other: Owner | None) -> bool:
     one of theirs, nor someone named whom the user's text does not name ("Priya is not
     allergic to shellfish anymore" is not about "User is allergic to shellfish"; "Sushi
     isn't my favourite anymore" may be about "User's favourite food is sushi"); two of
-    the user's are one when the relations and any names they give agree."""
+    the user's are one when the relations and any names they give agree, and the user's
+    own text may be of one of theirs it names or says the user has (``_has_them``)."""
     if one is None or other is None:
         return True
     if one.user and other.user:
-        return one.relations == other.relations and (
-            one.name is None or other.name is None or one.name == other.name)
+        if one.relations != other.relations:
+            return _has_them(one, other) or _has_them(other, one)
+        return one.name is None or other.name is None or one.name == other.name
     if not one.user and not other.user:
         return bool(set((one.name or "").split()) & set((other.name or "").split()))
     mine, named = (one, other) if one.user else (other, one)
@@ -211,3 +236,17 @@ def about_another(question: str, text: str) -> bool:
             relation_of(_POSSESSIVE.sub("", word)) for word in _words(question)}:
         return False
     return not may_be_one(asked, owner)
+
+
+def _has_them(own: Owner, kin: Owner) -> bool:
+    """Whether ``own``, of the user themself, may be of the user's tie to ``kin``, one of
+    the user's: it names them by the name ``kin`` says they go by ("I no longer see Dr.
+    Silva" for "User's dentist is Dr. Silva"), or says the user has one ("I don't have a
+    dog anymore" for "User's dog is named Rex"). Saying what else the user does ("I'm not
+    allergic to shellfish anymore") says nothing of them."""
+    if own.relations or len(kin.relations) != 1:
+        return False
+    if kin.known_as & own.words:
+        return True
+    nouns = {word for word, group in _RELATIONS.items() if group == kin.relations[0]}
+    return bool(own.words & _HAVING) and bool(own.words & nouns)
