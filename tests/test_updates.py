@@ -146,6 +146,11 @@ def test_a_state_of_someone_is_one_more_fact_unless_said_as_a_change(
     ("Customer Acme now uses SAML SSO", "Customer Acme uses SSO", True),
     ("I prefer aisle seats on flights now", "User prefers window seats on flights", True),
     ("Alice is now the on-call engineer", "The on-call engineer is Bob", True),
+    # A clause or an apposition after the name leaves the subject the one named.
+    ("Priya likes coffee now", "Priya, who is on call, likes tea", True),
+    ("Marco works from Rome now", "Marco, our SRE lead, works from Milan", True),
+    ("Priya, who is on call, likes coffee now", "Priya likes tea", True),
+    ("Priya is on call now", "Priya, who leads SRE, lives in Pune", False),
     # Only the subject's own words are shared: another attribute, which still holds.
     ("Customer Acme is on the Pro plan now", "Customer Acme uses SSO", False),
     ("Customer Acme is now on the Pro plan", "Customer Acme has 40 seats", False),

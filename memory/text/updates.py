@@ -215,6 +215,8 @@ def _same_subject(new: str, old: str) -> bool:
     new_subject, old_subject = subject_of(new), subject_of(old)
     if new_subject is None or old_subject is None or new_subject == old_subject:
         return True
+    if new_subject == _named_before_clause(old) or old_subject == _named_before_clause(new):
+        return True  # "Priya likes coffee" and "Priya, who is on call, likes tea"
     if _predicate(new) == _predicate(old):
         return True
     # Named in what the other says, not inside its subject: "The incident commander" is
@@ -222,6 +224,19 @@ def _same_subject(new: str, old: str) -> bool:
     return any(re.search(rf"(?<![\w'’-]){re.escape(subject)}(?![\w-]|['’]s\b)",
                          _said_of_subject(fact).casefold()) is not None
                for subject, fact in ((old_subject, new), (new_subject, old)))
+
+
+def _named_before_clause(fact: str) -> str | None:
+    """``subject_of(fact)`` up to a comma that opens a clause or an apposition in it
+    ("priya" of "Priya, who is on call, likes tea"; "marco" of "Marco, our SRE lead, works
+    from Milan"), as the subject read runs on to the verb and takes in the clause's words;
+    None when the subject holds no comma."""
+    match = SUBJECT_VERB.match(fact.strip())
+    if match is None or "," not in match["subject"]:
+        return None
+    words = [w for w in re.findall(r"[\w'’-]+", match["subject"].split(",")[0].casefold())
+             if w not in _CHANGE_WORDS]
+    return " ".join(words) or None
 
 
 def _said_of_subject(fact: str) -> str:
