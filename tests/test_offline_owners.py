@@ -9,7 +9,7 @@ from offline_helpers import chat, core_of
 
 from tiermem.agent.offline_answers import NOTHING_FOUND
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
-from tiermem.memory.text.owners import Owner, may_be_one, owner_asked, owner_of
+from tiermem.memory.text.owners import Owner, about_another, may_be_one, owner_asked, owner_of
 
 
 @pytest.fixture
@@ -159,3 +159,17 @@ def test_an_archived_fact_of_another_person_is_no_answer_about_someone(
     memory.archival_insert("User's brother is allergic to peanuts")
     assert chat(memory, "Is my brother allergic to shellfish?")[-1] == (
         "(offline, quoting memory)\n- From archival: User's brother is allergic to peanuts")
+
+
+@pytest.mark.parametrize(("question", "text", "another"), [
+    # one statement of the sentence is about the one asked of: the sentence may answer
+    ("Who was my dentist?", "My gym is FitLife and my dentist is Dr. Lee", False),
+    ("What was my gym?", "My dentist is Dr. Lee and my gym is Iron Works", False),
+    ("Where do I live?", "My sister lives in Madrid; I live in Lisbon", False),
+    # every statement is of someone else
+    ("Am I allergic to cats?", "My sister is allergic to cats and my brother is too", True),
+    ("Is my brother allergic to shellfish?", "User is allergic to shellfish", True),
+])
+def test_a_sentence_is_of_another_only_when_each_of_its_statements_is(
+        question: str, text: str, another: bool) -> None:
+    assert about_another(question, text) is another

@@ -90,6 +90,10 @@ _WORD = re.compile(r"[\w-]+(?:['’]\w*)?")
 _POSSESSIVE = re.compile(r"['’]s?$")
 #: "Forget that ...", "Please forget about it: ...": what follows says whose.
 _FORGET_LEAD = re.compile(r"^(?:please\s+)?forget\s+(?:about\s+)?(?:that|it)\b\W*", re.IGNORECASE)
+#: Where a statement about someone of the user's (or the user) joins another in one
+#: sentence: "..., and my gym is ...", "...; I ...".
+_STATEMENTS = re.compile(r"\s*[;,]\s*(?:(?:and|but)\s+)?(?=(?:my|our|i|i'm|user|user's)\b)"
+                         r"|\s+(?:and|but)\s+(?=(?:my|our|i|i'm|user|user's)\b)", re.IGNORECASE)
 #: How far past "my" the noun for someone may come ("my older half sister").
 _MAX_SUBJECT_WORDS = 4
 #: Verbs by which the user's own sentence has someone of theirs ("I don't have a dog
@@ -228,9 +232,17 @@ def about_another(question: str, text: str) -> bool:
     the question names by the relation ("Do I have a sister?" is answered by the
     sister's), nor when either is someone named: a question may name a thing of the
     user's ("What is the Wi-Fi password at Acme?"), or mean someone it does not name
-    ("Acme is on the Enterprise plan" for "What plan am I on?")."""
-    asked, owner = owner_asked(question), owner_of(text)
-    if asked is None or owner is None or not (asked.user and owner.user):
+    ("Acme is on the Enterprise plan" for "What plan am I on?"). A text of several
+    statements ("My gym is FitLife and my dentist is Dr. Lee") is so only when each is."""
+    asked = owner_asked(question)
+    if asked is None:
+        return False
+    return all(_of_another(question, asked, part) for part in _STATEMENTS.split(text))
+
+
+def _of_another(question: str, asked: Owner, text: str) -> bool:
+    owner = owner_of(text)
+    if owner is None or not (asked.user and owner.user):
         return False
     if owner.relations and owner.relations[-1] in {
             relation_of(_POSSESSIVE.sub("", word)) for word in _words(question)}:
