@@ -144,6 +144,16 @@ _OURS = ["I live in Lisbon.", "I'm allergic to shellfish.", "My sister is allerg
      ["Acme is on the Enterprise plan"]),
     (["My Wi-Fi password is hunter2."], "What is the Wi-Fi password at Acme?",
      ["User's Wi-Fi password is hunter2"]),
+    # A word for several takes in each of them, and the whole family everyone related;
+    # one of them is not the others.
+    (["My mother lives in Porto."], "Where do my parents live?",
+     ["User's mother lives in Porto"]),
+    (["My son Leo is allergic to peanuts."], "Is anyone in my family allergic to peanuts?",
+     ["User's son Leo is allergic to peanuts"]),
+    (["My brother Tom lives in Berlin."], "Where do my siblings live?",
+     ["User's brother Tom lives in Berlin"]),
+    (["My brother Tom is allergic to cats."], "Is my sister allergic to cats?", []),
+    (["My father lives in Faro."], "Where does my mother live?", []),
 ])
 def test_an_answer_about_someone_quotes_no_one_else_s_facts(
         memory: HierarchicalMemory, said: list[str], question: str, quoted: list[str]) -> None:
@@ -169,6 +179,12 @@ def test_an_archived_fact_of_another_person_is_no_answer_about_someone(
     # every statement is of someone else
     ("Am I allergic to cats?", "My sister is allergic to cats and my brother is too", True),
     ("Is my brother allergic to shellfish?", "User is allergic to shellfish", True),
+    # a word for several takes in each of them; one of them is in the group a fact names
+    ("Where do my parents live?", "User's father lives in Faro", False),
+    ("Where does my sister live?", "User's siblings live in Faro", False),
+    ("When does my pet need the vet?", "User's dog Rex needs a vet visit", False),
+    ("Is anyone in my family allergic to cats?", "User's boss is allergic to cats", True),
+    ("Is my sister allergic to cats?", "User's brother is allergic to cats", True),
 ])
 def test_a_sentence_is_of_another_only_when_each_of_its_statements_is(
         question: str, text: str, another: bool) -> None:

@@ -94,6 +94,21 @@ _FORGET_LEAD = re.compile(r"^(?:please\s+)?forget\s+(?:about\s+)?(?:that|it)\b\W
 #: sentence: "..., and my gym is ...", "...; I ...".
 _STATEMENTS = re.compile(r"\s*[;,]\s*(?:(?:and|but)\s+)?(?=(?:my|our|i|i'm|user|user's)\b)"
                          r"|\s+(?:and|but)\s+(?=(?:my|our|i|i'm|user|user's)\b)", re.IGNORECASE)
+#: Relations a word for several takes in, or one of them belongs to.
+_GROUPS = {
+    "parent": frozenset({"mother", "father"}),
+    "sibling": frozenset({"sister", "brother"}),
+    "grandparent": frozenset({"grandmother", "grandfather"}),
+    "spouse": frozenset({"wife", "husband"}),
+    "pet": frozenset({"dog", "cat"}),
+}
+#: "my family", "my relatives": anyone related to the user.
+_FAMILY_WORDS = frozenset({"family", "families", "relative", "relatives", "folks", "kin"})
+_FAMILY = frozenset({
+    "wife", "husband", "spouse", "partner", "child", "sister", "brother", "sibling", "mother",
+    "father", "parent", "grandmother", "grandfather", "grandparent", "grandchild", "aunt",
+    "uncle", "cousin", "niece", "nephew",
+})
 #: How far past "my" the noun for someone may come ("my older half sister").
 _MAX_SUBJECT_WORDS = 4
 #: Verbs by which the user's own sentence has someone of theirs ("I don't have a dog
@@ -244,10 +259,26 @@ def _of_another(question: str, asked: Owner, text: str) -> bool:
     owner = owner_of(text)
     if owner is None or not (asked.user and owner.user):
         return False
-    if owner.relations and owner.relations[-1] in {
-            relation_of(_POSSESSIVE.sub("", word)) for word in _words(question)}:
+    if owner.relations and owner.relations[-1] in _relations_named(question):
         return False
     return not may_be_one(asked, owner)
+
+
+def _relations_named(question: str) -> set[str | None]:
+    """The relations ``question`` names, each with those its word takes in: "my parents"
+    are the mother and the father, "my family" every relative, so "Where do my parents
+    live?" is answered by the mother's address and "Is anyone in my family allergic to
+    peanuts?" by the son's allergy; "my mother" is one of the parents a fact may name."""
+    words = [_POSSESSIVE.sub("", word).casefold() for word in _words(question)]
+    named = {relation_of(word) for word in words}
+    if _FAMILY_WORDS.intersection(words):
+        named |= _FAMILY
+    for group, members in _GROUPS.items():
+        if group in named:
+            named |= members
+        elif named & members:
+            named.add(group)  # "my sister" is one of "User's siblings", not the brother
+    return named
 
 
 def _has_them(own: Owner, kin: Owner) -> bool:
