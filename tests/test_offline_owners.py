@@ -154,6 +154,11 @@ _OURS = ["I live in Lisbon.", "I'm allergic to shellfish.", "My sister is allerg
      ["User's brother Tom lives in Berlin"]),
     (["My brother Tom is allergic to cats."], "Is my sister allergic to cats?", []),
     (["My father lives in Faro."], "Where does my mother live?", []),
+    # A question that speaks of the user as well as someone of theirs asks of the user's.
+    (["My cholesterol is 240."], "What did my doctor say about my cholesterol?",
+     ["User's cholesterol is 240"]),
+    (["My rent is 900 euros."], "How much rent do I pay my landlord?",
+     ["User's rent is 900 euros"]),
 ])
 def test_an_answer_about_someone_quotes_no_one_else_s_facts(
         memory: HierarchicalMemory, said: list[str], question: str, quoted: list[str]) -> None:
@@ -185,6 +190,10 @@ def test_an_archived_fact_of_another_person_is_no_answer_about_someone(
     ("When does my pet need the vet?", "User's dog Rex needs a vet visit", False),
     ("Is anyone in my family allergic to cats?", "User's boss is allergic to cats", True),
     ("Is my sister allergic to cats?", "User's brother is allergic to cats", True),
+    # the question speaks of the user too: the user's own may answer it
+    ("When is my appointment with my dentist?", "User's appointment is on Friday", False),
+    ("Is my brother allergic to shellfish like me?", "User is allergic to shellfish", False),
+    ("Is my brother's dog allergic to chicken?", "User is allergic to chicken", True),
 ])
 def test_a_sentence_is_of_another_only_when_each_of_its_statements_is(
         question: str, text: str, another: bool) -> None:

@@ -261,7 +261,30 @@ def _of_another(question: str, asked: Owner, text: str) -> bool:
         return False
     if owner.relations and owner.relations[-1] in _relations_named(question):
         return False
+    if not owner.relations and asked.relations and _speaks_of_user(question):
+        return False  # "What did my doctor say about my cholesterol?" asks of the user's too
     return not may_be_one(asked, owner)
+
+
+def _speaks_of_user(question: str) -> bool:
+    """Whether ``question`` speaks of the user themself besides someone of theirs: by "I"
+    or "me" ("How much rent do I pay my landlord?"), or by a "my" whose words up to the
+    next "my" or verb name no one ("my appointment with my dentist"), where "Is my
+    brother allergic to shellfish?" speaks of the brother alone."""
+    words = [_POSSESSIVE.sub("", word).casefold() for word in _words(question)]
+    if (_SPEAKER - {"user"}).intersection(words):
+        return True
+    for at, word in enumerate(words):
+        if word != "my":
+            continue
+        after = []
+        for later in words[at + 1:at + 2 + _MAX_SUBJECT_WORDS]:
+            if later == "my" or later in _VERBS:
+                break
+            after.append(later)
+        if after and not any(relation_of(later) for later in after):
+            return True
+    return False
 
 
 def _relations_named(question: str) -> set[str | None]:
