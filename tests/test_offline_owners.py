@@ -159,6 +159,10 @@ _OURS = ["I live in Lisbon.", "I'm allergic to shellfish.", "My sister is allerg
      ["User's cholesterol is 240"]),
     (["My rent is 900 euros."], "How much rent do I pay my landlord?",
      ["User's rent is 900 euros"]),
+    # Someone of the user's may be what the user asks about having; not when it is theirs.
+    (["My wife Maria is the emergency contact."], "Who is my emergency contact?",
+     ["User's wife Maria is the emergency contact"]),
+    (["My sister's phone number is 555-0101."], "What is my phone number?", []),
 ])
 def test_an_answer_about_someone_quotes_no_one_else_s_facts(
         memory: HierarchicalMemory, said: list[str], question: str, quoted: list[str]) -> None:

@@ -109,6 +109,8 @@ _FAMILY = frozenset({
     "father", "parent", "grandmother", "grandfather", "grandparent", "grandchild", "aunt",
     "uncle", "cousin", "niece", "nephew",
 })
+#: Where a fact's subject ends, roughly: its first verb of being or having.
+_FIRST_VERB = re.compile(r"\s(?:is|are|was|were|has|have|had)\s", re.IGNORECASE)
 #: How far past "my" the noun for someone may come ("my older half sister").
 _MAX_SUBJECT_WORDS = 4
 #: Verbs by which the user's own sentence has someone of theirs ("I don't have a dog
@@ -263,6 +265,8 @@ def _of_another(question: str, asked: Owner, text: str) -> bool:
         return False
     if not owner.relations and asked.relations and _speaks_of_user(question):
         return False  # "What did my doctor say about my cholesterol?" asks of the user's too
+    if owner.relations and not asked.relations and _fills(text, question):
+        return False  # a relative may be what the user has: "my emergency contact"
     return not may_be_one(asked, owner)
 
 
@@ -272,8 +276,14 @@ def _speaks_of_user(question: str) -> bool:
     next "my" or verb name no one ("my appointment with my dentist"), where "Is my
     brother allergic to shellfish?" speaks of the brother alone."""
     words = [_POSSESSIVE.sub("", word).casefold() for word in _words(question)]
-    if (_SPEAKER - {"user"}).intersection(words):
-        return True
+    return bool((_SPEAKER - {"user"}).intersection(words)) or bool(_things_of_user(question))
+
+
+def _things_of_user(question: str) -> list[list[str]]:
+    """The words of each "my" in ``question`` that names no one, up to the next "my" or
+    verb ("my emergency contact", "my appointment with")."""
+    words = [_POSSESSIVE.sub("", word).casefold() for word in _words(question)]
+    things = []
     for at, word in enumerate(words):
         if word != "my":
             continue
@@ -283,8 +293,22 @@ def _speaks_of_user(question: str) -> bool:
                 break
             after.append(later)
         if after and not any(relation_of(later) for later in after):
-            return True
-    return False
+            things.append(after)
+    return things
+
+
+def _fills(text: str, question: str) -> bool:
+    """Whether ``text``, a fact about someone of the user's, says that they are or have
+    what ``question`` asks of the user's own, after its subject ("User's wife Maria is the
+    emergency contact" for "Who is my emergency contact?"); not when it is theirs ("User's
+    sister's phone number is ..." for "What is my phone number?")."""
+    parts = _FIRST_VERB.split(text, maxsplit=1)
+    if len(parts) < 2:
+        return False
+    subject = {w.casefold() for w in _words(parts[0])}
+    said = {w.casefold() for w in _words(parts[-1])}
+    return any(set(thing) <= said and not set(thing) <= subject
+               for thing in _things_of_user(question))
 
 
 def _relations_named(question: str) -> set[str | None]:
