@@ -81,10 +81,10 @@ HANDLERS: dict[str, tuple[str, str]] = {
     "reindex": ("tiermem.agent.store_commands", "cmd_reindex"),
     "index": ("tiermem.agent.index_command", "cmd_index"),
     "doctor": ("tiermem.agent.doctor_render", "cmd_doctor"),
-    "pg": ("tiermem.agent.store_commands", "cmd_pg"),
+    "pg": ("tiermem.agent.pg_commands", "cmd_pg"),
     "migrate": ("tiermem.agent.store_commands", "cmd_migrate"),
     "forget": ("tiermem.agent.forget_command", "cmd_forget"),
-    "drop-agent": ("tiermem.agent.store_commands", "cmd_drop_agent"),
+    "drop-agent": ("tiermem.agent.pg_commands", "cmd_drop_agent"),
     "upgrade": ("tiermem.agent.upgrade_command", "cmd_upgrade"),
     "restore": ("tiermem.agent.restore_command", "cmd_restore"),
 }
