@@ -222,7 +222,7 @@ def _same_subject(new: str, old: str) -> bool:
     # Named in what the other says, not inside its subject: "The incident commander" is
     # another subject than "The incident", though it starts with its words.
     return any(re.search(rf"(?<![\w'’-]){re.escape(subject)}(?![\w-]|['’]s\b)",
-                         _said_of_subject(fact).casefold()) is not None
+                         (_said_of_subject(fact) or fact).casefold()) is not None
                for subject, fact in ((old_subject, new), (new_subject, old)))
 
 
@@ -239,17 +239,17 @@ def _named_before_clause(fact: str) -> str | None:
     return " ".join(words) or None
 
 
-def _said_of_subject(fact: str) -> str:
-    """``fact`` after its subject ("is now the on-call engineer"), or all of it if the
-    subject is unclear."""
+def _said_of_subject(fact: str) -> str | None:
+    """``fact`` after its subject ("is now the on-call engineer"), or None if the subject
+    is unclear."""
     match = SUBJECT_VERB.match(fact.strip())
-    return fact.strip()[match.end("subject"):] if match else fact
+    return fact.strip()[match.end("subject"):] if match else None
 
 
 def _predicate(fact: str) -> str:
     """What ``fact`` says of its subject, normalised ("leads the payments team")."""
-    match = SUBJECT_VERB.match(fact.strip())
-    return normalize_fact(fact.strip()[match.end("subject"):]) if match else ""
+    said = _said_of_subject(fact)
+    return normalize_fact(said) if said is not None else ""
 
 
 def _negation_of(new: str, old: str) -> bool:
