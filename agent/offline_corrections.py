@@ -15,7 +15,12 @@ from typing import Any
 
 from tiermem.agent.offline_answers import LONG_TEXT_CHARS, core_facts
 from tiermem.memory.text.clauses import clauses_of
-from tiermem.memory.text.corrections import corrected, correction_of, mentioning
+from tiermem.memory.text.corrections import (
+    corrected,
+    correction_apart,
+    correction_of,
+    mentioning,
+)
 from tiermem.memory.text.extract import extract_facts
 from tiermem.memory.text.sentences import split_sentences
 
@@ -62,7 +67,7 @@ def correction_notes(messages: list[dict[str, Any]], text: str) -> list[str]:
                if name == "core_memory_replace" and not args.get("new_content")]
     before = _parts(retired) + _parts([fact.text for fact in extract_facts(text)])
     notes = []
-    for sentence in split_sentences(text):
+    for sentence in (part for whole in split_sentences(text) for part in correction_apart(whole)):
         correction = correction_of(sentence)
         if correction is None:
             continue

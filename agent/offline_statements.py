@@ -17,7 +17,12 @@ through the real tool dispatch.
 from __future__ import annotations
 
 from tiermem.memory.text.clauses import clauses_of, statements_of
-from tiermem.memory.text.corrections import corrected, correction_of, target_of
+from tiermem.memory.text.corrections import (
+    corrected,
+    correction_apart,
+    correction_of,
+    target_of,
+)
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
 from tiermem.memory.text.openings import with_said_about
 from tiermem.memory.text.person import with_introductions
@@ -87,7 +92,11 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
     def parts_of(sentence: str) -> list[str]:
         """A retraction joined to another statement of the speaker's ("I'm not
         vegetarian anymore, I eat fish now") is read apart from it, when on its own it
-        denies something held: read whole, the other's words outweighed what it denies."""
+        denies something held: read whole, the other's words outweighed what it denies.
+        A correction so joined ("I meant Portland, not Seattle, and I work at Acme") is
+        read apart from it always (``correction_apart``)."""
+        if len(apart := correction_apart(sentence)) > 1:
+            return apart
         parts = own_clauses(sentence)
         if len(parts) > 1 and read_statement(sentence).change == "retraction" and any(
                 retracted(reading.denied, list(held()), reading.about)

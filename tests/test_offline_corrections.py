@@ -71,6 +71,18 @@ def test_a_correction_typed_in_lower_case_keeps_the_case_of_the_word_it_replaces
     assert replies[1].endswith(f": {now}.")
 
 
+@pytest.mark.parametrize("correction", [
+    "I meant Portland, not Seattle, and I work at Acme",
+    "Sorry, I meant Portland rather than Seattle; I work at Acme."])
+def test_a_statement_joined_to_a_correction_is_stored_as_said(
+        memory: HierarchicalMemory, correction: str) -> None:
+    replies = _chat(memory, "I live in Seattle.", correction)
+    assert _core(memory) == {"User lives in Portland": "durable",
+                             "User works at Acme": "durable"}
+    assert replies[1].endswith('(offline) Corrected "Seattle" to "Portland": '
+                               "User lives in Portland.")
+
+
 def test_a_correction_of_a_word_no_fact_says_stores_nothing(memory: HierarchicalMemory
                                                              ) -> None:
     policy = RecordingPolicy()

@@ -3,7 +3,9 @@
 ``correction_of(sentence)`` reads "(sorry/oops/no,) I meant X, not Y" (also "I meant X
 rather than Y", "... instead of Y", "I meant to say X, not Y") as a ``Correction``: what was
 meant, X, and what was said by mistake, Y, each a few words. It states no fact of its own:
-Y is to be replaced by X in the fact that said it.
+Y is to be replaced by X in the fact that said it. ``correction_apart(sentence)`` cuts a
+clause of the speaker's own off a correction it follows ("..., not Seattle, and I work at
+Acme"), which is then a statement of its own.
 
 ``target_of(correction, held, new, recent)`` picks that fact among the statements held
 (memory/text/clauses.py's ``clauses_of`` parts of the facts in core, and of those stated in
@@ -25,16 +27,18 @@ from tiermem.memory.text.clauses import clauses_of
 from tiermem.memory.text.extract import extract_facts, normalize_fact
 from tiermem.memory.text.person import third_person
 from tiermem.memory.text.sentences import split_sentences
+from tiermem.memory.text.statements import own_clauses
 from tiermem.memory.text.updates import read_statement
 
-__all__ = ["Correction", "corrected", "correction_of", "mentioning", "target_of"]
+__all__ = ["Correction", "corrected", "correction_apart", "correction_of", "mentioning",
+           "target_of"]
 
 _I = re.IGNORECASE
 _CORRECTION = re.compile(
     r"^\W*(?:(?:sorry|oops|whoops|oh|no|nope|wait|my\s+bad|correction|actually)\b[\s,:;!.-]*)*"
     r"i\s+meant(?:\s+to\s+(?:say|write|type))?\s*[:,]?\s+(?P<meant>\S.*?)"
     r"(?:\s*,\s*(?:and\s+)?not|\s+not|\s+rather\s+than|\s+instead\s+of)\s+"
-    r"(?P<said>\S.*?)[\s.!]*$", _I | re.DOTALL)
+    r"(?P<said>\S.*?)[\s.!;]*$", _I | re.DOTALL)
 #: The most words of X or Y: a slip is a word or a name, not a clause.
 _MAX_WORDS = 5
 _QUOTES = "\"'“”‘’`"
@@ -74,6 +78,18 @@ def correction_of(sentence: str, speaker: str = "User") -> Correction | None:
     if meant is None or said is None or meant.casefold() == said.casefold():
         return None
     return Correction(meant, said)
+
+
+def correction_apart(sentence: str) -> list[str]:
+    """``sentence`` cut after the correction it opens with when a clause of the speaker's
+    own follows ("I meant Portland, not Seattle, and I work at Acme": the correction, then
+    "I work at Acme"), so that each is read on its own; read whole, the clause would be
+    taken for part of what was said by mistake. ``[sentence]`` otherwise."""
+    whole = sentence.strip()
+    parts = own_clauses(whole)
+    if len(parts) < 2 or correction_of(whole) is not None or correction_of(parts[0]) is None:
+        return [sentence]
+    return [parts[0], whole[whole.index(parts[1], len(parts[0])):]]
 
 
 def _said_in(text: str) -> re.Pattern[str]:
