@@ -268,6 +268,7 @@ def test_a_retraction_retires_the_fact_and_is_not_stored(memory: HierarchicalMem
     ("I work at Acme Robotics.", "I no longer work at Acme Robotics."),
     ("I am vegetarian.", "I'm not vegetarian anymore."),
     ("I drive a red Toyota.", "I don't drive a Toyota any more."),
+    ("My manager is Priya.", "I no longer work for Priya."),
 ])
 def test_no_longer_and_not_anymore_retire_what_they_deny(
         memory: HierarchicalMemory, said: str, retraction: str) -> None:

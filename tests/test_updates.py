@@ -186,6 +186,17 @@ def test_a_retraction_retires_the_closest_facts_only() -> None:
     assert retracted(frozenset(), facts) == []
 
 
+def test_no_longer_working_for_someone_retires_them_as_manager_only() -> None:
+    facts = ["User's manager is Priya", "User works at Acme", "User's sister's boss is Dana"]
+    denied = read_statement("I no longer work for Priya.")
+    assert retracted(denied.denied, facts, denied.about) == ["User's manager is Priya"]
+    at_acme = read_statement("I no longer work at Acme.")
+    assert retracted(at_acme.denied, facts, at_acme.about) == ["User works at Acme"]
+    for someone in ("I no longer work for Dana.", "I no longer work for Google."):
+        other = read_statement(someone)
+        assert retracted(other.denied, facts, other.about) == [], someone
+
+
 def test_a_move_is_a_lasting_fact_in_the_third_person() -> None:
     [moved] = extract_facts("I moved to Porto.")
     assert (moved.text, moved.durability) == ("User moved to Porto", "durable")

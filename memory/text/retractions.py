@@ -25,8 +25,15 @@ _APOS = "['’]"
 _MIN_DENIED_SHARE = 0.6
 
 
+#: A fact naming whom someone reports to ("User's manager is Priya"): that person is whom
+#: they work for, so "I no longer work for Priya" denies it.
+_REPORTS_TO = re.compile(
+    rf"{_APOS}s\s+(?:(?:line|direct)\s+)?(?:manager|boss|supervisor)\s+(?:is|was)\b", _I)
+
+
 def _own_concepts(fact: str) -> set[str]:
-    return concepts(fact) - {"user"}
+    own = concepts(fact) - {"user"}
+    return own | concepts("work") if _REPORTS_TO.search(fact) else own
 
 
 def retracted(denied: frozenset[str], facts: Sequence[str], about: Owner | None = None
