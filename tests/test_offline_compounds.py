@@ -31,6 +31,18 @@ def test_withdrawing_one_statement_of_a_sentence_keeps_the_other(
     assert "- From core memory: Customer 9034 is on the Team plan" in replies[2]
 
 
+@pytest.mark.parametrize(("said", "withdrawal", "core"), [
+    ("We use Datadog, and the payment alerts go to Slack.", "Forget that we use Datadog.",
+     {"The payment alerts go to Slack": "short-lived"}),
+    ("Their name is Sam and they work at Acme.", "They no longer work at Acme.",
+     {"Their name is Sam": "durable"}),
+])
+def test_withdrawing_what_we_or_they_do_keeps_the_other_statement(
+        memory: HierarchicalMemory, said: str, withdrawal: str, core: dict[str, str]) -> None:
+    _chat(memory, said, withdrawal)
+    assert _core(memory) == core
+
+
 @pytest.mark.parametrize(("said", "changed", "core"), [
     ("I use SSO and am on the Team plan.", "I'm not on the Team plan anymore.",
      {"User uses SSO"}),

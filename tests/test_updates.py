@@ -251,6 +251,11 @@ def test_a_move_is_a_lasting_fact_in_the_third_person() -> None:
     ("User's boss's name is Dana and is based in Berlin",
      ["User's boss's name is Dana", "User's boss is based in Berlin"]),
     ("His name is Tom and is a nurse", ["His name is Tom and is a nurse"]),
+    # "we" and "they" with the verb as said state something of their own.
+    ("Their name is Sam and they work at Acme", ["Their name is Sam", "They work at Acme"]),
+    ("We use Datadog, and the payment alerts go to Slack",
+     ["We use Datadog", "The payment alerts go to Slack"]),
+    ("We use Datadog and are on the Team plan", ["We use Datadog and are on the Team plan"]),
 ])
 def test_a_compound_fact_splits_into_its_statements(fact: str, clauses: list[str]) -> None:
     assert clauses_of(fact) == clauses

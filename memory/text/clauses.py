@@ -10,7 +10,8 @@ statement list ("Customer 9034 uses SSO and is on the Team plan"; not "... and i
 it", which leans on the part before), and one in the speaker's own words, as
 earlier versions left "I don't" ("User is vegetarian, and I don't drink coffee"), is told
 of the speaker the fact opens with ("User doesn't drink coffee"). A part states something
-of its own with a verb of being or having, or with one of a closed list after a subject a
+of its own with a verb of being or having, or one of a few as said after "we" or "they"
+("We use Datadog"), or with one of a closed list after a subject a
 determiner opens, then where or when ("... and the alerts go to Opsgenie"; not "... and
 the smell of rain");
 ``statements_of(fact, durability)`` gives each its durability; ``without_statements``
@@ -42,7 +43,11 @@ _STATEMENT = re.compile(
     r"^(?P<subject>[\w'’ .-]{1,40}?)\s+(?P<verb>is|are|was|were|has|have|had|likes|loves|hates"
     rf"|prefers|lives|works|needs|wants|uses|owns|moved|relocated|doesn{_APOS}?t|does\s+not)\b"
     # the speaker's own, as versions that did not rewrite it kept it in a compound fact
-    rf"|^i\s+(?:don{_APOS}?t|do\s+not)\b", _I)
+    rf"|^i\s+(?:don{_APOS}?t|do\s+not)\b"
+    # a plural pronoun, whose verb the extractor leaves as said ("We use Datadog", "they
+    # work at Acme"); it names no subject a later part could share
+    rf"|^(?:we|they)\s+(?:live|work|use|need|want|own|like|love|hate|prefer|run"
+    rf"|don{_APOS}?t|do\s+not)\b", _I)
 
 #: A part whose subject a determiner opens, followed by a verb of a closed list, in any
 #: tense, and where or when it goes ("the alerts go to Opsgenie", "the build failed at
