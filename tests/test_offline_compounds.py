@@ -36,8 +36,10 @@ def test_withdrawing_one_statement_of_a_sentence_keeps_the_other(
      {"The payment alerts go to Slack": "short-lived"}),
     ("Their name is Sam and they work at Acme.", "They no longer work at Acme.",
      {"Their name is Sam": "durable"}),
+    ("The alerts go to Opsgenie, and I don't use PagerDuty.",
+     "Forget that the alerts go to Opsgenie.", {"User doesn't use PagerDuty": "short-lived"}),
 ])
-def test_withdrawing_what_we_or_they_do_keeps_the_other_statement(
+def test_withdrawing_one_statement_keeps_the_other_whoever_is_its_subject(
         memory: HierarchicalMemory, said: str, withdrawal: str, core: dict[str, str]) -> None:
     _chat(memory, said, withdrawal)
     assert _core(memory) == core

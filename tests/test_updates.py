@@ -256,6 +256,12 @@ def test_a_move_is_a_lasting_fact_in_the_third_person() -> None:
     ("We use Datadog, and the payment alerts go to Slack",
      ["We use Datadog", "The payment alerts go to Slack"]),
     ("We use Datadog and are on the Team plan", ["We use Datadog and are on the Team plan"]),
+    # A sentence quoted as the speaker's joins statements as it would unquoted, each told
+    # of the speaker; one whose first person stays quoted is kept whole.
+    ("User: The alerts go to Opsgenie, and I don't use PagerDuty",
+     ["The alerts go to Opsgenie", "User doesn't use PagerDuty"]),
+    ("User: I think the alerts go to Opsgenie, and I don't use PagerDuty",
+     ["User: I think the alerts go to Opsgenie, and I don't use PagerDuty"]),
 ])
 def test_a_compound_fact_splits_into_its_statements(fact: str, clauses: list[str]) -> None:
     assert clauses_of(fact) == clauses

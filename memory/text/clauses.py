@@ -207,11 +207,34 @@ def _own_subject(piece: str, before: str) -> str | None:
     return f"{owner} {verb} {piece[shared.end():]}"
 
 
+#: A sentence quoted as the speaker's, since the first person is not its head ("User: The
+#: alerts go to Opsgenie, and I don't use PagerDuty").
+_QUOTED = re.compile(r"^(?P<speaker>[^\W\d_][\w-]*):\s+(?P<said>\S.*)$", re.DOTALL)
+
+
+def _quoted_clauses(fact: str) -> list[str] | None:
+    """The statements of a quoted sentence, each told of the speaker ("The alerts go to
+    Opsgenie", "User doesn't use PagerDuty"); None when it joins none, or when one would
+    still be quoted ("User: I think the alerts go to Opsgenie, and ..."): the first person
+    the extractor could not tell of the speaker stays in the speaker's quoted words."""
+    quoted = _QUOTED.match(fact.strip())
+    if quoted is None:
+        return None
+    parts = clauses_of(quoted["said"])
+    told = [third_person(part, quoted["speaker"]) for part in parts]
+    if len(parts) < 2 or any(part.startswith(f"{quoted['speaker']}:") for part in told):
+        return None
+    return [part[:1].upper() + part[1:] for part in told]
+
+
 def clauses_of(fact: str) -> list[str]:
     """The statements a compound fact joins ("The production region is eu-west-1 and the
     staging region is us-east-2"), each opening with a capital; ``[fact]`` when it joins
     none. A part that states nothing of its own stays with the one before it ("User's
-    favourite bands are Queen and the Rolling Stones")."""
+    favourite bands are Queen and the Rolling Stones"). A sentence quoted as the speaker's
+    joins statements as it would unquoted, each told of the speaker (``_quoted_clauses``)."""
+    if (quoted := _quoted_clauses(fact)) is not None:
+        return quoted
     pieces = _CLAUSE_JOIN.split(fact.strip())
     parts = [pieces[0]]
     for joint, piece in zip(pieces[1::2], pieces[2::2], strict=True):
