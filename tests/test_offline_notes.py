@@ -70,10 +70,17 @@ def test_a_reminder_that_says_something_of_its_subject_keeps_it_and_gets_the_not
         memory: HierarchicalMemory, said: str) -> None:
     agent = Agent(memory, OfflinePolicy())
     reply = agent.step(said).reply or ""
-    assert [f.text for f in memory.core] == ["the 401k rollover, it's due in March"]
-    assert reply.endswith(REMINDER_NOTE) and "core + the 401k rollover" in reply
+    assert [f.text for f in memory.core] == ["The 401k rollover is due in March"]
+    assert reply.endswith(REMINDER_NOTE) and "core + The 401k rollover" in reply
     later = agent.step("When is the 401k rollover due?").reply or ""
-    assert "From core memory: the 401k rollover, it's due in March" in later
+    assert "From core memory: The 401k rollover is due in March" in later
+
+
+def test_a_reminder_an_earlier_version_stored_with_its_pronoun_is_not_doubled(
+        memory: HierarchicalMemory) -> None:
+    memory.add_fact("the 401k rollover, it's due in March", "durable")
+    Agent(memory, OfflinePolicy()).step("Don't forget about the 401k rollover, it's due in March")
+    assert [f.text for f in memory.core] == ["the 401k rollover, it's due in March"]
 
 
 def test_a_withheld_mark_typed_with_no_policy_is_read_as_typed(memory: HierarchicalMemory

@@ -25,8 +25,9 @@ Per sentence, ``extract_facts`` does this, in order:
    fragments.py), and requests to the assistant ("please ...", "remind me
    ...", "tell me ...", "can you ...", "remember to ...", "don't let me forget to
    ...", "don't forget about ..." (not "... about my X", which yields "my X" as
-   "don't forget my X" does, nor "... about X, it's due in March", which yields "X,
-   it's due in March", as "... about X; it's due in March" does: ``with_said_about``),
+   "don't forget my X" does, nor "... about X, it's due in March", which yields "X is
+   due in March" (``said_of_what``), as "... about X; it's due in March" does:
+   ``with_said_about``),
    "call me back later", "call me a taxi": ``asks_a_call`` in memory/text/person.py).
 4. "remember (that) X", "note that X", "note: X", "keep in mind (that) X", "don't forget
    (that) X", "don't let me forget that X" yield X (``lead_in`` in
@@ -59,7 +60,13 @@ from tiermem.memory.text.durability import SHORT_LIVED, classify_durability
 # The de-duplication key lives in its own module; re-exported, as callers import it here.
 from tiermem.memory.text.fact_keys import earlier_fact_norms, fact_norm, fact_norms, normalize_fact
 from tiermem.memory.text.fragments import is_heading, stops_short
-from tiermem.memory.text.openings import NOT_STATED, lead_in, strip_markers, with_said_about
+from tiermem.memory.text.openings import (
+    NOT_STATED,
+    lead_in,
+    said_of_what,
+    strip_markers,
+    with_said_about,
+)
 from tiermem.memory.text.person import (
     BEFORE_NEGATION,
     FIRST,
@@ -293,13 +300,15 @@ def _fact_from_sentence(sentence: str, speaker: str, introductions: bool = True
 
     found = lead_in(statement)
     if found is not None:
-        body = _clean(found[1])
-        if is_question(body):
+        earlier = _clean(found[1])
+        if is_question(earlier):
             return None
+        # "the rollover, it's due in March": earlier versions kept the pronoun.
+        body = said_of_what(earlier) or earlier
     elif _REQUEST.match(statement) or asks_a_call(statement):
         return None
     else:
-        body = statement
+        body = earlier = statement
 
     if len(_WORD.findall(body)) < 2 or _is_filler(body) or stops_short(body):
         return None
@@ -311,7 +320,7 @@ def _fact_from_sentence(sentence: str, speaker: str, introductions: bool = True
         return None
     durability, cue = classify_durability(statement)
     # Earlier versions stored "Call me Sammy" as said ("User: Call me Sammy").
-    former, previous = (_trim(third_person(body if said == statement else said, speaker,
+    former, previous = (_trim(third_person(earlier if said == statement else said, speaker,
                                            version)) for version in (FIRST, BEFORE_NEGATION))
     return ExtractedFact(text, durability, cue, former if former != text else None,
                          previous if previous not in (text, former) else None, plain)

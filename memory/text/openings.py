@@ -14,6 +14,8 @@ forget (that) X" and the like, and gives the keyword and X; "remember to ...",
 "remember when ..." ask or reminisce (``NOT_STATED``), so without "that" they are
 no lead-in, and "don't forget about X" is one only when a clause about X follows.
 
+``said_of_what`` tells that clause of X ("The rollover is due in March").
+
 ``with_said_about`` joins "don't forget about X;" to the clause after it, which the
 semicolon cut off ("...; it starts at 2am UTC"), so that together they state a fact.
 """
@@ -22,7 +24,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ABOUT_MINE", "NOT_STATED", "lead_in", "strip_markers", "with_said_about"]
+__all__ = ["ABOUT_MINE", "NOT_STATED", "lead_in", "said_of_what", "strip_markers",
+           "with_said_about"]
 
 _IGNORECASE = re.IGNORECASE
 _APOS = "['’]"
@@ -51,6 +54,35 @@ _ABOUT_THEN_SAID = re.compile(
     r"^about\s+(?!(?:my|our|it|this|that|these|those|them|him|her|me|us|you)\b)(?P<what>\w[^,;:–—]*?)\s*(?:[,;:]|\s[-–—])\s*"
     rf"(?P<said>(?:it|they|that|this|which)(?:{_APOS}(?:s|re|ll))?\s+\w.*)$",
     _IGNORECASE | re.DOTALL)
+
+#: What "don't forget about X" keeps of a clause about X ("X, it's due in March"): the
+#: pronoun that stands for X, its verb when fused to it, and the rest. A subject after
+#: "that" or "which" ("X, that I promised Dana") makes it a relative clause, not X's verb.
+_SAID_OF_WHAT = re.compile(
+    r"^(?P<what>\w[^,;:–—]*?),\s+(?:(?:it|that|this|which)(?P<one>" + _APOS + r"(?:s|ll))?"
+    r"|they(?P<several>" + _APOS + r"(?:re|ll))?)"
+    r"\s+(?!(?:i|you|we|he|she|they|it|my|your|our|his|her|their|the|a|an)\b)(?P<said>\w.*)$",
+    _IGNORECASE | re.DOTALL)
+#: A fused "'s" that is "has": "it's been moved", "it's got a deadline".
+_HAS = re.compile(r"^(?:been|got|gotten|had)\b", _IGNORECASE)
+_FUSED = {"s": "is", "re": "are", "ll": "will"}
+
+
+def said_of_what(told: str) -> str | None:
+    """The clause about X that "don't forget about X, it's due in March" keeps, as
+    ``lead_in`` gives it ("X, it's due in March"), with X in place of the pronoun that
+    stands for it: "The quarterly report is due in March". Cut off, "it's due in March"
+    would not say what is due. None when ``told`` is not so made."""
+    match = _SAID_OF_WHAT.match(told.strip())
+    if match is None:
+        return None
+    fused = (match["one"] or match["several"] or "")[1:].casefold()
+    verb = _FUSED.get(fused, "")
+    if fused == "s" and _HAS.match(match["said"]):
+        verb = "has"
+    what = match["what"][:1].upper() + match["what"][1:]
+    return " ".join(word for word in (what, verb, match["said"]) if word)
+
 
 _LEAD_IN = re.compile(
     r"^(?:(?:please|pls|also|and)\s+)?"
