@@ -282,3 +282,34 @@ def test_a_model_worded_forgotten_fact_the_policy_withholds_is_not_named(
     with make_memory(tmp_path / "a", privacy=POLICY) as m:
         [hit] = _search(m, "propranolol tablets")
         assert hit["text"] == said and FORGOTTEN_KEY not in hit and "mg" not in json.dumps(hit)
+
+
+@pytest.mark.parametrize(("said", "fact", "unsaid"), [
+    # Only the light verb and how often are shared: the note would tell the model the drug.
+    ("I take vitamins daily.", "User takes propranolol daily", "propranolol"),
+    ("I'm allergic to peanuts.", "User is allergic to shellfish", "shellfish"),
+    ("I'm allergic to peanuts.", "User is allergic to peanuts and shellfish", "shellfish"),
+    # Worded otherwise, the same drug: the message still says it.
+    ("I take propranolol every morning.", "User takes propranolol daily", None),
+])
+def test_a_forgotten_fact_is_named_only_beside_a_message_stating_what_sets_it_apart(
+        said: str, fact: str, unsaid: str | None) -> None:
+    with make_memory() as m:
+        _model_turns(m, (said, fact))
+        assert m.forget(fact).outcome == "matched"
+        [hit] = _search(m, said.split()[-2])
+        assert hit["text"] == said
+        if unsaid is None:
+            assert hit[FORGOTTEN_KEY] == [fact]
+        else:
+            assert FORGOTTEN_KEY not in hit and unsaid not in json.dumps(hit), hit
+
+
+def test_a_statement_of_someone_else_beside_a_forgotten_fact_is_still_quoted() -> None:
+    with make_memory() as m:
+        _model_turns(m, ("My gym is FitLife. My sister goes to FitLife too.",
+                         "User works out at FitLife"))
+        assert m.forget("User works out at FitLife").outcome == "matched"
+        sister, mine = chat(m, "Where does my sister go?", "What is my gym?")
+        assert sister.endswith("): My sister goes to FitLife too."), sister
+        assert "FitLife" not in mine, mine

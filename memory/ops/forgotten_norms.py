@@ -19,6 +19,7 @@ from tiermem.memory.store.guard import guarded
 from tiermem.memory.text.clauses import clauses_of
 from tiermem.memory.text.digest import norm_hash
 from tiermem.memory.text.extract import extract_facts, fact_norms, is_question
+from tiermem.memory.text.owners import may_be_one, owner_of
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.updates import read_statement
 from tiermem.memory.text.wording import concepts
@@ -89,22 +90,42 @@ class ForgottenNorms:
 #: A word of a fact that names something (after its first, the subject): a capital or a digit.
 _NAME = re.compile(r"(?<=\s)[\w'’.-]*(?:[A-Z]|\d)[\w'’.-]*")
 
+#: Concepts a statement may word otherwise, or share with one about something else: light
+#: verbs, how often or when, and the unit of an amount whose number is said. "I take
+#: vitamins daily." shares "take" and "daily" with "User takes propranolol daily" and
+#: says nothing of propranolol.
+_GENERIC = frozenset(concepts(
+    "take takes took taken go goes went gone going use uses used make makes made keep keeps"
+    " kept work works worked daily weekly monthly yearly every day days week weeks morning"
+    " mornings evening evenings night nights usually always often sometimes regularly"
+    " currently still really lot mg milligram milligrams ml gram grams tablet tablets pill"
+    " pills capsule capsules dose doses"))
+
 
 def says(text: str, fact: str) -> bool:
     """Whether a statement of ``text`` (a sentence that is no question) says what ``fact``
-    names: every name and number of it, and at least half of its other concepts, the
-    subject left out. The fact was learned in the message's turn, but a model may have
-    stored there what the message never said ("Hello" and "User's birthday is May 3"): the
+    names: of whom the fact is (``may_be_one``: "My sister goes to FitLife too" is not
+    "User works out at FitLife"), every name and number of it, and every concept that
+    sets it apart: each but the subject's and ``_GENERIC``'s, or, when that leaves none,
+    at least half of those but the subject's. The fact was learned in the message's turn,
+    but a model may have stored there what the message never said ("Hello" and "User's
+    birthday is May 3"), or only shares light words with ("I take vitamins daily."): the
     note would tell the model a forgotten fact the message does not show. The offline
     policy reads a message's statements by it too, to quote none of them that says such
     a fact (agent/offline_quotable.py)."""
     head = fact.split(maxsplit=1)[0] if fact.strip() else ""
     wanted = concepts(fact) - concepts(head)
     names = concepts(" ".join(_NAME.findall(fact))) - concepts(head)
+    distinctive = wanted - _GENERIC
+    whose = owner_of(fact)
     for sentence in split_sentences(text):
-        if is_question(sentence):
+        if is_question(sentence) or not may_be_one(whose, owner_of(sentence)):
             continue
         said = concepts(sentence)
-        if names <= said and wanted & said and 2 * len(wanted & said) >= len(wanted):
+        if not names <= said:
+            continue
+        if distinctive and distinctive <= said:
+            return True
+        if not distinctive and wanted & said and 2 * len(wanted & said) >= len(wanted):
             return True
     return False
