@@ -243,10 +243,11 @@ def test_deep_pages_fetch_in_bounded_calls_and_bad_pages_are_refused(
             return search(query, k=k, page=page, **kw)  # type: ignore[arg-type]
 
         memory.archival.search = counting  # type: ignore[method-assign]
-        # Six of the ten notes are withheld: page 2 needs more than one fetch of 3 x 3.
+        # Six of the ten notes are withheld: page 2 needs more than one fetch of 3 x 3, and
+        # the next reads twice as far.
         found = memory.archival_search("note", k=3, page=2)
         assert [h.text for h in found.hits] == ["clinic opening hours note 3"]
-        assert asked == [(9, 1), (9, 2)] and (found.total, found.total_exact) == (4, True)
+        assert asked == [(9, 1), (18, 1)] and (found.total, found.total_exact) == (4, True)
         assert memory.archival_search("note", k=400, page=400).hits == []
         assert max(k for k, _ in asked) <= 1000
         with pytest.raises(InvalidInputError, match="page must be a positive integer"):

@@ -7,6 +7,7 @@ import io
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from memory_helpers import make_memory
@@ -17,7 +18,9 @@ from tiermem.agent.offline import OfflinePolicy
 from tiermem.agent.repl import ChatRepl
 from tiermem.memory.judge import FunctionJudge
 from tiermem.memory.privacy import PrivacyConfig, parse_policy
+from tiermem.memory.privacy.recall import MAX_WIDENING
 from tiermem.memory.tiers.recall import NewMessage
+from tiermem.memory.types import SearchResult
 from tiermem.tools.memory_tools import ToolContext, memory_toolbox
 
 T0 = 1_700_000_000.0
@@ -123,3 +126,58 @@ def test_the_user_s_views_count_as_the_tools_do(tmp_path: Path) -> None:
     assert user_views(written(tmp_path / "many", 40)) == none
     assert none.count("at least 11 matches (counted to the next page) (page 1 of 2)") == 2
     assert none.count("\n12 matches (page 2 of 2)") == 2
+
+
+def older_shown(home: Path, withheld: int) -> Path:
+    """One shown message, then ``withheld`` newer ones matching the same word."""
+    with make_memory(home) as memory:
+        memory.recall.append_many([NewMessage("user", "I asked the pharmacist about propranolol",
+                                              turn=0, created_at=T0)])
+        memory.recall.append_many([NewMessage("user", f"took propranolol {10 + i} mg", turn=1 + i,
+                                              created_at=T0 + 86_400 * (1 + i))
+                                   for i in range(withheld)], embed=False)
+    return home
+
+
+def recall_answers(home: Path, window: int, **args: object) -> tuple[list[str], list[int]]:
+    """What conversation_search answers for "propranolol" with recall ranking a ``window``
+    of newest matches, and how deep each search the policy's screen asked of the tier read."""
+    with make_memory(home, privacy=policy("deterministic")) as memory:
+        memory.recall.window = window
+        depths: list[int] = []
+        search = memory.recall.search
+
+        def counting(query: str, k: int = 10, page: int = 1, **kw: Any) -> SearchResult:
+            depths.append(max(k * page, kw.get("window") or window))
+            return search(query, k=k, page=page, **kw)
+
+        memory.recall.search = counting  # type: ignore[method-assign]
+        ctx = ToolContext(memory=memory, turn=999)
+        out = [memory_toolbox().dispatch(
+            "conversation_search", json.dumps({"query": "propranolol", "page": page, **args}),
+            call_id="c", context=ctx).content for page in (1, 2)]
+    return out, depths
+
+
+def test_a_shown_match_older_than_a_window_of_withheld_ones_is_found(tmp_path: Path) -> None:
+    # Recall ranks the newest 10 matches; the newer withheld ones fill that window three
+    # times over, and the one shown match is older than all of them.
+    none, _ = recall_answers(older_shown(tmp_path / "none", 0), 10)
+    many, depths = recall_answers(older_shown(tmp_path / "many", 30), 10)
+    assert many == none
+    found = json.loads(many[0])
+    assert (found["total"], [r["id"] for r in found["results"]]) == (1, [1])
+    assert max(depths) <= MAX_WIDENING * 10
+
+
+def test_withheld_matches_widen_the_window_only_so_far(tmp_path: Path) -> None:
+    home = older_shown(tmp_path / "a", 300)
+    [first, _], depths = recall_answers(home, 5)
+    # Past MAX_WIDENING windows of withheld matches the search stops and says how to reach
+    # older ones; it ranked no more than that many rows.
+    assert max(depths) <= MAX_WIDENING * 5 < 300
+    found = json.loads(first)
+    assert (found["total"], found["results"]) == ("at least 0", [])
+    assert "narrow the dates" in found["ranked"]
+    [dated, _], _ = recall_answers(home, 5, end_date="2023-11-14")
+    assert [r["id"] for r in json.loads(dated)["results"]] == [1]

@@ -152,8 +152,13 @@ def checked_query_embedder(memory: SearchedMemory, given: Any) -> Embedder | Non
 
 
 # -- their bodies ----------------------------------------------------------------------
-#: One search of a tier: ``(text, k, page)`` to one page of results.
-OneSearch = Callable[[str, int, int], SearchResult]
+class OneSearch(Protocol):
+    """One search of a tier: ``(text, k, page)`` to one page of results; ``window``
+    widens recall's window of newest matches (None: the tier's own)."""
+
+    def __call__(self, text: str, k: int, page: int,
+                 window: int | None = None, /) -> SearchResult:
+        ...
 
 
 def archival_page(memory: SearchedMemory, query: str, k: int, page: int,
@@ -163,7 +168,8 @@ def archival_page(memory: SearchedMemory, query: str, k: int, page: int,
     """One page of archival's hybrid search, as the recall layer lets ``query`` see it;
     ``lift_replies`` ranks replies beside their questions (``query()`` does so itself,
     across the tiers)."""
-    def search(text: str, m: int, at: int) -> SearchResult:
+    def search(text: str, m: int, at: int, window: int | None = None) -> SearchResult:
+        # Archival ranks every match: it has no window to widen.
         return memory.archival.search(text, k=m, page=at, tags=tags, start=start, end=end,
                                       query_embedder=query_embedder, nearest=nearest,
                                       lift_replies=lift_replies,
@@ -230,9 +236,10 @@ def recall_page(memory: SearchedMemory, query: str, k: int, page: int,
                 lift_replies: bool = True) -> SearchResult:
     """One page of the conversation log's search, as the recall layer lets ``query`` see it;
     ``lift_replies`` is as for ``archival_page``."""
-    def search(text: str, m: int, at: int) -> SearchResult:
+    def search(text: str, m: int, at: int, window: int | None = None) -> SearchResult:
         return memory.recall.search(text, k=m, page=at, roles=roles, start=start, end=end,
                                     before_id=before_id, query_embedder=query_embedder,
+                                    window=window,
                                     lift_replies=lift_replies,
                                     shown=_shown(memory, query, text))
 
@@ -243,9 +250,9 @@ def _tier_page(memory: SearchedMemory, search: OneSearch, query: str, k: int, pa
                hop: HopSettings | None, table: TextTable, rows: int) -> SearchResult:
     """One page of a tier's ``search``, screened by the privacy policy, with its optional
     second round."""
-    def one(text: str, n: int, at: int) -> SearchResult:
-        def fetch(m: int, page: int = at) -> SearchResult:
-            return search(text, m, page)
+    def one(text: str, n: int, at: int, window: int | None = None) -> SearchResult:
+        def fetch(m: int, page: int = at, wider: int | None = window) -> SearchResult:
+            return search(text, m, page, wider)
 
         return _screened(memory, text, fetch, n, at, table)
 
@@ -352,14 +359,16 @@ def _shown(memory: SearchedMemory, request: str,
 def _screened(memory: SearchedMemory, text: str, fetch: Callable[..., SearchResult],
               k: int, page: int, table: TextTable) -> SearchResult:
     """A page of ``fetch`` as the privacy policy shows it for ``text``; recall's hits that
-    only their withheld context found are left out too (memory.ops.context_screen)."""
+    only their withheld context found are left out too (memory.ops.context_screen), and
+    withheld matches widen recall's window of newest matches (privacy.recall)."""
     privacy = memory.privacy
     if privacy is None:
         return fetch(k)
     if table != "messages":
         return privacy.search_page(text, fetch, k, page)
     return privacy.search_page(text, fetch, k, page,
-                               allow=lambda hits: shown_with_context(memory, text, hits))
+                               allow=lambda hits: shown_with_context(memory, text, hits),
+                               window=memory.recall.window)
 
 
 def _source_of(memory: SearchedMemory, hit: Hit) -> Hashable:

@@ -18,7 +18,7 @@ from typing import Any
 from tiermem.memory.errors import InvalidConfigError, InvalidInputError, RetentionDroppedError
 from tiermem.memory.judge import Judge
 from tiermem.memory.privacy.config import DEFAULT_CATEGORY, PrivacyConfig
-from tiermem.memory.privacy.recall import Allow, decide_recall, filtered_page
+from tiermem.memory.privacy.recall import Allow, Fetch, decide_recall, filtered_page
 from tiermem.memory.privacy.retention import Decision, Masked, decide_retention, mask
 from tiermem.memory.privacy.rules import RuleSet
 from tiermem.memory.tiers.recall import NewMessage
@@ -185,14 +185,15 @@ class PrivacyGuard:
     def filter_hits(self, request: str, hits: Sequence[Hit]) -> list[Hit]:
         return [h for h, ok in zip(hits, self.allow_hits(request, hits), strict=True) if ok]
 
-    def search_page(self, request: str, fetch: Callable[[int, int], SearchResult], k: int,
-                    page: int, allow: Allow | None = None) -> SearchResult:
+    def search_page(self, request: str, fetch: Fetch, k: int, page: int,
+                    allow: Allow | None = None, window: int | None = None) -> SearchResult:
         """One page of a search, over-fetched and filtered (privacy.recall.filtered_page)
-        by ``allow``: by default, the hits the recall layer shows for ``request``."""
+        by ``allow``: by default, the hits the recall layer shows for ``request``.
+        ``window``: the tier's window of newest matches, which withheld ones may widen."""
         screened = self.config.recall.enabled
         multiplier = self.config.recall.window_multiplier if screened else 1
         return filtered_page(fetch, allow or (lambda hits: self.allow_hits(request, hits)), k,
-                             page, multiplier, screened)
+                             page, multiplier, screened, window)
 
     def core_view(self, request: str, facts: Sequence[Fact]) -> list[str]:
         """Each fact's text as the prompt may show it: withheld ones as ``[withheld: ...]``."""

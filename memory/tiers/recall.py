@@ -234,6 +234,7 @@ class RecallTier:
         query_embedder: Embedder | None = None,
         lift_replies: bool = False,
         shown: Callable[[list[Hit]], list[Hit]] | None = None,
+        window: int | None = None,
     ) -> SearchResult:
         """Hybrid search over messages; ``total`` counts every match, up to a window.
 
@@ -262,6 +263,8 @@ class RecallTier:
         it (memory.search.replies).
         ``shown`` gives the hits a privacy policy lets this search show: a question it
         withholds lifts no reply, whose place would tell that the question matched.
+        ``window`` replaces ``self.window`` for this search (a policy's withheld matches
+        widen it: memory.privacy.recall).
         """
         before_id = check_message_id(before_id, "before_id")
         filt = _filters(roles, start, end, before_id)
@@ -275,7 +278,7 @@ class RecallTier:
             rows=self._count,
             query=query, k=k, page=page, filt=filt,
             fetch=self.get_many,
-            query_vector=query_vector, window=self.window,
+            query_vector=query_vector, window=self.window if window is None else window,
             dense_filt=_dense_filter(roles, start, end, before_id),
             replies=(lambda ids: self._replies(shown_ids(ids, self.get_many, shown), filt))
             if lift_replies else None)
