@@ -25,7 +25,7 @@ from tiermem.memory.store.sqlite.lexical_bound import BoundedBM25
 from tiermem.memory.store.sqlite.lexical_cache import CachedBM25, TermCache
 from tiermem.memory.store.sqlite.lexical_window import WindowBM25
 from tiermem.memory.store.sqlite.schema import register_functions
-from tiermem.memory.store.sqlite.schema_search import INDEX_APPENDED
+from tiermem.memory.store.sqlite.schema_search import APPENDED_INTO_INDEX
 from tiermem.memory.tiers.archival import NewPassage
 from tiermem.memory.tiers.recall import NewMessage
 
@@ -59,10 +59,11 @@ class OtherProcess:
     def write(self, change: Callable[[OtherProcess], None]) -> None:
         self.conn.execute("BEGIN IMMEDIATE")
         change(self)
-        self.conn.execute(INDEX_APPENDED)  # as the store does before it commits
+        for appended in APPENDED_INTO_INDEX.values():  # as the store does before it commits
+            self.conn.execute(appended)
         self.conn.execute("COMMIT")
 
-    def messages_appended(self) -> None:
+    def rows_appended(self, table: str) -> None:
         """What an import says to the store; ``write`` indexes them before it commits."""
 
     def append(self, *texts: str) -> None:

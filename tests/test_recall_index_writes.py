@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fts_helpers import check_index_as_rebuilt
 from memory_helpers import make_memory, sqlite_schema_at_version
 
 from tiermem.memory.hierarchy import HierarchicalMemory
@@ -68,36 +69,11 @@ def test_a_turns_messages_make_one_segment(memory: HierarchicalMemory) -> None:
     assert _found(memory, "turn1") == list(range(8, 15))
 
 
-def _index_contents(store: SQLiteStore, index: str, words: str) -> tuple[object, ...]:
-    """Every word's places (``words``, an fts5vocab table of ``index``), and the counts of
-    rows and words that BM25 reads (FTS5's averages record, row 1 of its data table)."""
-    places = {tuple(r) for r in store.execute(f"SELECT term, doc, col, offset FROM {words}")}
-    counts = store.execute(f"SELECT block FROM {index}_data WHERE id = 1").fetchone()
-    return places, bytes(counts[0])
-
-
-def _expected_contents(store: SQLiteStore) -> tuple[object, ...]:
-    """The index built afresh from the messages: each live one with its context."""
-    store.execute("CREATE VIRTUAL TABLE temp.fresh USING fts5 (content, context, content='',"
-                  " tokenize='porter unicode61')")
-    store.execute("CREATE VIRTUAL TABLE temp.fresh_words USING fts5vocab(temp, fresh,"
-                  " 'instance')")
-    try:
-        store.execute(f"INSERT INTO temp.fresh (rowid, content, context) {INDEXED_ROWS}"
-                      " WHERE m.forgotten_at IS NULL")
-        return _index_contents(store, "temp.fresh", "temp.fresh_words")
-    finally:
-        store.execute("DROP TABLE temp.fresh_words")
-        store.execute("DROP TABLE temp.fresh")
-
-
 def _check_index(m: HierarchicalMemory) -> None:
-    store = _store(m)
-    store.execute("INSERT INTO messages_fts (messages_fts) VALUES ('integrity-check')")
-    store.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.messages_fts_words USING"
-                  " fts5vocab(main, messages_fts, 'instance')")
-    held = _index_contents(store, "main.messages_fts", "temp.messages_fts_words")
-    assert held == _expected_contents(store)
+    """The index holds what one built afresh from the messages would: each live one with
+    its context."""
+    check_index_as_rebuilt(_store(m), "messages", "content, context",
+                           f"{INDEXED_ROWS} WHERE m.forgotten_at IS NULL")
 
 
 def test_the_index_holds_what_the_messages_say_after_mixed_writes(
@@ -180,8 +156,8 @@ def test_a_message_committed_before_its_index_entry_is_indexed_at_the_next_open(
 
 
 def test_the_open_indexes_messages_only_from_the_migration_that_drops_the_trigger() -> None:
-    from tiermem.memory.store.sqlite.schema import MIGRATIONS, STORE_INDEXES_RECALL
+    from tiermem.memory.store.sqlite.schema import MIGRATIONS, STORE_INDEXES
 
-    migration = MIGRATIONS[STORE_INDEXES_RECALL - 1]
-    assert migration.number == STORE_INDEXES_RECALL
+    migration = MIGRATIONS[STORE_INDEXES["messages"] - 1]
+    assert migration.number == STORE_INDEXES["messages"]
     assert migration.name == "recall's full-text index written once a transaction"

@@ -9,6 +9,7 @@ from tiermem.memory.store.records import DUMP_TABLES, DumpRow, DumpTable
 from tiermem.memory.store.sqlite.errors import read_errors
 from tiermem.memory.store.sqlite.files import FILE_META_KEYS, REWRITES_KEY
 from tiermem.memory.store.sqlite.schema import run_script
+from tiermem.memory.store.sqlite.schema_search import APPENDED_INTO_INDEX
 from tiermem.memory.store.sqlite.schema_tables import ERASED_ID_MARKS, UNDONE_EVICTIONS
 from tiermem.memory.store.sqlite.vectors import bump_generation
 
@@ -52,8 +53,8 @@ def import_rows(store: SQLiteStore, table: DumpTable, rows: Sequence[DumpRow]) -
         [tuple(row[c] for c in columns) for row in rows])
     if table in _VECTOR_TABLES:
         bump_generation(store, table)
-    if table == "messages":
-        store.messages_appended()
+    if table in APPENDED_INTO_INDEX:
+        store.rows_appended(table)
     if table in ("messages", "erasures"):
         _count_rewrite(store)
 

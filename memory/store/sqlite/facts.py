@@ -95,6 +95,7 @@ class SQLiteFacts:
              fact.entered_core_seq, fact.last_access, fact.access_count, fact.last_counted_tick,
              fact.source, fact.tokens, fact.passage_id, fact.source_message_id),
         )
+        self.store.rows_appended("facts")
         return int(cursor.lastrowid or 0)
 
     def update(self, fact: Fact, norm: str | None = None) -> None:

@@ -82,7 +82,7 @@ class SQLiteMessages:
             )
             ids.append(int(cursor.lastrowid or 0))
         if ids:
-            self.store.messages_appended()
+            self.store.rows_appended("messages")
         return ids
 
     def get_many(self, ids: Sequence[int]) -> dict[int, Message]:

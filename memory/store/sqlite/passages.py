@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 _INSERT = ("INSERT INTO passages (id, text, created_at, tags, metadata, source, was_in_core,"
            " evicted_at, fact_id, embedder_id, embedding, source_message_id)"
            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)")
-#: The index's rows appended after an id, for ``TermCache``: what the full-text triggers index
+#: The index's rows appended after an id, for ``TermCache``: what the full-text index holds
 #: for each passage not forgotten. The schema's triggers count every other change.
 PASSAGE_APPENDS = AppendSource(
     rows=f"SELECT p.id, {SQL_FUNCTION}(p.text) FROM passages p"
@@ -75,9 +75,13 @@ class SQLitePassages:
                  p.source_message_id)
                 for new_id, p in zip(ids, passages, strict=True))
         if None in ids:
-            return [int(conn.execute(_INSERT, row).lastrowid or 0) for row in rows]
-        conn.executemany(_INSERT, rows)
-        return [i for i in ids if i is not None]
+            given = [int(conn.execute(_INSERT, row).lastrowid or 0) for row in rows]
+        else:
+            conn.executemany(_INSERT, rows)
+            given = [i for i in ids if i is not None]
+        if given:
+            self.store.rows_appended("passages")
+        return given
 
     def get_many(self, ids: Sequence[int]) -> dict[int, Passage]:
         return self._rows(ids, " AND forgotten_at IS NULL")

@@ -22,6 +22,7 @@ from tiermem.memory.store.sqlite.schema_search import (
     ARCHIVAL_REWRITES,
     INDEX_PER_TRANSACTION,
     RECALL_CONTEXT,
+    TEXT_INDEXES_PER_TRANSACTION,
     indexed_through_function,
     tombstones,
 )
@@ -111,12 +112,15 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(14, "an index of passages by their text", _run(PASSAGE_TEXTS)),
     Migration(15, "recall's full-text index written once a transaction",
               _run(INDEX_PER_TRANSACTION)),
+    Migration(16, "core's and archival's full-text indexes written once a transaction",
+              _run(TEXT_INDEXES_PER_TRANSACTION)),
 )
 
 #: The user_version of a database with every migration run.
 SCHEMA_VERSION = MIGRATIONS[-1].number
-#: From this migration on the store, not a trigger, writes messages into recall's index.
-STORE_INDEXES_RECALL = 15
+#: From which migration on the store, not a trigger, writes each table's rows appended into
+#: its full-text index (memory/store/sqlite/schema_search.py, ``APPENDED_INTO_INDEX``).
+STORE_INDEXES = {"messages": 15, "facts": 16, "passages": 16}
 #: The number of the migration that takes the text out of events (``migrate`` says why).
 _EVENTS_WITHOUT_TEXT = 4
 

@@ -1,9 +1,10 @@
-"""The full-text side of the SQLite schema: the FTS5 triggers that index each tier's text,
-and the migrations that changed them (memory/store/sqlite/schema.py runs them in order).
+"""The full-text side of the SQLite schema: the FTS5 triggers that keep each tier's index,
+the statements the store writes rows appended with, and the migrations that changed them
+(memory/store/sqlite/schema.py runs them in order).
 
-The triggers index ``indexed_text`` of each text (memory/text/symbols.py; the SQL
-function that memory/store/sqlite/schema.py registers), only rows not forgotten, and
-recall's messages with the text of the message before them as context.
+Each index holds ``indexed_text`` of each text (memory/text/symbols.py; the SQL function
+that memory/store/sqlite/schema.py registers), only rows not forgotten, and recall's
+messages with the text of the message before them as context.
 """
 
 from __future__ import annotations
@@ -148,21 +149,36 @@ RECALL_CONTEXT = f"""
 #: back.
 INDEXED_ROWS = f"SELECT m.id, {_FTS}(m.content), {context_of('m')} FROM messages m"
 
-#: Recall's messages not in its full-text index yet: those past the highest id the index
-#: holds (its ``docsize`` table has a row per message in it), not forgotten. A message is
-#: given an id past every other (memory/store/sqlite/ids.py), and the index is written up
-#: to it before anything leaves the index, so no message below that id is missing.
-INDEX_APPENDED = (
-    f"INSERT INTO messages_fts (rowid, content, context) {INDEXED_ROWS}"
-    " WHERE m.id > (SELECT coalesce(max(id), 0) FROM messages_fts_docsize)"
-    " AND m.forgotten_at IS NULL;")
 
-#: Whether some message waits for ``INDEX_APPENDED``: read from the messages and the index's
-#: ``docsize`` table only, so damage to the index's own pages is found where it is searched.
-UNINDEXED_MESSAGE = (
-    "SELECT 1 FROM messages m"
-    " WHERE m.id > (SELECT coalesce(max(id), 0) FROM messages_fts_docsize)"
-    " AND m.forgotten_at IS NULL LIMIT 1")
+def _past_the_index(table: str, row: str) -> str:
+    """SQL for the rows ``row`` of ``table`` its full-text index does not hold yet: past the
+    highest id the index holds (its ``docsize`` table has a row per row in it), not forgotten. A row
+    is given an id past every other (memory/store/sqlite/ids.py), and the index is written
+    up to it before anything leaves the index, so no row below that id is missing."""
+    return (f" WHERE {row}.id > (SELECT coalesce(max(id), 0) FROM {table}_fts_docsize)"
+            f" AND {row}.forgotten_at IS NULL")
+
+
+#: Recall's messages not in its full-text index yet, into it in one statement.
+INDEX_APPENDED = (f"INSERT INTO messages_fts (rowid, content, context) {INDEXED_ROWS}"
+                  f"{_past_the_index('messages', 'm')};")
+
+
+def _text_appended(table: str) -> str:
+    return (f"INSERT INTO {table}_fts (rowid, text) SELECT t.id, {_FTS}(t.text) FROM {table} t"
+            f"{_past_the_index(table, 't')};")
+
+
+#: Each table's statement that writes the rows appended to it since into its full-text index
+#: (``INDEX_PER_TRANSACTION`` for recall's, ``TEXT_INDEXES_PER_TRANSACTION`` for the others).
+APPENDED_INTO_INDEX = {"messages": INDEX_APPENDED, "facts": _text_appended("facts"),
+                       "passages": _text_appended("passages")}
+
+#: Whether some row of each table waits for ``APPENDED_INTO_INDEX``: read from the table and
+#: the index's ``docsize`` table only, so damage to the index's own pages is found where it
+#: is searched.
+UNINDEXED_ROW = {table: f"SELECT 1 FROM {table} t{_past_the_index(table, 't')} LIMIT 1"
+                 for table in APPENDED_INTO_INDEX}
 
 #: Migration 15. The index took each message from a trigger, one statement per message; a
 #: statement that writes through a trigger opens a savepoint, and FTS5 writes its pending
@@ -179,6 +195,36 @@ INDEX_PER_TRANSACTION = f"""
     CREATE TRIGGER messages_indexed_before_delete BEFORE DELETE ON messages
     WHEN old.forgotten_at IS NULL BEGIN {INDEX_APPENDED} END;
     """
+
+
+def _text_index_per_transaction(table: str) -> str:
+    fts, appended = f"{table}_fts", APPENDED_INTO_INDEX[table]
+    live, edited = "old.forgotten_at IS NULL", "new.text IS NOT old.text"
+    delete = (f"INSERT INTO {fts} ({fts}, rowid, text) "
+              f"VALUES ('delete', old.id, {_FTS}(old.text));")
+    insert = f"INSERT INTO {fts} (rowid, text) VALUES (new.id, {_FTS}(new.text));"
+    return f"""
+    DROP TRIGGER {table}_ai;
+    DROP TRIGGER {table}_au;
+    CREATE TRIGGER {table}_au AFTER UPDATE OF text ON {table}
+    WHEN {live} AND new.forgotten_at IS NULL AND {edited} BEGIN {delete} {insert} END;
+    CREATE TRIGGER {table}_indexed_before_edit BEFORE UPDATE OF text ON {table}
+    WHEN {live} AND {edited} BEGIN {appended} END;
+    CREATE TRIGGER {table}_indexed_before_forget BEFORE UPDATE OF forgotten_at ON {table}
+    WHEN {live} BEGIN {appended} END;
+    CREATE TRIGGER {table}_indexed_before_delete BEFORE DELETE ON {table}
+    WHEN {live} BEGIN {appended} END;
+    """
+
+
+#: Migration 16: core's and archival's full-text indexes are written as recall's is since
+#: migration 15, once a transaction (``APPENDED_INTO_INDEX``). A turn whose eviction files
+#: the evicted fact's passage beside the one the model files wrote two one-page segments
+#: into archival's index, one per statement. And a fact is saved whole at every eviction,
+#: promotion or count of its use: its text, unchanged, was taken out of the index and put
+#: back each time, a segment more; only a changed text is now.
+TEXT_INDEXES_PER_TRANSACTION = (_text_index_per_transaction("facts")
+                                + _text_index_per_transaction("passages"))
 
 
 _COUNT_REWRITE = (f"INSERT INTO meta (key, value) VALUES ('{ARCHIVAL_REWRITES_KEY}', '1')"

@@ -277,7 +277,7 @@ PASSAGE_TEXTS = (f"CREATE INDEX passages_text ON passages (substr(text, 1, {TEXT
 #: and the guard triggers call; its name is what an older tiermem, which does not have it,
 #: says when it tries to write: "no such function: tiermem_needs_a_newer_version".
 NEWER_VERSION_FUNCTION = "tiermem_needs_a_newer_version"
-#: Every table tiermem writes to (the full-text indexes are written only by triggers of
+#: Every table tiermem writes to (the full-text indexes take only what is written to
 #: these).
 _GUARDED = ("meta", "facts", "passages", "messages", "erasures", "history", "events",
             "forget_requests", "forgotten_norms")

@@ -61,8 +61,8 @@ from tiermem.memory.store.sqlite.lexical import SQLiteLexical
 from tiermem.memory.store.sqlite.lexical_cache import TermCache
 from tiermem.memory.store.sqlite.messages import MESSAGE_APPENDS, SQLiteMessages
 from tiermem.memory.store.sqlite.passages import PASSAGE_APPENDS, SQLitePassages
-from tiermem.memory.store.sqlite.schema import STORE_INDEXES_RECALL, migrate
-from tiermem.memory.store.sqlite.schema_search import UNINDEXED_MESSAGE
+from tiermem.memory.store.sqlite.schema import STORE_INDEXES, migrate
+from tiermem.memory.store.sqlite.schema_search import UNINDEXED_ROW
 from tiermem.memory.store.sqlite.transactions import SQLiteTransactions
 from tiermem.memory.store.sqlite.vectors import FaissIndex
 from tiermem.memory.store.sqlite.writer_lock import WriterLock, writer_lock_held
@@ -112,7 +112,7 @@ class SQLiteStore(SQLiteTransactions):
         self.history = SQLiteHistory(self)
         self.settings = SQLiteSettings(self)
         self._term_caches: dict[str, TermCache] = {}
-        self._unindexed = False
+        self._unindexed = set()
         self.reading_snapshot = False
         self._close_hooks: list[Callable[[], None]] = []
         self.forgetting = SQLiteForgetting(self)
@@ -191,13 +191,14 @@ class SQLiteStore(SQLiteTransactions):
             if self.settings.get("store_id") is None:
                 self.settings.set("store_id", secrets.token_hex(16))
             self.settings.set("writer_state", "open")
-            # Messages appended outside a transaction commit row by row before the index
+            # Rows appended outside a transaction commit row by row before the index
             # takes them: a process killed in between, or another program's insert, left
             # some that only a later append would index. The commit indexes them now; only
             # then, as the index may be damaged, and the open must not fail for that.
-            self._unindexed = (
-                self.execute("PRAGMA user_version").fetchone()[0] >= STORE_INDEXES_RECALL
-                and self.execute(UNINDEXED_MESSAGE).fetchone() is not None)
+            version = self.execute("PRAGMA user_version").fetchone()[0]
+            self._unindexed = {
+                table for table, since in STORE_INDEXES.items()
+                if version >= since and self.execute(UNINDEXED_ROW[table]).fetchone()}
         # Another connection's commits move it from here on; this writer's own do not.
         self._data_version = self._read_data_version()
 

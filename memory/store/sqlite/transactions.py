@@ -1,5 +1,5 @@
 """The transactions and statements of ``SQLiteStore`` (memory/store/sqlite/store.py) on
-its one connection, and when recall's full-text index takes the messages appended.
+its one connection, and when the full-text indexes take the rows appended.
 
 Transactions nest: the outermost ``transaction()`` is ``BEGIN IMMEDIATE``,
 inner ones are savepoints. Components that keep state in memory (the core
@@ -20,7 +20,7 @@ from tiermem.memory.errors import ReadOnlyError, StoreClosedError
 from tiermem.memory.store.nesting import NestedTransactions
 from tiermem.memory.store.sqlite.connection import refuse_newer_schema
 from tiermem.memory.store.sqlite.errors import translate
-from tiermem.memory.store.sqlite.schema_search import INDEX_APPENDED
+from tiermem.memory.store.sqlite.schema_search import APPENDED_INTO_INDEX
 from tiermem.memory.store.sqlite.writer_lock import WriterLock
 
 
@@ -41,9 +41,9 @@ class SQLiteTransactions(NestedTransactions):
     _writer: WriterLock | None
     #: What ``PRAGMA data_version`` said when this reader last caught up.
     _data_version: int
-    #: Messages were appended that recall's full-text index may not hold yet
+    #: The tables with rows appended that their full-text index may not hold yet
     #: (``index_appended``).
-    _unindexed: bool
+    _unindexed: set[str]
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:
@@ -126,7 +126,7 @@ class SQLiteTransactions(NestedTransactions):
     def _commit(self) -> None:
         self.index_appended()
         self.conn.execute("COMMIT")
-        self._unindexed = False
+        self._unindexed.clear()
         if self.durability == "full" and self.home is not None:
             # Into the database file now, so the commit does not depend on the WAL.
             with contextlib.suppress(sqlite3.Error):
@@ -140,7 +140,7 @@ class SQLiteTransactions(NestedTransactions):
             self.conn.execute(f"ROLLBACK TO {savepoint}")
             self.conn.execute(f"RELEASE {savepoint}")
             return
-        self._unindexed = False  # the messages appended are gone with the rest
+        self._unindexed.clear()  # the rows appended are gone with the rest
         if self.conn.in_transaction:
             # After some errors (SQLITE_FULL at COMMIT among them) SQLite has
             # already rolled back; otherwise the transaction is still open.
@@ -169,21 +169,20 @@ class SQLiteTransactions(NestedTransactions):
         if self._writer is not None and self._writer.forked:
             raise self._writer.forked_error()
 
-    # -- recall's full-text index ------------------------------------------------------
-    def messages_appended(self) -> None:
-        """Messages went into recall: its full-text index takes them before the
-        transaction commits or recall is searched (``index_appended``)."""
-        self._unindexed = True
+    # -- the full-text indexes ----------------------------------------------------------
+    def rows_appended(self, table: str) -> None:
+        """Rows went into ``table`` (messages, facts or passages): its full-text index takes
+        them before the transaction commits or the index is searched (``index_appended``)."""
+        self._unindexed.add(table)
         if not self.conn.in_transaction:  # appended outside a transaction: committed now
             self.index_appended()
-            self._unindexed = False
+            self._unindexed.clear()
 
     def index_appended(self) -> None:
-        """Write the messages appended since recall's full-text index was last written
-        into it, in one statement, so FTS5 makes one segment of them where a statement per
-        message made one each (memory/store/sqlite/schema_search.py,
-        ``INDEX_PER_TRANSACTION``). Once messages are appended it runs at every search and
-        at the commit, not only the first time: a rollback to a savepoint may undo what it
-        wrote and keep the messages."""
-        if self._unindexed:
-            self.execute(INDEX_APPENDED)
+        """Write the rows appended since each full-text index was last written into it, in
+        one statement a table, so FTS5 makes one segment of them where a statement per row
+        made one each (memory/store/sqlite/schema_search.py, ``APPENDED_INTO_INDEX``). Once
+        rows are appended it runs at every search and at the commit, not only the first
+        time: a rollback to a savepoint may undo what it wrote and keep the rows."""
+        for table in sorted(self._unindexed):
+            self.execute(APPENDED_INTO_INDEX[table])
