@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from line_ctrl_c import ctrl_c_at
 from test_cli_interrupted import ada  # noqa: F401  (the fixture)
 
 from tiermem.agent import (
@@ -49,24 +50,9 @@ def _last_line(function: Callable[..., Any], starts: str) -> int:
 
 @contextlib.contextmanager
 def _ctrl_c_at(function: Callable[..., Any], line: int) -> Iterator[None]:
-    """Ctrl-C raised the first time ``function`` reaches ``line``, before it runs."""
-    code, pressed = function.__code__, [False]
-
-    def local(frame: Any, event: str, arg: Any) -> Any:
-        if event == "line" and frame.f_lineno == line and not pressed[0]:
-            pressed[0] = True
-            raise KeyboardInterrupt
-        return local
-
-    def tracer(frame: Any, event: str, arg: Any) -> Any:
-        return local if frame.f_code is code else None
-
-    previous = sys.gettrace()
-    sys.settrace(tracer)
-    try:
+    """Ctrl-C raised the first time ``function`` reaches ``line``, which it must."""
+    with ctrl_c_at(function, line) as pressed:
         yield
-    finally:
-        sys.settrace(previous)
     assert pressed[0], "the line was never reached"
 
 

@@ -291,24 +291,25 @@ class SQLiteStore(SQLiteTransactions):
         self._close_hooks.append(hook)
 
     def close(self) -> None:
-        if self.closed:
-            return
+        # Each step is done once and only once, so a close a Ctrl-C cut short finishes
+        # what is left when it is called again (a caller that catches the Ctrl-C and
+        # goes on must not find the home still locked by itself).
         forked = self.forked
-        # A forked child must leave the parent's connection alone: closing it there
-        # could checkpoint the WAL under the parent.
-        if not forked:
-            if self._depth == 0 and not self.read_only:
-                with contextlib.suppress(StoreError, sqlite3.Error), self.transaction():
-                    self.settings.set("writer_state", "closed")
-            with contextlib.suppress(sqlite3.Error):
-                self.conn.close()
-        self.closed = True
+        if not self.closed:
+            # A forked child must leave the parent's connection alone: closing it there
+            # could checkpoint the WAL under the parent.
+            if not forked:
+                if self._depth == 0 and not self.read_only:
+                    with contextlib.suppress(StoreError, sqlite3.Error), self.transaction():
+                        self.settings.set("writer_state", "closed")
+                with contextlib.suppress(sqlite3.Error):
+                    self.conn.close()
+            self.closed = True
         self._writer_release()
         # A forked child has none of the parent's threads, and a lock one of them held at
         # the fork stays held in the child: what the hooks would stop is the parent's.
-        if not forked:
-            for hook in self._close_hooks:
-                hook()
+        while self._close_hooks and not forked:
+            self._close_hooks.pop(0)()
 
     def _writer_release(self) -> None:
         if self._writer is not None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import io
 import os
 import weakref
 from collections.abc import Callable
@@ -39,7 +40,10 @@ class WriterLock:
         self.path = home / LOCK_FILE
         self.owner_pid = os.getpid()
         self.forked = False
-        self._fd: int | None = None
+        # The locked file as an object that owns its descriptor: its close is one step,
+        # marked done as it happens, so a close a Ctrl-C cut short is never repeated on a
+        # number the system has since handed to another file.
+        self._file: io.FileIO | None = None
 
     def acquire(self) -> None:
         global _fork_hook_installed
@@ -51,7 +55,7 @@ class WriterLock:
             if holder is not None and not process_alive(holder):
                 raise StoreLockedError(str(self.path.parent), None, exited_pid=holder)
             raise StoreLockedError(str(self.path.parent), holder)
-        self._fd = fd
+        self._file = io.FileIO(fd, "r+")
         self.owner_pid = os.getpid()
         _held.add(self)
 
@@ -61,9 +65,9 @@ class WriterLock:
         takes the file at ``path`` again, or stops writing when another process holds it,
         or has written the memory meanwhile (``written_meanwhile``: this session's state
         would then be behind the database)."""
-        if self._fd is None:
+        if self._file is None or self._file.closed:
             return
-        if _is_at(self._fd, self.path):
+        if _is_at(self._file.fileno(), self.path):
             return
         fd, holder = self._take()
         if fd is not None and written_meanwhile():
@@ -77,8 +81,8 @@ class WriterLock:
                 f"{who} the agent home since; this session stops writing so the two cannot "
                 f"overwrite each other: close it. (Never delete {LOCK_FILE}: the lock of a "
                 f"process that has exited is released by itself.)")
-        os.close(self._fd)
-        self._fd = fd
+        self._file.close()
+        self._file = io.FileIO(fd, "r+")
 
     def _take(self) -> tuple[int | None, int | None]:
         """(the locked file, None) with this pid recorded in it; or (None, the pid its
@@ -118,26 +122,26 @@ class WriterLock:
 
     def release(self) -> None:
         _held.discard(self)
-        if self._fd is not None:
-            with contextlib.suppress(OSError):
-                os.ftruncate(self._fd, 0)
-                fcntl.flock(self._fd, fcntl.LOCK_UN)
-            os.close(self._fd)
-            self._fd = None
+        held = self._file
+        if held is None or held.closed:
+            return
+        with contextlib.suppress(OSError):
+            os.ftruncate(held.fileno(), 0)
+            fcntl.flock(held.fileno(), fcntl.LOCK_UN)
+        held.close()
 
     def __del__(self) -> None:
         # A memory dropped without close() takes its lock with it; else the home would
         # stay locked, by this very process, for as long as it runs.
-        if getattr(self, "_fd", None) is not None and not self.forked and (
+        if getattr(self, "_file", None) is not None and not self.forked and (
                 os.getpid() == self.owner_pid):
             self.release()
 
     def forget_after_fork(self) -> None:
         """In a forked child: close the inherited copy, which leaves the parent's lock held."""
-        if self._fd is not None:
+        if self._file is not None:
             with contextlib.suppress(OSError):
-                os.close(self._fd)
-            self._fd = None
+                self._file.close()
         self.forked = True
         _held.discard(self)
 
