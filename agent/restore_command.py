@@ -119,13 +119,13 @@ def _database_file(home: Path) -> tuple[int, int] | None:
 def _refused(exc: Exception, source: Path, note: Callable[[str], None]) -> int:
     """The exit status of a restore the snapshot or the agent refused, said."""
     from tiermem.memory.ops.snapshot_schema import SNAPSHOT_FORMAT
+    from tiermem.memory.restore_errors import RestoreTargetHoldsMemoryError
 
     said = str(exc)
-    if "already holds a memory" in said:
+    if isinstance(exc, RestoreTargetHoldsMemoryError):
         # The library's advice (an empty directory, replace=True) names nothing this
         # command takes: here the place is the agent's name.
-        where = said.split("; ", 1)[0]
-        note(f"{where}; restore the snapshot as a new agent (--agent NEW_NAME), so nothing "
+        note(f"{exc.situation}; restore the snapshot as a new agent (--agent NEW_NAME), so nothing "
              f"stored there is overwritten, or add --replace to replace it")
         return 1
     if said.startswith("not a tiermem snapshot"):  # its advice is for a caller in Python

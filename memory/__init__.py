@@ -39,6 +39,7 @@ from tiermem.memory.errors import (
 )
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.output_file import OutputPathError
+from tiermem.memory.restore_errors import RestoreTargetHoldsMemoryError
 from tiermem.memory.types import Fact, Hit, SearchResult
 
 __all__ = [
@@ -63,6 +64,7 @@ __all__ = [
     "OutputPathError",
     "ReadOnlyError",
     "ReindexIncompleteError",
+    "RestoreTargetHoldsMemoryError",
     "RetentionDroppedError",
     "SearchResult",
     "SnapshotError",

@@ -104,6 +104,30 @@ def test_an_agent_that_holds_a_memory_is_refused_before_the_file_is_read(
     assert _facts_of_ada(tmp_path) == ["the old memory's fact"]
 
 
+def test_a_refusal_keeps_a_home_path_that_holds_a_semicolon_whole(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import pickle
+
+    from tiermem.memory import RestoreTargetHoldsMemoryError, SnapshotError
+    from tiermem.memory.ops.restore_target import restore_refusal
+
+    base = tmp_path / "ops; notes"
+    snapshot = _snapshot_over_an_old_agent(base, monkeypatch)
+    ada = base / "home" / "agents" / "ada"
+    notes = _refused_before_reading(snapshot, monkeypatch, store=None)
+    assert len(notes) == 1 and notes[0].startswith(
+        f"{ada} already holds a memory (facts, history, events); restore the snapshot as a "
+        f"new agent"), notes
+    refusal = restore_refusal(path=ada)
+    assert isinstance(refusal, RestoreTargetHoldsMemoryError)
+    assert isinstance(refusal, SnapshotError)
+    assert (refusal.where, refusal.tables) == (str(ada), ("facts", "history", "events"))
+    copied = pickle.loads(pickle.dumps(refusal))
+    assert (type(copied), str(copied)) == (type(refusal), str(refusal))
+    assert str(refusal).endswith("restore into an empty directory so nothing stored there "
+                                 "is overwritten, or pass replace=True to replace it")
+
+
 def test_a_postgres_agent_that_holds_a_memory_is_refused_before_the_file_is_read(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, postgres_dsn: str) -> None:
     from tiermem.memory.embed.embeddings import HashingEmbedder

@@ -12,24 +12,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tiermem.memory.errors import SnapshotError, TiermemError
+from tiermem.memory.errors import TiermemError
+from tiermem.memory.restore_errors import RestoreTargetHoldsMemoryError
 from tiermem.memory.store.transfer import held_by
 
 
-def store_refusal(location: str, held: tuple[str, ...]) -> SnapshotError:
+def store_refusal(location: str, held: tuple[str, ...]) -> RestoreTargetHoldsMemoryError:
     """What a restore without ``replace`` into a store that holds ``held`` (``held_by``)
     raises."""
-    return SnapshotError(
-        f"{location} already holds a memory ({', '.join(held)}); restore into an empty one "
-        f"so nothing stored there is overwritten, or pass replace=True to replace it")
+    return RestoreTargetHoldsMemoryError(location, held)
 
 
 def restore_refusal(path: str | Path | None = None, store: str | None = None,
-                    agent: str | None = None) -> SnapshotError | None:
-    """The SnapshotError a restore without ``replace`` into ``path`` (an agent home) or
-    agent ``agent`` of the PostgreSQL database ``store`` would raise because a memory is
-    there; None when there is none, or when the target cannot be looked at (the restore
-    then says why)."""
+                    agent: str | None = None) -> RestoreTargetHoldsMemoryError | None:
+    """The RestoreTargetHoldsMemoryError a restore without ``replace`` into ``path`` (an
+    agent home) or agent ``agent`` of the PostgreSQL database ``store`` would raise because
+    a memory is there; None when there is none, or when the target cannot be looked at
+    (the restore then says why)."""
     if store is None:
         from tiermem.memory.store.sqlite.restore import home_refusal
 

@@ -29,8 +29,9 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from tiermem.memory.errors import SnapshotError, StoreCorruptError, StoreError
+from tiermem.memory.errors import StoreCorruptError, StoreError
 from tiermem.memory.output_file import fsync_path
+from tiermem.memory.restore_errors import RestoreTargetHoldsMemoryError
 from tiermem.memory.store.sqlite.connection import (
     connect_read_only,
     holds_no_memory_yet,
@@ -110,7 +111,7 @@ def remove_made_home(home: Path) -> None:
         home.rmdir()  # only when empty
 
 
-def home_refusal(home: Path) -> SnapshotError | None:
+def home_refusal(home: Path) -> RestoreTargetHoldsMemoryError | None:
     """What a restore into ``home`` without ``replace`` raises: a memory is there. A
     database whose creation never finished (0 bytes, or cut short before it stored
     anything) is none, nor is one that holds nothing a restore would lose (``held_by``,
@@ -121,11 +122,7 @@ def home_refusal(home: Path) -> SnapshotError | None:
     held = _held_in(home)
     if held == ():
         return None
-    shown = f" ({', '.join(held)})" if held else ""
-    return SnapshotError(
-        f"{home} already holds a memory{shown}; "
-        f"restore into an empty directory so nothing stored there is overwritten, or pass "
-        f"replace=True to replace it")
+    return RestoreTargetHoldsMemoryError(str(home), held or (), "an empty directory")
 
 
 def _held_in(home: Path) -> tuple[str, ...] | None:
