@@ -58,7 +58,7 @@ from tiermem.memory.tiers.lifecycle import FactLifecycle
 from tiermem.memory.tiers.policies import EvictionPolicy, score_at
 from tiermem.memory.tiers.recall import RecallTier
 from tiermem.memory.types import Fact
-from tiermem.memory.validation import check_flag, check_id, checked_clock
+from tiermem.memory.validation import check_flag, check_stored_id, checked_clock
 
 if TYPE_CHECKING:
     from tiermem.memory.ops.snapshot import ReadSnapshot
@@ -319,7 +319,7 @@ class HierarchicalMemory:
     @guarded
     def fact(self, fact_id: int) -> Fact | None:
         """A fact by id, in core or archived (a copy: changing it changes no memory)."""
-        found = self.core.load(check_id(fact_id, "fact_id", "a fact id"))
+        found = self.core.load(check_stored_id(fact_id, "fact_id", "a fact id"))
         return copy.copy(found) if found is not None else None
 
     @guarded

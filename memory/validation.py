@@ -216,6 +216,16 @@ def check_id(value: Any, what: str, kind: str = "an id") -> int:
     return number
 
 
+def check_stored_id(value: Any, what: str, kind: str) -> int:
+    """``check_id`` for an id of a stored row, which starts at 1: a negative one would
+    else find nothing, where Python's lists count it from the end."""
+    number = check_id(value, what, kind)
+    if number < 1:
+        raise InvalidInputError(f"{what} must be {kind} tiermem returned, and ids start at 1 "
+                                f"(a negative one does not count from the end), got {number}")
+    return number
+
+
 def integral(value: Any) -> int | None:
     """``value`` as an int when it is an integral number other than a bool (an int, a numpy
     integer: ``numbers.Integral``), else None. The stores' drivers bind only a plain int."""

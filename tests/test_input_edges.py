@@ -141,3 +141,19 @@ def test_searches_ending_on_a_bare_date_find_that_day(
             result = call(memory, name, query="tea", start_date=start, end_date=end)
             assert result.ok, result.content
             assert {r["text"] for r in json.loads(result.content)["results"]} == expected
+
+
+def test_empty_tags_a_model_sends_are_left_out_not_refused(memory: HierarchicalMemory) -> None:
+    # A small model fills an optional list with "" when it means none; the memory itself
+    # refuses an empty tag (tests/test_memory_input.py).
+    filed = call(memory, "archival_memory_insert", content="the VPN rotates keys on fridays",
+                 tags=["", "vpn", " "])
+    assert filed.ok and "Filed in archival" in filed.content, filed.content
+    assert [h.tags for h in memory.archival_search("VPN keys").hits] == [["vpn"]]
+    memory.archival_insert("the VPN has no tags here")
+    for tags in ([""], ["vpn", "  "]):
+        found = call(memory, "archival_memory_search", query="VPN", tags=tags)
+        assert found.ok, found.content
+        texts = sorted(r["text"] for r in json.loads(found.content)["results"])
+        assert texts == (["the VPN rotates keys on fridays"] if "vpn" in tags else
+                         ["the VPN has no tags here", "the VPN rotates keys on fridays"]), texts

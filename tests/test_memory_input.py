@@ -164,6 +164,9 @@ def test_a_speaker_that_is_not_a_name_is_refused(stocked: HierarchicalMemory,
     ({"tags": 5}, "tags must be a list"),
     ({"tags": ["ops\x00"]}, "tag contains a NUL byte"),
     ({"tags": ["\ud800"]}, "tag is not valid UTF-8"),
+    # Left out, it would file the passage without the label the caller meant.
+    ({"tags": [""]}, r"tag 1 of tags is empty \(''\); give each tag some text"),
+    ({"tags": ["ops", "  "]}, r"tag 2 of tags is empty \('  '\)"),
     ({"source": None}, "source must be a string"),
     ({"source": b"agent"}, "source must be a string"),
     ({"source": 5}, "source must be a string"),
@@ -246,6 +249,9 @@ def test_bad_search_arguments(stocked: HierarchicalMemory, kwargs: dict[str, Any
     ("archival_search", {"tags": 5}, "tags must be a list"),
     ("archival_search", {"tags": ["ops\x00"]}, "tag contains a NUL byte"),
     ("archival_search", {"tags": ["\ud800"]}, "tag is not valid UTF-8"),
+    # Left out, it would make a search filtered by it a search of everything.
+    ("archival_search", {"tags": [""]}, "tag 1 of tags is empty"),
+    ("archival_search", {"tags": ["ops", " "]}, "tag 2 of tags is empty"),
     ("recall_search", {"roles": 3}, "roles must be a list"),
     ("recall_search", {"before_id": "7"}, "before_id must be a message id"),
     ("query", {"hop": "yes"}, "hop must be a HopSettings"),
@@ -261,6 +267,10 @@ def test_search_filters_of_the_wrong_kind(stocked: HierarchicalMemory, search: s
 @pytest.mark.parametrize("call,message", [
     (lambda m: m.fact(2**70), "fact_id must be a fact id"),
     (lambda m: m.fact("1"), "fact_id must be a fact id"),
+    # Python's lists count -1 from the end; the ids of stored rows start at 1.
+    (lambda m: m.fact(-1), r"fact_id must be a fact id tiermem returned, and ids start at 1 "
+                           r"\(a negative one does not count from the end\), got -1"),
+    (lambda m: m.fact(0), "ids start at 1"),
     (lambda m: m.events_since(2**70), "event_id must be an event id"),
     (lambda m: m.events_since("x"), "event_id must be an event id"),
     (lambda m: m.forget_requests("x"), "newest must be a positive integer"),

@@ -250,6 +250,7 @@ def archival_memory_insert(ctx: ToolContext, content: str, tags: list[str] | Non
         content: The text to keep; include who said it and enough context to stand alone.
         tags: Optional labels to filter searches by, e.g. ["billing", "acme"].
     """
+    tags = _labels(tags)
     filed = _filed_before(ctx, content, tags)
     if filed is not None:
         return (f"Already in archival memory as passage {filed}, with this text; nothing was "
@@ -260,6 +261,15 @@ def archival_memory_insert(ctx: ToolContext, content: str, tags: list[str] | Non
                                             source_message_id=ctx.first_message_id)
     ctx.changes.append(f"archival + {content[:80]}")
     return f"Filed in archival as passage {passage_id} ({len(ctx.memory.archival)} passages)."
+
+
+def _labels(tags: list[str] | None) -> list[str] | None:
+    """``tags`` without empty ones: a small model fills an optional list with "" when it
+    means none, which the memory refuses (it would file or search without the label meant).
+    Anything else is left to the memory to refuse."""
+    if not isinstance(tags, list):
+        return tags
+    return [t for t in tags if not isinstance(t, str) or t.strip()]
 
 
 def _filed_before(ctx: ToolContext, content: str, tags: list[str] | None) -> int | None:
@@ -308,8 +318,8 @@ def archival_memory_search(
     # The page is what the model reads: the evicted facts it is about count as used,
     # toward their promotion back to core (memory.ops.searches.count_used).
     result = ctx.memory.archival_search(
-        query, k=PAGE_SIZE, page=page, tags=tags, start=start_date, end=end_date, touch=True
-    )
+        query, k=PAGE_SIZE, page=page, tags=_labels(tags), start=start_date, end=end_date,
+        touch=True)
     out = page_of(result, "archival", query)
     out["results"] = [archival_item(h, ctx.memory) for h in result.hits]
     changes = _describe_changes(ctx, since)

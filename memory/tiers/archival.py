@@ -274,9 +274,16 @@ def _clean_tags(tags: Sequence[str] | None) -> list[str]:
     if (isinstance(tags, str) or not isinstance(tags, Collection)
             or not all(isinstance(t, str) for t in tags)):
         raise InvalidInputError("tags must be a list of strings, like ['billing', 'acme']")
+    for place, tag in enumerate(tags, 1):
+        if not tag.strip():
+            # Left out, an empty tag would file the passage without the label meant, and
+            # make a search filtered by it a search of everything.
+            raise InvalidInputError(
+                f"tag {place} of tags is empty ({tag!r}); give each tag some text, like "
+                f"'billing', or leave the empty ones out")
     # A tag is stored text too: a NUL or a lone surrogate would be kept, and a search
     # filtering by it would fail to encode it.
-    cleaned = sorted({clean_text(t, "tag").lower() for t in tags if t.strip()})
+    cleaned = sorted({clean_text(t, "tag").lower() for t in tags})
     if 12 * sum(len(t) + 4 for t in cleaned) >= MAX_TEXT_CHARS:
         check_stored_json(cleaned, "tags", "a list of strings such as ['billing', 'acme']")
     return cleaned
