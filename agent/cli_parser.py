@@ -44,8 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     chat.add_argument("--model", type=MODEL_NAME, help="model name; or set TIERMEM_MODEL")
     chat.add_argument("--base-url", type=BASE_URL,
                       help="OpenAI-compatible endpoint; or set OPENAI_BASE_URL")
-    chat.add_argument("--offline", action="store_true",
-                      help="use the rule-based offline policy even if a model is configured")
+    chat.add_argument("--offline", action="store_true", help=OFFLINE_HELP)
     add_server_options(chat)
     chat.add_argument("--core-limit", type=core_limit, metavar="N",
                       help="core capacity for this session only, 1 to 1,000,000,000 (default: "
@@ -110,8 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
                            "offline policy drives it)")
     scen.add_argument("--base-url", type=BASE_URL,
                       help="OpenAI-compatible endpoint; or set OPENAI_BASE_URL")
-    scen.add_argument("--offline", action="store_true",
-                      help="use the rule-based offline policy even if a model is configured")
+    scen.add_argument("--offline", action="store_true", help=OFFLINE_HELP)
     add_server_options(scen)
     scen.add_argument("--embedder", choices=("local", "hashing"), default="local",
                       help=embedder_help)
@@ -340,6 +338,10 @@ def given(what: str) -> Callable[[str], str]:
     return check
 
 
+#: ``--offline`` against a model the environment configures; with ``--model`` or
+#: ``--base-url`` it is refused (agent/server_options.py ``offline_conflict``).
+OFFLINE_HELP = ("use the rule-based offline policy even if TIERMEM_MODEL or OPENAI_BASE_URL "
+                "configures a model (not with --model or --base-url)")
 #: ``--model`` and ``--base-url``: empty (an unset shell variable), they would quietly mean
 #: the default, OpenAI's API, and send the conversation there.
 MODEL_NAME = given("a model name, or leave out --model")

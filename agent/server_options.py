@@ -90,6 +90,20 @@ def add_server_options(parser: argparse.ArgumentParser) -> None:
              f"{ENV_TEXT_TOOL_CALLS}")
 
 
+def offline_conflict(args: argparse.Namespace) -> str | None:
+    """The usage error for ``--offline`` given with a flag that names a model: one of the two
+    would be ignored without a word, and which the user meant is theirs to say. (A model
+    configured in the environment is what ``--offline`` is for, and is no conflict.)"""
+    named = [flag for flag, value in (("--model", args.model), ("--base-url", args.base_url))
+             if value is not None]
+    if not args.offline or not named:
+        return None
+    flags = " and ".join(named)
+    return (f"--offline runs the rule-based policy with no model, and {flags} "
+            f"{'names' if len(named) == 1 else 'name'} one: drop {flags} to run offline, or "
+            f"drop --offline to use the model")
+
+
 def config_from_args(args: Any) -> LLMConfig | None:
     """The configuration the flags and environment give, or None for offline."""
     return resolve_llm_config(args.model, args.base_url, context_window=args.context_window,

@@ -15,6 +15,7 @@ from pathlib import Path
 def cmd_scenario(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.agent.home import private_files
     from tiermem.agent.place import store_option
+    from tiermem.agent.server_options import offline_conflict
     from tiermem.agent.terminal import Progress, report_console
     from tiermem.memory import HashingEmbedder
     from tiermem.memory.output_file import emit_json, output_path
@@ -22,6 +23,10 @@ def cmd_scenario(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.scenarios.render import print_day, print_result
     from tiermem.scenarios.runner import run_scenario
 
+    conflict = offline_conflict(args)
+    if conflict is not None:
+        note(conflict)
+        return 2
     if args.list and args.json is not None:
         note("--list prints the scenario names as text and takes no --json; give one of them")
         return 2
