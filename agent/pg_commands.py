@@ -34,8 +34,10 @@ def cmd_drop_agent(args: argparse.Namespace, note: Callable[[str], None]) -> int
             work_done(args)
         return code
     except KeyboardInterrupt as exc:
-        if not started[0]:
-            raise  # agent/interrupted.py: before it deleted anything
+        if not started[0] or getattr(args, "work_done", False):
+            # agent/interrupted.py: before it deleted anything, or once what it did is
+            # known, which needs no reading back from a server that may be gone by now
+            raise
         note(_interrupted_drop(dsn, args.agent, again))
         raise InterruptReported from exc
 

@@ -21,8 +21,11 @@ from test_cli_interrupted import ada  # noqa: F401  (the fixture)
 
 from tiermem.agent import (
     chat_command,
+    config_command,
     forget_command,
+    index_command,
     library_notes,
+    pg_commands,
     restore_command,
     store_commands,
     upgrade_command,
@@ -71,6 +74,8 @@ _COMMANDS: dict[str, tuple[Callable[..., Any], str]] = {
     "upgrade": (upgrade_command.cmd_upgrade, "return 0"),
     "restore": (restore_command.cmd_restore, "return 0"),
     "chat": (chat_command.cmd_chat, "return code"),
+    "config": (config_command.cmd_config, "return 0"),
+    "index": (index_command.cmd_index, "return 1 if any"),
 }
 
 
@@ -82,6 +87,8 @@ def _argv(command: str, home: Path, tmp_path: Path) -> list[str]:
         "upgrade": ["upgrade", "--agent", "ada"],
         "restore": ["restore", str(_snapshot(home, tmp_path)), "--agent", "bea"],
         "chat": ["chat", "--agent", "ada", "--embedder", "hashing", "--offline"],
+        "config": ["config", "--agent", "ada", "core_limit", "3000"],
+        "index": ["index", "--agent", "ada"],
     }[command]
 
 
@@ -106,6 +113,49 @@ def test_a_writing_command_stopped_once_its_work_is_done_says_so(
     if command == "forget":
         with HierarchicalMemory(ada, embedder=HashingEmbedder(), read_only=True) as memory:
             assert [r.outcome for r in memory.forget_requests(newest=1)] == ["matched"]
+
+
+def _stopped_once_done(function: Callable[..., Any], starts: str, where: str,
+                       argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """``argv`` run with Ctrl-C once its work is done: at the first line of ``function``
+    that starts with ``starts`` (``where`` "returning"), or as the command line ends."""
+    if where == "ending":
+        function, starts = library_notes.library_notes.__wrapped__, "logger.removeHandler"
+    with _ctrl_c_at(function, _last_line(function, starts)):
+        assert main(argv) == 130
+    err = capsys.readouterr().err
+    command = " ".join(argv[:2]) if argv[0] == "pg" else argv[0]
+    assert err.endswith(
+        f"tiermem: {command} stopped (Ctrl-C) after its work was done, which stands; only "
+        f"output it had still to write may be missing\n"), err
+    assert err.count("stopped (Ctrl-C)") == 1, err
+
+
+@pytest.mark.parametrize("where", ["returning", "ending"])
+@pytest.mark.parametrize(("action", "after"), [("start", "print(dsn)"),
+                                               ("stop", 'note(f"stopped the server')])
+def test_pg_stopped_once_the_server_started_or_stopped_says_so(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        action: str, after: str, where: str) -> None:
+    from tiermem.memory.store.postgres.local_server import LocalPostgres
+
+    # What the command makes of the server's answer is tested, not the server itself.
+    monkeypatch.setattr(LocalPostgres, "start", lambda self, *a, **k: "postgresql:///tiermem")
+    monkeypatch.setattr(LocalPostgres, "stop", lambda self, *a, **k: True)
+    _stopped_once_done(pg_commands.cmd_pg, after, where,
+                       ["pg", action, "--dir", str(tmp_path / "pg")], capsys)
+
+
+@pytest.mark.parametrize("where", ["returning", "ending"])
+def test_drop_agent_stopped_once_the_agent_is_deleted_says_so(
+        postgres_dsn: str, capsys: pytest.CaptureFixture[str], where: str) -> None:
+    from tiermem.memory.store.postgres.connection import stored_agents
+
+    with HierarchicalMemory(store=postgres_dsn, agent="cyd", embedder=HashingEmbedder()) as cyd:
+        cyd.add_fact("User's desk is by the window")
+    _stopped_once_done(pg_commands.cmd_drop_agent, "return code", where,
+                       ["drop-agent", "--agent", "cyd", "--store", postgres_dsn, "--yes"], capsys)
+    assert "cyd" not in (stored_agents(postgres_dsn) or [])
 
 
 def test_a_reading_command_stopped_once_done_says_its_work_stands(
