@@ -75,6 +75,10 @@ SAMPLES: dict[str, list[Sample]] = {
         lambda c: c("agent ada in postgresql://db/app", ("facts", "passages"))],
     "tiermem.memory.errors.SnapshotError": [
         lambda c: c("facts[0].text is missing", ("facts[0].text", "facts[1].id"))],
+    "tiermem.memory.restore_errors.RestoreTargetHoldsMemoryError": [
+        lambda c: c("/home/ada/.tiermem/agents/a; b", ("facts",), "an empty directory"),
+        lambda c: c("agent ada in postgresql://db/app"),
+    ],
     "tiermem.memory.errors.RetentionDroppedError": [
         lambda c: c("fact", "health", "no-diagnoses", "rules"),
         lambda c: c("message", "finance", None, "judge"),
