@@ -16,11 +16,12 @@ from tiermem.memory import HierarchicalMemory, Hit
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.tiers.lifecycle import OVERSIZE, SUPERSEDED_AT
 from tiermem.memory.validation import clean_text, single_line
+from tiermem.tools.core_edits import already_retired, left_core, left_core_error
 from tiermem.tools.declare import Tool, ToolError, tool
 from tiermem.tools.dispatch import Toolbox
 from tiermem.tools.search_results import FORGOTTEN_KEY as FORGOTTEN_KEY  # re-exported
 from tiermem.tools.search_results import HIT_TEXT_CHARS as HIT_TEXT_CHARS  # re-exported
-from tiermem.tools.search_results import archival_item, iso, page_of, recall_item
+from tiermem.tools.search_results import archival_item, page_of, recall_item
 
 PAGE_SIZE = 5
 
@@ -209,37 +210,14 @@ def core_memory_replace(ctx: ToolContext, old_content: str, new_content: str) ->
     try:
         ctx.memory.replace_in_core(old_content, new_content, request=ctx.request)
     except InvalidInputError:
-        left = _left_core(ctx.memory, old_content, new_content, ctx.request)
-        if left is None:
+        gone = left_core(ctx.memory, old_content, ctx.request)
+        if gone is None:
             raise
-        raise ToolError(left) from None
+        done = None if new_content.strip() else already_retired(ctx.memory, gone, old_content)
+        if done is not None:
+            return f"{done} ({_core_status(ctx.memory)})."
+        raise ToolError(left_core_error(ctx.memory, gone, old_content, new_content)) from None
     return "; ".join(_describe_changes(ctx, since)) + f" ({_core_status(ctx.memory)})"
-
-
-def _left_core(memory: HierarchicalMemory, old: str, new: str, request: str = "") -> str | None:
-    """Why no core fact holds ``old`` when one did (evicted or retired since the model read
-    core, as a small model reads it several turns late), and what to call instead; None
-    when no fact ever held it. Copying "exactly as core shows it" cannot help there.
-
-    Only text the privacy policy shows is matched, in core and out of it: a withheld fact
-    holding ``old`` is never confirmed (the model could probe hidden text by guessing)."""
-    if any(old in text for _, text in memory.core_shown(request)):
-        return None
-    facts = [f for f in memory.facts() if f.tier != "core" and old in f.text]
-    shown = memory.texts_shown([f.text for f in facts], request)
-    gone = [f for f, text in zip(facts, shown, strict=True) if text == f.text]
-    if not gone:
-        return None
-    fact = max(gone, key=lambda f: f.evicted_at or 0.0)
-    when = iso(fact.evicted_at)
-    if memory.lifecycle.superseded(fact):
-        why = f"was retired as no longer true ({when})"
-    else:
-        why = (f"left core for archival (evicted {when}), where archival_memory_search "
-               "still finds it")
-    then = ("nothing is left in core to retire" if not new.strip() else
-            "to record the change, call core_memory_append with the new fact")
-    return f"no core fact contains {old!r}: the fact holding it {why}; {then}"
 
 
 @tool(heartbeat=True)
