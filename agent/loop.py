@@ -11,6 +11,7 @@ import contextlib
 from typing import Any
 
 from tiermem.agent.context import ContextWindow
+from tiermem.agent.earlier_calls import earlier_results
 from tiermem.agent.earlier_turns import extractive_summary
 from tiermem.agent.interrupts import turn_interrupts
 from tiermem.agent.llm import Completion, LLMClient, ToolCall
@@ -159,7 +160,8 @@ class Agent:
             self.memory.recall.add_vectors([message_id])
 
     def _run_turn(self, turn: int, user_id: int, text: str) -> TurnResult:
-        ctx = ToolContext(memory=self.memory, turn=turn, first_message_id=user_id)
+        ctx = ToolContext(memory=self.memory, turn=turn, first_message_id=user_id,
+                          earlier_results=earlier_results(lambda: self.context.messages))
         result = TurnResult(reply=None)
         self._remember(turn, {"role": "user", "content": text}, user_id)
         ctx.request = self.context.current_request()  # what core is shown for (privacy)

@@ -43,3 +43,51 @@ def test_retiring_a_fact_again_says_it_was_retired(memory: HierarchicalMemory) -
         later = Agent(memory, model).step("thanks")
     assert later.tool_results[0].ok and "Already retired" in later.tool_results[0].content
     assert snapshot(memory) == before
+
+
+def test_an_edit_made_again_says_it_is_done_and_changes_nothing(
+    memory: HierarchicalMemory,
+) -> None:
+    memory.add_fact("User lives in Paris", "durable")
+    memory.add_fact("User likes tea", "durable")
+    move = {"old_content": "Paris", "new_content": "Lyon", "request_heartbeat": True}
+    # "green tea" holds "tea": run again, it would read "green green tea".
+    tea = {"old_content": "tea", "new_content": "green tea", "request_heartbeat": True}
+    script = [call("core_memory_replace", **move), call("core_memory_replace", **tea),
+              call("core_memory_replace", **move), call("core_memory_replace", **tea),
+              call("send_message", message="Updated.")]
+    with ScriptedModel(script) as model:
+        result = Agent(memory, model).step("I moved to Lyon, and it's green tea I like")
+    assert [r.ok for r in result.tool_results] == [True] * 5
+    first, _, again, tea_again, _ = (r.content for r in result.tool_results)
+    assert first.startswith("core edited: User lives in Lyon")
+    assert again.startswith("Already done: an earlier call replaced 'Paris' with 'Lyon', and "
+                            "core's fact reads 'User lives in Lyon'; nothing was changed")
+    assert tea_again.startswith("Already done:") and "'User likes green tea'" in tea_again
+    assert sorted(f.text for f in memory.core) == ["User likes green tea", "User lives in Lyon"]
+    # A later turn, by an agent started again on the same memory: its window is read back.
+    before = snapshot(memory)
+    with ScriptedModel([call("core_memory_replace", **tea),
+                        call("send_message", message="Yes.")]) as model:
+        later = Agent(memory, model).step("Did you get that?")
+    assert later.tool_results[0].ok and later.tool_results[0].content.startswith("Already done")
+    assert snapshot(memory) == before
+
+
+def test_an_edit_is_done_only_while_core_holds_what_it_left(memory: HierarchicalMemory) -> None:
+    memory.add_fact("User lives in Paris", "durable")
+    move = {"old_content": "Paris", "new_content": "Lyon", "request_heartbeat": True}
+    with ScriptedModel([call("core_memory_replace", **move),
+                        call("send_message", message="Updated.")]) as model:
+        Agent(memory, model).step("I moved to Lyon")
+    # Edited since: core no longer reads as that call left it.
+    memory.replace_in_core("Lyon", "Lyon, France")
+    # Never made: another fact merely holds the new text.
+    memory.add_fact("User's sister lives in Lyon", "durable")
+    rome = {"old_content": "Rome", "new_content": "Lyon", "request_heartbeat": True}
+    with ScriptedModel([call("core_memory_replace", **move), call("core_memory_replace", **rome),
+                        call("send_message", message="Done.")]) as model:
+        result = Agent(memory, model).step("Did you save it?")
+    for echoed in result.tool_results[:2]:
+        assert not echoed.ok and "Already done" not in echoed.content
+        assert "no core fact contains" in echoed.content

@@ -268,3 +268,19 @@ def test_the_same_fact_in_shown_words_is_refused_as_the_fact_retention_drops() -
             assert not result.ok and len(memory.archival) == 0
             answers.add(result.content)
     assert len(answers) == 1, answers
+
+
+def test_an_edit_made_again_confirms_no_withheld_fact(memory: HierarchicalMemory) -> None:
+    # The window shows the model an edit that left a fact the policy now withholds (a rule
+    # added since): the same call again is answered as a guess at it would be.
+    memory.add_fact(SECRET)
+    said = [f"core edited: {SECRET} (core 1/3 facts)"]
+    answers = []
+    for earlier in (said, []):
+        context = ToolContext(memory=memory, turn=2,
+                              earlier_results=lambda name, arguments, e=earlier: e)
+        answers.append(memory_toolbox().dispatch(
+            "core_memory_replace", json.dumps({"old_content": "10 mg", "new_content": "20 mg"}),
+            call_id="c", context=context).content)
+    assert answers[0] == answers[1] and "Already done" not in answers[0]
+    assert memory.fact(memory.facts()[0].id).text == SECRET

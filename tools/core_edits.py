@@ -1,8 +1,8 @@
 """What ``core_memory_replace`` answers when the text it edits is no longer in core.
 
 A small model reads core several turns late, and echoes its own earlier calls in a later
-step or turn: the fact it names may have been evicted, or retired (by that very call).
-Each gets an answer that says what happened to it, so the model neither copies
+step or turn: the fact it names may have been evicted, retired, or already edited by that
+very call. Each gets an answer that says what happened to it, so the model neither copies
 the text again ("exactly as core shows it" cannot help) nor tells the user the edit failed.
 
 Only text the privacy policy shows is matched, in core and out of it: a withheld fact
@@ -13,7 +13,42 @@ from __future__ import annotations
 
 from tiermem.memory import HierarchicalMemory
 from tiermem.memory.types import Fact
+from tiermem.memory.validation import single_line
 from tiermem.tools.search_results import iso
+
+#: How a core_memory_replace result names the fact it edited (tools/memory_tools.py).
+EDITED = "core edited: "
+
+
+def done_before(memory: HierarchicalMemory, results: list[str], old: str, new: str,
+                request: str = "") -> str | None:
+    """The answer to ``core_memory_replace(old, new)`` made again, when ``results`` (those
+    the same call got before, as the model's window shows them) name a fact that core
+    still shows as that call left it; None otherwise.
+
+    Run again, the call would fail (``old`` is gone from core, and "copy the exact text"
+    would send the model looking for it) or, when ``new`` holds ``old``, edit the fact a
+    second time ("green tea" becoming "green green tea"). The fact must be the one the
+    call edited: core holds one fact per text, and the result quoted that text whole. A
+    fact edited since, forgotten, moved out of core or withheld by the privacy policy reads
+    otherwise, and another fact shown holding ``old`` may be the one the call means: the
+    call then runs as any other."""
+    if not results or not new.strip():
+        return None
+    shown = memory.core_shown(request)
+    edited = [f for f, text in shown if text == f.text and new in f.text and any(
+        _names(result, f.text) for result in results)]
+    if len(edited) != 1 or any(old in text for f, text in shown if f.id != edited[0].id):
+        return None
+    return (f"Already done: an earlier call replaced {old!r} with {new!r}, and core's fact "
+            f"reads {edited[0].text!r}; nothing was changed")
+
+
+def _names(result: str, text: str) -> bool:
+    """Whether ``result`` says the edit left a fact reading ``text``: the whole of it, up to
+    the next note or the core usage after the last."""
+    said = EDITED + single_line(text)
+    return said + "; " in result or said + " (" in result
 
 
 def left_core(memory: HierarchicalMemory, old: str, request: str = "") -> Fact | None:

@@ -27,11 +27,13 @@ from tiermem.tools.argument_advice import example_arguments, explain_invalid, sh
 from tiermem.tools.declare import HEARTBEAT_PARAM, Tool, ToolDefinitionError, ToolError
 from tiermem.tools.safe_text import lone_surrogate_at, safe_text
 
-__all__ = ["MAX_ARGUMENT_BYTES", "ErrorKind", "ToolError", "ToolResult", "Toolbox"]
+__all__ = ["ERROR_PREFIX", "MAX_ARGUMENT_BYTES", "ErrorKind", "ToolError", "ToolResult", "Toolbox"]
 
 log = logging.getLogger(__name__)
 
 MAX_ARGUMENT_BYTES = 1_000_000
+#: How the result of a call that failed begins.
+ERROR_PREFIX = "Error: "
 DEFAULT_MAX_RESULT_CHARS = 20_000
 #: Deeper arguments are refused before validation: no tool needs them, and walking
 #: them (pydantic, json.dumps, repr) can exhaust Python's recursion limit.
@@ -138,7 +140,7 @@ class Toolbox:
         message = (f"the call to {shown_value(name)} could not be processed "
                    f"({type(exc).__name__}: {shown_value(str(exc), 200)}); check its name "
                    f"and arguments and call it again")
-        return ToolResult(safe_text(str(name)), call_id, f"Error: {message}", False,
+        return ToolResult(safe_text(str(name)), call_id, ERROR_PREFIX + message, False,
                           error=message, error_kind="crashed", exception=exc)
 
     def _failed(self, name: str, call_id: str, kind: ErrorKind, message: str,
@@ -146,7 +148,7 @@ class Toolbox:
         # A tool's message may quote anything, a lone surrogate included; what goes
         # back to the model must be storable and sendable (tools/safe_text.py).
         message = safe_text(message)
-        content = f"Error: {message}"
+        content = ERROR_PREFIX + message
         # Only text a tool produced can be arbitrarily long; the framework's
         # own messages are bounded and must reach the model whole.
         if kind in ("tool_error", "crashed"):

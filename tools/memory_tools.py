@@ -9,6 +9,7 @@ in tools/search_results.py.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -16,7 +17,13 @@ from tiermem.memory import HierarchicalMemory, Hit
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.tiers.lifecycle import OVERSIZE, SUPERSEDED_AT
 from tiermem.memory.validation import clean_text, single_line
-from tiermem.tools.core_edits import already_retired, left_core, left_core_error
+from tiermem.tools.core_edits import (
+    EDITED,
+    already_retired,
+    done_before,
+    left_core,
+    left_core_error,
+)
 from tiermem.tools.declare import Tool, ToolError, tool
 from tiermem.tools.dispatch import Toolbox
 from tiermem.tools.search_results import FORGOTTEN_KEY as FORGOTTEN_KEY  # re-exported
@@ -41,6 +48,10 @@ class ToolContext:
     request: str = ""
     #: Messages the ``forget`` tool forgot: the turn's window blanks them.
     forgotten_messages: set[int] = field(default_factory=set)
+    #: The results the model's earlier calls of a tool with these arguments got, as its
+    #: window shows them (agent/earlier_calls.py): an echoed call's work is done.
+    earlier_results: Callable[[str, dict[str, Any]], list[str]] = field(
+        default=lambda name, arguments: [])
 
 
 def _describe_changes(ctx: ToolContext, since: int) -> list[str]:
@@ -56,7 +67,7 @@ def _describe_changes(ctx: ToolContext, since: int) -> list[str]:
             OVERSIZE: f"too large for core ({event['detail']}), so stored in archival, where "
                       "archival_memory_search finds it; raise the core limit to keep facts "
                       "this size in core:",
-            "replace": "core edited:",
+            "replace": EDITED.rstrip(),
             "retire": "core -> archival (superseded):",
             "reclassify": f"core reclassified {event['detail']}:",
         }.get(kind, kind)
@@ -206,6 +217,11 @@ def core_memory_replace(ctx: ToolContext, old_content: str, new_content: str) ->
     """
     if not old_content.strip():
         raise ToolError("old_content is empty; copy the exact text of the fact to change")
+    earlier = ctx.earlier_results(core_memory_replace.name,
+                                  {"old_content": old_content, "new_content": new_content})
+    done = done_before(ctx.memory, earlier, old_content, new_content, ctx.request)
+    if done is not None:
+        return f"{done} ({_core_status(ctx.memory)})."
     since = ctx.memory.last_event_id()
     try:
         ctx.memory.replace_in_core(old_content, new_content, request=ctx.request)
