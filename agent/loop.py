@@ -21,6 +21,7 @@ from tiermem.agent.stored_context import StoredContext, Summarizer, model_summar
 from tiermem.agent.stored_messages import (
     cut_at_length,
     lost_tool_calls,
+    said_once,
     sent_text,
     stopped_by_filter,
     storable,
@@ -233,8 +234,8 @@ class Agent:
             result.stopped = "step_cap"
         if ctx.replies:
             # A plain-content reply that follows sent messages is part of the answer too.
-            result.reply = safe_text(
-                "\n\n".join([*ctx.replies, *([result.reply] if result.reply else [])]))
+            result.reply = safe_text("\n\n".join(
+                said_once([*ctx.replies, *([result.reply] if result.reply else [])])))
         if not result.reply and not result.notice:
             result.notice = "the model ended its turn without a reply" + (
                 f" (after {ended_by}, called without request_heartbeat)" if ended_by else "")

@@ -123,8 +123,21 @@ def sent_text(completion: Completion, toolbox: Toolbox | None = None) -> str:
     nothing but spaces) sent nothing and adds nothing: recall must not say the agent said
     it. The call stays among the message's tool calls, paired with its ``Error:`` result.
     """
-    joined = "\n\n".join(_sent(completion.tool_calls, toolbox))
+    joined = "\n\n".join(said_once(_sent(completion.tool_calls, toolbox)))
     return (completion.content or "") + ("\n\n" if completion.content and joined else "") + joined
+
+
+def said_once(replies: list[str]) -> list[str]:
+    """``replies`` without those that repeat an earlier one (spacing around it aside): a
+    small model echoes its ``send_message`` in the same step or the next, and the user
+    must not read the same reply twice."""
+    seen: set[str] = set()
+    once = []
+    for reply in replies:
+        if reply.strip() not in seen:
+            seen.add(reply.strip())
+            once.append(reply)
+    return once
 
 
 def _sent(calls: list[ToolCall], toolbox: Toolbox | None) -> list[str]:
@@ -226,5 +239,5 @@ def _taken_off(content: str, texts: list[str], *, all_there: bool) -> str | None
     return content
 
 
-__all__ = ["as_chat", "as_chats", "as_said", "cut_at_length", "sent_text", "stopped_by_filter",
-           "storable", "without_oversized_arguments"]
+__all__ = ["as_chat", "as_chats", "as_said", "cut_at_length", "said_once", "sent_text",
+           "stopped_by_filter", "storable", "without_oversized_arguments"]

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from tiermem.agent.loop import Agent
-from tiermem.agent.scripted import ScriptedModel, call
+from tiermem.agent.scripted import ScriptedModel, call, calls, reply
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 
 
@@ -91,3 +91,21 @@ def test_an_edit_is_done_only_while_core_holds_what_it_left(memory: Hierarchical
     for echoed in result.tool_results[:2]:
         assert not echoed.ok and "Already done" not in echoed.content
         assert "no core fact contains" in echoed.content
+
+
+def test_a_reply_sent_again_reaches_the_user_once(memory: HierarchicalMemory) -> None:
+    hello = ("send_message", {"message": "Hi! How can I help?"})
+    note = ("core_memory_append", {"content": "User greets politely", "request_heartbeat": True})
+    beside = [calls(hello, hello)]
+    next_step = [calls(hello, note), call("send_message", message="Hi! How can I help? ")]
+    as_text = [calls(hello, note), reply("Hi! How can I help?")]
+    for steps in (beside, next_step, as_text):
+        with ScriptedModel(steps) as model:
+            result = Agent(memory, model).step("hello")
+        assert result.reply == "Hi! How can I help?", steps
+    # What recall keeps the agent said, in one message, is what the user read.
+    with ScriptedModel([calls(hello, hello, ("send_message", {"message": "Bye."}))]) as model:
+        result = Agent(memory, model).step("hello again")
+    assert result.reply == "Hi! How can I help?\n\nBye."
+    said = [r["content"] for r in memory.recall.iter_rows() if r["role"] == "assistant"]
+    assert said[-1] == "Hi! How can I help?\n\nBye."
