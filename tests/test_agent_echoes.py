@@ -109,3 +109,24 @@ def test_a_reply_sent_again_reaches_the_user_once(memory: HierarchicalMemory) ->
     assert result.reply == "Hi! How can I help?\n\nBye."
     said = [r["content"] for r in memory.recall.iter_rows() if r["role"] == "assistant"]
     assert said[-1] == "Hi! How can I help?\n\nBye."
+
+
+def test_forgetting_again_says_it_was_forgotten(memory: HierarchicalMemory) -> None:
+    memory.add_fact("User's door code is 4821", "durable")
+    forget = {"request": "User's door code is 4821", "request_heartbeat": True}
+    with ScriptedModel([call("forget", **forget), call("forget", **forget),
+                        call("send_message", message="Forgotten.")]) as model:
+        result = Agent(memory, model).step("Forget my door code")
+    first, again, _ = (r.content for r in result.tool_results)
+    assert first.startswith("Forgotten: 1 fact(s)")
+    assert again.startswith("Already forgotten: an earlier call with this request forgot what "
+                            "it matched, and nothing stored matches it now")
+    assert "ask the user" not in again
+    with ScriptedModel([call("forget", **forget), call("send_message", message="Done.")]) as model:
+        later = Agent(memory, model).step("Is it gone?")
+    assert later.tool_results[0].content.startswith("Already forgotten")
+    # A request that never forgot anything is answered as before.
+    with ScriptedModel([call("forget", request="User's bike lock code is 1111"),
+                        ]) as model:
+        never = Agent(memory, model).step("Forget my bike lock code")
+    assert never.tool_results[0].content.startswith("Nothing forgotten: nothing stored matches")

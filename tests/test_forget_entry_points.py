@@ -42,7 +42,8 @@ def test_the_tool_forgets_and_blanks_the_window_then_reports_nothing_matched_as_
         outcomes = [r.content for r in result.tool_results]
         # The message, and the fact learned from it.
         assert outcomes[0].startswith("Forgotten: 1 fact(s), 0 passage(s), 1 message(s)")
-        assert outcomes[1].startswith("Nothing forgotten: nothing stored matches it")
+        # The same request again matches nothing, and says that it forgot it before.
+        assert outcomes[1].startswith("Already forgotten: an earlier call with this request")
         # Only the request itself, and the reply after it, which holds it as context.
         left = m.recall_search("card number 4111")
         assert left.total == 2 and not any("4111" in h.text for h in left.hits)

@@ -29,6 +29,8 @@ _NEXT = {
     "failed": "the request could not be judged; nothing was forgotten, try again or ask the "
               "user for the exact words",
 }
+#: How the answer to a request that forgot items begins.
+FORGOTTEN = "Forgotten: "
 #: Said under a privacy policy whatever the outcome, so that it tells nothing of what is
 #: stored.
 WITHHELD = (" Items the privacy policy withholds (shown to you as [withheld: CATEGORY]) are "
@@ -65,6 +67,10 @@ def forget(ctx: ToolContext, request: str) -> str:
     ctx.forgotten_messages.update(result.forgotten.messages)
     privacy = ctx.memory.privacy
     withheld = WITHHELD if privacy is not None and privacy.recall_enabled else ""
+    if result.outcome == "unmatched" and _forgot_before(ctx, request):
+        return (f"Already forgotten: an earlier call with this request forgot what it "
+                f"matched, and nothing stored matches it now; nothing more was forgotten. "
+                f"Do not repeat what was forgotten.{withheld}")
     if result.outcome != "matched":
         return f"Nothing forgotten: {_NEXT[result.outcome]} ({result.detail}).{withheld}"
     done = result.forgotten
@@ -78,6 +84,14 @@ def forget(ctx: ToolContext, request: str) -> str:
     # Under a policy it is said after every match: said only when a source was kept, it
     # would tell of the sources of items the model is not shown.
     kept = SOURCES_KEPT if withheld or result.sources_kept else ""
-    return (f"Forgotten: {len(done.facts)} fact(s), {len(done.passages)} passage(s), "
+    return (f"{FORGOTTEN}{len(done.facts)} fact(s), {len(done.passages)} passage(s), "
             f"{len(done.messages)} message(s). Do not repeat what was forgotten.{kept}"
             f"{withheld}")
+
+
+def _forgot_before(ctx: ToolContext, request: str) -> bool:
+    """Whether the model's window shows this request forgetting items earlier: a small model
+    echoes its call, and "ask the user for the exact words" would have it ask the user
+    what to forget, after it was forgotten."""
+    return any(result.startswith(FORGOTTEN) for result in
+               ctx.earlier_results(forget.name, {"request": request}))
