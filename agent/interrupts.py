@@ -102,8 +102,8 @@ def terminate_on_signals() -> Iterator[None]:
 @contextlib.contextmanager
 def ctrl_c_held() -> Iterator[None]:
     """Hold Ctrl-C back until the block ends, then raise it as ``KeyboardInterrupt``: for a
-    line that must be written whole, once. Rich keeps what a print cut short by Ctrl-C had
-    not yet marked written, and writes it again with the next print. Only Python's default
+    line that must be written whole, once (``TerminalConsole`` drops what Ctrl-C cut from a
+    print, so a cut note would not be written whole later). Only Python's default
     handling is taken over, in the main thread, as ``turn_interrupts`` does."""
     if (threading.current_thread() is not threading.main_thread()
             or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):

@@ -8,8 +8,10 @@ lines when standard input is not a terminal, so chats can be scripted.
 
 At the prompt, Ctrl-C during a turn cancels it: the agent rolls it back and
 keeps the message in recall as unanswered (agent/loop.py), and the prompt
-comes back. Ctrl-C at an empty prompt says how to leave, and a second one in
-a row leaves; with text typed, it discards the text.
+comes back. Ctrl-C while a reply or a command's output is printed cuts the
+rest of it (agent/terminal.py), and the note after it says so. Ctrl-C at an
+empty prompt says how to leave, and a second one in a row leaves; with text
+typed, it discards the text.
 
 A line is a slash command when its first word starts with "/" and holds no other
 "/" (``is_command``): "/var/log is full" is a message. "//" at the start escapes
@@ -81,6 +83,10 @@ INTERRUPTED_AT_COMMIT = "cancelled after the turn was saved; the run stops here"
 TERMINATED_AT_COMMIT = "the turn was saved; the chat stops here"
 CANCELLED = f"{TURN_CANCELLED} (Ctrl-C again or /exit to leave)"
 LEAVE_HINT = "press Ctrl-C again or type /exit to leave"
+#: Ctrl-C as a saved turn was shown: the rest of it is not shown later.
+REPLY_CUT = "the rest of this turn's output was cut (Ctrl-C); the turn is saved, /recall finds it"
+#: Ctrl-C as a slash command printed: the rest is not printed later.
+OUTPUT_CUT = "the rest of its output was cut"
 
 
 class ChatRepl(ChatReports):
@@ -190,6 +196,7 @@ class ChatRepl(ChatReports):
                 if note:
                     shown, note = note, None
                     with ctrl_c_held():  # a press meanwhile leaves, after the hint is whole
+                        self._end_cut()
                         self.console.print(reply_text(self.console, f"[dim]{shown}[/dim]"))
                 line, warning = typed_text(read_line(session))
                 if warning:
@@ -209,14 +216,24 @@ class ChatRepl(ChatReports):
                 if leave_armed or self.cancelled:  # a second press, after a cancelled turn
                     return self._bye()
                 leave_armed, note = True, LEAVE_HINT
-                if stopped is not None and stopped != SHOWING_TURN:
+                # What was cut is not written later: one line says so instead.
+                cut = isinstance(self.console, TerminalConsole) and self.console.cut
+                if stopped == SHOWING_TURN and cut:
+                    note = f"{REPLY_CUT}; {LEAVE_HINT}"
+                elif stopped is not None and stopped != SHOWING_TURN:
                     # A slash command cut short: say so, or it reads as having had no effect.
                     said = stopped_command(stopped, self.agent_name, self.store)
+                    output = f"{OUTPUT_CUT}; " if cut else ""
                     note = (f"{escape(printable(stopped))} stopped (Ctrl-C): {escape(said)}; "
-                            f"{LEAVE_HINT}")
+                            f"{output}{LEAVE_HINT}")
+
+    def _end_cut(self) -> None:
+        if isinstance(self.console, TerminalConsole):
+            self.console.end_cut()
 
     def _bye(self) -> int:
         with contextlib.suppress(KeyboardInterrupt):  # pressed again while leaving: leave
+            self._end_cut()
             self.console.print("[dim]bye[/dim]")
         return 0
 

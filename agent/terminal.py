@@ -10,7 +10,8 @@ changed, and JSON output escapes them by itself.
 ``TerminalConsole`` is a rich ``Console`` that applies it to every string it renders
 (``print`` of a string, a table cell, a markup template filled with stored text), so
 the chat's many print sites need no care of their own. Rich's own styling is added
-after, so colours still work.
+after, so colours still work. What Ctrl-C cuts from a print is dropped: rich would
+write all of it again with the next print.
 """
 
 from __future__ import annotations
@@ -50,6 +51,39 @@ class TerminalConsole(Console):
         super().__init__(*args, **kwargs)
         if "soft_wrap" not in kwargs and not self.is_terminal:
             self.soft_wrap = True
+        #: Ctrl-C cut a print short, and the line that says so is not yet written.
+        self.cut = False
+
+    def __exit__(self, exc_type: Any, exc_value: Any, traceback: Any) -> None:
+        if exc_type is not None and issubclass(exc_type, KeyboardInterrupt) \
+                and self._buffer_index == 1:
+            # Ctrl-C while a print was laid out: rich would still write what was ready.
+            del self._buffer[:]
+            self.cut = True
+        super().__exit__(exc_type, exc_value, traceback)
+
+    def _check_buffer(self) -> None:
+        try:
+            super()._check_buffer()
+        except KeyboardInterrupt:
+            # Rich empties its buffer only once written whole: kept, the next print would
+            # write the cut block again, from its start.
+            del self._buffer[:]
+            self.cut = True
+            raise
+
+    def end_cut(self) -> bool:
+        """Whether Ctrl-C cut a print short since the last call. If it did, the line it
+        left half written is ended, and a colour it left on is turned off, so that what
+        is printed next starts on a line of its own."""
+        if not self.cut:
+            return False
+        self.cut = False
+        with self._lock:
+            # ESC also ends an escape sequence the cut left unfinished.
+            self.file.write("\x1b[0m\n" if self.color_system else "\n")
+            self.file.flush()
+        return True
 
     def render_str(self, text: str, **options: Any) -> Text:
         return super().render_str(printable(text), **options)
