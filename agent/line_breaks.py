@@ -7,17 +7,21 @@ line, leaving the first short, or folded at any character. Here, as in the Unico
 line-breaking rules, a line may also break before or after a wide character (2 cells),
 except before closing punctuation (``、``, ``。``, ``)``) and after opening
 punctuation (``「``, ``(``).
+
+A line never breaks inside a grapheme cluster, what a terminal draws as one character:
+an emoji sequence joined by ZWJ (👨‍👩‍👧), a flag's two regional indicators (🇩🇪), an emoji
+with its skin tone (👍🏽), a keycap (1️⃣), a letter with its combining accents.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
-from rich.cells import cell_len, chop_cells, get_character_cell_size
+import regex
+from rich.cells import cell_len
 from rich.text import Text
 
-_WORD = re.compile(r"\s*\S+\s*")
+_CLUSTER = regex.compile(r"\X")
 #: Not at the start of a line: closing punctuation, small kana, the prolonged sound mark.
 _NO_START = frozenset(")]}.,;:!?%'\"、。，．：；？！）］｝」』】〕〉》ー々〜"
                       "ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ")
@@ -25,24 +29,59 @@ _NO_START = frozenset(")]}.,;:!?%'\"、。，．：；？！）］｝」』】�
 _NO_END = frozenset("([{'\"（［｛「『【〔〈《")
 
 
+def _no_start(cluster: str) -> bool:
+    return cluster[0] in _NO_START
+
+
+def _no_end(cluster: str) -> bool:
+    return cluster[0] in _NO_END
+
+
+def _wide(cluster: str) -> bool:
+    """Whether ``cluster`` is a wide character, which a line may break before or after: 2
+    cells as a terminal draws it, and not a keycap (1️⃣), which the rules treat as the
+    digit it is drawn on."""
+    return cell_len(cluster) >= 2 and not cluster[0].isascii()
+
+
 def _breakable(before: str, after: str) -> bool:
-    """Whether a line may break between the characters ``before`` and ``after``."""
-    wide = get_character_cell_size(before) == 2 or get_character_cell_size(after) == 2
-    return wide and after not in _NO_START and before not in _NO_END
+    """Whether a line may break between the grapheme clusters ``before`` and ``after``."""
+    return (_wide(before) or _wide(after)) and not _no_start(after) and not _no_end(before)
 
 
 def _pieces(text: str) -> Iterator[tuple[int, str]]:
     """Each unit a line may break after, with where it starts: a word with the spaces
-    around it, or the part of one between two places a wide run may break."""
-    for match in _WORD.finditer(text):
-        word, start = match.group(), match.start()
-        cut = 0
-        for at in range(1, len(word)):
-            if not word[at - 1].isspace() and not word[at].isspace() \
-                    and _breakable(word[at - 1], word[at]):
-                yield start + cut, word[cut:at]
-                cut = at
-        yield start + cut, word[cut:]
+    after it (the first also with those before it), or the part of one between two
+    places a wide run may break; never part of a grapheme cluster."""
+    start = 0
+    worded = False  # a word came before: spaces at the very start are no place to break
+    previous: str | None = None
+    for match in _CLUSTER.finditer(text):
+        cluster = match.group()
+        if previous is not None and not cluster[0].isspace() and (
+                (previous[0].isspace() and worded) or
+                (not previous[0].isspace() and _breakable(previous, cluster))):
+            yield start, text[start:match.start()]
+            start = match.start()
+        worded = worded or not cluster[0].isspace()
+        previous = cluster
+    if worded:
+        yield start, text[start:]
+
+
+def _fold(piece: str, width: int) -> list[str]:
+    """``piece`` cut into lines of at most ``width`` cells between its grapheme clusters
+    (a cluster wider than that alone on its line)."""
+    lines = [""]
+    used = 0
+    for cluster in _CLUSTER.findall(piece):
+        size = cell_len(cluster)
+        if lines[-1] and used + size > width:
+            lines.append("")
+            used = 0
+        lines[-1] += cluster
+        used += size
+    return lines
 
 
 def widest_piece(text: str) -> int:
@@ -54,8 +93,7 @@ def widest_piece(text: str) -> int:
 
 def break_offsets(text: str, width: int) -> list[int]:
     """Where to break ``text`` (one line) so that each line fits ``width`` cells: between
-    pieces, and within a piece wider than a whole line (rich's ``divide_line``, with the
-    wide runs' break points)."""
+    pieces, and within a piece wider than a whole line, between its grapheme clusters."""
     offsets: list[int] = []
     used = 0
     for start, piece in _pieces(text):
@@ -63,7 +101,7 @@ def break_offsets(text: str, width: int) -> list[int]:
         if needed <= width - used:
             used += cell_len(piece)
         elif needed > width:
-            folded = chop_cells(piece, width)
+            folded = _fold(piece, width)
             for part in folded[:-1]:
                 if start:
                     offsets.append(start)
