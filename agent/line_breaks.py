@@ -5,8 +5,8 @@ Rich breaks a line only at spaces, so such a run (a search query in a tool call,
 reply) counted as one word, wide characters and all: it was moved whole to the next
 line, leaving the first short, or folded at any character. Here, as in the Unicode
 line-breaking rules, a line may also break before or after a wide character (2 cells),
-except before closing punctuation (``、``, ``。``, ``)``) and after opening
-punctuation (``「``, ``(``).
+except before closing punctuation (``、``, ``。``, ``)``, any closing bracket), small kana
+and iteration marks, and after opening punctuation (``「``, ``(``, any opening bracket).
 
 A line never breaks inside a grapheme cluster, what a terminal draws as one character:
 an emoji sequence joined by ZWJ (👨‍👩‍👧), a flag's two regional indicators (🇩🇪), an emoji
@@ -15,6 +15,7 @@ with its skin tone (👍🏽), a keycap (1️⃣), a letter with its combining a
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterator
 
 import regex
@@ -22,19 +23,23 @@ from rich.cells import cell_len
 from rich.text import Text
 
 _CLUSTER = regex.compile(r"\X")
-#: Not at the start of a line: closing punctuation, small kana, the prolonged sound mark.
-_NO_START = frozenset(")]}.,;:!?%'\"、。，．：；？！）］｝」』】〕〉》ー々〜"
-                      "ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ")
-#: Not at the end of a line: opening punctuation.
-_NO_END = frozenset("([{'\"（［｛「『【〔〈《")
+#: Not at the start of a line, besides closing brackets: closing and middle punctuation,
+#: small kana, iteration marks, the prolonged sound mark (of Unicode's classes CL, EX, IS,
+#: NS and CJ, those of the CJK blocks and ASCII), and the straight quotes.
+_NO_START = frozenset(".,;:!?%'\"、。，．：；？！｡､・ー々〜〻ゝゞヽヾ゛゜‼⁇⁈⁉ｰ"
+                      "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ"
+                      "ㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿｧｨｩｪｫｬｭｮｯ")
+#: Not at the end of a line, besides opening brackets: the straight quotes.
+_NO_END = frozenset("'\"")
 
 
 def _no_start(cluster: str) -> bool:
-    return cluster[0] in _NO_START
+    return cluster[0] in _NO_START or unicodedata.category(cluster[0]) == "Pe"
 
 
 def _no_end(cluster: str) -> bool:
-    return cluster[0] in _NO_END
+    # Unicode's opening brackets (general category Ps) are its class OP, "„" included.
+    return cluster[0] in _NO_END or unicodedata.category(cluster[0]) == "Ps"
 
 
 def _wide(cluster: str) -> bool:

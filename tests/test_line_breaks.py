@@ -1,10 +1,14 @@
 """Where the chat breaks a line (agent/line_breaks.py), on random text.
 
 A line never breaks inside what a terminal draws as one character, a grapheme cluster
-(split, a family emoji shows as three people on two lines, a flag as two letters).
+(split, a family emoji shows as three people on two lines, a flag as two letters), and
+never before closing punctuation or after opening punctuation of the CJK blocks, unless
+a piece wider than the whole line leaves no other place.
 """
 
 from __future__ import annotations
+
+import unicodedata
 
 import regex
 from hypothesis import given
@@ -46,3 +50,40 @@ def test_each_cluster_is_measured_as_the_terminal_draws_it() -> None:
     assert break_offsets(f"ok {family}{family}", 5) == [len(f"ok {family}")]
     assert break_offsets("🇩🇪🇫🇷🇩🇪", 4) == [4]  # pairs of regional indicators
     assert break_offsets("keys 1️⃣2️⃣3️⃣", 6) == [5]  # keycaps are digits, kept together
+
+
+#: The CJK symbols and punctuation block, and the halfwidth and fullwidth forms.
+CJK_PUNCTUATION = [chr(code) for code in (*range(0x3000, 0x3040), *range(0xFF00, 0xFFF0))]
+OPENING = [c for c in CJK_PUNCTUATION if unicodedata.category(c) == "Ps"]
+CLOSING = [c for c in CJK_PUNCTUATION if unicodedata.category(c) == "Pe"] + list(
+    "、。，．：；？！・ゝゞヽヾ")
+SMALL_KANA = list("ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ"
+                  "ㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿ")
+IDEOGRAPHS = list("東京大阪天気予報日本語")
+
+
+@st.composite
+def cjk_run(draw: st.DrawFn) -> str:
+    """A run without spaces whose unbreakable pieces are at most 6 cells wide: each an
+    ideograph with at most one opening bracket before it and one closing mark after."""
+    pieces = []
+    for _ in range(draw(st.integers(min_value=1, max_value=30))):
+        before = draw(st.sampled_from(["", *OPENING]))
+        after = draw(st.sampled_from(["", *CLOSING, *SMALL_KANA]))
+        pieces.append(before + draw(st.sampled_from(IDEOGRAPHS)) + after)
+    return "".join(pieces)
+
+
+@given(cjk_run(), st.integers(min_value=6, max_value=40))
+def test_no_line_starts_with_closing_punctuation_or_ends_with_opening(
+        text: str, width: int) -> None:
+    assert widest_piece(text) <= 6
+    for at in break_offsets(text, width):
+        assert text[at] not in CLOSING and text[at] not in SMALL_KANA, (text, at)
+        assert text[at - 1] not in OPENING, (text, at)
+
+
+def test_the_brackets_of_the_cjk_and_fullwidth_blocks_stay_with_their_text() -> None:
+    assert break_offsets("東京〖大阪〗です", 8) == [4]  # neither after 〖 nor before 〗
+    assert break_offsets("東京｟大阪｠です", 8) == [4]
+    assert break_offsets("東京ゕ", 4) == [1]  # a small kana stays with the kana before it
