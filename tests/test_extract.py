@@ -354,12 +354,28 @@ def test_dont_forget_about_x_with_a_clause_about_x_states_it() -> None:
     ("Don't forget about the launch, it's been moved to May.", "The launch has been moved to May"),
     ("Don't forget about the gala, which is on Friday.", "The gala is on Friday"),
     ("Don't forget about the demo, it'll run at noon.", "The demo will run at noon"),
+    ("Don't forget about the gala, this starts at 8.", "The gala starts at 8"),
+    ("Don't forget about the review, that matters to Dana.", "The review matters to Dana"),
+    ("Don't forget about the move, which got pushed to June.", "The move got pushed to June"),
     # "that" before a subject opens a relative clause: no pronoun for X to replace.
     ("Don't forget about the report, that I promised Dana.",
      "User: the report, that I promised Dana"),
 ])
 def test_the_clause_about_x_says_it_of_x_not_of_a_pronoun(text: str, fact: str) -> None:
     assert only_fact(text).text == fact
+
+
+@pytest.mark.parametrize("text", [
+    "Don't forget about the standup, this week Dana runs it.",
+    "Don't forget about the offsite, this year it's in Lisbon.",
+    "Don't forget about the dentist, this Friday at 3pm.",
+    "Don't forget about the audit, that day nobody deploys.",
+])
+def test_this_or_that_before_a_noun_is_no_pronoun_for_x(text: str) -> None:
+    # "this week" says when, not what X does: X in its place would read "The standup week
+    # Dana runs it". The clause is kept as said.
+    said = text.removeprefix("Don't forget about ").rstrip(".")
+    assert only_fact(text).text == said
 
 
 def test_speaker_name_replaces_first_person() -> None:

@@ -59,10 +59,17 @@ _ABOUT_THEN_SAID = re.compile(
 #: pronoun that stands for X, its verb when fused to it, and the rest. A subject after
 #: "that" or "which" ("X, that I promised Dana") makes it a relative clause, not X's verb.
 _SAID_OF_WHAT = re.compile(
-    r"^(?P<what>\w[^,;:–—]*?),\s+(?:(?:it|that|this|which)(?P<one>" + _APOS + r"(?:s|ll))?"
+    r"^(?P<what>\w[^,;:–—]*?),\s+"
+    r"(?:(?P<pronoun>it|that|this|which)(?P<one>" + _APOS + r"(?:s|ll))?"
     r"|they(?P<several>" + _APOS + r"(?:re|ll))?)"
     r"\s+(?!(?:i|you|we|he|she|they|it|my|your|our|his|her|their|the|a|an)\b)(?P<said>\w.*)$",
     _IGNORECASE | re.DOTALL)
+#: What follows "this", "that" or "which" standing for X: its verb ("this starts at 8",
+#: "which got moved"). Before a noun ("this Friday", "that week") the word says when or
+#: which, and X cannot take its place: "The standup week Dana runs it".
+_VERB_AFTER_DEMONSTRATIVE = re.compile(
+    r"(?:is|was|are|were|will|would|can|could|should|must|may|might|has|had|have|does|did"
+    r"|do|got|gets|\w+(?<![siu])s|\w+ed)\b", _IGNORECASE)
 #: A fused "'s" that is "has": "it's been moved", "it's got a deadline".
 _HAS = re.compile(r"^(?:been|got|gotten|had)\b", _IGNORECASE)
 _FUSED = {"s": "is", "re": "are", "ll": "will"}
@@ -75,6 +82,9 @@ def said_of_what(told: str) -> str | None:
     would not say what is due. None when ``told`` is not so made."""
     match = _SAID_OF_WHAT.match(told.strip())
     if match is None:
+        return None
+    demonstrative = (match["pronoun"] or "").casefold() in ("this", "that", "which")
+    if demonstrative and not match["one"] and not _VERB_AFTER_DEMONSTRATIVE.match(match["said"]):
         return None
     fused = (match["one"] or match["several"] or "")[1:].casefold()
     verb = _FUSED.get(fused, "")
