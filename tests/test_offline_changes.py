@@ -276,6 +276,13 @@ def test_no_longer_and_not_anymore_retire_what_they_deny(
     assert list(_core(memory)) == ["User prefers window seats"]
 
 
+def test_working_with_the_manager_no_longer_keeps_them_the_manager(
+        memory: HierarchicalMemory) -> None:
+    _chat(memory, "My manager is Priya.", "I no longer work with Priya on the migration.")
+    assert list(_core(memory)) == [
+        "User's manager is Priya", "User: I no longer work with Priya on the migration"]
+
+
 @pytest.mark.parametrize(("said", "retraction", "left"), [
     ("I am vegetarian.", "I'm not vegetarian anymore, I eat fish now.", "User: I eat fish"),
     ("I work at Acme.", "I no longer work at Acme, I work at Globex now.",

@@ -195,6 +195,15 @@ def test_no_longer_working_for_someone_retires_them_as_manager_only() -> None:
     for someone in ("I no longer work for Dana.", "I no longer work for Google."):
         other = read_statement(someone)
         assert retracted(other.denied, facts, other.about) == [], someone
+    # Working with someone, or near them, is not working for them: the manager stays.
+    for beside in ("I no longer work with Priya on the migration.",
+                   "I don't work with Priya anymore.", "I no longer work next to Priya."):
+        other = read_statement(beside)
+        assert retracted(other.denied, facts, other.about) == [], beside
+    for under in ("I don't report to Priya anymore.", "I no longer work under Priya."):
+        reports = read_statement(under)
+        assert retracted(reports.denied, facts, reports.about) == [
+            "User's manager is Priya"], under
 
 
 def test_a_move_is_a_lasting_fact_in_the_third_person() -> None:

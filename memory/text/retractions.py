@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from tiermem.memory.text.owners import Owner, may_be_one, owner_of
 from tiermem.memory.text.wording import concepts
 
-__all__ = ["retracted", "still_held"]
+__all__ = ["reporting_denied", "retracted", "still_held"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -29,11 +29,23 @@ _MIN_DENIED_SHARE = 0.6
 #: they work for, so "I no longer work for Priya" denies it.
 _REPORTS_TO = re.compile(
     rf"{_APOS}s\s+(?:(?:line|direct)\s+)?(?:manager|boss|supervisor)\s+(?:is|was)\b", _I)
+#: What such a fact holds, and a withdrawal of working for or reporting to someone denies,
+#: beside their words. No word yields it: "work" alone would let "I no longer work with
+#: Priya on the migration" retire Priya as the manager.
+_REPORTING = "reports to"
+_WORKS_FOR = re.compile(r"\b(?:work(?:s|ed|ing)?\s+(?:for|under)|report(?:s|ed|ing)?\s+to)\b",
+                        _I)
+
+
+def reporting_denied(sentence: str) -> frozenset[str]:
+    """What a withdrawal ``sentence`` denies of whom someone reports to: that concept when it
+    speaks of working for (or under) or reporting to someone, nothing otherwise."""
+    return frozenset({_REPORTING}) if _WORKS_FOR.search(sentence) else frozenset()
 
 
 def _own_concepts(fact: str) -> set[str]:
     own = concepts(fact) - {"user"}
-    return own | concepts("work") if _REPORTS_TO.search(fact) else own
+    return own | {_REPORTING} if _REPORTS_TO.search(fact) else own
 
 
 def retracted(denied: frozenset[str], facts: Sequence[str], about: Owner | None = None

@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass
 
 from tiermem.memory.text.owners import Owner, owner_of
+from tiermem.memory.text.retractions import reporting_denied
 from tiermem.memory.text.wording import concepts, stem
 
 __all__ = ["Statement", "as_news", "own_clauses", "read_statement"]
@@ -162,7 +163,8 @@ def read_statement(sentence: str) -> Statement:
     text = sentence.strip()
     if _RETRACTION.search(text) or _asks_to_forget(text):
         denied = concepts(_TAKEN_OVER.sub("", text)) or concepts(text)
-        return Statement("", "retraction", frozenset(denied - _RETRACTION_WORDS),
+        return Statement("", "retraction",
+                         frozenset(denied - _RETRACTION_WORDS) | reporting_denied(text),
                          owner_of(text))
     cue = None
     leading = _LEADING_CUE.match(text)
