@@ -31,6 +31,12 @@ def test_withdrawing_one_statement_of_a_sentence_keeps_the_other(
     assert "- From core memory: Customer 9034 is on the Team plan" in replies[2]
 
 
+def test_a_noted_first_person_is_not_told_of_the_label(memory: HierarchicalMemory) -> None:
+    memory.add_fact("Note: the alerts go to Opsgenie, and I don't use PagerDuty", "durable")
+    _chat(memory, "The alerts don't go to Opsgenie anymore.")
+    assert "Note doesn't use PagerDuty" not in _core(memory)
+
+
 @pytest.mark.parametrize(("said", "withdrawal", "core"), [
     ("We use Datadog, and the payment alerts go to Slack.", "Forget that we use Datadog.",
      {"The payment alerts go to Slack": "short-lived"}),

@@ -271,6 +271,12 @@ def test_a_move_is_a_lasting_fact_in_the_third_person() -> None:
      ["The alerts go to Opsgenie", "User doesn't use PagerDuty"]),
     ("User: I think the alerts go to Opsgenie, and I don't use PagerDuty",
      ["User: I think the alerts go to Opsgenie, and I don't use PagerDuty"]),
+    # A label that may be no speaker ("Note:", as a model or a user writes one) is never
+    # made the subject of the first person: "Note doesn't use PagerDuty" says no such thing.
+    ("Note: the alerts go to Opsgenie, and I don't use PagerDuty",
+     ["Note: the alerts go to Opsgenie, and I don't use PagerDuty"]),
+    ("Note: the alerts go to Opsgenie, and the pager goes to Dana",
+     ["The alerts go to Opsgenie", "The pager goes to Dana"]),
 ])
 def test_a_compound_fact_splits_into_its_statements(fact: str, clauses: list[str]) -> None:
     assert clauses_of(fact) == clauses

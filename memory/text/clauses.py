@@ -216,13 +216,18 @@ def _quoted_clauses(fact: str) -> list[str] | None:
     """The statements of a quoted sentence, each told of the speaker ("The alerts go to
     Opsgenie", "User doesn't use PagerDuty"); None when it joins none, or when one would
     still be quoted ("User: I think the alerts go to Opsgenie, and ..."): the first person
-    the extractor could not tell of the speaker stays in the speaker's quoted words."""
+    the extractor could not tell of the speaker stays in the speaker's quoted words. Only
+    "User" is told so; another label keeps a sentence in the first person whole."""
     quoted = _QUOTED.match(fact.strip())
     if quoted is None:
         return None
     parts = clauses_of(quoted["said"])
     told = [third_person(part, quoted["speaker"]) for part in parts]
     if len(parts) < 2 or any(part.startswith(f"{quoted['speaker']}:") for part in told):
+        return None
+    if quoted["speaker"] != "User" and told != parts:
+        # A label may be no speaker ("Note: ..., and I don't use PagerDuty", as a model
+        # writes one): told of it, the first person would read "Note doesn't use PagerDuty".
         return None
     return [part[:1].upper() + part[1:] for part in told]
 
