@@ -122,9 +122,14 @@ def sent_text(completion: Completion, toolbox: Toolbox | None = None) -> str:
     A call ``toolbox`` refuses (a number for the text, a field the tool does not take,
     nothing but spaces) sent nothing and adds nothing: recall must not say the agent said
     it. The call stays among the message's tool calls, paired with its ``Error:`` result.
+    A send that repeats the content (a small model writes its reply and sends it too) is
+    stored once, as the user read it.
     """
-    joined = "\n\n".join(said_once(_sent(completion.tool_calls, toolbox)))
-    return (completion.content or "") + ("\n\n" if completion.content and joined else "") + joined
+    content = completion.content or ""
+    sent = [text for text in said_once(_sent(completion.tool_calls, toolbox))
+            if text.strip() != content.strip()]
+    joined = "\n\n".join(sent)
+    return content + ("\n\n" if content and joined else "") + joined
 
 
 def said_once(replies: list[str]) -> list[str]:

@@ -3,6 +3,7 @@ that says the work is done, and changes nothing (driven through the agent loop).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 
 import pytest
@@ -109,6 +110,23 @@ def test_a_reply_sent_again_reaches_the_user_once(memory: HierarchicalMemory) ->
     assert result.reply == "Hi! How can I help?\n\nBye."
     said = [r["content"] for r in memory.recall.iter_rows() if r["role"] == "assistant"]
     assert said[-1] == "Hi! How can I help?\n\nBye."
+
+
+def test_a_reply_written_beside_its_own_send_is_stored_once(memory: HierarchicalMemory) -> None:
+    # A small model writes its reply as text and sends it too, in one message.
+    hello = "Hi! How can I help?"
+    both = dataclasses.replace(call("send_message", message=hello), content=hello + "\n")
+    with ScriptedModel([both]) as model:
+        result = Agent(memory, model).step("hello")
+    assert result.reply == hello
+    said = [r["content"] for r in memory.recall.iter_rows() if r["role"] == "assistant"]
+    assert [text.strip() for text in said] == [hello]
+    # Text of its own beside a different send is kept before it, as before.
+    other = dataclasses.replace(call("send_message", message="Bye."), content="Noted.")
+    with ScriptedModel([other]) as model:
+        Agent(memory, model).step("bye")
+    said = [r["content"] for r in memory.recall.iter_rows() if r["role"] == "assistant"]
+    assert said[-1] == "Noted.\n\nBye."
 
 
 def test_forgetting_again_says_it_was_forgotten(memory: HierarchicalMemory) -> None:
