@@ -288,6 +288,12 @@ def test_what_a_list_still_holds_is_never_a_verb_read_as_an_item() -> None:
     assert still_held(liked, frozenset(concepts("I like jazz"))) is None
     assert still_held("User likes jazz and blues", frozenset(concepts("I like jazz"))) == (
         "User likes blues")
+    # A clause of someone's own after the list is no item: "User's parents live in they own
+    # a cabin" said nothing anyone had said.
+    moved = read_statement("My parents don't live in Oslo anymore.").denied
+    assert still_held("User's parents live in Oslo, and they own a cabin", moved) is None
+    assert still_held("User is allergic to peanuts and we use Datadog",
+                      frozenset(concepts("peanuts"))) is None
 
 
 def test_each_statement_lasts_as_long_as_it_says() -> None:

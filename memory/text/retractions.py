@@ -74,6 +74,8 @@ _NOT_AN_ITEM = re.compile(
     rf"\b(?:is|are|was|were|has|have|had|does|do|did|which|who|that|works?|lives?"
     # a verb of liking: "jazz and hate country music" is two statements, not two things
     r"|likes?|loves?|hates?|prefers?|enjoys?|dislikes?|adores?|detests?|stand"
+    # a subject of its own: "Oslo, and they own a cabin" is a clause after the place
+    r"|i|we|they|he|she"
     rf"|[a-z]+n{_APOS}t)\b", _I)
 #: Where a list of items is joined: "peanuts, shellfish and eggs".
 _ITEM_JOIN = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", _I)
