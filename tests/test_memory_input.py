@@ -16,7 +16,7 @@ from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.validation import MAX_STATE_VALUE_CHARS, validate_agent_name
-from tiermem.tools.memory_tools import iso
+from tiermem.tools.search_results import iso
 
 ONE_MB = "x" * (1 << 20)
 BAD_TEXTS: list[tuple[str, Any, str]] = [
