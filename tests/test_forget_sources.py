@@ -313,3 +313,23 @@ def test_a_statement_of_someone_else_beside_a_forgotten_fact_is_still_quoted() -
         sister, mine = chat(m, "Where does my sister go?", "What is my gym?")
         assert sister.endswith("): My sister goes to FitLife too."), sister
         assert "FitLife" not in mine, mine
+
+
+@pytest.mark.parametrize(("said", "fact", "word", "question"), [
+    # The model's verb or noun for the same thing: named/called, attends/goes, mother/mom.
+    ("I have a dog called Rex.", "User has a dog named Rex", "Rex", "What is my dog called?"),
+    ("My daughter Mia goes to Lincoln Elementary.",
+     "User's daughter Mia attends Lincoln Elementary", "Lincoln",
+     "Where does my daughter go to school?"),
+    ("My mom has dementia.", "User's mother has dementia", "dementia",
+     "What does my mom have?"),
+])
+def test_a_message_worded_otherwise_than_a_forgotten_fact_still_says_it(
+        said: str, fact: str, word: str, question: str) -> None:
+    with make_memory() as m:
+        _model_turns(m, (said, fact))
+        assert m.forget(fact).outcome == "matched"
+        [hit] = _search(m, word)
+        assert hit["text"] == said and hit[FORGOTTEN_KEY] == [fact], hit
+        [answer] = chat(m, question)
+        assert word not in answer, answer

@@ -19,7 +19,7 @@ from tiermem.memory.store.guard import guarded
 from tiermem.memory.text.clauses import clauses_of
 from tiermem.memory.text.digest import norm_hash
 from tiermem.memory.text.extract import extract_facts, fact_norms, is_question
-from tiermem.memory.text.owners import may_be_one, owner_of
+from tiermem.memory.text.owners import may_be_one, owner_of, relation_of
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.updates import read_statement
 from tiermem.memory.text.wording import concepts
@@ -99,14 +99,15 @@ _GENERIC = frozenset(concepts(
     " kept work works worked daily weekly monthly yearly every day days week weeks morning"
     " mornings evening evenings night nights usually always often sometimes regularly"
     " currently still really lot mg milligram milligrams ml gram grams tablet tablets pill"
-    " pills capsule capsules dose doses"))
+    " pills capsule capsules dose doses attend attends attended named called"))
 
 
 def says(text: str, fact: str) -> bool:
     """Whether a statement of ``text`` (a sentence that is no question) says what ``fact``
     names: of whom the fact is (``may_be_one``: "My sister goes to FitLife too" is not
     "User works out at FitLife"), every name and number of it, and every concept that
-    sets it apart: each but the subject's and ``_GENERIC``'s, or, when that leaves none,
+    sets it apart: each but the subject's and ``_GENERIC``'s (a relation the sentence's
+    subject names is said in any word of it: "mom" for "mother"), or, when that leaves none,
     at least half of those but the subject's. The fact was learned in the message's turn,
     but a model may have stored there what the message never said ("Hello" and "User's
     birthday is May 3"), or only shares light words with ("I take vitamins daily."): the
@@ -118,10 +119,17 @@ def says(text: str, fact: str) -> bool:
     names = concepts(" ".join(_NAME.findall(fact))) - concepts(head)
     distinctive = wanted - _GENERIC
     whose = owner_of(fact)
+    # A relation the sentence's own subject names is said, in whatever word: "My mom has
+    # dementia" says "User's mother has dementia".
+    kin = concepts(" ".join(w for w in re.findall(r"[\w'’-]+", fact)
+                            if whose and relation_of(re.sub(r"['’]s$", "", w)) in whose.relations))
     for sentence in split_sentences(text):
-        if is_question(sentence) or not may_be_one(whose, owner_of(sentence)):
+        own = owner_of(sentence)
+        if is_question(sentence) or not may_be_one(whose, own):
             continue
         said = concepts(sentence)
+        if own is not None and whose is not None and own.relations == whose.relations:
+            said |= kin
         if not names <= said:
             continue
         if distinctive and distinctive <= said:
