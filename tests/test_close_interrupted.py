@@ -9,6 +9,7 @@ import contextlib
 import gc
 import inspect
 import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -66,3 +67,40 @@ def test_a_close_cut_short_by_ctrl_c_finishes_and_leaves_other_files_alone(
     assert hooks_run == ["let go"]
     if function is SQLiteStore.close:
         assert reached, f"line {line} of close() never ran"
+
+
+
+def _lines_run(open_home: Callable[[], Any], function: Callable[..., Any]) -> list[int]:
+    """The lines of ``function`` that ``open_home()`` runs, in order, each once."""
+    code, ran = function.__code__, dict[int, None]()
+
+    def local(frame: Any, event: str, arg: Any) -> Any:
+        if event == "line":
+            ran[frame.f_lineno] = None
+        return local
+
+    previous = sys.gettrace()
+    sys.settrace(lambda frame, event, arg: local if frame.f_code is code else None)
+    try:
+        open_home().close()
+    finally:
+        sys.settrace(previous)
+    return list(ran)
+
+
+def test_an_open_cut_short_by_ctrl_c_lets_the_home_be_opened_again(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    lines = _lines_run(lambda: SQLiteStore(home), SQLiteStore.__init__)
+    assert len(lines) > 20
+    # The half-opened store is let go of only when the cycle collector runs: the lock must
+    # not wait for it.
+    gc.disable()
+    try:
+        for line in lines:
+            with (ctrl_c_at(SQLiteStore.__init__, line) as pressed,
+                  contextlib.suppress(KeyboardInterrupt)):
+                SQLiteStore(home).close()
+            assert pressed[0], f"line {line} of __init__ never ran"
+            SQLiteStore(home).close()  # not refused as locked, by this very process
+    finally:
+        gc.enable()

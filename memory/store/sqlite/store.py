@@ -136,15 +136,18 @@ class SQLiteStore(SQLiteTransactions):
             except OSError as exc:
                 raise StoreError(f"cannot create the agent home {home}: {exc.strerror}; "
                                  f"choose a directory this user can write") from None
-            self._writer = WriterLock(home)
-            self._writer.acquire()
-            if db_file != DB_FILE:
-                # Before this one is created: on a nearly full disk, what a killed restore
-                # left is the space the new database needs.
-                discard_restore_leftovers(home)
-            self.was_empty_file = is_empty_file(home / db_file)
-            create_private(home / db_file)
+        # A failure or a Ctrl-C once the lock is taken lets it go at once: a caller that goes
+        # on must not find the home locked by its own process until the store is collected.
         try:
+            if home is not None and not read_only:
+                self._writer = WriterLock(home)
+                self._writer.acquire()
+                if db_file != DB_FILE:
+                    # Before this one is created: on a nearly full disk, what a killed
+                    # restore left is the space the new database needs.
+                    discard_restore_leftovers(home)
+                self.was_empty_file = is_empty_file(home / db_file)
+                create_private(home / db_file)
             if self.database is not None and read_only:
                 self.conn = connect_read_only(self.database)
                 check_schema_readable(self.conn, self.database)
