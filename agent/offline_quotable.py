@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from tiermem.memory.ops.forgotten_norms import says
+from tiermem.memory.ops.forgotten_norms import holds_part_of
 from tiermem.memory.text.clauses import clauses_of
 from tiermem.memory.text.extract import extract_facts, normalize_fact
 from tiermem.memory.text.sentences import split_sentences
@@ -46,7 +46,7 @@ class Forgotten:
     """The facts a recalled message states that the user forgot, as its search result lists
     them: their keys, and those of them that no statement of the message gives as its
     key (a model stored "User works out at FitLife" for "My gym is FitLife"), which a
-    statement states when it says what they name (``says``, as the list was made)."""
+    statement states when it holds part of what they name (``holds_part_of``)."""
 
     keys: frozenset[str]
     worded: tuple[str, ...]
@@ -68,7 +68,7 @@ class Forgotten:
 
     def stated(self, part: str, keys: set[str]) -> bool:
         """Whether ``part``, a statement giving the facts of ``keys``, states one of them."""
-        return bool(keys & self.keys) or any(says(part, fact) for fact in self.worded)
+        return bool(keys & self.keys) or any(holds_part_of(part, fact) for fact in self.worded)
 
 
 def states_forgotten(part: str, forgotten: Forgotten) -> bool:

@@ -323,6 +323,13 @@ def test_a_statement_of_someone_else_beside_a_forgotten_fact_is_still_quoted() -
      "Where does my daughter go to school?"),
     ("My mom has dementia.", "User's mother has dementia", "dementia",
      "What does my mom have?"),
+    # Said across sentences: none of them is quoted.
+    ("I have a dog. His name is Rex.", "User has a dog named Rex", "Rex",
+     "What is my dog called?"),
+    ("I work at Acme. I'm a nurse there.", "User is a nurse at Acme", "Acme",
+     "Where do I work?"),
+    ("I take propranolol. 40 mg daily.", "User takes 40 mg propranolol daily", "propranolol",
+     "What medication do I take?"),
 ])
 def test_a_message_worded_otherwise_than_a_forgotten_fact_still_says_it(
         said: str, fact: str, word: str, question: str) -> None:
@@ -333,3 +340,4 @@ def test_a_message_worded_otherwise_than_a_forgotten_fact_still_says_it(
         assert hit["text"] == said and hit[FORGOTTEN_KEY] == [fact], hit
         [answer] = chat(m, question)
         assert word not in answer, answer
+

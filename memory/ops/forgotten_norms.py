@@ -19,7 +19,7 @@ from tiermem.memory.store.guard import guarded
 from tiermem.memory.text.clauses import clauses_of
 from tiermem.memory.text.digest import norm_hash
 from tiermem.memory.text.extract import extract_facts, fact_norms, is_question
-from tiermem.memory.text.owners import may_be_one, owner_of, relation_of
+from tiermem.memory.text.owners import Owner, may_be_one, owner_of, relation_of
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.updates import read_statement
 from tiermem.memory.text.wording import concepts
@@ -102,38 +102,70 @@ _GENERIC = frozenset(concepts(
     " pills capsule capsules dose doses attend attends attended named called"))
 
 
-def says(text: str, fact: str) -> bool:
-    """Whether a statement of ``text`` (a sentence that is no question) says what ``fact``
-    names: of whom the fact is (``may_be_one``: "My sister goes to FitLife too" is not
-    "User works out at FitLife"), every name and number of it, and every concept that
-    sets it apart: each but the subject's and ``_GENERIC``'s (a relation the sentence's
-    subject names is said in any word of it: "mom" for "mother"), or, when that leaves none,
-    at least half of those but the subject's. The fact was learned in the message's turn,
-    but a model may have stored there what the message never said ("Hello" and "User's
-    birthday is May 3"), or only shares light words with ("I take vitamins daily."): the
-    note would tell the model a forgotten fact the message does not show. The offline
-    policy reads a message's statements by it too, to quote none of them that says such
-    a fact (agent/offline_quotable.py)."""
+def _reading(fact: str) -> tuple[set[str], set[str], set[str], Owner | None, set[str]]:
+    """What ``says`` and ``holds_part_of`` test a sentence for: the fact's concepts but its
+    subject's, its names and numbers, those that set it apart, whose it is, and the
+    concepts of the relation its subject names."""
     head = fact.split(maxsplit=1)[0] if fact.strip() else ""
     wanted = concepts(fact) - concepts(head)
     names = concepts(" ".join(_NAME.findall(fact))) - concepts(head)
-    distinctive = wanted - _GENERIC
     whose = owner_of(fact)
     # A relation the sentence's own subject names is said, in whatever word: "My mom has
     # dementia" says "User's mother has dementia".
     kin = concepts(" ".join(w for w in re.findall(r"[\w'’-]+", fact)
                             if whose and relation_of(re.sub(r"['’]s$", "", w)) in whose.relations))
-    for sentence in split_sentences(text):
-        own = owner_of(sentence)
-        if is_question(sentence) or not may_be_one(whose, own):
-            continue
-        said = concepts(sentence)
-        if own is not None and whose is not None and own.relations == whose.relations:
-            said |= kin
+    return wanted, names, wanted - _GENERIC, whose, kin
+
+
+def _of_whom(sentence: str, whose: Owner | None, kin: set[str]) -> set[str] | None:
+    """The concepts ``sentence`` says of the one ``whose`` the fact is, None when it is a
+    question or of someone else."""
+    own = owner_of(sentence)
+    if is_question(sentence) or not may_be_one(whose, own):
+        return None
+    said = concepts(sentence)
+    if own is not None and whose is not None and own.relations == whose.relations:
+        said |= kin
+    return said
+
+
+def says(text: str, fact: str) -> bool:
+    """Whether the statements of ``text`` (sentences that are no question) say what ``fact``
+    names: of whom the fact is (``may_be_one``: "My sister goes to FitLife too" is not
+    "User works out at FitLife"), every name and number of it, and every concept that
+    sets it apart: each but the subject's and ``_GENERIC``'s (a relation the sentence's
+    subject names is said in any word of it: "mom" for "mother"), or, when that leaves none,
+    at least half of those but the subject's; in one sentence, or in the sentences of that
+    person together ("I have a dog. His name is Rex."). The fact was learned in the
+    message's turn, but a model may have stored there what the message never said ("Hello"
+    and "User's birthday is May 3"), or only shares light words with ("I take vitamins
+    daily."): the note would tell the model a forgotten fact the message does not show.
+    The offline policy quotes none of the statements of such a message that holds part of
+    it (``holds_part_of``, agent/offline_quotable.py)."""
+    wanted, names, distinctive, whose, kin = _reading(fact)
+
+    def said_by(said: set[str]) -> bool:
         if not names <= said:
+            return False
+        if distinctive:
+            return distinctive <= said
+        return bool(wanted & said) and 2 * len(wanted & said) >= len(wanted)
+
+    together: set[str] = set()
+    for sentence in split_sentences(text):
+        said = _of_whom(sentence, whose, kin)
+        if said is None:
             continue
-        if distinctive and distinctive <= said:
+        if said_by(said):
             return True
-        if not distinctive and wanted & said and 2 * len(wanted & said) >= len(wanted):
-            return True
-    return False
+        together |= said
+    return said_by(together)
+
+
+def holds_part_of(statement: str, fact: str) -> bool:
+    """Whether ``statement``, of a message that ``says`` ``fact``, holds part of what sets
+    the fact apart: one of its names or numbers, or a concept of it but light ones ("His
+    name is Rex." of "I have a dog. His name is Rex.", for "User has a dog named Rex")."""
+    _, names, distinctive, whose, kin = _reading(fact)
+    said = _of_whom(statement, whose, kin)
+    return said is not None and bool((names | distinctive) & said)
