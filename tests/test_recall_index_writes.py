@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fts_helpers import check_index_as_rebuilt
@@ -18,6 +20,7 @@ from memory_helpers import make_memory, sqlite_schema_at_version
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.records import Message
 from tiermem.memory.store.sqlite import SQLiteStore, schema
+from tiermem.memory.store.sqlite.forgetting import SQLiteForgetting
 from tiermem.memory.store.sqlite.schema_search import INDEXED_ROWS
 
 #: The migration that took the index's insert trigger away.
@@ -161,3 +164,76 @@ def test_the_open_indexes_messages_only_from_the_migration_that_drops_the_trigge
     migration = MIGRATIONS[STORE_INDEXES["messages"] - 1]
     assert migration.number == STORE_INDEXES["messages"]
     assert migration.name == "recall's full-text index written once a transaction"
+
+
+def _channel(m: HierarchicalMemory, messages: int) -> list[int]:
+    """A turn of ``messages`` messages: user and assistant ones, a tool result and an empty
+    reply among them (neither gives its text as context)."""
+    roles = ("user", "assistant", "tool", "assistant", "user")
+    with m.store.transaction():
+        return m.store.messages.append_many([
+            Message(turn=20, role=roles[i % len(roles)], created_at=1.0,
+                    content="" if i % 7 == 3 else f"line{i} {WORDS[i % len(WORDS)]}")
+            for i in range(messages)])
+
+
+@pytest.mark.parametrize("chosen", [
+    lambda ids: ids[::2],                                   # every other one
+    lambda ids: ids[3:40] + ids[55:56] + ids[-5:],          # runs, a single one, the last
+    lambda ids: [i for i in ids if i % 5 in (1, 2, 4)],     # spread across the roles
+])
+def test_many_messages_forgotten_at_once_leave_the_index_as_a_rebuild_holds_it(
+        memory: HierarchicalMemory, chosen: Any) -> None:
+    ids = _channel(memory, 80)
+    store = _store(memory)
+    with store.transaction():
+        store.forgetting.forget((), (), ids[10:12], 1.0)  # forgotten before, named again
+        forgotten = store.forgetting.forget((), (), chosen(ids) + ids[10:12], 2.0)
+    assert set(forgotten.messages) == set(chosen(ids)) - set(ids[10:12])
+    _check_index(memory)
+    memory.recall.erase(ids[::3], "not to be kept")  # the heirs' new entries delete cleanly
+    _check_index(memory)
+
+
+def test_a_forget_that_fails_between_its_statements_changes_nothing(
+        memory: HierarchicalMemory, monkeypatch: pytest.MonkeyPatch) -> None:
+    ids = _channel(memory, 30)
+    marked = SQLiteForgetting._mark
+
+    def full_disk(self: SQLiteForgetting, table: str, *args: Any) -> list[int]:
+        if table == "messages":  # once the index entries are deleted, before the tombstones
+            raise sqlite3.OperationalError("database or disk is full")
+        return marked(self, table, *args)
+
+    monkeypatch.setattr(SQLiteForgetting, "_mark", full_disk)
+    with pytest.raises(sqlite3.OperationalError):
+        _store(memory).forgetting.forget((), (), ids[5:20], 1.0)
+    monkeypatch.undo()
+    assert len(memory.recall) == 30
+    _check_index(memory)
+    # The next message holds it as context, past the tool result, which takes none.
+    assert _found(memory, "line6") == [ids[6], ids[8]]
+
+
+def _work_forgetting(messages: int) -> int:
+    """The work of forgetting every message of a turn of ``messages``, in thousands of
+    SQLite's virtual machine instructions (a trigger's own counted): a count, not a time."""
+    with make_memory(recall_dense=False) as m:
+        ids = _channel(m, messages)
+        work = [0]
+
+        def count() -> int:
+            work[0] += 1
+            return 0  # go on
+
+        _store(m).conn.set_progress_handler(count, 1000)
+        _store(m).forgetting.forget((), (), ids, 1.0)
+        _store(m).conn.set_progress_handler(None, 0)
+        assert len(m.recall) == 0
+        return work[0]
+
+
+def test_forgetting_four_times_the_messages_is_four_times_the_work() -> None:
+    # A trigger per message searched back past the messages forgotten before it in the same
+    # statement, so four times the messages took sixteen times the work.
+    assert _work_forgetting(1000) <= 5 * _work_forgetting(250)

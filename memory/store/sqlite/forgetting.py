@@ -1,18 +1,25 @@
 """Tombstones and the forget audit in SQLite (memory.store.contract.ForgetStore).
 
-Marking a row forgotten fires the schema's ``*_forget`` trigger, which takes it
-out of the full-text index (memory/store/sqlite/schema_search.py, migration 5); its
-vector is dropped here, so the FAISS index rebuilt from stored vectors never
-holds it again.
+Marking a fact or a passage forgotten fires the schema's ``*_forget`` trigger, which
+takes it out of the full-text index (memory/store/sqlite/schema_search.py, migration 5).
+Messages leave recall's index here, in a few statements whatever their number
+(``FORGET_IN_BULK`` says why), with the context the next message took from each. Vectors
+are dropped here, so the FAISS index rebuilt from stored vectors never holds them again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from tiermem.memory.store.records import ForgetRequest, Forgotten, tombstone_norm
-from tiermem.memory.store.sqlite.filters import CHUNK
+from tiermem.memory.store.sqlite.schema_search import (
+    CONTEXT_HEIRS,
+    INDEX_APPENDED,
+    INDEX_LISTED,
+    UNINDEX_LISTED,
+)
 from tiermem.memory.store.sqlite.vectors import bump_generation
 
 if TYPE_CHECKING:
@@ -28,30 +35,42 @@ class SQLiteForgetting:
 
     def forget(self, facts: Sequence[int], passages: Sequence[int],
                messages: Sequence[int], forgotten_at: float) -> Forgotten:
-        fact_ids = self._mark("facts", facts, "forgotten_at = ?, tier = 'archival'",
-                              (forgotten_at,))
-        for fact_id in fact_ids:
-            self.store.execute("UPDATE facts SET norm = ? WHERE id = ?",
-                               (tombstone_norm(fact_id), fact_id))
-        dropped = "forgotten_at = ?, embedding = NULL, embedder_id = NULL"
-        passage_ids = self._mark("passages", passages, dropped, (forgotten_at,))
-        message_ids = self._mark("messages", messages, dropped, (forgotten_at,))
-        for table, ids in (("passages", passage_ids), ("messages", message_ids)):
-            if ids:
-                bump_generation(self.store, table)  # a saved FAISS file is out of date
+        # Recall's index is changed around the tombstones: all of it happens or none.
+        with self.store.transaction():
+            fact_ids = self._mark("facts", facts, "forgotten_at = ?, tier = 'archival'",
+                                  (forgotten_at,))
+            for fact_id in fact_ids:
+                self.store.execute("UPDATE facts SET norm = ? WHERE id = ?",
+                                   (tombstone_norm(fact_id), fact_id))
+            dropped = "forgotten_at = ?, embedding = NULL, embedder_id = NULL"
+            passage_ids = self._mark("passages", passages, dropped, (forgotten_at,))
+            message_ids = self._forget_messages(messages, dropped, forgotten_at)
+            for table, ids in (("passages", passage_ids), ("messages", message_ids)):
+                if ids:
+                    bump_generation(self.store, table)  # a saved FAISS file is out of date
         return Forgotten(tuple(fact_ids), tuple(passage_ids), tuple(message_ids))
+
+    def _forget_messages(self, ids: Sequence[int], sets: str, forgotten_at: float) -> list[int]:
+        """Tombstone the messages and take them out of recall's index, their heirs'
+        entries (``CONTEXT_HEIRS``) written again with the context they have after."""
+        if not ids:
+            return []
+        listed = _listed(ids)
+        # Every message has its entry before any entry is deleted (a delete of an entry
+        # FTS5 does not hold would corrupt it).
+        self.store.execute(INDEX_APPENDED)
+        heirs = _listed(int(r[0]) for r in self.store.execute(CONTEXT_HEIRS, (listed,)))
+        self.store.execute(UNINDEX_LISTED, (listed,))
+        self.store.execute(UNINDEX_LISTED, (heirs,))
+        forgotten = self._mark("messages", ids, sets, (forgotten_at,))
+        self.store.execute(INDEX_LISTED, (heirs,))
+        return forgotten
 
     def _mark(self, table: str, ids: Sequence[int], sets: str,
               params: tuple[object, ...]) -> list[int]:
-        marked: list[int] = []
-        unique = sorted(set(ids))
-        for start in range(0, len(unique), CHUNK):
-            chunk = unique[start : start + CHUNK]
-            marks = ",".join("?" * len(chunk))
-            marked += [int(r[0]) for r in self.store.execute(
-                f"UPDATE {table} SET {sets} WHERE id IN ({marks}) AND forgotten_at IS NULL"
-                " RETURNING id", (*params, *chunk))]
-        return sorted(marked)
+        return sorted(int(r[0]) for r in self.store.execute(
+            f"UPDATE {table} SET {sets} WHERE id IN (SELECT value FROM json_each(?))"
+            " AND forgotten_at IS NULL RETURNING id", (*params, _listed(ids))))
 
     def record(self, request: ForgetRequest) -> int:
         cursor = self.store.execute(
@@ -84,3 +103,7 @@ class SQLiteForgetting:
     def blocked_norms(self) -> set[str]:
         return {str(r[0]) for r in self.store.execute("SELECT norm_hash FROM forgotten_norms")}
 
+
+def _listed(ids: Iterable[int]) -> str:
+    """Ids as the one JSON parameter a statement reads them from, however many they are."""
+    return json.dumps(sorted({int(i) for i in ids}))

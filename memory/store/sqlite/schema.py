@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from tiermem.memory.store.sqlite.errors import interruptible
 from tiermem.memory.store.sqlite.schema_search import (
     ARCHIVAL_REWRITES,
+    FORGET_IN_BULK,
     INDEX_PER_TRANSACTION,
     RECALL_CONTEXT,
     TEXT_INDEXES_PER_TRANSACTION,
@@ -114,6 +115,8 @@ MIGRATIONS: tuple[Migration, ...] = (
               _run(INDEX_PER_TRANSACTION)),
     Migration(16, "core's and archival's full-text indexes written once a transaction",
               _run(TEXT_INDEXES_PER_TRANSACTION)),
+    Migration(17, "recall's messages forgotten in a few statements, not a trigger a row",
+              _run(FORGET_IN_BULK)),
 )
 
 #: The user_version of a database with every migration run.
