@@ -64,6 +64,17 @@ def migrate_postgres_up_to(conn: Any, monkeypatch: pytest.MonkeyPatch, script: s
     pg_schema.migrate(conn)
 
 
+def undo_postgres_forget_in_bulk(conn: Any) -> None:
+    """Undo what PostgreSQL's migration ``FORGET_IN_BULK`` changes the schema by (its record
+    stays for the caller to delete): the trigger that handed each forgotten message's context
+    on is back. The update triggers it redefines count the same lexemes either way."""
+    conn.execute(
+        "CREATE TRIGGER messages_forgotten_hand_on AFTER UPDATE OF forgotten_at ON"
+        " tiermem.messages FOR EACH ROW"
+        " WHEN (old.forgotten_at IS NULL AND new.forgotten_at IS NOT NULL)"
+        " EXECUTE FUNCTION tiermem.messages_hand_on_context()")
+
+
 def postgres_schema_at_version(monkeypatch: pytest.MonkeyPatch, version: int) -> None:
     """Until ``monkeypatch.undo()``, PostgreSQL stores open at the first ``version``
     migrations, and take the writer lock as the code of that version did where today's

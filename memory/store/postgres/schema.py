@@ -17,6 +17,7 @@ from psycopg import errors as pg_errors
 from tiermem.memory.store.postgres import folded_stats
 from tiermem.memory.store.postgres.schema_search import (
     AGENT_SCOPED_TEXT,
+    FORGET_IN_BULK,
     LEXEME_STATS,
     RECALL_CONTEXT,
 )
@@ -55,6 +56,8 @@ MIGRATIONS: list[tuple[str, str]] = [
     ("the process table a writer's pid belongs to", WRITER_SCOPE),
     ("no eviction date on a fact back in core, nor on its passage", UNDONE_EVICTIONS),
     ("an index of passages by their text", PASSAGE_TEXTS),
+    ("recall's messages forgotten in time that grows with their number",
+     FORGET_IN_BULK + folded_stats.GROUPED_UPDATES),
 ]
 
 #: How many migrations a database with the whole schema has recorded.

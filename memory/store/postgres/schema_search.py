@@ -229,3 +229,12 @@ RECALL_CONTEXT = f"""
         FOR EACH ROW WHEN (old.forgotten_at IS NULL AND new.forgotten_at IS NOT NULL)
         EXECUTE FUNCTION tiermem.messages_hand_on_context();
     """
+
+#: Migration 14, with the update triggers' grouped lexeme counts (folded_stats.py,
+#: ``GROUPED_UPDATES``). Forgetting handed each message's context on by a trigger, one
+#: row at a time: each searched past the messages forgotten in the same statement for the
+#: next one in context and wrote it (a statement each, with its statement triggers), so
+#: forgetting n messages took time in n squared. The store now writes each heir's context
+#: once, in one statement (memory/store/postgres/forgetting.py); erasure still goes by the
+#: trigger.
+FORGET_IN_BULK = "DROP TRIGGER messages_forgotten_hand_on ON tiermem.messages;"
