@@ -338,10 +338,11 @@ def given(what: str) -> Callable[[str], str]:
     return check
 
 
-#: ``--offline`` against a model the environment configures; with ``--model`` or
-#: ``--base-url`` it is refused (agent/server_options.py ``offline_conflict``).
+#: ``--offline`` against a model the environment configures; with a flag only a model reads
+#: it is refused (agent/server_options.py ``offline_conflict``).
 OFFLINE_HELP = ("use the rule-based offline policy even if TIERMEM_MODEL or OPENAI_BASE_URL "
-                "configures a model (not with --model or --base-url)")
+                "configures a model (not with --model, --base-url, --context-window, "
+                "--timeout, --max-tokens or --text-tool-calls)")
 #: ``--model`` and ``--base-url``: empty (an unset shell variable), they would quietly mean
 #: the default, OpenAI's API, and send the conversation there.
 MODEL_NAME = given("a model name, or leave out --model")

@@ -90,18 +90,36 @@ def add_server_options(parser: argparse.ArgumentParser) -> None:
              f"{ENV_TEXT_TOOL_CALLS}")
 
 
+#: Every flag only a model reads, with its argparse destination: given with ``--offline``
+#: it would be ignored without a word. Their environment variables are what ``--offline``
+#: overrides, as it does TIERMEM_MODEL, and are no conflict.
+MODEL_ONLY_FLAGS = (("--model", "model"), ("--base-url", "base_url"),
+                    ("--context-window", "context_window"), ("--timeout", "timeout"),
+                    ("--max-tokens", "max_tokens"), ("--text-tool-calls", "text_tool_calls"))
+_NAMING_A_MODEL = ("--model", "--base-url")
+
+
 def offline_conflict(args: argparse.Namespace) -> str | None:
-    """The usage error for ``--offline`` given with a flag that names a model: one of the two
-    would be ignored without a word, and which the user meant is theirs to say. (A model
-    configured in the environment is what ``--offline`` is for, and is no conflict.)"""
-    named = [flag for flag, value in (("--model", args.model), ("--base-url", args.base_url))
-             if value is not None]
-    if not args.offline or not named:
+    """The usage error for ``--offline`` given with a flag only a model reads: one of the
+    two would be ignored without a word, and which the user meant is theirs to say."""
+    if not args.offline:
         return None
-    flags = " and ".join(named)
-    return (f"--offline runs the rule-based policy with no model, and {flags} "
-            f"{'names' if len(named) == 1 else 'name'} one: drop {flags} to run offline, or "
-            f"drop --offline to use the model")
+    given = [flag for flag, dest in MODEL_ONLY_FLAGS if getattr(args, dest) is not None]
+    if not given:
+        return None
+    naming = [flag for flag in given if flag in _NAMING_A_MODEL]
+    if naming:
+        why = f"{_and(naming)} {'names' if len(naming) == 1 else 'name'} one"
+        use = "the model"
+    else:
+        why = f"{_and(given)} {'matters' if len(given) == 1 else 'matter'} only to a model"
+        use = "a model"
+    return (f"--offline runs the rule-based policy with no model, and {why}: drop "
+            f"{_and(given)} to run offline, or drop --offline to use {use}")
+
+
+def _and(flags: list[str]) -> str:
+    return flags[0] if len(flags) == 1 else f"{', '.join(flags[:-1])} and {flags[-1]}"
 
 
 def config_from_args(args: Any) -> LLMConfig | None:
