@@ -21,6 +21,7 @@ from tiermem.agent.stored_context import StoredContext, Summarizer, model_summar
 from tiermem.agent.stored_messages import (
     cut_at_length,
     lost_tool_calls,
+    repeats,
     said_once,
     sent_text,
     stopped_by_filter,
@@ -204,11 +205,12 @@ class Agent:
                 lost_tool_calls(completion, result)
             if not completion.tool_calls:
                 result.reply = (completion.content or "").strip() or None
-                if result.reply:
+                # A reply an earlier step sent is stored once, as the user reads it.
+                if result.reply and not repeats(result.reply, ctx.replies):
                     self._store(turn, completion.as_message())
                 break
             self._store(turn, without_oversized_arguments(completion.as_message()),
-                        recall_text=sent_text(completion, self.toolbox))
+                        recall_text=sent_text(completion, self.toolbox, ctx.replies))
             outcomes = [self._dispatch(call, ctx, turn, seen) for call in completion.tool_calls]
             note_failed_beside_reply(result, outcomes)
             self.context.blank(ctx.forgotten_messages)

@@ -115,9 +115,11 @@ def _oversized(arguments: str) -> bool:
     return len(arguments.encode(errors="replace")) > MAX_ARGUMENT_BYTES
 
 
-def sent_text(completion: Completion, toolbox: Toolbox | None = None) -> str:
+def sent_text(completion: Completion, toolbox: Toolbox | None = None,
+              already_sent: Collection[str] = ()) -> str:
     """What recall stores as an assistant message's text: its content, then the messages
-    its ``send_message`` calls sent.
+    its ``send_message`` calls sent, but for those ``already_sent`` (an earlier step of the
+    turn sent them, and the user reads each reply once).
 
     A call ``toolbox`` refuses (a number for the text, a field the tool does not take,
     nothing but spaces) sent nothing and adds nothing: recall must not say the agent said
@@ -126,8 +128,9 @@ def sent_text(completion: Completion, toolbox: Toolbox | None = None) -> str:
     stored once, as the user read it.
     """
     content = completion.content or ""
+    said = {content.strip(), *(text.strip() for text in already_sent)}
     sent = [text for text in said_once(_sent(completion.tool_calls, toolbox))
-            if text.strip() != content.strip()]
+            if text.strip() not in said]
     joined = "\n\n".join(sent)
     return content + ("\n\n" if content and joined else "") + joined
 
@@ -143,6 +146,12 @@ def said_once(replies: list[str]) -> list[str]:
             seen.add(reply.strip())
             once.append(reply)
     return once
+
+
+def repeats(reply: str, already_sent: Collection[str]) -> bool:
+    """Whether ``reply`` (spacing around it aside) is one of ``already_sent``: a small model
+    writes as text what it sent a step before, and the user reads it once."""
+    return reply.strip() in {text.strip() for text in already_sent}
 
 
 def _sent(calls: list[ToolCall], toolbox: Toolbox | None) -> list[str]:
@@ -244,5 +253,5 @@ def _taken_off(content: str, texts: list[str], *, all_there: bool) -> str | None
     return content
 
 
-__all__ = ["as_chat", "as_chats", "as_said", "cut_at_length", "said_once", "sent_text",
+__all__ = ["as_chat", "as_chats", "as_said", "cut_at_length", "repeats", "said_once", "sent_text",
            "stopped_by_filter", "storable", "without_oversized_arguments"]

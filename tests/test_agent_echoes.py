@@ -129,6 +129,27 @@ def test_a_reply_written_beside_its_own_send_is_stored_once(memory: Hierarchical
     assert said[-1] == "Noted.\n\nBye."
 
 
+
+def test_a_reply_echoed_in_a_later_step_is_stored_once(memory: HierarchicalMemory) -> None:
+    sure = ("send_message", {"message": "Sure."})
+    note = ("core_memory_append", {"content": "User asks politely", "request_heartbeat": True})
+    more = ("send_message", {"message": "Anything else?"})
+    cases = [
+        (reply("Sure. "), "Sure.", ["Sure."]),
+        (call("send_message", message="Sure."), "Sure.", ["Sure."]),
+        # A different reply beside the echo, or in its place, is kept.
+        (calls(sure, more), "Sure.\n\nAnything else?", ["Sure.", "Anything else?"]),
+        (reply("Done."), "Sure.\n\nDone.", ["Sure.", "Done."]),
+    ]
+    for echo, read, stored in cases:
+        with ScriptedModel([calls(sure, note), echo]) as model:
+            result = Agent(memory, model).step("Can you help?")
+        assert result.reply == read, echo
+        said = [r["content"] for r in memory.recall.iter_rows()
+                if r["role"] == "assistant" and r["turn"] == memory.tick]
+        assert [text for text in said if text.strip()] == stored, echo
+
+
 def test_forgetting_again_says_it_was_forgotten(memory: HierarchicalMemory) -> None:
     memory.add_fact("User's door code is 4821", "durable")
     forget = {"request": "User's door code is 4821", "request_heartbeat": True}
