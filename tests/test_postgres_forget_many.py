@@ -65,9 +65,11 @@ def test_many_messages_forgotten_at_once_leave_each_heir_its_context(
         assert _stale_contexts(backend) == []
 
 
-def _rows_read_forgetting(dsn: str, messages: int) -> int:
-    """Rows of recall's table read (by scans and index lookups) forgetting every message
-    of a turn of ``messages``, just written (the planner has no statistics of them)."""
+def _rows_read_forgetting(dsn: str, messages: int,
+                          chosen: Callable[[list[int]], list[int]] = list) -> int:
+    """Rows of recall's table read (by scans and index lookups) forgetting the ``chosen``
+    messages (all unless told) of a turn of ``messages``, just written (the planner has no
+    statistics of them)."""
     with HierarchicalMemory(store=dsn, agent=f"a{messages}",
                             embedder=HashingEmbedder()) as memory:
         backend = memory.store
@@ -75,9 +77,10 @@ def _rows_read_forgetting(dsn: str, messages: int) -> int:
         ids = _channel(backend, messages)
         with backend.transaction():
             before = _rows_read(backend)
-            backend.forgetting.forget((), (), ids, 1.0)
+            done = backend.forgetting.forget((), (), chosen(ids), 1.0)
             read = _rows_read(backend) - before
-        assert len(memory.recall) == 0
+        assert list(done.messages) == chosen(ids)
+        assert _stale_contexts(backend) == []
         return read
 
 
@@ -95,3 +98,15 @@ def test_forgetting_four_times_the_messages_reads_four_times_the_rows(
     # context: four times the messages read sixteen times the rows.
     assert (_rows_read_forgetting(postgres_dsn, 1000)
             <= 5 * _rows_read_forgetting(postgres_dsn, 250))
+
+
+def test_messages_spread_over_a_long_recall_are_looked_up_reading_it_once(
+        postgres_dsn: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A few messages over a long recall take a lookup each (as if the span were too long to
+    # read), on rows just written, of which the planner has no statistics: each lookup read
+    # every row past its message, so the messages forgotten multiplied the rows read.
+    monkeypatch.setattr(forgetting, "_SPAN_PER_MESSAGE", 0)
+    monkeypatch.setattr(forgetting, "_SPAN_ALWAYS_READ", 0)
+    # Finding the heirs, marking the messages, and writing the heirs' contexts each read
+    # recall about once; a lookup each past its message read it ten times over.
+    assert _rows_read_forgetting(postgres_dsn, 5000, lambda ids: ids[5::100]) <= 4 * 5000

@@ -26,18 +26,23 @@ _DROPPED = {
 #: The heirs of the agent's listed messages (the next message in context after each one in
 #: context, not listed itself), read before they are forgotten, when each heir is a step
 #: away. Looked up one listed message at a time: for a few messages spread over a long
-#: recall, where reading the span between them would cost more.
+#: recall, where reading the span between them would cost more. Each lookup stops before
+#: the next listed message in context: a message past that one is its heir, not this one's.
+#: On a table not analysed since a large write a lookup is planned to read every row past
+#: its message; bounded so, the lookups together read each row once at most.
 _HEIRS_LOOKED_UP = (
-    "SELECT DISTINCT h.id FROM tiermem.messages m, LATERAL (SELECT n.id FROM tiermem.messages n"
-    f" WHERE n.agent_id = m.agent_id AND n.id > m.id AND {IN_CONTEXT.format(r='n')}"
-    " ORDER BY n.id LIMIT 1) h"
-    f" WHERE m.agent_id = %s AND m.id = ANY(%s) AND {IN_CONTEXT.format(r='m')}"
-    " AND NOT h.id = ANY(%s)")
+    "SELECT h.id FROM (SELECT m.id, lead(m.id) OVER (ORDER BY m.id) AS next_listed"
+    " FROM tiermem.messages m WHERE m.agent_id = %s AND m.id = ANY(%s)"
+    f" AND {IN_CONTEXT.format(r='m')}) m, LATERAL (SELECT n.id FROM tiermem.messages n"
+    " WHERE n.agent_id = %s AND n.id > m.id AND n.id < coalesce(m.next_listed, %s)"
+    f" AND {IN_CONTEXT.format(r='n')} ORDER BY n.id LIMIT 1) h")
+#: Past every id: the last listed message's lookup has no next one to stop at.
+_PAST_EVERY_ID = 2**63 - 1
 
 #: The heirs read in one pass over the messages in context from the first listed one to
 #: the next in context after the last: those whose previous one is listed. Its cost does
-#: not hang on the planner's statistics: the lookups, planned on a table not analysed since
-#: a large import, each read the rest of the table (20,000 messages took minutes).
+#: not hang on the planner's statistics: on a table not analysed since a large import the
+#: lookups each read every row up to the next listed message, a scan apiece.
 _HEIRS_IN_SPAN = (
     "SELECT id FROM (SELECT n.id, lag(n.id) OVER (ORDER BY n.id) AS before"
     " FROM tiermem.messages n WHERE n.agent_id = %s AND n.id >= %s AND n.id <= coalesce("
@@ -88,7 +93,8 @@ class PgForgetting:
             rows = self.scope.rows(_HEIRS_IN_SPAN, (first, self.scope.agent, last, last,
                                                     listed, listed))
         else:
-            rows = self.scope.rows(_HEIRS_LOOKED_UP, (listed, listed))
+            rows = self.scope.rows(_HEIRS_LOOKED_UP, (listed, self.scope.agent,
+                                                      _PAST_EVERY_ID))
         return sorted(int(r[0]) for r in rows)
 
     def _mark(self, table: str, ids: Sequence[int], forgotten_at: float) -> tuple[int, ...]:
