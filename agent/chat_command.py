@@ -27,12 +27,12 @@ def cmd_chat(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.agent.place import agent_place
     from tiermem.agent.policy_file import session_judge, session_policy
     from tiermem.agent.repl import ChatRepl
-    from tiermem.agent.server_options import config_from_args, offline_conflict, open_client
+    from tiermem.agent.server_options import config_from_args, model_flag_conflict, open_client
     from tiermem.agent.settings import session_embedder
     from tiermem.agent.terminal import TerminalConsole
     from tiermem.memory.text.shown import shown_path
 
-    conflict = offline_conflict(args)
+    conflict = model_flag_conflict(args)
     if conflict is not None:
         note(conflict)
         return 2

@@ -339,7 +339,7 @@ def given(what: str) -> Callable[[str], str]:
 
 
 #: ``--offline`` against a model the environment configures; with a flag only a model reads
-#: it is refused (agent/server_options.py ``offline_conflict``).
+#: it is refused (agent/server_options.py ``model_flag_conflict``).
 OFFLINE_HELP = ("use the rule-based offline policy even if TIERMEM_MODEL or OPENAI_BASE_URL "
                 "configures a model (not with --model, --base-url, --context-window, "
                 "--timeout, --max-tokens or --text-tool-calls)")

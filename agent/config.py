@@ -239,6 +239,15 @@ def _clean(value: str | None) -> str | None:
     return value or None
 
 
+def names_a_model(model: str | None, base_url: str | None,
+                  env: Mapping[str, str] | None = None) -> bool:
+    """Whether the flags or the environment (``os.environ`` by default) name a model or a
+    server to send it to; with neither, the offline policy runs."""
+    environ: Mapping[str, str] = os.environ if env is None else env
+    return any(_clean(value) is not None for value in (
+        model, base_url, environ.get(ENV_MODEL), environ.get(ENV_BASE_URL)))
+
+
 def resolve_llm_config(
     model: str | None = None,
     base_url: str | None = None,
@@ -267,12 +276,11 @@ def resolve_llm_config(
     without a key. Local servers (any other base URL) need no key.
     """
     environ: Mapping[str, str] = os.environ if env is None else env
+    if not names_a_model(model, base_url, environ):
+        return None
     model = _clean(model) or _clean(environ.get(ENV_MODEL))
     raw_url = _clean(base_url) or _clean(environ.get(ENV_BASE_URL))
     key = _clean(api_key) or _clean(environ.get(ENV_API_KEY))
-
-    if model is None and raw_url is None:
-        return None
 
     url = normalize_base_url(raw_url) if raw_url is not None else OPENAI_API_BASE_URL
     if model is None:

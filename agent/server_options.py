@@ -16,12 +16,15 @@ from typing import TYPE_CHECKING, Any
 
 from tiermem.agent.config import (
     DEFAULT_MAX_TOKENS,
+    ENV_BASE_URL,
+    ENV_MODEL,
     ENV_TEXT_TOOL_CALLS,
     LOCAL_TIMEOUT,
     OPENAI_TIMEOUT,
     REASONING_MAX_TOKENS,
     TEXT_TOOL_CALL_MODES,
     LLMConfig,
+    names_a_model,
     resolve_llm_config,
 )
 from tiermem.agent.server_facts import with_server_window
@@ -90,23 +93,35 @@ def add_server_options(parser: argparse.ArgumentParser) -> None:
              f"{ENV_TEXT_TOOL_CALLS}")
 
 
-#: Every flag only a model reads, with its argparse destination: given with ``--offline``
-#: it would be ignored without a word. Their environment variables are what ``--offline``
-#: overrides, as it does TIERMEM_MODEL, and are no conflict.
+#: Every flag only a model reads, with its argparse destination: given with ``--offline``,
+#: or with no model configured, it would be ignored without a word. Their environment
+#: variables are no conflict: they wait for a model, and ``--offline`` overrides them as it
+#: does TIERMEM_MODEL.
 MODEL_ONLY_FLAGS = (("--model", "model"), ("--base-url", "base_url"),
                     ("--context-window", "context_window"), ("--timeout", "timeout"),
                     ("--max-tokens", "max_tokens"), ("--text-tool-calls", "text_tool_calls"))
 _NAMING_A_MODEL = ("--model", "--base-url")
 
 
-def offline_conflict(args: argparse.Namespace) -> str | None:
-    """The usage error for ``--offline`` given with a flag only a model reads: one of the
-    two would be ignored without a word, and which the user meant is theirs to say."""
-    if not args.offline:
-        return None
+def model_flag_conflict(args: argparse.Namespace) -> str | None:
+    """The usage error for a flag only a model reads given where no model will run: with
+    ``--offline``, or with no model named by the flags or the environment. Either way the
+    flag would be ignored without a word, and whether a model was meant is the user's to say."""
     given = [flag for flag, dest in MODEL_ONLY_FLAGS if getattr(args, dest) is not None]
     if not given:
         return None
+    if args.offline:
+        return _offline_conflict(given)
+    if names_a_model(args.model, args.base_url):
+        return None
+    # --model and --base-url would have named one: only a model's settings are left.
+    matter = "matters" if len(given) == 1 else "matter"
+    return (f"no model is set, and {_and(given)} {matter} only to a model: name one with "
+            f"--model NAME (or {ENV_MODEL}) and, for a local server, --base-url URL (or "
+            f"{ENV_BASE_URL}), or drop {_and(given)} to run offline")
+
+
+def _offline_conflict(given: list[str]) -> str:
     naming = [flag for flag in given if flag in _NAMING_A_MODEL]
     if naming:
         why = f"{_and(naming)} {'names' if len(naming) == 1 else 'name'} one"

@@ -15,7 +15,7 @@ from pathlib import Path
 def cmd_scenario(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.agent.home import private_files
     from tiermem.agent.place import store_option
-    from tiermem.agent.server_options import offline_conflict
+    from tiermem.agent.server_options import model_flag_conflict
     from tiermem.agent.terminal import Progress, report_console
     from tiermem.memory import HashingEmbedder
     from tiermem.memory.output_file import emit_json, output_path
@@ -23,7 +23,7 @@ def cmd_scenario(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.scenarios.render import print_day, print_result
     from tiermem.scenarios.runner import run_scenario
 
-    conflict = offline_conflict(args)
+    conflict = model_flag_conflict(args)
     if conflict is not None:
         note(conflict)
         return 2
