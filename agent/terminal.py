@@ -24,6 +24,8 @@ from typing import Any
 from rich.console import Console, ConsoleDimensions
 from rich.text import Text
 
+from tiermem.agent.interrupts import ctrl_c_held
+
 # C0 controls but tab and newline, DEL, and the C1 controls (0x9b opens a sequence alone).
 # Then the bidirectional embeddings, overrides and isolates: printed, they reorder the
 # text after them, so a stored "txt.exe" can read as "exe.txt" (Trojan Source).
@@ -70,6 +72,7 @@ class TerminalConsole(Console):
             # write the cut block again, from its start.
             del self._buffer[:]
             self.cut = True
+            _drop_unwritten(self.file)
             raise
 
     def end_cut(self) -> bool:
@@ -103,6 +106,31 @@ class TerminalConsole(Console):
     @size.setter
     def size(self, new_size: tuple[int, int]) -> None:
         Console.size.fset(self, new_size)  # type: ignore[attr-defined]
+
+
+def _drop_unwritten(stream: Any) -> None:
+    """Discard the bytes ``stream``'s own buffer still holds after Ctrl-C cut a write
+    short. A write that blocks on a slow terminal or a full pipe keeps what it had not
+    sent there (up to 8 KB), and the next write, the note that output was cut, would
+    send it after the press. Python can empty that buffer only by writing it, so it is
+    written while the descriptor points at the null device."""
+    try:
+        descriptor = stream.fileno()
+        kept = os.dup(descriptor)
+    except (AttributeError, ValueError, OSError):
+        return  # held in memory (a StringIO): nothing waits for a terminal
+    # A second press meanwhile must not leave the descriptor on the null device.
+    with contextlib.suppress(KeyboardInterrupt, OSError, ValueError), ctrl_c_held():
+        try:
+            sink = os.open(os.devnull, os.O_WRONLY)
+            try:
+                os.dup2(sink, descriptor)
+            finally:
+                os.close(sink)
+            stream.flush()
+        finally:
+            os.dup2(kept, descriptor)
+            os.close(kept)
 
 
 def _terminal_size(file: Any) -> tuple[int | None, int | None]:

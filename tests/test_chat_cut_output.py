@@ -10,9 +10,12 @@ every run.
 from __future__ import annotations
 
 import io
+import os
 import re
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 from prompt_toolkit import PromptSession
@@ -96,6 +99,47 @@ def test_ctrl_c_as_a_print_is_laid_out_writes_none_of_it() -> None:
     assert console.end_cut()
     console.print("next")
     assert terminal.getvalue() == "\nnext\n"
+
+
+class BlockedDescriptor(io.RawIOBase):
+    """A terminal's descriptor (a file here) whose first write holding ``cut_at`` is
+    interrupted by Ctrl-C before it took a byte, as a write blocked on a full terminal
+    is: the buffered stream above it keeps the bytes for its next flush."""
+
+    def __init__(self, descriptor: int, cut_at: str) -> None:
+        super().__init__()
+        self.descriptor = descriptor
+        self.cut_at: bytes | None = cut_at.encode()
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self.descriptor
+
+    def write(self, data: Any) -> int:
+        if self.cut_at is not None and self.cut_at in bytes(data):
+            self.cut_at = None
+            raise KeyboardInterrupt
+        return os.write(self.descriptor, data)
+
+
+def test_what_a_blocked_write_kept_in_its_stream_is_not_sent_after_the_press(
+        tmp_path: Path) -> None:
+    # A listing shorter than the stream's buffer (a /core table, a page of /recall
+    # hits) waits there whole while the terminal takes nothing.
+    with open(tmp_path / "terminal", "w+b") as shown:
+        stream = io.TextIOWrapper(io.BufferedWriter(BlockedDescriptor(shown.fileno(), "L0000")),
+                                  encoding="utf-8", line_buffering=True)
+        console = TerminalConsole(file=stream, width=100, force_terminal=True,
+                                  color_system=None)
+        with pytest.raises(KeyboardInterrupt):
+            console.print("\n".join(LINES[:40]))
+        assert console.end_cut()
+        console.print("next")
+        stream.flush()
+        shown.seek(0)
+        assert shown.read() == b"\nnext\n"
 
 
 def interactive(repl: ChatRepl, keys: str) -> int:
