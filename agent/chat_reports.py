@@ -114,6 +114,10 @@ class ChatReports:
                 "The session goes on; please report this.\n")
         self._write_error(line)
 
+    def _end_cut(self) -> None:
+        if isinstance(self.console, TerminalConsole):
+            self.console.end_cut()
+
     def _write_error(self, line: str) -> None:
         """A line on standard error, written at once (wrapped under its text on a terminal,
         as ``fail`` writes); a closed or broken one is no reason to end the session, or to
@@ -121,6 +125,7 @@ class ChatReports:
         stream = self.errors or sys.stderr
         errors = self.error_console
         try:
+            self._end_cut()  # the line Ctrl-C cut short, and its colour, end first
             if not errors.soft_wrap:
                 with errors.capture() as captured:
                     errors.print(reply_text(errors, escape(line.rstrip("\n"))))

@@ -184,7 +184,14 @@ class ChatRepl(ChatReports):
         # /history clear empties a history kept for the session only (--no-history) too.
         self.commands.session_history = getattr(session, "history", None)
         with terminate_on_signals():
-            return self._prompt(session)
+            try:
+                return self._prompt(session)
+            except KeyboardInterrupt:
+                # Pressed as the banner was written: the line the command line then
+                # writes for the press must not start in the cut line, in its colour.
+                with contextlib.suppress(OSError, ValueError):
+                    self._end_cut()
+                raise
 
     def _prompt(self, session: Any) -> int:
         self.interactive = True
@@ -226,10 +233,6 @@ class ChatRepl(ChatReports):
                     output = f"{OUTPUT_CUT}; " if cut else ""
                     note = (f"{escape(printable(stopped))} stopped (Ctrl-C): {escape(said)}; "
                             f"{output}{LEAVE_HINT}")
-
-    def _end_cut(self) -> None:
-        if isinstance(self.console, TerminalConsole):
-            self.console.end_cut()
 
     def _bye(self) -> int:
         with contextlib.suppress(KeyboardInterrupt):  # pressed again while leaving: leave

@@ -177,3 +177,25 @@ def test_a_slash_command_cut_short_says_it_stopped_and_its_output_was_cut(
     assert "/diagnostics" not in shown  # after it
     assert shown.count(f"/help stopped (Ctrl-C): it changed nothing; {OUTPUT_CUT}; "
                        f"{LEAVE_HINT}") == 1
+
+
+def test_a_piped_run_cut_short_says_why_on_a_line_of_its_own(
+        memory: HierarchicalMemory) -> None:
+    # `tiermem chat < questions.txt`, its output and errors on one terminal.
+    terminal = CutTerminal("/recall")
+    repl = ChatRepl(Agent(memory, OfflinePolicy()), console=console_on(terminal),
+                    errors=terminal)
+    with pytest.raises(KeyboardInterrupt):
+        repl.run_piped(["/help\n"])
+    assert "/re\ntiermem: chat stopped (Ctrl-C) during /help" in terminal.getvalue()
+
+
+def test_ctrl_c_in_the_banner_turns_its_colour_off_and_ends_its_line(
+        memory: HierarchicalMemory) -> None:
+    terminal = CutTerminal("tiermem")  # in the bold name: bold would stay on
+    console = TerminalConsole(file=terminal, width=100, force_terminal=True,
+                              color_system="standard")
+    repl = ChatRepl(Agent(memory, OfflinePolicy()), console=console, errors=io.StringIO())
+    with pytest.raises(KeyboardInterrupt):
+        interactive(repl, "\x04")
+    assert terminal.getvalue() == "\x1b[1mtie\x1b[0m\n"
