@@ -106,14 +106,17 @@ def break_offsets(text: str, width: int) -> list[int]:
         if needed <= width - used:
             used += cell_len(piece)
         elif needed > width:
-            folded = _fold(piece, width)
+            # The spaces after it stay at the end of its last line: folded with it, they
+            # began a line of their own when the word filled whole lines.
+            word = piece.rstrip()
+            folded = _fold(word, width)
             for part in folded[:-1]:
                 if start:
                     offsets.append(start)
                 start += len(part)
             if start:
                 offsets.append(start)
-            used = cell_len(folded[-1])
+            used = cell_len(folded[-1]) + cell_len(piece) - cell_len(word)
         elif used and start:
             offsets.append(start)
             used = cell_len(piece)

@@ -87,3 +87,18 @@ def test_the_brackets_of_the_cjk_and_fullwidth_blocks_stay_with_their_text() -> 
     assert break_offsets("東京〖大阪〗です", 8) == [4]  # neither after 〖 nor before 〗
     assert break_offsets("東京｟大阪｠です", 8) == [4]
     assert break_offsets("東京ゕ", 4) == [1]  # a small kana stays with the kana before it
+
+
+@given(st.lists(st.sampled_from(["https://example.com/a", "東京に住む", "backup", "ok"]),
+                min_size=1, max_size=12).map(" ".join), st.integers(min_value=2, max_value=30))
+def test_no_line_starts_with_the_space_after_a_word_folded_over_whole_lines(
+        text: str, width: int) -> None:
+    # A URL filling whole lines: the space after it began the next line, out of line
+    # with the ones above it.
+    assert all(not line.plain.startswith(" ") for line in wrap(Text(text), width))
+
+
+def test_a_word_folded_over_whole_lines_is_followed_by_the_next_at_a_line_start() -> None:
+    lines = wrap(Text("see https://example.com/abcdefghij next"), 10)
+    assert [line.plain for line in lines] == ["see", "https://ex", "ample.com/", "abcdefghij",
+                                              "next"]
