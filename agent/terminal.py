@@ -12,6 +12,12 @@ changed, and JSON output escapes them by itself.
 the chat's many print sites need no care of their own. Rich's own styling is added
 after, so colours still work. What Ctrl-C cuts from a print is dropped: rich would
 write all of it again with the next print.
+
+Rich's highlighter (numbers, URLs, paths in colour) takes time quadratic in the length
+of a run without spaces (a base64 blob, a long hash, minified JSON): a reply holding
+one of 200 KB would hang the chat for minutes. ``TerminalConsole`` highlights around
+such runs only, which keeps the cost linear in the text's length and every other
+colour as rich gives it.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ import os
 import re
 from typing import Any
 
-from rich.console import Console, ConsoleDimensions
+from rich.console import Console, ConsoleDimensions, HighlighterType
 from rich.text import Text
 
 from tiermem.agent.interrupts import ctrl_c_held
@@ -41,6 +47,31 @@ def printable(text: str) -> str:
     """``text`` with every terminal control character shown as ``\\xNN`` (and every
     bidirectional control as ``\\uNNNN``)."""
     return _CONTROL.sub(lambda m: _shown(m.group()), text)
+
+
+#: Runs without whitespace longer than this are left unhighlighted: the cost of
+#: highlighting a run grows with its length squared, so capped it stays linear overall,
+#: while a hash, a path or a URL of ordinary length keeps its colour.
+LONGEST_HIGHLIGHTED_RUN = 100
+_LONG_RUN = re.compile(rf"\S{{{LONGEST_HIGHLIGHTED_RUN + 1},}}")
+
+
+class _AroundLongRuns:
+    """``highlighter`` applied to a text whose long runs without whitespace read as
+    blanks of the same length: each character keeps its offset, so the styles found fit
+    the real text, and the run itself is shown unstyled."""
+
+    def __init__(self, highlighter: HighlighterType) -> None:
+        self.highlighter = highlighter
+
+    def __call__(self, text: str | Text) -> Text:
+        plain = str(text)
+        blanked = _LONG_RUN.sub(lambda run: " " * len(run.group()), plain)
+        if blanked == plain:
+            return self.highlighter(text)
+        highlighted = text.copy() if isinstance(text, Text) else Text(text)
+        highlighted.spans.extend(self.highlighter(blanked).spans)
+        return highlighted
 
 
 class TerminalConsole(Console):
@@ -88,8 +119,10 @@ class TerminalConsole(Console):
             self.file.flush()
         return True
 
-    def render_str(self, text: str, **options: Any) -> Text:
-        return super().render_str(printable(text), **options)
+    def render_str(self, text: str, *, highlighter: HighlighterType | None = None,
+                   **options: Any) -> Text:
+        return super().render_str(printable(text), **options,
+                                  highlighter=_AroundLongRuns(highlighter or self.highlighter))
 
     @property
     def size(self) -> ConsoleDimensions:
