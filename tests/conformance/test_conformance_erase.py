@@ -59,7 +59,7 @@ def test_erasing_a_message_erases_the_passage_the_agent_filed_from_it(backend: B
 
         assert (report.facts, report.passages, report.messages) == (0, 1, 1)
         assert m.archival_search("door code 4417").total == 0
-        assert read_paths_showing(m, "4417", query="door code 4417") == []
+        assert read_paths_showing(m, "code is 4417", query="door code 4417") == []
         assert [h.id for h in m.archival_search("moved to Lyon").hits] == [other]
         assert len(m.archival) == 1
         check_archival_consistent(m)
@@ -169,7 +169,7 @@ def test_forget_with_erase_forgets_then_erases_what_it_chose(backend: Backend) -
         assert (result.erasure.passages, result.erasure.messages) == (1, 1)
         # The fact extracted from the message goes with it, though the request named none.
         assert len(result.forgotten.facts) == 1 and result.erasure.facts == 1
-        assert read_paths_showing(m, "7720") == []
+        assert read_paths_showing(m, "code is 7720", query="locker code 7720") == []
         assert m.store.messages.count() == 1  # the assistant's reply stays
         # Nothing matched: nothing erased, and the result says so.
         missed = m.forget("no such text", erase=True)
