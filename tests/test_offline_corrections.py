@@ -12,7 +12,7 @@ from offline_helpers import core_of as _core
 
 from tiermem.agent.loop import Agent
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
-from tiermem.memory.text.corrections import Correction, correction_of
+from tiermem.memory.text.corrections import Correction, correction_apart, correction_of
 
 
 @pytest.fixture
@@ -73,6 +73,8 @@ def test_a_correction_typed_in_lower_case_keeps_the_case_of_the_word_it_replaces
 
 @pytest.mark.parametrize("correction", [
     "I meant Portland, not Seattle, and I work at Acme",
+    "I meant Portland, not Seattle and I work at Acme",
+    "Sorry, I meant Portland, not Seattle, and I work at Acme",
     "Sorry, I meant Portland rather than Seattle; I work at Acme."])
 def test_a_statement_joined_to_a_correction_is_stored_as_said(
         memory: HierarchicalMemory, correction: str) -> None:
@@ -81,6 +83,13 @@ def test_a_statement_joined_to_a_correction_is_stored_as_said(
                              "User works at Acme": "durable"}
     assert replies[1].endswith('(offline) Corrected "Seattle" to "Portland": '
                                "User lives in Portland.")
+
+
+def test_a_clause_that_only_points_back_stays_with_the_correction() -> None:
+    assert correction_apart("I meant Portland, not Seattle and my wife does") == [
+        "I meant Portland, not Seattle and my wife does"]
+    assert correction_apart("I meant Portland, not Seattle and I work at Acme") == [
+        "I meant Portland, not Seattle", "I work at Acme"]
 
 
 def test_a_correction_of_a_word_no_fact_says_stores_nothing(memory: HierarchicalMemory

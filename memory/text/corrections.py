@@ -5,7 +5,8 @@ rather than Y", "... instead of Y", "I meant to say X, not Y") as a ``Correction
 meant, X, and what was said by mistake, Y, each a few words. It states no fact of its own:
 Y is to be replaced by X in the fact that said it. ``correction_apart(sentence)`` cuts a
 clause of the speaker's own off a correction it follows ("..., not Seattle, and I work at
-Acme"), which is then a statement of its own.
+Acme", or with no comma: "..., not Seattle and I work at Acme"), which is then a statement of
+its own.
 
 ``target_of(correction, held, new, recent)`` picks that fact among the statements held
 (memory/text/clauses.py's ``clauses_of`` parts of the facts in core, and of those stated in
@@ -49,6 +50,14 @@ _NOT_A_SLIP = frozenset({"it", "that", "this", "what", "to", "well", "no", "noth
                          "them", "us", "me", "myself", "so", "as", "for", "in", "at", "on"})
 
 
+#: Where a clause of the speaker's own may open after what was said by mistake: a comma,
+#: semicolon or dash, as ``own_clauses`` cuts, or "and", "but" or "so" with none ("..., not
+#: Seattle and I work at Acme"), then "I", "I'm", "my" or "we".
+_OWN_CLAUSE_AFTER = re.compile(
+    r"(?:\s*(?:[,;]|\s[-–—])\s*(?:(?:and|but|so)\s+)?|\s+(?:and|but|so)\s+)"
+    r"(?=(?:i|i['’](?:m|ve)|my|we)\b)", _I)
+
+
 @dataclass(frozen=True)
 class Correction:
     """What the speaker meant, and what they said instead, told of the speaker ("my
@@ -82,14 +91,23 @@ def correction_of(sentence: str, speaker: str = "User") -> Correction | None:
 
 def correction_apart(sentence: str) -> list[str]:
     """``sentence`` cut after the correction it opens with when a clause of the speaker's
-    own follows ("I meant Portland, not Seattle, and I work at Acme": the correction, then
-    "I work at Acme"), so that each is read on its own; read whole, the clause would be
-    taken for part of what was said by mistake. ``[sentence]`` otherwise."""
+    own follows ("I meant Portland, not Seattle, and I work at Acme", with the comma or
+    without: the correction, then "I work at Acme"), so that each is read on its own; read
+    whole, the clause would be taken for part of what was said by mistake. ``[sentence]``
+    otherwise."""
     whole = sentence.strip()
-    parts = own_clauses(whole)
-    if len(parts) < 2 or correction_of(whole) is not None or correction_of(parts[0]) is None:
+    if correction_of(whole) is not None:
         return [sentence]
-    return [parts[0], whole[whole.index(parts[1], len(parts[0])):]]
+    # The first cut after which the words before correct a slip: an opener such as
+    # "Sorry," is cut off by the clause it opens, and is no correction alone.
+    for joint in _OWN_CLAUSE_AFTER.finditer(whole):
+        head, rest = whole[:joint.start()], whole[joint.end():]
+        # Read as if a comma stood there: a clause that only points back ("... and my
+        # wife does") is not cut off.
+        if (correction_of(head) is not None and rest
+                and own_clauses(f"{head}, {rest}") != [f"{head}, {rest}"]):
+            return [head, rest]
+    return [sentence]
 
 
 def _said_in(text: str) -> re.Pattern[str]:
