@@ -63,8 +63,13 @@ def test_a_correction_replaces_the_word_in_the_fact_that_said_it(
     ("The region is EU-WEST.", "i meant us-east, not eu-west", "The region is US-EAST"),
     ("My password hint is salt.", "i meant pepper, not salt", "User's password hint is pepper"),
     ("I live in Seattle.", "I meant Portland, not seattle", "User lives in Portland"),
+    ("My brother lives in Oslo.", "i meant my sister, not my brother",
+     "User's sister lives in Oslo"),
+    # A speaker who capitalises "I" chose the lower case: "Green Tea" was never said.
+    ("I drink Earl Grey.", "no, I meant green tea, not earl grey", "User: I drink green tea"),
+    ("I live in Seattle.", "No, I meant portland, not Seattle", "User lives in portland"),
 ])
-def test_a_correction_typed_in_lower_case_keeps_the_case_of_the_word_it_replaces(
+def test_a_correction_keeps_the_case_typed_or_all_in_lower_case_the_case_it_replaces(
         memory: HierarchicalMemory, held: str, correction: str, now: str) -> None:
     replies = _chat(memory, held, correction)
     assert list(_core(memory)) == [now]

@@ -13,7 +13,8 @@ its own.
 this message): one stated in this message first, else the one the user's most recent
 message stated, else the only one that mentions Y. When several mention it and nothing
 says which was meant, it picks none, as it does when none does; ``mentioning`` lists them
-so the caller can say why. ``corrected(fact, correction)`` is that fact with Y replaced.
+so the caller can say why. ``corrected(fact, correction)`` is that fact with Y replaced by X
+as typed, or, when the whole correction was typed in lower case, in the case Y was stored in.
 
 Pure functions over strings; the regular expressions are compiled once at import.
 """
@@ -65,6 +66,8 @@ class Correction:
 
     meant: str
     said: str
+    #: Whether the whole correction was typed in lower case, where no word's case was chosen.
+    in_lower_case: bool = False
 
 
 def _words(text: str, speaker: str) -> str | None:
@@ -86,7 +89,7 @@ def correction_of(sentence: str, speaker: str = "User") -> Correction | None:
     meant, said = _words(match["meant"], speaker), _words(match["said"], speaker)
     if meant is None or said is None or meant.casefold() == said.casefold():
         return None
-    return Correction(meant, said)
+    return Correction(meant, said, in_lower_case=sentence == sentence.lower())
 
 
 def correction_apart(sentence: str) -> list[str]:
@@ -120,12 +123,15 @@ def corrected(fact: str, correction: Correction) -> str | None:
     pattern = _said_in(correction.said)
     if pattern.search(fact) is None:
         return None
+    if not correction.in_lower_case:
+        # "no, I meant green tea, not Earl Grey": a speaker who capitalises chose the case.
+        return pattern.sub(lambda match: correction.meant, fact)
     return pattern.sub(lambda match: _cased_as(correction.meant, match[0]), fact)
 
 
 def _cased_as(meant: str, said: str) -> str:
-    """``meant`` in the case ``said`` was stored in, when typed all in lower case ("sorry i
-    meant portland, not seattle" corrects "Seattle" to "Portland"): a correction typed in
+    """``meant`` in the case ``said`` was stored in, for a correction typed all in lower case
+    ("sorry i meant portland, not seattle" corrects "Seattle" to "Portland"): one typed in
     haste should not unmake the name it puts in place of another."""
     if not meant.islower() or said.islower():
         return meant
