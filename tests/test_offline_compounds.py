@@ -31,6 +31,15 @@ def test_withdrawing_one_statement_of_a_sentence_keeps_the_other(
     assert "- From core memory: Customer 9034 is on the Team plan" in replies[2]
 
 
+@pytest.mark.parametrize("said", ["We use Datadog and are on the Team plan.",
+                                  "We use Datadog, and we're on the Team plan."])
+def test_what_we_are_beside_what_we_use_is_a_statement_of_its_own(
+        memory: HierarchicalMemory, said: str) -> None:
+    _chat(memory, said, "Forget that we use Datadog.")
+    assert [text for text in _core(memory) if "Datadog" in text] == []
+    assert len([text for text in _core(memory) if "Team plan" in text]) == 1
+
+
 def test_a_noted_first_person_is_not_told_of_the_label(memory: HierarchicalMemory) -> None:
     memory.add_fact("Note: the alerts go to Opsgenie, and I don't use PagerDuty", "durable")
     _chat(memory, "The alerts don't go to Opsgenie anymore.")

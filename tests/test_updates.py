@@ -264,7 +264,9 @@ def test_a_move_is_a_lasting_fact_in_the_third_person() -> None:
     ("Their name is Sam and they work at Acme", ["Their name is Sam", "They work at Acme"]),
     ("We use Datadog, and the payment alerts go to Slack",
      ["We use Datadog", "The payment alerts go to Slack"]),
-    ("We use Datadog and are on the Team plan", ["We use Datadog and are on the Team plan"]),
+    ("We use Datadog and are on the Team plan", ["We use Datadog", "We are on the Team plan"]),
+    ("We use Datadog, and we're on the Team plan", ["We use Datadog", "We're on the Team plan"]),
+    ("We use Datadog and is great", ["We use Datadog and is great"]),
     # A sentence quoted as the speaker's joins statements as it would unquoted, each told
     # of the speaker; one whose first person stays quoted is kept whole.
     ("User: The alerts go to Opsgenie, and I don't use PagerDuty",

@@ -6,14 +6,14 @@ change on its own; a part that opens with a pronoun ("... and she is allergic to
 cats") takes the subject of the one before it (of a name, whoever bears it: "My boss's
 name is Dana and she ..." is about "User's boss"; after "His name is Tom" the part keeps
 its own pronoun), as does one that opens with a verb of the
-statement list ("Customer 9034 uses SSO and is on the Team plan"; not "... and is proud of
-it", which leans on the part before), and one in the speaker's own words, as
-earlier versions left "I don't" ("User is vegetarian, and I don't drink coffee"), is told
-of the speaker the fact opens with ("User doesn't drink coffee"). A part states something
-of its own with a verb of being or having, or one of a few as said after "we" or "they"
-("We use Datadog"), or with one of a closed list after a subject a
-determiner opens, then where or when ("... and the alerts go to Opsgenie"; not "... and
-the smell of rain");
+statement list ("Customer 9034 uses SSO and is on the Team plan", "We use Datadog and are
+on the Team plan"; not "... and is proud of it", which leans on the part before), and one
+in the speaker's own words, as earlier versions left "I don't" ("User is vegetarian, and I
+don't drink coffee"), is told of the speaker the fact opens with ("User doesn't drink
+coffee"). A part states something of its own with a verb of being or having, or one of a
+few as said after "we" or "they" ("We use Datadog", "we're on the Team plan"), or with one
+of a closed list after a subject a determiner opens, then where or when ("... and the
+alerts go to Opsgenie"; not "... and the smell of rain");
 ``statements_of(fact, durability)`` gives each its durability; ``without_statements``
 cuts chosen statements out of a sentence in the speaker's words. Pure functions over
 strings, like memory/text/updates.py, whose ``slot_of`` decides what states a value.
@@ -45,9 +45,9 @@ _STATEMENT = re.compile(
     # the speaker's own, as versions that did not rewrite it kept it in a compound fact
     rf"|^i\s+(?:don{_APOS}?t|do\s+not)\b"
     # a plural pronoun, whose verb the extractor leaves as said ("We use Datadog", "they
-    # work at Acme"); it names no subject a later part could share
-    rf"|^(?:we|they)\s+(?:live|work|use|need|want|own|like|love|hate|prefer|run"
-    rf"|don{_APOS}?t|do\s+not)\b", _I)
+    # work at Acme", "we're on the Team plan"); a later part may share it as its subject
+    rf"|^(?P<plural>we|they)(?:\s+(?:live|work|use|need|want|own|like|love|hate|prefer|run"
+    rf"|don{_APOS}?t|do\s+not)\b|{_APOS}re\b)", _I)
 
 #: A part whose subject a determiner opens, followed by a verb of a closed list, in any
 #: tense, and where or when it goes ("the alerts go to Opsgenie", "the build failed at
@@ -98,6 +98,8 @@ _TOLD_OF_ONE = {"am": "is", "have": "has", "don't": "doesn't", "dont": "doesn't"
 #: "had", "moved" and "relocated" say neither that nor that it is one.
 _SEVERAL = frozenset({"are", "were", "have"})
 _EITHER = frozenset({"had", "moved", "relocated"})
+#: The verbs a part may share "we" or "they" with as said ("... and are on the Team plan").
+_PLURAL_VERBS = frozenset({"are", "were", "had"})
 #: A part that only points back to the one before it ("... and has been for years", "...
 #: and is too"): with a subject of its own it would still say nothing.
 _ELLIPTICAL = re.compile(
@@ -149,9 +151,14 @@ def _shared_statement(piece: str, stated: re.Match[str], before: str) -> str | N
     # Its subject is the one a verb of that list follows ("The servers are ..."), not one a
     # plural after it might be read as the verb of ("The" + "servers").
     statement = _STATEMENT.match(before.strip())
-    if statement is None or statement["subject"] is None:
+    if statement is None or (statement["subject"] or statement["plural"]) is None:
         return None
-    owner, number = _bearer(statement["subject"]), statement["verb"].casefold()
+    if statement["subject"] is None:  # "We use Datadog and are on the Team plan"
+        if stated["verb"].casefold() not in _PLURAL_VERBS:
+            return None  # "We use Datadog and is great": Datadog is, not "we"
+        owner, number = statement["plural"], "are"
+    else:
+        owner, number = _bearer(statement["subject"]), statement["verb"].casefold()
     if owner is None:
         return None  # "His name is Tom and is a nurse": whose is said before, not here
     if (_POINTS_BACK.search(_THIS_TIME.sub("", piece)) or _RELATIVE.search(before)
