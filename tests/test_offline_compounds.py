@@ -40,6 +40,15 @@ def test_what_we_are_beside_what_we_use_is_a_statement_of_its_own(
     assert len([text for text in _core(memory) if "Team plan" in text]) == 1
 
 
+@pytest.mark.parametrize("speaker", ["User", "Ada"])
+def test_a_named_speaker_s_quoted_sentence_splits_as_the_user_s_does(
+        memory: HierarchicalMemory, speaker: str) -> None:
+    memory.process_interaction("The alerts go to Opsgenie, and I don't use PagerDuty", "ok",
+                               speaker=speaker)
+    _chat(memory, "The alerts don't go to Opsgenie anymore.")
+    assert list(_core(memory)) == [f"{speaker} doesn't use PagerDuty"]
+
+
 def test_a_noted_first_person_is_not_told_of_the_label(memory: HierarchicalMemory) -> None:
     memory.add_fact("Note: the alerts go to Opsgenie, and I don't use PagerDuty", "durable")
     _chat(memory, "The alerts don't go to Opsgenie anymore.")

@@ -279,6 +279,9 @@ def test_a_move_is_a_lasting_fact_in_the_third_person() -> None:
      ["Note: the alerts go to Opsgenie, and I don't use PagerDuty"]),
     ("Note: the alerts go to Opsgenie, and the pager goes to Dana",
      ["The alerts go to Opsgenie", "The pager goes to Dana"]),
+    # A speaker's name is no label: the first person is told of whoever said it.
+    ("Ada: The alerts go to Opsgenie, and I don't use PagerDuty",
+     ["The alerts go to Opsgenie", "Ada doesn't use PagerDuty"]),
 ])
 def test_a_compound_fact_splits_into_its_statements(fact: str, clauses: list[str]) -> None:
     assert clauses_of(fact) == clauses

@@ -217,14 +217,22 @@ def _own_subject(piece: str, before: str) -> str | None:
 #: A sentence quoted as the speaker's, since the first person is not its head ("User: The
 #: alerts go to Opsgenie, and I don't use PagerDuty").
 _QUOTED = re.compile(r"^(?P<speaker>[^\W\d_][\w-]*):\s+(?P<said>\S.*)$", re.DOTALL)
+#: Words that head a note rather than name who said it ("Note: ..., and I don't use
+#: PagerDuty", as a model or a user writes one); a speaker's name ("Ada: ...") is none.
+_NOTE_LABELS = frozenset({
+    "note", "notes", "nb", "ps", "fyi", "todo", "reminder", "remember", "update", "summary",
+    "context", "fact", "facts", "important", "warning", "caution", "tip", "edit", "info",
+    "memo", "status", "background", "preference", "preferences", "profile", "correction",
+    "observation", "detail", "details", "example", "question", "answer", "re", "subject",
+    "action", "decision", "task", "goal", "memory"})
 
 
 def _quoted_clauses(fact: str) -> list[str] | None:
     """The statements of a quoted sentence, each told of the speaker ("The alerts go to
     Opsgenie", "User doesn't use PagerDuty"); None when it joins none, or when one would
     still be quoted ("User: I think the alerts go to Opsgenie, and ..."): the first person
-    the extractor could not tell of the speaker stays in the speaker's quoted words. Only
-    "User" is told so; another label keeps a sentence in the first person whole."""
+    the extractor could not tell of the speaker stays in the speaker's quoted words. A
+    label that names no one ("Note:") keeps a sentence in the first person whole."""
     quoted = _QUOTED.match(fact.strip())
     if quoted is None:
         return None
@@ -232,7 +240,7 @@ def _quoted_clauses(fact: str) -> list[str] | None:
     told = [third_person(part, quoted["speaker"]) for part in parts]
     if len(parts) < 2 or any(part.startswith(f"{quoted['speaker']}:") for part in told):
         return None
-    if quoted["speaker"] != "User" and told != parts:
+    if quoted["speaker"].casefold() in _NOTE_LABELS and told != parts:
         # A label may be no speaker ("Note: ..., and I don't use PagerDuty", as a model
         # writes one): told of it, the first person would read "Note doesn't use PagerDuty".
         return None
