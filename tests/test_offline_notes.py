@@ -76,6 +76,16 @@ def test_a_reminder_that_says_something_of_its_subject_keeps_it_and_gets_the_not
     assert "From core memory: The 401k rollover is due in March" in later
 
 
+@pytest.mark.parametrize("said", ["Don't forget about the report, that I promised Dana",
+                                  "Don't forget about the report, which I promised Dana"])
+def test_a_reminder_whose_clause_only_says_which_thing_stores_nothing(
+        memory: HierarchicalMemory, said: str) -> None:
+    # As "Don't forget about the report I promised Dana": a request, stated by no fact.
+    reply = Agent(memory, OfflinePolicy()).step(said).reply or ""
+    assert list(memory.core) == []
+    assert reply == REMINDER_NOTE
+
+
 def test_a_reminder_an_earlier_version_stored_with_its_pronoun_is_not_doubled(
         memory: HierarchicalMemory) -> None:
     memory.add_fact("the 401k rollover, it's due in March", "durable")

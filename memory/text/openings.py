@@ -49,10 +49,13 @@ NOT_STATED = r"(?:to|about(?!\s+(?:my|our)\b)|when|how|what|where|who|why|if|whe
 ABOUT_MINE = re.compile(r"^about\s+(?=(?:my|our)\b)", re.IGNORECASE)
 _NOT_A_REMEMBERED_FACT = re.compile(rf"^{NOT_STATED}", _IGNORECASE)
 #: "don't forget about X, it's due in March": what follows X says something of it, so the
-#: request states a fact as "... about my X" does; X alone ("about the rollover") does not.
+#: request states a fact as "... about my X" does; X alone ("about the rollover") does not,
+#: nor does X with a clause that only says which X ("the report, that I promised Dana").
 _ABOUT_THEN_SAID = re.compile(
     r"^about\s+(?!(?:my|our|it|this|that|these|those|them|him|her|me|us|you)\b)(?P<what>\w[^,;:–—]*?)\s*(?:[,;:]|\s[-–—])\s*"
-    rf"(?P<said>(?:it|they|that|this|which)(?:{_APOS}(?:s|re|ll))?\s+\w.*)$",
+    rf"(?P<said>(?:(?:it|they|this)(?:{_APOS}(?:s|re|ll))?|(?:that|which){_APOS}(?:s|ll)"
+    r"|(?:that|which)(?=\s+(?!(?:i|you|we|he|she|they|my|your|our|his|her|their|the|a|an)\b)))"
+    r"\s+\w.*)$",
     _IGNORECASE | re.DOTALL)
 
 #: What "don't forget about X" keeps of a clause about X ("X, it's due in March"): the
