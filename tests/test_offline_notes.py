@@ -86,6 +86,19 @@ def test_a_reminder_whose_clause_only_says_which_thing_stores_nothing(
     assert reply == REMINDER_NOTE
 
 
+@pytest.mark.parametrize(("said", "kept"), [
+    # "it's on me": the speaker takes them on; quoted as said, with the verb of several.
+    ("Don't forget about the tickets, it's on me", "User: The tickets are on me"),
+    ("Don't forget about the tickets, it is due Friday", "The tickets are due Friday"),
+    ("Don't forget about the logs, it's been rotated", "The logs have been rotated"),
+    ("Don't forget about the class, it's at 9", "The class is at 9"),
+])
+def test_a_reminder_about_several_things_keeps_them_with_the_verb_of_several(
+        memory: HierarchicalMemory, said: str, kept: str) -> None:
+    Agent(memory, OfflinePolicy()).step(said)
+    assert [f.text for f in memory.core] == [kept]
+
+
 def test_a_reminder_an_earlier_version_stored_with_its_pronoun_is_not_doubled(
         memory: HierarchicalMemory) -> None:
     memory.add_fact("the 401k rollover, it's due in March", "durable")

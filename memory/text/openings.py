@@ -76,6 +76,13 @@ _VERB_AFTER_DEMONSTRATIVE = re.compile(
 #: A fused "'s" that is "has": "it's been moved", "it's got a deadline".
 _HAS = re.compile(r"^(?:been|got|gotten|had)\b", _IGNORECASE)
 _FUSED = {"s": "is", "re": "are", "ll": "will"}
+#: X when it names several ("the tickets"): a lower-case last word in a plural's "s" (not
+#: "ss", "is" or "us": "the class", "the analysis", "the status").
+_SEVERAL = re.compile(r"(?:^|\s)[a-z-]*[^\Wsiu]s$")
+#: A verb said of "it" that takes another form when X names several ("it's on me": "The
+#: tickets are on me").
+_AS_SEVERAL = {"is": "are", "was": "were", "has": "have", "does": "do"}
+_FIRST_WORD = re.compile(r"^(\w+)\b")
 
 
 def said_of_what(told: str) -> str | None:
@@ -93,8 +100,13 @@ def said_of_what(told: str) -> str | None:
     verb = _FUSED.get(fused, "")
     if fused == "s" and _HAS.match(match["said"]):
         verb = "has"
+    said = match["said"]
+    if match["pronoun"] and _SEVERAL.search(match["what"]):
+        # "it" stands for all of them: "The tickets is on me" would misquote the speaker.
+        verb = _AS_SEVERAL.get(verb, verb)
+        said = _FIRST_WORD.sub(lambda word: _AS_SEVERAL.get(word[1], word[1]), said, count=1)
     what = match["what"][:1].upper() + match["what"][1:]
-    return " ".join(word for word in (what, verb, match["said"]) if word)
+    return " ".join(word for word in (what, verb, said) if word)
 
 
 _LEAD_IN = re.compile(
