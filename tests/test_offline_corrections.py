@@ -67,7 +67,8 @@ def test_a_correction_replaces_the_word_in_the_fact_that_said_it(
      "User's sister lives in Oslo"),
     # A speaker who capitalises "I" chose the lower case: "Green Tea" was never said.
     ("I drink Earl Grey.", "no, I meant green tea, not earl grey", "User: I drink green tea"),
-    ("I live in Seattle.", "No, I meant portland, not Seattle", "User lives in portland"),
+    # One lower-case word for one stored name is a name typed in haste, capitals or not.
+    ("I live in Seattle.", "No, I meant portland, not Seattle", "User lives in Portland"),
 ])
 def test_a_correction_keeps_the_case_typed_or_all_in_lower_case_the_case_it_replaces(
         memory: HierarchicalMemory, held: str, correction: str, now: str) -> None:

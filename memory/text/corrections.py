@@ -14,7 +14,8 @@ this message): one stated in this message first, else the one the user's most re
 message stated, else the only one that mentions Y. When several mention it and nothing
 says which was meant, it picks none, as it does when none does; ``mentioning`` lists them
 so the caller can say why. ``corrected(fact, correction)`` is that fact with Y replaced by X
-as typed, or, when the whole correction was typed in lower case, in the case Y was stored in.
+as typed, or in the case Y was stored in when the whole correction was typed in lower case or
+X and Y are one word each.
 
 Pure functions over strings; the regular expressions are compiled once at import.
 """
@@ -123,10 +124,16 @@ def corrected(fact: str, correction: Correction) -> str | None:
     pattern = _said_in(correction.said)
     if pattern.search(fact) is None:
         return None
-    if not correction.in_lower_case:
-        # "no, I meant green tea, not Earl Grey": a speaker who capitalises chose the case.
-        return pattern.sub(lambda match: correction.meant, fact)
-    return pattern.sub(lambda match: _cased_as(correction.meant, match[0]), fact)
+    def replaced(match: re.Match[str]) -> str:
+        # A speaker who capitalises chose the case of several words ("no, I meant green
+        # tea, not Earl Grey"), but one lower-case word for one stored name is a name typed
+        # in haste ("No, I meant portland, not Seattle").
+        one_for_one = " " not in correction.meant and " " not in match[0]
+        if correction.in_lower_case or one_for_one:
+            return _cased_as(correction.meant, match[0])
+        return correction.meant
+
+    return pattern.sub(replaced, fact)
 
 
 def _cased_as(meant: str, said: str) -> str:
