@@ -75,6 +75,15 @@ def undo_postgres_forget_in_bulk(conn: Any) -> None:
         " EXECUTE FUNCTION tiermem.messages_hand_on_context()")
 
 
+def undo_postgres_erase_in_bulk(conn: Any) -> None:
+    """Undo what PostgreSQL's migration ``ERASE_IN_BULK`` changes the schema by (its record
+    stays for the caller to delete): the trigger that handed each erased message's context
+    on is back."""
+    conn.execute(
+        "CREATE TRIGGER messages_erased_context AFTER DELETE ON tiermem.messages"
+        " FOR EACH ROW EXECUTE FUNCTION tiermem.messages_hand_on_context()")
+
+
 def postgres_schema_at_version(monkeypatch: pytest.MonkeyPatch, version: int) -> None:
     """Until ``monkeypatch.undo()``, PostgreSQL stores open at the first ``version``
     migrations, and take the writer lock as the code of that version did where today's

@@ -13,7 +13,11 @@ from typing import Any
 
 import psycopg
 import pytest
-from memory_helpers import sqlite_schema_at_version, undo_postgres_forget_in_bulk
+from memory_helpers import (
+    sqlite_schema_at_version,
+    undo_postgres_erase_in_bulk,
+    undo_postgres_forget_in_bulk,
+)
 
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.hierarchy import HierarchicalMemory
@@ -76,6 +80,7 @@ def test_postgres_upgrade_takes_the_eviction_date_off_a_fact_back_in_core(
         _stale(conn.execute, "tiermem.", back)
         conn.execute("DROP INDEX tiermem.passages_text")
         undo_postgres_forget_in_bulk(conn)
+        undo_postgres_erase_in_bulk(conn)
         conn.execute("DELETE FROM tiermem.migrations WHERE version >= %s", (_PG_MIGRATION,))
     with HierarchicalMemory(store=postgres_dsn, agent="ann",
                             embedder=HashingEmbedder()) as after:

@@ -5,13 +5,14 @@ and the work grows with the number forgotten, not with its square
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 
 import pytest
 
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.hierarchy import HierarchicalMemory
-from tiermem.memory.store.postgres import forgetting
+from tiermem.memory.store.postgres import context_heirs
 from tiermem.memory.store.postgres.backend import PostgresBackend
 from tiermem.memory.store.postgres.schema_search import IN_CONTEXT
 from tiermem.memory.store.records import Message
@@ -27,6 +28,17 @@ def _channel(backend: PostgresBackend, messages: int) -> list[int]:
             Message(turn=20, role=_ROLES[i % len(_ROLES)], created_at=1.0,
                     content="" if i % 7 == 3 else f"line{i} fig")
             for i in range(messages)])
+
+
+@contextlib.contextmanager
+def channel_of(dsn: str, agent: str,
+               messages: int) -> Iterator[tuple[PostgresBackend, list[int]]]:
+    """The store of a new agent whose recall is one turn of ``messages`` (``_channel``), and
+    their ids."""
+    with HierarchicalMemory(store=dsn, agent=agent, embedder=HashingEmbedder()) as memory:
+        backend = memory.store
+        assert isinstance(backend, PostgresBackend)
+        yield backend, _channel(backend, messages)
 
 
 def _stale_contexts(backend: PostgresBackend) -> list[int]:
@@ -49,8 +61,8 @@ def test_many_messages_forgotten_at_once_leave_each_heir_its_context(
         postgres_dsn: str, chosen: Callable[[list[int]], list[int]], heirs_found_by: str,
         monkeypatch: pytest.MonkeyPatch) -> None:
     if heirs_found_by == "a lookup each":  # as for a few messages spread over a long recall
-        monkeypatch.setattr(forgetting, "_SPAN_PER_MESSAGE", 0)
-        monkeypatch.setattr(forgetting, "_SPAN_ALWAYS_READ", 0)
+        monkeypatch.setattr(context_heirs, "_SPAN_PER_MESSAGE", 0)
+        monkeypatch.setattr(context_heirs, "_SPAN_ALWAYS_READ", 0)
     with HierarchicalMemory(store=postgres_dsn, agent="noisy",
                             embedder=HashingEmbedder()) as memory:
         backend = memory.store
@@ -70,11 +82,7 @@ def _rows_read_forgetting(dsn: str, messages: int,
     """Rows of recall's table read (by scans and index lookups) forgetting the ``chosen``
     messages (all unless told) of a turn of ``messages``, just written (the planner has no
     statistics of them)."""
-    with HierarchicalMemory(store=dsn, agent=f"a{messages}",
-                            embedder=HashingEmbedder()) as memory:
-        backend = memory.store
-        assert isinstance(backend, PostgresBackend)
-        ids = _channel(backend, messages)
+    with channel_of(dsn, f"a{messages}", messages) as (backend, ids):
         with backend.transaction():
             before = _rows_read(backend)
             done = backend.forgetting.forget((), (), chosen(ids), 1.0)
@@ -105,8 +113,8 @@ def test_messages_spread_over_a_long_recall_are_looked_up_reading_it_once(
     # A few messages over a long recall take a lookup each (as if the span were too long to
     # read), on rows just written, of which the planner has no statistics: each lookup read
     # every row past its message, so the messages forgotten multiplied the rows read.
-    monkeypatch.setattr(forgetting, "_SPAN_PER_MESSAGE", 0)
-    monkeypatch.setattr(forgetting, "_SPAN_ALWAYS_READ", 0)
+    monkeypatch.setattr(context_heirs, "_SPAN_PER_MESSAGE", 0)
+    monkeypatch.setattr(context_heirs, "_SPAN_ALWAYS_READ", 0)
     # Finding the heirs, marking the messages, and writing the heirs' contexts each read
     # recall about once; a lookup each past its message read it ten times over.
     assert _rows_read_forgetting(postgres_dsn, 5000, lambda ids: ids[5::100]) <= 4 * 5000

@@ -5,14 +5,14 @@ A forgotten row's ``search_text`` becomes '' and ``n_words`` 0, so its generated
 becomes NULL, so dense search (which reads the stored column) skips it. A forgotten
 message's heir, the next message in context, whose context was its text, takes the text
 of the message in context before it, in one statement however many are forgotten
-(memory/store/postgres/schema_search.py, ``FORGET_IN_BULK``).
+(memory/store/postgres/context_heirs.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tiermem.memory.store.postgres.schema_search import IN_CONTEXT
+from tiermem.memory.store.postgres.context_heirs import heirs_of, take_context
 from tiermem.memory.store.postgres.scope import Scope
 from tiermem.memory.store.records import ForgetRequest, Forgotten, tombstone_norm
 
@@ -22,43 +22,6 @@ _DROPPED = {
     "passages": "search_text = '', n_words = 0, embedding = NULL, embedder_id = NULL",
     "messages": "search_text = '', n_words = 0, embedding = NULL, embedder_id = NULL",
 }
-
-#: The heirs of the agent's listed messages (the next message in context after each one in
-#: context, not listed itself), read before they are forgotten, when each heir is a step
-#: away. Looked up one listed message at a time: for a few messages spread over a long
-#: recall, where reading the span between them would cost more. Each lookup stops before
-#: the next listed message in context: a message past that one is its heir, not this one's.
-#: On a table not analysed since a large write a lookup is planned to read every row past
-#: its message; bounded so, the lookups together read each row once at most.
-_HEIRS_LOOKED_UP = (
-    "SELECT h.id FROM (SELECT m.id, lead(m.id) OVER (ORDER BY m.id) AS next_listed"
-    " FROM tiermem.messages m WHERE m.agent_id = %s AND m.id = ANY(%s)"
-    f" AND {IN_CONTEXT.format(r='m')}) m, LATERAL (SELECT n.id FROM tiermem.messages n"
-    " WHERE n.agent_id = %s AND n.id > m.id AND n.id < coalesce(m.next_listed, %s)"
-    f" AND {IN_CONTEXT.format(r='n')} ORDER BY n.id LIMIT 1) h")
-#: Past every id: the last listed message's lookup has no next one to stop at.
-_PAST_EVERY_ID = 2**63 - 1
-
-#: The heirs read in one pass over the messages in context from the first listed one to
-#: the next in context after the last: those whose previous one is listed. Its cost does
-#: not hang on the planner's statistics: on a table not analysed since a large import the
-#: lookups each read every row up to the next listed message, a scan apiece.
-_HEIRS_IN_SPAN = (
-    "SELECT id FROM (SELECT n.id, lag(n.id) OVER (ORDER BY n.id) AS before"
-    " FROM tiermem.messages n WHERE n.agent_id = %s AND n.id >= %s AND n.id <= coalesce("
-    "(SELECT min(x.id) FROM tiermem.messages x WHERE x.agent_id = %s AND x.id > %s"
-    f" AND {IN_CONTEXT.format(r='x')}), %s) AND {IN_CONTEXT.format(r='n')}) s"
-    " WHERE before IN (SELECT unnest(%s::bigint[]))"  # hashed: = ANY reads the whole list
-    " AND id NOT IN (SELECT unnest(%s::bigint[]))")
-#: Ids spanned per listed message up to which one pass costs less than the lookups.
-_SPAN_PER_MESSAGE = 64
-_SPAN_ALWAYS_READ = 10_000
-
-#: The listed messages take the context they have now.
-_TAKE_CONTEXT = (
-    "UPDATE tiermem.messages m SET context_text = c.txt, context_words = coalesce(c.words, 0)"
-    " FROM unnest(%s::bigint[]) AS h(id), LATERAL tiermem.message_context(%s, h.id) c"
-    " WHERE m.agent_id = %s AND m.id = h.id")
 
 
 class PgForgetting:
@@ -70,32 +33,17 @@ class PgForgetting:
     def forget(self, facts: Sequence[int], passages: Sequence[int],
                messages: Sequence[int], forgotten_at: float) -> Forgotten:
         with self.scope.conn.transaction():  # the heirs' contexts change with the tombstones
-            listed = sorted(set(messages))
-            heirs = self._heirs(listed)
+            heirs = heirs_of(self.scope, messages)
             marked = {table: self._mark(table, ids, forgotten_at)
                       for table, ids in (("facts", facts), ("passages", passages),
                                          ("messages", messages))}
-            if heirs:
-                self.scope.conn.execute(_TAKE_CONTEXT, (heirs, self.scope.agent,
-                                                        self.scope.agent))
+            take_context(self.scope, heirs)
             if marked["facts"]:
                 with self.scope.conn.cursor() as cur:
                     cur.executemany(
                         "UPDATE tiermem.facts SET norm = %s WHERE agent_id = %s AND id = %s",
                         [(tombstone_norm(i), self.scope.agent, i) for i in marked["facts"]])
         return Forgotten(marked["facts"], marked["passages"], marked["messages"])
-
-    def _heirs(self, listed: list[int]) -> list[int]:
-        if not listed:
-            return []
-        first, last = listed[0], listed[-1]
-        if last - first <= _SPAN_PER_MESSAGE * len(listed) + _SPAN_ALWAYS_READ:
-            rows = self.scope.rows(_HEIRS_IN_SPAN, (first, self.scope.agent, last, last,
-                                                    listed, listed))
-        else:
-            rows = self.scope.rows(_HEIRS_LOOKED_UP, (listed, self.scope.agent,
-                                                      _PAST_EVERY_ID))
-        return sorted(int(r[0]) for r in rows)
 
     def _mark(self, table: str, ids: Sequence[int], forgotten_at: float) -> tuple[int, ...]:
         if not ids:

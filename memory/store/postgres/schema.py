@@ -17,6 +17,7 @@ from psycopg import errors as pg_errors
 from tiermem.memory.store.postgres import folded_stats
 from tiermem.memory.store.postgres.schema_search import (
     AGENT_SCOPED_TEXT,
+    ERASE_IN_BULK,
     FORGET_IN_BULK,
     LEXEME_STATS,
     RECALL_CONTEXT,
@@ -58,6 +59,7 @@ MIGRATIONS: list[tuple[str, str]] = [
     ("an index of passages by their text", PASSAGE_TEXTS),
     ("recall's messages forgotten in time that grows with their number",
      FORGET_IN_BULK + folded_stats.GROUPED_UPDATES),
+    ("recall's messages erased in time that grows with their number", ERASE_IN_BULK),
 ]
 
 #: How many migrations a database with the whole schema has recorded.

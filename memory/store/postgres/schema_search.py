@@ -238,3 +238,12 @@ RECALL_CONTEXT = f"""
 #: once, in one statement (memory/store/postgres/forgetting.py); erasure still goes by the
 #: trigger.
 FORGET_IN_BULK = "DROP TRIGGER messages_forgotten_hand_on ON tiermem.messages;"
+
+#: Migration 15. Erasure handed each message's context on by the trigger migration 14 kept,
+#: one row at a time after the DELETE: each searched past the messages the same statement
+#: had deleted, which an index still lists until the transaction ends, for the next one in
+#: context, so erasing n messages took time in n squared (20,000 took 6 s of the server's
+#: CPU). The store now finds the heirs before the DELETE and writes their context after it,
+#: as forgetting does (memory/store/postgres/context_heirs.py). A restore's clear and a
+#: dropped agent, which the trigger skipped, hand nothing on.
+ERASE_IN_BULK = "DROP TRIGGER messages_erased_context ON tiermem.messages;"
