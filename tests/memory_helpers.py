@@ -20,6 +20,7 @@ from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.sqlite import connection, schema
 from tiermem.memory.store.sqlite import store as store_module
+from tiermem.memory.store.sqlite.forgetting import SQLiteForgetting
 from tiermem.memory.text.tokenizer import TokenCounter
 from tiermem.memory.tiers.recall import NewMessage
 from tiermem.memory.types import Fact
@@ -110,14 +111,30 @@ def _unscoped_writer_lock(conn: Any, agent: int, where: str) -> None:
                  "VALUES (%s, 'older-host', 1, pg_backend_pid())", (agent,))
 
 
+#: The SQLite migration from which the store, not a trigger a row, takes forgotten messages
+#: out of recall's index.
+SQLITE_FORGETS_IN_BULK = next(m.number for m in schema.MIGRATIONS
+                              if m.name.startswith("recall's messages forgotten in a few"))
+
+
+def _forget_by_trigger(forgetting: SQLiteForgetting, ids: Sequence[int], sets: str,
+                       forgotten_at: float) -> list[int]:
+    """Messages forgotten as the code before ``SQLITE_FORGETS_IN_BULK`` forgot them: the
+    tombstones alone, the schema's triggers taking each message out of the index. Today's
+    statements beside those triggers would delete each entry twice, which corrupts FTS5."""
+    return forgetting._mark("messages", ids, sets, (forgotten_at,))
+
+
 @contextlib.contextmanager
 def sqlite_schema_at_version(version: int) -> Iterator[None]:
     """Within it, every SQLite store opened (a forked child's too) knows the first
     ``version`` migrations only: it makes or upgrades a database to that version's
-    schema, as that version's code did."""
+    schema, and forgets messages, as that version's code did."""
     with pytest.MonkeyPatch.context() as old:
         old.setattr(schema, "MIGRATIONS", schema.MIGRATIONS[:version])
         old.setattr(connection, "SCHEMA_VERSION", version)
+        if version < SQLITE_FORGETS_IN_BULK:
+            old.setattr(SQLiteForgetting, "_forget_messages", _forget_by_trigger)
         yield
 
 

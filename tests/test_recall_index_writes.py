@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from fts_helpers import check_index_as_rebuilt
-from memory_helpers import make_memory, sqlite_schema_at_version
+from memory_helpers import SQLITE_FORGETS_IN_BULK, make_memory, sqlite_schema_at_version
 
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.records import Message
@@ -237,3 +237,23 @@ def test_forgetting_four_times_the_messages_is_four_times_the_work() -> None:
     # A trigger per message searched back past the messages forgotten before it in the same
     # statement, so four times the messages took sixteen times the work.
     assert _work_forgetting(1000) <= 5 * _work_forgetting(250)
+
+
+def test_a_store_before_bulk_forgetting_forgets_by_its_triggers_and_upgrades_whole(
+        tmp_path: Path) -> None:
+    # Its triggers take each forgotten message out of the index, as its version's code
+    # left them to: the statements that replaced them, run beside them, deleted each entry
+    # twice and FTS5 found its index malformed.
+    with (sqlite_schema_at_version(SQLITE_FORGETS_IN_BULK - 1),
+          make_memory(tmp_path, recall_dense=False) as before):
+        triggers = {str(r[0]) for r in _store(before).execute(
+            "SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+        assert {"messages_forget", "messages_indexed_before_forget"} <= triggers
+        ids = _channel(before, 40)
+        forgotten = _store(before).forgetting.forget((), (), ids[3:20:2], 1.0)
+        assert forgotten.messages == tuple(ids[3:20:2])
+        _check_index(before)
+    with make_memory(tmp_path, recall_dense=False) as after:
+        _check_index(after)
+        _store(after).forgetting.forget((), (), ids[20:30], 2.0)
+        _check_index(after)
