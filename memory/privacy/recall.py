@@ -13,13 +13,14 @@ needs, withhold what the layer withholds, and cut the rest to the page
 much again, until the page is full and one more shown match follows it, or the
 tier has nothing more. The total counts shown matches only, so that no answer tells how
 many withheld ones matched. Recall ranks a window of its newest matches; withheld ones
-filling it widen it (``MAX_WIDENING``).
+filling it widen it (``MAX_WIDENING``), the matches a wider window adds following those
+of the narrower one, so that every page is a slice of one order.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from tiermem.memory.judge import Judge
@@ -67,14 +68,62 @@ MAX_WIDENING = 4
 
 @dataclass
 class _Scan:
-    """What one pass over a window read: the hits shown, how many hits were read, the
-    last fetch's result (its total and whether that is exact), and whether that fetch
-    reached the end of the tier's order."""
+    """What one pass over a window read: how many of its hits were read, the last fetch's
+    result (its total and whether that is exact), and whether that fetch reached the end
+    of the tier's order."""
 
-    kept: list[Hit]
     seen: int
     result: SearchResult
     exhausted: bool
+
+
+@dataclass
+class _Screening:
+    """The shown hits of one search, in the order a user pages through them: each window's
+    shown hits in its ranking, after those of the narrower windows before it.
+
+    ``placed`` holds every hit read, shown or withheld, so a wider window adds only the
+    hits it reaches first; ``decided`` keeps each verdict, so no hit is checked twice."""
+
+    fetch: Fetch
+    allow: Allow
+    chunk: int
+    enough: int
+    kept: list[Hit] = field(default_factory=list)
+    placed: set[int] = field(default_factory=set)
+    # A hit found only by words is screened for its context too: its similarity is part
+    # of the key.
+    decided: dict[tuple[int, bool], bool] = field(default_factory=dict)
+
+    def read(self, span: int | None, reach: int = 0) -> _Scan:
+        """Read the order of one window, checking ``chunk`` new hits at a time, until
+        ``enough`` are shown or it has no more; its first fetch reads ``reach`` hits at
+        least."""
+        seen = 0
+        while True:
+            size, at = _next_fetch(seen, self.chunk, span, reach)
+            result = self.fetch(size, at, span)
+            fresh = result.hits[seen - (at - 1) * size:]
+            # Whether this fetch reached the end of the order, as the tier counts it.
+            last = len(result.hits) < size or (at - 1) * size + len(result.hits) >= result.total
+            for start in range(0, len(fresh), self.chunk):
+                batch = fresh[start:start + self.chunk]
+                seen += len(batch)
+                if self._place(batch):
+                    return _Scan(seen, result, last)
+            if last or (span is not None and seen >= span):
+                return _Scan(seen, result, last)
+
+    def _place(self, batch: Sequence[Hit]) -> bool:
+        """Add the shown ones of ``batch`` not read before; whether enough are shown."""
+        new = [h for h in batch if h.id not in self.placed]
+        self.placed.update(h.id for h in new)
+        unknown = [h for h in new if (h.id, h.similarity is None) not in self.decided]
+        if unknown:
+            self.decided.update(((h.id, h.similarity is None), ok)
+                                for h, ok in zip(unknown, self.allow(unknown), strict=True))
+        self.kept += [h for h in new if self.decided[h.id, h.similarity is None]]
+        return len(self.kept) >= self.enough
 
 
 def filtered_page(fetch: Fetch, allow: Allow, k: int, page: int, multiplier: int,
@@ -93,36 +142,36 @@ def filtered_page(fetch: Fetch, allow: Allow, k: int, page: int, multiplier: int
 
     A tier that ranks a ``window`` of its newest matches (recall) ranks withheld ones in
     it too: when they leave too few shown ones there and older matches exist, the window
-    widens by as many as were withheld and is read again, up to ``MAX_WIDENING`` times its
-    size, so a shown match is found past any number of newer withheld ones up to that.
-    Within one window every fetch is a slice of one order.
+    doubles and is read again, up to ``MAX_WIDENING`` times its size (further only as far
+    as the page asked for needs), so a shown match is found past any number of newer
+    withheld ones up to that. The hits a wider window adds follow those of the narrower
+    one, in the wider one's ranking: the windows read depend on the query alone, so every
+    page is a slice of one order and paging shows each shown match once. A page checks
+    the hits it reads, each once: at most the widest window it reached.
     """
     page, k = check_page(page, k)
     wanted = page * k
-    enough = wanted + 1 if screened else wanted
     chunk = min(k * multiplier, MAX_PAGE)
-    # A hit found again in a wider window is not checked again; its similarity is part of
-    # the key, as a hit found only by words is screened for its context too.
-    decided: dict[tuple[int, bool], bool] = {}
-    span = None if window is None else _fetchable(max(window, enough), chunk)
-    widest = None if window is None else _fetchable(MAX_WIDENING * window, chunk)
-    scan = _scan(fetch, allow, chunk, enough, span, decided, 0)
-    while True:
-        withheld = scan.seen - len(scan.kept)
-        # Read short of its end, the window held every match: a wider one holds no more.
-        if (not screened or span is None or widest is None or len(scan.kept) >= enough
-                or scan.result.total_exact or scan.seen < span or not withheld
-                or span >= widest):
-            break
-        span = min(_fetchable(span + withheld, chunk), widest)
-        # The narrower window was read to its end with too few shown: read at least as far.
-        scan = _scan(fetch, allow, chunk, enough, span, decided, scan.seen)
-    kept, seen, result = scan.kept, scan.seen, scan.result
-    hits = kept[(page - 1) * k:wanted]
     if not screened:
-        return SearchResult(hits=hits, total=max(result.total - (seen - len(kept)), len(kept)),
-                            page=page, page_size=k,
-                            total_exact=result.total_exact and scan.exhausted)
+        return _unscreened(fetch, allow, k, page, chunk, window)
+    enough = wanted + 1
+    screening = _Screening(fetch, allow, chunk, enough)
+    span = None if window is None else _fetchable(window, chunk)
+    widest = None if window is None else _fetchable(MAX_WIDENING * window, chunk)
+    scan = screening.read(span)
+    # Read short of its end, a window held every match: a wider one holds no more.
+    while (span is not None and widest is not None
+           and span < max(widest, _fetchable(enough, chunk))
+           and len(screening.kept) < enough and not scan.result.total_exact
+           and scan.seen >= span):
+        # Past the widest window, only a page that deep reads on, as the tier's own
+        # paging would; the windows before it are those of every page.
+        span = _fetchable(2 * span, chunk) if span >= widest else min(
+            _fetchable(2 * span, chunk), widest)
+        # The narrower window was read to its end: its hits are likely among the first.
+        scan = screening.read(span, len(screening.placed))
+    kept, result = screening.kept, scan.result
+    hits = kept[(page - 1) * k:wanted]
     if len(kept) > wanted:
         # Even when every match was fetched: an exact count here would say whether the
         # matches past the last one shown were checked, that is, whether withheld ones
@@ -131,6 +180,21 @@ def filtered_page(fetch: Fetch, allow: Allow, k: int, page: int, multiplier: int
                             total_exact=False, unchecked=True)
     return SearchResult(hits=hits, total=len(kept), page=page, page_size=k,
                         total_exact=result.total_exact)
+
+
+def _unscreened(fetch: Fetch, allow: Allow, k: int, page: int, chunk: int,
+                window: int | None) -> SearchResult:
+    """A page of ``fetch`` with no recall layer: its total is the tier's, less what
+    ``allow`` left out of what was read."""
+    wanted = page * k
+    screening = _Screening(fetch, allow, chunk, wanted)
+    span = None if window is None else _fetchable(max(window, wanted), chunk)
+    scan = screening.read(span)
+    kept = screening.kept
+    return SearchResult(hits=kept[(page - 1) * k:wanted],
+                        total=max(scan.result.total - (scan.seen - len(kept)), len(kept)),
+                        page=page, page_size=k,
+                        total_exact=scan.result.total_exact and scan.exhausted)
 
 
 def _fetchable(span: int, chunk: int) -> int:
@@ -149,29 +213,3 @@ def _next_fetch(seen: int, chunk: int, span: int | None, reach: int) -> tuple[in
         return MAX_PAGE, seen // MAX_PAGE + 1
     end = min(max(2 * seen, chunk, reach), MAX_PAGE)
     return (end if span is None else min(end, span)), 1
-
-
-def _scan(fetch: Fetch, allow: Allow, chunk: int, enough: int, span: int | None,
-          decided: dict[tuple[int, bool], bool], reach: int) -> _Scan:
-    """Read the order of one window, checking ``chunk`` hits at a time, until ``enough``
-    are shown or it has no more; its first fetch reads ``reach`` hits at least."""
-    kept: list[Hit] = []
-    seen = 0
-    while True:
-        size, at = _next_fetch(seen, chunk, span, reach)
-        result = fetch(size, at, span)
-        fresh = result.hits[seen - (at - 1) * size:]
-        # Whether this fetch reached the end of the order, as the tier counts it.
-        last = len(result.hits) < size or (at - 1) * size + len(result.hits) >= result.total
-        for start in range(0, len(fresh), chunk):
-            batch = fresh[start:start + chunk]
-            unknown = [h for h in batch if (h.id, h.similarity is None) not in decided]
-            if unknown:
-                decided.update(((h.id, h.similarity is None), ok)
-                               for h, ok in zip(unknown, allow(unknown), strict=True))
-            kept += [h for h in batch if decided[h.id, h.similarity is None]]
-            seen += len(batch)
-            if len(kept) >= enough:
-                return _Scan(kept, seen, result, last)
-        if last or (span is not None and seen >= span):
-            return _Scan(kept, seen, result, last)
