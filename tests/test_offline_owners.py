@@ -202,3 +202,28 @@ def test_an_archived_fact_of_another_person_is_no_answer_about_someone(
 def test_a_sentence_is_of_another_only_when_each_of_its_statements_is(
         question: str, text: str, another: bool) -> None:
     assert about_another(question, text) is another
+
+
+@pytest.mark.parametrize(("one", "other", "same"), [
+    # Words for the son and the daughter (the brother and the sister...) are never one
+    # another; a word that says no sex may be either, and "mom" is the mother.
+    ("My son has asthma.", "User's daughter has asthma", False),
+    ("My girlfriend lives in Porto.", "User's boyfriend lives in Porto", False),
+    ("My grandson is in Lisbon.", "User's granddaughter is in Lisbon", False),
+    ("My brother is a nurse.", "User's sister is a nurse", False),
+    ("My kid has asthma.", "User's daughter has asthma", True),
+    ("My kids have asthma.", "User's son has asthma", True),
+    ("My mom has dementia.", "User's mother has dementia", True),
+    ("My daughter Mia has asthma.", "User's daughter has asthma", True),
+])
+def test_gendered_relations_are_one_only_with_their_own_or_a_neutral_word(
+        one: str, other: str, same: bool) -> None:
+    assert may_be_one(owner_of(one), owner_of(other)) is same
+
+
+def test_a_son_s_retraction_leaves_the_daughter_s_fact(memory: HierarchicalMemory) -> None:
+    chat(memory, "My daughter is allergic to peanuts.", "My son is allergic to cats.",
+         "My son is not allergic to peanuts anymore.")
+    assert "User's daughter is allergic to peanuts" in core_of(memory)
+    assert about_another("Is my son allergic to peanuts?",
+                         "User's daughter is allergic to peanuts")

@@ -45,16 +45,17 @@ class Owner:
 
 _RELATION_GROUPS = {
     "wife": "wife", "husband": "husband", "spouse": "spouse", "partner": "partner",
-    "boyfriend": "partner", "girlfriend": "partner", "fiance": "partner",
+    "boyfriend": "boyfriend", "girlfriend": "girlfriend", "fiance": "partner",
     "fiancé": "partner", "fiancee": "partner", "fiancée": "partner",
-    "son": "child", "daughter": "child", "kid": "child", "child": "child",
+    "son": "son", "daughter": "daughter", "kid": "child", "child": "child",
     "children": "child", "baby": "child", "sister": "sister", "brother": "brother",
     "sibling": "sibling", "mother": "mother", "mom": "mother", "mum": "mother",
     "mommy": "mother", "mummy": "mother", "father": "father", "dad": "father",
     "daddy": "father", "parent": "parent", "grandmother": "grandmother",
     "grandma": "grandmother", "granny": "grandmother", "grandfather": "grandfather",
-    "grandpa": "grandfather", "grandparent": "grandparent", "grandson": "grandchild",
-    "granddaughter": "grandchild", "grandchild": "grandchild", "grandchildren": "grandchild",
+    "grandpa": "grandfather", "grandparent": "grandparent", "grandson": "grandson",
+    "granddaughter": "granddaughter", "grandchild": "grandchild",
+    "grandchildren": "grandchild",
     "aunt": "aunt", "auntie": "aunt", "uncle": "uncle", "cousin": "cousin", "niece": "niece",
     "nephew": "nephew", "friend": "friend", "roommate": "roommate", "flatmate": "roommate",
     "housemate": "roommate", "neighbour": "neighbour", "neighbor": "neighbour",
@@ -94,8 +95,12 @@ _FORGET_LEAD = re.compile(r"^(?:please\s+)?forget\s+(?:about\s+)?(?:that|it)\b\W
 #: sentence: "..., and my gym is ...", "...; I ...".
 _STATEMENTS = re.compile(r"\s*[;,]\s*(?:(?:and|but)\s+)?(?=(?:my|our|i|i'm|user|user's)\b)"
                          r"|\s+(?:and|but)\s+(?=(?:my|our|i|i'm|user|user's)\b)", re.IGNORECASE)
-#: Relations a word for several takes in, or one of them belongs to.
+#: Relations a word for several, or one that says no sex, takes in: "my kid" may be the
+#: son or the daughter, who are never one another.
 _GROUPS = {
+    "child": frozenset({"son", "daughter"}),
+    "grandchild": frozenset({"grandson", "granddaughter"}),
+    "partner": frozenset({"boyfriend", "girlfriend"}),
     "parent": frozenset({"mother", "father"}),
     "sibling": frozenset({"sister", "brother"}),
     "grandparent": frozenset({"grandmother", "grandfather"}),
@@ -105,9 +110,10 @@ _GROUPS = {
 #: "my family", "my relatives": anyone related to the user.
 _FAMILY_WORDS = frozenset({"family", "families", "relative", "relatives", "folks", "kin"})
 _FAMILY = frozenset({
-    "wife", "husband", "spouse", "partner", "child", "sister", "brother", "sibling", "mother",
-    "father", "parent", "grandmother", "grandfather", "grandparent", "grandchild", "aunt",
-    "uncle", "cousin", "niece", "nephew",
+    "wife", "husband", "spouse", "partner", "boyfriend", "girlfriend", "child", "son",
+    "daughter", "sister", "brother", "sibling", "mother", "father", "parent", "grandmother",
+    "grandfather", "grandparent", "grandchild", "grandson", "granddaughter", "aunt", "uncle",
+    "cousin", "niece", "nephew",
 })
 #: Where a fact's subject ends, roughly: its first verb of being or having.
 _FIRST_VERB = re.compile(r"\s(?:is|are|was|were|has|have|had)\s", re.IGNORECASE)
@@ -225,12 +231,13 @@ def may_be_one(one: Owner | None, other: Owner | None) -> bool:
     one of theirs, nor someone named whom the user's text does not name ("Priya is not
     allergic to shellfish anymore" is not about "User is allergic to shellfish"; "Sushi
     isn't my favourite anymore" may be about "User's favourite food is sushi"); two of
-    the user's are one when the relations and any names they give agree, and the user's
-    own text may be of one of theirs it names or says the user has (``_has_them``)."""
+    the user's are one when the relations (``_may_be_kin``: "kid" and "son", never "son"
+    and "daughter") and any names they give agree, and the user's own text may be of one
+    of theirs it names or says the user has (``_has_them``)."""
     if one is None or other is None:
         return True
     if one.user and other.user:
-        if one.relations != other.relations:
+        if not _may_be_kin(one.relations, other.relations):
             return _has_them(one, other) or _has_them(other, one)
         return one.name is None or other.name is None or one.name == other.name
     if not one.user and not other.user:
@@ -328,6 +335,14 @@ def _relations_named(question: str) -> set[str | None]:
     return named
 
 
+def _may_be_kin(one: tuple[str, ...], other: tuple[str, ...]) -> bool:
+    """Whether two chains of relations from the user may lead to one person: as long, each
+    step the same or a word that takes in the other's ("my kid" may be "User's son")."""
+    return len(one) == len(other) and all(
+        mine == theirs or theirs in _GROUPS.get(mine, ()) or mine in _GROUPS.get(theirs, ())
+        for mine, theirs in zip(one, other, strict=True))
+
+
 def _has_them(own: Owner, kin: Owner) -> bool:
     """Whether ``own``, of the user themself, may be of the user's tie to ``kin``, one of
     the user's: it names them by the name ``kin`` says they go by ("I no longer see Dr.
@@ -338,5 +353,8 @@ def _has_them(own: Owner, kin: Owner) -> bool:
         return False
     if kin.known_as & own.words:
         return True
-    nouns = {word for word, group in _RELATIONS.items() if group == kin.relations[0]}
+    relation = kin.relations[0]
+    # "I don't have kids anymore" has no son either.
+    taking_in = {relation} | {group for group, members in _GROUPS.items() if relation in members}
+    nouns = {word for word, group in _RELATIONS.items() if group in taking_in}
     return bool(own.words & _HAVING) and bool(own.words & nouns)
