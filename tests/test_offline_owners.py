@@ -227,3 +227,22 @@ def test_a_son_s_retraction_leaves_the_daughter_s_fact(memory: HierarchicalMemor
     assert "User's daughter is allergic to peanuts" in core_of(memory)
     assert about_another("Is my son allergic to peanuts?",
                          "User's daughter is allergic to peanuts")
+
+
+@pytest.mark.parametrize(("text", "owner"), [
+    # A capital after the verb names a place or a thing, not the one the sentence is about.
+    ("My sister goes to FitLife", Owner(True, ("sister",))),
+    ("My sister went to Lisbon", Owner(True, ("sister",))),
+    ("My sister drives a Tesla", Owner(True, ("sister",))),
+    ("My brother Tom goes to FitLife", Owner(True, ("brother",), "tom")),
+    ("My older brother Tom is a chef", Owner(True, ("brother",), "tom")),
+    ("Mia goes to Lincoln Elementary", Owner(False, name="mia")),
+])
+def test_owner_of_reads_a_name_only_beside_the_relation(text: str, owner: Owner) -> None:
+    assert owner_of(text) == owner
+
+
+def test_a_place_after_the_verb_is_no_name_another_name_disagrees_with() -> None:
+    # The sister who goes to FitLife may be the one named Ana.
+    assert may_be_one(owner_of("My sister goes to FitLife"),
+                      owner_of("User's sister Ana goes to FitLife"))

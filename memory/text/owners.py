@@ -75,7 +75,7 @@ _VERBS = frozenset({
     "have", "haven't", "had", "hadn't", "does", "doesn't", "do", "don't", "did", "didn't",
     "can", "can't", "cannot", "will", "won't", "would", "should", "no", "not", "never",
     "quit", "stopped", "still", "now", "moved", "lives", "works", "uses", "likes", "loves",
-    "hates", "prefers", "needs", "wants", "owns",
+    "hates", "prefers", "needs", "wants", "owns", "goes", "went", "attends", "attended",
 })
 _SPEAKER = frozenset({"i", "i'm", "i've", "i'd", "i'll", "user", "me", "myself"})
 _MINE = frozenset({"my", "user's", "mine"})
@@ -160,8 +160,11 @@ def _mine(after: list[str], words: frozenset[str]) -> Owner | None:
         if relation is not None:
             relations.append(relation)
             name = None
-        elif relations and name is None and _named(base):
-            name = base.casefold()  # "my brother Tom"
+        elif (relations and name is None and _named(base)
+              and _RELATIONS.get(_POSSESSIVE.sub("", after[at - 1]).casefold())):
+            # "my brother Tom"; a capital further on names where they go or what they
+            # use ("My sister drives a Tesla"), not them.
+            name = base.casefold()
     return Owner(True, tuple(relations), name, words, known_as)
 
 
