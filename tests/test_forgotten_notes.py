@@ -29,6 +29,21 @@ def test_a_message_about_the_son_does_not_state_the_daughter_s_forgotten_fact() 
     ("My girlfriend works at Acme.", "User's boyfriend works at Acme"),
     ("My granddaughter goes to Lincoln Elementary.",
      "User's grandson attends Lincoln Elementary"),
+    # Near misses of rewordings not taken as the fact ("I earn 85k a year." for a salary,
+    # "I moved to Berlin in 2020." for "... since 2020", "Mia ..." for the daughter): "earn"
+    # as a salary, or "since" as a mere date, would take these too; and only another
+    # message says Mia is the daughter.
+    ("I earn 85 dollars an hour at my second job.", "User's salary is 85k"),
+    ("I earned 85k selling my flat.", "User's salary is 85k"),
+    ("I'd love to earn 85k a year.", "User's salary is 85k"),
+    ("My wife earns 85k a year.", "User's salary is 85k"),
+    ("I moved to Berlin in 2021.", "User lives in Berlin since 2020"),
+    ("My sister moved to Berlin in 2020.", "User lives in Berlin since 2020"),
+    ("I visited Berlin in 2020.", "User lives in Berlin since 2020"),
+    ("I almost moved to Berlin in 2020.", "User lives in Berlin since 2020"),
+    ("I moved away from Berlin in 2020.", "User lives in Berlin since 2020"),
+    ("My niece Mia goes to Lincoln Elementary.", "User's daughter Mia attends Lincoln Elementary"),
+    ("Mia goes to Lincoln Middle School.", "User's daughter attends Lincoln Elementary"),
 ])
 def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     assert not says(said, fact)
