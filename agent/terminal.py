@@ -17,7 +17,10 @@ Rich's highlighter (numbers, URLs, paths in colour) takes time quadratic in the 
 of a run without spaces (a base64 blob, a long hash, minified JSON): a reply holding
 one of 200 KB would hang the chat for minutes. ``TerminalConsole`` highlights around
 such runs only, which keeps the cost linear in the text's length and every other
-colour as rich gives it.
+colour as rich gives it. Its pattern for tags (``<name ...>``) costs as much for every
+"<" with no ">" after it, spaced or not: a reply full of comparisons or shell
+redirections. Such a "<" can begin no tag, so it too reads as a blank, and no colour
+rich gives changes.
 """
 
 from __future__ import annotations
@@ -56,10 +59,22 @@ LONGEST_HIGHLIGHTED_RUN = 100
 _LONG_RUN = re.compile(rf"\S{{{LONGEST_HIGHLIGHTED_RUN + 1},}}")
 
 
-class _AroundLongRuns:
-    """``highlighter`` applied to a text whose long runs without whitespace read as
-    blanks of the same length: each character keeps its offset, so the styles found fit
-    the real text, and the run itself is shown unstyled."""
+def _unclosed_angles_blanked(text: str) -> str:
+    """``text`` with every "<" after its last ">" read as a blank. Rich's tag pattern
+    searches from each "<" to the text's end and back for a ">", so each such "<" costs
+    time linear in the text's length; it can begin no tag, and no other of the patterns
+    tells a "<" from a blank (both are neither word, digit nor part of a URL or path)."""
+    after_last_close = text.rfind(">") + 1
+    tail = text[after_last_close:]
+    if "<" not in tail:
+        return text
+    return text[:after_last_close] + tail.replace("<", " ")
+
+
+class _HighlightedInLinearTime:
+    """``highlighter`` applied to a text whose long runs without whitespace, and whose
+    "<" that begin no tag, read as blanks: each character keeps its offset, so the
+    styles found fit the real text, and a long run itself is shown unstyled."""
 
     def __init__(self, highlighter: HighlighterType) -> None:
         self.highlighter = highlighter
@@ -67,6 +82,7 @@ class _AroundLongRuns:
     def __call__(self, text: str | Text) -> Text:
         plain = str(text)
         blanked = _LONG_RUN.sub(lambda run: " " * len(run.group()), plain)
+        blanked = _unclosed_angles_blanked(blanked)
         if blanked == plain:
             return self.highlighter(text)
         highlighted = text.copy() if isinstance(text, Text) else Text(text)
@@ -121,8 +137,8 @@ class TerminalConsole(Console):
 
     def render_str(self, text: str, *, highlighter: HighlighterType | None = None,
                    **options: Any) -> Text:
-        return super().render_str(printable(text), **options,
-                                  highlighter=_AroundLongRuns(highlighter or self.highlighter))
+        linear = _HighlightedInLinearTime(highlighter or self.highlighter)
+        return super().render_str(printable(text), **options, highlighter=linear)
 
     @property
     def size(self) -> ConsoleDimensions:

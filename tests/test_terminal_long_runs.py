@@ -43,19 +43,26 @@ PRINTS: dict[str, Callable[[Console, str], object]] = {
 }
 
 
-@pytest.mark.parametrize("soft_wrap", [False, True], ids=["terminal", "piped"])
-@pytest.mark.parametrize("kind", PRINTS)
-def test_the_highlighter_never_sees_a_long_run_and_the_run_is_printed_whole(
-        kind: str, soft_wrap: bool) -> None:
+def printed_as(kind: str, text: str, soft_wrap: bool) -> tuple[list[str], str]:
+    """The texts rich's highlighter is given, and what is printed, when the chat's
+    console prints ``text`` as one of the ``PRINTS``."""
     highlighter = RecordingHighlighter()
     out = io.StringIO()
     console = TerminalConsole(file=out, width=80, force_terminal=True, soft_wrap=soft_wrap,
                               highlighter=highlighter)
-    console.print(PRINTS[kind](console, f"the key is {BLOB} (42 bytes)"))
+    console.print(PRINTS[kind](console, text))
     assert highlighter.seen, "the text was not highlighted at all"
+    return highlighter.seen, out.getvalue()
+
+
+@pytest.mark.parametrize("soft_wrap", [False, True], ids=["terminal", "piped"])
+@pytest.mark.parametrize("kind", PRINTS)
+def test_the_highlighter_never_sees_a_long_run_and_the_run_is_printed_whole(
+        kind: str, soft_wrap: bool) -> None:
+    seen, printed = printed_as(kind, f"the key is {BLOB} (42 bytes)", soft_wrap)
     # Highlighting a run costs time growing with its length squared.
-    assert longest_run(highlighter.seen) <= LONGEST_HIGHLIGHTED_RUN
-    shown = re.sub(r"\x1b\[[0-9;]*m|[\s│|]", "", out.getvalue())
+    assert longest_run(seen) <= LONGEST_HIGHLIGHTED_RUN
+    shown = re.sub(r"\x1b\[[0-9;]*m|[\s│|]", "", printed)
     assert BLOB in shown
 
 
