@@ -14,12 +14,11 @@ from collections.abc import Sequence
 
 from rich.cells import cell_len
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
 from tiermem.agent.line_breaks import widest_piece, wrap
-from tiermem.agent.terminal import printable
+from tiermem.agent.terminal import escape, printable
 
 #: The slash commands: each a command, then what it does, each piece on a line of its own.
 COMMANDS: tuple[tuple[str, ...], ...] = (

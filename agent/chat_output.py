@@ -20,11 +20,11 @@ import re
 from typing import Any
 
 from rich.console import Console
-from rich.markup import escape
 
 from tiermem.agent.chat_help import indented_line, reply_text
 from tiermem.agent.config import ENV_CONTEXT_WINDOW
 from tiermem.agent.errors import ProviderError
+from tiermem.agent.terminal import escape
 from tiermem.agent.turn_result import TurnResult
 from tiermem.memory.text.counts import counted
 

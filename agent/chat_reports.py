@@ -19,11 +19,10 @@ import sys
 from typing import Any, TextIO
 
 from rich.console import Console
-from rich.markup import escape
 
 from tiermem.agent.chat_help import reply_text
 from tiermem.agent.chat_output import error_kind
-from tiermem.agent.terminal import TerminalConsole, printable
+from tiermem.agent.terminal import TerminalConsole, escape, printable
 from tiermem.tools.safe_text import safe_text
 
 __all__ = ["SHOWING_TURN", "ChatReports", "piped_stop_note", "stopped_command"]

@@ -7,7 +7,6 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from rich.markup import escape
 from rich.table import Table
 
 from tiermem.agent.base_url import normalize_base_url
@@ -22,6 +21,7 @@ from tiermem.agent.config import (
 )
 from tiermem.agent.doctor import DoctorReport, run_doctor
 from tiermem.agent.errors import LLMConfigError
+from tiermem.agent.terminal import escape
 
 _STYLES = {"ok": "green", "warn": "yellow", "fail": "red", "info": "dim", "skip": "dim"}
 

@@ -45,7 +45,6 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from rich.console import Console
-from rich.markup import escape
 from rich.text import Text
 
 from tiermem.agent.chat_help import hanging, reply_text
@@ -63,7 +62,7 @@ from tiermem.agent.line_input import OverlongLine, typed_text
 from tiermem.agent.loop import Agent
 from tiermem.agent.prompt_keys import prompt_output, read_line
 from tiermem.agent.slash_commands import SlashCommands, is_command
-from tiermem.agent.terminal import TerminalConsole, printable
+from tiermem.agent.terminal import TerminalConsole, escape, printable
 from tiermem.memory.errors import InvalidInputError, TiermemError
 from tiermem.memory.text.shown import shown_path
 

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Protocol
 
 from rich.console import Console
-from rich.markup import escape
 
 from tiermem.agent.chat_help import HELP as HELP  # re-exported: the README's checks read it
 from tiermem.agent.chat_help import core_view, help_text, indented_line, reply_text
@@ -25,6 +24,7 @@ from tiermem.agent.forget_sources import sources_kept_lines
 from tiermem.agent.judge import judge_failure
 from tiermem.agent.loop import Agent
 from tiermem.agent.offline import OfflinePolicy
+from tiermem.agent.terminal import escape
 from tiermem.memory.errors import (
     ForgetRequestTooLongError,
     InvalidConfigError,

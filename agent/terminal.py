@@ -21,6 +21,12 @@ colour as rich gives it. Its pattern for tags (``<name ...>``) costs as much for
 "<" with no ">" after it, spaced or not: a reply full of comparisons or shell
 redirections. Such a "<" can begin no tag, so it too reads as a blank, and no colour
 rich gives changes.
+
+Rich's markup parser and its ``escape`` take time quadratic in the length of a run of
+backslashes that no tag follows (a model repeating ``\\`` until its token limit): both
+are given such a run as as many other characters, and the backslashes are put back in
+what they give. Use this module's ``escape``, not rich's, for text a model or a user
+wrote.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ import os
 import re
 from typing import Any
 
+from rich import markup as rich_markup
 from rich.console import Console, ConsoleDimensions, HighlighterType
 from rich.text import Text
 
@@ -90,6 +97,41 @@ class _HighlightedInLinearTime:
         return highlighted
 
 
+#: A tag of rich's markup (a "[" and a name, then "]", perhaps escaped by backslashes
+#: before it), else a long run of backslashes outside any tag. Tried from a run's first
+#: backslash only: tried from each, as rich does, it costs a read to the run's end for each.
+_TAG_OR_BACKSLASHES = re.compile(
+    rf"(?<!\\)(?P<tag>\\*\[[a-z#/@][^[]*?\])|(?<!\\)\\{{{LONGEST_HIGHLIGHTED_RUN + 1},}}+")
+
+
+def _backslash_runs_stood_in(markup: str) -> tuple[str, str]:
+    """``markup`` with each long run of backslashes outside its tags written as a
+    character ``markup`` does not hold, and that character. Rich's markup and ``escape``
+    leave such a run as it is, and neither tells one character from another there, but
+    for a backslash before a "[", which markup drops: that one is kept."""
+    held = set(markup)
+    # Private use characters first; a text cannot hold every character from there on.
+    stand_in = next(chr(code) for code in range(0xE000, 0x110000) if chr(code) not in held)
+
+    def stood_in(found: re.Match[str]) -> str:
+        if found["tag"]:
+            return found.group()
+        if markup.startswith("[", found.end()):
+            return stand_in * (len(found.group()) - 1) + "\\"
+        return stand_in * len(found.group())
+
+    return _TAG_OR_BACKSLASHES.sub(stood_in, markup), stand_in
+
+
+def escape(text: str) -> str:
+    """``text`` as console markup that shows it as written: rich's ``escape``, in time
+    linear in the length of ``text``."""
+    if "\\" * (LONGEST_HIGHLIGHTED_RUN + 1) not in text:
+        return rich_markup.escape(text)
+    stood_in, stand_in = _backslash_runs_stood_in(text)
+    return rich_markup.escape(stood_in).replace(stand_in, "\\")
+
+
 class TerminalConsole(Console):
     """A rich console that never passes a control character of the text it shows.
 
@@ -138,7 +180,17 @@ class TerminalConsole(Console):
     def render_str(self, text: str, *, highlighter: HighlighterType | None = None,
                    **options: Any) -> Text:
         linear = _HighlightedInLinearTime(highlighter or self.highlighter)
-        return super().render_str(printable(text), **options, highlighter=linear)
+        text = printable(text)
+        markup = options.get("markup")
+        if not (markup or (markup is None and self._markup)) \
+                or "\\" * (LONGEST_HIGHLIGHTED_RUN + 1) not in text:
+            return super().render_str(text, **options, highlighter=linear)
+        # A stood-in run lies within a run without whitespace left unhighlighted, so the
+        # highlighter sees the same blanks either way.
+        stood_in, stand_in = _backslash_runs_stood_in(text)
+        rendered = super().render_str(stood_in, **options, highlighter=linear)
+        rendered.plain = rendered.plain.replace(stand_in, "\\")
+        return rendered
 
     @property
     def size(self) -> ConsoleDimensions:

@@ -11,11 +11,10 @@ from collections.abc import Callable
 import pytest
 from rich.console import Console
 from rich.highlighter import ReprHighlighter
-from rich.markup import escape
 from rich.text import Text
 
 from tiermem.agent.chat_help import indented_line, reply_text
-from tiermem.agent.terminal import LONGEST_HIGHLIGHTED_RUN, TerminalConsole
+from tiermem.agent.terminal import LONGEST_HIGHLIGHTED_RUN, TerminalConsole, escape
 
 BLOB = "QUJD" * 5000  # 20 KB of base64, the run that hung the chat
 

@@ -12,10 +12,9 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 from rich.console import Console
-from rich.markup import escape
 from test_terminal_long_runs import PRINTS, printed_as
 
-from tiermem.agent.terminal import LONGEST_HIGHLIGHTED_RUN, TerminalConsole
+from tiermem.agent.terminal import LONGEST_HIGHLIGHTED_RUN, TerminalConsole, escape
 
 REPLIES = {
     "comparisons": "check that a < b and that c<d holds; " * 300,
