@@ -218,7 +218,7 @@ def build_parser() -> argparse.ArgumentParser:
                          help="the agent's name in the database (default: the name of the "
                               "agent home directory)")
 
-    from tiermem.agent.forget_command import add_forget_parser
+    from tiermem.agent.forget_options import add_forget_parser
 
     _add_store(add_forget_parser(sub, COMMANDS["forget"], _agent_name))
 

@@ -16,78 +16,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tiermem.agent.forget_options import model_option_conflict, request_conflict
 from tiermem.agent.interrupted import work_done
 from tiermem.agent.interrupts import InterruptReported
-from tiermem.memory.ops.forget_config import (
-    MAX_DELETE_COUNT,
-    MODES,
-    ForgetConfig,
-    forget_config_from_file,
-)
-from tiermem.memory.policy_file import POLICY_FILE
+from tiermem.memory.ops.forget_config import ForgetConfig, forget_config_from_file
 from tiermem.memory.text.counts import counted, items_counted
 
 if TYPE_CHECKING:
     from tiermem.memory.privacy import PrivacyConfig
-
-
-def add_forget_parser(sub: Any, description: str, agent_name: Callable[[str], str]) -> Any:
-    from tiermem.agent.cli_parser import BASE_URL, MODEL_NAME, policy_file
-    from tiermem.agent.server_options import add_server_options
-
-    forget = sub.add_parser("forget", help=description, description=description,
-                            epilog="exit codes: 0 something was forgotten, 1 nothing was "
-                                   "(unmatched, ambiguous or failed), 2 usage error")
-    forget.add_argument("request", metavar="TEXT", nargs="?",
-                        help="what to forget: the exact text of the item, or a request in "
-                             "words for the LLM modes; - reads it from standard input")
-    forget.add_argument("--agent", default="default", type=agent_name,
-                        help="an existing agent (default: default)")
-    forget.add_argument("--mode", choices=MODES,
-                        help="how the request is matched (default: the policy's, else exact)")
-    forget.add_argument("--max-delete-count", type=_delete_count, metavar="N",
-                        help=f"forget nothing when the request targets more than N items "
-                             f"(1-{MAX_DELETE_COUNT}; default: the policy's, else 5)")
-    forget.add_argument("--policy", type=policy_file, metavar="FILE",
-                        help=f"a policy file whose forget section to use (default: "
-                             f"$TIERMEM_HOME/agents/NAME/{POLICY_FILE}, with --store too, "
-                             f"when present)")
-    forget.add_argument("--model", type=MODEL_NAME,
-                        help="the model the LLM modes ask; or set TIERMEM_MODEL")
-    forget.add_argument("--base-url", type=BASE_URL,
-                        help="OpenAI-compatible endpoint; or set OPENAI_BASE_URL")
-    add_server_options(forget)
-    forget.add_argument("--embedder", choices=("local", "hashing"),
-                        help="local MiniLM model or the model-free hashing embedder; "
-                             "default: the one the agent's memory was built with")
-    forget.add_argument("--erase", action="store_true",
-                        help="also erase what is forgotten: its text leaves every file of the "
-                             "agent's memory (see README, Erasure)")
-    forget.add_argument("--erase-forgotten", action="store_true",
-                        help="instead of a request, erase everything forgotten before "
-                             "without --erase (the options for a request do not apply)")
-    forget.add_argument("--finish-erasures", action="store_true",
-                        help="instead of a request, finish the erasures earlier `--erase` "
-                             "requests still owe (their process stopped before erasing; "
-                             "`tiermem diagnostics` shows them as erasure_owed), and the "
-                             "purge of old copies an erasure left unfinished, and nothing "
-                             "else (the options for a request do not apply)")
-    forget.add_argument("--json", action="store_true",
-                        help="print the outcome and the forgotten ids as JSON")
-    return forget
-
-
-def _delete_count(text: str) -> int:
-    """An argparse type: a ``max_delete_count`` the forget config accepts, refused here so
-    the error names the option rather than a policy the user never wrote."""
-    from tiermem.agent.server_options import positive_int
-
-    value = positive_int(text)
-    if value > MAX_DELETE_COUNT:
-        raise argparse.ArgumentTypeError(
-            f"at most {MAX_DELETE_COUNT} items can be forgotten by one request, not {value}; "
-            f"forget more with several requests")
-    return value
 
 
 def forget_config(home: Path, policy: Path | None) -> ForgetConfig:
@@ -117,19 +53,9 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.memory.ops.forget import ForgetResult
     from tiermem.memory.store.records import Forgotten
 
-    chosen = [name for name, given in (("TEXT", args.request is not None),
-                                       ("--erase-forgotten", args.erase_forgotten),
-                                       ("--finish-erasures", args.finish_erasures)) if given]
-    if len(chosen) > 1:
-        note(f"give one of TEXT, --erase-forgotten or --finish-erasures, not "
-             f"{' and '.join(chosen)}")
-        return 2
-    unused = _request_options(args)
-    if unused and (args.erase_forgotten or args.finish_erasures):
-        instead = "--erase-forgotten" if args.erase_forgotten else "--finish-erasures"
-        they = ("they say", "them") if len(unused) > 1 else ("it says", "it")
-        note(f"{instead} does not go with {' or '.join(unused)}: {they[0]} how a request is "
-             f"matched or erased, and {instead} takes no request; leave {they[1]} out")
+    conflict = request_conflict(args)
+    if conflict is not None:
+        note(conflict)
         return 2
     if args.erase_forgotten:
         return _erase_forgotten(args, note)
@@ -143,8 +69,12 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     if request is None:
         return 2
     place = agent_place(args.agent, args.store, existing=True)
-    config = forget_config(place.home, args.policy).updated(
-        mode=args.mode, max_delete_count=args.max_delete_count)
+    policy_config = forget_config(place.home, args.policy)
+    config = policy_config.updated(mode=args.mode, max_delete_count=args.max_delete_count)
+    conflict = model_option_conflict(args, config.mode, _mode_from(args, policy_config))
+    if conflict is not None:
+        note(conflict)
+        return 2
     judge = None
     if config.mode != "exact":
         llm_config = config_from_args(args)
@@ -188,6 +118,13 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         note(interrupted_forget(place, before[0] if before else None, args))
         raise InterruptReported from exc
     return 0 if result.outcome == "matched" else 1
+
+
+def _mode_from(args: argparse.Namespace, policy_config: ForgetConfig) -> str:
+    """Where the request's mode came from, as a user would look for it."""
+    if args.mode is not None:
+        return "from --mode"
+    return "from the policy" if "mode" in policy_config.model_fields_set else "the default"
 
 
 def _sources_kept(args: argparse.Namespace, policy: PrivacyConfig | None, memory: Any,
@@ -296,17 +233,6 @@ def interrupted_forget(place: Any, before: int | None, args: argparse.Namespace)
                 f"writing does it first)")
     return (f"forget stopped (Ctrl-C) after the erasure was saved and its old copies "
             f"cleared (audit #{audit.id})")
-
-
-#: The options only a request (TEXT) uses, by their destination in the parsed arguments.
-_REQUEST_OPTIONS = ("mode", "max_delete_count", "policy", "erase", "model", "base_url",
-                    "context_window", "timeout", "max_tokens", "text_tool_calls")
-
-
-def _request_options(args: argparse.Namespace) -> list[str]:
-    """The options given that only a request uses, as typed (``--max-delete-count``)."""
-    return [f"--{dest.replace('_', '-')}" for dest in _REQUEST_OPTIONS
-            if getattr(args, dest) not in (None, False)]
 
 
 def _request(given: str, note: Callable[[str], None]) -> str | None:

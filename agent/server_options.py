@@ -1,5 +1,5 @@
-"""The model-server options shared by ``chat``, ``scenario`` and ``eval``, and the client
-they build.
+"""The model-server options shared by ``chat``, ``scenario``, ``eval`` and ``forget``, and
+the client they build.
 
 ``--context-window``, ``--timeout``, ``--max-tokens`` and ``--text-tool-calls``
 beat their environment variables (``TIERMEM_CONTEXT_WINDOW``, ``TIERMEM_TIMEOUT``,
@@ -107,33 +107,45 @@ def model_flag_conflict(args: argparse.Namespace) -> str | None:
     """The usage error for a flag only a model reads given where no model will run: with
     ``--offline``, or with no model named by the flags or the environment. Either way the
     flag would be ignored without a word, and whether a model was meant is the user's to say."""
-    given = [flag for flag, dest in MODEL_ONLY_FLAGS if getattr(args, dest) is not None]
+    given = model_flags_given(args)
     if not given:
         return None
     if args.offline:
         return _offline_conflict(given)
     if names_a_model(args.model, args.base_url):
         return None
-    # --model and --base-url would have named one: only a model's settings are left.
+    return no_model_conflict(given, "to run offline")
+
+
+def model_flags_given(args: argparse.Namespace) -> list[str]:
+    """The flags only a model reads that ``args`` holds, as typed, in the order of
+    ``MODEL_ONLY_FLAGS``."""
+    return [flag for flag, dest in MODEL_ONLY_FLAGS if getattr(args, dest) is not None]
+
+
+def no_model_conflict(given: list[str], dropped: str) -> str:
+    """The usage error for ``given``, a model's settings only (--model and --base-url would
+    have named one), with no model configured; ``dropped`` says what dropping them leaves."""
     matter = "matters" if len(given) == 1 else "matter"
-    return (f"no model is set, and {_and(given)} {matter} only to a model: name one with "
-            f"--model NAME (or {ENV_MODEL}) and, for a local server, --base-url URL (or "
-            f"{ENV_BASE_URL}), or drop {_and(given)} to run offline")
+    return (f"no model is set, and {and_listed(given)} {matter} only to a model: name one "
+            f"with --model NAME (or {ENV_MODEL}) and, for a local server, --base-url URL "
+            f"(or {ENV_BASE_URL}), or drop {and_listed(given)} {dropped}")
 
 
 def _offline_conflict(given: list[str]) -> str:
     naming = [flag for flag in given if flag in _NAMING_A_MODEL]
     if naming:
-        why = f"{_and(naming)} {'names' if len(naming) == 1 else 'name'} one"
+        why = f"{and_listed(naming)} {'names' if len(naming) == 1 else 'name'} one"
         use = "the model"
     else:
-        why = f"{_and(given)} {'matters' if len(given) == 1 else 'matter'} only to a model"
+        why = f"{and_listed(given)} {'matters' if len(given) == 1 else 'matter'} only to a model"
         use = "a model"
     return (f"--offline runs the rule-based policy with no model, and {why}: drop "
-            f"{_and(given)} to run offline, or drop --offline to use {use}")
+            f"{and_listed(given)} to run offline, or drop --offline to use {use}")
 
 
-def _and(flags: list[str]) -> str:
+def and_listed(flags: list[str]) -> str:
+    """``flags`` as a phrase: "--a", "--a and --b", "--a, --b and --c"."""
     return flags[0] if len(flags) == 1 else f"{', '.join(flags[:-1])} and {flags[-1]}"
 
 

@@ -1,0 +1,131 @@
+"""The command line of ``tiermem forget``: its options, and the combinations of them that
+are usage errors because an option given would have no effect.
+
+A request (TEXT), ``--erase-forgotten`` and ``--finish-erasures`` exclude each other, and
+the last two take none of the options that match or erase a request. A model's options
+(``--model``, ``--base-url``, ``--max-tokens``, ...) are refused where no model is asked:
+in mode ``exact``, or, in the modes that ask one, with no model configured. Each would
+else be ignored without a word, and which was meant is the user's to say.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any
+
+from tiermem.memory.ops.forget_config import MAX_DELETE_COUNT, MODES
+from tiermem.memory.policy_file import POLICY_FILE
+
+
+def add_forget_parser(sub: Any, description: str, agent_name: Callable[[str], str]) -> Any:
+    from tiermem.agent.cli_parser import BASE_URL, MODEL_NAME, policy_file
+    from tiermem.agent.server_options import add_server_options
+
+    forget = sub.add_parser("forget", help=description, description=description,
+                            epilog="exit codes: 0 something was forgotten, 1 nothing was "
+                                   "(unmatched, ambiguous or failed), 2 usage error (also "
+                                   "a model's option where no model is asked: in mode "
+                                   "exact, or with none configured)")
+    forget.add_argument("request", metavar="TEXT", nargs="?",
+                        help="what to forget: the exact text of the item, or a request in "
+                             "words for the LLM modes; - reads it from standard input")
+    forget.add_argument("--agent", default="default", type=agent_name,
+                        help="an existing agent (default: default)")
+    forget.add_argument("--mode", choices=MODES,
+                        help="how the request is matched (default: the policy's, else exact)")
+    forget.add_argument("--max-delete-count", type=_delete_count, metavar="N",
+                        help=f"forget nothing when the request targets more than N items "
+                             f"(1-{MAX_DELETE_COUNT}; default: the policy's, else 5)")
+    forget.add_argument("--policy", type=policy_file, metavar="FILE",
+                        help=f"a policy file whose forget section to use (default: "
+                             f"$TIERMEM_HOME/agents/NAME/{POLICY_FILE}, with --store too, "
+                             f"when present)")
+    forget.add_argument("--model", type=MODEL_NAME,
+                        help="the model the LLM modes ask; or set TIERMEM_MODEL")
+    forget.add_argument("--base-url", type=BASE_URL,
+                        help="OpenAI-compatible endpoint; or set OPENAI_BASE_URL")
+    add_server_options(forget)
+    forget.add_argument("--embedder", choices=("local", "hashing"),
+                        help="local MiniLM model or the model-free hashing embedder; "
+                             "default: the one the agent's memory was built with")
+    forget.add_argument("--erase", action="store_true",
+                        help="also erase what is forgotten: its text leaves every file of the "
+                             "agent's memory (see README, Erasure)")
+    forget.add_argument("--erase-forgotten", action="store_true",
+                        help="instead of a request, erase everything forgotten before "
+                             "without --erase (the options for a request do not apply)")
+    forget.add_argument("--finish-erasures", action="store_true",
+                        help="instead of a request, finish the erasures earlier `--erase` "
+                             "requests still owe (their process stopped before erasing; "
+                             "`tiermem diagnostics` shows them as erasure_owed), and the "
+                             "purge of old copies an erasure left unfinished, and nothing "
+                             "else (the options for a request do not apply)")
+    forget.add_argument("--json", action="store_true",
+                        help="print the outcome and the forgotten ids as JSON")
+    return forget
+
+
+def _delete_count(text: str) -> int:
+    """An argparse type: a ``max_delete_count`` the forget config accepts, refused here so
+    the error names the option rather than a policy the user never wrote."""
+    from tiermem.agent.server_options import positive_int
+
+    value = positive_int(text)
+    if value > MAX_DELETE_COUNT:
+        raise argparse.ArgumentTypeError(
+            f"at most {MAX_DELETE_COUNT} items can be forgotten by one request, not {value}; "
+            f"forget more with several requests")
+    return value
+
+
+def request_conflict(args: argparse.Namespace) -> str | None:
+    """The usage error for a choice of what to do that contradicts itself: more than one of
+    TEXT, ``--erase-forgotten`` and ``--finish-erasures``, or a request's options beside
+    one of the last two."""
+    chosen = [name for name, given in (("TEXT", args.request is not None),
+                                       ("--erase-forgotten", args.erase_forgotten),
+                                       ("--finish-erasures", args.finish_erasures)) if given]
+    if len(chosen) > 1:
+        return (f"give one of TEXT, --erase-forgotten or --finish-erasures, not "
+                f"{' and '.join(chosen)}")
+    unused = _request_options(args)
+    if unused and (args.erase_forgotten or args.finish_erasures):
+        instead = "--erase-forgotten" if args.erase_forgotten else "--finish-erasures"
+        they = ("they say", "them") if len(unused) > 1 else ("it says", "it")
+        return (f"{instead} does not go with {' or '.join(unused)}: {they[0]} how a request "
+                f"is matched or erased, and {instead} takes no request; leave {they[1]} out")
+    return None
+
+
+def model_option_conflict(args: argparse.Namespace, mode: str, mode_from: str) -> str | None:
+    """The usage error for a model's option given where the request asks no model: in
+    ``mode`` exact (``mode_from`` says where that mode came from), or with no model
+    configured. In the modes that ask one, the environment's model counts; its settings
+    given in the environment are no conflict, they wait for a model."""
+    from tiermem.agent.config import names_a_model
+    from tiermem.agent.server_options import and_listed, model_flags_given, no_model_conflict
+
+    given = model_flags_given(args)
+    if not given:
+        return None
+    if mode == "exact":
+        them = "them" if len(given) > 1 else "it"
+        return (f"mode 'exact' ({mode_from}) matches the request's whole text and asks no "
+                f"model, so {and_listed(given)} would have no effect: drop {them}, or give "
+                f"--mode exact_then_top_k_llm to have the model judge a request that no "
+                f"stored text equals")
+    if names_a_model(args.model, args.base_url):
+        return None
+    return no_model_conflict(given, "to forget by exact text only (--mode exact)")
+
+
+#: The options only a request (TEXT) uses, by their destination in the parsed arguments.
+_REQUEST_OPTIONS = ("mode", "max_delete_count", "policy", "erase", "model", "base_url",
+                    "context_window", "timeout", "max_tokens", "text_tool_calls")
+
+
+def _request_options(args: argparse.Namespace) -> list[str]:
+    """The options given that only a request uses, as typed (``--max-delete-count``)."""
+    return [f"--{dest.replace('_', '-')}" for dest in _REQUEST_OPTIONS
+            if getattr(args, dest) not in (None, False)]

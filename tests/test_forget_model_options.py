@@ -1,0 +1,81 @@
+"""`tiermem forget` with a model's option where no model is asked: in mode exact, or in a
+mode that asks one with none configured. Either is a usage error (exit 2) that changes
+nothing and says which flags to drop; the option would else be ignored without a word,
+as it would be with ``--offline`` in chat (tests/test_cli_offline_model.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from fake_openai import FakeOpenAIServer
+
+from tiermem.cli import run
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+
+SECRET = "my card number is 4111 1111"
+_DROP_OR_JUDGE = ("or give --mode exact_then_top_k_llm to have the model judge a request "
+                  "that no stored text equals")
+
+
+def _agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, policy: str | None) -> Path:
+    monkeypatch.setenv("TIERMEM_HOME", str(tmp_path))
+    for name in ("TIERMEM_MODEL", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    home = tmp_path / "agents" / "ada"
+    with HierarchicalMemory(home, embedder=HashingEmbedder()) as memory:
+        memory.add_fact(SECRET)
+    if policy is not None:
+        (home / "policy.yaml").write_text(f"forget:\n  mode: {policy}\n")
+    return home
+
+
+@pytest.mark.parametrize(("policy", "flags", "said"), [
+    (None, ["--max-tokens", "100"],
+     f"mode 'exact' (the default) matches the request's whole text and asks no model, so "
+     f"--max-tokens would have no effect: drop it, {_DROP_OR_JUDGE}"),
+    ("top_k_llm", ["--mode", "exact", "--model", "llama3", "--base-url",
+                   "http://127.0.0.1:9/v1"],
+     f"mode 'exact' (from --mode) matches the request's whole text and asks no model, so "
+     f"--model and --base-url would have no effect: drop them, {_DROP_OR_JUDGE}"),
+    ("exact", ["--text-tool-calls", "off", "--context-window", "8000", "--timeout", "5"],
+     f"mode 'exact' (from the policy) matches the request's whole text and asks no model, "
+     f"so --context-window, --timeout and --text-tool-calls would have no effect: drop "
+     f"them, {_DROP_OR_JUDGE}"),
+    ("top_k_llm", ["--timeout", "5"],
+     "no model is set, and --timeout matters only to a model: name one with --model NAME "
+     "(or TIERMEM_MODEL) and, for a local server, --base-url URL (or OPENAI_BASE_URL), or "
+     "drop --timeout to forget by exact text only (--mode exact)"),
+    ("exact_then_top_k_llm", ["--max-tokens", "100", "--context-window", "8000"],
+     "no model is set, and --context-window and --max-tokens matter only to a model: name "
+     "one with --model NAME (or TIERMEM_MODEL) and, for a local server, --base-url URL (or "
+     "OPENAI_BASE_URL), or drop --context-window and --max-tokens to forget by exact text "
+     "only (--mode exact)"),
+])
+def test_a_models_option_where_no_model_is_asked_is_refused_and_nothing_changes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        policy: str | None, flags: list[str], said: str) -> None:
+    home = _agent(tmp_path, monkeypatch, policy)
+    assert run(["forget", "--agent", "ada", "--embedder", "hashing", *flags, SECRET]) == 2
+    assert capsys.readouterr().err == f"tiermem: {said}\n"
+    with HierarchicalMemory(home, embedder=HashingEmbedder(), read_only=True) as memory:
+        # Neither forgotten nor audited: the request was never made.
+        assert [f.text for f in memory.facts()] == [SECRET]
+        assert memory.forget_requests() == []
+
+
+def test_a_models_options_beside_the_environments_model_reach_it_in_a_judged_mode(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = _agent(tmp_path, monkeypatch, "top_k_llm")
+    with FakeOpenAIServer() as server:
+        monkeypatch.setenv("TIERMEM_MODEL", "fake-model")
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        server.enqueue_reply('{"ids": ["F1"]}')
+        assert run(["forget", "--agent", "ada", "--embedder", "hashing", "--context-window",
+                    "8000", "--max-tokens", "123", "--json", "the card"]) == 0
+        assert json.loads(capsys.readouterr().out)["facts"] == [1]
+        assert [request["max_tokens"] for request in server.requests] == [123]
+    with HierarchicalMemory(home, embedder=HashingEmbedder(), read_only=True) as memory:
+        assert memory.facts() == []
