@@ -15,11 +15,9 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from tiermem.memory.config import MemoryConfig
 from tiermem.memory.embed.embeddings import Embedder
@@ -33,7 +31,6 @@ from tiermem.memory.ops.erase import erase_forgotten as erase_all_forgotten
 from tiermem.memory.ops.forget import forget_request
 from tiermem.memory.ops.forget_config import ForgetConfig
 from tiermem.memory.ops.forgotten_norms import ForgottenNorms
-from tiermem.memory.ops.reindex import MemoryOpener
 from tiermem.memory.privacy.config import PrivacyConfig
 from tiermem.memory.privacy.guard import PrivacyGuard
 from tiermem.memory.prompt_history import PromptHistory
@@ -48,6 +45,7 @@ from tiermem.memory.session import (
     open_backend,
     search_counters,
 )
+from tiermem.memory.snapshots_and_reindex import SnapshotsAndReindex
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.guard import guarded, guarded_close, read_fresh
 from tiermem.memory.text.tokenizer import TokenCounter
@@ -60,11 +58,8 @@ from tiermem.memory.tiers.recall import RecallTier
 from tiermem.memory.types import Fact
 from tiermem.memory.validation import check_flag, check_stored_id, checked_clock
 
-if TYPE_CHECKING:
-    from tiermem.memory.ops.snapshot import ReadSnapshot
 
-
-class HierarchicalMemory:
+class HierarchicalMemory(SnapshotsAndReindex):
     """Three-tier agent memory, in one SQLite file (``path``; None: in memory), in a
     PostgreSQL database (``store`` a DSN and ``agent`` a name), or in any backend of the
     storage contract (``store`` an open one).
@@ -371,87 +366,5 @@ class HierarchicalMemory:
     events_since = guarded(state.events_since)
     forget_requests = guarded(state.forget_requests)
 
-    # -- snapshots and diagnostics ----------------------------------------------------------
-    @guarded
-    def snapshot(self, include_vectors: bool = True) -> dict[str, Any]:
-        """Everything in this memory as JSON-serialisable data."""
-        from tiermem.memory.ops.snapshot import take_snapshot
-
-        return take_snapshot(self, include_vectors=check_flag(include_vectors,
-                                                               "include_vectors"))
-
-    @guarded
-    def write_snapshot(self, file: str | Path, include_vectors: bool = True,
-                       progress: Callable[[str, int, int], None] | None = None) -> None:
-        """``snapshot()`` written to ``file`` as JSON, the bytes ``json.dumps`` gives, a row at
-        a time: a memory of any size is written in bounded memory. The file is replaced
-        whole or not at all (tiermem.OutputPathError if it cannot be);
-        ``progress("snapshot", done, total)`` is called every thousand rows and at the end."""
-        from tiermem.memory.ops.snapshot import snapshot_text
-        from tiermem.memory.output_file import write_atomic_pieces
-
-        if not isinstance(file, str | os.PathLike):
-            raise InvalidInputError(f"file must be the snapshot file's path (str or Path), got "
-                                    f"{type(file).__name__}")
-        write_atomic_pieces(Path(file).expanduser(), snapshot_text(
-            self, check_flag(include_vectors, "include_vectors"), progress), private=True)
-
-    @classmethod
-    def restore(
-        cls, snapshot: dict[str, Any] | os.PathLike[str] | ReadSnapshot,
-        path: str | Path | None = None, embedder: Embedder | None = None, *, replace: bool = False,
-        store: StorageBackend | str | None = None, agent: str | None = None,
-        progress: Callable[[str, int, int], None] | None = None,
-    ) -> HierarchicalMemory:
-        """A memory rebuilt exactly from ``snapshot()`` output, at ``path``.
-
-        ``snapshot`` is the dict, or the path (a ``pathlib.Path``) of the file
-        ``write_snapshot`` or ``json.dump`` wrote: a file is read a row at a time, checked
-        whole first and then read again as its rows are written, so a memory of any size
-        is restored in bounded memory (one whose ``"tables"`` is not its last member, or
-        that gives a key twice, is read whole). ``progress(step, done, total)`` is called
-        as it goes: ``"reading"`` (bytes of a file checked), ``"restoring"`` (rows
-        written), ``"embedding"`` (rows restored without a vector, embedded), then once
-        ``"committed"`` (the restored memory is in place; what is left is opening it).
-
-        The snapshot is validated first; anything wrong with it (a file cut short or not
-        JSON included) raises SnapshotError and writes nothing; a file that cannot be read
-        raises OSError. A time that is no date in the years 1 to 9999 as
-        Unix seconds is read as milliseconds, as older versions stored some (its value
-        divided by 1000 must then be such a date); so is a fact's last access and creation
-        on a memory whose clock is "wall", and a superseded passage's time (counts of
-        interactions must be finite and not negative). A directory that already holds a
-        memory is refused unless ``replace``; then the old memory stays
-        whole until the new one is complete, and a failed or killed restore
-        leaves it as it was (memory/store/sqlite/restore.py). With ``store`` (an open
-        backend, or a PostgreSQL DSN with ``agent``) instead of ``path``, the rows are
-        written in one transaction of it.
-        """
-        from tiermem.memory.ops.snapshot import restore_snapshot
-
-        # Typed first: mypy cannot infer the opener's type from the class alone.
-        opener: MemoryOpener[HierarchicalMemory] = cls
-        return restore_snapshot(opener, snapshot, path, embedder,
-                                check_flag(replace, "replace"), store, agent, progress)
-
-    @classmethod
-    def reindex(
-        cls, path: str | Path | None = None, embedder: Embedder | None = None, *,
-        store: str | None = None, agent: str | None = None,
-        progress: Callable[[str, int, int], None] | None = None, **options: Any
-    ) -> HierarchicalMemory:
-        """Re-embed every passage and message of the memory at ``path`` (or of agent
-        ``agent`` in the PostgreSQL database ``store``) with ``embedder``.
-
-        Texts are untouched; only the derived vectors change. If the process
-        stops half-way, the memory refuses to open until reindex is run again,
-        which continues where it stopped (memory/ops/reindex.py). ``progress``, if
-        given, is called after each batch with the table ("passages" or "messages"),
-        its rows done so far and its rows in all.
-        """
-        from tiermem.memory.ops.reindex import reindex_memory
-
-        opener: MemoryOpener[HierarchicalMemory] = cls  # typed first, as in restore
-        return reindex_memory(opener, path, embedder, store, agent, options, progress)
-
+    # -- diagnostics (snapshots, restore and reindex: memory/snapshots_and_reindex.py) ----
     diagnostics = guarded(compute_diagnostics)
