@@ -37,6 +37,7 @@ from tiermem.memory.types import Hit, SearchResult
 from tiermem.memory.validation import (
     MAX_TEXT_CHARS,
     check_created_at,
+    check_label,
     check_message_id,
     check_stored_json,
     clean_text,
@@ -69,10 +70,13 @@ def _check_call_fields(message: NewMessage) -> None:
             raise InvalidInputError("tool_calls must be a list of dicts, as the model sent them")
         check_stored_json(message.tool_calls, "tool_calls",
                           "the list of tool calls the model sent")
-    for name in ("tool_call_id", "tool_name"):
+    # Stored as the model sent them, blank or not: the call's error goes back to the model,
+    # and only what a store cannot hold (a NUL, a lone surrogate, an overlong text) is refused.
+    for name, example in (("tool_call_id", "the id the model gave the call"),
+                          ("tool_name", "the name of the tool the model called")):
         value = getattr(message, name)
-        if value is not None and value != "":  # a model may send an empty one, kept as it is
-            clean_text(value, name)
+        if value is not None:
+            check_label(value, name, example)
 
 
 class RecallTier:
