@@ -13,13 +13,18 @@ from tiermem.memory.ops.forgotten_norms import says
 from tiermem.tools.memory_tools import FORGOTTEN_KEY
 
 
-def test_a_message_about_the_son_does_not_state_the_daughter_s_forgotten_fact() -> None:
+@pytest.mark.parametrize(("said", "fact", "query", "unsaid"), [
+    ("My son has asthma.", "User's daughter has asthma", "asthma", "daughter"),
+    ("I'd love to live in Berlin.", "User lives in Berlin", "Berlin", "lives"),
+])
+def test_a_message_that_does_not_say_a_forgotten_fact_is_shown_without_it(
+        said: str, fact: str, query: str, unsaid: str) -> None:
     with make_memory() as m:
-        _model_turns(m, ("My son has asthma.", "User's daughter has asthma"))
-        assert m.forget("User's daughter has asthma").outcome == "matched"
-        [hit] = _search(m, "asthma")
-        assert hit["text"] == "My son has asthma."
-        assert FORGOTTEN_KEY not in hit and "daughter" not in json.dumps(hit), hit
+        _model_turns(m, (said, fact))
+        assert m.forget(fact).outcome == "matched"
+        [hit] = _search(m, query)
+        assert hit["text"] == said
+        assert FORGOTTEN_KEY not in hit and unsaid not in json.dumps(hit), hit
 
 
 @pytest.mark.parametrize(("said", "fact"), [
@@ -44,6 +49,25 @@ def test_a_message_about_the_son_does_not_state_the_daughter_s_forgotten_fact() 
     ("I moved away from Berlin in 2020.", "User lives in Berlin since 2020"),
     ("My niece Mia goes to Lincoln Elementary.", "User's daughter Mia attends Lincoln Elementary"),
     ("Mia goes to Lincoln Middle School.", "User's daughter attends Lincoln Elementary"),
+    # Wished, planned, supposed, nearly done, denied, or a place moved away from: every
+    # word that matters is there, but none says the user lives in Berlin.
+    ("I moved away from Berlin.", "User lives in Berlin"),
+    ("I moved out of Berlin in 2019.", "User lives in Berlin"),
+    ("I moved from Berlin to Paris.", "User lives in Berlin"),
+    ("I'd love to live in Berlin.", "User lives in Berlin"),
+    ("I want to live in Berlin.", "User lives in Berlin"),
+    ("I'm planning to move to Berlin.", "User lives in Berlin"),
+    ("I was going to move to Berlin but did not.", "User lives in Berlin"),
+    ("I almost moved to Berlin.", "User lives in Berlin"),
+    ("I have wanted to move to Berlin since 2020.", "User lives in Berlin since 2020"),
+    ("If I lived in Berlin, I would cycle to work.", "User lives in Berlin"),
+    ("I would live in Berlin if I could.", "User lives in Berlin"),
+    ("I don't live in Berlin.", "User lives in Berlin"),
+    ("I no longer live in Berlin.", "User lives in Berlin"),
+    ("I never moved to Berlin.", "User lives in Berlin"),
+    ("I wish I lived in Berlin.", "User lives in Berlin"),
+    ("I'd love to work at Acme.", "User works at Acme"),
+    ("I might be allergic to shellfish.", "User is allergic to shellfish"),
 ])
 def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     assert not says(said, fact)
@@ -56,4 +80,25 @@ def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
      "User's daughter Mia attends Lincoln Elementary"),
 ])
 def test_the_same_relation_in_another_word_states_the_fact(said: str, fact: str) -> None:
+    assert says(said, fact)
+
+
+@pytest.mark.parametrize(("said", "fact"), [
+    ("I live in Berlin.", "User lives in Berlin"),
+    ("I moved to Berlin in 2020.", "User lives in Berlin"),
+    ("I moved to Berlin from Paris.", "User lives in Berlin"),
+    ("I moved from Paris to Berlin.", "User lives in Berlin"),
+    ("I've lived in Berlin since 2020.", "User lives in Berlin since 2020"),
+    ("I live in Berlin, not Munich.", "User lives in Berlin"),
+    ("I live in Berlin and would never leave.", "User lives in Berlin"),
+    ("If you ask me, I live in Berlin.", "User lives in Berlin"),
+    # The residence the user asked to forget, only earlier: the note shows nothing the
+    # sentence does not, and without it the model may use it.
+    ("I used to live in Berlin.", "User lives in Berlin"),
+    # Worded as a wish, a plan or a denial itself, the fact is said in those words.
+    ("I want to move to Berlin.", "User wants to move to Berlin"),
+    ("I don't eat meat.", "User doesn't eat meat"),
+    ("I moved away from Berlin in 2020.", "User moved away from Berlin"),
+])
+def test_a_statement_that_it_is_so_states_the_fact(said: str, fact: str) -> None:
     assert says(said, fact)

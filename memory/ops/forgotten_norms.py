@@ -16,6 +16,7 @@ import re
 
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.guard import guarded
+from tiermem.memory.text.asserted import asserted_concepts, hedged
 from tiermem.memory.text.clauses import clauses_of
 from tiermem.memory.text.digest import norm_hash
 from tiermem.memory.text.extract import extract_facts, fact_norms, is_question
@@ -117,13 +118,15 @@ def _reading(fact: str) -> tuple[set[str], set[str], set[str], Owner | None, set
     return wanted, names, wanted - _GENERIC, whose, kin
 
 
-def _of_whom(sentence: str, whose: Owner | None, kin: set[str]) -> set[str] | None:
+def _of_whom(sentence: str, whose: Owner | None, kin: set[str],
+             asserted: set[str] | None = None) -> set[str] | None:
     """The concepts ``sentence`` says of the one ``whose`` the fact is, None when it is a
-    question or of someone else."""
+    question or of someone else; with the fact's concepts ``asserted``, only those of its
+    parts that say so (``asserted_concepts``)."""
     own = owner_of(sentence)
     if is_question(sentence) or not may_be_one(whose, own):
         return None
-    said = concepts(sentence)
+    said = concepts(sentence) if asserted is None else asserted_concepts(sentence, asserted)
     if own is not None and whose is not None and own.relations == whose.relations:
         said |= kin
     return said
@@ -136,7 +139,9 @@ def says(text: str, fact: str) -> bool:
     sets it apart: each but the subject's and ``_GENERIC``'s (a relation the sentence's
     subject names is said in any word of it: "mom" for "mother"), or, when that leaves none,
     at least half of those but the subject's; in one sentence, or in the sentences of that
-    person together ("I have a dog. His name is Rex."). The fact was learned in the
+    person together ("I have a dog. His name is Rex."); each said to be so, not wished,
+    planned, supposed or denied ("I'd love to live in Berlin", ``asserted_concepts``)
+    unless the fact is worded so itself. The fact was learned in the
     message's turn, but a model may have stored there what the message never said ("Hello"
     and "User's birthday is May 3"), or only shares light words with ("I take vitamins
     daily."): the note would tell the model a forgotten fact the message does not show.
@@ -151,9 +156,12 @@ def says(text: str, fact: str) -> bool:
             return distinctive <= said
         return bool(wanted & said) and 2 * len(wanted & said) >= len(wanted)
 
+    # "I'd love to live in Berlin" is no statement of "User lives in Berlin"; of "User
+    # wants to live in Berlin" a statement says "want" itself.
+    asserted = None if hedged(fact) else wanted
     together: set[str] = set()
     for sentence in split_sentences(text):
-        said = _of_whom(sentence, whose, kin)
+        said = _of_whom(sentence, whose, kin, asserted)
         if said is None:
             continue
         if said_by(said):
