@@ -68,6 +68,11 @@ def test_a_message_that_does_not_say_a_forgotten_fact_is_shown_without_it(
     ("I wish I lived in Berlin.", "User lives in Berlin"),
     ("I'd love to work at Acme.", "User works at Acme"),
     ("I might be allergic to shellfish.", "User is allergic to shellfish"),
+    # Said of "he", "she" or "they": in the user's own words, never the user.
+    ("He lives in Berlin.", "User lives in Berlin"),
+    ("My brother is a chef. He lives in Berlin.", "User lives in Berlin"),
+    ("I think they live in Berlin.", "User lives in Berlin"),
+    ("She is allergic to shellfish.", "User is allergic to shellfish"),
 ])
 def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     assert not says(said, fact)
@@ -95,6 +100,12 @@ def test_the_same_relation_in_another_word_states_the_fact(said: str, fact: str)
     # The residence the user asked to forget, only earlier: the note shows nothing the
     # sentence does not, and without it the model may use it.
     ("I used to live in Berlin.", "User lives in Berlin"),
+    ("She knows I live in Berlin.", "User lives in Berlin"),
+    ("He and I live in Berlin.", "User lives in Berlin"),
+    # "He" or "she" may be the one a fact ties the user to.
+    ("I have a dog. He is called Rex.", "User has a dog named Rex"),
+    ("We got married last year. She is Anna.", "User is married to Anna"),
+    ("My sister is a chef. She lives in Berlin.", "User's sister lives in Berlin"),
     # Worded as a wish, a plan or a denial itself, the fact is said in those words.
     ("I want to move to Berlin.", "User wants to move to Berlin"),
     ("I don't eat meat.", "User doesn't eat meat"),

@@ -13,10 +13,12 @@ message it was learned from, when the message says what the fact names.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import partial
 
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.guard import guarded
-from tiermem.memory.text.asserted import asserted_concepts, hedged
+from tiermem.memory.text.asserted import asserted_concepts, hedged, of_user_alone
 from tiermem.memory.text.clauses import clauses_of
 from tiermem.memory.text.digest import norm_hash
 from tiermem.memory.text.extract import extract_facts, fact_norms, is_question
@@ -119,14 +121,14 @@ def _reading(fact: str) -> tuple[set[str], set[str], set[str], Owner | None, set
 
 
 def _of_whom(sentence: str, whose: Owner | None, kin: set[str],
-             asserted: set[str] | None = None) -> set[str] | None:
+             read: Callable[[str], set[str]] = concepts) -> set[str] | None:
     """The concepts ``sentence`` says of the one ``whose`` the fact is, None when it is a
-    question or of someone else; with the fact's concepts ``asserted``, only those of its
-    parts that say so (``asserted_concepts``)."""
+    question or of someone else; ``read`` gives them (``asserted_concepts``: only those
+    of its parts that say it is so)."""
     own = owner_of(sentence)
     if is_question(sentence) or not may_be_one(whose, own):
         return None
-    said = concepts(sentence) if asserted is None else asserted_concepts(sentence, asserted)
+    said = read(sentence)
     if own is not None and whose is not None and own.relations == whose.relations:
         said |= kin
     return said
@@ -141,12 +143,12 @@ def says(text: str, fact: str) -> bool:
     at least half of those but the subject's; in one sentence, or in the sentences of that
     person together ("I have a dog. His name is Rex."); each said to be so, not wished,
     planned, supposed or denied ("I'd love to live in Berlin", ``asserted_concepts``)
-    unless the fact is worded so itself. The fact was learned in the
-    message's turn, but a model may have stored there what the message never said ("Hello"
-    and "User's birthday is May 3"), or only shares light words with ("I take vitamins
-    daily."): the note would tell the model a forgotten fact the message does not show.
-    The offline policy quotes none of the statements of such a message that holds part of
-    it (``holds_part_of``, agent/offline_quotable.py)."""
+    unless the fact is worded so itself, and, of the user alone, not of "he" or "she". The
+    fact was learned in the message's turn, but a model may have stored there what the
+    message never said ("Hello" and "User's birthday is May 3"), or only shares light
+    words with ("I take vitamins daily."): the note would tell the model a forgotten fact
+    the message does not show. The offline policy quotes none of the statements of such a
+    message that holds part of it (``holds_part_of``, agent/offline_quotable.py)."""
     wanted, names, distinctive, whose, kin = _reading(fact)
 
     def said_by(said: set[str]) -> bool:
@@ -158,10 +160,11 @@ def says(text: str, fact: str) -> bool:
 
     # "I'd love to live in Berlin" is no statement of "User lives in Berlin"; of "User
     # wants to live in Berlin" a statement says "want" itself.
-    asserted = None if hedged(fact) else wanted
+    read = partial(asserted_concepts, wanted=wanted, read_cues=not hedged(fact),
+                   user_alone=of_user_alone(fact))
     together: set[str] = set()
     for sentence in split_sentences(text):
-        said = _of_whom(sentence, whose, kin, asserted)
+        said = _of_whom(sentence, whose, kin, read)
         if said is None:
             continue
         if said_by(said):

@@ -9,6 +9,11 @@ parts of a sentence that say what they say is so; ``hedged`` tells a fact that i
 worded so ("User wants to move to Berlin", "User doesn't eat meat"), whose statements say
 it with those very words.
 
+A fact of the user alone ("User lives in Berlin", not "User has a dog named Rex", whose dog
+"he" may be) is said of someone else in a part that names them by "he", "she" or "they"
+before it ("He lives in Berlin", "I think she lives in Berlin"; not "She knows I live in
+Berlin"): ``of_user_alone`` tells such a fact.
+
 "I used to live in Berlin" is said to be so: it states the residence the fact names, only
 earlier, and a note that it was forgotten shows nothing the sentence does not. Pure
 functions over strings.
@@ -19,9 +24,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from tiermem.memory.text.owners import owner_of, relation_of
 from tiermem.memory.text.wording import concepts
 
-__all__ = ["asserted_concepts", "hedged"]
+__all__ = ["asserted_concepts", "hedged", "of_user_alone"]
 
 #: Words by which what follows is wished, planned, supposed, nearly done or denied.
 _NOT_SO = frozenset({
@@ -33,6 +39,12 @@ _NOT_SO = frozenset({
     "shall", "must", "almost", "nearly", "if", "unless", "whether", "maybe", "perhaps",
     "someday", "not", "never", "no", "cannot", "nor", "neither",
 })
+#: Whom, in the user's own words, a part may be said of: the user, or someone else.
+_USER = frozenset({"i", "me", "my", "mine", "myself", "we", "us", "our"})
+_ANOTHER = frozenset({"he", "she", "they", "his", "her", "their"})
+#: Words by which a fact ties the user to someone "he", "she" or "they" may stand for.
+_TIES = frozenset({"has", "have", "had", "owns", "owned", "married", "engaged", "dating",
+                   "with"})
 #: "may" in lower case; "May" may be the month.
 _MAY = "may"
 _WORD = re.compile(r"[\w-]+(?:'\w+)?")
@@ -66,27 +78,43 @@ def hedged(fact: str) -> bool:
     return any(_not_so(word) for word in _words(fact)) or _without_places_left(fact) != fact
 
 
-def _says_so(words: list[str], wanted: set[str]) -> bool:
+def of_user_alone(fact: str) -> bool:
+    """Whether ``fact`` is of the user alone: of no one of theirs, naming none, and tying
+    them to no one ("User is married to Anna": "she" may be Anna)."""
+    whose = owner_of(fact)
+    words = [word.casefold() for word in _words(fact)]
+    return (whose is not None and whose.user and not whose.relations
+            and not _TIES.intersection(words)
+            and not any(relation_of(re.sub(r"'s$", "", word)) for word in words))
+
+
+def _says_so(words: list[str], wanted: set[str], read_cues: bool, user_alone: bool) -> bool:
     """Whether none of ``words`` before the first that holds one of ``wanted`` (a fact's
     concepts) says it is not so: "I'd love to live in Berlin" does not, "I live in Berlin
-    and would never leave" does."""
+    and would never leave" does; nor, of a fact of the user alone, says it of another."""
+    another = False
     for word in words:
         if concepts(word) & wanted:
-            return True
-        if _not_so(word):
+            return not another
+        if read_cues and _not_so(word):
             return False
+        pronoun = word.casefold().split("'")[0]
+        if user_alone and pronoun in _USER | _ANOTHER:
+            another = pronoun in _ANOTHER
     return True
 
 
-def asserted_concepts(sentence: str, wanted: Iterable[str]) -> set[str]:
+def asserted_concepts(sentence: str, wanted: Iterable[str], *, read_cues: bool = True,
+                      user_alone: bool = False) -> set[str]:
     """The concepts of the parts of ``sentence`` (cut at commas, semicolons, "but" ...)
-    that say so what they say of ``wanted``, a fact's concepts: not one a wish, plan,
-    condition, near thing or denial opens before its first word of the fact; and not the
-    place a part moving away from it names ("I moved from Berlin to Paris": Paris)."""
+    that say so what they say of ``wanted``, a fact's concepts: with ``read_cues``, not one
+    a wish, plan, condition, near thing or denial opens before its first word of the fact,
+    nor the place a part moving away from it names ("I moved from Berlin to Paris":
+    Paris); with ``user_alone``, not one said of "he", "she" or "they"."""
     wanted = set(wanted)
     said: set[str] = set()
     for part in _PARTS.split(sentence):
-        kept = _without_places_left(part)
-        if _says_so(_words(kept), wanted):
+        kept = _without_places_left(part) if read_cues else part
+        if _says_so(_words(kept), wanted, read_cues, user_alone):
             said |= concepts(kept)
     return said
