@@ -68,6 +68,8 @@ def test_a_message_that_does_not_say_a_forgotten_fact_is_shown_without_it(
     ("I wish I lived in Berlin.", "User lives in Berlin"),
     ("I'd love to work at Acme.", "User works at Acme"),
     ("I might be allergic to shellfish.", "User is allergic to shellfish"),
+    ("I quit my job at Acme.", "User works at Acme"),
+    ("I stopped taking propranolol.", "User takes propranolol daily"),
     # Said of "he", "she" or "they": in the user's own words, never the user.
     ("He lives in Berlin.", "User lives in Berlin"),
     ("My brother is a chef. He lives in Berlin.", "User lives in Berlin"),
@@ -110,6 +112,8 @@ def test_the_same_relation_in_another_word_states_the_fact(said: str, fact: str)
     ("I want to move to Berlin.", "User wants to move to Berlin"),
     ("I don't eat meat.", "User doesn't eat meat"),
     ("I moved away from Berlin in 2020.", "User moved away from Berlin"),
+    ("I quit my job at Acme.", "User quit their job at Acme"),
+    ("I take propranolol daily and stopped the vitamins.", "User takes propranolol daily"),
 ])
 def test_a_statement_that_it_is_so_states_the_fact(said: str, fact: str) -> None:
     assert says(said, fact)

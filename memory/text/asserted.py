@@ -3,11 +3,11 @@
 "I'd love to live in Berlin", "I'm planning to move to Berlin", "If I lived in Berlin",
 "I almost moved to Berlin" and "I don't live in Berlin" share every word that matters with
 "User lives in Berlin", yet none says the user lives there: a wish, a plan, a condition, a
-near thing or a denial comes before what they say. "I moved away from Berlin" names the
-city the user left. ``asserted_concepts`` keeps the concepts (memory/text/wording.py) of the
-parts of a sentence that say what they say is so; ``hedged`` tells a fact that is itself
-worded so ("User wants to move to Berlin", "User doesn't eat meat"), whose statements say
-it with those very words.
+near thing or a denial comes before what they say, as "quit" or "stopped" comes before what
+the user gave up. "I moved away from Berlin" names the city the user left.
+``asserted_concepts`` keeps the concepts (memory/text/wording.py) of the parts of a sentence
+that say what they say is so; ``hedged`` tells a fact that is itself worded so ("User wants
+to move to Berlin", "User doesn't eat meat"), whose statements say it with those words.
 
 A fact of the user alone ("User lives in Berlin", not "User has a dog named Rex", whose dog
 "he" may be) is said of someone else in a part that names them by "he", "she" or "they"
@@ -29,8 +29,10 @@ from tiermem.memory.text.wording import concepts
 
 __all__ = ["asserted_concepts", "hedged", "of_user_alone"]
 
-#: Words by which what follows is wished, planned, supposed, nearly done or denied.
+#: Words by which what follows is wished, planned, supposed, nearly done, denied or given
+#: up ("I quit my job at Acme", "I stopped taking propranolol").
 _NOT_SO = frozenset({
+    "quit", "quits", "quitting", "stopped", "stopping",
     "want", "wants", "wanted", "wanting", "wanna", "hope", "hopes", "hoped", "hoping",
     "wish", "wishes", "wished", "wishing", "dream", "dreams", "dreamed", "dreamt", "dreaming",
     "plan", "plans", "planned", "planning", "intend", "intends", "intended", "intending",
