@@ -22,11 +22,12 @@ colour as rich gives it. Its pattern for tags (``<name ...>``) costs as much for
 redirections. Such a "<" can begin no tag, so it too reads as a blank, and no colour
 rich gives changes.
 
-Rich's markup parser and its ``escape`` take time quadratic in the length of a run of
-backslashes that no tag follows (a model repeating ``\\`` until its token limit): both
-are given such a run as as many other characters, and the backslashes are put back in
-what they give. Use this module's ``escape``, not rich's, for text a model or a user
-wrote.
+Rich's markup parser takes time quadratic in the length of a run of backslashes that no
+tag follows (a model repeating ``\\`` until its token limit): it is given such a run as
+as many other characters, and the backslashes are put back in what it gives. Use this
+module's ``escape``, not rich's, for text a model or a user wrote: rich's takes the same
+quadratic time, and what its markup shows is not always the text (it drops a backslash
+before a "[" that opens no tag, as in ``\\[0-9]``, and shows a trailing one twice).
 """
 
 from __future__ import annotations
@@ -36,7 +37,6 @@ import os
 import re
 from typing import Any
 
-from rich import markup as rich_markup
 from rich.console import Console, ConsoleDimensions, HighlighterType
 from rich.text import Text
 
@@ -106,9 +106,9 @@ _TAG_OR_BACKSLASHES = re.compile(
 
 def _backslash_runs_stood_in(markup: str) -> tuple[str, str]:
     """``markup`` with each long run of backslashes outside its tags written as a
-    character ``markup`` does not hold, and that character. Rich's markup and ``escape``
-    leave such a run as it is, and neither tells one character from another there, but
-    for a backslash before a "[", which markup drops: that one is kept."""
+    character ``markup`` does not hold, and that character. Rich's markup leaves such a
+    run as it is and tells no one character from another there, but for a backslash
+    before a "[", which markup drops: that one is kept."""
     held = set(markup)
     # Private use characters first; a text cannot hold every character from there on.
     stand_in = next(chr(code) for code in range(0xE000, 0x110000) if chr(code) not in held)
@@ -123,13 +123,37 @@ def _backslash_runs_stood_in(markup: str) -> tuple[str, str]:
     return _TAG_OR_BACKSLASHES.sub(stood_in, markup), stand_in
 
 
+#: A "[" whose markup would not show the text: one that opens a tag (group 1 set), and one
+#: after a backslash, which markup drops. Found by its "[" alone: a search for a literal
+#: is fast, and so each run of backslashes is read back once, from its "[".
+_BRACKET_TO_ESCAPE = re.compile(r"\[(?:(?=[a-z#/@][^[]*?\])()|(?<=\\\[))")
+
+#: Ends a text that ends in backslashes: an empty span of no style. Without it, a tag the
+#: template puts after the text would take the run as escaping it, other text would not,
+#: and no one form of the run reads right before both.
+_BACKSLASHES_END = "[none][/none]"
+
+
+def _backslashes_before(text: str, at: int) -> int:
+    start = at
+    while start and text[start - 1] == "\\":
+        start -= 1
+    return at - start
+
+
 def escape(text: str) -> str:
-    """``text`` as console markup that shows it as written: rich's ``escape``, in time
-    linear in the length of ``text``."""
-    if "\\" * (LONGEST_HIGHLIGHTED_RUN + 1) not in text:
-        return rich_markup.escape(text)
-    stood_in, stand_in = _backslash_runs_stood_in(text)
-    return rich_markup.escape(stood_in).replace(stand_in, "\\")
+    """``text`` as console markup that shows exactly ``text``, wherever a template puts it
+    (before a tag, other text or nothing), in time linear in the length of ``text``."""
+    def escaped(found: re.Match[str]) -> str:
+        if found[1] is None:
+            return "\\["  # one more backslash, for the one markup drops
+        # Markup shows half of the backslashes before a tag; an odd one escapes the tag.
+        return "\\" * (_backslashes_before(text, found.start()) + 1) + "["
+
+    escaped_text = _BRACKET_TO_ESCAPE.sub(escaped, text)
+    trailing = len(text) - len(text.rstrip("\\"))
+    # Doubled, as before a tag: the one that ends them shows half.
+    return escaped_text + "\\" * trailing + _BACKSLASHES_END if trailing else escaped_text
 
 
 class TerminalConsole(Console):
