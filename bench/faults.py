@@ -146,8 +146,9 @@ def _verdict(row: FaultResult) -> str:
 
 def print_table(console: Any, results: Sequence[FaultResult], seconds: float, title: str) -> None:
     from rich import box
-    from rich.markup import escape
     from rich.table import Table
+
+    from tiermem.agent.terminal import escape
 
     # Seconds per class are in the progress lines and the JSON; the table fits 80 columns.
     table = Table(title=f"{title} ({seconds:.1f} s)", box=box.SIMPLE_HEAD,
@@ -190,8 +191,8 @@ def main(seed: int = 0, quick: bool = False, json_path: Path | None = None,
     output (the table then goes to standard error).
     """
     from rich.console import Console
-    from rich.markup import escape
 
+    from tiermem.agent.terminal import escape
     from tiermem.memory.output_file import emit_json
 
     select_classes(only)  # a usage error before anything runs

@@ -7,8 +7,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from rich.markup import escape
-
+from tiermem.agent.terminal import escape
 from tiermem.bench.result import CheckResult
 from tiermem.memory.output_file import write_atomic
 

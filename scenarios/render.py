@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
+from tiermem.agent.terminal import escape
 from tiermem.scenarios.runner import DayLog, ScenarioResult
 
 
