@@ -160,9 +160,12 @@ class TerminalConsole(Console):
     """A rich console that never passes a control character of the text it shows.
 
     Writing to a pipe or a file, it does not wrap lines (unless told ``soft_wrap=False``):
-    a hint's command split over two lines at column 80 cannot be copied from a log."""
+    a hint's command split over two lines at column 80 cannot be copied from a log. It
+    turns no ``:name:`` into an emoji (unless told ``emoji=True``): a reply's ``a[:smile:]``
+    or ``:thumbs_up:`` is shown as written."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("emoji", False)
         super().__init__(*args, **kwargs)
         if "soft_wrap" not in kwargs and not self.is_terminal:
             self.soft_wrap = True

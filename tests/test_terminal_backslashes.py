@@ -72,7 +72,8 @@ def test_rich_s_markup_shows_the_escaped_text_as_written(text: str) -> None:
 
 def rendered(console_class: type[rich.console.Console], markup: str
              ) -> tuple[str, list[tuple[int, int, str]]]:
-    console = console_class(file=io.StringIO(), width=80, force_terminal=True, highlight=False)
+    console = console_class(file=io.StringIO(), width=80, force_terminal=True, highlight=False,
+                            emoji=False)
     text = console.render_str(markup)
     return text.plain, [(span.start, span.end, str(span.style)) for span in text.spans]
 

@@ -109,3 +109,10 @@ def test_the_template_s_style_covers_the_text_and_only_it(template: str, text: s
     expected = {"[yellow]{}[/yellow]": [(0, len(text), "yellow")],
                 "[dim]x({}): y[/dim]": [(0, len(plain), "dim")], "{}": []}
     assert spans == expected[template]
+
+
+@pytest.mark.parametrize("site", SITES)
+@pytest.mark.parametrize("text", ["use :thumbs_up: or a[:smile:]", ":warning: disk at 91%"])
+def test_an_emoji_code_is_printed_as_the_model_wrote_it(site: str, text: str) -> None:
+    turn, line = SITES[site]
+    assert printed(turn(text)) == line(text) + "\n"
