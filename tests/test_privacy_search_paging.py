@@ -102,3 +102,32 @@ def test_a_judged_page_asks_about_each_match_once(tmp_path: Path,
     assert all(len(ids) == len(set(ids)) for ids in asked)
     assert len(asked[0]) == 30
     assert max(len(ids) for ids in asked) == MESSAGES
+
+
+def older_shown_newer_withheld(home: Path, shown: int, withheld: int) -> None:
+    """``shown`` messages naming propranolol, then ``withheld`` newer ones with a dose."""
+    with make_memory(home) as memory:
+        memory.recall.append_many([
+            NewMessage("user", f"asked about propranolol note {i}", turn=i, created_at=T0 + i)
+            for i in range(shown)])
+        memory.recall.append_many([
+            NewMessage("user", f"took propranolol {10 + i} mg", turn=shown + i,
+                       created_at=T0 + shown + i) for i in range(withheld)], embed=False)
+
+
+@pytest.mark.parametrize("withheld", [0, 30])
+def test_no_page_past_a_short_one_shows_a_match(tmp_path: Path, withheld: int) -> None:
+    # A window of 5 newest matches widens to 20 at most: 30 newest withheld ones fill it.
+    # A deeper page read on past it and showed, on its own slice, matches that the pages
+    # before it, short or empty, had never shown.
+    older_shown_newer_withheld(tmp_path / "a", 60, withheld)
+    with make_memory(tmp_path / "a", privacy=policy("deterministic")) as memory:
+        memory.recall.window = 5
+        pages = [memory.recall_search("propranolol", k=5, page=page) for page in range(1, 20)]
+    sizes = [len(found.hits) for found in pages]
+    short = sizes.index(min(sizes))
+    assert sizes[short:] == [sizes[short]] + [0] * (len(sizes) - short - 1)
+    assert all(found.total <= 5 * short + sizes[short] for found in pages)
+    every = [h.id for found in pages for h in found.hits]
+    assert len(every) == len(set(every))
+    assert len(every) == (60 if not withheld else 0)

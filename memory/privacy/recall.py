@@ -143,11 +143,12 @@ def filtered_page(fetch: Fetch, allow: Allow, k: int, page: int, multiplier: int
     A tier that ranks a ``window`` of its newest matches (recall) ranks withheld ones in
     it too: when they leave too few shown ones there and older matches exist, the window
     doubles and is read again, up to ``MAX_WIDENING`` times its size (further only as far
-    as the page asked for needs), so a shown match is found past any number of newer
-    withheld ones up to that. The hits a wider window adds follow those of the narrower
-    one, in the wider one's ranking: the windows read depend on the query alone, so every
-    page is a slice of one order and paging shows each shown match once. A page checks
-    the hits it reads, each once: at most the widest window it reached.
+    as the page asked for needs, while the pages before it are full), so a shown match is
+    found past any number of newer withheld ones up to that. The hits a wider window adds
+    follow those of the narrower one, in the wider one's ranking: the windows read depend
+    on the query and on how many shown hits they hold, so every page is a slice of one
+    order and paging shows each shown match once. A page checks the hits it reads, each
+    once: at most the widest window it reached.
     """
     page, k = check_page(page, k)
     wanted = page * k
@@ -161,11 +162,12 @@ def filtered_page(fetch: Fetch, allow: Allow, k: int, page: int, multiplier: int
     scan = screening.read(span)
     # Read short of its end, a window held every match: a wider one holds no more.
     while (span is not None and widest is not None
-           and span < max(widest, _fetchable(enough, chunk))
+           and span < max(widest, _fetchable(_pages_filled(screening.kept, k, page), chunk))
            and len(screening.kept) < enough and not scan.result.total_exact
            and scan.seen >= span):
         # Past the widest window, only a page that deep reads on, as the tier's own
-        # paging would; the windows before it are those of every page.
+        # paging would, and only while the pages before it are full: a deeper page that
+        # read on past a short one would place what it found on pages already answered.
         span = _fetchable(2 * span, chunk) if span >= widest else min(
             _fetchable(2 * span, chunk), widest)
         # The narrower window was read to its end: its hits are likely among the first.
@@ -195,6 +197,12 @@ def _unscreened(fetch: Fetch, allow: Allow, k: int, page: int, chunk: int,
                         total=max(scan.result.total - (scan.seen - len(kept)), len(kept)),
                         page=page, page_size=k,
                         total_exact=scan.result.total_exact and scan.exhausted)
+
+
+def _pages_filled(kept: Sequence[Hit], k: int, page: int) -> int:
+    """How many shown hits fill the pages of ``k`` up to ``page`` or the first that
+    ``kept`` leaves short, whichever comes first, and tell that one more follows."""
+    return min(len(kept) // k + 1, page) * k + 1
 
 
 def _fetchable(span: int, chunk: int) -> int:
