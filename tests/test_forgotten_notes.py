@@ -27,6 +27,16 @@ def test_a_message_that_does_not_say_a_forgotten_fact_is_shown_without_it(
         assert FORGOTTEN_KEY not in hit and unsaid not in json.dumps(hit), hit
 
 
+def test_a_message_about_the_kid_states_the_son_s_forgotten_fact() -> None:
+    # "My kid" may be the son (owners.may_be_one): the model reads it as the son's fact.
+    with make_memory() as m:
+        _model_turns(m, ("My kid has asthma.", "User's son has asthma"))
+        assert m.forget("User's son has asthma").outcome == "matched"
+        [hit] = _search(m, "asthma")
+        assert hit["text"] == "My kid has asthma."
+        assert hit.get(FORGOTTEN_KEY) == ["User's son has asthma"], hit
+
+
 @pytest.mark.parametrize(("said", "fact"), [
     ("My son has asthma.", "User's daughter has asthma"),
     ("My brother lives in Berlin.", "User's sister lives in Berlin"),
@@ -85,6 +95,11 @@ def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     ("My mom has dementia.", "User's mother has dementia"),
     ("My daughter Mia goes to Lincoln Elementary.",
      "User's daughter Mia attends Lincoln Elementary"),
+    # A word that takes the relation in: the son is a child, "kid" may be the son.
+    ("My kid has asthma.", "User's son has asthma"),
+    ("My son has asthma.", "User's child has asthma"),
+    ("My partner works at Acme.", "User's girlfriend works at Acme"),
+    ("My grandson lives in Porto.", "User's grandchild lives in Porto"),
 ])
 def test_the_same_relation_in_another_word_states_the_fact(said: str, fact: str) -> None:
     assert says(said, fact)

@@ -22,7 +22,7 @@ from tiermem.memory.text.asserted import asserted_concepts, hedged, of_user_alon
 from tiermem.memory.text.clauses import clauses_of
 from tiermem.memory.text.digest import norm_hash
 from tiermem.memory.text.extract import extract_facts, fact_norms, is_question
-from tiermem.memory.text.owners import Owner, may_be_one, owner_of, relation_of
+from tiermem.memory.text.owners import Owner, may_be_kin, may_be_one, owner_of, relation_of
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.updates import read_statement
 from tiermem.memory.text.wording import concepts
@@ -129,7 +129,9 @@ def _of_whom(sentence: str, whose: Owner | None, kin: set[str],
     if is_question(sentence) or not may_be_one(whose, own):
         return None
     said = read(sentence)
-    if own is not None and whose is not None and own.relations == whose.relations:
+    # "My kid" says the son's relation as "My mom" says the mother's: a word that takes
+    # one in may be them (never the daughter's word for the son).
+    if own is not None and whose is not None and may_be_kin(own.relations, whose.relations):
         said |= kin
     return said
 
@@ -139,16 +141,17 @@ def says(text: str, fact: str) -> bool:
     names: of whom the fact is (``may_be_one``: "My sister goes to FitLife too" is not
     "User works out at FitLife"), every name and number of it, and every concept that
     sets it apart: each but the subject's and ``_GENERIC``'s (a relation the sentence's
-    subject names is said in any word of it: "mom" for "mother"), or, when that leaves none,
-    at least half of those but the subject's; in one sentence, or in the sentences of that
-    person together ("I have a dog. His name is Rex."); each said to be so, not wished,
-    planned, supposed or denied ("I'd love to live in Berlin", ``asserted_concepts``)
-    unless the fact is worded so itself, and, of the user alone, not of "he" or "she". The
-    fact was learned in the message's turn, but a model may have stored there what the
-    message never said ("Hello" and "User's birthday is May 3"), or only shares light
-    words with ("I take vitamins daily."): the note would tell the model a forgotten fact
-    the message does not show. The offline policy quotes none of the statements of such a
-    message that holds part of it (``holds_part_of``, agent/offline_quotable.py)."""
+    subject names is said in any word of it or one taking it in: "mom" for "mother", "kid"
+    for "son"), or, when that leaves none, at least half of those but the subject's; in one
+    sentence, or in the sentences of that person together ("I have a dog. His name is
+    Rex."); each said to be so, not wished, planned, supposed or denied ("I'd love to live
+    in Berlin", ``asserted_concepts``) unless the fact is worded so itself, and, of the user
+    alone, not of "he" or "she". The fact was learned in the message's turn, but a model may
+    have stored there what the message never said ("Hello" and "User's birthday is May 3"),
+    or only shares light words with ("I take vitamins daily."): the note would tell the
+    model a forgotten fact the message does not show. The offline policy quotes none of the
+    statements of such a message that holds part of it (``holds_part_of``,
+    agent/offline_quotable.py)."""
     wanted, names, distinctive, whose, kin = _reading(fact)
 
     def said_by(said: set[str]) -> bool:

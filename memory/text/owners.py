@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 
 from tiermem.memory.text.openings import strip_markers
 
-__all__ = ["Owner", "about_another", "may_be_one", "owner_asked", "owner_of", "relation_of"]
+__all__ = ["Owner", "about_another", "may_be_kin", "may_be_one", "owner_asked", "owner_of",
+           "relation_of"]
 
 
 @dataclass(frozen=True)
@@ -234,13 +235,13 @@ def may_be_one(one: Owner | None, other: Owner | None) -> bool:
     one of theirs, nor someone named whom the user's text does not name ("Priya is not
     allergic to shellfish anymore" is not about "User is allergic to shellfish"; "Sushi
     isn't my favourite anymore" may be about "User's favourite food is sushi"); two of
-    the user's are one when the relations (``_may_be_kin``: "kid" and "son", never "son"
+    the user's are one when the relations (``may_be_kin``: "kid" and "son", never "son"
     and "daughter") and any names they give agree, and the user's own text may be of one
     of theirs it names or says the user has (``_has_them``)."""
     if one is None or other is None:
         return True
     if one.user and other.user:
-        if not _may_be_kin(one.relations, other.relations):
+        if not may_be_kin(one.relations, other.relations):
             return _has_them(one, other) or _has_them(other, one)
         return one.name is None or other.name is None or one.name == other.name
     if not one.user and not other.user:
@@ -338,7 +339,7 @@ def _relations_named(question: str) -> set[str | None]:
     return named
 
 
-def _may_be_kin(one: tuple[str, ...], other: tuple[str, ...]) -> bool:
+def may_be_kin(one: tuple[str, ...], other: tuple[str, ...]) -> bool:
     """Whether two chains of relations from the user may lead to one person: as long, each
     step the same or a word that takes in the other's ("my kid" may be "User's son")."""
     return len(one) == len(other) and all(
