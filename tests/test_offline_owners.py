@@ -215,6 +215,11 @@ def test_a_sentence_is_of_another_only_when_each_of_its_statements_is(
     ("My kids have asthma.", "User's son has asthma", True),
     ("My mom has dementia.", "User's mother has dementia", True),
     ("My daughter Mia has asthma.", "User's daughter has asthma", True),
+    # The user's own sentence of having them, as of having one a word for them takes in.
+    ("I don't have a son anymore.", "User's kid goes to Lincoln Elementary", True),
+    ("I don't have kids anymore.", "User's son goes to Lincoln Elementary", True),
+    ("I don't have a boyfriend anymore.", "User's partner works at Acme", True),
+    ("I don't have a girlfriend anymore.", "User's boyfriend works at Acme", False),
 ])
 def test_gendered_relations_are_one_only_with_their_own_or_a_neutral_word(
         one: str, other: str, same: bool) -> None:

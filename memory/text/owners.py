@@ -357,8 +357,7 @@ def _has_them(own: Owner, kin: Owner) -> bool:
         return False
     if kin.known_as & own.words:
         return True
-    relation = kin.relations[0]
-    # "I don't have kids anymore" has no son either.
-    taking_in = {relation} | {group for group, members in _GROUPS.items() if relation in members}
-    nouns = {word for word, group in _RELATIONS.items() if group in taking_in}
+    # "I don't have kids anymore" has no son either, and "I don't have a son anymore" no
+    # kid that may be him.
+    nouns = {word for word, group in _RELATIONS.items() if may_be_kin((group,), kin.relations)}
     return bool(own.words & _HAVING) and bool(own.words & nouns)
