@@ -104,14 +104,25 @@ _TAG_OR_BACKSLASHES = re.compile(
     rf"(?<!\\)(?P<tag>\\*\[[a-z#/@][^[]*?\])|(?<!\\)\\{{{LONGEST_HIGHLIGHTED_RUN + 1},}}+")
 
 
-def _backslash_runs_stood_in(markup: str) -> tuple[str, str]:
+#: The characters a long run of backslashes may be written as: the private use areas. Rich
+#: puts no such character in what it renders (an emoji code gives an emoji and perhaps a
+#: variant selector, U+FE0E or U+FE0F), so each one found afterwards was a backslash.
+_STAND_INS = (range(0xE000, 0xF900), range(0xF0000, 0xFFFFE), range(0x100000, 0x10FFFE))
+
+
+def _backslash_runs_stood_in(markup: str) -> tuple[str, str] | None:
     """``markup`` with each long run of backslashes outside its tags written as a
-    character ``markup`` does not hold, and that character. Rich's markup leaves such a
-    run as it is and tells no one character from another there, but for a backslash
-    before a "[", which markup drops: that one is kept."""
+    private use character ``markup`` does not hold, and that character; None when it holds
+    no long run, or every private use character (rich's own code, slower, then reads it).
+    Rich's markup leaves such a run as it is and tells no one character from another
+    there, but for a backslash before a "[", which markup drops: that one is kept."""
+    if "\\" * (LONGEST_HIGHLIGHTED_RUN + 1) not in markup:
+        return None
     held = set(markup)
-    # Private use characters first; a text cannot hold every character from there on.
-    stand_in = next(chr(code) for code in range(0xE000, 0x110000) if chr(code) not in held)
+    stand_in = next((chr(code) for codes in _STAND_INS for code in codes
+                     if chr(code) not in held), None)
+    if stand_in is None:
+        return None
 
     def stood_in(found: re.Match[str]) -> str:
         if found["tag"]:
@@ -209,12 +220,13 @@ class TerminalConsole(Console):
         linear = _HighlightedInLinearTime(highlighter or self.highlighter)
         text = printable(text)
         markup = options.get("markup")
-        if not (markup or (markup is None and self._markup)) \
-                or "\\" * (LONGEST_HIGHLIGHTED_RUN + 1) not in text:
+        stood = _backslash_runs_stood_in(text) \
+            if markup or (markup is None and self._markup) else None
+        if stood is None:
             return super().render_str(text, **options, highlighter=linear)
         # A stood-in run lies within a run without whitespace left unhighlighted, so the
         # highlighter sees the same blanks either way.
-        stood_in, stand_in = _backslash_runs_stood_in(text)
+        stood_in, stand_in = stood
         rendered = super().render_str(stood_in, **options, highlighter=linear)
         rendered.plain = rendered.plain.replace(stand_in, "\\")
         return rendered

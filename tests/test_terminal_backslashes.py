@@ -70,10 +70,10 @@ def test_rich_s_markup_shows_the_escaped_text_as_written(text: str) -> None:
     assert rich.markup.render(escape(text)).plain == text
 
 
-def rendered(console_class: type[rich.console.Console], markup: str
+def rendered(console_class: type[rich.console.Console], markup: str, emoji: bool = False
              ) -> tuple[str, list[tuple[int, int, str]]]:
     console = console_class(file=io.StringIO(), width=80, force_terminal=True, highlight=False,
-                            emoji=False)
+                            emoji=emoji)
     text = console.render_str(markup)
     return text.plain, [(span.start, span.end, str(span.style)) for span in text.spans]
 
@@ -94,3 +94,20 @@ def test_markup_as_written_is_shown_and_styled_as_rich_shows_it(text: str) -> No
             rendered(TerminalConsole, text)
         return
     assert rendered(TerminalConsole, text) == expected
+
+
+#: Every character from the first private use one to the emoji variant selector U+FE0F,
+#: which rich adds to the emoji of ":smile-emoji:".
+UP_TO_THE_VARIANT_SELECTOR = "".join(chr(code) for code in range(0xE000, 0xFE0F))
+
+
+@pytest.mark.parametrize("held", [UP_TO_THE_VARIANT_SELECTOR,
+                                  "".join(chr(code) for code in range(0xE000, 0x110000))],
+                         ids=["up to U+FE0F", "every character from U+E000"])
+def test_a_text_holding_the_characters_a_run_could_be_written_as_is_shown_as_rich_shows_it(
+        held: str) -> None:
+    run = "\\" * 150
+    text = f"{held} {run} :smile-emoji: [bold]{run}[b"
+    # With emoji codes on, as a caller may ask: rich adds U+FE0F to this one's emoji.
+    assert rendered(TerminalConsole, text, emoji=True) == rendered(rich.console.Console, text,
+                                                                   emoji=True)
