@@ -4,8 +4,9 @@ are usage errors because an option given would have no effect.
 A request (TEXT), ``--erase-forgotten`` and ``--finish-erasures`` exclude each other, and
 the last two take none of the options that match or erase a request. A model's options
 (``--model``, ``--base-url``, ``--max-tokens``, ...) are refused where no model is asked:
-in mode ``exact``, or, in the modes that ask one, with no model configured. Each would
-else be ignored without a word, and which was meant is the user's to say.
+in mode ``exact``, or, in the modes that ask one, with no model configured; and
+``--text-tool-calls`` in every mode, as the model judging a request is offered no tools.
+Each would else be ignored without a word, and which was meant is the user's to say.
 """
 
 from __future__ import annotations
@@ -101,8 +102,9 @@ def request_conflict(args: argparse.Namespace) -> str | None:
 def model_option_conflict(args: argparse.Namespace, mode: str, mode_from: str) -> str | None:
     """The usage error for a model's option given where the request asks no model: in
     ``mode`` exact (``mode_from`` says where that mode came from), or with no model
-    configured. In the modes that ask one, the environment's model counts; its settings
-    given in the environment are no conflict, they wait for a model."""
+    configured; or for ``--text-tool-calls``, which no judged request reads. In the modes
+    that ask one, the environment's model counts; its settings given in the environment
+    are no conflict, they wait for a model."""
     from tiermem.agent.config import names_a_model
     from tiermem.agent.server_options import and_listed, model_flags_given, no_model_conflict
 
@@ -115,6 +117,9 @@ def model_option_conflict(args: argparse.Namespace, mode: str, mode_from: str) -
                 f"model, so {and_listed(given)} would have no effect: drop {them}, or give "
                 f"--mode exact_then_top_k_llm to have the model judge a request that no "
                 f"stored text equals")
+    if args.text_tool_calls is not None:
+        return ("--text-tool-calls would have no effect: the model judging a request is "
+                "offered no tools, so no text of its answer is read as a call to one; drop it")
     if names_a_model(args.model, args.base_url):
         return None
     return no_model_conflict(given, "to forget by exact text only (--mode exact)")

@@ -52,6 +52,10 @@ def _agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, policy: str | None) 
      "one with --model NAME (or TIERMEM_MODEL) and, for a local server, --base-url URL (or "
      "OPENAI_BASE_URL), or drop --context-window and --max-tokens to forget by exact text "
      "only (--mode exact)"),
+    ("exact_then_top_k_llm", ["--model", "llama3", "--base-url", "http://127.0.0.1:9/v1",
+                              "--text-tool-calls", "off"],
+     "--text-tool-calls would have no effect: the model judging a request is offered no "
+     "tools, so no text of its answer is read as a call to one; drop it"),
 ])
 def test_a_models_option_where_no_model_is_asked_is_refused_and_nothing_changes(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
