@@ -92,6 +92,13 @@ def test_a_reminder_whose_clause_only_says_which_thing_stores_nothing(
     ("Don't forget about the tickets, it is due Friday", "The tickets are due Friday"),
     ("Don't forget about the logs, it's been rotated", "The logs have been rotated"),
     ("Don't forget about the class, it's at 9", "The class is at 9"),
+    # "it" is the renewal, not the certs; "the news" and "the gas" are one thing each.
+    ("Don't forget about the renewal of the certs, it's due Friday",
+     "The renewal of the certs is due Friday"),
+    ("Don't forget about the cost of the servers, it was approved by Dana",
+     "The cost of the servers was approved by Dana"),
+    ("Don't forget about the gas, it's due Friday", "The gas is due Friday"),
+    ("Don't forget about the news, it's on me", "User: The news is on me"),
 ])
 def test_a_reminder_about_several_things_keeps_them_with_the_verb_of_several(
         memory: HierarchicalMemory, said: str, kept: str) -> None:

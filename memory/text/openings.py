@@ -79,6 +79,16 @@ _FUSED = {"s": "is", "re": "are", "ll": "will"}
 #: X when it names several ("the tickets"): a lower-case last word in a plural's "s" (not
 #: "ss", "is" or "us": "the class", "the analysis", "the status").
 _SEVERAL = re.compile(r"(?:^|\s)[a-z-]*[^\Wsiu]s$")
+#: What follows the word X is named by ("the renewal of the certs"): the certs are not
+#: what "it" stands for, the renewal is.
+_AFTER_HEAD = re.compile(
+    r"\s+(?:of|for|in|on|at|from|with|to|about|by|under|behind|between)\s.*$",
+    _IGNORECASE | re.DOTALL)
+#: Words in a plural's "s" that name one thing: "the news, it's on me" is no plural.
+_ONE_IN_S = frozenset({
+    "news", "series", "species", "means", "lens", "gas", "canvas", "alias", "atlas", "bias",
+    "chaos", "ethos", "kudos", "physics", "mathematics", "maths", "economics", "diabetes",
+    "measles", "mumps", "rabies", "headquarters", "whereabouts"})
 #: A verb said of "it" that takes another form when X names several ("it's on me": "The
 #: tickets are on me").
 _AS_SEVERAL = {"is": "are", "was": "were", "has": "have", "does": "do"}
@@ -101,12 +111,20 @@ def said_of_what(told: str) -> str | None:
     if fused == "s" and _HAS.match(match["said"]):
         verb = "has"
     said = match["said"]
-    if match["pronoun"] and _SEVERAL.search(match["what"]):
+    if match["pronoun"] and _names_several(match["what"]):
         # "it" stands for all of them: "The tickets is on me" would misquote the speaker.
         verb = _AS_SEVERAL.get(verb, verb)
         said = _FIRST_WORD.sub(lambda word: _AS_SEVERAL.get(word[1], word[1]), said, count=1)
     what = match["what"][:1].upper() + match["what"][1:]
     return " ".join(word for word in (what, verb, said) if word)
+
+
+def _names_several(what: str) -> bool:
+    """Whether X ("the tickets", not "the renewal of the certs" or "the news") names
+    several things, so that "it" for them takes their verb."""
+    head = _AFTER_HEAD.sub("", what.strip())
+    return (_SEVERAL.search(head) is not None
+            and head.split()[-1].casefold() not in _ONE_IN_S)
 
 
 _LEAD_IN = re.compile(
