@@ -363,7 +363,9 @@ def test_the_clause_about_x_says_it_of_x_not_of_a_pronoun(text: str, fact: str) 
 
 
 @pytest.mark.parametrize("text", ["Don't forget about the report, that I promised Dana.",
-                                  "Don't forget about the report, which I promised Dana."])
+                                  "Don't forget about the report, which I promised Dana.",
+                                  "Don't forget about the report, that Dana wants.",
+                                  "Don't forget about the report, which Dana needs by Friday."])
 def test_a_relative_clause_after_x_only_says_which_x(text: str) -> None:
     # "that" or "which" before a subject says which report, as "the report I promised
     # Dana" does: a request to be reminded, which states nothing.

@@ -77,7 +77,9 @@ def test_a_reminder_that_says_something_of_its_subject_keeps_it_and_gets_the_not
 
 
 @pytest.mark.parametrize("said", ["Don't forget about the report, that I promised Dana",
-                                  "Don't forget about the report, which I promised Dana"])
+                                  "Don't forget about the report, which I promised Dana",
+                                  "Don't forget about the report, that Dana wants",
+                                  "Don't forget about the report, which Acme asked for"])
 def test_a_reminder_whose_clause_only_says_which_thing_stores_nothing(
         memory: HierarchicalMemory, said: str) -> None:
     # As "Don't forget about the report I promised Dana": a request, stated by no fact.

@@ -48,13 +48,19 @@ NOT_STATED = r"(?:to|about(?!\s+(?:my|our)\b)|when|how|what|where|who|why|if|whe
 #: "about my X" after "remember" or "don't forget": X is the speaker's, kept as "my X" is.
 ABOUT_MINE = re.compile(r"^about\s+(?=(?:my|our)\b)", re.IGNORECASE)
 _NOT_A_REMEMBERED_FACT = re.compile(rf"^{NOT_STATED}", _IGNORECASE)
+#: A verb, as what follows "this", "that" or "which" standing for X ("this starts at 8",
+#: "which got moved"), or a name's ("that Dana wants").
+_VERB = (r"(?:is|was|are|were|will|would|can|could|should|must|may|might|has|had|have|does"
+         r"|did|do|got|gets|\w+(?<![siu])s|\w+ed)\b")
 #: "don't forget about X, it's due in March": what follows X says something of it, so the
 #: request states a fact as "... about my X" does; X alone ("about the rollover") does not,
-#: nor does X with a clause that only says which X ("the report, that I promised Dana").
+#: nor does X with a clause that only says which X, whose subject is a pronoun or a name
+#: ("the report, that I promised Dana", "the report, that Dana wants").
 _ABOUT_THEN_SAID = re.compile(
     r"^about\s+(?!(?:my|our|it|this|that|these|those|them|him|her|me|us|you)\b)(?P<what>\w[^,;:–—]*?)\s*(?:[,;:]|\s[-–—])\s*"
     rf"(?P<said>(?:(?:it|they|this)(?:{_APOS}(?:s|re|ll))?|(?:that|which){_APOS}(?:s|ll)"
-    r"|(?:that|which)(?=\s+(?!(?:i|you|we|he|she|they|my|your|our|his|her|their|the|a|an)\b)))"
+    r"|(?:that|which)(?=\s+(?!(?:i|you|we|he|she|they|my|your|our|his|her|their|the|a|an)\b"
+    rf"|(?-i:[A-Z])[\w-]*\s+{_VERB})))"
     r"\s+\w.*)$",
     _IGNORECASE | re.DOTALL)
 
@@ -67,12 +73,10 @@ _SAID_OF_WHAT = re.compile(
     r"|they(?P<several>" + _APOS + r"(?:re|ll))?)"
     r"\s+(?!(?:i|you|we|he|she|they|it|my|your|our|his|her|their|the|a|an)\b)(?P<said>\w.*)$",
     _IGNORECASE | re.DOTALL)
-#: What follows "this", "that" or "which" standing for X: its verb ("this starts at 8",
-#: "which got moved"). Before a noun ("this Friday", "that week") the word says when or
-#: which, and X cannot take its place: "The standup week Dana runs it".
-_VERB_AFTER_DEMONSTRATIVE = re.compile(
-    r"(?:is|was|are|were|will|would|can|could|should|must|may|might|has|had|have|does|did"
-    r"|do|got|gets|\w+(?<![siu])s|\w+ed)\b", _IGNORECASE)
+#: What follows "this", "that" or "which" standing for X: its verb (``_VERB``). Before a
+#: noun ("this Friday", "that week") the word says when or which, and X cannot take its
+#: place: "The standup week Dana runs it".
+_VERB_AFTER_DEMONSTRATIVE = re.compile(_VERB, _IGNORECASE)
 #: A fused "'s" that is "has": "it's been moved", "it's got a deadline".
 _HAS = re.compile(r"^(?:been|got|gotten|had)\b", _IGNORECASE)
 _FUSED = {"s": "is", "re": "are", "ll": "will"}
