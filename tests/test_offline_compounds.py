@@ -49,6 +49,14 @@ def test_a_named_speaker_s_quoted_sentence_splits_as_the_user_s_does(
     assert list(_core(memory)) == [f"{speaker} doesn't use PagerDuty"]
 
 
+@pytest.mark.parametrize("label", ["Incident", "Heads-up"])
+def test_a_label_the_user_types_is_never_told_the_user_s_first_person(
+        memory: HierarchicalMemory, label: str) -> None:
+    said = f"{label}: the alerts go to Opsgenie, and I don't use PagerDuty"
+    _chat(memory, said)
+    assert list(_core(memory)) == [f"User: {said}"]
+
+
 def test_a_noted_first_person_is_not_told_of_the_label(memory: HierarchicalMemory) -> None:
     memory.add_fact("Note: the alerts go to Opsgenie, and I don't use PagerDuty", "durable")
     _chat(memory, "The alerts don't go to Opsgenie anymore.")

@@ -282,6 +282,14 @@ def test_a_move_is_a_lasting_fact_in_the_third_person() -> None:
     # A speaker's name is no label: the first person is told of whoever said it.
     ("Ada: The alerts go to Opsgenie, and I don't use PagerDuty",
      ["The alerts go to Opsgenie", "Ada doesn't use PagerDuty"]),
+    # A label inside the speaker's own words names no one who speaks: the user's "I" is
+    # never told of "Incident", nor of a name the user quotes.
+    ("User: Incident: the alerts go to Opsgenie, and I don't use PagerDuty",
+     ["User: Incident: the alerts go to Opsgenie, and I don't use PagerDuty"]),
+    ("User: Ada: I moved to Paris and I don't eat meat",
+     ["User: Ada: I moved to Paris and I don't eat meat"]),
+    ("User: Incident: the alerts go to Opsgenie, and the pager goes to Dana",
+     ["The alerts go to Opsgenie", "The pager goes to Dana"]),
 ])
 def test_a_compound_fact_splits_into_its_statements(fact: str, clauses: list[str]) -> None:
     assert clauses_of(fact) == clauses

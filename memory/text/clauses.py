@@ -227,20 +227,24 @@ _NOTE_LABELS = frozenset({
     "action", "decision", "task", "goal", "memory"})
 
 
-def _quoted_clauses(fact: str) -> list[str] | None:
+def _quoted_clauses(fact: str, named: bool = True) -> list[str] | None:
     """The statements of a quoted sentence, each told of the speaker ("The alerts go to
     Opsgenie", "User doesn't use PagerDuty"); None when it joins none, or when one would
     still be quoted ("User: I think the alerts go to Opsgenie, and ..."): the first person
     the extractor could not tell of the speaker stays in the speaker's quoted words. A
-    label that names no one ("Note:") keeps a sentence in the first person whole."""
+    label that names no one ("Note:") keeps a sentence in the first person whole, as does
+    one in a speaker's own words (``named`` False: "User: Incident: ..., and I ..."), which
+    names the speaker of nothing."""
     quoted = _QUOTED.match(fact.strip())
     if quoted is None:
         return None
-    parts = clauses_of(quoted["said"])
+    said = quoted["said"]
+    parts = ((_quoted_clauses(said, named=False) or [said]) if _QUOTED.match(said)
+             else clauses_of(said))
     told = [third_person(part, quoted["speaker"]) for part in parts]
     if len(parts) < 2 or any(part.startswith(f"{quoted['speaker']}:") for part in told):
         return None
-    if quoted["speaker"].casefold() in _NOTE_LABELS and told != parts:
+    if (not named or quoted["speaker"].casefold() in _NOTE_LABELS) and told != parts:
         # A label may be no speaker ("Note: ..., and I don't use PagerDuty", as a model
         # writes one): told of it, the first person would read "Note doesn't use PagerDuty".
         return None
