@@ -16,6 +16,8 @@ from tiermem.tools.memory_tools import FORGOTTEN_KEY
 @pytest.mark.parametrize(("said", "fact", "query", "unsaid"), [
     ("My son has asthma.", "User's daughter has asthma", "asthma", "daughter"),
     ("I'd love to live in Berlin.", "User lives in Berlin", "Berlin", "lives"),
+    ("I'm fine, but my son is allergic to peanuts.", "User is allergic to peanuts",
+     "peanuts", "User is allergic"),
 ])
 def test_a_message_that_does_not_say_a_forgotten_fact_is_shown_without_it(
         said: str, fact: str, query: str, unsaid: str) -> None:
@@ -85,6 +87,14 @@ def test_a_message_about_the_kid_states_the_son_s_forgotten_fact() -> None:
     ("My brother is a chef. He lives in Berlin.", "User lives in Berlin"),
     ("I think they live in Berlin.", "User lives in Berlin"),
     ("She is allergic to shellfish.", "User is allergic to shellfish"),
+    # A statement of someone of the user's joined to one of the user's is theirs alone.
+    ("I live in Munich and my wife lives in Berlin.", "User lives in Berlin"),
+    ("I work at Globex, and my wife works at Acme.", "User works at Acme"),
+    ("I'm vegetarian but my husband is allergic to peanuts.", "User is allergic to peanuts"),
+    ("My daughter is fine but my son is allergic to peanuts.",
+     "User's daughter is allergic to peanuts"),
+    ("My sister lives in Munich and my brother lives in Berlin.",
+     "User's sister lives in Berlin"),
 ])
 def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     assert not says(said, fact)
@@ -123,6 +133,9 @@ def test_the_same_relation_in_another_word_states_the_fact(said: str, fact: str)
     ("I have a dog. He is called Rex.", "User has a dog named Rex"),
     ("We got married last year. She is Anna.", "User is married to Anna"),
     ("My sister is a chef. She lives in Berlin.", "User's sister lives in Berlin"),
+    ("I'm fine, but my daughter is allergic to peanuts.",
+     "User's daughter is allergic to peanuts"),
+    ("I live in Berlin and my wife loves it.", "User lives in Berlin"),
     # Worded as a wish, a plan or a denial itself, the fact is said in those words.
     ("I want to move to Berlin.", "User wants to move to Berlin"),
     ("I don't eat meat.", "User doesn't eat meat"),

@@ -22,7 +22,14 @@ from tiermem.memory.text.asserted import asserted_concepts, hedged, of_user_alon
 from tiermem.memory.text.clauses import clauses_of
 from tiermem.memory.text.digest import norm_hash
 from tiermem.memory.text.extract import extract_facts, fact_norms, is_question
-from tiermem.memory.text.owners import Owner, may_be_kin, may_be_one, owner_of, relation_of
+from tiermem.memory.text.owners import (
+    Owner,
+    may_be_kin,
+    may_be_one,
+    owner_of,
+    relation_of,
+    statements_apart,
+)
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.updates import read_statement
 from tiermem.memory.text.wording import concepts
@@ -166,8 +173,12 @@ def says(text: str, fact: str) -> bool:
     read = partial(asserted_concepts, wanted=wanted, read_cues=not hedged(fact),
                    user_alone=of_user_alone(fact))
     together: set[str] = set()
-    for sentence in split_sentences(text):
-        said = _of_whom(sentence, whose, kin, read)
+    # Read apart, the statements of one sentence are each of whom they open with: "I'm
+    # fine, but my son is allergic to peanuts" says nothing of the user's allergy.
+    parts = (part for sentence in split_sentences(text) if not is_question(sentence)
+             for part in statements_apart(sentence))
+    for part in parts:
+        said = _of_whom(part, whose, kin, read)
         if said is None:
             continue
         if said_by(said):

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from tiermem.memory.text.openings import strip_markers
 
 __all__ = ["Owner", "about_another", "may_be_kin", "may_be_one", "owner_asked", "owner_of",
-           "relation_of"]
+           "relation_of", "statements_apart"]
 
 
 @dataclass(frozen=True)
@@ -265,7 +265,13 @@ def about_another(question: str, text: str) -> bool:
     asked = owner_asked(question)
     if asked is None:
         return False
-    return all(_of_another(question, asked, part) for part in _STATEMENTS.split(text))
+    return all(_of_another(question, asked, part) for part in statements_apart(text))
+
+
+def statements_apart(text: str) -> list[str]:
+    """``text`` cut where a statement about the user or someone of theirs joins another
+    ("I live in Munich, and my wife lives in Berlin"): each part opens with whose it is."""
+    return [part for part in _STATEMENTS.split(text) if part.strip()]
 
 
 def _of_another(question: str, asked: Owner, text: str) -> bool:
