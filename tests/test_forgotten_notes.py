@@ -82,6 +82,11 @@ def test_a_message_about_the_kid_states_the_son_s_forgotten_fact() -> None:
     ("I might be allergic to shellfish.", "User is allergic to shellfish"),
     ("I quit my job at Acme.", "User works at Acme"),
     ("I stopped taking propranolol.", "User takes propranolol daily"),
+    ("I left Acme last year.", "User works at Acme"),
+    ("I got fired from Acme.", "User works at Acme"),
+    ("I was laid off by Acme in May.", "User works at Acme"),
+    ("I resigned from Acme.", "User works at Acme"),
+    ("I applied to Acme.", "User works at Acme"),
     # Said of "he", "she" or "they": in the user's own words, never the user.
     ("He lives in Berlin.", "User lives in Berlin"),
     ("My brother is a chef. He lives in Berlin.", "User lives in Berlin"),
@@ -141,6 +146,8 @@ def test_the_same_relation_in_another_word_states_the_fact(said: str, fact: str)
     ("I don't eat meat.", "User doesn't eat meat"),
     ("I moved away from Berlin in 2020.", "User moved away from Berlin"),
     ("I quit my job at Acme.", "User quit their job at Acme"),
+    ("I left Acme in 2020.", "User left Acme in 2020"),
+    ("I retired from Acme.", "User is retired"),
     ("I take propranolol daily and stopped the vitamins.", "User takes propranolol daily"),
 ])
 def test_a_statement_that_it_is_so_states_the_fact(said: str, fact: str) -> None:

@@ -29,10 +29,13 @@ from tiermem.memory.text.wording import concepts
 
 __all__ = ["asserted_concepts", "hedged", "of_user_alone"]
 
-#: Words by which what follows is wished, planned, supposed, nearly done, denied or given
-#: up ("I quit my job at Acme", "I stopped taking propranolol").
+#: Words by which what follows is wished, planned, supposed, nearly done, denied, given up
+#: or lost ("I quit my job at Acme", "I stopped taking propranolol", "I left Acme", "I got
+#: laid off from Acme"), or only sought ("I applied to Acme").
 _NOT_SO = frozenset({
-    "quit", "quits", "quitting", "stopped", "stopping",
+    "quit", "quits", "quitting", "stopped", "stopping", "left", "leaving", "resigned",
+    "resigning", "retired", "retiring", "fired", "laid", "applied", "applying",
+    "interviewed", "interviewing",
     "want", "wants", "wanted", "wanting", "wanna", "hope", "hopes", "hoped", "hoping",
     "wish", "wishes", "wished", "wishing", "dream", "dreams", "dreamed", "dreamt", "dreaming",
     "plan", "plans", "planned", "planning", "intend", "intends", "intended", "intending",
