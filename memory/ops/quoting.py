@@ -24,14 +24,18 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from tiermem.memory.store.records import Message
 
-__all__ = ["message_strings", "quotes", "quoting"]
+__all__ = ["message_strings", "quoting"]
 
 _SPACE = re.compile(r"\s+")
+#: A word: a maximal run of the characters ``str.isalnum`` accepts, the test ``_cuts`` uses
+#: to tell whether a text is cut out of a longer word. ``\w`` less the underscore is exactly
+#: those characters (tests/test_quoting_index.py checks every code point).
+_WORD = re.compile(r"[^\W_]+")
 
 
 def _norm(text: str) -> str:
@@ -67,17 +71,54 @@ def _strings(value: Any) -> Iterator[str]:
             yield from _strings(item)
 
 
-def quotes(haystack: str, needles: Sequence[str]) -> bool:
-    """Whether ``haystack`` contains one of ``needles`` (normalised already, non-empty),
-    neither starting nor ending inside a word."""
-    text = _norm(haystack)
-    for needle in needles:
-        start = text.find(needle)
-        while start >= 0:
-            end = start + len(needle)
-            if not (_cuts(text, start - 1, needle[0]) or _cuts(text, end, needle[-1])):
-                return True
-            start = text.find(needle, start + 1)
+class _Needles:
+    """The normalised texts a message may quote, indexed by where a match can begin, so a
+    message costs a look-up per word rather than a search per text (an erasure of many
+    messages looks for each one's text in every other).
+
+    A text that starts with a letter or digit cannot start inside a word, so it can only
+    begin where one of the message's words begins, and that word is the text's own leading
+    word (the text cannot end inside a word either, and what follows its leading word is
+    not a letter or digit). Such texts are filed under their leading word; the others under
+    their first character, looked for wherever that character occurs. Either way the
+    candidates are compared one set look-up per length of the texts filed there."""
+
+    def __init__(self, texts: Iterable[str]) -> None:
+        self._by_word: dict[str, dict[int, set[str]]] = {}
+        self._by_char: dict[str, dict[int, set[str]]] = {}
+        for needle in {n for n in map(_norm, texts) if n}:
+            word = _WORD.match(needle)
+            table, key = (self._by_word, word.group()) if word else (self._by_char, needle[0])
+            table.setdefault(key, {}).setdefault(len(needle), set()).add(needle)
+
+    def __bool__(self) -> bool:
+        return bool(self._by_word or self._by_char)
+
+    def quoted_in(self, haystack: str) -> bool:
+        """Whether ``haystack`` contains one of the texts, neither starting nor ending
+        inside a word."""
+        text = _norm(haystack)
+        if self._by_word:
+            for word in _WORD.finditer(text):
+                by_length = self._by_word.get(word.group())
+                if by_length is not None and _match_at(text, word.start(), by_length):
+                    return True
+        for char, by_length in self._by_char.items():
+            start = text.find(char)
+            while start >= 0:
+                if _match_at(text, start, by_length):
+                    return True
+                start = text.find(char, start + 1)
+        return False
+
+
+def _match_at(text: str, start: int, by_length: dict[int, set[str]]) -> bool:
+    """Whether one of ``by_length`` (texts grouped by length) is at ``start`` in ``text``
+    and does not end inside a word (that it does not start inside one, the caller knows)."""
+    for length, needles in by_length.items():
+        end = start + length
+        if text[start:end] in needles and not _cuts(text, end, text[end - 1]):
+            return True
     return False
 
 
@@ -88,7 +129,7 @@ def _cuts(text: str, index: int, edge: str) -> bool:
 
 def quoting(messages: Iterable[Message], texts: Iterable[str]) -> list[Message]:
     """Those of ``messages`` that quote one of ``texts`` (module docstring)."""
-    needles = sorted({n for n in map(_norm, texts) if n}, key=len)
+    needles = _Needles(texts)
     if not needles:
         return []
-    return [m for m in messages if any(quotes(s, needles) for s in message_strings(m))]
+    return [m for m in messages if any(map(needles.quoted_in, message_strings(m)))]
