@@ -19,6 +19,7 @@ from tiermem.memory.text.corrections import (
     corrected,
     correction_apart,
     correction_of,
+    meant_in,
     mentioning,
 )
 from tiermem.memory.text.extract import extract_facts
@@ -75,7 +76,10 @@ def correction_notes(messages: list[dict[str, Any]], text: str) -> list[str]:
         done = [fact for fact in appended
                 if any(corrected(part, correction) == fact for part in before)]
         if done:
-            notes.append(f'(offline) Corrected "{said}" to "{meant}": {"; ".join(done)}.')
+            # As stored: "sorry i meant portland" is stored, and said, as "Portland".
+            stored = next(meant_in(part, correction) for part in before
+                          if corrected(part, correction) in done)
+            notes.append(f'(offline) Corrected "{said}" to "{stored}": {"; ".join(done)}.')
             continue
         holding = mentioning(correction, _parts(core))
         if not holding:

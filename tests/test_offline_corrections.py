@@ -42,6 +42,14 @@ def test_what_i_meant_otherwise_corrects_no_word(said: str) -> None:
     assert correction_of(said) is None
 
 
+@pytest.mark.parametrize("correction", ["sorry i meant portland, not seattle",
+                                        "No, I meant portland, not Seattle"])
+def test_the_reply_names_what_was_meant_as_it_was_stored(memory: HierarchicalMemory,
+                                                         correction: str) -> None:
+    replies = _chat(memory, "I live in Seattle.", correction)
+    assert replies[1].endswith('" to "Portland": User lives in Portland.'), replies[1]
+
+
 @pytest.mark.parametrize("correction", [
     "Sorry, I meant Portland, not Seattle", "Oops, I meant Portland rather than Seattle.",
     "No, I meant Portland instead of Seattle"])

@@ -33,8 +33,8 @@ from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.statements import own_clauses
 from tiermem.memory.text.updates import read_statement
 
-__all__ = ["Correction", "corrected", "correction_apart", "correction_of", "mentioning",
-           "target_of"]
+__all__ = ["Correction", "corrected", "correction_apart", "correction_of", "meant_in",
+           "mentioning", "target_of"]
 
 _I = re.IGNORECASE
 _CORRECTION = re.compile(
@@ -124,16 +124,24 @@ def corrected(fact: str, correction: Correction) -> str | None:
     pattern = _said_in(correction.said)
     if pattern.search(fact) is None:
         return None
-    def replaced(match: re.Match[str]) -> str:
-        # A speaker who capitalises chose the case of several words ("no, I meant green
-        # tea, not Earl Grey"), but one lower-case word for one stored name is a name typed
-        # in haste ("No, I meant portland, not Seattle").
-        one_for_one = " " not in correction.meant and " " not in match[0]
-        if correction.in_lower_case or one_for_one:
-            return _cased_as(correction.meant, match[0])
-        return correction.meant
+    return pattern.sub(lambda match: _replacement(correction, match[0]), fact)
 
-    return pattern.sub(replaced, fact)
+
+def meant_in(fact: str, correction: Correction) -> str | None:
+    """What ``corrected`` puts in ``fact`` in place of what was said, in the case it is
+    stored in ("Portland" for "sorry i meant portland"); None when ``fact`` does not say it."""
+    found = _said_in(correction.said).search(fact)
+    return None if found is None else _replacement(correction, found[0])
+
+
+def _replacement(correction: Correction, said: str) -> str:
+    # A speaker who capitalises chose the case of several words ("no, I meant green tea,
+    # not Earl Grey"), but one lower-case word for one stored name is a name typed in haste
+    # ("No, I meant portland, not Seattle").
+    one_for_one = " " not in correction.meant and " " not in said
+    if correction.in_lower_case or one_for_one:
+        return _cased_as(correction.meant, said)
+    return correction.meant
 
 
 def _cased_as(meant: str, said: str) -> str:
