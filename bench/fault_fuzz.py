@@ -1,8 +1,10 @@
 """Hypothesis fuzzing of tool calls: through the real dispatch, and through the agent loop.
 
-Examples come from a fixed seed with no example database, so a run is
-repeatable. The body of each example never raises: it counts what happened,
-so Hypothesis runs every example instead of stopping at the first finding.
+Examples come from a fixed seed, with no example database and without the
+literals Hypothesis gathers from loaded modules, so a run is repeatable
+whatever else ran in the process. The body of each example never raises: it
+counts what happened, so Hypothesis runs every example instead of stopping at
+the first finding.
 
 - Dispatch (tools/dispatch.py with the memory tools): a call never raises,
   every failure is an ``Error:`` text for the model and none is a tool's
@@ -13,8 +15,9 @@ so Hypothesis runs every example instead of stopping at the first finding.
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from tiermem.agent.llm import Completion, ToolCall
@@ -43,7 +46,39 @@ def run_examples(strategy: Any, body: Callable[[Any], None], seed: int, examples
     def each(value: Any) -> None:
         body(value)
 
-    each()
+    with _without_local_constants():
+        each()
+
+
+@contextlib.contextmanager
+def _without_local_constants() -> Iterator[None]:
+    """Keep Hypothesis from drawing literals found in the modules loaded so far.
+
+    Hypothesis mixes into its examples literals from every local module in
+    ``sys.modules``, so one seed drew other examples once another fault class
+    (or the calling script) had loaded more modules, or the source had changed.
+    No setting turns this off, so the lookup is replaced for the run; a
+    Hypothesis without it has nothing to replace.
+    """
+    try:
+        from hypothesis.internal.conjecture import providers
+        from hypothesis.internal.constants_ast import Constants
+    except ImportError:
+        yield
+        return
+    lookup = getattr(providers, "_get_local_constants", None)
+    cache = getattr(providers, "CONSTANTS_CACHE", None)
+    if lookup is None or cache is None:
+        yield
+        return
+    # The cache holds the constants already filtered for each kind of draw: drop them both ways.
+    cache.cache.clear()
+    providers._get_local_constants = Constants
+    try:
+        yield
+    finally:
+        providers._get_local_constants = lookup
+        cache.cache.clear()
 
 
 def nasty_text(max_size: int = 40) -> Any:

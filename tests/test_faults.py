@@ -267,8 +267,7 @@ def test_a_tool_that_raises_unexpectedly_is_a_crash(monkeypatch: pytest.MonkeyPa
     from hypothesis import strategies as st
 
     # Core edits look up the last event first; with this, each valid edit call fails. The
-    # calls are one valid edit: which fuzzed calls are valid varies with the constants
-    # Hypothesis collects from the modules loaded before it, so a fuzzed run may have none.
+    # calls are one valid edit, so the test does not rest on a few fuzzed calls being valid.
     monkeypatch.setattr(HierarchicalMemory, "last_event_id", broken)
     monkeypatch.setattr(fault_fuzz, "tool_calls", lambda: st.just(
         ("core_memory_append", {"content": "User likes green tea", "durability": "durable"})))
