@@ -18,6 +18,7 @@ from tiermem.tools.memory_tools import FORGOTTEN_KEY
     ("I'd love to live in Berlin.", "User lives in Berlin", "Berlin", "lives"),
     ("I'm fine, but my son is allergic to peanuts.", "User is allergic to peanuts",
      "peanuts", "User is allergic"),
+    ("I'm moving to Berlin next month.", "User lives in Berlin", "Berlin", "lives"),
 ])
 def test_a_message_that_does_not_say_a_forgotten_fact_is_shown_without_it(
         said: str, fact: str, query: str, unsaid: str) -> None:
@@ -87,6 +88,13 @@ def test_a_message_about_the_kid_states_the_son_s_forgotten_fact() -> None:
     ("I was laid off by Acme in May.", "User works at Acme"),
     ("I resigned from Acme.", "User works at Acme"),
     ("I applied to Acme.", "User works at Acme"),
+    # A present tense with a time to come is a plan: not yet so.
+    ("I'm moving to Berlin next month.", "User lives in Berlin"),
+    ("I am moving to Berlin in June.", "User lives in Berlin"),
+    ("I move to Berlin tomorrow.", "User lives in Berlin"),
+    ("I'm relocating to Berlin soon.", "User lives in Berlin"),
+    ("Next month, I'm moving to Berlin.", "User lives in Berlin"),
+    ("I start at Acme in two weeks.", "User works at Acme"),
     # Said of "he", "she" or "they": in the user's own words, never the user.
     ("He lives in Berlin.", "User lives in Berlin"),
     ("My brother is a chef. He lives in Berlin.", "User lives in Berlin"),
@@ -148,6 +156,13 @@ def test_the_same_relation_in_another_word_states_the_fact(said: str, fact: str)
     ("I quit my job at Acme.", "User quit their job at Acme"),
     ("I left Acme in 2020.", "User left Acme in 2020"),
     ("I retired from Acme.", "User is retired"),
+    ("I start at Acme in June.", "User starts at Acme in June"),
+    # A time to come in the past tense, of another clause, or as the end of what is so.
+    ("I moved to Berlin in June.", "User lives in Berlin"),
+    ("In June, I moved to Berlin.", "User lives in Berlin"),
+    ("I moved to Berlin the next year.", "User lives in Berlin"),
+    ("I live in Berlin until next month.", "User lives in Berlin"),
+    ("I live in Berlin and start at Acme next month.", "User lives in Berlin"),
     ("I take propranolol daily and stopped the vitamins.", "User takes propranolol daily"),
 ])
 def test_a_statement_that_it_is_so_states_the_fact(said: str, fact: str) -> None:

@@ -4,7 +4,8 @@
 "I almost moved to Berlin" and "I don't live in Berlin" share every word that matters with
 "User lives in Berlin", yet none says the user lives there: a wish, a plan, a condition, a
 near thing or a denial comes before what they say, as "quit" or "stopped" comes before what
-the user gave up. "I moved away from Berlin" names the city the user left.
+the user gave up. "I moved away from Berlin" names the city the user left. "I'm moving to
+Berlin next month" is a plan too (memory/text/plans.py).
 ``asserted_concepts`` keeps the concepts (memory/text/wording.py) of the parts of a sentence
 that say what they say is so; ``hedged`` tells a fact that is itself worded so ("User wants
 to move to Berlin", "User doesn't eat meat"), whose statements say it with those words.
@@ -25,6 +26,7 @@ import re
 from collections.abc import Iterable
 
 from tiermem.memory.text.owners import owner_of, relation_of
+from tiermem.memory.text.plans import is_time_to_come, planned
 from tiermem.memory.text.wording import concepts
 
 __all__ = ["asserted_concepts", "hedged", "of_user_alone"]
@@ -115,11 +117,15 @@ def asserted_concepts(sentence: str, wanted: Iterable[str], *, read_cues: bool =
     that say so what they say of ``wanted``, a fact's concepts: with ``read_cues``, not one
     a wish, plan, condition, near thing or denial opens before its first word of the fact,
     nor the place a part moving away from it names ("I moved from Berlin to Paris":
-    Paris); with ``user_alone``, not one said of "he", "she" or "they"."""
+    Paris), nor one planned for a time to come; with ``user_alone``, not one said of "he",
+    "she" or "they"."""
     wanted = set(wanted)
     said: set[str] = set()
+    time_before = False
     for part in _PARTS.split(sentence):
         kept = _without_places_left(part) if read_cues else part
-        if _says_so(_words(kept), wanted, read_cues, user_alone):
+        not_yet = read_cues and planned(kept, wanted, time_before=time_before)
+        if not not_yet and _says_so(_words(kept), wanted, read_cues, user_alone):
             said |= concepts(kept)
+        time_before = is_time_to_come(part, wanted)
     return said

@@ -1,0 +1,106 @@
+"""Whether a clause in the user's words is a plan for a time to come.
+
+"I'm moving to Berlin next month" and "I start at Acme in June" hold every word that
+matters of "User lives in Berlin" and "User works at Acme", yet say the user does not
+live or work there yet: a present tense with a time to come is a plan. "I moved to Berlin
+in June" says it is done, and "I live in Berlin until next month" that it is so now, so a
+time to come counts only in the present tense and within the clause that holds it (not
+after "and", "until" ...). "Next month, I'm moving to Berlin" puts the time in a part of
+its own before the clause: ``is_time_to_come`` tells such a part. A time the fact names
+itself ("User starts at Acme in June") is no plan. Pure functions over strings.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tiermem.memory.text.wording import concepts
+
+__all__ = ["is_time_to_come", "planned"]
+
+#: "may" in lower case is no month ("this may change").
+_MONTHS = ("january|february|march|april|(?-i:May)|june|july|august|september|october"
+           "|november|december")
+_SEASONS = "spring|summer|autumn|fall|winter"
+_UNITS = "days?|weeks?|weekends?|fortnights?|months?|years?"
+_WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+#: A time to come in any tense's sentence: "the next year" and "soon after" are of the past.
+_TO_COME = (r"tomorrow|(?<!\bas\s)soon(?!\s+(?:after|afterwards|enough|as)\b)"
+            rf"|(?<!\bthe\s)next\s+(?:{_UNITS}|{_SEASONS}|{_WEEKDAYS}|{_MONTHS})"
+            rf"|later\s+(?:this|next)\s+(?:{_UNITS}|{_SEASONS})|this\s+coming\s+\w+"
+            r"|in\s+(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few"
+            rf"|a\s+couple\s+of|\d+)\s+(?:{_UNITS})"
+            # "in June" is to come only in the present tense ("I moved there in June").
+            rf"|in\s+(?:{_MONTHS})|this\s+(?:{_SEASONS}|{_MONTHS})")
+_TIME_TO_COME = re.compile(rf"\b(?:{_TO_COME})\b", re.IGNORECASE)
+_ONLY_TIME = re.compile(rf"\s*(?:{_TO_COME})\s*", re.IGNORECASE)
+#: Where a clause ends and another, with a time and tense of its own, begins.
+_CLAUSES = re.compile(r"\s+(?:and|or|then|so|because|when|where|while|until|till|through)\s+",
+                      re.IGNORECASE)
+_WORD = re.compile(r"[\w-]+(?:'\w+)?")
+#: Who may say what they plan: the user, or a fact's subject ("User is moving ...").
+_SUBJECTS = frozenset({"i", "we", "user"})
+#: Words between a subject and its verb that say nothing of its tense.
+_ADVERBS = frozenset({"just", "finally", "already", "recently", "eventually", "also", "really",
+                      "actually", "officially", "then", "still", "soon", "now"})
+_PRESENT = frozenset({"am", "are", "is", "'m", "'re", "'s"})
+_PAST = frozenset({"was", "were", "did", "had", "'d", "went", "left", "got", "came", "took",
+                   "began", "became", "made", "found", "gave", "quit"})
+_PERFECT = frozenset({"have", "has", "'ve"})
+_PARTICIPLES = frozenset({"been", "gone", "done", "taken", "left", "begun", "become", "come",
+                          "made", "found", "given", "quit", "known", "seen", "grown"})
+
+
+def _past_form(word: str) -> bool:
+    return word in _PAST or (len(word) > 4 and word.endswith("ed") and not word.endswith("eed"))
+
+
+def _participle(word: str) -> bool:
+    return word in _PARTICIPLES or _past_form(word)
+
+
+def _in_present(words: list[str]) -> bool:
+    """Whether the verb after the clause's subject is in the present tense, the subject
+    left out ("Moving to Berlin next month") read so too: "I'm moving", "I start",
+    "I have a job", not "I moved", "I've moved" or "I was moving"."""
+    for at, word in enumerate(words):
+        subject, _, contracted = word.partition("'")
+        if subject not in _SUBJECTS:
+            continue
+        if contracted:
+            verb, after = "'" + contracted, words[at + 1:]
+        else:
+            rest = [w for w in words[at + 1:] if w not in _ADVERBS]
+            verb, after = (rest[0], rest[1:]) if rest else ("", [])
+        if verb in _PERFECT:
+            following = [w for w in after if w not in _ADVERBS]
+            # "I've got a job" has it now; "I've moved" did it.
+            return not following or following[0] == "got" or not _participle(following[0])
+        return verb in _PRESENT or not _past_form(verb)
+    return not (words and _past_form(words[0]))
+
+
+def _of_another_time(time: re.Match[str] | None, wanted: set[str]) -> bool:
+    # A time the fact names is no plan: "I start at Acme in June" says "User starts at
+    # Acme in June".
+    return time is not None and not concepts(time.group()) <= wanted
+
+
+def is_time_to_come(part: str, wanted: set[str]) -> bool:
+    """Whether ``part`` is only a time to come ("Next month", "In June") that the fact of
+    concepts ``wanted`` does not name."""
+    return _of_another_time(_ONLY_TIME.fullmatch(part), wanted)
+
+
+def planned(part: str, wanted: set[str], *, time_before: bool = False) -> bool:
+    """Whether the clause of ``part`` that holds one of ``wanted`` (a fact's concepts; the
+    first clause, when none does) is in the present tense with a time to come in it that
+    the fact does not name, or, with ``time_before``, after a part that is only such a
+    time."""
+    if not (time_before or _TIME_TO_COME.search(part)):
+        return False  # the common case, without reading clauses
+    clauses = _CLAUSES.split(part)
+    clause = next((c for c in clauses if concepts(c) & wanted), clauses[0])
+    if not (time_before or _of_another_time(_TIME_TO_COME.search(clause), wanted)):
+        return False
+    return _in_present([w.casefold() for w in _WORD.findall(clause.replace("’", "'"))])
