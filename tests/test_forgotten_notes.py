@@ -108,6 +108,11 @@ def test_a_message_about_the_kid_states_the_son_s_forgotten_fact() -> None:
      "User's daughter is allergic to peanuts"),
     ("My sister lives in Munich and my brother lives in Berlin.",
      "User's sister lives in Berlin"),
+    # Said of the one the user speaks to, or of no one: a remark, not the user's life.
+    ("You live in Berlin.", "User lives in Berlin"),
+    ("Your sister lives in Berlin.", "User's sister lives in Berlin"),
+    ("Living in Berlin is expensive.", "User lives in Berlin"),
+    ("Working at Acme was stressful.", "User works at Acme"),
 ])
 def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     assert not says(said, fact)
@@ -142,6 +147,12 @@ def test_the_same_relation_in_another_word_states_the_fact(said: str, fact: str)
     ("I used to live in Berlin.", "User lives in Berlin"),
     ("She knows I live in Berlin.", "User lives in Berlin"),
     ("He and I live in Berlin.", "User lives in Berlin"),
+    ("You know, I live in Berlin.", "User lives in Berlin"),
+    ("You know I live in Berlin.", "User lives in Berlin"),
+    ("You and I live in Berlin.", "User lives in Berlin"),
+    ("You know my sister lives in Berlin.", "User's sister lives in Berlin"),
+    ("Living in Berlin since 2020.", "User lives in Berlin"),
+    ("Living in Berlin, I cycle to work.", "User lives in Berlin"),
     # "He" or "she" may be the one a fact ties the user to.
     ("I have a dog. He is called Rex.", "User has a dog named Rex"),
     ("We got married last year. She is Anna.", "User is married to Anna"),

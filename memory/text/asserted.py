@@ -5,7 +5,8 @@
 "User lives in Berlin", yet none says the user lives there: a wish, a plan, a condition, a
 near thing or a denial comes before what they say, as "quit" or "stopped" comes before what
 the user gave up. "I moved away from Berlin" names the city the user left. "I'm moving to
-Berlin next month" is a plan too (memory/text/plans.py).
+Berlin next month" is a plan too (memory/text/plans.py). "Living in Berlin is expensive"
+says it of no one, and "You live in Berlin" of the one the user speaks to.
 ``asserted_concepts`` keeps the concepts (memory/text/wording.py) of the parts of a sentence
 that say what they say is so; ``hedged`` tells a fact that is itself worded so ("User wants
 to move to Berlin", "User doesn't eat meat"), whose statements say it with those words.
@@ -46,9 +47,18 @@ _NOT_SO = frozenset({
     "shall", "must", "almost", "nearly", "if", "unless", "whether", "maybe", "perhaps",
     "someday", "not", "never", "no", "cannot", "nor", "neither",
 })
-#: Whom, in the user's own words, a part may be said of: the user, or someone else.
+#: Whom, in the user's own words, a part may be said of: the user, or someone else. "You"
+#: is the one the user speaks to, or anyone ("You know, I live in Berlin" says it still).
 _USER = frozenset({"i", "me", "my", "mine", "myself", "we", "us", "our"})
 _ANOTHER = frozenset({"he", "she", "they", "his", "her", "their"})
+_YOU = frozenset({"you", "your", "yours", "yourself", "yourselves"})
+#: Verbs that follow a gerund that is a sentence's subject: "Living in Berlin is expensive"
+#: says nothing of whether the user lives there ("Living in Berlin since 2020." does).
+_OF_A_GERUND = frozenset({
+    "is", "isn't", "was", "wasn't", "are", "were", "can", "can't", "could", "would", "will",
+    "won't", "must", "might", "may", "should", "has", "had", "seems", "sounds", "feels",
+    "gets", "costs", "sucks", "means", "makes", "takes", "becomes", "became",
+})
 #: Words by which a fact ties the user to someone "he", "she" or "they" may stand for.
 _TIES = frozenset({"has", "have", "had", "owns", "owned", "married", "engaged", "dating",
                    "with"})
@@ -98,7 +108,8 @@ def of_user_alone(fact: str) -> bool:
 def _says_so(words: list[str], wanted: set[str], read_cues: bool, user_alone: bool) -> bool:
     """Whether none of ``words`` before the first that holds one of ``wanted`` (a fact's
     concepts) says it is not so: "I'd love to live in Berlin" does not, "I live in Berlin
-    and would never leave" does; nor, of a fact of the user alone, says it of another."""
+    and would never leave" does; nor says it of "you", or, of a fact of the user alone, of
+    another."""
     another = False
     for word in words:
         if concepts(word) & wanted:
@@ -106,9 +117,26 @@ def _says_so(words: list[str], wanted: set[str], read_cues: bool, user_alone: bo
         if read_cues and _not_so(word):
             return False
         pronoun = word.casefold().split("'")[0]
-        if user_alone and pronoun in _USER | _ANOTHER:
-            another = pronoun in _ANOTHER
+        if pronoun in _USER:
+            another = False
+        elif pronoun in _YOU or (user_alone and pronoun in _ANOTHER):
+            another = True
     return True
+
+
+def _of_a_gerund(words: list[str], wanted: set[str]) -> bool:
+    """Whether ``words`` open with the fact's verb as the subject of another verb ("Living
+    in Berlin is expensive"), said of no one; not so when the user comes first ("Living in
+    Berlin, I ...", "Living in Berlin I have ...")."""
+    if not words or not words[0].casefold().endswith("ing") or not concepts(words[0]) & wanted:
+        return False
+    for word in words[1:]:
+        folded = word.casefold()
+        if folded.split("'")[0] in _USER:
+            return False
+        if folded in _OF_A_GERUND:
+            return True
+    return False
 
 
 def asserted_concepts(sentence: str, wanted: Iterable[str], *, read_cues: bool = True,
@@ -117,15 +145,18 @@ def asserted_concepts(sentence: str, wanted: Iterable[str], *, read_cues: bool =
     that say so what they say of ``wanted``, a fact's concepts: with ``read_cues``, not one
     a wish, plan, condition, near thing or denial opens before its first word of the fact,
     nor the place a part moving away from it names ("I moved from Berlin to Paris":
-    Paris), nor one planned for a time to come; with ``user_alone``, not one said of "he",
-    "she" or "they"."""
+    Paris), nor one planned for a time to come or opening with the fact's verb as its
+    subject; not one said of "you"; with ``user_alone``, not one said of "he", "she" or
+    "they"."""
     wanted = set(wanted)
     said: set[str] = set()
     time_before = False
     for part in _PARTS.split(sentence):
         kept = _without_places_left(part) if read_cues else part
-        not_yet = read_cues and planned(kept, wanted, time_before=time_before)
-        if not not_yet and _says_so(_words(kept), wanted, read_cues, user_alone):
+        words = _words(kept)
+        of_no_one_now = read_cues and (_of_a_gerund(words, wanted)
+                                       or planned(kept, wanted, time_before=time_before))
+        if not of_no_one_now and _says_so(words, wanted, read_cues, user_alone):
             said |= concepts(kept)
         time_before = is_time_to_come(part, wanted)
     return said
