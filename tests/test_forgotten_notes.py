@@ -88,6 +88,12 @@ def test_a_message_about_the_kid_states_the_son_s_forgotten_fact() -> None:
     ("I was laid off by Acme in May.", "User works at Acme"),
     ("I resigned from Acme.", "User works at Acme"),
     ("I applied to Acme.", "User works at Acme"),
+    # "left" after the user is what they gave up; "I'd" before what it would do is "would".
+    ("I left Acme last year.", "User works at Acme"),
+    ("I've just left Acme.", "User works at Acme"),
+    ("I packed up and left my job at Acme.", "User works at Acme"),
+    ("I'd always live in Berlin if I could.", "User lives in Berlin"),
+    ("I'll live in Berlin.", "User lives in Berlin"),
     # A present tense with a time to come is a plan: not yet so.
     ("I'm moving to Berlin next month.", "User lives in Berlin"),
     ("I am moving to Berlin in June.", "User lives in Berlin"),
@@ -147,6 +153,12 @@ def test_the_same_relation_in_another_word_states_the_fact(said: str, fact: str)
     ("I used to live in Berlin.", "User lives in Berlin"),
     ("She knows I live in Berlin.", "User lives in Berlin"),
     ("He and I live in Berlin.", "User lives in Berlin"),
+    # "left" after what remains; "I'd" as "I had"; "I'll always" as now and on.
+    ("I have two days left at Acme.", "User works at Acme"),
+    ("I'd been living in Berlin for years.", "User lives in Berlin"),
+    ("I'd already moved to Berlin by then.", "User lives in Berlin"),
+    ("I'll always live in Berlin.", "User lives in Berlin"),
+    ("I left Acme in 2020.", "User left Acme in 2020"),
     ("You know, I live in Berlin.", "User lives in Berlin"),
     ("You know I live in Berlin.", "User lives in Berlin"),
     ("You and I live in Berlin.", "User lives in Berlin"),

@@ -4,9 +4,10 @@
 "I almost moved to Berlin" and "I don't live in Berlin" share every word that matters with
 "User lives in Berlin", yet none says the user lives there: a wish, a plan, a condition, a
 near thing or a denial comes before what they say, as "quit" or "stopped" comes before what
-the user gave up. "I moved away from Berlin" names the city the user left. "I'm moving to
-Berlin next month" is a plan too (memory/text/plans.py). "Living in Berlin is expensive"
-says it of no one, and "You live in Berlin" of the one the user speaks to.
+the user gave up. "I moved away from Berlin" names the city the user left, "I left Acme"
+the employer ("two days left at Acme" is what remains). "I'm moving to Berlin next
+month" is a plan too (memory/text/plans.py). "Living in Berlin is expensive" says it of no
+one, and "You live in Berlin" of the one the user speaks to.
 ``asserted_concepts`` keeps the concepts (memory/text/wording.py) of the parts of a sentence
 that say what they say is so; ``hedged`` tells a fact that is itself worded so ("User wants
 to move to Berlin", "User doesn't eat meat"), whose statements say it with those words.
@@ -16,9 +17,10 @@ A fact of the user alone ("User lives in Berlin", not "User has a dog named Rex"
 before it ("He lives in Berlin", "I think she lives in Berlin"; not "She knows I live in
 Berlin"): ``of_user_alone`` tells such a fact.
 
-"I used to live in Berlin" is said to be so: it states the residence the fact names, only
-earlier, and a note that it was forgotten shows nothing the sentence does not. Pure
-functions over strings.
+"I used to live in Berlin" and "I'd been living in Berlin" ("I had") are said to be so:
+they state the residence the fact names, only earlier, and a note that it was forgotten
+shows nothing the sentence does not; "I'll always live in Berlin" says it is so now and
+on. Pure functions over strings.
 """
 
 from __future__ import annotations
@@ -47,6 +49,16 @@ _NOT_SO = frozenset({
     "shall", "must", "almost", "nearly", "if", "unless", "whether", "maybe", "perhaps",
     "someday", "not", "never", "no", "cannot", "nor", "neither",
 })
+#: Words between "I'd" and what it did ("I'd already moved") that say nothing of it.
+_TIMELESS = frozenset({"always", "already", "just", "never", "recently", "long", "once",
+                       "only", "also"})
+#: What "I'd" did rather than would do: "I'd been living", "I'd moved" (not "I'd need").
+_DONE = frozenset({"been", "had", "gone", "done", "seen", "known", "taken", "left", "got",
+                   "gotten", "become", "begun", "grown"})
+#: Words after which "left" is what someone did ("I left Acme", "I've just left Acme").
+_LEAVERS = frozenset({"i", "we", "i've", "we've", "i'd", "we'd", "have", "has", "had", "and",
+                      "just", "finally", "already", "recently", "eventually", "then", "also",
+                      "since", "actually", "officially", "user"})
 #: Whom, in the user's own words, a part may be said of: the user, or someone else. "You"
 #: is the one the user speaks to, or anyone ("You know, I live in Berlin" says it still).
 _USER = frozenset({"i", "me", "my", "mine", "myself", "we", "us", "our"})
@@ -79,10 +91,21 @@ def _words(text: str) -> list[str]:
     return _WORD.findall(text.replace("’", "'"))
 
 
-def _not_so(word: str) -> bool:
+def _not_so(words: list[str], at: int) -> bool:
+    """Whether ``words[at]`` says what follows it is not so, read with its neighbours:
+    "I'd been living" and "I'd lived" are "had", "I'll always live" lives there now, and
+    "left" is given up after its subject ("I left Acme"), not after what remains ("two
+    days left at Acme")."""
+    word = words[at]
     folded = word.casefold()
-    return (folded in _NOT_SO or word == _MAY or folded.endswith(("n't", "'d", "'ll"))
-            or folded == "going")
+    if folded.endswith("'d"):
+        done = next((w.casefold() for w in words[at + 1:] if w.casefold() not in _TIMELESS), "")
+        return not (done in _DONE or (done.endswith("ed") and not done.endswith("eed")))
+    if folded.endswith("'ll") or folded in {"will", "shall"}:
+        return not (at + 1 < len(words) and words[at + 1].casefold() == "always")
+    if folded == "left":
+        return at == 0 or words[at - 1].casefold() in _LEAVERS
+    return folded in _NOT_SO or word == _MAY or folded.endswith("n't") or folded == "going"
 
 
 def _without_places_left(part: str) -> str:
@@ -92,7 +115,9 @@ def _without_places_left(part: str) -> str:
 def hedged(fact: str) -> bool:
     """Whether ``fact`` is itself a wish, plan, condition or denial, or names a place moved
     away from: its statements say so in its own words, so they are read whole."""
-    return any(_not_so(word) for word in _words(fact)) or _without_places_left(fact) != fact
+    words = _words(fact)
+    return (any(_not_so(words, at) for at in range(len(words)))
+            or _without_places_left(fact) != fact)
 
 
 def of_user_alone(fact: str) -> bool:
@@ -111,10 +136,10 @@ def _says_so(words: list[str], wanted: set[str], read_cues: bool, user_alone: bo
     and would never leave" does; nor says it of "you", or, of a fact of the user alone, of
     another."""
     another = False
-    for word in words:
+    for at, word in enumerate(words):
         if concepts(word) & wanted:
             return not another
-        if read_cues and _not_so(word):
+        if read_cues and _not_so(words, at):
             return False
         pronoun = word.casefold().split("'")[0]
         if pronoun in _USER:
