@@ -73,6 +73,32 @@ def test_a_relative_s_new_state_keeps_the_others_unless_said_as_a_change(
     assert list(core_of(memory)) == left
 
 
+@pytest.mark.parametrize(("said", "left"), [
+    # Nothing says the partner is not the boyfriend, nor Tom another brother Tom.
+    (["My boyfriend works at Acme.", "My partner works at Globex now."],
+     ["User's partner works at Globex"]),
+    (["My partner works at Acme.", "My girlfriend works at Globex."],
+     ["User's girlfriend works at Globex"]),
+    (["My older brother Tom lives in Berlin.", "My brother Tom lives in Madrid now."],
+     ["User's brother Tom lives in Madrid"]),
+    (["My brother Tom lives in Berlin.", "My older brother Tom lives in Madrid now."],
+     ["User's older brother Tom lives in Madrid"]),
+    # Another relation, name or word about them says another person.
+    (["My son works at Acme.", "My daughter works at Globex."],
+     ["User's son works at Acme", "User's daughter works at Globex"]),
+    (["My brother Tom lives in Berlin.", "My brother Sam lives in Madrid now."],
+     ["User's brother Tom lives in Berlin", "User's brother Sam lives in Madrid"]),
+    (["My older brother lives in Berlin.", "My younger brother lives in Madrid."],
+     ["User's older brother lives in Berlin", "User's younger brother lives in Madrid"]),
+    (["My older brother lives in Berlin.", "My brother lives in Madrid now."],
+     ["User's older brother lives in Berlin", "User's brother lives in Madrid"]),
+])
+def test_one_of_the_user_s_named_in_another_way_has_one_value(
+        memory: HierarchicalMemory, said: list[str], left: list[str]) -> None:
+    chat(memory, *said)
+    assert list(core_of(memory)) == left
+
+
 @pytest.mark.parametrize(("text", "owner"), [
     ("I'm not allergic to shellfish anymore.", Owner(True)),
     ("Forget that I like jazz.", Owner(True)),

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 
 from tiermem.memory.text.openings import strip_markers
 
-__all__ = ["Owner", "about_another", "may_be_kin", "may_be_one", "owner_asked", "owner_of",
-           "relation_of", "statements_apart"]
+__all__ = ["Owner", "about_another", "may_be_kin", "may_be_one", "may_be_same_kin",
+           "owner_asked", "owner_of", "relation_of", "statements_apart"]
 
 
 @dataclass(frozen=True)
@@ -351,6 +351,37 @@ def may_be_kin(one: tuple[str, ...], other: tuple[str, ...]) -> bool:
     return len(one) == len(other) and all(
         mine == theirs or theirs in _GROUPS.get(mine, ()) or mine in _GROUPS.get(theirs, ())
         for mine, theirs in zip(one, other, strict=True))
+
+
+def may_be_same_kin(one: str, other: str) -> bool:
+    """Whether two facts about someone of the user's are of one person when nothing says
+    they are not: relations that may be one (``may_be_kin``: "User's partner" and "User's
+    boyfriend"), the same name or none, and the same words besides, or fewer beside a name
+    ("User's brother Tom" is "User's older brother Tom"). "User's older brother" and
+    "User's younger brother" are two brothers, and "User's older brother" may not be the
+    one "User's brother" is: without a name, another word may say another person."""
+    first, second = owner_of(one), owner_of(other)
+    if first is None or second is None or not (first.relations and second.relations):
+        return False  # relations are the user's alone: no one named, not the user
+    if first.name != second.name or not may_be_one(first, second):
+        return False
+    said = [_described(fact, owner) for fact, owner in ((one, first), (other, second))]
+    if first.name is None:
+        return said[0] == said[1]
+    return said[0] <= said[1] or said[1] <= said[0]
+
+
+def _described(fact: str, owner: Owner) -> set[str]:
+    """The words by which ``fact``'s subject tells someone of the user's from others,
+    other than their relation and name: "older" of "User's older brother Tom works ..."."""
+    words = [_POSSESSIVE.sub("", word).casefold() for word in _words(fact)]
+    described: set[str] = set()
+    for word in words[1:_MAX_SUBJECT_WORDS + 2]:
+        if word in _VERBS or word in _SPEAKER:
+            break
+        if relation_of(word) is None and word != owner.name:
+            described.add(word)
+    return described
 
 
 def _has_them(own: Owner, kin: Owner) -> bool:

@@ -10,7 +10,9 @@ module answers what such a statement changes among the facts held:
 clear. "User's city is Faro", "User lives in Faro" and "User moved to Faro"
 all set ``user/residence`` (city, address, home and town are one attribute);
 "works at/for" sets ``employer`` and "works as" or "job is" sets ``job``;
-"The production region is eu-west-1" sets ``/production region``. A fact
+"The production region is eu-west-1" sets ``/production region``. One of the user's
+named in two ways that may be one person ("User's partner", "User's boyfriend"; "User's
+brother Tom", "User's older brother Tom") is one person to ``replaces``. A fact
 about a bare person ("User is vegan") or a named entity ("Acme is on the
 Enterprise plan") sets none, because several such facts are true at once; nor does
 one whose owner is a pronoun ("His name is Bob", "She works at Acme"), which says
@@ -52,7 +54,7 @@ import re
 from collections.abc import Iterable
 
 from tiermem.memory.text.extract import ExtractedFact, normalize_fact
-from tiermem.memory.text.owners import relation_of
+from tiermem.memory.text.owners import may_be_same_kin, relation_of
 
 # How a sentence reads as a change lives in its own module; re-exported, as callers import
 # it here.
@@ -323,6 +325,16 @@ def _general_slot(new_slot: str | None, old: str, change: str | None) -> bool:
             and slot_of(timed["subject"] + old.strip()[timed.end():]) == new_slot)
 
 
+def _kin_slot(new_slot: str | None, old_slot: str | None, new: str, old: str) -> bool:
+    """Whether two slots are one attribute of one of the user's, named in two ways that
+    may be one person ("User's partner works at Globex" after "User's boyfriend works at
+    Acme"; "User's brother Tom" after "User's older brother Tom")."""
+    if new_slot is None or old_slot is None:
+        return False
+    return (new_slot.rpartition("/")[2] == old_slot.rpartition("/")[2]
+            and may_be_same_kin(new, old))
+
+
 def replaces(new: str, old: str, change: str | None) -> bool:
     """Whether the new fact ``new`` supersedes ``old`` (``change``: the statement's cue).
 
@@ -340,7 +352,7 @@ def replaces(new: str, old: str, change: str | None) -> bool:
     if _negation_of(new, old) or _moved_from(new, old):
         return True
     new_slot, old_slot = slot_of(new), slot_of(old)
-    if _general_slot(new_slot, old, change):
+    if _general_slot(new_slot, old, change) or _kin_slot(new_slot, old_slot, new, old):
         old_slot = new_slot
     if new_slot is not None and new_slot == old_slot:
         if any(_VERB_SLOT.match(fact.strip()) for fact in (new, old)):
