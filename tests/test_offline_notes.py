@@ -101,6 +101,18 @@ def test_a_reminder_whose_clause_only_says_which_thing_stores_nothing(
      "The cost of the servers was approved by Dana"),
     ("Don't forget about the gas, it's due Friday", "The gas is due Friday"),
     ("Don't forget about the news, it's on me", "User: The news is on me"),
+    # Any verb "it" takes in the third person, after a word of how often too.
+    ("Don't forget about the tickets, it starts at 2am", "The tickets start at 2am"),
+    ("Don't forget about the tickets; it goes on sale Friday", "The tickets go on sale Friday"),
+    ("Don't forget about the refunds, it needs Dana's sign-off",
+     "The refunds need Dana's sign-off"),
+    ("Don't forget about the patches, it always fixes the login bug",
+     "The patches always fix the login bug"),
+    ("Don't forget about the fees, it carries over to March", "The fees carry over to March"),
+    ("Don't forget about the tickets, it's always late", "The tickets are always late"),
+    # One thing ending in "s" keeps the verb of one.
+    ("Don't forget about the class, it starts at 9", "The class starts at 9"),
+    ("Don't forget about the status, it needs a check", "The status needs a check"),
 ])
 def test_a_reminder_about_several_things_keeps_them_with_the_verb_of_several(
         memory: HierarchicalMemory, said: str, kept: str) -> None:

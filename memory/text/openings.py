@@ -97,6 +97,11 @@ _ONE_IN_S = frozenset({
 #: tickets are on me").
 _AS_SEVERAL = {"is": "are", "was": "were", "has": "have", "does": "do"}
 _FIRST_WORD = re.compile(r"^(\w+)\b")
+#: A verb in the third person ("starts", "goes", "needs"), after a word that says how often
+#: or how surely, whose own "s" is no verb's ("it always starts at 2am").
+_VERB_OF_ONE = re.compile(
+    r"^(?P<before>(?:(?:always|usually|often|never|also|still|just|only|sometimes|normally"
+    r"|already|probably)\s+)?)(?P<verb>[a-z]+[^\Wsiu]s)\b")
 
 
 def said_of_what(told: str) -> str | None:
@@ -119,6 +124,9 @@ def said_of_what(told: str) -> str | None:
         # "it" stands for all of them: "The tickets is on me" would misquote the speaker.
         verb = _AS_SEVERAL.get(verb, verb)
         said = _FIRST_WORD.sub(lambda word: _AS_SEVERAL.get(word[1], word[1]), said, count=1)
+        if not verb:  # "it starts at 2am": "The tickets start at 2am"
+            said = _VERB_OF_ONE.sub(
+                lambda found: found["before"] + _verb_of_several(found["verb"]), said, count=1)
     what = match["what"][:1].upper() + match["what"][1:]
     return " ".join(word for word in (what, verb, said) if word)
 
@@ -129,6 +137,18 @@ def _names_several(what: str) -> bool:
     head = _AFTER_HEAD.sub("", what.strip())
     return (_SEVERAL.search(head) is not None
             and head.split()[-1].casefold() not in _ONE_IN_S)
+
+
+def _verb_of_several(verb: str) -> str:
+    """The form ``verb``, said of one ("starts", "goes", "carries", "fixes"), takes when said
+    of several ("start", "go", "carry", "fix")."""
+    if verb in _AS_SEVERAL:  # after a word of how often: "it always has"
+        return _AS_SEVERAL[verb]
+    if len(verb) > 4 and verb.endswith("ies"):
+        return verb[:-3] + "y"
+    if verb.endswith(("sses", "zzes", "xes", "ches", "shes", "oes")):
+        return verb[:-2]
+    return verb[:-1]
 
 
 _LEAD_IN = re.compile(
