@@ -49,12 +49,20 @@ def test_a_named_speaker_s_quoted_sentence_splits_as_the_user_s_does(
     assert list(_core(memory)) == [f"{speaker} doesn't use PagerDuty"]
 
 
-@pytest.mark.parametrize("label", ["Incident", "Heads-up"])
-def test_a_label_the_user_types_is_never_told_the_user_s_first_person(
-        memory: HierarchicalMemory, label: str) -> None:
-    said = f"{label}: the alerts go to Opsgenie, and I don't use PagerDuty"
-    _chat(memory, said)
-    assert list(_core(memory)) == [f"User: {said}"]
+@pytest.mark.parametrize("speaker", ["User", "Ada"])
+@pytest.mark.parametrize("label", ["Incident", "Update"])
+def test_a_label_in_a_speaker_s_words_leaves_the_first_person_theirs(
+        memory: HierarchicalMemory, speaker: str, label: str) -> None:
+    memory.process_interaction(
+        f"{label}: the alerts go to Opsgenie, and I don't use PagerDuty", "ok", speaker=speaker)
+    _chat(memory, "The alerts don't go to Opsgenie anymore.")
+    assert list(_core(memory)) == [f"{speaker} doesn't use PagerDuty"]
+
+
+def test_a_label_the_user_writes_in_chat_is_no_speaker(memory: HierarchicalMemory) -> None:
+    _chat(memory, "Incident: the alerts go to Opsgenie, and I don't use PagerDuty",
+          "The alerts don't go to Opsgenie anymore.")
+    assert list(_core(memory)) == ["User doesn't use PagerDuty"]
 
 
 def test_a_noted_first_person_is_not_told_of_the_label(memory: HierarchicalMemory) -> None:

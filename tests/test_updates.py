@@ -282,12 +282,11 @@ def test_a_move_is_a_lasting_fact_in_the_third_person() -> None:
     # A speaker's name is no label: the first person is told of whoever said it.
     ("Ada: The alerts go to Opsgenie, and I don't use PagerDuty",
      ["The alerts go to Opsgenie", "Ada doesn't use PagerDuty"]),
-    # A label inside the speaker's own words names no one who speaks: the user's "I" is
-    # never told of "Incident", nor of a name the user quotes.
+    # A label inside the speaker's quoted words is theirs: "I" is still the speaker.
     ("User: Incident: the alerts go to Opsgenie, and I don't use PagerDuty",
-     ["User: Incident: the alerts go to Opsgenie, and I don't use PagerDuty"]),
-    ("User: Ada: I moved to Paris and I don't eat meat",
-     ["User: Ada: I moved to Paris and I don't eat meat"]),
+     ["The alerts go to Opsgenie", "User doesn't use PagerDuty"]),
+    ("Ada: Incident: the alerts go to Opsgenie, and I don't use PagerDuty",
+     ["The alerts go to Opsgenie", "Ada doesn't use PagerDuty"]),
     ("User: Incident: the alerts go to Opsgenie, and the pager goes to Dana",
      ["The alerts go to Opsgenie", "The pager goes to Dana"]),
 ])

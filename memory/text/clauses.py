@@ -227,24 +227,28 @@ _NOTE_LABELS = frozenset({
     "action", "decision", "task", "goal", "memory"})
 
 
-def _quoted_clauses(fact: str, named: bool = True) -> list[str] | None:
+def _quoted_clauses(fact: str) -> list[str] | None:
     """The statements of a quoted sentence, each told of the speaker ("The alerts go to
     Opsgenie", "User doesn't use PagerDuty"); None when it joins none, or when one would
     still be quoted ("User: I think the alerts go to Opsgenie, and ..."): the first person
     the extractor could not tell of the speaker stays in the speaker's quoted words. A
-    label that names no one ("Note:") keeps a sentence in the first person whole, as does
-    one in a speaker's own words (``named`` False: "User: Incident: ..., and I ..."), which
-    names the speaker of nothing."""
+    label that names no one ("Note:") keeps a sentence in the first person whole. A label
+    inside a speaker's quoted words ("User: Incident: ...") heads what the speaker said:
+    its first person is the speaker's, as it would be without the label."""
     quoted = _QUOTED.match(fact.strip())
     if quoted is None:
         return None
     said = quoted["said"]
-    parts = ((_quoted_clauses(said, named=False) or [said]) if _QUOTED.match(said)
-             else clauses_of(said))
+    heading = _QUOTED.match(said)
+    if heading is not None and quoted["speaker"].casefold() not in _NOTE_LABELS:
+        # Only the outer name is the one quoted: the quote is written once, around the
+        # speaker's words, so a word with a colon in them is theirs, not another speaker.
+        said = heading["said"]
+    parts = clauses_of(said)
     told = [third_person(part, quoted["speaker"]) for part in parts]
     if len(parts) < 2 or any(part.startswith(f"{quoted['speaker']}:") for part in told):
         return None
-    if (not named or quoted["speaker"].casefold() in _NOTE_LABELS) and told != parts:
+    if quoted["speaker"].casefold() in _NOTE_LABELS and told != parts:
         # A label may be no speaker ("Note: ..., and I don't use PagerDuty", as a model
         # writes one): told of it, the first person would read "Note doesn't use PagerDuty".
         return None
