@@ -16,6 +16,8 @@ through the real tool dispatch.
 
 from __future__ import annotations
 
+from itertools import combinations
+
 from tiermem.memory.text.clauses import clauses_of, statements_of
 from tiermem.memory.text.corrections import (
     corrected,
@@ -25,11 +27,12 @@ from tiermem.memory.text.corrections import (
 )
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
 from tiermem.memory.text.openings import with_said_about
+from tiermem.memory.text.owners import may_be_same_kin
 from tiermem.memory.text.person import with_introductions
 from tiermem.memory.text.retractions import retracted, still_held
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.statements import as_news, own_clauses, read_statement
-from tiermem.memory.text.updates import replaces, stated_beside
+from tiermem.memory.text.updates import replaces, slot_of, stated_beside
 
 __all__ = ["core_changes"]
 
@@ -153,13 +156,29 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
             siblings = {part for part, _ in parts}
             for part, kind in parts:
                 facts = held()
-                durable = retire([old for old, holders in facts.items()
-                                  if holders != [part] and old not in siblings
-                                  and replaces(part, old, statement.change)],
-                                 facts, keep=part)
+                durable = retire(_of_one_person(part, [
+                    old for old, holders in facts.items()
+                    if holders != [part] and old not in siblings
+                    and replaces(part, old, statement.change)]), facts, keep=part)
                 # One an earlier version stored joined to another ("Customer 9034 uses
                 # SSO and is on the Team plan") is that fact stated again.
                 part = next((fact for fact in held().get(part, ()) if fact in current),
                             part)
                 new.setdefault(part, "durable" if durable else kind)
     return retired, new
+
+
+def _of_one_person(fact: str, replaced: list[str]) -> list[str]:
+    """``replaced``, the facts ``fact`` changes, but for those of one of the user's named
+    otherwise when they are of two people: "My partner works at Globex now" may be of the
+    boyfriend or of the girlfriend, and which one, nothing says, so both stay."""
+    slot = slot_of(fact)
+    if slot is None:
+        return replaced
+    attribute = slot.rpartition("/")[2]
+    named_otherwise = [old for old in replaced
+                       if (old_slot := slot_of(old)) is not None and old_slot != slot
+                       and old_slot.rpartition("/")[2] == attribute]
+    if any(not may_be_same_kin(one, other) for one, other in combinations(named_otherwise, 2)):
+        return [old for old in replaced if old not in named_otherwise]
+    return replaced

@@ -99,6 +99,20 @@ def test_one_of_the_user_s_named_in_another_way_has_one_value(
     assert list(core_of(memory)) == left
 
 
+@pytest.mark.parametrize(("said", "left"), [
+    (["My boyfriend works at Acme.", "My girlfriend works at Initech.",
+      "My partner works at Globex now."],
+     ["User's boyfriend works at Acme", "User's girlfriend works at Initech",
+      "User's partner works at Globex"]),
+    (["My son lives in Lyon.", "My daughter lives in Nice.", "My kid lives in Paris now."],
+     ["User's son lives in Lyon", "User's daughter lives in Nice", "User's kid lives in Paris"]),
+])
+def test_a_word_that_may_name_either_of_two_of_the_user_s_changes_neither(
+        memory: HierarchicalMemory, said: list[str], left: list[str]) -> None:
+    chat(memory, *said)
+    assert list(core_of(memory)) == left
+
+
 @pytest.mark.parametrize(("text", "owner"), [
     ("I'm not allergic to shellfish anymore.", Owner(True)),
     ("Forget that I like jazz.", Owner(True)),
