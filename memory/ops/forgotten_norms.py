@@ -176,7 +176,7 @@ def says(text: str, fact: str) -> bool:
     # Read apart, the statements of one sentence are each of whom they open with: "I'm
     # fine, but my son is allergic to peanuts" says nothing of the user's allergy.
     parts = (part for sentence in split_sentences(text) if not is_question(sentence)
-             for part in statements_apart(sentence))
+             for part in _statements_of_someone(sentence))
     for part in parts:
         said = _of_whom(part, whose, kin, read)
         if said is None:
@@ -185,6 +185,19 @@ def says(text: str, fact: str) -> bool:
             return True
         together |= said
     return said_by(together)
+
+
+_SOMEONE = re.compile(r"\b(?:i|me|my|we|us|our|you|your|he|him|his|she|her|they|them|their"
+                      r"|user|user's)\b", re.IGNORECASE)
+
+
+def _statements_of_someone(sentence: str) -> list[str]:
+    """``statements_apart``, but a sentence whose lead-in names no one ("Next month, I'm
+    moving to Berlin") is read whole: apart, the plan would lose its time."""
+    parts = statements_apart(sentence)
+    if len(parts) > 1 and _SOMEONE.search(parts[0]) is None:
+        return [sentence]
+    return parts
 
 
 def holds_part_of(statement: str, fact: str) -> bool:
