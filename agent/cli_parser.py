@@ -282,6 +282,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     args, extra = parser.parse_known_args(argv)
     command = _subcommand(parser, args.command)
     if extra:
+        if command is not None and args.command == "forget":
+            from tiermem.agent.forget_options import option_not_taken
+
+            not_taken = option_not_taken(extra)
+            if not_taken is not None:
+                command.error(not_taken)
         hint = (" (its --json is a flag that prints JSON on standard output; it takes no PATH)"
                 if args.command in ("chat", "forget") and "--json" in argv else "")
         innermost = _subcommand(command, getattr(args, "benchmark", None)) if command else None

@@ -4,15 +4,16 @@ are usage errors because an option given would have no effect.
 A request (TEXT), ``--erase-forgotten`` and ``--finish-erasures`` exclude each other, and
 the last two take none of the options that match or erase a request. A model's options
 (``--model``, ``--base-url``, ``--max-tokens``, ...) are refused where no model is asked:
-in mode ``exact``, or, in the modes that ask one, with no model configured; and
-``--text-tool-calls`` in every mode, as the model judging a request is offered no tools.
-Each would else be ignored without a word, and which was meant is the user's to say.
+in mode ``exact``, or, in the modes that ask one, with no model configured. Each would else
+be ignored without a word, and which was meant is the user's to say. ``--text-tool-calls``
+is not offered, as the model judging a request is offered no tools; given, the usage
+error says so.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from tiermem.memory.ops.forget_config import MAX_DELETE_COUNT, MODES
@@ -46,7 +47,7 @@ def add_forget_parser(sub: Any, description: str, agent_name: Callable[[str], st
                         help="the model the LLM modes ask; or set TIERMEM_MODEL")
     forget.add_argument("--base-url", type=BASE_URL,
                         help="OpenAI-compatible endpoint; or set OPENAI_BASE_URL")
-    add_server_options(forget)
+    add_server_options(forget, text_tool_calls=False)
     forget.add_argument("--embedder", choices=("local", "hashing"),
                         help="local MiniLM model or the model-free hashing embedder; "
                              "default: the one the agent's memory was built with")
@@ -80,6 +81,18 @@ def _delete_count(text: str) -> int:
     return value
 
 
+def option_not_taken(unknown: Sequence[str]) -> str | None:
+    """The usage error for ``--text-tool-calls`` among ``unknown``, the arguments argparse
+    did not know. Chat takes it, so it is worth saying why forget does not; argparse alone
+    would call it unknown, beside the request its value pushed out of TEXT."""
+    for given in unknown:
+        if given.split("=", 1)[0] == "--text-tool-calls":
+            return ("forget takes no --text-tool-calls: the model judging a request is "
+                    "offered no tools, so no text of its answer is read as a call to one; "
+                    "drop it")
+    return None
+
+
 def request_conflict(args: argparse.Namespace) -> str | None:
     """The usage error for a choice of what to do that contradicts itself: more than one of
     TEXT, ``--erase-forgotten`` and ``--finish-erasures``, or a request's options beside
@@ -102,9 +115,8 @@ def request_conflict(args: argparse.Namespace) -> str | None:
 def model_option_conflict(args: argparse.Namespace, mode: str, mode_from: str) -> str | None:
     """The usage error for a model's option given where the request asks no model: in
     ``mode`` exact (``mode_from`` says where that mode came from), or with no model
-    configured; or for ``--text-tool-calls``, which no judged request reads. In the modes
-    that ask one, the environment's model counts; its settings given in the environment
-    are no conflict, they wait for a model."""
+    configured. In the modes that ask one, the environment's model counts; its settings
+    given in the environment are no conflict, they wait for a model."""
     from tiermem.agent.config import names_a_model
     from tiermem.agent.server_options import and_listed, model_flags_given, no_model_conflict
 
@@ -117,9 +129,6 @@ def model_option_conflict(args: argparse.Namespace, mode: str, mode_from: str) -
                 f"model, so {and_listed(given)} would have no effect: drop {them}, or give "
                 f"--mode exact_then_top_k_llm to have the model judge a request that no "
                 f"stored text equals")
-    if args.text_tool_calls is not None:
-        return ("--text-tool-calls would have no effect: the model judging a request is "
-                "offered no tools, so no text of its answer is read as a call to one; drop it")
     if names_a_model(args.model, args.base_url):
         return None
     return no_model_conflict(given, "to forget by exact text only (--mode exact)")
@@ -127,7 +136,7 @@ def model_option_conflict(args: argparse.Namespace, mode: str, mode_from: str) -
 
 #: The options only a request (TEXT) uses, by their destination in the parsed arguments.
 _REQUEST_OPTIONS = ("mode", "max_delete_count", "policy", "erase", "model", "base_url",
-                    "context_window", "timeout", "max_tokens", "text_tool_calls")
+                    "context_window", "timeout", "max_tokens")
 
 
 def _request_options(args: argparse.Namespace) -> list[str]:

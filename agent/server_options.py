@@ -66,8 +66,9 @@ def positive_seconds(text: str) -> float:
     return value
 
 
-def add_server_options(parser: argparse.ArgumentParser) -> None:
-    """``--context-window``, ``--timeout``, ``--max-tokens`` and ``--text-tool-calls``."""
+def add_server_options(parser: argparse.ArgumentParser, *, text_tool_calls: bool = True) -> None:
+    """``--context-window``, ``--timeout``, ``--max-tokens`` and, unless ``text_tool_calls``
+    is False (a command whose model is offered no tools), ``--text-tool-calls``."""
     parser.add_argument(
         "--context-window", type=positive_int, metavar="N",
         help="the context window the server runs the model with, in tokens; or set "
@@ -84,6 +85,8 @@ def add_server_options(parser: argparse.ArgumentParser) -> None:
         help=f"the reply budget sent with each request and kept free in the window; or set "
              f"TIERMEM_MAX_TOKENS (default {DEFAULT_MAX_TOKENS}, {REASONING_MAX_TOKENS} for "
              f"o-series and gpt-5 models, at most a quarter of the window)")
+    if not text_tool_calls:
+        return
     parser.add_argument(
         "--text-tool-calls", choices=TEXT_TOOL_CALL_MODES,
         help=f"auto (default): run tool calls the model writes as text "
@@ -119,8 +122,8 @@ def model_flag_conflict(args: argparse.Namespace) -> str | None:
 
 def model_flags_given(args: argparse.Namespace) -> list[str]:
     """The flags only a model reads that ``args`` holds, as typed, in the order of
-    ``MODEL_ONLY_FLAGS``."""
-    return [flag for flag, dest in MODEL_ONLY_FLAGS if getattr(args, dest) is not None]
+    ``MODEL_ONLY_FLAGS`` (a command may not take them all)."""
+    return [flag for flag, dest in MODEL_ONLY_FLAGS if getattr(args, dest, None) is not None]
 
 
 def no_model_conflict(given: list[str], dropped: str) -> str:
@@ -153,7 +156,7 @@ def config_from_args(args: Any) -> LLMConfig | None:
     """The configuration the flags and environment give, or None for offline."""
     return resolve_llm_config(args.model, args.base_url, context_window=args.context_window,
                               timeout=args.timeout, max_tokens=args.max_tokens,
-                              text_tool_calls=args.text_tool_calls)
+                              text_tool_calls=getattr(args, "text_tool_calls", None))
 
 
 def open_client(config: LLMConfig, note: Callable[[str], None]) -> OpenAIClient:

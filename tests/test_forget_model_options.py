@@ -39,10 +39,9 @@ def _agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, policy: str | None) 
                    "http://127.0.0.1:9/v1"],
      f"mode 'exact' (from --mode) matches the request's whole text and asks no model, so "
      f"--model and --base-url would have no effect: drop them, {_DROP_OR_JUDGE}"),
-    ("exact", ["--text-tool-calls", "off", "--context-window", "8000", "--timeout", "5"],
+    ("exact", ["--context-window", "8000", "--timeout", "5"],
      f"mode 'exact' (from the policy) matches the request's whole text and asks no model, "
-     f"so --context-window, --timeout and --text-tool-calls would have no effect: drop "
-     f"them, {_DROP_OR_JUDGE}"),
+     f"so --context-window and --timeout would have no effect: drop them, {_DROP_OR_JUDGE}"),
     ("top_k_llm", ["--timeout", "5"],
      "no model is set, and --timeout matters only to a model: name one with --model NAME "
      "(or TIERMEM_MODEL) and, for a local server, --base-url URL (or OPENAI_BASE_URL), or "
@@ -52,10 +51,6 @@ def _agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, policy: str | None) 
      "one with --model NAME (or TIERMEM_MODEL) and, for a local server, --base-url URL (or "
      "OPENAI_BASE_URL), or drop --context-window and --max-tokens to forget by exact text "
      "only (--mode exact)"),
-    ("exact_then_top_k_llm", ["--model", "llama3", "--base-url", "http://127.0.0.1:9/v1",
-                              "--text-tool-calls", "off"],
-     "--text-tool-calls would have no effect: the model judging a request is offered no "
-     "tools, so no text of its answer is read as a call to one; drop it"),
 ])
 def test_a_models_option_where_no_model_is_asked_is_refused_and_nothing_changes(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
@@ -83,3 +78,36 @@ def test_a_models_options_beside_the_environments_model_reach_it_in_a_judged_mod
         assert [request["max_tokens"] for request in server.requests] == [123]
     with HierarchicalMemory(home, embedder=HashingEmbedder(), read_only=True) as memory:
         assert memory.facts() == []
+
+
+@pytest.mark.parametrize("flags", [
+    ["--text-tool-calls", "off", SECRET],
+    ["--model", "llama3", "--base-url", "http://127.0.0.1:9/v1", "--mode",
+     "exact_then_top_k_llm", "--text-tool-calls=auto", SECRET],
+    ["--erase-forgotten", "--text-tool-calls", "off"],
+])
+def test_text_tool_calls_is_not_offered_and_given_is_refused_saying_why(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        flags: list[str]) -> None:
+    home = _agent(tmp_path, monkeypatch, None)
+    with pytest.raises(SystemExit) as stopped:
+        run(["forget", "--agent", "ada", "--embedder", "hashing", *flags])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    # Why, and what to do; not "unrecognized arguments" beside the request itself.
+    assert err.endswith(
+        "tiermem forget: error: forget takes no --text-tool-calls: the model judging a "
+        "request is offered no tools, so no text of its answer is read as a call to one; "
+        "drop it\n")
+    assert SECRET not in err
+    with HierarchicalMemory(home, embedder=HashingEmbedder(), read_only=True) as memory:
+        assert [f.text for f in memory.facts()] == [SECRET]
+        assert memory.forget_requests() == []
+
+
+def test_forget_help_offers_no_text_tool_calls_while_chat_still_does(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    for command, offered in (("forget", False), ("chat", True)):
+        with pytest.raises(SystemExit):
+            run([command, "--help"])
+        assert ("--text-tool-calls" in capsys.readouterr().out) is offered
