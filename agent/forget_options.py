@@ -116,22 +116,29 @@ def model_option_conflict(args: argparse.Namespace, mode: str, mode_from: str) -
     """The usage error for a model's option given where the request asks no model: in
     ``mode`` exact (``mode_from`` says where that mode came from), or with no model
     configured. In the modes that ask one, the environment's model counts; its settings
-    given in the environment are no conflict, they wait for a model."""
+    given in the environment are no conflict, they wait for a model. Each error names what
+    works: a judged mode with no model fails its request, so dropping the flag is not enough."""
     from tiermem.agent.config import names_a_model
-    from tiermem.agent.server_options import and_listed, model_flags_given, no_model_conflict
+    from tiermem.agent.server_options import HOW_TO_NAME_A_MODEL, and_listed, model_flags_given
 
     given = model_flags_given(args)
     if not given:
         return None
+    flags, them = and_listed(given), "them" if len(given) > 1 else "it"
+    named = names_a_model(args.model, args.base_url)
     if mode == "exact":
-        them = "them" if len(given) > 1 else "it"
+        judged = "give --mode exact_then_top_k_llm" if named else (
+            f"name a model with {HOW_TO_NAME_A_MODEL}, and give --mode exact_then_top_k_llm")
         return (f"mode 'exact' ({mode_from}) matches the request's whole text and asks no "
-                f"model, so {and_listed(given)} would have no effect: drop {them}, or give "
-                f"--mode exact_then_top_k_llm to have the model judge a request that no "
-                f"stored text equals")
-    if names_a_model(args.model, args.base_url):
+                f"model, so {flags} would have no effect: drop {them}, or {judged} to have "
+                f"the model judge a request that no stored text equals")
+    if named:
         return None
-    return no_model_conflict(given, "to forget by exact text only (--mode exact)")
+    asks = ("asks a model which stored items the request targets" if mode == "top_k_llm" else
+            "asks a model when no stored text equals the request")
+    return (f"mode {mode!r} ({mode_from}) {asks}, and none is set: name one with "
+            f"{HOW_TO_NAME_A_MODEL}, or give --mode exact and drop {flags} to forget by exact "
+            f"text only")
 
 
 #: The options only a request (TEXT) uses, by their destination in the parsed arguments.

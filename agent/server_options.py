@@ -104,6 +104,9 @@ MODEL_ONLY_FLAGS = (("--model", "model"), ("--base-url", "base_url"),
                     ("--context-window", "context_window"), ("--timeout", "timeout"),
                     ("--max-tokens", "max_tokens"), ("--text-tool-calls", "text_tool_calls"))
 _NAMING_A_MODEL = ("--model", "--base-url")
+#: How to name a model, for the errors that ask for one.
+HOW_TO_NAME_A_MODEL = (f"--model NAME (or {ENV_MODEL}) and, for a local server, --base-url URL "
+                       f"(or {ENV_BASE_URL})")
 
 
 def model_flag_conflict(args: argparse.Namespace) -> str | None:
@@ -131,8 +134,7 @@ def no_model_conflict(given: list[str], dropped: str) -> str:
     have named one), with no model configured; ``dropped`` says what dropping them leaves."""
     matter = "matters" if len(given) == 1 else "matter"
     return (f"no model is set, and {and_listed(given)} {matter} only to a model: name one "
-            f"with --model NAME (or {ENV_MODEL}) and, for a local server, --base-url URL "
-            f"(or {ENV_BASE_URL}), or drop {and_listed(given)} {dropped}")
+            f"with {HOW_TO_NAME_A_MODEL}, or drop {and_listed(given)} {dropped}")
 
 
 def _offline_conflict(given: list[str]) -> str:

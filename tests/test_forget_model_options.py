@@ -31,26 +31,40 @@ def _agent(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, policy: str | None) 
     return home
 
 
+_NAME_ONE = ("--model NAME (or TIERMEM_MODEL) and, for a local server, --base-url URL (or "
+             "OPENAI_BASE_URL)")
+_NAME_ONE_TO_JUDGE = (f"or name a model with {_NAME_ONE}, and give --mode exact_then_top_k_llm "
+                      f"to have the model judge a request that no stored text equals")
+
+
 @pytest.mark.parametrize(("policy", "flags", "said"), [
     (None, ["--max-tokens", "100"],
      f"mode 'exact' (the default) matches the request's whole text and asks no model, so "
-     f"--max-tokens would have no effect: drop it, {_DROP_OR_JUDGE}"),
+     f"--max-tokens would have no effect: drop it, {_NAME_ONE_TO_JUDGE}"),
     ("top_k_llm", ["--mode", "exact", "--model", "llama3", "--base-url",
                    "http://127.0.0.1:9/v1"],
      f"mode 'exact' (from --mode) matches the request's whole text and asks no model, so "
      f"--model and --base-url would have no effect: drop them, {_DROP_OR_JUDGE}"),
     ("exact", ["--context-window", "8000", "--timeout", "5"],
      f"mode 'exact' (from the policy) matches the request's whole text and asks no model, "
-     f"so --context-window and --timeout would have no effect: drop them, {_DROP_OR_JUDGE}"),
+     f"so --context-window and --timeout would have no effect: drop them, "
+     f"{_NAME_ONE_TO_JUDGE}"),
     ("top_k_llm", ["--timeout", "5"],
-     "no model is set, and --timeout matters only to a model: name one with --model NAME "
-     "(or TIERMEM_MODEL) and, for a local server, --base-url URL (or OPENAI_BASE_URL), or "
-     "drop --timeout to forget by exact text only (--mode exact)"),
+     f"mode 'top_k_llm' (from the policy) asks a model which stored items the request "
+     f"targets, and none is set: name one with {_NAME_ONE}, or give --mode exact and drop "
+     f"--timeout to forget by exact text only"),
+    (None, ["--mode", "top_k_llm", "--timeout", "5"],
+     f"mode 'top_k_llm' (from --mode) asks a model which stored items the request targets, "
+     f"and none is set: name one with {_NAME_ONE}, or give --mode exact and drop --timeout "
+     f"to forget by exact text only"),
     ("exact_then_top_k_llm", ["--max-tokens", "100", "--context-window", "8000"],
-     "no model is set, and --context-window and --max-tokens matter only to a model: name "
-     "one with --model NAME (or TIERMEM_MODEL) and, for a local server, --base-url URL (or "
-     "OPENAI_BASE_URL), or drop --context-window and --max-tokens to forget by exact text "
-     "only (--mode exact)"),
+     f"mode 'exact_then_top_k_llm' (from the policy) asks a model when no stored text equals "
+     f"the request, and none is set: name one with {_NAME_ONE}, or give --mode exact and "
+     f"drop --context-window and --max-tokens to forget by exact text only"),
+    ("exact", ["--mode", "exact_then_top_k_llm", "--max-tokens", "100"],
+     f"mode 'exact_then_top_k_llm' (from --mode) asks a model when no stored text equals the "
+     f"request, and none is set: name one with {_NAME_ONE}, or give --mode exact and drop "
+     f"--max-tokens to forget by exact text only"),
 ])
 def test_a_models_option_where_no_model_is_asked_is_refused_and_nothing_changes(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
@@ -78,6 +92,21 @@ def test_a_models_options_beside_the_environments_model_reach_it_in_a_judged_mod
         assert [request["max_tokens"] for request in server.requests] == [123]
     with HierarchicalMemory(home, embedder=HashingEmbedder(), read_only=True) as memory:
         assert memory.facts() == []
+
+
+@pytest.mark.parametrize("policy", ["top_k_llm", "exact_then_top_k_llm"])
+def test_what_the_no_model_error_offers_works_and_dropping_the_flag_alone_does_not(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        policy: str) -> None:
+    home = _agent(tmp_path, monkeypatch, policy)
+    forget = ["forget", "--agent", "ada", "--embedder", "hashing"]
+    # Dropped alone, the flag leaves a judged mode with no model: the request fails, audited.
+    assert run([*forget, "the card"]) == 1
+    assert "none is configured" in capsys.readouterr().err
+    assert run([*forget, "--mode", "exact", SECRET]) == 0
+    with HierarchicalMemory(home, embedder=HashingEmbedder(), read_only=True) as memory:
+        assert memory.facts() == []
+        assert [r.outcome for r in memory.forget_requests()] == ["failed", "matched"]
 
 
 @pytest.mark.parametrize("flags", [
