@@ -21,7 +21,9 @@ from tiermem.memory.privacy import PrivacyConfig, parse_policy
 from tiermem.memory.privacy.recall import MAX_WIDENING
 from tiermem.memory.tiers.recall import NewMessage
 from tiermem.memory.types import SearchResult
+from tiermem.tools.declare import ToolError
 from tiermem.tools.memory_tools import ToolContext, memory_toolbox
+from tiermem.tools.search_results import page_of
 
 T0 = 1_700_000_000.0
 SHOWN = 12
@@ -172,12 +174,30 @@ def test_a_shown_match_older_than_a_window_of_withheld_ones_is_found(tmp_path: P
 
 def test_withheld_matches_widen_the_window_only_so_far(tmp_path: Path) -> None:
     home = older_shown(tmp_path / "a", 300)
-    [first, _], depths = recall_answers(home, 5)
+    [first, second], depths = recall_answers(home, 5)
     # Past MAX_WIDENING windows of withheld matches the search stops and says how to reach
     # older ones; it ranked no more than that many rows.
     assert max(depths) <= MAX_WIDENING * 5 < 300
     found = json.loads(first)
     assert (found["total"], found["results"]) == ("at least 0", [])
     assert "narrow the dates" in found["ranked"]
-    [dated, _], _ = recall_answers(home, 5, end_date="2023-11-14")
+    # Not "page 2 of 1" with "at least 0": where the pages end, and how to reach older ones.
+    assert second == ("Error: page 2 is past the last page (1), which found no match among "
+                      "the newest ranked; older ones may exist: narrow the dates or the words "
+                      "to reach them")
+    [dated, past], _ = recall_answers(home, 5, end_date="2023-11-14")
     assert [r["id"] for r in json.loads(dated)["results"]] == [1]
+    # The dates narrowed, every match is ranked: what an unscreened search says.
+    assert past == "Error: page 2 is past the last page (1); ask page 1"
+
+
+def test_a_page_past_a_window_it_counted_matches_in_says_how_to_reach_older_ones() -> None:
+    result = SearchResult(hits=[], total=7, page=3, page_size=5, total_exact=False)
+    with pytest.raises(ToolError) as raised:
+        page_of(result, "recall", "propranolol")
+    assert str(raised.value) == ("page 3 is past the last page (2) of the newest matches "
+                                 "ranked; ask page 1, or narrow the dates or the words to "
+                                 "reach older ones")
+    # Nothing matched at all: no page holds more, and none is past the end of nothing.
+    empty = SearchResult(hits=[], total=0, page=3, page_size=5)
+    assert page_of(empty, "recall", "propranolol")["results"] == []

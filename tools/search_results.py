@@ -5,7 +5,8 @@ A page reports the tier, the number of matches and pages, and when each item was
 long text shows its first ``HIT_TEXT_CHARS`` characters, so a page is never cut mid-result.
 The number is a lower bound, said so, when recall ranked only its newest matches, archival
 counted its matches in meaning only as far as it ranked them, or a privacy policy counted the
-matches it shows only up to the next page (so that no total counts withheld ones). A user's
+matches it shows only up to the next page (so that no total counts withheld ones). A page past
+the last is an error saying where the pages end, unless nothing matched at all. A user's
 message in a conversation_search result lists the facts it states that the user asked to
 forget (``FORGOTTEN_KEY``), as the message itself stays.
 """
@@ -33,8 +34,10 @@ def iso(stamp: float | None) -> str | None:
 
 def page_of(result: SearchResult, tier: str, query: str) -> dict[str, Any]:
     """A page's header, its ``results`` left empty for the caller's items."""
-    if result.total and result.page > result.pages:
-        raise ToolError(f"page {result.page} is past the last page ({result.pages}); ask page 1")
+    # A search that matched nothing answers any page with no results; one whose total is a
+    # lower bound may count none on the pages it ranked, and "page 2 of 1" would hide why.
+    if result.page > result.pages and (result.total or not result.total_exact):
+        raise ToolError(past_the_last(result, tier))
     out: dict[str, Any] = {
         "tier": tier,
         "query": query,
@@ -59,6 +62,19 @@ def page_of(result: SearchResult, tier: str, query: str) -> dict[str, Any]:
                          " may exist: narrow the dates or the words to reach them")
     out["results"] = []
     return out
+
+def past_the_last(result: SearchResult, tier: str) -> str:
+    """Where the pages end, for a page asked past them; for recall's window of newest
+    matches, how to reach older ones too, as its pages say."""
+    past = f"page {result.page} is past the last page ({result.pages})"
+    if result.total_exact or tier != "recall":
+        return f"{past}; ask page 1"
+    if not result.total:
+        return (f"{past}, which found no match among the newest ranked; older ones may exist: "
+                f"narrow the dates or the words to reach them")
+    return (f"{past} of the newest matches ranked; ask page 1, or narrow the dates or the "
+            f"words to reach older ones")
+
 
 def hit_text(text: str) -> str:
     """``text`` as a search result shows it: cut at ``HIT_TEXT_CHARS``, saying how to read on."""
