@@ -65,6 +65,14 @@ def test_a_label_the_user_writes_in_chat_is_no_speaker(memory: HierarchicalMemor
     assert list(_core(memory)) == ["User doesn't use PagerDuty"]
 
 
+def test_a_name_the_user_types_before_a_colon_quotes_someone_else(
+        memory: HierarchicalMemory) -> None:
+    # Pasted from a thread: Ada moved, not the user, whose home stays as it was.
+    _chat(memory, "I live in Berlin.", "Ada: I moved to Paris and I don't eat meat.")
+    assert list(_core(memory)) == [
+        "User lives in Berlin", "User: Ada: I moved to Paris and I don't eat meat"]
+
+
 def test_a_noted_first_person_is_not_told_of_the_label(memory: HierarchicalMemory) -> None:
     memory.add_fact("Note: the alerts go to Opsgenie, and I don't use PagerDuty", "durable")
     _chat(memory, "The alerts don't go to Opsgenie anymore.")

@@ -289,6 +289,12 @@ def test_a_move_is_a_lasting_fact_in_the_third_person() -> None:
      ["The alerts go to Opsgenie", "Ada doesn't use PagerDuty"]),
     ("User: Incident: the alerts go to Opsgenie, and the pager goes to Dana",
      ["The alerts go to Opsgenie", "The pager goes to Dana"]),
+    # A name there is of someone the speaker quotes: their "I" is neither the speaker's
+    # nor told of them, as nothing says the name is not a heading.
+    ("User: Ada: I moved to Paris and I don't eat meat",
+     ["User: Ada: I moved to Paris and I don't eat meat"]),
+    ("User: Ada: the alerts go to Opsgenie, and the pager goes to Dana",
+     ["The alerts go to Opsgenie", "The pager goes to Dana"]),
 ])
 def test_a_compound_fact_splits_into_its_statements(fact: str, clauses: list[str]) -> None:
     assert clauses_of(fact) == clauses

@@ -225,6 +225,14 @@ _NOTE_LABELS = frozenset({
     "memo", "status", "background", "preference", "preferences", "profile", "correction",
     "observation", "detail", "details", "example", "question", "answer", "re", "subject",
     "action", "decision", "task", "goal", "memory"})
+#: Words that head a speaker's own words ("User: Incident: ...") and name no one. Any
+#: other word before a colon there may be a name the speaker quotes ("User: Ada: I moved
+#: to Paris"), whose first person is not the speaker's.
+_HEADINGS = _NOTE_LABELS | frozenset({
+    "incident", "outage", "alert", "heads-up", "postmortem", "announcement", "recap",
+    "issue", "ticket", "bug", "problem", "change", "release", "deploy", "deployment",
+    "agenda", "eta", "impact", "cause", "resolution", "timeline", "follow-up", "news",
+    "urgent", "psa", "blocker", "risk", "request", "feedback", "today", "tonight"})
 
 
 def _quoted_clauses(fact: str) -> list[str] | None:
@@ -234,16 +242,18 @@ def _quoted_clauses(fact: str) -> list[str] | None:
     the extractor could not tell of the speaker stays in the speaker's quoted words. A
     label that names no one ("Note:") keeps a sentence in the first person whole. A label
     inside a speaker's quoted words ("User: Incident: ...") heads what the speaker said:
-    its first person is the speaker's, as it would be without the label."""
+    its first person is the speaker's, as it would be without the label; a name there
+    ("User: Ada: I moved to Paris, and I don't eat meat") is of someone the speaker
+    quotes, so a sentence in the first person stays whole, told of neither."""
     quoted = _QUOTED.match(fact.strip())
     if quoted is None:
         return None
     said = quoted["said"]
-    heading = _QUOTED.match(said)
-    if heading is not None and quoted["speaker"].casefold() not in _NOTE_LABELS:
-        # Only the outer name is the one quoted: the quote is written once, around the
-        # speaker's words, so a word with a colon in them is theirs, not another speaker.
-        said = heading["said"]
+    inner = _QUOTED.match(said)
+    if inner is not None and quoted["speaker"].casefold() not in _NOTE_LABELS:
+        if inner["speaker"].casefold() not in _HEADINGS:
+            return _quoted_by_speaker(inner)
+        said = inner["said"]
     parts = clauses_of(said)
     told = [third_person(part, quoted["speaker"]) for part in parts]
     if len(parts) < 2 or any(part.startswith(f"{quoted['speaker']}:") for part in told):
@@ -253,6 +263,16 @@ def _quoted_clauses(fact: str) -> list[str] | None:
         # writes one): told of it, the first person would read "Note doesn't use PagerDuty".
         return None
     return [part[:1].upper() + part[1:] for part in told]
+
+
+def _quoted_by_speaker(inner: re.Match[str]) -> list[str] | None:
+    """The statements of words the speaker quotes of someone else ("Ada: the alerts go
+    to Opsgenie, and the pager goes to Dana"); None when one is in the first person, as
+    neither the speaker nor a heading may be told of it."""
+    parts = clauses_of(inner["said"])
+    if len(parts) < 2 or any(third_person(part, inner["speaker"]) != part for part in parts):
+        return None
+    return [part[:1].upper() + part[1:] for part in parts]
 
 
 def clauses_of(fact: str) -> list[str]:
