@@ -110,6 +110,11 @@ def test_a_reminder_whose_clause_only_says_which_thing_stores_nothing(
      "The patches always fix the login bug"),
     ("Don't forget about the fees, it carries over to March", "The fees carry over to March"),
     ("Don't forget about the tickets, it's always late", "The tickets are always late"),
+    # A word of how often in an "s" is no verb: it stays as said, and "is" after it is
+    # the verb.
+    ("Don't forget about the backups, it always ran late", "The backups always ran late"),
+    ("Don't forget about the backups, it sometimes is slow", "The backups sometimes are slow"),
+    ("Don't forget about the disks, it perhaps needs a swap", "The disks perhaps need a swap"),
     # One thing ending in "s" keeps the verb of one.
     ("Don't forget about the class, it starts at 9", "The class starts at 9"),
     ("Don't forget about the status, it needs a check", "The status needs a check"),

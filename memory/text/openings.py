@@ -101,7 +101,12 @@ _FIRST_WORD = re.compile(r"^(\w+)\b")
 #: or how surely, whose own "s" is no verb's ("it always starts at 2am").
 _VERB_OF_ONE = re.compile(
     r"^(?P<before>(?:(?:always|usually|often|never|also|still|just|only|sometimes|normally"
-    r"|already|probably)\s+)?)(?P<verb>[a-z]+[^\Wsiu]s)\b")
+    r"|already|probably|perhaps)\s+)?)(?P<verb>is|[a-z]+[^\Wsiu]s)\b")
+#: Words in a verb's "s" that are no verb: "it always ran late" keeps "always".
+_NO_VERBS_IN_S = frozenset({
+    "always", "sometimes", "perhaps", "nowadays", "afterwards", "besides", "towards",
+    "upstairs", "downstairs", "overseas", "indoors", "outdoors", "anyways", "yes", "whereas",
+    "its", "hers", "ours", "yours", "theirs"})
 
 
 def said_of_what(told: str) -> str | None:
@@ -125,8 +130,7 @@ def said_of_what(told: str) -> str | None:
         verb = _AS_SEVERAL.get(verb, verb)
         said = _FIRST_WORD.sub(lambda word: _AS_SEVERAL.get(word[1], word[1]), said, count=1)
         if not verb:  # "it starts at 2am": "The tickets start at 2am"
-            said = _VERB_OF_ONE.sub(
-                lambda found: found["before"] + _verb_of_several(found["verb"]), said, count=1)
+            said = _VERB_OF_ONE.sub(_of_several, said, count=1)
     what = match["what"][:1].upper() + match["what"][1:]
     return " ".join(word for word in (what, verb, said) if word)
 
@@ -137,6 +141,12 @@ def _names_several(what: str) -> bool:
     head = _AFTER_HEAD.sub("", what.strip())
     return (_SEVERAL.search(head) is not None
             and head.split()[-1].casefold() not in _ONE_IN_S)
+
+
+def _of_several(found: re.Match[str]) -> str:
+    if found["verb"] in _NO_VERBS_IN_S:
+        return found[0]
+    return found["before"] + _verb_of_several(found["verb"])
 
 
 def _verb_of_several(verb: str) -> str:
