@@ -101,6 +101,10 @@ def test_a_message_about_the_kid_states_the_son_s_forgotten_fact() -> None:
     ("I'm relocating to Berlin soon.", "User lives in Berlin"),
     ("Next month, I'm moving to Berlin.", "User lives in Berlin"),
     ("I start at Acme in two weeks.", "User works at Acme"),
+    ("I start at Acme on Monday.", "User works at Acme"),
+    ("I'm moving to Berlin this weekend.", "User lives in Berlin"),
+    ("This Friday, I'm moving to Berlin.", "User lives in Berlin"),
+    ("I'm moving to Berlin at the end of the month.", "User lives in Berlin"),
     # Said of "he", "she" or "they": in the user's own words, never the user.
     ("He lives in Berlin.", "User lives in Berlin"),
     ("My brother is a chef. He lives in Berlin.", "User lives in Berlin"),
@@ -186,6 +190,9 @@ def test_the_same_relation_in_another_word_states_the_fact(said: str, fact: str)
     ("I moved to Berlin the next year.", "User lives in Berlin"),
     ("I live in Berlin until next month.", "User lives in Berlin"),
     ("I live in Berlin and start at Acme next month.", "User lives in Berlin"),
+    ("I started at Acme on Monday.", "User works at Acme"),
+    ("I work at Acme on Mondays.", "User works at Acme"),
+    ("I work at Acme until the end of the month.", "User works at Acme"),
     ("I take propranolol daily and stopped the vitamins.", "User takes propranolol daily"),
 ])
 def test_a_statement_that_it_is_so_states_the_fact(said: str, fact: str) -> None:

@@ -1,6 +1,6 @@
 """Whether a clause in the user's words is a plan for a time to come.
 
-"I'm moving to Berlin next month" and "I start at Acme in June" hold every word that
+"I'm moving to Berlin next month" and "I start at Acme on Monday" hold every word that
 matters of "User lives in Berlin" and "User works at Acme", yet say the user does not
 live or work there yet: a present tense with a time to come is a plan. "I moved to Berlin
 in June" says it is done, and "I live in Berlin until next month" that it is so now, so a
@@ -26,6 +26,9 @@ _UNITS = "days?|weeks?|weekends?|fortnights?|months?|years?"
 _WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 #: A time to come in any tense's sentence: "the next year" and "soon after" are of the past.
 _TO_COME = (r"tomorrow|(?<!\bas\s)soon(?!\s+(?:after|afterwards|enough|as)\b)"
+            # One day of the week ("on Monday"; "on Mondays" is every week) or weekend.
+            rf"|(?:on|this)\s+(?:{_WEEKDAYS})|this\s+weekend"
+            r"|(?:the\s+)?end\s+of\s+(?:the|this|next)\s+(?:week|month|year)"
             rf"|(?<!\bthe\s)next\s+(?:{_UNITS}|{_SEASONS}|{_WEEKDAYS}|{_MONTHS})"
             rf"|later\s+(?:this|next)\s+(?:{_UNITS}|{_SEASONS})|this\s+coming\s+\w+"
             r"|in\s+(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few"
