@@ -116,6 +116,11 @@ def test_a_message_about_the_kid_states_the_son_s_forgotten_fact() -> None:
     ("I'm vegetarian but my husband is allergic to peanuts.", "User is allergic to peanuts"),
     ("My daughter is fine but my son is allergic to peanuts.",
      "User's daughter is allergic to peanuts"),
+    # A lead-in that is no time leaves each statement after it of whom it opens with.
+    ("Honestly, I'm fine, but my son is allergic to peanuts.", "User is allergic to peanuts"),
+    ("Thankfully, I'm not allergic, but my son is allergic to peanuts.",
+     "User is allergic to peanuts"),
+    ("Sadly, my son is allergic to peanuts.", "User is allergic to peanuts"),
     ("My sister lives in Munich and my brother lives in Berlin.",
      "User's sister lives in Berlin"),
     # Said of the one the user speaks to, or of no one: a remark, not the user's life.

@@ -30,6 +30,7 @@ from tiermem.memory.text.owners import (
     relation_of,
     statements_apart,
 )
+from tiermem.memory.text.plans import is_time_alone
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.updates import read_statement
 from tiermem.memory.text.wording import concepts
@@ -187,16 +188,14 @@ def says(text: str, fact: str) -> bool:
     return said_by(together)
 
 
-_SOMEONE = re.compile(r"\b(?:i|me|my|we|us|our|you|your|he|him|his|she|her|they|them|their"
-                      r"|user|user's)\b", re.IGNORECASE)
-
-
 def _statements_of_someone(sentence: str) -> list[str]:
-    """``statements_apart``, but a sentence whose lead-in names no one ("Next month, I'm
-    moving to Berlin") is read whole: apart, the plan would lose its time."""
+    """``statements_apart``, but a lead-in that is only a time to come stays with the
+    statement it opens ("Next month, I'm moving to Berlin": apart, the plan would lose its
+    time). Any other lead-in stays apart: "Sadly, my son is allergic to peanuts" is of the
+    son, and "Honestly, I'm fine, but my son is ..." says nothing of the user's allergy."""
     parts = statements_apart(sentence)
-    if len(parts) > 1 and _SOMEONE.search(parts[0]) is None:
-        return [sentence]
+    if len(parts) > 1 and is_time_alone(parts[0]):
+        return [f"{parts[0]}, {parts[1]}", *parts[2:]]
     return parts
 
 

@@ -16,7 +16,7 @@ import re
 
 from tiermem.memory.text.wording import concepts
 
-__all__ = ["is_time_to_come", "planned"]
+__all__ = ["is_time_alone", "is_time_to_come", "planned"]
 
 #: "may" in lower case is no month ("this may change").
 _MONTHS = ("january|february|march|april|(?-i:May)|june|july|august|september|october"
@@ -87,6 +87,11 @@ def _of_another_time(time: re.Match[str] | None, wanted: set[str]) -> bool:
     # A time the fact names is no plan: "I start at Acme in June" says "User starts at
     # Acme in June".
     return time is not None and not concepts(time.group()) <= wanted
+
+
+def is_time_alone(part: str) -> bool:
+    """Whether ``part`` is only a time to come ("Next month", "This Friday")."""
+    return _ONLY_TIME.fullmatch(part) is not None
 
 
 def is_time_to_come(part: str, wanted: set[str]) -> bool:
