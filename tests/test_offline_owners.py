@@ -92,6 +92,11 @@ def test_a_relative_s_new_state_keeps_the_others_unless_said_as_a_change(
      ["User's older brother lives in Berlin", "User's younger brother lives in Madrid"]),
     (["My older brother lives in Berlin.", "My brother lives in Madrid now."],
      ["User's older brother lives in Berlin", "User's brother lives in Madrid"]),
+    # "Also" after the name adds a value of his, as it does without a name.
+    (["My brother Tom lives in Berlin.", "My brother Tom also lives in Madrid."],
+     ["User's brother Tom lives in Berlin", "User's brother Tom also lives in Madrid"]),
+    (["My older brother Tom lives in Berlin.", "My brother Tom also lives in Madrid."],
+     ["User's older brother Tom lives in Berlin", "User's brother Tom also lives in Madrid"]),
 ])
 def test_one_of_the_user_s_named_in_another_way_has_one_value(
         memory: HierarchicalMemory, said: list[str], left: list[str]) -> None:

@@ -356,31 +356,31 @@ def may_be_kin(one: tuple[str, ...], other: tuple[str, ...]) -> bool:
 def may_be_same_kin(one: str, other: str) -> bool:
     """Whether two facts about someone of the user's are of one person when nothing says
     they are not: relations that may be one (``may_be_kin``: "User's partner" and "User's
-    boyfriend"), the same name or none, and the same words besides, or fewer beside a name
-    ("User's brother Tom" is "User's older brother Tom"). "User's older brother" and
-    "User's younger brother" are two brothers, and "User's older brother" may not be the
-    one "User's brother" is: without a name, another word may say another person."""
+    boyfriend"), the same name or none, and the same words besides, or fewer before a name
+    ("User's brother Tom" is "User's older brother Tom"; "User's brother Tom also ..." is
+    another value of his). "User's older brother" and "User's younger brother" are two,
+    and "User's older brother" may not be "User's brother": another word may say another."""
     first, second = owner_of(one), owner_of(other)
     if first is None or second is None or not (first.relations and second.relations):
         return False  # relations are the user's alone: no one named, not the user
     if first.name != second.name or not may_be_one(first, second):
         return False
-    said = [_described(fact, owner) for fact, owner in ((one, first), (other, second))]
-    if first.name is None:
-        return said[0] == said[1]
-    return said[0] <= said[1] or said[1] <= said[0]
+    (before, after), (other_before, other_after) = map(_described, (one, other), (first, second))
+    if first.name is None or after != other_after:
+        return (before, after) == (other_before, other_after)
+    return before <= other_before or other_before <= before
 
 
-def _described(fact: str, owner: Owner) -> set[str]:
-    """The words by which ``fact``'s subject tells someone of the user's from others,
-    other than their relation and name: "older" of "User's older brother Tom works ..."."""
+def _described(fact: str, owner: Owner) -> tuple[set[str], set[str]]:
+    """The words but relation and name by which ``fact``'s subject tells someone of the
+    user's from others, before the name ("older") and after it ("Tom also lives")."""
     words = [_POSSESSIVE.sub("", word).casefold() for word in _words(fact)]
-    described: set[str] = set()
-    for word in words[1:_MAX_SUBJECT_WORDS + 2]:
+    described: tuple[set[str], set[str]] = (set(), set())
+    for at, word in enumerate(words[1:_MAX_SUBJECT_WORDS + 2], start=1):
         if word in _VERBS or word in _SPEAKER:
             break
         if relation_of(word) is None and word != owner.name:
-            described.add(word)
+            described[owner.name in words[1:at]].add(word)
     return described
 
 
