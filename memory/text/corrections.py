@@ -14,8 +14,7 @@ this message): one stated in this message first, else the one the user's most re
 message stated, else the only one that mentions Y. When several mention it and nothing
 says which was meant, it picks none, as it does when none does; ``mentioning`` lists them
 so the caller can say why. ``corrected(fact, correction)`` is that fact with Y replaced by X
-as typed, or in the case Y was stored in when the whole correction was typed in lower case or
-X and Y are one word each.
+as typed, or in the case Y was stored in when the whole correction was typed in lower case.
 
 Pure functions over strings; the regular expressions are compiled once at import.
 """
@@ -135,11 +134,9 @@ def meant_in(fact: str, correction: Correction) -> str | None:
 
 
 def _replacement(correction: Correction, said: str) -> str:
-    # A speaker who capitalises chose the case of several words ("no, I meant green tea,
-    # not Earl Grey"), but one lower-case word for one stored name is a name typed in haste
-    # ("No, I meant portland, not Seattle").
-    one_for_one = " " not in correction.meant and " " not in said
-    if correction.in_lower_case or one_for_one:
+    # A speaker who capitalises chose the case typed ("no, I meant green tea, not Earl
+    # Grey"; "No, I meant npm, not Yarn"); one typing all in lower case chose none.
+    if correction.in_lower_case:
         return _cased_as(correction.meant, said)
     return correction.meant
 
