@@ -171,3 +171,46 @@ def test_erasing_or_forgetting_four_times_the_messages_costs_about_four_times_th
         erase: bool) -> None:
     small, large = _erasure_calls(250, erase), _erasure_calls(1000, erase)
     assert large / small < 4.5, (small, large)
+
+
+class _Read(str):
+    """A message's normalised text that counts the characters the search reads from it: by
+    slicing it, and by comparing a text at a place in it."""
+
+    read = 0
+
+    def __getitem__(self, key: Any) -> str:
+        part = str.__getitem__(self, key)
+        _Read.read += len(part)
+        return part
+
+    def startswith(self, prefix: Any, *where: Any) -> bool:
+        if isinstance(prefix, str):
+            rest = str.__getitem__(self, slice(*where)) if where else str(self)
+            pairs = zip(rest, prefix, strict=False)
+            _Read.read += next((i for i, (a, b) in enumerate(pairs) if a != b),
+                               min(len(rest), len(prefix))) + 1
+        return str.startswith(self, prefix, *where)
+
+
+def _characters_read(lines: int, monkeypatch: pytest.MonkeyPatch) -> int:
+    """The characters read looking for a log of ``lines`` lines in a log as long that
+    differs on every line, as a tool's output beside a pasted log erased."""
+    from tiermem.memory.ops import quoting as module
+
+    norm = module._norm
+    monkeypatch.setattr(module, "_norm", lambda text: _Read(norm(text)))
+    pasted = "".join(f"INFO request {i} ok\n" for i in range(lines))
+    output = "".join(f"INFO request {i} served\n" for i in range(lines))
+    _Read.read = 0
+    found = quoting([_message(output), _message(f"Stored: {pasted}!")], [pasted])
+    assert [m.content for m in found] == [f"Stored: {pasted}!"]
+    return _Read.read
+
+
+def test_a_long_message_is_read_about_once_for_a_long_text(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Comparing the text in full wherever its first word occurs reads the square of the
+    # message's length: 16 times the characters for 4 times the lines.
+    small, large = _characters_read(400, monkeypatch), _characters_read(1600, monkeypatch)
+    assert large / small < 6, (small, large)

@@ -36,6 +36,13 @@ _SPACE = re.compile(r"\s+")
 #: to tell whether a text is cut out of a longer word. ``\w`` less the underscore is exactly
 #: those characters (tests/test_quoting_index.py checks every code point).
 _WORD = re.compile(r"[^\W_]+")
+#: How many of a text's first characters are compared before the whole of it.
+_OPENING = 32
+#: The texts of one length: the length, how many characters open them (``_OPENING`` at
+#: most), and the texts by their opening.
+_Group = tuple[int, int, dict[str, list[str]]]
+#: Texts by their length, then by their opening, as they are filed.
+_Filed = dict[int, dict[str, list[str]]]
 
 
 def _norm(text: str) -> str:
@@ -81,15 +88,21 @@ class _Needles:
     word (the text cannot end inside a word either, and what follows its leading word is
     not a letter or digit). Such texts are filed under their leading word; the others under
     their first character, looked for wherever that character occurs. Either way the
-    candidates are compared one set look-up per length of the texts filed there."""
+    candidates are found one look-up of their opening per length of the texts filed there
+    (up to the room left in the message), and only those whose opening is there are
+    compared in full: comparing every long text in full at each place its first word occurs
+    would cost a long message the square of its length."""
 
     def __init__(self, texts: Iterable[str]) -> None:
-        self._by_word: dict[str, dict[int, set[str]]] = {}
-        self._by_char: dict[str, dict[int, set[str]]] = {}
+        by_word: dict[str, _Filed] = {}
+        by_char: dict[str, _Filed] = {}
         for needle in {n for n in map(_norm, texts) if n}:
             word = _WORD.match(needle)
-            table, key = (self._by_word, word.group()) if word else (self._by_char, needle[0])
-            table.setdefault(key, {}).setdefault(len(needle), set()).add(needle)
+            table, key = (by_word, word.group()) if word else (by_char, needle[0])
+            by_opening = table.setdefault(key, {}).setdefault(len(needle), {})
+            by_opening.setdefault(needle[:_OPENING], []).append(needle)
+        self._by_word = _shortest_first(by_word)
+        self._by_char = _shortest_first(by_char)
 
     def __bool__(self) -> bool:
         return bool(self._by_word or self._by_char)
@@ -100,25 +113,37 @@ class _Needles:
         text = _norm(haystack)
         if self._by_word:
             for word in _WORD.finditer(text):
-                by_length = self._by_word.get(word.group())
-                if by_length is not None and _match_at(text, word.start(), by_length):
+                groups = self._by_word.get(word.group())
+                if groups is not None and _match_at(text, word.start(), groups):
                     return True
-        for char, by_length in self._by_char.items():
+        for char, groups in self._by_char.items():
             start = text.find(char)
             while start >= 0:
-                if _match_at(text, start, by_length):
+                if _match_at(text, start, groups):
                     return True
                 start = text.find(char, start + 1)
         return False
 
 
-def _match_at(text: str, start: int, by_length: dict[int, set[str]]) -> bool:
-    """Whether one of ``by_length`` (texts grouped by length) is at ``start`` in ``text``
-    and does not end inside a word (that it does not start inside one, the caller knows)."""
-    for length, needles in by_length.items():
-        end = start + length
-        if text[start:end] in needles and not _cuts(text, end, text[end - 1]):
-            return True
+def _shortest_first(table: dict[str, _Filed]) -> dict[str, list[_Group]]:
+    """Each key's texts in groups of one length, shortest first, so that a search can stop
+    at the first too long for the rest of the message."""
+    return {key: sorted((length, min(length, _OPENING), by_opening)
+                        for length, by_opening in by_length.items())
+            for key, by_length in table.items()}
+
+
+def _match_at(text: str, start: int, groups: list[_Group]) -> bool:
+    """Whether one of ``groups`` (texts by length, shortest first) is at ``start`` in
+    ``text`` and does not end inside a word (that it does not start inside one, the caller
+    knows)."""
+    room = len(text) - start
+    for length, opening, by_opening in groups:
+        if length > room:
+            break
+        for needle in by_opening.get(text[start:start + opening], ()):
+            if text.startswith(needle, start) and not _cuts(text, start + length, needle[-1]):
+                return True
     return False
 
 
