@@ -155,10 +155,12 @@ def and_listed(flags: list[str]) -> str:
 
 
 def config_from_args(args: Any) -> LLMConfig | None:
-    """The configuration the flags and environment give, or None for offline."""
+    """The configuration the flags and environment give, or None for offline. A command
+    that offers no ``--text-tool-calls`` offers its model no tools: TIERMEM_TEXT_TOOL_CALLS,
+    set for the chat, is not read, so a value it would refuse stops no such command."""
     return resolve_llm_config(args.model, args.base_url, context_window=args.context_window,
                               timeout=args.timeout, max_tokens=args.max_tokens,
-                              text_tool_calls=getattr(args, "text_tool_calls", None))
+                              text_tool_calls=getattr(args, "text_tool_calls", "off"))
 
 
 def open_client(config: LLMConfig, note: Callable[[str], None]) -> OpenAIClient:

@@ -78,14 +78,20 @@ def test_a_models_option_where_no_model_is_asked_is_refused_and_nothing_changes(
         assert memory.forget_requests() == []
 
 
+def _environment_model_picks_the_card(server: FakeOpenAIServer,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The environment names ``server``'s model, which answers that the card's fact is meant."""
+    monkeypatch.setenv("TIERMEM_MODEL", "fake-model")
+    monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+    server.enqueue_reply('{"ids": ["F1"]}')
+
+
 def test_a_models_options_beside_the_environments_model_reach_it_in_a_judged_mode(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     home = _agent(tmp_path, monkeypatch, "top_k_llm")
     with FakeOpenAIServer() as server:
-        monkeypatch.setenv("TIERMEM_MODEL", "fake-model")
-        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
-        server.enqueue_reply('{"ids": ["F1"]}')
+        _environment_model_picks_the_card(server, monkeypatch)
         assert run(["forget", "--agent", "ada", "--embedder", "hashing", "--context-window",
                     "8000", "--max-tokens", "123", "--json", "the card"]) == 0
         assert json.loads(capsys.readouterr().out)["facts"] == [1]
@@ -107,6 +113,20 @@ def test_what_the_no_model_error_offers_works_and_dropping_the_flag_alone_does_n
     with HierarchicalMemory(home, embedder=HashingEmbedder(), read_only=True) as memory:
         assert memory.facts() == []
         assert [r.outcome for r in memory.forget_requests()] == ["failed", "matched"]
+
+
+def test_a_judged_forget_reads_no_text_tool_calls_setting_of_the_chat(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The judge is offered no tools, so a value the chat would refuse stops no forget.
+    home = _agent(tmp_path, monkeypatch, "top_k_llm")
+    monkeypatch.setenv("TIERMEM_TEXT_TOOL_CALLS", "sometimes")
+    with FakeOpenAIServer() as server:
+        _environment_model_picks_the_card(server, monkeypatch)
+        assert run(["forget", "--agent", "ada", "--embedder", "hashing", "the card"]) == 0, (
+            capsys.readouterr().err)
+    with HierarchicalMemory(home, embedder=HashingEmbedder(), read_only=True) as memory:
+        assert memory.facts() == []
 
 
 @pytest.mark.parametrize("flags", [
