@@ -20,25 +20,26 @@ from tiermem.memory.store.records import Message
 _ROLES = ("user", "assistant", "tool", "assistant", "user")
 
 
-def _channel(backend: PostgresBackend, messages: int) -> list[int]:
-    """A turn of ``messages`` messages: a tool result and empty replies among them, which
-    give no context."""
+def _channel(backend: PostgresBackend, messages: int, per_turn: int = 0) -> list[int]:
+    """A turn of ``messages`` messages (or turns of ``per_turn``): a tool result and empty
+    replies among them, which give no context."""
     with backend.transaction():
         return backend.messages.append_many([
-            Message(turn=20, role=_ROLES[i % len(_ROLES)], created_at=1.0,
+            Message(turn=i // per_turn if per_turn else 20, role=_ROLES[i % len(_ROLES)],
+                    created_at=1.0,
                     content="" if i % 7 == 3 else f"line{i} fig")
             for i in range(messages)])
 
 
 @contextlib.contextmanager
-def channel_of(dsn: str, agent: str,
-               messages: int) -> Iterator[tuple[PostgresBackend, list[int]]]:
-    """The store of a new agent whose recall is one turn of ``messages`` (``_channel``), and
-    their ids."""
+def channel_of(dsn: str, agent: str, messages: int,
+               per_turn: int = 0) -> Iterator[tuple[PostgresBackend, list[int]]]:
+    """The store of a new agent whose recall is one turn of ``messages`` (or turns of
+    ``per_turn``; ``_channel``), and their ids."""
     with HierarchicalMemory(store=dsn, agent=agent, embedder=HashingEmbedder()) as memory:
         backend = memory.store
         assert isinstance(backend, PostgresBackend)
-        yield backend, _channel(backend, messages)
+        yield backend, _channel(backend, messages, per_turn)
 
 
 def _stale_contexts(backend: PostgresBackend) -> list[int]:
