@@ -19,6 +19,8 @@ import pytest
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.sqlite import connection, schema
+from tiermem.memory.store.sqlite import dump as sqlite_dump
+from tiermem.memory.store.sqlite import messages as sqlite_messages
 from tiermem.memory.store.sqlite import store as store_module
 from tiermem.memory.store.sqlite.forgetting import SQLiteForgetting
 from tiermem.memory.text.tokenizer import TokenCounter
@@ -125,16 +127,36 @@ def _forget_by_trigger(forgetting: SQLiteForgetting, ids: Sequence[int], sets: s
     return forgetting._mark("messages", ids, sets, (forgotten_at,))
 
 
+#: The SQLite migration from which the store, not a trigger a row, takes erased messages out
+#: of recall's index.
+SQLITE_ERASES_IN_BULK = next(m.number for m in schema.MIGRATIONS
+                             if m.name.startswith("recall's messages erased in a few"))
+
+
+def _erase_by_trigger(store: store_module.SQLiteStore, listed: str, reason: str,
+                      erased_at: float) -> None:
+    """Messages erased as the code before ``SQLITE_ERASES_IN_BULK`` erased them: an erasure
+    recorded, then the row deleted, one message at a time, the schema's triggers taking
+    each out of the index."""
+    for message_id in json.loads(listed):
+        store.execute("INSERT INTO erasures (message_id, reason, erased_at) VALUES (?,?,?)",
+                      (message_id, reason, erased_at))
+        store.execute("DELETE FROM messages WHERE id = ?", (message_id,))
+
+
 @contextlib.contextmanager
 def sqlite_schema_at_version(version: int) -> Iterator[None]:
     """Within it, every SQLite store opened (a forked child's too) knows the first
     ``version`` migrations only: it makes or upgrades a database to that version's
-    schema, and forgets messages, as that version's code did."""
+    schema, and forgets and erases messages, as that version's code did."""
     with pytest.MonkeyPatch.context() as old:
         old.setattr(schema, "MIGRATIONS", schema.MIGRATIONS[:version])
         old.setattr(connection, "SCHEMA_VERSION", version)
         if version < SQLITE_FORGETS_IN_BULK:
             old.setattr(SQLiteForgetting, "_forget_messages", _forget_by_trigger)
+        if version < SQLITE_ERASES_IN_BULK:
+            old.setattr(sqlite_messages, "erase_listed", _erase_by_trigger)
+            old.setattr(sqlite_dump, "unindex_messages", lambda store: None)  # the triggers do
         yield
 
 

@@ -19,11 +19,13 @@ from tiermem.memory import HashingEmbedder, HierarchicalMemory
 from tiermem.memory.store.records import DumpTable, RowFilter
 from tiermem.memory.store.sqlite import DB_FILE, lexical_window
 from tiermem.memory.store.sqlite.dump import clear_tables, export_rows, import_rows
+from tiermem.memory.store.sqlite.forgetting import listed_ids
 from tiermem.memory.store.sqlite.history import SQLiteSettings
 from tiermem.memory.store.sqlite.lexical import BM25List, SQLiteLexical, fts_match
 from tiermem.memory.store.sqlite.lexical_bound import BoundedBM25
 from tiermem.memory.store.sqlite.lexical_cache import CachedBM25, TermCache
 from tiermem.memory.store.sqlite.lexical_window import WindowBM25
+from tiermem.memory.store.sqlite.messages import erase_listed
 from tiermem.memory.store.sqlite.schema import register_functions
 from tiermem.memory.store.sqlite.schema_search import APPENDED_INTO_INDEX
 from tiermem.memory.tiers.archival import NewPassage
@@ -40,8 +42,8 @@ def few_rows_make_a_word_frequent(monkeypatch: pytest.MonkeyPatch) -> None:
 
 class OtherProcess:
     """A second connection to the agent file, as another process holds it; it writes
-    through the store's own clear and import (they take anything with ``execute`` and
-    ``settings``)."""
+    through the store's own clear, import and erasure (they take anything with ``execute``
+    and ``settings``)."""
 
     def __init__(self, home: Path) -> None:
         self.database = home / DB_FILE  # named in a failed read's error, as the store's is
@@ -88,9 +90,7 @@ class OtherProcess:
 
     def erase(self, message: int) -> None:
         def delete(other: OtherProcess) -> None:
-            other.execute("INSERT INTO erasures (message_id, reason, erased_at)"
-                          " VALUES (?, 'asked', 0)", (message,))
-            other.execute("DELETE FROM messages WHERE id = ?", (message,))
+            erase_listed(other, listed_ids([message]), "asked", 0)  # type: ignore[arg-type]
         self.write(delete)
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from tiermem.memory.store.records import DUMP_TABLES, DumpRow, DumpTable
 from tiermem.memory.store.sqlite.errors import read_errors
 from tiermem.memory.store.sqlite.files import FILE_META_KEYS, REWRITES_KEY
+from tiermem.memory.store.sqlite.forgetting import leave_index, listed_ids
 from tiermem.memory.store.sqlite.schema import run_script
 from tiermem.memory.store.sqlite.schema_search import APPENDED_INTO_INDEX
 from tiermem.memory.store.sqlite.schema_tables import ERASED_ID_MARKS, UNDONE_EVICTIONS
@@ -79,6 +80,7 @@ def clear_tables(store: SQLiteStore) -> None:
     # Recall refuses a delete without an erasure recorded first (the schema's triggers).
     store.execute("INSERT INTO erasures (message_id, reason, erased_at)"
                   " SELECT id, 'cleared for a restore', 0 FROM messages")
+    unindex_messages(store)
     for dumped in DUMP_TABLES:
         store.execute(f"DELETE FROM {dumped}")
     marks = ",".join("?" * len(FILE_META_KEYS))
@@ -86,3 +88,11 @@ def clear_tables(store: SQLiteStore) -> None:
     for table in _VECTOR_TABLES:
         bump_generation(store, table)
     _count_rewrite(store)
+
+
+def unindex_messages(store: SQLiteStore) -> None:
+    """Take every message out of recall's index before the rows go, as an erasure does (no
+    trigger does it since schema migration 18). Not by emptying the index whole: rows put
+    back with the same ids and lengths would leave its records as they were, and a process
+    holding its words in memory would not see that they changed (lexical_appends.py)."""
+    leave_index(store, listed_ids(int(r[0]) for r in store.execute("SELECT id FROM messages")))

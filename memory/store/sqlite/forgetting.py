@@ -55,13 +55,7 @@ class SQLiteForgetting:
         entries (``CONTEXT_HEIRS``) written again with the context they have after."""
         if not ids:
             return []
-        listed = _listed(ids)
-        # Every message has its entry before any entry is deleted (a delete of an entry
-        # FTS5 does not hold would corrupt it).
-        self.store.execute(INDEX_APPENDED)
-        heirs = _listed(int(r[0]) for r in self.store.execute(CONTEXT_HEIRS, (listed,)))
-        self.store.execute(UNINDEX_LISTED, (listed,))
-        self.store.execute(UNINDEX_LISTED, (heirs,))
+        heirs = leave_index(self.store, listed_ids(ids))
         forgotten = self._mark("messages", ids, sets, (forgotten_at,))
         self.store.execute(INDEX_LISTED, (heirs,))
         return forgotten
@@ -70,7 +64,7 @@ class SQLiteForgetting:
               params: tuple[object, ...]) -> list[int]:
         return sorted(int(r[0]) for r in self.store.execute(
             f"UPDATE {table} SET {sets} WHERE id IN (SELECT value FROM json_each(?))"
-            " AND forgotten_at IS NULL RETURNING id", (*params, _listed(ids))))
+            " AND forgotten_at IS NULL RETURNING id", (*params, listed_ids(ids))))
 
     def record(self, request: ForgetRequest) -> int:
         cursor = self.store.execute(
@@ -104,6 +98,19 @@ class SQLiteForgetting:
         return {str(r[0]) for r in self.store.execute("SELECT norm_hash FROM forgotten_norms")}
 
 
-def _listed(ids: Iterable[int]) -> str:
+def listed_ids(ids: Iterable[int]) -> str:
     """Ids as the one JSON parameter a statement reads them from, however many they are."""
     return json.dumps(sorted({int(i) for i in ids}))
+
+
+def leave_index(store: SQLiteStore, listed: str) -> str:
+    """Take the ``listed`` messages (``listed_ids``) out of recall's index, with their
+    heirs' entries (``CONTEXT_HEIRS``), before they are forgotten or erased; returns the
+    heirs, listed, for ``INDEX_LISTED`` to write again once the messages are gone."""
+    # Every message has its entry before any entry is deleted (a delete of an entry FTS5
+    # does not hold would corrupt it).
+    store.execute(INDEX_APPENDED)
+    heirs = listed_ids(int(r[0]) for r in store.execute(CONTEXT_HEIRS, (listed,)))
+    store.execute(UNINDEX_LISTED, (listed,))
+    store.execute(UNINDEX_LISTED, (heirs,))
+    return heirs

@@ -16,11 +16,12 @@ import numpy as np
 from tiermem.memory.store.records import Message, RowFilter
 from tiermem.memory.store.sqlite.files import REWRITES_KEY
 from tiermem.memory.store.sqlite.filters import CHUNK, passing_ids
+from tiermem.memory.store.sqlite.forgetting import leave_index, listed_ids
 from tiermem.memory.store.sqlite.ids import next_ids
 from tiermem.memory.store.sqlite.lexical import fts_match
 from tiermem.memory.store.sqlite.lexical_appends import AppendSource
 from tiermem.memory.store.sqlite.passages import set_embeddings
-from tiermem.memory.store.sqlite.schema_search import INDEXED_ROWS, context_source
+from tiermem.memory.store.sqlite.schema_search import INDEX_LISTED, INDEXED_ROWS, context_source
 from tiermem.memory.store.sqlite.vectors import bump_generation, vector_blob
 from tiermem.memory.validation import MAX_ID
 
@@ -109,11 +110,10 @@ class SQLiteMessages:
     def erase(self, message_ids: Sequence[int], reason: str, erased_at: float) -> list[Message]:
         # A forgotten message can be erased too (forgetting keeps the row until then).
         erased = sorted(self._rows(message_ids).values(), key=lambda m: m.id)
-        for message in erased:
-            self.store.execute(
-                "INSERT INTO erasures (message_id, reason, erased_at) VALUES (?,?,?)",
-                (message.id, reason, erased_at))
-            self.store.execute("DELETE FROM messages WHERE id = ?", (message.id,))
+        if erased:
+            # The index changes with the deletes: all of it happens or none.
+            with self.store.transaction():
+                erase_listed(self.store, listed_ids(m.id for m in erased), reason, erased_at)
         return erased
 
     def in_turns_of(self, message_ids: Sequence[int], *,
@@ -211,3 +211,16 @@ class SQLiteMessages:
             " AND (embedding IS NULL OR embedder_id IS NOT ?)",
             (*roles, embedder_id)).fetchone()[0])
 
+
+def erase_listed(store: SQLiteStore, listed: str, reason: str, erased_at: float) -> None:
+    """Record the erasures of the ``listed`` messages (``listed_ids``) and delete them,
+    taking them out of recall's index with their heirs' entries
+    (memory/store/sqlite/forgetting.py), in a few statements however many they are; within
+    a transaction, which the index's changes need whole."""
+    store.execute(
+        "INSERT INTO erasures (message_id, reason, erased_at)"
+        " SELECT value, ?, ? FROM json_each(?) ORDER BY value", (reason, erased_at, listed))
+    heirs = leave_index(store, listed)
+    store.execute("DELETE FROM messages WHERE id IN (SELECT value FROM json_each(?))",
+                  (listed,))
+    store.execute(INDEX_LISTED, (heirs,))

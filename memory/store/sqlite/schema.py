@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from tiermem.memory.store.sqlite.errors import interruptible
 from tiermem.memory.store.sqlite.schema_search import (
     ARCHIVAL_REWRITES,
+    ERASE_IN_BULK,
     FORGET_IN_BULK,
     INDEX_PER_TRANSACTION,
     RECALL_CONTEXT,
@@ -117,6 +118,8 @@ MIGRATIONS: tuple[Migration, ...] = (
               _run(TEXT_INDEXES_PER_TRANSACTION)),
     Migration(17, "recall's messages forgotten in a few statements, not a trigger a row",
               _run(FORGET_IN_BULK)),
+    Migration(18, "recall's messages erased in a few statements, not a trigger a row",
+              _run(ERASE_IN_BULK)),
 )
 
 #: The user_version of a database with every migration run.
