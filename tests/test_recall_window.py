@@ -78,17 +78,18 @@ def test_up_to_the_window_ranking_and_totals_are_exact() -> None:
     assert ids[0] not in {h.id for h in over.hits}  # the oldest match is past the window
 
 
-def test_pages_within_the_window_are_one_order_and_past_it_the_window_grows() -> None:
+def test_pages_within_the_window_are_one_order_and_past_it_the_window_doubles() -> None:
     with _memory() as memory:
-        newest = _ids(memory)[-3 * 5:]
+        newest = _ids(memory)[-2 * WINDOW:]
         pages = [memory.recall.search("note", k=5, page=p) for p in (1, 2)]
         third = memory.recall.search("note", k=5, page=3)
     seen = [h.id for r in pages for h in r.hits]
     assert len(seen) == len(set(seen)) == WINDOW
     assert set(seen) == set(newest[-WINDOW:])
     assert [(r.total, r.pages) for r in pages] == [(WINDOW, 2)] * 2
-    assert (third.total, third.total_exact, third.pages) == (15, False, 3)
-    assert len(third.hits) == 5 and {h.id for h in third.hits} <= set(newest)
+    # The next window ranked is twice the first; it adds only the matches the first lacks.
+    assert (third.total, third.total_exact, third.pages) == (2 * WINDOW, False, 4)
+    assert len(third.hits) == 5 and {h.id for h in third.hits} <= set(newest) - set(seen)
 
 
 @pytest.mark.parametrize("dense", [False, True], ids=["lexical", "hybrid"])

@@ -104,8 +104,10 @@ class _Screening:
             size, at = _next_fetch(seen, self.chunk, span, reach)
             result = self.fetch(size, at, span)
             fresh = result.hits[seen - (at - 1) * size:]
-            # Whether this fetch reached the end of the order, as the tier counts it.
-            last = len(result.hits) < size or (at - 1) * size + len(result.hits) >= result.total
+            # Whether this fetch reached the end of the order, as the tier counts it: a total
+            # that is only a lower bound may be passed (recall's window widens past it).
+            last = len(result.hits) < size or (
+                result.total_exact and (at - 1) * size + len(result.hits) >= result.total)
             for start in range(0, len(fresh), self.chunk):
                 batch = fresh[start:start + self.chunk]
                 seen += len(batch)
@@ -154,7 +156,7 @@ def filtered_page(fetch: Fetch, allow: Allow, k: int, page: int, multiplier: int
     wanted = page * k
     chunk = min(k * multiplier, MAX_PAGE)
     if not screened:
-        return _unscreened(fetch, allow, k, page, chunk, window)
+        return _unscreened(fetch, allow, k, page, chunk)
     enough = wanted + 1
     screening = _Screening(fetch, allow, chunk, enough)
     span = None if window is None else _fetchable(window, chunk)
@@ -184,14 +186,13 @@ def filtered_page(fetch: Fetch, allow: Allow, k: int, page: int, multiplier: int
                         total_exact=result.total_exact)
 
 
-def _unscreened(fetch: Fetch, allow: Allow, k: int, page: int, chunk: int,
-                window: int | None) -> SearchResult:
+def _unscreened(fetch: Fetch, allow: Allow, k: int, page: int, chunk: int) -> SearchResult:
     """A page of ``fetch`` with no recall layer: its total is the tier's, less what
-    ``allow`` left out of what was read."""
+    ``allow`` left out of what was read. The tier's own window is read, as its own pages
+    read it: each fetch is a slice of one order however deep (memory.search.window_order)."""
     wanted = page * k
     screening = _Screening(fetch, allow, chunk, wanted)
-    span = None if window is None else _fetchable(max(window, wanted), chunk)
-    scan = screening.read(span)
+    scan = screening.read(None)
     kept = screening.kept
     return SearchResult(hits=kept[(page - 1) * k:wanted],
                         total=max(scan.result.total - (scan.seen - len(kept)), len(kept)),

@@ -14,7 +14,9 @@ straight to the window's rowid range. Below the window nothing changes:
 ranking and totals are exact. BM25 keeps its idf and average length from the
 whole table, so the window's rows are ranked as they would be among all
 matches. A dense match older than the window is ranked by its dense score
-alone, since its BM25 is not read.
+alone, since its BM25 is not read. A page deeper than the window reads windows
+that double from it, each one's new matches after the narrower one's
+(memory/search/window_order.py), so that every page is a slice of one order.
 
 The window caps the dense side too: instead of every row above the
 similarity threshold (tens of thousands at 1M messages with a sentence
@@ -90,6 +92,7 @@ from tiermem.memory.search.lexical import (
     without_words,
 )
 from tiermem.memory.search.replies import Replies, lift_replies
+from tiermem.memory.search.window_order import windowed_order
 from tiermem.memory.store.contract import LexicalIndex, VectorIndex
 from tiermem.memory.store.records import RowFilter
 from tiermem.memory.types import Hit, SearchResult
@@ -280,8 +283,10 @@ def search_page(
     """One page of a tier's hybrid search: the query checked and pruned, the rows fetched.
 
     ``fetch`` reads the hits of the chosen rowids; ``rows`` is the tier's row
-    count; ``window`` (``hybrid_search``) grows to cover the page asked for, and so
-    does ``dense_cap``; ``nearest`` is ``hybrid_search``'s. ``replies`` finds the
+    count; ``window`` (``hybrid_search``) widens to reach the page asked for, the matches
+    each wider window adds following the narrower one's (memory.search.window_order), and
+    a page past the last row counts every match, as the last page does; ``dense_cap`` grows
+    to cover the page; ``nearest`` is ``hybrid_search``'s. ``replies`` finds the
     replies to the best hits that are questions, which rank beside them
     (memory.search.replies); every page is cut from that one order.
     """
@@ -291,21 +296,22 @@ def search_page(
     # also overflow SQLite's and FAISS's integers. One page's worth still yields the total.
     past_end = (page - 1) * k >= max(rows, 1)
     depth = k if past_end else page * k
-    ranked, total, exact = hybrid_search(
-        lexical,
-        passing=passing,
-        vectors=vectors,
-        embedder=embedder,
-        query=lexical_query_text(lexical, query, weights, rows),
-        limit=depth,
-        filt=filt,
-        weights=weights,
-        query_vector=query_vector,
-        window=None if window is None else max(window, depth),
-        dense_filt=dense_filt,
-        dense_cap=dense_cap,
-        nearest=nearest,
-    )
+    text = lexical_query_text(lexical, query, weights, rows)
+
+    def rank(span: int | None) -> tuple[list[Ranked], int, bool]:
+        return hybrid_search(
+            lexical, passing=passing, vectors=vectors, embedder=embedder, query=text,
+            limit=depth, filt=filt, weights=weights, query_vector=query_vector,
+            window=span, dense_filt=dense_filt, dense_cap=dense_cap, nearest=nearest)
+
+    if window is not None and past_end:
+        # Counted over every row, the total is the one the last page with results gave:
+        # a page past the end says where the pages end as the pages before it did.
+        ranked, total, exact = rank(max(window, rows))
+    elif window is None or depth <= window:
+        ranked, total, exact = rank(window)
+    else:
+        ranked, total, exact = windowed_order(rank, window, depth, rows)
     if replies is not None and not past_end:
         every_match = len(ranked) < depth
         ranked, added = lift_replies(ranked, replies)

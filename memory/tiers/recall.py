@@ -252,8 +252,9 @@ class RecallTier:
         Letta's conversation_search, newest first is what a conversation
         wants, and it bounds a query to about 20 ms at 1M messages, where
         ranking every match of a word in most messages took 2.5 s. Pages
-        within the window are slices of one order. Below it, ranking and
-        totals are exact.
+        are slices of one order: a page deeper than the window reads windows
+        doubling from it, each adding its new matches after the narrower one's
+        (memory.search.window_order). Below it, ranking and totals are exact.
 
         ``weights`` replaces the memory's fusion weights for this search.
         ``query_embedder`` is as for ``ArchivalTier.search``.
