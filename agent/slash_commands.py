@@ -24,6 +24,7 @@ from tiermem.agent.forget_sources import sources_kept_lines
 from tiermem.agent.judge import judge_failure
 from tiermem.agent.loop import Agent
 from tiermem.agent.offline import OfflinePolicy
+from tiermem.agent.search_counts import matches_counted, older_matches_hint, past_the_last
 from tiermem.agent.terminal import escape
 from tiermem.memory.errors import (
     ForgetRequestTooLongError,
@@ -334,16 +335,10 @@ class SlashCommands:
         else:
             result = memory.recall_search(query, k=PAGE, page=page, roles=None if everything
                                           else self.recall_roles())
-        matches = (counted(result.total, "match", "matches") if result.total_exact
-                   else f"at least {result.total} matches (counted to the next page)"
-                   if result.unchecked else f"at least {result.total} matches (the newest ranked)")
         if page > max(result.pages, 1):
-            fill = ("nothing matches" if result.total_exact and not result.total
-                    else f"{matches} {'fills' if matches == '1 match' else 'fill'} "
-                         f"{counted(result.pages, 'page')}")
-            self.chat.usage(f"{fill}: there is no page {page}")
+            self.chat.usage(past_the_last(result, name == "/recall"))
             return
-        self.say(f"{matches} (page {page} of {result.pages})")
+        self.say(f"{matches_counted(result)} (page {page} of {result.pages})")
         # A message whose turn was cancelled or failed is ``unanswered`` (``pending`` while
         # its turn runs, or until a chat cut short is next opened); ``ok`` goes unsaid.
         statuses = {row["id"]: row["status"] for row in memory.recall.rows(
@@ -366,6 +361,9 @@ class SlashCommands:
         if page < result.pages:
             more = f"{name}{' --all' if everything else ''} --page {page + 1} {query}"
             self.say(f"[dim]next: {escape(more)}[/dim]")
+        older = older_matches_hint(result, name == "/recall")
+        if older is not None:
+            self.say(f"[dim]{older}[/dim]")
 
     @staticmethod
     def _trailing_options(name: str, words: list[str], everything: bool, page: int

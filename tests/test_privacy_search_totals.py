@@ -201,3 +201,24 @@ def test_a_page_past_a_window_it_counted_matches_in_says_how_to_reach_older_ones
     # Nothing matched at all: no page holds more, and none is past the end of nothing.
     empty = SearchResult(hits=[], total=0, page=3, page_size=5)
     assert page_of(empty, "recall", "propranolol")["results"] == []
+
+
+def test_the_chat_past_its_newest_ranked_says_how_to_reach_older_ones(tmp_path: Path) -> None:
+    home = older_shown(tmp_path / "a", 300)
+    out, errors = io.StringIO(), io.StringIO()
+    with make_memory(home, privacy=policy("deterministic")) as memory:
+        memory.recall.window = 5
+        repl = ChatRepl(Agent(memory, OfflinePolicy()), console=Console(file=out, width=200),
+                        agent_name="tester", errors=errors)
+        assert repl.run_piped(["/recall propranolol\n", "/recall --page 2 propranolol\n",
+                               "/recall pharmacist\n"]) == 1
+    # Not "at least 0 matches (the newest ranked) fill 1 page": what to do instead.
+    assert " ".join(errors.getvalue().split()) == (
+        "no match among the newest ranked: there is no page 2; older matches may exist: "
+        "search rarer words to reach them")
+    shown = out.getvalue().splitlines()
+    assert shown[:2] == ["at least 0 matches (the newest ranked) (page 1 of 1)",
+                         "older matches may exist: search rarer words to reach them"]
+    # As it says: a rarer word reaches the older message.
+    assert shown[2:] == ["1 match (page 1 of 1)",
+                         "  #1 user: I asked the pharmacist about propranolol"]
