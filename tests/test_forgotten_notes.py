@@ -128,6 +128,10 @@ def test_a_message_about_the_kid_states_the_son_s_forgotten_fact() -> None:
     ("Your sister lives in Berlin.", "User's sister lives in Berlin"),
     ("Living in Berlin is expensive.", "User lives in Berlin"),
     ("Working at Acme was stressful.", "User works at Acme"),
+    # A statement of someone named is theirs, as one of "my wife" is.
+    ("I live in Munich and Ana lives in Berlin", "User lives in Berlin"),
+    ("I live in Munich, but Ana Schmidt lives in Berlin.", "User lives in Berlin"),
+    ("I live in Munich and Ana's family lives in Berlin.", "User lives in Berlin"),
 ])
 def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     assert not says(said, fact)
@@ -199,6 +203,9 @@ def test_the_same_relation_in_another_word_states_the_fact(said: str, fact: str)
     ("I work at Acme on Mondays.", "User works at Acme"),
     ("I work at Acme until the end of the month.", "User works at Acme"),
     ("I take propranolol daily and stopped the vitamins.", "User takes propranolol daily"),
+    # Someone named beside the user: each statement read of whom it opens with.
+    ("I live in Berlin and Ana lives in Munich.", "User lives in Berlin"),
+    ("Ana and I live in Berlin.", "User lives in Berlin"),
 ])
 def test_a_statement_that_it_is_so_states_the_fact(said: str, fact: str) -> None:
     assert says(said, fact)

@@ -22,15 +22,9 @@ from tiermem.memory.text.asserted import asserted_concepts, hedged, of_user_alon
 from tiermem.memory.text.clauses import clauses_of
 from tiermem.memory.text.digest import norm_hash
 from tiermem.memory.text.extract import extract_facts, fact_norms, is_question
-from tiermem.memory.text.owners import (
-    Owner,
-    may_be_kin,
-    may_be_one,
-    owner_of,
-    relation_of,
-    statements_apart,
-)
+from tiermem.memory.text.owners import Owner, may_be_kin, may_be_one, owner_of, relation_of
 from tiermem.memory.text.plans import is_time_alone
+from tiermem.memory.text.said_of import statements_of_each
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.updates import read_statement
 from tiermem.memory.text.wording import concepts
@@ -150,10 +144,11 @@ def says(text: str, fact: str) -> bool:
     "User works out at FitLife"), every name and number of it, and every concept that
     sets it apart: each but the subject's and ``_GENERIC``'s (a relation the sentence's
     subject names is said in any word of it or one taking it in: "mom" for "mother", "kid"
-    for "son"), or, when that leaves none, at least half of those but the subject's; in one
-    sentence, or in the sentences of that person together ("I have a dog. His name is
-    Rex."); each said to be so, not wished, planned, supposed or denied ("I'd love to live
-    in Berlin", ``asserted_concepts``) unless the fact is worded so itself, and, of the user
+    for "son"), or, when that leaves none, at least half of those but the subject's; in
+    one sentence, or in the sentences of that person together ("I have a dog. His name is
+    Rex."), but a statement of someone named ("..., and Ana lives in Berlin") is theirs;
+    each said to be so, not wished, planned, supposed or denied ("I'd love to live in
+    Berlin", ``asserted_concepts``) unless the fact is worded so itself, and, of the user
     alone, not of "he" or "she". The fact was learned in the message's turn, but a model may
     have stored there what the message never said ("Hello" and "User's birthday is May 3"),
     or only shares light words with ("I take vitamins daily."): the note would tell the
@@ -189,11 +184,11 @@ def says(text: str, fact: str) -> bool:
 
 
 def _statements_of_someone(sentence: str) -> list[str]:
-    """``statements_apart``, but a lead-in that is only a time to come stays with the
+    """``statements_of_each``, but a lead-in that is only a time to come stays with the
     statement it opens ("Next month, I'm moving to Berlin": apart, the plan would lose its
     time). Any other lead-in stays apart: "Sadly, my son is allergic to peanuts" is of the
     son, and "Honestly, I'm fine, but my son is ..." says nothing of the user's allergy."""
-    parts = statements_apart(sentence)
+    parts = statements_of_each(sentence)
     if len(parts) > 1 and is_time_alone(parts[0]):
         return [f"{parts[0]}, {parts[1]}", *parts[2:]]
     return parts
