@@ -128,6 +128,10 @@ def test_a_message_about_the_kid_states_the_son_s_forgotten_fact() -> None:
     ("Your sister lives in Berlin.", "User's sister lives in Berlin"),
     ("Living in Berlin is expensive.", "User lives in Berlin"),
     ("Working at Acme was stressful.", "User works at Acme"),
+    # A clause that says the fact of another place lends its verb to no other clause.
+    ("I visited Berlin last year. I live in Munich.", "User lives in Berlin"),
+    ("I live in Munich and work in Berlin.", "User lives in Berlin"),
+    ("I live in Munich. I love Berlin.", "User lives in Berlin"),
     # A statement of someone named is theirs, as one of "my wife" is.
     ("I live in Munich and Ana lives in Berlin", "User lives in Berlin"),
     ("I live in Munich, but Ana Schmidt lives in Berlin.", "User lives in Berlin"),
@@ -203,7 +207,12 @@ def test_the_same_relation_in_another_word_states_the_fact(said: str, fact: str)
     ("I work at Acme on Mondays.", "User works at Acme"),
     ("I work at Acme until the end of the month.", "User works at Acme"),
     ("I take propranolol daily and stopped the vitamins.", "User takes propranolol daily"),
-    # Someone named beside the user: each statement read of whom it opens with.
+    # Each clause read for what it names: one more name in a list, another fact beside.
+    ("I live in Munich and Berlin.", "User lives in Berlin"),
+    ("I'm allergic to Advil and penicillin.", "User is allergic to Penicillin"),
+    ("I live in Munich and work in Berlin.", "User works in Berlin"),
+    ("I moved to Berlin and live there now.", "User lives in Berlin"),
+    ("I lived in Munich, then moved to Berlin.", "User lives in Berlin"),
     ("I live in Berlin and Ana lives in Munich.", "User lives in Berlin"),
     ("Ana and I live in Berlin.", "User lives in Berlin"),
 ])

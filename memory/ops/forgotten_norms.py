@@ -24,7 +24,7 @@ from tiermem.memory.text.digest import norm_hash
 from tiermem.memory.text.extract import extract_facts, fact_norms, is_question
 from tiermem.memory.text.owners import Owner, may_be_kin, may_be_one, owner_of, relation_of
 from tiermem.memory.text.plans import is_time_alone
-from tiermem.memory.text.said_of import statements_of_each
+from tiermem.memory.text.said_of import clauses_in, names_in, statements_of_each
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.updates import read_statement
 from tiermem.memory.text.wording import concepts
@@ -146,9 +146,10 @@ def says(text: str, fact: str) -> bool:
     subject names is said in any word of it or one taking it in: "mom" for "mother", "kid"
     for "son"), or, when that leaves none, at least half of those but the subject's; in
     one sentence, or in the sentences of that person together ("I have a dog. His name is
-    Rex."), but a statement of someone named ("..., and Ana lives in Berlin") is theirs;
-    each said to be so, not wished, planned, supposed or denied ("I'd love to live in
-    Berlin", ``asserted_concepts``) unless the fact is worded so itself, and, of the user
+    Rex."), but a clause saying the fact of another name ("I live in Munich") lends none
+    of its words, and a statement of someone named ("..., and Ana lives in Berlin") is
+    theirs; each said to be so, not wished, planned, supposed or denied ("I'd love to live
+    in Berlin", ``asserted_concepts``) unless the fact is worded so itself, and, of the user
     alone, not of "he" or "she". The fact was learned in the message's turn, but a model may
     have stored there what the message never said ("Hello" and "User's birthday is May 3"),
     or only shares light words with ("I take vitamins daily."): the note would tell the
@@ -171,16 +172,31 @@ def says(text: str, fact: str) -> bool:
     together: set[str] = set()
     # Read apart, the statements of one sentence are each of whom they open with: "I'm
     # fine, but my son is allergic to peanuts" says nothing of the user's allergy.
-    parts = (part for sentence in split_sentences(text) if not is_question(sentence)
-             for part in _statements_of_someone(sentence))
-    for part in parts:
+    parts = ((at == 0, part) for sentence in split_sentences(text) if not is_question(sentence)
+             for at, part in enumerate(_statements_of_someone(sentence)))
+    for opens_sentence, part in parts:
         said = _of_whom(part, whose, kin, read)
         if said is None:
             continue
+        said &= _of_the_fact(part, wanted - names, names, opens_sentence) | kin
         if said_by(said):
             return True
         together |= said
     return said_by(together)
+
+
+def _of_the_fact(part: str, relation: set[str], names: set[str], opens_sentence: bool,
+                 ) -> set[str]:
+    """The concepts of the clauses of ``part`` but those that say the fact's ``relation``
+    of something they name instead of the fact's ``names``: "I live in Munich" of "User
+    lives in Berlin" lends "live" neither to "and work in Berlin" nor to "I visited Berlin"."""
+    kept: set[str] = set()
+    for at, clause in enumerate(clauses_in(part, names)):
+        own = concepts(clause)
+        named = names_in(clause, opens_sentence=opens_sentence and at == 0)
+        if not (names and own & relation and not own & names and named - names):
+            kept |= own
+    return kept
 
 
 def _statements_of_someone(sentence: str) -> list[str]:

@@ -5,7 +5,13 @@ it states a fact.
 Ana's: read whole, it holds every word of "User lives in Berlin". ``statements_of_each``
 cuts a sentence where a statement of the user, someone of theirs
 (``owners.statements_apart``) or someone named ("..., and Ana lives ...") opens, so each
-is read as of whom it opens with. Pure functions over strings.
+is read as of whom it opens with.
+
+"I live in Munich and work in Berlin" says where the user lives, and it is not Berlin:
+the clause that says "live" names another place. ``clauses_in`` cuts a statement into
+its clauses, and ``names_in`` gives what a clause names (capitalised words and numbers),
+so that a clause saying what a fact says of something else lends none of its words to
+the others. Pure functions over strings.
 """
 
 from __future__ import annotations
@@ -13,12 +19,16 @@ from __future__ import annotations
 import re
 
 from tiermem.memory.text.owners import owner_of, statements_apart
+from tiermem.memory.text.wording import concepts
 
-__all__ = ["statements_of_each"]
+__all__ = ["clauses_in", "names_in", "statements_of_each"]
 
 #: Where a clause may end and another begin: "I live in Munich and work in Berlin".
 _CLAUSE_BREAK = re.compile(r"\s*[,;]\s*(?:(?:and|but|or)\s+)?|\s+(?:and|but|or|while|whereas)\s+",
                            re.IGNORECASE)
+_WORD = re.compile(r"[\w-]+(?:['’]\w+)?")
+#: The speaker's own word, capitalised wherever it stands.
+_SPEAKER = frozenset({"i", "i'm", "i've", "i'd", "i'll"})
 
 
 def statements_of_each(sentence: str) -> list[str]:
@@ -41,4 +51,35 @@ def _apart_from_named(part: str) -> list[str]:
             start = joint.end()
     pieces.append(part[start:])
     return [piece for piece in pieces if piece.strip()]
+
+
+def clauses_in(statement: str, names: set[str]) -> list[str]:
+    """The clauses of ``statement``, cut at commas, semicolons and "and", "but", "or"; a
+    list of what ``names`` (a fact's) or capitals name goes on the clause before it: "I
+    live in Munich and (in) Berlin", "I'm allergic to Advil and penicillin"."""
+    clauses: list[str] = []
+    for clause in _CLAUSE_BREAK.split(statement):
+        if not clause.strip():
+            continue
+        if clauses and _only_named(clause, names):
+            clauses[-1] = f"{clauses[-1]} and {clause}"
+        else:
+            clauses.append(clause)
+    return clauses
+
+
+def _only_named(clause: str, names: set[str]) -> bool:
+    # A word without concepts ("in", "the") stands before a name as well.
+    return all(concepts(word) <= names or names_in(word, opens_sentence=False)
+               for word in _WORD.findall(clause))
+
+
+def names_in(clause: str, *, opens_sentence: bool) -> set[str]:
+    """The concepts of what ``clause`` names: its capitalised words and numbers, but "I";
+    the first word of a sentence is capitalised whatever it is, so it names nothing."""
+    words = _WORD.findall(clause)[1 if opens_sentence else 0:]
+    named = [word for word in words
+             if word.replace("’", "'").casefold() not in _SPEAKER
+             and any(ch.isupper() or ch.isdigit() for ch in word)]
+    return concepts(" ".join(named))
 
