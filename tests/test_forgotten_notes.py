@@ -132,6 +132,10 @@ def test_a_message_about_the_kid_states_the_son_s_forgotten_fact() -> None:
     ("I visited Berlin last year. I live in Munich.", "User lives in Berlin"),
     ("I live in Munich and work in Berlin.", "User lives in Berlin"),
     ("I live in Munich. I love Berlin.", "User lives in Berlin"),
+    ("I work at Globex. I have a meeting with Acme.", "User works at Acme"),
+    # Naming the employer is not working there: the fact says no more than "work".
+    ("I have a meeting with Acme.", "User works at Acme"),
+    ("Acme's outage hit us hard.", "User works at Acme"),
     # A statement of someone named is theirs, as one of "my wife" is.
     ("I live in Munich and Ana lives in Berlin", "User lives in Berlin"),
     ("I live in Munich, but Ana Schmidt lives in Berlin.", "User lives in Berlin"),
@@ -215,6 +219,14 @@ def test_the_same_relation_in_another_word_states_the_fact(said: str, fact: str)
     ("I lived in Munich, then moved to Berlin.", "User lives in Berlin"),
     ("I live in Berlin and Ana lives in Munich.", "User lives in Berlin"),
     ("Ana and I live in Berlin.", "User lives in Berlin"),
+    # Beside its name only "work": said by "work" or its synonyms, or the name placed as
+    # the fact places it, "at Acme", the user's place as in "I started at Acme".
+    ("I work at Acme.", "User works at Acme"),
+    ("My employer is Acme.", "User works at Acme"),
+    ("I've been at Acme since 2019.", "User works at Acme"),
+    ("I'm a nurse at Acme.", "User works at Acme"),
+    ("My gym is FitLife.", "User works out at FitLife"),
+    ("I go to Lincoln Elementary.", "User attends Lincoln Elementary"),
 ])
 def test_a_statement_that_it_is_so_states_the_fact(said: str, fact: str) -> None:
     assert says(said, fact)

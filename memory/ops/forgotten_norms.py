@@ -24,7 +24,7 @@ from tiermem.memory.text.digest import norm_hash
 from tiermem.memory.text.extract import extract_facts, fact_norms, is_question
 from tiermem.memory.text.owners import Owner, may_be_kin, may_be_one, owner_of, relation_of
 from tiermem.memory.text.plans import is_time_alone
-from tiermem.memory.text.said_of import clauses_in, names_in, statements_of_each
+from tiermem.memory.text.said_of import clauses_in, names_in, placed_as_in, statements_of_each
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.updates import read_statement
 from tiermem.memory.text.wording import concepts
@@ -105,6 +105,9 @@ _GENERIC = frozenset(concepts(
     " mornings evening evenings night nights usually always often sometimes regularly"
     " currently still really lot mg milligram milligrams ml gram grams tablet tablets pill"
     " pills capsule capsules dose doses attend attends attended named called"))
+#: Light verbs a statement may say for one another: "I go to Lincoln Elementary" says
+#: "User attends Lincoln Elementary".
+_SAID_ALIKE = (frozenset(concepts("attend attends go goes")),)
 
 
 def _reading(fact: str) -> tuple[set[str], set[str], set[str], Owner | None, set[str]]:
@@ -144,22 +147,30 @@ def says(text: str, fact: str) -> bool:
     "User works out at FitLife"), every name and number of it, and every concept that
     sets it apart: each but the subject's and ``_GENERIC``'s (a relation the sentence's
     subject names is said in any word of it or one taking it in: "mom" for "mother", "kid"
-    for "son"), or, when that leaves none, at least half of those but the subject's; in
-    one sentence, or in the sentences of that person together ("I have a dog. His name is
-    Rex."), but a clause saying the fact of another name ("I live in Munich") lends none
-    of its words, and a statement of someone named ("..., and Ana lives in Berlin") is
-    theirs; each said to be so, not wished, planned, supposed or denied ("I'd love to live
-    in Berlin", ``asserted_concepts``) unless the fact is worded so itself, and, of the user
-    alone, not of "he" or "she". The fact was learned in the message's turn, but a model may
+    for "son"; of a fact that is only light words and names, one of those words too, or
+    the names where the fact puts them: "I started at Acme", not "a meeting with Acme"),
+    or, when that leaves none, at least half of those but the subject's; in one sentence,
+    or in the sentences of that person together ("I have a dog. His name is Rex."), but a
+    clause saying the fact of another name ("I live in Munich") lends none of its words,
+    and a statement of someone named ("..., and Ana lives in Berlin") is theirs; each said
+    to be so, not wished, planned, supposed or denied ("I'd love to live in Berlin",
+    ``asserted_concepts``) unless the fact is worded so itself, and, of the user alone,
+    not of "he" or "she". The fact was learned in the message's turn, but a model may
     have stored there what the message never said ("Hello" and "User's birthday is May 3"),
     or only shares light words with ("I take vitamins daily."): the note would tell the
     model a forgotten fact the message does not show. The offline policy quotes none of the
     statements of such a message that holds part of it (``holds_part_of``,
     agent/offline_quotable.py)."""
     wanted, names, distinctive, whose, kin = _reading(fact)
+    light = wanted - distinctive
+    light |= {word for alike in _SAID_ALIKE if alike & light for word in alike}
+    # Its names and light words alone ("User works at Acme"): a statement naming Acme
+    # says it with one of those words, or with Acme where the fact puts it ("I started at
+    # Acme"); "I have a meeting with Acme" does not.
+    only_named = bool(distinctive) and distinctive <= names and bool(light)
 
     def said_by(said: set[str]) -> bool:
-        if not names <= said:
+        if not names <= said or (only_named and not light & said):
             return False
         if distinctive:
             return distinctive <= said
@@ -179,6 +190,8 @@ def says(text: str, fact: str) -> bool:
         if said is None:
             continue
         said &= _of_the_fact(part, wanted - names, names, opens_sentence) | kin
+        if only_named and placed_as_in(part, fact, names):
+            said |= light
         if said_by(said):
             return True
         together |= said

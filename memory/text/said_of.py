@@ -11,17 +11,20 @@ is read as of whom it opens with.
 the clause that says "live" names another place. ``clauses_in`` cuts a statement into
 its clauses, and ``names_in`` gives what a clause names (capitalised words and numbers),
 so that a clause saying what a fact says of something else lends none of its words to
-the others. Pure functions over strings.
+the others. ``placed_as_in`` tells whether a statement puts a fact's name where the fact
+does ("I started at Acme" as "User works at Acme"; not "a meeting with Acme").
+Pure functions over strings.
 """
 
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from tiermem.memory.text.owners import owner_of, statements_apart
 from tiermem.memory.text.wording import concepts
 
-__all__ = ["clauses_in", "names_in", "statements_of_each"]
+__all__ = ["clauses_in", "names_in", "placed_as_in", "statements_of_each"]
 
 #: Where a clause may end and another begin: "I live in Munich and work in Berlin".
 _CLAUSE_BREAK = re.compile(r"\s*[,;]\s*(?:(?:and|but|or)\s+)?|\s+(?:and|but|or|while|whereas)\s+",
@@ -29,6 +32,7 @@ _CLAUSE_BREAK = re.compile(r"\s*[,;]\s*(?:(?:and|but|or)\s+)?|\s+(?:and|but|or|w
 _WORD = re.compile(r"[\w-]+(?:['’]\w+)?")
 #: The speaker's own word, capitalised wherever it stands.
 _SPEAKER = frozenset({"i", "i'm", "i've", "i'd", "i'll"})
+_BEING = frozenset({"is", "was"})
 
 
 def statements_of_each(sentence: str) -> list[str]:
@@ -83,3 +87,21 @@ def names_in(clause: str, *, opens_sentence: bool) -> set[str]:
              and any(ch.isupper() or ch.isdigit() for ch in word)]
     return concepts(" ".join(named))
 
+
+def placed_as_in(statement: str, fact: str, names: set[str]) -> bool:
+    """Whether ``statement`` says each of ``names`` (a fact's names) after the word the
+    fact says it after ("at Acme" in "I've been at Acme since 2019" as in "User works at
+    Acme"; not "a meeting with Acme"), or as what a thing of the user's is ("My gym is
+    FitLife" for "User works out at FitLife")."""
+    fact_words, said_words = _folded(fact), _folded(statement)
+    leads = {(before, name) for before, name in pairwise(fact_words)
+             if concepts(name) & names}
+    if said_words[:1] == ["my"]:
+        leads |= {(verb, name) for _, name in leads for verb in _BEING}
+    said = set(pairwise(said_words))
+    placed = {name for before, name in leads if (before, name) in said}
+    return bool(names) and concepts(" ".join(placed)) >= names
+
+
+def _folded(text: str) -> list[str]:
+    return [word.replace("’", "'").casefold() for word in _WORD.findall(text)]
