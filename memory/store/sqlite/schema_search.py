@@ -265,7 +265,8 @@ FORGET_IN_BULK = """
 #: changes out as a segment and rewrote its list of segments, which grew with them (1,000
 #: messages wrote 2,785 blocks of an index of 7; 20,000 took 2.4 s of CPU, 0.6 s now). The
 #: store erases them as it forgets them, in a few statements (memory/store/sqlite/
-#: messages.py), and a restore's clear empties the index whole (memory/store/sqlite/dump.py).
+#: messages.py), and a restore's clear takes every message out the same way
+#: (memory/store/sqlite/dump.py).
 ERASE_IN_BULK = """
     DROP TRIGGER messages_ad;
     DROP TRIGGER messages_indexed_before_delete;
