@@ -21,6 +21,7 @@ from tiermem.memory.store.sqlite.errors import interruptible
 from tiermem.memory.store.sqlite.schema_search import (
     ARCHIVAL_REWRITES,
     ERASE_IN_BULK,
+    ERASE_OUTSIDE_THE_STORE,
     FORGET_IN_BULK,
     INDEX_PER_TRANSACTION,
     RECALL_CONTEXT,
@@ -120,6 +121,8 @@ MIGRATIONS: tuple[Migration, ...] = (
               _run(FORGET_IN_BULK)),
     Migration(18, "recall's messages erased in a few statements, not a trigger a row",
               _run(ERASE_IN_BULK)),
+    Migration(19, "recall's messages a program deletes in SQL leave the index again",
+              _run(ERASE_OUTSIDE_THE_STORE)),
 )
 
 #: The user_version of a database with every migration run.

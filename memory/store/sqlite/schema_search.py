@@ -272,6 +272,25 @@ ERASE_IN_BULK = """
     DROP TRIGGER messages_indexed_before_delete;
     """
 
+#: A message recall's index still holds, by its docsize record: never one the store deletes
+#: (it takes them out first), always one a program deleting in SQL leaves behind.
+_STILL_INDEXED = ("old.forgotten_at IS NULL"
+                  " AND EXISTS (SELECT 1 FROM messages_fts_docsize WHERE id = old.id)")
+
+#: Migration 19. The schema lets a program delete a message in SQL once its erasure is
+#: recorded, and without migration 18's triggers the index kept its entry: the erased text
+#: stayed findable through the next message's context, and taking that message out later
+#: deleted an entry FTS5 did not hold, which corrupts the index. The triggers are back for
+#: such a row alone; for the store's own deletes they read a row of an index and write
+#: nothing, so an erasure stays a few statements.
+ERASE_OUTSIDE_THE_STORE = f"""
+    CREATE TRIGGER messages_indexed_before_delete BEFORE DELETE ON messages
+    WHEN {_STILL_INDEXED} BEGIN {INDEX_APPENDED} END;
+    CREATE TRIGGER messages_ad AFTER DELETE ON messages WHEN {_STILL_INDEXED}
+    BEGIN {_leaves_context('old')}
+    END;
+    """
+
 
 _COUNT_REWRITE = (f"INSERT INTO meta (key, value) VALUES ('{ARCHIVAL_REWRITES_KEY}', '1')"
                   " ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1;")
