@@ -10,16 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from memory_helpers import (
-    SQLITE_ERASES_IN_BULK,
-    make_memory,
-    sqlite_schema_at_version,
-    writable_database,
-)
+from memory_helpers import SQLITE_ERASES_IN_BULK, make_memory, sqlite_schema_at_version
 from test_recall_index_writes import _channel, _check_index, _found, _store
 
 from tiermem.memory.hierarchy import HierarchicalMemory
-from tiermem.memory.store.sqlite import DB_FILE
 
 
 def _erasures(m: HierarchicalMemory) -> list[tuple[int, str, float]]:
@@ -133,31 +127,3 @@ def test_a_store_before_bulk_erasing_erases_by_its_triggers_and_upgrades_whole(
         _check_index(after)
         assert [i for i, _, _ in _erasures(after)] == ids[3:20:2] + ids[20:30]
 
-
-
-def test_a_message_erased_in_sql_by_another_program_leaves_the_index_whole(
-        tmp_path: Path) -> None:
-    # The schema lets a program delete a message once its erasure is recorded: the index
-    # kept its entry, so its text stayed findable through the next message's context, and
-    # taking that message out later deleted an entry FTS5 does not hold.
-    with make_memory(tmp_path, recall_dense=False) as memory:
-        ids = [memory.recall.append("user" if i % 2 == 0 else "assistant",
-                                    f"note{i} quince{i}", 1) for i in range(6)]
-    other = writable_database(tmp_path / DB_FILE)
-    with other:
-        # A message appended in the same transaction, not indexed yet, follows it.
-        other.execute("INSERT INTO messages (turn, role, content, created_at)"
-                      " VALUES (2, 'user', 'note6 a medlar', 0)")
-        for erased in (ids[2], ids[5]):
-            other.execute("INSERT INTO erasures (message_id, reason, erased_at)"
-                          " VALUES (?, 'by hand', 0)", (erased,))
-            other.execute("DELETE FROM messages WHERE id = ?", (erased,))
-    other.close()
-    with make_memory(tmp_path, recall_dense=False) as memory:
-        _check_index(memory)
-        assert _found(memory, "quince2") == [] and _found(memory, "medlar") == [ids[5] + 1]
-        assert [m.id for m in _store(memory).messages.erase([ids[3]], "gone", 1.0)] == [ids[3]]
-        _store(memory).forgetting.forget((), (), [ids[5] + 1], 2.0)
-        _check_index(memory)
-        # The next message kept holds it as context, past the two erased.
-        assert _found(memory, "quince1") == [ids[1], ids[4]]

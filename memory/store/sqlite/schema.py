@@ -23,6 +23,7 @@ from tiermem.memory.store.sqlite.schema_search import (
     ERASE_IN_BULK,
     ERASE_OUTSIDE_THE_STORE,
     FORGET_IN_BULK,
+    FORGET_OUTSIDE_THE_STORE,
     INDEX_PER_TRANSACTION,
     RECALL_CONTEXT,
     TEXT_INDEXES_PER_TRANSACTION,
@@ -123,6 +124,8 @@ MIGRATIONS: tuple[Migration, ...] = (
               _run(ERASE_IN_BULK)),
     Migration(19, "recall's messages a program deletes in SQL leave the index again",
               _run(ERASE_OUTSIDE_THE_STORE)),
+    Migration(20, "recall's messages a program forgets in SQL leave the index again",
+              _run(FORGET_OUTSIDE_THE_STORE)),
 )
 
 #: The user_version of a database with every migration run.

@@ -291,6 +291,18 @@ ERASE_OUTSIDE_THE_STORE = f"""
     END;
     """
 
+#: Migration 20. A program may forget a message in SQL too (``forgotten_at`` set, which the
+#: schema lets it do once), and migration 17 left such a row's entry in the index, as 18
+#: did a deleted one's. Its triggers come back on the same terms as migration 19's.
+FORGET_OUTSIDE_THE_STORE = f"""
+    CREATE TRIGGER messages_indexed_before_forget BEFORE UPDATE OF forgotten_at ON messages
+    WHEN {_STILL_INDEXED} BEGIN {INDEX_APPENDED} END;
+    CREATE TRIGGER messages_forget AFTER UPDATE OF forgotten_at ON messages
+    WHEN new.forgotten_at IS NOT NULL AND {_STILL_INDEXED}
+    BEGIN {_leaves_context('old')}
+    END;
+    """
+
 
 _COUNT_REWRITE = (f"INSERT INTO meta (key, value) VALUES ('{ARCHIVAL_REWRITES_KEY}', '1')"
                   " ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1;")
