@@ -15,15 +15,15 @@ the first finding.
 
 from __future__ import annotations
 
-import contextlib
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from tiermem.agent.llm import Completion, ToolCall
 from tiermem.bench.fault_audit import audit, content_hash
 from tiermem.bench.fault_kill_child import CORE_LIMIT, DIM
 from tiermem.bench.fault_result import FaultResult, describe
+from tiermem.bench.fixed_examples import without_local_constants
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 from tiermem.tools.dispatch import ToolResult
 from tiermem.tools.memory_tools import ToolContext, memory_toolbox
@@ -46,39 +46,8 @@ def run_examples(strategy: Any, body: Callable[[Any], None], seed: int, examples
     def each(value: Any) -> None:
         body(value)
 
-    with _without_local_constants():
+    with without_local_constants():
         each()
-
-
-@contextlib.contextmanager
-def _without_local_constants() -> Iterator[None]:
-    """Keep Hypothesis from drawing literals found in the modules loaded so far.
-
-    Hypothesis mixes into its examples literals from every local module in
-    ``sys.modules``, so one seed drew other examples once another fault class
-    (or the calling script) had loaded more modules, or the source had changed.
-    No setting turns this off, so the lookup is replaced for the run; a
-    Hypothesis without it has nothing to replace.
-    """
-    try:
-        from hypothesis.internal.conjecture import providers
-        from hypothesis.internal.constants_ast import Constants
-    except ImportError:
-        yield
-        return
-    lookup = getattr(providers, "_get_local_constants", None)
-    cache = getattr(providers, "CONSTANTS_CACHE", None)
-    if lookup is None or cache is None:
-        yield
-        return
-    # The cache holds the constants already filtered for each kind of draw: drop them both ways.
-    cache.cache.clear()
-    providers._get_local_constants = Constants
-    try:
-        yield
-    finally:
-        providers._get_local_constants = lookup
-        cache.cache.clear()
 
 
 def nasty_text(max_size: int = 40) -> Any:

@@ -21,6 +21,8 @@ from hypothesis import HealthCheck, settings
 # so every property test runs without them. The examples are the same on every
 # run, so that a suite that passed passes again on a fresh clone; to look for new
 # counterexamples, run with HYPOTHESIS_PROFILE=explore (new random examples each run).
+# The same examples also means whatever test files ran before: see
+# _examples_independent_of_loaded_modules.
 settings.register_profile(
     "load-independent", deadline=None, suppress_health_check=[HealthCheck.too_slow],
     derandomize=True,
@@ -45,6 +47,33 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(
             f"these tests check the checkout at {ROOT}, but {loaded}; install this checkout "
             f"in a virtualenv of its own: python -m pip install -e '.[test]'")
+    _check_hypothesis_constants_can_be_replaced()
+
+
+def _check_hypothesis_constants_can_be_replaced() -> None:
+    """Stop before the first test, once, rather than failing every property test."""
+    from tiermem.bench.fixed_examples import UnknownHypothesisError, without_local_constants
+
+    try:
+        with without_local_constants():
+            pass
+    except UnknownHypothesisError as exc:
+        raise pytest.UsageError(str(exc)) from None
+
+
+@pytest.fixture(autouse=True)
+def _examples_independent_of_loaded_modules() -> Iterator[None]:
+    # Hypothesis also draws literals from the local modules loaded so far, so with the
+    # same seed a property test drew other examples after other test files (or a
+    # source edit) had loaded other literals. The explore profile keeps them: there
+    # they only add to the random examples it is meant to find.
+    if not settings.default.derandomize:
+        yield
+        return
+    from tiermem.bench.fixed_examples import without_local_constants
+
+    with without_local_constants():
+        yield
 
 
 def _stop_cleanly_on_sigterm() -> None:
