@@ -4,7 +4,9 @@ last page.
 Recall ranks a window of its newest matches (memory.tiers.recall); when its total is a lower
 bound for that reason, the last page it ranked does not hold every match, and no next page
 reaches the older ones. There, /recall says how to reach them, as conversation_search does
-(tools.search_results): the chat's search takes no dates, so by rarer words.
+(tools.search_results): the chat's search takes no dates, so by rarer words. Archival ranks
+every match; past ``DENSE_CAP_FROM`` passages it counts those in meaning only as far as
+ranking read them (memory.tiers.archival), so its lower bound says that instead.
 """
 
 from __future__ import annotations
@@ -16,13 +18,18 @@ from tiermem.memory.types import SearchResult
 OLDER_MATCHES = "older matches may exist: search rarer words to reach them"
 
 
-def matches_counted(result: SearchResult) -> str:
-    """The page's header count: exact, counted to the next page (a privacy policy's), or
-    the newest ranked (recall's window)."""
+def matches_counted(result: SearchResult, recall: bool) -> str:
+    """The page's header count: exact, counted to the next page (a privacy policy's), the
+    newest ranked (recall's window), or every match ranked but not every one counted
+    (archival's)."""
     if result.total_exact:
         return counted(result.total, "match", "matches")
     if result.unchecked:
         return f"at least {result.total} matches (counted to the next page)"
+    if not recall:
+        # Its pages hold every match, best first: "the newest ranked" would send a user
+        # looking for older passages that no search of archival leaves out.
+        return f"at least {result.total} matches (every match ranked, not every one counted)"
     return f"at least {result.total} matches (the newest ranked)"
 
 
@@ -44,7 +51,7 @@ def past_the_last(result: SearchResult, recall: bool) -> str:
     if older is not None and not result.total:
         # "At least 0 matches fill 1 page" says nothing: none of the newest ranked showed.
         return f"no match among the newest ranked: there is no page {page}; {older}"
-    matches = matches_counted(result)
+    matches = matches_counted(result, recall)
     fill = "fills" if matches == "1 match" else "fill"
     said = f"{matches} {fill} {counted(result.pages, 'page')}: there is no page {page}"
     return said if older is None else f"{said}; {older}"

@@ -338,7 +338,7 @@ class SlashCommands:
         if page > max(result.pages, 1):
             self.chat.usage(past_the_last(result, name == "/recall"))
             return
-        self.say(f"{matches_counted(result)} (page {page} of {result.pages})")
+        self.say(f"{matches_counted(result, name == '/recall')} (page {page} of {result.pages})")
         # A message whose turn was cancelled or failed is ``unanswered`` (``pending`` while
         # its turn runs, or until a chat cut short is next opened); ``ok`` goes unsaid.
         statuses = {row["id"]: row["status"] for row in memory.recall.rows(

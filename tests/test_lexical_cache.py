@@ -252,6 +252,39 @@ def test_archival_search_tells_the_model_only_the_count_is_partial(
         assert "every match" in out["ranked"] and "newest" not in out["ranked"]
 
 
+def test_the_chat_s_archival_count_says_every_match_was_ranked(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from rich.console import Console
+
+    from tiermem.agent.loop import Agent
+    from tiermem.agent.offline import OfflinePolicy
+    from tiermem.agent.repl import ChatRepl
+    from tiermem.agent.search_counts import past_the_last
+    from tiermem.memory.types import SearchResult
+
+    monkeypatch.setattr(archival, "DENSE_CAP_FROM", 1)
+    monkeypatch.setattr(archival, "DENSE_CAP", 1)
+    out = io.StringIO()
+    with HierarchicalMemory(None, embedder=HashingEmbedder(), recall_dense=False) as m:
+        m.archival.insert_many([archival.NewPassage(
+            text=f"{'apple' if i < 150 else 'pear'} {'x ' * (i % 7)}n{i}") for i in range(2000)])
+        repl = ChatRepl(Agent(m, OfflinePolicy()), console=Console(file=out, width=200),
+                        agent_name="tester", errors=io.StringIO())
+        assert repl.run_piped(["/archival apple\n"]) == 0
+    # Archival has no window of newest passages: "(the newest ranked)" sent users looking
+    # for older ones, which every archival page already ranks.
+    label = "every match ranked, not every one counted"
+    assert re.fullmatch(rf"at least \d+ matches \({label}\) \(page 1 of \d+\)",
+                        out.getvalue().splitlines()[0])
+    past = SearchResult(hits=[], total=155, page=99, page_size=10, total_exact=False)
+    assert past_the_last(past, recall=False) == (
+        f"at least 155 matches ({label}) fill 16 pages: there is no page 99")
+    assert past_the_last(past, recall=True).startswith(
+        "at least 155 matches (the newest ranked) fill 16 pages: there is no page 99; ")
+
+
 def test_a_query_past_the_memory_cap_keeps_its_words_and_drops_older_ones(
         corpora: list[HierarchicalMemory], monkeypatch: pytest.MonkeyPatch) -> None:
     from tiermem.memory.store.sqlite import lexical_cache
