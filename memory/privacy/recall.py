@@ -28,6 +28,7 @@ from tiermem.memory.privacy.config import DEFAULT_CATEGORY
 from tiermem.memory.privacy.judging import RECALL_VERDICTS, ask, recall_prompt
 from tiermem.memory.privacy.retention import Decision, by_rules, flagged_items
 from tiermem.memory.privacy.rules import RuleSet
+from tiermem.memory.search.window_order import OneOrder
 from tiermem.memory.types import Hit, SearchResult
 from tiermem.memory.validation import check_page
 
@@ -90,7 +91,7 @@ class _Screening:
     chunk: int
     enough: int
     kept: list[Hit] = field(default_factory=list)
-    placed: set[int] = field(default_factory=set)
+    placed: OneOrder[Hit] = field(default_factory=OneOrder)
     # A hit found only by words is screened for its context too: its similarity is part
     # of the key.
     decided: dict[tuple[int, bool], bool] = field(default_factory=dict)
@@ -118,8 +119,7 @@ class _Screening:
 
     def _place(self, batch: Sequence[Hit]) -> bool:
         """Add the shown ones of ``batch`` not read before; whether enough are shown."""
-        new = [h for h in batch if h.id not in self.placed]
-        self.placed.update(h.id for h in new)
+        new = self.placed.add(batch)
         unknown = [h for h in new if (h.id, h.similarity is None) not in self.decided]
         if unknown:
             self.decided.update(((h.id, h.similarity is None), ok)
