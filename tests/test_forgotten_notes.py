@@ -140,6 +140,23 @@ def test_a_message_about_the_kid_states_the_son_s_forgotten_fact() -> None:
     ("I live in Munich and Ana lives in Berlin", "User lives in Berlin"),
     ("I live in Munich, but Ana Schmidt lives in Berlin.", "User lives in Berlin"),
     ("I live in Munich and Ana's family lives in Berlin.", "User lives in Berlin"),
+    # A move under way, one only meant or about to be, or a time to come in a part after
+    # the clause: not yet so.
+    ("I'm moving to Berlin.", "User lives in Berlin"),
+    ("We're relocating to Berlin.", "User lives in Berlin"),
+    ("I'm moving to Berlin and starting at Acme next month.", "User works at Acme"),
+    ("I work at Acme, starting next month.", "User works at Acme"),
+    ("I'd been meaning to move to Berlin.", "User lives in Berlin"),
+    ("I'm about to start at Acme.", "User works at Acme"),
+    # At the place once, on an errand, as someone of the user's, or with nothing there.
+    ("I was at Acme yesterday for a meeting.", "User works at Acme"),
+    ("I was at Acme yesterday.", "User works at Acme"),
+    ("I had a meeting at Acme.", "User works at Acme"),
+    ("My client is Acme.", "User works at Acme"),
+    ("There's nothing left for me at Acme.", "User works at Acme"),
+    # A clause saying the verb at a place of its own lends it to no city named elsewhere.
+    ("I visited Berlin last year. I live near the river.", "User lives in Berlin"),
+    ("I visited Berlin last year and I live near the river.", "User lives in Berlin"),
 ])
 def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     assert not says(said, fact)
@@ -227,6 +244,16 @@ def test_the_same_relation_in_another_word_states_the_fact(said: str, fact: str)
     ("I'm a nurse at Acme.", "User works at Acme"),
     ("My gym is FitLife.", "User works out at FitLife"),
     ("I go to Lincoln Elementary.", "User attends Lincoln Elementary"),
+    ("I'm at Acme now.", "User works at Acme"),
+    ("I was at Acme for five years.", "User works at Acme"),
+    ("I started at Acme last week.", "User works at Acme"),
+    ("My new gym is FitLife.", "User works out at FitLife"),
+    # Living there now, a move the fact itself says, or a place pointed back to.
+    ("I'm living in Berlin.", "User lives in Berlin"),
+    ("I'm moving to Berlin.", "User is moving to Berlin"),
+    ("I've lived in Berlin since last year.", "User lives in Berlin"),
+    ("I live in Berlin near the river.", "User lives in Berlin"),
+    ("I visited Berlin last year. I live there now.", "User lives in Berlin"),
 ])
 def test_a_statement_that_it_is_so_states_the_fact(said: str, fact: str) -> None:
     assert says(said, fact)

@@ -23,8 +23,14 @@ from tiermem.memory.text.clauses import clauses_of
 from tiermem.memory.text.digest import norm_hash
 from tiermem.memory.text.extract import extract_facts, fact_norms, is_question
 from tiermem.memory.text.owners import Owner, may_be_kin, may_be_one, owner_of, relation_of
-from tiermem.memory.text.plans import is_time_alone
-from tiermem.memory.text.said_of import clauses_in, names_in, placed_as_in, statements_of_each
+from tiermem.memory.text.plans import a_move_under_way, is_time_alone
+from tiermem.memory.text.said_of import (
+    clauses_in,
+    located_apart,
+    names_in,
+    placed_as_in,
+    statements_of_each,
+)
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.updates import read_statement
 from tiermem.memory.text.wording import concepts
@@ -179,7 +185,7 @@ def says(text: str, fact: str) -> bool:
     # "I'd love to live in Berlin" is no statement of "User lives in Berlin"; of "User
     # wants to live in Berlin" a statement says "want" itself.
     read = partial(asserted_concepts, wanted=wanted, read_cues=not hedged(fact),
-                   user_alone=of_user_alone(fact))
+                   user_alone=of_user_alone(fact), moving=a_move_under_way(fact))
     together: set[str] = set()
     # Read apart, the statements of one sentence are each of whom they open with: "I'm
     # fine, but my son is allergic to peanuts" says nothing of the user's allergy.
@@ -201,13 +207,15 @@ def says(text: str, fact: str) -> bool:
 def _of_the_fact(part: str, relation: set[str], names: set[str], opens_sentence: bool,
                  ) -> set[str]:
     """The concepts of the clauses of ``part`` but those that say the fact's ``relation``
-    of something they name instead of the fact's ``names``: "I live in Munich" of "User
-    lives in Berlin" lends "live" neither to "and work in Berlin" nor to "I visited Berlin"."""
+    of something they name instead of the fact's ``names``, or of a place of their own:
+    "I live in Munich" or "I live near the river" of "User lives in Berlin" lends "live"
+    neither to "and work in Berlin" nor to "I visited Berlin"."""
     kept: set[str] = set()
     for at, clause in enumerate(clauses_in(part, names)):
         own = concepts(clause)
         named = names_in(clause, opens_sentence=opens_sentence and at == 0)
-        if not (names and own & relation and not own & names and named - names):
+        elsewhere = bool(named - names) or located_apart(clause, relation)
+        if not (names and own & relation and not own & names and elsewhere):
             kept |= own
     return kept
 

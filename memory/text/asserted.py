@@ -5,9 +5,10 @@
 "User lives in Berlin", yet none says the user lives there: a wish, a plan, a condition, a
 near thing or a denial comes before what they say, as "quit" or "stopped" comes before what
 the user gave up. "I moved away from Berlin" names the city the user left, "I left Acme"
-the employer ("two days left at Acme" is what remains). "I'm moving to Berlin next
-month" is a plan too (memory/text/plans.py). "Living in Berlin is expensive" says it of no
-one, and "You live in Berlin" of the one the user speaks to.
+the employer ("two days left at Acme" is what remains; "nothing left for me at Acme" has
+none there). "I'm moving to Berlin next month", "I'm moving to Berlin" and "I'd been
+meaning to move to Berlin" are plans too (memory/text/plans.py). "Living in Berlin is
+expensive" says it of no one, and "You live in Berlin" of the one the user speaks to.
 ``asserted_concepts`` keeps the concepts (memory/text/wording.py) of the parts of a sentence
 that say what they say is so; ``hedged`` tells a fact that is itself worded so ("User wants
 to move to Berlin", "User doesn't eat meat"), whose statements say it with those words.
@@ -29,7 +30,7 @@ import re
 from collections.abc import Iterable
 
 from tiermem.memory.text.owners import owner_of, relation_of
-from tiermem.memory.text.plans import is_time_to_come, planned
+from tiermem.memory.text.plans import is_start_to_come, is_time_to_come, planned
 from tiermem.memory.text.wording import concepts
 
 __all__ = ["asserted_concepts", "hedged", "of_user_alone"]
@@ -47,8 +48,11 @@ _NOT_SO = frozenset({
     "consider", "considers", "considered", "considering", "thinking", "try", "tries",
     "tried", "trying", "supposed", "gonna", "would", "could", "might", "should", "will",
     "shall", "must", "almost", "nearly", "if", "unless", "whether", "maybe", "perhaps",
-    "someday", "not", "never", "no", "cannot", "nor", "neither",
+    "someday", "not", "never", "no", "cannot", "nor", "neither", "nothing",
 })
+#: Words that, before "to", say what follows is only meant or near ("I'd been meaning to
+#: move to Berlin", "I'm about to start at Acme").
+_BEFORE_TO = frozenset({"mean", "means", "meant", "meaning", "about"})
 #: Words between "I'd" and what it did ("I'd already moved") that say nothing of it.
 _TIMELESS = frozenset({"always", "already", "just", "never", "recently", "long", "once",
                        "only", "also"})
@@ -105,6 +109,8 @@ def _not_so(words: list[str], at: int) -> bool:
         return not (at + 1 < len(words) and words[at + 1].casefold() == "always")
     if folded == "left":
         return at == 0 or words[at - 1].casefold() in _LEAVERS
+    if folded in _BEFORE_TO:
+        return at + 1 < len(words) and words[at + 1].casefold() == "to"
     return folded in _NOT_SO or word == _MAY or folded.endswith("n't") or folded == "going"
 
 
@@ -165,23 +171,27 @@ def _of_a_gerund(words: list[str], wanted: set[str]) -> bool:
 
 
 def asserted_concepts(sentence: str, wanted: Iterable[str], *, read_cues: bool = True,
-                      user_alone: bool = False) -> set[str]:
+                      user_alone: bool = False, moving: bool = False) -> set[str]:
     """The concepts of the parts of ``sentence`` (cut at commas, semicolons, "but" ...)
     that say so what they say of ``wanted``, a fact's concepts: with ``read_cues``, not one
     a wish, plan, condition, near thing or denial opens before its first word of the fact,
     nor the place a part moving away from it names ("I moved from Berlin to Paris":
     Paris), nor one planned for a time to come or opening with the fact's verb as its
-    subject; not one said of "you"; with ``user_alone``, not one said of "he", "she" or
-    "they"."""
+    subject, nor, but with ``moving`` (the fact is a move under way itself: "User is
+    moving to Berlin"), one saying the user is moving; not one said of "you"; with
+    ``user_alone``, not one said of "he", "she" or "they"."""
     wanted = set(wanted)
     said: set[str] = set()
-    time_before = False
-    for part in _PARTS.split(sentence):
+    parts = _PARTS.split(sentence)
+    for at, part in enumerate(parts):
         kept = _without_places_left(part) if read_cues else part
         words = _words(kept)
+        # "Next month, I'm moving ..." and "I work at Acme, starting next month".
+        time_near = ((at > 0 and is_time_to_come(parts[at - 1], wanted))
+                     or (at + 1 < len(parts) and is_start_to_come(parts[at + 1], wanted)))
         of_no_one_now = read_cues and (_of_a_gerund(words, wanted)
-                                       or planned(kept, wanted, time_before=time_before))
+                                       or planned(kept, wanted, time_near=time_near,
+                                                            moving=moving))
         if not of_no_one_now and _says_so(words, wanted, read_cues, user_alone):
             said |= concepts(kept)
-        time_before = is_time_to_come(part, wanted)
     return said

@@ -7,7 +7,13 @@ in June" says it is done, and "I live in Berlin until next month" that it is so 
 time to come counts only in the present tense and within the clause that holds it (not
 after "and", "until" ...). "Next month, I'm moving to Berlin" puts the time in a part of
 its own before the clause: ``is_time_to_come`` tells such a part. A time the fact names
-itself ("User starts at Acme in June") is no plan. Pure functions over strings.
+itself ("User starts at Acme in June") is no plan. "I work at Acme, starting next month"
+puts it in a part of its own after the clause: ``is_start_to_come`` tells such a part.
+
+"I'm moving to Berlin" without a time is a move under way or to come: it says where the
+user is going, not yet where they live ("I'm living in Berlin" does), so a clause whose
+subject is moving is a plan too, but of a fact worded so itself ("User is moving to
+Berlin": ``a_move_under_way``), which it says. Pure functions over strings.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ import re
 
 from tiermem.memory.text.wording import concepts
 
-__all__ = ["is_time_alone", "is_time_to_come", "planned"]
+__all__ = ["a_move_under_way", "is_start_to_come", "is_time_alone", "is_time_to_come", "planned"]
 
 #: "may" in lower case is no month ("this may change").
 _MONTHS = ("january|february|march|april|(?-i:May)|june|july|august|september|october"
@@ -37,6 +43,15 @@ _TO_COME = (r"tomorrow|(?<!\bas\s)soon(?!\s+(?:after|afterwards|enough|as)\b)"
             rf"|in\s+(?:{_MONTHS})|this\s+(?:{_SEASONS}|{_MONTHS})")
 _TIME_TO_COME = re.compile(rf"\b(?:{_TO_COME})\b", re.IGNORECASE)
 _ONLY_TIME = re.compile(rf"\s*(?:{_TO_COME})\s*", re.IGNORECASE)
+#: A time to come from which what the clause before says holds: "starting next month".
+_START_TO_COME = re.compile(
+    rf"\s*(?:(?:starting|beginning|from|as\s+of|effective)\s+)?(?:{_TO_COME})[\s.!]*",
+    re.IGNORECASE)
+#: One whose move is under way: "I'm moving to", "we are finally relocating to".
+_MOVE_UNDER_WAY = re.compile(
+    r"\b(?:i|we|user)(?:['’]m|['’]re|\s+am|\s+are|\s+is)\s+(?:(?:just|finally|now|really"
+    r"|actually|officially|also|currently|soon|all)\s+)*(?:moving|relocating|emigrating)\b",
+    re.IGNORECASE)
 #: Where a clause ends and another, with a time and tense of its own, begins.
 _CLAUSES = re.compile(r"\s+(?:and|or|then|so|because|when|where|while|until|till|through)\s+",
                       re.IGNORECASE)
@@ -94,21 +109,37 @@ def is_time_alone(part: str) -> bool:
     return _ONLY_TIME.fullmatch(part) is not None
 
 
+def is_start_to_come(part: str, wanted: set[str]) -> bool:
+    """Whether ``part`` is only a time to come, or one from which something holds
+    ("starting next month"), that the fact of concepts ``wanted`` does not name."""
+    return _of_another_time(_START_TO_COME.fullmatch(part), wanted)
+
+
+def a_move_under_way(text: str) -> bool:
+    """Whether ``text`` says its subject is moving ("I'm moving to Berlin")."""
+    return _MOVE_UNDER_WAY.search(text) is not None
+
+
 def is_time_to_come(part: str, wanted: set[str]) -> bool:
     """Whether ``part`` is only a time to come ("Next month", "In June") that the fact of
     concepts ``wanted`` does not name."""
     return _of_another_time(_ONLY_TIME.fullmatch(part), wanted)
 
 
-def planned(part: str, wanted: set[str], *, time_before: bool = False) -> bool:
+def planned(part: str, wanted: set[str], *, time_near: bool = False,
+            moving: bool = False) -> bool:
     """Whether the clause of ``part`` that holds one of ``wanted`` (a fact's concepts; the
-    first clause, when none does) is in the present tense with a time to come in it that
-    the fact does not name, or, with ``time_before``, after a part that is only such a
-    time."""
-    if not (time_before or _TIME_TO_COME.search(part)):
+    first clause, when none does) says its subject is moving (unless the fact does too,
+    ``moving``), or is in the present tense with a time to come in it that the fact does
+    not name, or, with ``time_near``, beside a part that is only such a time ("Next
+    month, ...", "..., starting next month")."""
+    move_planned = not moving and _MOVE_UNDER_WAY.search(part) is not None
+    if not (time_near or move_planned or _TIME_TO_COME.search(part)):
         return False  # the common case, without reading clauses
     clauses = _CLAUSES.split(part)
     clause = next((c for c in clauses if concepts(c) & wanted), clauses[0])
-    if not (time_before or _of_another_time(_TIME_TO_COME.search(clause), wanted)):
+    if move_planned and a_move_under_way(clause):
+        return True
+    if not (time_near or _of_another_time(_TIME_TO_COME.search(clause), wanted)):
         return False
     return _in_present([w.casefold() for w in _WORD.findall(clause.replace("’", "'"))])

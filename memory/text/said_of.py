@@ -12,7 +12,8 @@ the clause that says "live" names another place. ``clauses_in`` cuts a statement
 its clauses, and ``names_in`` gives what a clause names (capitalised words and numbers),
 so that a clause saying what a fact says of something else lends none of its words to
 the others. ``placed_as_in`` tells whether a statement puts a fact's name where the fact
-does ("I started at Acme" as "User works at Acme"; not "a meeting with Acme").
+does ("I started at Acme" as "User works at Acme"; not "a meeting with Acme" nor "I was
+at Acme yesterday").
 Pure functions over strings.
 """
 
@@ -24,7 +25,7 @@ from itertools import pairwise
 from tiermem.memory.text.owners import owner_of, statements_apart
 from tiermem.memory.text.wording import concepts
 
-__all__ = ["clauses_in", "names_in", "placed_as_in", "statements_of_each"]
+__all__ = ["clauses_in", "located_apart", "names_in", "placed_as_in", "statements_of_each"]
 
 #: Where a clause may end and another begin: "I live in Munich and work in Berlin".
 _CLAUSE_BREAK = re.compile(r"\s*[,;]\s*(?:(?:and|but|or)\s+)?|\s+(?:and|but|or|while|whereas)\s+",
@@ -33,6 +34,31 @@ _WORD = re.compile(r"[\w-]+(?:['’]\w+)?")
 #: The speaker's own word, capitalised wherever it stands.
 _SPEAKER = frozenset({"i", "i'm", "i've", "i'd", "i'll"})
 _BEING = frozenset({"is", "was"})
+#: What of the user's a name may be as the place a fact puts the user at: "My gym is
+#: FitLife" is where the user works out, "My client is Acme" is no place of the user's.
+_PLACES = frozenset({
+    "gym", "school", "office", "workplace", "employer", "company", "firm", "job", "work",
+    "club", "church", "university", "college", "campus", "clinic", "hospital", "practice",
+    "pharmacy", "bank", "studio", "salon", "store", "shop", "daycare", "kindergarten", "lab",
+})
+#: One past occasion at a place ("yesterday", "two weeks ago"; not "since last year").
+_ONE_OCCASION = re.compile(
+    r"\b(?:yesterday|earlier\s+today|the\s+other\s+day|this\s+(?:morning|afternoon)"
+    r"|(?<!\bsince\s)(?<!\bfrom\s)last\s+(?:night|week|weekend|month|year|time|\w+day)"
+    r"|(?:a|an|one|two|three|four|five|six|a\s+few|a\s+couple\s+of|\d+)\s+"
+    r"(?:days?|weeks?|months?|years?)\s+ago)\b", re.IGNORECASE)
+#: An errand that takes one to a place: "for a meeting", "an interview at Acme".
+_ERRAND = re.compile(
+    r"\b(?:for|a|an|my|our)\s+(?:\w+\s+)?(?:meeting|interview|appointment|visit|demo|tour"
+    r"|conference|workshop|presentation)s?\b", re.IGNORECASE)
+#: Words that put what a verb says at a place of its own: "I live near the river".
+_AT_A_PLACE = frozenset({"in", "near", "at", "on", "by", "outside", "inside", "around",
+                         "across", "beside", "behind", "downtown", "abroad", "overseas"})
+#: Words that point back to a place named before: "I live there", "in the same city".
+_BACK = frozenset({"there", "here", "it", "same", "that", "this"})
+#: A start at a place on one day is a job begun there: "I started at Acme last week".
+_JOINING = re.compile(r"\b(?:start|starts|started|join|joins|joined|began|hired)\b",
+                      re.IGNORECASE)
 
 
 def statements_of_each(sentence: str) -> list[str]:
@@ -92,11 +118,16 @@ def placed_as_in(statement: str, fact: str, names: set[str]) -> bool:
     """Whether ``statement`` says each of ``names`` (a fact's names) after the word the
     fact says it after ("at Acme" in "I've been at Acme since 2019" as in "User works at
     Acme"; not "a meeting with Acme"), or as what a thing of the user's is ("My gym is
-    FitLife" for "User works out at FitLife")."""
+    FitLife" for "User works out at FitLife"); not on one occasion or errand there ("I
+    was at Acme yesterday for a meeting"), nor as someone of the user's ("My client is
+    Acme")."""
+    if _ERRAND.search(statement) or (_ONE_OCCASION.search(statement)
+                                     and not _JOINING.search(statement)):
+        return False
     fact_words, said_words = _folded(fact), _folded(statement)
     leads = {(before, name) for before, name in pairwise(fact_words)
              if concepts(name) & names}
-    if said_words[:1] == ["my"]:
+    if said_words[:1] == ["my"] and _PLACES.intersection(_subject_of(said_words)):
         leads |= {(verb, name) for _, name in leads for verb in _BEING}
     said = set(pairwise(said_words))
     placed = {name for before, name in leads if (before, name) in said}
@@ -105,3 +136,21 @@ def placed_as_in(statement: str, fact: str, names: set[str]) -> bool:
 
 def _folded(text: str) -> list[str]:
     return [word.replace("’", "'").casefold() for word in _WORD.findall(text)]
+
+
+def _subject_of(words: list[str]) -> list[str]:
+    """The words before the first "is" or "was": "my new gym" of "my new gym is FitLife"."""
+    ends = [at for at, word in enumerate(words) if word in _BEING]
+    return words[:ends[0]] if ends else []
+
+
+def located_apart(clause: str, relation: set[str]) -> bool:
+    """Whether ``clause`` says a word of ``relation`` (a fact's concepts but its names) at
+    a place of its own: "I live near the river" says where the user lives, and lends
+    "live" to no city named in another sentence; "I live there" points back to one."""
+    words = _folded(clause)
+    if _BACK.intersection(words):
+        return False
+    return any(concepts(word) & relation and following in _AT_A_PLACE
+               for word, following in pairwise(words))
+
