@@ -157,6 +157,13 @@ def test_a_message_about_the_kid_states_the_son_s_forgotten_fact() -> None:
     # A clause saying the verb at a place of its own lends it to no city named elsewhere.
     ("I visited Berlin last year. I live near the river.", "User lives in Berlin"),
     ("I visited Berlin last year and I live near the river.", "User lives in Berlin"),
+    # "there" after a statement naming more than the fact's place, or saying another verb.
+    ("Ana moved from Munich to Berlin and I live there too.", "User lives in Berlin"),
+    ("Ana lives in Berlin and I work there.", "User lives in Berlin"),
+    ("Ana lives in Berlin and I don't live there.", "User lives in Berlin"),
+    # Kept from a food without the fact's word, or denied the fact's own verb.
+    ("I don't eat shellfish.", "User is allergic to shellfish"),
+    ("I can't eat meat.", "User eats meat"),
 ])
 def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     assert not says(said, fact)
@@ -254,6 +261,10 @@ def test_the_same_relation_in_another_word_states_the_fact(said: str, fact: str)
     ("I've lived in Berlin since last year.", "User lives in Berlin"),
     ("I live in Berlin near the river.", "User lives in Berlin"),
     ("I visited Berlin last year. I live there now.", "User lives in Berlin"),
+    ("Ana lives in Berlin and I live there too.", "User lives in Berlin"),
+    ("My sister lives in Berlin. I live there too.", "User lives in Berlin"),
+    # What the user cannot eat, beside the allergy that keeps them from it.
+    ("I can't eat shellfish, I'm allergic.", "User is allergic to shellfish"),
 ])
 def test_a_statement_that_it_is_so_states_the_fact(said: str, fact: str) -> None:
     assert says(said, fact)

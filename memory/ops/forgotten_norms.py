@@ -29,6 +29,7 @@ from tiermem.memory.text.said_of import (
     located_apart,
     names_in,
     placed_as_in,
+    points_back_to,
     statements_of_each,
 )
 from tiermem.memory.text.sentences import split_sentences
@@ -191,11 +192,17 @@ def says(text: str, fact: str) -> bool:
     # fine, but my son is allergic to peanuts" says nothing of the user's allergy.
     parts = ((at == 0, part) for sentence in split_sentences(text) if not is_question(sentence)
              for at, part in enumerate(_statements_of_someone(sentence)))
+    before = ""
     for opens_sentence, part in parts:
-        said = _of_whom(part, whose, kin, read)
+        said, before_this = _of_whom(part, whose, kin, read), before
+        before = part
         if said is None:
             continue
         said &= _of_the_fact(part, wanted - names, names, opens_sentence) | kin
+        # "Ana lives in Berlin and I live there too": Ana's statement is hers, but its
+        # place is the one the user's "there" names.
+        if said & (wanted - names) and points_back_to(part, before_this, names):
+            said |= names
         if only_named and placed_as_in(part, fact, names):
             said |= light
         if said_by(said):

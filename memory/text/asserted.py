@@ -63,6 +63,9 @@ _DONE = frozenset({"been", "had", "gone", "done", "seen", "known", "taken", "lef
 _LEAVERS = frozenset({"i", "we", "i've", "we've", "i'd", "we'd", "have", "has", "had", "and",
                       "just", "finally", "already", "recently", "eventually", "then", "also",
                       "since", "actually", "officially", "user"})
+#: Verbs of what one eats, and the words after them that say where rather than what.
+_DIET = frozenset({"eat", "drink"})
+_WHERE_ONE_EATS = frozenset({"at", "in", "with", "there", "here", "out", "anywhere"})
 #: Whom, in the user's own words, a part may be said of: the user, or someone else. "You"
 #: is the one the user speaks to, or anyone ("You know, I live in Berlin" says it still).
 _USER = frozenset({"i", "me", "my", "mine", "myself", "we", "us", "our"})
@@ -145,7 +148,7 @@ def _says_so(words: list[str], wanted: set[str], read_cues: bool, user_alone: bo
     for at, word in enumerate(words):
         if concepts(word) & wanted:
             return not another
-        if read_cues and _not_so(words, at):
+        if read_cues and _not_so(words, at) and not _a_diet(words, at, wanted):
             return False
         pronoun = word.casefold().split("'")[0]
         if pronoun in _USER:
@@ -153,6 +156,17 @@ def _says_so(words: list[str], wanted: set[str], read_cues: bool, user_alone: bo
         elif pronoun in _YOU or (user_alone and pronoun in _ANOTHER):
             another = True
     return True
+
+
+def _a_diet(words: list[str], at: int, wanted: set[str]) -> bool:
+    """Whether ``words[at]`` denies only eating or drinking what follows, a verb the fact
+    does not say: "I can't eat shellfish" tells what the user keeps from, as "allergic to
+    shellfish" does; "I can't eat at Acme" and "I don't eat meat" of "User eats meat" deny."""
+    folded = words[at].casefold()
+    if not (folded.endswith("n't") or folded == "cannot") or at + 2 >= len(words):
+        return False
+    verb, what = words[at + 1].casefold(), words[at + 2].casefold()
+    return verb in _DIET and not concepts(verb) & wanted and what not in _WHERE_ONE_EATS
 
 
 def _of_a_gerund(words: list[str], wanted: set[str]) -> bool:

@@ -13,7 +13,8 @@ its clauses, and ``names_in`` gives what a clause names (capitalised words and n
 so that a clause saying what a fact says of something else lends none of its words to
 the others. ``placed_as_in`` tells whether a statement puts a fact's name where the fact
 does ("I started at Acme" as "User works at Acme"; not "a meeting with Acme" nor "I was
-at Acme yesterday").
+at Acme yesterday"), and ``points_back_to`` whether its "there" is the place the
+statement before it names ("Ana lives in Berlin and I live there too").
 Pure functions over strings.
 """
 
@@ -25,7 +26,8 @@ from itertools import pairwise
 from tiermem.memory.text.owners import owner_of, statements_apart
 from tiermem.memory.text.wording import concepts
 
-__all__ = ["clauses_in", "located_apart", "names_in", "placed_as_in", "statements_of_each"]
+__all__ = ["clauses_in", "located_apart", "names_in", "placed_as_in", "points_back_to",
+           "statements_of_each"]
 
 #: Where a clause may end and another begin: "I live in Munich and work in Berlin".
 _CLAUSE_BREAK = re.compile(r"\s*[,;]\s*(?:(?:and|but|or)\s+)?|\s+(?:and|but|or|while|whereas)\s+",
@@ -154,3 +156,14 @@ def located_apart(clause: str, relation: set[str]) -> bool:
     return any(concepts(word) & relation and following in _AT_A_PLACE
                for word, following in pairwise(words))
 
+
+def points_back_to(statement: str, before: str, names: set[str]) -> bool:
+    """Whether ``statement`` says "there" of the place the statement ``before`` it names,
+    and that place is ``names`` (a fact's) alone: "Ana lives in Berlin and I live there
+    too" says where the user lives; after "Ana moved from Munich to Berlin" it may be
+    either."""
+    if "there" not in _folded(statement):
+        return False
+    # Its first word is the one it is said of ("Ana", "My"): no place.
+    named = names_in(before, opens_sentence=True)
+    return bool(names) and named == names
