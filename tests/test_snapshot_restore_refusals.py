@@ -88,11 +88,6 @@ def _vector_of(snap: Snap, values: Sequence[float]) -> None:
     snap["tables"]["passages"][0]["embedding"] = base64.b64encode(vector.tobytes()).decode()
 
 
-def _empty_user_message(snap: Snap) -> None:
-    rows = snap["tables"]["messages"]
-    rows[row_index(rows, role="user")]["content"] = "  "
-
-
 def _hits_over_searches(snap: Snap) -> None:
     snap["settings"]["archival_searches_with_hits"] = snap["settings"]["archival_searches"] + 1
 
@@ -152,7 +147,6 @@ INVALID: list[tuple[str, Callable[[Snap], None], str]] = [
      "tables.facts[0].text"),
     ("a lone surrogate", _set("tables", "messages", 0, "content", value="hi \ud800"),
      "tables.messages[0].content"),
-    ("an empty user message", _empty_user_message, "tables.messages"),
     ("tags that are not JSON", _set("tables", "passages", 0, "tags", value="[ops"),
      "tables.passages[0].tags"),
     ("metadata that is a list", _set("tables", "passages", 0, "metadata", value="[1]"),

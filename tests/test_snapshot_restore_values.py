@@ -1,5 +1,5 @@
-"""What a restore keeps as it is (whatever set_state stored) and what it computes again:
-token counts, a core over its limit, vectors left out."""
+"""What a restore keeps as it is (whatever set_state stored, a message as its store held
+it) and what it computes again: token counts, a core over its limit, vectors left out."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from snapshot_helpers import (
 
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.errors import SnapshotError
+from tiermem.memory.store.records import Message
 from tiermem.memory.text.extract import fact_norm
 from tiermem.memory.validation import MAX_STATE_VALUE_CHARS, MAX_TEXT_CHARS
 
@@ -104,3 +105,23 @@ def test_rows_left_without_a_vector_are_embedded(tmp_path: Path) -> None:
                                (passage["id"],)).fetchone()[0]
         expected = HashingEmbedder().embed_documents([passage["text"]])[0]
         assert np.array_equal(np.frombuffer(blob, dtype=np.float32), expected)
+
+
+@pytest.mark.parametrize("held", ["", "  "])
+def test_a_user_message_its_store_holds_empty_restores_as_held(
+    tmp_path: Path, held: str
+) -> None:
+    # Recall refuses such a message; the store's own API writes it.
+    with make_memory() as m:
+        m.process_interaction("I'm vegan.", "Noted.")
+        (message_id,) = m.store.messages.append_many(
+            [Message(turn=m.tick, role="user", content=held, created_at=1.7e9)])
+        m.process_interaction("My cat is called Miso.", "Nice.")
+        m.write_snapshot(tmp_path / "snap.json")
+        held_rows = [tuple(r) for r in m.store.execute("SELECT id, role, content FROM messages")]
+    assert (message_id, "user", held) in held_rows
+    with restore(tmp_path / "snap.json", tmp_path / "home") as restored:
+        assert [tuple(r) for r in restored.store.execute(
+            "SELECT id, role, content FROM messages")] == held_rows
+        assert restored.recall.search("Miso").hits
+        check_restored(restored)

@@ -36,7 +36,6 @@ from pydantic import (
     Field,
     Strict,
     ValidationInfo,
-    model_validator,
 )
 
 from tiermem.memory.config import MemoryConfig
@@ -228,6 +227,9 @@ class MessageRow(_Strict):
     id: RowId
     turn: Count
     role: Literal["user", "assistant", "tool", "system"]
+    # Content is restored as the store held it, empty or blank whatever the role: recall
+    # refuses an empty user message, but a store written otherwise (its own API) keeps one,
+    # and a snapshot of such a memory must restore.
     content: Text
     tool_calls: JsonText | None
     tool_call_id: Text | None
@@ -237,13 +239,6 @@ class MessageRow(_Strict):
     embedder_id: Text | None
     embedding: Text | None
     forgotten_at: Moment | None = None
-
-    @model_validator(mode="after")
-    def _content_as_recall_takes_it(self) -> MessageRow:
-        # Tool results and assistant turns that only call tools may be empty.
-        if not (self.content == "" and self.role in ("tool", "assistant")):
-            clean_text(self.content, f"a {self.role} message")
-        return self
 
 
 class HistoryRow(_Strict):
