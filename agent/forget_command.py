@@ -47,7 +47,7 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.agent.chat_history import adopt_history_file
     from tiermem.agent.judge import ModelJudge, judge_failure
     from tiermem.agent.place import agent_place
-    from tiermem.agent.server_options import config_from_args, open_client
+    from tiermem.agent.server_options import HOW_TO_NAME_A_MODEL, config_from_args, open_client
     from tiermem.agent.settings import session_embedder
     from tiermem.memory.errors import JudgeMissingError
     from tiermem.memory.ops.forget import ForgetResult
@@ -88,15 +88,13 @@ def cmd_forget(args: argparse.Namespace, note: Callable[[str], None]) -> int:
             before.append(max((r.id for r in memory.forget_requests(newest=1)), default=0))
             try:
                 result = memory.forget(request, erase=args.erase)
-            except JudgeMissingError:
-                # Without a judge, a request the judge must decide (any in top_k_llm; in
-                # exact_then_top_k_llm, one no stored text equals) is audited as failed and
+            except JudgeMissingError as exc:
+                # Without a judge, a request the judge must decide is audited as failed and
                 # refused with the library's remedies (a judge=...); a command line has
                 # options.
                 note(f"mode {config.mode!r} (from {'--mode' if args.mode else 'the policy'}) "
-                     f"asks a model which stored items the request targets, and none is "
-                     f"configured: give --model and --base-url (or set TIERMEM_MODEL and "
-                     f"OPENAI_BASE_URL), or --mode exact, which needs none")
+                     f"{exc.asks}, and none is configured: name one with "
+                     f"{HOW_TO_NAME_A_MODEL}, or give --mode exact, which needs none")
                 if args.json:
                     [audited] = memory.forget_requests(newest=1)
                     print(json.dumps(ForgetResult("failed", audited.mode, Forgotten(),

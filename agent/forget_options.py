@@ -120,6 +120,7 @@ def model_option_conflict(args: argparse.Namespace, mode: str, mode_from: str) -
     works: a judged mode with no model fails its request, so dropping the flag is not enough."""
     from tiermem.agent.config import names_a_model
     from tiermem.agent.server_options import HOW_TO_NAME_A_MODEL, and_listed, model_flags_given
+    from tiermem.memory.errors import forget_mode_asks
 
     given = model_flags_given(args)
     if not given:
@@ -134,9 +135,7 @@ def model_option_conflict(args: argparse.Namespace, mode: str, mode_from: str) -
                 f"the model judge a request that no stored text equals")
     if named:
         return None
-    asks = ("asks a model which stored items the request targets" if mode == "top_k_llm" else
-            "asks a model when no stored text equals the request")
-    return (f"mode {mode!r} ({mode_from}) {asks}, and none is set: name one with "
+    return (f"mode {mode!r} ({mode_from}) {forget_mode_asks(mode)}, and none is set: name one with "
             f"{HOW_TO_NAME_A_MODEL}, or give --mode exact and drop {flags} to forget by exact "
             f"text only")
 

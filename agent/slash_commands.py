@@ -25,6 +25,7 @@ from tiermem.agent.judge import judge_failure
 from tiermem.agent.loop import Agent
 from tiermem.agent.offline import OfflinePolicy
 from tiermem.agent.search_counts import matches_counted, older_matches_hint, past_the_last
+from tiermem.agent.server_options import HOW_TO_NAME_A_MODEL
 from tiermem.agent.terminal import escape
 from tiermem.memory.errors import (
     ForgetRequestTooLongError,
@@ -240,11 +241,9 @@ class SlashCommands:
         except JudgeMissingError as exc:
             # The library's remedies (judge=ModelJudge(client)) are no use in a chat.
             self.chat.fail("error", ForgetFailedError(
-                f"nothing forgotten: the forget mode {exc.mode!r} asks a model which stored "
-                f"items the request targets, and this chat has none"),
-                "start the chat with --model and --base-url (or set TIERMEM_MODEL and "
-                "OPENAI_BASE_URL), or set `mode: exact` under `forget:` in the chat's policy "
-                "file")
+                f"nothing forgotten: the forget mode {exc.mode!r} {exc.asks}, and this chat "
+                f"has none"), f"start the chat with {HOW_TO_NAME_A_MODEL}, or set `mode: "
+                f"exact` under `forget:` in the chat's policy file")
             return
         self.agent.context.blank(set(result.forgotten.messages))
         done = result.forgotten

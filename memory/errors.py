@@ -322,6 +322,14 @@ class ClockChangeError(InvalidConfigError):
         return (type(self), (self.stored, self.asked))
 
 
+def forget_mode_asks(mode: str) -> str:
+    """When forget ``mode`` (one that asks a model) asks one: always in top_k_llm, only for a
+    request no stored text equals in exact_then_top_k_llm."""
+    if mode == "exact_then_top_k_llm":
+        return "asks a model when no stored text equals the request"
+    return "asks a model which stored items the request targets"
+
+
 class JudgeMissingError(InvalidConfigError):
     """A forget request that ``mode`` would have a model judge, on a memory with no judge;
     it was audited as failed and nothing was forgotten."""
@@ -329,10 +337,15 @@ class JudgeMissingError(InvalidConfigError):
     def __init__(self, mode: str) -> None:
         self.mode = mode
         super().__init__(
-            f"mode {mode!r} asks a model which stored items the request targets, and none is "
-            f"configured: give HierarchicalMemory a judge (judge=ModelJudge(client)), "
-            f"configure a model for the agent (OPENAI_BASE_URL and TIERMEM_MODEL), or use "
-            f"mode 'exact', which needs none", ("judge",))
+            f"mode {mode!r} {self.asks}, and none is configured: give HierarchicalMemory a "
+            f"judge (judge=ModelJudge(client)), configure a model for the agent (TIERMEM_MODEL, "
+            f"and OPENAI_BASE_URL for a local server), or use mode 'exact', which needs none",
+            ("judge",))
+
+    @property
+    def asks(self) -> str:
+        """When the mode asks a model, for each entry point's own remedies to follow."""
+        return forget_mode_asks(self.mode)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.mode,))

@@ -166,7 +166,9 @@ def test_exact_then_top_k_llm_needs_no_judge_for_a_request_a_stored_text_equals(
     with _memory(mode="exact_then_top_k_llm") as m:
         result = m.forget("my card number is 4111 1111")
         assert result.outcome == "matched" and result.forgotten.messages
-        with pytest.raises(InvalidInputError, match="none is configured"):
+        with pytest.raises(InvalidInputError, match=(
+                r"asks a model when no stored text equals the request, and none is configured"
+                r".*\(TIERMEM_MODEL, and OPENAI_BASE_URL for a local server\)")):
             m.forget("that payment thing I told you")  # only the judge could decide it
         assert [(r.outcome, r.detail) for r in m.forget_requests()] == [
             ("matched", ""), ("failed", "no judge configured")]

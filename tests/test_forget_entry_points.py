@@ -240,10 +240,12 @@ def test_an_offline_slash_forget_in_a_judged_mode_names_the_chats_ways_out() -> 
                         errors=errors)
         assert repl.run_piped(["/forget the card"]) == 1
         said = " ".join(errors.getvalue().split())
-        assert ("nothing forgotten: the forget mode 'exact_then_top_k_llm' asks a model which "
-                "stored items the request targets, and this chat has none") in said
-        assert "start the chat with --model and --base-url" in said
-        assert "`mode: exact` under `forget:`" in said and "judge=" not in said
+        assert ("nothing forgotten: the forget mode 'exact_then_top_k_llm' asks a model when "
+                "no stored text equals the request, and this chat has none") in said
+        assert ("start the chat with --model NAME (or TIERMEM_MODEL) and, for a local server, "
+                "--base-url URL (or OPENAI_BASE_URL), or set `mode: exact` under `forget:` in "
+                "the chat's policy file") in said
+        assert "judge=" not in said
         assert [f.text for f in m.facts()] == [SECRET]
         assert [r.outcome for r in m.forget_requests()] == ["failed"]
 
@@ -256,7 +258,7 @@ def test_cli_forget_reads_the_policy_and_asks_the_configured_model(
     assert run(["forget", "--agent", "ada", "--embedder", "hashing", "the card"]) == 1
     err = capsys.readouterr().err
     assert "mode 'top_k_llm' (from the policy) asks a model" in err
-    assert "give --model and --base-url" in err and "judge=" not in err
+    assert "name one with --model NAME" in err and "judge=" not in err
     with make_memory(home, read_only=True) as m:  # audited as failed, nothing forgotten
         assert [(r.outcome, r.detail) for r in m.forget_requests()] == [
             ("failed", "no judge configured")]

@@ -115,6 +115,27 @@ def test_what_the_no_model_error_offers_works_and_dropping_the_flag_alone_does_n
         assert [r.outcome for r in memory.forget_requests()] == ["failed", "matched"]
 
 
+@pytest.mark.parametrize(("policy", "flags", "said"), [
+    ("exact_then_top_k_llm", [],
+     "mode 'exact_then_top_k_llm' (from the policy) asks a model when no stored text equals "
+     "the request"),
+    (None, ["--mode", "exact_then_top_k_llm"],
+     "mode 'exact_then_top_k_llm' (from --mode) asks a model when no stored text equals the "
+     "request"),
+    ("top_k_llm", [],
+     "mode 'top_k_llm' (from the policy) asks a model which stored items the request targets"),
+])
+def test_a_judged_mode_with_no_model_says_when_it_asks_one_and_how_to_name_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        policy: str | None, flags: list[str], said: str) -> None:
+    _agent(tmp_path, monkeypatch, policy)
+    assert run(["forget", "--agent", "ada", "--embedder", "hashing", *flags, "the card"]) == 1
+    # The last line: a home made private first is said before it.
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"tiermem: {said}, and none is configured: name one with {_NAME_ONE}, or give "
+        f"--mode exact, which needs none")
+
+
 def test_a_judged_forget_reads_no_text_tool_calls_setting_of_the_chat(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
