@@ -73,12 +73,12 @@ def correction_notes(messages: list[dict[str, Any]], text: str) -> list[str]:
         if correction is None:
             continue
         said, meant = correction.said, correction.meant
-        done = [fact for fact in appended
-                if any(corrected(part, correction) == fact for part in before)]
+        # Each part corrected once, and none when the turn appended no fact to compare.
+        fixed = [(part, corrected(part, correction)) for part in before] if appended else []
+        done = [fact for fact in appended if any(text == fact for _, text in fixed)]
         if done:
             # As stored: "sorry i meant portland" is stored, and said, as "Portland".
-            stored = next(meant_in(part, correction) for part in before
-                          if corrected(part, correction) in done)
+            stored = next(meant_in(part, correction) for part, text in fixed if text in done)
             notes.append(f'(offline) Corrected "{said}" to "{stored}": {"; ".join(done)}.')
             continue
         holding = mentioning(correction, _parts(core))

@@ -3,6 +3,7 @@ word in the fact that said it, or says why it could not, and stores nothing else
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 
 import pytest
@@ -12,7 +13,12 @@ from offline_helpers import core_of as _core
 
 from tiermem.agent.loop import Agent
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
-from tiermem.memory.text.corrections import Correction, correction_apart, correction_of
+from tiermem.memory.text.corrections import (
+    Correction,
+    corrected,
+    correction_apart,
+    correction_of,
+)
 
 
 @pytest.fixture
@@ -163,3 +169,29 @@ def test_a_statement_held_in_two_facts_is_changed_in_both(
     memory.add_fact("User lives in Seattle", "durable")
     _chat(memory, said)
     assert _core(memory) == {"User works at Acme": "durable", **now}
+
+
+def test_each_statement_held_before_is_corrected_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tiermem.agent import offline_corrections
+
+    asked: list[str] = []
+
+    def counting(fact: str, correction: Correction) -> str | None:
+        asked.append(fact)
+        return corrected(fact, correction)
+
+    monkeypatch.setattr(offline_corrections, "corrected", counting)
+    held = ["User lives in Seattle", "User's office is in Seattle"]
+    calls = [("core_memory_replace", {"old_content": fact, "new_content": ""}) for fact in held]
+    calls += [("core_memory_append", {"content": fact.replace("Seattle", "Portland")})
+              for fact in held]
+    said = "Sorry, I meant Portland, not Seattle"
+    messages = [{"role": "system", "content": ""}, {"role": "user", "content": said},
+                {"role": "assistant", "content": "", "tool_calls": [
+                    {"function": {"name": name, "arguments": json.dumps(arguments)}}
+                    for name, arguments in calls]}]
+    assert offline_corrections.correction_notes(messages, said) == [
+        '(offline) Corrected "Seattle" to "Portland": User lives in Portland; '
+        "User's office is in Portland."]
+    # Each statement once, those the message itself states too.
+    assert len(asked) == len(set(asked)) and set(held) <= set(asked)
