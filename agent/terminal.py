@@ -24,10 +24,11 @@ rich gives changes.
 
 Rich's markup parser takes time quadratic in the length of a run of backslashes that no
 tag follows (a model repeating ``\\`` until its token limit): it is given such a run as
-as many other characters, and the backslashes are put back in what it gives. Use this
-module's ``escape``, not rich's, for text a model or a user wrote: rich's takes the same
-quadratic time, and what its markup shows is not always the text (it drops a backslash
-before a "[" that opens no tag, as in ``\\[0-9]``, and shows a trailing one twice).
+as many other characters, and the backslashes are put back in what it gives. Use
+``escape`` (memory/text/markup.py, imported here), not rich's, for text a model or a user
+wrote: rich's takes the same quadratic time, and what its markup shows is not always the
+text (it drops a backslash before a "[" that opens no tag, as in ``\\[0-9]``, and shows a
+trailing one twice).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from rich.console import Console, ConsoleDimensions, HighlighterType
 from rich.text import Text
 
 from tiermem.agent.interrupts import ctrl_c_held
+from tiermem.memory.text.markup import escape as escape  # where the chat's modules take it
 
 # C0 controls but tab and newline, DEL, and the C1 controls (0x9b opens a sequence alone).
 # Then the bidirectional embeddings, overrides and isolates: printed, they reorder the
@@ -132,39 +134,6 @@ def _backslash_runs_stood_in(markup: str) -> tuple[str, str] | None:
         return stand_in * len(found.group())
 
     return _TAG_OR_BACKSLASHES.sub(stood_in, markup), stand_in
-
-
-#: A "[" whose markup would not show the text: one that opens a tag (group 1 set), and one
-#: after a backslash, which markup drops. Found by its "[" alone: a search for a literal
-#: is fast, and so each run of backslashes is read back once, from its "[".
-_BRACKET_TO_ESCAPE = re.compile(r"\[(?:(?=[a-z#/@][^[]*?\])()|(?<=\\\[))")
-
-#: Ends a text that ends in backslashes: an empty span of no style. Without it, a tag the
-#: template puts after the text would take the run as escaping it, other text would not,
-#: and no one form of the run reads right before both.
-_BACKSLASHES_END = "[none][/none]"
-
-
-def _backslashes_before(text: str, at: int) -> int:
-    start = at
-    while start and text[start - 1] == "\\":
-        start -= 1
-    return at - start
-
-
-def escape(text: str) -> str:
-    """``text`` as console markup that shows exactly ``text``, wherever a template puts it
-    (before a tag, other text or nothing), in time linear in the length of ``text``."""
-    def escaped(found: re.Match[str]) -> str:
-        if found[1] is None:
-            return "\\["  # one more backslash, for the one markup drops
-        # Markup shows half of the backslashes before a tag; an odd one escapes the tag.
-        return "\\" * (_backslashes_before(text, found.start()) + 1) + "["
-
-    escaped_text = _BRACKET_TO_ESCAPE.sub(escaped, text)
-    trailing = len(text) - len(text.rstrip("\\"))
-    # Doubled, as before a tag: the one that ends them shows half.
-    return escaped_text + "\\" * trailing + _BACKSLASHES_END if trailing else escaped_text
 
 
 class TerminalConsole(Console):

@@ -48,6 +48,19 @@ def test_figures_use_one_format_per_kind(report_and_series: tuple[dict, dict]) -
     assert shown[("archival", "hit rate")] == "n/a"  # never searched
 
 
+def test_the_table_shows_a_text_the_user_chose_as_written() -> None:
+    embedder = HashingEmbedder()
+    embedder.id = "models\\[0-9]\\"  # named by its user: a custom embedder's id
+    with HierarchicalMemory(None, embedder=embedder) as memory:
+        memory.recall.append("user", "a message stored without its vector", 1, embed=False)
+        report = memory.diagnostics()
+    console = Console(record=True, width=400)
+    print_text(console, report)
+    [flag] = [line for line in console.export_text().splitlines() if "red flag" in line]
+    assert "no vector from the current embedder (models\\[0-9]\\), so" in flag
+    assert flag.endswith("(passages 0, messages 1, embedder models\\[0-9]\\)"), flag
+
+
 @pytest.mark.parametrize(("top", "expected"), [
     (134, [0, 50, 100, 150]), (9, [0, 2, 4, 6, 8, 10]), (2, [0, 1, 2]), (0, [0, 1]),
     (1000, [0, 200, 400, 600, 800, 1000]),

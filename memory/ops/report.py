@@ -279,8 +279,9 @@ li.ok{{color:#2f855a}}svg{{display:block;margin:1.2em 0}}
 
 def print_text(console: Any, report: dict[str, Any]) -> None:
     """The report as a rich table, for a terminal."""
-    from rich.markup import escape
     from rich.table import Table
+
+    from tiermem.memory.text.markup import escape  # rich's drops or doubles some backslashes
 
     done = report["interactions"]
     table = Table(title=f"memory health after {done:,} interaction{'' if done == 1 else 's'}")
