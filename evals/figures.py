@@ -79,9 +79,13 @@ def render(console: Any, report: dict[str, Any], metrics: Sequence[str], per_cat
     """The configs x metrics table, then configs x categories for ``per_category``."""
     from rich.table import Table
 
+    from tiermem.memory.text.markup import escape
+
     configs = report["configs"]
+    # A conversation's id is the data file's, and an embedder's id may be its user's: markup
+    # would read a "[" or a backslash in them.
     title = (f"LoCoMo {report['mode']}: {report.get('questions_total', '?')} questions, "
-             f"conversations {', '.join(report['conversations'])}")
+             f"conversations {escape(', '.join(report['conversations']))}")
     table = Table(title=title)
     # Never cut a name or a figure short ("hybrid-co…" stood for two configurations): in a
     # terminal narrower than the table they fold onto a second line.
@@ -114,7 +118,8 @@ def render(console: Any, report: dict[str, Any], metrics: Sequence[str], per_cat
     console.print(cat_table)
     for c in configs:
         embedder = f"; embedder {c['embedder']}" if c.get("embedder") else ""
-        console.print(f"[dim]{c['name']}: {c.get('description', '')}{embedder}[/dim]")
+        console.print(f"[dim]{escape(c['name'])}: "
+                      f"{escape(c.get('description', '') + embedder)}[/dim]")
 
 
 def format_column(values: Sequence[Any]) -> list[str]:

@@ -121,3 +121,15 @@ def test_an_evaluation_column_has_one_number_format() -> None:
     text = console.export_text()
     assert "90.8 " in text and "139.0" in text and "0.500" in text
     assert "90.800" not in text
+
+
+def test_an_evaluation_shows_the_ids_its_data_and_its_user_chose_as_written() -> None:
+    report = {"mode": "qa", "conversations": ["conv\\[0-9]\\"], "questions_total": 1,
+              "configs": [{"name": "hybrid", "description": "fused", "overall": {"f1": 0.5},
+                           "timings": {}, "by_category": {"1": {"f1": 0.5, "questions": 1}},
+                           "embedder": "models\\[0-9]\\"}]}
+    console = Console(record=True, width=200)
+    render(console, report, ["f1"], "f1", [])
+    lines = [line.strip() for line in console.export_text().splitlines()]
+    assert "conv\\[0-9]\\" in lines  # the title, folded to the table's width
+    assert lines[-1] == "hybrid: fused; embedder models\\[0-9]\\"
