@@ -1,4 +1,5 @@
-"""An erasure keeps every stored state value within the bound a snapshot restores."""
+"""An erasure keeps every stored state value within the bound a snapshot restores, and
+reads each erased word once to tell a secret."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import pytest
 from memory_helpers import make_memory
 
 from tiermem.memory.hierarchy import HierarchicalMemory
-from tiermem.memory.ops.state_scrub import ERASED_LINE
+from tiermem.memory.ops import state_scrub
+from tiermem.memory.ops.state_scrub import ERASED_LINE, ErasedRuns
 from tiermem.memory.validation import MAX_STATE_VALUE_CHARS
 
 SECRET = "Pin 7"  # a short fact: a line holding all of its words quotes it
@@ -72,3 +74,20 @@ def test_erasing_a_line_of_restored_non_ascii_text_keeps_the_rest() -> None:
         assert stored is not None and len(stored) <= MAX_STATE_VALUE_CHARS
         assert restored.get_state("summary") == f"{lines}{ERASED_LINE}"
 
+
+
+def test_each_erased_word_is_judged_a_secret_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    judged: list[str] = []
+    secret_like = state_scrub._secret_like
+
+    def counting(word: str) -> bool:
+        judged.append(word)
+        return secret_like(word)
+
+    monkeypatch.setattr(state_scrub, "_secret_like", counting)
+    texts = [f"My PIN is 8675309, message {n}" for n in ("one", "two", "three")]
+    runs = ErasedRuns(texts)
+    assert sorted(judged) == sorted({"my", "pin", "is", "8675309", "message", "one", "two",
+                                     "three"})
+    assert runs.secrets == {"8675309"}
+    assert runs.quotes("remind me of 8675309") and not runs.quotes("my message")

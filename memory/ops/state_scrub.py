@@ -45,16 +45,19 @@ class ErasedRuns:
         self.runs: set[tuple[str, ...]] = set()
         self.widths: set[int] = set()
         self.texts: list[set[str]] = []
-        self.secrets: set[str] = set()
+        every_word: set[str] = set()
         for text in texts:
             words = _words(text)
             if not words:
                 continue
             self.texts.append(set(words))
-            self.secrets.update(w for w in words if _secret_like(w))
+            every_word.update(self.texts[-1])
             width = min(RUN_WORDS, len(words))
             self.widths.add(width)
-            self.runs.update(tuple(words[i : i + width]) for i in range(len(words) - width + 1))
+            # The runs of ``width`` words, as tuples: zip builds them without a slice each.
+            self.runs.update(zip(*(words[start:] for start in range(width)), strict=False))
+        # Each word judged once: the same words recur across thousands of erased messages.
+        self.secrets = {word for word in every_word if _secret_like(word)}
 
     def quotes(self, line: str) -> bool:
         words = _words(line)
