@@ -164,6 +164,21 @@ def test_a_message_about_the_kid_states_the_son_s_forgotten_fact() -> None:
     # Kept from a food without the fact's word, or denied the fact's own verb.
     ("I don't eat shellfish.", "User is allergic to shellfish"),
     ("I can't eat meat.", "User eats meat"),
+    # The place kept at a distance after the verb, or the name a party, not a place.
+    ("I live nowhere near Berlin.", "User lives in Berlin"),
+    ("I work nowhere near Acme.", "User works at Acme"),
+    ("I live far from Berlin.", "User lives in Berlin"),
+    ("I live close to Berlin.", "User lives in Berlin"),
+    ("I live just outside Berlin.", "User lives in Berlin"),
+    ("I work with Acme.", "User works at Acme"),
+    ("I visited a town near Berlin. I live there.", "User lives in Berlin"),
+    # The verb said at no place lends it to no name said elsewhere.
+    ("I visited Berlin last year. I live alone.", "User lives in Berlin"),
+    ("I visited Berlin last year. I live with my parents.", "User lives in Berlin"),
+    ("I used to visit Berlin a lot. I live by myself.", "User lives in Berlin"),
+    ("I visited Berlin last year and I live alone.", "User lives in Berlin"),
+    ("Acme called me yesterday. I work a lot.", "User works at Acme"),
+    ("I visited Berlin. In Munich, I live alone.", "User lives in Berlin"),
 ])
 def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     assert not says(said, fact)
@@ -265,6 +280,15 @@ def test_the_same_relation_in_another_word_states_the_fact(said: str, fact: str)
     ("My sister lives in Berlin. I live there too.", "User lives in Berlin"),
     # What the user cannot eat, beside the allergy that keeps them from it.
     ("I can't eat shellfish, I'm allergic.", "User is allergic to shellfish"),
+    # The place where the fact puts it, the fact's own distance, or a lead-in naming it.
+    ("I work for Acme.", "User works at Acme"),
+    ("I work with Ana at Acme.", "User works at Acme"),
+    ("I live near Berlin.", "User lives near Berlin"),
+    ("I work with Acme.", "User works with Acme"),
+    ("I live with my parents in Berlin.", "User lives in Berlin"),
+    ("I live in Berlin, far from the center.", "User lives in Berlin"),
+    ("In Berlin, I live alone.", "User lives in Berlin"),
+    ("Acme hired me. I work there now.", "User works at Acme"),
 ])
 def test_a_statement_that_it_is_so_states_the_fact(said: str, fact: str) -> None:
     assert says(said, fact)

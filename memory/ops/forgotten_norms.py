@@ -27,8 +27,10 @@ from tiermem.memory.text.plans import a_move_under_way, is_time_alone
 from tiermem.memory.text.said_of import (
     clauses_in,
     located_apart,
+    named_apart,
     names_in,
     placed_as_in,
+    places_its_names,
     points_back_to,
     statements_of_each,
 )
@@ -198,10 +200,13 @@ def says(text: str, fact: str) -> bool:
         before = part
         if said is None:
             continue
-        said &= _of_the_fact(part, wanted - names, names, opens_sentence) | kin
+        # "In Berlin, I live alone": the place opens the statement said at it.
+        placed = not opens_sentence and bool(names) and concepts(before_this) == names
+        said &= _of_the_fact(part, fact, wanted - names, names, opens_sentence, placed) | kin
         # "Ana lives in Berlin and I live there too": Ana's statement is hers, but its
-        # place is the one the user's "there" names.
-        if said & (wanted - names) and points_back_to(part, before_this, names):
+        # place is the one the user's "there" names ("a town near Berlin" is not Berlin).
+        if (said & (wanted - names) and points_back_to(part, before_this, names)
+                and not named_apart(before_this, fact, names)):
             said |= names
         if only_named and placed_as_in(part, fact, names):
             said |= light
@@ -211,17 +216,23 @@ def says(text: str, fact: str) -> bool:
     return said_by(together)
 
 
-def _of_the_fact(part: str, relation: set[str], names: set[str], opens_sentence: bool,
-                 ) -> set[str]:
+def _of_the_fact(part: str, fact: str, relation: set[str], names: set[str],
+                 opens_sentence: bool, placed: bool = False) -> set[str]:
     """The concepts of the clauses of ``part`` but those that say the fact's ``relation``
     of something they name instead of the fact's ``names``, or of a place of their own:
     "I live in Munich" or "I live near the river" of "User lives in Berlin" lends "live"
-    neither to "and work in Berlin" nor to "I visited Berlin"."""
+    neither to "and work in Berlin" nor to "I visited Berlin"; of a fact placing the user
+    at its names, nor "I live alone" unless the part is ``placed`` after a lead-in naming
+    them ("In Berlin, ..."), and "I live nowhere near Berlin" says neither."""
+    placing = places_its_names(fact)
     kept: set[str] = set()
     for at, clause in enumerate(clauses_in(part, names)):
         own = concepts(clause)
+        if placing and own & names and named_apart(clause, fact, names):
+            continue
         named = names_in(clause, opens_sentence=opens_sentence and at == 0)
-        elsewhere = bool(named - names) or located_apart(clause, relation)
+        elsewhere = bool(named - names) or located_apart(clause, relation,
+                                                         placing=placing and not placed)
         if not (names and own & relation and not own & names and elsewhere):
             kept |= own
     return kept

@@ -15,7 +15,13 @@ the others. ``placed_as_in`` tells whether a statement puts a fact's name where 
 does ("I started at Acme" as "User works at Acme"; not "a meeting with Acme" nor "I was
 at Acme yesterday"), and ``points_back_to`` whether its "there" is the place the
 statement before it names ("Ana lives in Berlin and I live there too").
-Pure functions over strings.
+
+A fact that puts the user at a place ("User lives in Berlin", "User works at Acme":
+``places_its_names``) is said by a clause that puts them there: "I live nowhere near
+Berlin", "far from Berlin" and "I work with Acme" name the place apart from the user
+(``named_apart``), and "I live alone" or "I work a lot" say the verb at no place, so
+they lend it to no name said elsewhere ("I visited Berlin last year. I live alone.";
+"I live there now" points back to Berlin). Pure functions over strings.
 """
 
 from __future__ import annotations
@@ -26,8 +32,8 @@ from itertools import pairwise
 from tiermem.memory.text.owners import owner_of, statements_apart
 from tiermem.memory.text.wording import concepts
 
-__all__ = ["clauses_in", "located_apart", "names_in", "placed_as_in", "points_back_to",
-           "statements_of_each"]
+__all__ = ["clauses_in", "located_apart", "named_apart", "names_in", "placed_as_in",
+           "places_its_names", "points_back_to", "statements_of_each"]
 
 #: Where a clause may end and another begin: "I live in Munich and work in Berlin".
 _CLAUSE_BREAK = re.compile(r"\s*[,;]\s*(?:(?:and|but|or)\s+)?|\s+(?:and|but|or|while|whereas)\s+",
@@ -59,6 +65,13 @@ _AT_A_PLACE = frozenset({"in", "near", "at", "on", "by", "outside", "inside", "a
 #: Words that point back to a place named before: "I live there", "in the same city".
 _BACK = frozenset({"there", "here", "it", "same", "that", "this"})
 #: A start at a place on one day is a job begun there: "I started at Acme last week".
+#: Words after which a name is a place kept at a distance, or a party rather than where
+#: the user is: "nowhere near Berlin", "far from Berlin", "I work with Acme".
+_APART = frozenset({"near", "outside", "beyond", "from", "with", "except", "besides"})
+#: Words before "to" that keep what follows at a distance: "close to Berlin".
+_NEAR_TO = frozenset({"close", "closer", "next", "nearer"})
+#: Words after which a fact puts the user at a named place: "in Berlin", "at Acme".
+_PLACING = frozenset({"in", "at", "for"})
 _JOINING = re.compile(r"\b(?:start|starts|started|join|joins|joined|began|hired)\b",
                       re.IGNORECASE)
 
@@ -146,14 +159,16 @@ def _subject_of(words: list[str]) -> list[str]:
     return words[:ends[0]] if ends else []
 
 
-def located_apart(clause: str, relation: set[str]) -> bool:
+def located_apart(clause: str, relation: set[str], *, placing: bool = False) -> bool:
     """Whether ``clause`` says a word of ``relation`` (a fact's concepts but its names) at
     a place of its own: "I live near the river" says where the user lives, and lends
-    "live" to no city named in another sentence; "I live there" points back to one."""
+    "live" to no city named in another sentence; "I live there" points back to one. Of a
+    fact that ``places_its_names``, ``placing``, one pointing back to no place says it at
+    none: "I live alone", "I work a lot"."""
     words = _folded(clause)
     if _BACK.intersection(words):
         return False
-    return any(concepts(word) & relation and following in _AT_A_PLACE
+    return placing or any(concepts(word) & relation and following in _AT_A_PLACE
                for word, following in pairwise(words))
 
 
@@ -167,3 +182,32 @@ def points_back_to(statement: str, before: str, names: set[str]) -> bool:
     # Its first word is the one it is said of ("Ana", "My"): no place.
     named = names_in(before, opens_sentence=True)
     return bool(names) and named == names
+
+
+def places_its_names(fact: str) -> bool:
+    """Whether ``fact`` puts the user at a place it names: "User lives in Berlin", "User
+    works at Acme" (not "User has lived in Berlin for 10 years"'s number, nor "User has
+    a dog named Rex")."""
+    words = _WORD.findall(fact)
+    return any(before.casefold() in _PLACING and name[:1].isupper()
+               for before, name in pairwise(words))
+
+
+def named_apart(clause: str, fact: str, names: set[str]) -> bool:
+    """Whether ``clause`` names ``names`` (a fact's) only at a distance, or as a party
+    rather than where the fact puts them: "I live nowhere near Berlin", "I live far from
+    Berlin" and "I work with Acme" say nothing of "User lives in Berlin" or "User works at
+    Acme"; "I live in Berlin near the river" and "User lives near Berlin" do."""
+    fact_words, words = _folded(fact), _folded(clause)
+    own = {before for before, name in pairwise(fact_words) if concepts(name) & names}
+    # Where each name begins, and the two words before it.
+    leads = [tuple(words[max(at - 2, 0):at]) for at, word in enumerate(words)
+             if concepts(word) & names and not (at and concepts(words[at - 1]) & names)]
+    return bool(leads) and all(_keeps_apart(lead, own) for lead in leads)
+
+
+def _keeps_apart(lead: tuple[str, ...], own: set[str]) -> bool:
+    before = lead[-1] if lead else ""
+    if before in own:
+        return False
+    return before in _APART or (before == "to" and len(lead) == 2 and lead[0] in _NEAR_TO)
