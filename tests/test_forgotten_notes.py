@@ -289,6 +289,9 @@ def test_the_same_relation_in_another_word_states_the_fact(said: str, fact: str)
     ("I live in Berlin, far from the center.", "User lives in Berlin"),
     ("In Berlin, I live alone.", "User lives in Berlin"),
     ("Acme hired me. I work there now.", "User works at Acme"),
+    # A move the fact itself says, for a time to come.
+    ("I'm moving to Berlin next month.", "User is moving to Berlin"),
+    ("Next month, I'm moving to Berlin.", "User is moving to Berlin"),
 ])
 def test_a_statement_that_it_is_so_states_the_fact(said: str, fact: str) -> None:
     assert says(said, fact)

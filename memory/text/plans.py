@@ -13,7 +13,8 @@ puts it in a part of its own after the clause: ``is_start_to_come`` tells such a
 "I'm moving to Berlin" without a time is a move under way or to come: it says where the
 user is going, not yet where they live ("I'm living in Berlin" does), so a clause whose
 subject is moving is a plan too, but of a fact worded so itself ("User is moving to
-Berlin": ``a_move_under_way``), which it says. Pure functions over strings.
+Berlin": ``a_move_under_way``), which it says, for a time to come too ("I'm moving to
+Berlin next month"). Pure functions over strings.
 """
 
 from __future__ import annotations
@@ -130,16 +131,18 @@ def planned(part: str, wanted: set[str], *, time_near: bool = False,
             moving: bool = False) -> bool:
     """Whether the clause of ``part`` that holds one of ``wanted`` (a fact's concepts; the
     first clause, when none does) says its subject is moving (unless the fact does too,
-    ``moving``), or is in the present tense with a time to come in it that the fact does
-    not name, or, with ``time_near``, beside a part that is only such a time ("Next
-    month, ...", "..., starting next month")."""
+    ``moving``: then no time to come makes it one), or is in the present tense with a
+    time to come in it that the fact does not name, or, with ``time_near``, beside a part
+    that is only such a time ("Next month, ...", "..., starting next month")."""
     move_planned = not moving and _MOVE_UNDER_WAY.search(part) is not None
     if not (time_near or move_planned or _TIME_TO_COME.search(part)):
         return False  # the common case, without reading clauses
     clauses = _CLAUSES.split(part)
     clause = next((c for c in clauses if concepts(c) & wanted), clauses[0])
-    if move_planned and a_move_under_way(clause):
-        return True
+    if a_move_under_way(clause):
+        # Of a fact that is a move itself, whenever it is to be: "I'm moving to Berlin
+        # next month" says "User is moving to Berlin".
+        return not moving
     if not (time_near or _of_another_time(_TIME_TO_COME.search(clause), wanted)):
         return False
     return _in_present([w.casefold() for w in _WORD.findall(clause.replace("’", "'"))])
