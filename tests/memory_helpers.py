@@ -87,6 +87,21 @@ def undo_postgres_erase_in_bulk(conn: Any) -> None:
         " FOR EACH ROW EXECUTE FUNCTION tiermem.messages_hand_on_context()")
 
 
+def undo_postgres_outside_the_store(conn: Any) -> None:
+    """Undo what PostgreSQL's migration ``OUTSIDE_THE_STORE`` changes the schema by (its
+    record stays for the caller to delete): a message another program forgets or deletes
+    hands nothing on, and a forgotten row only has its context cleared."""
+    conn.execute(
+        "DROP TRIGGER messages_deleted_outside ON tiermem.messages;"
+        " DROP TRIGGER messages_forgotten_outside ON tiermem.messages;"
+        " DROP FUNCTION tiermem.messages_left_outside_the_store();"
+        " DROP TRIGGER messages_forgotten_context ON tiermem.messages;"
+        " DROP FUNCTION tiermem.messages_forgotten_row();"
+        " CREATE TRIGGER messages_forgotten_context BEFORE UPDATE OF forgotten_at"
+        " ON tiermem.messages FOR EACH ROW WHEN (new.forgotten_at IS NOT NULL)"
+        " EXECUTE FUNCTION tiermem.messages_take_context()")
+
+
 def postgres_schema_at_version(monkeypatch: pytest.MonkeyPatch, version: int) -> None:
     """Until ``monkeypatch.undo()``, PostgreSQL stores open at the first ``version``
     migrations, and take the writer lock as the code of that version did where today's

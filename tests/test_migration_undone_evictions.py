@@ -17,6 +17,7 @@ from memory_helpers import (
     sqlite_schema_at_version,
     undo_postgres_erase_in_bulk,
     undo_postgres_forget_in_bulk,
+    undo_postgres_outside_the_store,
 )
 
 from tiermem.memory.embed.embeddings import HashingEmbedder
@@ -79,6 +80,7 @@ def test_postgres_upgrade_takes_the_eviction_date_off_a_fact_back_in_core(
     with psycopg.connect(postgres_dsn, autocommit=True) as conn:
         _stale(conn.execute, "tiermem.", back)
         conn.execute("DROP INDEX tiermem.passages_text")
+        undo_postgres_outside_the_store(conn)
         undo_postgres_forget_in_bulk(conn)
         undo_postgres_erase_in_bulk(conn)
         conn.execute("DELETE FROM tiermem.migrations WHERE version >= %s", (_PG_MIGRATION,))

@@ -6,14 +6,16 @@ through a neighbour.
 The store finds the heirs before the messages leave, when each is a step away from its
 message, and writes their new context once they are gone: a statement each however many
 messages leave (memory/store/postgres/schema_search.py, ``FORGET_IN_BULK`` and
-``ERASE_IN_BULK`` say why not a trigger a row).
+``ERASE_IN_BULK`` say why not a trigger a row). Meanwhile it tells the trigger that hands
+on the context of messages other programs take out (``OUTSIDE_THE_STORE``) to leave them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
-from tiermem.memory.store.postgres.schema_search import IN_CONTEXT
+from tiermem.memory.store.postgres.schema_search import IN_CONTEXT, STORE_HANDS_ON
 from tiermem.memory.store.postgres.scope import Scope
 
 #: The heirs of the agent's listed messages (the next message in context after each one in
@@ -52,6 +54,17 @@ _TAKE_CONTEXT = (
     "UPDATE tiermem.messages m SET context_text = c.txt, context_words = coalesce(c.words, 0)"
     " FROM unnest(%s::bigint[]) AS h(id), LATERAL tiermem.message_context(%s, h.id) c"
     " WHERE m.agent_id = %s AND m.id = h.id")
+
+
+@contextmanager
+def handing_on(scope: Scope, messages: Sequence[int]) -> Iterator[None]:
+    """Around the statements that take the agent's ``messages`` out of recall, in the
+    caller's transaction: their heirs found before and given their context after."""
+    heirs = heirs_of(scope, messages)
+    scope.conn.execute(f"SET LOCAL {STORE_HANDS_ON} = 'on'")
+    yield
+    take_context(scope, heirs)
+    scope.conn.execute(f"SET LOCAL {STORE_HANDS_ON} = 'off'")
 
 
 def heirs_of(scope: Scope, messages: Sequence[int]) -> list[int]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tiermem.memory.store.postgres.context_heirs import heirs_of, take_context
+from tiermem.memory.store.postgres.context_heirs import handing_on
 from tiermem.memory.store.postgres.scope import Scope
 from tiermem.memory.store.records import ForgetRequest, Forgotten, tombstone_norm
 
@@ -33,11 +33,10 @@ class PgForgetting:
     def forget(self, facts: Sequence[int], passages: Sequence[int],
                messages: Sequence[int], forgotten_at: float) -> Forgotten:
         with self.scope.conn.transaction():  # the heirs' contexts change with the tombstones
-            heirs = heirs_of(self.scope, messages)
-            marked = {table: self._mark(table, ids, forgotten_at)
-                      for table, ids in (("facts", facts), ("passages", passages),
-                                         ("messages", messages))}
-            take_context(self.scope, heirs)
+            with handing_on(self.scope, messages):
+                marked = {table: self._mark(table, ids, forgotten_at)
+                          for table, ids in (("facts", facts), ("passages", passages),
+                                             ("messages", messages))}
             if marked["facts"]:
                 with self.scope.conn.cursor() as cur:
                     cur.executemany(

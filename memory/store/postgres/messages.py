@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from tiermem.memory.store.postgres.context_heirs import heirs_of, take_context
+from tiermem.memory.store.postgres.context_heirs import handing_on
 from tiermem.memory.store.postgres.schema_search import IN_CONTEXT
 from tiermem.memory.store.postgres.scope import (
     Scope,
@@ -110,8 +110,8 @@ class PgMessages:
             return []
         first = self.scope.next_id("erasures")
         gone = [m.id for m in erased]
-        with self.scope.conn.transaction():  # the heirs' contexts change with the deletes
-            heirs = heirs_of(self.scope, gone)
+        with self.scope.conn.transaction(), handing_on(self.scope, gone):
+            # the heirs' contexts change with the deletes
             with self.scope.conn.cursor() as cur:
                 cur.executemany(
                     "INSERT INTO tiermem.erasures (agent_id, id, message_id, reason,"
@@ -120,7 +120,6 @@ class PgMessages:
                      for n, m in enumerate(erased)])
             self.scope.run("DELETE FROM tiermem.messages WHERE agent_id = %s AND id = ANY(%s)",
                            (gone,))
-            take_context(self.scope, heirs)
         return erased
 
     def in_turns_of(self, message_ids: Sequence[int], *,

@@ -20,6 +20,7 @@ from tiermem.memory.store.postgres.schema_search import (
     ERASE_IN_BULK,
     FORGET_IN_BULK,
     LEXEME_STATS,
+    OUTSIDE_THE_STORE,
     RECALL_CONTEXT,
 )
 from tiermem.memory.store.postgres.schema_tables import (
@@ -60,6 +61,8 @@ MIGRATIONS: list[tuple[str, str]] = [
     ("recall's messages forgotten in time that grows with their number",
      FORGET_IN_BULK + folded_stats.GROUPED_UPDATES),
     ("recall's messages erased in time that grows with their number", ERASE_IN_BULK),
+    ("recall's messages forgotten or deleted by another program hand their context on",
+     OUTSIDE_THE_STORE),
 ]
 
 #: How many migrations a database with the whole schema has recorded.

@@ -247,3 +247,74 @@ FORGET_IN_BULK = "DROP TRIGGER messages_forgotten_hand_on ON tiermem.messages;"
 #: as forgetting does (memory/store/postgres/context_heirs.py). A restore's clear and a
 #: dropped agent, which the trigger skipped, hand nothing on.
 ERASE_IN_BULK = "DROP TRIGGER messages_erased_context ON tiermem.messages;"
+
+#: Set (``SET LOCAL``) while the store forgets or erases messages: it hands their context on
+#: itself (memory/store/postgres/context_heirs.py), so migration 16's trigger leaves them.
+STORE_HANDS_ON = "tiermem.handing_on"
+
+#: The heirs of the messages in ``gone`` (rows that were in context and have just left it),
+#: each looked up up to the next of them, so the lookups read each row once at most, then
+#: given the context they have now.
+_GONE_HEIRS_TAKE_CONTEXT = f"""
+        UPDATE tiermem.messages m SET context_text = c.txt, context_words = coalesce(c.words, 0)
+          FROM (SELECT DISTINCT h.agent_id, h.id FROM (
+                  SELECT g.agent_id, g.id,
+                         lead(g.id) OVER (PARTITION BY g.agent_id ORDER BY g.id) AS next_gone
+                    FROM gone g WHERE EXISTS (SELECT 1 FROM tiermem.agents a
+                                               WHERE a.id = g.agent_id)) g,
+                LATERAL (SELECT n.agent_id, n.id FROM tiermem.messages n
+                          WHERE n.agent_id = g.agent_id AND n.id > g.id
+                            AND n.id < coalesce(g.next_gone, {2**63 - 1})
+                            AND {IN_CONTEXT.format(r='n')} ORDER BY n.id LIMIT 1) h) h,
+               LATERAL tiermem.message_context(h.agent_id, h.id) c
+         WHERE m.agent_id = h.agent_id AND m.id = h.id;"""
+
+#: Migration 16. Migrations 14 and 15 left handing a message's context on to the store, so a
+#: message another program forgets (``forgotten_at`` set, which the schema lets it do once)
+#: or deletes (once its erasure is recorded) stayed findable through the next message's
+#: context, and a forgotten row kept its words, vector and word count. A forgotten row now
+#: takes the tombstone the store writes, in the row trigger that already clears its context
+#: (for the store's rows it writes the values they have), and a statement trigger hands on
+#: the context of messages the store is not handling, in one statement however many; for
+#: the store's own it reads a setting and returns.
+OUTSIDE_THE_STORE = f"""
+    CREATE FUNCTION tiermem.messages_forgotten_row() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        new.search_text := '';
+        new.n_words := 0;
+        new.embedding := NULL;
+        new.embedder_id := NULL;
+        new.context_text := NULL;
+        new.context_words := 0;
+        RETURN new;
+    END $$;
+    DROP TRIGGER messages_forgotten_context ON tiermem.messages;
+    CREATE TRIGGER messages_forgotten_context BEFORE UPDATE OF forgotten_at ON tiermem.messages
+        FOR EACH ROW WHEN (new.forgotten_at IS NOT NULL)
+        EXECUTE FUNCTION tiermem.messages_forgotten_row();
+    CREATE FUNCTION tiermem.messages_left_outside_the_store() RETURNS trigger
+    LANGUAGE plpgsql AS $$
+    BEGIN
+        IF current_setting('{STORE_HANDS_ON}', true) = 'on'
+           OR current_setting('tiermem.clearing', true) = 'on' THEN
+            RETURN NULL;
+        ELSIF TG_OP = 'DELETE' THEN
+            WITH gone AS (SELECT o.agent_id, o.id FROM old_rows o
+                           WHERE {IN_CONTEXT.format(r='o')}){_GONE_HEIRS_TAKE_CONTEXT}
+        -- Not for an update that forgets nothing, as the heirs' own, which would call
+        -- this again without end.
+        ELSIF EXISTS (SELECT 1 FROM new_rows WHERE forgotten_at IS NOT NULL) THEN
+            WITH gone AS (SELECT o.agent_id, o.id FROM old_rows o
+                            JOIN new_rows n ON n.agent_id = o.agent_id AND n.id = o.id
+                           WHERE n.forgotten_at IS NOT NULL
+                             AND {IN_CONTEXT.format(r='o')}){_GONE_HEIRS_TAKE_CONTEXT}
+        END IF;
+        RETURN NULL;
+    END $$;
+    CREATE TRIGGER messages_deleted_outside AFTER DELETE ON tiermem.messages
+        REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT
+        EXECUTE FUNCTION tiermem.messages_left_outside_the_store();
+    CREATE TRIGGER messages_forgotten_outside AFTER UPDATE ON tiermem.messages
+        REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT
+        EXECUTE FUNCTION tiermem.messages_left_outside_the_store();
+    """
