@@ -27,7 +27,7 @@ from tiermem.memory.store.postgres.scope import Scope
 #: most.
 _HEIRS_LOOKED_UP = (
     "SELECT h.id FROM (SELECT m.id, lead(m.id) OVER (ORDER BY m.id) AS next_listed"
-    " FROM tiermem.messages m WHERE m.agent_id = %s AND m.id = ANY(%s)"
+    " FROM tiermem.messages m WHERE m.agent_id = %s AND m.id = ANY(%s::bigint[])"
     f" AND {IN_CONTEXT.format(r='m')}) m, LATERAL (SELECT n.id FROM tiermem.messages n"
     " WHERE n.agent_id = %s AND n.id > m.id AND n.id < coalesce(m.next_listed, %s)"
     f" AND {IN_CONTEXT.format(r='n')} ORDER BY n.id LIMIT 1) h")

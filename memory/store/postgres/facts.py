@@ -53,7 +53,7 @@ class PgFacts:
             return {}
         return {int(r[0]): int(r[1]) for r in self.scope.rows(
             "SELECT id, source_message_id FROM tiermem.facts WHERE agent_id = %s "
-            "AND id = ANY(%s) AND forgotten_at IS NULL AND source_message_id IS NOT NULL",
+            "AND id = ANY(%s::bigint[]) AND forgotten_at IS NULL AND source_message_id IS NOT NULL",
             (list(fact_ids),))}
 
     def by_norm(self, norm: str) -> Fact | None:
@@ -103,18 +103,18 @@ class PgFacts:
 
     def learned_from(self, message_ids: Sequence[int]) -> list[int]:
         return [int(r[0]) for r in self.scope.rows(
-            "SELECT id FROM tiermem.facts WHERE agent_id = %s AND source_message_id = ANY(%s) "
-            "ORDER BY id", (list(message_ids),))]
+            "SELECT id FROM tiermem.facts WHERE agent_id = %s"
+            " AND source_message_id = ANY(%s::bigint[]) ORDER BY id", (list(message_ids),))]
 
     def forgotten_from(self, message_ids: Sequence[int]) -> list[Fact]:
         return [_fact(r) for r in self.scope.rows(
             f"SELECT {_FACT_SELECT} FROM tiermem.facts WHERE agent_id = %s "
-            f"AND source_message_id = ANY(%s) AND forgotten_at IS NOT NULL ORDER BY id",
+            f"AND source_message_id = ANY(%s::bigint[]) AND forgotten_at IS NOT NULL ORDER BY id",
             (list(message_ids),))]
 
     def delete(self, fact_ids: Sequence[int]) -> list[Fact]:
         gone = sorted((_fact(r) for r in self.scope.rows(
-            f"DELETE FROM tiermem.facts WHERE agent_id = %s AND id = ANY(%s) "
+            f"DELETE FROM tiermem.facts WHERE agent_id = %s AND id = ANY(%s::bigint[]) "
             f"RETURNING {_FACT_SELECT}", (list(fact_ids),))), key=lambda f: f.id)
         self.scope.note_erased("facts", [f.id for f in gone])
         return gone

@@ -49,7 +49,7 @@ class PgForgetting:
             return ()
         rows = self.scope.conn.execute(
             f"UPDATE tiermem.{table} SET forgotten_at = %s, {_DROPPED[table]} "
-            f"WHERE agent_id = %s AND id = ANY(%s) AND forgotten_at IS NULL RETURNING id",
+            f"WHERE agent_id = %s AND id = ANY(%s::bigint[]) AND forgotten_at IS NULL RETURNING id",
             (forgotten_at, self.scope.agent, sorted(set(ids)))).fetchall()
         return tuple(sorted(int(r[0]) for r in rows))
 

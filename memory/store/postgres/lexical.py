@@ -238,7 +238,7 @@ class PgRanking:
             self._exhausted = not newest
             # The window's rows by id: a condition on the words as well could lead the
             # planner to read every match of a common word from the GIN index.
-            self._where = "b.agent_id = %s AND b.id = ANY(%s)"
+            self._where = "b.agent_id = %s AND b.id = ANY(%s::bigint[])"
             self._params = [index.scope.agent, newest]
             if self._exhausted:
                 self._snapshot.close()
@@ -267,7 +267,7 @@ class PgRanking:
               ) -> list[tuple[int, float]]:
         where, params = self._where, list(self._params)
         if ids is not None:
-            where += " AND b.id = ANY(%s)"
+            where += " AND b.id = ANY(%s::bigint[])"
             params.append(list(ids))
         rows = self.index.scope.conn.execute(
             f"SELECT b.id, {self._score} AS s "

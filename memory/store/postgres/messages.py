@@ -89,7 +89,7 @@ class PgMessages:
             return {}
         return {int(r[0]): _message(r) for r in self.scope.rows(
             f"SELECT {MESSAGE_COLUMNS} FROM tiermem.messages WHERE agent_id = %s "
-            f"AND id = ANY(%s){condition}", (list(ids),))}
+            f"AND id = ANY(%s::bigint[]){condition}", (list(ids),))}
 
     def set_status(self, message_id: int, status: str) -> None:
         self.scope.conn.execute(
@@ -118,8 +118,8 @@ class PgMessages:
                     " erased_at) VALUES (%s, %s, %s, %s, %s)",
                     [(self.scope.agent, first + n, m.id, reason, erased_at)
                      for n, m in enumerate(erased)])
-            self.scope.run("DELETE FROM tiermem.messages WHERE agent_id = %s AND id = ANY(%s)",
-                           (gone,))
+            self.scope.run("DELETE FROM tiermem.messages WHERE agent_id = %s"
+                           " AND id = ANY(%s::bigint[])", (gone,))
         return erased
 
     def in_turns_of(self, message_ids: Sequence[int], *,
@@ -138,7 +138,7 @@ class PgMessages:
         rows = self.scope.rows(
             "SELECT m.id, (SELECT p.id FROM tiermem.messages p WHERE p.agent_id = m.agent_id"
             f" AND p.id < m.id AND {IN_CONTEXT.format(r='p')} ORDER BY p.id DESC LIMIT 1)"
-            " FROM tiermem.messages m WHERE m.agent_id = %s AND m.id = ANY(%s)"
+            " FROM tiermem.messages m WHERE m.agent_id = %s AND m.id = ANY(%s::bigint[])"
             f" AND {IN_CONTEXT.format(r='m')}", (sorted(set(ids)),))
         return {int(m): int(p) for m, p in rows if p is not None}
 
@@ -148,7 +148,7 @@ class PgMessages:
         # The row's own words, as its ``tsv`` holds them before its context is joined on
         # (schema_search.py), against the terms' stems.
         rows = self.scope.rows(
-            "SELECT id FROM tiermem.messages WHERE agent_id = %s AND id = ANY(%s)"
+            "SELECT id FROM tiermem.messages WHERE agent_id = %s AND id = ANY(%s::bigint[])"
             " AND forgotten_at IS NULL AND tsvector_to_array(to_tsvector('tiermem.english_all',"
             " regexp_replace(coalesce(search_text, content), '[^[:alnum:]]+', ' ', 'g')))"
             " && tsvector_to_array(to_tsvector('tiermem.english_all',"
@@ -163,7 +163,7 @@ class PgMessages:
                       "forgotten_at IS NULL"]
         params: list[Any] = [after_id, list(roles)]
         if ids is not None:
-            conditions.append("id = ANY(%s)")
+            conditions.append("id = ANY(%s::bigint[])")
             params.append(list(ids))
         if without_vector:
             conditions.append("embedding IS NULL")

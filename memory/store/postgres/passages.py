@@ -64,7 +64,7 @@ class PgPassages:
             return {}
         return {int(r[0]): _passage(r) for r in self.scope.rows(
             f"SELECT {PASSAGE_COLUMNS} FROM tiermem.passages WHERE agent_id = %s "
-            f"AND id = ANY(%s) AND forgotten_at IS NULL", (list(ids),))}
+            f"AND id = ANY(%s::bigint[]) AND forgotten_at IS NULL", (list(ids),))}
 
     def mark_evicted(self, passage_id: int, evicted_at: float) -> None:
         self.scope.conn.execute(
@@ -124,17 +124,17 @@ class PgPassages:
 
     def made_from(self, fact_ids: Sequence[int]) -> list[int]:
         return [int(r[0]) for r in self.scope.rows(
-            "SELECT id FROM tiermem.passages WHERE agent_id = %s AND fact_id = ANY(%s) "
+            "SELECT id FROM tiermem.passages WHERE agent_id = %s AND fact_id = ANY(%s::bigint[]) "
             "ORDER BY id", (list(fact_ids),))]
 
     def filed_from(self, message_ids: Sequence[int]) -> list[int]:
         return [int(r[0]) for r in self.scope.rows(
             "SELECT id FROM tiermem.passages WHERE agent_id = %s "
-            "AND source_message_id = ANY(%s) ORDER BY id", (list(message_ids),))]
+            "AND source_message_id = ANY(%s::bigint[]) ORDER BY id", (list(message_ids),))]
 
     def delete(self, ids: Sequence[int]) -> list[Passage]:
         gone = sorted((_passage(r) for r in self.scope.rows(
-            f"DELETE FROM tiermem.passages WHERE agent_id = %s AND id = ANY(%s) "
+            f"DELETE FROM tiermem.passages WHERE agent_id = %s AND id = ANY(%s::bigint[]) "
             f"RETURNING {PASSAGE_COLUMNS}", (list(ids),))), key=lambda p: p.id)
         self.scope.note_erased("passages", [p.id for p in gone])
         return gone

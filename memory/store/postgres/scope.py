@@ -130,7 +130,7 @@ def rows_passing(scope: Scope, table: str, ids: Sequence[int], filt: RowFilter) 
         return []
     where, params = filter_sql(filt, table)
     found = {int(r[0]) for r in scope.rows(
-        f"SELECT b.id FROM tiermem.{table} b WHERE b.agent_id = %s AND b.id = ANY(%s)"
+        f"SELECT b.id FROM tiermem.{table} b WHERE b.agent_id = %s AND b.id = ANY(%s::bigint[])"
         + (f" AND {where}" if where else ""), [list(ids), *params])}
     return [i for i in ids if i in found]
 

@@ -125,7 +125,7 @@ class PgVectorIndex:
         if not len(ids):
             return {}
         rows = self.scope.conn.execute(
-            f"SELECT id, -(embedding <#> %s) {self._rows} AND id = ANY(%s)",
+            f"SELECT id, -(embedding <#> %s) {self._rows} AND id = ANY(%s::bigint[])",
             (self._query(query), self.scope.agent, [int(i) for i in ids])).fetchall()
         return {int(i): float(s) for i, s in rows}
 

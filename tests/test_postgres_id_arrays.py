@@ -1,0 +1,68 @@
+"""The PostgreSQL store sends lists of ids as ``bigint[]``, the type of the columns it
+compares them with. psycopg sends a list of small ints as ``smallint[]`` or ``integer[]``,
+and a bigint column compared with ``= ANY`` of such an array is no hashed lookup: a scan
+compares each row with the whole list (40,000 facts against 20,000 message ids: 2 s,
+against 0.13 s as ``bigint[]``). The plan names the array's type, which is what is
+checked: a count of the work the server is set to do, not a time."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import psycopg
+import pytest
+
+from tiermem.memory.embed.embeddings import HashingEmbedder
+from tiermem.memory.hierarchy import HierarchicalMemory
+
+#: An array constant compared with ``= ANY`` in an EXPLAIN (VERBOSE) plan, and its type.
+_ARRAY_COMPARED = re.compile(r"(\w+) = ANY \('\{[^}]*\}'::(\w+)\[\]\)")
+#: The connection's own ``execute``, which the fixture wraps.
+_EXECUTE = psycopg.Connection.execute
+
+
+@pytest.fixture
+def statements(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, Any]]]:
+    """Every statement holding ``= ANY`` run on a connection, with its parameters."""
+    ran: list[tuple[str, Any]] = []
+    def recorded(self: psycopg.Connection, query: Any, params: Any = None,
+                 **kwargs: Any) -> Any:
+        if isinstance(query, str) and "= ANY(" in query:
+            ran.append((query, params))
+        return _EXECUTE(self, query, params, **kwargs)
+
+    monkeypatch.setattr(psycopg.Connection, "execute", recorded)
+    yield ran
+
+
+def _compared_arrays(dsn: str, ran: list[tuple[str, Any]]) -> set[tuple[str, str]]:
+    """The (column, array type) pairs the plans of ``ran`` compare with ``= ANY``."""
+    found: set[tuple[str, str]] = set()
+    with psycopg.connect(dsn) as conn:
+        for query, params in ran:
+            plan = "\n".join(str(row[0]) for row in _EXECUTE(
+                conn, "EXPLAIN (VERBOSE) " + query, params))
+            found.update(_ARRAY_COMPARED.findall(plan))
+        conn.rollback()
+    return found
+
+
+def test_lists_of_ids_reach_the_server_as_bigint_arrays(
+        postgres_dsn: str, statements: list[tuple[str, Any]]) -> None:
+    with HierarchicalMemory(store=postgres_dsn, agent="ann",
+                            embedder=HashingEmbedder()) as memory:
+        memory.process_interaction("The deploy is on Friday.", "Noted.")
+        memory.process_interaction("My sister lives in Lisbon.", "Good to know.")
+        said = memory.store.messages.max_id() - 1
+        memory.add_fact("Deploys happen on Fridays", source_message_id=said)
+        memory.archival_insert("deploy calendar notes", source_message_id=said)
+        assert memory.recall_search("deploy").hits
+        memory.forget("sister")
+        report = memory.erase(messages=[said, said - 2], reason="not to be kept")
+        assert report.messages == 2 and report.facts >= 1 and report.passages >= 1
+    compared = _compared_arrays(postgres_dsn, statements)
+    # What the erasure reads: the facts learned and passages filed from the messages.
+    assert ("source_message_id", "bigint") in compared
+    assert {kind for _, kind in compared if kind != "text"} == {"bigint"}
