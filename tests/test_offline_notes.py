@@ -11,6 +11,7 @@ from tiermem.agent.loop import Agent
 from tiermem.agent.offline import CALL_NOTE, REMINDER_NOTE, OfflinePolicy
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 from tiermem.memory.privacy import parse_policy
+from tiermem.memory.text.openings import said_of_what
 
 POLICY = parse_policy("""
 rules:
@@ -109,6 +110,7 @@ def test_a_reminder_whose_clause_only_says_which_thing_stores_nothing(
     ("Don't forget about the patches, it always fixes the login bug",
      "The patches always fix the login bug"),
     ("Don't forget about the fees, it carries over to March", "The fees carry over to March"),
+    ("Don't forget about the tickets, it focuses on billing", "The tickets focus on billing"),
     ("Don't forget about the tickets, it's always late", "The tickets are always late"),
     # A word of how often in an "s" is no verb: it stays as said, and "is" after it is
     # the verb.
@@ -123,6 +125,19 @@ def test_a_reminder_about_several_things_keeps_them_with_the_verb_of_several(
         memory: HierarchicalMemory, said: str, kept: str) -> None:
     Agent(memory, OfflinePolicy()).step(said)
     assert [f.text for f in memory.core] == [kept]
+
+
+@pytest.mark.parametrize(("verb", "stem"), [
+    ("uses", "use"), ("closes", "close"), ("focuses", "focus"), ("focusses", "focus"),
+    ("buses", "bus"), ("busses", "bus"), ("quizzes", "quiz"), ("buzzes", "buzz"),
+    ("sizes", "size"), ("waltzes", "waltz"), ("fixes", "fix"), ("watches", "watch"),
+    ("caches", "cache"), ("aches", "ache"), ("pushes", "push"), ("goes", "go"),
+    ("echoes", "echo"), ("shoes", "shoe"), ("does", "do"), ("has", "have"),
+    ("misses", "miss"), ("passes", "pass"), ("carries", "carry"), ("unties", "untie"),
+    ("ties", "tie"), ("plays", "play"), ("starts", "start"),
+])
+def test_it_for_several_things_takes_the_stem_of_each_verb(verb: str, stem: str) -> None:
+    assert said_of_what(f"the tickets, it {verb} daily") == f"The tickets {stem} daily"
 
 
 def test_a_reminder_an_earlier_version_stored_with_its_pronoun_is_not_doubled(

@@ -102,6 +102,16 @@ _FIRST_WORD = re.compile(r"^(\w+)\b")
 _VERB_OF_ONE = re.compile(
     r"^(?P<before>(?:(?:always|usually|often|never|also|still|just|only|sometimes|normally"
     r"|already|probably|perhaps)\s+)?)(?P<verb>is|[a-z]+[^\Wsiu]s)\b")
+#: Verbs that end in one "s" or "z", whose "-es" (or doubled letter and "-es": "quizzes",
+#: "focusses") a rule would take for a stem in "e" ("focuse") or a doubled one ("quizz").
+_STEMS_IN_S_OR_Z = frozenset({
+    "focus", "refocus", "bus", "gas", "bias", "nonplus", "caucus", "chorus", "quiz",
+    "whiz"})
+#: Verbs that end in "e" after a hiss or an "o", whose "-es" a rule would take whole
+#: ("cach", "sho").
+_STEMS_IN_E = frozenset({
+    "ache", "cache", "psyche", "shoe", "canoe", "hoe", "toe", "tiptoe", "untie", "belie",
+    "outvie"})
 #: Words in a verb's "s" that are no verb: "it always ran late" keeps "always".
 _NO_VERBS_IN_S = frozenset({
     "always", "sometimes", "perhaps", "nowadays", "afterwards", "besides", "towards",
@@ -151,12 +161,20 @@ def _of_several(found: re.Match[str]) -> str:
 
 def _verb_of_several(verb: str) -> str:
     """The form ``verb``, said of one ("starts", "goes", "carries", "fixes"), takes when said
-    of several ("start", "go", "carry", "fix")."""
+    of several ("start", "go", "carry", "fix"): "-es" after a hiss ("watches", "misses",
+    "buzzes") or "o" ("goes") is the ending, else only the "s" is ("uses", "closes",
+    "sizes"); a verb that ends in one "s" or "z" ("focuses", "quizzes") or in "e" after
+    such a letter ("caches", "shoes") is known by name, as its spelling alone misleads."""
     if verb in _AS_SEVERAL:  # after a word of how often: "it always has"
         return _AS_SEVERAL[verb]
+    if verb[:-1] in _STEMS_IN_E:
+        return verb[:-1]
     if len(verb) > 4 and verb.endswith("ies"):
         return verb[:-3] + "y"
-    if verb.endswith(("sses", "zzes", "xes", "ches", "shes", "oes")):
+    if verb.endswith("es") and (stem := next((stem for stem in (verb[:-3], verb[:-2])
+                                              if stem in _STEMS_IN_S_OR_Z), None)):
+        return stem  # "focuses", "focusses", "quizzes": the letter doubled or not
+    if verb.endswith(("sses", "zzes", "tzes", "xes", "ches", "shes", "oes")):
         return verb[:-2]
     return verb[:-1]
 
