@@ -13,7 +13,9 @@ An owner is the user, someone of the user's named by a relation ("sister", "boss
 "dog"; "my phone number" is the user's own), with their name when it follows ("my
 brother Tom"), or someone or something named by capitalised words followed by a verb
 ("Marco Rossi is ...", "Acme is ..."). Anything else ("The database is ...", "We ...",
-"She ...") is unclear: None, which may be anyone's. Pure functions over strings.
+"She ...") is unclear: None, which may be anyone's. The words for someone of the user's,
+and which of them may be one person, are memory/text/relations.py's. Pure functions over
+strings.
 """
 
 from __future__ import annotations
@@ -22,6 +24,10 @@ import re
 from dataclasses import dataclass, field
 
 from tiermem.memory.text.openings import strip_markers
+
+# The words for someone of the user's live in their own module; re-exported, as callers
+# import them here.
+from tiermem.memory.text.relations import may_be_kin, nouns_for, relation_of, relations_named
 
 __all__ = ["Owner", "about_another", "may_be_kin", "may_be_one", "may_be_same_kin",
            "owner_asked", "owner_of", "relation_of", "statements_apart"]
@@ -44,32 +50,6 @@ class Owner:
     known_as: frozenset[str] = field(default=frozenset(), compare=False)
 
 
-_RELATION_GROUPS = {
-    "wife": "wife", "husband": "husband", "spouse": "spouse", "partner": "partner",
-    "boyfriend": "boyfriend", "girlfriend": "girlfriend", "fiance": "partner",
-    "fiancé": "partner", "fiancee": "partner", "fiancée": "partner",
-    "son": "son", "daughter": "daughter", "kid": "child", "child": "child",
-    "children": "child", "baby": "child", "sister": "sister", "brother": "brother",
-    "sibling": "sibling", "mother": "mother", "mom": "mother", "mum": "mother",
-    "mommy": "mother", "mummy": "mother", "father": "father", "dad": "father",
-    "daddy": "father", "parent": "parent", "grandmother": "grandmother",
-    "grandma": "grandmother", "granny": "grandmother", "grandfather": "grandfather",
-    "grandpa": "grandfather", "grandparent": "grandparent", "grandson": "grandson",
-    "granddaughter": "granddaughter", "grandchild": "grandchild",
-    "grandchildren": "grandchild",
-    "aunt": "aunt", "auntie": "aunt", "uncle": "uncle", "cousin": "cousin", "niece": "niece",
-    "nephew": "nephew", "friend": "friend", "roommate": "roommate", "flatmate": "roommate",
-    "housemate": "roommate", "neighbour": "neighbour", "neighbor": "neighbour",
-    "boss": "boss", "manager": "manager", "colleague": "colleague", "coworker": "colleague",
-    "co-worker": "colleague", "teammate": "colleague", "mentor": "mentor",
-    "doctor": "doctor", "dentist": "dentist", "therapist": "therapist",
-    "landlord": "landlord", "landlady": "landlord", "dog": "dog", "cat": "cat", "pet": "pet",
-    "puppy": "dog", "kitten": "cat",
-}
-#: Someone of the user's, by the noun for them, as one of several too ("my sisters").
-_RELATIONS = {**_RELATION_GROUPS,
-              **{word + ("es" if word.endswith("s") else "s"): group
-                 for word, group in _RELATION_GROUPS.items() if not word.endswith("ren")}}
 #: Words that end a subject: a verb of being, having or doing, a negation, a modal.
 _VERBS = frozenset({
     "is", "isn't", "are", "aren't", "was", "wasn't", "were", "weren't", "am", "has", "hasn't",
@@ -96,26 +76,6 @@ _FORGET_LEAD = re.compile(r"^(?:please\s+)?forget\s+(?:about\s+)?(?:that|it)\b\W
 #: sentence: "..., and my gym is ...", "...; I ...".
 _STATEMENTS = re.compile(r"\s*[;,]\s*(?:(?:and|but)\s+)?(?=(?:my|our|i|i'm|user|user's)\b)"
                          r"|\s+(?:and|but)\s+(?=(?:my|our|i|i'm|user|user's)\b)", re.IGNORECASE)
-#: Relations a word for several, or one that says no sex, takes in: "my kid" may be the
-#: son or the daughter, who are never one another.
-_GROUPS = {
-    "child": frozenset({"son", "daughter"}),
-    "grandchild": frozenset({"grandson", "granddaughter"}),
-    "partner": frozenset({"boyfriend", "girlfriend"}),
-    "parent": frozenset({"mother", "father"}),
-    "sibling": frozenset({"sister", "brother"}),
-    "grandparent": frozenset({"grandmother", "grandfather"}),
-    "spouse": frozenset({"wife", "husband"}),
-    "pet": frozenset({"dog", "cat"}),
-}
-#: "my family", "my relatives": anyone related to the user.
-_FAMILY_WORDS = frozenset({"family", "families", "relative", "relatives", "folks", "kin"})
-_FAMILY = frozenset({
-    "wife", "husband", "spouse", "partner", "boyfriend", "girlfriend", "child", "son",
-    "daughter", "sister", "brother", "sibling", "mother", "father", "parent", "grandmother",
-    "grandfather", "grandparent", "grandchild", "grandson", "granddaughter", "aunt", "uncle",
-    "cousin", "niece", "nephew",
-})
 #: Where a fact's subject ends, roughly: its first verb of being or having.
 _FIRST_VERB = re.compile(r"\s(?:is|are|was|were|has|have|had)\s", re.IGNORECASE)
 #: How far past "my" the noun for someone may come ("my older half sister").
@@ -126,12 +86,6 @@ _HAVING = frozenset({"have", "has", "had", "own", "owns", "owned"})
 #: What may stand between the verb and the name someone goes by, and titles before it.
 _NAMING = frozenset({"named", "called"})
 _TITLES = frozenset({"dr", "mr", "mrs", "ms", "miss", "prof", "sir"})
-
-
-def relation_of(noun: str) -> str | None:
-    """The relation a noun for someone names ("sister", "mum" -> "mother", "kids" ->
-    "child"), or None for a noun that names no one ("name", "database")."""
-    return _RELATIONS.get(noun.casefold())
 
 
 def _words(text: str) -> list[str]:
@@ -157,12 +111,12 @@ def _mine(after: list[str], words: frozenset[str]) -> Owner | None:
             break
         if word.casefold() in ("and", "or", "&"):
             return None
-        relation = _RELATIONS.get(base.casefold())
+        relation = relation_of(base)
         if relation is not None:
             relations.append(relation)
             name = None
         elif (relations and name is None and _named(base)
-              and _RELATIONS.get(_POSSESSIVE.sub("", after[at - 1]).casefold())):
+              and relation_of(_POSSESSIVE.sub("", after[at - 1]))):
             # "my brother Tom"; a capital further on names where they go or what they
             # use ("My sister drives a Tesla"), not them.
             name = base.casefold()
@@ -278,7 +232,8 @@ def _of_another(question: str, asked: Owner, text: str) -> bool:
     owner = owner_of(text)
     if owner is None or not (asked.user and owner.user):
         return False
-    if owner.relations and owner.relations[-1] in _relations_named(question):
+    words = [_POSSESSIVE.sub("", word).casefold() for word in _words(question)]
+    if owner.relations and owner.relations[-1] in relations_named(words):
         return False
     if not owner.relations and asked.relations and _speaks_of_user(question):
         return False  # "What did my doctor say about my cholesterol?" asks of the user's too
@@ -328,31 +283,6 @@ def _fills(text: str, question: str) -> bool:
                for thing in _things_of_user(question))
 
 
-def _relations_named(question: str) -> set[str | None]:
-    """The relations ``question`` names, each with those its word takes in: "my parents"
-    are the mother and the father, "my family" every relative, so "Where do my parents
-    live?" is answered by the mother's address and "Is anyone in my family allergic to
-    peanuts?" by the son's allergy; "my mother" is one of the parents a fact may name."""
-    words = [_POSSESSIVE.sub("", word).casefold() for word in _words(question)]
-    named = {relation_of(word) for word in words}
-    if _FAMILY_WORDS.intersection(words):
-        named |= _FAMILY
-    for group, members in _GROUPS.items():
-        if group in named:
-            named |= members
-        elif named & members:
-            named.add(group)  # "my sister" is one of "User's siblings", not the brother
-    return named
-
-
-def may_be_kin(one: tuple[str, ...], other: tuple[str, ...]) -> bool:
-    """Whether two chains of relations from the user may lead to one person: as long, each
-    step the same or a word that takes in the other's ("my kid" may be "User's son")."""
-    return len(one) == len(other) and all(
-        mine == theirs or theirs in _GROUPS.get(mine, ()) or mine in _GROUPS.get(theirs, ())
-        for mine, theirs in zip(one, other, strict=True))
-
-
 def may_be_same_kin(one: str, other: str) -> bool:
     """Whether two facts about someone of the user's are of one person when nothing says
     they are not: relations that may be one (``may_be_kin``: "User's partner" and "User's
@@ -396,5 +326,5 @@ def _has_them(own: Owner, kin: Owner) -> bool:
         return True
     # "I don't have kids anymore" has no son either, and "I don't have a son anymore" no
     # kid that may be him.
-    nouns = {word for word, group in _RELATIONS.items() if may_be_kin((group,), kin.relations)}
+    nouns = nouns_for(kin.relations)
     return bool(own.words & _HAVING) and bool(own.words & nouns)

@@ -1,0 +1,97 @@
+"""The words for someone of the user's, and which of them may name one person.
+
+A relation is what a noun for someone of the user's names ("sister"; "mum" is "mother",
+"kids" "child"). A word for several, or one that says no sex, takes in others ("kid" the
+son and the daughter, "partner" the boyfriend and the girlfriend), who are never one
+another. memory/text/owners.py reads whose a statement is with these; pure functions over
+strings.
+"""
+
+from __future__ import annotations
+
+__all__ = ["may_be_kin", "nouns_for", "relation_of", "relations_named"]
+
+#: Each noun for someone of the user's, by the relation it names.
+_RELATION_GROUPS = {
+    "wife": "wife", "husband": "husband", "spouse": "spouse", "partner": "partner",
+    "boyfriend": "boyfriend", "girlfriend": "girlfriend", "fiance": "partner",
+    "fiancé": "partner", "fiancee": "partner", "fiancée": "partner",
+    "son": "son", "daughter": "daughter", "kid": "child", "child": "child",
+    "children": "child", "baby": "child", "sister": "sister", "brother": "brother",
+    "sibling": "sibling", "mother": "mother", "mom": "mother", "mum": "mother",
+    "mommy": "mother", "mummy": "mother", "father": "father", "dad": "father",
+    "daddy": "father", "parent": "parent", "grandmother": "grandmother",
+    "grandma": "grandmother", "granny": "grandmother", "grandfather": "grandfather",
+    "grandpa": "grandfather", "grandparent": "grandparent", "grandson": "grandson",
+    "granddaughter": "granddaughter", "grandchild": "grandchild",
+    "grandchildren": "grandchild",
+    "aunt": "aunt", "auntie": "aunt", "uncle": "uncle", "cousin": "cousin", "niece": "niece",
+    "nephew": "nephew", "friend": "friend", "roommate": "roommate", "flatmate": "roommate",
+    "housemate": "roommate", "neighbour": "neighbour", "neighbor": "neighbour",
+    "boss": "boss", "manager": "manager", "colleague": "colleague", "coworker": "colleague",
+    "co-worker": "colleague", "teammate": "colleague", "mentor": "mentor",
+    "doctor": "doctor", "dentist": "dentist", "therapist": "therapist",
+    "landlord": "landlord", "landlady": "landlord", "dog": "dog", "cat": "cat", "pet": "pet",
+    "puppy": "dog", "kitten": "cat",
+}
+#: Someone of the user's, by the noun for them, as one of several too ("my sisters").
+_RELATIONS = {**_RELATION_GROUPS,
+              **{word + ("es" if word.endswith("s") else "s"): group
+                 for word, group in _RELATION_GROUPS.items() if not word.endswith("ren")}}
+#: Relations a word for several, or one that says no sex, takes in: "my kid" may be the
+#: son or the daughter, who are never one another.
+_GROUPS = {
+    "child": frozenset({"son", "daughter"}),
+    "grandchild": frozenset({"grandson", "granddaughter"}),
+    "partner": frozenset({"boyfriend", "girlfriend"}),
+    "parent": frozenset({"mother", "father"}),
+    "sibling": frozenset({"sister", "brother"}),
+    "grandparent": frozenset({"grandmother", "grandfather"}),
+    "spouse": frozenset({"wife", "husband"}),
+    "pet": frozenset({"dog", "cat"}),
+}
+#: "my family", "my relatives": anyone related to the user.
+_FAMILY_WORDS = frozenset({"family", "families", "relative", "relatives", "folks", "kin"})
+_FAMILY = frozenset({
+    "wife", "husband", "spouse", "partner", "boyfriend", "girlfriend", "child", "son",
+    "daughter", "sister", "brother", "sibling", "mother", "father", "parent", "grandmother",
+    "grandfather", "grandparent", "grandchild", "grandson", "granddaughter", "aunt", "uncle",
+    "cousin", "niece", "nephew",
+})
+
+
+def relation_of(noun: str) -> str | None:
+    """The relation a noun for someone names ("sister", "mum" -> "mother", "kids" ->
+    "child"), or None for a noun that names no one ("name", "database")."""
+    return _RELATIONS.get(noun.casefold())
+
+
+def relations_named(words: list[str]) -> set[str | None]:
+    """The relations ``words`` (a question's, casefolded, possessives cut) name, each with
+    those its word takes in: "my parents" are the mother and the father, "my family" every
+    relative, so "Where do my parents live?" is answered by the mother's address and "Is
+    anyone in my family allergic to peanuts?" by the son's allergy; "my mother" is one of
+    the parents a fact may name."""
+    named = {relation_of(word) for word in words}
+    if _FAMILY_WORDS.intersection(words):
+        named |= _FAMILY
+    for group, members in _GROUPS.items():
+        if group in named:
+            named |= members
+        elif named & members:
+            named.add(group)  # "my sister" is one of "User's siblings", not the brother
+    return named
+
+
+def may_be_kin(one: tuple[str, ...], other: tuple[str, ...]) -> bool:
+    """Whether two chains of relations from the user may lead to one person: as long, each
+    step the same or a word that takes in the other's ("my kid" may be "User's son")."""
+    return len(one) == len(other) and all(
+        mine == theirs or theirs in _GROUPS.get(mine, ()) or mine in _GROUPS.get(theirs, ())
+        for mine, theirs in zip(one, other, strict=True))
+
+
+def nouns_for(relations: tuple[str, ...]) -> set[str]:
+    """The nouns that may name the one ``relations`` lead to ("son", "kid", "kids" for
+    ``("son",)``)."""
+    return {word for word, group in _RELATIONS.items() if may_be_kin((group,), relations)}
