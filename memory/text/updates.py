@@ -6,17 +6,10 @@ update or correction with its cue, or a plain statement: ``read_statement``,
 ``as_news``, ``own_clauses``) is memory/text/statements.py's, re-exported here. This
 module answers what such a statement changes among the facts held:
 
-``slot_of(fact)`` names the single-valued attribute a fact sets, when that is
-clear. "User's city is Faro", "User lives in Faro" and "User moved to Faro"
-all set ``user/residence`` (city, address, home and town are one attribute);
-"works at/for" sets ``employer`` and "works as" or "job is" sets ``job``;
-"The production region is eu-west-1" sets ``/production region``. One of the user's
-named in two ways that may be one person ("User's partner", "User's boyfriend"; "User's
-brother Tom", "User's older brother Tom") is one person to ``replaces``. A fact
-about a bare person ("User is vegan") or a named entity ("Acme is on the
-Enterprise plan") sets none, because several such facts are true at once; nor does
-one whose owner is a pronoun ("His name is Bob", "She works at Acme"), which says
-whose only in the sentences before it: "Her name is Eva" may be another person's.
+``slot_of(fact)`` (memory/text/slots.py, re-exported here) names the single-valued
+attribute a fact sets, when that is clear. One of the user's named in two ways that may be
+one person ("User's partner", "User's boyfriend"; "User's brother Tom", "User's older
+brother Tom") is one person to ``replaces``.
 
 ``replaces(new, old, change)`` says whether a new fact supersedes an old one:
 one says the other with "not" or "no longer" ("User is not vegetarian"); or they set the same
@@ -56,6 +49,9 @@ from collections.abc import Iterable
 from tiermem.memory.text.extract import ExtractedFact, normalize_fact
 from tiermem.memory.text.owners import may_be_same_kin, relation_of
 
+# Which attribute a fact sets lives in its own module; re-exported, as callers import it here.
+from tiermem.memory.text.slots import ATTRIBUTE, CHANGE_WORDS, DETERMINERS, VERB_SLOT, slot_of
+
 # How a sentence reads as a change lives in its own module; re-exported, as callers import
 # it here.
 from tiermem.memory.text.statements import Statement, as_news, own_clauses, read_statement
@@ -66,67 +62,6 @@ __all__ = ["SUBJECT_VERB", "Statement", "as_news", "own_clauses", "read_statemen
 
 _I = re.IGNORECASE
 _APOS = "['’]"
-
-
-# ---------------------------------------------------------------------------
-# Slots
-
-_VERB_SLOT = re.compile(
-    r"^(?P<owner>[\w' .-]{1,60}?)\s+(?:"
-    r"(?P<residence>(?:lives|resides|is\s+living|is\s+based)\s+in"
-    r"|(?:has\s+)?(?:moved|relocated)\s+(?:back\s+)?(?:from\s+[^.;]{1,60}?\s+)?to)"
-    r"|(?P<employer>(?:works|is\s+working)\s+(?:at|for))"
-    r"|(?P<job>works\s+as))\b",
-    _I,
-)
-_ATTRIBUTE = re.compile(r"^(?P<subject>[\w' .-]{2,60}?)\s+(?:is|are)\s+(?P<value>.+)$", _I)
-_CHANGE_WORDS = frozenset({"new", "now", "current", "updated", "latest", "actual", "correct"})
-_DETERMINERS = frozenset({"the", "our", "their", "his", "her", "its", "your", "this"})
-#: Owners only the sentences before a fact say ("He works at Acme", "Her name is Eva"): two
-#: such facts may be of two people, so neither sets a slot the other would change.
-_PRONOUN_OWNERS = frozenset({"he", "she", "it", "they", "his", "her", "its", "their"})
-_BARE_SUBJECTS = frozenset({"user", "i", "we", "he", "she", "they", "it", "this", "that",
-                            "there", "here", "everything", "something"})
-_SAME_ATTRIBUTE = {
-    "city": "residence", "address": "residence", "home": "residence",
-    "home address": "residence", "hometown": "residence", "home town": "residence",
-    "town": "residence", "residence": "residence", "employer": "employer",
-    "company": "employer", "workplace": "employer", "job": "job", "job title": "job",
-    "occupation": "job", "role": "job",
-}
-
-
-def slot_of(fact: str) -> str | None:
-    """The single-valued attribute ``fact`` sets ("owner/attribute"), or None if unclear."""
-    text = fact.strip()
-    verb = _VERB_SLOT.match(text)
-    if verb:
-        owner = verb["owner"].casefold()
-        kind = next(k for k in ("residence", "employer", "job") if verb[k])
-        if owner.startswith(("the ", "a ", "an ")) or owner in _PRONOUN_OWNERS:
-            return None
-        return f"{owner}/{kind}"
-    match = _ATTRIBUTE.match(text)
-    if match is None:
-        return None
-    subject = match["subject"]
-    words = [w for w in re.findall(r"[\w'’-]+", subject.casefold()) if w not in _CHANGE_WORDS]
-    if not words or " ".join(words) in _BARE_SUBJECTS:
-        return None
-    owner = ""
-    possessive = re.match(rf"^(.+?){_APOS}s$", words[0])
-    if possessive:
-        owner, words = possessive[1], words[1:]
-    elif words[0] in _PRONOUN_OWNERS:
-        return None
-    elif words[0] in _DETERMINERS:
-        words = words[1:]
-    elif subject[0].isupper():
-        return None  # a named thing ("Acme is ..."): many facts about it hold at once
-    if not words:
-        return None
-    attribute = " ".join(words)
-    return f"{owner}/{_SAME_ATTRIBUTE.get(attribute, attribute)}"
 
 
 # ---------------------------------------------------------------------------
@@ -163,14 +98,14 @@ def subject_of(fact: str) -> str | None:
     if match is None:
         return None
     words = [w for w in re.findall(r"[\w'’-]+", match["subject"].casefold())
-             if w not in _CHANGE_WORDS]
+             if w not in CHANGE_WORDS]
     return " ".join(words) or None
 
 
 def _value_kind(fact: str) -> str:
     """What an "X is V" fact's value looks like: a name or code ("Ana", "eu-west-1",
     "555-0101"), a kind of thing ("a nurse") or plain words ("pregnant", "overloaded")."""
-    match = _ATTRIBUTE.match(fact.strip())
+    match = ATTRIBUTE.match(fact.strip())
     value = match["value"].strip() if match else ""
     if re.match(r"(?:a|an)\s", value, _I):
         return "kind"
@@ -184,7 +119,7 @@ def _of_someone(fact: str) -> bool:
     """Whether an "X is V" fact is said of a person, or a pet, by the noun for them
     ("User's sister", "User's sister Ana", "Our manager"), not of a thing of theirs
     ("User's phone", "User's sister's car")."""
-    match = _ATTRIBUTE.match(fact.strip())
+    match = ATTRIBUTE.match(fact.strip())
     words = re.findall(r"[\w'’-]+", match["subject"]) if match else []
     while len(words) > 1 and words[-1][:1].isupper():
         words.pop()  # the name after the noun: "sister Ana"
@@ -196,7 +131,7 @@ def _names_over_state(new: str, old: str) -> bool:
     says how it is ("The database is overloaded"): a change cue ("... 16 now") makes the
     name a new one, not the end of the state. A word in capitals alone ("OK", "UP") may be
     a state itself, so it names nothing here."""
-    match = _ATTRIBUTE.match(new.strip())
+    match = ATTRIBUTE.match(new.strip())
     return (_value_kind(new) == "name" and _value_kind(old) == "plain" and match is not None
             and re.search(r"[a-z\d]", match["value"]) is not None)
 
@@ -237,7 +172,7 @@ def _named_before_clause(fact: str) -> str | None:
     if match is None or "," not in match["subject"]:
         return None
     words = [w for w in re.findall(r"[\w'’-]+", match["subject"].split(",")[0].casefold())
-             if w not in _CHANGE_WORDS]
+             if w not in CHANGE_WORDS]
     return " ".join(words) or None
 
 
@@ -293,8 +228,8 @@ def _moved_from(new: str, old: str) -> bool:
     if moved is None or other is None:
         return False
     subjects = [[w for w in re.findall(r"[\w'’-]+", m["subject"].casefold())
-                 if w not in _CHANGE_WORDS] for m in (moved, other)]
-    if subjects[0] != subjects[1] or subjects[0][0] not in _DETERMINERS:
+                 if w not in CHANGE_WORDS] for m in (moved, other)]
+    if subjects[0] != subjects[1] or subjects[0][0] not in DETERMINERS:
         return False
     values = [re.sub(r"^the\s+", "", _WHEN_SAID.sub("", m["value"].strip()), flags=_I)
               for m in (moved, other)]
@@ -355,7 +290,7 @@ def replaces(new: str, old: str, change: str | None) -> bool:
     if _general_slot(new_slot, old, change) or _kin_slot(new_slot, old_slot, new, old):
         old_slot = new_slot
     if new_slot is not None and new_slot == old_slot:
-        if any(_VERB_SLOT.match(fact.strip()) for fact in (new, old)):
+        if any(VERB_SLOT.match(fact.strip()) for fact in (new, old)):
             return True
         same_look = _value_kind(new) == _value_kind(old)
         if change is None:

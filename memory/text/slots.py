@@ -1,0 +1,82 @@
+"""Which single-valued attribute a fact sets: its slot, "owner/attribute".
+
+``slot_of(fact)`` names it when that is clear. "User's city is Faro", "User lives in Faro"
+and "User moved to Faro" all set ``user/residence`` (city, address, home and town are one
+attribute); "works at/for" sets ``employer`` and "works as" or "job is" sets ``job``; "The
+production region is eu-west-1" sets ``/production region``. A fact about a bare person
+("User is vegan") or a named entity ("Acme is on the Enterprise plan") sets none, because
+several such facts are true at once; nor does one whose owner is a pronoun ("His name is
+Bob", "She works at Acme"), which says whose only in the sentences before it: "Her name is
+Eva" may be another person's. What a new value of a slot replaces is
+memory/text/updates.py's. Pure functions over strings.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["ATTRIBUTE", "CHANGE_WORDS", "DETERMINERS", "VERB_SLOT", "slot_of"]
+
+_I = re.IGNORECASE
+_APOS = "['’]"
+
+#: A verb that sets where someone lives, whom they work for, or as what.
+VERB_SLOT = re.compile(
+    r"^(?P<owner>[\w' .-]{1,60}?)\s+(?:"
+    r"(?P<residence>(?:lives|resides|is\s+living|is\s+based)\s+in"
+    r"|(?:has\s+)?(?:moved|relocated)\s+(?:back\s+)?(?:from\s+[^.;]{1,60}?\s+)?to)"
+    r"|(?P<employer>(?:works|is\s+working)\s+(?:at|for))"
+    r"|(?P<job>works\s+as))\b",
+    _I,
+)
+#: "X is V" (or "X are V"): X's attribute, and its value.
+ATTRIBUTE = re.compile(r"^(?P<subject>[\w' .-]{2,60}?)\s+(?:is|are)\s+(?P<value>.+)$", _I)
+#: Words that say a value is new, which name no attribute ("User's new phone number").
+CHANGE_WORDS = frozenset({"new", "now", "current", "updated", "latest", "actual", "correct"})
+#: Words that open the name of a thing rather than of its owner ("The region", "Our plan").
+DETERMINERS = frozenset({"the", "our", "their", "his", "her", "its", "your", "this"})
+#: Owners only the sentences before a fact say ("He works at Acme", "Her name is Eva"): two
+#: such facts may be of two people, so neither sets a slot the other would change.
+_PRONOUN_OWNERS = frozenset({"he", "she", "it", "they", "his", "her", "its", "their"})
+_BARE_SUBJECTS = frozenset({"user", "i", "we", "he", "she", "they", "it", "this", "that",
+                            "there", "here", "everything", "something"})
+_SAME_ATTRIBUTE = {
+    "city": "residence", "address": "residence", "home": "residence",
+    "home address": "residence", "hometown": "residence", "home town": "residence",
+    "town": "residence", "residence": "residence", "employer": "employer",
+    "company": "employer", "workplace": "employer", "job": "job", "job title": "job",
+    "occupation": "job", "role": "job",
+}
+
+
+def slot_of(fact: str) -> str | None:
+    """The single-valued attribute ``fact`` sets ("owner/attribute"), or None if unclear."""
+    text = fact.strip()
+    verb = VERB_SLOT.match(text)
+    if verb:
+        owner = verb["owner"].casefold()
+        kind = next(k for k in ("residence", "employer", "job") if verb[k])
+        if owner.startswith(("the ", "a ", "an ")) or owner in _PRONOUN_OWNERS:
+            return None
+        return f"{owner}/{kind}"
+    match = ATTRIBUTE.match(text)
+    if match is None:
+        return None
+    subject = match["subject"]
+    words = [w for w in re.findall(r"[\w'’-]+", subject.casefold()) if w not in CHANGE_WORDS]
+    if not words or " ".join(words) in _BARE_SUBJECTS:
+        return None
+    owner = ""
+    possessive = re.match(rf"^(.+?){_APOS}s$", words[0])
+    if possessive:
+        owner, words = possessive[1], words[1:]
+    elif words[0] in _PRONOUN_OWNERS:
+        return None
+    elif words[0] in DETERMINERS:
+        words = words[1:]
+    elif subject[0].isupper():
+        return None  # a named thing ("Acme is ..."): many facts about it hold at once
+    if not words:
+        return None
+    attribute = " ".join(words)
+    return f"{owner}/{_SAME_ATTRIBUTE.get(attribute, attribute)}"
