@@ -32,7 +32,7 @@ from tiermem.memory.text.person import with_introductions
 from tiermem.memory.text.retractions import retracted, still_held
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.statements import as_news, own_clauses, read_statement
-from tiermem.memory.text.updates import replaces, slot_of, stated_beside
+from tiermem.memory.text.updates import replaces, role_of, slot_of, stated_beside
 
 __all__ = ["core_changes"]
 
@@ -175,10 +175,9 @@ def _of_one_person(fact: str, replaced: list[str]) -> list[str]:
     slot = slot_of(fact)
     if slot is None:
         return replaced
-    attribute = slot.rpartition("/")[2]
     named_otherwise = [old for old in replaced
                        if (old_slot := slot_of(old)) is not None and old_slot != slot
-                       and old_slot.rpartition("/")[2] == attribute]
+                       and role_of(old_slot) == role_of(slot)]
     if any(not may_be_same_kin(one, other) for one, other in combinations(named_otherwise, 2)):
         return [old for old in replaced if old not in named_otherwise]
     return replaced

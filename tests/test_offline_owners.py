@@ -92,6 +92,23 @@ def test_a_relative_s_new_state_keeps_the_others_unless_said_as_a_change(
      ["User's older brother lives in Berlin", "User's younger brother lives in Madrid"]),
     (["My older brother lives in Berlin.", "My brother lives in Madrid now."],
      ["User's older brother lives in Berlin", "User's brother lives in Madrid"]),
+    # Said as a change, whom the user is with now replaces whom they were with, by any
+    # word one of which takes in the other: a partner may be a spouse.
+    (["My boyfriend is Tom.", "My partner is Sam now."], ["User's partner is Sam"]),
+    (["My wife is Ana.", "My new partner is Sam."], ["User's new partner is Sam"]),
+    (["My husband is Tom.", "Actually, my partner is Sam."], ["User's partner is Sam"]),
+    (["My partner is Tom.", "My girlfriend is Ana now."], ["User's girlfriend is Ana"]),
+    (["My wife is Ana.", "My spouse is Sam now."], ["User's spouse is Sam"]),
+    # Said plainly, a partner may be one at work; and two words neither of which takes in
+    # the other, or a state, or a partner in business, name someone else.
+    (["My boyfriend is Tom.", "My partner is Sam."],
+     ["User's boyfriend is Tom", "User's partner is Sam"]),
+    (["My wife is Ana.", "My husband is Tom now."],
+     ["User's wife is Ana", "User's husband is Tom"]),
+    (["My boyfriend is Tom.", "My partner is vegan now."],
+     ["User's boyfriend is Tom", "User's partner is vegan"]),
+    (["My wife is Ana.", "My business partner is Sam now."],
+     ["User's wife is Ana", "User's business partner is Sam"]),
     # "Also" after the name adds a value of his, as it does without a name.
     (["My brother Tom lives in Berlin.", "My brother Tom also lives in Madrid."],
      ["User's brother Tom lives in Berlin", "User's brother Tom also lives in Madrid"]),
@@ -109,6 +126,9 @@ def test_one_of_the_user_s_named_in_another_way_has_one_value(
       "My partner works at Globex now."],
      ["User's boyfriend works at Acme", "User's girlfriend works at Initech",
       "User's partner works at Globex"]),
+    # Which of two the new one replaces, nothing says: both stay.
+    (["My boyfriend is Tom.", "My girlfriend is Ana.", "My partner is Sam now."],
+     ["User's boyfriend is Tom", "User's girlfriend is Ana", "User's partner is Sam"]),
     (["My son lives in Lyon.", "My daughter lives in Nice.", "My kid lives in Paris now."],
      ["User's son lives in Lyon", "User's daughter lives in Nice", "User's kid lives in Paris"]),
 ])

@@ -9,7 +9,8 @@ strings.
 
 from __future__ import annotations
 
-__all__ = ["may_be_kin", "nouns_for", "relation_of", "relations_named"]
+__all__ = ["may_be_kin", "may_be_one_partner", "nouns_for", "of_a_couple", "relation_of",
+           "relations_named"]
 
 #: Each noun for someone of the user's, by the relation it names.
 _RELATION_GROUPS = {
@@ -50,6 +51,12 @@ _GROUPS = {
     "spouse": frozenset({"wife", "husband"}),
     "pet": frozenset({"dog", "cat"}),
 }
+#: Words for whom the user is with, each with those it may be said of: "partner" of a
+#: spouse too, though ``may_be_kin`` takes in only the boyfriend and the girlfriend (one's
+#: partner at work may be no spouse; one's partner now, said as news, is).
+_COUPLE = {"partner": frozenset({"boyfriend", "girlfriend", "spouse", "wife", "husband"}),
+           "spouse": frozenset({"wife", "husband"}), "boyfriend": frozenset(),
+           "girlfriend": frozenset(), "wife": frozenset(), "husband": frozenset()}
 #: "my family", "my relatives": anyone related to the user.
 _FAMILY_WORDS = frozenset({"family", "families", "relative", "relatives", "folks", "kin"})
 _FAMILY = frozenset({
@@ -95,3 +102,15 @@ def nouns_for(relations: tuple[str, ...]) -> set[str]:
     """The nouns that may name the one ``relations`` lead to ("son", "kid", "kids" for
     ``("son",)``)."""
     return {word for word, group in _RELATIONS.items() if may_be_kin((group,), relations)}
+
+
+def of_a_couple(noun: str) -> bool:
+    """Whether ``noun`` names whom the user is with ("boyfriend", "wife", "fiancée")."""
+    return relation_of(noun) in _COUPLE
+
+
+def may_be_one_partner(noun: str, other: str) -> bool:
+    """Whether two nouns for whom the user is with may name one person, one taking in the
+    other ("partner" and "boyfriend", "partner" and "wife"; not "wife" and "husband")."""
+    one, two = relation_of(noun) or "", relation_of(other) or ""
+    return two in _COUPLE.get(one, ()) or one in _COUPLE.get(two, ())

@@ -7,15 +7,18 @@ production region is eu-west-1" sets ``/production region``. A fact about a bare
 ("User is vegan") or a named entity ("Acme is on the Enterprise plan") sets none, because
 several such facts are true at once; nor does one whose owner is a pronoun ("His name is
 Bob", "She works at Acme"), which says whose only in the sentences before it: "Her name is
-Eva" may be another person's. What a new value of a slot replaces is
-memory/text/updates.py's. Pure functions over strings.
+Eva" may be another person's. ``role_of(slot)`` reads the words for whom the user is with
+as one attribute ("user/boyfriend" and "user/wife" are both a partner). What a new value of
+a slot replaces is memory/text/updates.py's. Pure functions over strings.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["ATTRIBUTE", "CHANGE_WORDS", "DETERMINERS", "VERB_SLOT", "slot_of"]
+from tiermem.memory.text.relations import of_a_couple
+
+__all__ = ["ATTRIBUTE", "CHANGE_WORDS", "DETERMINERS", "VERB_SLOT", "role_of", "slot_of"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -80,3 +83,10 @@ def slot_of(fact: str) -> str | None:
         return None
     attribute = " ".join(words)
     return f"{owner}/{_SAME_ATTRIBUTE.get(attribute, attribute)}"
+
+
+def role_of(slot: str) -> str:
+    """The attribute ``slot`` sets, the words for whom the user is with one: "partner" for
+    "user/boyfriend" and "user/wife", "employer" for "user's wife/employer"."""
+    owner, _, attribute = slot.rpartition("/")
+    return "partner" if owner == "user" and of_a_couple(attribute) else attribute

@@ -48,9 +48,17 @@ from collections.abc import Iterable
 
 from tiermem.memory.text.extract import ExtractedFact, normalize_fact
 from tiermem.memory.text.owners import may_be_same_kin, relation_of
+from tiermem.memory.text.relations import may_be_one_partner
 
 # Which attribute a fact sets lives in its own module; re-exported, as callers import it here.
-from tiermem.memory.text.slots import ATTRIBUTE, CHANGE_WORDS, DETERMINERS, VERB_SLOT, slot_of
+from tiermem.memory.text.slots import (
+    ATTRIBUTE,
+    CHANGE_WORDS,
+    DETERMINERS,
+    VERB_SLOT,
+    role_of,
+    slot_of,
+)
 
 # How a sentence reads as a change lives in its own module; re-exported, as callers import
 # it here.
@@ -58,7 +66,7 @@ from tiermem.memory.text.statements import Statement, as_news, own_clauses, read
 from tiermem.memory.text.wording import concepts
 
 __all__ = ["SUBJECT_VERB", "Statement", "as_news", "own_clauses", "read_statement", "replaces",
-           "slot_of", "stated_beside", "subject_of"]
+           "role_of", "slot_of", "stated_beside", "subject_of"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -260,14 +268,20 @@ def _general_slot(new_slot: str | None, old: str, change: str | None) -> bool:
             and slot_of(timed["subject"] + old.strip()[timed.end():]) == new_slot)
 
 
-def _kin_slot(new_slot: str | None, old_slot: str | None, new: str, old: str) -> bool:
+def _kin_slot(new_slot: str | None, old_slot: str | None, new: str, old: str,
+              change: str | None) -> bool:
     """Whether two slots are one attribute of one of the user's, named in two ways that
     may be one person ("User's partner works at Globex" after "User's boyfriend works at
-    Acme"; "User's brother Tom" after "User's older brother Tom")."""
-    if new_slot is None or old_slot is None:
+    Acme"; "User's brother Tom" after "User's older brother Tom"); or whom the user is
+    with, named anew as a change ("My partner is Sam now" after "My boyfriend is Tom" or
+    "My wife is Ana"): said plainly, "My partner is Sam" may be a partner at work, and
+    "My partner is vegan now" names no one."""
+    if new_slot is None or old_slot is None or role_of(new_slot) != role_of(old_slot):
         return False
-    return (new_slot.rpartition("/")[2] == old_slot.rpartition("/")[2]
-            and may_be_same_kin(new, old))
+    if role_of(new_slot) == "partner":
+        return (change is not None and _value_kind(new) == _value_kind(old) == "name"
+                and may_be_one_partner(new_slot.rpartition("/")[2], old_slot.rpartition("/")[2]))
+    return may_be_same_kin(new, old)
 
 
 def replaces(new: str, old: str, change: str | None) -> bool:
@@ -287,7 +301,7 @@ def replaces(new: str, old: str, change: str | None) -> bool:
     if _negation_of(new, old) or _moved_from(new, old):
         return True
     new_slot, old_slot = slot_of(new), slot_of(old)
-    if _general_slot(new_slot, old, change) or _kin_slot(new_slot, old_slot, new, old):
+    if _general_slot(new_slot, old, change) or _kin_slot(new_slot, old_slot, new, old, change):
         old_slot = new_slot
     if new_slot is not None and new_slot == old_slot:
         if any(VERB_SLOT.match(fact.strip()) for fact in (new, old)):
