@@ -316,6 +316,27 @@ def test_asking_for_a_call_is_a_request_not_a_fact(text: str) -> None:
     assert extract_facts(text) == []
 
 
+@pytest.mark.parametrize(("text", "facts"), [
+    # How the speaker stands in the conversation is no fact a later turn needs.
+    ("I'm sorry.", []), ("I am so sorry for the delay!", []), ("I'm confused.", []),
+    ("Sorry, I'm a bit confused by this", []), ("I'm not sure.", []),
+    ("I'm really not sure yet", []), ("I'm back.", []), ("Hi, I'm back!", []),
+    ("I'm done.", []), ("Ok I'm done for today", []), ("I'm here now.", []),
+    ("I'm just asking.", []), ("Im just curious", []),
+    # Said with more, or of the speaker's life, it is one.
+    ("I'm back from vacation.", ["User is back from vacation"]),
+    ("I'm done with the migration.", ["User is done with the migration"]),
+    ("I'm here in Berlin until Friday.", ["User is here in Berlin until Friday"]),
+    ("I'm curious about Rust.", ["User is curious about Rust"]),
+    ("I'm vegetarian.", ["User is vegetarian"]),
+    ("I'm allergic to penicillin.", ["User is allergic to penicillin"]),
+    ("I'm a nurse.", ["User is a nurse"]), ("I'm 34.", ["User is 34"]),
+    ("I'm exhausted.", ["User is exhausted"]),
+])
+def test_an_aside_about_the_conversation_states_no_fact(text: str, facts: list[str]) -> None:
+    assert [fact.text for fact in extract_facts(text)] == facts
+
+
 @pytest.mark.parametrize(("text", "fact"), [
     # a number to call, an idiom, and a fact said after the call are still stored
     ("Call me at 555-0101.", "User: Call me at 555-0101"),

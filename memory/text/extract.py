@@ -22,7 +22,8 @@ Per sentence, ``extract_facts`` does this, in order:
    ("hi", "thanks!", "ok", "sounds good"), fragments of fewer than two
    words, headings ("Notes from the meeting:"), statements cut off before
    their point ("My name is", "I am allergic to", "I like": memory/text/
-   fragments.py), and requests to the assistant ("please ...", "remind me
+   fragments.py), asides about the conversation ("I'm sorry", "I'm confused", "I'm
+   back": ``is_aside``, there too), and requests to the assistant ("please ...", "remind me
    ...", "tell me ...", "can you ...", "remember to ...", "don't let me forget to
    ...", "don't forget about ..." (not "... about my X", which yields "my X" as
    "don't forget my X" does, nor "... about X, it's due in March", which yields "X is
@@ -59,7 +60,7 @@ from tiermem.memory.text.durability import SHORT_LIVED, classify_durability
 
 # The de-duplication key lives in its own module; re-exported, as callers import it here.
 from tiermem.memory.text.fact_keys import earlier_fact_norms, fact_norm, fact_norms, normalize_fact
-from tiermem.memory.text.fragments import is_heading, stops_short
+from tiermem.memory.text.fragments import is_aside, is_heading, stops_short
 from tiermem.memory.text.openings import (
     NOT_STATED,
     lead_in,
@@ -310,7 +311,8 @@ def _fact_from_sentence(sentence: str, speaker: str, introductions: bool = True
     else:
         body = earlier = statement
 
-    if len(_WORD.findall(body)) < 2 or _is_filler(body) or stops_short(body):
+    if (len(_WORD.findall(body)) < 2 or _is_filler(body) or stops_short(body)
+            or is_aside(body)):
         return None
     opening = head(body, speaker)
     if opening is not None and not HAS_ALNUM.search(body[opening[1]:]):

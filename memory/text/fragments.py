@@ -1,4 +1,5 @@
-"""Statements that say nothing yet: a heading, and a sentence cut off before its point.
+"""Statements that say nothing yet: a heading, a sentence cut off before its point, and an
+aside about the conversation itself.
 
 Fact extraction (memory/text/extract.py) asks these before it stores a sentence, so
 "My name is" never stands in core beside "My name is Dana". Pure functions over
@@ -26,6 +27,13 @@ says, and nothing in it accounts for that:
   or, before a closing preposition, a "to" that opens an infinitive ("someone to
   talk to").
 
+``is_aside(text)``: the speaker says only how they stand in the conversation, which no
+later turn needs: an apology ("I'm sorry", "I'm so sorry for the delay"), being lost in
+it or unsure ("I'm confused", "I'm not sure yet"), present or finished ("I'm back", "I'm
+here", "I'm done for now"), or why they ask ("I'm just asking", "I'm curious"). Said with
+more, it is a fact again: "I'm back from vacation", "I'm done with the migration", "I'm
+not sure the backup ran".
+
 Words that also name things are not in the list ("in May", "of my own free will",
 "a must", "for the time being"), nor are prepositions that stand as adverbs ("the
 results are in", "the lights are on").
@@ -35,7 +43,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["is_heading", "stops_short"]
+__all__ = ["is_aside", "is_heading", "stops_short"]
 
 #: Prepositions waiting for their object.
 _PREPOSITIONS = frozenset({"to", "of", "from", "with", "at", "for", "by", "into", "onto", "than",
@@ -64,6 +72,17 @@ _SECOND_HALF = frozenset({"but", "and", "like", "as", "so", "though", "although"
 #: typed cut off is short: "My name is", "I am allergic to", "The prod region is".
 MAX_CUT_OFF_WORDS = 6
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+#: An aside (``is_aside``): "I'm" (after "sorry," or "oh,"), how much, the state, and words
+#: that only say when or of what in the conversation; an apology whatever it is for.
+_ASIDE = re.compile(
+    r"^(?:(?:sorry|oh|oops|ok|okay|hmm|um|uh|ah|well|wait)\W+)*"
+    r"i(?:['’]?m|\s+am)\s+(?:(?:so|really|very|truly|terribly|just|still|kind\s+of|kinda"
+    r"|a\s+(?:bit|little))\s+)*"
+    r"(?:sorry(?:\s+(?:for|about|to|if)\b.*)?"
+    r"|(?:confused|back|here|done|not\s+(?:sure|certain)|asking|wondering|curious"
+    r"|checking)(?:\s+(?:now|again|then|yet|though|anyway|about\s+(?:that|this|it)"
+    r"|by\s+(?:that|this|it)|for\s+(?:now|today|the\s+day)))*)\W*$",
+    re.IGNORECASE | re.DOTALL)
 
 
 def is_heading(sentence: str) -> bool:
@@ -86,3 +105,9 @@ def stops_short(text: str) -> bool:
         return False
     # "someone to talk to": an infinitive's "to" leaves its preposition at the end.
     return words[-1] not in _PREPOSITIONS or "to" not in before
+
+
+def is_aside(text: str) -> bool:
+    """Whether ``text`` only says how the speaker stands in the conversation (module
+    docstring): "I'm sorry", "I'm confused", "I'm back"."""
+    return _ASIDE.match(text.strip()) is not None
