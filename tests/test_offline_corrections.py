@@ -80,6 +80,17 @@ def test_a_correction_replaces_the_word_in_the_fact_that_said_it(
     ("I drink Earl Grey.", "no, I meant green tea, not earl grey", "User: I drink green tea"),
     # Typed with capitals, a lower-case name is meant so: "npm", "k3s".
     ("I use Yarn.", "No, I meant npm, not Yarn", "User uses npm"),
+    # All in lower case, a name shaped like a tool's (a digit, no vowel) is typed so on
+    # purpose; an acronym's capitals are still taken.
+    ("I use Yarn.", "sorry i meant npm, not yarn", "User uses npm"),
+    ("I use Yarn.", "sorry i meant pnpm, not yarn", "User uses pnpm"),
+    ("I run K8s at work.", "sorry i meant k3s, not k8s", "User: I run k3s at work"),
+    ("Yarn is our package manager.", "sorry i meant npm, not yarn",
+     "npm is our package manager"),
+    ("I use AWS.", "sorry i meant gcp, not aws", "User uses GCP"),
+    # A capital the word has only as it opens the fact is a sentence's: one capital.
+    ("Coffee is my favourite drink.", "sorry i meant green tea, not coffee",
+     "Green tea is User's favourite drink"),
 ])
 def test_a_correction_keeps_the_case_typed_or_all_in_lower_case_the_case_it_replaces(
         memory: HierarchicalMemory, held: str, correction: str, now: str) -> None:

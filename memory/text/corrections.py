@@ -14,7 +14,10 @@ this message): one stated in this message first, else the one the user's most re
 message stated, else the only one that mentions Y. When several mention it and nothing
 says which was meant, it picks none, as it does when none does; ``mentioning`` lists them
 so the caller can say why. ``corrected(fact, correction)`` is that fact with Y replaced by X
-as typed, or in the case Y was stored in when the whole correction was typed in lower case.
+as typed, or in the case Y was stored in when the whole correction was typed in lower case
+and X is shaped like a word: a name shaped like a tool's, with a digit or no vowel ("npm",
+"k3s"), is written in lower case on purpose and stays so, and a capital Y has only because
+it opens the fact gives X one capital, not one for each word ("Green tea is ...").
 
 Pure functions over strings; the regular expressions are compiled once at import.
 """
@@ -123,32 +126,43 @@ def corrected(fact: str, correction: Correction) -> str | None:
     pattern = _said_in(correction.said)
     if pattern.search(fact) is None:
         return None
-    return pattern.sub(lambda match: _replacement(correction, match[0]), fact)
+    return pattern.sub(lambda match: _replacement(correction, match), fact)
 
 
 def meant_in(fact: str, correction: Correction) -> str | None:
     """What ``corrected`` puts in ``fact`` in place of what was said, in the case it is
     stored in ("Portland" for "sorry i meant portland"); None when ``fact`` does not say it."""
     found = _said_in(correction.said).search(fact)
-    return None if found is None else _replacement(correction, found[0])
+    return None if found is None else _replacement(correction, found)
 
 
-def _replacement(correction: Correction, said: str) -> str:
+def _replacement(correction: Correction, said: re.Match[str]) -> str:
     # A speaker who capitalises chose the case typed ("no, I meant green tea, not Earl
     # Grey"; "No, I meant npm, not Yarn"); one typing all in lower case chose none.
     if correction.in_lower_case:
-        return _cased_as(correction.meant, said)
+        return _cased_as(correction.meant, said[0], opens_fact=said.start() == 0)
     return correction.meant
 
 
-def _cased_as(meant: str, said: str) -> str:
+#: A name shaped like a tool's or a code's rather than a word: a digit, or no vowel.
+_TOOL_SHAPED = re.compile(r"\d|^[^aeiouy]+$", _I)
+
+
+def _cased_as(meant: str, said: str, opens_fact: bool) -> str:
     """``meant`` in the case ``said`` was stored in, for a correction typed all in lower case
     ("sorry i meant portland, not seattle" corrects "Seattle" to "Portland"): one typed in
-    haste should not unmake the name it puts in place of another."""
+    haste should not unmake the name it puts in place of another. An acronym's capitals
+    ("AWS") are taken; a word shaped like a tool's name ("npm", "pnpm", "k3s") is typed
+    so on purpose and stays as typed; a capital ``said`` has only because it opens the fact
+    (``opens_fact``, no other capital) gives ``meant`` one capital, as a sentence's."""
     if not meant.islower() or said.islower():
         return meant
     if len(said) > 1 and said.isupper():
         return meant.upper()
+    if " " not in meant and _TOOL_SHAPED.search(meant):
+        return meant
+    if opens_fact and not any(letter.isupper() for letter in said[1:]):
+        return meant[:1].upper() + meant[1:]
     if said[:1].isupper():
         return " ".join(word[:1].upper() + word[1:] for word in meant.split(" "))
     return meant
