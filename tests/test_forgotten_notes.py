@@ -161,6 +161,11 @@ def test_a_message_about_the_kid_states_the_son_s_forgotten_fact() -> None:
     ("Ana moved from Munich to Berlin and I live there too.", "User lives in Berlin"),
     ("Ana lives in Berlin and I work there.", "User lives in Berlin"),
     ("Ana lives in Berlin and I don't live there.", "User lives in Berlin"),
+    # "there" as the point another place is told from.
+    ("My sister lives in Berlin. I live far from there.", "User lives in Berlin"),
+    ("My sister lives in Berlin and I live north of there.", "User lives in Berlin"),
+    ("Ana lives in Berlin. I live near there.", "User lives in Berlin"),
+    ("Ana works at Acme. I work an hour from there.", "User works at Acme"),
     # Kept from a food without the fact's word, or denied the fact's own verb.
     ("I don't eat shellfish.", "User is allergic to shellfish"),
     ("I can't eat meat.", "User eats meat"),

@@ -64,6 +64,10 @@ _AT_A_PLACE = frozenset({"in", "near", "at", "on", "by", "outside", "inside", "a
                          "across", "beside", "behind", "downtown", "abroad", "overseas"})
 #: Words that point back to a place named before: "I live there", "in the same city".
 _BACK = frozenset({"there", "here", "it", "same", "that", "this"})
+#: Words before "there" that make it a point others are placed from, not where one is:
+#: "I live far from there", "near there", "north of there".
+_FROM_THERE = frozenset({"from", "of", "near", "nearer", "than", "beyond", "past", "outside",
+                         "around", "toward", "towards", "behind"})
 #: A start at a place on one day is a job begun there: "I started at Acme last week".
 #: Words after which a name is a place kept at a distance, or a party rather than where
 #: the user is: "nowhere near Berlin", "far from Berlin", "I work with Acme".
@@ -176,8 +180,10 @@ def points_back_to(statement: str, before: str, names: set[str]) -> bool:
     """Whether ``statement`` says "there" of the place the statement ``before`` it names,
     and that place is ``names`` (a fact's) alone: "Ana lives in Berlin and I live there
     too" says where the user lives; after "Ana moved from Munich to Berlin" it may be
-    either."""
-    if "there" not in _folded(statement):
+    either, and "I live far from there" says it is elsewhere."""
+    words = _folded(statement)
+    if not any(word == "there" and (at == 0 or words[at - 1] not in _FROM_THERE)
+               for at, word in enumerate(words)):
         return False
     # Its first word is the one it is said of ("Ana", "My"): no place.
     named = names_in(before, opens_sentence=True)
