@@ -278,6 +278,8 @@ def test_the_same_relation_in_another_word_states_the_fact(said: str, fact: str)
     # Living there now, a move the fact itself says, or a place pointed back to.
     ("I'm living in Berlin.", "User lives in Berlin"),
     ("I'm moving to Berlin.", "User is moving to Berlin"),
+    ("We're moving to Berlin in June.", "User moves to Berlin in June"),
+    ("I'm relocating to Berlin.", "User relocates to Berlin"),
     ("I've lived in Berlin since last year.", "User lives in Berlin"),
     ("I live in Berlin near the river.", "User lives in Berlin"),
     ("I visited Berlin last year. I live there now.", "User lives in Berlin"),

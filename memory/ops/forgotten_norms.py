@@ -23,7 +23,7 @@ from tiermem.memory.text.clauses import clauses_of
 from tiermem.memory.text.digest import norm_hash
 from tiermem.memory.text.extract import extract_facts, fact_norms, is_question
 from tiermem.memory.text.owners import Owner, may_be_kin, may_be_one, owner_of, relation_of
-from tiermem.memory.text.plans import a_move_under_way, is_time_alone
+from tiermem.memory.text.plans import a_move_of_its_own, is_time_alone
 from tiermem.memory.text.said_of import (
     clauses_in,
     located_apart,
@@ -188,7 +188,7 @@ def says(text: str, fact: str) -> bool:
     # "I'd love to live in Berlin" is no statement of "User lives in Berlin"; of "User
     # wants to live in Berlin" a statement says "want" itself.
     read = partial(asserted_concepts, wanted=wanted, read_cues=not hedged(fact),
-                   user_alone=of_user_alone(fact), moving=a_move_under_way(fact))
+                   user_alone=of_user_alone(fact), moving=a_move_of_its_own(fact))
     together: set[str] = set()
     # Read apart, the statements of one sentence are each of whom they open with: "I'm
     # fine, but my son is allergic to peanuts" says nothing of the user's allergy.

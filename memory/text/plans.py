@@ -13,8 +13,8 @@ puts it in a part of its own after the clause: ``is_start_to_come`` tells such a
 "I'm moving to Berlin" without a time is a move under way or to come: it says where the
 user is going, not yet where they live ("I'm living in Berlin" does), so a clause whose
 subject is moving is a plan too, but of a fact worded so itself ("User is moving to
-Berlin": ``a_move_under_way``), which it says, for a time to come too ("I'm moving to
-Berlin next month"). Pure functions over strings.
+Berlin", "User moves to Berlin in June": ``a_move_of_its_own``), which it says, for a time
+to come too ("I'm moving to Berlin next month"). Pure functions over strings.
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ import re
 
 from tiermem.memory.text.wording import concepts
 
-__all__ = ["a_move_under_way", "is_start_to_come", "is_time_alone", "is_time_to_come", "planned"]
+__all__ = ["a_move_of_its_own", "a_move_under_way", "is_start_to_come", "is_time_alone",
+           "is_time_to_come", "planned"]
 
 #: "may" in lower case is no month ("this may change").
 _MONTHS = ("january|february|march|april|(?-i:May)|june|july|august|september|october"
@@ -53,6 +54,8 @@ _MOVE_UNDER_WAY = re.compile(
     r"\b(?:i|we|user)(?:['’]m|['’]re|\s+am|\s+are|\s+is)\s+(?:(?:just|finally|now|really"
     r"|actually|officially|also|currently|soon|all)\s+)*(?:moving|relocating|emigrating)\b",
     re.IGNORECASE)
+#: A fact of a move to come in the simple present: "User moves to Berlin in June".
+_MOVES = re.compile(r"\buser\s+(?:moves|relocates|emigrates)\b", re.IGNORECASE)
 #: Where a clause ends and another, with a time and tense of its own, begins.
 _CLAUSES = re.compile(r"\s+(?:and|or|then|so|because|when|where|while|until|till|through)\s+",
                       re.IGNORECASE)
@@ -119,6 +122,12 @@ def is_start_to_come(part: str, wanted: set[str]) -> bool:
 def a_move_under_way(text: str) -> bool:
     """Whether ``text`` says its subject is moving ("I'm moving to Berlin")."""
     return _MOVE_UNDER_WAY.search(text) is not None
+
+
+def a_move_of_its_own(fact: str) -> bool:
+    """Whether ``fact`` is a move itself, under way or to come ("User is moving to Berlin",
+    "User moves to Berlin in June"), which "We're moving to Berlin" states."""
+    return a_move_under_way(fact) or _MOVES.search(fact) is not None
 
 
 def is_time_to_come(part: str, wanted: set[str]) -> bool:
