@@ -45,11 +45,18 @@ def check_label(value: Any, what: str, example: str) -> str:
     no NUL, at most ``MAX_TEXT_CHARS``; empty is allowed), else InvalidInputError."""
     if not isinstance(value, str):
         raise InvalidInputError(f"{what} must be a string ({example}), got {type(value).__name__}")
+    check_storable(value, what)
+    return value
+
+
+def check_storable(value: str, what: str) -> None:
+    """Refuse text a snapshot of the memory could not restore: a NUL, a lone surrogate,
+    more than ``MAX_TEXT_CHARS`` characters."""
     _check_storable(value, what)
     if len(value) > MAX_TEXT_CHARS:
         raise InvalidInputError(
-            f"{what} is {len(value):,} characters, over the limit of {MAX_TEXT_CHARS:,}")
-    return value
+            f"{what} is {len(value):,} characters, over the limit of {MAX_TEXT_CHARS:,}; "
+            f"shorten it or split it into smaller pieces")
 
 
 def _check_storable(value: str, what: str) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from tiermem.memory.store.bounds import check_fact
 from tiermem.memory.store.postgres.scope import Scope, text_columns
 from tiermem.memory.store.records import Fact, FactTotals
 
@@ -62,6 +63,7 @@ class PgFacts:
         return None if row is None else _fact(row)
 
     def insert(self, fact: Fact, norm: str) -> int:
+        check_fact(fact)
         new_id = self.scope.next_id("facts")
         search_text, n_words = text_columns(fact.text)
         values = [new_id if c == "id" else getattr(fact, c) for c in FACT_COLUMNS]
@@ -73,6 +75,7 @@ class PgFacts:
         return new_id
 
     def update(self, fact: Fact, norm: str | None = None) -> None:
+        check_fact(fact)
         search_text, n_words = text_columns(fact.text)
         sets = [f"{c} = %s" for c in _FACT_MUTABLE] + ["search_text = %s", "n_words = %s"]
         values: list[Any] = [getattr(fact, c) for c in _FACT_MUTABLE] + [search_text, n_words]

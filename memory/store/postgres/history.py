@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from tiermem.memory.store.bounds import check_event
 from tiermem.memory.store.postgres.scope import Scope
 from tiermem.memory.store.records import Event, HistoryPoint
 
@@ -49,6 +50,7 @@ class PgHistory:
             f"ORDER BY tick DESC LIMIT %s", (newest,))]
 
     def add_event(self, event: Event) -> int:
+        check_event(event)
         new_id = self.scope.next_id("events")
         self.scope.run(
             "INSERT INTO tiermem.events (agent_id, id, tick, kind, fact_id, detail, "

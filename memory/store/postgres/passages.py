@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from tiermem.memory.store.bounds import check_metadata, check_passage, check_text
 from tiermem.memory.store.postgres.scope import (
     Scope,
     as_vector,
@@ -42,6 +43,8 @@ class PgPassages:
             "SELECT count(*) FROM tiermem.passages WHERE agent_id = %s AND forgotten_at IS NULL"))
 
     def insert_many(self, passages: Sequence[Passage]) -> list[int]:
+        for passage in passages:
+            check_passage(passage)
         if not passages:
             return []
         first = self.scope.next_id("passages")
@@ -78,6 +81,7 @@ class PgPassages:
 
     def replace_text(self, passage_id: int, text: str, embedding: np.ndarray,
                      embedder_id: str) -> None:
+        check_text(text, "passage text")
         search_text, n_words = text_columns(text)
         self.scope.conn.execute(
             "UPDATE tiermem.passages SET text = %s, search_text = %s, n_words = %s, "
@@ -86,6 +90,7 @@ class PgPassages:
              passage_id))
 
     def set_metadata(self, passage_id: int, metadata: dict[str, object]) -> None:
+        check_metadata(metadata)
         self.scope.conn.execute(
             "UPDATE tiermem.passages SET metadata = %s WHERE agent_id = %s AND id = %s",
             (json.dumps(metadata), self.scope.agent, passage_id))

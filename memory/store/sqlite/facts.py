@@ -6,6 +6,7 @@ import sqlite3
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from tiermem.memory.store.bounds import check_fact
 from tiermem.memory.store.records import Fact, FactTotals
 from tiermem.memory.store.sqlite.erasure import delete_rows, ids_where
 from tiermem.memory.store.sqlite.filters import CHUNK
@@ -87,6 +88,7 @@ class SQLiteFacts:
         return fact_from_row(row) if row else None
 
     def insert(self, fact: Fact, norm: str) -> int:
+        check_fact(fact)
         cursor = self.store.execute(
             "INSERT INTO facts (id, text, norm, durability, tier, created_at, created_tick,"
             " entered_core_seq, last_access, access_count, last_counted_tick, source, tokens,"
@@ -99,6 +101,7 @@ class SQLiteFacts:
         return int(cursor.lastrowid or 0)
 
     def update(self, fact: Fact, norm: str | None = None) -> None:
+        check_fact(fact)
         self.store.execute(
             "UPDATE facts SET text=?, durability=?, tier=?, entered_core_seq=?, last_access=?,"
             " access_count=?, last_counted_tick=?, tokens=?, passage_id=?, evicted_at=?,"

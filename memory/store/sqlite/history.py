@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from tiermem.memory.store.bounds import check_event
 from tiermem.memory.store.records import Event, HistoryPoint
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ class SQLiteHistory:
         return [HistoryPoint(*row) for row in rows]
 
     def add_event(self, event: Event) -> int:
+        check_event(event)
         cursor = self.store.execute(
             "INSERT INTO events (tick, kind, fact_id, detail, created_at) VALUES (?,?,?,?,?)",
             (event.tick, event.kind, event.fact_id, event.detail, event.created_at))

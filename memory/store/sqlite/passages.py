@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
+from tiermem.memory.store.bounds import check_metadata, check_passage, check_text
 from tiermem.memory.store.records import Passage, RowFilter
 from tiermem.memory.store.sqlite.erasure import delete_rows, ids_where
 from tiermem.memory.store.sqlite.files import ARCHIVAL_REWRITES_KEY
@@ -66,6 +67,8 @@ class SQLitePassages:
     def insert_many(self, passages: Sequence[Passage]) -> list[int]:
         """One statement for all rows, with the next ids in order (memory/store/sqlite/ids.py;
         past SQLite's last integer, SQLite chooses them and they are read one by one)."""
+        for passage in passages:
+            check_passage(passage)
         # The connection itself: this runs inside a transaction, which translates errors.
         conn = self.store.conn
         ids = next_ids(conn, "passages", len(passages))
@@ -106,11 +109,13 @@ class SQLitePassages:
 
     def replace_text(self, passage_id: int, text: str, embedding: np.ndarray,
                      embedder_id: str) -> None:
+        check_text(text, "passage text")
         self.store.execute(
             "UPDATE passages SET text = ?, embedding = ?, embedder_id = ? WHERE id = ?",
             (text, vector_blob(embedding), embedder_id, passage_id))
 
     def set_metadata(self, passage_id: int, metadata: dict[str, object]) -> None:
+        check_metadata(metadata)
         self.store.execute("UPDATE passages SET metadata = ? WHERE id = ?",
                            (_json(metadata), passage_id))
 
