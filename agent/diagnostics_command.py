@@ -62,21 +62,23 @@ def command_line_advice(report: dict[str, Any], agent: str | None, store: str | 
     the library configures, the library's call stays."""
     from tiermem.agent.place import store_flag
     from tiermem.agent.store_errors import embedder_option
-    from tiermem.memory.ops.diagnostics import REINDEX_ADVICE, REOPEN_ADVICE
+    from tiermem.memory.ops.diagnostics import REOPEN_ADVICE, reindex_advice, unembedded_pronoun
 
     where = f" --agent {agent}{store_flag(store)}" if agent else None
     keep = embedder_option(embedder_id)
-    advice = {
-        "erasure_owed": (REOPEN_ADVICE, f": run `tiermem forget{where} --finish-erasures`"),
-        "rows_without_vectors": (REINDEX_ADVICE, None if keep is None else
-                                 f"; embed them with `tiermem reindex{where} --embedder {keep}`"),
-    }
     for flag in report["red_flags"]:
-        if flag["name"] in advice:
-            python, command = advice[flag["name"]]
-            if command is not None:
-                flag["message"] = flag["message"].removesuffix(python) + (
-                    command if where else "")
+        python: str
+        command: str | None
+        if flag["name"] == "erasure_owed":
+            python, command = REOPEN_ADVICE, f": run `tiermem forget{where} --finish-erasures`"
+        elif flag["name"] == "rows_without_vectors":
+            pronoun = unembedded_pronoun(flag["figures"])
+            python, command = reindex_advice(pronoun), None if keep is None else (
+                f"; embed {pronoun} with `tiermem reindex{where} --embedder {keep}`")
+        else:
+            continue
+        if command is not None:
+            flag["message"] = flag["message"].removesuffix(python) + (command if where else "")
 
 
 def cmd_diagnostics(args: argparse.Namespace, note: Callable[[str], None]) -> int:

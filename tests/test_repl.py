@@ -94,7 +94,7 @@ def test_diagnostics_in_a_chat_names_the_agent_s_reindex_command(
     repl, out = make_repl(memory)
     assert repl.run_piped(["/diagnostics\n"]) == 0
     text = " ".join(out.getvalue().split())
-    assert ("search by meaning cannot find them; embed them with `tiermem reindex --agent "
+    assert ("search by meaning cannot find it; embed it with `tiermem reindex --agent "
             "tester --embedder hashing`") in text  # the memory's own embedder, kept
     assert "HierarchicalMemory" not in text
 

@@ -55,8 +55,36 @@ RECENT_WINDOW = 20
 #: caller does about them, which a front end with commands of its own replaces.
 REOPEN_ADVICE = (": open it without read_only, HierarchicalMemory(path) (a PostgreSQL "
                  "memory: HierarchicalMemory(store=dsn, agent=name))")
-REINDEX_ADVICE = ("; embed them with HierarchicalMemory.reindex(path, embedder) (a "
-                  "PostgreSQL memory: reindex(embedder=embedder, store=dsn, agent=name))")
+
+
+def reindex_advice(pronoun: str = "them") -> str:
+    """The end of the ``rows_without_vectors`` message, naming its rows by ``pronoun``."""
+    return (f"; embed {pronoun} with HierarchicalMemory.reindex(path, embedder) (a "
+            f"PostgreSQL memory: reindex(embedder=embedder, store=dsn, agent=name))")
+
+
+REINDEX_ADVICE = reindex_advice()
+
+
+def unembedded_pronoun(figures: dict[str, Any]) -> str:
+    """How the ``rows_without_vectors`` flag with ``figures`` names its rows: "it" for one."""
+    return "it" if (figures.get("passages") or 0) + (figures.get("messages") or 0) == 1 \
+        else "them"
+
+
+def unembedded_rows(passages: int, messages: int, embedder_id: str) -> str:
+    """The ``rows_without_vectors`` message: only the kinds of row that lack a vector named,
+    each counted, and the verb and pronoun agreeing with their total."""
+    # One message is a user's or an assistant's, never both.
+    kinds = [counted(passages, "passage")] if passages else []
+    if messages:
+        kinds.append(counted(messages, "user or assistant message",
+                             "user and assistant messages"))
+    pronoun = unembedded_pronoun({"passages": passages, "messages": messages})
+    verb = "has" if pronoun == "it" else "have"
+    return (f"{' and '.join(kinds)} {verb} no vector from the current embedder "
+            f"({embedder_id}), so search by meaning cannot find {pronoun}"
+            f"{reindex_advice(pronoun)}")
 
 
 class DiagnosedMemory(TieredMemory, Protocol):
@@ -191,14 +219,9 @@ def compute_diagnostics(memory: DiagnosedMemory) -> dict[str, Any]:
     report["recall"]["without_vectors"] = unembedded["messages"]
     passages, unembedded_messages = unembedded["passages"] or 0, unembedded["messages"] or 0
     if passages or unembedded_messages:
-        messages = (f" and {counted(unembedded_messages, 'user and assistant message')}"
-                    if unembedded_messages else "")
-        one = passages + unembedded_messages == 1
         flags.append(_flag(
             "rows_without_vectors",
-            f"{counted(passages, 'passage')}{messages} {'has' if one else 'have'} "
-            f"no vector from the current embedder ({memory.embedder.id}), so search by "
-            f"meaning cannot find them{REINDEX_ADVICE}",
+            unembedded_rows(passages, unembedded_messages, memory.embedder.id),
             passages=unembedded["passages"], messages=unembedded["messages"],
             embedder=memory.embedder.id))
     durable_evicted = store.history.durable_evictions()
