@@ -83,8 +83,13 @@ def hanging(console: Console, text: Text, indent: int = 2) -> Text:
     chat's output piped to a file), as every other line is there."""
     if console.soft_wrap:
         return text
+    return _hung(text, console.width, indent)
+
+
+def _hung(text: Text, width: int, indent: int) -> Text:
+    """``hanging`` at ``width`` columns."""
     out = Text()
-    for number, line in enumerate(wrap(text, max(console.width - indent, 10))):
+    for number, line in enumerate(wrap(text, max(width - indent, 10))):
         if number:
             out.append("\n" + " " * indent)
         line.rstrip()
@@ -108,25 +113,28 @@ def reply_text(console: Console, markup: str) -> Text:
     text = console.render_str(markup)
     if console.soft_wrap:
         return text
+    # Read once: each read asks the terminal its size, which cost more than laying out a
+    # short line, and a reply of many lines is laid out at one width.
+    width = console.width
     out = Text()
     for number, line in enumerate(text.split("\n", allow_blank=True)):
         if number:
             out.append("\n")
         lead = len(line.plain) - len(line.plain.lstrip(" "))
-        indent = min(lead + 2, console.width // 2)
-        if lead < console.width - indent:
-            out.append_text(hanging(console, line, indent))
+        indent = min(lead + 2, width // 2)
+        if lead < width - indent:
+            out.append_text(_hung(line, width, indent))
         else:
-            out.append_text(_deeply_indented(console, line, lead, indent))
+            out.append_text(_deeply_indented(line, width, lead, indent))
     return out
 
 
-def _deeply_indented(console: Console, line: Text, lead: int, indent: int) -> Text:
+def _deeply_indented(line: Text, width: int, lead: int, indent: int) -> Text:
     """``line``, indented ``lead`` (more than its later lines' ``indent`` leaves room for),
     wrapped with its first words after that indent: wrapped whole, the indent alone
     filled the first line, which showed as a blank line."""
     body = line[lead:]
-    first = wrap(body, max(console.width - lead, 10))[0]
+    first = wrap(body, max(width - lead, 10))[0]
     rest = body[len(first.plain):]
     rest = rest[len(rest.plain) - len(rest.plain.lstrip()):]
     first.rstrip()
@@ -134,7 +142,7 @@ def _deeply_indented(console: Console, line: Text, lead: int, indent: int) -> Te
     out.append_text(first)
     if rest.plain:
         out.append("\n" + " " * indent)
-        out.append_text(hanging(console, rest, indent))
+        out.append_text(_hung(rest, width, indent))
     return out
 
 
