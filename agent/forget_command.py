@@ -238,8 +238,7 @@ def _request(given: str, note: Callable[[str], None]) -> str | None:
     it cannot be one (a usage error: nothing was opened yet)."""
     from tiermem.agent.line_input import read_bounded
     from tiermem.memory.errors import InvalidInputError
-    from tiermem.memory.ops.forget import MAX_REQUEST_CHARS
-    from tiermem.memory.validation import clean_text
+    from tiermem.memory.ops.forget import MAX_REQUEST_CHARS, clean_request
 
     if given == "-":
         if sys.stdin is None:
@@ -253,7 +252,7 @@ def _request(given: str, note: Callable[[str], None]) -> str | None:
             return None
         given = read
     try:
-        return clean_text(given, "forget request", MAX_REQUEST_CHARS)
+        return clean_request(given, fix="")
     except InvalidInputError as exc:
         note(f"{exc} (TEXT is what to forget; - reads it from standard input)")
         return None

@@ -79,6 +79,19 @@ MAX_REQUEST_CHARS = MAX_TEXT_CHARS
 MAX_JUDGED_REQUEST_CHARS = MAX_QUERY_CHARS
 
 
+def clean_request(request: Any, fix: str = ", or erase an item by its id "
+                  "(HierarchicalMemory.erase)") -> str:
+    """``request`` stripped, or InvalidInputError. One longer than any stored text equals
+    none, and its pieces would match nothing either (exact matching compares whole texts),
+    so the advice is the text of one item, then ``fix``: the caller's other way out."""
+    if isinstance(request, str) and len(request.strip()) > MAX_REQUEST_CHARS:
+        raise InvalidInputError(
+            f"forget request is {len(request.strip()):,} characters, over the limit of "
+            f"{MAX_REQUEST_CHARS:,}, the longest a stored text can be, so no stored text "
+            f"equals it; give the exact text of one item{fix}")
+    return clean_text(request, "forget request", MAX_REQUEST_CHARS)
+
+
 @dataclass(frozen=True)
 class ForgetResult:
     """How a request ended: ``outcome`` is ``matched`` (something was forgotten),
@@ -146,7 +159,7 @@ def run_forget(memory: ForgettingMemory, request: str, config: ForgetConfig,
     and a match, the transaction also marks the request's erasure as owed
     (memory/ops/erase.py). ``shown_only`` matches only what the privacy policy shows the
     model (module docstring)."""
-    request = clean_text(request, "forget request", MAX_REQUEST_CHARS)
+    request = clean_request(request)
     check_flag(erase, "erase")
     check_flag(shown_only, "shown_only")
     if config.mode not in MODES:
