@@ -107,6 +107,23 @@ def test_a_relative_s_new_state_keeps_the_others_unless_said_as_a_change(
      ["User's wife is Ana", "User's husband is Tom"]),
     (["My boyfriend is Tom.", "My partner is vegan now."],
      ["User's boyfriend is Tom", "User's partner is vegan"]),
+    # A state said as a change, or a name, says how someone is, not who: both stay.
+    (["My partner is Tom.", "My partner is vegan now."],
+     ["User's partner is Tom", "User's partner is vegan"]),
+    (["My sister is a nurse.", "My sister is Ana now."],
+     ["User's sister is a nurse", "User's sister is Ana"]),
+    # A second name, said plainly, of those one may have several of is one more of them;
+    # one the user has one of at a time, or said as a change, or respelt, is the new name.
+    (["My brother is Tom.", "My brother is Sam."],
+     ["User's brother is Tom", "User's brother is Sam"]),
+    (["My friend is Tom.", "My friend is Sam."], ["User's friend is Tom", "User's friend is Sam"]),
+    (["My cousin's name is Ana.", "My cousin's name is Eva."],
+     ["User's cousin's name is Ana", "User's cousin's name is Eva"]),
+    (["My brother is Tom.", "My brother is Sam now."], ["User's brother is Sam"]),
+    (["My brother is Tom.", "My brother is Tom Smith."], ["User's brother is Tom Smith"]),
+    (["My son is Jon.", "My son is John."], ["User's son is John"]),
+    (["My wife is Ana.", "My wife is Eva."], ["User's wife is Eva"]),
+    (["My mother is Ana.", "My mother is Eva."], ["User's mother is Eva"]),
     (["My wife is Ana.", "My business partner is Sam now."],
      ["User's wife is Ana", "User's business partner is Sam"]),
     # "Also" after the name adds a value of his, as it does without a name.

@@ -129,6 +129,10 @@ def test_what_replaces_what() -> None:
     # ... said as a change, it ends the state before; a name still gives way to a name
     ("User's sister is vegetarian", "User's sister is vegan", "now", True),
     ("User's sister is Ana", "User's sister is Anna", None, True),
+    # ... but a second name for one of several is another of them, and never a state.
+    ("User's sister is Eva", "User's sister is Ana", None, False),
+    ("User's partner is vegan", "User's partner is Tom", "now", False),
+    ("User's partner is Sam", "User's partner is Tom", None, True),
     # A thing's state, or a thing of a person's, changes to another without a cue.
     ("The incident is resolved", "The incident is ongoing", None, True),
     ("User's phone is fixed", "User's phone is broken", None, True),

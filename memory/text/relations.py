@@ -9,8 +9,8 @@ strings.
 
 from __future__ import annotations
 
-__all__ = ["may_be_kin", "may_be_one_partner", "nouns_for", "of_a_couple", "relation_of",
-           "relations_named"]
+__all__ = ["may_be_kin", "may_be_one_partner", "may_be_several", "nouns_for", "of_a_couple",
+           "relation_of", "relations_named"]
 
 #: Each noun for someone of the user's, by the relation it names.
 _RELATION_GROUPS = {
@@ -57,6 +57,15 @@ _GROUPS = {
 _COUPLE = {"partner": frozenset({"boyfriend", "girlfriend", "spouse", "wife", "husband"}),
            "spouse": frozenset({"wife", "husband"}), "boyfriend": frozenset(),
            "girlfriend": frozenset(), "wife": frozenset(), "husband": frozenset()}
+#: Relations one may have several of at once: a second brother named is another brother.
+#: Whom the user is with, a mother or a father, a boss or a dentist is one at a time, so a
+#: second name for them is a new one or the first respelt.
+_SEVERAL = frozenset({
+    "child", "son", "daughter", "sister", "brother", "sibling", "parent", "grandmother",
+    "grandfather", "grandparent", "grandchild", "grandson", "granddaughter", "aunt", "uncle",
+    "cousin", "niece", "nephew", "friend", "roommate", "neighbour", "colleague", "mentor",
+    "dog", "cat", "pet",
+})
 #: "my family", "my relatives": anyone related to the user.
 _FAMILY_WORDS = frozenset({"family", "families", "relative", "relatives", "folks", "kin"})
 _FAMILY = frozenset({
@@ -114,3 +123,9 @@ def may_be_one_partner(noun: str, other: str) -> bool:
     other ("partner" and "boyfriend", "partner" and "wife"; not "wife" and "husband")."""
     one, two = relation_of(noun) or "", relation_of(other) or ""
     return two in _COUPLE.get(one, ()) or one in _COUPLE.get(two, ())
+
+
+def may_be_several(noun: str) -> bool:
+    """Whether the user may have several of those ``noun`` names at once ("brother",
+    "friends", "kid"; not "wife", "mother" or "boss")."""
+    return relation_of(noun) in _SEVERAL

@@ -17,7 +17,10 @@ slot, and for an "X is V" slot the values look alike (a name or code such as
 "Ana" or "eu-west-1", "a ..." or plain words: "The database is overloaded" is
 one more fact about a database on PostgreSQL 15, not a new value of it; plain words said of
 a person or pet by the noun for them, "User's sister is pregnant", are one more of the
-states they are in, "vegan" too, unless said with a change cue; and with a change
+states they are in, "vegan" too, unless said with a change cue; a person's name and a
+state never replace each other ("User's partner is vegan" leaves "... is Tom"); a second
+name said plainly of one of those the user may have several of ("User's brother is Sam"
+after "... is Tom") is another of them; and with a change
 cue a new name still leaves a state: "The database is PostgreSQL 16 now" leaves
 "overloaded"; with a change cue, a slot said in general is the slot the old fact said for
 a time, "The on-call rotation this week is ...", but not the other way round); or the
@@ -48,7 +51,7 @@ from collections.abc import Iterable
 
 from tiermem.memory.text.extract import ExtractedFact, normalize_fact
 from tiermem.memory.text.owners import may_be_same_kin, relation_of
-from tiermem.memory.text.relations import may_be_one_partner
+from tiermem.memory.text.relations import may_be_one_partner, may_be_several
 
 # Which attribute a fact sets lives in its own module; re-exported, as callers import it here.
 from tiermem.memory.text.slots import (
@@ -123,15 +126,48 @@ def _value_kind(fact: str) -> str:
     return "plain"
 
 
-def _of_someone(fact: str) -> bool:
-    """Whether an "X is V" fact is said of a person, or a pet, by the noun for them
-    ("User's sister", "User's sister Ana", "Our manager"), not of a thing of theirs
-    ("User's phone", "User's sister's car")."""
+def _subject_words(fact: str) -> list[str]:
+    """The words of an "X is V" fact's subject, but a name after its last noun ("User's
+    sister" of "User's sister Ana is vegan")."""
     match = ATTRIBUTE.match(fact.strip())
     words = re.findall(r"[\w'’-]+", match["subject"]) if match else []
     while len(words) > 1 and words[-1][:1].isupper():
         words.pop()  # the name after the noun: "sister Ana"
+    return words
+
+
+def _of_someone(fact: str) -> bool:
+    """Whether an "X is V" fact is said of a person, or a pet, by the noun for them
+    ("User's sister", "User's sister Ana", "Our manager"), not of a thing of theirs
+    ("User's phone", "User's sister's car")."""
+    words = _subject_words(fact)
     return bool(words) and relation_of(re.sub(rf"{_APOS}s?$", "", words[-1])) is not None
+
+
+def _another_of_several(new: str, old: str) -> bool:
+    """Whether ``new`` names another of the user's beside the one ``old`` names, by a noun
+    for those one may have several of: "User's brother is Sam" (or "User's brother's name
+    is Sam") after "... Tom" is a second brother. The name respelt ("Ana" for "Anna": one
+    letter more or fewer) or said in full ("Tom Smith" for "Tom") is still the one."""
+    words = _subject_words(new)
+    if len(words) > 1 and words[-1].casefold() == "name":
+        words.pop()
+    if not words or not may_be_several(re.sub(rf"{_APOS}s?$", "", words[-1])):
+        return False
+    names = [match["value"].strip(" .") if (match := ATTRIBUTE.match(fact.strip())) else ""
+             for fact in (new, old)]
+    if not all(name[:1].isupper() for name in names):
+        return False  # an age or a code, not who they are
+    return not _one_name(*(name.casefold() for name in names))
+
+
+def _one_name(new: str, old: str) -> bool:
+    """Whether ``new`` is the name ``old`` written otherwise: in full, or respelt."""
+    if new.split()[:len(old.split())] == old.split():
+        return True
+    short, long = sorted((new, old), key=len)
+    return len(long) == len(short) + 1 and any(
+        long[:at] + long[at + 1:] == short for at in range(len(long)))
 
 
 def _names_over_state(new: str, old: str) -> bool:
@@ -289,8 +325,8 @@ def replaces(new: str, old: str, change: str | None) -> bool:
 
     Without a change cue an attribute ("my sister is ...") changes only to a value of the
     same look: "Ana" replaces "Anna", but "pregnant" is one more fact about her, beside
-    "Ana" or "vegan" (the state of a thing, "The incident is resolved", still ends
-    "The incident is ongoing"). With one,
+    "Ana" or "vegan", and "Sam" is a second brother beside "Tom" (the state of a thing,
+    "The incident is resolved", still ends "The incident is ongoing"). With one,
     facts about different subjects do only when the new one gives the old one's
     predicate to another subject ("Alice now leads the payments team") or names the old
     one's subject ("Alice is now the on-call engineer"): "Customer Acme is now on the Pro
@@ -306,11 +342,15 @@ def replaces(new: str, old: str, change: str | None) -> bool:
     if new_slot is not None and new_slot == old_slot:
         if any(VERB_SLOT.match(fact.strip()) for fact in (new, old)):
             return True
-        same_look = _value_kind(new) == _value_kind(old)
+        kinds = {_value_kind(new), _value_kind(old)}
+        same_look = len(kinds) == 1
         if change is None:
             # "pregnant" after "vegan": a person is in many states at once, and only a
-            # cue says one of them ended.
-            return same_look and not (_value_kind(new) == "plain" and _of_someone(new))
+            # cue says one of them ended; a second brother named is one more brother.
+            return same_look and not ((_value_kind(new) == "plain" and _of_someone(new))
+                                      or _another_of_several(new, old))
+        if "name" in kinds and not same_look and _of_someone(new):
+            return False  # "My partner is vegan now" says how Tom is, not who
         return same_look or not _names_over_state(new, old)
     if change is None or (new_slot is not None and old_slot is not None):
         return False
