@@ -332,6 +332,16 @@ def test_asking_for_a_call_is_a_request_not_a_fact(text: str) -> None:
     ("I'm allergic to penicillin.", ["User is allergic to penicillin"]),
     ("I'm a nurse.", ["User is a nurse"]), ("I'm 34.", ["User is 34"]),
     ("I'm exhausted.", ["User is exhausted"]),
+    # An aside joined to a statement leaves the statement, alone, wherever it stands.
+    ("I'm back, and I moved to Porto.", ["User moved to Porto"]),
+    ("I moved to Porto and I'm back.", ["User moved to Porto"]),
+    ("I'm sorry for the delay, I moved to Porto.", ["User moved to Porto"]),
+    ("I'm confused, but my wife is vegan.", ["User's wife is vegan"]),
+    ("I'm back from vacation and I moved to Porto.",
+     ["User is back from vacation and User moved to Porto"]),
+    # An apology is no fact; what it is for is said as it would be on its own.
+    ("I'm sorry I missed the standup.", ["User: I missed the standup"]),
+    ("I am so sorry that I'm late.", ["User is late"]),
 ])
 def test_an_aside_about_the_conversation_states_no_fact(text: str, facts: list[str]) -> None:
     assert [fact.text for fact in extract_facts(text)] == facts

@@ -812,3 +812,13 @@ def test_a_date_or_a_value_in_the_question_leaves_no_fact_out(
         memory: HierarchicalMemory, fact: str, question: str, quoted: str) -> None:
     reply = _chat(memory, fact, question)[1]
     assert f"- From core memory: {quoted}" in reply
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    ("I'm back, and I moved to Porto.", {"User moved to Porto": "durable"}),
+    ("I'm sorry I missed the standup.", {"User: I missed the standup": "short-lived"}),
+])
+def test_an_aside_joined_to_a_statement_leaves_only_the_statement_in_core(
+        memory: HierarchicalMemory, said: str, kept: dict[str, str]) -> None:
+    _chat(memory, said)
+    assert _core(memory) == kept

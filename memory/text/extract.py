@@ -23,13 +23,14 @@ Per sentence, ``extract_facts`` does this, in order:
    words, headings ("Notes from the meeting:"), statements cut off before
    their point ("My name is", "I am allergic to", "I like": memory/text/
    fragments.py), asides about the conversation ("I'm sorry", "I'm confused", "I'm
-   back": ``is_aside``, there too), and requests to the assistant ("please ...", "remind me
-   ...", "tell me ...", "can you ...", "remember to ...", "don't let me forget to
-   ...", "don't forget about ..." (not "... about my X", which yields "my X" as
-   "don't forget my X" does, nor "... about X, it's due in March", which yields "X is
-   due in March" (``said_of_what``), as "... about X; it's due in March" does:
-   ``with_said_about``),
-   "call me back later", "call me a taxi": ``asks_a_call`` in memory/text/person.py).
+   back": ``is_aside``, there too, which leaves the rest of a sentence that joins one to
+   a statement, and of an apology for one: ``without_asides``), and requests to the
+   assistant ("please ...", "remind me ...", "tell me ...", "can you ...", "remember
+   to ...", "don't let me forget to ...", "don't forget about ..." (not "... about my
+   X", which yields "my X" as "don't forget my X" does, nor "... about X, it's due in
+   March", which yields "X is due in March" (``said_of_what``), as "... about X; it's
+   due in March" does: ``with_said_about``), "call me back later", "call me a taxi":
+   ``asks_a_call`` in memory/text/person.py).
 4. "remember (that) X", "note that X", "note: X", "keep in mind (that) X", "don't forget
    (that) X", "don't let me forget that X" yield X (``lead_in`` in
    memory/text/openings.py, which durability reads too, since the lead-in also makes the
@@ -60,7 +61,7 @@ from tiermem.memory.text.durability import SHORT_LIVED, classify_durability
 
 # The de-duplication key lives in its own module; re-exported, as callers import it here.
 from tiermem.memory.text.fact_keys import earlier_fact_norms, fact_norm, fact_norms, normalize_fact
-from tiermem.memory.text.fragments import is_aside, is_heading, stops_short
+from tiermem.memory.text.fragments import is_aside, is_heading, stops_short, without_asides
 from tiermem.memory.text.openings import (
     NOT_STATED,
     lead_in,
@@ -310,6 +311,11 @@ def _fact_from_sentence(sentence: str, speaker: str, introductions: bool = True
         return None
     else:
         body = earlier = statement
+    kept = without_asides(body)
+    if kept != body:  # "I'm back, and I moved to Porto": only the move is said
+        if body == statement:
+            statement = kept
+        body = earlier = kept
 
     if (len(_WORD.findall(body)) < 2 or _is_filler(body) or stops_short(body)
             or is_aside(body)):

@@ -34,6 +34,11 @@ here", "I'm done for now"), or why they ask ("I'm just asking", "I'm curious"). 
 more, it is a fact again: "I'm back from vacation", "I'm done with the migration", "I'm
 not sure the backup ran".
 
+``without_asides(text)``: ``text`` less the asides among its own clauses ("I'm back, and
+I moved to Porto" says "I moved to Porto"), and less an apology for what a clause of the
+speaker's says: "I'm sorry I missed the standup" says "I missed the standup", the apology
+itself being no fact.
+
 Words that also name things are not in the list ("in May", "of my own free will",
 "a must", "for the time being"), nor are prepositions that stand as adverbs ("the
 results are in", "the lights are on").
@@ -43,7 +48,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["is_aside", "is_heading", "stops_short"]
+__all__ = ["is_aside", "is_heading", "stops_short", "without_asides"]
 
 #: Prepositions waiting for their object.
 _PREPOSITIONS = frozenset({"to", "of", "from", "with", "at", "for", "by", "into", "onto", "than",
@@ -84,6 +89,17 @@ _ASIDE = re.compile(
     r"|by\s+(?:that|this|it)|for\s+(?:now|today|the\s+day)))*)\W*$",
     re.IGNORECASE | re.DOTALL)
 
+#: Where a clause of the speaker's own opens ("I'm back, and I moved to Porto"); the
+#: separator is kept, so the clauses left are joined as they were said.
+_SPEAKERS_OPENING = r"(?=(?:i|i['’](?:m|ve|d|ll)|my|we)\b)"
+_OWN_CLAUSE = re.compile(
+    rf"(\s*[,;]\s*(?:(?:and|but|so)\s+)?|\s+(?:and|but|so)\s+){_SPEAKERS_OPENING}",
+    re.IGNORECASE)
+#: An apology for what the clause after it says: "I'm so sorry (that) I missed the standup".
+_SORRY_THAT = re.compile(
+    r"^i(?:['’]?m|\s+am)\s+(?:(?:so|really|very|truly|terribly)\s+)*sorry\s+(?:that\s+)?"
+    + _SPEAKERS_OPENING, re.IGNORECASE)
+
 
 def is_heading(sentence: str) -> bool:
     """Whether ``sentence`` introduces what follows (it ends with a colon, quotes aside)
@@ -111,3 +127,19 @@ def is_aside(text: str) -> bool:
     """Whether ``text`` only says how the speaker stands in the conversation (module
     docstring): "I'm sorry", "I'm confused", "I'm back"."""
     return _ASIDE.match(text.strip()) is not None
+
+
+def without_asides(text: str) -> str:
+    """``text`` without the asides among its own clauses or an apology before what it
+    says (module docstring); "" when all of it is an aside, ``text`` when none is."""
+    unsorry = _SORRY_THAT.sub("", text.strip(), count=1)
+    split = _OWN_CLAUSE.split(unsorry)
+    said = [(joint, clause) for joint, clause in zip(["", *split[1::2]], split[0::2],
+                                                    strict=True)
+            if not is_aside(clause)]
+    if not said:
+        return ""
+    if unsorry == text.strip() and 2 * len(said) - 1 == len(split):
+        return text
+    kept = said[0][1] + "".join(joint + clause for joint, clause in said[1:])
+    return kept[:1].upper() + kept[1:]
