@@ -88,6 +88,14 @@ def test_a_correction_replaces_the_word_in_the_fact_that_said_it(
     ("Yarn is our package manager.", "sorry i meant npm, not yarn",
      "npm is our package manager"),
     ("I use AWS.", "sorry i meant gcp, not aws", "User uses GCP"),
+    # A tool the fact says is used is named as typed, lower case or not: "uv", "pip",
+    # "vim"; a place the fact puts one in or moves one to still takes the capital.
+    ("I use Poetry.", "sorry i meant uv, not poetry", "User uses uv"),
+    ("I use Poetry.", "sorry i meant pip, not poetry", "User uses pip"),
+    ("I use Emacs.", "sorry i meant vim, not emacs", "User uses vim"),
+    ("I use Docker and Poetry.", "sorry i meant uv, not poetry", "User uses Docker and uv"),
+    ("I moved to Seattle.", "sorry i meant portland, not seattle", "User moved to Portland"),
+    ("I work at Acme.", "sorry i meant globex, not acme", "User works at Globex"),
     # A capital the word has only as it opens the fact is a sentence's: one capital.
     ("Coffee is my favourite drink.", "sorry i meant green tea, not coffee",
      "Green tea is User's favourite drink"),

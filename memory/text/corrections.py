@@ -16,7 +16,9 @@ says which was meant, it picks none, as it does when none does; ``mentioning`` l
 so the caller can say why. ``corrected(fact, correction)`` is that fact with Y replaced by X
 as typed, or in the case Y was stored in when the whole correction was typed in lower case
 and X is shaped like a word: a name shaped like a tool's, with a digit or no vowel ("npm",
-"k3s"), is written in lower case on purpose and stays so, and a capital Y has only because
+"k3s"), or one the fact says is used ("uv" for "User uses Poetry"), is written in lower
+case on purpose and stays so, while a place ("portland" for "User lives in Seattle") or
+anything else takes Y's capitals; a capital Y has only because
 it opens the fact gives X one capital, not one for each word ("Green tea is ...").
 
 Pure functions over strings; the regular expressions are compiled once at import.
@@ -140,28 +142,36 @@ def _replacement(correction: Correction, said: re.Match[str]) -> str:
     # A speaker who capitalises chose the case typed ("no, I meant green tea, not Earl
     # Grey"; "No, I meant npm, not Yarn"); one typing all in lower case chose none.
     if correction.in_lower_case:
-        return _cased_as(correction.meant, said[0], opens_fact=said.start() == 0)
+        return _cased_as(correction.meant, said[0], before=said.string[:said.start()])
     return correction.meant
 
 
 #: A name shaped like a tool's or a code's rather than a word: a digit, or no vowel.
 _TOOL_SHAPED = re.compile(r"\d|^[^aeiouy]+$", _I)
+#: What a fact says before the name of a tool: a verb of using it ("User uses Poetry",
+#: "User switched to Poetry"), perhaps with other names listed before it.
+_TOOL_USED = re.compile(
+    r"\b(?:uses?|used|using|runs?|ran|running|installs?|installed|installing"
+    r"|(?:switched|switching|migrated|migrating)\s+(?:over\s+)?to)"
+    r"\s+(?:[\w.+#-]+(?:,\s*|\s+and\s+|\s+or\s+))*$", _I)
 
 
-def _cased_as(meant: str, said: str, opens_fact: bool) -> str:
+def _cased_as(meant: str, said: str, before: str) -> str:
     """``meant`` in the case ``said`` was stored in, for a correction typed all in lower case
     ("sorry i meant portland, not seattle" corrects "Seattle" to "Portland"): one typed in
     haste should not unmake the name it puts in place of another. An acronym's capitals
-    ("AWS") are taken; a word shaped like a tool's name ("npm", "pnpm", "k3s") is typed
-    so on purpose and stays as typed; a capital ``said`` has only because it opens the fact
-    (``opens_fact``, no other capital) gives ``meant`` one capital, as a sentence's."""
+    ("AWS") are taken; a word shaped like a tool's name ("npm", "pnpm", "k3s"), or one the
+    fact says is used (``before``, what it says before ``said``: "uv" for "User uses
+    Poetry"), is typed so on purpose, tools being named in lower case as often as not, and
+    stays as typed; a capital ``said`` has only because it opens the fact (no other
+    capital) gives ``meant`` one capital, as a sentence's."""
     if not meant.islower() or said.islower():
         return meant
     if len(said) > 1 and said.isupper():
         return meant.upper()
-    if " " not in meant and _TOOL_SHAPED.search(meant):
+    if (" " not in meant and _TOOL_SHAPED.search(meant)) or _TOOL_USED.search(before):
         return meant
-    if opens_fact and not any(letter.isupper() for letter in said[1:]):
+    if not before and not any(letter.isupper() for letter in said[1:]):
         return meant[:1].upper() + meant[1:]
     if said[:1].isupper():
         return " ".join(word[:1].upper() + word[1:] for word in meant.split(" "))
