@@ -10,12 +10,14 @@ from collections.abc import Callable
 
 import psycopg
 import pytest
+from memory_helpers import postgres_schema_at_version
 from test_postgres_forget_many import _stale_contexts
 from test_postgres_stats_fold import _true_counts
 
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.postgres.backend import PostgresBackend
+from tiermem.memory.store.postgres.schema import SCHEMA_VERSION
 
 
 def _erase(conn: psycopg.Connection, agent: int, messages: list[int]) -> None:
@@ -56,6 +58,35 @@ def _assert_counts_right(backend: PostgresBackend) -> None:
         " IS NOT NULL AND n_words + context_words > 0", (backend.agent_id,)).fetchone() == (0,)
 
 
+def _nine_messages(memory: HierarchicalMemory) -> list[int]:
+    return [memory.recall.append("user" if i % 2 == 0 else "assistant",
+                                 f"note{i} quince{i}", 1) for i in range(9)]
+
+
+def _take_out_some(dsn: str, agent: int, ids: list[int],
+                   take_out: Callable[[psycopg.Connection, int, list[int]], None]) -> None:
+    with psycopg.connect(dsn) as other, other.transaction():
+        take_out(other, agent, [ids[2], ids[3], ids[6]])  # two in a row, one apart
+        take_out(other, agent, [ids[8]])  # the last: no heir
+
+
+def _assert_taken_out(memory: HierarchicalMemory, ids: list[int]) -> None:
+    """What ``_take_out_some`` took out is nowhere in recall's full-text search."""
+    backend = _backend(memory)
+    assert _stale_contexts(backend) == []
+    for gone in (2, 3, 6, 8):
+        assert _found(memory, f"quince{gone}") == []
+    # The next message kept holds the one before those taken out as context.
+    assert _found(memory, "quince1") == [ids[1], ids[4]]
+    assert _found(memory, "quince5") == [ids[5], ids[7]]
+    assert backend.conn.execute(
+        "SELECT count(*) FROM tiermem.messages WHERE agent_id = %s AND"
+        " (tsv @@ 'quince2'::tsquery OR forgotten_at IS NOT NULL AND (n_words <> 0"
+        " OR embedding IS NOT NULL OR context_text IS NOT NULL))", (backend.agent_id,)
+    ).fetchone() == (0,)
+    _assert_counts_right(backend)
+
+
 @pytest.mark.parametrize("take_out", [_erase, _forget])
 def test_a_message_taken_out_in_sql_by_another_program_hands_its_context_on(
         postgres_dsn: str,
@@ -64,29 +95,35 @@ def test_a_message_taken_out_in_sql_by_another_program_hands_its_context_on(
     # words still found that message; a forgotten row kept its words and vector.
     with HierarchicalMemory(store=postgres_dsn, agent="ann",
                             embedder=HashingEmbedder()) as memory:
-        ids = [memory.recall.append("user" if i % 2 == 0 else "assistant",
-                                    f"note{i} quince{i}", 1) for i in range(9)]
+        ids = _nine_messages(memory)
         agent = _backend(memory).agent_id
-    with psycopg.connect(postgres_dsn) as other, other.transaction():
-        take_out(other, agent, [ids[2], ids[3], ids[6]])  # two in a row, one apart
-        take_out(other, agent, [ids[8]])  # the last: no heir
+    _take_out_some(postgres_dsn, agent, ids, take_out)
     with HierarchicalMemory(store=postgres_dsn, agent="ann",
                             embedder=HashingEmbedder()) as memory:
+        _assert_taken_out(memory, ids)
         backend = _backend(memory)
-        assert _stale_contexts(backend) == []
-        for gone in (2, 3, 6, 8):
-            assert _found(memory, f"quince{gone}") == []
-        # The next message kept holds the one before those taken out as context.
-        assert _found(memory, "quince1") == [ids[1], ids[4]]
-        assert _found(memory, "quince5") == [ids[5], ids[7]]
-        assert backend.conn.execute(
-            "SELECT count(*) FROM tiermem.messages WHERE agent_id = %s AND"
-            " (tsv @@ 'quince2'::tsquery OR forgotten_at IS NOT NULL AND (n_words <> 0"
-            " OR embedding IS NOT NULL OR context_text IS NOT NULL))", (agent,)
-        ).fetchone() == (0,)
-        _assert_counts_right(backend)
         # The store's own removals after them hand on what is left.
         backend.forgetting.forget((), (), [ids[4]], 6.0)
         assert [m.id for m in backend.messages.erase([ids[5]], "gone", 7.0)] == [ids[5]]
         assert _stale_contexts(backend) == []
         assert _found(memory, "quince1") == [ids[1], ids[7]]
+
+
+@pytest.mark.parametrize("take_out", [_erase, _forget])
+def test_what_another_program_took_out_before_the_upgrade_leaves_search_with_it(
+        postgres_dsn: str, monkeypatch: pytest.MonkeyPatch,
+        take_out: Callable[[psycopg.Connection, int, list[int]], None]) -> None:
+    # Taken out under migration 15, the messages stayed in their heirs' contexts and a
+    # forgotten row kept its words after the upgrade: only what came later was handed on.
+    postgres_schema_at_version(monkeypatch, SCHEMA_VERSION - 1)
+    with HierarchicalMemory(store=postgres_dsn, agent="ann",
+                            embedder=HashingEmbedder()) as memory:
+        ids = _nine_messages(memory)
+        agent = _backend(memory).agent_id
+    _take_out_some(postgres_dsn, agent, ids, take_out)
+    monkeypatch.undo()
+    with HierarchicalMemory(store=postgres_dsn, agent="ann",
+                            embedder=HashingEmbedder()) as memory:
+        assert _backend(memory).conn.execute(
+            "SELECT max(version) FROM tiermem.migrations").fetchone() == (SCHEMA_VERSION,)
+        _assert_taken_out(memory, ids)

@@ -269,6 +269,25 @@ _GONE_HEIRS_TAKE_CONTEXT = f"""
                LATERAL tiermem.message_context(h.agent_id, h.id) c
          WHERE m.agent_id = h.agent_id AND m.id = h.id;"""
 
+#: Rows other programs forgot or deleted while no trigger handed their context on (the
+#: versions of migrations 14 and 15; a forgotten row kept its words and vector in every
+#: version before 16): each forgotten row takes the tombstone, and each message in context
+#: whose context is not the text of the message in context before it takes that text, read
+#: in one pass per agent. Only the rows that differ are written.
+_TAKEN_OUT_BEFORE = f"""
+    UPDATE tiermem.messages SET search_text = '', n_words = 0, embedding = NULL,
+           embedder_id = NULL, context_text = NULL, context_words = 0
+     WHERE forgotten_at IS NOT NULL AND (search_text IS DISTINCT FROM '' OR n_words <> 0
+           OR embedding IS NOT NULL OR embedder_id IS NOT NULL OR context_text IS NOT NULL
+           OR context_words <> 0);
+    UPDATE tiermem.messages m SET context_text = p.txt, context_words = coalesce(p.words, 0)
+      FROM (SELECT r.agent_id, r.id, lag(coalesce(r.search_text, r.content)) OVER w AS txt,
+                   lag(r.n_words) OVER w AS words
+              FROM tiermem.messages r WHERE {IN_CONTEXT.format(r='r')}
+            WINDOW w AS (PARTITION BY r.agent_id ORDER BY r.id)) p
+     WHERE m.agent_id = p.agent_id AND m.id = p.id
+       AND (m.context_text IS DISTINCT FROM p.txt OR m.context_words <> coalesce(p.words, 0));"""
+
 #: Migration 16. Migrations 14 and 15 left handing a message's context on to the store, so a
 #: message another program forgets (``forgotten_at`` set, which the schema lets it do once)
 #: or deletes (once its erasure is recorded) stayed findable through the next message's
@@ -276,7 +295,8 @@ _GONE_HEIRS_TAKE_CONTEXT = f"""
 #: takes the tombstone the store writes, in the row trigger that already clears its context
 #: (for the store's rows it writes the values they have), and a statement trigger hands on
 #: the context of messages the store is not handling, in one statement however many; for
-#: the store's own it reads a setting and returns.
+#: the store's own it reads a setting and returns. What other programs took out before
+#: the upgrade is set right as well (``_TAKEN_OUT_BEFORE``).
 OUTSIDE_THE_STORE = f"""
     CREATE FUNCTION tiermem.messages_forgotten_row() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
@@ -317,4 +337,4 @@ OUTSIDE_THE_STORE = f"""
     CREATE TRIGGER messages_forgotten_outside AFTER UPDATE ON tiermem.messages
         REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT
         EXECUTE FUNCTION tiermem.messages_left_outside_the_store();
-    """
+    {_TAKEN_OUT_BEFORE}"""
