@@ -16,6 +16,7 @@ import pytest
 
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.store.postgres.backend import PostgresBackend
 
 #: An array constant compared with ``= ANY`` in an EXPLAIN (VERBOSE) plan, and its type.
 _ARRAY_COMPARED = re.compile(r"(\w+) = ANY \('\{[^}]*\}'::(\w+)\[\]\)")
@@ -66,3 +67,29 @@ def test_lists_of_ids_reach_the_server_as_bigint_arrays(
     # What the erasure reads: the facts learned and passages filed from the messages.
     assert ("source_message_id", "bigint") in compared
     assert {kind for _, kind in compared if kind != "text"} == {"bigint"}
+
+
+def test_statements_given_lists_of_ids_are_planned_for_each_list(postgres_dsn: str) -> None:
+    # psycopg prepares a statement on its fifth run on a connection, and PostgreSQL may
+    # then run the prepared one's generic plan, in which ``= ANY`` of a parameter compares
+    # each row with the whole list (memory/store/postgres/scope.py, ``execute``). A
+    # statement the server never prepared has no generic plan.
+    with HierarchicalMemory(store=postgres_dsn, agent="ann",
+                            embedder=HashingEmbedder()) as memory:
+        said = [memory.recall.append("user", f"note{n} quince{n}", n) for n in range(36)]
+        for n, message in enumerate(said):
+            memory.add_fact(f"Deploy{n} happens on Fridays", source_message_id=message)
+        # One removal after another, no search between (a search's ROLLBACK empties
+        # psycopg's cache of prepared statements).
+        for first in range(0, 24, 2):
+            report = memory.erase(messages=said[first:first + 2], reason="expired")
+            assert report.messages == 2 and report.facts == 2
+        backend = memory.store
+        assert isinstance(backend, PostgresBackend)
+        for message in said[24:]:
+            facts = backend.facts.learned_from([message])
+            assert backend.forgetting.forget(facts, (), [message], 9.0).messages == (message,)
+        prepared = [str(r[0]) for r in backend.conn.execute(
+            "SELECT statement FROM pg_prepared_statements").fetchall()]
+    assert any("INSERT INTO tiermem.erasures" in s for s in prepared), "others are prepared"
+    assert [s for s in prepared if "= ANY(" in s] == []

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tiermem.memory.store.postgres.context_heirs import handing_on
-from tiermem.memory.store.postgres.scope import Scope
+from tiermem.memory.store.postgres.scope import Scope, execute
 from tiermem.memory.store.records import ForgetRequest, Forgotten, tombstone_norm
 
 #: What forgetting sets besides ``forgotten_at``, per table.
@@ -47,7 +47,8 @@ class PgForgetting:
     def _mark(self, table: str, ids: Sequence[int], forgotten_at: float) -> tuple[int, ...]:
         if not ids:
             return ()
-        rows = self.scope.conn.execute(
+        rows = execute(
+            self.scope.conn,
             f"UPDATE tiermem.{table} SET forgotten_at = %s, {_DROPPED[table]} "
             f"WHERE agent_id = %s AND id = ANY(%s::bigint[]) AND forgotten_at IS NULL RETURNING id",
             (forgotten_at, self.scope.agent, sorted(set(ids)))).fetchall()
