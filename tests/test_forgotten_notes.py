@@ -184,6 +184,17 @@ def test_a_message_about_the_kid_states_the_son_s_forgotten_fact() -> None:
     ("I visited Berlin last year and I live alone.", "User lives in Berlin"),
     ("Acme called me yesterday. I work a lot.", "User works at Acme"),
     ("I visited Berlin. In Munich, I live alone.", "User lives in Berlin"),
+    # The fact's word said of an object of its own lends itself to no other statement.
+    ("I can't eat shellfish, I'm allergic to peanuts.", "User is allergic to shellfish"),
+    ("I love shellfish. I'm allergic to peanuts.", "User is allergic to shellfish"),
+    ("I don't eat peanuts. I'm allergic to shellfish.", "User is allergic to peanuts"),
+    ("I can't eat shellfish because of my religion, and I'm allergic to cats.",
+     "User is allergic to shellfish"),
+    ("I have a cat. I'm allergic to dogs.", "User is allergic to cats"),
+    ("I hate jazz. I like rock.", "User likes jazz"),
+    ("I drink coffee. I like tea.", "User likes coffee"),
+    ("I use vim. I like emacs too.", "User likes vim"),
+    ("I use Python. I like rust.", "User likes Python"),
 ])
 def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     assert not says(said, fact)
@@ -287,6 +298,12 @@ def test_the_same_relation_in_another_word_states_the_fact(said: str, fact: str)
     ("My sister lives in Berlin. I live there too.", "User lives in Berlin"),
     # What the user cannot eat, beside the allergy that keeps them from it.
     ("I can't eat shellfish, I'm allergic.", "User is allergic to shellfish"),
+    # Of what was named before, or of the fact's own object among others.
+    ("I have a cat. I'm allergic to it.", "User is allergic to cats"),
+    ("I avoid shellfish. I'm allergic to it as well.", "User is allergic to shellfish"),
+    ("Peanuts scare me. I'm badly allergic to them.", "User is allergic to peanuts"),
+    ("I'm allergic to peanuts and shellfish.", "User is allergic to shellfish"),
+    ("I have a cat. I'm allergic.", "User is allergic to cats"),
     # The place where the fact puts it, the fact's own distance, or a lead-in naming it.
     ("I work for Acme.", "User works at Acme"),
     ("I work with Ana at Acme.", "User works at Acme"),

@@ -26,9 +26,11 @@ from tiermem.memory.text.owners import Owner, may_be_kin, may_be_one, owner_of, 
 from tiermem.memory.text.plans import a_move_of_its_own, is_time_alone
 from tiermem.memory.text.said_of import (
     clauses_in,
+    head_of,
     located_apart,
     named_apart,
     names_in,
+    object_of_its_own,
     placed_as_in,
     places_its_names,
     points_back_to,
@@ -177,6 +179,7 @@ def says(text: str, fact: str) -> bool:
     # says it with one of those words, or with Acme where the fact puts it ("I started at
     # Acme"); "I have a meeting with Acme" does not.
     only_named = bool(distinctive) and distinctive <= names and bool(light)
+    head = head_of(fact)
 
     def said_by(said: set[str]) -> bool:
         if not names <= said or (only_named and not light & said):
@@ -212,6 +215,9 @@ def says(text: str, fact: str) -> bool:
             said |= light
         if said_by(said):
             return True
+        # "I love shellfish. I'm allergic to peanuts.": the allergy is to peanuts.
+        if not placed and object_of_its_own(part, head, wanted):
+            said -= head
         together |= said
     return said_by(together)
 

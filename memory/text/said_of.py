@@ -21,7 +21,13 @@ A fact that puts the user at a place ("User lives in Berlin", "User works at Acm
 Berlin", "far from Berlin" and "I work with Acme" name the place apart from the user
 (``named_apart``), and "I live alone" or "I work a lot" say the verb at no place, so
 they lend it to no name said elsewhere ("I visited Berlin last year. I live alone.";
-"I live there now" points back to Berlin). Pure functions over strings.
+"I live there now" points back to Berlin).
+
+"I love shellfish. I'm allergic to peanuts." holds every word of "User is allergic to
+shellfish", yet the allergy it states is to peanuts: a statement saying the fact's
+``head_of`` word of an object of its own (``object_of_its_own``) lends that word to no
+other statement; "I can't eat shellfish, I'm allergic." and "... I'm allergic to it." do.
+Pure functions over strings.
 """
 
 from __future__ import annotations
@@ -32,8 +38,9 @@ from itertools import pairwise
 from tiermem.memory.text.owners import owner_of, statements_apart
 from tiermem.memory.text.wording import concepts
 
-__all__ = ["clauses_in", "located_apart", "named_apart", "names_in", "placed_as_in",
-           "places_its_names", "points_back_to", "statements_of_each"]
+__all__ = ["clauses_in", "head_of", "located_apart", "named_apart", "names_in",
+           "object_of_its_own", "placed_as_in", "places_its_names", "points_back_to",
+           "statements_of_each"]
 
 #: Where a clause may end and another begin: "I live in Munich and work in Berlin".
 _CLAUSE_BREAK = re.compile(r"\s*[,;]\s*(?:(?:and|but|or)\s+)?|\s+(?:and|but|or|while|whereas)\s+",
@@ -217,3 +224,47 @@ def _keeps_apart(lead: tuple[str, ...], own: set[str]) -> bool:
     if before in own:
         return False
     return before in _APART or (before == "to" and len(lead) == 2 and lead[0] in _NEAR_TO)
+
+
+#: Words between a fact's subject and the word it says of them: "User is really allergic".
+_BEFORE_HEAD = frozenset({"is", "are", "was", "were", "really", "also", "still", "currently",
+                          "usually", "always", "often"})
+#: Words after a statement's head that stand for what was named before ("allergic to it").
+_REFERRING = frozenset({"it", "them", "there", "here", "that", "this", "these", "those",
+                        "his", "her", "its", "their", "one", "ones", "same"})
+#: Words after a head that say how or when, not of what: "I'm allergic as well", "I like
+#: it a lot", "We got married last year".
+_HOW = frozenset({"well", "really", "lot", "much", "anymore", "though", "either", "last",
+                  "next", "ago", "since", "yesterday", "today", "tonight", "tomorrow", "ever",
+                  "day", "days", "week", "weeks", "month", "months", "year", "years",
+                  "time", "times", "while", "morning", "evening", "night", "weekend"})
+
+
+def head_of(fact: str) -> set[str]:
+    """The concepts of the word a fact of the user says of them first: "allergic" of
+    "User is allergic to shellfish", "like" of "User likes jazz"; none for a fact of
+    someone of theirs ("User's dog ...") or opening with a word of no concept ("User has
+    a dog")."""
+    words = _folded(fact)
+    if len(words) < 2 or words[0] != "user":
+        return set()
+    head = next((word for word in words[1:] if word not in _BEFORE_HEAD), "")
+    return concepts(head)
+
+
+def object_of_its_own(statement: str, head: set[str], fact_concepts: set[str]) -> bool:
+    """Whether ``statement`` says ``head`` (a fact's ``head_of``) of something the fact
+    does not name: "I'm allergic to peanuts" of "User is allergic to shellfish"; not
+    "I'm allergic", "I'm allergic to it" (what it stands for was named before) nor a
+    statement naming the fact's own object anywhere ("allergic to peanuts and shellfish")."""
+    words = _folded(statement)
+    at = next((at for at, word in enumerate(words) if concepts(word) & head), None)
+    if at is None or (concepts(statement) - head) & fact_concepts:
+        return False
+    for word in words[at + 1:]:
+        if word in _REFERRING:
+            return False
+        own = concepts(word)
+        if own and word not in _HOW and not word.endswith("ly") and not word.isdigit():
+            return True
+    return False
