@@ -195,6 +195,11 @@ def test_a_message_about_the_kid_states_the_son_s_forgotten_fact() -> None:
     ("I drink coffee. I like tea.", "User likes coffee"),
     ("I use vim. I like emacs too.", "User likes vim"),
     ("I use Python. I like rust.", "User likes Python"),
+    # A clause naming a time by what is to happen then: not so yet.
+    ("I'm moving to Berlin. Once I live there, I will relax.", "User lives in Berlin"),
+    ("I'm moving to Berlin. When I live there, I will relax.", "User lives in Berlin"),
+    ("As soon as I live in Berlin, I will relax.", "User lives in Berlin"),
+    ("Once I've moved to Berlin, I will relax.", "User lives in Berlin"),
 ])
 def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     assert not says(said, fact)
@@ -303,6 +308,10 @@ def test_the_same_relation_in_another_word_states_the_fact(said: str, fact: str)
     ("I avoid shellfish. I'm allergic to it as well.", "User is allergic to shellfish"),
     ("Peanuts scare me. I'm badly allergic to them.", "User is allergic to peanuts"),
     ("I'm allergic to peanuts and shellfish.", "User is allergic to shellfish"),
+    # Such a clause in the past tense says it was so, as "I used to live" does.
+    ("When I lived in Berlin, I had a dog.", "User lives in Berlin"),
+    ("After I moved to Berlin, I got a dog.", "User lives in Berlin"),
+    ("I live in Berlin when I'm not traveling.", "User lives in Berlin"),
     ("I have a cat. I'm allergic.", "User is allergic to cats"),
     # The place where the fact puts it, the fact's own distance, or a lead-in naming it.
     ("I work for Acme.", "User works at Acme"),

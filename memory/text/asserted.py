@@ -30,7 +30,12 @@ import re
 from collections.abc import Iterable
 
 from tiermem.memory.text.owners import owner_of, relation_of
-from tiermem.memory.text.plans import is_start_to_come, is_time_to_come, planned
+from tiermem.memory.text.plans import (
+    after_it_comes,
+    is_start_to_come,
+    is_time_to_come,
+    planned,
+)
 from tiermem.memory.text.wording import concepts
 
 __all__ = ["asserted_concepts", "hedged", "of_user_alone"]
@@ -190,10 +195,11 @@ def asserted_concepts(sentence: str, wanted: Iterable[str], *, read_cues: bool =
     that say so what they say of ``wanted``, a fact's concepts: with ``read_cues``, not one
     a wish, plan, condition, near thing or denial opens before its first word of the fact,
     nor the place a part moving away from it names ("I moved from Berlin to Paris":
-    Paris), nor one planned for a time to come or opening with the fact's verb as its
-    subject, nor, but with ``moving`` (the fact is a move under way itself: "User is
-    moving to Berlin"), one saying the user is moving; not one said of "you"; with
-    ``user_alone``, not one said of "he", "she" or "they"."""
+    Paris), nor one planned for a time to come, naming one by what is to happen then
+    ("Once I live there"), or opening with the fact's verb as its subject, nor, but with
+    ``moving`` (the fact is a move under way itself: "User is moving to Berlin"), one
+    saying the user is moving; not one said of "you"; with ``user_alone``, not one said
+    of "he", "she" or "they"."""
     wanted = set(wanted)
     said: set[str] = set()
     parts = _PARTS.split(sentence)
@@ -205,7 +211,8 @@ def asserted_concepts(sentence: str, wanted: Iterable[str], *, read_cues: bool =
                      or (at + 1 < len(parts) and is_start_to_come(parts[at + 1], wanted)))
         of_no_one_now = read_cues and (_of_a_gerund(words, wanted)
                                        or planned(kept, wanted, time_near=time_near,
-                                                            moving=moving))
+                                                  moving=moving)
+                                       or (not moving and after_it_comes(kept, wanted)))
         if not of_no_one_now and _says_so(words, wanted, read_cues, user_alone):
             said |= concepts(kept)
     return said

@@ -14,7 +14,12 @@ puts it in a part of its own after the clause: ``is_start_to_come`` tells such a
 user is going, not yet where they live ("I'm living in Berlin" does), so a clause whose
 subject is moving is a plan too, but of a fact worded so itself ("User is moving to
 Berlin", "User moves to Berlin in June": ``a_move_of_its_own``), which it says, for a time
-to come too ("I'm moving to Berlin next month"). Pure functions over strings.
+to come too ("I'm moving to Berlin next month").
+
+"Once I live there, I will relax" names a time by what is to happen then: a clause opened
+by "once", "when", "after", "as soon as" ... is no statement that it is so
+(``after_it_comes``), but in the past tense ("When I lived in Berlin, ...") it says it
+was, as "I used to live in Berlin" does. Pure functions over strings.
 """
 
 from __future__ import annotations
@@ -23,8 +28,8 @@ import re
 
 from tiermem.memory.text.wording import concepts
 
-__all__ = ["a_move_of_its_own", "a_move_under_way", "is_start_to_come", "is_time_alone",
-           "is_time_to_come", "planned"]
+__all__ = ["a_move_of_its_own", "a_move_under_way", "after_it_comes", "is_start_to_come",
+           "is_time_alone", "is_time_to_come", "planned"]
 
 #: "may" in lower case is no month ("this may change").
 _MONTHS = ("january|february|march|april|(?-i:May)|june|july|august|september|october"
@@ -60,6 +65,9 @@ _MOVES = re.compile(r"\buser\s+(?:moves|relocates|emigrates)\b", re.IGNORECASE)
 _CLAUSES = re.compile(r"\s+(?:and|or|then|so|because|when|where|while|until|till|through)\s+",
                       re.IGNORECASE)
 _WORD = re.compile(r"[\w-]+(?:'\w+)?")
+#: Words that open a clause naming a time by what happens then: "once I live there".
+_ONCE = re.compile(r"\b(?:once|when|after|before|until|till|as\s+soon\s+as"
+                   r"|by\s+the\s+time)\s+(?=(?:i|we|user)\b)", re.IGNORECASE)
 #: Who may say what they plan: the user, or a fact's subject ("User is moving ...").
 _SUBJECTS = frozenset({"i", "we", "user"})
 #: Words between a subject and its verb that say nothing of its tense.
@@ -100,6 +108,31 @@ def _in_present(words: list[str]) -> bool:
             return not following or following[0] == "got" or not _participle(following[0])
         return verb in _PRESENT or not _past_form(verb)
     return not (words and _past_form(words[0]))
+
+
+def _in_past(words: list[str]) -> bool:
+    """Whether the verb after the clause's subject is in the past tense: "I lived", "I'd
+    moved", "I was living"; not "I live" nor "I've moved" (of a time to come after
+    "once")."""
+    for at, word in enumerate(words):
+        subject, _, contracted = word.partition("'")
+        if subject in _SUBJECTS:
+            rest = [w for w in words[at + 1:] if w not in _ADVERBS]
+            verb = "'" + contracted if contracted else (rest[0] if rest else "")
+            return _past_form(verb)
+    return False
+
+
+def after_it_comes(part: str, wanted: set[str]) -> bool:
+    """Whether the clause of ``part`` that holds one of ``wanted`` (a fact's concepts)
+    opens with "once", "when", "after", "as soon as" ... and is not in the past tense:
+    "Once I live there" says the user does not live there yet."""
+    for opening in _ONCE.finditer(part):
+        clause = _CLAUSES.split(part[opening.end():])[0]
+        words = [w.casefold() for w in _WORD.findall(clause.replace("’", "'"))]
+        if concepts(clause) & wanted and not _in_past(words):
+            return True
+    return False
 
 
 def _of_another_time(time: re.Match[str] | None, wanted: set[str]) -> bool:
