@@ -195,6 +195,7 @@ def test_a_message_about_the_kid_states_the_son_s_forgotten_fact() -> None:
     ("I drink coffee. I like tea.", "User likes coffee"),
     ("I use vim. I like emacs too.", "User likes vim"),
     ("I use Python. I like rust.", "User likes Python"),
+    ("I'm allergic to peanuts. Not shellfish.", "User is allergic to shellfish"),
     # A clause naming a time by what is to happen then: not so yet.
     ("I'm moving to Berlin. Once I live there, I will relax.", "User lives in Berlin"),
     ("I'm moving to Berlin. When I live there, I will relax.", "User lives in Berlin"),
@@ -313,6 +314,9 @@ def test_the_same_relation_in_another_word_states_the_fact(said: str, fact: str)
     ("After I moved to Berlin, I got a dog.", "User lives in Berlin"),
     ("I live in Berlin when I'm not traveling.", "User lives in Berlin"),
     ("I have a cat. I'm allergic.", "User is allergic to cats"),
+    ("I'm allergic to peanuts. Shellfish too.", "User is allergic to shellfish"),
+    ("I'm allergic to peanuts. Also shellfish.", "User is allergic to shellfish"),
+    ("I like rock. And jazz.", "User likes jazz"),
     # The place where the fact puts it, the fact's own distance, or a lead-in naming it.
     ("I work for Acme.", "User works at Acme"),
     ("I work with Ana at Acme.", "User works at Acme"),

@@ -26,6 +26,7 @@ from tiermem.memory.text.owners import Owner, may_be_kin, may_be_one, owner_of, 
 from tiermem.memory.text.plans import a_move_of_its_own, is_time_alone
 from tiermem.memory.text.said_of import (
     clauses_in,
+    goes_on_with,
     head_of,
     located_apart,
     named_apart,
@@ -197,7 +198,7 @@ def says(text: str, fact: str) -> bool:
     # fine, but my son is allergic to peanuts" says nothing of the user's allergy.
     parts = ((at == 0, part) for sentence in split_sentences(text) if not is_question(sentence)
              for at, part in enumerate(_statements_of_someone(sentence)))
-    before = ""
+    before, withheld = "", False
     for opens_sentence, part in parts:
         said, before_this = _of_whom(part, whose, kin, read), before
         before = part
@@ -213,12 +214,14 @@ def says(text: str, fact: str) -> bool:
             said |= names
         if only_named and placed_as_in(part, fact, names):
             said |= light
+        # "I'm allergic to peanuts. Shellfish too.": the list goes on.
+        if withheld and goes_on_with(part, wanted - head):
+            said |= head
         if said_by(said):
             return True
         # "I love shellfish. I'm allergic to peanuts.": the allergy is to peanuts.
-        if not placed and object_of_its_own(part, head, wanted):
-            said -= head
-        together |= said
+        withheld = not placed and object_of_its_own(part, head, wanted)
+        together |= said - head if withheld else said
     return said_by(together)
 
 

@@ -26,7 +26,8 @@ they lend it to no name said elsewhere ("I visited Berlin last year. I live alon
 "I love shellfish. I'm allergic to peanuts." holds every word of "User is allergic to
 shellfish", yet the allergy it states is to peanuts: a statement saying the fact's
 ``head_of`` word of an object of its own (``object_of_its_own``) lends that word to no
-other statement; "I can't eat shellfish, I'm allergic." and "... I'm allergic to it." do.
+other statement; "I can't eat shellfish, I'm allergic." and "... I'm allergic to it." do,
+and so does "Shellfish too." after it, which only goes on with its list (``goes_on_with``).
 Pure functions over strings.
 """
 
@@ -38,7 +39,7 @@ from itertools import pairwise
 from tiermem.memory.text.owners import owner_of, statements_apart
 from tiermem.memory.text.wording import concepts
 
-__all__ = ["clauses_in", "head_of", "located_apart", "named_apart", "names_in",
+__all__ = ["clauses_in", "goes_on_with", "head_of", "located_apart", "named_apart", "names_in",
            "object_of_its_own", "placed_as_in", "places_its_names", "points_back_to",
            "statements_of_each"]
 
@@ -268,3 +269,19 @@ def object_of_its_own(statement: str, head: set[str], fact_concepts: set[str]) -
         if own and word not in _HOW and not word.endswith("ly") and not word.isdigit():
             return True
     return False
+
+
+#: Words by which a statement of only a name goes on with the list before it: "Shellfish
+#: too.", "And jazz.", "I mean shellfish."
+_GOING_ON = frozenset({"too", "also", "and", "as", "well", "plus", "even", "i", "mean",
+                       "meant", "sorry", "actually", "oh", "oops"})
+
+
+def goes_on_with(statement: str, fact_object: set[str]) -> bool:
+    """Whether ``statement`` is only what ``fact_object`` (a fact's concepts but its
+    ``head_of``) names, with words that go on with the list before it: "Shellfish too."
+    or "Also shellfish." after "I'm allergic to peanuts."; not "Not shellfish."."""
+    words = _folded(statement)
+    return (any(concepts(word) & fact_object for word in words)
+            and all(word in _GOING_ON or (bool(concepts(word)) and concepts(word) <= fact_object)
+                    for word in words))
