@@ -196,6 +196,10 @@ def test_a_message_about_the_kid_states_the_son_s_forgotten_fact() -> None:
     ("I use vim. I like emacs too.", "User likes vim"),
     ("I use Python. I like rust.", "User likes Python"),
     ("I'm allergic to peanuts. Not shellfish.", "User is allergic to shellfish"),
+    # "where" is the place named just before it, and said of whom it names.
+    ("I flew to Berlin, where my sister lives.", "User lives in Berlin"),
+    ("I visited Munich, where I live. I love Berlin.", "User lives in Berlin"),
+    ("I visited Berlin and Munich, where I live.", "User lives in Berlin"),
     # A clause naming a time by what is to happen then: not so yet.
     ("I'm moving to Berlin. Once I live there, I will relax.", "User lives in Berlin"),
     ("I'm moving to Berlin. When I live there, I will relax.", "User lives in Berlin"),
@@ -317,6 +321,9 @@ def test_the_same_relation_in_another_word_states_the_fact(said: str, fact: str)
     ("I'm allergic to peanuts. Shellfish too.", "User is allergic to shellfish"),
     ("I'm allergic to peanuts. Also shellfish.", "User is allergic to shellfish"),
     ("I like rock. And jazz.", "User likes jazz"),
+    # A move under way to the place the user has lived at all along.
+    ("We're moving to a new flat in Berlin, where we've lived for years.",
+     "User lives in Berlin"),
     # The place where the fact puts it, the fact's own distance, or a lead-in naming it.
     ("I work for Acme.", "User works at Acme"),
     ("I work with Ana at Acme.", "User works at Acme"),

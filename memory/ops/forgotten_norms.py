@@ -30,6 +30,7 @@ from tiermem.memory.text.said_of import (
     head_of,
     located_apart,
     named_apart,
+    named_where,
     names_in,
     object_of_its_own,
     placed_as_in,
@@ -235,13 +236,16 @@ def _of_the_fact(part: str, fact: str, relation: set[str], names: set[str],
     them ("In Berlin, ..."), and "I live nowhere near Berlin" says neither."""
     placing = places_its_names(fact)
     kept: set[str] = set()
-    for at, clause in enumerate(clauses_in(part, names)):
+    clauses = clauses_in(part, names)
+    for at, clause in enumerate(clauses):
         own = concepts(clause)
         if placing and own & names and named_apart(clause, fact, names):
             continue
         named = names_in(clause, opens_sentence=opens_sentence and at == 0)
-        elsewhere = bool(named - names) or located_apart(clause, relation,
-                                                         placing=placing and not placed)
+        # "..., a new flat in Berlin, where we've lived for years" says it of Berlin.
+        where = named_where(clause, clauses[at - 1]) if at else set()
+        elsewhere = bool((named | where) - names) or (
+            not where and located_apart(clause, relation, placing=placing and not placed))
         if not (names and own & relation and not own & names and elsewhere):
             kept |= own
     return kept

@@ -92,6 +92,9 @@ _WORD = re.compile(r"[\w-]+(?:'\w+)?")
 #: Where one part of a sentence ends and another, which may say otherwise, begins.
 _PARTS = re.compile(r"\s*[,;:()\u2013\u2014]\s*|\s+(?:but|although|though|whereas)\s+",
                     re.IGNORECASE)
+#: A part that says where the user is at the place the part before it ends with.
+_WHERE = re.compile(r"where\s+(?:i|we)\b", re.IGNORECASE)
+_PLACE_LAST = re.compile(r"\b(?:in|at|to)\s+((?:[A-Z][\w'’-]*\s*)+)$")
 _MOVING = re.compile(r"\b(?:mov(?:e|es|ed|ing)|relocat(?:e|es|ed|ing)|emigrat(?:e|es|ed|ing))\b",
                      re.IGNORECASE)
 #: The place one moved from, up to where the sentence goes on: "away from Berlin (in 2020)".
@@ -199,7 +202,8 @@ def asserted_concepts(sentence: str, wanted: Iterable[str], *, read_cues: bool =
     ("Once I live there"), or opening with the fact's verb as its subject, nor, but with
     ``moving`` (the fact is a move under way itself: "User is moving to Berlin"), one
     saying the user is moving; not one said of "you"; with ``user_alone``, not one said
-    of "he", "she" or "they"."""
+    of "he", "she" or "they". A part opening with "where I" or "where we" says it of the
+    place the part before it ends with."""
     wanted = set(wanted)
     said: set[str] = set()
     parts = _PARTS.split(sentence)
@@ -215,4 +219,7 @@ def asserted_concepts(sentence: str, wanted: Iterable[str], *, read_cues: bool =
                                        or (not moving and after_it_comes(kept, wanted)))
         if not of_no_one_now and _says_so(words, wanted, read_cues, user_alone):
             said |= concepts(kept)
+            # "..., a new flat in Berlin, where we've lived for years": "where" is Berlin.
+            place = _PLACE_LAST.search(parts[at - 1]) if at and _WHERE.match(kept) else None
+            said |= concepts(place.group(1)) if place else set()
     return said

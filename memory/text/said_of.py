@@ -39,9 +39,9 @@ from itertools import pairwise
 from tiermem.memory.text.owners import owner_of, statements_apart
 from tiermem.memory.text.wording import concepts
 
-__all__ = ["clauses_in", "goes_on_with", "head_of", "located_apart", "named_apart", "names_in",
-           "object_of_its_own", "placed_as_in", "places_its_names", "points_back_to",
-           "statements_of_each"]
+__all__ = ["clauses_in", "goes_on_with", "head_of", "located_apart", "named_apart",
+           "named_where", "names_in", "object_of_its_own", "placed_as_in", "places_its_names",
+           "points_back_to", "statements_of_each"]
 
 #: Where a clause may end and another begin: "I live in Munich and work in Berlin".
 _CLAUSE_BREAK = re.compile(r"\s*[,;]\s*(?:(?:and|but|or)\s+)?|\s+(?:and|but|or|while|whereas)\s+",
@@ -182,6 +182,17 @@ def located_apart(clause: str, relation: set[str], *, placing: bool = False) -> 
         return False
     return placing or any(concepts(word) & relation and following in _AT_A_PLACE
                for word, following in pairwise(words))
+
+
+def named_where(clause: str, before: str) -> set[str]:
+    """What ``clause`` names by opening with "where" and the user: the names of the
+    clause ``before`` it ("a new flat in Berlin, where we've lived for years"); none for
+    another clause ("..., where my sister lives" is hers)."""
+    words = _folded(clause)
+    subject = words[1].split("'")[0] if len(words) > 1 else ""
+    if words[0] != "where" or subject not in {"i", "we"}:
+        return set()
+    return names_in(before, opens_sentence=True)
 
 
 def points_back_to(statement: str, before: str, names: set[str]) -> bool:
