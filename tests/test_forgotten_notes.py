@@ -148,6 +148,7 @@ def test_a_message_about_the_kid_states_the_son_s_forgotten_fact() -> None:
     ("I work at Acme, starting next month.", "User works at Acme"),
     ("I'd been meaning to move to Berlin.", "User lives in Berlin"),
     ("I'm about to start at Acme.", "User works at Acme"),
+    ("I'd been meaning to go to work at Acme.", "User works at Acme"),
     # At the place once, on an errand, as someone of the user's, or with nothing there.
     ("I was at Acme yesterday for a meeting.", "User works at Acme"),
     ("I was at Acme yesterday.", "User works at Acme"),
@@ -321,6 +322,8 @@ def test_the_same_relation_in_another_word_states_the_fact(said: str, fact: str)
     ("I'm allergic to peanuts. Shellfish too.", "User is allergic to shellfish"),
     ("I'm allergic to peanuts. Also shellfish.", "User is allergic to shellfish"),
     ("I like rock. And jazz.", "User likes jazz"),
+    # Only the trip to the job is near.
+    ("I'm about to go to work at Acme.", "User works at Acme"),
     # A move under way to the place the user has lived at all along.
     ("We're moving to a new flat in Berlin, where we've lived for years.",
      "User lives in Berlin"),

@@ -58,6 +58,8 @@ _NOT_SO = frozenset({
 #: Words that, before "to", say what follows is only meant or near ("I'd been meaning to
 #: move to Berlin", "I'm about to start at Acme").
 _BEFORE_TO = frozenset({"mean", "means", "meant", "meaning", "about"})
+#: Verbs of setting off somewhere: "I'm about to head to work".
+_COMMUTE = frozenset({"go", "head", "leave", "drive", "walk", "cycle", "bike", "ride"})
 #: Words between "I'd" and what it did ("I'd already moved") that say nothing of it.
 _TIMELESS = frozenset({"always", "already", "just", "never", "recently", "long", "once",
                        "only", "also"})
@@ -121,8 +123,18 @@ def _not_so(words: list[str], at: int) -> bool:
     if folded == "left":
         return at == 0 or words[at - 1].casefold() in _LEAVERS
     if folded in _BEFORE_TO:
-        return at + 1 < len(words) and words[at + 1].casefold() == "to"
+        # "I'd been meaning to go to work at Acme" may mean a job; "about to" the trip.
+        return (at + 1 < len(words) and words[at + 1].casefold() == "to"
+                and not (folded == "about" and _off_to_work(words[at + 2:at + 5])))
     return folded in _NOT_SO or word == _MAY or folded.endswith("n't") or folded == "going"
+
+
+def _off_to_work(words: list[str]) -> bool:
+    """Whether ``words`` say one is setting off to work ("go to work", "head for work"):
+    only the trip is near, the job is held ("I'm about to go to work at Acme")."""
+    folded = [word.casefold() for word in words]
+    return (len(folded) == 3 and folded[0] in _COMMUTE and folded[1] in {"to", "for"}
+            and folded[2] == "work")
 
 
 def _without_places_left(part: str) -> str:
