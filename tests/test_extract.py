@@ -342,6 +342,19 @@ def test_asking_for_a_call_is_a_request_not_a_fact(text: str) -> None:
     # An apology is no fact; what it is for is said as it would be on its own.
     ("I'm sorry I missed the standup.", ["User: I missed the standup"]),
     ("I am so sorry that I'm late.", ["User is late"]),
+    # An apology ends where a clause of its own starts: what follows is stored with it.
+    ("I'm sorry if I was unclear.", []), ("I'm sorry to hear that.", []),
+    ("I'm so sorry for being late to the call!", []),
+    ("I'm sorry if I was unclear, my name is Dana.",
+     ["User's name is Dana"]),
+    ("I'm sorry if this is a dumb question but I work at Google.",
+     ["User works at Google"]),
+    ("I'm sorry for the delay - I was in the hospital.",
+     ["User is sorry for the delay - User was in the hospital"]),
+    ("I'm sorry about my dog, he died last week.",
+     ["User is sorry about User's dog, he died last week"]),
+    ("I'm sorry to say my mother passed away.",
+     ["User is sorry to say User's mother passed away"]),
 ])
 def test_an_aside_about_the_conversation_states_no_fact(text: str, facts: list[str]) -> None:
     assert [fact.text for fact in extract_facts(text)] == facts

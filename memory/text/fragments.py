@@ -32,7 +32,8 @@ later turn needs: an apology ("I'm sorry", "I'm so sorry for the delay"), being 
 it or unsure ("I'm confused", "I'm not sure yet"), present or finished ("I'm back", "I'm
 here", "I'm done for now"), or why they ask ("I'm just asking", "I'm curious"). Said with
 more, it is a fact again: "I'm back from vacation", "I'm done with the migration", "I'm
-not sure the backup ran".
+not sure the backup ran", and an apology followed by a clause of its own ("I'm sorry if I
+was unclear, my name is Dana", "I'm sorry to say I'm moving").
 
 ``without_asides(text)``: ``text`` less the asides among its own clauses ("I'm back, and
 I moved to Porto" says "I moved to Porto"), and less an apology for what a clause of the
@@ -77,13 +78,21 @@ _SECOND_HALF = frozenset({"but", "and", "like", "as", "so", "though", "although"
 #: typed cut off is short: "My name is", "I am allergic to", "The prod region is".
 MAX_CUT_OFF_WORDS = 6
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+#: What an apology is for ("for the delay", "if I was unclear"), up to where a clause of its
+#: own would start: past a comma, a dash or a "but" ("I'm sorry if I was unclear, my name
+#: is Dana"), or after "sorry to say" ("... I'm moving to Berlin"), the sentence goes on
+#: to state something, and is no aside.
+_APOLOGY_FOR = (
+    r"(?:\s+(?:for|about|if|to(?!\s+(?:say|tell|report|admit|inform|announce|share"
+    r"|confess|let)\b))\b"
+    r"(?:(?!\s-\s|\b(?:and|but|because|though|although)\b)[^,;:\u2013\u2014])*)?")
 #: An aside (``is_aside``): "I'm" (after "sorry," or "oh,"), how much, the state, and words
-#: that only say when or of what in the conversation; an apology whatever it is for.
+#: that only say when or of what in the conversation; an apology for anything.
 _ASIDE = re.compile(
     r"^(?:(?:sorry|oh|oops|ok|okay|hmm|um|uh|ah|well|wait)\W+)*"
     r"i(?:['’]?m|\s+am)\s+(?:(?:so|really|very|truly|terribly|just|still|kind\s+of|kinda"
     r"|a\s+(?:bit|little))\s+)*"
-    r"(?:sorry(?:\s+(?:for|about|to|if)\b.*)?"
+    rf"(?:sorry{_APOLOGY_FOR}"
     r"|(?:confused|back|here|done|not\s+(?:sure|certain)|asking|wondering|curious"
     r"|checking)(?:\s+(?:now|again|then|yet|though|anyway|about\s+(?:that|this|it)"
     r"|by\s+(?:that|this|it)|for\s+(?:now|today|the\s+day)))*)\W*$",
