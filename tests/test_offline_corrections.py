@@ -96,9 +96,13 @@ def test_a_correction_replaces_the_word_in_the_fact_that_said_it(
     ("I use Docker and Poetry.", "sorry i meant uv, not poetry", "User uses Docker and uv"),
     ("I moved to Seattle.", "sorry i meant portland, not seattle", "User moved to Portland"),
     ("I work at Acme.", "sorry i meant globex, not acme", "User works at Globex"),
-    # A capital the word has only as it opens the fact is a sentence's: one capital.
+    # A capital the word has as it opens the fact may be a name's: each word takes one,
+    # as a name cut to "San francisco" is the worse slip than "Green Tea".
+    ("Seattle is my home town.", "sorry i meant san francisco, not seattle",
+     "San Francisco is User's home town"),
+    ("Tom is my manager.", "sorry i meant mary jane, not tom", "Mary Jane is User's manager"),
     ("Coffee is my favourite drink.", "sorry i meant green tea, not coffee",
-     "Green tea is User's favourite drink"),
+     "Green Tea is User's favourite drink"),
 ])
 def test_a_correction_keeps_the_case_typed_or_all_in_lower_case_the_case_it_replaces(
         memory: HierarchicalMemory, held: str, correction: str, now: str) -> None:

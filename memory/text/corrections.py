@@ -18,8 +18,8 @@ as typed, or in the case Y was stored in when the whole correction was typed in 
 and X is shaped like a word: a name shaped like a tool's, with a digit or no vowel ("npm",
 "k3s"), or one the fact says is used ("uv" for "User uses Poetry"), is written in lower
 case on purpose and stays so, while a place ("portland" for "User lives in Seattle") or
-anything else takes Y's capitals; a capital Y has only because
-it opens the fact gives X one capital, not one for each word ("Green tea is ...").
+anything else takes Y's capitals, one for each word of X even where Y's opens the fact
+("San Francisco is ...": it may be a name's as much as a sentence's).
 
 Pure functions over strings; the regular expressions are compiled once at import.
 """
@@ -163,16 +163,15 @@ def _cased_as(meant: str, said: str, before: str) -> str:
     ("AWS") are taken; a word shaped like a tool's name ("npm", "pnpm", "k3s"), or one the
     fact says is used (``before``, what it says before ``said``: "uv" for "User uses
     Poetry"), is typed so on purpose, tools being named in lower case as often as not, and
-    stays as typed; a capital ``said`` has only because it opens the fact (no other
-    capital) gives ``meant`` one capital, as a sentence's."""
+    stays as typed. A capital ``said`` has as it opens the fact may be a sentence's or a
+    name's; each word of ``meant`` takes one, since "Green Tea" is a smaller slip than
+    "San francisco"."""
     if not meant.islower() or said.islower():
         return meant
     if len(said) > 1 and said.isupper():
         return meant.upper()
     if (" " not in meant and _TOOL_SHAPED.search(meant)) or _TOOL_USED.search(before):
         return meant
-    if not before and not any(letter.isupper() for letter in said[1:]):
-        return meant[:1].upper() + meant[1:]
     if said[:1].isupper():
         return " ".join(word[:1].upper() + word[1:] for word in meant.split(" "))
     return meant
