@@ -45,6 +45,22 @@ def row_progress(note: Callable[[str], None],
     return progress
 
 
+#: A table's rows in words, one and many: "1 fact", "2 history rows", "1 forget request".
+_ROW_NOUNS = {"facts": ("fact", "facts"), "passages": ("passage", "passages"),
+              "messages": ("message", "messages"), "history": ("history row", "history rows"),
+              "events": ("event", "events"), "erasures": ("erasure", "erasures"),
+              "forget_requests": ("forget request", "forget requests"),
+              "forgotten_norms": ("forgotten norm", "forgotten norms"),
+              "settings": ("setting", "settings")}
+
+
+def rows_counted(count: int, table: str) -> str:
+    """``count`` rows of ``table`` as words, singular for exactly one; a table without
+    words of its own keeps its name."""
+    one, many = _ROW_NOUNS.get(table, (table, table))
+    return f"{count:,} {one if count == 1 else many}"
+
+
 #: A snapshot file read says how far it is each time it passes this many bytes.
 PROGRESS_BYTES = 50_000_000
 #: What each step of a snapshot or a restore (memory/ops/snapshot.py) has done, as said.
@@ -240,8 +256,9 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
             stage = "done"
         finally:
             source.close()
-        rows = ", ".join(f"{n:,} {t}" for t, n in report.rows.items())
-        print(f"moved agent {agent}: {rows}, {report.settings} settings; content hash "
+        rows = ", ".join(rows_counted(n, t) for t, n in report.rows.items())
+        print(f"moved agent {agent}: {rows}, {rows_counted(report.settings, 'settings')}; "
+              f"content hash "
               f"{report.digest[:16]} matches")
         if copied is not None:
             note(copied)

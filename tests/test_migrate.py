@@ -10,6 +10,7 @@ from memory_helpers import migrate_cut_short, turn_filing_a_passage
 from postgres_fixtures import fresh_database
 
 from tiermem.agent.place import store_flag
+from tiermem.agent.store_commands import rows_counted
 from tiermem.cli import main
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.errors import StoreError, TargetHoldsMemoryError, UnfinishedMigrationError
@@ -211,7 +212,9 @@ def test_relative_agent_home_paths_are_taken_from_the_working_directory(
         m.add_fact("User's pager rotation starts Monday", "durable")
     monkeypatch.chdir(tmp_path)
     assert main(["migrate", "--from", "agents/ops", "--to", "copy/ops"]) == 0
-    assert "moved agent ops: 1 facts" in capsys.readouterr().out
+    assert capsys.readouterr().out.startswith(
+        "moved agent ops: 1 fact, 0 passages, 0 messages, 1 history row, 1 event, 0 erasures, "
+        "0 forget requests, 0 forgotten norms, ")
     with HierarchicalMemory("copy/ops", embedder=HashingEmbedder(), read_only=True) as m:
         assert [f.text for f in m.facts()] == ["User's pager rotation starts Monday"]
     assert main(["migrate", "--from", "no/such", "--to", "other"]) == 2
@@ -219,6 +222,14 @@ def test_relative_agent_home_paths_are_taken_from_the_working_directory(
     assert "--from: no agent home at " + str(tmp_path / "no" / "such") in err
     assert "give the directory of an agent" in err and "or a postgresql:// DSN" in err
     assert not (tmp_path / "other").exists()
+
+
+@pytest.mark.parametrize("table", [*DUMP_TABLES, "settings"])
+def test_what_a_migrate_moved_is_counted_in_words_for_one_and_for_many(table: str) -> None:
+    one, many = rows_counted(1, table), rows_counted(2_500, table)
+    assert one.startswith("1 ") and not one.endswith("s") and "_" not in one
+    assert many.startswith("2,500 ") and many.endswith("s") and "_" not in many
+    assert rows_counted(0, table) == "0 " + many.removeprefix("2,500 ")
 
 
 def test_a_path_that_is_no_agent_home_is_a_usage_error_before_anything_is_written(
