@@ -2,7 +2,7 @@
 are usage errors because an option given would have no effect.
 
 A request (TEXT), ``--erase-forgotten`` and ``--finish-erasures`` exclude each other, and
-the last two take none of the options that match or erase a request. A model's options
+the last two take none of the options a request uses. A model's options
 (``--model``, ``--base-url``, ``--max-tokens``, ...) are refused where no model is asked:
 in mode ``exact``, or, in the modes that ask one, with no model configured. Each would else
 be ignored without a word, and which was meant is the user's to say. ``--text-tool-calls``
@@ -106,9 +106,13 @@ def request_conflict(args: argparse.Namespace) -> str | None:
     unused = _request_options(args)
     if unused and (args.erase_forgotten or args.finish_erasures):
         instead = "--erase-forgotten" if args.erase_forgotten else "--finish-erasures"
-        they = ("they say", "them") if len(unused) > 1 else ("it says", "it")
-        return (f"{instead} does not go with {' or '.join(unused)}: {they[0]} how a request "
-                f"is matched or erased, and {instead} takes no request; leave {they[1]} out")
+        given = " or ".join(unused)
+        if len(unused) == 1:
+            return (f"{instead} does not go with {given}: it {_REQUEST_OPTIONS[unused[0]]}, "
+                    f"and {instead} takes no request; leave it out")
+        does = "; ".join(f"{option} {_REQUEST_OPTIONS[option]}" for option in unused)
+        return (f"{instead} does not go with {given}: {does}; {instead} takes no request, "
+                f"so leave them out")
     return None
 
 
@@ -140,12 +144,22 @@ def model_option_conflict(args: argparse.Namespace, mode: str, mode_from: str) -
             f"text only")
 
 
-#: The options only a request (TEXT) uses, by their destination in the parsed arguments.
-_REQUEST_OPTIONS = ("mode", "max_delete_count", "policy", "erase", "model", "base_url",
-                    "context_window", "timeout", "max_tokens")
+#: The options only a request (TEXT) uses, as typed, each with what it does to one: the
+#: refusal of one given with no request says which part of a request it would have set.
+_REQUEST_OPTIONS = {
+    "--mode": "says how a request is matched",
+    "--max-delete-count": "caps how many items a request may forget",
+    "--policy": "gives the forget settings a request is matched by",
+    "--erase": "erases what a request forgets",
+    "--model": "names the model that judges a request",
+    "--base-url": "names the endpoint of the model that judges a request",
+    "--context-window": "sizes the window of the model that judges a request",
+    "--timeout": "bounds the wait for the model that judges a request",
+    "--max-tokens": "caps the reply of the model that judges a request",
+}
 
 
 def _request_options(args: argparse.Namespace) -> list[str]:
     """The options given that only a request uses, as typed (``--max-delete-count``)."""
-    return [f"--{dest.replace('_', '-')}" for dest in _REQUEST_OPTIONS
-            if getattr(args, dest) not in (None, False)]
+    return [option for option in _REQUEST_OPTIONS
+            if getattr(args, option[2:].replace("-", "_")) not in (None, False)]

@@ -198,14 +198,33 @@ def test_cli_forget_names_its_own_option_for_a_delete_count_past_the_most(
                 "1000", SECRET]) == 0
 
 
+#: Each option only a request uses, given with --finish-erasures, and what it is said to do.
+_ALONE = [
+    (["--mode", "top_k_llm"], "says how a request is matched"),
+    (["--max-delete-count", "3"], "caps how many items a request may forget"),
+    (["--policy", "forget.toml"], "gives the forget settings a request is matched by"),
+    (["--erase"], "erases what a request forgets"),
+    (["--model", "m"], "names the model that judges a request"),
+    (["--base-url", "http://127.0.0.1:9/v1"], "names the endpoint of the model that judges a "
+                                             "request"),
+    (["--context-window", "4096"], "sizes the window of the model that judges a request"),
+    (["--timeout", "5"], "bounds the wait for the model that judges a request"),
+    (["--max-tokens", "200"], "caps the reply of the model that judges a request"),
+]
+
+
 @pytest.mark.parametrize(("command", "said"), [
-    (["--erase-forgotten", "--mode", "top_k_llm"],
-     "--erase-forgotten does not go with --mode: it says how a request is matched or erased, "
-     "and --erase-forgotten takes no request; leave it out"),
+    *[(["--finish-erasures", *given],
+       f"--finish-erasures does not go with {given[0]}: it {does}, and --finish-erasures takes "
+       f"no request; leave it out") for given, does in _ALONE],
+    (["--erase-forgotten", "--max-tokens", "200"],
+     "--erase-forgotten does not go with --max-tokens: it caps the reply of the model that "
+     "judges a request, and --erase-forgotten takes no request; leave it out"),
     (["--finish-erasures", "--max-delete-count", "3", "--erase", "--model", "m"],
-     "--finish-erasures does not go with --max-delete-count or --erase or --model: they say "
-     "how a request is matched or erased, and --finish-erasures takes no request; leave "
-     "them out"),
+     "--finish-erasures does not go with --max-delete-count or --erase or --model: "
+     "--max-delete-count caps how many items a request may forget; --erase erases what a "
+     "request forgets; --model names the model that judges a request; --finish-erasures "
+     "takes no request, so leave them out"),
 ])
 def test_cli_forget_refuses_request_options_without_a_request(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
@@ -213,6 +232,8 @@ def test_cli_forget_refuses_request_options_without_a_request(
     home = _agent_with_secret(tmp_path, monkeypatch)
     with HierarchicalMemory(home, embedder=HashingEmbedder()) as m:
         m.forget(SECRET)  # forgotten, not erased: --erase-forgotten would erase it
+    (tmp_path / "forget.toml").write_text("[forget]\nmode = \"exact\"\n")
+    monkeypatch.chdir(tmp_path)
     assert run(["forget", "--agent", "ada", *command]) == 2
     assert capsys.readouterr().err == f"tiermem: {said}\n"
     assert files_holding(home, SECRET)  # nothing was erased
