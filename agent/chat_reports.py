@@ -8,8 +8,9 @@ and whole into a pipe or a file. It is how the slash commands (agent/slash_comma
 command, a command used wrongly, one that did nothing, and a defect: each is counted, so a
 piped run's exit status is 1, and is the ``error`` of the line's --json record.
 
-``piped_stop_note`` and ``stopped_command`` say what Ctrl-C left when it stopped a chat
-between lines or during a slash command (a turn rolls back and says so itself).
+``piped_stop_note`` and ``stopped_command`` say what Ctrl-C, SIGTERM or SIGHUP left when
+it stopped a chat between lines or during a slash command (a turn rolls back and says so
+itself).
 """
 
 from __future__ import annotations
@@ -40,17 +41,19 @@ _STOPPED_WRITES = {
 SHOWING_TURN = "turn"
 
 
-def piped_stop_note(command: str | None, agent: str, store: str | None) -> str:
-    """The line a piped chat ends with when Ctrl-C stops it between lines or during the
-    slash command ``command`` (not a turn: that rolls back and says so itself)."""
+def piped_stop_note(command: str | None, agent: str, store: str | None,
+                    cause: str = "Ctrl-C") -> str:
+    """The line a piped chat ends with when ``cause`` (Ctrl-C, SIGTERM, SIGHUP) stops it
+    between lines or during the slash command ``command`` (not a turn: that rolls back
+    and says so itself)."""
     rest = "the lines before it were handled, and none after it was read"
     if command is None:
-        return f"chat stopped (Ctrl-C) while waiting for the next line; {rest}"
+        return f"chat stopped ({cause}) while waiting for the next line; {rest}"
     if command == SHOWING_TURN:
-        return (f"chat stopped (Ctrl-C) after its turn was saved, while showing it (/recall "
+        return (f"chat stopped ({cause}) after its turn was saved, while showing it (/recall "
                 f"finds it); {rest}")
     said = stopped_command(command, agent, store)
-    return f"chat stopped (Ctrl-C) during {printable(command)}: {said}; {rest}"
+    return f"chat stopped ({cause}) during {printable(command)}: {said}; {rest}"
 
 
 def stopped_command(command: str, agent: str, store: str | None) -> str:

@@ -30,6 +30,8 @@ class Terminated(SystemExit):
     def __init__(self, signum: int) -> None:
         super().__init__(128 + signum)
         self.signum = signum
+        #: Whether a line on standard error has said what the signal stopped and left.
+        self.reported = False
 
     @property
     def name(self) -> str:

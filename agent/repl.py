@@ -32,8 +32,9 @@ once the turn is rolled back, with a line on standard error saying so.
 
 SIGTERM and SIGHUP, piped or at the prompt, end the chat as that Ctrl-C ends a
 piped run (agent/interrupts.py): a turn under way is rolled back and its
-message kept as unanswered, with a line on standard error saying so; the
-prompt gives the terminal back; the exit status is 143 or 129 (``Terminated``).
+message kept as unanswered, with a line on standard error saying so, as piped
+between lines or during a slash command one says where it stopped; the prompt
+gives the terminal back; the exit status is 143 or 129 (``Terminated``).
 """
 
 from __future__ import annotations
@@ -149,15 +150,22 @@ class ChatRepl(ChatReports):
         except KeyboardInterrupt as exc:
             # Between lines, or during a slash command: the run ends as for a turn (130),
             # saying where it stopped, and with --json a record for the command's line.
-            command, self.running = self.running, None
-            said = piped_stop_note(command, self.agent_name, self.store)
-            self._write_error(f"tiermem: {said}\n")
-            if command is not None and self.json_lines:
-                with contextlib.suppress(OSError, ValueError):
-                    self.emit({"command": command, "output": "",
-                               "error": {"kind": "cancelled", "message": said}})
+            self._say_where_stopped("Ctrl-C")
             raise InterruptReported from exc
+        except Terminated as exc:
+            if not exc.reported:  # a turn said what it rolled back or kept; here, nothing did
+                self._say_where_stopped(exc.name)
+            raise
         return 1 if self.failures else 0
+
+    def _say_where_stopped(self, cause: str) -> None:
+        command, self.running = self.running, None
+        said = piped_stop_note(command, self.agent_name, self.store, cause)
+        self._write_error(f"tiermem: {said}\n")
+        if command is not None and self.json_lines:
+            with contextlib.suppress(OSError, ValueError):
+                self.emit({"command": command, "output": "",
+                           "error": {"kind": "cancelled", "message": said}})
 
     def refuse(self, line: OverlongLine) -> None:
         """A line too long to be a message: a failed turn, without reading it whole."""
@@ -265,7 +273,8 @@ class ChatRepl(ChatReports):
                     with contextlib.suppress(OSError, ValueError):
                         self.emit(turn_record(text, None, {"kind": "cancelled",
                                                            "message": TURN_CANCELLED}))
-                if ending:
+                if isinstance(exc, Terminated):
+                    exc.reported = True
                     raise
                 raise InterruptReported from exc
             self.cancelled = True
@@ -305,6 +314,7 @@ class ChatRepl(ChatReports):
         if result is not None and self.agent.terminated_at_commit is not None:
             ended = Terminated(self.agent.terminated_at_commit)  # as the turn was saved
             self._write_error(f"tiermem: {ended.name}: {TERMINATED_AT_COMMIT}\n")
+            ended.reported = True
             raise ended
         return True
 

@@ -10,16 +10,23 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import signal
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+from network_guard import guarded_env
 from prompt_toolkit import PromptSession
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from rich.console import Console
 
+from tiermem.agent.chat_reports import piped_stop_note
 from tiermem.agent.interrupts import Terminated
 from tiermem.agent.llm import Completion
 from tiermem.agent.loop import Agent
@@ -87,6 +94,85 @@ def test_a_signal_mid_turn_cancels_the_turn_and_ends_a_piped_run(
                                                     "message": TURN_CANCELLED}]
     # The handlers are the program's own again once the chat is over.
     assert signal.getsignal(signum) is signal.SIG_DFL
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_between_piped_lines_says_where_the_chat_stopped(
+        memory: HierarchicalMemory, signum: int) -> None:
+    def lines() -> Iterator[str]:
+        yield "I like tea"
+        send(signum)  # as the chat waits for the next line
+        yield "never read"
+
+    repl, _, errors = chat(memory, reply("Noted."), reply("never asked"))
+    with pytest.raises(Terminated) as ended:
+        repl.run_piped(lines())
+    assert ended.value.code == 128 + signum
+    assert statuses(memory) == {"I like tea": "ok"}
+    name = signal.Signals(signum).name
+    assert errors.getvalue() == (
+        f"tiermem: chat stopped ({name}) while waiting for the next line; the lines before it "
+        f"were handled, and none after it was read\n")
+
+
+def test_sigterm_during_a_piped_slash_command_says_what_it_left(
+        memory: HierarchicalMemory) -> None:
+    repl, out, errors = chat(memory, json_lines=True)
+    ran = repl.commands.run
+
+    def killed_as_it_runs(text: str) -> bool:
+        send(signal.SIGTERM)
+        return ran(text)
+
+    repl.commands.run = killed_as_it_runs  # type: ignore[method-assign]
+    with pytest.raises(Terminated):
+        repl.run_piped(["/core", "never read"])
+    said = piped_stop_note("/core", "default", None, "SIGTERM")
+    assert said.startswith("chat stopped (SIGTERM) during /core: it changed nothing;")
+    assert errors.getvalue() == f"tiermem: {said}\n"
+    [record] = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert record == {"command": "/core", "output": "",
+                      "error": {"kind": "cancelled", "message": said}}
+
+
+def _blocked_reading_stdin(child: subprocess.Popen[bytes]) -> None:
+    """Wait until ``child`` is blocked reading its standard input (Linux's view of the
+    system call a process is in; the number of ``read`` is what reading that view is)."""
+    try:
+        read_call = Path("/proc/self/syscall").read_text().split()[0]
+    except OSError:
+        pytest.skip("no /proc/PID/syscall to tell where the chat waits")
+    waiting = f"{read_call} 0x0 "
+    while not Path(f"/proc/{child.pid}/syscall").read_text().startswith(waiting):
+        assert child.poll() is None, "the chat ended before it waited for a line"
+        time.sleep(0.005)  # polls the condition; the wait ends only when it holds
+
+
+def test_sigterm_to_a_piped_chat_waiting_for_a_line_prints_where_it_stopped(
+        tmp_path: Path) -> None:
+    env = {**os.environ, "TIERMEM_HOME": str(tmp_path / "home"), "HF_HUB_OFFLINE": "1"}
+    command = [sys.executable, "-m", "tiermem", "chat", "--agent", "ada", "--offline",
+               "--embedder", "hashing"]
+    with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, cwd=tmp_path, env=guarded_env(env)) as child:
+        assert child.stdin is not None and child.stdout is not None
+        try:
+            child.stdin.write(b"I like tea\n")
+            child.stdin.flush()
+            assert child.stdout.readline(), "the chat answered nothing"
+            _blocked_reading_stdin(child)
+            child.send_signal(signal.SIGTERM)
+            _, err = child.communicate()
+        finally:
+            if child.poll() is None:
+                child.kill()
+    assert child.returncode == 143
+    assert err.decode().endswith(
+        "tiermem: chat stopped (SIGTERM) while waiting for the next line; the lines before it "
+        "were handled, and none after it was read\n"), err
+    with HierarchicalMemory(tmp_path / "home" / "agents" / "ada", embedder=HashingEmbedder(),
+                            read_only=True) as kept:
+        assert statuses(kept) == {"I like tea": "ok"}
 
 
 def test_sigterm_while_a_finished_turn_is_saved_keeps_it_then_ends_the_run(
