@@ -101,6 +101,10 @@ def test_a_correction_replaces_the_word_in_the_fact_that_said_it(
     ("Seattle is my home town.", "sorry i meant san francisco, not seattle",
      "San Francisco is User's home town"),
     ("Tom is my manager.", "sorry i meant mary jane, not tom", "Mary Jane is User's manager"),
+    # ... but a name after a verb of using that is someone's, or of several words, is a
+    # name still: "Sam's car", "Apple Maps".
+    ("I use Tom's car.", "sorry i meant sam, not tom", "User uses Sam's car"),
+    ("I use Google Maps.", "sorry i meant apple maps, not google maps", "User uses Apple Maps"),
     ("Coffee is my favourite drink.", "sorry i meant green tea, not coffee",
      "Green Tea is User's favourite drink"),
 ])

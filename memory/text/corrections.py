@@ -16,10 +16,11 @@ says which was meant, it picks none, as it does when none does; ``mentioning`` l
 so the caller can say why. ``corrected(fact, correction)`` is that fact with Y replaced by X
 as typed, or in the case Y was stored in when the whole correction was typed in lower case
 and X is shaped like a word: a name shaped like a tool's, with a digit or no vowel ("npm",
-"k3s"), or one the fact says is used ("uv" for "User uses Poetry"), is written in lower
-case on purpose and stays so, while a place ("portland" for "User lives in Seattle") or
-anything else takes Y's capitals, one for each word of X even where Y's opens the fact
-("San Francisco is ...": it may be a name's as much as a sentence's).
+"k3s"), or one word the fact says is used ("uv" for "User uses Poetry"; not "Sam's" in
+"User uses Tom's car"), is written in lower case on purpose and stays so, while a place
+("portland" for "User lives in Seattle") or anything else takes Y's capitals, one for each
+word of X even where Y's opens the fact ("San Francisco is ...": it may be a name's as much
+as a sentence's).
 
 Pure functions over strings; the regular expressions are compiled once at import.
 """
@@ -142,7 +143,8 @@ def _replacement(correction: Correction, said: re.Match[str]) -> str:
     # A speaker who capitalises chose the case typed ("no, I meant green tea, not Earl
     # Grey"; "No, I meant npm, not Yarn"); one typing all in lower case chose none.
     if correction.in_lower_case:
-        return _cased_as(correction.meant, said[0], before=said.string[:said.start()])
+        return _cased_as(correction.meant, said[0], before=said.string[:said.start()],
+                         after=said.string[said.end():])
     return correction.meant
 
 
@@ -154,23 +156,27 @@ _TOOL_USED = re.compile(
     r"\b(?:uses?|used|using|runs?|ran|running|installs?|installed|installing"
     r"|(?:switched|switching|migrated|migrating)\s+(?:over\s+)?to)"
     r"\s+(?:[\w.+#-]+(?:,\s*|\s+and\s+|\s+or\s+))*$", _I)
+#: What follows a name that is someone's, not a tool: "User uses Tom's car".
+_OWNED = re.compile(r"^['’]s\b", _I)
 
 
-def _cased_as(meant: str, said: str, before: str) -> str:
+def _cased_as(meant: str, said: str, before: str, after: str = "") -> str:
     """``meant`` in the case ``said`` was stored in, for a correction typed all in lower case
     ("sorry i meant portland, not seattle" corrects "Seattle" to "Portland"): one typed in
     haste should not unmake the name it puts in place of another. An acronym's capitals
     ("AWS") are taken; a word shaped like a tool's name ("npm", "pnpm", "k3s"), or one the
     fact says is used (``before``, what it says before ``said``: "uv" for "User uses
     Poetry"), is typed so on purpose, tools being named in lower case as often as not, and
-    stays as typed. A capital ``said`` has as it opens the fact may be a sentence's or a
-    name's; each word of ``meant`` takes one, since "Green Tea" is a smaller slip than
-    "San francisco"."""
+    stays as typed, but not a name of several words ("Apple Maps" for "Google Maps") nor
+    one ``after`` gives a thing of its own ("Sam's" in "User uses Tom's car"). A capital
+    ``said`` has as it opens the fact may be a sentence's or a name's; each word of
+    ``meant`` takes one, since "Green Tea" is a smaller slip than "San francisco"."""
     if not meant.islower() or said.islower():
         return meant
     if len(said) > 1 and said.isupper():
         return meant.upper()
-    if (" " not in meant and _TOOL_SHAPED.search(meant)) or _TOOL_USED.search(before):
+    if " " not in meant and (_TOOL_SHAPED.search(meant) or (
+            _TOOL_USED.search(before) and not _OWNED.match(after))):
         return meant
     if said[:1].isupper():
         return " ".join(word[:1].upper() + word[1:] for word in meant.split(" "))
