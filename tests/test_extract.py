@@ -334,9 +334,12 @@ def test_asking_for_a_call_is_a_request_not_a_fact(text: str) -> None:
     ("I'm exhausted.", ["User is exhausted"]),
     # An aside joined to a statement leaves the statement, alone, wherever it stands.
     ("I'm back, and I moved to Porto.", ["User moved to Porto"]),
-    ("I moved to Porto and I'm back.", ["User moved to Porto"]),
     ("I'm sorry for the delay, I moved to Porto.", ["User moved to Porto"]),
     ("I'm confused, but my wife is vegan.", ["User's wife is vegan"]),
+    # After a statement, "I'm back" or "I'm not sure" says how it holds: kept with it.
+    ("I moved to Berlin but I'm back.", ["User moved to Berlin but User is back"]),
+    ("I'm allergic to penicillin, but I'm not sure.",
+     ["User is allergic to penicillin, but User is not sure"]),
     ("I'm back from vacation and I moved to Porto.",
      ["User is back from vacation and User moved to Porto"]),
     # An apology is no fact; what it is for is said as it would be on its own.

@@ -817,6 +817,10 @@ def test_a_date_or_a_value_in_the_question_leaves_no_fact_out(
 @pytest.mark.parametrize(("said", "kept"), [
     ("I'm back, and I moved to Porto.", {"User moved to Porto": "durable"}),
     ("I'm sorry I missed the standup.", {"User: I missed the standup": "short-lived"}),
+    # ... but one after a statement that says how it holds is kept with it, as one fact.
+    ("I moved to Berlin but I'm back.", {"User moved to Berlin but User is back": "durable"}),
+    ("I'm allergic to penicillin, but I'm not sure.",
+     {"User is allergic to penicillin, but User is not sure": "durable"}),
 ])
 def test_an_aside_joined_to_a_statement_leaves_only_the_statement_in_core(
         memory: HierarchicalMemory, said: str, kept: dict[str, str]) -> None:

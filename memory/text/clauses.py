@@ -26,6 +26,7 @@ from collections.abc import Callable
 
 from tiermem.memory.text.durability import classify_durability
 from tiermem.memory.text.extract import extract_facts
+from tiermem.memory.text.fragments import qualifies
 from tiermem.memory.text.person import third_person
 from tiermem.memory.text.updates import SUBJECT_VERB, slot_of
 from tiermem.memory.types import Durability
@@ -287,7 +288,8 @@ def clauses_of(fact: str) -> list[str]:
     parts = [pieces[0]]
     for joint, piece in zip(pieces[1::2], pieces[2::2], strict=True):
         own = _own_subject(piece, parts[-1])
-        if _states(parts[-1]) and own is not None and _states(own):
+        # "..., but User is back" says how the part before holds, not something apart.
+        if _states(parts[-1]) and own is not None and _states(own) and not qualifies(own):
             parts.append(own)
         else:
             parts[-1] += joint + piece

@@ -36,9 +36,10 @@ not sure the backup ran", and an apology followed by a clause of its own ("I'm s
 was unclear, my name is Dana", "I'm sorry to say I'm moving").
 
 ``without_asides(text)``: ``text`` less the asides among its own clauses ("I'm back, and
-I moved to Porto" says "I moved to Porto"), and less an apology for what a clause of the
-speaker's says: "I'm sorry I missed the standup" says "I missed the standup", the apology
-itself being no fact.
+I moved to Porto" says "I moved to Porto"), but whole when one after a statement qualifies
+it ("I moved to Berlin but I'm back": came back; "..., but I'm not sure": ``qualifies``),
+and less an apology for what a clause of the speaker's says: "I'm sorry I missed the
+standup" says "I missed the standup", the apology itself being no fact.
 
 Words that also name things are not in the list ("in May", "of my own free will",
 "a must", "for the time being"), nor are prepositions that stand as adverbs ("the
@@ -49,7 +50,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["is_aside", "is_heading", "stops_short", "without_asides"]
+__all__ = ["is_aside", "is_heading", "qualifies", "stops_short", "without_asides"]
 
 #: Prepositions waiting for their object.
 _PREPOSITIONS = frozenset({"to", "of", "from", "with", "at", "for", "by", "into", "onto", "than",
@@ -104,6 +105,13 @@ _SPEAKERS_OPENING = r"(?=(?:i|i['’](?:m|ve|d|ll)|my|we)\b)"
 _OWN_CLAUSE = re.compile(
     rf"(\s*[,;]\s*(?:(?:and|but|so)\s+)?|\s+(?:and|but|so)\s+){_SPEAKERS_OPENING}",
     re.IGNORECASE)
+#: An aside that, after a statement, qualifies it: "I moved to Berlin but I'm back" says the
+#: speaker came back from there, "I'm allergic to penicillin, but I'm not sure" doubts it.
+#: Said of the speaker as the fact tells it too ("User is back").
+_QUALIFIER = re.compile(
+    r"^(?:i(?:['’]?m|\s+am)|user\s+is)\s+(?:(?:still|just|really|so)\s+)*"
+    r"(?:back|not\s+(?:sure|certain))(?:\s+(?:now|again|yet|though|anyway|about\s+(?:that"
+    r"|this|it)))*\W*$", re.IGNORECASE)
 #: An apology for what the clause after it says: "I'm so sorry (that) I missed the standup".
 _SORRY_THAT = re.compile(
     r"^i(?:['’]?m|\s+am)\s+(?:(?:so|really|very|truly|terribly)\s+)*sorry\s+(?:that\s+)?"
@@ -138,14 +146,22 @@ def is_aside(text: str) -> bool:
     return _ASIDE.match(text.strip()) is not None
 
 
+def qualifies(clause: str) -> bool:
+    """Whether ``clause``, said after a statement, says how that statement holds rather
+    than how the speaker stands in the conversation: "I'm back" (from where it says),
+    "I'm not sure" (of it); "User is back" as a fact tells it."""
+    return _QUALIFIER.match(clause.strip()) is not None
+
+
 def without_asides(text: str) -> str:
     """``text`` without the asides among its own clauses or an apology before what it
     says (module docstring); "" when all of it is an aside, ``text`` when none is."""
     unsorry = _SORRY_THAT.sub("", text.strip(), count=1)
     split = _OWN_CLAUSE.split(unsorry)
-    said = [(joint, clause) for joint, clause in zip(["", *split[1::2]], split[0::2],
-                                                    strict=True)
-            if not is_aside(clause)]
+    clauses = list(zip(["", *split[1::2]], split[0::2], strict=True))
+    if any(at and qualifies(clause) for at, (_, clause) in enumerate(clauses)):
+        return text
+    said = [(joint, clause) for joint, clause in clauses if not is_aside(clause)]
     if not said:
         return ""
     if unsorry == text.strip() and 2 * len(said) - 1 == len(split):
