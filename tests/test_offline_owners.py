@@ -112,6 +112,13 @@ def test_a_relative_s_new_state_keeps_the_others_unless_said_as_a_change(
      ["User's partner is Tom", "User's partner is vegan"]),
     (["My sister is a nurse.", "My sister is Ana now."],
      ["User's sister is a nurse", "User's sister is Ana"]),
+    # An age beside a name says how old someone is, not who: "5" leaves "Leo", as "Leo"
+    # leaves "5"; an age gives way to an age.
+    (["My son is Leo.", "My son is 5."], ["User's son is Leo", "User's son is 5"]),
+    (["My son is 5.", "My son is Leo."], ["User's son is 5", "User's son is Leo"]),
+    (["My wife is Ana.", "My wife is 34 now."], ["User's wife is Ana", "User's wife is 34"]),
+    (["My son is Leo.", "My son is 5.", "My son is 6 now."],
+     ["User's son is Leo", "User's son is 6"]),
     # A second name, said plainly, of those one may have several of is one more of them;
     # one the user has one of at a time, or said as a change, or respelt, is the new name.
     (["My brother is Tom.", "My brother is Sam."],

@@ -18,7 +18,8 @@ slot, and for an "X is V" slot the values look alike (a name or code such as
 one more fact about a database on PostgreSQL 15, not a new value of it; plain words said of
 a person or pet by the noun for them, "User's sister is pregnant", are one more of the
 states they are in, "vegan" too, unless said with a change cue; a person's name and a
-state never replace each other ("User's partner is vegan" leaves "... is Tom"); a second
+state or an age never replace each other ("User's partner is vegan" or "User's son is 5"
+leaves "... is Tom"); a second
 name said plainly of one of those the user may have several of ("User's brother is Sam"
 after "... is Tom") is another of them; and with a change
 cue a new name still leaves a state: "The database is PostgreSQL 16 now" leaves
@@ -168,6 +169,19 @@ def _one_name(new: str, old: str) -> bool:
     short, long = sorted((new, old), key=len)
     return len(long) == len(short) + 1 and any(
         long[:at] + long[at + 1:] == short for at in range(len(long)))
+
+
+_AGE = re.compile(r"\d{1,3}(?:\s+(?:years?|months?)(?:\s+old)?)?\.?")
+
+
+def _age_beside_name(new: str, old: str) -> bool:
+    """Whether one of two facts about someone gives an age ("User's son is 5") and the other
+    a name ("... is Leo"): both look like names, but say different things of one person."""
+    values = [match["value"].strip() if (match := ATTRIBUTE.match(fact.strip())) else ""
+              for fact in (new, old)]
+    ages = [_AGE.fullmatch(value) is not None for value in values]
+    names = [value[:1].isupper() and not re.search(r"\d", value) for value in values]
+    return (ages[0] and names[1]) or (ages[1] and names[0])
 
 
 def _names_over_state(new: str, old: str) -> bool:
@@ -342,6 +356,8 @@ def replaces(new: str, old: str, change: str | None) -> bool:
     if new_slot is not None and new_slot == old_slot:
         if any(VERB_SLOT.match(fact.strip()) for fact in (new, old)):
             return True
+        if _of_someone(new) and _age_beside_name(new, old):
+            return False  # "My son is 5" says how old Leo is, not who he is
         kinds = {_value_kind(new), _value_kind(old)}
         same_look = len(kinds) == 1
         if change is None:
