@@ -321,24 +321,25 @@ def test_an_interaction_s_greeting_names_no_one_beside_a_name_held(told: list[st
 
 def test_an_interaction_s_new_name_retires_the_name_held() -> None:
     # As the offline policy does: a name gives way to a name, so core never holds two;
-    # another value (where the user lives) is added beside the old one.
+    # another value (where the user lives) is added beside the old one. A wife is one at a
+    # time; a second sister's name is kept beside the first (tests/test_offline_owners.py).
     with make_memory() as m:
-        for said in ("My name is Maya.", "My sister's name is Ana.", "I live in Lisbon.",
-                     "My name is Ana and my cat is Tom.", "My sister's name is Bea.",
+        for said in ("My name is Maya.", "My wife's name is Ana.", "I live in Lisbon.",
+                     "My name is Ana and my cat is Tom.", "My wife's name is Bea.",
                      "I live in Porto."):
             m.process_interaction(said, "Noted.")
         assert [f.text for f in m.core] == [
             "User lives in Lisbon", "User's name is Ana and User's cat is Tom",
-            "User's sister's name is Bea", "User lives in Porto"]
+            "User's wife's name is Bea", "User lives in Porto"]
         retired = {f.text: f for f in m.facts() if f.tier == "archival"}
-        assert sorted(retired) == ["User's name is Maya", "User's sister's name is Ana"]
+        assert sorted(retired) == ["User's name is Maya", "User's wife's name is Ana"]
         assert all(m.lifecycle.superseded(f) for f in retired.values())
         # Stated again, the name is current again; the statement joined to the one it
         # retires stays on its own.
         m.process_interaction("Call me Maya", "Noted.")
         assert sorted(f.text for f in m.core) == [
             "User lives in Lisbon", "User lives in Porto", "User's cat is Tom",
-            "User's name is Maya", "User's sister's name is Bea"]
+            "User's name is Maya", "User's wife's name is Bea"]
 
 
 def test_a_new_name_retires_none_of_two_held_for_it() -> None:
