@@ -197,6 +197,11 @@ def test_a_message_about_the_kid_states_the_son_s_forgotten_fact() -> None:
     ("I use vim. I like emacs too.", "User likes vim"),
     ("I use Python. I like rust.", "User likes Python"),
     ("I'm allergic to peanuts. Not shellfish.", "User is allergic to shellfish"),
+    # A list goes on only from a statement that it is so, and of the user.
+    ("I'm not allergic to peanuts. Shellfish too.", "User is allergic to shellfish"),
+    ("I might be allergic to peanuts. Shellfish too.", "User is allergic to shellfish"),
+    ("I'm allergic to peanuts. My son is allergic to eggs. Shellfish too.",
+     "User is allergic to shellfish"),
     # "where" is the place named just before it, and said of whom it names.
     ("I flew to Berlin, where my sister lives.", "User lives in Berlin"),
     ("I visited Munich, where I live. I love Berlin.", "User lives in Berlin"),

@@ -204,6 +204,9 @@ def says(text: str, fact: str) -> bool:
         said, before_this = _of_whom(part, whose, kin, read), before
         before = part
         if said is None:
+            # "I'm allergic to peanuts. My son is allergic to eggs. Shellfish too.": the
+            # list that goes on may be the son's.
+            withheld = False
             continue
         # "In Berlin, I live alone": the place opens the statement said at it.
         placed = not opens_sentence and bool(names) and concepts(before_this) == names
@@ -220,8 +223,9 @@ def says(text: str, fact: str) -> bool:
             said |= head
         if said_by(said):
             return True
-        # "I love shellfish. I'm allergic to peanuts.": the allergy is to peanuts.
-        withheld = not placed and object_of_its_own(part, head, wanted)
+        # "I love shellfish. I'm allergic to peanuts.": the allergy is to peanuts. Only a
+        # list said to be so goes on: "I'm not allergic to peanuts. Shellfish too." denies.
+        withheld = not placed and bool(head & said) and object_of_its_own(part, head, wanted)
         together |= said - head if withheld else said
     return said_by(together)
 
