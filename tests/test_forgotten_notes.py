@@ -206,6 +206,8 @@ def test_a_message_about_the_kid_states_the_son_s_forgotten_fact() -> None:
     ("I flew to Berlin, where my sister lives.", "User lives in Berlin"),
     ("I visited Munich, where I live. I love Berlin.", "User lives in Berlin"),
     ("I visited Berlin and Munich, where I live.", "User lives in Berlin"),
+    ("I went to Munich, where I live, and then Berlin.", "User lives in Berlin"),
+    ("I flew to Munich, where we live, and Berlin.", "User lives in Berlin"),
     # A clause naming a time by what is to happen then: not so yet.
     ("I'm moving to Berlin. Once I live there, I will relax.", "User lives in Berlin"),
     ("I'm moving to Berlin. When I live there, I will relax.", "User lives in Berlin"),
@@ -312,6 +314,10 @@ def test_the_same_relation_in_another_word_states_the_fact(said: str, fact: str)
     ("I visited Berlin last year. I live there now.", "User lives in Berlin"),
     ("Ana lives in Berlin and I live there too.", "User lives in Berlin"),
     ("My sister lives in Berlin. I live there too.", "User lives in Berlin"),
+    # "where" is the place the clause before it ends with, whatever list follows.
+    ("I flew from Munich to Berlin, where I live now.", "User lives in Berlin"),
+    ("I went to Berlin, where I live, and then Munich.", "User lives in Berlin"),
+    ("I went to Munich, where I work at Acme, and then Berlin.", "User works at Acme"),
     # What the user cannot eat, beside the allergy that keeps them from it.
     ("I can't eat shellfish, I'm allergic.", "User is allergic to shellfish"),
     # Of what was named before, or of the fact's own object among others.

@@ -84,6 +84,8 @@ _APART = frozenset({"near", "outside", "beyond", "from", "with", "except", "besi
 _NEAR_TO = frozenset({"close", "closer", "next", "nearer"})
 #: Words after which a fact puts the user at a named place: "in Berlin", "at Acme".
 _PLACING = frozenset({"in", "at", "for"})
+#: The place a clause ends with, and the word before it ("to Berlin", "and Berlin").
+_PLACE_LAST = re.compile(r"\b(\w+)\s+((?:[A-Z][\w'’-]*\s*)+)$")
 _JOINING = re.compile(r"\b(?:start|starts|started|join|joins|joined|began|hired)\b",
                       re.IGNORECASE)
 
@@ -118,7 +120,8 @@ def clauses_in(statement: str, names: set[str]) -> list[str]:
     for clause in _CLAUSE_BREAK.split(statement):
         if not clause.strip():
             continue
-        if clauses and _only_named(clause, names):
+        # "I went to Munich, where I live, and then Berlin": the list is where one went.
+        if clauses and _only_named(clause, names) and not _opens_where(clauses[-1]):
             clauses[-1] = f"{clauses[-1]} and {clause}"
         else:
             clauses.append(clause)
@@ -185,14 +188,22 @@ def located_apart(clause: str, relation: set[str], *, placing: bool = False) -> 
 
 
 def named_where(clause: str, before: str) -> set[str]:
-    """What ``clause`` names by opening with "where" and the user: the names of the
-    clause ``before`` it ("a new flat in Berlin, where we've lived for years"); none for
-    another clause ("..., where my sister lives" is hers)."""
-    words = _folded(clause)
-    subject = words[1].split("'")[0] if len(words) > 1 else ""
-    if words[0] != "where" or subject not in {"i", "we"}:
+    """What ``clause`` names by opening with "where" and the user: the place the clause
+    ``before`` it ends with ("a new flat in Berlin, where we've lived for years", "from
+    Munich to Berlin, where I live"), or every name of it when that is a list or no
+    place ends it ("Berlin and Munich, where I live" may be either); none for another
+    clause ("..., where my sister lives" is hers)."""
+    if not _opens_where(clause):
         return set()
-    return names_in(before, opens_sentence=True)
+    last = _PLACE_LAST.search(before.rstrip())
+    if last is None or last.group(1).casefold() in {"and", "or"}:
+        return names_in(before, opens_sentence=True)
+    return concepts(last.group(2))
+
+
+def _opens_where(clause: str) -> bool:
+    words = _folded(clause)
+    return words[:1] == ["where"] and len(words) > 1 and words[1].split("'")[0] in {"i", "we"}
 
 
 def points_back_to(statement: str, before: str, names: set[str]) -> bool:
