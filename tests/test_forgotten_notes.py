@@ -208,6 +208,13 @@ def test_a_message_about_the_kid_states_the_son_s_forgotten_fact() -> None:
     ("I visited Berlin and Munich, where I live.", "User lives in Berlin"),
     ("I went to Munich, where I live, and then Berlin.", "User lives in Berlin"),
     ("I flew to Munich, where we live, and Berlin.", "User lives in Berlin"),
+    # Speaking against what a light verb's fact names says no use of it.
+    ("I hate vim.", "User uses vim"),
+    ("Vim is awful.", "User uses vim"),
+    ("I have always hated vim.", "User uses vim"),
+    ("My son hates vim.", "User's son uses vim"),
+    ("I hate propranolol.", "User takes propranolol daily"),
+    ("I hate Teslas.", "User owns a Tesla"),
     # A clause naming a time by what is to happen then: not so yet.
     ("I'm moving to Berlin. Once I live there, I will relax.", "User lives in Berlin"),
     ("I'm moving to Berlin. When I live there, I will relax.", "User lives in Berlin"),
@@ -314,6 +321,12 @@ def test_the_same_relation_in_another_word_states_the_fact(said: str, fact: str)
     ("I visited Berlin last year. I live there now.", "User lives in Berlin"),
     ("Ana lives in Berlin and I live there too.", "User lives in Berlin"),
     ("My sister lives in Berlin. I live there too.", "User lives in Berlin"),
+    # A light verb's fact said with its verb, of what is the user's, or liked.
+    ("I hate using vim.", "User uses vim"),
+    ("I hate my vim setup.", "User uses vim"),
+    ("I hate my dog Rex.", "User has a dog named Rex"),
+    ("I love vim.", "User uses vim"),
+    ("I don't like it, but I use vim.", "User uses vim"),
     # "where" is the place the clause before it ends with, whatever list follows.
     ("I flew from Munich to Berlin, where I live now.", "User lives in Berlin"),
     ("I went to Berlin, where I live, and then Munich.", "User lives in Berlin"),

@@ -18,7 +18,7 @@ from functools import partial
 
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.guard import guarded
-from tiermem.memory.text.asserted import asserted_concepts, hedged, of_user_alone
+from tiermem.memory.text.asserted import asserted_concepts, hedged, of_user_alone, spurns
 from tiermem.memory.text.clauses import clauses_of
 from tiermem.memory.text.digest import norm_hash
 from tiermem.memory.text.extract import extract_facts, fact_norms, is_question
@@ -167,8 +167,9 @@ def says(text: str, fact: str) -> bool:
     clause saying the fact of another name ("I live in Munich") lends none of its words,
     and a statement of someone named ("..., and Ana lives in Berlin") is theirs; each said
     to be so, not wished, planned, supposed or denied ("I'd love to live in Berlin",
-    ``asserted_concepts``) unless the fact is worded so itself, and, of the user alone,
-    not of "he" or "she". The fact was learned in the message's turn, but a model may
+    ``asserted_concepts``) unless the fact is worded so itself, nor only spoken against
+    ("I hate vim" of "User uses vim", ``spurns``), and, of the user alone, not of "he"
+    or "she". The fact was learned in the message's turn, but a model may
     have stored there what the message never said ("Hello" and "User's birthday is May 3"),
     or only shares light words with ("I take vitamins daily."): the note would tell the
     model a forgotten fact the message does not show. The offline policy quotes none of the
@@ -203,7 +204,7 @@ def says(text: str, fact: str) -> bool:
     for opens_sentence, part in parts:
         said, before_this = _of_whom(part, whose, kin, read), before
         before = part
-        if said is None:
+        if said is None or spurns(part, fact):
             # "I'm allergic to peanuts. My son is allergic to eggs. Shellfish too.": the
             # list that goes on may be the son's.
             withheld = False

@@ -38,7 +38,7 @@ from tiermem.memory.text.plans import (
 )
 from tiermem.memory.text.wording import concepts
 
-__all__ = ["asserted_concepts", "hedged", "of_user_alone"]
+__all__ = ["asserted_concepts", "hedged", "of_user_alone", "spurns"]
 
 #: Words by which what follows is wished, planned, supposed, nearly done, denied, given up
 #: or lost ("I quit my job at Acme", "I stopped taking propranolol", "I left Acme", "I got
@@ -88,6 +88,20 @@ _OF_A_GERUND = frozenset({
 #: Words by which a fact ties the user to someone "he", "she" or "they" may stand for.
 _TIES = frozenset({"has", "have", "had", "owns", "owned", "married", "engaged", "dating",
                    "with"})
+#: Light verbs by which a fact is said by its object named alone ("vim is my editor" of
+#: "User uses vim"), each with its forms.
+_LIGHT_VERBS = tuple(frozenset(forms.split()) for forms in (
+    "use uses used using", "take takes took taken taking", "have has had having",
+    "own owns owned owning"))
+#: Words that speak against what a statement names: "I hate vim", "vim is awful".
+_AVERSE = frozenset({
+    "hate", "hates", "hated", "dislike", "dislikes", "disliked", "loathe", "loathes",
+    "loathed", "detest", "detests", "despise", "despises", "awful", "terrible", "horrible",
+    "worst", "sucks", "suck", "annoying", "unbearable",
+})
+#: Words between a fact's subject and its verb: "User also uses vim".
+_BEFORE_VERB = frozenset({"also", "still", "currently", "usually", "always", "often",
+                          "really", "now"})
 #: "may" in lower case; "May" may be the month.
 _MAY = "may"
 _WORD = re.compile(r"[\w-]+(?:'\w+)?")
@@ -235,3 +249,30 @@ def asserted_concepts(sentence: str, wanted: Iterable[str], *, read_cues: bool =
             place = _PLACE_LAST.search(parts[at - 1]) if at and _WHERE.match(kept) else None
             said |= concepts(place.group(1)) if place else set()
     return said
+
+
+def spurns(statement: str, fact: str) -> bool:
+    """Whether ``statement`` speaks against what ``fact`` says the user uses, takes, has
+    or owns without saying that verb, or that it is theirs: "I hate vim" and "vim is
+    awful" say no use of it, though "vim is my editor" says "User uses vim"; "I hate using
+    vim" and "I hate my dog Rex" say it. "I love vim" is no aversion: one's liking for a
+    tool is of one's own."""
+    fact_words = [word.casefold() for word in _words(fact) if word not in _BEFORE_VERB]
+    # The verb after the user ("User uses") or someone of theirs ("User's son uses").
+    subject = 2 if fact_words[:1] == ["user's"] else 1
+    verb = fact_words[subject] if fact_words[:1] in (["user"], ["user's"]) and len(
+        fact_words) > subject else ""
+    forms = next((forms for forms in _LIGHT_VERBS if verb in forms), None)
+    words = [word.casefold() for word in _words(statement)]
+    averse = next((at for at, word in enumerate(words) if word in _AVERSE), None)
+    if forms is None or averse is None:
+        return False
+    # "I have always hated vim": "have" is the tense of what follows, not the fact's verb.
+    said = [word for at, word in enumerate(words)
+            if word in forms and not (word in _LIGHT_VERBS[2] and _participle(words[at + 1:]))]
+    return not said and not {"my", "our"}.intersection(words[averse:])
+
+
+def _participle(words: list[str]) -> bool:
+    done = next((word for word in words if word not in _TIMELESS), "")
+    return done in _DONE or done.endswith("ed")
