@@ -208,6 +208,7 @@ def test_a_message_about_the_kid_states_the_son_s_forgotten_fact() -> None:
     ("I visited Berlin and Munich, where I live.", "User lives in Berlin"),
     ("I went to Munich, where I live, and then Berlin.", "User lives in Berlin"),
     ("I flew to Munich, where we live, and Berlin.", "User lives in Berlin"),
+    ("When I'm in Berlin, I work at Acme.", "User lives in Berlin"),
     # Speaking against what a light verb's fact names says no use of it.
     ("I hate vim.", "User uses vim"),
     ("Vim is awful.", "User uses vim"),
@@ -342,6 +343,7 @@ def test_the_same_relation_in_another_word_states_the_fact(said: str, fact: str)
     ("When I lived in Berlin, I had a dog.", "User lives in Berlin"),
     ("After I moved to Berlin, I got a dog.", "User lives in Berlin"),
     ("I live in Berlin when I'm not traveling.", "User lives in Berlin"),
+    ("When I'm not traveling, I live in Berlin.", "User lives in Berlin"),
     ("I have a cat. I'm allergic.", "User is allergic to cats"),
     ("I'm allergic to peanuts. Shellfish too.", "User is allergic to shellfish"),
     ("I'm allergic to peanuts. Also shellfish.", "User is allergic to shellfish"),

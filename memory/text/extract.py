@@ -214,10 +214,11 @@ def is_question(sentence: str) -> bool:
 
     It ends with "?", or opens (after words like "so", "hey,") with a
     question word followed by something other than a subject ("What is the
-    region", not "What I need is coffee"), or with an auxiliary followed by a
-    subject ("Is the api up", not "Do not deploy on Fridays"). "have" and "had" ask only
-    before a personal pronoun ("have we paged Bob", not "Have a look at the logs" or "Had a
-    great day"), "has" before a subject other than "a"/"an" ("has the deploy finished").
+    region", not "What I need is coffee" nor "When I'm off, I ski"), or with an
+    auxiliary followed by a subject ("Is the api up", not "Do not deploy on
+    Fridays"). "have" and "had" ask only before a personal pronoun ("have we paged
+    Bob", not "Have a look at the logs" or "Had a great day"), "has" before a subject
+    other than "a"/"an" ("has the deploy finished").
     """
     text = sentence.strip().rstrip(CLOSERS + " ")
     if not text:
@@ -241,7 +242,8 @@ def is_question(sentence: str) -> bool:
             return True
         if base == "how" and nxt == "to":  # a heading: "How to roll back: ..."
             return False
-        return nxt not in _SUBJECTS
+        # "When I'm not traveling, I live in Berlin": a subject with its verb joined on.
+        return nxt.partition("'")[0] not in _SUBJECTS
     aux = _NEGATED_AUX.get(first, first if not clitic else None)
     if aux in _PERFECT_SUBJECTS and nxt is not None:
         # "Had I known (,) I would have stayed" inverts a condition; it asks nothing.
