@@ -209,6 +209,11 @@ def test_a_message_about_the_kid_states_the_son_s_forgotten_fact() -> None:
     ("I went to Munich, where I live, and then Berlin.", "User lives in Berlin"),
     ("I flew to Munich, where we live, and Berlin.", "User lives in Berlin"),
     ("When I'm in Berlin, I work at Acme.", "User lives in Berlin"),
+    ("When I work at Acme I'll relax.", "User works at Acme"),
+    ("I will relax when I work at Acme.", "User works at Acme"),
+    ("When I move to Berlin I get a flat.", "User lives in Berlin"),
+    ("When I live in Berlin I want a dog.", "User lives in Berlin"),
+    ("When I start at Acme I get a laptop.", "User works at Acme"),
     # Speaking against what a light verb's fact names says no use of it.
     ("I hate vim.", "User uses vim"),
     ("Vim is awful.", "User uses vim"),
@@ -344,6 +349,10 @@ def test_the_same_relation_in_another_word_states_the_fact(said: str, fact: str)
     ("After I moved to Berlin, I got a dog.", "User lives in Berlin"),
     ("I live in Berlin when I'm not traveling.", "User lives in Berlin"),
     ("When I'm not traveling, I live in Berlin.", "User lives in Berlin"),
+    # "when" beside a present tense says what happens each time.
+    ("I relax when I work at Acme.", "User works at Acme"),
+    ("When I work at Acme I get tired.", "User works at Acme"),
+    ("I bike to work whenever I work at Acme.", "User works at Acme"),
     ("I have a cat. I'm allergic.", "User is allergic to cats"),
     ("I'm allergic to peanuts. Shellfish too.", "User is allergic to shellfish"),
     ("I'm allergic to peanuts. Also shellfish.", "User is allergic to shellfish"),

@@ -19,7 +19,9 @@ to come too ("I'm moving to Berlin next month").
 "Once I live there, I will relax" names a time by what is to happen then: a clause opened
 by "once", "when", "after", "as soon as" ... is no statement that it is so
 (``after_it_comes``), but in the past tense ("When I lived in Berlin, ...") it says it
-was, as "I used to live in Berlin" does. Pure functions over strings.
+was, as "I used to live in Berlin" does, and a "when" beside a present tense that nothing
+puts to come ("I relax when I work at Acme") says it is so each time. Pure functions over
+strings.
 """
 
 from __future__ import annotations
@@ -66,8 +68,12 @@ _CLAUSES = re.compile(r"\s+(?:and|or|then|so|because|when|where|while|until|till
                       re.IGNORECASE)
 _WORD = re.compile(r"[\w-]+(?:'\w+)?")
 #: Words that open a clause naming a time by what happens then: "once I live there".
-_ONCE = re.compile(r"\b(?:once|when|after|before|until|till|as\s+soon\s+as"
+_ONCE = re.compile(r"\b(once|whenever|when|after|before|until|till|as\s+soon\s+as"
                    r"|by\s+the\s+time)\s+(?=(?:i|we|user)\b)", re.IGNORECASE)
+#: Words that put what a statement says in a time to come, or only wish or allow it.
+_COMING = frozenset({"will", "shall", "gonna", "going", "would", "could", "might", "should",
+                     "must", "can", "may", "want", "wanna", "hope", "plan", "need"})
+_MOVE = re.compile(r"(?:mov|relocat|emigrat)(?:e|es|ing)")
 #: Who may say what they plan: the user, or a fact's subject ("User is moving ...").
 _SUBJECTS = frozenset({"i", "we", "user"})
 #: Words between a subject and its verb that say nothing of its tense.
@@ -126,13 +132,29 @@ def _in_past(words: list[str]) -> bool:
 def after_it_comes(part: str, wanted: set[str]) -> bool:
     """Whether the clause of ``part`` that holds one of ``wanted`` (a fact's concepts)
     opens with "once", "when", "after", "as soon as" ... and is not in the past tense:
-    "Once I live there" says the user does not live there yet."""
+    "Once I live there" says the user does not live there yet. A "when" beside a present
+    tense says what happens each time, so it is so ("I relax when I work at Acme")."""
     for opening in _ONCE.finditer(part):
         clause = _CLAUSES.split(part[opening.end():])[0]
         words = [w.casefold() for w in _WORD.findall(clause.replace("’", "'"))]
-        if concepts(clause) & wanted and not _in_past(words):
+        if (concepts(clause) & wanted and not _in_past(words)
+                and not _each_time(part, opening.group(1), words, wanted)):
             return True
     return False
+
+
+def _each_time(part: str, opener: str, words: list[str], wanted: set[str]) -> bool:
+    """Whether a clause opened by ``opener`` of ``words`` says what the user does each
+    time: "when" or "whenever", its own verb the fact's and no move ("When I move to
+    Berlin, I get a flat" is to come), beside a statement of the user's in ``part`` that
+    nothing puts in a time to come ("When I work at Acme I'll relax")."""
+    verb = next((w for w in words[1:] if w not in _ADVERBS), "") if words[:1] in (
+        ["i"], ["we"]) else ""
+    part_words = [w.casefold() for w in _WORD.findall(part.replace("’", "'"))]
+    subjects = sum(w.partition("'")[0] in {"i", "we"} for w in part_words)
+    return (opener.casefold() in {"when", "whenever"} and bool(concepts(verb) & wanted)
+            and _MOVE.fullmatch(verb) is None and subjects > 1
+            and not any(w in _COMING or w.endswith(("'ll", "'d")) for w in part_words))
 
 
 def _of_another_time(time: re.Match[str] | None, wanted: set[str]) -> bool:
