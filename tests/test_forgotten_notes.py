@@ -214,6 +214,7 @@ def test_a_message_about_the_kid_states_the_son_s_forgotten_fact() -> None:
     ("When I move to Berlin I get a flat.", "User lives in Berlin"),
     ("When I live in Berlin I want a dog.", "User lives in Berlin"),
     ("When I start at Acme I get a laptop.", "User works at Acme"),
+    ("I was about to go to work at Acme, but they withdrew the offer.", "User works at Acme"),
     # Speaking against what a light verb's fact names says no use of it.
     ("I hate vim.", "User uses vim"),
     ("Vim is awful.", "User uses vim"),

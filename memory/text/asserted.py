@@ -137,9 +137,11 @@ def _not_so(words: list[str], at: int) -> bool:
     if folded == "left":
         return at == 0 or words[at - 1].casefold() in _LEAVERS
     if folded in _BEFORE_TO:
-        # "I'd been meaning to go to work at Acme" may mean a job; "about to" the trip.
-        return (at + 1 < len(words) and words[at + 1].casefold() == "to"
-                and not (folded == "about" and _off_to_work(words[at + 2:at + 5])))
+        # "I'd been meaning to go to work at Acme" may mean a job; "about to" the trip,
+        # but "I was about to go to work at Acme" is a job that never came.
+        trip = (folded == "about" and _off_to_work(words[at + 2:at + 5])
+                and not (at and words[at - 1].casefold() in {"was", "were"}))
+        return at + 1 < len(words) and words[at + 1].casefold() == "to" and not trip
     return folded in _NOT_SO or word == _MAY or folded.endswith("n't") or folded == "going"
 
 
