@@ -23,10 +23,11 @@ leaves "... is Tom"); a second
 name said plainly of one of those the user may have several of ("User's brother is Sam"
 after "... is Tom") is another of them; and with a change
 cue a new name still leaves a state: "The database is PostgreSQL 16 now" leaves
-"overloaded"; with a change cue, a slot said in general is the slot the old fact said for
-a time, "The on-call rotation this week is ...", but not the other way round); or the
-statement carried a change cue, the two are about the same subject ("Customer
-Acme is now on the Pro plan" leaves Globex's plan) and share at least two
+"overloaded", nor does a state replace a thing's name (memory/text/identifiers.py): "The
+primary database is down now" leaves "db-01"; with a change cue, a slot said in general
+is the slot the old fact said for a time, "The on-call rotation this week is ...", but
+not the other way round); or the statement carried a change cue, the two are about the
+same subject ("Customer Acme is now on the Pro plan" leaves Globex's plan) and share at least two
 concepts, which is at least half of the smaller one's, one of them not a word of the
 subject ("prefers aisle seats on flights" replaces "prefers window seats on flights",
 "Customer Acme is now on the Pro plan" replaces "Customer Acme is on the Team plan",
@@ -51,6 +52,7 @@ import re
 from collections.abc import Iterable
 
 from tiermem.memory.text.extract import ExtractedFact, normalize_fact
+from tiermem.memory.text.identifiers import identifies, is_state_compound
 from tiermem.memory.text.owners import may_be_same_kin, relation_of
 from tiermem.memory.text.relations import may_be_one_partner, may_be_several
 
@@ -122,9 +124,22 @@ def _value_kind(fact: str) -> str:
     if re.match(r"(?:a|an)\s", value, _I):
         return "kind"
     value = re.sub(r"^the\s+", "", value, flags=_I)  # "the Beatles" is a name
+    if is_state_compound(value):  # "read-only" says how, where "db-primary" names
+        return "plain"
     if re.search(r"[\d@]|^[A-Z]|\w[-./:]\w", value):
         return "name"
     return "plain"
+
+
+def _name_beside_state(new: str, old: str) -> bool:
+    """Whether one of two values names the thing ("db-01", "Postgres 16") and the other
+    says how it is ("down", "read-only", "sev1"): a thing keeps its name in every state,
+    so neither replaces the other, with a change cue or without."""
+    if "kind" in {_value_kind(new), _value_kind(old)}:
+        return False  # "a replica": neither a name nor a state
+    values = [match["value"] if (match := ATTRIBUTE.match(fact.strip())) else ""
+              for fact in (new, old)]
+    return identifies(values[0]) != identifies(values[1])
 
 
 def _subject_words(fact: str) -> list[str]:
@@ -358,6 +373,8 @@ def replaces(new: str, old: str, change: str | None) -> bool:
             return True
         if _of_someone(new) and _age_beside_name(new, old):
             return False  # "My son is 5" says how old Leo is, not who he is
+        if _name_beside_state(new, old):
+            return False  # "The primary database is down now" says how db-01 is
         kinds = {_value_kind(new), _value_kind(old)}
         same_look = len(kinds) == 1
         if change is None:

@@ -1,0 +1,57 @@
+"""Which values of an "X is V" fact name the thing and which say how it is.
+
+A thing is in one state at a time but keeps its name through all of them: "The primary
+database is down now" is news about db-01, not a new name for it, while "back up now"
+ends "down" and "db-02 now" replaces "db-01". So ``updates.replaces`` needs to tell an
+identifier (a name, host, address, region or version: "db-01", "eu-west-1", "10.0.0.5",
+"Postgres 16", "AWS") from a state ("down", "degraded", "back up", "read-only", "OK").
+
+A status code looks like an identifier, with its digit, but is a state an incident or a
+ticket passes through ("sev1", "P2", "severity 3"): "resolved now" ends it. Pure functions
+over strings.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["identifies", "is_state_compound"]
+
+#: A severity, priority or tier: a state with a number, not a name ("sev1", "P2", "SEV-3").
+_STATUS_CODE = re.compile(
+    r"(?:sev|severity|p|pri|priority|tier|level|lvl)[- ]?\d{1,2}", re.IGNORECASE)
+#: States that monitoring and status pages write in capitals; any other word in capitals
+#: alone ("AWS", "GCP") is taken for a name, as dropping a name costs more than keeping a
+#: stale state.
+_STATES_IN_CAPITALS = frozenset({
+    "ok", "up", "down", "on", "off", "red", "amber", "yellow", "green", "live", "online",
+    "offline", "healthy", "unhealthy", "degraded", "failed", "failing", "active", "inactive",
+    "ready", "pending", "running", "stopped", "open", "closed", "resolved", "critical",
+    "warning", "error", "unknown",
+})
+#: Words that make a hyphenated lowercase value a state ("read-only", "up-to-date",
+#: "out-of-sync", "half-full"), where "db-primary" or "us-east" is a host or a region.
+_STATE_PARTICLES = frozenset({
+    "only", "up", "down", "to", "of", "off", "on", "out", "in", "over", "under", "back",
+    "half", "non", "self", "well", "at",
+})
+
+
+def is_state_compound(value: str) -> bool:
+    """Whether ``value`` is lowercase words joined by hyphens that says how something is
+    ("read-only", "up-to-date"), not a host's or region's name ("db-primary")."""
+    return (re.fullmatch(r"[a-z]+(?:-[a-z]+)+", value) is not None
+            and any(part in _STATE_PARTICLES for part in value.split("-")))
+
+
+def identifies(value: str) -> bool:
+    """Whether ``value`` names what a thing is rather than how it is: a word in capitals
+    with lowercase after ("Postgres 16", "Ana"), a digit ("db-01", "10.0.0.5"), words
+    joined by a dot, colon, slash or hyphen ("api.acme.io", "db-primary"), or capitals
+    alone that are no known state ("AWS", not "DOWN"); never a status code ("sev1")."""
+    value = re.sub(r"^the\s+", "", value.strip(" ."), flags=re.IGNORECASE)
+    if not value or _STATUS_CODE.fullmatch(value) or is_state_compound(value):
+        return False
+    if re.fullmatch(r"[A-Z]+", value):
+        return value.casefold() not in _STATES_IN_CAPITALS
+    return re.search(r"[\d@]|^[A-Z]|\w[-./:_]\w", value) is not None

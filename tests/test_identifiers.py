@@ -1,0 +1,82 @@
+"""A thing's name and its state never replace each other; a state ends a state, a name a name."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from offline_helpers import chat, core_of
+
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.text.identifiers import identifies
+from tiermem.memory.text.updates import replaces
+
+
+@pytest.fixture
+def memory() -> Iterator[HierarchicalMemory]:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as m:
+        yield m
+
+
+_NAMES = ["db-01", "eu-west-1", "10.0.0.5", "Postgres 16", "api.acme.io", "db-primary", "AWS"]
+_STATES = ["down", "degraded", "back up", "read-only", "DOWN", "out-of-sync"]
+
+
+@pytest.mark.parametrize("name", _NAMES)
+@pytest.mark.parametrize("state", _STATES)
+@pytest.mark.parametrize("change", [None, "now"])
+def test_a_thing_s_name_and_its_state_never_replace_each_other(
+        name: str, state: str, change: str | None) -> None:
+    named, stated = f"The primary database is {name}", f"The primary database is {state}"
+    assert not replaces(stated, named, change)
+    assert not replaces(named, stated, change)
+
+
+@pytest.mark.parametrize(("new", "old", "change"), [
+    # A state ends the state before, said as a change or plainly.
+    ("back up", "down", "now"),
+    ("back up", "down", None),
+    ("read-only", "down", "now"),
+    ("healthy", "read-only", None),
+    ("down", "UP", "now"),
+    ("OK", "degraded", "now"),
+    # A status code is a state an incident passes through: a state or a code ends it.
+    ("resolved", "sev1", "now"),
+    ("sev1", "sev2", "now"),
+    ("sev1", "sev2", None),
+    ("P1", "P3", "now"),
+    # A name gives way to a name.
+    ("db-02", "db-01", "now"),
+    ("db-02", "db-01", None),
+    ("Postgres 17", "Postgres 16", "now"),
+    ("10.0.0.6", "10.0.0.5", "actually"),
+    ("eu-central-1", "eu-west-1", "now"),
+])
+def test_a_state_replaces_a_state_and_a_name_a_name(new: str, old: str, change: str | None) -> None:
+    assert replaces(f"The primary database is {new}", f"The primary database is {old}", change)
+
+
+@pytest.mark.parametrize(("value", "names"), [
+    ("db-01", True), ("eu-west-1", True), ("10.0.0.5", True), ("Postgres 16", True),
+    ("AWS", True), ("db-primary", True), ("the Beatles", True),
+    ("down", False), ("back up", False), ("read-only", False), ("up-to-date", False),
+    ("DOWN", False), ("OK", False), ("sev1", False), ("SEV-2", False), ("P1", False),
+    ("severity 3", False),
+])
+def test_which_values_name_a_thing(value: str, names: bool) -> None:
+    assert identifies(value) is names
+
+
+@pytest.mark.parametrize(("said", "left"), [
+    (["The primary database is db-01.", "The primary database is down now."],
+     ["The primary database is db-01", "The primary database is down"]),
+    (["The replica is 10.0.0.5.", "The replica is degraded now."],
+     ["The replica is 10.0.0.5", "The replica is degraded"]),
+    (["The primary database is down.", "The primary database is read-only now."],
+     ["The primary database is read-only"]),
+    (["The incident is sev2.", "The incident is sev1 now."], ["The incident is sev1"]),
+])
+def test_the_offline_policy_keeps_a_thing_s_name_through_its_states(
+        memory: HierarchicalMemory, said: list[str], left: list[str]) -> None:
+    chat(memory, *said)
+    assert list(core_of(memory)) == left
