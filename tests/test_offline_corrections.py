@@ -19,6 +19,7 @@ from tiermem.memory.text.corrections import (
     correction_apart,
     correction_of,
 )
+from tiermem.memory.text.extract import extract_facts
 
 
 @pytest.fixture
@@ -147,6 +148,26 @@ def test_a_correction_of_a_word_no_fact_says_stores_nothing(memory: Hierarchical
     assert _core(memory) == {"User lives in Seattle": "durable"}
     assert reply == ('(offline) No fact in core memory says "Chicago", so I could not '
                      'correct it to "Boston"; nothing was stored.')
+
+
+@pytest.mark.parametrize(("text", "facts"), [
+    # What was meant, with no word it replaces: nothing to correct, and no fact.
+    ("I'm sorry, I meant Portland.", []), ("I meant Portland.", []),
+    ("Sorry, I meant Portland.", []), ("Oops, I meant to say Portland.", []),
+    ("No, I meant the staging cluster.", []),
+    # A clause, an explanation, or a statement after it is still said.
+    ("I meant Portland. I work at Acme.", ["User works at Acme"]),
+    ("Sorry, I meant that I live in Portland.", ["User: Sorry, I meant that I live in Portland"]),
+    ("I meant Bob is on call.", ["User: I meant Bob is on call"]),
+    ("I meant what I said.", ["User: I meant what I said"]),
+])
+def test_what_was_meant_with_no_slip_named_states_no_fact(text: str, facts: list[str]) -> None:
+    assert [fact.text for fact in extract_facts(text)] == facts
+
+
+def test_what_was_meant_alone_leaves_core_as_it_was(memory: HierarchicalMemory) -> None:
+    _chat(memory, "I live in Seattle.", "I'm sorry, I meant Portland.")
+    assert _core(memory) == {"User lives in Seattle": "durable"}
 
 
 def test_the_fact_said_last_is_the_one_corrected(memory: HierarchicalMemory) -> None:

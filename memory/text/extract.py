@@ -24,7 +24,8 @@ Per sentence, ``extract_facts`` does this, in order:
    their point ("My name is", "I am allergic to", "I like": memory/text/
    fragments.py), asides about the conversation ("I'm sorry", "I'm confused", "I'm
    back": ``is_aside``, there too, which leaves the rest of a sentence that joins one to
-   a statement, and of an apology for one: ``without_asides``), and requests to the
+   a statement, and of an apology for one: ``without_asides``), a correction that names
+   no slip ("Sorry, I meant Portland": ``corrects_nothing``), and requests to the
    assistant ("please ...", "remind me ...", "tell me ...", "can you ...", "remember
    to ...", "don't let me forget to ...", "don't forget about ..." (not "... about my
    X", which yields "my X" as "don't forget my X" does, nor "... about X, it's due in
@@ -61,7 +62,13 @@ from tiermem.memory.text.durability import SHORT_LIVED, classify_durability
 
 # The de-duplication key lives in its own module; re-exported, as callers import it here.
 from tiermem.memory.text.fact_keys import earlier_fact_norms, fact_norm, fact_norms, normalize_fact
-from tiermem.memory.text.fragments import is_aside, is_heading, stops_short, without_asides
+from tiermem.memory.text.fragments import (
+    corrects_nothing,
+    is_aside,
+    is_heading,
+    stops_short,
+    without_asides,
+)
 from tiermem.memory.text.openings import (
     NOT_STATED,
     lead_in,
@@ -320,7 +327,7 @@ def _fact_from_sentence(sentence: str, speaker: str, introductions: bool = True
         body = earlier = kept
 
     if (len(_WORD.findall(body)) < 2 or _is_filler(body) or stops_short(body)
-            or is_aside(body)):
+            or is_aside(body) or corrects_nothing(body)):
         return None
     opening = head(body, speaker)
     if opening is not None and not HAS_ALNUM.search(body[opening[1]:]):

@@ -35,6 +35,10 @@ more, it is a fact again: "I'm back from vacation", "I'm done with the migration
 not sure the backup ran", and an apology followed by a clause of its own ("I'm sorry if I
 was unclear, my name is Dana", "I'm sorry to say I'm moving").
 
+``corrects_nothing(text)``: "I meant Portland" (after "sorry", "oops", "no" or such) with
+no "not Seattle" names a slip without the word it corrects, so it states nothing of its
+own; "I meant that I live in Portland", "I meant it" and "I meant Bob is on call" still do.
+
 ``without_asides(text)``: ``text`` less the asides among its own clauses ("I'm back, and
 I moved to Porto" says "I moved to Porto"), but whole when one after a statement qualifies
 it ("I moved to Berlin but I'm back": came back; "..., but I'm not sure": ``qualifies``),
@@ -50,7 +54,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["is_aside", "is_heading", "qualifies", "stops_short", "without_asides"]
+__all__ = ["corrects_nothing", "is_aside", "is_heading", "qualifies", "stops_short",
+           "without_asides"]
 
 #: Prepositions waiting for their object.
 _PREPOSITIONS = frozenset({"to", "of", "from", "with", "at", "for", "by", "into", "onto", "than",
@@ -117,6 +122,23 @@ _SORRY_THAT = re.compile(
     r"^i(?:['’]?m|\s+am)\s+(?:(?:so|really|very|truly|terribly)\s+)*sorry\s+(?:that\s+)?"
     + _SPEAKERS_OPENING, re.IGNORECASE)
 
+#: "(Sorry,) I meant (to say) X": what X is follows.
+_MEANT = re.compile(
+    r"^\W*(?:(?:sorry|oops|whoops|oh|no|nope|wait|my\s+bad|correction|actually)\b[\s,:;!.-]*)*"
+    r"i\s+meant(?:\s+to\s+(?:say|write|type))?\s*[:,]?\s+(?P<meant>\S.*?)\W*$",
+    re.IGNORECASE | re.DOTALL)
+#: Words that make what follows "I meant" a clause or an explanation ("I meant it", "I
+#: meant that I live in Portland", "I meant Bob is on call") or name what it corrects ("not
+#: Seattle", "rather than", "instead of"), not a slip's word alone.
+_MEANT_MORE = frozenset({
+    "it", "that", "this", "what", "to", "well", "nothing", "everything", "you", "him", "her",
+    "them", "us", "me", "myself", "so", "as", "i", "we", "he", "she", "they", "my",
+    "is", "are", "was", "were", "am", "be", "has", "have", "had", "do", "does", "did",
+    "will", "would", "can", "could", "should", "not", "rather", "instead", "never",
+})
+#: The most words of a slip's correction: a word or a name, not a clause.
+_MAX_MEANT_WORDS = 5
+
 
 def is_heading(sentence: str) -> bool:
     """Whether ``sentence`` introduces what follows (it ends with a colon, quotes aside)
@@ -151,6 +173,17 @@ def qualifies(clause: str) -> bool:
     than how the speaker stands in the conversation: "I'm back" (from where it says),
     "I'm not sure" (of it); "User is back" as a fact tells it."""
     return _QUALIFIER.match(clause.strip()) is not None
+
+
+def corrects_nothing(text: str) -> bool:
+    """Whether ``text`` only says what was meant by a slip it does not name ("Sorry, I
+    meant Portland"; module docstring): with no fact to correct, it states none."""
+    match = _MEANT.match(text.strip())
+    if match is None:
+        return False
+    words = [w.casefold().replace("’", "'") for w in _WORD.findall(match["meant"])]
+    return (0 < len(words) <= _MAX_MEANT_WORDS
+            and not any(w in _MEANT_MORE or w.endswith("n't") for w in words))
 
 
 def without_asides(text: str) -> str:
