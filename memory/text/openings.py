@@ -105,13 +105,13 @@ _VERB_OF_ONE = re.compile(
 #: Verbs that end in one "s" or "z", whose "-es" (or doubled letter and "-es": "quizzes",
 #: "focusses") a rule would take for a stem in "e" ("focuse") or a doubled one ("quizz").
 _STEMS_IN_S_OR_Z = frozenset({
-    "focus", "refocus", "bus", "gas", "bias", "nonplus", "caucus", "chorus", "quiz",
-    "whiz"})
+    "focus", "refocus", "bus", "gas", "bias", "nonplus", "plus", "surplus", "caucus",
+    "chorus", "census", "campus", "virus", "atlas", "alias", "canvas", "quiz", "whiz"})
 #: Verbs that end in "e" after a hiss or an "o", whose "-es" a rule would take whole
 #: ("cach", "sho").
 _STEMS_IN_E = frozenset({
-    "ache", "cache", "psyche", "shoe", "canoe", "hoe", "toe", "tiptoe", "untie", "belie",
-    "outvie"})
+    "ache", "cache", "psyche", "niche", "quiche", "avalanche", "finesse", "shoe", "canoe",
+    "hoe", "toe", "tiptoe", "untie", "belie", "outvie"})
 #: Words in a verb's "s" that are no verb: "it always ran late" keeps "always".
 _NO_VERBS_IN_S = frozenset({
     "always", "sometimes", "perhaps", "nowadays", "afterwards", "besides", "towards",
