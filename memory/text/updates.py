@@ -19,7 +19,7 @@ one more fact about a database on PostgreSQL 15, not a new value of it; plain wo
 a person or pet by the noun for them, "User's sister is pregnant", are one more of the
 states they are in, "vegan" too, unless said with a change cue; a person's name and a
 state or an age never replace each other ("User's partner is vegan" or "User's son is 5"
-leaves "... is Tom"); a second
+leaves "... is Tom"; memory/text/kin_values.py); a second
 name said plainly of one of those the user may have several of ("User's brother is Sam"
 after "... is Tom") is another of them; and with a change
 cue a new name still leaves a state: "The database is PostgreSQL 16 now" leaves
@@ -53,8 +53,9 @@ from collections.abc import Iterable
 
 from tiermem.memory.text.extract import ExtractedFact, normalize_fact
 from tiermem.memory.text.identifiers import identifies, is_state_compound
-from tiermem.memory.text.owners import may_be_same_kin, relation_of
-from tiermem.memory.text.relations import may_be_one_partner, may_be_several
+from tiermem.memory.text.kin_values import age_beside_name, another_of_several, of_someone
+from tiermem.memory.text.owners import may_be_same_kin
+from tiermem.memory.text.relations import may_be_one_partner
 
 # Which attribute a fact sets lives in its own module; re-exported, as callers import it here.
 from tiermem.memory.text.slots import (
@@ -140,63 +141,6 @@ def _name_beside_state(new: str, old: str) -> bool:
     values = [match["value"] if (match := ATTRIBUTE.match(fact.strip())) else ""
               for fact in (new, old)]
     return identifies(values[0]) != identifies(values[1])
-
-
-def _subject_words(fact: str) -> list[str]:
-    """The words of an "X is V" fact's subject, but a name after its last noun ("User's
-    sister" of "User's sister Ana is vegan")."""
-    match = ATTRIBUTE.match(fact.strip())
-    words = re.findall(r"[\w'’-]+", match["subject"]) if match else []
-    while len(words) > 1 and words[-1][:1].isupper():
-        words.pop()  # the name after the noun: "sister Ana"
-    return words
-
-
-def _of_someone(fact: str) -> bool:
-    """Whether an "X is V" fact is said of a person, or a pet, by the noun for them
-    ("User's sister", "User's sister Ana", "Our manager"), not of a thing of theirs
-    ("User's phone", "User's sister's car")."""
-    words = _subject_words(fact)
-    return bool(words) and relation_of(re.sub(rf"{_APOS}s?$", "", words[-1])) is not None
-
-
-def _another_of_several(new: str, old: str) -> bool:
-    """Whether ``new`` names another of the user's beside the one ``old`` names, by a noun
-    for those one may have several of: "User's brother is Sam" (or "User's brother's name
-    is Sam") after "... Tom" is a second brother. The name respelt ("Ana" for "Anna": one
-    letter more or fewer) or said in full ("Tom Smith" for "Tom") is still the one."""
-    words = _subject_words(new)
-    if len(words) > 1 and words[-1].casefold() == "name":
-        words.pop()
-    if not words or not may_be_several(re.sub(rf"{_APOS}s?$", "", words[-1])):
-        return False
-    names = [match["value"].strip(" .") if (match := ATTRIBUTE.match(fact.strip())) else ""
-             for fact in (new, old)]
-    if not all(name[:1].isupper() for name in names):
-        return False  # an age or a code, not who they are
-    return not _one_name(*(name.casefold() for name in names))
-
-
-def _one_name(new: str, old: str) -> bool:
-    """Whether ``new`` is the name ``old`` written otherwise: in full, or respelt."""
-    if new.split()[:len(old.split())] == old.split():
-        return True
-    short, long = sorted((new, old), key=len)
-    return len(long) == len(short) + 1 and any(
-        long[:at] + long[at + 1:] == short for at in range(len(long)))
-
-
-_AGE = re.compile(r"\d{1,3}(?:\s+(?:years?|months?)(?:\s+old)?)?\.?")
-
-
-def _age_beside_name(new: str, old: str) -> bool:
-    """Whether one of two facts about someone gives an age ("User's son is 5") and the other
-    a name ("... is Leo"): both look like names, but say different things of one person."""
-    values = [match["value"].strip() if (match := ATTRIBUTE.match(fact.strip())) else ""
-              for fact in (new, old)]
-    ages = [_AGE.fullmatch(value) is not None for value in values]
-    names = [value[:1].isupper() and not re.search(r"\d", value) for value in values]
-    return (ages[0] and names[1]) or (ages[1] and names[0])
 
 
 def _names_over_state(new: str, old: str) -> bool:
@@ -371,7 +315,7 @@ def replaces(new: str, old: str, change: str | None) -> bool:
     if new_slot is not None and new_slot == old_slot:
         if any(VERB_SLOT.match(fact.strip()) for fact in (new, old)):
             return True
-        if _of_someone(new) and _age_beside_name(new, old):
+        if of_someone(new) and age_beside_name(new, old):
             return False  # "My son is 5" says how old Leo is, not who he is
         if _name_beside_state(new, old):
             return False  # "The primary database is down now" says how db-01 is
@@ -380,9 +324,9 @@ def replaces(new: str, old: str, change: str | None) -> bool:
         if change is None:
             # "pregnant" after "vegan": a person is in many states at once, and only a
             # cue says one of them ended; a second brother named is one more brother.
-            return same_look and not ((_value_kind(new) == "plain" and _of_someone(new))
-                                      or _another_of_several(new, old))
-        if "name" in kinds and not same_look and _of_someone(new):
+            return same_look and not ((_value_kind(new) == "plain" and of_someone(new))
+                                      or another_of_several(new, old))
+        if "name" in kinds and not same_look and of_someone(new):
             return False  # "My partner is vegan now" says how Tom is, not who
         return same_look or not _names_over_state(new, old)
     if change is None or (new_slot is not None and old_slot is not None):

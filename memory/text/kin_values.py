@@ -1,0 +1,77 @@
+"""What the value of an "X is V" fact says of one of the user's people (or pets).
+
+A person keeps their name through every state and age: "User's son is 5" says how old Leo
+is, not who he is, and one may have several brothers, so "User's brother is Sam" after
+"... is Tom" is a second brother, while "Anna" respelt "Ana", or "Tom" said in full "Tom
+Smith", is still the one. ``memory/text/updates.py``'s ``replaces`` asks these questions.
+Pure functions over strings.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tiermem.memory.text.owners import relation_of
+from tiermem.memory.text.relations import may_be_several
+from tiermem.memory.text.slots import ATTRIBUTE
+
+__all__ = ["age_beside_name", "another_of_several", "of_someone", "subject_words"]
+
+_APOS = "['’]"
+
+
+def subject_words(fact: str) -> list[str]:
+    """The words of an "X is V" fact's subject, but a name after its last noun ("User's
+    sister" of "User's sister Ana is vegan")."""
+    match = ATTRIBUTE.match(fact.strip())
+    words = re.findall(r"[\w'’-]+", match["subject"]) if match else []
+    while len(words) > 1 and words[-1][:1].isupper():
+        words.pop()  # the name after the noun: "sister Ana"
+    return words
+
+
+def of_someone(fact: str) -> bool:
+    """Whether an "X is V" fact is said of a person, or a pet, by the noun for them
+    ("User's sister", "User's sister Ana", "Our manager"), not of a thing of theirs
+    ("User's phone", "User's sister's car")."""
+    words = subject_words(fact)
+    return bool(words) and relation_of(re.sub(rf"{_APOS}s?$", "", words[-1])) is not None
+
+
+def another_of_several(new: str, old: str) -> bool:
+    """Whether ``new`` names another of the user's beside the one ``old`` names, by a noun
+    for those one may have several of: "User's brother is Sam" (or "User's brother's name
+    is Sam") after "... Tom" is a second brother. The name respelt ("Ana" for "Anna": one
+    letter more or fewer) or said in full ("Tom Smith" for "Tom") is still the one."""
+    words = subject_words(new)
+    if len(words) > 1 and words[-1].casefold() == "name":
+        words.pop()
+    if not words or not may_be_several(re.sub(rf"{_APOS}s?$", "", words[-1])):
+        return False
+    names = [match["value"].strip(" .") if (match := ATTRIBUTE.match(fact.strip())) else ""
+             for fact in (new, old)]
+    if not all(name[:1].isupper() for name in names):
+        return False  # an age or a code, not who they are
+    return not _one_name(*(name.casefold() for name in names))
+
+
+def _one_name(new: str, old: str) -> bool:
+    """Whether ``new`` is the name ``old`` written otherwise: in full, or respelt."""
+    if new.split()[:len(old.split())] == old.split():
+        return True
+    short, long = sorted((new, old), key=len)
+    return len(long) == len(short) + 1 and any(
+        long[:at] + long[at + 1:] == short for at in range(len(long)))
+
+
+_AGE = re.compile(r"\d{1,3}(?:\s+(?:years?|months?)(?:\s+old)?)?\.?")
+
+
+def age_beside_name(new: str, old: str) -> bool:
+    """Whether one of two facts about someone gives an age ("User's son is 5") and the other
+    a name ("... is Leo"): both look like names, but say different things of one person."""
+    values = [match["value"].strip() if (match := ATTRIBUTE.match(fact.strip())) else ""
+              for fact in (new, old)]
+    ages = [_AGE.fullmatch(value) is not None for value in values]
+    names = [value[:1].isupper() and not re.search(r"\d", value) for value in values]
+    return (ages[0] and names[1]) or (ages[1] and names[0])
