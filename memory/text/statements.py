@@ -13,7 +13,7 @@ What such a statement then changes among the facts held is memory/text/updates.p
   sister ...": hers; memory/text/owners.py). When no fact holds them, ``as_news`` reads it as
   a plain statement: it is then news;
 - an *update* or *correction*: a statement with a change cue. Leading
-  "actually", "sorry", "correction", "now", "these days"; "actually" and
+  "actually", "sorry", "no,", "I meant", "correction", "now", "these days"; "actually" and
   "now" anywhere (not "right now", "for now", "just now", "now that"); "my
   new X"; "moved (from X) to"; a closing ", not X". Its ``text`` drops the
   cue, and "I changed (or updated, switched) my X to Y" reads as "my X is Y", and "my X
@@ -84,8 +84,13 @@ _RETRACTION = re.compile(
 _RETRACTION_WORDS = frozenset(stem(w) for w in ("longer", "anymore", "forget", "true", "wrong",
                                                 "quit", "stopped"))
 
+#: "No," and "I meant" say, as "sorry" does, that what the speaker said before was wrong
+#: ("No, my son is Eva"): not "No one ...", nor "I meant it" or "I meant to call", where
+#: no statement of the speaker's follows.
 _LEADING_CUE = re.compile(
-    r"^(?:(?:actually|sorry|oops|correction|update|in\s+fact|now|these\s+days|nowadays)"
+    r"^(?:(?:actually|sorry|oops|correction|update|in\s+fact|now|these\s+days|nowadays"
+    r"|no(?:pe)?(?=\s*[,:;!-])"
+    rf"|i\s+meant(?:\s+to\s+say)?(?=[\s,:]+(?:my|i|i{_APOS}(?:m|ve)|we|our)\b))"
     r"\b[\s,:;!-]*)+",
     _I,
 )
