@@ -43,3 +43,33 @@ def test_a_second_name_said_as_a_correction_replaces_the_first(
         memory: HierarchicalMemory, cue: str, first: str, then: str, left: str) -> None:
     chat(memory, first, cue + then)
     assert list(core_of(memory)) == [left]
+
+
+@pytest.mark.parametrize(("sentence", "expected"), [
+    ("My son is no longer Ana, it's Eva.", Statement("My son is Eva", "correction")),
+    ("My son isn't Ana anymore, he's Eva.", Statement("My son is Eva", "correction")),
+    ("My sister is not vegan, she is vegetarian.",
+     Statement("My sister is vegetarian", "correction")),
+    ("The servers are no longer in Berlin, they're in Frankfurt.",
+     Statement("The servers are in Frankfurt", "correction")),
+])
+def test_what_someone_no_longer_is_then_what_they_are_is_a_new_value(
+        sentence: str, expected: Statement) -> None:
+    assert read_statement(sentence) == expected
+
+
+@pytest.mark.parametrize(("said", "left"), [
+    (["My son is Ana.", "My son is no longer Ana, it's Eva."], ["User's son is Eva"]),
+    (["My brother is Tom.", "My brother isn't Tom, he's Sam."], ["User's brother is Sam"]),
+    (["My brother is Tom.", "My brother isn't Tom, it's Sam."], ["User's brother is Sam"]),
+    (["My sister is vegan.", "My sister is no longer vegan, she's vegetarian."],
+     ["User's sister is vegetarian"]),
+    # A withdrawal alone retires what it names, and only that.
+    (["My dog is Rex.", "My dog is friendly.", "My dog is no longer Rex."],
+     ["User's dog is friendly"]),
+    (["My dog is Rex.", "My dog is no longer Rex, forget that."], []),
+])
+def test_a_name_withdrawn_for_another_keeps_the_other(
+        memory: HierarchicalMemory, said: list[str], left: list[str]) -> None:
+    chat(memory, *said)
+    assert list(core_of(memory)) == left

@@ -17,7 +17,7 @@ What such a statement then changes among the facts held is memory/text/updates.p
   "now" anywhere (not "right now", "for now", "just now", "now that"); "my
   new X"; "moved (from X) to"; a closing ", not X". Its ``text`` drops the
   cue, and "I changed (or updated, switched) my X to Y" reads as "my X is Y", and "my X
-  isn't Y, it's Z" as "my X is Z", a correction;
+  isn't (or is no longer) Y, it's Z" as "my X is Z", a correction;
 - or a plain statement, returned as it is.
 
 ``own_clauses(sentence)`` cuts a sentence where a clause of the speaker's own opens, so
@@ -110,13 +110,17 @@ _OTHER_CUES = (("my new", re.compile(r"\bmy\s+new\b", _I)),
                    _I)))
 _SPACES = re.compile(r"\s{2,}")
 #: "My name isn't Sam, it's Samuel": what a thing is not, then what it is, is a new value of
-#: it ("My name is Samuel") given as a correction. Its subject names the thing: not a bare
-#: pronoun ("It isn't broken, it's slow" keeps both halves) nor the speaker.
+#: it ("My name is Samuel") given as a correction; "no longer" too, and of someone ("My son
+#: is no longer Ana, he's Eva"), which read as a retraction would lose the new value. Its
+#: subject names the thing: not a bare pronoun ("It isn't broken, it's slow" keeps both
+#: halves) nor the speaker.
 _NOT_THIS_BUT = re.compile(
     rf"^(?P<subject>(?!(?:it|this|that|he|she|they|i|we|you)\b)[^,;]{{1,60}}?)"
-    rf"(?:\s+(?P<one>is)\s+not|\s+(?P<one_n>is)n{_APOS}?t|{_APOS}s\s+(?P<one_s>not)"
-    rf"|\s+(?P<several>are)\s+not|\s+aren{_APOS}?t|{_APOS}re\s+not)\s+[^,;]+?\s*[,;]\s*"
-    rf"(?:but\s+|rather\s+)?(?:it{_APOS}?s|it\s+is|they{_APOS}re|they\s+are)\s+(?P<value>\S.*?)"
+    rf"(?:\s+(?P<one>is)\s+(?:not|no\s+longer)|\s+(?P<one_n>is)n{_APOS}?t"
+    rf"|{_APOS}s\s+(?P<one_s>not|no\s+longer)|\s+(?P<several>are)\s+(?:not|no\s+longer)"
+    rf"|\s+aren{_APOS}?t|{_APOS}re\s+(?:not|no\s+longer))\s+[^,;]+?\s*[,;]\s*"
+    rf"(?:but\s+|rather\s+)?(?:(?:it|s?he){_APOS}?s|(?:it|s?he)\s+is|they{_APOS}re|they\s+are)"
+    r"\s+(?P<value>\S.*?)"
     r"[\s.!]*$", _I)
 
 
@@ -166,14 +170,14 @@ def as_news(sentence: str) -> Statement | None:
 def read_statement(sentence: str) -> Statement:
     """``sentence`` as a retraction, an update without its cue, or a plain statement."""
     text = sentence.strip()
-    if _RETRACTION.search(text) or _asks_to_forget(text):
+    leading = _LEADING_CUE.match(text)
+    contrast = _NOT_THIS_BUT.match(text[leading.end():] if leading else text)
+    if (contrast is None and _RETRACTION.search(text)) or _asks_to_forget(text):
         denied = concepts(_TAKEN_OVER.sub("", text)) or concepts(text)
         return Statement("", "retraction",
                          frozenset(denied - _RETRACTION_WORDS) | reporting_denied(text),
                          owner_of(text))
     cue = None
-    leading = _LEADING_CUE.match(text)
-    contrast = _NOT_THIS_BUT.match(text[leading.end():] if leading else text)
     if contrast is not None:  # "Actually, my name isn't Sam, it's Samuel": one correction
         verb = "is" if contrast["one"] or contrast["one_n"] or contrast["one_s"] else "are"
         cue, text = "correction", f"{contrast['subject']} {verb} {contrast['value']}"
