@@ -145,14 +145,15 @@ def test_machine_text_is_trimmed() -> None:
         ("I live in Lisbon — I work in Porto.", "User lives in Lisbon — User works in Porto",
          "durable"),
         ("I like tea,and I own a cat.", "User likes tea,and User owns a cat", "durable"),
-        # Not a clause of the speaker's own: a shared subject, a quotation, reported words.
-        ("My wife and I have two kids.", "User's wife and I have two kids", "durable"),
+        # Not a clause of the speaker's own: a shared subject (the speaker told of in it as
+        # one of several), a quotation, reported words.
+        ("My wife and I have two kids.", "User's wife and User have two kids", "durable"),
         ("My little sister Ann and I live in Porto.",
-         "User's little sister Ann and I live in Porto", "durable"),
-        ("My wife and son and I live in Lisbon.", "User's wife and son and I live in Lisbon",
-         "durable"),
+         "User's little sister Ann and User live in Porto", "durable"),
+        ("My wife and son and I live in Lisbon.",
+         "User's wife and son and User live in Lisbon", "durable"),
         ("I like it when my friends and I have dinner.",
-         "User likes it when User's friends and I have dinner", "short-lived"),
+         "User likes it when User's friends and User have dinner", "short-lived"),
         ('My motto: "Work hard, and I am free".', 'User\'s motto: "Work hard, and I am free"',
          "short-lived"),
         ("My son says, I am hungry.", "User's son says, I am hungry", "durable"),

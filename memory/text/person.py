@@ -14,7 +14,8 @@ moved"/"{speaker} relocated", and "I don't"/"I do not" -> "{speaker} doesn't"/"{
 does not". After such a head, a later clause that opens
 with one of these (after a comma, semicolon, dash or conjunction: "My name
 is Dana and I live in Lisbon") is rewritten the same way, except inside a
-quotation, after "says," and the like, and in "my wife and I". After such
+quotation, after "says," and the like, and in "my wife and I", where "I" alone
+becomes "{speaker}" ("User's wife and User moved to Porto"; ``LATEST`` only). After such
 a rewrite, or when "my" is the only first-person word ("Alice is my
 manager"), every "my" becomes "{speaker}'s"; other first-person words stay.
 Any other sentence with a first-person word is stored as
@@ -56,8 +57,8 @@ beside it (a model wrote it so): two stored facts with one key, which a snapshot
 restore. So keys stay as they were, and the extracted fact says what earlier versions
 stored (third_person's ``version``: ``FIRST``, the head alone without "speak", is
 ``ExtractedFact.former``; ``BEFORE_NEGATION``, later clauses and "speak" but not "I
-don't", is its ``previous``), by which a fact stored or forgotten in that form is still
-known.
+don't" nor the "I" of "my wife and I", is its ``previous``), by which a fact stored or
+forgotten in that form is still known.
 """
 
 from __future__ import annotations
@@ -156,6 +157,14 @@ def _later_clauses(text: str, start: int, speaker: str, version: int) -> str:
     person no head rule covers stays ("but I call her Annie", "she loves me")."""
     while (found := _OTHER_FIRST_PERSON.search(text, start)) is not None:
         before = text[:found.start()]
+        if (version >= LATEST and found[0].casefold() == "i"
+                and _JOINT_SUBJECT.search(before)):
+            # "my wife and I moved": the speaker is half of the subject, so it is told of
+            # them too ("User's wife and User moved"); read as the speaker's own words, it
+            # would say "I" of whoever reads the fact.
+            text = before + speaker + text[found.end():]
+            start = found.start() + len(speaker)
+            continue
         opening = (head(text[found.start():], speaker, version) if _opens_clause(before)
                    else None)
         if opening is None:
