@@ -72,7 +72,10 @@ _ONCE = re.compile(r"\b(once|whenever|when|after|before|until|till|as\s+soon\s+a
                    r"|by\s+the\s+time)\s+(?=(?:i|we|user)\b)", re.IGNORECASE)
 #: Words that put what a statement says in a time to come, or only wish or allow it.
 _COMING = frozenset({"will", "shall", "gonna", "going", "would", "could", "might", "should",
-                     "must", "can", "may", "want", "wanna", "hope", "plan", "need"})
+                     "must", "can", "cannot", "may", "want", "wanna", "hope", "plan", "need",
+                     "expect", "forward"})
+#: The negated modals whose stem is not the modal itself ("won't" is "will not").
+_NEGATED_STEMS = {"wo": "will", "ca": "can", "sha": "shall"}
 _MOVE = re.compile(r"(?:mov|relocat|emigrat)(?:e|es|ing)")
 #: Who may say what they plan: the user, or a fact's subject ("User is moving ...").
 _SUBJECTS = frozenset({"i", "we", "user"})
@@ -147,14 +150,23 @@ def _each_time(part: str, opener: str, words: list[str], wanted: set[str]) -> bo
     """Whether a clause opened by ``opener`` of ``words`` says what the user does each
     time: "when" or "whenever", its own verb the fact's and no move ("When I move to
     Berlin, I get a flat" is to come), beside a statement of the user's in ``part`` that
-    nothing puts in a time to come ("When I work at Acme I'll relax")."""
+    nothing puts in a time to come, or wishes for ("When I work at Acme I'll relax", "I
+    won't relax", "I look forward to relaxing when I work at Acme")."""
     verb = next((w for w in words[1:] if w not in _ADVERBS), "") if words[:1] in (
         ["i"], ["we"]) else ""
     part_words = [w.casefold() for w in _WORD.findall(part.replace("’", "'"))]
     subjects = sum(w.partition("'")[0] in {"i", "we"} for w in part_words)
     return (opener.casefold() in {"when", "whenever"} and bool(concepts(verb) & wanted)
             and _MOVE.fullmatch(verb) is None and subjects > 1
-            and not any(w in _COMING or w.endswith(("'ll", "'d")) for w in part_words))
+            and not any(_puts_to_come(w) for w in part_words))
+
+
+def _puts_to_come(word: str) -> bool:
+    # Denied, a modal still speaks of a time to come or a wish: "When I work at Acme I
+    # won't relax" says no more than "I'll relax" that the user works there now.
+    stem = word.removesuffix("n't")
+    return (_NEGATED_STEMS.get(stem, stem) in _COMING or word in _COMING
+            or word.endswith(("'ll", "'d")))
 
 
 def _of_another_time(time: re.Match[str] | None, wanted: set[str]) -> bool:
