@@ -576,6 +576,7 @@ def test_complete_sentences_ending_on_such_a_word_are_kept(text: str) -> None:
         ("When the pod restarts, the cache is cold", False),
         ("When I'm not traveling, I live in Berlin", False),
         ("When it's late, I work from home", False),
+        ("When y'all visit, I cook pasta", False),
         ("When's the standup", True),
         ("How to roll back: helm rollback api", False),
         ("The production region is eu-west-1", False),

@@ -249,8 +249,9 @@ def is_question(sentence: str) -> bool:
             return True
         if base == "how" and nxt == "to":  # a heading: "How to roll back: ..."
             return False
-        # "When I'm not traveling, I live in Berlin": a subject with its verb joined on.
-        return nxt.partition("'")[0] not in _SUBJECTS
+        # "When I'm not traveling, I live in Berlin": a subject with its verb joined on,
+        # but "y'all" is a subject whole.
+        return nxt not in _SUBJECTS and nxt.partition("'")[0] not in _SUBJECTS
     aux = _NEGATED_AUX.get(first, first if not clitic else None)
     if aux in _PERFECT_SUBJECTS and nxt is not None:
         # "Had I known (,) I would have stayed" inverts a condition; it asks nothing.
