@@ -19,7 +19,7 @@ def cmd_chat(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.agent.chat_history import adopt_history_file, chat_history
     from tiermem.agent.forget_command import forget_config
     from tiermem.agent.interrupted import work_done
-    from tiermem.agent.interrupts import InterruptReported
+    from tiermem.agent.interrupts import InterruptReported, SecondSignals
     from tiermem.agent.judge import ModelJudge
     from tiermem.agent.line_input import decoded_lines
     from tiermem.agent.loop import Agent
@@ -53,6 +53,7 @@ def cmd_chat(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     console = TerminalConsole(soft_wrap=not sys.stdout.isatty())
     # --core-limit holds for this session; `tiermem config` is how a setting is stored.
     ended = False  # the session is over: what is left is closing the memory
+    second_signals = SecondSignals()
     try:
         with place.in_use(note), place.open_memory(
                 core_limit=args.core_limit,
@@ -62,12 +63,14 @@ def cmd_chat(args: argparse.Namespace, note: Callable[[str], None]) -> int:
             _note_session_settings(memory, args.agent, args.store, note)
             repl = ChatRepl(Agent(memory, llm), console=console, agent_name=args.agent,
                             json_lines=args.json, home=place.home, store=args.store)
-            if args.json or not sys.stdin.isatty():
-                adopt_history_file(place.files_home, memory.prompt_history, note)
-                code = repl.run_piped(decoded_lines(sys.stdin.buffer, sys.stderr))
-            else:
-                code = repl.run_interactive(history=chat_history(
-                    place.files_home, memory.prompt_history, not args.no_history, sys.stderr))
+            with second_signals.ignored_after():  # as the memory closes after a signal
+                if args.json or not sys.stdin.isatty():
+                    adopt_history_file(place.files_home, memory.prompt_history, note)
+                    code = repl.run_piped(decoded_lines(sys.stdin.buffer, sys.stderr))
+                else:
+                    code = repl.run_interactive(history=chat_history(
+                        place.files_home, memory.prompt_history, not args.no_history,
+                        sys.stderr))
             ended = True
         work_done(args)
     except KeyboardInterrupt as exc:
@@ -77,6 +80,8 @@ def cmd_chat(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         # input", the line a Ctrl-C before the session gets.
         note(CLOSING_STOPPED)
         raise InterruptReported from exc
+    finally:
+        second_signals.restore()
     return code
 
 

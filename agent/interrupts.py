@@ -21,6 +21,7 @@ import signal
 import threading
 from collections.abc import Callable, Iterator
 from types import FrameType
+from typing import Any
 
 
 class Terminated(SystemExit):
@@ -99,6 +100,34 @@ def terminate_on_signals() -> Iterator[None]:
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+
+class SecondSignals:
+    """SIGTERM and SIGHUP once a first one ends the program: ignored until ``restore``. The
+    handler ``terminate_on_signals`` installed ignores them only while its block lasts, and
+    then the memory still closes: a second signal there (``kill`` sent twice, a service
+    manager's SIGTERM and then SIGHUP) would cut the close short and replace the exit
+    status the first one's line goes with."""
+
+    def __init__(self) -> None:
+        self._previous: dict[int, Any] = {}
+
+    @contextlib.contextmanager
+    def ignored_after(self) -> Iterator[None]:
+        """Ignore them from the moment ``Terminated`` leaves the block."""
+        try:
+            yield
+        except Terminated:
+            if threading.current_thread() is threading.main_thread():
+                for signum in TERMINATING:
+                    self._previous.setdefault(signum, signal.signal(signum, signal.SIG_IGN))
+            raise
+
+    def restore(self) -> None:
+        """Give them back the handling they had, once what the program closes is closed."""
+        for signum, handler in self._previous.items():
+            signal.signal(signum, handler)
+        self._previous.clear()
 
 
 @contextlib.contextmanager

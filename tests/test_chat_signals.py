@@ -248,3 +248,44 @@ def test_a_signal_the_program_ignores_stays_ignored(memory: HierarchicalMemory) 
     finally:
         signal.signal(signal.SIGHUP, previous)
     assert statuses(memory) == {"I like tea": "ok"}
+
+
+#: A piped chat whose input sends SIGTERM after its first line, and whose memory, as it
+#: closes, gets a SIGHUP: a second signal while the chat ends by the first.
+_SIGNALLED_TWICE = """
+import os, signal, sys
+from tiermem import cli
+from tiermem.agent import line_input
+from tiermem.memory import hierarchy
+
+def lines(stream, warn):
+    yield "I like tea\\n"
+    os.kill(os.getpid(), signal.SIGTERM)
+    yield "never read\\n"
+
+closing = hierarchy.close_session
+
+def close_as_hung_up(memory):
+    os.kill(os.getpid(), signal.SIGHUP)
+    closing(memory)
+
+line_input.decoded_lines = lines
+hierarchy.close_session = close_as_hung_up
+sys.exit(cli.main(["chat", "--agent", "ada", "--offline", "--embedder", "hashing"]))
+"""
+
+
+def test_a_second_signal_as_the_ended_chat_closes_its_memory_is_ignored(
+        tmp_path: Path) -> None:
+    env = {**os.environ, "TIERMEM_HOME": str(tmp_path / "home"), "HF_HUB_OFFLINE": "1"}
+    done = subprocess.run([sys.executable, "-c", _SIGNALLED_TWICE], stdin=subprocess.DEVNULL,
+                          capture_output=True, cwd=tmp_path, env=guarded_env(env),
+                          check=False)
+    # The first signal's status and line, not a death by the second.
+    assert done.returncode == 128 + signal.SIGTERM, done.stderr
+    assert done.stderr.decode() == (
+        "tiermem: chat stopped (SIGTERM) while waiting for the next line; the lines before it "
+        "were handled, and none after it was read\n")
+    with HierarchicalMemory(tmp_path / "home" / "agents" / "ada", embedder=HashingEmbedder(),
+                            read_only=True) as kept:
+        assert statuses(kept) == {"I like tea": "ok"}
