@@ -140,7 +140,8 @@ def _blocked_reading_stdin(child: subprocess.Popen[bytes]) -> None:
     system call a process is in; the number of ``read`` is what reading that view is)."""
     try:
         read_call = Path("/proc/self/syscall").read_text().split()[0]
-    except OSError:
+        Path(f"/proc/{child.pid}/syscall").read_text()
+    except OSError:  # none, or another process's withheld (ptrace scope)
         pytest.skip("no /proc/PID/syscall to tell where the chat waits")
     waiting = f"{read_call} 0x0 "
     while not Path(f"/proc/{child.pid}/syscall").read_text().startswith(waiting):
