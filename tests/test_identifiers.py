@@ -62,6 +62,14 @@ def test_a_state_replaces_a_state_and_a_name_a_name(new: str, old: str, change: 
     ("down", False), ("back up", False), ("read-only", False), ("up-to-date", False),
     ("DOWN", False), ("OK", False), ("sev1", False), ("SEV-2", False), ("P1", False),
     ("severity 3", False),
+    # A reading says how much or when, so a state said now ends it; a bare number may be
+    # a port, and an address is no reading.
+    ("5%", False), ("at 90%", False), ("200ms", False), ("5 seconds", False), ("4GB", False),
+    ("at 5pm", False), ("17:00", False), ("Friday", False), ("$500", False),
+    ("5432", True), ("1.2.3", True), ("42 Elm", True),
+    # Acronyms are short; a longer word in capitals, or capitals joined by "_", is a state.
+    ("IBM", True), ("NASA", True), ("OPERATIONAL", False), ("QUEUED", False),
+    ("DONE", False), ("IN_PROGRESS", False),
 ])
 def test_which_values_name_a_thing(value: str, names: bool) -> None:
     assert identifies(value) is names
@@ -75,6 +83,16 @@ def test_which_values_name_a_thing(value: str, names: bool) -> None:
     (["The primary database is down.", "The primary database is read-only now."],
      ["The primary database is read-only"]),
     (["The incident is sev2.", "The incident is sev1 now."], ["The incident is sev1"]),
+    (["The error rate is 5%.", "The error rate is high now."], ["The error rate is high"]),
+    (["The replica lag is 5 seconds.", "The replica lag is zero now."],
+     ["The replica lag is zero"]),
+    (["The backup is at 2am.", "The backup is disabled now."], ["The backup is disabled"]),
+    (["The status is DEGRADED.", "The status is OPERATIONAL now."],
+     ["The status is OPERATIONAL"]),
+    (["The job is RUNNING.", "The job is DONE now."], ["The job is DONE"]),
+    (["The ticket is IN_PROGRESS.", "The ticket is closed now."], ["The ticket is closed"]),
+    (["The provider is AWS.", "The provider is down now."],
+     ["The provider is AWS", "The provider is down"]),
 ])
 def test_the_offline_policy_keeps_a_thing_s_name_through_its_states(
         memory: HierarchicalMemory, said: list[str], left: list[str]) -> None:

@@ -7,8 +7,10 @@ identifier (a name, host, address, region or version: "db-01", "eu-west-1", "10.
 "Postgres 16", "AWS") from a state ("down", "degraded", "back up", "read-only", "OK").
 
 A status code looks like an identifier, with its digit, but is a state an incident or a
-ticket passes through ("sev1", "P2", "severity 3"): "resolved now" ends it. Pure functions
-over strings.
+ticket passes through ("sev1", "P2", "severity 3"): "resolved now" ends it. So is a reading
+("5%", "200ms", "at 5pm", "4GB"): "The error rate is high now" ends "5%". A word shouted in
+capitals is a state when it is a known one or too long for an acronym ("OPERATIONAL",
+"IN_PROGRESS"), a name otherwise ("AWS"). Pure functions over strings.
 """
 
 from __future__ import annotations
@@ -20,14 +22,25 @@ __all__ = ["identifies", "is_state_compound"]
 #: A severity, priority or tier: a state with a number, not a name ("sev1", "P2", "SEV-3").
 _STATUS_CODE = re.compile(
     r"(?:sev|severity|p|pri|priority|tier|level|lvl)[- ]?\d{1,2}", re.IGNORECASE)
-#: States that monitoring and status pages write in capitals; any other word in capitals
-#: alone ("AWS", "GCP") is taken for a name, as dropping a name costs more than keeping a
-#: stale state.
+#: A reading of a measure, a count with its unit, a day or a time of day: how much or
+#: when, not which ("5%", "200 ms", "at 5pm", "17:00", "Friday", "$500"); a bare number
+#: may be a port or a ticket, so it needs its unit.
+_READING = re.compile(
+    r"(?:(?:at|on|by|until|about|around|over|under|below|above|near)\s+|~)?"
+    r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|[$€£]\d[\d,]*(?:\.\d+)?(?:\s?[a-z]{1,3})?"
+    r"|\d{1,2}(?::\d{2})?\s?(?:am|pm)|\d{1,2}:\d{2}"
+    # a unit in lowercase or one written in capitals: "42 Elm" is an address, not a reading
+    r"|\d[\d,]*(?:\.\d+)?\s?(?:%|(?-i:[a-zµ]{1,12}|[KMGT]i?B|[KMG]?Hz|[KMB])(?:/[a-z]{1,6})?))",
+    re.IGNORECASE)
+#: Acronyms ("AWS", "GCP", "NASA") are short: a longer word in capitals is a state shouted
+#: ("OPERATIONAL", "QUEUED"), as a status page writes it.
+_LONGEST_ACRONYM = 4
+#: Short states that monitoring and status pages write in capitals; any other short word in
+#: capitals alone ("AWS", "GCP") is taken for a name, as dropping a name costs more than
+#: keeping a stale state.
 _STATES_IN_CAPITALS = frozenset({
-    "ok", "up", "down", "on", "off", "red", "amber", "yellow", "green", "live", "online",
-    "offline", "healthy", "unhealthy", "degraded", "failed", "failing", "active", "inactive",
-    "ready", "pending", "running", "stopped", "open", "closed", "resolved", "critical",
-    "warning", "error", "unknown",
+    "ok", "up", "down", "on", "off", "red", "live", "open", "done", "idle", "busy", "full",
+    "slow", "fail", "pass", "new", "lost", "hold", "dead", "high", "low", "late",
 })
 #: Words that make a hyphenated lowercase value a state ("read-only", "up-to-date",
 #: "out-of-sync", "half-full"), where "db-primary" or "us-east" is a host or a region.
@@ -47,11 +60,14 @@ def is_state_compound(value: str) -> bool:
 def identifies(value: str) -> bool:
     """Whether ``value`` names what a thing is rather than how it is: a word in capitals
     with lowercase after ("Postgres 16", "Ana"), a digit ("db-01", "10.0.0.5"), words
-    joined by a dot, colon, slash or hyphen ("api.acme.io", "db-primary"), or capitals
-    alone that are no known state ("AWS", not "DOWN"); never a status code ("sev1")."""
+    joined by a dot, colon, slash or hyphen ("api.acme.io", "db-primary"), or an acronym
+    that is no known state ("AWS", not "DOWN" or "OPERATIONAL"); never a status code
+    ("sev1") or a reading ("5%", "at 5pm")."""
     value = re.sub(r"^the\s+", "", value.strip(" ."), flags=re.IGNORECASE)
-    if not value or _STATUS_CODE.fullmatch(value) or is_state_compound(value):
+    if (not value or _STATUS_CODE.fullmatch(value) or _READING.fullmatch(value)
+            or is_state_compound(value) or re.fullmatch(r"[A-Z]+(?:_[A-Z]+)+", value)):
         return False
     if re.fullmatch(r"[A-Z]+", value):
-        return value.casefold() not in _STATES_IN_CAPITALS
+        return (len(value) <= _LONGEST_ACRONYM
+                and value.casefold() not in _STATES_IN_CAPITALS)
     return re.search(r"[\d@]|^[A-Z]|\w[-./:_]\w", value) is not None
