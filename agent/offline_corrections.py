@@ -5,7 +5,8 @@ The policy's reply is written after its tool calls have run, from the messages a
 the notes are read back from what the turn did: a fact appended that is a statement held
 before (one the turn retired, or one the message itself stated) with the slip corrected.
 When no such fact was appended, the turn changed nothing the slip is in, so core as it
-stands says why: no fact says it, or more than one does and nothing said which.
+stands says why: no fact says it, or more than one does and nothing said which. What was
+meant said alone ("Sorry, I meant Portland") names no slip, so the note asks for it.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from tiermem.memory.text.corrections import (
     mentioning,
 )
 from tiermem.memory.text.extract import extract_facts
+from tiermem.memory.text.fragments import meant_alone, without_asides
 from tiermem.memory.text.sentences import split_sentences
 
 __all__ = ["RECENT_MESSAGES", "correction_notes", "recent_statements"]
@@ -71,6 +73,10 @@ def correction_notes(messages: list[dict[str, Any]], text: str) -> list[str]:
     for sentence in (part for whole in split_sentences(text) for part in correction_apart(whole)):
         correction = correction_of(sentence)
         if correction is None:
+            if (alone := meant_alone(without_asides(sentence))) is not None:
+                notes.append(f'(offline) I can\'t tell which word "{alone}" corrects, so I '
+                             f'corrected nothing; say what it corrects: "I meant {alone}, '
+                             'not ...".')
             continue
         said, meant = correction.said, correction.meant
         # Each part corrected once, and none when the turn appended no fact to compare.

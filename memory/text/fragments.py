@@ -54,8 +54,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["corrects_nothing", "is_aside", "is_heading", "qualifies", "stops_short",
-           "without_asides"]
+__all__ = ["corrects_nothing", "is_aside", "is_heading", "meant_alone", "qualifies",
+           "stops_short", "without_asides"]
 
 #: Prepositions waiting for their object.
 _PREPOSITIONS = frozenset({"to", "of", "from", "with", "at", "for", "by", "into", "onto", "than",
@@ -178,12 +178,20 @@ def qualifies(clause: str) -> bool:
 def corrects_nothing(text: str) -> bool:
     """Whether ``text`` only says what was meant by a slip it does not name ("Sorry, I
     meant Portland"; module docstring): with no fact to correct, it states none."""
+    return meant_alone(text) is not None
+
+
+def meant_alone(text: str) -> str | None:
+    """What ``text`` says was meant ("Portland" of "Sorry, I meant Portland") when it names
+    no slip it corrects (``corrects_nothing``), else None: the reply asks for the slip."""
     match = _MEANT.match(text.strip())
     if match is None:
-        return False
+        return None
     words = [w.casefold().replace("’", "'") for w in _WORD.findall(match["meant"])]
-    return (0 < len(words) <= _MAX_MEANT_WORDS
-            and not any(w in _MEANT_MORE or w.endswith("n't") for w in words))
+    if (0 < len(words) <= _MAX_MEANT_WORDS
+            and not any(w in _MEANT_MORE or w.endswith("n't") for w in words)):
+        return match["meant"]
+    return None
 
 
 def without_asides(text: str) -> str:
