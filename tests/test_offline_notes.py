@@ -139,7 +139,7 @@ def test_a_reminder_about_several_things_keeps_them_with_the_verb_of_several(
     ("niches", "niche"), ("avalanches", "avalanche"), ("finesses", "finesse"),
     ("pluses", "plus"), ("atlases", "atlas"), ("aliases", "alias"), ("canvases", "canvas"),
     ("censuses", "census"), ("releases", "release"), ("pauses", "pause"),
-    ("witnesses", "witness"),
+    ("witnesses", "witness"), ("canvasses", "canvass"),
 ])
 def test_it_for_several_things_takes_the_stem_of_each_verb(verb: str, stem: str) -> None:
     assert said_of_what(f"the tickets, it {verb} daily") == f"The tickets {stem} daily"

@@ -107,6 +107,9 @@ _VERB_OF_ONE = re.compile(
 _STEMS_IN_S_OR_Z = frozenset({
     "focus", "refocus", "bus", "gas", "bias", "nonplus", "plus", "surplus", "caucus",
     "chorus", "census", "campus", "virus", "atlas", "alias", "canvas", "quiz", "whiz"})
+#: Verbs whose letter doubled is another verb: "canvasses" is "canvass" (voters), not
+#: "canvas".
+_OTHER_VERB_DOUBLED = frozenset({"canvass"})
 #: Verbs that end in "e" after a hiss or an "o", whose "-es" a rule would take whole
 #: ("cach", "sho").
 _STEMS_IN_E = frozenset({
@@ -171,6 +174,8 @@ def _verb_of_several(verb: str) -> str:
         return verb[:-1]
     if len(verb) > 4 and verb.endswith("ies"):
         return verb[:-3] + "y"
+    if verb[:-2] in _OTHER_VERB_DOUBLED:
+        return verb[:-2]
     if verb.endswith("es") and (stem := next((stem for stem in (verb[:-3], verb[:-2])
                                               if stem in _STEMS_IN_S_OR_Z), None)):
         return stem  # "focuses", "focusses", "quizzes": the letter doubled or not
