@@ -341,6 +341,13 @@ def test_asking_for_a_call_is_a_request_not_a_fact(text: str) -> None:
     ("I moved to Berlin but I'm back.", ["User moved to Berlin but User is back"]),
     ("I'm allergic to penicillin, but I'm not sure.",
      ["User is allergic to penicillin, but User is not sure"]),
+    # ... while an aside before the statement, or an apology, is still left out.
+    ("I'm back, and I moved to Porto, but I'm not sure.",
+     ["User moved to Porto, but User is not sure"]),
+    ("I'm confused, I work at Acme, but I'm not sure.",
+     ["User works at Acme, but User is not sure"]),
+    ("I'm sorry I missed the standup, but I'm back.", ["User: I missed the standup, but I'm back"]),
+    ("I'm confused, but I'm back.", []),
     ("I'm back from vacation and I moved to Porto.",
      ["User is back from vacation and User moved to Porto"]),
     # An apology is no fact; what it is for is said as it would be on its own.

@@ -40,7 +40,7 @@ no "not Seattle" names a slip without the word it corrects, so it states nothing
 own; "I meant that I live in Portland", "I meant it" and "I meant Bob is on call" still do.
 
 ``without_asides(text)``: ``text`` less the asides among its own clauses ("I'm back, and
-I moved to Porto" says "I moved to Porto"), but whole when one after a statement qualifies
+I moved to Porto" says "I moved to Porto"), but with one after a statement that qualifies
 it ("I moved to Berlin but I'm back": came back; "..., but I'm not sure": ``qualifies``),
 and less an apology for what a clause of the speaker's says: "I'm sorry I missed the
 standup" says "I missed the standup", the apology itself being no fact.
@@ -199,10 +199,12 @@ def without_asides(text: str) -> str:
     says (module docstring); "" when all of it is an aside, ``text`` when none is."""
     unsorry = _SORRY_THAT.sub("", text.strip(), count=1)
     split = _OWN_CLAUSE.split(unsorry)
-    clauses = list(zip(["", *split[1::2]], split[0::2], strict=True))
-    if any(at and qualifies(clause) for at, (_, clause) in enumerate(clauses)):
-        return text
-    said = [(joint, clause) for joint, clause in clauses if not is_aside(clause)]
+    said: list[tuple[str, str]] = []
+    for joint, clause in zip(["", *split[1::2]], split[0::2], strict=True):
+        # "I'm back" after a statement says how it holds; before one, or alone, it is an
+        # aside like any other, as an apology or "I'm confused" stays one beside it.
+        if not is_aside(clause) or (said and qualifies(clause)):
+            said.append((joint, clause))
     if not said:
         return ""
     if unsorry == text.strip() and 2 * len(said) - 1 == len(split):
