@@ -49,13 +49,13 @@ def check_label(value: Any, what: str, example: str) -> str:
     return value
 
 
-def check_storable(value: str, what: str) -> None:
+def check_storable(value: str, what: str, limit: int = MAX_TEXT_CHARS) -> None:
     """Refuse text a snapshot of the memory could not restore: a NUL, a lone surrogate,
-    more than ``MAX_TEXT_CHARS`` characters."""
+    more than ``limit`` characters."""
     _check_storable(value, what)
-    if len(value) > MAX_TEXT_CHARS:
+    if len(value) > limit:
         raise InvalidInputError(
-            f"{what} is {len(value):,} characters, over the limit of {MAX_TEXT_CHARS:,}; "
+            f"{what} is {len(value):,} characters, over the limit of {limit:,}; "
             f"shorten it or split it into smaller pieces")
 
 

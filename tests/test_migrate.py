@@ -33,6 +33,7 @@ from tiermem.memory.types import Fact
 def _fill(backend: PostgresBackend) -> None:
     rng = np.random.default_rng(5)
     vectors = rng.standard_normal((3, 8)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)  # as an embedder returns them
     with backend.transaction():
         fact = Fact(id=0, text="user's cat is 🐈 Miso", durability="durable", created_at=1.5,
                     created_tick=1.0, last_access=2.0, access_count=3, source="chat",
@@ -51,7 +52,7 @@ def _fill(backend: PostgresBackend) -> None:
         backend.history.record(HistoryPoint(1, 1.0, 1, 6, 1, 3, 1, 0, 0))
         backend.history.add_event(Event(1, "add", 1, "", 1.0))
         backend.settings.set("core_limit", 2000)
-        backend.settings.set("state.persona", "helpful")
+        backend.settings.set("state.persona", '"helpful"')  # JSON, as set_state writes it
 
 
 def test_cli_moves_an_agent_between_databases_and_verifies_it(
@@ -68,7 +69,7 @@ def test_cli_moves_an_agent_between_databases_and_verifies_it(
         after = PostgresBackend(target, "alice", read_only=True)
         try:
             assert content_digest(after) == content_digest(before)
-            assert after.settings.get("state.persona") == "helpful"
+            assert after.settings.get("state.persona") == '"helpful"'
             assert after.store_id != before.store_id
         finally:
             before.close()

@@ -3,6 +3,7 @@ per agent, nested transactions, append-only recall, BM25 as FTS5 ranks and exact
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -55,7 +56,7 @@ def _fill(backend: PostgresBackend, word: str, vectors: np.ndarray) -> None:
                     embedding=vectors[0], embedder_id="test")])
         backend.history.record(HistoryPoint(1, 1.0, 1, 3, 1, len(vectors), 1, 0, 0))
         backend.history.add_event(Event(1, "add", 1, word, 1.0))
-        backend.settings.set("state.word", word)
+        backend.settings.set("state.word", json.dumps(word))  # as set_state writes it
 
 
 @pytest.fixture
@@ -82,7 +83,7 @@ def test_agents_in_one_database_never_see_each_others_rows(postgres_dsn: str) ->
             "tell me about the harpsichord"]
         assert [e.detail for e in bob.history.events_since(0)] == ["harpsichord"]
         assert [p.archival_passages for p in bob.history.points()] == [2]
-        assert bob.settings.items("state.") == [("state.word", "harpsichord")]
+        assert bob.settings.items("state.") == [("state.word", '"harpsichord"')]
         for table in ("facts", "passages", "messages"):
             ranking = bob.lexical(table).rank(["zeppelin"], RowFilter())
             assert ranking.top(10) == {} and ranking.total() == 0
@@ -100,7 +101,7 @@ def test_agents_in_one_database_never_see_each_others_rows(postgres_dsn: str) ->
             bob.clear()
         assert bob.passages.count() == 0 and bob.messages.count() == 0
         assert alice.passages.count() == 4 and alice.messages.count() == 1
-        assert alice.settings.get("state.word") == "zeppelin"
+        assert alice.settings.get("state.word") == '"zeppelin"'
     finally:
         alice.close()
         bob.close()

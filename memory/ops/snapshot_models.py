@@ -39,7 +39,7 @@ from pydantic import (
 )
 
 from tiermem.memory.config import MemoryConfig
-from tiermem.memory.tiers.lifecycle import SUPERSEDED_AT
+from tiermem.memory.store.records import SUPERSEDED_AT
 from tiermem.memory.validation import (
     EARLIEST_TIME,
     LATEST_TIME,

@@ -20,6 +20,7 @@ __all__ = [
     "DUMP_TABLES",
     "ERASED_ID_KEYS",
     "STATE_PREFIX",
+    "SUPERSEDED_AT",
     "DumpRow",
     "DumpTable",
     "Event",
@@ -134,6 +135,9 @@ class Event:
     created_at: float
     id: int = 0
 
+
+#: The passage metadata key, set to when it happened, of a fact retired as no longer true.
+SUPERSEDED_AT = "superseded_at"
 
 #: The setting a migrate into a store holds until its copy commits (memory/store/transfer.py):
 #: where it copies from.

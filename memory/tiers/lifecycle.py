@@ -39,6 +39,7 @@ from collections.abc import Callable, Iterable
 from tiermem.memory.config import MemoryConfig
 from tiermem.memory.errors import InvalidInputError, MemoryLimitError
 from tiermem.memory.store.contract import SettingsStore
+from tiermem.memory.store.records import SUPERSEDED_AT
 from tiermem.memory.text.digest import replaced_detail
 from tiermem.memory.text.extract import fact_norm
 from tiermem.memory.tiers.archival import ArchivalTier
@@ -48,8 +49,6 @@ from tiermem.memory.tiers.policies import EvictionPolicy
 from tiermem.memory.types import Fact
 from tiermem.memory.validation import clean_text
 
-#: The passage metadata key, set to when it happened, of a fact retired as no longer true.
-SUPERSEDED_AT = "superseded_at"
 #: The event of a fact stored in archival because it is larger than all of core; its
 #: detail is ``oversize_detail``'s.
 OVERSIZE = "oversize"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tiermem.memory.store.bounds import check_forget_request, check_hashes, check_moment
 from tiermem.memory.store.postgres.context_heirs import handing_on
 from tiermem.memory.store.postgres.scope import Scope, execute
 from tiermem.memory.store.records import ForgetRequest, Forgotten, tombstone_norm
@@ -32,6 +33,7 @@ class PgForgetting:
 
     def forget(self, facts: Sequence[int], passages: Sequence[int],
                messages: Sequence[int], forgotten_at: float) -> Forgotten:
+        check_moment(forgotten_at, "forgotten_at")
         with self.scope.conn.transaction():  # the heirs' contexts change with the tombstones
             with handing_on(self.scope, messages):
                 marked = {table: self._mark(table, ids, forgotten_at)
@@ -55,6 +57,7 @@ class PgForgetting:
         return tuple(sorted(int(r[0]) for r in rows))
 
     def record(self, request: ForgetRequest) -> int:
+        check_forget_request(request)
         new_id = self.scope.next_id("forget_requests")
         self.scope.run(
             "INSERT INTO tiermem.forget_requests (agent_id, id, created_at, request_hash, mode, "
@@ -72,12 +75,15 @@ class PgForgetting:
         return [ForgetRequest.from_row(tuple(r)) for r in rows]
 
     def conceal(self, audit_ids: Sequence[int], hashes: Sequence[str]) -> None:
+        check_hashes(hashes, "forget request hash")
         for audit_id, hashed in zip(audit_ids, hashes, strict=True):
             self.scope.conn.execute(
                 "UPDATE tiermem.forget_requests SET request_hash = %s "
                 "WHERE agent_id = %s AND id = %s", (hashed, self.scope.agent, audit_id))
 
     def block(self, norm_hashes: Sequence[str], blocked_at: float) -> None:
+        check_hashes(norm_hashes, "forgotten norm hash")
+        check_moment(blocked_at, "forgotten_at")
         known = self.blocked_norms()
         for norm_hash in dict.fromkeys(norm_hashes):
             if norm_hash not in known:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from tiermem.memory.store.bounds import check_event
+from tiermem.memory.store.bounds import check_event, check_point, check_state
 from tiermem.memory.store.postgres.scope import Scope
 from tiermem.memory.store.records import Event, HistoryPoint
 
@@ -33,6 +33,7 @@ class PgHistory:
         self.scope = scope
 
     def record(self, point: HistoryPoint) -> None:
+        check_point(point)
         columns = ", ".join(_HISTORY)
         updates = ", ".join(f"{c} = excluded.{c}" for c in _HISTORY[1:])
         self.scope.run(
@@ -86,6 +87,7 @@ class PgSettings:
         return default if value is None else str(value)
 
     def set(self, key: str, value: object) -> None:
+        check_state(key, value)
         self.scope.run("INSERT INTO tiermem.settings (agent_id, key, value) VALUES (%s, %s, %s) "
                        "ON CONFLICT (agent_id, key) DO UPDATE SET value = excluded.value",
                        (key, str(value)))

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from tiermem.memory.store.bounds import check_message
+from tiermem.memory.store.bounds import check_erasure, check_message, check_name
 from tiermem.memory.store.postgres.context_heirs import handing_on
 from tiermem.memory.store.postgres.schema_search import IN_CONTEXT
 from tiermem.memory.store.postgres.scope import (
@@ -95,17 +95,20 @@ class PgMessages:
             f"AND id = ANY(%s::bigint[]){condition}", (list(ids),))}
 
     def set_status(self, message_id: int, status: str) -> None:
+        check_name(status, "message status", "'ok'")
         self.scope.conn.execute(
             "UPDATE tiermem.messages SET status = %s WHERE agent_id = %s AND id = %s",
             (status, self.scope.agent, message_id))
 
     def resolve_pending(self, status: str) -> list[int]:
+        check_name(status, "message status", "'ok'")
         rows = self.scope.conn.execute(
             "UPDATE tiermem.messages SET status = %s WHERE agent_id = %s "
             "AND status = 'pending' RETURNING id", (status, self.scope.agent)).fetchall()
         return sorted(int(r[0]) for r in rows)
 
     def erase(self, message_ids: Sequence[int], reason: str, erased_at: float) -> list[Message]:
+        check_erasure(reason, erased_at)
         # A forgotten message can be erased too (forgetting keeps the row until then).
         found = self._rows(message_ids)
         erased = [found[i] for i in dict.fromkeys(message_ids) if i in found]

@@ -8,7 +8,13 @@ from typing import Any
 
 import numpy as np
 
-from tiermem.memory.store.bounds import check_metadata, check_passage, check_text
+from tiermem.memory.store.bounds import (
+    check_metadata,
+    check_moment,
+    check_passage,
+    check_text,
+    check_vectors,
+)
 from tiermem.memory.store.postgres.scope import (
     Scope,
     as_vector,
@@ -70,6 +76,7 @@ class PgPassages:
             f"AND id = ANY(%s::bigint[]) AND forgotten_at IS NULL", (list(ids),))}
 
     def mark_evicted(self, passage_id: int, evicted_at: float) -> None:
+        check_moment(evicted_at, "passage evicted_at")
         self.scope.conn.execute(
             "UPDATE tiermem.passages SET was_in_core = true, evicted_at = %s "
             "WHERE agent_id = %s AND id = %s", (evicted_at, self.scope.agent, passage_id))
@@ -82,6 +89,7 @@ class PgPassages:
     def replace_text(self, passage_id: int, text: str, embedding: np.ndarray,
                      embedder_id: str) -> None:
         check_text(text, "passage text")
+        check_vectors(embedding, embedder_id, "passage embedding")
         search_text, n_words = text_columns(text)
         self.scope.conn.execute(
             "UPDATE tiermem.passages SET text = %s, search_text = %s, n_words = %s, "

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import psycopg
 
+from tiermem.memory.store.bounds import check_vectors
 from tiermem.memory.store.records import ERASED_ID_KEYS, RowFilter
 from tiermem.memory.text.symbols import indexed_text
 
@@ -156,6 +157,7 @@ def as_vector(embedding: np.ndarray | None) -> np.ndarray | None:
 def store_embeddings(scope: Scope, table: str, ids: Sequence[int], vectors: np.ndarray,
                      embedder_id: str) -> None:
     """Store row ``i`` of ``vectors`` as the vector of ``ids[i]`` in ``table``."""
+    check_vectors(vectors, embedder_id, f"{table[:-1]} embedding")
     # One statement, so the update triggers run once.
     scope.conn.execute(
         f"UPDATE tiermem.{table} t SET embedding = v.e, embedder_id = %s "

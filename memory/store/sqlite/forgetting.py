@@ -13,6 +13,7 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from tiermem.memory.store.bounds import check_forget_request, check_hashes, check_moment
 from tiermem.memory.store.records import ForgetRequest, Forgotten, tombstone_norm
 from tiermem.memory.store.sqlite.schema_search import (
     CONTEXT_HEIRS,
@@ -35,6 +36,7 @@ class SQLiteForgetting:
 
     def forget(self, facts: Sequence[int], passages: Sequence[int],
                messages: Sequence[int], forgotten_at: float) -> Forgotten:
+        check_moment(forgotten_at, "forgotten_at")
         # Recall's index is changed around the tombstones: all of it happens or none.
         with self.store.transaction():
             fact_ids = self._mark("facts", facts, "forgotten_at = ?, tier = 'archival'",
@@ -67,6 +69,7 @@ class SQLiteForgetting:
             " AND forgotten_at IS NULL RETURNING id", (*params, listed_ids(ids))))
 
     def record(self, request: ForgetRequest) -> int:
+        check_forget_request(request)
         cursor = self.store.execute(
             "INSERT INTO forget_requests (created_at, request_hash, mode, outcome, facts,"
             " passages, messages, detail) VALUES (?,?,?,?,?,?,?,?)",
@@ -83,10 +86,13 @@ class SQLiteForgetting:
         return [ForgetRequest.from_row(tuple(r)) for r in rows]
 
     def conceal(self, audit_ids: Sequence[int], hashes: Sequence[str]) -> None:
+        check_hashes(hashes, "forget request hash")
         self.store.executemany("UPDATE forget_requests SET request_hash = ? WHERE id = ?",
                                list(zip(hashes, audit_ids, strict=True)))
 
     def block(self, norm_hashes: Sequence[str], blocked_at: float) -> None:
+        check_hashes(norm_hashes, "forgotten norm hash")
+        check_moment(blocked_at, "forgotten_at")
         self.store.executemany(
             "INSERT OR IGNORE INTO forgotten_norms (norm_hash, forgotten_at) VALUES (?, ?)",
             [(h, blocked_at) for h in norm_hashes])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from tiermem.memory.store.bounds import check_event
+from tiermem.memory.store.bounds import check_event, check_point, check_state
 from tiermem.memory.store.records import Event, HistoryPoint
 
 if TYPE_CHECKING:
@@ -22,6 +22,7 @@ class SQLiteHistory:
         self.store = store
 
     def record(self, point: HistoryPoint) -> None:
+        check_point(point)
         self.store.execute(
             f"INSERT OR REPLACE INTO history ({_POINT}) VALUES (?,?,?,?,?,?,?,?,?)",
             (point.tick, point.created_at, point.core_facts, point.core_size,
@@ -71,6 +72,7 @@ class SQLiteSettings:
         return row[0] if row else default
 
     def set(self, key: str, value: object) -> None:
+        check_state(key, value)
         self.store.execute(
             "INSERT INTO meta (key, value) VALUES (?, ?) "
             "ON CONFLICT (key) DO UPDATE SET value = excluded.value",

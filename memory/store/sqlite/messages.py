@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tiermem.memory.store.bounds import check_message
+from tiermem.memory.store.bounds import check_erasure, check_message, check_name
 from tiermem.memory.store.records import Message, RowFilter
 from tiermem.memory.store.sqlite.files import REWRITES_KEY
 from tiermem.memory.store.sqlite.filters import CHUNK, passing_ids
@@ -104,13 +104,16 @@ class SQLiteMessages:
         return found
 
     def set_status(self, message_id: int, status: str) -> None:
+        check_name(status, "message status", "'ok'")
         self.store.execute("UPDATE messages SET status = ? WHERE id = ?", (status, message_id))
 
     def resolve_pending(self, status: str) -> list[int]:
+        check_name(status, "message status", "'ok'")
         return [int(r[0]) for r in self.store.execute(
             "UPDATE messages SET status = ? WHERE status = 'pending' RETURNING id", (status,))]
 
     def erase(self, message_ids: Sequence[int], reason: str, erased_at: float) -> list[Message]:
+        check_erasure(reason, erased_at)
         # A forgotten message can be erased too (forgetting keeps the row until then).
         erased = sorted(self._rows(message_ids).values(), key=lambda m: m.id)
         if erased:

@@ -9,7 +9,13 @@ from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from tiermem.memory.store.bounds import check_metadata, check_passage, check_text
+from tiermem.memory.store.bounds import (
+    check_metadata,
+    check_moment,
+    check_passage,
+    check_text,
+    check_vectors,
+)
 from tiermem.memory.store.records import Passage, RowFilter
 from tiermem.memory.store.sqlite.erasure import delete_rows, ids_where
 from tiermem.memory.store.sqlite.files import ARCHIVAL_REWRITES_KEY
@@ -101,6 +107,7 @@ class SQLitePassages:
         return {r["id"]: _passage(r) for r in rows}
 
     def mark_evicted(self, passage_id: int, evicted_at: float) -> None:
+        check_moment(evicted_at, "passage evicted_at")
         self.store.execute("UPDATE passages SET was_in_core = 1, evicted_at = ? WHERE id = ?",
                            (evicted_at, passage_id))
 
@@ -110,6 +117,7 @@ class SQLitePassages:
     def replace_text(self, passage_id: int, text: str, embedding: np.ndarray,
                      embedder_id: str) -> None:
         check_text(text, "passage text")
+        check_vectors(embedding, embedder_id, "passage embedding")
         self.store.execute(
             "UPDATE passages SET text = ?, embedding = ?, embedder_id = ? WHERE id = ?",
             (text, vector_blob(embedding), embedder_id, passage_id))
@@ -174,6 +182,7 @@ class SQLitePassages:
 def set_embeddings(store: SQLiteStore, table: str, ids: Sequence[int], vectors: np.ndarray,
                    embedder_id: str) -> None:
     """Store the vectors of ``ids`` in ``table``; a saved FAISS index of it is then out of date."""
+    check_vectors(vectors, embedder_id, f"{table[:-1]} embedding")
     store.executemany(
         f"UPDATE {table} SET embedding = ?, embedder_id = ? WHERE id = ?",
         [(vector_blob(v), embedder_id, int(i)) for i, v in zip(ids, vectors, strict=True)])
