@@ -262,3 +262,33 @@ def test_replacing_a_memory_a_reader_holds_is_no_fault_of_the_snapshot(
         assert "close every session reading it, then restore again" in said
         assert "a.json cannot be restored" not in said
         assert [f.text for f in reader.facts()] == ["User lives in Lisbon"]
+
+
+ADVICE = ("if the snapshot was edited by hand or written by another program, restore one as "
+          "tiermem wrote it (HierarchicalMemory.snapshot(), write_snapshot() or /snapshot); "
+          "if tiermem wrote it as it is, report that as a defect in tiermem, with the "
+          "snapshot file")
+
+
+def _status_edited(snap: Snap) -> None:
+    snap["tables"]["messages"][0]["status"] = "Done"
+
+
+def _fact_id_repeated(snap: Snap) -> None:
+    facts_of(snap).append({**facts_of(snap)[0], "text": "User plays chess"})
+
+
+@pytest.mark.parametrize(("edit", "says"), [
+    (_status_edited, "tables.messages[0].status: String should match pattern "
+                     "'^[a-z_]{1,32}$'"),
+    (_fact_id_repeated, f"tables.facts[{len(facts_of(small_snapshot()))}].id: 1 is also the "
+                        f"id of tables.facts[0]"),
+])
+def test_a_refused_snapshot_says_what_to_do_whoever_wrote_it(
+    edit: Callable[[Snap], None], says: str
+) -> None:
+    snap = small_snapshot()
+    edit(snap)
+    with pytest.raises(SnapshotError) as info:
+        restore(snap)
+    assert str(info.value) == f"invalid snapshot: {says}; {ADVICE}"

@@ -32,7 +32,12 @@ from tiermem.memory.ops.snapshot_source import Table
 from tiermem.memory.store.records import tombstone_norm
 from tiermem.memory.text.extract import fact_norms
 
-_HINT = "restore a snapshot as HierarchicalMemory.snapshot() wrote it"
+#: What to do about a refused snapshot, which either someone changed since tiermem wrote it,
+#: or tiermem wrote wrong (no store write leaves a memory whose snapshot restore refuses).
+RESTORE_ADVICE = (
+    "if the snapshot was edited by hand or written by another program, restore one as "
+    "tiermem wrote it (HierarchicalMemory.snapshot(), write_snapshot() or /snapshot); if "
+    "tiermem wrote it as it is, report that as a defect in tiermem, with the snapshot file")
 
 
 def _snapshot_error(found: list[Any]) -> SnapshotError:
@@ -47,7 +52,8 @@ def _snapshot_error(found: list[Any]) -> SnapshotError:
         if len(parts) < 5:
             parts.append(f"{where}: {message}")
     more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
-    return SnapshotError(f"invalid snapshot: {'; '.join(parts)}{more}; {_HINT}", tuple(fields))
+    return SnapshotError(f"invalid snapshot: {'; '.join(parts)}{more}; {RESTORE_ADVICE}",
+                         tuple(fields))
 
 
 def _place(loc: tuple[Any, ...]) -> str:
@@ -63,7 +69,7 @@ def _place(loc: tuple[Any, ...]) -> str:
 
 
 def _fail(where: str, message: str) -> SnapshotError:
-    return SnapshotError(f"invalid snapshot: {where}: {message}; {_HINT}", (where,))
+    return SnapshotError(f"invalid snapshot: {where}: {message}; {RESTORE_ADVICE}", (where,))
 
 
 # -- vectors ------------------------------------------------------------------------------------
