@@ -143,7 +143,7 @@ OTHER_FIELDS: list[tuple[str, Write, str]] = [
     ("message embedding", _message(embedding=LONG, embedder_id="hashing"),
      f"message embedding has length 2.828; {UNIT}"),
     ("message embedder_id", _message(embedding=_unit(), embedder_id=OVER),
-     "message embedding embedder_id is 200,001 characters, over the limit of 200,000; "
+     "message embedder_id is 200,001 characters, over the limit of 200,000; "
      "shorten it or split it into smaller pieces"),
     ("status set", lambda s: s.messages.set_status(1, "Done"),
      f"message status is 'Done', {NAME} 'ok'"),

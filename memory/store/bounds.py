@@ -14,7 +14,7 @@ import json
 import math
 import numbers
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -52,14 +52,20 @@ _POINT_COUNTS = ("tick", "core_facts", "core_size", "durable_in_core", "archival
                  "recall_messages", "evictions", "promotions")
 
 
+def check_messages(messages: Sequence[Message]) -> None:
+    for message in messages:
+        check_message(message)
+    _check_embedded(messages, "message embedding")
+
+
 def check_message(message: Message) -> None:
+    """Every field but the vector, which ``check_messages`` checks with the others'."""
     check_count(message.turn, "message turn")
     check_choice(message.role, ROLES, "message role")
     check_storable(message.content, "message content")
     _check_optional(message.tool_call_id, "message tool_call_id")
     _check_optional(message.tool_name, "message tool_name")
-    if message.embedding is not None:
-        check_vectors(message.embedding, message.embedder_id, "message embedding")
+    _check_optional(message.embedder_id, "message embedder_id")
     if message.tool_calls is not None:
         _check_json(message.tool_calls, "message tool_calls")
     check_moment(message.created_at, "message created_at")
@@ -71,7 +77,14 @@ def check_erasure(reason: str, erased_at: float) -> None:
     check_moment(erased_at, "erased_at")
 
 
+def check_passages(passages: Sequence[Passage]) -> None:
+    for passage in passages:
+        check_passage(passage)
+    _check_embedded(passages, "passage embedding")
+
+
 def check_passage(passage: Passage) -> None:
+    """Every field but the vector, which ``check_passages`` checks with the others'."""
     check_text(passage.text, "passage text")
     check_storable(passage.source, "passage source")
     if not isinstance(passage.tags, list) or not all(isinstance(t, str) for t in passage.tags):
@@ -79,8 +92,7 @@ def check_passage(passage: Passage) -> None:
                                 f"{passage.tags!r:.80}; give tags like ['ops']")
     _check_json(passage.tags, "passage tags")
     check_metadata(passage.metadata)
-    if passage.embedding is not None:
-        check_vectors(passage.embedding, passage.embedder_id, "passage embedding")
+    _check_optional(passage.embedder_id, "passage embedder_id")
     check_moment(passage.created_at, "passage created_at")
     if passage.evicted_at is not None:
         check_moment(passage.evicted_at, "passage evicted_at")
@@ -244,6 +256,20 @@ def check_vectors(vectors: np.ndarray, embedder_id: str | None, what: str) -> No
         place = f"{what} {at}" if len(rows) > 1 else what
         raise InvalidInputError(f"{place} {found}; give unit-length vectors "
                                 f"(v / np.linalg.norm(v)), or zeros for a text without words")
+
+
+def _check_embedded(rows: Sequence[Message] | Sequence[Passage], what: str) -> None:
+    # One check for all the vectors: numpy's cost is per call, not per row.
+    embedded = [row for row in rows if row.embedding is not None]
+    if not embedded:
+        return
+    try:
+        vectors = np.stack([np.asarray(row.embedding, dtype=np.float32) for row in embedded])
+    except ValueError:  # of several lengths: each is checked alone
+        for row in embedded:
+            check_vectors(np.asarray(row.embedding), None, what)
+        return
+    check_vectors(vectors if len(vectors) > 1 else vectors[0], None, what)
 
 
 def _check_real(value: Any, what: str, *, at_least_zero: bool) -> None:

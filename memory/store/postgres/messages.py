@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from tiermem.memory.store.bounds import check_erasure, check_message, check_name
+from tiermem.memory.store.bounds import check_erasure, check_messages, check_name
 from tiermem.memory.store.postgres.context_heirs import handing_on
 from tiermem.memory.store.postgres.schema_search import IN_CONTEXT
 from tiermem.memory.store.postgres.scope import (
@@ -63,8 +63,7 @@ class PgMessages:
             "SELECT coalesce(max(id), 0) FROM tiermem.messages WHERE agent_id = %s"))
 
     def append_many(self, messages: Sequence[Message], *, bulk: bool = False) -> list[int]:
-        for message in messages:
-            check_message(message)
+        check_messages(messages)
         if not messages:
             return []
         first = self.scope.next_id("messages")

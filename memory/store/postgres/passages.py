@@ -11,7 +11,7 @@ import numpy as np
 from tiermem.memory.store.bounds import (
     check_metadata,
     check_moment,
-    check_passage,
+    check_passages,
     check_text,
     check_vectors,
 )
@@ -49,8 +49,7 @@ class PgPassages:
             "SELECT count(*) FROM tiermem.passages WHERE agent_id = %s AND forgotten_at IS NULL"))
 
     def insert_many(self, passages: Sequence[Passage]) -> list[int]:
-        for passage in passages:
-            check_passage(passage)
+        check_passages(passages)
         if not passages:
             return []
         first = self.scope.next_id("passages")

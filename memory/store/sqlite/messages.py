@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tiermem.memory.store.bounds import check_erasure, check_message, check_name
+from tiermem.memory.store.bounds import check_erasure, check_messages, check_name
 from tiermem.memory.store.records import Message, RowFilter
 from tiermem.memory.store.sqlite.files import REWRITES_KEY
 from tiermem.memory.store.sqlite.filters import CHUNK, passing_ids
@@ -68,8 +68,7 @@ class SQLiteMessages:
         """``bulk`` changes nothing here: the full-text index takes every message appended in
         a transaction in one statement, before it commits or recall is searched
         (``SQLiteStore.index_appended``)."""
-        for message in messages:
-            check_message(message)
+        check_messages(messages)
         conn = self.store.conn
         ids: list[int] = []
         # Past every id given before, an erased message's too (memory/store/sqlite/ids.py).

@@ -12,7 +12,7 @@ import numpy as np
 from tiermem.memory.store.bounds import (
     check_metadata,
     check_moment,
-    check_passage,
+    check_passages,
     check_text,
     check_vectors,
 )
@@ -73,8 +73,7 @@ class SQLitePassages:
     def insert_many(self, passages: Sequence[Passage]) -> list[int]:
         """One statement for all rows, with the next ids in order (memory/store/sqlite/ids.py;
         past SQLite's last integer, SQLite chooses them and they are read one by one)."""
-        for passage in passages:
-            check_passage(passage)
+        check_passages(passages)
         # The connection itself: this runs inside a transaction, which translates errors.
         conn = self.store.conn
         ids = next_ids(conn, "passages", len(passages))
