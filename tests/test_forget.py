@@ -287,6 +287,10 @@ def test_a_fact_stored_in_an_earlier_version_s_words_is_re_asserted() -> None:
     ("User: I don't like mushrooms", "I don't like mushrooms.", "User doesn't like mushrooms"),
     ("User's wife and I moved to Porto", "My wife and I moved to Porto.",
      "User's wife and User moved to Porto"),
+    # in the words of the version that rewrote "I don't" but not the "I" of "my wife and I"
+    ("User's wife and I moved to Porto and User doesn't drink coffee",
+     "My wife and I moved to Porto and I don't drink coffee.",
+     "User's wife and User moved to Porto and User doesn't drink coffee"),
     # quoted whole, and in the words of the version that rewrote later clauses but not this
     ("User is vegetarian, and I don't drink coffee", "I'm vegetarian, and I don't drink coffee.",
      "User is vegetarian, and User doesn't drink coffee"),

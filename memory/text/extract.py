@@ -77,6 +77,7 @@ from tiermem.memory.text.openings import (
     with_said_about,
 )
 from tiermem.memory.text.person import (
+    BEFORE_JOINT,
     BEFORE_NEGATION,
     FIRST,
     asks_a_call,
@@ -128,6 +129,10 @@ class ExtractedFact:
     #: The text the version before "I don't" was rewritten extracted, when it differs from
     #: both: it read later clauses, but kept "..., and I don't drink coffee" as said.
     previous: str | None = None
+    #: The text the version before "my wife and I" was told of the speaker extracted, when
+    #: it differs from all of those: "User's wife and I moved to Porto and User doesn't
+    #: drink coffee", "I don't" rewritten but that "I" kept.
+    unjoined: str | None = None
     #: For an introduction ("Hi, I'm Maya"), the fact read as no introduction ("User is
     #: Maya", short-lived, as earlier versions stored it): a greeting never changes a name
     #: the speaker has given, so where another is held ("Hi, I'm Nervous" after "My name is
@@ -136,8 +141,10 @@ class ExtractedFact:
 
     @property
     def formers(self) -> tuple[str, ...]:
-        """The texts earlier versions extracted from the sentence (``former``, ``previous``)."""
-        return tuple(text for text in (self.former, self.previous) if text is not None)
+        """The texts earlier versions extracted from the sentence (``former``, ``previous``,
+        ``unjoined``)."""
+        return tuple(text for text in (self.former, self.previous, self.unjoined)
+                     if text is not None)
 
 
 _IGNORECASE = re.IGNORECASE
@@ -338,10 +345,13 @@ def _fact_from_sentence(sentence: str, speaker: str, introductions: bool = True
         return None
     durability, cue = classify_durability(statement)
     # Earlier versions stored "Call me Sammy" as said ("User: Call me Sammy").
-    former, previous = (_trim(third_person(earlier if said == statement else said, speaker,
-                                           version)) for version in (FIRST, BEFORE_NEGATION))
+    former, previous, unjoined = (
+        _trim(third_person(earlier if said == statement else said, speaker, version))
+        for version in (FIRST, BEFORE_NEGATION, BEFORE_JOINT))
     return ExtractedFact(text, durability, cue, former if former != text else None,
-                         previous if previous not in (text, former) else None, plain)
+                         previous if previous not in (text, former) else None,
+                         unjoined if unjoined not in (text, former, previous) else None,
+                         plain)
 
 
 def extract_facts(text: str, speaker: str = "User") -> list[ExtractedFact]:

@@ -57,8 +57,9 @@ beside it (a model wrote it so): two stored facts with one key, which a snapshot
 restore. So keys stay as they were, and the extracted fact says what earlier versions
 stored (third_person's ``version``: ``FIRST``, the head alone without "speak", is
 ``ExtractedFact.former``; ``BEFORE_NEGATION``, later clauses and "speak" but not "I
-don't" nor the "I" of "my wife and I", is its ``previous``), by which a fact stored or
-forgotten in that form is still known.
+don't" nor the "I" of "my wife and I", is its ``previous``; ``BEFORE_JOINT``, "I don't"
+but not that "I", is its ``unjoined``), by which a fact stored or forgotten in that form
+is still known.
 """
 
 from __future__ import annotations
@@ -67,8 +68,8 @@ import re
 
 from tiermem.memory.text.durability import LANGUAGES, classify_durability
 
-__all__ = ["BEFORE_NEGATION", "FIRST", "LATEST", "NEWER_HEAD_VERBS", "asks_a_call", "called",
-           "head", "introduced", "third_person", "with_introductions"]
+__all__ = ["BEFORE_JOINT", "BEFORE_NEGATION", "FIRST", "LATEST", "NEWER_HEAD_VERBS",
+           "asks_a_call", "called", "head", "introduced", "third_person", "with_introductions"]
 
 _IGNORECASE = re.IGNORECASE
 _APOS = "['’]"
@@ -88,8 +89,9 @@ _HEAD_PAST = re.compile(r"^i\s+(moved|relocated)\b", _IGNORECASE)
 _HEAD_DONT = re.compile(rf"^i\s+(?:(?P<full>do\s+not)|don(?P<apos>{_APOS})?t)\b", _IGNORECASE)
 
 #: The versions of the head table, oldest first (module docstring): the head alone, without
-#: ``NEWER_HEAD_VERBS``; later clauses too, and those verbs; "I don't" too.
-FIRST, BEFORE_NEGATION, LATEST = 0, 1, 2
+#: ``NEWER_HEAD_VERBS``; later clauses too, and those verbs; "I don't" too; the "I" of "my
+#: wife and I" too.
+FIRST, BEFORE_NEGATION, BEFORE_JOINT, LATEST = 0, 1, 2, 3
 _HEAD_MY = re.compile(r"^my\b", _IGNORECASE)
 _MY = re.compile(r"\bmy\b", _IGNORECASE)
 _OTHER_FIRST_PERSON = re.compile(
@@ -127,7 +129,7 @@ def _opens_clause(before: str) -> bool:
 def head(text: str, speaker: str, version: int = LATEST) -> tuple[str, int] | None:
     """The third-person form of ``text``'s first-person head ("I am", "my", "I live"), and
     how many characters of ``text`` it replaces; None when it opens otherwise. ``version``:
-    as that version of the table read it (``FIRST``, ``BEFORE_NEGATION``)."""
+    as that version of the table read it (``FIRST``, ``BEFORE_NEGATION``, ``BEFORE_JOINT``)."""
     for pattern, replacement in (
         (_HEAD_IS, f"{speaker} is"),
         (_HEAD_WAS, f"{speaker} was"),
@@ -143,7 +145,7 @@ def head(text: str, speaker: str, version: int = LATEST) -> tuple[str, int] | No
     past = _HEAD_PAST.match(text)
     if past:
         return f"{speaker} {past.group(1).casefold()}", past.end()
-    negated = _HEAD_DONT.match(text) if version >= LATEST else None
+    negated = _HEAD_DONT.match(text) if version >= BEFORE_JOINT else None
     if negated:
         apostrophe = negated["apos"] or "'"  # "I dont" is written "doesn't"
         said = "does not" if negated["full"] else f"doesn{apostrophe}t"
@@ -180,8 +182,8 @@ def third_person(text: str, speaker: str, version: int = LATEST) -> str:
     """``text`` told of ``speaker``: a first-person head and every "my" rewritten, and so
     the first person that opens a later clause; a sentence that opens otherwise but speaks
     in the first person is quoted as the speaker's ("User: I think ..."). ``version``: as
-    that version of the table told it (memory/text/extract.py's ``ExtractedFact.former``
-    and ``previous``); ``FIRST`` rewrote no later clause."""
+    that version of the table told it (memory/text/extract.py's ``ExtractedFact.former``,
+    ``previous`` and ``unjoined``); ``FIRST`` rewrote no later clause."""
     possessive = f"{speaker}'s"
     opening = head(text, speaker, version)
     if opening is not None:
