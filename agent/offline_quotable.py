@@ -21,9 +21,10 @@ from tiermem.memory.text.wording import concepts
 
 __all__ = ["Forgotten", "forgotten_answer", "quoted_already", "states_forgotten"]
 
-#: The words of a cue that marks a statement as news and says nothing more (updates.py).
+#: The words of a cue that marks a statement as news and says nothing more (updates.py):
+#: "I meant I live in Porto" states "User lives in Porto", as "Actually, ..." does.
 _NEWS_CUES = frozenset({"now", "actually", "sorry", "oops", "correction", "update", "in", "fact",
-                        "these", "days", "nowadays"})
+                        "these", "days", "nowadays", "no", "nope", "i", "meant", "to", "say"})
 _WORD = re.compile(r"[\w'’]+")
 
 

@@ -73,3 +73,16 @@ def test_a_name_withdrawn_for_another_keeps_the_other(
         memory: HierarchicalMemory, said: list[str], left: list[str]) -> None:
     chat(memory, *said)
     assert list(core_of(memory)) == left
+
+
+@pytest.mark.parametrize("cue", ["I meant ", "I meant to say ", "No, I meant ", "Nope, "])
+def test_an_answer_quotes_a_correction_once(cue: str) -> None:
+    # Core holds too little for the fact to stay, so the answer quotes it from archival;
+    # the sentence it was learned from says nothing more and is not quoted beside it.
+    with HierarchicalMemory(None, embedder=HashingEmbedder(), core_limit=12) as tiny:
+        *_, reply = chat(tiny, "I live in Lisbon.", cue + "I live in Porto.",
+                         "My employer is Acme Corporation International.",
+                         "My dentist is Dr Smith in the city centre.",
+                         "What did I say about Porto?")
+    assert "User lives in Porto" in reply
+    assert reply.count("Porto") == 1, reply
