@@ -61,7 +61,7 @@ def test_a_state_replaces_a_state_and_a_name_a_name(new: str, old: str, change: 
     ("AWS", True), ("db-primary", True), ("the Beatles", True),
     ("down", False), ("back up", False), ("read-only", False), ("up-to-date", False),
     ("DOWN", False), ("OK", False), ("sev1", False), ("SEV-2", False), ("P1", False),
-    ("severity 3", False),
+    ("severity 3", False), ("a ThinkPad", True), ("an Audi A4", True), ("a nurse", False),
     # A reading says how much or when, so a state said now ends it; a bare number may be
     # a port, and an address is no reading.
     ("5%", False), ("at 90%", False), ("200ms", False), ("5 seconds", False), ("4GB", False),
@@ -95,6 +95,25 @@ def test_which_values_name_a_thing(value: str, names: bool) -> None:
      ["The provider is AWS", "The provider is down"]),
 ])
 def test_the_offline_policy_keeps_a_thing_s_name_through_its_states(
+        memory: HierarchicalMemory, said: list[str], left: list[str]) -> None:
+    chat(memory, *said)
+    assert list(core_of(memory)) == left
+
+
+@pytest.mark.parametrize(("said", "left"), [
+    # A make or model is named with its article, and is no state a state ends.
+    (["My laptop is a ThinkPad.", "My laptop is no longer slow, it's fast."],
+     ["User's laptop is a ThinkPad", "User's laptop is fast"]),
+    (["My phone is a Pixel.", "My phone isn't working, it's broken."],
+     ["User's phone is a Pixel", "User's phone is broken"]),
+    (["My car is a Honda.", "No, my car is not really new."],
+     ["User's car is a Honda", "User's car is not really new"]),
+    # A make still gives way to a make, and a state to a state.
+    (["My laptop is a ThinkPad.", "My laptop is a MacBook now."], ["User's laptop is a MacBook"]),
+    (["My laptop is a ThinkPad.", "My laptop is slow.", "My laptop is no longer slow, it's fast."],
+     ["User's laptop is a ThinkPad", "User's laptop is fast"]),
+])
+def test_a_make_stays_through_the_states_of_what_it_names(
         memory: HierarchicalMemory, said: list[str], left: list[str]) -> None:
     chat(memory, *said)
     assert list(core_of(memory)) == left

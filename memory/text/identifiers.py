@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["identifies", "is_state_compound"]
+__all__ = ["identifies", "is_state_compound", "names_a_make"]
 
 #: A severity, priority or tier: a state with a number, not a name ("sev1", "P2", "SEV-3").
 _STATUS_CODE = re.compile(
@@ -42,6 +42,9 @@ _STATES_IN_CAPITALS = frozenset({
     "ok", "up", "down", "on", "off", "red", "live", "open", "done", "idle", "busy", "full",
     "slow", "fail", "pass", "new", "lost", "hold", "dead", "high", "low", "late",
 })
+#: "a ThinkPad", "an Audi": a make or model is named with its article, and stays through
+#: every state ("fast", "broken") as a host's name does.
+_MAKE_ARTICLE = re.compile(r"^an?\s+(?=(?-i:[A-Z]))", re.IGNORECASE)
 #: Words that make a hyphenated lowercase value a state ("read-only", "up-to-date",
 #: "out-of-sync", "half-full"), where "db-primary" or "us-east" is a host or a region.
 _STATE_PARTICLES = frozenset({
@@ -57,13 +60,19 @@ def is_state_compound(value: str) -> bool:
             and any(part in _STATE_PARTICLES for part in value.split("-")))
 
 
+def names_a_make(value: str) -> bool:
+    """Whether ``value`` is a make or model with its article ("a ThinkPad", "a Pixel 8"),
+    not a kind of thing ("a nurse", "a replica")."""
+    return _MAKE_ARTICLE.match(value.strip()) is not None
+
+
 def identifies(value: str) -> bool:
     """Whether ``value`` names what a thing is rather than how it is: a word in capitals
     with lowercase after ("Postgres 16", "Ana"), a digit ("db-01", "10.0.0.5"), words
-    joined by a dot, colon, slash or hyphen ("api.acme.io", "db-primary"), or an acronym
-    that is no known state ("AWS", not "DOWN" or "OPERATIONAL"); never a status code
-    ("sev1") or a reading ("5%", "at 5pm")."""
-    value = re.sub(r"^the\s+", "", value.strip(" ."), flags=re.IGNORECASE)
+    joined by a dot, colon, slash or hyphen ("api.acme.io", "db-primary"), an acronym that
+    is no known state ("AWS", not "DOWN" or "OPERATIONAL"), or a make with its article ("a
+    ThinkPad"); never a status code ("sev1") or a reading ("5%", "at 5pm")."""
+    value = _MAKE_ARTICLE.sub("", re.sub(r"^the\s+", "", value.strip(" ."), flags=re.IGNORECASE))
     if (not value or _STATUS_CODE.fullmatch(value) or _READING.fullmatch(value)
             or is_state_compound(value) or re.fullmatch(r"[A-Z]+(?:_[A-Z]+)+", value)):
         return False

@@ -52,7 +52,7 @@ import re
 from collections.abc import Iterable
 
 from tiermem.memory.text.extract import ExtractedFact, normalize_fact
-from tiermem.memory.text.identifiers import identifies, is_state_compound
+from tiermem.memory.text.identifiers import identifies, is_state_compound, names_a_make
 from tiermem.memory.text.kin_values import age_beside_name, another_of_several, of_someone
 from tiermem.memory.text.owners import may_be_same_kin
 from tiermem.memory.text.relations import may_be_one_partner
@@ -136,10 +136,11 @@ def _name_beside_state(new: str, old: str) -> bool:
     """Whether one of two values names the thing ("db-01", "Postgres 16") and the other
     says how it is ("down", "read-only", "sev1"): a thing keeps its name in every state,
     so neither replaces the other, with a change cue or without."""
-    if "kind" in {_value_kind(new), _value_kind(old)}:
-        return False  # "a replica": neither a name nor a state
     values = [match["value"] if (match := ATTRIBUTE.match(fact.strip())) else ""
               for fact in (new, old)]
+    if any(_value_kind(fact) == "kind" and not names_a_make(value)
+           for fact, value in zip((new, old), values, strict=True)):
+        return False  # "a replica": neither a name nor a state
     return identifies(values[0]) != identifies(values[1])
 
 
