@@ -16,6 +16,7 @@ through the real tool dispatch.
 
 from __future__ import annotations
 
+import re
 from itertools import combinations
 
 from tiermem.memory.text.clauses import clauses_of, statements_of
@@ -26,11 +27,13 @@ from tiermem.memory.text.corrections import (
     target_of,
 )
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
+from tiermem.memory.text.kin_values import another_of_several
 from tiermem.memory.text.openings import with_said_about
 from tiermem.memory.text.owners import may_be_same_kin
 from tiermem.memory.text.person import with_introductions
 from tiermem.memory.text.retractions import retracted, still_held
 from tiermem.memory.text.sentences import split_sentences
+from tiermem.memory.text.slots import ATTRIBUTE
 from tiermem.memory.text.statements import as_news, own_clauses, read_statement
 from tiermem.memory.text.updates import replaces, role_of, slot_of, stated_beside
 
@@ -156,10 +159,11 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
             siblings = {part for part, _ in parts}
             for part, kind in parts:
                 facts = held()
-                durable = retire(_of_one_person(part, [
+                durable = retire(_one_of_several(part, _of_one_person(part, [
                     old for old, holders in facts.items()
                     if holders != [part] and old not in siblings
-                    and replaces(part, old, statement.change)]), facts, keep=part)
+                    and replaces(part, old, statement.change)]), recent or []),
+                    facts, keep=part)
                 # One an earlier version stored joined to another ("Customer 9034 uses
                 # SSO and is on the Team plan") is that fact stated again.
                 part = next((fact for fact in held().get(part, ()) if fact in current),
@@ -181,3 +185,22 @@ def _of_one_person(fact: str, replaced: list[str]) -> list[str]:
     if any(not may_be_same_kin(one, other) for one, other in combinations(named_otherwise, 2)):
         return [old for old in replaced if old not in named_otherwise]
     return replaced
+
+
+def _one_of_several(fact: str, replaced: list[str], recent: list[str]) -> list[str]:
+    """``replaced``, the facts ``fact`` changes, but of the names of two or more of the
+    user's one may have several of ("User's brother is Tom", "... is Sam") only the one
+    the user named last (``recent``: their earlier messages, newest first): "No, my
+    brother is Ben" corrects one brother's name, not both. When no message names one of
+    them alone, which one it corrects nothing says, so all of them stay."""
+    several = [old for old in replaced if another_of_several(fact, old)]
+    if len(several) < 2:
+        return replaced
+    rest = [old for old in replaced if old not in several]
+    for message in recent:
+        named = [old for old in several
+                 if (match := ATTRIBUTE.match(old.strip())) is not None
+                 and re.search(rf"\b{re.escape(match['value'].strip(' .'))}\b", message)]
+        if named:
+            return rest + named if len(named) == 1 else rest
+    return rest

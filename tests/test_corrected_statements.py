@@ -86,3 +86,19 @@ def test_an_answer_quotes_a_correction_once(cue: str) -> None:
                          "What did I say about Porto?")
     assert "User lives in Porto" in reply
     assert reply.count("Porto") == 1, reply
+
+
+@pytest.mark.parametrize(("said", "left"), [
+    # Two brothers held: a correction renames the one just named, not both.
+    (["My brother is Tom.", "My brother is Sam.", "No, my brother is Ben."],
+     ["User's brother is Tom", "User's brother is Ben"]),
+    (["My brother is Sam.", "My brother is Tom.", "I like tea.", "Sorry, my brother is Ben."],
+     ["User's brother is Sam", "User likes tea", "User's brother is Ben"]),
+    # Named in one message, which of them it renames nothing says: both stay.
+    (["My brother is Tom and my brother is Sam.", "No, my brother is Ben."],
+     ["User's brother is Tom", "User's brother is Sam", "User's brother is Ben"]),
+])
+def test_a_correction_renames_one_of_several(
+        memory: HierarchicalMemory, said: list[str], left: list[str]) -> None:
+    chat(memory, *said)
+    assert list(core_of(memory)) == left
