@@ -282,6 +282,21 @@ def test_a_migrated_memory_gives_no_id_the_source_erased(
             assert all(new > old for new, old in zip(stored, erased, strict=True))
 
 
+def test_state_under_a_key_an_earlier_version_stored_longer_moves_too(
+        postgres_dsn: str, tmp_path: Path) -> None:
+    home, key = tmp_path / "ada", "state." + "k" * 250  # longer than set_state now takes
+    with HierarchicalMemory(home, embedder=HashingEmbedder()) as m:
+        m.add_fact("the office is on the third floor", "durable")
+        with m.store.transaction():
+            m.store.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (key, '"dry"'))
+    assert main(["migrate", "--from", str(home), "--to", postgres_dsn]) == 0
+    moved = open_backend(postgres_dsn, "ada", read_only=True)
+    try:
+        assert moved.settings.get(key) == '"dry"'
+    finally:
+        moved.close()
+
+
 @pytest.mark.parametrize("into", ["sqlite", "postgres"])
 def test_a_migrate_cut_short_leaves_a_target_that_says_so_and_is_run_again(
         tmp_path: Path, into: str, request: pytest.FixtureRequest,

@@ -18,6 +18,7 @@ from snapshot_helpers import restore
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.contract import StorageBackend
+from tiermem.memory.store.postgres.backend import PostgresBackend
 from tiermem.memory.store.records import (
     Event,
     ForgetRequest,
@@ -224,8 +225,8 @@ OTHER_FIELDS: list[tuple[str, Write, str]] = [
      f"forgotten_at is 1e+20, {TIME}"),
     ("state value", lambda s: s.settings.set("state.summary", "not json"),
      "state value 'not json' is not JSON text; give the value as JSON, as set_state writes it"),
-    ("state key", lambda s: s.settings.set("state." + "k" * 201, "1"),
-     "state key is 201 characters, over the limit of 200; give a shorter key"),
+    ("state key", lambda s: s.settings.set("state.a\x00b", "1"),
+     "state key contains a NUL byte (at 1); remove it"),
 ]
 
 
@@ -308,3 +309,26 @@ def test_values_at_the_edges_are_written_and_restore(
     assert [(r["created_at"], r["evicted_at"]) for r in tables["passages"]] == [
         (LATEST_TIME, EARLIEST_TIME)]
     assert [r["access_count"] for r in tables["facts"]] == [2]
+
+
+def _held_unchecked(store: StorageBackend, key: str, value: str) -> None:
+    """A setting as a version before the store's checks wrote it."""
+    with store.transaction():
+        if isinstance(store, PostgresBackend):
+            store.conn.execute("INSERT INTO tiermem.settings (agent_id, key, value) "
+                               "VALUES (%s, %s, %s)", (store.scope.agent, key, value))
+        else:
+            store.execute("INSERT INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+
+def test_an_erasure_scrubs_state_under_a_key_an_earlier_version_stored_longer(
+    memory: HierarchicalMemory
+) -> None:
+    key = "state." + "k" * 250  # set_state has refused keys over 200 characters since
+    with memory as m:
+        said = m.process_interaction("My door code is 4417.", "Noted.")
+        _held_unchecked(m.store, key, '{"summary": "My door code is 4417."}')
+        report = m.erase(messages=said, reason="asked to")
+        assert report.state_values == 1
+        assert "4417" not in (m.store.settings.get(key) or "4417")
+        assert not m.recall_search("door code").hits

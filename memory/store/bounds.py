@@ -34,7 +34,6 @@ from tiermem.memory.validation import (
     EARLIEST_TIME,
     LATEST_TIME,
     MAX_ID,
-    MAX_STATE_KEY_CHARS,
     MAX_STATE_VALUE_CHARS,
     check_storable,
     integral,
@@ -152,13 +151,14 @@ def check_forget_request(request: ForgetRequest) -> None:
 
 def check_state(key: str, value: object) -> None:
     """A setting under ``STATE_PREFIX``: what ``set_state`` stores and a snapshot restores.
-    Other settings are the store's and the memory's own, which a snapshot holds otherwise."""
+    Other settings are the store's and the memory's own, which a snapshot holds otherwise.
+
+    A key's length is left to ``set_state``, the one writer of new keys: versions before
+    it bounded them stored longer ones, whose values an erasure must still scrub and a
+    migrate must still copy (refusing them would keep the erased text, or the memory)."""
     if not key.startswith(STATE_PREFIX):
         return
     name, text = key.removeprefix(STATE_PREFIX), str(value)
-    if len(name) > MAX_STATE_KEY_CHARS:
-        raise InvalidInputError(f"state key is {len(name):,} characters, over the limit of "
-                                f"{MAX_STATE_KEY_CHARS}; give a shorter key")
     check_storable(name, "state key")
     check_storable(text, "state value", MAX_STATE_VALUE_CHARS)
     try:
