@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -332,3 +333,37 @@ def test_an_erasure_scrubs_state_under_a_key_an_earlier_version_stored_longer(
         assert report.state_values == 1
         assert "4417" not in (m.store.settings.get(key) or "4417")
         assert not m.recall_search("door code").hits
+
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_a_fact_an_earlier_version_stored_in_milliseconds_is_still_used(
+    request: pytest.FixtureRequest, tmp_path: Path, backend: str
+) -> None:
+    # A clock in milliseconds was accepted once; restore reads such times as milliseconds,
+    # and the store's update leaves a fact's creation as stored, so using it still works.
+    def opened() -> HierarchicalMemory:
+        if backend == "postgres":
+            return make_memory(store=request.getfixturevalue("postgres_dsn"), agent="ada")
+        return make_memory(tmp_path / "home")
+
+    with opened() as m:
+        fact_id = m.add_fact("The production region is eu-west-1")
+        with m.store.transaction():
+            if isinstance(m.store, PostgresBackend):
+                m.store.conn.execute("UPDATE tiermem.facts SET created_at = %s WHERE id = %s",
+                                     (1715176560123.0, fact_id))
+            else:
+                m.store.execute("UPDATE facts SET created_at = ? WHERE id = ?",
+                                (1715176560123.0, fact_id))
+    with opened() as m:
+        m.query("production region")  # counts the fact read: an update of its row
+        held = m.fact(fact_id)
+        assert held is not None and held.access_count == 1
+        assert held.created_at == 1715176560123.0
+        m.replace_in_core("The production region is eu-west-1",
+                          "The production region is eu-central-1")
+        assert [f.text for f in m.core] == ["The production region is eu-central-1"]
+        # A new fact still takes seconds only.
+        with pytest.raises(InvalidInputError, match="fact created_at is 1715176560123"):
+            m.store.facts.insert(replace(held, text="User is vegan"), "user is vegan")

@@ -102,16 +102,23 @@ def check_passage(passage: Passage) -> None:
     check_row_id(passage.source_message_id, "passage source_message_id")
 
 
-def check_fact(fact: Fact) -> None:
+def check_fact(fact: Fact, *, new: bool = True) -> None:
+    """A fact to insert (``new``), or the columns an update writes: an update leaves its
+    source, creation and origin as stored, which an older version may have written in a
+    form no new fact may take (a creation time in milliseconds), so they are not checked."""
     check_text(fact.text, "fact text")
-    check_storable(fact.source, "fact source")
     check_choice(fact.durability, DURABILITIES, "fact durability")
     check_choice(fact.tier, TIERS, "fact tier")
-    check_moment(fact.created_at, "fact created_at")
+    if new:
+        check_storable(fact.source, "fact source")
+        check_moment(fact.created_at, "fact created_at")
+        if fact.created_tick is not None:
+            _check_real(fact.created_tick, "fact created_tick", at_least_zero=True)
+        check_row_id(fact.source_message_id, "fact source_message_id")
     if fact.evicted_at is not None:
         check_moment(fact.evicted_at, "fact evicted_at")
     # Readings of the memory's clock: interactions, or Unix seconds on a wall clock.
-    for field in ("created_tick", "last_access", "evicted_tick"):
+    for field in ("last_access", "evicted_tick"):
         value = getattr(fact, field)
         if value is not None:
             _check_real(value, f"fact {field}", at_least_zero=True)
@@ -119,7 +126,6 @@ def check_fact(fact: Fact) -> None:
     for field in _FACT_COUNTS:
         check_count(getattr(fact, field), f"fact {field}")
     check_row_id(fact.passage_id, "fact passage_id")
-    check_row_id(fact.source_message_id, "fact source_message_id")
 
 
 def check_event(event: Event) -> None:

@@ -75,7 +75,7 @@ class PgFacts:
         return new_id
 
     def update(self, fact: Fact, norm: str | None = None) -> None:
-        check_fact(fact)
+        check_fact(fact, new=False)
         search_text, n_words = text_columns(fact.text)
         sets = [f"{c} = %s" for c in _FACT_MUTABLE] + ["search_text = %s", "n_words = %s"]
         values: list[Any] = [getattr(fact, c) for c in _FACT_MUTABLE] + [search_text, n_words]

@@ -101,7 +101,7 @@ class SQLiteFacts:
         return int(cursor.lastrowid or 0)
 
     def update(self, fact: Fact, norm: str | None = None) -> None:
-        check_fact(fact)
+        check_fact(fact, new=False)
         self.store.execute(
             "UPDATE facts SET text=?, durability=?, tier=?, entered_core_seq=?, last_access=?,"
             " access_count=?, last_counted_tick=?, tokens=?, passage_id=?, evicted_at=?,"
