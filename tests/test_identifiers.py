@@ -70,6 +70,9 @@ def test_a_state_replaces_a_state_and_a_name_a_name(new: str, old: str, change: 
     # Acronyms are short; a longer word in capitals, or capitals joined by "_", is a state.
     ("IBM", True), ("NASA", True), ("OPERATIONAL", False), ("QUEUED", False),
     ("DONE", False), ("IN_PROGRESS", False),
+    # A state with until when or how long it holds is a state; a name with it, a name.
+    ("down until 5pm", False), ("degraded for 2 hours", False), ("up since Monday", False),
+    ("db-01 until 5pm", True), ("db-primary until 5pm", True),
 ])
 def test_which_values_name_a_thing(value: str, names: bool) -> None:
     assert identifies(value) is names
@@ -93,6 +96,17 @@ def test_which_values_name_a_thing(value: str, names: bool) -> None:
     (["The ticket is IN_PROGRESS.", "The ticket is closed now."], ["The ticket is closed"]),
     (["The provider is AWS.", "The provider is down now."],
      ["The provider is AWS", "The provider is down"]),
+    # A time in a state makes no name of it, and what kind of thing it is keeps its name.
+    (["The primary database is db-01.", "The primary database is down until 5pm now."],
+     ["The primary database is db-01", "The primary database is down until 5pm"]),
+    (["The primary database is down until 5pm.", "The primary database is back up now."],
+     ["The primary database is back up"]),
+    (["The primary database is db-01.", "The primary database is a replica now."],
+     ["The primary database is db-01", "The primary database is a replica"]),
+    (["The primary database is a replica.", "The primary database is db-02 now."],
+     ["The primary database is a replica", "The primary database is db-02"]),
+    (["The primary database is a replica.", "The primary database is a primary now."],
+     ["The primary database is a primary"]),
 ])
 def test_the_offline_policy_keeps_a_thing_s_name_through_its_states(
         memory: HierarchicalMemory, said: list[str], left: list[str]) -> None:

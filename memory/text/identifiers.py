@@ -4,7 +4,8 @@ A thing is in one state at a time but keeps its name through all of them: "The p
 database is down now" is news about db-01, not a new name for it, while "back up now"
 ends "down" and "db-02 now" replaces "db-01". So ``updates.replaces`` needs to tell an
 identifier (a name, host, address, region or version: "db-01", "eu-west-1", "10.0.0.5",
-"Postgres 16", "AWS") from a state ("down", "degraded", "back up", "read-only", "OK").
+"Postgres 16", "AWS") from a state ("down", "degraded", "back up", "read-only", "OK"),
+also one said with until when it holds ("down until 5pm", whose digit names nothing).
 
 A status code looks like an identifier, with its digit, but is a state an incident or a
 ticket passes through ("sev1", "P2", "severity 3"): "resolved now" ends it. So is a reading
@@ -32,6 +33,11 @@ _READING = re.compile(
     # a unit in lowercase or one written in capitals: "42 Elm" is an address, not a reading
     r"|\d[\d,]*(?:\.\d+)?\s?(?:%|(?-i:[a-zµ]{1,12}|[KMGT]i?B|[KMG]?Hz|[KMB])(?:/[a-z]{1,6})?))",
     re.IGNORECASE)
+#: A reading after a state, saying until when or for how long it holds ("down until 5pm",
+#: "degraded for 2 hours", "up since Monday"): its digit is no part of a name.
+_WHEN_OR_HOW_LONG = re.compile(
+    r"\s+(?:until|till|since|for|from|after|before|by|at|around|about)\s+"
+    rf"(?:{_READING.pattern})(?=\s|$)", re.IGNORECASE)
 #: Acronyms ("AWS", "GCP", "NASA") are short: a longer word in capitals is a state shouted
 #: ("OPERATIONAL", "QUEUED"), as a status page writes it.
 _LONGEST_ACRONYM = 4
@@ -71,8 +77,11 @@ def identifies(value: str) -> bool:
     with lowercase after ("Postgres 16", "Ana"), a digit ("db-01", "10.0.0.5"), words
     joined by a dot, colon, slash or hyphen ("api.acme.io", "db-primary"), an acronym that
     is no known state ("AWS", not "DOWN" or "OPERATIONAL"), or a make with its article ("a
-    ThinkPad"); never a status code ("sev1") or a reading ("5%", "at 5pm")."""
+    ThinkPad"); never a status code ("sev1") or a reading ("5%", "at 5pm"), nor a state
+    said with until when it holds ("down until 5pm")."""
     value = _MAKE_ARTICLE.sub("", re.sub(r"^the\s+", "", value.strip(" ."), flags=re.IGNORECASE))
+    if value[:1].islower():  # "down until 5pm" is a state; "db-01 until 5pm" keeps its name
+        value = _WHEN_OR_HOW_LONG.sub("", value)
     if (not value or _STATUS_CODE.fullmatch(value) or _READING.fullmatch(value)
             or is_state_compound(value) or re.fullmatch(r"[A-Z]+(?:_[A-Z]+)+", value)):
         return False

@@ -24,7 +24,8 @@ name said plainly of one of those the user may have several of ("User's brother 
 after "... is Tom") is another of them; and with a change
 cue a new name still leaves a state: "The database is PostgreSQL 16 now" leaves
 "overloaded", nor does a state replace a thing's name (memory/text/identifiers.py): "The
-primary database is down now" leaves "db-01"; with a change cue, a slot said in general
+primary database is down now" (or "down until 5pm now", or a kind, "a replica now")
+leaves "db-01"; with a change cue, a slot said in general
 is the slot the old fact said for a time, "The on-call rotation this week is ...", but
 not the other way round); or the statement carried a change cue, the two are about the
 same subject ("Customer Acme is now on the Pro plan" leaves Globex's plan) and share at least two
@@ -134,14 +135,19 @@ def _value_kind(fact: str) -> str:
 
 def _name_beside_state(new: str, old: str) -> bool:
     """Whether one of two values names the thing ("db-01", "Postgres 16") and the other
-    says how it is ("down", "read-only", "sev1"): a thing keeps its name in every state,
-    so neither replaces the other, with a change cue or without."""
+    says how it is ("down", "read-only", "sev1") or what kind of thing it is ("a
+    replica"): a thing keeps its name in every state and role, so neither replaces the
+    other, with a change cue or without."""
     values = [match["value"] if (match := ATTRIBUTE.match(fact.strip())) else ""
               for fact in (new, old)]
-    if any(_value_kind(fact) == "kind" and not names_a_make(value)
-           for fact, value in zip((new, old), values, strict=True)):
-        return False  # "a replica": neither a name nor a state
-    return identifies(values[0]) != identifies(values[1])
+    names = [identifies(value) for value in values]
+    kinds = [_value_kind(fact) == "kind" and not names_a_make(value)
+             for fact, value in zip((new, old), values, strict=True)]
+    if any(kinds):
+        # "a replica" is neither a name nor a state: it says what db-01 is, so it keeps
+        # the name, though a state or a kind may end it.
+        return any(names)
+    return names[0] != names[1]
 
 
 def _names_over_state(new: str, old: str) -> bool:
