@@ -119,6 +119,10 @@ def test_a_relative_s_new_state_keeps_the_others_unless_said_as_a_change(
     (["My wife is Ana.", "My wife is 34 now."], ["User's wife is Ana", "User's wife is 34"]),
     (["My son is Leo.", "My son is 5.", "My son is 6 now."],
      ["User's son is Leo", "User's son is 6"]),
+    # A height is read as an age is: how tall someone is, not who.
+    (["My son is Leo.", "My son is 5'11\" now."], ["User's son is Leo", "User's son is 5'11\""]),
+    (["My daughter is 150 cm.", "My daughter is Mia now."],
+     ["User's daughter is 150 cm", "User's daughter is Mia"]),
     # A second name, said plainly, of those one may have several of is one more of them;
     # one the user has one of at a time, or said as a change, or respelt, is the new name.
     (["My brother is Tom.", "My brother is Sam."],

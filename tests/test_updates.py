@@ -135,6 +135,8 @@ def test_what_replaces_what() -> None:
     ("User's partner is Sam", "User's partner is Tom", None, True),
     ("User's son is 5", "User's son is Leo", None, False),
     ("User's son is 6", "User's son is 5", None, True),
+    ("User's son is 5'11\"", "User's son is Leo", "now", False),
+    ("User's son is 6 ft 2", "User's son is Leo", None, False),
     # A thing's state, or a thing of a person's, changes to another without a cue.
     ("The incident is resolved", "The incident is ongoing", None, True),
     ("User's phone is fixed", "User's phone is broken", None, True),

@@ -1,10 +1,11 @@
 """What the value of an "X is V" fact says of one of the user's people (or pets).
 
-A person keeps their name through every state and age: "User's son is 5" says how old Leo
-is, not who he is, and one may have several brothers, so "User's brother is Sam" after
-"... is Tom" is a second brother, while "Anna" respelt "Ana", or "Tom" said in full "Tom
-Smith", is still the one. ``memory/text/updates.py``'s ``replaces`` asks these questions.
-Pure functions over strings.
+A person keeps their name through every state, age and height: "User's son is 5" (or
+"5'11\"") says how old (or tall) Leo is, not who he is, and one may have several
+brothers, so "User's brother is Sam" after "... is Tom" is a second brother, while "Anna"
+respelt "Ana", or "Tom" said in full "Tom Smith", is still the one.
+``memory/text/updates.py``'s ``replaces`` asks these questions. Pure functions over
+strings.
 """
 
 from __future__ import annotations
@@ -65,13 +66,21 @@ def _one_name(new: str, old: str) -> bool:
 
 
 _AGE = re.compile(r"\d{1,3}(?:\s+(?:years?|months?)(?:\s+old)?)?\.?")
+#: A height or a weight, read as an age is: how tall or heavy someone is, not who ("5'11\"",
+#: "6 ft 2", "180 cm", "1.8m tall", "30 kg").
+_MEASURE = re.compile(
+    r"(?:\d{1,2}\s?(?:['’]|ft|feet|foot)(?:\s?\d{1,2}\s?(?:\"|”|''|’’|in|inches)?)?"
+    r"|\d{1,3}(?:\.\d{1,2})?\s?(?:cm|m|metres?|meters?|kg|kilos?|lbs?|pounds|stone|st))"
+    r"(?:\s+(?:tall|high|heavy))?\.?", re.IGNORECASE)
 
 
 def age_beside_name(new: str, old: str) -> bool:
-    """Whether one of two facts about someone gives an age ("User's son is 5") and the other
-    a name ("... is Leo"): both look like names, but say different things of one person."""
+    """Whether one of two facts about someone gives an age or a height ("User's son is 5",
+    "... is 5'11\"") and the other a name ("... is Leo"): both look like names, but say
+    different things of one person."""
     values = [match["value"].strip() if (match := ATTRIBUTE.match(fact.strip())) else ""
               for fact in (new, old)]
-    ages = [_AGE.fullmatch(value) is not None for value in values]
+    ages = [_AGE.fullmatch(value) is not None or _MEASURE.fullmatch(value) is not None
+            for value in values]
     names = [value[:1].isupper() and not re.search(r"\d", value) for value in values]
     return (ages[0] and names[1]) or (ages[1] and names[0])
