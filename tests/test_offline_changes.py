@@ -826,3 +826,9 @@ def test_an_aside_joined_to_a_statement_leaves_only_the_statement_in_core(
         memory: HierarchicalMemory, said: str, kept: dict[str, str]) -> None:
     _chat(memory, said)
     assert _core(memory) == kept
+
+
+def test_a_move_said_undone_leaves_the_home_in_core(memory: HierarchicalMemory) -> None:
+    _chat(memory, "I live in Lisbon.", "I moved to Berlin but I'm back.")
+    assert _core(memory) == {"User lives in Lisbon": "durable",
+                             "User moved to Berlin but User is back": "durable"}

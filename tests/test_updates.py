@@ -111,6 +111,12 @@ def test_the_attribute_a_fact_sets(fact: str, slot: str | None) -> None:
 def test_what_replaces_what() -> None:
     assert replaces("User moved to Porto", "User's address is 3 Oak Avenue", None)
     assert not replaces("User lives in Lisbon", "User lives in Lisbon", None)
+    # A move said undone in the same statement leaves the home; a move back is a move.
+    assert not replaces("User moved to Berlin but User is back", "User lives in Lisbon", None)
+    assert not replaces("User moved to Berlin but came back", "User lives in Lisbon", "now")
+    assert replaces("User moved back to Lisbon", "User lives in Berlin", None)
+    assert replaces("User moved to Berlin and then moved back to Porto", "User lives in Lisbon",
+                    None)
     assert not replaces("User is allergic to shellfish", "User is allergic to peanuts", None)
     # Without a cue, a second preference is another fact; with one, it corrects the first.
     window, aisle = "User prefers window seats on flights", "User prefers aisle seats on flights"

@@ -36,7 +36,8 @@ sharing "plan", but leaves "Customer Acme uses SSO", which shares only the custo
 name). A thing's move replaces where
 or when it was, to a value of the same look ("The meeting moved to Friday" replaces "The
 meeting is on Thursday", "The incident moved to sev2" replaces "The incident is sev1";
-"The team moved to the new office" leaves "The team is great").
+"The team moved to the new office" leaves "The team is great"). The user's move said
+undone in the same fact ("User moved to Berlin but User is back") leaves their home.
 
 What a retraction retires, and what a fact listing several items still says without
 the denied ones, is memory/text/retractions.py's.
@@ -268,6 +269,13 @@ def _moved_from(new: str, old: str) -> bool:
             or len({re.sub(r"\d+", "", v) for v in values}) == 1)
 
 
+#: A move said undone after it ("User moved to Berlin but User is back", "... and came
+#: back"): where the user lives is where they lived before.
+_BACK_SINCE = re.compile(
+    r"\b(?:moved|relocated)\s+to\s.*?\b(?:is|are|has\s+come|have\s+come|came|got|moved|went)"
+    r"\s+back\b(?!\s+to\b)|\b(?:moved|relocated)\s+to\s.*?\breturned\b(?!\s+to\b)", _I)
+
+
 #: A time an old fact's subject was said to hold for ("The on-call rotation this week is ...").
 _TIMED_SUBJECT = re.compile(
     r"^(?P<subject>[\w' .-]{2,60}?)\s+(?:right\s+now|currently|at\s+the\s+moment|for\s+now"
@@ -321,7 +329,7 @@ def replaces(new: str, old: str, change: str | None) -> bool:
         old_slot = new_slot
     if new_slot is not None and new_slot == old_slot:
         if any(VERB_SLOT.match(fact.strip()) for fact in (new, old)):
-            return True
+            return _BACK_SINCE.search(new) is None  # "moved to Berlin but is back": home stays
         if of_someone(new) and age_beside_name(new, old):
             return False  # "My son is 5" says how old Leo is, not who he is
         if _name_beside_state(new, old):
