@@ -122,6 +122,16 @@ def _seconds_of_a_date(value: Any) -> float | None:
     return None
 
 
+def seconds_of_stored(stamp: float) -> float:
+    """A stored time as Unix seconds. Earlier versions stored some times in milliseconds
+    (about 1.7e12 in 2024), which name no date as seconds; a snapshot's restore reads them
+    so, and a store reading them so rewrites them in seconds as it updates a row."""
+    if EARLIEST_TIME <= stamp <= LATEST_TIME:
+        return stamp
+    seconds = stamp / 1000
+    return seconds if EARLIEST_TIME <= seconds <= LATEST_TIME else stamp
+
+
 def to_timestamp(value: Any, what: str) -> float | None:
     """Accept None, Unix seconds, a datetime/date, or an ISO-8601 string."""
     if value is None:

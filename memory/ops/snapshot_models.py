@@ -47,6 +47,7 @@ from tiermem.memory.validation import (
     MAX_STATE_VALUE_CHARS,
     MAX_TEXT_CHARS,
     clean_text,
+    seconds_of_stored,
     unescaped_json,
 )
 
@@ -75,9 +76,9 @@ def _bounded(limit: int) -> AfterValidator:
 
 
 def _moment(value: float) -> float:
-    # Older versions stored some times in milliseconds (about 1.7e12 in 2024). A value that
-    # is a date as seconds stays seconds, so every time the live API takes restores as it was.
-    seconds = value if EARLIEST_TIME <= value <= LATEST_TIME else value / 1000
+    # A value that is a date as seconds stays seconds, so every time the live API takes
+    # restores as it was.
+    seconds = seconds_of_stored(value)
     # As the live API refuses (memory/validation.py): a time outside these years cannot be
     # shown as a date, so every search result that reached its row would fail.
     if not EARLIEST_TIME <= seconds <= LATEST_TIME:

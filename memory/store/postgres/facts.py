@@ -8,6 +8,7 @@ from typing import Any
 from tiermem.memory.store.bounds import check_fact
 from tiermem.memory.store.postgres.scope import Scope, text_columns
 from tiermem.memory.store.records import Fact, FactTotals
+from tiermem.memory.validation import seconds_of_stored
 
 FACT_COLUMNS = ("id", "text", "durability", "created_at", "created_tick", "last_access",
                 "access_count", "source", "tokens", "tier", "evicted_at", "passage_id",
@@ -24,6 +25,11 @@ def _fact(row: Sequence[Any]) -> Fact:
                  "cycles", "hits_since_eviction", "entered_core_seq", "source_message_id"):
         if values[name] is not None:
             values[name] = int(values[name])
+    # Seconds even where an earlier version wrote milliseconds: an update, or a passage
+    # made from the fact, takes only seconds.
+    for name in ("created_at", "evicted_at"):
+        if values[name] is not None:
+            values[name] = seconds_of_stored(values[name])
     return Fact(**values)
 
 

@@ -11,6 +11,7 @@ from tiermem.memory.store.records import Fact, FactTotals
 from tiermem.memory.store.sqlite.erasure import delete_rows, ids_where
 from tiermem.memory.store.sqlite.filters import CHUNK
 from tiermem.memory.store.sqlite.ids import next_id_sql
+from tiermem.memory.validation import seconds_of_stored
 
 if TYPE_CHECKING:
     from tiermem.memory.store.sqlite.store import SQLiteStore
@@ -25,19 +26,25 @@ _COLUMNS = (
 _NEXT_ID = next_id_sql("facts")
 
 
+def _seconds_or_none(stamp: float | None) -> float | None:
+    return None if stamp is None else seconds_of_stored(stamp)
+
+
 def fact_from_row(row: sqlite3.Row) -> Fact:
+    """A fact as stored, its times in seconds even where an earlier version wrote them in
+    milliseconds: an update, or a passage made from the fact, takes only seconds."""
     return Fact(
         id=row["id"],
         text=row["text"],
         durability=row["durability"],
-        created_at=row["created_at"],
+        created_at=seconds_of_stored(row["created_at"]),
         created_tick=row["created_tick"],
         last_access=row["last_access"],
         access_count=row["access_count"],
         source=row["source"],
         tokens=row["tokens"],
         tier=row["tier"],
-        evicted_at=row["evicted_at"],
+        evicted_at=_seconds_or_none(row["evicted_at"]),
         passage_id=row["passage_id"],
         evictions=row["evictions"],
         promotions=row["promotions"],
