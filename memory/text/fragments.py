@@ -104,11 +104,12 @@ _ASIDE = re.compile(
     r"|by\s+(?:that|this|it)|for\s+(?:now|today|the\s+day)))*)\W*$",
     re.IGNORECASE | re.DOTALL)
 
-#: Where a clause of the speaker's own opens ("I'm back, and I moved to Porto"); the
-#: separator is kept, so the clauses left are joined as they were said.
+#: Where a clause of the speaker's own opens ("I'm back, and I moved to Porto", "I'm back -
+#: I moved to Porto"); the separator is kept, so the clauses left are joined as they were
+#: said.
 _SPEAKERS_OPENING = r"(?=(?:i|i['’](?:m|ve|d|ll)|my|we)\b)"
 _OWN_CLAUSE = re.compile(
-    rf"(\s*[,;]\s*(?:(?:and|but|so)\s+)?|\s+(?:and|but|so)\s+){_SPEAKERS_OPENING}",
+    rf"(\s*(?:[,;]|\s[-–—])\s*(?:(?:and|but|so)\s+)?|\s+(?:and|but|so)\s+){_SPEAKERS_OPENING}",
     re.IGNORECASE)
 #: An aside that, after a statement, qualifies it: "I moved to Berlin but I'm back" says the
 #: speaker came back from there, "I'm allergic to penicillin, but I'm not sure" doubts it.
