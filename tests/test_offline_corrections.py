@@ -89,6 +89,7 @@ def test_a_correction_replaces_the_word_in_the_fact_that_said_it(
     ("Yarn is our package manager.", "sorry i meant npm, not yarn",
      "npm is our package manager"),
     ("I use AWS.", "sorry i meant gcp, not aws", "User uses GCP"),
+    ("I use AWS.", "sorry i meant google cloud, not aws", "User uses Google Cloud"),
     # A tool the fact says is used is named as typed, lower case or not: "uv", "pip",
     # "vim"; a place the fact puts one in or moves one to still takes the capital.
     ("I use Poetry.", "sorry i meant uv, not poetry", "User uses uv"),

@@ -164,7 +164,8 @@ def _cased_as(meant: str, said: str, before: str, after: str = "") -> str:
     """``meant`` in the case ``said`` was stored in, for a correction typed all in lower case
     ("sorry i meant portland, not seattle" corrects "Seattle" to "Portland"): one typed in
     haste should not unmake the name it puts in place of another. An acronym's capitals
-    ("AWS") are taken; a word shaped like a tool's name ("npm", "pnpm", "k3s"), or one the
+    ("AWS") are taken by one word ("GCP"), while words named in its place each take one
+    ("Google Cloud"); a word shaped like a tool's name ("npm", "pnpm", "k3s"), or one the
     fact says is used (``before``, what it says before ``said``: "uv" for "User uses
     Poetry"), is typed so on purpose, tools being named in lower case as often as not, and
     stays as typed, but not a name of several words ("Apple Maps" for "Google Maps") nor
@@ -173,7 +174,7 @@ def _cased_as(meant: str, said: str, before: str, after: str = "") -> str:
     ``meant`` takes one, since "Green Tea" is a smaller slip than "San francisco"."""
     if not meant.islower() or said.islower():
         return meant
-    if len(said) > 1 and said.isupper():
+    if len(said) > 1 and said.isupper() and " " not in meant:
         return meant.upper()
     if " " not in meant and (_TOOL_SHAPED.search(meant) or (
             _TOOL_USED.search(before) and not _OWNED.match(after))):
