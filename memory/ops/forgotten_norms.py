@@ -168,8 +168,9 @@ def says(text: str, fact: str) -> bool:
     and a statement of someone named ("..., and Ana lives in Berlin") is theirs; each said
     to be so, not wished, planned, supposed or denied ("I'd love to live in Berlin",
     ``asserted_concepts``) unless the fact is worded so itself, nor only spoken against
-    ("I hate vim" of "User uses vim", ``spurns``), and, of the user alone, not of "he"
-    or "she". The fact was learned in the message's turn, but a model may
+    ("I hate vim" of "User uses vim", ``spurns``), and, of the user alone, not of "he",
+    "she" or another saying it ("... when my wife works at Acme"). The fact was learned
+    in the message's turn, but a model may
     have stored there what the message never said ("Hello" and "User's birthday is May 3"),
     or only shares light words with ("I take vitamins daily."): the note would tell the
     model a forgotten fact the message does not show. The offline policy quotes none of the

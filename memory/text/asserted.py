@@ -77,6 +77,9 @@ _WHERE_ONE_EATS = frozenset({"at", "in", "with", "there", "here", "out", "anywhe
 #: is the one the user speaks to, or anyone ("You know, I live in Berlin" says it still).
 _USER = frozenset({"i", "me", "my", "mine", "myself", "we", "us", "our"})
 _ANOTHER = frozenset({"he", "she", "they", "his", "her", "their"})
+#: Words for others the user is not one of: "Where I'm from, people hate vim".
+_OTHERS = frozenset({"people", "everyone", "everybody", "someone", "somebody", "nobody",
+                     "anyone", "anybody", "folks", "others"})
 _YOU = frozenset({"you", "your", "yours", "yourself", "yourselves"})
 #: Verbs that follow a gerund that is a sentence's subject: "Living in Berlin is expensive"
 #: says nothing of whether the user lives there ("Living in Berlin since 2020." does).
@@ -179,11 +182,12 @@ def _says_so(words: list[str], wanted: set[str], read_cues: bool, user_alone: bo
     """Whether none of ``words`` before the first that holds one of ``wanted`` (a fact's
     concepts) says it is not so: "I'd love to live in Berlin" does not, "I live in Berlin
     and would never leave" does; nor says it of "you", or, of a fact of the user alone, of
-    another."""
+    another, by a pronoun or as the subject of that word ("... when my wife works at
+    Acme", "people hate vim")."""
     another = False
     for at, word in enumerate(words):
         if concepts(word) & wanted:
-            return not another
+            return not (another or (user_alone and _subject_another(words[:at])))
         if read_cues and _not_so(words, at) and not _a_diet(words, at, wanted):
             return False
         pronoun = word.casefold().split("'")[0]
@@ -192,6 +196,14 @@ def _says_so(words: list[str], wanted: set[str], read_cues: bool, user_alone: bo
         elif pronoun in _YOU or (user_alone and pronoun in _ANOTHER):
             another = True
     return True
+
+
+def _subject_another(before: list[str]) -> bool:
+    """Whether the word ending ``before``, past words like "still", is someone of the
+    user's or others: the subject of the word that follows, not the user."""
+    subject = next((w.casefold() for w in reversed(before)
+                    if w.casefold() not in _BEFORE_VERB), "")
+    return subject in _OTHERS or relation_of(re.sub(r"'s$", "", subject)) is not None
 
 
 def _a_diet(words: list[str], at: int, wanted: set[str]) -> bool:
@@ -230,7 +242,8 @@ def asserted_concepts(sentence: str, wanted: Iterable[str], *, read_cues: bool =
     ("Once I live there"), or opening with the fact's verb as its subject, nor, but with
     ``moving`` (the fact is a move under way itself: "User is moving to Berlin"), one
     saying the user is moving; not one said of "you"; with ``user_alone``, not one said
-    of "he", "she" or "they". A part opening with "where I" or "where we" says it of the
+    of "he", "she", "they" or others. A part opening with "where I" or "where we" says it
+    of the
     place the part before it ends with."""
     wanted = set(wanted)
     said: set[str] = set()

@@ -1,0 +1,28 @@
+"""A user's message is said to state a forgotten fact only when its statements say it of
+the user, as it is: the note would otherwise tell the model a fact the message never said."""
+
+from __future__ import annotations
+
+import pytest
+
+from tiermem.memory.ops.forgotten_norms import says
+
+
+@pytest.mark.parametrize(("said", "fact"), [
+    # Someone of the user's, or others, is the subject of the fact's verb.
+    ("When it's cold my sister lives in Berlin.", "User lives in Berlin"),
+    ("I relax when my wife works at Acme.", "User works at Acme"),
+    ("Where I'm from, people hate vim.", "User hates vim"),
+])
+def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
+    assert not says(said, fact)
+
+
+@pytest.mark.parametrize(("said", "fact"), [
+    ("I love my wife and live in Berlin.", "User lives in Berlin"),
+    ("My wife and I live in Berlin.", "User lives in Berlin"),
+    ("When it's cold my sister lives in Berlin.", "User's sister lives in Berlin"),
+    ("Where I'm from, I hate vim.", "User hates vim"),
+])
+def test_a_statement_that_it_is_so_states_the_fact(said: str, fact: str) -> None:
+    assert says(said, fact)
