@@ -13,6 +13,8 @@ from tiermem.memory.ops.forgotten_norms import says
     ("When it's cold my sister lives in Berlin.", "User lives in Berlin"),
     ("I relax when my wife works at Acme.", "User works at Acme"),
     ("Where I'm from, people hate vim.", "User hates vim"),
+    # The trip to the job is for an errand there: no job held.
+    ("I'm about to go to work at Acme for an interview.", "User works at Acme"),
 ])
 def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     assert not says(said, fact)
@@ -23,6 +25,7 @@ def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     ("My wife and I live in Berlin.", "User lives in Berlin"),
     ("When it's cold my sister lives in Berlin.", "User's sister lives in Berlin"),
     ("Where I'm from, I hate vim.", "User hates vim"),
+    ("I'm about to go to work at Acme for my shift.", "User works at Acme"),
 ])
 def test_a_statement_that_it_is_so_states_the_fact(said: str, fact: str) -> None:
     assert says(said, fact)

@@ -36,6 +36,7 @@ from tiermem.memory.text.plans import (
     is_time_to_come,
     planned,
 )
+from tiermem.memory.text.said_of import on_an_errand
 from tiermem.memory.text.wording import concepts
 
 __all__ = ["asserted_concepts", "hedged", "of_user_alone", "spurns"]
@@ -141,9 +142,11 @@ def _not_so(words: list[str], at: int) -> bool:
         return at == 0 or words[at - 1].casefold() in _LEAVERS
     if folded in _BEFORE_TO:
         # "I'd been meaning to go to work at Acme" may mean a job; "about to" the trip,
-        # but "I was about to go to work at Acme" is a job that never came.
+        # but "I was about to go to work at Acme" is a job that never came, and one "for
+        # an interview" a job not yet had.
         trip = (folded == "about" and _off_to_work(words[at + 2:at + 5])
-                and not (at and words[at - 1].casefold() in {"was", "were"}))
+                and not (at and words[at - 1].casefold() in {"was", "were"})
+                and not on_an_errand(" ".join(words[at + 5:])))
         return at + 1 < len(words) and words[at + 1].casefold() == "to" and not trip
     return folded in _NOT_SO or word == _MAY or folded.endswith("n't") or folded == "going"
 

@@ -40,8 +40,8 @@ from tiermem.memory.text.owners import owner_of, statements_apart
 from tiermem.memory.text.wording import concepts
 
 __all__ = ["clauses_in", "goes_on_with", "head_of", "located_apart", "named_apart",
-           "named_where", "names_in", "object_of_its_own", "placed_as_in", "places_its_names",
-           "points_back_to", "statements_of_each"]
+           "named_where", "names_in", "object_of_its_own", "on_an_errand", "placed_as_in",
+           "places_its_names", "points_back_to", "statements_of_each"]
 
 #: Where a clause may end and another begin: "I live in Munich and work in Berlin".
 _CLAUSE_BREAK = re.compile(r"\s*[,;]\s*(?:(?:and|but|or)\s+)?|\s+(?:and|but|or|while|whereas)\s+",
@@ -151,7 +151,7 @@ def placed_as_in(statement: str, fact: str, names: set[str]) -> bool:
     FitLife" for "User works out at FitLife"); not on one occasion or errand there ("I
     was at Acme yesterday for a meeting"), nor as someone of the user's ("My client is
     Acme")."""
-    if _ERRAND.search(statement) or (_ONE_OCCASION.search(statement)
+    if on_an_errand(statement) or (_ONE_OCCASION.search(statement)
                                      and not _JOINING.search(statement)):
         return False
     fact_words, said_words = _folded(fact), _folded(statement)
@@ -162,6 +162,11 @@ def placed_as_in(statement: str, fact: str, names: set[str]) -> bool:
     said = set(pairwise(said_words))
     placed = {name for before, name in leads if (before, name) in said}
     return bool(names) and concepts(" ".join(placed)) >= names
+
+
+def on_an_errand(text: str) -> bool:
+    """Whether ``text`` names an errand that takes one somewhere ("for an interview")."""
+    return _ERRAND.search(text) is not None
 
 
 def _folded(text: str) -> list[str]:
