@@ -15,6 +15,10 @@ from tiermem.memory.ops.forgotten_norms import says
     ("Where I'm from, people hate vim.", "User hates vim"),
     # The trip to the job is for an errand there: no job held.
     ("I'm about to go to work at Acme for an interview.", "User works at Acme"),
+    # A name said in a statement that the fact's statement does not point back to.
+    ("I met Anna at a party. I'm married.", "User is married to Anna"),
+    ("I met Anna at a party, and I'm married.", "User is married to Anna"),
+    ("I'm married. My sister is a chef. Her name is Anna.", "User is married to Anna"),
 ])
 def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     assert not says(said, fact)
@@ -26,6 +30,9 @@ def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     ("When it's cold my sister lives in Berlin.", "User's sister lives in Berlin"),
     ("Where I'm from, I hate vim.", "User hates vim"),
     ("I'm about to go to work at Acme for my shift.", "User works at Acme"),
+    ("I'm married. Her name is Anna.", "User is married to Anna"),
+    ("I'm married to Anna.", "User is married to Anna"),
+    ("I met Anna at a party. I married her last year.", "User is married to Anna"),
 ])
 def test_a_statement_that_it_is_so_states_the_fact(said: str, fact: str) -> None:
     assert says(said, fact)

@@ -19,6 +19,7 @@ from tiermem.tools.memory_tools import FORGOTTEN_KEY
     ("I'm fine, but my son is allergic to peanuts.", "User is allergic to peanuts",
      "peanuts", "User is allergic"),
     ("I'm moving to Berlin next month.", "User lives in Berlin", "Berlin", "lives"),
+    ("I met Anna at a party. I'm married.", "User is married to Anna", "Anna", "User is"),
 ])
 def test_a_message_that_does_not_say_a_forgotten_fact_is_shown_without_it(
         said: str, fact: str, query: str, unsaid: str) -> None:

@@ -36,6 +36,7 @@ from tiermem.memory.text.said_of import (
     placed_as_in,
     places_its_names,
     points_back_to,
+    refers_back,
     statements_of_each,
 )
 from tiermem.memory.text.sentences import split_sentences
@@ -163,7 +164,9 @@ def says(text: str, fact: str) -> bool:
     for "son"; of a fact that is only light words and names, one of those words too, or
     the names where the fact puts them: "I started at Acme", not "a meeting with Acme"),
     or, when that leaves none, at least half of those but the subject's; in one sentence,
-    or in the sentences of that person together ("I have a dog. His name is Rex."), but a
+    or in the sentences of that person together ("I have a dog. His name is Rex."; a name
+    only through a statement pointing back to it: not "I met Anna at a party. I'm
+    married." of "User is married to Anna"), but a
     clause saying the fact of another name ("I live in Munich") lends none of its words,
     and a statement of someone named ("..., and Ana lives in Berlin") is theirs; each said
     to be so, not wished, planned, supposed or denied ("I'd love to live in Berlin",
@@ -201,7 +204,12 @@ def says(text: str, fact: str) -> bool:
     # fine, but my son is allergic to peanuts" says nothing of the user's allergy.
     parts = ((at == 0, part) for sentence in split_sentences(text) if not is_question(sentence)
              for at, part in enumerate(_statements_of_someone(sentence)))
+    # A name said apart joins the rest only through statements pointing back to one
+    # another: "I'm married. Her name is Anna." says it, "I met Anna at a party. I'm
+    # married." says no marriage to Anna. ``linked`` holds those of the latest run.
     before, withheld = "", False
+    linked: set[str] = set()
+    lent: set[str] = set()
     for opens_sentence, part in parts:
         said, before_this = _of_whom(part, whose, kin, read), before
         before = part
@@ -209,9 +217,12 @@ def says(text: str, fact: str) -> bool:
             # "I'm allergic to peanuts. My son is allergic to eggs. Shellfish too.": the
             # list that goes on may be the son's.
             withheld = False
+            lent, linked = lent | _names_lent(linked, names, wanted), set()
             continue
         # "In Berlin, I live alone": the place opens the statement said at it.
         placed = not opens_sentence and bool(names) and concepts(before_this) == names
+        if not (placed or refers_back(part)):
+            lent, linked = lent | _names_lent(linked, names, wanted), set()
         said &= _of_the_fact(part, fact, wanted - names, names, opens_sentence, placed) | kin
         # "Ana lives in Berlin and I live there too": Ana's statement is hers, but its
         # place is the one the user's "there" names ("a town near Berlin" is not Berlin).
@@ -228,8 +239,15 @@ def says(text: str, fact: str) -> bool:
         # "I love shellfish. I'm allergic to peanuts.": the allergy is to peanuts. Only a
         # list said to be so goes on: "I'm not allergic to peanuts. Shellfish too." denies.
         withheld = not placed and bool(head & said) and object_of_its_own(part, head, wanted)
-        together |= said - head if withheld else said
-    return said_by(together)
+        linked |= said - head if withheld else said
+        together |= linked - names
+    return said_by(together | lent | _names_lent(linked, names, wanted))
+
+
+def _names_lent(linked: set[str], names: set[str], wanted: set[str]) -> set[str]:
+    """The ``names`` of a fact said in statements ``linked`` to one another, when those
+    also say more of what it ``wanted``: a name said alone there lends itself to none."""
+    return linked & names if linked & (wanted - names) else set()
 
 
 def _of_the_fact(part: str, fact: str, relation: set[str], names: set[str],

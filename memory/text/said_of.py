@@ -41,7 +41,8 @@ from tiermem.memory.text.wording import concepts
 
 __all__ = ["clauses_in", "goes_on_with", "head_of", "located_apart", "named_apart",
            "named_where", "names_in", "object_of_its_own", "on_an_errand", "placed_as_in",
-           "places_its_names", "points_back_to", "statements_of_each"]
+           "places_its_names", "points_back_to", "refers_back",
+           "statements_of_each"]
 
 #: Where a clause may end and another begin: "I live in Munich and work in Berlin".
 _CLAUSE_BREAK = re.compile(r"\s*[,;]\s*(?:(?:and|but|or)\s+)?|\s+(?:and|but|or|while|whereas)\s+",
@@ -223,6 +224,17 @@ def points_back_to(statement: str, before: str, names: set[str]) -> bool:
     # Its first word is the one it is said of ("Ana", "My"): no place.
     named = names_in(before, opens_sentence=True)
     return bool(names) and named == names
+
+
+#: Words that stand for someone or something said before: "Her name is Anna".
+_STANDING_FOR = frozenset({"he", "him", "his", "she", "her", "hers", "they", "them", "their",
+                           "theirs", "its", "there"})
+
+
+def refers_back(statement: str) -> bool:
+    """Whether ``statement`` says a word for someone or something said before it ("Her
+    name is Anna", "I work there now"): what that said may be read with it."""
+    return any(word.split("'")[0] in _STANDING_FOR for word in _folded(statement))
 
 
 def places_its_names(fact: str) -> bool:
