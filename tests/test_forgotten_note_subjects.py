@@ -19,6 +19,8 @@ from tiermem.memory.ops.forgotten_norms import says
     ("I met Anna at a party. I'm married.", "User is married to Anna"),
     ("I met Anna at a party, and I'm married.", "User is married to Anna"),
     ("I'm married. My sister is a chef. Her name is Anna.", "User is married to Anna"),
+    # Living there says no move.
+    ("I live in Berlin.", "User is moving to Berlin"),
 ])
 def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     assert not says(said, fact)
@@ -33,6 +35,10 @@ def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     ("I'm married. Her name is Anna.", "User is married to Anna"),
     ("I'm married to Anna.", "User is married to Anna"),
     ("I met Anna at a party. I married her last year.", "User is married to Anna"),
+    # The move made: the note shows nothing the sentence does not, as of "I used to live
+    # in Berlin" for "User lives in Berlin".
+    ("I moved to Berlin last month.", "User is moving to Berlin"),
+    ("I'm relocating to Berlin.", "User relocates to Berlin"),
 ])
 def test_a_statement_that_it_is_so_states_the_fact(said: str, fact: str) -> None:
     assert says(said, fact)

@@ -20,6 +20,7 @@ from tiermem.tools.memory_tools import FORGOTTEN_KEY
      "peanuts", "User is allergic"),
     ("I'm moving to Berlin next month.", "User lives in Berlin", "Berlin", "lives"),
     ("I met Anna at a party. I'm married.", "User is married to Anna", "Anna", "User is"),
+    ("I live in Berlin.", "User is moving to Berlin", "Berlin", "moving"),
 ])
 def test_a_message_that_does_not_say_a_forgotten_fact_is_shown_without_it(
         said: str, fact: str, query: str, unsaid: str) -> None:

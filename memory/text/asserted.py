@@ -117,6 +117,8 @@ _WHERE = re.compile(r"where\s+(?:i|we)\b", re.IGNORECASE)
 _PLACE_LAST = re.compile(r"\b(?:in|at|to)\s+((?:[A-Z][\w'’-]*\s*)+)$")
 _MOVING = re.compile(r"\b(?:mov(?:e|es|ed|ing)|relocat(?:e|es|ed|ing)|emigrat(?:e|es|ed|ing))\b",
                      re.IGNORECASE)
+#: The concepts of a move, which a word of living shares ("residence").
+_A_MOVE = frozenset(concepts("moving relocating emigrating"))
 #: The place one moved from, up to where the sentence goes on: "away from Berlin (in 2020)".
 _LEFT = re.compile(r"\b(?:away\s+from|out\s+of|from)\s+.*?(?=\s+(?:to|into|in|on|at|since|after"
                    r"|before|when|because|and)\b|$)", re.IGNORECASE)
@@ -244,9 +246,9 @@ def asserted_concepts(sentence: str, wanted: Iterable[str], *, read_cues: bool =
     Paris), nor one planned for a time to come, naming one by what is to happen then
     ("Once I live there"), or opening with the fact's verb as its subject, nor, but with
     ``moving`` (the fact is a move under way itself: "User is moving to Berlin"), one
-    saying the user is moving; not one said of "you"; with ``user_alone``, not one said
-    of "he", "she", "they" or others. A part opening with "where I" or "where we" says it
-    of the
+    saying the user is moving, and with it, no part saying no move says one ("I live in
+    Berlin"); not one said of "you"; with ``user_alone``, not one said of "he", "she",
+    "they" or others. A part opening with "where I" or "where we" says it of the
     place the part before it ends with."""
     wanted = set(wanted)
     said: set[str] = set()
@@ -262,7 +264,9 @@ def asserted_concepts(sentence: str, wanted: Iterable[str], *, read_cues: bool =
                                                   moving=moving)
                                        or (not moving and after_it_comes(kept, wanted)))
         if not of_no_one_now and _says_so(words, wanted, read_cues, user_alone):
-            said |= concepts(kept)
+            # "I live in Berlin" shares "residence" with "User is moving to Berlin" but
+            # says no move; "I moved to Berlin" says it, made.
+            said |= concepts(kept) - (_A_MOVE if moving and not _MOVING.search(kept) else set())
             # "..., a new flat in Berlin, where we've lived for years": "where" is Berlin.
             place = _PLACE_LAST.search(parts[at - 1]) if at and _WHERE.match(kept) else None
             said |= concepts(place.group(1)) if place else set()
