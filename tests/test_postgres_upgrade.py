@@ -13,7 +13,6 @@ import shlex
 
 import psycopg
 import pytest
-from memory_helpers import undo_postgres_outside_the_store
 from psycopg.pq import TransactionStatus
 
 from tiermem.cli import main
@@ -22,7 +21,7 @@ from tiermem.memory.errors import NewerSchemaError, OlderSchemaError, StoreError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.opening import open_postgres
 from tiermem.memory.store.postgres.schema import MIGRATIONS, SCHEMA_VERSION, applied_version
-from tiermem.memory.store.postgres.schema_search import OUTSIDE_THE_STORE
+from tiermem.memory.store.postgres.schema_times import TIMES_IN_SECONDS
 from tiermem.memory.store.postgres.writer_lock import changes_channel
 
 
@@ -34,11 +33,10 @@ def _older_agent(dsn: str) -> None:
 
 
 def _set_back(dsn: str) -> None:
-    # The newest migration adds the triggers that hand on the context of a message another
-    # program takes out: the triggers gone and the migration's record gone undo it.
-    assert MIGRATIONS[-1][1] == OUTSIDE_THE_STORE, "set back what the newest one does"
+    # The newest migration converts times stored in milliseconds and changes no table: its
+    # record gone undoes it (run again, it finds nothing left to convert).
+    assert MIGRATIONS[-1][1] == TIMES_IN_SECONDS, "set back what the newest one does"
     with psycopg.connect(dsn, autocommit=True) as conn:
-        undo_postgres_outside_the_store(conn)
         conn.execute("DELETE FROM tiermem.migrations WHERE version = %s", (SCHEMA_VERSION,))
 
 

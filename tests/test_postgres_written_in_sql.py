@@ -17,7 +17,12 @@ from test_postgres_stats_fold import _true_counts
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.postgres.backend import PostgresBackend
-from tiermem.memory.store.postgres.schema import SCHEMA_VERSION
+from tiermem.memory.store.postgres.schema import MIGRATIONS, SCHEMA_VERSION
+from tiermem.memory.store.postgres.schema_search import OUTSIDE_THE_STORE
+
+#: How many migrations a database had before the one that hands on what other programs
+#: take out.
+_BEFORE_HANDING_ON = [script for _, script in MIGRATIONS].index(OUTSIDE_THE_STORE)
 
 
 def _erase(conn: psycopg.Connection, agent: int, messages: list[int]) -> None:
@@ -115,7 +120,7 @@ def test_what_another_program_took_out_before_the_upgrade_leaves_search_with_it(
         take_out: Callable[[psycopg.Connection, int, list[int]], None]) -> None:
     # Taken out under migration 15, the messages stayed in their heirs' contexts and a
     # forgotten row kept its words after the upgrade: only what came later was handed on.
-    postgres_schema_at_version(monkeypatch, SCHEMA_VERSION - 1)
+    postgres_schema_at_version(monkeypatch, _BEFORE_HANDING_ON)
     with HierarchicalMemory(store=postgres_dsn, agent="ann",
                             embedder=HashingEmbedder()) as memory:
         ids = _nine_messages(memory)

@@ -33,6 +33,7 @@ from tiermem.memory.store.postgres.schema_tables import (
     UNDONE_EVICTIONS,
     WRITER_SCOPE,
 )
+from tiermem.memory.store.postgres.schema_times import TIMES_IN_SECONDS
 
 #: The advisory lock class of tiermem: (CLASS, agent id) is an agent's writer lock,
 #: (CLASS, 0) serialises migrations.
@@ -63,6 +64,7 @@ MIGRATIONS: list[tuple[str, str]] = [
     ("recall's messages erased in time that grows with their number", ERASE_IN_BULK),
     ("recall's messages forgotten or deleted by another program hand their context on",
      OUTSIDE_THE_STORE),
+    ("times stored in milliseconds converted to seconds", TIMES_IN_SECONDS),
 ]
 
 #: How many migrations a database with the whole schema has recorded.

@@ -43,6 +43,7 @@ from tiermem.memory.store.sqlite.schema_tables import (
     content_free_events_and_fact_sources,
     passage_sources,
 )
+from tiermem.memory.store.sqlite.schema_times import times_in_seconds
 from tiermem.memory.text.symbols import SQL_FUNCTION as _FTS
 from tiermem.memory.text.symbols import indexed_text
 
@@ -126,6 +127,9 @@ MIGRATIONS: tuple[Migration, ...] = (
               _run(ERASE_OUTSIDE_THE_STORE)),
     Migration(20, "recall's messages a program forgets in SQL leave the index again",
               _run(FORGET_OUTSIDE_THE_STORE)),
+    # Older versions took any clock, and one in milliseconds stored times the live API
+    # refuses to copy (memory/store/millisecond_times.py).
+    Migration(21, "times stored in milliseconds converted to seconds", times_in_seconds),
 )
 
 #: The user_version of a database with every migration run.
