@@ -13,6 +13,8 @@ from tiermem.memory.ops.forgotten_norms import says
     ("When it's cold my sister lives in Berlin.", "User lives in Berlin"),
     ("I relax when my wife works at Acme.", "User works at Acme"),
     ("Where I'm from, people hate vim.", "User hates vim"),
+    ("Where I'm from, people all speak Spanish.", "User speaks Spanish"),
+    ("Since 2020 my parents both live in Berlin.", "User lives in Berlin"),
     # The trip to the job is for an errand there: no job held.
     ("I'm about to go to work at Acme for an interview.", "User works at Acme"),
     # A name said in a statement that the fact's statement does not point back to.
@@ -31,6 +33,8 @@ def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     ("My wife and I live in Berlin.", "User lives in Berlin"),
     ("When it's cold my sister lives in Berlin.", "User's sister lives in Berlin"),
     ("Where I'm from, I hate vim.", "User hates vim"),
+    ("Since 2020 we both live in Berlin.", "User lives in Berlin"),
+    ("These days my wife and I all speak Spanish.", "User speaks Spanish"),
     ("I'm about to go to work at Acme for my shift.", "User works at Acme"),
     ("I'm married. Her name is Anna.", "User is married to Anna"),
     ("I'm married to Anna.", "User is married to Anna"),

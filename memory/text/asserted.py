@@ -81,6 +81,8 @@ _ANOTHER = frozenset({"he", "she", "they", "his", "her", "their"})
 #: Words for others the user is not one of: "Where I'm from, people hate vim".
 _OTHERS = frozenset({"people", "everyone", "everybody", "someone", "somebody", "nobody",
                      "anyone", "anybody", "folks", "others"})
+#: Words that follow several people, the subject still theirs: "my parents both speak".
+_EACH_OF_THEM = frozenset({"all", "both", "each"})
 _YOU = frozenset({"you", "your", "yours", "yourself", "yourselves"})
 #: Verbs that follow a gerund that is a sentence's subject: "Living in Berlin is expensive"
 #: says nothing of whether the user lives there ("Living in Berlin since 2020." does).
@@ -207,7 +209,7 @@ def _subject_another(before: list[str]) -> bool:
     """Whether the word ending ``before``, past words like "still", is someone of the
     user's or others: the subject of the word that follows, not the user."""
     subject = next((w.casefold() for w in reversed(before)
-                    if w.casefold() not in _BEFORE_VERB), "")
+                    if w.casefold() not in _BEFORE_VERB | _EACH_OF_THEM), "")
     return subject in _OTHERS or relation_of(re.sub(r"'s$", "", subject)) is not None
 
 
