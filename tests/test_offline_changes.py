@@ -832,3 +832,10 @@ def test_a_move_said_undone_leaves_the_home_in_core(memory: HierarchicalMemory) 
     _chat(memory, "I live in Lisbon.", "I moved to Berlin but I'm back.")
     assert _core(memory) == {"User lives in Lisbon": "durable",
                              "User moved to Berlin but User is back": "durable"}
+
+
+def test_a_move_and_a_trip_back_from_elsewhere_replaces_the_home(
+        memory: HierarchicalMemory) -> None:
+    _chat(memory, "I live in Lisbon.", "I moved to Berlin and just got back from a trip to Rome.")
+    assert _core(memory) == {
+        "User moved to Berlin and just got back from a trip to Rome": "durable"}

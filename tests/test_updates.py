@@ -115,6 +115,15 @@ def test_what_replaces_what() -> None:
     assert not replaces("User moved to Berlin but User is back", "User lives in Lisbon", None)
     assert not replaces("User moved to Berlin but came back", "User lives in Lisbon", "now")
     assert replaces("User moved back to Lisbon", "User lives in Berlin", None)
+    # Back from a trip, at work, or a thing returned: the move stands.
+    for moved in ("User moved to Berlin and just got back from a trip to Rome",
+                  "User moved to Berlin and is back at work",
+                  "User moved to Berlin and got back into running",
+                  "User moved to Berlin and returned the rental van"):
+        assert replaces(moved, "User lives in Lisbon", None), moved
+    assert not replaces("User moved to Berlin but came back a year later",
+                        "User lives in Lisbon", None)
+    assert not replaces("User moved to Berlin and returned home", "User lives in Lisbon", None)
     assert replaces("User moved to Berlin and then moved back to Porto", "User lives in Lisbon",
                     None)
     assert not replaces("User is allergic to shellfish", "User is allergic to peanuts", None)

@@ -270,10 +270,13 @@ def _moved_from(new: str, old: str) -> bool:
 
 
 #: A move said undone after it ("User moved to Berlin but User is back", "... and came
-#: back"): where the user lives is where they lived before.
+#: back"): where the user lives is where they lived before. Back to another place is a
+#: move; back from a trip, at work or into running, or returning a thing, undoes none.
 _BACK_SINCE = re.compile(
     r"\b(?:moved|relocated)\s+to\s.*?\b(?:is|are|has\s+come|have\s+come|came|got|moved|went)"
-    r"\s+back\b(?!\s+to\b)|\b(?:moved|relocated)\s+to\s.*?\breturned\b(?!\s+to\b)", _I)
+    r"\s+back\b(?!\s+(?:to|from|at|into|on|onto|in\s+touch|with|up|out)\b)"
+    r"|\b(?:moved|relocated)\s+to\s.*?\breturned\b"
+    r"(?!\s+(?:to|from|the|an|my|our|his|her|their|its|it|them|this|that|some)\b)", _I)
 
 
 #: A time an old fact's subject was said to hold for ("The on-call rotation this week is ...").
