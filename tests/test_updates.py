@@ -151,6 +151,10 @@ def test_what_replaces_what() -> None:
     ("User's son is 5", "User's son is Leo", None, False),
     ("User's son is 6", "User's son is 5", None, True),
     ("User's son is 5'11\"", "User's son is Leo", "now", False),
+    # As a model may word it, the time kept: a height still, not a name.
+    ("User's son is 5'11\" now", "User's son is Leo", None, False),
+    ("User's son is 180 cm tall these days", "User's son is Leo", "now", False),
+    ("User's daughter is Mia now", "User's daughter is 150 cm", None, False),
     ("User's son is 6 ft 2", "User's son is Leo", None, False),
     # A thing's state, or a thing of a person's, changes to another without a cue.
     ("The incident is resolved", "The incident is ongoing", None, True),

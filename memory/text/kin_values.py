@@ -72,6 +72,10 @@ _MEASURE = re.compile(
     r"(?:\d{1,2}\s?(?:['’]|ft|feet|foot)(?:\s?\d{1,2}\s?(?:\"|”|''|’’|in|inches)?)?"
     r"|\d{1,3}(?:\.\d{1,2})?\s?(?:cm|m|metres?|meters?|kg|kilos?|lbs?|pounds|stone|st))"
     r"(?:\s+(?:tall|high|heavy))?\.?", re.IGNORECASE)
+#: A time said after an age or a height, which a model may keep in the fact: "... is
+#: 5'11\" now" is as tall as "... is 5'11\"".
+_SAID_WHEN = re.compile(r"\s+(?:now|already|today|these\s+days|at\s+the\s+moment)\.?$",
+                        re.IGNORECASE)
 
 
 def age_beside_name(new: str, old: str) -> bool:
@@ -80,7 +84,7 @@ def age_beside_name(new: str, old: str) -> bool:
     different things of one person."""
     values = [match["value"].strip() if (match := ATTRIBUTE.match(fact.strip())) else ""
               for fact in (new, old)]
-    ages = [_AGE.fullmatch(value) is not None or _MEASURE.fullmatch(value) is not None
-            for value in values]
+    ages = [_AGE.fullmatch(when) is not None or _MEASURE.fullmatch(when) is not None
+            for when in (_SAID_WHEN.sub("", value) for value in values)]
     names = [value[:1].isupper() and not re.search(r"\d", value) for value in values]
     return (ages[0] and names[1]) or (ages[1] and names[0])
