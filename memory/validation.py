@@ -92,6 +92,14 @@ def validate_agent_name(name: Any) -> str:
     return name
 
 
+#: What a stored row's names (a message's status, an event's kind, a forget mode) and
+#: hashes look like, and how far a stored vector may be from unit length (embedders return
+#: unit rows, or zero for a text without words): the store's writes and a snapshot's
+#: restore hold to the same ones.
+NAME_PATTERN = r"[a-z_]{1,32}"
+HASH_PATTERN = r"[0-9a-f]{64}"
+UNIT_TOLERANCE = 1e-3
+
 #: The earliest and latest moments a stored item may carry (Unix seconds): years 1 to 9999,
 #: the dates ``datetime`` can show. A time outside them, or a text, would be stored as
 #: given and then fail every search result that shows it.

@@ -31,6 +31,7 @@ from tiermem.memory.ops.snapshot_models import (
 from tiermem.memory.ops.snapshot_source import Table
 from tiermem.memory.store.records import tombstone_norm
 from tiermem.memory.text.extract import fact_norms
+from tiermem.memory.validation import UNIT_TOLERANCE
 
 #: What to do about a refused snapshot, which either someone changed since tiermem wrote it,
 #: or tiermem wrote wrong (no store write leaves a memory whose snapshot restore refuses).
@@ -84,7 +85,7 @@ def _vector(encoded: str, dim: int, where: str) -> bytes:
     if not np.isfinite(vector).all():
         raise _fail(where, "holds a value that is not a finite number")
     norm = float(np.linalg.norm(vector))
-    if norm != 0 and abs(norm - 1) > 1e-3:  # embedders return unit rows (or zero for no words)
+    if norm != 0 and abs(norm - 1) > UNIT_TOLERANCE:  # or zero, for a text without words
         raise _fail(where, f"has length {norm:.4g}; vectors are unit length")
     return blob
 

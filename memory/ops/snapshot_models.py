@@ -42,10 +42,12 @@ from tiermem.memory.config import MemoryConfig
 from tiermem.memory.store.records import SUPERSEDED_AT
 from tiermem.memory.validation import (
     EARLIEST_TIME,
+    HASH_PATTERN,
     LATEST_TIME,
     MAX_STATE_KEY_CHARS,
     MAX_STATE_VALUE_CHARS,
     MAX_TEXT_CHARS,
+    NAME_PATTERN,
     clean_text,
     seconds_of_stored,
     unescaped_json,
@@ -165,7 +167,7 @@ JsonText = Annotated[Text, AfterValidator(_json_text)]
 #: A stored state value (``set_state``): JSON text of at most ``MAX_STATE_VALUE_CHARS``.
 StateValue = Annotated[str, Strict(), _bounded(MAX_STATE_VALUE_CHARS),
                        AfterValidator(_json_text)]
-Name = Annotated[str, Strict(), Field(pattern=r"^[a-z_]{1,32}$")]
+Name = Annotated[str, Strict(), Field(pattern=f"^{NAME_PATTERN}$")]
 RowId = Annotated[int, Strict(), Field(ge=1, le=_INT64)]
 Count = Annotated[int, Strict(), Field(ge=0, le=_INT64)]
 Real = Annotated[float, Strict()]
@@ -284,7 +286,7 @@ IdList = Annotated[JsonText, AfterValidator(_id_list)]
 class ForgetRequestRow(_Strict):
     id: RowId
     created_at: Moment
-    request_hash: Annotated[str, Strict(), Field(pattern=r"^[0-9a-f]{64}$")]
+    request_hash: Annotated[str, Strict(), Field(pattern=f"^{HASH_PATTERN}$")]
     mode: Name
     outcome: Literal["matched", "unmatched", "ambiguous", "failed"]
     facts: IdList
@@ -295,7 +297,7 @@ class ForgetRequestRow(_Strict):
 
 class ForgottenNormRow(_Strict):
     id: RowId
-    norm_hash: Annotated[str, Strict(), Field(pattern=r"^[0-9a-f]{64}$")]
+    norm_hash: Annotated[str, Strict(), Field(pattern=f"^{HASH_PATTERN}$")]
     forgotten_at: Moment
 
 

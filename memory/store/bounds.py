@@ -32,9 +32,12 @@ from tiermem.memory.store.records import (
 from tiermem.memory.types import DURABILITIES, Fact
 from tiermem.memory.validation import (
     EARLIEST_TIME,
+    HASH_PATTERN,
     LATEST_TIME,
     MAX_ID,
     MAX_STATE_VALUE_CHARS,
+    NAME_PATTERN,
+    UNIT_TOLERANCE,
     check_storable,
     integral,
 )
@@ -43,8 +46,8 @@ ROLES = ("user", "assistant", "tool", "system")
 TIERS = ("core", "archival")
 OUTCOMES = ("matched", "unmatched", "ambiguous", "failed")
 # Fullmatch: ``$`` would also match before a trailing newline.
-_NAME = re.compile(r"[a-z_]{1,32}")
-_HASH = re.compile(r"[0-9a-f]{64}")
+_NAME = re.compile(NAME_PATTERN)
+_HASH = re.compile(HASH_PATTERN)
 _FACT_COUNTS = ("entered_core_seq", "access_count", "evictions", "promotions", "cycles",
                 "hits_since_eviction")
 _POINT_COUNTS = ("tick", "core_facts", "core_size", "durable_in_core", "archival_passages",
@@ -242,10 +245,6 @@ def check_hashes(hashes: Iterable[Any], what: str) -> None:
                                     f"give a SHA-256 digest as .hexdigest() writes it")
 
 
-#: How far from unit length a stored vector may be: a snapshot's restore refuses one further.
-_UNIT_TOLERANCE = 1e-3
-
-
 def check_vectors(vectors: np.ndarray, embedder_id: str | None, what: str) -> None:
     """A vector, or rows of vectors, as they are stored (float32): finite, and of unit
     length as an embedder returns them (or zero, for a text without words)."""
@@ -254,7 +253,7 @@ def check_vectors(vectors: np.ndarray, embedder_id: str | None, what: str) -> No
     if rows.size == 0:
         return
     lengths = np.linalg.norm(rows, axis=1)
-    wrong = ~np.isfinite(lengths) | ((lengths != 0) & (np.abs(lengths - 1) > _UNIT_TOLERANCE))
+    wrong = ~np.isfinite(lengths) | ((lengths != 0) & (np.abs(lengths - 1) > UNIT_TOLERANCE))
     if wrong.any():
         at = int(np.argmax(wrong))
         found = (f"has length {float(lengths[at]):.4g}" if np.isfinite(rows[at]).all()
