@@ -16,7 +16,7 @@ from tiermem.memory.text.owners import relation_of
 from tiermem.memory.text.relations import may_be_several
 from tiermem.memory.text.slots import ATTRIBUTE
 
-__all__ = ["age_beside_name", "another_of_several", "of_someone", "subject_words"]
+__all__ = ["another_of_several", "measure_of", "of_someone", "subject_words"]
 
 _APOS = "['’]"
 
@@ -68,23 +68,23 @@ def _one_name(new: str, old: str) -> bool:
 _AGE = re.compile(r"\d{1,3}(?:\s+(?:years?|months?)(?:\s+old)?)?\.?")
 #: A height or a weight, read as an age is: how tall or heavy someone is, not who ("5'11\"",
 #: "6 ft 2", "180 cm", "1.8m tall", "30 kg").
-_MEASURE = re.compile(
+_HEIGHT = re.compile(
     r"(?:\d{1,2}\s?(?:['’]|ft|feet|foot)(?:\s?\d{1,2}\s?(?:\"|”|''|’’|in|inches)?)?"
-    r"|\d{1,3}(?:\.\d{1,2})?\s?(?:cm|m|metres?|meters?|kg|kilos?|lbs?|pounds|stone|st))"
-    r"(?:\s+(?:tall|high|heavy))?\.?", re.IGNORECASE)
+    r"|\d{1,3}(?:\.\d{1,2})?\s?(?:cm|m|metres?|meters?))(?:\s+(?:tall|high))?\.?", re.IGNORECASE)
+_WEIGHT = re.compile(r"\d{1,3}(?:\.\d{1,2})?\s?(?:kg|kilos?|lbs?|pounds|stone|st)(?:\s+heavy)?\.?",
+                     re.IGNORECASE)
+_MEASURES = (("age", _AGE), ("height", _HEIGHT), ("weight", _WEIGHT))
 #: A time said after an age or a height, which a model may keep in the fact: "... is
 #: 5'11\" now" is as tall as "... is 5'11\"".
 _SAID_WHEN = re.compile(r"\s+(?:now|already|today|these\s+days|at\s+the\s+moment)\.?$",
                         re.IGNORECASE)
 
 
-def age_beside_name(new: str, old: str) -> bool:
-    """Whether one of two facts about someone gives an age or a height ("User's son is 5",
-    "... is 5'11\"") and the other a name ("... is Leo"): both look like names, but say
-    different things of one person."""
-    values = [match["value"].strip() if (match := ATTRIBUTE.match(fact.strip())) else ""
-              for fact in (new, old)]
-    ages = [_AGE.fullmatch(when) is not None or _MEASURE.fullmatch(when) is not None
-            for when in (_SAID_WHEN.sub("", value) for value in values)]
-    names = [value[:1].isupper() and not re.search(r"\d", value) for value in values]
-    return (ages[0] and names[1]) or (ages[1] and names[0])
+def measure_of(fact: str) -> str | None:
+    """Which measure of someone an "X is V" fact gives, "age" ("User's son is 5"), "height"
+    ("... is 5'11\" now", "... is 6 feet") or "weight" ("... is 30 kg"), or None: a new
+    value ends only the old one of the same measure, as "6 feet" ends "5'11\"" but not "5"."""
+    match = ATTRIBUTE.match(fact.strip())
+    value = _SAID_WHEN.sub("", match["value"].strip()) if match else ""
+    return next((name for name, pattern in _MEASURES if pattern.fullmatch(value)), None)
+

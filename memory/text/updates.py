@@ -19,7 +19,8 @@ one more fact about a database on PostgreSQL 15, not a new value of it; plain wo
 a person or pet by the noun for them, "User's sister is pregnant", are one more of the
 states they are in, "vegan" too, unless said with a change cue; a person's name and a
 state or an age never replace each other ("User's partner is vegan" or "User's son is 5"
-leaves "... is Tom"; memory/text/kin_values.py); a second
+leaves "... is Tom"; memory/text/kin_values.py), and an age, a height or a weight ends
+only one of the same measure; a second
 name said plainly of one of those the user may have several of ("User's brother is Sam"
 after "... is Tom") is another of them; and with a change
 cue a new name still leaves a state: "The database is PostgreSQL 16 now" leaves
@@ -55,7 +56,7 @@ from collections.abc import Iterable
 
 from tiermem.memory.text.extract import ExtractedFact, normalize_fact
 from tiermem.memory.text.identifiers import identifies, is_state_compound, names_a_make
-from tiermem.memory.text.kin_values import age_beside_name, another_of_several, of_someone
+from tiermem.memory.text.kin_values import another_of_several, measure_of, of_someone
 from tiermem.memory.text.owners import may_be_same_kin
 from tiermem.memory.text.relations import may_be_one_partner
 
@@ -333,8 +334,9 @@ def replaces(new: str, old: str, change: str | None) -> bool:
     if new_slot is not None and new_slot == old_slot:
         if any(VERB_SLOT.match(fact.strip()) for fact in (new, old)):
             return _BACK_SINCE.search(new) is None  # "moved to Berlin but is back": home stays
-        if of_someone(new) and age_beside_name(new, old):
-            return False  # "My son is 5" says how old Leo is, not who he is
+        if of_someone(new) and (measures := {measure_of(new), measure_of(old)}) != {None}:
+            # "6 feet" ends "5'11\"", but says how tall Leo is, not how old ("5") or who
+            return len(measures) == 1
         if _name_beside_state(new, old):
             return False  # "The primary database is down now" says how db-01 is
         kinds = {_value_kind(new), _value_kind(old)}

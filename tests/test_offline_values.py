@@ -1,0 +1,59 @@
+"""Which new value of a one-valued attribute ends the old one, as the offline policy reads it.
+
+A new value ends only an old one of its kind: a height a height, a state a state, a tier
+a tier. One that says another thing of the same person or thing (an age and a height, a
+role and a state) is kept beside it, as losing a fact costs more than keeping two.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from offline_helpers import chat, core_of
+
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.text.kin_values import measure_of
+from tiermem.memory.text.updates import replaces
+
+
+@pytest.fixture
+def memory() -> Iterator[HierarchicalMemory]:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as m:
+        yield m
+
+
+@pytest.mark.parametrize(("fact", "measure"), [
+    ("User's son is 5", "age"), ("User's son is 5 years old", "age"),
+    ("User's son is 5'11\" now", "height"), ("User's son is 6 feet", "height"),
+    ("User's son is 180 cm tall", "height"), ("User's son is 30 kg", "weight"),
+    ("User's son is Leo", None), ("User's son is in grade 2", None),
+])
+def test_which_measure_a_fact_gives_of_someone(fact: str, measure: str | None) -> None:
+    assert measure_of(fact) == measure
+
+
+@pytest.mark.parametrize(("said", "left"), [
+    # An age and a height are two measures of one son: neither ends the other.
+    (["My son is 5.", "My son is 5'11\" now."], ["User's son is 5", "User's son is 5'11\""]),
+    (["My son is 5'11\".", "My son is 5 now."], ["User's son is 5'11\"", "User's son is 5"]),
+    (["My son is 5'11\".", "My son is 30 kg now."],
+     ["User's son is 5'11\"", "User's son is 30 kg"]),
+    # A height ends a height, however it is written, as an age ends an age.
+    (["My son is 5'11\".", "My son is 6 feet now."], ["User's son is 6 feet"]),
+    (["My son is 180 cm.", "My son is 6 feet."], ["User's son is 6 feet"]),
+    (["My son is 5.", "My son is 6 now."], ["User's son is 6"]),
+    # Nor does a measure end what else is said of him.
+    (["My son is 5.", "My son is in grade 2 now."],
+     ["User's son is 5", "User's son is in grade 2"]),
+])
+def test_a_measure_of_someone_ends_only_the_same_measure(
+        memory: HierarchicalMemory, said: list[str], left: list[str]) -> None:
+    chat(memory, *said)
+    assert list(core_of(memory)) == left
+
+
+def test_a_measure_of_someone_replaces_as_the_policy_s_rule_reads_it() -> None:
+    assert not replaces("User's son is 5'11\" now", "User's son is 5", "now")
+    assert replaces("User's son is 6 feet", "User's son is 5'11\"", "now")
+    assert replaces("User's son is 6 feet", "User's son is 5'11\"", None)
