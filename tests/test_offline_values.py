@@ -57,3 +57,19 @@ def test_a_measure_of_someone_replaces_as_the_policy_s_rule_reads_it() -> None:
     assert not replaces("User's son is 5'11\" now", "User's son is 5", "now")
     assert replaces("User's son is 6 feet", "User's son is 5'11\"", "now")
     assert replaces("User's son is 6 feet", "User's son is 5'11\"", None)
+
+
+@pytest.mark.parametrize(("said", "left"), [
+    # What someone is and how they are now are two facts of one person, said as a change too.
+    (["My sister is a nurse.", "My sister is pregnant now."],
+     ["User's sister is a nurse", "User's sister is pregnant"]),
+    (["My sister is pregnant.", "My sister is a nurse now."],
+     ["User's sister is pregnant", "User's sister is a nurse"]),
+    # A role ends a role, and a state said as a change a state.
+    (["My sister is a nurse.", "My sister is a doctor now."], ["User's sister is a doctor"]),
+    (["My sister is vegan.", "My sister is pregnant now."], ["User's sister is pregnant"]),
+])
+def test_a_role_and_a_state_of_someone_never_replace_each_other(
+        memory: HierarchicalMemory, said: list[str], left: list[str]) -> None:
+    chat(memory, *said)
+    assert list(core_of(memory)) == left

@@ -17,10 +17,10 @@ slot, and for an "X is V" slot the values look alike (a name or code such as
 "Ana" or "eu-west-1", "a ..." or plain words: "The database is overloaded" is
 one more fact about a database on PostgreSQL 15, not a new value of it; plain words said of
 a person or pet by the noun for them, "User's sister is pregnant", are one more of the
-states they are in, "vegan" too, unless said with a change cue; a person's name and a
-state or an age never replace each other ("User's partner is vegan" or "User's son is 5"
-leaves "... is Tom"; memory/text/kin_values.py), and an age, a height or a weight ends
-only one of the same measure; a second
+states they are in, "vegan" too, unless said with a change cue; a person's name, what
+they are ("a nurse") and a state or an age never replace each other ("User's partner is
+vegan" or "User's son is 5" leaves "... is Tom"; memory/text/kin_values.py), and an
+age, a height or a weight ends only one of the same measure; a second
 name said plainly of one of those the user may have several of ("User's brother is Sam"
 after "... is Tom") is another of them; and with a change
 cue a new name still leaves a state: "The database is PostgreSQL 16 now" leaves
@@ -346,8 +346,10 @@ def replaces(new: str, old: str, change: str | None) -> bool:
             # cue says one of them ended; a second brother named is one more brother.
             return same_look and not ((_value_kind(new) == "plain" and of_someone(new))
                                       or another_of_several(new, old))
-        if "name" in kinds and not same_look and of_someone(new):
-            return False  # "My partner is vegan now" says how Tom is, not who
+        if not same_look and of_someone(new):
+            # "My partner is vegan now" says how Tom is, not who; "My sister is pregnant
+            # now", how the nurse is, not what she does
+            return False
         return same_look or not _names_over_state(new, old)
     if change is None or (new_slot is not None and old_slot is not None):
         return False
