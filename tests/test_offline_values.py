@@ -33,7 +33,13 @@ def test_which_measure_a_fact_gives_of_someone(fact: str, measure: str | None) -
     assert measure_of(fact) == measure
 
 
-@pytest.mark.parametrize(("said", "left"), [
+def test_a_measure_of_someone_replaces_as_the_policy_s_rule_reads_it() -> None:
+    assert not replaces("User's son is 5'11\" now", "User's son is 5", "now")
+    assert replaces("User's son is 6 feet", "User's son is 5'11\"", "now")
+    assert replaces("User's son is 6 feet", "User's son is 5'11\"", None)
+
+
+_MEASURES = [
     # An age and a height are two measures of one son: neither ends the other.
     (["My son is 5.", "My son is 5'11\" now."], ["User's son is 5", "User's son is 5'11\""]),
     (["My son is 5'11\".", "My son is 5 now."], ["User's son is 5'11\"", "User's son is 5"]),
@@ -46,20 +52,9 @@ def test_which_measure_a_fact_gives_of_someone(fact: str, measure: str | None) -
     # Nor does a measure end what else is said of him.
     (["My son is 5.", "My son is in grade 2 now."],
      ["User's son is 5", "User's son is in grade 2"]),
-])
-def test_a_measure_of_someone_ends_only_the_same_measure(
-        memory: HierarchicalMemory, said: list[str], left: list[str]) -> None:
-    chat(memory, *said)
-    assert list(core_of(memory)) == left
+]
 
-
-def test_a_measure_of_someone_replaces_as_the_policy_s_rule_reads_it() -> None:
-    assert not replaces("User's son is 5'11\" now", "User's son is 5", "now")
-    assert replaces("User's son is 6 feet", "User's son is 5'11\"", "now")
-    assert replaces("User's son is 6 feet", "User's son is 5'11\"", None)
-
-
-@pytest.mark.parametrize(("said", "left"), [
+_ROLE_AND_STATE = [
     # What someone is and how they are now are two facts of one person, said as a change too.
     (["My sister is a nurse.", "My sister is pregnant now."],
      ["User's sister is a nurse", "User's sister is pregnant"]),
@@ -68,8 +63,22 @@ def test_a_measure_of_someone_replaces_as_the_policy_s_rule_reads_it() -> None:
     # A role ends a role, and a state said as a change a state.
     (["My sister is a nurse.", "My sister is a doctor now."], ["User's sister is a doctor"]),
     (["My sister is vegan.", "My sister is pregnant now."], ["User's sister is pregnant"]),
-])
-def test_a_role_and_a_state_of_someone_never_replace_each_other(
+]
+
+_STATE_UNTIL_WHEN = [
+    # The same state with until when it holds is that state anew, said as a change or not.
+    (["The primary database is down.", "The primary database is down until 5pm now."],
+     ["The primary database is down until 5pm"]),
+    (["The primary database is degraded.", "The primary database is down for 2 hours."],
+     ["The primary database is down for 2 hours"]),
+    # The time names nothing, so the thing's name stays through it.
+    (["The primary database is db-01.", "The primary database is down until 5pm now."],
+     ["The primary database is db-01", "The primary database is down until 5pm"]),
+]
+
+
+@pytest.mark.parametrize(("said", "left"), _MEASURES + _ROLE_AND_STATE + _STATE_UNTIL_WHEN)
+def test_a_new_value_ends_only_an_old_one_of_its_kind(
         memory: HierarchicalMemory, said: list[str], left: list[str]) -> None:
     chat(memory, *said)
     assert list(core_of(memory)) == left

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["identifies", "is_state_compound", "names_a_make"]
+__all__ = ["identifies", "is_state_compound", "names_a_make", "without_when"]
 
 #: A severity, priority or tier: a state with a number, not a name ("sev1", "P2", "SEV-3").
 _STATUS_CODE = re.compile(
@@ -72,6 +72,12 @@ def names_a_make(value: str) -> bool:
     return _MAKE_ARTICLE.match(value.strip()) is not None
 
 
+def without_when(value: str) -> str:
+    """A state without until when or for how long it holds ("down" of "down until 5pm"),
+    whose digit names nothing; a name keeps all of it ("db-01 until 5pm")."""
+    return _WHEN_OR_HOW_LONG.sub("", value) if value[:1].islower() else value
+
+
 def identifies(value: str) -> bool:
     """Whether ``value`` names what a thing is rather than how it is: a word in capitals
     with lowercase after ("Postgres 16", "Ana"), a digit ("db-01", "10.0.0.5"), words
@@ -79,9 +85,8 @@ def identifies(value: str) -> bool:
     is no known state ("AWS", not "DOWN" or "OPERATIONAL"), or a make with its article ("a
     ThinkPad"); never a status code ("sev1") or a reading ("5%", "at 5pm"), nor a state
     said with until when it holds ("down until 5pm")."""
-    value = _MAKE_ARTICLE.sub("", re.sub(r"^the\s+", "", value.strip(" ."), flags=re.IGNORECASE))
-    if value[:1].islower():  # "down until 5pm" is a state; "db-01 until 5pm" keeps its name
-        value = _WHEN_OR_HOW_LONG.sub("", value)
+    value = without_when(_MAKE_ARTICLE.sub("", re.sub(r"^the\s+", "", value.strip(" ."),
+                                                      flags=re.IGNORECASE)))
     if (not value or _STATUS_CODE.fullmatch(value) or _READING.fullmatch(value)
             or is_state_compound(value) or re.fullmatch(r"[A-Z]+(?:_[A-Z]+)+", value)):
         return False

@@ -55,7 +55,12 @@ import re
 from collections.abc import Iterable
 
 from tiermem.memory.text.extract import ExtractedFact, normalize_fact
-from tiermem.memory.text.identifiers import identifies, is_state_compound, names_a_make
+from tiermem.memory.text.identifiers import (
+    identifies,
+    is_state_compound,
+    names_a_make,
+    without_when,
+)
 from tiermem.memory.text.kin_values import another_of_several, measure_of, of_someone
 from tiermem.memory.text.owners import may_be_same_kin
 from tiermem.memory.text.relations import may_be_one_partner
@@ -127,7 +132,8 @@ def _value_kind(fact: str) -> str:
     value = match["value"].strip() if match else ""
     if re.match(r"(?:a|an)\s", value, _I):
         return "kind"
-    value = re.sub(r"^the\s+", "", value, flags=_I)  # "the Beatles" is a name
+    # "the Beatles" is a name; "down until 5pm" a state, its time no part of a name
+    value = without_when(re.sub(r"^the\s+", "", value, flags=_I))
     if is_state_compound(value):  # "read-only" says how, where "db-primary" names
         return "plain"
     if re.search(r"[\d@]|^[A-Z]|\w[-./:]\w", value):
