@@ -76,8 +76,26 @@ _STATE_UNTIL_WHEN = [
      ["The primary database is db-01", "The primary database is down until 5pm"]),
 ]
 
+_ONE_OF_A_KIND = [
+    # A plan ends a plan, written in capitals or not, and a team a team.
+    (["Acme's plan is Pro.", "Acme's plan is free now."], ["Acme's plan is free"]),
+    (["Acme's plan is free.", "Acme's plan is Pro now."], ["Acme's plan is Pro"]),
+    (["The owner is the SRE team.", "The owner is the platform team now."],
+     ["The owner is the platform team"]),
+    (["The owner is the platform team.", "The owner is the SRE team now."],
+     ["The owner is the SRE team"]),
+    # A state of the plan, another noun, or a thing's own name is no other of the kind.
+    (["Acme's plan is Pro.", "Acme's plan is cancelled now."],
+     ["Acme's plan is Pro", "Acme's plan is cancelled"]),
+    (["The owner is the SRE team.", "The owner is the bottleneck now."],
+     ["The owner is the SRE team", "The owner is the bottleneck"]),
+    (["The primary database is the db-01 host.", "The primary database is the primary host now."],
+     ["The primary database is the db-01 host", "The primary database is the primary host"]),
+]
 
-@pytest.mark.parametrize(("said", "left"), _MEASURES + _ROLE_AND_STATE + _STATE_UNTIL_WHEN)
+
+@pytest.mark.parametrize(("said", "left"),
+                         _MEASURES + _ROLE_AND_STATE + _STATE_UNTIL_WHEN + _ONE_OF_A_KIND)
 def test_a_new_value_ends_only_an_old_one_of_its_kind(
         memory: HierarchicalMemory, said: list[str], left: list[str]) -> None:
     chat(memory, *said)

@@ -11,14 +11,16 @@ A status code looks like an identifier, with its digit, but is a state an incide
 ticket passes through ("sev1", "P2", "severity 3"): "resolved now" ends it. So is a reading
 ("5%", "200ms", "at 5pm", "4GB"): "The error rate is high now" ends "5%". A word shouted in
 capitals is a state when it is a known one or too long for an acronym ("OPERATIONAL",
-"IN_PROGRESS"), a name otherwise ("AWS"). Pure functions over strings.
+"IN_PROGRESS"), a name otherwise ("AWS"). Some values are of one kind though only one
+looks like a name: two plans ("Pro", "free") or two teams ("the SRE team", "the platform
+team"). Pure functions over strings.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["identifies", "is_state_compound", "names_a_make", "without_when"]
+__all__ = ["identifies", "is_state_compound", "names_a_make", "of_one_kind", "without_when"]
 
 #: A severity, priority or tier: a state with a number, not a name ("sev1", "P2", "SEV-3").
 _STATUS_CODE = re.compile(
@@ -94,3 +96,28 @@ def identifies(value: str) -> bool:
         return (len(value) <= _LONGEST_ACRONYM
                 and value.casefold() not in _STATES_IN_CAPITALS)
     return re.search(r"[\d@]|^[A-Z]|\w[-./:_]\w", value) is not None
+
+
+#: Plans and tiers a product sells, written in capitals or not ("Pro", "free"): one ends
+#: another as a name ends a name, though "free" alone looks like a state.
+_TIERS = frozenset({
+    "free", "trial", "basic", "starter", "standard", "plus", "pro", "professional", "premium",
+    "team", "teams", "business", "enterprise", "personal", "hobby", "developer", "growth",
+    "scale", "ultimate", "essentials", "bronze", "silver", "gold", "platinum",
+})
+_TIER = re.compile(r"(?:the\s+)?(?P<tier>[\w-]+)(?:\s+(?:plan|tier|edition|subscription))?",
+                   re.IGNORECASE)
+#: "the SRE team": a thing named by its noun after "the" and words that single it out; one
+#: with a name of its own ("the db-01 host") keeps it through another's.
+_THE_NOUN = re.compile(r"the(?:\s+[a-z]+)+\s+(?P<noun>(?-i:[a-z]+))", re.IGNORECASE)
+
+
+def of_one_kind(new: str, old: str) -> bool:
+    """Whether two values of a thing's one attribute are two of one kind, though one looks
+    like a name and the other not: two tiers ("Pro", "free") or two things named by one
+    noun ("the SRE team", "the platform team"), so the new one ends the old."""
+    tiers = [_TIER.fullmatch(value.strip(" .")) for value in (new, old)]
+    if all(match is not None and match["tier"].casefold() in _TIERS for match in tiers):
+        return True
+    nouns = [_THE_NOUN.fullmatch(value.strip(" .")) for value in (new, old)]
+    return nouns[0] is not None and nouns[1] is not None and nouns[0]["noun"] == nouns[1]["noun"]

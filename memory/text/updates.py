@@ -14,7 +14,8 @@ brother Tom") is one person to ``replaces``.
 ``replaces(new, old, change)`` says whether a new fact supersedes an old one:
 one says the other with "not" or "no longer" ("User is not vegetarian"); or they set the same
 slot, and for an "X is V" slot the values look alike (a name or code such as
-"Ana" or "eu-west-1", "a ..." or plain words: "The database is overloaded" is
+"Ana" or "eu-west-1", "a ..." or plain words, or two plans, "Pro" and "free", or two
+things of one noun, "the SRE team" and "the platform team": "The database is overloaded" is
 one more fact about a database on PostgreSQL 15, not a new value of it; plain words said of
 a person or pet by the noun for them, "User's sister is pregnant", are one more of the
 states they are in, "vegan" too, unless said with a change cue; a person's name, what
@@ -59,6 +60,7 @@ from tiermem.memory.text.identifiers import (
     identifies,
     is_state_compound,
     names_a_make,
+    of_one_kind,
     without_when,
 )
 from tiermem.memory.text.kin_values import another_of_several, measure_of, of_someone
@@ -343,6 +345,9 @@ def replaces(new: str, old: str, change: str | None) -> bool:
         if of_someone(new) and (measures := {measure_of(new), measure_of(old)}) != {None}:
             # "6 feet" ends "5'11\"", but says how tall Leo is, not how old ("5") or who
             return len(measures) == 1
+        values = [m["value"] if (m := ATTRIBUTE.match(fact.strip())) else "" for fact in (new, old)]
+        if not of_someone(new) and of_one_kind(*values):
+            return True  # "free" ends "Pro", and "the platform team" "the SRE team"
         if _name_beside_state(new, old):
             return False  # "The primary database is down now" says how db-01 is
         kinds = {_value_kind(new), _value_kind(old)}
