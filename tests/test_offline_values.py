@@ -91,6 +91,15 @@ _ONE_OF_A_KIND = [
      ["The owner is the SRE team", "The owner is the bottleneck"]),
     (["The primary database is the db-01 host.", "The primary database is the primary host now."],
      ["The primary database is the db-01 host", "The primary database is the primary host"]),
+    # A reading of a quantity ends its level in words, as the level ends a reading.
+    (["The error rate is high.", "The error rate is 2% now."], ["The error rate is 2%"]),
+    (["The error rate is 5%.", "The error rate is high now."], ["The error rate is high"]),
+    (["The latency is elevated.", "The latency is about 300ms now."],
+     ["The latency is about 300ms"]),
+    # A time, or a size beside how full a thing is, says something else.
+    (["The deploy is stable.", "The deploy is at 5pm now."],
+     ["The deploy is stable", "The deploy is at 5pm"]),
+    (["The disk is full.", "The disk is 4GB now."], ["The disk is full", "The disk is 4GB"]),
 ]
 
 

@@ -12,8 +12,8 @@ ticket passes through ("sev1", "P2", "severity 3"): "resolved now" ends it. So i
 ("5%", "200ms", "at 5pm", "4GB"): "The error rate is high now" ends "5%". A word shouted in
 capitals is a state when it is a known one or too long for an acronym ("OPERATIONAL",
 "IN_PROGRESS"), a name otherwise ("AWS"). Some values are of one kind though only one
-looks like a name: two plans ("Pro", "free") or two teams ("the SRE team", "the platform
-team"). Pure functions over strings.
+looks like a name: two plans ("Pro", "free"), two teams ("the SRE team", "the platform
+team"), or a reading and a level ("2%", "high"). Pure functions over strings.
 """
 
 from __future__ import annotations
@@ -28,12 +28,18 @@ _STATUS_CODE = re.compile(
 #: A reading of a measure, a count with its unit, a day or a time of day: how much or
 #: when, not which ("5%", "200 ms", "at 5pm", "17:00", "Friday", "$500"); a bare number
 #: may be a port or a ticket, so it needs its unit.
+_TIME_OF_DAY = r"\d{1,2}(?::\d{2})?\s?(?:am|pm)|\d{1,2}:\d{2}"
+#: A count with its unit, in lowercase or in capitals: "42 Elm" is an address, not a reading.
+_AMOUNT = r"\d[\d,]*(?:\.\d+)?\s?(?:%|(?-i:[a-zµ]{1,12}|[KMGT]i?B|[KMG]?Hz|[KMB])(?:/[a-z]{1,6})?)"
 _READING = re.compile(
     r"(?:(?:at|on|by|until|about|around|over|under|below|above|near)\s+|~)?"
     r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|[$€£]\d[\d,]*(?:\.\d+)?(?:\s?[a-z]{1,3})?"
-    r"|\d{1,2}(?::\d{2})?\s?(?:am|pm)|\d{1,2}:\d{2}"
-    # a unit in lowercase or one written in capitals: "42 Elm" is an address, not a reading
-    r"|\d[\d,]*(?:\.\d+)?\s?(?:%|(?-i:[a-zµ]{1,12}|[KMGT]i?B|[KMG]?Hz|[KMB])(?:/[a-z]{1,6})?))",
+    rf"|{_TIME_OF_DAY}|{_AMOUNT})",
+    re.IGNORECASE)
+#: How much of a quantity there is ("2%", "about 300 ms"), not when: a level in words
+#: ("high") gives way to it, where a time ("5pm") says something else.
+_QUANTITY = re.compile(
+    rf"(?:(?:about|around|over|under|below|above|near)\s+|~)?(?!(?:{_TIME_OF_DAY})$){_AMOUNT}",
     re.IGNORECASE)
 #: A reading after a state, saying until when or for how long it holds ("down until 5pm",
 #: "degraded for 2 hours", "up since Monday"): its digit is no part of a name.
@@ -111,13 +117,24 @@ _TIER = re.compile(r"(?:the\s+)?(?P<tier>[\w-]+)(?:\s+(?:plan|tier|edition|subsc
 #: with a name of its own ("the db-01 host") keeps it through another's.
 _THE_NOUN = re.compile(r"the(?:\s+[a-z]+)+\s+(?P<noun>(?-i:[a-z]+))", re.IGNORECASE)
 
+#: How high a quantity is, said in words, which a reading of it ("2%", "300 ms") gives anew.
+_LEVEL = re.compile(r"(?:(?:very|too|quite|really|still|extremely|unusually)\s+)?(?:high|low"
+                    r"|elevated|normal|stable|spiking|rising|falling|dropping|climbing|nominal)",
+                    re.IGNORECASE)
+
 
 def of_one_kind(new: str, old: str) -> bool:
     """Whether two values of a thing's one attribute are two of one kind, though one looks
-    like a name and the other not: two tiers ("Pro", "free") or two things named by one
-    noun ("the SRE team", "the platform team"), so the new one ends the old."""
-    tiers = [_TIER.fullmatch(value.strip(" .")) for value in (new, old)]
+    like a name and the other not: two tiers ("Pro", "free"), two things named by one
+    noun ("the SRE team", "the platform team"), or a reading and a level in words ("2%",
+    "high"), so the new one ends the old."""
+    values = [value.strip(" .") for value in (new, old)]
+    tiers = [_TIER.fullmatch(value) for value in values]
     if all(match is not None and match["tier"].casefold() in _TIERS for match in tiers):
         return True
-    nouns = [_THE_NOUN.fullmatch(value.strip(" .")) for value in (new, old)]
+    readings = [_QUANTITY.fullmatch(value) is not None for value in values]
+    levels = [_LEVEL.fullmatch(value) is not None for value in values]
+    if (readings[0] and levels[1]) or (readings[1] and levels[0]):
+        return True
+    nouns = [_THE_NOUN.fullmatch(value) for value in values]
     return nouns[0] is not None and nouns[1] is not None and nouns[0]["noun"] == nouns[1]["noun"]

@@ -14,8 +14,9 @@ brother Tom") is one person to ``replaces``.
 ``replaces(new, old, change)`` says whether a new fact supersedes an old one:
 one says the other with "not" or "no longer" ("User is not vegetarian"); or they set the same
 slot, and for an "X is V" slot the values look alike (a name or code such as
-"Ana" or "eu-west-1", "a ..." or plain words, or two plans, "Pro" and "free", or two
-things of one noun, "the SRE team" and "the platform team": "The database is overloaded" is
+"Ana" or "eu-west-1", "a ..." or plain words, or two plans, "Pro" and "free", two
+things of one noun, "the SRE team" and "the platform team", or a reading and a level,
+"2%" and "high": "The database is overloaded" is
 one more fact about a database on PostgreSQL 15, not a new value of it; plain words said of
 a person or pet by the noun for them, "User's sister is pregnant", are one more of the
 states they are in, "vegan" too, unless said with a change cue; a person's name, what
