@@ -15,6 +15,9 @@ from tiermem.memory.ops.forgotten_norms import says
     ("Where I'm from, people hate vim.", "User hates vim"),
     ("Where I'm from, people all speak Spanish.", "User speaks Spanish"),
     ("Since 2020 my parents both live in Berlin.", "User lives in Berlin"),
+    # Living somewhere is no thing done each time: "when" puts it to come or supposes it.
+    ("When I live in Berlin I get to bike everywhere.", "User lives in Berlin"),
+    ("I bike everywhere when I live in Berlin.", "User lives in Berlin"),
     # The trip to the job is for an errand there: no job held.
     ("I'm about to go to work at Acme for an interview.", "User works at Acme"),
     # A name said in a statement that the fact's statement does not point back to.
@@ -34,6 +37,7 @@ def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     ("When it's cold my sister lives in Berlin.", "User's sister lives in Berlin"),
     ("Where I'm from, I hate vim.", "User hates vim"),
     ("Since 2020 we both live in Berlin.", "User lives in Berlin"),
+    ("When I use vim I get tired.", "User uses vim"),
     ("These days my wife and I all speak Spanish.", "User speaks Spanish"),
     ("I'm about to go to work at Acme for my shift.", "User works at Acme"),
     ("I'm married. Her name is Anna.", "User is married to Anna"),

@@ -20,8 +20,9 @@ to come too ("I'm moving to Berlin next month").
 by "once", "when", "after", "as soon as" ... is no statement that it is so
 (``after_it_comes``), but in the past tense ("When I lived in Berlin, ...") it says it
 was, as "I used to live in Berlin" does, and a "when" beside a present tense that nothing
-puts to come ("I relax when I work at Acme") says it is so each time. Pure functions over
-strings.
+puts to come ("I relax when I work at Acme") says it is so each time, but not of a
+state that lasts rather than recurs ("When I live in Berlin I bike everywhere" is to come
+or supposed). Pure functions over strings.
 """
 
 from __future__ import annotations
@@ -77,6 +78,9 @@ _COMING = frozenset({"will", "shall", "gonna", "going", "would", "could", "might
 #: The negated modals whose stem is not the modal itself ("won't" is "will not").
 _NEGATED_STEMS = {"wo": "will", "ca": "can", "sha": "shall"}
 _MOVE = re.compile(r"(?:mov|relocat|emigrat)(?:e|es|ing)")
+#: Verbs of a state that lasts rather than recurs: "When I live in Berlin" is a time to
+#: come or a supposition, never what happens each time.
+_LASTING = frozenset({"live", "reside", "own"})
 #: Who may say what they plan: the user, or a fact's subject ("User is moving ...").
 _SUBJECTS = frozenset({"i", "we", "user"})
 #: Words between a subject and its verb that say nothing of its tense.
@@ -148,8 +152,9 @@ def after_it_comes(part: str, wanted: set[str]) -> bool:
 
 def _each_time(part: str, opener: str, words: list[str], wanted: set[str]) -> bool:
     """Whether a clause opened by ``opener`` of ``words`` says what the user does each
-    time: "when" or "whenever", its own verb the fact's and no move ("When I move to
-    Berlin, I get a flat" is to come), beside a statement of the user's in ``part`` that
+    time: "when" or "whenever", its own verb the fact's, no move ("When I move to
+    Berlin, I get a flat" is to come) and no lasting state ("When I live in Berlin I
+    bike everywhere" is to come or supposed), beside a statement of the user's in ``part`` that
     nothing puts in a time to come, or wishes for ("When I work at Acme I'll relax", "I
     won't relax", "I look forward to relaxing when I work at Acme")."""
     verb = next((w for w in words[1:] if w not in _ADVERBS), "") if words[:1] in (
@@ -157,7 +162,7 @@ def _each_time(part: str, opener: str, words: list[str], wanted: set[str]) -> bo
     part_words = [w.casefold() for w in _WORD.findall(part.replace("’", "'"))]
     subjects = sum(w.partition("'")[0] in {"i", "we"} for w in part_words)
     return (opener.casefold() in {"when", "whenever"} and bool(concepts(verb) & wanted)
-            and _MOVE.fullmatch(verb) is None and subjects > 1
+            and _MOVE.fullmatch(verb) is None and verb not in _LASTING and subjects > 1
             and not any(_puts_to_come(w) for w in part_words))
 
 
