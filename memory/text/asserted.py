@@ -81,6 +81,11 @@ _ANOTHER = frozenset({"he", "she", "they", "his", "her", "their"})
 #: Words for others the user is not one of: "Where I'm from, people hate vim".
 _OTHERS = frozenset({"people", "everyone", "everybody", "someone", "somebody", "nobody",
                      "anyone", "anybody", "folks", "others"})
+#: Groups of the user's that say nothing of the user alone: "My team uses vim".
+_GROUPS = frozenset({"team", "teams", "family", "department", "class", "classmates", "crew",
+                     "staff", "household"})
+#: Words that open a clause saying which of others are meant: "everyone who I know".
+_RELATIVE = frozenset({"who", "whom", "that"})
 #: Words that follow several people, the subject still theirs: "my parents both speak".
 _EACH_OF_THEM = frozenset({"all", "both", "each"})
 _YOU = frozenset({"you", "your", "yours", "yourself", "yourselves"})
@@ -190,11 +195,12 @@ def _says_so(words: list[str], wanted: set[str], read_cues: bool, user_alone: bo
     concepts) says it is not so: "I'd love to live in Berlin" does not, "I live in Berlin
     and would never leave" does; nor says it of "you", or, of a fact of the user alone, of
     another, by a pronoun or as the subject of that word ("... when my wife works at
-    Acme", "people hate vim")."""
+    Acme", "people hate vim", "Everyone I know uses vim")."""
     another = False
     for at, word in enumerate(words):
         if concepts(word) & wanted:
-            return not (another or (user_alone and _subject_another(words[:at])))
+            return not (another or (user_alone and (_subject_another(words[:at])
+                                                    or _said_of_others(words[:at]))))
         if read_cues and _not_so(words, at) and not _a_diet(words, at, wanted):
             return False
         pronoun = word.casefold().split("'")[0]
@@ -211,6 +217,30 @@ def _subject_another(before: list[str]) -> bool:
     subject = next((w.casefold() for w in reversed(before)
                     if w.casefold() not in _BEFORE_VERB | _EACH_OF_THEM), "")
     return subject in _OTHERS or relation_of(re.sub(r"'s$", "", subject)) is not None
+
+
+def _said_of_others(before: list[str]) -> bool:
+    """Whether others the user is not one of ("everyone", "people", "my team") are the
+    subject of the word after ``before``, past what says which of them are meant:
+    "Everyone I know uses vim", "Everyone at Acme works hard"; not when the user is
+    the subject after them ("Everyone knows I use vim", "I told everyone I use vim")."""
+    folded = [word.casefold() for word in before]
+    opened: int | None = None
+    for at, word in enumerate(folded):
+        if word in _OTHERS or (word in _GROUPS and at and folded[at - 1] in {"my", "our"}):
+            opened = at
+        elif opened is not None and word.split("'")[0] in {"i", "we"} and not _describes(
+                folded, opened, at):
+            opened = None
+    return opened is not None
+
+
+def _describes(folded: list[str], opened: int, at: int) -> bool:
+    """Whether the user's pronoun at ``at`` opens a clause telling which others the word
+    at ``opened`` means ("everyone I know", "people who we met"): it follows them, and a
+    verb of its own does ("I told everyone I use vim" says the user's own)."""
+    follows = at == opened + 1 or (at == opened + 2 and folded[opened + 1] in _RELATIVE)
+    return follows and any(word not in _BEFORE_VERB for word in folded[at + 1:])
 
 
 def _a_diet(words: list[str], at: int, wanted: set[str]) -> bool:
