@@ -22,6 +22,11 @@ from tiermem.memory.ops.forgotten_norms import says
     ("I think everyone I know lives in Berlin.", "User lives in Berlin"),
     ("My team uses vim.", "User uses vim"),
     ("Everyone on my team is allergic to peanuts.", "User is allergic to peanuts"),
+    # "here" is where the user speaks from: not a place visited, missed or to be at.
+    ("I visited Berlin last year. I live here.", "User lives in Berlin"),
+    ("I'm flying to Berlin tomorrow. I live here.", "User lives in Berlin"),
+    ("I miss Berlin. I live here now.", "User lives in Berlin"),
+    ("My sister lives in Berlin. I live here too.", "User lives in Berlin"),
     # Living somewhere is no thing done each time: "when" puts it to come or supposes it.
     ("When I live in Berlin I get to bike everywhere.", "User lives in Berlin"),
     ("I bike everywhere when I live in Berlin.", "User lives in Berlin"),
@@ -44,6 +49,8 @@ def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     ("When it's cold my sister lives in Berlin.", "User's sister lives in Berlin"),
     ("Where I'm from, I hate vim.", "User hates vim"),
     ("Since 2020 we both live in Berlin.", "User lives in Berlin"),
+    ("I love Berlin. I live here.", "User lives in Berlin"),
+    ("I'm in Berlin. I live here now.", "User lives in Berlin"),
     ("Everyone knows I use vim.", "User uses vim"),
     ("I told everyone I work at Acme.", "User works at Acme"),
     ("Everyone I know says I live in Berlin.", "User lives in Berlin"),

@@ -21,7 +21,8 @@ A fact that puts the user at a place ("User lives in Berlin", "User works at Acm
 Berlin", "far from Berlin" and "I work with Acme" name the place apart from the user
 (``named_apart``), and "I live alone" or "I work a lot" say the verb at no place, so
 they lend it to no name said elsewhere ("I visited Berlin last year. I live alone.";
-"I live there now" points back to Berlin).
+"I live there now" points back to Berlin; "here" only to a place the user may be at
+as they speak: "I love Berlin. I live here.").
 
 "I love shellfish. I'm allergic to peanuts." holds every word of "User is allergic to
 shellfish", yet the allergy it states is to peanuts: a statement saying the fact's
@@ -216,14 +217,46 @@ def points_back_to(statement: str, before: str, names: set[str]) -> bool:
     """Whether ``statement`` says "there" of the place the statement ``before`` it names,
     and that place is ``names`` (a fact's) alone: "Ana lives in Berlin and I live there
     too" says where the user lives; after "Ana moved from Munich to Berlin" it may be
-    either, and "I live far from there" says it is elsewhere."""
+    either, and "I live far from there" says it is elsewhere. "here" is where the user
+    speaks from, so it is that place only when ``before`` may say the user is there
+    (``_may_be_here``): "I love Berlin. I live here.", not "I visited Berlin last year."."""
     words = _folded(statement)
-    if not any(word == "there" and (at == 0 or words[at - 1] not in _FROM_THERE)
+    pointing = {"there", "here"} if _may_be_here(before, names) else {"there"}
+    if not any(word in pointing and (at == 0 or words[at - 1] not in _FROM_THERE)
                for at, word in enumerate(words)):
         return False
     # Its first word is the one it is said of ("Ana", "My"): no place.
     named = names_in(before, opens_sentence=True)
     return bool(names) and named == names
+
+
+#: Words before a place that say the user is at it now, or holds it dear as one may the
+#: place one lives: "I'm in Berlin", "I love Berlin" (not "I miss Berlin").
+_HERE_LEADS = frozenset({"in", "at", "love", "like", "enjoy", "adore"})
+#: Words by which a place named is not where one speaks from: one gone to, come from,
+#: visited or to be at ("I'm flying to Berlin tomorrow", "I was in Berlin").
+_AWAY = frozenset({"to", "from", "into", "toward", "towards", "visit", "visits", "visiting",
+                   "will", "gonna", "going", "tomorrow", "next", "later", "soon", "was",
+                   "were", "went", "had", "did", "flew", "came", "saw", "met", "left", "got",
+                   "spent", "took", "back", "not", "never", "no"})
+
+
+def _may_be_here(text: str, names: set[str]) -> bool:
+    """Whether ``names`` (a fact's), as ``text`` names them, may be where the user speaks
+    from, as "here": said by the user, in the present, after a word that puts the user
+    at them or holds them dear ("I'm in Berlin", "I love Berlin"); not "I visited Berlin
+    last year", "I'm flying to Berlin tomorrow", "I miss Berlin" nor "My sister lives in
+    Berlin", whose "here" may be elsewhere."""
+    owner, words = owner_of(text), _folded(text)
+    if owner is None or not owner.user or owner.relations or _ONE_OCCASION.search(text):
+        return False
+    if any(word in _AWAY or word.endswith(("'ll", "'d", "n't"))
+           or (len(word) > 4 and word.endswith("ed") and not word.endswith("eed"))
+           for word in words):
+        return False
+    leads = [before for before, word in pairwise(words) if concepts(word) & names
+             and not concepts(before) & names]
+    return bool(leads) and all(lead in _HERE_LEADS for lead in leads)
 
 
 #: Words that stand for someone or something said before: "Her name is Anna".
