@@ -36,6 +36,10 @@ from tiermem.memory.ops.forgotten_norms import says
     ("I met Anna at a party. I'm married.", "User is married to Anna"),
     ("I met Anna at a party, and I'm married.", "User is married to Anna"),
     ("I'm married. My sister is a chef. Her name is Anna.", "User is married to Anna"),
+    ("I met Anna at a party with my wife. We got married.", "User is married to Anna"),
+    ("Anna and Tom met at a party. We got married last year.", "User is married to Anna"),
+    ("I met Anna at a party. We danced. I'm married.", "User is married to Anna"),
+    ("I know Anna. We are both married.", "User is married to Anna"),
     # Living there says no move.
     ("I live in Berlin.", "User is moving to Berlin"),
 ])
@@ -61,6 +65,8 @@ def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     ("I'm married. Her name is Anna.", "User is married to Anna"),
     ("I'm married to Anna.", "User is married to Anna"),
     ("I met Anna at a party. I married her last year.", "User is married to Anna"),
+    ("I met Anna at a party. We got married last year.", "User is married to Anna"),
+    ("I met Anna at a party. We're married.", "User is married to Anna"),
     # The move made: the note shows nothing the sentence does not, as of "I used to live
     # in Berlin" for "User lives in Berlin".
     ("I moved to Berlin last month.", "User is moving to Berlin"),

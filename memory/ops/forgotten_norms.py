@@ -166,7 +166,8 @@ def says(text: str, fact: str) -> bool:
     or, when that leaves none, at least half of those but the subject's; in one sentence,
     or in the sentences of that person together ("I have a dog. His name is Rex."; a name
     only through a statement pointing back to it: not "I met Anna at a party. I'm
-    married." of "User is married to Anna"), but a
+    married." of "User is married to Anna", but "... We got married." after a statement
+    of the user naming only her), but a
     clause saying the fact of another name ("I live in Munich") lends none of its words,
     and a statement of someone named ("..., and Ana lives in Berlin") is theirs; each said
     to be so, not wished, planned, supposed or denied ("I'd love to live in Berlin",
@@ -197,8 +198,11 @@ def says(text: str, fact: str) -> bool:
 
     # "I'd love to live in Berlin" is no statement of "User lives in Berlin"; of "User
     # wants to live in Berlin" a statement says "want" itself.
+    alone = of_user_alone(fact)
     read = partial(asserted_concepts, wanted=wanted, read_cues=not hedged(fact),
-                   user_alone=of_user_alone(fact), moving=a_move_of_its_own(fact))
+                   user_alone=alone, moving=a_move_of_its_own(fact))
+    # "We" after a name is the user and them, of a fact tying the user to someone.
+    tied = whose is not None and whose.user and not whose.relations and not alone
     together: set[str] = set()
     # Read apart, the statements of one sentence are each of whom they open with: "I'm
     # fine, but my son is allergic to peanuts" says nothing of the user's allergy.
@@ -221,7 +225,7 @@ def says(text: str, fact: str) -> bool:
             continue
         # "In Berlin, I live alone": the place opens the statement said at it.
         placed = not opens_sentence and bool(names) and concepts(before_this) == names
-        if not (placed or refers_back(part)):
+        if not (placed or refers_back(part, us=tied and _met_alone(before_this, names))):
             lent, linked = lent | _names_lent(linked, names, wanted), set()
         said &= _of_the_fact(part, fact, wanted - names, names, opens_sentence, placed) | kin
         # "Ana lives in Berlin and I live there too": Ana's statement is hers, but its
@@ -242,6 +246,16 @@ def says(text: str, fact: str) -> bool:
         linked |= said - head if withheld else said
         together |= linked - names
     return said_by(together | lent | _names_lent(linked, names, wanted))
+
+
+def _met_alone(statement: str, names: set[str]) -> bool:
+    """Whether ``statement`` is the user's own and names the fact's ``names`` and no one
+    else, so that a "we" after it may be the user and them: "I met Anna at a party", not
+    "I met Anna with my wife" nor "Anna and Tom met"."""
+    own = owner_of(statement)
+    return (own is not None and own.user and not own.relations and bool(names)
+            and names_in(statement, opens_sentence=True) == names
+            and not any(relation_of(word) for word in re.findall(r"[\w'’-]+", statement)))
 
 
 def _names_lent(linked: set[str], names: set[str], wanted: set[str]) -> set[str]:

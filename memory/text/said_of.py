@@ -264,10 +264,20 @@ _STANDING_FOR = frozenset({"he", "him", "his", "she", "her", "hers", "they", "th
                            "theirs", "its", "there"})
 
 
-def refers_back(statement: str) -> bool:
+#: Words for the user with someone said before: "I met Anna. We got married."
+_US = frozenset({"we", "us"})
+_EACH = frozenset({"both", "each", "all"})
+
+
+def refers_back(statement: str, *, us: bool = False) -> bool:
     """Whether ``statement`` says a word for someone or something said before it ("Her
-    name is Anna", "I work there now"): what that said may be read with it."""
-    return any(word.split("'")[0] in _STANDING_FOR for word in _folded(statement))
+    name is Anna", "I work there now"): what that said may be read with it. With ``us``
+    (of a fact tying the user to someone), "we" too, unless said of each ("We are both
+    married"): "I met Anna at a party. We got married last year." says the user married
+    Anna."""
+    words = _folded(statement)
+    standing = _STANDING_FOR | _US if us and not _EACH.intersection(words) else _STANDING_FOR
+    return any(word.split("'")[0] in standing for word in words)
 
 
 def places_its_names(fact: str) -> bool:
