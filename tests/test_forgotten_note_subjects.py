@@ -27,6 +27,10 @@ from tiermem.memory.ops.forgotten_norms import says
     ("I'm flying to Berlin tomorrow. I live here.", "User lives in Berlin"),
     ("I miss Berlin. I live here now.", "User lives in Berlin"),
     ("My sister lives in Berlin. I live here too.", "User lives in Berlin"),
+    # Spoken against, and "it" not said to be used.
+    ("I hate vim. I don't use it.", "User uses vim"),
+    ("I hate vim. I use emacs instead.", "User uses vim"),
+    ("I hate vim. My son uses it.", "User uses vim"),
     # Living somewhere is no thing done each time: "when" puts it to come or supposes it.
     ("When I live in Berlin I get to bike everywhere.", "User lives in Berlin"),
     ("I bike everywhere when I live in Berlin.", "User lives in Berlin"),
@@ -55,6 +59,9 @@ def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     ("Since 2020 we both live in Berlin.", "User lives in Berlin"),
     ("I love Berlin. I live here.", "User lives in Berlin"),
     ("I'm in Berlin. I live here now.", "User lives in Berlin"),
+    ("I hate vim. I use it daily.", "User uses vim"),
+    ("I hate vim but I use it", "User uses vim"),
+    ("I hate propranolol. I take it daily.", "User takes propranolol daily"),
     ("Everyone knows I use vim.", "User uses vim"),
     ("I told everyone I work at Acme.", "User works at Acme"),
     ("Everyone I know says I live in Berlin.", "User lives in Berlin"),

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import partial
+from itertools import pairwise
 
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.guard import guarded
@@ -172,7 +173,8 @@ def says(text: str, fact: str) -> bool:
     and a statement of someone named ("..., and Ana lives in Berlin") is theirs; each said
     to be so, not wished, planned, supposed or denied ("I'd love to live in Berlin",
     ``asserted_concepts``) unless the fact is worded so itself, nor only spoken against
-    ("I hate vim" of "User uses vim", ``spurns``), and, of the user alone, not of "he",
+    ("I hate vim" of "User uses vim", ``spurns``; "... I use it daily." after it says
+    so), and, of the user alone, not of "he",
     "she" or another saying it ("... when my wife works at Acme"). The fact was learned
     in the message's turn, but a model may
     have stored there what the message never said ("Hello" and "User's birthday is May 3"),
@@ -212,6 +214,7 @@ def says(text: str, fact: str) -> bool:
     # another: "I'm married. Her name is Anna." says it, "I met Anna at a party. I'm
     # married." says no marriage to Anna. ``linked`` holds those of the latest run.
     before, withheld = "", False
+    spurned: set[str] = set()
     linked: set[str] = set()
     lent: set[str] = set()
     for opens_sentence, part in parts:
@@ -222,6 +225,8 @@ def says(text: str, fact: str) -> bool:
             # list that goes on may be the son's.
             withheld = False
             lent, linked = lent | _names_lent(linked, names, wanted), set()
+            # "I hate vim. I use it daily.": what is spurned is what "it" is used.
+            spurned = concepts(part) & (distinctive | names) if said is not None else set()
             continue
         # "In Berlin, I live alone": the place opens the statement said at it.
         placed = not opens_sentence and bool(names) and concepts(before_this) == names
@@ -233,6 +238,9 @@ def says(text: str, fact: str) -> bool:
         if (said & (wanted - names) and points_back_to(part, before_this, names)
                 and not named_apart(before_this, fact, names)):
             said |= names
+        if spurned and _verb_on_it(part, said & light):
+            said |= spurned
+        spurned = set()
         if only_named and placed_as_in(part, fact, names):
             said |= light
         # "I'm allergic to peanuts. Shellfish too.": the list goes on.
@@ -246,6 +254,14 @@ def says(text: str, fact: str) -> bool:
         linked |= said - head if withheld else said
         together |= linked - names
     return said_by(together | lent | _names_lent(linked, names, wanted))
+
+
+def _verb_on_it(part: str, verbs: set[str]) -> bool:
+    """Whether ``part`` says one of ``verbs`` (a fact's light verbs it says are so) of
+    "it" or "them": "I use it daily", not "I use emacs instead"."""
+    words = re.findall(r"[\w'’-]+", part.casefold())
+    return any(concepts(word) & verbs and following in {"it", "them"}
+               for word, following in pairwise(words))
 
 
 def _met_alone(statement: str, names: set[str]) -> bool:
