@@ -10,6 +10,7 @@ rule-based offline policy does. Standard input that is not a terminal (or
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -19,7 +20,12 @@ def cmd_chat(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.agent.chat_history import adopt_history_file, chat_history
     from tiermem.agent.forget_command import forget_config
     from tiermem.agent.interrupted import work_done
-    from tiermem.agent.interrupts import InterruptReported, SecondSignals
+    from tiermem.agent.interrupts import (
+        InterruptReported,
+        SecondSignals,
+        Terminated,
+        terminate_on_signals,
+    )
     from tiermem.agent.judge import ModelJudge
     from tiermem.agent.line_input import decoded_lines
     from tiermem.agent.loop import Agent
@@ -41,38 +47,49 @@ def cmd_chat(args: argparse.Namespace, note: Callable[[str], None]) -> int:
              "terminal")
         return 2
     place = agent_place(args.agent, args.store)
-    config = None if args.offline else config_from_args(args)
-    privacy, policy_file = session_policy(place.home, args.policy)
-    llm = open_client(config, note) if config else OfflinePolicy()
-    # The chat model also judges which items a forget request in an LLM mode targets.
-    judge = session_judge(privacy, policy_file, llm if config else None) or (
-        ModelJudge(llm) if config else None)
-    if policy_file is not None:
-        note(f"privacy policy {shown_path(policy_file)}")
     # Piped output is read by programs: lines are not broken at 80 columns.
     console = TerminalConsole(soft_wrap=not sys.stdout.isatty())
-    # --core-limit holds for this session; `tiermem config` is how a setting is stored.
     ended = False  # the session is over: what is left is closing the memory
     second_signals = SecondSignals()
     try:
-        with place.in_use(note), place.open_memory(
+        # The memory closes outside the signals' handling, as after any session: a signal
+        # there ends the program at once, and one that ended the session is then ignored.
+        with contextlib.ExitStack() as opened, second_signals.ignored_after(), \
+                terminate_on_signals():
+            config = None if args.offline else config_from_args(args)
+            privacy, policy_file = session_policy(place.home, args.policy)
+            llm = open_client(config, note) if config else OfflinePolicy()
+            # The chat model also judges which items a forget request in an LLM mode targets.
+            judge = session_judge(privacy, policy_file, llm if config else None) or (
+                ModelJudge(llm) if config else None)
+            if policy_file is not None:
+                note(f"privacy policy {shown_path(policy_file)}")
+            opened.enter_context(place.in_use(note))
+            # --core-limit holds for this session; `tiermem config` is how a setting is
+            # stored.
+            memory = opened.enter_context(place.open_memory(
                 core_limit=args.core_limit,
                 embedder=session_embedder(place, args.embedder, True),
                 store_settings=False, privacy=privacy, judge=judge,
-                forget=forget_config(place.home, args.policy)) as memory:
+                forget=forget_config(place.home, args.policy)))
             _note_session_settings(memory, args.agent, args.store, note)
             repl = ChatRepl(Agent(memory, llm), console=console, agent_name=args.agent,
                             json_lines=args.json, home=place.home, store=args.store)
-            with second_signals.ignored_after():  # as the memory closes after a signal
-                if args.json or not sys.stdin.isatty():
-                    adopt_history_file(place.files_home, memory.prompt_history, note)
-                    code = repl.run_piped(decoded_lines(sys.stdin.buffer, sys.stderr))
-                else:
-                    code = repl.run_interactive(history=chat_history(
-                        place.files_home, memory.prompt_history, not args.no_history,
-                        sys.stderr))
+            if args.json or not sys.stdin.isatty():
+                adopt_history_file(place.files_home, memory.prompt_history, note)
+                code = repl.run_piped(decoded_lines(sys.stdin.buffer, sys.stderr))
+            else:
+                code = repl.run_interactive(history=chat_history(
+                    place.files_home, memory.prompt_history, not args.no_history,
+                    sys.stderr))
             ended = True
         work_done(args)
+    except Terminated as exc:
+        if not exc.reported:  # as the client or the memory opened: the session never began
+            with contextlib.suppress(OSError, ValueError):  # a terminal already hung up
+                note(f"chat stopped ({exc.name}) before it read any input; no message was "
+                     f"sent or kept")
+        raise
     except KeyboardInterrupt as exc:
         if not ended or isinstance(exc, InterruptReported):
             raise

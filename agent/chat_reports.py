@@ -9,8 +9,8 @@ command, a command used wrongly, one that did nothing, and a defect: each is cou
 piped run's exit status is 1, and is the ``error`` of the line's --json record.
 
 ``piped_stop_note`` and ``stopped_command`` say what Ctrl-C, SIGTERM or SIGHUP left when
-it stopped a chat between lines or during a slash command (a turn rolls back and says so
-itself).
+it stopped a chat between lines, at the prompt or during a slash command (a turn rolls back
+and says so itself).
 """
 
 from __future__ import annotations
@@ -42,13 +42,19 @@ SHOWING_TURN = "turn"
 
 
 def piped_stop_note(command: str | None, agent: str, store: str | None,
-                    cause: str = "Ctrl-C") -> str:
-    """The line a piped chat ends with when ``cause`` (Ctrl-C, SIGTERM, SIGHUP) stops it
-    between lines or during the slash command ``command`` (not a turn: that rolls back
-    and says so itself)."""
-    rest = "the lines before it were handled, and none after it was read"
+                    cause: str = "Ctrl-C", at_prompt: bool = False) -> str:
+    """The line a chat ends with when ``cause`` (Ctrl-C, SIGTERM, SIGHUP) stops it between
+    lines or during the slash command ``command`` (not a turn: that rolls back and says
+    so itself); ``at_prompt``: an interactive chat, which only SIGTERM or SIGHUP ends so."""
+    if at_prompt:
+        rest = ("the turns and commands before it were saved, and a line typed but not sent "
+                "was not")
+        waiting = "at the prompt"
+    else:
+        rest = "the lines before it were handled, and none after it was read"
+        waiting = "while waiting for the next line"
     if command is None:
-        return f"chat stopped ({cause}) while waiting for the next line; {rest}"
+        return f"chat stopped ({cause}) {waiting}; {rest}"
     if command == SHOWING_TURN:
         return (f"chat stopped ({cause}) after its turn was saved, while showing it (/recall "
                 f"finds it); {rest}")

@@ -34,7 +34,8 @@ SIGTERM and SIGHUP, piped or at the prompt, end the chat as that Ctrl-C ends a
 piped run (agent/interrupts.py): a turn under way is rolled back and its
 message kept as unanswered, with a line on standard error saying so, as piped
 between lines or during a slash command one says where it stopped; the prompt
-gives the terminal back; the exit status is 143 or 129 (``Terminated``).
+gives the terminal back, and there a line says what was saved; the exit status is 143
+or 129 (``Terminated``).
 """
 
 from __future__ import annotations
@@ -155,12 +156,13 @@ class ChatRepl(ChatReports):
         except Terminated as exc:
             if not exc.reported:  # a turn said what it rolled back or kept; here, nothing did
                 self._say_where_stopped(exc.name)
+                exc.reported = True
             raise
         return 1 if self.failures else 0
 
     def _say_where_stopped(self, cause: str) -> None:
         command, self.running = self.running, None
-        said = piped_stop_note(command, self.agent_name, self.store, cause)
+        said = piped_stop_note(command, self.agent_name, self.store, cause, self.interactive)
         self._write_error(f"tiermem: {said}\n")
         if command is not None and self.json_lines:
             with contextlib.suppress(OSError, ValueError):
@@ -193,6 +195,12 @@ class ChatRepl(ChatReports):
         with terminate_on_signals():
             try:
                 return self._prompt(session)
+            except Terminated as exc:
+                # At the prompt or during a slash command: nothing else says what stands.
+                if not exc.reported:
+                    self._say_where_stopped(exc.name)
+                    exc.reported = True
+                raise
             except KeyboardInterrupt:
                 # Pressed as the banner was written: the line the command line then
                 # writes for the press must not start in the cut line, in its colour.

@@ -37,8 +37,10 @@ class PtyChat:
                  **extra_env: str) -> None:
         """``stdout``: a file descriptor the chat's standard output goes to instead of the
         terminal (a pipe); standard error stays the terminal."""
+        # The tiermem this test run imports (PYTHONPATH may point at a working copy).
+        path = os.pathsep.join(filter(None, [os.environ.get("PYTHONPATH"), str(ROOT)]))
         env = {"PATH": os.environ.get("PATH", ""), "TIERMEM_HOME": str(home),
-               "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(ROOT), "TERM": "xterm",
+               "HF_HUB_OFFLINE": "1", "PYTHONPATH": path, "TERM": "xterm",
                "NO_COLOR": "1", "COLUMNS": "200", "LINES": "50", "PYTHONIOENCODING": "utf-8",
                # The pty answers no cursor-position query; prompt-toolkit need not ask one.
                "PROMPT_TOOLKIT_NO_CPR": "1", **extra_env}
@@ -171,6 +173,10 @@ def test_a_signal_at_the_prompt_gives_the_terminal_back_and_sets_the_exit_status
     assert modes & termios.ECHO and modes & termios.ICANON and modes & termios.ISIG
     assert chat.output.rfind(b"\x1b[?2004l") > chat.output.rfind(b"\x1b[?2004h")
     assert b"Traceback" not in chat.output
+    name = signal.Signals(signum).name
+    said = (f"tiermem: chat stopped ({name}) at the prompt; the turns and commands before it "
+            f"were saved, and a line typed but not sent was not")
+    assert said in chat.output.decode(errors="replace"), chat.tail()
 
 
 def test_with_its_output_piped_the_prompt_is_drawn_on_the_terminal(tmp_path: Path) -> None:

@@ -222,7 +222,9 @@ def test_sigterm_at_the_prompt_ends_an_interactive_chat_with_143(
             repl.run_interactive(session=session)
     assert ended.value.code == 143
     assert statuses(memory) == {"I like tea": "ok"}
-    assert errors.getvalue() == ""
+    assert errors.getvalue() == (
+        "tiermem: chat stopped (SIGTERM) at the prompt; the turns and commands before it were "
+        "saved, and a line typed but not sent was not\n")
 
 
 def test_sigterm_mid_turn_at_the_prompt_cancels_the_turn_and_ends_the_chat(
@@ -251,11 +253,21 @@ def test_a_signal_the_program_ignores_stays_ignored(memory: HierarchicalMemory) 
     assert statuses(memory) == {"I like tea": "ok"}
 
 
+def run_script(tmp_path: Path, patches: str, given: bytes
+               ) -> subprocess.CompletedProcess[bytes]:
+    """A piped offline chat with agent ada, in a child Python that first runs ``patches``
+    (the names os, signal and cli are imported), its home under ``tmp_path``, ``given``
+    its input."""
+    script = (f"import os, signal, sys\nfrom tiermem import cli\n{patches}\nsys.exit(cli.main("
+              f"['chat', '--agent', 'ada', '--offline', '--embedder', 'hashing']))\n")
+    env = {**os.environ, "TIERMEM_HOME": str(tmp_path / "home"), "HF_HUB_OFFLINE": "1"}
+    return subprocess.run([sys.executable, "-c", script], input=given, capture_output=True,
+                          cwd=tmp_path, env=guarded_env(env), check=False)
+
+
 #: A piped chat whose input sends SIGTERM after its first line, and whose memory, as it
 #: closes, gets a SIGHUP: a second signal while the chat ends by the first.
 _SIGNALLED_TWICE = """
-import os, signal, sys
-from tiermem import cli
 from tiermem.agent import line_input
 from tiermem.memory import hierarchy
 
@@ -272,21 +284,39 @@ def close_as_hung_up(memory):
 
 line_input.decoded_lines = lines
 hierarchy.close_session = close_as_hung_up
-sys.exit(cli.main(["chat", "--agent", "ada", "--offline", "--embedder", "hashing"]))
 """
 
 
 def test_a_second_signal_as_the_ended_chat_closes_its_memory_is_ignored(
         tmp_path: Path) -> None:
-    env = {**os.environ, "TIERMEM_HOME": str(tmp_path / "home"), "HF_HUB_OFFLINE": "1"}
-    done = subprocess.run([sys.executable, "-c", _SIGNALLED_TWICE], stdin=subprocess.DEVNULL,
-                          capture_output=True, cwd=tmp_path, env=guarded_env(env),
-                          check=False)
+    done = run_script(tmp_path, _SIGNALLED_TWICE, b"")
     # The first signal's status and line, not a death by the second.
-    assert done.returncode == 128 + signal.SIGTERM, done.stderr
-    assert done.stderr.decode() == (
+    assert (done.returncode, done.stderr.decode()) == (143, (
         "tiermem: chat stopped (SIGTERM) while waiting for the next line; the lines before it "
-        "were handled, and none after it was read\n")
+        "were handled, and none after it was read\n"))
     with HierarchicalMemory(tmp_path / "home" / "agents" / "ada", embedder=HashingEmbedder(),
                             read_only=True) as kept:
         assert statuses(kept) == {"I like tea": "ok"}
+
+
+#: A piped chat sent SIGTERM as its memory opens, before it reads a line.
+_SIGNALLED_AS_IT_OPENS = """
+from tiermem.agent.place import AgentPlace
+
+opening = AgentPlace.open_memory
+
+def open_as_terminated(place, **options):
+    os.kill(os.getpid(), signal.SIGTERM)
+    return opening(place, **options)
+
+AgentPlace.open_memory = open_as_terminated
+"""
+
+
+def test_sigterm_as_a_piped_chat_opens_its_memory_says_nothing_was_sent(
+        tmp_path: Path) -> None:
+    done = run_script(tmp_path, _SIGNALLED_AS_IT_OPENS, b"I like tea\n")
+    assert (done.returncode, done.stderr.decode()) == (143, (
+        "tiermem: chat stopped (SIGTERM) before it read any input; no message was sent or "
+        "kept\n"))
+    assert not (tmp_path / "home" / "agents" / "ada" / "memory.sqlite3").exists()
