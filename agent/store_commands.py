@@ -29,16 +29,18 @@ PROGRESS_SECONDS = 15.0
 
 
 def row_progress(note: Callable[[str], None],
-                 clock: Callable[[], float] = time.monotonic) -> Callable[[str, int, int], None]:
-    """The ``progress`` of ``migrate`` and ``reindex``: ``TABLE: DONE of TOTAL rows`` on
-    standard error, throttled (never on standard output, which a report may be)."""
+                 clock: Callable[[], float] = time.monotonic, *,
+                 doing: str = "copied") -> Callable[[str, int, int], None]:
+    """The ``progress`` of ``migrate`` and ``reindex``: ``DONE of TOTAL facts copied`` (the
+    table's rows in words, ``doing`` what is done to them) on standard error, throttled
+    (never on standard output, which a report may be)."""
     said = {"rows": 0, "at": clock()}
 
     def progress(table: str, done: int, total: int) -> None:
         now = clock()
         if (done == total or done // PROGRESS_ROWS > said["rows"] // PROGRESS_ROWS
                 or now - said["at"] >= PROGRESS_SECONDS):
-            note(f"{table}: {done:,} of {total:,} rows")
+            note(f"{done:,} of {rows_counted(total, table)} {doing}")
             said["at"] = now
         said["rows"] = 0 if done == total else done
 
@@ -108,7 +110,7 @@ def cmd_reindex(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     embedder = HashingEmbedder() if args.embedder == "hashing" else None
     where = ({"store": place.dsn, "agent": place.name} if place.dsn is not None
              else {"path": place.home})
-    shown = row_progress(note)
+    shown = row_progress(note, doing="re-embedded")
     last: list[tuple[str, int, int]] = []
 
     def progress(table: str, done: int, total: int) -> None:

@@ -317,9 +317,9 @@ def test_cli_reindex_says_how_far_it_is_on_standard_error(
     _fill_many(tmp_path / "agents" / "ada")
     assert main(["reindex", "--agent", "ada", "--embedder", "hashing"]) == 0
     done = capsys.readouterr()
-    assert "rows" not in done.out
-    assert f"tiermem: passages: {PASSAGES} of {PASSAGES} rows\n" in done.err
-    assert "tiermem: messages: 10 of 10 rows\n" in done.err
+    assert not [line for line in done.out.splitlines() if line.endswith(" re-embedded")]
+    assert f"tiermem: {PASSAGES} of {PASSAGES} passages re-embedded\n" in done.err
+    assert "tiermem: 10 of 10 messages re-embedded\n" in done.err
 
 
 def test_progress_is_said_every_so_many_rows_or_seconds_and_at_each_table_s_end() -> None:
@@ -327,18 +327,18 @@ def test_progress_is_said_every_so_many_rows_or_seconds_and_at_each_table_s_end(
 
     said: list[str] = []
     now = [0.0]
-    progress = row_progress(said.append, clock=lambda: now[0])
+    progress = row_progress(said.append, clock=lambda: now[0], doing="re-embedded")
     step = PROGRESS_ROWS // 3 + 1  # batches that never land on a multiple of it
     for done in range(step, 2 * PROGRESS_ROWS + step, step):
         progress("passages", done, 10 * PROGRESS_ROWS)
-    assert said == [f"passages: {3 * step:,} of {10 * PROGRESS_ROWS:,} rows",
-                    f"passages: {6 * step:,} of {10 * PROGRESS_ROWS:,} rows"]
+    assert said == [f"{3 * step:,} of {10 * PROGRESS_ROWS:,} passages re-embedded",
+                    f"{6 * step:,} of {10 * PROGRESS_ROWS:,} passages re-embedded"]
     said.clear()
     now[0] = PROGRESS_SECONDS  # a slow table: time, not rows
     progress("messages", 256, 1_000)
     progress("messages", 512, 1_000)
     progress("messages", 1_000, 1_000)
-    assert said == ["messages: 256 of 1,000 rows", "messages: 1,000 of 1,000 rows"]
+    assert said == ["256 of 1,000 messages re-embedded", "1,000 of 1,000 messages re-embedded"]
     # So a short reindex or migrate says one line a table, which README says of both.
     readme = " ".join((Path(__file__).parents[1] / "README.md").read_text("utf-8").split())
     assert "every 50,000 rows or 15 seconds and when a table is done, as `migrate` does" in readme

@@ -225,6 +225,19 @@ def test_relative_agent_home_paths_are_taken_from_the_working_directory(
     assert not (tmp_path / "other").exists()
 
 
+def test_a_migrate_says_how_far_its_copy_is_in_words_for_one_and_for_many(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with HierarchicalMemory(tmp_path / "ops", embedder=HashingEmbedder()) as m:
+        m.add_fact("User's pager rotation starts Monday", "durable")
+        m.add_fact("User's team is SRE", "durable")
+        m.recall.append("user", "my pager rotation starts Monday", 1)
+    assert main(["migrate", "--from", str(tmp_path / "ops"), "--to", str(tmp_path / "copy")]) == 0
+    said = [line for line in capsys.readouterr().err.splitlines() if " of " in line]
+    # A table with no rows has nothing to copy, and says nothing.
+    assert said == ["tiermem: 2 of 2 facts copied", "tiermem: 1 of 1 message copied",
+                    "tiermem: 2 of 2 history rows copied", "tiermem: 2 of 2 events copied"]
+
+
 @pytest.mark.parametrize("table", [*DUMP_TABLES, "settings"])
 def test_what_a_migrate_moved_is_counted_in_words_for_one_and_for_many(table: str) -> None:
     one, many = rows_counted(1, table), rows_counted(2_500, table)

@@ -9,6 +9,7 @@ never be overwritten by the copy (agent/policy_carry.py).
 from __future__ import annotations
 
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -43,7 +44,7 @@ def _agent(home: Path, policy: str | None = POLICY) -> Path:
 def _said(capsys: pytest.CaptureFixture[str]) -> str:
     """Standard error without the copy's progress lines."""
     return "".join(line for line in capsys.readouterr().err.splitlines(keepends=True)
-                   if not line.endswith(" rows\n"))
+                   if not re.fullmatch(r"tiermem: [\d,]+ of [\d,]+ [a-z ]+ copied\n", line))
 
 
 def _private(path: Path) -> bool:
