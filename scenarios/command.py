@@ -2,7 +2,8 @@
 
 Each day is shown as it runs, then the result; ``--json`` writes the result as
 JSON (on standard output with the report on standard error, or to a file). The
-exit status is 0 when every check passed, 1 when one failed.
+exit status is 0 when every check passed, 1 when one failed, or when a run of the same
+scenario is under way in its home (``running_already``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ def cmd_scenario(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.agent.server_options import model_flag_conflict
     from tiermem.agent.terminal import Progress, report_console
     from tiermem.memory import HashingEmbedder
+    from tiermem.memory.errors import StoreLockedError
     from tiermem.memory.output_file import emit_json, output_path
     from tiermem.scenarios import all_scenarios
     from tiermem.scenarios.render import print_day, print_result
@@ -66,10 +68,26 @@ def cmd_scenario(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     console = report_console(args.json == "-")
     embedder = HashingEmbedder() if args.embedder == "hashing" else None
     days = Progress(lambda day: print_day(console, day))
-    with private_files():
-        result = run_scenario(scenarios[args.name], llm=llm, embedder=embedder, on_day=days,
-                              store=store)
+    try:
+        with private_files():
+            result = run_scenario(scenarios[args.name], llm=llm, embedder=embedder,
+                                  on_day=days, store=store)
+    except StoreLockedError as exc:
+        if store is not None:
+            raise  # an agent in a database: the command line's own words for it
+        note(running_already(args.name, exc))
+        return 1
     if args.json is not None:  # first: a file of it is written even if the reader has gone
         emit_json(result.to_dict(), json_path)
     days.finish(print_result, console, result)
     return 0 if result.passed else 1
+
+
+def running_already(name: str, exc: Exception) -> str:
+    """What to do when the home of scenario ``name`` is held by another run: each run starts
+    it afresh, so two at once would empty it under each other; the second one is refused."""
+    situation = getattr(exc, "situation", str(exc))
+    return (f"{situation}: scenario {name} is being run there already. Wait for that run to "
+            f"end, or give this one a home of its own: `TIERMEM_HOME=$(mktemp -d) tiermem "
+            f"scenario {name}` (`tiermem diagnostics --scenario {name}` reads it with the same "
+            f"TIERMEM_HOME)")

@@ -1,7 +1,8 @@
 """The one runner for every scenario: drive the real agent day by day, then check outcomes.
 
 The memory lives in ``$TIERMEM_HOME/scenarios/<name>`` (recreated at each
-run) so ``tiermem diagnostics --scenario <name>`` can report on the last run.
+run) so ``tiermem diagnostics --scenario <name>`` can report on the last run; a run
+refuses to start while another holds it (``StoreLockedError``).
 """
 
 from __future__ import annotations

@@ -84,6 +84,34 @@ def test_cli_scenario_exit_codes(monkeypatch: pytest.MonkeyPatch, capsys: pytest
     assert "FAIL" in capsys.readouterr().out
 
 
+def test_a_second_run_of_a_scenario_under_way_is_refused_and_leaves_it_alone(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from tiermem.memory.store.sqlite import DB_FILE
+    from tiermem.memory.store.sqlite.writer_lock import WriterLock
+    from tiermem.scenarios.runner import scenario_home
+
+    short = Scenario(name="short", description="one day, one fact",
+                     days=(Day("day 1", ("My name is Ada.",)),), durable_in_core=("Ada",))
+    monkeypatch.setattr("tiermem.scenarios.all_scenarios", lambda: {"short": short})
+    assert cli.main(["scenario", "short", "--offline", "--embedder", "hashing"]) == 0
+    home = scenario_home("short")
+    before = (home / DB_FILE).read_bytes()
+    capsys.readouterr()
+    running = WriterLock(home)  # held as the run under way holds it
+    running.acquire()
+    try:
+        assert cli.main(["scenario", "short", "--offline", "--embedder", "hashing"]) == 1
+    finally:
+        running.release()
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(f"tiermem: agent home {home} is open for writing by "), err
+    assert err.endswith(
+        ": scenario short is being run there already. Wait for that run to end, or give this "
+        "one a home of its own: `TIERMEM_HOME=$(mktemp -d) tiermem scenario short` (`tiermem "
+        "diagnostics --scenario short` reads it with the same TIERMEM_HOME)\n"), err
+    assert (home / DB_FILE).read_bytes() == before
+
+
 def test_cli_scenario_then_diagnostics(tmp_path: Path) -> None:
     run = subprocess.run(
         [sys.executable, "cli.py", "scenario", "long-running-incident", "--embedder", "hashing",
