@@ -90,12 +90,17 @@ def test_a_correction_replaces_the_word_in_the_fact_that_said_it(
      "npm is our package manager"),
     ("I use AWS.", "sorry i meant gcp, not aws", "User uses GCP"),
     ("I use AWS.", "sorry i meant google cloud, not aws", "User uses Google Cloud"),
-    # A tool the fact says is used is named as typed, lower case or not: "uv", "pip",
-    # "vim"; a place the fact puts one in or moves one to still takes the capital.
+    # A command's short name the fact says is used is named as typed: "uv", "pip", "vim";
+    # a place the fact puts one in or moves one to still takes the capital.
     ("I use Poetry.", "sorry i meant uv, not poetry", "User uses uv"),
     ("I use Poetry.", "sorry i meant pip, not poetry", "User uses pip"),
     ("I use Emacs.", "sorry i meant vim, not emacs", "User uses vim"),
     ("I use Docker and Poetry.", "sorry i meant uv, not poetry", "User uses Docker and uv"),
+    ("I use uv.", "sorry i meant pip, not uv", "User uses pip"),
+    # ... but a longer word in place of a name is a name, and one in the case of a name
+    # with a capital inside ("iPhone") takes a capital too.
+    ("I use Slack.", "sorry i meant teams, not slack", "User uses Teams"),
+    ("User uses the iPhone", "sorry i meant pixel, not iphone", "User uses the Pixel"),
     ("I moved to Seattle.", "sorry i meant portland, not seattle", "User moved to Portland"),
     ("I work at Acme.", "sorry i meant globex, not acme", "User works at Globex"),
     # A capital the word has as it opens the fact may be a name's: each word takes one,
@@ -106,6 +111,8 @@ def test_a_correction_replaces_the_word_in_the_fact_that_said_it(
     # ... but a name after a verb of using that is someone's, or of several words, is a
     # name still: "Sam's car", "Apple Maps".
     ("I use Tom's car.", "sorry i meant sam, not tom", "User uses Sam's car"),
+    ("I use Ana as my accountant.", "sorry i meant eva, not ana",
+     "User uses Eva as User's accountant"),
     ("I use Google Maps.", "sorry i meant apple maps, not google maps", "User uses Apple Maps"),
     ("Coffee is my favourite drink.", "sorry i meant green tea, not coffee",
      "Green Tea is User's favourite drink"),

@@ -16,11 +16,12 @@ says which was meant, it picks none, as it does when none does; ``mentioning`` l
 so the caller can say why. ``corrected(fact, correction)`` is that fact with Y replaced by X
 as typed, or in the case Y was stored in when the whole correction was typed in lower case
 and X is shaped like a word: a name shaped like a tool's, with a digit or no vowel ("npm",
-"k3s"), or one word the fact says is used ("uv" for "User uses Poetry"; not "Sam's" in
-"User uses Tom's car"), is written in lower case on purpose and stays so, while a place
-("portland" for "User lives in Seattle") or anything else takes Y's capitals, one for each
-word of X even where Y's opens the fact ("San Francisco is ...": it may be a name's as much
-as a sentence's).
+"k3s"), or a command's word of three letters at most the fact says is used ("uv", "pip" for
+"User uses Poetry"; not "Sam's" in "User uses Tom's car" nor "Eva" in "User uses Ana as
+User's accountant"), is written in lower case on purpose and stays so, while a place
+("portland" for "User lives in Seattle"), a longer name ("Teams" for "User uses Slack") or
+anything else takes Y's capitals, one for each word of X wherever Y has one ("San Francisco
+is ...", "the Pixel" for "the iPhone": a name replaces a name).
 
 Pure functions over strings; the regular expressions are compiled once at import.
 """
@@ -156,8 +157,12 @@ _TOOL_USED = re.compile(
     r"\b(?:uses?|used|using|runs?|ran|running|installs?|installed|installing"
     r"|(?:switched|switching|migrated|migrating)\s+(?:over\s+)?to)"
     r"\s+(?:[\w.+#-]+(?:,\s*|\s+and\s+|\s+or\s+))*$", _I)
-#: What follows a name that is someone's, not a tool: "User uses Tom's car".
-_OWNED = re.compile(r"^['’]s\b", _I)
+#: The most letters of a word that names a command typed in lower case ("uv", "pip", "vim");
+#: a longer one ("teams" for "Slack") is a product's name as often as not.
+_COMMAND_LETTERS = 3
+#: What follows a name that is someone's, not a tool: "User uses Tom's car", "User uses Ana
+#: as User's accountant".
+_SOMEONES = re.compile(r"^(?:['’]s\b|\s+as\b)", _I)
 
 
 def _cased_as(meant: str, said: str, before: str, after: str = "") -> str:
@@ -165,21 +170,23 @@ def _cased_as(meant: str, said: str, before: str, after: str = "") -> str:
     ("sorry i meant portland, not seattle" corrects "Seattle" to "Portland"): one typed in
     haste should not unmake the name it puts in place of another. An acronym's capitals
     ("AWS") are taken by one word ("GCP"), while words named in its place each take one
-    ("Google Cloud"); a word shaped like a tool's name ("npm", "pnpm", "k3s"), or one the
-    fact says is used (``before``, what it says before ``said``: "uv" for "User uses
-    Poetry"), is typed so on purpose, tools being named in lower case as often as not, and
-    stays as typed, but not a name of several words ("Apple Maps" for "Google Maps") nor
-    one ``after`` gives a thing of its own ("Sam's" in "User uses Tom's car"). A capital
-    ``said`` has as it opens the fact may be a sentence's or a name's; each word of
-    ``meant`` takes one, since "Green Tea" is a smaller slip than "San francisco"."""
+    ("Google Cloud"); a word shaped like a tool's name ("npm", "pnpm", "k3s"), or a short
+    one the fact says is used (``before``, what it says before ``said``: "uv" for "User
+    uses Poetry"), is typed so on purpose, commands being named in lower case, and stays
+    as typed, but not a name of several words ("Apple Maps" for "Google Maps"), a longer
+    one ("Teams" for "Slack") nor one ``after`` makes someone's ("Sam's" in "User uses
+    Tom's car", "Eva" in "User uses Ana as User's accountant"). Any capital ``said`` has,
+    even one that opens the fact or follows a small letter ("iPhone"), is a name's; each
+    word of ``meant`` takes one, since "Green Tea" is a smaller slip than "San francisco"."""
     if not meant.islower() or said.islower():
         return meant
     if len(said) > 1 and said.isupper() and " " not in meant:
         return meant.upper()
     if " " not in meant and (_TOOL_SHAPED.search(meant) or (
-            _TOOL_USED.search(before) and not _OWNED.match(after))):
+            len(meant) <= _COMMAND_LETTERS and _TOOL_USED.search(before)
+            and not _SOMEONES.match(after))):
         return meant
-    if said[:1].isupper():
+    if any(letter.isupper() for letter in said):
         return " ".join(word[:1].upper() + word[1:] for word in meant.split(" "))
     return meant
 
