@@ -16,6 +16,13 @@ from tiermem.memory.text.wording import concepts
 @pytest.mark.parametrize(("fact", "clauses"), [
     ("The production region is eu-west-1 and the staging region is us-east-2",
      ["The production region is eu-west-1", "The staging region is us-east-2"]),
+    # A move taken back by the part after it is one statement; back to a place is a move.
+    ("User moved to Berlin last year but User has moved back",
+     ["User moved to Berlin last year but User has moved back"]),
+    ("User moved to Berlin but User has moved back, and User works at Acme",
+     ["User moved to Berlin but User has moved back", "User works at Acme"]),
+    ("User moved to Berlin and User has moved back to Lisbon",
+     ["User moved to Berlin", "User has moved back to Lisbon"]),
     ("User is on call this week, and User's backup is Priya",
      ["User is on call this week", "User's backup is Priya"]),
     ("User's city is Faro; User's employer is Acme", ["User's city is Faro",

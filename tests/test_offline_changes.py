@@ -246,6 +246,17 @@ def test_a_move_said_undone_leaves_the_home_in_core(memory: HierarchicalMemory) 
                              "User moved to Berlin but User is back": "durable"}
 
 
+@pytest.mark.parametrize(("said", "stored"), [
+    ("I moved to Berlin last year but I've moved back.",
+     "User moved to Berlin last year but User has moved back"),
+    ("I moved to Berlin but I have come back.", "User moved to Berlin but User has come back"),
+])
+def test_a_move_taken_back_in_a_clause_of_its_own_leaves_the_home_in_core(
+        memory: HierarchicalMemory, said: str, stored: str) -> None:
+    _chat(memory, "I live in Lisbon.", said)
+    assert _core(memory) == {"User lives in Lisbon": "durable", stored: "durable"}
+
+
 def test_a_move_and_a_trip_back_from_elsewhere_replaces_the_home(
         memory: HierarchicalMemory) -> None:
     _chat(memory, "I live in Lisbon.", "I moved to Berlin and just got back from a trip to Rome.")

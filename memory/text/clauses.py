@@ -15,8 +15,10 @@ few as said after "we" or "they" ("We use Datadog", "we're on the Team plan"), o
 of a closed list after a subject a determiner opens, then where or when ("... and the
 alerts go to Opsgenie"; not "... and the smell of rain");
 ``statements_of(fact, durability)`` gives each its durability; ``without_statements``
-cuts chosen statements out of a sentence in the speaker's words. Pure functions over
-strings, like memory/text/updates.py, whose ``slot_of`` decides what states a value.
+cuts chosen statements out of a sentence in the speaker's words. A move and a part that
+takes it back stay one statement ("User moved to Berlin last year but User has moved back").
+Pure functions over strings, like memory/text/updates.py, whose ``slot_of`` decides what
+states a value.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from tiermem.memory.text.durability import classify_durability
 from tiermem.memory.text.extract import extract_facts
 from tiermem.memory.text.fragments import qualifies
 from tiermem.memory.text.person import third_person
-from tiermem.memory.text.updates import SUBJECT_VERB, slot_of
+from tiermem.memory.text.updates import SUBJECT_VERB, slot_of, undoes_a_move
 from tiermem.memory.types import Durability
 
 __all__ = ["clauses_of", "statements_of", "without_statements"]
@@ -288,8 +290,12 @@ def clauses_of(fact: str) -> list[str]:
     parts = [pieces[0]]
     for joint, piece in zip(pieces[1::2], pieces[2::2], strict=True):
         own = _own_subject(piece, parts[-1])
-        # "..., but User is back" says how the part before holds, not something apart.
-        if _states(parts[-1]) and own is not None and _states(own) and not qualifies(own):
+        # "..., but User is back" says how the part before holds, not something apart, as
+        # "..., but User has moved back" takes back the move before it: cut off, the move
+        # would stand and "User has moved back" say from where no more.
+        undone = undoes_a_move(parts[-1] + joint + piece) and not undoes_a_move(parts[-1])
+        if (_states(parts[-1]) and own is not None and _states(own) and not qualifies(own)
+                and not undone):
             parts.append(own)
         else:
             parts[-1] += joint + piece

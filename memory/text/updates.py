@@ -84,7 +84,7 @@ from tiermem.memory.text.statements import Statement, as_news, own_clauses, read
 from tiermem.memory.text.wording import concepts
 
 __all__ = ["SUBJECT_VERB", "Statement", "as_news", "own_clauses", "read_statement", "replaces",
-           "role_of", "slot_of", "stated_beside", "subject_of"]
+           "role_of", "slot_of", "stated_beside", "subject_of", "undoes_a_move"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -289,6 +289,12 @@ _BACK_SINCE = re.compile(
     r"(?!\s+(?:to|from|the|an|my|our|his|her|their|its|it|them|this|that|some)\b)", _I)
 
 
+def undoes_a_move(fact: str) -> bool:
+    """Whether ``fact`` says a move and then that the user came back ("User moved to Berlin
+    but User has moved back"), which leaves where the user lives as it was."""
+    return _BACK_SINCE.search(fact) is not None
+
+
 #: A time an old fact's subject was said to hold for ("The on-call rotation this week is ...").
 _TIMED_SUBJECT = re.compile(
     r"^(?P<subject>[\w' .-]{2,60}?)\s+(?:right\s+now|currently|at\s+the\s+moment|for\s+now"
@@ -342,7 +348,7 @@ def replaces(new: str, old: str, change: str | None) -> bool:
         old_slot = new_slot
     if new_slot is not None and new_slot == old_slot:
         if any(VERB_SLOT.match(fact.strip()) for fact in (new, old)):
-            return _BACK_SINCE.search(new) is None  # "moved to Berlin but is back": home stays
+            return not undoes_a_move(new)  # "moved to Berlin but is back": home stays
         if of_someone(new) and (measures := {measure_of(new), measure_of(old)}) != {None}:
             # "6 feet" ends "5'11\"", but says how tall Leo is, not how old ("5") or who
             return len(measures) == 1
