@@ -79,6 +79,7 @@ from tiermem.memory.text.openings import (
 from tiermem.memory.text.person import (
     BEFORE_JOINT,
     BEFORE_NEGATION,
+    BEFORE_RETURN,
     FIRST,
     asks_a_call,
     called,
@@ -133,6 +134,9 @@ class ExtractedFact:
     #: it differs from all of those: "User's wife and I moved to Porto and User doesn't
     #: drink coffee", "I don't" rewritten but that "I" kept.
     unjoined: str | None = None
+    #: The text the version before a later "I came back" was told of the speaker extracted,
+    #: when it differs from all of those: "User moved to Berlin but I came back".
+    unreturned: str | None = None
     #: For an introduction ("Hi, I'm Maya"), the fact read as no introduction ("User is
     #: Maya", short-lived, as earlier versions stored it): a greeting never changes a name
     #: the speaker has given, so where another is held ("Hi, I'm Nervous" after "My name is
@@ -142,9 +146,9 @@ class ExtractedFact:
     @property
     def formers(self) -> tuple[str, ...]:
         """The texts earlier versions extracted from the sentence (``former``, ``previous``,
-        ``unjoined``)."""
-        return tuple(text for text in (self.former, self.previous, self.unjoined)
-                     if text is not None)
+        ``unjoined``, ``unreturned``)."""
+        return tuple(text for text in (self.former, self.previous, self.unjoined,
+                                       self.unreturned) if text is not None)
 
 
 _IGNORECASE = re.IGNORECASE
@@ -345,13 +349,14 @@ def _fact_from_sentence(sentence: str, speaker: str, introductions: bool = True
         return None
     durability, cue = classify_durability(statement)
     # Earlier versions stored "Call me Sammy" as said ("User: Call me Sammy").
-    former, previous, unjoined = (
+    former, previous, unjoined, unreturned = (
         _trim(third_person(earlier if said == statement else said, speaker, version))
-        for version in (FIRST, BEFORE_NEGATION, BEFORE_JOINT))
-    return ExtractedFact(text, durability, cue, former if former != text else None,
-                         previous if previous not in (text, former) else None,
-                         unjoined if unjoined not in (text, former, previous) else None,
-                         plain)
+        for version in (FIRST, BEFORE_NEGATION, BEFORE_JOINT, BEFORE_RETURN))
+    return ExtractedFact(
+        text, durability, cue, former if former != text else None,
+        previous if previous not in (text, former) else None,
+        unjoined if unjoined not in (text, former, previous) else None,
+        unreturned if unreturned not in (text, former, previous, unjoined) else None, plain)
 
 
 def extract_facts(text: str, speaker: str = "User") -> list[ExtractedFact]:

@@ -15,7 +15,9 @@ does not". After such a head, a later clause that opens
 with one of these (after a comma, semicolon, dash or conjunction: "My name
 is Dana and I live in Lisbon") is rewritten the same way, except inside a
 quotation, after "says," and the like, and in "my wife and I", where "I" alone
-becomes "{speaker}" ("User's wife and User moved to Porto"; ``LATEST`` only). After such
+becomes "{speaker}" ("User's wife and User moved to Porto"; ``BEFORE_RETURN`` on), as it
+does in a later clause that says the speaker came, went or got back, or returned ("User
+moved to Berlin but User came back"; ``LATEST`` only). After such
 a rewrite, or when "my" is the only first-person word ("Alice is my
 manager"), every "my" becomes "{speaker}'s"; other first-person words stay.
 Any other sentence with a first-person word is stored as
@@ -58,8 +60,9 @@ restore. So keys stay as they were, and the extracted fact says what earlier ver
 stored (third_person's ``version``: ``FIRST``, the head alone without "speak", is
 ``ExtractedFact.former``; ``BEFORE_NEGATION``, later clauses and "speak" but not "I
 don't" nor the "I" of "my wife and I", is its ``previous``; ``BEFORE_JOINT``, "I don't"
-but not that "I", is its ``unjoined``), by which a fact stored or forgotten in that form
-is still known.
+but not that "I", is its ``unjoined``; ``BEFORE_RETURN``, that "I" but not the one of "I
+came back", is its ``unreturned``), by which a fact stored or forgotten in that form is
+still known.
 """
 
 from __future__ import annotations
@@ -68,8 +71,9 @@ import re
 
 from tiermem.memory.text.durability import LANGUAGES, classify_durability
 
-__all__ = ["BEFORE_JOINT", "BEFORE_NEGATION", "FIRST", "LATEST", "NEWER_HEAD_VERBS",
-           "asks_a_call", "called", "head", "introduced", "third_person", "with_introductions"]
+__all__ = ["BEFORE_JOINT", "BEFORE_NEGATION", "BEFORE_RETURN", "FIRST", "LATEST",
+           "NEWER_HEAD_VERBS", "asks_a_call", "called", "head", "introduced", "third_person",
+           "with_introductions"]
 
 _IGNORECASE = re.IGNORECASE
 _APOS = "['’]"
@@ -90,8 +94,8 @@ _HEAD_DONT = re.compile(rf"^i\s+(?:(?P<full>do\s+not)|don(?P<apos>{_APOS})?t)\b"
 
 #: The versions of the head table, oldest first (module docstring): the head alone, without
 #: ``NEWER_HEAD_VERBS``; later clauses too, and those verbs; "I don't" too; the "I" of "my
-#: wife and I" too.
-FIRST, BEFORE_NEGATION, BEFORE_JOINT, LATEST = 0, 1, 2, 3
+#: wife and I" too; the "I" of a later "I came back" too.
+FIRST, BEFORE_NEGATION, BEFORE_JOINT, BEFORE_RETURN, LATEST = 0, 1, 2, 3, 4
 _HEAD_MY = re.compile(r"^my\b", _IGNORECASE)
 _MY = re.compile(r"\bmy\b", _IGNORECASE)
 _OTHER_FIRST_PERSON = re.compile(
@@ -100,6 +104,9 @@ _OTHER_FIRST_PERSON = re.compile(
 )
 
 
+#: A later clause in which the speaker comes back ("..., but I came back"): no head rule
+#: covers the verb, and read as the speaker's own words its "I" would be whoever reads it.
+_RETURN = re.compile(r"^i(?=\s+(?:(?:came|went|got)\s+back|returned)\b)", _IGNORECASE)
 #: What ends the text before a later clause: a comma, semicolon or dash, or a conjunction.
 _CLAUSE_BREAK = re.compile(
     r"(?:[,;]|\s[-–—])\s*(?:(?:and|but|so|or|yet)\s+)?(?:then\s+)?$"
@@ -159,7 +166,7 @@ def _later_clauses(text: str, start: int, speaker: str, version: int) -> str:
     person no head rule covers stays ("but I call her Annie", "she loves me")."""
     while (found := _OTHER_FIRST_PERSON.search(text, start)) is not None:
         before = text[:found.start()]
-        if (version >= LATEST and found[0].casefold() == "i"
+        if (version >= BEFORE_RETURN and found[0].casefold() == "i"
                 and _JOINT_SUBJECT.search(before)):
             # "my wife and I moved": the speaker is half of the subject, so it is told of
             # them too ("User's wife and User moved"); read as the speaker's own words, it
@@ -169,6 +176,9 @@ def _later_clauses(text: str, start: int, speaker: str, version: int) -> str:
             continue
         opening = (head(text[found.start():], speaker, version) if _opens_clause(before)
                    else None)
+        if (opening is None and version >= LATEST and _opens_clause(before)
+                and _RETURN.match(text[found.start():])):
+            opening = speaker, 1
         if opening is None:
             start = found.end()
             continue
@@ -183,7 +193,7 @@ def third_person(text: str, speaker: str, version: int = LATEST) -> str:
     the first person that opens a later clause; a sentence that opens otherwise but speaks
     in the first person is quoted as the speaker's ("User: I think ..."). ``version``: as
     that version of the table told it (memory/text/extract.py's ``ExtractedFact.former``,
-    ``previous`` and ``unjoined``); ``FIRST`` rewrote no later clause."""
+    ``previous``, ``unjoined`` and ``unreturned``); ``FIRST`` rewrote no later clause."""
     possessive = f"{speaker}'s"
     opening = head(text, speaker, version)
     if opening is not None:
