@@ -264,6 +264,11 @@ def test_asking_for_a_call_is_a_request_not_a_fact(text: str) -> None:
     ("I'm sorry if this is a dumb question but I work at Google.",
      ["User works at Google"]),
     ("I'm sorry for the delay - I was in the hospital.", ["User was in the hospital"]),
+    # A dash typed with no spaces: any before a capital "I", a long one before any clause.
+    ("I'm sorry for the delay-I was sick.", ["User was sick"]),
+    ("I'm sorry for the delay—I was sick.", ["User was sick"]),
+    ("I'm back—my name is Dana.", ["User's name is Dana"]),
+    ("I'm sorry for the well-intentioned mess.", []),
     ("I'm sorry about my dog, he died last week.",
      ["User is sorry about User's dog, he died last week"]),
     ("I'm sorry to say my mother passed away.",

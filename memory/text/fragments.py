@@ -40,7 +40,8 @@ no "not Seattle" names a slip without the word it corrects, so it states nothing
 own; "I meant that I live in Portland", "I meant it" and "I meant Bob is on call" still do.
 
 ``without_asides(text)``: ``text`` less the asides among its own clauses ("I'm back, and
-I moved to Porto" says "I moved to Porto"), but with one after a statement that qualifies
+I moved to Porto" says "I moved to Porto", as "I'm sorry for the delay-I was sick", a dash
+typed with no spaces, says "I was sick"), but with one after a statement that qualifies
 it ("I moved to Berlin but I'm back": came back; "..., but I'm not sure": ``qualifies``),
 and less an apology for what a clause of the speaker's says: "I'm sorry I missed the
 standup" says "I missed the standup", the apology itself being no fact.
@@ -91,7 +92,8 @@ _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _APOLOGY_FOR = (
     r"(?:\s+(?:for|about|if|to(?!\s+(?:say|tell|report|admit|inform|announce|share"
     r"|confess|let)\b))\b"
-    r"(?:(?!\s-\s|\b(?:and|but|because|though|although)\b)[^,;:\u2013\u2014])*)?")
+    r"(?:(?!\s-\s|-(?-i:I)(?:\b|['’])|\b(?:and|but|because|though|although)\b)"
+    r"[^,;:\u2013\u2014])*)?")
 #: An aside (``is_aside``): "I'm" (after "sorry," or "oh,"), how much, the state, and words
 #: that only say when or of what in the conversation; an apology for anything.
 _ASIDE = re.compile(
@@ -108,8 +110,12 @@ _ASIDE = re.compile(
 #: I moved to Porto"); the separator is kept, so the clauses left are joined as they were
 #: said.
 _SPEAKERS_OPENING = r"(?=(?:i|i['’](?:m|ve|d|ll)|my|we)\b)"
+#: A dash between clauses: spaced, or typed with none ("the delay—I was sick"); a hyphen
+#: with none only before a capital "I" ("the delay-I was sick"), as words joined by one
+#: ("well-my") are more often one word than two clauses.
+_DASH = r"\s[-–—]|(?<=\w)[–—]|(?<=\w)-(?=(?-i:I)(?:\b|['’]))"
 _OWN_CLAUSE = re.compile(
-    rf"(\s*(?:[,;]|\s[-–—])\s*(?:(?:and|but|so)\s+)?|\s+(?:and|but|so)\s+){_SPEAKERS_OPENING}",
+    rf"(\s*(?:[,;]|{_DASH})\s*(?:(?:and|but|so)\s+)?|\s+(?:and|but|so)\s+){_SPEAKERS_OPENING}",
     re.IGNORECASE)
 #: An aside that, after a statement, qualifies it: "I moved to Berlin but I'm back" says the
 #: speaker came back from there, "I'm allergic to penicillin, but I'm not sure" doubts it.
