@@ -4,7 +4,7 @@ and a fact stored before that was so is still known by its earlier words."""
 from __future__ import annotations
 
 import pytest
-from memory_helpers import make_memory
+from extract_helpers import check_known_by_earlier_words
 
 from tiermem.memory.text.extract import extract_facts
 
@@ -30,12 +30,4 @@ def test_the_speaker_coming_back_in_a_later_clause_is_told_in_the_third_person(
 ])
 def test_a_fact_stored_before_is_re_asserted_and_one_forgotten_stays_forgotten(
         older: str, sentence: str) -> None:
-    with make_memory() as m:
-        first = m.add_fact(older, "durable")
-        assert m.process_interaction(sentence, "Noted.") == [first]
-        assert [f.text for f in m.facts()] == [older]
-    with make_memory() as m:
-        m.add_fact(older, "durable")
-        assert m.forget(older).forgotten.facts != ()
-        m.process_interaction(sentence, "Noted.")
-        assert m.facts() == []
+    check_known_by_earlier_words(older, sentence)

@@ -17,7 +17,9 @@ is Dana and I live in Lisbon") is rewritten the same way, except inside a
 quotation, after "says," and the like, and in "my wife and I", where "I" alone
 becomes "{speaker}" ("User's wife and User moved to Porto"; ``BEFORE_RETURN`` on), as it
 does in a later clause that says the speaker came, went or got back, or returned ("User
-moved to Berlin but User came back"; ``LATEST`` only). After such
+moved to Berlin but User came back"), and as "me" does in "my wife and me", also in a
+sentence that opens otherwise ("Last year User's wife and User moved to Porto"; these
+``LATEST`` only). After such
 a rewrite, or when "my" is the only first-person word ("Alice is my
 manager"), every "my" becomes "{speaker}'s"; other first-person words stay.
 Any other sentence with a first-person word is stored as
@@ -60,9 +62,9 @@ restore. So keys stay as they were, and the extracted fact says what earlier ver
 stored (third_person's ``version``: ``FIRST``, the head alone without "speak", is
 ``ExtractedFact.former``; ``BEFORE_NEGATION``, later clauses and "speak" but not "I
 don't" nor the "I" of "my wife and I", is its ``previous``; ``BEFORE_JOINT``, "I don't"
-but not that "I", is its ``unjoined``; ``BEFORE_RETURN``, that "I" but not the one of "I
-came back", is its ``unreturned``), by which a fact stored or forgotten in that form is
-still known.
+but not that "I", is its ``unjoined``; ``BEFORE_RETURN``, that "I" in a head's sentence
+but not the one of "I came back" nor "me", is its ``unreturned``), by which a fact stored
+or forgotten in that form is still known.
 """
 
 from __future__ import annotations
@@ -94,7 +96,8 @@ _HEAD_DONT = re.compile(rf"^i\s+(?:(?P<full>do\s+not)|don(?P<apos>{_APOS})?t)\b"
 
 #: The versions of the head table, oldest first (module docstring): the head alone, without
 #: ``NEWER_HEAD_VERBS``; later clauses too, and those verbs; "I don't" too; the "I" of "my
-#: wife and I" too; the "I" of a later "I came back" too.
+#: wife and I" too; the "I" of a later "I came back", and "me" or a sentence with no head in
+#: "my wife and I/me", too.
 FIRST, BEFORE_NEGATION, BEFORE_JOINT, BEFORE_RETURN, LATEST = 0, 1, 2, 3, 4
 _HEAD_MY = re.compile(r"^my\b", _IGNORECASE)
 _MY = re.compile(r"\bmy\b", _IGNORECASE)
@@ -112,10 +115,16 @@ _CLAUSE_BREAK = re.compile(
     r"(?:[,;]|\s[-–—])\s*(?:(?:and|but|so|or|yet)\s+)?(?:then\s+)?$"
     r"|\s(?:and|but|so|or|while|because|though|although|since|(?:and\s+)?then)\s+$",
     _IGNORECASE)
+#: When a sentence opens by saying ("Last year my wife and I moved to Porto").
+_TIME_OPENING = (
+    r"(?:(?:last|this|next)\s+(?:year|month|week|weekend|summer|winter|spring|autumn|fall"
+    r"|night)|yesterday|today|tonight|recently|lately|in\s+\d{4}"
+    r"|(?:a|an|one|two|three|few|\d+)\s+(?:\w+\s+)?ago)")
 #: "my wife and I have ...": the first person shares its verb with a noun of a "my" that
 #: opens the clause ("I live with my wife and I love her" is two clauses).
 _JOINT_SUBJECT = re.compile(
-    r"(?:^|[,;]\s*|\b(?:and|but|so|or|when|if|while|because|since|after|before|that)\s+)"
+    rf"(?:^(?:{_TIME_OPENING},?\s+)?|[,;]\s*"
+    r"|\b(?:and|but|so|or|when|if|while|because|since|after|before|that)\s+)"
     r"my(?:\s+(?!(?:is|are|was|were|has|have|had|does|did)\b)[\w'’-]+){1,4}\s+(?:and|or)\s+$",
     _IGNORECASE)
 #: "My son says, I am hungry": someone else's words.
@@ -160,14 +169,21 @@ def head(text: str, speaker: str, version: int = LATEST) -> tuple[str, int] | No
     return None
 
 
+def _in_joint_subject(found: re.Match[str], version: int) -> bool:
+    """Whether the first person ``found`` is the speaker's half of a subject a "my" opens
+    ("my wife and I", "my wife and me"), as ``version`` read it."""
+    word = found[0].casefold()
+    return (((word == "i" and version >= BEFORE_RETURN) or (word == "me" and version >= LATEST))
+            and _JOINT_SUBJECT.search(found.string[:found.start()]) is not None)
+
+
 def _later_clauses(text: str, start: int, speaker: str, version: int) -> str:
     """``text`` with the first person that opens a clause after ``start`` rewritten as a
     head is ("..., and I live in Lisbon" -> "..., and User lives in Lisbon"). A first
     person no head rule covers stays ("but I call her Annie", "she loves me")."""
     while (found := _OTHER_FIRST_PERSON.search(text, start)) is not None:
         before = text[:found.start()]
-        if (version >= BEFORE_RETURN and found[0].casefold() == "i"
-                and _JOINT_SUBJECT.search(before)):
+        if _in_joint_subject(found, version):
             # "my wife and I moved": the speaker is half of the subject, so it is told of
             # them too ("User's wife and User moved"); read as the speaker's own words, it
             # would say "I" of whoever reads the fact.
@@ -202,7 +218,14 @@ def third_person(text: str, speaker: str, version: int = LATEST) -> str:
                 else _later_clauses(text, opening[1], speaker, version))
         return _MY.sub(lambda _m: possessive, opening[0] + rest[opening[1]:])
     if _OTHER_FIRST_PERSON.search(text):
-        return f"{speaker}: {text}"
+        # "Last year my wife and I moved to Porto": with no head, a joint subject is the
+        # only first person a sentence may still be told of the speaker by.
+        joint = (_OTHER_FIRST_PERSON.sub(
+            lambda found: speaker if _in_joint_subject(found, version) else found[0], text)
+            if version >= LATEST else text)
+        if joint == text or _OTHER_FIRST_PERSON.search(joint):
+            return f"{speaker}: {text}"
+        text = joint
     return _MY.sub(lambda _m: possessive, text)
 
 
