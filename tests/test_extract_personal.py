@@ -269,6 +269,11 @@ def test_asking_for_a_call_is_a_request_not_a_fact(text: str) -> None:
     ("I'm sorry for the delay—I was sick.", ["User was sick"]),
     ("I'm back—my name is Dana.", ["User's name is Dana"]),
     ("I'm sorry for the well-intentioned mess.", []),
+    # A doubt before a statement doubts it, as one after it does: both are kept, quoted.
+    ("I'm not sure, but I think my wife is vegan.",
+     ["User: I'm not sure, but I think my wife is vegan"]),
+    ("I'm not sure but my wife is vegan.", ["User: I'm not sure but my wife is vegan"]),
+    ("I'm not sure, I'm sorry.", []),
     ("I'm sorry about my dog, he died last week.",
      ["User is sorry about User's dog, he died last week"]),
     ("I'm sorry to say my mother passed away.",

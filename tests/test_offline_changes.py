@@ -233,6 +233,8 @@ def test_a_retraction_that_denies_nothing_known_is_stored_as_said(
     ("I moved to Berlin but I'm back.", {"User moved to Berlin but User is back": "durable"}),
     ("I'm allergic to penicillin, but I'm not sure.",
      {"User is allergic to penicillin, but User is not sure": "durable"}),
+    ("I'm not sure, but I think my wife is vegan.",
+     {"User: I'm not sure, but I think my wife is vegan": "durable"}),
 ])
 def test_an_aside_joined_to_a_statement_leaves_only_the_statement_in_core(
         memory: HierarchicalMemory, said: str, kept: dict[str, str]) -> None:

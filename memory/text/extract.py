@@ -64,6 +64,7 @@ from tiermem.memory.text.durability import SHORT_LIVED, classify_durability
 from tiermem.memory.text.fact_keys import earlier_fact_norms, fact_norm, fact_norms, normalize_fact
 from tiermem.memory.text.fragments import (
     corrects_nothing,
+    doubted,
     is_aside,
     is_heading,
     stops_short,
@@ -344,7 +345,8 @@ def _fact_from_sentence(sentence: str, speaker: str, introductions: bool = True
     opening = head(body, speaker)
     if opening is not None and not HAS_ALNUM.search(body[opening[1]:]):
         return None  # "I like", "My": a head with nothing after it
-    text = _trim(third_person(body, speaker))
+    # "I'm not sure, but I think ...": quoted whole, as "I think ..., but I'm not sure" is.
+    text = _trim(f"{speaker}: {body}" if doubted(body) else third_person(body, speaker))
     if not HAS_ALNUM.search(text):
         return None
     durability, cue = classify_durability(statement)

@@ -42,7 +42,8 @@ own; "I meant that I live in Portland", "I meant it" and "I meant Bob is on call
 ``without_asides(text)``: ``text`` less the asides among its own clauses ("I'm back, and
 I moved to Porto" says "I moved to Porto", as "I'm sorry for the delay-I was sick", a dash
 typed with no spaces, says "I was sick"), but with one after a statement that qualifies
-it ("I moved to Berlin but I'm back": came back; "..., but I'm not sure": ``qualifies``),
+it ("I moved to Berlin but I'm back": came back; "..., but I'm not sure": ``qualifies``)
+or a doubt before one ("I'm not sure, but I think my wife is vegan": ``doubted``),
 and less an apology for what a clause of the speaker's says: "I'm sorry I missed the
 standup" says "I missed the standup", the apology itself being no fact.
 
@@ -55,8 +56,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["corrects_nothing", "is_aside", "is_heading", "meant_alone", "qualifies",
-           "stops_short", "without_asides"]
+__all__ = ["corrects_nothing", "doubted", "is_aside", "is_heading", "meant_alone",
+           "qualifies", "stops_short", "without_asides"]
 
 #: Prepositions waiting for their object.
 _PREPOSITIONS = frozenset({"to", "of", "from", "with", "at", "for", "by", "into", "onto", "than",
@@ -124,6 +125,9 @@ _QUALIFIER = re.compile(
     r"^(?:i(?:['’]?m|\s+am)|user\s+is)\s+(?:(?:still|just|really|so)\s+)*"
     r"(?:back|not\s+(?:sure|certain))(?:\s+(?:now|again|yet|though|anyway|about\s+(?:that"
     r"|this|it)))*\W*$", re.IGNORECASE)
+#: A doubt said before a statement, of it: "I'm not sure, but I think my wife is vegan".
+_DOUBT = re.compile(r"^i(?:['’]?m|\s+am)\s+(?:(?:still|just|really)\s+)*not\s+(?:sure|certain)"
+                    r"(?:\s+yet)?\W*$", re.IGNORECASE)
 #: An apology for what the clause after it says: "I'm so sorry (that) I missed the standup".
 _SORRY_THAT = re.compile(
     r"^i(?:['’]?m|\s+am)\s+(?:(?:so|really|very|truly|terribly)\s+)*sorry\s+(?:that\s+)?"
@@ -182,6 +186,13 @@ def qualifies(clause: str) -> bool:
     return _QUALIFIER.match(clause.strip()) is not None
 
 
+def doubted(text: str) -> bool:
+    """Whether ``text`` opens with a doubt of the statement after it ("I'm not sure, but I
+    think my wife is vegan"), which is the speaker's words whole, the doubt with them."""
+    first, *rest = _OWN_CLAUSE.split(text.strip())
+    return bool(rest) and _DOUBT.match(first) is not None
+
+
 def corrects_nothing(text: str) -> bool:
     """Whether ``text`` only says what was meant by a slip it does not name ("Sorry, I
     meant Portland"; module docstring): with no fact to correct, it states none."""
@@ -209,8 +220,10 @@ def without_asides(text: str) -> str:
     said: list[tuple[str, str]] = []
     for joint, clause in zip(["", *split[1::2]], split[0::2], strict=True):
         # "I'm back" after a statement says how it holds; before one, or alone, it is an
-        # aside like any other, as an apology or "I'm confused" stays one beside it.
-        if not is_aside(clause) or (said and qualifies(clause)):
+        # aside like any other, as an apology or "I'm confused" stays one beside it. A
+        # doubt before one doubts it, as one after it does.
+        if (not is_aside(clause) or (said and qualifies(clause))
+                or (not said and len(split) > 1 and _DOUBT.match(clause))):
             said.append((joint, clause))
     if not said:
         return ""
