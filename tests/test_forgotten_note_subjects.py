@@ -44,6 +44,10 @@ from tiermem.memory.ops.forgotten_norms import says
     ("Anna and Tom met at a party. We got married last year.", "User is married to Anna"),
     ("I met Anna at a party. We danced. I'm married.", "User is married to Anna"),
     ("I know Anna. We are both married.", "User is married to Anna"),
+    # A wedding to come is no marriage yet.
+    ("I'm getting married to Anna.", "User is married to Anna"),
+    ("I called Anna. We are getting married.", "User is married to Anna"),
+    ("I met Anna at a party. We are finally getting married.", "User is married to Anna"),
     # Living there says no move.
     ("I live in Berlin.", "User is moving to Berlin"),
 ])
@@ -74,6 +78,8 @@ def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     ("I met Anna at a party. I married her last year.", "User is married to Anna"),
     ("I met Anna at a party. We got married last year.", "User is married to Anna"),
     ("I met Anna at a party. We're married.", "User is married to Anna"),
+    ("I got married to Anna.", "User is married to Anna"),
+    ("I'm getting married to Anna.", "User is getting married to Anna"),
     # The move made: the note shows nothing the sentence does not, as of "I used to live
     # in Berlin" for "User lives in Berlin".
     ("I moved to Berlin last month.", "User is moving to Berlin"),

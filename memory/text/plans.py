@@ -14,7 +14,9 @@ puts it in a part of its own after the clause: ``is_start_to_come`` tells such a
 user is going, not yet where they live ("I'm living in Berlin" does), so a clause whose
 subject is moving is a plan too, but of a fact worded so itself ("User is moving to
 Berlin", "User moves to Berlin in June": ``a_move_of_its_own``), which it says, for a time
-to come too ("I'm moving to Berlin next month").
+to come too ("I'm moving to Berlin next month"). So is "I'm getting married to Anna": a
+wedding to come says no marriage yet ("I got married to Anna" does), but of a fact worded
+so itself ("User is getting married to Anna").
 
 "Once I live there, I will relax" names a time by what is to happen then: a clause opened
 by "once", "when", "after", "as soon as" ... is no statement that it is so
@@ -62,6 +64,12 @@ _MOVE_UNDER_WAY = re.compile(
     r"\b(?:i|we|user)(?:['’]m|['’]re|\s+am|\s+are|\s+is)\s+(?:(?:just|finally|now|really"
     r"|actually|officially|also|currently|soon|all)\s+)*(?:moving|relocating|emigrating)\b",
     re.IGNORECASE)
+#: One whose wedding is to come: "I'm getting married", "we are finally getting married".
+_WEDDING_UNDER_WAY = re.compile(
+    r"\b(?:i|we|user)(?:['’]m|['’]re|\s+am|\s+are|\s+is)\s+(?:(?:just|finally|now|really"
+    r"|actually|officially|also|soon|both)\s+)*getting\s+married\b", re.IGNORECASE)
+#: The concepts by which a fact is itself of a wedding to come: "User is getting married".
+_GETTING = frozenset(concepts("getting"))
 #: A fact of a move to come in the simple present: "User moves to Berlin in June".
 _MOVES = re.compile(r"\buser\s+(?:moves|relocates|emigrates)\b", re.IGNORECASE)
 #: Where a clause ends and another, with a time and tense of its own, begins.
@@ -212,11 +220,14 @@ def planned(part: str, wanted: set[str], *, time_near: bool = False,
             moving: bool = False) -> bool:
     """Whether the clause of ``part`` that holds one of ``wanted`` (a fact's concepts; the
     first clause, when none does) says its subject is moving (unless the fact does too,
-    ``moving``: then no time to come makes it one), or is in the present tense with a
+    ``moving``: then no time to come makes it one) or getting married (unless the fact
+    does too), or is in the present tense with a
     time to come in it that the fact does not name, or, with ``time_near``, beside a part
     that is only such a time ("Next month, ...", "..., starting next month")."""
     move_planned = not moving and _MOVE_UNDER_WAY.search(part) is not None
-    if not (time_near or move_planned or _TIME_TO_COME.search(part)):
+    # "I'm getting married to Anna" is to come, but says "User is getting married ...".
+    wedding = not wanted >= _GETTING and _WEDDING_UNDER_WAY.search(part) is not None
+    if not (time_near or move_planned or wedding or _TIME_TO_COME.search(part)):
         return False  # the common case, without reading clauses
     clauses = _CLAUSES.split(part)
     clause = next((c for c in clauses if concepts(c) & wanted), clauses[0])
@@ -224,6 +235,8 @@ def planned(part: str, wanted: set[str], *, time_near: bool = False,
         # Of a fact that is a move itself, whenever it is to be: "I'm moving to Berlin
         # next month" says "User is moving to Berlin".
         return not moving
+    if wedding and _WEDDING_UNDER_WAY.search(clause):
+        return True
     if not (time_near or _of_another_time(_TIME_TO_COME.search(clause), wanted)):
         return False
     return _in_present([w.casefold() for w in _WORD.findall(clause.replace("’", "'"))])
