@@ -44,6 +44,9 @@ from tiermem.memory.ops.forgotten_norms import says
     ("Anna and Tom met at a party. We got married last year.", "User is married to Anna"),
     ("I met Anna at a party. We danced. I'm married.", "User is married to Anna"),
     ("I know Anna. We are both married.", "User is married to Anna"),
+    # Said of each, "she" after it may be the other one married.
+    ("We are both married. She is Anna.", "User is married to Anna"),
+    ("We're all married. Her name is Anna.", "User is married to Anna"),
     # A wedding to come is no marriage yet.
     ("I'm getting married to Anna.", "User is married to Anna"),
     ("I called Anna. We are getting married.", "User is married to Anna"),
@@ -74,6 +77,7 @@ def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     ("These days my wife and I all speak Spanish.", "User speaks Spanish"),
     ("I'm about to go to work at Acme for my shift.", "User works at Acme"),
     ("I'm married. Her name is Anna.", "User is married to Anna"),
+    ("I'm married. She is Anna.", "User is married to Anna"),
     ("I'm married to Anna.", "User is married to Anna"),
     ("I met Anna at a party. I married her last year.", "User is married to Anna"),
     ("I met Anna at a party. We got married last year.", "User is married to Anna"),

@@ -38,6 +38,7 @@ from tiermem.memory.text.said_of import (
     places_its_names,
     points_back_to,
     refers_back,
+    said_of_each,
     statements_of_each,
 )
 from tiermem.memory.text.sentences import split_sentences
@@ -167,8 +168,8 @@ def says(text: str, fact: str) -> bool:
     or, when that leaves none, at least half of those but the subject's; in one sentence,
     or in the sentences of that person together ("I have a dog. His name is Rex."; a name
     only through a statement pointing back to it: not "I met Anna at a party. I'm
-    married." of "User is married to Anna", but "... We got married." after a statement
-    of the user naming only her), but a
+    married." of "User is married to Anna", nor "We are both married. She is Anna.", but
+    "... We got married." after a statement of the user naming only her), but a
     clause saying the fact of another name ("I live in Munich") lends none of its words,
     and a statement of someone named ("..., and Ana lives in Berlin") is theirs; each said
     to be so, not wished, planned, supposed or denied ("I'd love to live in Berlin",
@@ -230,7 +231,9 @@ def says(text: str, fact: str) -> bool:
             continue
         # "In Berlin, I live alone": the place opens the statement said at it.
         placed = not opens_sentence and bool(names) and concepts(before_this) == names
-        if not (placed or refers_back(part, us=tied and _met_alone(before_this, names))):
+        # "We are both married. She is Anna.": "she" may be the other one married.
+        if not (placed or (refers_back(part, us=tied and _met_alone(before_this, names))
+                           and not (tied and said_of_each(before_this)))):
             lent, linked = lent | _names_lent(linked, names, wanted), set()
         said &= _of_the_fact(part, fact, wanted - names, names, opens_sentence, placed) | kin
         # "Ana lives in Berlin and I live there too": Ana's statement is hers, but its

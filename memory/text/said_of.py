@@ -42,7 +42,7 @@ from tiermem.memory.text.wording import concepts
 
 __all__ = ["clauses_in", "goes_on_with", "head_of", "located_apart", "named_apart",
            "named_where", "names_in", "object_of_its_own", "on_an_errand", "placed_as_in",
-           "places_its_names", "points_back_to", "refers_back",
+           "places_its_names", "points_back_to", "refers_back", "said_of_each",
            "statements_of_each"]
 
 #: Where a clause may end and another begin: "I live in Munich and work in Berlin".
@@ -278,6 +278,13 @@ def refers_back(statement: str, *, us: bool = False) -> bool:
     words = _folded(statement)
     standing = _STANDING_FOR | _US if us and not _EACH.intersection(words) else _STANDING_FOR
     return any(word.split("'")[0] in standing for word in words)
+
+
+def said_of_each(statement: str) -> bool:
+    """Whether ``statement`` says what it says of the user and another each ("We are
+    both married"): a "she" after it may be that other, not the one the user is tied to."""
+    words = _folded(statement)
+    return bool(_EACH.intersection(words)) and any(word.split("'")[0] in _US for word in words)
 
 
 def places_its_names(fact: str) -> bool:
