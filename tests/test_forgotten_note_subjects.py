@@ -22,6 +22,11 @@ from tiermem.memory.ops.forgotten_norms import says
     ("I think everyone I know lives in Berlin.", "User lives in Berlin"),
     ("My team uses vim.", "User uses vim"),
     ("Everyone on my team is allergic to peanuts.", "User is allergic to peanuts"),
+    # ... and what others the user is not one of have is theirs.
+    ("Everyone I know has a dog named Rex.", "User has a dog named Rex"),
+    ("Everyone I know has a dog named Rex.", "User's dog is named Rex"),
+    ("Nobody I know owns a Tesla.", "User owns a Tesla"),
+    ("Most people we met have a sister named Anna.", "User has a sister named Anna"),
     # "here" is where the user speaks from: not a place visited, missed or to be at.
     ("I visited Berlin last year. I live here.", "User lives in Berlin"),
     ("I'm flying to Berlin tomorrow. I live here.", "User lives in Berlin"),
@@ -73,6 +78,9 @@ def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     ("I told everyone I work at Acme.", "User works at Acme"),
     ("Everyone I know says I live in Berlin.", "User lives in Berlin"),
     ("My family and I live in Berlin.", "User lives in Berlin"),
+    ("Everyone I know loves my dog Rex.", "User has a dog named Rex"),
+    ("Everyone knows I have a dog named Rex.", "User has a dog named Rex"),
+    ("My family has a dog named Rex.", "User has a dog named Rex"),
     ("When I use vim I get tired.", "User uses vim"),
     ("These days my wife and I all speak Spanish.", "User speaks Spanish"),
     ("I'm about to go to work at Acme for my shift.", "User works at Acme"),

@@ -176,7 +176,8 @@ def says(text: str, fact: str) -> bool:
     ``asserted_concepts``) unless the fact is worded so itself, nor only spoken against
     ("I hate vim" of "User uses vim", ``spurns``; "... I use it daily." after it says
     so), and, of the user alone, not of "he",
-    "she" or another saying it ("... when my wife works at Acme"). The fact was learned
+    "she" or another saying it ("... when my wife works at Acme"), nor, of any fact of
+    the user's, of others ("Everyone I know has a dog named Rex"). The fact was learned
     in the message's turn, but a model may
     have stored there what the message never said ("Hello" and "User's birthday is May 3"),
     or only shares light words with ("I take vitamins daily."): the note would tell the
@@ -202,10 +203,11 @@ def says(text: str, fact: str) -> bool:
     # "I'd love to live in Berlin" is no statement of "User lives in Berlin"; of "User
     # wants to live in Berlin" a statement says "want" itself.
     alone = of_user_alone(fact)
-    read = partial(asserted_concepts, wanted=wanted, read_cues=not hedged(fact),
-                   user_alone=alone, moving=a_move_of_its_own(fact))
     # "We" after a name is the user and them, of a fact tying the user to someone.
     tied = whose is not None and whose.user and not whose.relations and not alone
+    read = partial(asserted_concepts, wanted=wanted, read_cues=not hedged(fact),
+                   user_alone=alone, users=bool(whose and whose.user) and not alone,
+                   moving=a_move_of_its_own(fact))
     together: set[str] = set()
     # Read apart, the statements of one sentence are each of whom they open with: "I'm
     # fine, but my son is allergic to peanuts" says nothing of the user's allergy.

@@ -190,17 +190,22 @@ def of_user_alone(fact: str) -> bool:
             and not any(relation_of(re.sub(r"'s$", "", word)) for word in words))
 
 
-def _says_so(words: list[str], wanted: set[str], read_cues: bool, user_alone: bool) -> bool:
+def _says_so(words: list[str], wanted: set[str], read_cues: bool, user_alone: bool,
+             users: bool = False) -> bool:
     """Whether none of ``words`` before the first that holds one of ``wanted`` (a fact's
     concepts) says it is not so: "I'd love to live in Berlin" does not, "I live in Berlin
     and would never leave" does; nor says it of "you", or, of a fact of the user alone, of
     another, by a pronoun or as the subject of that word ("... when my wife works at
-    Acme", "people hate vim", "Everyone I know uses vim")."""
+    Acme", "people hate vim", "Everyone I know uses vim"), or, of any fact of the user's
+    own (``users``: "User has a dog named Rex"), of others the user is not one of
+    ("Everyone I know has a dog named Rex"; "My family has a dog" may be theirs too)."""
     another = False
     for at, word in enumerate(words):
         if concepts(word) & wanted:
             return not (another or (user_alone and (_subject_another(words[:at])
-                                                    or _said_of_others(words[:at]))))
+                                                    or _said_of_others(words[:at])))
+                        or (users and not _owned(words[:at])
+                            and _said_of_others(words[:at], groups=False)))
         if read_cues and _not_so(words, at) and not _a_diet(words, at, wanted):
             return False
         pronoun = word.casefold().split("'")[0]
@@ -219,20 +224,28 @@ def _subject_another(before: list[str]) -> bool:
     return subject in _OTHERS or relation_of(re.sub(r"'s$", "", subject)) is not None
 
 
-def _said_of_others(before: list[str]) -> bool:
+def _said_of_others(before: list[str], groups: bool = True) -> bool:
     """Whether others the user is not one of ("everyone", "people", "my team") are the
     subject of the word after ``before``, past what says which of them are meant:
     "Everyone I know uses vim", "Everyone at Acme works hard"; not when the user is
-    the subject after them ("Everyone knows I use vim", "I told everyone I use vim")."""
+    the subject after them ("Everyone knows I use vim", "I told everyone I use vim").
+    Without ``groups``, a group of the user's is no others ("My family has a dog")."""
     folded = [word.casefold() for word in before]
     opened: int | None = None
     for at, word in enumerate(folded):
-        if word in _OTHERS or (word in _GROUPS and at and folded[at - 1] in {"my", "our"}):
+        if word in _OTHERS or (groups and word in _GROUPS and at
+                               and folded[at - 1] in {"my", "our"}):
             opened = at
         elif opened is not None and word.split("'")[0] in {"i", "we"} and not _describes(
                 folded, opened, at):
             opened = None
     return opened is not None
+
+
+def _owned(before: list[str]) -> bool:
+    """Whether the word after ``before`` is the user's own, whoever speaks of it:
+    "Everyone loves my dog Rex", "... knows our new dog"."""
+    return bool({"my", "our"}.intersection(word.casefold() for word in before[-2:]))
 
 
 def _describes(folded: list[str], opened: int, at: int) -> bool:
@@ -270,7 +283,8 @@ def _of_a_gerund(words: list[str], wanted: set[str]) -> bool:
 
 
 def asserted_concepts(sentence: str, wanted: Iterable[str], *, read_cues: bool = True,
-                      user_alone: bool = False, moving: bool = False) -> set[str]:
+                      user_alone: bool = False, users: bool = False,
+                      moving: bool = False) -> set[str]:
     """The concepts of the parts of ``sentence`` (cut at commas, semicolons, "but" ...)
     that say so what they say of ``wanted``, a fact's concepts: with ``read_cues``, not one
     a wish, plan, condition, near thing or denial opens before its first word of the fact,
@@ -280,8 +294,9 @@ def asserted_concepts(sentence: str, wanted: Iterable[str], *, read_cues: bool =
     ``moving`` (the fact is a move under way itself: "User is moving to Berlin"), one
     saying the user is moving, and with it, no part saying no move says one ("I live in
     Berlin"); not one said of "you"; with ``user_alone``, not one said of "he", "she",
-    "they" or others. A part opening with "where I" or "where we" says it of the
-    place the part before it ends with."""
+    "they" or others; with ``users`` (a fact of the user's own), not one said of others
+    the user is not one of ("Everyone I know has a dog"). A part opening with "where I"
+    or "where we" says it of the place the part before it ends with."""
     wanted = set(wanted)
     said: set[str] = set()
     parts = _PARTS.split(sentence)
@@ -295,7 +310,7 @@ def asserted_concepts(sentence: str, wanted: Iterable[str], *, read_cues: bool =
                                        or planned(kept, wanted, time_near=time_near,
                                                   moving=moving)
                                        or (not moving and after_it_comes(kept, wanted)))
-        if not of_no_one_now and _says_so(words, wanted, read_cues, user_alone):
+        if not of_no_one_now and _says_so(words, wanted, read_cues, user_alone, users):
             # "I live in Berlin" shares "residence" with "User is moving to Berlin" but
             # says no move; "I moved to Berlin" says it, made.
             said |= concepts(kept) - (_A_MOVE if moving and not _MOVING.search(kept) else set())
