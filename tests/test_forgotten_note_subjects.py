@@ -90,6 +90,10 @@ def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     ("I met Anna at a party. I married her last year.", "User is married to Anna"),
     ("I met Anna at a party. We got married last year.", "User is married to Anna"),
     ("I met Anna at a party. We're married.", "User is married to Anna"),
+    # A month said as a time names no one, nor a place or object of its own.
+    ("I met Anna at a party. I married her in June.", "User is married to Anna"),
+    ("I met Anna at a party. We got married in June.", "User is married to Anna"),
+    ("I met Anna in June. I married her.", "User is married to Anna"),
     ("I got married to Anna.", "User is married to Anna"),
     ("I'm getting married to Anna.", "User is getting married to Anna"),
     # The move made: the note shows nothing the sentence does not, as of "I used to live

@@ -169,7 +169,8 @@ def says(text: str, fact: str) -> bool:
     or in the sentences of that person together ("I have a dog. His name is Rex."; a name
     only through a statement pointing back to it: not "I met Anna at a party. I'm
     married." of "User is married to Anna", nor "We are both married. She is Anna.", but
-    "... We got married." after a statement of the user naming only her), but a
+    "... We got married." after a statement of the user naming only her, and "... I
+    married her in June.", whose month is a time, not a name), but a
     clause saying the fact of another name ("I live in Munich") lends none of its words,
     and a statement of someone named ("..., and Ana lives in Berlin") is theirs; each said
     to be so, not wished, planned, supposed or denied ("I'd love to live in Berlin",

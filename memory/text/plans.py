@@ -34,7 +34,8 @@ import re
 from tiermem.memory.text.wording import concepts
 
 __all__ = ["a_move_of_its_own", "a_move_under_way", "after_it_comes", "is_start_to_come",
-           "is_time_alone", "is_time_to_come", "planned"]
+           "is_time_alone", "is_time_to_come", "planned", "times_unnamed",
+           "without_times"]
 
 #: "may" in lower case is no month ("this may change").
 _MONTHS = ("january|february|march|april|(?-i:May)|june|july|august|september|october"
@@ -55,6 +56,11 @@ _TO_COME = (r"tomorrow|(?<!\bas\s)soon(?!\s+(?:after|afterwards|enough|as)\b)"
             rf"|in\s+(?:{_MONTHS})|this\s+(?:{_SEASONS}|{_MONTHS})")
 _TIME_TO_COME = re.compile(rf"\b(?:{_TO_COME})\b", re.IGNORECASE)
 _ONLY_TIME = re.compile(rf"\s*(?:{_TO_COME})\s*", re.IGNORECASE)
+#: A month or day of the week said as a time ("in June", "since May", "on Monday"), not
+#: as someone named June nor a place.
+_TIME_NAMED = re.compile(
+    rf"\b(?:in|on|since|until|till|last|next|this|every|early|late|mid)\s+"
+    rf"(?:{_MONTHS}|(?:{_WEEKDAYS})s?)\b", re.IGNORECASE)
 #: A time to come from which what the clause before says holds: "starting next month".
 _START_TO_COME = re.compile(
     rf"\s*(?:(?:starting|beginning|from|as\s+of|effective)\s+)?(?:{_TO_COME})[\s.!]*",
@@ -96,7 +102,7 @@ _ADVERBS = frozenset({"just", "finally", "already", "recently", "eventually", "a
                       "actually", "officially", "then", "still", "soon", "now"})
 _PRESENT = frozenset({"am", "are", "is", "'m", "'re", "'s"})
 _PAST = frozenset({"was", "were", "did", "had", "'d", "went", "left", "got", "came", "took",
-                   "began", "became", "made", "found", "gave", "quit"})
+                   "began", "became", "made", "found", "gave", "quit", "met"})
 _PERFECT = frozenset({"have", "has", "'ve"})
 _PARTICIPLES = frozenset({"been", "gone", "done", "taken", "left", "begun", "become", "come",
                           "made", "found", "given", "quit", "known", "seen", "grown"})
@@ -186,6 +192,18 @@ def _of_another_time(time: re.Match[str] | None, wanted: set[str]) -> bool:
     # A time the fact names is no plan: "I start at Acme in June" says "User starts at
     # Acme in June".
     return time is not None and not concepts(time.group()) <= wanted
+
+
+def times_unnamed(text: str) -> str:
+    """``text`` with each month or day said as a time in lower case, so that it names no
+    one: "I married her in June" names no June."""
+    return _TIME_NAMED.sub(lambda time: time.group().casefold(), text)
+
+
+def without_times(text: str) -> str:
+    """``text`` without the months and days it says as a time: "We got married in June"
+    says "in" of no place."""
+    return _TIME_NAMED.sub("", text)
 
 
 def is_time_alone(part: str) -> bool:

@@ -38,6 +38,7 @@ import re
 from itertools import pairwise
 
 from tiermem.memory.text.owners import owner_of, statements_apart
+from tiermem.memory.text.plans import times_unnamed, without_times
 from tiermem.memory.text.wording import concepts
 
 __all__ = ["clauses_in", "goes_on_with", "head_of", "located_apart", "named_apart",
@@ -137,9 +138,10 @@ def _only_named(clause: str, names: set[str]) -> bool:
 
 
 def names_in(clause: str, *, opens_sentence: bool) -> set[str]:
-    """The concepts of what ``clause`` names: its capitalised words and numbers, but "I";
-    the first word of a sentence is capitalised whatever it is, so it names nothing."""
-    words = _WORD.findall(clause)[1 if opens_sentence else 0:]
+    """The concepts of what ``clause`` names: its capitalised words and numbers, but "I"
+    and a month or day said as a time ("in June"); the first word of a sentence is
+    capitalised whatever it is, so it names nothing."""
+    words = _WORD.findall(times_unnamed(clause))[1 if opens_sentence else 0:]
     named = [word for word in words
              if word.replace("’", "'").casefold() not in _SPEAKER
              and any(ch.isupper() or ch.isdigit() for ch in word)]
@@ -186,8 +188,8 @@ def located_apart(clause: str, relation: set[str], *, placing: bool = False) -> 
     a place of its own: "I live near the river" says where the user lives, and lends
     "live" to no city named in another sentence; "I live there" points back to one. Of a
     fact that ``places_its_names``, ``placing``, one pointing back to no place says it at
-    none: "I live alone", "I work a lot"."""
-    words = _folded(clause)
+    none: "I live alone", "I work a lot"; "married in June" says it at no place."""
+    words = _folded(without_times(clause))
     if _BACK.intersection(words):
         return False
     return placing or any(concepts(word) & relation and following in _AT_A_PLACE
@@ -346,8 +348,9 @@ def object_of_its_own(statement: str, head: set[str], fact_concepts: set[str]) -
     """Whether ``statement`` says ``head`` (a fact's ``head_of``) of something the fact
     does not name: "I'm allergic to peanuts" of "User is allergic to shellfish"; not
     "I'm allergic", "I'm allergic to it" (what it stands for was named before) nor a
-    statement naming the fact's own object anywhere ("allergic to peanuts and shellfish")."""
-    words = _folded(statement)
+    statement naming the fact's own object anywhere ("allergic to peanuts and shellfish"),
+    nor a time ("married in June")."""
+    words = _folded(without_times(statement))
     at = next((at for at, word in enumerate(words) if concepts(word) & head), None)
     if at is None or (concepts(statement) - head) & fact_concepts:
         return False
