@@ -56,6 +56,10 @@ from tiermem.memory.ops.forgotten_norms import says
     ("I'm getting married to Anna.", "User is married to Anna"),
     ("I called Anna. We are getting married.", "User is married to Anna"),
     ("I met Anna at a party. We are finally getting married.", "User is married to Anna"),
+    # A move from one place that goes on to no other place named.
+    ("I moved from Munich and visited Berlin.", "User moved to Berlin"),
+    ("I moved from Munich, where I lived, to be near Berlin.", "User moved to Berlin"),
+    ("I moved from Munich, where I lived, to Paris.", "User moved to Berlin"),
     # Living there says no move.
     ("I live in Berlin.", "User is moving to Berlin"),
 ])
@@ -100,6 +104,10 @@ def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     # in Berlin" for "User lives in Berlin".
     ("I moved to Berlin last month.", "User is moving to Berlin"),
     ("I'm relocating to Berlin.", "User relocates to Berlin"),
+    # A move from one place goes on to the next, past what is said of the first.
+    ("I moved from Munich, where I lived, to Berlin.", "User moved to Berlin"),
+    ("We relocated away from Munich, where we lived for years, to Berlin.",
+     "User moved to Berlin"),
 ])
 def test_a_statement_that_it_is_so_states_the_fact(said: str, fact: str) -> None:
     assert says(said, fact)

@@ -171,7 +171,8 @@ def says(text: str, fact: str) -> bool:
     married." of "User is married to Anna", nor "We are both married. She is Anna.", but
     "... We got married." after a statement of the user naming only her, and "... I
     married her in June.", whose month is a time, not a name), but a
-    clause saying the fact of another name ("I live in Munich") lends none of its words,
+    clause saying the fact of another name ("I live in Munich") lends none of its words
+    (but a move from it goes on: "I moved from Munich, where I lived, to Berlin"),
     and a statement of someone named ("..., and Ana lives in Berlin") is theirs; each said
     to be so, not wished, planned, supposed or denied ("I'd love to live in Berlin",
     ``asserted_concepts``) unless the fact is worded so itself, nor only spoken against
@@ -306,9 +307,25 @@ def _of_the_fact(part: str, fact: str, relation: set[str], names: set[str],
         where = named_where(clause, clauses[at - 1]) if at else set()
         elsewhere = bool((named | where) - names) or (
             not where and located_apart(clause, relation, placing=placing and not placed))
+        elsewhere = elsewhere and not _moved_on_to(clause, clauses[at + 1:], names)
         if not (names and own & relation and not own & names and elsewhere):
             kept |= own
     return kept
+
+
+#: A move from a place: "I moved from Munich", "we relocated away from Munich".
+_MOVED_FROM = re.compile(r"\b(?:mov|relocat|emigrat)(?:e|es|ed|ing)\s+(?:away\s+)?from\b",
+                         re.IGNORECASE)
+
+
+def _moved_on_to(clause: str, later: list[str], names: set[str]) -> bool:
+    """Whether ``clause`` says a move from a place that a clause ``later`` in its statement
+    goes on with, to ``names`` (a fact's) alone: "I moved from Munich, where I lived, to
+    Berlin" moved to Berlin; "I moved from Munich and visited Berlin" or "..., to be near
+    Berlin" did not."""
+    return _MOVED_FROM.search(clause) is not None and any(
+        re.match(r"(?i:to|into)\s+[A-Z]", going)
+        and names_in(going, opens_sentence=False) == names for going in later)
 
 
 def _statements_of_someone(sentence: str) -> list[str]:
