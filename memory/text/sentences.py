@@ -75,6 +75,18 @@ def _last_token(text: str, end: int) -> str:
     return text[start:end]
 
 
+#: Units written as a title is ("Ms."): after a number the word is the unit ("300 ms."),
+#: whose dot ends the sentence, as no title comes after a number.
+_UNITS_LIKE_TITLES = frozenset({"ms"})
+
+
+def _is_unit_after_number(text: str, end: int) -> bool:
+    """Whether the word ending at ``end`` in ``text`` is a unit after a number ("300 ms")."""
+    token = _last_token(text, end)
+    return (token in _UNITS_LIKE_TITLES
+            and re.search(r"\d$", text[:end - len(token)].rstrip()) is not None)
+
+
 def _is_abbreviation(token: str) -> bool:
     low = token.casefold()
     return (
@@ -89,7 +101,7 @@ def _dot_is_not_a_boundary(line: str, match: re.Match[str]) -> bool:
     if match.group().rstrip(CLOSERS) != ".":
         return False
     word = _last_token(line, match.start())
-    if not word:
+    if not word or _is_unit_after_number(line, match.start()):
         return False
     token = word.lstrip("([{\"'“‘") + "."
     low = token.casefold()
@@ -178,7 +190,8 @@ def strip_terminator(text: str) -> str:
     if core != text and text[len(core)] == ".":
         token = _last_token(core, len(core))
         # "12 Elm St." keeps its dot: it belongs to the word, not the sentence.
-        if token and _is_abbreviation(token + "."):
+        if (token and _is_abbreviation(token + ".")
+                and not _is_unit_after_number(core, len(core))):
             core += "."
     return core
 

@@ -1,0 +1,36 @@
+"""A unit written as a title is ("300 ms." and "Ms. Smith"): after a number it is the unit,
+whose dot ends the sentence, and no part of the fact."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from offline_helpers import chat, core_of
+
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.text.sentences import split_sentences, strip_terminator
+
+
+@pytest.fixture
+def memory() -> Iterator[HierarchicalMemory]:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as m:
+        yield m
+
+
+def test_the_dot_after_a_unit_ends_the_sentence() -> None:
+    assert split_sentences("The latency is 300 ms. The error rate is 5%.") == [
+        "The latency is 300 ms.", "The error rate is 5%."]
+    assert strip_terminator("The latency is 300 ms.") == "The latency is 300 ms"
+
+
+def test_a_title_keeps_its_dot() -> None:
+    assert split_sentences("I met Ms. Smith. She is nice.") == ["I met Ms. Smith.", "She is nice."]
+    assert strip_terminator("I wrote to Ms.") == "I wrote to Ms."
+    assert strip_terminator("I sent 3 letters to Ms.") == "I sent 3 letters to Ms."
+
+
+def test_a_reading_in_ms_is_stored_as_other_facts_are(memory: HierarchicalMemory) -> None:
+    chat(memory, "The latency is 300 ms.", "The p99 is 900 ms. The error rate is 5%.")
+    assert list(core_of(memory)) == [
+        "The latency is 300 ms", "The p99 is 900 ms", "The error rate is 5%"]
