@@ -29,8 +29,9 @@ from collections.abc import Callable
 from tiermem.memory.text.durability import classify_durability
 from tiermem.memory.text.extract import extract_facts
 from tiermem.memory.text.fragments import qualifies
+from tiermem.memory.text.moves import undoes_a_move
 from tiermem.memory.text.person import third_person
-from tiermem.memory.text.updates import SUBJECT_VERB, slot_of, undoes_a_move
+from tiermem.memory.text.updates import SUBJECT_VERB, slot_of
 from tiermem.memory.types import Durability
 
 __all__ = ["clauses_of", "statements_of", "without_statements"]

@@ -41,6 +41,7 @@ or when it was, to a value of the same look ("The meeting moved to Friday" repla
 meeting is on Thursday", "The incident moved to sev2" replaces "The incident is sev1";
 "The team moved to the new office" leaves "The team is great"). The user's move said
 undone in the same fact ("User moved to Berlin but User is back") leaves their home.
+Both readings of a move are memory/text/moves.py's.
 
 What a retraction retires, and what a fact listing several items still says without
 the denied ones, is memory/text/retractions.py's.
@@ -65,6 +66,7 @@ from tiermem.memory.text.identifiers import (
     without_when,
 )
 from tiermem.memory.text.kin_values import another_of_several, measure_of, of_someone
+from tiermem.memory.text.moves import moved_from, undoes_a_move
 from tiermem.memory.text.owners import may_be_same_kin
 from tiermem.memory.text.relations import may_be_one_partner
 
@@ -72,7 +74,6 @@ from tiermem.memory.text.relations import may_be_one_partner
 from tiermem.memory.text.slots import (
     ATTRIBUTE,
     CHANGE_WORDS,
-    DETERMINERS,
     VERB_SLOT,
     role_of,
     slot_of,
@@ -84,7 +85,7 @@ from tiermem.memory.text.statements import Statement, as_news, own_clauses, read
 from tiermem.memory.text.wording import concepts
 
 __all__ = ["SUBJECT_VERB", "Statement", "as_news", "own_clauses", "read_statement", "replaces",
-           "role_of", "slot_of", "stated_beside", "subject_of", "undoes_a_move"]
+           "role_of", "slot_of", "stated_beside", "subject_of"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -231,70 +232,6 @@ def _negation_of(new: str, old: str) -> bool:
     return plain_new == plain_old and bool(_NEGATION.search(new)) != bool(_NEGATION.search(old))
 
 
-#: A thing's move ("The meeting moved to Friday", "The incident was moved to sev2") and where
-#: or when it is ("The meeting is on Thursday"): "the" or such names the thing, as a person's
-#: move is ``slot_of``'s residence.
-_MOVED = re.compile(
-    r"^(?P<subject>[\w' .-]{2,60}?)\s+(?:(?:has\s+been|was|got|has)\s+)?(?:moved|relocated)"
-    r"\s+(?:back\s+)?(?:from\s+[^.;]{1,60}?\s+)?to\s+(?P<value>.+)$", _I)
-_STANDS = re.compile(r"^(?P<subject>[\w' .-]{2,60}?)\s+(?:is|are)\s+(?P<at>(?:on|at|in)\s+)?"
-                     r"(?P<value>.+)$", _I)
-#: When a value is said to hold, which is no part of it ("sev1 right now").
-_WHEN_SAID = re.compile(r"\s+(?:right\s+now|now|currently|at\s+the\s+moment|for\s+now|today"
-                        r"|tonight|this\s+(?:week|month|morning|afternoon|evening))$", _I)
-#: A value that is a day or a time ("Friday", "3pm", "14:30").
-_DAY_OR_TIME = re.compile(
-    r"^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june"
-    r"|july|august|september|october|november|december|\d{1,2}(?::\d\d)?\s?[ap]m"
-    r"|\d{1,2}:\d\d)\b", _I)
-
-
-def _moved_from(new: str, old: str) -> bool:
-    """Whether one fact moves a thing ("The meeting moved to Friday") from where or when the
-    other put it ("The meeting is on Thursday", or moved it): only to a value of the same
-    look ("sev1" and "sev2", "Thursday" and "Friday", "Building 4" and "Building 5"), so
-    "The team moved to the new office" leaves "The team is great", and "moved to
-    Frankfurt" leaves "The server is Ubuntu", which says what, not where."""
-    moved, other = _MOVED.match(new.strip()), _MOVED.match(old.strip())
-    if moved is None:
-        moved, other = other, _STANDS.match(new.strip())
-    elif other is None:
-        other = _STANDS.match(old.strip())
-    if moved is None or other is None:
-        return False
-    subjects = [[w for w in re.findall(r"[\w'’-]+", m["subject"].casefold())
-                 if w not in CHANGE_WORDS] for m in (moved, other)]
-    if subjects[0] != subjects[1] or subjects[0][0] not in DETERMINERS:
-        return False
-    values = [re.sub(r"^the\s+", "", _WHEN_SAID.sub("", m["value"].strip()), flags=_I)
-              for m in (moved, other)]
-    shapes = [re.sub(r"[A-Z]+", "A", re.sub(r"[a-z]+", "a", re.sub(r"\d+", "9", v)))
-              for v in values]
-    if shapes[0] != shapes[1] or not re.search(r"[A-Z\d]", values[0]):  # a name or code
-        return False
-    # A place or time: said with "on", "at" or "in", or moved to before, or a day or a
-    # time, or a code that differs in its number ("sev1", "sev2").
-    return (other.groupdict().get("at") is not None or other.re is _MOVED
-            or all(_DAY_OR_TIME.match(v) for v in values)
-            or len({re.sub(r"\d+", "", v) for v in values}) == 1)
-
-
-#: A move said undone after it ("User moved to Berlin but User is back", "... and came
-#: back"): where the user lives is where they lived before. Back to another place is a
-#: move; back from a trip, at work or into running, or returning a thing, undoes none.
-_BACK_SINCE = re.compile(
-    r"\b(?:moved|relocated)\s+to\s.*?\b(?:is|are|has\s+come|have\s+come|came|got|moved|went)"
-    r"\s+back\b(?!\s+(?:to|from|at|into|on|onto|in\s+touch|with|up|out)\b)"
-    r"|\b(?:moved|relocated)\s+to\s.*?\breturned\b"
-    r"(?!\s+(?:to|from|the|an|my|our|his|her|their|its|it|them|this|that|some)\b)", _I)
-
-
-def undoes_a_move(fact: str) -> bool:
-    """Whether ``fact`` says a move and then that the user came back ("User moved to Berlin
-    but User has moved back"), which leaves where the user lives as it was."""
-    return _BACK_SINCE.search(fact) is not None
-
-
 #: A time an old fact's subject was said to hold for ("The on-call rotation this week is ...").
 _TIMED_SUBJECT = re.compile(
     r"^(?P<subject>[\w' .-]{2,60}?)\s+(?:right\s+now|currently|at\s+the\s+moment|for\s+now"
@@ -341,7 +278,7 @@ def replaces(new: str, old: str, change: str | None) -> bool:
     of it, so those words alone never make a new value ("Customer Acme uses SSO" stays)."""
     if normalize_fact(new) == normalize_fact(old):
         return False
-    if _negation_of(new, old) or _moved_from(new, old):
+    if _negation_of(new, old) or moved_from(new, old):
         return True
     new_slot, old_slot = slot_of(new), slot_of(old)
     if _general_slot(new_slot, old, change) or _kin_slot(new_slot, old_slot, new, old, change):

@@ -1,0 +1,82 @@
+"""Whether a fact moves a thing from where or when another put it, and whether a move is
+said undone.
+
+"The meeting moved to Friday" ends "The meeting is on Thursday", and "The incident moved
+to sev2" ends "The incident is sev1", as the new value has the look of the old; "The team
+moved to the new office" leaves "The team is great". "User moved to Berlin but User is
+back" says the move undone, so the home before it stays. memory/text/updates.py's
+``replaces`` asks these questions. Pure functions over strings.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tiermem.memory.text.slots import CHANGE_WORDS, DETERMINERS
+
+__all__ = ["moved_from", "undoes_a_move"]
+
+_I = re.IGNORECASE
+
+#: A thing's move ("The meeting moved to Friday", "The incident was moved to sev2") and where
+#: or when it is ("The meeting is on Thursday"): "the" or such names the thing, as a person's
+#: move is ``slot_of``'s residence.
+_MOVED = re.compile(
+    r"^(?P<subject>[\w' .-]{2,60}?)\s+(?:(?:has\s+been|was|got|has)\s+)?(?:moved|relocated)"
+    r"\s+(?:back\s+)?(?:from\s+[^.;]{1,60}?\s+)?to\s+(?P<value>.+)$", _I)
+_STANDS = re.compile(r"^(?P<subject>[\w' .-]{2,60}?)\s+(?:is|are)\s+(?P<at>(?:on|at|in)\s+)?"
+                     r"(?P<value>.+)$", _I)
+#: When a value is said to hold, which is no part of it ("sev1 right now").
+_WHEN_SAID = re.compile(r"\s+(?:right\s+now|now|currently|at\s+the\s+moment|for\s+now|today"
+                        r"|tonight|this\s+(?:week|month|morning|afternoon|evening))$", _I)
+#: A value that is a day or a time ("Friday", "3pm", "14:30").
+_DAY_OR_TIME = re.compile(
+    r"^(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|january|february|march|april|may|june"
+    r"|july|august|september|october|november|december|\d{1,2}(?::\d\d)?\s?[ap]m"
+    r"|\d{1,2}:\d\d)\b", _I)
+
+
+def moved_from(new: str, old: str) -> bool:
+    """Whether one fact moves a thing ("The meeting moved to Friday") from where or when the
+    other put it ("The meeting is on Thursday", or moved it): only to a value of the same
+    look ("sev1" and "sev2", "Thursday" and "Friday", "Building 4" and "Building 5"), so
+    "The team moved to the new office" leaves "The team is great", and "moved to
+    Frankfurt" leaves "The server is Ubuntu", which says what, not where."""
+    moved, other = _MOVED.match(new.strip()), _MOVED.match(old.strip())
+    if moved is None:
+        moved, other = other, _STANDS.match(new.strip())
+    elif other is None:
+        other = _STANDS.match(old.strip())
+    if moved is None or other is None:
+        return False
+    subjects = [[w for w in re.findall(r"[\w'’-]+", m["subject"].casefold())
+                 if w not in CHANGE_WORDS] for m in (moved, other)]
+    if subjects[0] != subjects[1] or subjects[0][0] not in DETERMINERS:
+        return False
+    values = [re.sub(r"^the\s+", "", _WHEN_SAID.sub("", m["value"].strip()), flags=_I)
+              for m in (moved, other)]
+    shapes = [re.sub(r"[A-Z]+", "A", re.sub(r"[a-z]+", "a", re.sub(r"\d+", "9", v)))
+              for v in values]
+    if shapes[0] != shapes[1] or not re.search(r"[A-Z\d]", values[0]):  # a name or code
+        return False
+    # A place or time: said with "on", "at" or "in", or moved to before, or a day or a
+    # time, or a code that differs in its number ("sev1", "sev2").
+    return (other.groupdict().get("at") is not None or other.re is _MOVED
+            or all(_DAY_OR_TIME.match(v) for v in values)
+            or len({re.sub(r"\d+", "", v) for v in values}) == 1)
+
+
+#: A move said undone after it ("User moved to Berlin but User is back", "... and came
+#: back"): where the user lives is where they lived before. Back to another place is a
+#: move; back from a trip, at work or into running, or returning a thing, undoes none.
+_UNDONE_MOVE = re.compile(
+    r"\b(?:moved|relocated)\s+to\s.*?\b(?:is|are|has\s+come|have\s+come|came|got|moved|went)"
+    r"\s+back\b(?!\s+(?:to|from|at|into|on|onto|in\s+touch|with|up|out)\b)"
+    r"|\b(?:moved|relocated)\s+to\s.*?\breturned\b"
+    r"(?!\s+(?:to|from|the|an|my|our|his|her|their|its|it|them|this|that|some)\b)", _I)
+
+
+def undoes_a_move(fact: str) -> bool:
+    """Whether ``fact`` says a move and then that the user came back ("User moved to Berlin
+    but User has moved back"), which leaves where the user lives as it was."""
+    return _UNDONE_MOVE.search(fact) is not None
