@@ -13,6 +13,7 @@ import pytest
 from offline_helpers import chat, core_of
 
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.text.identifiers import says_when
 from tiermem.memory.text.kin_values import measure_of
 from tiermem.memory.text.updates import replaces
 
@@ -31,6 +32,14 @@ def memory() -> Iterator[HierarchicalMemory]:
 ])
 def test_which_measure_a_fact_gives_of_someone(fact: str, measure: str | None) -> None:
     assert measure_of(fact) == measure
+
+
+@pytest.mark.parametrize(("value", "when"), [
+    ("at 5pm", True), ("on Friday", True), ("17:00", True), ("by 9am.", True),
+    ("stable", False), ("5%", False), ("db-01", False), ("down until 5pm", False),
+])
+def test_which_values_say_when(value: str, when: bool) -> None:
+    assert says_when(value) is when
 
 
 def test_a_measure_of_someone_replaces_as_the_policy_s_rule_reads_it() -> None:
@@ -102,9 +111,20 @@ _ONE_OF_A_KIND = [
     (["The disk is full.", "The disk is 4GB now."], ["The disk is full", "The disk is 4GB"]),
 ]
 
+_WHEN_AND_STATE = [
+    # When a thing is due and how it is are two facts, whichever is said as a change.
+    (["The deploy is at 5pm.", "The deploy is stable now."],
+     ["The deploy is at 5pm", "The deploy is stable"]),
+    (["The deploy is on Friday.", "The deploy is cancelled now."],
+     ["The deploy is on Friday", "The deploy is cancelled"]),
+    # A time ends a time.
+    (["The deploy is at 5pm.", "The deploy is at 6pm now."], ["The deploy is at 6pm"]),
+]
+
 
 @pytest.mark.parametrize(("said", "left"),
-                         _MEASURES + _ROLE_AND_STATE + _STATE_UNTIL_WHEN + _ONE_OF_A_KIND)
+                         _MEASURES + _ROLE_AND_STATE + _STATE_UNTIL_WHEN + _ONE_OF_A_KIND
+                         + _WHEN_AND_STATE)
 def test_a_new_value_ends_only_an_old_one_of_its_kind(
         memory: HierarchicalMemory, said: list[str], left: list[str]) -> None:
     chat(memory, *said)

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["identifies", "is_state_compound", "names_a_make", "of_one_kind", "without_when"]
+__all__ = ["identifies", "is_state_compound", "names_a_make", "of_one_kind", "says_when",
+           "without_when"]
 
 #: A severity, priority or tier: a state with a number, not a name ("sev1", "P2", "SEV-3").
 _STATUS_CODE = re.compile(
@@ -36,6 +37,10 @@ _READING = re.compile(
     r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|[$€£]\d[\d,]*(?:\.\d+)?(?:\s?[a-z]{1,3})?"
     rf"|{_TIME_OF_DAY}|{_AMOUNT})",
     re.IGNORECASE)
+#: When a thing happens or is due, a day or a time of day ("at 5pm", "on Friday", "17:00").
+_WHEN = re.compile(r"(?:(?:at|on|by|until|from|around|about)\s+)?"
+                   rf"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|{_TIME_OF_DAY})",
+                   re.IGNORECASE)
 #: How much of a quantity there is ("2%", "about 300 ms"), not when: a level in words
 #: ("high") gives way to it, where a time ("5pm") says something else.
 _QUANTITY = re.compile(
@@ -84,6 +89,12 @@ def without_when(value: str) -> str:
     """A state without until when or for how long it holds ("down" of "down until 5pm"),
     whose digit names nothing; a name keeps all of it ("db-01 until 5pm")."""
     return _WHEN_OR_HOW_LONG.sub("", value) if value[:1].islower() else value
+
+
+def says_when(value: str) -> bool:
+    """Whether ``value`` says when a thing happens ("at 5pm", "on Friday"): how it is
+    ("stable") or what it is says something else, so neither ends the other."""
+    return _WHEN.fullmatch(value.strip(" .")) is not None
 
 
 def identifies(value: str) -> bool:

@@ -16,7 +16,8 @@ one says the other with "not" or "no longer" ("User is not vegetarian"); or they
 slot, and for an "X is V" slot the values look alike (a name or code such as
 "Ana" or "eu-west-1", "a ..." or plain words, or two plans, "Pro" and "free", two
 things of one noun, "the SRE team" and "the platform team", or a reading and a level,
-"2%" and "high": "The database is overloaded" is
+"2%" and "high"; a time ends only a time, so "The deploy is stable now" leaves "... is at
+5pm"): "The database is overloaded" is
 one more fact about a database on PostgreSQL 15, not a new value of it; plain words said of
 a person or pet by the noun for them, "User's sister is pregnant", are one more of the
 states they are in, "vegan" too, unless said with a change cue; a person's name, what
@@ -63,6 +64,7 @@ from tiermem.memory.text.identifiers import (
     is_state_compound,
     names_a_make,
     of_one_kind,
+    says_when,
     without_when,
 )
 from tiermem.memory.text.kin_values import another_of_several, measure_of, of_someone
@@ -292,6 +294,8 @@ def replaces(new: str, old: str, change: str | None) -> bool:
         values = [m["value"] if (m := ATTRIBUTE.match(fact.strip())) else "" for fact in (new, old)]
         if not of_someone(new) and of_one_kind(*values):
             return True  # "free" ends "Pro", and "the platform team" "the SRE team"
+        if says_when(values[0]) != says_when(values[1]):
+            return False  # "The deploy is stable now" says how it went, not when it is
         if _name_beside_state(new, old):
             return False  # "The primary database is down now" says how db-01 is
         kinds = {_value_kind(new), _value_kind(old)}
