@@ -93,6 +93,15 @@ _ONE_OF_A_KIND = [
      ["The owner is the platform team"]),
     (["The owner is the platform team.", "The owner is the SRE team now."],
      ["The owner is the SRE team"]),
+    # Tier words are tiers of a plan, a tier or a subscription only.
+    (["Acme's subscription is Team.", "Acme's subscription is business now."],
+     ["Acme's subscription is business"]),
+    (["The support tier is gold.", "The support tier is Platinum now."],
+     ["The support tier is Platinum"]),
+    (["The laptop is Pro.", "The laptop is personal now."],
+     ["The laptop is Pro", "The laptop is personal"]),
+    (["The colour is Gold.", "The colour is silver now."],
+     ["The colour is Gold", "The colour is silver"]),
     # A state of the plan, another noun, or a thing's own name is no other of the kind.
     (["Acme's plan is Pro.", "Acme's plan is cancelled now."],
      ["Acme's plan is Pro", "Acme's plan is cancelled"]),

@@ -12,8 +12,9 @@ ticket passes through ("sev1", "P2", "severity 3"): "resolved now" ends it. So i
 ("5%", "200ms", "at 5pm", "4GB"): "The error rate is high now" ends "5%". A word shouted in
 capitals is a state when it is a known one or too long for an acronym ("OPERATIONAL",
 "IN_PROGRESS"), a name otherwise ("AWS"). Some values are of one kind though only one
-looks like a name: two plans ("Pro", "free"), two teams ("the SRE team", "the platform
-team"), or a reading and a level ("2%", "high"). Pure functions over strings.
+looks like a name: two plans ("Pro", "free"; "gold" of a colour is no tier), two teams
+("the SRE team", "the platform team"), or a reading and a level ("2%", "high"). Pure
+functions over strings.
 """
 
 from __future__ import annotations
@@ -122,7 +123,11 @@ _TIERS = frozenset({
     "team", "teams", "business", "enterprise", "personal", "hobby", "developer", "growth",
     "scale", "ultimate", "essentials", "bronze", "silver", "gold", "platinum",
 })
-_TIER = re.compile(r"(?:the\s+)?(?P<tier>[\w-]+)(?:\s+(?:plan|tier|edition|subscription))?",
+#: What a product sells by tier: only a value of one of these, or one said with its noun
+#: ("the Pro plan"), is a tier, as "gold" is a colour and "Pro" a laptop's model.
+_TIERED = frozenset({"plan", "tier", "edition", "subscription", "license", "licence",
+                     "membership", "package"})
+_TIER = re.compile(r"(?:the\s+)?(?P<tier>[\w-]+)(?:\s+(?P<noun>plan|tier|edition|subscription))?",
                    re.IGNORECASE)
 #: "the SRE team": a thing named by its noun after "the" and words that single it out; one
 #: with a name of its own ("the db-01 host") keeps it through another's.
@@ -134,14 +139,17 @@ _LEVEL = re.compile(r"(?:(?:very|too|quite|really|still|extremely|unusually)\s+)
                     re.IGNORECASE)
 
 
-def of_one_kind(new: str, old: str) -> bool:
-    """Whether two values of a thing's one attribute are two of one kind, though one looks
-    like a name and the other not: two tiers ("Pro", "free"), two things named by one
-    noun ("the SRE team", "the platform team"), or a reading and a level in words ("2%",
-    "high"), so the new one ends the old."""
+def of_one_kind(new: str, old: str, attribute: str) -> bool:
+    """Whether two values of a thing's one ``attribute`` ("plan", "error rate") are two of
+    one kind, though one looks like a name and the other not: two tiers of a plan ("Pro",
+    "free"), two things named by one noun ("the SRE team", "the platform team"), or a
+    reading and a level in words ("2%", "high"), so the new one ends the old."""
     values = [value.strip(" .") for value in (new, old)]
     tiers = [_TIER.fullmatch(value) for value in values]
-    if all(match is not None and match["tier"].casefold() in _TIERS for match in tiers):
+    of_tiers = (attribute.rpartition(" ")[2].casefold() in _TIERED
+                or any(match is not None and match["noun"] for match in tiers))
+    if of_tiers and all(match is not None and match["tier"].casefold() in _TIERS
+                        for match in tiers):
         return True
     readings = [_QUANTITY.fullmatch(value) is not None for value in values]
     levels = [_LEVEL.fullmatch(value) is not None for value in values]

@@ -292,7 +292,7 @@ def replaces(new: str, old: str, change: str | None) -> bool:
             # "6 feet" ends "5'11\"", but says how tall Leo is, not how old ("5") or who
             return len(measures) == 1
         values = [m["value"] if (m := ATTRIBUTE.match(fact.strip())) else "" for fact in (new, old)]
-        if not of_someone(new) and of_one_kind(*values):
+        if not of_someone(new) and of_one_kind(values[0], values[1], new_slot.rpartition("/")[2]):
             return True  # "free" ends "Pro", and "the platform team" "the SRE team"
         if says_when(values[0]) != says_when(values[1]):
             return False  # "The deploy is stable now" says how it went, not when it is
