@@ -35,7 +35,13 @@ from tiermem.memory.text.retractions import retracted, still_held
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.slots import ATTRIBUTE
 from tiermem.memory.text.statements import as_news, own_clauses, read_statement
-from tiermem.memory.text.updates import replaces, role_of, slot_of, stated_beside
+from tiermem.memory.text.updates import (
+    replaces,
+    role_of,
+    said_in_full,
+    slot_of,
+    stated_beside,
+)
 
 __all__ = ["core_changes"]
 
@@ -159,6 +165,8 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
             siblings = {part for part, _ in parts}
             for part, kind in parts:
                 facts = held()
+                if statement.change is None and any(said_in_full(part, old) for old in facts):
+                    continue  # "My brother is Tom" after "... is Tom Smith" is him again
                 durable = retire(_one_of_several(part, _of_one_person(part, [
                     old for old, holders in facts.items()
                     if holders != [part] and old not in siblings

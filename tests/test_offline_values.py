@@ -15,7 +15,7 @@ from offline_helpers import chat, core_of
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 from tiermem.memory.text.identifiers import says_when
 from tiermem.memory.text.kin_values import measure_of
-from tiermem.memory.text.updates import replaces
+from tiermem.memory.text.updates import replaces, said_in_full
 
 
 @pytest.fixture
@@ -40,6 +40,13 @@ def test_which_measure_a_fact_gives_of_someone(fact: str, measure: str | None) -
 ])
 def test_which_values_say_when(value: str, when: bool) -> None:
     assert says_when(value) is when
+
+
+def test_a_name_said_in_full_says_the_short_one() -> None:
+    assert said_in_full("User's brother is Tom", "User's brother is Tom Smith")
+    assert not said_in_full("User's brother is Tom Smith", "User's brother is Tom")
+    assert not said_in_full("User's brother is Tom", "User's sister is Tom Smith")
+    assert not said_in_full("User's son is 5", "User's son is 5 years old")
 
 
 def test_a_measure_of_someone_replaces_as_the_policy_s_rule_reads_it() -> None:
@@ -120,6 +127,16 @@ _ONE_OF_A_KIND = [
     (["The disk is full.", "The disk is 4GB now."], ["The disk is full", "The disk is 4GB"]),
 ]
 
+_NAMED_SHORTER = [
+    # A name said shorter is the one named in full: no second brother, no lost surname.
+    (["My brother is Tom Smith.", "My brother is Tom."], ["User's brother is Tom Smith"]),
+    (["My wife is Ana Silva.", "My wife is Ana."], ["User's wife is Ana Silva"]),
+    # Said in full after, it ends the short name; another name is another brother.
+    (["My brother is Tom.", "My brother is Tom Smith."], ["User's brother is Tom Smith"]),
+    (["My brother is Tom Smith.", "My brother is Sam."],
+     ["User's brother is Tom Smith", "User's brother is Sam"]),
+]
+
 _WHEN_AND_STATE = [
     # When a thing is due and how it is are two facts, whichever is said as a change.
     (["The deploy is at 5pm.", "The deploy is stable now."],
@@ -133,7 +150,7 @@ _WHEN_AND_STATE = [
 
 @pytest.mark.parametrize(("said", "left"),
                          _MEASURES + _ROLE_AND_STATE + _STATE_UNTIL_WHEN + _ONE_OF_A_KIND
-                         + _WHEN_AND_STATE)
+                         + _WHEN_AND_STATE + _NAMED_SHORTER)
 def test_a_new_value_ends_only_an_old_one_of_its_kind(
         memory: HierarchicalMemory, said: list[str], left: list[str]) -> None:
     chat(memory, *said)

@@ -47,6 +47,9 @@ Both readings of a move are memory/text/moves.py's.
 What a retraction retires, and what a fact listing several items still says without
 the denied ones, is memory/text/retractions.py's.
 
+``said_in_full(new, old)``: a held name in full says the shorter one ("User's brother is
+Tom Smith" says "... is Tom"), which then adds no second brother.
+
 ``stated_beside(fact, held)`` is what an extracted fact states beside the facts ``held``:
 a greeting's introduction ("Hi, I'm Nervous") names the speaker only when no other name
 of theirs is held, and is otherwise read as no introduction ("User is Nervous",
@@ -87,7 +90,7 @@ from tiermem.memory.text.statements import Statement, as_news, own_clauses, read
 from tiermem.memory.text.wording import concepts
 
 __all__ = ["SUBJECT_VERB", "Statement", "as_news", "own_clauses", "read_statement", "replaces",
-           "role_of", "slot_of", "stated_beside", "subject_of"]
+           "role_of", "said_in_full", "slot_of", "stated_beside", "subject_of"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -321,6 +324,21 @@ def replaces(new: str, old: str, change: str | None) -> bool:
     return (len(shared) >= _MIN_SHARED
             and 2 * len(shared) >= min(len(new_concepts), len(old_concepts))
             and bool(shared - _subject_concepts(new, old)))
+
+
+def said_in_full(new: str, old: str) -> bool:
+    """Whether ``old`` says ``new`` with the name in full: "User's brother is Tom Smith"
+    says "User's brother is Tom", so the short name, said plainly, is no second brother
+    and no new name; stored instead of the full one, it would lose the surname."""
+    slot = slot_of(new)
+    if slot is None or slot_of(old) != slot:
+        return False
+    names = [m["value"].strip(" .") if (m := ATTRIBUTE.match(fact.strip())) else ""
+             for fact in (new, old)]
+    if not all(name[:1].isupper() for name in names):
+        return False  # an age or a state, not a name
+    short, full = (name.casefold().split() for name in names)
+    return len(full) > len(short) and full[:len(short)] == short
 
 
 def stated_beside(fact: ExtractedFact, held: Iterable[str]) -> ExtractedFact:
