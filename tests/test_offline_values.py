@@ -15,6 +15,7 @@ from offline_helpers import chat, core_of
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 from tiermem.memory.text.identifiers import says_when
 from tiermem.memory.text.kin_values import measure_of
+from tiermem.memory.text.statements import read_statement
 from tiermem.memory.text.updates import replaces, said_in_full
 
 
@@ -47,6 +48,13 @@ def test_a_name_said_in_full_says_the_short_one() -> None:
     assert not said_in_full("User's brother is Tom Smith", "User's brother is Tom")
     assert not said_in_full("User's brother is Tom", "User's sister is Tom Smith")
     assert not said_in_full("User's son is 5", "User's son is 5 years old")
+
+
+@pytest.mark.parametrize("sentence", ["No, my son is Eva too.", "My son is Eva, too!",
+                                      "Actually my son is Eva as well."])
+def test_one_more_is_no_change_and_keeps_no_too(sentence: str) -> None:
+    statement = read_statement(sentence)
+    assert (statement.text, statement.change) == ("My son is Eva", None)
 
 
 def test_a_measure_of_someone_replaces_as_the_policy_s_rule_reads_it() -> None:
@@ -137,6 +145,16 @@ _NAMED_SHORTER = [
      ["User's brother is Tom Smith", "User's brother is Sam"]),
 ]
 
+_ONE_MORE = [
+    # "too" says one more beside the one held, whatever cue opens it, and names no one.
+    (["My son is Ana.", "No, my son is Eva too."], ["User's son is Ana", "User's son is Eva"]),
+    (["My son is Ana.", "My son is Eva as well."], ["User's son is Ana", "User's son is Eva"]),
+    (["My sister is a nurse.", "My sister is pregnant now too."],
+     ["User's sister is a nurse", "User's sister is pregnant"]),
+    # Without it, "No," corrects the name.
+    (["My son is Ana.", "No, my son is Eva."], ["User's son is Eva"]),
+]
+
 _WHEN_AND_STATE = [
     # When a thing is due and how it is are two facts, whichever is said as a change.
     (["The deploy is at 5pm.", "The deploy is stable now."],
@@ -150,7 +168,7 @@ _WHEN_AND_STATE = [
 
 @pytest.mark.parametrize(("said", "left"),
                          _MEASURES + _ROLE_AND_STATE + _STATE_UNTIL_WHEN + _ONE_OF_A_KIND
-                         + _WHEN_AND_STATE + _NAMED_SHORTER)
+                         + _WHEN_AND_STATE + _NAMED_SHORTER + _ONE_MORE)
 def test_a_new_value_ends_only_an_old_one_of_its_kind(
         memory: HierarchicalMemory, said: list[str], left: list[str]) -> None:
     chat(memory, *said)
