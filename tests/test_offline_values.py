@@ -133,6 +133,17 @@ _ONE_OF_A_KIND = [
     (["The deploy is stable.", "The deploy is at 5pm now."],
      ["The deploy is stable", "The deploy is at 5pm"]),
     (["The disk is full.", "The disk is 4GB now."], ["The disk is full", "The disk is 4GB"]),
+    # A count of things or a length of time is no reading of a level: a cluster is stable
+    # at any size, a build however long it runs.
+    (["The cluster is stable.", "The cluster is 5 nodes now."],
+     ["The cluster is stable", "The cluster is 5 nodes"]),
+    (["The build is stable.", "The build is 45 minutes now."],
+     ["The build is stable", "The build is 45 minutes"]),
+    (["The service is stable.", "The service is 3 replicas now."],
+     ["The service is stable", "The service is 3 replicas"]),
+    # A rate is a reading, whatever it counts.
+    (["The error rate is high.", "The error rate is 5 errors/min now."],
+     ["The error rate is 5 errors/min"]),
 ]
 
 _NAMED_SHORTER = [

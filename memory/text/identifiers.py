@@ -42,11 +42,15 @@ _READING = re.compile(
 _WHEN = re.compile(r"(?:(?:at|on|by|until|from|around|about)\s+)?"
                    rf"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|{_TIME_OF_DAY})",
                    re.IGNORECASE)
-#: How much of a quantity there is ("2%", "about 300 ms"), not when: a level in words
-#: ("high") gives way to it, where a time ("5pm") says something else.
+#: How much of a quantity there is ("2%", "about 300 ms", "5 errors/min"), in a unit of
+#: measure: a level in words ("high") gives way to it, where a time ("5pm"), a count of
+#: things ("5 nodes") or how long something takes ("45 minutes") says something else, as a
+#: cluster is stable at any size and a build however long it runs.
+_MEASURE_UNIT = (r"(?:%|(?-i:[KMB])|(?:[kmgt]i?b|[kmg]?hz|ms|µs|us|ns|s|secs?|seconds?"
+                 r"|rps|qps|rpm|tps|iops|x)(?:/[a-z]{1,6})?|[a-z]{1,12}/[a-z]{1,6})")
 _QUANTITY = re.compile(
-    rf"(?:(?:about|around|over|under|below|above|near)\s+|~)?(?!(?:{_TIME_OF_DAY})$){_AMOUNT}",
-    re.IGNORECASE)
+    r"(?:(?:about|around|over|under|below|above|near)\s+|~)?"
+    rf"\d[\d,]*(?:\.\d+)?\s?{_MEASURE_UNIT}", re.IGNORECASE)
 #: A reading after a state, saying until when or for how long it holds ("down until 5pm",
 #: "degraded for 2 hours", "up since Monday"): its digit is no part of a name.
 _WHEN_OR_HOW_LONG = re.compile(
