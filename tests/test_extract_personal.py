@@ -4,7 +4,7 @@ and asides about the conversation."""
 from __future__ import annotations
 
 import pytest
-from extract_helpers import only_fact
+from extract_helpers import check_known_by_earlier_words, only_fact
 
 from tiermem.memory.text.extract import (
     extract_facts,
@@ -281,6 +281,16 @@ def test_asking_for_a_call_is_a_request_not_a_fact(text: str) -> None:
 ])
 def test_an_aside_about_the_conversation_states_no_fact(text: str, facts: list[str]) -> None:
     assert [fact.text for fact in extract_facts(text)] == facts
+
+
+@pytest.mark.parametrize(("older", "sentence"), [
+    # in the words of the version that left a doubt before a statement out
+    ("User: I think my wife is vegan", "I'm not sure, but I think my wife is vegan."),
+    ("User lives in Lisbon", "I am not certain, I live in Lisbon."),
+    ("User's wife and User moved to Porto", "I'm not sure but my wife and I moved to Porto."),
+])
+def test_a_fact_stored_before_a_doubt_was_kept_is_still_known(older: str, sentence: str) -> None:
+    check_known_by_earlier_words(older, sentence)
 
 
 @pytest.mark.parametrize(("text", "fact"), [

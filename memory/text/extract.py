@@ -69,6 +69,7 @@ from tiermem.memory.text.fragments import (
     is_heading,
     stops_short,
     without_asides,
+    without_doubt,
 )
 from tiermem.memory.text.openings import (
     NOT_STATED,
@@ -138,6 +139,10 @@ class ExtractedFact:
     #: The text the version before a later "I came back" was told of the speaker extracted,
     #: when it differs from all of those: "User moved to Berlin but I came back".
     unreturned: str | None = None
+    #: The text the version before a doubt that opens a sentence was kept extracted, when
+    #: it differs from all of those: it left the doubt out, "User: I think my wife is
+    #: vegan" of "I'm not sure, but I think my wife is vegan".
+    undoubted: str | None = None
     #: For an introduction ("Hi, I'm Maya"), the fact read as no introduction ("User is
     #: Maya", short-lived, as earlier versions stored it): a greeting never changes a name
     #: the speaker has given, so where another is held ("Hi, I'm Nervous" after "My name is
@@ -147,9 +152,9 @@ class ExtractedFact:
     @property
     def formers(self) -> tuple[str, ...]:
         """The texts earlier versions extracted from the sentence (``former``, ``previous``,
-        ``unjoined``, ``unreturned``)."""
+        ``unjoined``, ``unreturned``, ``undoubted``)."""
         return tuple(text for text in (self.former, self.previous, self.unjoined,
-                                       self.unreturned) if text is not None)
+                                       self.unreturned, self.undoubted) if text is not None)
 
 
 _IGNORECASE = re.IGNORECASE
@@ -346,7 +351,8 @@ def _fact_from_sentence(sentence: str, speaker: str, introductions: bool = True
     if opening is not None and not HAS_ALNUM.search(body[opening[1]:]):
         return None  # "I like", "My": a head with nothing after it
     # "I'm not sure, but I think ...": quoted whole, as "I think ..., but I'm not sure" is.
-    text = _trim(f"{speaker}: {body}" if doubted(body) else third_person(body, speaker))
+    unsure = doubted(body)
+    text = _trim(f"{speaker}: {body}" if unsure else third_person(body, speaker))
     if not HAS_ALNUM.search(text):
         return None
     durability, cue = classify_durability(statement)
@@ -354,11 +360,14 @@ def _fact_from_sentence(sentence: str, speaker: str, introductions: bool = True
     former, previous, unjoined, unreturned = (
         _trim(third_person(earlier if said == statement else said, speaker, version))
         for version in (FIRST, BEFORE_NEGATION, BEFORE_JOINT, BEFORE_RETURN))
+    undoubted = _trim(third_person(without_doubt(body), speaker)) if unsure else None
+    held = [text, former, previous, unjoined, unreturned]
     return ExtractedFact(
         text, durability, cue, former if former != text else None,
-        previous if previous not in (text, former) else None,
-        unjoined if unjoined not in (text, former, previous) else None,
-        unreturned if unreturned not in (text, former, previous, unjoined) else None, plain)
+        previous if previous not in held[:2] else None,
+        unjoined if unjoined not in held[:3] else None,
+        unreturned if unreturned not in held[:4] else None,
+        undoubted if undoubted not in held else None, plain)
 
 
 def extract_facts(text: str, speaker: str = "User") -> list[ExtractedFact]:

@@ -57,7 +57,7 @@ from __future__ import annotations
 import re
 
 __all__ = ["corrects_nothing", "doubted", "is_aside", "is_heading", "meant_alone",
-           "qualifies", "stops_short", "without_asides"]
+           "qualifies", "stops_short", "without_asides", "without_doubt"]
 
 #: Prepositions waiting for their object.
 _PREPOSITIONS = frozenset({"to", "of", "from", "with", "at", "for", "by", "into", "onto", "than",
@@ -191,6 +191,17 @@ def doubted(text: str) -> bool:
     think my wife is vegan"), which is the speaker's words whole, the doubt with them."""
     first, *rest = _OWN_CLAUSE.split(text.strip())
     return bool(rest) and _DOUBT.match(first) is not None
+
+
+def without_doubt(text: str) -> str:
+    """``text`` as read before a doubt that opens it was kept: without that doubt, the
+    other asides left out as ever ("I think my wife is vegan" of "I'm not sure, but I
+    think my wife is vegan"); ``text`` when no doubt opens it."""
+    first, *rest = _OWN_CLAUSE.split(text.strip())
+    if not rest or _DOUBT.match(first) is None:
+        return text
+    kept = without_asides("".join(rest[1:]))
+    return kept[:1].upper() + kept[1:]
 
 
 def corrects_nothing(text: str) -> bool:
