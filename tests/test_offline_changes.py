@@ -259,6 +259,22 @@ def test_a_move_taken_back_in_a_clause_of_its_own_leaves_the_home_in_core(
     assert _core(memory) == {"User lives in Lisbon": "durable", stored: "durable"}
 
 
+@pytest.mark.parametrize(("said", "kept"), [
+    # The move told before is the one taken back: it holds no more.
+    (["I moved to Berlin.", "I moved to Berlin but I've moved back."],
+     {"User moved to Berlin but User has moved back": "durable"}),
+    (["I moved to Berlin in 2020.", "I moved to Berlin in 2020 but I came back."],
+     {"User moved to Berlin in 2020 but User came back": "durable"}),
+    # A move elsewhere is another, and still stands.
+    (["I moved to Porto.", "I moved to Berlin but I'm back."],
+     {"User moved to Porto": "durable", "User moved to Berlin but User is back": "durable"}),
+])
+def test_a_move_taken_back_ends_the_same_move_told_before(
+        memory: HierarchicalMemory, said: list[str], kept: dict[str, str]) -> None:
+    _chat(memory, *said)
+    assert _core(memory) == kept
+
+
 def test_a_move_and_a_trip_back_from_elsewhere_replaces_the_home(
         memory: HierarchicalMemory) -> None:
     _chat(memory, "I live in Lisbon.", "I moved to Berlin and just got back from a trip to Rome.")

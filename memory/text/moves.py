@@ -1,11 +1,13 @@
-"""Whether a fact moves a thing from where or when another put it, and whether a move is
-said undone.
+"""Moves: a thing moved from where or when another fact put it, and a move the user said
+they took back.
 
-"The meeting moved to Friday" ends "The meeting is on Thursday", and "The incident moved
-to sev2" ends "The incident is sev1", as the new value has the look of the old; "The team
-moved to the new office" leaves "The team is great". "User moved to Berlin but User is
-back" says the move undone, so the home before it stays. memory/text/updates.py's
-``replaces`` asks these questions. Pure functions over strings.
+``moved_from(new, old)`` says whether one fact moves a thing ("The meeting moved to
+Friday") from where or when the other put it ("The meeting is on Thursday");
+``undoes_a_move(fact)`` whether a fact says a move and then that the user came back ("User
+moved to Berlin but User is back"), which leaves where the user lived; and
+``takes_back(new, old)`` whether such a fact takes back the very move another states
+("User moved to Berlin"), which then no longer holds. Pure functions over strings, for
+memory/text/updates.py's ``replaces`` and memory/text/clauses.py.
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ import re
 
 from tiermem.memory.text.slots import CHANGE_WORDS, DETERMINERS
 
-__all__ = ["moved_from", "undoes_a_move"]
+__all__ = ["moved_from", "takes_back", "undoes_a_move"]
 
 _I = re.IGNORECASE
+
 
 #: A thing's move ("The meeting moved to Friday", "The incident was moved to sev2") and where
 #: or when it is ("The meeting is on Thursday"): "the" or such names the thing, as a person's
@@ -69,7 +72,7 @@ def moved_from(new: str, old: str) -> bool:
 #: A move said undone after it ("User moved to Berlin but User is back", "... and came
 #: back"): where the user lives is where they lived before. Back to another place is a
 #: move; back from a trip, at work or into running, or returning a thing, undoes none.
-_UNDONE_MOVE = re.compile(
+_BACK_SINCE = re.compile(
     r"\b(?:moved|relocated)\s+to\s.*?\b(?:is|are|has\s+come|have\s+come|came|got|moved|went)"
     r"\s+back\b(?!\s+(?:to|from|at|into|on|onto|in\s+touch|with|up|out)\b)"
     r"|\b(?:moved|relocated)\s+to\s.*?\breturned\b"
@@ -79,4 +82,21 @@ _UNDONE_MOVE = re.compile(
 def undoes_a_move(fact: str) -> bool:
     """Whether ``fact`` says a move and then that the user came back ("User moved to Berlin
     but User has moved back"), which leaves where the user lives as it was."""
-    return _UNDONE_MOVE.search(fact) is not None
+    return _BACK_SINCE.search(fact) is not None
+
+
+#: Where a move went, named in capitals ("Berlin" of "User moved to Berlin last year").
+_MOVED_TO = re.compile(
+    r"\b(?:moved|relocated)\s+to\s+(?P<place>(?-i:[A-Z][\w'’.-]*)(?:\s+(?-i:[A-Z][\w'’.-]*))*)",
+    _I)
+
+
+def takes_back(new: str, old: str) -> bool:
+    """Whether ``new`` takes back the very move ``old`` states ("User moved to Berlin but
+    User has moved back" after "User moved to Berlin"): that move holds no more, where a
+    move elsewhere, or one already taken back, is another fact."""
+    if not undoes_a_move(new) or undoes_a_move(old):
+        return False
+    places = [match["place"].casefold() if (match := _MOVED_TO.search(fact)) else None
+              for fact in (new, old)]
+    return places[0] is not None and places[0] == places[1]

@@ -41,8 +41,8 @@ name). A thing's move replaces where
 or when it was, to a value of the same look ("The meeting moved to Friday" replaces "The
 meeting is on Thursday", "The incident moved to sev2" replaces "The incident is sev1";
 "The team moved to the new office" leaves "The team is great"). The user's move said
-undone in the same fact ("User moved to Berlin but User is back") leaves their home.
-Both readings of a move are memory/text/moves.py's.
+undone in the same fact ("User moved to Berlin but User is back") leaves their home, but
+ends the move it takes back ("User moved to Berlin"; memory/text/moves.py).
 
 What a retraction retires, and what a fact listing several items still says without
 the denied ones, is memory/text/retractions.py's.
@@ -71,7 +71,7 @@ from tiermem.memory.text.identifiers import (
     without_when,
 )
 from tiermem.memory.text.kin_values import another_of_several, measure_of, of_someone
-from tiermem.memory.text.moves import moved_from, undoes_a_move
+from tiermem.memory.text.moves import moved_from, takes_back, undoes_a_move
 from tiermem.memory.text.owners import may_be_same_kin
 from tiermem.memory.text.relations import may_be_one_partner
 
@@ -290,7 +290,8 @@ def replaces(new: str, old: str, change: str | None) -> bool:
         old_slot = new_slot
     if new_slot is not None and new_slot == old_slot:
         if any(VERB_SLOT.match(fact.strip()) for fact in (new, old)):
-            return not undoes_a_move(new)  # "moved to Berlin but is back": home stays
+            # "moved to Berlin but is back": the home stays, the move to Berlin does not
+            return not undoes_a_move(new) or takes_back(new, old)
         if of_someone(new) and (measures := {measure_of(new), measure_of(old)}) != {None}:
             # "6 feet" ends "5'11\"", but says how tall Leo is, not how old ("5") or who
             return len(measures) == 1
