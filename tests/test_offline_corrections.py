@@ -101,6 +101,10 @@ def test_a_correction_replaces_the_word_in_the_fact_that_said_it(
     # with a capital inside ("iPhone") takes a capital too.
     ("I use Slack.", "sorry i meant teams, not slack", "User uses Teams"),
     ("User uses the iPhone", "sorry i meant pixel, not iphone", "User uses the Pixel"),
+    # An article, or a small word inside a name, takes none.
+    ("I have an iPhone.", "sorry i meant a pixel, not an iphone", "User has a Pixel"),
+    ("I work at Acme.", "sorry i meant bank of america, not acme",
+     "User works at Bank of America"),
     ("I moved to Seattle.", "sorry i meant portland, not seattle", "User moved to Portland"),
     ("I work at Acme.", "sorry i meant globex, not acme", "User works at Globex"),
     # A capital the word has as it opens the fact may be a name's: each word takes one,

@@ -163,6 +163,8 @@ _COMMAND_LETTERS = 3
 #: What follows a name that is someone's, not a tool: "User uses Tom's car", "User uses Ana
 #: as User's accountant".
 _SOMEONES = re.compile(r"^(?:['’]s\b|\s+as\b)", _I)
+#: Words a name's capitals pass over: "a Pixel" for "an iPhone", "Bank of America".
+_SMALL_WORDS = frozenset({"a", "an", "the", "of", "and", "de", "da", "van", "von"})
 
 
 def _cased_as(meant: str, said: str, before: str, after: str = "") -> str:
@@ -177,7 +179,8 @@ def _cased_as(meant: str, said: str, before: str, after: str = "") -> str:
     one ("Teams" for "Slack") nor one ``after`` makes someone's ("Sam's" in "User uses
     Tom's car", "Eva" in "User uses Ana as User's accountant"). Any capital ``said`` has,
     even one that opens the fact or follows a small letter ("iPhone"), is a name's; each
-    word of ``meant`` takes one, since "Green Tea" is a smaller slip than "San francisco"."""
+    word of ``meant`` but an article or the like takes one ("a Pixel" for "an iPhone"),
+    since "Green Tea" is a smaller slip than "San francisco"."""
     if not meant.islower() or said.islower():
         return meant
     if len(said) > 1 and said.isupper() and " " not in meant:
@@ -187,7 +190,8 @@ def _cased_as(meant: str, said: str, before: str, after: str = "") -> str:
             and not _SOMEONES.match(after))):
         return meant
     if any(letter.isupper() for letter in said):
-        return " ".join(word[:1].upper() + word[1:] for word in meant.split(" "))
+        return " ".join(word if word in _SMALL_WORDS else word[:1].upper() + word[1:]
+                        for word in meant.split(" "))
     return meant
 
 
