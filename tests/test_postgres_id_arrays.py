@@ -13,10 +13,12 @@ from typing import Any
 
 import psycopg
 import pytest
+from psycopg import sql
 
 from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.postgres.backend import PostgresBackend
+from tiermem.memory.store.postgres.removal import delete_agent
 
 #: An array constant compared with ``= ANY`` in an EXPLAIN (VERBOSE) plan, and its type.
 _ARRAY_COMPARED = re.compile(r"(\w+) = ANY \('\{[^}]*\}'::(\w+)\[\]\)")
@@ -26,12 +28,14 @@ _EXECUTE = psycopg.Connection.execute
 
 @pytest.fixture
 def statements(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, Any]]]:
-    """Every statement holding ``= ANY`` run on a connection, with its parameters."""
+    """Every statement holding ``= ANY`` run on a connection, with its parameters; one
+    composed of parts (``psycopg.sql``) as the text the server is sent."""
     ran: list[tuple[str, Any]] = []
     def recorded(self: psycopg.Connection, query: Any, params: Any = None,
                  **kwargs: Any) -> Any:
-        if isinstance(query, str) and "= ANY(" in query:
-            ran.append((query, params))
+        text = query.as_string(self) if isinstance(query, sql.Composable) else query
+        if isinstance(text, str) and "= ANY(" in text:
+            ran.append((text, params))
         return _EXECUTE(self, query, params, **kwargs)
 
     monkeypatch.setattr(psycopg.Connection, "execute", recorded)
@@ -93,3 +97,14 @@ def test_statements_given_lists_of_ids_are_planned_for_each_list(postgres_dsn: s
             "SELECT statement FROM pg_prepared_statements").fetchall()]
     assert any("INSERT INTO tiermem.erasures" in s for s in prepared), "others are prepared"
     assert [s for s in prepared if "= ANY(" in s] == []
+
+
+def test_a_deleted_agents_statistics_are_compared_with_an_integer_array(
+        postgres_dsn: str, statements: list[tuple[str, Any]]) -> None:
+    with HierarchicalMemory(store=postgres_dsn, agent="gone",
+                            embedder=HashingEmbedder()) as memory:
+        memory.archival_insert("deploy calendar notes")
+    statements.clear()
+    delete_agent(postgres_dsn, "gone")
+    # agent_id is an integer column; its statistics' rows are deleted by it.
+    assert _compared_arrays(postgres_dsn, statements) == {("agent_id", "integer")}

@@ -108,7 +108,9 @@ def _clear_and_vacuum(conn: psycopg.Connection, agents: list[int]) -> list[str]:
     the schema's tables, then remove the marks; what the vacuum could not reach."""
     with conn.transaction():
         for table in _STATS_TABLES:
-            conn.execute(sql.SQL("DELETE FROM tiermem.{} WHERE agent_id = ANY(%s)").format(
+            # The column's own type: psycopg sends small ints as smallint[].
+            conn.execute(sql.SQL(
+                "DELETE FROM tiermem.{} WHERE agent_id = ANY(%s::integer[])").format(
                 sql.Identifier(table)) + (sql.SQL(" AND tab <> %s") if table == "text_stats"
                                           else sql.SQL("")),
                 (agents, _DROPPED) if table == "text_stats" else (agents,))
@@ -117,6 +119,6 @@ def _clear_and_vacuum(conn: psycopg.Connection, agents: list[int]) -> list[str]:
     tables = [row[0] for row in conn.execute(
         "SELECT tablename FROM pg_tables WHERE schemaname = 'tiermem' ORDER BY tablename")]
     left = vacuum_and_analyze(conn, tables)
-    conn.execute("DELETE FROM tiermem.text_stats WHERE agent_id = ANY(%s) AND tab = %s",
-                 (agents, _DROPPED))
+    conn.execute("DELETE FROM tiermem.text_stats WHERE agent_id = ANY(%s::integer[]) "
+                 "AND tab = %s", (agents, _DROPPED))
     return left
