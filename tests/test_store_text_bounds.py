@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -333,73 +332,3 @@ def test_an_erasure_scrubs_state_under_a_key_an_earlier_version_stored_longer(
         assert report.state_values == 1
         assert "4417" not in (m.store.settings.get(key) or "4417")
         assert not m.recall_search("door code").hits
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def reopen(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], HierarchicalMemory]:
-    """Opens one memory again and again, in a SQLite file or on PostgreSQL."""
-    if request.param == "postgres":
-        dsn = request.getfixturevalue("postgres_dsn")
-        return lambda: make_memory(store=dsn, agent="ada")
-    return lambda: make_memory(tmp_path / "home")
-
-
-def _timed_in_milliseconds(m: HierarchicalMemory, fact_id: int, created_at: float,
-                           evicted_at: float | None = None) -> None:
-    """Times as an earlier version wrote them with a clock in milliseconds."""
-    with m.store.transaction():
-        if isinstance(m.store, PostgresBackend):
-            m.store.conn.execute("UPDATE tiermem.facts SET created_at = %s, evicted_at = %s"
-                                 " WHERE id = %s", (created_at, evicted_at, fact_id))
-        else:
-            m.store.execute("UPDATE facts SET created_at = ?, evicted_at = ? WHERE id = ?",
-                            (created_at, evicted_at, fact_id))
-
-
-def test_a_fact_an_earlier_version_stored_in_milliseconds_is_still_used(
-        reopen: Callable[[], HierarchicalMemory]) -> None:
-    # A clock in milliseconds was accepted once; restore reads such times as milliseconds,
-    # and the store's update leaves a fact's creation as stored, so using it still works.
-    with reopen() as m:
-        fact_id = m.add_fact("The production region is eu-west-1")
-        _timed_in_milliseconds(m, fact_id, 1715176560123.0)
-    with reopen() as m:
-        m.query("production region")  # counts the fact read: an update of its row
-        held = m.fact(fact_id)
-        assert held is not None and held.access_count == 1
-        assert held.created_at == pytest.approx(1715176560.123)  # read as restore reads it
-        m.replace_in_core("The production region is eu-west-1",
-                          "The production region is eu-central-1")
-        assert [f.text for f in m.core] == ["The production region is eu-central-1"]
-        # A new fact still takes seconds only.
-        with pytest.raises(InvalidInputError, match="fact created_at is 1715176560123"):
-            m.store.facts.insert(replace(held, text="User is vegan", created_at=1715176560123.0),
-                                 "user is vegan")
-
-
-def test_a_fact_an_earlier_version_timed_in_milliseconds_is_evicted_and_found_again(
-        reopen: Callable[[], HierarchicalMemory]) -> None:
-    # One fact in core, one in archival: evicting the first makes a passage of its creation
-    # time, and a search hit on the second rewrites its eviction time; neither takes
-    # milliseconds, so both are read as seconds, as restore reads them.
-    with reopen() as m:
-        kept = m.add_fact("The production region is eu-west-1")
-        evicted = m.add_fact("The staging region is us-east-2")
-        in_core = m.fact(evicted)
-        assert in_core is not None
-        m.lifecycle.evict(in_core)
-        _timed_in_milliseconds(m, kept, 1715176560123.0)
-        _timed_in_milliseconds(m, evicted, 1715176560123.0, 1715176561456.0)
-    with reopen() as m:
-        with m.interaction():  # a hit counts once an interaction
-            m.query("staging region us-east-2")  # an update of the archived fact's row
-        found = m.fact(evicted)
-        assert found is not None and found.hits_since_eviction == 1
-        assert found.evicted_at == pytest.approx(1715176561.456)
-        in_core = m.fact(kept)
-        assert in_core is not None and in_core.tier == "core"
-        m.lifecycle.evict(in_core)
-        moved = m.fact(kept)
-        assert moved is not None and moved.tier == "archival" and moved.passage_id is not None
-        passage = m.archival.get_many([moved.passage_id])[moved.passage_id]
-        assert passage.created_at == pytest.approx(1715176560.123)

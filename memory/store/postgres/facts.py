@@ -63,6 +63,11 @@ class PgFacts:
             "AND id = ANY(%s::bigint[]) AND forgotten_at IS NULL AND source_message_id IS NOT NULL",
             (list(fact_ids),))}
 
+    def _text(self, fact_id: int) -> str | None:
+        row = self.scope.one("SELECT text FROM tiermem.facts WHERE agent_id = %s AND id = %s",
+                             (fact_id,))
+        return None if row is None else str(row[0])
+
     def by_norm(self, norm: str) -> Fact | None:
         row = self.scope.one(f"SELECT {_FACT_SELECT} FROM tiermem.facts "
                              f"WHERE agent_id = %s AND norm = %s", (norm,))
@@ -81,7 +86,7 @@ class PgFacts:
         return new_id
 
     def update(self, fact: Fact, norm: str | None = None) -> None:
-        check_fact(fact, new=False)
+        check_fact(fact, stored_text=lambda: self._text(fact.id))
         search_text, n_words = text_columns(fact.text)
         sets = [f"{c} = %s" for c in _FACT_MUTABLE] + ["search_text = %s", "n_words = %s"]
         values: list[Any] = [getattr(fact, c) for c in _FACT_MUTABLE] + [search_text, n_words]

@@ -89,6 +89,10 @@ class SQLiteFacts:
                                  (fact_id,)).fetchone()
         return fact_from_row(row) if row else None
 
+    def _text(self, fact_id: int) -> str | None:
+        row = self.store.execute("SELECT text FROM facts WHERE id = ?", (fact_id,)).fetchone()
+        return None if row is None else str(row[0])
+
     def by_norm(self, norm: str) -> Fact | None:
         row = self.store.execute(f"SELECT {_COLUMNS} FROM facts WHERE norm = ?",
                                  (norm,)).fetchone()
@@ -108,7 +112,7 @@ class SQLiteFacts:
         return int(cursor.lastrowid or 0)
 
     def update(self, fact: Fact, norm: str | None = None) -> None:
-        check_fact(fact, new=False)
+        check_fact(fact, stored_text=lambda: self._text(fact.id))
         self.store.execute(
             "UPDATE facts SET text=?, durability=?, tier=?, entered_core_seq=?, last_access=?,"
             " access_count=?, last_counted_tick=?, tokens=?, passage_id=?, evicted_at=?,"
