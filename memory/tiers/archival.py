@@ -300,9 +300,9 @@ def _check_json_object(metadata: dict[str, Any] | None) -> None:
         return
     if not isinstance(metadata, dict):
         raise InvalidInputError("metadata must be a JSON object (a dict)")
-    # The common case, checked without encoding it (the store encodes it once): flat,
-    # finite, and short enough even if every character took twelve (an emoji, written as
-    # two \u escapes).
+    # The common case, checked without encoding it here (the store encodes it to bound
+    # it, then to write it): flat, finite, and short enough even if every character took
+    # twelve (an emoji, written as two \u escapes).
     if all(type(k) is str and type(v) in _PLAIN and (type(v) is not float or math.isfinite(v))
            for k, v in metadata.items()) and 12 * sum(
             len(k) + len(str(v)) + 4 for k, v in metadata.items()) < MAX_TEXT_CHARS:
