@@ -1,12 +1,14 @@
 """The store's own API writes nothing a snapshot's restore refuses, on either backend: a
-write over the limit, of a blank fact or passage, or of a time, count, id, name, hash,
-vector or JSON value restore would refuse, is refused with what to give instead and leaves
-the store as it was, so a snapshot of every memory the store holds restores."""
+write over the limit, of a blank fact or passage, of a time, count, id, name, hash,
+vector or JSON value, or of a reference to a row, restore would refuse, is refused with
+what to give instead and leaves the store as it was, so a snapshot of every memory the
+store holds restores."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -67,12 +69,8 @@ def _replaced_passage(text: str) -> Write:
     return write
 
 
-def _updated_fact(text: str) -> Write:
-    def write(store: StorageBackend) -> None:
-        fact = store.facts.in_core()[0]
-        fact.text = text
-        store.facts.update(fact)
-    return write
+def _updated_fact(**fields: Any) -> Write:
+    return lambda store: store.facts.update(replace(store.facts.in_core()[0], **fields))
 
 
 REFUSED: list[tuple[str, Write, str]] = [
@@ -96,7 +94,7 @@ REFUSED: list[tuple[str, Write, str]] = [
     ("fact text", _fact(text=OVER), "fact text is 200,001 characters"),
     ("blank fact", _fact(text=""), "fact text is empty"),
     ("fact source", _fact(source=OVER), "fact source is 200,001 characters"),
-    ("fact text updated", _updated_fact(OVER), "fact text is 200,001 characters"),
+    ("fact text updated", _updated_fact(text=OVER), "fact text is 200,001 characters"),
     ("event detail", lambda s: s.history.add_event(Event(1, "add", None, OVER, 1.7e9)),
      "event detail is 200,001 characters"),
 ]
@@ -132,6 +130,16 @@ def _point(**fields: Any) -> Write:
 
 def _audit_id(store: StorageBackend) -> int:
     return store.forgetting.requests()[0].id
+
+
+def _forgotten_passage_id(store: StorageBackend) -> int:
+    return next(p for r in store.forgetting.requests() for p in r.forgotten.passages)
+
+
+NO_PASSAGE = ("is no passage of this memory; give the id of a passage the store holds "
+              "(passages.insert_many returns them), or None")
+DIM = ("has 8 values, but this memory's embedder gives 256; embed the text with the "
+       "memory's embedder, or reindex the memory to another one first")
 
 
 #: Each write restore would refuse, and the whole start of the error it gets.
@@ -223,6 +231,25 @@ OTHER_FIELDS: list[tuple[str, Write, str]] = [
      f"forgotten norm hash is 'nope', {HEX}"),
     ("norm blocked at", lambda s: s.forgetting.block([HASH], 1e20),
      f"forgotten_at is 1e+20, {TIME}"),
+    ("fact passage", _fact(passage_id=999), f"fact passage_id 999 {NO_PASSAGE}"),
+    ("fact passage updated", _updated_fact(passage_id=999), f"fact passage_id 999 {NO_PASSAGE}"),
+    ("fact passage forgotten", lambda s: _fact(tier="archival",
+                                               passage_id=_forgotten_passage_id(s))(s),
+     "fact passage_id 2 is a forgotten passage, and an archived fact is found through its "
+     "passage; give one not forgotten, or forget the fact with it"),
+    ("passage fact", _passage(fact_id=999),
+     "passage fact_id 999 is no fact of this memory; give the id of a fact the store holds "
+     "(facts.insert returns them), or None"),
+    ("passage dimension", _passage(embedding=_unit(), embedder_id="hashing"),
+     f"passage embedding {DIM}"),
+    ("message dimension", _message(embedding=_unit(), embedder_id="hashing"),
+     f"message embedding {DIM}"),
+    ("passage dimension replaced", lambda s: s.passages.replace_text(
+        _first_passage_id(s), RUNBOOK, _unit(), "hashing"), f"passage embedding {DIM}"),
+    ("passage dimensions set", lambda s: s.passages.set_embeddings(
+        [_first_passage_id(s)], _unit()[None], "hashing"), f"passage embedding {DIM}"),
+    ("message dimensions set", lambda s: s.messages.set_embeddings([1], _unit()[None], "x"),
+     f"message embedding {DIM}"),
     ("state value", lambda s: s.settings.set("state.summary", "not json"),
      "state value 'not json' is not JSON text; give the value as JSON, as set_state writes it"),
     ("state key", lambda s: s.settings.set("state.a\x00b", "1"),
@@ -250,6 +277,8 @@ def _refused_and_restores(memory: HierarchicalMemory, tmp_path: Path, write: Wri
         m.process_interaction("My cat is called Miso.", "Nice.")
         m.add_fact("User's locker code is 2231", "durable")
         m.forget("User's locker code is 2231")  # an audit row and a forgotten norm
+        m.archival_insert("The guest wifi password is hunter2")
+        m.forget("The guest wifi password is hunter2")  # a forgotten passage
         m.set_state("summary", {"turns": 1})
         before = _held(m)
         with pytest.raises(InvalidInputError, match=pattern):

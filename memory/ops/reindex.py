@@ -29,6 +29,7 @@ from tiermem.memory.embed.embeddings import Embedder, check_embedder_argument, d
 from tiermem.memory.errors import InvalidInputError, ReindexIncompleteError
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.opening import open_store
+from tiermem.memory.store.records import REINDEX_TARGET_KEY
 from tiermem.memory.store.sqlite import DB_FILE, SQLiteStore
 from tiermem.memory.store.transfer import Progress
 from tiermem.memory.tiers.recall import EMBEDDED_ROLES
@@ -38,7 +39,8 @@ M_co = TypeVar("M_co", covariant=True)
 
 #: Rows embedded and committed together; a crash loses at most one batch of work.
 BATCH_ROWS = 256
-TARGET_KEY = "reindex_to"
+#: The store's vector writes take this embedder's dimension while the reindex runs.
+TARGET_KEY = REINDEX_TARGET_KEY
 
 
 class MemoryOpener(Protocol[M_co]):

@@ -4,7 +4,8 @@ The tiers check their input before it reaches a store; these checks hold the sto
 API to the same bounds, so no write leaves a memory whose snapshot restore refuses
 (memory/ops/snapshot_models.py): text, times, counts, ids, names and JSON. JSON columns
 are bounded as the text a store keeps, ``json.dumps`` of the value, in both backends.
-Each check runs before its write, so a refused write leaves the store as it was.
+Each check runs before its write, so a refused write leaves the store as it was. What a
+row refers to in other rows is checked in memory/store/references.py.
 """
 
 from __future__ import annotations

@@ -147,6 +147,9 @@ MIGRATING_KEY = "migrating_from"
 RESTORING_KEY = "restoring_from"
 #: Either copy that fills a store removes both marks: the store then holds a whole memory.
 UNFINISHED_COPY_KEYS = (MIGRATING_KEY, RESTORING_KEY)
+#: The setting a reindex holds until it ends (memory/ops/reindex.py): the embedder it
+#: re-embeds the memory with.
+REINDEX_TARGET_KEY = "reindex_to"
 #: What the keys of the values ``set_state`` stores start with (memory/ops/state.py).
 STATE_PREFIX = "state."
 

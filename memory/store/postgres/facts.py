@@ -8,6 +8,7 @@ from typing import Any
 from tiermem.memory.store.bounds import check_fact
 from tiermem.memory.store.postgres.scope import Scope, text_columns
 from tiermem.memory.store.records import Fact, FactTotals
+from tiermem.memory.store.references import check_fact_passage
 from tiermem.memory.validation import seconds_of_stored
 
 FACT_COLUMNS = ("id", "text", "durability", "created_at", "created_tick", "last_access",
@@ -68,6 +69,11 @@ class PgFacts:
                              (fact_id,))
         return None if row is None else str(row[0])
 
+    def _passage_forgotten(self, passage_id: int) -> bool | None:
+        row = self.scope.one("SELECT forgotten_at IS NOT NULL FROM tiermem.passages "
+                             "WHERE agent_id = %s AND id = %s", (passage_id,))
+        return None if row is None else bool(row[0])
+
     def by_norm(self, norm: str) -> Fact | None:
         row = self.scope.one(f"SELECT {_FACT_SELECT} FROM tiermem.facts "
                              f"WHERE agent_id = %s AND norm = %s", (norm,))
@@ -75,6 +81,7 @@ class PgFacts:
 
     def insert(self, fact: Fact, norm: str) -> int:
         check_fact(fact)
+        check_fact_passage(fact, self._passage_forgotten)
         new_id = self.scope.next_id("facts")
         search_text, n_words = text_columns(fact.text)
         values = [new_id if c == "id" else getattr(fact, c) for c in FACT_COLUMNS]
@@ -87,6 +94,7 @@ class PgFacts:
 
     def update(self, fact: Fact, norm: str | None = None) -> None:
         check_fact(fact, stored_text=lambda: self._text(fact.id))
+        check_fact_passage(fact, self._passage_forgotten, lambda: self.get(fact.id) is not None)
         search_text, n_words = text_columns(fact.text)
         sets = [f"{c} = %s" for c in _FACT_MUTABLE] + ["search_text = %s", "n_words = %s"]
         values: list[Any] = [getattr(fact, c) for c in _FACT_MUTABLE] + [search_text, n_words]

@@ -82,9 +82,8 @@ class PgSettings:
         self.scope = scope
 
     def get(self, key: str, default: str | None = None) -> str | None:
-        value = self.scope.value(
-            "SELECT value FROM tiermem.settings WHERE agent_id = %s AND key = %s", (key,))
-        return default if value is None else str(value)
+        value = self.scope.setting(key)
+        return default if value is None else value
 
     def set(self, key: str, value: object) -> None:
         check_state(key, value)

@@ -20,6 +20,7 @@ from tiermem.memory.store.postgres.scope import (
     text_columns,
 )
 from tiermem.memory.store.records import Message, RowFilter
+from tiermem.memory.store.references import check_dimensions
 from tiermem.memory.validation import MAX_ID
 
 MESSAGE_COLUMNS = ("id, turn, role, content, created_at, tool_calls, tool_call_id, tool_name, "
@@ -64,6 +65,8 @@ class PgMessages:
 
     def append_many(self, messages: Sequence[Message], *, bulk: bool = False) -> list[int]:
         check_messages(messages)
+        check_dimensions(((m.embedding, m.embedder_id) for m in messages
+                          if m.embedding is not None), self.scope.setting, "message embedding")
         if not messages:
             return []
         first = self.scope.next_id("messages")

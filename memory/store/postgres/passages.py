@@ -24,6 +24,7 @@ from tiermem.memory.store.postgres.scope import (
     text_columns,
 )
 from tiermem.memory.store.records import Passage, RowFilter
+from tiermem.memory.store.references import check_dimensions, check_passage_facts
 
 PASSAGE_COLUMNS = ("id, text, created_at, tags, metadata, source, was_in_core, evicted_at, "
                    "fact_id, source_message_id")
@@ -50,6 +51,9 @@ class PgPassages:
 
     def insert_many(self, passages: Sequence[Passage]) -> list[int]:
         check_passages(passages)
+        check_passage_facts(passages, self._facts_held)
+        check_dimensions(((p.embedding, p.embedder_id) for p in passages
+                          if p.embedding is not None), self.scope.setting, "passage embedding")
         if not passages:
             return []
         first = self.scope.next_id("passages")
@@ -66,6 +70,11 @@ class PgPassages:
             "evicted_at", "fact_id", "embedder_id", "embedding", "search_text", "n_words",
             "source_message_id"), rows)
         return ids
+
+    def _facts_held(self, fact_ids: list[int]) -> set[int]:
+        return {int(r[0]) for r in self.scope.rows(
+            "SELECT id FROM tiermem.facts WHERE agent_id = %s AND id = ANY(%s::bigint[])",
+            (fact_ids,))}
 
     def get_many(self, ids: Sequence[int]) -> dict[int, Passage]:
         if not ids:
@@ -89,6 +98,7 @@ class PgPassages:
                      embedder_id: str) -> None:
         check_text(text, "passage text")
         check_vectors(embedding, embedder_id, "passage embedding")
+        check_dimensions([(embedding, embedder_id)], self.scope.setting, "passage embedding")
         search_text, n_words = text_columns(text)
         self.scope.conn.execute(
             "UPDATE tiermem.passages SET text = %s, search_text = %s, n_words = %s, "

@@ -20,6 +20,7 @@ import psycopg
 
 from tiermem.memory.store.bounds import check_vectors
 from tiermem.memory.store.records import ERASED_ID_KEYS, RowFilter
+from tiermem.memory.store.references import check_dimensions
 from tiermem.memory.text.symbols import indexed_text
 
 _WORD = re.compile(r"[^\W_]+")
@@ -46,6 +47,11 @@ class Scope:
     def value(self, query: str, params: Sequence[Any] = ()) -> Any:
         row = self.one(query, params)
         return None if row is None else row[0]
+
+    def setting(self, key: str) -> str | None:
+        value = self.value(
+            "SELECT value FROM tiermem.settings WHERE agent_id = %s AND key = %s", (key,))
+        return None if value is None else str(value)
 
     def run(self, query: str, params: Sequence[Any] = ()) -> None:
         execute(self.conn, query, (self.agent, *params))
@@ -158,6 +164,8 @@ def store_embeddings(scope: Scope, table: str, ids: Sequence[int], vectors: np.n
                      embedder_id: str) -> None:
     """Store row ``i`` of ``vectors`` as the vector of ``ids[i]`` in ``table``."""
     check_vectors(vectors, embedder_id, f"{table[:-1]} embedding")
+    check_dimensions(((v, embedder_id) for v in vectors), scope.setting,
+                     f"{table[:-1]} embedding")
     # One statement, so the update triggers run once.
     scope.conn.execute(
         f"UPDATE tiermem.{table} t SET embedding = v.e, embedder_id = %s "

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from tiermem.memory.store.bounds import check_fact
 from tiermem.memory.store.records import Fact, FactTotals
+from tiermem.memory.store.references import check_fact_passage
 from tiermem.memory.store.sqlite.erasure import delete_rows, ids_where
 from tiermem.memory.store.sqlite.filters import CHUNK
 from tiermem.memory.store.sqlite.ids import next_id_sql
@@ -93,6 +94,11 @@ class SQLiteFacts:
         row = self.store.execute("SELECT text FROM facts WHERE id = ?", (fact_id,)).fetchone()
         return None if row is None else str(row[0])
 
+    def _passage_forgotten(self, passage_id: int) -> bool | None:
+        row = self.store.execute("SELECT forgotten_at IS NOT NULL FROM passages WHERE id = ?",
+                                 (passage_id,)).fetchone()
+        return None if row is None else bool(row[0])
+
     def by_norm(self, norm: str) -> Fact | None:
         row = self.store.execute(f"SELECT {_COLUMNS} FROM facts WHERE norm = ?",
                                  (norm,)).fetchone()
@@ -100,6 +106,7 @@ class SQLiteFacts:
 
     def insert(self, fact: Fact, norm: str) -> int:
         check_fact(fact)
+        check_fact_passage(fact, self._passage_forgotten)
         cursor = self.store.execute(
             "INSERT INTO facts (id, text, norm, durability, tier, created_at, created_tick,"
             " entered_core_seq, last_access, access_count, last_counted_tick, source, tokens,"
@@ -113,6 +120,7 @@ class SQLiteFacts:
 
     def update(self, fact: Fact, norm: str | None = None) -> None:
         check_fact(fact, stored_text=lambda: self._text(fact.id))
+        check_fact_passage(fact, self._passage_forgotten, lambda: self.get(fact.id) is not None)
         self.store.execute(
             "UPDATE facts SET text=?, durability=?, tier=?, entered_core_seq=?, last_access=?,"
             " access_count=?, last_counted_tick=?, tokens=?, passage_id=?, evicted_at=?,"

@@ -15,6 +15,7 @@ import numpy as np
 
 from tiermem.memory.store.bounds import check_erasure, check_messages, check_name
 from tiermem.memory.store.records import Message, RowFilter
+from tiermem.memory.store.references import check_dimensions
 from tiermem.memory.store.sqlite.files import REWRITES_KEY
 from tiermem.memory.store.sqlite.filters import CHUNK, passing_ids
 from tiermem.memory.store.sqlite.forgetting import leave_index, listed_ids
@@ -69,6 +70,9 @@ class SQLiteMessages:
         a transaction in one statement, before it commits or recall is searched
         (``SQLiteStore.index_appended``)."""
         check_messages(messages)
+        check_dimensions(((m.embedding, m.embedder_id) for m in messages
+                          if m.embedding is not None), self.store.settings.get,
+                         "message embedding")
         conn = self.store.conn
         ids: list[int] = []
         # Past every id given before, an erased message's too (memory/store/sqlite/ids.py).

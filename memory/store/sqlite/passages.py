@@ -17,9 +17,10 @@ from tiermem.memory.store.bounds import (
     check_vectors,
 )
 from tiermem.memory.store.records import Passage, RowFilter
+from tiermem.memory.store.references import check_dimensions, check_passage_facts
 from tiermem.memory.store.sqlite.erasure import delete_rows, ids_where
 from tiermem.memory.store.sqlite.files import ARCHIVAL_REWRITES_KEY
-from tiermem.memory.store.sqlite.filters import passing_ids
+from tiermem.memory.store.sqlite.filters import CHUNK, passing_ids
 from tiermem.memory.store.sqlite.ids import next_ids
 from tiermem.memory.store.sqlite.lexical_appends import AppendSource
 from tiermem.memory.store.sqlite.schema_tables import TEXT_PREFIX
@@ -74,6 +75,10 @@ class SQLitePassages:
         """One statement for all rows, with the next ids in order (memory/store/sqlite/ids.py;
         past SQLite's last integer, SQLite chooses them and they are read one by one)."""
         check_passages(passages)
+        check_passage_facts(passages, self._facts_held)
+        check_dimensions(((p.embedding, p.embedder_id) for p in passages
+                          if p.embedding is not None), self.store.settings.get,
+                         "passage embedding")
         # The connection itself: this runs inside a transaction, which translates errors.
         conn = self.store.conn
         ids = next_ids(conn, "passages", len(passages))
@@ -105,6 +110,14 @@ class SQLitePassages:
             tuple(ids)).fetchall()
         return {r["id"]: _passage(r) for r in rows}
 
+    def _facts_held(self, fact_ids: list[int]) -> set[int]:
+        held: set[int] = set()
+        for start in range(0, len(fact_ids), CHUNK):
+            chunk = fact_ids[start : start + CHUNK]
+            held.update(int(r[0]) for r in self.store.execute(
+                f"SELECT id FROM facts WHERE id IN ({','.join('?' * len(chunk))})", chunk))
+        return held
+
     def mark_evicted(self, passage_id: int, evicted_at: float) -> None:
         check_moment(evicted_at, "passage evicted_at")
         self.store.execute("UPDATE passages SET was_in_core = 1, evicted_at = ? WHERE id = ?",
@@ -117,6 +130,8 @@ class SQLitePassages:
                      embedder_id: str) -> None:
         check_text(text, "passage text")
         check_vectors(embedding, embedder_id, "passage embedding")
+        check_dimensions([(embedding, embedder_id)], self.store.settings.get,
+                         "passage embedding")
         self.store.execute(
             "UPDATE passages SET text = ?, embedding = ?, embedder_id = ? WHERE id = ?",
             (text, vector_blob(embedding), embedder_id, passage_id))
@@ -182,6 +197,8 @@ def set_embeddings(store: SQLiteStore, table: str, ids: Sequence[int], vectors: 
                    embedder_id: str) -> None:
     """Store the vectors of ``ids`` in ``table``; a saved FAISS index of it is then out of date."""
     check_vectors(vectors, embedder_id, f"{table[:-1]} embedding")
+    check_dimensions(((v, embedder_id) for v in vectors), store.settings.get,
+                     f"{table[:-1]} embedding")
     store.executemany(
         f"UPDATE {table} SET embedding = ?, embedder_id = ? WHERE id = ?",
         [(vector_blob(v), embedder_id, int(i)) for i, v in zip(ids, vectors, strict=True)])

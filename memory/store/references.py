@@ -1,0 +1,91 @@
+"""What a row refers to, checked before a store writes it: what a snapshot's restore
+refuses across rows (memory/ops/snapshot_checks.py), as memory/store/bounds.py checks
+each row alone.
+
+A fact's passage must be one the store holds (an archived fact's, one not forgotten:
+it is searched through it); a passage's fact must be one the store holds; a vector must
+have as many values as the memory's embedder gives. Each backend looks the rows up;
+the checks run before the write, so a refused write leaves the store as it was.
+
+Not refused here: an archived fact without a passage, which restore refuses too. A fact
+filed straight into archival is written before its passage, which takes the fact's id,
+and is then given the passage's id in the same transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from tiermem.memory.errors import InvalidInputError
+from tiermem.memory.store.records import REINDEX_TARGET_KEY, Passage
+from tiermem.memory.types import Fact
+
+#: A passage's id to None when the store holds no such passage, else whether it is
+#: forgotten.
+PassageForgotten = Callable[[int], bool | None]
+#: Of the ids given, those of facts the store holds, forgotten ones too.
+FactsHeld = Callable[[list[int]], set[int]]
+#: A setting's value, None when it is not set.
+Setting = Callable[[str], str | None]
+
+
+def check_fact_passage(fact: Fact, forgotten: PassageForgotten,
+                       fact_live: Callable[[], bool] | None = None) -> None:
+    """``fact``'s passage, before an insert, or an update (given ``fact_live``, read only
+    for a passage refused: an update of a forgotten fact writes nothing, so it is let
+    be, as before)."""
+    passage_id = fact.passage_id
+    if passage_id is None:
+        return
+    state = forgotten(int(passage_id))
+    if state is None:
+        problem = ("is no passage of this memory; give the id of a passage the store "
+                   "holds (passages.insert_many returns them), or None")
+    elif state and fact.tier == "archival":
+        problem = ("is a forgotten passage, and an archived fact is found through its "
+                   "passage; give one not forgotten, or forget the fact with it")
+    else:
+        return
+    if fact_live is not None and not fact_live():
+        return
+    raise InvalidInputError(f"fact passage_id {passage_id} {problem}")
+
+
+def check_passage_facts(passages: Sequence[Passage], held: FactsHeld) -> None:
+    """The facts ``passages`` were made from, all looked up at once."""
+    wanted = sorted({int(p.fact_id) for p in passages if p.fact_id is not None})
+    if not wanted:
+        return
+    found = held(wanted)
+    missing = next((i for i in wanted if i not in found), None)
+    if missing is not None:
+        raise InvalidInputError(f"passage fact_id {missing} is no fact of this memory; give "
+                                f"the id of a fact the store holds (facts.insert returns "
+                                f"them), or None")
+
+
+def check_dimensions(vectors: Iterable[tuple[Any, str | None]], setting: Setting,
+                     what: str) -> None:
+    """Each (vector, embedder id) to write: as many values as the
+    memory's embedder gives (its stored ``embedder_dim``), but for a vector of the embedder
+    a reindex is under way to, whose dimension is stored when the reindex ends. A store
+    no memory has opened knows no dimension, and takes any."""
+    vectors = list(vectors)
+    if not vectors:
+        return
+    dim = int(setting("embedder_dim") or 0)
+    if not dim:
+        return
+    for at, (vector, embedder_id) in enumerate(vectors):
+        length = int(np.size(vector))
+        if length == dim:
+            continue
+        if embedder_id is not None and setting(REINDEX_TARGET_KEY) == embedder_id:
+            continue
+        place = f"{what} {at}" if len(vectors) > 1 else what
+        raise InvalidInputError(f"{place} has {length} values, but this memory's embedder "
+                                f"gives {dim}; embed the text with the memory's embedder, or "
+                                f"reindex the memory to another one first")
