@@ -21,6 +21,7 @@ from tiermem.memory.ops.forgotten_norms import says
     ("Everyone at Acme works hard.", "User works at Acme"),
     ("I think everyone I know lives in Berlin.", "User lives in Berlin"),
     ("My team uses vim.", "User uses vim"),
+    ("Everyone at Acme says I work hard.", "User works at Acme"),
     ("Everyone on my team is allergic to peanuts.", "User is allergic to peanuts"),
     # ... and what others the user is not one of have is theirs.
     ("Everyone I know has a dog named Rex.", "User has a dog named Rex"),
@@ -80,6 +81,9 @@ def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     ("I hate propranolol. I take it daily.", "User takes propranolol daily"),
     ("Everyone knows I use vim.", "User uses vim"),
     ("I told everyone I work at Acme.", "User works at Acme"),
+    # The others named first, the user's own verb after them says it.
+    ("Everyone at Acme knows I work at Acme.", "User works at Acme"),
+    ("People in Lisbon know I live in Lisbon now.", "User lives in Lisbon"),
     ("Everyone I know says I live in Berlin.", "User lives in Berlin"),
     ("My family and I live in Berlin.", "User lives in Berlin"),
     ("Everyone I know loves my dog Rex.", "User has a dog named Rex"),

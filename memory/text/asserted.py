@@ -191,29 +191,41 @@ def of_user_alone(fact: str) -> bool:
 
 
 def _says_so(words: list[str], wanted: set[str], read_cues: bool, user_alone: bool,
-             users: bool = False) -> bool:
-    """Whether none of ``words`` before the first that holds one of ``wanted`` (a fact's
+             users: bool = False) -> int | None:
+    """Where in ``words`` what they say of the fact begins, or None if they do not say it:
+    whether none of ``words`` before the first that holds one of ``wanted`` (a fact's
     concepts) says it is not so: "I'd love to live in Berlin" does not, "I live in Berlin
     and would never leave" does; nor says it of "you", or, of a fact of the user alone, of
     another, by a pronoun or as the subject of that word ("... when my wife works at
     Acme", "people hate vim", "Everyone I know uses vim"), or, of any fact of the user's
     own (``users``: "User has a dog named Rex"), of others the user is not one of
-    ("Everyone I know has a dog named Rex"; "My family has a dog" may be theirs too)."""
-    another = False
+    ("Everyone I know has a dog named Rex"; "My family has a dog" may be theirs too). A
+    word of the fact that only says which others are meant is not said: "Everyone at Acme
+    knows I work at Acme" says it from the user's "I" on, "Everyone at Acme says I work
+    hard" says no job there."""
+    another, start = False, 0
     for at, word in enumerate(words):
         if concepts(word) & wanted:
-            return not (another or (user_alone and (_subject_another(words[:at])
-                                                    or _said_of_others(words[:at])))
-                        or (users and not _owned(words[:at])
-                            and _said_of_others(words[:at], groups=False)))
+            if another or (user_alone and _subject_another(words[:at])):
+                return None
+            before = words[:at]
+            of_others = ((user_alone and _said_of_others(before))
+                         or (users and not _owned(before)
+                             and _said_of_others(before, groups=False)))
+            if not of_others:
+                return start
+            # Past the others, a verb of the user's own may still say the fact.
+            start = -1
+        elif start < 0 and word.casefold().split("'")[0] in {"i", "we"}:
+            start = at
         if read_cues and _not_so(words, at) and not _a_diet(words, at, wanted):
-            return False
+            return None
         pronoun = word.casefold().split("'")[0]
         if pronoun in _USER:
             another = False
         elif pronoun in _YOU or (user_alone and pronoun in _ANOTHER):
             another = True
-    return True
+    return None if start < 0 else start
 
 
 def _subject_another(before: list[str]) -> bool:
@@ -310,10 +322,13 @@ def asserted_concepts(sentence: str, wanted: Iterable[str], *, read_cues: bool =
                                        or planned(kept, wanted, time_near=time_near,
                                                   moving=moving)
                                        or (not moving and after_it_comes(kept, wanted)))
-        if not of_no_one_now and _says_so(words, wanted, read_cues, user_alone, users):
+        start = (None if of_no_one_now
+                 else _says_so(words, wanted, read_cues, user_alone, users))
+        if start is not None:
+            own = " ".join(words[start:]) if start else kept
             # "I live in Berlin" shares "residence" with "User is moving to Berlin" but
             # says no move; "I moved to Berlin" says it, made.
-            said |= concepts(kept) - (_A_MOVE if moving and not _MOVING.search(kept) else set())
+            said |= concepts(own) - (_A_MOVE if moving and not _MOVING.search(kept) else set())
             # "..., a new flat in Berlin, where we've lived for years": "where" is Berlin.
             place = _PLACE_LAST.search(parts[at - 1]) if at and _WHERE.match(kept) else None
             said |= concepts(place.group(1)) if place else set()
