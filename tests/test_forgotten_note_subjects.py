@@ -89,6 +89,8 @@ def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     ("Everyone I know loves my dog Rex.", "User has a dog named Rex"),
     ("Everyone knows I have a dog named Rex.", "User has a dog named Rex"),
     ("My family has a dog named Rex.", "User has a dog named Rex"),
+    ("My team and me use vim.", "User uses vim"),
+    ("Everyone I know and me live in Berlin.", "User lives in Berlin"),
     ("When I use vim I get tired.", "User uses vim"),
     ("These days my wife and I all speak Spanish.", "User speaks Spanish"),
     ("I'm about to go to work at Acme for my shift.", "User works at Acme"),

@@ -87,6 +87,7 @@ _GROUPS = frozenset({"team", "teams", "family", "department", "class", "classmat
 #: Words that open a clause saying which of others are meant: "everyone who I know".
 _RELATIVE = frozenset({"who", "whom", "that"})
 #: Words that follow several people, the subject still theirs: "my parents both speak".
+_ME = frozenset({"me", "myself"})
 _EACH_OF_THEM = frozenset({"all", "both", "each"})
 _YOU = frozenset({"you", "your", "yours", "yourself", "yourselves"})
 #: Verbs that follow a gerund that is a sentence's subject: "Living in Berlin is expensive"
@@ -248,8 +249,9 @@ def _said_of_others(before: list[str], groups: bool = True) -> bool:
         if word in _OTHERS or (groups and word in _GROUPS and at
                                and folded[at - 1] in {"my", "our"}):
             opened = at
-        elif opened is not None and word.split("'")[0] in {"i", "we"} and not _describes(
-                folded, opened, at):
+        elif opened is not None and ((word.split("'")[0] in {"i", "we"} and not _describes(
+                folded, opened, at)) or (word in _ME and folded[at - 1] == "and")):
+            # "Everyone knows I use vim"; "My team and me use vim" is the user's too.
             opened = None
     return opened is not None
 
