@@ -106,7 +106,8 @@ def test_a_second_run_of_a_scenario_under_way_is_refused_and_leaves_it_alone(
     out, err = capsys.readouterr()
     assert out == "" and err.startswith(f"tiermem: agent home {home} is open for writing by "), err
     assert err.endswith(
-        ": scenario short is being run there already. Wait for that run to end, or give this "
+        ": scenario short is being run there already, and `tiermem diagnostics --scenario "
+        "short` reads it meanwhile. Wait for that run to end, or give this "
         "one a home of its own: `TIERMEM_HOME=$(mktemp -d) tiermem scenario short` (`tiermem "
         "diagnostics --scenario short` reads it with the same TIERMEM_HOME)\n"), err
     assert (home / DB_FILE).read_bytes() == before
