@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import shlex
+from pathlib import Path
+
 from rich.console import Console
 from rich.table import Table
 
+from tiermem.agent.home import home_variable
 from tiermem.agent.terminal import escape
 from tiermem.scenarios.runner import DayLog, ScenarioResult
 
@@ -55,5 +59,14 @@ def print_result(console: Console, result: ScenarioResult) -> None:
         console.print(f"[red]{len(failed)} of {len(result.checks)} checks failed[/red]")
     else:
         console.print(f"[green]all {len(result.checks)} checks passed[/green]; memory kept in "
-                      f"{escape(str(result.home))} (tiermem diagnostics --scenario "
-                      f"{escape(result.scenario.name)})")
+                      f"{escape(str(result.home))} ({escape(diagnostics_command(result))})")
+
+
+def diagnostics_command(result: ScenarioResult) -> str:
+    """The command that reports on ``result``'s memory. A home chosen by ``TIERMEM_HOME``
+    is named in it: set only for the run (`TIERMEM_HOME=... tiermem scenario NAME`), it
+    would otherwise report on the scenario's last run in another home, or on none."""
+    command = f"tiermem diagnostics --scenario {result.scenario.name}"
+    if home_variable() is None or not isinstance(result.home, Path):
+        return command
+    return f"TIERMEM_HOME={shlex.quote(str(result.home.parent.parent))} {command}"

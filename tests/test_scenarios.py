@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
+import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from network_guard import guarded_env
 
 import tiermem.cli as cli
 from tiermem.agent.errors import ProviderError
@@ -108,9 +112,35 @@ def test_a_second_run_of_a_scenario_under_way_is_refused_and_leaves_it_alone(
     assert err.endswith(
         ": scenario short is being run there already, and `tiermem diagnostics --scenario "
         "short` reads it meanwhile. Wait for that run to end, or give this "
-        "one a home of its own: `TIERMEM_HOME=$(mktemp -d) tiermem scenario short` (`tiermem "
-        "diagnostics --scenario short` reads it with the same TIERMEM_HOME)\n"), err
+        "one a home of its own: `home=$(mktemp -d); TIERMEM_HOME=$home tiermem scenario "
+        "short`, then `TIERMEM_HOME=$home tiermem diagnostics --scenario short` reports on this "
+        "one\n"), err
     assert (home / DB_FILE).read_bytes() == before
+
+
+def test_the_advice_for_a_scenario_under_way_runs_it_in_a_home_diagnostics_then_reads(
+        tmp_path: Path) -> None:
+    """The refusal's commands, run by a shell as given: the last, diagnostics, reports on
+    the memory the run kept in its own home, and the run names that home for it too."""
+    from tiermem.scenarios.command import running_already
+
+    said = running_already("long-running-incident", RuntimeError("held"))
+    tiermem = f"{shlex.quote(sys.executable)} {shlex.quote(str(ROOT / 'cli.py'))}"
+    script = "\n".join([f'tiermem() {{ {tiermem} "$@" --embedder hashing; }}',
+                        *re.findall(r"`([^`]+)`", said.partition("home of its own")[2])])
+    env = {name: value for name, value in os.environ.items()
+           if name not in {"TIERMEM_MODEL", "OPENAI_BASE_URL", "TIERMEM_STORE"}}
+    env.update(TIERMEM_HOME=str(tmp_path / "usual"), TMPDIR=str(tmp_path), HF_HUB_OFFLINE="1",
+               COLUMNS="1000")
+    done = subprocess.run(["bash", "-c", script], capture_output=True, text=True,
+                          env=guarded_env(env), cwd=tmp_path, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    ran = next(tmp_path.glob("tmp.*/scenarios/long-running-incident"))
+    assert "memory health after 31 interactions" in done.stdout.partition("memory kept in")[2]
+    assert not (tmp_path / "usual" / "scenarios").exists()
+    root = shlex.quote(str(ran.parent.parent))
+    assert (f"memory kept in {ran} (TIERMEM_HOME={root} tiermem diagnostics --scenario "
+            f"long-running-incident)") in done.stdout, done.stdout
 
 
 def test_cli_scenario_then_diagnostics(tmp_path: Path) -> None:
