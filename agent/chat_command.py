@@ -50,6 +50,7 @@ def cmd_chat(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     # Piped output is read by programs: lines are not broken at 80 columns.
     console = TerminalConsole(soft_wrap=not sys.stdout.isatty())
     ended = False  # the session is over: what is left is closing the memory
+    repl: ChatRepl | None = None
     second_signals = SecondSignals()
     try:
         # The memory closes outside the signals' handling, as after any session: a signal
@@ -85,10 +86,12 @@ def cmd_chat(args: argparse.Namespace, note: Callable[[str], None]) -> int:
             ended = True
         work_done(args)
     except Terminated as exc:
-        if not exc.reported:  # as the client or the memory opened: the session never began
+        # Unreported, it came as the client or the memory opened, or once the input ended.
+        if not exc.reported:
             with contextlib.suppress(OSError, ValueError):  # a terminal already hung up
-                note(f"chat stopped ({exc.name}) before it read any input; no message was "
-                     f"sent or kept")
+                note(f"chat stopped ({exc.name}) {SESSION_ENDED}" if repl is not None
+                     and repl.began else f"chat stopped ({exc.name}) before it read any "
+                     f"input; no message was sent or kept")
         raise
     except KeyboardInterrupt as exc:
         if not ended or isinstance(exc, InterruptReported):
@@ -102,6 +105,8 @@ def cmd_chat(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     return code
 
 
+#: A signal after the session's last line, before the memory closes.
+SESSION_ENDED = "as the session ended; every turn and command it finished was saved"
 #: Ctrl-C while the memory closes after the session ended.
 CLOSING_STOPPED = ("chat stopped (Ctrl-C) as it closed the memory, after the session ended; "
                    "every turn and command it finished was saved")

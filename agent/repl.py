@@ -106,6 +106,8 @@ class ChatRepl(ChatReports):
         self.store = store
         #: The slash command under way (its name), for what Ctrl-C stopped.
         self.running: str | None = None
+        #: Input was read: a signal the loop did not report came as the session ended.
+        self.began = False
         self.commands = SlashCommands(agent, self, home, store)
 
     # -- loops ----------------------------------------------------------------------------
@@ -137,6 +139,7 @@ class ChatRepl(ChatReports):
 
     def _read_piped(self, lines: Iterable[str | OverlongLine]) -> int:
         try:
+            self.began = True
             for line in lines:
                 if isinstance(line, OverlongLine):
                     self.refuse(line)
@@ -209,7 +212,7 @@ class ChatRepl(ChatReports):
                 raise
 
     def _prompt(self, session: Any) -> int:
-        self.interactive = True
+        self.interactive = self.began = True
         self.banner()
         leave_armed = False  # the last Ctrl-C left an empty prompt: one more leaves
         note: str | None = None

@@ -55,6 +55,13 @@ def statuses(memory: HierarchicalMemory) -> dict[str, str]:
     return {r["content"]: r["status"] for r in memory.recall.iter_rows() if r["role"] == "user"}
 
 
+def kept_by_ada(tmp_path: Path) -> dict[str, str]:
+    """The status of each message of agent ada's memory, kept under ``tmp_path``."""
+    with HierarchicalMemory(tmp_path / "home" / "agents" / "ada", embedder=HashingEmbedder(),
+                            read_only=True) as kept:
+        return statuses(kept)
+
+
 def send(signum: int) -> None:
     """``signum`` to this process, unless the chat left it to its default action, which
     would end the test run, not the chat."""
@@ -171,9 +178,7 @@ def test_sigterm_to_a_piped_chat_waiting_for_a_line_prints_where_it_stopped(
     assert err.decode().endswith(
         "tiermem: chat stopped (SIGTERM) while waiting for the next line; the lines before it "
         "were handled, and none after it was read\n"), err
-    with HierarchicalMemory(tmp_path / "home" / "agents" / "ada", embedder=HashingEmbedder(),
-                            read_only=True) as kept:
-        assert statuses(kept) == {"I like tea": "ok"}
+    assert kept_by_ada(tmp_path) == {"I like tea": "ok"}
 
 
 def test_sigterm_while_a_finished_turn_is_saved_keeps_it_then_ends_the_run(
@@ -294,9 +299,7 @@ def test_a_second_signal_as_the_ended_chat_closes_its_memory_is_ignored(
     assert (done.returncode, done.stderr.decode()) == (143, (
         "tiermem: chat stopped (SIGTERM) while waiting for the next line; the lines before it "
         "were handled, and none after it was read\n"))
-    with HierarchicalMemory(tmp_path / "home" / "agents" / "ada", embedder=HashingEmbedder(),
-                            read_only=True) as kept:
-        assert statuses(kept) == {"I like tea": "ok"}
+    assert kept_by_ada(tmp_path) == {"I like tea": "ok"}
 
 
 #: A piped chat sent SIGTERM as its memory opens, before it reads a line.
@@ -320,3 +323,26 @@ def test_sigterm_as_a_piped_chat_opens_its_memory_says_nothing_was_sent(
         "tiermem: chat stopped (SIGTERM) before it read any input; no message was sent or "
         "kept\n"))
     assert not (tmp_path / "home" / "agents" / "ada" / "memory.sqlite3").exists()
+
+
+#: A piped chat sent SIGTERM once its input has ended, before its memory closes.
+_SIGNALLED_AS_IT_ENDS = """
+from tiermem.agent.repl import ChatRepl
+
+piped = ChatRepl.run_piped
+
+def run_then_terminated(repl, lines):
+    code = piped(repl, lines)
+    os.kill(os.getpid(), signal.SIGTERM)
+    return code
+
+ChatRepl.run_piped = run_then_terminated
+"""
+
+
+def test_sigterm_as_a_piped_chat_ends_says_its_turns_were_saved(tmp_path: Path) -> None:
+    done = run_script(tmp_path, _SIGNALLED_AS_IT_ENDS, b"I like tea\n")
+    assert (done.returncode, done.stderr.decode()) == (143, (
+        "tiermem: chat stopped (SIGTERM) as the session ended; every turn and command it "
+        "finished was saved\n"))
+    assert kept_by_ada(tmp_path) == {"I like tea": "ok"}
