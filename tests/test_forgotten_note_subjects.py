@@ -61,6 +61,11 @@ from tiermem.memory.ops.forgotten_norms import says
     ("I moved from Munich and visited Berlin.", "User moved to Berlin"),
     ("I moved from Munich, where I lived, to be near Berlin.", "User moved to Berlin"),
     ("I moved from Munich, where I lived, to Paris.", "User moved to Berlin"),
+    # ... nor one only wished, planned or denied, whatever the clause between says.
+    ("I'd love to move from Munich, where I lived, to Berlin.", "User moved to Berlin"),
+    ("I didn't move from Munich, where I lived, to Berlin.", "User moved to Berlin"),
+    ("I almost moved from Munich, where I lived, to Berlin.", "User lives in Berlin"),
+    ("I'm moving from Munich, where I lived, to Berlin.", "User moved to Berlin"),
     # Living there says no move.
     ("I live in Berlin.", "User is moving to Berlin"),
 ])
@@ -114,6 +119,7 @@ def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     ("I moved from Munich, where I lived, to Berlin.", "User moved to Berlin"),
     ("We relocated away from Munich, where we lived for years, to Berlin.",
      "User moved to Berlin"),
+    ("I'm moving from Munich, where I lived, to Berlin.", "User is moving to Berlin"),
 ])
 def test_a_statement_that_it_is_so_states_the_fact(said: str, fact: str) -> None:
     assert says(said, fact)

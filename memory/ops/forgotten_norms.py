@@ -239,7 +239,8 @@ def says(text: str, fact: str) -> bool:
         if not (placed or (refers_back(part, us=tied and _met_alone(before_this, names))
                            and not (tied and said_of_each(before_this)))):
             lent, linked = lent | _names_lent(linked, names, wanted), set()
-        said &= _of_the_fact(part, fact, wanted - names, names, opens_sentence, placed) | kin
+        said &= _of_the_fact(part, fact, wanted - names, names, opens_sentence, read,
+                             placed) | kin
         # "Ana lives in Berlin and I live there too": Ana's statement is hers, but its
         # place is the one the user's "there" names ("a town near Berlin" is not Berlin).
         if (said & (wanted - names) and points_back_to(part, before_this, names)
@@ -288,13 +289,15 @@ def _names_lent(linked: set[str], names: set[str], wanted: set[str]) -> set[str]
 
 
 def _of_the_fact(part: str, fact: str, relation: set[str], names: set[str],
-                 opens_sentence: bool, placed: bool = False) -> set[str]:
+                 opens_sentence: bool, read: Callable[[str], set[str]],
+                 placed: bool = False) -> set[str]:
     """The concepts of the clauses of ``part`` but those that say the fact's ``relation``
     of something they name instead of the fact's ``names``, or of a place of their own:
     "I live in Munich" or "I live near the river" of "User lives in Berlin" lends "live"
     neither to "and work in Berlin" nor to "I visited Berlin"; of a fact placing the user
     at its names, nor "I live alone" unless the part is ``placed`` after a lead-in naming
-    them ("In Berlin, ..."), and "I live nowhere near Berlin" says neither."""
+    them ("In Berlin, ..."), and "I live nowhere near Berlin" says neither; a move from a
+    place goes on to the fact's (``_moved_on_to``) only as ``read`` says it is so."""
     placing = places_its_names(fact)
     kept: set[str] = set()
     clauses = clauses_in(part, names)
@@ -307,7 +310,10 @@ def _of_the_fact(part: str, fact: str, relation: set[str], names: set[str],
         where = named_where(clause, clauses[at - 1]) if at else set()
         elsewhere = bool((named | where) - names) or (
             not where and located_apart(clause, relation, placing=placing and not placed))
-        elsewhere = elsewhere and not _moved_on_to(clause, clauses[at + 1:], names)
+        # Only a move ``read`` as so goes on: "I'd love to move from Munich, where I
+        # lived, to Berlin" moved nowhere, and "where I lived" is Munich's.
+        elsewhere = elsewhere and not (_moved_on_to(clause, clauses[at + 1:], names)
+                                       and bool(read(clause) & relation))
         if not (names and own & relation and not own & names and elsewhere):
             kept |= own
     return kept
