@@ -37,6 +37,8 @@ def test_which_measure_a_fact_gives_of_someone(fact: str, measure: str | None) -
 
 @pytest.mark.parametrize(("value", "when"), [
     ("at 5pm", True), ("on Friday", True), ("17:00", True), ("by 9am.", True),
+    ("at noon", True), ("tomorrow", True), ("next week", True), ("on Friday at 5pm", True),
+    ("next Monday", True), ("today's build", False),
     ("stable", False), ("5%", False), ("db-01", False), ("down until 5pm", False),
 ])
 def test_which_values_say_when(value: str, when: bool) -> None:
@@ -174,6 +176,10 @@ _WHEN_AND_STATE = [
      ["The deploy is on Friday", "The deploy is cancelled"]),
     # A time ends a time.
     (["The deploy is at 5pm.", "The deploy is at 6pm now."], ["The deploy is at 6pm"]),
+    (["The meeting is at 3pm.", "The meeting is at noon now."], ["The meeting is at noon"]),
+    (["The meeting is at 3pm.", "The meeting is tomorrow now."], ["The meeting is tomorrow"]),
+    (["The deadline is on Friday.", "The deadline is next week now."],
+     ["The deadline is next week"]),
 ]
 
 

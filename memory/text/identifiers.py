@@ -38,10 +38,12 @@ _READING = re.compile(
     r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|[$€£]\d[\d,]*(?:\.\d+)?(?:\s?[a-z]{1,3})?"
     rf"|{_TIME_OF_DAY}|{_AMOUNT})",
     re.IGNORECASE)
-#: When a thing happens or is due, a day or a time of day ("at 5pm", "on Friday", "17:00").
-_WHEN = re.compile(r"(?:(?:at|on|by|until|from|around|about)\s+)?"
-                   rf"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|{_TIME_OF_DAY})",
-                   re.IGNORECASE)
+#: When a thing happens or is due, a day or a time of day ("at 5pm", "on Friday", "17:00",
+#: "at noon", "tomorrow", "next week"), or both ("on Friday at 5pm").
+_WHEN_PART = (r"(?:(?:at|on|by|until|from|around|about)\s+)?(?:(?:next|this)\s+)?"
+              rf"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|{_TIME_OF_DAY}|noon|midnight)"
+              r"|tomorrow|tonight|today|(?:next|this)\s+(?:week|weekend|month)")
+_WHEN = re.compile(rf"(?:{_WHEN_PART})(?:\s+(?:{_WHEN_PART}))*", re.IGNORECASE)
 #: How much of a quantity there is ("2%", "about 300 ms", "5 errors/min"), in a unit of
 #: measure: a level in words ("high") gives way to it, where a time ("5pm"), a count of
 #: things ("5 nodes") or how long something takes ("45 minutes") says something else, as a
@@ -97,8 +99,9 @@ def without_when(value: str) -> str:
 
 
 def says_when(value: str) -> bool:
-    """Whether ``value`` says when a thing happens ("at 5pm", "on Friday"): how it is
-    ("stable") or what it is says something else, so neither ends the other."""
+    """Whether ``value`` says when a thing happens ("at 5pm", "on Friday", "at noon",
+    "tomorrow"): how it is ("stable") or what it is says something else, so neither ends
+    the other."""
     return _WHEN.fullmatch(value.strip(" .")) is not None
 
 
