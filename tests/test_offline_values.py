@@ -115,6 +115,11 @@ _ONE_OF_A_KIND = [
      ["Acme's subscription is business"]),
     (["The support tier is gold.", "The support tier is Platinum now."],
      ["The support tier is Platinum"]),
+    # ... and of what holds one: an account's, a workspace's or an org's.
+    (["My account is Pro.", "My account is free now."], ["User's account is free"]),
+    (["Acme's workspace is Pro.", "Acme's workspace is free now."],
+     ["Acme's workspace is free"]),
+    (["Acme's org is Team.", "Acme's org is free now."], ["Acme's org is free"]),
     (["The laptop is Pro.", "The laptop is personal now."],
      ["The laptop is Pro", "The laptop is personal"]),
     (["The colour is Gold.", "The colour is silver now."],

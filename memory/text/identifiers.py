@@ -130,10 +130,12 @@ _TIERS = frozenset({
     "team", "teams", "business", "enterprise", "personal", "hobby", "developer", "growth",
     "scale", "ultimate", "essentials", "bronze", "silver", "gold", "platinum",
 })
-#: What a product sells by tier: only a value of one of these, or one said with its noun
-#: ("the Pro plan"), is a tier, as "gold" is a colour and "Pro" a laptop's model.
+#: What a product sells by tier, and what holds it ("My account is Pro"): only a value of
+#: one of these, or one said with its noun ("the Pro plan"), is a tier, as "gold" is a
+#: colour and "Pro" a laptop's model.
 _TIERED = frozenset({"plan", "tier", "edition", "subscription", "license", "licence",
-                     "membership", "package"})
+                     "membership", "package", "account", "workspace", "org", "organization",
+                     "organisation"})
 _TIER = re.compile(r"(?:the\s+)?(?P<tier>[\w-]+)(?:\s+(?P<noun>plan|tier|edition|subscription))?",
                    re.IGNORECASE)
 #: "the SRE team": a thing named by its noun after "the" and words that single it out; one
