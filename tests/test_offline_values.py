@@ -13,7 +13,7 @@ import pytest
 from offline_helpers import chat, core_of
 
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
-from tiermem.memory.text.identifiers import says_when
+from tiermem.memory.text.identifiers import retimes, says_when
 from tiermem.memory.text.kin_values import measure_of
 from tiermem.memory.text.statements import read_statement
 from tiermem.memory.text.updates import replaces, said_in_full
@@ -43,6 +43,14 @@ def test_which_measure_a_fact_gives_of_someone(fact: str, measure: str | None) -
 ])
 def test_which_values_say_when(value: str, when: bool) -> None:
     assert says_when(value) is when
+
+
+@pytest.mark.parametrize(("value", "moved"), [
+    ("postponed", True), ("delayed until 6pm", True), ("pushed back", True),
+    ("stable", False), ("cancelled", False), ("at 6pm", False),
+])
+def test_which_states_say_a_thing_is_no_longer_due_then(value: str, moved: bool) -> None:
+    assert retimes(value) is moved
 
 
 def test_a_name_said_in_full_says_the_short_one() -> None:
@@ -179,6 +187,10 @@ _WHEN_AND_STATE = [
      ["The deploy is at 5pm", "The deploy is stable"]),
     (["The deploy is on Friday.", "The deploy is cancelled now."],
      ["The deploy is on Friday", "The deploy is cancelled"]),
+    # ... but a state saying it is no longer due then ends the time.
+    (["The meeting is at 3pm.", "The meeting is postponed now."], ["The meeting is postponed"]),
+    (["The deploy is at 5pm.", "The deploy is delayed until 6pm now."],
+     ["The deploy is delayed until 6pm"]),
     # A time ends a time.
     (["The deploy is at 5pm.", "The deploy is at 6pm now."], ["The deploy is at 6pm"]),
     (["The meeting is at 3pm.", "The meeting is at noon now."], ["The meeting is at noon"]),

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["identifies", "is_state_compound", "names_a_make", "of_one_kind", "says_when",
-           "without_when"]
+__all__ = ["identifies", "is_state_compound", "names_a_make", "of_one_kind", "retimes",
+           "says_when", "without_when"]
 
 #: A severity, priority or tier: a state with a number, not a name ("sev1", "P2", "SEV-3").
 _STATUS_CODE = re.compile(
@@ -44,6 +44,10 @@ _WHEN_PART = (r"(?:(?:at|on|by|until|from|around|about)\s+)?(?:(?:next|this)\s+)
               rf"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|{_TIME_OF_DAY}|noon|midnight)"
               r"|tomorrow|tonight|today|(?:next|this)\s+(?:week|weekend|month)")
 _WHEN = re.compile(rf"(?:{_WHEN_PART})(?:\s+(?:{_WHEN_PART}))*", re.IGNORECASE)
+#: A state that says a thing's time no longer holds ("postponed", "delayed until 6pm"):
+#: unlike "stable" or "disabled", it ends the time it was due at.
+_RETIMED = re.compile(r"(?:(?:been|got)\s+)?(?:postponed|delayed|rescheduled|put\s+off"
+                      r"|pushed\s+(?:back|out))\b.*", re.IGNORECASE)
 #: How much of a quantity there is ("2%", "about 300 ms", "5 errors/min"), in a unit of
 #: measure: a level in words ("high") gives way to it, where a time ("5pm"), a count of
 #: things ("5 nodes") or how long something takes ("45 minutes") says something else, as a
@@ -103,6 +107,12 @@ def says_when(value: str) -> bool:
     "tomorrow"): how it is ("stable") or what it is says something else, so neither ends
     the other."""
     return _WHEN.fullmatch(value.strip(" .")) is not None
+
+
+def retimes(value: str) -> bool:
+    """Whether ``value`` says a thing is no longer due when it was ("postponed", "delayed
+    until 6pm"), so it ends the time it was due at ("at 5pm")."""
+    return _RETIMED.fullmatch(value.strip(" .")) is not None
 
 
 def identifies(value: str) -> bool:

@@ -67,6 +67,7 @@ from tiermem.memory.text.identifiers import (
     is_state_compound,
     names_a_make,
     of_one_kind,
+    retimes,
     says_when,
     without_when,
 )
@@ -298,8 +299,10 @@ def replaces(new: str, old: str, change: str | None) -> bool:
         values = [m["value"] if (m := ATTRIBUTE.match(fact.strip())) else "" for fact in (new, old)]
         if not of_someone(new) and of_one_kind(values[0], values[1], new_slot.rpartition("/")[2]):
             return True  # "free" ends "Pro", and "the platform team" "the SRE team"
-        if says_when(values[0]) != says_when(values[1]):
-            return False  # "The deploy is stable now" says how it went, not when it is
+        # "The deploy is stable now" says how it went, not when it is; "postponed now" says
+        # it is no longer when it was.
+        if says_when(values[0]) != says_when(values[1]) and not retimes(values[0]):
+            return False
         if _name_beside_state(new, old):
             return False  # "The primary database is down now" says how db-01 is
         kinds = {_value_kind(new), _value_kind(old)}
