@@ -28,6 +28,7 @@ from tiermem.memory.ops.forgotten_norms import says
     ("Everyone I know has a dog named Rex.", "User's dog is named Rex"),
     ("Nobody I know owns a Tesla.", "User owns a Tesla"),
     ("Most people we met have a sister named Anna.", "User has a sister named Anna"),
+    ("Everyone I know has a dog named Max. Mine is Rex.", "User has a dog named Max"),
     # "here" is where the user speaks from: not a place visited, missed or to be at.
     ("I visited Berlin last year. I live here.", "User lives in Berlin"),
     ("I'm flying to Berlin tomorrow. I live here.", "User lives in Berlin"),
@@ -92,6 +93,9 @@ def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     ("Everyone I know says I live in Berlin.", "User lives in Berlin"),
     ("My family and I live in Berlin.", "User lives in Berlin"),
     ("Everyone I know loves my dog Rex.", "User has a dog named Rex"),
+    # "Mine" is the user's one of what others were said to have.
+    ("Everyone I know has a dog, mine is Rex.", "User has a dog named Rex"),
+    ("Everyone I know has a dog. Mine is named Rex.", "User's dog is named Rex"),
     ("Everyone knows I have a dog named Rex.", "User has a dog named Rex"),
     ("My family has a dog named Rex.", "User has a dog named Rex"),
     ("My team and me use vim.", "User uses vim"),

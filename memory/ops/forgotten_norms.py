@@ -19,7 +19,13 @@ from itertools import pairwise
 
 from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.guard import guarded
-from tiermem.memory.text.asserted import asserted_concepts, hedged, of_user_alone, spurns
+from tiermem.memory.text.asserted import (
+    asserted_concepts,
+    hedged,
+    of_user_alone,
+    opens_with_mine,
+    spurns,
+)
 from tiermem.memory.text.clauses import clauses_of
 from tiermem.memory.text.digest import norm_hash
 from tiermem.memory.text.extract import extract_facts, fact_norms, is_question
@@ -179,7 +185,8 @@ def says(text: str, fact: str) -> bool:
     ("I hate vim" of "User uses vim", ``spurns``; "... I use it daily." after it says
     so), and, of the user alone, not of "he",
     "she" or another saying it ("... when my wife works at Acme"), nor, of any fact of
-    the user's, of others ("Everyone I know has a dog named Rex"). The fact was learned
+    the user's, of others ("Everyone I know has a dog named Rex"; "Mine is Rex." after it
+    says the user's). The fact was learned
     in the message's turn, but a model may
     have stored there what the message never said ("Hello" and "User's birthday is May 3"),
     or only shares light words with ("I take vitamins daily."): the note would tell the
@@ -241,6 +248,11 @@ def says(text: str, fact: str) -> bool:
             lent, linked = lent | _names_lent(linked, names, wanted), set()
         said &= _of_the_fact(part, fact, wanted - names, names, opens_sentence, read,
                              placed) | kin
+        # "Everyone I know has a dog. Mine is named Rex.": "mine" is the user's one of what
+        # the statement before names, whoever that was said of (not its names: "... a dog
+        # named Max. Mine is Rex." says no Max of the user's).
+        if opens_with_mine(part):
+            said |= read(before_this, users=False) - names_in(before_this, opens_sentence=True)
         # "Ana lives in Berlin and I live there too": Ana's statement is hers, but its
         # place is the one the user's "there" names ("a town near Berlin" is not Berlin).
         if (said & (wanted - names) and points_back_to(part, before_this, names)

@@ -39,7 +39,7 @@ from tiermem.memory.text.plans import (
 from tiermem.memory.text.said_of import on_an_errand
 from tiermem.memory.text.wording import concepts
 
-__all__ = ["asserted_concepts", "hedged", "of_user_alone", "spurns"]
+__all__ = ["asserted_concepts", "hedged", "of_user_alone", "opens_with_mine", "spurns"]
 
 #: Words by which what follows is wished, planned, supposed, nearly done, denied, given up
 #: or lost ("I quit my job at Acme", "I stopped taking propranolol", "I left Acme", "I got
@@ -309,7 +309,8 @@ def asserted_concepts(sentence: str, wanted: Iterable[str], *, read_cues: bool =
     saying the user is moving, and with it, no part saying no move says one ("I live in
     Berlin"); not one said of "you"; with ``user_alone``, not one said of "he", "she",
     "they" or others; with ``users`` (a fact of the user's own), not one said of others
-    the user is not one of ("Everyone I know has a dog"). A part opening with "where I"
+    the user is not one of ("Everyone I know has a dog"), but one opening with "mine" says
+    what the part before names ("..., mine is Rex"). A part opening with "where I"
     or "where we" says it of the place the part before it ends with."""
     wanted = set(wanted)
     said: set[str] = set()
@@ -334,7 +335,28 @@ def asserted_concepts(sentence: str, wanted: Iterable[str], *, read_cues: bool =
             # "..., a new flat in Berlin, where we've lived for years": "where" is Berlin.
             place = _PLACE_LAST.search(parts[at - 1]) if at and _WHERE.match(kept) else None
             said |= concepts(place.group(1)) if place else set()
+            # "Everyone I know has a dog, mine is Rex": the user's one is a dog.
+            said |= _named_before_mine(parts, at) if users else set()
     return said
+
+
+#: The user's one of what was just named: "mine is Rex", "Ours is called Max".
+_MINE = re.compile(r"\s*(?:mine|ours)\b", re.IGNORECASE)
+
+
+def opens_with_mine(statement: str) -> bool:
+    """Whether ``statement`` opens with the user's one of what was just named ("Mine is
+    Rex"), whoever that was said of."""
+    return _MINE.match(statement) is not None
+
+
+def _named_before_mine(parts: list[str], at: int) -> set[str]:
+    """The concepts of what the part before ``parts[at]`` names when ``parts[at]`` opens
+    with "mine" ("Everyone I know has a dog, mine is Rex"), but its names: "..., a dog
+    named Max, mine is Rex" gives the user no Max."""
+    if not at or not opens_with_mine(parts[at]):
+        return set()
+    return concepts(" ".join(word for word in _words(parts[at - 1]) if word.islower()))
 
 
 def spurns(statement: str, fact: str) -> bool:
