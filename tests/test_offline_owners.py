@@ -49,6 +49,10 @@ def memory() -> Iterator[HierarchicalMemory]:
      ["User's sister has a dog", "User doesn't have a dog anymore"]),
     (["My sister lives in Madrid."], "I don't visit my sister in Madrid anymore.",
      ["User's sister lives in Madrid", "User doesn't visit User's sister in Madrid anymore"]),
+    # A belief about someone of the user's is theirs: the user's own retraction leaves it.
+    (["I think my wife is vegan."], "My wife isn't vegan anymore.", []),
+    (["I think my wife is vegan."], "I'm not vegan anymore.",
+     ["User: I think my wife is vegan", "User is not vegan anymore"]),
 ])
 def test_a_retraction_retires_only_facts_of_the_one_it_is_about(
         memory: HierarchicalMemory, said: list[str], retraction: str, left: list[str]) -> None:
@@ -344,3 +348,37 @@ def test_a_place_after_the_verb_is_no_name_another_name_disagrees_with() -> None
     # The sister who goes to FitLife may be the one named Ana.
     assert may_be_one(owner_of("My sister goes to FitLife"),
                       owner_of("User's sister Ana goes to FitLife"))
+
+
+@pytest.mark.parametrize(("said", "question", "reply"), [
+    # Quoted as the speaker's words ("User: I think ..."), the belief is of the wife still.
+    ("I think my wife is vegan.", "Is my wife vegan?",
+     "- From core memory: User: I think my wife is vegan"),
+    ("I think my wife is vegan.", "What do you know about my wife?",
+     "- From core memory: User: I think my wife is vegan"),
+    ("I'm pretty sure my brother Tom lives in Berlin.", "Where does my brother live?",
+     "- From core memory: User is pretty sure User's brother Tom lives in Berlin"),
+    ("I don't think my wife is vegan.", "Is my wife vegan?",
+     "- From core memory: User doesn't think User's wife is vegan"),
+    ("My wife is vegan.", "Is my wife vegan?", "- From core memory: User's wife is vegan"),
+])
+def test_a_belief_about_someone_of_the_user_s_answers_a_question_about_them(
+        memory: HierarchicalMemory, said: str, question: str, reply: str) -> None:
+    assert chat(memory, said, question)[-1] == f"(offline, quoting memory)\n{reply}"
+
+
+def test_a_belief_about_someone_of_the_user_s_says_nothing_of_the_user(
+        memory: HierarchicalMemory) -> None:
+    assert chat(memory, "I think my wife is vegan.", "Am I vegan?")[-1] == NOTHING_FOUND
+
+
+@pytest.mark.parametrize(("text", "owner"), [
+    ("User: I think my wife is vegan", Owner(True, ("wife",))),
+    ("I don't think my sister Ana is vegan.", Owner(True, ("sister",), "ana")),
+    ("I heard Priya is on call.", Owner(False, name="priya")),
+    # The clause after the belief names no one: the speaker's, as any first person.
+    ("User: I think the alerts go to Opsgenie", Owner(True)),
+    ("I think I'm allergic to cats.", Owner(True)),
+])
+def test_a_belief_is_of_the_one_the_clause_after_it_is_about(text: str, owner: Owner) -> None:
+    assert owner_of(text) == owner

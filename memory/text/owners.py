@@ -12,10 +12,11 @@ the one a question asks about, so that it is no answer about them.
 An owner is the user, someone of the user's named by a relation ("sister", "boss",
 "dog"; "my phone number" is the user's own), with their name when it follows ("my
 brother Tom"), or someone or something named by capitalised words followed by a verb
-("Marco Rossi is ...", "Acme is ..."). Anything else ("The database is ...", "We ...",
-"She ...") is unclear: None, which may be anyone's. The words for someone of the user's,
-and which of them may be one person, are memory/text/relations.py's. Pure functions over
-strings.
+("Marco Rossi is ...", "Acme is ..."). The speaker's belief ("I think my wife is vegan",
+"User is pretty sure User's brother ...") is of the one the clause after it is about.
+Anything else ("The database is ...", "We ...", "She ...") is unclear: None, which may be
+anyone's. The words for someone of the user's, and which of them may be one person, are
+memory/text/relations.py's. Pure functions over strings.
 """
 
 from __future__ import annotations
@@ -86,6 +87,15 @@ _HAVING = frozenset({"have", "has", "had", "own", "owns", "owned"})
 #: What may stand between the verb and the name someone goes by, and titles before it.
 _NAMING = frozenset({"named", "called"})
 _TITLES = frozenset({"dr", "mr", "mrs", "ms", "miss", "prof", "sir"})
+#: The speaker's belief or hearsay before what they say of someone ("I think my wife is
+#: vegan", quoted as "User: I think ..."; "User doesn't think User's wife is vegan"): the
+#: clause after it says whose the statement is.
+_BELIEF = re.compile(
+    r"^(?:user:\s+)?(?:i|user)(?:\s+(?:(?:do(?:es)?\s+not|do(?:es)?n['’]t|really|still"
+    r"|just|also)\s+)?(?:think|believe|guess|suppose|reckon|suspect|know|assume|gather)"
+    r"(?:e?s)?|\s+heard|(?:\s+am|\s+is|['’]m)\s+(?:pretty\s+|fairly\s+|quite\s+)?"
+    r"(?:sure|certain))"
+    r"\s+(?:that\s+)?(?=\w)", re.IGNORECASE)
 
 
 def _words(text: str) -> list[str]:
@@ -145,6 +155,10 @@ def owner_of(text: str) -> Owner | None:
     if first == "the" and len(words) > 1 and words[1].casefold() in ("user", "user's"):
         words, first = words[1:], words[1].casefold()
     if first in _SPEAKER:
+        believed = _BELIEF.match(opened)
+        told = owner_of(opened[believed.end():]) if believed else None
+        if told is not None:  # "I think my wife is vegan" is of the wife
+            return Owner(told.user, told.relations, told.name, every, told.known_as)
         return Owner(True, words=every)
     if first in _MINE:
         return _mine(words[1:], every)
