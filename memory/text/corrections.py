@@ -44,7 +44,7 @@ __all__ = ["Correction", "corrected", "correction_apart", "correction_of", "mean
 
 _I = re.IGNORECASE
 _CORRECTION = re.compile(
-    r"^\W*(?:(?:sorry|oops|whoops|oh|no|nope|wait|my\s+bad|correction|actually)\b[\s,:;!.-]*)*"
+    r"^\W*(?:(?:sorry|oops|whoops|oh|no|nope|wait|my\s+bad|correction|actually)\b[\s,:;!.–—-]*)*"
     r"i\s+meant(?:\s+to\s+(?:say|write|type))?\s*[:,]?\s+(?P<meant>\S.*?)"
     r"(?:\s*,\s*(?:and\s+)?not|\s+not|\s+rather\s+than|\s+instead\s+of)\s+"
     r"(?P<said>\S.*?)[\s.!;]*$", _I | re.DOTALL)
@@ -62,7 +62,7 @@ _NOT_A_SLIP = frozenset({"it", "that", "this", "what", "to", "well", "no", "noth
 #: semicolon or dash, as ``own_clauses`` cuts, or "and", "but" or "so" with none ("..., not
 #: Seattle and I work at Acme"), then "I", "I'm", "my" or "we".
 _OWN_CLAUSE_AFTER = re.compile(
-    r"(?:\s*(?:[,;]|\s[-–—])\s*(?:(?:and|but|so)\s+)?|\s+(?:and|but|so)\s+)"
+    r"(?:\s*(?:[,;]|\s[-–—]|(?<=\w)[–—])\s*(?:(?:and|but|so)\s+)?|\s+(?:and|but|so)\s+)"
     r"(?=(?:i|i['’](?:m|ve)|my|we)\b)", _I)
 
 

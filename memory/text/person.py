@@ -112,7 +112,7 @@ _OTHER_FIRST_PERSON = re.compile(
 _RETURN = re.compile(r"^i(?=\s+(?:(?:came|went|got)\s+back|returned)\b)", _IGNORECASE)
 #: What ends the text before a later clause: a comma, semicolon or dash, or a conjunction.
 _CLAUSE_BREAK = re.compile(
-    r"(?:[,;]|\s[-–—])\s*(?:(?:and|but|so|or|yet)\s+)?(?:then\s+)?$"
+    r"(?:[,;]|\s[-–—]|(?<=\w)[–—])\s*(?:(?:and|but|so|or|yet)\s+)?(?:then\s+)?$"
     r"|\s(?:and|but|so|or|while|because|though|although|since|(?:and\s+)?then)\s+$",
     _IGNORECASE)
 #: When a sentence opens by saying ("Last year my wife and I moved to Porto").

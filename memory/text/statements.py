@@ -131,10 +131,13 @@ _NOT_THIS_BUT = re.compile(
 
 
 
+#: A dash between clauses: spaced, or an en or em dash typed with none ("Lisbon—I moved");
+#: a hyphen with none joins words ("well-known").
+_DASH = r"\s[-–—]|(?<=\w)[–—]"
 #: Where a clause of the speaker's own opens after another: a comma, semicolon or dash
 #: ("and", "but" or "so" may follow), then "I", "I'm", "my" or "we".
 _OWN_CLAUSE = re.compile(
-    rf"\s*(?:[,;]|\s[-–—])\s*(?:(?:and|but|so)\s+)?(?=(?:i|i{_APOS}(?:m|ve)|my|we)\b)", _I)
+    rf"\s*(?:[,;]|{_DASH})\s*(?:(?:and|but|so)\s+)?(?=(?:i|i{_APOS}(?:m|ve)|my|we)\b)", _I)
 
 
 #: A clause that only points back to the one before it ("..., my wife does", "..., we
@@ -147,7 +150,7 @@ _ELLIPTICAL = re.compile(
 #: A last clause in which someone else takes over what a retraction denies ("I'm not on
 #: call anymore, Priya is", "..., but my wife still does"): who it names is not denied.
 _TAKEN_OVER = re.compile(
-    r"\s*(?:[,;]|\s[-–—])\s*(?:(?:and|but|so)\s+)?(?:now\s+)?[\w'’-]+(?:\s+[\w'’-]+){0,3}?"
+    rf"\s*(?:[,;]|{_DASH})\s*(?:(?:and|but|so)\s+)?(?:now\s+)?[\w'’-]+(?:\s+[\w'’-]+){{0,3}}?"
     r"\s+(?:still\s+)?(?:does|do|is|are|has|have|will|can)(?:\s+(?:too|now|instead))?\W*$",
     _I)
 
