@@ -74,3 +74,13 @@ def test_a_slip_named_without_what_it_corrects_after_an_unspaced_dash_stores_not
     reply = chat(memory, "I live in Lisbon.", "No—I meant Porto.")[-1]
     assert list(core_of(memory)) == ["User lives in Lisbon"]
     assert 'which word "Porto" corrects' in reply
+
+
+@pytest.mark.parametrize("said", [
+    "Hi—I'm Dana.", "Hello–I am Dana.", "Hi — I'm Dana.",
+    "Call me Dana—everyone does.", "Call me Dana - everyone does.",
+])
+def test_an_introduction_with_an_unspaced_dash_names_the_user(
+        memory: HierarchicalMemory, said: str) -> None:
+    chat(memory, said)
+    assert list(core_of(memory)) == ["User's name is Dana"]

@@ -235,7 +235,7 @@ _CALL_ME = re.compile(
     rf"|i{_APOS}?d\s+like\s+you\s+to|i\s+would\s+like\s+you\s+to),?\s+)*"
     rf"call\s+me\s+(?P<name>{_NAME_WORD}(?:\s+{_NAME_WORD})?)(?:,?\s+(?:please|pls)"
     # "Call me Liz, everyone does": who else calls the speaker so, which names no one else.
-    r"|\s*(?:[,;:]|\s[-–—])\s*(?:everyone|everybody|people|most\s+people|(?:all\s+)?my"
+    r"|\s*(?:[,;:–—]|\s-)\s*(?:everyone|everybody|people|most\s+people|(?:all\s+)?my"
     r"\s+(?:friends|family|colleagues)|friends)(?:\s+else)?\s+(?:does|do)(?:,?\s+too)?)?$",
     _IGNORECASE)
 #: Capitalised words after "call me" that say when, not what.
@@ -312,7 +312,7 @@ _GREETING = (r"(?:hi|hello|hey|hiya|howdy|greetings|good\s+(?:morning|afternoon|
              r"(?:\s+(?:there|all|everyone|everybody|folks))?")
 _GREETING_ALONE = re.compile(rf"^\W*{_GREETING}\W*$", _IGNORECASE)
 _INTRODUCTION = re.compile(
-    rf"^\W*{_GREETING}\s*(?:(?P<end>[!.;])[,!.:;]*|[,:]+|\s[-–—])?\s*"
+    rf"^\W*{_GREETING}\s*(?:(?P<end>[!.;])[,!.:;]*|[,:–—]+|\s-)?\s*"
     rf"(?P<own>(?:i\s+am|i{_APOS}m)\s+"
     r"(?P<name>[^\W\d_]+(?:[-'’][^\W\d_]+)*(?:\s+[^\W\d_]+(?:[-'’][^\W\d_]+)*)?))"
     r"\s*[.!]*$", _IGNORECASE)
