@@ -311,6 +311,11 @@ def build_tiers(memory: OpenedMemory, policy: EvictionPolicy | None,
     memory.purge = PurgeAfterErasure(store, memory.archival.vectors, memory.recall.vectors)
     if store.read_only:
         return
+    # Before the pending messages get their vectors: the store refuses a vector whose size
+    # is not the stored dimension, and an embedder check_embedder let in may have another.
+    with store.transaction():
+        store.settings.set("embedder_id", memory.embedder.id)
+        store.settings.set("embedder_dim", memory.embedder.dim)
     # This process holds the writer lock, so no turn is running: a message still
     # pending was left by a turn that was killed, maybe before it got its vector.
     left = memory.recall.mark_pending_unanswered()
@@ -329,8 +334,6 @@ def build_tiers(memory: OpenedMemory, policy: EvictionPolicy | None,
         assert kept is not None
         for key, value in kept.to_meta().items():
             store.settings.set(key, value)
-        store.settings.set("embedder_id", memory.embedder.id)
-        store.settings.set("embedder_dim", memory.embedder.dim)
         _fit_core(memory)
 
 

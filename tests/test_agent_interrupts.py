@@ -197,3 +197,16 @@ def test_a_message_left_pending_without_a_vector_gets_one_at_the_next_open(
         assert has_vector(memory, "Is the billing runbook in the wiki?")
         assert memory.recall.vectors is not None and len(memory.recall.vectors) == 1
         assert memory.diagnostics()["recall"]["without_vectors"] == 0
+
+
+def test_a_pending_message_gets_a_vector_of_an_embedder_of_another_size(
+        tmp_path: Path) -> None:
+    # Nothing pins the embedder yet (no passage, no vector), so another one may open the
+    # memory; the pending message is embedded with it, at its size.
+    with HierarchicalMemory(tmp_path, embedder=HashingEmbedder(dim=256)) as memory:
+        memory.recall.append("user", "Is the billing runbook in the wiki?", 1,
+                             status="pending", embed=False)
+    with HierarchicalMemory(tmp_path, embedder=HashingEmbedder(dim=64)) as memory:
+        assert has_vector(memory, "Is the billing runbook in the wiki?")
+        assert memory.diagnostics()["recall"]["without_vectors"] == 0
+        assert memory.store.settings.get("embedder_dim") == "64"
