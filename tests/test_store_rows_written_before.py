@@ -1,6 +1,7 @@
 """Facts as an earlier version's store wrote them are still used, on both backends: times
 in milliseconds, and texts blank or over the limit. An update of such a row writes them
-back as stored, which the store does not refuse, while a new value of the kind still is."""
+back as stored, which the store does not refuse, while a new value of the kind still is;
+evicted, such a fact keeps its text, and its passage takes one a passage may hold."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ from pathlib import Path
 import pytest
 from memory_helpers import make_memory
 
+from tiermem.memory.config import MemoryConfig
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.postgres.backend import PostgresBackend
+from tiermem.memory.tiers.lifecycle import BLANK_FACT_PASSAGE, CUT_MARK
 from tiermem.memory.validation import MAX_TEXT_CHARS
 
 #: Over the limit, and found by a search for "deploy window".
@@ -21,12 +24,12 @@ LONG = "deploy window " * (MAX_TEXT_CHARS // 14 + 1)
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
-def reopen(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], HierarchicalMemory]:
+def reopen(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[..., HierarchicalMemory]:
     """Opens one memory again and again, in a SQLite file or on PostgreSQL."""
     if request.param == "postgres":
         dsn = request.getfixturevalue("postgres_dsn")
-        return lambda: make_memory(store=dsn, agent="ada")
-    return lambda: make_memory(tmp_path / "home")
+        return lambda **options: make_memory(store=dsn, agent="ada", **options)
+    return lambda **options: make_memory(tmp_path / "home", **options)
 
 
 def _written_before(m: HierarchicalMemory, fact_id: int, **columns: object) -> None:
@@ -129,3 +132,28 @@ def test_a_fact_an_earlier_version_timed_in_milliseconds_is_evicted_and_found_ag
         assert moved is not None and moved.tier == "archival" and moved.passage_id is not None
         passage = m.archival.get_many([moved.passage_id])[moved.passage_id]
         assert passage.created_at == pytest.approx(1715176560.123)
+
+
+@pytest.mark.parametrize("stored", [" ", LONG], ids=["blank", "over-the-limit"])
+def test_a_full_core_evicts_a_fact_stored_blank_or_over_the_limit(
+        reopen: Callable[..., HierarchicalMemory], stored: str) -> None:
+    one_fact = MemoryConfig(core_limit=1, core_limit_unit="facts")
+    with reopen(config=one_fact) as m:
+        archived_id = m.add_fact("deploy window notes")
+        core_id = m.add_fact("The on-call engineer is Ada")  # evicts the first, to a passage
+        _written_before(m, core_id, text=stored)
+        _written_before(m, archived_id, text=stored)
+    expected = (BLANK_FACT_PASSAGE if stored.isspace()
+                else stored[:MAX_TEXT_CHARS - len(CUT_MARK)].rstrip() + CUT_MARK)
+    with reopen(config=one_fact) as m:
+        m.add_fact("The staging region is us-east-2")  # core is full: the old fact leaves
+        evicted = m.fact(core_id)
+        assert evicted is not None and evicted.tier == "archival" and evicted.text == stored
+        assert evicted.passage_id is not None
+        assert m.archival.get_many([evicted.passage_id])[evicted.passage_id].text == expected
+        # Evicted again (as after a promotion), its passage is given the text too.
+        again = m.fact(archived_id)
+        assert again is not None and again.passage_id is not None
+        m.lifecycle.evict(again)
+        assert m.archival.get_many([again.passage_id])[again.passage_id].text == expected
+        assert m.fact(archived_id) == again and again.text == stored

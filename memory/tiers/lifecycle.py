@@ -47,11 +47,28 @@ from tiermem.memory.tiers.core import CoreTier
 from tiermem.memory.tiers.journal import InteractionClock, Journal
 from tiermem.memory.tiers.policies import EvictionPolicy
 from tiermem.memory.types import Fact
-from tiermem.memory.validation import clean_text
+from tiermem.memory.validation import MAX_TEXT_CHARS, clean_text
 
 #: The event of a fact stored in archival because it is larger than all of core; its
 #: detail is ``oversize_detail``'s.
 OVERSIZE = "oversize"
+#: The passage of a fact an older version stored blank: a passage needs some text.
+BLANK_FACT_PASSAGE = "(a fact stored without text)"
+#: Ends the passage of a fact an older version stored over the limit, cut to fit it.
+CUT_MARK = " [cut]"
+
+
+def archived_text(fact_text: str) -> str:
+    """The text of a fact's passage: the fact's, but for a text an older version stored
+    blank or over the limit, which no passage may hold. Such a fact must still leave a
+    full core, so its passage says it had no text, or holds its text cut to the limit;
+    the fact keeps its text as stored."""
+    text = fact_text.strip()
+    if not text:
+        return BLANK_FACT_PASSAGE
+    if len(text) > MAX_TEXT_CHARS:
+        return text[:MAX_TEXT_CHARS - len(CUT_MARK)].rstrip() + CUT_MARK
+    return text
 
 
 class FactLifecycle:
@@ -208,11 +225,12 @@ class FactLifecycle:
         now = self.clock.now()
         if fact.passage_id is None:
             fact.passage_id = self.archival.insert(
-                fact.text, source=f"core:{fact.source}", created_at=fact.created_at,
-                was_in_core=True, evicted_at=now, fact_id=fact.id, tags=[fact.durability])
+                archived_text(fact.text), source=f"core:{fact.source}",
+                created_at=fact.created_at, was_in_core=True, evicted_at=now,
+                fact_id=fact.id, tags=[fact.durability])
         else:
             self.archival.mark_evicted(fact.passage_id, now)
-            self.archival.replace_text(fact.passage_id, fact.text)
+            self.archival.replace_text(fact.passage_id, archived_text(fact.text))
         fact.tier = "archival"
         fact.evicted_at, fact.evicted_tick = now, float(self.clock.tick)
         fact.evictions += 1
