@@ -143,7 +143,11 @@ DIM = ("has 8 values, but this memory's embedder gives 256; embed the text with 
 
 
 #: Each write restore would refuse, and the whole start of the error it gets.
+UNFILED = ("is archived without a passage, and an archived fact is found through its "
+           "passage; in one transaction, insert the fact, then its passage (fact_id the "
+           "fact's id), then update the fact with the passage's id")
 OTHER_FIELDS: list[tuple[str, Write, str]] = [
+    ("archived fact alone", _fact(tier="archival"), f"fact (new) {UNFILED}"),
     ("message created_at", _message(created_at=1e20), f"message created_at is 1e+20, {TIME}"),
     ("message turn", _message(turn=-1), f"message turn is -1, {COUNT}"),
     ("message role", _message(role="bot"),
@@ -361,3 +365,24 @@ def test_an_erasure_scrubs_state_under_a_key_an_earlier_version_stored_longer(
         assert report.state_values == 1
         assert "4417" not in (m.store.settings.get(key) or "4417")
         assert not m.recall_search("door code").hits
+
+
+def test_an_archived_fact_without_its_passage_by_the_commit_is_refused(
+        memory: HierarchicalMemory, tmp_path: Path) -> None:
+    def unfiled(store: StorageBackend) -> None:
+        with store.transaction():
+            _fact(tier="archival")(store)
+
+    _refused_and_restores(memory, tmp_path, unfiled, rf"^fact \d+ {re.escape(UNFILED)}")
+
+
+def test_a_fact_filed_straight_into_archival_commits_with_its_passage(
+        memory: HierarchicalMemory, tmp_path: Path) -> None:
+    with memory as m:
+        m.core.reconfigure(1, "tokens", m.policy)  # every fact is larger than all of core
+        fact_id = m.add_fact("The billing worker restarts at 2am", "durable")
+        filed = m.fact(fact_id)
+        assert filed is not None and filed.tier == "archival" and filed.passage_id is not None
+        m.write_snapshot(tmp_path / "snap.json")
+    with restore(tmp_path / "snap.json", tmp_path / "restored") as restored:
+        assert restored.fact(fact_id) == filed

@@ -31,6 +31,7 @@ class NestedTransactions:
         self._release_hooks: list[Hook] = []
         self._elsewhere_hooks: list[Hook] = []
         self._elsewhere_checks: list[Hook] = []
+        self._commit_checks: list[Hook] = []
         self._catch_up_owed = False  # a catch-up that raised is run again next time
         self._catching_up = False  # its hooks are running: what they read is caught up
 
@@ -50,6 +51,12 @@ class NestedTransactions:
     def on_commit(self, hook: Hook) -> None:
         """Call ``hook`` after the outermost transaction commits."""
         self._commit_hooks.append(hook)
+
+    def check_at_commit(self, check: Hook) -> None:
+        """Run ``check`` once, just before the current outermost transaction commits: for
+        what one write leaves for a later one in the same transaction to complete. If it
+        raises, the transaction rolls back."""
+        self._commit_checks.append(check)
 
     def on_rollback(self, hook: Hook) -> None:
         """Call ``hook`` after any rollback, so in-memory state can reload."""
@@ -98,12 +105,16 @@ class NestedTransactions:
         savepoint = f"sp{depth}" if depth else None
         self._begin(savepoint)
         if savepoint is None:
+            self._commit_checks = []  # a rolled-back transaction's are void
             for hook in self._begin_hooks:
                 hook()
         self._depth += 1
         try:
             yield None
             if savepoint is None:
+                checks, self._commit_checks = self._commit_checks, []
+                for check in checks:
+                    check()
                 self._commit()
         except BaseException as exc:
             self._depth = depth

@@ -7,9 +7,9 @@ it is searched through it); a passage's fact must be one the store holds; a vect
 have as many values as the memory's embedder gives. Each backend looks the rows up;
 the checks run before the write, so a refused write leaves the store as it was.
 
-Not refused here: an archived fact without a passage, which restore refuses too. A fact
-filed straight into archival is written before its passage, which takes the fact's id,
-and is then given the passage's id in the same transaction.
+An archived fact needs its passage too, but a fact filed straight into archival is
+written before its passage, which takes the fact's id, and is then given the passage's
+id in the same transaction: written in a transaction, it is checked as that commits.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from tiermem.memory.errors import InvalidInputError
+from tiermem.memory.store.nesting import NestedTransactions
 from tiermem.memory.store.records import REINDEX_TARGET_KEY, Passage
 from tiermem.memory.types import Fact
 
@@ -28,6 +29,8 @@ from tiermem.memory.types import Fact
 PassageForgotten = Callable[[int], bool | None]
 #: Of the ids given, those of facts the store holds, forgotten ones too.
 FactsHeld = Callable[[list[int]], set[int]]
+#: Whether the fact of this id is archived, not forgotten, without a passage.
+WithoutPassage = Callable[[int], bool]
 #: A setting's value, None when it is not set.
 Setting = Callable[[str], str | None]
 
@@ -52,6 +55,37 @@ def check_fact_passage(fact: Fact, forgotten: PassageForgotten,
     if fact_live is not None and not fact_live():
         return
     raise InvalidInputError(f"fact passage_id {passage_id} {problem}")
+
+
+def _unfiled(fact: Fact) -> bool:
+    return fact.tier == "archival" and fact.passage_id is None
+
+
+def _without_passage(fact_id: object) -> str:
+    return (f"fact {fact_id} is archived without a passage, and an archived fact is found "
+            f"through its passage; in one transaction, insert the fact, then its passage "
+            f"(fact_id the fact's id), then update the fact with the passage's id")
+
+
+def refuse_archived_alone(fact: Fact, transactions: NestedTransactions) -> None:
+    """Before a write outside a transaction: an archived ``fact`` needs its passage, which
+    no later write of that transaction can give it."""
+    if _unfiled(fact) and not transactions.in_transaction:
+        raise InvalidInputError(_without_passage(fact.id if fact.id > 0 else "(new)"))
+
+
+def check_archived_at_commit(fact: Fact, fact_id: int, transactions: NestedTransactions,
+                             without_passage: WithoutPassage) -> None:
+    """An archived ``fact`` written as ``fact_id`` without a passage, in a transaction:
+    by its commit, its passage must be written and its id given to the fact."""
+    if not _unfiled(fact):
+        return
+
+    def check() -> None:
+        if without_passage(fact_id):
+            raise InvalidInputError(_without_passage(fact_id))
+
+    transactions.check_at_commit(check)
 
 
 def check_passage_facts(passages: Sequence[Passage], held: FactsHeld) -> None:

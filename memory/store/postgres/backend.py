@@ -129,7 +129,7 @@ class PostgresBackend(NestedTransactions):
                 raise privilege_error(exc, self._where) from None
             raise
         self.scope = Scope(self.conn, self._agent_id)
-        self._facts, self._passages = PgFacts(self.scope), PgPassages(self.scope)
+        self._facts, self._passages = PgFacts(self.scope, self), PgPassages(self.scope)
         self._messages, self._history = PgMessages(self.scope), PgHistory(self.scope)
         self._settings = PgSettings(self.scope)
         self._forgetting = PgForgetting(self.scope)

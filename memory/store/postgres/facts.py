@@ -6,9 +6,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from tiermem.memory.store.bounds import check_fact
+from tiermem.memory.store.nesting import NestedTransactions
 from tiermem.memory.store.postgres.scope import Scope, text_columns
 from tiermem.memory.store.records import Fact, FactTotals
-from tiermem.memory.store.references import check_fact_passage
+from tiermem.memory.store.references import (
+    check_archived_at_commit,
+    check_fact_passage,
+    refuse_archived_alone,
+)
 from tiermem.memory.validation import seconds_of_stored
 
 FACT_COLUMNS = ("id", "text", "durability", "created_at", "created_tick", "last_access",
@@ -37,8 +42,8 @@ def _fact(row: Sequence[Any]) -> Fact:
 class PgFacts:
     """memory.store.contract.FactStore over ``tiermem.facts``."""
 
-    def __init__(self, scope: Scope) -> None:
-        self.scope = scope
+    def __init__(self, scope: Scope, transactions: NestedTransactions) -> None:
+        self.scope, self.transactions = scope, transactions
 
     def in_core(self) -> list[Fact]:
         return [_fact(r) for r in self.scope.rows(
@@ -74,6 +79,11 @@ class PgFacts:
                              "WHERE agent_id = %s AND id = %s", (passage_id,))
         return None if row is None else bool(row[0])
 
+    def _without_passage(self, fact_id: int) -> bool:
+        return self.scope.one(
+            "SELECT 1 FROM tiermem.facts WHERE agent_id = %s AND id = %s AND tier = 'archival'"
+            " AND passage_id IS NULL AND forgotten_at IS NULL", (fact_id,)) is not None
+
     def by_norm(self, norm: str) -> Fact | None:
         row = self.scope.one(f"SELECT {_FACT_SELECT} FROM tiermem.facts "
                              f"WHERE agent_id = %s AND norm = %s", (norm,))
@@ -82,6 +92,7 @@ class PgFacts:
     def insert(self, fact: Fact, norm: str) -> int:
         check_fact(fact)
         check_fact_passage(fact, self._passage_forgotten)
+        refuse_archived_alone(fact, self.transactions)
         new_id = self.scope.next_id("facts")
         search_text, n_words = text_columns(fact.text)
         values = [new_id if c == "id" else getattr(fact, c) for c in FACT_COLUMNS]
@@ -90,11 +101,14 @@ class PgFacts:
             f"INSERT INTO tiermem.facts (agent_id, {columns}, norm, search_text, n_words) "
             f"VALUES (%s{', %s' * (len(FACT_COLUMNS) + 3)})",
             [*values, norm, search_text, n_words])
+        check_archived_at_commit(fact, new_id, self.transactions, self._without_passage)
         return new_id
 
     def update(self, fact: Fact, norm: str | None = None) -> None:
         check_fact(fact, stored_text=lambda: self._text(fact.id))
         check_fact_passage(fact, self._passage_forgotten, lambda: self.get(fact.id) is not None)
+        refuse_archived_alone(fact, self.transactions)
+        check_archived_at_commit(fact, fact.id, self.transactions, self._without_passage)
         search_text, n_words = text_columns(fact.text)
         sets = [f"{c} = %s" for c in _FACT_MUTABLE] + ["search_text = %s", "n_words = %s"]
         values: list[Any] = [getattr(fact, c) for c in _FACT_MUTABLE] + [search_text, n_words]

@@ -8,7 +8,11 @@ from typing import TYPE_CHECKING
 
 from tiermem.memory.store.bounds import check_fact
 from tiermem.memory.store.records import Fact, FactTotals
-from tiermem.memory.store.references import check_fact_passage
+from tiermem.memory.store.references import (
+    check_archived_at_commit,
+    check_fact_passage,
+    refuse_archived_alone,
+)
 from tiermem.memory.store.sqlite.erasure import delete_rows, ids_where
 from tiermem.memory.store.sqlite.filters import CHUNK
 from tiermem.memory.store.sqlite.ids import next_id_sql
@@ -99,6 +103,11 @@ class SQLiteFacts:
                                  (passage_id,)).fetchone()
         return None if row is None else bool(row[0])
 
+    def _without_passage(self, fact_id: int) -> bool:
+        return self.store.execute(
+            "SELECT 1 FROM facts WHERE id = ? AND tier = 'archival' AND passage_id IS NULL"
+            " AND forgotten_at IS NULL", (fact_id,)).fetchone() is not None
+
     def by_norm(self, norm: str) -> Fact | None:
         row = self.store.execute(f"SELECT {_COLUMNS} FROM facts WHERE norm = ?",
                                  (norm,)).fetchone()
@@ -107,6 +116,7 @@ class SQLiteFacts:
     def insert(self, fact: Fact, norm: str) -> int:
         check_fact(fact)
         check_fact_passage(fact, self._passage_forgotten)
+        refuse_archived_alone(fact, self.store)
         cursor = self.store.execute(
             "INSERT INTO facts (id, text, norm, durability, tier, created_at, created_tick,"
             " entered_core_seq, last_access, access_count, last_counted_tick, source, tokens,"
@@ -116,11 +126,15 @@ class SQLiteFacts:
              fact.source, fact.tokens, fact.passage_id, fact.source_message_id),
         )
         self.store.rows_appended("facts")
-        return int(cursor.lastrowid or 0)
+        new_id = int(cursor.lastrowid or 0)
+        check_archived_at_commit(fact, new_id, self.store, self._without_passage)
+        return new_id
 
     def update(self, fact: Fact, norm: str | None = None) -> None:
         check_fact(fact, stored_text=lambda: self._text(fact.id))
         check_fact_passage(fact, self._passage_forgotten, lambda: self.get(fact.id) is not None)
+        refuse_archived_alone(fact, self.store)
+        check_archived_at_commit(fact, fact.id, self.store, self._without_passage)
         self.store.execute(
             "UPDATE facts SET text=?, durability=?, tier=?, entered_core_seq=?, last_access=?,"
             " access_count=?, last_counted_tick=?, tokens=?, passage_id=?, evicted_at=?,"
