@@ -105,6 +105,11 @@ def test_a_correction_replaces_the_word_in_the_fact_that_said_it(
     ("I have an iPhone.", "sorry i meant a pixel, not an iphone", "User has a Pixel"),
     ("I work at Acme.", "sorry i meant bank of america, not acme",
      "User works at Bank of America"),
+    # ... but one that opens the fact opens its sentence.
+    ("The iPhone is my phone.", "sorry i meant the pixel, not the iphone",
+     "The Pixel is User's phone"),
+    ("An iPhone is my phone.", "sorry i meant a pixel, not an iphone",
+     "A Pixel is User's phone"),
     ("I moved to Seattle.", "sorry i meant portland, not seattle", "User moved to Portland"),
     ("I work at Acme.", "sorry i meant globex, not acme", "User works at Globex"),
     # A capital the word has as it opens the fact may be a name's: each word takes one,

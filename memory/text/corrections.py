@@ -179,8 +179,9 @@ def _cased_as(meant: str, said: str, before: str, after: str = "") -> str:
     one ("Teams" for "Slack") nor one ``after`` makes someone's ("Sam's" in "User uses
     Tom's car", "Eva" in "User uses Ana as User's accountant"). Any capital ``said`` has,
     even one that opens the fact or follows a small letter ("iPhone"), is a name's; each
-    word of ``meant`` but an article or the like takes one ("a Pixel" for "an iPhone"),
-    since "Green Tea" is a smaller slip than "San francisco"."""
+    word of ``meant`` but an article or the like takes one ("a Pixel" for "an iPhone";
+    "The Pixel" where it opens the fact), since "Green Tea" is a smaller slip than "San
+    francisco"."""
     if not meant.islower() or said.islower():
         return meant
     if len(said) > 1 and said.isupper() and " " not in meant:
@@ -190,8 +191,11 @@ def _cased_as(meant: str, said: str, before: str, after: str = "") -> str:
             and not _SOMEONES.match(after))):
         return meant
     if any(letter.isupper() for letter in said):
-        return " ".join(word if word in _SMALL_WORDS else word[:1].upper() + word[1:]
-                        for word in meant.split(" "))
+        # A small word that opens the fact opens a sentence: "The Pixel is User's phone".
+        opens_fact = not before.strip()
+        return " ".join(word if word in _SMALL_WORDS and not (at == 0 and opens_fact)
+                        else word[:1].upper() + word[1:]
+                        for at, word in enumerate(meant.split(" ")))
     return meant
 
 
