@@ -159,6 +159,12 @@ _ONE_OF_A_KIND = [
     # A rate is a reading, whatever it counts.
     (["The error rate is high.", "The error rate is 5 errors/min now."],
      ["The error rate is 5 errors/min"]),
+    # So is an amount in thousands or a unit written out.
+    (["The queue is high.", "The queue is 5k now."], ["The queue is 5k"]),
+    (["The CPU is high.", "The CPU is 95 percent now."], ["The CPU is 95 percent"]),
+    (["The traffic is low.", "The traffic is 3 gbps now."], ["The traffic is 3 gbps"]),
+    (["The temperature is high.", "The temperature is 40 degrees now."],
+     ["The temperature is 40 degrees"]),
 ]
 
 _NAMED_SHORTER = [

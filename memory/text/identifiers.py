@@ -48,12 +48,13 @@ _WHEN = re.compile(rf"(?:{_WHEN_PART})(?:\s+(?:{_WHEN_PART}))*", re.IGNORECASE)
 #: unlike "stable" or "disabled", it ends the time it was due at.
 _RETIMED = re.compile(r"(?:(?:been|got)\s+)?(?:postponed|delayed|rescheduled|put\s+off"
                       r"|pushed\s+(?:back|out))\b.*", re.IGNORECASE)
-#: How much of a quantity there is ("2%", "about 300 ms", "5 errors/min"), in a unit of
+#: How much of a quantity there is ("2%", "about 300 ms", "5k", "5 errors/min"), in a unit of
 #: measure: a level in words ("high") gives way to it, where a time ("5pm"), a count of
 #: things ("5 nodes") or how long something takes ("45 minutes") says something else, as a
 #: cluster is stable at any size and a build however long it runs.
-_MEASURE_UNIT = (r"(?:%|(?-i:[KMB])|(?:[kmgt]i?b|[kmg]?hz|ms|µs|us|ns|s|secs?|seconds?"
-                 r"|rps|qps|rpm|tps|iops|x)(?:/[a-z]{1,6})?|[a-z]{1,12}/[a-z]{1,6})")
+_MEASURE_UNIT = (r"(?:%|(?-i:[KMB]|k)|(?:[kmgt]i?b|[kmg]?hz|[kmg]?bps|ms|µs|us|ns|s|secs?"
+                 r"|seconds?|rps|qps|rpm|tps|iops|x|percent|pct|degrees?|dollars?|euros?)"
+                 r"(?:/[a-z]{1,6})?|[a-z]{1,12}/[a-z]{1,6})")
 _QUANTITY = re.compile(
     r"(?:(?:about|around|over|under|below|above|near)\s+|~)?"
     rf"\d[\d,]*(?:\.\d+)?\s?{_MEASURE_UNIT}", re.IGNORECASE)
