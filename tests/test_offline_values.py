@@ -156,6 +156,12 @@ _ONE_OF_A_KIND = [
      ["The build is stable", "The build is 45 minutes"]),
     (["The service is stable.", "The service is 3 replicas now."],
      ["The service is stable", "The service is 3 replicas"]),
+    # ... whichever is told first.
+    (["The cluster is 5 nodes.", "The cluster is degraded now."],
+     ["The cluster is 5 nodes", "The cluster is degraded"]),
+    (["The build is 45 minutes.", "The build is broken now."],
+     ["The build is 45 minutes", "The build is broken"]),
+    (["The cluster is 3 nodes.", "The cluster is 5 nodes now."], ["The cluster is 5 nodes"]),
     # A rate is a reading, whatever it counts.
     (["The error rate is high.", "The error rate is 5 errors/min now."],
      ["The error rate is 5 errors/min"]),

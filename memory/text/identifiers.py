@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["identifies", "is_state_compound", "names_a_make", "of_one_kind", "retimes",
-           "says_when", "without_when"]
+__all__ = ["count_beside_state", "identifies", "is_state_compound", "names_a_make",
+           "of_one_kind", "retimes", "says_when", "without_when"]
 
 #: A severity, priority or tier: a state with a number, not a name ("sev1", "P2", "SEV-3").
 _STATUS_CODE = re.compile(
@@ -58,6 +58,10 @@ _MEASURE_UNIT = (r"(?:%|(?-i:[KMB]|k)|(?:[kmgt]i?b|[kmg]?hz|[kmg]?bps|ms|µs|us|
 _QUANTITY = re.compile(
     r"(?:(?:about|around|over|under|below|above|near)\s+|~)?"
     rf"\d[\d,]*(?:\.\d+)?\s?{_MEASURE_UNIT}", re.IGNORECASE)
+#: A number with a word after it that is no unit of measure nor a time: a count of things
+#: ("5 nodes") or how long something takes ("45 minutes").
+_COUNT = re.compile(rf"(?!(?:{_TIME_OF_DAY})$)\d[\d,]*(?:\.\d+)?\s?(?-i:[a-z]{{1,12}})",
+                    re.IGNORECASE)
 #: A reading after a state, saying until when or for how long it holds ("down until 5pm",
 #: "degraded for 2 hours", "up since Monday"): its digit is no part of a name.
 _WHEN_OR_HOW_LONG = re.compile(
@@ -101,6 +105,17 @@ def without_when(value: str) -> str:
     """A state without until when or for how long it holds ("down" of "down until 5pm"),
     whose digit names nothing; a name keeps all of it ("db-01 until 5pm")."""
     return _WHEN_OR_HOW_LONG.sub("", value) if value[:1].islower() else value
+
+
+def count_beside_state(new: str, old: str) -> bool:
+    """Whether one of two values counts things or time ("5 nodes", "45 minutes") and the
+    other says how the thing is in words ("degraded"): a cluster is degraded at any size,
+    so neither ends the other, whichever is told first."""
+    values = [value.strip(" .") for value in (new, old)]
+    counts = [_COUNT.fullmatch(value) is not None and _QUANTITY.fullmatch(value) is None
+              for value in values]
+    worded = [re.search(r"\d", value) is None for value in values]
+    return (counts[0] and worded[1]) or (counts[1] and worded[0])
 
 
 def says_when(value: str) -> bool:

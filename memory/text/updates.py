@@ -63,6 +63,7 @@ from collections.abc import Iterable
 
 from tiermem.memory.text.extract import ExtractedFact, normalize_fact
 from tiermem.memory.text.identifiers import (
+    count_beside_state,
     identifies,
     is_state_compound,
     names_a_make,
@@ -303,6 +304,8 @@ def replaces(new: str, old: str, change: str | None) -> bool:
         # it is no longer when it was.
         if says_when(values[0]) != says_when(values[1]) and not retimes(values[0]):
             return False
+        if count_beside_state(values[0], values[1]):
+            return False  # "The cluster is degraded now" says how it is, not its size
         if _name_beside_state(new, old):
             return False  # "The primary database is down now" says how db-01 is
         kinds = {_value_kind(new), _value_kind(old)}
