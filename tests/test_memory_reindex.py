@@ -16,6 +16,7 @@ from memory_helpers import writable_database
 from tiermem.memory import EmbedderMismatchError, HashingEmbedder, HierarchicalMemory
 from tiermem.memory.errors import InvalidInputError, ReindexIncompleteError
 from tiermem.memory.ops import reindex
+from tiermem.memory.store.sqlite import SQLiteStore
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -103,6 +104,30 @@ def _fill_many(home: Path) -> None:
             m.archival_insert(f"passage {i} about topic {i % 7} and invoice {i * 13}")
         for i in range(5):
             m.process_interaction(f"Message {i} about the deploy on friday {i}.", f"ok {i}")
+
+
+def test_a_reindex_looks_up_its_own_mark_once_a_batch_not_once_a_vector(
+        tmp_path: Path) -> None:
+    # Each vector of the new size is let through as the reindex's: looked up for each, a
+    # reindex of a large memory on PostgreSQL took a round trip per row.
+    home = tmp_path / "agent"
+    _fill_many(home)
+    store = SQLiteStore(home)
+    read = store.settings.get
+    looked_up: list[str] = []
+
+    def counted(key: str, default: str | None = None) -> str | None:
+        looked_up.append(key)
+        return read(key, default)
+
+    store.settings.get = counted  # type: ignore[method-assign]
+    try:
+        reindex.reembed_store(store, HashingEmbedder(128), recall_dense=True)
+    finally:
+        store.close()
+    # Its own check before it starts, and one for each table's batch.
+    assert looked_up.count(reindex.TARGET_KEY) == 3
+    _check_fully_reindexed(home, 128)
 
 
 def _check_fully_reindexed(home: Path, dim: int) -> None:

@@ -113,11 +113,14 @@ def check_dimensions(vectors: Iterable[tuple[Any, str | None]], setting: Setting
     dim = int(setting("embedder_dim") or 0)
     if not dim:
         return
-    for at, (vector, embedder_id) in enumerate(vectors):
-        length = int(np.size(vector))
-        if length == dim:
-            continue
-        if embedder_id is not None and setting(REINDEX_TARGET_KEY) == embedder_id:
+    other_sizes = [(at, length, embedder_id) for at, (vector, embedder_id) in enumerate(vectors)
+                   if (length := int(np.size(vector))) != dim]
+    if not other_sizes:
+        return
+    # Read once for the whole write: a reindex writes every vector in another size.
+    target = setting(REINDEX_TARGET_KEY)
+    for at, length, embedder_id in other_sizes:
+        if embedder_id is not None and embedder_id == target:
             continue
         place = f"{what} {at}" if len(vectors) > 1 else what
         raise InvalidInputError(f"{place} has {length} values, but this memory's embedder "
