@@ -34,3 +34,12 @@ def test_a_reading_in_ms_is_stored_as_other_facts_are(memory: HierarchicalMemory
     chat(memory, "The latency is 300 ms.", "The p99 is 900 ms. The error rate is 5%.")
     assert list(core_of(memory)) == [
         "The latency is 300 ms", "The p99 is 900 ms", "The error rate is 5%"]
+
+
+def test_a_height_in_feet_ends_at_its_dot(memory: HierarchicalMemory) -> None:
+    chat(memory, "My son is 6 ft.")
+    assert list(core_of(memory)) == ["User's son is 6 ft"]
+    assert split_sentences("He is 6 ft. She is 5 ft.") == ["He is 6 ft.", "She is 5 ft."]
+    # A measure that goes on is one sentence; a town's "Ft." is still a title.
+    assert split_sentences("He is 6 ft. 2 in tall.") == ["He is 6 ft. 2 in tall."]
+    assert strip_terminator("We drove to Ft.") == "We drove to Ft."

@@ -75,15 +75,16 @@ def _last_token(text: str, end: int) -> str:
     return text[start:end]
 
 
-#: Units written as a title is ("Ms."): after a number the word is the unit ("300 ms."),
-#: whose dot ends the sentence, as no title comes after a number.
-_UNITS_LIKE_TITLES = frozenset({"ms"})
+#: Units written as a title or a short word is ("Ms.", "Ft."): after a number the word is
+#: the unit ("300 ms.", "6 ft."), whose dot ends the sentence, as no title comes after a
+#: number.
+_UNITS_LIKE_TITLES = frozenset({"ms", "ft"})
 
 
 def _is_unit_after_number(text: str, end: int) -> bool:
     """Whether the word ending at ``end`` in ``text`` is a unit after a number ("300 ms")."""
     token = _last_token(text, end)
-    return (token in _UNITS_LIKE_TITLES
+    return (token.casefold() in _UNITS_LIKE_TITLES
             and re.search(r"\d$", text[:end - len(token)].rstrip()) is not None)
 
 
@@ -101,8 +102,12 @@ def _dot_is_not_a_boundary(line: str, match: re.Match[str]) -> bool:
     if match.group().rstrip(CLOSERS) != ".":
         return False
     word = _last_token(line, match.start())
-    if not word or _is_unit_after_number(line, match.start()):
+    if not word:
         return False
+    if _is_unit_after_number(line, match.start()):
+        # "6 ft. 2 in." goes on with the rest of the measure.
+        following = _NEXT_VISIBLE.match(line, match.end())
+        return following is not None and following.group(1).isdigit()
     token = word.lstrip("([{\"'“‘") + "."
     low = token.casefold()
     if low in _NEVER_SPLIT:
