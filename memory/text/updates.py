@@ -17,7 +17,8 @@ slot, and for an "X is V" slot the values look alike (a name or code such as
 "Ana" or "eu-west-1", "a ..." or plain words, or two plans, "Pro" and "free", two
 things of one noun, "the SRE team" and "the platform team", or a reading and a level,
 "2%" and "high"; a time ends only a time, so "The deploy is stable now" leaves "... is at
-5pm"): "The database is overloaded" is
+5pm", and a day a day however said, "Friday" ending "on Thursday"): "The database is
+overloaded" is
 one more fact about a database on PostgreSQL 15, not a new value of it; plain words said of
 a person or pet by the noun for them, "User's sister is pregnant", are one more of the
 states they are in, "vegan" too, unless said with a change cue; a person's name, what
@@ -69,6 +70,7 @@ from tiermem.memory.text.identifiers import (
     names_a_make,
     of_one_kind,
     retimes,
+    said_on,
     says_when,
     without_when,
 )
@@ -306,6 +308,8 @@ def replaces(new: str, old: str, change: str | None) -> bool:
             return False
         if count_beside_state(values[0], values[1]):
             return False  # "The cluster is degraded now" says how it is, not its size
+        if said_on(values[0]) is not None and said_on(values[0]) == said_on(values[1]):
+            return True  # "Friday" ends "on Thursday": a day a day, a time a time
         if _name_beside_state(new, old):
             return False  # "The primary database is down now" says how db-01 is
         kinds = {_value_kind(new), _value_kind(old)}

@@ -1,0 +1,37 @@
+"""More of what a new value ends, as the offline policy reads it: a day said with "on" or
+without, a move made with someone, a name said shorter with a change cue."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from offline_helpers import chat, core_of
+
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.text.identifiers import said_on
+from tiermem.memory.text.updates import replaces
+
+
+@pytest.fixture
+def memory() -> Iterator[HierarchicalMemory]:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as m:
+        yield m
+
+
+@pytest.mark.parametrize(("value", "kind"), [
+    ("on Friday", "day"), ("Friday", "day"), ("at 5pm", "time"), ("17:00", "time"),
+    ("by Friday", None), ("until 5pm", None), ("stable", None), ("Fridays off", None),
+])
+def test_which_values_are_a_day_or_a_time(value: str, kind: str | None) -> None:
+    assert said_on(value) == kind
+
+
+def test_a_day_ends_a_day_said_with_on_or_without(memory: HierarchicalMemory) -> None:
+    assert replaces("The meeting is Friday", "The meeting is on Thursday", "now")
+    assert replaces("The meeting is Friday", "The meeting is on Thursday", None)
+    assert replaces("The meeting is on Friday", "The meeting is Thursday", None)
+    # A state is still no day.
+    assert not replaces("The meeting is cancelled", "The meeting is on Thursday", "now")
+    chat(memory, "The meeting is on Thursday.", "The meeting is Friday now.")
+    assert list(core_of(memory)) == ["The meeting is Friday"]
