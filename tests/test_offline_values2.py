@@ -10,6 +10,7 @@ from offline_helpers import chat, core_of
 
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 from tiermem.memory.text.identifiers import said_on
+from tiermem.memory.text.slots import slot_of
 from tiermem.memory.text.updates import replaces
 
 
@@ -35,3 +36,16 @@ def test_a_day_ends_a_day_said_with_on_or_without(memory: HierarchicalMemory) ->
     assert not replaces("The meeting is cancelled", "The meeting is on Thursday", "now")
     chat(memory, "The meeting is on Thursday.", "The meeting is Friday now.")
     assert list(core_of(memory)) == ["The meeting is Friday"]
+
+
+def test_a_move_made_with_someone_is_the_user_s_move(memory: HierarchicalMemory) -> None:
+    assert slot_of("User's wife and User moved to Berlin") == "user/residence"
+    assert slot_of("Tom and User moved to Porto") == "user/residence"
+    assert slot_of("User's wife moved to Berlin") == "user's wife/residence"
+    chat(memory, "I live in Lisbon.", "My wife and I moved to Berlin.")
+    assert list(core_of(memory)) == ["User's wife and User moved to Berlin"]
+
+
+def test_a_move_with_someone_taken_back_keeps_the_home(memory: HierarchicalMemory) -> None:
+    chat(memory, "I live in Lisbon.", "My wife and I moved to Berlin but we moved back.")
+    assert "User lives in Lisbon" in core_of(memory)

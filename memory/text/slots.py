@@ -2,14 +2,15 @@
 
 ``slot_of(fact)`` names it when that is clear. "User's city is Faro", "User lives in Faro"
 and "User moved to Faro" all set ``user/residence`` (city, address, home and town are one
-attribute); "works at/for" sets ``employer`` and "works as" or "job is" sets ``job``; "The
-production region is eu-west-1" sets ``/production region``. A fact about a bare person
-("User is vegan") or a named entity ("Acme is on the Enterprise plan") sets none, because
-several such facts are true at once; nor does one whose owner is a pronoun ("His name is
-Bob", "She works at Acme"), which says whose only in the sentences before it: "Her name is
-Eva" may be another person's. ``role_of(slot)`` reads the words for whom the user is with
-as one attribute ("user/boyfriend" and "user/wife" are both a partner). What a new value of
-a slot replaces is memory/text/updates.py's. Pure functions over strings.
+attribute), as does "User's wife and User moved to Faro"; "works at/for" sets ``employer``
+and "works as" or "job is" sets ``job``; "The production region is eu-west-1" sets
+``/production region``. A fact about a bare person ("User is vegan") or a named entity
+("Acme is on the Enterprise plan") sets none, because several such facts are true at once;
+nor does one whose owner is a pronoun ("His name is Bob", "She works at Acme"), which says
+whose only in the sentences before it: "Her name is Eva" may be another person's.
+``role_of(slot)`` reads the words for whom the user is with as one attribute
+("user/boyfriend" and "user/wife" are both a partner). What a new value of a slot replaces
+is memory/text/updates.py's. Pure functions over strings.
 """
 
 from __future__ import annotations
@@ -61,6 +62,8 @@ def slot_of(fact: str) -> str | None:
         kind = next(k for k in ("residence", "employer", "job") if verb[k])
         if owner.startswith(("the ", "a ", "an ")) or owner in _PRONOUN_OWNERS:
             return None
+        if "user" in re.split(r"\s+and\s+", owner):
+            owner = "user"  # "User's wife and User moved to Berlin": so did the user
         return f"{owner}/{kind}"
     match = ATTRIBUTE.match(text)
     if match is None:
