@@ -11,6 +11,7 @@ from offline_helpers import chat, core_of
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
 from tiermem.memory.text.identifiers import said_on
 from tiermem.memory.text.slots import slot_of
+from tiermem.memory.text.statements import read_statement
 from tiermem.memory.text.updates import replaces
 
 
@@ -49,3 +50,22 @@ def test_a_move_made_with_someone_is_the_user_s_move(memory: HierarchicalMemory)
 def test_a_move_with_someone_taken_back_keeps_the_home(memory: HierarchicalMemory) -> None:
     chat(memory, "I live in Lisbon.", "My wife and I moved to Berlin but we moved back.")
     assert "User lives in Lisbon" in core_of(memory)
+
+
+@pytest.mark.parametrize(("sentence", "text", "change"), [
+    ("I like coffee too.", "I like coffee", None),
+    ("Actually, I have a cat as well.", "I have a cat", None),
+    ("My wife does too.", "My wife does too.", None),
+    ("Me too.", "Me too.", None),
+    ("Ana lives in Berlin and I live there too.", "Ana lives in Berlin and I live there too.",
+     None),
+])
+def test_a_closing_too_is_no_part_of_what_is_done(sentence: str, text: str,
+                                                   change: str | None) -> None:
+    statement = read_statement(sentence)
+    assert (statement.text, statement.change) == (text, change)
+
+
+def test_a_liking_said_with_too_is_stored_without_it(memory: HierarchicalMemory) -> None:
+    chat(memory, "I like tea.", "I like coffee too.")
+    assert list(core_of(memory)) == ["User likes tea", "User likes coffee"]

@@ -18,8 +18,9 @@ What such a statement then changes among the facts held is memory/text/updates.p
   new X"; "moved (from X) to"; a closing ", not X". Its ``text`` drops the
   cue, and "I changed (or updated, switched) my X to Y" reads as "my X is Y", and "my X
   isn't (or is no longer) Y, it's Z" as "my X is Z", a correction;
-- a closing "too" of what someone or something is ("No, my son is Eva too") says one
-  more beside what is held: no change, whatever the cue, and its ``text`` drops the word;
+- a closing "too" of what someone or something is or does ("No, my son is Eva too", "I
+  like coffee too") says one more beside what is held: no change, whatever the cue, and
+  its ``text`` drops the word;
 - or a plain statement, returned as it is.
 
 ``own_clauses(sentence)`` cuts a sentence where a clause of the speaker's own opens, so
@@ -111,10 +112,16 @@ _OTHER_CUES = (("my new", re.compile(r"\bmy\s+new\b", _I)),
                    r"\b(?:moved|relocated)\s+(?:back\s+)?(?:from\s+[^.;]{1,60}?\s+)?to\b",
                    _I)))
 _SPACES = re.compile(r"\s{2,}")
-#: "My son is Eva too": a closing "too" (or "as well") of what someone or something is says
-#: one more beside what is held, so it changes nothing, whatever cue opens it ("No, ..."),
-#: and is no part of the value.
-_ONE_MORE = re.compile(r"(?P<said>[^,;]*?\s(?:is|are)\s.+?),?\s+(?:too|as\s+well)\W*", _I)
+#: "My son is Eva too", "I like coffee too": a closing "too" (or "as well") of what someone
+#: or something is or does says one more beside what is held, so it changes nothing, whatever
+#: cue opens it ("No, ..."), and is no part of the value. A clause that only points back
+#: ("My wife does too", "Me too"), or one joined to another ("Ana lives in Berlin and I
+#: live there too"), is left whole, for what it points back to says what it is.
+_ONE_MORE = re.compile(
+    r"(?P<said>[^,;]*?\s(?:is|are)\s.+?"
+    r"|(?![^,;]*\s(?:and|but)\s)[^,;]*?\S\s+\S+\s+"
+    r"(?!(?:does|do|did|is|are|am|was|were|has|have|had|can|could|will|would|should"
+    r"|i|me|us|him|them)\b)[^,;\s]+?),?\s+(?:too|as\s+well)\W*", _I)
 #: "My name isn't Sam, it's Samuel": what a thing is not, then what it is, is a new value of
 #: it ("My name is Samuel") given as a correction; "no longer" too, and of someone ("My son
 #: is no longer Ana, he's Eva"), which read as a retraction would lose the new value. Its
