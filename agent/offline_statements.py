@@ -45,6 +45,11 @@ from tiermem.memory.text.updates import (
 
 __all__ = ["core_changes"]
 
+#: Cues that say what holds now, not that a word said before was wrong: with one, a name
+#: said shorter ("My brother is Tom now" after "... is Tom Smith") is still the one held in
+#: full, where "No, my brother is Tom" or "..., not Tom Smith" corrects it.
+_NOT_A_CORRECTION = frozenset({None, "now", "these days", "nowadays"})
+
 
 def core_changes(text: str, core: dict[str, str], recent: list[str] | None = None
                  ) -> tuple[list[str], dict[str, str]]:
@@ -165,7 +170,8 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
             siblings = {part for part, _ in parts}
             for part, kind in parts:
                 facts = held()
-                if statement.change is None and any(said_in_full(part, old) for old in facts):
+                if (statement.change in _NOT_A_CORRECTION
+                        and any(said_in_full(part, old) for old in facts)):
                     continue  # "My brother is Tom" after "... is Tom Smith" is him again
                 durable = retire(_one_of_several(part, _of_one_person(part, [
                     old for old, holders in facts.items()

@@ -52,6 +52,16 @@ def test_a_move_with_someone_taken_back_keeps_the_home(memory: HierarchicalMemor
     assert "User lives in Lisbon" in core_of(memory)
 
 
+def test_a_name_said_shorter_now_keeps_the_surname(memory: HierarchicalMemory) -> None:
+    chat(memory, "My brother is Tom Smith.", "My brother is Tom now.")
+    assert list(core_of(memory)) == ["User's brother is Tom Smith"]
+
+
+def test_a_name_said_shorter_as_a_correction_replaces_it(memory: HierarchicalMemory) -> None:
+    chat(memory, "My brother is Tom Smith.", "No, my brother is Tom.")
+    assert list(core_of(memory)) == ["User's brother is Tom"]
+
+
 @pytest.mark.parametrize(("sentence", "text", "change"), [
     ("I like coffee too.", "I like coffee", None),
     ("Actually, I have a cat as well.", "I have a cat", None),
