@@ -14,6 +14,7 @@ this message): one stated in this message first, else the one the user's most re
 message stated, else the only one that mentions Y. When several mention it and nothing
 says which was meant, it picks none, as it does when none does; ``mentioning`` lists them
 so the caller can say why. ``corrected(fact, correction)`` is that fact with Y replaced by X
+(and "a" or "an" before it fitted to X, "a Pixel" for "an iPhone", when X's spelling tells)
 as typed, or in the case Y was stored in when the whole correction was typed in lower case
 and X is shaped like a word: a name shaped like a tool's, with a digit or no vowel ("npm",
 "k3s"), or a command's word of three letters at most the fact says is used ("uv", "pip" for
@@ -127,10 +128,39 @@ def _said_in(text: str) -> re.Pattern[str]:
 def corrected(fact: str, correction: Correction) -> str | None:
     """``fact`` with what was said by mistake replaced by what was meant; None when it does
     not say it."""
-    pattern = _said_in(correction.said)
-    if pattern.search(fact) is None:
+    pieces, end = [], 0
+    for said in _said_in(correction.said).finditer(fact):
+        meant = _replacement(correction, said)
+        pieces += [_article_fitted(fact[end:said.start()], meant), meant]
+        end = said.end()
+    return "".join([*pieces, fact[end:]]) if pieces else None
+
+
+#: An article right before a word ("an " of "User uses an iPhone").
+_ARTICLE_BEFORE = re.compile(r"(?<![\w'’-])(?P<article>an?)(?P<space>\s+)$", _I)
+
+
+def _article_for(word: str) -> str | None:
+    """"a" or "an" as ``word`` is said ("a Pixel", "an Android"); None when its spelling
+    does not tell: a digit, an acronym ("an SSD", "a NAS"), or a word opening with "h", "u",
+    "eu" or "one" ("an hour", "a user", "a European", "a one-off")."""
+    low = word.casefold()
+    if (not low[:1].isalpha() or (len(word) > 1 and word.isupper())
+            or low.startswith(("h", "u", "eu", "one", "once"))):
         return None
-    return pattern.sub(lambda match: _replacement(correction, match), fact)
+    return "an" if low[0] in "aeio" else "a"
+
+
+def _article_fitted(before: str, meant: str) -> str:
+    """``before``, the text before a word corrected, with an article it ends with fitted
+    to what replaces the word: "an iPhone" corrected to Pixel is "a Pixel"."""
+    found = _ARTICLE_BEFORE.search(before)
+    article = _article_for(meant)
+    if found is None or article is None or found["article"].casefold() == article:
+        return before
+    if found["article"][0].isupper():
+        article = article.capitalize()
+    return before[:found.start()] + article + found["space"]
 
 
 def meant_in(fact: str, correction: Correction) -> str | None:

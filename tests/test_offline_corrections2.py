@@ -1,0 +1,44 @@
+"""A slip corrected in place of a name: the article before it fits the new word."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from offline_helpers import chat, core_of
+
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.text.corrections import corrected, correction_of
+
+
+@pytest.fixture
+def memory() -> Iterator[HierarchicalMemory]:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as m:
+        yield m
+
+
+def _corrected(fact: str, sentence: str) -> str | None:
+    correction = correction_of(sentence)
+    assert correction is not None
+    return corrected(fact, correction)
+
+
+@pytest.mark.parametrize(("fact", "sentence", "fixed"), [
+    ("User uses an iPhone", "sorry i meant pixel, not iphone", "User uses a Pixel"),
+    ("An iPhone is what User uses", "sorry i meant pixel, not iphone",
+     "A Pixel is what User uses"),
+    ("User drives a Tesla", "Sorry, I meant Audi, not Tesla", "User drives an Audi"),
+    # Where the spelling does not tell the sound, the article stays as it was.
+    ("User has an SSD", "sorry i meant hdd, not ssd", "User has an HDD"),
+    ("User has an Apple Watch", "sorry i meant hublot, not apple watch", "User has an Hublot"),
+    # Said with its own article, the new word brings it.
+    ("User has an iPhone", "sorry i meant a pixel, not an iphone", "User has a Pixel"),
+])
+def test_the_article_fits_the_word_put_in(fact: str, sentence: str, fixed: str) -> None:
+    assert _corrected(fact, sentence) == fixed
+
+
+def test_corrections_through_the_policy(memory: HierarchicalMemory) -> None:
+    replies = chat(memory, "I use an iPhone.", "sorry i meant pixel, not iphone")
+    assert list(core_of(memory)) == ["User uses a Pixel"]
+    assert 'Corrected "iphone" to "Pixel": User uses a Pixel.' in replies[-1]
