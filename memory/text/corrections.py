@@ -22,7 +22,9 @@ and X is shaped like a word: a name shaped like a tool's, with a digit or no vow
 User's accountant"), is written in lower case on purpose and stays so, while a place
 ("portland" for "User lives in Seattle"), a longer name ("Teams" for "User uses Slack") or
 anything else takes Y's capitals, one for each word of X wherever Y has one ("San Francisco
-is ...", "the Pixel" for "the iPhone": a name replaces a name).
+is ...", "the Pixel" for "the iPhone": a name replaces a name), but for a name of Y's
+family, opening with the two or more small letters Y opens with before its capital ("pgcat"
+for "pgBouncer"), which stays as typed.
 
 Pure functions over strings; the regular expressions are compiled once at import.
 """
@@ -193,6 +195,10 @@ _COMMAND_LETTERS = 3
 #: What follows a name that is someone's, not a tool: "User uses Tom's car", "User uses Ana
 #: as User's accountant".
 _SOMEONES = re.compile(r"^(?:['’]s\b|\s+as\b)", _I)
+#: The small letters a name opens with before its first capital, two or more ("pg" of
+#: "pgBouncer", "mac" of "macOS"): a family's prefix. One letter ("iPhone", "eBay") is
+#: shared by chance too often to tell a family ("etsy" for "eBay" is "Etsy").
+_FAMILY_PREFIX = re.compile(r"[a-z]{2,}(?=[A-Z])")
 #: Words a name's capitals pass over: "a Pixel" for "an iPhone", "Bank of America".
 _SMALL_WORDS = frozenset({"a", "an", "the", "of", "and", "de", "da", "van", "von"})
 
@@ -211,11 +217,17 @@ def _cased_as(meant: str, said: str, before: str, after: str = "") -> str:
     even one that opens the fact or follows a small letter ("iPhone"), is a name's; each
     word of ``meant`` but an article or the like takes one ("a Pixel" for "an iPhone";
     "The Pixel" where it opens the fact), since "Green Tea" is a smaller slip than "San
-    francisco"."""
+    francisco", unless ``meant`` opens with the small letters ``said`` opens with before
+    its capital, two or more: "pgcat" for "pgBouncer" is of its family, which spells its
+    names its own way ("pgCat"? "PgCat"?), so it stays as typed rather than take a capital
+    none of them opens with."""
     if not meant.islower() or said.islower():
         return meant
     if len(said) > 1 and said.isupper() and " " not in meant:
         return meant.upper()
+    family = _FAMILY_PREFIX.match(said)
+    if family and " " not in meant and meant.startswith(family[0]) and meant != family[0]:
+        return meant  # "pgcat" for "pgBouncer": of its family, spelt as typed
     if " " not in meant and (_TOOL_SHAPED.search(meant) or (
             len(meant) <= _COMMAND_LETTERS and _TOOL_USED.search(before)
             and not _SOMEONES.match(after))):
