@@ -84,3 +84,16 @@ def test_an_introduction_with_an_unspaced_dash_names_the_user(
         memory: HierarchicalMemory, said: str) -> None:
     chat(memory, said)
     assert list(core_of(memory)) == ["User's name is Dana"]
+
+
+@pytest.mark.parametrize(("said", "question", "reply"), [
+    ("I live in Munich—my wife lives in Berlin.", "Where does my wife live?",
+     "User lives in Munich—User's wife lives in Berlin"),
+    ("I live in Munich — my wife lives in Berlin.", "Where does my wife live?",
+     "User lives in Munich — User's wife lives in Berlin"),
+    ("My wife is vegan—I'm not.", "Am I vegan?", "User's wife is vegan—User is not"),
+])
+def test_a_statement_after_a_dash_answers_a_question_about_the_one_it_names(
+        memory: HierarchicalMemory, said: str, question: str, reply: str) -> None:
+    assert chat(memory, said, question)[-1] == (
+        f"(offline, quoting memory)\n- From core memory: {reply}")

@@ -74,8 +74,10 @@ _POSSESSIVE = re.compile(r"['’]s?$")
 #: "Forget that ...", "Please forget about it: ...": what follows says whose.
 _FORGET_LEAD = re.compile(r"^(?:please\s+)?forget\s+(?:about\s+)?(?:that|it)\b\W*", re.IGNORECASE)
 #: Where a statement about someone of the user's (or the user) joins another in one
-#: sentence: "..., and my gym is ...", "...; I ...".
-_STATEMENTS = re.compile(r"\s*[;,]\s*(?:(?:and|but)\s+)?(?=(?:my|our|i|i'm|user|user's)\b)"
+#: sentence: "..., and my gym is ...", "...; I ...", "... — my wife ..."; an en or em dash
+#: needs no spaces ("Munich—my wife"), a hyphen does ("well-known").
+_STATEMENTS = re.compile(r"\s*(?:[;,]|\s[-–—]|(?<=\w)[–—])\s*(?:(?:and|but)\s+)?"
+                         r"(?=(?:my|our|i|i'm|user|user's)\b)"
                          r"|\s+(?:and|but)\s+(?=(?:my|our|i|i'm|user|user's)\b)", re.IGNORECASE)
 #: Where a fact's subject ends, roughly: its first verb of being or having.
 _FIRST_VERB = re.compile(r"\s(?:is|are|was|were|has|have|had)\s", re.IGNORECASE)
