@@ -372,6 +372,17 @@ def test_a_belief_about_someone_of_the_user_s_says_nothing_of_the_user(
     assert chat(memory, "I think my wife is vegan.", "Am I vegan?")[-1] == NOTHING_FOUND
 
 
+@pytest.mark.parametrize(("said", "question"), [
+    ("I think my boss said I'm fired.", "Am I fired?"),
+    ("I think my wife thinks I'm vegan.", "Am I vegan?"),
+])
+def test_a_belief_that_speaks_of_the_user_too_answers_a_question_about_them(
+        memory: HierarchicalMemory, said: str, question: str) -> None:
+    quoted = "User: " + said.rstrip(".")
+    assert chat(memory, said, question)[-1] == (
+        f"(offline, quoting memory)\n- From core memory: {quoted}")
+
+
 @pytest.mark.parametrize(("text", "owner"), [
     ("User: I think my wife is vegan", Owner(True, ("wife",))),
     ("I don't think my sister Ana is vegan.", Owner(True, ("sister",), "ana")),
@@ -379,6 +390,10 @@ def test_a_belief_about_someone_of_the_user_s_says_nothing_of_the_user(
     # The clause after the belief names no one: the speaker's, as any first person.
     ("User: I think the alerts go to Opsgenie", Owner(True)),
     ("I think I'm allergic to cats.", Owner(True)),
+    # The clause after the belief speaks of the speaker too: theirs still.
+    ("I think my boss said I'm fired.", Owner(True)),
+    ("User: I think my wife thinks I'm vegan", Owner(True)),
+    ("User is pretty sure Priya is covering for User", Owner(True)),
 ])
 def test_a_belief_is_of_the_one_the_clause_after_it_is_about(text: str, owner: Owner) -> None:
     assert owner_of(text) == owner

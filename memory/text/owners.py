@@ -13,7 +13,8 @@ An owner is the user, someone of the user's named by a relation ("sister", "boss
 "dog"; "my phone number" is the user's own), with their name when it follows ("my
 brother Tom"), or someone or something named by capitalised words followed by a verb
 ("Marco Rossi is ...", "Acme is ..."). The speaker's belief ("I think my wife is vegan",
-"User is pretty sure User's brother ...") is of the one the clause after it is about.
+"User is pretty sure User's brother ...") is of the one the clause after it is about,
+unless that clause speaks of the speaker too ("I think my boss said I'm fired").
 Anything else ("The database is ...", "We ...", "She ...") is unclear: None, which may be
 anyone's. The words for someone of the user's, and which of them may be one person, are
 memory/text/relations.py's. Pure functions over strings.
@@ -158,8 +159,11 @@ def owner_of(text: str) -> Owner | None:
         words, first = words[1:], words[1].casefold()
     if first in _SPEAKER:
         believed = _BELIEF.match(opened)
-        told = owner_of(opened[believed.end():]) if believed else None
-        if told is not None:  # "I think my wife is vegan" is of the wife
+        clause = opened[believed.end():] if believed else ""
+        told = owner_of(clause) if clause else None
+        # "I think my wife is vegan" is of the wife; "I think my boss said I'm fired"
+        # speaks of the speaker too, and stays theirs for "Am I fired?".
+        if told is not None and not _SPEAKER & {w.casefold() for w in _words(clause)[1:]}:
             return Owner(told.user, told.relations, told.name, every, told.known_as)
         return Owner(True, words=every)
     if first in _MINE:
