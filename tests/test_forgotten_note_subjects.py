@@ -22,6 +22,7 @@ from tiermem.memory.ops.forgotten_norms import says
     ("I think everyone I know lives in Berlin.", "User lives in Berlin"),
     ("My team uses vim.", "User uses vim"),
     ("Everyone at Acme says I work hard.", "User works at Acme"),
+    ("Everyone with a dog told me about Rex.", "User has a dog named Rex"),
     ("Everyone on my team is allergic to peanuts.", "User is allergic to peanuts"),
     # ... and what others the user is not one of have is theirs.
     ("Everyone I know has a dog named Rex.", "User has a dog named Rex"),
@@ -93,6 +94,10 @@ def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     ("Everyone I know says I live in Berlin.", "User lives in Berlin"),
     ("My family and I live in Berlin.", "User lives in Berlin"),
     ("Everyone I know loves my dog Rex.", "User has a dog named Rex"),
+    # ... and so does the user's own word after a word of the fact said of others.
+    ("Everyone with a dog loves my dog Rex.", "User has a dog named Rex"),
+    ("People with dogs love my dog Rex.", "User has a dog named Rex"),
+    ("Everyone in Berlin and me live in Berlin.", "User lives in Berlin"),
     # "Mine" is the user's one of what others were said to have.
     ("Everyone I know has a dog, mine is Rex.", "User has a dog named Rex"),
     ("Everyone I know has a dog. Mine is named Rex.", "User's dog is named Rex"),

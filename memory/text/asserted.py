@@ -217,7 +217,9 @@ def _says_so(words: list[str], wanted: set[str], read_cues: bool, user_alone: bo
                 return start
             # Past the others, a verb of the user's own may still say the fact.
             start = -1
-        elif start < 0 and word.casefold().split("'")[0] in {"i", "we"}:
+        elif start < 0 and word.casefold().split("'")[0] in _USER:
+            # "... and me work at Acme", "... loves my dog Rex": the user's part opens
+            # here, and the fact's word before it was the others'.
             start = at
         if read_cues and _not_so(words, at) and not _a_diet(words, at, wanted):
             return None
