@@ -30,6 +30,10 @@ from tiermem.memory.ops.forgotten_norms import says
     ("Nobody I know owns a Tesla.", "User owns a Tesla"),
     ("Most people we met have a sister named Anna.", "User has a sister named Anna"),
     ("Everyone I know has a dog named Max. Mine is Rex.", "User has a dog named Max"),
+    # ... nor the kind of what others have, when the user's is a kind of its own.
+    ("Everyone I know has a dog. Mine is a cat named Rex.", "User has a dog named Rex"),
+    ("Everyone I know has a dog, mine's a cat named Rex.", "User's dog is named Rex"),
+    ("My neighbour has a dog named Rex. Mine is an old cat.", "User has a dog"),
     # "here" is where the user speaks from: not a place visited, missed or to be at.
     ("I visited Berlin last year. I live here.", "User lives in Berlin"),
     ("I'm flying to Berlin tomorrow. I live here.", "User lives in Berlin"),

@@ -342,13 +342,15 @@ def asserted_concepts(sentence: str, wanted: Iterable[str], *, read_cues: bool =
     return said
 
 
-#: The user's one of what was just named: "mine is Rex", "Ours is called Max".
-_MINE = re.compile(r"\s*(?:mine|ours)\b", re.IGNORECASE)
+#: The user's one of what was just named: "mine is Rex", "Ours is called Max"; not one
+#: said to be a kind of its own ("Mine is a cat" after "Everyone has a dog").
+_MINE = re.compile(r"\s*(?:mine|ours)\b(?!(?:\s+(?:is|was)|['’]s)\s+(?:a|an)\b)",
+                   re.IGNORECASE)
 
 
 def opens_with_mine(statement: str) -> bool:
     """Whether ``statement`` opens with the user's one of what was just named ("Mine is
-    Rex"), whoever that was said of."""
+    Rex"), whoever that was said of, and says it is no other kind ("Mine is a cat")."""
     return _MINE.match(statement) is not None
 
 
