@@ -48,6 +48,8 @@ def test_which_values_say_when(value: str, when: bool) -> None:
 @pytest.mark.parametrize(("value", "moved"), [
     ("postponed", True), ("delayed until 6pm", True), ("pushed back", True),
     ("stable", False), ("cancelled", False), ("at 6pm", False),
+    ("delayed by 30 minutes", False), ("pushed back an hour", False),
+    ("postponed for a few days", False), ("postponed to next week", True),
 ])
 def test_which_states_say_a_thing_is_no_longer_due_then(value: str, moved: bool) -> None:
     assert retimes(value) is moved
@@ -203,6 +205,9 @@ _WHEN_AND_STATE = [
     (["The meeting is at 3pm.", "The meeting is postponed now."], ["The meeting is postponed"]),
     (["The deploy is at 5pm.", "The deploy is delayed until 6pm now."],
      ["The deploy is delayed until 6pm"]),
+    # ... and one saying by how long counts from the time, which still holds.
+    (["The flight is at 6pm.", "The flight is delayed by 30 minutes now."],
+     ["The flight is at 6pm", "The flight is delayed by 30 minutes"]),
     # A time ends a time.
     (["The deploy is at 5pm.", "The deploy is at 6pm now."], ["The deploy is at 6pm"]),
     (["The meeting is at 3pm.", "The meeting is at noon now."], ["The meeting is at noon"]),
