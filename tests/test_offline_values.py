@@ -214,6 +214,11 @@ _WHEN_AND_STATE = [
     (["The meeting is at 3pm.", "The meeting is tomorrow now."], ["The meeting is tomorrow"]),
     (["The deadline is on Friday.", "The deadline is next week now."],
      ["The deadline is next week"]),
+    # An hour alone is of the day it was due, which still holds.
+    (["The meeting is on Friday.", "The meeting is at noon now."],
+     ["The meeting is on Friday", "The meeting is at noon"]),
+    (["The backup is tomorrow.", "The backup is at midnight now."],
+     ["The backup is tomorrow", "The backup is at midnight"]),
 ]
 
 

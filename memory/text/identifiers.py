@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["count_beside_state", "identifies", "is_state_compound", "names_a_make",
-           "of_one_kind", "retimes", "said_on", "says_when", "without_when"]
+__all__ = ["count_beside_state", "identifies", "is_state_compound", "keeps_the_day",
+           "names_a_make", "of_one_kind", "retimes", "said_on", "says_when", "without_when"]
 
 #: A severity, priority or tier: a state with a number, not a name ("sev1", "P2", "SEV-3").
 _STATUS_CODE = re.compile(
@@ -126,6 +126,19 @@ def says_when(value: str) -> bool:
     "tomorrow"): how it is ("stable") or what it is says something else, so neither ends
     the other."""
     return _WHEN.fullmatch(value.strip(" .")) is not None
+
+
+#: Words that say which day, and those that say the hour of one.
+_DAY = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight|today|week"
+                  r"|weekend|month", re.IGNORECASE)
+_HOUR = re.compile(rf"{_TIME_OF_DAY}|noon|midnight", re.IGNORECASE)
+
+
+def keeps_the_day(new: str, old: str) -> bool:
+    """Whether ``new`` says only the hour ("at noon") and ``old`` only the day ("on
+    Friday"): a thing moved within its day is still due that day, so the day holds."""
+    return (says_when(new) and says_when(old) and _DAY.search(new) is None
+            and _DAY.search(old) is not None and _HOUR.search(old) is None)
 
 
 def retimes(value: str) -> bool:

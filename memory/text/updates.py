@@ -67,6 +67,7 @@ from tiermem.memory.text.identifiers import (
     count_beside_state,
     identifies,
     is_state_compound,
+    keeps_the_day,
     names_a_make,
     of_one_kind,
     retimes,
@@ -306,6 +307,8 @@ def replaces(new: str, old: str, change: str | None) -> bool:
         # it is no longer when it was.
         if says_when(values[0]) != says_when(values[1]) and not retimes(values[0]):
             return False
+        if keeps_the_day(values[0], values[1]):
+            return False  # "at noon now" leaves "on Friday": the meeting is at noon on Friday
         if count_beside_state(values[0], values[1]):
             return False  # "The cluster is degraded now" says how it is, not its size
         if said_on(values[0]) is not None and said_on(values[0]) == said_on(values[1]):
