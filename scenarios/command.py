@@ -86,11 +86,14 @@ def cmd_scenario(args: argparse.Namespace, note: Callable[[str], None]) -> int:
 def running_already(name: str, exc: Exception) -> str:
     """What to do when the home of scenario ``name`` is held by another run: each run starts
     it afresh, so two at once would empty it under each other; the second one is refused."""
+    from tiermem.scenarios.render import diagnostics_of
+    from tiermem.scenarios.runner import scenario_home
+
     situation = getattr(exc, "situation", str(exc))
     # The home is named by a shell variable kept after the run: a `$(mktemp -d)` inline
     # would be gone when diagnostics needs the same home.
-    return (f"{situation}: scenario {name} is being run there already, and `tiermem "
-            f"diagnostics --scenario {name}` reads it meanwhile. Wait for that run to "
-            f"end, or give this one a home of its own: `home=$(mktemp -d); TIERMEM_HOME=$home "
-            f"tiermem scenario {name}`, then `TIERMEM_HOME=$home tiermem diagnostics "
-            f"--scenario {name}` reports on this one")
+    reader = diagnostics_of(name, scenario_home(name))
+    return (f"{situation}: scenario {name} is being run there already, and `{reader}` reads "
+            f"it meanwhile. Wait for that run to end, or give this one a home of its own: "
+            f"`home=$(mktemp -d); TIERMEM_HOME=$home tiermem scenario {name}`, then "
+            f"`TIERMEM_HOME=$home tiermem diagnostics --scenario {name}` reports on this one")

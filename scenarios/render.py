@@ -63,10 +63,16 @@ def print_result(console: Console, result: ScenarioResult) -> None:
 
 
 def diagnostics_command(result: ScenarioResult) -> str:
-    """The command that reports on ``result``'s memory. A home chosen by ``TIERMEM_HOME``
-    is named in it: set only for the run (`TIERMEM_HOME=... tiermem scenario NAME`), it
-    would otherwise report on the scenario's last run in another home, or on none."""
-    command = f"tiermem diagnostics --scenario {result.scenario.name}"
-    if home_variable() is None or not isinstance(result.home, Path):
+    """The command that reports on ``result``'s memory (``diagnostics_of``)."""
+    return diagnostics_of(result.scenario.name, result.home)
+
+
+def diagnostics_of(name: str, home: object) -> str:
+    """The command that reports on the memory of scenario ``name`` kept in ``home``. A
+    home chosen by ``TIERMEM_HOME`` is named in it: set only for the run (`TIERMEM_HOME=...
+    tiermem scenario NAME`), it would otherwise report on the scenario's last run in
+    another home, or on none."""
+    command = f"tiermem diagnostics --scenario {name}"
+    if home_variable() is None or not isinstance(home, Path):
         return command
-    return f"TIERMEM_HOME={shlex.quote(str(result.home.parent.parent))} {command}"
+    return f"TIERMEM_HOME={shlex.quote(str(home.parent.parent))} {command}"

@@ -10,7 +10,10 @@ import contextlib
 import errno
 import io
 import os
+import re
+import shlex
 import shutil
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +21,7 @@ from typing import Any
 
 import pytest
 from memory_helpers import sqlite_store_at_version
+from network_guard import guarded_env
 
 from tiermem.agent.store_errors import cli_message
 from tiermem.cli import main
@@ -31,6 +35,9 @@ from tiermem.memory.errors import (
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.sqlite.schema import SCHEMA_VERSION
 from tiermem.memory.store.sqlite.writer_lock import LOCK_FILE, WriterLock
+
+#: The repository, whose cli.py a shell runs as the user would.
+_ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
@@ -194,12 +201,23 @@ def test_a_scenario_run_on_a_held_home_names_the_diagnostics_that_reads_it(
         memory.add_fact("User is allergic to peanuts", "durable")
     with _held(where):  # a run in progress: the new one must not empty its home under it
         assert main(["scenario", "personal-assistant", "--embedder", "hashing"]) == 1
+        err = capsys.readouterr().err
+        # The reader it names, run as given in a shell that set TIERMEM_HOME only for the run.
+        reader = re.search(r"and `([^`]+)` reads it meanwhile", err)
+        assert reader is not None, err
+        cli = f"{shlex.quote(sys.executable)} {shlex.quote(str(_ROOT / 'cli.py'))}"
+        env = {name: value for name, value in os.environ.items() if name != "TIERMEM_HOME"}
+        env.update(HOME=str(tmp_path / "user"), HF_HUB_OFFLINE="1")
+        read = subprocess.run(
+            ["bash", "-c", f'tiermem() {{ {cli} "$@" --embedder hashing; }}\n{reader[1]}'],
+            capture_output=True, text=True, env=guarded_env(env), check=False)
+    assert read.returncode == 0 and "facts in core" in read.stdout, read.stdout + read.stderr
     with HierarchicalMemory(where, embedder=HashingEmbedder(), read_only=True) as memory:
         assert [fact.text for fact in memory.facts()] == ["User is allergic to peanuts"]
-    err = capsys.readouterr().err
     assert err.startswith(f"tiermem: agent home {where} is open for writing by process ")
-    assert ("scenario personal-assistant is being run there already, and `tiermem "
-            "diagnostics --scenario personal-assistant` reads it meanwhile. ") in err, err
+    assert (f"scenario personal-assistant is being run there already, and `TIERMEM_HOME="
+            f"{shlex.quote(str(tmp_path))} tiermem diagnostics --scenario personal-assistant` "
+            "reads it meanwhile. ") in err, err
 
 
 def test_a_writer_whose_lock_file_was_deleted_takes_it_again_or_stops_writing(

@@ -108,10 +108,11 @@ def test_a_second_run_of_a_scenario_under_way_is_refused_and_leaves_it_alone(
     finally:
         running.release()
     out, err = capsys.readouterr()
+    root = shlex.quote(str(home.parent.parent))
     assert out == "" and err.startswith(f"tiermem: agent home {home} is open for writing by "), err
     assert err.endswith(
-        ": scenario short is being run there already, and `tiermem diagnostics --scenario "
-        "short` reads it meanwhile. Wait for that run to end, or give this "
+        f": scenario short is being run there already, and `TIERMEM_HOME={root} tiermem "
+        "diagnostics --scenario short` reads it meanwhile. Wait for that run to end, or give this "
         "one a home of its own: `home=$(mktemp -d); TIERMEM_HOME=$home tiermem scenario "
         "short`, then `TIERMEM_HOME=$home tiermem diagnostics --scenario short` reports on this "
         "one\n"), err
