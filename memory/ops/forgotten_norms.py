@@ -29,6 +29,7 @@ from tiermem.memory.text.asserted import (
 from tiermem.memory.text.clauses import clauses_of
 from tiermem.memory.text.digest import norm_hash
 from tiermem.memory.text.extract import extract_facts, fact_norms, is_question
+from tiermem.memory.text.moves import places_left, says_a_move
 from tiermem.memory.text.owners import Owner, may_be_kin, may_be_one, owner_of, relation_of
 from tiermem.memory.text.plans import a_move_of_its_own, is_time_alone
 from tiermem.memory.text.said_of import (
@@ -178,7 +179,8 @@ def says(text: str, fact: str) -> bool:
     "... We got married." after a statement of the user naming only her, and "... I
     married her in June.", whose month is a time, not a name), but a
     clause saying the fact of another name ("I live in Munich") lends none of its words
-    (but a move from it goes on: "I moved from Munich, where I lived, to Berlin"),
+    (but a move from it goes on: "I moved from Munich, where I lived, to Berlin"; the
+    place a move leaves is not where it went: not "User moved from Berlin"),
     and a statement of someone named ("..., and Ana lives in Berlin") is theirs; each said
     to be so, not wished, planned, supposed or denied ("I'd love to live in Berlin",
     ``asserted_concepts``) unless the fact is worded so itself, nor only spoken against
@@ -201,6 +203,8 @@ def says(text: str, fact: str) -> bool:
     # Acme"); "I have a meeting with Acme" does not.
     only_named = bool(distinctive) and distinctive <= names and bool(light)
     head = head_of(fact)
+    # "User moved from Munich" names the place left.
+    left = places_left(fact)
 
     def said_by(said: set[str]) -> bool:
         if not names <= said or (only_named and not light & said):
@@ -248,6 +252,7 @@ def says(text: str, fact: str) -> bool:
             lent, linked = lent | _names_lent(linked, names, wanted), set()
         said &= _of_the_fact(part, fact, wanted - names, names, opens_sentence, read,
                              placed) | kin
+        said -= _left_otherwise(part, left)
         # "Everyone I know has a dog. Mine is named Rex.": "mine" is the user's one of what
         # the statement before names, whoever that was said of (not its names: "... a dog
         # named Max. Mine is Rex." says no Max of the user's).
@@ -255,7 +260,8 @@ def says(text: str, fact: str) -> bool:
             said |= read(before_this, users=False) - names_in(before_this, opens_sentence=True)
         # "Ana lives in Berlin and I live there too": Ana's statement is hers, but its
         # place is the one the user's "there" names ("a town near Berlin" is not Berlin).
-        if (said & (wanted - names) and points_back_to(part, before_this, names)
+        # Living there is no move away from it: "I love Berlin. I live here." left none.
+        if (not left and said & (wanted - names) and points_back_to(part, before_this, names)
                 and not named_apart(before_this, fact, names)):
             said |= names
         if spurned and _verb_on_it(part, said & light):
@@ -274,6 +280,12 @@ def says(text: str, fact: str) -> bool:
         linked |= said - head if withheld else said
         together |= linked - names
     return said_by(together | lent | _names_lent(linked, names, wanted))
+
+
+def _left_otherwise(part: str, left: set[str]) -> set[str]:
+    """The places a fact's move ``left`` that ``part`` says as where a move went: "I moved
+    from Berlin to Munich" left no Munich."""
+    return left - places_left(part) if left and says_a_move(part) else set()
 
 
 def _verb_on_it(part: str, verbs: set[str]) -> bool:

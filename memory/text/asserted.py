@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from tiermem.memory.text.moves import says_a_move, without_places_left
 from tiermem.memory.text.owners import owner_of, relation_of
 from tiermem.memory.text.plans import (
     after_it_comes,
@@ -123,13 +124,8 @@ _PARTS = re.compile(r"\s*[,;:()\u2013\u2014]\s*|\s+(?:but|although|though|wherea
 #: A part that says where the user is at the place the part before it ends with.
 _WHERE = re.compile(r"where\s+(?:i|we)\b", re.IGNORECASE)
 _PLACE_LAST = re.compile(r"\b(?:in|at|to)\s+((?:[A-Z][\w'’-]*\s*)+)$")
-_MOVING = re.compile(r"\b(?:mov(?:e|es|ed|ing)|relocat(?:e|es|ed|ing)|emigrat(?:e|es|ed|ing))\b",
-                     re.IGNORECASE)
 #: The concepts of a move, which a word of living shares ("residence").
 _A_MOVE = frozenset(concepts("moving relocating emigrating"))
-#: The place one moved from, up to where the sentence goes on: "away from Berlin (in 2020)".
-_LEFT = re.compile(r"\b(?:away\s+from|out\s+of|from)\s+.*?(?=\s+(?:to|into|in|on|at|since|after"
-                   r"|before|when|because|and)\b|$)", re.IGNORECASE)
 
 
 def _words(text: str) -> list[str]:
@@ -169,16 +165,12 @@ def _off_to_work(words: list[str]) -> bool:
             and folded[2] == "work")
 
 
-def _without_places_left(part: str) -> str:
-    return _LEFT.sub("", part) if _MOVING.search(part) else part
-
-
 def hedged(fact: str) -> bool:
     """Whether ``fact`` is itself a wish, plan, condition or denial, or names a place moved
     away from: its statements say so in its own words, so they are read whole."""
     words = _words(fact)
     return (any(_not_so(words, at) for at in range(len(words)))
-            or _without_places_left(fact) != fact)
+            or without_places_left(fact) != fact)
 
 
 def of_user_alone(fact: str) -> bool:
@@ -318,7 +310,7 @@ def asserted_concepts(sentence: str, wanted: Iterable[str], *, read_cues: bool =
     said: set[str] = set()
     parts = _PARTS.split(sentence)
     for at, part in enumerate(parts):
-        kept = _without_places_left(part) if read_cues else part
+        kept = without_places_left(part) if read_cues else part
         words = _words(kept)
         # "Next month, I'm moving ..." and "I work at Acme, starting next month".
         time_near = ((at > 0 and is_time_to_come(parts[at - 1], wanted))
@@ -333,7 +325,7 @@ def asserted_concepts(sentence: str, wanted: Iterable[str], *, read_cues: bool =
             own = " ".join(words[start:]) if start else kept
             # "I live in Berlin" shares "residence" with "User is moving to Berlin" but
             # says no move; "I moved to Berlin" says it, made.
-            said |= concepts(own) - (_A_MOVE if moving and not _MOVING.search(kept) else set())
+            said |= concepts(own) - (_A_MOVE if moving and not says_a_move(kept) else set())
             # "..., a new flat in Berlin, where we've lived for years": "where" is Berlin.
             place = _PLACE_LAST.search(parts[at - 1]) if at and _WHERE.match(kept) else None
             said |= concepts(place.group(1)) if place else set()

@@ -6,8 +6,11 @@ Friday") from where or when the other put it ("The meeting is on Thursday");
 ``undoes_a_move(fact)`` whether a fact says a move and then that the user came back ("User
 moved to Berlin but User is back"), which leaves where the user lived; and
 ``takes_back(new, old)`` whether such a fact takes back the very move another states
-("User moved to Berlin"), which then no longer holds. Pure functions over strings, for
-memory/text/updates.py's ``replaces`` and memory/text/clauses.py.
+("User moved to Berlin"), which then no longer holds. ``places_left`` names the places a
+move leaves ("I moved from Berlin to Munich": Berlin), where the user is no longer and
+which are not where the move went. Pure functions over strings, for
+memory/text/updates.py's ``replaces``, memory/text/clauses.py and the reading of what a
+user's message states (memory/text/asserted.py, memory/ops/forgotten_norms.py).
 """
 
 from __future__ import annotations
@@ -15,8 +18,10 @@ from __future__ import annotations
 import re
 
 from tiermem.memory.text.slots import CHANGE_WORDS, DETERMINERS
+from tiermem.memory.text.wording import concepts
 
-__all__ = ["moved_from", "takes_back", "undoes_a_move"]
+__all__ = ["moved_from", "places_left", "says_a_move", "takes_back", "undoes_a_move",
+           "without_places_left"]
 
 _I = re.IGNORECASE
 
@@ -100,3 +105,32 @@ def takes_back(new: str, old: str) -> bool:
     places = [match["place"].casefold() if (match := _MOVED_TO.search(fact)) else None
               for fact in (new, old)]
     return places[0] is not None and places[0] == places[1]
+
+
+_MOVING = re.compile(r"\b(?:mov(?:e|es|ed|ing)|relocat(?:e|es|ed|ing)|emigrat(?:e|es|ed|ing))\b",
+                     _I)
+#: The place one moved from, up to where the sentence goes on: "away from Berlin (in 2020)".
+_LEFT = re.compile(r"\b(?:away\s+from|out\s+of|from)\s+.*?(?=\s+(?:to|into|in|on|at|since|after"
+                   r"|before|when|because|and)\b|$)", _I)
+#: A capitalised word past the first of what ``_LEFT`` finds: the name of the place left.
+_CAPITALISED = re.compile(r"(?<=\s)[A-Z][\w'’-]*")
+
+
+def says_a_move(text: str) -> bool:
+    """Whether ``text`` says a move of someone's: "moved", "relocating", "emigrate"."""
+    return _MOVING.search(text) is not None
+
+
+def without_places_left(text: str) -> str:
+    """``text`` without the places a move in it leaves ("I moved from Berlin to Paris"
+    keeps only Paris), as the place where one is no longer."""
+    return _LEFT.sub("", text) if says_a_move(text) else text
+
+
+def places_left(text: str) -> set[str]:
+    """The concepts of the names of the places a move in ``text`` leaves: Berlin of "I
+    moved from Berlin, where I lived, to Munich" and of "User moved from Berlin"."""
+    if not says_a_move(text):
+        return set()
+    return concepts(" ".join(name for left in _LEFT.finditer(text)
+                             for name in _CAPITALISED.findall(left.group())))
