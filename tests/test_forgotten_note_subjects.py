@@ -80,6 +80,9 @@ from tiermem.memory.ops.forgotten_norms import says
     ("I moved to Munich from Berlin.", "User moved from Munich"),
     ("I moved from Munich to Berlin.", "User moved from Berlin to Munich"),
     ("I love Berlin. I live here.", "User moved from Berlin"),
+    # A month said as a time names no one called so.
+    ("I met Anna at a party. I married Jane in June.", "User is married to June"),
+    ("I saw Anna in June. I married her.", "User is married to June"),
 ])
 def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     assert not says(said, fact)
@@ -141,6 +144,8 @@ def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     ("I'm moving from Munich, where I lived, to Berlin.", "User is moving to Berlin"),
     ("I moved from Munich to Berlin.", "User moved from Munich"),
     ("I moved from Munich, where I lived, to Berlin.", "User moved from Munich"),
+    # A year said as a time names no one.
+    ("I met Anna at a party. We got married in 2019.", "User is married to Anna"),
 ])
 def test_a_statement_that_it_is_so_states_the_fact(said: str, fact: str) -> None:
     assert says(said, fact)

@@ -31,7 +31,7 @@ from tiermem.memory.text.digest import norm_hash
 from tiermem.memory.text.extract import extract_facts, fact_norms, is_question
 from tiermem.memory.text.moves import places_left, says_a_move
 from tiermem.memory.text.owners import Owner, may_be_kin, may_be_one, owner_of, relation_of
-from tiermem.memory.text.plans import a_move_of_its_own, is_time_alone
+from tiermem.memory.text.plans import a_move_of_its_own, is_time_alone, without_times
 from tiermem.memory.text.said_of import (
     clauses_in,
     goes_on_with,
@@ -177,7 +177,8 @@ def says(text: str, fact: str) -> bool:
     only through a statement pointing back to it: not "I met Anna at a party. I'm
     married." of "User is married to Anna", nor "We are both married. She is Anna.", but
     "... We got married." after a statement of the user naming only her, and "... I
-    married her in June.", whose month is a time, not a name), but a
+    married her in June.", whose month is a time, not a name: "I married Jane in June"
+    is no marriage to June), but a
     clause saying the fact of another name ("I live in Munich") lends none of its words
     (but a move from it goes on: "I moved from Munich, where I lived, to Berlin"; the
     place a move leaves is not where it went: not "User moved from Berlin"),
@@ -203,8 +204,8 @@ def says(text: str, fact: str) -> bool:
     # Acme"); "I have a meeting with Acme" does not.
     only_named = bool(distinctive) and distinctive <= names and bool(light)
     head = head_of(fact)
-    # "User moved from Munich" names the place left.
-    left = places_left(fact)
+    # "User moved from Munich" names the place left; "User's wedding is in June" a time.
+    left, timed = places_left(fact), names - concepts(without_times(fact))
 
     def said_by(said: set[str]) -> bool:
         if not names <= said or (only_named and not light & said):
@@ -252,7 +253,7 @@ def says(text: str, fact: str) -> bool:
             lent, linked = lent | _names_lent(linked, names, wanted), set()
         said &= _of_the_fact(part, fact, wanted - names, names, opens_sentence, read,
                              placed) | kin
-        said -= _left_otherwise(part, left)
+        said -= _named_otherwise(part, names, left, timed)
         # "Everyone I know has a dog. Mine is named Rex.": "mine" is the user's one of what
         # the statement before names, whoever that was said of (not its names: "... a dog
         # named Max. Mine is Rex." says no Max of the user's).
@@ -282,10 +283,15 @@ def says(text: str, fact: str) -> bool:
     return said_by(together | lent | _names_lent(linked, names, wanted))
 
 
-def _left_otherwise(part: str, left: set[str]) -> set[str]:
-    """The places a fact's move ``left`` that ``part`` says as where a move went: "I moved
-    from Berlin to Munich" left no Munich."""
-    return left - places_left(part) if left and says_a_move(part) else set()
+def _named_otherwise(part: str, names: set[str], left: set[str], timed: set[str]) -> set[str]:
+    """The fact's ``names`` that ``part`` says as something else than the fact does: a
+    month said only as a time ("I married Jane in June" names no June), unless the fact
+    says it as one (``timed``), and, of a fact naming the place a move ``left``, that
+    place said as where a move went ("I moved from Berlin to Munich" left no Munich)."""
+    otherwise = (names & concepts(part)) - concepts(without_times(part)) - timed
+    if left and says_a_move(part):
+        otherwise |= left - places_left(part)
+    return otherwise
 
 
 def _verb_on_it(part: str, verbs: set[str]) -> bool:

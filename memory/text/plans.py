@@ -60,7 +60,9 @@ _ONLY_TIME = re.compile(rf"\s*(?:{_TO_COME})\s*", re.IGNORECASE)
 #: as someone named June nor a place.
 _TIME_NAMED = re.compile(
     rf"\b(?:in|on|since|until|till|last|next|this|every|early|late|mid)\s+"
-    rf"(?:{_MONTHS}|(?:{_WEEKDAYS})s?)\b", re.IGNORECASE)
+    rf"(?:{_MONTHS}|(?:{_WEEKDAYS})s?)\b"
+    # A year said as a time ("in 2019"), not part of a longer number ("in 2019.5").
+    r"|\b(?:in|since|until|till)\s+(?:19|20)\d\d\b(?![.,:/-]\d)", re.IGNORECASE)
 #: A time to come from which what the clause before says holds: "starting next month".
 _START_TO_COME = re.compile(
     rf"\s*(?:(?:starting|beginning|from|as\s+of|effective)\s+)?(?:{_TO_COME})[\s.!]*",
@@ -197,7 +199,7 @@ def _of_another_time(time: re.Match[str] | None, wanted: set[str]) -> bool:
 def times_unnamed(text: str) -> str:
     """``text`` with each month or day said as a time in lower case, so that it names no
     one: "I married her in June" names no June."""
-    return _TIME_NAMED.sub(lambda time: time.group().casefold(), text)
+    return _TIME_NAMED.sub(lambda time: re.sub(r"\d", "", time.group().casefold()), text)
 
 
 def without_times(text: str) -> str:
