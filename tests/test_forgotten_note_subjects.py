@@ -83,6 +83,8 @@ from tiermem.memory.ops.forgotten_norms import says
     # A month said as a time names no one called so.
     ("I met Anna at a party. I married Jane in June.", "User is married to June"),
     ("I saw Anna in June. I married her.", "User is married to June"),
+    # Said of each, "his" after it may be the other one's.
+    ("We both have a dog. His name is Rex.", "User has a dog named Rex"),
 ])
 def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     assert not says(said, fact)
@@ -144,6 +146,11 @@ def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     ("I'm moving from Munich, where I lived, to Berlin.", "User is moving to Berlin"),
     ("I moved from Munich to Berlin.", "User moved from Munich"),
     ("I moved from Munich, where I lived, to Berlin.", "User moved from Munich"),
+    # "Ours" is the user's as "mine" is; "we both" takes the user in; a dog that died
+    # was had, as "I used to live in Berlin" says where the user lived.
+    ("Everyone I know has a dog. Ours is named Rex.", "User has a dog named Rex"),
+    ("We both have a dog.", "User has a dog"),
+    ("Everyone I know has a dog. Mine died last year.", "User has a dog"),
     # A year said as a time names no one.
     ("I met Anna at a party. We got married in 2019.", "User is married to Anna"),
 ])

@@ -178,7 +178,8 @@ def says(text: str, fact: str) -> bool:
     married." of "User is married to Anna", nor "We are both married. She is Anna.", but
     "... We got married." after a statement of the user naming only her, and "... I
     married her in June.", whose month is a time, not a name: "I married Jane in June"
-    is no marriage to June), but a
+    is no marriage to June; "We both have a dog. His name is Rex." names no dog of the
+    user's), but a
     clause saying the fact of another name ("I live in Munich") lends none of its words
     (but a move from it goes on: "I moved from Munich, where I lived, to Berlin"; the
     place a move leaves is not where it went: not "User moved from Berlin"),
@@ -248,12 +249,16 @@ def says(text: str, fact: str) -> bool:
         # "In Berlin, I live alone": the place opens the statement said at it.
         placed = not opens_sentence and bool(names) and concepts(before_this) == names
         # "We are both married. She is Anna.": "she" may be the other one married.
+        of_each = tied and said_of_each(before_this)
         if not (placed or (refers_back(part, us=tied and _met_alone(before_this, names))
-                           and not (tied and said_of_each(before_this)))):
+                           and not of_each)):
             lent, linked = lent | _names_lent(linked, names, wanted), set()
         said &= _of_the_fact(part, fact, wanted - names, names, opens_sentence, read,
                              placed) | kin
         said -= _named_otherwise(part, names, left, timed)
+        # "We both have a dog. His name is Rex.": "his" may be the other one's.
+        if of_each and refers_back(part):
+            said -= names
         # "Everyone I know has a dog. Mine is named Rex.": "mine" is the user's one of what
         # the statement before names, whoever that was said of (not its names: "... a dog
         # named Max. Mine is Rex." says no Max of the user's).

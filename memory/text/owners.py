@@ -65,7 +65,7 @@ _MINE = frozenset({"my", "user's", "mine"})
 #: Capitalised words that name no one: they open a sentence or stand for someone unsaid.
 _NO_NAMES = frozenset({
     "the", "a", "an", "this", "that", "these", "those", "it", "he", "she", "they", "we",
-    "you", "our", "your", "his", "her", "their", "its", "there", "here", "my", "i",
+    "you", "our", "ours", "your", "his", "her", "their", "its", "there", "here", "my", "i",
     "what", "who", "whom", "whose", "when", "where", "which", "why", "how", "is", "are",
     "am", "was", "were", "do", "does", "did", "has", "have", "had", "can", "will", "should",
     "could", "would", "please", "not", "no",
