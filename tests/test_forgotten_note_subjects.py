@@ -151,8 +151,12 @@ def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     ("Everyone I know has a dog. Ours is named Rex.", "User has a dog named Rex"),
     ("We both have a dog.", "User has a dog"),
     ("Everyone I know has a dog. Mine died last year.", "User has a dog"),
-    # A year said as a time names no one.
+    # A year said as a time names no one, and "saw" is past as "met" is.
     ("I met Anna at a party. We got married in 2019.", "User is married to Anna"),
+    ("I saw Anna in June. I married her.", "User is married to Anna"),
+    # "there" points back within its own sentence too.
+    ("Everyone at Acme knows I work there.", "User works at Acme"),
+    ("Everyone in Berlin knows I live there.", "User lives in Berlin"),
 ])
 def test_a_statement_that_it_is_so_states_the_fact(said: str, fact: str) -> None:
     assert says(said, fact)

@@ -266,9 +266,12 @@ def says(text: str, fact: str) -> bool:
             said |= read(before_this, users=False) - names_in(before_this, opens_sentence=True)
         # "Ana lives in Berlin and I live there too": Ana's statement is hers, but its
         # place is the one the user's "there" names ("a town near Berlin" is not Berlin).
+        # "Everyone at Acme knows I work there": "there" may point back in its own part.
         # Living there is no move away from it: "I love Berlin. I live here." left none.
-        if (not left and said & (wanted - names) and points_back_to(part, before_this, names)
-                and not named_apart(before_this, fact, names)):
+        ahead = re.split(r"\b(?:there|here)\b", part, maxsplit=1, flags=re.IGNORECASE)[0]
+        if not left and said & (wanted - names) and any(
+                points_back_to(part, earlier, names) and not named_apart(earlier, fact, names)
+                for earlier in (before_this, ahead)):
             said |= names
         if spurned and _verb_on_it(part, said & light):
             said |= spurned

@@ -104,7 +104,8 @@ _ADVERBS = frozenset({"just", "finally", "already", "recently", "eventually", "a
                       "actually", "officially", "then", "still", "soon", "now"})
 _PRESENT = frozenset({"am", "are", "is", "'m", "'re", "'s"})
 _PAST = frozenset({"was", "were", "did", "had", "'d", "went", "left", "got", "came", "took",
-                   "began", "became", "made", "found", "gave", "quit", "met"})
+                   "began", "became", "made", "found", "gave", "quit", "met", "saw", "knew",
+                   "ran", "fell", "spoke", "told", "heard", "said", "thought"})
 _PERFECT = frozenset({"have", "has", "'ve"})
 _PARTICIPLES = frozenset({"been", "gone", "done", "taken", "left", "begun", "become", "come",
                           "made", "found", "given", "quit", "known", "seen", "grown"})
