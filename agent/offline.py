@@ -52,10 +52,12 @@ from tiermem.agent.config import DEFAULT_MAX_TOKENS
 from tiermem.agent.llm import Completion, ToolCall, unique_id_prefix
 from tiermem.agent.offline_answers import LONG_TEXT_CHARS, answer, asks_in_general, core_facts
 from tiermem.agent.offline_corrections import correction_notes, recent_statements
-from tiermem.agent.offline_statements import core_changes
+from tiermem.agent.offline_statements import core_changes, told_last
+from tiermem.memory.text.clauses import clauses_of
 from tiermem.memory.text.extract import is_question
 from tiermem.memory.text.person import asks_a_call
 from tiermem.memory.text.sentences import chunk_text, split_sentences
+from tiermem.memory.text.statements import forgets_the_last
 from tiermem.memory.text.tokenizer import DEFAULT_ENCODING
 from tiermem.memory.text.updates import read_statement
 
@@ -268,6 +270,12 @@ class OfflinePolicy:
         if asked:
             parts.append(f"(offline) The privacy policy withholds your {_listed(asked)} question, "
                          "so I did not search memory for it.")
+        if not parts and any(forgets_the_last(s) for s in split_sentences(user_text)):
+            held = [part for fact in core_facts(messages) for part in clauses_of(fact)]
+            if len(told := told_last(recent_statements(messages), held)) > 1:
+                parts.append(f"(offline) Your last message told me {len(told)} facts "
+                             f"({'; '.join(told)}), so I forgot none; say which one to "
+                             'forget: "Forget that ...".')
         if not parts and any(read_statement(s).change == "retraction"
                              for s in split_sentences(user_text)):
             parts.append("(offline) Nothing in core memory matched that, so nothing changed.")

@@ -34,7 +34,12 @@ from tiermem.memory.text.person import with_introductions
 from tiermem.memory.text.retractions import retracted, still_held
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.slots import ATTRIBUTE
-from tiermem.memory.text.statements import as_news, own_clauses, read_statement
+from tiermem.memory.text.statements import (
+    as_news,
+    forgets_the_last,
+    own_clauses,
+    read_statement,
+)
 from tiermem.memory.text.updates import (
     replaces,
     role_of,
@@ -43,7 +48,7 @@ from tiermem.memory.text.updates import (
     stated_beside,
 )
 
-__all__ = ["core_changes"]
+__all__ = ["core_changes", "told_last"]
 
 #: Cues that say what holds now, not that a word said before was wrong: with one, a name
 #: said shorter ("My brother is Tom now" after "... is Tom Smith") is still the one held in
@@ -142,6 +147,11 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
         if statement.change == "retraction":
             facts = held()
             denied = retracted(statement.denied, list(facts), statement.about)
+            if forgets_the_last(sentence):
+                # "Forget that." names nothing: it is the fact just told, when only one
+                # was; of several, which one nothing says, so the reply asks.
+                told = told_last(recent or [], list(facts))
+                denied = told if len(told) == 1 else []
             news = as_news(sentence)
             if denied or not statement.denied or news is None:
                 kinds = {part: {**current, **new}[facts[part][0]] for part in denied}
@@ -184,6 +194,17 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                             part)
                 new.setdefault(part, "durable" if durable else kind)
     return retired, new
+
+
+def told_last(recent: list[str], held: list[str]) -> list[str]:
+    """The facts of ``held`` that the user's last message (``recent``: their earlier
+    messages, newest first) stated; none if it stated one that is no longer held, so that
+    a bare "Forget that" never retires another fact in its stead."""
+    if not recent:
+        return []
+    _, stated = core_changes(recent[0], {})
+    told = [part for fact in stated for part in clauses_of(fact)]
+    return told if told and all(part in held for part in told) else []
 
 
 def _of_one_person(fact: str, replaced: list[str]) -> list[str]:

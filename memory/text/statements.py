@@ -7,7 +7,8 @@ What such a statement then changes among the facts held is memory/text/updates.p
 
 - a *retraction*: "I no longer work at Acme", "I'm not allergic to peanuts
   anymore", "..., forget that" (not "don't (let me) forget that ...", which asks to keep
-  what follows), "I quit my job at Acme", "I stopped eating meat". It states
+  what follows; a bare "Forget that." names nothing, and ``forgets_the_last`` says it
+  points back at what was said last), "I quit my job at Acme", "I stopped eating meat". It states
   no new fact; ``denied`` holds the concepts (memory/text/wording.py) of what
   it says is no longer true, and ``about`` whose they are ("I ...": the user's, "My
   sister ...": hers; memory/text/owners.py). When no fact holds them, ``as_news`` reads it as
@@ -38,7 +39,7 @@ from tiermem.memory.text.owners import Owner, owner_of
 from tiermem.memory.text.retractions import reporting_denied
 from tiermem.memory.text.wording import concepts, stem
 
-__all__ = ["Statement", "as_news", "own_clauses", "read_statement"]
+__all__ = ["Statement", "as_news", "forgets_the_last", "own_clauses", "read_statement"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -69,6 +70,18 @@ _FORGET_CLAUSE = re.compile(r"\bforget\s+(?:about\s+)?(?:that|it)\b", _I)
 _KEPT_BY = re.compile(
     rf"(?:n{_APOS}t|not|\bnever|\bdont),?\s+(?:(?:ever|you|just|let|me|us)\s+){{0,4}}$",
     _I)
+
+
+#: A request to forget that names nothing ("Forget that.", "Please forget it"): it points
+#: back at what the speaker said last, as "Let me forget that" (rather "never mind") does not.
+_BARE_FORGET = re.compile(
+    r"^\W*(?:(?:oh|ok(?:ay)?|please|pls|just|actually|sorry|no)\b[\s,]*)*"
+    r"forget\s+(?:about\s+)?(?:that|it|this)(?:,?\s+please)?\W*$", _I)
+
+
+def forgets_the_last(sentence: str) -> bool:
+    """Whether ``sentence`` asks to forget, naming nothing, what the speaker just said."""
+    return _BARE_FORGET.match(sentence) is not None
 
 
 def _asks_to_forget(text: str) -> bool:
