@@ -43,3 +43,16 @@ def test_a_height_in_feet_ends_at_its_dot(memory: HierarchicalMemory) -> None:
     # A measure that goes on is one sentence; a town's "Ft." is still a title.
     assert split_sentences("He is 6 ft. 2 in tall.") == ["He is 6 ft. 2 in tall."]
     assert strip_terminator("We drove to Ft.") == "We drove to Ft."
+
+
+def test_a_height_in_feet_and_inches_keeps_what_it_measures(
+        memory: HierarchicalMemory) -> None:
+    chat(memory, "My son is 6 ft. 2 in. tall.")
+    assert list(core_of(memory)) == ["User's son is 6 ft. 2 in. tall"]
+    assert split_sentences("The shelf is 30 cm. wide. It is oak.") == [
+        "The shelf is 30 cm. wide.", "It is oak."]
+    # A capital after the unit's dot opens a sentence, whatever the word.
+    assert split_sentences("The box is 5 kg. Heavy stuff.") == ["The box is 5 kg.",
+                                                                "Heavy stuff."]
+    assert split_sentences("The pipe is 3 in. The valve is 2 in.") == [
+        "The pipe is 3 in.", "The valve is 2 in."]

@@ -9,7 +9,8 @@ so decimals (3.5, 99.95%), versions (v1.2.3), IPs, hostnames
 (eu-west-1.example.com) and paths (/var/log/app.log) stay whole. Known
 abbreviations (e.g., i.e., Dr., Mr., vs., St.) and single initials do not end
 a sentence; a few (etc., a.m., U.S.) end one only when a capitalised word
-follows. A bullet line ("- x", "* x", "1. x") is its own sentence, with the
+follows. A unit's dot after a number ("300 ms.", "2 in.") ends one unless the measure goes
+on ("6 ft. 2 in. tall"). A bullet line ("- x", "* x", "1. x") is its own sentence, with the
 marker removed. Fragments without a letter or digit are dropped.
 
 ``machine_cue`` recognises machine text, which is never split: a line
@@ -79,12 +80,21 @@ def _last_token(text: str, end: int) -> str:
 #: the unit ("300 ms.", "6 ft."), whose dot ends the sentence, as no title comes after a
 #: number.
 _UNITS_LIKE_TITLES = frozenset({"ms", "ft"})
+#: Units of length and weight written with a dot ("2 in.", "5 lb."): after a number, what
+#: follows says whether the measure goes on.
+_MEASURE_UNITS = _UNITS_LIKE_TITLES | {"in", "yd", "mi", "cm", "mm", "km", "lb", "lbs", "oz",
+                                       "kg"}
+#: What, after a unit's dot, carries the measure on: more of it ("6 ft. 2 in."), or the
+#: word for what it measures ("2 in. tall"), not capitalised, as a new sentence's would be.
+_MEASURE_GOES_ON = re.compile(
+    r"\s*(?:\d|(?:tall|long|wide|high|deep|thick|heavy|away|apart|across)\b)")
 
 
-def _is_unit_after_number(text: str, end: int) -> bool:
-    """Whether the word ending at ``end`` in ``text`` is a unit after a number ("300 ms")."""
+def _is_unit_after_number(text: str, end: int, units: frozenset[str]) -> bool:
+    """Whether the word ending at ``end`` in ``text`` is one of ``units`` after a number
+    ("300 ms")."""
     token = _last_token(text, end)
-    return (token.casefold() in _UNITS_LIKE_TITLES
+    return (token.casefold() in units
             and re.search(r"\d$", text[:end - len(token)].rstrip()) is not None)
 
 
@@ -104,10 +114,11 @@ def _dot_is_not_a_boundary(line: str, match: re.Match[str]) -> bool:
     word = _last_token(line, match.start())
     if not word:
         return False
-    if _is_unit_after_number(line, match.start()):
-        # "6 ft. 2 in." goes on with the rest of the measure.
-        following = _NEXT_VISIBLE.match(line, match.end())
-        return following is not None and following.group(1).isdigit()
+    if (_is_unit_after_number(line, match.start(), _MEASURE_UNITS)
+            and _MEASURE_GOES_ON.match(line, match.end())):
+        return True  # "6 ft. 2 in. tall" is one sentence
+    if _is_unit_after_number(line, match.start(), _UNITS_LIKE_TITLES):
+        return False
     token = word.lstrip("([{\"'“‘") + "."
     low = token.casefold()
     if low in _NEVER_SPLIT:
@@ -196,7 +207,7 @@ def strip_terminator(text: str) -> str:
         token = _last_token(core, len(core))
         # "12 Elm St." keeps its dot: it belongs to the word, not the sentence.
         if (token and _is_abbreviation(token + ".")
-                and not _is_unit_after_number(core, len(core))):
+                and not _is_unit_after_number(core, len(core), _UNITS_LIKE_TITLES)):
             core += "."
     return core
 
