@@ -180,9 +180,14 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
             siblings = {part for part, _ in parts}
             for part, kind in parts:
                 facts = held()
-                if (statement.change in _NOT_A_CORRECTION
-                        and any(said_in_full(part, old) for old in facts)):
-                    continue  # "My brother is Tom" after "... is Tom Smith" is him again
+                full = next((old for old in facts if said_in_full(part, old)), None)
+                if statement.change in _NOT_A_CORRECTION and full is not None:
+                    # "My brother is Tom" after "... is Tom Smith" is him again: the fact
+                    # held is said again, as a fact repeated word for word is.
+                    holder = next((fact for fact in facts[full] if fact in current), None)
+                    if holder is not None:
+                        new.setdefault(holder, current[holder])
+                    continue
                 durable = retire(_one_of_several(part, _of_one_person(part, [
                     old for old, holders in facts.items()
                     if holders != [part] and old not in siblings
