@@ -46,6 +46,7 @@ from tiermem.memory.text.updates import (
     said_in_full,
     slot_of,
     stated_beside,
+    with_the_day_kept,
 )
 
 __all__ = ["core_changes", "told_last"]
@@ -188,11 +189,14 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                     if holder is not None:
                         new.setdefault(holder, current[holder])
                     continue
-                durable = retire(_one_of_several(part, _of_one_person(part, [
+                replaced = _one_of_several(part, _of_one_person(part, [
                     old for old, holders in facts.items()
                     if holders != [part] and old not in siblings
-                    and replaces(part, old, statement.change)]), recent or []),
-                    facts, keep=part)
+                    and replaces(part, old, statement.change)]), recent or [])
+                # "The meeting is at noon now" after "... on Friday at 3pm" keeps the day.
+                part = next((kept for old in replaced
+                             if (kept := with_the_day_kept(part, old)) is not None), part)
+                durable = retire(replaced, facts, keep=part)
                 # One an earlier version stored joined to another ("Customer 9034 uses
                 # SSO and is on the Team plan") is that fact stated again.
                 part = next((fact for fact in held().get(part, ()) if fact in current),

@@ -22,7 +22,8 @@ from __future__ import annotations
 import re
 
 __all__ = ["count_beside_state", "identifies", "is_state_compound", "keeps_the_day",
-           "names_a_make", "of_one_kind", "retimes", "said_on", "says_when", "without_when"]
+           "names_a_make", "of_one_kind", "retimes", "said_on", "says_when", "with_new_hour",
+           "without_when"]
 
 #: A severity, priority or tier: a state with a number, not a name ("sev1", "P2", "SEV-3").
 _STATUS_CODE = re.compile(
@@ -139,6 +140,22 @@ def keeps_the_day(new: str, old: str) -> bool:
     Friday"): a thing moved within its day is still due that day, so the day holds."""
     return (says_when(new) and says_when(old) and _DAY.search(new) is None
             and _DAY.search(old) is not None and _HOUR.search(old) is None)
+
+
+#: The hour of a time, with the "at" before it ("at 3pm" of "on Friday at 3pm").
+_AT_HOUR = re.compile(rf"(?:\bat\s+)?(?:{_TIME_OF_DAY}|noon|midnight)", re.IGNORECASE)
+
+
+def with_new_hour(new: str, old: str) -> str | None:
+    """``old``, a day with its hour ("on Friday at 3pm"), at the hour ``new`` says alone
+    ("at noon"): "on Friday at noon", for a thing moved within its day is still due that
+    day. None unless ``new`` says only an hour and ``old`` a day and one hour."""
+    new, old = new.strip(" ."), old.strip(" .")
+    if not (says_when(new) and says_when(old)) or _DAY.search(new) or not _DAY.search(old):
+        return None
+    if _HOUR.search(new) is None or len(_AT_HOUR.findall(old)) != 1:
+        return None
+    return _AT_HOUR.sub(lambda _: new, old)
 
 
 def retimes(value: str) -> bool:

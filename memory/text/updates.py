@@ -73,6 +73,7 @@ from tiermem.memory.text.identifiers import (
     retimes,
     said_on,
     says_when,
+    with_new_hour,
     without_when,
 )
 from tiermem.memory.text.kin_values import another_of_several, measure_of, of_someone
@@ -95,7 +96,8 @@ from tiermem.memory.text.statements import Statement, as_news, own_clauses, read
 from tiermem.memory.text.wording import concepts
 
 __all__ = ["SUBJECT_VERB", "Statement", "as_news", "own_clauses", "read_statement", "replaces",
-           "role_of", "said_in_full", "slot_of", "stated_beside", "subject_of"]
+           "role_of", "said_in_full", "slot_of", "stated_beside", "subject_of",
+           "with_the_day_kept"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -309,6 +311,8 @@ def replaces(new: str, old: str, change: str | None) -> bool:
             return False
         if keeps_the_day(values[0], values[1]):
             return False  # "at noon now" leaves "on Friday": the meeting is at noon on Friday
+        if with_new_hour(values[0], values[1]) is not None:
+            return True  # "at 5pm" moves "on Friday at 3pm" within its day, as "at noon" does
         if count_beside_state(values[0], values[1]):
             return False  # "The cluster is degraded now" says how it is, not its size
         if said_on(values[0]) is not None and said_on(values[0]) == said_on(values[1]):
@@ -338,6 +342,19 @@ def replaces(new: str, old: str, change: str | None) -> bool:
     return (len(shared) >= _MIN_SHARED
             and 2 * len(shared) >= min(len(new_concepts), len(old_concepts))
             and bool(shared - _subject_concepts(new, old)))
+
+
+def with_the_day_kept(new: str, old: str) -> str | None:
+    """``new`` as the fact it makes of ``old``, when it moves a thing ``old`` says is due
+    on a day at an hour ("The meeting is on Friday at 3pm") to another hour of that day
+    ("The meeting is at noon"): "The meeting is on Friday at noon". None otherwise."""
+    if slot_of(new) is None or slot_of(new) != slot_of(old):
+        return None
+    said = [ATTRIBUTE.match(fact.strip()) for fact in (new, old)]
+    if said[0] is None or said[1] is None:
+        return None
+    moved = with_new_hour(said[0]["value"], said[1]["value"])
+    return None if moved is None else old.strip()[:said[1].start("value")] + moved
 
 
 def said_in_full(new: str, old: str) -> bool:
