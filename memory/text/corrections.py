@@ -22,7 +22,8 @@ and X is shaped like a word: a name shaped like a tool's, with a digit or no vow
 User's accountant"), is written in lower case on purpose and stays so, while a place
 ("portland" for "User lives in Seattle"), a longer name ("Teams" for "User uses Slack") or
 anything else takes Y's capitals, one for each word of X wherever Y has one ("San Francisco
-is ...", "the Pixel" for "the iPhone": a name replaces a name), but for a name of Y's
+is ...", "the Pixel" for "the iPhone": a name replaces a name; a name of a well-known
+spelling is spelt so, "iphone" for "Pixel" as "iPhone"), but for a name of Y's
 family, opening with the two or more small letters Y opens with before its capital ("pgcat"
 for "pgBouncer"), which stays as typed.
 
@@ -201,6 +202,12 @@ _SOMEONES = re.compile(r"^(?:['’]s\b|\s+as\b)", _I)
 _FAMILY_PREFIX = re.compile(r"[a-z]{2,}(?=[A-Z])")
 #: Words a name's capitals pass over: "a Pixel" for "an iPhone", "Bank of America".
 _SMALL_WORDS = frozenset({"a", "an", "the", "of", "and", "de", "da", "van", "von"})
+#: Names whose capitals no rule can guess from the name they replace ("Iphone" is no
+#: spelling of anyone's): typed in lower case, each is spelt as its makers spell it.
+_WELL_KNOWN = {name.casefold(): name for name in (
+    "iPhone", "iPad", "iPod", "iMac", "iCloud", "iOS", "macOS", "MacBook", "AirPods",
+    "eBay", "YouTube", "GitHub", "GitLab", "LinkedIn", "PayPal", "WhatsApp", "PlayStation",
+    "JavaScript", "TypeScript", "PostgreSQL", "MySQL", "ChatGPT", "OpenAI")}
 
 
 def _cased_as(meant: str, said: str, before: str, after: str = "") -> str:
@@ -216,11 +223,12 @@ def _cased_as(meant: str, said: str, before: str, after: str = "") -> str:
     Tom's car", "Eva" in "User uses Ana as User's accountant"). Any capital ``said`` has,
     even one that opens the fact or follows a small letter ("iPhone"), is a name's; each
     word of ``meant`` but an article or the like takes one ("a Pixel" for "an iPhone";
-    "The Pixel" where it opens the fact), since "Green Tea" is a smaller slip than "San
-    francisco", unless ``meant`` opens with the small letters ``said`` opens with before
-    its capital, two or more: "pgcat" for "pgBouncer" is of its family, which spells its
-    names its own way ("pgCat"? "PgCat"?), so it stays as typed rather than take a capital
-    none of them opens with."""
+    "The Pixel" where it opens the fact), or its makers' capitals where they are well
+    known ("an iPhone" for "a Pixel", not "an Iphone"), since "Green Tea" is a smaller
+    slip than "San francisco", unless ``meant`` opens with the small letters ``said``
+    opens with before its capital, two or more: "pgcat" for "pgBouncer" is of its family,
+    which spells its names its own way ("pgCat"? "PgCat"?), so it stays as typed rather
+    than take a capital none of them opens with."""
     if not meant.islower() or said.islower():
         return meant
     if len(said) > 1 and said.isupper() and " " not in meant:
@@ -236,7 +244,7 @@ def _cased_as(meant: str, said: str, before: str, after: str = "") -> str:
         # A small word that opens the fact opens a sentence: "The Pixel is User's phone".
         opens_fact = not before.strip()
         return " ".join(word if word in _SMALL_WORDS and not (at == 0 and opens_fact)
-                        else word[:1].upper() + word[1:]
+                        else _WELL_KNOWN.get(word, word[:1].upper() + word[1:])
                         for at, word in enumerate(meant.split(" ")))
     return meant
 
