@@ -79,3 +79,22 @@ def test_a_closing_too_is_no_part_of_what_is_done(sentence: str, text: str,
 def test_a_liking_said_with_too_is_stored_without_it(memory: HierarchicalMemory) -> None:
     chat(memory, "I like tea.", "I like coffee too.")
     assert list(core_of(memory)) == ["User likes tea", "User likes coffee"]
+
+
+@pytest.mark.parametrize(("told", "kept"), [
+    (["The cluster is 3 nodes.", "The cluster is five nodes now."], ["The cluster is five nodes"]),
+    (["The cluster is three nodes.", "The cluster is 5 nodes now."], ["The cluster is 5 nodes"]),
+    (["The cluster is 5 nodes.", "The cluster is a dozen nodes now."],
+     ["The cluster is a dozen nodes"]),
+    (["The build is 45 minutes.", "The build is an hour now."], ["The build is an hour"]),
+    (["The build is an hour.", "The build is 45 minutes now."], ["The build is 45 minutes"]),
+    # A count of something else, or a state said in words, is no new count.
+    (["The build is 45 minutes.", "The build is a mess now."],
+     ["The build is 45 minutes", "The build is a mess"]),
+    (["The cluster is 5 nodes.", "The cluster is degraded now."],
+     ["The cluster is 5 nodes", "The cluster is degraded"]),
+])
+def test_a_count_said_in_words_ends_one_in_digits(memory: HierarchicalMemory, told: list[str],
+                                                   kept: list[str]) -> None:
+    chat(memory, *told)
+    assert list(core_of(memory)) == kept

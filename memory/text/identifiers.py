@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["count_beside_state", "identifies", "is_state_compound", "keeps_the_day",
-           "names_a_make", "of_one_kind", "retimes", "said_on", "says_when", "with_new_hour",
-           "without_when"]
+__all__ = ["count_beside_state", "counts_alike", "identifies", "is_state_compound",
+           "keeps_the_day", "names_a_make", "of_one_kind", "retimes", "said_on", "says_when",
+           "with_new_hour", "without_when"]
 
 #: A severity, priority or tier: a state with a number, not a name ("sev1", "P2", "SEV-3").
 _STATUS_CODE = re.compile(
@@ -120,6 +120,30 @@ def count_beside_state(new: str, old: str) -> bool:
               for value in values]
     worded = [re.search(r"\d", value) is None for value in values]
     return (counts[0] and worded[1]) or (counts[1] and worded[0])
+
+
+#: A count said in words ("five nodes", "a dozen nodes", "half an hour").
+_COUNT_IN_WORDS = re.compile(
+    r"(?:(?:an?|half|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty"
+    r"|thirty|forty|fifty|hundred|thousand|dozen|few|several|couple|of)\s+)+(?-i:[a-z]{1,12})",
+    re.IGNORECASE)
+#: A length of time in any unit: "an hour" counts what "45 minutes" does.
+_LENGTH_OF_TIME = re.compile(r"(?:sec|second|min|minute|hr|hour|day|week|month|year)s?",
+                             re.IGNORECASE)
+
+
+def counts_alike(new: str, old: str) -> bool:
+    """Whether two values count one thing, in digits or in words ("five nodes" and "3
+    nodes", "an hour" and "45 minutes"), so the new count ends the old."""
+    counted = []
+    for value in (new.strip(" ."), old.strip(" .")):
+        if _COUNT_IN_WORDS.fullmatch(value) is None and (
+                _COUNT.fullmatch(value) is None or _QUANTITY.fullmatch(value) is not None):
+            return False
+        last = value.rpartition(" ")[2] or value.lstrip("0123456789.,")
+        counted.append("time" if _LENGTH_OF_TIME.fullmatch(last)
+                       else last.casefold().removesuffix("s"))
+    return counted[0] == counted[1]
 
 
 def says_when(value: str) -> bool:

@@ -65,6 +65,7 @@ from collections.abc import Iterable
 from tiermem.memory.text.extract import ExtractedFact, normalize_fact
 from tiermem.memory.text.identifiers import (
     count_beside_state,
+    counts_alike,
     identifies,
     is_state_compound,
     keeps_the_day,
@@ -313,6 +314,8 @@ def replaces(new: str, old: str, change: str | None) -> bool:
             return False  # "at noon now" leaves "on Friday": the meeting is at noon on Friday
         if with_new_hour(values[0], values[1]) is not None:
             return True  # "at 5pm" moves "on Friday at 3pm" within its day, as "at noon" does
+        if counts_alike(values[0], values[1]):
+            return True  # "five nodes" ends "3 nodes", and "an hour" "45 minutes"
         if count_beside_state(values[0], values[1]):
             return False  # "The cluster is degraded now" says how it is, not its size
         if said_on(values[0]) is not None and said_on(values[0]) == said_on(values[1]):
