@@ -9,7 +9,6 @@ import pytest
 from offline_helpers import chat, core_of
 
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
-from tiermem.memory.text.identifiers import said_on
 from tiermem.memory.text.slots import slot_of
 from tiermem.memory.text.statements import read_statement
 from tiermem.memory.text.updates import replaces
@@ -21,12 +20,22 @@ def memory() -> Iterator[HierarchicalMemory]:
         yield m
 
 
-@pytest.mark.parametrize(("value", "kind"), [
-    ("on Friday", "day"), ("Friday", "day"), ("at 5pm", "time"), ("17:00", "time"),
-    ("by Friday", None), ("until 5pm", None), ("stable", None), ("Fridays off", None),
+@pytest.mark.parametrize(("told", "kept"), [
+    (["The meeting is on Friday.", "The meeting is Monday at 3pm now."],
+     ["The meeting is Monday at 3pm"]),
+    (["The meeting is Friday at 3pm.", "The meeting is Monday now."], ["The meeting is Monday"]),
+    (["The deadline is by Friday.", "The deadline is Monday now."], ["The deadline is Monday"]),
+    (["The standup is at 9am.", "The standup is 9:30 now."], ["The standup is 9:30"]),
+    # An hour alone still leaves a day alone, and a state or a count any time.
+    (["The meeting is Friday.", "The meeting is 5pm now."],
+     ["The meeting is Friday", "The meeting is 5pm"]),
+    (["The job is 5 nodes.", "The job is at 5pm now."],
+     ["The job is 5 nodes", "The job is at 5pm"]),
 ])
-def test_which_values_are_a_day_or_a_time(value: str, kind: str | None) -> None:
-    assert said_on(value) == kind
+def test_a_time_ends_a_time_though_its_day_looks_like_a_name(
+        memory: HierarchicalMemory, told: list[str], kept: list[str]) -> None:
+    chat(memory, *told)
+    assert list(core_of(memory)) == kept
 
 
 def test_a_day_ends_a_day_said_with_on_or_without(memory: HierarchicalMemory) -> None:

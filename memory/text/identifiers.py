@@ -22,8 +22,8 @@ from __future__ import annotations
 import re
 
 __all__ = ["count_beside_state", "counts_alike", "identifies", "is_state_compound",
-           "keeps_the_day", "names_a_make", "of_one_kind", "retimes", "said_on", "says_when",
-           "with_new_hour", "without_when"]
+           "keeps_the_day", "names_a_make", "of_one_kind", "retimes", "says_when", "with_new_hour",
+           "without_when"]
 
 #: A severity, priority or tier: a state with a number, not a name ("sev1", "P2", "SEV-3").
 _STATUS_CODE = re.compile(
@@ -186,21 +186,6 @@ def retimes(value: str) -> bool:
     """Whether ``value`` says a thing is no longer due when it was ("postponed", "delayed
     until 6pm"), so it ends the time it was due at ("at 5pm")."""
     return _RETIMED.fullmatch(value.strip(" .")) is not None
-
-
-#: A day or a time of day said with "on" or "at" or without it, which says the same
-#: ("on Friday" and "Friday", "at 5pm" and "5pm").
-_ON_A_DAY = re.compile(r"(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day", re.IGNORECASE)
-_AT_A_TIME = re.compile(rf"(?:at\s+)?(?:{_TIME_OF_DAY})", re.IGNORECASE)
-
-
-def said_on(value: str) -> str | None:
-    """"day" for a day ("on Friday", "Friday"), "time" for a time of day ("at 5pm",
-    "17:00"), None for anything else, "by Friday" and "until 5pm" too, which say by when."""
-    value = value.strip(" .")
-    if _ON_A_DAY.fullmatch(value):
-        return "day"
-    return "time" if _AT_A_TIME.fullmatch(value) else None
 
 
 def identifies(value: str) -> bool:

@@ -72,7 +72,6 @@ from tiermem.memory.text.identifiers import (
     names_a_make,
     of_one_kind,
     retimes,
-    said_on,
     says_when,
     with_new_hour,
     without_when,
@@ -318,8 +317,8 @@ def replaces(new: str, old: str, change: str | None) -> bool:
             return True  # "five nodes" ends "3 nodes", and "an hour" "45 minutes"
         if count_beside_state(values[0], values[1]):
             return False  # "The cluster is degraded now" says how it is, not its size
-        if said_on(values[0]) is not None and said_on(values[0]) == said_on(values[1]):
-            return True  # "Friday" ends "on Thursday": a day a day, a time a time
+        if says_when(values[0]) and says_when(values[1]):
+            return True  # "Friday" ends "on Thursday", and "Monday at 3pm" "on Friday"
         if _name_beside_state(new, old):
             return False  # "The primary database is down now" says how db-01 is
         kinds = {_value_kind(new), _value_kind(old)}
