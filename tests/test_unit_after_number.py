@@ -56,3 +56,19 @@ def test_a_height_in_feet_and_inches_keeps_what_it_measures(
                                                                 "Heavy stuff."]
     assert split_sentences("The pipe is 3 in. The valve is 2 in.") == [
         "The pipe is 3 in.", "The valve is 2 in."]
+
+
+@pytest.mark.parametrize(("said", "stored"), [
+    ("My son is 6 ft. tall and plays basketball.",
+     ["User's son is 6 ft. tall and plays basketball"]),
+    ("I live 500 ft. from the office and I work at Acme.",
+     ["User lives 500 ft. from the office", "User works at Acme"]),
+    # Another word after the dot may open a sentence typed in lowercase.
+    ("I'm 6 ft. and I live in Lisbon.", ["User is 6 ft", "User lives in Lisbon"]),
+])
+def test_a_measure_in_feet_goes_on_with_what_it_measures(
+        memory: HierarchicalMemory, said: str, stored: list[str]) -> None:
+    chat(memory, said)
+    assert list(core_of(memory)) == stored
+    assert split_sentences("my son is 6 ft. he loves chess.") == [
+        "my son is 6 ft.", "he loves chess."]

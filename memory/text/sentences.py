@@ -84,10 +84,16 @@ _UNITS_LIKE_TITLES = frozenset({"ms", "ft"})
 #: follows says whether the measure goes on.
 _MEASURE_UNITS = _UNITS_LIKE_TITLES | {"in", "yd", "mi", "cm", "mm", "km", "lb", "lbs", "oz",
                                        "kg"}
-#: What, after a unit's dot, carries the measure on: more of it ("6 ft. 2 in."), or the
-#: word for what it measures ("2 in. tall"), not capitalised, as a new sentence's would be.
-_MEASURE_GOES_ON = re.compile(
-    r"\s*(?:\d|(?:tall|long|wide|high|deep|thick|heavy|away|apart|across)\b)")
+#: The word after a measure's dot ("6 ft. tall"), or its first digit ("6 ft. 2 in").
+_AFTER_A_MEASURE = re.compile(r"\s*(\d|[a-z]+\b)")
+#: Words that say what a measure is of or go on with its sentence ("6 ft. tall", "500 ft.
+#: from the office", "300 ms. faster"), where "he" or "the" may open the next one; not
+#: capitalised, as a new sentence's first word would be.
+_GOES_ON_AFTER_A_MEASURE = frozenset({
+    "tall", "high", "long", "wide", "deep", "thick", "heavy", "away", "from", "of", "by", "x",
+    "in", "to", "below", "above", "under", "over", "across", "apart", "ago",
+    "faster", "slower", "longer", "shorter", "taller", "higher", "lower", "more", "less",
+})
 
 
 def _is_unit_after_number(text: str, end: int, units: frozenset[str]) -> bool:
@@ -114,9 +120,13 @@ def _dot_is_not_a_boundary(line: str, match: re.Match[str]) -> bool:
     word = _last_token(line, match.start())
     if not word:
         return False
-    if (_is_unit_after_number(line, match.start(), _MEASURE_UNITS)
-            and _MEASURE_GOES_ON.match(line, match.end())):
-        return True  # "6 ft. 2 in. tall" is one sentence
+    if _is_unit_after_number(line, match.start(), _MEASURE_UNITS):
+        # "6 ft. 2 in." goes on with the rest of the measure, "6 ft. tall and ..." with
+        # what it measures; any other word may open a sentence typed in lowercase.
+        following = _AFTER_A_MEASURE.match(line, match.end())
+        if following is not None and (following.group(1).isdigit()
+                                      or following.group(1) in _GOES_ON_AFTER_A_MEASURE):
+            return True
     if _is_unit_after_number(line, match.start(), _UNITS_LIKE_TITLES):
         return False
     token = word.lstrip("([{\"'“‘") + "."
