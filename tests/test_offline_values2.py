@@ -73,6 +73,8 @@ def test_a_name_said_shorter_as_a_correction_replaces_it(memory: HierarchicalMem
 
 @pytest.mark.parametrize(("sentence", "text", "change"), [
     ("I like coffee too.", "I like coffee", None),
+    ("I'm vegan too.", "I'm vegan", None),
+    ("We’re vegetarian too.", "We’re vegetarian", None),
     ("Actually, I have a cat as well.", "I have a cat", None),
     ("My wife does too.", "My wife does too.", None),
     ("Me too.", "Me too.", None),
@@ -88,6 +90,11 @@ def test_a_closing_too_is_no_part_of_what_is_done(sentence: str, text: str,
 def test_a_liking_said_with_too_is_stored_without_it(memory: HierarchicalMemory) -> None:
     chat(memory, "I like tea.", "I like coffee too.")
     assert list(core_of(memory)) == ["User likes tea", "User likes coffee"]
+
+
+def test_a_state_said_with_too_is_stored_without_it(memory: HierarchicalMemory) -> None:
+    chat(memory, "My wife is vegan.", "I'm vegan too.")
+    assert list(core_of(memory)) == ["User's wife is vegan", "User is vegan"]
 
 
 @pytest.mark.parametrize(("told", "kept"), [

@@ -131,7 +131,7 @@ _SPACES = re.compile(r"\s{2,}")
 #: ("My wife does too", "Me too"), or one joined to another ("Ana lives in Berlin and I
 #: live there too"), is left whole, for what it points back to says what it is.
 _ONE_MORE = re.compile(
-    r"(?P<said>[^,;]*?\s(?:is|are)\s.+?"
+    r"(?P<said>[^,;]*?(?:\s(?:is|are)|\w['’](?:m|re|s))\s.+?"
     r"|(?![^,;]*\s(?:and|but)\s)[^,;]*?\S\s+\S+\s+"
     r"(?!(?:does|do|did|is|are|am|was|were|has|have|had|can|could|will|would|should"
     r"|i|me|us|him|them)\b)[^,;\s]+?),?\s+(?:too|as\s+well)\W*", _I)
