@@ -20,7 +20,8 @@ def memory() -> Iterator[HierarchicalMemory]:
         yield m
 
 
-@pytest.mark.parametrize(("told", "kept"), [
+#: A time ends a time, though a day with a capital looks like a name.
+_TIMES = [
     (["The meeting is on Friday.", "The meeting is Monday at 3pm now."],
      ["The meeting is Monday at 3pm"]),
     (["The meeting is Friday at 3pm.", "The meeting is Monday now."], ["The meeting is Monday"]),
@@ -31,9 +32,38 @@ def memory() -> Iterator[HierarchicalMemory]:
      ["The meeting is Friday", "The meeting is 5pm"]),
     (["The job is 5 nodes.", "The job is at 5pm now."],
      ["The job is 5 nodes", "The job is at 5pm"]),
-])
-def test_a_time_ends_a_time_though_its_day_looks_like_a_name(
-        memory: HierarchicalMemory, told: list[str], kept: list[str]) -> None:
+]
+
+#: A count said in words ends one in digits, and a length of time another.
+_COUNTS = [
+    (["The cluster is 3 nodes.", "The cluster is five nodes now."], ["The cluster is five nodes"]),
+    (["The cluster is three nodes.", "The cluster is 5 nodes now."], ["The cluster is 5 nodes"]),
+    (["The cluster is 5 nodes.", "The cluster is a dozen nodes now."],
+     ["The cluster is a dozen nodes"]),
+    (["The build is 45 minutes.", "The build is an hour now."], ["The build is an hour"]),
+    (["The build is an hour.", "The build is 45 minutes now."], ["The build is 45 minutes"]),
+    # A count of something else, or a state said in words, is no new count.
+    (["The build is 45 minutes.", "The build is a mess now."],
+     ["The build is 45 minutes", "The build is a mess"]),
+    (["The cluster is 5 nodes.", "The cluster is degraded now."],
+     ["The cluster is 5 nodes", "The cluster is degraded"]),
+]
+
+#: A delay that names the new time ends the old one.
+_DELAYS = [
+    (["The flight is at 6pm.", "The flight is delayed to 8pm now."],
+     ["The flight is delayed to 8pm"]),
+    (["The flight is at 6pm.", "The flight is delayed by 30 minutes to 6:30pm now."],
+     ["The flight is delayed by 30 minutes to 6:30pm"]),
+    # By how long alone still counts from the time held.
+    (["The flight is at 6pm.", "The flight is delayed by 30 minutes now."],
+     ["The flight is at 6pm", "The flight is delayed by 30 minutes"]),
+]
+
+
+@pytest.mark.parametrize(("told", "kept"), [*_TIMES, *_COUNTS, *_DELAYS])
+def test_a_new_value_ends_the_one_it_says_again(memory: HierarchicalMemory, told: list[str],
+                                                kept: list[str]) -> None:
     chat(memory, *told)
     assert list(core_of(memory)) == kept
 
@@ -95,22 +125,3 @@ def test_a_liking_said_with_too_is_stored_without_it(memory: HierarchicalMemory)
 def test_a_state_said_with_too_is_stored_without_it(memory: HierarchicalMemory) -> None:
     chat(memory, "My wife is vegan.", "I'm vegan too.")
     assert list(core_of(memory)) == ["User's wife is vegan", "User is vegan"]
-
-
-@pytest.mark.parametrize(("told", "kept"), [
-    (["The cluster is 3 nodes.", "The cluster is five nodes now."], ["The cluster is five nodes"]),
-    (["The cluster is three nodes.", "The cluster is 5 nodes now."], ["The cluster is 5 nodes"]),
-    (["The cluster is 5 nodes.", "The cluster is a dozen nodes now."],
-     ["The cluster is a dozen nodes"]),
-    (["The build is 45 minutes.", "The build is an hour now."], ["The build is an hour"]),
-    (["The build is an hour.", "The build is 45 minutes now."], ["The build is 45 minutes"]),
-    # A count of something else, or a state said in words, is no new count.
-    (["The build is 45 minutes.", "The build is a mess now."],
-     ["The build is 45 minutes", "The build is a mess"]),
-    (["The cluster is 5 nodes.", "The cluster is degraded now."],
-     ["The cluster is 5 nodes", "The cluster is degraded"]),
-])
-def test_a_count_said_in_words_ends_one_in_digits(memory: HierarchicalMemory, told: list[str],
-                                                   kept: list[str]) -> None:
-    chat(memory, *told)
-    assert list(core_of(memory)) == kept

@@ -47,11 +47,13 @@ _WHEN_PART = (r"(?:(?:at|on|by|until|from|around|about)\s+)?(?:(?:next|this)\s+)
 _WHEN = re.compile(rf"(?:{_WHEN_PART})(?:\s+(?:{_WHEN_PART}))*", re.IGNORECASE)
 #: A state that says a thing's time no longer holds ("postponed", "delayed until 6pm"):
 #: unlike "stable" or "disabled", it ends the time it was due at; not one that says by
-#: how long ("delayed by 30 minutes"), which counts from that time, so it still holds.
+#: how long ("delayed by 30 minutes"), which counts from that time, so it still holds,
+#: unless it names the new time too ("delayed by 30 minutes to 6:30pm").
 _RETIMED = re.compile(r"(?:(?:been|got)\s+)?(?:postponed|delayed|rescheduled|put\s+off"
-                      r"|pushed\s+(?:back|out))\b(?!.*\b(?:\d+|an?|one|two|three|few"
+                      r"|pushed\s+(?:back|out))\b(?:(?=.*\b(?:to|until|till)\s+(?:"
+                      rf"{_WHEN_PART}))|(?!.*\b(?:\d+|an?|one|two|three|few"
                       r"|several|half)\s+(?:\w+\s+)?(?:mins?|minutes?|hours?|hrs?|days?"
-                      r"|weeks?|months?)\b).*", re.IGNORECASE)
+                      r"|weeks?|months?)\b)).*", re.IGNORECASE)
 #: How much of a quantity there is ("2%", "about 300 ms", "5k", "5 errors/min"), in a unit of
 #: measure: a level in words ("high") gives way to it, where a time ("5pm"), a count of
 #: things ("5 nodes") or how long something takes ("45 minutes") says something else, as a

@@ -305,9 +305,11 @@ def replaces(new: str, old: str, change: str | None) -> bool:
         values = [m["value"] if (m := ATTRIBUTE.match(fact.strip())) else "" for fact in (new, old)]
         if not of_someone(new) and of_one_kind(values[0], values[1], new_slot.rpartition("/")[2]):
             return True  # "free" ends "Pro", and "the platform team" "the SRE team"
-        # "The deploy is stable now" says how it went, not when it is; "postponed now" says
-        # it is no longer when it was.
-        if says_when(values[0]) != says_when(values[1]) and not retimes(values[0]):
+        # "The deploy is stable now" says how it went, not when it is; "postponed now" or
+        # "delayed to 8pm now" says it is no longer when it was, whatever its words hold.
+        if retimes(values[0]) and says_when(values[1]):
+            return True
+        if says_when(values[0]) != says_when(values[1]):
             return False
         if keeps_the_day(values[0], values[1]):
             return False  # "at noon now" leaves "on Friday": the meeting is at noon on Friday
