@@ -85,6 +85,12 @@ from tiermem.memory.ops.forgotten_norms import says
     ("I saw Anna in June. I married her.", "User is married to June"),
     # Said of each, "his" after it may be the other one's.
     ("We both have a dog. His name is Rex.", "User has a dog named Rex"),
+    # A move from a place only wished, supposed, planned or denied left none.
+    ("I'd love to move from Munich to Berlin.", "User moved from Munich"),
+    ("I might move from Munich.", "User moved from Munich"),
+    ("I'm thinking of moving away from Munich.", "User moved from Munich"),
+    ("I didn't move from Munich.", "User moved from Munich"),
+    ("I'm moving from Munich.", "User moved from Munich"),
 ])
 def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     assert not says(said, fact)
@@ -157,6 +163,9 @@ def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     # "there" points back within its own sentence too.
     ("Everyone at Acme knows I work there.", "User works at Acme"),
     ("Everyone in Berlin knows I live there.", "User lives in Berlin"),
+    # A move from a place said to be made.
+    ("I moved away from Munich last year.", "User moved from Munich"),
+    ("I'm moving away from Munich.", "User is moving away from Munich"),
 ])
 def test_a_statement_that_it_is_so_states_the_fact(said: str, fact: str) -> None:
     assert says(said, fact)

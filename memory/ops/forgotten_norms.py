@@ -182,7 +182,8 @@ def says(text: str, fact: str) -> bool:
     user's), but a
     clause saying the fact of another name ("I live in Munich") lends none of its words
     (but a move from it goes on: "I moved from Munich, where I lived, to Berlin"; the
-    place a move leaves is not where it went: not "User moved from Berlin"),
+    place a move leaves is not where it went: not "User moved from Berlin", nor when the
+    move is only wished or denied: "I might move from Berlin"),
     and a statement of someone named ("..., and Ana lives in Berlin") is theirs; each said
     to be so, not wished, planned, supposed or denied ("I'd love to live in Berlin",
     ``asserted_concepts``) unless the fact is worded so itself, nor only spoken against
@@ -222,7 +223,7 @@ def says(text: str, fact: str) -> bool:
     tied = whose is not None and whose.user and not whose.relations and not alone
     read = partial(asserted_concepts, wanted=wanted, read_cues=not hedged(fact),
                    user_alone=alone, users=bool(whose and whose.user) and not alone,
-                   moving=a_move_of_its_own(fact))
+                   moving=a_move_of_its_own(fact), leaving=bool(left))
     together: set[str] = set()
     # Read apart, the statements of one sentence are each of whom they open with: "I'm
     # fine, but my son is allergic to peanuts" says nothing of the user's allergy.

@@ -166,11 +166,10 @@ def _off_to_work(words: list[str]) -> bool:
 
 
 def hedged(fact: str) -> bool:
-    """Whether ``fact`` is itself a wish, plan, condition or denial, or names a place moved
-    away from: its statements say so in its own words, so they are read whole."""
+    """Whether ``fact`` is itself a wish, plan, condition or denial: its statements say
+    so in its own words, so they are read whole."""
     words = _words(fact)
-    return (any(_not_so(words, at) for at in range(len(words)))
-            or without_places_left(fact) != fact)
+    return any(_not_so(words, at) for at in range(len(words)))
 
 
 def of_user_alone(fact: str) -> bool:
@@ -292,12 +291,13 @@ def _of_a_gerund(words: list[str], wanted: set[str]) -> bool:
 
 def asserted_concepts(sentence: str, wanted: Iterable[str], *, read_cues: bool = True,
                       user_alone: bool = False, users: bool = False,
-                      moving: bool = False) -> set[str]:
+                      moving: bool = False, leaving: bool = False) -> set[str]:
     """The concepts of the parts of ``sentence`` (cut at commas, semicolons, "but" ...)
     that say so what they say of ``wanted``, a fact's concepts: with ``read_cues``, not one
     a wish, plan, condition, near thing or denial opens before its first word of the fact,
     nor the place a part moving away from it names ("I moved from Berlin to Paris":
-    Paris), nor one planned for a time to come, naming one by what is to happen then
+    Paris) unless the fact names one left itself (``leaving``: "User moved from
+    Berlin"), nor one planned for a time to come, naming one by what is to happen then
     ("Once I live there"), or opening with the fact's verb as its subject, nor, but with
     ``moving`` (the fact is a move under way itself: "User is moving to Berlin"), one
     saying the user is moving, and with it, no part saying no move says one ("I live in
@@ -310,7 +310,7 @@ def asserted_concepts(sentence: str, wanted: Iterable[str], *, read_cues: bool =
     said: set[str] = set()
     parts = _PARTS.split(sentence)
     for at, part in enumerate(parts):
-        kept = without_places_left(part) if read_cues else part
+        kept = without_places_left(part) if read_cues and not leaving else part
         words = _words(kept)
         # "Next month, I'm moving ..." and "I work at Acme, starting next month".
         time_near = ((at > 0 and is_time_to_come(parts[at - 1], wanted))
