@@ -91,6 +91,11 @@ from tiermem.memory.ops.forgotten_norms import says
     ("I'm thinking of moving away from Munich.", "User moved from Munich"),
     ("I didn't move from Munich.", "User moved from Munich"),
     ("I'm moving from Munich.", "User moved from Munich"),
+    # The young of another kind than the one just named is no one of it.
+    ("Everyone has a cat. Mine is a puppy named Rex.", "User has a cat named Rex"),
+    ("Everyone has a dog. Mine is a kitten named Rex.", "User has a dog named Rex"),
+    # "Mine's" is the user's one, not someone named Mine who may be the sister.
+    ("My sister has a dog. Mine's Rex.", "User's sister has a dog named Rex"),
 ])
 def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     assert not says(said, fact)
@@ -166,6 +171,11 @@ def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     # A move from a place said to be made.
     ("I moved away from Munich last year.", "User moved from Munich"),
     ("I'm moving away from Munich.", "User is moving away from Munich"),
+    # "Mine's" is "mine is"; a puppy is a dog, a kitten a cat.
+    ("Mine's a dog named Rex.", "User has a dog named Rex"),
+    ("Everyone I know has a dog. Mine's named Rex.", "User's dog is named Rex"),
+    ("Everyone has a dog. Mine is a puppy named Rex.", "User has a dog named Rex"),
+    ("Everyone I know has a cat. Mine's a kitten named Tom.", "User has a cat named Tom"),
 ])
 def test_a_statement_that_it_is_so_states_the_fact(said: str, fact: str) -> None:
     assert says(said, fact)

@@ -190,8 +190,8 @@ def says(text: str, fact: str) -> bool:
     ("I hate vim" of "User uses vim", ``spurns``; "... I use it daily." after it says
     so), and, of the user alone, not of "he",
     "she" or another saying it ("... when my wife works at Acme"), nor, of any fact of
-    the user's, of others ("Everyone I know has a dog named Rex"; "Mine is Rex." after it
-    says the user's). The fact was learned
+    the user's, of others ("Everyone I know has a dog named Rex"; "Mine is Rex." or "Mine's
+    a puppy." after it says the user's). The fact was learned
     in the message's turn, but a model may
     have stored there what the message never said ("Hello" and "User's birthday is May 3"),
     or only shares light words with ("I take vitamins daily."): the note would tell the
@@ -263,7 +263,7 @@ def says(text: str, fact: str) -> bool:
         # "Everyone I know has a dog. Mine is named Rex.": "mine" is the user's one of what
         # the statement before names, whoever that was said of (not its names: "... a dog
         # named Max. Mine is Rex." says no Max of the user's).
-        if opens_with_mine(part):
+        if opens_with_mine(part, before_this):
             said |= read(before_this, users=False) - names_in(before_this, opens_sentence=True)
         # "Ana lives in Berlin and I live there too": Ana's statement is hers, but its
         # place is the one the user's "there" names ("a town near Berlin" is not Berlin).

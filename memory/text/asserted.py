@@ -340,17 +340,26 @@ _MINE = re.compile(r"\s*(?:mine|ours)\b(?!(?:\s+(?:is|was)|['’]s)\s+(?:a|an)\b
                    re.IGNORECASE)
 
 
-def opens_with_mine(statement: str) -> bool:
+#: "Mine" said to be the young of what was just named: a puppy is a dog, a kitten a cat.
+_MINE_YOUNG = re.compile(r"\s*(?:mine|ours)(?:\s+(?:is|was)|['’]s)\s+an?\s+(?:[a-z]+\s+)?"
+                         r"(?P<young>puppy|pup|kitten)\b", re.IGNORECASE)
+_GROWN = {"puppy": "dog", "pup": "dog", "kitten": "cat"}
+
+
+def opens_with_mine(statement: str, before: str = "") -> bool:
     """Whether ``statement`` opens with the user's one of what was just named ("Mine is
-    Rex"), whoever that was said of, and says it is no other kind ("Mine is a cat")."""
-    return _MINE.match(statement) is not None
+    Rex"), whoever that was said of, and says it is no other kind ("Mine is a cat"), but
+    maybe its young (a puppy, of a dog named ``before``)."""
+    young = _MINE_YOUNG.match(statement)
+    return _MINE.match(statement) is not None or (
+        young is not None and concepts(_GROWN[young["young"].casefold()]) <= concepts(before))
 
 
 def _named_before_mine(parts: list[str], at: int) -> set[str]:
     """The concepts of what the part before ``parts[at]`` names when ``parts[at]`` opens
     with "mine" ("Everyone I know has a dog, mine is Rex"), but its names: "..., a dog
     named Max, mine is Rex" gives the user no Max."""
-    if not at or not opens_with_mine(parts[at]):
+    if not at or not opens_with_mine(parts[at], parts[at - 1]):
         return set()
     return concepts(" ".join(word for word in _words(parts[at - 1]) if word.islower()))
 

@@ -168,6 +168,8 @@ def owner_of(text: str) -> Owner | None:
         return Owner(True, words=every)
     if first in _MINE:
         return _mine(words[1:], every)
+    if first == "mine's":  # "Mine's a dog named Rex": the user's, as "Mine is" is
+        return _mine(["is", *words[1:]], every)
     name: list[str] = []
     for word in words[:3]:
         base = _POSSESSIVE.sub("", word)
