@@ -176,6 +176,9 @@ def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     ("Everyone I know has a dog. Mine's named Rex.", "User's dog is named Rex"),
     ("Everyone has a dog. Mine is a puppy named Rex.", "User has a dog named Rex"),
     ("Everyone I know has a cat. Mine's a kitten named Tom.", "User has a cat named Tom"),
+    # Someone named June, as Anna would be: the month said as a time after it names no
+    # one, and takes nothing from her either.
+    ("I know June. We got married in June.", "User is married to June"),
 ])
 def test_a_statement_that_it_is_so_states_the_fact(said: str, fact: str) -> None:
     assert says(said, fact)
