@@ -55,7 +55,7 @@ from tiermem.agent.offline_corrections import correction_notes, recent_statement
 from tiermem.agent.offline_statements import core_changes, told_last
 from tiermem.memory.text.clauses import clauses_of
 from tiermem.memory.text.extract import is_question
-from tiermem.memory.text.person import asks_a_call
+from tiermem.memory.text.introductions import asks_a_call
 from tiermem.memory.text.sentences import chunk_text, split_sentences
 from tiermem.memory.text.statements import forgets_the_last
 from tiermem.memory.text.tokenizer import DEFAULT_ENCODING

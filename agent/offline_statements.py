@@ -27,10 +27,10 @@ from tiermem.memory.text.corrections import (
     target_of,
 )
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
+from tiermem.memory.text.introductions import with_introductions
 from tiermem.memory.text.kin_values import another_of_several
 from tiermem.memory.text.openings import with_said_about
 from tiermem.memory.text.owners import may_be_same_kin
-from tiermem.memory.text.person import with_introductions
 from tiermem.memory.text.retractions import retracted, still_held
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.slots import ATTRIBUTE

@@ -31,12 +31,12 @@ Per sentence, ``extract_facts`` does this, in order:
    X", which yields "my X" as "don't forget my X" does, nor "... about X, it's due in
    March", which yields "X is due in March" (``said_of_what``), as "... about X; it's
    due in March" does: ``with_said_about``), "call me back later", "call me a taxi":
-   ``asks_a_call`` in memory/text/person.py).
+   ``asks_a_call`` in memory/text/introductions.py).
 4. "remember (that) X", "note that X", "note: X", "keep in mind (that) X", "don't forget
    (that) X", "don't let me forget that X" yield X (``lead_in`` in
    memory/text/openings.py, which durability reads too, since the lead-in also makes the
    fact durable). "Call me X" on its own is read as "My name is X" (``called`` in
-   memory/text/person.py), so it states the speaker's name like that sentence, and
+   memory/text/introductions.py), so it states the speaker's name like that sentence, and
    replaces a name as it does. So is a greeting followed by "I'm X" and nothing more
    ("Hi! I'm Maya": ``introduced``), the greeting said in the same sentence or the one
    before, but it names only a speaker with no name held: beside another it is read as
@@ -71,6 +71,12 @@ from tiermem.memory.text.fragments import (
     without_asides,
     without_doubt,
 )
+from tiermem.memory.text.introductions import (
+    asks_a_call,
+    called,
+    introduced,
+    with_introductions,
+)
 from tiermem.memory.text.openings import (
     NOT_STATED,
     lead_in,
@@ -83,12 +89,8 @@ from tiermem.memory.text.person import (
     BEFORE_NEGATION,
     BEFORE_RETURN,
     FIRST,
-    asks_a_call,
-    called,
     head,
-    introduced,
     third_person,
-    with_introductions,
 )
 from tiermem.memory.text.sentences import (
     CLOSERS,
