@@ -78,6 +78,7 @@ _NOT_AN_ITEM = re.compile(
     r"|i|we|they|he|she"
     rf"|[a-z]+n{_APOS}t)\b", _I)
 #: Where a list of items is joined: "peanuts, shellfish and eggs".
+_POSSESSIVE = re.compile(rf"{_APOS}s$")
 _ITEM_JOIN = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", _I)
 
 
@@ -96,10 +97,16 @@ def still_held(fact: str, denied: frozenset[str]) -> str | None:
         cut -= 1
     if cut == len(head_words):  # the first item is not denied: it ends the first piece
         cut -= 1
+    if cut < 2:
+        return None  # the join is in the subject ("User's wife and User moved to Porto")
     head = " ".join(head_words[:cut])
     items = [" ".join(head_words[cut:]), *pieces[1:]]
-    if any(len(item.split()) > _MAX_ITEM_WORDS or _NOT_AN_ITEM.search(item) for item in items):
-        return None  # not a list of items ("lives in Porto, Portugal and works at Acme")
+    subject = re.compile(rf"\b{re.escape(_POSSESSIVE.sub('', head_words[0]))}\b", _I)
+    if any(len(item.split()) > _MAX_ITEM_WORDS or _NOT_AN_ITEM.search(item)
+           or subject.search(item) for item in items):
+        # not a list of items ("lives in Porto, Portugal and works at Acme"), or one whose
+        # subject is said again ("User's wife Ana and User moved"): a clause of its own
+        return None
     kept = [item for item in items if not concepts(item) or not concepts(item) <= denied]
     if len(kept) in (0, len(items)) or not head:
         return None
