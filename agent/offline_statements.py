@@ -26,6 +26,7 @@ from tiermem.memory.text.corrections import (
     correction_of,
     target_of,
 )
+from tiermem.memory.text.ellipses import with_ellipses_filled
 from tiermem.memory.text.extract import extract_facts, is_question, normalize_fact
 from tiermem.memory.text.introductions import with_introductions
 from tiermem.memory.text.kin_values import another_of_several
@@ -129,7 +130,7 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
 
     # "Hi!" and "I'm Maya" name the speaker only together, as "don't forget about X;"
     # and "it starts at 2am" say something of X only together.
-    sentences = with_introductions(with_said_about(split_sentences(text)))
+    sentences = with_ellipses_filled(with_introductions(with_said_about(split_sentences(text))))
     for sentence in [part for whole in sentences for part in parts_of(whole)]:
         if is_question(sentence):
             continue

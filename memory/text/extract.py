@@ -59,6 +59,7 @@ import re
 from dataclasses import dataclass
 
 from tiermem.memory.text.durability import SHORT_LIVED, classify_durability
+from tiermem.memory.text.ellipses import with_ellipses_filled
 
 # The de-duplication key lives in its own module; re-exported, as callers import it here.
 from tiermem.memory.text.fact_keys import earlier_fact_norms, fact_norm, fact_norms, normalize_fact
@@ -381,7 +382,8 @@ def extract_facts(text: str, speaker: str = "User") -> list[ExtractedFact]:
     speaker = speaker.strip() or "User"
     facts: list[ExtractedFact] = []
     seen: set[str] = set()
-    for sentence in with_introductions(with_said_about(split_sentences(text))):
+    for sentence in with_ellipses_filled(
+            with_introductions(with_said_about(split_sentences(text)))):
         fact = _fact_from_sentence(sentence, speaker)
         if fact is None:
             continue
