@@ -8,7 +8,7 @@ import pytest
 from offline_helpers import chat, core_of
 
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
-from tiermem.memory.text.extract import extract_facts
+from tiermem.memory.text.extract import extract_facts, normalize_fact
 from tiermem.memory.text.retractions import still_held
 
 
@@ -61,3 +61,27 @@ def test_sharing_what_someone_is_is_stored_in_full(memory: HierarchicalMemory,
 def test_an_extracted_share_is_told_in_full() -> None:
     assert [fact.text for fact in extract_facts("My wife is vegan. I'm too.")] == [
         "User's wife is vegan", "User is vegan"]
+
+
+@pytest.mark.parametrize(("sentence", "stored"), [
+    ("My wife thinks I'm vegan.", "User: My wife thinks I'm vegan"),
+    ("My wife thinks that I work too much.", "User: My wife thinks that I work too much"),
+    ("My sister loves me.", "User: My sister loves me"),
+    # Someone's words, and a clause of the speaker's own, keep the "I" as before.
+    ("My son says, I am hungry.", "User's son says, I am hungry"),
+    ("My wife is Ana but I call her Annie.", "User's wife is Ana but I call her Annie"),
+])
+def test_a_first_person_in_the_head_clause_quotes_the_sentence(sentence: str,
+                                                               stored: str) -> None:
+    assert [fact.text for fact in extract_facts(sentence)] == [stored]
+
+
+def test_a_quoted_belief_keeps_its_earlier_key() -> None:
+    # Stored or forgotten as "User's wife thinks I'm vegan", it is still the same fact.
+    assert normalize_fact("User: My wife thinks I'm vegan") == normalize_fact(
+        "User's wife thinks I'm vegan")
+
+
+def test_a_belief_of_someone_about_the_user_is_stored_quoted(memory: HierarchicalMemory) -> None:
+    chat(memory, "My wife thinks I'm vegan.")
+    assert list(core_of(memory)) == ["User: My wife thinks I'm vegan"]

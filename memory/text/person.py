@@ -21,8 +21,11 @@ moved to Berlin but User came back"), and as "me" does in "my wife and me", also
 sentence that opens otherwise ("Last year User's wife and User moved to Porto"; these
 ``LATEST`` only). After such
 a rewrite, or when "my" is the only first-person word ("Alice is my
-manager"), every "my" becomes "{speaker}'s"; other first-person words stay.
-Any other sentence with a first-person word is stored as
+manager"), every "my" becomes "{speaker}'s"; other first-person words stay, in a later
+clause ("but I call her Annie"), a quotation or someone's words ("My son says, I am
+hungry"). One left in the head's own clause ("My wife thinks I'm vegan", "My sister loves
+me") would be whoever reads the fact: that sentence is quoted (``LATEST`` only), a key
+unchanged by it. Any other sentence with a first-person word is stored as
 "{speaker}: <sentence>". Everything else ("We moved to Berlin", "The
 production region is eu-west-1") is kept as written.
 
@@ -87,6 +90,12 @@ _RETURN = re.compile(r"^i(?=\s+(?:(?:came|went|got)\s+back|returned)\b)", _IGNOR
 _CLAUSE_BREAK = re.compile(
     r"(?:[,;]|\s[-–—]|(?<=\w)[–—])\s*(?:(?:and|but|so|or|yet)\s+)?(?:then\s+)?$"
     r"|\s(?:and|but|so|or|while|because|though|although|since|(?:and\s+)?then)\s+$",
+    _IGNORECASE)
+#: What ends a head's own clause: a first person after it is in a clause of its own ("...
+#: but I call her Annie"), a quotation or someone's words ("My son says, I am hungry").
+_PAST_THE_HEAD_CLAUSE = re.compile(
+    r"[,;:\"“]|\s[-–—]|(?<=\w)[–—]"
+    r"|\s(?:and|but|so|or|yet|while|because|though|although|since|then|when|if)\s",
     _IGNORECASE)
 #: When a sentence opens by saying ("Last year my wife and I moved to Porto").
 _TIME_OPENING = (
@@ -153,7 +162,7 @@ def _in_joint_subject(found: re.Match[str], version: int) -> bool:
 def _later_clauses(text: str, start: int, speaker: str, version: int) -> str:
     """``text`` with the first person that opens a clause after ``start`` rewritten as a
     head is ("..., and I live in Lisbon" -> "..., and User lives in Lisbon"). A first
-    person no head rule covers stays ("but I call her Annie", "she loves me")."""
+    person no head rule covers stays ("but I call her Annie", "and she loves me")."""
     while (found := _OTHER_FIRST_PERSON.search(text, start)) is not None:
         before = text[:found.start()]
         if _in_joint_subject(found, version):
@@ -189,7 +198,14 @@ def third_person(text: str, speaker: str, version: int = LATEST) -> str:
         # Later clauses are read in the words as written ("my wife and I"), then the head.
         rest = (text if version == FIRST
                 else _later_clauses(text, opening[1], speaker, version))
-        return _MY.sub(lambda _m: possessive, opening[0] + rest[opening[1]:])
+        told = _MY.sub(lambda _m: possessive, opening[0] + rest[opening[1]:])
+        if version >= LATEST and any(
+                not _PAST_THE_HEAD_CLAUSE.search(told, 0, found.start())
+                for found in _OTHER_FIRST_PERSON.finditer(told)):
+            # "My wife thinks I'm vegan": an "I" left in the fact would be whoever reads
+            # it; quoted whole, it is the speaker's, under the key it had unquoted.
+            return f"{speaker}: {text}"
+        return told
     if _OTHER_FIRST_PERSON.search(text):
         # "Last year my wife and I moved to Porto": with no head, a joint subject is the
         # only first person a sentence may still be told of the speaker by.
