@@ -85,3 +85,25 @@ def test_a_quoted_belief_keeps_its_earlier_key() -> None:
 def test_a_belief_of_someone_about_the_user_is_stored_quoted(memory: HierarchicalMemory) -> None:
     chat(memory, "My wife thinks I'm vegan.")
     assert list(core_of(memory)) == ["User: My wife thinks I'm vegan"]
+
+
+@pytest.mark.parametrize(("held", "said", "left"), [
+    ("I work at Acme.", "Tom and I work at Globex now.", ["Tom and User work at Globex"]),
+    ("I work at Acme.", "My wife and I work at Globex now.",
+     ["User's wife and User work at Globex"]),
+    ("I live in Lisbon.", "Ana and I moved to Porto.", ["Ana and User moved to Porto"]),
+    ("I live in Lisbon.", "Ana Silva and me moved to Porto.",
+     ["Ana Silva and User moved to Porto"]),
+    ("I live in Lisbon.", "My wife and I live in Porto now.",
+     ["User's wife and User live in Porto"]),
+])
+def test_a_job_or_home_shared_with_someone_replaces_the_users(
+        memory: HierarchicalMemory, held: str, said: str, left: list[str]) -> None:
+    chat(memory, held, said)
+    assert list(core_of(memory)) == left
+
+
+def test_a_shared_fact_stored_quoted_is_still_known_by_its_words() -> None:
+    fact = extract_facts("Tom and I work at Globex.")[0]
+    assert fact.text == "Tom and User work at Globex"
+    assert "User: Tom and I work at Globex" in fact.formers

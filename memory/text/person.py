@@ -18,7 +18,8 @@ quotation, after "says," and the like, and in "my wife and I", where "I" alone
 becomes "{speaker}" ("User's wife and User moved to Porto"; ``BEFORE_RETURN`` on), as it
 does in a later clause that says the speaker came, went or got back, or returned ("User
 moved to Berlin but User came back"), and as "me" does in "my wife and me", also in a
-sentence that opens otherwise ("Last year User's wife and User moved to Porto"; these
+sentence that opens otherwise ("Last year User's wife and User moved to Porto"), and as
+the "I" of one that opens with a name does ("Tom and User work at Globex"; these
 ``LATEST`` only). After such
 a rewrite, or when "my" is the only first-person word ("Alice is my
 manager"), every "my" becomes "{speaker}'s"; other first-person words stay, in a later
@@ -109,6 +110,10 @@ _JOINT_SUBJECT = re.compile(
     r"|\b(?:and|but|so|or|when|if|while|because|since|after|before|that)\s+)"
     r"my(?:\s+(?!(?:is|are|was|were|has|have|had|does|did)\b)[\w'’-]+){1,4}\s+(?:and|or)\s+$",
     _IGNORECASE)
+#: "Tom and I work at Globex": a sentence that opens with the speaker beside someone named.
+_NAMED_JOINT_SUBJECT = re.compile(
+    rf"^(?:{_TIME_OPENING},?\s+)?(?-i:[A-Z])[\w'’-]*(?:\s+(?-i:[A-Z])[\w'’-]*)?\s+and\s+$",
+    _IGNORECASE)
 #: "My son says, I am hungry": someone else's words.
 _REPORTED = re.compile(
     r"\b(?:says?|said|tells?|told|asks?|asked|thinks?|thought|writes?|wrote|repl(?:y|ies|ied)"
@@ -154,9 +159,11 @@ def head(text: str, speaker: str, version: int = LATEST) -> tuple[str, int] | No
 def _in_joint_subject(found: re.Match[str], version: int) -> bool:
     """Whether the first person ``found`` is the speaker's half of a subject a "my" opens
     ("my wife and I", "my wife and me"), as ``version`` read it."""
-    word = found[0].casefold()
+    word, before = found[0].casefold(), found.string[:found.start()]
+    if version >= LATEST and word in ("i", "me") and _NAMED_JOINT_SUBJECT.match(before):
+        return True
     return (((word == "i" and version >= BEFORE_RETURN) or (word == "me" and version >= LATEST))
-            and _JOINT_SUBJECT.search(found.string[:found.start()]) is not None)
+            and _JOINT_SUBJECT.search(before) is not None)
 
 
 def _later_clauses(text: str, start: int, speaker: str, version: int) -> str:

@@ -2,7 +2,8 @@
 
 ``slot_of(fact)`` names it when that is clear. "User's city is Faro", "User lives in Faro"
 and "User moved to Faro" all set ``user/residence`` (city, address, home and town are one
-attribute), as does "User's wife and User moved to Faro"; "works at/for" sets ``employer``
+attribute), as do "User's wife and User moved to Faro" and "... live in Faro"; "works
+at/for" (or "Tom and User work at") sets ``employer``
 and "works as" or "job is" sets ``job``; "The production region is eu-west-1" sets
 ``/production region``. A fact about a bare person ("User is vegan") or a named entity
 ("Acme is on the Enterprise plan") sets none, because several such facts are true at once;
@@ -33,6 +34,14 @@ VERB_SLOT = re.compile(
     r"|(?P<job>works\s+as))\b",
     _I,
 )
+#: The same, said of the user beside someone ("User's wife and User work at Globex").
+_JOINT_VERB_SLOT = re.compile(
+    r"^(?P<owner>[\w' .-]{1,60}?\s+and\s+[\w' .-]{1,60}?)\s+(?:"
+    r"(?P<residence>(?:live|reside|are\s+living|are\s+based)\s+in)"
+    r"|(?P<employer>(?:work|are\s+working)\s+(?:at|for))"
+    r"|(?P<job>work\s+as))\b",
+    _I,
+)
 #: "X is V" (or "X are V"): X's attribute, and its value.
 ATTRIBUTE = re.compile(r"^(?P<subject>[\w' .-]{2,60}?)\s+(?:is|are)\s+(?P<value>.+)$", _I)
 #: Words that say a value is new, which name no attribute ("User's new phone number").
@@ -56,7 +65,7 @@ _SAME_ATTRIBUTE = {
 def slot_of(fact: str) -> str | None:
     """The single-valued attribute ``fact`` sets ("owner/attribute"), or None if unclear."""
     text = fact.strip()
-    verb = VERB_SLOT.match(text)
+    verb = VERB_SLOT.match(text) or _JOINT_VERB_SLOT.match(text)
     if verb:
         owner = verb["owner"].casefold()
         kind = next(k for k in ("residence", "employer", "job") if verb[k])
