@@ -8,6 +8,7 @@ import pytest
 from offline_helpers import chat, core_of
 
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.text.beliefs import believed
 from tiermem.memory.text.extract import extract_facts, normalize_fact
 from tiermem.memory.text.retractions import still_held
 
@@ -107,3 +108,28 @@ def test_a_shared_fact_stored_quoted_is_still_known_by_its_words() -> None:
     fact = extract_facts("Tom and I work at Globex.")[0]
     assert fact.text == "Tom and User work at Globex"
     assert "User: Tom and I work at Globex" in fact.formers
+
+
+@pytest.mark.parametrize(("said", "left"), [
+    ("My sister lives in Rome now.", ["User's sister lives in Rome"]),
+    ("My sister lives in Madrid.", ["User's sister lives in Madrid"]),
+    # Another attribute, or someone else's, leaves the belief.
+    ("My brother lives in Rome.",
+     ["User: I think my sister lives in Madrid", "User's brother lives in Rome"]),
+    ("My sister works at Acme.",
+     ["User: I think my sister lives in Madrid", "User's sister works at Acme"]),
+])
+def test_a_plain_statement_ends_a_belief_of_the_same_attribute(
+        memory: HierarchicalMemory, said: str, left: list[str]) -> None:
+    chat(memory, "I think my sister lives in Madrid.", said)
+    assert list(core_of(memory)) == left
+
+
+@pytest.mark.parametrize(("fact", "holds"), [
+    ("User: I think my sister lives in Madrid", "User's sister lives in Madrid"),
+    ("User: I believe that my wife works at Acme", "User's wife works at Acme"),
+    ("User: I think my boss said I'm fired", None),
+    ("User's sister lives in Madrid", None),
+])
+def test_what_a_belief_holds(fact: str, holds: str | None) -> None:
+    assert believed(fact) == holds

@@ -13,7 +13,8 @@ brother Tom") is one person to ``replaces``.
 
 ``replaces(new, old, change)`` says whether a new fact supersedes an old one:
 one says the other with "not" or "no longer" ("User is not vegetarian"); or they set the same
-slot, and for an "X is V" slot the values look alike (a name or code such as
+slot (a belief, "User: I think my sister lives in Madrid", the slot of what it holds:
+memory/text/beliefs.py), and for an "X is V" slot the values look alike (a name or code such as
 "Ana" or "eu-west-1", "a ..." or plain words, or two plans, "Pro" and "free", two
 things of one noun, "the SRE team" and "the platform team", or a reading and a level,
 "2%" and "high"; a time ends only a time, so "The deploy is stable now" leaves "... is at
@@ -62,6 +63,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from tiermem.memory.text.beliefs import believed
 from tiermem.memory.text.extract import ExtractedFact, normalize_fact
 from tiermem.memory.text.identifiers import (
     count_beside_state,
@@ -293,6 +295,9 @@ def replaces(new: str, old: str, change: str | None) -> bool:
     if _negation_of(new, old) or moved_from(new, old):
         return True
     new_slot, old_slot = slot_of(new), slot_of(old)
+    if old_slot is None and (belief := believed(old)) is not None and believed(new) is None:
+        # "My sister lives in Rome now" ends "User: I think my sister lives in Madrid"
+        return new_slot is not None and new_slot == slot_of(belief)
     if _general_slot(new_slot, old, change) or _kin_slot(new_slot, old_slot, new, old, change):
         old_slot = new_slot
     if new_slot is not None and new_slot == old_slot:
