@@ -49,6 +49,11 @@ def test_a_subject_of_two_is_no_list_of_items(fact: str) -> None:
     (["My wife likes jazz and I do too."], ["User's wife likes jazz", "User likes jazz"]),
     (["My wife has a dog, and so do I."], ["User's wife has a dog", "User has a dog"]),
     (["Tom is vegan. Me too!"], ["Tom is vegan", "User is vegan"]),
+    # Someone of the user's sharing what the user or another is.
+    (["I'm vegan and my wife is too."], ["User is vegan", "User's wife is vegan"]),
+    (["I watch anime. Tom does too."], ["User: I watch anime", "Tom watches anime"]),
+    (["My wife likes jazz and my son does too."],
+     ["User's wife likes jazz", "User's son likes jazz"]),
     # Nothing before it says what is shared, or it is another verb: no fact.
     (["I am too."], []),
     (["My wife is vegan. I do too."], ["User's wife is vegan"]),

@@ -1,13 +1,15 @@
-"""The speaker's "I am too", told in full: "My wife is vegan. I am too." -> "I am vegan".
+"""A shared "I am too", told in full: "My wife is vegan. I am too." -> "I am vegan".
 
 A clause that only says the speaker shares what the one before it says ("I am too", "I do
-too", "me too", "so do I", "I have as well") states nothing on its own: told in the third
+too", "me too", "so do I", "I have as well"), or that someone of theirs does ("I'm vegan
+and my wife is too", "... and Tom does too"), states nothing on its own: told in the third
 person it would be stored as a fragment ("User is too"). ``with_ellipses_filled`` reads
-it with the clause it points back to and says it in full, as the speaker would have ("My
-wife likes jazz and I do too" -> "My wife likes jazz", "I like jazz"). That clause must
-open with someone other than the speaker and a verb this module knows; when it does not
-("I'm tired. Me too", a message that opens with "I do too"), the clause is dropped, since
-what it shares nothing here says. Pure functions over strings.
+it with the clause it points back to and says it in full ("My wife likes jazz and I do
+too" -> "My wife likes jazz", "I like jazz"; "I'm vegan. My wife is too." -> "my wife is
+vegan"). That clause must open with a subject and a verb this module knows, the one
+shared, and for the speaker's share with someone else; when it does not ("I'm tired. Me
+too", a message that opens with "I do too"), the clause is dropped, since what it shares
+nothing here says. Pure functions over strings.
 """
 
 from __future__ import annotations
@@ -19,8 +21,13 @@ __all__ = ["with_ellipses_filled"]
 _I = re.IGNORECASE
 _APOS = "['’]"
 
-_SHARED = (rf"(?P<said>i\s+(?:am|was|do|have)|i{_APOS}(?:m|ve)|me)(?:,?\s+(?:too|as\s+well))"
-           r"|so\s+(?P<inverted>am|was|do|have)\s+i")
+_TOO = r"(?:,?\s+(?:too|as\s+well))"
+_SHARED = (rf"(?P<said>i\s+(?:am|was|do|have)|i{_APOS}(?:m|ve)|me){_TOO}"
+           r"|so\s+(?P<inverted>am|was|do|have)\s+i"
+           # someone of the speaker's, or someone named ("my wife is too", "Tom does too")
+           r"|(?P<other>my\s+[\w'’-]+(?:\s+[\w'’-]+)?|(?!(?:it|this|that|he|she|they|there"
+           r"|we|you)\b)(?-i:[A-Z][a-z]+))\s+(?P<other_verb>is|are|was|were|does|do|has|have)"
+           rf"{_TOO}")
 #: A sentence that is nothing but such a clause ("I am too.", "And me too!").
 _ALONE = re.compile(rf"^\W*(?:(?:and|but)\s+)?(?:{_SHARED})\W*$", _I)
 #: A sentence that ends with one ("My wife is vegan and I am too").
@@ -31,38 +38,70 @@ _CLOSING = re.compile(rf"^(?P<before>.*?\w)\W*?(?:,\s*|\s+)(?:and|but)\s+(?:{_SH
 _VERBS = ("like", "love", "hate", "prefer", "enjoy", "live", "work", "speak", "use", "own",
           "need", "want", "eat", "drink", "play", "watch", "read", "drive", "cook", "swim",
           "teach", "know", "support")
+_VERB = rf"(?P<stem>{'|'.join(_VERBS)})"
+_REST = r"\s+(?P<rest>\S.*?)(?:\s+too)?\W*$"
 _STATED = re.compile(
-    r"^(?!(?:i|we|you)\b)(?P<subject>(?:my\s+)?[\w'’-]+(?:\s+[\w'’-]+){0,2}?)\s+"
-    rf"(?P<verb>is|are|was|were|has|have|(?P<stem>{'|'.join(_VERBS)})(?:e?s)?)\s+"
-    r"(?P<rest>\S.*?)(?:\s+too)?\W*$", _I | re.DOTALL)
+    r"^(?!(?:i|we|you)\b)(?:my\s+)?[\w'’-]+(?:\s+[\w'’-]+){0,2}?\s+"
+    rf"(?P<verb>is|are|was|were|has|have|{_VERB}(?:e?s)?){_REST}", _I | re.DOTALL)
+#: The same said by the speaker ("I'm vegan"), which someone else may share.
+_STATED_OWN = re.compile(
+    rf"^(?P<verb>i\s+am|i{_APOS}m|i\s+was|i\s+have|i{_APOS}ve|i\s+{_VERB}){_REST}",
+    _I | re.DOTALL)
 #: Where a clause of its own opens in the sentence a shared clause points back to.
 _CLAUSE_BREAK = re.compile(r"[,;]\s*(?:(?:and|but)\s+)?|\s+(?:and|but)\s+(?=my\b)", _I)
+#: Which verb each shares: the one stated, by its kind ("be", "was", "have", or a verb).
+_SHARES = {"am": ("be",), "was": ("was",), "have": ("have",), "do": ("verb", "have"),
+           "me": ("be", "was", "have", "verb"), "is": ("be",), "are": ("be",),
+           "were": ("was",), "has": ("have",), "does": ("verb", "have")}
 
 
-def _verb_shared(said: str) -> str:
-    """Which verb the speaker shares: "am", "was", "do", "have" or "me" (any of them)."""
-    word = said.casefold().replace("’", "'").split()[-1]
-    return {"i'm": "am", "i've": "have"}.get(word, word)
+def _kind(verb: str) -> str:
+    """"be", "was", "have" or "verb": what ``verb`` (as stated, "is", "I'm", "likes") is."""
+    word = verb.casefold().replace("’", "'").split()[-1]
+    return {"is": "be", "are": "be", "am": "be", "i'm": "be", "were": "was", "has": "have",
+            "i've": "have"}.get(word, word if word in ("was", "have") else "verb")
 
 
-def _in_full(stated: str, shared: str) -> str | None:
-    """What the speaker says sharing (``shared``: ``_verb_shared``) what ``stated`` says,
-    in full; None when ``stated`` opens otherwise or its verb is another."""
+def _told(subject: str, shared: str, kind: str, stem: str) -> str:
+    """What ``subject`` says, sharing with ``shared`` a verb of ``kind`` (``stem``)."""
+    if subject == "I":
+        verb = {"be": "am", "was": "was", "have": "have"}.get(kind, stem)
+    elif kind == "verb":  # "does" takes the verb's -s, "do" none
+        ending = "es" if stem.endswith(("ch", "sh", "s", "x")) else "s"
+        verb = stem + ending if shared == "does" else stem
+    else:
+        verb = "has" if shared == "does" and kind == "have" else shared
+        verb = "have" if verb == "do" else verb
+    return f"{subject[:1].upper()}{subject[1:]} {verb}"
+
+
+def _in_full(stated: str, subject: str, shared: str) -> str | None:
+    """What ``subject`` ("I", or someone else) says sharing with ``shared`` (the verb said:
+    "am", "does", or "me" for any) what ``stated`` says, in full; None when ``stated`` opens
+    otherwise or its verb is another."""
     clauses = [part for part in _CLAUSE_BREAK.split(stated.strip()) if part.strip()]
+    patterns = (_STATED,) if subject == "I" else (_STATED_OWN, _STATED)
     for clause in (clauses[-1], stated.strip()) if clauses else ():
-        match = _STATED.match(clause)
+        match = next(filter(None, (pattern.match(clause) for pattern in patterns)), None)
         if match is None:
             continue
-        verb, rest = match["verb"].casefold(), match["rest"]
-        if verb in ("is", "are") and shared in ("am", "me"):
-            return f"I am {rest}"
-        if verb in ("was", "were") and shared in ("was", "me"):
-            return f"I was {rest}"
-        if verb in ("has", "have") and shared in ("have", "do", "me"):
-            return f"I have {rest}"
-        if match["stem"] and shared in ("do", "me"):
-            return f"I {match['stem'].casefold()} {rest}"
+        kind = "verb" if match["stem"] else _kind(match["verb"])
+        if kind in _SHARES[shared]:
+            stem = (match["stem"] or "").casefold()
+            return f"{_told(subject, shared, kind, stem)} {match['rest']}"
     return None
+
+
+def _filled(stated: str | None, match: re.Match[str]) -> list[str]:
+    """The shared clause ``match`` read in full after ``stated``: one sentence, or none."""
+    if match["other"]:
+        subject, shared = match["other"], match["other_verb"].casefold()
+    else:
+        subject = "I"
+        said = (match["said"] or match["inverted"]).casefold().replace("’", "'").split()[-1]
+        shared = {"i'm": "am", "i've": "have"}.get(said, said)
+    said_in_full = _in_full(stated, subject, shared) if stated is not None else None
+    return [said_in_full] if said_in_full is not None else []
 
 
 def with_ellipses_filled(sentences: list[str]) -> list[str]:
@@ -73,15 +112,11 @@ def with_ellipses_filled(sentences: list[str]) -> list[str]:
     for sentence in sentences:
         alone = _ALONE.match(sentence)
         if alone is not None:
-            shared = _verb_shared(alone["said"] or alone["inverted"])
-            said = _in_full(filled[-1], shared) if filled else None
-            filled += [said] if said is not None else []
+            filled += _filled(filled[-1] if filled else None, alone)
             continue
         closing = _CLOSING.match(sentence)
         if closing is None:
             filled.append(sentence)
             continue
-        before = closing["before"]
-        said = _in_full(before, _verb_shared(closing["said"] or closing["inverted"]))
-        filled += [before] + ([said] if said is not None else [])
+        filled += [closing["before"], *_filled(closing["before"], closing)]
     return filled
