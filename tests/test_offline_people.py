@@ -138,3 +138,20 @@ def test_a_plain_statement_ends_a_belief_of_the_same_attribute(
 ])
 def test_what_a_belief_holds(fact: str, holds: str | None) -> None:
     assert believed(fact) == holds
+
+
+@pytest.mark.parametrize(("said", "stored"), [
+    ("My wife likes jazz and I like jazz.", ["User's wife likes jazz", "User likes jazz"]),
+    ("My wife works at Acme and I work at Globex.",
+     ["User's wife works at Acme", "User works at Globex"]),
+])
+def test_a_clause_of_someones_own_is_no_half_of_a_subject(memory: HierarchicalMemory,
+                                                          said: str, stored: list[str]) -> None:
+    chat(memory, said)
+    assert list(core_of(memory)) == stored
+
+
+def test_a_fact_stored_with_the_joined_subject_is_still_known() -> None:
+    fact = extract_facts("My wife likes jazz and I like jazz.")[0]
+    assert fact.text == "User's wife likes jazz and User likes jazz"
+    assert "User's wife likes jazz and User like jazz" in fact.formers

@@ -20,7 +20,8 @@ does in a later clause that says the speaker came, went or got back, or returned
 moved to Berlin but User came back"), and as "me" does in "my wife and me", also in a
 sentence that opens otherwise ("Last year User's wife and User moved to Porto"), and as
 the "I" of one that opens with a name does ("Tom and User work at Globex"; these
-``LATEST`` only). After such
+``LATEST`` only, which also reads a verb of the head table said of someone as the end of
+such a subject: "my wife works at Acme and I work at Globex" is two clauses). After such
 a rewrite, or when "my" is the only first-person word ("Alice is my
 manager"), every "my" becomes "{speaker}'s"; other first-person words stay, in a later
 clause ("but I call her Annie"), a quotation or someone's words ("My son says, I am
@@ -105,11 +106,17 @@ _TIME_OPENING = (
     r"|(?:a|an|one|two|three|few|\d+)\s+(?:\w+\s+)?ago)")
 #: "my wife and I have ...": the first person shares its verb with a noun of a "my" that
 #: opens the clause ("I live with my wife and I love her" is two clauses).
+_JOINT_OPENING = (rf"(?:^(?:{_TIME_OPENING},?\s+)?|[,;]\s*"
+                  r"|\b(?:and|but|so|or|when|if|while|because|since|after|before|that)\s+)")
 _JOINT_SUBJECT = re.compile(
-    rf"(?:^(?:{_TIME_OPENING},?\s+)?|[,;]\s*"
-    r"|\b(?:and|but|so|or|when|if|while|because|since|after|before|that)\s+)"
-    r"my(?:\s+(?!(?:is|are|was|were|has|have|had|does|did)\b)[\w'’-]+){1,4}\s+(?:and|or)\s+$",
-    _IGNORECASE)
+    rf"{_JOINT_OPENING}my(?:\s+(?!(?:is|are|was|were|has|have|had|does|did)\b)[\w'’-]+){{1,4}}"
+    r"\s+(?:and|or)\s+$", _IGNORECASE)
+#: As ``LATEST`` reads it: a verb of the head table's, said of someone, ends the subject
+#: ("my wife likes jazz and I like it too" is two clauses, not "my wife ... and I").
+_JOINT_SUBJECT_LATEST = re.compile(
+    rf"{_JOINT_OPENING}my(?:\s+(?!(?:is|are|was|were|has|have|had|does|did|likes|loves|hates"
+    r"|prefers|lives|works|needs|wants|uses|owns|speaks|moved|relocated)\b)[\w'’-]+){1,4}"
+    r"\s+(?:and|or)\s+$", _IGNORECASE)
 #: "Tom and I work at Globex": a sentence that opens with the speaker beside someone named.
 _NAMED_JOINT_SUBJECT = re.compile(
     rf"^(?:{_TIME_OPENING},?\s+)?(?-i:[A-Z])[\w'’-]*(?:\s+(?-i:[A-Z])[\w'’-]*)?\s+and\s+$",
@@ -120,9 +127,13 @@ _REPORTED = re.compile(
     r"|yell(?:s|ed)?|shout(?:s|ed)?)\s*[,:]\s*$", _IGNORECASE)
 
 
-def _opens_clause(before: str) -> bool:
+def _joint_subject(version: int) -> re.Pattern[str]:
+    return _JOINT_SUBJECT_LATEST if version >= LATEST else _JOINT_SUBJECT
+
+
+def _opens_clause(before: str, version: int) -> bool:
     """Whether a first person right after ``before`` opens a clause of the speaker's own."""
-    if _JOINT_SUBJECT.search(before) or _REPORTED.search(before):
+    if _joint_subject(version).search(before) or _REPORTED.search(before):
         return False
     if before.count('"') % 2 or before.count("“") > before.count("”"):
         return False  # inside a quotation
@@ -163,7 +174,7 @@ def _in_joint_subject(found: re.Match[str], version: int) -> bool:
     if version >= LATEST and word in ("i", "me") and _NAMED_JOINT_SUBJECT.match(before):
         return True
     return (((word == "i" and version >= BEFORE_RETURN) or (word == "me" and version >= LATEST))
-            and _JOINT_SUBJECT.search(before) is not None)
+            and _joint_subject(version).search(before) is not None)
 
 
 def _later_clauses(text: str, start: int, speaker: str, version: int) -> str:
@@ -179,9 +190,9 @@ def _later_clauses(text: str, start: int, speaker: str, version: int) -> str:
             text = before + speaker + text[found.end():]
             start = found.start() + len(speaker)
             continue
-        opening = (head(text[found.start():], speaker, version) if _opens_clause(before)
-                   else None)
-        if (opening is None and version >= LATEST and _opens_clause(before)
+        opens = _opens_clause(before, version)
+        opening = head(text[found.start():], speaker, version) if opens else None
+        if (opening is None and version >= LATEST and opens
                 and _RETURN.match(text[found.start():])):
             opening = speaker, 1
         if opening is None:
