@@ -83,8 +83,8 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
         if fact in current:
             del current[fact]
             retired.append(fact)
-        else:
-            new.pop(fact, None)
+        # One held and said again in this message is in both.
+        new.pop(fact, None)
 
     def held() -> dict[str, list[str]]:
         """Each statement held, in a fact of its own or in compound ones: every fact

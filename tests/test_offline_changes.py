@@ -280,3 +280,15 @@ def test_a_move_and_a_trip_back_from_elsewhere_replaces_the_home(
     _chat(memory, "I live in Lisbon.", "I moved to Berlin and just got back from a trip to Rome.")
     assert _core(memory) == {
         "User moved to Berlin and just got back from a trip to Rome": "durable"}
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    (["I'm vegan.", "I'm vegan. I'm not vegan anymore."], {}),
+    (["I live in Lisbon.", "I live in Lisbon. I moved to Porto."],
+     {"User moved to Porto": "durable"}),
+])
+def test_a_fact_said_again_and_then_ended_in_one_message_stays_ended(
+        memory: HierarchicalMemory, said: list[str], kept: dict[str, str]) -> None:
+    replies = _chat(memory, *said)
+    assert _core(memory) == kept
+    assert "archival -> core" not in replies[-1]
