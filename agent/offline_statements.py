@@ -131,7 +131,16 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
     # "Hi!" and "I'm Maya" name the speaker only together, as "don't forget about X;"
     # and "it starts at 2am" say something of X only together.
     sentences = with_ellipses_filled(with_introductions(with_said_about(split_sentences(text))))
+    # What the last sentence of this message that stated, changed or asked something
+    # stated: a "Forget that." after it points back at that, not at an earlier message;
+    # after only "Okay." it still points at the message before.
+    just_told: list[str] | None = None
+    previous, before, retired_before = "", list(new), len(retired)
     for sentence in [part for whole in sentences for part in parts_of(whole)]:
+        added = [fact for fact in new if fact not in before]
+        if added or len(retired) > retired_before or (previous and is_question(previous)):
+            just_told = added
+        previous, before, retired_before = sentence, list(new), len(retired)
         if is_question(sentence):
             continue
         correction = correction_of(sentence)
@@ -152,7 +161,8 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
             if forgets_the_last(sentence):
                 # "Forget that." names nothing: it is the fact just told, when only one
                 # was; of several, which one nothing says, so the reply asks.
-                told = told_last(recent or [], list(facts))
+                told = (told_last(recent or [], list(facts)) if just_told is None else
+                        [part for fact in just_told for part in clauses_of(fact)])
                 denied = told if len(told) == 1 else []
             news = as_news(sentence)
             if denied or not statement.denied or news is None:

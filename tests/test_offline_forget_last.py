@@ -45,3 +45,23 @@ def test_a_second_forget_that_forgets_nothing_more(memory: HierarchicalMemory) -
 def test_after_a_question_it_forgets_nothing(memory: HierarchicalMemory) -> None:
     _chat(memory, "I'm vegan.", "What is my name?", "Forget it.")
     assert _core(memory) == {"User is vegan": "durable"}
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    # "that" is the sentence before it in the same message, not the message before.
+    (["I live in Lisbon.", "I'm vegan. Forget that."], {"User lives in Lisbon": "durable"}),
+    (["I'm vegan.", "I live in Lisbon. Forget that."], {"User is vegan": "durable"}),
+    (["I live in Lisbon.", "What is my name? Forget that."],
+     {"User lives in Lisbon": "durable"}),
+    (["I live in Lisbon.", "I'm vegan.", "I'm vegan. Forget that."],
+     {"User lives in Lisbon": "durable"}),
+    (["I'm vegan.", "I live in Lisbon.", "I'm not vegan anymore. Forget that."],
+     {"User lives in Lisbon": "durable"}),
+    # A sentence that tells nothing leaves the last message the one pointed at.
+    (["I live in Lisbon.", "I'm vegan.", "Okay. Forget that."],
+     {"User lives in Lisbon": "durable"}),
+])
+def test_a_forget_that_after_a_sentence_of_its_own_message_forgets_only_that(
+        memory: HierarchicalMemory, said: list[str], kept: dict[str, str]) -> None:
+    _chat(memory, *said)
+    assert _core(memory) == kept
