@@ -157,6 +157,10 @@ def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     ("I'm moving from Munich, where I lived, to Berlin.", "User is moving to Berlin"),
     ("I moved from Munich to Berlin.", "User moved from Munich"),
     ("I moved from Munich, where I lived, to Berlin.", "User moved from Munich"),
+    # A place said as lived in before the move is the place it left, not where it went.
+    ("I lived in Munich, then moved to Berlin.", "User moved from Munich"),
+    ("I lived in Munich, then moved to Berlin.", "User moved from Munich to Berlin"),
+    ("I grew up in Munich but moved to Berlin.", "User moved from Munich to Berlin"),
     # "Ours" is the user's as "mine" is; "we both" takes the user in; a dog that died
     # was had, as "I used to live in Berlin" says where the user lived.
     ("Everyone I know has a dog. Ours is named Rex.", "User has a dog named Rex"),

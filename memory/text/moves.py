@@ -7,10 +7,11 @@ Friday") from where or when the other put it ("The meeting is on Thursday");
 moved to Berlin but User is back"), which leaves where the user lived; and
 ``takes_back(new, old)`` whether such a fact takes back the very move another states
 ("User moved to Berlin"), which then no longer holds. ``places_left`` names the places a
-move leaves ("I moved from Berlin to Munich": Berlin), where the user is no longer and
-which are not where the move went. Pure functions over strings, for
-memory/text/updates.py's ``replaces``, memory/text/clauses.py and the reading of what a
-user's message states (memory/text/asserted.py, memory/ops/forgotten_norms.py).
+move leaves ("I moved from Berlin to Munich": Berlin), where the user is no longer, and
+``places_reached`` those named after it but not as left: where it went (Munich). Pure
+functions over strings, for memory/text/updates.py's ``replaces``,
+memory/text/clauses.py and the reading of what a user's message states
+(memory/text/asserted.py, memory/ops/forgotten_norms.py).
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ import re
 from tiermem.memory.text.slots import CHANGE_WORDS, DETERMINERS
 from tiermem.memory.text.wording import concepts
 
-__all__ = ["moved_from", "places_left", "says_a_move", "takes_back", "undoes_a_move",
-           "without_places_left"]
+__all__ = ["moved_from", "places_left", "places_reached", "says_a_move", "takes_back",
+           "undoes_a_move", "without_places_left"]
 
 _I = re.IGNORECASE
 
@@ -134,3 +135,13 @@ def places_left(text: str) -> set[str]:
         return set()
     return concepts(" ".join(name for left in _LEFT.finditer(text)
                              for name in _CAPITALISED.findall(left.group())))
+
+
+def places_reached(text: str) -> set[str]:
+    """The concepts of the names of the places a move in ``text`` goes to: those named
+    after the move that it does not leave. A place named before it is no destination:
+    "I lived in Berlin, then moved to Munich" reached Munich only."""
+    move = _MOVING.search(text)
+    if move is None:
+        return set()
+    return concepts(" ".join(_CAPITALISED.findall(without_places_left(text[move.start():]))))
