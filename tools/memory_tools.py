@@ -191,8 +191,12 @@ def _filed(hit: Hit) -> bool:
 def _restated(memory: HierarchicalMemory, fact_id: int) -> str:
     """What stating a stored fact again did, when it moved nothing."""
     fact = memory.fact(fact_id)
-    if fact is None or fact.tier == "core":
+    if fact is None:
         return "Already in core; counted as a re-assertion"
+    if fact.tier == "core":
+        # Named: a restatement matches a fact by its key, in words that may differ
+        # ("my phone is ..." for "User's phone is ..."), so the reply says which one it was.
+        return f'Already in core; counted as a re-assertion of "{fact.text}"'
     size = memory.core.size(fact)
     if not memory.core.holds(size):
         return (f"Already in archival, where archival_memory_search finds it: it is too large "
