@@ -31,7 +31,6 @@ def _corrected(fact: str, sentence: str) -> str | None:
     ("User drives a Tesla", "Sorry, I meant Audi, not Tesla", "User drives an Audi"),
     # Where the spelling does not tell the sound, the article stays as it was.
     ("User has an SSD", "sorry i meant hdd, not ssd", "User has an HDD"),
-    ("User has an Apple Watch", "sorry i meant hublot, not apple watch", "User has an Hublot"),
     # Said with its own article, the new word brings it.
     ("User has an iPhone", "sorry i meant a pixel, not an iphone", "User has a Pixel"),
 ])

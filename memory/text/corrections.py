@@ -10,20 +10,20 @@ its own.
 
 ``target_of(correction, held, new, recent)`` picks that fact among the statements held
 (memory/text/clauses.py's ``clauses_of`` parts of the facts in core, and of those stated in
-this message): one stated in this message first, else the one the user's most recent
-message stated, else the only one that mentions Y. When several mention it and nothing
-says which was meant, it picks none, as it does when none does; ``mentioning`` lists them
-so the caller can say why. ``corrected(fact, correction)`` is that fact with Y replaced by X
-(and "a" or "an" before it fitted to X, "a Pixel" for "an iPhone", when X's spelling tells)
-as typed, or in the case Y was stored in when the whole correction was typed in lower case
-and X is shaped like a word: a name shaped like a tool's, with a digit or no vowel ("npm",
-"k3s"), or a command's word of three letters at most the fact says is used ("uv", "pip" for
-"User uses Poetry"; not "Sam's" in "User uses Tom's car" nor "Eva" in "User uses Ana as
-User's accountant"), is written in lower case on purpose and stays so, while a place
-("portland" for "User lives in Seattle"), a longer name ("Teams" for "User uses Slack") or
-anything else takes Y's capitals, one for each word of X wherever Y has one ("San Francisco
-is ...", "the Pixel" for "the iPhone": a name replaces a name; a name of a well-known
-spelling is spelt so, "iphone" for "Pixel" as "iPhone"), but for a name of Y's
+this message): one stated in this message first, else the one the user's most recent message
+stated, else the only one that mentions Y. When several mention it and nothing says which
+was meant, it picks none, as it does when none does; ``mentioning`` lists them so the caller
+can say why. ``corrected(fact, correction)`` is that fact with Y replaced by X (and "a" or
+"an" before it fitted to X, "a Pixel" for "an iPhone", "a Honda" or "an hour", when X's
+spelling tells) as typed, or in the case Y was stored in when the whole correction was typed
+in lower case and X is shaped like a word: a name shaped like a tool's, with a digit or no
+vowel ("npm", "k3s"), or a command's word of three letters at most the fact says is used
+("uv", "pip" for "User uses Poetry"; not "Sam's" in "User uses Tom's car" nor "Eva" in "User
+uses Ana as User's accountant"), is written in lower case on purpose and stays so, while a
+place ("portland" for "User lives in Seattle"), a longer name ("Teams" for "User uses
+Slack") or anything else takes Y's capitals, one for each word of X wherever Y has one ("San
+Francisco is ...", "the Pixel" for "the iPhone": a name replaces a name; a name of a
+well-known spelling is spelt so, "iphone" for "Pixel" as "iPhone"), but for a name of Y's
 family, opening with the two or more small letters Y opens with before its capital ("pgcat"
 for "pgBouncer"), which stays as typed.
 
@@ -143,14 +143,31 @@ def corrected(fact: str, correction: Correction) -> str | None:
 _ARTICLE_BEFORE = re.compile(r"(?<![\w'’-])(?P<article>an?)(?P<space>\s+)$", _I)
 
 
+#: Words whose "h" is not sounded, so they take "an" ("an hour", "an honest mistake").
+_SILENT_H = ("hour", "honest", "honor", "honour", "heir")
+#: Openings of words whose "u" is sounded "you", so they take "a" ("a user", "a unit", "a
+#: USB drive"); "unin"/"unim" are the prefix "un-" ("an uninstaller", "an unimportant ...").
+_U_AS_YOU = re.compile(r"^(?:uni(?!n|mp)|us[eua]|usb|uti|ur[aeio]|uk|ubiq|eu)", _I)
+#: Openings of words whose "u" is a vowel sound, so they take "an" ("an umbrella", "an
+#: update", "an Uber", "an Ubuntu laptop").
+_U_AS_VOWEL = re.compile(r"^(?:un(?!i)|unin|unimp|u[mpgdlt][^aeiouy]|uber|ubuntu|udon)", _I)
+
+
 def _article_for(word: str) -> str | None:
-    """"a" or "an" as ``word`` is said ("a Pixel", "an Android"); None when its spelling
-    does not tell: a digit, an acronym ("an SSD", "a NAS"), or a word opening with "h", "u",
-    "eu" or "one" ("an hour", "a user", "a European", "a one-off")."""
+    """"a" or "an" as ``word`` is said ("a Pixel", "an Android", "a Honda", "an hour",
+    "a user", "an umbrella"); None when its spelling does not tell: a digit, an acronym
+    ("an SSD", "a NAS"), a word opening with "herb" (said both ways), "one" ("a one-off")
+    or a "u" none of the openings above places."""
     low = word.casefold()
     if (not low[:1].isalpha() or (len(word) > 1 and word.isupper())
-            or low.startswith(("h", "u", "eu", "one", "once"))):
+            or low.startswith(("one", "once", "herb"))):
         return None
+    if low.startswith("h"):
+        return "an" if low.startswith(_SILENT_H) else "a"
+    if _U_AS_YOU.match(low):
+        return "a"
+    if low.startswith("u"):
+        return "an" if _U_AS_VOWEL.match(low) else None
     return "an" if low[0] in "aeio" else "a"
 
 
