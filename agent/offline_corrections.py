@@ -15,6 +15,7 @@ import json
 from typing import Any
 
 from tiermem.agent.offline_answers import LONG_TEXT_CHARS, core_facts
+from tiermem.agent.offline_statements import told_last
 from tiermem.memory.text.clauses import clauses_of
 from tiermem.memory.text.corrections import (
     corrected,
@@ -24,7 +25,7 @@ from tiermem.memory.text.corrections import (
     mentioning,
 )
 from tiermem.memory.text.extract import extract_facts
-from tiermem.memory.text.fragments import meant_alone, without_asides
+from tiermem.memory.text.fragments import meant_alone, no_then, without_asides
 from tiermem.memory.text.sentences import split_sentences
 
 __all__ = ["RECENT_MESSAGES", "correction_notes", "recent_statements"]
@@ -59,6 +60,16 @@ def _parts(facts: list[str]) -> list[str]:
     return [part for fact in facts for part in clauses_of(fact)]
 
 
+def _unnamed_slip(meant: str, told: list[str]) -> str:
+    """The note for what was meant said with no slip named: which word it replaces is a
+    guess even in a fact of one value ("a Pixel" for the phone or the carrier of "User uses
+    an iPhone on Vodafone"), and a wrong guess loses a fact, so it asks; it names the fact
+    the user's last message told, the one the correction most likely concerns."""
+    where = f' in "{told[0]}"' if len(told) == 1 else ""
+    return (f'(offline) I can\'t tell which word "{meant}" corrects{where}, so I corrected '
+            f'nothing; say what it corrects: "I meant {meant}, not ...".')
+
+
 def correction_notes(messages: list[dict[str, Any]], text: str) -> list[str]:
     """A note for each slip ``text``, the user's message, corrects, from the calls the turn
     made and core after them, as ``messages`` show them (module docstring)."""
@@ -70,13 +81,20 @@ def correction_notes(messages: list[dict[str, Any]], text: str) -> list[str]:
                if name == "core_memory_replace" and not args.get("new_content")]
     before = _parts(retired) + _parts([fact.text for fact in extract_facts(text)])
     notes = []
-    for sentence in (part for whole in split_sentences(text) for part in correction_apart(whole)):
+    sentences = [part for whole in split_sentences(text) for part in correction_apart(whole)]
+    for sentence in sentences:
         correction = correction_of(sentence)
         if correction is None:
-            if (alone := meant_alone(without_asides(sentence))) is not None:
-                notes.append(f'(offline) I can\'t tell which word "{alone}" corrects, so I '
-                             f'corrected nothing; say what it corrects: "I meant {alone}, '
-                             'not ...".')
+            alone = meant_alone(without_asides(sentence))
+            if alone is None and len(sentences) == 1 and not appended:
+                alone = no_then(sentence)
+                if alone is None or not (told := told_last(recent_statements(messages),
+                                                           _parts(core))):
+                    continue
+                notes.append(_unnamed_slip(alone, told))
+            elif alone is not None:
+                notes.append(_unnamed_slip(alone, told_last(recent_statements(messages),
+                                                            _parts(core))))
             continue
         said, meant = correction.said, correction.meant
         # Each part corrected once, and none when the turn appended no fact to compare.

@@ -185,8 +185,9 @@ def test_what_was_meant_with_no_slip_named_states_no_fact(text: str, facts: list
 def test_what_was_meant_alone_leaves_core_as_it_was(memory: HierarchicalMemory) -> None:
     reply = _chat(memory, "I live in Seattle.", "I'm sorry, I meant Portland.")[-1]
     assert _core(memory) == {"User lives in Seattle": "durable"}
-    assert reply == ('(offline) I can\'t tell which word "Portland" corrects, so I corrected '
-                     'nothing; say what it corrects: "I meant Portland, not ...".')
+    assert reply == ('(offline) I can\'t tell which word "Portland" corrects in "User lives '
+                     'in Seattle", so I corrected nothing; say what it corrects: "I meant '
+                     'Portland, not ...".')
 
 
 def test_what_was_meant_alone_is_asked_for_beside_what_else_was_stored(
@@ -194,8 +195,9 @@ def test_what_was_meant_alone_is_asked_for_beside_what_else_was_stored(
     reply = _chat(memory, "I live in Seattle.",
                   "Oops, I meant to say Portland. I work at Acme.")[-1]
     assert _core(memory) == {"User lives in Seattle": "durable", "User works at Acme": "durable"}
-    assert reply.endswith('(offline) I can\'t tell which word "Portland" corrects, so I '
-                          'corrected nothing; say what it corrects: "I meant Portland, not ...".')
+    assert reply.endswith('(offline) I can\'t tell which word "Portland" corrects in "User '
+                          'lives in Seattle", so I corrected nothing; say what it corrects: '
+                          '"I meant Portland, not ...".')
 
 
 def test_the_fact_said_last_is_the_one_corrected(memory: HierarchicalMemory) -> None:

@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["corrects_nothing", "doubted", "is_aside", "is_heading", "meant_alone",
+__all__ = ["corrects_nothing", "doubted", "is_aside", "is_heading", "meant_alone", "no_then",
            "qualifies", "stops_short", "without_asides", "without_doubt"]
 
 #: Prepositions waiting for their object.
@@ -221,6 +221,27 @@ def meant_alone(text: str) -> str | None:
             and not any(w in _MEANT_MORE or w.endswith("n't") for w in words)):
         return match["meant"]
     return None
+
+
+#: "No, X": a word or two said in place of another with no "I meant" ("No, pgcat.").
+_NO_THEN = re.compile(r"^\W*(?:no|nope)\s*[,:;–—-]\s*(?P<meant>[^\W_](?:[\w.+#-]*[\w+#])?"
+                      r"(?:\s+[\w.+#-]*[\w+#]){0,2})\W*$", re.IGNORECASE)
+#: What follows "No," as an answer, not a word put in place of another ("No, thanks").
+_NO_ANSWER = frozenset({"thanks", "thank", "problem", "worries", "way", "idea", "sorry",
+                        "please", "yes", "no", "ok", "okay", "fine", "wait", "really", "sir",
+                        "maam", "none", "nobody", "nowhere", "not", "never", "just", "all"})
+
+
+def no_then(text: str) -> str | None:
+    """X of "No, X" said alone ("pgcat" of "No, pgcat."), a word or name that may be put in
+    place of a slip it does not name; None for an answer ("No, thanks") or a clause."""
+    match = _NO_THEN.match(text.strip())
+    if match is None:
+        return None
+    words = [w.casefold() for w in _WORD.findall(match["meant"])]
+    if not words or any(w in _MEANT_MORE or w in _NO_ANSWER for w in words):
+        return None
+    return match["meant"]
 
 
 def without_asides(text: str) -> str:

@@ -1,0 +1,52 @@
+"""What was meant said with no slip named ("Sorry, I meant a pixel", "No, pgcat") changes
+nothing, and the reply names the fact the last message told, which it would correct."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from offline_helpers import chat, core_of
+
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.text.fragments import no_then
+
+
+@pytest.fixture
+def memory() -> Iterator[HierarchicalMemory]:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as m:
+        yield m
+
+
+@pytest.mark.parametrize(("statement", "slip", "fact", "meant"), [
+    ("I use an iPhone.", "Sorry, I meant a pixel.", "User uses an iPhone", "a pixel"),
+    ("I use pgBouncer.", "No, pgcat.", "User uses pgBouncer", "pgcat"),
+    ("I use pgBouncer.", "Nope - pgcat", "User uses pgBouncer", "pgcat"),
+])
+def test_the_reply_names_the_fact_and_core_is_kept(memory: HierarchicalMemory, statement: str,
+                                                   slip: str, fact: str, meant: str) -> None:
+    reply = chat(memory, statement, slip)[-1]
+    assert list(core_of(memory)) == [fact]
+    assert reply == (f'(offline) I can\'t tell which word "{meant}" corrects in "{fact}", so '
+                     f'I corrected nothing; say what it corrects: "I meant {meant}, not ...".')
+
+
+def test_a_last_message_of_two_facts_names_neither(memory: HierarchicalMemory) -> None:
+    reply = chat(memory, "I use pgBouncer and I live in Lyon.", "No, pgcat.")[-1]
+    assert len(core_of(memory)) == 2
+    assert reply.startswith('(offline) I can\'t tell which word "pgcat" corrects, so')
+
+
+def test_no_then_an_answer_is_no_slip(memory: HierarchicalMemory) -> None:
+    reply = chat(memory, "I use pgBouncer.", "No, thanks.")[-1]
+    assert "corrects" not in reply
+    assert list(core_of(memory)) == ["User uses pgBouncer"]
+
+
+@pytest.mark.parametrize(("text", "meant"), [
+    ("No, pgcat.", "pgcat"), ("no: Google Cloud", "Google Cloud"), ("No, C++!", "C++"),
+    ("No, thanks.", None), ("No, not really", None), ("No, I live in Paris.", None),
+    ("No, it is fine", None), ("No pgcat", None), ("pgcat", None),
+])
+def test_no_then_reads_a_word_said_in_place_of_another(text: str, meant: str | None) -> None:
+    assert no_then(text) == meant
