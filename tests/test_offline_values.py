@@ -47,7 +47,7 @@ def test_which_values_say_when(value: str, when: bool) -> None:
 
 @pytest.mark.parametrize(("value", "moved"), [
     ("postponed", True), ("delayed until 6pm", True), ("pushed back", True),
-    ("stable", False), ("cancelled", False), ("at 6pm", False),
+    ("stable", False), ("cancelled", True), ("at 6pm", False),
     ("delayed by 30 minutes", False), ("pushed back an hour", False),
     ("postponed for a few days", False), ("postponed to next week", True),
 ])
@@ -199,8 +199,8 @@ _WHEN_AND_STATE = [
     # When a thing is due and how it is are two facts, whichever is said as a change.
     (["The deploy is at 5pm.", "The deploy is stable now."],
      ["The deploy is at 5pm", "The deploy is stable"]),
-    (["The deploy is on Friday.", "The deploy is cancelled now."],
-     ["The deploy is on Friday", "The deploy is cancelled"]),
+    (["The deploy is on Friday.", "The deploy is disabled now."],
+     ["The deploy is on Friday", "The deploy is disabled"]),
     # ... but a state saying it is no longer due then ends the time.
     (["The meeting is at 3pm.", "The meeting is postponed now."], ["The meeting is postponed"]),
     (["The deploy is at 5pm.", "The deploy is delayed until 6pm now."],

@@ -73,7 +73,7 @@ def test_a_day_ends_a_day_said_with_on_or_without(memory: HierarchicalMemory) ->
     assert replaces("The meeting is Friday", "The meeting is on Thursday", None)
     assert replaces("The meeting is on Friday", "The meeting is Thursday", None)
     # A state is still no day.
-    assert not replaces("The meeting is cancelled", "The meeting is on Thursday", "now")
+    assert not replaces("The meeting is remote", "The meeting is on Thursday", "now")
     chat(memory, "The meeting is on Thursday.", "The meeting is Friday now.")
     assert list(core_of(memory)) == ["The meeting is Friday"]
 

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["count_beside_state", "counts_alike", "identifies", "is_state_compound",
-           "keeps_the_day", "names_a_make", "of_one_kind", "retimes", "says_when", "with_new_hour",
-           "without_when"]
+__all__ = ["count_beside_state", "counts_alike", "ends_the_time", "identifies",
+           "is_state_compound", "keeps_the_day", "names_a_make", "of_one_kind", "retimes",
+           "says_when", "with_new_hour", "without_when"]
 
 #: A severity, priority or tier: a state with a number, not a name ("sev1", "P2", "SEV-3").
 _STATUS_CODE = re.compile(
@@ -43,14 +43,17 @@ _READING = re.compile(
 #: "at noon", "tomorrow", "next week"), or both ("on Friday at 5pm").
 _WHEN_PART = (r"(?:(?:at|on|by|until|from|around|about)\s+)?(?:(?:next|this)\s+)?"
               rf"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|{_TIME_OF_DAY}|noon|midnight)"
-              r"|tomorrow|tonight|today|(?:next|this)\s+(?:week|weekend|month)")
+              r"|tomorrow|tonight|today|(?:next|this)\s+(?:week|weekend|month)"
+              # a part of a day is a time of day: "Monday morning", "in the evening"
+              r"|(?:in\s+the\s+|this\s+)?(?:morning|afternoon|evening)|at\s+night")
 _WHEN = re.compile(rf"(?:{_WHEN_PART})(?:\s+(?:{_WHEN_PART}))*", re.IGNORECASE)
-#: A state that says a thing's time no longer holds ("postponed", "delayed until 6pm"):
+#: A state that says a thing's time no longer holds ("postponed", "delayed until 6pm",
+#: "cancelled", which leaves no time to keep):
 #: unlike "stable" or "disabled", it ends the time it was due at; not one that says by
 #: how long ("delayed by 30 minutes"), which counts from that time, so it still holds,
 #: unless it names the new time too ("delayed by 30 minutes to 6:30pm").
 _RETIMED = re.compile(r"(?:(?:been|got)\s+)?(?:postponed|delayed|rescheduled|put\s+off"
-                      r"|pushed\s+(?:back|out))\b(?:(?=.*\b(?:to|until|till)\s+(?:"
+                      r"|pushed\s+(?:back|out)|cancell?ed|called\s+off)\b(?:(?=.*\b(?:to|until|till)\s+(?:"
                       rf"{_WHEN_PART}))|(?!.*\b(?:\d+|an?|one|two|three|few"
                       r"|several|half)\s+(?:\w+\s+)?(?:mins?|minutes?|hours?|hrs?|days?"
                       r"|weeks?|months?)\b)).*", re.IGNORECASE)
@@ -134,11 +137,22 @@ _LENGTH_OF_TIME = re.compile(r"(?:sec|second|min|minute|hr|hour|day|week|month|y
                              re.IGNORECASE)
 
 
+#: A count of nothing left, said as a state.
+_EMPTY = re.compile(r"(?:(?:now|completely|totally|all)\s+)?empty|drained|cleared",
+                    re.IGNORECASE)
+
+
 def counts_alike(new: str, old: str) -> bool:
     """Whether two values count one thing, in digits or in words ("five nodes" and "3
     nodes", "an hour" and "45 minutes"), so the new count ends the old."""
+    values = [new.strip(" ."), old.strip(" .")]
+    if _EMPTY.fullmatch(values[0]) or _EMPTY.fullmatch(values[1]):
+        # "empty" counts none of anything: "The queue is empty" ends "... is 500 jobs".
+        other = values[1] if _EMPTY.fullmatch(values[0]) else values[0]
+        return (_COUNT_IN_WORDS.fullmatch(other) is not None
+                or (_COUNT.fullmatch(other) is not None and _QUANTITY.fullmatch(other) is None))
     counted = []
-    for value in (new.strip(" ."), old.strip(" .")):
+    for value in values:
         if _COUNT_IN_WORDS.fullmatch(value) is None and (
                 _COUNT.fullmatch(value) is None or _QUANTITY.fullmatch(value) is not None):
             return False
@@ -182,6 +196,24 @@ def with_new_hour(new: str, old: str) -> str | None:
     if _HOUR.search(new) is None or len(_AT_HOUR.findall(old)) != 1:
         return None
     return _AT_HOUR.sub(lambda _: new, old)
+
+
+#: A delay by whole days or more ("delayed by 2 days", "pushed back a week"): the day it
+#: was due no longer holds, though the hour it was due at may.
+_DELAYED_BY_DAYS = re.compile(
+    r"(?:(?:been|got)\s+)?(?:postponed|delayed|pushed\s+(?:back|out)|put\s+off)\s+(?:by\s+)?"
+    r"(?:\d+|an?|one|two|three|four|five|six|seven|a\s+few|few|several|a\s+couple\s+of)\s+"
+    r"(?:days?|weeks?|months?)", re.IGNORECASE)
+
+
+def ends_the_time(new: str, old: str) -> bool:
+    """Whether the state ``new`` ends the time ``old`` says a thing is due at: it is no
+    longer due then ("postponed", "cancelled"), or a delay of days moved its day ("delayed
+    by 2 days" ends "on Friday"; one of minutes counts from "at 6pm" and leaves it)."""
+    if not says_when(old):
+        return False
+    return retimes(new) or (_DELAYED_BY_DAYS.fullmatch(new.strip(" .")) is not None
+                            and _DAY.search(old) is not None)
 
 
 def retimes(value: str) -> bool:

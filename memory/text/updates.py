@@ -68,12 +68,12 @@ from tiermem.memory.text.extract import ExtractedFact, normalize_fact
 from tiermem.memory.text.identifiers import (
     count_beside_state,
     counts_alike,
+    ends_the_time,
     identifies,
     is_state_compound,
     keeps_the_day,
     names_a_make,
     of_one_kind,
-    retimes,
     says_when,
     with_new_hour,
     without_when,
@@ -312,7 +312,7 @@ def replaces(new: str, old: str, change: str | None) -> bool:
             return True  # "free" ends "Pro", and "the platform team" "the SRE team"
         # "The deploy is stable now" says how it went, not when it is; "postponed now" or
         # "delayed to 8pm now" says it is no longer when it was, whatever its words hold.
-        if retimes(values[0]) and says_when(values[1]):
+        if ends_the_time(values[0], values[1]):
             return True
         if says_when(values[0]) != says_when(values[1]):
             return False
