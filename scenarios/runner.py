@@ -22,7 +22,9 @@ from tiermem.agent.loop import Agent, TurnResult
 from tiermem.agent.offline import OfflinePolicy
 from tiermem.agent.tool_use import no_tool_calls_warning, tool_calls
 from tiermem.memory import Embedder, HierarchicalMemory
+from tiermem.memory.store.contract import StorageBackend
 from tiermem.memory.store.opening import open_backend
+from tiermem.memory.store.sqlite.store import SQLiteStore
 from tiermem.memory.store.sqlite.writer_lock import WriterLock
 from tiermem.scenarios.model import Day, Question, Scenario
 
@@ -146,18 +148,23 @@ def scenario_agent(name: str) -> str:
     return f"scenario-{name}"
 
 
-def _fresh_agent(dsn: str, name: str) -> None:
+def _fresh_agent(dsn: str, name: str) -> StorageBackend:
+    """The scenario's agent in the database ``dsn``, emptied and left open: its writer lock
+    is held from the emptying on, so a run started meanwhile is refused, not this one."""
     store = open_backend(dsn, name, read_only=False)
     try:
         with store.transaction():
             store.clear()
-    finally:
+    except BaseException:
         store.close()
+        raise
+    return store
 
 
-def _fresh_home(home: Path) -> None:
-    """Empty the scenario's home, under its writer lock: a run another process is still
-    making there is refused (StoreLockedError), not deleted from under it."""
+def _fresh_home(home: Path) -> StorageBackend:
+    """The scenario's home, emptied and opened under one hold of its writer lock: a run
+    another process is making there is refused (StoreLockedError), not deleted from under
+    it, and one started in between is the one refused, not this one."""
     home.mkdir(parents=True, exist_ok=True)
     lock = WriterLock(home)
     lock.acquire()
@@ -165,8 +172,10 @@ def _fresh_home(home: Path) -> None:
         for name in _HOME_FILES:
             with contextlib.suppress(FileNotFoundError):
                 (home / name).unlink()
-    finally:
+        return SQLiteStore(home, writer_lock=lock)
+    except BaseException:
         lock.release()
+        raise
 
 
 def _log_events(memory: HierarchicalMemory, since: int, log: DayLog) -> None:
@@ -204,19 +213,20 @@ def run_scenario(
 ) -> ScenarioResult:
     """Run ``scenario`` through an agent and check its expected outcomes; in the
     PostgreSQL database ``store`` (as agent ``scenario_agent``) when given."""
-    opened: dict[str, Any]
     if store is not None:
-        name = scenario_agent(scenario.name)
-        _fresh_agent(store, name)
-        opened = {"store": store, "agent": name}
+        backend = _fresh_agent(store, scenario_agent(scenario.name))
     else:
         home = home or scenario_home(scenario.name)
-        _fresh_home(home)
-        opened = {"path": home}
+        backend = _fresh_home(home)
     llm = llm or OfflinePolicy()
-    with HierarchicalMemory(core_limit=scenario.core_limit,
-                            core_limit_unit=scenario.core_limit_unit,
-                            embedder=embedder, **opened) as memory:
+    try:
+        memory = HierarchicalMemory(core_limit=scenario.core_limit,
+                                    core_limit_unit=scenario.core_limit_unit,
+                                    embedder=embedder, store=backend)
+    except BaseException:
+        backend.close()  # closed already when the memory failed after taking it
+        raise
+    with memory:
         agent = Agent(memory, llm)
         days: list[DayLog] = []
         answers: list[Answer] = []
@@ -231,7 +241,7 @@ def run_scenario(
             if on_day:
                 on_day(log)
         checks = _checks(memory, scenario, answers)
-    where = memory.path if memory.path is not None else memory.store.location
+    where = home if store is None and home is not None else memory.store.location
     return ScenarioResult(scenario, llm.name, where, days, answers, checks)
 
 

@@ -17,7 +17,7 @@ from network_guard import guarded_env
 import tiermem.cli as cli
 from tiermem.agent.errors import ProviderError
 from tiermem.agent.scripted import ScriptedModel, reply
-from tiermem.memory import HashingEmbedder
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
 from tiermem.memory.text.updates import read_statement
 from tiermem.scenarios import Day, Question, Scenario, all_scenarios
 from tiermem.scenarios.present import PresentShare, overall, present_share
@@ -117,6 +117,38 @@ def test_a_second_run_of_a_scenario_under_way_is_refused_and_leaves_it_alone(
         "short`, then `TIERMEM_HOME=$home tiermem diagnostics --scenario short` reports on this "
         "one\n"), err
     assert (home / DB_FILE).read_bytes() == before
+
+
+def test_a_run_started_while_the_first_opens_its_emptied_home_is_the_one_refused(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second run starts where the first has emptied its home and is about to open it:
+    the first still holds the home, so the second is refused and the first goes on."""
+    import tiermem.scenarios.runner as runner
+    from tiermem.memory.errors import StoreLockedError
+    from tiermem.memory.store.sqlite import DB_FILE
+
+    short = Scenario(name="short", description="one day, one fact",
+                     days=(Day("day 1", ("My name is Ada.",)),), durable_in_core=("Ada",))
+    opening = runner.HierarchicalMemory
+    second: list[str] = []
+
+    def second_run_then_open(*args: object, **kwargs: object) -> object:
+        if not second:  # the first run, between emptying its home and opening the memory
+            second.append("started")
+            try:
+                run_scenario(short, embedder=HashingEmbedder())
+                second.append("ran")
+            except StoreLockedError:
+                second.append("refused")
+        return opening(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "HierarchicalMemory", second_run_then_open)
+    first = run_scenario(short, embedder=HashingEmbedder())
+    assert second == ["started", "refused"]
+    assert first.passed and first.home == runner.scenario_home("short")
+    with HierarchicalMemory(first.home, embedder=HashingEmbedder(), read_only=True) as kept:
+        assert [fact.text for fact in kept.facts()] == ["User's name is Ada"]
+    assert (runner.scenario_home("short") / DB_FILE).exists()
 
 
 def test_the_advice_for_a_scenario_under_way_runs_it_in_a_home_diagnostics_then_reads(

@@ -184,3 +184,27 @@ def test_a_lock_file_removed_between_its_open_and_its_lock_is_not_held(tmp_path:
     other = WriterLock(home)
     other.acquire()  # the home's one writer
     other.release()
+
+
+def test_a_writer_lock_handed_to_the_store_is_its_own_and_must_be_this_homes(
+        tmp_path: Path) -> None:
+    from tiermem.memory.errors import InvalidInputError
+    from tiermem.memory.store.sqlite.writer_lock import WriterLock
+
+    home, other = tmp_path / "agent", tmp_path / "other"
+    other.mkdir()
+    elsewhere = WriterLock(other)
+    elsewhere.acquire()
+    try:
+        with pytest.raises(InvalidInputError, match="writer_lock is the lock of an agent home"):
+            SQLiteStore(home, writer_lock=elsewhere)
+    finally:
+        elsewhere.release()
+    home.mkdir()
+    held = WriterLock(home)
+    held.acquire()
+    store = SQLiteStore(home, writer_lock=held)
+    with pytest.raises(StoreLockedError):
+        SQLiteStore(home)
+    store.close()  # releases the lock it was given
+    SQLiteStore(home).close()

@@ -65,7 +65,7 @@ from tiermem.memory.store.sqlite.schema import STORE_INDEXES, migrate
 from tiermem.memory.store.sqlite.schema_search import UNINDEXED_ROW
 from tiermem.memory.store.sqlite.transactions import SQLiteTransactions
 from tiermem.memory.store.sqlite.vectors import FaissIndex
-from tiermem.memory.store.sqlite.writer_lock import WriterLock, writer_lock_held
+from tiermem.memory.store.sqlite.writer_lock import LOCK_FILE, WriterLock, writer_lock_held
 from tiermem.memory.store.vector_choice import checked_ef_search, checked_vector_index
 
 _log = logging.getLogger(__name__)
@@ -87,16 +87,25 @@ class SQLiteStore(SQLiteTransactions):
 
     ``db_file`` other than the default names a database built aside under the
     home's writer lock (a snapshot restore), then moved into place.
+
+    ``writer_lock``, the home's writer lock already taken by the caller, is handed over:
+    the store holds it from then on and releases it on close (or on a failed open), so a
+    caller that prepares the home under the lock leaves no moment for another writer.
     """
 
     def __init__(self, home: Path | str | None, *, durability: str = "normal",
                  read_only: bool = False, db_file: str = DB_FILE,
-                 vector_index: str = "auto", ef_search: int | None = None) -> None:
+                 vector_index: str = "auto", ef_search: int | None = None,
+                 writer_lock: WriterLock | None = None) -> None:
         if durability not in DURABILITY:
             raise InvalidInputError(
                 f"durability must be 'normal' or 'full', got {durability!r}")
         if read_only and home is None:
             raise InvalidInputError("read_only needs the path of an existing agent home")
+        if writer_lock is not None and (read_only or home is None
+                                        or writer_lock.path != Path(home) / LOCK_FILE):
+            raise InvalidInputError("writer_lock is the lock of an agent home to write: give "
+                                    "it with that home's path and read_only=False")
         #: How vectors are searched (memory.store.vector_choice).
         self.vector_index = checked_vector_index(vector_index)
         self.ef_search = checked_ef_search(ef_search)
@@ -140,8 +149,11 @@ class SQLiteStore(SQLiteTransactions):
         # on must not find the home locked by its own process until the store is collected.
         try:
             if home is not None and not read_only:
-                self._writer = WriterLock(home)
-                self._writer.acquire()
+                if writer_lock is not None:
+                    self._writer = writer_lock
+                else:
+                    self._writer = WriterLock(home)
+                    self._writer.acquire()
                 if db_file != DB_FILE:
                     # Before this one is created: on a nearly full disk, what a killed
                     # restore left is the space the new database needs.
