@@ -3,7 +3,7 @@
 Each day is shown as it runs, then the result; ``--json`` writes the result as
 JSON (on standard output with the report on standard error, or to a file). The
 exit status is 0 when every check passed, 1 when one failed, or when a run of the same
-scenario is under way in its home (``running_already``).
+scenario is under way in its home or database (``running_already``).
 """
 
 from __future__ import annotations
@@ -73,9 +73,9 @@ def cmd_scenario(args: argparse.Namespace, note: Callable[[str], None]) -> int:
             result = run_scenario(scenarios[args.name], llm=llm, embedder=embedder,
                                   on_day=days, store=store)
     except StoreLockedError as exc:
-        if store is not None:
-            raise  # an agent in a database: the command line's own words for it
-        note(running_already(args.name, exc))
+        if getattr(exc, "orphaned_backend", None) is not None:
+            raise  # a run that has exited: the command line says how to end its session
+        note(running_already(args.name, exc, store, args.store))
         return 1
     if args.json is not None:  # first: a file of it is written even if the reader has gone
         emit_json(result.to_dict(), json_path)
@@ -83,17 +83,27 @@ def cmd_scenario(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     return 0 if result.passed else 1
 
 
-def running_already(name: str, exc: Exception) -> str:
-    """What to do when the home of scenario ``name`` is held by another run: each run starts
-    it afresh, so two at once would empty it under each other; the second one is refused."""
+def running_already(name: str, exc: Exception, store: str | None = None,
+                    given_store: str | None = None) -> str:
+    """What to do when the home of scenario ``name`` (its agent in the database ``store``,
+    named by ``--store given_store`` if at all) is held by another run: each run starts it
+    afresh, so two at once would empty it under each other; the second one is refused."""
     from tiermem.scenarios.render import diagnostics_of
     from tiermem.scenarios.runner import scenario_home
 
     situation = getattr(exc, "situation", str(exc))
+    under_way = f"{situation}: scenario {name} is being run there already, and "
+    if store is not None:
+        from tiermem.agent.place import store_flag
+
+        reader = f"tiermem diagnostics --scenario {name}{store_flag(given_store)}"
+        return (f"{under_way}`{reader}` reads it meanwhile. Wait for that run to end, or give "
+                f"this one a database of its own: `tiermem scenario {name} --store DSN` with "
+                f"another database's DSN")
     # The home is named by a shell variable kept after the run: a `$(mktemp -d)` inline
     # would be gone when diagnostics needs the same home.
     reader = diagnostics_of(name, scenario_home(name))
-    return (f"{situation}: scenario {name} is being run there already, and `{reader}` reads "
+    return (f"{under_way}`{reader}` reads "
             f"it meanwhile. Wait for that run to end, or give this one a home of its own: "
             f"`home=$(mktemp -d); TIERMEM_HOME=$home tiermem scenario {name}`, then "
             f"`TIERMEM_HOME=$home tiermem diagnostics --scenario {name}` reports on this one")

@@ -229,6 +229,28 @@ def test_a_scenario_runs_in_the_database(postgres_dsn: str,
     assert "scenario-personal-assistant" in capsys.readouterr().out
 
 
+def test_a_second_run_of_a_scenario_in_the_database_says_one_is_under_way(
+        postgres_dsn: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from tiermem.agent.place import store_flag
+
+    args = ["scenario", "personal-assistant", "--embedder", "hashing", "--store", postgres_dsn]
+    assert main(args) == 0
+    capsys.readouterr()
+    # Held as the run under way holds it.
+    with HierarchicalMemory(store=postgres_dsn, agent="scenario-personal-assistant",
+                            embedder=HashingEmbedder()) as running:
+        kept = [fact.text for fact in running.facts()]
+        assert main(args) == 1
+        assert [fact.text for fact in running.facts()] == kept != []
+    out, err = capsys.readouterr()
+    reader = f"tiermem diagnostics --scenario personal-assistant{store_flag(postgres_dsn)}"
+    assert out == "" and err.startswith("tiermem: agent 'scenario-personal-assistant' in "), err
+    assert err.endswith(
+        f": scenario personal-assistant is being run there already, and `{reader}` reads it "
+        "meanwhile. Wait for that run to end, or give this one a database of its own: "
+        "`tiermem scenario personal-assistant --store DSN` with another database's DSN\n"), err
+
+
 SECRET = "Hunter2Secret"
 
 
