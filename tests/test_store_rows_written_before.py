@@ -157,3 +157,28 @@ def test_a_full_core_evicts_a_fact_stored_blank_or_over_the_limit(
         m.lifecycle.evict(again)
         assert m.archival.get_many([again.passage_id])[again.passage_id].text == expected
         assert m.fact(archived_id) == again and again.text == stored
+
+
+def test_the_passage_of_a_fact_stored_blank_is_kept_but_never_a_search_result(
+        reopen: Callable[..., HierarchicalMemory]) -> None:
+    one_fact = MemoryConfig(core_limit=1, core_limit_unit="facts")
+    with reopen(config=one_fact) as m:
+        m.add_fact("deploy window notes")
+        blank_id = m.add_fact("The on-call engineer is Ada")
+        _written_before(m, blank_id, text=" ")
+    with reopen(config=one_fact) as m:
+        m.add_fact("The runbook text is stored without edits")  # the blank fact leaves core
+        m.add_fact("The staging region is us-east-2")  # and so does this one
+        blank = m.fact(blank_id)
+        assert blank is not None and blank.passage_id is not None
+        kept = m.archival.get_many([blank.passage_id])
+        assert kept[blank.passage_id].text == BLANK_FACT_PASSAGE
+        asked = "a fact stored without text"
+        first = m.archival_search(asked, k=1)
+        assert [h.text for h in first.hits] == ["The runbook text is stored without edits"]
+        for question in (asked, "what do you know about me?"):
+            every = m.archival_search(question, k=10)
+            assert BLANK_FACT_PASSAGE not in [h.text for h in every.hits], question
+            assert every.total == len(every.hits), question
+            assert BLANK_FACT_PASSAGE not in [h.text for h in m.query(question)], question
+        assert "The runbook text is stored without edits" in [h.text for h in m.query(asked)]

@@ -72,7 +72,7 @@ question's topic. A query vector passed by the caller is used as given.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 import numpy as np
@@ -279,6 +279,7 @@ def search_page(
     dense_cap: int | None = None,
     nearest: int = 0,
     replies: Replies | None = None,
+    hidden: Collection[int] = (),
 ) -> SearchResult:
     """One page of a tier's hybrid search: the query checked and pruned, the rows fetched.
 
@@ -288,21 +289,24 @@ def search_page(
     a page past the last row counts every match, as the last page does; ``dense_cap`` grows
     to cover the page; ``nearest`` is ``hybrid_search``'s. ``replies`` finds the
     replies to the best hits that are questions, which rank beside them
-    (memory.search.replies); every page is cut from that one order.
+    (memory.search.replies); every page is cut from that one order. The rows ``hidden``
+    are stored but say nothing (a placeholder text): they are ranked past, never shown nor
+    counted, and each page still holds ``k`` of the others.
     """
     query = clean_text(query, "query", max_chars=MAX_QUERY_CHARS)
     page, k = check_page(page, k)
     # A page past the tier's last row is empty whatever matches; ranking to its depth would
     # also overflow SQLite's and FAISS's integers. One page's worth still yields the total.
     past_end = (page - 1) * k >= max(rows, 1)
-    depth = k if past_end else page * k
+    depth = (k if past_end else page * k) + len(hidden)
     text = lexical_query_text(lexical, query, weights, rows)
 
     def rank(span: int | None) -> tuple[list[Ranked], int, bool]:
         return hybrid_search(
             lexical, passing=passing, vectors=vectors, embedder=embedder, query=text,
             limit=depth, filt=filt, weights=weights, query_vector=query_vector,
-            window=span, dense_filt=dense_filt, dense_cap=dense_cap, nearest=nearest)
+            window=span, dense_filt=dense_filt, dense_cap=dense_cap,
+            nearest=nearest + len(hidden) if nearest else 0)
 
     if window is not None and past_end:
         # Counted over every row, the total is the one the last page with results gave:
@@ -312,6 +316,10 @@ def search_page(
         ranked, total, exact = rank(window)
     else:
         ranked, total, exact = windowed_order(rank, window, depth, rows)
+    if hidden:
+        shown = [r for r in ranked if r.id not in hidden]
+        total -= len(ranked) - len(shown)
+        ranked, depth = shown, depth - len(hidden)
     if replies is not None and not past_end:
         every_match = len(ranked) < depth
         ranked, added = lift_replies(ranked, replies)

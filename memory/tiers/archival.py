@@ -37,6 +37,10 @@ from tiermem.memory.validation import (
 #: the same; ``total`` is then a lower bound when more may clear the threshold.
 DENSE_CAP_FROM = 20_000
 DENSE_CAP = 200
+#: The passage of a fact an older version stored blank: a passage needs some text. It says
+#: nothing, so searches pass it by; nearest in meaning to vague questions, it would be
+#: their only answer.
+BLANK_FACT_PASSAGE = "(a fact stored without text)"
 
 
 @dataclass
@@ -203,6 +207,7 @@ class ArchivalTier:
             query_vector=query_vector,
             dense_cap=DENSE_CAP if len(self.vectors) >= DENSE_CAP_FROM else None,
             nearest=nearest,
+            hidden=frozenset(self.store.passages.holding(BLANK_FACT_PASSAGE)),
             replies=(lambda ids: self._replies(shown_ids(ids, self.get_many, shown), filt))
             if lift_replies else None)
 

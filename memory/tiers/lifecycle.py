@@ -42,7 +42,7 @@ from tiermem.memory.store.contract import SettingsStore
 from tiermem.memory.store.records import SUPERSEDED_AT
 from tiermem.memory.text.digest import replaced_detail
 from tiermem.memory.text.extract import fact_norm
-from tiermem.memory.tiers.archival import ArchivalTier
+from tiermem.memory.tiers.archival import BLANK_FACT_PASSAGE, ArchivalTier
 from tiermem.memory.tiers.core import CoreTier
 from tiermem.memory.tiers.journal import InteractionClock, Journal
 from tiermem.memory.tiers.policies import EvictionPolicy
@@ -52,8 +52,6 @@ from tiermem.memory.validation import MAX_TEXT_CHARS, clean_text
 #: The event of a fact stored in archival because it is larger than all of core; its
 #: detail is ``oversize_detail``'s.
 OVERSIZE = "oversize"
-#: The passage of a fact an older version stored blank: a passage needs some text.
-BLANK_FACT_PASSAGE = "(a fact stored without text)"
 #: Ends the passage of a fact an older version stored over the limit, cut to fit it.
 CUT_MARK = " [cut]"
 
