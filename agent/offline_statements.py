@@ -134,13 +134,20 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
     # What the last sentence of this message that stated, changed or asked something
     # stated: a "Forget that." after it points back at that, not at an earlier message;
     # after only "Okay." it still points at the message before.
+    # What that sentence ended ("I moved to Porto" ends "User lives in Lisbon") is put
+    # back when it is forgotten: taking the move back is no move away from Lisbon.
     just_told: list[str] | None = None
-    previous, before, retired_before = "", list(new), len(retired)
+    just_ended: tuple[dict[str, str], dict[str, str]] = ({}, {})
+    previous, before, retired_before = "", dict(new), len(retired)
+    held_before = dict(current)
     for sentence in [part for whole in sentences for part in parts_of(whole)]:
         added = [fact for fact in new if fact not in before]
         if added or len(retired) > retired_before or (previous and is_question(previous)):
             just_told = added
-        previous, before, retired_before = sentence, list(new), len(retired)
+            just_ended = ({f: k for f, k in held_before.items() if f not in current},
+                          {f: k for f, k in before.items() if f not in new})
+        previous, before, retired_before = sentence, dict(new), len(retired)
+        held_before = dict(current)
         if is_question(sentence):
             continue
         correction = correction_of(sentence)
@@ -168,6 +175,8 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
             if denied or not statement.denied or news is None:
                 kinds = {part: {**current, **new}[facts[part][0]] for part in denied}
                 retire(denied, facts)
+                if denied and just_told is not None and forgets_the_last(sentence):
+                    _put_back(just_ended, current, new, retired)
                 for part, kind in kinds.items():
                     # "not allergic to shellfish" leaves the peanuts of a list of two.
                     rest = still_held(part, statement.denied)
@@ -214,6 +223,19 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                             part)
                 new.setdefault(part, "durable" if durable else kind)
     return retired, new
+
+
+def _put_back(ended: tuple[dict[str, str], dict[str, str]], current: dict[str, str],
+              new: dict[str, str], retired: list[str]) -> None:
+    """Hold again the facts a sentence taken back had ended: ``ended`` is those it took
+    from ``current`` (the core) and those it took from ``new`` (this message's)."""
+    from_core, from_message = ended
+    for fact, kind in from_core.items():
+        if fact in retired:
+            retired.remove(fact)
+            current[fact] = kind
+    for fact, kind in from_message.items():
+        new.setdefault(fact, kind)
 
 
 def told_last(recent: list[str], held: list[str]) -> list[str]:

@@ -65,3 +65,19 @@ def test_a_forget_that_after_a_sentence_of_its_own_message_forgets_only_that(
         memory: HierarchicalMemory, said: list[str], kept: dict[str, str]) -> None:
     _chat(memory, *said)
     assert _core(memory) == kept
+
+
+@pytest.mark.parametrize(("said", "kept"), [
+    (["I live in Lisbon. I moved to Porto. Forget that."], {"User lives in Lisbon": "durable"}),
+    (["I live in Lisbon.", "I moved to Porto. Forget that."],
+     {"User lives in Lisbon": "durable"}),
+    (["I'm vegan.", "I live in Lisbon. I moved to Porto. Forget that."],
+     {"User is vegan": "durable", "User lives in Lisbon": "durable"}),
+    (["I live in Lisbon.", "I live in Lisbon. I moved to Porto. Forget that."],
+     {"User lives in Lisbon": "durable"}),
+])
+def test_a_change_forgotten_in_its_own_message_leaves_what_it_changed(
+        memory: HierarchicalMemory, said: list[str], kept: dict[str, str]) -> None:
+    replies = _chat(memory, *said)
+    assert _core(memory) == kept
+    assert "superseded" not in replies[-1]
