@@ -159,14 +159,22 @@ def test_a_full_core_evicts_a_fact_stored_blank_or_over_the_limit(
         assert m.fact(archived_id) == again and again.text == stored
 
 
-def test_the_passage_of_a_fact_stored_blank_is_kept_but_never_a_search_result(
-        reopen: Callable[..., HierarchicalMemory]) -> None:
-    one_fact = MemoryConfig(core_limit=1, core_limit_unit="facts")
-    with reopen(config=one_fact) as m:
+ONE_FACT = MemoryConfig(core_limit=1, core_limit_unit="facts")
+
+
+def _a_fact_stored_blank(reopen: Callable[..., HierarchicalMemory]) -> int:
+    """The id of a fact an earlier version stored blank, in a core of one fact."""
+    with reopen(config=ONE_FACT) as m:
         m.add_fact("deploy window notes")
         blank_id = m.add_fact("The on-call engineer is Ada")
         _written_before(m, blank_id, text=" ")
-    with reopen(config=one_fact) as m:
+    return blank_id
+
+
+def test_the_passage_of_a_fact_stored_blank_is_kept_but_never_a_search_result(
+        reopen: Callable[..., HierarchicalMemory]) -> None:
+    blank_id = _a_fact_stored_blank(reopen)
+    with reopen(config=ONE_FACT) as m:
         m.add_fact("The runbook text is stored without edits")  # the blank fact leaves core
         m.add_fact("The staging region is us-east-2")  # and so does this one
         blank = m.fact(blank_id)
@@ -182,3 +190,20 @@ def test_the_passage_of_a_fact_stored_blank_is_kept_but_never_a_search_result(
             assert every.total == len(every.hits), question
             assert BLANK_FACT_PASSAGE not in [h.text for h in m.query(question)], question
         assert "The runbook text is stored without edits" in [h.text for h in m.query(asked)]
+
+
+def test_the_passage_of_a_fact_stored_blank_is_not_counted_below_the_page(
+        reopen: Callable[..., HierarchicalMemory]) -> None:
+    blank_id = _a_fact_stored_blank(reopen)
+    with reopen(config=ONE_FACT) as m:
+        for n in range(6):  # each outranks the blank fact's passage for "text"
+            m.add_fact(f"Runbook {n} text: the text of step {n} is stored as text")
+        blank = m.fact(blank_id)
+        assert blank is not None and blank.passage_id is not None  # archived, matching "text"
+        every = m.archival_search("text", k=100)
+        assert blank.passage_id not in [h.id for h in every.hits]
+        for k in (1, 2, 4):
+            pages = [m.archival_search("text", k=k, page=page) for page in range(1, 8)]
+            shown = [h.text for p in pages for h in p.hits]
+            assert shown == [h.text for h in every.hits], k
+            assert {(p.total, p.total_exact) for p in pages} == {(len(shown), True)}, k

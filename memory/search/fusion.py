@@ -156,6 +156,7 @@ def hybrid_search(
     dense_filt: RowFilter | None = None,
     dense_cap: int | None = None,
     nearest: int = 0,
+    uncounted: Collection[int] = (),
 ) -> tuple[list[Ranked], int, bool]:
     """The best ``limit`` matches, fused, the total number of matches, and whether it is exact.
 
@@ -170,7 +171,8 @@ def hybrid_search(
     one above the threshold, widened as the window's are: the ranking stays
     exact, and the total is a lower bound when more rows may lie above it.
     The ``nearest`` rows nearest in meaning match even below the threshold (module
-    docstring).
+    docstring). The rows ``uncounted`` are ranked but left out of the total, wherever
+    they rank.
     """
     terms = query_terms(query)
     dense_filt = filt if dense_filt is None else dense_filt
@@ -247,14 +249,20 @@ def hybrid_search(
                 dense = dense_matches(passing, vectors, embedder, query, dense_filt,
                                       weights.dense, dense.query, cap, nearest)
         if lexical is None:
-            return ranked[:limit], len(dense.matches), dense.cut is None
+            return (ranked[:limit], len(dense.matches) - sum(i in dense.matches for i in uncounted),
+                    dense.cut is None)
         rest = [i for i in dense.matches if i not in lexical.found]
         if lexical.truncated:  # dense matches beyond the lexical cut may match the words too
             beyond = lexical.scores_of(rest)
             rest = [i for i in rest if i not in beyond]
+        total = lexical.total() + len(rest)
+        if uncounted:
+            # A row ranked below the page is counted all the same: asked one by one.
+            by_words = [i for i in uncounted if i in lexical.found] + list(lexical.scores_of(
+                [i for i in uncounted if i not in lexical.found]))
+            total -= len(by_words) + sum(i in rest for i in uncounted if i not in by_words)
         # Past the window, a dense match may also match the words: counted once, so a lower bound.
-        return (ranked[:limit], lexical.total() + len(rest),
-                lexical.exact and dense.cut is None)
+        return ranked[:limit], total, lexical.exact and dense.cut is None
     finally:
         if lexical is not None:
             lexical.close()
@@ -306,7 +314,7 @@ def search_page(
             lexical, passing=passing, vectors=vectors, embedder=embedder, query=text,
             limit=depth, filt=filt, weights=weights, query_vector=query_vector,
             window=span, dense_filt=dense_filt, dense_cap=dense_cap,
-            nearest=nearest + len(hidden) if nearest else 0)
+            nearest=nearest + len(hidden) if nearest else 0, uncounted=hidden)
 
     if window is not None and past_end:
         # Counted over every row, the total is the one the last page with results gave:
@@ -317,9 +325,7 @@ def search_page(
     else:
         ranked, total, exact = windowed_order(rank, window, depth, rows)
     if hidden:
-        shown = [r for r in ranked if r.id not in hidden]
-        total -= len(ranked) - len(shown)
-        ranked, depth = shown, depth - len(hidden)
+        ranked, depth = [r for r in ranked if r.id not in hidden], depth - len(hidden)
     if replies is not None and not past_end:
         every_match = len(ranked) < depth
         ranked, added = lift_replies(ranked, replies)
