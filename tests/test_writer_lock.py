@@ -202,6 +202,8 @@ def test_a_writer_lock_handed_to_the_store_is_its_own_and_must_be_this_homes(
         elsewhere.release()
     home.mkdir()
     held = WriterLock(home)
+    with pytest.raises(InvalidInputError, match=r"writer_lock is not held: acquire\(\) it"):
+        SQLiteStore(home, writer_lock=held)  # a second writer could open beside it
     held.acquire()
     store = SQLiteStore(home, writer_lock=held)
     with pytest.raises(StoreLockedError):

@@ -106,6 +106,10 @@ class SQLiteStore(SQLiteTransactions):
                                         or writer_lock.path != Path(home) / LOCK_FILE):
             raise InvalidInputError("writer_lock is the lock of an agent home to write: give "
                                     "it with that home's path and read_only=False")
+        if writer_lock is not None and not writer_lock.held:
+            # Taken over unheld, it would let a second writer open the home beside this one.
+            raise InvalidInputError("writer_lock is not held: acquire() it first, or leave "
+                                    "writer_lock out and the store takes the lock itself")
         #: How vectors are searched (memory.store.vector_choice).
         self.vector_index = checked_vector_index(vector_index)
         self.ef_search = checked_ef_search(ef_search)

@@ -59,6 +59,11 @@ class WriterLock:
         self.owner_pid = os.getpid()
         _held.add(self)
 
+    @property
+    def held(self) -> bool:
+        """Whether this process holds the lock (acquired, not released since)."""
+        return self._file is not None and not self._file.closed
+
     def check_still_held(self, written_meanwhile: Callable[[], bool]) -> None:
         """Before a write: the lock held must still be the file at ``path``. Deleted by hand
         (as a "stale lock"), it would let a second writer in beside this one; so this one
