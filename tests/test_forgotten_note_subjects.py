@@ -91,6 +91,15 @@ from tiermem.memory.ops.forgotten_norms import says
     ("I'm thinking of moving away from Munich.", "User moved from Munich"),
     ("I didn't move from Munich.", "User moved from Munich"),
     ("I'm moving from Munich.", "User moved from Munich"),
+    # A place lived in before a move is left only by the user's own move, said as done,
+    # and not when the move names another place it left.
+    ("I lived in Munich, then my brother moved to Berlin.", "User moved from Munich"),
+    ("I lived in Munich, then she moved to Berlin.", "User moved from Munich"),
+    ("I lived in Munich, then I might move to Berlin.", "User moved from Munich"),
+    ("I lived in Munich, then I didn't move to Berlin.", "User moved from Munich"),
+    ("I lived in Munich, then I'm moving to Berlin.", "User moved from Munich"),
+    ("I lived in Munich, then I moved to Berlin from Hamburg.", "User moved from Munich"),
+    ("I lived in Munich and she moved to Berlin.", "User moved from Munich to Berlin"),
     # The young of another kind than the one just named is no one of it.
     ("Everyone has a cat. Mine is a puppy named Rex.", "User has a cat named Rex"),
     ("Everyone has a dog. Mine is a kitten named Rex.", "User has a dog named Rex"),

@@ -29,7 +29,7 @@ from tiermem.memory.text.asserted import (
 from tiermem.memory.text.clauses import clauses_of
 from tiermem.memory.text.digest import norm_hash
 from tiermem.memory.text.extract import extract_facts, fact_norms, is_question
-from tiermem.memory.text.moves import places_left, places_reached
+from tiermem.memory.text.moves import left_unsaid, places_left, places_reached, says_a_move
 from tiermem.memory.text.owners import Owner, may_be_kin, may_be_one, owner_of, relation_of
 from tiermem.memory.text.plans import a_move_of_its_own, is_time_alone, without_times
 from tiermem.memory.text.said_of import (
@@ -298,7 +298,9 @@ def _named_otherwise(part: str, names: set[str], left: set[str], timed: set[str]
     says it as one (``timed``), and, of a fact naming the place a move ``left``, that
     place said as where a move went ("I moved from Berlin to Munich" left no Munich)."""
     otherwise = (names & concepts(part)) - concepts(without_times(part)) - timed
-    otherwise |= left & places_reached(part)
+    if says_a_move(part):
+        otherwise |= left & places_reached(part) if left_unsaid(part) else (
+            left - places_left(part))
     return otherwise
 
 

@@ -21,8 +21,8 @@ import re
 from tiermem.memory.text.slots import CHANGE_WORDS, DETERMINERS
 from tiermem.memory.text.wording import concepts
 
-__all__ = ["moved_from", "places_left", "places_reached", "says_a_move", "takes_back",
-           "undoes_a_move", "without_places_left"]
+__all__ = ["left_unsaid", "moved_from", "places_left", "places_reached", "says_a_move",
+           "takes_back", "undoes_a_move", "without_places_left"]
 
 _I = re.IGNORECASE
 
@@ -145,3 +145,16 @@ def places_reached(text: str) -> set[str]:
     if move is None:
         return set()
     return concepts(" ".join(_CAPITALISED.findall(without_places_left(text[move.start():]))))
+
+
+#: The speaker's own move, said as done: "I moved", "we relocated", "..., then moved"; not
+#: another's ("then she moved"), a plan ("I might move") or a denial ("I didn't move").
+_OWN_MOVE = re.compile(r"(?:\b(?:I|we)|\b(?:then|but|and|so|later))\s+(?:\w+ly\s+)?"
+                       r"(?:moved|relocated|emigrated)\b", _I)
+
+
+def left_unsaid(text: str) -> bool:
+    """Whether ``text`` says the speaker moved without naming where from: the place left
+    may then be one said before it ("I lived in Berlin, then moved to Munich"), where
+    "I moved to Munich from Hamburg" left Hamburg alone."""
+    return _OWN_MOVE.search(text) is not None and not places_left(text)
