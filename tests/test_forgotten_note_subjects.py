@@ -103,6 +103,10 @@ from tiermem.memory.ops.forgotten_norms import says
     # The young of another kind than the one just named is no one of it.
     ("Everyone has a cat. Mine is a puppy named Rex.", "User has a cat named Rex"),
     ("Everyone has a dog. Mine is a kitten named Rex.", "User has a dog named Rex"),
+    # Said to be none of what was just named, it may be no pet at all.
+    ("Everyone I know has a dog. Mine is not a dog.", "User has a dog"),
+    ("My sister has a dog. Mine's not a dog.", "User has a dog"),
+    ("My sister has a dog. Mine isn't a dog.", "User has a dog"),
     # "Mine's" is the user's one, not someone named Mine who may be the sister.
     ("My sister has a dog. Mine's Rex.", "User's sister has a dog named Rex"),
 ])

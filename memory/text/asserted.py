@@ -335,9 +335,10 @@ def asserted_concepts(sentence: str, wanted: Iterable[str], *, read_cues: bool =
 
 
 #: The user's one of what was just named: "mine is Rex", "Ours is called Max"; not one
-#: said to be a kind of its own ("Mine is a cat" after "Everyone has a dog").
-_MINE = re.compile(r"\s*(?:mine|ours)\b(?!(?:\s+(?:is|was)|['’]s)\s+(?:a|an)\b)",
-                   re.IGNORECASE)
+#: said to be a kind of its own ("Mine is a cat" after "Everyone has a dog"), nor said
+#: not to be one ("Mine isn't a dog": of no kind named, it may be no pet at all).
+_MINE = re.compile(r"\s*(?:mine|ours)\b(?!(?:\s+(?:is|was)(?:n['’]t|\s+not)?|['’]s(?:\s+not)?)"
+                   r"\s+(?:a|an)\b)", re.IGNORECASE)
 
 
 #: "Mine" said to be the young of what was just named: a puppy is a dog, a kitten a cat.
