@@ -57,6 +57,11 @@ def test_a_subject_of_two_is_no_list_of_items(fact: str) -> None:
     # Nothing before it says what is shared, or it is another verb: no fact.
     (["I am too."], []),
     (["My wife is vegan. I do too."], ["User's wife is vegan"]),
+    # A closing "now" or "actually" still shares it; "now" ends what it replaces.
+    (["My wife is vegan. I am too now."], ["User's wife is vegan", "User is vegan"]),
+    (["My wife is vegan. I am too, actually."], ["User's wife is vegan", "User is vegan"]),
+    (["I live in Munich.", "My wife lives in Berlin and I do too now."],
+     ["User's wife lives in Berlin", "User lives in Berlin"]),
 ])
 def test_sharing_what_someone_is_is_stored_in_full(memory: HierarchicalMemory,
                                                    said: list[str], stored: list[str]) -> None:

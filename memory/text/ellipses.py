@@ -28,10 +28,13 @@ _SHARED = (rf"(?P<said>i\s+(?:am|was|do|have)|i{_APOS}(?:m|ve)|me){_TOO}"
            r"|(?P<other>my\s+[\w'’-]+(?:\s+[\w'’-]+)?|(?!(?:it|this|that|he|she|they|there"
            r"|we|you)\b)(?-i:[A-Z][a-z]+))\s+(?P<other_verb>is|are|was|were|does|do|has|have)"
            rf"{_TOO}")
+#: What may follow the shared clause: "I am too now" says the speaker has become so, and
+#: "I am too, actually" no less than "I am too" that they are.
+_AFTER = r"(?:,?\s+(?P<after>now|actually))?\W*$"
 #: A sentence that is nothing but such a clause ("I am too.", "And me too!").
-_ALONE = re.compile(rf"^\W*(?:(?:and|but)\s+)?(?:{_SHARED})\W*$", _I)
+_ALONE = re.compile(rf"^\W*(?:(?:and|but)\s+)?(?:{_SHARED}){_AFTER}", _I)
 #: A sentence that ends with one ("My wife is vegan and I am too").
-_CLOSING = re.compile(rf"^(?P<before>.*?\w)\W*?(?:,\s*|\s+)(?:and|but)\s+(?:{_SHARED})\W*$",
+_CLOSING = re.compile(rf"^(?P<before>.*?\w)\W*?(?:,\s*|\s+)(?:and|but)\s+(?:{_SHARED}){_AFTER}",
                       _I | re.DOTALL)
 
 #: Verbs whose sharing can be told in full: the forms of "be" and "have", and these.
@@ -101,7 +104,10 @@ def _filled(stated: str | None, match: re.Match[str]) -> list[str]:
         said = (match["said"] or match["inverted"]).casefold().replace("’", "'").split()[-1]
         shared = {"i'm": "am", "i've": "have"}.get(said, said)
     said_in_full = _in_full(stated, subject, shared) if stated is not None else None
-    return [said_in_full] if said_in_full is not None else []
+    if said_in_full is None:
+        return []
+    # Kept as said: a "now" marks the shared fact as a change, ending what it replaces.
+    return [f"{said_in_full} now" if (match["after"] or "").casefold() == "now" else said_in_full]
 
 
 def with_ellipses_filled(sentences: list[str]) -> list[str]:
