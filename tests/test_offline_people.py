@@ -98,6 +98,21 @@ def test_a_belief_of_someone_about_the_user_is_stored_quoted(memory: Hierarchica
     assert list(core_of(memory)) == ["User: My wife thinks I'm vegan"]
 
 
+@pytest.mark.parametrize("then", [
+    "Forget that my wife thinks I'm vegan.",
+    "My wife doesn't think I'm vegan anymore.",
+])
+def test_a_quoted_belief_of_someone_about_the_user_can_be_ended(memory: HierarchicalMemory,
+                                                               then: str) -> None:
+    chat(memory, "My wife thinks I'm vegan.", then)
+    assert list(core_of(memory)) == []
+
+
+def test_a_quoted_belief_about_the_user_answers_of_the_user(memory: HierarchicalMemory) -> None:
+    [_, reply] = chat(memory, "My wife thinks I'm vegan.", "Am I vegan?")
+    assert "User: My wife thinks I'm vegan" in reply
+
+
 @pytest.mark.parametrize(("held", "said", "left"), [
     ("I work at Acme.", "Tom and I work at Globex now.", ["Tom and User work at Globex"]),
     ("I work at Acme.", "My wife and I work at Globex now.",

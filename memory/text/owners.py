@@ -73,6 +73,8 @@ _NO_NAMES = frozenset({
 _WORD = re.compile(r"[\w-]+(?:['’]\w*)?")
 _POSSESSIVE = re.compile(r"['’]s?$")
 #: "Forget that ...", "Please forget about it: ...": what follows says whose.
+#: A sentence of the speaker's quoted whole that opens with someone of theirs.
+_QUOTED_MINE = re.compile(r"^user:\s+my\b", re.IGNORECASE)
 _FORGET_LEAD = re.compile(r"^(?:please\s+)?forget\s+(?:about\s+)?(?:that|it)\b\W*", re.IGNORECASE)
 #: Where a statement about someone of the user's (or the user) joins another in one
 #: sentence: "..., and my gym is ...", "...; I ...", "... — my wife ..."; an en or em dash
@@ -157,6 +159,11 @@ def owner_of(text: str) -> Owner | None:
     first = words[0].casefold()
     if first == "the" and len(words) > 1 and words[1].casefold() in ("user", "user's"):
         words, first = words[1:], words[1].casefold()
+    quoted = _QUOTED_MINE.match(opened)
+    if quoted is not None:
+        # "User: My wife thinks I'm vegan" speaks of the wife and of the speaker: it may be
+        # either's, so "Forget that my wife thinks ..." and "Am I vegan?" both find it.
+        return None
     if first in _SPEAKER:
         believed = _BELIEF.match(opened)
         clause = opened[believed.end():] if believed else ""
