@@ -164,6 +164,11 @@ def test_what_a_belief_holds(fact: str, holds: str | None) -> None:
     ("My wife likes jazz and I like jazz.", ["User's wife likes jazz", "User likes jazz"]),
     ("My wife works at Acme and I work at Globex.",
      ["User's wife works at Acme", "User works at Globex"]),
+    # A clause that leans on the one before for what it says stays with it.
+    ("My wife likes jazz and I like it too.", ["User's wife likes jazz and User likes it too"]),
+    ("My wife lives in Berlin and I live there too.",
+     ["User's wife lives in Berlin and User lives there too"]),
+    ("My wife loves her job and I love mine.", ["User's wife loves her job and User loves mine"]),
 ])
 def test_a_clause_of_someones_own_is_no_half_of_a_subject(memory: HierarchicalMemory,
                                                           said: str, stored: list[str]) -> None:

@@ -117,6 +117,10 @@ _ADVERB = re.compile(r"(?:^|\s)(?:\w+ly|also|still|never|not|no|always|often|som
 _NO_SUBJECT = frozenset({"there", "here", "it", "this", "that"})
 #: A word of a part that points back into the one before it ("... and prefer it green").
 _POINTS_BACK = re.compile(r"\b(?:it|its|them|they|that|this|those|these|one|ones)\b", _I)
+#: A part with a subject of its own may still lean on the part before it for what it says
+#: ("... and User likes it too", "... and User lives there too", "... and User loves mine"):
+#: cut off, "User lives there too" says nowhere.
+_LEANS_BACK = re.compile(r"\s(?:there|mine|ours|theirs|yours)\b", _I)
 #: A time a part is said of, which points back at nothing ("am on call this week").
 _THIS_TIME = re.compile(r"\bthis\s+(?:week|weekend|month|year|morning|afternoon|evening"
                         r"|quarter|sprint|season|semester|term)\b", _I)
@@ -295,8 +299,12 @@ def clauses_of(fact: str) -> list[str]:
         # "..., but User has moved back" takes back the move before it: cut off, the move
         # would stand and "User has moved back" say from where no more.
         undone = undoes_a_move(parts[-1] + joint + piece) and not undoes_a_move(parts[-1])
+        # Past its subject: an opening pronoun ("they work at Acme") is told of the one before.
+        after_subject = " ".join(piece.split()[1:])
+        leans = (_POINTS_BACK.search(_THIS_TIME.sub("", after_subject)) is not None
+                 or _LEANS_BACK.search(f" {after_subject}") is not None)
         if (_states(parts[-1]) and own is not None and _states(own) and not qualifies(own)
-                and not undone):
+                and not undone and not leans):
             parts.append(own)
         else:
             parts[-1] += joint + piece
