@@ -37,8 +37,10 @@ def test_a_last_message_of_two_facts_names_neither(memory: HierarchicalMemory) -
     assert reply.startswith('(offline) I can\'t tell which word "pgcat" corrects, so')
 
 
-def test_no_then_an_answer_is_no_slip(memory: HierarchicalMemory) -> None:
-    reply = chat(memory, "I use pgBouncer.", "No, thanks.")[-1]
+@pytest.mark.parametrize("answer", ["No, thanks.", "No, seriously.", "No, nothing.",
+                                    "No, honestly."])
+def test_no_then_an_answer_is_no_slip(memory: HierarchicalMemory, answer: str) -> None:
+    reply = chat(memory, "I use pgBouncer.", answer)[-1]
     assert "corrects" not in reply
     assert list(core_of(memory)) == ["User uses pgBouncer"]
 

@@ -229,7 +229,10 @@ _NO_THEN = re.compile(r"^\W*(?:no|nope)\s*[,:;–—-]\s*(?P<meant>[^\W_](?:[\w.
 #: What follows "No," as an answer, not a word put in place of another ("No, thanks").
 _NO_ANSWER = frozenset({"thanks", "thank", "problem", "worries", "way", "idea", "sorry",
                         "please", "yes", "no", "ok", "okay", "fine", "wait", "really", "sir",
-                        "maam", "none", "nobody", "nowhere", "not", "never", "just", "all"})
+                        "maam", "none", "nobody", "nowhere", "not", "never", "just", "all",
+                        "nothing", "seriously", "honestly", "actually", "absolutely",
+                        "definitely", "certainly", "kidding", "joking", "rush", "hurry",
+                        "ahead", "thx", "nah", "good", "great", "cool"})
 
 
 def no_then(text: str) -> str | None:
