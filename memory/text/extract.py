@@ -177,6 +177,9 @@ _FILLER_WORDS = frozenset(
         "oh", "wow", "alright", "right", "indeed", "exactly", "agreed", "understood", "noted",
         "cheers", "np", "problem", "will", "do", "done", "welcome", "again", "far", "that", "this",
         "is", "s", "i", "am", "m",
+        # "no worries", "never mind", "no rush", "not yet", "fair enough", "go ahead"
+        "worries", "worry", "never", "mind", "rush", "not", "yet", "fair", "enough", "go",
+        "ahead", "nothing", "else",
     }
 )
 _FILLER_TOKEN = re.compile(r"[^\W\d_]+|\d+")
