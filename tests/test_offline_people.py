@@ -62,6 +62,15 @@ def test_a_subject_of_two_is_no_list_of_items(fact: str) -> None:
     (["My wife is vegan. I am too, actually."], ["User's wife is vegan", "User is vegan"]),
     (["I live in Munich.", "My wife lives in Berlin and I do too now."],
      ["User's wife lives in Berlin", "User lives in Berlin"]),
+    # Sharing what is not so: told in full, or dropped when nothing says what.
+    (["My wife doesn't eat meat. I don't either."],
+     ["User's wife doesn't eat meat", "User doesn't eat meat"]),
+    (["My wife doesn't eat meat, and neither do I."],
+     ["User's wife doesn't eat meat", "User doesn't eat meat"]),
+    (["My wife isn't vegan. Neither am I."], ["User's wife isn't vegan", "User is not vegan"]),
+    (["My wife doesn't drink. Me neither."], ["User's wife doesn't drink", "User doesn't drink"]),
+    (["My wife can't swim. I can't either."], ["User's wife can't swim"]),
+    (["My wife is vegan. I don't either."], ["User's wife is vegan"]),
 ])
 def test_sharing_what_someone_is_is_stored_in_full(memory: HierarchicalMemory,
                                                    said: list[str], stored: list[str]) -> None:

@@ -6,7 +6,9 @@ and my wife is too", "... and Tom does too"), states nothing on its own: told in
 person it would be stored as a fragment ("User is too"). ``with_ellipses_filled`` reads
 it with the clause it points back to and says it in full ("My wife likes jazz and I do
 too" -> "My wife likes jazz", "I like jazz"; "I'm vegan. My wife is too." -> "my wife is
-vegan"). That clause must open with a subject and a verb this module knows, the one
+vegan"). The speaker sharing what is not so ("I don't either", "Neither am I", "Me
+neither") is told so too ("My wife doesn't eat meat" -> "I don't eat meat"). That clause
+must open with a subject and a verb this module knows, the one
 shared, and for the speaker's share with someone else; when it does not ("I'm tired. Me
 too", a message that opens with "I do too"), the clause is dropped, since what it shares
 nothing here says. Pure functions over strings.
@@ -110,12 +112,59 @@ def _filled(stated: str | None, match: re.Match[str]) -> list[str]:
     return [f"{said_in_full} now" if (match["after"] or "").casefold() == "now" else said_in_full]
 
 
+#: The speaker sharing what is not so ("I don't either", "Neither am I", "Me neither"):
+#: ``neg`` is the verb said, any auxiliary, so that one this module cannot tell is dropped.
+_NEG_SHARED = (rf"(?:i\s+(?:(?P<neg>am|do|have|was|can|could|will|would|did)(?:\s+not|n{_APOS}t)"
+               rf"|can{_APOS}t|cannot|won{_APOS}t)"
+               rf"|i{_APOS}m\s+(?P<neg_be>not)|(?P<neg_me>me)"
+               r")\s*,?\s+(?:either|neither)"
+               r"|(?:neither|nor)\s+(?P<neg_inverted>am|do|have|was|can|could|will|would|did)\s+i")
+_NEG_ALONE = re.compile(rf"^\W*(?:(?:and|but)\s+)?(?:{_NEG_SHARED}){_AFTER}", _I)
+_NEG_CLOSING = re.compile(rf"^(?P<before>.*?\w)\W*?(?:,\s*|\s+)(?:and|but)\s+(?:{_NEG_SHARED})"
+                          rf"{_AFTER}", _I | re.DOTALL)
+#: What the one before denies: "My wife isn't vegan", "Tom doesn't eat meat".
+_NEG_STATED = re.compile(
+    r"^(?!(?:i|we|you)\b)(?:my\s+)?[\w'’-]+(?:\s+[\w'’-]+){0,2}?\s+"
+    rf"(?P<verb>is|was|does|has)(?:\s+not|n{_APOS}t)\s+(?P<rest>\S.*?)(?:,?\s+either)?\W*$",
+    _I | re.DOTALL)
+#: How the speaker denies each: "isn't" -> "I am not", "doesn't" -> "I don't".
+_NEG_TOLD = {"is": "I am not", "was": "I was not", "does": "I don't", "has": "I haven't"}
+_NEG_SAID = {"am": "is", "not": "is", "was": "was", "do": "does", "have": "has"}
+
+
+def _neg_filled(stated: str | None, match: re.Match[str]) -> list[str]:
+    """The speaker's "I don't either" (``match``) read in full after ``stated``: one
+    sentence, or none when ``stated`` denies nothing this module can tell, or another verb."""
+    if stated is None:
+        return []
+    clauses = [part for part in _CLAUSE_BREAK.split(stated.strip()) if part.strip()]
+    said = (match["neg"] or match["neg_be"] or match["neg_inverted"] or "me").casefold()
+    for clause in (clauses[-1], stated.strip()) if clauses else ():
+        denied = _NEG_STATED.match(clause)
+        if denied is None:
+            continue
+        verb = denied["verb"].casefold()
+        if said == "me" or _NEG_SAID.get(said) == verb:
+            now = " now" if (match["after"] or "").casefold() == "now" else ""
+            return [f"{_NEG_TOLD[verb]} {denied['rest']}{now}"]
+    return []
+
+
 def with_ellipses_filled(sentences: list[str]) -> list[str]:
     """``sentences`` with each clause that only shares what the one before it says told in
     full, or dropped when that cannot be told (module docstring): one closing a sentence
     becomes a sentence of its own after it."""
     filled: list[str] = []
     for sentence in sentences:
+        denied_alone = _NEG_ALONE.match(sentence)
+        if denied_alone is not None:
+            filled += _neg_filled(filled[-1] if filled else None, denied_alone)
+            continue
+        denied_closing = _NEG_CLOSING.match(sentence)
+        if denied_closing is not None:
+            filled += [denied_closing["before"],
+                       *_neg_filled(denied_closing["before"], denied_closing)]
+            continue
         alone = _ALONE.match(sentence)
         if alone is not None:
             filled += _filled(filled[-1] if filled else None, alone)
