@@ -36,6 +36,11 @@ def memory() -> Iterator[HierarchicalMemory]:
      ["The flight is at 6pm", "The flight is delayed by 30 minutes"]),
     ("The cluster is 5 nodes.", "The cluster is degraded now.",
      ["The cluster is 5 nodes", "The cluster is degraded"]),
+    # One occasion cancelled leaves the time the others are due at.
+    ("The standup is at 9am.", "The standup is cancelled today.",
+     ["The standup is at 9am", "The standup is cancelled today"]),
+    ("The standup is at 9am.", "The standup is called off this week.",
+     ["The standup is at 9am", "The standup is called off this week"]),
 ])
 def test_through_the_policy(memory: HierarchicalMemory, before: str, now: str,
                             kept: list[str]) -> None:

@@ -206,11 +206,18 @@ _DELAYED_BY_DAYS = re.compile(
     r"(?:days?|weeks?|months?)", re.IGNORECASE)
 
 
+#: A cancellation of one occasion ("cancelled today", "called off this week"): the thing
+#: is still due when it was on the others, as a standup at 9am is.
+_CANCELLED_ONCE = re.compile(rf"(?:cancell?ed|called\s+off)\s+(?:for\s+)?{_WHEN.pattern}",
+                             re.IGNORECASE)
+
+
 def ends_the_time(new: str, old: str) -> bool:
     """Whether the state ``new`` ends the time ``old`` says a thing is due at: it is no
-    longer due then ("postponed", "cancelled"), or a delay of days moved its day ("delayed
-    by 2 days" ends "on Friday"; one of minutes counts from "at 6pm" and leaves it)."""
-    if not says_when(old):
+    longer due then ("postponed", "cancelled"; not "cancelled today", one occasion), or a
+    delay of days moved its day ("delayed by 2 days" ends "on Friday"; one of minutes
+    counts from "at 6pm" and leaves it)."""
+    if not says_when(old) or _CANCELLED_ONCE.fullmatch(new.strip(" .")) is not None:
         return False
     return retimes(new) or (_DELAYED_BY_DAYS.fullmatch(new.strip(" .")) is not None
                             and _DAY.search(old) is not None)
