@@ -62,6 +62,9 @@ def test_a_subject_of_two_is_no_list_of_items(fact: str) -> None:
     (["My wife is vegan. I am too, actually."], ["User's wife is vegan", "User is vegan"]),
     (["I live in Munich.", "My wife lives in Berlin and I do too now."],
      ["User's wife lives in Berlin", "User lives in Berlin"]),
+    # Shared "now", the user's fact takes nothing from the one they share it with.
+    (["My wife likes jazz. I do too now."], ["User's wife likes jazz", "User likes jazz"]),
+    (["My wife likes jazz.", "I like jazz now."], ["User's wife likes jazz", "User likes jazz"]),
     # Sharing what is not so: told in full, or dropped when nothing says what.
     (["My wife doesn't eat meat. I don't either."],
      ["User's wife doesn't eat meat", "User doesn't eat meat"]),

@@ -205,7 +205,10 @@ def _same_subject(new: str, old: str) -> bool:
     if new_subject == _named_before_clause(old) or old_subject == _named_before_clause(new):
         return True  # "Priya likes coffee" and "Priya, who is on call, likes tea"
     if _predicate(new) == _predicate(old):
-        return True
+        # The user and someone of theirs may both like jazz: "I like jazz now" after
+        # "My wife likes jazz" takes nothing from her.
+        return "user" not in (new_subject, old_subject) or not any(
+            subject.startswith(("user's ", "user’s ")) for subject in (new_subject, old_subject))
     # Named in what the other says, not inside its subject: "The incident commander" is
     # another subject than "The incident", though it starts with its words.
     return any(re.search(rf"(?<![\w'’-]){re.escape(subject)}(?![\w-]|['’]s\b)",
