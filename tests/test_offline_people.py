@@ -65,6 +65,11 @@ def test_a_subject_of_two_is_no_list_of_items(fact: str) -> None:
     # Shared "now", the user's fact takes nothing from the one they share it with.
     (["My wife likes jazz. I do too now."], ["User's wife likes jazz", "User likes jazz"]),
     (["My wife likes jazz.", "I like jazz now."], ["User's wife likes jazz", "User likes jazz"]),
+    # The verb said again of the place: where the user lives now is told.
+    (["I live in Munich.", "My wife lives in Berlin and I live there too."],
+     ["User's wife lives in Berlin", "User lives in Berlin"]),
+    (["My wife lives in Berlin. I live there too."],
+     ["User's wife lives in Berlin", "User lives in Berlin"]),
     # Sharing what is not so: told in full, or dropped when nothing says what.
     (["My wife doesn't eat meat. I don't either."],
      ["User's wife doesn't eat meat", "User doesn't eat meat"]),
@@ -176,10 +181,14 @@ def test_what_a_belief_holds(fact: str, holds: str | None) -> None:
     ("My wife likes jazz and I like jazz.", ["User's wife likes jazz", "User likes jazz"]),
     ("My wife works at Acme and I work at Globex.",
      ["User's wife works at Acme", "User works at Globex"]),
-    # A clause that leans on the one before for what it says stays with it.
-    ("My wife likes jazz and I like it too.", ["User's wife likes jazz and User likes it too"]),
+    # A clause that leans on the one before for what it says is told in full from it, or
+    # stays with it when it cannot be.
+    ("My wife likes jazz and I like it too.", ["User's wife likes jazz", "User likes jazz"]),
     ("My wife lives in Berlin and I live there too.",
-     ["User's wife lives in Berlin and User lives there too"]),
+     ["User's wife lives in Berlin", "User lives in Berlin"]),
+    ("My wife loves jazz and I like it too.", ["User's wife loves jazz and User likes it too"]),
+    ("My wife loves her job and I love it too.",
+     ["User's wife loves her job and User loves it too"]),
     ("My wife loves her job and I love mine.", ["User's wife loves her job and User loves mine"]),
 ])
 def test_a_clause_of_someones_own_is_no_half_of_a_subject(memory: HierarchicalMemory,

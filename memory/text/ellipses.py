@@ -24,7 +24,13 @@ _I = re.IGNORECASE
 _APOS = "['’]"
 
 _TOO = r"(?:,?\s+(?:too|as\s+well))"
+#: Verbs whose sharing can be told in full: the forms of "be" and "have", and these.
+_VERBS = ("like", "love", "hate", "prefer", "enjoy", "live", "work", "speak", "use", "own",
+          "need", "want", "eat", "drink", "play", "watch", "read", "drive", "cook", "swim",
+          "teach", "know", "support")
 _SHARED = (rf"(?P<said>i\s+(?:am|was|do|have)|i{_APOS}(?:m|ve)|me){_TOO}"
+           # the verb said again of a place or thing: "I live there too", "I like it too"
+           rf"|i\s+(?P<again>{'|'.join(_VERBS)})\s+(?:there|it|them){_TOO}"
            r"|so\s+(?P<inverted>am|was|do|have)\s+i"
            # someone of the speaker's, or someone named ("my wife is too", "Tom does too")
            r"|(?P<other>my\s+[\w'’-]+(?:\s+[\w'’-]+)?|(?!(?:it|this|that|he|she|they|there"
@@ -39,10 +45,6 @@ _ALONE = re.compile(rf"^\W*(?:(?:and|but)\s+)?(?:{_SHARED}){_AFTER}", _I)
 _CLOSING = re.compile(rf"^(?P<before>.*?\w)\W*?(?:,\s*|\s+)(?:and|but)\s+(?:{_SHARED}){_AFTER}",
                       _I | re.DOTALL)
 
-#: Verbs whose sharing can be told in full: the forms of "be" and "have", and these.
-_VERBS = ("like", "love", "hate", "prefer", "enjoy", "live", "work", "speak", "use", "own",
-          "need", "want", "eat", "drink", "play", "watch", "read", "drive", "cook", "swim",
-          "teach", "know", "support")
 _VERB = rf"(?P<stem>{'|'.join(_VERBS)})"
 _REST = r"\s+(?P<rest>\S.*?)(?:\s+too)?\W*$"
 _STATED = re.compile(
@@ -55,6 +57,8 @@ _STATED_OWN = re.compile(
 #: Where a clause of its own opens in the sentence a shared clause points back to.
 _CLAUSE_BREAK = re.compile(r"[,;]\s*(?:(?:and|but)\s+)?|\s+(?:and|but)\s+(?=my\b)", _I)
 #: Which verb each shares: the one stated, by its kind ("be", "was", "have", or a verb).
+#: A word that says whose a thing is, which told of the speaker would say another one.
+_THEIRS = re.compile(r"\b(?:her|his|their|its)\b", _I)
 _SHARES = {"am": ("be",), "was": ("was",), "have": ("have",), "do": ("verb", "have"),
            "me": ("be", "was", "have", "verb"), "is": ("be",), "are": ("be",),
            "were": ("was",), "has": ("have",), "does": ("verb", "have")}
@@ -103,9 +107,12 @@ def _filled(stated: str | None, match: re.Match[str]) -> list[str]:
         subject, shared = match["other"], match["other_verb"].casefold()
     else:
         subject = "I"
-        said = (match["said"] or match["inverted"]).casefold().replace("’", "'").split()[-1]
-        shared = {"i'm": "am", "i've": "have"}.get(said, said)
+        said = (match["said"] or match["inverted"] or "do").casefold().replace("’", "'")
+        shared = {"i'm": "am", "i've": "have"}.get(said.split()[-1], said.split()[-1])
     said_in_full = _in_full(stated, subject, shared) if stated is not None else None
+    if match["again"] and (not (said_in_full or "").casefold().startswith(
+            f"i {match['again'].casefold()} ") or _THEIRS.search(said_in_full or "")):
+        return []  # another verb, or "her job" would read as the speaker's own
     if said_in_full is None:
         return []
     # Kept as said: a "now" marks the shared fact as a change, ending what it replaces.
@@ -167,11 +174,14 @@ def with_ellipses_filled(sentences: list[str]) -> list[str]:
             continue
         alone = _ALONE.match(sentence)
         if alone is not None:
-            filled += _filled(filled[-1] if filled else None, alone)
+            told = _filled(filled[-1] if filled else None, alone)
+            # "I love it too" after "My wife loves her job" says what "it" is only with it.
+            filled += told or ([sentence] if alone["again"] else [])
             continue
         closing = _CLOSING.match(sentence)
         if closing is None:
             filled.append(sentence)
             continue
-        filled += [closing["before"], *_filled(closing["before"], closing)]
+        told = _filled(closing["before"], closing)
+        filled += [closing["before"], *told] if told or not closing["again"] else [sentence]
     return filled
