@@ -79,6 +79,13 @@ def test_a_subject_of_two_is_no_list_of_items(fact: str) -> None:
     (["My wife doesn't drink. Me neither."], ["User's wife doesn't drink", "User doesn't drink"]),
     (["My wife can't swim. I can't either."], ["User's wife can't swim"]),
     (["My wife is vegan. I don't either."], ["User's wife is vegan"]),
+    # Someone of the user's sharing what the user is not: told in full, or dropped.
+    (["I don't like jazz. My wife doesn't either."],
+     ["User doesn't like jazz", "User's wife doesn't like jazz"]),
+    (["I'm not vegan. Neither is my wife."], ["User is not vegan", "User's wife isn't vegan"]),
+    (["I'm not vegan and my wife isn't either."],
+     ["User is not vegan", "User's wife isn't vegan"]),
+    (["I'm vegan. My wife doesn't either."], ["User is vegan"]),
 ])
 def test_sharing_what_someone_is_is_stored_in_full(memory: HierarchicalMemory,
                                                    said: list[str], stored: list[str]) -> None:

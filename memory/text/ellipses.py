@@ -7,7 +7,8 @@ person it would be stored as a fragment ("User is too"). ``with_ellipses_filled`
 it with the clause it points back to and says it in full ("My wife likes jazz and I do
 too" -> "My wife likes jazz", "I like jazz"; "I'm vegan. My wife is too." -> "my wife is
 vegan"). The speaker sharing what is not so ("I don't either", "Neither am I", "Me
-neither") is told so too ("My wife doesn't eat meat" -> "I don't eat meat"). That clause
+neither") is told so too ("My wife doesn't eat meat" -> "I don't eat meat"), as is
+someone sharing the speaker's ("I'm not vegan. Neither is my wife."). That clause
 must open with a subject and a verb this module knows, the one
 shared, and for the speaker's share with someone else; when it does not ("I'm tired. Me
 too", a message that opens with "I do too"), the clause is dropped, since what it shares
@@ -28,6 +29,9 @@ _TOO = r"(?:,?\s+(?:too|as\s+well))"
 _VERBS = ("like", "love", "hate", "prefer", "enjoy", "live", "work", "speak", "use", "own",
           "need", "want", "eat", "drink", "play", "watch", "read", "drive", "cook", "swim",
           "teach", "know", "support")
+#: Someone of the speaker's, or someone named: "my wife", "my best friend", "Tom".
+_SOMEONE = (r"my\s+[\w'’-]+(?:\s+[\w'’-]+)?|(?!(?:it|this|that|he|she|they|there|we|you)\b)"
+            r"(?-i:[A-Z][a-z]+)")
 _SHARED = (rf"(?P<said>i\s+(?:am|was|do|have)|i{_APOS}(?:m|ve)|me){_TOO}"
            # the verb said again of a place or thing: "I live there too", "I like it too"
            rf"|i\s+(?P<again>{'|'.join(_VERBS)})\s+(?:there|it|them){_TOO}"
@@ -125,7 +129,11 @@ _NEG_SHARED = (rf"(?:i\s+(?:(?P<neg>am|do|have|was|can|could|will|would|did)(?:\
                rf"|can{_APOS}t|cannot|won{_APOS}t)"
                rf"|i{_APOS}m\s+(?P<neg_be>not)|(?P<neg_me>me)"
                r")\s*,?\s+(?:either|neither)"
-               r"|(?:neither|nor)\s+(?P<neg_inverted>am|do|have|was|can|could|will|would|did)\s+i")
+               r"|(?:neither|nor)\s+(?P<neg_inverted>am|do|have|was|can|could|will|would|did)\s+i"
+               # someone of the speaker's, or someone named ("my wife doesn't either")
+               rf"|(?P<neg_other>{_SOMEONE})\s+(?P<neg_other_verb>is|was|does|has)"
+               rf"(?:\s+not|n{_APOS}t)\s*,?\s+either"
+               rf"|(?:neither|nor)\s+(?P<neg_inv_verb>is|was|does|has)\s+(?P<neg_inv>{_SOMEONE})")
 _NEG_ALONE = re.compile(rf"^\W*(?:(?:and|but)\s+)?(?:{_NEG_SHARED}){_AFTER}", _I)
 _NEG_CLOSING = re.compile(rf"^(?P<before>.*?\w)\W*?(?:,\s*|\s+)(?:and|but)\s+(?:{_NEG_SHARED})"
                           rf"{_AFTER}", _I | re.DOTALL)
@@ -137,6 +145,20 @@ _NEG_STATED = re.compile(
 #: How the speaker denies each: "isn't" -> "I am not", "doesn't" -> "I don't".
 _NEG_TOLD = {"is": "I am not", "was": "I was not", "does": "I don't", "has": "I haven't"}
 _NEG_SAID = {"am": "is", "not": "is", "was": "was", "do": "does", "have": "has"}
+#: What the speaker denies, which someone else may share: "I don't eat meat", "I'm not vegan".
+_NEG_STATED_OWN = re.compile(
+    rf"^i(?:\s+(?P<verb>am|was|do|have)(?:\s+not|n{_APOS}t)|{_APOS}m\s+(?P<be>not))\s+"
+    r"(?P<rest>\S.*?)(?:,?\s+either)?\W*$", _I | re.DOTALL)
+
+
+def _neg_of_someone(clauses: list[str], who: str, said: str, now: str) -> list[str]:
+    """Someone's "my wife doesn't either" (``who``, the verb ``said``) told in full from
+    the speaker's own denial among ``clauses``: one sentence, or none."""
+    for clause in clauses:
+        denied = _NEG_STATED_OWN.match(clause)
+        if denied is not None and _NEG_SAID[(denied["verb"] or "am").casefold()] == said:
+            return [f"{who} {said}n't {denied['rest']}{now}"]
+    return []
 
 
 def _neg_filled(stated: str | None, match: re.Match[str]) -> list[str]:
@@ -145,6 +167,11 @@ def _neg_filled(stated: str | None, match: re.Match[str]) -> list[str]:
     if stated is None:
         return []
     clauses = [part for part in _CLAUSE_BREAK.split(stated.strip()) if part.strip()]
+    now = " now" if (match["after"] or "").casefold() == "now" else ""
+    if match["neg_other"] or match["neg_inv"]:
+        who = match["neg_other"] or match["neg_inv"]
+        said = (match["neg_other_verb"] or match["neg_inv_verb"]).casefold()
+        return _neg_of_someone([*clauses[-1:], stated.strip()], who, said, now)
     said = (match["neg"] or match["neg_be"] or match["neg_inverted"] or "me").casefold()
     for clause in (clauses[-1], stated.strip()) if clauses else ():
         denied = _NEG_STATED.match(clause)
@@ -152,7 +179,6 @@ def _neg_filled(stated: str | None, match: re.Match[str]) -> list[str]:
             continue
         verb = denied["verb"].casefold()
         if said == "me" or _NEG_SAID.get(said) == verb:
-            now = " now" if (match["after"] or "").casefold() == "now" else ""
             return [f"{_NEG_TOLD[verb]} {denied['rest']}{now}"]
     return []
 
