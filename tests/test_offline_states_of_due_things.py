@@ -41,6 +41,15 @@ def memory() -> Iterator[HierarchicalMemory]:
      ["The standup is at 9am", "The standup is cancelled today"]),
     ("The standup is at 9am.", "The standup is called off this week.",
      ["The standup is at 9am", "The standup is called off this week"]),
+    ("The standup is at 9am on Mondays.", "The standup is cancelled this Monday.",
+     ["The standup is at 9am on Mondays", "The standup is cancelled this Monday"]),
+    # The occasion the thing is due at cancelled, or every one from a day on, ends it.
+    ("The meeting is on Friday at 3pm.", "The meeting is cancelled on Friday.",
+     ["The meeting is cancelled on Friday"]),
+    ("The flight is at 6pm today.", "The flight is cancelled today.",
+     ["The flight is cancelled today"]),
+    ("The standup is at 9am.", "The standup is cancelled from Monday.",
+     ["The standup is cancelled from Monday"]),
 ])
 def test_through_the_policy(memory: HierarchicalMemory, before: str, now: str,
                             kept: list[str]) -> None:

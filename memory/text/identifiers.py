@@ -207,9 +207,19 @@ _DELAYED_BY_DAYS = re.compile(
 
 
 #: A cancellation of one occasion ("cancelled today", "called off this week"): the thing
-#: is still due when it was on the others, as a standup at 9am is.
-_CANCELLED_ONCE = re.compile(rf"(?:cancell?ed|called\s+off)\s+(?:for\s+)?{_WHEN.pattern}",
-                             re.IGNORECASE)
+#: is still due when it was on the others, as a standup at 9am is; "cancelled from Monday"
+#: holds from then on.
+_CANCELLED_ONCE = re.compile(
+    rf"(?:cancell?ed|called\s+off)\s+(?:for\s+)?(?P<when>(?!from\b){_WHEN.pattern})",
+    re.IGNORECASE)
+_PREPOSITION = re.compile(r"\b(?:at|on|by|until|from|around|about|in|the)\b", re.IGNORECASE)
+
+
+def _another_occasion(when: str, old: str) -> bool:
+    """Whether a cancellation ``when`` ("today", "on Friday") may be of an occasion other
+    than the one ``old`` is due at: "on Friday" cancels a meeting "on Friday at 3pm"."""
+    return not all(re.search(rf"\b{re.escape(word)}\b", old, re.IGNORECASE)
+                   for word in _PREPOSITION.sub(" ", when).split())
 
 
 def ends_the_time(new: str, old: str) -> bool:
@@ -217,7 +227,8 @@ def ends_the_time(new: str, old: str) -> bool:
     longer due then ("postponed", "cancelled"; not "cancelled today", one occasion), or a
     delay of days moved its day ("delayed by 2 days" ends "on Friday"; one of minutes
     counts from "at 6pm" and leaves it)."""
-    if not says_when(old) or _CANCELLED_ONCE.fullmatch(new.strip(" .")) is not None:
+    once = _CANCELLED_ONCE.fullmatch(new.strip(" ."))
+    if not says_when(old) or (once is not None and _another_occasion(once["when"], old)):
         return False
     return retimes(new) or (_DELAYED_BY_DAYS.fullmatch(new.strip(" .")) is not None
                             and _DAY.search(old) is not None)
