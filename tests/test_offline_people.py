@@ -60,6 +60,13 @@ def test_a_subject_of_two_is_no_list_of_items(fact: str) -> None:
     # A closing "now" or "actually" still shares it; "now" ends what it replaces.
     (["My wife is vegan. I am too now."], ["User's wife is vegan", "User is vegan"]),
     (["My wife is vegan. I am too, actually."], ["User's wife is vegan", "User is vegan"]),
+    # An opening word before it shares it all the same; an opening "now" ends as well.
+    (["My wife is vegan. Actually, I am too."], ["User's wife is vegan", "User is vegan"]),
+    (["My wife is vegan. Well, I am too."], ["User's wife is vegan", "User is vegan"]),
+    (["My wife doesn't eat meat. Honestly, neither do I."],
+     ["User's wife doesn't eat meat", "User doesn't eat meat"]),
+    (["I eat meat.", "My wife doesn't eat meat. Now I don't either."],
+     ["User's wife doesn't eat meat", "User doesn't eat meat"]),
     (["I live in Munich.", "My wife lives in Berlin and I do too now."],
      ["User's wife lives in Berlin", "User lives in Berlin"]),
     # Shared "now", the user's fact takes nothing from the one they share it with.

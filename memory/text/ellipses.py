@@ -43,8 +43,12 @@ _SHARED = (rf"(?P<said>i\s+(?:am|was|do|have)|i{_APOS}(?:m|ve)|me){_TOO}"
 #: What may follow the shared clause: "I am too now" says the speaker has become so, and
 #: "I am too, actually" no less than "I am too" that they are.
 _AFTER = r"(?:,?\s+(?P<after>now|actually))?\W*$"
+#: What may open a sentence that is only the shared clause: "Actually, I am too", "Now I
+#: am too" (a change, as a closing "now" is).
+_OPENING = (r"(?:(?:actually|well|honestly|oh|yes|yeah|okay|ok|in\s+fact)\s*,?\s+"
+            r"|(?P<opening_now>now)\s*,?\s+)?")
 #: A sentence that is nothing but such a clause ("I am too.", "And me too!").
-_ALONE = re.compile(rf"^\W*(?:(?:and|but)\s+)?(?:{_SHARED}){_AFTER}", _I)
+_ALONE = re.compile(rf"^\W*(?:(?:and|but)\s+)?{_OPENING}(?:{_SHARED}){_AFTER}", _I)
 #: A sentence that ends with one ("My wife is vegan and I am too").
 _CLOSING = re.compile(rf"^(?P<before>.*?\w)\W*?(?:,\s*|\s+)(?:and|but)\s+(?:{_SHARED}){_AFTER}",
                       _I | re.DOTALL)
@@ -120,7 +124,13 @@ def _filled(stated: str | None, match: re.Match[str]) -> list[str]:
     if said_in_full is None:
         return []
     # Kept as said: a "now" marks the shared fact as a change, ending what it replaces.
-    return [f"{said_in_full} now" if (match["after"] or "").casefold() == "now" else said_in_full]
+    return [f"{said_in_full}{_now(match)}"]
+
+
+def _now(match: re.Match[str]) -> str:
+    """" now" when the shared clause ``match`` says it with "now", before it or after."""
+    said_now = (match["after"] or "").casefold() == "now" or match.groupdict().get("opening_now")
+    return " now" if said_now else ""
 
 
 #: The speaker sharing what is not so ("I don't either", "Neither am I", "Me neither"):
@@ -134,7 +144,7 @@ _NEG_SHARED = (rf"(?:i\s+(?:(?P<neg>am|do|have|was|can|could|will|would|did)(?:\
                rf"|(?P<neg_other>{_SOMEONE})\s+(?P<neg_other_verb>is|was|does|has)"
                rf"(?:\s+not|n{_APOS}t)\s*,?\s+either"
                rf"|(?:neither|nor)\s+(?P<neg_inv_verb>is|was|does|has)\s+(?P<neg_inv>{_SOMEONE})")
-_NEG_ALONE = re.compile(rf"^\W*(?:(?:and|but)\s+)?(?:{_NEG_SHARED}){_AFTER}", _I)
+_NEG_ALONE = re.compile(rf"^\W*(?:(?:and|but)\s+)?{_OPENING}(?:{_NEG_SHARED}){_AFTER}", _I)
 _NEG_CLOSING = re.compile(rf"^(?P<before>.*?\w)\W*?(?:,\s*|\s+)(?:and|but)\s+(?:{_NEG_SHARED})"
                           rf"{_AFTER}", _I | re.DOTALL)
 #: What the one before denies: "My wife isn't vegan", "Tom doesn't eat meat".
@@ -167,7 +177,7 @@ def _neg_filled(stated: str | None, match: re.Match[str]) -> list[str]:
     if stated is None:
         return []
     clauses = [part for part in _CLAUSE_BREAK.split(stated.strip()) if part.strip()]
-    now = " now" if (match["after"] or "").casefold() == "now" else ""
+    now = _now(match)
     if match["neg_other"] or match["neg_inv"]:
         who = match["neg_other"] or match["neg_inv"]
         said = (match["neg_other_verb"] or match["neg_inv_verb"]).casefold()
