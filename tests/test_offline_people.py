@@ -139,6 +139,17 @@ def test_a_quoted_belief_of_someone_about_the_user_can_be_ended(memory: Hierarch
     assert list(core_of(memory)) == []
 
 
+@pytest.mark.parametrize(("said", "then"), [
+    ("My wife thinks I'm vegan.", "My wife isn't vegan anymore."),
+    ("My wife thinks I'm vegan.", "Forget that my wife is vegan."),
+    ("My wife says I snore.", "My wife doesn't snore anymore."),
+])
+def test_what_someone_of_the_users_is_leaves_what_they_think_of_the_user(
+        memory: HierarchicalMemory, said: str, then: str) -> None:
+    chat(memory, said, then)
+    assert f"User: {said.rstrip('.')}" in core_of(memory)
+
+
 def test_a_quoted_belief_about_the_user_answers_of_the_user(memory: HierarchicalMemory) -> None:
     [_, reply] = chat(memory, "My wife thinks I'm vegan.", "Am I vegan?")
     assert "User: My wife thinks I'm vegan" in reply

@@ -72,9 +72,9 @@ _NO_NAMES = frozenset({
 })
 _WORD = re.compile(r"[\w-]+(?:['’]\w*)?")
 _POSSESSIVE = re.compile(r"['’]s?$")
-#: "Forget that ...", "Please forget about it: ...": what follows says whose.
 #: A sentence of the speaker's quoted whole that opens with someone of theirs.
 _QUOTED_MINE = re.compile(r"^user:\s+my\b", re.IGNORECASE)
+#: "Forget that ...", "Please forget about it: ...": what follows says whose.
 _FORGET_LEAD = re.compile(r"^(?:please\s+)?forget\s+(?:about\s+)?(?:that|it)\b\W*", re.IGNORECASE)
 #: Where a statement about someone of the user's (or the user) joins another in one
 #: sentence: "..., and my gym is ...", "...; I ...", "... — my wife ..."; an en or em dash

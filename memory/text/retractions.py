@@ -23,6 +23,9 @@ _I = re.IGNORECASE
 _APOS = "['’]"
 #: The share of what a retraction denies that a fact must hold to be retired by it.
 _MIN_DENIED_SHARE = 0.6
+#: A sentence of the user's quoted whole, of someone of theirs: "User: My wife thinks I'm
+#: vegan"; ``verb`` says what of them it tells.
+_QUOTED_OF_SOMEONE = re.compile(r"^user:\s+my\s+[\w'’-]+\s+(?P<verb>[\w'’-]+)", _I)
 
 
 #: A fact naming whom someone reports to ("User's manager is Priya"): that person is whom
@@ -58,6 +61,10 @@ def retracted(denied: frozenset[str], facts: Sequence[str], about: Owner | None 
     for fact in facts:
         if not may_be_one(about, owner_of(fact)):
             continue  # someone else's: the words it shares say nothing of theirs
+        quoted = _QUOTED_OF_SOMEONE.match(fact.strip())
+        if (quoted is not None and about is not None and (about.relations or about.name)
+                and not concepts(quoted["verb"]) <= denied):
+            continue  # "My wife isn't vegan" denies nothing of what she thinks the user is
         own = _own_concepts(fact)
         held = len(denied & own)
         if own and held >= _MIN_DENIED_SHARE * len(denied):
