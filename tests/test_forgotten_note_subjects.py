@@ -193,6 +193,9 @@ def test_a_near_miss_does_not_state_the_fact(said: str, fact: str) -> None:
     ("Everyone I know has a dog. Mine's named Rex.", "User's dog is named Rex"),
     ("Everyone has a dog. Mine is a puppy named Rex.", "User has a dog named Rex"),
     ("Everyone I know has a cat. Mine's a kitten named Tom.", "User has a cat named Tom"),
+    # Said to be no other kind, it is still the user's one of the kind just named.
+    ("Everyone has a dog. Mine isn't a puppy anymore.", "User has a dog"),
+    ("My sister has a dog. Mine's not a cat.", "User has a dog"),
     # Someone named June, as Anna would be: the month said as a time after it names no
     # one, and takes nothing from her either.
     ("I know June. We got married in June.", "User is married to June"),

@@ -345,12 +345,20 @@ _MINE = re.compile(r"\s*(?:mine|ours)\b(?!(?:\s+(?:is|was)(?:n['’]t|\s+not)?|[
 _MINE_YOUNG = re.compile(r"\s*(?:mine|ours)(?:\s+(?:is|was)|['’]s)\s+an?\s+(?:[a-z]+\s+)?"
                          r"(?P<young>puppy|pup|kitten)\b", re.IGNORECASE)
 _GROWN = {"puppy": "dog", "pup": "dog", "kitten": "cat"}
+#: "Mine" said not to be of a kind: of the one just named ("Mine isn't a dog"), it may be
+#: no pet at all; of another ("Mine isn't a puppy anymore"), it is still the user's one.
+_MINE_NOT = re.compile(r"\s*(?:mine|ours)(?:\s+(?:is|was)(?:n['’]t|\s+not)|['’]s\s+not)\s+an?\s+"
+                       r"(?P<kind>[a-z]+(?:\s+[a-z]+){0,2})", re.IGNORECASE)
 
 
 def opens_with_mine(statement: str, before: str = "") -> bool:
     """Whether ``statement`` opens with the user's one of what was just named ("Mine is
     Rex"), whoever that was said of, and says it is no other kind ("Mine is a cat"), but
-    maybe its young (a puppy, of a dog named ``before``)."""
+    maybe its young (a puppy, of a dog named ``before``), nor not that kind ("Mine isn't
+    a dog"; "Mine isn't a puppy" still is one)."""
+    denied = _MINE_NOT.match(statement)
+    if denied is not None:
+        return not concepts(denied["kind"]) & concepts(before)
     young = _MINE_YOUNG.match(statement)
     return _MINE.match(statement) is not None or (
         young is not None and concepts(_GROWN[young["young"].casefold()]) <= concepts(before))
