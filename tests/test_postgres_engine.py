@@ -376,3 +376,23 @@ def test_a_reader_sees_whether_a_writer_holds_the_agent(postgres_dsn: str) -> No
         with _memory(dsns[1], "ag", read_only=True) as reader:
             assert reader.store.agent_id == 1  # type: ignore[attr-defined]
             assert not reader.store.writer_active()
+
+
+def test_a_backend_dropped_unclosed_frees_its_writer_lock_at_once(postgres_dsn: str) -> None:
+    """Nothing holds a backend in a cycle: dropped without close (a caller stopped before
+    closing it), it is freed with its connection, and its agent can be opened again."""
+    import gc
+
+    from tiermem.memory.store.opening import open_backend
+
+    gc.collect()
+    gc.disable()  # only reference counting frees it here, as it must
+    try:
+        backend = open_backend(postgres_dsn, "dropped", read_only=False)
+        with backend.transaction():
+            backend.settings.set("note", "x")
+        del backend
+        again = open_backend(postgres_dsn, "dropped", read_only=False)
+        again.close()
+    finally:
+        gc.enable()

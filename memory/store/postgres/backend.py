@@ -129,7 +129,11 @@ class PostgresBackend(NestedTransactions):
                 raise privilege_error(exc, self._where) from None
             raise
         self.scope = Scope(self.conn, self._agent_id)
-        self._facts, self._passages = PgFacts(self.scope, self), PgPassages(self.scope)
+        # A weak reference: a backend dropped unclosed is then freed at once, and its
+        # connection with it, so the writer lock it held is not kept until a cycle is
+        # collected.
+        self._facts = PgFacts(self.scope, weakref.proxy(self))
+        self._passages = PgPassages(self.scope)
         self._messages, self._history = PgMessages(self.scope), PgHistory(self.scope)
         self._settings = PgSettings(self.scope)
         self._forgetting = PgForgetting(self.scope)
