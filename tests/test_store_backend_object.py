@@ -61,3 +61,23 @@ def test_restore_into_a_store_object_and_replace_what_it_held(tmp_path: Path) ->
     with HierarchicalMemory.restore(snap, store=SQLiteStore(home), embedder=HashingEmbedder(),
                                     replace=True) as restored:
         assert restored.snapshot() == snap
+
+
+def test_a_restore_whose_memory_fails_to_open_closes_the_store_it_wrote(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The restore committed, then opening the memory was stopped (a Ctrl-C): the store it
+    restored into is closed, so its writer lock is free at once, not when it is collected."""
+    with make_memory(tmp_path / "old") as old:
+        old.add_fact("the staging cluster is amber", "durable")
+        snap = old.snapshot()
+    store = SQLiteStore(tmp_path / "agent")
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patched, pytest.raises(KeyboardInterrupt):
+        patched.setattr(HierarchicalMemory, "__init__", interrupted)
+        HierarchicalMemory.restore(snap, store=store, embedder=HashingEmbedder())
+    assert store.closed
+    with make_memory(tmp_path / "agent") as reopened:  # the writer lock is free
+        assert [f.text for f in reopened.core] == ["the staging cluster is amber"]

@@ -260,7 +260,13 @@ def restore_snapshot(
             store.close()
             raise
         _committed(read, progress)
-        return cls(store=store, embedder=embedder)
+        try:
+            return cls(store=store, embedder=embedder)
+        except BaseException:
+            # A memory that failed to open has closed a store it took; one stopped before
+            # taking it (a Ctrl-C) would keep the store's writer lock until collected.
+            store.close()
+            raise
     assert path is not None, "restore needs a path or a store"
     if embedder is None:
         embedder = _embedder_for(valid)
