@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from tiermem.memory.ops.forgotten_norms import holds_part_of
+from tiermem.memory.ops.fact_said import holds_part_of
 from tiermem.memory.text.clauses import clauses_of
 from tiermem.memory.text.extract import extract_facts, normalize_fact
 from tiermem.memory.text.sentences import split_sentences

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tiermem.memory.ops.forgotten_norms import says
+from tiermem.memory.ops.fact_said import says
 
 
 @pytest.mark.parametrize(("said", "fact"), [

@@ -9,7 +9,7 @@ import pytest
 from memory_helpers import make_memory
 from test_forget_sources import _model_turns, _search
 
-from tiermem.memory.ops.forgotten_norms import says
+from tiermem.memory.ops.fact_said import says
 from tiermem.tools.memory_tools import FORGOTTEN_KEY
 
 

@@ -11,7 +11,7 @@ move leaves ("I moved from Berlin to Munich": Berlin), where the user is no long
 ``places_reached`` those named after it but not as left: where it went (Munich). Pure
 functions over strings, for memory/text/updates.py's ``replaces``,
 memory/text/clauses.py and the reading of what a user's message states
-(memory/text/asserted.py, memory/ops/forgotten_norms.py).
+(memory/text/asserted.py, memory/ops/fact_said.py).
 """
 
 from __future__ import annotations

@@ -1,0 +1,319 @@
+"""Whether a user's message says what a forgotten fact names (``says``), for the note a
+search result carries that it states a forgotten fact, and which statements of such a
+message hold part of it (``holds_part_of``), for the offline policy not to quote them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import partial
+from itertools import pairwise
+
+from tiermem.memory.text.asserted import (
+    asserted_concepts,
+    hedged,
+    of_user_alone,
+    opens_with_mine,
+    spurns,
+)
+from tiermem.memory.text.extract import is_question
+from tiermem.memory.text.moves import left_unsaid, places_left, places_reached, says_a_move
+from tiermem.memory.text.owners import Owner, may_be_kin, may_be_one, owner_of, relation_of
+from tiermem.memory.text.plans import a_move_of_its_own, is_time_alone, without_times
+from tiermem.memory.text.said_of import (
+    clauses_in,
+    goes_on_with,
+    head_of,
+    located_apart,
+    named_apart,
+    named_where,
+    names_in,
+    object_of_its_own,
+    placed_as_in,
+    places_its_names,
+    points_back_to,
+    refers_back,
+    said_of_each,
+    statements_of_each,
+)
+from tiermem.memory.text.sentences import split_sentences
+from tiermem.memory.text.wording import concepts
+
+#: A word of a fact that names something (after its first, the subject): a capital or a digit.
+_NAME = re.compile(r"(?<=\s)[\w'’.-]*(?:[A-Z]|\d)[\w'’.-]*")
+
+#: Concepts a statement may word otherwise, or share with one about something else: light
+#: verbs, how often or when, and the unit of an amount whose number is said. "I take
+#: vitamins daily." shares "take" and "daily" with "User takes propranolol daily" and
+#: says nothing of propranolol.
+_GENERIC = frozenset(concepts(
+    "take takes took taken go goes went gone going use uses used make makes made keep keeps"
+    " kept work works worked daily weekly monthly yearly every day days week weeks morning"
+    " mornings evening evenings night nights usually always often sometimes regularly"
+    " currently still really lot mg milligram milligrams ml gram grams tablet tablets pill"
+    " pills capsule capsules dose doses attend attends attended named called"))
+#: Light verbs a statement may say for one another: "I go to Lincoln Elementary" says
+#: "User attends Lincoln Elementary".
+_SAID_ALIKE = (frozenset(concepts("attend attends go goes")),)
+
+
+def _reading(fact: str) -> tuple[set[str], set[str], set[str], Owner | None, set[str]]:
+    """What ``says`` and ``holds_part_of`` test a sentence for: the fact's concepts but its
+    subject's, its names and numbers, those that set it apart, whose it is, and the
+    concepts of the relation its subject names."""
+    head = fact.split(maxsplit=1)[0] if fact.strip() else ""
+    wanted = concepts(fact) - concepts(head)
+    names = concepts(" ".join(_NAME.findall(fact))) - concepts(head)
+    whose = owner_of(fact)
+    # A relation the sentence's own subject names is said, in whatever word: "My mom has
+    # dementia" says "User's mother has dementia".
+    kin = concepts(" ".join(w for w in re.findall(r"[\w'’-]+", fact)
+                            if whose and relation_of(re.sub(r"['’]s$", "", w)) in whose.relations))
+    return wanted, names, wanted - _GENERIC, whose, kin
+
+
+def _of_whom(sentence: str, whose: Owner | None, kin: set[str],
+             read: Callable[[str], set[str]] = concepts) -> set[str] | None:
+    """The concepts ``sentence`` says of the one ``whose`` the fact is, None when it is a
+    question or of someone else; ``read`` gives them (``asserted_concepts``: only those
+    of its parts that say it is so)."""
+    own = owner_of(sentence)
+    if is_question(sentence) or not may_be_one(whose, own):
+        return None
+    said = read(sentence)
+    # "My kid" says the son's relation as "My mom" says the mother's: a word that takes
+    # one in may be them (never the daughter's word for the son).
+    if own is not None and whose is not None and may_be_kin(own.relations, whose.relations):
+        said |= kin
+    return said
+
+
+def says(text: str, fact: str) -> bool:
+    """Whether the statements of ``text`` (sentences that are no question) say what ``fact``
+    names: of whom the fact is (``may_be_one``: "My sister goes to FitLife too" is not
+    "User works out at FitLife"), every name and number of it, and every concept that
+    sets it apart: each but the subject's and ``_GENERIC``'s (a relation the sentence's
+    subject names is said in any word of it or one taking it in: "mom" for "mother", "kid"
+    for "son"; of a fact that is only light words and names, one of those words too, or
+    the names where the fact puts them: "I started at Acme", not "a meeting with Acme"),
+    or, when that leaves none, at least half of those but the subject's; in one sentence,
+    or in the sentences of that person together ("I have a dog. His name is Rex."; a name
+    only through a statement pointing back to it: not "I met Anna at a party. I'm
+    married." of "User is married to Anna", nor "We are both married. She is Anna.", but
+    "... We got married." after a statement of the user naming only her, and "... I
+    married her in June.", whose month is a time, not a name: "I married Jane in June"
+    is no marriage to June; "We both have a dog. His name is Rex." names no dog of the
+    user's), but a
+    clause saying the fact of another name ("I live in Munich") lends none of its words
+    (but a move from it goes on: "I moved from Munich, where I lived, to Berlin"; the
+    place a move leaves is not where it went: not "User moved from Berlin", nor when the
+    move is only wished or denied: "I might move from Berlin"),
+    and a statement of someone named ("..., and Ana lives in Berlin") is theirs; each said
+    to be so, not wished, planned, supposed or denied ("I'd love to live in Berlin",
+    ``asserted_concepts``) unless the fact is worded so itself, nor only spoken against
+    ("I hate vim" of "User uses vim", ``spurns``; "... I use it daily." after it says
+    so), and, of the user alone, not of "he",
+    "she" or another saying it ("... when my wife works at Acme"), nor, of any fact of
+    the user's, of others ("Everyone I know has a dog named Rex"; "Mine is Rex." or "Mine's
+    a puppy." after it says the user's). The fact was learned
+    in the message's turn, but a model may
+    have stored there what the message never said ("Hello" and "User's birthday is May 3"),
+    or only shares light words with ("I take vitamins daily."): the note would tell the
+    model a forgotten fact the message does not show. The offline policy quotes none of the
+    statements of such a message that holds part of it (``holds_part_of``,
+    agent/offline_quotable.py)."""
+    wanted, names, distinctive, whose, kin = _reading(fact)
+    light = wanted - distinctive
+    light |= {word for alike in _SAID_ALIKE if alike & light for word in alike}
+    # Its names and light words alone ("User works at Acme"): a statement naming Acme
+    # says it with one of those words, or with Acme where the fact puts it ("I started at
+    # Acme"); "I have a meeting with Acme" does not.
+    only_named = bool(distinctive) and distinctive <= names and bool(light)
+    head = head_of(fact)
+    # "User moved from Munich" names the place left; "User's wedding is in June" a time.
+    left, timed = places_left(fact), names - concepts(without_times(fact))
+
+    def said_by(said: set[str]) -> bool:
+        if not names <= said or (only_named and not light & said):
+            return False
+        if distinctive:
+            return distinctive <= said
+        return bool(wanted & said) and 2 * len(wanted & said) >= len(wanted)
+
+    # "I'd love to live in Berlin" is no statement of "User lives in Berlin"; of "User
+    # wants to live in Berlin" a statement says "want" itself.
+    alone = of_user_alone(fact)
+    # "We" after a name is the user and them, of a fact tying the user to someone.
+    tied = whose is not None and whose.user and not whose.relations and not alone
+    read = partial(asserted_concepts, wanted=wanted, read_cues=not hedged(fact),
+                   user_alone=alone, users=bool(whose and whose.user) and not alone,
+                   moving=a_move_of_its_own(fact), leaving=bool(left))
+    together: set[str] = set()
+    # Read apart, the statements of one sentence are each of whom they open with: "I'm
+    # fine, but my son is allergic to peanuts" says nothing of the user's allergy.
+    parts = ((at == 0, part) for sentence in split_sentences(text) if not is_question(sentence)
+             for at, part in enumerate(_statements_of_someone(sentence)))
+    # A name said apart joins the rest only through statements pointing back to one
+    # another: "I'm married. Her name is Anna." says it, "I met Anna at a party. I'm
+    # married." says no marriage to Anna. ``linked`` holds those of the latest run.
+    before, withheld = "", False
+    spurned: set[str] = set()
+    linked: set[str] = set()
+    lent: set[str] = set()
+    for opens_sentence, part in parts:
+        said, before_this = _of_whom(part, whose, kin, read), before
+        before = part
+        if said is None or spurns(part, fact):
+            # "I'm allergic to peanuts. My son is allergic to eggs. Shellfish too.": the
+            # list that goes on may be the son's.
+            withheld = False
+            lent, linked = lent | _names_lent(linked, names, wanted), set()
+            # "I hate vim. I use it daily.": what is spurned is what "it" is used.
+            spurned = concepts(part) & (distinctive | names) if said is not None else set()
+            continue
+        # "In Berlin, I live alone": the place opens the statement said at it.
+        placed = not opens_sentence and bool(names) and concepts(before_this) == names
+        # "We are both married. She is Anna.": "she" may be the other one married.
+        of_each = tied and said_of_each(before_this)
+        if not (placed or (refers_back(part, us=tied and _met_alone(before_this, names))
+                           and not of_each)):
+            lent, linked = lent | _names_lent(linked, names, wanted), set()
+        said &= _of_the_fact(part, fact, wanted - names, names, opens_sentence, read,
+                             placed) | kin
+        said -= _named_otherwise(part, names, left, timed)
+        # "We both have a dog. His name is Rex.": "his" may be the other one's.
+        if of_each and refers_back(part):
+            said -= names
+        # "Everyone I know has a dog. Mine is named Rex.": "mine" is the user's one of what
+        # the statement before names, whoever that was said of (not its names: "... a dog
+        # named Max. Mine is Rex." says no Max of the user's).
+        if opens_with_mine(part, before_this):
+            said |= read(before_this, users=False) - names_in(before_this, opens_sentence=True)
+        # "Ana lives in Berlin and I live there too": Ana's statement is hers, but its
+        # place is the one the user's "there" names ("a town near Berlin" is not Berlin).
+        # "Everyone at Acme knows I work there": "there" may point back in its own part.
+        # Living there is no move away from it: "I love Berlin. I live here." left none.
+        ahead = re.split(r"\b(?:there|here)\b", part, maxsplit=1, flags=re.IGNORECASE)[0]
+        if not left and said & (wanted - names) and any(
+                points_back_to(part, earlier, names) and not named_apart(earlier, fact, names)
+                for earlier in (before_this, ahead)):
+            said |= names
+        if spurned and _verb_on_it(part, said & light):
+            said |= spurned
+        spurned = set()
+        if only_named and placed_as_in(part, fact, names):
+            said |= light
+        # "I'm allergic to peanuts. Shellfish too.": the list goes on.
+        if withheld and goes_on_with(part, wanted - head):
+            said |= head
+        if said_by(said):
+            return True
+        # "I love shellfish. I'm allergic to peanuts.": the allergy is to peanuts. Only a
+        # list said to be so goes on: "I'm not allergic to peanuts. Shellfish too." denies.
+        withheld = not placed and bool(head & said) and object_of_its_own(part, head, wanted)
+        linked |= said - head if withheld else said
+        together |= linked - names
+    return said_by(together | lent | _names_lent(linked, names, wanted))
+
+
+def _named_otherwise(part: str, names: set[str], left: set[str], timed: set[str]) -> set[str]:
+    """The fact's ``names`` that ``part`` says as something else than the fact does: a
+    month said only as a time ("I married Jane in June" names no June), unless the fact
+    says it as one (``timed``), and, of a fact naming the place a move ``left``, that
+    place said as where a move went ("I moved from Berlin to Munich" left no Munich)."""
+    otherwise = (names & concepts(part)) - concepts(without_times(part)) - timed
+    if says_a_move(part):
+        otherwise |= left & places_reached(part) if left_unsaid(part) else (
+            left - places_left(part))
+    return otherwise
+
+
+def _verb_on_it(part: str, verbs: set[str]) -> bool:
+    """Whether ``part`` says one of ``verbs`` (a fact's light verbs it says are so) of
+    "it" or "them": "I use it daily", not "I use emacs instead"."""
+    words = re.findall(r"[\w'’-]+", part.casefold())
+    return any(concepts(word) & verbs and following in {"it", "them"}
+               for word, following in pairwise(words))
+
+
+def _met_alone(statement: str, names: set[str]) -> bool:
+    """Whether ``statement`` is the user's own and names the fact's ``names`` and no one
+    else, so that a "we" after it may be the user and them: "I met Anna at a party", not
+    "I met Anna with my wife" nor "Anna and Tom met"."""
+    own = owner_of(statement)
+    return (own is not None and own.user and not own.relations and bool(names)
+            and names_in(statement, opens_sentence=True) == names
+            and not any(relation_of(word) for word in re.findall(r"[\w'’-]+", statement)))
+
+
+def _names_lent(linked: set[str], names: set[str], wanted: set[str]) -> set[str]:
+    """The ``names`` of a fact said in statements ``linked`` to one another, when those
+    also say more of what it ``wanted``: a name said alone there lends itself to none."""
+    return linked & names if linked & (wanted - names) else set()
+
+
+def _of_the_fact(part: str, fact: str, relation: set[str], names: set[str],
+                 opens_sentence: bool, read: Callable[[str], set[str]],
+                 placed: bool = False) -> set[str]:
+    """The concepts of the clauses of ``part`` but those that say the fact's ``relation``
+    of something they name instead of the fact's ``names``, or of a place of their own:
+    "I live in Munich" or "I live near the river" of "User lives in Berlin" lends "live"
+    neither to "and work in Berlin" nor to "I visited Berlin"; of a fact placing the user
+    at its names, nor "I live alone" unless the part is ``placed`` after a lead-in naming
+    them ("In Berlin, ..."), and "I live nowhere near Berlin" says neither; a move from a
+    place goes on to the fact's (``_moved_on_to``) only as ``read`` says it is so."""
+    placing = places_its_names(fact)
+    kept: set[str] = set()
+    clauses = clauses_in(part, names)
+    for at, clause in enumerate(clauses):
+        own = concepts(clause)
+        if placing and own & names and named_apart(clause, fact, names):
+            continue
+        named = names_in(clause, opens_sentence=opens_sentence and at == 0)
+        # "..., a new flat in Berlin, where we've lived for years" says it of Berlin.
+        where = named_where(clause, clauses[at - 1]) if at else set()
+        elsewhere = bool((named | where) - names) or (
+            not where and located_apart(clause, relation, placing=placing and not placed))
+        # Only a move ``read`` as so goes on: "I'd love to move from Munich, where I
+        # lived, to Berlin" moved nowhere, and "where I lived" is Munich's.
+        elsewhere = elsewhere and not (_moved_on_to(clause, clauses[at + 1:], names)
+                                       and bool(read(clause) & relation))
+        if not (names and own & relation and not own & names and elsewhere):
+            kept |= own
+    return kept
+
+
+#: A move from a place: "I moved from Munich", "we relocated away from Munich".
+_MOVED_FROM = re.compile(r"\b(?:mov|relocat|emigrat)(?:e|es|ed|ing)\s+(?:away\s+)?from\b",
+                         re.IGNORECASE)
+
+
+def _moved_on_to(clause: str, later: list[str], names: set[str]) -> bool:
+    """Whether ``clause`` says a move from a place that a clause ``later`` in its statement
+    goes on with, to ``names`` (a fact's) alone: "I moved from Munich, where I lived, to
+    Berlin" moved to Berlin; "I moved from Munich and visited Berlin" or "..., to be near
+    Berlin" did not."""
+    return _MOVED_FROM.search(clause) is not None and any(
+        re.match(r"(?i:to|into)\s+[A-Z]", going)
+        and names_in(going, opens_sentence=False) == names for going in later)
+
+
+def _statements_of_someone(sentence: str) -> list[str]:
+    """``statements_of_each``, but a lead-in that is only a time to come stays with the
+    statement it opens ("Next month, I'm moving to Berlin": apart, the plan would lose its
+    time). Any other lead-in stays apart: "Sadly, my son is allergic to peanuts" is of the
+    son, and "Honestly, I'm fine, but my son is ..." says nothing of the user's allergy."""
+    parts = statements_of_each(sentence)
+    if len(parts) > 1 and is_time_alone(parts[0]):
+        return [f"{parts[0]}, {parts[1]}", *parts[2:]]
+    return parts
+
+
+def holds_part_of(statement: str, fact: str) -> bool:
+    """Whether ``statement``, of a message that ``says`` ``fact``, holds part of what sets
+    the fact apart: one of its names or numbers, or a concept of it but light ones ("His
+    name is Rex." of "I have a dog. His name is Rex.", for "User has a dog named Rex")."""
+    _, names, distinctive, whose, kin = _reading(fact)
+    said = _of_whom(statement, whose, kin)
+    return said is not None and bool((names | distinctive) & said)
