@@ -18,7 +18,13 @@ from tiermem.memory.text.asserted import (
     spurns,
 )
 from tiermem.memory.text.extract import is_question
-from tiermem.memory.text.moves import left_unsaid, places_left, places_reached, says_a_move
+from tiermem.memory.text.moves import (
+    left_unsaid,
+    lived_before_moving,
+    places_left,
+    places_reached,
+    says_a_move,
+)
 from tiermem.memory.text.owners import Owner, may_be_kin, may_be_one, owner_of, relation_of
 from tiermem.memory.text.plans import a_move_of_its_own, is_time_alone, without_times
 from tiermem.memory.text.said_of import (
@@ -108,7 +114,8 @@ def says(text: str, fact: str) -> bool:
     clause saying the fact of another name ("I live in Munich") lends none of its words
     (but a move from it goes on: "I moved from Munich, where I lived, to Berlin"; the
     place a move leaves is not where it went: not "User moved from Berlin", nor when the
-    move is only wished or denied: "I might move from Berlin"),
+    move is only wished or denied: "I might move from Berlin", nor a place said before a
+    move naming none it left but as lived in: "I visited Berlin, then moved" left none),
     and a statement of someone named ("..., and Ana lives in Berlin") is theirs; each said
     to be so, not wished, planned, supposed or denied ("I'd love to live in Berlin",
     ``asserted_concepts``) unless the fact is worded so itself, nor only spoken against
@@ -221,11 +228,13 @@ def _named_otherwise(part: str, names: set[str], left: set[str], timed: set[str]
     """The fact's ``names`` that ``part`` says as something else than the fact does: a
     month said only as a time ("I married Jane in June" names no June), unless the fact
     says it as one (``timed``), and, of a fact naming the place a move ``left``, that
-    place said as where a move went ("I moved from Berlin to Munich" left no Munich)."""
+    place said as where a move went ("I moved from Berlin to Munich" left no Munich), or
+    said but as lived in before a move naming none it left ("I visited Berlin, then
+    moved to Munich" left no Berlin)."""
     otherwise = (names & concepts(part)) - concepts(without_times(part)) - timed
     if says_a_move(part):
-        otherwise |= left & places_reached(part) if left_unsaid(part) else (
-            left - places_left(part))
+        otherwise |= left - (lived_before_moving(part) - places_reached(part)) if left_unsaid(
+            part) else left - places_left(part)
     return otherwise
 
 

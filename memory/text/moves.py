@@ -21,8 +21,8 @@ import re
 from tiermem.memory.text.slots import CHANGE_WORDS, DETERMINERS
 from tiermem.memory.text.wording import concepts
 
-__all__ = ["left_unsaid", "moved_from", "places_left", "places_reached", "says_a_move",
-           "takes_back", "undoes_a_move", "without_places_left"]
+__all__ = ["left_unsaid", "lived_before_moving", "moved_from", "places_left", "places_reached",
+           "says_a_move", "takes_back", "undoes_a_move", "without_places_left"]
 
 _I = re.IGNORECASE
 
@@ -158,3 +158,19 @@ def left_unsaid(text: str) -> bool:
     may then be one said before it ("I lived in Berlin, then moved to Munich"), where
     "I moved to Munich from Hamburg" left Hamburg alone."""
     return _OWN_MOVE.search(text) is not None and not places_left(text)
+
+
+#: A place said lived in: "lived in Berlin", "grew up with my aunt in Berlin", "was based
+#: in Berlin". Being born, working or having been there is no home left.
+_LIVED_IN = re.compile(r"\b(?:lived|grew\s+up|resided|(?:was|were|had\s+been)\s+(?:living|based))"
+                       r"\s+(?:[\w'’]+\s+){0,3}?(?:in|at)\s+(?P<place>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)")
+
+
+def lived_before_moving(text: str) -> set[str]:
+    """The concepts of the places ``text`` says the speaker lived in before a move it says:
+    the place a move that names none it left may have left ("I lived in Berlin, then moved
+    to Munich"); "I visited Berlin, then moved to Munich" left no Berlin."""
+    move = _MOVING.search(text)
+    if move is None:
+        return set()
+    return concepts(" ".join(m["place"] for m in _LIVED_IN.finditer(text[:move.start()])))
