@@ -79,13 +79,21 @@ def _reading(fact: str) -> tuple[set[str], set[str], set[str], Owner | None, set
     return wanted, names, wanted - _GENERIC, whose, kin
 
 
+#: Others said to leave the user out: "Everyone but me uses vim" says the user does not.
+_ALL_BUT_ME = re.compile(r"\b(?:every(?:one|body)|all(?:\s+of\s+(?:us|them))?|the\s+rest(?:\s+of"
+                         r"\s+us)?)\s+(?:but|except(?:\s+for)?|apart\s+from|besides|other\s+than)"
+                         r"\s+(?:me|myself)\b", re.IGNORECASE)
+
+
 def _of_whom(sentence: str, whose: Owner | None, kin: set[str],
              read: Callable[[str], set[str]] = concepts) -> set[str] | None:
     """The concepts ``sentence`` says of the one ``whose`` the fact is, None when it is a
     question or of someone else; ``read`` gives them (``asserted_concepts``: only those
     of its parts that say it is so)."""
     own = owner_of(sentence)
-    if is_question(sentence) or not may_be_one(whose, own):
+    if is_question(sentence) or not may_be_one(whose, own) or (
+            whose is not None and whose.user and not whose.relations
+            and _ALL_BUT_ME.search(sentence)):
         return None
     said = read(sentence)
     # "My kid" says the son's relation as "My mom" says the mother's: a word that takes
@@ -120,12 +128,11 @@ def says(text: str, fact: str) -> bool:
     to be so, not wished, planned, supposed or denied ("I'd love to live in Berlin",
     ``asserted_concepts``) unless the fact is worded so itself, nor only spoken against
     ("I hate vim" of "User uses vim", ``spurns``; "... I use it daily." after it says
-    so), and, of the user alone, not of "he",
-    "she" or another saying it ("... when my wife works at Acme"), nor, of any fact of
-    the user's, of others ("Everyone I know has a dog named Rex"; "Mine is Rex." or "Mine's
-    a puppy." after it says the user's). The fact was learned
-    in the message's turn, but a model may
-    have stored there what the message never said ("Hello" and "User's birthday is May 3"),
+    so), and, of the user alone, not of "he", "she" or another saying it ("... when my
+    wife works at Acme"), nor, of any fact of the user's, of others ("Everyone I know has
+    a dog named Rex", "Everyone but me ..."; "Mine is Rex." or "Mine's a puppy." after it
+    says the user's). The fact was learned in the message's turn, but a model may have
+    stored there what the message never said ("Hello" and "User's birthday is May 3"),
     or only shares light words with ("I take vitamins daily."): the note would tell the
     model a forgotten fact the message does not show. The offline policy quotes none of the
     statements of such a message that holds part of it (``holds_part_of``,
