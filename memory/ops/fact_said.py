@@ -26,7 +26,12 @@ from tiermem.memory.text.moves import (
     says_a_move,
 )
 from tiermem.memory.text.owners import Owner, may_be_kin, may_be_one, owner_of, relation_of
-from tiermem.memory.text.plans import a_move_of_its_own, is_time_alone, without_times
+from tiermem.memory.text.plans import (
+    a_move_of_its_own,
+    is_time_alone,
+    months_liked,
+    without_times,
+)
 from tiermem.memory.text.said_of import (
     clauses_in,
     goes_on_with,
@@ -105,34 +110,33 @@ def _of_whom(sentence: str, whose: Owner | None, kin: set[str],
 
 def says(text: str, fact: str) -> bool:
     """Whether the statements of ``text`` (sentences that are no question) say what ``fact``
-    names: of whom the fact is (``may_be_one``: "My sister goes to FitLife too" is not
-    "User works out at FitLife"), every name and number of it, and every concept that
-    sets it apart: each but the subject's and ``_GENERIC``'s (a relation the sentence's
-    subject names is said in any word of it or one taking it in: "mom" for "mother", "kid"
-    for "son"; of a fact that is only light words and names, one of those words too, or
-    the names where the fact puts them: "I started at Acme", not "a meeting with Acme"),
-    or, when that leaves none, at least half of those but the subject's; in one sentence,
-    or in the sentences of that person together ("I have a dog. His name is Rex."; a name
-    only through a statement pointing back to it: not "I met Anna at a party. I'm
-    married." of "User is married to Anna", nor "We are both married. She is Anna.", but
-    "... We got married." after a statement of the user naming only her, and "... I
-    married her in June.", whose month is a time, not a name: "I married Jane in June"
-    is no marriage to June; "We both have a dog. His name is Rex." names no dog of the
-    user's), but a
-    clause saying the fact of another name ("I live in Munich") lends none of its words
-    (but a move from it goes on: "I moved from Munich, where I lived, to Berlin"; the
-    place a move leaves is not where it went: not "User moved from Berlin", nor when the
-    move is only wished or denied: "I might move from Berlin", nor a place said before a
-    move naming none it left but as lived in: "I visited Berlin, then moved" left none),
-    and a statement of someone named ("..., and Ana lives in Berlin") is theirs; each said
-    to be so, not wished, planned, supposed or denied ("I'd love to live in Berlin",
-    ``asserted_concepts``) unless the fact is worded so itself, nor only spoken against
-    ("I hate vim" of "User uses vim", ``spurns``; "... I use it daily." after it says
-    so), and, of the user alone, not of "he", "she" or another saying it ("... when my
-    wife works at Acme"), nor, of any fact of the user's, of others ("Everyone I know has
-    a dog named Rex", "Everyone but me ..."; "Mine is Rex." or "Mine's a puppy." after it
-    says the user's). The fact was learned in the message's turn, but a model may have
-    stored there what the message never said ("Hello" and "User's birthday is May 3"),
+    names: of whom the fact is (``may_be_one``: "My sister goes to FitLife too" is not "User
+    works out at FitLife"), every name and number of it, and every concept that sets it
+    apart: each but the subject's and ``_GENERIC``'s (a relation the sentence's subject
+    names is said in any word of it or one taking it in: "mom" for "mother", "kid" for
+    "son"; of a fact that is only light words and names, one of those words too, or the
+    names where the fact puts them: "I started at Acme", not "a meeting with Acme"), or,
+    when that leaves none, at least half of those but the subject's; in one sentence, or in
+    the sentences of that person together ("I have a dog. His name is Rex."; a name only
+    through a statement pointing back to it: not "I met Anna at a party. I'm married." of
+    "User is married to Anna", nor "We are both married. She is Anna.", but "... We got
+    married." after a statement of the user naming only her, and "... I married her in
+    June.", whose month is a time, not a name: "I married Jane in June" is no marriage to
+    June, nor "I love June. We got married.", a month liked; "We both have a dog. His name
+    is Rex." names no dog of the user's), but a clause saying the fact of another name ("I
+    live in Munich") lends none of its words (but a move from it goes on: "I moved from
+    Munich, where I lived, to Berlin"; the place a move leaves is not where it went: not
+    "User moved from Berlin", nor when the move is only wished or denied: "I might move from
+    Berlin", nor a place said before a move naming none it left but as lived in: "I visited
+    Berlin, then moved" left none), and a statement of someone named ("..., and Ana lives in
+    Berlin") is theirs; each said to be so, not wished, planned, supposed or denied ("I'd
+    love to live in Berlin", ``asserted_concepts``) unless the fact is worded so itself, nor
+    only spoken against ("I hate vim" of "User uses vim", ``spurns``; "... I use it daily."
+    after it says so), and, of the user alone, not of "he", "she" or another saying it ("...
+    when my wife works at Acme"), nor, of any fact of the user's, of others ("Everyone I
+    know has a dog named Rex", "Everyone but me ..."; "Mine is Rex." or "Mine's a puppy."
+    after it says the user's). The fact was learned in the message's turn, but a model may
+    have stored there what the message never said ("Hello" and "User's birthday is May 3"),
     or only shares light words with ("I take vitamins daily."): the note would tell the
     model a forgotten fact the message does not show. The offline policy quotes none of the
     statements of such a message that holds part of it (``holds_part_of``,
@@ -146,7 +150,8 @@ def says(text: str, fact: str) -> bool:
     only_named = bool(distinctive) and distinctive <= names and bool(light)
     head = head_of(fact)
     # "User moved from Munich" names the place left; "User's wedding is in June" a time.
-    left, timed = places_left(fact), names - concepts(without_times(fact))
+    left = places_left(fact)
+    timed = names - concepts(without_times(fact)) | names & months_liked(fact)
 
     def said_by(said: set[str]) -> bool:
         if not names <= said or (only_named and not light & said):
@@ -232,13 +237,14 @@ def says(text: str, fact: str) -> bool:
 
 
 def _named_otherwise(part: str, names: set[str], left: set[str], timed: set[str]) -> set[str]:
-    """The fact's ``names`` that ``part`` says as something else than the fact does: a
-    month said only as a time ("I married Jane in June" names no June), unless the fact
-    says it as one (``timed``), and, of a fact naming the place a move ``left``, that
-    place said as where a move went ("I moved from Berlin to Munich" left no Munich), or
-    said but as lived in before a move naming none it left ("I visited Berlin, then
-    moved to Munich" left no Berlin)."""
+    """The fact's ``names`` that ``part`` says as something else than the fact does: a month
+    said only as a time ("I married Jane in June" names no June) or as liked ("I love
+    June"), unless the fact says it as one (``timed``), and, of a fact naming the place a
+    move ``left``, that place said as where a move went ("I moved from Berlin to Munich"
+    left no Munich), or said but as lived in before a move naming none it left ("I visited
+    Berlin, then moved to Munich" left no Berlin)."""
     otherwise = (names & concepts(part)) - concepts(without_times(part)) - timed
+    otherwise |= names & months_liked(part) - timed
     if says_a_move(part):
         otherwise |= left - (lived_before_moving(part) - places_reached(part)) if left_unsaid(
             part) else left - places_left(part)

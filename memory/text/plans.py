@@ -34,7 +34,7 @@ import re
 from tiermem.memory.text.wording import concepts
 
 __all__ = ["a_move_of_its_own", "a_move_under_way", "after_it_comes", "is_start_to_come",
-           "is_time_alone", "is_time_to_come", "planned", "times_unnamed",
+           "is_time_alone", "is_time_to_come", "months_liked", "planned", "times_unnamed",
            "without_times"]
 
 #: "may" in lower case is no month ("this may change").
@@ -201,6 +201,18 @@ def times_unnamed(text: str) -> str:
     """``text`` with each month or day said as a time in lower case, so that it names no
     one: "I married her in June" names no June."""
     return _TIME_NAMED.sub(lambda time: re.sub(r"\d", "", time.group().casefold()), text)
+
+
+#: A month one likes or misses ("I love June", "she hated March"): a time of year. Of
+#: someone named so, a false "User is married to June" is the worse error.
+_MONTH_LIKED = re.compile(
+    r"\b(?:(?:love|like|adore|hate|dislike)[sd]?|enjoy(?:s|ed)?|miss(?:es|ed)?"
+    rf"|prefer(?:s|red)?)\s+(?P<month>{_MONTHS})\b", re.IGNORECASE)
+
+
+def months_liked(text: str) -> set[str]:
+    """The concepts of the months ``text`` says are liked or disliked: "I love June"."""
+    return concepts(" ".join(m["month"] for m in _MONTH_LIKED.finditer(text)))
 
 
 def without_times(text: str) -> str:
