@@ -14,10 +14,10 @@ from tiermem.memory.text.asserted import (
     asserted_concepts,
     hedged,
     of_user_alone,
-    opens_with_mine,
     spurns,
 )
 from tiermem.memory.text.extract import is_question
+from tiermem.memory.text.mine import opens_with_mine
 from tiermem.memory.text.moves import (
     left_unsaid,
     lived_before_moving,

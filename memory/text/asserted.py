@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from tiermem.memory.text.mine import opens_with_mine
 from tiermem.memory.text.moves import says_a_move, without_places_left
 from tiermem.memory.text.owners import owner_of, relation_of
 from tiermem.memory.text.plans import (
@@ -40,7 +41,7 @@ from tiermem.memory.text.plans import (
 from tiermem.memory.text.said_of import on_an_errand
 from tiermem.memory.text.wording import concepts
 
-__all__ = ["asserted_concepts", "hedged", "of_user_alone", "opens_with_mine", "spurns"]
+__all__ = ["asserted_concepts", "hedged", "of_user_alone", "spurns"]
 
 #: Words by which what follows is wished, planned, supposed, nearly done, denied, given up
 #: or lost ("I quit my job at Acme", "I stopped taking propranolol", "I left Acme", "I got
@@ -332,36 +333,6 @@ def asserted_concepts(sentence: str, wanted: Iterable[str], *, read_cues: bool =
             # "Everyone I know has a dog, mine is Rex": the user's one is a dog.
             said |= _named_before_mine(parts, at) if users else set()
     return said
-
-
-#: The user's one of what was just named: "mine is Rex", "Ours is called Max"; not one
-#: said to be a kind of its own ("Mine is a cat" after "Everyone has a dog"), nor said
-#: not to be one ("Mine isn't a dog": of no kind named, it may be no pet at all).
-_MINE = re.compile(r"\s*(?:mine|ours)\b(?!(?:\s+(?:is|was)(?:n['’]t|\s+not)?|['’]s(?:\s+not)?)"
-                   r"\s+(?:a|an)\b)", re.IGNORECASE)
-
-
-#: "Mine" said to be the young of what was just named: a puppy is a dog, a kitten a cat.
-_MINE_YOUNG = re.compile(r"\s*(?:mine|ours)(?:\s+(?:is|was)|['’]s)\s+an?\s+(?:[a-z]+\s+)?"
-                         r"(?P<young>puppy|pup|kitten)\b", re.IGNORECASE)
-_GROWN = {"puppy": "dog", "pup": "dog", "kitten": "cat"}
-#: "Mine" said not to be of a kind: of the one just named ("Mine isn't a dog"), it may be
-#: no pet at all; of another ("Mine isn't a puppy anymore"), it is still the user's one.
-_MINE_NOT = re.compile(r"\s*(?:mine|ours)(?:\s+(?:is|was)(?:n['’]t|\s+not)|['’]s\s+not)\s+an?\s+"
-                       r"(?P<kind>[a-z]+(?:\s+[a-z]+){0,2})", re.IGNORECASE)
-
-
-def opens_with_mine(statement: str, before: str = "") -> bool:
-    """Whether ``statement`` opens with the user's one of what was just named ("Mine is
-    Rex"), whoever that was said of, and says it is no other kind ("Mine is a cat"), but
-    maybe its young (a puppy, of a dog named ``before``), nor not that kind ("Mine isn't
-    a dog"; "Mine isn't a puppy" still is one)."""
-    denied = _MINE_NOT.match(statement)
-    if denied is not None:
-        return not concepts(denied["kind"]) & concepts(before)
-    young = _MINE_YOUNG.match(statement)
-    return _MINE.match(statement) is not None or (
-        young is not None and concepts(_GROWN[young["young"].casefold()]) <= concepts(before))
 
 
 def _named_before_mine(parts: list[str], at: int) -> set[str]:
