@@ -17,7 +17,7 @@ from tiermem.memory.text.asserted import (
     spurns,
 )
 from tiermem.memory.text.extract import is_question
-from tiermem.memory.text.mine import opens_with_mine
+from tiermem.memory.text.mine import kinds_named, opens_with_mine, same_kind
 from tiermem.memory.text.moves import (
     left_unsaid,
     lived_before_moving,
@@ -123,24 +123,25 @@ def says(text: str, fact: str) -> bool:
     married." after a statement of the user naming only her, and "... I married her in
     June.", whose month is a time, not a name: "I married Jane in June" is no marriage to
     June, nor "I love June. We got married.", a month liked; "We both have a dog. His name
-    is Rex." names no dog of the user's), but a clause saying the fact of another name ("I
-    live in Munich") lends none of its words (but a move from it goes on: "I moved from
-    Munich, where I lived, to Berlin"; the place a move leaves is not where it went: not
-    "User moved from Berlin", nor when the move is only wished or denied: "I might move from
-    Berlin", nor a place said before a move naming none it left but as lived in: "I visited
-    Berlin, then moved" left none), and a statement of someone named ("..., and Ana lives in
-    Berlin") is theirs; each said to be so, not wished, planned, supposed or denied ("I'd
-    love to live in Berlin", ``asserted_concepts``) unless the fact is worded so itself, nor
-    only spoken against ("I hate vim" of "User uses vim", ``spurns``; "... I use it daily."
-    after it says so), and, of the user alone, not of "he", "she" or another saying it ("...
-    when my wife works at Acme"), nor, of any fact of the user's, of others ("Everyone I
-    know has a dog named Rex", "Everyone but me ..."; "Mine is Rex." or "Mine's a puppy."
-    after it says the user's). The fact was learned in the message's turn, but a model may
-    have stored there what the message never said ("Hello" and "User's birthday is May 3"),
-    or only shares light words with ("I take vitamins daily."): the note would tell the
-    model a forgotten fact the message does not show. The offline policy quotes none of the
-    statements of such a message that holds part of it (``holds_part_of``,
-    agent/offline_quotable.py)."""
+    is Rex." names no dog of the user's, nor "I like dogs. Mine is a cat named Rex.", a name
+    given to another kind, but "Mine is a mutt named Rex" one), but a clause saying the fact
+    of another name ("I live in Munich") lends none of its words (but a move from it goes
+    on: "I moved from Munich, where I lived, to Berlin"; the place a move leaves is not
+    where it went: not "User moved from Berlin", nor when the move is only wished or denied:
+    "I might move from Berlin", nor a place said before a move naming none it left but as
+    lived in: "I visited Berlin, then moved" left none), and a statement of someone named
+    ("..., and Ana lives in Berlin") is theirs; each said to be so, not wished, planned,
+    supposed or denied ("I'd love to live in Berlin", ``asserted_concepts``) unless the fact
+    is worded so itself, nor only spoken against ("I hate vim" of "User uses vim",
+    ``spurns``; "... I use it daily." after it says so), and, of the user alone, not of
+    "he", "she" or another saying it ("... when my wife works at Acme"), nor, of any fact of
+    the user's, of others ("Everyone I know has a dog named Rex", "Everyone but me ...";
+    "Mine is Rex." or "Mine's a puppy." after it says the user's). The fact was learned in
+    the message's turn, but a model may have stored there what the message never said
+    ("Hello" and "User's birthday is May 3"), or only shares light words with ("I take
+    vitamins daily."): the note would tell the model a forgotten fact the message does not
+    show. The offline policy quotes none of the statements of such a message that holds part
+    of it (``holds_part_of``, agent/offline_quotable.py)."""
     wanted, names, distinctive, whose, kin = _reading(fact)
     light = wanted - distinctive
     light |= {word for alike in _SAID_ALIKE if alike & light for word in alike}
@@ -150,7 +151,7 @@ def says(text: str, fact: str) -> bool:
     only_named = bool(distinctive) and distinctive <= names and bool(light)
     head = head_of(fact)
     # "User moved from Munich" names the place left; "User's wedding is in June" a time.
-    left = places_left(fact)
+    left, kinds = places_left(fact), kinds_named(fact)
     timed = names - concepts(without_times(fact)) | names & months_liked(fact)
 
     def said_by(said: set[str]) -> bool:
@@ -201,6 +202,9 @@ def says(text: str, fact: str) -> bool:
         said &= _of_the_fact(part, fact, wanted - names, names, opens_sentence, read,
                              placed) | kin
         said -= _named_otherwise(part, names, left, timed)
+        # "I like dogs. Mine is a cat named Rex.": Rex is the cat.
+        said -= {name for name, kind in kinds_named(part).items()
+                 if name in kinds and not same_kind(kind, kinds[name])}
         # "We both have a dog. His name is Rex.": "his" may be the other one's.
         if of_each and refers_back(part):
             said -= names

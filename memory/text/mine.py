@@ -1,6 +1,7 @@
 """Whether a statement opens with the user's one of what was just named ("Mine is Rex."
-after "Everyone I know has a dog."), for reading whose a fact of the user's is
-(memory/text/asserted.py, memory/ops/fact_said.py). Pure functions over strings.
+after "Everyone I know has a dog."), and what kind a name is given to ("a cat named Rex"),
+for reading whose a fact of the user's is and of what (memory/text/asserted.py,
+memory/ops/fact_said.py). Pure functions over strings.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ import re
 
 from tiermem.memory.text.wording import concepts
 
-__all__ = ["opens_with_mine"]
+__all__ = ["kinds_named", "opens_with_mine", "same_kind"]
 
 
 #: The user's one of what was just named: "mine is Rex", "Ours is called Max"; not one
@@ -19,10 +20,15 @@ _MINE = re.compile(r"\s*(?:mine|ours)\b(?!(?:\s+(?:is|was)(?:n['’]t|\s+not)?|[
                    r"\s+(?:a|an)\b)", re.IGNORECASE)
 
 
-#: "Mine" said to be the young of what was just named: a puppy is a dog, a kitten a cat.
+#: Words for one of a kind that name it otherwise, young or not: a puppy or a mutt is a
+#: dog, a kitten a cat. Only words that are never of another kind: no breeds.
+_KIND_OF = {"puppy": "dog", "pup": "dog", "mutt": "dog", "hound": "dog", "kitten": "cat",
+            "kitty": "cat"}
+#: Words for any kind: "User has a pet named Rex" may be a dog or a cat.
+_ANY_KIND = frozenset({"pet", "animal"})
+#: "Mine" said to be one of what was just named in another word: "Mine is a puppy".
 _MINE_YOUNG = re.compile(r"\s*(?:mine|ours)(?:\s+(?:is|was)|['’]s)\s+an?\s+(?:[a-z]+\s+)?"
-                         r"(?P<young>puppy|pup|kitten)\b", re.IGNORECASE)
-_GROWN = {"puppy": "dog", "pup": "dog", "kitten": "cat"}
+                         rf"(?P<young>{'|'.join(_KIND_OF)})\b", re.IGNORECASE)
 #: "Mine" said not to be of a kind: of the one just named ("Mine isn't a dog"), it may be
 #: no pet at all; of another ("Mine isn't a puppy anymore"), it is still the user's one.
 _MINE_NOT = re.compile(r"\s*(?:mine|ours)(?:\s+(?:is|was)(?:n['’]t|\s+not)|['’]s\s+not)\s+an?\s+"
@@ -32,11 +38,32 @@ _MINE_NOT = re.compile(r"\s*(?:mine|ours)(?:\s+(?:is|was)(?:n['’]t|\s+not)|['�
 def opens_with_mine(statement: str, before: str = "") -> bool:
     """Whether ``statement`` opens with the user's one of what was just named ("Mine is
     Rex"), whoever that was said of, and says it is no other kind ("Mine is a cat"), but
-    maybe its young (a puppy, of a dog named ``before``), nor not that kind ("Mine isn't
-    a dog"; "Mine isn't a puppy" still is one)."""
+    maybe one of it in another word (a puppy or a mutt, of a dog named ``before``), nor
+    not that kind ("Mine isn't a dog"; "Mine isn't a puppy" still is one)."""
     denied = _MINE_NOT.match(statement)
     if denied is not None:
         return not concepts(denied["kind"]) & concepts(before)
     young = _MINE_YOUNG.match(statement)
     return _MINE.match(statement) is not None or (
-        young is not None and concepts(_GROWN[young["young"].casefold()]) <= concepts(before))
+        young is not None and concepts(_KIND_OF[young["young"].casefold()]) <= concepts(before))
+
+
+#: A name given to one of a kind: "a cat named Rex", "My cat is called Rex", "User's dog is
+#: named Rex".
+_NAMED_KIND = re.compile(r"\b(?i:an?|the|my|our|user['’]s)\s+(?:[a-z]+\s+)?(?!(?:is|was)\b)"
+                         r"(?P<kind>[a-z]+)\s+(?:(?i:is|was)\s+)?(?:named|called)\s+"
+                         r"(?P<name>[A-Z][\w'’-]*)")
+
+
+def kinds_named(text: str) -> dict[str, str]:
+    """The kind of what ``text`` gives each name to, by the name's concept: "cat" for Rex
+    of "I have a cat named Rex"."""
+    return {name: match["kind"] for match in _NAMED_KIND.finditer(text)
+            for name in concepts(match["name"])}
+
+
+def same_kind(one: str, other: str) -> bool:
+    """Whether a word for a kind may be of the same kind as another: a puppy is a dog, and
+    a pet may be either; a cat is no dog."""
+    kinds = [_KIND_OF.get(word.casefold(), word.casefold()) for word in (one, other)]
+    return bool(_ANY_KIND.intersection(kinds)) or concepts(kinds[0]) == concepts(kinds[1])
