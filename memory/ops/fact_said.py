@@ -13,6 +13,7 @@ from itertools import pairwise
 from tiermem.memory.text.asserted import (
     asserted_concepts,
     hedged,
+    is_others,
     of_user_alone,
     spurns,
 )
@@ -96,6 +97,10 @@ def _of_whom(sentence: str, whose: Owner | None, kin: set[str],
     question or of someone else; ``read`` gives them (``asserted_concepts``: only those
     of its parts that say it is so)."""
     own = owner_of(sentence)
+    if own is not None and not own.user and is_others(own.name or ""):
+        # "Everyone has a dog, mine is Rex": others, no one named Everyone; ``read``
+        # tells what of it is the user's.
+        own = None
     if is_question(sentence) or not may_be_one(whose, own) or (
             whose is not None and whose.user and not whose.relations
             and _ALL_BUT_ME.search(sentence)):

@@ -41,7 +41,7 @@ from tiermem.memory.text.plans import (
 from tiermem.memory.text.said_of import on_an_errand
 from tiermem.memory.text.wording import concepts
 
-__all__ = ["asserted_concepts", "hedged", "of_user_alone", "spurns"]
+__all__ = ["asserted_concepts", "hedged", "is_others", "of_user_alone", "spurns"]
 
 #: Words by which what follows is wished, planned, supposed, nearly done, denied, given up
 #: or lost ("I quit my job at Acme", "I stopped taking propranolol", "I left Acme", "I got
@@ -248,6 +248,11 @@ def _said_of_others(before: list[str], groups: bool = True) -> bool:
             # "Everyone knows I use vim"; "My team and me use vim" is the user's too.
             opened = None
     return opened is not None
+
+
+def is_others(word: str) -> bool:
+    """Whether ``word`` names others the user is not one of: "everyone", "people"."""
+    return word.casefold() in _OTHERS
 
 
 def _owned(before: list[str]) -> bool:
