@@ -199,9 +199,11 @@ def _says_so(words: list[str], wanted: set[str], read_cues: bool, user_alone: bo
     another, start = False, 0
     for at, word in enumerate(words):
         if concepts(word) & wanted:
-            if another or (user_alone and _subject_another(words[:at])):
-                return None
             before = words[:at]
+            if _me_and(before):
+                return start
+            if another or (user_alone and _subject_another(before)):
+                return None
             of_others = ((user_alone and _said_of_others(before))
                          or (users and not _owned(before)
                              and _said_of_others(before, groups=False)))
@@ -221,6 +223,13 @@ def _says_so(words: list[str], wanted: set[str], read_cues: bool, user_alone: bo
         elif pronoun in _YOU or (user_alone and pronoun in _ANOTHER):
             another = True
     return None if start < 0 else start
+
+
+def _me_and(before: list[str]) -> bool:
+    """Whether ``before`` is a subject of several that names the user first, who is one of
+    them: "Me and my team", "I and my wife"."""
+    folded = [word.casefold() for word in before]
+    return 3 <= len(folded) <= 5 and folded[0] in _ME | {"i"} and folded[1] == "and"
 
 
 def _subject_another(before: list[str]) -> bool:

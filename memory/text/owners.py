@@ -78,10 +78,12 @@ _QUOTED_MINE = re.compile(r"^user:\s+my\b", re.IGNORECASE)
 _FORGET_LEAD = re.compile(r"^(?:please\s+)?forget\s+(?:about\s+)?(?:that|it)\b\W*", re.IGNORECASE)
 #: Where a statement about someone of the user's (or the user) joins another in one
 #: sentence: "..., and my gym is ...", "...; I ...", "... — my wife ..."; an en or em dash
-#: needs no spaces ("Munich—my wife"), a hyphen does ("well-known").
+#: needs no spaces ("Munich—my wife"), a hyphen does ("well-known"). The user named first
+#: in a subject of several is none: "Me and my team use vim" is one statement.
 _STATEMENTS = re.compile(r"\s*(?:[;,]|\s[-–—]|(?<=\w)[–—])\s*(?:(?:and|but)\s+)?"
                          r"(?=(?:my|our|i|i'm|user|user's)\b)"
-                         r"|\s+(?:and|but)\s+(?=(?:my|our|i|i'm|user|user's)\b)", re.IGNORECASE)
+                         r"|(?<!^me)(?<!^i)(?<!^myself)\s+(?:and|but)\s+"
+                         r"(?=(?:my|our|i|i'm|user|user's)\b)", re.IGNORECASE)
 #: Where a fact's subject ends, roughly: its first verb of being or having.
 _FIRST_VERB = re.compile(r"\s(?:is|are|was|were|has|have|had)\s", re.IGNORECASE)
 #: How far past "my" the noun for someone may come ("my older half sister").
@@ -164,6 +166,8 @@ def owner_of(text: str) -> Owner | None:
         # "User: My wife thinks I'm vegan" speaks of the wife and of the speaker: it may be
         # either's, so "Forget that my wife thinks ..." and "Am I vegan?" both find it.
         return None
+    if first in _SPEAKER and words[1:2] and words[1].casefold() == "and":
+        return None  # "Me and my wife ...": several, as "My wife and I ..." is
     if first in _SPEAKER:
         believed = _BELIEF.match(opened)
         clause = opened[believed.end():] if believed else ""
