@@ -89,7 +89,7 @@ def cmd_chat(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         # Unreported, it came as the client or the memory opened, or once the input ended.
         if not exc.reported:
             with contextlib.suppress(OSError, ValueError):  # a terminal already hung up
-                note(f"chat stopped ({exc.name}) {SESSION_ENDED}" if repl is not None
+                note(f"chat stopped ({exc.name}) {_ended_how(repl)}" if repl is not None
                      and repl.began else f"chat stopped ({exc.name}) before it read any "
                      f"input; no message was sent or kept")
         raise
@@ -98,7 +98,8 @@ def cmd_chat(args: argparse.Namespace, note: Callable[[str], None]) -> int:
             raise
         # Pressed once more after "bye" (or the piped input's end): not "before it read any
         # input", the line a Ctrl-C before the session gets.
-        note(CLOSING_STOPPED)
+        note(CLOSING_STOPPED if repl is None or not repl.store_lost else
+             f"chat stopped (Ctrl-C) as it closed the memory, {_AFTER_LOSS}")
         raise InterruptReported from exc
     finally:
         second_signals.restore()
@@ -107,9 +108,17 @@ def cmd_chat(args: argparse.Namespace, note: Callable[[str], None]) -> int:
 
 #: A signal after the session's last line, before the memory closes.
 SESSION_ENDED = "as the session ended; every turn and command it finished was saved"
+_AFTER_LOSS = "after the memory's database connection was lost"
+#: A signal after a session the lost store ended: its own line said what was not kept.
+STORE_LOST_ENDED = f"as the session ended, {_AFTER_LOSS}"
 #: Ctrl-C while the memory closes after the session ended.
 CLOSING_STOPPED = ("chat stopped (Ctrl-C) as it closed the memory, after the session ended; "
                    "every turn and command it finished was saved")
+
+
+def _ended_how(repl: Any) -> str:
+    return STORE_LOST_ENDED if repl.store_lost else SESSION_ENDED
+
 
 def _note_session_settings(memory: Any, agent: str, store: str | None,
                            note: Callable[[str], None]) -> None:

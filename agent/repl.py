@@ -108,6 +108,8 @@ class ChatRepl(ChatReports):
         self.running: str | None = None
         #: Input was read: a signal the loop did not report came as the session ended.
         self.began = False
+        #: The session ended because the store was lost: what came after was not kept.
+        self.store_lost = False
         self.commands = SlashCommands(agent, self, home, store)
 
     # -- loops ----------------------------------------------------------------------------
@@ -147,6 +149,7 @@ class ChatRepl(ChatReports):
                     break
                 self.running = None
                 if self.agent.memory.store.lost:
+                    self.store_lost = True
                     self._write_error(f"tiermem: {STORE_LOST}\n")
                     break
         except InterruptReported:
@@ -231,6 +234,7 @@ class ChatRepl(ChatReports):
                     return 0
                 self.running = None
                 if self.agent.memory.store.lost:
+                    self.store_lost = True
                     self._write_error(f"tiermem: {STORE_LOST_INTERACTIVE}\n")
                     return 1
                 leave_armed = self.cancelled

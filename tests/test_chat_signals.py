@@ -346,3 +346,24 @@ def test_sigterm_as_a_piped_chat_ends_says_its_turns_were_saved(tmp_path: Path) 
         "tiermem: chat stopped (SIGTERM) as the session ended; every turn and command it "
         "finished was saved\n"))
     assert kept_by_ada(tmp_path) == {"I like tea": "ok"}
+
+
+#: As ``_SIGNALLED_AS_IT_ENDS``, in a chat whose store is lost as its first line is handled
+#: (a database connection the server ended).
+_SIGNALLED_AFTER_THE_STORE_WAS_LOST = _SIGNALLED_AS_IT_ENDS + """
+from tiermem.memory.store.sqlite.store import SQLiteStore
+
+SQLiteStore.lost = property(lambda store: True)
+"""
+
+
+def test_sigterm_after_the_store_was_lost_does_not_say_every_turn_was_saved(
+        tmp_path: Path) -> None:
+    from tiermem.agent.repl import STORE_LOST
+
+    done = run_script(tmp_path, _SIGNALLED_AFTER_THE_STORE_WAS_LOST,
+                      b"I like tea\nI like coffee\n")
+    assert (done.returncode, done.stderr.decode()) == (143, (
+        f"tiermem: {STORE_LOST}\n"
+        "tiermem: chat stopped (SIGTERM) as the session ended, after the memory's database "
+        "connection was lost\n"))
