@@ -77,6 +77,13 @@ def help_text(width: int = 80) -> str:
 HELP = help_text()
 
 
+def print_laid_out(console: Console, text: Text) -> None:
+    """Print ``text`` laid out here as it is: rich would wrap it again, at spaces only,
+    folding mid-word a word too wide for its line and a run of wide characters, which
+    the layout keeps whole (a line wider than the terminal is left to it to wrap)."""
+    console.print(text, soft_wrap=True)
+
+
 def hanging(console: Console, text: Text, indent: int = 2) -> Text:
     """``text`` wrapped between words to the console's width, the lines after the first
     indented by ``indent``; left whole where the console does not wrap (``soft_wrap``: the

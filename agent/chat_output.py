@@ -21,7 +21,7 @@ from typing import Any
 
 from rich.console import Console
 
-from tiermem.agent.chat_help import indented_line, reply_text
+from tiermem.agent.chat_help import indented_line, print_laid_out, reply_text
 from tiermem.agent.config import ENV_CONTEXT_WINDOW
 from tiermem.agent.errors import ProviderError
 from tiermem.agent.terminal import escape
@@ -91,7 +91,7 @@ def show_turn(console: Console, result: TurnResult) -> None:
     """
     def line(markup: str) -> None:
         # Wrapped at a narrow width under its text, not back to column 0 (chat_help).
-        console.print(indented_line(console, markup))
+        print_laid_out(console, indented_line(console, markup))
 
     for outcome in result.tool_results:
         name = escape(outcome.name) + (" (parsed from text)" if outcome.from_text else "")
@@ -109,9 +109,9 @@ def show_turn(console: Console, result: TurnResult) -> None:
         if change not in reply:
             line(f"[dim]  · {escape(change[:160])}[/dim]")
     if reply:
-        console.print(reply_text(console, escape(reply)))
+        print_laid_out(console, reply_text(console, escape(reply)))
     if result.notice:
-        console.print(reply_text(console, f"[yellow]{escape(result.notice)}[/yellow]"))
+        print_laid_out(console, reply_text(console, f"[yellow]{escape(result.notice)}[/yellow]"))
     if result.usage.total_tokens:
         console.print(f"[dim]  tokens: {result.usage.prompt_tokens} in, "
                       f"{result.usage.completion_tokens} out[/dim]")

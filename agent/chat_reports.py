@@ -21,7 +21,7 @@ from typing import Any, TextIO
 
 from rich.console import Console
 
-from tiermem.agent.chat_help import reply_text
+from tiermem.agent.chat_help import print_laid_out, reply_text
 from tiermem.agent.chat_output import error_kind
 from tiermem.agent.terminal import TerminalConsole, escape, printable
 from tiermem.tools.safe_text import safe_text
@@ -95,15 +95,16 @@ class ChatReports:
         message = safe_text(str(exc))
         self._count_failure(error_kind(exc), message, hint)
         errors = self.error_console
-        errors.print(reply_text(errors, f"[red]{escape(label)}:[/red] {escape(message)}"))
+        print_laid_out(errors, reply_text(errors, f"[red]{escape(label)}:[/red] {escape(message)}"))
         if hint:
-            errors.print(reply_text(errors, f"[dim]{escape(hint)}[/dim]"))
+            print_laid_out(errors, reply_text(errors, f"[dim]{escape(hint)}[/dim]"))
 
     def usage(self, message: str) -> None:
         """A slash command used wrongly: an error like a failed command (standard error,
         the exit status, ``error`` under --json), so a script notices its typo."""
         self._count_failure("usage", safe_text(message))
-        self.error_console.print(reply_text(self.error_console, f"[red]{escape(message)}[/red]"))
+        errors = self.error_console
+        print_laid_out(errors, reply_text(errors, f"[red]{escape(message)}[/red]"))
 
     def not_done(self, kind: str, message: str) -> None:
         """A command that ran and said so on standard output but did nothing (a /forget
@@ -136,7 +137,7 @@ class ChatReports:
             self._end_cut()  # the line Ctrl-C cut short, and its colour, end first
             if not errors.soft_wrap:
                 with errors.capture() as captured:
-                    errors.print(reply_text(errors, escape(line.rstrip("\n"))))
+                    print_laid_out(errors, reply_text(errors, escape(line.rstrip("\n"))))
                 line = captured.get()
             stream.write(line)
             stream.flush()

@@ -49,7 +49,7 @@ from typing import Any, TextIO
 from rich.console import Console
 from rich.text import Text
 
-from tiermem.agent.chat_help import hanging, reply_text
+from tiermem.agent.chat_help import hanging, print_laid_out, reply_text
 from tiermem.agent.chat_output import UNANSWERED, provider_hint, show_turn, turn_record
 from tiermem.agent.chat_reports import SHOWING_TURN, ChatReports, piped_stop_note, stopped_command
 from tiermem.agent.closed_streams import is_output_failure
@@ -116,18 +116,19 @@ class ChatRepl(ChatReports):
     def banner(self) -> None:
         memory = self.agent.memory
         # Each line wrapped between words with a hanging indent at a narrow width.
-        self.console.print(hanging(self.console, Text.assemble(
+        print_laid_out(self.console, hanging(self.console, Text.assemble(
             ("tiermem", "bold"), " agent ", (self.agent_name, "cyan"),
             f" · model: {self.agent.llm.name}")))
-        self.console.print(hanging(self.console, Text(
+        print_laid_out(self.console, hanging(self.console, Text(
             f"core {memory.core.used}/{memory.core.limit} {memory.core.unit}, "
             f"{len(memory.archival)} archival, {len(memory.recall)} recall")))
         # Where it is kept: the agent home's directory, or the agent in its database (no
         # password); a memory held only in this process says nothing.
         where = memory.store.location
         if where != "memory":
-            self.console.print(hanging(self.console, Text(f"memory: {shown_path(where)}")))
-        self.console.print(hanging(self.console, Text(
+            print_laid_out(self.console, hanging(self.console, Text(
+                f"memory: {shown_path(where)}")))
+        print_laid_out(self.console, hanging(self.console, Text(
             "/help for commands, /exit or Ctrl-D to leave", style="dim")))
 
     def run_piped(self, lines: Iterable[str | OverlongLine]) -> int:
@@ -225,7 +226,8 @@ class ChatRepl(ChatReports):
                     shown, note = note, None
                     with ctrl_c_held():  # a press meanwhile leaves, after the hint is whole
                         self._end_cut()
-                        self.console.print(reply_text(self.console, f"[dim]{shown}[/dim]"))
+                        print_laid_out(self.console, reply_text(self.console,
+                                                                f"[dim]{shown}[/dim]"))
                 line, warning = typed_text(read_line(session))
                 if warning:
                     self._write_error(f"tiermem: {warning}\n")
@@ -294,7 +296,8 @@ class ChatRepl(ChatReports):
                 raise InterruptReported from exc
             self.cancelled = True
             with ctrl_c_held():  # a press meanwhile is the second: it leaves (``_prompt``)
-                self.console.print(reply_text(self.console, f"[yellow]{CANCELLED}[/yellow]"))
+                print_laid_out(self.console, reply_text(self.console,
+                                                        f"[yellow]{CANCELLED}[/yellow]"))
             return True
         except ProviderError as exc:
             self.fail("model error", exc,

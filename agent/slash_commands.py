@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Protocol
 
 from rich.console import Console
+from rich.text import Text
 
 from tiermem.agent.chat_help import HELP as HELP  # re-exported: the README's checks read it
-from tiermem.agent.chat_help import core_view, help_text, indented_line, reply_text
+from tiermem.agent.chat_help import core_view, help_text, indented_line, print_laid_out, reply_text
 from tiermem.agent.chat_history import SessionHistory, StoredHistory
 from tiermem.agent.closed_streams import is_output_failure
 from tiermem.agent.forget_sources import sources_kept_lines
@@ -118,7 +119,7 @@ class SlashCommands:
         """Print a line of what a command did or how to go on (``markup``), wrapped as a
         reply is: under its text at a narrow width, not back to column 0; whole where the
         console does not wrap (piped, or --json)."""
-        self.console.print(reply_text(self.console, markup))
+        print_laid_out(self.console, reply_text(self.console, markup))
 
     def run(self, text: str) -> bool:
         """Run one slash command; False means the session should end."""
@@ -161,7 +162,8 @@ class SlashCommands:
                 # Written a row at a time, so a memory of any size takes bounded memory; a
                 # long one says how far it is on standard error.
                 memory.write_snapshot(path, progress=snapshot_progress(
-                    lambda line: errors.print(reply_text(errors, escape(f"tiermem: {line}")))))
+                    lambda line: print_laid_out(errors, reply_text(
+                        errors, escape(f"tiermem: {line}")))))
                 self.say(f"snapshot written to {escape(str(path))}")
                 if memory.privacy is not None:
                     # A snapshot is the memory: the policy is a file of its own, which a
@@ -355,7 +357,7 @@ class SlashCommands:
             if len(line) > HIT_CHARS:  # marked as cut: a URL cut short must not read as whole
                 line = line[:HIT_CHARS].rstrip() + "…"
             # Wrapped under the hit's text at a narrow width, not back to column 0.
-            self.console.print(indented_line(
+            print_laid_out(self.console, indented_line(
                 self.console, f"  #{hit.id} {escape(who + line)}{extra}"))
         if page < result.pages:
             more = f"{name}{' --all' if everything else ''} --page {page + 1} {query}"
@@ -392,4 +394,6 @@ class SlashCommands:
         rows = [(str(fact.id), text, fact.durability, str(fact.access_count),
                  f"{memory.fact_score(fact):.3f}") for fact, text in memory.core_shown()]
         title = f"core {memory.core.used}/{memory.core.limit} {memory.core.unit}"
-        self.console.print(core_view(self.console, title, rows))
+        view = core_view(self.console, title, rows)
+        # The list a narrow width gets is laid out; a table is laid out by rich.
+        self.console.print(view, soft_wrap=isinstance(view, Text))

@@ -16,6 +16,7 @@ from prompt_toolkit.output import DummyOutput
 from rich.cells import cell_len
 from rich.console import Console
 
+from tiermem.agent.chat_help import reply_text
 from tiermem.agent.line_breaks import break_offsets
 from tiermem.agent.llm import LLMClient
 from tiermem.agent.loop import Agent
@@ -218,6 +219,25 @@ def test_a_reply_line_indented_past_half_the_width_wraps_with_no_blank_line(
     assert len(step) > 1 and all(more.startswith(" " * 20) and more.strip() for more in step)
     assert " ".join(" ".join(step).split()) == "return compute(alpha, beta) + other(delta)"
     assert max(map(len, lines)) <= 40
+
+
+@pytest.mark.parametrize(("width", "said"), [
+    # Its words start past the width less their indent: the line holds a word too wide.
+    (40, "Steps:\n" + " " * 36 + "configuration done\nDone."),
+    # Narrower than the least width a line is wrapped to, and a run written without spaces.
+    (10, "- item " + "long " * 6 + "\n" + "東京に住む" * 4),
+])
+def test_a_laid_out_reply_is_printed_without_a_second_wrap(
+        memory: HierarchicalMemory, width: int, said: str) -> None:
+    out = io.StringIO()
+    console = Console(file=out, width=width, color_system=None)
+    repl = ChatRepl(Agent(memory, ScriptedModel([reply_with(said)])), console=console,
+                    errors=io.StringIO())
+    repl.handle("tell me")
+    laid_out = reply_text(console, said).plain
+    # Rich wrapped the laid-out lines again: "conf" then "igurat" at column 0, and a
+    # "long" and a "む" on lines of their own there.
+    assert out.getvalue().endswith(laid_out + "\n"), out.getvalue()
 
 
 def test_a_reply_printed_where_lines_are_not_wrapped_is_left_whole(
