@@ -13,6 +13,7 @@ import os
 import pty
 import signal
 import struct
+import subprocess
 import sys
 import termios
 import threading
@@ -30,6 +31,15 @@ PASTE = "\n".join(f"line {i}: the nightly backup job copied 1432 files to the ar
 WAIT = 120.0  # only bounds a failure; every wait ends on the awaited output
 
 
+def child_pythonpath() -> str:
+    """A ``PYTHONPATH`` for a child that runs in the repository root and imports the
+    tiermem this test run imports (PYTHONPATH may point at a working copy): an entry
+    relative to where pytest started would otherwise be looked up in the root."""
+    given = [str(Path(entry).resolve())
+             for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep) if entry]
+    return os.pathsep.join([*given, str(ROOT)])
+
+
 class PtyChat:
     """A chat process on a pseudo-terminal: what it prints, and keys to send it."""
 
@@ -37,10 +47,8 @@ class PtyChat:
                  **extra_env: str) -> None:
         """``stdout``: a file descriptor the chat's standard output goes to instead of the
         terminal (a pipe); standard error stays the terminal."""
-        # The tiermem this test run imports (PYTHONPATH may point at a working copy).
-        path = os.pathsep.join(filter(None, [os.environ.get("PYTHONPATH"), str(ROOT)]))
         env = {"PATH": os.environ.get("PATH", ""), "TIERMEM_HOME": str(home),
-               "HF_HUB_OFFLINE": "1", "PYTHONPATH": path, "TERM": "xterm",
+               "HF_HUB_OFFLINE": "1", "PYTHONPATH": child_pythonpath(), "TERM": "xterm",
                "NO_COLOR": "1", "COLUMNS": "200", "LINES": "50", "PYTHONIOENCODING": "utf-8",
                # The pty answers no cursor-position query; prompt-toolkit need not ask one.
                "PROMPT_TOOLKIT_NO_CPR": "1", **extra_env}
@@ -203,3 +211,19 @@ def test_with_its_output_piped_the_prompt_is_drawn_on_the_terminal(tmp_path: Pat
     lines = piped.splitlines()
     assert "core + User likes tea" in piped and lines[-1] == "bye", piped
     assert "you>" not in piped and "" not in lines and "\x1b" not in piped, piped
+
+
+def test_a_relative_pythonpath_still_picks_the_run_s_tiermem_in_the_child(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tiermem
+
+    (tmp_path / "pp").mkdir()
+    (tmp_path / "pp" / "tiermem").symlink_to(Path(tiermem.__file__).parent)
+    monkeypatch.chdir(tmp_path)  # pytest started here, with PYTHONPATH=pp
+    monkeypatch.setenv("PYTHONPATH", "pp")
+    env = guarded_env({"PATH": os.environ.get("PATH", ""), "PYTHONPATH": child_pythonpath()})
+    found = subprocess.run([sys.executable, "-c", "import tiermem; print(tiermem.__file__)"],
+                           cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    # Looked up in the root, "pp" is no directory: another tiermem, or none, was imported.
+    assert found.stdout.strip() == str(tmp_path / "pp" / "tiermem" / "__init__.py"), (
+        found.stdout + found.stderr)
