@@ -119,36 +119,44 @@ def test_a_second_run_of_a_scenario_under_way_is_refused_and_leaves_it_alone(
     assert (home / DB_FILE).read_bytes() == before
 
 
-def test_a_run_started_while_the_first_opens_its_emptied_home_is_the_one_refused(
+@pytest.mark.parametrize("kept_in", ["home", "database"])
+def test_a_run_started_while_the_first_opens_its_emptied_memory_is_the_one_refused(
+        kept_in: str, request: pytest.FixtureRequest,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """The second run starts where the first has emptied its home and is about to open it:
-    the first still holds the home, so the second is refused and the first goes on."""
+    """The second run starts where the first has emptied its memory (a home, or an agent
+    in a PostgreSQL database) and is about to open it: the first still holds it, so the
+    second is refused and the first goes on."""
     import tiermem.scenarios.runner as runner
     from tiermem.memory.errors import StoreLockedError
     from tiermem.memory.store.sqlite import DB_FILE
 
+    store = request.getfixturevalue("postgres_dsn") if kept_in == "database" else None
     short = Scenario(name="short", description="one day, one fact",
                      days=(Day("day 1", ("My name is Ada.",)),), durable_in_core=("Ada",))
     opening = runner.HierarchicalMemory
     second: list[str] = []
 
     def second_run_then_open(*args: object, **kwargs: object) -> object:
-        if not second:  # the first run, between emptying its home and opening the memory
+        if not second:  # the first run, between emptying its memory and opening it
             second.append("started")
             try:
-                run_scenario(short, embedder=HashingEmbedder())
+                run_scenario(short, embedder=HashingEmbedder(), store=store)
                 second.append("ran")
             except StoreLockedError:
                 second.append("refused")
         return opening(*args, **kwargs)
 
     monkeypatch.setattr(runner, "HierarchicalMemory", second_run_then_open)
-    first = run_scenario(short, embedder=HashingEmbedder())
+    first = run_scenario(short, embedder=HashingEmbedder(), store=store)
     assert second == ["started", "refused"]
-    assert first.passed and first.home == runner.scenario_home("short")
-    with HierarchicalMemory(first.home, embedder=HashingEmbedder(), read_only=True) as kept:
+    assert first.passed
+    where = ({"path": runner.scenario_home("short")} if store is None else
+             {"store": store, "agent": runner.scenario_agent("short")})
+    with HierarchicalMemory(embedder=HashingEmbedder(), read_only=True, **where) as kept:
         assert [fact.text for fact in kept.facts()] == ["User's name is Ada"]
-    assert (runner.scenario_home("short") / DB_FILE).exists()
+    if store is None:
+        assert first.home == runner.scenario_home("short")
+        assert (runner.scenario_home("short") / DB_FILE).exists()
 
 
 def test_the_advice_for_a_scenario_under_way_runs_it_in_a_home_diagnostics_then_reads(
