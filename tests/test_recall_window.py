@@ -294,3 +294,29 @@ def test_rows_with_vectors_skip_only_the_role_conditions_they_always_pass() -> N
     assert _dense_filter(["user", "assistant", "tool"], None, None, None) == RowFilter()
     assert _dense_filter(["user"], None, None, 7) is None  # assistant rows must be dropped
     assert _dense_filter(None, "2026-01-01", None, None) is None  # dates need the rows
+
+
+def test_a_page_past_the_window_embeds_its_query_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    import tiermem.memory.search.fusion as fusion
+
+    with _memory(dense=True) as memory:
+        # Few matches in meaning, so the page is reached by widening the word window.
+        memory.recall.embedder.min_similarity = 0.99
+        embedder, windows, embedded = memory.recall.embedder, [], []
+        embed, rank = embedder.embed_query, fusion.hybrid_search
+
+        def counted_embed(text: str) -> object:
+            embedded.append(text)
+            return embed(text)
+
+        def counted_rank(*args: object, **kwargs: object) -> object:
+            windows.append(kwargs["window"])
+            return rank(*args, **kwargs)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(embedder, "embed_query", counted_embed)
+        monkeypatch.setattr(fusion, "hybrid_search", counted_rank)
+        result = memory.recall.search("note", k=5, page=6)
+    assert len(result.hits) == 5
+    assert windows == [WINDOW, 2 * WINDOW, 4 * WINDOW]
+    # The three windows rank one text: embedded once, not once a window.
+    assert embedded == ["note"]

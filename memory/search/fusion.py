@@ -308,6 +308,10 @@ def search_page(
     past_end = (page - 1) * k >= max(rows, 1)
     depth = (k if past_end else page * k) + len(hidden)
     text = lexical_query_text(lexical, query, weights, rows)
+    if (query_vector is None and window is not None and depth > window and not past_end
+            and vectors is not None and len(vectors) and weights.dense > 0):
+        # Each window a deep page ranks embeds the same text: once is enough.
+        query_vector = embedder.embed_query(text)
 
     def rank(span: int | None) -> tuple[list[Ranked], int, bool]:
         return hybrid_search(
