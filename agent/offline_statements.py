@@ -118,10 +118,14 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
         vegetarian anymore, I eat fish now") is read apart from it, when on its own it
         denies something held: read whole, the other's words outweighed what it denies.
         A correction so joined ("I meant Portland, not Seattle, and I work at Acme") is
-        read apart from it always (``correction_apart``)."""
+        read apart from it always (``correction_apart``), as a bare "Forget that" is."""
         if len(apart := correction_apart(sentence)) > 1:
             return apart
         parts = own_clauses(sentence)
+        if len(parts) > 1 and forgets_the_last(parts[0]):
+            # "Forget that, I'm vegetarian now": the request names nothing, so read whole
+            # it would take the new fact for what to forget and store nothing.
+            return parts
         if len(parts) > 1 and read_statement(sentence).change == "retraction" and any(
                 retracted(reading.denied, list(held()), reading.about)
                 for reading in map(read_statement, parts) if reading.change == "retraction"):
