@@ -57,7 +57,7 @@ from tiermem.memory.text.clauses import clauses_of
 from tiermem.memory.text.extract import is_question
 from tiermem.memory.text.introductions import asks_a_call
 from tiermem.memory.text.sentences import chunk_text, split_sentences
-from tiermem.memory.text.statements import forgets_the_last
+from tiermem.memory.text.statements import forgets_the_last, keeps_the_last
 from tiermem.memory.text.tokenizer import DEFAULT_ENCODING
 from tiermem.memory.text.updates import read_statement
 
@@ -91,6 +91,11 @@ _CALL_BACK = re.compile(
     re.IGNORECASE)
 CALL_NOTE = ("(offline) I can't make calls or set reminders: offline, I have no clock and "
              "no phone. Your message is kept in recall, so asking about it later finds it.")
+
+#: The reply to "Never forget that." alone: nothing is forgotten unless asked, so it
+#: changes nothing, and the user should know that nothing was stored for it.
+KEPT_NOTE = ("(offline) I keep what you tell me until you ask me to forget it, so nothing "
+             "changed and nothing new was stored.")
 
 
 #: The most of a message's questions searched for; a paste may hold many.
@@ -276,6 +281,8 @@ class OfflinePolicy:
                 parts.append(f"(offline) Your last message told me {len(told)} facts "
                              f"({'; '.join(told)}), so I forgot none; say which one to "
                              'forget: "Forget that ...".')
+        if not parts and any(keeps_the_last(s) for s in split_sentences(user_text)):
+            parts.append(KEPT_NOTE)
         if not parts and any(read_statement(s).change == "retraction"
                              for s in split_sentences(user_text)):
             parts.append("(offline) Nothing in core memory matched that, so nothing changed.")

@@ -10,9 +10,9 @@ the regular expressions are compiled once at import.
 are kept without it, since "No deploys on Friday" is a statement.
 
 ``lead_in`` recognises "remember (that) X", "note: X", "keep in mind X", "don't
-forget (that) X" and the like, and gives the keyword and X; "remember to ...",
-"remember when ..." ask or reminisce (``NOT_STATED``), so without "that" they are
-no lead-in, and "don't forget about X" is one only when a clause about X follows.
+(ever) forget (that) X", "never forget (that) X" and the like, and gives the keyword and
+X; "remember to ...", "remember when ..." ask or reminisce (``NOT_STATED``), so without
+"that" they are no lead-in, and "don't forget about X" is one only when a clause about X follows.
 
 ``said_of_what`` tells that clause of X ("The rollover is due in March").
 
@@ -188,7 +188,8 @@ _LEAD_IN = re.compile(
     r"^(?:(?:please|pls|also|and)\s+)?"
     r"(?:"
     rf"(?P<soft>remember|keep\s+in\s+mind|bear\s+in\s+mind"
-    rf"|(?:don{_APOS}?t|do\s+not)\s+(?:let\s+(?:me|us)\s+)?forget)"
+    rf"|(?:(?:don{_APOS}?t|do\s+not)(?:\s+ever)?|never(?:\s+ever)?)\s+(?:let\s+(?:me|us)\s+)?"
+    r"forget)"
     r"(?:\s*[:,\-–—]\s*|\s+)(?P<that>that\s+)?"
     r"|(?P<hard>note\s+to\s+self|make\s+a\s+note|take\s+note|note)"
     r"(?:\s*[:\-–—]\s*(?:that\s+)?|\s+that\s+)"

@@ -8,7 +8,8 @@ What such a statement then changes among the facts held is memory/text/updates.p
 - a *retraction*: "I no longer work at Acme", "I'm not allergic to peanuts
   anymore", "..., forget that" (not "don't (let me) forget that ...", which asks to keep
   what follows; a bare "Forget that." names nothing, and ``forgets_the_last`` says it
-  points back at what was said last), "I quit my job at Acme", "I stopped eating meat". It states
+  points back at what was said last, and a bare "Never forget that." asks for nothing:
+  ``keeps_the_last``), "I quit my job at Acme", "I stopped eating meat". It states
   no new fact; ``denied`` holds the concepts (memory/text/wording.py) of what
   it says is no longer true, and ``about`` whose they are ("I ...": the user's, "My
   sister ...": hers; memory/text/owners.py). When no fact holds them, ``as_news`` reads it as
@@ -39,7 +40,8 @@ from tiermem.memory.text.owners import Owner, owner_of
 from tiermem.memory.text.retractions import reporting_denied
 from tiermem.memory.text.wording import concepts, stem
 
-__all__ = ["Statement", "as_news", "forgets_the_last", "own_clauses", "read_statement"]
+__all__ = ["Statement", "as_news", "forgets_the_last", "keeps_the_last", "own_clauses",
+           "read_statement"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -79,9 +81,23 @@ _BARE_FORGET = re.compile(
     r"forget\s+(?:about\s+)?(?:that|it|this)(?:,?\s+please)?\W*$", _I)
 
 
+#: A request to keep that names nothing ("Never forget that.", "Remember this, please"):
+#: what was said is kept anyway, so it asks for nothing that could change.
+_BARE_KEEP = re.compile(
+    r"^\W*(?:(?:oh|ok(?:ay)?|please|pls|and|just|also)\b[\s,]*)*"
+    rf"(?:(?:(?:don{_APOS}?t|do\s+not)(?:\s+(?:you\s+)?ever)?|never(?:,?\s+ever)?)\s+"
+    r"(?:let\s+(?:me|us)\s+)?forget|remember|keep\s+in\s+mind)"
+    r"\s+(?:about\s+)?(?:that|it|this)(?:,?\s+please)?\W*$", _I)
+
+
 def forgets_the_last(sentence: str) -> bool:
     """Whether ``sentence`` asks to forget, naming nothing, what the speaker just said."""
     return _BARE_FORGET.match(sentence) is not None
+
+
+def keeps_the_last(sentence: str) -> bool:
+    """Whether ``sentence`` asks to keep, naming nothing, what the speaker just said."""
+    return _BARE_KEEP.match(sentence) is not None
 
 
 def _asks_to_forget(text: str) -> bool:
@@ -190,7 +206,7 @@ def as_news(sentence: str) -> Statement | None:
     """A retraction read as a plain statement: when it denies nothing known, what it says
     is news ("I can't eat gluten anymore"). None for one that asks to forget ("forget that
     my locker code is 1234"): that is never to be stored."""
-    if _asks_to_forget(sentence):
+    if _asks_to_forget(sentence) or forgets_the_last(sentence):
         return None
     text = _SPACES.sub(" ", sentence.strip()).strip(" ,")
     return Statement(text[:1].upper() + text[1:])
@@ -201,7 +217,8 @@ def read_statement(sentence: str) -> Statement:
     text = sentence.strip()
     leading = _LEADING_CUE.match(text)
     contrast = _NOT_THIS_BUT.match(text[leading.end():] if leading else text)
-    if (contrast is None and _RETRACTION.search(text)) or _asks_to_forget(text):
+    if ((contrast is None and _RETRACTION.search(text)) or _asks_to_forget(text)
+            or forgets_the_last(text)):  # "Forget this."
         denied = concepts(_TAKEN_OVER.sub("", text)) or concepts(text)
         return Statement("", "retraction",
                          frozenset(denied - _RETRACTION_WORDS) | reporting_denied(text),

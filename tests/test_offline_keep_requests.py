@@ -1,0 +1,52 @@
+"""The offline policy on sentences about forgetting that ask nothing to be forgotten, or
+forget with "this": "Never forget that.", "Oh no, I forgot that.", "Forget this."."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from offline_helpers import chat as _chat
+from offline_helpers import core_of as _core
+
+from tiermem.agent.offline import KEPT_NOTE
+from tiermem.memory import HashingEmbedder, HierarchicalMemory
+from tiermem.memory.text.extract import extract_facts
+
+
+@pytest.fixture
+def memory() -> Iterator[HierarchicalMemory]:
+    with HierarchicalMemory(None, embedder=HashingEmbedder()) as m:
+        yield m
+
+
+@pytest.mark.parametrize("said", ["Never forget that.", "Never ever forget it!",
+                                  "Don't ever forget this.", "Please remember this."])
+def test_a_bare_request_to_keep_stores_nothing_and_says_so(memory: HierarchicalMemory,
+                                                           said: str) -> None:
+    replies = _chat(memory, "I'm vegan.", said)
+    assert _core(memory) == {"User is vegan": "durable"}
+    assert replies[-1] == KEPT_NOTE
+
+
+def test_never_forget_that_x_stores_x() -> None:
+    assert [f.text for f in extract_facts("Never forget that my wife is allergic to nuts.")
+            ] == ["User's wife is allergic to nuts"]
+
+
+@pytest.mark.parametrize("said", ["Forget this.", "Oh, forget this, please."])
+def test_forget_this_is_forget_that(memory: HierarchicalMemory, said: str) -> None:
+    _chat(memory, "I live in Lisbon.", "I'm vegan.", said)
+    assert _core(memory) == {"User lives in Lisbon": "durable"}
+
+
+@pytest.mark.parametrize("said", ["Oh no, I forgot that.", "I totally forgot about it."])
+def test_saying_one_forgot_it_is_no_request_and_no_fact(memory: HierarchicalMemory,
+                                                        said: str) -> None:
+    _chat(memory, "I'm vegan.", said)
+    assert _core(memory) == {"User is vegan": "durable"}
+
+
+def test_what_one_forgot_when_named_is_still_told(memory: HierarchicalMemory) -> None:
+    _chat(memory, "I forgot my keys at home.")
+    assert _core(memory) == {"User: I forgot my keys at home": "short-lived"}
