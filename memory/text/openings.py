@@ -6,8 +6,8 @@ as a cue; both read the opening here. Everything here is a pure function over st
 the regular expressions are compiled once at import.
 
 ``strip_markers`` skips the discourse markers that open a sentence ("so,", "btw",
-"hey,", "ok"); words that need punctuation after them to be markers ("no", "well")
-are kept without it, since "No deploys on Friday" is a statement.
+"hey,", "ok", "no worries,", "never mind,"); words that need punctuation after them to be
+markers ("no", "well") are kept without it, since "No deploys on Friday" is a statement.
 
 ``lead_in`` recognises "remember (that) X", "note: X", "keep in mind X", "don't
 (ever) forget (that) X", "never forget (that) X" and the like, and gives the keyword and
@@ -34,7 +34,8 @@ _APOS = "['’]"
 # after it, because "No deploys on Friday" and "Well-known issue" are statements.
 _MARKERS = re.compile(
     r"^(?:"
-    r"(?:(?:hi|hello|hey)(?:\s+there)?|yes|yeah|yep|yup|no|nope|well|alright|sure)\s*[,!:]\s*"
+    r"(?:(?:hi|hello|hey)(?:\s+there)?|yes|yeah|yep|yup|no|nope|well|alright|sure"
+    r"|no\s+worries|never\s*mind|no\s+problem)\s*[,!:]\s*"
     r"|(?:ok|okay|so|and|but|also|oh|btw|by\s+the\s+way|fyi|anyway|anyways|actually"
     r"|just\s+so\s+you\s+know|for\s+the\s+record)(?:\s*[,:!]\s*|\s+)"
     r")+",
