@@ -7,7 +7,8 @@ states nothing new, unless it denies nothing held ("I can't eat gluten anymore" 
 stored as said). A new value of a durable fact is durable; a greeting's "I'm X" names the
 user only while no other name is held. A slip corrected ("Sorry, I meant Portland, not
 Seattle": memory/text/corrections.py) retires the fact that said it and appends it as
-meant. The statements of a compound fact count one by one (memory/text/clauses.py).
+meant. The statements of a compound fact count one by one (memory/text/clauses.py). A
+bare "Forget that" takes back the statement just told and holds again what it replaced.
 
 Everything here reads strings and returns them: the policy (agent/offline.py) turns the
 result into ``core_memory_replace`` and ``core_memory_append`` calls, so every change goes
@@ -139,7 +140,8 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
     # stated: a "Forget that." after it points back at that, not at an earlier message;
     # after only "Okay." it still points at the message before.
     # What that sentence ended ("I moved to Porto" ends "User lives in Lisbon") is put
-    # back when it is forgotten: taking the move back is no move away from Lisbon.
+    # back when it is forgotten: taking the move back is no move away from Lisbon. So is
+    # what the last message ended, when "Forget that." points back at it.
     just_told: list[str] | None = None
     just_ended: tuple[dict[str, str], dict[str, str]] = ({}, {})
     previous, before, retired_before = "", dict(new), len(retired)
@@ -179,8 +181,10 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
             if denied or not statement.denied or news is None:
                 kinds = {part: {**current, **new}[facts[part][0]] for part in denied}
                 retire(denied, facts)
-                if denied and just_told is not None and forgets_the_last(sentence):
-                    _put_back(just_ended, current, new, retired)
+                if denied and forgets_the_last(sentence):
+                    _put_back(just_ended if just_told is not None
+                              else ({}, _ended_by_last(recent or [], current)),
+                              current, new, retired)
                 for part, kind in kinds.items():
                     # "not allergic to shellfish" leaves the peanuts of a list of two.
                     rest = still_held(part, statement.denied)
@@ -240,6 +244,18 @@ def _put_back(ended: tuple[dict[str, str], dict[str, str]], current: dict[str, s
             current[fact] = kind
     for fact, kind in from_message.items():
         new.setdefault(fact, kind)
+
+
+def _ended_by_last(recent: list[str], core: dict[str, str]) -> dict[str, str]:
+    """The facts the user's last message (``recent``: their earlier messages, newest first)
+    ended that ``core`` no longer holds, with their durability: the earlier ones replayed
+    in order say what it found held. One said before them all is not known here."""
+    held: dict[str, str] = {}
+    for message in reversed(recent[1:]):
+        ended, stated = core_changes(message, held)
+        held = {fact: kind for fact, kind in held.items() if fact not in ended} | stated
+    ended, _ = core_changes(recent[0], held) if recent else ([], {})
+    return {fact: held[fact] for fact in ended if fact not in core}
 
 
 def told_last(recent: list[str], held: list[str]) -> list[str]:
