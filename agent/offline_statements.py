@@ -135,7 +135,8 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
 
     # "Hi!" and "I'm Maya" name the speaker only together, as "don't forget about X;"
     # and "it starts at 2am" say something of X only together.
-    sentences = with_ellipses_filled(with_introductions(with_said_about(split_sentences(text))))
+    sentences = with_ellipses_filled(with_introductions(with_said_about(split_sentences(text))),
+                                     _said_last(recent or []))
     # What the last sentence of this message that stated, changed or asked something
     # stated: a "Forget that." after it points back at that, not at an earlier message;
     # after only "Okay." it still points at the message before.
@@ -244,6 +245,14 @@ def _put_back(ended: tuple[dict[str, str], dict[str, str]], current: dict[str, s
             current[fact] = kind
     for fact, kind in from_message.items():
         new.setdefault(fact, kind)
+
+
+def _said_last(recent: list[str]) -> str | None:
+    """The last statement of the user's last message (``recent``: their earlier messages,
+    newest first), which "My son is allergic too" may point back to; None after a
+    question."""
+    said = with_ellipses_filled(split_sentences(recent[0])) if recent else []
+    return said[-1] if said and not is_question(said[-1]) else None
 
 
 def _ended_by_last(recent: list[str], core: dict[str, str]) -> dict[str, str]:

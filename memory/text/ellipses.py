@@ -12,7 +12,10 @@ someone sharing the speaker's ("I'm not vegan. Neither is my wife."). That claus
 must open with a subject and a verb this module knows, the one
 shared, and for the speaker's share with someone else; when it does not ("I'm tired. Me
 too", a message that opens with "I do too"), the clause is dropped, since what it shares
-nothing here says. Pure functions over strings.
+nothing here says. A clause that leaves out only what follows its adjective ("My son is
+allergic too" after "I'm allergic to peanuts"), or names only the thing ("Shellfish too",
+after a statement of being so to something or of liking something), is told in full from
+the statement before it, which may close the message before. Pure functions over strings.
 """
 
 from __future__ import annotations
@@ -193,10 +196,73 @@ def _neg_filled(stated: str | None, match: re.Match[str]) -> list[str]:
     return []
 
 
-def with_ellipses_filled(sentences: list[str]) -> list[str]:
+#: Someone said to be so too, with the words after the adjective left out: "My son is
+#: allergic too" after "I'm allergic to peanuts".
+_CUT_SHORT = re.compile(
+    rf"^\W*(?:(?:and|but)\s+)?(?P<who>{_SOMEONE})\s+(?P<verb>is|are|was|were)\s+"
+    rf"(?P<said>[\w'’-]+){_TOO}{_AFTER}", _I)
+#: A thing alone, said to be so too: "Shellfish too" after "I'm allergic to peanuts".
+#: Someone ("me", "my son") would share the statement rather than be its object.
+_THING_TOO = re.compile(
+    r"^\W*(?:(?:and|but|also)\s+)?(?P<thing>(?!(?:me|i|my|it|this|that|he|she|they|we|you"
+    rf"|him|her|us|them|so|me)\b)[\w'’-]+(?:\s+[\w'’-]+)?){_TOO}{_AFTER}", _I)
+#: Verbs of liking, whose thing another may stand beside: "I like jazz. Blues too."; not
+#: "I live in Lisbon. Porto too.", which may say another home or a move.
+_LIKING = frozenset({"like", "love", "hate", "prefer", "enjoy", "eat", "drink", "play",
+                     "watch", "read", "speak"})
+#: Where the object of an adjective starts: "allergic to", "afraid of".
+_OBJECT_AFTER = re.compile(r"^(?P<head>.*\b(?:to|of|with|about|from|on|in|for))\s+\S", _I)
+
+
+def _stated_of(before: str) -> re.Match[str] | None:
+    """What the clause ``before`` ends with states, read as a statement with its verb."""
+    clauses = [part for part in _CLAUSE_BREAK.split(before.strip()) if part.strip()]
+    last = clauses[-1] if clauses else before
+    return _STATED_OWN.match(last) or _STATED.match(last)
+
+
+def _short_filled(before: str | None, sentence: str) -> list[str] | None:
+    """``sentence`` told in full after ``before`` when it leaves out what follows an
+    adjective ("My son is allergic too") or names only the thing ("Shellfish too"); None
+    when it is neither, or ``before`` does not say what it leaves out."""
+    stated = _stated_of(before) if before is not None else None
+    if stated is None:
+        return None
+    rest, head = stated["rest"], _OBJECT_AFTER.match(stated["rest"])
+    cut = _CUT_SHORT.match(sentence)
+    if cut is not None:
+        if (_kind(stated["verb"]) != "be" or head is None
+                or not rest.casefold().startswith(cut["said"].casefold() + " ")):
+            return None
+        return [f"{cut['who']} {cut['verb']} {rest}{_now(cut)}"]
+    thing = _THING_TOO.match(sentence)
+    if thing is None:
+        return None
+    if _kind(stated["verb"]) == "be" and head is not None:
+        said_of = f"{head['head']} "  # "Shellfish too" -> "I'm allergic to shellfish"
+    elif (stated["stem"] or "").casefold() in _LIKING:  # "Blues too" -> "I like blues"
+        said_of = ""
+    else:
+        return None
+    word = thing["thing"]
+    # A capital only because it opens the sentence is dropped ("Shellfish" -> "shellfish")
+    # when what it stands beside has none; a name keeps its own ("Blur").
+    said = word[:1].lower() + word[1:] if rest[len(said_of):][:1].islower() else word
+    return [f"{_before_verb(stated)} {said_of}{said}{_now(thing)}"]
+
+
+def _before_verb(stated: re.Match[str]) -> str:
+    """The words of ``stated`` before what it says: its subject and its verb."""
+    return stated.string[:stated.start("rest")].rstrip()
+
+
+def with_ellipses_filled(sentences: list[str], before: str | None = None) -> list[str]:
     """``sentences`` with each clause that only shares what the one before it says told in
     full, or dropped when that cannot be told (module docstring): one closing a sentence
-    becomes a sentence of its own after it."""
+    becomes a sentence of its own after it. ``before`` is the statement said just before
+    them, in an earlier message, which a first one saying what it shares in part ("My son
+    is allergic too", "Shellfish too") may point back to; "Me too" opening a message is
+    more likely said to the assistant, and is still dropped."""
     filled: list[str] = []
     for sentence in sentences:
         denied_alone = _NEG_ALONE.match(sentence)
@@ -213,6 +279,10 @@ def with_ellipses_filled(sentences: list[str]) -> list[str]:
             told = _filled(filled[-1] if filled else None, alone)
             # "I love it too" after "My wife loves her job" says what "it" is only with it.
             filled += told or ([sentence] if alone["again"] else [])
+            continue
+        short = _short_filled(filled[-1] if filled else before, sentence)
+        if short is not None:
+            filled += short
             continue
         closing = _CLOSING.match(sentence)
         if closing is None:
