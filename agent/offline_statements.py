@@ -251,7 +251,9 @@ def _said_last(recent: list[str]) -> str | None:
     """The last statement of the user's last message (``recent``: their earlier messages,
     newest first), which "My son is allergic too" may point back to; None after a
     question."""
-    said = with_ellipses_filled(split_sentences(recent[0])) if recent else []
+    # That message's own "too" is filled from the one before it in turn.
+    said = with_ellipses_filled(split_sentences(recent[0]), _said_last(recent[1:])
+                                ) if recent else []
     return said[-1] if said and not is_question(said[-1]) else None
 
 

@@ -29,6 +29,10 @@ def memory() -> Iterator[HierarchicalMemory]:
     (["I'm allergic to peanuts. And eggs as well."],
      ["User is allergic to peanuts", "User is allergic to eggs"]),
     (["I like jazz.", "Blues too."], ["User likes jazz", "User likes blues"]),
+    # the statement before, itself filled from the one before it
+    (["I'm allergic to peanuts.", "My son is allergic too.", "Shellfish too."],
+     ["User is allergic to peanuts", "User's son is allergic to peanuts",
+      "User's son is allergic to shellfish"]),
     # a name keeps its capital
     (["I like Muse.", "Blur too."], ["User likes Muse", "User likes Blur"]),
 ])
