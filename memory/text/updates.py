@@ -6,7 +6,8 @@ update or correction with its cue, or a plain statement: ``read_statement``,
 ``as_news``, ``own_clauses``) is memory/text/statements.py's, re-exported here. This
 module answers what such a statement changes among the facts held:
 
-``slot_of(fact)`` (memory/text/slots.py, re-exported here) names the single-valued
+``subject_of(fact)`` (memory/text/subjects.py, re-exported here) names who or what a fact
+is about. ``slot_of(fact)`` (memory/text/slots.py, re-exported here) names the single-valued
 attribute a fact sets, when that is clear. One of the user's named in two ways that may be
 one person ("User's partner", "User's boyfriend"; "User's brother Tom", "User's older
 brother Tom") is one person to ``replaces``.
@@ -86,7 +87,6 @@ from tiermem.memory.text.relations import may_be_one_partner
 # Which attribute a fact sets lives in its own module; re-exported, as callers import it here.
 from tiermem.memory.text.slots import (
     ATTRIBUTE,
-    CHANGE_WORDS,
     VERB_SLOT,
     role_of,
     slot_of,
@@ -95,6 +95,9 @@ from tiermem.memory.text.slots import (
 # How a sentence reads as a change lives in its own module; re-exported, as callers import
 # it here.
 from tiermem.memory.text.statements import Statement, as_news, own_clauses, read_statement
+
+# Who a fact is about lives in its own module; re-exported, as callers import it here.
+from tiermem.memory.text.subjects import SUBJECT_VERB, same_subject, subject_concepts, subject_of
 from tiermem.memory.text.wording import concepts
 
 __all__ = ["SUBJECT_VERB", "Statement", "as_news", "own_clauses", "read_statement", "replaces",
@@ -115,32 +118,8 @@ def _own_concepts(fact: str) -> set[str]:
     return concepts(fact) - {"user"}
 
 
-#: Words after which a noun comes: one ending in "s" there is a plural, not a verb.
-_NOUN_DETERMINERS = ("the", "a", "an", "my", "our", "your", "their", "his", "her", "its",
-                     "these", "those", "some", "all", "both", "many", "most",
-                     "several", "every", "no")
-_AFTER_DETERMINER = "".join(rf"(?<!\b{word}\s)" for word in _NOUN_DETERMINERS)
-#: Where a fact's subject ends: its first verb of being, having or doing.
-SUBJECT_VERB = re.compile(
-    rf"^(?P<subject>.{{1,60}}?)\s+(?:is|are|was|were|has|have|had|can|cannot|can{_APOS}t"
-    rf"|will|won{_APOS}t|does|doesn{_APOS}t|did|didn{_APOS}t|isn{_APOS}t|aren{_APOS}t"
-    # the past the extractor writes ("User moved to Porto", person.py's head table)
-    r"|moved|relocated"
-    # a verb in -s ("prefers"), not a plural after a possessive ("User's kids are ...") or
-    # a determiner ("The payments team"), where a noun, not a verb, comes
-    rf"|(?<!'s )(?<!’s ){_AFTER_DETERMINER}(?-i:[a-z]+[^s\W]s))\b", _I)
 _NEGATION = re.compile(rf"\s+not\b|n{_APOS}t\b|\s+no\s+longer\b", _I)
 _STILL_OR_NOT = re.compile(r",?\s+(?:any\s?more|any\s+longer)\b", _I)
-
-
-def subject_of(fact: str) -> str | None:
-    """Who or what ``fact`` is about ("Customer Acme", "User's wife"), or None if unclear."""
-    match = SUBJECT_VERB.match(fact.strip())
-    if match is None:
-        return None
-    words = [w for w in re.findall(r"[\w'’-]+", match["subject"].casefold())
-             if w not in CHANGE_WORDS]
-    return " ".join(words) or None
 
 
 def _value_kind(fact: str) -> str:
@@ -185,61 +164,6 @@ def _names_over_state(new: str, old: str) -> bool:
     return (_value_kind(new) == "name" and _value_kind(old) == "plain" and match is not None
             and re.search(r"[a-z\d]", match["value"]) is not None)
 
-
-def _subject_concepts(new: str, old: str) -> set[str]:
-    """The concepts two facts share by naming one subject ("customer", "acme"); none when
-    either subject is unclear."""
-    subjects = [subject_of(fact) for fact in (new, old)]
-    if None in subjects:
-        return set()
-    return concepts(subjects[0] or "") & concepts(subjects[1] or "")
-
-
-def _same_subject(new: str, old: str) -> bool:
-    """Whether two facts may be about one thing: the same subject (or one unclear), the same
-    predicate given to another subject, or one naming the other's subject itself (not as
-    the owner of something: "User's wife" does not name "User")."""
-    new_subject, old_subject = subject_of(new), subject_of(old)
-    if new_subject is None or old_subject is None or new_subject == old_subject:
-        return True
-    if new_subject == _named_before_clause(old) or old_subject == _named_before_clause(new):
-        return True  # "Priya likes coffee" and "Priya, who is on call, likes tea"
-    if _predicate(new) == _predicate(old):
-        # The user and someone of theirs may both like jazz: "I like jazz now" after
-        # "My wife likes jazz" takes nothing from her.
-        return "user" not in (new_subject, old_subject) or not any(
-            subject.startswith(("user's ", "user’s ")) for subject in (new_subject, old_subject))
-    # Named in what the other says, not inside its subject: "The incident commander" is
-    # another subject than "The incident", though it starts with its words.
-    return any(re.search(rf"(?<![\w'’-]){re.escape(subject)}(?![\w-]|['’]s\b)",
-                         (_said_of_subject(fact) or fact).casefold()) is not None
-               for subject, fact in ((old_subject, new), (new_subject, old)))
-
-
-def _named_before_clause(fact: str) -> str | None:
-    """``subject_of(fact)`` up to a comma that opens a clause or an apposition in it
-    ("priya" of "Priya, who is on call, likes tea"; "marco" of "Marco, our SRE lead, works
-    from Milan"), as the subject read runs on to the verb and takes in the clause's words;
-    None when the subject holds no comma."""
-    match = SUBJECT_VERB.match(fact.strip())
-    if match is None or "," not in match["subject"]:
-        return None
-    words = [w for w in re.findall(r"[\w'’-]+", match["subject"].split(",")[0].casefold())
-             if w not in CHANGE_WORDS]
-    return " ".join(words) or None
-
-
-def _said_of_subject(fact: str) -> str | None:
-    """``fact`` after its subject ("is now the on-call engineer"), or None if the subject
-    is unclear."""
-    match = SUBJECT_VERB.match(fact.strip())
-    return fact.strip()[match.end("subject"):] if match else None
-
-
-def _predicate(fact: str) -> str:
-    """What ``fact`` says of its subject, normalised ("leads the payments team")."""
-    said = _said_of_subject(fact)
-    return normalize_fact(said) if said is not None else ""
 
 
 def _negation_of(new: str, old: str) -> bool:
@@ -345,7 +269,7 @@ def replaces(new: str, old: str, change: str | None) -> bool:
         return same_look or not _names_over_state(new, old)
     if change is None or (new_slot is not None and old_slot is not None):
         return False
-    if not _same_subject(new, old):
+    if not same_subject(new, old):
         return False
     new_concepts, old_concepts = _own_concepts(new), _own_concepts(old)
     shared = new_concepts & old_concepts
@@ -353,7 +277,7 @@ def replaces(new: str, old: str, change: str | None) -> bool:
     # a new plan (shared "plan") from another attribute ("uses SSO") that still holds.
     return (len(shared) >= _MIN_SHARED
             and 2 * len(shared) >= min(len(new_concepts), len(old_concepts))
-            and bool(shared - _subject_concepts(new, old)))
+            and bool(shared - subject_concepts(new, old)))
 
 
 def with_the_day_kept(new: str, old: str) -> str | None:
