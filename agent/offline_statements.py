@@ -48,7 +48,7 @@ from tiermem.memory.text.updates import (
     said_in_full,
     slot_of,
     stated_beside,
-    with_the_day_kept,
+    with_the_time_kept,
 )
 
 __all__ = ["core_changes", "told_last"]
@@ -222,9 +222,10 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                     old for old, holders in facts.items()
                     if holders != [part] and old not in siblings
                     and replaces(part, old, statement.change)]), recent or [])
-                # "The meeting is at noon now" after "... on Friday at 3pm" keeps the day.
+                # "The meeting is at noon now" after "... on Friday at 3pm" keeps the day, and
+                # "... on Monday now" the hour.
                 part = next((kept for old in replaced
-                             if (kept := with_the_day_kept(part, old)) is not None), part)
+                             if (kept := with_the_time_kept(part, old)) is not None), part)
                 durable = retire(replaced, facts, keep=part)
                 # One an earlier version stored joined to another ("Customer 9034 uses
                 # SSO and is on the Team plan") is that fact stated again.

@@ -24,7 +24,9 @@ def memory() -> Iterator[HierarchicalMemory]:
 _TIMES = [
     (["The meeting is on Friday.", "The meeting is Monday at 3pm now."],
      ["The meeting is Monday at 3pm"]),
-    (["The meeting is Friday at 3pm.", "The meeting is Monday now."], ["The meeting is Monday"]),
+    # a day alone keeps the hour it does not say
+    (["The meeting is Friday at 3pm.", "The meeting is Monday now."],
+     ["The meeting is Monday at 3pm"]),
     (["The deadline is by Friday.", "The deadline is Monday now."], ["The deadline is Monday"]),
     (["The standup is at 9am.", "The standup is 9:30 now."], ["The standup is 9:30"]),
     # An hour alone still leaves a day alone, and a state or a count any time.

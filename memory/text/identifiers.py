@@ -23,7 +23,7 @@ import re
 
 __all__ = ["count_beside_state", "counts_alike", "ends_the_time", "identifies",
            "is_state_compound", "keeps_the_day", "names_a_make", "of_one_kind", "retimes",
-           "says_when", "with_new_hour", "without_when"]
+           "says_when", "with_new_day", "with_new_hour", "without_when"]
 
 #: A severity, priority or tier: a state with a number, not a name ("sev1", "P2", "SEV-3").
 _STATUS_CODE = re.compile(
@@ -172,7 +172,10 @@ def says_when(value: str) -> bool:
 #: Words that say which day, and those that say the hour of one.
 _DAY = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight|today|week"
                   r"|weekend|month", re.IGNORECASE)
-_HOUR = re.compile(rf"{_TIME_OF_DAY}|noon|midnight", re.IGNORECASE)
+#: A part of the day is an hour of it too: "in the morning now" moves "on Friday at 3pm"
+#: within Friday, as "at noon now" does.
+_HOUR_WORD = rf"(?:{_TIME_OF_DAY}|noon|midnight|morning|afternoon|evening|night)\b"
+_HOUR = re.compile(rf"\b{_HOUR_WORD}", re.IGNORECASE)
 
 
 def keeps_the_day(new: str, old: str) -> bool:
@@ -183,7 +186,10 @@ def keeps_the_day(new: str, old: str) -> bool:
 
 
 #: The hour of a time, with the "at" before it ("at 3pm" of "on Friday at 3pm").
-_AT_HOUR = re.compile(rf"(?:\bat\s+)?(?:{_TIME_OF_DAY}|noon|midnight)", re.IGNORECASE)
+_AT_HOUR = re.compile(rf"(?:\b(?:at|in\s+the)\s+)?\b{_HOUR_WORD}", re.IGNORECASE)
+#: One day said alone ("on Monday", "tomorrow"): a week or a month is no day to keep an hour on.
+_ONE_DAY = re.compile(r"(?:on\s+)?(?:(?:next|this)\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+                      r"|tomorrow|today", re.IGNORECASE)
 
 
 def with_new_hour(new: str, old: str) -> str | None:
@@ -196,6 +202,17 @@ def with_new_hour(new: str, old: str) -> str | None:
     if _HOUR.search(new) is None or len(_AT_HOUR.findall(old)) != 1:
         return None
     return _AT_HOUR.sub(lambda _: new, old)
+
+
+def with_new_day(new: str, old: str) -> str | None:
+    """``old``, a day with its hour ("on Friday at 3pm"), on the day ``new`` says alone
+    ("on Monday"): "on Monday at 3pm", for a thing moved to another day keeps its hour
+    unless a new one is said. None unless ``new`` is one day and ``old`` a day and one hour."""
+    new, old = new.strip(" ."), old.strip(" .")
+    hours = _AT_HOUR.findall(old)
+    if _ONE_DAY.fullmatch(new) is None or not says_when(old) or not _DAY.search(old):
+        return None
+    return f"{new} {hours[0].strip()}" if len(hours) == 1 else None
 
 
 #: A delay by whole days or more ("delayed by 2 days", "pushed back a week"): the day it

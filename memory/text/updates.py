@@ -76,6 +76,7 @@ from tiermem.memory.text.identifiers import (
     names_a_make,
     of_one_kind,
     says_when,
+    with_new_day,
     with_new_hour,
     without_when,
 )
@@ -102,7 +103,7 @@ from tiermem.memory.text.wording import concepts
 
 __all__ = ["SUBJECT_VERB", "Statement", "as_news", "own_clauses", "read_statement", "replaces",
            "role_of", "said_in_full", "slot_of", "stated_beside", "subject_of",
-           "with_the_day_kept"]
+           "with_the_time_kept"]
 
 _I = re.IGNORECASE
 _APOS = "['’]"
@@ -280,16 +281,19 @@ def replaces(new: str, old: str, change: str | None) -> bool:
             and bool(shared - subject_concepts(new, old)))
 
 
-def with_the_day_kept(new: str, old: str) -> str | None:
+def with_the_time_kept(new: str, old: str) -> str | None:
     """``new`` as the fact it makes of ``old``, when it moves a thing ``old`` says is due
     on a day at an hour ("The meeting is on Friday at 3pm") to another hour of that day
-    ("The meeting is at noon"): "The meeting is on Friday at noon". None otherwise."""
+    ("The meeting is at noon", "... in the morning"): "The meeting is on Friday at noon";
+    or to another day, which keeps the hour ("The meeting is on Monday": "... on Monday at
+    3pm"). None otherwise."""
     if slot_of(new) is None or slot_of(new) != slot_of(old):
         return None
     said = [ATTRIBUTE.match(fact.strip()) for fact in (new, old)]
     if said[0] is None or said[1] is None:
         return None
-    moved = with_new_hour(said[0]["value"], said[1]["value"])
+    moved = (with_new_hour(said[0]["value"], said[1]["value"])
+             or with_new_day(said[0]["value"], said[1]["value"]))
     return None if moved is None else old.strip()[:said[1].start("value")] + moved
 
 
