@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["count_beside_state", "counts_alike", "ends_the_time", "identifies",
+__all__ = ["at_other_times", "count_beside_state", "counts_alike", "ends_the_time", "identifies",
            "is_state_compound", "keeps_the_day", "names_a_make", "of_one_kind", "retimes",
            "says_when", "with_new_day", "with_new_hour", "without_when"]
 
@@ -249,6 +249,28 @@ def ends_the_time(new: str, old: str) -> bool:
         return False
     return retimes(new) or (_DELAYED_BY_DAYS.fullmatch(new.strip(" .")) is not None
                             and _DAY.search(old) is not None)
+
+
+#: A state said of one time ("busy in the evening", "closed on Sunday"); not one said with
+#: until when it holds ("down until 5pm"), which ends at that time rather than recurring.
+_STATE_AT = re.compile(
+    r"(?P<state>\S.*?)" + "".join(rf"(?<!\b{word})"
+                                 for word in ("until", "till", "by", "from", "since"))
+    + rf"\s+(?P<when>(?!(?:until|till|by|from|since)\b)(?:{_WHEN.pattern}))",
+    re.IGNORECASE)
+
+
+def at_other_times(new: str, old: str) -> bool:
+    """Whether ``new`` and ``old`` each say how a thing is at a time of its own ("closed on
+    Sunday", "busy in the evening"): a gym closed on Sunday may still be busy in the
+    evening, so neither ends the other; at one time ("quiet in the evening") they do."""
+    whens = []
+    for value in (new, old):
+        said = _STATE_AT.fullmatch(value.strip(" ."))
+        if said is None or says_when(said["state"]) or says_when(value):
+            return False  # a time alone ("on Friday at 3pm") is when, not how
+        whens.append(" ".join(said["when"].casefold().removeprefix("on ").split()))
+    return whens[0] != whens[1]
 
 
 def retimes(value: str) -> bool:

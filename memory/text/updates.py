@@ -67,6 +67,7 @@ from collections.abc import Iterable
 from tiermem.memory.text.beliefs import believed
 from tiermem.memory.text.extract import ExtractedFact, normalize_fact
 from tiermem.memory.text.identifiers import (
+    at_other_times,
     count_beside_state,
     counts_alike,
     ends_the_time,
@@ -244,6 +245,8 @@ def replaces(new: str, old: str, change: str | None) -> bool:
             return True
         if says_when(values[0]) != says_when(values[1]):
             return False
+        if at_other_times(values[0], values[1]):
+            return False  # "closed on Sunday now" says nothing of "busy in the evening"
         if keeps_the_day(values[0], values[1]):
             return False  # "at noon now" leaves "on Friday": the meeting is at noon on Friday
         if with_new_hour(values[0], values[1]) is not None:
