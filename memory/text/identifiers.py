@@ -116,13 +116,19 @@ def without_when(value: str) -> str:
     return _WHEN_OR_HOW_LONG.sub("", value) if value[:1].islower() else value
 
 
+#: A size in bytes ("500GB", "2 TiB"): what a disk holds or can hold, not how it is.
+_SIZE = re.compile(r"(?:(?:about|around|over|under)\s+|~)?\d[\d,]*(?:\.\d+)?\s?"
+                   r"(?:[kmgtp]i?b|bytes?)", re.IGNORECASE)
+
+
 def count_beside_state(new: str, old: str) -> bool:
-    """Whether one of two values counts things or time ("5 nodes", "45 minutes") and the
-    other says how the thing is in words ("degraded"): a cluster is degraded at any size,
-    so neither ends the other, whichever is told first."""
+    """Whether one of two values counts things or time ("5 nodes", "45 minutes") or is a
+    size ("500GB") and the other says how the thing is in words ("degraded", "empty"): a
+    cluster is degraded at any size, and a 500GB disk may be empty, so neither ends the
+    other, whichever is told first."""
     values = [value.strip(" .") for value in (new, old)]
-    counts = [_COUNT.fullmatch(value) is not None and _QUANTITY.fullmatch(value) is None
-              for value in values]
+    counts = [(_COUNT.fullmatch(value) is not None and _QUANTITY.fullmatch(value) is None)
+              or _SIZE.fullmatch(value) is not None for value in values]
     worded = [re.search(r"\d", value) is None for value in values]
     return (counts[0] and worded[1]) or (counts[1] and worded[0])
 
