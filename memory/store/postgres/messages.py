@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from contextlib import nullcontext
 from typing import Any
 
 import numpy as np
+import psycopg
 
 from tiermem.memory.store.bounds import check_erasure, check_messages, check_name
 from tiermem.memory.store.postgres.context_heirs import handing_on
@@ -42,6 +44,17 @@ _IN_TURNS_OF = (
 )
 
 
+#: The message the first of those appended takes its context from (``message_context``),
+#: locked until the append commits. Another connection deleting or forgetting it has
+#: locked it first: the append then waits for that to commit and takes the message before
+#: it (a row gone by then is passed over), so a context never keeps a message that left
+#: recall. Held, the lock makes such a delete wait for the append instead, whose message
+#: the delete then finds as the heir to hand its context on to.
+_LOCK_CONTEXT_SOURCE = (
+    "SELECT p.id FROM tiermem.messages p WHERE p.agent_id = %s AND p.id < %s"
+    f" AND {IN_CONTEXT.format(r='p')} ORDER BY p.id DESC LIMIT 1 FOR SHARE")
+
+
 def _message(row: Sequence[Any]) -> Message:
     mid, turn, role, content, created_at, tool_calls, tool_call_id, tool_name, status = row
     return Message(turn=int(turn), role=role, content=content, created_at=created_at,
@@ -69,21 +82,26 @@ class PgMessages:
                           if m.embedding is not None), self.scope.setting, "message embedding")
         if not messages:
             return []
-        first = self.scope.next_id("messages")
-        ids = list(range(first, first + len(messages)))
-        rows = []
-        for new_id, m in zip(ids, messages, strict=True):
-            search_text, n_words = text_columns(m.content)
-            rows.append((self.scope.agent, new_id, m.turn, m.role, m.content,
-                         None if m.tool_calls is None else json.dumps(m.tool_calls),
-                         m.tool_call_id, m.tool_name, m.created_at, m.status,
-                         # The embedder id describes the vector: none without one.
-                         m.embedder_id if m.embedding is not None else None,
-                         as_vector(m.embedding), search_text, n_words))
-        insert_rows(self.scope, "messages", (
-            "agent_id", "id", "turn", "role", "content", "tool_calls", "tool_call_id",
-            "tool_name", "created_at", "status", "embedder_id", "embedding", "search_text",
-            "n_words"), rows)
+        # The lock must last until the rows are in: the caller's transaction holds it,
+        # or one of its own (a savepoint inside the caller's would cost two statements).
+        idle = self.scope.conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+        with self.scope.conn.transaction() if idle else nullcontext():
+            first = self.scope.next_id("messages")
+            self.scope.run(_LOCK_CONTEXT_SOURCE, (first,))
+            ids = list(range(first, first + len(messages)))
+            rows = []
+            for new_id, m in zip(ids, messages, strict=True):
+                search_text, n_words = text_columns(m.content)
+                rows.append((self.scope.agent, new_id, m.turn, m.role, m.content,
+                             None if m.tool_calls is None else json.dumps(m.tool_calls),
+                             m.tool_call_id, m.tool_name, m.created_at, m.status,
+                             # The embedder id describes the vector: none without one.
+                             m.embedder_id if m.embedding is not None else None,
+                             as_vector(m.embedding), search_text, n_words))
+            insert_rows(self.scope, "messages", (
+                "agent_id", "id", "turn", "role", "content", "tool_calls", "tool_call_id",
+                "tool_name", "created_at", "status", "embedder_id", "embedding", "search_text",
+                "n_words"), rows)
         return ids
 
     def get_many(self, ids: Sequence[int]) -> dict[int, Message]:
