@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import psycopg
 import pytest
 from psycopg.conninfo import make_conninfo
+from test_postgres_upgrade import _set_back
 
 from tiermem.bench.postgres_only import fresh_database
 from tiermem.cli import main
@@ -16,6 +17,7 @@ from tiermem.memory.embed.embeddings import HashingEmbedder
 from tiermem.memory.errors import StoreError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.postgres.connection import stored_agents
+from tiermem.memory.store.postgres.schema import SCHEMA_VERSION
 
 
 @pytest.fixture
@@ -76,3 +78,37 @@ def test_pgvector_outside_the_search_path_is_named(postgres_server: str) -> None
         with _open(dsn, read_only=False) as memory:  # the advice given works
             memory.add_fact("the staging cluster runs in eu-west-1", "durable")
             assert len(memory.facts()) == 1
+
+
+def test_an_upgrade_by_a_role_that_only_writes_rows_names_the_owner_to_run_it(
+        postgres_dsn: str, weak_role: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with _open(postgres_dsn, read_only=False) as memory:
+        memory.add_fact("the staging cluster runs in eu-west-1", "durable")
+    with psycopg.connect(postgres_dsn, autocommit=True) as admin:
+        owner = admin.execute("SELECT current_user").fetchone()[0]  # type: ignore[index]
+        admin.execute(f"GRANT USAGE ON SCHEMA tiermem TO {weak_role}")
+        admin.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA tiermem"
+                      f" TO {weak_role}")
+        admin.execute(f"GRANT USAGE ON ALL SEQUENCES IN SCHEMA tiermem TO {weak_role}")
+        database = admin.info.dbname
+    _set_back(postgres_dsn)  # as an older tiermem left it
+    weak = make_conninfo(postgres_dsn, user=weak_role)
+    refused = (rf"cannot upgrade the schema .* from {SCHEMA_VERSION - 1} to {SCHEMA_VERSION}"
+               rf".*belong to role {owner}, not {weak_role}: run `tiermem upgrade` once with a"
+               rf" --store that connects as {owner}")
+    with pytest.raises(StoreError, match=refused):  # refused as it creates the schema
+        _open(weak, read_only=False)
+    with psycopg.connect(postgres_dsn, autocommit=True) as admin:
+        admin.execute(f'GRANT CREATE ON DATABASE "{database}" TO {weak_role}')
+        admin.execute(f"GRANT CREATE ON SCHEMA tiermem TO {weak_role}")
+    with pytest.raises(StoreError, match=refused) as info:  # refused as it alters them
+        _open(weak, read_only=False)
+    assert f"{SCHEMA_VERSION}: must be owner of table" in str(info.value)
+    assert main(["upgrade", "--agent", "bob", "--store", weak]) == 1
+    assert "belong to role" in capsys.readouterr().err
+
+    assert main(["upgrade", "--agent", "bob", "--store", postgres_dsn]) == 0
+    with _open(weak, read_only=False) as memory:  # the advice given works
+        memory.add_fact("the database runs postgres 16", "durable")
+        assert sorted(f.text for f in memory.facts()) == [
+            "the database runs postgres 16", "the staging cluster runs in eu-west-1"]

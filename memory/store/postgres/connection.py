@@ -208,6 +208,8 @@ def prepare(conn: psycopg.Connection, *, read_only: bool, where: str) -> None:
         try:
             migrate(conn)
         except pg_errors.InsufficientPrivilege as exc:
+            if applied_version(conn) > 0:
+                raise _upgrade_refused(conn, exc, where) from None
             raise StoreError(
                 f"cannot create tiermem's tables in {where}: {_first_line(exc)}; the user "
                 f"needs CREATE on the database (and the `vector` extension installed by a "
@@ -234,6 +236,25 @@ def prepare(conn: psycopg.Connection, *, read_only: bool, where: str) -> None:
         if "vector type not found" not in str(exc):
             raise
         raise _vector_not_found(where) from None
+
+
+def _upgrade_refused(conn: psycopg.Connection, exc: pg_errors.InsufficientPrivilege,
+                     where: str) -> StoreError:
+    # An upgrade alters tables (and disables their guard triggers for a conversion), which
+    # PostgreSQL lets only their owner do, whatever rights on the rows a role was granted.
+    owner, role = conn.execute(
+        "SELECT (SELECT pg_get_userbyid(relowner) FROM pg_class"
+        " WHERE oid = to_regclass('tiermem.messages')), current_user").fetchone() or (None, None)
+    upgrading = f"cannot upgrade the schema of {where} from {applied_version(conn)} to " \
+                f"{SCHEMA_VERSION}: {_first_line(exc)}"
+    if owner is None or owner == role:
+        return StoreError(f"{upgrading}; grant the role {role} what it was refused, or run "
+                          f"`tiermem upgrade` once as a superuser")
+    return StoreError(
+        f"{upgrading}; an upgrade changes tiermem's tables, which only their owner may do, "
+        f"and they belong to role {owner}, not {role}: run `tiermem upgrade` once with a "
+        f"--store that connects as {owner}, then this role writes again with the rights "
+        f"it has")
 
 
 def _vector_not_found(where: str) -> StoreError:
