@@ -210,3 +210,41 @@ def test_a_writer_lock_handed_to_the_store_is_its_own_and_must_be_this_homes(
         SQLiteStore(home)
     store.close()  # releases the lock it was given
     SQLiteStore(home).close()
+
+
+def test_a_writer_lock_is_this_homes_however_the_path_is_written(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tiermem.memory.store.sqlite.writer_lock import WriterLock
+
+    (tmp_path / "agent").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "agent")
+    monkeypatch.chdir(tmp_path)
+    for given, home in ((tmp_path / "agent", Path("agent")), (Path("agent"), tmp_path / "link")):
+        lock = WriterLock(given)
+        lock.acquire()
+        store = SQLiteStore(home, writer_lock=lock)
+        with pytest.raises(StoreLockedError):
+            SQLiteStore(tmp_path / "agent")
+        store.close()
+        assert not lock.held
+
+
+def test_a_writer_lock_handed_over_is_released_when_the_home_cannot_be_made(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tiermem.memory.store.sqlite.store as sqlite_store
+    from tiermem.memory.store.sqlite.writer_lock import WriterLock
+
+    home = tmp_path / "agent"
+    home.mkdir()
+    lock = WriterLock(home)
+    lock.acquire()
+
+    def refused(path: Path) -> None:
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(sqlite_store, "make_home", refused)
+    with pytest.raises(StoreError, match=r"cannot create the agent home .*Permission denied"):
+        SQLiteStore(home, writer_lock=lock)
+    assert not lock.held
+    monkeypatch.undo()
+    SQLiteStore(home).close()  # no writer holds the home

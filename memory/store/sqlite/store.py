@@ -65,7 +65,7 @@ from tiermem.memory.store.sqlite.schema import STORE_INDEXES, migrate
 from tiermem.memory.store.sqlite.schema_search import UNINDEXED_ROW
 from tiermem.memory.store.sqlite.transactions import SQLiteTransactions
 from tiermem.memory.store.sqlite.vectors import FaissIndex
-from tiermem.memory.store.sqlite.writer_lock import LOCK_FILE, WriterLock, writer_lock_held
+from tiermem.memory.store.sqlite.writer_lock import WriterLock, writer_lock_held
 from tiermem.memory.store.vector_choice import checked_ef_search, checked_vector_index
 
 _log = logging.getLogger(__name__)
@@ -102,17 +102,18 @@ class SQLiteStore(SQLiteTransactions):
                 f"durability must be 'normal' or 'full', got {durability!r}")
         if read_only and home is None:
             raise InvalidInputError("read_only needs the path of an existing agent home")
+        #: How vectors are searched (memory.store.vector_choice).
+        self.vector_index = checked_vector_index(vector_index)
+        self.ef_search = checked_ef_search(ef_search)
+        # Refused arguments leave a handed lock with the caller; from here it is the store's.
         if writer_lock is not None and (read_only or home is None
-                                        or writer_lock.path != Path(home) / LOCK_FILE):
+                                        or not writer_lock.locks(Path(home))):
             raise InvalidInputError("writer_lock is the lock of an agent home to write: give "
                                     "it with that home's path and read_only=False")
         if writer_lock is not None and not writer_lock.held:
             # Taken over unheld, it would let a second writer open the home beside this one.
             raise InvalidInputError("writer_lock is not held: acquire() it first, or leave "
                                     "writer_lock out and the store takes the lock itself")
-        #: How vectors are searched (memory.store.vector_choice).
-        self.vector_index = checked_vector_index(vector_index)
-        self.ef_search = checked_ef_search(ef_search)
         home = Path(home) if home is not None else None  # a str is a path too
         self.home = home
         self.database = home / db_file if home is not None else None
@@ -138,24 +139,21 @@ class SQLiteStore(SQLiteTransactions):
         self.lock = threading.RLock()
         #: Whether opening ran SQLite's quick_check (it does after an unclean close).
         self.quick_checked = False
-        self._writer = None
+        self._writer = writer_lock
         self._data_version = 0
-        self._init_transactions()
         #: The database was an empty file (0 bytes) before this open made a memory of it.
         self.was_empty_file = False
-        if home is not None and not read_only:
-            try:
-                make_home(home)
-            except OSError as exc:
-                raise StoreError(f"cannot create the agent home {home}: {exc.strerror}; "
-                                 f"choose a directory this user can write") from None
         # A failure or a Ctrl-C once the lock is taken lets it go at once: a caller that goes
         # on must not find the home locked by its own process until the store is collected.
         try:
+            self._init_transactions()
             if home is not None and not read_only:
-                if writer_lock is not None:
-                    self._writer = writer_lock
-                else:
+                try:
+                    make_home(home)
+                except OSError as exc:
+                    raise StoreError(f"cannot create the agent home {home}: {exc.strerror}; "
+                                     f"choose a directory this user can write") from None
+                if writer_lock is None:
                     self._writer = WriterLock(home)
                     self._writer.acquire()
                 if db_file != DB_FILE:

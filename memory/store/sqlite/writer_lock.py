@@ -59,6 +59,11 @@ class WriterLock:
         self.owner_pid = os.getpid()
         _held.add(self)
 
+    def locks(self, home: Path) -> bool:
+        """Whether this is the lock of ``home``, whether either path is written relative,
+        absolute or through a symbolic link."""
+        return self.path.resolve() == (home / LOCK_FILE).resolve()
+
     @property
     def held(self) -> bool:
         """Whether this process holds the lock (acquired, not released since)."""
