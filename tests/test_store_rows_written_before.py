@@ -16,7 +16,12 @@ from tiermem.memory.config import MemoryConfig
 from tiermem.memory.errors import InvalidInputError
 from tiermem.memory.hierarchy import HierarchicalMemory
 from tiermem.memory.store.postgres.backend import PostgresBackend
-from tiermem.memory.tiers.lifecycle import BLANK_FACT_PASSAGE, CUT_MARK
+from tiermem.memory.tiers.lifecycle import (
+    BLANK_FACT_PASSAGE,
+    CUT_MARK,
+    UNSTORABLE_MARK,
+    archived_text,
+)
 from tiermem.memory.validation import MAX_TEXT_CHARS
 
 #: Over the limit, and found by a search for "deploy window".
@@ -207,3 +212,26 @@ def test_the_passage_of_a_fact_stored_blank_is_not_counted_below_the_page(
             shown = [h.text for p in pages for h in p.hits]
             assert shown == [h.text for h in every.hits], k
             assert {(p.total, p.total_exact) for p in pages} == {(len(shown), True)}, k
+
+
+def test_a_full_core_evicts_a_fact_stored_with_a_nul(tmp_path: Path) -> None:
+    # SQLite alone: PostgreSQL never held a NUL in text.
+    stored = "The on-call\x00engineer is Ada"
+    with make_memory(tmp_path / "home", config=ONE_FACT) as m:
+        fact_id = m.add_fact("The on-call engineer is Ada")
+        _written_before(m, fact_id, text=stored)
+    with make_memory(tmp_path / "home", config=ONE_FACT) as m:
+        m.add_fact("The staging region is us-east-2")  # core is full: the old fact leaves
+        evicted = m.fact(fact_id)
+        assert evicted is not None and evicted.tier == "archival" and evicted.text == stored
+        assert evicted.passage_id is not None
+        passage = m.archival.get_many([evicted.passage_id])[evicted.passage_id]
+        assert passage.text == f"The on-call{UNSTORABLE_MARK}engineer is Ada"
+        assert [h.text for h in m.archival_search("on-call engineer", k=1).hits] == [
+            passage.text]
+
+
+def test_a_lone_surrogate_in_a_passage_is_marked_and_the_rest_kept() -> None:
+    # Never read from SQLite (its text is not UTF-8), but a fact's text from any store
+    # has its passage made this way.
+    assert archived_text(" ops\ud800 lead\udfff ") == f"ops{UNSTORABLE_MARK} lead{UNSTORABLE_MARK}"

@@ -34,6 +34,7 @@ input first, so a rejected edit raises before anything here mutates.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 
 from tiermem.memory.config import MemoryConfig
@@ -56,12 +57,18 @@ OVERSIZE = "oversize"
 CUT_MARK = " [cut]"
 
 
+#: Stands in a passage for a character an older version stored that no passage may hold.
+UNSTORABLE_MARK = "\ufffd"
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
 def archived_text(fact_text: str) -> str:
     """The text of a fact's passage: the fact's, but for a text an older version stored
-    blank or over the limit, which no passage may hold. Such a fact must still leave a
-    full core, so its passage says it had no text, or holds its text cut to the limit;
-    the fact keeps its text as stored."""
-    text = fact_text.strip()
+    blank, over the limit, or holding a NUL or a lone surrogate, which no passage may
+    hold. Such a fact must still leave a full core, so its passage says it had no text,
+    holds its text cut to the limit, or holds it with each such character replaced by
+    U+FFFD; the fact keeps its text as stored."""
+    text = _UNSTORABLE.sub(UNSTORABLE_MARK, fact_text).strip()
     if not text:
         return BLANK_FACT_PASSAGE
     if len(text) > MAX_TEXT_CHARS:
