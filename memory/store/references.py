@@ -7,6 +7,10 @@ it is searched through it); a passage's fact must be one the store holds; a vect
 have as many values as the memory's embedder gives. Each backend looks the rows up;
 the checks run before the write, so a refused write leaves the store as it was.
 
+A fact's marks on the counters its memory keeps (``core_seq``, and on the interaction
+clock ``tick``) must not pass them: a restore refuses a fact that entered core after the
+last entry its memory counted, or was read after its memory's last interaction.
+
 An archived fact needs its passage too, but a fact filed straight into archival is
 written before its passage, which takes the fact's id, and is then given the passage's
 id in the same transaction: written in a transaction, it is checked as that commits.
@@ -20,8 +24,9 @@ from typing import Any
 import numpy as np
 
 from tiermem.memory.errors import InvalidInputError
+from tiermem.memory.store.millisecond_times import CLOCK_SETTING, WALL
 from tiermem.memory.store.nesting import NestedTransactions
-from tiermem.memory.store.records import REINDEX_TARGET_KEY, Passage
+from tiermem.memory.store.records import REINDEX_TARGET_KEY, HistoryPoint, Passage
 from tiermem.memory.types import Fact
 
 #: A passage's id to None when the store holds no such passage, else whether it is
@@ -33,6 +38,50 @@ FactsHeld = Callable[[list[int]], set[int]]
 WithoutPassage = Callable[[int], bool]
 #: A setting's value, None when it is not set.
 Setting = Callable[[str], str | None]
+#: The settings that bound a row's counters, read in one lookup: those set, by key.
+COUNTER_SETTINGS = ("core_seq", "tick", CLOCK_SETTING)
+Counters = Callable[[], dict[str, str]]
+
+
+def check_fact_counters(fact: Fact, counters: Counters,
+                        stored: Callable[[], Fact | None] | None = None) -> None:
+    """``fact``'s entry into core and its clock readings, before an insert, or an update
+    (given ``stored``, read only for a value refused: a value written back as stored, or
+    an update that writes nothing, is let be, as an older version may have stored it)."""
+    settings = counters()
+    clock = settings.get(CLOCK_SETTING)
+    if clock is None:
+        return  # no memory has opened the store: it keeps no counters yet
+    bounds = [("entered_core_seq", int(settings.get("core_seq") or 0), "core_seq",
+               "the last entry into core it counted")]
+    if clock != WALL:  # readings of a wall clock may be in the future
+        tick = int(settings.get("tick") or 0)
+        bounds += [(field, tick, "tick", "its last interaction")
+                   for field in ("created_tick", "last_access")]
+    for field, bound, key, meaning in bounds:
+        value = getattr(fact, field)
+        if value <= bound:
+            continue
+        if stored is not None:
+            held = stored()
+            if held is None or getattr(held, field) == value:
+                continue
+        raise InvalidInputError(
+            f"fact {field} is {value!r:.40}, past this memory's {key} ({bound}, {meaning}); "
+            f"give a value up to it, or set {key!r} first (settings.set) as the memory does")
+
+
+def check_point_tick(point: HistoryPoint, counters: Counters) -> None:
+    """A history point: taken at an interaction its memory has counted."""
+    settings = counters()
+    if CLOCK_SETTING not in settings:
+        return
+    tick = int(settings.get("tick") or 0)
+    if point.tick > tick:
+        raise InvalidInputError(
+            f"history tick is {point.tick}, past this memory's tick ({tick}, its last "
+            f"interaction); record a point in an interaction, or set 'tick' first "
+            f"(settings.set) as the memory does")
 
 
 def check_fact_passage(fact: Fact, forgotten: PassageForgotten,

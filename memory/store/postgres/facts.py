@@ -7,10 +7,12 @@ from typing import Any
 
 from tiermem.memory.store.bounds import check_fact
 from tiermem.memory.store.nesting import NestedTransactions
+from tiermem.memory.store.postgres.history import stored_counters
 from tiermem.memory.store.postgres.scope import Scope, text_columns
 from tiermem.memory.store.records import Fact, FactTotals
 from tiermem.memory.store.references import (
     check_archived_at_commit,
+    check_fact_counters,
     check_fact_passage,
     refuse_archived_alone,
 )
@@ -91,6 +93,7 @@ class PgFacts:
 
     def insert(self, fact: Fact, norm: str) -> int:
         check_fact(fact)
+        check_fact_counters(fact, lambda: stored_counters(self.scope))
         check_fact_passage(fact, self._passage_forgotten)
         refuse_archived_alone(fact, self.transactions)
         new_id = self.scope.next_id("facts")
@@ -106,6 +109,7 @@ class PgFacts:
 
     def update(self, fact: Fact, norm: str | None = None) -> None:
         check_fact(fact, stored_text=lambda: self._text(fact.id))
+        check_fact_counters(fact, lambda: stored_counters(self.scope), lambda: self.get(fact.id))
         check_fact_passage(fact, self._passage_forgotten, lambda: self.get(fact.id) is not None)
         refuse_archived_alone(fact, self.transactions)
         check_archived_at_commit(fact, fact.id, self.transactions, self._without_passage)

@@ -9,6 +9,7 @@ from typing import Any
 from tiermem.memory.store.bounds import check_event, check_point, check_state
 from tiermem.memory.store.postgres.scope import Scope
 from tiermem.memory.store.records import Event, HistoryPoint
+from tiermem.memory.store.references import COUNTER_SETTINGS, check_point_tick
 
 _HISTORY = ("tick", "created_at", "core_facts", "core_size", "durable_in_core",
             "archival_passages", "recall_messages", "evictions", "promotions")
@@ -26,6 +27,13 @@ def _event(row: Sequence[Any]) -> Event:
                  detail=detail, created_at=created_at, id=int(eid))
 
 
+def stored_counters(scope: Scope) -> dict[str, str]:
+    """The settings that bound a row's counters (references.COUNTER_SETTINGS), those set."""
+    return {str(k): str(v) for k, v in scope.rows(
+        "SELECT key, value FROM tiermem.settings WHERE agent_id = %s AND key = ANY(%s)",
+        (list(COUNTER_SETTINGS),))}
+
+
 class PgHistory:
     """memory.store.contract.HistoryStore over ``tiermem.history`` and ``tiermem.events``."""
 
@@ -34,6 +42,7 @@ class PgHistory:
 
     def record(self, point: HistoryPoint) -> None:
         check_point(point)
+        check_point_tick(point, lambda: stored_counters(self.scope))
         columns = ", ".join(_HISTORY)
         updates = ", ".join(f"{c} = excluded.{c}" for c in _HISTORY[1:])
         self.scope.run(

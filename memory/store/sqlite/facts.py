@@ -10,11 +10,13 @@ from tiermem.memory.store.bounds import check_fact
 from tiermem.memory.store.records import Fact, FactTotals
 from tiermem.memory.store.references import (
     check_archived_at_commit,
+    check_fact_counters,
     check_fact_passage,
     refuse_archived_alone,
 )
 from tiermem.memory.store.sqlite.erasure import delete_rows, ids_where
 from tiermem.memory.store.sqlite.filters import CHUNK
+from tiermem.memory.store.sqlite.history import stored_counters
 from tiermem.memory.store.sqlite.ids import next_id_sql
 from tiermem.memory.validation import seconds_of_stored
 
@@ -115,6 +117,7 @@ class SQLiteFacts:
 
     def insert(self, fact: Fact, norm: str) -> int:
         check_fact(fact)
+        check_fact_counters(fact, lambda: stored_counters(self.store))
         check_fact_passage(fact, self._passage_forgotten)
         refuse_archived_alone(fact, self.store)
         cursor = self.store.execute(
@@ -132,6 +135,7 @@ class SQLiteFacts:
 
     def update(self, fact: Fact, norm: str | None = None) -> None:
         check_fact(fact, stored_text=lambda: self._text(fact.id))
+        check_fact_counters(fact, lambda: stored_counters(self.store), lambda: self.get(fact.id))
         check_fact_passage(fact, self._passage_forgotten, lambda: self.get(fact.id) is not None)
         refuse_archived_alone(fact, self.store)
         check_archived_at_commit(fact, fact.id, self.store, self._without_passage)

@@ -7,12 +7,23 @@ from typing import TYPE_CHECKING
 
 from tiermem.memory.store.bounds import check_event, check_point, check_state
 from tiermem.memory.store.records import Event, HistoryPoint
+from tiermem.memory.store.references import COUNTER_SETTINGS, check_point_tick
 
 if TYPE_CHECKING:
     from tiermem.memory.store.sqlite.store import SQLiteStore
 
+# One row of scalar lookups: a write reads it, and it costs less than rows by key IN (...).
+_COUNTERS = "SELECT " + ", ".join("(SELECT value FROM meta WHERE key = ?)"
+                                  for _ in COUNTER_SETTINGS)
 _POINT = ("tick, created_at, core_facts, core_size, durable_in_core, archival_passages,"
           " recall_messages, evictions, promotions")
+
+
+def stored_counters(store: SQLiteStore) -> dict[str, str]:
+    """The settings that bound a row's counters (references.COUNTER_SETTINGS), those set."""
+    row = store.execute(_COUNTERS, COUNTER_SETTINGS).fetchone()
+    return {key: str(value) for key, value in zip(COUNTER_SETTINGS, row, strict=True)
+            if value is not None}
 
 
 class SQLiteHistory:
@@ -23,6 +34,7 @@ class SQLiteHistory:
 
     def record(self, point: HistoryPoint) -> None:
         check_point(point)
+        check_point_tick(point, lambda: stored_counters(self.store))
         self.store.execute(
             f"INSERT OR REPLACE INTO history ({_POINT}) VALUES (?,?,?,?,?,?,?,?,?)",
             (point.tick, point.created_at, point.core_facts, point.core_size,

@@ -1,0 +1,141 @@
+"""The store's own API writes no fact or history point past the counters its memory
+keeps, on either backend: a fact that entered core after the memory's last ``core_seq``,
+or was created or read after its last interaction (``tick``, on the interaction clock),
+and a history point past that interaction, each make a snapshot its restore refuses. A
+refused write says what to give and leaves the store as it was."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from memory_helpers import make_memory
+from snapshot_helpers import restore
+
+from tiermem.memory.errors import InvalidInputError
+from tiermem.memory.hierarchy import HierarchicalMemory
+from tiermem.memory.store.contract import StorageBackend
+from tiermem.memory.store.records import HistoryPoint
+from tiermem.memory.types import Fact
+
+Open = Callable[..., HierarchicalMemory]
+Write = Callable[[StorageBackend, int, int], Any]
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def opened(request: pytest.FixtureRequest, tmp_path: Path) -> Open:
+    if request.param == "postgres":
+        dsn = request.getfixturevalue("postgres_dsn")
+        return lambda **options: make_memory(store=dsn, agent="ada", **options)
+    return lambda **options: make_memory(tmp_path / "home", **options)
+
+
+def _new_fact(**fields: Any) -> Fact:
+    return Fact(**{"id": 0, "text": "User plays chess", "durability": "durable",
+                   "created_at": 1.7e9, "created_tick": 0.0, "last_access": 0.0,
+                   "access_count": 1, "source": "api", "tokens": 3, **fields})
+
+
+def _inserted(**fields: Any) -> Callable[[int, int], Fact]:
+    return lambda seq, tick: _new_fact(**{k: v(seq, tick) for k, v in fields.items()})
+
+
+def _point(store: StorageBackend, tick: int) -> None:
+    store.history.record(HistoryPoint(tick=tick, created_at=1.7e9, core_facts=1, core_size=3,
+                                      durable_in_core=1, archival_passages=0,
+                                      recall_messages=2, evictions=0, promotions=0))
+
+
+def _counters(m: HierarchicalMemory) -> tuple[int, int]:
+    return int(m.store.settings.get("core_seq") or 0), m.tick
+
+
+def _held(m: HierarchicalMemory) -> dict[str, Any]:
+    return m.snapshot()["tables"]
+
+
+def _a_memory_in_use(m: HierarchicalMemory) -> None:
+    m.add_fact("User is vegan", "durable")
+    m.process_interaction("My cat is called Miso.", "Nice.")
+    m.process_interaction("I work nights.", "Noted.")
+
+
+PAST: list[tuple[str, Write, str]] = [
+    ("inserted entered_core_seq",
+     lambda s, seq, tick: s.facts.insert(_new_fact(entered_core_seq=seq + 1), "user plays chess"),
+     "fact entered_core_seq is {seq1}, past this memory's core_seq ({seq}, the last entry "
+     "into core it counted); give a value up to it, or set 'core_seq' first"),
+    ("inserted created_tick",
+     lambda s, seq, tick: s.facts.insert(_new_fact(created_tick=tick + 1.0), "user plays chess"),
+     "fact created_tick is {tick1}.0, past this memory's tick ({tick}, its last interaction)"),
+    ("updated last_access",
+     lambda s, seq, tick: s.facts.update(replace(s.facts.in_core()[0], last_access=tick + 0.5)),
+     "fact last_access is {tick}.5, past this memory's tick ({tick}, its last interaction)"),
+    ("updated entered_core_seq",
+     lambda s, seq, tick: s.facts.update(replace(s.facts.in_core()[0],
+                                                 entered_core_seq=10**6)),
+     "fact entered_core_seq is 1000000, past this memory's core_seq ({seq}"),
+    ("history tick", lambda s, seq, tick: _point(s, tick + 1),
+     "history tick is {tick1}, past this memory's tick ({tick}, its last interaction); "
+     "record a point in an interaction"),
+]
+
+
+@pytest.mark.parametrize(("case", "write", "says"), PAST, ids=[c[0] for c in PAST])
+def test_a_write_past_the_memorys_counters_is_refused_and_the_memory_restores(
+        opened: Open, tmp_path: Path, case: str, write: Write, says: str) -> None:
+    with opened() as m:
+        _a_memory_in_use(m)
+        seq, tick = _counters(m)
+        assert seq == max(f.entered_core_seq for f in m.store.facts.in_core()) and tick > 0
+        before = _held(m)
+        expected = says.format(seq=seq, seq1=seq + 1, tick=tick, tick1=tick + 1)
+        with pytest.raises(InvalidInputError) as refused, m.store.transaction():
+            write(m.store, seq, tick)
+        assert str(refused.value).startswith(expected)
+        assert _held(m) == before
+        m.write_snapshot(tmp_path / "snap.json")
+    with restore(tmp_path / "snap.json", tmp_path / "restored") as restored:
+        assert restored.recall.search("Miso").hits
+
+
+def test_values_up_to_the_counters_are_written_and_restore(opened: Open,
+                                                           tmp_path: Path) -> None:
+    with opened() as m:
+        _a_memory_in_use(m)
+        seq, tick = _counters(m)
+        with m.store.transaction():
+            m.store.facts.insert(_new_fact(entered_core_seq=seq, created_tick=float(tick),
+                                           last_access=float(tick)), "user plays chess")
+            _point(m.store, tick)
+        m.write_snapshot(tmp_path / "snap.json")
+    with restore(tmp_path / "snap.json", tmp_path / "restored") as restored:
+        assert "User plays chess" in [f.text for f in restored.store.facts.all()]
+
+
+def test_a_wall_clock_reads_past_the_tick(opened: Open, tmp_path: Path) -> None:
+    with opened(clock="wall") as m:
+        _a_memory_in_use(m)
+        with m.store.transaction():
+            m.store.facts.insert(_new_fact(created_tick=1.7e9, last_access=1.8e9),
+                                 "user plays chess")
+        m.write_snapshot(tmp_path / "snap.json")
+    with restore(tmp_path / "snap.json", tmp_path / "restored") as restored:
+        assert "User plays chess" in [f.text for f in restored.store.facts.all()]
+
+
+def test_an_update_writes_back_a_value_stored_past_the_counters(opened: Open) -> None:
+    with opened() as m:
+        _a_memory_in_use(m)
+        fact = m.store.facts.in_core()[0]
+        with m.store.transaction():  # as a version before the check left it
+            m.store.settings.set("core_seq", fact.entered_core_seq - 1)
+        with m.store.transaction():
+            m.store.facts.update(replace(fact, access_count=fact.access_count + 1))
+        held = m.store.facts.get(fact.id)
+        assert held is not None and held.access_count == fact.access_count + 1
+        with pytest.raises(InvalidInputError, match=r"^fact entered_core_seq is"):
+            m.store.facts.update(replace(held, entered_core_seq=fact.entered_core_seq + 1))
