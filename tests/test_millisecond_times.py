@@ -229,3 +229,49 @@ def test_an_upgrade_leaves_every_row_of_a_memory_in_seconds_as_it_was(
     before = _every_row(where)
     assert _migrated(where) == (_SQLITE_BEFORE if backend == "sqlite" else _PG_BEFORE) + 1
     assert _every_row(where) == before
+
+
+def _metadata(where: dict[str, Any]) -> str:
+    query = f"SELECT metadata FROM {{p}}passages WHERE text = '{_RUNBOOK}'"
+    if "path" in where:
+        conn = _sqlite(where)
+        try:
+            return str(conn.execute(query.format(p="")).fetchone()[0])
+        finally:
+            conn.close()
+    with psycopg.connect(where["store"], autocommit=True) as pg:
+        row = pg.execute(query.format(p="tiermem.").encode()).fetchone()
+        assert row is not None
+        return str(row[0])
+
+
+def _upgraded_with_metadata(where: dict[str, Any], text: str) -> str:
+    """The runbook's metadata text after an upgrade of a memory dated in milliseconds
+    whose runbook held ``text``."""
+    _populated(where, "logical")
+    _in_every_column(where, repr(_MILLIS), readings=False)
+    quoted = text.replace("'", "''").replace("{", "{{").replace("}", "}}")
+    _execute(where, f"UPDATE {{p}}passages SET metadata = '{quoted}' WHERE text = '{_RUNBOOK}'")
+    assert _migrated(where) == (_PG_BEFORE if "store" in where else _SQLITE_BEFORE) + 1
+    return _metadata(where)
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_an_upgrade_converts_the_superseded_mark_alone(
+        tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> None:
+    members = {"owner": "s\u00e9", "zeta": 1e300, "a": [1.5, 2], "superseded_at": _MILLIS}
+    converted = json.loads(_upgraded_with_metadata(_where(backend, tmp_path, request),
+                                                   json.dumps(members)))
+    # Every other member as it was: in its place, of its type (1e300 is no integer).
+    assert list(converted.items()) == [*list(members.items())[:-1], ("superseded_at", _SECONDS)]
+    assert isinstance(converted["zeta"], float)
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+def test_a_metadata_that_is_no_json_does_not_stop_the_upgrade(
+        tmp_path: Path, backend: str, request: pytest.FixtureRequest) -> None:
+    where = _where(backend, tmp_path, request)
+    # As json.dumps writes a float that is not a number: no JSON to PostgreSQL.
+    text = json.dumps({"ratio": float("nan"), "superseded_at": _MILLIS})
+    assert _upgraded_with_metadata(where, text) == text  # left as it was
+    assert _times(where)[0] == [_SECONDS] * len(_times(where)[0])  # the rest converted

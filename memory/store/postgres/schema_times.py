@@ -9,7 +9,7 @@ from tiermem.memory.store import millisecond_times as times
 _ON_THE_WALL_CLOCK = (f"EXISTS (SELECT 1 FROM tiermem.settings s WHERE s.agent_id = f.agent_id"
                       f" AND s.key = '{times.CLOCK_SETTING}' AND s.value = '{times.WALL}')")
 #: As numeric, which holds any JSON number: one past double precision would fail a cast.
-_SUPERSEDED = f"(metadata::jsonb ->> '{times.SUPERSEDED_KEY}')::numeric"
+_SUPERSEDED = "(value #>> '{}')::numeric"
 
 
 def _guards(action: str) -> str:
@@ -17,18 +17,42 @@ def _guards(action: str) -> str:
                    for table, names in times.GUARDS.items() for name in names)
 
 
+#: The superseded mark of each passage's metadata, in seconds. Rebuilt as ``json``, not
+#: ``jsonb``, so every other member keeps its place and its value's text (jsonb would sort
+#: the keys and write 1e+300 as an integer of 301 digits). A metadata that is no JSON, as
+#: json.dumps writes NaN, is skipped: its row must not stop the upgrade of every agent.
+_SUPERSEDED_IN_SECONDS = f"""DO $convert$
+DECLARE
+    passage record;
+    doc json;
+BEGIN
+    FOR passage IN SELECT agent_id, id, metadata FROM tiermem.passages
+                   WHERE metadata LIKE '%"{times.SUPERSEDED_KEY}"%' LOOP
+        BEGIN
+            doc := passage.metadata::json;
+        EXCEPTION WHEN invalid_text_representation THEN
+            CONTINUE;
+        END;
+        CONTINUE WHEN json_typeof(doc) <> 'object';
+        UPDATE tiermem.passages SET metadata = (
+            SELECT json_object_agg(key, CASE WHEN key = '{times.SUPERSEDED_KEY}'
+                AND json_typeof(value) = 'number' AND {times.in_milliseconds(_SUPERSEDED)}
+                THEN to_json(({_SUPERSEDED} / 1000)::double precision) ELSE value END
+                ORDER BY place)::text
+            FROM json_each(doc) WITH ORDINALITY AS member(key, value, place))
+        WHERE agent_id = passage.agent_id AND id = passage.id
+          AND EXISTS (SELECT 1 FROM json_each(doc) AS member(key, value)
+                      WHERE key = '{times.SUPERSEDED_KEY}' AND json_typeof(value) = 'number'
+                      AND {times.in_milliseconds(_SUPERSEDED)});
+    END LOOP;
+END
+$convert$;"""
+
+
 def _conversions() -> str:
     statements = [f"{statement};" for statement in times.column_conversions(
         lambda table: f"tiermem.{table}", _ON_THE_WALL_CLOCK)]
-    # Only a metadata naming the key is parsed (CASE decides first): the store writes JSON
-    # alone, but a row another program wrote that is none must not stop the upgrade.
-    statements.append(
-        f"UPDATE tiermem.passages SET metadata = jsonb_set(metadata::jsonb,"
-        f" '{{{times.SUPERSEDED_KEY}}}', to_jsonb(({_SUPERSEDED} / 1000)::double precision))::text"
-        f" WHERE CASE WHEN metadata LIKE '%\"{times.SUPERSEDED_KEY}\"%' AND jsonb_typeof("
-        f"metadata::jsonb -> '{times.SUPERSEDED_KEY}') = 'number'"
-        f" THEN {times.in_milliseconds(_SUPERSEDED)} ELSE false END;")
-    return "\n".join(statements)
+    return "\n".join([*statements, _SUPERSEDED_IN_SECONDS])
 
 
 #: Migration 17. The triggers that would refuse the updates are off for them alone, in the
