@@ -263,16 +263,29 @@ def _said_last(recent: list[str]) -> str | None:
     return said[-1] if said and not is_question(said[-1]) else None
 
 
+def _replayed(recent: list[str]) -> list[tuple[dict[str, str], list[str], dict[str, str]]]:
+    """The user's earlier messages (``recent``, newest first) said again in order to an
+    empty core: for each, oldest first, the facts held before it, those it ended and those
+    held after it. Each is read with the ones before it, so a "Forget that." among them
+    takes back what it did when said. A fact said before them all is not known here."""
+    steps: list[tuple[dict[str, str], list[str], dict[str, str]]] = []
+    held: dict[str, str] = {}
+    for at in reversed(range(len(recent))):
+        ended, stated = core_changes(recent[at], held, recent[at + 1:])
+        after = {fact: kind for fact, kind in held.items() if fact not in ended} | stated
+        steps.append((held, ended, after))
+        held = after
+    return steps
+
+
 def _ended_by_last(recent: list[str], core: dict[str, str]) -> dict[str, str]:
     """The facts the user's last message (``recent``: their earlier messages, newest first)
-    ended that ``core`` no longer holds, with their durability: the earlier ones replayed
-    in order say what it found held. One said before them all is not known here."""
-    held: dict[str, str] = {}
-    for message in reversed(recent[1:]):
-        ended, stated = core_changes(message, held)
-        held = {fact: kind for fact, kind in held.items() if fact not in ended} | stated
-    ended, _ = core_changes(recent[0], held) if recent else ([], {})
-    return {fact: held[fact] for fact in ended if fact not in core}
+    ended that ``core`` no longer holds, with their durability, as replayed."""
+    steps = _replayed(recent)
+    if not steps:
+        return {}
+    before, ended, _ = steps[-1]
+    return {fact: before[fact] for fact in ended if fact not in core}
 
 
 def told_last(recent: list[str], held: list[str]) -> list[str]:
