@@ -33,7 +33,7 @@ from tiermem.memory.text.introductions import with_introductions
 from tiermem.memory.text.kin_values import another_of_several
 from tiermem.memory.text.openings import with_said_about
 from tiermem.memory.text.owners import may_be_same_kin
-from tiermem.memory.text.resumptions import time_resumed
+from tiermem.memory.text.resumptions import takes_back_a_cancellation, time_resumed
 from tiermem.memory.text.retractions import retracted, still_held
 from tiermem.memory.text.sentences import split_sentences
 from tiermem.memory.text.slots import ATTRIBUTE
@@ -229,9 +229,11 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                              if (kept := with_the_time_kept(part, old)) is not None), part)
                 durable = retire(replaced, facts, keep=part)
                 # "The meeting is back on" after "... cancelled" is due when it was again.
-                resumed = time_resumed(part, replaced, recent or [])
-                if resumed is not None:
-                    new.setdefault(resumed, kind)
+                if takes_back_a_cancellation(part, replaced):
+                    resumed = time_resumed(part, [after for _, _, after
+                                                  in _replayed(recent or [])])
+                    if resumed is not None:
+                        new.setdefault(resumed, kind)
                 # One an earlier version stored joined to another ("Customer 9034 uses
                 # SSO and is on the Team plan") is that fact stated again.
                 part = next((fact for fact in held().get(part, ()) if fact in current),

@@ -10,7 +10,7 @@ import pytest
 from offline_helpers import chat, core_of
 
 from tiermem.memory import HashingEmbedder, HierarchicalMemory
-from tiermem.memory.text.resumptions import time_resumed
+from tiermem.memory.text.resumptions import takes_back_a_cancellation
 
 
 @pytest.fixture
@@ -41,10 +41,8 @@ def test_back_on_is_due_when_it_was(memory: HierarchicalMemory, said: list[str],
 
 
 def test_only_a_cancellation_taken_back_brings_a_time_back() -> None:
-    recent = ["The meeting is cancelled now.", "The meeting is on Friday."]
-    assert time_resumed("The meeting is back on", ["The meeting is cancelled"],
-                        recent) == "The meeting is on Friday"
-    assert time_resumed("The meeting is back on", ["The meeting is great"], recent) is None
-    assert time_resumed("The meeting is great", ["The meeting is cancelled"], recent) is None
-    assert time_resumed("The standup is back on", ["The standup is cancelled"],
-                        recent) is None
+    assert takes_back_a_cancellation("The meeting is back on", ["The meeting is cancelled"])
+    assert not takes_back_a_cancellation("The meeting is back on", ["The meeting is great"])
+    assert not takes_back_a_cancellation("The meeting is great", ["The meeting is cancelled"])
+    assert not takes_back_a_cancellation("The standup is back on",
+                                         ["The meeting is cancelled"])
