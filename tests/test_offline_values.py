@@ -211,7 +211,7 @@ _WHEN_AND_STATE = [
     # A time ends a time.
     (["The deploy is at 5pm.", "The deploy is at 6pm now."], ["The deploy is at 6pm"]),
     (["The meeting is at 3pm.", "The meeting is at noon now."], ["The meeting is at noon"]),
-    (["The meeting is at 3pm.", "The meeting is tomorrow now."], ["The meeting is tomorrow"]),
+    (["The meeting is at 3pm.", "The meeting is next week now."], ["The meeting is next week"]),
     (["The deadline is on Friday.", "The deadline is next week now."],
      ["The deadline is next week"]),
     # An hour alone is of the day it was due, which still holds.

@@ -211,12 +211,14 @@ def with_new_hour(new: str, old: str) -> str | None:
 
 
 def with_new_day(new: str, old: str) -> str | None:
-    """``old``, a day with its hour ("on Friday at 3pm"), on the day ``new`` says alone
-    ("on Monday"): "on Monday at 3pm", for a thing moved to another day keeps its hour
-    unless a new one is said. None unless ``new`` is one day and ``old`` a day and one hour."""
+    """``old``, a day with its hour ("on Friday at 3pm") or an hour alone ("at 3pm"), on
+    the day ``new`` says alone ("on Monday"): "on Monday at 3pm", for a thing moved to a
+    day keeps its hour unless a new one is said. None unless ``new`` is one day and
+    ``old`` one hour, with a day or without."""
     new, old = new.strip(" ."), old.strip(" .")
     hours = _AT_HOUR.findall(old)
-    if _ONE_DAY.fullmatch(new) is None or not says_when(old) or not _DAY.search(old):
+    if _ONE_DAY.fullmatch(new) is None or not says_when(old) or not (
+            _DAY.search(old) or _AT_HOUR.fullmatch(old)):
         return None
     return f"{new} {hours[0].strip()}" if len(hours) == 1 else None
 
