@@ -16,7 +16,8 @@ What such a statement then changes among the facts held is memory/text/updates.p
   a plain statement: it is then news;
 - an *update* or *correction*: a statement with a change cue. Leading
   "actually", "sorry", "no,", "I meant", "correction", "now", "these days"; "actually" and
-  "now" anywhere, "from now on" whole (not "right now", "for now", "just now", "now that"); "my
+  "now" anywhere, "from now on" whole, with the commas around either (not "right now", "for
+  now", "just now", "now that"); "my
   new X"; "moved (from X) to"; a closing ", not X". Its ``text`` drops the
   cue, and "I changed (or updated, switched) my X to Y" reads as "my X is Y", and "my X
   isn't (or is no longer) Y, it's Z" as "my X is Z", a correction;
@@ -128,9 +129,11 @@ _LEADING_CUE = re.compile(
 )
 _ACTUALLY = re.compile(r",?\s*\bactually\b,?", _I)
 # "now" as "from now on", not as "at this moment" (a short-lived cue) or "now that"; "from
-# now on" is taken whole, or "The standup is cancelled from now on" keeps "from on".
-_NOW = re.compile(r",?\s*(?:\bfrom\s+now\s+on\b|(?<!right )(?<!for )(?<!just )(?<!until )"
-                  r"(?<!by )\bnow\b(?!\s+that\b))", _I)
+# now on" is taken whole, or "The standup is cancelled from now on" keeps "from on". Set
+# off by commas ("The standup, now, is at 10am"), both go, or the subject keeps one.
+_NOW_CUE = (r"(?:\bfrom\s+now\s+on\b|(?<!right )(?<!for )(?<!just )(?<!until )(?<!by )"
+            r"\bnow\b(?!\s+that\b))")
+_NOW = re.compile(rf",\s*{_NOW_CUE}\s*,(?=\s)|,?\s*{_NOW_CUE}", _I)
 _CHANGED_MY = re.compile(
     rf"^i(?:\s+have|{_APOS}ve)?\s+(?:changed|updated|switched)\s+my\s+(?P<attribute>.+?)\s+to\s+"
     r"(?P<value>.+)$",
