@@ -24,13 +24,13 @@ def memory() -> Iterator[HierarchicalMemory]:
      ["User is allergic to peanuts", "User's son is allergic to peanuts"]),
     (["I'm allergic to peanuts. My son is allergic too."],
      ["User is allergic to peanuts", "User's son is allergic to peanuts"]),
-    (["I'm allergic to peanuts.", "Shellfish too."],
+    (["I'm allergic to peanuts.", "shellfish too."],
      ["User is allergic to peanuts", "User is allergic to shellfish"]),
     (["I'm allergic to peanuts. And eggs as well."],
      ["User is allergic to peanuts", "User is allergic to eggs"]),
-    (["I like jazz.", "Blues too."], ["User likes jazz", "User likes blues"]),
+    (["I like jazz.", "And blues too."], ["User likes jazz", "User likes blues"]),
     # the statement before, itself filled from the one before it
-    (["I'm allergic to peanuts.", "My son is allergic too.", "Shellfish too."],
+    (["I'm allergic to peanuts.", "My son is allergic too.", "And shellfish too."],
      ["User is allergic to peanuts", "User's son is allergic to peanuts",
       "User's son is allergic to shellfish"]),
     # a name keeps its capital

@@ -13,9 +13,11 @@ must open with a subject and a verb this module knows, the one
 shared, and for the speaker's share with someone else; when it does not ("I'm tired. Me
 too", a message that opens with "I do too"), the clause is dropped, since what it shares
 nothing here says. A clause that leaves out only what follows its adjective ("My son is
-allergic too" after "I'm allergic to peanuts"), or names only the thing ("Shellfish too",
+allergic too" after "I'm allergic to peanuts"), or names only the thing ("shellfish too",
 after a statement of being so to something or of liking something), is told in full from
-the statement before it, which may close the message before. Pure functions over strings.
+the statement before it, which may close the message before; a capitalised word alone
+("Tom too", "Shellfish too") may name someone sharing it or the thing, so it is dropped.
+Pure functions over strings.
 """
 
 from __future__ import annotations
@@ -206,6 +208,8 @@ _CUT_SHORT = re.compile(
 _THING_TOO = re.compile(
     r"^\W*(?:(?:and|but|also)\s+)?(?P<thing>(?!(?:me|i|my|it|this|that|he|she|they|we|you"
     rf"|him|her|us|them|so|me)\b)[\w'’-]+(?:\s+[\w'’-]+)?){_TOO}{_AFTER}", _I)
+#: A word that may be someone's name: one capital, opening it ("Tom", "Shellfish").
+_NAME_ALONE = re.compile(r"(?-i:[A-Z][a-z]+)$")
 #: Verbs of liking, whose thing another may stand beside: "I like jazz. Blues too."; not
 #: "I live in Lisbon. Porto too.", which may say another home or a move.
 _LIKING = frozenset({"like", "love", "hate", "prefer", "enjoy", "eat", "drink", "play",
@@ -244,10 +248,13 @@ def _short_filled(before: str | None, sentence: str) -> list[str] | None:
         said_of = ""
     else:
         return None
-    word = thing["thing"]
-    # A capital only because it opens the sentence is dropped ("Shellfish" -> "shellfish")
-    # when what it stands beside has none; a name keeps its own ("Blur").
-    said = word[:1].lower() + word[1:] if rest[len(said_of):][:1].islower() else word
+    word, beside_a_name = thing["thing"], not rest[len(said_of):][:1].islower()
+    if not beside_a_name and _NAME_ALONE.match(word):
+        # "Tom too" after "I'm allergic to peanuts" says Tom is so too far more likely
+        # than that the user is so to Tom, and "Shellfish" opening a sentence looks the
+        # same: nothing here tells a name from a thing, so neither is stored.
+        return []
+    said = word[:1].lower() + word[1:] if not beside_a_name else word
     return [f"{_before_verb(stated)} {said_of}{said}{_now(thing)}"]
 
 
