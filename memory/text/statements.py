@@ -78,7 +78,8 @@ _KEPT_BY = re.compile(
 #: A request to forget that names nothing ("Forget that.", "Please forget it"): it points
 #: back at what the speaker said last, as "Let me forget that" (rather "never mind") does not.
 _BARE_FORGET = re.compile(
-    r"^\W*(?:(?:oh|ok(?:ay)?|please|pls|just|actually|sorry|no)\b[\s,]*)*"
+    r"^\W*(?:(?:oh|ok(?:ay)?|please|pls|just|actually|sorry|no\s+worries|never\s*mind"
+    r"|no\s+problem|no)\b[\s,]*)*"
     r"forget\s+(?:about\s+)?(?:that|it|this)(?:,?\s+please)?\W*$", _I)
 
 
