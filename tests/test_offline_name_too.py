@@ -1,5 +1,6 @@
-"""The offline policy on "Tom too" after "I'm allergic to peanuts": a capitalised word
-alone may name someone sharing the statement, so it is never stored as the thing."""
+"""The offline policy on names in a "too": "Tom too" after "I'm allergic to peanuts" may
+name someone sharing the statement, so it is never stored as the thing, and "My brother
+is married too" after "I'm married to Anna" shares being married, not Anna."""
 
 from __future__ import annotations
 
@@ -25,8 +26,15 @@ def memory() -> Iterator[HierarchicalMemory]:
     (["I like jazz.", "Anna too."], ["User likes jazz"]),
     # beside a lowercase thing a capital says nothing of which it is
     (["I'm allergic to peanuts.", "Shellfish too."], ["User is allergic to peanuts"]),
+    # after someone named, a name says who else is so, not whom the user is so to
+    (["I'm married to Anna.", "Tom too."], ["User is married to Anna"]),
+    # and the adjective is shared without the person
+    (["I'm married to Anna.", "My brother is married too."],
+     ["User is married to Anna", "User's brother is married"]),
+    (["I'm friends with Tom. My wife is friends too."],
+     ["User is friends with Tom", "User's wife is friends"]),
 ])
-def test_a_capitalised_word_alone_is_not_taken_for_the_thing(
+def test_a_name_is_never_taken_for_what_is_shared(
         memory: HierarchicalMemory, said: list[str], stored: list[str]) -> None:
     _chat(memory, *said)
     assert list(_core(memory)) == stored

@@ -16,7 +16,8 @@ nothing here says. A clause that leaves out only what follows its adjective ("My
 allergic too" after "I'm allergic to peanuts"), or names only the thing ("shellfish too",
 after a statement of being so to something or of liking something), is told in full from
 the statement before it, which may close the message before; a capitalised word alone
-("Tom too", "Shellfish too") may name someone sharing it or the thing, so it is dropped.
+("Tom too", "Shellfish too") may name someone sharing it or the thing, so it is dropped,
+and a person named after the adjective ("I'm married to Anna") is not shared.
 Pure functions over strings.
 """
 
@@ -236,7 +237,10 @@ def _short_filled(before: str | None, sentence: str) -> list[str] | None:
     cut = _CUT_SHORT.match(sentence)
     if cut is not None:
         if (_kind(stated["verb"]) != "be" or head is None
-                or not rest.casefold().startswith(cut["said"].casefold() + " ")):
+                or not rest.casefold().startswith(cut["said"].casefold() + " ")
+                # "My brother is married too" after "I'm married to Anna": to someone
+                # named, the adjective is shared and the person is not.
+                or rest[len(head["head"]):].strip()[:1].isupper()):
             return None
         return [f"{cut['who']} {cut['verb']} {rest}{_now(cut)}"]
     thing = _THING_TOO.match(sentence)
@@ -249,10 +253,11 @@ def _short_filled(before: str | None, sentence: str) -> list[str] | None:
     else:
         return None
     word, beside_a_name = thing["thing"], not rest[len(said_of):][:1].islower()
-    if not beside_a_name and _NAME_ALONE.match(word):
+    if _NAME_ALONE.match(word) and (said_of or not beside_a_name):
         # "Tom too" after "I'm allergic to peanuts" says Tom is so too far more likely
         # than that the user is so to Tom, and "Shellfish" opening a sentence looks the
-        # same: nothing here tells a name from a thing, so neither is stored.
+        # same: nothing here tells a name from a thing, so neither is stored. After
+        # "I'm married to Anna", a name says who else is, not whom the user married.
         return []
     said = word[:1].lower() + word[1:] if not beside_a_name else word
     return [f"{_before_verb(stated)} {said_of}{said}{_now(thing)}"]
