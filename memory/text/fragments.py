@@ -31,7 +31,8 @@ says, and nothing in it accounts for that:
 later turn needs: an apology ("I'm sorry", "I'm so sorry for the delay"), being lost in
 it or unsure ("I'm confused", "I'm not sure yet"), present or finished ("I'm back", "I'm
 here", "I'm done for now"), or why they ask ("I'm just asking", "I'm curious"); or that
-they forgot what is only pointed at ("I forgot that", not "I forgot my keys"). Said with
+they forget what is only pointed at ("I forgot that", "I forget that every time", not
+"I forgot my keys"). Said with
 more, it is a fact again: "I'm back from vacation", "I'm done with the migration", "I'm
 not sure the backup ran", and an apology followed by a clause of its own ("I'm sorry if I
 was unclear, my name is Dana", "I'm sorry to say I'm moving").
@@ -108,7 +109,9 @@ _ASIDE = re.compile(
     r"|by\s+(?:that|this|it)|for\s+(?:now|today|the\s+day)))*)\W*$"
     # "I forgot that": what was forgotten is only pointed at, so nothing is told
     r"|^(?:(?:sorry|oh|oops|ok|okay|hmm|um|uh|ah|well|wait)\W+)*"
-    r"i\s+(?:(?:totally|completely|just)\s+)?forgot\s+(?:about\s+)?(?:that|this|it)\W*$",
+    r"i\s+(?:(?:totally|completely|just|always|often|sometimes|still|keep)\s+)?forg[eo]t"
+    r"\s+(?:about\s+)?(?:that|this|it)(?:\s+(?:every\s+time|all\s+the\s+time|again|always"
+    r"|sometimes))?\W*$",
     re.IGNORECASE | re.DOTALL)
 
 #: Where a clause of the speaker's own opens ("I'm back, and I moved to Porto", "I'm back -

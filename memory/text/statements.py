@@ -102,10 +102,20 @@ def keeps_the_last(sentence: str) -> bool:
     return _BARE_KEEP.match(sentence) is not None
 
 
+#: What, right before "forget that", makes it something the speaker tells of themselves
+#: ("I always forget that the backup runs at 2am", "I forget that every time"): their own
+#: "I" as its subject, then only words of how often.
+_TOLD_OF_ONESELF = re.compile(
+    r"\bi\s+(?:(?:always|often|sometimes|usually|still|also|just|keep|tend\s+to|kind\s+of"
+    r"|sort\s+of)\s+)*$", _I)
+
+
 def _asks_to_forget(text: str) -> bool:
-    """Whether ``text`` asks to forget: a "forget that" no negation before it keeps."""
-    return any(not _KEPT_BY.search(text[max(0, m.start() - 60):m.start()])
-               for m in _FORGET_CLAUSE.finditer(text))
+    """Whether ``text`` asks to forget: a "forget that" no negation before it keeps, and
+    not one the speaker tells of themselves."""
+    return any(not _KEPT_BY.search(before) and not _TOLD_OF_ONESELF.search(before)
+               for m in _FORGET_CLAUSE.finditer(text)
+               for before in [text[max(0, m.start() - 60):m.start()]])
 
 
 _RETRACTION = re.compile(
