@@ -249,7 +249,8 @@ def _said_of_others(before: list[str], groups: bool = True) -> bool:
     folded = [word.casefold() for word in before]
     opened: int | None = None
     for at, word in enumerate(folded):
-        if word in _OTHERS or (groups and word in _GROUPS and at
+        # "Everyone's dog is named Rex": what is theirs is no more the user's than they are.
+        if _possessor(word) in _OTHERS or (groups and word in _GROUPS and at
                                and folded[at - 1] in {"my", "our"}):
             opened = at
         elif opened is not None and ((word.split("'")[0] in {"i", "we"} and not _describes(
@@ -257,6 +258,11 @@ def _said_of_others(before: list[str], groups: bool = True) -> bool:
             # "Everyone knows I use vim"; "My team and me use vim" is the user's too.
             opened = None
     return opened is not None
+
+
+def _possessor(word: str) -> str:
+    """``word`` without the "'s" that makes it a possessive or a contraction."""
+    return re.sub(r"['’]s$", "", word)
 
 
 def is_others(word: str) -> bool:
