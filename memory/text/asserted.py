@@ -92,6 +92,7 @@ _RELATIVE = frozenset({"who", "whom", "that"})
 _ME = frozenset({"me", "myself"})
 _EACH_OF_THEM = frozenset({"all", "both", "each"})
 _YOU = frozenset({"you", "your", "yours", "yourself", "yourselves"})
+_PRONOUNS = _USER | _ANOTHER | _YOU
 #: Verbs that follow a gerund that is a sentence's subject: "Living in Berlin is expensive"
 #: says nothing of whether the user lives there ("Living in Berlin since 2020." does).
 _OF_A_GERUND = frozenset({
@@ -227,9 +228,17 @@ def _says_so(words: list[str], wanted: set[str], read_cues: bool, user_alone: bo
 
 def _me_and(before: list[str]) -> bool:
     """Whether ``before`` is a subject of several that names the user first, who is one of
-    them: "Me and my team", "I and my wife"."""
+    them, and nothing after it: "Me and my team", "I and my wife", "Me and Anna both";
+    "Me and Tom know he" ends with another's subject."""
     folded = [word.casefold() for word in before]
-    return 3 <= len(folded) <= 5 and folded[0] in _ME | {"i"} and folded[1] == "and"
+    if len(folded) < 3 or folded[0] not in _ME | {"i"} or folded[1] != "and":
+        return False
+    others = folded[2:]
+    while others and others[-1] in _EACH_OF_THEM | _BEFORE_VERB:
+        others.pop()
+    if others[:1] in (["my"], ["our"]):
+        return 2 <= len(others) <= 3 and not _PRONOUNS.intersection(others[1:])
+    return len(others) == 1 and before[2][:1].isupper()
 
 
 def _subject_another(before: list[str]) -> bool:
