@@ -165,12 +165,19 @@ def left_unsaid(text: str) -> bool:
 _LIVED_IN = re.compile(r"\b(?:lived|grew\s+up|resided|(?:was|were|had\s+been)\s+(?:living|based))"
                        r"\s+(?:[\w'’]+\s+){0,3}?(?:in|at)\s+(?P<place>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)")
 
+#: The speaker as the subject of what follows: "I ", "we'd ", "I had always ". Another's
+#: home is none the speaker's move left: "Anna lived in Berlin, then I moved to Munich".
+_BY_THE_SPEAKER = re.compile(r"\b(?:I|we)(?:['’](?:d|ve))?(?:\s+(?:had|have|once|also|always"
+                             r"|first|\w+ly))*\s+$", _I)
+
 
 def lived_before_moving(text: str) -> set[str]:
     """The concepts of the places ``text`` says the speaker lived in before a move it says:
     the place a move that names none it left may have left ("I lived in Berlin, then moved
-    to Munich"); "I visited Berlin, then moved to Munich" left no Berlin."""
+    to Munich"); "I visited Berlin, then moved to Munich" left no Berlin, nor "Anna lived in
+    Berlin, then I moved to Munich"."""
     move = _MOVING.search(text)
     if move is None:
         return set()
-    return concepts(" ".join(m["place"] for m in _LIVED_IN.finditer(text[:move.start()])))
+    return concepts(" ".join(m["place"] for m in _LIVED_IN.finditer(text[:move.start()])
+                             if _BY_THE_SPEAKER.search(text[:m.start()])))
