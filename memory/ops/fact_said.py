@@ -85,9 +85,11 @@ def _reading(fact: str) -> tuple[set[str], set[str], set[str], Owner | None, set
     return wanted, names, wanted - _GENERIC, whose, kin
 
 
-#: Others said to leave the user out: "Everyone but me uses vim" says the user does not.
-_ALL_BUT_ME = re.compile(r"\b(?:every(?:one|body)|all(?:\s+of\s+(?:us|them))?|the\s+rest(?:\s+of"
-                         r"\s+us)?)\s+(?:but|except(?:\s+for)?|apart\s+from|besides|other\s+than)"
+#: Others said to leave the user out: "Everyone but me uses vim" says the user does not,
+#: nor "Everyone in my team but me ..." or "All my friends but me ...": which others are
+#: meant may come between.
+_ALL_BUT_ME = re.compile(r"\b(?:every(?:one|body)|all|the\s+rest)(?:\s+[\w'’]+){0,4}?"
+                         r"\s+(?:but|except(?:\s+for)?|apart\s+from|besides|other\s+than)"
                          r"\s+(?:me|myself)\b", re.IGNORECASE)
 
 
