@@ -160,6 +160,8 @@ def says(text: str, fact: str) -> bool:
     # "User moved from Munich" names the place left; "User's wedding is in June" a time.
     left, kinds = places_left(fact), kinds_named(fact)
     timed = names - concepts(without_times(fact)) | names & months_liked(fact)
+    # "I love June. She is my wife.": read whole, the month liked is someone.
+    liked = months_liked(text)
 
     def said_by(said: set[str]) -> bool:
         if not names <= said or (only_named and not light & said):
@@ -208,7 +210,7 @@ def says(text: str, fact: str) -> bool:
             lent, linked = lent | _names_lent(linked, names, wanted), set()
         said &= _of_the_fact(part, fact, wanted - names, names, opens_sentence, read,
                              placed) | kin
-        said -= _named_otherwise(part, names, left, timed)
+        said -= _named_otherwise(part, names, left, timed, liked)
         # "I like dogs. Mine is a cat named Rex.": Rex is the cat.
         said -= {name for name, kind in kinds_named(part).items()
                  if name in kinds and not same_kind(kind, kinds[name])}
@@ -247,15 +249,17 @@ def says(text: str, fact: str) -> bool:
     return said_by(together | lent | _names_lent(linked, names, wanted))
 
 
-def _named_otherwise(part: str, names: set[str], left: set[str], timed: set[str]) -> set[str]:
+def _named_otherwise(part: str, names: set[str], left: set[str], timed: set[str],
+                     liked: set[str]) -> set[str]:
     """The fact's ``names`` that ``part`` says as something else than the fact does: a month
     said only as a time ("I married Jane in June" names no June) or as liked ("I love
-    June"), unless the fact says it as one (``timed``), and, of a fact naming the place a
+    June"; ``liked`` in the whole message, not "I love June. She is my wife."), unless the
+    fact says it as one (``timed``), and, of a fact naming the place a
     move ``left``, that place said as where a move went ("I moved from Berlin to Munich"
     left no Munich), or said but as lived in before a move naming none it left ("I visited
     Berlin, then moved to Munich" left no Berlin)."""
     otherwise = (names & concepts(part)) - concepts(without_times(part)) - timed
-    otherwise |= names & months_liked(part) - timed
+    otherwise |= names & months_liked(part) & liked - timed
     if says_a_move(part):
         otherwise |= left - (lived_before_moving(part) - places_reached(part)) if left_unsaid(
             part) else left - places_left(part)

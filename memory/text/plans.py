@@ -204,14 +204,19 @@ def times_unnamed(text: str) -> str:
 
 
 #: A month one likes or misses ("I love June", "she hated March"): a time of year. Of
-#: someone named so, a false "User is married to June" is the worse error.
+#: someone named so, a false "User is married to June" is the worse error; but one said
+#: at once to be someone is her: "I love June, who is my wife.", "I love June. She is my
+#: wife."
 _MONTH_LIKED = re.compile(
     r"\b(?:(?:love|like|adore|hate|dislike)[sd]?|enjoy(?:s|ed)?|miss(?:es|ed)?"
-    rf"|prefer(?:s|red)?)\s+(?P<month>{_MONTHS})\b", re.IGNORECASE)
+    rf"|prefer(?:s|red)?)\s+(?P<month>{_MONTHS})\b"
+    r"(?!,\s+who\b|[.!]\s+(?:she|he)(?:\s+is|\s+was|['’]s)\s+(?:my|our)\b)",
+    re.IGNORECASE)
 
 
 def months_liked(text: str) -> set[str]:
-    """The concepts of the months ``text`` says are liked or disliked: "I love June"."""
+    """The concepts of the months ``text`` says are liked or disliked: "I love June", not
+    "I love June. She is my wife."."""
     return concepts(" ".join(m["month"] for m in _MONTH_LIKED.finditer(text)))
 
 
