@@ -159,6 +159,8 @@ def says(text: str, fact: str) -> bool:
     head = head_of(fact)
     # "User moved from Munich" names the place left; "User's wedding is in June" a time.
     left, kinds = places_left(fact), kinds_named(fact)
+    # "User moved to Berlin" names where a move went.
+    reached = names & places_reached(fact)
     timed = names - concepts(without_times(fact)) | names & months_liked(fact)
     # "I love June. She is my wife.": read whole, the month liked is someone.
     liked = months_liked(text)
@@ -210,7 +212,7 @@ def says(text: str, fact: str) -> bool:
             lent, linked = lent | _names_lent(linked, names, wanted), set()
         said &= _of_the_fact(part, fact, wanted - names, names, opens_sentence, read,
                              placed) | kin
-        said -= _named_otherwise(part, names, left, timed, liked)
+        said -= _named_otherwise(part, names, left, timed, liked, reached)
         # "I like dogs. Mine is a cat named Rex.": Rex is the cat.
         said -= {name for name, kind in kinds_named(part).items()
                  if name in kinds and not same_kind(kind, kinds[name])}
@@ -250,19 +252,22 @@ def says(text: str, fact: str) -> bool:
 
 
 def _named_otherwise(part: str, names: set[str], left: set[str], timed: set[str],
-                     liked: set[str]) -> set[str]:
+                     liked: set[str], reached: set[str]) -> set[str]:
     """The fact's ``names`` that ``part`` says as something else than the fact does: a month
     said only as a time ("I married Jane in June" names no June) or as liked ("I love
     June"; ``liked`` in the whole message, not "I love June. She is my wife."), unless the
     fact says it as one (``timed``), and, of a fact naming the place a
     move ``left``, that place said as where a move went ("I moved from Berlin to Munich"
     left no Munich), or said but as lived in before a move naming none it left ("I visited
-    Berlin, then moved to Munich" left no Berlin)."""
+    Berlin, then moved to Munich" left no Berlin), and of one naming where a move
+    ``reached``, that place said but as where it went ("I lived in Berlin, then moved to
+    Munich" moved to no Berlin)."""
     otherwise = (names & concepts(part)) - concepts(without_times(part)) - timed
     otherwise |= names & months_liked(part) & liked - timed
     if says_a_move(part):
         otherwise |= left - (lived_before_moving(part) - places_reached(part)) if left_unsaid(
             part) else left - places_left(part)
+        otherwise |= reached - places_reached(part)
     return otherwise
 
 
