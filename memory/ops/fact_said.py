@@ -92,6 +92,10 @@ _ALL_BUT_ME = re.compile(r"\b(?:every(?:one|body)|all|the\s+rest)(?:\s+[\w'’]+
                          r"\s+(?:but|except(?:\s+for)?|apart\s+from|besides|other\s+than)"
                          r"\s+(?:me|myself)\b", re.IGNORECASE)
 
+#: What is said to be another's: "Rex is theirs", "The dog was hers".
+_ANOTHERS_OWN = re.compile(r"\b(?:is|are|was|were)\s+(?:theirs|hers|his)\b(?!\s+[a-z])",
+                           re.IGNORECASE)
+
 
 def _of_whom(sentence: str, whose: Owner | None, kin: set[str],
              read: Callable[[str], set[str]] = concepts) -> set[str] | None:
@@ -105,7 +109,7 @@ def _of_whom(sentence: str, whose: Owner | None, kin: set[str],
         own = None
     if is_question(sentence) or not may_be_one(whose, own) or (
             whose is not None and whose.user and not whose.relations
-            and _ALL_BUT_ME.search(sentence)):
+            and (_ALL_BUT_ME.search(sentence) or _ANOTHERS_OWN.search(sentence))):
         return None
     said = read(sentence)
     # "My kid" says the son's relation as "My mom" says the mother's: a word that takes
