@@ -97,6 +97,9 @@ _TITLES = frozenset({"dr", "mr", "mrs", "ms", "miss", "prof", "sir"})
 #: The speaker's belief or hearsay before what they say of someone ("I think my wife is
 #: vegan", quoted as "User: I think ..."; "User doesn't think User's wife is vegan"): the
 #: clause after it says whose the statement is.
+#: The user and others named first, and a belief of theirs: "Me and my wife think ...".
+_SEVERAL_BELIEVE = re.compile(r"^(?:me|i|myself)\s+and\s+(?:[\w'’-]+\s+){1,3}?(?:think|believe"
+                              r"|know|heard|suspect|guess|assume|are\s+sure)\s+", re.IGNORECASE)
 _BELIEF = re.compile(
     r"^(?:user:\s+)?(?:i|user)(?:\s+(?:(?:do(?:es)?\s+not|do(?:es)?n['’]t|really|still"
     r"|just|also)\s+)?(?:think|believe|guess|suppose|reckon|suspect|know|assume|gather)"
@@ -167,7 +170,13 @@ def owner_of(text: str) -> Owner | None:
         # either's, so "Forget that my wife thinks ..." and "Am I vegan?" both find it.
         return None
     if first in _SPEAKER and words[1:2] and words[1].casefold() == "and":
-        return None  # "Me and my wife ...": several, as "My wife and I ..." is
+        # "Me and my wife ...": several, as "My wife and I ..." is; but what they think of
+        # another is the other's: "Me and my wife think Anna uses vim".
+        believed = _SEVERAL_BELIEVE.match(opened)
+        told = owner_of(opened[believed.end():]) if believed else None
+        if told is not None and not told.user:
+            return Owner(False, told.relations, told.name, every, told.known_as)
+        return None
     if first in _SPEAKER:
         believed = _BELIEF.match(opened)
         clause = opened[believed.end():] if believed else ""
