@@ -275,3 +275,21 @@ def test_a_metadata_that_is_no_json_does_not_stop_the_upgrade(
     text = json.dumps({"ratio": float("nan"), "superseded_at": _MILLIS})
     assert _upgraded_with_metadata(where, text) == text  # left as it was
     assert _times(where)[0] == [_SECONDS] * len(_times(where)[0])  # the rest converted
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
+@pytest.mark.parametrize("members", [{"note": "line\x00feed"}, {"\ud800": 1}],
+                         ids=["NUL in a value", "lone surrogate in a key"])
+def test_a_metadata_postgresql_cannot_read_does_not_stop_the_upgrade(
+        tmp_path: Path, backend: str, members: dict[str, Any],
+        request: pytest.FixtureRequest) -> None:
+    # The store keeps both (json.dumps escapes them), but PostgreSQL reads no JSON text
+    # holding them: such a metadata is left as it was, as one that is no JSON is.
+    where = _where(backend, tmp_path, request)
+    text = json.dumps({**members, "superseded_at": _MILLIS})
+    upgraded = _upgraded_with_metadata(where, text)
+    if backend == "postgres":
+        assert upgraded == text
+    else:
+        assert json.loads(upgraded) == {**members, "superseded_at": _SECONDS}
+    assert _times(where)[0] == [_SECONDS] * len(_times(where)[0])  # the rest converted

@@ -19,8 +19,10 @@ def _guards(action: str) -> str:
 
 #: The superseded mark of each passage's metadata, in seconds. Rebuilt as ``json``, not
 #: ``jsonb``, so every other member keeps its place and its value's text (jsonb would sort
-#: the keys and write 1e+300 as an integer of 301 digits). A metadata that is no JSON, as
-#: json.dumps writes NaN, is skipped: its row must not stop the upgrade of every agent.
+#: the keys and write 1e+300 as an integer of 301 digits). A metadata PostgreSQL reads as
+#: no JSON is skipped: its row must not stop the upgrade of every agent. That is one
+#: json.dumps wrote with NaN, and one holding a NUL or a lone surrogate, which json.dumps
+#: escapes and the store keeps, but which no JSON function of PostgreSQL decodes.
 _SUPERSEDED_IN_SECONDS = f"""DO $convert$
 DECLARE
     passage record;
@@ -30,20 +32,20 @@ BEGIN
                    WHERE metadata LIKE '%"{times.SUPERSEDED_KEY}"%' LOOP
         BEGIN
             doc := passage.metadata::json;
-        EXCEPTION WHEN invalid_text_representation THEN
+            CONTINUE WHEN json_typeof(doc) <> 'object';
+            UPDATE tiermem.passages SET metadata = (
+                SELECT json_object_agg(key, CASE WHEN key = '{times.SUPERSEDED_KEY}'
+                    AND json_typeof(value) = 'number' AND {times.in_milliseconds(_SUPERSEDED)}
+                    THEN to_json(({_SUPERSEDED} / 1000)::double precision) ELSE value END
+                    ORDER BY place)::text
+                FROM json_each(doc) WITH ORDINALITY AS member(key, value, place))
+            WHERE agent_id = passage.agent_id AND id = passage.id
+              AND EXISTS (SELECT 1 FROM json_each(doc) AS member(key, value)
+                          WHERE key = '{times.SUPERSEDED_KEY}' AND json_typeof(value) = 'number'
+                          AND {times.in_milliseconds(_SUPERSEDED)});
+        EXCEPTION WHEN invalid_text_representation OR untranslatable_character THEN
             CONTINUE;
         END;
-        CONTINUE WHEN json_typeof(doc) <> 'object';
-        UPDATE tiermem.passages SET metadata = (
-            SELECT json_object_agg(key, CASE WHEN key = '{times.SUPERSEDED_KEY}'
-                AND json_typeof(value) = 'number' AND {times.in_milliseconds(_SUPERSEDED)}
-                THEN to_json(({_SUPERSEDED} / 1000)::double precision) ELSE value END
-                ORDER BY place)::text
-            FROM json_each(doc) WITH ORDINALITY AS member(key, value, place))
-        WHERE agent_id = passage.agent_id AND id = passage.id
-          AND EXISTS (SELECT 1 FROM json_each(doc) AS member(key, value)
-                      WHERE key = '{times.SUPERSEDED_KEY}' AND json_typeof(value) = 'number'
-                      AND {times.in_milliseconds(_SUPERSEDED)});
     END LOOP;
 END
 $convert$;"""
