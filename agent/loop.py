@@ -58,6 +58,8 @@ class Agent:
         self.memory = memory
         self.llm = llm
         offline = isinstance(llm, OfflinePolicy)
+        if isinstance(llm, OfflinePolicy) and llm.forgotten is None:
+            llm.forgotten = memory.forgotten_norms.blocks
         self.summarizer: Summarizer = summarizer or (
             extractive_summary if offline else self.llm_summary
         )

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from tiermem.agent.config import DEFAULT_MAX_TOKENS
@@ -159,9 +160,15 @@ class OfflinePolicy:
     #: Counted like the default memory tokenizer; the policy has no tokenizer of its own.
     encoding = DEFAULT_ENCODING
 
-    def __init__(self, context_window: int = 32_768, max_tokens: int = DEFAULT_MAX_TOKENS) -> None:
+    def __init__(self, context_window: int = 32_768, max_tokens: int = DEFAULT_MAX_TOKENS,
+                 forgotten: Callable[[str], bool] | None = None) -> None:
         self.context_window = context_window
         self.max_tokens = max_tokens
+        #: Whether the memory forgot a fact. A fact the user's earlier messages held, put
+        #: back by "Forget that." or "back on", is not stored again when it did: the
+        #: append would also lift its block. An ``Agent`` hands in its memory's check when
+        #: none was given.
+        self.forgotten = forgotten
         self._ids = 0
         self._id_prefix = unique_id_prefix("offline")  # a model may read this history later
 
@@ -213,7 +220,7 @@ class OfflinePolicy:
                          recent: list[str] | None = None) -> list[ToolCall]:
         """Retire what the statements change or deny, then append the facts they state
         (``core_changes``)."""
-        retired, new = core_changes(text, core, recent)
+        retired, new = core_changes(text, core, recent, self.forgotten)
         return ([self._call("core_memory_replace", old_content=old, new_content="",
                             request_heartbeat=True) for old in retired]
                 + [self._call("core_memory_append", content=fact, durability=durability,

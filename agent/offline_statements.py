@@ -8,7 +8,8 @@ stored as said). A new value of a durable fact is durable; a greeting's "I'm X" 
 user only while no other name is held. A slip corrected ("Sorry, I meant Portland, not
 Seattle": memory/text/corrections.py) retires the fact that said it and appends it as
 meant. The statements of a compound fact count one by one (memory/text/clauses.py). A
-bare "Forget that" takes back the statement just told and holds again what it replaced.
+bare "Forget that" takes back the statement just told and holds again what it replaced,
+unless the memory forgot that since.
 
 Everything here reads strings and returns them: the policy (agent/offline.py) turns the
 result into ``core_memory_replace`` and ``core_memory_append`` calls, so every change goes
@@ -18,6 +19,7 @@ through the real tool dispatch.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from itertools import combinations
 
 from tiermem.memory.text.clauses import clauses_of, statements_of
@@ -60,7 +62,8 @@ __all__ = ["core_changes", "told_last"]
 _NOT_A_CORRECTION = frozenset({None, "now", "these days", "nowadays"})
 
 
-def core_changes(text: str, core: dict[str, str], recent: list[str] | None = None
+def core_changes(text: str, core: dict[str, str], recent: list[str] | None = None,
+                 forgotten: Callable[[str], bool] | None = None
                  ) -> tuple[list[str], dict[str, str]]:
     """What the statements of ``text`` change in ``core`` (each fact with its durability):
     the facts to retire, as they are held, and then the facts to append, with theirs.
@@ -75,7 +78,11 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
     A slip corrected ("Sorry, I meant Portland, not Seattle") retires the statement that
     said it (``target_of``: one of this message, else of the most recent of ``recent``,
     the user's earlier messages newest first, else the only one held) and states it
-    again as meant; when none is found, nothing is stored."""
+    again as meant; when none is found, nothing is stored.
+
+    A fact put back from ``recent`` (what a "Forget that." or a "back on" takes back to)
+    is not one the user said now: when ``forgotten`` says the memory forgot it since, it
+    stays forgotten, as extraction leaves it."""
     current = dict(core)
     stored_as = {normalize_fact(text): text for text in current}
     new: dict[str, str] = {}
@@ -185,7 +192,8 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                 retire(denied, facts)
                 if denied and forgets_the_last(sentence):
                     _put_back(just_ended if just_told is not None
-                              else ({}, _ended_by_last(recent or [], current)),
+                              else ({}, _not_forgotten(_ended_by_last(recent or [], current),
+                                                       forgotten)),
                               current, new, retired)
                 for part, kind in kinds.items():
                     # "not allergic to shellfish" leaves the peanuts of a list of two.
@@ -232,7 +240,7 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                 if takes_back_a_cancellation(part, replaced):
                     resumed = time_resumed(part, [after for _, _, after
                                                   in _replayed(recent or [])])
-                    if resumed is not None:
+                    if resumed is not None and _not_forgotten({resumed: kind}, forgotten):
                         new.setdefault(resumed, kind)
                 # One an earlier version stored joined to another ("Customer 9034 uses
                 # SSO and is on the Team plan") is that fact stated again.
@@ -253,6 +261,15 @@ def _put_back(ended: tuple[dict[str, str], dict[str, str]], current: dict[str, s
             current[fact] = kind
     for fact, kind in from_message.items():
         new.setdefault(fact, kind)
+
+
+def _not_forgotten(facts: dict[str, str], forgotten: Callable[[str], bool] | None
+                   ) -> dict[str, str]:
+    """``facts`` but those the memory forgot: putting one back would store it again, and
+    an append in the user's stead would lift what keeps extraction from storing it."""
+    if forgotten is None:
+        return facts
+    return {fact: kind for fact, kind in facts.items() if not forgotten(fact)}
 
 
 def _said_last(recent: list[str]) -> str | None:
