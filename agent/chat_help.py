@@ -129,19 +129,26 @@ def reply_text(console: Console, markup: str) -> Text:
             out.append("\n")
         lead = len(line.plain) - len(line.plain.lstrip(" "))
         indent = min(lead + 2, width // 2)
-        if lead < width - indent:
+        # The first word is laid out whole after the indent where it fits; wrapped with
+        # the indent, a word too wide for the room left was folded or moved to a second line.
+        first_word = widest_piece((line.plain.split(maxsplit=1) or [""])[0])
+        if lead + first_word <= max(width - indent, 10):
             out.append_text(_hung(line, width, indent))
         else:
-            out.append_text(_deeply_indented(line, width, lead, indent))
+            out.append_text(_deeply_indented(line, width, lead, indent, first_word))
     return out
 
 
-def _deeply_indented(line: Text, width: int, lead: int, indent: int) -> Text:
-    """``line``, indented ``lead`` (more than its later lines' ``indent`` leaves room for),
-    wrapped with its first words after that indent: wrapped whole, the indent alone
-    filled the first line, which showed as a blank line."""
+def _deeply_indented(line: Text, width: int, lead: int, indent: int, first_word: int
+                     ) -> Text:
+    """``line``, indented ``lead`` (more than its later lines' ``indent`` leaves room for
+    with its first word, ``first_word`` cells), wrapped with its first words after that
+    indent: wrapped whole, the indent alone filled the first line, which showed as a blank
+    line. A first word too wide for the room after ``lead`` starts less deep, down to
+    ``indent``: the terminal would fold it back to column 0."""
     body = line[lead:]
-    first = wrap(body, max(width - lead, 10))[0]
+    lead = min(lead, max(indent, width - first_word))
+    first = wrap(body, max(width - lead, 1))[0]
     rest = body[len(first.plain):]
     rest = rest[len(rest.plain) - len(rest.plain.lstrip()):]
     first.rstrip()

@@ -221,6 +221,20 @@ def test_a_reply_line_indented_past_half_the_width_wraps_with_no_blank_line(
     assert max(map(len, lines)) <= 40
 
 
+@pytest.mark.parametrize("said", [
+    # Past the room later lines leave: "configurat" at column 36, 46 columns wide.
+    " " * 36 + "configuration done",
+    # Short of it, yet with no room for its first word: "c", then "onfiguration".
+    " " * 19 + "configuration done and more",
+    # A run without spaces: the indent alone on the first line, a blank line.
+    " " * 19 + "東京に住む東京に住む"])
+def test_an_indented_line_s_first_word_is_laid_out_whole_within_the_width(said: str) -> None:
+    lines = reply_text(Console(width=40), said).plain.split("\n")
+    assert max(map(cell_len, lines)) <= 40, lines
+    assert lines[0].split() == said.split()[:len(lines[0].split())] and lines[0].strip(), lines
+    assert " ".join(" ".join(lines).split()) == " ".join(said.split())
+
+
 @pytest.mark.parametrize(("width", "said"), [
     # Its words start past the width less their indent: the line holds a word too wide.
     (40, "Steps:\n" + " " * 36 + "configuration done\nDone."),
