@@ -18,6 +18,7 @@ from typing import Any
 
 def cmd_chat(args: argparse.Namespace, note: Callable[[str], None]) -> int:
     from tiermem.agent.chat_history import adopt_history_file, chat_history
+    from tiermem.agent.chat_reports import AFTER_STORE_LOST
     from tiermem.agent.forget_command import forget_config
     from tiermem.agent.interrupted import work_done
     from tiermem.agent.interrupts import (
@@ -99,7 +100,7 @@ def cmd_chat(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         # Pressed once more after "bye" (or the piped input's end): not "before it read any
         # input", the line a Ctrl-C before the session gets.
         note(CLOSING_STOPPED if repl is None or not repl.store_lost else
-             f"chat stopped (Ctrl-C) as it closed the memory, {_AFTER_LOSS}")
+             f"chat stopped (Ctrl-C) as it closed the memory, {AFTER_STORE_LOST}")
         raise InterruptReported from exc
     finally:
         second_signals.restore()
@@ -108,15 +109,14 @@ def cmd_chat(args: argparse.Namespace, note: Callable[[str], None]) -> int:
 
 #: A signal after the session's last line, before the memory closes.
 SESSION_ENDED = "as the session ended; every turn and command it finished was saved"
-_AFTER_LOSS = "after the memory's database connection was lost"
-#: A signal after a session the lost store ended: its own line said what was not kept.
-STORE_LOST_ENDED = f"as the session ended, {_AFTER_LOSS}"
 #: Ctrl-C while the memory closes after the session ended.
 CLOSING_STOPPED = ("chat stopped (Ctrl-C) as it closed the memory, after the session ended; "
                    "every turn and command it finished was saved")
 
 
 def _ended_how(repl: Any) -> str:
+    from tiermem.agent.chat_reports import STORE_LOST_ENDED
+
     return STORE_LOST_ENDED if repl.store_lost else SESSION_ENDED
 
 

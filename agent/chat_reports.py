@@ -26,7 +26,8 @@ from tiermem.agent.chat_output import error_kind
 from tiermem.agent.terminal import TerminalConsole, escape, printable
 from tiermem.tools.safe_text import safe_text
 
-__all__ = ["SHOWING_TURN", "ChatReports", "piped_stop_note", "stopped_command"]
+__all__ = ["AFTER_STORE_LOST", "SHOWING_TURN", "STORE_LOST_ENDED", "ChatReports",
+           "piped_stop_note", "stopped_command"]
 
 
 #: What each slash command that writes leaves when Ctrl-C stops it; the others only read
@@ -39,6 +40,10 @@ _STOPPED_WRITES = {
 
 #: ``ChatRepl.running`` once a turn is saved, while it is shown.
 SHOWING_TURN = "turn"
+#: A chat the lost store ended: the line that met the loss was not kept.
+AFTER_STORE_LOST = "after the memory's database connection was lost"
+#: A signal after such a chat's end: its own line said what was not kept.
+STORE_LOST_ENDED = f"as the session ended, {AFTER_STORE_LOST}"
 
 
 def piped_stop_note(command: str | None, agent: str, store: str | None,

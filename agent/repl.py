@@ -51,7 +51,13 @@ from rich.text import Text
 
 from tiermem.agent.chat_help import hanging, print_laid_out, reply_text
 from tiermem.agent.chat_output import UNANSWERED, provider_hint, show_turn, turn_record
-from tiermem.agent.chat_reports import SHOWING_TURN, ChatReports, piped_stop_note, stopped_command
+from tiermem.agent.chat_reports import (
+    SHOWING_TURN,
+    STORE_LOST_ENDED,
+    ChatReports,
+    piped_stop_note,
+    stopped_command,
+)
 from tiermem.agent.closed_streams import is_output_failure
 from tiermem.agent.errors import ProviderError
 from tiermem.agent.interrupts import (
@@ -169,7 +175,9 @@ class ChatRepl(ChatReports):
 
     def _say_where_stopped(self, cause: str) -> None:
         command, self.running = self.running, None
-        said = piped_stop_note(command, self.agent_name, self.store, cause, self.interactive)
+        # Once the store is lost, its own line said what was not kept: not "were saved".
+        said = (f"chat stopped ({cause}) {STORE_LOST_ENDED}" if self.store_lost else
+                piped_stop_note(command, self.agent_name, self.store, cause, self.interactive))
         self._write_error(f"tiermem: {said}\n")
         if command is not None and self.json_lines:
             with contextlib.suppress(OSError, ValueError):

@@ -367,3 +367,32 @@ def test_sigterm_after_the_store_was_lost_does_not_say_every_turn_was_saved(
         f"tiermem: {STORE_LOST}\n"
         "tiermem: chat stopped (SIGTERM) as the session ended, after the memory's database "
         "connection was lost\n"))
+
+
+@pytest.mark.parametrize("interactive", [False, True])
+def test_sigterm_as_the_lost_store_ends_a_chat_does_not_say_its_turns_were_saved(
+        memory: HierarchicalMemory, monkeypatch: pytest.MonkeyPatch, interactive: bool) -> None:
+    from tiermem.agent.repl import STORE_LOST, STORE_LOST_INTERACTIVE
+
+    monkeypatch.setattr(type(memory.store), "lost", property(lambda store: True))
+    repl, _, errors = chat(memory, reply("Noted."))
+    said_lost = f"tiermem: {STORE_LOST_INTERACTIVE if interactive else STORE_LOST}\n"
+    write_error = repl._write_error
+
+    def terminated_as_the_loss_is_told(text: str) -> None:
+        write_error(text)
+        if text == said_lost:
+            signal.raise_signal(signal.SIGTERM)
+
+    monkeypatch.setattr(repl, "_write_error", terminated_as_the_loss_is_told)
+    with create_pipe_input() as pipe, pytest.raises(Terminated):
+        pipe.send_text("I like tea\rnever sent\r")
+        pipe.close()
+        if interactive:
+            repl.run_interactive(session=PromptSession(input=pipe, output=DummyOutput()))
+        else:
+            repl.run_piped(["I like tea", "never read"])
+    # Not "the turns and commands before it were saved" right after "it was not kept".
+    assert errors.getvalue() == said_lost + (
+        "tiermem: chat stopped (SIGTERM) as the session ended, after the memory's database "
+        "connection was lost\n")
