@@ -395,5 +395,6 @@ class SlashCommands:
                  f"{memory.fact_score(fact):.3f}") for fact, text in memory.core_shown()]
         title = f"core {memory.core.used}/{memory.core.limit} {memory.core.unit}"
         view = core_view(self.console, title, rows)
-        # The list a narrow width gets is laid out; a table is laid out by rich.
-        self.console.print(view, soft_wrap=isinstance(view, Text))
+        # The list a narrow width gets is laid out; a table is laid out by rich, and piped
+        # keeps the console's own soft wrap: its title is not centred in trailing spaces.
+        self.console.print(view, soft_wrap=True if isinstance(view, Text) else None)

@@ -133,3 +133,13 @@ def test_input_that_is_not_utf8_is_sent_with_replacements_and_said(tmp_path: Pat
                             read_only=True) as memory:
         users = [r["content"] for r in memory.recall.iter_rows() if r["role"] == "user"]
     assert users == ["caf\ufffd latte is my order"]
+
+
+def test_core_piped_prints_its_title_as_it_is(tmp_path: Path) -> None:
+    done = chat(tmp_path, "--offline", stdin=b"I like tea\n/core\n")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.decode().splitlines()
+    # Not centred over the table in the spaces of an 80-column line a program must strip.
+    title = next(line for line in lines if line.strip().startswith("core ")
+                 and line.strip().endswith(" tokens"))
+    assert title == title.strip(), lines
