@@ -227,10 +227,11 @@ def core_changes(text: str, core: dict[str, str], recent: list[str] | None = Non
                     if holder is not None:
                         new.setdefault(holder, current[holder])
                     continue
-                replaced = _one_of_several(part, _of_one_person(part, [
-                    old for old, holders in facts.items()
-                    if holders != [part] and old not in siblings
-                    and replaces(part, old, statement.change)]), recent or [])
+                # "The database is down too" holds beside "... is slow": it ends nothing.
+                replaced = [] if statement.beside else _one_of_several(part, _of_one_person(
+                    part, [old for old, holders in facts.items()
+                           if holders != [part] and old not in siblings
+                           and replaces(part, old, statement.change)]), recent or [])
                 # "The meeting is at noon now" after "... on Friday at 3pm" keeps the day, and
                 # "... on Monday now" the hour.
                 part = next((kept for old in replaced

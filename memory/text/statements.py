@@ -21,9 +21,10 @@ What such a statement then changes among the facts held is memory/text/updates.p
   new X"; "moved (from X) to"; a closing ", not X". Its ``text`` drops the
   cue, and "I changed (or updated, switched) my X to Y" reads as "my X is Y", and "my X
   isn't (or is no longer) Y, it's Z" as "my X is Z", a correction;
-- a closing "too" of what someone or something is or does ("No, my son is Eva too", "I
-  like coffee too") says one more beside what is held: no change, whatever the cue, and
-  its ``text`` drops the word;
+- a closing "too" (or "as well") of what someone or something is or does ("No, my son is
+  Eva too", "I like coffee too", "The database is down too"), or an "also" after its
+  subject or verb ("The API is also down"), says one more beside what is held: no change,
+  whatever the cue, and none it ends (``beside``); its ``text`` drops a "too";
 - or a plain statement, returned as it is.
 
 ``own_clauses(sentence)`` cuts a sentence where a clause of the speaker's own opens, so
@@ -52,12 +53,14 @@ _APOS = "['’]"
 class Statement:
     """One sentence as a change: its text without cues, the cue, what it denies, and
     whose it denies it (a retraction's ``about``: memory/text/owners.py; None when
-    unclear)."""
+    unclear); ``beside`` when it says, with "too" or "also", that it holds as well as
+    what is held, and so ends none of it."""
 
     text: str
     change: str | None = None
     denied: frozenset[str] = frozenset()
     about: Owner | None = None
+    beside: bool = False
 
 
 # ---------------------------------------------------------------------------
@@ -166,6 +169,12 @@ _ONE_MORE = re.compile(
     r"|(?![^,;]*\s(?:and|but)\s)[^,;]*?\S\s+\S+\s+"
     r"(?!(?:does|do|did|is|are|am|was|were|has|have|had|can|could|will|would|should"
     r"|i|me|us|him|them)\b)[^,;\s]+?),?\s+(?:too|as\s+well)\W*", _I)
+#: "The API is also down", "My wife also jogs": an "also" after the subject (of a few words,
+#: no other clause before it) or its verb of being says what holds beside what is held,
+#: as a closing "too" does. One opening the sentence ("Also, ...") only goes on talking.
+_ALSO = re.compile(
+    r"^(?!also\b)(?:(?!\b(?:and|but)\b)[^,;\s])+(?:\s+(?:(?!(?:and|but|also)\b)[^,;\s])+)"
+    rf"{{0,4}}?(?:\s+(?:is|are|am|was|were)|{_APOS}(?:s|re|m))?\s+also\s+\w", _I)
 #: "My name isn't Sam, it's Samuel": what a thing is not, then what it is, is a new value of
 #: it ("My name is Samuel") given as a correction; "no longer" too, and of someone ("My son
 #: is no longer Ana, he's Eva"), which read as a retraction would lose the new value. Its
@@ -251,8 +260,11 @@ def read_statement(sentence: str) -> Statement:
         cue = cue or leading.group(0).strip(" ,:;!-").casefold()
         text = text[leading.end():]
     one_more = _ONE_MORE.fullmatch(text)
+    also = _ALSO.match(text) if one_more is None else None
     if one_more is not None:
         cue, text = None, one_more["said"]
+    elif also is not None:
+        cue = None  # the word stays: "User also uses vim" is how a fact says it
     changed = _CHANGED_MY.match(text.rstrip(".!"))
     if changed:
         cue = cue or "changed my"
@@ -261,4 +273,5 @@ def read_statement(sentence: str) -> Statement:
         if cue is None and pattern.search(text):
             cue = name
     text = _SPACES.sub(" ", text).strip(" ,")
-    return Statement(text[:1].upper() + text[1:], cue)
+    return Statement(text[:1].upper() + text[1:], cue,
+                     beside=one_more is not None or also is not None)
