@@ -314,7 +314,8 @@ def told_last(recent: list[str], held: list[str]) -> list[str]:
     a bare "Forget that" never retires another fact in its stead."""
     if not recent:
         return []
-    _, stated = core_changes(recent[0], {})
+    # "I am too" states what it shares with the message before it.
+    _, stated = core_changes(recent[0], {}, recent[1:])
     told = [part for fact in stated for part in clauses_of(fact)]
     return told if told and all(part in held for part in told) else []
 

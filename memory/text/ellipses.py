@@ -11,14 +11,15 @@ neither") is told so too ("My wife doesn't eat meat" -> "I don't eat meat"), as 
 someone sharing the speaker's ("I'm not vegan. Neither is my wife."). That clause
 must open with a subject and a verb this module knows, the one
 shared, and for the speaker's share with someone else; when it does not ("I'm tired. Me
-too", a message that opens with "I do too"), the clause is dropped, since what it shares
-nothing here says. A clause that leaves out only what follows its adjective ("My son is
-allergic too" after "I'm allergic to peanuts"), or names only the thing ("shellfish too",
-after a statement of being so to something or of liking something), is told in full from
-the statement before it, which may close the message before; a capitalised word alone
-("Tom too", "Shellfish too") may name someone sharing it or the thing, so it is dropped,
-and a person named after the adjective ("I'm married to Anna") is not shared.
-Pure functions over strings.
+too", a message that opens with "Me too"), the clause is dropped, since what it shares
+nothing here says; one that names its verb ("I am too", not "Me too") may share the
+statement that closed the message before. A clause that leaves out only what follows its
+adjective ("My son is allergic too" after "I'm allergic to peanuts"), or names only the
+thing ("shellfish too", after a statement of being so to something or of liking
+something), is told in full from the statement before it, which may close the message
+before; a capitalised word alone ("Tom too", "Shellfish too") may name someone sharing it
+or the thing, so it is dropped, and a person named after the adjective ("I'm married to
+Anna") is not shared. Pure functions over strings.
 """
 
 from __future__ import annotations
@@ -273,8 +274,9 @@ def with_ellipses_filled(sentences: list[str], before: str | None = None) -> lis
     full, or dropped when that cannot be told (module docstring): one closing a sentence
     becomes a sentence of its own after it. ``before`` is the statement said just before
     them, in an earlier message, which a first one saying what it shares in part ("My son
-    is allergic too", "Shellfish too") may point back to; "Me too" opening a message is
-    more likely said to the assistant, and is still dropped."""
+    is allergic too", "Shellfish too") or with its verb ("I am too", "So do I", "My wife
+    is too") may point back to; "Me too" opening a message is more likely said to the
+    assistant, and is still dropped."""
     filled: list[str] = []
     for sentence in sentences:
         denied_alone = _NEG_ALONE.match(sentence)
@@ -288,7 +290,10 @@ def with_ellipses_filled(sentences: list[str], before: str | None = None) -> lis
             continue
         alone = _ALONE.match(sentence)
         if alone is not None:
-            told = _filled(filled[-1] if filled else None, alone)
+            # "I am too" names its verb, which must be the one shared, so it may complete
+            # the last message's statement; a bare "Me too" may answer the assistant.
+            bare = (alone["said"] or "").casefold() == "me"
+            told = _filled(filled[-1] if filled else None if bare else before, alone)
             # "I love it too" after "My wife loves her job" says what "it" is only with it.
             filled += told or ([sentence] if alone["again"] else [])
             continue
