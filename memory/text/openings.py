@@ -6,8 +6,9 @@ as a cue; both read the opening here. Everything here is a pure function over st
 the regular expressions are compiled once at import.
 
 ``strip_markers`` skips the discourse markers that open a sentence ("so,", "btw",
-"hey,", "ok", "no worries,", "never mind,"); words that need punctuation after them to be
-markers ("no", "well") are kept without it, since "No deploys on Friday" is a statement.
+"hey,", "ok", "no worries,", "never mind,", and acknowledgements: "thanks,", "great,",
+"got it,"); words that need punctuation after them to be markers ("no", "well", "great")
+are kept without it, since "No deploys on Friday" and "Great food here" are statements.
 
 ``lead_in`` recognises "remember (that) X", "note: X", "keep in mind X", "don't
 (ever) forget (that) X", "never forget (that) X" and the like, and gives the keyword and
@@ -35,7 +36,10 @@ _APOS = "['’]"
 _MARKERS = re.compile(
     r"^(?:"
     r"(?:(?:hi|hello|hey)(?:\s+there)?|yes|yeah|yep|yup|no|nope|well|alright|sure"
-    r"|no\s+worries|never\s*mind|no\s+problem)\s*[,!:]\s*"
+    r"|no\s+worries|never\s*mind|no\s+problem"
+    # acknowledgements of the reply before ("Thanks, I live in Berlin")
+    r"|thanks|thank\s+you|thx|great|cool|nice|perfect|awesome|got\s+it|sounds\s+good)"
+    r"\s*[,!:]\s*"
     r"|(?:ok|okay|so|and|but|also|oh|btw|by\s+the\s+way|fyi|anyway|anyways|actually"
     r"|just\s+so\s+you\s+know|for\s+the\s+record)(?:\s*[,:!]\s*|\s+)"
     r")+",
