@@ -23,13 +23,14 @@ things of one noun, "the SRE team" and "the platform team", or a reading and a l
 overloaded" is
 one more fact about a database on PostgreSQL 15, not a new value of it; plain words said of
 a person or pet by the noun for them, "User's sister is pregnant", are one more of the
-states they are in, "vegan" too, unless said with a change cue; a person's name, what
-they are ("a nurse") and a state or an age never replace each other ("User's partner is
-vegan" or "User's son is 5" leaves "... is Tom"; memory/text/kin_values.py), and an
-age, a height or a weight ends only one of the same measure; a second
-name said plainly of one of those the user may have several of ("User's brother is Sam"
-after "... is Tom") is another of them; and with a change
-cue a new name still leaves a state: "The database is PostgreSQL 16 now" leaves
+states they are in, "vegan" too, unless said with a change cue (with one, a diet ends
+another of ``_DIETS``, the user's too: "User is vegetarian" ends "User is vegan"); a
+person's name, what they are ("a nurse") and a state or an age never replace each other
+("User's partner is vegan" or "User's son is 5" leaves "... is Tom";
+memory/text/kin_values.py), and an age, a height or a weight ends only one of the same
+measure; a second name said plainly of one of those the user may have several of
+("User's brother is Sam" after "... is Tom") is another of them; and with a change cue a
+new name still leaves a state: "The database is PostgreSQL 16 now" leaves
 "overloaded", nor does a state replace a thing's name (memory/text/identifiers.py): "The
 primary database is down now" (or "down until 5pm now", or a kind, "a replica now")
 leaves "db-01"; with a change cue, a slot said in general
@@ -207,6 +208,22 @@ def _kin_slot(new_slot: str | None, old_slot: str | None, new: str, old: str,
     return may_be_same_kin(new, old)
 
 
+#: Diets that say what one eats of animals, of which one holds at a time: "User is
+#: vegetarian now" ends "User is vegan". Others ("keto", "gluten-free") go with any of them.
+_DIETS = frozenset({"vegan", "vegetarian", "pescatarian", "pescetarian", "flexitarian"})
+
+
+def _diet_changed(new: str, old: str) -> bool:
+    """Whether ``new`` gives one subject another diet than ``old`` does (``_DIETS``)."""
+    said = [ATTRIBUTE.match(fact.strip().rstrip(".!")) for fact in (new, old)]
+    if said[0] is None or said[1] is None:
+        return False
+    diets = [re.sub(r"^an?\s+", "", match["value"].strip(), flags=_I).casefold()
+             for match in (said[0], said[1])]
+    return (said[0]["subject"].casefold() == said[1]["subject"].casefold()
+            and diets[0] != diets[1] and {diets[0], diets[1]} <= _DIETS)
+
+
 def replaces(new: str, old: str, change: str | None) -> bool:
     """Whether the new fact ``new`` supersedes ``old`` (``change``: the statement's cue).
 
@@ -223,6 +240,8 @@ def replaces(new: str, old: str, change: str | None) -> bool:
         return False
     if _negation_of(new, old) or moved_from(new, old):
         return True
+    if change is not None and _diet_changed(new, old):
+        return True  # said plainly, "I'm vegetarian" may only add to "vegan": both stay
     new_slot, old_slot = slot_of(new), slot_of(old)
     if old_slot is None and (belief := believed(old)) is not None and believed(new) is None:
         # "My sister lives in Rome now" ends "User: I think my sister lives in Madrid"
