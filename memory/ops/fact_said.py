@@ -18,6 +18,7 @@ from tiermem.memory.text.asserted import (
     spurns,
 )
 from tiermem.memory.text.extract import is_question
+from tiermem.memory.text.longer_names import inside_longer_names
 from tiermem.memory.text.mine import kinds_named, opens_with_mine, same_kind
 from tiermem.memory.text.moves import (
     left_unsaid,
@@ -265,8 +266,10 @@ def _named_otherwise(part: str, names: set[str], left: set[str], timed: set[str]
     left no Munich), or said but as lived in before a move naming none it left ("I visited
     Berlin, then moved to Munich" left no Berlin), and of one naming where a move
     ``reached``, that place said but as where it went ("I lived in Berlin, then moved to
-    Munich" moved to no Berlin)."""
+    Munich" moved to no Berlin), and any name said only inside a longer one ("I live in
+    New York" names no York)."""
     otherwise = (names & concepts(part)) - concepts(without_times(part)) - timed
+    otherwise |= inside_longer_names(part, names)
     otherwise |= names & months_liked(part) & liked - timed
     if says_a_move(part):
         otherwise |= left - (lived_before_moving(part) - places_reached(part)) if left_unsaid(
