@@ -27,6 +27,7 @@ from tiermem.memory.text.moves import (
     places_reached,
     says_a_move,
 )
+from tiermem.memory.text.others_clauses import without_others_clauses
 from tiermem.memory.text.owners import Owner, may_be_kin, may_be_one, owner_of, relation_of
 from tiermem.memory.text.plans import (
     a_move_of_its_own,
@@ -142,7 +143,8 @@ def says(text: str, fact: str) -> bool:
     where it went: not "User moved from Berlin", nor when the move is only wished or denied:
     "I might move from Berlin", nor a place said before a move naming none it left but as
     lived in: "I visited Berlin, then moved" left none), and a statement of someone named
-    ("..., and Ana lives in Berlin") is theirs; each said to be so, not wished, planned,
+    ("..., and Ana lives in Berlin", "I visited Anna, who lives in Berlin", "Nobody but me
+    knows Anna uses vim") is theirs; each said to be so, not wished, planned,
     supposed or denied ("I'd love to live in Berlin", ``asserted_concepts``) unless the fact
     is worded so itself, nor only spoken against ("I hate vim" of "User uses vim",
     ``spurns``; "... I use it daily." after it says so), and, of the user alone, not of
@@ -198,7 +200,9 @@ def says(text: str, fact: str) -> bool:
     linked: set[str] = set()
     lent: set[str] = set()
     for opens_sentence, part in parts:
-        said, before_this = _of_whom(part, whose, kin, read), before
+        # "I visited Anna, who lives in Berlin": the clause is Anna's, not the user's.
+        own_part = without_others_clauses(part) if alone else part
+        said, before_this = _of_whom(own_part, whose, kin, read), before
         before = part
         if said is None or spurns(part, fact):
             # "I'm allergic to peanuts. My son is allergic to eggs. Shellfish too.": the

@@ -1,0 +1,64 @@
+"""Clauses of a user's sentence that say something of someone else: "I visited Anna, who
+lives in Berlin" tells where Anna lives, "I know a guy who works at Acme" where he works,
+and "Nobody but me knows Anna uses vim" what Anna uses. Read whole, each holds every word
+of a fact of the user alone ("User lives in Berlin"), yet none says it of the user.
+``without_others_clauses`` cuts them out. A clause of whom the user is ("I'm an engineer
+who works at Acme", "the company that I work at") stays. Pure functions over strings.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["without_others_clauses"]
+
+#: "who" or "that" opening a clause about the one named before it, and the word after.
+_RELATIVE = re.compile(r"\b(who|that)\s+(?:(?:also|still|now|really|currently|usually|always"
+                       r"|often)\s+)?([\w'’-]+)", re.IGNORECASE)
+#: What the speaker knows, thinks or heard of someone named after it: "knows Anna uses".
+_BELIEF_OF_ANOTHER = re.compile(
+    r"\b(?i:knows?|knew|thinks?|thought|believes?|believed|heard|says|said|told\s+me)\s+"
+    r"(?i:that\s+)?(?!I\b)(?P<whom>[A-Z][\w'’-]*|(?i:he|she|they))\s+(?P<verb>[\w'’-]+)")
+#: The user, or what the user says they are, right before "who": "I'm a developer who".
+_USER_BEFORE = re.compile(r"(?:\b(?:i['’]?m|i\s+am|i\s+was|we['’]re|we\s+are|we\s+were)"
+                          r"(?:\s+[\w'’-]+){0,3}|\bme)\s*$", re.IGNORECASE)
+_USERS = frozenset({"i", "i'm", "i've", "i'd", "i'll", "we", "we're", "we've", "me", "my",
+                    "our", "us"})
+#: Words after "that" that say it opens no clause of its own ("that his", "that this").
+_NO_VERB = frozenset({"his", "this", "us", "its", "yours", "hers", "ours", "theirs", "less"})
+#: Where a clause about someone else ends: a stop, or the user speaking again.
+_CLAUSE_END = re.compile(r"[,;:.!?]|\s+(?:and|but|so)\s+(?:i|we|my)\b", re.IGNORECASE)
+
+
+def without_others_clauses(text: str) -> str:
+    """``text`` without the clauses it says of someone else: one opened by "who" or "that"
+    after someone not the user, or what is known or thought of someone named."""
+    cuts = [match.start() for match in _RELATIVE.finditer(text)
+            if _of_another(text, match.group(1), match.group(2), match.start())]
+    cuts += [match.start("whom") for match in _BELIEF_OF_ANOTHER.finditer(text)
+             if _verb_like(match.group("verb"))]
+    kept, at = [], 0
+    for start in sorted(cuts):
+        if start < at:
+            continue
+        end = _CLAUSE_END.search(text, start)
+        kept.append(text[at:start])
+        at = end.start() if end else len(text)
+    return "".join(kept) + text[at:]
+
+
+def _of_another(text: str, opener: str, following: str, start: int) -> bool:
+    """Whether the clause ``opener`` ("who"/"that") opens at ``start`` is of someone else:
+    not the user after it ("who I met") nor before it ("I'm someone who"), and, after
+    "that", a verb ("a guy that works", not "that vim plugin")."""
+    word = following.casefold().replace("’", "'")
+    if word in _USERS or _USER_BEFORE.search(text[:start]):
+        return False
+    return opener.casefold() == "who" or _verb_like(following)
+
+
+def _verb_like(word: str) -> bool:
+    """Whether ``word`` may be the verb of a clause: "works", "lived", "is"."""
+    folded = word.casefold()
+    return folded not in _NO_VERB and (folded in {"is", "was", "has", "had"} or bool(
+        re.fullmatch(r"\w+(?:[^s]s|ed)", folded)))

@@ -1,0 +1,31 @@
+"""A clause of a user's sentence about someone else is theirs: "I visited Anna, who lives
+in Berlin." says nothing of where the user lives, and a note naming "User lives in Berlin"
+beside it would tell a fact the message never said."""
+
+from __future__ import annotations
+
+from tiermem.memory.ops.fact_said import says
+from tiermem.memory.text.others_clauses import without_others_clauses
+
+VIM = "User uses vim"
+
+
+def test_a_clause_about_someone_named_before_it_is_theirs() -> None:
+    assert not says("I visited Anna, who lives in Berlin.", "User lives in Berlin")
+    assert not says("Me and my wife have a friend who uses vim.", VIM)
+    assert not says("I know a guy who works at Acme.", "User works at Acme")
+    assert not says("I have a friend that works at Acme.", "User works at Acme")
+
+
+def test_what_the_user_knows_of_someone_named_is_theirs() -> None:
+    assert not says("Nobody but me knows Anna uses vim.", VIM)
+    assert not says("Nobody but me knows Anna lives in Berlin.", "User lives in Berlin")
+
+
+def test_a_clause_of_the_user_still_says_it() -> None:
+    assert says("I'm a developer who uses vim.", VIM)
+    assert says("I'm an engineer who works at Acme.", "User works at Acme")
+    assert says("I know a guy who works at Acme and I work there too.", "User works at Acme")
+    assert says("Everyone knows I use vim.", VIM)
+    assert says("I use that vim plugin daily.", VIM)
+    assert without_others_clauses("the company that I work at") == "the company that I work at"
