@@ -29,3 +29,13 @@ def test_a_clause_of_the_user_still_says_it() -> None:
     assert says("Everyone knows I use vim.", VIM)
     assert says("I use that vim plugin daily.", VIM)
     assert without_others_clauses("the company that I work at") == "the company that I work at"
+
+
+def test_a_clause_about_someone_else_gives_the_user_nothing_of_theirs() -> None:
+    dog = "User has a dog named Rex"
+    assert not says("I know a guy who has a dog named Rex.", dog)
+    assert not says("I visited Anna, who has a dog named Rex.", dog)
+    assert not says("Nobody but me knows Anna has a dog named Rex.", dog)
+    assert not says("I know a guy who is married to Anna.", "User is married to Anna")
+    assert says("I have a dog named Rex, who loves walks.", dog)
+    assert says("I married Anna, who is great.", "User is married to Anna")

@@ -183,7 +183,8 @@ def says(text: str, fact: str) -> bool:
     # wants to live in Berlin" a statement says "want" itself.
     alone = of_user_alone(fact)
     # "We" after a name is the user and them, of a fact tying the user to someone.
-    tied = whose is not None and whose.user and not whose.relations and not alone
+    of_user = whose is not None and whose.user and not whose.relations
+    tied = of_user and not alone
     read = partial(asserted_concepts, wanted=wanted, read_cues=not hedged(fact),
                    user_alone=alone, users=bool(whose and whose.user) and not alone,
                    moving=a_move_of_its_own(fact), leaving=bool(left))
@@ -201,7 +202,7 @@ def says(text: str, fact: str) -> bool:
     lent: set[str] = set()
     for opens_sentence, part in parts:
         # "I visited Anna, who lives in Berlin": the clause is Anna's, not the user's.
-        own_part = without_others_clauses(part) if alone else part
+        own_part = without_others_clauses(part, that_too=alone) if of_user else part
         said, before_this = _of_whom(own_part, whose, kin, read), before
         before = part
         if said is None or spurns(part, fact):

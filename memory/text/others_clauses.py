@@ -1,7 +1,8 @@
 """Clauses of a user's sentence that say something of someone else: "I visited Anna, who
 lives in Berlin" tells where Anna lives, "I know a guy who works at Acme" where he works,
 and "Nobody but me knows Anna uses vim" what Anna uses. Read whole, each holds every word
-of a fact of the user alone ("User lives in Berlin"), yet none says it of the user.
+of a fact of the user alone ("User lives in Berlin"), yet none says it of the user; nor
+"I know a guy who has a dog named Rex" a dog of the user's.
 ``without_others_clauses`` cuts them out. A clause of whom the user is ("I'm an engineer
 who works at Acme", "the company that I work at") stays. Pure functions over strings.
 """
@@ -30,11 +31,14 @@ _NO_VERB = frozenset({"his", "this", "us", "its", "yours", "hers", "ours", "thei
 _CLAUSE_END = re.compile(r"[,;:.!?]|\s+(?:and|but|so)\s+(?:i|we|my)\b", re.IGNORECASE)
 
 
-def without_others_clauses(text: str) -> str:
-    """``text`` without the clauses it says of someone else: one opened by "who" or "that"
-    after someone not the user, or what is known or thought of someone named."""
+def without_others_clauses(text: str, *, that_too: bool = True) -> str:
+    """``text`` without the clauses it says of someone else: one opened by "who" (or, with
+    ``that_too``, "that") after someone not the user, or what is known or thought of
+    someone named. Without ``that_too``, "that" may open one of the user's own thing: "I
+    have a dog that is named Rex"."""
     cuts = [match.start() for match in _RELATIVE.finditer(text)
-            if _of_another(text, match.group(1), match.group(2), match.start())]
+            if (that_too or match.group(1).casefold() == "who")
+            and _of_another(text, match.group(1), match.group(2), match.start())]
     cuts += [match.start("whom") for match in _BELIEF_OF_ANOTHER.finditer(text)
              if _verb_like(match.group("verb"))]
     kept, at = [], 0
