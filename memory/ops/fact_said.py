@@ -137,7 +137,8 @@ def says(text: str, fact: str) -> bool:
     June.", whose month is a time, not a name: "I married Jane in June" is no marriage to
     June, nor "I love June. We got married.", a month liked; "We both have a dog. His name
     is Rex." names no dog of the user's, nor "I like dogs. Mine is a cat named Rex.", a name
-    given to another kind, but "Mine is a mutt named Rex" one), but a clause saying the fact
+    given to another kind, but "Mine is a mutt named Rex" one, and "Mine is a cat named
+    Rex" a pet Rex), but a clause saying the fact
     of another name ("I live in Munich") lends none of its words (but a move from it goes
     on: "I moved from Munich, where I lived, to Berlin"; the place a move leaves is not
     where it went: not "User moved from Berlin", nor when the move is only wished or denied:
@@ -224,8 +225,12 @@ def says(text: str, fact: str) -> bool:
                              placed) | kin
         said -= _named_otherwise(part, names, left, timed, liked, reached)
         # "I like dogs. Mine is a cat named Rex.": Rex is the cat.
-        said -= {name for name, kind in kinds_named(part).items()
+        named_kinds = kinds_named(part)
+        said -= {name for name, kind in named_kinds.items()
                  if name in kinds and not same_kind(kind, kinds[name])}
+        # "I have a cat named Rex" names the fact's pet Rex; a puppy named Rex its dog.
+        said |= {word for name, kind in named_kinds.items()
+                 if name in said and name in kinds for word in concepts(kinds[name])}
         # "We both have a dog. His name is Rex.": "his" may be the other one's.
         if of_each and refers_back(part):
             said -= names
