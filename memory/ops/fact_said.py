@@ -231,6 +231,7 @@ def says(text: str, fact: str) -> bool:
         # "I have a cat named Rex" names the fact's pet Rex; a puppy named Rex its dog.
         said |= {word for name, kind in named_kinds.items()
                  if name in said and name in kinds for word in concepts(kinds[name])}
+        said |= _apposed_name(part, before_this) & names
         # "We both have a dog. His name is Rex.": "his" may be the other one's.
         if of_each and refers_back(part):
             said -= names
@@ -286,6 +287,20 @@ def _named_otherwise(part: str, names: set[str], left: set[str], timed: set[str]
             part) else left - places_left(part)
         otherwise |= reached - places_reached(part)
     return otherwise
+
+
+#: A statement that is only someone of the user's: "my wife" of "I love June, my wife.".
+_ONLY_MINE = re.compile(r"\s*(?:my|our)\s+(?P<relation>[\w'’-]+)\s*[.!]?\s*", re.IGNORECASE)
+#: The name a statement ends with: "I love June".
+_NAME_LAST = re.compile(r"\b([A-Z][\w'’-]*)\s*$")
+
+
+def _apposed_name(part: str, before: str) -> set[str]:
+    """The concepts of the name ``before`` ends with when ``part`` only says who that is
+    to the user: "I love June, my wife." names the user's wife June."""
+    only = _ONLY_MINE.fullmatch(part)
+    name = _NAME_LAST.search(before) if only and relation_of(only["relation"]) else None
+    return concepts(name.group(1)) if name else set()
 
 
 def _verb_on_it(part: str, verbs: set[str]) -> bool:
