@@ -27,7 +27,7 @@ from tiermem.memory.text.moves import (
     places_reached,
     says_a_move,
 )
-from tiermem.memory.text.others_clauses import without_others_clauses
+from tiermem.memory.text.others_clauses import only_the_user, without_others_clauses
 from tiermem.memory.text.owners import Owner, may_be_kin, may_be_one, owner_of, relation_of
 from tiermem.memory.text.plans import (
     a_move_of_its_own,
@@ -203,7 +203,9 @@ def says(text: str, fact: str) -> bool:
     lent: set[str] = set()
     for opens_sentence, part in parts:
         # "I visited Anna, who lives in Berlin": the clause is Anna's, not the user's.
-        own_part = without_others_clauses(part, that_too=alone) if of_user else part
+        # "Nobody except me uses vim" says it of the user alone.
+        own_part = only_the_user(without_others_clauses(part, that_too=alone)
+                                 if of_user else part)
         said, before_this = _of_whom(own_part, whose, kin, read), before
         before = part
         if said is None or spurns(part, fact):

@@ -4,14 +4,17 @@ and "Nobody but me knows Anna uses vim" what Anna uses. Read whole, each holds e
 of a fact of the user alone ("User lives in Berlin"), yet none says it of the user; nor
 "I know a guy who has a dog named Rex" a dog of the user's.
 ``without_others_clauses`` cuts them out. A clause of whom the user is ("I'm an engineer
-who works at Acme", "the company that I work at") stays. Pure functions over strings.
+who works at Acme", "the company that I work at") stays.
+
+"Nobody except me uses vim" names others only to leave them out: it says the user alone
+uses vim, as "Only I use vim" does (``only_the_user``). Pure functions over strings.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["without_others_clauses"]
+__all__ = ["only_the_user", "without_others_clauses"]
 
 #: "who" or "that" opening a clause about the one named before it, and the word after.
 _RELATIVE = re.compile(r"\b(who|that)\s+(?:(?:also|still|now|really|currently|usually|always"
@@ -27,6 +30,9 @@ _USERS = frozenset({"i", "i'm", "i've", "i'd", "i'll", "we", "we're", "we've", "
                     "our", "us"})
 #: Words after "that" that say it opens no clause of its own ("that his", "that this").
 _NO_VERB = frozenset({"his", "this", "us", "its", "yours", "hers", "ours", "theirs", "less"})
+#: No one but the user: "Nobody except me", "No one other than me".
+_NO_ONE_BUT_ME = re.compile(r"\b(?:nobody|no\s+one|no-one)\s+(?:but|except(?:\s+for)?|other\s+than"
+                            r"|besides|apart\s+from|save)\s+(?:me|myself)\b", re.IGNORECASE)
 #: Where a clause about someone else ends: a stop, or the user speaking again.
 _CLAUSE_END = re.compile(r"[,;:.!?]|\s+(?:and|but|so)\s+(?:i|we|my)\b", re.IGNORECASE)
 
@@ -66,3 +72,9 @@ def _verb_like(word: str) -> bool:
     folded = word.casefold()
     return folded not in _NO_VERB and (folded in {"is", "was", "has", "had"} or bool(
         re.fullmatch(r"\w+(?:[^s]s|ed)", folded)))
+
+
+def only_the_user(text: str) -> str:
+    """``text`` with "nobody but me" and its like said as the user alone, who is the one
+    it speaks of: "Nobody except me uses vim" as "I alone uses vim"."""
+    return _NO_ONE_BUT_ME.sub("I alone", text)
