@@ -137,14 +137,22 @@ def places_left(text: str) -> set[str]:
                              for name in _CAPITALISED.findall(left.group())))
 
 
+#: A home said after the move as one it left: "I moved to Munich after living in Berlin".
+_LIVED_BEFORE_IT = re.compile(r"\bafter\s+(?:living|having\s+lived|years\s+of\s+living)"
+                              r"\s+(?:[\w'’]+\s+){0,3}?(?:in|at)\s+"
+                              r"(?P<place>[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)")
+
+
 def places_reached(text: str) -> set[str]:
     """The concepts of the names of the places a move in ``text`` goes to: those named
     after the move that it does not leave. A place named before it is no destination:
-    "I lived in Berlin, then moved to Munich" reached Munich only."""
+    "I lived in Berlin, then moved to Munich" reached Munich only, as did "I moved to
+    Munich after living in Berlin"."""
     move = _MOVING.search(text)
     if move is None:
         return set()
-    return concepts(" ".join(_CAPITALISED.findall(without_places_left(text[move.start():]))))
+    after = _LIVED_BEFORE_IT.sub("", text[move.start():])
+    return concepts(" ".join(_CAPITALISED.findall(without_places_left(after))))
 
 
 #: The speaker's own move, said as done: "I moved", "we relocated", "..., then moved"; not
@@ -174,10 +182,12 @@ _BY_THE_SPEAKER = re.compile(r"\b(?:I|we)(?:['’](?:d|ve))?(?:\s+(?:had|have|on
 def lived_before_moving(text: str) -> set[str]:
     """The concepts of the places ``text`` says the speaker lived in before a move it says:
     the place a move that names none it left may have left ("I lived in Berlin, then moved
-    to Munich"); "I visited Berlin, then moved to Munich" left no Berlin, nor "Anna lived in
-    Berlin, then I moved to Munich"."""
+    to Munich", "I moved to Munich after living in Berlin"); "I visited Berlin, then moved
+    to Munich" left no Berlin, nor "Anna lived in Berlin, then I moved to Munich"."""
     move = _MOVING.search(text)
     if move is None:
         return set()
-    return concepts(" ".join(m["place"] for m in _LIVED_IN.finditer(text[:move.start()])
-                             if _BY_THE_SPEAKER.search(text[:m.start()])))
+    before = [m["place"] for m in _LIVED_IN.finditer(text[:move.start()])
+              if _BY_THE_SPEAKER.search(text[:m.start()])]
+    after = [m["place"] for m in _LIVED_BEFORE_IT.finditer(text, move.end())]
+    return concepts(" ".join(before + after))
