@@ -173,6 +173,7 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         InvalidConfigError,
         OlderSchemaError,
         TargetHoldsMemoryError,
+        TiermemError,
         UnfinishedStoreError,
     )
     from tiermem.memory.store.opening import is_dsn, without_password
@@ -262,6 +263,10 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         print(f"moved agent {agent}: {rows}, {rows_counted(report.settings, 'settings')}; "
               f"content hash "
               f"{report.digest[:16]} matches")
+        if report.replaced:
+            note(f"copied with U+FFFD in place of each NUL or lone surrogate an older version "
+                 f"stored, which no store of this version holds: {', '.join(report.replaced)};"
+                 f" the source keeps them as they were")
         if copied is not None:
             note(copied)
         work_done(args)
@@ -272,7 +277,29 @@ def cmd_migrate(args: argparse.Namespace, note: Callable[[str], None]) -> int:
         raise InterruptReported from exc
     except TargetHoldsMemoryError as exc:
         return holds_memory(exc)
+    except Exception as exc:
+        if stage != "copying":
+            raise
+        undo = (f", or delete it: `tiermem drop-agent --agent {agent}"
+                f"{store_flag(args.target)} --yes`" if is_dsn(args.target) else "")
+        into = f"agent {agent} in {args.target}" if is_dsn(args.target) else args.target
+        left = (f"nothing was moved into {into}" if aside else
+                f"{into} holds none of it, marked as a migrate that did not finish")
+        note(without_password(
+            f"{_failure(exc)}; {left} and the source was only read: run the same "
+            f"`tiermem migrate` again once that is fixed, which copies it whole{undo}",
+            args.target))
+        if not isinstance(exc, TiermemError):
+            raise  # no error of the store's: a fault, whose trace is needed to mend it
+        return 1
     return 0
+
+
+def _failure(exc: Exception) -> str:
+    from tiermem.memory.errors import TiermemError
+
+    return str(exc) if isinstance(exc, TiermemError) else \
+        f"the copy failed ({type(exc).__name__}: {exc})"
 
 
 def _stage_reached(stage: str, aside: bool, target: str) -> str:

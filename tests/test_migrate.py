@@ -120,9 +120,10 @@ def test_a_copy_that_does_not_verify_is_rolled_back(postgres_dsn: str,
         real = transfer.content_digest
         calls: list[str] = []
 
-        def damaged(backend: PostgresBackend) -> tuple[dict[str, int], int, str]:
+        def damaged(backend: PostgresBackend, replaced: list[str] | None = None
+                    ) -> tuple[dict[str, int], int, str]:
             calls.append(backend.agent_name)
-            counts, settings, digest = real(backend)
+            counts, settings, digest = real(backend, replaced)
             return (counts, settings, digest if backend is source else "0" * 64)
 
         monkeypatch.setattr(transfer, "content_digest", damaged)

@@ -7,6 +7,10 @@ counted and hashed again inside that transaction. When the counts or the
 content hash differ from the source's, the transaction rolls back and the
 target is left as it was.
 
+A NUL or a lone surrogate an older version stored in an agent home is copied as U+FFFD:
+PostgreSQL's text holds no NUL, UTF-8 no lone surrogate, and this version stores neither
+anywhere. The report names each value so changed; the source keeps them as they were.
+
 Until that transaction commits the target is marked (``MIGRATING_KEY``), so a
 copy cut short is never taken for an empty memory. ``migration_target`` makes a
 new target so that no kill leaves it unmarked: a PostgreSQL agent is created with
@@ -19,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,6 +45,7 @@ from tiermem.memory.store.records import (
     STATE_PREFIX,
     UNFINISHED_COPY_KEYS,
     DumpRow,
+    DumpTable,
 )
 
 __all__ = ["MigrationReport", "builds_aside", "check_filled", "content_digest", "held_by",
@@ -53,21 +59,54 @@ STORAGE_KEYS = frozenset({"store_id", "writer_state", "recall_rewrites",
                           "passages_vector_generation", "messages_vector_generation",
                           *UNFINISHED_COPY_KEYS})
 BATCH = 5000
+#: What a copy holds in place of a character no store of this version holds.
+REPLACEMENT_CHARACTER = "\ufffd"
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
 Progress = Callable[[str, int, int], None]
 
 
 @dataclass
 class MigrationReport:
-    """What was copied: rows per table, settings, and the content hash both sides share."""
+    """What was copied: rows per table, settings, the content hash both sides share, and
+    each value copied with U+FFFD in place of a NUL or a lone surrogate (``replaced``, as
+    ``facts 3 (text)`` or ``setting 'KEY'``)."""
 
     rows: dict[str, int] = field(default_factory=dict)
     settings: int = 0
     digest: str = ""
+    replaced: list[str] = field(default_factory=list)
 
 
-def _settings(backend: StorageBackend) -> list[tuple[str, str]]:
-    return [(k, v) for k, v in backend.settings.items() if k not in STORAGE_KEYS]
+def _settings(backend: StorageBackend, replaced: list[str] | None = None
+              ) -> list[tuple[str, str]]:
+    kept = [(k, v) for k, v in backend.settings.items() if k not in STORAGE_KEYS]
+    if replaced is None:
+        return kept
+    for key, value in kept:
+        if _UNSTORABLE.search(key) or _UNSTORABLE.search(value):
+            replaced.append(f"setting {key!r}")
+    return [(_UNSTORABLE.sub(REPLACEMENT_CHARACTER, k), _UNSTORABLE.sub(REPLACEMENT_CHARACTER, v))
+            for k, v in kept]
+
+
+def _storable_rows(backend: StorageBackend, table: DumpTable,
+                   replaced: list[str] | None) -> Iterator[DumpRow]:
+    """``table``'s rows, or, given ``replaced``, each as a copy stores it (module docstring),
+    with each value changed named in ``replaced`` by its row's id (its place when it has
+    none) and column."""
+    if replaced is None:
+        yield from backend.export_rows(table)
+        return
+    for place, row in enumerate(backend.export_rows(table), start=1):
+        changed = [column for column, value in row.items()
+                   if isinstance(value, str) and _UNSTORABLE.search(value)]
+        if changed:
+            replaced.extend(f"{table} {row.get('id', f'row {place}')} ({column})"
+                            for column in changed)
+            row = {column: _UNSTORABLE.sub(REPLACEMENT_CHARACTER, value)
+                   if column in changed else value for column, value in row.items()}
+        yield row
 
 
 def _canonical(row: DumpRow) -> bytes:
@@ -75,18 +114,20 @@ def _canonical(row: DumpRow) -> bytes:
                       sort_keys=True, separators=(",", ":")).encode()
 
 
-def content_digest(backend: StorageBackend) -> tuple[dict[str, int], int, str]:
-    """Rows per table, settings, and a SHA-256 of every row and setting in order."""
+def content_digest(backend: StorageBackend, replaced: list[str] | None = None
+                   ) -> tuple[dict[str, int], int, str]:
+    """Rows per table, settings, and a SHA-256 of every row and setting in order; given
+    ``replaced``, of them as a copy stores them, each value changed named in it."""
     digest = hashlib.sha256()
     rows: dict[str, int] = {}
     for table in DUMP_TABLES:
         digest.update(f"\x00table {table}\x00".encode())
         count = 0
-        for row in backend.export_rows(table):
+        for row in _storable_rows(backend, table, replaced):
             digest.update(_canonical(row) + b"\n")
             count += 1
         rows[table] = count
-    settings = _settings(backend)
+    settings = _settings(backend, replaced)
     digest.update(b"\x00settings\x00" + json.dumps(settings).encode())
     return rows, len(settings), digest.hexdigest()
 
@@ -215,7 +256,8 @@ def migrate(source: StorageBackend, target: StorageBackend,
             progress: Progress | None = None) -> MigrationReport:
     """Copy ``source``'s memory into ``target``, which must hold none yet."""
     check_filled(source)
-    counts, settings, digest = content_digest(source)
+    replaced: list[str] = []
+    counts, settings, digest = content_digest(source, replaced)
     held = held_by(target)
     if held:
         raise TargetHoldsMemoryError(target.location, held)
@@ -229,18 +271,18 @@ def migrate(source: StorageBackend, target: StorageBackend,
     with target.transaction():
         for table in DUMP_TABLES:
             done = 0
-            for batch in _batches(source.export_rows(table), BATCH):
+            for batch in _batches(_storable_rows(source, table, []), BATCH):
                 target.import_rows(table, batch)
                 done += len(batch)
                 if progress is not None:
                     progress(table, done, counts[table])
-        for key, value in _settings(source):
+        for key, value in _settings(source, []):
             target.settings.set(key, value)
         target.settings.delete(list(UNFINISHED_COPY_KEYS))
         copied, copied_settings, copied_digest = content_digest(target)
         if (copied, copied_settings, copied_digest) != (counts, settings, digest):
             raise StoreError(_mismatch(counts, copied, digest, copied_digest, target.location))
-    return MigrationReport(rows=counts, settings=settings, digest=digest)
+    return MigrationReport(rows=counts, settings=settings, digest=digest, replaced=replaced)
 
 
 def _mismatch(expected: dict[str, int], got: dict[str, Any], digest: str, got_digest: str,
